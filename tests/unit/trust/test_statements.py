@@ -196,3 +196,19 @@ def test_a_statement_limited_or_no_longer_so_is_not_one_said_always(tmp_path: Pa
          " once per invoice.", True),
     ):  # fmt: skip
         assert said_together(tmp_path, one, other) is together, (one, other)
+
+
+def test_a_rule_narrowed_is_not_the_rule(tmp_path: Path) -> None:
+    """A rule of the same polarity whose action is the other's and more — more the other
+    never says — holds in fewer cases ("… from forks", "… before a release freeze"): not
+    one rule; the more said elsewhere in the other ("Tests for auth: run …") is."""
+    for one, other, together in (
+        ("Always squash-merge PRs.", "Always squash-merge PRs from forks.", False),
+        ("Don't edit `CHANGELOG.md` by hand.",
+         "Don't edit `CHANGELOG.md` by hand before a release freeze.", False),
+        ("Never log `Authorization` headers.",
+         "Never log `Authorization` headers or cookies at debug level.", False),
+        ("Tests for auth: run `pnpm test --filter auth`.",
+         "Run `pnpm test --filter auth` to test auth.", True),
+    ):  # fmt: skip
+        assert said_together(tmp_path, one, other) is together, (one, other)

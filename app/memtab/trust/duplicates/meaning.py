@@ -108,6 +108,8 @@ def _at_odds(one: tuple[str, str], other: tuple[str, str]) -> bool:
         rule, their_rule = rule_of(mine), rule_of(theirs)
         if rule is not None and their_rule is not None and opposed(rule, their_rule):
             return True
+    if _narrows(sentence, their_sentence) or _narrows(their_sentence, sentence):
+        return True
     return (
         other_subjects(sentence, their_sentence)
         or different_specifics(sentence, their_sentence)
@@ -115,6 +117,19 @@ def _at_odds(one: tuple[str, str], other: tuple[str, str]) -> bool:
         or _denied(their_sentence, sentence)
         or _restricted(sentence, their_sentence)
         or _restricted(their_sentence, sentence)
+    )
+
+
+def _narrows(one: str, other: str) -> bool:
+    """Whether `one`'s rule is `other`'s narrowed: the same polarity, and what it is to do
+    `other`'s and more, the more not said anywhere in `other` ("Always squash-merge PRs
+    from forks." of "Always squash-merge PRs."; not "Run `pnpm test --filter auth` to test
+    auth." of "Tests for auth: run `pnpm test --filter auth`.")."""
+    rule, their_rule = rule_of(one), rule_of(other)
+    if rule is None or their_rule is None or rule.polarity != their_rule.polarity:
+        return False
+    return their_rule.action < rule.action and not (
+        rule.action - their_rule.action <= sentence_stems(other)
     )
 
 
