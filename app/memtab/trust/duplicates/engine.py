@@ -86,6 +86,7 @@ from memtab.trust.duplicates.statements import (
     alike,
     is_statement,
     rare_weight,
+    said_whole,
     statement_groups,
     statement_pairs,
     statements_held,
@@ -284,7 +285,12 @@ class DuplicatesEngine:
                         REWORDED_SIMILARITY,
                     )
                 ),
-                statement_pairs(rules, weight, rare_weight(len(representatives))),
+                statement_pairs(
+                    rules,
+                    [held[stems][0].statement.text for stems in rules],
+                    weight,
+                    rare_weight(len(representatives)),
+                ),
             )
             self._searches.put(self._words.last_run, searched)
         groups: list[DuplicateGroup] = []
@@ -349,7 +355,7 @@ def _holds(
     return all(
         j < len(sets)
         and math.isclose(kept, weighted_similarity(sets[i], sets[j], weight))
-        and kept >= threshold - 1e-9
+        and (kept >= threshold - 1e-9 or (sets is rules and said_whole(sets[i], sets[j])))
         and (sets is notes or alike(sets[i], sets[j], weight, rare) is not None)
         for pairs, sets, threshold in zip(
             searched, (notes, rules), (REWORDED_SIMILARITY, STATEMENT_SIMILARITY), strict=True
