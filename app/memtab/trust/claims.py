@@ -17,9 +17,9 @@ sentence that names the thing twice. Its
   every command sentence uses left out), the value the command;
 - `path`: where a thing lives ("The fixtures live in `tests/fixtures/`", "`db/seeds/`
   holds the seed data"): the key the thing's stems, the value the path;
-- `tool`: which tool of a kind to use ("Use pnpm, not npm", "We switched from jest to
-  vitest"): the key the kind (`TOOL_KINDS`: package managers, test runners…), the value
-  the tool used (a sentence may also say which is not: "not:npm");
+- `tool`: which tool of a kind to use (`reading.tools`: "Use pnpm, not npm", "We switched
+  from jest to vitest"): the key the kind (package managers, test runners…), the value the
+  tool used (a sentence may also say which is not: "not:npm");
 - `always-never`: a rule always or never to do something ("Always squash-merge", "Never
   squash-merge PRs", "Don't rebase on main", a plain "Rebase on main before review"):
   the key what is done (`trust.polarity`), the value `always` or `never`; a `never` rule
@@ -38,6 +38,7 @@ from memtab.check.rules.facts import facts_of, what
 from memtab.check.wording import is_example
 from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.polarity import IMPERATIVES, MAX_EXTRA, Rule, opposite, rule_of
+from memtab.trust.reading.tools import TOOL_KIND, moved_tools, tools
 from memtab.trust.values import value_of
 from memtab.trust.words import content_lines, statements, stems_of
 
@@ -133,57 +134,16 @@ _LOCATION_STEMS = frozenset(
      "look", "all", "file", "folder", "directori", "dir", "path"}
 )  # fmt: skip
 
-TOOL_KINDS: dict[str, tuple[str, ...]] = {
-    "JavaScript package manager": ("npm", "pnpm", "yarn", "bun"),
-    "Python package manager": ("pip", "uv", "poetry", "pipenv", "conda", "pdm", "rye"),
-    "JavaScript test runner": ("jest", "vitest", "mocha", "jasmine"),
-    "Python test runner": ("pytest", "unittest", "nose2"),
-    "JavaScript linter": ("eslint", "biome", "oxlint"),
-    "Python linter": ("ruff", "flake8", "pylint", "pyflakes"),
-    "Python formatter": ("yapf", "autopep8"),
-    "container runtime": ("docker", "podman", "nerdctl"),
-    "bundler": ("webpack", "vite", "esbuild", "rollup", "parcel", "rspack", "turbopack"),
-    "JavaScript runtime": ("nodejs", "deno"),
-    "version manager": ("nvm", "fnm", "asdf", "mise", "pyenv"),
-    "HTTP client": ("axios", "ky", "httpx", "aiohttp"),
-    "type checker": ("mypy", "pyright", "pyre"),
-    "release builder": ("goreleaser", "semantic-release", "release-please"),
-    "CSV library": ("papaparse", "csv-stringify", "fast-csv"),
-    "editor": ("nvim", "neovim", "vscode", "emacs"),
-}
-"""Tools one of which a project uses for a job: two memories naming two of one kind as
-the one to use contradict each other. A tool whose name is a common English word (`got`,
-`requests`, `black`, `node`) is left out: a sentence naming the word says nothing of it."""
-_TOOL_KIND = {tool: kind for kind, tools in TOOL_KINDS.items() for tool in tools}
 _SIGNS = re.compile(r"[`/\d]")
 _TRIGGER_WORDS = frozenset(
     {"always", "never", "don", "dont", "not", "must", "mustn", "shouldn", "avoid", "stop", "make",
-     "sure", *_TOOL_KIND, *IMPERATIVES}
+     "sure", *TOOL_KIND, "code", "neovim", *IMPERATIVES}
 )  # fmt: skip
 """What every sentence that claims something holds: a number, a code span or path
 (`_SIGNS`), always or never, a verb a rule starts with, or a tool's name — the other
 patterns run only where one is (one alternation of words costs ~25 µs a line in `re`; a
 set lookup of its words, ~1)."""
-_TOOL_WORD = re.compile(
-    r"(?<![\w./@-])(" + "|".join(sorted(_TOOL_KIND, key=len, reverse=True)) + r")(?![\w/@-])"
-)
-_USE_CUE = re.compile(
-    r"\b(?:use|uses|using|used|prefer|prefers|preferred|switch(?:ed)?\s+(?:from|to)|stick\s+to|"
-    r"go\s+with|adopt(?:ed)?|replace[sd]?|only|always|never|not|instead\s+of|rather\s+than|over|"
-    r"via|with|is|are|runs?\s+on|now)\b|:",
-    re.IGNORECASE,
-)
-_CLAUSE_END = re.compile(r"[;,:]\s+|\.\s+|(?<!\s)\s++(?:but|[—–-])\s+")  # a run's first space
-_NEGATED_CLAUSE = re.compile(
-    r"\b(?:not|never|no|avoid|don't|do not|without|forbidden|banned|disallowed)\b"
-)
 _WORD_TOKEN = re.compile(r"[\w'-]+")
-_FROM = re.compile(r"\bfrom\b")
-_NEGATED_BETWEEN = re.compile(r"(?:not|instead of|rather than|over|never)\s")
-_WITH = re.compile(r"\bwith\b")
-_REPLACE = re.compile(r"\breplace")
-_COMPARED = re.compile(r"\b(?:than|like|vs\.?|versus)\s+$")
-_NEGATION = re.compile(r"\b(?:not|no|never|avoid|without|don't|do not|instead of|rather than)\s+$")
 _POLARITY_SHOWN = frozenset(
     {"always", "never", "ever", "don't", "do", "not", "must", "mustn't", "make", "sure", "to"}
 )
@@ -253,32 +213,12 @@ def _gone(sentence: str) -> tuple[Claim, ...]:
     return tuple(moved) if moved else tuple(_tools(0, sentence))
 
 
-_CLAUSE_BREAK = re.compile(r";|\s[—–]\s|\.\s")
-_MOVED_TO = re.compile(r"\b(?:moved|switched|migrated)\s+(?:[\w.-]+\s+){0,3}?to\b")
-_TOOL_CLAUSE = re.compile(r"[;,(—–]\s*|\)\s*|\.\s+|(?<!\s)\s++but\s+")  # a run's first space
-
-
 def _moved_tools(sentence: str) -> list[Claim]:
-    """A change of tool a sentence tells, clause by clause: a clause saying a tool is gone
-    (`_PAST`, `_GONE`) says not to use it; another naming one of its kind, that it is the
-    one used now ("We dropped goreleaser; releases are built with ko now")."""
-    lowered = _SPAN.sub(" ", sentence).lower()
-    used: list[str] = []
-    unused: list[str] = []
-    for clause in _TOOL_CLAUSE.split(lowered):
-        named = list(dict.fromkeys(m.group(1) for m in _TOOL_WORD.finditer(clause)))
-        if len(named) != 1:
-            continue
-        gone = _PAST.search(clause) or _GONE.search(clause)
-        moved_to = _MOVED_TO.search(clause)
-        (used if moved_to or not gone else unused).append(named[0])
-    kinds = {_TOOL_KIND[tool] for tool in (*used, *unused)}
-    if not unused or len(kinds) != 1 or len(set(used)) > 1:
-        return []
-    kind = kinds.pop()
-    shown = f"the {kind} to use"
-    claims = [Claim(0, "tool", kind, used[0], shown)] if used else []
-    return claims + [Claim(0, "tool", kind, f"not:{tool}", shown) for tool in dict.fromkeys(unused)]
+    return [Claim(0, "tool", *choice) for choice in moved_tools(sentence)]
+
+
+def _tools(number: int, sentence: str) -> list[Claim]:
+    return [Claim(number, "tool", *choice) for choice in tools(sentence)]
 
 
 def _facts(number: int, sentence: str) -> list[Claim]:
@@ -360,91 +300,6 @@ _THING_SKIP = frozenset(
      "you", "will", "find", "look", "for", "sit", "sits", "at", "stored", "located", "found",
      "with", "use", "run", "runs", "to", "a", "an", "command", "via", "type"}
 )  # fmt: skip
-
-
-def _tools(number: int, sentence: str) -> list[Claim]:
-    lowered = _SPAN.sub(" ", sentence).lower()  # a command in backticks is no choice of tool
-    named = [(m.start(), m.group(1)) for m in _TOOL_WORD.finditer(lowered)]
-    if not named or not any(
-        _TOOL_WORD.search(clause) and _USE_CUE.search(clause)
-        for clause in _TOOL_CLAUSE.split(lowered)
-    ):
-        return []  # a cue in the clause that names the tool ("runs in Docker; the tests use it")
-    kinds = {_TOOL_KIND[tool] for _, tool in named}
-    if len(kinds) != 1 or len({tool for _, tool in named}) > 2:
-        return []
-    kind = kinds.pop()
-    tools = list(dict.fromkeys(tool for _, tool in named))
-    used, unused = _which_is_used(lowered, named, tools)
-    if used is None:
-        return []
-    scope = _scope(next(c for c in _TOOL_CLAUSE.split(lowered) if _TOOL_WORD.search(c)))
-    key = f"{kind}:{' '.join(sorted(scope))}" if scope else kind
-    shown = f"the {kind} to use" + (f" for {' '.join(sorted(scope))}" if scope else "")
-    claims = [Claim(number, "tool", key, used, shown)]
-    if unused is not None:
-        claims.append(Claim(number, "tool", key, f"not:{unused}", shown))
-    return claims
-
-
-_SCOPE = re.compile(r"\bfor\s+((?:[\w-]+\s*){1,5})")
-
-
-def _scope(lowered: str) -> frozenset[str]:
-    """What a choice of tool holds for, when the sentence says ("for the web app": its
-    stems), the tools' names aside: empty for the whole project."""
-    found = _SCOPE.search(lowered)
-    if found is None:
-        return frozenset()
-    return frozenset(s for s in stems_of(found.group(1)) if s not in _NO_SCOPE)
-
-
-_NO_SCOPE = frozenset({*_TOOL_KIND, "everyth", "anyth", "all", "everi", "each", "whole"})
-"""Stems a "for …" names when it names no part of the project ("uv for everything")."""
-
-
-def _which_is_used(
-    lowered: str, named: list[tuple[int, str]], tools: list[str]
-) -> tuple[str | None, str | None]:
-    """The tool a sentence says to use and the one it says not to (None: not said)."""
-    if len(tools) == 1:
-        start = named[0][0]
-        before = lowered[max(0, start - 14) : start]
-        if _COMPARED.search(before):
-            return None, None  # "much faster than pip": a comparison, no choice of it
-        negated = _NEGATION.search(before) is not None
-        return (None, tools[0]) if negated else (tools[0], None)
-    first, second = tools
-    between = lowered[named[0][0] : max(start for start, _ in named)]
-    if _CLAUSE_BREAK.search(between):
-        return _by_clause(lowered, named)  # "X is not installed; use Y": each clause its own
-    if _FROM.search(lowered[: named[0][0]]) and " to " in between:
-        return second, first  # switched from Y to X
-    if _NEGATED_BETWEEN.search(between):
-        return first, second  # X, not Y / X instead of Y / prefer X over Y
-    if _WITH.search(between) and _REPLACE.search(lowered):
-        return second, first  # replace Y with X
-    return _by_clause(lowered, named)
-
-
-def _by_clause(lowered: str, named: list[tuple[int, str]]) -> tuple[str | None, str | None]:
-    """Two tools in two clauses, one of them negated: the other is the one to use
-    ("Stick to X; Y is not allowed", "Don't use Y, use X", "X is ours; avoid Y")."""
-    bounds = [0, *(m.end() for m in _CLAUSE_END.finditer(lowered)), len(lowered)]
-    spans = list(itertools.pairwise(bounds))
-    clauses = [lowered[a:b] for a, b in spans]
-    where: dict[str, int] = {}
-    for start, tool in named:
-        index = next((i for i, (a, b) in enumerate(spans) if a <= start < b), len(spans) - 1)
-        where.setdefault(tool, index)
-    if len(set(where.values())) != 2:
-        return None, None
-    negated = {tool for tool, index in where.items() if _NEGATED_CLAUSE.search(clauses[index])}
-    if len(negated) != 1:
-        return None, None
-    unused = negated.pop()
-    used = next(tool for tool in where if tool != unused)
-    return used, unused
 
 
 def _polarity(number: int, sentence: str) -> list[Claim]:
