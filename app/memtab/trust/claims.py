@@ -38,6 +38,7 @@ from memtab.check.rules.facts import facts_of, what
 from memtab.check.wording import is_example
 from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.polarity import IMPERATIVES, MAX_EXTRA, Rule, opposite, rule_of
+from memtab.trust.reading.ports import port_key, ports, same_service
 from memtab.trust.reading.tools import TOOL_KIND, moved_tools, tools
 from memtab.trust.values import value_of
 from memtab.trust.words import content_lines, statements, stems_of
@@ -75,35 +76,8 @@ _GONE = re.compile(
 )
 """A sentence saying what it names is gone or changed: no value claimed of it (the
 check's own list, `check.wording`, also reads "migration" so: too wide for a claim)."""
-_AT_LOCALHOST = re.compile(
-    r"^(?:the\s+)?(?P<subject>[A-Za-z][\w .+-]{0,40}?)\s+(?:is|are)\s+at\s+(?:https?://)?"
-    r"(?:localhost|127\.0\.0\.1|0\.0\.0\.0):(?P<value>\d{2,5})\b",
-    re.IGNORECASE,
-)
-"""A port the check's facts do not read: "The docs site is at localhost:4000"."""
-_LOCAL_ADDRESS = r"(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]):(?P<value>\d{2,5})\b"
-_LOCAL_PORT = re.compile(r"(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]):(\d{2,5})\b")
-_BEFORE_ADDRESS = re.compile(
-    r"^(?P<subject>[A-Za-z][\w .+-]{0,40}?)\s*(?::|\bat\b|\bon\b)\s*" + _LOCAL_ADDRESS + r"/?\W*$",
-    re.IGNORECASE,
-)
-"""A label, a local address, and nothing after it: "Local MinIO: http://localhost:9000",
-"Open the storybook at http://127.0.0.1:6006/" (the subject: after its last article)."""
-_VERB_PORT = re.compile(
-    r"^(?P<subject>[A-Za-z][\w .+-]{0,40}?)\s+[a-z]+s\s+(?:to|on|at)\s+port\s+"
-    r"(?P<value>\d{2,5})\W*$",
-    re.IGNORECASE,
-)
-"""A subject, its verb and a port: "The worker dashboard binds to port 6006" (the check's
-facts read the verbs it knows; any verb of the subject's does here)."""
-_ON_PORT = re.compile(
-    r"^(?P<subject>[A-Za-z][\w .+-]{0,60}?)\s+(?:on|at)\s+port\s+(?P<value>\d{2,5})\W*$",
-    re.IGNORECASE,
-)
-"""Anything said of a subject on a port: "You can reach the docs site on port 9000"."""
-_PERSONS = frozenset({"i", "you", "we", "they", "one"})
-_PORT_NUMBERS = re.compile(r"\bport\s+(\d{2,5})\b", re.IGNORECASE)
 _PLACE_PREPOSITIONS = frozenset({"in", "under", "inside"})
+_DETERMINERS = frozenset({"the", "a", "an", "our", "your", "its", "their"})
 _DETERMINERS = frozenset({"the", "a", "an", "our", "your", "its", "their"})
 _LABELLED_VERSION = re.compile(
     r"^(?:the\s+|our\s+)?(?P<product>[A-Za-z][\w.+-]*)(?:\s+version)?\s*(?::|=|\bis\b)\s*"
@@ -186,10 +160,9 @@ def _claims(sentence: str) -> tuple[Claim, ...]:
     once per sentence (templates and copies repeat theirs)."""
     if not _triggered(sentence):
         return ()
-    if _FACT_NEEDLES.search(sentence):
-        facts = _facts(0, sentence)
-        if facts:
-            return tuple(facts)
+    facts = _facts(0, sentence)
+    if facts:
+        return tuple(facts)
     if _ALTERNATIVES.search(sentence) or is_example(sentence):
         return ()
     if _PAST.search(sentence) or _GONE.search(sentence):
@@ -222,38 +195,20 @@ def _tools(number: int, sentence: str) -> list[Claim]:
 
 
 def _facts(number: int, sentence: str) -> list[Claim]:
-    """The check's facts of a sentence — also when it says them as a label and a value
-    ("Redis version: 7", "The Postgres version is 16": the check's "Redis 7") — and a port
-    at a local address the check does not read ("The docs site is at localhost:4000",
-    "Local MinIO: http://localhost:9000")."""
-    facts = facts_of(scan_markdown(sentence))
+    """A port a service listens on (`reading.ports`), and the check's other facts of a
+    sentence — also when it says them as a label and a value ("Redis version: 7", "The
+    Postgres version is 16": the check's "Redis 7")."""
+    found = [
+        Claim(number, "port", port_key(port), port.value, f"{port.shown}'s port")
+        for port in ports(sentence)
+    ]
+    if not _FACT_NEEDLES.search(sentence):
+        return found
+    facts = [f for f in facts_of(scan_markdown(sentence)) if f.kind != "port"]
     plain = _PAST.search(sentence) is None and _ALTERNATIVES.search(sentence) is None
     if not facts and plain and (labelled := _LABELLED_VERSION.search(sentence)) is not None:
         facts = facts_of(scan_markdown(f"{labelled['product']} {labelled['value']}"))
-    if facts:
-        return [Claim(number, f.kind, f.key, f.value, what(f)) for f in facts]
-    ports = set(_LOCAL_PORT.findall(sentence)) | set(_PORT_NUMBERS.findall(sentence))
-    if len(ports) != 1 or _CONDITIONS.search(sentence) or _PAST.search(sentence):
-        return []
-    if _ALTERNATIVES.search(sentence):
-        return []
-    at = (
-        _AT_LOCALHOST.match(sentence.strip())
-        or _BEFORE_ADDRESS.match(sentence.strip())
-        or _VERB_PORT.match(sentence.strip())
-        or _ON_PORT.match(sentence.strip())
-    )
-    if at is None:
-        return []
-    written = at.group("subject").split()
-    cut = max((i + 1 for i, w in enumerate(written) if w.lower() in _DETERMINERS), default=0)
-    if not cut and written and written[0].lower() in _PERSONS:
-        # "You can reach MinIO on port…": the person and their verbs go, up to the name.
-        cut = next((i for i, w in enumerate(written) if w[:1].isupper() and i), len(written))
-    subject = " ".join(written[cut:])
-    if not subject:
-        return []
-    return [Claim(number, "port", subject.lower(), at.group("value"), f"{subject}'s port")]
+    return found + [Claim(number, f.kind, f.key, f.value, what(f)) for f in facts]
 
 
 def _command_or_path(number: int, sentence: str, spans: list[str]) -> list[Claim]:
@@ -319,7 +274,7 @@ def group_keys(claim: Claim) -> tuple[str, ...]:
     command of three stems or more, also the key without each one (its verb: "The CI
     workflows reside in…" and "Find the CI workflows under…") — see `same_thing`."""
     if claim.kind == "port":
-        return (claim.key.rsplit(" ", 1)[-1],)
+        return tuple(filter(None, claim.key.split("|")[:2]))  # its service's names
     if claim.kind == "tool":
         return (claim.key.split(":", 1)[0],)  # its kind: the scopes are `same_thing`'s
     stems = claim.key.split()
@@ -344,8 +299,7 @@ def same_thing(one: Claim, other: Claim) -> bool:
     if one.key == other.key:
         return True
     if one.kind == "port":
-        short, long = sorted((one.key.split(), other.key.split()), key=len)
-        return len(short) >= 1 and long[-len(short) :] == short and len(long) - len(short) == 1
+        return same_service(one.key, other.key)
     if one.kind in ("path", "command"):
         small, large = sorted((set(one.key.split()), set(other.key.split())), key=len)
         return len(small) >= 2 and small <= large and len(large) - len(small) == 1

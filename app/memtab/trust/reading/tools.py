@@ -93,6 +93,7 @@ _COMPARED = re.compile(r"\b(?:than|like|vs\.?|versus)\s+$")
 _COMPARISON = re.compile(r"\b(?:faster|slower|better|worse|nicer|simpler)\s+than\b")
 _NEGATION = re.compile(r"\b(?:not|no|never|avoid|without|don't|do not|instead of|rather than)\s+$")
 _CLAUSE_BREAK = re.compile(r";|\s[—–]\s|\.\s")
+_ARROW = re.compile(r"->|→|=>")
 _MOVED_TO = re.compile(r"\b(?:moved|switched|migrated)\s+(?:[\w.-]+\s+){0,3}?to\b")
 _TOOL_CLAUSE = re.compile(r"[;,(—–]\s*|\)\s*|\.\s+|(?<!\s)\s++but\s+")  # a run's first space
 _SCOPE = re.compile(r"\bfor\s+((?:[\w-]+\s*){1,5})")
@@ -142,11 +143,20 @@ def moved_tools(sentence: str) -> list[Choice]:
     formatting = "format" in lowered
     used: list[str] = []
     unused: list[str] = []
-    for clause in _TOOL_CLAUSE.split(lowered):
-        named = list(dict.fromkeys(tool for _, tool in _named(clause, formatting)))
+    # What comes before an arrow is what was, or what asked for what follows: only the
+    # last part says what is.
+    for clause in _TOOL_CLAUSE.split(_ARROW.split(lowered)[-1]):
+        mentions = _named(clause, formatting)
+        named = list(dict.fromkeys(tool for _, tool in mentions))
         if len(named) != 1:
             continue
         gone = _PAST.search(clause) or _GONE.search(clause)
+        if (
+            gone
+            and gone.group(0) in ("instead of", "rather than")
+            and gone.start() > mentions[0][0]
+        ):
+            gone = None  # "managed by npm instead of by hand": npm is the one used
         moved_to = _MOVED_TO.search(clause)
         (used if moved_to or not gone else unused).append(named[0])
     kinds = {TOOL_KIND[tool] for tool in (*used, *unused)}
