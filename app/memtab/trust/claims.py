@@ -33,27 +33,16 @@ import itertools
 import re
 from typing import NamedTuple
 
-from memtab.check.markdown import scan_markdown
-from memtab.check.rules.facts import facts_of, what
 from memtab.check.wording import is_example
 from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.polarity import IMPERATIVES, MAX_EXTRA, Rule, opposite, rule_of
 from memtab.trust.reading.ports import port_key, ports, same_service
+from memtab.trust.reading.settings import same_setting, setting_key, settings
 from memtab.trust.reading.tools import TOOL_KIND, moved_tools, tools
+from memtab.trust.reading.versions import same_use, version_key, versions
 from memtab.trust.values import value_of
 from memtab.trust.words import content_lines, statements, stems_of
 
-_FACT_NEEDLES = re.compile(
-    r"\bport\b|\bversion\b|\bon\s+:?\d{2,5}\b|localhost|127\.0\.0\.1|0\.0\.0\.0|`[A-Z][A-Z0-9]*_[A-Z0-9_]+=|"
-    r"\b(?:postgres(?:ql)?|mysql|mariadb|redis|mongodb|python|node(?:\.?js)?|react|vue|angular|"
-    r"django|rails|ruby|golang|java|typescript|next\.?js|nuxt|svelte|flask|fastapi|kotlin|"
-    r"swift|php|laravel|elixir|erlang|rust|deno|tailwind(?:css)?|vite|webpack|jest|vitest|"
-    r"pytest|sqlalchemy|pydantic|kubernetes|terraform|ubuntu|debian|alpine|nginx|"
-    r"elasticsearch|kafka|rabbitmq|sqlite|dotnet|\.net|gradle|spring)\s+v?\d",
-    re.IGNORECASE,
-)
-"""What a sentence holds when the check's facts may be in it (most hold none: the scan is
-skipped)."""
 _PAST = re.compile(
     r"\b(?:was|were|used to|no longer|anymore|previously|formerly|legacy|until)\b|->|→|=>",
     re.IGNORECASE,
@@ -79,13 +68,6 @@ check's own list, `check.wording`, also reads "migration" so: too wide for a cla
 _PLACE_PREPOSITIONS = frozenset({"in", "under", "inside"})
 _DETERMINERS = frozenset({"the", "a", "an", "our", "your", "its", "their"})
 _DETERMINERS = frozenset({"the", "a", "an", "our", "your", "its", "their"})
-_LABELLED_VERSION = re.compile(
-    r"^(?:the\s+|our\s+)?(?P<product>[A-Za-z][\w.+-]*)(?:\s+version)?\s*(?::|=|\bis\b)\s*"
-    r"(?:version\s+)?v?(?P<value>\d+(?:\.\d+){0,2})\W*$",
-    re.IGNORECASE,
-)
-"""A version said as a label and a value: "Redis version: 7", "The Postgres version is
-16", "Node: version 18" (read as the check reads "Redis 7": of a product it knows)."""
 _SPAN = re.compile(r"`([^`\n]+)`")
 _LABEL = re.compile(r"^[A-Za-z][\w .'-]{0,40}:\s*`[^`\n]+`\W*$")
 """A label and one code span, nothing else: "The seed data: `db/seeds`"."""
@@ -174,8 +156,10 @@ def _claims(sentence: str) -> tuple[Claim, ...]:
         return tuple(found)
     found += _polarity(0, sentence)
     if _CONDITIONS.search(sentence) is None:
-        found += _command_or_path(0, sentence, _SPAN.findall(sentence))
-        if not found and (given := value_of(sentence)) is not None:
+        spans = _SPAN.findall(sentence)
+        found += _command_or_path(0, sentence, spans)
+        assigned = any(_ASSIGNMENT.match(span) for span in spans)  # a setting's, not a value
+        if not found and not assigned and (given := value_of(sentence)) is not None:
             frame, value = given
             found.append(Claim(0, "value", frame, value, f"the {frame} said"))
     return tuple(found)
@@ -195,20 +179,21 @@ def _tools(number: int, sentence: str) -> list[Claim]:
 
 
 def _facts(number: int, sentence: str) -> list[Claim]:
-    """A port a service listens on (`reading.ports`), and the check's other facts of a
-    sentence — also when it says them as a label and a value ("Redis version: 7", "The
-    Postgres version is 16": the check's "Redis 7")."""
+    """A port a service listens on (`reading.ports`), a product's version
+    (`reading.versions`) and a setting's value (the check's `MAX_WORKERS=8`)."""
     found = [
         Claim(number, "port", port_key(port), port.value, f"{port.shown}'s port")
         for port in ports(sentence)
     ]
-    if not _FACT_NEEDLES.search(sentence):
-        return found
-    facts = [f for f in facts_of(scan_markdown(sentence)) if f.kind != "port"]
-    plain = _PAST.search(sentence) is None and _ALTERNATIVES.search(sentence) is None
-    if not facts and plain and (labelled := _LABELLED_VERSION.search(sentence)) is not None:
-        facts = facts_of(scan_markdown(f"{labelled['product']} {labelled['value']}"))
-    return found + [Claim(number, f.kind, f.key, f.value, what(f)) for f in facts]
+    found += [
+        Claim(number, "version", version_key(v), v.value, f"the {v.shown} version")
+        for v in versions(sentence)
+    ]
+    found += [
+        Claim(number, "setting", setting_key(setting), setting.value, setting.name)
+        for setting in settings(sentence)
+    ]
+    return found
 
 
 def _command_or_path(number: int, sentence: str, spans: list[str]) -> list[Claim]:
@@ -276,7 +261,11 @@ def group_keys(claim: Claim) -> tuple[str, ...]:
     if claim.kind == "port":
         return tuple(filter(None, claim.key.split("|")[:2]))  # its service's names
     if claim.kind == "tool":
-        return (claim.key.split(":", 1)[0],)  # its kind: the scopes are `same_thing`'s
+        return (claim.key.split(":", 1)[0],)
+    if claim.kind == "version":
+        return (
+            claim.key.split("|", 1)[0],
+        )  # its product: what it is for, `same_use`'s  # its kind: the scopes are `same_thing`'s
     stems = claim.key.split()
     if claim.kind == "always-never" and claim.value == "always":
         # An `always` rule opposes a `never` rule of its action or a part of it.
@@ -300,6 +289,10 @@ def same_thing(one: Claim, other: Claim) -> bool:
         return True
     if one.kind == "port":
         return same_service(one.key, other.key)
+    if one.kind == "version":
+        return same_use(one.key, other.key)
+    if one.kind == "setting":
+        return same_setting(one.key, other.key)
     if one.kind in ("path", "command"):
         small, large = sorted((set(one.key.split()), set(other.key.split())), key=len)
         return len(small) >= 2 and small <= large and len(large) - len(small) == 1

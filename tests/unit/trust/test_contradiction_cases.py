@@ -64,7 +64,7 @@ def _of_kind(found: dict[int, bool], kind: str) -> tuple[list[str], list[str]]:
     return missed, flagged
 
 
-@pytest.mark.parametrize("kind", ["tool", "port"])
+@pytest.mark.parametrize("kind", ["tool", "port", "version", "setting"])
 def test_each_kind_s_contradictions_found_and_near_misses_not(
     found: dict[int, bool], kind: str
 ) -> None:

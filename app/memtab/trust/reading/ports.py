@@ -20,8 +20,10 @@ from memtab.trust.reading.scopes import SCOPE_STEMS, Scope, pack, same_place, sc
 from memtab.trust.words import stems_of
 
 _ASIDE = re.compile(r"\(([^()]*)\)")
-_CLAUSE = re.compile(r";\s*|\s[—–]\s|(?<=[.!?])\s+|,\s+(?:so|because|since|but|which)\s+")
-_NOT = re.compile(r",?\s*\bnot\s+(?:port\s+)?:?\d{2,5}\b", re.IGNORECASE)
+_CLAUSE = re.compile(r";\s*+|\s[—–]\s|(?<=[.!?])\s++|,\s++(?:so|because|since|but|which)\s++")
+_NOT = re.compile(r"\bnot\s++(?:port\s++)?:?\d{2,5}\b", re.IGNORECASE)
+_DIGITS = re.compile(r"\d{2,5}")
+_WORDS = re.compile(r"[\w.'-]+|[(:]")
 _PORT = re.compile(
     r"\bports?\s*(?:is\s+|:\s*|=\s*|of\s+)?(?P<a>\d{2,5})\b"
     r"|(?:\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0)|\[::1\]|(?<![\w:.]))"
@@ -74,7 +76,7 @@ class Port(NamedTuple):
 
 def ports(sentence: str) -> list[Port]:
     """The port each clause of `sentence` says a service listens on (see the module doc)."""
-    if "port" not in sentence.lower() and not re.search(r"\d{2,5}", sentence):
+    if "port" not in sentence.lower() and not _DIGITS.search(sentence):
         return []
     asides = [a for a in _ASIDE.findall(sentence) if len(a.split()) <= 3]
     plain = _ASIDE.sub(lambda m: f" ({' ' * len(m.group(1))}) ", sentence)
@@ -106,16 +108,28 @@ def _port(clause: str, sentence: str) -> Port | None:
     if not service:
         return None
     also: frozenset[str] = frozenset()
-    named = re.search(re.escape(written) + r"\s*\(([^()]*)\)", sentence) if written else None
-    if named is not None and _NAME.match(named.group(1).strip()):
-        also = _service(named.group(1))
+    other_name = _in_parentheses_after(sentence, written)
+    if other_name and _NAME.match(other_name):
+        also = _service(other_name)
     return Port(service, also, Scope(frozenset(), "", False), value, written)
+
+
+def _in_parentheses_after(sentence: str, written: str) -> str:
+    """What a sentence says in parentheses right after `written` ("" for nothing)."""
+    at = sentence.find(written) if written else -1
+    if at < 0:
+        return ""
+    rest = sentence[at + len(written) :].lstrip()
+    end = rest.find(")")
+    return (
+        rest[1:end].strip() if rest.startswith("(") and end > 0 and "(" not in rest[1:end] else ""
+    )
 
 
 def _subject(text: str) -> str:
     """The words opening `text` up to its verb or preposition, those before the service
     left out."""
-    words = re.findall(r"[\w.'-]+|[(:]", text.replace("http", " ").replace("://", " "))
+    words = _WORDS.findall(text.replace("http", " ").replace("://", " "))
     start = 0
     while start < len(words) and words[start].lower() in _OPENING:
         start += 1

@@ -20,7 +20,7 @@ ENVIRONMENTS = {
 }  # fmt: skip
 """An environment's stems, as one name ("prod" and "production": `trust.words`' stems)."""
 CONTAINED = {"compos": "container", "docker": "container", "contain": "container",
-             "podman": "container", "system": "machine", "nativ": "machine",
+             "podman": "container", "system": "machine",
              "bare": "machine", "baremet": "machine"}  # fmt: skip
 """Where on a machine: in a container, or on the machine itself."""
 _EVERYWHERE = re.compile(

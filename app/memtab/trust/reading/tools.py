@@ -57,22 +57,26 @@ _HEAD = re.compile(
 )
 """What follows a tool named as itself: an end, a preposition, a verb of its job — not a
 noun it describes ("npm token", "docker desktop")."""
-_CUE_BEFORE = re.compile(
-    r"(?:\b(?:use|uses|using|prefer|prefers|adopt|adopted|stick\s+to|go\s+with|with|via|"
-    r"through|under|on|by|is|are|to|now|not|never|no|avoid|than|over|of|instead\s+of|"
-    r"rather\s+than|(?:don't|do\s+not|never|not)\s+\w+)\s+(?:(?:the|a|an|our|plain|only|"
-    r"just)\s+)*|:\s*)$"
-)
-"""What comes right before a tool that is chosen (or said not to be): a verb of using,
-a preposition of means, a label's colon."""
+_CUES = frozenset(
+    {"use", "uses", "using", "prefer", "prefers", "adopt", "adopted", "with", "via",
+     "through", "under", "on", "by", "is", "are", "to", "now", "not", "never", "no", "avoid",
+     "than", "over", "of", ":"}
+)  # fmt: skip
+"""What comes right before a tool that is chosen (or said not to be): a verb of using, a
+preposition of means ("Format with black", "Node via fnm"), a label's colon, a negation
+("never pip", "instead of npm")."""
+_NEGATIONS = frozenset({"don't", "dont", "not", "never", "no", "avoid"})
+"""A negation one verb before a tool says not to use it ("don't bring uv")."""
+_LEADING = frozenset({"the", "a", "an", "our", "plain", "only", "just"})
+_CLAUSE_MARKS = frozenset({";", ",", ":", "(", "—", "–", "."})
+_TOKEN = re.compile(r"[\w']+|[;,:(—–.]")
 _SUBJECT_AFTER = re.compile(
-    r"\s+(?:for\b|here\b|everywhere\b|only\b|(?:is|are)\s+(?:our|the|my|what)\b|"
+    r"\s++(?:for\b|here\b|everywhere\b|only\b|(?:is|are)\s++(?:our|the|my|what)\b|"
     r"(?:builds|runs|handles|manages|formats|lints|checks|installs|bundles|compiles|does|"
-    r"writes|generates|publishes|cuts|creates|produces|packages|tests)\b)|\s*$"
+    r"writes|generates|publishes|cuts|creates|produces|packages|tests)\b)|\s*+$"
 )
 """What follows a tool said as the subject of its job at a clause's start ("pnpm for
 installs", "goreleaser builds the releases", "pnpm is our package manager")."""
-_CLAUSE_START = re.compile(r"(?:^|[;,:(—–]\s*|\.\s+)(?:(?:the|plain|only)\s+)*$")
 _PAST = re.compile(
     r"\b(?:was|were|used to|no longer|anymore|previously|formerly|legacy|until)\b|->|→|=>"
 )
@@ -127,12 +131,15 @@ def _named(lowered: str, formatting: bool) -> list[tuple[int, str]]:
 
 
 def _chosen(lowered: str, start: int, tool: str) -> bool:
-    """Whether the tool named at `start` is said to be the one used (or not to be)."""
-    before = lowered[max(0, start - 40) : start]
-    if _CUE_BEFORE.search(before):
+    """Whether the tool named at `start` is said to be the one used (or not to be): after
+    a cue, or opening a clause as the subject of its job."""
+    before = _TOKEN.findall(lowered[max(0, start - 40) : start])
+    while before and before[-1] in _LEADING:
+        before.pop()
+    if before and (before[-1] in _CUES or (len(before) > 1 and before[-2] in _NEGATIONS)):
         return True
-    after = lowered[start + len(tool) :]
-    return bool(_CLAUSE_START.search(before)) and bool(_SUBJECT_AFTER.match(after))
+    opens = not before or before[-1] in _CLAUSE_MARKS
+    return opens and _SUBJECT_AFTER.match(lowered, start + len(tool)) is not None
 
 
 def moved_tools(sentence: str) -> list[Choice]:
