@@ -36,6 +36,7 @@ from typing import NamedTuple
 from memtab.check.wording import is_example
 from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.polarity import IMPERATIVES, MAX_EXTRA, Rule, opposite, rule_of
+from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, named, same_count
 from memtab.trust.reading.ports import port_key, ports, same_service
 from memtab.trust.reading.settings import same_setting, setting_key, settings
 from memtab.trust.reading.tools import TOOL_KIND, moved_tools, tools
@@ -71,6 +72,9 @@ _DETERMINERS = frozenset({"the", "a", "an", "our", "your", "its", "their"})
 _SPAN = re.compile(r"`([^`\n]+)`")
 _LABEL = re.compile(r"^[A-Za-z][\w .'-]{0,40}:\s*`[^`\n]+`\W*$")
 """A label and one code span, nothing else: "The seed data: `db/seeds`"."""
+_OUTPUT = re.compile(r"(?:→|->)\s*+`[^`\s/]*+/[^`\s]*+`\W*+$")
+"""An arrow to a path a command's line ends on: what the command makes, not what was."""
+_PREDICATE = re.compile(r"\s(?:is|are)\s")
 _COMMAND = re.compile(r"^(?:\./\S|[a-z][a-z0-9_.+-]*\s+\S)")
 _ASSIGNMENT = re.compile(r"^\S[^\s=]*=\S*$")  # one split: `\S+=` backtracks over each `=`
 _PATH_SHAPE = re.compile(r"^(?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]*$|^[\w-]+\.[a-z0-9]{1,5}$")
@@ -93,7 +97,7 @@ _LOCATION_STEMS = frozenset(
 _SIGNS = re.compile(r"[`/\d]")
 _TRIGGER_WORDS = frozenset(
     {"always", "never", "don", "dont", "not", "must", "mustn", "shouldn", "avoid", "stop", "make",
-     "sure", *TOOL_KIND, "code", "neovim", *IMPERATIVES}
+     "sure", *TOOL_KIND, "code", "neovim", *IMPERATIVES, *LANGUAGES, *DAY_WORDS}
 )  # fmt: skip
 """What every sentence that claims something holds: a number, a code span or path
 (`_SIGNS`), always or never, a verb a rule starts with, or a tool's name — the other
@@ -142,6 +146,15 @@ def _claims(sentence: str) -> tuple[Claim, ...]:
     once per sentence (templates and copies repeat theirs)."""
     if not _triggered(sentence):
         return ()
+    said = [
+        Claim(0, "value", f"{n.kind}:{n.of}", n.value, n.shown) for n in named(sentence)
+    ]  # how each holds is its reading's, the sentence's hedges aside
+    return tuple(dict.fromkeys([*_plain_claims(sentence), *said]))
+
+
+def _plain_claims(sentence: str) -> tuple[Claim, ...]:
+    if (output := _OUTPUT.search(sentence)) is not None:
+        sentence = sentence[: output.start()]  # "Build: `just build` → `bin/x`": its output
     facts = _facts(0, sentence)
     if facts:
         return tuple(facts)
@@ -159,7 +172,8 @@ def _claims(sentence: str) -> tuple[Claim, ...]:
         spans = _SPAN.findall(sentence)
         found += _command_or_path(0, sentence, spans)
         assigned = any(_ASSIGNMENT.match(span) for span in spans)  # a setting's, not a value
-        if not found and not assigned and (given := value_of(sentence)) is not None:
+        rules_only = all(claim.kind == "always-never" for claim in found)  # "Request timeout:"
+        if rules_only and not assigned and (given := value_of(sentence)) is not None:
             frame, value = given
             found.append(Claim(0, "value", frame, value, f"the {frame} said"))
     return tuple(found)
@@ -220,6 +234,9 @@ def _command_or_path(number: int, sentence: str, spans: list[str]) -> list[Claim
         words = rest.split()
         cut = max((i + 1 for i, w in enumerate(words) if w.lower() in _DETERMINERS), default=0)
         purpose = " ".join(words[cut:]) if cut < len(words) else rest
+        label, colon, _ = purpose.partition(":")
+        if colon and (said := _PREDICATE.split(label, maxsplit=1))[1:]:
+            purpose = said[0]  # "The worker is separate: `…`" is the worker's
         stems = [s for s in stems_of(purpose) if s not in _COMMAND_WORDS]
         if not stems:
             stems = [s for s in stems_of(rest) if s not in _COMMAND_WORDS]
@@ -254,18 +271,17 @@ def _polarity(number: int, sentence: str) -> list[Claim]:
 
 
 def group_keys(claim: Claim) -> tuple[str, ...]:
-    """What claims are compared by: the key — a port's subject's last word (its head:
-    "Open Grafana at…" and "Grafana binds to…" are of one Grafana), and for a path or a
-    command of three stems or more, also the key without each one (its verb: "The CI
-    workflows reside in…" and "Find the CI workflows under…") — see `same_thing`."""
+    """What claims are compared by: the key — a port's service's names, a tool's kind, a
+    version's product, a setting's name, a count's thing (what each holds for and where is
+    `same_thing`'s), and for a path or a command of three stems or more, also the key
+    without each one (its verb: "The CI workflows reside in…" and "Find the CI workflows
+    under…") — see `same_thing`."""
     if claim.kind == "port":
         return tuple(filter(None, claim.key.split("|")[:2]))  # its service's names
     if claim.kind == "tool":
         return (claim.key.split(":", 1)[0],)
-    if claim.kind == "version":
-        return (
-            claim.key.split("|", 1)[0],
-        )  # its product: what it is for, `same_use`'s  # its kind: the scopes are `same_thing`'s
+    if claim.kind in ("version", "setting") or claim.key.startswith("count:"):
+        return (claim.key.split("|", 1)[0],)
     stems = claim.key.split()
     if claim.kind == "always-never" and claim.value == "always":
         # An `always` rule opposes a `never` rule of its action or a part of it.
@@ -293,6 +309,8 @@ def same_thing(one: Claim, other: Claim) -> bool:
         return same_use(one.key, other.key)
     if one.kind == "setting":
         return same_setting(one.key, other.key)
+    if one.kind == "value" and one.key.startswith("count:") and other.key.startswith("count:"):
+        return same_count(one.key.removeprefix("count:"), other.key.removeprefix("count:"))
     if one.kind in ("path", "command"):
         small, large = sorted((set(one.key.split()), set(other.key.split())), key=len)
         return len(small) >= 2 and small <= large and len(large) - len(small) == 1
@@ -328,6 +346,8 @@ def contradict(one: Claim, other: Claim) -> bool:
         return not _extends(one.value, other.value)
     if one.kind == "always-never":
         return opposite(_rule(one), _rule(other))
+    if one.key.startswith("days:"):  # one day in both: they may both hold
+        return not set(one.value.split(" and ")) & set(other.value.split(" and "))
     return one.value != other.value
 
 

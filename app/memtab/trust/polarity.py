@@ -119,8 +119,13 @@ _FINITE = frozenset(
 
 
 def _action(text: str) -> frozenset[str]:
-    """The stems of what is done, a code span's text as it is ("`any`", "`rm -rf`")."""
-    spans = {span.strip().lower() for span in _SPAN.findall(text) if span.strip()}
+    """The stems of what is done, a code span's text as it is ("`any`", "`rm -rf`") but a
+    name's in one word, as the same name said without one ("`pre-commit`", pre-commit)."""
+    spans: set[str] = set()
+    for span in _SPAN.findall(text):
+        said = span.strip().lower()
+        named = set(stems_of(said)) if said and " " not in said else set()
+        spans |= named or ({said} if said else set())
     words = stems_of(_SPAN.sub(" ", text))
     return frozenset(s for s in words if s not in _POLARITY_STEMS) | spans
 
