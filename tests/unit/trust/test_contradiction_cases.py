@@ -11,6 +11,7 @@ import pytest
 
 from memtab.store.home import Home
 from memtab.trust.contradictions.engine import ContradictionsEngine
+from quality.stores import REAL_STORES, derived_files, real_files
 from support.contradiction_cases import CASES, FILLERS, notes
 from support.seeded_memories import memory
 
@@ -82,3 +83,22 @@ def test_what_is_not_read_is_still_not_found(found: dict[int, bool]) -> None:
     assert [found[n] for n, case in enumerate(CASES) if case.one in NOT_READ] == [False] * len(
         NOT_READ
     )
+
+
+def test_the_real_stores_contradict_nothing() -> None:
+    """Three real people's stores (Codex's, Claude Code's, loki-mode's), every Markdown
+    file read as one global memory so each is seen with each: no contradiction — Codex's
+    "-> treat npm as the preferred…" and "managed by npm instead of manual updates" choose
+    npm, never drop it."""
+    documents = [
+        memory("global", f"{store.folder}-{name.replace('/', '-')}", text)
+        for store in REAL_STORES
+        for name, text in [
+            *((n, data.decode("utf-8", "replace")) for n, data in real_files(store).items()),
+            *derived_files(store).items(),
+        ]
+        if name.endswith(".md")
+    ]
+    engine = ContradictionsEngine(Home(Path("/nowhere")), line_time=lambda d, line: 0)
+    assert len(documents) >= 11
+    assert engine.pairs_of(documents) == []

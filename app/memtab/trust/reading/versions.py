@@ -120,6 +120,13 @@ def _versions(clause: str) -> list[Version]:
         product = _product(written)
         if product is None or _UNIT_AFTER.match(clause, match.end()):
             continue
+        joined = clause[match.end("product") : match.start("value")]
+        if (
+            (":" in joined or "is" in joined.split())
+            and product not in _KNOWN
+            and "version" not in joined
+        ):
+            continue  # "Pending: 3", "Retries is 5": a count, unless a product's version
         said.append((product, match.group("value"), written, match))
     if len({product for product, *_ in said}) != len(said):
         return []
