@@ -132,8 +132,10 @@ def _count(clause: str) -> list[Named]:
     """A count of a thing ("keep 10 releases for rollback"): the clause's one number, the
     noun after it, what it is of or for, and the clause's subject when it has one."""
     counts = [
-        m for m in _COUNT.finditer(clause) if m.group(1).isdigit() or m.group(1).lower() in NUMBERS
-    ]
+        m
+        for m in _COUNT.finditer(clause)
+        if (m.group(1).isdigit() or m.group(1).lower() in NUMBERS) and m.group(2).endswith("s")
+    ]  # a number and a plural noun: "10 releases", "seven days"
     numbers = _NUMBERS_IN.findall(clause)
     if len(counts) != 1 or len(numbers) > 1:
         return []

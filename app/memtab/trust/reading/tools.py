@@ -72,8 +72,9 @@ _CLAUSE_MARKS = frozenset({";", ",", ":", "(", "—", "–", "."})
 _TOKEN = re.compile(r"[\w']+|[;,:(—–.]")
 _SUBJECT_AFTER = re.compile(
     r"\s++(?:for\b|here\b|everywhere\b|only\b|(?:is|are)\s++(?:our|the|my|what)\b|"
+    r"instead\s++of\b|over\b|rather\s++than\b|"
     r"(?:builds|runs|handles|manages|formats|lints|checks|installs|bundles|compiles|does|"
-    r"writes|generates|publishes|cuts|creates|produces|packages|tests)\b)|\s*+$"
+    r"writes|generates|publishes|cuts|creates|produces|packages|tests)\b)|\s*+$|,\s*+not\b"
 )
 """What follows a tool said as the subject of its job at a clause's start ("pnpm for
 installs", "goreleaser builds the releases", "pnpm is our package manager")."""

@@ -48,17 +48,18 @@ _NOT_PRODUCTS = frozenset(
 )  # fmt: skip
 _NAME = (
     r"(?!(?i:" + "|".join(sorted(_NOT_PRODUCTS, key=len, reverse=True)) + r")\b)"
-    r"(?:[A-Z][\w.+#-]*|[a-z][a-z0-9]*(?:[.-][a-z0-9]+)+|[a-z][a-z0-9]+)"
+    r"(?:[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+-]*)?|[a-z][a-z0-9]*(?:[.-][a-z0-9]+)+|[a-z][a-z0-9]+)"
 )
+"""A product's name: capitalised (one or two words: "React Native"), or in lower case."""
 _VERSION = re.compile(
-    r"(?<![\w.@/#-])(?P<product>" + _NAME + r"(?:\s+[A-Z][\w.+-]*)?)"
+    r"(?<![\w.@/#-])(?P<product>" + _NAME + r")"
     r"(?:\s+version)?(?:\s*:\s*|\s+is\s+|\s+)(?:version\s+)?v?"
     r"(?P<value>(?!0\d)\d{1,3}(?:\.\d{1,4}){0,2})"
     r"(?![\w+*/%:-]|\.[\dxX*]|\s*(?:\+|x\b|-\s*\d|–|to\s+\d|or\s+\d|and\s+\d|/))"
 )
 _UNIT_AFTER = re.compile(r"\s+(?!lts\b|in\b|on\b|for\b|with\b|as\b|is\b|and\b|at\b|since\b|"
                          r"everywhere\b|across\b|now\b|here\b|only\b|too\b|by\b|from\b|"
-                         r"via\b|under\b|locally\b)[a-z]", re.IGNORECASE)  # fmt: skip
+                         r"via\b|under\b|locally\b|installed\b)[a-z]", re.IGNORECASE)  # fmt: skip
 """A word after the number that makes it a count ("3 retries", "Keep 7 days")."""
 _CLAUSE = re.compile(r";\s*+|\s[—–]\s|(?<=[.!?])\s++|,\s++|(?<!\s)\s++but\s++")
 _ASIDE = re.compile(r"\(([^()]*)\)|\[[^\[\]]*\]")
