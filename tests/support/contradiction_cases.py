@@ -125,6 +125,11 @@ CASES: tuple[Case, ...] = (
          "Use `print` for logging in the scripts.", C),
     Case("always-never", "Write tests first.", "Never write tests first here.", C),
     Case("always-never", "Never amend pushed commits.", "Always amend pushed commits.", C),
+    Case("always-never", "No emojis in commit messages.",
+         "Always put an emoji in commit messages.", C),
+    Case("always-never", "Force-pushing to `main` is not allowed.",
+         "Always force-push to `main` after a rebase.", C),
+    Case("always-never", "Signed commits are required.", "Don't sign commits here.", C, SAME),
     # Said as a change.
     Case("tool", "Use yarn.", "We switched from yarn to pnpm.", C, SAME),
     Case("version", "Node 16.", "Node 16 is gone; we're on Node 20.", C, SAME),
@@ -213,6 +218,10 @@ CASES: tuple[Case, ...] = (
     Case("always-never", "Always squash-merge.", "Always squash-merge feature branches.", N),
     Case("always-never", "Never deploy on Fridays.", "Always deploy on Wednesdays.", N),
     Case("always-never", "Don't commit `.env`.", "Commit `.env.example`.", N),
+    Case("always-never", "No secrets in the repo.", "Always keep the repo tidy.", N),
+    Case("always-never", "No idea why the build is slow.", "Always build with `-j4`.", N),
+    Case("always-never", "Force-pushing to `main` is not allowed.",
+         "Always force-push your own branches after a rebase.", N),
 )  # fmt: skip
 
 FILLERS = (

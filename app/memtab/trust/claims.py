@@ -97,7 +97,8 @@ _LOCATION_STEMS = frozenset(
 _SIGNS = re.compile(r"[`/\d]")
 _TRIGGER_WORDS = frozenset(
     {"always", "never", "don", "dont", "not", "must", "mustn", "shouldn", "avoid", "stop", "make",
-     "sure", *TOOL_KIND, "code", "neovim", *IMPERATIVES, *LANGUAGES, *DAY_WORDS}
+     "sure", "no", "required", "mandatory", "forbidden", "banned", "prohibited", *TOOL_KIND,
+     "code", "neovim", *IMPERATIVES, *LANGUAGES, *DAY_WORDS}
 )  # fmt: skip
 """What every sentence that claims something holds: a number, a code span or path
 (`_SIGNS`), always or never, a verb a rule starts with, or a tool's name — the other
