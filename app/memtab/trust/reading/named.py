@@ -15,6 +15,7 @@ import re
 from typing import NamedTuple
 
 from memtab.trust.polarity import subject_of
+from memtab.trust.reading.scopes import HEDGED
 from memtab.trust.words import NUMBERS, stems_of
 
 LANGUAGES = frozenset(
@@ -30,10 +31,8 @@ _LANGUAGE = re.compile(
 )
 _CLAUSE = re.compile(r";\s*+|\s[—–]\s|(?<=[.!?])\s++|,\s++|\(|\)")
 _HEDGE = re.compile(
-    r"\b(?:was|were|used to|no longer|anymore|previously|formerly|until|or|either|maybe|"
-    r"perhaps|probably|might|e\.g|for example|such as|usually|typically|sometimes|unless|"
-    r"if|when|whether|depending|will|would|could|except|not|never|no|don't|avoid|"
-    r"translat\w*|also|both|too|like)\b|->|→|=>|\?",
+    r"\b(?:" + HEDGED + r"|when|except|not|never|no|don't|avoid|translat\w*|also|both|too|"
+    r"like)\b|->|→|=>|\?",
     re.IGNORECASE,
 )
 _HOW_SAID = frozenset(

@@ -16,7 +16,15 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from memtab.trust.reading.scopes import SCOPE_STEMS, Scope, pack, same_place, scope_of, unpack
+from memtab.trust.reading.scopes import (
+    HEDGED,
+    SCOPE_STEMS,
+    Scope,
+    pack,
+    same_place,
+    scope_of,
+    unpack,
+)
 from memtab.trust.words import stems_of
 
 _ASIDE = re.compile(r"\(([^()]*)\)")
@@ -36,11 +44,8 @@ _PORT = re.compile(
 _BARE_ON = re.compile(r"^(?P<subject>[A-Za-z][\w .'-]{0,40}?)\s+on\s+(?P<d>\d{4,5})\b(?![.,]\d)")
 """A service and its port with no verb: "Redis on 6379", "Staging API on 3001"."""
 _HEDGE = re.compile(
-    r"\b(?:was|were|used to|no longer|anymore|previously|formerly|legacy|until|or|either|"
-    r"maybe|perhaps|probably|might|e\.g|for example|such as|usually|typically|sometimes|"
-    r"unless|if|whether|depending|will|would|could|should|planned|plan|soon|default|"
-    r"instead|than|like|both|also|same|moved|changed|free|clash(?:es)?|conflicts?)\b|"
-    r"->|→|=>|\?",
+    r"\b(?:" + HEDGED + r"|legacy|should|planned|plan|soon|default|instead|than|like|both|"
+    r"also|same|moved|changed|free|clash(?:es)?|conflicts?)\b|->|→|=>|\?",
     re.IGNORECASE,
 )
 _OPENING = frozenset(

@@ -26,6 +26,13 @@ CONTAINED = {"compos": "container", "docker": "container", "contain": "container
 _EVERYWHERE = re.compile(
     r"\b(?:every|all|each)\s+(?:environments?|envs?|stages?)\b|\beverywhere\b", re.IGNORECASE
 )
+HEDGED = (
+    r"was|were|used to|no longer|anymore|previously|formerly|until|or|either|maybe|perhaps|"
+    r"probably|might|e\.g|for example|such as|usually|typically|sometimes|unless|if|whether|"
+    r"depending|will|would|could"
+)
+"""Words of a clause that says what was, what may be or will be, or what holds only at
+times: the readers read no value from it (each adds its own)."""
 SCOPE_STEMS = frozenset({*ENVIRONMENTS, *CONTAINED, "local", "dev", "develop", "laptop", "my"})
 """Stems that say where a statement holds, not what it is about."""
 

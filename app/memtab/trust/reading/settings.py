@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from memtab.trust.reading.scopes import Scope, pack, same_place, scope_of, unpack
+from memtab.trust.reading.scopes import HEDGED, Scope, pack, same_place, scope_of, unpack
 
 _SETTING = re.compile(r"`\s*+(?P<key>[A-Z][A-Z0-9_]++)=(?P<value>[^\s`'\";,&|]++)\s*+`")
 _WHERE_IT_RUNS = re.compile(
@@ -24,10 +24,8 @@ _PLACEHOLDER = re.compile(r"^(?:<.*>|x+|\.{2,}|…|changeme|your.*|\$.*|\{.*\})$
 _ARROW = re.compile(r"->|→|=>")
 _CLAUSE = re.compile(r";\s*|\s[—–]\s|(?<=[.!?])\s+|,\s+")
 _HEDGE = re.compile(
-    r"\b(?:was|were|used to|no longer|anymore|previously|formerly|legacy|until|or|either|"
-    r"maybe|perhaps|probably|might|e\.g|for example|such as|usually|typically|sometimes|"
-    r"unless|if|whether|depending|will|would|could|try|trying|tried|default|instead|"
-    r"rather|than|like|example)\b|\?",
+    r"\b(?:" + HEDGED + r"|legacy|try|trying|tried|default|instead|rather|than|like|"
+    r"example)\b|\?",
     re.IGNORECASE,
 )
 

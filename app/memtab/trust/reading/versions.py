@@ -16,7 +16,15 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from memtab.trust.reading.scopes import SCOPE_STEMS, Scope, pack, same_place, scope_of, unpack
+from memtab.trust.reading.scopes import (
+    HEDGED,
+    SCOPE_STEMS,
+    Scope,
+    pack,
+    same_place,
+    scope_of,
+    unpack,
+)
 from memtab.trust.words import stems_of
 
 _ALIASES = {
@@ -64,13 +72,11 @@ _UNIT_AFTER = re.compile(r"\s+(?!lts\b|in\b|on\b|for\b|with\b|as\b|is\b|and\b|at
 _CLAUSE = re.compile(r";\s*+|\s[—–]\s|(?<=[.!?])\s++|,\s++|(?<!\s)\s++but\s++")
 _ASIDE = re.compile(r"\(([^()]*)\)|\[[^\[\]]*\]")
 _HEDGE = re.compile(
-    r"\b(?:was|were|used to|no longer|anymore|previously|formerly|legacy|until|or|either|"
-    r"maybe|perhaps|probably|might|e\.g|for example|such as|usually|typically|sometimes|"
-    r"unless|if|whether|depending|will|would|could|should|planned|plan|plans|soon|coming|"
-    r"upcoming|next|eventually|later|gone|dropped|removed|deprecated|retired|instead|"
-    r"rather|than|like|both|also|support|supports|supported|compatible|requires?|required|"
-    r"minimum|at least|older|newer|upgrade\s+to|upgrading|bump|downgrade|test against|matrix|"
-    r"from|default|latest|vs|versus|known-good)\b|->|→|=>|>=|<=|[<>~^]|\?",
+    r"\b(?:" + HEDGED + r"|legacy|should|planned|plan|plans|soon|coming|upcoming|next|"
+    r"eventually|later|gone|dropped|removed|deprecated|retired|instead|rather|than|like|both|"
+    r"also|support|supports|supported|compatible|requires?|required|minimum|at least|older|"
+    r"newer|upgrade\s+to|upgrading|bump|downgrade|test against|matrix|from|default|latest|vs|"
+    r"versus|known-good)\b|->|→|=>|>=|<=|[<>~^]|\?",
     re.IGNORECASE,
 )
 _SUBJECT = re.compile(
