@@ -209,6 +209,8 @@ CASES: tuple[Case, ...] = (
     Case("schedule", "Standups are on Mondays.", "Retros are on Fridays.", N, SAME),
     Case("branch", "Release PRs target `stable`.", "PRs target `main`.", N, SAME),
     Case("count", "Refunds need 2 approvals.", "Payouts need 3 approvals.", N, SAME),
+    Case("count", "Keep 30 days of logs in production.", "Keep 7 days of logs in staging.", N,
+         SAME),
     Case("count", "Sessions expire after 15 minutes.", "The cache expires after 60 minutes.", N,
          SAME),
     Case("always-never", "Never push to `main`.",

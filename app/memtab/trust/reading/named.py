@@ -15,7 +15,7 @@ import re
 from typing import NamedTuple
 
 from memtab.trust.polarity import subject_of
-from memtab.trust.reading.scopes import HEDGED
+from memtab.trust.reading.scopes import HEDGED, pack, same_place, scope_of, unpack
 from memtab.trust.words import NUMBERS, stems_of
 
 LANGUAGES = frozenset(
@@ -147,12 +147,14 @@ def _count(clause: str) -> list[Named]:
     subject = " ".join(sorted(subject_of(clause)))
     if not thing or (complement is None and not subject):
         return []  # "Sessions expire after 15 minutes": of what is not plain
-    return [Named("count", f"{thing}|{subject}", value, f"how many {count.group(2)}")]
+    where = pack(scope_of(clause))
+    return [Named("count", f"{thing}|{subject}|{where}", value, f"how many {count.group(2)}")]
 
 
 def same_count(one: str, other: str) -> bool:
     """Whether two counts' keys are of one thing: the same noun and complement, the same
-    subject or one said with none ("we keep…")."""
-    thing, subject = one.split("|", 1)
-    other_thing, other_subject = other.split("|", 1)
-    return thing == other_thing and (subject == other_subject or not subject or not other_subject)
+    subject or one said with none ("we keep…"), in one place (`scopes.same_place`)."""
+    thing, subject, where = one.split("|", 2)
+    other_thing, other_subject, other_where = other.split("|", 2)
+    one_subject = subject == other_subject or not subject or not other_subject
+    return thing == other_thing and one_subject and same_place(unpack(where), unpack(other_where))
