@@ -175,6 +175,8 @@ CASES: tuple[Case, ...] = (
     Case("tool", "Docker for the database.", "Podman for the CI runners.", N, SAME),
     Case("tool", "Vitest instead of jest, please.", "Jest for the unit tests.", C, SAME),
     Case("tool", "Never commit the npm token.", "Use pnpm.", N, SAME),
+    Case("tool", "We use pnpm in the web app.", "Use npm to publish the SDK.", N, SAME),
+    Case("tool", "Stick to pnpm; npm is not allowed.", "npm for everything.", C, SAME),
     Case("tool", "Docker Desktop is not installed here.", "Use docker.", N, SAME),
     Case("tool", "The black formatter's settings are in pyproject.toml.", "Use ruff format.", N,
          SAME),

@@ -71,7 +71,7 @@ _LEADING = frozenset({"the", "a", "an", "our", "plain", "only", "just"})
 _CLAUSE_MARKS = frozenset({";", ",", ":", "(", "—", "–", "."})
 _TOKEN = re.compile(r"[\w']+|[;,:(—–.]")
 _SUBJECT_AFTER = re.compile(
-    r"\s++(?:for\b|here\b|everywhere\b|only\b|(?:is|are)\s++(?:our|the|my|what)\b|"
+    r"\s++(?:for\b|here\b|everywhere\b|only\b|(?:is|are)\s++(?:our|the|my|what|not)\b|"
     r"instead\s++of\b|over\b|rather\s++than\b|"
     r"(?:builds|runs|handles|manages|formats|lints|checks|installs|bundles|compiles|does|"
     r"writes|generates|publishes|cuts|creates|produces|packages|tests)\b)|\s*+$|,\s*+not\b"
@@ -101,7 +101,7 @@ _CLAUSE_BREAK = re.compile(r";|\s[—–]\s|\.\s")
 _ARROW = re.compile(r"->|→|=>")
 _MOVED_TO = re.compile(r"\b(?:moved|switched|migrated)\s+(?:[\w.-]+\s+){0,3}?to\b")
 _TOOL_CLAUSE = re.compile(r"[;,(—–]\s*|\)\s*|\.\s+|(?<!\s)\s++but\s+")  # a run's first space
-_SCOPE = re.compile(r"\bfor\s+((?:[\w-]+\s*){1,5})")
+_SCOPE = re.compile(r"\b(?:for|in|to)\s+((?:[\w-]+\s*){1,5})")
 _NO_SCOPE = frozenset({*TOOL_KIND, "everyth", "anyth", "all", "everi", "each", "whole"})
 """Stems a "for …" names when it names no part of the project ("uv for everything")."""
 
@@ -206,8 +206,9 @@ def tools(sentence: str) -> list[Choice]:
 
 
 def _scope(lowered: str) -> frozenset[str]:
-    """What a choice of tool holds for, when the sentence says ("for the web app": its
-    stems), the tools' names aside: empty for the whole project."""
+    """What a choice of tool holds for, when the sentence says ("for the web app", "in the
+    web app", "to publish the SDK": its stems), the tools' names aside: empty for the whole
+    project."""
     found = _SCOPE.search(lowered)
     if found is None:
         return frozenset()
