@@ -25,7 +25,7 @@ Claude Code memory (`Document.imported`): an import is never a duplicate to comb
 chosen on the tuning half of the seeded corpus (`tests/support/seeded_duplicates.py`),
 and measured on the held-out half (docs/trust-quality.md "Duplicates").
 
-`DuplicatesEngine` keeps each file's words (`trust.per_file`, in Memtab's cache dir too):
+`DuplicatesEngine` keeps each file's words (`kept.per_file`, in Memtab's cache dir too):
 a second run, in this process or the next, reads every file again but works out the
 words only of those whose text changed; and the pairs its two searches found
 (`per_file.KeptAnswer`): a run over the same files searches none.
@@ -41,6 +41,16 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from memtab.check.documents import Document
+from memtab.kept.per_file import (
+    MAX_LINE,
+    KeptAnswer,
+    KeptOnDisk,
+    NotAsMadeError,
+    PerFile,
+    collection_paused,
+    only,
+)
+from memtab.kept.texts import KeptTexts
 from memtab.markdown import text_lines
 from memtab.store.home import Home
 from memtab.store.text.near_duplicates import (
@@ -81,17 +91,7 @@ from memtab.trust.duplicates.statements import (
     statements_held,
     wrapped_lines,
 )
-from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.memories import place_of, read_memories, where_in_words
-from memtab.trust.per_file import (
-    MAX_LINE,
-    KeptAnswer,
-    KeptOnDisk,
-    NotAsMadeError,
-    PerFile,
-    collection_paused,
-    only,
-)
 from memtab.trust.polarity import rule_of
 from memtab.trust.words import ContentLine, content_lines, sentence_stems, statements
 

@@ -30,6 +30,7 @@ from itertools import pairwise, repeat
 from typing import Any, Literal, NamedTuple
 
 from memtab.check.documents import Document
+from memtab.kept.per_file import NotAsMadeError
 from memtab.markdown import text_lines
 from memtab.sources.codex.summary import restates
 from memtab.store.text.near_duplicates import alike_groups, near_duplicate_pairs
@@ -37,7 +38,6 @@ from memtab.trust.duplicates.boilerplate import BOILERPLATE_NOTES
 from memtab.trust.duplicates.meaning import POLARITIES, agreeing, opposed_stems
 from memtab.trust.duplicates.records import DuplicateGroup, group_key, listed
 from memtab.trust.memories import place_of, where_in_words
-from memtab.trust.per_file import NotAsMadeError
 from memtab.trust.words import ContentLine
 
 STATEMENT_SIMILARITY = 0.35
