@@ -189,29 +189,9 @@ def group(name: str, *arguments: Argument | Exclusive, **options: Any) -> Comman
 
 def add_commands(commands: Commands, module: str) -> None:
     """The commands `module` declares (its top-level `Command`s, in order) added to `commands`."""
-    imported = importlib.import_module(module)
-    if hasattr(imported, "register"):  # not yet declared with @command
-        imported.register(commands)
-    for declared in vars(imported).values():
+    for declared in vars(importlib.import_module(module)).values():
         if isinstance(declared, Command) and declared.under is None:
             declared.add_to(commands)
-
-
-def add_command(
-    commands: Commands,
-    name: str,
-    *arguments: Argument | Exclusive,
-    handler: Callable[[argparse.Namespace], int] | None = None,
-    home: bool = True,
-    **parser_options: Any,
-) -> argparse.ArgumentParser:
-    """The command `name` added to `commands` (the way before `@command`)."""
-    parser = commands.add_parser(name, **parser_options)
-    for argument in (Argument.HOME, *arguments) if home else arguments:
-        argument.add_to(parser)
-    if handler is not None:
-        parser.set_defaults(handler=handler)
-    return parser
 
 
 def open_home(args: argparse.Namespace) -> Home:
