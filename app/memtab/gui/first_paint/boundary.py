@@ -59,7 +59,7 @@ from types import ModuleType
 # -X importtime, its bytecode compiled). 121: the one way a record is read
 # (fs/records/reading.py), out of fs/records/compiler.py with the generated readers gone:
 # importing fs.records 118.8 → 117.5 M instructions, the start to the tree's first paint the
-# same (callgrind; docs/performance/records.md). 122: this machine's name for a lock's holder
+# same (callgrind; docs/performance.md "Records"). 122: this machine's name for a lock's holder
 # file (fs/host.py, `os` alone: 0.19–0.28 ms to import, -X importtime), imported at the lock
 # module's top rather than by its first lock (issue 75: imports back at the top).
 MODULES_BEFORE_FIRST_PAINT_MAX = 122
