@@ -27,9 +27,8 @@ import threading
 import zlib
 from collections.abc import Callable, Collection, Hashable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
-from memtab.check.documents import Document
 from memtab.fs.atomic import Directory
 from memtab.fs.config.config_dir import cache_dir, home_digest
 from memtab.fs.private import PRIVATE_FILE_MODE, clear_entry, private_dir
@@ -40,7 +39,21 @@ logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-CACHE_VERSION = 5
+
+class Keyed(Protocol):
+    """A memory file as an engine reads it (`check.documents.Document`): its key, and its
+    text packed (the same text packs to the same bytes)."""
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def packed(self) -> bytes: ...
+
+
+D = TypeVar("D", bound=Keyed)
+
+CACHE_VERSION = 6
 """Bumped when what an engine keeps of a file changes shape or meaning (a test pins what
 the engines work out of the seeded corpora to it: tests/unit/trust/test_per_file.py)."""
 MAGIC = b"memtab-trust\n"
@@ -81,7 +94,7 @@ def is_line(value: object) -> bool:
     return type(value) is int and 0 < value <= MAX_LINE
 
 
-def digest_of(document: Document) -> bytes:
+def digest_of(document: Keyed) -> bytes:
     """A file's key and text as 16 bytes (the same text packs to the same bytes)."""
     digest = hashlib.blake2b(document.key.encode("utf-8", "surrogatepass"), digest_size=_DIGEST)
     digest.update(b"\0")
@@ -327,16 +340,22 @@ class PerFile(Generic[T]):
 
     def of_all(
         self,
-        documents: Sequence[Document],
-        make: Callable[[Document], T],
+        documents: Sequence[D],
+        make: Callable[[D], T],
         *,
         everything: bool = True,
         context: Hashable = (),
+        restate: Callable[[D, T], T | None] | None = None,
+        between: Callable[[int], bool] | None = None,
     ) -> list[T]:
         """What `make` works out of each document, in their order: worked out again only
         for a file whose key or text changed. `everything`: the documents are every file
         the engine reads (other files kept are forgotten; else kept for another run);
-        `context`: what else `make` depends on (what was kept for another is dropped)."""
+        `context`: what else `make` depends on (what was kept for another is dropped);
+        `restate`: what a value kept is now — itself, itself restated (kept anew), or None
+        (worked out again) — for values that depend on more than their file (what the
+        disk answered the check); `between`: told how many are done before each file,
+        True ends the run there (the rest kept as they were)."""
         with self._lock:
             kept = self._kept
             if kept is None or context != self._context:
@@ -346,10 +365,20 @@ class PerFile(Generic[T]):
         results = []
         worked_out = 0
         run = hashlib.blake2b(digest_size=_DIGEST)
-        for document in documents:
+        for done, document in enumerate(documents):
+            if between is not None and between(done):
+                everything = False
+                break
             digest = digest_of(document)
             run.update(digest)
             value = by_digest.get(digest)
+            if value is not None and restate is not None:
+                now = restate(document, value)
+                if now is not value:
+                    worked_out += 1
+                    value = now
+                    if now is not None:
+                        by_digest[digest] = now
             if value is None:
                 value = by_digest[digest] = make(document)
                 worked_out += 1

@@ -1,4 +1,4 @@
-"""The texts of mux's memory files as the trust commands last read them, kept between
+"""The texts of mux's memory files as the check and trust commands last read them, kept between
 processes (docs/formats.md §19.10), so a file still as it was is not opened again.
 
 Reading 16,000 files was half of a warm command's CPU (its `open`, `fstat`, reads,
@@ -22,10 +22,10 @@ import zlib
 from collections.abc import Callable
 from typing import Any
 
+from memtab.kept.per_file import CACHE_VERSION, cache_file_for, only, read_held, write_held
 from memtab.store.description_cache import RACY_MARGIN_NS, changed_since, stamp_of
 from memtab.store.files import MAX_FILE_BYTES
 from memtab.store.home import Home
-from memtab.trust.per_file import CACHE_VERSION, cache_file_for, only, read_held, write_held
 
 ENGINE = "texts"
 
@@ -39,11 +39,16 @@ class KeptTexts:
     """One home's files as last read (see the module doc): `check.documents.KnownTexts`
     for the runs of one engine, one at a time."""
 
-    def __init__(self, home: Home, *, now_ns: Callable[[], int] = time.time_ns) -> None:
-        """`now_ns`: when a file is read (tests: a later or an earlier moment)."""
+    def __init__(
+        self, home: Home, *, now_ns: Callable[[], int] = time.time_ns, hold: bool = True
+    ) -> None:
+        """`now_ns`: when a file is read (tests: a later or an earlier moment); `hold`:
+        the texts stay in memory between runs (else read from the cache file again: a
+        long-lived engine holds no copy of the memory)."""
         self.path = cache_file_for(home, ENGINE)
         self._home = str(home.root)
         self._now_ns = now_ns
+        self._hold = hold
         self._known: dict[str, Entry] | None = None
         self._seen: dict[str, Entry] = {}
         self.read_again = 0
@@ -84,7 +89,7 @@ class KeptTexts:
                     tuple(entry[2] for entry in kept.values()),
                 ),
             )
-        self._known, self._seen = kept, {}
+        self._known, self._seen = (kept if self._hold else None), {}
         self.last_read, self.read_again = self.read_again, 0
 
     def _entries(self, held: tuple[Any, ...]) -> dict[str, Entry]:
