@@ -9,7 +9,10 @@ Every call goes through `ConsolidationGuard.execute`. Reads pass straight to the
    scope", docs/formats.md §9.8) that scope only — its tool offers no other to read;
 2. pins — a pinned file, or a directory holding one, is never deleted or renamed;
    declines — a call the user declined in review, its files unchanged, is not made
-   again (`declined`, docs/formats.md §9.7);
+   again (`declined`, docs/formats.md §9.7); read first (`read_first`, a model's runs)
+   — a file is changed only once this run has viewed it, and one is created only once
+   the run has viewed any: a model that proposes from the file list alone changes
+   nothing;
 3. the mutation budget — 8 per run, reserved atomically so parallel calls never
    over-commit; a call rejected by 1–2 consumes nothing;
 4. dry run — the call is not dispatched; it consumes budget like a real change would;
@@ -56,6 +59,7 @@ MUTATION_BUDGET = 8
 DRY_RUN_NOTE = "dry-run"
 PROJECT_SCOPE_REJECTION = "project memory is available only for single-project runs"
 PIN_RULE = "pinned files may be edited but never deleted or renamed"
+READ_FIRST_RULE = "view it first: this run changes only files it has read"
 
 
 def run_scopes(scope: RunScope | None) -> tuple[Scope, ...]:
@@ -155,9 +159,13 @@ class ConsolidationGuard:
         before_dispatch: BeforeDispatch | None = None,
         declined: Declined | None = None,
         scopes: Sequence[Scope] = SHARED_SCOPES,
+        read_first: bool = False,
     ) -> None:
-        """`scopes`: those the run sees and may change (`run_scopes`)."""
+        """`scopes`: those the run sees and may change (`run_scopes`); `read_first`: a
+        change needs a `view` of its file earlier in the run (a model's run)."""
         self.store = store
+        self.read_first = read_first
+        self._read: set[str] = set()
         self.before_dispatch = before_dispatch
         self.declined = declined
         self.scopes = tuple(scope for scope in scopes if scope.shared)
@@ -177,6 +185,12 @@ class ConsolidationGuard:
     def applied_count(self) -> int:
         return sum(1 for op in self.ops if op.applied)
 
+    @property
+    def read_paths(self) -> frozenset[str]:
+        """The paths this run viewed with success, as named and as resolved."""
+        with self._ops_lock:
+            return frozenset(self._read)
+
     def execute(self, raw: Any) -> ToolResult:
         """Run one tool call; never raises. Mutations are checked and journaled."""
         try:
@@ -184,8 +198,20 @@ class ConsolidationGuard:
         except ToolArgumentError as error:
             return ToolResult(success=False, error=str(error))
         if not request.mutating:
-            return self.tool.execute_request(request)
+            result = self.tool.execute_request(request)
+            if result.success and request.command == "view":
+                self._note_read(request)
+            return result
         return self._mutate(request, raw if isinstance(raw, Mapping) else {})
+
+    def _note_read(self, request: ToolRequest) -> None:
+        try:
+            path = request.target_path
+            resolved = self.store.resolved(path)
+        except PathError:
+            return
+        with self._ops_lock:
+            self._read.update((str(path), str(resolved)))
 
     # --- mutations ----------------------------------------------------------------------
 
@@ -207,6 +233,8 @@ class ConsolidationGuard:
             )
             if declined:
                 raise _RejectedError(declined)
+            if self.read_first:
+                self._check_read(request.command, path, resolved)
         except _RejectedError as rejection:
             return self._journal(request, path_text, new_path_text, False, str(rejection))
         if not self.budget.reserve():
@@ -254,6 +282,17 @@ class ConsolidationGuard:
             reason = self.store.unavailable_reason(candidate.scope)
             if reason:
                 raise _RejectedError(reason)
+
+    def _check_read(self, command: str, path: VirtualPath, resolved: VirtualPath) -> None:
+        read = self.read_paths
+        if command == "create":
+            if not read:
+                raise _RejectedError(
+                    f"{path} was not created: this run has read no memory file yet "
+                    "(view the files a new one merges or promotes first)"
+                )
+        elif str(path) not in read and str(resolved) not in read:
+            raise _RejectedError(f"{path} was not read in this run: {READ_FIRST_RULE}")
 
     def _check_pins(self, path: VirtualPath) -> None:
         pinned = self.store.pinned_within(path)

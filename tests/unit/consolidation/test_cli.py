@@ -134,10 +134,11 @@ def test_consolidate_with_a_model_from_flags_and_env(
         capsys,
     )
     assert status == 0
+    # The model read none of the demo's files: the summary says what its tools did.
     assert out.splitlines() == [
         "(no changes)",
         "usage: 1,200 input + 34 output tokens",
-        "summary: no changes needed",
+        "summary: no changes made (read none of the 16 files).",
     ]
     body = fake_model_server.requests[0].body
     assert body["model"] == "claude-test"

@@ -4,6 +4,11 @@ Knows nothing of debounce, locks or the journal file (that is `service`); it tur
 provider and a workspace's store into a `ConsolidationRecord` or a `RunFailedError`,
 with each op linked to the history versions it made (`RunOp`) and the tool call that
 made it (a plan replays those calls, `memtab.consolidation.review.plan`).
+
+A model's run is recorded by what its tools did, never by what the model said: its
+summary names the changes made (and refused, and how many files it read), and a change
+to a file it has not viewed is refused (`guard.READ_FIRST_RULE`). The offline
+consolidator's own summary is what its calls did, and is kept.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from memtab.consolidation.declined import DeclinedMatcher
-from memtab.consolidation.engine.prompts import load_system_prompt, run_message
+from memtab.consolidation.engine.prompts import listed_files, load_system_prompt, run_message
 from memtab.consolidation.errors import FailureKind, RunCancelledError, RunFailedError
 from memtab.consolidation.guard import (
     DRY_RUN_NOTE,
@@ -25,6 +30,7 @@ from memtab.consolidation.guard import (
     MutationBudget,
 )
 from memtab.consolidation.offline.provider import REASON_ARGUMENT
+from memtab.consolidation.records import join_words
 from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import plural
 from memtab.llm.loop import (
@@ -36,7 +42,7 @@ from memtab.llm.loop import (
 )
 from memtab.llm.offline import OFFLINE_PROVIDER
 from memtab.llm.types import ChatProvider, ToolCall, ToolOutcome, ToolSpec, UserMessage
-from memtab.store.history.describe import op_units
+from memtab.store.history.describe import describe_ops, op_texts, op_units
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.records import RunOp
 from memtab.store.home import Home
@@ -123,6 +129,7 @@ def run_consolidation(
     Token usage is recorded for model providers, not for the offline consolidator.
     """
     limits = limits or RunLimits()
+    model = provider.name != OFFLINE_PROVIDER
     guard = ConsolidationGuard(
         store,
         budget=MutationBudget(limits.budget),
@@ -130,16 +137,19 @@ def run_consolidation(
         before_dispatch=before_dispatch,
         declined=declined.refusal if declined is not None else None,
         scopes=scopes,
+        read_first=model,
     )
     system = load_system_prompt(prompt_home or store.home, trigger)
     # The offline consolidator reads the files as data, never this message: listing a big
     # home once more for it took a fifth of a run on 20,000 files.
+    files = listed_files(store, guard.scopes) if model else []
     message = run_message(
         store,
         trigger=trigger,
         budget=limits.budget,
         dry_run=dry_run,
-        with_files=provider.name != OFFLINE_PROVIDER,
+        with_files=model,
+        files=files,
         declined=[op.description for op in declined.in_force()] if declined else (),
         scopes=guard.scopes,
     )
@@ -193,15 +203,19 @@ def run_consolidation(
         else:
             logger.warning("consolidation run failed: %s", failure)
         return RunResult(None, ops, loop, failure, run_ops, op_calls)
-    uses_tokens = provider.name != OFFLINE_PROVIDER
+    if model:
+        read = sum(1 for file in files if str(file.path) in guard.read_paths)
+        summary = tools_summary(store.home, run_ops, read, len(files))
+        if loop.stop_reason == "max_steps":
+            summary = f"Stopped after {limits.max_steps} steps: {summary}"
+    else:
+        summary = _summary(loop, ops, limits.max_steps)
     record = ConsolidationRecord(
         last_run_at=clock(),
         trigger=trigger,
-        summary=_summary(loop, ops, limits.max_steps),
+        summary=summary,
         ops=ops,
-        usage=RunUsage.of(loop.usage.input_tokens, loop.usage.output_tokens)
-        if uses_tokens
-        else None,
+        usage=RunUsage.of(loop.usage.input_tokens, loop.usage.output_tokens) if model else None,
     )
     return RunResult(record, ops, loop, None, run_ops, op_calls)
 
@@ -240,7 +254,41 @@ def _failure(loop: LoopResult) -> RunFailedError | None:
     return None  # "final", or "max_steps": its changes happened and are journaled
 
 
+def tools_summary(home: Home, run_ops: Sequence[RunOp], read: int, listed: int) -> str:
+    """What a model's run did, from its tools alone: the changes made (a merge's edit and
+    delete said as one), the changes refused and why the first was, and — when it
+    changed nothing — how many of the `listed` files it `read`."""
+    texts = [op_texts(home, op) for op in run_ops]
+    units: Sequence[int | None] = [op.unit for op in run_ops]
+    if not any(unit is not None for unit in units):
+        units = op_units(run_ops, texts)
+    words = describe_ops(run_ops, texts, units)
+    grouped: dict[object, list[int]] = {}
+    for index, op in enumerate(run_ops):
+        if op.applied or op.note == DRY_RUN_NOTE:
+            key = units[index] if units[index] is not None else ("alone", index)
+            grouped.setdefault(key, []).append(index)
+    phrases = []
+    for indexes in grouped.values():
+        deletes = [words[index] for index in indexes if run_ops[index].command == "delete"]
+        phrases.append(join_words(deletes or [words[index] for index in indexes]))
+    if phrases:
+        parts = [join_words(phrases)]
+    elif read == listed:
+        parts = [NO_CHANGES_SUMMARY]
+    else:
+        files = "none" if read == 0 else str(read)
+        parts = [f"no changes made (read {files} of the {plural(listed, 'file')})"]
+    refused = [op for op in run_ops if not op.applied and op.note != DRY_RUN_NOTE]
+    if refused:
+        why = f" (the first: {refused[0].note.rstrip('.')})" if refused[0].note else ""
+        parts.append(f"{plural(len(refused), 'change')} refused{why}")
+    text = "; ".join(parts)
+    return text if text == NO_CHANGES_SUMMARY else f"{text.rstrip('.')}."
+
+
 def _summary(loop: LoopResult, ops: tuple[JournalOp, ...], max_steps: int) -> str:
+    """The offline consolidator's summary: its own words for what its calls did."""
     changed = sum(1 for op in ops if op.applied or op.note == DRY_RUN_NOTE)
     if loop.stop_reason == "max_steps":
         return (
