@@ -77,6 +77,8 @@ class RunResult:
     """The ops with the history versions each applied one made."""
     calls: tuple[dict[str, Any], ...] = field(default=())
     """The tool arguments of each op, in the order of `ops`."""
+    system_prompt: str = ""
+    """What the consolidator was told (its trace dump keeps it)."""
 
     @property
     def ok(self) -> bool:
@@ -202,7 +204,7 @@ def run_consolidation(
             logger.info("consolidation run cancelled at step %d", loop.steps)
         else:
             logger.warning("consolidation run failed: %s", failure)
-        return RunResult(None, ops, loop, failure, run_ops, op_calls)
+        return RunResult(None, ops, loop, failure, run_ops, op_calls, system.text)
     if model:
         read = sum(1 for file in files if str(file.path) in guard.read_paths)
         summary = tools_summary(store.home, run_ops, read, len(files))
@@ -217,7 +219,7 @@ def run_consolidation(
         ops=ops,
         usage=RunUsage.of(loop.usage.input_tokens, loop.usage.output_tokens) if model else None,
     )
-    return RunResult(record, ops, loop, None, run_ops, op_calls)
+    return RunResult(record, ops, loop, None, run_ops, op_calls, system.text)
 
 
 def _with_reasons(ops: tuple[JournalOp, ...], reasons: dict[int, str]) -> tuple[JournalOp, ...]:

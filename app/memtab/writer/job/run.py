@@ -378,6 +378,7 @@ def _log(
             error=result.error,
             started_at=result.run_started_at,
             usage=TokenUsage.of(result.usage.input_tokens, result.usage.output_tokens),
+            trace_dump=result.trace_path.name if result.trace_path is not None else None,
         ),
     )
 
