@@ -32,6 +32,7 @@ from memtab.consolidation.review.plan_apply import applied_summary, apply_ops
 from memtab.consolidation.review.plan_check import check_ops
 from memtab.fs.clock import Clock
 from memtab.fs.config.settings_file import SettingsFileError
+from memtab.llm.limits import CONSOLIDATION_JOB
 from memtab.llm.loop import StepCallback
 from memtab.llm.offline import OFFLINE_PROVIDER
 from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
@@ -370,7 +371,7 @@ class ServiceRuns:
             self._secrets = (settings.api_key,) if settings.api_key else ()
             if settings.is_offline:
                 return OfflineConsolidator(store, budget=self.limits.budget, scopes=scopes)
-            return create_provider(settings, options=self._http_options)
+            return create_provider(settings, options=self._http_options, job=CONSOLIDATION_JOB)
         except (ProviderError, SettingsFileError) as error:
             raise RunFailedError("config", str(error)) from None
 

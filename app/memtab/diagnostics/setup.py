@@ -18,7 +18,12 @@ from memtab.diagnostics.report import CouldNotRun, Findings
 from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.fs.records import Key, Record
 from memtab.llm.endpoints import OFFICIAL_HOSTS, url_host
-from memtab.llm.settings import explain_provider_settings, unused_key_problems
+from memtab.llm.limits import CONSOLIDATION_JOB, WRITER_JOB
+from memtab.llm.settings import (
+    ProviderSettings,
+    explain_provider_settings,
+    unused_key_problems,
+)
 from memtab.llm.types import ProviderError
 from memtab.sources.codex.memory_settings import (
     CodexMemorySettings,
@@ -55,9 +60,21 @@ class KeyFacts(Record, write_only=True):
     note: str
 
 
+class LimitsFacts(Record, write_only=True):
+    """`provider.limits`: how long one request may take and how long its replies may be,
+    for each job, and where each came from (docs/formats.md §15.1)."""
+
+    request_timeout_s: float
+    request_timeout_from: str
+    writer_max_tokens: int
+    consolidation_max_tokens: int
+    max_tokens_from: str
+
+
 class ProviderFacts(Record, write_only=True):
     """`provider`: the model in use (model and base URL null offline), where each value
-    came from, the key rule, and the test request's result (`--check-provider`)."""
+    came from, the key rule, the limits of its requests (null offline), and the test
+    request's result (`--check-provider`)."""
 
     provider: str
     model: str | None
@@ -66,6 +83,7 @@ class ProviderFacts(Record, write_only=True):
     key: KeyFacts
     problem: str | None = None
     check: Record | None = None  # `llm.probe.ProbeResult`, loaded with httpx2 when asked
+    limits: LimitsFacts | None = None
 
 
 class WriterFacts(Record, write_only=True):
@@ -124,6 +142,7 @@ def check_provider(
             saved_for=settings.saved_key_origins,
             note=settings.key_note(),
         ),
+        limits=None if settings.is_offline else _limits(settings),
     )
     if settings.provider == "anthropic" and not settings.api_key:
         how = (
@@ -147,7 +166,21 @@ def check_provider(
         facts = facts.replaced(check=result)
         if not result.ok:
             found.broken(f"Test request: {result.summary}")
+        elif result.tool_use in ("none", "invalid"):
+            found.warning(f"Test request: {result.summary}")
     return facts, found
+
+
+def _limits(settings: ProviderSettings) -> LimitsFacts:
+    return LimitsFacts(
+        request_timeout_s=settings.request_limit(),
+        request_timeout_from=settings.request_limit_origin(),
+        writer_max_tokens=settings.reply_limit(WRITER_JOB),
+        consolidation_max_tokens=settings.reply_limit(CONSOLIDATION_JOB),
+        max_tokens_from="max_tokens in settings.json"
+        if settings.max_tokens is not None
+        else "each job's default",
+    )
 
 
 def _key_origin(key: str | None, variable: str | None) -> str | None:

@@ -1,16 +1,17 @@
-"""The HTTP layer every model provider shares: timeouts, bounded retries, cancellation, errors.
+"""The HTTP layer every model provider shares: limits, bounded retries, cancellation, errors.
 
 One `ProviderHttpClient` (one `httpx2.Client`) per provider. Each request:
-- has a timeout (read `timeout_s`, connect `connect_timeout_s`);
+- has a whole-request deadline (`timeout_s`: the reply must be complete by then, however
+  slowly it comes) and a connect timeout, and a reply larger than `max_reply_bytes` is
+  refused as it arrives;
 - is retried on 429, 5xx and connection failures with exponential backoff and jitter, at most
   `max_retries` times, waiting what `retry-after` / `retry-after-ms` asks (capped) — except
-  a connection refused by this machine (a local server that is down stays down for a while)
-  and a certificate that is not trusted (it is not trusted a few seconds later either):
-  those fail at once;
+  a connection refused by this machine (a local server that is down stays down for a while),
+  a certificate that is not trusted, and a refusal the provider says will come again;
 - can be cancelled with a `threading.Event`: the request runs on a short-lived helper thread
-  and the caller waits in slices of `cancel_poll_s`, so it returns within that time of the
-  event being set even while a server is still thinking (a sync httpx2 call cannot be
-  interrupted; the abandoned request finishes or times out on its own, off to the side);
+  and the caller waits in slices of `cancel_poll_s`. A request given up (cancelled, past its
+  deadline) has its connection shut at once, so the server stops computing for it (each
+  request has its own connection: a model call is long, a new connection is not);
 - fails with `ProviderError(kind, message)` whose message leads with what went wrong (a
   narrow status line shows the cause, not the URL), then names provider, model and URL, and
   never the API key (any echo of it by the server is hidden too, by `memtab.redact`).
@@ -19,8 +20,8 @@ One `ProviderHttpClient` (one `httpx2.Client`) per provider. Each request:
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import email.utils
-import json
 import logging
 import random
 import socket
@@ -28,8 +29,8 @@ import ssl
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, ClassVar, NamedTuple, Self
@@ -37,28 +38,95 @@ from typing import Any, ClassVar, NamedTuple, Self
 import httpx2
 
 from memtab.fs.jsonfile import MAX_DEPTH, JsonError, parse_json
+from memtab.llm.calls.text import calls_in_text
 from memtab.llm.endpoints import base_url_problem, display_url, is_loopback_host
 from memtab.llm.types import Message, ModelReply, ProviderError, ProviderErrorKind, ToolSpec
-from memtab.llm.wire import snippet
+from memtab.llm.wire import as_text, server_error_text, snippet
 from memtab.redact import KeyScrubber
 
 logger = logging.getLogger(__name__)
 
 
+DEFAULT_REQUEST_TIMEOUT_S = 300.0
+DEFAULT_MAX_REPLY_BYTES = 16 * 1024 * 1024
+
+
 @dataclass(frozen=True)
 class HttpOptions:
-    """Timeouts, retry bounds and backoff of a provider's requests (all in seconds).
+    """Limits, retry bounds and backoff of a provider's requests (times in seconds).
 
-    `transport` replaces the network (httpx2's mock transport in tests)."""
+    `timeout_s` is the whole-request deadline; `timeout_hint` names what raises it, for
+    the message of a request that hit it. `transport` replaces the network (httpx2's mock
+    transport in tests)."""
 
-    timeout_s: float = 60.0
+    timeout_s: float = DEFAULT_REQUEST_TIMEOUT_S
     connect_timeout_s: float = 10.0
     max_retries: int = 4
     backoff_base_s: float = 1.0
     backoff_max_s: float = 30.0
     retry_after_cap_s: float = 60.0
     cancel_poll_s: float = 0.05
+    max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES
+    timeout_hint: str = ""
     transport: httpx2.BaseTransport | None = field(default=None, compare=False)
+
+
+class _Reply(NamedTuple):
+    """A whole reply as read within the limits: status, headers and body."""
+
+    status_code: int
+    headers: httpx2.Headers
+    content: bytes
+
+    @property
+    def text(self) -> str:
+        return self.content.decode("utf-8", errors="replace")
+
+
+class _ReplyTooLargeError(Exception):
+    """The reply grew past `max_reply_bytes` (raised on the request's thread)."""
+
+
+class _Connection:
+    """The socket of one request, learnt from httpcore's `trace` extension, so that the
+    waiting caller can shut it when it gives the request up: the thread blocked reading
+    wakes at once, and the server sees the connection close (llama.cpp's server then stops
+    the generation). Nothing to shut with a mock transport."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._socket: socket.socket | None = None
+        self.abandoned = False
+
+    def trace(self, event: str, info: Mapping[str, Any]) -> None:
+        """httpcore's trace callback: keep the socket of the connection as it is made."""
+        if not event.endswith((".connect_tcp.complete", ".connect_unix_socket.complete")):
+            return
+        stream = info.get("return_value")
+        get_extra_info = getattr(stream, "get_extra_info", None)
+        found = get_extra_info("socket") if callable(get_extra_info) else None
+        if not isinstance(found, socket.socket):
+            return
+        with self._lock:
+            self._socket = found
+            abandoned = self.abandoned
+        if abandoned:
+            _shut(found)
+
+    def abandon(self) -> None:
+        """Give the request up: shut its connection now (or as soon as it is made)."""
+        with self._lock:
+            self.abandoned = True
+            found = self._socket
+        if found is not None:
+            _shut(found)
+
+
+def _shut(sock: socket.socket) -> None:
+    # socket.socket's own shutdown, also for a TLS socket: it wakes a read blocked in
+    # another thread, which close() does not, and leaves the TLS object to that thread.
+    with contextlib.suppress(OSError):
+        socket.socket.shutdown(sock, socket.SHUT_RDWR)
 
 
 class _Retryable(NamedTuple):
@@ -132,26 +200,11 @@ def fails_again(exc: BaseException, url: httpx2.URL) -> bool:
     return refused and is_loopback_host(url.host)
 
 
-def server_error_text(data: object) -> str | None:
-    """The human message inside an error body (Anthropic, OpenAI, Ollama, FastAPI shapes)."""
-    if not isinstance(data, dict):
-        return None
-    error = data.get("error")
-    if isinstance(error, dict) and isinstance(error.get("message"), str):
-        return str(error["message"])
-    if isinstance(error, str):
-        return error
-    for key in ("message", "detail"):
-        value = data.get(key)
-        if isinstance(value, str):
-            return value
-        if isinstance(value, list | dict):
-            return json.dumps(value, ensure_ascii=False)
-    return None
-
-
 class ProviderHttpClient:
-    """JSON POSTs to one model endpoint with timeouts, bounded retries and cancellation."""
+    """JSON POSTs to one model endpoint with limits, bounded retries and cancellation.
+
+    `lasting(status, message)` says whether a server's refusal would come again however
+    often it is retried (a server that cannot take a request's `tools`): it is not."""
 
     def __init__(
         self,
@@ -162,11 +215,13 @@ class ProviderHttpClient:
         headers: Mapping[str, str],
         secrets: Iterable[str | None] = (),
         options: HttpOptions | None = None,
+        lasting: Callable[[int, str], bool] | None = None,
     ) -> None:
         self.options = options or HttpOptions()
         self.url = url
         self.label = f"{provider} {model} at {display_url(url)}"
         self._keys = KeyScrubber(secrets)
+        self._lasting = lasting
         # Checked here too, not only in settings: no provider, however built, sends a key or
         # a prompt in clear text across the network.
         problem = base_url_problem(url)
@@ -180,7 +235,11 @@ class ProviderHttpClient:
         self._client = httpx2.Client(
             transport=self.options.transport,
             headers=dict(headers),
+            # The whole-request deadline is the caller's (`_send`); httpx2's read timeout
+            # is only a backstop behind it.
             timeout=httpx2.Timeout(self.options.timeout_s, connect=self.options.connect_timeout_s),
+            # No connection is kept between requests: each is shut when it is given up.
+            limits=httpx2.Limits(max_keepalive_connections=0),
             # A local server (Ollama, llama.cpp) is never reached through a proxy. Redirects
             # are not followed (httpx2's default), so a key never goes on to another host.
             trust_env=not is_loopback_host(parsed.host),
@@ -214,7 +273,8 @@ class ProviderHttpClient:
     ) -> dict[str, Any]:
         """POST `body` as JSON and return the JSON object the server answered.
 
-        Raises ProviderError; kind "cancelled" within `cancel_poll_s` of `cancel` being set.
+        Raises ProviderError; kind "cancelled" within `cancel_poll_s` of `cancel` being set,
+        "timeout" when a reply is not whole within `timeout_s`.
         """
         attempts = self.options.max_retries + 1
         for attempt in range(1, attempts + 1):
@@ -238,18 +298,27 @@ class ProviderHttpClient:
             self._wait(delay, cancel)
         raise AssertionError("unreachable: the last attempt returns or raises")
 
+    def timeout_detail(self) -> str:
+        """What a request past its deadline says: the limit, and what raises it."""
+        hint = f"; {self.options.timeout_hint}" if self.options.timeout_hint else ""
+        return f"no reply within {self.options.timeout_s:g} s, the time limit of one request{hint}"
+
     def _attempt(
         self, body: Mapping[str, Any], cancel: threading.Event | None
     ) -> dict[str, Any] | _Retryable:
         try:
-            response = self._send(body, cancel)
+            reply = self._send(body, cancel)
         except httpx2.ConnectTimeout:
             return _Retryable(
                 "timeout", f"connecting timed out after {self.options.connect_timeout_s:g} s"
             )
         except httpx2.TimeoutException:
+            raise self.error("timeout", self.timeout_detail()) from None
+        except _ReplyTooLargeError:
             raise self.error(
-                "timeout", f"no reply within {self.options.timeout_s:g} s (request timed out)"
+                "protocol",
+                f"the reply is larger than {self.options.max_reply_bytes // (1024 * 1024)} MiB;"
+                " it was not read further",
             ) from None
         except httpx2.UnsupportedProtocol as exc:
             raise self.error("config", f"unsupported URL ({exc})") from None
@@ -261,33 +330,64 @@ class ProviderHttpClient:
             raise self.error(
                 "connection", f"request failed ({type(exc).__name__}: {exc})"
             ) from None
-        return self._read_response(response)
+        return self._read_response(reply)
 
-    def _send(self, body: Mapping[str, Any], cancel: threading.Event | None) -> httpx2.Response:
-        if cancel is None:
-            return self._client.post(self.url, json=body)
-        future: concurrent.futures.Future[httpx2.Response] = concurrent.futures.Future()
+    def _send(self, body: Mapping[str, Any], cancel: threading.Event | None) -> _Reply:
+        """The reply, read on a helper thread while this one watches the deadline and
+        `cancel`; a request given up has its connection shut (`_Connection`)."""
+        deadline = time.monotonic() + self.options.timeout_s
+        connection = _Connection()
+        future: concurrent.futures.Future[_Reply] = concurrent.futures.Future()
 
         def run_request() -> None:
             try:
-                future.set_result(self._client.post(self.url, json=body))
+                future.set_result(self._read_whole(body, connection))
             except BaseException as exc:  # handed to the waiting caller (or dropped if gone)
                 future.set_exception(exc)
 
         threading.Thread(target=run_request, name="memtab-llm-request", daemon=True).start()
         while True:
-            concurrent.futures.wait([future], timeout=self.options.cancel_poll_s)
+            left = deadline - time.monotonic()
+            concurrent.futures.wait(
+                [future], timeout=max(min(self.options.cancel_poll_s, left), 0.0)
+            )
             if future.done():
                 return future.result()
-            if cancel.is_set():
+            if cancel is not None and cancel.is_set():
+                connection.abandon()
                 logger.info("%s: cancelled while waiting for the server", self.label)
                 raise self.error("cancelled", "cancelled while waiting for the server")
+            if left <= 0:
+                connection.abandon()
+                logger.info("%s: %s", self.label, self.timeout_detail())
+                raise self.error("timeout", self.timeout_detail())
 
-    def _read_response(self, response: httpx2.Response) -> dict[str, Any] | _Retryable:
+    def _read_whole(self, body: Mapping[str, Any], connection: _Connection) -> _Reply:
+        """POST and read the reply whole, refusing one past `max_reply_bytes` as it comes."""
+        limit = self.options.max_reply_bytes
+        extensions = {"trace": connection.trace}
+        with self._client.stream("POST", self.url, json=body, extensions=extensions) as response:
+            declared = response.headers.get("content-length", "")
+            if declared.isdigit() and int(declared) > limit:
+                raise _ReplyTooLargeError
+            chunks: list[bytes] = []
+            size = 0
+            for chunk in response.iter_bytes():  # decoded: a compressed reply counts whole
+                size += len(chunk)
+                if size > limit:
+                    raise _ReplyTooLargeError
+                chunks.append(chunk)
+            return _Reply(response.status_code, response.headers, b"".join(chunks))
+
+    def _read_response(self, response: _Reply) -> dict[str, Any] | _Retryable:
         status = response.status_code
         if 200 <= status < 300:
             return self._json_object(response)
         message = self._server_message(response)
+        if status >= 500 and self._lasting is not None and self._lasting(status, message):
+            raise self.error(
+                "bad_request", f"the server refused the request (HTTP {status}){message}"
+            )
         if status == 429:
             return _Retryable(
                 "rate_limited",
@@ -315,7 +415,7 @@ class ProviderHttpClient:
             )
         raise self.error("protocol", f"unexpected HTTP status {status}{message}")
 
-    def _json_object(self, response: httpx2.Response) -> dict[str, Any]:
+    def _json_object(self, response: _Reply) -> dict[str, Any]:
         try:
             # Room for the reply's own envelope around tool arguments nested up to
             # MAX_DEPTH, so that those become a tool error for the model (wire.py).
@@ -334,7 +434,7 @@ class ProviderHttpClient:
         return data
 
     @staticmethod
-    def _server_message(response: httpx2.Response) -> str:
+    def _server_message(response: _Reply) -> str:
         """': <what the server said>' for an error reply, or '' when it said nothing."""
         try:
             text = server_error_text(parse_json(response.content))
@@ -376,6 +476,8 @@ class HttpChatProvider(ABC):
         headers: Mapping[str, str],
         api_key: str | None,
         options: HttpOptions | None,
+        *,
+        lasting: Callable[[int, str], bool] | None = None,
     ) -> None:
         self._model = model
         self._base_url = base_url.rstrip("/")
@@ -386,6 +488,7 @@ class HttpChatProvider(ABC):
             headers=headers,
             secrets=(api_key,),
             options=options,
+            lasting=lasting,
         )
         if not model.strip():
             self.close()
@@ -423,17 +526,27 @@ class HttpChatProvider(ABC):
         *,
         cancel: threading.Event | None = None,
     ) -> ModelReply:
-        """One model turn. Raises ProviderError; kind "cancelled" within ~0.1 s of `cancel`."""
+        """One model turn. Raises ProviderError; kind "cancelled" within ~0.1 s of `cancel`.
+
+        A reply without calls whose text is calls of `tools` is taken as those calls
+        (`llm.calls.text`)."""
         body = self.build_request(system, messages, tools)
         payload = self._http.post_json(body, cancel=cancel)
         try:
-            return self.parse_reply(payload)
+            reply = self.parse_reply(payload)
         except ProviderError:
             raise
         except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
             raise self.error(
                 "protocol", f"unexpected reply shape ({type(exc).__name__}: {exc})"
             ) from None
+        if reply.tool_calls or not tools:
+            return reply
+        calls = calls_in_text(reply.text, tools, as_text(payload.get("id")))
+        if not calls:
+            return reply
+        logger.info("%s: took the tool calls written in the reply's text", self.describe())
+        return replace(reply, tool_calls=calls, calls_from_text=True)
 
     @abstractmethod
     def build_request(

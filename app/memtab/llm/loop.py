@@ -63,7 +63,8 @@ class LoopResult:
 
     `text` is the last reply's text, trimmed (the summary when `stop_reason == "final"`).
     `detail` says in one line why a non-final run stopped; `error` holds the ProviderError
-    of an "error" stop. `messages` is the whole conversation, the caller's messages first.
+    of an "error" stop, and of a "timeout" stop by a request's own limit. `messages` is
+    the whole conversation, the caller's messages first.
     """
 
     text: str
@@ -139,6 +140,8 @@ def run_tool_loop(
     timeout_s: float = DEFAULT_TIMEOUT_S,
     cancel: threading.Event | None = None,
     on_step: StepCallback | None = None,
+    timeout_hint: str = "",
+    run_limit_s: float | None = None,
 ) -> LoopResult:
     """Run the model with tools until it answers without tool calls or a bound is hit.
 
@@ -146,8 +149,11 @@ def run_tool_loop(
     calls with a `parse_error` or an unknown tool name get an error result from the loop
     itself; the others go to `execute_tool` (an exception there becomes an error result
     for the model and is logged). The tool calls of the last allowed step are still run
-    before stopping with "max_steps". `timeout_s` bounds the whole run; `cancel` stops it
-    within about a second. `on_step(step, message)` reports progress from this thread.
+    before stopping with "max_steps". `timeout_s` bounds the whole run (`timeout_hint`
+    says what raises it; `run_limit_s` is the run's whole limit, when this loop is only
+    its rest) and each request in it; `cancel` stops it within about a second.
+    A request past the provider's own limit stops the run with "timeout" too, its detail
+    naming that limit. `on_step(step, message)` reports progress from this thread.
     Never raises ProviderError (see `LoopResult.error`).
     """
     if max_steps < 1:
@@ -162,7 +168,7 @@ def run_tool_loop(
         while True:
             reason = stop.reason()
             if reason is not None:
-                return _stopped(result, reason, timeout_s)
+                return _stopped(result, reason, run_limit_s or timeout_s, timeout_hint)
             if result.steps >= max_steps:
                 result.stop_reason = "max_steps"
                 result.detail = f"stopped after {max_steps} steps without a final answer"
@@ -177,9 +183,12 @@ def run_tool_loop(
                 reply = provider.complete(system, result.messages, tool_list, cancel=stop.event)
             except ProviderError as exc:
                 if exc.kind == "cancelled" and (reason := stop.reason()) is not None:
-                    return _stopped(result, reason, timeout_s)
+                    return _stopped(result, reason, run_limit_s or timeout_s, timeout_hint)
                 logger.warning("tool loop stopped at step %d: %s", result.steps, exc.message)
                 result.stop_reason, result.error, result.detail = "error", exc, exc.message
+                if exc.kind == "timeout":
+                    result.stop_reason = "timeout"
+                    result.detail = f"timed out: {exc.detail} (step {result.steps})"
                 return result
             result.replies.append(reply)
             result.usage.add(reply.usage)
@@ -197,13 +206,15 @@ def run_tool_loop(
         stop.finish()
 
 
-def _stopped(result: LoopResult, reason: StopReason, timeout_s: float) -> LoopResult:
+def _stopped(result: LoopResult, reason: StopReason, timeout_s: float, hint: str) -> LoopResult:
     result.stop_reason = reason
-    result.detail = (
-        f"timed out after {timeout_s:g} s (step {result.steps})"
-        if reason == "timeout"
-        else f"cancelled (step {result.steps})"
-    )
+    if reason == "timeout":
+        why = f"; {hint}" if hint else ""
+        result.detail = (
+            f"timed out after {timeout_s:g} s, the run's time limit{why} (step {result.steps})"
+        )
+    else:
+        result.detail = f"cancelled (step {result.steps})"
     return result
 
 

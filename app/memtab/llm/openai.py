@@ -3,29 +3,58 @@
 Serves OpenAI itself and the servers that copy its format — Ollama, llama.cpp server, vLLM,
 LM Studio, OpenRouter — so replies are read loosely: `content` may be null or a list of
 parts, tool calls may lack ids or send their arguments as a dict, usage may be absent.
+
+Every request carries a reply limit (`max_completion_tokens` for OpenAI's own API, which
+refuses `max_tokens` for its reasoning models; `max_tokens` elsewhere). With `calls_only`
+(a job whose every reply is a tool call, on a server on this machine) a request also asks
+for one call as structured output (`llm.calls.structured`). A server that refuses one of
+those, or `tools` itself (llama.cpp's without `--jinja`), is asked again without it, for
+as long as the provider lives; without `tools` the tools are described in the system
+prompt and the conversation's calls and results are sent as text.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import re
+import threading
 from typing import Any, ClassVar
 
-from memtab.llm.endpoints import DEFAULT_OPENAI_BASE_URL
-from memtab.llm.http import HttpChatProvider, HttpOptions, server_error_text
+from memtab.llm.calls.structured import calls_response_format, tools_prompt
+from memtab.llm.endpoints import DEFAULT_OPENAI_BASE_URL, is_official_endpoint
+from memtab.llm.http import HttpChatProvider, HttpOptions
 from memtab.llm.types import (
     AssistantMessage,
     Message,
     ModelReply,
+    ProviderError,
     ToolCall,
     ToolResultsMessage,
     ToolSpec,
     Usage,
     UserMessage,
 )
-from memtab.llm.wire import as_text, as_token_count, make_tool_call
+from memtab.llm.wire import as_text, as_token_count, make_tool_call, server_error_text
+
+logger = logging.getLogger(__name__)
 
 # Chat Completions has no error flag on tool results; the model reads it from the text.
 TOOL_ERROR_PREFIX = "Error: "
+DEFAULT_MAX_TOKENS = 4096
+
+# What a server's refusal names when it cannot take a part of the request: that part.
+_REFUSED_PARTS: dict[str, re.Pattern[str]] = {
+    "response_format": re.compile(r"response_format|json_schema|grammar", re.IGNORECASE),
+    "tools": re.compile(r"\btools?\b|tool_choice|function", re.IGNORECASE),
+    "max_tokens": re.compile(r"max_completion_tokens", re.IGNORECASE),
+}
+
+
+def _refusal_lasts(status: int, message: str) -> bool:
+    """A server error that names a part of the request comes again: llama.cpp's server
+    answers HTTP 500 "tools param requires --jinja flag"."""
+    return any(pattern.search(message) for pattern in _REFUSED_PARTS.values())
 
 
 class OpenAIProvider(HttpChatProvider):
@@ -39,27 +68,79 @@ class OpenAIProvider(HttpChatProvider):
         model: str,
         api_key: str | None = None,
         base_url: str = DEFAULT_OPENAI_BASE_URL,
-        max_tokens: int | None = None,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
         *,
         options: HttpOptions | None = None,
+        calls_only: bool = False,
     ) -> None:
         headers = {"content-type": "application/json"}
         if api_key:
             headers["authorization"] = f"Bearer {api_key}"
-        super().__init__(model, base_url, headers, api_key, options)
+        super().__init__(model, base_url, headers, api_key, options, lasting=_refusal_lasts)
         self.max_tokens = max_tokens
+        self.calls_only = calls_only
+        self._limit_key = (
+            "max_completion_tokens"
+            if is_official_endpoint("openai", self.base_url)
+            else "max_tokens"
+        )
+        self._lock = threading.Lock()
+        self._refused: set[str] = set()  # parts of a request this server refused
+
+    @property
+    def refused(self) -> frozenset[str]:
+        """The parts of a request this server refused, left out of every later one."""
+        with self._lock:
+            return frozenset(self._refused)
+
+    def complete(
+        self,
+        system: str,
+        messages: list[Message],
+        tools: list[ToolSpec],
+        *,
+        cancel: threading.Event | None = None,
+    ) -> ModelReply:
+        """One model turn; asked again without a part of the request the server refused."""
+        while True:
+            try:
+                return super().complete(system, messages, tools, cancel=cancel)
+            except ProviderError as error:
+                part = self._refused_part(error, system, messages, tools)
+                if part is None:
+                    raise
+                logger.info("%s refused %s; asking without it: %s", self.describe(), part, error)
+                with self._lock:
+                    self._refused.add(part)
+
+    def _refused_part(
+        self, error: ProviderError, system: str, messages: list[Message], tools: list[ToolSpec]
+    ) -> str | None:
+        """The part of the request `error` refuses, when leaving it out may help."""
+        if error.kind != "bad_request":
+            return None
+        sent = self.build_request(system, messages, tools)
+        for part, pattern in _REFUSED_PARTS.items():
+            # "max_tokens" refused: the server wants max_completion_tokens instead.
+            if part in sent and pattern.search(error.detail):
+                return part
+        return None
 
     def build_request(
         self, system: str, messages: list[Message], tools: list[ToolSpec]
     ) -> dict[str, Any]:
-        """The Chat Completions body; `max_tokens` is sent only when set."""
+        """The Chat Completions body, without the parts this server refused."""
+        refused = self.refused
+        as_text = "tools" in refused
+        if tools and as_text:
+            system = f"{system}\n\n{tools_prompt(tools)}" if system else tools_prompt(tools)
         wire: list[dict[str, Any]] = []
         if system:
             wire.append({"role": "system", "content": system})
         for message in messages:
-            wire.extend(_wire_message(message))
+            wire.extend(_wire_message(message, as_text=as_text))
         body: dict[str, Any] = {"model": self.model, "messages": wire}
-        if tools:
+        if tools and not as_text:
             body["tools"] = [
                 {
                     "type": "function",
@@ -71,8 +152,12 @@ class OpenAIProvider(HttpChatProvider):
                 }
                 for tool in tools
             ]
-        if self.max_tokens is not None:
-            body["max_tokens"] = self.max_tokens
+        if self.calls_only and tools and "response_format" not in refused:
+            body["response_format"] = calls_response_format(tools)
+        if "max_tokens" in refused:
+            body["max_completion_tokens"] = self.max_tokens
+        else:
+            body[self._limit_key] = self.max_tokens
         return body
 
     def parse_reply(self, payload: dict[str, Any]) -> ModelReply:
@@ -134,10 +219,14 @@ def _content_text(content: object) -> str:
     return ""
 
 
-def _wire_message(message: Message) -> list[dict[str, Any]]:
+def _wire_message(message: Message, *, as_text: bool = False) -> list[dict[str, Any]]:
+    """`message` on the wire; `as_text` for a server without tools: calls and their
+    results as plain turns."""
     if isinstance(message, UserMessage):
         return [{"role": "user", "content": message.text}]
     if isinstance(message, ToolResultsMessage):
+        if as_text:
+            return [{"role": "user", "content": _results_text(message)}]
         return [
             {
                 "role": "tool",
@@ -148,7 +237,25 @@ def _wire_message(message: Message) -> list[dict[str, Any]]:
             }
             for result in message.results
         ]
+    if as_text:
+        return [{"role": "assistant", "content": _calls_text(message)}]
     return [_assistant_wire(message)]
+
+
+def _calls_text(message: AssistantMessage) -> str:
+    """An assistant turn as text: its text, then each call as the JSON a model writes."""
+    calls = [
+        json.dumps({"name": call.name, "arguments": call.arguments or {}}, ensure_ascii=False)
+        for call in message.tool_calls
+    ]
+    return "\n".join(part for part in (message.text, *calls) if part)
+
+
+def _results_text(message: ToolResultsMessage) -> str:
+    return "\n\n".join(
+        f"Tool result{' (error)' if result.is_error else ''}:\n{result.content}"
+        for result in message.results
+    )
 
 
 def _assistant_wire(message: AssistantMessage) -> dict[str, Any]:

@@ -1,12 +1,15 @@
 """Test connection: one small request to a provider, and what came of it in plain words.
 
 `probe_provider(settings)` sends the request a run would send — the same provider class,
-headers, key rules and error mapping (`http.py`) — with a one-line prompt, no tools, a
-short timeout and no retries, and says either which model answered and how long it took,
-or what went wrong: a refused key (401/403), an unknown model or wrong base URL (404), a
-connection refused, a TLS error, a timeout, or a base URL requests may not go to (plain
-http to another machine, refused before anything is sent). It blocks: call it off the GUI
-thread; `cancel` ends it within `HttpOptions.cancel_poll_s`.
+headers, key rules and error mapping (`http.py`) — offering one tool and asking the model
+to call it, with a short timeout and no retries. It says either which model answered, how
+long it took and whether it called the tool (made the call, or wrote it as text Memtab
+takes: `ToolUse`), or what went wrong: a refused key (401/403), an unknown model or wrong
+base URL (404), a connection refused, a TLS error, a timeout, or a base URL requests may
+not go to (plain http to another machine, refused before anything is sent). A model that
+answers without calling the tool is connected (`ok`), but the writer and Consolidate now
+need the calls. It blocks: call it off the GUI thread; `cancel` ends it within
+`HttpOptions.cancel_poll_s`.
 
 Qt-free: the Settings dialog runs it on a worker, `memtab doctor --check-provider` inline.
 """
@@ -17,24 +20,53 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from memtab.fs.records import Record
+from memtab.llm.calls.schema import schema_problem
 from memtab.llm.endpoints import base_url_problem
+from memtab.llm.limits import ModelJob, is_local
 from memtab.llm.settings import ProviderSettings, create_provider
-from memtab.llm.types import ProviderError, ProviderErrorKind, UserMessage
+from memtab.llm.types import (
+    ModelReply,
+    ProviderError,
+    ProviderErrorKind,
+    ToolSpec,
+    UserMessage,
+)
 
 if TYPE_CHECKING:  # lazy: httpx2 (~6 MiB, ~40 ms) with the first model call
     from memtab.llm.http import HttpOptions
 
 logger = logging.getLogger(__name__)
 
-PROBE_PROMPT = "Reply with the single word OK."
-# Anthropic requires a limit; an OpenAI-compatible request is sent as a run sends it (some
-# models refuse `max_tokens`), the prompt keeps the answer short.
-PROBE_MAX_TOKENS = 16
+PROBE_TOOL = ToolSpec(
+    "report_ready",
+    "Report that you are ready to work.",
+    {
+        "type": "object",
+        "properties": {"status": {"type": "string", "enum": ["ready"]}},
+        "required": ["status"],
+        "additionalProperties": False,
+    },
+)
+PROBE_PROMPT = 'Call the tool report_ready with status "ready".'
+PROBE_MAX_TOKENS = 128
+PROBE_JOB = ModelJob("the connection test", PROBE_MAX_TOKENS)
+# A small model on a CPU reads the tool's description and writes the call in seconds;
+# one on this machine may also be loading. A remote API answers well within the first.
 PROBE_TIMEOUT_S = 30.0
+LOCAL_PROBE_TIMEOUT_S = 120.0
 PROBE_CONNECT_TIMEOUT_S = 10.0
+
+ToolUse = Literal["made", "written", "invalid", "none"]
+_TOOL_USE_WORDS: dict[ToolUse, str] = {
+    "made": "it calls tools",
+    "written": "it writes its tool calls as text, which Memtab takes",
+    "invalid": "it called the tool with arguments the tool does not take",
+    "none": "it answered without calling the tool it was asked to call, so the writer and "
+    "Consolidate now cannot use it",
+}
 
 # What each kind of failure means to someone who just typed the settings.
 _HEADLINES: dict[ProviderErrorKind, str] = {
@@ -59,6 +91,8 @@ class ProbeResult(Record):
     summary: str
     latency_ms: int | None = None
     served_model: str | None = None
+    tool_use: ToolUse | None = None
+    """How the model answered the request to call a tool (None: no answer)."""
     error_kind: ProviderErrorKind | None = None
     detail: str | None = None
     """The full error message (provider, model and URL; never a key)."""
@@ -85,7 +119,8 @@ def probe_provider(
     clock: Callable[[], float] = time.perf_counter,
 ) -> ProbeResult:
     """Send one small request with `settings` (see the module doc); never raises
-    ProviderError. `options` default to `probe_options()`."""
+    ProviderError. `options` default to `probe_options()`, with a longer limit for a
+    server on this machine."""
     if settings.is_offline:
         return ProbeResult(
             ok=True, summary="Offline: no model is called, so there is nothing to test"
@@ -93,14 +128,18 @@ def probe_provider(
     problem = base_url_problem(settings.base_url)
     if problem is not None:  # said of the base URL as configured, not of the endpoint
         return _failed(ProviderError("config", problem), None)
-    limit = PROBE_MAX_TOKENS if settings.provider == "anthropic" else None
+    if options is None:
+        local = is_local(settings.base_url)
+        options = probe_options(LOCAL_PROBE_TIMEOUT_S if local else PROBE_TIMEOUT_S)
     try:
-        provider = create_provider(settings, options=options or probe_options(), max_tokens=limit)
+        provider = create_provider(
+            settings, options=options, max_tokens=PROBE_JOB.max_tokens, job=PROBE_JOB
+        )
     except ProviderError as error:
         return _failed(error, None)
     started = clock()
     try:
-        reply = provider.complete("", [UserMessage(PROBE_PROMPT)], [], cancel=cancel)
+        reply = provider.complete("", [UserMessage(PROBE_PROMPT)], [PROBE_TOOL], cancel=cancel)
     except ProviderError as error:
         return _failed(error, _elapsed_ms(started, clock))
     finally:
@@ -109,13 +148,26 @@ def probe_provider(
             close()
     latency = _elapsed_ms(started, clock)
     model = reply.served_model or settings.model
-    logger.info("connection test: %s answered in %d ms", settings.describe(), latency)
+    use = tool_use(reply)
+    logger.info("connection test: %s answered in %d ms (%s)", settings.describe(), latency, use)
     return ProbeResult(
         ok=True,
-        summary=f"Connected: {model} answered in {latency} ms",
+        summary=f"Connected: {model} answered in {latency} ms; {_TOOL_USE_WORDS[use]}",
         latency_ms=latency,
         served_model=reply.served_model,
+        tool_use=use,
     )
+
+
+def tool_use(reply: ModelReply) -> ToolUse:
+    """How `reply` answered the request to call `PROBE_TOOL`."""
+    calls = [call for call in reply.tool_calls if call.name == PROBE_TOOL.name]
+    if not calls:
+        return "none"
+    schema = PROBE_TOOL.input_schema
+    if any(call.arguments is None or schema_problem(call.arguments, schema) for call in calls):
+        return "invalid"
+    return "written" if reply.calls_from_text else "made"
 
 
 def _failed(error: ProviderError, latency_ms: int | None) -> ProbeResult:

@@ -52,6 +52,13 @@ from memtab.llm.endpoints import (
     origin_label,
     url_host,
 )
+from memtab.llm.limits import (
+    REQUEST_TIMEOUT_HINT,
+    REQUEST_TIMEOUT_KEY,
+    ModelJob,
+    default_request_timeout,
+    is_local,
+)
 from memtab.llm.saved_keys import KeyPlace, SavedKeys, configured, place_of, store_keys
 from memtab.llm.settings_model import ProviderSection, provider_section, read_provider_section
 from memtab.llm.types import ChatProvider, ProviderError
@@ -102,6 +109,26 @@ class ProviderSettings:
     api_key_env: str | None = None
     withheld_key_env: str | None = None
     saved_key_origins: tuple[str, ...] = ()
+    request_timeout_s: float | None = None
+    max_tokens: int | None = None
+
+    def request_limit(self) -> float:
+        """How long one request may take, in seconds (`limits.py`)."""
+        if self.request_timeout_s is not None:
+            return self.request_timeout_s
+        return default_request_timeout(self.base_url)
+
+    def request_limit_origin(self) -> str:
+        """Where `request_limit()` comes from, in words."""
+        if self.request_timeout_s is not None:
+            return f"{REQUEST_TIMEOUT_KEY} in settings.json"
+        if is_local(self.base_url):
+            return "the default for a server on this machine"
+        return "the default for a remote server"
+
+    def reply_limit(self, job: ModelJob) -> int:
+        """The `max_tokens` of `job`'s requests: settings.json's, else the job's own."""
+        return self.max_tokens if self.max_tokens is not None else job.max_tokens
 
     def describe(self) -> str:
         """A one-line label, e.g. `anthropic · claude-sonnet-4-5 · https://api.anthropic.com
@@ -253,7 +280,11 @@ def explain_provider_settings(
             configured(stored.base_url),
         ),
     )
-    return _resolve(layers, SavedKeys.of(stored), env)
+    resolved = _resolve(layers, SavedKeys.of(stored), env)
+    limited = replace(
+        resolved.settings, request_timeout_s=stored.request_timeout_s, max_tokens=stored.max_tokens
+    )
+    return ResolvedProvider(limited, resolved.origins)
 
 
 def _environment(env: Mapping[str, str]) -> _Layer:
@@ -454,21 +485,34 @@ def save_provider_settings(
     return path
 
 
+DEFAULT_JOB = ModelJob("a model call", 4096)
+
+
 def create_provider(
     settings: ProviderSettings,
     *,
     options: HttpOptions | None = None,
     max_tokens: int | None = None,
+    job: ModelJob = DEFAULT_JOB,
 ) -> ChatProvider:
-    """The HTTP provider for `settings`. ProviderError("config") for offline or a missing key.
+    """The HTTP provider for `settings`, for `job`. ProviderError("config") for offline or
+    a missing key.
 
-    `max_tokens` limits each reply (Anthropic requires a limit, 4096 unless given; an
-    OpenAI-compatible request carries one only when given). Offline engines live next to
-    the job they serve, so callers handle "offline" first.
+    Every request carries a reply limit: `max_tokens` when given, else the settings' or
+    the job's (`reply_limit`). `options` default to the settings' request limit
+    (`request_limit`). A job whose replies are all tool calls asks a server on this
+    machine for calls only (`llm.calls.structured`). Offline engines live next to the job
+    they serve, so callers handle "offline" first.
     """
     # lazy: httpx2 (~6 MiB, ~40 ms) with the first model call, never in an offline run
     # or the window's start (settings are read there)
-    from memtab.llm import anthropic, openai
+    from memtab.llm import anthropic, http, openai
+
+    if options is None:
+        options = http.HttpOptions(
+            timeout_s=settings.request_limit(), timeout_hint=REQUEST_TIMEOUT_HINT
+        )
+    limit = max_tokens if max_tokens is not None else settings.reply_limit(job)
 
     if settings.provider == "anthropic":
         if not settings.api_key:
@@ -491,16 +535,18 @@ def create_provider(
             settings.model,
             settings.api_key,
             settings.base_url or DEFAULT_ANTHROPIC_BASE_URL,
-            max_tokens or anthropic.DEFAULT_MAX_TOKENS,
+            limit,
             options=options,
         )
     if settings.provider == "openai":
+        base_url = settings.base_url or DEFAULT_OPENAI_BASE_URL
         return openai.OpenAIProvider(
             settings.model,
             settings.api_key,
-            settings.base_url or DEFAULT_OPENAI_BASE_URL,
-            max_tokens,
+            base_url,
+            limit,
             options=options,
+            calls_only=job.calls_only and is_local(base_url),
         )
     raise ProviderError(
         "config", "the offline provider has no model server; use the built-in offline engine"

@@ -1,8 +1,9 @@
 """The provider keys of settings.json as a record: what each may hold, once.
 
 `provider`, `model`, `base_url`, `api_key`, `api_keys` (the keys saved for other
-providers and hosts, `saved_keys.py`) and `unused_keys` (keys a save set aside because
-Memtab could not place them, never sent) sit at the top of the file, beside the other
+providers and hosts, `saved_keys.py`), `unused_keys` (keys a save set aside because
+Memtab could not place them, never sent), `request_timeout_s` and `max_tokens` (the
+limits of each request, `limits.py`) sit at the top of the file, beside the other
 sections (`writer`, `sources`…), which this record ignores. The record reads leniently, as
 a save must: a value of the wrong type reads as unset, a bad entry of `api_keys` as
 absent, and the rest is kept. A command does not: unlike a writer setting, a bad provider
@@ -17,6 +18,7 @@ from typing import Annotated, Any
 
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.fs.records import Key, OmitNone, OrNone, Record, ValidEntries, ValidItems
+from memtab.llm.limits import max_tokens_problem, request_timeout_problem
 
 SavedKeysByPlace = ValidEntries[dict[str, ValidEntries[dict[str, str]]]]
 """`{"<provider>": {"<origin>": "<key>"}}`: a provider's keys that are not an object read
@@ -52,6 +54,8 @@ class ProviderSection(Record):
     api_keys: Annotated[None | SavedKeysByPlace, Key("api_keys")] = None  # noqa: RUF036
     # Read for what the user is told only: a save appends to the list as it is on disk.
     unused_keys: Annotated[None | UnusedKeys, Key("unused_keys")] = None  # noqa: RUF036
+    request_timeout_s: Annotated[OrNone[float], Key("request_timeout_s")] = None
+    max_tokens: Annotated[OrNone[int], Key("max_tokens")] = None
 
     def __repr__(self) -> str:  # the keys stay out of logs and tracebacks
         return f"ProviderSection(provider={self.provider!r}, model={self.model!r}, …)"
@@ -61,7 +65,11 @@ class ProviderSection(Record):
 _SECRET_FIELDS = frozenset({"api_key", "api_keys"})
 # Nothing there is ever sent, so nothing there is a reason to refuse a command.
 _UNCHECKED_FIELDS = frozenset({"unused_keys"})
-_EXPECTED = {"api_keys": 'an object of {"<provider>": {"<https://host>": "<key>"}}'}
+_EXPECTED = {
+    "api_keys": 'an object of {"<provider>": {"<https://host>": "<key>"}}',
+    "request_timeout_s": "a number of seconds",
+    "max_tokens": "a whole number",
+}
 
 
 def provider_section(document: dict[str, Any]) -> ProviderSection:
@@ -79,4 +87,14 @@ def read_provider_section(document: dict[str, Any], path: Path) -> ProviderSecti
             shown = "" if key in _SECRET_FIELDS else f", not {document[key]!r}"
             expected = _EXPECTED.get(key, "a string")
             raise SettingsFileError(f"the settings file {path}: '{key}' must be {expected}{shown}")
+    timeout, tokens = section.request_timeout_s, section.max_tokens
+    problems = (
+        ("request_timeout_s", None if timeout is None else request_timeout_problem(timeout)),
+        ("max_tokens", None if tokens is None else max_tokens_problem(tokens)),
+    )
+    for key, problem in problems:
+        if problem is not None:
+            raise SettingsFileError(
+                f"the settings file {path}: '{key}' {problem}, not {document[key]!r}"
+            )
     return section

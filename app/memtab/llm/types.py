@@ -89,17 +89,22 @@ class Usage:
 @dataclass(frozen=True)
 class ModelReply:
     """One model turn: its text, the tool calls it asks for, why it stopped, token usage,
-    and the model the server says answered (when it says)."""
+    and the model the server says answered (when it says). `calls_from_text`: the calls
+    were read from the text (the model wrote them instead of making them)."""
 
     text: str
     tool_calls: tuple[ToolCall, ...] = ()
     stop_reason: str = "end_turn"
     usage: Usage = field(default_factory=Usage)
     served_model: str | None = None
+    calls_from_text: bool = False
 
     def as_message(self) -> AssistantMessage:
-        """This reply as the assistant turn to append to the conversation."""
-        return AssistantMessage(text=self.text, tool_calls=self.tool_calls)
+        """This reply as the assistant turn to append to the conversation (calls read from
+        the text go back as calls, so the model sees its call made)."""
+        return AssistantMessage(
+            text="" if self.calls_from_text else self.text, tool_calls=self.tool_calls
+        )
 
 
 ProviderErrorKind = Literal[

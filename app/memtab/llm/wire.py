@@ -1,4 +1,5 @@
-"""Small helpers both wire formats share: tool-argument parsing, stable call ids, loose numbers.
+"""Small helpers both wire formats share: tool-argument parsing, stable call ids, loose
+numbers, the message inside an error body.
 
 Model servers differ in how strictly they follow their own format (local servers send
 `content: null`, omit ids, send arguments as a dict or an empty string). These helpers turn
@@ -92,3 +93,21 @@ def snippet(text: str) -> str:
     """The start of a long text, on one line, for error messages."""
     flat = " ".join(text.split())
     return flat if len(flat) <= _SNIPPET_CHARS else flat[:_SNIPPET_CHARS] + "…"
+
+
+def server_error_text(data: object) -> str | None:
+    """The human message inside an error body (Anthropic, OpenAI, Ollama, FastAPI shapes)."""
+    if not isinstance(data, dict):
+        return None
+    error = data.get("error")
+    if isinstance(error, dict) and isinstance(error.get("message"), str):
+        return str(error["message"])
+    if isinstance(error, str):
+        return error
+    for key in ("message", "detail"):
+        value = data.get(key)
+        if isinstance(value, str):
+            return value
+        if isinstance(value, list | dict):
+            return json.dumps(value, ensure_ascii=False)
+    return None

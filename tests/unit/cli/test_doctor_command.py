@@ -117,3 +117,18 @@ def test_the_text_says_how_sync_stands(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["sync", "--home", str(home)]) == 0
     _, out = run(["doctor", "--home", str(home)], capsys)
     assert f"Sync:      memory → {remote} (global): synced just now" in out.splitlines()
+
+
+def test_the_text_says_the_limits_of_each_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMTAB_PROVIDER", "openai")
+    monkeypatch.setenv("MEMTAB_BASE_URL", "http://127.0.0.1:8080/v1")
+    home = copied_demo_home(tmp_path / "demo").root
+    _, out = run(["doctor", "--home", str(home)], capsys)
+    [limits] = [line for line in out.splitlines() if line.startswith("Limits:")]
+    assert limits.split(None, 1)[1] == (
+        "each request 1800 s (the default for a server on this machine; request_timeout_s "
+        "in settings.json sets it), replies up to 2048 tokens for the writer and 4096 for "
+        "Consolidate now (each job's default; max_tokens in settings.json sets them)"
+    )

@@ -205,15 +205,55 @@ def test_check_provider_sends_one_request(
 ) -> None:
     monkeypatch.setenv("MEMTAB_PROVIDER", "openai")
     monkeypatch.setenv("MEMTAB_BASE_URL", fake_model_server.openai_base_url)
-    fake_model_server.add_openai_reply(text="OK")
+    fake_model_server.add_openai_reply(tool_calls=[("report_ready", {"status": "ready"})])
     fake_model_server.add_error(404, {"error": {"message": "model 'gpt-4o-mini' not found"}})
     first = doctor(demo.root, check_connection=True)
     assert first["provider"]["check"]["ok"] and first["status"] == "ok"
+    assert first["provider"]["check"]["toolUse"] == "made"
     second = doctor(demo.root, check_connection=True)
     assert second["provider"]["check"]["errorKind"] == "not_found"
     assert levels(second, "provider") == ["broken"]
     assert "Unknown model or wrong base URL" in second["findings"][-1]["message"]
     assert len(fake_model_server.requests) == 2
+
+
+def test_check_provider_asks_for_a_tool_call_and_says_when_the_model_cannot(
+    demo: Home, monkeypatch: pytest.MonkeyPatch, fake_model_server: FakeModelServer
+) -> None:
+    """ "Connected" is not enough: the writer and Consolidate now need tool calls."""
+    monkeypatch.setenv("MEMTAB_PROVIDER", "openai")
+    monkeypatch.setenv("MEMTAB_BASE_URL", fake_model_server.openai_base_url)
+    fake_model_server.add_openai_reply(text="OK")
+    data = doctor(demo.root, check_connection=True)
+    [request] = fake_model_server.bodies()
+    assert [tool["function"]["name"] for tool in request["tools"]] == ["report_ready"]
+    assert data["provider"]["check"]["ok"] and data["provider"]["check"]["toolUse"] == "none"
+    assert levels(data, "provider") == ["warning"]
+    assert "without calling the tool it was asked to call" in json.dumps(data["findings"])
+
+
+def test_the_limits_of_each_request_are_said(demo: Home, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMTAB_PROVIDER", "openai")
+    monkeypatch.setenv("MEMTAB_BASE_URL", "http://127.0.0.1:8080/v1")
+    assert doctor(demo.root)["provider"]["limits"] == {
+        "requestTimeoutS": 1800,
+        "requestTimeoutFrom": "the default for a server on this machine",
+        "writerMaxTokens": 2048,
+        "consolidationMaxTokens": 4096,
+        "maxTokensFrom": "each job's default",
+    }
+    config = config_dir()
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "settings.json").write_text(json.dumps({"request_timeout_s": 90, "max_tokens": 512}))
+    limits = doctor(demo.root)["provider"]["limits"]
+    assert (limits["requestTimeoutS"], limits["requestTimeoutFrom"]) == (
+        90,
+        "request_timeout_s in settings.json",
+    )
+    assert (limits["writerMaxTokens"], limits["maxTokensFrom"]) == (
+        512,
+        "max_tokens in settings.json",
+    )
 
 
 def test_bad_writer_settings_are_warnings(demo: Home) -> None:

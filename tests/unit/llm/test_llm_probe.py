@@ -11,7 +11,13 @@ import httpx2
 import pytest
 
 from memtab.llm.http import HttpOptions
-from memtab.llm.probe import PROBE_MAX_TOKENS, PROBE_PROMPT, probe_options, probe_provider
+from memtab.llm.probe import (
+    PROBE_MAX_TOKENS,
+    PROBE_PROMPT,
+    PROBE_TOOL,
+    probe_options,
+    probe_provider,
+)
 from memtab.llm.settings import ProviderSettings
 from support.fake_model_server import FakeModelServer, cancel_once_asked
 from support.ports import refused_port
@@ -35,36 +41,76 @@ def closed_port() -> Iterator[int]:
         yield port
 
 
-def test_success_names_the_model_that_answered_and_the_latency(
+def test_success_names_the_model_that_answered_the_latency_and_its_tool_call(
     fake_model_server: FakeModelServer,
 ) -> None:
-    fake_model_server.add_anthropic_reply(text="OK")
+    fake_model_server.add_anthropic_reply(tool_calls=[("report_ready", {"status": "ready"})])
     result = probe_provider(anthropic_at(fake_model_server.anthropic_base_url))
-    assert result.ok and result.served_model == "fake-model"
+    assert result.ok and result.served_model == "fake-model" and result.tool_use == "made"
     assert result.latency_ms is not None and result.latency_ms >= 0
-    assert result.summary == f"Connected: fake-model answered in {result.latency_ms} ms"
-    # One small request: the prompt, no tools, a low token limit, the key in its header.
+    assert result.summary == (
+        f"Connected: fake-model answered in {result.latency_ms} ms; it calls tools"
+    )
+    # One small request: the prompt, the one tool, a low token limit, the key in its header.
     [request] = fake_model_server.requests
     assert request.body["messages"] == [
         {"role": "user", "content": [{"type": "text", "text": PROBE_PROMPT}]}
     ]
-    assert "tools" not in request.body and request.body["max_tokens"] == PROBE_MAX_TOKENS
+    assert [tool["name"] for tool in request.body["tools"]] == [PROBE_TOOL.name]
+    assert request.body["max_tokens"] == PROBE_MAX_TOKENS
     assert request.headers["x-api-key"] == KEY
 
 
 def test_an_openai_compatible_request_is_the_one_a_run_sends(
     fake_model_server: FakeModelServer,
 ) -> None:
-    fake_model_server.add_openai_reply(text="OK")
+    fake_model_server.add_openai_reply(tool_calls=[("report_ready", {"status": "ready"})])
     result = probe_provider(openai_at(fake_model_server.openai_base_url))
-    assert result.ok, result.summary
+    assert result.ok and result.tool_use == "made", result.summary
     [request] = fake_model_server.requests
-    # Some models refuse `max_tokens`; a run does not send it, so neither does the test.
     assert request.body == {
         "model": "llama3.1:8b",
         "messages": [{"role": "user", "content": PROBE_PROMPT}],
+        "tools": [
+            {
+                "type": "function",
+                "function": {
+                    "name": PROBE_TOOL.name,
+                    "description": PROBE_TOOL.description,
+                    "parameters": PROBE_TOOL.input_schema,
+                },
+            }
+        ],
+        "max_tokens": PROBE_MAX_TOKENS,
     }
     assert "authorization" not in request.headers
+
+
+@pytest.mark.parametrize(
+    ("reply", "use", "words"),
+    [
+        (
+            '```json\n{"name": "report_ready", "arguments": {"status": "ready"}}\n```',
+            "written",
+            "it writes its tool calls as text, which Memtab takes",
+        ),
+        (
+            '{"name": "report_ready", "arguments": {"status": "done"}}',
+            "invalid",
+            "it called the tool with arguments the tool does not take",
+        ),
+        ("OK", "none", "it answered without calling the tool it was asked to call"),
+    ],
+)
+def test_what_the_model_did_with_the_tool_is_said(
+    fake_model_server: FakeModelServer, reply: str, use: str, words: str
+) -> None:
+    """A small local model writes its call as text; the test says whether Memtab can take
+    it — the request to call a tool is what `doctor --check-provider` checks."""
+    fake_model_server.add_openai_reply(text=reply)
+    result = probe_provider(openai_at(fake_model_server.openai_base_url))
+    assert result.ok and result.tool_use == use
+    assert words in result.summary
 
 
 @pytest.mark.parametrize(
@@ -156,7 +202,9 @@ def test_a_timeout(fake_model_server: FakeModelServer) -> None:
     settings = anthropic_at(fake_model_server.anthropic_base_url)
     result = probe_provider(settings, options=probe_options(timeout_s=0.1))
     assert result.error_kind == "timeout"
-    assert result.summary == "No answer in time: no reply within 0.1 s (request timed out)"
+    assert result.summary == (
+        "No answer in time: no reply within 0.1 s, the time limit of one request"
+    )
 
 
 def test_a_test_is_cancellable(fake_model_server: FakeModelServer) -> None:

@@ -125,6 +125,7 @@ def test_openai_tool_loop_request_bodies(
                 },
             }
         ],
+        "max_tokens": 4096,  # every request carries a reply limit
     }
     assert second["messages"][2:] == [
         {

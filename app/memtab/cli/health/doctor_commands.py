@@ -197,10 +197,21 @@ def _provider(section: dict[str, Any]) -> list[list[str]]:
         ["Model:", f"{section['model']} (from {origins['model']})"],
         ["Base URL:", f"{section['baseUrl']} (from {origins['baseUrl']})"],
         ["Key:", section["key"]["note"]],
+        ["Limits:", _limits(section["limits"])],
     ]
     if section["check"]:
         rows.append(["Test:", section["check"]["summary"]])
     return rows
+
+
+def _limits(limits: dict[str, Any]) -> str:
+    return (
+        f"each request {limits['requestTimeoutS']:g} s ({limits['requestTimeoutFrom']}; "
+        f"request_timeout_s in settings.json sets it), replies up to "
+        f"{limits['writerMaxTokens']} tokens for the writer and "
+        f"{limits['consolidationMaxTokens']} for Consolidate now ({limits['maxTokensFrom']}; "
+        "max_tokens in settings.json sets them)"
+    )
 
 
 def _writer(settings: dict[str, Any]) -> str:

@@ -54,6 +54,7 @@ from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, RunUsa
 logger = logging.getLogger(__name__)
 
 NO_CHANGES_SUMMARY = "no changes needed"
+RUN_LIMIT_HINT = "memtab consolidate --timeout raises it"
 
 
 @dataclass(frozen=True)
@@ -190,6 +191,7 @@ def run_consolidation(
         timeout_s=limits.timeout_s,
         cancel=cancel,
         on_step=on_step,
+        timeout_hint=RUN_LIMIT_HINT,
     )
     ops = _with_reasons(guard.ops, reasons)
     op_calls = tuple(calls.get(index, {}) for index in range(len(ops)))

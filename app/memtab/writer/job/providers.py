@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memtab.llm.limits import WRITER_JOB
 from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
 from memtab.llm.types import ChatProvider
 from memtab.store.home import Home
@@ -31,7 +32,7 @@ def create_writer_provider(settings: ProviderSettings) -> ChatProvider:
     """
     if settings.is_offline:
         return OfflineWriterProvider()
-    return create_provider(settings)
+    return create_provider(settings, job=WRITER_JOB)
 
 
 def read_for_run(

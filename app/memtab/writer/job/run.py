@@ -88,6 +88,7 @@ MAX_STEPS_PER_ATTEMPT = 6
 # The stop reason of the reply Memtab answers itself once the tool policy is satisfied.
 POLICY_SATISFIED_STOP = "memtab:policy-satisfied"
 MANUAL_TRIGGER_ID = "manual"
+RUN_LIMIT_HINT = "writer.timeout_s in settings.json (memtab write --timeout) raises it"
 
 
 class _StopWhenSatisfied:
@@ -277,7 +278,10 @@ def _run(
             if remaining <= 0:
                 attempt.messages, attempt.aborted = messages, True
                 trace.timed_out = True
-                trace.error = attempt.error = f"timed out after {settings.timeout_s:g} s"
+                trace.error = attempt.error = (
+                    f"timed out after {settings.timeout_s:g} s, the run's time limit; "
+                    f"{RUN_LIMIT_HINT}"
+                )
                 break
             tally = tools.start_attempt()
             loop = run_tool_loop(
@@ -289,6 +293,8 @@ def _run(
                 max_steps=MAX_STEPS_PER_ATTEMPT,
                 timeout_s=remaining,
                 cancel=cancel,
+                timeout_hint=RUN_LIMIT_HINT,
+                run_limit_s=settings.timeout_s,
             )
             usage.add(loop.usage)
             _record_attempt(attempt, loop, tools)
