@@ -54,6 +54,10 @@ EMPTY_OLD_STRING = (
     "old_string is empty but the memory file is not empty. Call memory_read and retry with "
     "old_string set to text copied from the current content (or the whole file)."
 )
+OLD_STRING_IN_EMPTY_FILE = (
+    "The memory file is empty, so old_string cannot be in it. Call memory_write with "
+    'old_string set to "" and new_string set to the whole new file.'
+)
 
 
 @dataclass
@@ -182,7 +186,8 @@ def replace_text(content: str, old: str, new: str, count: int) -> str | _Refusal
         return new
     occurrences = content.count(old)
     if occurrences == 0:
-        return _Refusal(STALE_NOT_FOUND)
+        # A small model quotes the headings it means to write as the file's text.
+        return _Refusal(OLD_STRING_IN_EMPTY_FILE if not content.strip() else STALE_NOT_FOUND)
     if count == 1 and occurrences > 1:
         return _Refusal(
             f"old_string occurs {occurrences} times in the memory file. Include more "

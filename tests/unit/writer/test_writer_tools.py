@@ -16,6 +16,7 @@ from memtab.store.sidecars.registry import Workspace
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH
 from memtab.writer.tools import (
     EMPTY_OLD_STRING,
+    OLD_STRING_IN_EMPTY_FILE,
     STALE_CHANGED,
     STALE_NOT_FOUND,
     AttemptTally,
@@ -75,6 +76,15 @@ def test_replace_count_above_the_occurrences_is_refused() -> None:
 def test_a_missing_old_string_is_reported_as_stale() -> None:
     refusal = replace_text("abc", "zzz", "y", 1)
     assert not isinstance(refusal, str) and refusal.message == STALE_NOT_FOUND
+
+
+def test_an_old_string_for_an_empty_file_says_how_to_write_one() -> None:
+    """Not "it may have changed since you read it": Qwen2.5-Coder 1.5B re-read the empty
+    file and sent the same old_string three times on that (issue 82)."""
+    for empty in ("", " \n"):
+        refusal = replace_text(empty, "## Directives\n## Fixes", "y", 1)
+        assert not isinstance(refusal, str) and refusal.message == OLD_STRING_IN_EMPTY_FILE
+    assert 'old_string set to ""' in OLD_STRING_IN_EMPTY_FILE
 
 
 def test_an_empty_old_string_writes_a_blank_file_whole() -> None:

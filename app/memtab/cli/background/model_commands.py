@@ -36,6 +36,11 @@ from memtab.llm.settings import (
     save_provider_settings,
 )
 from memtab.llm.types import ProviderError
+from memtab.writer.config import load_writer_settings
+from memtab.writer.config_values import MAX_TIMEOUT_S
+
+# A writer run shorter than this is short for a small model on a laptop's CPU.
+LOCAL_RUN_LIMIT_S = 300.0
 
 _KIND_NAMES = ", ".join(kind.name for kind in KNOWN_SERVERS)
 
@@ -144,6 +149,12 @@ def _save(settings: ProviderSettings, as_json: bool) -> int:
     else:
         print(f"Saved to {path}: {settings.describe()}")
         print("The writer and Consolidate now use it (the environment and --provider still win).")
+        run_limit = load_writer_settings().timeout_s
+        if not settings.is_offline and run_limit < LOCAL_RUN_LIMIT_S:
+            print(
+                f"A writer run stops after {run_limit:g} s (writer.timeout_s in settings.json); "
+                f"a model on this machine may need minutes: raise it, up to {MAX_TIMEOUT_S:g} s."
+            )
     return 0
 
 
