@@ -1,16 +1,16 @@
 """Redaction (docs/formats.md §12) — the one module, with one token, `[REDACTED_SECRET]`.
 
-Two rules hide secrets, and both replace what they hide with `REDACTED`:
-
-- `redact_secrets` / `redact_json`: secrets recognised by their shape. Everything derived
-  from a transcript that Memtab stores (writer notes, trace dumps, logs) or sends to a
-  model (the writer's request) passes through them; they keep the context around each
-  secret (`Bearer `, `password: "`, `postgres://user:`…@host). Memory files sent to a model
-  (writer and consolidation requests) are not redacted, since the model must quote them
-  exactly to edit them; see `memtab.writer.job.run`.
+- `redact_outgoing` / `redact_json`: what may leave the machine or be kept — everything a
+  model is sent (every provider: `llm.loop.Redacted`), a trace dump, a writer's note. It removes
+  `<private>…</private>` blocks (claude-mem's "never remember this") and the secrets
+  `redact_secrets` knows by their shape or by how they are said, keeping the context
+  around each (`Bearer `, `password: "`, `postgres://user:`…@host, "the password is ").
+- `redact_view`: a memory file as a model sees it, with what each `REDACTED` hides, so an
+  edit the model makes of what it saw (`str_replace`, `memory_write`) is made on the file
+  with the secrets it never saw kept.
 - `KeyScrubber`: the API keys Memtab holds, whatever their shape. Servers echo a key back
-  in error messages (`memtab.llm.http`), and a writer's trace dump copies requests,
-  replies and errors (`memtab.writer.job.dumps`).
+  in error messages (`memtab.llm.http`), and a trace dump copies requests, replies and
+  errors.
 
 This module stands alone (an import contract): `llm`, `transcripts` and the writer all
 import it, and it imports nothing of Memtab.
@@ -37,7 +37,10 @@ The shape rules, in the order they run (`RULES`):
   (`DB_PASSWORD`, `aws_secret_access_key`, `spring.datasource.password`), then `:`, `=` or
   `=>` (optionally after the key's closing quote, as in JSON), then a value of 8+
   characters; a quoted value may contain spaces. References to a secret are not one
-  (`${DB_PASSWORD}`, `{{ secrets.X }}`, `<your key>`, `os.environ[…]`, `process.env.…`).
+  (`${DB_PASSWORD}`, `{{ secrets.X }}`, `<your key>`, `os.environ[…]`, `process.env.…`);
+- secrets said in prose: "the schema password is hunter2", "my token for CI is …" (a quoted
+  value, or a word that is no plain word: "expired", "required", "short-lived" are not
+  secrets), `password: hunter2` (4–7 characters with a digit).
 
 `secret_labels` names the tokens of the first kinds (private keys, vendors' prefixed
 tokens; not JWTs, which Claude Code holds unsure) a text holds, as Claude Code names them
@@ -47,24 +50,18 @@ Not a secret, and left alone: git shas, UUIDs, base64 images, `token_count`/`max
 Stripe publishable keys (`pk_live_…`), public keys and certificates, URLs without a
 password.
 
-Why not detect-secrets' plugins (Apache-2.0, a maintained rule set)?
-Measured on the first 35 realistic leaks of tests/support/leaks.py, replacing what its
-plugins report removes 10 of them whole (16 with its entropy and keyword heuristics, which
-then also flag 4 of the 19 look-alikes: a base64 image, token counts, an npm integrity
-hash, `os.environ[...]`). It has no rule for `sk-ant-`, `github_pat_`, Google `AIza`
-keys, Hugging Face tokens, secret-named keys in YAML or properties files, or passwords of
-URLs without a user; its GitHub rule yields only the prefix (`ghp`), its JWT rule stops
-before the signature, its Stripe rule takes 24 characters of today's 99, its private-key
-rule only the BEGIN line — each leaves most of the secret in place. Importing it costs
-~180 ms and pulls in `requests`, and its plugins carry `verify()` methods that send the
-secret to the vendor's API. So the rules live here, one per documented format, each
-checked by that table.
+Why not detect-secrets' plugins: on tests/support/leaks.py they remove 10 of the first 35
+leaks whole (16 with its heuristics, which then flag 4 of the 19 look-alikes), miss
+`sk-ant-`, `github_pat_`, `AIza`, Hugging Face and YAML keys, leave most of a GitHub, JWT,
+Stripe or private key in place, cost ~180 ms to import and carry `verify()` methods that
+send a secret to its vendor. So the rules live here, one per documented format.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,6 +74,7 @@ class Rule:
 
     `needles`: lower-case strings of which every match contains one; a text holding none
     of them skips the regex (most texts hold no secret, and a scan costs far more than `in`).
+    `keeps`: whether a match's value is no secret after all (prose: "the token is expired").
     """
 
     name: str
@@ -85,30 +83,51 @@ class Rule:
     label: str | None = None
     """A token known by its shape (a vendor's key, a private key), named as Claude Code
     names it when it refuses one (`secret_labels`); None: a secret by its context."""
+    keeps: Callable[[re.Match[str]], bool] | None = None
 
     def apply(self, text: str, lowered: str | None = None) -> str:
         """`text` with this rule's secrets replaced (`lowered` is `text.lower()`, if known)."""
         lowered = text.lower() if lowered is None else lowered
         if not any(needle in lowered for needle in self.needles):
             return text
-        return self.pattern.sub(_replace_secret, text)
+        return self.pattern.sub(self._replace, text)
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """Where `apply` puts a `REDACTED` in `text`: each replaced range, in order."""
+        return [
+            _secret_span(match)
+            for match in self.pattern.finditer(text)
+            if self.keeps is None or not self.keeps(match)
+        ]
+
+    def _replace(self, match: re.Match[str]) -> str:
+        if self.keeps is not None and self.keeps(match):
+            return match.group(0)
+        start, end = _secret_span(match)
+        whole_start = match.start()
+        whole = match.group(0)
+        return whole[: start - whole_start] + REDACTED + whole[end - whole_start :]
 
 
-def _replace_secret(match: re.Match[str]) -> str:
+def _secret_span(match: re.Match[str]) -> tuple[int, int]:
+    """The part of a match that is the secret: its `secret` or `quoted` group, else all."""
     groups = match.re.groupindex
     for group in ("secret", "quoted"):
         if group in groups and match.start(group) >= 0:
-            start, end = match.span(group)
-            whole_start = match.start()
-            whole = match.group(0)
-            return whole[: start - whole_start] + REDACTED + whole[end - whole_start :]
-    return REDACTED
+            return match.span(group)
+    return match.span()
 
 
 def _rule(
-    name: str, needles: str, pattern: str, flags: int = 0, *, label: str | None = None
+    name: str,
+    needles: str,
+    pattern: str,
+    flags: int = 0,
+    *,
+    label: str | None = None,
+    keeps: Callable[[re.Match[str]], bool] | None = None,
 ) -> Rule:
-    return Rule(name, re.compile(pattern, flags), tuple(needles.split()), label)
+    return Rule(name, re.compile(pattern, flags), tuple(needles.split()), label, keeps)
 
 
 # A token must not continue a longer word on either side.
@@ -131,6 +150,67 @@ _GLUED_ENV_NAME = r"(?:[A-Z][A-Z0-9]*(?:PASSWORD|PASSWD)|[A-Z][A-Z0-9_]*_PWD)"
 _LOGIN = r"(?:docker|podman|nerdctl|helm(?: registry)?|oras|skopeo)\s+login\b"
 # A secret value after its name: quoted (spaces allowed) or a bare word, 8+ characters.
 _VALUE = r"(?:\\?(?P<q>[\"'])(?P<quoted>(?:(?!(?P=q))[^\\\n]){8,})|(?P<secret>[^\s\"']{8,}))"
+
+# A secret said in prose: "the schema password is hunter2", "my token for CI is abc123",
+# "password: hunter2". Its name, what may stand between it and "is", and its value (a
+# quoted string, or the word after "is": `_said_no_secret` tells "expired" from "hunter2").
+_PROSE_NAME = (
+    r"(?:pass(?:word|phrase|wd|code)|pin(?:\s+code)?|(?:api|access|secret|private)[ _-]?key"
+    r"|token|secret)"
+)
+_PROSE_LINK = (
+    r"(?:\s+(?:for|of|on|to)(?:\s+[^\s.,;:]+){1,4}?)?"
+    r"\s+(?:is\s+set\s+to|is\s+now|will\s+be|is|was)\s+"
+)
+_PROSE_VALUE = (
+    r"(?:(?P<q>[\"'`])(?P<quoted>(?:(?!(?P=q))[^\n]){1,80})(?P=q)"
+    r"|(?P<secret>[^\s\"'`,;()]*[^\s\"'`,;().!?:]))"
+)
+_PLAIN_WORDS = """a an the this that these those not no now also still just only always never
+    usually
+    often sometimes required missing empty invalid valid wrong right correct incorrect
+    expired stale set unset stored kept saved sent read passed given used needed optional
+    mandatory same different weak strong short long too very in on at from for with by of
+    to into under inside within hidden masked private public known unknown available
+    unavailable fine good bad null none nil undefined true false here there what which
+    where when how why who being been it its our your their my his her generated rotated
+    reset changed shown visible secret secure insecure unique random simple plain
+    cleartext hashed encrypted case sensitive insensitive lowercase uppercase enough ready
+    done gone broken safe unsafe ok okay already yet then again more less longer shorter
+    able unable supposed meant like one two three four five six seven eight nine ten
+    base64 jwt bearer opaque static dynamic temporary permanent global local new old
+    current default custom part per each every any all some such up out off back"""
+_PROSE_WORDS = frozenset(_PLAIN_WORDS.split())
+_WORD_ENDINGS = (
+    "ed", "ing", "ly", "ive", "able", "ible", "ful", "less", "ous", "ion", "ity", "ent",
+    "ant", "ment", "ness",
+)  # fmt: skip
+
+
+def _said_no_secret(match: re.Match[str]) -> bool:
+    """Whether the value a prose rule matched is a plain word, not a secret: "expired",
+    "required", "short-lived", "stored" — against "hunter2", "swordfish", "AbC123"."""
+    quoted = match.group("quoted")
+    if quoted is not None:
+        value = quoted.strip()
+        return len(value) < 4 or len(set(value)) == 1 or value.startswith(("<", "$", "{{"))
+    value = match.group("secret")
+    if len(value) < 4:
+        return True
+    if any(char.isdigit() for char in value):
+        return False
+    if any(not char.isalnum() and char != "-" for char in value):
+        return False
+    if any(char.isupper() for char in value[1:]):
+        return False
+    word = value.lower()
+    return "-" in word or word in _PROSE_WORDS or word.endswith(_WORD_ENDINGS)
+
+
+def _short_value_no_secret(match: re.Match[str]) -> bool:
+    """`password: str` is a type; `password: hunter2`, `pin: 4921` hold a digit."""
+    return not any(char.isdigit() for char in match.group("secret"))
+
 
 RULES: tuple[Rule, ...] = (
     _rule(
@@ -267,7 +347,23 @@ RULES: tuple[Rule, ...] = (
         "key secret token pass",
         rf"(?i){_NAME_START}{_SECRET_NAME}\\?[\"']?\s*(?:=>|[:=])\s*{_NOT_A_VALUE}" + _VALUE,
     ),
+    _rule(
+        "secret_in_prose",
+        "pass pin key token secret",
+        rf"(?i)(?<![\w-]){_PROSE_NAME}{_PROSE_LINK}{_NOT_A_VALUE}{_PROSE_VALUE}",
+        keeps=_said_no_secret,
+    ),
+    _rule(
+        "short_password",
+        "pass pin",
+        rf"(?i)(?<![\w-])(?:pass(?:word|phrase|wd|code)|pin)\s*:\s*{_NOT_A_VALUE}"
+        r"(?P<secret>[^\s\"'`,;()]{3,6}[^\s\"'`,;().!?:])(?![^\s.,;])",
+        keeps=_short_value_no_secret,
+    ),
 )
+
+PRIVATE_RULE = _rule("private_block", "<private", r"(?is)<private>(?:(?!</?private>).)*</private>")
+"""claude-mem's convention for "never remember this": `<private>…</private>`, whole."""
 
 _SECRET_KEY_NAME = re.compile(rf"(?i:(?:.*[_.-])?{_SECRET_NAME})|{_GLUED_ENV_NAME}")
 _REFERENCE_VALUE = re.compile(_REFERENCE)
@@ -282,6 +378,17 @@ def redact_secrets(text: str) -> str:
     for rule in RULES:
         text = rule.apply(text, lowered)
     return text
+
+
+def redact_private(text: str) -> str:
+    """`text` with each `<private>…</private>` block replaced by `[REDACTED_SECRET]`."""
+    return PRIVATE_RULE.apply(text)
+
+
+def redact_outgoing(text: str) -> str:
+    """What of `text` may be sent to a model, dumped or written as a note: its `<private>`
+    blocks and its secrets redacted."""
+    return redact_secrets(redact_private(text))
 
 
 def secret_labels(text: str) -> list[str]:
@@ -299,9 +406,9 @@ def secret_labels(text: str) -> list[str]:
 
 
 def redact_json(value: Any) -> Any:
-    """A copy of a JSON-like value with `redact_secrets` applied to every string, and the
+    """A copy of a JSON-like value with `redact_outgoing` applied to every string, and the
     string values of secret-named members (`"password": "..."`) redacted whole."""
-    return _walk(value, redact_secrets)
+    return _walk(value, redact_outgoing)
 
 
 def _walk(value: Any, redact: Callable[[str], str]) -> Any:
@@ -328,6 +435,107 @@ def _is_secret_member(key: str, value: str) -> bool:
         and _SECRET_KEY_NAME.fullmatch(key) is not None
         and _REFERENCE_VALUE.match(stripped) is None
     )
+
+
+# --- a text as a model sees it, and its edits ------------------------------------------------
+
+_Token = tuple[int, int, int]
+"""A `REDACTED` of the view: where it starts in the view, and the original range it hides."""
+
+
+@dataclass(frozen=True)
+class RedactedView:
+    """A text as a model is shown it (`redact_outgoing`), and the part of the original each
+    `[REDACTED_SECRET]` of it hides, so that an edit the model makes of what it saw is made
+    on the original, the secrets it never saw kept (`original_edit`)."""
+
+    original: str
+    text: str
+    tokens: tuple[_Token, ...]
+
+    @property
+    def hides(self) -> bool:
+        """Whether the view differs from the original."""
+        return bool(self.tokens)
+
+    def original_offset(self, offset: int, *, end: bool) -> int:
+        """Where a place in the view is in the original; one inside a `REDACTED` is its
+        hidden range's start (`end`: its end)."""
+        return _to_original(self.tokens, offset, end=end)
+
+    def original_edit(self, old: str, new: str) -> tuple[str, str] | None:
+        """The edit "`old` → `new`" of the view as an edit of the original: `old` as the
+        original text it shows, and each line of `new` that repeats a line of `old` holding
+        a `REDACTED` as that line's original text (its secret kept). None when `old` is not
+        in the view exactly once."""
+        if not old or self.text.count(old) != 1:
+            return None
+        start = self.text.index(old)
+        hidden: dict[str, list[str]] = {}
+        place = start
+        for line in old.split("\n"):
+            if REDACTED in line:
+                first = self.original_offset(place, end=False)
+                last = self.original_offset(place + len(line), end=True)
+                hidden.setdefault(line, []).append(self.original[first:last])
+            place += len(line) + 1
+        lines = [
+            hidden[line].pop(0) if REDACTED in line and hidden.get(line) else line
+            for line in new.split("\n")
+        ]
+        first = self.original_offset(start, end=False)
+        last = self.original_offset(start + len(old), end=True)
+        return self.original[first:last], "\n".join(lines)
+
+
+def redact_view(text: str) -> RedactedView:
+    """`text` as `redact_outgoing` gives it, with what each `REDACTED` hides."""
+    lowered = text.lower()
+    current = text
+    tokens: list[_Token] = []
+    for rule in (PRIVATE_RULE, *RULES):
+        if not any(needle in lowered for needle in rule.needles):
+            continue
+        spans = rule.spans(current)
+        if spans:
+            current, tokens = _replaced(current, tokens, spans)
+    return RedactedView(text, current, tuple(tokens))
+
+
+def _to_original(tokens: Sequence[_Token], offset: int, *, end: bool) -> int:
+    index = bisect.bisect_right(tokens, offset, key=lambda token: token[0]) - 1
+    if index < 0:
+        return offset
+    start, hidden_start, hidden_end = tokens[index]
+    if offset == start:
+        return hidden_start
+    if offset < start + len(REDACTED):
+        return hidden_end if end else hidden_start
+    return hidden_end + offset - start - len(REDACTED)
+
+
+def _replaced(
+    text: str, tokens: list[_Token], spans: Sequence[tuple[int, int]]
+) -> tuple[str, list[_Token]]:
+    """`text` with each span replaced by `REDACTED`, and the tokens after it (a token a span
+    covers is part of the new one)."""
+    pieces: list[str] = []
+    kept: list[_Token] = []
+    cursor = shift = 0
+    remaining = list(tokens)
+    for start, end in spans:
+        hidden = (_to_original(tokens, start, end=False), _to_original(tokens, end, end=True))
+        while remaining and remaining[0][0] < end:
+            token = remaining.pop(0)
+            if token[0] + len(REDACTED) <= start:
+                kept.append((token[0] + shift, token[1], token[2]))
+        pieces += [text[cursor:start], REDACTED]
+        kept.append((start + shift, *hidden))
+        shift += len(REDACTED) - (end - start)
+        cursor = end
+    kept += [(token[0] + shift, token[1], token[2]) for token in remaining]
+    pieces.append(text[cursor:])
+    return "".join(pieces), kept
 
 
 # --- the keys Memtab holds -------------------------------------------------------------------

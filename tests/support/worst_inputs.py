@@ -77,6 +77,8 @@ REDACTION = {
     "square_token": F("", "sq0atp-x "),
     "digitalocean_token": F("", "dop_v1_x "),
     "secret_named_value": F("token", " ", "x"),
+    "secret_in_prose": F("token", " for a", " is x"),
+    "short_password": F("", "password: ", "x"),
 }
 
 
@@ -458,6 +460,19 @@ WORST: dict[str, Worst] = {
     "memtab.writer.prompts:_JSON_FENCE": S("", "```json\n"),
     # the redaction rules, as `Rule.apply` applies them
     **{f"memtab.redact:RULES[{i}].pattern": REDACTION[rule.name] for i, rule in enumerate(RULES)},
+    "memtab.redact:PRIVATE_RULE.pattern": F("", "<private>a"),
+    "memtab.trust.rails:_MARKER": F("", " ", "x"),
+    "memtab.trust.rails:_EMPHASIS": F("", "*"),
+    "memtab.trust.rails:_LABEL": F("note", " ", "x"),
+    "memtab.trust.rails:_RULE_OPENING": F("please", " ", "x"),
+    "memtab.trust.rails:_RULE_ANYWHERE": F("", "from now o"),
+    "memtab.trust.rails:_RULE_HEADING": S("", "directiv "),
+    "memtab.trust.rails:_USERS_WORDS": F("user", " ", "x"),
+    "memtab.writer.job.rails:_COMMANDS_HEADING": S("", "comman "),
+    "memtab.trust.rails:CODE_SPAN": F("", "`a"),
+    "memtab.trust.rails:_SPACES": F("", " a"),
+    "memtab.writer.job.rails:_MARKER": F("", " ", "x"),
+    "memtab.writer.job.rails:_EXPLANATION": F("a", " ", "x"),
     "memtab.store.text.near_duplicates:_WORD": F("", "a "),
     "memtab.trust.contradictions.claims:_ALTERNATIVES": S("", "eithe "),
     "memtab.trust.contradictions.claims:_ALWAYS": S("", "alway "),

@@ -12,7 +12,9 @@ Every call goes through `ConsolidationGuard.execute`. Reads pass straight to the
    again (`declined`, docs/formats.md §9.7); read first (`read_first`, a model's runs)
    — a file is changed only once this run has viewed it, and one is created only once
    the run has viewed any: a model that proposes from the file list alone changes
-   nothing;
+   nothing; rails (`rails`, a model's runs: `consolidation.rails`) — new text may not
+   invent a rule no file states, put words in the user's mouth, copy the instructions
+   or carry a secret;
 3. the mutation budget — 8 per run, reserved atomically so parallel calls never
    over-commit; a call rejected by 1–2 consumes nothing;
 4. dry run — the call is not dispatched; it consumes budget like a real change would;
@@ -43,7 +45,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from memtab.consolidation.errors import ConsolidationError
-from memtab.store.errors import ToolArgumentError
+from memtab.redact import REDACTED, redact_view
+from memtab.store.errors import MemoryStoreError, ToolArgumentError
 from memtab.store.paths import SHARED_SCOPES, PathError, Scope, VirtualPath, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import (
@@ -52,6 +55,7 @@ from memtab.store.scopes.tool import (
     ToolResult,
     parse_tool_request,
 )
+from memtab.store.scopes.tool_args import StrReplaceArgs
 from memtab.store.sidecars.journal import RUN_SCOPES, JournalOp, RunScope
 from memtab.store.xum_notes import SESSION_SCOPE_UNOFFERED
 
@@ -97,6 +101,9 @@ def outside_run_note(path: VirtualPath, scopes: Sequence[Scope]) -> str:
 BeforeDispatch = Callable[[str, str, str | None, Mapping[str, Any]], None]
 """Told (command, path, new path, arguments) right before a mutation is made; raises
 OSError when the run cannot record it."""
+Rails = Callable[[ToolRequest], str | None]
+"""Asked of a change: why its new text is refused (`rails.ConsolidationRails.refusal`),
+or None."""
 Declined = Callable[[str, str, str | None, Mapping[str, Any]], str | None]
 """Asked of (command, path, new path, arguments): why the call was declined in review and
 is not made again (`declined.DeclinedMatcher.refusal`), or None."""
@@ -160,11 +167,13 @@ class ConsolidationGuard:
         declined: Declined | None = None,
         scopes: Sequence[Scope] = SHARED_SCOPES,
         read_first: bool = False,
+        rails: Rails | None = None,
     ) -> None:
         """`scopes`: those the run sees and may change (`run_scopes`); `read_first`: a
         change needs a `view` of its file earlier in the run (a model's run)."""
         self.store = store
         self.read_first = read_first
+        self.rails = rails
         self._read: set[str] = set()
         self.before_dispatch = before_dispatch
         self.declined = declined
@@ -235,6 +244,9 @@ class ConsolidationGuard:
                 raise _RejectedError(declined)
             if self.read_first:
                 self._check_read(request.command, path, resolved)
+            refused = self.rails(request) if self.rails is not None else None
+            if refused:
+                raise _RejectedError(refused)
         except _RejectedError as rejection:
             return self._journal(request, path_text, new_path_text, False, str(rejection))
         if not self.budget.reserve():
@@ -254,7 +266,7 @@ class ConsolidationGuard:
                 self.budget.refund()
                 note = f"not made: the run could not record it first ({error.strerror or error})"
                 return self._journal(request, path_text, new_path_text, False, note)
-        result = self.tool.execute_request(request)
+        result = self.tool.execute_request(_as_the_file_holds(self.store, request))
         if not result.success:
             self.budget.refund()
             return self._journal(request, path_text, new_path_text, False, result.error)
@@ -342,6 +354,22 @@ class ConsolidationGuard:
         )
         with self._ops_lock:
             self._ops.append(op)
+
+
+def _as_the_file_holds(store: MemoryStore, request: ToolRequest) -> ToolRequest:
+    """A `str_replace` of the file as a model sees it (`redact.redact_view`: secrets and
+    `<private>` blocks hidden) as the same edit of the file, the secrets it hides kept."""
+    args = request.args
+    if not isinstance(args, StrReplaceArgs) or REDACTED not in args.old_str:
+        return request
+    try:
+        content = store.read(request.file_path()).content
+    except (MemoryStoreError, PathError):
+        return request  # the tool says why
+    edit = redact_view(content).original_edit(args.old_str, args.new_str)
+    if edit is None:
+        return request
+    return ToolRequest(args.replaced(old_str=edit[0], new_str=edit[1]))
 
 
 def _parse_file_path(raw: str | None, name: str) -> VirtualPath:

@@ -4,6 +4,10 @@ Ask the model; run the tools it calls; send the results back; repeat until it an
 without tool calls, or a bound is hit (steps, overall deadline, cancellation) or the
 provider fails. The loop never raises ProviderError: the error is kept in the result so
 callers can journal it or write a trace dump. It raises only for programming errors.
+
+What a model is sent (`Redacted`, docs/formats.md §12.2): every text of a request with
+`<private>` blocks and secrets redacted (`memtab.redact.redact_outgoing`), whatever the
+provider; the caller's conversation keeps what it holds. Each message is redacted once.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any, Literal
 
 from memtab.fs.clock import now_ms
 from memtab.llm.types import (
+    AssistantMessage,
     ChatProvider,
     Message,
     ModelReply,
@@ -26,7 +31,9 @@ from memtab.llm.types import (
     ToolResultsMessage,
     ToolSpec,
     Usage,
+    UserMessage,
 )
+from memtab.redact import redact_json, redact_outgoing
 
 logger = logging.getLogger(__name__)
 
@@ -277,3 +284,69 @@ def _report(on_step: StepCallback | None, step: int, message: str) -> None:
         on_step(step, message)
     except Exception:  # progress display must never end a run
         logger.exception("on_step callback failed")
+
+
+# --- what a model is sent ----------------------------------------------------------------------
+
+
+class Redacted:
+    """A `ChatProvider` that sends `provider` only what may leave the machine."""
+
+    def __init__(self, provider: ChatProvider) -> None:
+        self.provider = provider
+        self._sent: dict[int, tuple[Message, Message]] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return self.provider.name
+
+    @property
+    def model(self) -> str:
+        return self.provider.model
+
+    def complete(
+        self,
+        system: str,
+        messages: list[Message],
+        tools: list[ToolSpec],
+        *,
+        cancel: threading.Event | None = None,
+    ) -> ModelReply:
+        """One model turn, asked with the conversation redacted."""
+        sent = [self._redacted(message) for message in messages]
+        return self.provider.complete(redact_outgoing(system), sent, tools, cancel=cancel)
+
+    def close(self) -> None:
+        """Close the provider, if it holds anything."""
+        close = getattr(self.provider, "close", None)
+        if callable(close):
+            close()
+
+    def _redacted(self, message: Message) -> Message:
+        with self._lock:
+            known = self._sent.get(id(message))
+            if known is not None and known[0] is message:
+                return known[1]
+        redacted = redacted_message(message)
+        with self._lock:
+            self._sent[id(message)] = (message, redacted)
+        return redacted
+
+
+def redacted_message(message: Message) -> Message:
+    """`message` as a model may be sent it."""
+    if isinstance(message, UserMessage):
+        return replace(message, text=redact_outgoing(message.text))
+    if isinstance(message, AssistantMessage):
+        calls = tuple(_redacted_call(call) for call in message.tool_calls)
+        return replace(message, text=redact_outgoing(message.text), tool_calls=calls)
+    results = tuple(
+        replace(result, content=redact_outgoing(result.content)) for result in message.results
+    )
+    return replace(message, results=results)
+
+
+def _redacted_call(call: ToolCall) -> ToolCall:
+    arguments: Any = redact_json(call.arguments) if call.arguments is not None else None
+    return replace(call, arguments=arguments, raw_arguments=redact_outgoing(call.raw_arguments))

@@ -39,7 +39,9 @@ _BULKY_FIELDS = frozenset(
     {"system_prompt", "existing_memory", "events_summary", "events", "user_message"}
 )
 # Memtab's own additions have no place of their own in the viewer: shown as other fields.
-_SHOWN_AS_OTHER_FIELDS = frozenset({"memory_file", "memtab", "run_id", "trigger", "summary"})
+_SHOWN_AS_OTHER_FIELDS = frozenset(
+    {"memory_file", "memtab", "run_id", "trigger", "summary", "refused"}
+)
 
 
 @dataclass(frozen=True)

@@ -236,3 +236,5 @@ class DumpRecord(DumpModel):
     """Memtab's own: what started a consolidation (`manual`, `launch`…)."""
     summary: Text = None
     """Memtab's own: what the run's tools did, as its journal and runs log say it."""
+    refused: Items = ()
+    """Memtab's own: `{line, why}` of each line a model wrote that the rails refused."""

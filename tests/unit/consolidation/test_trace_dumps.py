@@ -23,7 +23,7 @@ from memtab.traces.outcome import Outcome
 from memtab.traces.reader import parse_trace
 from support.scripted_provider import ScriptedProvider
 
-from .helpers import WS, Wire, put
+from .helpers import WS, Wire, put, read
 
 PROSE = "I merged every file and deleted the duplicates."
 
@@ -97,3 +97,28 @@ def test_the_cli_names_a_failed_runs_dump_and_the_dump_hides_the_key(
     assert status == 1 and f"Trace: {summary.path}" in err
     assert "HTTP 401" in summary.error
     assert wire.key not in summary.path.read_text()
+
+
+def test_a_model_sees_memory_redacted_its_edit_keeps_the_secret_and_the_dump_holds_none(
+    home: Home, store: MemoryStore
+) -> None:
+    secret = "- prod DB password: hunter22x\n<private>the deploy key lives in 1Password</private>\n"
+    put(store, "/memories/project/db.md", f"# DB\n{secret}- stale\n")
+    view = ToolCall("1", "memory", {"command": "view", "path": "/memories/project/db.md"})
+    shown = "- prod DB password: [REDACTED_SECRET]\n[REDACTED_SECRET]\n- stale\n"
+    edit = ToolCall(
+        "2",
+        "memory",
+        {"command": "str_replace", "path": "/memories/project/db.md", "old_str": shown,
+         "new_str": shown.replace("- stale\n", "")},
+    )  # fmt: skip
+    model = ScriptedProvider([ModelReply("", (view,)), ModelReply("", (edit,)), ModelReply("")])
+    record = ConsolidationService(home, provider_factory=lambda _: model).run(WS)
+    assert record.applied_count == 1
+    (result,) = model.messages[1][-1].results  # type: ignore[union-attr]
+    assert "hunter22x" not in result.content and "1Password" not in result.content
+    assert "prod DB password: [REDACTED_SECRET]" in result.content
+    assert read(store, "/memories/project/db.md") == f"# DB\n{secret}"
+    (summary,) = list_traces(home)
+    dump = summary.path.read_text(encoding="utf-8")
+    assert "hunter22x" not in dump and "1Password" not in dump

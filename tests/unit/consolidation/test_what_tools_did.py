@@ -95,3 +95,22 @@ def test_what_a_model_changed_after_reading_is_said_in_words_not_its_own(
     )
     (run,) = RunsLog(home).runs()
     assert run.summary == record.summary
+
+
+def test_a_model_that_only_talks_is_reminded_once_of_the_tool_and_then_reads(
+    home: Home, store: MemoryStore
+) -> None:
+    put(store, "/memories/project/a.md", "- alpha\n- alpha\n")
+    view = memory("1", command="view", path="/memories/project/a.md")
+    edit = memory(
+        "2", command="str_replace", path="/memories/project/a.md",
+        old_str="- alpha\n- alpha\n", new_str="- alpha\n",
+    )  # fmt: skip
+    model = ScriptedProvider(
+        [ModelReply(PROSE_PLAN), ModelReply("", (view,)), ModelReply("", (edit,)), ModelReply("")]
+    )
+    record = ConsolidationService(home, provider_factory=lambda _: model).run(WS)
+    assert read(store, "/memories/project/a.md") == "- alpha\n"
+    assert record.summary == "Removed 1 line from a.md."
+    reminder = model.messages[1][-1]
+    assert "nothing was read or changed yet" in getattr(reminder, "text", "")

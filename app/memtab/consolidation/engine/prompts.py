@@ -31,6 +31,7 @@ logger = logging.getLogger(__name__)
 
 DREAM_PROMPT = "dream.md"
 ARCHIVE_ADDENDUM = "dream-archive.md"
+REMINDER = "dream-reminder.md"
 MAX_OVERRIDE_BYTES = 100 * 1024
 BUNDLED = "bundled"
 
@@ -62,6 +63,11 @@ def bundled_prompt(name: str) -> str:
             f"The bundled prompt {path} is missing or unreadable ({error.strerror or error}); "
             "reinstall Memtab"
         ) from None
+
+
+def reminder_prompt() -> str:
+    """What a model that answered without reading anything is told once (`runner`)."""
+    return " ".join(bundled_prompt(REMINDER).split())
 
 
 def prompt_body(text: str) -> str:

@@ -15,12 +15,18 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
 from memtab.consolidation.declined import DeclinedMatcher
-from memtab.consolidation.engine.prompts import listed_files, load_system_prompt, run_message
+from memtab.consolidation.engine.prompts import (
+    listed_files,
+    load_system_prompt,
+    reminder_prompt,
+    run_message,
+)
 from memtab.consolidation.errors import FailureKind, RunCancelledError, RunFailedError
 from memtab.consolidation.guard import (
     DRY_RUN_NOTE,
@@ -30,6 +36,7 @@ from memtab.consolidation.guard import (
     MutationBudget,
 )
 from memtab.consolidation.offline.provider import REASON_ARGUMENT
+from memtab.consolidation.rails import ConsolidationRails
 from memtab.consolidation.records import join_words
 from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import plural
@@ -37,11 +44,20 @@ from memtab.llm.loop import (
     DEFAULT_MAX_STEPS,
     DEFAULT_TIMEOUT_S,
     LoopResult,
+    Redacted,
     StepCallback,
     run_tool_loop,
 )
 from memtab.llm.offline import OFFLINE_PROVIDER
-from memtab.llm.types import ChatProvider, ToolCall, ToolOutcome, ToolSpec, UserMessage
+from memtab.llm.types import (
+    ChatProvider,
+    Message,
+    ToolCall,
+    ToolOutcome,
+    ToolSpec,
+    Usage,
+    UserMessage,
+)
 from memtab.store.history.describe import describe_ops, op_texts, op_units
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.records import RunOp
@@ -143,6 +159,8 @@ def run_consolidation(
         read_first=model,
     )
     system = load_system_prompt(prompt_home or store.home, trigger)
+    if model:  # a model's new text passes the rails (the offline consolidator moves lines)
+        guard.rails = ConsolidationRails(store, guard.scopes, system.text).refusal
     # The offline consolidator reads the files as data, never this message: listing a big
     # home once more for it took a fifth of a run on 20,000 files.
     files = listed_files(store, guard.scopes) if model else []
@@ -181,18 +199,27 @@ def run_consolidation(
         ", dry run" if dry_run else "",
         system.source,
     )
-    loop = run_tool_loop(
-        provider,
-        system.text,
-        [UserMessage(message)],
-        [memory_tool_spec()],
-        execute,
-        max_steps=limits.max_steps,
-        timeout_s=limits.timeout_s,
-        cancel=cancel,
-        on_step=on_step,
-        timeout_hint=RUN_LIMIT_HINT,
-    )
+    started = time.monotonic()
+
+    def ask(messages: list[Message], max_steps: int) -> LoopResult:
+        return run_tool_loop(
+            Redacted(provider) if model else provider,  # a model is sent nothing unredacted
+            system.text,
+            messages,
+            [memory_tool_spec()],
+            execute,
+            max_steps=max_steps,
+            timeout_s=max(limits.timeout_s - (time.monotonic() - started), 0.001),
+            cancel=cancel,
+            on_step=on_step,
+            timeout_hint=RUN_LIMIT_HINT,
+        )
+
+    loop = ask([UserMessage(message)], limits.max_steps)
+    if model and files and loop.ok and not loop.tool_executions and loop.steps < limits.max_steps:
+        # It answered in words without reading a file: once more, reminded of the tool.
+        again = ask([*loop.messages, UserMessage(reminder_prompt())], limits.max_steps - loop.steps)
+        loop = _joined(loop, again)
     ops = _with_reasons(guard.ops, reasons)
     op_calls = tuple(calls.get(index, {}) for index in range(len(ops)))
     run_ops = _with_units(
@@ -222,6 +249,20 @@ def run_consolidation(
         usage=RunUsage.of(loop.usage.input_tokens, loop.usage.output_tokens) if model else None,
     )
     return RunResult(record, ops, loop, None, run_ops, op_calls, system.text)
+
+
+def _joined(first: LoopResult, second: LoopResult) -> LoopResult:
+    """Two loops of one conversation, the second asked after the first, as one."""
+    usage = Usage()
+    usage.add(first.usage)
+    usage.add(second.usage)
+    return replace(
+        second,
+        steps=first.steps + second.steps,
+        usage=usage,
+        replies=[*first.replies, *second.replies],
+        tool_executions=[*first.tool_executions, *second.tool_executions],
+    )
 
 
 def _with_reasons(ops: tuple[JournalOp, ...], reasons: dict[int, str]) -> tuple[JournalOp, ...]:

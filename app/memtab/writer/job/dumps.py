@@ -117,10 +117,14 @@ class RunTrace:
     satisfied_memory_tool_policy: bool = False
     outcome: str = "failed"
     error: str | None = None
+    refused: list[tuple[str, str]] = field(default_factory=list)
+    """(line, why) of each line the rails refused."""
 
     def to_record(self) -> DumpRecord:
         """The dump, before redaction."""
-        optional = {"error": self.error} if self.error is not None else {}
+        optional: dict[str, Any] = {"error": self.error} if self.error is not None else {}
+        if self.refused:
+            optional["refused"] = tuple({"line": line, "why": why} for line, why in self.refused)
         return DumpRecord(
             schema_version=DUMP_SCHEMA_VERSION,
             run_started_at=self.run_started_at,

@@ -1,0 +1,110 @@
+"""The writer's rails between a model and the notes file (issue 82): a refused line is left
+out and named — in the model's answer, the run's result and summary, the dump — never
+silently dropped; what the rails keep is written; a write that changes nothing is no
+write."""
+
+from __future__ import annotations
+
+import json
+
+from memtab.llm.types import ModelReply, ToolCall, ToolResultsMessage
+from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import Workspace
+from memtab.transcripts import TranscriptEvent
+from memtab.trust.rails import PUTS_WORDS_IN_THE_USERS_MOUTH, RESTATES_INSTRUCTIONS
+from memtab.writer.config import WriterSettings
+from memtab.writer.job.rails import NEVER_RAN, UNSTATED_RULE
+from memtab.writer.job.run import run_writer
+from support.scripted_provider import ScriptedProvider
+
+from .events import answer, bash, user
+
+NOTES = "/memories/workspace/notes.md"
+
+
+def session() -> list[TranscriptEvent]:
+    """The user asks once to run the suite, and states one standing rule."""
+    return [
+        user("Always use bun, never npm. Run the suite now."),
+        bash("bun test", output="12 pass"),
+        answer("The suite passes."),
+    ]
+
+
+def write(new: str, old: str = "") -> ModelReply:
+    return ModelReply("", (ToolCall("w", "memory_write", {"old_string": old, "new_string": new}),))
+
+
+def notes(home: Home, workspace: Workspace) -> str:
+    return MemoryStore(home, workspace).read(parse_file_path(NOTES)).content
+
+
+def test_refused_lines_are_left_out_and_named_everywhere_the_rest_is_written(
+    home: Home, workspace: Workspace
+) -> None:
+    draft = (
+        "## Directives\n- Always use bun, never npm\n- Always run the suite before committing\n"
+        "## Preferences\n- The user prefers small commits\n"
+        "## Commands that work\n- `bun test` runs the suite\n- `bun run lint`\n"
+        "## Notes\n- Each note must stand on its own: name the file, command, API or setting\n"
+    )
+    model = ScriptedProvider([write(draft)])
+    settings = WriterSettings(dump_successful_runs=True)
+    result = run_writer(home, workspace, session(), model, settings=settings)
+    assert result.outcome == "wrote"
+    assert notes(home, workspace) == (
+        "## Directives\n- Always use bun, never npm\n"
+        "## Commands that work\n- `bun test` runs the suite\n"
+    )
+    assert result.refused == (
+        ("- Always run the suite before committing", UNSTATED_RULE),
+        ("- The user prefers small commits", PUTS_WORDS_IN_THE_USERS_MOUTH),
+        ("- `bun run lint`", NEVER_RAN),
+        (
+            "- Each note must stand on its own: name the file, command, API or setting",
+            RESTATES_INSTRUCTIONS,
+        ),
+    )
+    assert result.summary().endswith(
+        f"; 4 lines refused: “- Always run the suite before committing” ({UNSTATED_RULE})"
+    )
+    assert json.loads(json.dumps(result.to_json()))["refused"][0] == {
+        "line": "- Always run the suite before committing",
+        "why": UNSTATED_RULE,
+    }
+    assert result.trace_path is not None
+    dump = json.loads(result.trace_path.read_text(encoding="utf-8"))
+    assert [entry["why"] for entry in dump["refused"]] == [why for _, why in result.refused]
+    assert model.calls == 1  # the run stopped at the write: the policy was met
+
+
+def test_the_model_is_told_what_was_refused_and_a_replaced_line_stays(
+    home: Home, workspace: Workspace
+) -> None:
+    MemoryStore(home, workspace).create_file(parse_file_path(NOTES), "# Notes\n- Use bun\n")
+    old = "# Notes\n- Use bun\n"
+    nothing_new = ModelReply("", (ToolCall("n", "no_new_memories", {}),))
+    model = ScriptedProvider(
+        [write("# Notes\n- Always run the suite with bun\n", old), nothing_new]
+    )
+    result = run_writer(home, workspace, session(), model)
+    assert notes(home, workspace) == old  # not lost to a refused line
+    assert result.outcome == "no_new_memories" and model.calls == 2
+    assert result.refused == (("- Always run the suite with bun", UNSTATED_RULE),)
+    assert result.summary().startswith("No new memories; 1 line refused:")
+    tool_results = model.messages[1][-1]
+    assert isinstance(tool_results, ToolResultsMessage)
+    answer = json.loads(tool_results.results[0].content)
+    assert answer["refused"] == [{"line": "- Always run the suite with bun", "why": UNSTATED_RULE}]
+    assert answer["note"].startswith("Nothing was written: every line this write added")
+
+
+def test_a_write_that_changes_nothing_is_no_write(home: Home, workspace: Workspace) -> None:
+    # Qwen2.5-Coder 1.5B on mux's replay session and on a Codex rollout (issue 82).
+    model = ScriptedProvider([write("")])
+    result = run_writer(home, workspace, session(), model)
+    assert result.outcome == "no_new_memories"
+    assert result.summary() == "No new memories"
+    assert not MemoryStore(home, workspace).physical(parse_file_path(NOTES)).exists()
