@@ -15,6 +15,7 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.job.rails import WriterRails
 from memtab.writer.job.run import load_writer_events, run_writer
+from support.logfail import ExpectLog
 from support.recorded_replies import Replay, fixture_transcript, recorded
 
 NOTES = "/memories/workspace/notes.md"
@@ -22,8 +23,26 @@ RECORDINGS = [
     "writer-qwen2.5-coder-1.5b.json",
     "writer-qwen2.5-coder-1.5b-run2.json",
     "writer-qwen2.5-coder-0.5b.json",
+    "writer-qwen2.5-coder-0.5b-run2.json",
 ]
 RUNS = [(name, transcript) for name in RECORDINGS for transcript in recorded(name)]
+FAILING = {
+    (
+        "writer-qwen2.5-coder-0.5b.json",
+        "simonw-claude-code-transcripts__tests__sample_session.jsonl",
+    ),
+    (
+        "writer-qwen2.5-coder-0.5b-run2.json",
+        "daaain-claude-code-log__test__test_data__representative_messages.jsonl",
+    ),
+    (
+        "writer-qwen2.5-coder-0.5b-run2.json",
+        "daaain-claude-code-log__test__test_data__codex__sessions__2026__01__02__rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl",
+    ),
+}
+"""Runs whose model never wrote anything the rails let through nor declared nothing new
+(the 0.5B copied its prompt and the tool's answers back as notes until its attempts were
+spent)."""
 
 
 def notes(home: Home, workspace: Workspace) -> str:
@@ -35,14 +54,17 @@ def notes(home: Home, workspace: Workspace) -> str:
 
 @pytest.mark.parametrize(("recording", "transcript"), RUNS)
 def test_nothing_the_rails_refuse_is_written_and_each_refusal_is_named(
-    home: Home, workspace: Workspace, recording: str, transcript: str
+    home: Home, workspace: Workspace, recording: str, transcript: str, expect_log: ExpectLog
 ) -> None:
+    failing = (recording, transcript) in FAILING
+    if failing:
+        expect_log("memtab.writer.job.run", "WARNING", r"Memory writer failed: the model ended")
     events = load_writer_events(fixture_transcript(transcript))
     model = Replay(recorded(recording)[transcript])
     result = run_writer(home, workspace, events, model)
     # A run may fail once the recorded replies are spent (the model, answered otherwise
     # now, said something else next): what matters is what reached the notes.
-    assert result.outcome in ("wrote", "no_new_memories"), result.error
+    assert (result.outcome == "failed") == failing, result.error
     written = notes(home, workspace)
     assert redact_outgoing(written) == written
     lines = written.split("\n")

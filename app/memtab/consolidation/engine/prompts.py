@@ -65,9 +65,10 @@ def bundled_prompt(name: str) -> str:
         ) from None
 
 
-def reminder_prompt() -> str:
-    """What a model that answered without reading anything is told once (`runner`)."""
-    return " ".join(bundled_prompt(REMINDER).split())
+def reminder_prompt(path: str) -> str:
+    """What a model that answered without reading anything is told once (`runner`), its
+    example call viewing `path` (the first file listed)."""
+    return " ".join(bundled_prompt(REMINDER).split()).replace("{{path}}", path)
 
 
 def prompt_body(text: str) -> str:

@@ -218,7 +218,8 @@ def run_consolidation(
     loop = ask([UserMessage(message)], limits.max_steps)
     if model and files and loop.ok and not loop.tool_executions and loop.steps < limits.max_steps:
         # It answered in words without reading a file: once more, reminded of the tool.
-        again = ask([*loop.messages, UserMessage(reminder_prompt())], limits.max_steps - loop.steps)
+        reminded = [*loop.messages, UserMessage(reminder_prompt(str(files[0].path)))]
+        again = ask(reminded, limits.max_steps - loop.steps)
         loop = _joined(loop, again)
     ops = _with_reasons(guard.ops, reasons)
     op_calls = tuple(calls.get(index, {}) for index in range(len(ops)))

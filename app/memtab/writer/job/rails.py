@@ -4,10 +4,10 @@ conversation says (`trust.rails`), and against the commands the conversation ran
 
 Refused: a line that holds a secret, restates the writer's instructions, states a
 standing rule the user did not state as one ("Always run the suite" from "run the suite
-now"), says the user said what they did not or what the conversation does not, or lists
-under a heading of commands one no tool call ran. A refused line is left out of the
-write — a line it would have replaced is kept — and named in the run's result; a heading
-it leaves with nothing under it goes too.
+now"), says the user said what they did not or what the conversation does not, copies a
+line of a tool's output, or lists under a heading of commands one no tool call ran. A
+refused line is left out of the write — a line it would have replaced is kept — and named
+in the run's result; a heading it leaves with nothing under it goes too.
 """
 
 from __future__ import annotations
@@ -18,11 +18,12 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from memtab.markdown import LineKind, classify, text_lines
+from memtab.markdown import Line, LineKind, classify, text_lines
 from memtab.redact import redact_outgoing
 from memtab.transcripts import TranscriptEvent
 from memtab.trust.rails import (
     CODE_SPAN,
+    SAYS_NOTHING,
     Rails,
     Refused,
     squeezed,
@@ -35,6 +36,7 @@ from memtab.writer.tools import TOOL_ANSWERS
 UNSTATED_RULE = "it is a standing rule the conversation does not state"
 UNHEARD = "it says what the conversation does not"
 NEVER_RAN = "it names a command the conversation never ran"
+COPIES_OUTPUT = "it copies a tool's output"
 
 _COMMAND_KEYS = ("command", "cmd", "script", "commands")
 _COMMANDS_HEADING = re.compile(r"\bcommands?\b", re.IGNORECASE)
@@ -71,6 +73,13 @@ class WriterRails:
             unheard=UNHEARD,
         )
         self._ran = squeezed("\n".join(map(redact_outgoing, _commands_of(events))))
+        self._output_lines = {
+            squeezed(line)
+            for event in events
+            for call in event.tool_calls
+            for line in redact_outgoing(call.output or "").splitlines()
+            if line.strip()
+        }
 
     def apply(self, before: str, after: str) -> tuple[str, list[tuple[str, str]]]:
         """`after` with what the rails refuse of what it adds to `before` taken out, and
@@ -86,25 +95,39 @@ class WriterRails:
             for index in range(first, last)
             if new[index] not in existing
         ]
-        refused = {**self.rails.refusals(after, added, before), **self._unrun(new, added)}
-        refused = with_what_goes_with_them(new, set(added), refused)
-        if not refused:
-            return after, []
-        kept: list[tuple[str, bool]] = []  # each line, and whether it is a heading it added
         kinds = classify(new)
+        refused = {
+            **self.rails.refusals(after, added, before),
+            **self._copied(new, added),
+            **self._unrun(new, added),
+        }
+        refused = with_what_goes_with_them(new, set(added), refused)
+        # a heading written with nothing under it says nothing; one its refused lines
+        # leave empty goes with them
+        numbered = [(line, number) for number, line in enumerate(new)]
+        _, empty = _without_empty_headings(numbered, kinds, set(added))
+        refused |= {number: Refused(new[number], SAYS_NOTHING) for number in empty}
+        kept: list[tuple[str, int | None]] = []  # each line, and its number if it was added
         for tag, start, end, first, last in opcodes:
             if tag == "equal" or (tag == "replace" and refused.keys() & range(first, last)):
-                kept += [(line, False) for line in old[start:end]]
+                kept += [(line, None) for line in old[start:end]]
             elif tag != "delete":
-                kept += [
-                    (new[index], kinds[index].kind is LineKind.HEADING and index in added)
-                    for index in range(first, last)
-                    if index not in refused
-                ]
-        lines = list(_without_empty_headings(kept))
+                kept += [(new[n], n) for n in range(first, last) if n not in refused]
+        if not refused:
+            return after, []
+        lines, _ = _without_empty_headings(kept, kinds, set(added))
         text = "\n".join(lines) + ("\n" if lines and after.endswith("\n") else "")
         ordered = sorted(refused.items())  # named redacted: a refused secret is still one
         return text, [(redact_outgoing(found.line), found.why) for _, found in ordered]
+
+    def _copied(self, lines: Sequence[str], added: Iterable[int]) -> dict[int, Refused]:
+        """The added lines that are a line of a tool's output, as it was ("File written
+        successfully"): raw output is no note."""
+        return {
+            number: Refused(lines[number], COPIES_OUTPUT)
+            for number in added
+            if squeezed(_MARKER.sub("", lines[number])) in self._output_lines
+        }
 
     def _unrun(self, lines: Sequence[str], added: Iterable[int]) -> dict[int, Refused]:
         """The added items under a heading of commands naming one no tool call of the
@@ -133,20 +156,32 @@ class WriterRails:
         return not command.strip() or squeezed(redact_outgoing(command)) in self._ran
 
 
-def _without_empty_headings(lines: Sequence[tuple[str, bool]]) -> Iterator[str]:
-    """The lines but a heading the write added that nothing stands under any longer, and
-    the blank lines what was left out leaves: none first, never two in a row."""
-    previous = ""
-    for index, (line, added_heading) in enumerate(lines):
-        if added_heading:
+def _without_empty_headings(
+    lines: Sequence[tuple[str, int | None]], kinds: Sequence[Line], added: set[int]
+) -> tuple[list[str], list[int]]:
+    """The lines but each heading the write added that nothing stands under, and the
+    blank lines what was left out leaves (none first, never two in a row); and the
+    numbers of the headings left out."""
+    kept: list[str] = []
+    empty: list[int] = []
+    for index, (line, number) in enumerate(lines):
+        if number is not None and number in added and kinds[number].kind is LineKind.HEADING:
             following = (text for text, _ in lines[index + 1 :])
             under = next((text for text in following if text.strip()), "")
-            if not under or under.lstrip().startswith("#"):
+            if not under or 0 < _level(under) <= _level(line):
+                empty.append(number)
                 continue
-        if not line.strip() and (index == 0 or not previous.strip()):
+        if not line.strip() and (not kept or not kept[-1].strip()):
             continue
-        previous = line
-        yield line
+        kept.append(line)
+    return kept, empty
+
+
+def _level(line: str) -> int:
+    """A heading's level (`##`: 2); 0 for any other line."""
+    stripped = line.lstrip()
+    hashes = len(stripped) - len(stripped.lstrip("#"))
+    return hashes if hashes and stripped[hashes : hashes + 1] in (" ", "") else 0
 
 
 def _texts_of(events: Sequence[TranscriptEvent]) -> Iterator[str]:
