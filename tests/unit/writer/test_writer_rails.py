@@ -15,11 +15,11 @@ from memtab.store.sidecars.registry import Workspace
 from memtab.transcripts import TranscriptEvent
 from memtab.trust.rails import PUTS_WORDS_IN_THE_USERS_MOUTH, RESTATES_INSTRUCTIONS
 from memtab.writer.config import WriterSettings
-from memtab.writer.job.rails import NEVER_RAN, UNSTATED_RULE
+from memtab.writer.job.rails import COPIES_DOCUMENT, COPIES_OUTPUT, NEVER_RAN, UNSTATED_RULE
 from memtab.writer.job.run import run_writer
 from support.scripted_provider import ScriptedProvider
 
-from .events import answer, bash, user
+from .events import answer, bash, calls, tool, user
 
 NOTES = "/memories/workspace/notes.md"
 
@@ -108,3 +108,27 @@ def test_a_write_that_changes_nothing_is_no_write(home: Home, workspace: Workspa
     assert result.outcome == "no_new_memories"
     assert result.summary() == "No new memories"
     assert not MemoryStore(home, workspace).physical(parse_file_path(NOTES)).exists()
+
+
+def test_a_copy_of_a_file_the_agent_wrote_or_of_a_tools_output_is_refused(
+    home: Home, workspace: Workspace
+) -> None:
+    # Qwen2.5-Coder 1.5B copied the CLAUDE.md an /init session wrote; 0.5B, a tool's output.
+    document = (
+        "# CLAUDE.md\n\n## Notes\n\n- This CLAUDE.md file should be updated as the project grows\n"
+    )
+    events = [
+        user("Set up the repository notes."),
+        calls(tool("Write", {"file_path": "/repo/CLAUDE.md", "content": document})),
+        bash("git commit -m 'notes'", output="[main abc1234] notes\n 1 file changed"),
+        answer("Done."),
+    ]
+    draft = (
+        "## Notes\n- This CLAUDE.md file should be updated as the project grows\n- 1 file changed\n"
+    )
+    result = run_writer(home, workspace, events, ScriptedProvider([write(draft), write("")]))
+    assert result.refused == (  # the heading they leave empty goes with them
+        ("- This CLAUDE.md file should be updated as the project grows", COPIES_DOCUMENT),
+        ("- 1 file changed", COPIES_OUTPUT),
+    )
+    assert result.outcome == "no_new_memories"

@@ -5,7 +5,8 @@ conversation says (`trust.rails`), and against the commands the conversation ran
 Refused: a line that holds a secret, restates the writer's instructions, states a
 standing rule the user did not state as one ("Always run the suite" from "run the suite
 now"), says the user said what they did not or what the conversation does not, copies a
-line of a tool's output, or lists under a heading of commands one no tool call ran. A
+line of a tool's output or of a file the agent wrote, or lists under a heading of commands
+one no tool call ran. A
 refused line is left out of the write — a line it would have replaced is kept — and named
 in the run's result; a heading it leaves with nothing under it goes too.
 """
@@ -37,6 +38,7 @@ UNSTATED_RULE = "it is a standing rule the conversation does not state"
 UNHEARD = "it says what the conversation does not"
 NEVER_RAN = "it names a command the conversation never ran"
 COPIES_OUTPUT = "it copies a tool's output"
+COPIES_DOCUMENT = "it copies a file the agent wrote"
 
 _COMMAND_KEYS = ("command", "cmd", "script", "commands")
 _COMMANDS_HEADING = re.compile(r"\bcommands?\b", re.IGNORECASE)
@@ -74,10 +76,19 @@ class WriterRails:
         )
         self._ran = squeezed("\n".join(map(redact_outgoing, _commands_of(events))))
         self._output_lines = {
-            squeezed(line)
+            squeezed(_MARKER.sub("", line))
             for event in events
             for call in event.tool_calls
             for line in redact_outgoing(call.output or "").splitlines()
+            if line.strip()
+        }
+        self._document_lines = {
+            squeezed(_MARKER.sub("", line))
+            for event in events
+            for call in event.tool_calls
+            for text in _strings(call.input)
+            if "\n" in text.strip()  # a file's content, a patch: not a command
+            for line in redact_outgoing(text).splitlines()
             if line.strip()
         }
 
@@ -121,13 +132,20 @@ class WriterRails:
         return text, [(redact_outgoing(found.line), found.why) for _, found in ordered]
 
     def _copied(self, lines: Sequence[str], added: Iterable[int]) -> dict[int, Refused]:
-        """The added lines that are a line of a tool's output, as it was ("File written
-        successfully"): raw output is no note."""
-        return {
-            number: Refused(lines[number], COPIES_OUTPUT)
-            for number in added
-            if squeezed(_MARKER.sub("", lines[number])) in self._output_lines
-        }
+        """The added lines (but headings) that are a line of a tool's output ("File written
+        successfully"), or of a file the agent wrote (its CLAUDE.md): raw output is no
+        note, and a document is not the user's."""
+        kinds = classify(lines)
+        copied = {}
+        for number in added:
+            if kinds[number].kind is LineKind.HEADING:
+                continue
+            text = squeezed(_MARKER.sub("", lines[number]))
+            if text in self._output_lines:
+                copied[number] = Refused(lines[number], COPIES_OUTPUT)
+            elif text in self._document_lines:
+                copied[number] = Refused(lines[number], COPIES_DOCUMENT)
+        return copied
 
     def _unrun(self, lines: Sequence[str], added: Iterable[int]) -> dict[int, Refused]:
         """The added items under a heading of commands naming one no tool call of the
