@@ -468,6 +468,7 @@ WORST: dict[str, Worst] = {
     "memtab.trust.rails:_RULE_ANYWHERE": F("", "from now o"),
     "memtab.trust.rails:_RULE_HEADING": S("", "directiv "),
     "memtab.trust.rails:_USERS_WORDS": F("user", " ", "x"),
+    "memtab.trust.rails:_FIRST_PERSON": F("", "let "),
     "memtab.writer.job.rails:_COMMANDS_HEADING": S("", "comman "),
     "memtab.trust.rails:CODE_SPAN": F("", "`a"),
     "memtab.trust.rails:_SPACES": F("", " a"),

@@ -13,8 +13,9 @@ A line a model adds is refused when it
   the rules the sources give (`rules`: the user's directives for the writer, the memory
   files for the consolidator) says what it says, by the stems of its words
   (`trust.words`, three in five);
-- puts words in the user's mouth ("The user prefers …", "User wants …", or a note in
-  the first person: "I prefer …", "I ran the suite") that nothing they said (`said`) says;
+- puts words in the user's mouth ("The user prefers …", "User wants …") that nothing
+  they said (`said`) says, or speaks in the first person ("I ran the suite", "Let me
+  start …") but as the user said it; or asks a question;
 - says what its sources do not (`heard`: the conversation, the memory): fewer than half
   of its stems are theirs ("The project is a Flask application" of a session that never
   named Flask; "Please review and refine the content as needed"), or it quotes in
@@ -42,6 +43,8 @@ from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.words import stems_of
 
 HOLDS_A_SECRET = "it holds a secret"
+IN_THE_FIRST_PERSON = "it speaks in the first person, as someone in the conversation"
+ASKS = "it asks a question"
 SAYS_NOTHING = "it says nothing"
 RESTATES_INSTRUCTIONS = "it restates the instructions the model was given"
 PUTS_WORDS_IN_THE_USERS_MOUTH = "it says the user said what they did not say"
@@ -78,8 +81,11 @@ _RULE_HEADING = re.compile(
 _USERS_WORDS = re.compile(
     r"\b(?:the )?user(?:'s)?\s+(?:\w+\s+)?(?:prefers?|preferences?|wants?|likes?|dislikes?|"
     r"hates?|asked|asks|requests?|requested|said|says|insists?|requires?|expects?|needs?|"
-    r"always|never|would like|wishes?)\b|^(?:i|i'm|i've|i'll|i'd|we|we've|my|our)\b"
-    r"|\bmy preference\b",
+    r"always|never|would like|wishes?)\b|\bmy preference\b",
+    re.IGNORECASE,
+)
+_FIRST_PERSON = re.compile(
+    r"^(?:i|i'm|i've|i'll|i'd|we|we've|my|our)\b|\b(?:let me|let's|i'll|i will|i'm|i am|i've)\b",
     re.IGNORECASE,
 )
 
@@ -163,6 +169,10 @@ class Rails:
             return None
         if _USERS_WORDS.search(bare) and not _stated(bare, self._said):
             return PUTS_WORDS_IN_THE_USERS_MOUTH
+        if _FIRST_PERSON.search(bare) and not _stated(bare, self._said):
+            return IN_THE_FIRST_PERSON
+        if bare.endswith("?"):
+            return ASKS
         if is_standing_rule(bare, under=heading) and not _stated(bare, self._rules):
             return self.unstated_rule
         if bare.lower().rstrip(".!") in _NOTHING:
@@ -282,6 +292,7 @@ def _stated(line: str, sources: Sequence[frozenset[str]]) -> bool:
     """Whether a source says what `line` says — three in five of its stems, one at least —
     the words that put it as a rule or in the user's mouth aside."""
     claim = _USERS_WORDS.sub(" ", _RULE_OPENING.sub(" ", _LABEL.sub("", line)))
+    claim = _FIRST_PERSON.sub(" ", claim)
     stems = frozenset(stems_of(claim))
     if not stems:
         return False

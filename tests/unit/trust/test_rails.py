@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from memtab.trust.rails import (
+    ASKS,
     HOLDS_A_SECRET,
+    IN_THE_FIRST_PERSON,
     PUTS_WORDS_IN_THE_USERS_MOUTH,
     RESTATES_INSTRUCTIONS,
     SAYS_NOTHING,
@@ -67,7 +69,10 @@ REFUSED = {
     # words put in the user's mouth
     "- The user prefers small commits": PUTS_WORDS_IN_THE_USERS_MOUTH,
     "- User wants every function documented": PUTS_WORDS_IN_THE_USERS_MOUTH,
-    "- I prefer React over Vue": PUTS_WORDS_IN_THE_USERS_MOUTH,
+    "- I prefer React over Vue": IN_THE_FIRST_PERSON,
+    "- I never repeat failures.": IN_THE_FIRST_PERSON,  # the 1.5B
+    "- Great! Now let me start with the architecture design.": IN_THE_FIRST_PERSON,
+    "- Can you add a task for security review as well?": ASKS,
     # noise
     "- None.": SAYS_NOTHING,
     "REDACTED_SECRET": SAYS_NOTHING,  # the 0.5B

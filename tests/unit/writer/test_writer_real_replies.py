@@ -22,6 +22,7 @@ NOTES = "/memories/workspace/notes.md"
 RECORDINGS = [
     "writer-qwen2.5-coder-1.5b.json",
     "writer-qwen2.5-coder-1.5b-run2.json",
+    "writer-qwen2.5-coder-1.5b-run3.json",
     "writer-qwen2.5-coder-0.5b.json",
     "writer-qwen2.5-coder-0.5b-run2.json",
 ]

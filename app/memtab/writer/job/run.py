@@ -195,7 +195,15 @@ def run_writer(
     store = MemoryStore(home, workspace, actor="writer", run_id=run_id)
     # A model's writes pass the run's rails; the offline writer's notes are the
     # transcript's own (its rules find them there).
-    told = f"{workspace.display_name}\n{workspace.project_identity}\n{settings.memory_path}"
+    told = build_user_message(  # its header, filled: a note may not restate it
+        workspace=workspace.display_name,
+        project=workspace.project_identity or "",
+        memory_path=settings.memory_path,
+        memory="",
+        events_json="",
+        kept=0,
+        total=0,
+    )
     offline = isinstance(provider, OfflineWriterProvider)
     rails = None if offline else WriterRails(budget.events, told)
     tools = WriterTools(store, parse_file_path(settings.memory_path), rails)
