@@ -8,9 +8,10 @@ Inbox), a mux `chat.jsonl` transcript holding their evidence, writer state, a wr
 trace dump of a failed run, and history: some memories' versions with who made each, a
 consolidation and a writer run in the runs log and where the writer's lines came from
 (`memtab.demo_history`). Times are relative to now, so the demo always reads "3 h ago"
-rather than a fixed date. The projects' own folders are on no disk, but the main
-workspace's worktree is (`src/acme-api/…` in the demo home, as mux keeps worktrees):
-`memtab check` finds what its memory says that the code no longer bears out.
+rather than a fixed date. The projects' checkouts are in the demo home (`code/`:
+`memtab.demo_projects`), and so is the main workspace's worktree (`src/acme-api/…`, as mux
+keeps worktrees): `memtab check` finds what their memory says that the code no longer
+bears out, as the demo means it to.
 
 `open_fresh_demo(dir)` is what `memtab --demo` uses: every run starts from a new demo home
 (a marker file says a directory is one Memtab may replace), unless another Memtab has it
@@ -47,6 +48,14 @@ from memtab.demo_history import (
     write_demo_history,
     write_failed_trace_dump,
 )
+from memtab.demo_projects import (
+    acme_api,
+    claude_folder,
+    copy_seed_tree,
+    seeded,
+    webapp,
+    write_projects,
+)
 from memtab.file_protocol.file_ref import Agent
 from memtab.fs import clock
 from memtab.fs.atomic import atomic_write_json, atomic_write_text
@@ -59,8 +68,6 @@ from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, RunUsa
 from memtab.store.sidecars.meta import MetaEntry, MetaFile, global_key, project_key, workspace_key
 from memtab.writer.records import WriterState
 
-ACME = "/home/dev/src/acme-api"
-WEBAPP = "/home/dev/src/webapp"
 OLD_PROTOTYPE = "/home/dev/src/old-prototype"
 MAIN_ID = "a1b2c3d4e5"
 DARK_MODE_ID = "d4e5f6a7b8"
@@ -112,14 +119,16 @@ def create_demo_home(target: Path, now_ms: int | None = None) -> Home:
     _write_trace_dump(home, now)
     _write_agent_sources(home, now)
     _write_worktree(home, now)
+    write_projects(home, now)
     return home
 
 
 def _write_registry(home: Home, now: int) -> None:
+    acme, web = acme_api(home), webapp(home)
     config = {
         "projects": [
             [
-                ACME,
+                acme,
                 {
                     "workspaces": [
                         {
@@ -134,11 +143,11 @@ def _write_registry(home: Home, now: int) -> None:
                 },
             ],
             [
-                WEBAPP,
+                web,
                 {
                     "workspaces": [
                         {
-                            "path": f"{WEBAPP}/.worktrees/dark-mode",
+                            "path": f"{web}/.worktrees/dark-mode",
                             "id": DARK_MODE_ID,
                             "name": "dark-mode",
                             "title": "Dark mode",
@@ -159,8 +168,8 @@ def _write_registry(home: Home, now: int) -> None:
                             "title": "Sync the API client",
                             "createdAt": _iso(now - 4 * DAY),
                             "projects": [
-                                {"projectPath": ACME, "projectName": "acme-api"},
-                                {"projectPath": WEBAPP, "projectName": "webapp"},
+                                {"projectPath": acme, "projectName": "acme-api"},
+                                {"projectPath": web, "projectName": "webapp"},
                             ],
                         }
                     ]
@@ -177,8 +186,8 @@ def _write_registry(home: Home, now: int) -> None:
 def _memory_targets(home: Home) -> dict[str, tuple[Path, int]]:
     return {
         "global": (home.global_root, 12 * DAY),
-        "project/acme-api": (home.project_root(ACME), 5 * DAY),
-        "project/webapp": (home.project_root(WEBAPP), 20 * DAY),
+        "project/acme-api": (home.project_root(acme_api(home)), 5 * DAY),
+        "project/webapp": (home.project_root(webapp(home)), 20 * DAY),
         "project/orphan": (home.projects_root / project_dir_name(OLD_PROTOTYPE), 90 * DAY),
         "workspace/main": (home.workspace_root(MAIN_ID), 2 * HOUR),
         "workspace/dark-mode": (home.workspace_root(DARK_MODE_ID), 3 * DAY),
@@ -194,14 +203,14 @@ def _copy_memories(home: Home, now: int) -> None:
         source = seed / source_name
         for index, file in enumerate(sorted(source.rglob("*.md"))):
             target = root / file.relative_to(source)
-            atomic_write_text(target, file.read_text(encoding="utf-8"))
+            atomic_write_text(target, seeded(file.read_text(encoding="utf-8"), home))
             modified = (now - age + index * 7 * MINUTE) / 1000
             os.utime(target, (modified, modified))
 
 
 def _write_trace_dump(home: Home, now: int) -> None:
     branch = Branch(MAIN_ID, demo_transcript(now)[:2])
-    write_failed_trace_dump(home, now, branch, "fix-token-refresh", ACME)
+    write_failed_trace_dump(home, now, branch, "fix-token-refresh", acme_api(home))
 
 
 def _write_history(home: Home, now: int) -> None:
@@ -212,7 +221,7 @@ def _write_history(home: Home, now: int) -> None:
     except SeedChangedError as error:
         raise DemoError(str(error)) from None
     created = (now - STYLING_CREATED_AGO) / 1000
-    os.utime(home.project_root(WEBAPP) / "styling.md", (created, created))
+    os.utime(home.project_root(webapp(home)) / "styling.md", (created, created))
 
 
 def _write_meta(home: Home, now: int) -> None:
@@ -222,14 +231,15 @@ def _write_meta(home: Home, now: int) -> None:
             pinned=pinned, access_count=uses, last_accessed_at=now - read_ago, last_write_at=written
         )
 
+    acme, web = acme_api(home), webapp(home)
     entries = {
         global_key("preferences.md"): entry(True, 42, 20 * MINUTE, 12 * DAY),
         global_key("environment.md"): entry(False, 17, 2 * HOUR, 12 * DAY),
         global_key("tools/git.md"): entry(False, 9, 1 * DAY, None),
-        project_key(ACME, "architecture.md"): entry(True, 31, 40 * MINUTE, 5 * DAY),
-        project_key(ACME, "testing.md"): entry(False, 12, 3 * HOUR, 5 * DAY),
-        project_key(ACME, "gotchas.md"): entry(False, 6, 2 * DAY, 30 * HOUR),
-        project_key(WEBAPP, "styling.md"): entry(False, 4, 3 * DAY, STYLING_CREATED_AGO),
+        project_key(acme, "architecture.md"): entry(True, 31, 40 * MINUTE, 5 * DAY),
+        project_key(acme, "testing.md"): entry(False, 12, 3 * HOUR, 5 * DAY),
+        project_key(acme, "gotchas.md"): entry(False, 6, 2 * DAY, 30 * HOUR),
+        project_key(web, "styling.md"): entry(False, 4, 3 * DAY, STYLING_CREATED_AGO),
         workspace_key(MAIN_ID, "notes.md"): entry(False, 8, 25 * MINUTE, 66 * MINUTE),
         workspace_key(MAIN_ID, "todo.md"): entry(True, 3, 5 * HOUR, 5 * HOUR),
         workspace_key(MULTI_ID, "contract.md"): entry(False, 2, 1 * DAY, 1 * DAY),
@@ -342,7 +352,7 @@ def _write_journal(home: Home, now: int) -> None:
             MULTI_ID: multi_run,
             DELETED_ID: legacy_run,
         },
-        "projects": {ACME: main_run, WEBAPP: dark_mode_run},
+        "projects": {acme_api(home): main_run, webapp(home): dark_mode_run},
         "harvestsByWorkspace": harvests,
     }
     atomic_write_json(home.journal_path, journal)
@@ -485,8 +495,11 @@ def _write_agent_sources(home: Home, now: int) -> None:
     for folder in DEMO_AGENT_DIRS.values():
         source = seed / folder
         for index, file in enumerate(sorted(p for p in source.rglob("*") if p.is_file())):
-            target = home.root / DEMO_AGENTS_DIR / folder / file.relative_to(source)
-            atomic_write_text(target, file.read_text(encoding="utf-8"))
+            relative = file.relative_to(source)
+            if folder == DEMO_AGENT_DIRS["claude-code"]:
+                relative = claude_folder(home, relative)
+            target = home.root / DEMO_AGENTS_DIR / folder / relative
+            atomic_write_text(target, seeded(file.read_text(encoding="utf-8"), home))
             modified = (now - 6 * DAY + index * 53 * MINUTE) / 1000
             os.utime(target, (modified, modified))
     write_gemini_demo(home.root / DEMO_AGENTS_DIR / DEMO_GEMINI_DIR, demo_worktree(home), now)
@@ -500,21 +513,15 @@ def _write_agent_sources(home: Home, now: int) -> None:
 
 def demo_worktree(home: Home) -> Path:
     """The main workspace's checkout: mux keeps a workspace's worktree in its home's
-    `src/<project>/<workspace>`. Unlike the projects' own folders (on no disk), it is
-    there, so `memtab check` has code to check the workspace's memory against."""
+    `src/<project>/<workspace>`. It is there, as the projects' checkouts are
+    (`demo_projects`), so `memtab check` has code to check the workspace's memory against."""
     return home.root / "src" / "acme-api" / "fix-token-refresh"
 
 
 def _write_worktree(home: Home, now: int) -> None:
-    seed = resource_path("demo", "worktree")
-    # An installed Memtab's resources may hold the bytecode pip compiled from the seed's
-    # Python sources: not part of the worktree.
-    files = [p for p in seed.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
-    for index, file in enumerate(sorted(files)):
-        target = demo_worktree(home) / file.relative_to(seed)
-        atomic_write_text(target, file.read_text(encoding="utf-8"))
-        modified = (now - 3 * DAY + index * 11 * MINUTE) / 1000
-        os.utime(target, (modified, modified))
+    copy_seed_tree(
+        resource_path("demo", "worktree"), demo_worktree(home), now - 3 * DAY, 11 * MINUTE
+    )
 
 
 def demo_config_dir(home: Home) -> Path:

@@ -25,6 +25,7 @@ from memtab.agent_server.install import planned_changes
 from memtab.components.files.copy import CopyTarget
 from memtab.components.files.questions import NewKind
 from memtab.components.settings.agents_view import install_question
+from memtab.components.trust.combining import CombineMember, CombineProposal
 from memtab.consolidation.records import ConsolidationPlan, PlannedFile, PlannedOp
 from memtab.gui.consolidation.review_dialog import ReviewDialog
 from memtab.gui.editor.go_to_line import GoToLineDialog
@@ -41,17 +42,20 @@ from memtab.gui.settings.keys import confirm_key_host
 from memtab.gui.toolkit.crash_dialog import CrashDialog
 from memtab.gui.toolkit.text.diff_view import DiffDialog
 from memtab.gui.toolkit.text.three_way import ThreeWayView
+from memtab.gui.trust.combine_dialog import CombineDialog
 from memtab.gui.trust.side_by_side import SideBySideDialog
 from memtab.gui.window import keys
 from memtab.gui.window.palette import PaletteDialog
 from memtab.gui.writer.inbox_body import EditProposalDialog
 from memtab.operations.trust.actions import SideBySide
+from memtab.operations.trust.combine import proposal_of
 from memtab.store.history.records import RunEntry
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
 from memtab.store.restore.from_history import RevertResult
 from memtab.store.scopes.memory import MemoryStore
 from memtab.trust.contradictions.records import ClaimedLine, Contradiction
+from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.records import MemoryPlace
 from memtab.writer.inbox.inbox import InboxItem
 from support.memory_home import MAIN
@@ -154,6 +158,7 @@ def open_every_dialog(
         lambda: PaletteDialog("Quick open", "Type part of a file's name", [], window),
         lambda: GoToLineDialog(120, 249, window),
         lambda: SideBySideDialog(_side_by_side(), window),
+        lambda: CombineDialog(_combine_proposal(), window),
     ]
     for make in makers:
         dialog = make()
@@ -175,6 +180,18 @@ def _side_by_side() -> SideBySide:
         why="One says 8000, the other 8080.",
     )
     return SideBySide(found, "# Ports\n\nThe API runs on port 8000.\n", "The API: 8080.\n")
+
+
+def _combine_proposal() -> CombineProposal:
+    """Two notes saying the same thing, as Combine into… proposes to combine them."""
+    places = (
+        MemoryPlace(path=str(PREFERENCES), agent="mux", scope="global"),
+        MemoryPlace(path="/memories/workspace/notes.md", agent="mux", scope="workspace"),
+    )
+    group = DuplicateGroup(kind="reworded", similarity=0.5, why="Alike", members=places)
+    texts = ("# Style\n\n- Small commits.\n", "# Habits\n\n- Small commits.\n- Tests first.\n")
+    members = [CombineMember(p, t, "0" * 64) for p, t in zip(places, texts, strict=True)]
+    return proposal_of(group, members)
 
 
 def dialog_classes() -> set[str]:

@@ -194,6 +194,9 @@ def run_case(case: Case, scratch: Path) -> list[Finding]:
 
 Key = tuple[str, str, str, str, str]
 _SCRATCH_SOURCE = re.compile(r"^([a-z-]+):project-[^:]+:")
+_DEMO_CLAUDE = re.compile(r"^claude-code:memory-[^:]*-code-(?P<project>[^:]+):")
+"""Claude Code's memory of a demo project: its folder is named after the project's checkout,
+in the demo home (`code/<project>`), in the scratch folder."""
 
 
 def finding_key(case: str, finding: Finding) -> Key:
@@ -201,6 +204,7 @@ def finding_key(case: str, finding: Finding) -> Key:
     (the names a scratch folder gives a checkout's sources left out)."""
     line = str(finding.line) if finding.line is not None else "-"
     path = _SCRATCH_SOURCE.sub(r"\1:project:", finding.path)
+    path = _DEMO_CLAUDE.sub(r"claude-code:memory--code-\g<project>:", path)
     subject = finding.subject
     if finding.kind == "project-missing" and not subject.startswith("/home/"):
         subject = os.path.basename(subject)  # a checkout in the scratch folder

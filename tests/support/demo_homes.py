@@ -11,10 +11,12 @@ it is built.
 
 from __future__ import annotations
 
+import shutil
 import time
 from pathlib import Path
 
 from memtab.demo import create_demo_home, require_empty_target
+from memtab.demo_projects import acme_api, claude_project_name
 from memtab.store.home import Home
 from support.tree_templates import TreeTemplate
 
@@ -38,3 +40,17 @@ def copied_demo_home(target: Path, now_ms: int | None = None) -> Home:
     writes it there."""
     require_empty_target(target)
     return Home(_template(now_ms).copy(target))
+
+
+def claude_memory(home: Home) -> str:
+    """The source id of Claude Code's memory of the demo's acme-api (its folder is named
+    after acme-api's path, which is in the demo home)."""
+    return f"claude-code:memory-{claude_project_name(acme_api(home))}"
+
+
+def demo_home_moved_away(target: Path) -> Home:
+    """The demo home with its projects' checkouts gone (moved, or on another machine): what
+    the check says of a project not on this disk, on the demo's memory."""
+    home = copied_demo_home(target)
+    shutil.rmtree(Path(acme_api(home)).parent)
+    return home

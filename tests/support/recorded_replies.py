@@ -1,9 +1,9 @@
 """What real local models answered, replayed (issue 82): `make test` needs no model.
 
-`tests/fixtures/real_models/*.json` hold, per fixture transcript (or store), the texts a
+`tests/fixtures/real-model/replies/*.json` hold, per fixture transcript (or store), the texts a
 model replied in order, as its run's trace dump kept them (README there). `Replay` answers
 a run with them as an HTTP provider would: a reply whose text is tool calls is taken as
-those calls (`llm.calls.text`, what `HttpChatProvider.complete` does). Once they are
+those calls (`llm.written.calls`, what `HttpChatProvider.complete` does). Once they are
 spent — today's code answered the model otherwise than when it was recorded, and asks on
 — it says `SPENT`: `no_new_memories`, what both models said after a refused write.
 """
@@ -15,10 +15,10 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memtab.llm.calls.text import calls_in_text
+from memtab.llm.written.calls import calls_in_text
 from memtab.llm.types import Message, ModelReply, ToolSpec
 
-RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "real_models"
+RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "real-model" / "replies"
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "shared"
 SPENT = '{"name": "no_new_memories", "arguments": {}}'
 

@@ -4,10 +4,12 @@ it: the demo home (`support.demo_homes`) and a sync machine just connected
 
 A copy must be what building it in the test's own folder makes. What a tree says about
 where it is, the copy says about its own place: files whose text names the template's
-folder are rewritten with the copy's (their modification times kept), and the lock files
+folder are rewritten with the copy's (their modification times kept), the lock files
 named after a digest of a folder's real path inside (one lock per scope root) are renamed
-after the copy's folder. `tests/unit/test_tree_templates.py` compares copies with trees
-built in place, byte for byte.
+after the copy's folder, and so are the folders named after the path of a folder inside (a
+project's memory, `memory/project/<name>-<hash>`; Claude Code's folder of a project,
+`projects/-tmp-…`: the demo's projects are in the demo home).
+`tests/unit/test_tree_templates.py` compares copies with trees built in place, byte for byte.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from memtab.demo_projects import claude_project_name
+from memtab.store.paths import project_dir_name
 from memtab.store.scopes.scope_store import root_lock_digest
 
 # A scope root's lock: `memory-<scope>-<16 hex digits of its real path's sha256>.lock`.
@@ -28,6 +32,17 @@ _DIGEST_NAME = re.compile(r"-(?P<digest>[0-9a-f]{16})\.lock$")
 
 def _path_digest(folder: Path) -> str:
     return root_lock_digest(os.path.realpath(folder))
+
+
+_NAMED_AFTER_A_PATH: tuple[Callable[[str], str], ...] = (project_dir_name, claude_project_name)
+"""How a name is made from a folder's path (a project's memory folder, Claude Code's)."""
+
+
+def _renamed(relative: str, names: dict[str, str]) -> str:
+    """`relative` (a path inside the tree) with each of its parts `names` renames."""
+    if not names:
+        return relative
+    return os.sep.join(names.get(part, part) for part in relative.split(os.sep))
 
 
 @dataclass(frozen=True)
@@ -48,6 +63,9 @@ class TreeTemplate:
     root: Path
     folders: tuple[str, ...]
     files: tuple[_File, ...]
+    path_names: tuple[tuple[str, int, str], ...] = ()
+    """Each name of a part of its paths made from the path of a folder inside: the name,
+    how it was made (`_NAMED_AFTER_A_PATH`'s index), the folder (relative)."""
 
     @classmethod
     def build(cls, make: Callable[[Path], Path]) -> TreeTemplate:
@@ -65,6 +83,13 @@ class TreeTemplate:
         named = os.fsencode(root)
         walked = list(os.walk(root))
         digests = {_path_digest(Path(folder)): folder for folder, _, _ in walked}
+        made = {
+            make(folder): (how, os.path.relpath(folder, root))
+            for folder, _, _ in walked
+            for how, make in enumerate(_NAMED_AFTER_A_PATH)
+        }
+        parts = {part for folder, _, _ in walked for part in Path(folder).relative_to(root).parts}
+        path_names = tuple((name, *made[name]) for name in sorted(parts & made.keys()))
         folders: list[str] = []
         files: list[_File] = []
         for folder, _, names in walked:
@@ -87,7 +112,7 @@ class TreeTemplate:
                         None if named_after is None else os.path.relpath(named_after, root),
                     )
                 )
-        return cls(root, tuple(folders), tuple(files))
+        return cls(root, tuple(folders), tuple(files), path_names)
 
     def copy(self, target_root: Path, part: str = "") -> Path:
         """`root/part` (the whole tree without `part`) copied to `target_root/part`, saying
@@ -97,13 +122,17 @@ class TreeTemplate:
             return not part or relative == part or relative.startswith(part + os.sep)
 
         old, new = os.fsencode(self.root), os.fsencode(target_root)
+        names = {
+            name: _NAMED_AFTER_A_PATH[how](os.path.join(target_root, folder))
+            for name, how, folder in self.path_names
+        }
         for folder in self.folders:
             if inside(folder):
-                os.makedirs(os.path.join(target_root, folder), exist_ok=True)
+                os.makedirs(os.path.join(target_root, _renamed(folder, names)), exist_ok=True)
         for file in self.files:
             if not inside(file.relative):
                 continue
-            path = os.path.join(target_root, file.relative)
+            path = os.path.join(target_root, _renamed(file.relative, names))
             if file.named_after is not None:
                 digest = _path_digest(target_root / file.named_after)
                 path = _DIGEST_NAME.sub(f"-{digest}.lock", path)

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from memtab.cli.main import main
 from memtab.demo import (
     DARK_MODE_ID,
     DELETED_ID,
@@ -15,6 +18,7 @@ from memtab.demo import (
     MULTI_ID,
     create_demo_home,
 )
+from memtab.demo_projects import acme_api, claude_project_name, webapp
 from memtab.sources.config import (
     HOME_OVERRIDES_NAME,
     AgentSettings,
@@ -141,3 +145,27 @@ def test_demo_sources_are_the_home_sources_record_and_isolate_the_home(tmp_path:
     overrides = load_home_overrides(home)
     assert overrides.isolated and overrides.problems == ()
     assert overrides.agents["codex"].path == str(home.root / DEMO_AGENTS_DIR / "codex")
+
+
+def test_the_demo_s_projects_are_on_its_disk_so_it_shows_only_the_findings_it_was_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 81 point 8: the demo flagged itself — its projects "not on this disk" — ahead
+    of what it means to show. Its projects are checkouts in the demo home, and the check
+    finds what the demo was given on purpose: a path moved, a script gone, a port two
+    memories disagree on, a Gemini CLI note its MEMORY.md does not point to."""
+    home = create_demo_home(tmp_path / "demo")
+    projects = [p.path for p in load_registry(home).projects if p.path != "_multi"]
+    assert projects == [acme_api(home), webapp(home)]
+    for project in projects:
+        assert Path(project).is_dir() and Path(project).is_relative_to(home.root)
+        assert home.project_root(project).is_dir()  # its memory, under its path's name
+    assert main(["--home", str(home.root), "check", "--json"]) == 1
+    claude = f"claude-code:memory-{claude_project_name(acme_api(home))}"
+    found = json.loads(capsys.readouterr().out)["findings"]
+    assert sorted((f["kind"], f["path"], f["line"]) for f in found) == [
+        ("disagreement", f"{claude}:memory/reference_local-services.md", 9),
+        ("missing-path", "/memories/workspace/dev-setup.md", 6),
+        ("missing-script", "/memories/workspace/dev-setup.md", 7),
+        ("not-in-index", "gemini:memory-fix-token-refresh:review-checklist.md", None),
+    ]

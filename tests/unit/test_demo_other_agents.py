@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memtab.demo_projects import CLAUDE_PROJECT_SEED
 from memtab.resources import resource_path
+from support.demo_homes import claude_memory
 
 STORES = Path(__file__).resolve().parents[1] / "fixtures" / "shared" / "memory-stores"
 # Lines this long are sentences, not `{`: one shared means a copy. Headings and labels
@@ -38,7 +40,7 @@ def test_no_demo_file_shares_a_line_with_the_real_stores() -> None:
 
 def test_the_demo_keeps_every_kind_of_file_the_agents_write() -> None:
     seed = resource_path("demo", "other-agents")
-    memory = seed / "claude" / "projects" / "-home-dev-src-acme-api" / "memory"
+    memory = seed / "claude" / "projects" / CLAUDE_PROJECT_SEED / "memory"
     topics = [p for p in memory.glob("*.md") if p.name != "MEMORY.md"]
     types = {
         line.removeprefix("type:").strip()
@@ -66,7 +68,7 @@ def test_the_demo_shows_claudes_last_consolidation_its_subagents_and_a_codex_not
 
     home = create_demo_home(tmp_path / "demo")
     listings = {listing.source.id: listing for listing in scan(SourceContext.load(home))[1]}
-    auto = listings["claude-code:memory--home-dev-src-acme-api"]
+    auto = listings[claude_memory(home)]
     assert auto.last_consolidated_ms is not None
     assert [f.relative for f in listings["claude-code:agent-memory"].files] == [
         "code-reviewer/MEMORY.md",

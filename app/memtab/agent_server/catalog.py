@@ -37,6 +37,7 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 
 from memtab.agent_server.catalog_listing import (
+    Folder,
     Listed,
     ListedFiles,
     Listing,
@@ -44,6 +45,7 @@ from memtab.agent_server.catalog_listing import (
     WatchedChanges,
     confirm_answer,
     folder_came_or_went,
+    folder_identity,
     in_scope,
     kept_sources,
     list_files,
@@ -51,6 +53,8 @@ from memtab.agent_server.catalog_listing import (
     missing_home_words,
     restat,
     scope_roots,
+    stop_observer,
+    watch_lost,
 )
 from memtab.fs.records import OmitEmpty, OmitNone, Record
 from memtab.humanize import plural
@@ -85,9 +89,9 @@ MAX_LIMIT = 100
 class SearchHit(Record, write_only=True):
     """A file `search` found (docs/formats.md §22.2): its path, scope and description, its
     score, and the line that holds most of the query's words (None: only the name or the
-    description did); Codex's copy of a Claude Code memory file, its original
-    (`importedFrom`), and an original, the copies found with it (`importedAs`,
-    `pages.imports.fold_copies`)."""
+    description did); Codex's copy of a Claude Code memory file, what it is (`imported`:
+    the project's cwd) and its original (`importedFrom`), and an original, the copies found
+    with it (`importedAs`, `pages.imports.fold_copies`)."""
 
     path: str
     scope: str
@@ -97,6 +101,7 @@ class SearchHit(Record, write_only=True):
     snippet: str | None
     imported_from: Annotated[str | None, OmitNone] = None
     imported_as: Annotated[tuple[str, ...], OmitEmpty] = ()
+    imported: Annotated[str | None, OmitNone] = None
 
 
 class MemoryCatalog:
@@ -139,6 +144,7 @@ class MemoryCatalog:
         self._rows: tuple[object, list[FileRow]] | None = None  # the full rows, of a listing
         self._known: dict[str, dict[str, KnownEntry]] | None = None  # per root, as last seen
         self._observer: BaseObserver | None = None
+        self._watched: dict[str, Folder | None] | None = None  # each root's, as watched
         self._watching: threading.Thread | None = None
         # The listing presumed files as the index holds them (a first search's): the walk
         # after the watch began stats them all.
@@ -158,8 +164,7 @@ class MemoryCatalog:
         with self._lock:
             observer, self._observer = self._observer, None
         if observer is not None:
-            observer.stop()
-            observer.join(timeout=2)
+            stop_observer(observer)
         if self._index is not None:
             self._index.close()
 
@@ -272,6 +277,7 @@ class MemoryCatalog:
                     line=found[0] if found else None,
                     snippet=found[1] if found else None,
                     imported_from=row.imported_from if row is not None else None,
+                    imported=row.imported if row is not None else None,
                 )
             )
         self._answered.set()
@@ -302,6 +308,9 @@ class MemoryCatalog:
         watching = self._watching
         if self._presumed and self._observer is not None and watching is not None:
             watching.join()  # its walk stats what the first listing presumed: reported first
+        lost = watching is not None and not watching.is_alive()
+        if lost and watch_lost(self._watched, self._observer):
+            self._rewatch()  # a root's folder went or came: the old watch sees nothing
         if self._index is not None and self._index.generation != self._generation:
             self._listed_at = None  # the index was started again: every file indexed anew
         listed_at = self._listed_at
@@ -433,12 +442,7 @@ class MemoryCatalog:
         try:
             observer = self._watch()
             if observer is not None:
-                with self._lock:
-                    if not self._closing.is_set():
-                        self._observer, observer = observer, None
-                if observer is not None:  # closed meanwhile
-                    observer.stop()
-                    observer.join(timeout=2)
+                if not self._kept(observer):
                     return
                 # Changed, new, gone, or too recent to trust (racy): re-stat'ed next call.
                 self._changes.report(self._files.differing(list_files(self.store, [])))
@@ -470,6 +474,7 @@ class MemoryCatalog:
         """An observer of the available scope roots that exist (recursively), started;
         None when it cannot start (others are re-listed by age)."""
         roots = list(scope_roots(self.store).values())
+        self._watched = {root: folder_identity(root) for root in roots}  # `watch_lost`
         observer = Observer()
         observer.daemon = True
         try:
@@ -486,6 +491,27 @@ class MemoryCatalog:
                 observer.stop()
             return None
         return observer
+
+    def _rewatch(self) -> None:
+        """Watch the scope roots as they are now, the dead watch stopped (in the
+        background), and list everything again before answering."""
+        with self._lock:
+            dead, self._observer = self._observer, None
+        if dead is not None:
+            self._start(stop_observer, "memtab-mcp-unwatch", dead)
+        self._kept(self._watch())
+        self._listed_at = None
+
+    def _kept(self, observer: BaseObserver | None) -> bool:
+        """`observer` kept as the catalog's watch, unless it closed meanwhile (then
+        stopped): whether it was."""
+        with self._lock:
+            if not self._closing.is_set():
+                self._observer = observer
+                return True
+        if observer is not None:
+            stop_observer(observer)
+        return False
 
     def _full_rows(self, files: ListedFiles) -> list[FileRow]:
         """Every file's row: the store's files described (`_store_listings`), the sources'."""

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers.api import BaseObserver
 
 from memtab.search_index.documents import IndexedFile, trusted_stamp
 from memtab.search_index.index import Rows, SearchIndex
@@ -328,6 +329,36 @@ def scope_roots(store: MemoryStore) -> dict[Scope, str]:
         for scope in SCOPE_ORDER
         if not store.unavailable_reason(scope)
     }
+
+
+Folder = tuple[int, int]
+"""A folder as a watch knows it: its device and inode."""
+
+
+def folder_identity(path: str) -> Folder | None:
+    """Which folder is at `path` now (None: none is): a watch of a scope root is of the
+    folder it found there."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino) if stat.S_ISDIR(info.st_mode) else None
+
+
+def watch_lost(watched: Mapping[str, Folder | None] | None, observer: BaseObserver | None) -> bool:
+    """Whether a watch of the roots `watched` (each with its folder when it began) no
+    longer sees them: a folder watched went (its watch ended), or one came or was made
+    anew at a root's path (a home deleted and made again) — a stat a root."""
+    if watched is None:
+        return False
+    if observer is not None and not all(each.is_alive() for each in list(observer.emitters)):
+        return True
+    return any(folder_identity(root) != seen for root, seen in watched.items())
+
+
+def stop_observer(observer: BaseObserver) -> None:
+    observer.stop()
+    observer.join(timeout=2)
 
 
 def folder_came_or_went(files: Mapping[str, Listed], path: VirtualPath) -> bool:

@@ -25,7 +25,12 @@ from tomlkit.toml_document import TOMLDocument
 
 from memtab.agent_server.agents import SERVER_KEY
 from memtab.agent_server.config_files import EditStatus
-from memtab.agent_server.config_files.toml_edits import TomlEditError, remove_table, set_table
+from memtab.agent_server.config_files.toml_edits import (
+    TomlEditError,
+    ending_as,
+    remove_table,
+    set_table,
+)
 from memtab.agent_server.server_names import READ_TOOLS
 
 APPROVED = "approve"
@@ -88,7 +93,7 @@ def set_codex_server(
         for name in READ_TOOLS:
             approval = {"approval_mode": APPROVED}
             set_table(document, (*_TABLE, "tools", name), approval, newline)
-        updated = document.as_string()
+        updated = ending_as(text, document.as_string())
         after = tomllib.loads(updated)
     except (TomlEditError, TOMLKitError, tomllib.TOMLDecodeError, RecursionError):
         raise cannot from None
@@ -112,7 +117,7 @@ def remove_codex_server(
     try:
         document = _document(text)
         remove_table(document, _TABLE)
-        updated = document.as_string()
+        updated = ending_as(text, document.as_string())
         after = tomllib.loads(updated)
     except (TomlEditError, TOMLKitError, tomllib.TOMLDecodeError, RecursionError):
         raise cannot from None

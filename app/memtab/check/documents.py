@@ -30,6 +30,7 @@ from memtab.file_protocol.file_ref import SourceError
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile
 from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.claude.recall import recall_warning
+from memtab.sources.codex.imports import link_imports
 from memtab.sources.codex.source import bucket_project
 from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file
@@ -107,6 +108,9 @@ class Document:
     index_note: str | None = None
     """Why its agent never finds it (a note of Gemini CLI's private memory its
     `MEMORY.md` names nowhere), or None."""
+    imported: str | None = None
+    """What it is when it is Codex's copy of a Claude Code memory file (`imported from
+    Claude Code (cwd …)`: `sources.codex.imports`), else None."""
 
     @property
     def text(self) -> str:
@@ -417,6 +421,7 @@ def _source_documents(
     wanted = None
     if workspace is not None:
         wanted = {p for p in (workspace.project_identity, workspace.path) if p}
+    imported = link_imports(listings).labels
     for listing in listings:
         if listing.error:
             problems.append(listing.error)
@@ -425,7 +430,7 @@ def _source_documents(
             of_project = project is not None or listing.source.layout in _PROJECT_LAYOUTS
             if wanted is not None and of_project and project not in wanted:
                 continue
-            document = _source_document(listing.source, file, project)
+            document = _source_document(listing.source, file, project, imported.get(file.id))
             if document is not None:
                 yield document
 
@@ -442,7 +447,9 @@ _PROJECT_LAYOUTS = frozenset(
 )
 
 
-def _source_document(source: Source, file: SourceFile, project: str | None) -> Document | None:
+def _source_document(
+    source: Source, file: SourceFile, project: str | None, imported: str | None
+) -> Document | None:
     try:
         content = read_source_file(source, file)
     except SourceError as error:
@@ -473,6 +480,7 @@ def _source_document(source: Source, file: SourceFile, project: str | None) -> D
         origin=_SourceOrigin(source, file, project, content.rendered),
         recall_note=recall_warning(source.layout, tuple(file.relative.split("/")), content.text),
         index_note=file.warning if file.warning_label == NOT_IN_INDEX_LABEL else None,
+        imported=imported,
     )
 
 

@@ -266,10 +266,12 @@ _Table = Annotated[dict[str, Any], Lenient({})]
 
 class PackageJson(Record):
     """package.json as the check reads it (docs/formats.md §19): the names of its scripts,
-    its `bin` (an object of programs, or one program named after the package) and the
-    packages it depends on; a value of the wrong type reads as empty."""
+    its `bin` (an object of programs, or one program named after the package), the
+    packages it depends on and its `packageManager` (Node's Corepack runs it: `pnpm@9.12.0`
+    provides `pnpm`); a value of the wrong type reads as empty."""
 
     name: OrNone[str] = None
+    package_manager: OrNone[str] = None
     bin: Annotated[str | dict[str, Any] | None, Lenient(None)] = None
     scripts: _Table = record_field(default_factory=dict)
     dependencies: _Table = record_field(default_factory=dict)
@@ -279,7 +281,8 @@ class PackageJson(Record):
 
     @property
     def programs(self) -> set[str]:
-        """What its `node_modules/.bin` will hold: its own programs and its dependencies'."""
+        """What its `node_modules/.bin` will hold — its own programs and its dependencies'
+        — and its package manager."""
         if isinstance(self.bin, dict):
             programs = set(self.bin)
         elif self.bin is not None and self.name is not None:
@@ -293,6 +296,8 @@ class PackageJson(Record):
             self.optional_dependencies,
         ):
             programs.update(dependency.rsplit("/", 1)[-1] for dependency in table)
+        if self.package_manager:
+            programs.add(self.package_manager.split("@", 1)[0])
         return programs
 
 

@@ -8,12 +8,17 @@ renders the result.
 from __future__ import annotations
 
 import difflib
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 
 from memtab.components.cancel import CancelToken
+from memtab.store.history.capture import common_prefix_length
 
 CONTEXT_LINES = 3
+MAX_MATCHING_WORK = 1_000_000
+"""Pairs of equal lines a diff's matching may compare (see `compute_diff`)."""
 
 
 class LineKind(Enum):
@@ -51,12 +56,16 @@ class DiffResult:
 def compute_diff(
     old: str, new: str, ctx: CancelToken | None = None, context: int = CONTEXT_LINES
 ) -> DiffResult:
-    """The unified diff of `old` → `new` by lines; checks `ctx` for cancellation per hunk."""
+    """The unified diff of `old` → `new` by lines; checks `ctx` for cancellation per hunk.
+
+    Only what lies between the lines both texts start and end with is compared (with
+    `context` lines of them), and there the lines so frequent that matching them would
+    compare more than `MAX_MATCHING_WORK` pairs match only beside other lines (difflib's
+    junk): texts of many repeated lines are diffed in bounded time."""
     old_lines, new_lines = old.splitlines(), new.splitlines()
-    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
     lines: list[DiffLine] = []
     added = removed = 0
-    for group in matcher.get_grouped_opcodes(context):
+    for group in _grouped_opcodes(old_lines, new_lines, context):
         if ctx is not None:
             ctx.raise_if_cancelled()
         first, last = group[0], group[-1]
@@ -78,3 +87,36 @@ def compute_diff(
             removed += i2 - i1
             added += j2 - j1
     return DiffResult(tuple(lines), added, removed)
+
+
+def _grouped_opcodes(
+    old: list[str], new: list[str], context: int
+) -> Iterator[list[tuple[str, int, int, int, int]]]:
+    """difflib's grouped opcodes of `old` → `new`, found between their common ends (see
+    `compute_diff`)."""
+    head = common_prefix_length(old, new)
+    tail = common_prefix_length(old[head:][::-1], new[head:][::-1])
+    start, end = max(head - context, 0), max(tail - context, 0)
+    old_part, new_part = old[start : len(old) - end], new[start : len(new) - end]
+    frequent = _frequent_lines(old_part, new_part)
+    junk = frequent.__contains__ if frequent else None
+    matcher = difflib.SequenceMatcher(junk, old_part, new_part, autojunk=False)
+    for group in matcher.get_grouped_opcodes(context):
+        yield [
+            (tag, i1 + start, i2 + start, j1 + start, j2 + start) for tag, i1, i2, j1, j2 in group
+        ]
+
+
+def _frequent_lines(old: list[str], new: list[str]) -> frozenset[str]:
+    """The lines that match only beside others: the most frequent, until matching the
+    rest compares at most `MAX_MATCHING_WORK` pairs of lines."""
+    in_new = Counter(new)
+    pairs = Counter({line: count * in_new[line] for line, count in Counter(old).items()})
+    work = sum(pairs.values())
+    frequent: set[str] = set()
+    for line, count in pairs.most_common():
+        if work <= MAX_MATCHING_WORK:
+            break
+        frequent.add(line)
+        work -= count
+    return frozenset(frequent)

@@ -151,10 +151,18 @@ class MemoryFile(Protocol):
         JSON, shown as Markdown), else None. MemoryFileError when it cannot be read."""
         ...
 
-    def save(self, content: str, expected_sha256: str | None, *, allow_unkept: bool = False) -> str:
+    def save(
+        self,
+        content: str,
+        expected_sha256: str | None,
+        *,
+        allow_unkept: bool = False,
+        count_as_write: bool = True,
+    ) -> str:
         """Write `content` if the disk holds `expected_sha256` (None: nothing yet);
-        returns the sha written. SaveConflictError, UnkeptChangeError (unless
-        `allow_unkept`), MemoryFileError."""
+        returns the sha written. `count_as_write`: one use of a mux file (False: Trust's
+        Combine and its undo, which leave the kept file's usage as it was).
+        SaveConflictError, UnkeptChangeError (unless `allow_unkept`), MemoryFileError."""
         ...
 
     def history_index(self) -> str | None:
@@ -175,10 +183,17 @@ class MemoryFile(Protocol):
         ...
 
     def restore(
-        self, version_id: str, *, expected_sha256: str | None = None, allow_unkept: bool = False
+        self,
+        version_id: str,
+        *,
+        expected_sha256: str | None = None,
+        allow_unkept: bool = False,
+        count_as_write: bool = True,
     ) -> Restored:
         """Make it hold one of its versions again (a recorded change; a deleted file
         comes back). `expected_sha256`: only if it holds that content now (an undo).
+        `count_as_write`: the write is one use of a mux file (False: a removal taken back,
+        its usage what its deletion kept — none if it had none; Trust's Combine taken back).
         SaveConflictError, UnkeptChangeError, MemoryFileError."""
         ...
 
@@ -288,9 +303,22 @@ class MuxFile:
     def source_text(self) -> str | None:
         return None  # mux's files are shown as they are
 
-    def save(self, content: str, expected_sha256: str | None, *, allow_unkept: bool = False) -> str:
+    def save(
+        self,
+        content: str,
+        expected_sha256: str | None,
+        *,
+        allow_unkept: bool = False,
+        count_as_write: bool = True,
+    ) -> str:
         with store_errors():
-            saved = self.store.save(self.path, content, expected_sha256, allow_unkept=allow_unkept)
+            saved = self.store.save(
+                self.path,
+                content,
+                expected_sha256,
+                allow_unkept=allow_unkept,
+                count_as_write=count_as_write,
+            )
             return saved.sha256
 
     def history_index(self) -> str | None:
@@ -310,7 +338,12 @@ class MuxFile:
         raise MemoryFileError(f"{self.path} has no commits of its own: mux keeps no repository")
 
     def restore(
-        self, version_id: str, *, expected_sha256: str | None = None, allow_unkept: bool = False
+        self,
+        version_id: str,
+        *,
+        expected_sha256: str | None = None,
+        allow_unkept: bool = False,
+        count_as_write: bool = True,
     ) -> Restored:
         """`store.restore.from_history.restore` (a deleted file may come back beside a newer one
         of the same name), or — `expected_sha256` — the version's content in place, only
@@ -327,10 +360,17 @@ class MuxFile:
                     op="restore" if data is not None else "delete",
                     restored_from=version.id if data is not None else None,
                     allow_unkept=allow_unkept,
+                    count_as_write=count_as_write,
                 )
                 restored_path = self.path
             else:
-                result = restore(self.store, path, version_id, allow_unkept=allow_unkept)
+                result = restore(
+                    self.store,
+                    path,
+                    version_id,
+                    allow_unkept=allow_unkept,
+                    count_as_write=count_as_write,
+                )
                 restored_path = parse_file_path(result.path)
                 if result.unchanged:
                     sha = result.version.sha256

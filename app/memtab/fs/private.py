@@ -163,6 +163,12 @@ def anothers(path: Path) -> str | None:
     return None
 
 
+def closed_to_others(info: os.stat_result) -> bool:
+    """Whether an entry's stat says it is this user's alone: no other user's, nothing open
+    to others (as `private_dir` and `clear_entry` leave a folder and a file)."""
+    return not _owner_differs(info) and not stat.S_IMODE(info.st_mode) & _OPEN_TO_OTHERS
+
+
 def _untrusted(info: os.stat_result) -> bool:
     return _owner_differs(info) and info.st_uid != 0
 

@@ -38,10 +38,10 @@ from typing import Any, ClassVar, NamedTuple, Self
 import httpx2
 
 from memtab.fs.jsonfile import MAX_DEPTH, JsonError, parse_json
-from memtab.llm.calls.text import calls_in_text
 from memtab.llm.endpoints import base_url_problem, display_url, is_loopback_host
 from memtab.llm.types import Message, ModelReply, ProviderError, ProviderErrorKind, ToolSpec
 from memtab.llm.wire import as_text, server_error_text, snippet
+from memtab.llm.written.calls import calls_in_text
 from memtab.redact import KeyScrubber
 
 logger = logging.getLogger(__name__)
@@ -529,7 +529,7 @@ class HttpChatProvider(ABC):
         """One model turn. Raises ProviderError; kind "cancelled" within ~0.1 s of `cancel`.
 
         A reply without calls whose text is calls of `tools` is taken as those calls
-        (`llm.calls.text`)."""
+        (`llm.written.calls`)."""
         body = self.build_request(system, messages, tools)
         payload = self._http.post_json(body, cancel=cancel)
         try:

@@ -11,6 +11,7 @@ default (`ModelJob`): every request carries a limit.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from memtab.llm.endpoints import is_loopback_host, url_host
 
@@ -23,22 +24,28 @@ MOST_MAX_TOKENS = 1_000_000
 REQUEST_TIMEOUT_HINT = f"{REQUEST_TIMEOUT_KEY} in settings.json raises it"
 
 
+Structured = Literal["calls", "calls or answer"]
+"""What a job's replies are, asked by JSON schema of a server on this machine that can
+(`llm.written.structured`): each a tool call (the writer's), or a tool call until a final
+answer in words (Consolidate now's)."""
+
+
 @dataclass(frozen=True)
 class ModelJob:
     """What a job asks of each of its requests: a name for messages, its reply limit
-    unless settings.json sets one, and whether every reply must be a tool call (the
-    writer's: servers that can are asked for calls only, `llm.calls.structured`)."""
+    unless settings.json sets one, and what its replies are (`Structured`; None: left to
+    the model)."""
 
     name: str
     max_tokens: int
-    calls_only: bool = False
+    structured: Structured | None = None
 
 
 # The jobs that call a model, in one place (doctor shows their limits). The writer's every
 # reply is a call: a note or two, the whole file at worst. Consolidate now's are calls (a
 # whole file with `create` at most) and a summary.
-WRITER_JOB = ModelJob("the writer", 2048, calls_only=True)
-CONSOLIDATION_JOB = ModelJob("Consolidate now", 4096)
+WRITER_JOB = ModelJob("the writer", 2048, "calls")
+CONSOLIDATION_JOB = ModelJob("Consolidate now", 4096, "calls or answer")
 
 
 def is_local(base_url: str) -> bool:

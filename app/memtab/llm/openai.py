@@ -5,12 +5,13 @@ LM Studio, OpenRouter — so replies are read loosely: `content` may be null or 
 parts, tool calls may lack ids or send their arguments as a dict, usage may be absent.
 
 Every request carries a reply limit (`max_completion_tokens` for OpenAI's own API, which
-refuses `max_tokens` for its reasoning models; `max_tokens` elsewhere). With `calls_only`
-(a job whose every reply is a tool call, on a server on this machine) a request also asks
-for one call as structured output (`llm.calls.structured`). A server that refuses one of
-those, or `tools` itself (llama.cpp's without `--jinja`), is asked again without it, for
-as long as the provider lives; without `tools` the tools are described in the system
-prompt and the conversation's calls and results are sent as text.
+refuses `max_tokens` for its reasoning models; `max_tokens` elsewhere). With `structured`
+(a job's replies, on a server on this machine: `limits.Structured`) a request also asks
+for a tool call — or a final answer, once a tool was used — as structured output
+(`llm.written.structured`). A
+server that refuses one of those, or `tools` itself (llama.cpp's without `--jinja`), is
+asked again without it, for as long as the provider lives; without `tools` the tools are
+described in the system prompt and the conversation's calls and results are sent as text.
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ import json
 import logging
 import re
 import threading
+from dataclasses import replace
 from typing import Any, ClassVar
 
-from memtab.llm.calls.structured import calls_response_format, tools_prompt
 from memtab.llm.endpoints import DEFAULT_OPENAI_BASE_URL, is_official_endpoint
 from memtab.llm.http import HttpChatProvider, HttpOptions
+from memtab.llm.limits import Structured
 from memtab.llm.types import (
     AssistantMessage,
     Message,
@@ -36,6 +38,12 @@ from memtab.llm.types import (
     UserMessage,
 )
 from memtab.llm.wire import as_text, as_token_count, make_tool_call, server_error_text
+from memtab.llm.written.structured import (
+    answer_in_text,
+    calls_response_format,
+    structured_prompt,
+    tools_prompt,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -71,14 +79,14 @@ class OpenAIProvider(HttpChatProvider):
         max_tokens: int = DEFAULT_MAX_TOKENS,
         *,
         options: HttpOptions | None = None,
-        calls_only: bool = False,
+        structured: Structured | None = None,
     ) -> None:
         headers = {"content-type": "application/json"}
         if api_key:
             headers["authorization"] = f"Bearer {api_key}"
         super().__init__(model, base_url, headers, api_key, options, lasting=_refusal_lasts)
         self.max_tokens = max_tokens
-        self.calls_only = calls_only
+        self.structured = structured
         self._limit_key = (
             "max_completion_tokens"
             if is_official_endpoint("openai", self.base_url)
@@ -101,10 +109,11 @@ class OpenAIProvider(HttpChatProvider):
         *,
         cancel: threading.Event | None = None,
     ) -> ModelReply:
-        """One model turn; asked again without a part of the request the server refused."""
+        """One model turn; asked again without a part of the request the server refused.
+        A final answer asked by schema comes back as the reply's text."""
         while True:
             try:
-                return super().complete(system, messages, tools, cancel=cancel)
+                reply = super().complete(system, messages, tools, cancel=cancel)
             except ProviderError as error:
                 part = self._refused_part(error, system, messages, tools)
                 if part is None:
@@ -112,6 +121,12 @@ class OpenAIProvider(HttpChatProvider):
                 logger.info("%s refused %s; asking without it: %s", self.describe(), part, error)
                 with self._lock:
                     self._refused.add(part)
+                continue
+            if self.structured == "calls or answer" and not reply.tool_calls:
+                answer = answer_in_text(reply.text)
+                if answer is not None:
+                    return replace(reply, text=answer)
+            return reply
 
     def _refused_part(
         self, error: ProviderError, system: str, messages: list[Message], tools: list[ToolSpec]
@@ -132,8 +147,17 @@ class OpenAIProvider(HttpChatProvider):
         """The Chat Completions body, without the parts this server refused."""
         refused = self.refused
         as_text = "tools" in refused
-        if tools and as_text:
-            system = f"{system}\n\n{tools_prompt(tools)}" if system else tools_prompt(tools)
+        schema = bool(self.structured and tools and "response_format" not in refused)
+        # A job that ends in words answers once it has used a tool: it reads before it says.
+        answer = self.structured == "calls or answer" and any(
+            isinstance(message, ToolResultsMessage) for message in messages
+        )
+        added = [
+            *([tools_prompt(tools)] if tools and as_text else []),
+            # The same words each turn: a server reuses what it computed for the prompt.
+            *([structured_prompt(answer=self.structured == "calls or answer")] if schema else []),
+        ]
+        system = "\n\n".join(part for part in (system, *added) if part)
         wire: list[dict[str, Any]] = []
         if system:
             wire.append({"role": "system", "content": system})
@@ -152,8 +176,8 @@ class OpenAIProvider(HttpChatProvider):
                 }
                 for tool in tools
             ]
-        if self.calls_only and tools and "response_format" not in refused:
-            body["response_format"] = calls_response_format(tools)
+        if schema:
+            body["response_format"] = calls_response_format(tools, answer=answer)
         if "max_tokens" in refused:
             body["max_completion_tokens"] = self.max_tokens
         else:

@@ -23,7 +23,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
 from memtab.fs.records import Record
-from memtab.llm.calls.schema import schema_problem
 from memtab.llm.endpoints import base_url_problem
 from memtab.llm.limits import ModelJob, is_local
 from memtab.llm.settings import ProviderSettings, create_provider
@@ -34,6 +33,7 @@ from memtab.llm.types import (
     ToolSpec,
     UserMessage,
 )
+from memtab.llm.written.schema import schema_problem
 
 if TYPE_CHECKING:  # lazy: httpx2 (~6 MiB, ~40 ms) with the first model call
     from memtab.llm.http import HttpOptions

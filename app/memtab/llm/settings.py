@@ -500,8 +500,8 @@ def create_provider(
 
     Every request carries a reply limit: `max_tokens` when given, else the settings' or
     the job's (`reply_limit`). `options` default to the settings' request limit
-    (`request_limit`). A job whose replies are all tool calls asks a server on this
-    machine for calls only (`llm.calls.structured`). Offline engines live next to the job
+    (`request_limit`). A job's replies are asked by JSON schema of a server on this
+    machine (`ModelJob.structured`). Offline engines live next to the job
     they serve, so callers handle "offline" first.
     """
     # lazy: httpx2 (~6 MiB, ~40 ms) with the first model call, never in an offline run
@@ -546,7 +546,7 @@ def create_provider(
             base_url,
             limit,
             options=options,
-            calls_only=job.calls_only and is_local(base_url),
+            structured=job.structured if is_local(base_url) else None,
         )
     raise ProviderError(
         "config", "the offline provider has no model server; use the built-in offline engine"

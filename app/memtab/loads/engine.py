@@ -7,7 +7,9 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from memtab.file_protocol.file_ref import Agent
 from memtab.fs.clock import now_ms
+from memtab.humanize import display_path
 from memtab.loads.claude import claude_loads
 from memtab.loads.codex import codex_loads
 from memtab.loads.gemini import gemini_loads
@@ -15,7 +17,7 @@ from memtab.loads.kept import KeptHeads
 from memtab.loads.records import AGENTS, AgentLoads, AgentName, Loads
 from memtab.loads.xum import xum_loads
 from memtab.sources.claude.settings import managed_settings_files
-from memtab.sources.config import SourceContext
+from memtab.sources.config import DEFAULT_DIRS, SourceContext
 from memtab.sources.discovery import agent_directory, discover
 from memtab.sources.layouts import classify_file
 from memtab.sources.model import Discovery, Source
@@ -90,11 +92,48 @@ def compute_loads(
             )
             moment = now_ms() if now is None else now
             results.append(xum_loads(view, meta, moment, removed=removed, heads=kept))
+    folders = {agent: agent_directory(context, source) for agent, source in AGENT_SOURCES.items()}
     return Loads(
-        agents=tuple(results),
+        agents=tuple(named(result, cwd, folders.get(result.agent), home) for result in results),
         workspace=workspace.id if workspace else None,
         directory=str(cwd) if cwd else None,
     )
+
+
+AGENT_SOURCES: dict[AgentName, Agent] = {
+    "claude": "claude-code",
+    "codex": "codex",
+    "gemini": "gemini",
+}
+"""The agents whose files are in a folder of their own (xum's are its scopes')."""
+
+
+def named(agent: AgentLoads, cwd: Path | None, folder: Path | None, home: Home) -> AgentLoads:
+    """`agent`'s files each with the name its agent gives it (`LoadedFile.name`): from the
+    session's directory as `./…`, from the agent's folder as its docs write that folder
+    (`~/.claude/…`) — the folder the settings chose, where it is, but the demo's (in the
+    memory home) as the agent's own it stands for."""
+    if agent.agent not in AGENT_SOURCES:
+        return agent
+    shown = None
+    if folder is not None:
+        inside_home = folder.is_relative_to(Path(os.path.realpath(home.root)))
+        default = "~/" + DEFAULT_DIRS[AGENT_SOURCES[agent.agent]][0]
+        shown = default if inside_home else display_path(folder)
+    files = []
+    for file in agent.files:
+        name = _name(file.physical_path, cwd, folder, shown) if file.physical_path else None
+        files.append(file.replaced(name=name) if name else file)
+    return agent.replaced(files=tuple(files))
+
+
+def _name(physical: str, cwd: Path | None, folder: Path | None, shown: str | None) -> str | None:
+    path = Path(physical)
+    if cwd is not None and path.is_relative_to(cwd):
+        return f"./{path.relative_to(cwd).as_posix()}"
+    if folder is not None and shown is not None and path.is_relative_to(folder):
+        return f"{shown}/{path.relative_to(folder).as_posix()}"
+    return None
 
 
 def working_directory(workspace: Workspace | None, directory: str | None) -> Path | None:

@@ -53,6 +53,10 @@ class LoadedFile(Record):
     """The line of `imported_by` that `@`-imports it (1-based)."""
     cut_reason: Annotated[str | None, OmitNone] = None
     """Why the agent stops, in words (`the 200-line limit of MEMORY.md`)."""
+    name: Annotated[str | None, OmitNone] = None
+    """The file as its agent names it (`~/.claude/projects/-home-dev-src-app/memory/
+    MEMORY.md`, `./AGENTS.md`): another agent's file from the agent's folder, a file of
+    the session's directory from `./` (`loads.engine.named`)."""
 
 
 class AgentLoads(Record):

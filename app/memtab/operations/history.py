@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from memtab.components.files import undo
 from memtab.components.files.ops import OpResult
+from memtab.components.files.run_step import push_run
 from memtab.components.files.steps import UndoStep
 from memtab.components.history.burst_news import NewsRead
 from memtab.components.history.deleted import (
@@ -179,6 +180,12 @@ def runs(home: Home, run_filter: RunFilter, _ctx: JobContext) -> RunList:
 def run_detail(home: Home, run: RunEntry, _ctx: JobContext) -> RunDetail:
     """A run's ops and their diffs."""
     return load_run_detail(home, run)
+
+
+def undoable_run(stack: undo.UndoStack, home: Home, run_id: str, _ctx: JobContext) -> bool:
+    """A run of the window that ended put on `stack`: Edit → Undo takes it back next, as
+    Runs… → Revert does (False: it changed no file)."""
+    return push_run(stack, home, run_id) is not None
 
 
 def revert(home: Home, run_id: str, _ctx: JobContext) -> RevertResult:

@@ -28,8 +28,11 @@ the best `limit` files without scoring every match.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import hashlib
+import heapq
+import itertools
 import logging
 import os
 import threading
@@ -53,11 +56,15 @@ from memtab.search_index.manifest import (
     MANIFEST_FIELD,
     manifest_document,
     manifests_query,
+    read_ids,
     read_manifest,
 )
 from memtab.search_index.opening import (
     VERSION,
+    Folder,
+    FolderChangedError,
     IndexUnusableError,
+    check_folder,
     commit_seen,
     debug_words,
     is_damaged,
@@ -147,10 +154,13 @@ class SearchIndex:
         self._searcher: Any = None
         self._seen: object = None  # what the index's commit looked like when last read
         self._held_roots: tuple[Any, set[str]] | None = None  # of a searcher: `_roots_held`
+        self._held_ids: dict[str, tuple[Any, list[str]]] = {}  # of a searcher: `_ids`
         self.writes = 0
         """Counts this process's writes (what tells an index in memory changed)."""
+        self.folder: Folder = (0, 0)
+        """The index's folder as opened (`opening.check_folder`)."""
         try:
-            self._index = open_index(path)
+            self._index, self.folder = open_index(path)
         except IndexUnusableError as error:
             self._to_memory(error)
 
@@ -284,6 +294,7 @@ class SearchIndex:
                 manifests[root].pop(key, None)
             dirty = set(affected)
             for first in range(0, len(todo), CHUNK_FILES):
+                self._check_folder()  # tantivy writes a segment's files as its heap fills
                 for file in todo[first : first + CHUNK_FILES]:
                     _add(writer, document_of(file, self.number(file.root, file.id)))
                     manifests[file.root][file.id] = file.stamp
@@ -308,6 +319,7 @@ class SearchIndex:
             if manifests[root]:
                 _add(writer, manifest_document(root, manifests[root]))
         dirty.clear()
+        self._check_folder()
         writer.commit()
 
     # --- searching ----------------------------------------------------------------------
@@ -356,25 +368,53 @@ class SearchIndex:
         if not self._roots_held(searcher) <= set(within):  # a filter costs the engine half
             roots_query = tantivy.Query.term_set_query(schema, "root", within)
             query_of = query_of.and_must_match(tantivy.Query.const_score_query(roots_query, 0.0))
-        # Every tie at the limit's score too (ordered by id, never the engine's pick of
-        # them): only the documents that may be answered are read.
-        asked = limit * 2 + 8
-        while True:
-            ranked = sorted(searcher.search(query_of, asked, count=False).hits, key=lambda h: -h[0])
-            floor = ranked[limit - 1][0] if len(ranked) >= limit else None
-            if len(ranked) < asked or floor is None or ranked[-1][0] < floor:
-                break
-            asked *= 4
+        ranked = _ranked(searcher, query_of, limit)
+        answered = ranked
+        if len(ranked) > limit:  # the best above the limit's score, then its ties by id
+            lowest = -ranked[limit - 1][0]
+            above = bisect.bisect_left(ranked, lowest, key=_lower)
+            tied = ranked[above : bisect.bisect_right(ranked, lowest, key=_lower)]
+            answered = ranked[:above] + self._first_by_id(searcher, tied, roots, limit - above)
         hits = []
-        for score, address in ranked:
-            if floor is not None and score < floor:
-                break
+        for score, address in answered:
             stored = searcher.doc(address)
             hits.append(
                 Hit(first(stored, "id"), score, first(stored, "label"), first(stored, "body"))
             )
         hits.sort(key=lambda hit: (-hit.score, hit.id))
-        return hits[:limit]
+        return hits
+
+    def _first_by_id(
+        self, searcher: Any, tied: list[tuple[float, Any]], roots: Collection[str], wanted: int
+    ) -> list[tuple[float, Any]]:
+        """The `wanted` of `tied` (documents of one score) whose ids come first, no document
+        read: known by their numbers (a fast field), looked for along the roots' ids in
+        order (a template's notes all tied: the first few)."""
+        if len(tied) <= wanted:
+            return tied
+        numbers = searcher.fast_field_values("number", [address for _, address in tied])
+        places = dict(zip(numbers, range(len(tied)), strict=True))
+        number = self.number
+        chosen: list[tuple[str, tuple[float, Any]]] = []
+        walks = [zip(self._ids(searcher, root), itertools.repeat(root)) for root in roots]
+        for key, root in heapq.merge(*walks):
+            place = places.pop(number(root, key), None)
+            if place is not None:
+                chosen.append((key, tied[place]))
+                if len(chosen) == wanted:
+                    return [hit for _, hit in chosen]
+        # Tied documents no manifest names (never so): their ids read from them.
+        chosen += [(first(searcher.doc(tied[place][1]), "id"), tied[place])
+                   for place in places.values()]  # fmt: skip
+        return [hit for _, hit in heapq.nsmallest(wanted, chosen, key=lambda pair: pair[0])]
+
+    def _ids(self, searcher: Any, root: str) -> list[str]:
+        """The ids of the files under `root` in `searcher`'s commit, in order (sorted once a
+        commit: its manifest keeps them nearly so, in the order they were listed)."""
+        held = self._held_ids.get(root)
+        if held is None or held[0] is not searcher:
+            held = self._held_ids[root] = (searcher, sorted(read_ids(searcher, self.schema, root)))
+        return held[1]
 
     def _roots_held(self, searcher: Any) -> set[str]:
         """Every root `searcher`'s commit holds documents under (read once a commit)."""
@@ -436,9 +476,14 @@ class SearchIndex:
                 return write()
 
     def _recover(self, error: BaseException) -> None:
-        """After `error` (the caller holds the write lock): a damaged index rebuilt, one
+        """After `error` (the caller holds the write lock): an index whose folder changed
+        opened again where it was (whatever the error said), a damaged one rebuilt, one
         that cannot be used moved to memory; any other error raised."""
-        if self.problem is None and is_unusable(error):
+        changed = error if isinstance(error, FolderChangedError) else self._changed()
+        if self.problem is None and changed is not None:
+            why = f"changed under this process ({changed}): opened again where it was"
+            self._start_again(why, rebuild=False)
+        elif self.problem is None and is_unusable(error):
             self._to_memory(error)
         elif self.problem is None and is_damaged(error):
             self.rebuild(f"damaged ({error})")
@@ -447,17 +492,38 @@ class SearchIndex:
 
     def rebuild(self, problem: str) -> None:
         """Start the index again: it was found `problem` (damaged)."""
-        logger.warning("Search index %s is %s: rebuilt", self.path, problem)
+        self._start_again(f"is {problem}: rebuilt", rebuild=True)
+
+    def _start_again(self, why: str, *, rebuild: bool) -> None:
+        """Open the index anew (`rebuild`: empty), saying `why` in the log."""
+        logger.warning("Search index %s %s", self.path, why)
         with self._state:
             self.generation += 1
             self._searcher = None
         try:
-            index = open_index(self.path, rebuild=True)
+            index, folder = open_index(self.path, rebuild=rebuild)
         except IndexUnusableError as error:
             self._to_memory(error)
             return
         with self._state:
-            self._index = index
+            self._index, self.folder = index, folder
+
+    def _changed(self) -> FolderChangedError | None:
+        """How the index's folder changed since it was opened (None: it did not, or it
+        cannot be looked at)."""
+        try:
+            self._check_folder()
+        except FolderChangedError as changed:
+            return changed
+        except OSError:
+            pass
+        return None
+
+    def _check_folder(self) -> None:
+        """FolderChangedError when the index on disk is not in the folder opened
+        (`opening.check_folder`): before tantivy opens anything there by name."""
+        if self.problem is None:
+            check_folder(self.path, self.folder)
 
     def _to_memory(self, error: BaseException) -> None:
         """Go on with a new index in memory, the one on disk being unusable (`error`):
@@ -476,6 +542,7 @@ class SearchIndex:
         with self._state:
             seen = commit_seen(self.path) if self.problem is None else self.writes
             if self._searcher is None or seen != self._seen:
+                self._check_folder()  # a reload reads `meta.json`, taking its lock
                 self._index.reload()
                 self._searcher = self._index.searcher()
                 self._seen = seen
@@ -490,6 +557,23 @@ def _stale_in(root: str, mine: Stamps, rows: Rows) -> set[Key]:
     hold with the same stamp, and those without a stamp to trust."""
     return {(root, key) for key, stamp in mine.items()
             if stamp is None or rows.get(key, _ABSENT) != stamp}  # fmt: skip
+
+
+def _lower(hit: tuple[float, Any]) -> float:
+    """What orders the engine's hits (best first) ascending: the score, negated."""
+    return -hit[0]
+
+
+def _ranked(searcher: Any, query: Any, limit: int) -> list[tuple[float, Any]]:
+    """The best matches of `query` (score, address), best first: the best `limit`, and
+    every one tied at the last one's score (its ties are then ordered by id, never the
+    engine's pick of them) — every match when the first few asked for end in a tie."""
+    asked = limit * 2 + 8
+    ranked: list[tuple[float, Any]] = searcher.search(query, asked, count=False).hits
+    if len(ranked) == asked and ranked[-1][0] == ranked[limit - 1][0]:
+        every = max(asked + 1, int(searcher.num_docs))
+        ranked = searcher.search(query, every, count=False).hits
+    return ranked
 
 
 def _add(writer: Any, document: Any) -> None:

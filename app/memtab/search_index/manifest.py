@@ -50,8 +50,9 @@ def encode(rows: Mapping[str, Stamp | None]) -> bytes:
     )
 
 
-def decode(blob: bytes) -> dict[str, Stamp | None]:
-    """The rows `encode` stored; ManifestDamagedError when `blob` is not such."""
+def _ids_in(blob: bytes) -> list[str]:
+    """The ids `encode` stored in `blob` (their stamps follow them); ManifestDamagedError
+    when `blob` is not such."""
     length = int.from_bytes(blob[:_HEAD], "little")
     try:
         ids = blob[_HEAD : _HEAD + length].decode("utf-8", "surrogatepass").split("\0")
@@ -59,10 +60,16 @@ def decode(blob: bytes) -> dict[str, Stamp | None]:
         raise ManifestDamagedError(f"search index manifest corrupt ({error})") from error
     if length == 0:
         ids = []
-    count = len(ids)
-    if len(blob) != _HEAD + length + 4 * _ITEM * count:
+    if len(blob) != _HEAD + length + 4 * _ITEM * len(ids):
         raise ManifestDamagedError(f"search index manifest corrupt ({len(blob)} bytes)")
-    at, size = _HEAD + length, _ITEM * count
+    return ids
+
+
+def decode(blob: bytes) -> dict[str, Stamp | None]:
+    """The rows `encode` stored; ManifestDamagedError when `blob` is not such."""
+    ids = _ids_in(blob)
+    count = len(ids)
+    at, size = len(blob) - 4 * _ITEM * count, _ITEM * count
     columns = [
         array.array(kind, blob[at + n * size : at + (n + 1) * size])
         for n, kind in enumerate("QqqQ")
@@ -90,9 +97,22 @@ def manifests_query(schema: Any, roots: list[str]) -> Any:
 
 def read_manifest(searcher: Any, schema: Any, root: str) -> dict[str, Stamp | None]:
     """What `searcher`'s commit holds under `root` (id → stamp; empty when nothing)."""
+    blob = _stored(searcher, schema, root)
+    return decode(blob) if blob is not None else {}
+
+
+def read_ids(searcher: Any, schema: Any, root: str) -> list[str]:
+    """The ids of the files `searcher`'s commit holds under `root`, as stored (`read_manifest`
+    without their stamps)."""
+    blob = _stored(searcher, schema, root)
+    return _ids_in(blob) if blob is not None else []
+
+
+def _stored(searcher: Any, schema: Any, root: str) -> bytes | None:
+    """The manifest of `root` in `searcher`'s commit, as stored (None: none)."""
     query = tantivy.Query.term_query(schema, MANIFEST_FIELD, term(root))
     hits = searcher.search(query, 1, count=False).hits
     if not hits:
-        return {}
+        return None
     values = searcher.doc(hits[0][1]).get_all(STAMPS_FIELD)
-    return decode(bytes(values[0])) if values else {}
+    return bytes(values[0]) if values else None

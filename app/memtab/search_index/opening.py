@@ -9,6 +9,15 @@ file at the folder's name, or at its lock file's, is removed first, never follow
 anything but a regular file inside it. A folder there that holds anything tantivy does
 not make is the user's: it is left alone, and the index is not used.
 
+A process keeps the index open for as long as it runs, and tantivy opens its files by
+name: before each reload of a new commit and each write (`writing`, and each commit and
+chunk of one) the folder is checked to be still the one opened — no link, FIFO or other
+folder swapped in at its name, private, holding regular files alone (`check_folder`) —
+else tantivy would take its lock through the link, or hang opening a FIFO. A folder
+changed so is opened again where it was, made safe first as at opening (`FolderChangedError`:
+`SearchIndex` does so). Only this user can swap anything in the private cache dir, so
+what is left between the check and tantivy's open is theirs alone.
+
 An index that cannot be used — that folder, a read-only cache dir, a full disk, an I/O
 error (`is_unusable`) — is not fatal: the index is built in memory from the files instead
 (`open_in_memory`), slower to fill, and the caller says why (`SearchIndex.problem`).
@@ -29,7 +38,14 @@ from typing import Any
 import tantivy
 
 from memtab.fs.locking.locks import interprocess_lock
-from memtab.fs.private import PRIVATE_DIR_MODE, clear_entry, close_tree, entry_kind, private_dir
+from memtab.fs.private import (
+    PRIVATE_DIR_MODE,
+    clear_entry,
+    close_tree,
+    closed_to_others,
+    entry_kind,
+    private_dir,
+)
 from memtab.fs.sidecar import corrupt_copy_name
 from memtab.search_index.manifest import MANIFEST_FIELD, STAMPS_FIELD
 
@@ -83,8 +99,16 @@ _DAMAGED_WORDS = re.compile(
 )
 
 
+Folder = tuple[int, int]
+"""The index's folder as opened: its device and inode."""
+
+
 class IndexUnusableError(Exception):
     """The index cannot be used (see the module docstring); the words say why."""
+
+
+class FolderChangedError(ValueError):
+    """The index's folder is not as it was opened (`check_folder`); the words say how."""
 
 
 def is_unusable(error: BaseException) -> bool:
@@ -163,10 +187,10 @@ def open_in_memory() -> Any:
     return index
 
 
-def open_index(path: Path, *, rebuild: bool = False) -> Any:
-    """The index at `path` (a folder): made when missing, rebuilt when damaged, of another
-    version, or `rebuild`; made safe to open first (see the module docstring).
-    IndexUnusableError when it cannot be used."""
+def open_index(path: Path, *, rebuild: bool = False) -> tuple[Any, Folder]:
+    """The index at `path` (a folder), and its folder as opened: made when missing,
+    rebuilt when damaged, of another version, or `rebuild`; made safe to open first (see
+    the module docstring). IndexUnusableError when it cannot be used."""
     try:
         private_dir(path.parent)
         _forget_older_versions(path)
@@ -180,6 +204,7 @@ def open_index(path: Path, *, rebuild: bool = False) -> Any:
                 _empty_folder(path)
                 index = tantivy.Index(schema(), path=os.fspath(path), reuse=False)
             close_tree(path)  # made by an older Memtab, or just now, as the umask says
+            info = os.lstat(path)
     except OSError as error:
         raise IndexUnusableError(f"{why_unusable(error)} ({error.filename or path})") from error
     except ValueError as error:
@@ -187,7 +212,28 @@ def open_index(path: Path, *, rebuild: bool = False) -> Any:
             raise IndexUnusableError(why_unusable(error)) from error
         raise
     index.register_tokenizer(TOKENIZER, _analyzer())
-    return index
+    return index, (info.st_dev, info.st_ino)
+
+
+def check_folder(path: Path, opened: Folder) -> None:
+    """Before tantivy opens anything in the index's folder by name: FolderChangedError when
+    the folder at `path` is not the one `opened` (gone, or a link, a FIFO or another
+    folder at its name), is open to others or another user's, or holds anything but
+    regular files (a FIFO where tantivy opens a file would hang it, a link lead it out)."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        raise FolderChangedError("its folder is gone") from None
+    if not stat.S_ISDIR(info.st_mode):
+        kind = "a file" if stat.S_ISREG(info.st_mode) else entry_kind(info.st_mode)
+        raise FolderChangedError(f"{kind} at its folder's name")
+    if (info.st_dev, info.st_ino) != opened:
+        raise FolderChangedError("another folder at its folder's name")
+    if not closed_to_others(info):
+        raise FolderChangedError("its folder open to others, or another user's")
+    for entry in _entries(path):
+        if not entry.is_file(follow_symlinks=False):
+            raise FolderChangedError(f"{entry.name} in it no regular file")
 
 
 def lock_path(path: Path) -> Path:
@@ -307,12 +353,14 @@ def commit_seen(path: Path) -> object:
 @contextlib.contextmanager
 def writing(owner: Any) -> Iterator[Any]:
     """A writer of `owner`'s index (`SearchIndex`) held for a block: the lock beside the
-    index taken first (one writer at a time across processes); rolled back when the block
-    fails; its merges waited for and new files made private after."""
+    index taken first (one writer at a time across processes), then its folder checked
+    (`check_folder`); rolled back when the block fails; its merges waited for and new
+    files made private after, in the folder opened alone."""
     with contextlib.ExitStack() as held:
         if owner.problem is None:
             held.enter_context(interprocess_lock(lock_path(owner.path), timeout_s=WRITE_WAIT_S))
-            held.callback(close_tree, owner.path)
+            check_folder(owner.path, owner.folder)
+            held.callback(_close_files, owner.path, owner.folder)
         writer = owner._index.writer(WRITER_HEAP_BYTES, 1)
         try:
             yield writer
@@ -322,3 +370,12 @@ def writing(owner: Any) -> Iterator[Any]:
         finally:
             owner.writes += 1
             writer.wait_merging_threads()
+
+
+def _close_files(path: Path, opened: Folder) -> None:
+    """Close to others what a writer made in the index's folder, when the folder at `path`
+    is still the one `opened` (`close_tree` never follows a link below its folder)."""
+    with contextlib.suppress(OSError):
+        info = os.lstat(path)
+        if stat.S_ISDIR(info.st_mode) and (info.st_dev, info.st_ino) == opened:
+            close_tree(path)

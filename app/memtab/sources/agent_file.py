@@ -241,7 +241,15 @@ class AgentFile:
         except SourceError as error:
             raise MemoryFileError(str(error)) from None
 
-    def save(self, content: str, expected_sha256: str | None, *, allow_unkept: bool = False) -> str:
+    def save(
+        self,
+        content: str,
+        expected_sha256: str | None,
+        *,
+        allow_unkept: bool = False,
+        count_as_write: bool = True,
+    ) -> str:
+        del count_as_write  # another agent's file has no usage of Memtab's to count
         try:
             return save_source_file(
                 self.source,
@@ -274,8 +282,14 @@ class AgentFile:
             raise MemoryFileError(str(error)) from None
 
     def restore(
-        self, version_id: str, *, expected_sha256: str | None = None, allow_unkept: bool = False
+        self,
+        version_id: str,
+        *,
+        expected_sha256: str | None = None,
+        allow_unkept: bool = False,
+        count_as_write: bool = True,
     ) -> Restored:
+        del count_as_write  # another agent's file has no usage of Memtab's to count
         try:
             changed = restore_version(
                 self.history,

@@ -372,8 +372,9 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 class SourceFileRow(FileRow, write_only=True):
     """Another agent's file as `memtab list --source ID --json` and the MCP server's `list`
     show it (docs/formats.md §17): a mux file's fields, then its own; Codex's copy of a
-    Claude Code memory file names its original (`importedFrom`), and an original its
-    copies (`importedAs`), when the listing holds both (§17.3)."""
+    Claude Code memory file says what it is (`imported`: "imported from Claude Code (cwd
+    …)") and names its original (`importedFrom`), and an original its copies
+    (`importedAs`), when the listing holds both (§17.3)."""
 
     kind: FileKind
     writable: bool
@@ -383,6 +384,7 @@ class SourceFileRow(FileRow, write_only=True):
     physical_path: Path
     imported_from: Annotated[str | None, OmitNone] = None
     imported_as: Annotated[tuple[str, ...], OmitEmpty] = ()
+    imported: Annotated[str | None, OmitNone] = None
 
 
 def source_file_row(file: SourceFile, links: ImportLinks | None = None) -> SourceFileRow:
@@ -403,4 +405,5 @@ def source_file_row(file: SourceFile, links: ImportLinks | None = None) -> Sourc
         physical_path=file.physical,
         imported_from=links.original_of.get(file.id) if links is not None else None,
         imported_as=links.imports_of.get(file.id, ()) if links is not None else (),
+        imported=links.labels.get(file.id) if links is not None else None,
     )

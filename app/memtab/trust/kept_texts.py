@@ -18,15 +18,19 @@ from __future__ import annotations
 
 import os
 import time
+import zlib
 from collections.abc import Callable
 from typing import Any
 
 from memtab.store.description_cache import RACY_MARGIN_NS, changed_since, stamp_of
+from memtab.store.files import MAX_FILE_BYTES
 from memtab.store.home import Home
-from memtab.trust.per_file import CACHE_VERSION, cache_file_for, read_held, write_held
+from memtab.trust.per_file import CACHE_VERSION, cache_file_for, only, read_held, write_held
 
 ENGINE = "texts"
 
+_MOST = 3 * MAX_FILE_BYTES
+"""The most a text read can be: the cap, each byte of it made U+FFFD where not UTF-8."""
 Entry = tuple[tuple[int, int, int, int], bytes, bool]
 """A file as read: its stamp (`stamp_of`), its text packed, whether it was over the cap."""
 
@@ -51,15 +55,16 @@ class KeptTexts:
         if self._known is None:
             self._known = read_held(self.path, self._entries) or {}
         entry = self._known.get(physical)
-        if entry is None or entry[0] != stamp_of(info):
+        if entry is None or entry[0] != stamp_of(info) or not _as_read(entry):
             return None
         self._seen[physical] = entry
         return entry[1], entry[2]
 
     def learn(self, physical: str, info: os.stat_result, packed: bytes, over_cap: bool) -> None:
         self.read_again += 1
-        if not changed_since(info, self._now_ns() - RACY_MARGIN_NS):
-            self._seen[physical] = (stamp_of(info), packed, over_cap)
+        entry = (stamp_of(info), packed, over_cap)
+        if not changed_since(info, self._now_ns() - RACY_MARGIN_NS) and _as_read(entry):
+            self._seen[physical] = entry
 
     def finish(self, *, everything: bool) -> None:
         """The run ended: keep what it saw (and, unless it read `everything`, what was
@@ -90,11 +95,23 @@ class KeptTexts:
             return {}
         if not len(keys) == len(stamps) == len(texts) == len(over_cap):
             raise ValueError("its lists do not line up")
-        return {
-            key: (stamp, text, over)
-            for key, stamp, text, over in zip(keys, stamps, texts, over_cap, strict=True)
-            if type(key) is str
-            and type(stamp) is tuple
-            and type(text) is bytes
-            and type(over) is bool
-        }
+        if not (only(str, keys) and only(tuple, stamps) and only(bytes, texts)):
+            raise TypeError("not the types written")
+        if not only(bool, over_cap) or not all(len(s) == 4 and only(int, s) for s in stamps):
+            raise TypeError("not the types written")
+        return dict(zip(keys, zip(stamps, texts, over_cap, strict=True), strict=True))
+
+
+def _as_read(entry: Entry) -> bool:
+    """Whether a file's entry holds a text its file could have been read as: packed text
+    of the file's size (valid UTF-8 reads as its bytes), or at most the cap over it."""
+    (size, _, _, _), packed, over_cap = entry
+    unpacking = zlib.decompressobj()
+    try:
+        text = unpacking.decompress(packed, _MOST)
+        text.decode("utf-8", "surrogatepass")
+    except (zlib.error, UnicodeDecodeError):
+        return False
+    if unpacking.unconsumed_tail or not unpacking.eof:
+        return False
+    return len(text) <= _MOST if over_cap else len(text) == size

@@ -25,7 +25,7 @@ import logging
 import marshal
 import threading
 import zlib
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -40,15 +40,45 @@ logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-CACHE_VERSION = 1
+CACHE_VERSION = 3
 """Bumped when what an engine keeps of a file changes shape or meaning (a test pins what
 the engines work out of the seeded corpora to it: tests/unit/trust/test_per_file.py)."""
 MAGIC = b"memtab-trust\n"
 MARSHAL_VERSION = 4
 """The `marshal` format written (read by every Python since 3.4)."""
 MAX_CACHE_BYTES = 256 * 1024 * 1024
-"""Bigger than any real cache (20,000 files' words take ~1 MB): not read."""
+"""Bigger than any real cache (20,000 files' words take ~1 MB): not read — nor a file
+whose data unpacks to more (a forged file of a few bytes can unpack to gigabytes)."""
+MAX_LINE = 10_000_000
+"""No memory file read has more lines: a line number past it is no line."""
 _DIGEST = 16
+DAMAGE = (
+    ValueError,
+    TypeError,
+    EOFError,
+    IndexError,
+    KeyError,
+    OverflowError,
+    RecursionError,
+    zlib.error,
+)
+"""What reading a cache file's values may raise where they are not what Memtab wrote."""
+
+
+class NotAsMadeError(Exception):
+    """A value kept of a file is found, at its use, not to be what the engine makes of it
+    (a cache forged or damaged under a valid digest): the engine works it out anew."""
+
+
+def only(kind: type, values: Collection[object]) -> bool:
+    """Whether every item of `values` (a tuple or frozenset, as `marshal` gives them) is
+    exactly of `kind` (a bool is no int)."""
+    return type(values) in (tuple, frozenset) and {*map(type, values)} <= {kind}
+
+
+def is_line(value: object) -> bool:
+    """Whether `value` is a line number (from 1) a memory file could have."""
+    return type(value) is int and 0 < value <= MAX_LINE
 
 
 def digest_of(document: Document) -> bytes:
@@ -101,12 +131,16 @@ class KeptOnDisk(Generic[T]):
         engine: str,
         pack: Callable[[T], object],
         unpack: Callable[[Any], T],
+        fits: Callable[[T, Any], bool] | None = None,
     ) -> None:
+        """`unpack` raises one of `DAMAGE` for a value `pack` never made; `fits` says
+        whether a value could have been made for the context (else the file is damage)."""
         self.path = path
         self._home = str(home.root)
         self._engine = engine
         self._pack = pack
         self._unpack = unpack
+        self._fits = fits
 
     @classmethod
     def of_home(
@@ -116,8 +150,10 @@ class KeptOnDisk(Generic[T]):
         *,
         pack: Callable[[T], object],
         unpack: Callable[[Any], T],
+        fits: Callable[[T, Any], bool] | None = None,
     ) -> KeptOnDisk[T]:
-        return cls(cache_file_for(home, engine), home=home, engine=engine, pack=pack, unpack=unpack)
+        path = cache_file_for(home, engine)
+        return cls(path, home=home, engine=engine, pack=pack, unpack=unpack, fits=fits)
 
     def load(self, context: Hashable) -> dict[str, tuple[bytes, T]]:
         """Each file's digest and value by its key, as the cache file holds them for
@@ -130,14 +166,19 @@ class KeptOnDisk(Generic[T]):
         version, home, engine, kept_for, keys, digests, values = held
         if (version, home, engine, kept_for) != (CACHE_VERSION, self._home, self._engine, context):
             return {}  # another version's, home's, engine's or context's: not ours
+        if not only(str, keys) or type(digests) is not bytes or type(values) is not tuple:
+            raise TypeError("not the types written")
         if len(digests) != _DIGEST * len(keys) or len(values) != len(keys):
             raise ValueError("its lists do not line up")
         unpack = self._unpack
-        return {
+        found = {
             key: (digests[index * _DIGEST : (index + 1) * _DIGEST], unpack(values[index]))
             for index, key in enumerate(keys)
-            if type(key) is str
         }
+        fits = self._fits
+        if fits is not None and not all(fits(value, context) for _, value in found.values()):
+            raise ValueError("a value not made for its context")
+        return found
 
     def save(self, entries: dict[str, tuple[bytes, T]], context: Hashable) -> None:
         """Write `entries` (each file's digest and value by its key) for `context`."""
@@ -168,6 +209,7 @@ class KeptAnswer:
         self._engine = engine
         self._valid = valid
         self._kept: tuple[bytes, Any] | None = None
+        self._forgotten = False
         self._lock = threading.Lock()
 
     @classmethod
@@ -179,6 +221,8 @@ class KeptAnswer:
         with self._lock:
             if self._kept is not None and self._kept[0] == run:
                 return self._kept[1]
+            if self._forgotten:
+                return None
         answer = read_held(self.path, lambda held: self._answer(held, run))
         if answer is not None:
             with self._lock:
@@ -199,7 +243,15 @@ class KeptAnswer:
         """Keep `answer` (plain data: see `KeptOnDisk`) for the files digested to `run`."""
         with self._lock:
             self._kept = (run, answer)
+            self._forgotten = False
         write_held(self.path, (CACHE_VERSION, self._home, self._engine, run, answer))
+
+    def forget(self) -> None:
+        """Hold what was kept for no answer (one found at its use not to be what the
+        engine makes): the next run works it out anew, and `put` replaces it."""
+        with self._lock:
+            self._kept = None
+            self._forgotten = True
 
 
 R = TypeVar("R")
@@ -207,8 +259,9 @@ R = TypeVar("R")
 
 def read_held(path: Path, read: Callable[[tuple[Any, ...]], R]) -> R | None:
     """What `read` makes of the tuple a cache file at `path` holds (see `KeptOnDisk`):
-    None when there is no file, or it is damaged (logged at info; `read` raising
-    ValueError, TypeError or IndexError for what it finds is damage too)."""
+    None when there is no file, or it is damaged (logged at info; `read` raising one of
+    `DAMAGE` for a value that is not what Memtab writes — a wrong type at any level, a
+    number out of its range — is damage too)."""
     try:
         # Only a file of this user's, in a folder only this user may enter (another's,
         # a link or a FIFO at its name removed, never followed): what another user could
@@ -230,11 +283,15 @@ def read_held(path: Path, read: Callable[[tuple[Any, ...]], R]) -> R | None:
         if hashlib.blake2b(body, digest_size=_DIGEST).digest() != data[len(MAGIC) : head]:
             raise ValueError("its digest is not its content's")
         with collection_paused():
-            held = marshal.loads(zlib.decompress(body))
+            unpacking = zlib.decompressobj()
+            plain = unpacking.decompress(body, MAX_CACHE_BYTES)
+            if unpacking.unconsumed_tail or not unpacking.eof:
+                raise ValueError("it unpacks to more than any cache, or is cut short")
+            held = marshal.loads(plain)
             if type(held) is not tuple:
                 raise ValueError("not the shape written")
             return read(held)
-    except (ValueError, TypeError, EOFError, IndexError, zlib.error) as error:
+    except DAMAGE as error:
         logger.info("The trust cache %s is damaged (%s): worked out anew", path, error)
         return None
 
@@ -308,6 +365,12 @@ class PerFile(Generic[T]):
         if changed and self._disk is not None:
             self._disk.save(found, context)
         return results
+
+    def forget(self) -> None:
+        """Hold what was kept for nothing (a value found at its use not to be what `make`
+        makes of its file): the next run works every file out anew and saves it."""
+        with self._lock:
+            self._kept = {}
 
     def __len__(self) -> int:
         with self._lock:

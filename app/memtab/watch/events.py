@@ -338,8 +338,9 @@ def taken_by(home: Home, event: ChangeEvent) -> list[tuple[str, Taken]]:
 
 
 def _counts(version: Version, since_ms: int) -> bool:
-    """Whether a version can be part of an event: another program's deletion or rewrite."""
-    if version.at < since_ms or version.actor in MEMTAB_ACTORS:
+    """Whether a version can be part of an event: another program's deletion or rewrite
+    (a rename takes nothing: both its versions are a move's)."""
+    if version.at < since_ms or version.actor in MEMTAB_ACTORS or version.op == "move":
         return False
     return version.deleted or version.op not in ("seen", "create")
 

@@ -10,8 +10,11 @@
 - Windows: `memtab-watch-<id>.cmd` in the user's Startup folder, started at the next
   login (`memtab watch` starts it now).
 
-Each runs `memtab watch --home <home>` with the Python (or the bundle) that installed it.
-The programs are run without a shell, with a time limit; what they said is returned.
+Each runs `memtab watch --home <home>` with the Python (or the bundle) that installed it,
+written as `service_files` says and read back before anything is started: a home whose
+path an entry cannot hold is refused (`ServiceRefusedError`), and a unit systemd does not
+load (`systemd-analyze verify`, where it is installed) is removed. The programs are run
+without a shell, with a time limit; what they said is returned.
 """
 
 from __future__ import annotations
@@ -19,16 +22,22 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import plistlib
 import shutil
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 from memtab.fs.atomic import atomic_write_bytes, encode_utf8
 from memtab.fs.records import Record
 from memtab.store.home import Home
+from memtab.watch.service_files import (
+    ServiceRefusedError,
+    launch_agent,
+    startup_entry,
+    systemd_unit,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -93,53 +102,6 @@ def service_path(
     return config / "systemd" / "user" / f"{UNIT_PREFIX}{home_id(home)}.service"
 
 
-def systemd_unit(home: Home, command: Sequence[str]) -> str:
-    """The unit's text: restarted after a failure, at a low priority."""
-    return (
-        "[Unit]\n"
-        f"Description=Memtab recorder: history of every agent's memory in {home.root}\n"
-        "\n"
-        "[Service]\n"
-        "Type=simple\n"
-        f"ExecStart={' '.join(_systemd_word(word) for word in command)}\n"
-        "Restart=on-failure\n"
-        "RestartSec=10\n"
-        "Nice=10\n"
-        "\n"
-        "[Install]\n"
-        "WantedBy=default.target\n"
-    )
-
-
-def _systemd_word(word: str) -> str:
-    """One ExecStart word: quoted, with systemd's specifiers (`%`) and `$` escaped."""
-    escaped = word.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%").replace("$", "$$")
-    return f'"{escaped}"'
-
-
-def launch_agent(home: Home, command: Sequence[str]) -> bytes:
-    """The LaunchAgent's plist."""
-    return plistlib.dumps(
-        {
-            "Label": f"{AGENT_PREFIX}{home_id(home)}",
-            "ProgramArguments": list(command),
-            "RunAtLoad": True,
-            "KeepAlive": {"SuccessfulExit": False},
-            "ProcessType": "Background",
-        }
-    )
-
-
-def startup_entry(command: Sequence[str]) -> str:
-    """The Startup folder's script: the recorder started minimized, without a console."""
-    program = Path(command[0])
-    windowless = program.with_name("pythonw.exe")
-    if program.name.lower() == "python.exe" and windowless.exists():
-        command = [str(windowless), *command[1:]]
-    words = " ".join(f'"{word}"' for word in command)
-    return f'@echo off\r\nstart "" /min {words}\r\n'
-
-
 def install(
     home: Home, *, platform: str | None = None, env: Mapping[str, str] | None = None
 ) -> ServiceResult:
@@ -150,13 +112,18 @@ def install(
     runs: list[Ran] = []
     note = ""
     if kind == "macos":
-        atomic_write_bytes(path, launch_agent(home, command))
+        atomic_write_bytes(path, launch_agent(f"{AGENT_PREFIX}{home_id(home)}", command))
         runs.append(_run(["launchctl", "bootstrap", f"gui/{os.getuid()}", str(path)], env))
     elif kind == "windows":
         atomic_write_bytes(path, encode_utf8(startup_entry(command)))
         note = "It starts at your next login; `memtab watch` starts it now."
     else:
-        atomic_write_bytes(path, encode_utf8(systemd_unit(home, command)))
+        described = f"Memtab recorder for {home.root}: history of every agent's memory"
+        text = systemd_unit(described, command)
+        checked = _verified(text, path.name, env)
+        if checked is not None:
+            runs.append(checked)
+        atomic_write_bytes(path, encode_utf8(text))
         unit = path.name
         for words in (["daemon-reload"], ["enable", "--now", unit]):
             ran = _run(["systemctl", "--user", *words], env)
@@ -184,6 +151,21 @@ def uninstall(
         runs.append(_run(["systemctl", "--user", "daemon-reload"], env))
     note = "" if existed else f"Nothing to remove: {path} does not exist."
     return ServiceResult(path=path, ran=tuple(runs), note=note)
+
+
+def _verified(text: str, name: str, env: Mapping[str, str] | None) -> Ran | None:
+    """`systemd-analyze verify` of the unit `name` holding `text`, laid out in a folder of
+    its own, where systemd-analyze is installed (None: it is not); ServiceRefusedError
+    when systemd would not load it."""
+    with tempfile.TemporaryDirectory(prefix="memtab-unit-") as folder:
+        unit = Path(folder) / name
+        unit.write_bytes(encode_utf8(text))
+        ran = _run(["systemd-analyze", "verify", str(unit)], env)
+    if ran.status == 127:  # not installed: the unit was read back as it is written
+        return None
+    if ran.status != 0 and name in ran.said:
+        raise ServiceRefusedError(f"systemd would not load the unit: {ran.said}")
+    return Ran(argv=(*ran.argv[:-1], name), status=ran.status, said=ran.said)
 
 
 def _no_manager_note(ran: Ran, unit: str) -> str:

@@ -17,6 +17,7 @@ from gui.memory_tree_support import WindowFactory, action, wait_for
 from memtab.check.records import CheckReport, Finding
 from memtab.components.check.marks import row_marks, shown_in
 from memtab.demo import MAIN_ID
+from memtab.demo_projects import acme_api, webapp
 from memtab.gui.check import feature
 from memtab.gui.check.feature import CheckFeature
 from memtab.gui.check.panel import CheckPanel
@@ -26,7 +27,7 @@ from memtab.gui.window import keys
 from memtab.operations import check as check_ops
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
-from support.demo_homes import copied_demo_home
+from support.demo_homes import copied_demo_home, demo_home_moved_away
 
 make_window = support.make_window
 
@@ -55,15 +56,16 @@ def kinds(findings: list[Finding]) -> list[tuple[str, str | None]]:
 
 
 def test_the_panel_lists_the_findings_and_each_missing_project_once(
-    qtbot: QtBot, make_window: WindowFactory, demo: Home
+    qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
 ) -> None:
-    window, check = checked(qtbot, make_window, demo)
+    moved = demo_home_moved_away(tmp_path / "moved")  # its projects' checkouts elsewhere
+    window, check = checked(qtbot, make_window, moved)
     action(window, "check.panel").trigger()
     assert check.dock.isVisible()
     listed = check.panel.findings
     missing = [f.project for f in listed if f.kind == "project-missing"]
-    assert sorted(missing) == ["/home/dev/src/acme-api", "/home/dev/src/webapp"]
-    assert {"missing-path", "missing-script", "missing-program", "disagreement"} <= {
+    assert sorted(missing) == [acme_api(moved), webapp(moved)]
+    assert {"missing-path", "missing-script", "not-in-index", "disagreement"} <= {
         f.kind for f in listed
     }
     assert check.panel.list.topLevelItemCount() == len(listed)
@@ -291,7 +293,7 @@ def test_marks_are_for_what_the_shown_workspace_sees(demo: Home) -> None:
     from memtab.check.engine import CheckEngine
 
     report = CheckEngine(demo).check()
-    shown = shown_in(report.findings, MAIN_ID, "/home/dev/src/acme-api")
+    shown = shown_in(report.findings, MAIN_ID, acme_api(demo))
     assert all(f.workspace in (None, MAIN_ID) for f in shown)
     elsewhere = shown_in(report.findings, "nobody", None)
     assert not any(f.scope == "workspace" and f.agent == "mux" for f in elsewhere)

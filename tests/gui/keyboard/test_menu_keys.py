@@ -39,4 +39,4 @@ def test_combine_into_runs_by_its_letter_in_the_trust_panel(
     walk = walks["trust_letters"]
     assert "error" not in walk, walk["error"]
     assert not walk["keep_both_on"]
-    assert walk["asked"].startswith("Combine into…")
+    assert walk["asked"] == "Combine duplicates"  # whole files: the review of their text

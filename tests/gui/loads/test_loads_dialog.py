@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QTreeWidgetItem
+from PySide6.QtWidgets import QStyleOptionViewItem, QTreeWidgetItem
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
@@ -16,9 +16,10 @@ from gui.editor_support import settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_idle
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.loads import feature as loads_feature
-from memtab.gui.loads.dialog import FILE_ROLE, LoadsDialog
+from memtab.gui.loads.dialog import FILE_ROLE, STOPS_COLUMN, LoadsDialog
 from memtab.gui.toolkit.external_editor import ExternalOpener
 from memtab.gui.window import keys
+from memtab.humanize import display_path
 from memtab.loads.records import LoadedFile
 from memtab.store.sidecars.registry import add_workspace
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
@@ -102,7 +103,7 @@ def test_imports_are_under_their_importer_and_a_file_outside_opens_on_disk(
     monkeypatch.setattr(ExternalOpener, "open", lambda _self, path: opened.append(path))
     window, dialog = open_loads(qtbot, make_window, machine)
     claude = dialog.tree.topLevelItem(0)
-    claude_md = next(row for row in rows(claude) if row.text(0).endswith("acme-api/CLAUDE.md"))
+    claude_md = next(row for row in rows(claude) if row.text(0) == "./CLAUDE.md")  # the project's
     [style] = rows(claude_md)
     assert style.text(0) == "style.md"
     assert style.text(4) == "Imported by CLAUDE.md, line 5. Read whole"
@@ -156,3 +157,28 @@ def test_a_claude_code_memory_folder_that_comes_or_goes_while_it_shows_is_follow
     assert current is not None and current.text(0).endswith("testing.md")
     machine.claude_memory.rename(away)
     qtbot.waitUntil(lambda: not memory_md_listed(), timeout=WAIT_MS)
+
+
+def test_a_row_names_its_file_as_its_agent_does_its_end_kept_when_cut(
+    qtbot: QtBot, make_window: WindowFactory, machine: Machine
+) -> None:
+    """Issue 81 point 7: every row of Claude Code, Codex and Gemini CLI read
+    `…/other-agents/…` (a path wrapped at its slashes, its end cut): a row is named as
+    the agent names the file, on one line, cut in its middle when the column is narrow."""
+    _window, dialog = open_loads(qtbot, make_window, machine)
+    claude = dialog.tree.topLevelItem(0)
+    labels = [row.text(0) for row in rows(claude)]
+    assert "./CLAUDE.md" in labels
+    user = next(row for row in rows(claude) if row.data(0, FILE_ROLE).kind == "user")
+    file = user.data(0, FILE_ROLE)
+    assert user.text(0) == file.name and file.name.endswith("/CLAUDE.md")
+    assert file.physical_path in user.toolTip(0) or display_path(file.physical_path) in (
+        user.toolTip(0)
+    )
+    delegate = dialog.tree.itemDelegate()
+    wrap = QStyleOptionViewItem.ViewItemFeature.WrapText
+    for column, wraps in ((0, False), (STOPS_COLUMN, True)):
+        option = QStyleOptionViewItem()
+        option.features |= wrap  # as the view asks, its words wrapped
+        delegate.initStyleOption(option, dialog.tree.indexFromItem(user, column))
+        assert bool(option.features & wrap) is wraps, column

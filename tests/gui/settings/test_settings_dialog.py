@@ -286,7 +286,7 @@ def _test_connection(qtbot: QtBot, dialog: SettingsDialog) -> str:
 def test_test_connection_uses_the_form_as_it_is_and_saves_nothing(
     qtbot: QtBot, fake_model_server: FakeModelServer, jobs: JobService
 ) -> None:
-    fake_model_server.add_openai_reply(text="OK")
+    fake_model_server.add_openai_reply(tool_calls=[("report_ready", {"status": "ready"})])
     dialog = make_dialog(qtbot, jobs)
     assert not dialog.test_button.isEnabled()  # offline: nothing to test
     dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
@@ -295,7 +295,8 @@ def test_test_connection_uses_the_form_as_it_is_and_saves_nothing(
     dialog.api_key.setText("typed-not-saved")
     assert dialog.test_button.isEnabled()
     result = _test_connection(qtbot, dialog)
-    assert result.startswith("Connected: fake-model answered in ") and result.endswith(" ms")
+    assert result.startswith("Connected: fake-model answered in ")
+    assert result.endswith(" ms; it calls tools")
     [request] = fake_model_server.requests
     assert request.body["model"] == "llama3.1:8b"
     assert request.headers["authorization"] == "Bearer typed-not-saved"

@@ -17,6 +17,7 @@ from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID, create_demo_home
+from memtab.demo_projects import acme_api
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.context import ChangeFeed
 from memtab.gui.tasks.jobs import JobService
@@ -190,7 +191,9 @@ def field(tab: TracesTab, key: str) -> str:
     return full if isinstance(full, str) else label.text()
 
 
-def test_detail_header_of_the_demo_dump(home: Home, make_tab: TabFactory) -> None:
+def test_detail_header_of_the_demo_dump(
+    template_home: Home, home: Home, make_tab: TabFactory
+) -> None:
     tab = make_tab(home)
     detail = tab.detail
     assert detail.title.full_text == "Timed out · Fix the token refresh race"
@@ -203,8 +206,9 @@ def test_detail_header_of_the_demo_dump(home: Home, make_tab: TabFactory) -> Non
     assert field(tab, "wrote_memory") == "No"
     assert field(tab, "policy") == "No"
     assert field(tab, "trigger") == "assistant-0001"
-    assert field(tab, "project") == "/home/dev/src/acme-api"
-    assert field(tab, "workspace_path") == "/home/dev/src/acme-api/.worktrees/fix-token-refresh"
+    project = acme_api(template_home)  # as the dump says it: where the demo was made
+    assert field(tab, "project") == project
+    assert field(tab, "workspace_path") == f"{project}/.worktrees/fix-token-refresh"
     assert field(tab, "memory_path") == "/memories/workspace/notes.md"
     assert field(tab, "file") == str(demo_path(home))
     assert field(tab, "attempts") == "1 · 2 tool calls (1 failed)"

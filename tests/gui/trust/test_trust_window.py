@@ -9,16 +9,17 @@ import re
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory, action, wait_for, wait_idle
-from memtab.components.trust.room import Target
+from memtab.components.trust.room import RoomSection, Target
 from memtab.components.window.mnemonics import mnemonic
 from memtab.demo import MAIN_ID
+from memtab.demo_projects import acme_api, webapp
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.trust.feature import TrustFeature
@@ -27,7 +28,7 @@ from memtab.gui.trust.room import TARGET_ROLE
 from memtab.gui.window import keys
 from memtab.store.home import Home
 from memtab.trust.duplicates.records import DuplicateGroup
-from support.demo_homes import copied_demo_home
+from support.demo_homes import claude_memory, copied_demo_home
 
 make_window = support.make_window
 
@@ -63,7 +64,8 @@ def test_with_no_file_open_the_room_says_what_needs_you(
     titles = [section.title for section in trust.room.sections]
     assert titles[-3:] == ["Said twice", "Disagreeing", "In the wrong place"]
     rows = room_rows(trust)
-    assert any("frontend-build.md:6 names /home/dev/src/webapp" in row for row in rows)
+    leak = f"frontend-build.md:6 names {webapp(demo)} — belongs in project"
+    assert any(leak.startswith(row.strip().removesuffix("…")) for row in rows)  # cut at 110
     assert any("API's port: 8000 (dev-setup.md:8) vs 8080" in row for row in rows)
     assert trust.room.headline.text().endswith("to look at")
 
@@ -105,7 +107,7 @@ def test_move_takes_the_leak_to_its_project_and_ctrl_z_brings_it_back(
     leaving = demo.global_root / "frontend-build.md"
     text = leaving.read_text()
     panel.move_requested.emit(leak)
-    arrived = demo.project_root("/home/dev/src/webapp") / "frontend-build.md"
+    arrived = demo.project_root(webapp(demo)) / "frontend-build.md"
     wait_for(qtbot, lambda: arrived.exists() and not leaving.exists())
     assert arrived.read_text() == text
     wait_for(qtbot, lambda: not any(x.place.path == LEAK for x in trust.report.leaks))  # type: ignore[union-attr]
@@ -120,7 +122,7 @@ def test_what_an_agent_writes_is_counted_in_again(
     qtbot: QtBot, make_window: WindowFactory, demo: Home
 ) -> None:
     _window, trust = looked_at(qtbot, make_window, demo)
-    copy = demo.project_root("/home/dev/src/acme-api") / "environment-copy.md"
+    copy = demo.project_root(acme_api(demo)) / "environment-copy.md"
     assert not any("environment" in row for row in room_rows(trust))
     atomic_write_text(copy, (demo.global_root / "environment.md").read_text())
 
@@ -166,7 +168,7 @@ def test_a_copy_of_a_disagreeing_line_is_a_place_of_its_side_not_another_pair(
     [found] = trust.report.contradictions
     rows = room_rows(trust)
     assert "Disagreeing — 1 disagreement" in rows
-    [row] = [r for r in rows if "API's port" in r]
+    [row] = [r for r in rows if r.strip().startswith("API's port")]  # the disagreement's
     assert re.search(r"API's port: 8000 \((ports|dev-setup)\.md:\d and 1 more\) vs 8080", row)
     # The tree is made again; the keys stay on the contradiction, its newest place another.
     listed = tree.currentItem()
@@ -176,7 +178,7 @@ def test_a_copy_of_a_disagreeing_line_is_a_place_of_its_side_not_another_pair(
     assert children == [
         "8000 · /memories/global/ports.md:3",
         "8000 · /memories/workspace/dev-setup.md:8",
-        "8080 · claude-code:memory--home-dev-src-acme-api:memory/reference_local-services.md:9",
+        f"8080 · {claude_memory(demo)}:memory/reference_local-services.md:9",
     ]
 
 
@@ -287,3 +289,52 @@ def test_no_button_of_the_panel_has_a_letter_the_whole_window_has(
     check = window.part(keys.CHECK)
     check.show_panel()
     assert mnemonic(check.panel.check_button.text()) != mnemonic(panel.combine_button.text())
+
+
+def test_the_room_outlives_the_tabs_it_was_shown_beside(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
+    """Issue 81 point 1: two kept tabs and a preview; the preview closed (its file deleted),
+    the room is still the room — counted again, and shown once no file is open."""
+    window, trust = looked_at(qtbot, make_window, demo)
+    editor = window.part(keys.EDITOR)
+    link = window.part(keys.EDITOR_LINK)
+    for name, keep in (("preferences.md", True), ("environment.md", True), ("tools/git.md", False)):
+        node = support.node(window, f"file:/memories/global/{name}")
+        assert node is not None
+        link.open_node(node, keep=keep)
+        path = f"/memories/global/{name}"
+        wait_for(qtbot, lambda p=path: (ref := editor.current_ref) is not None and ref.key == p)
+    editor.close_tab(editor.tabs[-1])
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # the closed tab
+    trust.find_now()
+    wait_for(qtbot, lambda: not trust.busy)
+    for tab in list(editor.tabs):
+        editor.close_tab(tab)
+    wait_for(qtbot, trust.room.isVisible)
+    assert trust.room.headline.text().endswith("to look at")
+
+
+def test_the_demo_s_room_leads_with_what_the_demo_was_given_to_show(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
+    """Issue 81 point 8: the demo's room led with "The project /home/dev/src/acme-api is not
+    on this disk" (twice): its projects are checkouts in the demo home, and what the check
+    finds there is what the demo means to show — a path moved and a script gone from
+    dev-setup.md, the port two memories disagree on, a Gemini CLI note never pointed to."""
+    _window, trust = looked_at(qtbot, make_window, demo)
+
+    def stale() -> RoomSection | None:
+        return next((s for s in trust.room.sections if s.key == "stale" and s.known), None)
+
+    wait_for(qtbot, lambda: (section := stale()) is not None and section.count > 0)
+    section = stale()
+    assert section is not None
+    assert [item.text.split(" — ")[0] for item in section.items] == [
+        "dev-setup.md:6",
+        "dev-setup.md:7",
+        "reference_local-services.md:9",
+        "review-checklist.md",
+    ]
+    assert section.count == 4 and section.more == ""
+    assert not any("not on this disk" in row for row in room_rows(trust))

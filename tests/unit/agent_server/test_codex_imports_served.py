@@ -12,65 +12,77 @@ from pathlib import Path
 
 from memtab.agent_server.service import MemoryService
 from memtab.demo import MAIN_ID
+from memtab.demo_projects import acme_api, claude_project_name
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
 from support.codex_home import import_claude_memory
 from support.demo_homes import copied_demo_home
 
-CLAUDE = "claude-code:memory--home-dev-src-acme-api"
-KEY = "-home-dev-src-acme-api"
-COPIES = f"codex:memories:extensions/external_agent_import/resources/{KEY}"
 TOPIC = "project_token-refresh-race.md"
+
+
+def _names(home: Home) -> tuple[str, str]:
+    """Claude Code's memory of the demo's acme-api, and where Codex keeps its copies."""
+    key = claude_project_name(acme_api(home))
+    return (
+        f"claude-code:memory-{key}",
+        f"codex:memories:extensions/external_agent_import/resources/{key}",
+    )
 
 
 def _served(tmp_path: Path) -> tuple[Home, MemoryService]:
     home = copied_demo_home(tmp_path / "demo")
     agents = home.root / "other-agents"
-    import_claude_memory(agents / "codex" / "memories", agents / "claude" / "projects" / KEY,
-                         "/home/dev/src/acme-api")  # fmt: skip
+    key = claude_project_name(acme_api(home))
+    import_claude_memory(agents / "codex" / "memories", agents / "claude" / "projects" / key,
+                         acme_api(home))  # fmt: skip
     workspace = load_registry(home).require_workspace(MAIN_ID)
     return home, MemoryService(home, workspace, writes="off")
 
 
 def test_list_links_each_copy_to_its_original_and_back(tmp_path: Path) -> None:
-    _, service = _served(tmp_path)
+    home, service = _served(tmp_path)
+    claude, copied = _names(home)
     rows = json.loads(service.call("list", {"scope": "codex"}, "t").text)["files"]
-    copies = {row["path"]: row for row in rows if row["path"].startswith(COPIES)}
-    copy = copies[f"{COPIES}/{TOPIC}"]
-    assert copy["importedFrom"] == f"{CLAUDE}:memory/{TOPIC}"
+    copies = {row["path"]: row for row in rows if row["path"].startswith(copied)}
+    copy = copies[f"{copied}/{TOPIC}"]
+    assert copy["importedFrom"] == f"{claude}:memory/{TOPIC}"
     assert copy["readOnlyReason"].startswith("imported from Claude Code")
-    assert "importedFrom" not in copies[f"{COPIES}/scope.json"]  # Codex's, no copy of one
+    assert "importedFrom" not in copies[f"{copied}/scope.json"]  # Codex's, no copy of one
     originals = json.loads(service.call("list", {"scope": "claude-code"}, "t").text)["files"]
-    (original,) = [row for row in originals if row["path"] == f"{CLAUDE}:memory/{TOPIC}"]
-    assert original["importedAs"] == [f"{COPIES}/{TOPIC}"]
+    (original,) = [row for row in originals if row["path"] == f"{claude}:memory/{TOPIC}"]
+    assert original["importedAs"] == [f"{copied}/{TOPIC}"]
     service.catalog.close()
 
 
 def test_search_finds_an_imported_memory_once_with_its_copy_named(tmp_path: Path) -> None:
-    _, service = _served(tmp_path)
+    home, service = _served(tmp_path)
+    claude, copied = _names(home)
     query = {"query": "two tabs refreshing rotated the same refresh token"}
     found = json.loads(service.call("search", query, "t").text)["results"]
     paths = [hit["path"] for hit in found]
-    assert not any(path.startswith(COPIES) for path in paths)  # every copy folded
+    assert not any(path.startswith(copied) for path in paths)  # every copy folded
     best = found[0]
-    assert best["path"] == f"{CLAUDE}:memory/{TOPIC}"
-    assert best["importedAs"] == [f"{COPIES}/{TOPIC}"]
-    index = next(hit for hit in found if hit["path"] == f"{CLAUDE}:memory/MEMORY.md")
-    assert index["importedAs"] == [f"{COPIES}/MEMORY.md"]
+    assert best["path"] == f"{claude}:memory/{TOPIC}"
+    assert best["importedAs"] == [f"{copied}/{TOPIC}"]
+    index = next(hit for hit in found if hit["path"] == f"{claude}:memory/MEMORY.md")
+    assert index["importedAs"] == [f"{copied}/MEMORY.md"]
     alone = json.loads(service.call("search", {**query, "scope": "codex"}, "t").text)["results"]
-    assert alone[0]["path"] == f"{COPIES}/{TOPIC}"  # its original not searched: the copy,
-    assert alone[0]["importedFrom"] == f"{CLAUDE}:memory/{TOPIC}"  # saying whose it is
+    assert alone[0]["path"] == f"{copied}/{TOPIC}"  # its original not searched: the copy,
+    assert alone[0]["importedFrom"] == f"{claude}:memory/{TOPIC}"  # saying whose it is,
+    assert alone[0]["imported"] == f"imported from Claude Code (cwd {acme_api(home)})"
     service.catalog.close()
 
 
 def test_view_of_a_copy_names_its_original(tmp_path: Path) -> None:
-    _, service = _served(tmp_path)
-    viewed = service.call("view", {"path": f"{COPIES}/{TOPIC}"}, "t").text
+    home, service = _served(tmp_path)
+    claude, copied = _names(home)
+    viewed = service.call("view", {"path": f"{copied}/{TOPIC}"}, "t").text
     assert (
-        f"({COPIES}/{TOPIC} is Codex's copy of a Claude Code memory file, imported from "
-        f"Claude Code (cwd /home/dev/src/acme-api): its original, the file to edit, is "
-        f"{CLAUDE}:memory/{TOPIC})"
+        f"({copied}/{TOPIC} is Codex's copy of a Claude Code memory file, imported from "
+        f"Claude Code (cwd {acme_api(home)}): its original, the file to edit, is "
+        f"{claude}:memory/{TOPIC})"
     ) in viewed.splitlines()
-    original = service.call("view", {"path": f"{CLAUDE}:memory/{TOPIC}"}, "t").text
+    original = service.call("view", {"path": f"{claude}:memory/{TOPIC}"}, "t").text
     assert "Codex's copy" not in original
     service.catalog.close()

@@ -187,3 +187,42 @@ def test_xums_entry_written_as_an_object_keeps_all_but_its_command(tmp_path: Pat
         '"old"', '"/opt/memtab/bin/memtab mcp --home /data/h"'
     )
     assert register_server("xum", path, COMMAND).status == "unchanged"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making another user's file needs root")
+def test_a_file_of_another_user_is_refused_in_words_and_left_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 81 point 16: root edited another user's `config.toml` and `settings.json`
+    in place (keeping their owner) without a word; install and uninstall now refuse."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    monkeypatch.delenv("GEMINI_CLI_HOME", raising=False)
+    files = {
+        tmp_path / ".codex" / "config.toml": 'model = "o3"\n',
+        tmp_path / ".gemini" / "settings.json": '{\n  "theme": "dark"\n}\n',
+    }
+    for path, text in files.items():
+        path.parent.mkdir()
+        path.write_text(text)
+        os.chown(path, 65534, 65534)
+    home = tmp_path / "home"
+    home.mkdir()
+    agents = ["--codex", "--gemini", "--home", str(home)]
+    assert main(["mcp", "install", *agents]) == 1
+    err = capsys.readouterr().err
+    assert err.count("it belongs to another user (") == 2 and "uid 65534)" in err
+    for path, text in files.items():
+        assert path.read_text() == text and path.stat().st_uid == 65534
+        assert not path.with_name(path.name + BACKUP_SUFFIX).exists()
+
+    for path in files:  # installed while they were the user's own, then given away
+        os.chown(path, 0, 0)
+    assert main(["mcp", "install", *agents]) == 0
+    installed = {path: path.read_text() for path in files}
+    for path in files:
+        os.chown(path, 65534, 65534)
+    capsys.readouterr()
+    assert main(["mcp", "uninstall", *agents]) == 1
+    assert capsys.readouterr().err.count("it belongs to another user (") == 2
+    assert {path: path.read_text() for path in files} == installed

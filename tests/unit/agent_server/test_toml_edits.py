@@ -13,7 +13,11 @@ import tomlkit
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memtab.agent_server.codex_config import CodexConfigError, set_codex_server
+from memtab.agent_server.codex_config import (
+    CodexConfigError,
+    remove_codex_server,
+    set_codex_server,
+)
 from memtab.agent_server.config_files.toml_edits import TomlEditError, remove_table, set_table
 
 TABLE = ("mcp_servers", "memtab")
@@ -158,3 +162,27 @@ def test_a_file_tomlkit_would_not_write_back_as_it_was_is_refused() -> None:
     assert tomlkit.parse(text).as_string() != text  # tomlkit puts the array together
     with pytest.raises(CodexConfigError, match="in a way Memtab cannot edit"):
         set_codex_server(text, ["/m", "mcp"])
+
+
+@given(
+    head=st.lists(_LINES, max_size=3),
+    tables=st.lists(st.tuples(_TABLES, st.lists(_LINES, max_size=2)), max_size=3),
+    newline=st.sampled_from(["\n", "\r\n"]),
+    ended=st.booleans(),
+)
+def test_install_then_uninstall_give_back_every_byte_a_final_newline_or_none(
+    head: list[str], tables: list[tuple[str, list[str]]], newline: str, ended: bool
+) -> None:
+    """Issue 81 point 16: a `config.toml` whose last line had no newline got one."""
+    lines = [*head]
+    for header, body in tables:
+        lines += [header, *body]
+    text = "".join(line.replace("\n", newline) + newline for line in lines)
+    text = text if ended else text.removesuffix(newline)
+    try:
+        tomllib.loads(text)
+        installed, _status = set_codex_server(text, ["/m", "mcp"])
+    except (tomllib.TOMLDecodeError, CodexConfigError):
+        return  # no document, or one Memtab refuses (see below)
+    assert not text or installed.endswith("\n") == text.endswith("\n")
+    assert remove_codex_server(installed) == (text, "removed")

@@ -16,33 +16,37 @@ from memtab.check.documents import Document, pack_text
 from memtab.check.engine import CheckEngine, _Checked
 from memtab.check.programs import which_in
 from memtab.check.settings import DEFAULT_STALE_DAYS, load_stale_days
-from memtab.demo import ACME, MAIN_ID, WEBAPP, demo_worktree
+from memtab.demo import MAIN_ID, demo_worktree
+from memtab.demo_projects import acme_api, webapp
 from memtab.fs.config.settings_file import save_settings_section
 from memtab.sources.codex.source import bucket_name
 from memtab.store.sidecars.meta import project_key
-from support.demo_homes import copied_demo_home
+from support.demo_homes import copied_demo_home, demo_home_moved_away
 
 from .helpers import DAY, NOW, check, home_with_project, make_checkout, of_kind, programs
 
 
-def test_the_demo_s_projects_are_each_one_finding_not_on_this_disk(tmp_path: Path) -> None:
-    home = copied_demo_home(tmp_path / "demo")
+def test_the_demo_s_projects_moved_away_are_each_one_finding_not_on_this_disk(
+    tmp_path: Path,
+) -> None:
+    home = demo_home_moved_away(tmp_path / "demo")
+    acme, web = acme_api(home), webapp(home)
     report = check(home, tmp_path, stale_days=90, now=None or NOW)
     missing = of_kind(report, "project-missing")
     assert [(f.subject, f.path, f.line) for f in missing] == [
-        (ACME, "/memories/project", None),
-        (WEBAPP, "/memories/project", None),
+        (acme, "/memories/project", None),
+        (web, "/memories/project", None),
     ]
-    # ACME's memory is mux's and Claude Code's: still one finding, which counts both.
+    # acme-api's memory is mux's and Claude Code's: still one finding, which counts both.
     assert "of mux" in missing[0].why and "of Claude Code" in missing[0].why
     # Gemini CLI keys its memory by the directory it ran in: the main workspace's worktree.
-    assert set(report.projects) == {ACME, WEBAPP, str(demo_worktree(home))}
+    assert set(report.projects) == {acme, web, str(demo_worktree(home))}
 
 
 def test_one_workspace_sees_its_project_once_and_not_the_others(tmp_path: Path) -> None:
-    home = copied_demo_home(tmp_path / "demo")
+    home = demo_home_moved_away(tmp_path / "demo")
     report = check(home, tmp_path, MAIN_ID)
-    assert [f.subject for f in of_kind(report, "project-missing")] == [ACME]
+    assert [f.subject for f in of_kind(report, "project-missing")] == [acme_api(home)]
 
 
 def test_a_workspace_is_checked_against_its_own_checkout_first(tmp_path: Path) -> None:

@@ -52,3 +52,16 @@ def test_a_package_that_is_no_object_defines_nothing(tmp_path: Path, document: o
     package = node_package(_package(tmp_path, document))
     assert package.scripts.names == frozenset() and package.programs == frozenset()
     assert package.problem is None
+
+
+@pytest.mark.parametrize(
+    ("manager", "provides"),
+    [("pnpm@9.12.0", {"pnpm"}), ("yarn@4.5.0+sha512.abc", {"yarn"}), ("", set()), (3, set())],
+)
+def test_its_package_manager_is_a_program_it_provides(
+    tmp_path: Path, manager: object, provides: set[str]
+) -> None:
+    """Node's Corepack runs the `packageManager` a package names: a memory's `pnpm gen:api`
+    is true of a project that names pnpm there, wherever pnpm is not installed."""
+    package = node_package(_package(tmp_path, {"name": "x", "packageManager": manager}))
+    assert package.programs == provides

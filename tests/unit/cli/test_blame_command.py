@@ -26,12 +26,13 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import add_workspace, load_registry
 from memtab.traces.catalog import list_traces
 from quality.stores import CLAUDE, install, real_files
-from support.demo_homes import copied_demo_home
+from support.demo_homes import claude_memory, copied_demo_home
 from support.memory_paths import vpath
 
 LINE_FIELDS = {"line", "text", "actor", "actorName", "at", "runId", "version", "source"}
 NOTES = "/memories/workspace/notes.md"
-CLAUDE_MEMORY = "claude-code:memory--home-dev-src-acme-api"
+CLAUDE_MEMORY = "{claude}"
+"""Claude Code's memory of the demo's acme-api, named after where the demo is."""
 
 
 def blame(home: Home, *args: str, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
@@ -170,6 +171,8 @@ def test_an_agents_change_through_mcp_is_blamed_on_the_agent(
 def test_what_cannot_be_blamed_is_one_line_and_exit_1(
     demo: Home, capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
+    args = [arg.replace(CLAUDE_MEMORY, claude_memory(demo)) for arg in args]
+    message = message.replace(CLAUDE_MEMORY, claude_memory(demo))
     assert main(["--home", str(demo.root), "blame", *args]) == 1
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith(message)
@@ -184,13 +187,13 @@ def test_another_agents_file_is_the_agents_except_what_memtab_wrote(
 ) -> None:
     # A real Claude Code topic file (Korean), as Claude Code left it in its memory folder.
     discovery = discover(SourceContext.load(demo))
-    memory_dir = discovery.source(CLAUDE_MEMORY).root / "memory"
+    memory_dir = discovery.source(claude_memory(demo)).root / "memory"
     name, data = next(
         (n, d) for n, d in real_files(CLAUDE).items() if n.startswith("feedback_verify")
     )
     (memory_dir / name).write_bytes(data)
     os.utime(memory_dir / name, (1_700_000_000, 1_700_000_000))
-    file_id = f"{CLAUDE_MEMORY}:memory/{name}"
+    file_id = f"{claude_memory(demo)}:memory/{name}"
     before = blame(demo, file_id, capsys=capsys)
     assert {line["actor"] for line in before["lines"]} == {"claude-code"}
     assert {line["at"] for line in before["lines"]} == {1_700_000_000_000}

@@ -13,9 +13,10 @@ from tests.unit.check.helpers import home_with_project, make_checkout
 
 from memtab.cli.main import main
 from memtab.components.history.runs import run_title
-from memtab.demo import ACME, MAIN_ID, WEBAPP
+from memtab.demo import MAIN_ID
+from memtab.demo_projects import acme_api, webapp
 from memtab.store.history.runs import RunsLog
-from support.demo_homes import copied_demo_home
+from support.demo_homes import copied_demo_home, demo_home_moved_away
 
 FINDING_FIELDS = {
     "path", "line", "kind", "message", "why", "scope", "agent", "subject", "text",
@@ -29,18 +30,18 @@ def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
     return status, captured.out, captured.err
 
 
-def test_the_demo_shows_each_project_not_on_this_disk_once(
+def test_the_demo_moved_away_shows_each_project_not_on_this_disk_once(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    home = copied_demo_home(tmp_path / "demo")
+    home = demo_home_moved_away(tmp_path / "demo")
     status, out, _ = run_cli(["--home", str(home.root), "check", "--json"], capsys)
     assert status == 1
     document = json.loads(out)
     assert all(set(f) == FINDING_FIELDS for f in document["findings"])
     missing = [f for f in document["findings"] if f["kind"] == "project-missing"]
     assert [(f["subject"], f["path"], f["line"]) for f in missing] == [
-        (ACME, "/memories/project", None),
-        (WEBAPP, "/memories/project", None),
+        (acme_api(home), "/memories/project", None),
+        (webapp(home), "/memories/project", None),
     ]
 
 
@@ -112,13 +113,14 @@ def test_the_fixes_are_a_plan_that_consolidate_applies(
 def test_a_workspace_check_reads_what_it_sees(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    home = copied_demo_home(tmp_path / "demo")
+    home = demo_home_moved_away(tmp_path / "demo")
     status, out, _ = run_cli(
         ["--home", str(home.root), "check", "--workspace", MAIN_ID, "--no-sources"], capsys
     )
     assert status == 1
-    assert f"/memories/project: [project-missing] The project {ACME} is not on this disk" in out
-    assert WEBAPP not in out
+    missing = f"[project-missing] The project {acme_api(home)} is not on this disk"
+    assert f"/memories/project: {missing}" in out
+    assert webapp(home) not in out
 
 
 @pytest.mark.timeout(60)

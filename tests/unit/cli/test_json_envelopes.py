@@ -135,12 +135,19 @@ def test_duplicates_contradictions_and_leaks(demo: str, capsys: pytest.CaptureFi
 
     duplicates = found("duplicates")
     assert list(duplicates) == ["groups", "filesRead", "kept", "problems"]
-    assert list(duplicates["groups"][0]) == ["kind", "similarity", "why", "members", "key"]
+    assert list(duplicates["groups"][0]) == [
+        "kind",
+        "similarity",
+        "why",
+        "members",
+        "key",
+        "judgedBy",
+    ]
     assert list(duplicates["groups"][0]["members"][0]) == PLACE
     contradictions = printed_or_found(capsys, demo, "contradictions")
     assert list(contradictions) == ["contradictions", "filesRead", "problems"]
     [found] = contradictions["contradictions"]
-    assert list(found) == ["kind", "about", "first", "second", "newer", "why"]
+    assert list(found) == ["kind", "about", "first", "second", "newer", "why", "judgedBy"]
     assert list(found["first"]) == [*LINE_PLACE, "value", "writtenAt"]
     # A copy of a side's line (here in global memory, newer): the side is said in two
     # places, its newest first, the others in `elsewhere` (added; nothing else changes).

@@ -12,9 +12,12 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
+from memtab.demo_projects import acme_api
 from memtab.sources.claude.source import encode_project_path
+from memtab.store.home import Home
 from memtab.store.paths import project_dir_name
 from support.agent_machine import Machine, build_machine
+from support.demo_homes import claude_memory
 
 from .test_store_commands import FILE_FIELDS
 
@@ -222,5 +225,5 @@ def test_a_demo_home_shows_its_own_agents_only(
     roots = [Path(row["root"]) for row in rows]
     assert all(root == demo or demo.resolve() in root.parents for root in roots)
     assert {row["agent"] for row in rows} == {"mux", "claude-code", "codex", "loki", "gemini"}
-    memory = next(row for row in rows if row["id"] == "claude-code:memory--home-dev-src-acme-api")
-    assert memory["project"] == "/home/dev/src/acme-api" and memory["fileCount"] == 7
+    memory = next(row for row in rows if row["id"] == claude_memory(Home(demo)))
+    assert memory["project"] == acme_api(Home(demo)) and memory["fileCount"] == 7

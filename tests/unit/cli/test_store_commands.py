@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
-from memtab.demo import ACME, DARK_MODE_ID, MAIN_ID, MULTI_ID
+from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID
+from memtab.demo_projects import acme_api
+from memtab.store.home import Home
 from support.demo_homes import copied_demo_home
 
 FILE_FIELDS = {
@@ -194,7 +196,7 @@ def test_workspaces_json_marks_archived_and_multi_project(
     assert by_id[DARK_MODE_ID]["archived"] is True
     assert by_id[MULTI_ID]["multiProject"] is True
     assert by_id[MULTI_ID]["projectAvailable"] is False
-    assert by_id[MAIN_ID]["projectPath"] == ACME
+    assert by_id[MAIN_ID]["projectPath"] == acme_api(Home(demo_home))
     assert len(data["orphanProjectDirs"]) == 1
 
 

@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
+from memtab.sources.claude.source import encode_project_path
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace
+from memtab.trust.contradictions import disagreements, engine
 
 PROJECT = "/home/dev/src/acme-api"
 
@@ -52,8 +54,10 @@ def test_what_each_finds_in_a_home(tmp_path: Path, capsys: pytest.CaptureFixture
             "project/keys.md": "# Keys\n\n- GITHUB_TOKEN=ghp_" + "a1B2c3D4e5" * 4 + "\n",
         },
     )
+    # The two notes say the same words but disagree on the port: a contradiction, never
+    # the same note offered for Combine (issue 83) — their one rule is said twice.
     status, out = run(home, capsys, "duplicates")
-    assert status == 1 and out.startswith("reworded") and "1 group of duplicates" in out
+    assert status == 1 and out.startswith("rule") and "1 group of duplicates" in out
     status, out = run(home, capsys, "contradictions", "--json")
     [found] = json.loads(out)["contradictions"]
     assert status == 1 and found["kind"] == "port" and found["about"] == "API's port"
@@ -110,3 +114,61 @@ def test_copies_of_a_line_are_one_contradiction_listing_every_place(
     ]
     assert found["first"]["elsewhere"][0]["writtenAt"] == 1_700_000_001_000
     assert found["second"]["elsewhere"][0]["line"] == 3
+
+
+def test_claude_code_memory_of_projects_under_a_folder_with_capitals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Projects under `…/Users/Alice/Code/` whose memory Claude Code keeps: one naming the
+    other is a leak named with the path's own case (issue 81 point 3: a KeyError on the
+    path lower-cased)."""
+    code = tmp_path / "Users" / "Alice" / "Code"
+    claude = tmp_path / "claude"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(claude))
+    for name, text in (
+        ("acme-api", f"# Deploys\n\n- Billing lives in {code}/billing-svc, ask there.\n"),
+        ("billing-svc", "# Billing\n\n- Invoices go out on the 1st.\n"),
+    ):
+        (code / name).mkdir(parents=True)
+        memory_dir = claude / "projects" / encode_project_path(str(code / name)) / "memory"
+        memory_dir.mkdir(parents=True)
+        (memory_dir / "MEMORY.md").write_text(text, encoding="utf-8")
+    home = Home(tmp_path / "home")
+    capsys.readouterr()
+    assert main(["--home", str(home.root), "leaks", "--json"]) == 1
+    [leak] = json.loads(capsys.readouterr().out)["leaks"]
+    assert leak["kind"] == "other-project" and leak["names"] == f"{code}/billing-svc"
+    assert leak["belongsTo"] == f"{code}/billing-svc"
+    assert leak["path"].endswith("Users-Alice-Code-acme-api:memory/MEMORY.md")
+
+
+def test_a_thing_said_three_ways_is_one_contradiction_and_a_cut_answer_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The API's port said three ways in global and project memory: one contradiction
+    naming all three (`others` in its JSON) — not three pairs; a search stopped at its
+    time bound says so (`cut`), in words and in the JSON."""
+    note = "# Tooling\n\n- The API runs on port {}.\n"
+    home = home_with(
+        tmp_path,
+        {
+            "global/a.md": note.format(8000),
+            "project/b.md": note.format(8080),
+            "project/c.md": note.format(9000),
+        },
+    )
+    status, out = run(home, capsys, "contradictions")
+    assert status == 1 and [line[:7] for line in out.splitlines()].count("port · ") == 1
+    assert "They say 3 values: 8000, 8080, 9000" in out
+    assert "/memories/project/c.md:3" in out
+    status, out = run(home, capsys, "contradictions", "--json")
+    report = json.loads(out)
+    [found] = report["contradictions"]
+    assert [side["value"] for side in found["others"]] == ["9000"]
+    assert "moreValues" not in found and "cut" not in report
+    monkeypatch.setattr(engine, "TIME_BOUND_S", -1.0)
+    monkeypatch.setattr(disagreements, "TESTS_A_LOOK", 1)
+    status, out = run(home, capsys, "contradictions")
+    assert status == 0 and "Compared for -1 s and stopped" in out
+    status, out = run(home, capsys, "contradictions", "--json")
+    assert json.loads(out)["cut"].startswith("Compared for -1 s and stopped")

@@ -10,6 +10,7 @@ import pytest
 from memtab.consolidation.job import run_for_outcome, run_isolated
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import MAIN_ID
+from memtab.demo_projects import acme_api
 from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.logs import setup_logging
 from memtab.store.sidecars.journal import Journal
@@ -32,7 +33,8 @@ def test_an_isolated_run_consolidates_and_reports_progress(tmp_path: Path) -> No
     assert steps, "no progress crossed the process boundary"
     journaled = Journal(home).load().workspaces[MAIN_ID]
     assert journaled.last_run_at == outcome.record.last_run_at
-    assert not (home.project_root("/home/dev/src/acme-api") / "test-tips.md").exists()
+    project = home.project_root(acme_api(home))
+    assert project.is_dir() and not (project / "test-tips.md").exists()
 
 
 def test_an_isolated_run_reports_refusals_as_text(tmp_path: Path) -> None:

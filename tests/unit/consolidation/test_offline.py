@@ -18,7 +18,8 @@ from memtab.consolidation.offline.describe import (
 from memtab.consolidation.offline.edits import edit_arguments
 from memtab.consolidation.offline.units import Coverage, clean_lines, is_label
 from memtab.consolidation.service import ConsolidationService
-from memtab.demo import ACME, DARK_MODE_ID, MAIN_ID, MULTI_ID
+from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID
+from memtab.demo_projects import acme_api
 from memtab.llm.settings import ProviderSettings
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
@@ -58,7 +59,7 @@ def demo(tmp_path: Path) -> Home:
 
 def pinned_files(home: Home) -> dict[Path, bytes]:
     store = MemoryStore.open(home, MAIN_ID)
-    pinned = {"global:preferences.md", f"project:{ACME}:architecture.md"}
+    pinned = {"global:preferences.md", f"project:{acme_api(home)}:architecture.md"}
     found = {}
     for listing in store.list_all():
         for file in listing.files:

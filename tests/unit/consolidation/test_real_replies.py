@@ -1,53 +1,59 @@
-"""Consolidate now on the three real stores with what real local models answered (issue
-82): Qwen2.5-Coder on llama-server, replies recorded and replayed. The plan and the
-journal say what the run's tools did — here, that it read and changed nothing — never the
-model's claims ("Viewed …", "Merged MEMORY.md into …"), which stay in the trace dump."""
+"""Consolidate now on the fixture stores, replaying what a real model answered.
+
+`scripts/real-model --record` asked Qwen2.5-Coder (served by llama.cpp's `llama-server`
+on one CPU thread) for a plan, as the window's review-first run does, on each store of
+tests/support/real_model.py laid out in a project scope, and kept each reply
+(tests/fixtures/real-model/). Replayed here through the real provider, tool loop, guard
+and plan — only the network is the cassette — each plan proposes what it proposed then."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
+from memtab.consolidation.engine.runner import RunLimits
+from memtab.consolidation.errors import ConsolidationError
 from memtab.consolidation.service import ConsolidationService
-from memtab.store.history.runs import RunsLog
-from memtab.store.home import Home
-from memtab.store.paths import Scope
-from memtab.store.scopes.memory import MemoryStore
-from memtab.store.sidecars.journal import Journal
-from memtab.traces.catalog import list_traces
-from quality.stores import REAL_STORES, RealStore, install
-from support.recorded_replies import Replay, recorded
+from memtab.llm.http import HttpOptions
+from memtab.llm.settings import ProviderSettings
+from support.real_model import (
+    STORE_FIXTURES,
+    CassetteTransport,
+    cassette_params,
+    fixture_home,
+    lay_out_store,
+)
 
-from .helpers import WS, read
-
-RECORDINGS = ["consolidation-qwen2.5-coder-1.5b.json", "consolidation-qwen2.5-coder-0.5b.json"]
-SCOPES = {"codex-memories": Scope.PROJECT, "claude-code-auto-memory": Scope.PROJECT}
-RUNS = [(name, store) for name in RECORDINGS for store in recorded(name)]
+_STORES = {store.folder: store for store in STORE_FIXTURES}
 
 
-def real(folder: str) -> RealStore:
-    store = next(store for store in REAL_STORES if store.folder == folder)
-    return RealStore(folder, SCOPES.get(folder, store.scope))
-
-
-@pytest.mark.parametrize(("recording", "folder"), RUNS)
-def test_the_plan_and_the_journal_say_only_what_the_run_did(
-    home: Home, store: MemoryStore, recording: str, folder: str
-) -> None:
-    written = install(store, real(folder), derived=False)
-    replies = recorded(recording)[folder]
-    service = ConsolidationService(home, provider_factory=lambda _: Replay(list(replies)))
-    plan = service.plan(WS)
-    record = service.run(WS)
-    for path, data in written.items():
-        assert read(store, path).encode() == data  # nothing the model said was done
-    said = " ".join(replies)
-    for summary in (plan.summary, record.summary, Journal(home).load().workspaces[WS].summary):
-        assert summary not in said and "Viewed" not in summary and "Merged" not in summary
-    (run,) = RunsLog(home).runs()
-    assert run.summary == record.summary and run.trace_dump is not None
-    dumps = [summary.path.read_text(encoding="utf-8") for summary in list_traces(home)]
-    assert any(json.dumps(replies[0])[1:40] in dump for dump in dumps)  # its words: there
-    if not any(op.applied for op in record.ops):
-        assert record.summary.startswith("no changes made (read ")
+@pytest.mark.parametrize(
+    "path",
+    cassette_params(
+        "consolidation", "memtab.consolidation.engine.runner", "consolidation run failed"
+    ),
+)
+def test_a_recorded_plan_replays_to_the_same_proposals(path: Path, tmp_path: Path) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    home, workspace = fixture_home(tmp_path / "home")
+    assert lay_out_store(home, workspace, _STORES[data["store"]]) == data["files"]
+    transport = CassetteTransport(data["exchanges"])
+    service = ConsolidationService(
+        home,
+        settings=ProviderSettings("openai", "qwen", "http://127.0.0.1:18181/v1"),
+        http_options=HttpOptions(transport=transport, max_retries=0),
+        limits=RunLimits(timeout_s=data["runLimitS"]),
+    )
+    try:
+        plan = service.plan(workspace.id, trigger="manual")
+    except ConsolidationError as error:
+        assert (data["outcome"], data["error"]) == ("failed", str(error))
+    else:
+        ops = [
+            {"description": op.description, "proposed": op.proposed, "note": op.note}
+            for op in plan.ops
+        ]
+        assert (data["outcome"], data["summary"], data["ops"]) == ("planned", plan.summary, ops)
+    assert transport.used == len(transport.exchanges), "every recorded reply was asked for"

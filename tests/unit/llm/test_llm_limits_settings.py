@@ -19,7 +19,7 @@ from memtab.llm.settings import (
 )
 
 LOCAL = "http://127.0.0.1:8080/v1"
-WRITER_LIKE = ModelJob("the writer", 2048, calls_only=True)
+WRITER_LIKE = ModelJob("the writer", 2048, "calls")
 
 
 def _env(tmp_path: Path, data: object) -> dict[str, str]:
@@ -79,7 +79,7 @@ def test_a_provider_is_made_with_the_settings_limits_and_its_jobs() -> None:
     provider = create_provider(settings, job=WRITER_LIKE)
     assert isinstance(provider, OpenAIProvider)
     with provider:
-        assert provider.max_tokens == 2048 and provider.calls_only
+        assert provider.max_tokens == 2048 and provider.structured == "calls"
         options = provider._http.options
         assert options.timeout_s == LOCAL_REQUEST_TIMEOUT_S
         assert options.timeout_hint == "request_timeout_s in settings.json raises it"
@@ -88,9 +88,9 @@ def test_a_provider_is_made_with_the_settings_limits_and_its_jobs() -> None:
         assert provider.max_tokens == 77 and provider._http.options.timeout_s == 45
 
 
-def test_calls_only_is_asked_of_a_server_on_this_machine_alone() -> None:
+def test_replies_are_asked_by_schema_of_a_server_on_this_machine_alone() -> None:
     remote = ProviderSettings("openai", "gpt-x", "https://api.openai.com/v1", "sk-x")
     with create_provider(remote, job=WRITER_LIKE) as provider:  # type: ignore[attr-defined]
-        assert not provider.calls_only
+        assert provider.structured is None
     with create_provider(ProviderSettings("openai", "q", LOCAL)) as provider:  # type: ignore[attr-defined]
-        assert not provider.calls_only and provider.max_tokens == 4096
+        assert provider.structured is None and provider.max_tokens == 4096

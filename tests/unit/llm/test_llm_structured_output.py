@@ -9,10 +9,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from memtab.llm.calls.structured import calls_response_format
 from memtab.llm.loop import run_tool_loop
 from memtab.llm.openai import OpenAIProvider
 from memtab.llm.types import ToolCall, ToolOutcome, ToolSpec, UserMessage
+from memtab.llm.written.structured import answer_in_text, calls_response_format, structured_prompt
 from support.fake_model_server import FakeModelServer
 
 from .cases import FAST_OPTIONS
@@ -43,7 +43,12 @@ WRITTEN = (
 @pytest.fixture
 def local(fake_model_server: FakeModelServer) -> Iterator[OpenAIProvider]:
     with OpenAIProvider(
-        "qwen", None, fake_model_server.openai_base_url, 512, options=FAST_OPTIONS, calls_only=True
+        "qwen",
+        None,
+        fake_model_server.openai_base_url,
+        512,
+        options=FAST_OPTIONS,
+        structured="calls",
     ) as made:
         yield made
 
@@ -117,6 +122,7 @@ def test_a_server_without_tools_is_asked_again_at_once_with_the_tools_in_the_pro
     assert "tools" in refused and "tools" not in retried and "tools" not in later
     system = retried["messages"][0]["content"]
     assert system.startswith("Keep notes.\n\n# Tools\n")
+    assert system.endswith(structured_prompt(answer=False))
     assert '- memory_write: Replace text in the memory file. Arguments: {"type":"object"' in system
     assert retried["response_format"] == calls_response_format([WRITE, NOTHING])
     assert [call.name for call in calls] == ["memory_write", "no_new_memories"]
@@ -169,3 +175,57 @@ def test_a_refusal_of_something_else_is_not_retried(
     with pytest.raises(Exception, match="exceeds the available context size"):
         local.complete("", [UserMessage("go")], [WRITE])
     assert len(fake_model_server.requests) == 1 and local.refused == frozenset()
+
+
+def test_a_job_that_ends_in_words_is_asked_for_a_call_or_a_final_answer(
+    fake_model_server: FakeModelServer,
+) -> None:
+    """Consolidate now ends with a summary: asked by schema, Qwen2.5-Coder 1.5B calls the
+    memory tool instead of writing "View /memories/…" in prose, then answers."""
+    fake_model_server.add_openai_reply(
+        '{"name": "memory_write", "arguments": {"old_string": "", "new_string": "- x"}}'
+    )
+    fake_model_server.add_openai_reply(
+        '{"name": "final_answer", "arguments": {"text": "Added one note."}}'
+    )
+    calls: list[ToolCall] = []
+    with OpenAIProvider(
+        "qwen",
+        None,
+        fake_model_server.openai_base_url,
+        options=FAST_OPTIONS,
+        structured="calls or answer",
+    ) as provider:
+        result = run_tool_loop(
+            provider,
+            "Tidy up.",
+            [UserMessage("go")],
+            [WRITE],
+            _ran(calls),  # type: ignore[arg-type]
+        )
+    assert [call.name for call in calls] == ["memory_write"]
+    assert result.stop_reason == "final" and result.text == "Added one note."
+    first, second = fake_model_server.bodies()
+    # The first reply must be a call (it answered "Merged …" without reading, else).
+    assert first["response_format"] == calls_response_format([WRITE])
+    schema = second["response_format"]["json_schema"]["schema"]
+    assert [option["properties"]["name"] for option in schema["anyOf"]] == [
+        {"const": "memory_write"},
+        {"const": "final_answer"},
+    ]
+    # The system prompt stays the same (the server keeps what it computed of it).
+    for body in (first, second):
+        assert body["messages"][0]["content"] == "Tidy up.\n\n" + structured_prompt(answer=True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"name": "final_answer", "arguments": {"text": 3}}',
+        '{"name": "final_answer", "arguments": {"text": "x", "more": 1}}',
+        '{"name": "final_answer"}',
+        "Done.",
+    ],
+)
+def test_anything_but_a_final_answer_stays_as_written(text: str) -> None:
+    assert answer_in_text(text) is None

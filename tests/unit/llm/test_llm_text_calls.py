@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from memtab.llm.calls.schema import schema_problem
-from memtab.llm.calls.text import calls_in_text
 from memtab.llm.types import ToolSpec
+from memtab.llm.written.calls import calls_in_text
+from memtab.llm.written.schema import schema_problem
 
 WRITE = ToolSpec(
     "memory_write",

@@ -19,7 +19,7 @@ from memtab.llm.types import ChatProvider, ProviderError
 from memtab.loads.recall.asking import ask_model, manifest_names
 from memtab.loads.recall.engine import compute_recall
 from memtab.loads.recall.records import AgentRecall, Recall
-from memtab.loads.recall.selection import SYSTEM_PROMPT, read_answer
+from memtab.loads.recall.selection import MAX_TOKENS, SYSTEM_PROMPT, read_answer
 from support.agent_machine import WORKSPACE_ID, Machine
 from support.fake_model_server import FakeModelServer
 
@@ -34,9 +34,8 @@ def anthropic(server: FakeModelServer) -> ProviderSettings:
     return ProviderSettings("anthropic", "claude-test", server.anthropic_base_url, api_key=KEY)
 
 
-def maker(settings: ProviderSettings, limit: int | None) -> ChatProvider:
+def maker(settings: ProviderSettings, limit: int) -> ChatProvider:
     if settings.provider == "anthropic":
-        assert limit is not None
         return AnthropicProvider(settings.model, KEY, settings.base_url, limit, options=FAST)
     return OpenAIProvider(settings.model, None, settings.base_url, limit, options=FAST)
 
@@ -161,7 +160,7 @@ def test_an_openai_compatible_model_is_sent_the_same_request(
     assert [m["role"] for m in messages] == ["system", "user", "user"]
     assert messages[0]["content"] == SYSTEM_PROMPT
     assert messages[1]["content"] == claude(words).sent
-    assert "max_tokens" not in request.body  # as every OpenAI-compatible call of Memtab's
+    assert request.body["max_tokens"] == MAX_TOKENS  # as every model request of Memtab's
 
 
 def test_no_model_is_asked_offline_for_one_word_or_without_topics(

@@ -64,6 +64,14 @@ def test_a_known_project_wins_over_a_directory_that_encodes_the_same(tmp_path: P
     assert (decoded.path, decoded.how) == (known, "known project")
 
 
+def test_a_project_known_twice_is_one_project(tmp_path: Path) -> None:
+    # Known from xum's registry and from Codex's config.toml, with no transcript to ask.
+    known = str(tmp_path / "src" / "harbor-api")
+    directory = _claude_dir(tmp_path, encode_project_path(known))
+    decoded = decode_project_dir(directory, [known, known])
+    assert (decoded.path, decoded.how) == (known, "known project")
+
+
 def test_two_known_projects_with_one_name_are_told_apart_by_the_transcript(
     tmp_path: Path,
 ) -> None:

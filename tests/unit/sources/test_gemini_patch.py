@@ -12,14 +12,25 @@ where Memtab refuses on purpose (a hunk header without numbers), which the case 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from memtab.sources.gemini.hunk_places import HunkPlaces, PatchTooCostlyError, PlacingWork
 from memtab.sources.gemini.inbox import MemoryRoots, PatchRefusedError, plan_patch, read_patch
-from memtab.sources.gemini.patch import PatchError, apply_patch, parse_patch
+from memtab.sources.gemini.patch import (
+    FilePatch,
+    PatchError,
+    _apply_hunk,
+    apply_patch,
+    parse_patch,
+)
 from support.gemini_patch_cases import fill, unfill
+from support.property_examples import examples
 
 FIXTURE = Path(__file__).parents[2] / "fixtures" / "gemini" / "patch_cases.json"
 CASES: list[dict[str, Any]] = json.loads(FIXTURE.read_text(encoding="utf-8"))
@@ -101,3 +112,75 @@ def test_a_hunk_is_placed_at_the_nearest_line_where_it_fits() -> None:
     (part,) = parse_patch("--- /a\n+++ /a\n@@ -5,2 +5,3 @@\n x\n+added\n x\n")
     # Two places fit (lines 2–3 and 5–6); jsdiff tries line 5 first and takes it.
     assert apply_patch("a\nx\nx\nb\nx\nx\nc\n", part) == "a\nx\nx\nb\nx\nadded\nx\nc\n"
+
+
+def _tried_line_by_line(
+    lines: list[str], hunk_lines: tuple[str, ...], start: int, min_line: int, max_line: int
+) -> int | None:
+    """Where jsdiff 8's `applyPatch` puts a hunk: the first line, in its distance
+    iterator's order (`start`, then nearer first, after before before, within the
+    bounds), where `applyHunk` fits it."""
+    tries = [start]
+    for distance in range(1, max(abs(max_line - start), abs(start - min_line)) + 2):
+        tries += [start + distance] if start + distance <= max_line else []
+        tries += [start - distance] if start - distance >= min_line else []
+    return next((p for p in tries if _apply_hunk(lines, hunk_lines, p) is not None), None)
+
+
+_LINE = st.sampled_from(["", "a", "b", "a"])
+
+
+@settings(max_examples=examples(500), deadline=None)
+@given(
+    st.lists(_LINE, max_size=30),
+    st.lists(st.tuples(st.sampled_from(" -+\\"), _LINE), max_size=8),
+    st.integers(-5, 35),
+    st.integers(0, 35),
+    st.integers(-5, 35),
+)
+def test_a_hunk_is_placed_where_jsdiff_tries_it_line_by_line(
+    lines: list[str], body: list[tuple[str, str]], start: int, min_line: int, max_line: int
+) -> None:
+    """Files of few distinct lines (many partial fits), hunks at any line and bounds: the
+    hunk's old lines searched for as a whole land where jsdiff's tries put them."""
+    hunk_lines = tuple(op + text for op, text in body)
+    places = HunkPlaces(lines, [hunk_lines], PlacingWork())
+    assert places.place(hunk_lines, start, min_line, max_line) == _tried_line_by_line(
+        lines, hunk_lines, start, min_line, max_line
+    )
+
+
+def _context_patch(context: int, tail: str) -> FilePatch:
+    body = [" "] * context + tail.splitlines()
+    olds = sum(line[0] != "+" for line in body)
+    news = sum(line[0] != "-" for line in body)
+    (part,) = parse_patch(f"--- /a\n+++ /a\n@@ -3,{olds} +3,{news} @@\n" + "\n".join(body) + "\n")
+    return part
+
+
+def test_a_hunk_of_3000_context_lines_is_placed_or_refused_within_a_second() -> None:
+    """An 80 KB `MEMORY.md` of blank lines and a hunk of 3,000 blank context lines
+    (issue 81 point 10: 40 s line by line when it fits nowhere): applied where it fits,
+    refused where it does not, each at once."""
+    memory = "# Project Memory\n\n" + "\n" * 80_000 + "- The last line.\n"
+    started = time.perf_counter()
+    nowhere = apply_patch(memory, _context_patch(3000, "-- a line nowhere\n+- instead"))
+    far = apply_patch(memory, _context_patch(3000, " - The last line.\n+- Added."))
+    assert time.perf_counter() - started < 1.0
+    assert nowhere is None
+    assert far == memory + "- Added.\n"
+
+
+def test_a_patch_too_costly_to_place_is_refused_with_why() -> None:
+    """Hunks each found only far from where they say, one after another: the search
+    would read the file again for each, so past a bound the patch is refused."""
+    memory = "".join(f"k{n}\n" for n in range(2000)) + "x\n" * 200_000
+    hunks = "".join(
+        f"@@ -{1 + 100_000 * (n % 2)},1 +{1 + 100_000 * (n % 2)},2 @@\n k{n}\n+added\n"
+        for n in range(2000)
+    )
+    (part,) = parse_patch("--- /a\n+++ /a\n" + hunks)
+    started = time.perf_counter()
+    with pytest.raises(PatchTooCostlyError, match="placing them would search more than 64 million"):
+        apply_patch(memory, part)
+    assert time.perf_counter() - started < 1.0

@@ -3,9 +3,8 @@ thing (issue 72 point 3): each kind, what is no contradiction, and which line is
 
 from __future__ import annotations
 
-import hashlib
+import json
 import os
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -15,9 +14,9 @@ from memtab.fs.clock import now_ms
 from memtab.store.catch_up.external import record_external
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
-from memtab.trust.contradictions.claims import claims_of
-from memtab.trust.contradictions.engine import ContradictionsEngine
-from memtab.trust.contradictions.records import Contradiction
+from memtab.trust.claims import claims_of
+from memtab.trust.contradictions.engine import MAX_VALUES, ContradictionsEngine
+from memtab.trust.contradictions.records import Contradiction, ContradictionsReport
 from support.seeded_memories import memory
 
 DAY_MS = 24 * 60 * 60 * 1000
@@ -115,16 +114,17 @@ def test_a_paragraph_s_other_sentences_hedge_nothing() -> None:
 def test_a_tool_named_in_a_comparison_is_no_choice_of_it() -> None:
     """The demo's "Use `uv pip` inside existing venvs; it is much faster than pip." says
     to use uv's pip, not pip: it disagrees with no "Use uv" of another memory."""
-    assert claims_of("- Use `uv pip` inside existing venvs; it is much faster than pip.\n") == ()
+    said = claims_of("- Use `uv pip` inside existing venvs; it is much faster than pip.\n")
+    assert [claim for claim in said if claim.kind == "tool"] == []
     [claim] = claims_of("- Use pip, never conda.\n")[:1]
     assert claim.value == "pip"
 
 
-def test_a_statement_is_told_at_most_25_times_the_first_pairs_in_order() -> None:
+def test_a_thing_said_many_ways_is_one_contradiction_its_values_listed_to_a_bound() -> None:
     """40 global memories stating 30 ports and 5 of a project stating the first five again:
-    one statement a port's line, however many memories say it (8000-8009 in three or
-    two), each told in at most `MAX_TOLD_A_STATEMENT` contradictions, the first ones
-    walking the memories in order — 26 statements told 25 times, 4 told 3."""
+    one contradiction — the API's port — whose sides are its 30 values (one a value,
+    however many memories say it: 8000-8009 in three or two), the first ten listed, the
+    first two the first said and the first it disagrees with."""
     ports = [
         memory("global", f"a{i:02d}.md", note(f"The API runs on port {8000 + i % 30}."))
         for i in range(40)
@@ -133,21 +133,64 @@ def test_a_statement_is_told_at_most_25_times_the_first_pairs_in_order() -> None
         memory("project:api", f"b{i:02d}.md", note(f"The API runs on port {8000 + i}."))
         for i in range(5)
     ]
-    found = pairs(*ports)
-    told = Counter(value for pair in found for value in (pair.first.value, pair.second.value))
-    assert len(found) == 331  # (26 × 25 + 4 × 3) / 2
-    assert sorted(Counter(told.values()).items()) == [(3, 4), (25, 26)]
-    assert all(pair.first.value != pair.second.value for pair in found)
-    first = found[0]
-    assert (first.first.value, first.second.value) == ("8000", "8001")
-    assert [p.path for p in first.first.places] == [
+    [found] = pairs(*ports)
+    assert (found.first.value, found.second.value) == ("8000", "8001")
+    assert [side.value for side in found.others] == [str(8002 + i) for i in range(8)]
+    assert found.more_values == 20
+    assert [p.path for p in found.first.places] == [
         "/memories/global/a00.md",
         "/memories/global/a30.md",
         "/memories/project/b00.md",
     ]
-    assert [p.path for p in first.second.places][-1] == "/memories/project/b01.md"
-    chosen = "\n".join(f"{pair.first.value} {pair.second.value}" for pair in found)
-    assert hashlib.sha256(chosen.encode()).hexdigest()[:16] == "29cade87fadb534a"
+    assert [p.path for p in found.second.places][-1] == "/memories/project/b01.md"
+    assert found.why.startswith("They say 30 values: 8000 (in 3 places), 8001 (in 3 places)")
+    assert "and 20 more" in found.why
+
+
+def _big(values: range, prefix: str) -> str:
+    """~100 KB of lines, each stating a value of one of a few things."""
+    things = ["The API", "The admin UI", "Grafana", "The docs site"]
+    lines = [
+        f"{things[i % 4]} runs on port {port}. ({prefix} {i})" for i, port in enumerate(values)
+    ]
+    return note(*lines)
+
+
+def test_two_big_files_disagreeing_on_every_line_give_one_contradiction_a_thing() -> None:
+    """Two files of ~100 KB stating 2,500 ports each for four things (issue 81 point 12:
+    9,953 pairs, 8.9 MB of JSON): four contradictions, each place listed at most
+    `MAX_PLACES` times a value, its other values counted."""
+    one = memory("global", "one.md", _big(range(10_000, 12_600), "one"))
+    other = memory("project:api", "other.md", _big(range(20_000, 22_600), "other"))
+    assert len(one.text) > 100_000 and len(other.text) > 100_000
+    found = pairs(one, other)
+    assert sorted(c.about for c in found) == [
+        "API's port",
+        "Grafana's port",
+        "admin UI's port",
+        "docs site's port",
+    ]
+    for contradiction in found:
+        assert len(contradiction.others) == MAX_VALUES - 2
+        assert contradiction.more_values == 1300 - MAX_VALUES
+    report = ContradictionsReport(contradictions=tuple(found))
+    assert len(json.dumps(report.to_json())) < 100_000
+
+
+def test_the_search_stops_at_its_time_bound_and_says_so(tmp_path: Path) -> None:
+    """A clock past the bound at the first look: nothing more is compared, and the
+    report says the answer was cut."""
+    ticks = iter(range(0, 10_000, 3))
+    engine = ContradictionsEngine(
+        Home(tmp_path), line_time=lambda d, _: 0, clock=lambda: float(next(ticks))
+    )
+    one = memory("global", "one.md", _big(range(10_000, 12_600), "one"))
+    other = memory("project:api", "other.md", _big(range(20_000, 22_600), "other"))
+    cut = engine.pairs_of([one, other])
+    assert "Compared for 5 s and stopped" in engine.cut
+    assert len(cut) < 4
+    engine.time_bound = 1e9
+    assert len(engine.pairs_of([one, other])) == 4 and engine.cut == ""
 
 
 def test_copies_of_each_side_are_one_contradiction_with_every_place() -> None:

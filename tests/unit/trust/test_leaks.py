@@ -4,6 +4,7 @@ its own project) and each kind of leak."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -62,3 +63,22 @@ def test_a_personal_path_in_team_memory_but_not_in_one_s_own() -> None:
 def test_a_project_folder_named_by_a_word_is_no_name() -> None:
     assert identity_of("/src/ledger").names == ("/src/ledger",)
     assert identity_of("/src/billing-ledger").names == ("/src/billing-ledger", "billing-ledger")
+
+
+def test_a_path_is_named_in_its_own_case_and_matched_in_any() -> None:
+    """Projects under a folder with capitals: a mention keeps the case it was written in
+    and finds its project in any case, unless two projects' paths differ only by case."""
+    acme, billing = "/Users/Alice/Code/acme-api", "/Users/Alice/Code/billing-svc"
+    projects = {path: identity_of(path) for path in (acme, billing)}
+    documents = [
+        replace(memory("claude:x", "a.md", f"# A\n\n- See {billing}/docs.\n"), project=acme),
+        replace(memory("claude:x", "b.md", f"# B\n\n- See {billing.lower()}.\n"), project=acme),
+    ]
+    leaks = LeaksEngine(Home(Path("/nowhere"))).leaks_of(documents, projects)
+    assert [(leak.names, leak.belongs_to) for leak in leaks] == [
+        (billing, billing),
+        (billing.lower(), billing),
+    ]
+    twins = {path: identity_of(path) for path in (acme, billing, billing.upper())}
+    leaks = LeaksEngine(Home(Path("/nowhere"))).leaks_of(documents, twins)
+    assert [(leak.names, leak.belongs_to) for leak in leaks] == [(billing, billing)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import time
 from pathlib import Path
 
@@ -313,3 +314,23 @@ def test_an_orphaned_project_dir_is_kept_too(
     assert event.key == "project-gone-0123456789ab" and event.deleted == 2
     assert restore_event(machine.home, event).left == ()
     assert (orphan / "old.md").read_text("utf-8") == "# an old project's lesson\n"
+
+
+def test_a_file_another_process_renames_is_moved_not_deleted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`mv` in a scope folder while only the recorder runs (issue 81 point 5): a move, its
+    history going on at the new name; nothing to restore."""
+    machine, store = machine_with_notes(tmp_path, monkeypatch)
+    folder = store.root(Scope.PROJECT)
+    old, new = "/memories/project/note1.md", "/memories/project/renamed.md"
+    with running_recorder(machine.home):
+        subprocess.run(["mv", str(folder / "note1.md"), str(folder / "renamed.md")], check=True)
+        wait_for(
+            lambda: bool(file_history(store, vpath(new))),
+            "the recorder records the renamed file",
+        )
+    arrived, *earlier = file_history(store, vpath(new))
+    assert (arrived.op, arrived.moved_from) == ("move", old)
+    assert [version.path for version in earlier] == [old]  # its history, through the rename
+    assert change_events(machine.home) == []

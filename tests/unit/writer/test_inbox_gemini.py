@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
 
 from memtab.cli.main import main
+from memtab.operations.job import JobCancelledError, JobContext
+from memtab.operations.writer.inbox import review_patch
 from memtab.sources.agent_file import SourceVersions
 from memtab.sources.gemini.inbox import EXTRACTION_LOCK
 from memtab.store.home import Home
@@ -245,3 +248,70 @@ def test_memtab_inbox_lists_applies_and_dismisses_gemini_patches(
     assert main(["inbox", "--home", str(home.root), "reject", listed["global"]["id"]]) == 0
     assert "rejected " in capsys.readouterr().out
     assert [list(gemini.inbox(kind).iterdir()) for kind in ("private", "global")] == [[], []]
+
+
+def _memory_patch(gemini: GeminiHome, lines: list[str]) -> str:
+    """A patch of `MEMORY.md` whose lines after its headers are `lines`."""
+    index = gemini.memory / "MEMORY.md"
+    return f"--- {index}\n+++ {index}\n" + "\n".join(lines) + "\n"
+
+
+def test_a_patch_of_3000_context_lines_is_accepted_or_refused_at_once(
+    home: Home, workspace: Workspace, gemini: GeminiHome, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An 80 KB `MEMORY.md` and a patch of 3,000 context lines (issue 81 point 10: 40 s
+    when its hunk fits nowhere, tried line by line): `memtab inbox accept` applies it
+    where it fits and refuses it where it does not, each in well under a second's work."""
+    index = gemini.memory / "MEMORY.md"
+    index.write_text("# Project Memory\n\n" + "\n" * 80_000 + "- The last line.\n")
+    private = gemini.inbox("private") / "extraction.patch"
+    context = [" "] * 3000
+    for body, said, status in (
+        (
+            [*context, "-- a line nowhere", "+- instead"],
+            "does not apply cleanly to",
+            1,
+        ),
+        ([*context, " - The last line.", "+- Added."], "Applied memory patch to 1 file.", 0),
+    ):
+        counts = "@@ -3,3001 +3,3002 @@" if status == 0 else "@@ -3,3001 +3,3001 @@"
+        private.write_text(_memory_patch(gemini, [counts, *body]))
+        (item,) = [i for i in Inbox(home, workspace).items() if i.category == "private"]
+        started = time.perf_counter()
+        assert main(["inbox", "--home", str(home.root), "accept", item.id]) == status
+        assert time.perf_counter() - started < 5  # line by line: 40 s for the first
+        out = capsys.readouterr()
+        assert said in (out.err if status else out.out)
+    assert index.read_text().endswith("\n- The last line.\n- Added.\n")
+
+
+def test_a_patch_too_costly_to_place_is_refused_in_memtab_s_words(
+    home: Home, workspace: Workspace, gemini: GeminiHome
+) -> None:
+    """2,000 hunks each 100,000 lines from where it says: refused, and said why."""
+    index = gemini.memory / "MEMORY.md"
+    index.write_text("".join(f"k{n}\n" for n in range(2000)) + "x\n" * 200_000)
+    hunks = [
+        f"@@ -{1 + 100_000 * (n % 2)},1 +{1 + 100_000 * (n % 2)},2 @@\n k{n}\n+added"
+        for n in range(2000)
+    ]
+    (gemini.inbox("private") / "extraction.patch").write_text(_memory_patch(gemini, hunks))
+    inbox = Inbox(home, workspace)
+    with pytest.raises(InboxError, match=r'"extraction.patch" is not applied by Memtab: its hunks'):
+        inbox.accept([_patches(inbox)["private"].id])
+    assert (gemini.inbox("private") / "extraction.patch").exists()
+
+
+def test_a_patch_s_review_stops_once_cancelled(
+    home: Home, workspace: Workspace, gemini: GeminiHome
+) -> None:
+    """The Inbox reviews a patch on a worker as it is selected; selecting another, or
+    none, cancels it: placing its hunks stops rather than running on to a refusal."""
+    (gemini.memory / "MEMORY.md").write_text("# Project Memory\n\n- Rewritten by hand.\n")
+    item = _patches(Inbox(home, workspace))["private"]
+    context = JobContext.standalone()
+    reviewed = review_patch(home, workspace, item, context)
+    assert reviewed.refused and "does not apply cleanly" in (reviewed.heading or "")
+    context.cancel_event.set()
+    with pytest.raises(JobCancelledError):
+        review_patch(home, workspace, item, context)

@@ -1,74 +1,75 @@
-"""The writer on what real local models answered (issue 82): Qwen2.5-Coder 1.5B and 0.5B
-on llama-server, their replies recorded on the shared fixture transcripts and replayed.
-Whatever they answer, nothing harmful reaches the notes: no secret, no copied
-instruction, no invented rule or word of the user's, no command never run — each such
-line named in the result — and what they got right is written."""
+"""The writer on the fixture transcripts, replaying what a real model answered.
+
+`scripts/real-model --record` ran the writer with Qwen2.5-Coder (1.5B and 0.5B, Q4) served
+by llama.cpp's `llama-server` on one CPU thread, and kept each reply
+(tests/fixtures/real-model/). Replayed here through the real provider, tool loop and
+run — only the network is the cassette — each run ends as it ended then, writing what it
+wrote. Those models write their tool calls as text; each run here finishing is the
+transport of issue 82 at work (calls by JSON schema, calls read from text)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-from memtab.redact import redact_outgoing
-from memtab.store.home import Home
-from memtab.store.paths import parse_file_path
-from memtab.store.scopes.memory import MemoryStore
-from memtab.store.sidecars.registry import Workspace
-from memtab.writer.job.rails import WriterRails
-from memtab.writer.job.run import load_writer_events, run_writer
-from support.logfail import ExpectLog
-from support.recorded_replies import Replay, fixture_transcript, recorded
+from memtab.llm.http import HttpOptions
+from memtab.llm.limits import WRITER_JOB
+from memtab.llm.settings import ProviderSettings, create_provider
+from memtab.writer.config import WriterSettings
+from memtab.writer.job.providers import close_provider, read_for_run
+from memtab.writer.job.run import run_writer
+from support.real_model import (
+    CASSETTES,
+    FIXTURES,
+    WRITER_FIXTURES,
+    CassetteTransport,
+    cassette_params,
+    fixture_home,
+)
 
-NOTES = "/memories/workspace/notes.md"
-RECORDINGS = [
-    "writer-qwen2.5-coder-1.5b.json",
-    "writer-qwen2.5-coder-1.5b-run2.json",
-    "writer-qwen2.5-coder-1.5b-run3.json",
-    "writer-qwen2.5-coder-0.5b.json",
-    "writer-qwen2.5-coder-0.5b-run2.json",
-]
-RUNS = [(name, transcript) for name in RECORDINGS for transcript in recorded(name)]
-FAILING = {
-    (
-        "writer-qwen2.5-coder-0.5b.json",
-        "simonw-claude-code-transcripts__tests__sample_session.jsonl",
-    ),
-    (
-        "writer-qwen2.5-coder-0.5b-run2.json",
-        "daaain-claude-code-log__test__test_data__representative_messages.jsonl",
-    ),
-    (
-        "writer-qwen2.5-coder-0.5b-run2.json",
-        "daaain-claude-code-log__test__test_data__codex__sessions__2026__01__02__rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl",
-    ),
-}
-"""Runs whose model never wrote anything the rails let through nor declared nothing new
-(the 0.5B copied its prompt and the tool's answers back as notes until its attempts were
-spent)."""
+TARGET_RUNS = [fixture.name for fixture in WRITER_FIXTURES[:5]]
 
 
-def notes(home: Home, workspace: Workspace) -> str:
-    store = MemoryStore(home, workspace)
-    if not store.physical(parse_file_path(NOTES)).exists():
-        return ""
-    return store.read(parse_file_path(NOTES)).content
+def _replay(path: Path, tmp_path: Path) -> tuple[dict[str, Any], Any, CassetteTransport]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    transport = CassetteTransport(data["exchanges"])
+    home, workspace = fixture_home(tmp_path / "home")
+    settings = ProviderSettings("openai", "qwen", "http://127.0.0.1:18181/v1")
+    options = HttpOptions(transport=transport, max_retries=0)
+    provider = create_provider(settings, options=options, job=WRITER_JOB)
+    try:
+        events, _ = read_for_run(provider, FIXTURES / data["fixture"])
+        result = run_writer(
+            home, workspace, events, provider, settings=WriterSettings(timeout_s=data["runLimitS"])
+        )
+    finally:
+        close_provider(provider)
+    return data, result, transport
 
 
-@pytest.mark.parametrize(("recording", "transcript"), RUNS)
-def test_nothing_the_rails_refuse_is_written_and_each_refusal_is_named(
-    home: Home, workspace: Workspace, recording: str, transcript: str, expect_log: ExpectLog
-) -> None:
-    failing = (recording, transcript) in FAILING
-    if failing:
-        expect_log("memtab.writer.job.run", "WARNING", r"Memory writer failed: the model ended")
-    events = load_writer_events(fixture_transcript(transcript))
-    model = Replay(recorded(recording)[transcript])
-    result = run_writer(home, workspace, events, model)
-    # A run may fail once the recorded replies are spent (the model, answered otherwise
-    # now, said something else next): what matters is what reached the notes.
-    assert (result.outcome == "failed") == failing, result.error
-    written = notes(home, workspace)
-    assert redact_outgoing(written) == written
-    lines = written.split("\n")
-    assert WriterRails(events.budget.events).rails.refusals(written, range(len(lines))) == {}
-    for line, _ in result.refused:
-        assert line not in lines and redact_outgoing(line) == line
+@pytest.mark.parametrize(
+    "path", cassette_params("writer", "memtab.writer.job.run", "Memory writer failed")
+)
+def test_a_recorded_run_replays_to_the_same_end(path: Path, tmp_path: Path) -> None:
+    data, result, transport = _replay(path, tmp_path)
+    assert (result.outcome, result.error, result.after) == (
+        data["outcome"],
+        data["error"],
+        data["after"],
+    )
+    assert transport.used == len(transport.exchanges), "every recorded reply was asked for"
+
+
+def test_the_1_5b_model_finishes_on_at_least_4_of_the_5_transcripts(tmp_path: Path) -> None:
+    """Issue 82's target: a note written or `no_new_memories` declared, no run cut by a
+    request limit while the run's own limit stood."""
+    finished = []
+    for name in TARGET_RUNS:
+        _, result, _ = _replay(CASSETTES / "1.5b" / f"{name}.json", tmp_path / name)
+        assert not (result.timed_out and "one request" in (result.error or ""))
+        if result.outcome in ("wrote", "no_new_memories"):
+            finished.append(name)
+    assert len(finished) >= 4, finished

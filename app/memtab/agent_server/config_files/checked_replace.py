@@ -12,17 +12,18 @@ back, and a save that landed in between is put back at once (and the edit redone
 it); nothing an agent saved is ever deleted. Without an exchange, a checked rename
 leaves a window of a few microseconds.
 
-A file its owner made read-only is refused (the edit is not made). The user's own file
-may be a link, followed to the regular file it names, which is the file changed (the link
-stays a link): dotfile managers keep these files in a repository and link them. A
-project's file is reached through real folders only, never through a link (`places.py`).
+A file another user owns, or its owner made read-only, is refused (the edit is not
+made). The user's own file may be a link, followed to the regular file it names, which
+is the file changed (the link stays a link): dotfile managers keep these files in a
+repository and link them. A project's file is reached through real folders only, never
+through a link (`places.py`).
 Before Memtab's first change, the file's bytes are copied to `<name>.memtab-backup`
 beside it (mode 0600: the file may hold credentials); that copy is never replaced. Only
 a regular file of the user's there is that copy: a link (a cloned repository can ship
 one), a FIFO, a socket, a device or another user's file at the name is removed, never
 followed, and the copy made (as `fs/private.clear_entry` does), a folder is left alone
 and no copy made — each said in the outcome (`Edited.backup_note`). A
-changed file keeps its mode and owner; a new one is created with mode 0600, in folders
+changed file keeps its mode and group; a new one is created with mode 0600, in folders
 made 0700, all noted in the ledger of created files (`created.py`): once uninstall leaves
 such a file empty, it goes (moved aside, read back, deleted only if it still held what was
 read), and so do the folders made for it that are empty, so nothing install made is left.
@@ -139,10 +140,17 @@ class _BecameLinkError(Exception):
 
 
 def _require_writable(directory: Directory, name: str) -> None:
-    """Refuse a file its owner made read-only (a rename would replace it all the same)."""
+    """Refuse a file another user owns (root could write it, and would, silently) or its
+    owner made read-only (a rename would replace it all the same)."""
     info = directory.lstat(name)
     if info is None:
         raise ConfigFileError("it went while Memtab read it")
+    if hasattr(os, "getuid") and info.st_uid != os.getuid():
+        owner = _owner(Path(directory.display(name)), info.st_uid)
+        raise ConfigFileError(
+            f"it belongs to another user ({owner}), not to you: Memtab changes only your "
+            "own files, so run it as that user to change this one"
+        )
     path, at = directory.at(name)
     try:
         writable = os.access(path, os.W_OK, **at)
@@ -153,6 +161,14 @@ def _require_writable(directory: Directory, name: str) -> None:
             f"it is read-only (mode {stat.S_IMODE(info.st_mode):04o}); make it writable to "
             "let Memtab change it"
         )
+
+
+def _owner(path: Path, uid: int) -> str:
+    """Who owns `path`: their login name and number, else their number ("uid 1001")."""
+    try:
+        return f"{path.owner()}, uid {uid}"
+    except (NotImplementedError, KeyError, OSError):
+        return f"uid {uid}"
 
 
 def _read(place: Place, limit: int) -> bytes | None:

@@ -9,9 +9,10 @@ the table lacks beside its neighbour (indented as the table's first key, ended a
 file's lines end), and a missing table right after the block of the table before it
 (before the blank lines and comments that lead to the next one), with a blank line before
 it; `remove_table` takes the table and its subtables out with that blank line, keeping the
-blank lines and comments after its last line. A table Memtab cannot edit in place (an
-array of tables, an inline table, one made of dotted keys) is refused; the caller checks
-the result with `tomllib`.
+blank lines and comments after its last line; a file whose last line had no newline
+keeps none (`ending_as`). A table Memtab cannot edit in place (an array of tables, an
+inline table, one made of dotted keys) is refused; the caller checks the result with
+`tomllib`.
 """
 
 from __future__ import annotations
@@ -68,6 +69,17 @@ def set_table(
         else:
             _end_line(own, newline)
             body.append(key, item)
+
+
+def ending_as(original: str, updated: str) -> str:
+    """`updated` (`original` edited) ending as `original` did: a file whose last line had
+    no newline has none after the edit either (the edit's lines end where it ended), so
+    that uninstall gives back every byte install took."""
+    if original and not original.endswith("\n"):
+        for newline in ("\r\n", "\n"):
+            if updated.endswith(newline):
+                return updated[: -len(newline)]
+    return updated
 
 
 def remove_table(document: TOMLDocument, table: tuple[str, ...]) -> None:

@@ -16,25 +16,26 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from memtab.agent_server.catalog import SearchHit
-from memtab.sources.codex.imports import IMPORT_EXTENSION, link_imports
+from memtab.sources.codex.imports import IMPORT_EXTENSION, link_imports, shown_once
 from memtab.sources.listing import list_source
 from memtab.sources.model import Discovery, Source, SourceFile
 
 
 def fold_copies(hits: Sequence[SearchHit]) -> list[SearchHit]:
     """`hits` with each copy whose original is among them folded into the original's
-    result (`importedAs`), in the order found."""
-    found = {hit.path for hit in hits}
-    folded: dict[str, tuple[str, ...]] = {}
-    for hit in hits:
-        if hit.imported_from in found:
-            folded[hit.imported_from] = (*folded.get(hit.imported_from, ()), hit.path)
+    result (`importedAs`), in the order found (`sources.codex.imports.shown_once`)."""
+    original_of = {hit.path: hit.imported_from for hit in hits if hit.imported_from}
+    folded = shown_once((hit.path for hit in hits), original_of)
     if not folded:
         return list(hits)
+    copies: dict[str, tuple[str, ...]] = {}
+    for hit in hits:
+        if hit.path in folded:
+            copies[folded[hit.path]] = (*copies.get(folded[hit.path], ()), hit.path)
     return [
-        hit.replaced(imported_as=folded[hit.path]) if hit.path in folded else hit
+        hit.replaced(imported_as=copies[hit.path]) if hit.path in copies else hit
         for hit in hits
-        if hit.imported_from not in found
+        if hit.path not in folded
     ]
 
 

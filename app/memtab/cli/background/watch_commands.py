@@ -35,6 +35,7 @@ from memtab.watch.guard import MASS_MIN_FILES
 from memtab.watch.lease import RecorderLease, RecorderStatus
 from memtab.watch.recorder import Recorder, RecorderBusyError
 from memtab.watch.service import install, platform_name, service_path, uninstall
+from memtab.watch.service_files import ServiceRefusedError
 
 if TYPE_CHECKING:  # lazy: the annotation of what `_host_agents` loads when it runs
     from memtab.cli.share.mcp_sessions import HostThread
@@ -88,7 +89,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def run_watch(args: argparse.Namespace) -> int:
     home = open_home(args)
     if args.install or args.uninstall:
-        result = install(home) if args.install else uninstall(home)
+        try:
+            result = install(home) if args.install else uninstall(home)
+        except ServiceRefusedError as refused:
+            raise CliError(f"Not installed: {refused}") from None
         if args.json:
             print_json(result.to_json())
             return 0

@@ -19,9 +19,12 @@ from collections.abc import Callable
 
 from memtab.cli.common import Argument, add_command, open_home, print_json
 from memtab.cli.failure import Kind, failed
+from memtab.fs.config.settings_file import SettingsFileError
 from memtab.fs.terminal_text import printable
 from memtab.humanize import plural
-from memtab.store.home import HomeError
+from memtab.llm.settings import resolve_provider_settings
+from memtab.llm.types import ProviderError
+from memtab.store.home import Home, HomeError
 from memtab.store.paths import PathError
 from memtab.store.scopes.memory import MemoryStoreError
 from memtab.trust.contradictions.engine import ContradictionsEngine
@@ -29,6 +32,7 @@ from memtab.trust.contradictions.records import ContradictionsReport
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.duplicates.kept import load_kept
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport
+from memtab.trust.judge import ModelJudge, judge_contradictions, judge_duplicates
 from memtab.trust.leaks.engine import LeaksEngine
 from memtab.trust.leaks.records import LeaksReport
 from memtab.trust.memories import where_in_words
@@ -41,6 +45,11 @@ _SCOPE_HELP = (
 )
 
 
+_OFFLINE = Argument(
+    "--offline",
+    action="store_true",
+    help="the offline engine alone: do not ask the configured model to judge what it found",
+)
 _COMMON_OPTIONS = (
     Argument.workspace(_SCOPE_HELP),
     Argument.json("print the report as JSON"),
@@ -57,6 +66,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         commands,
         "duplicates",
         *_COMMON_OPTIONS,
+        _OFFLINE,
         Argument(
             "--all",
             action="store_true",
@@ -74,13 +84,15 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         commands,
         "contradictions",
         *_COMMON_OPTIONS,
+        _OFFLINE,
         handler=run_contradictions,
         writes_home=False,
         help="lines of two memories a session sees together that disagree",
         description="Find lines, in any two memories a session sees together (global and "
         "a project's, a project's and its workspaces', every agent's), that state different "
         "values for one thing: a port, a version, a setting, a command, a path, a tool to "
-        "use, always or never; each pair names both files and lines and which is newer. "
+        "use, always or never; each names every value said, the files and lines saying it "
+        "and which is newer, one finding a thing however many lines disagree. "
         "Exits 1 when something was found, 0 when not, 2 when the memory could not be read.",
     )
     add_command(
@@ -118,11 +130,19 @@ def run_duplicates(args: argparse.Namespace) -> int:
     if isinstance(report, int):
         return report
     assert isinstance(report, DuplicatesReport)
+    judge = _judge(args, home)
+    if judge is not None:
+        try:
+            report = judge_duplicates(report, judge, engine.said)
+        finally:
+            judge.close()
     if args.json:
         print_json(report.to_json())
     else:
         for group in report.groups:
             _print_group(group)
+        for group in report.dismissed:
+            print(f"dismissed by {group.judged_by}: {printable(group.why)} — {group.reason}")
         files = plural(report.files_read, "memory file")
         found = plural(len(report.groups), "group")
         print(
@@ -130,36 +150,61 @@ def run_duplicates(args: argparse.Namespace) -> int:
         )
         if report.kept:
             print(f"({plural(report.kept, 'group')} kept as they are not shown: --all shows them)")
+        if report.judged:
+            print(report.judged)
     for problem in report.problems:
         print(f"memtab: not read: {problem}", file=sys.stderr)
     return 1 if report.groups else 0
 
 
 def run_contradictions(args: argparse.Namespace) -> int:
-    engine = ContradictionsEngine(open_home(args), sources=not args.no_sources)
+    home = open_home(args)
+    engine = ContradictionsEngine(home, sources=not args.no_sources)
     report = _reading(args, "contradictions", lambda: engine.find(args.workspace))
     if isinstance(report, int):
         return report
     assert isinstance(report, ContradictionsReport)
+    judge = _judge(args, home)
+    if judge is not None:
+        try:
+            report = judge_contradictions(report, judge)
+        finally:
+            judge.close()
     if args.json:
         print_json(report.to_json())
     else:
         for found in report.contradictions:
             print(f"{found.kind} · {printable(found.about)} · {printable(found.why)}")
-            for side, name in ((found.first, "first"), (found.second, "second")):
+            sides = [(found.first, "first"), (found.second, "second")]
+            for side, name in [*sides, *((other, "") for other in found.others)]:
                 newer = "  (newer)" if found.newer == name else ""
                 print(f"    {_where(side.place)}  ({where_in_words(side.place)}){newer}")
                 print(f"        {printable(side.place.text.strip())}")
                 if side.elsewhere:
-                    more = plural(len(side.elsewhere), "more place")
+                    more = plural(len(side.elsewhere) + (side.more_places or 0), "more place")
                     print(f"        and in {more}, newest first:")
                 for said in side.elsewhere:
                     print(f"        {_where(said.place)}  ({where_in_words(said.place)})")
+                if side.more_places:
+                    print(f"        … and {plural(side.more_places, 'more place')}")
+            if found.more_values:
+                print(f"    … and {plural(found.more_values, 'more value')}")
+            if found.reason:
+                print(f"    judged by {found.judged_by}: {printable(found.reason)}")
+        for found in report.dismissed:
+            print(
+                f"dismissed by {found.judged_by}: {printable(found.about)} · "
+                f"{printable(found.reason)}"
+            )
         files = plural(report.files_read, "memory file")
         if report.contradictions:
             print(f"{plural(len(report.contradictions), 'contradiction')} in {files}.")
         else:
             print(f"No contradictions in {files}.")
+        if report.cut:
+            print(report.cut)
+        if report.judged:
+            print(report.judged)
     for problem in report.problems:
         print(f"memtab: not read: {problem}", file=sys.stderr)
     return 1 if report.contradictions else 0
@@ -199,6 +244,20 @@ def _print_group(group: DuplicateGroup) -> None:
         print(f"    {_where(member)}  ({where_in_words(member)})")
         if member.text:
             print(f"        {printable(member.text.strip())}")
+    if group.reason:
+        print(f"    judged by {group.judged_by}: {printable(group.reason)}")
+
+
+def _judge(args: argparse.Namespace, home: Home) -> ModelJudge | None:
+    """The configured model as the judge of what the engine found (`trust.judge`), or
+    None: `--offline`, no model configured, or settings that name none usable."""
+    if args.offline:
+        return None
+    try:
+        settings = resolve_provider_settings()
+    except (SettingsFileError, ProviderError):
+        return None
+    return None if settings.is_offline else ModelJudge(home, settings)
 
 
 def _where(place: MemoryPlace) -> str:

@@ -67,7 +67,7 @@ def _print_agent(agent: AgentLoads) -> None:
         rows.append(
             [
                 str(index) if file.when == "start" else "-",
-                file.id or file.path or "",
+                file.id or file.name or file.path or "",
                 str(file.lines),
                 str(file.loaded_lines),
                 str(file.loaded_tokens),

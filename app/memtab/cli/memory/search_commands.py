@@ -6,7 +6,9 @@ Memtab indexed them are read.
 The files searched are those `memtab list` lists (the global scope, and with `--workspace`
 its project's and workspace's) and the other agents' memory a session of that workspace
 reads. Results name files by their virtual paths (`/memories/...`) or source file ids;
-`--json` is a stable contract (`SearchListing`).
+Codex's copy of a Claude Code memory file found with its original is folded into it, as
+the MCP server's `search` folds it (`pages.imports.fold_copies`). `--json` is a stable
+contract (`SearchListing`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import argparse
 import sys
 
 from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT, MemoryCatalog, SearchHit
+from memtab.agent_server.pages.imports import fold_copies
 from memtab.agent_server.session_scope import SessionScope
 from memtab.cli.common import Argument, CliError, add_command, open_home, open_store, print_json
 from memtab.fs.records import Record
@@ -84,7 +87,7 @@ def run_search(args: argparse.Namespace) -> int:
     keep = SessionScope.of_workspace(workspace).serves
     catalog = MemoryCatalog(store, sources=sources, keep=keep, background=False)
     try:
-        hits = _search_everything(catalog, args.query, args.scope, args.limit)
+        hits = fold_copies(_search_everything(catalog, args.query, args.scope, args.limit))
         notes = catalog.notes()
     finally:
         catalog.close()
@@ -99,8 +102,13 @@ def run_search(args: argparse.Namespace) -> int:
     for hit in hits:
         described = f" — {hit.description}" if hit.description else ""
         print(f"{hit.score:8.3f}  {hit.path}{described}")
+        if hit.imported:
+            copy_of = f": a copy of {hit.imported_from}" if hit.imported_from else ""
+            print(f"{'':10}({hit.imported}{copy_of})")
         if hit.line is not None:
             print(f"{'':10}{hit.line}: {hit.snippet}")
+        for copy in hit.imported_as:
+            print(f"{'':10}(also Codex's import of it: {copy})")
     return 0
 
 

@@ -110,6 +110,9 @@ class _Taking:
     step: _Batched
     file: MuxFile
     item: Restore
+    as_it_was: bool = False
+    """A removed file brought back from its removal: its usage is what that kept, no use
+    more (none if it had none)."""
 
 
 def _apply_batched(steps: Sequence[UndoStep]) -> dict[int, Applied]:
@@ -190,7 +193,7 @@ def _bringing_back(
     index: int, step: BringBackStep, file: MuxFile, versions: list[Version]
 ) -> _Taking | None:
     """A removed file brought back as `BringBackStep` brings it (only where nothing is),
-    with the pins and usage its removal kept."""
+    with the pins and usage its removal kept, and no use more."""
     version = next((v for v in versions if not v.deleted and v.sha256 == step.sha256), None)
     if version is None:
         return None  # alone, it says history keeps no copy (or follows a rename)
@@ -202,7 +205,7 @@ def _bringing_back(
     except (MemoryStoreError, OSError):
         return None
     item = Restore(file.path, data, None, restored_from=version.id, meta=meta)
-    return _Taking(index, step, file, item)
+    return _Taking(index, step, file, item, as_it_was=kept)
 
 
 def _outcome(
@@ -225,7 +228,7 @@ def _outcome(
     if path not in result.written:
         return Applied(OpResult(failed, error=result.failed.get(path, "it was not written")))
     if isinstance(step, BringBackStep):
-        if not taking.item.meta:  # else its uses came back with it
+        if not taking.item.meta and not taking.as_it_was:  # else its uses came back with it
             file.store.record_write(path, created=True)  # brought back where none was
         brought = OpResult(f"Restored {key}", created=file.ref, touched=touched)
         return Applied(brought, step.turned(RemoveStep))
@@ -234,7 +237,8 @@ def _outcome(
             OpResult(f"Removed the {step.noun} {key}", touched=touched),
             step.turned(BringBackStep),
         )
-    file.store.record_write(path)  # counted once, when the step ends
+    if step.count_as_write:
+        file.store.record_write(path)  # counted once, when the step ends
     change = recorded.get(str(path))
     before = change.before if change is not None else None
     inverse = (
@@ -245,6 +249,7 @@ def _outcome(
             file=file,
             before=before,
             sha256=change.after.sha256,
+            count_as_write=step.count_as_write,
         )
         if change is not None and before is not None and not before.deleted
         else None

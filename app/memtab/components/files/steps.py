@@ -307,6 +307,9 @@ class RestoreStep(UndoStep):
     before: Version
     sha256: str
     """What the operation left in the file."""
+    count_as_write: bool = True
+    """Whether giving the content back is one use of the file (not for an operation that
+    left its usage as it was: Trust's Combine)."""
 
     @property
     def written(self) -> tuple[MemoryFileRef, ...]:
@@ -317,7 +320,10 @@ class RestoreStep(UndoStep):
         failed = f"Undo of {self.description} failed"
         try:
             restored = self.file.restore(
-                self.before.id, expected_sha256=self.sha256, allow_unkept=allow_unkept
+                self.before.id,
+                expected_sha256=self.sha256,
+                allow_unkept=allow_unkept,
+                count_as_write=self.count_as_write,
             )
         except SaveConflictError:
             return Applied(OpResult(failed, error=f"{key} changed since; kept"))
@@ -332,6 +338,7 @@ class RestoreStep(UndoStep):
                 file=restored.file,
                 before=before,
                 sha256=restored.sha256,
+                count_as_write=self.count_as_write,
             )
             if before is not None and not before.deleted and not restored.unchanged
             else None
@@ -392,8 +399,9 @@ class RemoveStep(MadeFileStep):
 
 @dataclass(frozen=True)
 class BringBackStep(MadeFileStep):
-    """A file `RemoveStep` removed comes back from history — the newest version that
-    held what it was removed with — only while no file took its place. Turned around:
+    """A file `RemoveStep` removed comes back from history — from its removal, with the pins
+    and usage it kept and no use more (none if it had none), else from the newest version
+    that held what it was removed with — only while no file took its place. Turned around:
     removed again (`RemoveStep`)."""
 
     @property
@@ -406,13 +414,19 @@ class BringBackStep(MadeFileStep):
         try:
             if self.file.read_whole() is not None:
                 return Applied(OpResult(failed, error=f"{key} exists again; kept"))
-            version = next(
-                (v for v in self.file.versions() if not v.deleted and v.sha256 == self.sha256),
-                None,
+            versions = self.file.versions()
+            removal = versions[0] if versions else None
+            as_it_was = removal is not None and removal.deleted and removal.sha256 == self.sha256
+            version = (
+                removal  # its restore brings back the pins and usage it kept, no more
+                if as_it_was
+                else next((v for v in versions if not v.deleted and v.sha256 == self.sha256), None)
             )
             if version is None:
                 return Applied(OpResult(failed, error=f"History keeps no copy of {key}"))
-            restored = self.file.restore(version.id, allow_unkept=allow_unkept)
+            restored = self.file.restore(
+                version.id, allow_unkept=allow_unkept, count_as_write=not as_it_was
+            )
         except (SaveConflictError, UnkeptChangeError, MemoryFileError) as error:
             return Applied(OpResult.failed(failed, error))
         inverse = self.turned(RemoveStep, file=restored.file, sha256=restored.sha256)

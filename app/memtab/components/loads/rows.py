@@ -43,10 +43,19 @@ def where_it_stops(file: LoadedFile) -> str:
 
 
 def file_label(file: LoadedFile) -> str:
-    """How a row names its file: where it is on disk (`~/…`), else its id or path."""
+    """How a row names its file: as its agent names it (`~/.claude/CLAUDE.md`,
+    `./AGENTS.md`), else where it is on disk (`~/…`), else its id or path."""
+    if file.name:
+        return file.name
     if file.physical_path:
         return display_path(file.physical_path)
     return file.path or file.id or ""
+
+
+def file_tip(file: LoadedFile) -> str:
+    """What a row's tooltip says of its file: where it is on disk, and its id."""
+    where = [display_path(file.physical_path)] if file.physical_path else []
+    return "\n".join([*where, *(name for name in (file.id or file.path,) if name)])
 
 
 def agent_rows(agent: AgentLoads) -> list[LoadsRow]:

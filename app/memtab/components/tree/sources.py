@@ -41,7 +41,7 @@ from memtab.file_protocol.file_ref import (
     parse_file_id,
 )
 from memtab.humanize import display_path
-from memtab.sources.codex.imports import IMPORTED_TAG, ImportLinks, link_imports
+from memtab.sources.codex.imports import IMPORTED_TAG, ImportLinks
 from memtab.sources.layouts import codex_extension_reason
 from memtab.sources.model import (
     AD_HOC_EXTENSION,
@@ -276,14 +276,26 @@ def _group_order(
     )  # a subagents section after its agent's
 
 
+def _shown_once(matches: Mapping[str, FileMatch], links: ImportLinks) -> Mapping[str, FileMatch]:
+    """`matches` (by tree key) without the copies whose original matched too
+    (`ImportLinks.shown_once`)."""
+    linked = {ref_key(parse_file_id(i)): i for pair in links.original_of.items() for i in pair}
+    found = [file_id for key, file_id in linked.items() if key in matches]
+    folded = {ref_key(parse_file_id(copy)) for copy in links.shown_once(found)}
+    return {k: m for k, m in matches.items() if k not in folded} if folded else matches
+
+
 def build_source_sections(
     sources: SourcesScan,
     matches: Mapping[str, FileMatch] | None = None,
     current_project: str | None = None,
 ) -> list[TreeNode]:
     """The sections of other agents' memory (see the module docstring); with `matches`,
-    only the matching files and what holds them."""
-    links = link_imports(sources.listings)
+    only the matching files and what holds them — Codex's copy of a Claude Code memory
+    file found with its original shown once, as its original."""
+    links = sources.imports
+    if matches is not None:
+        matches = _shown_once(matches, links)
     groups: dict[str, list[SourceListing]] = {}
     for listing in sources.listings:
         source = listing.source

@@ -19,10 +19,12 @@ import os
 import time
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from memtab.components.tree.nodes import SectionId, TreeNode
 from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.sources.codex.imports import ImportLinks, link_imports
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import is_shown, scan
 from memtab.sources.layouts import PLANS, classify_file, is_team_memory, watch_targets
@@ -67,6 +69,12 @@ class SourcesScan:
     @property
     def file_count(self) -> int:
         return sum(listing.file_count for listing in self.listings)
+
+    @cached_property
+    def imports(self) -> ImportLinks:
+        """Codex's copies of Claude Code memory among the listings and their originals
+        (`sources.codex.imports`: the tree's rows, the search and Quick open show each once)."""
+        return link_imports(self.listings)
 
     def listing(self, source_id: str) -> SourceListing | None:
         return next((item for item in self.listings if item.source.id == source_id), None)

@@ -1,11 +1,12 @@
 """What the window's trust actions change, each one step of Edit → Undo.
 
-- **Combine into…** (a group of duplicates): the member the user picks stays; the others
-  go — a whole file (a copy, the same note reworded) is removed (mux's to Recently
-  deleted, another agent's kept in history), a line (one rule written in several
-  memories) is taken out of its file. Into mux's global memory instead: the newest
-  member's text is written there first, then every member goes. ("Merge" is the line
-  merge's word: docs/architecture/words.md.)
+- **Combine into…** (a group of duplicates): the member the user picks stays. Whole files
+  (a copy, the same note reworded): the kept file is given the combined text the user
+  reviewed (`components.trust.combining`: every line either says, once), then the others
+  are removed (mux's to Recently deleted, another agent's kept in history); Undo brings
+  them back with their usage and pins. Into mux's global memory instead: the text is a new
+  file there, and every member goes. A rule written in several memories: its line is taken
+  out of the other files. ("Merge" is the line merge's word: docs/architecture/words.md.)
 - **Keep** (a group): written down in `duplicates-kept.json` (`trust.duplicates.kept`);
   taken back, forgotten.
 - **Move to <where it belongs>** (a leak): a mux memory naming another project's paths
@@ -23,7 +24,7 @@ through the workspace's store or the agent's source).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from memtab.components.files.ops import OpResult, create_file
@@ -35,8 +36,16 @@ from memtab.components.files.steps import (
     UndoStep,
 )
 from memtab.components.files.undo import UndoStack
+from memtab.components.trust.combining import (
+    CombineChoice,
+    CombineMember,
+    file_name,
+    newest,
+)
 from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError, MuxFile
 from memtab.humanize import plural
+from memtab.markdown import text_lines
+from memtab.redact import redact_secrets
 from memtab.store.files import content_sha256
 from memtab.store.home import Home
 from memtab.store.paths import PathError, Scope, parse_file_path
@@ -49,44 +58,12 @@ from memtab.store.scopes.memory import (
 from memtab.trust.duplicates.kept import forget_kept, keep_group
 from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.leaks.records import Leak
-from memtab.trust.memories import where_in_words
 from memtab.trust.records import MemoryPlace
 
 FileOpener = Callable[[MemoryPlace], "MemoryFile | None"]
 """The memory file a place names, to read and change (None: it cannot be reached)."""
 StoreOf = Callable[[str | None], "MemoryStore | None"]
 """The store of a project's workspace (None: the global scope's, any workspace's)."""
-
-
-@dataclass(frozen=True)
-class CombineChoice:
-    """Where a group can be combined: one of its members (`member`: its index) or mux's
-    global memory (`member` None)."""
-
-    label: str
-    member: int | None
-
-
-def combine_choices(group: DuplicateGroup) -> list[CombineChoice]:
-    """Where `group` can go: each member, then mux's global memory for a group of whole
-    files none of which is there already."""
-    choices = [
-        CombineChoice(f"{_file_name(m.path)} — {where_in_words(m)}", index)
-        for index, m in enumerate(group.members)
-    ]
-    in_global = any(m.agent == "mux" and m.scope == "global" for m in group.members)
-    if group.kind != "rule" and not in_global:
-        choices.append(CombineChoice("A new file in mux's global memory (every session)", None))
-    return choices
-
-
-def _file_name(path: str) -> str:
-    return path.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
-
-
-def newest(group: DuplicateGroup) -> int:
-    """The index of the member changed last."""
-    return max(range(len(group.members)), key=lambda i: group.members[i].modified_at)
 
 
 @dataclass(frozen=True)
@@ -141,7 +118,7 @@ class _Changes:
         return OpResult(message, error=error, touched=done.touched)
 
 
-def _current(file: MemoryFile, place: MemoryPlace) -> tuple[str, str]:
+def current_text(file: MemoryFile, place: MemoryPlace) -> tuple[str, str]:
     """The file's text and sha now. MemoryFileError when it is gone, SaveConflictError
     when it changed since the finding was read (its time is no longer the place's)."""
     content = file.read()
@@ -198,24 +175,56 @@ _LIST_MARK = re.compile(r"^(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
 _SPACES = re.compile(r"(?<=\S) {2,}")
 
 
-def _save(file: MemoryFile, text: str, sha: str, changes: _Changes, description: str) -> None:
-    """Save `text` over what holds `sha`, remembering how to give the file `sha` back."""
-    new_sha = file.save(text, sha)
+def _save(
+    file: MemoryFile,
+    text: str,
+    sha: str,
+    changes: _Changes,
+    description: str,
+    *,
+    counted: bool = True,
+) -> None:
+    """Save `text` over what holds `sha`, remembering how to give the file `sha` back;
+    `counted`: the write, and its undo, are one use of the file each."""
+    new_sha = file.save(text, sha, count_as_write=counted)
     before = next((v for v in file.versions() if v.sha256 == sha and not v.deleted), None)
     if before is not None:
-        changes.undo.insert(
-            0, RestoreStep(None, description, file=file, before=before, sha256=new_sha)
+        step = RestoreStep(
+            None, description, file=file, before=before, sha256=new_sha, count_as_write=counted
         )
+        changes.undo.insert(0, step)
     physical = file.physical()
     if physical is not None:
         changes.touched.append(str(physical))
 
 
+def _without_secret_line(text: str, place: MemoryPlace) -> str | None:
+    """`text` without the line holding the secret `place` names — its text is redacted: the
+    line numbered `place.line` (as `markdown.text_lines` numbers them) if it says that once
+    redacted, else the one line that does; None when none does, or several."""
+    parts = text.split("\n")
+    count = len(text_lines(text))
+
+    def says_it(index: int) -> bool:
+        return redact_secrets(parts[index].removesuffix("\r")) == place.text
+
+    numbered = place.line - 1 if place.line is not None and 0 < place.line <= count else None
+    if numbered is not None and says_it(numbered):
+        found = [numbered]
+    else:
+        found = [index for index in range(count) if says_it(index)]
+    if len(found) != 1:
+        return None
+    return "\n".join(parts[: found[0]] + parts[found[0] + 1 :])
+
+
 def _take_line_out(
-    file: MemoryFile, place: MemoryPlace, changes: _Changes, description: str
+    file: MemoryFile, place: MemoryPlace, changes: _Changes, description: str, *, secret: bool
 ) -> None:
-    text, sha = _current(file, place)
-    shorter = _without_line(text, place)
+    """Take `place`'s line out of `file` (a secret's: that line whole), only while the file
+    is as the finding read it; SaveConflictError when it is not."""
+    text, sha = current_text(file, place)
+    shorter = _without_secret_line(text, place) if secret else _without_line(text, place)
     if shorter is None:
         raise SaveConflictError("changed", f"{place.path} no longer holds the line; kept")
     _save(file, shorter, sha, changes, description)
@@ -224,30 +233,65 @@ def _take_line_out(
 _CHANGE_ERRORS = (SaveConflictError, UnkeptChangeError, MemoryFileError, MemoryStoreError, OSError)
 
 
-def combine(
+def combine_lines(
+    stack: UndoStack, group: DuplicateGroup, choice: CombineChoice, open_file: FileOpener
+) -> OpResult:
+    """Combine a rule written in several memories into the one `choice` keeps: the rule's
+    line taken out of each other file (see the module doc); one step of Edit → Undo."""
+    description = "combine of duplicates"
+    changes = _Changes()
+    try:
+        files = [open_file(member) for member in group.members]
+        for index, (member, file) in enumerate(zip(group.members, files, strict=True)):
+            if file is None:
+                return OpResult("Combining failed", error=f"{member.path} cannot be reached")
+            if index != choice.member:
+                _take_line_out(file, member, changes, description, secret=False)
+    except _CHANGE_ERRORS as error:
+        message = OpResult.failed("Combining stopped", error)
+        return changes.failed(stack, description, message.message, message.error or "")
+    kept = group.members[choice.member].path if choice.member is not None else ""
+    said = f"Combined into {kept}: {_taken_out(len(group.members) - 1, 'line')}"
+    return changes.pushed(stack, description, said)
+
+
+def combine_files(
     stack: UndoStack,
-    group: DuplicateGroup,
+    members: Sequence[CombineMember],
     choice: CombineChoice,
+    text: str,
     open_file: FileOpener,
     global_store: MemoryStore | None,
 ) -> OpResult:
-    """Combine `group` into `choice` (see the module doc): one step of Edit → Undo."""
+    """Combine whole files: `text` — the combined text the user accepted — into the file
+    `choice` keeps (or a new file in mux's global memory), then the others removed; only
+    while every file holds what was read (`members`), nothing changed otherwise. One step of
+    Edit → Undo gives the kept file its text back and brings the others back as they were,
+    usage and pins included (see the module doc)."""
     description = "combine of duplicates"
     changes = _Changes()
     keep_at = choice.member
     try:
-        files = [open_file(member) for member in group.members]
-        if any(file is None for file in files):
-            missing = next(m.path for m, f in zip(group.members, files, strict=True) if f is None)
-            return OpResult("Combining failed", error=f"{missing} cannot be reached")
+        files: list[MemoryFile] = []
+        for index, member in enumerate(members):
+            file = open_file(member.place)
+            if file is None:
+                return OpResult("Combining failed", error=f"{member.place.path} cannot be reached")
+            changing = index != keep_at or text != member.text
+            if changing and file.read_only_reason is not None:
+                return OpResult(
+                    "Combining failed", error=f"{member.place.path}: {file.read_only_reason}"
+                )
+            if file.read_whole() is None or file.read().sha256 != member.sha256:
+                raise SaveConflictError(
+                    "changed", f"{member.place.path} changed since it was read; kept"
+                )
+            files.append(file)
         if keep_at is None:
             if global_store is None:
                 return OpResult("Combining failed", error="mux's global memory is not there")
-            source = newest(group)
-            file = files[source]
-            assert file is not None
-            text, _sha = _current(file, group.members[source])
-            target = parse_file_path(f"/memories/{Scope.GLOBAL.value}/{_file_name(file.name)}")
+            name = file_name(members[newest([m.place for m in members])].place.path)
+            target = parse_file_path(f"/memories/{Scope.GLOBAL.value}/{name}")
             made = create_file(global_store, target, text)
             if not made.ok:
                 return made
@@ -256,24 +300,25 @@ def combine(
             changes.touched += made.touched
             kept_words = str(target)
         else:
-            kept_words = group.members[keep_at].path
-        for index, (member, file) in enumerate(zip(group.members, files, strict=True)):
-            if index == keep_at or file is None:
-                continue
-            if group.kind == "rule":
-                _take_line_out(file, member, changes, description)
-            else:
-                _text, sha = _current(file, member)
-                _remove_file(file, sha, changes, "duplicate")
+            kept_words = members[keep_at].place.path
+            if text != members[keep_at].text:
+                kept = members[keep_at]  # its usage is its agents': this write is none
+                _save(files[keep_at], text, kept.sha256, changes, description, counted=False)
+        for index, (member, file) in enumerate(zip(members, files, strict=True)):
+            if index != keep_at:
+                _remove_file(file, member.sha256, changes, "duplicate")
     except _CHANGE_ERRORS as error:
         message = OpResult.failed("Combining stopped", error)
         return changes.failed(stack, description, message.message, message.error or "")
-    gone = len(group.members) - (0 if keep_at is None else 1)
-    what = "line" if group.kind == "rule" else "file"
-    said = (
-        f"Combined into {kept_words}: {plural(gone, what)} taken out (Edit → Undo brings them back)"
-    )
+    gone = len(members) - (0 if keep_at is None else 1)
+    said = f"Combined into {kept_words}: {_taken_out(gone, 'file')}"
     return changes.pushed(stack, description, said)
+
+
+def _taken_out(count: int, what: str) -> str:
+    """`1 file taken out (Edit → Undo brings it back)`."""
+    them = "it" if count == 1 else "them"
+    return f"{plural(count, what)} taken out (Edit → Undo brings {them} back)"
 
 
 def move_target(leak: Leak) -> str | None:
@@ -298,7 +343,7 @@ def move(stack: UndoStack, leak: Leak, open_file: FileOpener, store_of: StoreOf)
         return OpResult("Moving failed", error=f"{place.path} cannot be reached")
     try:
         if leak.kind == "secret":
-            _take_line_out(file, place, changes, "removal of a secret")
+            _take_line_out(file, place, changes, "removal of a secret", secret=True)
             return changes.pushed(
                 stack, "removal of a secret", f"Took the secret's line out of {place.path}"
             )
@@ -309,7 +354,7 @@ def move(stack: UndoStack, leak: Leak, open_file: FileOpener, store_of: StoreOf)
             )
         path = parse_file_path(place.path)
         target = parse_file_path(f"/memories/{Scope.PROJECT.value}/{path.relative}")
-        text, sha = _current(file, place)
+        text, sha = current_text(file, place)
         made = create_file(target_store, target, text)
         if not made.ok:
             return made

@@ -140,9 +140,12 @@ def contradiction_item(found: Contradiction) -> RoomItem:
     if found.newer == "first":
         newer, older = found.first, found.second
     text = f"{found.about}: {newer.value} ({_said_in(newer)}) vs {older.value} ({_said_in(older)})"
+    values = len(found.others) + (found.more_values or 0)
+    if values:
+        text = f"{text} and {plural(values, 'other value')}"
     tip = found.why or text
-    if newer.elsewhere or older.elsewhere:
-        for side in (newer, older):
+    if newer.elsewhere or older.elsewhere or found.others:
+        for side in (newer, older, *found.others):
             tip += f"\n{side.value}:" + "".join(
                 f"\n    {_line(place)} ({where_in_words(place)})" for place in side.places
             )
@@ -150,7 +153,8 @@ def contradiction_item(found: Contradiction) -> RoomItem:
 
 
 def _said_in(side: ClaimedLine) -> str:
-    more = f" and {len(side.elsewhere)} more" if side.elsewhere else ""
+    count = len(side.elsewhere) + (side.more_places or 0)
+    more = f" and {count} more" if count else ""
     return f"{_line(side.place)}{more}"
 
 

@@ -102,7 +102,8 @@ def moved_row(current: int, step: int, count: int) -> int | None:
 
 def file_entries(scan: HomeScan | None, open_key: Callable[[str], object]) -> list[PaletteEntry]:
     """Every file the scan shows — the workspace's scopes, then the other agents' — each
-    opened by its tree row's key."""
+    opened by its tree row's key; Codex's copy of a Claude Code memory file once, as its
+    original where that is listed, else saying whose copy it is (`shown_once`)."""
     if scan is None:
         return []
     entries: list[PaletteEntry] = []
@@ -116,12 +117,18 @@ def file_entries(scan: HomeScan | None, open_key: Callable[[str], object]) -> li
                 )
             )
     if scan.sources is not None:
-        for listing in scan.sources.listings:
+        links = scan.sources.imports
+        listings = scan.sources.listings
+        folded = links.shown_once(file.id for listing in listings for file in listing.files)
+        for listing in listings:
             for source_file in listing.files:
+                if source_file.id in folded:
+                    continue  # Codex's copy, shown once: as its original
+                where = links.labels.get(source_file.id, source_file.relative)
                 entries.append(
                     PaletteEntry(
                         source_file.name,
-                        f"{listing.source.label} · {source_file.relative}",
+                        f"{listing.source.label} · {where}",
                         functools.partial(open_key, ref_key(source_file.ref)),
                     )
                 )

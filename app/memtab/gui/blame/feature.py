@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QObject, QPoint, QTimer, SignalInstance, Slot
-from shiboken6 import isValid
 
 from memtab.blame.records import Blame
 from memtab.components.blame.follow import NO_BLAME, BlameFollow, cannot_blame, trace_gone
@@ -128,7 +127,8 @@ class BlameFeature(QObject):
             found.card_requested.connect(self._on_gutter_card_requested)
             text.document().contentsChanged.connect(self._on_text_changed)
             found.set_shown(self.shown)
-            self._gutters = [g for g in self._gutters if isValid(g)] + [found]
+            found.destroyed.connect(functools.partial(self._forget_gutter, id(found)))
+            self._gutters.append(found)
         return found
 
     @property
@@ -145,7 +145,7 @@ class BlameFeature(QObject):
         """Show the gutter (blaming the open file) or hide it."""
         self._follow.shown = shown
         self.action.setChecked(shown)
-        for gutter in [g for g in self._gutters if isValid(g)] + [self.gutter]:
+        for gutter in [*self._gutters, self.gutter]:
             gutter.set_shown(shown)
         if shown:
             self.refresh()
@@ -257,6 +257,10 @@ class BlameFeature(QObject):
     def _on_text_changed(self) -> None:
         if self._follow.realigns():
             self._realign.start()
+
+    def _forget_gutter(self, gone: int, _object: object = None) -> None:
+        """A gutter's tab closed: it is not kept (nor shown, nor hidden) any more."""
+        self._gutters = [gutter for gutter in self._gutters if id(gutter) != gone]
 
     @Slot()
     def _on_realign_timeout(self) -> None:

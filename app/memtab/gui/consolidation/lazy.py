@@ -45,13 +45,14 @@ class LazyConsolidationTasks(QObject):
     """`ConsolidationTasks`' interface; the real facade is built on the first `start()`.
 
     Signals: as `memtab.gui.consolidation.tasks.ConsolidationTasks` (run_started(str),
-    progress(int, str), run_finished(object), run_failed(str), run_cancelled(str),
-    plan_ready(object)).
+    progress(int, str), run_finished(object), run_logged(str), run_failed(str),
+    run_cancelled(str), plan_ready(object)).
     """
 
     run_started = Signal(str)
     progress = Signal(int, str)
     run_finished = Signal(object)
+    run_logged = Signal(str)
     run_failed = Signal(str)
     run_cancelled = Signal(str)
     plan_ready = Signal(object)
@@ -120,6 +121,7 @@ class LazyConsolidationTasks(QObject):
             tasks.run_started.connect(self._on_tasks_run_started)
             tasks.progress.connect(self._on_tasks_progress)
             tasks.run_finished.connect(self._on_tasks_run_finished)
+            tasks.run_logged.connect(self._on_tasks_run_logged)
             tasks.run_failed.connect(self._on_tasks_run_failed)
             tasks.run_cancelled.connect(self._on_tasks_run_cancelled)
             tasks.plan_ready.connect(self._on_tasks_plan_ready)
@@ -172,6 +174,10 @@ class LazyConsolidationTasks(QObject):
     @Slot(object)
     def _on_tasks_run_finished(self, record: object) -> None:
         self.run_finished.emit(record)
+
+    @Slot(str)
+    def _on_tasks_run_logged(self, run_id: str) -> None:
+        self.run_logged.emit(run_id)
 
     @Slot(str)
     def _on_tasks_run_failed(self, message: str) -> None:

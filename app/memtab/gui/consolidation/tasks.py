@@ -7,15 +7,18 @@ Wire a "Consolidate now" button like this::
     tasks.run_started.connect(self._on_consolidation_run_started)      # str workspace id
     tasks.progress.connect(self._on_consolidation_progress)            # int step, str text
     tasks.run_finished.connect(self._on_consolidation_run_finished)    # ConsolidationRecord
+    tasks.run_logged.connect(self._on_consolidation_run_logged)        # str run id
     tasks.run_failed.connect(self._on_consolidation_run_failed)        # str message
     tasks.run_cancelled.connect(self._on_consolidation_run_cancelled)  # str workspace id
     tasks.plan_ready.connect(self._on_consolidation_plan_ready)        # ConsolidationPlan
 
 Every accepted `start` ends with exactly one of `run_finished`, `run_failed`,
-`run_cancelled` or — for a run made to be reviewed first — `plan_ready`: `start(...,
-review=True)` makes a plan (nothing changes on disk; `review=None` follows the
-`consolidation.review` setting, read on the worker), and `apply(plan, accepted)` then
-applies the accepted ops as a run of its own (`run_started` … `run_finished`).
+`run_cancelled` or — for a run made to be reviewed first — `plan_ready` (a run's
+`run_finished` comes after `run_logged`, its id in the runs log: Edit → Undo takes it back
+next). `start(..., review=True)` makes a plan (nothing changes on disk; `review=None`
+follows the `consolidation.review` setting, read on the worker), and `apply(plan,
+accepted)` then applies the accepted ops as a run of its own (`run_started` …
+`run_finished`).
 
 Whether a run may start is the service's answer, not the facade's: `start` reserves the
 workspace's place with `ConsolidationService.reserve` at once, so a workspace that
@@ -59,6 +62,7 @@ class ConsolidationTasks(QObject):
     run_started = Signal(str)
     progress = Signal(int, str)
     run_finished = Signal(object)
+    run_logged = Signal(str)
     run_failed = Signal(str)
     run_cancelled = Signal(str)
     plan_ready = Signal(object)
@@ -155,6 +159,8 @@ class ConsolidationTasks(QObject):
         if outcome.plan is not None:
             self.plan_ready.emit(outcome.plan)
         elif outcome.record is not None:
+            if outcome.run_id is not None:
+                self.run_logged.emit(outcome.run_id)
             self.run_finished.emit(outcome.record)
         else:
             self.run_failed.emit(outcome.error or "the consolidation run failed")

@@ -119,7 +119,9 @@ class UndoRedoActions(QObject):
             typing=focused_text_field() is not None,
             busy=self._context.file_ops.busy,
         )
-        (self.redo_action if redo else self.undo_action).setToolTip(tip)
+        action = self.redo_action if redo else self.undo_action
+        action.setToolTip(tip)
+        action.setStatusTip(tip)  # the menu's hover line: never "Nothing to undo" beside a step
         return text
 
     # --- turning a step -------------------------------------------------------------------

@@ -70,6 +70,7 @@ from memtab.operations.history import (
     recording,
     restore_burst_undoably,
     restore_deleted_file,
+    undoable_run,
 )
 from memtab.sources.model import Source
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
@@ -211,6 +212,17 @@ class HistoryHub(QObject):
         return self._record_timer.isActive() or (
             self._client is not None and self._client.is_busy()
         )
+
+    @Slot(str)
+    def run_ended(self, run_id: str) -> None:
+        """A run of the window ended (Consolidate now): Edit → Undo takes it back next, as
+        Runs… → Revert does — put on the undo stack in order with the file operations, so
+        an Undo pressed meanwhile waits for it."""
+        job = functools.partial(undoable_run, self._context.undo_stack, self._home, run_id)
+        self._context.file_ops.decide(job, lambda _pushed: None, self._on_run_not_undoable)
+
+    def _on_run_not_undoable(self, message: str) -> None:
+        self._context.status.show(f"Edit → Undo cannot take back the run: {message}")
 
     @Slot()
     def show_runs(self) -> None:

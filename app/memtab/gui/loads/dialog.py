@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.loads.rows import agent_rows, opens_outside
+from memtab.components.loads.rows import agent_rows, file_tip, opens_outside
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
 from memtab.gui.toolkit.style import Accent
 from memtab.humanize import display_path
@@ -42,6 +42,15 @@ class WrappingDelegate(QStyledItemDelegate):
         super().__init__(tree)
         self._tree = tree
         self._column = column
+
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        """The other columns on one line, a long path cut in its middle (its file's name
+        stays), never wrapped at its slashes and cut at its end."""
+        super().initStyleOption(option, index)
+        if index.column() != self._column:
+            option.features &= ~QStyleOptionViewItem.ViewItemFeature.WrapText
 
     def sizeHint(
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
@@ -155,9 +164,8 @@ class LoadsDialog(QDialog):
                 [label, str(file.lines), str(file.loaded_lines), f"{file.loaded_tokens:,}", stops]
             )
             row.setData(0, FILE_ROLE, file)
-            where = file.id or file.path or file.physical_path or ""
             outside = " (not among Memtab's files: Enter opens it in the external editor)"
-            row.setToolTip(0, where + (outside if opens_outside(file) else ""))
+            row.setToolTip(0, file_tip(file) + (outside if opens_outside(file) else ""))
             row.setToolTip(4, stops)
             if file.cut_at_line is not None:
                 for column in range(len(COLUMNS)):

@@ -38,9 +38,9 @@ class TabLayout:
         self, tab: QWidget, picker: QWidget, tree: MemoryTreeView, sizes: list[int] | None
     ) -> None:
         """Lay out `tab`; `sizes` are the splitter's remembered sizes, if any."""
-        self._search_stand_in = QLineEdit(tab)
-        self._search_stand_in.setPlaceholderText(SEARCH_PLACEHOLDER)
-        self._search_stand_in.setEnabled(False)
+        search_stand_in = QLineEdit(tab)
+        search_stand_in.setPlaceholderText(SEARCH_PLACEHOLDER)
+        search_stand_in.setEnabled(False)
         self.new_button = QToolButton(tab)
         self.new_button.setAccessibleName("New")
         self.new_button.setToolTip("New memory file or folder")
@@ -49,7 +49,7 @@ class TabLayout:
         self.new_button.setAutoRaise(True)
         self._search_row = QHBoxLayout()
         self._search_row.setSpacing(4)
-        self._search_row.addWidget(self._search_stand_in, 1)
+        self._search_row.addWidget(search_stand_in, 1)
         self._search_row.addWidget(self.new_button)
 
         left = QWidget(tab)
@@ -74,8 +74,10 @@ class TabLayout:
         back_row.addWidget(back)
         back_row.addStretch(1)
         self._editor_column.addLayout(back_row)
-        self._editor_stand_in = QWidget(self.editor_pane)
-        self._editor_column.addWidget(self._editor_stand_in, 1)
+        editor_stand_in = QWidget(self.editor_pane)
+        self._editor_column.addWidget(editor_stand_in, 1)
+        # Replaced (and deleted) by `place`, which lets go of them.
+        self._stand_ins: tuple[QWidget, QWidget] | None = (search_stand_in, editor_stand_in)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, tab)
         self.splitter.setObjectName("memorySplitter")
@@ -105,8 +107,11 @@ class TabLayout:
         """Put the assembled parts where their stand-ins (or gaps) are: `over_tree` (the
         message bar, the news bar, the Inbox) over the bottom of the tree, where they come
         and go without moving it (`TreeOverlay`)."""
-        self._search_row.replaceWidget(self._search_stand_in, search_field)
-        self._search_stand_in.deleteLater()
+        assert self._stand_ins is not None, "the parts are placed once"
+        search_stand_in, editor_stand_in = self._stand_ins
+        self._stand_ins = None
+        self._search_row.replaceWidget(search_stand_in, search_field)
+        search_stand_in.deleteLater()
         for widget in over_tree:
             self.overlay.add(widget)
         self._left.addWidget(footer)
@@ -115,8 +120,8 @@ class TabLayout:
         self.below_editor.setObjectName("belowEditorSplitter")
         self.below_editor.setChildrenCollapsible(False)
         self.below_editor.addWidget(editor)
-        self._editor_column.replaceWidget(self._editor_stand_in, self.below_editor)
-        self._editor_stand_in.deleteLater()
+        self._editor_column.replaceWidget(editor_stand_in, self.below_editor)
+        editor_stand_in.deleteLater()
 
     @staticmethod
     def set_tab_order(widgets: list[QWidget], containers: list[QWidget]) -> None:

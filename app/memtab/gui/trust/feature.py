@@ -12,8 +12,9 @@ it finds (debounced: `RECOMPUTE_DELAY_MS` after the last) — and shows them in 
 - **The Trust panel** (View → Trust, Ctrl+Shift+T: a dock below, built when first shown;
   its key puts the keyboard in its list, Escape gives it back; pressed with the keyboard
   in the panel, it closes it — a toggle, as View → Check's key is): every finding, its places
-  a row each; Combine into…, Keep, Side by side, Move (`components.trust.changes`, run on
-  the lane, each one step of Edit → Undo).
+  a row each; Combine into… (whole files: their combined text reviewed first,
+  `combine_dialog`), Keep, Side by side, Move (`components.trust.changes`, run on the lane,
+  each one step of Edit → Undo).
 
 What it needs of the other features is handed in by the composition as small protocols:
 where the room goes, the badges, the Inbox's count, the check's reports, and how to open
@@ -37,18 +38,27 @@ from memtab.components.check.check_view import rechecks
 from memtab.components.files.open import ref_on_disk
 from memtab.components.files.ops import OpResult
 from memtab.components.tree.nodes import file_key, ref_key
-from memtab.components.trust.changes import combine_choices, move_target, newest
+from memtab.components.trust.changes import move_target
+from memtab.components.trust.combining import (
+    CombineChoice,
+    CombineProposal,
+    combine_choices,
+    file_name,
+    newest,
+)
 from memtab.components.trust.room import ChangedFile, RoomFacts, Target, agent_name, room_sections
 from memtab.file_protocol.file_ref import SourceError, parse_file_ref
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.dialog_layout import small_dialog
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn, holds_keyboard
+from memtab.gui.trust.combine_dialog import CombineDialog
 from memtab.gui.trust.panel import TrustPanel
 from memtab.gui.trust.room import RoomView
 from memtab.gui.trust.side_by_side import SideBySideDialog
 from memtab.operations.trust import actions as operations
 from memtab.operations.trust.actions import SideBySide
+from memtab.operations.trust.combine import propose_combine
 from memtab.operations.trust.window import NotRead, WindowTrust
 from memtab.store.paths import PathError
 from memtab.trust.contradictions.records import Contradiction
@@ -137,6 +147,8 @@ class TrustFeature(QObject):
         self._inbox: int | None = None
         self._check_report: CheckReport | None = None
         self._panel: TrustPanel | None = None
+        self.combine_review: CombineDialog | None = None
+        """The last review of Combine into… opened (whole files: `combine_dialog`)."""
         self.room = RoomView()
         self.room.open_requested.connect(self._on_open_requested)
         self._room_way_back = KeyboardReturn(self.room)  # Alt+3 takes the keyboard, Escape back
@@ -420,21 +432,52 @@ class TrustFeature(QObject):
 
     @Slot(object)
     def _on_combine_requested(self, group: DuplicateGroup) -> None:
+        home = self._context.home
+        if group.kind != "rule":  # whole files: their combined text is reviewed first
+            self._context.status.show("Reading the files to combine…")
+            self._jobs().submit(functools.partial(propose_combine, home, group))
+            return
         choices = combine_choices(group)
         index = self.choose(
             "Combine into…",
-            "Keep the memory where? The others are taken out (Edit → Undo brings them back).",
+            "Keep the rule where? It is taken out of the others (Edit → Undo brings it back).",
             [c.label for c in choices],
         )
         if index is None:
             return
-        home, stack = self._context.home, self._context.undo_stack
-        places = [m.path for m in group.members]
-        if choices[index].member is None:
-            places.append(
-                f"/memories/global/{group.members[newest(group)].path.rsplit('/', 1)[-1]}"
-            )
-        self._run(functools.partial(operations.combine, home, stack, group, choices[index]), places)
+        job = functools.partial(
+            operations.combine_lines, home, self._context.undo_stack, group, choices[index]
+        )
+        self._run(job, [m.path for m in group.members])
+
+    def _review_combine(self, proposal: CombineProposal) -> None:
+        """Show what Combine proposes (`CombineDialog`); combined once the user accepts."""
+        dialog = CombineDialog(proposal, self._shell.as_widget())
+        dialog.combine_requested.connect(functools.partial(self._on_combine_accepted, proposal))
+        dialog.finished.connect(self._on_combine_review_finished)
+        self._context.status.show("Combine: nothing changes until you accept the text to keep")
+        dialog.open()
+        self.combine_review = dialog
+
+    @Slot(int)
+    def _on_combine_review_finished(self, _result: int) -> None:
+        """The review closed, combined or not: it is let go (none kept once deleted)."""
+        dialog, self.combine_review = self.combine_review, None
+        if dialog is not None:
+            dialog.deleteLater()
+
+    def _on_combine_accepted(
+        self, proposal: CombineProposal, choice: CombineChoice, text: str
+    ) -> None:
+        places = [m.place.path for m in proposal.members]
+        if choice.member is None:
+            name = file_name(proposal.members[newest(proposal.group.members)].place.path)
+            places.append(f"/memories/global/{name}")
+        stack = self._context.undo_stack
+        job = functools.partial(
+            operations.combine_files, self._context.home, stack, proposal, choice, text
+        )
+        self._run(job, places)
 
     @Slot(object)
     def _on_keep_requested(self, group: DuplicateGroup) -> None:
@@ -471,6 +514,8 @@ class TrustFeature(QObject):
             self.find_now()  # what changed is looked at again at once
         elif isinstance(result, SideBySide):
             self._show_side_by_side(result)
+        elif isinstance(result, CombineProposal):
+            self._review_combine(result)
 
     @Slot(int, str)
     def _on_client_failed(self, _job_id: int, message: str) -> None:

@@ -266,6 +266,7 @@ def build_history(window: MainWindow) -> HistoryHub:
     )
     window.status_bar.insert_permanent_first(history.recording_note)
     window.part(FOOTER).runs_dialog_requested.connect(history.show_runs)
+    window.part(CONSOLIDATION).run_logged.connect(history.run_ended)  # Edit → Undo takes it back
     file_actions = window.part(FILE_ACTIONS)
     file_actions.history_requested.connect(history.show_history)
     file_actions.trash_requested.connect(history.open_trash)

@@ -133,6 +133,7 @@ class InboxBody(QWidget):
         self._state = state
         self._host = host
         self._evidence: int | None = None
+        self._reading_review: int | None = None
         self._targets_of: HomeScan | None = None  # the scan the choices were listed from
         self._roomy = False
         self._build(parent)
@@ -455,15 +456,19 @@ class InboxBody(QWidget):
     def _review(self, item: InboxItem | None) -> None:
         """Read what the agent's proposal `item` would write (None: no review)."""
         if item is None:
+            if self._reading_review is not None:  # a patch's review stops where it is
+                self._context.files.cancel(self._reading_review)
+                self._reading_review = None
             if self._proposal_review is not None:
                 self._proposal_review.clear()
             return
         if self.review.shown_id != item.id:
             self.review.show_reading(item.id, origin_text(item))
         job = functools.partial(load_review, self.home, self._state.workspace, item)
-        self._context.files.listing(REVIEW_KEY, job, self._reviewed)
+        self._reading_review = self._context.files.listing(REVIEW_KEY, job, self._reviewed)
 
     def _reviewed(self, result: Reviewed) -> None:
+        self._reading_review = None
         if self.selected_ids() == [result.item_id]:
             self.review.show_review(result)
 

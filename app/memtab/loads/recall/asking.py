@@ -26,7 +26,7 @@ from memtab.loads.recall.selection import MAX_TOKENS, SYSTEM_PROMPT, query, read
 from memtab.loads.records import AGENT_LABELS, AgentName
 from memtab.loads.topics import TOPIC_TYPES
 
-ProviderFactory = Callable[[ProviderSettings, int | None], ChatProvider]
+ProviderFactory = Callable[[ProviderSettings, int], ChatProvider]
 """How a provider is made for settings and a token limit (tests: the fake server's)."""
 CUT_REASONS = frozenset({"max_tokens", "length"})
 """Why a reply stopped when it was cut at its token limit (Anthropic, OpenAI)."""
@@ -44,7 +44,7 @@ NOT_ASKED: dict[AgentName, str] = {
 }
 
 
-def make_provider(settings: ProviderSettings, max_tokens: int | None) -> ChatProvider:
+def make_provider(settings: ProviderSettings, max_tokens: int) -> ChatProvider:
     """The configured provider, as every model call of Memtab's makes it."""
     return create_provider(settings, max_tokens=max_tokens)
 
@@ -107,10 +107,9 @@ def ask_claude(
     names = manifest_names(agent.sent)
     predicted = [f.name for f in agent.files if f.verdict == "recalled"]
     pick = ModelPick(model=settings.model, provider=settings.describe())
-    limit = MAX_TOKENS if settings.provider == "anthropic" else None
     started = clock()
     try:
-        provider = make(settings, limit)
+        provider = make(settings, MAX_TOKENS)  # as every model request carries a limit
         try:
             messages: list[Message] = [UserMessage(agent.sent), UserMessage(query(prompt))]
             reply = provider.complete(SYSTEM_PROMPT, messages, [], cancel=cancel)

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.records import Record, ValidItems
+from memtab.llm.written.answers import json_values_in
 
 SYSTEM_PROMPT = (
     "You are selecting memories that will be useful to Claude Code as it processes a "
@@ -52,7 +52,6 @@ ANSWER_SHOWN = 300
 """How much of an answer that is no selection a note quotes."""
 NAMED_TYPES = ("user", "feedback", "project", "reference", "account")
 """The `[type] ` a name may carry from its manifest line, which Claude Code takes off."""
-FENCE = "```"
 
 
 def query(prompt: str) -> str:
@@ -109,30 +108,11 @@ def read_answer(text: str, names: Collection[str], *, cut: bool = False) -> Read
 def _answer(text: str) -> SelectionAnswer | None:
     """The selection `text` holds: the whole text, the text in a code fence, or the text
     from its first `{` to its last `}` (a model that wrote a sentence around it)."""
-    stripped = text.strip()
-    tries = [_unfenced(stripped)]
-    start, end = stripped.find("{"), stripped.rfind("}")
-    if 0 <= start < end:
-        tries.append(stripped[start : end + 1])
-    for attempt in tries:
-        try:
-            value = parse_json(attempt)
-        except JsonError:
-            continue
+    for value in json_values_in(text):
         answer = SelectionAnswer.read(value)
         if answer is not None:
             return answer
     return None
-
-
-def _unfenced(text: str) -> str:
-    """`text` without the Markdown code fence around it, if it has one."""
-    if not (text.startswith(FENCE) and text.endswith(FENCE) and len(text) > 2 * len(FENCE)):
-        return text
-    first_line_end = text.find("\n")
-    if first_line_end < 0:
-        return text[len(FENCE) : -len(FENCE)]
-    return text[first_line_end + 1 : -len(FENCE)]
 
 
 def _untyped(name: str) -> str:

@@ -1,5 +1,6 @@
-"""The window's trust actions off the GUI thread: Combine into…, Keep and Move
-(`components.trust.changes`), each place opened as its file — a mux file through the
+"""The window's trust actions off the GUI thread: Combine into… (what it proposes for whole
+files: `operations.trust.combine`), Keep and Move (`components.trust.changes`), each place
+opened as its file — a mux file through the
 store of its workspace (a project's memory through a workspace of the project, global
 memory through any), another agent's through its source as a discovery lists it now —
 and a contradiction's two files read to be shown side by side."""
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from memtab.components.files.ops import OpResult
 from memtab.components.files.undo import UndoStack
 from memtab.components.trust import changes
-from memtab.components.trust.changes import CombineChoice
+from memtab.components.trust.combining import CombineChoice, CombineProposal
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError
 from memtab.operations.job import JobContext
@@ -86,13 +87,32 @@ class PlaceFiles:
             return None
 
 
-def combine(
+def combine_lines(
     home: Home, stack: UndoStack, group: DuplicateGroup, choice: CombineChoice, _ctx: JobContext
 ) -> OpResult:
-    """Combine `group` into `choice` (`components.trust.changes.combine`)."""
+    """Combine a rule `group` into `choice` (`components.trust.changes.combine_lines`)."""
     files = PlaceFiles(home)
     try:
-        return changes.combine(stack, group, choice, files.open, files.store_of(None))
+        return changes.combine_lines(stack, group, choice, files.open)
+    except HomeError as error:
+        return OpResult.failed("Combining failed", error)
+
+
+def combine_files(
+    home: Home,
+    stack: UndoStack,
+    proposal: CombineProposal,
+    choice: CombineChoice,
+    text: str,
+    _ctx: JobContext,
+) -> OpResult:
+    """Combine `proposal`'s files into `choice`, given the `text` the user accepted
+    (`components.trust.changes.combine_files`)."""
+    files = PlaceFiles(home)
+    try:
+        return changes.combine_files(
+            stack, proposal.members, choice, text, files.open, files.store_of(None)
+        )
     except HomeError as error:
         return OpResult.failed("Combining failed", error)
 

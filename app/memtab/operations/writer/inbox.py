@@ -123,7 +123,7 @@ def review_patch(
     Gemini CLI would refuse it now, why, over the patch as it is."""
     try:
         inbox = Inbox(home, workspace)
-        plan = inbox.gemini.plan(inbox.gemini_item(item.id))
+        plan = inbox.gemini.plan(inbox.gemini_item(item.id), check=context.raise_if_cancelled)
     except (GeminiInboxError, InboxError, OSError) as error:
         return Reviewed(item.id, diff=patch_diff(item.text), heading=str(error), refused=True)
     changes = [

@@ -82,12 +82,13 @@ class Decoded:
 
 class KnownPaths:
     """Known project paths indexed by the directory name Claude Code gives each (encoding
-    every path once, not once per directory)."""
+    every path once, not once per directory). A path known twice — from xum's registry and
+    from Codex's `config.toml` — is one project, never an ambiguity."""
 
     def __init__(self, paths: Iterable[str]) -> None:
         self._by_name: dict[str, list[str]] = {}
         self._long: list[tuple[str, str]] = []  # (cut name + "-", path) of long names
-        for path in paths:
+        for path in dict.fromkeys(paths):
             encoded = encode_project_path(path)
             if len(encoded) <= MAX_ENCODED_LENGTH:
                 self._by_name.setdefault(encoded, []).append(path)

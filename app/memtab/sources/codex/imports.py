@@ -20,7 +20,7 @@ file to edit (`link_imports`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -98,11 +98,31 @@ def _cwd(source: Source, scope: SourceFile | None, read_text: ReadText) -> str |
 @dataclass(frozen=True)
 class ImportLinks:
     """Codex's imported copies and their originals in Claude Code's memory, by file id, both
-    ways; `labels` the import's words for each imported file."""
+    ways; `labels` the import's words for each imported file — every copy, its original
+    listed or not (`ImportedProject.label`: the `cwd` its `scope.json` names)."""
 
     original_of: dict[str, str]
     imports_of: dict[str, tuple[str, ...]]
     labels: dict[str, str]
+
+    def shown_once(self, found: Iterable[str]) -> dict[str, str]:
+        """The copies among `found` (file ids) whose original is found too, each with that
+        original: see `shown_once`."""
+        return shown_once(found, self.original_of)
+
+
+def shown_once(found: Iterable[str], original_of: Mapping[str, str]) -> dict[str, str]:
+    """The copies among `found` (file ids) whose original is among them too, each with
+    that original (`original_of`: copy → original).
+
+    The one rule for showing an import, which the window's search and Quick open, the
+    MCP server's and `memtab search` and the trust engines follow: Codex's copy of a Claude
+    Code memory file is shown once — folded into its original, the file to edit, where both
+    would be shown; alone, as the copy it is, its label (`ImportLinks.labels`) naming the
+    project (`cwd`) its `scope.json` gives — and never as a duplicate to combine (Codex:
+    "Never edit, rename, or delete extension resources")."""
+    ids = set(found)
+    return {copy: original for copy in ids if (original := original_of.get(copy)) in ids}
 
 
 def link_imports(listings: Sequence[SourceListing]) -> ImportLinks:

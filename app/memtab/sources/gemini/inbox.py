@@ -43,6 +43,7 @@ import errno
 import hashlib
 import logging
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,6 +52,7 @@ from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.readable import read_readable_path
 from memtab.fs.records import Record
 from memtab.fs.user_files import read_regular_file
+from memtab.sources.gemini.hunk_places import PatchTooCostlyError, PlacingWork
 from memtab.sources.gemini.patch import (
     FilePatch,
     PatchError,
@@ -329,9 +331,12 @@ def _unique(paths: list[str | None]) -> list[str]:
 # --- applying in memory (`applyMemoryPatchFile` up to its writes) ------------------------
 
 
-def plan_patch(roots: MemoryRoots, patch: InboxPatch) -> PatchPlan:
+def plan_patch(
+    roots: MemoryRoots, patch: InboxPatch, *, check: Callable[[], None] | None = None
+) -> PatchPlan:
     """What applying `patch` writes, read from the files as they are now; PatchRefusedError
-    in Gemini CLI's words when it would refuse it (nothing is written either way)."""
+    in Gemini CLI's words when it would refuse it (nothing is written either way). `check`
+    is called as its hunks are placed, and may raise to cancel."""
     name = patch.relative
     if patch.problem is not None and not patch.parts:
         if patch.problem.startswith("failed to parse patch: "):
@@ -359,7 +364,12 @@ def plan_patch(roots: MemoryRoots, patch: InboxPatch) -> PatchPlan:
     unnumbered = unnumbered_hunk(patch.parts)
     if unnumbered is not None:
         raise PatchRefusedError(f'Memory patch "{name}" is not applied by Memtab: {unnumbered}')
-    files = _applied(patch, targets, allowed, outside_words)
+    try:
+        files = _applied(patch, targets, allowed, outside_words, PlacingWork(check))
+    except PatchTooCostlyError as costly:
+        raise PatchRefusedError(
+            f'Memory patch "{name}" is not applied by Memtab: {costly}'
+        ) from None
     pointers: tuple[str, ...] = ()
     if patch.kind == "private":
         files, pointers = _with_pointers(roots, files)
@@ -367,7 +377,11 @@ def plan_patch(roots: MemoryRoots, patch: InboxPatch) -> PatchPlan:
 
 
 def _applied(
-    patch: InboxPatch, targets: tuple[Target, ...], allowed: _Allowed, outside_words: str
+    patch: InboxPatch,
+    targets: tuple[Target, ...],
+    allowed: _Allowed,
+    outside_words: str,
+    work: PlacingWork,
 ) -> list[PlannedFile]:
     name = patch.relative
     planned: dict[str, PlannedFile] = {}
@@ -390,7 +404,7 @@ def _applied(
             source = ""
         else:
             source = _target_text(resolved, target.path)
-        applied = apply_patch(source, part)
+        applied = apply_patch(source, part, work)
         if applied is None:
             new = earlier.new_file if earlier is not None else target.new_file
             raise PatchRefusedError(

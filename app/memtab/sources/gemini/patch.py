@@ -14,9 +14,10 @@ cases recorded from the bundle itself):
   whose lines do not match its counts, or a line that is none of ` `, `+`, `-`, `\\`, is
   refused with jsdiff's own message (`PatchError`).
 - `apply_patch` places each hunk at its line, or the nearest line after then before it
-  where its context and removed lines match exactly (jsdiff's distance iterator), never
-  before the previous hunk's end; `\\ No newline at end of file` adds or drops the file's
-  last newline; a hunk that fits nowhere fails the whole file (None).
+  where its context and removed lines match exactly (jsdiff's distance iterator, found
+  in linear time by `hunk_places`), never before the previous hunk's end; `\\ No
+  newline at end of file` adds or drops the file's last newline; a hunk that fits nowhere
+  fails the whole file (None).
 
 One place where Memtab is stricter, and says so (`Hunk.numbered`): a hunk header without
 line numbers (`@@ -a +b @@`) reads in jsdiff as a hunk at no line (NaN), and a hunk of
@@ -27,8 +28,10 @@ instead of applying it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from memtab.sources.gemini.hunk_places import HunkPlaces, PlacingWork
 
 DEV_NULL = "/dev/null"
 
@@ -202,10 +205,10 @@ def _js_string(text: str) -> str:
 # --- applying ---------------------------------------------------------------------------
 
 
-def apply_patch(source: str, patch: FilePatch) -> str | None:
+def apply_patch(source: str, patch: FilePatch, work: PlacingWork | None = None) -> str | None:
     """`source` with `patch` applied (jsdiff's `applyPatch(source, patch)`: no fuzz), or
     None where jsdiff returns false (a hunk fits nowhere, the end-of-file newline does
-    not match)."""
+    not match); PatchTooCostlyError past `work`'s bound (`hunk_places`)."""
     hunks = patch.hunks
     if _only_windows_endings(source) and _is_unix(hunks):
         hunks = _unix_to_windows(hunks)
@@ -239,16 +242,11 @@ def apply_patch(source: str, patch: FilePatch) -> str | None:
     result: list[str | None] = []
     min_line = 0
     offset = 0
+    places = HunkPlaces(lines, [hunk.lines for hunk in hunks], work or PlacingWork())
     for hunk in hunks:
         max_line = len(lines) - hunk.old_lines
-        position: int | None = hunk.old_start + offset - 1
-        positions = _distance_iterator(hunk.old_start + offset - 1, min_line, max_line)
-        placed: tuple[list[str | None], int] | None = None
-        while position is not None:
-            placed = _apply_hunk(lines, hunk.lines, position)
-            if placed is not None:
-                break
-            position = positions()
+        position = places.place(hunk.lines, hunk.old_start + offset - 1, min_line, max_line)
+        placed = _apply_hunk(lines, hunk.lines, position) if position is not None else None
         if placed is None or position is None:
             return None
         patched, last_old = placed
@@ -292,34 +290,6 @@ def _apply_hunk(
     if trailing_context:
         del patched[len(patched) - trailing_context :]
     return patched, position - trailing_context - 1
-
-
-def _distance_iterator(start: int, min_line: int, max_line: int) -> Callable[[], int | None]:
-    """jsdiff's `distance-iterator`: start+1, start-1, start+2, start-2… within the bounds,
-    then the rest of the side not yet exhausted."""
-    state = {"forward": True, "back_done": False, "forward_done": False, "offset": 1}
-
-    def iterator() -> int | None:
-        if state["forward"] and not state["forward_done"]:
-            if state["back_done"]:
-                state["offset"] += 1
-            else:
-                state["forward"] = False
-            if start + state["offset"] <= max_line:
-                return start + state["offset"]
-            state["forward_done"] = True
-        if not state["back_done"]:
-            if not state["forward_done"]:
-                state["forward"] = True
-            if min_line <= start - state["offset"]:
-                found = start - state["offset"]
-                state["offset"] += 1
-                return found
-            state["back_done"] = True
-            return iterator()
-        return None
-
-    return iterator
 
 
 def _only_windows_endings(text: str) -> bool:

@@ -4,7 +4,9 @@
 version by size and mtime only, reads and hashes just the files whose stat differs, and
 records a version for each whose content differs (a file seen for the first time gets a
 baseline version). A file history has as existing but that is gone is recorded as
-deleted — its content stays in history, so a file mux deletes can be restored. What a
+deleted — its content stays in history, so a file mux deletes can be restored — unless a
+file new to history holds what it held: then it was renamed, and is recorded as moved
+there, its pins and usage with it (`renames`). What a
 pass read is recorded only if history has recorded nothing for that file since the pass
 read it (a Memtab save in between: what it read may be older than the save), else the
 next pass looks again.
@@ -53,6 +55,7 @@ from memtab.fs.records import Record, ValidEntries
 from memtab.fs.records import field as records_field
 from memtab.fs.sidecar import read_sidecar
 from memtab.store.catch_up.recording import unrecorded_reason
+from memtab.store.catch_up.renames import Rename, pair_renames
 from memtab.store.errors import MemoryStoreError, NotFoundError, ScopeBusyError
 from memtab.store.files import note_too_deep
 from memtab.store.history.blobs import sha256_of
@@ -62,7 +65,7 @@ from memtab.store.history.capture import (
     TooLargeForHistoryError,
     read_whole,
 )
-from memtab.store.history.recorder import HistoryRecorder, Observation, ReadAgainst
+from memtab.store.history.recorder import FileChange, HistoryRecorder, Observation, ReadAgainst
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.paths import (
     MAX_PATH_DEPTH,
@@ -97,6 +100,8 @@ class ExternalReport:
     hashed: int = 0
     recorded: int = 0
     deleted: int = 0
+    moved: int = 0
+    """Files another program renamed (recorded as moves: `renames`)."""
     problems: list[str] = field(default_factory=list)
     not_kept: list[tuple[str, str]] = field(default_factory=list)  # (path, why), new ones
     cancelled: bool = False
@@ -105,7 +110,7 @@ class ExternalReport:
 
     @property
     def changed(self) -> bool:
-        return bool(self.recorded or self.deleted)
+        return bool(self.recorded or self.deleted or self.moved)
 
     def warnings(self) -> list[str]:
         """What to tell the user, a line each: the problems, then the not-kept notice."""
@@ -214,6 +219,8 @@ def _record_scope(
         return
     not_kept_before = len(report.not_kept)
     observed: list[Observation] = []
+    arrived: list[Observation] = []  # new files a gone one's content: maybe it, renamed
+    gone_contents = {newest[p].sha256 for p in gone}
     with recorder.blobs.batch() as blobs:  # durable once the block ends: index them after
         for start in range(0, len(candidates), RECORD_BATCH):
             if start and stop():
@@ -225,7 +232,15 @@ def _record_scope(
             ):
                 assert observation.data is not None
                 blobs.put(observation.data, observation.sha256)
-                observed.append(observation.stored())
+                current = newest.get(observation.path)
+                if observation.sha256 in gone_contents and (current is None or current.deleted):
+                    arrived.append(observation)  # its content kept in hand for the move
+                else:
+                    observed.append(observation.stored())
+    if not report.cancelled:  # cancelled, the next pass pairs them
+        renames, arrived, gone = pair_renames(arrived, gone, newest)
+        _record_renames(store, recorder, scope, key, renames, report, lock_wait_s, actor_of)
+        observed += [observation.stored() for observation in arrived]
     if gone and not report.cancelled:
         meta = store.meta_snapshot()
         observed += [
@@ -339,6 +354,66 @@ def _record(
         added = recorder.observe(key, still, actor=actor)
     report.recorded += sum(1 for version in added if not version.deleted)
     report.deleted += sum(1 for version in added if version.deleted)
+
+
+def _record_renames(
+    store: MemoryStore,
+    recorder: HistoryRecorder,
+    scope: Scope,
+    key: str,
+    renames: list[Rename],
+    report: ExternalReport,
+    lock_wait_s: float,
+    actor_of: ActorOf | None,
+) -> None:
+    """Record each rename as a move (`renames`), the old path's pins and usage carried to
+    the new one — where, under the scope lock, the old path is still gone and history has
+    recorded neither path since the pass read them (else the next pass looks again)."""
+    if not renames:
+        return
+    paths = [path for rename in renames for path in (rename.old, rename.new.path)]
+    actor = actor_of(scope, paths) if actor_of is not None else "external"
+    meta = store.meta_snapshot()
+    with store.writing(scope, timeout_s=lock_wait_s, changes_home=False):
+        newest = ScopeHistory(store.home, key).newest_by_path()
+        still = [r for r in renames if _missing(store, r.old) and _as_read(newest, r)]
+        changes: list[FileChange] = []
+        for rename in still:
+            new, data = rename.new, rename.new.data
+            old_meta = meta.get(_meta_key(store, rename.old))
+            changes.append(
+                FileChange(rename.old, data, None, "move", moved_to=new.path, meta=old_meta)
+            )
+            changes.append(
+                FileChange(
+                    new.path,
+                    None,
+                    data,
+                    "move",
+                    stat=new.stat,
+                    after_sha256=new.sha256,
+                    moved_from=rename.old,
+                )
+            )
+        recorder.record(key, changes, actor=actor, before_kept=True, after_kept=True)
+    report.moved += len(still)
+    for rename in still:
+        old_key, new_key = _meta_key(store, rename.old), _meta_key(store, rename.new.path)
+        try:
+            store.meta.move_subtree(old_key, new_key, record_write=False)
+        except (OSError, MemoryStoreError) as error:
+            logger.warning("Could not update memory-meta.json for %s: %s", rename.new.path, error)
+
+
+def _as_read(newest: dict[str, Version], rename: Rename) -> bool:
+    """Whether history holds what the pass read of a rename's two paths: the old one's
+    content as its newest version, nothing recorded at the new one since."""
+    old, new = newest.get(rename.old), rename.new
+    if old is None or old.deleted or old.sha256 != new.sha256:
+        return False
+    current = newest.get(new.path)
+    against = new.read_against
+    return against is None or against.version_id == (current.id if current else None)
 
 
 def _unchanged(

@@ -147,6 +147,7 @@ def restore(
     to: VirtualPath | None = None,
     replace: bool = False,
     allow_unkept: bool = False,
+    count_as_write: bool = True,
 ) -> RestoreResult:
     """Make a file hold one of its versions again (a recorded change).
 
@@ -155,7 +156,8 @@ def restore(
     already there (another file) is replaced only with `replace` (TargetTakenError
     otherwise). Raises HistoryError (unknown version), SaveConflictError (the file changed
     meanwhile), UnkeptChangeError (history cannot keep what it would replace;
-    `allow_unkept`: the user chose to restore without a copy).
+    `allow_unkept`: the user chose to restore without a copy). Without `count_as_write` the
+    write is no use of the file (a removal taken back: its usage is what it kept).
     """
     version = find_version(store, path, version_id)
     data = content_of(store.home, version)
@@ -180,6 +182,7 @@ def restore(
         restored_from=version.id,
         meta=version.meta if version.deleted else None,
         allow_unkept=allow_unkept,
+        count_as_write=count_as_write,
     )
     return RestoreResult(version=version, path=str(target))
 
@@ -293,8 +296,11 @@ class _Touched:
         return None if self.last.deleted else self.last.sha256
 
 
-def revert_run(home: Home, run_id: str) -> RevertResult:
-    """Restore every file a run touched to what it held before the run.
+def revert_run(
+    home: Home, run_id: str, *, done: list[RecordedChange] | None = None
+) -> RevertResult:
+    """Restore every file a run touched to what it held before the run (`done` is given
+    the change recorded for each file restored: what makes the run's changes again).
 
     A file changed after the run (by anyone) is refused, with the reason and the diff the
     revert would apply to its current content; the others are restored. A file that holds
@@ -345,6 +351,8 @@ def revert_run(home: Home, run_id: str) -> RevertResult:
                 result.restored.append(item.path)
             elif outcome == "already":
                 result.already.append(item.path)
+    if done is not None:
+        done.extend(change for change in changes if change.path in result.restored)
     if result.restored:
         logged = _log_revert(home, run, result, changes, revert_id)
         return result.replaced(revert_run_id=logged)

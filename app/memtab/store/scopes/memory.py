@@ -221,12 +221,14 @@ class MemoryStore(ScopeStore):
         expected_sha256: str | None,
         *,
         allow_unkept: bool = False,
+        count_as_write: bool = True,
     ) -> SaveResult:
         """Save editor content if the file is still what the editor loaded.
 
         expected_sha256 None means "this is a new file". A conflict never touches the file;
-        a successful save counts as a write. A save that removes text history cannot keep
-        is refused (UnkeptChangeError) unless `allow_unkept` (see `keep_before`).
+        a successful save counts as a write (not without `count_as_write`: Trust's Combine
+        giving the file it keeps its combined text). A save that removes text history cannot
+        keep is refused (UnkeptChangeError) unless `allow_unkept` (see `keep_before`).
         """
         scope = _scope_of(path)
         data = encode_utf8(content)
@@ -237,7 +239,8 @@ class MemoryStore(ScopeStore):
                 self._create_new(where, path, data, conflict=exists)
             else:
                 self._replace_loaded(where, path, data, expected_sha256, allow_unkept=allow_unkept)
-        self.record_write(path, where=where, created=expected_sha256 is None)
+        if count_as_write:
+            self.record_write(path, where=where, created=expected_sha256 is None)
         # The sha of what was written, not a re-read: another writer may already be next.
         return SaveResult(path, content_sha256(content))
 

@@ -22,13 +22,13 @@ only out of those whose text changed.
 
 from __future__ import annotations
 
-import itertools
-from collections import defaultdict
+import logging
+import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from memtab.blame.service import blame_file
-from memtab.check.documents import Document, seen_together
+from memtab.check.documents import Document
 from memtab.file_protocol.file_ref import SourceError
 from memtab.file_protocol.memory_file import MemoryFileError
 from memtab.markdown import text_lines
@@ -36,23 +36,41 @@ from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home
 from memtab.store.paths import PathError
 from memtab.store.text.content_lines import normalize_line
-from memtab.trust.contradictions.claims import Claim, claims_of, contradict, group_keys
+from memtab.trust.claims import Claim, claims_of
+from memtab.trust.contradictions.disagreements import Disagreement, Said, disagreements
 from memtab.trust.contradictions.records import (
     ClaimedLine,
+    ClaimKind,
     Contradiction,
     ContradictionsReport,
     SaidAt,
 )
 from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.memories import place_of, read_memories
-from memtab.trust.per_file import KeptOnDisk, PerFile, collection_paused
+from memtab.trust.per_file import (
+    KeptOnDisk,
+    NotAsMadeError,
+    PerFile,
+    collection_paused,
+    is_line,
+    only,
+)
 from memtab.trust.records import MemoryPlace
+
+logger = logging.getLogger(__name__)
+
+CLAIM_KINDS = frozenset(get_args(ClaimKind))
 
 LineTime = Callable[[Document, int], int]
 """When a line of a memory was written (ms since the epoch)."""
-MAX_TOLD_A_STATEMENT = 25
-"""At most this many contradictions are told of one statement (the first, by path): a
-statement that disagrees with more than that is shown with these."""
+MAX_CONTRADICTIONS = 500
+"""At most this many contradictions are listed (the first by path), the rest counted."""
+MAX_VALUES = 10
+"""At most this many values of one thing are listed, the rest counted."""
+MAX_PLACES = 25
+"""At most this many places of one value are listed (the newest), the rest counted."""
+TIME_BOUND_S = 5.0
+"""The search for disagreements stops after this long (the answer says so)."""
 
 
 class ContradictionsEngine:
@@ -65,7 +83,9 @@ class ContradictionsEngine:
         env: Mapping[str, str] | None = None,
         sources: bool = True,
         line_time: LineTime | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """`clock`: seconds, for the search's time bound (`time_bound`, tests: a fake)."""
         self.home = home
         self._env = env
         self._sources = sources
@@ -74,6 +94,10 @@ class ContradictionsEngine:
             KeptOnDisk.of_home(home, "contradictions", pack=packed_claims, unpack=unpacked_claims)
         )
         self._line_time = line_time or BlamedTimes(home)
+        self._clock = clock
+        self.time_bound = TIME_BOUND_S
+        self.cut = ""
+        """Why the last run's answer is not whole, in words ("": it is)."""
 
     @collection_paused()
     def find(self, workspace_id: str | None = None) -> ContradictionsReport:
@@ -87,72 +111,78 @@ class ContradictionsEngine:
             contradictions=tuple(self.pairs_of(collected.documents, everything=everything)),
             files_read=len(collected.documents),
             problems=collected.problems,
+            cut=self.cut,
         )
 
     def pairs_of(
         self, documents: Sequence[Document], *, everything: bool = True
     ) -> list[Contradiction]:
         """The contradictions among `documents` (see the module doc); `everything`: they
-        are every memory the engine reads (what it keeps of others is forgotten)."""
+        are every memory the engine reads (what it keeps of others is forgotten). Claims
+        kept that are found at their use not to be the file's are worked out anew."""
+        try:
+            return self._pairs_of(documents, everything)
+        except NotAsMadeError as error:
+            logger.info("The contradictions' cache is not theirs (%s): worked out anew", error)
+            self._claims.forget()
+            return self._pairs_of(documents, everything)
+
+    def _pairs_of(self, documents: Sequence[Document], everything: bool) -> list[Contradiction]:
         compared = sorted((d for d in documents if not d.record), key=lambda d: (d.path, d.key))
         claims = self._claims.of_all(compared, _claims_of, everything=everything)
         lines_of: dict[str, list[str]] = {}  # a file's lines, split once a run
-        places_of: dict[Statement, list[Said]] = {}
-        by_thing: dict[tuple[str, str], list[Statement]] = defaultdict(list)
         for document, found in zip(compared, claims, strict=True):
             for claim in found:
-                text = normalize_line(_line_text(document, claim.line, lines_of))
-                statement = (claim._replace(line=0), text)
-                places = places_of.get(statement)
-                if places is None:
-                    places = places_of[statement] = []
-                    for key in group_keys(claim):
-                        by_thing[(claim.kind, key)].append(statement)
-                if not places or places[-1] != (document, claim):
-                    places.append((document, claim))
-        found_pairs: list[Contradiction] = []
-        told: dict[str, int] = defaultdict(int)  # by a statement's line: its claims are one
-        seen: set[tuple[str, str]] = set()
-        for said in by_thing.values():
-            if len({claim.value for claim, _ in said}) < 2:
-                continue  # every memory says the same
-            # Every pair of statements in order (`combinations`), the cheap tests first:
-            # one value twice is no contradiction, and a statement told
-            # `MAX_TOLD_A_STATEMENT` times is told no more.
-            for index, one in enumerate(said):
-                for other in itertools.islice(said, index + 1, None):
-                    if told[one[1]] >= MAX_TOLD_A_STATEMENT:
-                        break  # every later pair of this statement is one too many
-                    if one[0].value == other[0].value or told[other[1]] >= MAX_TOLD_A_STATEMENT:
-                        continue
-                    if {(one[1], other[1]), (other[1], one[1])} & seen:
-                        continue  # the lines disagree on another thing too: told once
-                    if not contradict(one[0], other[0]):
-                        continue
-                    sides = together(places_of[one], places_of[other])
-                    if sides is None:
-                        continue
-                    seen.add((one[1], other[1]))
-                    told[one[1]] += 1
-                    told[other[1]] += 1
-                    found_pairs.append(self._disagreement(one[0], *sides, lines_of))
-        return sorted(found_pairs, key=lambda c: (c.first.place.path, c.first.place.line or 0))
+                if not normalize_line(_line_text(document, claim.line, lines_of)):
+                    raise NotAsMadeError("a claim of a line its file does not have")
+        clock = self._clock
+        until = clock() + self.time_bound
+        searched = disagreements(compared, claims, out_of_time=lambda: clock() > until)
+        listed: list[Contradiction] = []
+        seen: set[tuple[frozenset[tuple[str, int]], ...]] = set()
+        for disagreement in searched.found:
+            # Two lines that disagree on two things (a tool and the one not to use) are
+            # told once.
+            lines = tuple(
+                frozenset((d.key, c.line) for d, c in places) for _, places in disagreement.sides
+            )
+            if lines[:2] in seen or lines[1::-1] in seen:
+                continue
+            seen.add(lines[:2])
+            listed.append(self._disagreement(disagreement, lines_of))
+        listed.sort(key=lambda c: (c.first.place.path, c.first.place.line or 0))
+        self.cut = ""
+        if searched.cut:
+            self.cut = (
+                f"Compared for {self.time_bound:g} s and stopped: the contradictions listed "
+                "are those found by then; others may remain."
+            )
+        if len(listed) > MAX_CONTRADICTIONS:
+            self.cut = " ".join(
+                (self.cut, f"{len(listed)} found: the first {MAX_CONTRADICTIONS} are listed.")
+            ).strip()
+        return listed[:MAX_CONTRADICTIONS]
 
-    def _disagreement(
-        self, claim: Claim, ones: list[Said], others: list[Said], lines_of: dict[str, list[str]]
-    ) -> Contradiction:
-        first = self._side(ones, lines_of)
-        second = self._side(others, lines_of)
+    def _disagreement(self, found: Disagreement, lines_of: dict[str, list[str]]) -> Contradiction:
+        by_value: dict[str, list[Said]] = {}
+        for claim, places in found.sides:
+            by_value.setdefault(claim.value, []).extend(places)
+        listed = list(by_value.values())[:MAX_VALUES]
+        first, second, *others = (self._side(places, lines_of) for places in listed)
+        claim = found.sides[0][0]
         newer: Literal["first", "second"] | None = None
         if first.written_at != second.written_at:
             newer = "first" if first.written_at > second.written_at else "second"
+        more = len(by_value) - len(listed)
         return Contradiction(
             kind=claim.kind,  # type: ignore[arg-type]
             about=claim.shown,
             first=first,
             second=second,
             newer=newer,
-            why=_why(first, second, newer),
+            why=_why(first, second, newer, others, more),
+            others=tuple(others),
+            more_values=more or None,
         )
 
     def _side(self, places: list[Said], lines_of: dict[str, list[str]]) -> ClaimedLine:
@@ -169,54 +199,15 @@ class ContradictionsEngine:
         value = claim.value.removeprefix("not:")
         elsewhere = tuple(
             SaidAt(place=_place(other, line.line, lines_of), written_at=at)
-            for at, other, line in timed[1:]
+            for at, other, line in timed[1:MAX_PLACES]
         )
         return ClaimedLine(
             place=_place(document, claim.line, lines_of),
             value=f"not {value}" if claim.value.startswith("not:") else value,
             written_at=written_at,
             elsewhere=elsewhere,
+            more_places=len(timed) - MAX_PLACES if len(timed) > MAX_PLACES else None,
         )
-
-
-Statement = tuple[Claim, str]
-"""A claim (its line left out: 0) and the line saying it as lines are compared
-(`normalize_line`): copies of one memory, or one rule written into three, say one
-statement in many places."""
-Said = tuple[Document, Claim]
-"""A place a statement is said: the memory, and the claim on its line."""
-
-
-def together(ones: Sequence[Said], others: Sequence[Said]) -> tuple[list[Said], list[Said]] | None:
-    """The places of each of two statements that a session sees with a place of the
-    other (`seen_together`), in their order; None when no session sees the two at once.
-
-    Whether two memories are seen together depends only on their group and workspace
-    (and that they are two files), so the places are compared a class of them at a time,
-    never each copy with each copy."""
-    one_classes, other_classes = _classes(ones), _classes(others)
-    kept_ones: set[int] = set()
-    kept_others: set[int] = set()
-    for one_class, one_places in one_classes.items():
-        for other_class, other_places in other_classes.items():
-            one_doc, other_doc = ones[one_places[0]][0], others[other_places[0]][0]
-            if one_class != other_class and not seen_together(one_doc, other_doc):
-                continue
-            one_keys = {ones[i][0].key for i in one_places}
-            other_keys = {others[i][0].key for i in other_places}
-            kept_ones.update(i for i in one_places if other_keys - {ones[i][0].key})
-            kept_others.update(i for i in other_places if one_keys - {others[i][0].key})
-    if not kept_ones or not kept_others:
-        return None
-    return [ones[i] for i in sorted(kept_ones)], [others[i] for i in sorted(kept_others)]
-
-
-def _classes(places: Sequence[Said]) -> dict[tuple[str, str | None], list[int]]:
-    """The places' indexes by what `seen_together` tells memories by."""
-    classes: dict[tuple[str, str | None], list[int]] = defaultdict(list)
-    for index, (document, _) in enumerate(places):
-        classes[(document.group, document.workspace)].append(index)
-    return classes
 
 
 def _claims_of(document: Document) -> tuple[Claim, ...]:
@@ -229,10 +220,17 @@ def packed_claims(claims: tuple[Claim, ...]) -> object:
 
 
 def unpacked_claims(held: Any) -> tuple[Claim, ...]:
-    """`packed_claims`' inverse (TypeError or ValueError for what it never made)."""
+    """`packed_claims`' inverse (TypeError or ValueError for what it never made: a wrong
+    type at any level, a line no file has, a kind no claim is, an empty key or value)."""
     if type(held) is not tuple:
         raise TypeError("not a memory's claims")
-    return tuple(map(Claim._make, held))
+    claims = tuple(map(Claim._make, held))
+    for claim in claims:
+        if not is_line(claim.line) or not only(str, claim[1:]):
+            raise TypeError("not a claim")
+        if claim.kind not in CLAIM_KINDS or not claim.key or not claim.value:
+            raise ValueError("not a claim")
+    return claims
 
 
 def _line_text(document: Document, line: int, lines_of: dict[str, list[str]]) -> str:
@@ -246,9 +244,20 @@ def _place(document: Document, line: int, lines_of: dict[str, list[str]]) -> Mem
     return place_of(document, line, _line_text(document, line, lines_of))
 
 
-def _why(first: ClaimedLine, second: ClaimedLine, newer: str | None) -> str:
-    said = f"One says {first.value}{_in_places(first)}, the other {second.value}"
-    said += _in_places(second)
+def _why(
+    first: ClaimedLine,
+    second: ClaimedLine,
+    newer: str | None,
+    others: Sequence[ClaimedLine],
+    more: int,
+) -> str:
+    if others:
+        values = [f"{side.value}{_in_places(side)}" for side in (first, second, *others)]
+        shown = ", ".join(values) + (f" and {more} more" if more else "")
+        said = f"They say {len(values) + more} values: {shown}"
+    else:
+        said = f"One says {first.value}{_in_places(first)}, the other {second.value}"
+        said += _in_places(second)
     if newer is None:
         return f"{said}: at most one is still true, and history cannot tell which is newer."
     newest = first if newer == "first" else second
@@ -256,7 +265,8 @@ def _why(first: ClaimedLine, second: ClaimedLine, newer: str | None) -> str:
 
 
 def _in_places(side: ClaimedLine) -> str:
-    return f" (in {len(side.elsewhere) + 1} places)" if side.elsewhere else ""
+    count = len(side.elsewhere) + 1 + (side.more_places or 0)
+    return f" (in {count} places)" if count > 1 else ""
 
 
 class BlamedTimes:

@@ -1,14 +1,15 @@
 """What `memtab contradictions` finds, as records (docs/formats.md §19.6) — the CLI prints
 them (`--json`, a stable contract), the window shows them.
 
-A `Contradiction` is one disagreement: two statements, in memories a session sees
-together, that state different values for one thing — `kind` (`port`, `version`,
+A `Contradiction` is one disagreement: memories a session sees together that state
+different values for one thing — `kind` (`port`, `version`,
 `setting`, `command`, `path`, `tool`, `always-never`), `about` what in words, each side
 (`ClaimedLine`: the value it states, the newest place it is said — its memory, line and
-text, when the line was written — and `elsewhere` every other place the same line is
-said, copies of one memory, one rule in three projects) and which is newer (`newer`:
-`first`, `second`, or null when history cannot tell them apart). Copies of a side are
-one side, never a pair each.
+text, when the line was written — and `elsewhere` every other place the same value is
+said, copies of one memory, one rule in three projects), which is newer (`newer`:
+`first`, `second`, or null when history cannot tell them apart), and `others` every
+other value said of it. Copies of a side are one side, never a pair each; a thing said
+three ways is one contradiction, never three.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ class ClaimedLine(Record, write_only=True):
     """When the line was written (ms since the epoch): blame's time for it (history),
     else when the file last changed."""
     elsewhere: Annotated[tuple[SaidAt, ...], OmitEmpty] = ()
+    more_places: Annotated[int | None, OmitNone] = None
+    """Places that say it past the `MAX_PLACES` listed (None: every place is listed)."""
 
     @property
     def places(self) -> tuple[MemoryPlace, ...]:
@@ -55,6 +58,16 @@ class Contradiction(Record, write_only=True):
     second: ClaimedLine
     newer: Annotated[Literal["first", "second"] | None, OmitNone] = None
     why: str = ""
+    others: Annotated[tuple[ClaimedLine, ...], OmitEmpty] = ()
+    """The other values said of the same thing, in memories seen with a place of the
+    first or second (a thing said three ways or more is one contradiction)."""
+    more_values: Annotated[int | None, OmitNone] = None
+    """Values said past those listed (None: every value is listed)."""
+    judged_by: str = "offline"
+    """Who judged it: "offline" (the engine alone), or the name of the user's model that
+    confirmed it — or, in `dismissed`, dismissed it (`trust.judge`)."""
+    reason: Annotated[str, OmitEmpty] = ""
+    """The model's one line on it."""
 
 
 class ContradictionsReport(Record, write_only=True):
@@ -64,3 +77,10 @@ class ContradictionsReport(Record, write_only=True):
     files_read: int = 0
     problems: tuple[str, ...] = ()
     """What could not be read (a scope, a source), one line each."""
+    cut: Annotated[str, OmitEmpty] = ""
+    """Why the answer is not whole, in words: the search stopped at its time bound, or
+    more contradictions were found than are listed."""
+    dismissed: Annotated[tuple[Contradiction, ...], OmitEmpty] = ()
+    """Contradictions the claims found and the user's model judged no contradiction."""
+    judged: Annotated[str, OmitEmpty] = ""
+    """What the model's judging did, in words (empty: no model was asked)."""

@@ -21,7 +21,9 @@ lines), and compared three ways, each finding a group of the memories it joins:
    sentence held by more than `COMMON_FILES` memories is a template's, not a rule.
 
 Records of what happened (session summaries, episodes, Codex's rollout summaries:
-`Document.record`) are not compared: what they repeat is history. The thresholds were
+`Document.record`) are not compared: what they repeat is history; nor are Codex's copies of
+Claude Code memory (`Document.imported`): an import is never a duplicate to combine
+(`sources.codex.imports.shown_once`). The thresholds were
 chosen on the tuning half of the seeded corpus (`tests/support/seeded_duplicates.py`),
 and measured on the held-out half (docs/trust-quality.md "Duplicates").
 
@@ -34,12 +36,15 @@ words only of those whose text changed; and the pairs its two searches found
 from __future__ import annotations
 
 import hashlib
+import logging
+import math
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from itertools import repeat
 from typing import Any, NamedTuple
 
 from memtab.check.documents import Document
+from memtab.markdown import text_lines
 from memtab.store.home import Home
 from memtab.store.text.near_duplicates import (
     COMMON_FILES,
@@ -49,12 +54,40 @@ from memtab.store.text.near_duplicates import (
     near_duplicate_pairs,
 )
 from memtab.store.text.stems import english_stem
+from memtab.trust.duplicates.boilerplate import (
+    LINE_DIGEST,
+    alike_past,
+    boilerplate_of,
+    line_digest,
+)
+from memtab.trust.duplicates.boilerplate import (
+    similarity as weighted_similarity,
+)
+from memtab.trust.duplicates.meaning import (
+    POLARITIES,
+    POLARITY,
+    agreeing,
+    at_odds,
+    content_text,
+    opposed_stems,
+)
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicateKind, DuplicatesReport
 from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.memories import place_of, read_memories, where_in_words
-from memtab.trust.per_file import KeptAnswer, KeptOnDisk, PerFile, collection_paused
+from memtab.trust.per_file import (
+    MAX_LINE,
+    KeptAnswer,
+    KeptOnDisk,
+    NotAsMadeError,
+    PerFile,
+    collection_paused,
+    only,
+)
+from memtab.trust.polarity import rule_of
 from memtab.trust.records import MemoryPlace
-from memtab.trust.words import content_lines, sentence_stems, statements
+from memtab.trust.words import ContentLine, content_lines, sentence_stems, statements
+
+logger = logging.getLogger(__name__)
 
 REWORDED_SIMILARITY = 0.36
 RULE_SIMILARITY = 0.6
@@ -82,37 +115,69 @@ class NoteWords(NamedTuple):
     content: bytes
     stems: frozenset[str]
     statements: tuple[Statement, ...]
+    lines: bytes = b""
+    """An 8-byte digest of each content line, whitespace runs aside: a line many
+    memories hold word for word is a template's (`BOILERPLATE_NOTES`)."""
 
 
 def note_words(document: Document) -> NoteWords:
     """A memory's words (see the module doc)."""
-    digest = hashlib.blake2b(digest_size=16)
     stems: set[str] = set()
     found: list[Statement] = []
-    for line in content_lines(document.text):
-        digest.update(" ".join(line.text.split()).encode("utf-8", "surrogatepass") + b"\n")
+    lines = content_lines(document.text)
+    for line in lines:
         if line.code:
             stems |= sentence_stems(line.text)
             continue
         for sentence in statements(line.text):
             said = sentence_stems(sentence)
+            rule = rule_of(sentence)
+            if rule is not None:  # "Never rebase…" is no "Always rebase…"
+                said = said | {POLARITY[rule.polarity]}
             stems |= said
             if len(said) >= MIN_RULE_STEMS and not sentence.rstrip("*_ ").endswith(":"):
                 found.append(Statement(line.number, sentence, said))
-    return NoteWords(digest.digest(), frozenset(stems), tuple(found))
+    digests = b"".join(line_digest(line.text) for line in lines if not line.code)
+    return NoteWords(_content_digest(lines), frozenset(stems), tuple(found), digests)
+
+
+def _content_digest(lines: Sequence[ContentLine]) -> bytes:
+    """What copies share: a digest of the content lines, whitespace runs aside."""
+    digest = hashlib.blake2b(digest_size=16)
+    for line in lines:
+        digest.update(" ".join(line.text.split()).encode("utf-8", "surrogatepass") + b"\n")
+    return digest.digest()
 
 
 def packed_words(words: NoteWords) -> object:
     """A memory's words as the engine's cache keeps them (`per_file.KeptOnDisk`)."""
-    return (words.content, words.stems, tuple(map(tuple, words.statements)))
+    return (words.content, words.stems, tuple(map(tuple, words.statements)), words.lines)
 
 
 def unpacked_words(held: Any) -> NoteWords:
-    """`packed_words`' inverse (TypeError or ValueError for what it never made)."""
-    content, stems, said = held
-    if type(content) is not bytes or type(stems) is not frozenset:
+    """`packed_words`' inverse (TypeError or ValueError for what it never made: a wrong
+    type at any level, a line number no file has, a sentence's stems not the note's) —
+    checked a field of every statement at once (16,000 notes hold ~500,000)."""
+    content, stems, said, lines = held
+    if type(content) is not bytes or len(content) != 16 or not _stems(stems):
         raise TypeError("not a memory's words")
-    return NoteWords(content, stems, tuple(map(Statement._make, said)))
+    if type(lines) is not bytes or len(lines) % LINE_DIGEST:
+        raise TypeError("not a memory's lines")
+    if type(said) is not tuple or not only(tuple, said):
+        raise TypeError("not a memory's statements")
+    if said:
+        numbers, texts, stated = zip(*said, strict=True)
+        if not (only(int, numbers) and only(str, texts) and only(frozenset, stated)):
+            raise TypeError("not a memory's statement")
+        if min(numbers) < 1 or max(numbers) > MAX_LINE:
+            raise ValueError("a line no file has")
+        if not stems.issuperset(frozenset().union(*stated)):
+            raise ValueError("a statement's stems are not its memory's")
+    return NoteWords(content, stems, tuple(map(Statement._make, said)), lines)
+
+
+def _stems(held: object) -> bool:
+    return type(held) is frozenset and only(str, held)
 
 
 class DuplicatesEngine:
@@ -129,6 +194,9 @@ class DuplicatesEngine:
             KeptOnDisk.of_home(home, "duplicates", pack=packed_words, unpack=unpacked_words)
         )
         self._searches = KeptAnswer.of_home(home, "duplicates-pairs", valid=_searched)
+        self.said: dict[str, tuple[str, ...]] = {}
+        """What each `reworded` group's memories say (their content), by the group's key,
+        for the last run: what a model judging them reads (`trust.judge`)."""
 
     @collection_paused()
     def find(
@@ -154,8 +222,22 @@ class DuplicatesEngine:
         self, documents: Sequence[Document], *, everything: bool = True
     ) -> list[DuplicateGroup]:
         """The groups among `documents` (see the module doc); `everything`: they are every
-        memory the engine reads (what it keeps of others is forgotten)."""
-        compared = sorted((d for d in documents if not d.record), key=lambda d: (d.path, d.key))
+        memory the engine reads (what it keeps of others is forgotten). What was kept and
+        is found at its use not to be what the engine makes is worked out anew."""
+        try:
+            return self._groups_of(documents, everything)
+        except NotAsMadeError as error:
+            logger.info("The duplicates' cache is not what they make (%s): worked out anew", error)
+            self._words.forget()
+            self._searches.forget()
+            return self._groups_of(documents, everything)
+
+    def _groups_of(self, documents: Sequence[Document], everything: bool) -> list[DuplicateGroup]:
+        self.said = {}
+        compared = sorted(
+            (d for d in documents if not d.record and d.imported is None),
+            key=lambda d: (d.path, d.key),
+        )
         words = self._words.of_all(compared, note_words, everything=everything)
         notes = [(d, w) for d, w in zip(compared, words, strict=True) if w.stems]
         by_content: dict[bytes, list[int]] = defaultdict(list)
@@ -163,15 +245,33 @@ class DuplicatesEngine:
             by_content[found.content].append(index)
         representatives = [members[0] for members in by_content.values()]
         weight = idf_weights(notes[i][1].stems for i in representatives)
+        weight.update(dict.fromkeys(POLARITIES, 0.0))  # a mark, not a word: it weighs nothing
         eligible = [i for i in representatives if len(notes[i][1].stems) >= MIN_NOTE_STEMS]
         held = _rules_held(notes, representatives)
         rules = [s for s, said in held.items() if len({i for i, _ in said}) <= COMMON_FILES]
         # The two searches over the same files (their words in the same order) find the
         # same pairs: the last run's are kept (most of a run over files that did not change).
         searched = self._searches.get(self._words.last_run)
-        if searched is None or not _fits(searched, len(eligible), len(rules)):
+        if searched is not None and not _holds(
+            searched, [notes[i][1].stems for i in eligible], rules, weight
+        ):
+            raise NotAsMadeError("pairs that are not alike as kept")
+        if searched is None:
+            reworded = _reworded_pairs([notes[i][1].stems for i in eligible], weight)
+            boilerplate = boilerplate_of(notes[i][1].lines for i in representatives)
             searched = (
-                _reworded_pairs([notes[i][1].stems for i in eligible], weight),
+                tuple(
+                    (similarity, a, b)
+                    for similarity, a, b in reworded
+                    if not at_odds(notes[eligible[a]][0], notes[eligible[b]][0])
+                    and alike_past(
+                        (notes[eligible[a]][0], notes[eligible[a]][1].lines),
+                        (notes[eligible[b]][0], notes[eligible[b]][1].lines),
+                        boilerplate,
+                        weight,
+                        REWORDED_SIMILARITY,
+                    )
+                ),
                 _rule_pairs(rules, weight),
             )
             self._searches.put(self._words.last_run, searched)
@@ -179,12 +279,16 @@ class DuplicatesEngine:
         grouped: dict[int, int] = {}  # a note's index → its group's number
         for alike, similarity in alike_groups(searched[0], rank=lambda index: index):
             members = [eligible[i] for i in alike]
+            for rep in members:
+                _same_content(notes, by_content[notes[rep][1].content])
             every = [i for rep in members for i in by_content[notes[rep][1].content]]
             number = len(groups)
             grouped.update(dict.fromkeys(every, number))
             groups.append(_reworded_group(notes, members, every, similarity, weight))
+            self.said[groups[-1].key] = tuple(content_text(notes[i][0]) for i in members)
         for members in by_content.values():
             if len(members) > 1 and members[0] not in grouped:
+                _same_content(notes, members)
                 grouped.update(dict.fromkeys(members, len(groups)))
                 groups.append(_copy_group(notes, members))
         groups += _rule_groups(notes, held, rules, searched[1], grouped)
@@ -202,41 +306,68 @@ def _reworded_pairs(sets: Sequence[frozenset[str]], weight: Mapping[str, float])
 
 
 def _rule_pairs(sets: Sequence[frozenset[str]], weight: Mapping[str, float]) -> Pairs:
-    """The sentences' stems alike at `RULE_SIMILARITY` that differ only in wording."""
+    """The sentences' stems alike at `RULE_SIMILARITY` that differ only in wording, never
+    two rules of opposite polarities (`trust.polarity`: "Never rebase on main" is no
+    rewording of "Always rebase on main")."""
     return tuple(
         (similarity, a, b)
         for similarity, a, b in near_duplicate_pairs(sets, RULE_SIMILARITY, weight=weight)
-        if _differ_in_wording(sets[a], sets[b], weight)
+        if _differ_in_wording(sets[a], sets[b], weight) and not opposed_stems(sets[a], sets[b])
     )
 
 
 def _searched(answer: Any) -> bool:
-    """Whether `answer` is the two searches' pairs, as `groups_of` keeps them."""
+    """Whether `answer` is the two searches' pairs, as `groups_of` keeps them: each a
+    similarity in (0, 1] and two different indexes."""
     return (
         type(answer) is tuple
         and len(answer) == 2
-        and all(
-            type(pairs) is tuple
-            and all(
-                type(pair) is tuple
-                and len(pair) == 3
-                and type(pair[0]) is float
-                and type(pair[1]) is int
-                and type(pair[2]) is int
-                for pair in pairs
-            )
-            for pairs in answer
-        )
+        and all(type(pairs) is tuple and all(map(_is_pair, pairs)) for pairs in answer)
     )
 
 
-def _fits(searched: tuple[Pairs, Pairs], reworded: int, rules: int) -> bool:
-    """Whether every pair kept names sets that are there (the same files digest alike)."""
+def _is_pair(pair: object) -> bool:
+    return (
+        type(pair) is tuple
+        and len(pair) == 3
+        and type(pair[0]) is float
+        and math.isfinite(pair[0])
+        and 0.0 < pair[0] <= 1.0 + 1e-9  # a sum in another order can pass 1 by a bit
+        and type(pair[1]) is int
+        and type(pair[2]) is int
+        and 0 <= pair[1] < pair[2]
+    )
+
+
+def _holds(
+    searched: tuple[Pairs, Pairs],
+    notes: Sequence[frozenset[str]],
+    rules: Sequence[frozenset[str]],
+    weight: Mapping[str, float],
+) -> bool:
+    """Whether the pairs kept name sets that are there (the same files digest alike), each
+    as alike as kept and as its search requires (a pair forged under a valid digest is
+    none)."""
     return all(
-        0 <= i < count and 0 <= j < count
-        for pairs, count in zip(searched, (reworded, rules), strict=True)
-        for _, i, j in pairs
+        j < len(sets)
+        and math.isclose(kept, weighted_similarity(sets[i], sets[j], weight))
+        and kept >= threshold - 1e-9
+        and (sets is notes or _differ_in_wording(sets[i], sets[j], weight))
+        for pairs, sets, threshold in zip(
+            searched, (notes, rules), (REWORDED_SIMILARITY, RULE_SIMILARITY), strict=True
+        )
+        for kept, i, j in pairs
     )
+
+
+def _same_content(notes: Sequence[tuple[Document, NoteWords]], members: Sequence[int]) -> None:
+    """NotAsMadeError unless the memories kept as copies hold the same content."""
+    if len(members) > 1:
+        # The first, the last and one between: a group of thousands is not read again.
+        checked = {members[0], members[len(members) // 2], members[-1]}
+        found = {_content_digest(content_lines(notes[i][0].text)) for i in checked}
+        if found != {notes[members[0]][1].content}:
+            raise NotAsMadeError("copies whose content differs")
 
 
 def _group_key(places: Sequence[MemoryPlace], contents: Sequence[bytes | str]) -> str:
@@ -291,7 +422,7 @@ def _reworded_group(
 ) -> DuplicateGroup:
     documents = [notes[i][0] for i in members]
     places = tuple(place_of(d) for d in documents)
-    shared = frozenset.intersection(*(notes[i][1].stems for i in representatives))
+    shared = frozenset.intersection(*(notes[i][1].stems for i in representatives)) - POLARITIES
     top = sorted(shared, key=lambda s: (-weight.get(s, 0.0), s))[:4]
     shown = _as_written(top, [notes[i][0] for i in representatives])
     copies = len(members) - len(representatives)
@@ -351,22 +482,30 @@ def _rule_groups(
     groups = []
     for members, similarity in alike:
         said = [occurrence for i in members for occurrence in held[sets[i]]]
-        chosen = _one_a_note(said, grouped)
-        if len(chosen) < 2:
-            continue
-        places = tuple(place_of(notes[i][0], s.line, s.text) for i, s in chosen)
-        wheres = sorted({where_in_words(place) for place in places})
-        where = f"in {_listed(wheres)}" if len(wheres) > 1 else f"twice in {wheres[0]}"
-        groups.append(
-            DuplicateGroup(
-                kind="rule",
-                similarity=round(similarity, 3),
-                why=f"The same rule {where}",
-                members=places,
-                key=_group_key(places, [s.text for _, s in chosen]),
-            )
-        )
+        for chosen in agreeing(_one_a_note(said, grouped), lambda statement: statement.text):
+            groups.append(_rule_group(notes, chosen, similarity))
     return groups
+
+
+def _rule_group(
+    notes: Sequence[tuple[Document, NoteWords]],
+    chosen: list[tuple[int, Statement]],
+    similarity: float,
+) -> DuplicateGroup:
+    for i, statement in chosen:
+        lines = text_lines(notes[i][0].text)
+        if not statement.line <= len(lines) or statement.text not in lines[statement.line - 1]:
+            raise NotAsMadeError("a rule not on its line")
+    places = tuple(place_of(notes[i][0], s.line, s.text) for i, s in chosen)
+    wheres = sorted({where_in_words(place) for place in places})
+    where = f"in {_listed(wheres)}" if len(wheres) > 1 else f"twice in {wheres[0]}"
+    return DuplicateGroup(
+        kind="rule",
+        similarity=round(similarity, 3),
+        why=f"The same rule {where}",
+        members=places,
+        key=_group_key(places, [s.text for _, s in chosen]),
+    )
 
 
 def _differ_in_wording(
@@ -376,6 +515,7 @@ def _differ_in_wording(
     other does not is more common than every stem they share (`Prefer pnpm over npm in
     this repo` / `Use pnpm, not npm`; not `Branch names are kebab-case` / `Test names
     are kebab-case`, nor one port for another)."""
+    one, other = one - POLARITIES, other - POLARITIES  # opposites are `_opposed`'s
     differing = one ^ other
     if not differing:
         return True

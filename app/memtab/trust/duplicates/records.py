@@ -12,9 +12,9 @@ their paths and texts), as the window's Keep remembers it.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from memtab.fs.records import Record
+from memtab.fs.records import OmitEmpty, Record
 from memtab.trust.records import MemoryPlace
 
 DuplicateKind = Literal["copy", "reworded", "rule"]
@@ -28,6 +28,11 @@ class DuplicateGroup(Record, checked_when_built=False):
     why: str
     members: tuple[MemoryPlace, ...]
     key: str = ""
+    judged_by: str = "offline"
+    """Who judged it: "offline" (the engine alone), or the name of the user's model that
+    confirmed it — or, in `dismissed`, dismissed it (`trust.judge`)."""
+    reason: Annotated[str, OmitEmpty] = ""
+    """The model's one line on it."""
 
 
 class DuplicatesReport(Record, checked_when_built=False):
@@ -39,3 +44,7 @@ class DuplicatesReport(Record, checked_when_built=False):
     """Groups the user chose to keep as they are (Keep in the window), left out."""
     problems: tuple[str, ...] = ()
     """What could not be read (a scope, a source), one line each."""
+    dismissed: Annotated[tuple[DuplicateGroup, ...], OmitEmpty] = ()
+    """Groups the words found and the user's model judged not the same, with its reason."""
+    judged: Annotated[str, OmitEmpty] = ""
+    """What the model's judging did, in words (empty: no model was asked)."""

@@ -28,6 +28,8 @@ this process or the next, reads only the changed files' lines again.
 
 from __future__ import annotations
 
+import functools
+import logging
 import os
 import re
 from collections import defaultdict
@@ -44,7 +46,9 @@ from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, load_registry
 from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.leaks.records import Leak, LeakKind, LeaksReport
 from memtab.trust.memories import place_of, read_memories
-from memtab.trust.per_file import KeptOnDisk, PerFile, collection_paused
+from memtab.trust.per_file import KeptOnDisk, PerFile, collection_paused, is_line, only
+
+logger = logging.getLogger(__name__)
 
 _HOST = re.compile(
     r"(?<![\w.@/-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){2,}[a-z]{2,12})(?![\w-])"
@@ -98,7 +102,9 @@ class LeaksEngine:
         self._sources = sources
         self._texts = KeptTexts(home)
         self._mentions = PerFile(
-            KeptOnDisk.of_home(home, "leaks", pack=packed_mentions, unpack=unpacked_mentions)
+            KeptOnDisk.of_home(
+                home, "leaks", pack=packed_mentions, unpack=unpacked_mentions, fits=_named_in
+            )
         )
 
     @collection_paused()
@@ -135,7 +141,18 @@ class LeaksEngine:
     ) -> list[Leak]:
         """The leaks among `documents`, the projects known being `projects`;
         `everything`: they are every memory the engine reads (what it keeps of others is
-        forgotten). What a file names is kept for the projects' names it was read for."""
+        forgotten). What a file names is kept for the projects' names it was read for;
+        kept for a line its file does not have, it is worked out anew."""
+        found = self._leaks_of(documents, projects, everything)
+        if all(leak.place.text for leak in found):
+            return found
+        logger.info("The leaks' cache names lines their files do not have: worked out anew")
+        self._mentions.forget()
+        return self._leaks_of(documents, projects, everything)
+
+    def _leaks_of(
+        self, documents: Sequence[Document], projects: Mapping[str, Identity], everything: bool
+    ) -> list[Leak]:
         names = sorted({n for i in projects.values() for n in i.names}, key=len, reverse=True)
         pattern = _names_pattern(names)
         ordered = sorted(documents, key=lambda d: (d.path, d.key))
@@ -145,7 +162,7 @@ class LeaksEngine:
             everything=everything,
             context=tuple(names),
         )
-        owner = {n: path for path, i in projects.items() for n in i.names}
+        owner = _Owners(projects)
         hosts = _project_hosts(ordered, mentions)
         leaks: list[Leak] = []
         for document, found in zip(ordered, mentions, strict=True):
@@ -156,13 +173,30 @@ class LeaksEngine:
                 continue
             named: dict[str, list[Mention]] = defaultdict(list)
             for mention in found.names:
-                if mention.strong or document.project is None:
-                    named[owner[mention.named]].append(mention)
+                project = owner.of(mention.named)
+                if project is not None and (mention.strong or document.project is None):
+                    named[project].append(mention)
             for mention in found.hosts:
                 if mention.named in hosts:
                     named[hosts[mention.named]].append(mention)
             leaks += _misplaced(document, named, projects)
         return leaks
+
+
+class _Owners:
+    """The project each name names: the name as written, else the one project a name of
+    which it spells in other case (`/Users/Alice/code` written `/users/alice/code`)."""
+
+    def __init__(self, projects: Mapping[str, Identity]) -> None:
+        self._exact = {n: path for path, i in projects.items() for n in i.names}
+        folded: dict[str, set[str]] = defaultdict(set)
+        for name, path in self._exact.items():
+            folded[name.lower()].add(path)
+        self._folded = {name: paths.pop() for name, paths in folded.items() if len(paths) == 1}
+
+    def of(self, named: str) -> str | None:
+        """The project `named` names; None when names in other case are several projects'."""
+        return self._exact.get(named) or self._folded.get(named.lower())
 
 
 def identity_of(path: str) -> Identity:
@@ -209,9 +243,7 @@ def mentions_of(text: str, names: re.Pattern[str] | None) -> FileMentions:
         if names is not None and ("/" in line or "-" in line or "_" in line):
             found_names += [
                 Mention(
-                    number,
-                    m.group(1).lower(),
-                    "/" in m.group(1) or line[m.start() - 1 : m.start()] == "/",
+                    number, m.group(1), "/" in m.group(1) or line[m.start() - 1 : m.start()] == "/"
                 )
                 for m in names.finditer(line)
             ]
@@ -239,17 +271,31 @@ def packed_mentions(found: FileMentions) -> object:
     return tuple(tuple(map(tuple, mentions)) for mentions in found)
 
 
+def _named_in(found: FileMentions, names: tuple[str, ...]) -> bool:
+    """Whether every project name `found` holds is one of `names` (its cache's context)."""
+    if not found.names:
+        return True
+    known = _lowered(names)
+    return all(mention.named.lower() in known for mention in found.names)
+
+
+@functools.lru_cache(maxsize=4)
+def _lowered(names: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(name.lower() for name in names)
+
+
 def unpacked_mentions(held: Any) -> FileMentions:
-    """`packed_mentions`' inverse (TypeError or ValueError for what it never made)."""
+    """`packed_mentions`' inverse (TypeError or ValueError for what it never made: a wrong
+    type at any level, a line no file has, an empty name)."""
     if held == ((), (), (), ()):
         return _NOTHING  # most memories name nothing
-    names, hosts, personal, secrets = held
-    return FileMentions(
-        tuple(map(Mention._make, names)),
-        tuple(map(Mention._make, hosts)),
-        tuple(map(Mention._make, personal)),
-        tuple(map(Mention._make, secrets)),
-    )
+    if type(held) is not tuple or not only(tuple, held):
+        raise TypeError("not what a memory names")
+    names, hosts, personal, secrets = (tuple(map(Mention._make, kind)) for kind in held)
+    for line, named, strong in (*names, *hosts, *personal, *secrets):
+        if not is_line(line) or type(named) is not str or not named or type(strong) is not bool:
+            raise TypeError("not a mention")
+    return FileMentions(names, hosts, personal, secrets)
 
 
 _FILE_ENDINGS = frozenset(

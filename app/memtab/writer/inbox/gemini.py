@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -206,12 +206,14 @@ class GeminiInbox:
             item.patch.path, item.patch.data, (), f'Dismissed "{item.patch.relative}" from inbox.'
         )
 
-    def plan(self, item: GeminiPatchItem) -> PatchPlan:
+    def plan(self, item: GeminiPatchItem, *, check: Callable[[], None] | None = None) -> PatchPlan:
         """What accepting `item` would write now, nothing written (GeminiInboxError: why it
-        cannot be accepted, in Gemini CLI's words)."""
-        return self._plan(self.roots(item.source), item)
+        cannot be accepted, in Gemini CLI's words); `check` may raise to cancel."""
+        return self._plan(self.roots(item.source), item, check)
 
-    def _plan(self, roots: MemoryRoots, item: GeminiPatchItem) -> PatchPlan:
+    def _plan(
+        self, roots: MemoryRoots, item: GeminiPatchItem, check: Callable[[], None] | None = None
+    ) -> PatchPlan:
         current = next((p for p in inbox_patches(roots) if item_id(p) == item.id), None)
         if current is None:
             raise GeminiInboxError(
@@ -219,7 +221,7 @@ class GeminiInbox:
                 "another Memtab); reload the inbox"
             )
         try:
-            return plan_patch(roots, current)
+            return plan_patch(roots, current, check=check)
         except PatchRefusedError as refused:
             raise GeminiInboxError(str(refused)) from None
 

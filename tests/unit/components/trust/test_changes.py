@@ -3,19 +3,27 @@ each one step of Edit → Undo that Redo makes again, made only where nothing ch
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from memtab.components.files.undo import UndoStack, redo_step, undo_step
-from memtab.components.trust.changes import combine_choices, move_target
+from memtab.components.trust.changes import move_target
+from memtab.components.trust.combining import CombineProposal, combine_choices
 from memtab.fs.atomic import atomic_write_text
 from memtab.operations.job import JobContext
 from memtab.operations.trust import actions as operations
+from memtab.operations.trust.combine import propose_combine
 from memtab.operations.trust.window import NotRead, WindowTrust
+from memtab.store.files import content_sha256
 from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
+from memtab.store.restore.from_history import file_history
+from memtab.store.scopes.memory import MemoryStore
 from memtab.trust.duplicates.kept import load_kept
 from memtab.trust.duplicates.records import DuplicateGroup
+from memtab.trust.leaks.records import Leak
 from memtab.trust.report import TrustReport
 from support.memory_home import OTHER_PROJECT, PROJECT, make_home
 
@@ -56,10 +64,12 @@ def test_combine_into_one_member_removes_the_copy_and_undo_brings_it_back(home: 
     atomic_write_text(kept, NOTE)
     atomic_write_text(copy, NOTE)
     [group] = _groups_with(home, "deploying.md")
-    choices = combine_choices(group)
-    into = next(c for c in choices if c.member is not None and "deploying.md" in c.label)
+    proposal = propose_combine(home, group, _ctx())
+    assert isinstance(proposal, CombineProposal)
+    into = next(c for c in proposal.choices() if c.member is not None and "deploying.md" in c.label)
+    assert proposal.review(into).draft == NOTE  # a copy adds nothing
     stack = UndoStack()
-    result = operations.combine(home, stack, group, into, _ctx())
+    result = operations.combine_files(home, stack, proposal, into, NOTE, _ctx())
     assert result.ok, result.error
     assert kept.read_text() == NOTE and not copy.exists()
     assert len(stack) == 1
@@ -81,7 +91,7 @@ def test_combine_of_a_rule_takes_the_line_out_of_the_others_only(home: Home) -> 
     [group] = _groups_with(home, "habits.md")
     into = next(c for c in combine_choices(group) if "habits.md" in c.label)
     stack = UndoStack()
-    assert operations.combine(home, stack, group, into, _ctx()).ok
+    assert operations.combine_lines(home, stack, group, into, _ctx()).ok
     assert RULE in one.read_text()
     assert other.read_text() == f"# Workflow\n\n{WORKFLOW}"
     step = stack.pop()
@@ -89,17 +99,21 @@ def test_combine_of_a_rule_takes_the_line_out_of_the_others_only(home: Home) -> 
     assert RULE in other.read_text()
 
 
-def test_nothing_is_combined_where_a_member_changed_since(home: Home) -> None:
+def test_nothing_is_combined_where_a_member_changed_since_it_was_read(home: Home) -> None:
     kept = home.project_root(PROJECT) / "deploying.md"
     copy = home.global_root / "deploy-notes.md"
     atomic_write_text(kept, NOTE)
     atomic_write_text(copy, NOTE)
     [group] = _groups_with(home, "deploying.md")
+    proposal = propose_combine(home, group, _ctx())
+    assert isinstance(proposal, CombineProposal)
+    into = next(c for c in proposal.choices() if "deploying.md" in c.label)
     atomic_write_text(copy, NOTE + "\nA line added meanwhile.\n")
-    into = next(c for c in combine_choices(group) if "deploying.md" in c.label)
-    result = operations.combine(home, UndoStack(), group, into, _ctx())
-    assert not result.ok
-    assert "A line added meanwhile" in copy.read_text()
+    stack = UndoStack()
+    result = operations.combine_files(home, stack, proposal, into, NOTE + "- Edited.\n", _ctx())
+    assert not result.ok and "changed since it was read" in (result.error or "")
+    assert "A line added meanwhile" in copy.read_text() and kept.read_text() == NOTE
+    assert len(stack) == 0
 
 
 def test_keep_is_undone_by_forgetting_it(home: Home) -> None:
@@ -129,3 +143,51 @@ def test_a_global_memory_naming_one_project_moves_to_its_memory_in_one_step(home
     step = stack.pop()
     assert step is not None and undo_step(home, step, stack=stack).ok
     assert leaking.read_text() == text and not moved.exists()
+
+
+SECRET_NOTE = """# Local services
+
+- The API runs on port 8080.
+- The test settings read `DATABASE_URL=postgresql://acme:{password}@localhost:5433/acme_test`.
+- The password is also in the team vault.
+"""
+PASSWORD = "s3cr3t-Pa55w0rd-for-tests"
+LOCAL_SERVICES = "/memories/global/local-services.md"
+
+
+def _secret_leak(home: Home, name: str) -> Leak:
+    leaks = [x for x in _report(home).leaks if x.kind == "secret" and x.place.path.endswith(name)]
+    [leak] = leaks
+    return leak
+
+
+def test_take_the_line_out_removes_the_secret_s_line_and_only_it(home: Home) -> None:
+    """The finding's text is redacted: the line is found by its number and what it says
+    redacted, and taken out whole through the store (history keeps it, Undo puts it
+    back) — never where the file changed since it was read."""
+    path = home.global_root / "local-services.md"
+    text = SECRET_NOTE.format(password=PASSWORD)
+    atomic_write_text(path, text)
+    leak = _secret_leak(home, "local-services.md")
+    changed = "- A line an agent added above.\n" + text
+    read_at = path.stat().st_mtime_ns
+    atomic_write_text(path, changed)
+    os.utime(path, ns=(read_at, read_at + 5_000_000_000))
+    stack = UndoStack()
+    refused = operations.move(home, stack, leak, _ctx())
+    assert not refused.ok and "changed since it was read" in (refused.error or "")
+    assert path.read_text() == changed and len(stack) == 0
+
+    atomic_write_text(path, text)
+    leak = _secret_leak(home, "local-services.md")
+    assert PASSWORD not in leak.place.text and leak.place.line == 4
+    assert move_target(leak) == "Take the line out"
+    result = operations.move(home, stack, leak, _ctx())
+    assert result.ok, result.error
+    lines = text.splitlines(keepends=True)
+    assert path.read_text() == "".join(lines[:3] + lines[4:])
+    versions = file_history(MemoryStore(home, None), parse_file_path(LOCAL_SERVICES))
+    assert any(v.sha256 == content_sha256(text) for v in versions)  # history keeps it
+    step = stack.pop()
+    assert step is not None and undo_step(home, step, stack=stack).ok
+    assert path.read_text() == text

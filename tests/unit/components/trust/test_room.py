@@ -139,3 +139,24 @@ def test_a_disagreement_said_in_many_places_is_counted_once() -> None:
         "    b.md:3 (mux, global)",
         "    c.md:3 (mux, global)",
     ]
+
+
+def test_a_thing_said_many_ways_names_how_many_other_values() -> None:
+    """The API's port said four ways, one listed past the two sides and one counted: the
+    row says how many other values, the tip lists each listed value's places."""
+    found = Contradiction(
+        kind="port",
+        about="API's port",
+        first=_side("8080", "a.md", at=10),
+        second=_side("9000", "d.md", at=20),
+        newer="second",
+        others=(_side("3000", "f.md", at=5),),
+        more_values=1,
+    )
+    [item] = next(
+        s
+        for s in room_sections(RoomFacts(trust=TrustReport(contradictions=(found,))))
+        if s.key == "contradictions"
+    ).items
+    assert item.text.endswith("vs 8080 (a.md:3) and 2 other values")
+    assert item.tip.splitlines()[-2:] == ["3000:", "    f.md:3 (mux, global)"]

@@ -1,0 +1,310 @@
+"""The user's model as the judge of what the offline engines found (issue 83; docs/formats.md
+§19.5, §19.6).
+
+When the user has a model (the writer's provider, `llm.settings`), each duplicate group
+the words found (`reworded`, `rule`: a copy is the same text, nothing to judge) and each
+contradiction is put to it: the statements, and one question — do these say the same
+thing, so one could stand for the others? can these all hold at once? It answers in a JSON
+object, its reason first, then its verdict — `{"reason": "<one line>", "verdict":
+"same" | "different"}`, or `"contradiction" | "compatible"` (`JudgeAnswer`): a finding it
+confirms is shown with its reason and its name (`judged_by`), one it dismisses is moved
+to the report's `dismissed`, with its reason. An answer that cannot be read, or a call
+that fails, leaves the finding as the offline engine judged it, and the report says why.
+
+What it answered is kept per question and content (`JudgedQuestions`: a digest of the
+model, the question and the statements), in Memtab's cache dir as the other trust caches
+(private, `per_file.write_held`'s format): asking again about the same statements costs
+nothing. It calls a model over the network: run it off the GUI thread.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from memtab.fs.records import Record
+from memtab.llm.settings import ProviderSettings, create_provider
+from memtab.llm.types import ChatProvider, ProviderError, UserMessage
+from memtab.llm.written.answers import json_values_in
+from memtab.store.home import Home
+from memtab.trust.contradictions.records import Contradiction, ContradictionsReport
+from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport
+from memtab.trust.per_file import CACHE_VERSION, cache_file_for, only, read_held, write_held
+
+Question = Literal["same", "contradict"]
+OFFLINE = "offline"
+"""`judged_by` of a finding the offline engine alone judged."""
+MAX_TOKENS = 200
+MAX_STATEMENT = 1200
+"""At most this many characters of one statement are sent (a note past it is cut)."""
+MAX_KEPT = 5000
+"""Answers kept (the newest)."""
+SYSTEM_PROMPT = (
+    "You check findings about the notes (memories) that coding agents keep about a "
+    "software project and read at the start of every session. Read the statements and "
+    "judge what they mean, not the words they share: opposite rules (always / never, do "
+    "/ don't) and different values for one thing (two ports, two tools for one job) "
+    "contradict and are never the same; rules about different things are neither; a rule "
+    "and a narrower exception to it do not contradict.\n"
+    "Reply with only a JSON object: first your reason in one short line, then your verdict."
+)
+QUESTIONS: dict[Question, tuple[str, str, str]] = {
+    "same": (
+        "Do these statements say the same thing, so that one could replace the others "
+        "without losing or changing anything a reader needs?",
+        "same",
+        "different",
+    ),
+    "contradict": (
+        "Can these statements all be true of one project at the same time, or do they "
+        "contradict each other?",
+        "contradiction",
+        "compatible",
+    ),
+}
+"""Each question, and the verdict that confirms the finding and the one that dismisses it."""
+
+ProviderFactory = Callable[[ProviderSettings, int | None], ChatProvider]
+
+
+def make_provider(settings: ProviderSettings, max_tokens: int | None) -> ChatProvider:
+    return create_provider(settings, max_tokens=max_tokens)
+
+
+class JudgeAnswer(Record):
+    """What the model is asked to answer (see the module doc): its reason, then its
+    verdict (one of its question's two)."""
+
+    reason: str
+    verdict: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The model's answer to one question: yes or no, its reason, and the model."""
+
+    yes: bool
+    reason: str
+    model: str
+
+
+@dataclass
+class JudgeStats:
+    """What judging cost: the questions asked of the model, answered from what was kept,
+    failed, its tokens and time."""
+
+    asked: int = 0
+    kept: int = 0
+    failed: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    seconds: float = 0.0
+    problems: list[str] = field(default_factory=list)
+
+
+class ModelJudge:
+    """Asks the model of `settings` about statements, keeping its answers (see the module
+    doc); one question at a time."""
+
+    def __init__(
+        self,
+        home: Home,
+        settings: ProviderSettings,
+        *,
+        make: ProviderFactory | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+        cancel: threading.Event | None = None,
+    ) -> None:
+        self.settings = settings
+        self.model = settings.model
+        self._make = make
+        self._clock = clock
+        self._cancel = cancel
+        self._provider: ChatProvider | None = None
+        self._kept = JudgedQuestions(home)
+        self.stats = JudgeStats()
+
+    def ask(self, question: Question, statements: Sequence[str], about: str = "") -> Verdict | None:
+        """The model's verdict on `statements` (None: it could not be had — the stats say
+        why)."""
+        shown = [_cut(" ".join(s.split())) for s in statements]
+        key = _key(self.model, question, about, shown)
+        kept = self._kept.get(key)
+        if kept is not None:
+            self.stats.kept += 1
+            return kept
+        asked, confirms, dismisses = QUESTIONS[question]
+        prompt = asked + (f" They are about {about}." if about else "")
+        prompt += (
+            f'\nAnswer {{"reason": "<one short line>", "verdict": "{confirms}" or "{dismisses}"}}.'
+        )
+        listed = "\n".join(f"{i + 1}. {s}" for i, s in enumerate(shown))
+        started = self._clock()
+        try:
+            if self._provider is None:
+                make = self._make or make_provider
+                self._provider = make(self.settings, MAX_TOKENS)
+            reply = self._provider.complete(
+                SYSTEM_PROMPT,
+                [UserMessage(f"{prompt}\n\nStatements:\n{listed}")],
+                [],
+                cancel=self._cancel,
+            )
+        except ProviderError as error:
+            self._failed(error.message)
+            return None
+        finally:
+            self.stats.seconds += self._clock() - started
+        self.stats.asked += 1
+        self.stats.input_tokens += reply.usage.input_tokens
+        self.stats.output_tokens += reply.usage.output_tokens
+        answer = next(
+            (a for v in json_values_in(reply.text) if (a := JudgeAnswer.read(v)) is not None),
+            None,
+        )
+        verdict = " ".join(answer.verdict.lower().split()) if answer is not None else ""
+        if answer is None or verdict not in (confirms, dismisses):
+            self._failed(f"an answer that is no verdict: {' '.join(reply.text.split())[:120]!r}")
+            return None
+        reason = " ".join(answer.reason.split())[:300]
+        judged = Verdict(verdict == confirms, reason, reply.served_model or self.model)
+        self._kept.put(key, judged)
+        return judged
+
+    def _failed(self, problem: str) -> None:
+        self.stats.failed += 1
+        if problem not in self.stats.problems:
+            self.stats.problems.append(problem)
+
+    def close(self) -> None:
+        """Keep what was answered, and close the connection."""
+        self._kept.save()
+        close = getattr(self._provider, "close", None)
+        if close is not None:
+            close()
+
+    def note(self) -> str:
+        """What judging did, in words ("" when nothing was put to the model)."""
+        stats = self.stats
+        if not (stats.asked or stats.kept or stats.failed):
+            return ""
+        said = f"Judged by {self.model}: {stats.asked} asked, {stats.kept} answered before"
+        if stats.failed:
+            said += (
+                f"; {stats.failed} not judged (the offline engine's finding stands): "
+                + "; ".join(stats.problems[:3])
+            )
+        return said + "."
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_STATEMENT else text[: MAX_STATEMENT - 1] + "…"
+
+
+def _key(model: str, question: str, about: str, statements: Sequence[str]) -> bytes:
+    digest = hashlib.blake2b(digest_size=16)
+    for part in (model, question, about, *sorted(statements)):
+        digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
+    return digest.digest()
+
+
+class JudgedQuestions:
+    """The model's answers, by question and content, between runs: `(version, "<home
+    path>", "judged", (key…), (yes…), (reason…), (model…))` in the trust caches' format
+    (`per_file.read_held`), the newest `MAX_KEPT`; a file not of that shape is none."""
+
+    ENGINE = "judged"
+
+    def __init__(self, home: Home) -> None:
+        self.path = cache_file_for(home, self.ENGINE)
+        self._home = str(home.root)
+        self._answers: dict[bytes, Verdict] | None = None
+        self._changed = False
+
+    def _load(self) -> dict[bytes, Verdict]:
+        if self._answers is None:
+            self._answers = read_held(self.path, self._read) or {}
+        return self._answers
+
+    def _read(self, held: tuple[Any, ...]) -> dict[bytes, Verdict]:
+        if len(held) != 7:
+            raise ValueError("not the shape written")
+        version, home, engine, keys, answers, reasons, models = held
+        if (version, home, engine) != (CACHE_VERSION, self._home, self.ENGINE):
+            return {}
+        if not (only(bytes, keys) and only(bool, answers) and only(str, reasons)):
+            raise TypeError("not the types written")
+        if not only(str, models) or not len(keys) == len(answers) == len(reasons) == len(models):
+            raise TypeError("not the types written")
+        if any(len(key) != 16 for key in keys) or not all(models):
+            raise ValueError("not a question's key, or no model")
+        return {
+            key: Verdict(yes, reason, model)
+            for key, yes, reason, model in zip(keys, answers, reasons, models, strict=True)
+        }
+
+    def get(self, key: bytes) -> Verdict | None:
+        return self._load().get(key)
+
+    def put(self, key: bytes, verdict: Verdict) -> None:
+        answers = self._load()
+        answers.pop(key, None)
+        answers[key] = verdict
+        self._changed = True
+
+    def save(self) -> None:
+        if not self._changed:
+            return
+        kept = list(self._load().items())[-MAX_KEPT:]
+        write_held(
+            self.path,
+            (
+                CACHE_VERSION,
+                self._home,
+                self.ENGINE,
+                tuple(key for key, _ in kept),
+                tuple(v.yes for _, v in kept),
+                tuple(v.reason for _, v in kept),
+                tuple(v.model for _, v in kept),
+            ),
+        )
+        self._changed = False
+
+
+def judge_duplicates(
+    report: DuplicatesReport, judge: ModelJudge, said: Mapping[str, Sequence[str]]
+) -> DuplicatesReport:
+    """`report` with each group the words found put to the model (`said`: a `reworded`
+    group's memories' content by its key; a `rule` group's are its members' lines)."""
+    shown: list[DuplicateGroup] = []
+    dismissed: list[DuplicateGroup] = []
+    for group in report.groups:
+        statements = said.get(group.key) or [m.text for m in group.members if m.text]
+        verdict = None if group.kind == "copy" else judge.ask("same", statements)
+        if verdict is None:
+            shown.append(group)
+            continue
+        judged = group.replaced(judged_by=verdict.model, reason=verdict.reason)
+        (shown if verdict.yes else dismissed).append(judged)
+    return report.replaced(groups=tuple(shown), dismissed=tuple(dismissed), judged=judge.note())
+
+
+def judge_contradictions(report: ContradictionsReport, judge: ModelJudge) -> ContradictionsReport:
+    """`report` with each contradiction put to the model: its sides' newest lines."""
+    shown: list[Contradiction] = []
+    dismissed: list[Contradiction] = []
+    for found in report.contradictions:
+        sides = (found.first, found.second, *found.others)
+        verdict = judge.ask("contradict", [side.place.text.strip() for side in sides], found.about)
+        if verdict is None:
+            shown.append(found)
+            continue
+        judged = found.replaced(judged_by=verdict.model, reason=verdict.reason)
+        (shown if verdict.yes else dismissed).append(judged)
+    return report.replaced(
+        contradictions=tuple(shown), dismissed=tuple(dismissed), judged=judge.note()
+    )

@@ -1,0 +1,168 @@
+"""Whether a sentence says to do something or not to, and what (docs/formats.md §19.6).
+
+A rule's *polarity* is `always` ("Always rebase…", "You must…", "Make sure to…", and a
+plain imperative: "Rebase on main before review.") or `never` ("Never…", "Don't…", "Do
+not…", "Must not…", "Avoid…"); its *action* the stems of what is done (`trust.words`),
+read in the clause that says it ("Never write commit messages in English; the team uses
+German." is about writing commit messages in English). Two rules are *opposite* when their
+polarities differ and the action of the `never` one is the other's, or a part of it
+("Never rebase on main." / "Always rebase on main before asking for review."): the two
+can't both hold. A `never` rule narrower than its `always` ("Always run the tests." /
+"Never run the tests against production.") is an exception, not its opposite.
+
+The duplicates never join opposite rules (the same words, opposite meaning) and the
+contradictions report them (`claims`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Literal, NamedTuple
+
+from memtab.trust.words import stems_of
+
+Polarity = Literal["always", "never"]
+MAX_EXTRA = 3
+"""An `always` rule says at most this many stems more than the `never` rule it opposes
+(a qualifier: "before asking for review"), else it is about something else."""
+
+_CLAUSE = re.compile(
+    r";\s+|(?<!\s)\s++[—–]\s+|:\s+|\.\s+|,\s+(?:so|because|since|as|which|but)\s+"
+)  # a run's first space; a purpose or reason is no part of the rule's action
+_NEVER = re.compile(
+    r"\b(?:never|do\s+not|don't|dont|must\s+not|mustn't|should\s+not|shouldn't|"
+    r"no\s+longer\s+allowed\s+to)\b|^(?:please\s+)?(?:avoid|stop)\b",
+    re.IGNORECASE,
+)
+_ALWAYS = re.compile(
+    r"\b(?:always|you\s+must|we\s+must|must\s+always|make\s+sure\s+to|be\s+sure\s+to)\b",
+    re.IGNORECASE,
+)
+_AT_TIMES = re.compile(
+    r"\b(?:if|when|whenever|unless|whether|depending|except|usually|sometimes|typically|"
+    r"maybe|perhaps|might|or|either|e\.g|for example|such as|was|were|used to|no longer)\b|"
+    r"->|→|=>|\?",
+    re.IGNORECASE,
+)
+"""A plain imperative holding only at times, or not one ("Run X if Y", "Run X or Y")."""
+_POLARITY_STEMS = frozenset(
+    {"alway", "never", "ever", "don", "dont", "t", "must", "not", "do", "onto", "into", "upon"}
+)
+"""Stems of how a rule is said, not what it is about ("rebase onto main": on main)."""
+_SPAN = re.compile(r"`([^`\n]+)`")
+_FIRST_WORD = re.compile(r"^(?:please\s+)?([a-z]+)\b", re.IGNORECASE)
+IMPERATIVES = frozenset(
+    {
+        "add", "ask", "bump", "call", "check", "clean", "commit", "configure", "create",
+        "declare", "delete", "deploy", "document", "enable", "disable", "export", "format",
+        "import", "include", "install", "keep", "label", "lint", "lock", "log", "merge",
+        "mock", "name", "open", "pin", "prefix", "publish", "pull", "push", "put", "rebase",
+        "record", "release", "remove", "rename", "reply", "request", "require", "reset",
+        "restart", "review", "rotate", "run", "set", "sign", "sort", "split", "squash",
+        "start", "store", "tag", "test", "type", "update", "upgrade", "use", "validate",
+        "verify", "wrap", "write",
+    }
+)  # fmt: skip
+"""Verbs a memory's rules start with, read as a plain imperative ("Squash-merge…" is
+`squash`): a sentence starting with another word says no rule of its own."""
+
+
+class Rule(NamedTuple):
+    """What a sentence says to do or not to: its polarity and its action's stems."""
+
+    polarity: Polarity
+    action: frozenset[str]
+    said: str
+    """The clause that says it, as written."""
+
+
+@functools.lru_cache(maxsize=16384)
+def rule_of(sentence: str) -> Rule | None:
+    """The rule a sentence states (see the module doc), or None."""
+    clauses = [c for c in _CLAUSE.split(sentence.strip().rstrip(".!")) if c.strip()]
+    for clause in clauses:
+        never, always = _NEVER.search(clause), _ALWAYS.search(clause)
+        if (never is None) == (always is None):
+            continue
+        said = never or always
+        assert said is not None
+        after = clause[said.end() :]
+        action = _action(after)
+        if not after.strip(" ,.!"):  # "Merge commits: never", "Squash, always": all of it
+            action = _action(clause)
+        if 2 <= len(action) <= 8:
+            return Rule("never" if never else "always", action, clause.strip())
+        return None
+    if _AT_TIMES.search(sentence):
+        return None
+    for clause in clauses:
+        verb = _FIRST_WORD.match(clause)
+        if verb is not None and verb.group(1).lower() in IMPERATIVES and _no_subject(clause):
+            action = _action(clause)
+            return Rule("always", action, clause.strip()) if 2 <= len(action) <= 8 else None
+    return None
+
+
+def _no_subject(clause: str) -> bool:
+    """Whether a clause starting with a verb is an imperative, not a subject and its verb
+    ("Commit messages use…", "Pull requests are…", "Test names are…")."""
+    words = clause.lower().split()[1:4]
+    return not _FINITE.intersection(words)
+
+
+_FINITE = frozenset(
+    {"is", "are", "was", "were", "gets", "get", "has", "have", "use", "uses", "run", "runs",
+     "need", "needs", "must", "should", "will", "can", "go", "goes", "live", "lives",
+     "stay", "stays", "start", "starts", "describe", "describes"}
+)  # fmt: skip
+
+
+def _action(text: str) -> frozenset[str]:
+    """The stems of what is done, a code span's text as it is ("`any`", "`rm -rf`")."""
+    spans = {span.strip().lower() for span in _SPAN.findall(text) if span.strip()}
+    words = stems_of(_SPAN.sub(" ", text))
+    return frozenset(s for s in words if s not in _POLARITY_STEMS) | spans
+
+
+def opposite(one: Rule, other: Rule) -> bool:
+    """Whether two rules can't both hold (see the module doc)."""
+    if one.polarity == other.polarity:
+        return False
+    never, always = (one, other) if one.polarity == "never" else (other, one)
+    return never.action <= always.action and len(always.action - never.action) <= MAX_EXTRA
+
+
+@functools.lru_cache(maxsize=16384)
+def subject_of(sentence: str) -> frozenset[str]:
+    """What a sentence stating something of a thing is about: the stems before its first
+    verb ("Branch names are kebab-case": branch, name); empty for an imperative or a
+    sentence whose verb this does not see."""
+    clause = _CLAUSE.split(sentence.strip(), maxsplit=1)[0]
+    words = clause.split()
+    for index, word in enumerate(words[:7]):
+        if word.lower() in _FINITE and index > 0:
+            return frozenset(stems_of(" ".join(words[:index])))
+    return frozenset()
+
+
+def other_subjects(one: str, other: str) -> bool:
+    """Whether two sentences state something of different things: a word of one's
+    subject the other does not say ("Branch names…" / "Test names…")."""
+    mine, theirs = subject_of(one), subject_of(other)
+    return bool(mine - _stems(other)) or bool(theirs - _stems(one))
+
+
+@functools.lru_cache(maxsize=16384)
+def _stems(sentence: str) -> frozenset[str]:
+    return frozenset(stems_of(sentence))
+
+
+def opposed(one: Rule, other: Rule) -> bool:
+    """Whether two rules of different polarities are about much the same action — what
+    the duplicates never join, wider than `opposite` (precision first: a rule and its
+    exception are not one rule either)."""
+    if one.polarity == other.polarity:
+        return False
+    shared = one.action & other.action
+    return len(shared) >= 2 and len(shared) * 2 >= min(len(one.action), len(other.action))

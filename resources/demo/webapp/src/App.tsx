@@ -1,0 +1,9 @@
+import { ThemeToggle } from "./components/ThemeToggle";
+
+export function App() {
+  return (
+    <main className="bg-surface">
+      <ThemeToggle />
+    </main>
+  );
+}

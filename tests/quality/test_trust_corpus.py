@@ -1,0 +1,169 @@
+"""The trust corpus keeps its word (tests/quality/trust_corpus/, issue 83): every item of each
+half's answer key points at a real file and line that says what the key recorded, each half
+seeds what the issue asks of it, the halves share no text, and each half lays out as its
+person's home. Whether the engines meet their targets is the scorecard's
+(tests/quality/trust_scorecard.py), not this file's."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.quality.trust_homes import CORPUS, HALVES, lay_out, load_key
+
+from memtab.sources.claude.source import encode_project_path
+
+PAIRS = ("duplicates", "duplicate_near_misses", "contradictions", "contradiction_near_misses")
+SINGLES = ("leaks", "leak_negatives", "check", "check_negatives")
+# Lines an agent writes the same in every home (its own scaffolding), not a person's words.
+SCAFFOLDING = {
+    "- Never edit, rename, or delete extension resources.",
+    "* Each note is the user's word: fold it into the memory, and never delete a note.",
+    '* Tag what comes from a note with "[ad-hoc note]".',
+    "Merged stage-1 raw memories (stable ascending thread-id order):",
+    "# Imported external-agent memory",
+    '"experimental": { "autoMemory": true },',
+    "- Read scope.json first: it names the project directory these files are for.",
+    "- The first path component is the source project key; the rest is the file's path in "
+    "that project's memory directory.",
+}
+
+
+def places(item: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    for name in ("a", "b", "at", "alt"):
+        if item.get(name) is not None:
+            yield item[name]
+    yield from item.get("more", [])
+
+
+def sdist_checkouts(half: str) -> list[Path]:
+    layout = load_key(half)["layout"]
+    return [CORPUS / half / "home" / dest for dest in layout.get("sdist", {})]
+
+
+def memory_files(half: str) -> list[Path]:
+    """The half's text written for the corpus: everything but the published checkouts."""
+    skip = sdist_checkouts(half)
+    return [
+        path
+        for path in sorted((CORPUS / half / "home").rglob("*"))
+        if path.is_file() and not any(path.is_relative_to(s) for s in skip)
+    ]
+
+
+@pytest.mark.parametrize("half", HALVES)
+def test_every_item_points_at_the_line_it_names(half: str) -> None:
+    key = load_key(half)
+    for section in (*PAIRS, *SINGLES):
+        for item in key[section]:
+            for place in places(item):
+                path = CORPUS / half / place["file"]
+                assert path.is_file() or (place["lines"] is None and path.is_dir()), item["id"]
+                if place["lines"] is None:
+                    continue
+                lines = path.read_text(encoding="utf-8").splitlines()
+                assert all(1 <= n <= len(lines) for n in place["lines"]), item["id"]
+                assert place["text"] in lines[place["lines"][0] - 1].strip(), item["id"]
+
+
+@pytest.mark.parametrize("half", HALVES)
+def test_no_place_is_both_a_finding_and_a_negative(half: str) -> None:
+    key = load_key(half)
+
+    def spots(section: str) -> set[tuple[str, int | None]]:
+        return {
+            (p["file"], n)
+            for item in key[section]
+            for p in places(item)
+            for n in (p["lines"] or [None])
+        }
+
+    assert spots("leaks") & spots("leak_negatives") == set()
+    assert spots("check") & spots("check_negatives") == set()
+    ids = [item["id"] for section in (*PAIRS, *SINGLES, "recall") for item in key[section]]
+    assert [i for i, n in Counter(ids).items() if n > 1] == []
+
+
+@pytest.mark.parametrize("half", HALVES)
+def test_each_half_seeds_what_the_issue_asks(half: str) -> None:
+    key = load_key(half)
+
+    def kinds(section: str) -> Counter[str]:
+        return Counter(item["kind"] for item in key[section])
+
+    duplicates, contradictions, leaks = kinds("duplicates"), kinds("contradictions"), kinds("leaks")
+    assert len(key["duplicates"]) >= 40
+    assert duplicates["reworded"] >= 8 and duplicates["global-project"] >= 8
+    assert {"copy", "prose", "import"} <= set(duplicates)
+    assert len(key["contradictions"]) >= 40
+    assert min(contradictions[k] for k in ("always-never", "tool", "port", "version")) >= 6
+    assert len(key["duplicate_near_misses"]) >= 30
+    assert len(key["contradiction_near_misses"]) >= 30
+    assert kinds("duplicate_near_misses")["opposite"] >= 6
+    assert len(key["leaks"]) >= 40 and leaks["home-path"] >= 4
+    assert leaks["foreign-host"] + leaks["foreign-path"] + leaks["foreign-repo"] >= 6
+    assert "example-key" in kinds("leak_negatives") and "own-home" in kinds("leak_negatives")
+    assert len(key["check"]) >= 25
+    assert any("→" in p["text"] for item in key["check"] for p in places(item) if p["text"])
+    assert len(key["recall"]) == 10
+
+
+@pytest.mark.parametrize("half", HALVES)
+def test_most_files_are_background(half: str) -> None:
+    """Precision means something only over memory with nothing to find in most files (a
+    near-miss or a negative is something not to find)."""
+    key = load_key(half)
+    found = ("duplicates", "contradictions", "leaks", "check")
+    seeded = {p["file"] for s in found for item in key[s] for p in places(item)}
+    files = [p for p in memory_files(half) if p.suffix == ".md"]
+    background = [p for p in files if str(p.relative_to(CORPUS / half)) not in seeded]
+    assert len(files) >= 150
+    assert len(background) > len(files) / 2
+
+
+def test_the_halves_share_no_text() -> None:
+    """Nothing was copied between the halves: no line of 30 characters or more, no person, no
+    project (the engines tuned on one must meet the other cold)."""
+
+    def lines(half: str) -> set[str]:
+        found = set()
+        for path in memory_files(half):
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if len(line.strip()) >= 30 and line.strip() not in SCAFFOLDING:
+                    found.add(line.strip())
+        return found
+
+    assert lines(HALVES[0]) & lines(HALVES[1]) == set()
+    layouts = [load_key(half)["layout"] for half in HALVES]
+    assert layouts[0]["user_home"] != layouts[1]["user_home"]
+    projects = [{p["name"] for p in layout["projects"]} for layout in layouts]
+    assert projects[0] & projects[1] == set()
+
+
+@pytest.mark.parametrize("half", HALVES)
+def test_each_checkout_is_a_small_published_project_with_its_licence(half: str) -> None:
+    for checkout in sdist_checkouts(half):
+        provenance = (checkout / "PROVENANCE").read_text(encoding="utf-8")
+        assert "Licence:" in provenance and "https://" in provenance
+        assert any(checkout.glob("LICEN[CS]E*"))
+        assert sum(p.stat().st_size for p in checkout.rglob("*") if p.is_file()) < 1_000_000
+
+
+@pytest.mark.parametrize("half", HALVES)
+def test_each_half_lays_out_as_its_persons_home(half: str, tmp_path: Path) -> None:
+    laid = lay_out(half, tmp_path)
+    key = laid.key
+    for project in key["layout"]["projects"]:  # a checkout deleted since is one finding
+        assert Path(laid.project_path(project["name"])).is_dir() != project.get("missing", False)
+    config = (laid.xum_home / "config.json").read_text(encoding="utf-8")
+    assert key["layout"]["user_home"] + "/" not in config.replace(str(laid.home), "")
+    recall_dir = laid.moved(key["layout"]["recall_directory"])
+    memory = laid.home / ".claude" / "projects" / encode_project_path(recall_dir) / "memory"
+    names = {p.name for p in memory.glob("*.md")}
+    for case in key["recall"]:
+        assert set(case["expect"] + case["also"]) <= names, case["id"]
+    back = laid.corpus_path(memory / "MEMORY.md")
+    assert back is not None and (CORPUS / half / back).is_file()

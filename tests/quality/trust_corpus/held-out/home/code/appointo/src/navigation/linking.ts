@@ -1,0 +1,4 @@
+export const linking = {
+  prefixes: ['https://app.appointo.larkspur.health', 'appointo://'],
+  config: { screens: { Home: '', Booking: 'book/:clinicId' } },
+};

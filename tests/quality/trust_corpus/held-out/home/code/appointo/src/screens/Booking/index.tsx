@@ -1,0 +1,3 @@
+export function BookingScreen() {
+  return null;
+}

@@ -1,0 +1,1 @@
+SELECT clinic_id, count(*) AS appointments FROM {{ ref('fct_appointments') }} GROUP BY 1

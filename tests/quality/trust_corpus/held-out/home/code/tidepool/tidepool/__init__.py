@@ -1,0 +1,1 @@
+"""tidepool: Larkspur Health's data platform."""

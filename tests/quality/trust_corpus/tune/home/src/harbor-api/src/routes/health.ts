@@ -1,0 +1,5 @@
+import type { FastifyInstance } from 'fastify';
+
+export async function healthRoutes(app: FastifyInstance) {
+  app.get('/health', { config: { public: true } }, async () => ({ ok: true }));
+}
