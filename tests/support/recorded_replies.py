@@ -15,8 +15,9 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memtab.llm.written.calls import calls_in_text
+from memtab.llm.openai import OpenAIProvider
 from memtab.llm.types import Message, ModelReply, ToolSpec
+from memtab.llm.written.calls import calls_in_text
 
 RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "real-model" / "replies"
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "shared"
@@ -34,11 +35,27 @@ def fixture_transcript(name: str) -> Path:
     return next(FIXTURES.glob(f"*/{name}"))
 
 
+def cassette_replies(path: Path) -> list[ModelReply]:
+    """The replies a cassette of `support.real_model` holds, read as the provider reads a
+    server's (its calls made, or written as text)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    provider = OpenAIProvider("recorded", None, "http://127.0.0.1:9/v1")
+    try:
+        return [
+            provider.parse_reply(exchange["reply"])
+            for exchange in data["exchanges"]
+            if exchange.get("status") == 200 and isinstance(exchange.get("reply"), dict)
+        ]
+    finally:
+        provider.close()
+
+
 @dataclass
 class Replay:
-    """A ChatProvider answering with recorded reply texts, in order, then `SPENT`."""
+    """A ChatProvider answering with recorded replies (texts, or replies read from a
+    cassette), in order, then `SPENT`."""
 
-    texts: list[str]
+    texts: list[str | ModelReply]
     used: int = 0
     sent: list[list[Message]] = field(default_factory=list)
 
@@ -59,7 +76,10 @@ class Replay:
         cancel: threading.Event | None = None,
     ) -> ModelReply:
         self.sent.append(list(messages))
-        text = self.texts[self.used] if self.used < len(self.texts) else SPENT
+        recorded = self.texts[self.used] if self.used < len(self.texts) else SPENT
         self.used += 1
+        if isinstance(recorded, ModelReply) and recorded.tool_calls:
+            return recorded
+        text = recorded.text if isinstance(recorded, ModelReply) else recorded
         calls = calls_in_text(text, tools, f"r{self.used}")
         return ModelReply(text, calls, "stop", calls_from_text=bool(calls))

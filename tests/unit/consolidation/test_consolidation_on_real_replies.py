@@ -1,11 +1,13 @@
 """Consolidate now on the three real stores with what real local models answered (issue
-82): Qwen2.5-Coder on llama-server, replies recorded and replayed. The plan and the
-journal say what the run's tools did — here, that it read and changed nothing — never the
-model's claims ("Viewed …", "Merged MEMORY.md into …"), which stay in the trace dump."""
+82): Qwen2.5-Coder on llama-server, replies recorded and replayed leniently (the rails
+may answer the model otherwise than when it was recorded). The plan and the journal say
+what the run's tools did, never the model's claims ("Viewed …", "Merged MEMORY.md into
+…"), which stay in the trace dump; a change is proposed only to a file the run read."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -17,13 +19,16 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import Journal
 from memtab.traces.catalog import list_traces
 from quality.stores import REAL_STORES, RealStore, install
-from support.recorded_replies import Replay, recorded
+from support.real_model import CASSETTES as CASSETTE_DIR
+from support.real_model import STORE_FIXTURES, fixture_home, lay_out_store
+from support.recorded_replies import Replay, cassette_replies, recorded
 
 from .helpers import WS, read
 
 RECORDINGS = ["consolidation/qwen2.5-coder-1.5b.json", "consolidation/qwen2.5-coder-0.5b.json"]
 SCOPES = {"codex-memories": Scope.PROJECT, "claude-code-auto-memory": Scope.PROJECT}
 RUNS = [(name, store) for name in RECORDINGS for store in recorded(name)]
+STORES = {store.folder: store for store in STORE_FIXTURES}
 
 
 def real(folder: str) -> RealStore:
@@ -51,3 +56,30 @@ def test_the_plan_and_the_journal_say_only_what_the_run_did(
     assert any(json.dumps(replies[0])[1:40] in dump for dump in dumps)  # its words: there
     if not any(op.applied for op in record.ops):
         assert record.summary.startswith("no changes made (read ")
+
+
+CASSETTES = sorted(CASSETTE_DIR.glob("*/consolidate-*.json"))
+
+
+@pytest.mark.parametrize("path", CASSETTES, ids=[f"{p.parent.name}-{p.stem}" for p in CASSETTES])
+def test_a_recorded_plan_changes_only_what_the_run_read_and_says_only_what_it_did(
+    tmp_path: Path, path: Path
+) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    home, workspace = fixture_home(tmp_path / "home")
+    lay_out_store(home, workspace, STORES[data["store"]])
+    replies = cassette_replies(path)
+    model = Replay(list(replies))
+    plan = ConsolidationService(home, provider_factory=lambda _: model).plan(workspace.id)
+    said = {reply.text.strip() for reply in replies if reply.text.strip()}
+    assert plan.summary not in said
+    viewed: set[str] = set()
+    for sent in model.sent:
+        for message in sent:
+            for call in getattr(message, "tool_calls", ()):
+                arguments = call.arguments or {}
+                if arguments.get("command") == "view" and isinstance(arguments.get("path"), str):
+                    viewed.add(arguments["path"])
+    for op in plan.proposed:
+        if op.command != "create":
+            assert op.path in viewed, (op.path, viewed)

@@ -132,3 +132,21 @@ def test_a_copy_of_a_file_the_agent_wrote_or_of_a_tools_output_is_refused(
         ("- 1 file changed", COPIES_OUTPUT),
     )
     assert result.outcome == "no_new_memories"
+
+
+def test_a_heading_whose_sub_headings_all_go_goes_too(home: Home, workspace: Workspace) -> None:
+    # Qwen2.5-Coder 1.5B on the edge-cases session: every line refused but `# Directives`.
+    draft = (
+        "# Directives\n- always test your code before running it\n\n"
+        "## Commands that work\n- `multi-edit /tmp/complex_example.py`\n\n"
+        "## Fixes\n- Failed to execute the `FailingTool`: Command not found\n"
+    )
+    nothing_new = ModelReply("", (ToolCall("n", "no_new_memories", {}),))
+    result = run_writer(home, workspace, session(), ScriptedProvider([write(draft), nothing_new]))
+    assert result.outcome == "no_new_memories"
+    assert not MemoryStore(home, workspace).physical(parse_file_path(NOTES)).exists()
+    assert [line for line, _ in result.refused] == [
+        "- always test your code before running it",
+        "- `multi-edit /tmp/complex_example.py`",
+        "- Failed to execute the `FailingTool`: Command not found",
+    ]

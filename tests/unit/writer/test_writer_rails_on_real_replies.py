@@ -6,6 +6,9 @@ line named in the result — and what they got right is written."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from memtab.redact import redact_outgoing
@@ -16,6 +19,7 @@ from memtab.store.sidecars.registry import Workspace
 from memtab.writer.job.rails import WriterRails
 from memtab.writer.job.run import load_writer_events, run_writer
 from support.logfail import ExpectLog
+from support.real_model import CASSETTES, FIXTURES
 from support.recorded_replies import Replay, fixture_transcript, recorded
 
 NOTES = "/memories/workspace/notes.md"
@@ -72,3 +76,23 @@ def test_nothing_the_rails_refuse_is_written_and_each_refusal_is_named(
     assert WriterRails(events.budget.events).rails.refusals(written, range(len(lines))) == {}
     for line, _ in result.refused:
         assert line not in lines and redact_outgoing(line) == line
+
+
+WRITER_CASSETTES = [
+    path
+    for path in sorted(CASSETTES.glob("*/*.json"))
+    if json.loads(path.read_text(encoding="utf-8"))["kind"] == "writer"
+]
+
+
+@pytest.mark.parametrize(
+    "path", WRITER_CASSETTES, ids=[f"{p.parent.name}-{p.stem}" for p in WRITER_CASSETTES]
+)
+def test_what_a_recorded_run_wrote_holds_nothing_the_rails_refuse(path: Path) -> None:
+    """The notes each run of `scripts/real-model --record` left (its cassette's `after`)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    events = load_writer_events(FIXTURES / data["fixture"])
+    written = data["after"] or ""
+    lines = written.split("\n")
+    assert redact_outgoing(written) == written
+    assert WriterRails(events.budget.events).rails.refusals(written, range(len(lines))) == {}

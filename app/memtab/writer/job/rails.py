@@ -177,22 +177,25 @@ class WriterRails:
 def _without_empty_headings(
     lines: Sequence[tuple[str, int | None]], kinds: Sequence[Line], added: set[int]
 ) -> tuple[list[str], list[int]]:
-    """The lines but each heading the write added that nothing stands under, and the
-    blank lines what was left out leaves (none first, never two in a row); and the
-    numbers of the headings left out."""
-    kept: list[str] = []
+    """The lines but each heading the write added that nothing stands under — read from
+    the end, so a heading whose sub-headings all go goes too — and the blank lines what
+    was left out leaves (none first, never two in a row); and the numbers of the
+    headings left out."""
+    kept_reversed: list[tuple[str, int | None]] = []
     empty: list[int] = []
-    for index, (line, number) in enumerate(lines):
+    for line, number in reversed(lines):
         if number is not None and number in added and kinds[number].kind is LineKind.HEADING:
-            following = (text for text, _ in lines[index + 1 :])
-            under = next((text for text in following if text.strip()), "")
+            under = next((text for text, _ in reversed(kept_reversed) if text.strip()), "")
             if not under or 0 < _level(under) <= _level(line):
                 empty.append(number)
                 continue
+        kept_reversed.append((line, number))
+    kept: list[str] = []
+    for line, _ in reversed(kept_reversed):
         if not line.strip() and (not kept or not kept[-1].strip()):
             continue
         kept.append(line)
-    return kept, empty
+    return kept, sorted(empty)
 
 
 def _level(line: str) -> int:
