@@ -14,7 +14,7 @@ Every call goes through `ConsolidationGuard.execute`. Reads pass straight to the
    the run has viewed any: a model that proposes from the file list alone changes
    nothing; rails (`rails`, a model's runs: `consolidation.rails`) — new text may not
    invent a rule no file states, put words in the user's mouth, copy the instructions
-   or carry a secret;
+   or carry a secret; and a `str_replace` of a text by itself changes nothing;
 3. the mutation budget — 8 per run, reserved atomically so parallel calls never
    over-commit; a call rejected by 1–2 consumes nothing;
 4. dry run — the call is not dispatched; it consumes budget like a real change would;
@@ -64,6 +64,7 @@ DRY_RUN_NOTE = "dry-run"
 PROJECT_SCOPE_REJECTION = "project memory is available only for single-project runs"
 PIN_RULE = "pinned files may be edited but never deleted or renamed"
 READ_FIRST_RULE = "view it first: this run changes only files it has read"
+SAME_TEXT = "old_str and new_str are the same: the change would change nothing"
 
 
 def run_scopes(scope: RunScope | None) -> tuple[Scope, ...]:
@@ -247,6 +248,11 @@ class ConsolidationGuard:
             refused = self.rails(request) if self.rails is not None else None
             if refused:
                 raise _RejectedError(refused)
+            if (
+                isinstance(request.args, StrReplaceArgs)
+                and request.args.old_str == request.args.new_str
+            ):
+                raise _RejectedError(SAME_TEXT)
         except _RejectedError as rejection:
             return self._journal(request, path_text, new_path_text, False, str(rejection))
         if not self.budget.reserve():

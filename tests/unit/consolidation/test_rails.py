@@ -4,6 +4,7 @@ named in the refusal and the journal, and the file is left as it was."""
 
 from __future__ import annotations
 
+from memtab.consolidation.guard import SAME_TEXT
 from memtab.consolidation.rails import UNHEARD, UNSTATED_RULE
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.types import ModelReply, ToolCall
@@ -71,3 +72,10 @@ def test_new_text_no_file_states_is_refused_whole_and_named(home: Home, store: M
     assert notes[1].endswith(PUTS_WORDS_IN_THE_USERS_MOUTH)
     assert notes[2].endswith(UNHEARD)
     assert read(store, A) == "# Tools\n- Use pnpm, not npm\n" and exists(store, B)
+
+
+def test_a_replace_that_changes_nothing_is_refused(home: Home, store: MemoryStore) -> None:
+    # Qwen2.5-Coder 1.5B replaced a line of the Codex store by itself, four times.
+    seed(store)
+    ops = run(home, edit("1", "- Use pnpm, not npm\n"))
+    assert ops == [("str_replace", False, SAME_TEXT)]
