@@ -21,7 +21,9 @@ of three, wall and CPU:
   files: copies are one statement each side, never a pair for each copy);
 - the window's `TrustEngines` — the first look, then the next after one file changed
   (each engine keeps what it worked out of every file by its text), and the window's
-  look in its child process with nothing changed.
+  look in its child process with nothing changed;
+- each command as a user runs it on a home whose 20,000 files are Claude Code's memory of
+  four projects (every file of a source read, none past 1,000 left out).
 
 Reported, never asserted.
 """
@@ -44,7 +46,9 @@ from bench.table import Row, record
 from memtab.cli.main import main
 from memtab.operations.job import JobContext
 from memtab.operations.trust.window import WindowTrust
+from memtab.sources.claude.source import encode_project_path
 from memtab.store.home import Home
+from memtab.store.sidecars.registry import add_workspace
 from memtab.trust.contradictions.engine import ContradictionsEngine
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.leaks.engine import LeaksEngine
@@ -207,7 +211,12 @@ def test_what_contradictions_prints(home: Home, capsys: pytest.CaptureFixture[st
 @pytest.mark.skipif(sys.platform == "win32", reason="os.wait4, os.posix_spawn")
 def test_each_command_as_a_user_runs_it(home: Home, tmp_path: Path) -> None:
     env = child_environment(tmp_path / "pycache")
-    result = tmp_path / "measured"
+    _cold_and_warm(home, env, tmp_path / "measured", "command", "20,000 files, its process")
+
+
+def _cold_and_warm(home: Home, env: dict[str, str], result: Path, key: str, what: str) -> None:
+    """Each command as a user runs it on `home`, cold (its caches removed) and warm, beside
+    the start of `memtab --version`: recorded as `trust-<command>-<key>`."""
     start = min(_command(home, ("--version",), env, result) for _ in range(ROUNDS))
     caches = Path(env["MEMTAB_CONFIG_DIR"]) / "cache"
     for name in COMMANDS:
@@ -216,9 +225,9 @@ def test_each_command_as_a_user_runs_it(home: Home, tmp_path: Path) -> None:
         cold = _command(home, (name, "--json"), env, result)
         warm = min(_command(home, (name, "--json"), env, result) for _ in range(ROUNDS))
         record(
-            f"trust-{name}-command",
+            f"trust-{name}-{key}",
             Row(
-                f"`memtab {name} --json`, 20,000 files, its process: cold · warm",
+                f"`memtab {name} --json`, {what}: cold · warm",
                 f"{_said(cold)} · {_said(warm)}",
                 TARGET,
                 f"{_said(start)} (`memtab --version`)",
@@ -255,3 +264,37 @@ def test_the_three_over_one_read(home: Home) -> None:
         "trust-window",
         Row("the window's look, in its child process, nothing changed", look, "—"),
     )
+
+
+AGENT_PROJECTS = 4
+"""The other agents' home: Claude Code's auto memory of four projects, 5,000 files each."""
+
+
+@pytest.fixture(scope="module")
+def agents_home(tmp_path_factory: pytest.TempPathFactory) -> tuple[Home, Path]:
+    """A home whose 20,000 memory files are all other agents' (issue 83: a source past 1,000
+    files was read by no command), and the Claude Code config dir that holds them."""
+    root = tmp_path_factory.mktemp("agents")
+    home = Home(root / "home")
+    claude = root / "claude"
+    per = 20_000 // AGENT_PROJECTS
+    for number in range(AGENT_PROJECTS):
+        project = root / "src" / f"service{number}"
+        project.mkdir(parents=True)
+        add_workspace(home, str(project), "main")
+        memory = claude / "projects" / encode_project_path(str(project)) / "memory"
+        memory.mkdir(parents=True)
+        for index in range(per):
+            text = _note(index + number * per)
+            (memory / f"topic_{index:05d}.md").write_text(text, encoding="utf-8")
+    return home, claude
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="os.wait4, os.posix_spawn")
+def test_each_command_on_20000_files_of_other_agents(
+    agents_home: tuple[Home, Path], tmp_path: Path
+) -> None:
+    home, claude = agents_home
+    env = {**child_environment(tmp_path / "pycache"), "CLAUDE_CONFIG_DIR": str(claude)}
+    what = "20,000 files of Claude Code's memory, its process"
+    _cold_and_warm(home, env, tmp_path / "measured", "agents", what)

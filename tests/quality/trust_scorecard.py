@@ -193,7 +193,13 @@ def _score_singles(
 
 
 def score_leaks(matcher: Matcher, answer: dict[str, Any]) -> dict[str, Any]:
-    findings = [(matcher.loc(leak), leak["kind"]) for leak in answer["leaks"]]
+    # A leak's `elsewhere` (the memory's other lines naming the same project, Codex's
+    # imports holding the same line) are places of it, as a contradiction's are.
+    findings = [
+        (matcher.loc(place), leak["kind"])
+        for leak in answer["leaks"]
+        for place in (leak, *leak.get("elsewhere", []))
+    ]
     key = matcher.key
     return _score_singles(matcher, findings, key["leaks"], key["leak_negatives"], [])
 

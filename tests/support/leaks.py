@@ -85,7 +85,7 @@ LEAKS: dict[str, tuple[str, str, str]] = {
     "bearer token": ("Authorization: Bearer ", "abc.def-ghi_jklmnopQRSTUV", "\n"),
     "slack webhook": (
         "POST https://hooks.slack.com/services/",
-        "T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+        "T04PW7KQ2/B06DKY9R1JM/vN3qX8cRz1LtYp6Hw0Fs4Ujd",
         " ok",
     ),
     "EC private key": (
@@ -132,6 +132,12 @@ LEAKS: dict[str, tuple[str, str, str]] = {
         "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",
         "\n",
     ),
+    "a key given by name": ("dhl_key=", "Qm9vZ3JhNzRkYWU1ZjE2NGI4YzNhMmY5ZDBl", "`"),
+    "a password in a compose URL that is no default": (
+        "postgres://postgres:",
+        "Hb7vQ2mX9kR4",
+        "@localhost:5432/app",
+    ),
     "square access token": ("SQUARE=", "sq0atp-1Qk5xW4s8dL0m7Hn2bV3cA", ""),
     "shopify access token": ("X-Shopify-Access-Token: ", "shpat_" + "0a1b2c3d4e" * 3 + "f9", ""),
     "digitalocean token": ("doctl auth init -t ", "dop_v1_" + "0123456789abcdef" * 4, ""),
@@ -174,4 +180,29 @@ LOOK_ALIKES: dict[str, str] = {
     "words glued to a prefix": (
         "the risk_live_update_interval and task-runner-for-the-quarterly-plan"
     ),
+    # What documentation writes in a secret's place, and defaults documented as such.
+    "AWS's documented example pair": (
+        "aws_access_key_id = AKIAIOSFODNN7EXAMPLE\n"
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+    ),
+    "placeholders in an env example": (
+        "`OPENAI_API_KEY=sk-xxxx` GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx "
+        "API_KEY=your-api-key-here password: '********' SECRET_KEY=changeme-in-production"
+    ),
+    "Slack's documented webhook": (
+        "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX"
+    ),
+    "compose defaults on this machine": (
+        "postgres://postgres:postgres@localhost:5432/app_test and amqp://guest:guest@rabbitmq:5672"
+    ),
+    "a token made in code": 'token = s.dumps({"user": 42})  # and password = getpass.getpass()',
+    "values that say what they stand for": (
+        'SECRET_KEY = "super-secret-key"; rotate: secret="old-secret", secret_key="new-secret"'
+    ),
+    "published examples": (
+        "stripe.api_key = 'sk_test_4eC39HqLyjWDarjtT1zdp7dc' and jwt.io's eyJhbGciOiJIUzI1NiIsI"
+        "nR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5"
+        "MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+    ),
+    "a key name given a word": "sort_key=created_at_descending, cache_key: tenantAndUserProfile",
 }

@@ -5,6 +5,7 @@ that agent and scope would be read."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from memtab.check.documents import GLOBAL_GROUP, Document, pack_text
 
@@ -47,10 +48,13 @@ def memory(place: str, name: str, text: str, *, modified_ms: int = 0) -> Documen
             workspace=workspace,
             key=key,
         )
-    if kind in ("claude", "team"):
-        folder = "memory" if kind == "claude" else "memory/team/shared"
-        path = f"claude-code:project-{project}:{folder}/{name}"
+    if kind == "claude":
+        path = f"claude-code:project-{project}:memory/{name}"
         return _doc(path, "claude-code", "project", text, modified_ms, project=path_of)
+    if kind == "team":
+        path = f"claude-code:team-{project}:{name}"
+        document = _doc(path, "claude-code", "project", text, modified_ms, project=path_of)
+        return replace(document, shared=True)
     if kind == "claude-user":
         return _doc(f"claude-code:user:rules/{name}", "claude-code", "global", text, modified_ms)
     if kind == "codex-import":

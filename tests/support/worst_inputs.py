@@ -79,6 +79,7 @@ REDACTION = {
     "secret_named_value": F("token", " ", "x"),
     "secret_in_prose": F("token", " for a", " is x"),
     "short_password": F("", "password: ", "x"),
+    "named_key": F("", "a_key=Aa1"),
 }
 
 
@@ -193,8 +194,13 @@ WORST: dict[str, Worst] = {
     "memtab.markdown:INLINE_LINK": F("", "[a](<"),
     "memtab.markdown:REFERENCE_DEFINITION": M(" [", "a"),
     # redact
-    "memtab.redact:_SECRET_KEY_NAME": X("", "a_", "x"),
-    "memtab.redact:_REFERENCE_VALUE": M("", "a"),
+    "memtab.redact.rules:_SECRET_KEY_NAME": X("", "a_", "x"),
+    "memtab.redact.rules:_REFERENCE_VALUE": M("", "a"),
+    "memtab.redact.rules:_CODE": M("a", "a.", "!"),
+    "memtab.redact.rules:_LOCAL_HOST": X("", "a", "!"),
+    "memtab.redact.rules:_PLACEHOLDER_WORDS": S("", "your"),
+    "memtab.redact.rules:_VENDOR_PREFIX": S("", "a-"),
+    "memtab.redact.rules:_SAYS_WHAT_IT_IS": X("", "a-", "!"),
     # sources
     "memtab.sources.claude.hidden_text:_CANDIDATE": F("", "a\u200b"),
     "memtab.sources.claude.hidden_text:_OPENER": F("", "a<"),
@@ -467,8 +473,11 @@ WORST: dict[str, Worst] = {
     "memtab.llm.openai:_REFUSED_PARTS['tools']": S("", "atools tool_choic functio"),
     "memtab.llm.openai:_REFUSED_PARTS['max_tokens']": S("", "max_completion_token"),
     # the redaction rules, as `Rule.apply` applies them
-    **{f"memtab.redact:RULES[{i}].pattern": REDACTION[rule.name] for i, rule in enumerate(RULES)},
-    "memtab.redact:PRIVATE_RULE.pattern": F("", "<private>a"),
+    **{
+        f"memtab.redact.rules:RULES[{i}].pattern": REDACTION[rule.name]
+        for i, rule in enumerate(RULES)
+    },
+    "memtab.redact.rules:PRIVATE_RULE.pattern": F("", "<private>a"),
     "memtab.trust.rails:_MARKER": F("", " ", "x"),
     "memtab.trust.rails:_EMPHASIS": F("", "*"),
     "memtab.trust.rails:_LABEL": F("note", " ", "x"),
@@ -520,10 +529,13 @@ WORST: dict[str, Worst] = {
     "memtab.trust.claims:_VERB_PORT": M("a ", "a"),
     "memtab.components.trust.changes:_LIST_MARK": M("1", "1", "x"),
     "memtab.components.trust.changes:_SPACES": F("a", " "),
-    "memtab.trust.leaks.engine:_COMMON_HOSTS": S("x", ".github", "!"),
     "memtab.trust.leaks.engine:_DISTINCT_NAME": M("a", "-a", "!"),
-    "memtab.trust.leaks.engine:_HOST": F("", "ab.", "-"),
-    "memtab.trust.leaks.engine:_PERSONAL": F("", "/home/"),
+    "memtab.trust.leaks.engine:_IMAGE_COMMAND": S("", "docker pull "),
+    "memtab.trust.leaks.engine:_PERSONAL": F("", "/home/a-"),
+    "memtab.trust.leaks.hosts:_URL_HOST": F("", "a://ab."),
+    "memtab.trust.leaks.hosts:_BARE_HOST": F("", "ab.", "-"),
+    "memtab.trust.leaks.hosts:_PUBLIC": S("x", ".github", "!"),
+    "memtab.trust.leaks.hosts:_HOSTING": S("", ".amazonaws"),
     "memtab.trust.leaks.engine:_REMOTE": S("", " ", "x"),
     "memtab.trust.leaks.engine:_SLUG": S("", "/a", " "),
     "memtab.trust.polarity:_ALWAYS": S("", "make sur "),

@@ -5,13 +5,15 @@ mux's files: the global scope once, each registered project's project scope once
 workspace's workspace scope once (`--workspace`: that workspace's three). A project file
 is checked against the project's path in the registry; a workspace file against the
 workspace's own checkout (its registered path: mux's worktree), else its project's.
-Other agents' files (`memtab.sources`) know their project: Claude Code's project memory
+Other agents' files (`memtab.sources`), every one of each source (the tree shows 1,000),
+know their project: Claude Code's project memory
 directory decodes to one, a project's instruction files and `.loki/memory` sit in it,
 and an older Codex's per-directory bucket is named by a hash of its directory
 (`sources.codex.source.bucket_project`). Files of no project (user-level memory, Codex's
 `memories/`) are global: they are checked for links, disagreements and use, not
 against any code. A reader that keeps the texts it read (`KnownTexts`: the trust
-commands') is spared opening a mux file whose `lstat` is what it was then.
+commands') is spared opening a file whose `lstat` is what it was then; a file that cannot
+be read is said in `problems`.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from memtab.file_protocol.file_ref import SourceError
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile
 from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.claude.recall import recall_warning
-from memtab.sources.codex.imports import link_imports
+from memtab.sources.codex.imports import ImportLinks, link_imports
 from memtab.sources.codex.source import bucket_project
 from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file
@@ -102,20 +104,34 @@ class Document:
     names is history, not a claim about the code now; only its links are checked."""
     history_key: str | None = None
     origin: Origin | None = field(default=None, compare=False)
-    recall_note: str | None = None
-    """Why its agent cannot recall it well (a Claude Code topic file without a
-    description, `sources.claude.recall`), or None."""
     index_note: str | None = None
     """Why its agent never finds it (a note of Gemini CLI's private memory its
     `MEMORY.md` names nowhere), or None."""
     imported: str | None = None
     """What it is when it is Codex's copy of a Claude Code memory file (`imported from
-    Claude Code (cwd …)`: `sources.codex.imports`), else None."""
+    Claude Code (cwd …)`: `sources.codex.imports`), else None. Such a copy is memory of
+    the project its `cwd` names (Codex: "Its `cwd` is the scope for every imported memory
+    file"), never checked against its code (its original is)."""
+    original: str | None = None
+    """The file id of the Claude Code file a copy is of, when that is listed."""
+    shared: bool = False
+    """Shared with the project's collaborators (`shared_with_collaborators`)."""
 
     @property
     def text(self) -> str:
         """The file's text as it was read."""
         return zlib.decompress(self.packed).decode("utf-8", "surrogatepass")
+
+    @property
+    def recall_note(self) -> str | None:
+        """Why its agent cannot recall it well (a Claude Code topic file without a
+        description, `sources.claude.recall`), or None: worked out when asked (the check
+        asks; the trust commands read 20,000 files and never do)."""
+        origin = self.origin
+        if not isinstance(origin, _SourceOrigin):
+            return None
+        segments = tuple(origin.file.relative.split("/"))
+        return recall_warning(origin.source.layout, segments, self.text)
 
     @property
     def physical(self) -> Path | None:
@@ -172,7 +188,7 @@ def collect(
     documents = list(_mux_documents(home, registry, workspace_id, problems, texts))
     if sources is not None:
         chosen = registry.require_workspace(workspace_id) if workspace_id else None
-        documents += _source_documents(sources, registry, chosen, problems)
+        documents += _source_documents(sources, registry, chosen, problems, texts)
     projects = sorted({d.project for d in documents if d.project is not None})
     return Collected(tuple(documents), tuple(projects), tuple(problems))
 
@@ -403,6 +419,20 @@ def is_record(source: Source, file: SourceFile) -> bool:
     )
 
 
+_SHARED_LAYOUTS = frozenset(
+    {Layout.CLAUDE_TEAM_MEMORY, Layout.CLAUDE_PROJECT, Layout.CODEX_PROJECT, Layout.GEMINI_PROJECT}
+)
+_ONE_S_OWN = ("CLAUDE.local.md", "AGENTS.override.md", ".claude/agent-memory-local/")
+
+
+def shared_with_collaborators(source: Source, file: SourceFile) -> bool:
+    """Whether every collaborator of the project reads the file: Claude Code's team memory,
+    and a project's instruction files as a repository commits them (`CLAUDE.md`,
+    `.claude/rules/`, `AGENTS.md`, `GEMINI.md`; never one's own: `CLAUDE.local.md`,
+    `AGENTS.override.md`, `.claude/agent-memory-local/`)."""
+    return source.layout in _SHARED_LAYOUTS and not file.relative.startswith(_ONE_S_OWN)
+
+
 # --- other agents -----------------------------------------------------------------------
 
 
@@ -411,8 +441,9 @@ def _source_documents(
     registry: Registry,
     workspace: Workspace | None,
     problems: list[str],
+    texts: KnownTexts | None,
 ) -> Iterator[Document]:
-    discovery, listings = scan(context)
+    discovery, listings = scan(context, whole=True)
     known = [
         *(p.path for p in registry.projects),
         *(ws.path for ws in registry.workspaces if ws.path),
@@ -421,16 +452,21 @@ def _source_documents(
     wanted = None
     if workspace is not None:
         wanted = {p for p in (workspace.project_identity, workspace.path) if p}
-    imported = link_imports(listings).labels
+    imports = link_imports(listings)
+    checkouts: dict[str | None, Path | None] = {None: None}  # a project's, asked once
     for listing in listings:
         if listing.error:
             problems.append(listing.error)
         for file in listing.files:
-            project = _project_of(listing, file, known)
+            project = imports.projects.get(file.id) or _project_of(listing, file, known)
             of_project = project is not None or listing.source.layout in _PROJECT_LAYOUTS
             if wanted is not None and of_project and project not in wanted:
                 continue
-            document = _source_document(listing.source, file, project, imported.get(file.id))
+            if project not in checkouts:
+                checkouts[project] = checkout_of(project)
+            document = _source_document(
+                listing.source, file, project, checkouts[project], imports, problems, texts
+            )
             if document is not None:
                 yield document
 
@@ -448,15 +484,19 @@ _PROJECT_LAYOUTS = frozenset(
 
 
 def _source_document(
-    source: Source, file: SourceFile, project: str | None, imported: str | None
+    source: Source,
+    file: SourceFile,
+    project: str | None,
+    checkout: Path | None,
+    imports: ImportLinks,
+    problems: list[str],
+    texts: KnownTexts | None,
 ) -> Document | None:
-    try:
-        content = read_source_file(source, file)
-    except SourceError as error:
-        logger.info("Check: %s", error)
+    read = _source_text(source, file, problems, texts)
+    if read is None:
         return None
-    if content.binary:
-        return None
+    packed, rendered = read
+    imported = imports.labels.get(file.id)
     of_project = project is not None or source.layout in _PROJECT_LAYOUTS
     if project is not None:
         group = f"project:{project}"
@@ -470,18 +510,48 @@ def _source_document(
         path=file.id,
         agent=source.agent,
         scope="project" if of_project else "global",
-        packed=pack_text(content.text),
+        packed=packed,
         project=project,
-        checkout=checkout_of(project),
+        checkout=checkout if imported is None else None,
         group=group,
         link_root=source.root,
         modified_ms=file.modified_at_ms,
         record=is_record(source, file),
-        origin=_SourceOrigin(source, file, project, content.rendered),
-        recall_note=recall_warning(source.layout, tuple(file.relative.split("/")), content.text),
+        origin=_SourceOrigin(source, file, project, rendered),
         index_note=file.warning if file.warning_label == NOT_IN_INDEX_LABEL else None,
         imported=imported,
+        original=imports.original_of.get(file.id),
+        shared=shared_with_collaborators(source, file),
     )
+
+
+def _source_text(
+    source: Source, file: SourceFile, problems: list[str], texts: KnownTexts | None
+) -> tuple[bytes, bool] | None:
+    """A file's text packed, and whether it is a rendering (loki-mode's JSON); None for a
+    binary file, or one that cannot be read (said in `problems`). With `texts`, a file
+    still as it was read before is not opened again (as mux's: `KnownTexts`)."""
+    physical = str(file.physical)
+    info: os.stat_result | None = None
+    if texts is not None and file.kind is not FileKind.RENDERED and not file.linked:
+        try:
+            info = os.lstat(physical)
+        except OSError:
+            info = None  # the read says why
+        known = texts.recall(physical, info) if info and stat.S_ISREG(info.st_mode) else None
+        if known is not None:
+            return known[0], False
+    try:
+        content = read_source_file(source, file)
+    except SourceError as error:
+        problems.append(str(error))
+        return None
+    if content.binary:
+        return None
+    packed = pack_text(content.text)
+    if texts is not None and info is not None and not content.rendered:
+        texts.learn(physical, info, packed, content.over_cap)
+    return packed, content.rendered
 
 
 @dataclass(frozen=True, slots=True)

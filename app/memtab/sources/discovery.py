@@ -144,14 +144,19 @@ def discover(context: SourceContext) -> Discovery:
     return Discovery(tuple(sources), tuple(looked), openings)
 
 
-def scan(context: SourceContext) -> tuple[Discovery, list[SourceListing]]:
-    """Discover and list every source (what the GUI's background scan calls).
+def scan(context: SourceContext, *, whole: bool = False) -> tuple[Discovery, list[SourceListing]]:
+    """Discover and list every source (what the GUI's background scan calls; `whole`:
+    every file of each, none described — what a reader of every file whole needs, the
+    trust commands and the check: `listing.list_source`).
 
     Claude Code keeps a directory for every place it ran; those without any memory file
     (only transcripts) are left out of the listings.
     """
     discovery = discover(context)
-    listings = [list_source(source) for source in discovery.sources]
+    if whole:
+        listings = [list_source(s, limit=None, described=False) for s in discovery.sources]
+    else:
+        listings = [list_source(source) for source in discovery.sources]
     return discovery, [listing for listing in listings if is_shown(listing)]
 
 

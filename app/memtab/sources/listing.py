@@ -60,8 +60,14 @@ logger = logging.getLogger(__name__)
 MAX_FILES_PER_SOURCE = MAX_FILES_PER_SCOPE
 
 
-def list_source(source: Source) -> SourceListing:
-    """Every file of `source` by its layout, sorted by relative path (at most 1000)."""
+def list_source(
+    source: Source, *, limit: int | None = MAX_FILES_PER_SOURCE, described: bool = True
+) -> SourceListing:
+    """Every file of `source` by its layout, sorted by relative path: the first `limit`
+    (the tree's, the MCP catalog's: 1000; None: every one, as the trust commands and the
+    check read them), each `described` (its description, frontmatter and warnings read from
+    its first 4 KiB; else its kind, size and rights alone, as a reader of every file
+    whole needs)."""
     plan = PLANS[source.layout]
     found: dict[str, SourceFile] = {}
     error: str | None = None
@@ -72,25 +78,25 @@ def list_source(source: Source) -> SourceListing:
     except OSError as failure:
         return SourceListing(source, error=f"Cannot read {source.root}: {failure.strerror}")
     for relative in (*plan.files, *source.context_names):
-        _add(found, source, tuple(relative.split("/")))
+        _add(found, source, tuple(relative.split("/")), described)
     too_deep: list[str] = []
     for relative in plan.directories:
-        walked = _walk(source.root / relative if relative else source.root, too_deep)
+        walked = _walk(source.root / relative if relative else source.root, too_deep, limit)
         if walked is None:
             continue
         prefix = tuple(relative.split("/")) if relative else ()
         for segments in walked:
-            _add(found, source, prefix + segments)
-            if len(found) > MAX_FILES_PER_SOURCE:
+            _add(found, source, prefix + segments, described)
+            if limit is not None and len(found) > limit:
                 break
     if plan.session_summaries:
         for session in _subdirectories(source.root):
-            _add(found, source, (session, "session-memory", "summary.md"))
+            _add(found, source, (session, "session-memory", "summary.md"), described)
     files = sorted(found.values(), key=lambda f: f.relative)
-    truncated = len(files) > MAX_FILES_PER_SOURCE
+    truncated = limit is not None and len(files) > limit
     if truncated:
-        error = f"Only the first {MAX_FILES_PER_SOURCE} files of {source.root} are shown"
-        files = files[:MAX_FILES_PER_SOURCE]
+        error = f"Only the first {limit} files of {source.root} are shown"
+        files = files[:limit]
     elif too_deep:
         error = f"Not listed: {too_deep_words(min(too_deep))}"
         if (source.root, min(too_deep)) not in _LOGGED_TOO_DEEP:
@@ -188,19 +194,24 @@ def find_file(discovery: Discovery, raw_id: str) -> tuple[Source, SourceFile]:
     return source, found
 
 
-def _add(found: dict[str, SourceFile], source: Source, segments: tuple[str, ...]) -> None:
+def _add(
+    found: dict[str, SourceFile],
+    source: Source,
+    segments: tuple[str, ...],
+    described: bool = True,
+) -> None:
     rule = classify_file(source, segments)
     if rule is None or any(s.startswith(".") and s != ".claude" for s in segments):
         return
     # Strings, not Paths, until a file is found: listing speed is path handling.
     physical = os.path.join(source.root, *segments)
-    entry = _file_entry(source, segments, physical, rule)
+    entry = _file_entry(source, segments, physical, rule, described)
     if entry is not None:
         found[entry.relative] = entry
 
 
 def _file_entry(
-    source: Source, segments: tuple[str, ...], physical: str, rule: Rule
+    source: Source, segments: tuple[str, ...], physical: str, rule: Rule, described: bool = True
 ) -> SourceFile | None:
     try:
         info = os.lstat(physical)
@@ -218,7 +229,9 @@ def _file_entry(
         try:
             if info.st_nlink > 1 and not linked:
                 raise HardLinkedFileError(physical)
-            prefix = _prefix(physical, segments[-1], rule.kind, info.st_size, follow=linked)
+            prefix = ""
+            if described:
+                prefix = _prefix(physical, segments[-1], rule.kind, info.st_size, follow=linked)
         except HardLinkedFileError:
             hard_linked = True
             reason = reason or "it has other hard links (one may be anywhere): not read"
@@ -234,12 +247,14 @@ def _file_entry(
     # After the file's own (search reads by it): its folder's, then its source's.
     reason = reason or source.folder_read_only_reason(segments) or source.read_only_reason
     warning: str | None
-    if rule.kind is FileKind.AUTO_MEMORY_INDEX:
+    label = NO_DESCRIPTION_LABEL
+    if not described:
+        warning = None
+    elif rule.kind is FileKind.AUTO_MEMORY_INDEX:
         label, warning = "over limit", _index_warning(physical)
     elif rule.kind is FileKind.SKILL and source.layout is Layout.CLAUDE_TEAM_MEMORY:
         label, warning = shared_skill_warning(prefix, info.st_size) or ("", None)
     else:
-        label = NO_DESCRIPTION_LABEL
         warning = None if hard_linked else recall_warning(source.layout, segments, prefix)
     return SourceFile(
         source_id=source.id,
@@ -318,13 +333,15 @@ def _index_warning(physical: str) -> str | None:
 _LOGGED_TOO_DEEP: set[tuple[Path, str]] = set()
 
 
-def _walk(root: Path, too_deep: list[str]) -> list[tuple[str, ...]] | None:
+def _walk(
+    root: Path, too_deep: list[str], limit: int | None = MAX_FILES_PER_SOURCE
+) -> list[tuple[str, ...]] | None:
     """Relative segments of every regular file below `root` (dotfiles and links skipped),
-    at most `MAX_PATH_DEPTH` deep; a folder at that depth that holds anything is added to
-    `too_deep`, not walked."""
+    at most `MAX_PATH_DEPTH` deep (and, past `limit` files, no more folders); a folder at
+    that depth that holds anything is added to `too_deep`, not walked."""
     results: list[tuple[str, ...]] = []
     pending: list[tuple[str, tuple[str, ...]]] = [(str(root), ())]
-    while pending and len(results) <= MAX_FILES_PER_SOURCE:
+    while pending and (limit is None or len(results) <= limit):
         directory, segments = pending.pop()
         try:
             with os.scandir(directory) as iterator:

@@ -12,16 +12,23 @@ workspaces', a workspace's only with its own.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from memtab.check.documents import Collected, Document, collect
+from memtab.sources.codex.imports import shown_once
 from memtab.sources.config import SourceContext
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
 from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.records import MemoryPlace
 
-AGENT_NAMES = {"mux": "mux", "claude-code": "Claude Code", "codex": "Codex", "loki": "loki-mode"}
+AGENT_NAMES = {
+    "mux": "mux",
+    "claude-code": "Claude Code",
+    "codex": "Codex",
+    "loki": "loki-mode",
+    "gemini": "Gemini CLI",
+}
 
 
 def read_memories(
@@ -44,6 +51,15 @@ def read_memories(
     return collected
 
 
+def copies_of(documents: Sequence[Document]) -> dict[str, str]:
+    """The documents that are Codex's copies of a Claude Code memory file among
+    `documents`, each (by key) with its original's key: shown once, on the original
+    (`sources.codex.imports.shown_once`). A copy differs from its original only where one
+    changed since Codex imported it: what the copy alone says is its own."""
+    original_of = {d.key: d.original for d in documents if d.original is not None}
+    return shown_once((d.key for d in documents), original_of) if original_of else {}
+
+
 def place_of(document: Document, line: int | None = None, text: str = "") -> MemoryPlace:
     """Where a memory (and one of its lines) is, as the records say it."""
     return MemoryPlace(
@@ -55,12 +71,16 @@ def place_of(document: Document, line: int | None = None, text: str = "") -> Mem
         project=document.project,
         workspace=document.workspace,
         modified_at=document.modified_ms,
+        imported=document.imported or "",
     )
 
 
 def where_in_words(place: MemoryPlace) -> str:
-    """ "mux, global", "Claude Code, project /src/acme-api", "mux, workspace a1b2c3"."""
+    """ "mux, global", "Claude Code, project /src/acme-api", "mux, workspace a1b2c3",
+    "Codex, imported from Claude Code (cwd /src/acme-api)"."""
     agent = AGENT_NAMES.get(place.agent, place.agent)
+    if place.imported:
+        return f"{agent}, {place.imported}"
     if place.scope == "workspace" and place.workspace:
         return f"{agent}, workspace {place.workspace}"
     if place.scope == "project":

@@ -2,8 +2,9 @@
 
 A `MemoryPlace` names a memory file as `memtab check` names it — a virtual path for mux's
 files, another agent's file id — with its agent, scope, project and workspace, when it was
-last changed (`modifiedAt`, ms since the epoch), and, for a place in a file, its line and
-the line's text. The commands' own records (`trust.duplicates.records`,
+last changed (`modifiedAt`, ms since the epoch), for a place in a file its line and the
+line's text, and for Codex's copy of a Claude Code memory file what it is (`imported`:
+"imported from Claude Code (cwd …)"). The commands' own records (`trust.duplicates.records`,
 `trust.contradictions.records`, `trust.leaks.records`) are built of it.
 """
 
@@ -26,3 +27,4 @@ class MemoryPlace(Record, checked_when_built=False):
     project: Annotated[str | None, OmitNone] = None
     workspace: Annotated[str | None, OmitNone] = None
     modified_at: int = 0
+    imported: Annotated[str, OmitEmpty] = ""

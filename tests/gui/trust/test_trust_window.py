@@ -64,7 +64,7 @@ def test_with_no_file_open_the_room_says_what_needs_you(
     titles = [section.title for section in trust.room.sections]
     assert titles[-3:] == ["Said twice", "Disagreeing", "In the wrong place"]
     rows = room_rows(trust)
-    leak = f"frontend-build.md:6 names {webapp(demo)} — belongs in project"
+    leak = f"frontend-build.md:6 and 1 more names {webapp(demo)} — belongs in project"
     assert any(leak.startswith(row.strip().removesuffix("…")) for row in rows)  # cut at 110
     assert any("API's port: 8000 (dev-setup.md:8) vs 8080" in row for row in rows)
     assert trust.room.headline.text().endswith("to look at")

@@ -18,8 +18,8 @@ _PGP_BLOCK = (
     ("text", "expected"),
     [
         ("key sk-" + "a1B2" * 5 + " end", f"key {REDACTED} end"),
-        ("sk-proj" + "X" * 30, REDACTED),
-        ("id AKIAIOSFODNN7EXAMPLE.", f"id {REDACTED}."),
+        ("sk-proj" + "Xk9m" * 8, REDACTED),
+        ("id AKIAIOSFODNN7QWERTY2.", f"id {REDACTED}."),
         ("Authorization: Bearer abc.def-ghi_jklmnop", f"Authorization: Bearer {REDACTED}"),
         ("authorization: bearer abcdefghijklmnopqrstu", f"authorization: bearer {REDACTED}"),
         ("api_key=abcd1234efgh", f"api_key={REDACTED}"),
@@ -45,8 +45,8 @@ def test_each_secret_pattern_is_redacted(text: str, expected: str) -> None:
         "sk-" + "a" * 19,  # too short
         "sk-test-12345",  # hyphens break the run
         "AKIA123",  # too short
-        "XAKIAIOSFODNN7EXAMPLE",  # no word boundary before AKIA
-        "AKIAIOSFODNN7EXAMPLEX",  # nor after
+        "XAKIAIOSFODNN7QWERTY2",  # no word boundary before AKIA
+        "AKIAIOSFODNN7QWERTY2X",  # nor after
         "Bearer abcdefghijklmno",  # 15 characters
         "a Bearer of bad news",
         "password=hunter2",  # 7 characters
@@ -62,7 +62,7 @@ def test_things_that_are_not_secrets_are_left_alone(text: str) -> None:
 
 
 def test_redaction_is_idempotent_and_handles_several_secrets() -> None:
-    text = "a sk-" + "Z" * 24 + " b Bearer " + "t" * 20 + " c password: 'p4ssw0rd!!' d"
+    text = "a sk-" + "Zq8" * 8 + " b Bearer " + "t7Rq" * 5 + " c password: 'p4ssw0rd!!' d"
     once = redact_secrets(text)
 
     assert once == f"a {REDACTED} b Bearer {REDACTED} c password: '{REDACTED}' d"
@@ -74,7 +74,7 @@ def test_redact_json_walks_every_string_and_secret_named_member() -> None:
         "text": "use api_key=abcdefgh123",
         "toolCalls": [
             {"input": {"password": "hunter2hunter2", "token": "short", "cmd": "ls"}, "exitCode": 1},
-            ("AKIAIOSFODNN7EXAMPLE", 3, None, True),
+            ("AKIAIOSFODNN7QWERTY2", 3, None, True),
         ],
         "api-key": "abcdefghijklmnop",
         "max_tokens": "whatever-value-long",

@@ -131,7 +131,7 @@ def test_empty_input_and_invalid_budget() -> None:
 
 
 def test_redaction_happens_before_sizing() -> None:
-    secret = "sk-" + "A" * 40
+    secret = "sk-" + "Ab3xQ9" * 7  # one character repeated would be a placeholder (`sk-xxxx`)
     events = [_event(0, f"my key is {secret}"), _event(1, "ok")]
     budget = select_event_budget(events, 80_000, redact=True)
 

@@ -4,13 +4,16 @@ its own project) and each kind of leak."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from memtab.check.documents import Document
 from memtab.store.home import Home
 from memtab.trust.leaks.engine import LeaksEngine, identity_of
+from memtab.trust.leaks.records import Leak
 from support.seeded_leaks import PROJECTS, Family, build
 from support.seeded_memories import memory, project_path
 
@@ -52,11 +55,13 @@ def test_a_secret_anywhere_is_named_and_never_printed() -> None:
 
 def test_a_personal_path_in_team_memory_but_not_in_one_s_own() -> None:
     text = "# Logs\n\n- Logs are in /home/alice/logs/acme.\n"
-    leaks = LeaksEngine(Home(Path("/nowhere"))).leaks_of(
-        [memory("team:acme-api", "logs.md", text), memory("claude:acme-api", "mine.md", text)], {}
+    leaks = _leaks(
+        memory("team:acme-api", "logs.md", text),
+        memory("claude:acme-api", "mine.md", text),
+        user="alice",
     )
     assert [(leak.kind, leak.names, leak.place.path) for leak in leaks] == [
-        ("personal-path", "/home/alice", "claude-code:project-acme-api:memory/team/shared/logs.md")
+        ("personal-path", "/home/alice", "claude-code:team-acme-api:logs.md")
     ]
 
 
@@ -82,3 +87,136 @@ def test_a_path_is_named_in_its_own_case_and_matched_in_any() -> None:
     twins = {path: identity_of(path) for path in (acme, billing, billing.upper())}
     leaks = LeaksEngine(Home(Path("/nowhere"))).leaks_of(documents, twins)
     assert [(leak.names, leak.belongs_to) for leak in leaks] == [(billing, billing)]
+
+
+def _leaks(*documents: Document, projects: Sequence[str] = (), user: str = "dana") -> list[Leak]:
+    engine = LeaksEngine(Home(Path("/nowhere")), env={"HOME": f"/home/{user}", "USER": user})
+    known = {project_path(p): identity_of(project_path(p)) for p in projects}
+    return engine.leaks_of(list(documents), known)
+
+
+def test_documented_examples_and_defaults_are_no_secret_but_keys_given_by_name_are() -> None:
+    """AWS's example pair, `sk-xxxx`, `<your-token>`, a compose file's default password on
+    this machine and a token made in code are what documentation writes in a secret's place;
+    a key given by its name and a SendGrid key are secrets (issue 83)."""
+    examples = (
+        "# Keys\n\n"
+        "- The example pair is AKIAIOSFODNN7EXAMPLE / wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY.\n"
+        "- Format for the .env.example: `OPENAI_API_KEY=sk-xxxx`, tokens as `<your-token>`.\n"
+        "- Tests use `postgres://postgres:postgres@localhost:5432/app_test`.\n"
+        '- token = s.dumps({"user": 42})  # signed with "new-secret"\n'
+    )
+    secrets = (
+        "# Keys\n\n"
+        "- Current key: `dhl_key=Qm9vZ3JhNzRkYWU1ZjE2NGI4YzNhMmY5ZDBl`\n"
+        "- Staging sender: `SG.kT3mQ9xR2vL8.wP4nZ7bC1yH6jD0fS5aG8eU3iO2rW9tY1uX4cV7bN0m`\n"
+        "- Staging DB: `postgres://postgres:Hb7vQ2mX9kR4@db.staging.internal:5432/app`\n"
+    )
+    leaks = _leaks(memory("global", "examples.md", examples), memory("global", "keys.md", secrets))
+    assert [(leak.place.path, leak.place.line, leak.names) for leak in leaks] == [
+        ("/memories/global/keys.md", 3, "a key given by name"),
+        ("/memories/global/keys.md", 4, "SendGrid API Token"),
+        ("/memories/global/keys.md", 5, "a password in a URL"),
+    ]
+
+
+def test_a_home_folder_is_a_leak_where_collaborators_read_it_or_it_is_someone_else_s() -> None:
+    """Memory shared with collaborators (team memory, a committed CLAUDE.md) names no home
+    folder; a project's memory names no one else's; one's own memory may name one's own
+    home, and global memory anyone's. A CI runner's home, a relative path, a URL and a path
+    inside a known project are no one's home."""
+    text = (
+        "# Paths\n\n"
+        "- Marek's notes: /home/marek/notes/rls.md\n"
+        "- My scripts: /home/dana/bin\n"
+        "- CI checks out into /home/runner/work, the component is src/Users/List.tsx.\n"
+        "- Docs: https://example.org/home/marek and the checkout /home/eve/src/acme-api\n"
+    )
+    shared = replace(memory("claude:acme-api", "CLAUDE.md", text), shared=True)
+    acme = identity_of("/home/eve/src/acme-api")
+    engine = LeaksEngine(Home(Path("/nowhere")), env={"HOME": "/home/dana"})
+    leaks = engine.leaks_of(
+        [
+            memory("global", "paths.md", text),
+            replace(
+                memory("claude:billing-svc", "paths.md", text), project="/home/eve/src/billing"
+            ),
+            replace(shared, project=acme.path),
+        ],
+        {acme.path: acme, "/home/eve/src/billing": identity_of("/home/eve/src/billing")},
+    )
+    assert [
+        (leak.kind, leak.names, leak.place.path, leak.place.line)
+        for leak in leaks
+        if leak.kind == "personal-path"
+    ] == [
+        ("personal-path", "/home/marek", "claude-code:project-acme-api:memory/CLAUDE.md", 3),
+        ("personal-path", "/home/dana", "claude-code:project-acme-api:memory/CLAUDE.md", 4),
+        ("personal-path", "/home/marek", "claude-code:project-billing-svc:memory/paths.md", 3),
+    ]
+
+
+def test_a_host_named_after_a_project_is_its_wherever_it_is_named() -> None:
+    """`staging.harbor.acme.io` is harbor-api's by its name, though harbor-api's memory
+    names it once and another project's once; a company's Sentry named by one project and
+    global memory is no project's; a hosting service's own endpoint, a public host and code
+    are no host of a project's."""
+    harbor = "# Staging\n\n- Staging: https://staging.harbor.acme.io (VPN).\n"
+    common = (
+        "# Tools\n\n- Errors go to https://sentry.acme.io.\n"
+        "- Uploads: s3.eu-central-1.amazonaws.com; docs at https://docs.python.org/3/.\n"
+        "- Log with request.log.info(msg).\n"
+    )
+    other = (
+        "# Borrowed\n\n- I tested against https://staging.harbor.acme.io/api/session.\n"
+        "- Errors: https://sentry.acme.io, uploads: s3.eu-central-1.amazonaws.com.\n"
+        "- Log with request.log.info(msg).\n"
+    )
+    leaks = _leaks(
+        memory("project:harbor-api", "staging.md", harbor),
+        memory("project:harbor-api", "tools.md", common),
+        memory("global", "tools.md", common),
+        memory("claude:itsdangerous", "borrowed.md", other),
+        projects=["harbor-api", "itsdangerous"],
+    )
+    assert [(leak.kind, leak.names, leak.place.path) for leak in leaks] == [
+        (
+            "other-project",
+            "staging.harbor.acme.io",
+            "claude-code:project-itsdangerous:memory/borrowed.md",
+        )
+    ]
+
+
+def test_a_repository_is_named_by_its_remote_but_an_image_is_no_repository() -> None:
+    """`git@github.com:acme/harbor-api.git` names harbor-api's repository; `image:
+    acme/harbor-api` in a deploy tool's example names the image it deploys."""
+    leaks = _leaks(
+        memory("claude:dockyard", "clone.md", "# Clone\n\n- git@github.com:acme/harbor-api.git\n"),
+        memory(
+            "claude:dockyard", "example.md", "# Example\n\n```yaml\nimage: acme/harbor-api\n```\n"
+        ),
+        projects=["harbor-api", "dockyard"],
+    )
+    assert [(leak.names, leak.place.path) for leak in leaks] == [
+        ("harbor-api", "claude-code:project-dockyard:memory/clone.md")
+    ]
+
+
+def test_lines_of_one_memory_naming_one_project_are_one_leak_at_each_line() -> None:
+    """A memory naming another project's host, path and repository on three lines is one
+    leak (it belongs in that project's memory), its other lines listed with it."""
+    text = (
+        "# Tokens\n\n"
+        "- Real tokens: https://staging.harbor.acme.io/api/session\n"
+        f"- The session code: {project_path('harbor-api')}/src/auth.ts\n"
+        "- Clone: git@github.com:acme/harbor-api.git\n"
+    )
+    [leak] = _leaks(
+        memory("project:harbor-api", "staging.md", "# S\n\n- https://staging.harbor.acme.io\n"),
+        memory("claude:itsdangerous", "tokens.md", text),
+        projects=["harbor-api", "itsdangerous"],
+    )
+    assert (leak.place.line, [place.line for place in leak.elsewhere]) == (3, [4, 5])
+    assert leak.elsewhere[1].text == "- Clone: git@github.com:acme/harbor-api.git"
+    assert leak.to_json()["elsewhere"][0]["line"] == 4

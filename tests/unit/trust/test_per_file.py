@@ -25,7 +25,7 @@ from memtab.trust.per_file import CACHE_VERSION, MAGIC, cache_file_for
 from support import seeded_contradictions, seeded_duplicates, seeded_leaks
 from support.memory_home import make_home
 from support.private_modes import mode_of
-from support.seeded_memories import memory, project_path
+from support.seeded_memories import SRC, memory, project_path
 
 TESTING = "# Testing\n\n- Run the API tests with `pnpm test --filter api` before pushing.\n"
 TESTING_AGAIN = "# How we test\n\nBefore a push, run the api tests: `pnpm test --filter api`.\n"
@@ -254,8 +254,9 @@ def test_a_run_holds_the_cycle_collector_off_and_ends_with_it_on(
 
 def test_what_a_file_names_is_read_again_for_another_project_s_names(home: Home) -> None:
     documents = _documents()
-    assert LeaksEngine(home).leaks_of(documents, _projects("api")) == []
-    [leak] = LeaksEngine(home).leaks_of(documents, _projects("api", "web"))
+    dev = {"HOME": SRC.rsplit("/", 1)[0]}  # the seeded projects are in the user's home
+    assert LeaksEngine(home, env=dev).leaks_of(documents, _projects("api")) == []
+    [leak] = LeaksEngine(home, env=dev).leaks_of(documents, _projects("api", "web"))
     assert leak.place.path == "/memories/project/web.md" and leak.kind == "other-project"
 
 
@@ -291,7 +292,12 @@ def test_the_cache_is_never_written_through_a_link(home: Home, tmp_path: Path) -
     assert not path.is_symlink() and path.read_bytes().startswith(MAGIC)
 
 
-WORKED_OUT = {1: "cf7a6e40d9aab3b7", 2: "91adf0c823440618", 3: "1de975692c1691fb"}
+WORKED_OUT = {
+    1: "cf7a6e40d9aab3b7",
+    2: "91adf0c823440618",
+    3: "1de975692c1691fb",
+    4: "3b9d1ddea3cb22ac",
+}
 """What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
 `per_file.CACHE_VERSION`."""
 

@@ -225,6 +225,11 @@ def run_leaks(args: argparse.Namespace) -> int:
                 f"names {printable(leak.names)}"
             )
             print(f"    {printable(leak.place.text.strip())}")
+            for place in leak.elsewhere:
+                if place.path == leak.place.path:
+                    print(f"    and line {place.line}: {printable(place.text.strip())}")
+                else:
+                    print(f"    and {_where(place)}  ({where_in_words(place)})")
             print(f"    {printable(leak.why)}")
             print(f"    belongs in: {printable(leak.belongs)}")
         files = plural(report.files_read, "memory file")

@@ -159,8 +159,14 @@ def _said_in(side: ClaimedLine) -> str:
 
 
 def leak_item(leak: Leak) -> RoomItem:
-    text = f"{_line(leak.place)} names {leak.names} — belongs in {leak.belongs}"
-    return RoomItem(_quote(text, 110), leak.why, place_target(leak.place))
+    """One leak at its first place (and how many more: lines naming the same project,
+    Codex's copies); the tip lists every place."""
+    more = f" and {len(leak.elsewhere)} more" if leak.elsewhere else ""
+    text = f"{_line(leak.place)}{more} names {leak.names} — belongs in {leak.belongs}"
+    tip = leak.why + "".join(
+        f"\n    {_line(place)} ({where_in_words(place)})" for place in leak.elsewhere
+    )
+    return RoomItem(_quote(text, 110), tip, place_target(leak.place))
 
 
 def finding_item(finding: Finding) -> RoomItem:

@@ -21,7 +21,7 @@ file to edit (`link_imports`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from memtab.file_protocol.file_ref import SourceError
@@ -99,11 +99,13 @@ def _cwd(source: Source, scope: SourceFile | None, read_text: ReadText) -> str |
 class ImportLinks:
     """Codex's imported copies and their originals in Claude Code's memory, by file id, both
     ways; `labels` the import's words for each imported file — every copy, its original
-    listed or not (`ImportedProject.label`: the `cwd` its `scope.json` names)."""
+    listed or not (`ImportedProject.label`: the `cwd` its `scope.json` names) — and
+    `projects` the `cwd` of each whose `scope.json` names one: the project it is memory of."""
 
     original_of: dict[str, str]
     imports_of: dict[str, tuple[str, ...]]
     labels: dict[str, str]
+    projects: dict[str, str] = field(default_factory=dict)
 
     def shown_once(self, found: Iterable[str]) -> dict[str, str]:
         """The copies among `found` (file ids) whose original is found too, each with that
@@ -135,6 +137,7 @@ def link_imports(listings: Sequence[SourceListing]) -> ImportLinks:
     original_of: dict[str, str] = {}
     imports_of: dict[str, list[str]] = {}
     labels: dict[str, str] = {}
+    cwds: dict[str, str] = {}
     for listing in listings:
         for extension in listing.extensions:
             if extension.name != IMPORT_EXTENSION:
@@ -147,11 +150,14 @@ def link_imports(listings: Sequence[SourceListing]) -> ImportLinks:
                     continue
                 project = projects[part[0]]
                 labels[file.id] = project.label
+                if project.cwd:
+                    cwds[file.id] = project.cwd
                 original = _original(claude, listed, project, part[1])
                 if original is not None:
                     original_of[file.id] = original
                     imports_of.setdefault(original, []).append(file.id)
-    return ImportLinks(original_of, {key: tuple(ids) for key, ids in imports_of.items()}, labels)
+    imports = {key: tuple(ids) for key, ids in imports_of.items()}
+    return ImportLinks(original_of, imports, labels, cwds)
 
 
 def _original(

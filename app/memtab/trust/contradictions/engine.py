@@ -46,7 +46,7 @@ from memtab.trust.contradictions.records import (
     SaidAt,
 )
 from memtab.trust.kept_texts import KeptTexts
-from memtab.trust.memories import place_of, read_memories
+from memtab.trust.memories import copies_of, place_of, read_memories
 from memtab.trust.per_file import (
     KeptOnDisk,
     NotAsMadeError,
@@ -187,13 +187,15 @@ class ContradictionsEngine:
 
     def _side(self, places: list[Said], lines_of: dict[str, list[str]]) -> ClaimedLine:
         """A side said in `places`: its newest place first (by path and line among
-        places written at one time), each other one under it."""
+        places written at one time), each other one under it — Codex's copy of a memory
+        among them after the rest, never first (`copies_of`: shown on its original)."""
+        copies = copies_of([document for document, _ in places])
         timed = sorted(
             (
                 (self._line_time(document, claim.line), document, claim)
                 for document, claim in places
             ),
-            key=lambda t: (-t[0], t[1].path, t[1].key, t[2].line),
+            key=lambda t: (t[1].key in copies, -t[0], t[1].path, t[1].key, t[2].line),
         )
         written_at, document, claim = timed[0]
         value = claim.value.removeprefix("not:")

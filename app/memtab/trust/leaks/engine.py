@@ -17,7 +17,7 @@ other's does: `api.acme.internal`). Every memory's lines are read for them once,
 - memory shared with collaborators (Claude Code's team memory) naming a person's home
   folder (`/home/<name>/`, `/Users/<name>/`) belongs in that person's own memory
   (`personal-path`);
-- a secret-like value, anywhere, belongs in no memory (`secret`: the shapes `redact.py`
+- a secret-like value, anywhere, belongs in no memory (`secret`: the shapes `redact/`
   knows, the line shown redacted).
 
 Codex's own memory (`memories/`) keeps every project's memory by design and is read for
@@ -35,30 +35,38 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from memtab.check.documents import Document
 from memtab.markdown import text_lines
-from memtab.redact import redact_secrets, secret_labels
+from memtab.redact import redact_secrets, secrets_named
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, load_registry
 from memtab.trust.kept_texts import KeptTexts
+from memtab.trust.leaks.hosts import hosts_in, project_hosts, project_words
 from memtab.trust.leaks.records import Leak, LeakKind, LeaksReport
-from memtab.trust.memories import place_of, read_memories
+from memtab.trust.memories import copies_of, place_of, read_memories
 from memtab.trust.per_file import KeptOnDisk, PerFile, collection_paused, is_line, only
+from memtab.trust.records import MemoryPlace
 
 logger = logging.getLogger(__name__)
 
-_HOST = re.compile(
-    r"(?<![\w.@/-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){2,}[a-z]{2,12})(?![\w-])"
-)
-_COMMON_HOSTS = re.compile(
-    r"(?:^|\.)(?:github|gitlab|bitbucket|npmjs|pypi|python|google|googleapis|amazonaws|"
-    r"microsoft|apple|docker|anthropic|openai|readthedocs|wikipedia|stackoverflow|"
-    r"cloudflare|vercel|netlify|herokuapp|example)\.[a-z]+$|^(?:www|docs|api)\.[^.]+\.[a-z]+$"
-)
-_PERSONAL = re.compile(r"(?:/home/|/Users/|[A-Za-z]:\\Users\\)([A-Za-z0-9._-]+)")
+_PERSONAL = re.compile(r"(?:/home/|/Users/|[A-Za-z]:\\Users\\)([A-Za-z0-9._-]*[A-Za-z0-9])")
+_TOKEN_ENDS = " \t`'\"(<[="
+"""What ends a token (a path, a URL) before a name."""
+_IMAGE_COMMAND = re.compile(r"\b(?:docker|podman) (?:pull|push|run)$")
+_LONGEST_TOKEN = 400
+"""The most of a path or URL looked at either side of a name in it."""
+_PATH_ENDS = " \t`'\")>],"
+"""What ends a path after a home folder."""
+_NO_PERSON_NAMES = """runner runneradmin ubuntu ec2-user user username node vagrant pi circleci
+    gitpod codespace vscode app admin administrator build builder jenkins docker me you
+    yourname your-name your_name name someone somebody example shared public default guest
+    linuxbrew root foo bar baz"""
+_NO_PERSON = frozenset(_NO_PERSON_NAMES.split())
+"""Home folders that are nobody's in particular: CI runners', images' and docs' users."""
 _REMOTE = re.compile(r"^\s*url\s*=\s*(\S+)", re.MULTILINE)
 _SLUG = re.compile(r"[:/]([\w.-]+/[\w.-]+?)(?:\.git)?/?$")
 _DISTINCT_NAME = re.compile(r"^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+$|^[a-z]+[0-9]+[a-z0-9]*$")
@@ -100,6 +108,9 @@ class LeaksEngine:
         self.home = home
         self._env = env
         self._sources = sources
+        self.own = own_names(os.environ if env is None else env)
+        """The user's own names (their home folder's, their login's): their home paths
+        in their own memory are no leak."""
         self._texts = KeptTexts(home)
         self._mentions = PerFile(
             KeptOnDisk.of_home(
@@ -153,7 +164,9 @@ class LeaksEngine:
     def _leaks_of(
         self, documents: Sequence[Document], projects: Mapping[str, Identity], everything: bool
     ) -> list[Leak]:
-        names = sorted({n for i in projects.values() for n in i.names}, key=len, reverse=True)
+        # The longest first (a name inside another is not matched first), then by name:
+        # the cache is kept for these names in this order (a set's order is the process's).
+        names = sorted({n for i in projects.values() for n in i.names}, key=lambda n: (-len(n), n))
         pattern = _names_pattern(names)
         ordered = sorted(documents, key=lambda d: (d.path, d.key))
         mentions = self._mentions.of_all(
@@ -163,14 +176,22 @@ class LeaksEngine:
             context=tuple(names),
         )
         owner = _Owners(projects)
-        hosts = _project_hosts(ordered, mentions)
-        leaks: list[Leak] = []
+        copies = copies_of(ordered)
+        words = {path: project_words(path, i.names) for path, i in projects.items()}
+        hosts = project_hosts(
+            [
+                (d.project, (m.named for m in f.hosts))
+                for d, f in zip(ordered, mentions, strict=True)
+                if d.key not in copies  # a copy is no second file naming a host
+            ],
+            words,
+        )
+        leaks: dict[str, list[Leak]] = {}
         for document, found in zip(ordered, mentions, strict=True):
-            leaks += _secrets(document, found)
-            if _shared_with_collaborators(document):
-                leaks += _personal(document, found)
+            leaks[document.key] = mine = _secrets(document, found)
             if document.record or _every_project_s(document):
                 continue
+            mine += _personal(document, found, self.own, projects)
             named: dict[str, list[Mention]] = defaultdict(list)
             for mention in found.names:
                 project = owner.of(mention.named)
@@ -179,8 +200,10 @@ class LeaksEngine:
             for mention in found.hosts:
                 if mention.named in hosts:
                     named[hosts[mention.named]].append(mention)
-            leaks += _misplaced(document, named, projects)
-        return leaks
+            mine += _misplaced(document, named, projects)
+        for copy, original in copies.items():
+            leaks[copy] = _folded(leaks[copy], leaks[original])
+        return [leak for found in leaks.values() for leak in found]
 
 
 class _Owners:
@@ -229,7 +252,8 @@ def _names_pattern(names: Sequence[str]) -> re.Pattern[str] | None:
     if not names:
         return None
     alternatives = "|".join(re.escape(name) for name in names)
-    return re.compile(rf"(?<![\w.-])({alternatives})(?![\w-]|\.\w)", re.IGNORECASE)
+    # `acme-api.git` is a repository of `acme-api`; `acme-api.md` is no name of it.
+    return re.compile(rf"(?<![\w.-])({alternatives})(?![\w-]|\.(?!git\b)\w)", re.IGNORECASE)
 
 
 def mentions_of(text: str, names: re.Pattern[str] | None) -> FileMentions:
@@ -242,25 +266,66 @@ def mentions_of(text: str, names: re.Pattern[str] | None) -> FileMentions:
     for number, line in enumerate(text_lines(text), start=1):
         if names is not None and ("/" in line or "-" in line or "_" in line):
             found_names += [
-                Mention(
-                    number, m.group(1), "/" in m.group(1) or line[m.start() - 1 : m.start()] == "/"
-                )
+                Mention(number, m.group(1), _as_path(line, m.start(), m.group(1)))
                 for m in names.finditer(line)
             ]
         if "." in line:
-            hosts += [
-                Mention(number, m.group(1))
-                for m in _HOST.finditer(line.lower())
-                if not _COMMON_HOSTS.search(m.group(1)) and not _looks_like_a_file(m.group(1))
-            ]
+            hosts += [Mention(number, host) for host in hosts_in(line)]
         if "/home/" in line or "/Users/" in line or ":\\Users\\" in line:
-            personal += [Mention(number, m.group(0)) for m in _PERSONAL.finditer(line)]
+            personal += _homes(line, number)
         if not holds_secrets:
             continue
-        labels = secret_labels(line)
-        if labels or redact_secrets(line) != line:
-            secrets.append(Mention(number, labels[0] if labels else "a secret-named value"))
+        said = secrets_named(line)
+        if said:
+            secrets.append(Mention(number, said[0]))
     return FileMentions(tuple(found_names), tuple(hosts), tuple(personal), tuple(secrets))
+
+
+def _homes(line: str, number: int) -> list[Mention]:
+    """The paths in home folders `line` names as absolute paths (`/home/ana/x`,
+    `/data/home/ana/x`, `C:\\Users\\ana`; never `src/Users/List.tsx` nor a URL's path),
+    each as written."""
+    found = []
+    for match in _PERSONAL.finditer(line):
+        before = _token_before(line, match.start())
+        if (before and not before.startswith("/")) or "://" in before:
+            continue
+        most = match.end() + _LONGEST_TOKEN
+        ends = map(line.find, _PATH_ENDS, repeat(match.end()), repeat(most))
+        end = min((i for i in ends if i >= 0), default=min(most, len(line)))
+        found.append(Mention(number, before + line[match.start() : end].rstrip(".,:;!?")))
+    return found
+
+
+def home_folder(path: str) -> tuple[str, str]:
+    """The home folder a path of `_homes` is in, and its person's name."""
+    match = _PERSONAL.search(path)
+    if match is None:
+        return path, ""
+    return path[: match.end()], match.group(1)
+
+
+def _token_before(line: str, at: int) -> str:
+    """The part of the token (a path, a URL) `line` holds at `at` that comes before it."""
+    low = max(0, at - _LONGEST_TOKEN)  # a line may hold thousands: each is looked at near it
+    start = max(low - 1, *(line.rfind(end, low, at) for end in _TOKEN_ENDS)) + 1
+    return line[start:at]
+
+
+def _as_path(line: str, at: int, named: str) -> bool:
+    """Whether a project's name is written as a path or a repository names it
+    (`/src/acme-api`, `~/src/acme-api`, `git@github.com:acme/acme-api.git`, `fork of
+    acme/acme-api`), not as a bare reference (`talks to acme-api`) nor as the image it
+    publishes (`image: acme/acme-api`, `docker pull acme/acme-api`)."""
+    if "/" in named:
+        return True
+    if line[at - 1 : at] != "/":
+        return False
+    token = _token_before(line, at)
+    if token.startswith(("/", "~", ".", "git@")) or "://" in token:
+        return True
+    head = line[max(0, at - len(token) - 20) : at - len(token)].rstrip()
+    return not (head.endswith(("image:", "FROM")) or _IMAGE_COMMAND.search(head))
 
 
 _NOTHING = FileMentions((), (), (), ())
@@ -298,34 +363,6 @@ def unpacked_mentions(held: Any) -> FileMentions:
     return FileMentions(names, hosts, personal, secrets)
 
 
-_FILE_ENDINGS = frozenset(
-    {"md", "py", "ts", "js", "json", "yaml", "yml", "toml", "txt", "sh", "tsx"}
-)
-
-
-def _looks_like_a_file(host: str) -> bool:
-    return host.rsplit(".", 1)[-1] in _FILE_ENDINGS
-
-
-def _project_hosts(
-    documents: Sequence[Document], mentions: Sequence[FileMentions]
-) -> dict[str, str]:
-    """Each host some project's memories name in more files than any other project's →
-    that project (global memory's mentions count for none)."""
-    named_by: dict[str, dict[str | None, int]] = defaultdict(lambda: defaultdict(int))
-    for document, found in zip(documents, mentions, strict=True):
-        for host in {mention.named for mention in found.hosts}:
-            named_by[host][document.project] += 1
-    owners: dict[str, str] = {}
-    for host, counts in named_by.items():
-        ranked = sorted(((p, n) for p, n in counts.items() if p is not None), key=lambda i: -i[1])
-        if not ranked:
-            continue
-        if len(ranked) == 1 or ranked[0][1] > ranked[1][1]:
-            owners[host] = ranked[0][0]
-    return owners
-
-
 def _misplaced(
     document: Document, named: Mapping[str, list[Mention]], projects: Mapping[str, Identity]
 ) -> list[Leak]:
@@ -343,7 +380,8 @@ def _misplaced(
         others, kind = dict(named), "project-in-global"
     leaks = []
     for project, mentions in sorted(others.items()):
-        first = mentions[0]
+        lines = sorted({mention.line: mention for mention in reversed(mentions)}.items())
+        first = lines[0][1]
         where = f"project {project}'s memory"
         if both:
             where = f"global memory, or both projects': it names {own} too"
@@ -362,16 +400,53 @@ def _misplaced(
                 f"{first.named} of project {project} and no other project."
             )
         belongs_to = None if both else project
-        leaks.append(
-            _leak(document, first.line, kind, first.named, where, why, belongs_to=belongs_to)
-        )
+        leak = _leak(document, first.line, kind, first.named, where, why, belongs_to=belongs_to)
+        split = text_lines(document.text) if len(lines) > 1 else None
+        more = tuple(_place(document, line, split) for line, _ in lines[1:])
+        leaks.append(leak.replaced(elsewhere=more) if more else leak)
     return leaks
+
+
+def _folded(copy: list[Leak], original: list[Leak]) -> list[Leak]:
+    """Codex's copy's leaks that its original does not have (a line of a copy older than
+    its original: see `copies_of`); each the original has too is its `elsewhere`, the
+    original's finding saying so."""
+    left = []
+    for leak in copy:
+        same = next(
+            (
+                index
+                for index, mine in enumerate(original)
+                if (mine.kind, mine.names, mine.place.text)
+                == (leak.kind, leak.names, leak.place.text)
+            ),
+            None,
+        )
+        if same is None:
+            left.append(leak)
+            continue
+        mine = original[same]
+        why = mine.why if any(p.imported for p in mine.elsewhere) else mine.why + _COPIED
+        original[same] = mine.replaced(
+            why=why, elsewhere=(*mine.elsewhere, leak.place, *leak.elsewhere)
+        )
+    return left
+
+
+_COPIED = (
+    " Codex's import of this memory holds the line too (Codex's to change, never edited here)."
+)
 
 
 def _every_project_s(document: Document) -> bool:
     """Codex's own memory files (`memories/`: its summary, its task groups), which keep
     every project's memory in one place by design, each scoped by Codex itself."""
     return document.agent == "codex" and document.path.startswith("codex:memories:")
+
+
+def _inside(path: str, folder: str) -> bool:
+    folder = folder.rstrip("/")
+    return path == folder or path.startswith(folder + "/")
 
 
 def _nested(one: str, other: str) -> bool:
@@ -394,28 +469,66 @@ def _secrets(document: Document, found: FileMentions) -> list[Leak]:
 
 
 def _an(label: str) -> str:
-    return label if label.startswith("a ") else f"a {label}"
+    if label.startswith(("a ", "an ")):
+        return label
+    return f"an {label}" if label[:1].lower() in "aeiou" else f"a {label}"
 
 
-def _shared_with_collaborators(document: Document) -> bool:
-    """Claude Code's team memory (`<auto memory>/team/<mount>/`), shared with the
-    repository's collaborators."""
-    return document.agent == "claude-code" and ":memory/team/" in document.path
+def own_names(env: Mapping[str, str]) -> frozenset[str]:
+    """The names the user's home folders have (lower-case): their home's, their login's."""
+    home = env.get("HOME") or env.get("USERPROFILE") or ""
+    names = {os.path.basename(home.rstrip("/\\"))}
+    names |= {env.get(name, "") for name in ("USER", "LOGNAME", "USERNAME")}
+    return frozenset(name.lower() for name in names if name)
 
 
-def _personal(document: Document, found: FileMentions) -> list[Leak]:
-    return [
-        _leak(
-            document,
-            mention.line,
-            "personal-path",
-            mention.named,
-            "your own memory (Claude Code's auto memory of the project), not the team's",
-            "Team memory is shared with every collaborator of the repository; a path in one "
-            "person's home folder means nothing on their machines and says who wrote it.",
-        )
-        for mention in found.personal
-    ]
+def _personal(
+    document: Document,
+    found: FileMentions,
+    own: frozenset[str],
+    projects: Mapping[str, Identity],
+) -> list[Leak]:
+    """A person's home folder in memory shared with collaborators (any, the user's too),
+    or someone else's in a project's memory (see the module doc)."""
+    if not document.shared and document.scope != "project":
+        return []
+    where = _SHARED_WORDS.get(document.agent, "a memory shared with the repository")
+    leaks = []
+    for mention in found.personal:
+        folder, person = home_folder(mention.named)
+        if person.lower() in _NO_PERSON or any(_inside(mention.named, path) for path in projects):
+            continue
+        if document.shared:
+            belongs = "your own memory, not one shared with the project's collaborators"
+            why = (
+                f"{where[0].upper()}{where[1:]} is read by every collaborator of the "
+                "repository; a path in one person's home folder means nothing on their "
+                "machines and says who wrote it."
+            )
+        elif person.lower() in own:
+            continue
+        else:
+            belongs = f"{person}'s own memory, or where the team keeps shared files"
+            why = (
+                f"{folder} is {person}'s home folder, on their machine: no session "
+                "of this project here can open it, and the project's memory says whose it is."
+            )
+        leaks.append(_leak(document, mention.line, "personal-path", folder, belongs, why))
+    return leaks
+
+
+_SHARED_WORDS = {
+    "claude-code": "Claude Code's team memory or the project's committed CLAUDE.md",
+    "codex": "the project's committed AGENTS.md",
+    "gemini": "the project's committed GEMINI.md",
+}
+
+
+def _place(document: Document, line: int, lines: Sequence[str] | None = None) -> MemoryPlace:
+    """A line of a memory (`lines`: its lines, if split), its secrets redacted."""
+    lines = text_lines(document.text) if lines is None else lines
+    text = redact_secrets(lines[line - 1]) if 0 < line <= len(lines) else ""
+    return place_of(document, line, text)
 
 
 def _leak(
@@ -428,11 +541,9 @@ def _leak(
     *,
     belongs_to: str | None = None,
 ) -> Leak:
-    lines = text_lines(document.text)
-    text = redact_secrets(lines[line - 1]) if 0 < line <= len(lines) else ""
     return Leak(
         kind=kind,
-        place=place_of(document, line, text),
+        place=_place(document, line),
         names=names,
         belongs=belongs,
         belongs_to=belongs_to,

@@ -8,14 +8,16 @@ A `Leak` is a line of a memory that does not belong where it is: `kind` says why
 `secret` (a secret-like value, anywhere) —, `names` what it names (a secret's value is
 never written: its kind is), `belongs` where the memory belongs in words and
 `belongs_to` the project whose memory it belongs in (null: nowhere it is written now —
-a secret belongs in no memory). The line's `text` has its secrets redacted.
+a secret belongs in no memory), and `elsewhere` the other places of the same leak: the
+memory's other lines naming the same project, Codex's imports of the memory holding the
+same line (`MemoryPlace.imported`). A line's `text` has its secrets redacted.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from memtab.fs.records import Inlined, OmitNone, Record
+from memtab.fs.records import Inlined, OmitEmpty, OmitNone, Record
 from memtab.trust.records import MemoryPlace
 
 LeakKind = Literal["other-project", "project-in-global", "personal-path", "secret"]
@@ -30,6 +32,8 @@ class Leak(Record, write_only=True):
     belongs: str
     belongs_to: Annotated[str | None, OmitNone] = None
     why: str = ""
+    elsewhere: Annotated[tuple[MemoryPlace, ...], OmitEmpty] = ()
+    """The other places of the same leak (see the module doc)."""
 
 
 class LeaksReport(Record, write_only=True):

@@ -1,67 +1,11 @@
-"""Redaction (docs/formats.md §12) — the one module, with one token, `[REDACTED_SECRET]`.
-
-- `redact_outgoing` / `redact_json`: what may leave the machine or be kept — everything a
-  model is sent (every provider: `llm.loop.Redacted`), a trace dump, a writer's note. It removes
-  `<private>…</private>` blocks (claude-mem's "never remember this") and the secrets
-  `redact_secrets` knows by their shape or by how they are said, keeping the context
-  around each (`Bearer `, `password: "`, `postgres://user:`…@host, "the password is ").
-- `redact_view`: a memory file as a model sees it, with what each `REDACTED` hides, so an
-  edit the model makes of what it saw (`str_replace`, `memory_write`) is made on the file
-  with the secrets it never saw kept.
-- `KeyScrubber`: the API keys Memtab holds, whatever their shape. Servers echo a key back
-  in error messages (`memtab.llm.http`), and a trace dump copies requests, replies and
-  errors.
-
-This module stands alone (an import contract): `llm`, `transcripts` and the writer all
-import it, and it imports nothing of Memtab.
-
-The shape rules, in the order they run (`RULES`):
-- private keys: PEM blocks of every kind (RSA, EC, DSA, OPENSSH, ENCRYPTED, PGP … BLOCK),
-  BEGIN to END or, cut off before END (a truncated tool output), to the end of the text;
-  SSH2 `---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----` blocks; PuTTY's `Private-Lines`;
-- tokens recognisable by their documented prefix: Anthropic `sk-ant-…`, OpenAI `sk-proj-…`
-  (and `sk-…` of 20+ alphanumerics, the minimum of docs/formats.md §12.1), GitHub
-  `ghp_/gho_/ghu_/ghs_/ghr_` and `github_pat_…`, GitLab `glpat-…`, Slack `xox[abposr]-…` and webhook
-  URLs, Stripe `sk_/rk_` live and test keys, Google `AIza…`, `GOCSPX-…` and `ya29.…`, AWS key ids
-  (`AKIA`/`ASIA`…), npm `npm_…`, PyPI `pypi-…`, Hugging Face `hf_…`, bare JWTs
-  (`eyJ….eyJ….…`), SendGrid `SG.….…`, Square `sq0atp-…`, DigitalOcean `dop_v1_…`;
-- credentials in URLs (`scheme://user:password@host`) and `Authorization: Basic …`;
-- `Bearer <16+ chars>` (the minimum of docs/formats.md §12.1);
-- passwords in commands as agents run them: upper-case variables glued to the name
-  (`PGPASSWORD=…`, `MYSQL_PWD=…`), `--password VALUE`, `curl -u user:password`,
-  `docker login -p …` (and podman, helm, oras, skopeo), `sshpass -p …`; Azure
-  `AccountKey=`/`SharedAccessKey=` in connection strings;
-- values of secret-named keys, in env files, YAML, INI, code and JSON: a name that ends in
-  `password`, `passwd`, `passphrase`, `secret`, `token`, `api_key`/`apikey`, `access_key`,
-  `secret_key`, `private_key` or `client_secret`, alone or glued with `_`, `-` or `.`
-  (`DB_PASSWORD`, `aws_secret_access_key`, `spring.datasource.password`), then `:`, `=` or
-  `=>` (optionally after the key's closing quote, as in JSON), then a value of 8+
-  characters; a quoted value may contain spaces. References to a secret are not one
-  (`${DB_PASSWORD}`, `{{ secrets.X }}`, `<your key>`, `os.environ[…]`, `process.env.…`);
-- secrets said in prose: "the schema password is hunter2", "my token for CI is …" (a quoted
-  value, or a word that is no plain word: "expired", "required", "short-lived" are not
-  secrets), `password: hunter2` (4–7 characters with a digit).
-
-`secret_labels` names the tokens of the first kinds (private keys, vendors' prefixed
-tokens; not JWTs, which Claude Code holds unsure) a text holds, as Claude Code names them
-when it refuses to write one into memory that is synced or shared (§17.5).
-
-Not a secret, and left alone: git shas, UUIDs, base64 images, `token_count`/`max_tokens`,
-Stripe publishable keys (`pk_live_…`), public keys and certificates, URLs without a
-password.
-
-Why not detect-secrets' plugins: on tests/support/leaks.py they remove 10 of the first 35
-leaks whole (16 with its heuristics, which then flag 4 of the 19 look-alikes), miss
-`sk-ant-`, `github_pat_`, `AIza`, Hugging Face and YAML keys, leave most of a GitHub, JWT,
-Stripe or private key in place, cost ~180 ms to import and carry `verify()` methods that
-send a secret to its vendor. So the rules live here, one per documented format.
-"""
+"""The rules: what a secret is, by its shape or by how it is said (the package doc lists
+them), and the redactions made with them (`redact_secrets`, `redact_outgoing`,
+`redact_json`)."""
 
 from __future__ import annotations
 
-import bisect
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,7 +18,8 @@ class Rule:
 
     `needles`: lower-case strings of which every match contains one; a text holding none
     of them skips the regex (most texts hold no secret, and a scan costs far more than `in`).
-    `keeps`: whether a match's value is no secret after all (prose: "the token is expired").
+    `keeps`: whether a match is no secret after all (a compose default, a call in code,
+    prose: "the token is expired").
     """
 
     name: str
@@ -83,7 +28,14 @@ class Rule:
     label: str | None = None
     """A token known by its shape (a vendor's key, a private key), named as Claude Code
     names it when it refuses one (`secret_labels`); None: a secret by its context."""
+    words: str = "a secret-named value"
+    """What a match is, in words (`secrets_named`), when it has no `label`."""
     keeps: Callable[[re.Match[str]], bool] | None = None
+
+    @property
+    def what(self) -> str:
+        """What a match of this rule is, in words."""
+        return self.label or self.words
 
     def apply(self, text: str, lowered: str | None = None) -> str:
         """`text` with this rule's secrets replaced (`lowered` is `text.lower()`, if known)."""
@@ -95,13 +47,24 @@ class Rule:
     def spans(self, text: str) -> list[tuple[int, int]]:
         """Where `apply` puts a `REDACTED` in `text`: each replaced range, in order."""
         return [
-            _secret_span(match)
-            for match in self.pattern.finditer(text)
-            if self.keeps is None or not self.keeps(match)
+            _secret_span(match) for match in self.pattern.finditer(text) if not self._kept(match)
         ]
 
+    def found(self, text: str, lowered: str | None = None) -> bool:
+        """Whether `text` holds a secret of this rule."""
+        lowered = text.lower() if lowered is None else lowered
+        if not any(needle in lowered for needle in self.needles):
+            return False
+        return any(not self._kept(match) for match in self.pattern.finditer(text))
+
+    def _kept(self, match: re.Match[str]) -> bool:
+        start, end = _secret_span(match)
+        return _placeholder(match.string[start:end]) or (
+            self.keeps is not None and self.keeps(match)
+        )
+
     def _replace(self, match: re.Match[str]) -> str:
-        if self.keeps is not None and self.keeps(match):
+        if self._kept(match):
             return match.group(0)
         start, end = _secret_span(match)
         whole_start = match.start()
@@ -118,6 +81,38 @@ def _secret_span(match: re.Match[str]) -> tuple[int, int]:
     return match.span()
 
 
+# What documentation writes in a secret's place: AWS's `AKIAIOSFODNN7EXAMPLE`, `sk-xxxx`,
+# `<your-token>`, `changeme`, `old-secret`, Stripe's and jwt.io's published examples. A
+# value of one token whose letters and digits past a vendor's prefix are none or one
+# repeated (`********`, `sk-...`, `AKIAXXXXXXXXXXXXXXXX`) is one too.
+_PLACEHOLDER_WORDS = re.compile(
+    r"example|placeholder|changeme|change[-_]me|replace[-_]?me|dummy|redacted|xxxx"
+    r"|your[-_]|your(?:key|token|secret|password)",
+    re.IGNORECASE,
+)
+_VENDOR_PREFIX = re.compile(r"^(?:[A-Za-z][A-Za-z0-9]{0,4}[_-]){1,3}")
+# Words only, one of them saying what it stands for: `old-secret`, `super-secret-key`.
+_SAYS_WHAT_IT_IS = re.compile(
+    r"[a-z]+(?:[-_][a-z]+)*[-_]?(?:secret|key|token|password|passwd|pass)(?:[-_][a-z]+)*"
+)
+_DOCUMENTED = (
+    "sk_test_4eC39HqLyjWDarjtT1zdp7dc",  # Stripe's API reference
+    "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",  # jwt.io's example token
+)
+
+
+def _placeholder(value: str) -> bool:
+    """Whether a matched secret is what documentation writes in a secret's place."""
+    if len(value) > 200 or any(char.isspace() for char in value):
+        return False  # a private key's block, a quoted passphrase: never a placeholder
+    if _PLACEHOLDER_WORDS.search(value) or any(example in value for example in _DOCUMENTED):
+        return True
+    if _SAYS_WHAT_IT_IS.fullmatch(value):
+        return True
+    rest = [char.lower() for char in _VENDOR_PREFIX.sub("", value) if char.isalnum()]
+    return not rest or (len(rest) >= 4 and len(set(rest)) == 1)
+
+
 def _rule(
     name: str,
     needles: str,
@@ -125,9 +120,10 @@ def _rule(
     flags: int = 0,
     *,
     label: str | None = None,
+    words: str = "a secret-named value",
     keeps: Callable[[re.Match[str]], bool] | None = None,
 ) -> Rule:
-    return Rule(name, re.compile(pattern, flags), tuple(needles.split()), label, keeps)
+    return Rule(name, re.compile(pattern, flags), tuple(needles.split()), label, words, keeps)
 
 
 # A token must not continue a longer word on either side.
@@ -148,8 +144,45 @@ _NOT_A_VALUE = rf"(?!{_REFERENCE})"
 _GLUED_ENV_NAME = r"(?:[A-Z][A-Z0-9]*(?:PASSWORD|PASSWD)|[A-Z][A-Z0-9_]*_PWD)"
 # A registry login, read up to the next one at most (as a `curl`'s options).
 _LOGIN = r"(?:docker|podman|nerdctl|helm(?: registry)?|oras|skopeo)\s+login\b"
-# A secret value after its name: quoted (spaces allowed) or a bare word, 8+ characters.
-_VALUE = r"(?:\\?(?P<q>[\"'])(?P<quoted>(?:(?!(?P=q))[^\\\n]){8,})|(?P<secret>[^\s\"']{8,}))"
+# A secret value after its name: quoted (spaces allowed) or a bare word, 8+ characters
+# (a backtick ends it: Markdown's code span around `NAME=value`).
+_VALUE = r"(?:\\?(?P<q>[\"'])(?P<quoted>(?:(?!(?P=q))[^\\\n]){8,})|(?P<secret>[^\s\"'`]{8,}))"
+# A bare value that is code, not a secret: a call or an index (`token = s.dumps(...)`).
+_CODE = re.compile(r"[A-Za-z_][\w.]*[(\[]")
+# Where a compose file's documented defaults live: this machine, or a service's bare name.
+_LOCAL_HOST = re.compile(
+    r"localhost|127(?:\.\d+){3}|0\.0\.0\.0|\[::1\]|host\.docker\.internal|[\w-]+"
+)
+_DEFAULT_PASSWORDS = frozenset(
+    [
+        "postgres",
+        "password",
+        "secret",
+        "root",
+        "admin",
+        "guest",
+        "example",
+        "changeme",
+        "test",
+        "minioadmin",
+        "mysql",
+    ]
+)
+
+
+def _code(match: re.Match[str]) -> bool:
+    """A secret-named name given code, not a value: `token = s.dumps(...)`."""
+    bare = match.group("secret")
+    return bare is not None and _CODE.match(bare) is not None
+
+
+def _compose_default(match: re.Match[str]) -> bool:
+    """A password in a URL that is a service's documented default on this machine
+    (`postgres://postgres:postgres@localhost`, `amqp://guest:guest@rabbitmq`)."""
+    password = match.group("secret")
+    default = password == match.group("user") or password.lower() in _DEFAULT_PASSWORDS
+    return default and _LOCAL_HOST.fullmatch(match.group("host")) is not None
+
 
 # A secret said in prose: "the schema password is hunter2", "my token for CI is abc123",
 # "password: hunter2". Its name, what may stand between it and "is", and its value (a
@@ -288,28 +321,45 @@ RULES: tuple[Rule, ...] = (
         _START + r"hf_[A-Za-z0-9]{30,}" + _END,
         label="Hugging Face Access Token",
     ),
-    _rule("jwt", "eyj", _START + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
+    _rule(
+        "jwt",
+        "eyj",
+        _START + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*",
+        words="a signed JWT",
+    ),
     _rule(
         "url_password",
         "://",
-        r"(?i)\b[a-z][a-z0-9+.-]{1,30}://[^\s:/?#@\"'<>\[\]]*:(?P<secret>[^\s@/?#\"'<>]+)@",
+        r"(?i)\b[a-z][a-z0-9+.-]{1,30}://(?P<user>[^\s:/?#@\"'<>\[\]]*):(?P<secret>[^\s@/?#\"'<>]+)@"
+        r"(?P<host>[^\s/:?#\"'<>]*)",
+        words="a password in a URL",
+        keeps=_compose_default,
     ),
     _rule(
         "basic_auth_header",
         "basic",
         r"(?i)authorization[\"']?\s*[:=]\s*[\"']?Basic\s+(?P<secret>[A-Za-z0-9+/=]{8,})",
+        words="a password in an Authorization header",
     ),
-    _rule("bearer_token", "bearer", r"(?i)\bBearer\s+(?P<secret>[A-Za-z0-9._\-]{16,})\b"),
+    _rule(
+        "bearer_token",
+        "bearer",
+        r"(?i)\bBearer\s+(?P<secret>[A-Za-z0-9._\-]{16,})\b",
+        words="a bearer token",
+    ),
     _rule(
         "glued_env_password",
         "password passwd _pwd",
         rf"(?<![A-Za-z0-9_]){_GLUED_ENV_NAME}\s*=\s*{_NOT_A_VALUE}" + _VALUE,
+        words="a password in a command",
+        keeps=_code,
     ),
     _rule(
         "password_option",
         "--pass",
         # `--password VALUE` (with `=` the secret-named rule takes it); never `--password-stdin`.
         rf"(?<![\w-])--(?:password|passwd|pass)[ \t]+{_NOT_A_VALUE}(?!-)" + _VALUE,
+        words="a password in a command",
     ),
     _rule(
         "curl_user_password",
@@ -318,24 +368,32 @@ RULES: tuple[Rule, ...] = (
         # line read the rest of it again)
         r"\bcurl\b(?:(?!\bcurl\b)[^\n|;&])*?\s(?:-u|--user)(?:[ \t]+|=)[\"']?[^\s:\"']+:"
         r"(?P<secret>(?!\$)[^\s\"'@]+)",
+        words="a password in a command",
     ),
     _rule(
         "password_flag",
         "login sshpass",
         rf"\b(?:{_LOGIN}(?:(?!\b{_LOGIN})[^\n|;&])*?\s|sshpass\s+)-p[ \t]+" + _VALUE,
+        words="a password in a command",
     ),
     _rule(
         "azure_key",
         "accountkey sharedaccesskey",
         r"(?i)\b(?:AccountKey|SharedAccessKey)=(?P<secret>[A-Za-z0-9+/]{20,}={0,2})",
+        words="an Azure account key",
     ),
     _rule(
         "sendgrid_key",
         "sg.",
-        _START + r"SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}" + _END,
+        _START + r"SG\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{20,}" + _END,
         label="SendGrid API Token",
     ),
-    _rule("square_token", "sq0", _START + r"sq0(?:atp|csp|idp)-[A-Za-z0-9_-]{22,}" + _END),
+    _rule(
+        "square_token",
+        "sq0",
+        _START + r"sq0(?:atp|csp|idp)-[A-Za-z0-9_-]{22,}" + _END,
+        words="a Square access token",
+    ),
     _rule(
         "digitalocean_token",
         "dop_v1_ doo_v1_",
@@ -346,11 +404,23 @@ RULES: tuple[Rule, ...] = (
         "secret_named_value",
         "key secret token pass",
         rf"(?i){_NAME_START}{_SECRET_NAME}\\?[\"']?\s*(?:=>|[:=])\s*{_NOT_A_VALUE}" + _VALUE,
+        keeps=_code,
+    ),
+    _rule(
+        "named_key",
+        "key",
+        # `dhl_key=…`, `LICENSE_KEY: …`: a name ending in `key` given a random token (upper
+        # and lower case and digits, 20+), which no sort key or cache key is.
+        rf"(?i){_NAME_START}[a-z0-9]+[_.-]key\\?[\"']?\s*(?:=>|[:=])\s*\\?[\"'`]?"
+        r"(?P<secret>(?-i:(?=[A-Za-z0-9+/=_-]{0,200}[A-Z])(?=[A-Za-z0-9+/=_-]{0,200}[a-z])"
+        r"(?=[A-Za-z0-9+/=_-]{0,200}[0-9]))[A-Za-z0-9+/=_-]{20,})" + _END,
+        words="a key given by name",
     ),
     _rule(
         "secret_in_prose",
         "pass pin key token secret",
         rf"(?i)(?<![\w-]){_PROSE_NAME}{_PROSE_LINK}{_NOT_A_VALUE}{_PROSE_VALUE}",
+        words="a secret said in prose",
         keeps=_said_no_secret,
     ),
     _rule(
@@ -358,6 +428,7 @@ RULES: tuple[Rule, ...] = (
         "pass pin",
         rf"(?i)(?<![\w-])(?:pass(?:word|phrase|wd|code)|pin)\s*:\s*{_NOT_A_VALUE}"
         r"(?P<secret>[^\s\"'`,;()]{3,6}[^\s\"'`,;().!?:])(?![^\s.,;])",
+        words="a short password",
         keeps=_short_value_no_secret,
     ),
 )
@@ -391,6 +462,20 @@ def redact_outgoing(text: str) -> str:
     return redact_secrets(redact_private(text))
 
 
+def secrets_named(text: str) -> list[str]:
+    """What `redact_secrets` hides in `text`, in words (`Rule.what`: "GitHub Token", "a
+    password in a URL"), each once, in the rules' order; empty when it hides nothing."""
+    lowered = text.lower()
+    found: list[str] = []
+    for rule in RULES:
+        redacted = rule.apply(text, lowered)
+        if redacted != text:
+            text = redacted
+            if rule.what not in found:
+                found.append(rule.what)
+    return found
+
+
 def secret_labels(text: str) -> list[str]:
     """The kinds of token `text` holds that are known by their shape (`Rule.label`), each
     once, in the rules' order: what a memory shared beyond this machine refuses (Claude
@@ -400,7 +485,7 @@ def secret_labels(text: str) -> list[str]:
     for rule in RULES:
         if rule.label is None or rule.label in found:
             continue
-        if any(needle in lowered for needle in rule.needles) and rule.pattern.search(text):
+        if rule.found(text, lowered):
             found.append(rule.label)
     return found
 
@@ -435,156 +520,3 @@ def _is_secret_member(key: str, value: str) -> bool:
         and _SECRET_KEY_NAME.fullmatch(key) is not None
         and _REFERENCE_VALUE.match(stripped) is None
     )
-
-
-# --- a text as a model sees it, and its edits ------------------------------------------------
-
-_Token = tuple[int, int, int]
-"""A `REDACTED` of the view: where it starts in the view, and the original range it hides."""
-
-
-@dataclass(frozen=True)
-class RedactedView:
-    """A text as a model is shown it (`redact_outgoing`), and the part of the original each
-    `[REDACTED_SECRET]` of it hides, so that an edit the model makes of what it saw is made
-    on the original, the secrets it never saw kept (`original_edit`)."""
-
-    original: str
-    text: str
-    tokens: tuple[_Token, ...]
-
-    @property
-    def hides(self) -> bool:
-        """Whether the view differs from the original."""
-        return bool(self.tokens)
-
-    def original_offset(self, offset: int, *, end: bool) -> int:
-        """Where a place in the view is in the original; one inside a `REDACTED` is its
-        hidden range's start (`end`: its end)."""
-        return _to_original(self.tokens, offset, end=end)
-
-    def original_edit(self, old: str, new: str) -> tuple[str, str] | None:
-        """The edit "`old` → `new`" of the view as an edit of the original: `old` as the
-        original text it shows, and each line of `new` that repeats a line of `old` holding
-        a `REDACTED` as that line's original text (its secret kept). None when `old` is not
-        in the view exactly once."""
-        if not old or self.text.count(old) != 1:
-            return None
-        start = self.text.index(old)
-        hidden: dict[str, list[str]] = {}
-        place = start
-        for line in old.split("\n"):
-            if REDACTED in line:
-                first = self.original_offset(place, end=False)
-                last = self.original_offset(place + len(line), end=True)
-                hidden.setdefault(line, []).append(self.original[first:last])
-            place += len(line) + 1
-        lines = [
-            hidden[line].pop(0) if REDACTED in line and hidden.get(line) else line
-            for line in new.split("\n")
-        ]
-        first = self.original_offset(start, end=False)
-        last = self.original_offset(start + len(old), end=True)
-        return self.original[first:last], "\n".join(lines)
-
-
-def redact_view(text: str) -> RedactedView:
-    """`text` as `redact_outgoing` gives it, with what each `REDACTED` hides."""
-    lowered = text.lower()
-    current = text
-    tokens: list[_Token] = []
-    for rule in (PRIVATE_RULE, *RULES):
-        if not any(needle in lowered for needle in rule.needles):
-            continue
-        spans = rule.spans(current)
-        if spans:
-            current, tokens = _replaced(current, tokens, spans)
-    return RedactedView(text, current, tuple(tokens))
-
-
-def _to_original(tokens: Sequence[_Token], offset: int, *, end: bool) -> int:
-    index = bisect.bisect_right(tokens, offset, key=lambda token: token[0]) - 1
-    if index < 0:
-        return offset
-    start, hidden_start, hidden_end = tokens[index]
-    if offset == start:
-        return hidden_start
-    if offset < start + len(REDACTED):
-        return hidden_end if end else hidden_start
-    return hidden_end + offset - start - len(REDACTED)
-
-
-def _replaced(
-    text: str, tokens: list[_Token], spans: Sequence[tuple[int, int]]
-) -> tuple[str, list[_Token]]:
-    """`text` with each span replaced by `REDACTED`, and the tokens after it (a token a span
-    covers is part of the new one)."""
-    pieces: list[str] = []
-    kept: list[_Token] = []
-    cursor = shift = 0
-    remaining = list(tokens)
-    for start, end in spans:
-        hidden = (_to_original(tokens, start, end=False), _to_original(tokens, end, end=True))
-        while remaining and remaining[0][0] < end:
-            token = remaining.pop(0)
-            if token[0] + len(REDACTED) <= start:
-                kept.append((token[0] + shift, token[1], token[2]))
-        pieces += [text[cursor:start], REDACTED]
-        kept.append((start + shift, *hidden))
-        shift += len(REDACTED) - (end - start)
-        cursor = end
-    kept += [(token[0] + shift, token[1], token[2]) for token in remaining]
-    pieces.append(text[cursor:])
-    return "".join(pieces), kept
-
-
-# --- the keys Memtab holds -------------------------------------------------------------------
-
-ALWAYS_HIDDEN_KEY_CHARS = 16
-
-
-class KeyScrubber:
-    """Replaces each of `keys` (blank ones ignored) by `REDACTED` in text and JSON.
-
-    A key of 16 characters or more is hidden wherever it appears. A shorter one (Ollama and
-    other local servers take any key, and users give them "x" or "ollama") is hidden only
-    where it stands alone — not touching a letter or digit — so the words around it stay
-    readable: the key "k" hides "key=k", never the k of "fake".
-    """
-
-    def __init__(self, keys: Iterable[str | None]) -> None:
-        self._pattern = _keys_pattern({key for key in keys if key and key.strip()})
-
-    def __bool__(self) -> bool:
-        return self._pattern is not None
-
-    def text(self, text: str) -> str:
-        """`text` with every key hidden."""
-        return self._pattern.sub(REDACTED, text) if self._pattern is not None else text
-
-    def json(self, value: Any) -> Any:
-        """A copy of a JSON-like value with every key hidden in its strings (member names
-        too)."""
-        if self._pattern is None:
-            return value
-        if isinstance(value, str):
-            return self.text(value)
-        if isinstance(value, dict):
-            return {self.json(key): self.json(item) for key, item in value.items()}
-        if isinstance(value, list | tuple):
-            return [self.json(item) for item in value]
-        return value
-
-
-def _keys_pattern(keys: set[str]) -> re.Pattern[str] | None:
-    """One alternation of every key, the longest first (a key inside another is not cut
-    out of it first)."""
-    if not keys:
-        return None
-    alternatives = [
-        re.escape(key)
-        if len(key) >= ALWAYS_HIDDEN_KEY_CHARS
-        else rf"(?<![A-Za-z0-9]){re.escape(key)}(?![A-Za-z0-9])"
-        for key in sorted(keys, key=len, reverse=True)
-    ]
-    return re.compile("|".join(alternatives))

@@ -1,0 +1,113 @@
+"""Hosts a memory names, and the project each one is (docs/formats.md §19.7).
+
+A host is a name of three labels or more, in a URL (`https://staging.acme.io/x`,
+`postgres://u:p@db.acme.internal`) or written bare (`db.acme.internal`; not followed by
+`(`: `request.log.info(` is code). Public services' hosts (`github.com`, `docs.x.io`) are
+no project's. A host is a project's when its labels name that project (`staging.harbor.
+acme.io` is `harbor-api`'s: a label is, or holds between dashes, the project's folder
+name or its first word; never the domain's own two labels) and that project's memory
+names it too; else, off a hosting service, when that project's memories name it in two
+files or more and in more files than any other project's do (global memory's count for
+none: a company's Sentry, named by one project and global memory, is no project's).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+
+_URL_HOST = re.compile(
+    r"\b[a-z][a-z0-9+.-]{0,30}://(?:[^\s/@?#]{0,200}@)?"
+    r"((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){2,}[a-z]{2,12})(?![\w-])"
+)
+_BARE_HOST = re.compile(
+    r"(?<![\w.@/-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){2,}[a-z]{2,12})(?![\w(-])"
+)
+_PUBLIC = re.compile(
+    r"(?:^|\.)(?:github|gitlab|bitbucket|npmjs|pypi|python|google|googleapis|microsoft|"
+    r"apple|docker|anthropic|openai|readthedocs|wikipedia|stackoverflow|cloudflare|"
+    r"example|slack|stripe|atlassian|sentry|datadoghq)\.[a-z]+$|^(?:www|docs|api)\.[^.]+\.[a-z]+$"
+)
+"""Public services: no project's host."""
+_HOSTING = re.compile(
+    r"\.(?:amazonaws\.com|herokuapp\.com|vercel\.app|netlify\.app|github\.io|gitlab\.io|"
+    r"azurewebsites\.net|cloudfront\.net|appspot\.com|run\.app|fly\.dev|pages\.dev|"
+    r"workers\.dev|onrender\.com|web\.app|firebaseapp\.com)$"
+)
+"""Hosting services: a customer's host there is its by its name alone (many projects name
+the service's own, `s3.eu-central-1.amazonaws.com`)."""
+_FILE_ENDINGS = frozenset(
+    {"md", "py", "ts", "js", "json", "yaml", "yml", "toml", "txt", "sh", "tsx", "go", "rs"}
+)
+_GENERIC = """api app apps web www site docs doc data core main admin auth test tests prod
+    staging dev service services server client backend frontend common shared tools infra
+    deploy platform mobile android ios cli lib sdk user users billing payments mail"""
+_GENERIC_WORDS = frozenset(_GENERIC.split())
+"""Words too common to say which project a host is (`api-gateway`, `billing-ledger`)."""
+MIN_FILES = 2
+
+
+def hosts_in(line: str) -> list[str]:
+    """The hosts `line` names, each once, lower-case, in the order written."""
+    if line.count(".") < 2:  # most lines: a sentence's full stop
+        return []
+    lowered = line.lower()
+    found = [m.group(1) for m in _URL_HOST.finditer(lowered)] if "://" in lowered else []
+    found += [m.group(1) for m in _BARE_HOST.finditer(lowered)]
+    if not found:
+        return []
+    return [
+        host
+        for host in dict.fromkeys(found)
+        if not _PUBLIC.search(host) and host.rsplit(".", 1)[-1] not in _FILE_ENDINGS
+    ]
+
+
+def project_words(path: str, names: Iterable[str]) -> tuple[str, ...]:
+    """What a host's label may say of the project at `path` (`names`: its names): its
+    folder's name, and that name's first word when it is one of its own."""
+    folder = path.rstrip("/").rsplit("/", 1)[-1].lower()
+    words = [folder] if folder and folder not in _GENERIC_WORDS else []
+    first = folder.replace("_", "-").partition("-")[0]
+    if first != folder and len(first) >= 4 and first.isalpha() and first not in _GENERIC_WORDS:
+        words.append(first)
+    return tuple(dict.fromkeys(words))
+
+
+def project_hosts(
+    named_by: Sequence[tuple[str | None, Iterable[str]]], words: Mapping[str, tuple[str, ...]]
+) -> dict[str, str]:
+    """Each host that is a project's → that project (see the module doc); `named_by`: each
+    memory's project (None: of no project) and the hosts it names; `words`: each project's
+    `project_words`."""
+    counts: dict[str, dict[str | None, int]] = defaultdict(lambda: defaultdict(int))
+    for project, hosts in named_by:
+        for host in set(hosts):
+            counts[host][project] += 1
+    owners: dict[str, str] = {}
+    for host, by_project in counts.items():
+        named = _named_by_labels(host, words)
+        if len(named) == 1 and by_project.get(named[0]):
+            owners[host] = named[0]
+            continue
+        if named or _HOSTING.search(host):
+            continue
+        ranked = sorted(((n, p) for p, n in by_project.items() if p is not None), reverse=True)
+        if (
+            ranked
+            and ranked[0][0] >= MIN_FILES
+            and (len(ranked) == 1 or ranked[0][0] > ranked[1][0])
+        ):
+            owners[host] = ranked[0][1]
+    return owners
+
+
+def _named_by_labels(host: str, words: Mapping[str, tuple[str, ...]]) -> list[str]:
+    """The projects a label of `host` names (its domain's own two labels aside)."""
+    labels = [f"-{label}-" for label in host.split(".")[:-2]]
+    return [
+        project
+        for project, said in words.items()
+        if any(f"-{word}-" in label for word in said for label in labels)
+    ]
