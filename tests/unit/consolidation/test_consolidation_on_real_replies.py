@@ -2,7 +2,8 @@
 82): Qwen2.5-Coder on llama-server, replies recorded and replayed leniently (the rails
 may answer the model otherwise than when it was recorded). The plan and the journal say
 what the run's tools did, never the model's claims ("Viewed …", "Merged MEMORY.md into
-…"), which stay in the trace dump; a change is proposed only to a file the run read."""
+…"), which stay in the trace dump; a change is proposed only to a file the run read, and
+none loses a line without saying so (the 0.5B deleted MEMORY.md and created it empty)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import Journal
+from memtab.store.sidecars.registry import Workspace
+from memtab.store.text.content_lines import content_lines
 from memtab.traces.catalog import list_traces
 from quality.stores import REAL_STORES, RealStore, install
 from support.real_model import CASSETTES as CASSETTE_DIR
@@ -62,7 +65,7 @@ CASSETTES = sorted(CASSETTE_DIR.glob("*/consolidate-*.json"))
 
 
 @pytest.mark.parametrize("path", CASSETTES, ids=[f"{p.parent.name}-{p.stem}" for p in CASSETTES])
-def test_a_recorded_plan_changes_only_what_the_run_read_and_says_only_what_it_did(
+def test_a_recorded_plan_changes_only_what_it_read_says_what_it_did_and_loses_nothing_unsaid(
     tmp_path: Path, path: Path
 ) -> None:
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -83,3 +86,26 @@ def test_a_recorded_plan_changes_only_what_the_run_read_and_says_only_what_it_di
     for op in plan.proposed:
         if op.command != "create":
             assert op.path in viewed, (op.path, viewed)
+    before = memory_lines(home, workspace)
+    service = ConsolidationService(home, provider_factory=lambda _: model)
+    service.apply_plan(plan)  # every op the plan proposes, accepted
+    removed = set().union(
+        *(
+            content_lines(op.arguments["old_str"]) - content_lines(op.arguments["new_str"])
+            for op in plan.proposed
+            if op.command == "str_replace"  # said: "Removed 2 lines from …"
+        )
+    )
+    assert before - memory_lines(home, workspace) <= removed
+
+
+def memory_lines(home: Home, workspace: Workspace) -> set[str]:
+    """Every content line of the workspace's memory."""
+    store = MemoryStore(home, workspace)
+    return set().union(
+        *(
+            content_lines(store.read(file.path).content)
+            for listing in store.list_all()
+            for file in listing.files
+        )
+    )

@@ -4,7 +4,7 @@ named in the refusal and the journal, and the file is left as it was."""
 
 from __future__ import annotations
 
-from memtab.consolidation.guard import SAME_TEXT
+from memtab.consolidation.guard import DELETE_RULE, EMPTY_RULE, REWRITE_RULE, SAME_TEXT
 from memtab.consolidation.rails import UNHEARD, UNSTATED_RULE
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.types import ModelReply, ToolCall
@@ -79,3 +79,63 @@ def test_a_replace_that_changes_nothing_is_refused(home: Home, store: MemoryStor
     seed(store)
     ops = run(home, edit("1", "- Use pnpm, not npm\n"))
     assert ops == [("str_replace", False, SAME_TEXT)]
+
+
+def test_no_file_is_created_empty_over_a_file_or_where_the_run_deleted_one(
+    home: Home, store: MemoryStore
+) -> None:
+    # Qwen2.5-Coder 0.5B on a Claude Code store: create MEMORY.md (it exists) — told to
+    # delete it first, it did, then created it empty, its 40 lines gone.
+    seed(store)
+    put(store, "/memories/project/old/a.md", "- Use pnpm, not npm\n")
+    ops = run(
+        home,
+        memory("1", command="create", path=A, file_text="- Use pnpm, not npm\n"),
+        memory("2", command="delete", path=A),
+        memory("3", command="create", path=A, file_text=""),
+        memory("4", command="create", path=A, file_text="- Use pnpm, not npm\n"),
+        memory("5", command="create", path="/memories/project/c.md", file_text="# Notes\n\n"),
+    )
+    assert ops == [
+        ("create", False, f"{A} exists: {REWRITE_RULE}"),
+        ("delete", True, None),
+        ("create", False, f"{A} was deleted in this run: {REWRITE_RULE}"),
+        ("create", False, f"{A} was deleted in this run: {REWRITE_RULE}"),
+        ("create", False, f"/memories/project/c.md would hold no memory: {EMPTY_RULE}"),
+    ]
+    assert not exists(store, A) and not exists(store, "/memories/project/c.md")
+
+
+def test_no_file_is_deleted_while_it_holds_a_line_no_other_file_holds(
+    home: Home, store: MemoryStore
+) -> None:
+    # What the 0.5B did next: deleted MEMORY.md, the store's index, kept nowhere else.
+    seed(store)
+    put(store, "/memories/project/c.md", "# Tools\n- Use pnpm, not npm\n")
+    put(store, "/memories/project/old/d.md", "- Deploys go through Fly.io\n")
+    tabs = "(“- The user prefers tabs in Go files”)"
+    ops = run(
+        home,
+        memory("1", command="delete", path=B),
+        memory("v", command="view", path="/memories/project/old"),
+        memory("2", command="delete", path="/memories/project/old"),
+        memory(
+            "3", command="str_replace", path=B, old_str="- `pnpm test` runs the suite\n", new_str=""
+        ),
+        memory("4", command="delete", path=B),
+        memory("5", command="delete", path=A),
+    )
+    assert ops == [
+        ("delete", False, f"{B} holds 2 lines no other memory file holds {tabs}: {DELETE_RULE}"),
+        (
+            "delete",
+            False,
+            "/memories/project/old holds 1 line no other memory file holds "
+            f"(“- Deploys go through Fly.io”): {DELETE_RULE}",
+        ),
+        ("str_replace", True, None),
+        ("delete", False, f"{B} holds 1 line no other memory file holds {tabs}: {DELETE_RULE}"),
+        ("delete", True, None),
+    ]
+    assert exists(store, B) and exists(store, "/memories/project/old/d.md")
+    assert not exists(store, A)

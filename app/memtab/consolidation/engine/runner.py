@@ -157,6 +157,7 @@ def run_consolidation(
         declined=declined.refusal if declined is not None else None,
         scopes=scopes,
         read_first=model,
+        keeps_content=model,
     )
     system = load_system_prompt(prompt_home or store.home, trigger)
     if model:  # a model's new text passes the rails (the offline consolidator moves lines)
