@@ -41,6 +41,10 @@ StopReason = Literal["final", "max_steps", "timeout", "cancelled", "error"]
 ToolExecutor = Callable[[ToolCall], ToolOutcome]
 StepCallback = Callable[[int, str], None]
 
+CUT_REPLY = (
+    "Your reply was cut off at its length limit before it ended, so nothing in it was "
+    "done. Answer again, shorter: make the tool call itself, or reply in one line."
+)
 DEFAULT_MAX_STEPS = 32
 DEFAULT_TIMEOUT_S = 300.0
 _WATCH_INTERVAL_S = 0.05
@@ -156,9 +160,11 @@ def run_tool_loop(
     calls with a `parse_error` or an unknown tool name get an error result from the loop
     itself; the others go to `execute_tool` (an exception there becomes an error result
     for the model and is logged). The tool calls of the last allowed step are still run
-    before stopping with "max_steps". `timeout_s` bounds the whole run (`timeout_hint`
-    says what raises it; `run_limit_s` is the run's whole limit, when this loop is only
-    its rest) and each request in it; `cancel` stops it within about a second.
+    before stopping with "max_steps"; a reply cut at its length limit without a call is
+    no answer: the model is told so (`CUT_REPLY`) and asked again, once. `timeout_s`
+    bounds the whole run (`timeout_hint` says what raises it; `run_limit_s` is the run's
+    whole limit, when this loop is only its rest) and each request in it; `cancel` stops
+    it within about a second.
     A request past the provider's own limit stops the run with "timeout" too, its detail
     naming that limit. `on_step(step, message)` reports progress from this thread.
     Never raises ProviderError (see `LoopResult.error`).
@@ -171,6 +177,7 @@ def run_tool_loop(
         text="", stop_reason="final", steps=0, usage=Usage(), messages=list(messages)
     )
     stop = _StopSignal(cancel, time.monotonic() + timeout_s)
+    told_cut = False
     try:
         while True:
             reason = stop.reason()
@@ -201,6 +208,10 @@ def run_tool_loop(
             result.usage.add(reply.usage)
             result.messages.append(reply.as_message())
             result.text = reply.text.strip()
+            if not reply.tool_calls and reply.cut and not told_cut and result.steps < max_steps:
+                told_cut = True  # a reply cut short is no answer: the model is told, once
+                result.messages.append(UserMessage(CUT_REPLY))
+                continue
             if not reply.tool_calls:
                 _report(on_step, result.steps, "finished")
                 return result
