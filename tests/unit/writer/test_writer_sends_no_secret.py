@@ -19,6 +19,7 @@ from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
+from memtab.trust.rails import HOLDS_A_SECRET
 from memtab.writer.config import WriterSettings
 from memtab.writer.job.run import load_writer_events, run_writer
 from support.scripted_provider import ScriptedProvider
@@ -86,3 +87,16 @@ def test_the_memory_file_is_shown_redacted_and_a_write_of_what_was_shown_keeps_i
     assert shown_line in sent_text(model.messages[0])
     notes = store.read(parse_file_path(NOTES)).content
     assert notes == f"# Notes\n{secret_line}\n- Run the tests with `bun test`\n"
+
+
+def test_a_private_block_the_model_writes_back_is_refused_and_named(
+    home: Home, workspace: Workspace
+) -> None:
+    # What Qwen2.5-Coder-1.5B wrote of this session when it was sent in clear (issue 82).
+    line = "- <private>the schema password is hunter2</private>"
+    model = ScriptedProvider([write("", f"## Commands that work\n- `bun test`\n{line}\n")])
+    result = run_writer(home, workspace, load_writer_events(SESSION), model)
+    assert result.outcome == "wrote", result.error
+    notes = MemoryStore(home, workspace).read(parse_file_path(NOTES)).content
+    assert notes == "## Commands that work\n- `bun test`\n"
+    assert result.refused == (("- [REDACTED_SECRET]", HOLDS_A_SECRET),)  # named redacted

@@ -107,10 +107,10 @@ class WriterRails:
             if new[index] not in existing
         ]
         kinds = classify(new)
-        refused = {
-            **self.rails.refusals(after, added, before),
-            **self._copied(new, added),
+        refused = {  # a line refused twice is named by the last reason here: a secret's
             **self._unrun(new, added),
+            **self._copied(new, added),
+            **self.rails.refusals(after, added, before),
         }
         refused = with_what_goes_with_them(new, set(added), refused)
         # a heading written with nothing under it says nothing; one its refused lines
