@@ -9,6 +9,11 @@ where each agent keeps it — and scored against the half's answer key.
 (its numbers only). Each kind is printed with the issue's target beside it. A finding the key
 says nothing of is "unlabelled": counted against precision where the target counts every
 finding (leaks, check) and listed by `--details`, so the key can be reviewed against it.
+
+Codex's import of a Claude Code memory is never a duplicate (issue 81 point 6: it is shown
+once, as the copy it is): the key's `import` pairs are scored on a line of their own, found
+when `memtab list --source <Codex's> --json` names the copy's original (`importedFrom`),
+and are no part of the duplicates' recall.
 """
 
 from __future__ import annotations
@@ -44,6 +49,10 @@ def _pairs(group: list[Loc]) -> Iterable[tuple[Loc, Loc]]:
                 yield first, second
 
 
+IMPORT = "import"
+"""The key's kind of a pair Codex's import and its Claude Code original make."""
+
+
 def score_duplicates(matcher: Matcher, answer: dict[str, Any]) -> dict[str, Any]:
     key = matcher.key
     found: set[str] = set()
@@ -60,7 +69,11 @@ def score_duplicates(matcher: Matcher, answer: dict[str, Any]) -> dict[str, Any]
             polarity_groups.append([str(m) for m in members])
         seen = set()
         for a, b in _pairs(members):
-            hits = [i["id"] for i in key["duplicates"] if matcher.pair_matches(a, b, i)]
+            hits = [
+                i["id"]
+                for i in key["duplicates"]
+                if i["kind"] != IMPORT and matcher.pair_matches(a, b, i)
+            ]
             misses = [
                 i["id"] for i in key["duplicate_near_misses"] if matcher.pair_matches(a, b, i)
             ]
@@ -84,7 +97,7 @@ def score_duplicates(matcher: Matcher, answer: dict[str, Any]) -> dict[str, Any]
             groups["wrong"] += 1
         elif "right" in seen:
             groups["right"] += 1
-    items = key["duplicates"]
+    items = [i for i in key["duplicates"] if i["kind"] != IMPORT]
     labelled = pairs["right"] + pairs["wrong"] + pairs["index"]
     return {
         "recall": _ratio(len(found), len(items)),
@@ -103,6 +116,30 @@ def score_duplicates(matcher: Matcher, answer: dict[str, Any]) -> dict[str, Any]
         "nearMissesFlagged": sorted(near),
         "unlabelled": unlabelled,
         "polarity": polarity_groups,
+    }
+
+
+def score_imports(matcher: Matcher, listings: list[dict[str, Any]]) -> dict[str, Any]:
+    """The key's import pairs Memtab knows as imports: a copy whose listed row names its
+    original (`importedFrom`)."""
+    known = [
+        (
+            matcher.loc({"path": row["path"]}),
+            matcher.loc({"path": row["importedFrom"]}),
+        )
+        for listing in listings
+        for row in listing["files"]
+        if row.get("importedFrom")
+    ]
+    items = [i for i in matcher.key["duplicates"] if i["kind"] == IMPORT]
+    found = {i["id"] for i in items if any(matcher.pair_matches(a, b, i) for a, b in known)}
+    return {
+        "recall": _ratio(len(found), len(items)),
+        "found": len(found),
+        "seeded": len(items),
+        "byKind": _by_kind(items, found),
+        "linked": len(known),
+        "missed": [i["id"] for i in items if i["id"] not in found],
     }
 
 
@@ -256,6 +293,7 @@ TARGETS = [
     ("duplicates", "precisionLabelled", ">=", 0.8),
     ("duplicates", "polarityGroups", "==", 0),
     ("duplicates", "nearMisses", "<=", 0.1),
+    ("imports", "recall", ">=", 0.85),
     ("contradictions", "recall", ">=", 0.85),
     ("contradictions", "byKind.always-never", ">=", 5 / 6),
     ("contradictions", "byKind.tool", ">=", 5 / 6),
@@ -313,6 +351,12 @@ def scorecard(half: str) -> dict[str, Any]:
             card[engine] = score(matcher, {empty: []} if error else answer)
             if error:  # a crash finds nothing: every item is missed, and the card says why
                 card[engine]["error"] = error
+        listings = [
+            laid.run("list", "--source", source, "--json")
+            for source in sorted(matcher.roots)
+            if source.startswith("codex:")
+        ]
+        card["imports"] = score_imports(matcher, listings)
         card["recall"] = score_recall(laid)
         return card
 
@@ -325,6 +369,11 @@ def print_card(card: dict[str, Any], details: bool) -> None:
         print(f"  {engine}: {part['found']}/{part['seeded']} found — {kinds}")
         if part.get("error"):
             print(f"    {engine} failed: {part['error']}")
+    imports = card["imports"]
+    print(
+        f"  imports: {imports['found']}/{imports['seeded']} known as Codex's imports of their "
+        "original (memtab list's importedFrom), never duplicates"
+    )
     recall = card["recall"]
     print(f"  recall: {recall['plausible']}/{recall['prompts']} plausible")
     for engine, measure, shown, met in verdicts(card):
@@ -339,6 +388,7 @@ def print_card(card: dict[str, Any], details: bool) -> None:
         for label in ("nearMissesFlagged", "negativesFlagged", "polarity", "unlabelled"):
             for row in part.get(label, []):
                 print(f"  {engine} {label}: {row}")
+    print(f"  imports missed: {' '.join(imports['missed'])}")
     for row in recall["cases"]:
         mark = "ok  " if row["plausible"] else "MISS"
         picked, expect = row["picked"], row["expect"]

@@ -12,14 +12,14 @@ written over in place while none ran; a call meanwhile waits for it). A later ca
 and re-indexes only the files the watch reported (`catalog_listing.WatchedChanges`), and
 lists everything again when it reported a folder, too many files or lost events, or when
 nothing watches (every call), so a file changed or deleted outside is answered as it is
-now; every `FULL_RELIST_S` a re-listing also re-reads the other agents' sources, in the
-background (docs/formats.md §22.3, §22.11). The files this server wrote are re-stat'ed
-before the next answer, as the watch's are (`invalidate`; everything is listed again when a
-folder came or went with them). `list`'s full rows (descriptions, pins, usage) are built
-when it asks (`rows`). Indexing what no index holds yet takes at most `INDEXING_BUDGET_S`
-of a call: the rest goes on in the background, and answers say how many files are not
-searched yet. A file `view` refuses is found by its path and description only, never
-snippeted (`search_index.documents.readable_text`).
+now. The other agents' sources are not watched: a call stats their files and folders
+(`SourceProbe`) and lists everything again first when one changed; a re-listing every
+`FULL_RELIST_S` finds them anew, in the background (docs/formats.md §22.3, §22.11). The
+files this server wrote are re-stat'ed before the next answer, as the watch's are
+(`invalidate`). `list`'s full rows are built when it asks (`rows`). Indexing what no index
+holds yet takes at most `INDEXING_BUDGET_S` of a call: the rest goes on in the background,
+and answers say how many files are not searched yet. A file `view` refuses is found by its
+path and description only, never snippeted (`search_index.documents.readable_text`).
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from memtab.agent_server.catalog_listing import (
     ListedFiles,
     Listing,
     NeedsListingError,
+    SourceProbe,
     WatchedChanges,
     confirm_answer,
     folder_came_or_went,
@@ -107,9 +108,8 @@ class SearchHit(Record, write_only=True):
 class MemoryCatalog:
     """The files one store and the other agents' sources hold, listed and indexed.
 
-    Thread-safe: calls come from the server's loop, re-listings and the watch's start
-    from background threads; `_lock` guards the listing and the index, `_listing` keeps
-    one listing at a time."""
+    Thread-safe: calls come from the server's loop, re-listings and the watch's start from
+    background threads; `_lock` guards the listing and the index, `_listing` keeps one."""
 
     def __init__(
         self,
@@ -152,6 +152,7 @@ class MemoryCatalog:
         self._threads: list[threading.Thread] = []  # every background thread started
         self._changes = WatchedChanges()
         self._changed = self._changes.reported  # a watched root reported a change
+        self._probe: SourceProbe | None = None  # the other agents' files, as last listed
 
     def close(self) -> None:
         """Stop watching and indexing (the server ends); a racing call fails on the index."""
@@ -170,8 +171,8 @@ class MemoryCatalog:
 
     def invalidate(self, paths: Sequence[str] = ()) -> None:
         """This server changed the files at `paths` (virtual paths; a rename's both): re-stat
-        them before the next answer. Everything is listed again when none is given, or a
-        folder came or went with them (what a folder holds needs a listing)."""
+        them before the next answer; list everything when none is given, or a folder came
+        or went with them."""
         written = self._written(paths)
         if written is None:
             self._listed_at = None
@@ -179,8 +180,7 @@ class MemoryCatalog:
             self._changes.report(written)
 
     def _written(self, paths: Sequence[str]) -> list[str] | None:
-        """Where the files at `paths` are on disk (those of the scopes listed); None when
-        everything must be listed again."""
+        """Where the files at `paths` are on disk (the listed scopes'); None: list all."""
         if not paths:
             return None
         with self._lock:
@@ -202,9 +202,8 @@ class MemoryCatalog:
         return written
 
     def notes(self) -> tuple[str, ...]:
-        """What the listing left out and why (a home that is no folder, §22.1; folders past
-        the depth memory paths go to, docs/formats.md §5; files not indexed yet, §22.11),
-        for an answer to say."""
+        """What the listing left out and why, for an answer to say (a home that is no
+        folder, §22.1; folders too deep, docs/formats.md §5; files not indexed yet, §22.11)."""
         notes = self._notes
         if (missing := missing_home_words(self.store.home.root)) is not None:
             notes = (missing, *notes)
@@ -219,17 +218,16 @@ class MemoryCatalog:
         return notes
 
     def wait_until_indexed(self, timeout_s: float) -> bool:
-        """Whether every file is searched, once waited at most `timeout_s` for the indexing
-        a first search left to the background (`memtab search` answers from every file)."""
+        """Whether every file is searched, after waiting at most `timeout_s` for a first
+        search's background indexing (`memtab search` answers from every file)."""
         if (indexing := self._indexing) is not None:
             indexing.join(timeout_s)
         return not self._unindexed
 
     def rows(self, *, scope: str | None = None) -> list[FileRow]:
-        """Every file (in `scope`, when given), as `memtab list --json` shows it (other
-        agents' files with their own fields): the full rows, built from a listing of their
-        own when the files changed since the last were (every file stat'ed: a first search
-        presumed some as the index holds them)."""
+        """Every file (in `scope`, when given), as `memtab list --json` shows it: the full
+        rows, built from a listing of their own when the files changed since the last were
+        (every file stat'ed: a first search presumed some as the index holds them)."""
         if self._files.presumed:
             self._listed_at = None
         self._fresh()
@@ -295,12 +293,10 @@ class MemoryCatalog:
         return ranked
 
     def _fresh(self, query: _Query | None = None) -> list[Hit] | None:
-        """List now when nothing (or a change of ours, or a folder's a watched root
-        reported) is listed, or when nothing watches; re-stat the files a watched root
-        reported; list in the background when the listing is merely old. While the first
-        indexing goes on in the background, answer from what it did. The answer to
-        `query` when a listing now found the index holding every file as it is (read
-        while the files were listed), else None."""
+        """List now when nothing (or a change of ours, a folder a watched root reported,
+        another agent's file) is listed, or nothing watches; re-stat what a watch reported;
+        list in the background when merely old (during a first indexing: answer from it).
+        The answer to `query` when a listing now found the index as the files are."""
         if self._closing.is_set():  # a call racing the server's end lists nothing again
             raise CatalogClosedError
         if self._indexing is not None and self._indexing.is_alive():
@@ -313,6 +309,8 @@ class MemoryCatalog:
             self._rewatch()  # a root's folder went or came: the old watch sees nothing
         if self._index is not None and self._index.generation != self._generation:
             self._listed_at = None  # the index was started again: every file indexed anew
+        if (probe := self._probe) is not None and probe.changed(self._clock()):
+            self._changes.everything()  # another agent's file changed: listed again first
         listed_at = self._listed_at
         if listed_at is None or self._changed.is_set() or self._observer is None:
             with self._listing:
@@ -363,6 +361,7 @@ class MemoryCatalog:
         index = self._index
         self._generation = index.generation
         kept = kept_sources(self._sources, self._keep)
+        folders = SourceProbe.folders_before(kept, self._probe)
         by_scope = scope_roots(self.store)
         # The roots a listing lists, each with the scope its files are in (a source's: its id).
         guessed = {root: scope.value for scope, root in by_scope.items()}
@@ -396,6 +395,7 @@ class MemoryCatalog:
             self._roots = {root: guessed.get(root, root) for root in listing.roots}
             self._scope_roots = by_scope
             self._unindexed = refreshed.pending
+            self._probe = SourceProbe.after(listing, kept, folders)
         self._listed_at = started
         logger.debug("catalog: %d files, %d (re)indexed", len(files), refreshed.read)
         if refreshed.pending:

@@ -15,6 +15,7 @@ or the kernel's queue of events overflowing (the events lost).
 from __future__ import annotations
 
 import logging
+import math
 import os
 import stat
 import threading
@@ -32,6 +33,7 @@ from memtab.search_index.index import Rows, SearchIndex
 from memtab.sources.codex.imports import link_imports
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover, is_shown
+from memtab.sources.layouts import watch_targets
 from memtab.sources.listing import list_source, source_file_row
 from memtab.sources.model import Source
 from memtab.store import description_cache
@@ -320,6 +322,91 @@ def _list_sources(
                 source_file_row(source_file, links),
             )
     return listed
+
+
+# How often a call stats the other agents' files (`SourceProbe`, a stat each: a few ms for
+# a thousand): a change of theirs is answered within this, a burst of calls pays it once.
+PROBE_EVERY_S = 1.0
+FolderStamp = tuple[int, int, int]
+"""A folder as a probe saw it: its device, inode and mtime (a file made, removed or renamed
+in it changes that)."""
+
+
+class SourceProbe:
+    """What a call stats to tell whether the other agents' sources changed since they were
+    listed — they are not watched (their folders are the agents' own, busy with
+    transcripts): each listed file's size and mtime as its listing stamped it, and each
+    folder a file of theirs may be made or removed in (those their layouts name, and those
+    holding their files up to the source's root: a folder made below one changes it), as
+    stat'ed before the listing (docs/formats.md §22.3)."""
+
+    __slots__ = ("_files", "_folders", "_looked_at")
+
+    def __init__(
+        self, files: dict[str, tuple[int, int]], folders: dict[str, FolderStamp | None]
+    ) -> None:
+        self._files = files
+        self._folders = folders
+        self._looked_at = -math.inf
+
+    @staticmethod
+    def folders_before(
+        kept: Iterable[Source], last: SourceProbe | None
+    ) -> dict[str, FolderStamp | None]:
+        """The folders to look at, stat'ed before a listing of `kept`: each source's
+        layout's (`watch_targets`) and those that held its files at the `last` listing."""
+        paths = [str(folder) for source in kept for folder, _ in watch_targets(source)]
+        paths += last._folders if last is not None else ()
+        return {path: folder_stamp(path) for path in paths}
+
+    @classmethod
+    def after(
+        cls, listing: Listing, kept: Iterable[Source], folders: dict[str, FolderStamp | None]
+    ) -> SourceProbe:
+        """The probe of `kept` as `listing` listed them, `folders` as stat'ed before it (a
+        folder holding a file first listed now, stat'ed now)."""
+        files: dict[str, tuple[int, int]] = {}
+        folders = dict(folders)
+        for source in kept:
+            root = str(source.root)
+            for key, stamp in listing.stamps.get(source.id, {}).items():
+                physical = listing.files[key].physical
+                if stamp is not None:
+                    files[physical] = (stamp[0], stamp[1])
+                parent = os.path.dirname(physical)
+                while parent not in folders and parent.startswith(root):
+                    folders[parent] = folder_stamp(parent)
+                    parent = os.path.dirname(parent)
+        return cls(files, folders)
+
+    def changed(self, now: float) -> bool:
+        """Whether a folder or a file looked at is not as it was (a stat each), looked at
+        once in `PROBE_EVERY_S` (`now`: the caller's clock): False in between."""
+        if now - self._looked_at < PROBE_EVERY_S:
+            return False
+        self._looked_at = now
+        return self._stats_changed()
+
+    def _stats_changed(self) -> bool:
+        if any(folder_stamp(path) != seen for path, seen in self._folders.items()):
+            return True
+        for path, (size, mtime_ms) in self._files.items():
+            try:
+                info = os.stat(path)
+            except OSError:
+                return True
+            if info.st_size != size or info.st_mtime_ns // 1_000_000 != mtime_ms:
+                return True
+        return False
+
+
+def folder_stamp(path: str) -> FolderStamp | None:
+    """The folder at `path` as a probe sees it (None: no folder is there)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino, info.st_mtime_ns) if stat.S_ISDIR(info.st_mode) else None
 
 
 def scope_roots(store: MemoryStore) -> dict[Scope, str]:

@@ -1,14 +1,17 @@
 """Memtab's server in Codex's `config.toml` (docs/formats.md §22.6): set in place, or
 taken out, and checked with `tomllib` before anything is written.
 
-Memtab's entry is the table `[mcp_servers.memtab]` — `command`, `args` and `required =
-true` (Codex waits for a required server as it starts: without it Codex gives an optional
-server one second) — and one table per read-only tool, `[mcp_servers.memtab.tools.<tool>]`
-with `approval_mode = "approve"` (Codex's list of tools that run without asking). Setting
-it replaces those values where they are (their keys, spacing and comments kept) or adds
-the tables after the block of the table before them (`config_files/toml_edits.py`, on
-tomlkit's document); taking it out removes the tables. Either way every other value of the
-file must read as before, or nothing is written.
+Memtab's entry is the table `[mcp_servers.memtab]` — `command`, `args`, `required = true`
+(Codex waits for a required server as it starts: without it Codex gives an optional server
+one second) and `env_vars` (`FORWARDED_VARIABLES`: Codex starts a server with a few of its
+variables only, so a Memtab it starts would read another `CODEX_HOME`, config and cache
+than the user's, and wait for sessions in another folder) — and one table per read-only
+tool, `[mcp_servers.memtab.tools.<tool>]` with `approval_mode = "approve"` (Codex's list
+of tools that run without asking). Setting it replaces those values where they are (their
+keys, spacing and comments kept) or adds the tables after the block of the table before
+them (`config_files/toml_edits.py`, on tomlkit's document); taking it out removes the
+tables. Either way every other value of the file must read as before, or nothing is
+written.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from tomlkit.exceptions import TOMLKitError
 from tomlkit.toml_document import TOMLDocument
 
 from memtab.agent_server.agents import SERVER_KEY
+from memtab.agent_server.bridge.rendezvous import PATH_VARIABLES, SHARED_VARIABLE
 from memtab.agent_server.config_files import EditStatus
 from memtab.agent_server.config_files.toml_edits import (
     TomlEditError,
@@ -35,6 +39,13 @@ from memtab.agent_server.server_names import READ_TOOLS
 
 APPROVED = "approve"
 _TABLE = ("mcp_servers", SERVER_KEY)
+# What Codex passes a server beside its own few (HOME, PATH, TMPDIR…), by name, from its
+# session's environment: what decides the home, config, cache, log and the other agents'
+# memory a Memtab session reads, and where its warm host waits (bridge/rendezvous.py).
+FORWARDED_VARIABLES = tuple(
+    name for name in (*PATH_VARIABLES, "XDG_RUNTIME_DIR", SHARED_VARIABLE) if name != "HOME"
+)
+_MANAGED = ("command", "args", "required", "env_vars")
 
 
 class CodexConfigError(ValueError):
@@ -58,15 +69,34 @@ def codex_server(path: Path, document: dict[str, Any]) -> Any:
     return servers.get(SERVER_KEY)
 
 
-def _wanted(command: list[str]) -> dict[str, Any]:
-    return {"command": command[0], "args": command[1:], "required": True}
+def _wanted(command: list[str], server: Any = None) -> dict[str, Any]:
+    """The values Memtab sets in its table for `command`: `env_vars` keeps what `server`
+    (the entry there now) forwards, `FORWARDED_VARIABLES` added."""
+    entries = _env_vars(server)
+    return {
+        "command": command[0],
+        "args": command[1:],
+        "required": True,
+        "env_vars": [*entries, *(name for name in FORWARDED_VARIABLES if name not in entries)],
+    }
+
+
+def _env_vars(server: Any) -> list[Any]:
+    """The `env_vars` entries of `server` (names, or Codex's table form), in their order."""
+    entries = server.get("env_vars") if isinstance(server, dict) else None
+    return entries if isinstance(entries, list) else []
+
+
+def _their_env_vars(server: Any) -> list[Any]:
+    """The `env_vars` entries of `server` that are not Memtab's."""
+    return [entry for entry in _env_vars(server) if entry not in FORWARDED_VARIABLES]
 
 
 def _is_set(server: Any, command: list[str]) -> bool:
     """Whether `server` (parsed) already says everything Memtab writes for `command`."""
     if not isinstance(server, dict):
         return False
-    if any(server.get(key) != value for key, value in _wanted(command).items()):
+    if any(server.get(key) != value for key, value in _wanted(command, server).items()):
         return False
     tools = server.get("tools")
     return isinstance(tools, dict) and all(
@@ -89,7 +119,7 @@ def set_codex_server(
     newline = "\r\n" if "\r\n" in text else "\n"
     try:
         document = _document(text)
-        set_table(document, _TABLE, _wanted(command), newline)
+        set_table(document, _TABLE, _wanted(command, current), newline)
         for name in READ_TOOLS:
             approval = {"approval_mode": APPROVED}
             set_table(document, (*_TABLE, "tools", name), approval, newline)
@@ -143,16 +173,18 @@ def _without_server(document: dict[str, Any]) -> dict[str, Any]:
 
 
 def _unmanaged(document: dict[str, Any]) -> dict[str, Any]:
-    """`document` without what Memtab sets (the server's command, args and required, and
-    its read-only tools' approval modes; nor the tables that leaves empty): what an edit
-    of the server must keep."""
+    """`document` without what Memtab sets (the server's command, args and required, its
+    names in env_vars, and its read-only tools' approval modes; nor the tables that leaves
+    empty): what an edit of the server must keep."""
     return _with_server(document, _unmanaged_server)
 
 
 def _unmanaged_server(server: Any) -> Any:
     if not isinstance(server, dict):
         return server
-    rest = {k: v for k, v in server.items() if k not in ("command", "args", "required")}
+    rest = {k: v for k, v in server.items() if k not in _MANAGED}
+    if theirs := _their_env_vars(server):
+        rest["env_vars"] = theirs
     tools = rest.get("tools")
     if isinstance(tools, dict):
         kept = {}

@@ -6,7 +6,7 @@ Memtab and has its tools at hand from the first turn (docs/formats.md §22.6).
   "alwaysLoad": true}`; and its permission list, `~/.claude/settings.json`'s
   `permissions.allow`, gains Memtab's read-only tools;
 - Codex: `~/.codex/config.toml` (`$CODEX_HOME/config.toml`), the table
-  `[mcp_servers.memtab]` with `command`, `args` and `required = true`, and
+  `[mcp_servers.memtab]` with `command`, `args`, `required = true` and `env_vars`, and
   `[mcp_servers.memtab.tools.<read tool>]` `approval_mode = "approve"`;
 - Gemini CLI: `~/.gemini/settings.json` (`$GEMINI_CLI_HOME/.gemini/settings.json`),
   `mcpServers.memtab` = `{"command", "args"}`, and Memtab's own policy file
@@ -260,7 +260,8 @@ _WHY: dict[AgentName, str] = {
     "codex": f"with required = true, so Codex waits for Memtab as it starts (and starts no "
     f"session while Memtab cannot start: memtab mcp uninstall --codex takes it out), and "
     f'approval_mode = "approve" for the read-only tools ({_READ_TOOLS_WORDS}), so they '
-    f"run without asking",
+    f"run without asking, and env_vars, so Memtab reads the CODEX_HOME, config and cache "
+    f"your Codex session has (Codex passes a server only a few of its variables)",
     "gemini": "so Gemini CLI starts Memtab in every folder it trusts and waits for its tools "
     "before the first turn; no trust: true (only the tools its policies allow run without "
     "asking)",

@@ -38,6 +38,7 @@ from memtab.check.rules.facts import facts_of, what
 from memtab.check.wording import is_example
 from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.polarity import IMPERATIVES, MAX_EXTRA, Rule, opposite, rule_of
+from memtab.trust.values import value_of
 from memtab.trust.words import content_lines, statements, stems_of
 
 _FACT_NEEDLES = re.compile(
@@ -241,6 +242,9 @@ def _claims(sentence: str) -> tuple[Claim, ...]:
     found += _polarity(0, sentence)
     if _CONDITIONS.search(sentence) is None:
         found += _command_or_path(0, sentence, _SPAN.findall(sentence))
+        if not found and (given := value_of(sentence)) is not None:
+            frame, value = given
+            found.append(Claim(0, "value", frame, value, f"the {frame} said"))
     return tuple(found)
 
 

@@ -54,8 +54,9 @@ SYSTEM_PROMPT = (
 )
 QUESTIONS: dict[Question, tuple[str, str, str]] = {
     "same": (
-        "Do these statements say the same thing, so that one could replace the others "
-        "without losing or changing anything a reader needs?",
+        "Do these statements state the same rule or fact about the same thing, though worded "
+        "differently or one giving more detail? Answer different only when they are about "
+        "different things, or disagree (another value, tool, place or the opposite rule).",
         "same",
         "different",
     ),
@@ -132,7 +133,7 @@ class ModelJudge:
         """The model's verdict on `statements` (None: it could not be had — the stats say
         why)."""
         shown = [_cut(" ".join(s.split())) for s in statements]
-        key = _key(self.model, question, about, shown)
+        key = _key(self.model, QUESTIONS[question][0], about, shown)
         kept = self._kept.get(key)
         if kept is not None:
             self.stats.kept += 1

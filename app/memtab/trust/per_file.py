@@ -40,7 +40,7 @@ logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-CACHE_VERSION = 4
+CACHE_VERSION = 5
 """Bumped when what an engine keeps of a file changes shape or meaning (a test pins what
 the engines work out of the seeded corpora to it: tests/unit/trust/test_per_file.py)."""
 MAGIC = b"memtab-trust\n"

@@ -136,14 +136,52 @@ def opposite(one: Rule, other: Rule) -> bool:
 @functools.lru_cache(maxsize=16384)
 def subject_of(sentence: str) -> frozenset[str]:
     """What a sentence stating something of a thing is about: the stems before its first
-    verb ("Branch names are kebab-case": branch, name); empty for an imperative or a
-    sentence whose verb this does not see."""
-    clause = _CLAUSE.split(sentence.strip(), maxsplit=1)[0]
-    words = clause.split()
-    for index, word in enumerate(words[:7]):
-        if word.lower() in _FINITE and index > 0:
-            return frozenset(stems_of(" ".join(words[:index])))
+    verb ("Branch names are kebab-case": branch, name; "The webhook retry truncates…":
+    webhook, retry; "If the CSV import double-counts…": csv, import), after a label
+    ("Known issue: the SSO callback leaks…"), else the label of an imperative ("SQL style:
+    avoid `unwrap()`": sql, style); empty for an imperative or a sentence whose verb this
+    does not see."""
+    clauses = _CLAUSE.split(sentence.strip(), maxsplit=2)
+    head = sentence.strip()[len(clauses[0]) :].lstrip()[:1] if len(clauses) > 1 else ""
+    label = clauses[0] if head in (":", "—", "–") else ""
+    rest = clauses[1] if label else clauses[0]
+    found = _subject(rest.split())
+    if found is None and label:
+        found = _subject(label.split())  # "When the SSO callback times out: …"
+    if found is not None or not label or len(label.split()) > 6:
+        return found or frozenset()
+    verb = _FIRST_WORD.match(rest)
+    if verb is not None and verb.group(1).lower() in _RULE_VERBS | _PRONOUNS:
+        return frozenset(stems_of(label))  # "SQL style: avoid…", "Commit messages: they…"
     return frozenset()
+
+
+_RULE_VERBS = IMPERATIVES | {"avoid", "never", "always", "don't", "do", "prefer", "stop"}
+_DETERMINERS = frozenset({"the", "a", "an", "our", "this", "that", "each", "every", "its"})
+_SUBORDINATE = frozenset({"if", "when", "once", "after", "unless", "whenever", "while"})
+_PRONOUNS = frozenset({"it", "they", "we", "i", "you", "he", "she", "this", "that"})
+
+
+def _subject(words: list[str]) -> frozenset[str] | None:
+    """The stems before a clause's first verb: one of `_FINITE`, or after a determiner and
+    a noun, a word ending in -s ("The exports queue retries…"); None when no verb is
+    seen before a comma, or the subject is a pronoun."""
+    if words and words[0].lower() in _SUBORDINATE:
+        words = words[1:]
+    led = bool(words) and words[0].lower() in _DETERMINERS
+    for index, word in enumerate(words[:7]):
+        bare = word.lower()
+        verb = bare in _FINITE or (
+            led and index >= 2 and len(bare) > 3 and bare.endswith("s") and not bare.endswith("ss")
+        )
+        if verb and index > 0:
+            said = words[:index]
+            if len(said) == 1 and said[0].lower() in _PRONOUNS:
+                return None
+            return frozenset(stems_of(" ".join(said)))
+        if bare.endswith(","):
+            return None
+    return None
 
 
 def other_subjects(one: str, other: str) -> bool:

@@ -36,6 +36,9 @@ STOP_WORDS = frozenset(
         "up", "us", "use", "used", "uses", "using", "very", "was", "we", "were", "what",
         "when", "where", "which", "while", "who", "why", "will", "with", "would", "yes", "yet",
         "you", "your",
+        # what is left of a contraction ("don't": don, t) says how, not what
+        "aren", "couldn", "didn", "doesn", "don", "hasn", "haven", "isn", "ll", "re",
+        "shouldn", "ve", "wasn", "weren", "won", "wouldn",
     }
 )  # fmt: skip
 """Words said of every subject (`always` and `never` included: they say how, not what)."""
@@ -83,11 +86,58 @@ def statements(line: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in _SENTENCE_END.split(line) if part.strip())
 
 
+NUMBERS = {
+    "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+    "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "fifteen": "15",
+    "twenty": "20", "thirty": "30", "forty": "40", "fifty": "50", "sixty": "60",
+    "ninety": "90", "hundred": "100", "twice": "2",
+}  # fmt: skip
+"""Numbers written as words, as digits ("five percent" says "5%"; "one" is a pronoun as
+often as a number, and stays a stop word)."""
+SHORT = {
+    "min": "minut", "mins": "minut", "sec": "second", "secs": "second", "hr": "hour",
+    "hrs": "hour", "db": "databas", "dbs": "databas", "prod": "product", "dep": "depend",
+    "deps": "depend", "config": "configur", "configs": "configur", "k8s": "kubernet",
+    "msg": "messag", "dir": "directori", "dirs": "directori",
+}  # fmt: skip
+"""Short forms, as the stem of what they are short for ("prod" is production)."""
+# What is said in symbols or a set phrase, in words: "5%" is "5 percent", "half an hour"
+# "30 minutes".
+_PHRASES = (
+    (re.compile(r"(?<=\d)\s*%"), " percent"),
+    (re.compile(r"\bhalf an hour\b", re.IGNORECASE), "30 minutes"),
+    (re.compile(r"\ba quarter of an hour\b", re.IGNORECASE), "15 minutes"),
+)
+_HYPHENED = re.compile(r"\b([A-Za-z]{1,3})-([A-Za-z]+|\d+)\b|\b([A-Za-z]+)-(\d+)\b")
+"""A prefix or a number written with a hyphen ("re-sign", "pre-commit", "SHA-1"): also one
+word ("resign", "precommit", "sha1"); longer parts stay two words ("kebab-case")."""
+_DOTTED_NUMBER = re.compile(r"(?<=\d)\.(?=\d)")
+"""A version's dots ("1.30" is one number, not 1 and 30)."""
+_ABSOLUTE_PATH = re.compile(r"(?<![\w.:/~])(?:~/|/)(?:[\w.@+-]+/)+([\w.@+-]*)")
+"""An absolute path: said by its name, its folders are where a machine keeps it."""
+
+
 def stems_of(text: str) -> Iterator[str]:
-    """The stems of a text's words, in order, without the stop words and one-letter words."""
+    """The stems of a text's words, in order, without the stop words and one-letter words
+    (a digit stays: "3 retries"), numbers and short forms said one way (`NUMBERS`,
+    `SHORT`, `_PHRASES`)."""
+    if "%" in text or "half" in text or "quarter" in text:
+        for phrase, said in _PHRASES:
+            text = phrase.sub(said, text)
+    if "/" in text:
+        text = _ABSOLUTE_PATH.sub(_path_name, text)
+    if "." in text:
+        text = _DOTTED_NUMBER.sub("_", text)
+    if "-" in text:
+        text += " " + " ".join("".join(parts) for parts in _HYPHENED.findall(text))
     for word in lowered_words(text):
-        if len(word) > 1 and word not in LEFT_OUT:
-            yield english_stem(word)
+        if word in LEFT_OUT or (len(word) == 1 and not word.isdigit()):
+            continue
+        yield NUMBERS.get(word) or SHORT.get(word) or english_stem(word)
+
+
+def _path_name(path: re.Match[str]) -> str:
+    return path.group(1) or path.group(0).rstrip("/").rpartition("/")[2]
 
 
 @functools.lru_cache(maxsize=16384)

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from memtab.agent_server.agents import config_path
+from memtab.agent_server.bridge.rendezvous import KEY_VARIABLES
+from memtab.agent_server.codex_config import FORWARDED_VARIABLES
 from memtab.agent_server.install import register_server, server_command, snippet
 from memtab.agent_server.registrations import registered
 from memtab.cli.main import main
@@ -61,11 +63,34 @@ def test_codex_gets_its_table_replaced_in_place_and_the_rest_kept(tmp_path: Path
         "command": COMMAND[0],
         "args": COMMAND[1:],
         "required": True,
+        "env_vars": list(FORWARDED_VARIABLES),
         "env": {"A": "1"},
         "tools": {name: {"approval_mode": "approve"} for name in ("list", "search", "view")},
     }
     assert register_server("codex", path, COMMAND).status == "unchanged"
     assert path.read_text() == text
+
+
+def test_codex_forwards_what_decides_what_memtab_reads(tmp_path: Path) -> None:
+    """Codex starts a stdio server with a few of its variables (HOME, PATH, TMPDIR…): a
+    user's CODEX_HOME, XDG dirs and runtime folder reach Memtab only through `env_vars`
+    (tried with Codex 0.171.0: without them Memtab read ~/.codex, not $CODEX_HOME, and found
+    none of Codex's memory). The user's own names stay, first; an entry written by an
+    older Memtab, without them, is updated."""
+    path = tmp_path / "config.toml"
+    path.write_text(
+        '[mcp_servers.memtab]\ncommand = "memtab"\nargs = ["mcp"]\nrequired = true\n'
+        'env_vars = ["MY_TOKEN", "CODEX_HOME", { name = "REMOTE", source = "remote" }]\n'
+    )
+    assert register_server("codex", path, COMMAND).status == "updated"
+    server = tomllib.loads(path.read_text())["mcp_servers"]["memtab"]
+    remote = {"name": "REMOTE", "source": "remote"}
+    assert server["env_vars"][:3] == ["MY_TOKEN", "CODEX_HOME", remote]
+    names = server["env_vars"][3:]
+    assert {"XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"} <= set(names)
+    assert sorted(names) == sorted(set(FORWARDED_VARIABLES) - {"CODEX_HOME"})
+    assert set(KEY_VARIABLES) - {"HOME"} <= set(FORWARDED_VARIABLES)  # every host key's
+    assert register_server("codex", path, COMMAND).status == "unchanged"
 
 
 def test_a_fresh_codex_config_and_xums_file_are_created(tmp_path: Path) -> None:
@@ -157,6 +182,7 @@ def test_the_snippets_to_add_by_hand_are_what_each_file_holds() -> None:
         "command": COMMAND[0],
         "args": COMMAND[1:],
         "required": True,
+        "env_vars": list(FORWARDED_VARIABLES),
         "tools": {name: {"approval_mode": "approve"} for name in ("list", "search", "view")},
     }
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from memtab.agent_server.codex_config import FORWARDED_VARIABLES
 from memtab.agent_server.config_files.checked_replace import BACKUP_SUFFIX, CONFIG_LIMIT
 from memtab.agent_server.install import register_server
 from memtab.agent_server.registrations import registered
@@ -127,7 +128,8 @@ def test_codex_comments_and_odd_whitespace_are_kept(tmp_path: Path) -> None:
         before.replace("'old'", '"/opt/memtab/bin/memtab"')
         .replace(
             "[\r\n\t  'mcp', # one\r\n\t]\r\n",
-            '["mcp", "--home", "/data/h"]\r\n\trequired = true\r\n',
+            '["mcp", "--home", "/data/h"]\r\n\trequired = true\r\n'
+            f"\tenv_vars = {json.dumps(list(FORWARDED_VARIABLES))}\r\n",
         )
         .replace("\tenv = { A = '1' }\r\n", "\tenv = { A = '1' }\r\n" + tools)
     )

@@ -93,6 +93,12 @@ def test_missing_keys_go_beside_their_neighbours_a_missing_table_after_the_block
     )
     assert _set("a = 1") == 'a = 1\n\n[mcp_servers.memtab]\ncommand = "/m"\nargs = ["mcp"]\n'
     assert _set("") == '[mcp_servers.memtab]\ncommand = "/m"\nargs = ["mcp"]\n'
+    # After a key whose value tomlkit gives as a plain Python value (a boolean, on the
+    # file's last line, without its newline): the new key on a line of its own.
+    values = {"required": False, "env_vars": ["A"]}
+    assert _set("[t]\nrequired = true", ("t",), values) == (
+        '[t]\nrequired = false\nenv_vars = ["A"]\n'
+    )
 
 
 @pytest.mark.parametrize(

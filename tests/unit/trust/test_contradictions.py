@@ -44,6 +44,14 @@ def note(*lines: str) -> str:
         ("Use pnpm, not npm.", "We switched from pnpm to yarn.", "tool", ("pnpm", "yarn")),
         ("Always squash-merge pull requests.", "Never squash-merge pull requests.",
          "always-never", ("always", "never")),
+        # one thing, one value each (issue 83): a branch, an address, a number
+        ("Default branch is `trunk`.", "The default branch is `main`.", "value",
+         ("trunk", "main")),
+        ("Staging is at https://staging.acme.dev (VPN needed).",
+         "Staging lives at https://acme-staging.dev.", "value",
+         ("staging.acme.dev", "acme-staging.dev")),
+        ("The line length is 88 (the ruff default).", "The line length is 100 in this repo.",
+         "value", ("88", "100")),
     ],
 )  # fmt: skip
 def test_each_kind_of_contradiction(
@@ -71,6 +79,9 @@ def test_each_kind_of_contradiction(
         "Run the api tests with `pnpm test --filter api --watch`.",  # the same, more precise
         "The fixtures for the web app live in `web/fixtures`.",  # another thing
         "Use `npm ci` in the Dockerfile.",  # a command, not a choice of tool
+        "Prettier printWidth is 100.",  # another thing's number
+        "Ticket: PW-1519.",  # an identifier, no value of a thing
+        "The line length is 100 for `docs/` and 88 elsewhere.",  # two values, two places
     ],
 )
 def test_no_contradiction(other: str) -> None:
@@ -79,6 +90,8 @@ def test_no_contradiction(other: str) -> None:
         "Run the api tests with `pnpm test --filter api`.",
         "The fixtures live in `tests/fixtures/`.",
         "Use pnpm, not npm.",
+        "The line length is 88.",
+        "Ticket: PW-1432.",
     )
     assert (
         pairs(memory("global", "mine.md", mine), memory("project:acme-api", "o.md", note(other)))

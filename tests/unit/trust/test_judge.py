@@ -137,3 +137,20 @@ def test_the_command_asks_the_configured_model_unless_offline(
     assert "judged by judge-1.q4: never rebase against always rebase" in out
     assert "Judged by judge-1: 0 asked, 1 answered before." in out
     assert provider.calls == 1
+
+
+def test_an_answer_is_kept_for_the_question_asked_not_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A question asked in other words is asked again: what the model answered to the old
+    question says nothing of the new one."""
+    home = Home(tmp_path / "home")
+    statements = ["Use pnpm, not npm.", "Prefer pnpm over npm in this repo."]
+    judge = judge_of(home, ScriptedProvider([reply("same", "both: pnpm")]))
+    assert judge.ask("same", statements) is not None
+    judge.close()
+    asked, confirms, dismisses = judging.QUESTIONS["same"]
+    monkeypatch.setitem(judging.QUESTIONS, "same", (f"{asked} Say why.", confirms, dismisses))
+    again = ScriptedProvider([reply("different", "another tool")])
+    verdict = judge_of(home, again).ask("same", statements)
+    assert again.calls == 1 and verdict is not None and not verdict.yes

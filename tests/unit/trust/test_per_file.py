@@ -19,6 +19,7 @@ from memtab.store.home import Home
 from memtab.trust import together
 from memtab.trust.contradictions import engine as contradictions
 from memtab.trust.duplicates import engine as duplicates
+from memtab.trust.duplicates import statements
 from memtab.trust.leaks import engine as leaks
 from memtab.trust.leaks.engine import Identity, LeaksEngine
 from memtab.trust.per_file import CACHE_VERSION, MAGIC, cache_file_for
@@ -190,6 +191,7 @@ def _searches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         return real(sets, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(duplicates, "near_duplicate_pairs", counted)
+    monkeypatch.setattr(statements, "near_duplicate_pairs", counted)
     return asked
 
 
@@ -297,6 +299,7 @@ WORKED_OUT = {
     2: "91adf0c823440618",
     3: "1de975692c1691fb",
     4: "3b9d1ddea3cb22ac",
+    5: "111ddc3c457f27fe",
 }
 """What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
 `per_file.CACHE_VERSION`."""

@@ -60,7 +60,7 @@ def set_table(
         before = [k for k in keys[:index] if _holds_value(body, k)]
         after = [k for k in keys[index + 1 :] if _holds_value(body, k)]
         if before:
-            _end_line(body[before[-1]], newline)
+            _end_line(body.body[_index(body, before[-1])][1], newline)
             body._insert_after(before[-1], key, item)
         elif after:
             body._insert_at(_index(body, after[0]), key, item)

@@ -24,6 +24,8 @@ SUMMARY_NAME = "memory_summary.md"
 VERSION_LINE = "v1"
 SUMMARY_FILE_ID = f"{source_id('codex', 'memories')}:{SUMMARY_NAME}"
 """The summary's file id (docs/formats.md §17.1): the only summary Codex reads now."""
+HANDBOOK_FILE_ID = f"{source_id('codex', 'memories')}:MEMORY.md"
+"""The handbook Codex's consolidation writes, which the summary restates in short."""
 
 WITHOUT_VERSION_LINE = (
     "Codex's memory_summary.md must begin with the line `v1`: without it, Codex's "
@@ -48,3 +50,9 @@ def has_version_line(text: str) -> bool:
 def summary_problem(text: str) -> str | None:
     """Why Codex would not read `text` as its summary (None: it begins with `v1`)."""
     return None if has_version_line(text) else WITHOUT_VERSION_LINE
+
+
+def restates(one: str, other: str) -> bool:
+    """Whether of two files (by id) one is Codex's summary of the other: what the summary
+    says again of the handbook is Codex's own short form, not a note written twice."""
+    return {one, other} == {SUMMARY_FILE_ID, HANDBOOK_FILE_ID}

@@ -19,7 +19,9 @@ from typing import Annotated, Literal
 from memtab.fs.records import Inlined, OmitEmpty, OmitNone, Record
 from memtab.trust.records import MemoryPlace
 
-ClaimKind = Literal["port", "version", "setting", "command", "path", "tool", "always-never"]
+ClaimKind = Literal[
+    "port", "version", "setting", "command", "path", "tool", "always-never", "value"
+]
 
 
 class SaidAt(Record, write_only=True):

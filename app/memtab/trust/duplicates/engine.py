@@ -12,13 +12,11 @@ lines), and compared three ways, each finding a group of the memories it joins:
    two weighs most): a note written again shares its commands, paths, names and
    numbers, a note on the same subject shares its common words. Copies of a member join
    its group;
-3. **rules**: one rule written in two memories or more (a sentence of a content line,
-   not code nor a label ending in `:`), the same way at `RULE_SIMILARITY`, between
-   memories no group above joins — the same rule in global and in a project —, where
-   what one sentence says and the other does not is only how it is said: more common
-   than anything they share (`Use pnpm, not npm` / `Prefer pnpm over npm in this repo`;
-   never `Branch names are kebab-case` / `Test names are kebab-case`, nor two ports). A
-   sentence held by more than `COMMON_FILES` memories is a template's, not a rule.
+3. **rules**: one statement — a rule, a fact — written in two memories or more, between
+   memories no group above joins (the same rule in global and in a project), found by
+   what it says (`trust.duplicates.statements`: `Use pnpm, not npm` / `Prefer pnpm over
+   npm in this repo`; never `Branch names are kebab-case` / `Test names are kebab-case`,
+   nor two ports). A sentence held by more than `COMMON_FILES` memories is a template's.
 
 Records of what happened (session summaries, episodes, Codex's rollout summaries:
 `Document.record`) are not compared: what they repeat is history; nor are Codex's copies of
@@ -40,7 +38,6 @@ import logging
 import math
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
-from itertools import repeat
 from typing import Any, NamedTuple
 
 from memtab.check.documents import Document
@@ -63,15 +60,27 @@ from memtab.trust.duplicates.boilerplate import (
 from memtab.trust.duplicates.boilerplate import (
     similarity as weighted_similarity,
 )
-from memtab.trust.duplicates.meaning import (
-    POLARITIES,
-    POLARITY,
-    agreeing,
-    at_odds,
-    content_text,
-    opposed_stems,
+from memtab.trust.duplicates.meaning import POLARITIES, POLARITY, at_odds, content_text
+from memtab.trust.duplicates.records import (
+    DuplicateGroup,
+    DuplicateKind,
+    DuplicatesReport,
+    group_key,
+    listed,
 )
-from memtab.trust.duplicates.records import DuplicateGroup, DuplicateKind, DuplicatesReport
+from memtab.trust.duplicates.statements import (
+    STATEMENT_SIMILARITY,
+    Pairs,
+    Statement,
+    a_header,
+    alike,
+    is_statement,
+    rare_weight,
+    statement_groups,
+    statement_pairs,
+    statements_held,
+    wrapped_lines,
+)
 from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.memories import place_of, read_memories, where_in_words
 from memtab.trust.per_file import (
@@ -84,28 +93,15 @@ from memtab.trust.per_file import (
     only,
 )
 from memtab.trust.polarity import rule_of
-from memtab.trust.records import MemoryPlace
 from memtab.trust.words import ContentLine, content_lines, sentence_stems, statements
 
 logger = logging.getLogger(__name__)
 
 REWORDED_SIMILARITY = 0.36
-RULE_SIMILARITY = 0.6
-"""Two sentences whose differing stems are all more common than every stem they share
-(`_differ_in_wording`: only how it is said differs) are one rule once what they share
-outweighs what they do not a little (0.7 found 5 of 15 of the held-out family's rules,
-its phrasing's words weighing as much as two tools' names)."""
 MIN_NOTE_STEMS = 5
 """A memory of fewer stems says too little to be told reworded from merely alike."""
-MIN_RULE_STEMS = 2
 IMPORT_FOLDER = "external_agent_import/"
 """Where Codex keeps what it imported of another agent's memory."""
-
-
-class Statement(NamedTuple):
-    line: int
-    text: str
-    stems: frozenset[str]
 
 
 class NoteWords(NamedTuple):
@@ -125,17 +121,22 @@ def note_words(document: Document) -> NoteWords:
     stems: set[str] = set()
     found: list[Statement] = []
     lines = content_lines(document.text)
+    wrapped = wrapped_lines(lines, text_lines(document.text))
     for line in lines:
         if line.code:
             stems |= sentence_stems(line.text)
             continue
-        for sentence in statements(line.text):
+        said_here = statements(line.text)
+        for index, sentence in enumerate(said_here):
             said = sentence_stems(sentence)
             rule = rule_of(sentence)
             if rule is not None:  # "Never rebase…" is no "Always rebase…"
                 said = said | {POLARITY[rule.polarity]}
             stems |= said
-            if len(said) >= MIN_RULE_STEMS and not sentence.rstrip("*_ ").endswith(":"):
+            cut = (index == len(said_here) - 1 and line.number in wrapped) or (
+                index == 0 and line.number - 1 in wrapped
+            )
+            if not cut and is_statement(sentence, said):
                 found.append(Statement(line.number, sentence, said))
     digests = b"".join(line_digest(line.text) for line in lines if not line.code)
     return NoteWords(_content_digest(lines), frozenset(stems), tuple(found), digests)
@@ -247,13 +248,24 @@ class DuplicatesEngine:
         weight = idf_weights(notes[i][1].stems for i in representatives)
         weight.update(dict.fromkeys(POLARITIES, 0.0))  # a mark, not a word: it weighs nothing
         eligible = [i for i in representatives if len(notes[i][1].stems) >= MIN_NOTE_STEMS]
-        held = _rules_held(notes, representatives)
-        rules = [s for s, said in held.items() if len({i for i, _ in said}) <= COMMON_FILES]
+        held = statements_held({i: notes[i][1].statements for i in representatives})
+        openers = {
+            i: notes[i][1].statements[0].line for i in representatives if notes[i][1].statements
+        }
+        rules = [
+            s
+            for s, said in held.items()
+            if len({o.note for o in said}) <= COMMON_FILES and not a_header(said, openers)
+        ]
         # The two searches over the same files (their words in the same order) find the
         # same pairs: the last run's are kept (most of a run over files that did not change).
         searched = self._searches.get(self._words.last_run)
         if searched is not None and not _holds(
-            searched, [notes[i][1].stems for i in eligible], rules, weight
+            searched,
+            [notes[i][1].stems for i in eligible],
+            rules,
+            weight,
+            rare_weight(len(representatives)),
         ):
             raise NotAsMadeError("pairs that are not alike as kept")
         if searched is None:
@@ -272,13 +284,13 @@ class DuplicatesEngine:
                         REWORDED_SIMILARITY,
                     )
                 ),
-                _rule_pairs(rules, weight),
+                statement_pairs(rules, weight, rare_weight(len(representatives))),
             )
             self._searches.put(self._words.last_run, searched)
         groups: list[DuplicateGroup] = []
         grouped: dict[int, int] = {}  # a note's index → its group's number
-        for alike, similarity in alike_groups(searched[0], rank=lambda index: index):
-            members = [eligible[i] for i in alike]
+        for joined, similarity in alike_groups(searched[0], rank=lambda index: index):
+            members = [eligible[i] for i in joined]
             for rep in members:
                 _same_content(notes, by_content[notes[rep][1].content])
             every = [i for rep in members for i in by_content[notes[rep][1].content]]
@@ -291,29 +303,14 @@ class DuplicatesEngine:
                 _same_content(notes, members)
                 grouped.update(dict.fromkeys(members, len(groups)))
                 groups.append(_copy_group(notes, members))
-        groups += _rule_groups(notes, held, rules, searched[1], grouped)
+        groups += statement_groups(notes, held, rules, searched[1], grouped)
         order: dict[DuplicateKind, int] = {"copy": 0, "reworded": 1, "rule": 2}
         return sorted(groups, key=lambda g: (order[g.kind], g.members[0].path, g.key))
-
-
-Pairs = tuple[tuple[float, int, int], ...]
-"""(similarity, i, j) of every pair a search found, as `near_duplicate_pairs` says them."""
 
 
 def _reworded_pairs(sets: Sequence[frozenset[str]], weight: Mapping[str, float]) -> Pairs:
     """The memories' stems alike at `REWORDED_SIMILARITY`."""
     return tuple(near_duplicate_pairs(sets, REWORDED_SIMILARITY, weight=weight))
-
-
-def _rule_pairs(sets: Sequence[frozenset[str]], weight: Mapping[str, float]) -> Pairs:
-    """The sentences' stems alike at `RULE_SIMILARITY` that differ only in wording, never
-    two rules of opposite polarities (`trust.polarity`: "Never rebase on main" is no
-    rewording of "Always rebase on main")."""
-    return tuple(
-        (similarity, a, b)
-        for similarity, a, b in near_duplicate_pairs(sets, RULE_SIMILARITY, weight=weight)
-        if _differ_in_wording(sets[a], sets[b], weight) and not opposed_stems(sets[a], sets[b])
-    )
 
 
 def _searched(answer: Any) -> bool:
@@ -344,6 +341,7 @@ def _holds(
     notes: Sequence[frozenset[str]],
     rules: Sequence[frozenset[str]],
     weight: Mapping[str, float],
+    rare: float,
 ) -> bool:
     """Whether the pairs kept name sets that are there (the same files digest alike), each
     as alike as kept and as its search requires (a pair forged under a valid digest is
@@ -352,9 +350,9 @@ def _holds(
         j < len(sets)
         and math.isclose(kept, weighted_similarity(sets[i], sets[j], weight))
         and kept >= threshold - 1e-9
-        and (sets is notes or _differ_in_wording(sets[i], sets[j], weight))
+        and (sets is notes or alike(sets[i], sets[j], weight, rare) is not None)
         for pairs, sets, threshold in zip(
-            searched, (notes, rules), (REWORDED_SIMILARITY, RULE_SIMILARITY), strict=True
+            searched, (notes, rules), (REWORDED_SIMILARITY, STATEMENT_SIMILARITY), strict=True
         )
         for kept, i, j in pairs
     )
@@ -370,17 +368,6 @@ def _same_content(notes: Sequence[tuple[Document, NoteWords]], members: Sequence
             raise NotAsMadeError("copies whose content differs")
 
 
-def _group_key(places: Sequence[MemoryPlace], contents: Sequence[bytes | str]) -> str:
-    digest = hashlib.blake2b(digest_size=12)
-    for place, content in sorted(
-        zip(places, contents, strict=True), key=lambda pair: (pair[0].path, pair[0].line or 0)
-    ):
-        digest.update(f"{place.path}\0{place.line or 0}\0".encode("utf-8", "surrogatepass"))
-        digest.update(content if isinstance(content, bytes) else content.encode())
-        digest.update(b"\0")
-    return digest.hexdigest()
-
-
 def _copy_group(
     notes: Sequence[tuple[Document, NoteWords]], members: Sequence[int]
 ) -> DuplicateGroup:
@@ -391,7 +378,7 @@ def _copy_group(
         similarity=1.0,
         why=_copies_why(documents),
         members=places,
-        key=_group_key(places, [notes[i][1].content for i in members]),
+        key=group_key(places, [notes[i][1].content for i in members]),
     )
 
 
@@ -410,7 +397,7 @@ def _copies_why(documents: Sequence[Document]) -> str:
         what += ", under other frontmatter or spacing"
     if len(wheres) == 1:
         return f"{what[0].upper()}{what[1:]}, {len(documents)} times in {wheres.pop()}"
-    return f"{what[0].upper()}{what[1:]}, in {_listed(sorted(wheres))}"
+    return f"{what[0].upper()}{what[1:]}, in {listed(sorted(wheres))}"
 
 
 def _reworded_group(
@@ -437,7 +424,7 @@ def _reworded_group(
         similarity=round(similarity, 3),
         why=why,
         members=places,
-        key=_group_key(places, [notes[i][1].content for i in members]),
+        key=group_key(places, [notes[i][1].content for i in members]),
     )
 
 
@@ -455,90 +442,6 @@ def _as_written(stems: Sequence[str], documents: Sequence[Document]) -> list[str
     return [written.get(s, s) for s in stems]
 
 
-def _rules_held(
-    notes: Sequence[tuple[Document, NoteWords]], representatives: Sequence[int]
-) -> dict[frozenset[str], list[tuple[int, Statement]]]:
-    """Each sentence's stems → where it is said (sentences of the same stems are compared
-    once)."""
-    held: dict[frozenset[str], list[tuple[int, Statement]]] = defaultdict(list)
-    for i in representatives:
-        for statement in notes[i][1].statements:
-            held[statement.stems].append((i, statement))
-    return held
-
-
-def _rule_groups(
-    notes: Sequence[tuple[Document, NoteWords]],
-    held: Mapping[frozenset[str], list[tuple[int, Statement]]],
-    sets: Sequence[frozenset[str]],
-    pairs: Pairs,
-    grouped: Mapping[int, int],
-) -> list[DuplicateGroup]:
-    """The rules' groups: `sets` the sentences compared (one held by more memories than
-    `COMMON_FILES` is a template's), `pairs` those alike (`_rule_pairs`)."""
-    alike = alike_groups(pairs, rank=lambda index: index)
-    alone = set(range(len(sets))) - {i for members, _ in alike for i in members}
-    alike += [([i], 1.0) for i in sorted(alone)]  # the same sentence in several memories
-    groups = []
-    for members, similarity in alike:
-        said = [occurrence for i in members for occurrence in held[sets[i]]]
-        for chosen in agreeing(_one_a_note(said, grouped), lambda statement: statement.text):
-            groups.append(_rule_group(notes, chosen, similarity))
-    return groups
-
-
-def _rule_group(
-    notes: Sequence[tuple[Document, NoteWords]],
-    chosen: list[tuple[int, Statement]],
-    similarity: float,
-) -> DuplicateGroup:
-    for i, statement in chosen:
-        lines = text_lines(notes[i][0].text)
-        if not statement.line <= len(lines) or statement.text not in lines[statement.line - 1]:
-            raise NotAsMadeError("a rule not on its line")
-    places = tuple(place_of(notes[i][0], s.line, s.text) for i, s in chosen)
-    wheres = sorted({where_in_words(place) for place in places})
-    where = f"in {_listed(wheres)}" if len(wheres) > 1 else f"twice in {wheres[0]}"
-    return DuplicateGroup(
-        kind="rule",
-        similarity=round(similarity, 3),
-        why=f"The same rule {where}",
-        members=places,
-        key=_group_key(places, [s.text for _, s in chosen]),
-    )
-
-
-def _differ_in_wording(
-    one: frozenset[str], other: frozenset[str], weight: Mapping[str, float]
-) -> bool:
-    """Whether two sentences differ only in how they say it: every stem one says and the
-    other does not is more common than every stem they share (`Prefer pnpm over npm in
-    this repo` / `Use pnpm, not npm`; not `Branch names are kebab-case` / `Test names
-    are kebab-case`, nor one port for another)."""
-    one, other = one - POLARITIES, other - POLARITIES  # opposites are `_opposed`'s
-    differing = one ^ other
-    if not differing:
-        return True
-    get = weight.get
-    return max(map(get, differing, repeat(0.0))) < min(map(get, one & other, repeat(0.0)))
-
-
-def _one_a_note(
-    said: Sequence[tuple[int, Statement]], grouped: Mapping[int, int]
-) -> list[tuple[int, Statement]]:
-    """The first statement of each memory, and of each group of memories found alike
-    above (a rule said twice in one memory is the consolidator's to clear; in two copies,
-    their group says it)."""
-    seen: set[tuple[str, int]] = set()
-    chosen = []
-    for index, statement in sorted(said, key=lambda pair: (pair[0], pair[1].line)):
-        slot = ("group", grouped[index]) if index in grouped else ("note", index)
-        if slot not in seen:
-            seen.add(slot)
-            chosen.append((index, statement))
-    return chosen
-
-
 def _name(document: Document) -> str:
     return document.path.rsplit("/", 1)[-1].rsplit(":", 1)[-1]
 
@@ -551,9 +454,3 @@ def _count(documents: Sequence[Document], one: str, many: str) -> str:
 
 def _count_of(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
-
-
-def _listed(items: Sequence[str]) -> str:
-    if len(items) <= 2:
-        return " and ".join(items)
-    return ", ".join(items[:-1]) + f" and {items[-1]}"

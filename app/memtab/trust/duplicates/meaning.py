@@ -12,6 +12,7 @@ from typing import TypeVar
 from memtab.check.documents import Document
 from memtab.trust.claims import Claim, claims_of, contradict, same_thing, sentence_claims
 from memtab.trust.polarity import opposed, other_subjects, rule_of
+from memtab.trust.specifics import different_specifics
 from memtab.trust.words import content_lines, statements
 
 POLARITY = {"always": "\0always", "never": "\0never"}
@@ -65,30 +66,44 @@ def _sentences(document: Document) -> list[str]:
     ]
 
 
-def agreeing(chosen: list[tuple[int, T]], text: Callable[[T], str]) -> list[list[tuple[int, T]]]:
-    """The statements alike in words split into those that say one thing: never two of
-    opposite polarities or values ("Use pnpm, not npm" / "Use npm, not pnpm": the same
-    stems), nor of different subjects ("Branch names…" / "Test names…"); the parts of two
-    or more."""
-    parts: list[list[tuple[int, T]]] = []
-    for index, statement in chosen:
+def agreeing(
+    chosen: Sequence[T],
+    text: Callable[[T], tuple[str, str]],
+    apart: Callable[[T, T], bool] = lambda one, other: False,
+) -> list[list[T]]:
+    """The statements alike in words split into those that say one thing (`text`: each
+    one's sentence and the line it is on): never two of opposite polarities or values
+    ("Use pnpm, not npm" / "Use npm, not pnpm": the same stems), of different subjects
+    ("Branch names…" / "Test names…") or specific values (`trust.specifics`), nor two
+    kept `apart`; the parts of two or more."""
+    parts: list[list[T]] = []
+    for statement in chosen:
+        said = text(statement)
         part = next(
-            (p for p in parts if not any(_at_odds(text(statement), text(s)) for _, s in p)),
+            (
+                p
+                for p in parts
+                if not any(apart(statement, s) or _at_odds(said, text(s)) for s in p)
+            ),
             None,
         )
         if part is None:
-            parts.append([(index, statement)])
+            parts.append([statement])
         else:
-            part.append((index, statement))
+            part.append(statement)
     return [part for part in parts if len(part) > 1]
 
 
-def _at_odds(one: str, other: str) -> bool:
-    """Whether two sentences say different things (see `_agreeing`)."""
-    mine, theirs = sentence_claims(one), sentence_claims(other)
-    if any(contradict(a, b) for a in mine for b in theirs):
-        return True
-    rule, their_rule = rule_of(one), rule_of(other)
-    if rule is not None and their_rule is not None and opposed(rule, their_rule):
-        return True
-    return other_subjects(one, other)
+def _at_odds(one: tuple[str, str], other: tuple[str, str]) -> bool:
+    """Whether two sentences say different things (see `agreeing`): their lines' claims
+    or rules disagree (a line's other sentence can say the rule: "Don't rebase onto main.
+    We merge main into the branch…"), or the sentences' subjects or specific values."""
+    (sentence, line), (their_sentence, their_line) = one, other
+    for mine, theirs in {(sentence, their_sentence), (line, their_line)}:
+        claims, their_claims = sentence_claims(mine), sentence_claims(theirs)
+        if any(contradict(a, b) for a in claims for b in their_claims):
+            return True
+        rule, their_rule = rule_of(mine), rule_of(theirs)
+        if rule is not None and their_rule is not None and opposed(rule, their_rule):
+            return True
+    return other_subjects(sentence, their_sentence) or different_specifics(sentence, their_sentence)

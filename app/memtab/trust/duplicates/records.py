@@ -12,6 +12,8 @@ their paths and texts), as the window's Keep remembers it.
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Sequence
 from typing import Annotated, Literal
 
 from memtab.fs.records import OmitEmpty, Record
@@ -48,3 +50,22 @@ class DuplicatesReport(Record, checked_when_built=False):
     """Groups the words found and the user's model judged not the same, with its reason."""
     judged: Annotated[str, OmitEmpty] = ""
     """What the model's judging did, in words (empty: no model was asked)."""
+
+
+def group_key(places: Sequence[MemoryPlace], contents: Sequence[bytes | str]) -> str:
+    """A group's `key`: a digest of its members' places and what each holds."""
+    digest = hashlib.blake2b(digest_size=12)
+    for place, content in sorted(
+        zip(places, contents, strict=True), key=lambda pair: (pair[0].path, pair[0].line or 0)
+    ):
+        digest.update(f"{place.path}\0{place.line or 0}\0".encode("utf-8", "surrogatepass"))
+        digest.update(content if isinstance(content, bytes) else content.encode())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def listed(items: Sequence[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    if len(items) <= 2:
+        return " and ".join(items)
+    return ", ".join(items[:-1]) + f" and {items[-1]}"

@@ -1,0 +1,286 @@
+"""One statement written in two memories or more — a rule, a fact — found by what it says
+(docs/formats.md §19.5): the `rule` groups of `memtab duplicates`.
+
+Each memory's statements are its sentences of two stems or more (`trust.words`: numbers,
+short forms and symbols said one way), but labels ending in `:`, questions, code alone,
+lists of keywords, a sentence wrapped over two lines, an index's entries (a link to a
+memory and its description: it restates that memory), a template's header (a sentence
+opening every memory that says it, `BOILERPLATE_NOTES` of them or more), and what Codex's
+summary says again of its handbook (`memory_summary.md` of `MEMORY.md`: Codex's own short
+form).
+Two statements are alike when the IDF-weighted Jaccard similarity of their stems reaches
+`STATEMENT_SIMILARITY` (`store.text.near_duplicates`), and one statement when, read whole,
+they also say one thing (`meaning.agreeing`): no opposite rules, no claims that contradict,
+no other subject, and the same specific values where both name some (`trust.specifics`:
+"retries 3 times" is not "retries 5 times", `git commit -S` not `git tag -s`). The line
+of each is read for its rule and claims (a line's "Don't rebase onto main. We merge main
+into the branch…" is no rewording of "Always rebase on main").
+
+A sentence embedding was measured against this and not adopted (docs/trust-quality.md
+"Meaning, not only words").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from itertools import pairwise, repeat
+from typing import Any, Literal, NamedTuple
+
+from memtab.check.documents import Document
+from memtab.markdown import text_lines
+from memtab.sources.codex.summary import restates
+from memtab.store.text.near_duplicates import alike_groups, near_duplicate_pairs
+from memtab.trust.duplicates.boilerplate import BOILERPLATE_NOTES
+from memtab.trust.duplicates.meaning import POLARITIES, agreeing, opposed_stems
+from memtab.trust.duplicates.records import DuplicateGroup, group_key, listed
+from memtab.trust.memories import place_of, where_in_words
+from memtab.trust.per_file import NotAsMadeError
+from memtab.trust.words import ContentLine
+
+STATEMENT_SIMILARITY = 0.35
+"""Statements' stems alike at this are compared by what they say (`alike`)."""
+WORDING_SIMILARITY = 0.6
+"""Two sentences that differ only in wording are one statement once what they share
+outweighs what they do not a little."""
+SAYS_MORE = 0.6
+"""What the statement that says less says besides what they share, at most, as a part
+of what they share: "Prefer small, focused PRs." in "Keep PRs small and focused; the
+maintainers review one concern per PR."; not two frames filled with other values."""
+MIN_STATEMENT_STEMS = 2
+MIN_SHARED = 3
+"""Statements alike as a fact share this many stems at least (two say too little: "Invoices
+are rendered with WeasyPrint" / "The invoice renderer runs in a queue")."""
+_INDEX_ENTRY = re.compile(r"\[[^\[\]\n]*\]\([^()\n]*\)|see\s+\S+\.md\b", re.IGNORECASE)
+"""An index's entry ("[x.md](x.md) — what it holds", Gemini CLI's "See …/x.md for …")."""
+
+_ITEM = re.compile(r"\s*+(?:[-*+]|\d{1,9}[.)])\s")
+_CODE_ALONE = re.compile(r"(?:`[^`]*`[\s,;]*)+")
+
+Pairs = tuple[tuple[float, int, int], ...]
+"""(similarity, i, j) of every pair a search found, as `near_duplicate_pairs` says them."""
+
+
+class Statement(NamedTuple):
+    line: int
+    text: str
+    stems: frozenset[str]
+
+
+class Said(NamedTuple):
+    """A memory's statement: the memory's index among the notes, and the statement."""
+
+    note: int
+    statement: Statement
+
+
+Notes = Sequence[tuple[Document, Any]]
+
+
+def is_statement(sentence: str, stems: frozenset[str]) -> bool:
+    """Whether a sentence of a memory is compared with others' (see the module doc): not a
+    label, a question, code alone nor an index's entry."""
+    said = sentence.rstrip("*_ .")
+    return (
+        len(stems) >= MIN_STATEMENT_STEMS
+        and not said.endswith((":", "?"))
+        and _INDEX_ENTRY.match(sentence) is None
+        and _CODE_ALONE.fullmatch(said) is None
+        and not _keywords(said)
+    )
+
+
+def wrapped_lines(lines: Sequence[ContentLine], text: Sequence[str]) -> frozenset[int]:
+    """The lines whose last sentence goes on on the next line (a paragraph wrapped: the
+    next line of `text` follows it, is no list item, starts with no capital and it ends
+    with no stop): the sentence cut there is no statement, and a line holding half of it
+    is not one to take out."""
+    found = set()
+    for line, following in pairwise(lines):
+        if (
+            following.number == line.number + 1
+            and not line.code
+            and not following.code
+            and not line.text.rstrip("*_ ").endswith((".", "!", "?", ":", ";"))
+            and not following.text[:1].isupper()
+            and _ITEM.match(text[following.number - 1]) is None
+        ):
+            found.add(line.number)
+    return frozenset(found)
+
+
+def _keywords(sentence: str) -> bool:
+    """Whether a sentence is a list of keywords ("websocket, heartbeat, ping, ALB idle
+    timeout"): four parts or more, none of more than three words."""
+    parts = sentence.split(",")
+    return len(parts) >= 4 and all(len(part.split()) <= 3 for part in parts)
+
+
+def statements_held(
+    said: Mapping[int, Sequence[Statement]],
+) -> dict[frozenset[str], list[Said]]:
+    """Each sentence's stems → where it is said (sentences of the same stems are compared
+    once)."""
+    held: dict[frozenset[str], list[Said]] = defaultdict(list)
+    for note, statements in said.items():
+        for statement in statements:
+            held[statement.stems].append(Said(note, statement))
+    return held
+
+
+def a_header(said: Sequence[Said], openers: Mapping[int, int]) -> bool:
+    """Whether a sentence is a template's header: it opens every memory that says it
+    (`openers`: each memory's first statement's line), and `BOILERPLATE_NOTES` memories or
+    more say it ("Context: harbor-api — Fastify…" atop unrelated notes)."""
+    notes = {s.note for s in said}
+    opening = {s.note for s in said if s.statement.line == openers.get(s.note)}
+    return len(notes) >= BOILERPLATE_NOTES and opening == notes
+
+
+def statement_pairs(
+    sets: Sequence[frozenset[str]], weight: Mapping[str, float], rare: float
+) -> Pairs:
+    """The statements' stems alike at `STATEMENT_SIMILARITY` that may say one thing
+    (`alike`), but those whose shared stems another statement holds too (a frame many
+    statements fill with other values: "Known issue: the X leaks memory on large
+    files")."""
+    postings: dict[str, set[int]] = defaultdict(set)
+    for index, stems in enumerate(sets):
+        for stem in stems - POLARITIES:
+            postings[stem].add(index)
+
+    def framed(a: int, b: int) -> bool:
+        shared = sorted((sets[a] & sets[b]) - POLARITIES, key=lambda s: len(postings[s]))
+        holders = set(postings[shared[0]]) if shared else set()
+        for stem in shared[1:]:
+            holders &= postings[stem]
+            if len(holders) <= 2:
+                break
+        return len(holders - {a, b}) > 0
+
+    return tuple(
+        (similarity, a, b)
+        for similarity, a, b in near_duplicate_pairs(sets, STATEMENT_SIMILARITY, weight=weight)
+        if (found := alike(sets[a], sets[b], weight, rare)) is not None
+        and (found == "wording" or not framed(a, b))
+    )
+
+
+def alike(
+    one: frozenset[str], other: frozenset[str], weight: Mapping[str, float], rare: float
+) -> Literal["wording", "fact"] | None:
+    """How two statements alike in words may say one thing — `wording`: they differ only
+    in how they say it (`_only_wording`, at `WORDING_SIMILARITY`); `fact`: one says little
+    the other does not (at most `SAYS_MORE` of what they share) and what they share holds
+    a stem of weight `rare` (`rare_weight`: a thing named, not a phrase) — or None: rules
+    of opposite polarities (`trust.polarity`), other numbers, or neither."""
+    if opposed_stems(one, other):
+        return None
+    mine, theirs = one - POLARITIES, other - POLARITIES
+    numbers, their_numbers = _numbers(mine), _numbers(theirs)
+    if numbers and their_numbers and not numbers & their_numbers:
+        return None
+    get = weight.get
+    shared = sum(map(get, mine & theirs, repeat(0.0)))
+    every = shared + sum(map(get, mine ^ theirs, repeat(0.0)))
+    if shared <= 0.0:
+        return None
+    if shared >= WORDING_SIMILARITY * every and _only_wording(mine, theirs, weight):
+        return "wording"
+    if len(mine - theirs) == 1 == len(theirs - mine) or len(mine & theirs) < MIN_SHARED:
+        return None  # one word for another: "run the linter" is not "run the tests"
+    says_more = min(
+        sum(map(get, mine - theirs, repeat(0.0))), sum(map(get, theirs - mine, repeat(0.0)))
+    )
+    if says_more > SAYS_MORE * shared:
+        return None
+    if not any(get(stem, 0.0) >= rare for stem in mine & theirs):
+        return None
+    return "fact"
+
+
+def rare_weight(notes: int) -> float:
+    """The weight (`idf_weights`) of a stem held by two memories, or one in 50 of many."""
+    return math.log1p(min(notes / 2, 50.0))
+
+
+def _numbers(stems: frozenset[str]) -> frozenset[str]:
+    return frozenset(stem for stem in stems if stem[0].isdigit())
+
+
+def _only_wording(one: frozenset[str], other: frozenset[str], weight: Mapping[str, float]) -> bool:
+    """Whether two sentences differ only in how they say it: every stem one says and the
+    other does not is more common than every stem they share (`Prefer pnpm over npm in
+    this repo` / `Use pnpm, not npm`; not `Branch names are kebab-case` / `Test names
+    are kebab-case`)."""
+    differing = one ^ other
+    if not differing:
+        return True
+    get = weight.get
+    return max(map(get, differing, repeat(0.0))) < min(map(get, one & other, repeat(0.0)))
+
+
+def statement_groups(
+    notes: Notes,
+    held: Mapping[frozenset[str], list[Said]],
+    sets: Sequence[frozenset[str]],
+    pairs: Pairs,
+    grouped: Mapping[int, int],
+) -> list[DuplicateGroup]:
+    """The statements' groups: `sets` the sentences compared, `pairs` those alike
+    (`statement_pairs`), `grouped` the memories already in a group (a copy's or a
+    rewording's: their statement is said once)."""
+    alike_found = alike_groups(pairs, rank=lambda index: index)
+    alone = set(range(len(sets))) - {i for members, _ in alike_found for i in members}
+    alike_found += [([i], 1.0) for i in sorted(alone)]  # the same sentence in several memories
+    lines: dict[int, list[str]] = {}
+
+    def read(said: Said) -> tuple[str, str]:
+        if said.note not in lines:
+            lines[said.note] = text_lines(notes[said.note][0].text)
+        number, text = said.statement.line, said.statement.text
+        written = lines[said.note]
+        if not number <= len(written) or text not in written[number - 1]:
+            raise NotAsMadeError("a statement not on its line")
+        return text, written[number - 1]
+
+    def apart(one: Said, other: Said) -> bool:  # Codex's summary restates its handbook
+        return restates(notes[one.note][0].path, notes[other.note][0].path)
+
+    groups = []
+    for members, similarity in alike_found:
+        said = [occurrence for i in members for occurrence in held[sets[i]]]
+        for chosen in agreeing(_one_a_note(said, grouped), read, apart):
+            groups.append(_statement_group(notes, chosen, similarity))
+    return groups
+
+
+def _statement_group(notes: Notes, chosen: Sequence[Said], similarity: float) -> DuplicateGroup:
+    places = tuple(place_of(notes[s.note][0], s.statement.line, s.statement.text) for s in chosen)
+    wheres = sorted({where_in_words(place) for place in places})
+    where = f"in {listed(wheres)}" if len(wheres) > 1 else f"twice in {wheres[0]}"
+    what = "The same rule" if similarity >= 1.0 else "The same statement in other words"
+    return DuplicateGroup(
+        kind="rule",
+        similarity=round(similarity, 3),
+        why=f"{what} {where}",
+        members=places,
+        key=group_key(places, [s.statement.text for s in chosen]),
+    )
+
+
+def _one_a_note(said: Sequence[Said], grouped: Mapping[int, int]) -> list[Said]:
+    """The first statement of each memory, and of each group of memories found alike
+    above (a rule said twice in one memory is the consolidator's to clear; in two copies,
+    their group says it)."""
+    seen: set[tuple[str, int]] = set()
+    chosen = []
+    for occurrence in sorted(said, key=lambda s: (s.note, s.statement.line)):
+        note = occurrence.note
+        slot = ("group", grouped[note]) if note in grouped else ("note", note)
+        if slot not in seen:
+            seen.add(slot)
+            chosen.append(occurrence)
+    return chosen

@@ -1,0 +1,47 @@
+"""The value a short statement gives one thing (docs/formats.md §19.6): "The default branch
+is `main`", "Staging lives at https://staging.example.io", "The line length is 100".
+
+The thing is the statement's *frame* — its stems (`trust.words`) once its one value is
+taken out, with what it says in parentheses and the verbs of being or living somewhere
+("is", "lives at", "runs on") left aside —, the value its one code span, web address's
+host or number. Two statements of one frame and two values say two things of one thing:
+"Default branch is `trunk`" and "The default branch is `main`" contradict. A statement of
+more than one value, or whose frame is more than `MAX_FRAME` words — or one, for a number
+("3 retries") — gives none (what it is about is not plain).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memtab.trust.words import stems_of
+
+MAX_FRAME = 4
+_SPAN = re.compile(r"`([^`\n]+)`")
+_URL = re.compile(r"(?<![\w+.-])[a-z][a-z0-9+.-]*+://([^\s/:`)>\]]+)[^\s`)>\]]*", re.IGNORECASE)
+_NUMBER = re.compile(r"(?<![\w.:/-])\d++(?:\.\d++)?+(?![.%/:-]*+\w)")
+_ASIDE = re.compile(r"\([^()]*\)")
+_BEING = frozenset(
+    {"live", "sit", "run", "serv", "host", "locat", "found", "kept", "store", "set"}
+)  # fmt: skip
+"""Stems that say where or how a value is held, not what has it ("lives at", "runs on")."""
+
+
+def value_of(sentence: str) -> tuple[str, str] | None:
+    """(frame, value) of a statement giving one thing one value, or None (module doc)."""
+    plain = _ASIDE.sub(" ", sentence)
+    spans = _SPAN.findall(plain)
+    hosts = _URL.findall(_SPAN.sub(" ", plain))
+    numbers = _NUMBER.findall(_URL.sub(" ", _SPAN.sub(" ", plain)))
+    if len(spans) + len(hosts) + len(numbers) != 1:
+        return None
+    if spans:
+        value, rest = " ".join(spans[0].split()), _SPAN.sub(" ", plain)
+    elif hosts:
+        value, rest = hosts[0].lower().rstrip("."), _URL.sub(" ", plain)
+    else:
+        value, rest = numbers[0], _NUMBER.sub(" ", plain)
+    frame = sorted({s for s in stems_of(rest) if s not in _BEING})
+    if not (1 if spans or hosts else 2) <= len(frame) <= MAX_FRAME:
+        return None
+    return " ".join(frame), value
