@@ -24,6 +24,7 @@ from memtab.redact import redact_outgoing
 from memtab.transcripts import TranscriptEvent
 from memtab.trust.rails import (
     CODE_SPAN,
+    HOLDS_A_SECRET,
     SAYS_NOTHING,
     Rails,
     Refused,
@@ -107,11 +108,10 @@ class WriterRails:
             if new[index] not in existing
         ]
         kinds = classify(new)
-        refused = {  # a line refused twice is named by the last reason here: a secret's
-            **self._unrun(new, added),
-            **self._copied(new, added),
-            **self.rails.refusals(after, added, before),
-        }
+        checked = self.rails.refusals(after, added, before)
+        refused = {**checked, **self._copied(new, added), **self._unrun(new, added)}
+        # a line refused twice is named by its plainest reason, but a secret as a secret
+        refused |= {n: found for n, found in checked.items() if found.why == HOLDS_A_SECRET}
         refused = with_what_goes_with_them(new, set(added), refused)
         # a heading written with nothing under it says nothing; one its refused lines
         # leave empty goes with them
