@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 from memtab.llm.types import ModelReply, ToolCall, ToolResultsMessage
+from memtab.llm.written.calls import calls_in_text
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.scopes.memory import MemoryStore
@@ -15,12 +16,22 @@ from memtab.store.sidecars.registry import Workspace
 from memtab.transcripts import TranscriptEvent
 from memtab.trust.rails import PUTS_WORDS_IN_THE_USERS_MOUTH, RESTATES_INSTRUCTIONS
 from memtab.writer.config import WriterSettings
-from memtab.writer.job.rails import COPIES_DOCUMENT, COPIES_OUTPUT, NEVER_RAN, UNSTATED_RULE
-from memtab.writer.job.run import run_writer
+from memtab.writer.job.rails import (
+    COPIES_DOCUMENT,
+    COPIES_OUTPUT,
+    IS_DATA,
+    NEVER_RAN,
+    UNSTATED_RULE,
+)
+from memtab.writer.job.run import load_writer_events, run_writer
+from memtab.writer.prompts import tool_specs
+from support.recorded_replies import Replay, fixture_transcript, recorded
 from support.scripted_provider import ScriptedProvider
 
 from .events import answer, bash, calls, tool, user
 
+TODOWRITE = "daaain-claude-code-log__test__test_data__todowrite_examples.jsonl"
+TOOLS = tool_specs()
 NOTES = "/memories/workspace/notes.md"
 
 
@@ -132,6 +143,21 @@ def test_a_copy_of_a_file_the_agent_wrote_or_of_a_tools_output_is_refused(
         ("- 1 file changed", COPIES_OUTPUT),
     )
     assert result.outcome == "no_new_memories"
+
+
+def test_a_tools_json_answer_written_as_the_notes_is_refused(
+    home: Home, workspace: Workspace
+) -> None:
+    # What Qwen2.5-Coder 1.5B wrote on the TodoWrite session: memory_read's answer, its
+    # "content" invented in the user's first person, as the whole notes file (issue 82).
+    replies = recorded("writer/qwen2.5-coder-1.5b-run4.json")[TODOWRITE]
+    [blob] = [call.arguments["new_string"] for call in calls_in_text(replies[-1], TOOLS, "r")]
+    assert blob.startswith('{"exists": true, "content": "## Directives\\nI always prefer')
+    events = load_writer_events(fixture_transcript(TODOWRITE))
+    result = run_writer(home, workspace, events, Replay(list(replies)))
+    assert result.refused == ((blob, IS_DATA),)
+    assert result.outcome == "no_new_memories"
+    assert not MemoryStore(home, workspace).physical(parse_file_path(NOTES)).exists()
 
 
 def test_a_heading_whose_sub_headings_all_go_goes_too(home: Home, workspace: Workspace) -> None:

@@ -5,16 +5,17 @@ conversation says (`trust.rails`), and against the commands the conversation ran
 Refused: a line that holds a secret, restates the writer's instructions, states a
 standing rule the user did not state as one ("Always run the suite" from "run the suite
 now"), says the user said what they did not or what the conversation does not, copies a
-line of a tool's output or of a file the agent wrote, or lists under a heading of commands
-one no tool call ran. A
-refused line is left out of the write — a line it would have replaced is kept — and named
-in the run's result; a heading it leaves with nothing under it goes too.
+line of a tool's output or of a file the agent wrote, is JSON, or lists under a heading of
+commands one no tool call ran. A refused line is left out of the write — a line it would
+have replaced is kept — and named in the run's result; a heading it leaves with nothing
+under it goes too.
 """
 
 from __future__ import annotations
 
 import difflib
 import functools
+import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -40,6 +41,7 @@ UNHEARD = "it says what the conversation does not"
 NEVER_RAN = "it names a command the conversation never ran"
 COPIES_OUTPUT = "it copies a tool's output"
 COPIES_DOCUMENT = "it copies a file the agent wrote"
+IS_DATA = "it is a tool's data (JSON), not a note"
 
 _COMMAND_KEYS = ("command", "cmd", "script", "commands")
 _COMMANDS_HEADING = re.compile(r"\bcommands?\b", re.IGNORECASE)
@@ -133,15 +135,19 @@ class WriterRails:
 
     def _copied(self, lines: Sequence[str], added: Iterable[int]) -> dict[int, Refused]:
         """The added lines (but headings) that are a line of a tool's output ("File written
-        successfully"), or of a file the agent wrote (its CLAUDE.md): raw output is no
-        note, and a document is not the user's."""
+        successfully"), or of a file the agent wrote (its CLAUDE.md), or JSON outside a
+        fenced block (the 1.5B wrote memory_read's answer, `{"exists": true, "content":
+        …}`, as its notes): raw output is no note, and a document is not the user's."""
         kinds = classify(lines)
         copied = {}
         for number in added:
-            if kinds[number].kind is LineKind.HEADING:
+            if kinds[number].kind not in (LineKind.TEXT, LineKind.LIST_ITEM):
                 continue
-            text = squeezed(_MARKER.sub("", lines[number]))
-            if text in self._output_lines:
+            bare = _MARKER.sub("", lines[number])
+            text = squeezed(bare)
+            if _is_json(bare):
+                copied[number] = Refused(lines[number], IS_DATA)
+            elif text in self._output_lines:
                 copied[number] = Refused(lines[number], COPIES_OUTPUT)
             elif text in self._document_lines:
                 copied[number] = Refused(lines[number], COPIES_DOCUMENT)
@@ -196,6 +202,17 @@ def _without_empty_headings(
             continue
         kept.append(line)
     return kept, sorted(empty)
+
+
+def _is_json(text: str) -> bool:
+    """Whether `text` is a JSON object or array (and only that)."""
+    stripped = text.strip()
+    if stripped[:1] not in ("{", "[") or stripped[-1:] not in ("}", "]"):
+        return False
+    try:
+        return isinstance(json.loads(stripped), dict | list)
+    except ValueError:
+        return False
 
 
 def _level(line: str) -> int:
