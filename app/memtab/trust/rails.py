@@ -56,6 +56,11 @@ STATED_SHARE = 0.6
 _NOTHING = frozenset(
     {"none", "n/a", "na", "nothing", "nil", "tbd", "todo", "-", "—", "...", "redacted_secret"}
 )
+# A chat template's markers a model wrote out (`<tool_response>`, `<|im_end|>`): no words.
+_TEMPLATE_MARKERS = frozenset(
+    {"tool_call", "tool_response", "function_call", "function_calls", "function_response"}
+    | {"invoke", "im_start", "im_end", "endoftext"}
+)
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _SPACES = re.compile(r"\s+")
 _MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?")
@@ -175,7 +180,7 @@ class Rails:
             return ASKS
         if is_standing_rule(bare, under=heading) and not _stated(bare, self._rules):
             return self.unstated_rule
-        if bare.lower().rstrip(".!") in _NOTHING:
+        if bare.lower().rstrip(".!") in _NOTHING or _template_marker(bare):
             return SAYS_NOTHING
         if self._heard and not self._heard_of(bare):
             return self.unheard
@@ -315,3 +320,11 @@ def _shingles(words: Sequence[str]) -> list[tuple[str, ...]]:
     if len(words) < SHINGLE_WORDS:
         return []
     return [tuple(words[i : i + SHINGLE_WORDS]) for i in range(len(words) - SHINGLE_WORDS + 1)]
+
+
+def _template_marker(bare: str) -> bool:
+    """Whether `bare` is a chat template's marker alone (`<tool_response>`, `</tool_call>`,
+    `<|im_end|>`): what the 1.5B wrote as a whole memory file."""
+    if not (bare.startswith("<") and bare.endswith(">")):
+        return False
+    return bare[1:-1].strip("|/ ").lower() in _TEMPLATE_MARKERS

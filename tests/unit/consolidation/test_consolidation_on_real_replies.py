@@ -28,7 +28,11 @@ from support.recorded_replies import Replay, cassette_replies, recorded
 
 from .helpers import WS, read
 
-RECORDINGS = ["consolidation/qwen2.5-coder-1.5b.json", "consolidation/qwen2.5-coder-0.5b.json"]
+RECORDINGS = [
+    "consolidation/qwen2.5-coder-1.5b.json",
+    "consolidation/qwen2.5-coder-1.5b-run2.json",
+    "consolidation/qwen2.5-coder-0.5b.json",
+]
 SCOPES = {"codex-memories": Scope.PROJECT, "claude-code-auto-memory": Scope.PROJECT}
 RUNS = [(name, store) for name in RECORDINGS for store in recorded(name)]
 STORES = {store.folder: store for store in STORE_FIXTURES}
@@ -59,6 +63,22 @@ def test_the_plan_and_the_journal_say_only_what_the_run_did(
     assert any(json.dumps(replies[0])[1:40] in dump for dump in dumps)  # its words: there
     if not any(op.applied for op in record.ops):
         assert record.summary.startswith("no changes made (read ")
+
+
+def test_a_file_created_with_a_chat_templates_marker_alone_is_refused(tmp_path: Path) -> None:
+    # Qwen2.5-Coder 1.5B viewed five lines of Codex's memory_summary.md, then created
+    # user_profile.md holding "<tool_response>" and nothing else (issue 82).
+    replies = recorded("consolidation/qwen2.5-coder-1.5b-run2.json")["codex-memories"]
+    assert '"file_text": "<tool_response>"' in replies[1]
+    home, workspace = fixture_home(tmp_path / "home")
+    lay_out_store(home, workspace, STORES["memory-stores/codex-memories"])
+    model = Replay(list(replies))
+    plan = ConsolidationService(home, provider_factory=lambda _: model).plan(workspace.id)
+    assert not plan.proposed
+    [create] = plan.ops
+    assert create.path == "/memories/project/user_profile.md" and not create.proposed
+    assert create.note == "refused: the new line “<tool_response>”: it says nothing"
+    assert plan.summary.startswith("no changes made (read 1 of the 4 files)"), plan.summary
 
 
 CASSETTES = sorted(CASSETTE_DIR.glob("*/consolidate-*.json"))
