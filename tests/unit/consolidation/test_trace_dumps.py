@@ -53,7 +53,9 @@ def test_a_model_run_leaves_a_dump_with_what_it_said_and_what_its_tools_did(
     assert [call.name for call in attempt.record.tool_executions] == ["memory", "memory"]
     assert PROSE in json.dumps(attempt.record.step_results)  # its words: here, not the journal
     assert "Consolidate the memory below." in (dump.record.user_message or "")
-    assert dump_header(dump, "main").title == "Consolidation · Changed memory · main"
+    header = dump_header(dump, "main")
+    assert header.title == "Consolidation · Changed memory · main"
+    assert header.fields["policy"].text == "— (a writer's)"  # not "older dump": it has none
     (run,) = RunsLog(home).runs()
     assert run.trace_dump == summary.path.name
     # The offline consolidator's run leaves none: it failed not.

@@ -97,8 +97,12 @@ def dump_header(dump: TraceDump, workspace_label: str) -> DumpHeader:
         "trigger": FieldValue(_trigger(dump)),
         "timed_out": _flag(header.timed_out, bad=True),
         "wrote_memory": _flag(header.did_write_memory, bad=None),
-        "policy": _flag(
-            header.satisfied_memory_tool_policy, bad=False, unknown="not recorded (older dump)"
+        "policy": (
+            FieldValue("— (a writer's)")  # a consolidation has no tool policy to satisfy
+            if header.kind == CONSOLIDATION_KIND
+            else _flag(
+                header.satisfied_memory_tool_policy, bad=False, unknown="not recorded (older dump)"
+            )
         ),
         "attempts": FieldValue(attempts),
         "project": FieldValue(project),
