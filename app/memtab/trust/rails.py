@@ -182,6 +182,8 @@ class Rails:
             return self.unstated_rule
         if bare.lower().rstrip(".!") in _NOTHING or _template_marker(bare):
             return SAYS_NOTHING
+        if kind is LineKind.TEXT and _one_token(bare):
+            return SAYS_NOTHING  # a path or a placeholder alone: "[REDACTED_NEW_FILE_SHA]"
         if self._heard and not self._heard_of(bare):
             return self.unheard
         return None
@@ -328,3 +330,8 @@ def _template_marker(bare: str) -> bool:
     if not (bare.startswith("<") and bare.endswith(">")):
         return False
     return bare[1:-1].strip("|/ ").lower() in _TEMPLATE_MARKERS
+
+
+def _one_token(bare: str) -> bool:
+    """Whether `bare` is one word, path or placeholder and no code span: no statement."""
+    return not any(char.isspace() for char in bare) and "`" not in bare

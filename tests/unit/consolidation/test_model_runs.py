@@ -112,7 +112,11 @@ def test_a_timeout_fails_the_run_and_journals_only_what_it_applied(
     put(store, "/memories/workspace/a.md", "a line that stays put\n")
     wire.memory(
         view("/memories/workspace/a.md"),
-        {"command": "create", "path": "/memories/workspace/b.md", "file_text": "b\n"},
+        {
+            "command": "create",
+            "path": "/memories/workspace/b.md",
+            "file_text": "a line that stays put\n",
+        },
     )
     wire.reply("too late", delay=5.0)
     service = wire.service(home, limits=RunLimits(timeout_s=0.5))
@@ -155,7 +159,7 @@ def test_pins_scope_and_budget_are_enforced_and_journaled(wire: Wire, home: Home
     put(store, "/memories/workspace/pinned.md", "keep me\n", pinned=True)
     put(store, "/memories/global/tools/git.md", "git\n", pinned=True)
     creates = [
-        {"command": "create", "path": f"/memories/workspace/new{i}.md", "file_text": f"{i}\n"}
+        {"command": "create", "path": f"/memories/workspace/new{i}.md", "file_text": "keep me\n"}
         for i in range(9)
     ]
     wire.memory(

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from memtab.llm.types import ModelReply, ToolCall, ToolResultsMessage
 from memtab.llm.written.calls import calls_in_text
 from memtab.store.home import Home
@@ -14,7 +16,7 @@ from memtab.store.paths import parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
 from memtab.transcripts import TranscriptEvent
-from memtab.trust.rails import PUTS_WORDS_IN_THE_USERS_MOUTH, RESTATES_INSTRUCTIONS
+from memtab.trust.rails import PUTS_WORDS_IN_THE_USERS_MOUTH, RESTATES_INSTRUCTIONS, SAYS_NOTHING
 from memtab.writer.config import WriterSettings
 from memtab.writer.job.rails import (
     COPIES_DOCUMENT,
@@ -32,6 +34,11 @@ from .events import answer, bash, calls, tool, user
 
 TODOWRITE = "daaain-claude-code-log__test__test_data__todowrite_examples.jsonl"
 TOOLS = tool_specs()
+CODEX_LOCALPUSH = (
+    "madshn-localpush__src-tauri__tests__fixtures__codex__2026-02-23__raw__sessions__"
+    "rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl"
+)
+MUX_REPLAY = "coder-mux__src__node__services__replay__fixtures__replay-session__chat.jsonl"
 NOTES = "/memories/workspace/notes.md"
 
 
@@ -156,6 +163,25 @@ def test_a_tools_json_answer_written_as_the_notes_is_refused(
     events = load_writer_events(fixture_transcript(TODOWRITE))
     result = run_writer(home, workspace, events, Replay(list(replies)))
     assert result.refused == ((blob, IS_DATA),)
+    assert result.outcome == "no_new_memories"
+    assert not MemoryStore(home, workspace).physical(parse_file_path(NOTES)).exists()
+
+
+@pytest.mark.parametrize(
+    ("transcript", "line"),
+    [
+        (CODEX_LOCALPUSH, "[REDACTED_NEW_FILE_SHA]"),
+        (MUX_REPLAY, "src/fixture-project/src/main.ts"),
+    ],
+)
+def test_a_path_or_placeholder_alone_is_no_note(
+    home: Home, workspace: Workspace, transcript: str, line: str
+) -> None:
+    # What Qwen2.5-Coder 0.5B wrote as the whole notes file of these sessions (issue 82).
+    replies = recorded("writer/qwen2.5-coder-0.5b-run3.json")[transcript]
+    events = load_writer_events(fixture_transcript(transcript))
+    result = run_writer(home, workspace, events, Replay(list(replies)))
+    assert result.refused == ((line, SAYS_NOTHING),)
     assert result.outcome == "no_new_memories"
     assert not MemoryStore(home, workspace).physical(parse_file_path(NOTES)).exists()
 

@@ -31,6 +31,7 @@ RECORDINGS = [
     "writer/qwen2.5-coder-1.5b-run4.json",
     "writer/qwen2.5-coder-0.5b.json",
     "writer/qwen2.5-coder-0.5b-run2.json",
+    "writer/qwen2.5-coder-0.5b-run3.json",
 ]
 RUNS = [(name, transcript) for name in RECORDINGS for transcript in recorded(name)]
 FAILING = {
