@@ -333,5 +333,10 @@ def _template_marker(bare: str) -> bool:
 
 
 def _one_token(bare: str) -> bool:
-    """Whether `bare` is one word, path or placeholder and no code span: no statement."""
-    return not any(char.isspace() for char in bare) and "`" not in bare
+    """Whether `bare` is one word, path or placeholder — no code span, no table's row or
+    delimiter (`|---|---|`) — so no statement."""
+    return (
+        not any(char.isspace() for char in bare)
+        and not any(char in "`|" for char in bare)
+        and any(char.isalnum() for char in bare)
+    )

@@ -76,6 +76,10 @@ REFUSED = {
     # noise
     "- None.": SAYS_NOTHING,
     "REDACTED_SECRET": SAYS_NOTHING,  # the 0.5B
+    "[REDACTED_NEW_FILE_SHA]": SAYS_NOTHING,  # the 0.5B, a Codex rollout's placeholder
+    "src/render/bottle.ts": SAYS_NOTHING,  # a path alone, as the 0.5B wrote one
+    "<tool_response>": SAYS_NOTHING,  # the 1.5B, as a whole file
+    "- </tool_call>": SAYS_NOTHING,
     "- Please review and refine the content as needed.": UNHEARD,
     "- The project is a Flask application with a simple REST API.": UNHEARD,
     "- `goodbye.py` says goodbye": UNHEARD,
@@ -94,6 +98,8 @@ KEPT = [
     "## Directives",
     "- `hello.py` holds the hello function",
     "- Run the tests with `bun test` (12 pass)",
+    "|--------|------|",  # a table's delimiter row
+    "`hello.py`",
     "",
 ]
 
