@@ -4,7 +4,6 @@ import sys
 
 from memtab.launch import main
 
-# The guard matters: consolidation runs in child processes started with "spawn", which
-# import this module again under another name.
+# The guard matters: consolidation's "spawn" children import this module again.
 if __name__ == "__main__":
     sys.exit(main())

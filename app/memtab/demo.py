@@ -1,33 +1,6 @@
-"""A realistic demo home: what a developer's mux home looks like after a few weeks of work.
-
-Two projects, three workspaces (one spanning both projects, one archived), memories in every
-scope (with nested dirs, pins, usage, duplicates worth consolidating and an orphan project
-dir), a consolidation journal (with a rejected op, a legacy workspace-only record and mux
-harvests, the last one's candidates waiting in `/memories/workspace/harvest/` for the
-Inbox), a mux `chat.jsonl` transcript holding their evidence, writer state, a writer
-trace dump of a failed run, and history: some memories' versions with who made each, a
-consolidation and a writer run in the runs log and where the writer's lines came from
-(`memtab.demo_history`). Times are relative to now, so the demo always reads "3 h ago"
-rather than a fixed date. The projects' checkouts are in the demo home (`code/`:
-`memtab.demo_projects`), and so is the main workspace's worktree (`src/acme-api/…`, as mux
-keeps worktrees): `memtab check` finds what their memory says that the code no longer
-bears out, as the demo means it to.
-
-`open_fresh_demo(dir)` is what `memtab --demo` uses: every run starts from a new demo home
-(a marker file says a directory is one Memtab may replace), unless another Memtab has it
-open.
-
-Other agents' memory (Claude Code, Codex, loki-mode, Gemini CLI) sits in `other-agents/`
-inside the demo home, and the home's own source settings (`memtab/sources.json`, isolated)
-point only there: the demo never shows or touches the user's real `~/.claude`, `~/.codex`
-or `~/.gemini`. Gemini CLI's auto memory has two patches waiting in the main workspace's
-Inbox (`memtab.demo_gemini`).
-
-Every file Memtab writes is written here through the record Memtab writes it with (the
-writer state, the trace dump, pins and usage, the journal's runs, the source settings).
-mux's own files — config.json, extensionMetadata.json, the journal's harvests, chat.jsonl
-— which Memtab reads but never writes, are written as mux writes them.
-"""
+"""A realistic demo home: a developer's mux home after a few weeks of work, times relative to now,
+with its projects' checkouts and other agents' memory inside it (never the user's), written
+through the records Memtab writes with and mux's files as mux writes them."""
 
 from __future__ import annotations
 
@@ -96,8 +69,7 @@ def _iso(ms: int) -> str:
 
 
 def require_empty_target(target: Path) -> None:
-    """DemoError unless `target` is missing or an empty directory (a demo home is written
-    only where it overwrites nothing)."""
+    """DemoError unless `target` is missing or an empty directory."""
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise DemoError(f"{target} is not empty; choose a new directory for the demo home")
 
@@ -214,8 +186,8 @@ def _write_trace_dump(home: Home, now: int) -> None:
 
 
 def _write_history(home: Home, now: int) -> None:
-    """How some memories got there (`memtab.demo_history`), and the time mux's run in the
-    journal created the webapp's styling notes (so blame can tell it was mux's)."""
+    """How some memories got there (`memtab.demo_history`), and when mux's run created the
+    webapp's styling notes."""
     try:
         write_demo_history(home, now, Branch(MAIN_ID, demo_transcript(now)[:2]))
     except SeedChangedError as error:
@@ -303,9 +275,8 @@ def _write_journal(home: Home, now: int) -> None:
         summary="Pruned one-off debugging notes.",
         ops=(JournalOp(command="delete", path="/memories/workspace/debug.md", applied=True),),
     ).to_json()
-    # mux's harvests, which Memtab only reads: as mux writes them.
-    # The main workspace (shown first) retried a failed harvest successfully; the dark-mode
-    # workspace's last harvest failed before it was archived.
+    # mux's harvests, as mux writes them: the main workspace retried a failed one; the dark-mode
+    # workspace's last failed before it was archived.
     harvests = {
         MAIN_ID: {
             "msg-summary-0007": {
@@ -480,8 +451,7 @@ def _write_transcript_and_writer_state(home: Home, now: int) -> None:
     atomic_write_json(home.writer_state_path(MAIN_ID), state.to_json())
 
 
-# The demo's other agents: the seed in resources/demo/other-agents/, copied into the same
-# dir of the demo home (not `agents/`: mux keeps agent prompts such as dream.md there).
+# The other agents' seed, copied into the same dir of the demo home (mux's `agents/` is taken).
 DEMO_AGENTS_DIR = "other-agents"
 DEMO_AGENT_DIRS: dict[Agent, str] = {"claude-code": "claude", "codex": "codex", "loki": "loki"}
 DEMO_GEMINI_DIR = "gemini"
@@ -490,7 +460,7 @@ DEMO_GEMINI_DIR = "gemini"
 
 def _write_agent_sources(home: Home, now: int) -> None:
     """Copy the other agents' seed into `<home>/other-agents/` and point the home's isolated
-    source settings at it (paths relative to the home, so a moved demo keeps working)."""
+    source settings at it, relative to the home."""
     seed = resource_path("demo", DEMO_AGENTS_DIR)
     for folder in DEMO_AGENT_DIRS.values():
         source = seed / folder
@@ -512,9 +482,8 @@ def _write_agent_sources(home: Home, now: int) -> None:
 
 
 def demo_worktree(home: Home) -> Path:
-    """The main workspace's checkout: mux keeps a workspace's worktree in its home's
-    `src/<project>/<workspace>`. It is there, as the projects' checkouts are
-    (`demo_projects`), so `memtab check` has code to check the workspace's memory against."""
+    """The main workspace's worktree in `src/<project>/<workspace>`, as mux keeps it, for
+    `memtab check` to check against."""
     return home.root / "src" / "acme-api" / "fix-token-refresh"
 
 
@@ -525,8 +494,7 @@ def _write_worktree(home: Home, now: int) -> None:
 
 
 def demo_config_dir(home: Home) -> Path:
-    """The demo's own config dir (settings.json, ui-state.json), inside the demo home: a
-    fresh demo starts with none, and it goes with the demo (docs/formats.md §15)."""
+    """The demo's own config dir, inside the demo home (docs/formats.md §15)."""
     return home.memtab_dir / "config"
 
 
@@ -537,11 +505,8 @@ def is_demo_home(path: Path) -> bool:
 
 @dataclass
 class DemoSession:
-    """The demo home one `memtab --demo` works on, held until `release()` or exit.
-
-    `fresh` is False when another Memtab had the demo open: it is shown as it is then,
-    never replaced under the other window.
-    """
+    """The demo home one `memtab --demo` works on, held until `release()` or exit; `fresh`
+    False when another Memtab had it open (shown as it is)."""
 
     home: Home
     fresh: bool
@@ -552,13 +517,9 @@ class DemoSession:
 
 
 def open_fresh_demo(target: Path, *, replace_unmarked: bool = False) -> DemoSession:
-    """Recreate the demo home at `target` from the seed, unless another Memtab has it open.
-
-    Only a directory that is missing, empty or marked as a demo home is ever replaced;
-    `replace_unmarked` also allows an unmarked one (the platform's own demo directory,
-    where demos from before the marker live). Anything else raises DemoError: a
-    `MEMTAB_DEMO_HOME` pointing at real data is never deleted.
-    """
+    """Recreate the demo home at `target` from the seed, unless another Memtab has it open; only
+    a missing, empty or marked directory is replaced (`replace_unmarked`: an unmarked one too),
+    else DemoError."""
     hold = contextlib.ExitStack()
     lock_path = target.parent / f".{target.name}.lock"
     try:

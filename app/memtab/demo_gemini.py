@@ -1,17 +1,5 @@
-"""The demo's Gemini CLI home: `other-agents/gemini/` in the demo home, laid out as Gemini CLI
-0.61 keeps its `~/.gemini` (docs/formats.md §17.7), after a few sessions in the main
-workspace's worktree with its auto memory on.
-
-Its seed (`resources/demo/other-agents/gemini/`) holds the global `GEMINI.md`, the user's
-`settings.json` and the private project memory: `MEMORY.md`, a note it points to, a note
-it does not (which Gemini CLI never finds: `memtab loads` and `memtab check` say so), an
-extracted skill, and the inbox's two canonical patches (a new note with its pointer in
-`MEMORY.md`, and one more preference in the global `GEMINI.md`), waiting in Memtab's Inbox.
-What names absolute paths is written here, where the demo home is: the project registry
-(`projects.json`), the ownership markers (`tmp/<id>/.project_root`, `history/<id>/…`), the
-trusted folders, and the memory texts (`{memory}`, `{global}` in the seed). The worktree's
-own `GEMINI.md` comes with the worktree's seed.
-"""
+"""The demo's Gemini CLI home, `other-agents/gemini/` (docs/formats.md §17.7): its seed, with what
+names absolute paths written where the demo home is."""
 
 from __future__ import annotations
 

@@ -1,28 +1,5 @@
-"""The demo home's history: who wrote each line of its memories, made through the store.
-
-`memtab.demo` writes the memory files as they are now; this module replays how a few of
-them got there, through the store with the actors, runs and times of a real history, so
-blame and the History panel have something true to show (docs/formats.md §14.2, §20):
-
-- two days ago Memtab first saw the branch's notes, its TODO list and a separate note on
-  the refresh race (`external`, `seen`);
-- five hours ago the user added a line to the TODO list in Memtab (`user`);
-- three hours ago a consolidation run (the journal's record for the workspace) merged
-  the refresh-race note into the notes and deleted it, each op with its reason;
-- 66 minutes ago a writer run (a model's) wrote two lines from the transcript, with its
-  trace dump and the provenance of what it wrote (§20.1).
-
-mux's run in the journal that created the webapp project's `styling.md` needs nothing
-here: the file's time says the run left it as it is, which blame tells once Memtab sees it.
-The writer's other run, 54 minutes ago, timed out without writing: its trace dump is
-`write_failed_trace_dump`'s.
-
-The failed run's dump is written through `traces.schema`'s records, as `memtab.demo`
-writes its other files. The runs-log and provenance lines
-and the successful run's dump are still spelled out as plain documents; tests check they
-are exactly what the records (`store.history.records`, `traces.schema`) write.
-`memtab.demo` gives what it needs of the demo (`Branch`): this module does not import it.
-"""
+"""The demo home's history, replayed through the store with the actors, runs and times of a real
+one, so blame and the History panel have something true to show (docs/formats.md §14.2, §20)."""
 
 from __future__ import annotations
 
@@ -94,8 +71,7 @@ class SeedChangedError(Exception):
 
 
 def write_demo_history(home: Home, now: int, branch: Branch) -> None:
-    """Replay the changes the module doc lists (the memory files are already written as
-    they are now; the journal too). SeedChangedError when the seed no longer fits them."""
+    """Replay how some memory files got there; SeedChangedError when the seed no longer fits."""
     _Replay(home, now, branch).run()
 
 
@@ -142,8 +118,8 @@ class _Replay:
         self._write(before_writer, notes_now)
 
     def _consolidate(self, merged: str) -> None:
-        """The journal's run for the workspace, made by Memtab: merge, then delete; each
-        op's reason is its note in the journal (docs/formats.md §8)."""
+        """The journal's run for the workspace: merge, then delete, each with its reason
+        (docs/formats.md §8)."""
         record = Journal(self.home).load().workspaces[self.workspace.id]
         started = record.last_run_at - 70_000
         run_id = new_run_id(started)
@@ -178,8 +154,8 @@ class _Replay:
         RunsLog(self.home).file.append([run])
 
     def _write(self, before: str, after: str) -> None:
-        """A model's writer run over the session's first turn: two lines, a dump, and
-        where they came from."""
+        """A model's writer run over the session's first turn: two lines, a dump, their
+        provenance."""
         started = self.now - 66 * MINUTE
         wrote_at = started + 7_000
         run_id = new_run_id(started)
@@ -356,9 +332,8 @@ def _op(command: str, path: str, applied: bool, changes: list[RecordedChange]) -
 def write_failed_trace_dump(
     home: Home, now: int, branch: Branch, workspace_name: str, project_path: str
 ) -> None:
-    """The dump of a writer run on `branch` that timed out 54 minutes ago, its write
-    refused (the Traces tab's failed run), written through the dump's records as the
-    writer writes one."""
+    """The dump of a writer run on `branch` that timed out 54 minutes ago, written through the
+    dump's records."""
     started = now - 54 * MINUTE
     memory_path = "/memories/workspace/notes.md"
     notes = (resource_path("demo") / "workspace/main/notes.md").read_text(encoding="utf-8")

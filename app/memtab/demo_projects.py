@@ -1,14 +1,5 @@
-"""The demo's projects, on its disk: acme-api's checkout and the webapp's, in the demo home's
-`code/` (issue 81 point 8). mux's registry names them there, so what `memtab check` and the
-window's room find in the demo are the findings it was given on purpose — never that its
-own projects are on no disk.
-
-Where they are depends on where the demo is: the seed's texts name them `{acme}` and
-`{webapp}` (`seeded`), and Claude Code's folder of acme-api's memory is named after
-acme-api's path, as Claude Code names it (`claude_folder`). acme-api's checkout is the main
-workspace's worktree's code (`resources/demo/worktree`: the workspace branches from it);
-the webapp's is `resources/demo/webapp`.
-"""
+"""The demo's projects' checkouts in the demo home's `code/`, named in mux's registry, so what
+`memtab check` finds in the demo is what it was given on purpose."""
 
 from __future__ import annotations
 
@@ -51,8 +42,7 @@ def seeded(text: str, home: Home) -> str:
 
 
 def claude_folder(home: Home, relative: Path) -> Path:
-    """Where a file of the seed's `claude/` goes: acme-api's memory in the folder Claude
-    Code keeps for acme-api's path."""
+    """Where a file of the seed's `claude/` goes (acme-api's memory in Claude Code's folder)."""
     parts = relative.parts
     if len(parts) > 1 and parts[0] == "projects" and parts[1] == CLAUDE_PROJECT_SEED:
         return Path("projects", claude_project_name(acme_api(home)), *parts[2:])
@@ -60,9 +50,8 @@ def claude_folder(home: Home, relative: Path) -> Path:
 
 
 def claude_project_name(path: str) -> str:
-    """The name of Claude Code's folder of the project at `path`: the path encoded, a long
-    one cut to 200 characters and given a suffix (Memtab finds Claude Code's by the cut;
-    this one's is a digest of the path), as a demo home deep in folders needs."""
+    """The name of Claude Code's folder of the project at `path` (a long one cut and given a
+    suffix)."""
     encoded = encode_project_path(path)
     if len(encoded) <= MAX_ENCODED_LENGTH:
         return encoded
@@ -73,9 +62,8 @@ def claude_project_name(path: str) -> str:
 def copy_seed_tree(
     seed: Path, target: Path, first_ms: int, step_ms: int, *, leaving: frozenset[str] = frozenset()
 ) -> None:
-    """Every file of `seed` but those `leaving` names (paths inside it) written under
-    `target`, their mtimes `step_ms` apart from `first_ms` (an installed Memtab's compiled
-    Python sources of a seed are left out)."""
+    """Every file of `seed` but `leaving` written under `target`, mtimes `step_ms` apart from
+    `first_ms`."""
     files = [
         p
         for p in seed.rglob("*")

@@ -1,11 +1,5 @@
-"""Linux desktop integration for this user: `memtab --install-desktop`.
-
-Installs, under `$XDG_DATA_HOME` (default `~/.local/share`), the launcher
-`applications/memtab.desktop`, the icon `icons/hicolor/scalable/apps/memtab.svg` and the
-AppStream file `metainfo/io.github.memtab.Memtab.metainfo.xml`. The launcher's `Exec`
-names the program that is running now (the bundle's binary, or the `memtab` command of this
-installation), so it starts the same Memtab even when that is not on the menu's PATH.
-"""
+"""Linux desktop integration for this user (`memtab --install-desktop`): launcher, icon and
+AppStream file under `$XDG_DATA_HOME`, the launcher naming the program running now."""
 
 from __future__ import annotations
 
@@ -73,11 +67,8 @@ def desktop_entry(command: str) -> str:
 
 
 def install_desktop_files(target: Path | None = None) -> list[Path]:
-    """Install launcher, icon and AppStream file under `target` (default `data_home()`).
-
-    Returns the installed paths. Each is written atomically; running it again replaces
-    them (e.g. after moving the installation).
-    """
+    """Install launcher, icon and AppStream file under `target` (default `data_home()`),
+    atomically; the installed paths."""
     if not sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
         raise DesktopInstallError(
             "--install-desktop is for Linux and other XDG desktops "

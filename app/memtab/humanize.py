@@ -28,8 +28,7 @@ def display_path(path: Path | str) -> str:
 
 
 def display_paths_in(text: str) -> str:
-    """`text` with each path under the user's home directory shown from `~` (as
-    `display_path` shows one path), for a message that names paths as it goes."""
+    """`text` with each path under the user's home shown from `~`."""
     home = os.path.expanduser("~")
     if not home or home == "/":
         return text
@@ -40,8 +39,7 @@ TITLE_NAME_CHARS = 40
 
 
 def short_name(name: str, limit: int = TITLE_NAME_CHARS) -> str:
-    """`name` for a window title: cut in the middle beyond `limit` characters (a title
-    must fit the title bar; the dialog shows the whole name)."""
+    """`name` for a window title: cut in the middle beyond `limit` characters."""
     if len(name) <= limit:
         return name
     half = (limit - 1) // 2
@@ -89,14 +87,12 @@ def size_text(size_bytes: int) -> str:
 
 
 def files_changed_text(count: int) -> str:
-    """`1 file changed`, `3 files changed`, `no file changed`: what a run did, counted
-    as every view counts it (`store.sidecars.journal.changed_files`, docs/formats.md §9.6)."""
+    """`1 file changed`, `3 files changed`, `no file changed` (docs/formats.md §9.6)."""
     return f"{plural(count, 'file')} changed" if count else "no file changed"
 
 
 def coverage_text(record: ConsolidationRecord | None, scope: Scope, now: int | None = None) -> str:
-    """A footer line's value: `3 h ago · manual · 2 files changed` (the run's files of
-    `scope`), or `never`."""
+    """A footer line's value: `3 h ago · manual · 2 files changed`, or `never`."""
     if record is None:
         return "never"
     changes = files_changed_text(record.files_changed_in(scope))

@@ -13,8 +13,7 @@ OPTIONS_WITH_VALUES = ("--home", "--workspace", "--screenshot")
 def requested_command(
     argv: Sequence[str], options_with_values: Sequence[str] = OPTIONS_WITH_VALUES
 ) -> str | None:
-    """The sub-command named in `argv` (its first word that is no option or an option's
-    value), or None."""
+    """The sub-command named in `argv`, or None."""
     skip_value = False
     for word in argv:
         if skip_value:
@@ -28,15 +27,13 @@ def requested_command(
 
 # `memtab mcp`'s own options that take a value.
 MCP_OPTIONS_WITH_VALUES = ("--home", "--workspace", "--writes", "--answer-budget")
-# `memtab mcp`'s actions (cli/share/agent_server_commands.py): a person's commands, not
-# an agent's session.
+# `memtab mcp`'s actions: a person's commands, not an agent's session.
 MCP_ACTIONS = ("install", "uninstall", "host")
 
 
 def mcp_session(argv: Sequence[str]) -> bool:
-    """Whether `argv` asks for `memtab mcp` serving a session — `mcp` and no action after
-    it, whatever else its words say: an agent starts it, and a line its parser refuses
-    (an option this Memtab does not know, a missing value) is answered saying so."""
+    """Whether `argv` asks for `memtab mcp` serving a session (`mcp` and no action), whatever
+    else its words say."""
     words = list(argv)
     if requested_command(words) != "mcp":
         return False
@@ -45,12 +42,8 @@ def mcp_session(argv: Sequence[str]) -> bool:
 
 
 def bridged_mcp(argv: Sequence[str]) -> bool:
-    """Whether `argv` asks for `memtab mcp` serving a session and says nothing the thin
-    bridge would have to understand: `--home DIR` before `mcp`, then only `--home`,
-    `--workspace`, `--writes` and `--answer-budget` with their values (`--x v` or `--x=v`;
-    a value argparse refuses is refused by the host, and said by the session's own
-    process). Anything else (an
-    action such as `install`, `-v`, `--help`, an abbreviation) goes to the full CLI."""
+    """Whether `argv` asks for `memtab mcp` serving a session with only what the thin bridge
+    understands (`--home`, `--workspace`, `--writes`, `--answer-budget`); else the full CLI."""
     words = list(argv)
     index = 0
     while index < len(words) and words[index] != "mcp":

@@ -1,26 +1,6 @@
-"""Where every start of `memtab` enters: the console scripts, `python -m memtab` and the
-bundle (packaging/memtab_entry.py) call `main()`, which runs `memtab.cli.main`.
-
-It imports nothing of Memtab at its top but `memtab.invocation` (which imports nothing),
-so it can decide what must be decided before the first import: the window's process (no
-sub-command) hashes with Python's own implementations (sha256, blake2…), not OpenSSL's,
-and an agent's session of `memtab mcp` runs the thin bridge to a warm Memtab
-(`agent_server.bridge`, docs/formats.md §22.8) without loading the CLI — and, when neither
-a host nor this process can serve it, is answered all the same (`bridge.fallback`).
-Loading OpenSSL's `_hashlib` maps libcrypto — ~3 ms of the window's start and ~3 MiB it
-keeps resident — for hashing that, in the window, runs on worker threads over small
-files (~10 µs for a 2 KB file instead of ~2). The commands, which may hash a whole home,
-keep OpenSSL's.
-
-The window's process also holds Python's cycle collector off from its first import on: what
-a start imports lives as long as the window, and the collector walked it 31 times before
-the tree's first paint (4–6 ms of the start's CPU, ~2 %) for nothing. The cycles it freed
-then (~70 KB, mostly the pure-Python classes `datetime` replaces with its C ones) would be
-kept from then on, frozen with the rest as the window loads: the window imports `datetime`
-only where it reads a time (a transcript's, the registry's). The window resumes collecting once
-it has loaded (`gui.first_paint.app.tune_garbage_collection`); `--install-desktop` and
-`--self-test`, which open no window, at once (`cli.main`).
-"""
+"""Where every start of `memtab` enters, importing nothing of Memtab but `invocation` first: the
+window hashes with Python's own implementations and holds the cycle collector off until it has
+loaded; an agent's `memtab mcp` session runs the thin bridge (docs/formats.md §22.8)."""
 
 from __future__ import annotations
 
@@ -32,14 +12,13 @@ from collections.abc import Sequence
 from memtab.invocation import bridged_mcp, mcp_session, requested_command
 
 TYPE_CHECKING = False  # as typing's, which the bridge's process never loads
-if TYPE_CHECKING:  # lazy: `typing` costs an agent's session of `memtab mcp` ~10 ms
+if TYPE_CHECKING:  # lazy: an agent's `memtab mcp` session does without `typing`
     from typing import TextIO
 
 
 def use_builtin_hashes() -> None:
-    """Make `hashlib` (and `hmac`) use Python's own hash implementations in this process:
-    importing `_hashlib` fails, which hashlib and hmac handle by design. Only before
-    hashlib is first imported; a process that has it keeps what it has."""
+    """Make `hashlib` and `hmac` use Python's own implementations in this process (only before
+    hashlib's first import)."""
     if "hashlib" not in sys.modules and "_hashlib" not in sys.modules:
         # None in sys.modules is the import system's "no such module" (an ImportError).
         sys.modules["_hashlib"] = None  # type: ignore[assignment]
@@ -53,7 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         use_builtin_hashes()
         gc.disable()  # the window's start: see the module docstring
     elif command == "mcp" and bridged_mcp(words):
-        use_builtin_hashes()  # the bridge hashes one short line; OpenSSL's costs ~3 MiB
+        use_builtin_hashes()  # the bridge hashes one short line: OpenSSL's is not worth loading
         status = _bridged(words)
         if status is not None:
             return status  # else no warm Memtab serves it: this process does, as always
@@ -72,11 +51,10 @@ def _run_memtab(words: list[str]) -> int:
 
 
 def _bridged(words: list[str]) -> int | None:
-    """An agent's session bridged to its warm host: the exit status, or None when this
-    process is to serve it (no host, or the bridge itself cannot load)."""
+    """An agent's session bridged to its warm host: the exit status, or None when this process
+    serves it."""
     try:
-        # lazy: a session of `memtab mcp` imports the thin bridge alone (docs/formats.md
-        # §22.8): ~25 ms and ~10 MiB instead of the CLI's and the SDK's ~0.5 s and ~70 MiB
+        # lazy: a session of `memtab mcp` imports the thin bridge alone (docs/formats.md §22.8)
         from memtab.agent_server.bridge.session import main as bridge
     except Exception as error:  # a broken install: this process tries, else says why
         print(f"memtab mcp: serving this session in its own process: {error!r}", file=sys.stderr)
@@ -85,10 +63,8 @@ def _bridged(words: list[str]) -> int | None:
 
 
 def _served_here(words: list[str]) -> int:
-    """An agent's session served by this process, as before hosts; when Memtab cannot
-    load or stops before serving, the agent is answered all the same, every answer saying
-    why (`bridge.fallback`): an agent that must connect starts even then. A terminal's
-    stdin is a person's, not an agent's: what stopped it is said as for any command."""
+    """An agent's session served by this process; when Memtab cannot load, answered all the
+    same (`bridge.fallback`). A terminal's stdin is a person's."""
     if sys.stdin is None or sys.stdin.isatty():
         return _run_memtab(words)
     said = _Tail(sys.stderr)

@@ -1,12 +1,6 @@
-"""The log file's rotation: `start_rotating()` hands Memtab's log file to a rotating handler.
-
-`memtab.logs.setup_logging` appends to the log file plainly, so nothing logged early is
-lost. Rotation starts here: at once for the commands (`memtab.cli.main`) and the
-consolidation job, right after the first paint for the window (`memtab.gui.first_paint.boundary`).
-The handler rotates as `logging.handlers.RotatingFileHandler` does, without importing that
-module: its pickle and sockets stayed in the settled window (~0.5 MiB resident) for a log
-that rotates once a megabyte.
-"""
+"""The log file's rotation: `start_rotating()` hands Memtab's log file to a rotating handler
+(at once for commands, after the first paint for the window), without importing
+`logging.handlers`."""
 
 from __future__ import annotations
 
@@ -17,13 +11,8 @@ from memtab import logs
 
 
 class SharedRotatingFileHandler(logs.PrivateFileHandler):
-    """A log several processes (the window, the CLI, a second Memtab) append to, rotated
-    once a record would take it to `max_bytes`: `memtab.log` becomes `memtab.log.1`, the
-    older ones `.2`… up to `backups` of them.
-
-    Rotation renames the file; when another process holds it open where that is refused
-    (Windows), this process keeps appending and leaves the rotation to a later write.
-    """
+    """A log several processes append to, rotated once a record would take it past `max_bytes`
+    (`memtab.log.1`…); where a rename is refused, rotation waits for a later write."""
 
     def __init__(self, path: os.PathLike[str], *, max_bytes: int, backups: int) -> None:
         super().__init__(path, encoding="utf-8")
@@ -44,11 +33,10 @@ class SharedRotatingFileHandler(logs.PrivateFileHandler):
     def _is_due(self, record: logging.LogRecord) -> bool:
         if self.stream is None:
             self.stream = self._open()
-        # Where the file ends now: the other processes appending to it moved the end past
-        # what this stream wrote (an append-mode stream's position is its own writes').
+        # Where the file ends now: other processes' appends moved it past this stream's.
         written = self.stream.seek(0, os.SEEK_END)
-        # A file already written to, and the record would take it past the size (a log
-        # path that is no regular file, /dev/null say, never rotates).
+        # Written to already, and the record would pass the size (a non-regular file never
+        # rotates).
         return (
             written > 0
             and written + len(self.format(record)) + 1 >= self.max_bytes
@@ -73,8 +61,7 @@ class SharedRotatingFileHandler(logs.PrivateFileHandler):
 
 
 def start_rotating() -> None:
-    """Replace the plain handler of the log file by a rotating one (once; nothing when
-    the log file could not be opened)."""
+    """Replace the log file's plain handler by a rotating one (once; nothing if unopened)."""
     target = logs.log_file()
     plain = [
         handler
@@ -90,8 +77,8 @@ def start_rotating() -> None:
     except OSError as error:  # the plain handler goes on appending
         logging.getLogger(__name__).warning("The log %s does not rotate: %s", target, error)
         return
-    # Added before the plain one goes: a record logged meanwhile by another thread may be
-    # written twice, never lost.
+    # Added before the plain one goes: a record logged meanwhile may be written twice, never
+    # lost.
     logs.install_handler(rotating, level=plain[0].level)
     for handler in plain:
         logging.getLogger().removeHandler(handler)

@@ -1,21 +1,5 @@
-"""Where Memtab writes its log, and the warnings it keeps out of the terminal.
-
-`setup_logging(verbosity=...)` is called once by the `memtab` entry point: every run
-appends to one file in the platform log directory (`platformdirs.user_log_dir`, e.g.
-`~/.local/state/memtab/log/memtab.log` on Linux; `$MEMTAB_LOG_DIR` overrides it); `-v`
-also logs to stderr, down to DEBUG, and `-vv` adds the chatty loggers' DEBUG lines
-(every lock's acquire and release). The file is appended to plainly from the
-first record on; `memtab.log_rotation.start_rotating()` then hands it to a rotating
-handler — at once for the commands,
-right after the first paint for the window (`gui.first_paint.boundary`). Nothing logged
-before is lost: it is in the file already. `log_file()` says where the log goes, for
-Help → About and the crash dialog. The log never receives API keys: the code that handles them never
-logs them. It quotes memory (a crash's traceback, a refused change), so it is private
-(docs/formats.md §16.2): its folder 0700, its files 0600 whatever the umask (an older
-Memtab's closed), never written through a link (`PrivateFileHandler`, `fs.private`).
-`quiet_library_warnings()` drops known, harmless library warnings (the file
-watcher installs it).
-"""
+"""Where Memtab writes its log (one private file, docs/formats.md §16.2, appended to plainly until
+rotation starts) and the warnings it keeps out of the terminal."""
 
 from __future__ import annotations
 
@@ -38,8 +22,7 @@ MAX_LOG_BYTES = 1_000_000
 KEPT_LOG_FILES = 3
 LOG_FORMAT = "%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s"
 # Loggers whose DEBUG lines drown Memtab's own below -vv: every lock taken and let go
-# (`memtab.fs.locking.locks.LOCK_TRACE`, named here: the logs load before any lock), and filelock's
-# on Windows.
+# (`memtab.fs.locking.locks.LOCK_TRACE`), and filelock's on Windows.
 CHATTY_LOGGERS = ("memtab.lock_trace", "filelock")
 
 _log_file: Path | None = None
@@ -66,8 +49,7 @@ def own_handlers() -> list[logging.Handler]:
 
 
 class PrivateFileHandler(logging.FileHandler):
-    """Appends to a private log file (`fs.private.open_private_append`): made 0600 whatever
-    the umask, closed to others when found open, never written through a link."""
+    """Appends to a private log file: 0600 whatever the umask, never through a link."""
 
     def _open(self) -> io.TextIOWrapper:
         handle = open_private_append(Path(self.baseFilename))
@@ -87,14 +69,9 @@ def install_handler(handler: logging.Handler, *, level: int = logging.NOTSET) ->
 
 
 def setup_logging(*, verbosity: int = 0) -> Path | None:
-    """Log INFO and above to the log file (and everything to stderr with `verbosity`); the
-    file rotates once `memtab.log_rotation.start_rotating()` has run.
-
-    Without `verbosity` only warnings reach stderr, and only when the log file cannot be
-    written. With 1 the chatty libraries still log only warnings; with 2 or more they log
-    everything too. Returns the log file, or None when it could not be opened (the reason
-    is then printed on stderr once). Safe to call again: it replaces its own handlers.
-    """
+    """Log INFO and above to the log file (everything to stderr with `verbosity`; 2 or more the
+    chatty libraries too); the log file, or None when it could not be opened. Safe to call
+    again."""
     global _log_file
     root = logging.getLogger()
     for handler in own_handlers():
@@ -134,21 +111,13 @@ class _DropMessage(logging.Filter):
         return record.msg != self.message
 
 
-# watchdog logs this ERROR when an inotify event arrives while its observer is stopping
-# (the emitter thread reads it after `stop()` closed the inotify handle). The observer is
-# being stopped on purpose, so the event has no one to go to; nothing is lost.
+# watchdog's ERROR for an inotify event read while its observer stops on purpose: nothing lost.
 _STOPPING_INOTIFY = _DropMessage("InotifyEmitter.queue_events() called when the thread is inactive")
 
 
 def quiet_library_warnings() -> None:
-    """Keep known, harmless library warnings out of the terminal and the log.
-
-    watchdog's inotify observer warns "Callback with id … already exists" (3 KB each)
-    when a new directory is reported twice, once by its own creation event and once by
-    the walk of its parent that watchdog does to catch files made before the watch
-    began. The watch it re-adds is the same one; nothing is lost. Its error about an
-    event read while the observer stops is dropped too (`_STOPPING_INOTIFY`).
-    """
+    """Keep known, harmless library warnings out of the terminal and the log (watchdog's
+    re-added watch, its event read while stopping)."""
     warnings.filterwarnings(
         "ignore", message=r"Callback with id .* already exists", category=RuntimeWarning
     )

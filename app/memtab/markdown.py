@@ -1,34 +1,6 @@
-"""The one Markdown line classifier: what each line of a memory file is, and its links.
-
-Every reader that tells lines apart — the check (`check.markdown`), the offline
-consolidator (`consolidation.offline.units`), the writer's notes (`writer.offline.notes`)
-and what it reads in messages (directives, facts, a handed plan's title, a `Bash` agent's
-command: `classify(lines, frontmatter=False)`, a message having none), the title a file
-gives itself (`store.text.frontmatter.title_of`), Claude Code's `@`-imports
-(`sources.claude.instructions`), the editor's highlighter and its links — asks here, so
-they agree line by line (tests/unit/test_markdown_users.py checks it on real files). The
-rules (docs/formats.md §4.4):
-
-- **Frontmatter**: mux's rule (`store.text.frontmatter`): the first line is exactly `---`
-  and the block closes at the first later line that is exactly `---`, the line right
-  after the opening excepted (`---\\n---\\n` is no block). Unclosed, there is none.
-- **Fences**: a line of three or more backticks or tildes, at any indentation (agents
-  nest code under list items), opens a fenced block; its info string's first word,
-  lower-cased, names it (`bash`). A backtick fence's info string holds no backtick
-  (```` ```x``` ```` is inline code). The block closes at a line of the same character, as
-  long or longer, with nothing else on it; unclosed, it runs to the end of the file.
-- **Headings**: up to three spaces, one to six `#`, then a space, a tab or the line's
-  end (`#tag` is text); the text without a closing run of `#` after a space.
-- **List items**: `-`, `*`, `+` or a number with `.` or `)`, then a space, a tab or the
-  line's end; a thematic break (`***`, `- - -`) is a rule, not an item.
-- **Links**: `[label](target "title")`, `[label](<target>)` and reference definitions
-  `[label]: target`, in prose only (never in code); `link_path` says which are links to
-  files.
-
-One pass, one line at a time, told by its first character before any pattern runs: the
-consolidator classifies every line of every file of a big home and the highlighter every
-line an edit touches. Imports nothing of Memtab.
-"""
+"""The one Markdown line classifier, so every reader of memory lines agrees line by line: each
+line's kind (frontmatter, fence, heading, list item) and its links (docs/formats.md §4.4); one
+pass, imports nothing of Memtab."""
 
 import functools
 import re
@@ -60,9 +32,8 @@ class Fence(NamedTuple):
 
 
 class Line(NamedTuple):
-    """One classified line: its kind, the block it opens, closes or is in (`fence`), a
-    heading's level and text, a list item's marker (`-`, `1.`) and the characters before
-    it (`indent`: spaces and tabs, a tab counting one)."""
+    """One classified line: its kind, its fence, a heading's level and text, a list item's
+    marker and `indent`."""
 
     kind: LineKind
     fence: Fence | None = None
@@ -78,8 +49,7 @@ FRONTMATTER_OPEN = "frontmatter"
 State = Fence | str | None
 
 _FENCE = re.compile(r"[ \t]*+(`{3,}+|~{3,}+)[ \t]*+([^\s]*+)(.*)")
-# A heading's opening; what follows it is read by `heading` without a pattern (a lazy
-# text before `[ \t\r]*$` tried each end of a long run of blanks: quadratic).
+# A heading's opening; the rest is read by `heading` without a pattern (linear time).
 _HEADING = re.compile(r" {0,3}+(#{1,6}+)")
 _LIST_ITEM = re.compile(r"([ \t]*+)([-*+]|\d{1,9}+[.)])(?:[ \t]|\r?$)")
 _RULE = re.compile(r" {0,3}+(?:(?:\*[ \t]*+){3,}+|(?:-[ \t]*+){3,}+|(?:_[ \t]*+){3,}+)\r?$")
@@ -145,10 +115,8 @@ def heading(line: str) -> Line | None:
 
 
 def classify_line(line: str, state: State, number: int) -> tuple[Line, State]:
-    """What `line` (the `number`th, from 0) is, given the state the line before left, and
-    the state it leaves. Line by line, a frontmatter opened at the top counts until it
-    closes (the highlighter paints one as it is typed); `classify` knows the whole text
-    and says a frontmatter that never closes is none."""
+    """What `line` (the `number`th, from 0) is given the state the line before left, and the
+    state it leaves (an open frontmatter counts until it closes)."""
     if state is not None:
         if state == FRONTMATTER_OPEN:
             if number >= 2 and _is_fence_line(line):
@@ -185,8 +153,7 @@ def _prose_line(line: str) -> tuple[Line, State]:
     return _TEXT, None
 
 
-# A file has few kinds of code, fence and item lines: one `Line` each, made once (the
-# highlighter classifies every line an edit touches, the consolidator every line of a home).
+# A file has few kinds of code, fence and item lines: one `Line` each, made once.
 @functools.lru_cache(maxsize=256)
 def _code_line(fence: Fence) -> Line:
     return Line(LineKind.CODE, fence)
@@ -203,8 +170,7 @@ def _item_line(marker: str, indent: int) -> Line:
 
 
 def classify(lines: Sequence[str], *, frontmatter: bool = True) -> list[Line]:
-    """Every line of a file, classified (see the module doc); not `frontmatter`: of a text
-    that has none (an agent's message: a first `---` is a rule)."""
+    """Every line of a file, classified; not `frontmatter`: a text that has none."""
     result: list[Line] = []
     count = frontmatter_lines(lines) if frontmatter else 0
     if count:
@@ -221,14 +187,12 @@ def classify(lines: Sequence[str], *, frontmatter: bool = True) -> list[Line]:
 
 
 def item_text(line: str, item: Line) -> str:
-    """What a list item says: `line`, classified `item`, after its marker and the blanks
-    after it."""
+    """What a list item says after its marker and blanks."""
     return line[item.indent + len(item.marker) :].lstrip(" \t")
 
 
 class Block(NamedTuple):
-    """A fenced block of classified lines: its fence, the index of the line that opens it
-    and of the one that closes it (None: unclosed, it runs to the end)."""
+    """A fenced block: its fence and the lines that open and close it (None: unclosed)."""
 
     fence: Fence
     start: int
@@ -255,8 +219,7 @@ def fenced_blocks(lines: Sequence[Line]) -> list[Block]:
 
 
 def text_lines(text: str) -> list[str]:
-    """The lines of a text as an editor numbers them: split at `\\n` only (a `\\r` before
-    it dropped), no empty line after a final line break."""
+    """The lines of a text as an editor numbers them (split at `\\n`, a `\\r` before it dropped)."""
     lines = [line.removesuffix("\r") for line in text.split("\n")]
     if lines and not lines[-1]:
         lines.pop()
@@ -266,10 +229,8 @@ def text_lines(text: str) -> list[str]:
 # --- links --------------------------------------------------------------------------------
 
 _SCHEME = re.compile(r"^[A-Za-z][\w+.-]*:")
-# Linear in the line (a memory may hold a 100 KB line): what cannot give back is
-# possessive, so a failing match never tries each split of a long run, and no part runs past
-# where another link could start (an angled target holds no `<`, as CommonMark's).
-# [label](target "title") and <target> forms; an image's `!` is part of the label's lead.
+# Linear in the line: possessive where nothing gives back, and no part runs past where another
+# link could start. [label](target "title") and <target> forms; an image's `!` leads the label.
 INLINE_LINK = re.compile(
     r"\[(?P<label>[^\[\]\n]*+)\]\(\s*+(?:<(?P<angled>[^<>\n]*+)>|(?P<bare>[^\s()]++))"
     r"(?:\s++(?:\"[^\"]*+\"|'[^']*+'))?\s*+\)"
@@ -284,8 +245,7 @@ def link_target(match: re.Match[str]) -> str:
 
 
 def link_path(written: str) -> str | None:
-    """The path part of a link target, or None when it is not a link to a file (a URL, an
-    anchor, a template); the check and the editor's links follow the same links."""
+    """The path part of a link target, or None when not a link to a file."""
     if not written or written.startswith(("#", "//")) or _SCHEME.match(written):
         return None
     if any(char in written for char in "<>{}$*") or " " in written.strip():

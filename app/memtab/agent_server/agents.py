@@ -1,7 +1,5 @@
-"""The agents `memtab mcp install` registers with, and the files of theirs it edits
-(docs/formats.md §22.6): their names, where each keeps its MCP servers and its permission
-list, whether one seems used here, and what a registered entry's command line serves.
-"""
+"""The agents `memtab mcp install` registers with and the files of theirs it edits (docs/formats.md
+§22.6)."""
 
 from __future__ import annotations
 
@@ -25,22 +23,20 @@ AGENT_TITLES: dict[AgentName, str] = {
     "gemini": "Gemini CLI",
     "xum": "xum",
 }
-# The agents with a per-project file of their own, which install reaches through real
-# folders only (`project_folder`).
+# Agents with a per-project file, reached through real folders only.
 PROJECT_FILE_AGENTS: tuple[AgentName, ...] = ("codex", "gemini")
 NO_XUM_PROJECT = (
     "xum keeps its MCP servers per home (<home>/mcp.jsonc), not per project: install it "
     "without --project (each session there serves the project it works in)"
 )
-# Claude Code's names of Memtab's read-only tools, as its permission rules spell them.
+# Claude Code's permission names of Memtab's read-only tools.
 CLAUDE_READ_RULES: tuple[str, ...] = tuple(f"mcp__{SERVER_KEY}__{name}" for name in READ_TOOLS)
-# Gemini CLI's (`mcp_<server>_<tool>`, `formatMcpToolName`), as its policy engine names them.
+# Gemini CLI's (`formatMcpToolName`), as its policy engine names them.
 GEMINI_READ_TOOLS: tuple[str, ...] = tuple(f"mcp_{SERVER_KEY}_{name}" for name in READ_TOOLS)
 
 
 def demo_around(home: Home) -> Path | None:
-    """The demo home `home` is, or lies in (a folder inside one, by its path as given or
-    through links), else None: a fresh demo replaces the whole folder, whatever is in it."""
+    """The demo home `home` is or lies in (by path or through links), else None."""
     seen = dict.fromkeys([home.root, Path(os.path.realpath(home.root))])
     for root in seen:
         for folder in (root, *root.parents):
@@ -50,9 +46,8 @@ def demo_around(home: Home) -> Path | None:
 
 
 def demo_refusal(home: Home, change: str = "install") -> str | None:
-    """Why `change` (install, uninstall) is refused for `home`, a demo home or a folder in
-    one (None: it is neither): the demo never reaches a real agent, whose files are the
-    user's own."""
+    """Why `change` is refused for a demo home or a folder in one (None: neither): the demo never
+    reaches a real agent."""
     around = demo_around(home)
     if around is None:
         return None
@@ -74,17 +69,14 @@ def _user_home(env: Mapping[str, str]) -> Path:
 
 
 def gemini_home(env: Mapping[str, str]) -> Path:
-    """The folder Gemini CLI takes for the home directory, which holds its `.gemini`:
-    `$GEMINI_CLI_HOME` when set (`homedir()` in its `utils/paths.js`), else the user's."""
+    """The folder Gemini CLI takes for the home directory: `$GEMINI_CLI_HOME`, else the user's."""
     named = env.get(HOME_VARIABLE, "").strip()
     return Path(os.path.abspath(os.path.expanduser(named))) if named else _user_home(env)
 
 
 class ProjectPlace(NamedTuple):
-    """Where an install for one project goes (docs/formats.md §22.6): Claude Code's local
-    scope, keyed by `claude_key` (the checkout's canonical git root, as Claude Code keys a
-    project) in its user file; Codex's project config `<checkout>/.codex/config.toml`;
-    Gemini CLI's workspace settings `<checkout>/.gemini/settings.json`."""
+    """Where an install for one project goes (docs/formats.md §22.6): Claude Code's local scope by
+    `claude_key`, Codex's and Gemini CLI's project files in the checkout."""
 
     checkout: Path
     claude_key: str
@@ -102,8 +94,8 @@ def config_path(
     env: Mapping[str, str] | None = None,
     project: ProjectPlace | None = None,
 ) -> Path:
-    """The file an agent reads its MCP servers from (for `project`: the one holding its
-    per-project entry; xum has none: ValueError)."""
+    """The file an agent reads its MCP servers from (for `project`: its per-project one; xum has
+    none: ValueError)."""
     environ = os.environ if env is None else env
     if project is not None and agent == "codex":
         return project.checkout / ".codex" / "config.toml"
@@ -123,17 +115,15 @@ def config_path(
 
 
 def project_folder(agent: AgentName, project: ProjectPlace | None) -> Path | None:
-    """The project folder the agent's file for `project` lies in, below which no link is
-    followed (a cloned repository can ship one); None for a file of the user's own."""
+    """The project folder below which no link is followed; None for the user's own file."""
     return project.checkout if project is not None and agent in PROJECT_FILE_AGENTS else None
 
 
 def gemini_project_refusal(
     project: ProjectPlace, env: Mapping[str, str] | None = None
 ) -> str | None:
-    """Why Gemini CLI would never read an install for `project` (None: it would): in the
-    folder it takes for the home directory its workspace settings are its user settings
-    (`mcp add --scope project` refuses it too)."""
+    """Why Gemini CLI would never read an install for `project` (its workspace settings are its user
+    settings there), or None."""
     environ = os.environ if env is None else env
     if os.path.realpath(project.checkout) != os.path.realpath(gemini_home(environ)):
         return None
@@ -144,16 +134,15 @@ def gemini_project_refusal(
 
 
 def claude_settings_path(env: Mapping[str, str] | None = None) -> Path:
-    """Claude Code's user settings, where its permission list is: `~/.claude/settings.json`
-    (`$CLAUDE_CONFIG_DIR/settings.json` when set)."""
+    """Claude Code's user settings (`$CLAUDE_CONFIG_DIR/settings.json` when set)."""
     environ = os.environ if env is None else env
     folder = environ.get("CLAUDE_CONFIG_DIR")
     return (Path(folder) if folder else _user_home(environ) / ".claude") / "settings.json"
 
 
 def agent_found(agent: AgentName, home: Home, env: Mapping[str, str] | None = None) -> bool:
-    """Whether the agent seems to be used here: its configuration (or folder) exists; xum
-    when the home is a xum (or mux) home."""
+    """Whether the agent seems used here: its configuration or folder exists; xum for a xum or mux
+    home."""
     if agent == "xum":
         return (home.root / "config.json").is_file()
     environ = os.environ if env is None else env
@@ -164,8 +153,8 @@ def agent_found(agent: AgentName, home: Home, env: Mapping[str, str] | None = No
 
 
 class ServedOptions(NamedTuple):
-    """What a registered command line serves: a workspace's scopes (else the global scope
-    only), the write mode, and the home its `--home` names (None: none named)."""
+    """What a registered command line serves: a workspace (else global only), the write mode, its
+    `--home`."""
 
     workspace: str | None
     writes: str
@@ -185,8 +174,7 @@ WRITES_WORDS = {
 
 
 def served_options(command: Sequence[str]) -> ServedOptions | None:
-    """The options of a `memtab mcp` command line, or None when it is no such line (an
-    entry another program wrote under the name)."""
+    """The options of a `memtab mcp` command line, or None for another program's entry."""
     words = list(command)
     try:
         at = words.index("mcp")
@@ -214,8 +202,7 @@ def served_options(command: Sequence[str]) -> ServedOptions | None:
 
 
 def changed_options(before: ServedOptions | None, after: ServedOptions) -> list[str]:
-    """What a new registration changes that the user may not mean to (§22.6): fewer
-    scopes, another workspace, another write mode — one warning each."""
+    """What a new registration changes the user may not mean (§22.6), a warning each."""
     if before is None:
         return []
     warnings = []

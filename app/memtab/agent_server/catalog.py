@@ -1,26 +1,7 @@
-"""What the MCP server's `list` and `search` see: the session's memory files (mux's scopes,
-through the store) and the other agents' memory Memtab found (`memtab.sources`) that the
-session reads (`keep`).
-
-A search needs no file's row: the first call lists the files by their names and inodes
-(`catalog_listing.list_presumed`), brings the home's search index on disk up to date by the
-files' stamps (`memtab.search_index`: only the files changed since any Memtab last indexed
-them are read) and answers from it on the call's own thread; then, in the background once
-the answer is on its way out (`ANSWER_OUT_S`), it watches the scope roots (watchdog) and
-walks them once more, every file stat'ed (what changed before the watch began, and what was
-written over in place while none ran; a call meanwhile waits for it). A later call re-stats
-and re-indexes only the files the watch reported (`catalog_listing.WatchedChanges`), and
-lists everything again when it reported a folder, too many files or lost events, or when
-nothing watches (every call), so a file changed or deleted outside is answered as it is
-now. The other agents' sources are not watched: a call stats their files and folders
-(`SourceProbe`) and lists everything again first when one changed; a re-listing every
-`FULL_RELIST_S` finds them anew, in the background (docs/formats.md §22.3, §22.11). The
-files this server wrote are re-stat'ed before the next answer, as the watch's are
-(`invalidate`). `list`'s full rows are built when it asks (`rows`). Indexing what no index
-holds yet takes at most `INDEXING_BUDGET_S` of a call: the rest goes on in the background,
-and answers say how many files are not searched yet. A file `view` refuses is found by its
-path and description only, never snippeted (`search_index.documents.readable_text`).
-"""
+"""What the MCP server's `list` and `search` see: the session's memory files and the other agents'
+it reads, listed by stat walk and searched on the home's index on disk, kept fresh by a watch of the
+scope roots and a stat of the other agents' files each call (`SourceProbe`) (docs/formats.md §22.3,
+§22.11); a first call indexes within `INDEXING_BUDGET_S`, the rest in the background."""
 
 from __future__ import annotations
 
@@ -74,13 +55,10 @@ from memtab.watch.observers import CHANGE_EVENTS, watching_any_depth
 
 logger = logging.getLogger(__name__)
 
-# How long a call may spend indexing files no index holds yet before it answers, at most,
-# and what the call aims at with the walk before it (the commit and the search after it
-# take the rest of a second: an answer within 1 s, issue 73, a busy machine's walk too).
+# How long a call may index files no index holds yet before it answers (an answer within 1 s).
 INDEXING_BUDGET_S = 0.5
 ANSWER_WITHIN_S = 0.7
-# How long the background work waits after the first answer is made: its way out (the
-# SDK's serialization, the write) would share the interpreter with a walk.
+# How long background work waits after the first answer: its way out would share the interpreter.
 ANSWER_OUT_S = 0.3
 FULL_RELIST_S = 30.0
 DEFAULT_LIMIT = 10
@@ -88,11 +66,9 @@ MAX_LIMIT = 100
 
 
 class SearchHit(Record, write_only=True):
-    """A file `search` found (docs/formats.md §22.2): its path, scope and description, its
-    score, and the line that holds most of the query's words (None: only the name or the
-    description did); Codex's copy of a Claude Code memory file, what it is (`imported`:
-    the project's cwd) and its original (`importedFrom`), and an original, the copies found
-    with it (`importedAs`, `pages.imports.fold_copies`)."""
+    """A file `search` found (docs/formats.md §22.2): path, scope, description, score, its best line
+    (None: only name or description matched), and Codex's copies of Claude Code memory folded
+    (`pages.imports.fold_copies`)."""
 
     path: str
     scope: str
@@ -106,10 +82,8 @@ class SearchHit(Record, write_only=True):
 
 
 class MemoryCatalog:
-    """The files one store and the other agents' sources hold, listed and indexed.
-
-    Thread-safe: calls come from the server's loop, re-listings and the watch's start from
-    background threads; `_lock` guards the listing and the index, `_listing` keeps one."""
+    """The files one store and the other agents' sources hold, listed and indexed; thread-safe
+    (`_lock` guards listing and index, `_listing` one listing at a time)."""
 
     def __init__(
         self,
@@ -135,9 +109,7 @@ class MemoryCatalog:
         self._indexing: threading.Thread | None = None
         self._unindexed = 0  # files left to the background indexing
         self._closing = threading.Event()
-        # Set once a call has its answer: the background work (watching, the rest of the
-        # indexing) starts `ANSWER_OUT_S` after, not while the first answer is made or on
-        # its way out (`_after_answer`).
+        # Set once a call has its answer: background work starts `ANSWER_OUT_S` after.
         self._answered = threading.Event()
         self._lock = threading.Lock()
         self._listing = threading.Lock()
@@ -146,8 +118,8 @@ class MemoryCatalog:
         self._observer: BaseObserver | None = None
         self._watched: dict[str, Folder | None] | None = None  # each root's, as watched
         self._watching: threading.Thread | None = None
-        # The listing presumed files as the index holds them (a first search's): the walk
-        # after the watch began stats them all.
+        # Files presumed as the index holds them (a first search's): the walk after the watch stats
+        # them.
         self._presumed = False
         self._threads: list[threading.Thread] = []  # every background thread started
         self._changes = WatchedChanges()
@@ -170,9 +142,8 @@ class MemoryCatalog:
             self._index.close()
 
     def invalidate(self, paths: Sequence[str] = ()) -> None:
-        """This server changed the files at `paths` (virtual paths; a rename's both): re-stat
-        them before the next answer; list everything when none is given, or a folder came
-        or went with them."""
+        """This server changed the files at `paths`: re-stat them before the next answer (everything
+        relisted when none is given or a folder came or went)."""
         written = self._written(paths)
         if written is None:
             self._listed_at = None
@@ -180,7 +151,7 @@ class MemoryCatalog:
             self._changes.report(written)
 
     def _written(self, paths: Sequence[str]) -> list[str] | None:
-        """Where the files at `paths` are on disk (the listed scopes'); None: list all."""
+        """Where the files at `paths` are on disk; None when everything must be listed again."""
         if not paths:
             return None
         with self._lock:
@@ -202,8 +173,8 @@ class MemoryCatalog:
         return written
 
     def notes(self) -> tuple[str, ...]:
-        """What the listing left out and why, for an answer to say (a home that is no
-        folder, §22.1; folders too deep, docs/formats.md §5; files not indexed yet, §22.11)."""
+        """What the listing left out and why (no home folder §22.1, past the depth §5, not indexed
+        yet §22.11), for an answer."""
         notes = self._notes
         if (missing := missing_home_words(self.store.home.root)) is not None:
             notes = (missing, *notes)
@@ -218,16 +189,15 @@ class MemoryCatalog:
         return notes
 
     def wait_until_indexed(self, timeout_s: float) -> bool:
-        """Whether every file is searched, after waiting at most `timeout_s` for a first
-        search's background indexing (`memtab search` answers from every file)."""
+        """Whether every file is searched, after waiting at most `timeout_s` for the background
+        indexing."""
         if (indexing := self._indexing) is not None:
             indexing.join(timeout_s)
         return not self._unindexed
 
     def rows(self, *, scope: str | None = None) -> list[FileRow]:
-        """Every file (in `scope`, when given), as `memtab list --json` shows it: the full
-        rows, built from a listing of their own when the files changed since the last were
-        (every file stat'ed: a first search presumed some as the index holds them)."""
+        """Every file (in `scope`) as `memtab list --json` shows it, relisted with every stat when
+        files changed."""
         if self._files.presumed:
             self._listed_at = None
         self._fresh()
@@ -240,10 +210,8 @@ class MemoryCatalog:
         return [row for row in rows if scope is None or in_scope(row.scope, scope)]
 
     def search(self, query: str, *, scope: str | None, limit: int) -> list[SearchHit]:
-        """The files best matching `query`, best first: path, scope, score and the line
-        that holds most of its words (`line` None when only the name or description did);
-        listed, indexed and searched again when the index started again under the search
-        (found damaged or gone: rebuilt, empty), never that empty index's answer."""
+        """The files best matching `query`, best first, with their best line; searched again when
+        the index was rebuilt under the search."""
         for _ in range(3):
             ranked = self._fresh(_Query(query, scope, limit))
             with self._lock:
@@ -260,7 +228,7 @@ class MemoryCatalog:
             listed = files.get(hit.id)
             if listed is None:
                 continue  # indexed by another process since this listing
-            # The listing's description, as the index read it with the text.
+            # The listing's description, as the index read it.
             description: str | None = hit.label.partition("\n")[2]
             if listed.row is not None:
                 description = listed.row.description
@@ -293,10 +261,9 @@ class MemoryCatalog:
         return ranked
 
     def _fresh(self, query: _Query | None = None) -> list[Hit] | None:
-        """List now when nothing (or a change of ours, a folder a watched root reported,
-        another agent's file) is listed, or nothing watches; re-stat what a watch reported;
-        list in the background when merely old (during a first indexing: answer from it).
-        The answer to `query` when a listing now found the index as the files are."""
+        """List now when nothing is listed, a change of ours, a reported folder or another agent's
+        file asks, or nothing watches; re-stat what the watch reported; list in the background when
+        merely old. The answer to `query` when a listing now found the index whole, else None."""
         if self._closing.is_set():  # a call racing the server's end lists nothing again
             raise CatalogClosedError
         if self._indexing is not None and self._indexing.is_alive():
@@ -332,8 +299,8 @@ class MemoryCatalog:
     def _start(
         self, target: Callable[..., None], name: str, *args: object
     ) -> threading.Thread | None:
-        """`target(*args)` on a thread, unless closing (None); started and kept under `_lock`
-        as `close` reads them: it joins every thread started, never one not yet started."""
+        """`target(*args)` on a thread unless closing (None), kept under `_lock` for `close` to
+        join."""
         with self._lock:
             if self._closing.is_set():
                 return None
@@ -351,9 +318,8 @@ class MemoryCatalog:
             self._listing.release()
 
     def _relist(self, query: _Query | None = None, attempt: int = 0) -> list[Hit] | None:
-        """List by a stat walk, then index what changed (the caller holds `_listing`).
-        With a `query`, the index answers it in one read with its rows,
-        after the walk: the answer stands (returned) when the rows are the listing's."""
+        """List by a stat walk, then index what changed (the caller holds `_listing`); with a
+        `query`, its answer when the index's rows are the listing's."""
         started = self._clock()
         self._changes.take()
         if self._index is None:
@@ -363,11 +329,10 @@ class MemoryCatalog:
         kept = kept_sources(self._sources, self._keep)
         folders = SourceProbe.folders_before(kept, self._probe)
         by_scope = scope_roots(self.store)
-        # The roots a listing lists, each with the scope its files are in (a source's: its id).
+        # Each listed root with its files' scope (a source's: its id).
         guessed = {root: scope.value for scope, root in by_scope.items()}
         guessed.update((source.id, source.id) for source in kept)
-        # A fresh server's first search: the walk with every stat after the watch begins
-        # follows (none without the background: `memtab search` stats every file).
+        # A fresh server's first search: the walk with every stat follows after the watch begins.
         presumed = query is not None and not self._files and self._background
         if presumed:
             assert query is not None
@@ -380,7 +345,7 @@ class MemoryCatalog:
             listing.stamps, held=ahead.rows if ahead is not None else None
         )
         answered = ahead.hits if ahead is not None and not stale and not gone else None
-        # In the listing's order (scopes, then paths): a budget indexes the first ones.
+        # In the listing's order: a budget indexes the first ones.
         order = {root: place for place, root in enumerate(listing.roots)}
         keys = sorted((order[root], key) for root, key in stale if key in files)
         changed = [files.indexed(key) for _, key in keys]
@@ -406,9 +371,8 @@ class MemoryCatalog:
         return answered
 
     def _apply_changes(self) -> None:
-        """Re-stat and re-index only the files the watch reported (the caller holds
-        `_listing`); list everything again when it reported a folder, too many files, or
-        lost track."""
+        """Re-stat and re-index only what the watch reported; list again for a folder, too many
+        files or lost track."""
         paths, everything = self._changes.take()
         if everything:
             self._relist()
@@ -433,18 +397,15 @@ class MemoryCatalog:
         logger.debug("catalog: %d files re-stat'ed, %d (re)indexed", len(paths), len(changed))
 
     def _start_watching(self) -> None:
-        """Background, after the first answer: watch the scope roots, then walk them once
-        more and report what changed between the first walk and the watch (and what was
-        too recent to trust, and what a first search presumed and was written over in
-        place) as the watch would; take the rows of roots no longer on disk out of the
-        index."""
+        """Background, after the first answer: watch the scope roots, walk them once more reporting
+        what changed meanwhile, and drop the rows of roots gone."""
         self._after_answer()
         try:
             observer = self._watch()
             if observer is not None:
                 if not self._kept(observer):
                     return
-                # Changed, new, gone, or too recent to trust (racy): re-stat'ed next call.
+                # Changed, new, gone or racy: re-stat'ed next call.
                 self._changes.report(self._files.differing(list_files(self.store, [])))
                 self._presumed = False  # what it presumed is stat'ed and reported
             index = self._index
@@ -454,14 +415,13 @@ class MemoryCatalog:
             logger.exception("catalog: watching failed")
 
     def _after_answer(self) -> None:
-        """Background: wait for the first answer, then for its way out (at once when the
-        catalog closes)."""
+        """Background: wait for the first answer and its way out (at once when closing)."""
         self._answered.wait()
         self._closing.wait(ANSWER_OUT_S)
 
     def _index_the_rest(self, index: SearchIndex, files: list[IndexedFile]) -> None:
-        """Background: index what the first call's budget left, then have the next call
-        list again (what changed meanwhile)."""
+        """Background: index what the first call's budget left, then have the next call list
+        again."""
         self._after_answer()
         try:
             index.update(files, (), stop=self._closing)
@@ -471,8 +431,7 @@ class MemoryCatalog:
         self._changes.everything()
 
     def _watch(self) -> BaseObserver | None:
-        """An observer of the available scope roots that exist (recursively), started;
-        None when it cannot start (others are re-listed by age)."""
+        """An observer of the existing scope roots, started; None when it cannot start."""
         roots = list(scope_roots(self.store).values())
         self._watched = {root: folder_identity(root) for root in roots}  # `watch_lost`
         observer = Observer()
@@ -493,8 +452,8 @@ class MemoryCatalog:
         return observer
 
     def _rewatch(self) -> None:
-        """Watch the scope roots as they are now, the dead watch stopped (in the
-        background), and list everything again before answering."""
+        """Watch the scope roots anew, the dead watch stopped, and list everything before
+        answering."""
         with self._lock:
             dead, self._observer = self._observer, None
         if dead is not None:
@@ -503,8 +462,8 @@ class MemoryCatalog:
         self._listed_at = None
 
     def _kept(self, observer: BaseObserver | None) -> bool:
-        """`observer` kept as the catalog's watch, unless it closed meanwhile (then
-        stopped): whether it was."""
+        """Keep `observer` as the watch unless the catalog closed meanwhile (then stopped); whether
+        kept."""
         with self._lock:
             if not self._closing.is_set():
                 self._observer = observer
@@ -519,11 +478,8 @@ class MemoryCatalog:
         return rows + [file.row for file in files.values() if file.row is not None]
 
     def _store_listings(self, files: ListedFiles) -> list[ScopeListing]:
-        """The store's scopes as `list_scope` lists them, from the files as listed (their
-        stat as walked or re-stat'ed: no walk again), each file read only if its stat
-        changed since it was last read (the first time recalls the home's description
-        cache, the window's and the last server's, and saves what it read: the next
-        server reads none)."""
+        """The store's scopes as `list_scope` lists them from the stat'ed files, each read only if
+        its stat changed (the home's description cache recalled and saved)."""
         cache = DescriptionCache.of_home(self.store.home.root) if self._known is None else None
         with self._lock:
             roots = self._scope_roots
@@ -564,8 +520,8 @@ class _Query:
 def _presumed(
     store: MemoryStore, kept: list[Source], index: SearchIndex, query: _Query, roots: dict[str, str]
 ) -> tuple[Listing, Ahead | None]:
-    """A fresh server's first listing, by names alone (`list_presumed`): the answer read
-    with the manifests it is compared with, each file it answers with stat'ed."""
+    """A fresh server's first listing by names alone, the answer read with the manifests, each
+    answering file stat'ed."""
     ahead: list[Ahead | None] = [None]
 
     def held_for(listed: tuple[str, ...]) -> Mapping[str, Rows] | None:
@@ -581,11 +537,8 @@ def _presumed(
 def _search_ahead(
     index: SearchIndex, query: _Query, roots: dict[str, str], listed: tuple[str, ...]
 ) -> Ahead | None:
-    """The index's answer to `query` and its rows, read at one moment once the files are
-    listed, when the roots listed are the ones expected (None otherwise, or when the read
-    failed: the search after the listing answers then). On the call's own thread: beside
-    a walk, a thread reading row after row hands the interpreter back and forth with it at
-    every `lstat` (the two took longer together than one after the other)."""
+    """The index's answer to `query` and its rows, read once the expected roots are listed (else
+    None), on the call's own thread."""
     if set(listed) != set(roots):
         return None
     within = [root for root, scope in roots.items() if in_scope(scope, query.scope)]

@@ -1,16 +1,6 @@
-"""What the catalog lists before it answers: every file a session's search may find, from a
-stat walk alone (docs/formats.md §22.11).
-
-A search needs a file's place and stamp (size, mtime, ctime, inode) to know whether the
-index holds it as it is: `list_files` walks the store's scopes by the listing's rules and
-stats each file, opening none; the description a result shows comes from the index, which
-read it with the file's text. Other agents' sources are listed whole (their listing gives
-their rows). A first search lists by names and inodes (`list_presumed`). What the watch
-of the scope roots reports (`WatchedChanges`) is re-stat'ed file by file (`restat`);
-everything is listed again when it reports a folder that came, went or moved (what it
-holds brings no event of its own when it moved in), more files than `MAX_REPORTED_FILES`,
-or the kernel's queue of events overflowing (the events lost).
-"""
+"""What the catalog lists before it answers, from a stat walk alone (docs/formats.md §22.11): every
+file a search may find with its stamp, a first search by names and inodes, and what the watch
+reports re-stat'ed (everything relisted for a folder, too many files or an overflow)."""
 
 from __future__ import annotations
 
@@ -51,13 +41,9 @@ from memtab.store.scopes.memory import MemoryStore
 
 
 class Listed(NamedTuple):
-    """A file a search may find: the root it is listed under (a scope root's path, a
-    source's id), the scope a result names, where it is, whether `view` may read its text
-    (not over the cap; the index checks the rest), its stamp (None: read every time),
-    whether it is read through a link another agent's layout allows, its row when its
-    listing gave one (other agents' files), and its stat as walked (the store's files:
-    `list`'s rows are described from it, with no walk of their own). A tuple: 20,000 are
-    made per listing (a frozen dataclass takes five times as long)."""
+    """A file a search may find: its root, scope, path, whether `view` may read it, its stamp (None:
+    read every time), whether read through a link, its row (sources'), its walked stat. A tuple:
+    made by the thousand."""
 
     root: str
     scope: str
@@ -69,8 +55,7 @@ class Listed(NamedTuple):
     info: os.stat_result | None = None
 
     def indexed(self, key: str) -> IndexedFile:
-        """The file as the index takes it: labelled by its path and description (a store
-        file's description read only if the index reads the file)."""
+        """The file as the index takes it, labelled by path and description."""
         physical = self.physical if self.readable else None
         if self.row is not None:
             label = f"{key}\n{self.row.description or ''}"
@@ -79,10 +64,8 @@ class Listed(NamedTuple):
 
 
 class ListedFiles(Mapping[str, Listed]):
-    """Every file listed, by key (virtual path or source file id; the store's scopes first,
-    in `SCOPE_ORDER`): the store's files kept as their stat alone (None: presumed as the
-    index holds it, `list_presumed`), each `Listed` made when asked (a first search walks
-    20,000 and looks at ten), the others as listed."""
+    """Every file listed by key (the store's first, in `SCOPE_ORDER`): the store's kept as their
+    stat alone (None: presumed), each `Listed` made when asked."""
 
     __slots__ = ("_infos", "_listed", "_scopes", "_stamps")
 
@@ -93,9 +76,8 @@ class ListedFiles(Mapping[str, Listed]):
         stamps: Mapping[str, dict[str, Stamp | None]] | None = None,
         listed: dict[str, Listed] | None = None,
     ) -> None:
-        """`infos`: the store's files' stat by key; `scopes`: each scope's key prefix, root,
-        name and the root's path to join a key's rest to; `stamps`: each root's files'
-        stamps; `listed`: files as listed (the sources', re-stat'ed ones)."""
+        """`infos`: the store's files' stat by key; `scopes`: each scope's key prefix, root, name
+        and join path; `stamps`: each root's stamps; `listed`: files as listed."""
         self._infos = infos
         self._scopes = scopes
         self._stamps = stamps or {}
@@ -120,13 +102,11 @@ class ListedFiles(Mapping[str, Listed]):
 
     @property
     def presumed(self) -> bool:
-        """Whether a file is presumed as the index holds it, never stat'ed (`list`'s rows
-        need every file's stat: it lists again)."""
+        """Whether a file is presumed as the index holds it, never stat'ed."""
         return None in self._infos.values()
 
     def indexed(self, key: str) -> IndexedFile:
-        """The file `key` as the index takes it (`Listed.indexed`), no `Listed` made for
-        a store file (a first search of a home no index holds takes every one)."""
+        """The file `key` as the index takes it, no `Listed` made for a store file."""
         if key in self._listed:
             return self._listed[key].indexed(key)
         root, _, physical, stamp, readable = self._where(key)
@@ -142,9 +122,8 @@ class ListedFiles(Mapping[str, Listed]):
         return ListedFiles(infos, self._scopes, self._stamps, kept | dict(listed))
 
     def differing(self, now: Listing) -> list[str]:
-        """Where the store's files that `now` (a later listing) finds changed, new, gone or
-        too recent to trust are: each root compared as one mapping of stamps first (a
-        listing of 20,000 files as this one left them: no `Listed` made)."""
+        """Where the store's files `now` finds changed, new, gone or racy are, each root compared as
+        one mapping of stamps."""
         paths: list[str] = []
         overridden = {listed.root for listed in self._listed.values()}
         for root, theirs in now.stamps.items():
@@ -164,9 +143,8 @@ class ListedFiles(Mapping[str, Listed]):
         return key not in self._listed and key in self._infos and self._infos[key] is None
 
     def confirm(self, keys: Iterable[str]) -> tuple[list[str], list[tuple[str, str]]]:
-        """Stat the presumed files among `keys` now (a first answer's results): their
-        stamps as they are, or no longer listed when gone; the keys of those whose stamp
-        is not the one presumed (or none to trust), and the roots and keys of those gone."""
+        """Stat the presumed files among `keys`: the keys whose stamp is not the one presumed, and
+        the roots and keys of those gone."""
         racy_after_ns = time.time_ns() - description_cache.RACY_MARGIN_NS
         changed: list[str] = []
         gone: list[tuple[str, str]] = []
@@ -189,8 +167,7 @@ class ListedFiles(Mapping[str, Listed]):
         return changed, gone
 
     def _where(self, key: str) -> tuple[str, str, str, Stamp | None, bool]:
-        """A store file's root, scope, path on disk and stamp, and whether `view` may read
-        its text (not over the cap, by its stat, else its stamp's size)."""
+        """A store file's root, scope, path, stamp, and whether `view` may read it."""
         for prefix, root, scope, base in self._scopes:
             if key.startswith(prefix):
                 info, stamp = self._infos[key], self._stamps[root].get(key)
@@ -200,10 +177,8 @@ class ListedFiles(Mapping[str, Listed]):
 
 
 class Listing(NamedTuple):
-    """Every file listed (`ListedFiles`), what the walk left out (for answers to say),
-    every root listed (each available scope root, listed files or not, and each source's
-    id), and each root's files' stamps by key (what `SearchIndex.stale_by_root`
-    compares)."""
+    """Every file listed, what the walk left out, every root listed, and each root's stamps by
+    key."""
 
     files: ListedFiles
     notes: tuple[str, ...]
@@ -212,10 +187,8 @@ class Listing(NamedTuple):
 
 
 def missing_home_words(root: Path) -> str | None:
-    """Why a session of a home that is no folder on disk lists and finds nothing, for the
-    instructions and every answer's notes (docs/formats.md §22.1): a `--home` typed wrong
-    in an agent's settings, or a home deleted since, is said, never served as an empty
-    home in silence. None: the home is a folder. Nothing is created."""
+    """Why a session of a home that is no folder lists nothing (docs/formats.md §22.1), said in
+    every answer; None: a folder."""
     if root.is_dir():
         return None
     what = "is not a folder" if os.path.lexists(root) else "does not exist"
@@ -230,16 +203,14 @@ def missing_home_words(root: Path) -> str | None:
 def kept_sources(
     sources: Callable[[], SourceContext] | None, keep: Callable[[Source], bool] | None
 ) -> list[Source]:
-    """The other agents' sources found that the session reads (none without `sources`):
-    a session reads its project's, not every one."""
+    """The other agents' sources found that the session reads (its project's)."""
     if sources is None:
         return []
     return [source for source in discover(sources()).sources if keep is None or keep(source)]
 
 
 def list_files(store: MemoryStore, kept: list[Source]) -> Listing:
-    """Stat every file of the store's available scopes and list the `kept` sources (a
-    walk by names that presumes none as the index holds it)."""
+    """Stat every file of the available scopes and list the `kept` sources."""
     return list_presumed(store, kept, lambda _roots: None)
 
 
@@ -248,13 +219,9 @@ def list_presumed(
     kept: list[Source],
     held_for: Callable[[tuple[str, ...]], Mapping[str, Rows] | None],
 ) -> Listing:
-    """Every file of the store's available scopes by the listing's rules, walked by names
-    (`store.files.name_scope`), and the `kept` sources: each file the index holds under
-    the same name and inode (`held_for(roots)`: each root's manifest, read once the roots
-    are known) is presumed as the index holds it; a new, replaced or racy file is stat'ed
-    (each by its name in its folder, `stat_names`). A file written over in place since
-    keeps its inode: the caller confirms the ones it answers with (`ListedFiles.confirm`),
-    and a walk with every stat follows."""
+    """Every file of the available scopes walked by names and the `kept` sources, each one the index
+    holds under the same name and inode presumed as it is (the caller confirms those it answers
+    with), the rest stat'ed."""
     racy_after_ns = time.time_ns() - description_cache.RACY_MARGIN_NS
     walks = [
         (root, scope, scope.virtual_root + "/", name_scope(root))
@@ -290,8 +257,8 @@ def list_presumed(
 
 
 def confirm_answer(files: ListedFiles, index: SearchIndex, keys: list[str]) -> bool:
-    """Stat the presumed files among `keys` (an answer's) and index again those changed
-    or gone: whether any was (the answer is then searched again)."""
+    """Stat the presumed files among an answer's `keys` and reindex those changed or gone; whether
+    any was."""
     changed, gone = files.confirm(keys)
     if gone or changed:
         index.update([files.indexed(key) for key in changed], gone)
@@ -301,8 +268,7 @@ def confirm_answer(files: ListedFiles, index: SearchIndex, keys: list[str]) -> b
 def _list_sources(
     kept: list[Source], stamps: dict[str, dict[str, Stamp | None]]
 ) -> dict[str, Listed]:
-    """The `kept` sources' files, listed whole (their stamps into `stamps`, under each
-    source's id: a root)."""
+    """The `kept` sources' files listed whole, their stamps under each source's id."""
     listed: dict[str, Listed] = {}
     listings = [shown for s in kept if is_shown(shown := list_source(s))]
     links = link_imports(listings)  # Codex's copies of Claude Code memory, both ways
@@ -423,8 +389,7 @@ Folder = tuple[int, int]
 
 
 def folder_identity(path: str) -> Folder | None:
-    """Which folder is at `path` now (None: none is): a watch of a scope root is of the
-    folder it found there."""
+    """Which folder is at `path` now (None: none)."""
     try:
         info = os.stat(path)
     except OSError:
@@ -433,9 +398,7 @@ def folder_identity(path: str) -> Folder | None:
 
 
 def watch_lost(watched: Mapping[str, Folder | None] | None, observer: BaseObserver | None) -> bool:
-    """Whether a watch of the roots `watched` (each with its folder when it began) no
-    longer sees them: a folder watched went (its watch ended), or one came or was made
-    anew at a root's path (a home deleted and made again) — a stat a root."""
+    """Whether a watch of `watched` no longer sees its roots: one went, or came or was made anew."""
     if watched is None:
         return False
     if observer is not None and not all(each.is_alive() for each in list(observer.emitters)):
@@ -449,9 +412,7 @@ def stop_observer(observer: BaseObserver) -> None:
 
 
 def folder_came_or_went(files: Mapping[str, Listed], path: VirtualPath) -> bool:
-    """Whether a write at `path` (no file listed there) made or removed a folder: a folder
-    was listed there, or none is listed where it goes (no file beside it below its scope's
-    root)."""
+    """Whether a write at `path` made or removed a folder."""
     inside, beside = f"{path}/", f"{path.parent}/"
     near = len(path.segments) == 1
     for key in files:
@@ -462,8 +423,7 @@ def folder_came_or_went(files: Mapping[str, Listed], path: VirtualPath) -> bool:
 
 
 def in_scope(value: str, scope: str | None) -> bool:
-    """A file is in `scope` when its scope is it, or its agent is (`claude-code` covers
-    `claude-code:user` and every project of Claude Code's)."""
+    """A file is in `scope` when its scope or agent is it."""
     return scope is None or value == scope or value.split(":", 1)[0] == scope
 
 
@@ -472,9 +432,8 @@ class NeedsListingError(Exception):
 
 
 def restat(roots: dict[Scope, str], paths: Iterable[str]) -> tuple[dict[str, Listed], set[str]]:
-    """The store files at `paths` (absolute, under `roots`) as they are now: listed again,
-    and the keys of those no longer listed. NeedsListingError when one is a folder or a
-    scope's root."""
+    """The store files at `paths` as they are now, and the keys no longer listed; NeedsListingError
+    for a folder or root."""
     racy_after_ns = time.time_ns() - description_cache.RACY_MARGIN_NS
     listed: dict[str, Listed] = {}
     gone: set[str] = set()
@@ -502,20 +461,17 @@ def restat(roots: dict[Scope, str], paths: Iterable[str]) -> tuple[dict[str, Lis
     return listed, gone
 
 
-# More files than this in one report: listing everything again costs less than one
-# stat each with its folders checked.
+# Past this many files in one report, relisting costs less.
 MAX_REPORTED_FILES = 1000
-# watchdog tells an overflow of the kernel's queue only in its log, at WARNING.
+# watchdog tells an overflow only in its log, at WARNING.
 _OVERFLOW_LOGGER = "watchdog.observers.inotify_c"
 _OVERFLOW_WORDS = "Inotify queue overflowed"
 
 
 class WatchedChanges(FileSystemEventHandler):
-    """Observer thread: a file's change adds its path, a folder's (or an overflow) asks
-    for everything; its watch asks for changes alone (`watch.observers.CHANGE_EVENTS`:
-    every read of a watched file, the catalog's own for snippets and indexing, would
-    otherwise wake it, and an event in its hands when it stops makes watchdog log an
-    ERROR for a normal close). `reported` is set while anything waits to be taken."""
+    """Observer thread: a file's change adds its path, a folder's or an overflow asks for
+    everything; watches changes alone (`watch.observers.CHANGE_EVENTS`). `reported` is set while
+    anything waits."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -548,8 +504,7 @@ class WatchedChanges(FileSystemEventHandler):
             self.reported.set()
 
     def take(self) -> tuple[set[str], bool]:
-        """The paths reported since the last take, and whether everything must be listed
-        again (then the paths do not matter)."""
+        """The paths reported since the last take, and whether everything must be listed again."""
         with self._lock:
             paths, everything = self._paths, self._everything
             self._paths, self._everything = set(), False
@@ -561,8 +516,7 @@ _LISTENING: weakref.WeakSet[WatchedChanges] = weakref.WeakSet()
 
 
 def _overflowed(record: logging.LogRecord) -> bool:
-    """A filter of watchdog's log: tells every watch's changes that events were lost (lets
-    the record through)."""
+    """A filter of watchdog's log telling every watch that events were lost."""
     if record.getMessage().startswith(_OVERFLOW_WORDS):
         for changes in list(_LISTENING):
             changes.everything()

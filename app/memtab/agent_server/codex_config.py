@@ -1,18 +1,7 @@
-"""Memtab's server in Codex's `config.toml` (docs/formats.md §22.6): set in place, or
-taken out, and checked with `tomllib` before anything is written.
-
-Memtab's entry is the table `[mcp_servers.memtab]` — `command`, `args`, `required = true`
-(Codex waits for a required server as it starts: without it Codex gives an optional server
-one second) and `env_vars` (`FORWARDED_VARIABLES`: Codex starts a server with a few of its
-variables only, so a Memtab it starts would read another `CODEX_HOME`, config and cache
-than the user's, and wait for sessions in another folder) — and one table per read-only
-tool, `[mcp_servers.memtab.tools.<tool>]` with `approval_mode = "approve"` (Codex's list
-of tools that run without asking). Setting it replaces those values where they are (their
-keys, spacing and comments kept) or adds the tables after the block of the table before
-them (`config_files/toml_edits.py`, on tomlkit's document); taking it out removes the
-tables. Either way every other value of the file must read as before, or nothing is
-written.
-"""
+"""Memtab's server in Codex's `config.toml` (docs/formats.md §22.6): `[mcp_servers.memtab]` with
+`required = true`, the `env_vars` that decide what Memtab reads (`FORWARDED_VARIABLES`) and an
+approved table per read-only tool, set in place or taken out, written only if every other value
+reads as before."""
 
 from __future__ import annotations
 
@@ -159,8 +148,7 @@ def remove_codex_server(
 
 
 def _document(text: str) -> TOMLDocument:
-    """`text` as tomlkit reads it, which must write it back as it was (else TomlEditError:
-    an edit could not keep every other byte)."""
+    """`text` as tomlkit reads it, which must write it back as it was (else TomlEditError)."""
     document = tomlkit.parse(text)
     if document.as_string() != text:
         raise TomlEditError("tomlkit does not write it back as it was")
@@ -173,9 +161,8 @@ def _without_server(document: dict[str, Any]) -> dict[str, Any]:
 
 
 def _unmanaged(document: dict[str, Any]) -> dict[str, Any]:
-    """`document` without what Memtab sets (the server's command, args and required, its
-    names in env_vars, and its read-only tools' approval modes; nor the tables that leaves
-    empty): what an edit of the server must keep."""
+    """`document` without what Memtab sets (its names in `env_vars` included): what an edit of the
+    server must keep."""
     return _with_server(document, _unmanaged_server)
 
 
@@ -201,8 +188,8 @@ def _unmanaged_server(server: Any) -> Any:
 
 
 def _with_server(document: dict[str, Any], change: Callable[[Any], Any]) -> dict[str, Any]:
-    """`document` with Memtab's server replaced by `change(server)` (None: taken out, and
-    an `mcp_servers` left empty with it), every key where it was."""
+    """`document` with Memtab's server replaced by `change(server)` (None: taken out), every key in
+    place."""
     result: dict[str, Any] = {}
     for key, value in document.items():
         if key == "mcp_servers" and isinstance(value, dict):
@@ -219,8 +206,7 @@ def _with_server(document: dict[str, Any], change: Callable[[Any], Any]) -> dict
 
 
 def same_values(one: Any, other: Any) -> bool:
-    """Whether two parsed documents hold the same values, NaN equal to NaN (a TOML `nan`
-    read twice is two floats that compare unequal); without recursion."""
+    """Whether two parsed documents hold the same values, NaN equal to NaN; without recursion."""
     pairs = [(one, other)]
     while pairs:
         a, b = pairs.pop()

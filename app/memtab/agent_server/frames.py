@@ -1,25 +1,6 @@
-"""The frames `memtab mcp` reads from stdin, each answered or handed on, before the MCP
-SDK sees them (docs/formats.md §22.7).
-
-The SDK's stdio transport reads a line whole, however long, and drops a line it cannot
-validate with a debug log: the client that sent it waits for an answer for ever. Here
-stdin is read by `FrameGuard`, and each line (a frame) is:
-
-- capped at `MAX_FRAME_BYTES`, read in chunks of `CHUNK_BYTES`: the rest of a longer line
-  is discarded up to its newline, never held in memory;
-- decoded as the SDK decodes it (UTF-8, a bad byte replaced) and read strictly
-  (`fs.jsonfile.parse_strict_json`);
-- one JSON-RPC message, as the SDK's own adapter validates it.
-
-A frame that fails gets an error answer at once, through the SDK's own writer (so it never
-interleaves with the SDK's answers): -32700 when it is not JSON (a BOM, a raw NUL…),
--32600 when it is JSON but no message the server takes (over the cap, nested past 128
-levels, a lone surrogate escape, 1e999, a batch — no revision the SDK speaks has them —,
-a request whose id is neither a string nor an integer). The answer carries the request's
-id when the frame is a request whose id can be read (from the frame's first and last
-members when it could not be read whole), else null. A frame that passes goes on to the
-SDK exactly as the SDK would have read it; a blank line is no frame.
-"""
+"""The frames `memtab mcp` reads from stdin, checked before the MCP SDK sees them (docs/formats.md
+§22.7): capped, read strictly, one JSON-RPC message each; a bad one answered at once (-32700 or
+-32600, with its id where readable) rather than dropped."""
 
 from __future__ import annotations
 
@@ -55,8 +36,7 @@ from memtab.fs.jsonfile import JsonError, JsonValueError, parse_strict_json
 
 logger = logging.getLogger(__name__)
 
-# The largest legal change is 100 KiB of text in each of two arguments (str_replace),
-# up to 6 bytes a character once JSON-escaped: 1.2 MiB. A frame may be 4 MiB.
+# The largest legal change JSON-escaped is 1.2 MiB.
 MAX_FRAME_BYTES = 4 * 1024 * 1024
 CHUNK_BYTES = 64 * 1024
 
@@ -75,8 +55,8 @@ class Refusal:
 
 
 def check_frame(line: bytes) -> str | Refusal | None:
-    """One line read from stdin, without its newline: the text the SDK is given, the
-    refusal to answer, or None for a blank line."""
+    """One stdin line without its newline: the text for the SDK, the refusal to answer, or None
+    (blank)."""
     text = line.decode("utf-8", "replace")
     if not text.strip(JSON_SPACE):
         return None
@@ -101,8 +81,7 @@ def check_frame(line: bytes) -> str | Refusal | None:
 
 
 def _first_problem(error: ValueError) -> str:
-    """The first thing the SDK's validation says is wrong, where: `params: Input should
-    be a valid dictionary` (the union's member named first is left out)."""
+    """The first thing the SDK's validation says is wrong, and where."""
     errors = getattr(error, "errors", None)
     problems: list[dict[str, Any]] = (
         errors(include_url=False, include_input=False) if callable(errors) else []
@@ -115,9 +94,8 @@ def _first_problem(error: ValueError) -> str:
 
 
 class FrameGuard:
-    """What the SDK's stdio transport reads as stdin: the lines that pass `check_frame`,
-    read from `read` (a chunk of bytes; empty at the end), the others answered on the
-    stream given to `answer_through` (the transport's write stream)."""
+    """What the SDK's stdio transport reads as stdin: lines passing `check_frame` from `read`, the
+    others answered on the stream `answer_through` gives."""
 
     def __init__(self, read: Callable[[], Awaitable[bytes]]) -> None:
         self._read = read
@@ -163,8 +141,7 @@ class FrameGuard:
         return chunk
 
     async def _next_line(self) -> bytes | Refusal | None:
-        """The next line (without its newline), a refusal of one over the cap, or None at
-        the end of input."""
+        """The next line, a refusal of one over the cap, or None at the end."""
         while True:
             newline = self._buffer.find(b"\n", self._searched)
             if newline > MAX_FRAME_BYTES:
@@ -190,8 +167,7 @@ class FrameGuard:
             self._buffer += chunk
 
     async def _discard_over_cap(self) -> Refusal:
-        """Read the rest of a line over the cap up to its newline, keeping only its first
-        and last ID_WINDOW_CHARS bytes: the refusal, with the id they hold."""
+        """Discard the rest of a line over the cap, keeping its ends for the id: the refusal."""
         head = bytes(self._buffer[:ID_WINDOW_CHARS])
         tail = bytes(self._buffer[-ID_WINDOW_CHARS:])
         size = len(self._buffer)
@@ -211,8 +187,7 @@ class FrameGuard:
 
 
 def _over_cap(head: bytes | bytearray, tail: bytes | bytearray, size: int) -> Refusal:
-    """The refusal of a frame of `size` bytes, over the cap, that starts with `head` and
-    ends with `tail`."""
+    """The refusal of a frame of `size` bytes over the cap."""
     its_id = frame_id(
         bytes(head[:ID_WINDOW_CHARS]).decode("utf-8", "replace"),
         bytes(tail[-ID_WINDOW_CHARS:]).decode("utf-8", "replace"),
@@ -225,16 +200,13 @@ def _over_cap(head: bytes | bytearray, tail: bytes | bytearray, size: int) -> Re
 
 
 STDIN_CLAIMED = False
-"""Whether this process's server took stdin: what it read is no one else's now
-(`memtab.launch` answers a session Memtab could not serve only while it is not)."""
+"""Whether this process's server took stdin."""
 
 
 @contextmanager
 def claimed_stdin() -> Iterator[int]:
-    """The descriptor the frames come in on: stdin's, duplicated, while fd 0 points at the
-    null device (as the SDK's own reader has it), so a handler or a child that reads
-    stdin reads nothing, never a frame. fd 0 is restored at the end; the duplicate is
-    never closed (a thread may still be blocked reading it)."""
+    """The descriptor the frames come in on: stdin duplicated while fd 0 is the null device,
+    restored at the end (the duplicate never closed)."""
     global STDIN_CLAIMED
     STDIN_CLAIMED = True
     try:
@@ -272,8 +244,7 @@ async def read_chunk(fd: int) -> bytes:
 
 @asynccontextmanager
 async def guarded_stdio_server() -> AsyncIterator[tuple[Any, Any]]:
-    """The SDK's stdio transport (its stdout side as it is), its stdin read through a
-    `FrameGuard`: the read and write streams `Server.run` takes."""
+    """The SDK's stdio transport with its stdin read through a `FrameGuard`."""
     with claimed_stdin() as wire:
         async with guarded_streams(partial(read_chunk, wire)) as streams:
             yield streams
@@ -283,10 +254,8 @@ async def guarded_stdio_server() -> AsyncIterator[tuple[Any, Any]]:
 async def guarded_streams(
     read: Callable[[], Awaitable[bytes]], text_out: Any = None
 ) -> AsyncIterator[tuple[Any, Any]]:
-    """The SDK's stdio transport over any byte stream (a hosted session's socket): the
-    frames come from `read` (a chunk; empty at the end) through a `FrameGuard`, the
-    answers go to `text_out` (an object with async `write(str)` and `flush()`; None:
-    this process's stdout)."""
+    """The SDK's stdio transport over any byte stream: frames from `read` through a `FrameGuard`,
+    answers to `text_out` (None: stdout)."""
     guard = FrameGuard(read)
     stdin = cast("anyio.AsyncFile[str]", guard)  # the transport only iterates it
     async with stdio_server(stdin=stdin, stdout=text_out) as (read_stream, write_stream):

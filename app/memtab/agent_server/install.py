@@ -1,28 +1,6 @@
-"""Registering `memtab mcp` where each agent looks for MCP servers, so that it waits for
-Memtab and has its tools at hand from the first turn (docs/formats.md §22.6).
-
-- Claude Code: its user configuration, `~/.claude.json` (`$CLAUDE_CONFIG_DIR/.claude.json`
-  when set), top-level `mcpServers.memtab` = `{"type": "stdio", "command", "args", "env",
-  "alwaysLoad": true}`; and its permission list, `~/.claude/settings.json`'s
-  `permissions.allow`, gains Memtab's read-only tools;
-- Codex: `~/.codex/config.toml` (`$CODEX_HOME/config.toml`), the table
-  `[mcp_servers.memtab]` with `command`, `args`, `required = true` and `env_vars`, and
-  `[mcp_servers.memtab.tools.<read tool>]` `approval_mode = "approve"`;
-- Gemini CLI: `~/.gemini/settings.json` (`$GEMINI_CLI_HOME/.gemini/settings.json`),
-  `mcpServers.memtab` = `{"command", "args"}`, and Memtab's own policy file
-  `~/.gemini/policies/memtab.toml`, its read-only tools allowed
-  (`config_files/gemini_settings.py`);
-- xum: `<home>/mcp.jsonc`, `servers.memtab` = the command line as one string, as xum's
-  own settings write a stdio server (xum's `src/node/services/mcpConfigService.ts`).
-
-Only Memtab's entries change: every other byte of the file stays as it was, and the file
-is replaced only while it holds what was read (`config_files/`). Registering again
-changes nothing and says so; one that serves fewer scopes or another write mode than the
-entry it replaces says that too. A file that is not a regular writable file within its
-cap, or cannot be read as its format, is never rewritten: the user gets the snippet to
-add by hand (`--print` shows the snippets without touching anything). `uninstall.py`
-takes all of it out again.
-"""
+"""Registering `memtab mcp` where each agent looks for MCP servers (docs/formats.md §22.6): only
+Memtab's entries change, a file replaced only while it holds what was read; a file that cannot be
+edited gets the snippet to add by hand. `uninstall.py` takes it out again."""
 
 from __future__ import annotations
 
@@ -75,7 +53,7 @@ JSON_KEYS: dict[AgentName, str] = {
     "gemini": gemini_settings.SERVERS_KEY,
     "xum": "servers",
 }
-# The JSON files read with comments (JSONC): xum's mcp.jsonc, Gemini CLI's settings.json.
+# Read with comments: xum's mcp.jsonc, Gemini CLI's settings.json.
 JSONC_AGENTS: tuple[AgentName, ...] = ("gemini", "xum")
 CLAUDE_ALLOW_PATH = ("permissions", "allow")
 
@@ -85,8 +63,7 @@ class InstallError(Exception):
 
 
 class Outcome(Record):
-    """What registering with one agent did to one of its files (`memtab mcp install`):
-    `warnings` say what it changed the user may not have meant."""
+    """What registering did to one agent file; `warnings`: what the user may not have meant."""
 
     agent: AgentName
     path: Path
@@ -96,8 +73,8 @@ class Outcome(Record):
 
 
 def launcher() -> list[str]:
-    """How this Memtab is started from a shell: the bundle, the `memtab` script on PATH
-    that is this one, else this Python with `-m memtab`."""
+    """How this Memtab starts from a shell: the bundle, the `memtab` on PATH that is this one, else
+    `python -m memtab`."""
     if getattr(sys, "frozen", False):
         return [sys.executable]
     script = shutil.which("memtab")
@@ -116,8 +93,8 @@ def server_command(
     writes: str | None = None,
     answer_budget: int | None = None,
 ) -> list[str]:
-    """The command line that starts the server on `home` (and `workspace`, a write mode
-    other than the default, and an answer budget of the install's own)."""
+    """The command line that starts the server on `home`, with `workspace`, write mode and
+    budget."""
     command = [*launcher(), "mcp", "--home", str(home.root)]
     if workspace:
         command += ["--workspace", workspace]
@@ -126,14 +103,9 @@ def server_command(
     return [*command, "--answer-budget", str(answer_budget)] if answer_budget else command
 
 
-# --- the entries --------------------------------------------------------------------------
-
-
 class ClaudeMcpServer(Record, write_only=True):
-    """The server in Claude Code's `mcpServers` (docs/formats.md §22.6), as `claude mcp add
-    --scope user` writes it, and `alwaysLoad`: Claude Code waits for the server as it
-    starts and gives the model its tools (those Memtab does not list as deferred) from the
-    first turn."""
+    """The server in Claude Code's `mcpServers` (docs/formats.md §22.6), as `claude mcp add --scope
+    user` writes it, with `alwaysLoad`."""
 
     type: Literal["stdio"] = "stdio"
     command: str
@@ -192,15 +164,12 @@ def snippet(agent: AgentName, command: list[str]) -> str:
 
 
 def permissions_snippet(agent: AgentName = "claude") -> str:
-    """What lets Memtab's read-only tools run without asking, to add by hand (Claude Code's
-    `permissions.allow`, Gemini CLI's policy file)."""
+    """What lets the read-only tools run without asking, to add by hand."""
     if agent == "gemini":
         return gemini_settings.POLICY_TEXT.rstrip()
     settings = ClaudeSettings(permissions=ClaudePermissions(allow=CLAUDE_READ_RULES))
     return json.dumps(settings.to_json(), indent=2)
 
-
-# --- registering --------------------------------------------------------------------------
 
 ENTRY_NAMES: dict[AgentName, str] = {
     "claude": "mcpServers.memtab",
@@ -211,9 +180,8 @@ ENTRY_NAMES: dict[AgentName, str] = {
 
 
 def entry_keys(agent: AgentName, project: ProjectPlace | None = None) -> tuple[str, ...]:
-    """Where Memtab's entry is in a JSON agent file: `mcpServers.memtab` (Claude Code's
-    user scope), `projects.<key>.mcpServers.memtab` (its local scope, for `project`), or
-    xum's `servers.memtab`. (Codex's is a TOML table, the same in either file.)"""
+    """Where Memtab's entry is in a JSON agent file (Claude Code's user or local scope, xum's
+    `servers`)."""
     keys = (JSON_KEYS.get(agent, ""), SERVER_KEY)
     if project is not None and agent == "claude":
         return ("projects", project.claude_key, *keys)
@@ -253,7 +221,7 @@ _WORDS = {
 }
 _READ_TOOLS_WORDS = ", ".join(READ_TOOLS)
 _GEMINI_TOOLS_WORDS = ", ".join(GEMINI_READ_TOOLS)
-# Why each agent's entry says what it says, as the install's output tells the user.
+# Why each agent's entry says what it says, for the install's output.
 _WHY: dict[AgentName, str] = {
     "claude": "with alwaysLoad: true, so Claude Code waits for Memtab as it starts (up to "
     "5 s) and the model has Memtab's tools from its first turn, not behind its tool search",
@@ -276,11 +244,8 @@ def install_agent(
     env: Mapping[str, str] | None = None,
     project: ProjectPlace | None = None,
 ) -> list[Outcome]:
-    """Register the server run by `command` with `agent` (for `project` only, where the
-    agent has a per-project configuration): its entry, and for Claude Code its permission
-    list, for Gemini CLI Memtab's policy file, written only once the entry is in place
-    (Gemini CLI's: with a warning for each thing of its own settings that keeps Memtab
-    out). Nothing is written for a demo home (`demo_refusal`)."""
+    """Register the server run by `command` with `agent` (for `project` where it has one): its
+    entry, then Claude Code's permissions or Gemini CLI's policy file. Nothing for a demo home."""
     path = config_path(agent, home, env, project)
     refusal = demo_refusal(home)
     if refusal is None and agent == "gemini" and project is not None:
@@ -307,14 +272,12 @@ def install_agent(
 def install_on_home(
     agent: AgentName, home: Home, env: Mapping[str, str] | None = None
 ) -> list[Outcome]:
-    """`memtab mcp install --<agent>` on `home`: its global scope, the default write mode
-    (Settings' Install)."""
+    """`memtab mcp install --<agent>` on `home`: global scope, default write mode."""
     return install_agent(agent, home, server_command(home), env)
 
 
 class PlannedChange(NamedTuple):
-    """A file `install_on_home` changes, and what it adds there, in words; `shared`: the
-    file holds more than Memtab's (a copy is kept of it), else it is Memtab's own."""
+    """A file `install_on_home` changes and what it adds; `shared`: it holds more than Memtab's."""
 
     path: Path
     change: str
@@ -324,8 +287,7 @@ class PlannedChange(NamedTuple):
 def planned_changes(
     agent: AgentName, home: Home, env: Mapping[str, str] | None = None
 ) -> list[PlannedChange]:
-    """The files `install_on_home` changes for `agent`, each with what it adds (no disk:
-    the paths are the environment's), for the question Settings asks before it."""
+    """The files `install_on_home` changes for `agent`, with what each adds (no disk)."""
     command = shlex.join(server_command(home))
     path = config_path(agent, home, env)
     entry = PlannedChange(path, f"adds {ENTRY_NAMES[agent]}, which runs {command}")
@@ -348,9 +310,8 @@ def register_server(
     project: ProjectPlace | None = None,
     created: CreatedFiles | None = None,
 ) -> Outcome:
-    """Add (or bring up to date) the server in `path` (`project`'s entry there when
-    given), changing nothing else there (config_files/checked_replace.py says how; a file
-    it creates is noted in `created`)."""
+    """Add or bring up to date the server in `path`, nothing else changed; a created file noted in
+    `created`."""
     previous: list[ServedOptions | None] = [None]
     keys = entry_keys(agent, project)
 
@@ -386,9 +347,8 @@ def register_server(
 
 
 def allow_read_tools(path: Path, created: CreatedFiles | None = None) -> Outcome:
-    """Add Memtab's read-only tools to Claude Code's permission list in `path` (its
-    settings.json): `claude -p` refuses a tool the list does not allow. A file it creates
-    is noted in `created`."""
+    """Add Memtab's read-only tools to Claude Code's permission list in `path` (`claude -p` refuses
+    others)."""
 
     def edit(data: bytes | None) -> tuple[bytes, EditStatus]:
         text = decode(path, data)
@@ -422,9 +382,8 @@ def allow_read_tools(path: Path, created: CreatedFiles | None = None) -> Outcome
 
 
 def allow_gemini_read_tools(path: Path, created: CreatedFiles | None = None) -> Outcome:
-    """Write Memtab's rule to Gemini CLI's policies (`path`, its `memtab.toml`): its
-    read-only tools run without asking — `gemini -p` leaves out every tool that would ask
-    (`config_files/gemini_settings.py`)."""
+    """Write Memtab's rule to Gemini CLI's policies (`gemini -p` leaves out tools that would
+    ask)."""
 
     def edit(data: bytes | None) -> tuple[bytes, EditStatus]:
         try:
@@ -498,9 +457,8 @@ def _served(agent: AgentName, path: Path, text: str, keys: tuple[str, ...]) -> S
 def entry_command(
     agent: AgentName, path: Path, text: str, keys: tuple[str, ...] | None = None
 ) -> list[str] | None:
-    """The command line of the `memtab` entry in the agent's file text (at `keys`, a JSON
-    file's; None: there is none, or it is no command line). Raises InstallError when the
-    text cannot be read as the file's format."""
+    """The command line of the `memtab` entry in the file text (None: none); InstallError when
+    unreadable as its format."""
     if not text.strip():
         return None
     try:
@@ -559,10 +517,8 @@ def _edited(
 def _json_text(
     agent: AgentName, text: str, command: list[str], keys: tuple[str, ...]
 ) -> tuple[str, EditStatus]:
-    """Set the server's member in Claude Code's, Gemini CLI's or xum's file. xum's entry
-    written as an object (a server the user disabled, or whose tools they chose) keeps all
-    but its `command`, as xum's own settings keep them when a server is added again;
-    Gemini CLI's keeps its keys but `command` and `args` (`gemini_settings`)."""
+    """Set the server's member in Claude Code's, Gemini CLI's or xum's file, an existing object
+    entry keeping its other keys."""
     if agent == "gemini":
         return gemini_settings.set_gemini_server(text, command, keys)
     xum = agent == "xum"

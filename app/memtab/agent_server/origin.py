@@ -1,11 +1,5 @@
-"""Where an agent's session of `memtab mcp` comes from: the one input that decides what the
-session serves (docs/formats.md §22.8).
-
-In its own process a session's origin is that process's; hosted by a warm Memtab it is
-the bridge's, sent in the handshake (the host's own directory and environment are not the
-agent's). Both are built by the same function (`bridge.greeting.session_origin`) and read
-into this record, so a session is opened from the same facts either way.
-"""
+"""Where an agent's `memtab mcp` session comes from (docs/formats.md §22.8): its own process's, or
+the bridge's sent in the handshake, built by one function either way."""
 
 from __future__ import annotations
 
@@ -18,9 +12,8 @@ from memtab.fs.records import Record
 
 
 class SessionOrigin(Record):
-    """A session's origin (docs/formats.md §22.8): the words of its `memtab` command, its
-    working directory ("" when it has none), the variables that matter
-    (`bridge.rendezvous.origin_env`), its process and the agent's (its parent)."""
+    """A session's origin (docs/formats.md §22.8): command words, directory ("" when none),
+    variables, its pid and the agent's."""
 
     argv: tuple[str, ...]
     cwd: str

@@ -1,9 +1,5 @@
-"""Who has Memtab's server, and what it serves there: for Settings → Other agents and for
-`memtab mcp uninstall` without an agent named (docs/formats.md §22.6).
-
-Each agent's file is read as install reads it (a regular file within its cap, §16.1);
-one that cannot be read is said to be so, never taken for "not registered".
-"""
+"""Who has Memtab's server and what it serves there, for Settings and `memtab mcp uninstall`
+(docs/formats.md §22.6); an unreadable file is said to be so."""
 
 from __future__ import annotations
 
@@ -27,9 +23,8 @@ from memtab.store.home import Home
 
 
 class Registration(NamedTuple):
-    """One agent's file and Memtab's entry there: `command` is its command line (None: no
-    entry), `options` what that serves (None: not a `memtab mcp` line), `problem` why the
-    file could not be read."""
+    """One agent's file and Memtab's entry: `command` (None: none), `options` served (None: not
+    `memtab mcp`), `problem`."""
 
     agent: AgentName
     path: Path
@@ -55,8 +50,7 @@ class Registration(NamedTuple):
 
 
 def registration(agent: AgentName, path: Path) -> Registration:
-    """What `path` (the agent's MCP file) says of Memtab's server (disk: off the GUI
-    thread)."""
+    """What the agent's MCP file `path` says of Memtab's server (disk)."""
     try:
         data = read_regular_file(path, limit=CONFIG_LIMIT)
     except FileNotFoundError:

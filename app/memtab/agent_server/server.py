@@ -1,22 +1,6 @@
-"""`memtab mcp`: Memtab's memory as an MCP server over stdio (docs/formats.md §22).
-
-Built on the official MCP Python SDK's low-level `Server`: it answers the 2025-11-25
-`initialize` handshake (and older revisions) and the 2026-07-28 stateless revision, as
-the SDK does — the client's first request decides which. Its stdin is read through
-`frames` (every frame the SDK would drop unanswered is answered). The tools and what they do are
-`tools` and `service`; this module only turns calls into answers. The client's name (its
-`clientInfo`, from the handshake or the 2026 request envelope) is who history records.
-
-What a session serves is decided from where the agent works (§22.9): the directory the
-server started in, until the client lists its roots — asked (`roots/list`) before the
-first listing or call when its handshake declared the roots capability, and again after
-it says they changed. When what the session serves changes, the client is told its tools
-changed (their descriptions say what is served).
-
-Tool calls of a session run one at a time, each on a worker thread: they are millisecond
-disk reads and writes, and the store and memory tool are single-threaded by design (the
-catalog, which a warm host shares between sessions, is thread-safe).
-"""
+"""`memtab mcp`: Memtab's memory as an MCP server over stdio (docs/formats.md §22), on the SDK's
+low-level `Server`; stdin through `frames`, what the session serves decided by the client's roots
+(§22.9), calls one at a time on a worker thread."""
 
 from __future__ import annotations
 
@@ -50,8 +34,7 @@ ROOTS_CHANGED = "notifications/roots/list_changed"
 
 
 def tool_list(writes: str, budget: int, paths: str) -> list[types.Tool]:
-    """The tools offered (`tools.tool_specs`) as the SDK lists them: the SDK stays in the
-    modules that serve, so `service` and the catalog import without it."""
+    """The tools offered as the SDK lists them (the SDK stays out of `service` and the catalog)."""
     return [
         types.Tool(
             name=spec.name,
@@ -86,15 +69,12 @@ class _Roots:
 def build_server(service: MemoryService) -> Server[Any]:
     """The SDK server whose tools are `service`'s."""
     roots = _Roots()
-    # One call or listing at a time per session, its disk work on a worker thread: a slow
-    # call (a first listing, a lock another program holds) never stops the loop, which a
-    # warm host shares with every other session and the bridges' pings; what the session
-    # serves changes only between them.
+    # One call or listing at a time per session, its disk work on a worker thread: the loop, shared
+    # by a warm host, never waits.
     one_at_a_time = anyio.Lock()
 
     async def settle(context: ServerRequestContext[Any]) -> None:
-        """Serve where the client's roots are, when it has them and they are not yet
-        asked (a failure or no answer in time leaves what is served as it is)."""
+        """Serve where the client's roots are, when it has them and they are not asked yet."""
         if roots.asked:
             return
         roots.asked = True
@@ -116,8 +96,7 @@ def build_server(service: MemoryService) -> Server[Any]:
             await anyio.to_thread.run_sync(service.settle, directories, FROM_ROOTS)
 
     async def told(context: ServerRequestContext[Any]) -> None:
-        """Tell the client its tools changed when what the session serves did since it
-        listed them (their descriptions say it)."""
+        """Tell the client its tools changed when what the session serves did."""
         if roots.listed is not None and roots.listed != service.scope:
             roots.listed = service.scope
             try:
@@ -174,16 +153,14 @@ def build_server(service: MemoryService) -> Server[Any]:
 
 
 def _served_words(service: MemoryService) -> str:
-    """What the session serves, in words, and first that its home is no folder when it is
-    not (§22.1: said where the agent reads first)."""
+    """What the session serves in words, first that its home is no folder (§22.1)."""
     missing = missing_home_words(service.home.root)
     served = service.scope.words()
     return served if missing is None else f"{missing} {served}"
 
 
 def _local_path(uri: str) -> str | None:
-    """The directory a `file://` root names on this machine (None: another scheme or
-    host)."""
+    """The directory a `file://` root names here (None: another scheme or host)."""
     parts = urlsplit(uri)
     if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
         return None
@@ -200,24 +177,20 @@ def _result(answer: Answer) -> types.CallToolResult:
 async def serve_streams(
     service: MemoryService, read: Callable[[], Awaitable[bytes]], text_out: Any
 ) -> None:
-    """Serve one session of `service` over a byte stream (a warm host's connection): the
-    frames from `read`, checked by the frame guard, the answers to `text_out`."""
+    """Serve one session of `service` over a byte stream through the frame guard."""
     server = build_server(service)
     async with guarded_streams(read, text_out) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, initialization_options(server))
 
 
 def initialization_options(server: Server[Any]) -> Any:
-    """What a session says of itself in `initialize`: its tools may change (what it
-    serves follows the client's roots and the registry)."""
+    """What a session says of itself in `initialize`: its tools may change."""
     return server.create_initialization_options(NotificationOptions(tools_changed=True))
 
 
 def keep_start_out_of_collections() -> None:
-    """Move what the process's start made (modules, the SDK's models, the session) out of
-    the cycle collector's sight before serving: a first search's listing makes ~100,000
-    objects, and the full collection they bring walked all of those again (~60 ms of its
-    CPU over 20,000 files). Reference counting frees everything as usual."""
+    """Move what the start made out of the cycle collector's sight before serving (a first listing
+    makes many objects)."""
     gc.freeze()
 
 

@@ -1,6 +1,5 @@
-"""The MCP server's names, without the SDK (docs/formats.md §22.2, §22.4): its read-only
-tools and its write modes — what installing needs of the server loads no pydantic into the
-window or `memtab mcp install`."""
+"""The MCP server's read-only tools and write modes without the SDK (docs/formats.md §22.2, §22.4),
+so installing loads no pydantic."""
 
 from __future__ import annotations
 

@@ -1,19 +1,6 @@
-"""What each MCP tool does, protocol aside: one call in, one `Answer` out (docs/formats.md §22).
-
-Reads go through the catalog (`list`, `search`) and the memory tool (`view`). A change
-is the memory tool's command too, with the same rules and messages as `memtab tool`; its
-text is redacted first (`memtab.redact`, the one redaction), and then, by the server's
-`--writes`:
-
-- `direct`: run at once through a store whose history names the client as the actor
-  (`mcp:<client name>`), so history, blame, caps and locks are the store's;
-- `inbox`: proposed to the Inbox (`store.proposals`) for the user to accept, edit or
-  reject — nothing in memory changes until then;
-- `off`: refused (the change tools are not even listed).
-
-A refusal is an `Answer` with `error` set: the client shows the model the reason, and the
-server goes on.
-"""
+"""What each MCP tool does, protocol aside (docs/formats.md §22): reads through the catalog and
+memory tool; a change, redacted first, run as the client (`direct`), queued in the Inbox (`inbox`)
+or refused (`off`); a refusal is an `Answer` with `error`."""
 
 from __future__ import annotations
 
@@ -79,7 +66,7 @@ logger = logging.getLogger(__name__)
 
 UNKNOWN_CLIENT = "unknown-client"
 READER_ACTOR = "agent-tool"
-# The text arguments a change writes: redacted before anything else sees them.
+# The text arguments a change writes: redacted first.
 _TEXT_ARGUMENTS = ("file_text", "new_str", "insert_text")
 _AGENT_OWNED = "another agent's memory file"
 _NO_INBOX = (
@@ -108,8 +95,8 @@ def client_actor(name: str | None) -> str:
 
 
 class SharedCatalogs(Protocol):
-    """A host's catalogs (`hosting/catalogs.py`): the one a session of `home` serving
-    `scope` lists, with or without the other agents' memory, taken and given back."""
+    """A host's catalogs (`hosting/catalogs.py`): the one a session of `home` serving `scope` lists,
+    taken and given back."""
 
     def take(self, home: Home, scope: SessionScope, other_agents: bool) -> MemoryCatalog: ...
 
@@ -118,26 +105,16 @@ class SharedCatalogs(Protocol):
 
 def new_catalog(reader: SessionStore, scope: SessionScope, *, other_agents: bool) -> MemoryCatalog:
     """The catalog of what a session serving `scope` lists, read through `reader`."""
-    # Other agents' memory: discovery re-reads settings.json, so a source turned off in the
-    # window is gone from the next listing.
+    # Discovery rereads settings.json: a source turned off is gone from the next listing.
     home = reader.home
     sources = (lambda: SourceContext.load(home)) if other_agents else None
     return MemoryCatalog(reader, sources=sources, keep=scope.serves)
 
 
 class MemoryService:
-    """The tools of one session: one home, the scopes the session serves (its project's
-    and workspace's, from where it works: `SessionScope`), one write mode, and every answer
-    within `budget` bytes as its frame carries it (docs/formats.md §22.9, §22.10): the one
-    given (the install's `--answer-budget`), else the default lowered to what its client
-    shows whole once the client says who it is (`meet_client`).
-
-    Told only a `workspace` (or none), it serves that workspace's scopes (global only) and
-    every other agent's memory; told where the session works (`settle`), it serves what
-    `session_scope` says of it, and again whenever the registry changes. Given its
-    `origin` (its own process's, or the bridge's when a warm Memtab hosts it: §22.8), it
-    starts where the origin's directory says. A host hands it `catalogs`, which give the
-    sessions that serve the same files one catalog, its listing and index shared and warm."""
+    """The tools of one session (docs/formats.md §22.8–§22.10): one home, the scopes it serves (from
+    where it works, `settle`; else `workspace`), one write mode, every answer within `budget`
+    (fitted to its client, `meet_client`); `catalogs` shared by a host."""
 
     def __init__(
         self,
@@ -165,8 +142,7 @@ class MemoryService:
         self._place: tuple[tuple[str, ...], str] | None = None
         self._registry_stamp: tuple[int, int, int] | None = None
         if scope is None and origin is not None and origin.cwd:
-            # Where the agent works: the directory it started `memtab mcp` in, until its
-            # client lists roots (the server asks for them).
+            # Where the agent works: its starting directory, until its client lists roots.
             self.settle([origin.cwd], FROM_DIRECTORY)
         else:
             self._serve(scope or SessionScope.of_workspace(workspace))
@@ -179,9 +155,8 @@ class MemoryService:
         return self.scope.workspace.id if self.scope.workspace is not None else None
 
     def settle(self, directories: Sequence[str], decided_by: str) -> bool:
-        """Serve what a session working in `directories` (absolute) serves, the workspace
-        it was given being its pin (`session_scope`), and again from them whenever the
-        registry changes; whether what it serves changed."""
+        """Serve what a session working in `directories` serves (its workspace a pin), again
+        whenever the registry changes; whether that changed."""
         self._place = (tuple(directories), decided_by)
         self._registry_stamp = _stamp(self.home.config_path)
         scope = session_scope(self.home, directories, decided_by=decided_by, pinned=self._pinned)
@@ -217,15 +192,13 @@ class MemoryService:
             catalog.close()
 
     def refresh(self) -> bool:
-        """Serve anew when the registry changed since the scope was decided (a project
-        registered, a workspace added); whether what it serves changed."""
+        """Serve anew when the registry changed since; whether what it serves changed."""
         if self._place is None or _stamp(self.home.config_path) == self._registry_stamp:
             return False
         return self.settle(*self._place)
 
     def meet_client(self, client: str | None) -> bool:
-        """Fit the budget to the client named `client` in its `clientInfo`
-        (`pages.client_limits`); whether the budget changed."""
+        """Fit the budget to client `client` (`pages.client_limits`); whether it changed."""
         if client == self.client:
             return False
         self.client = client
@@ -239,8 +212,7 @@ class MemoryService:
         return changed
 
     def call(self, name: str, arguments: dict[str, Any], client: str | None) -> Answer:
-        """Run tool `name`; every failure is an `Answer` with `error`. No answer passes the
-        budget: the reads page, and any other text is cut saying so."""
+        """Run tool `name`; every failure an `Answer` with `error`, no answer past the budget."""
         self.refresh()
         self.meet_client(client)
         return self._within_budget(self._answer(name, arguments, client))
@@ -261,16 +233,13 @@ class MemoryService:
         return Answer(error=f"Unknown tool {name!r}; the tools are: {known}")
 
     def _within_budget(self, answer: Answer) -> Answer:
-        """`answer` cut to the budget, saying so (a message quoting a huge argument, an
-        edit's list of matching lines): the pages of `list`, `search` and `view` fit."""
+        """`answer` cut to the budget, saying so."""
         text = answer.error if answer.error is not None else answer.text
         if framed_size(text) <= self.budget:
             return answer
         note = f"… (cut: the whole answer is {framed_size(text)} bytes, over {self.budget})"
         cut = cut_to_fit(text, self.budget - framed_size(note), mark=note)
         return Answer(error=cut) if answer.error is not None else Answer(cut)
-
-    # --- reading ------------------------------------------------------------------------
 
     def _list(self, arguments: dict[str, Any]) -> Answer:
         carried = ("scope", "limit")
@@ -312,9 +281,8 @@ class MemoryService:
         return Answer(text)
 
     def _known_scope(self, scope: str | None) -> str | None:
-        """`scope` when it names one this session serves: a scope of the store's, an
-        agent, or a source of one found (ToolArgumentError, or SourceError naming the
-        sources found, otherwise); the one check of `list` and `search`."""
+        """`scope` when it names one this session serves (ToolArgumentError or SourceError
+        otherwise)."""
         if scope in _STORE_SCOPES:
             reason = self._reader.unavailable_reason(Scope(scope))
             if reason:
@@ -360,8 +328,7 @@ class MemoryService:
             offset = 0
             cursor = PageCursor(tool="search", at=0, end=limit, scope=scope, query=query)
         wanted = min(limit, MAX_LIMIT)
-        # With the check's marks a flagged file ranks lower: found among twice as many, the
-        # files it falls behind can come up into the answer.
+        # A flagged file ranks lower: found among twice as many.
         found = wanted if self._marks is None else min(2 * wanted, MAX_LIMIT)
         hits = fold_copies(self.catalog.search(query, scope=scope, limit=found))
         notes = self.catalog.notes()
@@ -370,8 +337,6 @@ class MemoryService:
             notes += said
         text = search_page(hits, offset=offset, cursor=cursor, notes=notes, budget=self.budget)
         return Answer(text)
-
-    # --- the memory tool's commands -----------------------------------------------------
 
     def _memory_command(self, name: str, arguments: dict[str, Any], client: str | None) -> Answer:
         raw = {k: v for k, v in arguments.items() if k not in ("expected_sha256", "cursor")}
@@ -442,8 +407,7 @@ class MemoryService:
         tail: tuple[str, ...],
         numbered: bool = True,
     ) -> Answer:
-        """A page of a file's numbered lines (`text`), or of a directory's listing (its
-        lines), from where `request` or `cursor` says, within the budget."""
+        """A page of a file's numbered lines or a directory's listing, within the budget."""
         args = request.args
         assert isinstance(args, ViewArgs)
         if cursor is not None:

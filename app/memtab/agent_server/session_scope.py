@@ -1,15 +1,6 @@
-"""What one agent session serves: the memory of the project the agent works in
-(docs/formats.md §22.9).
-
-`session_scope` is a pure function of the home, the directories the session works in (the
-MCP client's roots when it offers them, else the directory the server was started in) and
-the workspace `--workspace` names, if any. It answers the workspace and project whose
-scopes the session serves (`store.sidecars.checkouts`, by the registry's own rules), the
-other agents' sources it reads (the user's own and its checkout's, never another
-project's: `serves_checkouts`), and, for each scope it cannot serve, what it would
-take, in words. The server calls it when a session starts and again when the client's
-roots or the registry change.
-"""
+"""What one agent session serves: the memory of the project it works in (docs/formats.md §22.9), a
+pure function of the home, its directories and `--workspace`, with what an unserved scope would take
+in words."""
 
 from __future__ import annotations
 
@@ -35,9 +26,7 @@ _SHOWN_CANDIDATES = 5
 
 
 class ServedScopes(Record, write_only=True):
-    """What a session serves, as `list` says it (docs/formats.md §22.9): its scopes, the
-    directories that decided them and how (`decidedBy`), its project and workspace, and
-    all of it in words (`words`, which also say what an unserved scope would take)."""
+    """What a session serves, as `list` says it (docs/formats.md §22.9)."""
 
     scopes: tuple[str, ...]
     directories: tuple[str, ...]
@@ -49,8 +38,7 @@ class ServedScopes(Record, write_only=True):
 
 @dataclass(frozen=True)
 class SessionScope:
-    """The scopes one session serves (see the module doc). `checkouts` None: every other
-    agent's source (a server told only a workspace, as before sessions had a directory)."""
+    """The scopes one session serves; `checkouts` None: every other agent's source."""
 
     directories: tuple[str, ...]
     decided_by: str
@@ -62,8 +50,8 @@ class SessionScope:
 
     @classmethod
     def of_workspace(cls, workspace: Workspace | None) -> SessionScope:
-        """A session that serves `workspace`'s scopes (global only without one) and every
-        other agent's memory, wherever it was started."""
+        """A session serving `workspace`'s scopes (global only without one) and all other agents'
+        memory."""
         project = workspace.project_identity if workspace else None
         name = workspace.project_name if workspace else None
         return cls((), FROM_OPTION, workspace, project, name)
@@ -88,7 +76,7 @@ class SessionScope:
             parts.append(f"/memories/project/... ({self._project_words()})")
         if self.workspace is not None:
             parts.append(f"/memories/workspace/... ({self._workspace_words()})")
-            # served where the workspace keeps one (`ScopeView.scopes`), which may come later
+            # served where the workspace keeps one, which may come later
             parts.append(
                 f"/memories/session/... (the session memory of xum workspace "
                 f"{self.workspace.display_name}, where it keeps one)"
@@ -100,8 +88,7 @@ class SessionScope:
         return served
 
     def words(self) -> str:
-        """What the session serves and why, in words; for a scope it does not serve, what
-        it would take."""
+        """What the session serves and why, in words, and what an unserved scope would take."""
         served = ["global memory (every project)"]
         if Scope.PROJECT in self.scopes:
             served.append(f"the project memory of {self._project_words()}")
@@ -146,8 +133,7 @@ class SessionScope:
 
 
 class SessionStore(MemoryStore):
-    """A session's memory: the scopes it serves, and for one it does not, the session's
-    words on why and what it would take (in every refusal and in `view /memories`)."""
+    """A session's memory: the scopes it serves, and for the others its words on why."""
 
     def __init__(self, home: Home, scope: SessionScope, *, actor: str) -> None:
         project = scope.project if Scope.PROJECT in scope.scopes else None
@@ -167,9 +153,8 @@ def session_scope(
     pinned: str | None = None,
     registry: Registry | None = None,
 ) -> SessionScope:
-    """What a session working in `directories` (absolute) serves; `pinned`: the workspace
-    `--workspace` names, served wherever the directories belong to its project or to none
-    Memtab knows (a directory of another project serves that one, saying so)."""
+    """What a session working in `directories` serves; `pinned`: the `--workspace`, served unless
+    the directories are another project's."""
     unread = None
     if registry is None:
         try:
@@ -267,9 +252,8 @@ def _joined(items: list[str]) -> str:
 
 
 def checkout_paths(*paths: str | None) -> frozenset[str]:
-    """`paths` (a directory, its workspace's checkout, its project identity) as other
-    agents' sources name projects: as given, with links resolved, and, for a directory,
-    the one Claude Code keys its memory by (the canonical git root, §17.6)."""
+    """`paths` as other agents' sources name projects: as given, links resolved, and Claude Code's
+    git root (§17.6)."""
     found: set[str] = set()
     for path in paths:
         if not path:
@@ -282,11 +266,8 @@ def checkout_paths(*paths: str | None) -> frozenset[str]:
 
 
 def serves_checkouts(source: Source, checkouts: Iterable[str]) -> bool:
-    """Whether a session in one of `checkouts` (`checkout_paths`) reads another agent's
-    `source`: one without a project (the user's own memory and instructions, Codex's
-    memories) or of one of them — by its `project`, and a Claude Code project folder also
-    by its name (the checkout's path encoded), so one whose name could not be decoded is
-    still found for the checkout it was made for, and never shown to every session."""
+    """Whether a session in `checkouts` reads another agent's `source`: one of no project, or of
+    theirs (a Claude Code folder also by its encoded name)."""
     paths = frozenset(checkouts)
     if source.layout is Layout.CLAUDE_MEMORY:
         return source.project in paths or any(names_match(p, source.root.name) for p in paths)

@@ -1,23 +1,6 @@
-"""Taking `memtab mcp` out of each agent's files again (`memtab mcp uninstall`,
-docs/formats.md §22.6): what `install.py` wrote, and nothing else.
-
-- Claude Code: `mcpServers.memtab` out of `~/.claude.json`, Memtab's read-only tools out
-  of `permissions.allow` in `~/.claude/settings.json`;
-- Codex: `[mcp_servers.memtab]` and the tables below it out of `config.toml`;
-- Gemini CLI: `mcpServers.memtab` out of `settings.json`, and Memtab's policy file
-  (`policies/memtab.toml`) away;
-- xum: `servers.memtab` out of `mcp.jsonc`.
-
-Each file is read and replaced as install does (`config_files/checked_replace.py`: a
-regular writable file within its cap, replaced only while it holds what was read, a copy
-made before Memtab's first change). The member, item or table goes with its own lines
-and the separator install added, and an object or list it leaves empty goes too: right
-after an install, the file is back byte for byte — and a file install created, left with
-nothing else, is no more, nor are the folders install made for it (`created.py`). A
-project's file is reached through real folders only (`places.py`). A file Memtab cannot
-read as its format is left as it is, saying what to take out by hand; a link in a project
-is left as it is, saying why.
-"""
+"""Taking `memtab mcp` out of each agent's files (docs/formats.md §22.6): what `install.py` wrote
+and nothing else, replaced as install does, so right after an install the file is back byte for byte
+(a created file and its folders gone)."""
 
 from __future__ import annotations
 
@@ -62,10 +45,8 @@ def uninstall_agent(
     env: Mapping[str, str] | None = None,
     project: ProjectPlace | None = None,
 ) -> list[Outcome]:
-    """Take the server out of `agent`'s files: its entry (`project`'s alone, when given),
-    and for Claude Code, Memtab's rules in its permission list (unless it was `project`'s:
-    the user-wide entry may still use them); for Gemini CLI, likewise, Memtab's policy
-    file. Nothing is changed from a demo home (`demo_refusal`)."""
+    """Take the server out of `agent`'s files, and Claude Code's or Gemini CLI's read rules unless
+    `project`'s; nothing from a demo home."""
     path = config_path(agent, home, env, project)
     refusal = demo_refusal(home, "uninstall")
     if refusal is not None:
@@ -73,7 +54,7 @@ def uninstall_agent(
         return [Outcome(agent=agent, path=path, status="refused", message=message)]
     created = CreatedFiles.of(env)
     if agent == "gemini" and project is None:
-        # the rule first: its folder is inside the one install made for the settings
+        # the rule first: its folder is inside the one install made
         rule = forbid_gemini_read_tools(policy_path(path.parent), created)
         return [unregister_server(agent, path, project, created), rule]
     outcomes = [unregister_server(agent, path, project, created)]
@@ -88,9 +69,8 @@ def unregister_server(
     project: ProjectPlace | None = None,
     created: CreatedFiles | None = None,
 ) -> Outcome:
-    """Take `memtab` out of the agent's MCP servers in `path` (`project`'s), changing
-    nothing else (a file install created, noted in `created`, goes once it holds nothing
-    more)."""
+    """Take `memtab` out of the agent's MCP servers in `path`, nothing else; a file install created
+    goes once empty."""
 
     def edit(data: bytes | None) -> tuple[bytes, EditStatus]:
         if data is None:

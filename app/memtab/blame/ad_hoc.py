@@ -1,16 +1,5 @@
-"""Where a line Codex tagged `[ad-hoc note]` came from: the user's notes it was drawn from.
-
-Codex's consolidation is told to put the tag `[ad-hoc note]` after anything it took from
-the ad-hoc notes extension (openai/codex `codex-rs/memories/read/templates/ad_hoc/
-instructions.md`): the notes in `memories/extensions/ad_hoc/notes/`, one request each,
-which it never deletes. The tag does not say which note. Blame names the notes now there
-whose words the line shares most — at least two of them and a third of the line's own
-(scripts written without spaces are compared by pairs of characters) — best first, at most
-three, each with who wrote it and when: Memtab's history knows the notes Memtab wrote
-(`memtab codex-note`, File → Add a note to Codex memory), the others are Codex's
-(docs/formats.md §20.2). A line whose note is gone (or was reworded past recognition)
-still says it came from a note.
-"""
+"""Where a line Codex tagged `[ad-hoc note]` came from (docs/formats.md §20.2): the tag names no
+note, so blame names the notes now there whose words the line shares most, with who wrote each."""
 
 from __future__ import annotations
 
@@ -55,8 +44,8 @@ class _Note:
 def with_ad_hoc_notes(
     home: Home, source: Source, file: SourceFile, lines: Sequence[BlameLine]
 ) -> list[BlameLine]:
-    """`lines` of a file of Codex's `memories/`, each tagged line that no other source
-    explains given its notes (`AdHocNoteSource`)."""
+    """`lines` of a file of Codex's `memories/`, each tagged line no other source explains given
+    its notes."""
     if source.layout is not Layout.CODEX_MEMORIES or file.relative.startswith("extensions/"):
         return list(lines)
     tagged = [line for line in lines if TAG in line.text.casefold() and line.source is None]
@@ -79,7 +68,7 @@ def with_ad_hoc_notes(
 
 def words(text: str) -> frozenset[str]:
     """The words a line and a note are compared by: words of three letters or more but the
-    commonest English ones, tags left out; pairs of characters of CJK text."""
+    commonest, tags left out; CJK as pairs of characters."""
     found: set[str] = set()
     for word in _WORD.findall(_TAGS.sub(" ", text).casefold()):
         if _SPACELESS.search(word):
@@ -100,8 +89,7 @@ def _drawn_from(text: str, notes: Sequence[_Note]) -> list[_Note]:
 
 
 def _notes(source: Source) -> list[_Note]:
-    """The notes in `extensions/ad_hoc/notes/` (newest name first, at most a source's
-    listing), read through the source's confined, capped read."""
+    """The notes in `extensions/ad_hoc/notes/`, newest name first, read through the source."""
     folder = source.root.joinpath(*CODEX_NOTES_DIR.split("/"))
     try:
         with os.scandir(folder) as entries:
@@ -125,8 +113,8 @@ def _notes(source: Source) -> list[_Note]:
 
 
 def _described(history: SourceVersions, source: Source, file: SourceFile) -> AdHocNote:
-    """Who wrote a note and when: Memtab, when its first version in history is Memtab's;
-    else its agent, at the note's modification time."""
+    """Who wrote a note and when: Memtab when history's first version is Memtab's, else its agent
+    at the note's mtime."""
     versions = history.versions(file.id)
     first = versions[-1] if versions else None
     if first is not None and first.actor != EXTERNAL:

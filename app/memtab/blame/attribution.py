@@ -1,31 +1,6 @@
-"""Who a version is, in blame's words: the actor, the run, and where its lines came from.
-
-A line's owner is a version of the file (`walk.owners_of`); this module says what that
-version was (docs/formats.md §20.2):
-
-- Memtab's own changes say who made them (`user`, `writer`, `consolidator`, `agent-tool`,
-  `sync`) and their run. A consolidator's version names the run's op that made it and the
-  op's reason (its note in the runs log). A writer's version, or a user's acceptance of
-  suggested memories, looks its lines up in the provenance log (§20.1): a line one of its
-  notes wrote says the messages it was drawn from; an accepted suggestion's line is the
-  writer's (its run) unless the user edited it first; any other line of a model's run
-  says the transcript window it was shown. A writer run logged before provenance was
-  recorded says the message that started it. A run's trace dump is named while it exists.
-- A change another program made (`external`) is `xum` when xum's own undo journal has the
-  row that left the file so (`store.history.xum_journal`: the same path and content hash),
-  naming the tool call; else it is `mux` when it matches a consolidation run
-  of mux's journal (imported into the runs log): the run touched that file, ended after
-  the version before and no later than this one, and the file's time is within the run
-  (`MAX_RUN_MS` before its end, `CLOCK_SLACK_MS` after). What the file held when Memtab
-  first saw it is `before-memtab`, unless mux's run created it then; other changes are
-  `external`.
-- What a file held when Memtab first saw it (`before-memtab`, or another agent's) was
-  written no later than the file's mtime then: it is dated so where history recorded
-  that stat (a version's `stat`), else at the version's time, as versions recorded
-  before stats were are.
-- Another agent's file: what Memtab did not write is the agent's (`claude-code`, `codex`,
-  `loki`), at the version's time or, for what no version holds yet, the file's mtime.
-"""
+"""Who a version is, in blame's words (docs/formats.md §20.2): Memtab's actors with their run, op
+and transcript messages (§20.1); another program's change as xum's or mux's when their journals
+match, else `before-memtab` or `external`; another agent's file as its agent's."""
 
 from __future__ import annotations
 
@@ -160,15 +135,13 @@ class Attributor:
         return self.context.mtime_ms if self.context.mtime_ms is not None else now_ms()
 
     def _first_sight(self, owner: int) -> bool:
-        """Whether the version is what a file held when Memtab first saw it (a file that
-        existed before, not one a change of Memtab's or through it made)."""
+        """Whether the version is what a file held when Memtab first saw it."""
         version = self.chain[owner]
         return version.op == "seen" or (owner == 0 and version.prev_sha256 is None)
 
     def _found_at(self, owner: int) -> int:
-        """When an `external` version's lines were written: its time, but what Memtab first
-        saw in a file is no newer than the file's mtime when it was seen (its `stat`, where
-        history recorded one: docs/formats.md §14.2), since the file held it then already."""
+        """When an `external` version's lines were written: its time, but no newer than the
+        file's mtime when first seen (docs/formats.md §14.2)."""
         version = self.chain[owner]
         if not self._first_sight(owner) or version.stat is None:
             return version.at
@@ -374,8 +347,7 @@ class Attributor:
         )
 
     def _dump(self, run_id: str | None, workspace_id: str | None, named: str | None) -> str | None:
-        """The file name of a writer run's trace dump while it exists: the one the
-        provenance names, else the one the run's start and trigger name."""
+        """The file name of a writer run's trace dump while it exists."""
         key = (run_id, workspace_id, named)
         if key not in self._dumps:
             self._dumps[key] = self._find_dump(run_id, workspace_id, named)

@@ -1,16 +1,5 @@
-"""Lines and how they carry from one text to the next (the core of blame, no I/O).
-
-A text's lines are what the editor shows as lines: a BOM is no line's text, `\\r\\n`, a
-lone `\\r`, `\\n` and U+2029 each end one (Qt makes each a block break), and a final break
-ends the last line rather than starting an empty one (as `git blame` counts). `normalized`
-spells every break `\\n`, so a text is split once and compared as a string.
-
-`carry` says, for each line of a new text, which line of an older text it is, if any:
-the longest common subsequence of the two, found by `difflib` on what is left once the
-lines both share at the start and the end are set aside. `step` does the same from one
-version of a file to the next without splitting what they share: most changes are a few
-lines in one place, so comparing the two texts as strings (in C) finds nearly everything.
-"""
+"""Lines as the editor counts them (`\\r\\n`, `\\r`, `\\n`, U+2029 end one; a final break ends
+the last) and which lines carry from one text to the next; no I/O."""
 
 from __future__ import annotations
 
@@ -71,8 +60,7 @@ def matched_lines(old: Sequence[str], new: Sequence[str]) -> list[int | None]:
 def carry(
     old: Sequence[str], old_owners: Sequence[int], new: Sequence[str], owner: int
 ) -> list[int]:
-    """The owners of `new`'s lines: a line that is a line of `old` keeps that line's owner;
-    every other line is `owner`'s."""
+    """The owners of `new`'s lines: a line of `old` keeps its owner; every other is `owner`'s."""
     return [owner if index is None else old_owners[index] for index in matched_lines(old, new)]
 
 
@@ -82,8 +70,8 @@ def carry_from(
     new: Sequence[str],
     owner: int,
 ) -> list[int]:
-    """`carry` from two older texts, each (lines, owners): a line of `first` keeps its
-    owner there, else a line of `then` its owner there, else it is `owner`'s."""
+    """`carry` from two older texts, each (lines, owners): `first`'s owner, else `then`'s, else
+    `owner`."""
     from_first = matched_lines(first[0], new)
     from_then = matched_lines(then[0], new)
     owners: list[int] = []
@@ -100,17 +88,15 @@ def carry_from(
 def step(
     old_text: str, old_lines: list[str], old_owners: list[int], new_text: str, owner: int
 ) -> tuple[list[str], list[int]]:
-    """`carry` from one `normalized` text to the next, and the new text's lines: the lines
-    both texts start and end with are found by comparing the texts as strings, and only
-    the lines between are split and compared one by one."""
+    """`carry` from one `normalized` text to the next, and the new text's lines; the shared start
+    and end are found as strings, only the middle split."""
     if old_text == new_text:
         return old_lines, old_owners
     head = old_text.rfind("\n", 0, common_prefix_length(old_text, new_text)) + 1
     head_lines = old_text.count("\n", 0, head)
     old_rest, new_rest = old_text[head:], new_text[head:]
     same_end = common_prefix_length(old_rest[::-1], new_rest[::-1])
-    # The shared end's whole lines: what follows its first break (a break inside the
-    # shared end is one in both texts, so a line starts there in both).
+    # The shared end's whole lines: a break inside it is one in both texts.
     first_break = old_rest.find("\n", len(old_rest) - same_end)
     end = 0 if first_break < 0 else len(old_rest) - first_break - 1
     tail_lines = len(lines_of(old_rest[len(old_rest) - end :]))

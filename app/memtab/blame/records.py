@@ -1,9 +1,5 @@
-"""Blame's records (`memtab.fs.records`): what it says about each line.
-
-`memtab blame PATH --json` prints `Blame.to_json()` (docs/formats.md §20.2); a window
-renders the same records. Fields are added, never renamed or removed. Blame runs off the
-GUI thread, and only it imports this module.
-"""
+"""Blame's records: `memtab blame PATH --json` (docs/formats.md §20.2; fields only added) and
+what a window renders."""
 
 from __future__ import annotations
 
@@ -13,10 +9,7 @@ from memtab.fs.records import OmitNone, Record, computed
 from memtab.store.actors import actor_name
 
 Actor = str
-"""Who introduced a line (docs/formats.md §20.2): `user`, `writer`, `consolidator`,
-`agent-tool`, `sync`, `external`, `mux`, `xum`, `before-memtab`, `unknown`, an MCP client
-(`mcp:<client>`), or the agent that owns another agent's file (`claude-code`, `codex`,
-`loki`); named by `memtab.store.actors`."""
+"""Who introduced a line (docs/formats.md §20.2), named by `memtab.store.actors`."""
 
 UNKNOWN = "unknown"
 """Lines older than the history Memtab still keeps."""
@@ -28,16 +21,14 @@ XUM = "xum"
 
 
 class TranscriptSource(Record):
-    """A line drawn from a transcript: by a writer run, or an accepted suggestion
-    (docs/formats.md §20.2)."""
+    """A line drawn from a transcript by a writer run or an accepted suggestion."""
 
     kind: Literal["transcript"] = "transcript"
     workspace_id: str | None = None
     message_ids: tuple[str, ...] = ()
     drawn_from: Literal["note", "window", "trigger"] = "note"
-    """`note`: the messages this line's note came from; `window`: the first and last
-    message of what a model's run was shown; `trigger`: only the message that started the
-    run is known (a run logged before Memtab recorded provenance)."""
+    """`note`: the messages its note came from; `window`: what a run was shown; `trigger`: only
+    the message that started the run."""
     transcript_path: Annotated[str | None, OmitNone] = None
     run_id: Annotated[str | None, OmitNone] = None
     trace_dump: Annotated[str | None, OmitNone] = None
@@ -47,8 +38,7 @@ class TranscriptSource(Record):
 
 
 class ConsolidationSource(Record):
-    """A line a consolidation run wrote: the run, the op and the op's reason
-    (docs/formats.md §20.2)."""
+    """A line a consolidation run wrote: the run, the op and its reason."""
 
     kind: Literal["consolidation"] = "consolidation"
     run_id: str
@@ -62,8 +52,8 @@ class ConsolidationSource(Record):
 
 
 class XumToolCallSource(Record):
-    """A line xum wrote through its memory service, as xum's own undo journal tells it:
-    the workspace, the tool and its call, and who called it (docs/formats.md §14.6)."""
+    """A line xum wrote through its memory service, as its undo journal tells (docs/formats.md
+    §14.6)."""
 
     kind: Literal["xum-tool-call"] = "xum-tool-call"
     workspace_id: str
@@ -76,21 +66,18 @@ class XumToolCallSource(Record):
 
 
 class AdHocNote(Record):
-    """An ad-hoc note of Codex's a line was drawn from (docs/formats.md §20.2): its file id,
-    who wrote it and when."""
+    """An ad-hoc note of Codex's a line was drawn from: its file id, who wrote it and when."""
 
     id: str
     actor: str
-    """`user` (in Memtab), `mcp:<client>`, or `codex` for a note Memtab did not write (Codex's
-    `add_ad_hoc_note` tool, or the user by other means)."""
+    """`user`, `mcp:<client>`, or `codex` for a note Memtab did not write."""
     at: int
     """When it was written: its first version in history, else its modification time."""
 
 
 class AdHocNoteSource(Record):
-    """A line of Codex's memory tagged `[ad-hoc note]` — Codex's mark for what its
-    consolidation took from the user's notes — with the notes whose words it shares, best
-    first; none when no note now there does (deleted, or reworded) (docs/formats.md §20.2)."""
+    """A line tagged `[ad-hoc note]` with the notes whose words it shares, best first (none when
+    no note now there does)."""
 
     kind: Literal["codex-ad-hoc-note"] = "codex-ad-hoc-note"
     notes: tuple[AdHocNote, ...] = ()
@@ -100,8 +87,8 @@ Source = TranscriptSource | ConsolidationSource | XumToolCallSource | AdHocNoteS
 
 
 class BlameLine(Record, checked_when_built=False):  # built a line at a time
-    """One line of the file: its text and who introduced it, when, in which run and
-    version, and from what (docs/formats.md §20.2)."""
+    """One line of the file: its text, who introduced it, when, in which run and version, and from
+    what."""
 
     line: int
     """1-based."""
@@ -118,8 +105,7 @@ class BlameLine(Record, checked_when_built=False):  # built a line at a time
 
 
 class Blame(Record):
-    """Every line of one file, a virtual path or another agent's file id: what `memtab
-    blame --json` prints (docs/formats.md §20.2)."""
+    """Every line of one file: what `memtab blame --json` prints."""
 
     path: str
     lines: tuple[BlameLine, ...]

@@ -1,21 +1,5 @@
-"""Blame a file: each of its lines, who introduced it, when, in which run, from what.
-
-What the CLI calls, and the window from a QThread worker (it reads history and blocks;
-nothing here touches Qt):
-
-- `blame_memory_file(store, path)`: a mux memory file by virtual path. Call
-  `record_external` first so history holds what other programs changed (the CLI does);
-  lines of the file history has not recorded yet are still shown, as `external`.
-- `blame_source_file(home, source, file)` / `blame_file_id(home, file_id)`: another
-  agent's file, from what Memtab wrote over (`sources.agent_file`) and the file now; a
-  line Codex tagged `[ad-hoc note]` names the notes it was drawn from (`blame.ad_hoc`).
-- `blame_file(file)`: either, as a `MemoryFile` the window opened (the editor's gutter).
-
-The walk over versions (`walk.owners_of`: contents read and compared) is the costly part:
-it is cached per file and newest version (and the text now), so blaming a file again
-costs only the attribution (a few dictionary lookups per version). A blame of a file
-with 1,000 versions is measured by `tests/bench/test_blame_bench.py`.
-"""
+"""Blame a file, mux's or another agent's, for the CLI and the window's workers; the walk over
+versions is cached per file and newest version, so blaming again costs only the attribution."""
 
 from __future__ import annotations
 
@@ -53,8 +37,8 @@ _cache_lock = threading.Lock()
 
 
 def blame_memory_file(store: MemoryStore, raw_path: str) -> Blame:
-    """Blame a mux memory file as it is on disk. NotFoundError when there is no such file;
-    the store's errors when its scope cannot be used (PathError: not a file path)."""
+    """Blame a mux memory file as it is on disk (run `record_external` first). NotFoundError; the
+    store's errors."""
     path = parse_file_path(raw_path)
     data = store.read_whole(path)
     if data is None:
@@ -71,8 +55,7 @@ def blame_memory_file(store: MemoryStore, raw_path: str) -> Blame:
 
 
 def blame_source_file(home: Home, source: Source, file: SourceFile) -> Blame:
-    """Blame another agent's file as Memtab shows it now. SourceError when it cannot be
-    read."""
+    """Blame another agent's file as Memtab shows it now. SourceError."""
     shown = read_source_file(source, file)
     chain = list(reversed(SourceVersions(home).versions(file.id)))
     owners = _owners(home, file.id, chain, normalized(shown.text))
@@ -82,8 +65,7 @@ def blame_source_file(home: Home, source: Source, file: SourceFile) -> Blame:
 
 
 def blame_file(file: MemoryFile) -> Blame:
-    """Blame a memory file as the window opened it: a mux file through its store, another
-    agent's through its source (what the editor's blame gutter asks, on a worker)."""
+    """Blame a memory file as the window opened it (the editor's gutter, on a worker)."""
     if isinstance(file, MuxFile):
         return blame_memory_file(file.store, str(file.path))
     if isinstance(file, AgentFile):
@@ -92,8 +74,7 @@ def blame_file(file: MemoryFile) -> Blame:
 
 
 def blame_file_id(home: Home, file_id: str) -> Blame:
-    """Blame another agent's file by file id (`claude-code:user:CLAUDE.md`). SourceError
-    (one line) when no source has it."""
+    """Blame another agent's file by file id. SourceError when no source has it."""
     source, file = find_file(discover(SourceContext.load(home)), file_id)
     return blame_source_file(home, source, file)
 

@@ -1,27 +1,6 @@
-"""Which version of a file introduced each of its lines: a walk over its versions.
-
-`owners_of(chain, load, current)` goes through a file's versions oldest first (the
-chain follows renames back to older names: `store.restore.from_history.file_history`) and keeps,
-for every line of the text so far, the index in the chain of the version that brought it
-(docs/formats.md §20.2):
-
-- A version carries the lines of the one before it it still has (`lines.carry`); its
-  other lines are its own.
-- A deletion ends the text; a file created again starts from nothing.
-- A restore (`restoredFrom`) or a revert (`revertOf`) brings back an older text: its lines
-  are matched against the version it brought back first — where the text matches, a line
-  keeps the owner it had there — then against the text it replaced, and only what is in
-  neither is its own. The version brought back is the one the restore names (a revert:
-  the version before the run's first change to the file); when that is not in the chain
-  (restored from another file), the newest earlier version with the same content.
-- A version whose content history lost (pruned, damaged) is passed over: its successor
-  is compared with the last text known.
-- The first version of a chain that had a predecessor history no longer keeps (an edit
-  or a move) owns nothing: its lines are `OLDER`, except those the predecessor's content,
-  if still stored, shows it changed.
-- `current`, the file's text now, when it is not the newest version's (a change history
-  has not recorded yet): its new lines are `PENDING`.
-"""
+"""Which version of a file introduced each of its lines: a walk over its versions oldest first,
+each carrying the lines it kept (docs/formats.md §20.2); a restore or revert matched against what
+it brought back first."""
 
 from __future__ import annotations
 
@@ -38,8 +17,8 @@ _BROUGHT_BACK = ("restore", "revert")
 
 @dataclass(frozen=True)
 class Owners:
-    """Each line of a text and the chain index of the version that introduced it
-    (`OLDER`, or `pending` for a change history has not recorded yet)."""
+    """Each line of a text and the chain index of the version that introduced it (`OLDER`, or
+    `pending` for a change history has not recorded yet)."""
 
     lines: tuple[str, ...]
     owners: tuple[int, ...]
@@ -78,9 +57,8 @@ def owners_of(
     load: Callable[[str], str | None],
     current: str | None = None,
 ) -> Owners:
-    """The owners of the lines of the file's text now (`current`, else its newest version).
-    `load(sha256)` gives a version's text, `normalized` (None: history lost that content);
-    `current` is normalized too."""
+    """The owners of the lines of the file's text now; `load(sha256)` gives a version's
+    `normalized` text (None: lost)."""
     targets = _targets(chain)
     saved: dict[int, tuple[list[str], list[int]]] = {}
     wanted = set(targets.values())

@@ -1,20 +1,6 @@
-"""The check's findings per memory file, cached where an answer can read them at once
-(docs/formats.md §19.8).
-
-One private file per home in Memtab's cache dir (`checks-<20 hex>.json`: 0600 in a 0700
-folder, whatever the umask, never written through a link — `fs.private`): for each file
-the check read, by its path on disk, what its text was (sha256, size and mtime), the
-checkout it was checked against and that checkout's state then (`checkout_stamp`), when,
-and what the check found on its lines (`LineMark`: the line, the kind, the evidence in
-words) or about it as a whole (`note`).
-
-A file's entry holds only while the file and its checkout are as they were: its text's
-sha256 (or, where the reader has no text, its size and mtime), and the checkout's stamp —
-the stat of its root, and of `.git/index` and `.git/HEAD` (a commit, a checkout of
-another branch, `git add`). Otherwise the file is "not checked as it is now" and its
-marks are not shown: stale marks are worse than none. Reading costs a stat or two per
-file and one re-read of the cache file when it changed; nothing here runs a check.
-"""
+"""The check's findings per memory file, cached in one private file per home (docs/formats.md
+§19.8); an entry holds only while its file's text and its checkout's stamp are as checked: stale
+marks are worse than none."""
 
 from __future__ import annotations
 
@@ -41,8 +27,7 @@ CACHE_VERSION = 1
 
 
 class LineMark(Record):
-    """What the check found on one line of a memory file: its kind (§19.3) and the
-    evidence, in words ("`scripts/deploy.sh` is not in acme-api")."""
+    """What the check found on one line: its kind (§19.3) and the evidence in words."""
 
     line: int
     kind: str
@@ -63,8 +48,7 @@ class FileCheck(Record):
     """`checkout_stamp` of that checkout when it was checked."""
     marks: Annotated[tuple[LineMark, ...], OmitEmpty] = ()
     note: Annotated[str | None, OmitNone] = None
-    """What the check says of the file as a whole (unused for months, its project not on
-    this disk), or None."""
+    """What the check says of the file as a whole, or None."""
 
 
 class CheckedFiles(Record):
@@ -75,14 +59,12 @@ class CheckedFiles(Record):
 
 
 def cache_file_for(home: Home) -> Path:
-    """Where the cache of `home` lives: Memtab's cache dir, never a scope (nothing syncs
-    it)."""
+    """Where the cache of `home` lives: Memtab's cache dir, never a scope."""
     return cache_dir() / f"checks-{home_digest(home.root)}.json"
 
 
 def checkout_stamp(root: str | Path) -> str:
-    """What changes when a checkout's files may have: the stat of its root and of git's
-    index and HEAD (a linked worktree's own), as 16 hex digits."""
+    """The stat of a checkout's root and of git's index and HEAD, as 16 hex digits."""
     parts = [_stat_key(root)]
     git = os.path.join(root, ".git")
     if os.path.isdir(git):
@@ -118,8 +100,7 @@ def _stat_key(path: str | Path) -> tuple[int, int, int] | None:
 @dataclass(frozen=True)
 class CheckState:
     """What an answer says of a file: checked as it is now (its marks, its note), or not
-    (`checked` False: what the cache has of it, if anything, is of another text or
-    checkout — `known` — or it has nothing: a new file, or one the check does not read)."""
+    (`known`: the cache has it of another text or checkout)."""
 
     checked: bool
     marks: tuple[LineMark, ...] = ()
@@ -164,9 +145,8 @@ class CheckCache:
         sha256: str | None = None,
         stamps: dict[str, str] | None = None,
     ) -> CheckState:
-        """What the check says of the file at `physical` as it is now: `sha256` of the text
-        the caller read (None: its size and mtime tell); `stamps`: the checkouts' stamps
-        one answer has read already (filled here: an answer names many files of one)."""
+        """What the check says of the file at `physical` as it is now (`sha256`: the text read,
+        None: size and mtime tell; `stamps`: the checkouts' stamps read so far, filled)."""
         key = str(physical)
         with self._lock:
             self._reload()
@@ -221,8 +201,7 @@ class CheckCache:
     # --- writing -------------------------------------------------------------------------
 
     def write(self, checked: Mapping[str, FileCheck], *, forget: Callable[[str], bool]) -> None:
-        """Keep `checked`'s entries: with those of the cache that `forget` does not drop
-        (another workspace's files, checked by another session)."""
+        """Keep `checked`'s entries with those of the cache `forget` does not drop."""
         with self._lock:
             self._reload()
             kept = {key: entry for key, entry in self._files.items() if not forget(key)}

@@ -1,11 +1,6 @@
-"""What an answer says of what the check found (docs/formats.md §19.8): a mark beside each
-line of `view` the check finds false or stale, with its evidence; a `search` result's
-snippet marked the same and its file's state; a `list` row's state; and what a search
-ranking takes of it (`demoted`).
-
-The marks are words for a model: an agent must not act on a marked line as if it were
-true, and must not copy a mark into an edit (a mark is not part of the file).
-"""
+"""What an answer says of what the check found (docs/formats.md §19.8): marks after `view`'s
+lines and in `search`'s snippets, a file's state, and the ranking's demotion; words for a model,
+never copied into an edit."""
 
 from __future__ import annotations
 
@@ -32,8 +27,7 @@ LIST_NOTE = (
     "was checked and nothing in it was found false or stale."
 )
 STALE_FACTOR = 0.5
-"""A flagged file's search score is multiplied by this (`demoted`): found, but after what
-is still true."""
+"""A flagged file's search score is multiplied by this: found, but after what is still true."""
 
 
 def mark_words(marks: Sequence[LineMark]) -> str:
@@ -42,8 +36,7 @@ def mark_words(marks: Sequence[LineMark]) -> str:
 
 
 def marked_lines(lines: Sequence[str], first: int, state: CheckState) -> list[str]:
-    """`lines` (a file's numbered lines from line `first`) with each flagged line's mark
-    after it."""
+    """`lines` (numbered from `first`) with each flagged line's mark after it."""
     if not state.marks:
         return list(lines)
     by_line: dict[int, list[LineMark]] = {}
@@ -57,8 +50,7 @@ def marked_lines(lines: Sequence[str], first: int, state: CheckState) -> list[st
 
 
 def view_notes(state: CheckState) -> tuple[str, ...]:
-    """The lines after a page of `view`: what the marks mean, the file's own state, or
-    that it was not checked as it is now."""
+    """The lines after a page of `view`: the marks' meaning, the file's state, or not checked."""
     if not state.checked:
         return (NOT_CHECKED_NOTE,)
     notes = []
@@ -70,8 +62,7 @@ def view_notes(state: CheckState) -> tuple[str, ...]:
 
 
 def row_state(state: CheckState) -> str | None:
-    """A `list` row's `check` (None: checked, nothing found; or nothing known of it:
-    `unread_note` says how many of a page's files are so)."""
+    """A `list` row's `check` (None: nothing found, or nothing known)."""
     if not state.checked:
         return "not checked as it is now" if state.known else None
     parts = []
@@ -102,6 +93,5 @@ def hit_state(state: CheckState, line: int | None) -> tuple[str | None, str | No
 
 
 def demoted(score: float, state: CheckState) -> float:
-    """The search hook: a file the check flags ranks after what is still true (its score
-    times `STALE_FACTOR`); never dropped. For a ranking that takes the check state in."""
+    """The search hook: a flagged file ranks after what is still true, never dropped."""
     return score * STALE_FACTOR if state.flagged else score

@@ -6,15 +6,19 @@ import logging
 import os
 from collections.abc import Mapping
 
-from memtab.diagnostics.agent_server import check_agent_server, check_login_service
 from memtab.diagnostics.home import check_home, check_registry, check_sidecars
-from memtab.diagnostics.memtab_files import check_history, check_locks
+from memtab.diagnostics.memtab_files import check_history, check_locks, check_xum_locks
 from memtab.diagnostics.report import DoctorReport, Finding, Findings, Section
 from memtab.diagnostics.runtime import QtChecker, check_runtime, run_qt_check
-from memtab.diagnostics.setup import check_provider, check_sources, check_writer
+from memtab.diagnostics.setup import (
+    check_agent_server,
+    check_login_service,
+    check_provider,
+    check_sources,
+    check_writer,
+)
 from memtab.diagnostics.sync import check_sync
 from memtab.diagnostics.watching import check_depth, check_watcher, check_xum_temps
-from memtab.diagnostics.xum_locks import check_xum_locks
 from memtab.fs.config.config_dir import config_dir
 from memtab.store.home import Home, HomeLocation
 
@@ -28,9 +32,8 @@ def run_doctor(
     check_connection: bool = False,
     qt_check: QtChecker | None = None,
 ) -> DoctorReport:
-    """Check the home at `location` and this installation (blocks on disk, on a child
-    Python for Qt — `qt_check` replaces it — and on the network with `check_connection`);
-    never raises for what it finds."""
+    """Check the home at `location` and this installation (blocks on disk, a child Python for
+    Qt, the network with `check_connection`); never raises for what it finds."""
     env = os.environ if env is None else env
     home = Home(location.path)
     findings: list[Finding] = []

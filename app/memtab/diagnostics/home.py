@@ -1,11 +1,5 @@
-"""The home in use and why, its registry, and the health of every sidecar.
-
-Sidecars are the JSON files mux and Memtab share (`memtab.fs.sidecar`): the home's
-`config.json`, `memory-meta.json`, `memory-consolidation.json`, `extensionMetadata.json`,
-each workspace's writer state, and the JSON files in Memtab's config dir (settings.json,
-the UI state). For each: whether it parses, its size, and the copies kept aside
-(`<name>.corrupt-<UTC time>`) when it could not be parsed before a write replaced it.
-"""
+"""The home in use and why, its registry, and the health of every sidecar (`memtab.fs.sidecar`):
+whether it parses, its size, and the copies kept aside."""
 
 from __future__ import annotations
 
@@ -182,11 +176,8 @@ def sidecar_paths(home: Home, config_dir: Path) -> list[Path]:
 
 
 def check_sidecars(home: Home, config_dir: Path) -> tuple[tuple[SidecarFacts, ...], Findings]:
-    """Each sidecar's parse status, size and copies kept aside.
-
-    A sidecar that cannot be used is broken (its pins, journal or settings are not being
-    read), except Memtab's own UI state, which only remembers the window's layout.
-    """
+    """Each sidecar's parse status, size and copies kept aside; one that cannot be used is
+    broken, but for the UI state (only the window's layout)."""
     found = Findings("sidecars")
     rows: list[SidecarFacts] = []
     settings = config_dir / SETTINGS_FILE_NAME

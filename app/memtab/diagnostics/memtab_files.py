@@ -1,16 +1,6 @@
-"""Memtab's own files in the home: whether history can keep copies, and locks be taken.
-
-History must be able to keep a copy of what a change destroys, or the change is refused
-(docs/formats.md §14.2): a history directory that cannot be written (read-only, a full
-disk, a file where the directory should be) stops every delete and overwrite, so it is
-broken. So are stored contents that cannot be read back (their versions cannot be
-restored) and index lines that do not parse (their versions are not shown). Every change
-to memory takes a lock in the locks directory (§14.1): one that cannot be taken is broken
-too. Each check writes only a hidden probe of Memtab's temp pattern, removed at once.
-History not being recorded (a recording pass could not write it: `memtab watch`'s, or a
-window's) is said with why and since when, as the home says it (`store.catch_up.recording`):
-broken while history still cannot be written, a warning once it can again.
-"""
+"""Memtab's own files in the home: whether history can keep copies (docs/formats.md §14.2) and
+read them back, whether locks can be taken (§14.1) and who holds xum's (§21.1), and whether
+history is being recorded."""
 
 from __future__ import annotations
 
@@ -22,9 +12,9 @@ from typing import Annotated
 
 from memtab import humanize
 from memtab.diagnostics.report import Findings
-from memtab.diagnostics.xum_locks import XumLocksFacts
 from memtab.fs.atomic import Directory
 from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.locking.lease_lock import lock_state
 from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
 from memtab.fs.records import OmitNone, Record
 from memtab.humanize import plural
@@ -38,7 +28,7 @@ from memtab.store.history.recorder import history_problem
 from memtab.store.history.runs import parse_run
 from memtab.store.history.versions import parse_version
 from memtab.store.home import Home
-from memtab.store.xum_locks import xum_locks_dir
+from memtab.store.xum_locks import lock_files, lock_leftovers, lock_subjects, xum_locks_dir
 
 logger = logging.getLogger(__name__)
 
@@ -67,9 +57,34 @@ class HistoryFacts(Record, write_only=True):
     """What the last recording pass said (`recording.json`), None when none has."""
 
 
+class XumLockFacts(Record, write_only=True):
+    """One of `locks.xum.locks`: a lock file, what it guards, who holds it since when."""
+
+    path: str
+    guards: str | None
+    reclaim_guard: bool
+    pid: int | None
+    alive: bool | None
+    since: int
+    stale: bool
+
+
+class LeftoverFacts(Record, write_only=True):
+    """One of `locks.xum.leftovers`: a temp file or moved-aside lock, and its mtime."""
+
+    path: str
+    since: int
+
+
+class XumLocksFacts(Record, write_only=True):
+    """`locks.xum`: xum's lock files in the home, and what killed processes left."""
+
+    locks: tuple[XumLockFacts, ...]
+    leftovers: tuple[LeftoverFacts, ...]
+
+
 class LocksFacts(Record, write_only=True):
-    """`locks`: whether a lock can be taken; the lock files that are not files (when
-    the directory was probed), and xum's locks (`xum_locks.py`)."""
+    """`locks`: whether a lock can be taken, and the lock files that are not files."""
 
     path: str
     lockable: bool | None = None
@@ -78,8 +93,8 @@ class LocksFacts(Record, write_only=True):
 
 
 def check_history(home: Home) -> tuple[HistoryFacts, Findings]:
-    """Whether history can keep copies (every directory it writes), read back what it
-    stored, and parse every line of its indexes and runs log."""
+    """Whether history can keep copies, read back what it stored, and parse its indexes and runs
+    log."""
     found = Findings("history")
     root = home.history_dir
     facts = HistoryFacts(path=str(root), exists=root.exists())
@@ -129,8 +144,7 @@ def _write_problem(history_dir: Path, directories: list[Path]) -> str | None:
 
 
 def _check_contents(home: Home, found: Findings) -> tuple[int, int]:
-    """Read back every stored content (loose blobs and packs) and check its sha: how many
-    there are, and how many cannot be read."""
+    """Read back every stored content and check its sha: how many, and how many unreadable."""
     blobs = BlobStore(home.history_blobs_dir)
     try:
         os.scandir(blobs.directory).close()
@@ -186,8 +200,7 @@ def _check_indexes(home: Home, found: Findings) -> tuple[IndexFacts, ...]:
 
 
 def _parse_lines(data: bytes, kind: str) -> tuple[int, list[int]]:
-    """How many lines parse as records of `kind`, and the numbers of those that do not
-    (a last line without its newline, left by a crash, counts)."""
+    """How many lines parse as records of `kind`, and the numbers of those that do not."""
     parse = parse_version if kind == "version" else parse_run
     records, bad = 0, []
     for number, line in enumerate(data.split(b"\n"), start=1):
@@ -206,8 +219,7 @@ def _parse_lines(data: bytes, kind: str) -> tuple[int, list[int]]:
 
 
 def check_locks(home: Home) -> tuple[LocksFacts, Findings]:
-    """Whether a lock can be taken (and released) in the locks directory, as every change
-    to memory does (xum's locks are `xum_locks.py`'s)."""
+    """Whether a lock can be taken and released in the locks directory."""
     found = Findings("locks")
     probe = home.lock_path(_PROBE)
     facts = LocksFacts(path=str(probe.parent))
@@ -227,8 +239,7 @@ def check_locks(home: Home) -> tuple[LocksFacts, Findings]:
         return facts.replaced(lockable=False), found
     with contextlib.suppress(OSError):
         probe.unlink()
-    # The probe proves the directory; a lock file that is a directory (or a FIFO…) fails
-    # every change that takes that lock, as surely.
+    # A lock file that is not a file fails every change taking that lock.
     blocked = _not_lock_files((probe.parent, xum_locks_dir(home)))
     for path in blocked:
         found.broken(
@@ -253,3 +264,38 @@ def _not_lock_files(directories: tuple[Path, ...]) -> list[Path]:
             if entry.name.endswith(".lock") and not entry.is_file(follow_symlinks=False):
                 blocked.append(Path(entry.path))
     return sorted(blocked)
+
+
+def check_xum_locks(home: Home, found: Findings) -> XumLocksFacts:
+    """The `locks.xum` section of the doctor's report; warnings go to `found`."""
+    subjects = lock_subjects(home)
+    locks: list[XumLockFacts] = []
+    for path in lock_files(home):
+        state = lock_state(path)
+        if state is None:
+            continue  # released while we looked
+        guards = subjects.get(path.name.removesuffix(".reclaim"))
+        locks.append(
+            XumLockFacts(
+                path=str(path),
+                guards=guards,
+                reclaim_guard=path.name.endswith(".reclaim"),
+                pid=state.pid,
+                alive=state.alive,
+                since=int(state.since * 1000),
+                stale=state.stale,
+            )
+        )
+        if state.alive is False:
+            found.warning(
+                f"xum's lock {path}{f' ({guards})' if guards else ''} is held by process "
+                f"{state.pid}, which is gone: the next change of that memory takes it over"
+            )
+    leftovers: list[LeftoverFacts] = []
+    for path in lock_leftovers(home):
+        try:
+            since = int(os.stat(path).st_mtime * 1000)
+        except OSError:
+            continue
+        leftovers.append(LeftoverFacts(path=str(path), since=since))
+    return XumLocksFacts(locks=tuple(locks), leftovers=tuple(leftovers))

@@ -1,9 +1,5 @@
-"""A doctor's report: each check's facts, and what it found wrong.
-
-The JSON (the record `DoctorReport`) is a stable contract, documented in
-docs/troubleshooting.md: fields are added, never renamed or removed. Each check's facts
-are a write-only record beside the check (`HomeFacts` in home.py…), or `CouldNotRun`.
-"""
+"""A doctor's report: each check's facts and what it found wrong; its JSON is a stable contract
+(docs/troubleshooting.md)."""
 
 from __future__ import annotations
 
@@ -52,8 +48,7 @@ Section = Record | tuple[Record, ...]
 
 
 class CouldNotRun(Record, write_only=True):
-    """The facts of a check that could not run: only why (the provider's, when its
-    settings cannot be used)."""
+    """The facts of a check that could not run: only why."""
 
     problem: str
 
@@ -63,8 +58,8 @@ def _worst(report: DoctorReport) -> Level:
 
 
 class DoctorReport(Record, write_only=True):
-    """Every check's findings, in the order they ran, and each check's section: `memtab
-    doctor --json` (docs/troubleshooting.md), its status the worst finding's level."""
+    """Every check's findings in order and each check's section (`memtab doctor --json`); its
+    status the worst finding's level."""
 
     status: Level = computed(_worst)
     findings: tuple[Finding, ...] = ()

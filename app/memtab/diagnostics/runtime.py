@@ -1,11 +1,5 @@
-"""The versions Memtab runs on, and whether Qt loads at all.
-
-Qt is looked at in a child Python (`QT_CHECK`), so the doctor itself never loads Qt, as
-every headless command: the child imports QtCore only (no QApplication, no QtWidgets),
-reports the PySide6 and Qt versions and, on Linux, whether Qt's xcb platform plugin can
-load its system libraries — the usual reason the window does not open. In a frozen
-bundle, which has no separate interpreter to run, the same code runs in this process.
-"""
+"""The versions Memtab runs on, and whether Qt loads at all, looked at in a child Python so the
+doctor never loads Qt (in this process in a frozen bundle)."""
 
 from __future__ import annotations
 
@@ -29,9 +23,8 @@ from memtab.logs import LOG_FILE_NAME, log_dir, log_file
 logger = logging.getLogger(__name__)
 
 QT_CHECK_TIMEOUT_S = 30.0
-# Run by a child interpreter (or exec'd in a frozen bundle); prints one JSON object, the
-# record `QtCheck`. It imports nothing of Memtab: the child may not find it (a frozen
-# bundle has no interpreter of its own, and `sys.path` of this process is not the child's).
+# Run by a child interpreter; prints the record `QtCheck` as JSON. It imports nothing of Memtab:
+# the child may not find it.
 QT_CHECK = """
 import ctypes, json, pathlib, sys
 found = {}
@@ -54,9 +47,8 @@ print(json.dumps(found))
 
 
 class QtCheck(Record):
-    """What `QT_CHECK` found, the JSON object the child prints on its last line: the
-    versions, and why Qt does not load (`problem`) or its xcb platform plugin cannot
-    (`platformProblem`)."""
+    """What `QT_CHECK` found: the versions, and why Qt (`problem`) or its xcb plugin
+    (`platformProblem`) does not load."""
 
     pyside6: OrNone[str] = None
     qt: OrNone[str] = None
@@ -110,8 +102,8 @@ def _distribution_version(*names: str) -> str | None:
 
 
 class Versions(Record, write_only=True):
-    """`runtime.versions`: Memtab's, Python's, the platform's and the libraries' (Qt's as
-    the child read it; None: not found)."""
+    """`runtime.versions`: Memtab's, Python's, the platform's and the libraries' (None: not
+    found)."""
 
     memtab: str
     python: str
@@ -120,15 +112,13 @@ class Versions(Record, write_only=True):
     qt: str | None
     watchdog: str
     httpx: str | None
-    """Kept for readers of the JSON: Memtab's model calls no longer use httpx (httpx2 does);
-    its version when something else installed it beside, else None."""
+    """Kept for readers of the JSON: httpx's version when installed, else None."""
     httpx2: str
     pydantic: str | None
 
 
 class RuntimeFacts(Record, write_only=True):
-    """`runtime`: the versions, why Qt does not load (if it does not), whether this is a
-    frozen bundle, and the log file."""
+    """`runtime`: the versions, why Qt does not load, whether frozen, and the log file."""
 
     versions: Versions
     qt_problem: str | None
@@ -138,7 +128,7 @@ class RuntimeFacts(Record, write_only=True):
 
 def check_runtime(qt_check: QtChecker = run_qt_check) -> tuple[RuntimeFacts, Findings]:
     """Versions of Memtab, Python, Qt and the libraries, and whether Qt loads."""
-    # lazy: httpx2 (~6 MiB, ~40 ms) only when asked
+    # lazy: httpx2 only when asked
     import httpx2
 
     found = Findings("runtime")

@@ -1,19 +1,19 @@
-"""How Memtab is set up: the model provider, the writer's settings, other agents' memory.
-
-The provider section names where each value came from (command line, `MEMTAB_*`, the
-settings file, the default) and which key requests would carry and why, never the key.
-`check_provider(..., probe=True)` also sends one small request (`memtab.llm.probe`).
-"""
+"""How Memtab is set up: the model provider (where each value came from, never the key), the
+writer's settings, other agents' memory and Memtab's server with them."""
 
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Mapping
 from typing import Annotated
 
+from memtab.agent_server.agents import AGENT_TITLES, config_path
 from memtab.agent_server.agents import SERVER_KEY as MEMTAB_SERVER
-from memtab.agent_server.agents import config_path
-from memtab.agent_server.registrations import registration
+from memtab.agent_server.bridge.rendezvous import shared_unavailable
+from memtab.agent_server.hosting.login_service import LoginServiceFacts, login_service_facts
+from memtab.agent_server.hosting.status import SharedServerFacts, shared_server_facts
+from memtab.agent_server.registrations import registration, registrations
 from memtab.diagnostics.report import CouldNotRun, Findings
 from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.fs.records import Key, Record
@@ -61,8 +61,8 @@ class KeyFacts(Record, write_only=True):
 
 
 class LimitsFacts(Record, write_only=True):
-    """`provider.limits`: how long one request may take and how long its replies may be,
-    for each job, and where each came from (docs/formats.md §15.1)."""
+    """`provider.limits`: each job's request time and reply length, and where each came from
+    (docs/formats.md §15.1)."""
 
     request_timeout_s: float
     request_timeout_from: str
@@ -72,9 +72,8 @@ class LimitsFacts(Record, write_only=True):
 
 
 class ProviderFacts(Record, write_only=True):
-    """`provider`: the model in use (model and base URL null offline), where each value
-    came from, the key rule, the limits of its requests (null offline), and the test
-    request's result (`--check-provider`)."""
+    """`provider`: the model in use, where each value came from, the key rule, the limits, and
+    the test request's result."""
 
     provider: str
     model: str | None
@@ -160,7 +159,7 @@ def check_provider(
     ):
         found.broken("The OpenAI API needs a key and none is used: set $OPENAI_API_KEY")
     if probe and not settings.is_offline:
-        from memtab.llm.probe import probe_provider  # lazy: httpx2 (~6 MiB), only when asked
+        from memtab.llm.probe import probe_provider  # lazy: httpx2, only when asked
 
         result = probe_provider(settings)
         facts = facts.replaced(check=result)
@@ -205,18 +204,14 @@ def check_writer(env: Mapping[str, str]) -> tuple[WriterFacts, Findings]:
 
 
 def _check_codex_memory(settings: CodexMemorySettings, found: Findings) -> None:
-    """Codex leaves a thread that used Memtab's server out of its own memory when
-    `[memories] disable_on_external_context` is on (docs/formats.md §17.6): worth knowing
-    where Memtab is registered with Codex."""
+    """Whether Codex leaves threads using Memtab out of its memory (docs/formats.md §17.6)."""
     note = external_context_note(settings)
     if note is not None and MEMTAB_SERVER in settings.mcp_servers:
         found.warning(f"Codex: {note}. Set it to false to let those threads be remembered")
 
 
 def _check_gemini_server(home: Home, env: Mapping[str, str], found: Findings) -> None:
-    """Where Memtab is registered with Gemini CLI, what in Gemini CLI's own settings keeps
-    it from starting Memtab (docs/formats.md §22.6): an exclusion, an allow-list without
-    it, `gemini mcp disable memtab`."""
+    """What in Gemini CLI's settings keeps it from starting Memtab (docs/formats.md §22.6)."""
     path = config_path("gemini", home, env)
     if registration("gemini", path).registered:
         for block in server_blocks(path.parent, env, MEMTAB_SERVER):
@@ -226,8 +221,7 @@ def _check_gemini_server(home: Home, env: Mapping[str, str], found: Findings) ->
 def check_sources(
     home: Home, registry: Registry | None, env: Mapping[str, str]
 ) -> tuple[SourcesFacts, Findings]:
-    """Other agents' memory found (Claude Code, Codex, loki-mode), and where it was looked
-    for; mux's own is the home itself."""
+    """Other agents' memory found, and where it was looked for."""
     found = Findings("sources")
     context = SourceContext.load(home, env=env, registry=registry)
     discovery = discover(context)
@@ -253,3 +247,29 @@ def check_sources(
         problems=tuple(context.problems),
     )
     return facts, found
+
+
+def check_agent_server(home: Home, env: Mapping[str, str]) -> tuple[SharedServerFacts, Findings]:
+    """Whether agents' sessions of `home` started with `env` get a warm server (docs/formats.md
+    §22.8; asks the host over its socket), and whether each registered `--home` exists."""
+    found = Findings("agentServer")
+    facts = shared_server_facts(home, env)
+    if facts.why_not is not None and shared_unavailable(env) is None:
+        found.warning(facts.note)
+    for registered in registrations(home, env):
+        named = registered.options.home if registered.options is not None else None
+        if named is None or not os.path.isabs(named) or os.path.isdir(named):
+            continue  # a relative --home is the agent's directory's: not known here
+        what = "is not a folder" if os.path.lexists(named) else "does not exist"
+        found.warning(
+            f"{AGENT_TITLES[registered.agent]}'s Memtab server serves the home {named}, which "
+            f"{what}: its sessions list and find nothing (a typo in --home, or a home moved "
+            f"or deleted since). Fix --home in {registered.path}, or run `memtab mcp "
+            f"install` again with the home meant"
+        )
+    return facts, found
+
+
+def check_login_service(home: Home, env: Mapping[str, str]) -> tuple[LoginServiceFacts, Findings]:
+    """Whether `home`'s agents find a warm host from login, and what was answered."""
+    return login_service_facts(home, env), Findings("loginService")

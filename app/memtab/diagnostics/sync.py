@@ -1,17 +1,5 @@
-"""`memtab doctor`'s checks of one memory across machines: where the home is, sync over git,
-and the conflict copies a file-sync tool left.
-
-- The home's file system (from the mount table) and whether Memtab's locks keep a second
-  process out there: broken when they do not (two writers could interleave). A lock that
-  cannot be taken at all is the `locks` check's finding.
-- Sync targets (no network): conflicts to resolve, files waiting for a merge, how long a
-  remote has been offline, the last error; git itself when a target needs it.
-- Memory xum's settings backup carries too (`store.xum_backup`): a warning until the user
-  says which one owns it, then a note of what to turn off (docs/formats.md §18.9).
-- Conflict copies of memory files in every scope of the home (the global scope, every
-  project dir, every workspace) and of its sidecars: each is a warning naming the file
-  and how to resolve it (`memtab conflicts`).
-"""
+"""`memtab doctor`'s checks of one memory across machines: whether locks work on the home's file
+system, the sync targets, xum's settings backup (docs/formats.md §18.9), and conflict copies."""
 
 from __future__ import annotations
 
@@ -34,8 +22,7 @@ from memtab.sync.state import load_state
 
 
 class FileSystemFacts(Record, write_only=True):
-    """`sync.fileSystem`: the home's file system, and whether Memtab's locks work there
-    (None: no home to probe)."""
+    """`sync.fileSystem`: the home's file system and whether locks work there (None: no home)."""
 
     type: str
     mount_point: str
@@ -56,8 +43,7 @@ class TargetFacts(Record, write_only=True):
 
 
 class SyncFacts(Record, write_only=True):
-    """`sync`: the file system, git, the targets, the scopes xum's settings backup
-    carries too, and the conflict copies a file-sync tool left."""
+    """`sync`: the file system, git, the targets, xum's backup, and the conflict copies."""
 
     file_system: FileSystemFacts | None
     git: str | None
@@ -79,8 +65,7 @@ def check_sync(home: Home) -> tuple[SyncFacts, Findings]:
 
 
 def _xum_backup(home: Home, found: Findings) -> tuple[str, ...]:
-    """The synced scopes xum's settings backup carries too (a warning while no owner is
-    chosen, and while the chosen owner is not the only one)."""
+    """The synced scopes xum's settings backup carries too."""
     scopes = [(s.kind, s.key) for target in load_config(home).targets for s in target.scopes]
     overlap = backup_overlap(home, scopes)
     if overlap is None:
@@ -95,9 +80,7 @@ def _file_system(home: Home, found: Findings) -> FileSystemFacts | None:
     if home.root.is_dir():
         probe = probe_locks(home.lock_path("x").parent)
         works = probe.works
-        # A lock that cannot be taken at all is the `locks` check's finding; here, one
-        # that is taken but does not keep another process out (some network and FUSE
-        # file systems).
+        # A lock taken that does not keep another process out (some network and FUSE systems).
         if probe.taken and not probe.enforced:
             found.broken(lock_problem(home.root, home.lock_path("x").parent, probe) or "")
     if mount is None:

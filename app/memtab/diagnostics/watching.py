@@ -1,13 +1,5 @@
-"""Which file watcher the window would use here, and whether inotify has room for the home.
-
-watchdog picks its native observer when the module loads (inotify on Linux, FSEvents on
-macOS, kqueue on the BSDs, ReadDirectoryChangesW on Windows) and polling where none
-works. On Linux each directory of the home takes one inotify watch, out of a per-user
-limit (`fs.inotify.max_user_watches`) shared with every other program (editors, IDEs,
-file sync): when it runs out, the window polls the directories it could not watch
-(`gui/activity/watch.py`), which works but notices changes later. Watches in use are counted from
-`/proc/<pid>/fdinfo` of this user's processes, where readable.
-"""
+"""Which file watcher the window would use here, and whether inotify has room for the home (each
+directory takes a watch of a per-user limit; past it the window polls)."""
 
 from __future__ import annotations
 
@@ -37,8 +29,8 @@ _WATCH_LINE = b"inotify wd:"
 
 
 def watchdog_backend() -> str:
-    """The observer watchdog chose on this machine: "inotify", "fsevents", "kqueue",
-    "windowsapi" or "polling" (its class name, as the window's status line says it)."""
+    """The observer watchdog chose here ("inotify", "fsevents", "kqueue", "windowsapi",
+    "polling")."""
     chosen = cast(type, Observer)  # a class picked at import; typed as an alias
     for cls in chosen.__mro__:
         if cls.__module__.startswith("watchdog.") and cls.__name__.endswith("Observer"):
@@ -92,8 +84,7 @@ def _read_limit(name: str, limits: Path) -> int | None:
 
 
 def _walk_directories(root: Path) -> tuple[int, str | None]:
-    """How many directories are under `root` (itself included, links not followed), and
-    the first found more than `WATCH_MAX_DEPTH` levels below it (None: none is)."""
+    """How many directories are under `root`, and the first more than `WATCH_MAX_DEPTH` below."""
     count, pending = 0, [(str(root), 0)]
     deep: str | None = None
     while pending:
@@ -137,8 +128,7 @@ def check_xum_temps(home: Home) -> Findings:
 
 
 def too_deep_memory(home: Home) -> list[str]:
-    """Every folder of every scope of the home whose contents are past the depth memory
-    paths go to (docs/formats.md §5), as `<scope root>: <words>`."""
+    """Every scope folder past the depth memory paths go to (docs/formats.md §5)."""
     return [
         f"{too_deep_words(path)} (in {root})"
         for scope, root in home.scope_roots()

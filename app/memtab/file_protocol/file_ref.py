@@ -1,16 +1,6 @@
-"""How every memory file is named: `MemoryFileRef`, the agents, source and file ids.
-
-A source's id is `<agent>:<name>` (`claude-code:user`, `codex:memories`); a file's id is
-`<source id>:<relative path>` (`claude-code:user:rules/testing.md`). Names never contain
-`:`, so an id splits at its first two colons and round-trips; ids are printable and stable
-across runs.
-
-Every memory file, mux's or another agent's, is named by one `MemoryFileRef`: its `key` is
-a mux file's virtual path or another agent's file id — how the CLI, the tree and the UI
-state spell it — and `parse_file_ref` reads either back (docs/formats.md §17.1). The tree
-names its rows with it before the first paint; what a source and its files are is
-`memtab.sources.model`.
-"""
+"""How every memory file is named (docs/formats.md §17.1): `MemoryFileRef`, the agents, source
+ids (`claude-code:user`) and file ids (`claude-code:user:rules/testing.md`), printable, stable
+and split at their first two colons."""
 
 from __future__ import annotations
 
@@ -57,15 +47,8 @@ def is_valid_source_name(name: str) -> bool:
 
 
 class MemoryFileRef(NamedTuple):
-    """One memory file, mux's or another agent's: which store holds it and where.
-
-    `source_id` is `mux` for mux's scopes, else another agent's source id; `path` is a mux
-    file's virtual path (`/memories/global/notes.md`), or the '/'-separated path inside
-    another agent's source (`rules/testing.md`). A ref may name a folder too (what an
-    operation removes or moves, for `is_within`). Build one with `of_mux`, `of_file_id`
-    or `parse_file_ref`; `memtab.file_protocol.memory_file.open_memory_file` turns it into
-    the file's protocol.
-    """
+    """One memory file (or folder), mux's or another agent's: its store (`mux` or a source id)
+    and its path there (a virtual path, or a '/'-separated path in the source)."""
 
     source_id: str
     path: str
@@ -81,14 +64,13 @@ class MemoryFileRef(NamedTuple):
 
     @property
     def key(self) -> str:
-        """How the CLI, the tree and the UI state name it: the virtual path, or the file
-        id (`claude-code:user:rules/testing.md`). `parse_file_ref` reads it back."""
+        """How the CLI, the tree and the UI state name it (the virtual path or file id);
+        `parse_file_ref` reads it back."""
         return self.path if self.source_id == MUX_SOURCE_ID else f"{self.source_id}:{self.path}"
 
     @property
     def shown(self) -> str:
-        """How a person is shown it in a list: a mux file's virtual path, another agent's
-        with its agent's name (`Claude Code · rules/testing.md`)."""
+        """How a list shows it: the virtual path, or `Claude Code · rules/testing.md`."""
         if self.source_id == MUX_SOURCE_ID:
             return self.path
         title = next((t for agent, t in AGENT_TITLES.items() if agent == self.agent), self.agent)
@@ -112,8 +94,7 @@ class MemoryFileRef(NamedTuple):
 
     @property
     def virtual_path(self) -> VirtualPath | None:
-        """The virtual path of a mux file (what mux's own tree operations take), or None
-        for another agent's file, which has none."""
+        """The virtual path of a mux file, or None for another agent's file."""
         if self.source_id != MUX_SOURCE_ID:
             return None
         return parse_file_path(self.path)
@@ -149,8 +130,8 @@ def is_virtual_path(raw: str) -> bool:
 
 
 def parse_file_ref(raw: str) -> MemoryFileRef:
-    """A memory file as the CLI and the UI state name it: a virtual path (`/memories/…`)
-    or another agent's file id. PathError or SourceError (one line) when it is neither."""
+    """A memory file from a virtual path or another agent's file id; PathError or SourceError
+    when it is neither."""
     if is_virtual_path(raw):
         return MemoryFileRef.of_mux(parse_file_path(raw))
     return parse_file_id(raw)

@@ -1,21 +1,6 @@
-"""One protocol for every memory file, mux's or another agent's.
-
-Whoever reads, saves, restores, copies or lists the history of a memory file holds a
-`MemoryFile` and never asks which kind it is: a mux file (`MuxFile`, through the
-workspace's `MemoryStore`: scope locks, history recorded by the store) or another agent's
-file (`memtab.sources.agent_file.AgentFile`: a lock per file, history recorded in the
-home's index of its source). `memtab.sources.open_file.open_memory_file` is the one place
-that turns a `MemoryFileRef` into one — the only place that looks at which kind a file is.
-
-Every method reads or writes the disk (the properties do not): call them off the GUI
-thread. The values are frozen and hold no Qt, so they may be handed to a worker.
-
-Errors are the same for both kinds: `MemoryFileMissingError` (the file is not on disk),
-the store's `SaveConflictError` (the disk no longer holds what the caller saw) and
-`UnkeptChangeError` (the change would destroy what history cannot keep; `allow_unkept=True`
-when the user chose to go on), and `MemoryFileError` (one line for the user) for
-everything else.
-"""
+"""One protocol for every memory file, mux's (`MuxFile`) or another agent's (`AgentFile`), so no
+caller asks which kind it is; `sources.open_file.open_memory_file` makes one. Methods read the
+disk (off the GUI thread); errors are the same for both kinds."""
 
 from __future__ import annotations
 
@@ -78,8 +63,8 @@ class Restored:
     """What a restore did."""
 
     file: MemoryFile
-    """The file that holds the version now: the one restored, or — a deleted mux file
-    whose name a newer file took — the file beside it (`notes-restored.md`)."""
+    """The file that holds the version now: the one restored, or the file beside it when a newer
+    file took its name."""
     before: Version | None
     """The version the file held before (None, or a deletion: there was no file)."""
     sha256: str
@@ -128,8 +113,7 @@ class MemoryFile(Protocol):
 
     @property
     def memory_type(self) -> str | None:
-        """The memory type its listing read (a Claude Code topic's `type:`), or None: what
-        a copy into Claude Code's auto memory is offered first."""
+        """The memory type its listing read (a Claude Code topic's `type:`), or None."""
         ...
 
     def physical(self) -> Path | None:
@@ -137,18 +121,15 @@ class MemoryFile(Protocol):
         ...
 
     def read(self) -> FileContent:
-        """What is on disk now, as the editor shows it (at most the cap).
-        MemoryFileMissingError, MemoryFileError."""
+        """What is on disk now, as the editor shows it. MemoryFileMissingError, MemoryFileError."""
         ...
 
     def read_whole(self) -> bytes | None:
-        """What it holds now as history compares it (None: there is no file).
-        MemoryFileError when it is there but cannot be read."""
+        """What it holds now as history compares it (None: no file); MemoryFileError."""
         ...
 
     def source_text(self) -> str | None:
-        """The file's own text when what `read` gives is rendered from it (loki-mode's
-        JSON, shown as Markdown), else None. MemoryFileError when it cannot be read."""
+        """The file's own text when `read` renders it (loki-mode's JSON), else None."""
         ...
 
     def save(
@@ -159,10 +140,9 @@ class MemoryFile(Protocol):
         allow_unkept: bool = False,
         count_as_write: bool = True,
     ) -> str:
-        """Write `content` if the disk holds `expected_sha256` (None: nothing yet);
-        returns the sha written. `count_as_write`: one use of a mux file (False: Trust's
-        Combine and its undo, which leave the kept file's usage as it was).
-        SaveConflictError, UnkeptChangeError (unless `allow_unkept`), MemoryFileError."""
+        """Write `content` if the disk holds `expected_sha256` (None: nothing yet); the sha
+        written. `count_as_write`: one use of a mux file. SaveConflictError, UnkeptChangeError
+        (unless `allow_unkept`), MemoryFileError."""
         ...
 
     def history_index(self) -> str | None:
@@ -174,8 +154,7 @@ class MemoryFile(Protocol):
         ...
 
     def commits(self) -> tuple[Commit, ...]:
-        """The commits of its agent's own repository touching it (Codex's memories;
-        none for the others)."""
+        """The commits of its agent's own repository touching it (Codex's memories)."""
         ...
 
     def commit_text(self, sha: str) -> str:
@@ -190,27 +169,21 @@ class MemoryFile(Protocol):
         allow_unkept: bool = False,
         count_as_write: bool = True,
     ) -> Restored:
-        """Make it hold one of its versions again (a recorded change; a deleted file
-        comes back). `expected_sha256`: only if it holds that content now (an undo).
-        `count_as_write`: the write is one use of a mux file (False: a removal taken back,
-        its usage what its deletion kept — none if it had none; Trust's Combine taken back).
-        SaveConflictError, UnkeptChangeError, MemoryFileError."""
+        """Make it hold one of its versions again (`expected_sha256`: only over that content);
+        `count_as_write`: one use of a mux file. SaveConflictError, UnkeptChangeError,
+        MemoryFileError."""
         ...
 
     def in_store(self, store: MemoryStore | None) -> MemoryFile | None:
-        """This file as seen once the window shows `store`'s workspace instead: itself
-        when that changes nothing (another agent's file, the same workspace), None when
-        it is not there any more (a mux file of another workspace)."""
+        """This file once the window shows `store`'s workspace: itself, or None when not there."""
         ...
 
     def remove_created(
         self, expected_sha256: str, *, created_folders: int = 0, allow_unkept: bool = False
     ) -> None:
-        """Take back a file Memtab created (a copy, a restore that brought it back):
-        remove it only while it holds `expected_sha256` (a recorded change), then the
-        `created_folders` innermost folders made for it, each only while empty (mux's
-        scopes keep theirs). SaveConflictError (changed or gone, nothing removed),
-        UnkeptChangeError, MemoryFileError."""
+        """Take back a file Memtab created: removed only while it holds `expected_sha256`, then
+        its `created_folders` while empty. SaveConflictError, UnkeptChangeError,
+        MemoryFileError."""
         ...
 
 
@@ -232,9 +205,8 @@ def store_errors(*, missing: bool = False) -> Iterator[None]:
 
 @dataclass(frozen=True, eq=False)
 class MuxFile:
-    """A file of one of a workspace's three scopes (or of an orphaned project dir),
-    through its store. Two are equal when they name the same file of the same
-    workspace of the same home."""
+    """A file of one of a workspace's scopes, through its store; equal when the same file of the
+    same workspace and home."""
 
     store: MemoryStore
     path: VirtualPath
@@ -272,8 +244,7 @@ class MuxFile:
 
     @property
     def read_only_reason(self) -> str | None:
-        """Why the file takes no save: its workspace was removed in xum (a stat; asked on
-        the editor's worker, docs/formats.md §21.3)."""
+        """Why the file takes no save: its workspace was removed in xum (docs/formats.md §21.3)."""
         if self.path.scope in (Scope.WORKSPACE, Scope.SESSION):
             return self.store.removed_reason(self.path.scope)
         return None
@@ -345,9 +316,8 @@ class MuxFile:
         allow_unkept: bool = False,
         count_as_write: bool = True,
     ) -> Restored:
-        """`store.restore.from_history.restore` (a deleted file may come back beside a newer one
-        of the same name), or — `expected_sha256` — the version's content in place, only
-        over that content."""
+        """`store.restore.from_history.restore`, or with `expected_sha256` the version's content
+        in place, only over that content."""
         path = self.path
         with store_errors(), self.store.collecting_changes() as changes:
             if expected_sha256 is not None:

@@ -1,25 +1,7 @@
-"""Crash-safe writes.
-
-Every file Memtab writes is first written in full to a hidden temp file in the same
-directory and fsynced, then published in one step, so a reader (or a crash) only ever
-sees the old content or the new one:
-
-- `atomic_write_bytes` / `_text` / `_json`: replace a file by path (sidecars, settings).
-- `Directory`: an open directory and the writes memory files need, by name inside it —
-  replace only if the file is still what the caller read (`replace_if_unchanged`),
-  create without ever clobbering (`create_new`), rename without ever overwriting
-  (`rename_no_replace`), swap two entries in one step (`exchange`). Working through a
-  directory descriptor means a symlink swapped into the path after a check cannot
-  redirect the write (see `memtab.fs.confined`).
-- `overwrite_in_place`: the one write that is not atomic, for a small file of news kept at
-  a fixed size: written over in place, it needs no new block, so a full disk still takes it.
-- `durable=False` skips the fsyncs, for many writes made durable together afterwards
-  with one `make_filesystem_durable`. Readers still see the old content or the new one, but a
-  crash before that sync can leave the file empty or cut short: only for copies whose
-  reader checks them (history's blobs carry their hash) and that nothing refers to yet.
-
-Read-modify-writes also hold a lock from `memtab.fs.locking.locks`.
-"""
+"""Crash-safe writes: a hidden temp file written in full and fsynced, then published in one step, so
+a reader or a crash sees the old content or the new. `Directory` works by name inside an open
+directory, so a symlink swapped into the path cannot redirect a write; `durable=False` leaves the
+flush to one `make_filesystem_durable` later, only for copies whose reader checks them."""
 
 from __future__ import annotations
 
@@ -61,11 +43,7 @@ _TAKEN = {errno.EEXIST, errno.ENOTEMPTY, errno.ENOTDIR, errno.EISDIR}
 
 
 def encode_utf8(text: str) -> bytes:
-    """`text` as UTF-8, each lone surrogate written as U+FFFD (as JavaScript encodes it).
-
-    Python strings can hold lone surrogates (JSON `"\\ud800"`, undecodable file names);
-    strict encoding would raise, so they are replaced like mux's encoder does.
-    """
+    """`text` as UTF-8, each lone surrogate written as U+FFFD (as JavaScript and mux encode it)."""
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
@@ -73,11 +51,8 @@ def encode_utf8(text: str) -> bytes:
 
 
 def temp_name_for(name: str) -> str:
-    """A hidden, unique temp name beside `name` (watchers and listings skip dotfiles).
-
-    Never longer than the 255-byte name limit: a name too long to repeat in full is
-    replaced by a hash of it, so a legal name always gets a legal temp name.
-    """
+    """A hidden, unique temp name beside `name`, never past the 255-byte name limit (a long name is
+    hashed)."""
     token = os.urandom(4).hex()
     candidate = f".{name}.{token}{TEMP_SUFFIX}"
     if len(encode_utf8(candidate)) <= MAX_NAME_BYTES:
@@ -96,29 +71,21 @@ _LOWER_HEX = frozenset("0123456789abcdef")
 
 
 def is_xum_temp_name(name: str) -> bool:
-    """Whether `name` is xum's atomic-write temp sibling, `<target>.<12 lowercase hex>`:
-    xum 0.30 writes a file's new content there, then renames it over the target
-    (`tempPathFor` in its `src/node/utils/writeFileAtomic.ts`; docs/formats.md §16)."""
+    """Whether `name` is xum's atomic-write temp sibling, `<target>.<12 lowercase hex>`
+    (docs/formats.md §16)."""
     cut = len(name) - XUM_TEMP_HEX_DIGITS - 1
     return cut > 0 and name[cut] == "." and _LOWER_HEX.issuperset(name[cut + 1 :])
 
 
 def is_write_temp(name: str) -> bool:
-    """Whether `name` is a temp file an atomic write puts beside its target — Memtab's
-    (`is_temp_name`) or xum's (`is_xum_temp_name`): never a memory file, whatever it
-    holds. The one rule listings, the recorder, history, badges, sync and consolidation
-    share (docs/formats.md §16)."""
+    """Whether `name` is Memtab's or xum's atomic-write temp file: never a memory file
+    (docs/formats.md §16)."""
     return is_temp_name(name) or is_xum_temp_name(name)
 
 
 class Directory:
-    """An open directory; every operation names an entry directly inside it.
-
-    Where the platform allows (POSIX), the directory is held by a descriptor and each call
-    works relative to it (`openat`, `renameat`, `linkat`…), so renaming or replacing a
-    parent directory meanwhile cannot send the call anywhere else. Elsewhere it falls
-    back to joined paths. Use as a context manager, or `close()`.
-    """
+    """An open directory; every operation names an entry directly inside it, relative to its
+    descriptor where the platform allows (POSIX). A context manager."""
 
     def __init__(self, fd: int | None, path: str) -> None:
         self.fd = fd
@@ -194,16 +161,15 @@ class Directory:
     def write_temp(
         self, name: str, data: bytes, *, mode: int | None = None, durable: bool = True
     ) -> str:
-        """Write `data` to a new hidden temp file for `name`, fsynced (unless not
-        `durable`); returns the temp name."""
+        """Write `data` to a new hidden temp file for `name` (fsynced when `durable`); the temp's
+        name."""
         temp = temp_name_for(name)
         self._write_new(temp, data, mode=mode, durable=durable, stat=False)
         return temp
 
     def write_new(self, name: str, data: bytes) -> os.stat_result:
-        """Write `data` to a new file `name`, not fsynced (FileExistsError if anything is
-        there); its stat once written. Not atomic: only in a folder no reader sees yet (a
-        scope staged whole, published by one rename of its folder)."""
+        """Write a new file `name` (FileExistsError if taken), not fsynced and not atomic: only in a
+        folder no reader sees yet; its stat."""
         info = self._write_new(name, data, mode=None, durable=False, stat=True)
         assert info is not None
         return info
@@ -211,14 +177,13 @@ class Directory:
     def _write_new(
         self, name: str, data: bytes, *, mode: int | None, durable: bool, stat: bool
     ) -> os.stat_result | None:
-        """Create `name` (never through a link, never over an entry) holding `data`; its
-        stat when asked. What fails is removed."""
+        """Create `name` holding `data`, never through a link or over an entry; its stat when
+        asked."""
         path, at = self.at(name)
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY | _CLOEXEC  # a link: EEXIST
         fd = os.open(path, flags, AGENT_FILE_MODE if mode is None else mode, **at)
         try:
-            # Plain writes on the descriptor: a buffered file object would ask the kernel
-            # whether it is a terminal and where it stands, per file (a batch writes 1,000).
+            # Plain writes on the descriptor: a buffered file asks the kernel more, per file.
             try:
                 written = os.write(fd, data)
                 if written < len(data):  # a short write (a signal, a full disk): the rest
@@ -250,8 +215,7 @@ class Directory:
     def replace(
         self, name: str, data: bytes, *, mode: int | None = None, durable: bool = True
     ) -> None:
-        """Replace (or create) `name` with `data` atomically (see the module doc for
-        `durable`)."""
+        """Replace (or create) `name` with `data` atomically."""
         self.replace_if_unchanged(name, data, unchanged=None, mode=mode, durable=durable)
 
     def replace_if_unchanged(
@@ -263,15 +227,9 @@ class Directory:
         mode: int | None = None,
         durable: bool = True,
     ) -> bool:
-        """Replace `name` with `data` atomically if `unchanged()` still holds; its mode kept.
-
-        The new content is written and fsynced first; `unchanged` is asked right before
-        the rename, so a change another program made meanwhile is seen (and nothing is
-        written: False). A change landing while `unchanged` reads the file is seen too:
-        the entry's identity (inode, size, times) taken before that read must still be
-        the same right before the rename. Programs that take no lock can still write in
-        the microseconds between that last look and the rename.
-        """
+        """Replace `name` with `data` atomically if `unchanged()` still holds right before the
+        rename and the entry's identity is the one seen before that read (else False, nothing
+        written); its mode kept."""
         mode = kept_permissions(self.lstat(name)) if mode is None else mode  # an agent's 0600
         temp = self.write_temp(name, data, mode=mode, durable=durable)
         if not self.publish(temp, name, unchanged=unchanged):
@@ -283,11 +241,9 @@ class Directory:
     def publish(
         self, temp: str, name: str, *, unchanged: Callable[[], bool] | None, create: bool = False
     ) -> bool:
-        """Put `temp` (from `write_temp`) in place of `name`, the directory not fsynced:
-        over it if `unchanged()` still holds (else False, nothing changed), or, with
-        `create`, only where nothing is (FileExistsError; see `create_new`). The temp is
-        gone either way. Writes many files with one sync: every temp written not durable,
-        `make_filesystem_durable`, each published, `make_filesystem_durable` again."""
+        """Put `temp` in place of `name` if `unchanged()` holds (else False), or with `create` only
+        where nothing is (FileExistsError); the directory is not fsynced, the temp gone either
+        way."""
         if create:
             renamed = False
             try:
@@ -310,13 +266,8 @@ class Directory:
         return True
 
     def exchange(self, name: str, other: str) -> None:
-        """Swap the entries `name` and `other` in one step: each name then holds what the
-        other held, and no reader ever finds either missing. What a rename replaces is
-        gone; what an exchange displaces is still there to look at (and put back).
-
-        Raises OSError: ENOSYS where the platform has no such call (Linux's renameat2,
-        macOS's renameatx_np), EINVAL or ENOTSUP where the file system cannot.
-        """
+        """Swap entries `name` and `other` in one step, neither ever missing. OSError (ENOSYS,
+        EINVAL, ENOTSUP) where the platform or file system cannot."""
         swap = _exchange_call() if self.fd is not None else None
         if swap is None:
             raise OSError(errno.ENOSYS, "exchanging two files is not supported here", self.path)
@@ -326,11 +277,8 @@ class Directory:
             raise OSError(number, os.strerror(number), self.display(name))
 
     def create_new(self, name: str, data: bytes) -> None:
-        """Create `name` holding `data`; FileExistsError if anything is there, even if it
-        appeared a moment ago: the complete temp file is published with a rename that
-        never replaces an entry (Linux), else a hard link, which never does either. Where
-        neither is supported, an existence check and a rename stand in (a tiny window
-        remains there)."""
+        """Create `name` holding `data`; FileExistsError if anything is there, even a moment ago
+        (rename without replace, else a hard link; else a check then a rename)."""
         self.publish(self.write_temp(name, data), name, unchanged=None, create=True)
         self.fsync()
 
@@ -351,14 +299,9 @@ class Directory:
         return False
 
     def move_whole(self, name: str, target: Directory, new_name: str) -> bool:
-        """Move entry `name` — a file, or a folder with all it holds — to `target/new_name`
-        in one step that never replaces anything, not even an empty folder (Linux's
-        renameat2 with RENAME_NOREPLACE; FileExistsError if `new_name` is taken): whether
-        it was moved. False, nothing changed, where no such rename is to be had (not Linux,
-        a file system without it, `target` on another file system); nothing is fsynced.
-        A new file published so takes one call where a hard link takes two, and no reader
-        meets it with a second link (which the readability rule refuses, docs/formats.md
-        §3.3)."""
+        """Move file or folder `name` to `target/new_name` in one step that never replaces anything
+        (renameat2 RENAME_NOREPLACE; FileExistsError if taken); False where no such rename is to be
+        had. Nothing is fsynced."""
         call = _no_replace_call() if self.fd is not None and target.fd is not None else None
         if call is None:
             return False
@@ -373,14 +316,9 @@ class Directory:
         raise OSError(number, os.strerror(number), target.display(new_name))
 
     def rename_no_replace(self, name: str, target: Directory, new_name: str) -> None:
-        """Move `name` to `target/new_name`; FileExistsError if anything is there.
-
-        A file is linked to the new name, then unlinked from the old (a crash in between
-        leaves both names, never neither). A directory cannot be linked: it is renamed
-        after an existence check, and POSIX rename refuses to replace anything but an
-        empty directory, so at worst an empty directory created in that instant is
-        replaced — no content can be lost.
-        """
+        """Move `name` to `target/new_name`; FileExistsError if anything is there. A file is linked
+        then unlinked (a crash leaves both names); a directory is renamed after a check, so at worst
+        an empty directory made in that instant is replaced."""
         info = self.lstat(name)
         if info is None:
             raise FileNotFoundError(errno.ENOENT, "No such file or directory", self.display(name))
@@ -421,8 +359,7 @@ class Directory:
         return src, dst, {"src_dir_fd": self.fd, "dst_dir_fd": target.fd}
 
     def _link(self, name: str, target: Directory, new_name: str) -> None:
-        """Hard-link `name` as `target/new_name` (EEXIST if taken); a symlink is never
-        followed, so a link swapped in cannot pull an outside file in."""
+        """Hard-link `name` as `target/new_name` (EEXIST if taken), never following a symlink."""
         src, dst, at = self._pair(name, target, new_name)
         if at:
             os.link(src, dst, follow_symlinks=False, **at)
@@ -440,13 +377,8 @@ def _identity(info: os.stat_result | None) -> tuple[int, ...] | None:
 def atomic_write_bytes(
     target: Path, data: bytes, *, mode: int | None = None, durable: bool = True
 ) -> None:
-    """Replace `target` with `data` atomically: temp file + fsync + rename in the same dir.
-
-    Parent directories are created. On any failure the temp file is removed and the old
-    content (if any) is untouched. `mode` sets the permissions (e.g. 0o600 for settings).
-    Not `durable`: nothing is fsynced (`make_file_durable`, or a flush of the file system,
-    makes it durable later).
-    """
+    """Replace `target` with `data` atomically in its directory, parents created; on failure the old
+    content stays. `mode` sets the permissions; not `durable`: nothing is fsynced."""
     make_agent_folders(target.parent)
     with Directory.open(target.parent) as directory:
         directory.replace(target.name, data, mode=mode, durable=durable)
@@ -464,8 +396,8 @@ def make_file_durable(path: Path) -> None:
 
 
 def on_one_file_system(path: Path, other: Path) -> bool:
-    """Whether `path` and `other` are on the same file system (what one flush covers); a
-    path not made yet is on its nearest existing folder's, where it will be made."""
+    """Whether two paths are on one file system (one flush covers both); a path not made yet is on
+    its nearest existing folder's."""
     return _device_of(path) == _device_of(other)
 
 
@@ -479,8 +411,7 @@ def _device_of(path: Path) -> int:
 
 
 def make_directory_durably(path: Path) -> None:
-    """Create directory `path` and any missing parents; each one created is fsynced into
-    its parent, so a file made durable inside it is not lost with its directory."""
+    """Create directory `path` and its parents, each fsynced into its parent."""
     if path.is_dir():
         return
     make_directory_durably(path.parent)
@@ -489,15 +420,13 @@ def make_directory_durably(path: Path) -> None:
         parent.fsync()
 
 
-# Whether `make_filesystem_durable` makes writes durable: Linux only. Elsewhere `sync` may return
-# before the data is on disk (macOS, the BSDs) or does not exist (Windows): write durably.
+# `syncfs` makes writes durable on Linux only; elsewhere write durably.
 FILESYSTEM_FLUSH_WORKS = sys.platform.startswith("linux")
 
 
 def make_filesystem_durable(path: Path) -> None:
-    """Make every write made so far to the file system holding `path` durable (Linux:
-    one `syncfs`, this file system only; `sync` on a kernel without it). Raises OSError
-    when the kernel reports a write that failed (EIO, ENOSPC)."""
+    """Make every write so far to the file system holding `path` durable (Linux `syncfs`); OSError
+    when the kernel reports a failed write."""
     fd = os.open(os.fspath(path), os.O_RDONLY | _CLOEXEC)
     try:
         code = _syncfs(fd)
@@ -519,14 +448,12 @@ def _syncfs(fd: int) -> int:
     return 0 if syncfs(fd) == 0 else ctypes.get_errno()
 
 
-# renameat2's RENAME_EXCHANGE (Linux) and renameatx_np's RENAME_SWAP (macOS) are both 2,
-# and both calls take (dir fd, name, dir fd, name, flags).
+# RENAME_EXCHANGE (Linux) and RENAME_SWAP (macOS) are both 2, in calls of one shape.
 _RENAME_EXCHANGE = 2
 
 
 _RENAME_NOREPLACE = 1  # Linux's renameat2 flag (macOS's RENAME_EXCL differs: not used)
-# renameat2 says the kernel or the file system has no such rename (or none across file
-# systems): link instead, or move another way.
+# The kernel or the file system has no such rename.
 _NO_RENAME_FLAGS = {
     errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EPERM, errno.EXDEV
 }  # fmt: skip
@@ -541,8 +468,7 @@ def _no_replace_call() -> Any:
 
 
 def moves_whole_folders() -> bool:
-    """Whether `Directory.move_whole` can be had here at all (Linux's renameat2; a file
-    system may still refuse it)."""
+    """Whether `Directory.move_whole` can be had here at all (a file system may still refuse it)."""
     return _no_replace_call() is not None
 
 
@@ -567,10 +493,9 @@ def _libc() -> Any:
 
 
 def overwrite_in_place(target: Path, data: bytes) -> None:
-    """Write `data` over the regular file `target`, which holds as many bytes already, in
-    place and fsynced. It allocates nothing, so it works on a full disk; it is not atomic
-    (a reader may see old and new bytes mixed for a moment: its readers read it again).
-    OSError when `target` is missing, a link, not a regular file or of another size."""
+    """Write `data` over regular file `target`, already that size, in place and fsynced: allocates
+    nothing, so a full disk takes it; not atomic. OSError when missing, a link, not regular or of
+    another size."""
     fd = os.open(target, os.O_WRONLY | _BINARY | _CLOEXEC | getattr(os, "O_NOFOLLOW", 0))
     try:
         info = os.fstat(fd)

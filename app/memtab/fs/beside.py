@@ -1,8 +1,5 @@
-"""A call run on a thread of its own beside the caller's work, its result (or what it
-raised) taken where the caller waits for it: the sync's push beside its fetch, history's
-copies beside a batch's temps, a join's branch move beside its runs log. Each lets go of
-the interpreter (a child process, hashing, compressing), so on a second core it costs no
-time."""
+"""A call run on a thread beside the caller's work, its result or exception taken where the caller
+waits (work that releases the interpreter)."""
 
 from __future__ import annotations
 
@@ -14,8 +11,8 @@ T = TypeVar("T")
 
 
 class Beside(Generic[T]):
-    """`call()` on a daemon thread named `name`, started at once; `result()` waits for it
-    and returns what it returned, or raises what it raised (in the caller's thread)."""
+    """`call()` on a daemon thread started at once; `result()` returns what it returned or raises
+    what it raised."""
 
     def __init__(self, call: Callable[[], T], name: str) -> None:
         self._call = call

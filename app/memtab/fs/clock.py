@@ -1,9 +1,5 @@
-"""The wall clock as Memtab stores time: epoch milliseconds, like mux's `Date.now()`.
-
-Every package stamps records with it (the store's sidecars, the journal, the tool loop's
-tool executions, lock holders), so it lives on the floor every package may import.
-Classes that stamp records take a `Clock` so tests can pass a fixed one.
-"""
+"""The wall clock as Memtab stores time: epoch milliseconds, like mux's `Date.now()`; classes that
+stamp records take a `Clock` so tests can pass a fixed one."""
 
 from __future__ import annotations
 

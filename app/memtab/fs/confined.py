@@ -1,17 +1,6 @@
-"""Working inside a directory tree without ever following a symbolic link.
-
-A memory scope is a directory anyone on the machine (mux, an editor, an agent's shell)
-may change while Memtab works in it. Checking a path with `realpath` and then writing
-to it leaves a gap in which a directory can be swapped for a symlink to somewhere else.
-Here every component below the trusted root is opened with `O_NOFOLLOW` relative to its
-parent's descriptor, and the operation then works relative to the last one: a symlink
-anywhere in the path is refused (`LinkInPathError`), whenever it appeared.
-
-The tree operations (`remove_tree`, `copy_tree`) walk the same way, with an explicit
-stack: a tree nested a thousand levels deep (an agent can make one) must not overflow
-Python's stack, and a link inside the tree is removed or copied as a link, never
-followed.
-"""
+"""Working inside a directory tree without ever following a symbolic link: each component opened
+`O_NOFOLLOW` from its parent's descriptor (`LinkInPathError`), the tree walks with an explicit stack
+so no depth overflows Python's."""
 
 from __future__ import annotations
 
@@ -38,11 +27,8 @@ class LinkInPathError(OSError):
 
 
 def open_subdirectory(parent: Directory, name: str, *, create: bool = False) -> Directory:
-    """The directory `name` inside `parent`, never through a symlink.
-
-    `create` makes it when missing. Raises LinkInPathError, NotADirectoryError (a file is
-    there), FileNotFoundError (missing and not created), or another OSError.
-    """
+    """Directory `name` in `parent`, never through a symlink (`create` makes it). LinkInPathError,
+    NotADirectoryError, FileNotFoundError or another OSError."""
     path, at = parent.at(name)
     for _ in range(2):
         try:
@@ -73,8 +59,7 @@ def _check_directory(parent: Directory, name: str) -> None:
 
 
 def entries_of(directory: Directory) -> list[os.DirEntry[str]]:
-    """Every entry of an open directory (scandir works on its own copy of the descriptor,
-    rewound after each use, so this may be called again)."""
+    """Every entry of an open directory (may be called again: scandir rewinds its own copy)."""
     with os.scandir(directory.path if directory.fd is None else directory.fd) as iterator:
         return list(iterator)
 
@@ -108,8 +93,7 @@ def _remove_entries_but_directories(directory: Directory) -> list[str]:
 
 
 def remove_entry(parent: Directory, name: str, *, directory: bool) -> None:
-    """Delete `name` in `parent`: a directory with everything in it (`remove_tree`), else
-    the file or link itself. Raises OSError."""
+    """Delete `name` in `parent`: a directory with all it holds, else the file or link itself."""
     if directory:
         remove_tree(parent, name)
     else:
@@ -118,15 +102,10 @@ def remove_entry(parent: Directory, name: str, *, directory: bool) -> None:
 
 
 def remove_tree(parent: Directory, name: str) -> None:
-    """Delete directory `name` in `parent` and everything in it, never following links.
-
-    Only the directory being emptied is held open (going back up uses `..`, checked to
-    be the directory we came from), so any depth works within the descriptor limit.
-    Raises OSError; what was removed before the error stays removed.
-    """
+    """Delete directory `name` in `parent` and all it holds, never following links, at any depth
+    (back up by a checked `..`). What was removed before an error stays removed."""
     current = open_subdirectory(parent, name)
-    # From `parent` down to `current`: each level's name, identity and the
-    # subdirectories it still holds.
+    # From `parent` down to `current`: each level's name, identity and remaining subdirectories.
     levels = [(name, _identity(current), _remove_entries_but_directories(current))]
     try:
         while levels:
@@ -153,9 +132,8 @@ def remove_tree(parent: Directory, name: str) -> None:
 
 
 def descend(directory: Directory, parts: Sequence[str], *, create: bool = False) -> Directory:
-    """The directory `directory/parts…`, each opened without following a link (`create`
-    makes missing ones). Takes `directory` over: it is closed on the way down, or on an
-    error; the caller closes the one returned."""
+    """The directory `directory/parts…`, opened without following links (`create` makes them); takes
+    `directory` over, the caller closes the one returned."""
     try:
         for part in parts:
             child = open_subdirectory(directory, part, create=create)
@@ -173,12 +151,8 @@ def _open_path(parent: Directory, parts: Sequence[str]) -> Directory:
 
 
 def copy_tree(source_parent: Directory, name: str, target_parent: Directory, new_name: str) -> int:
-    """Copy directory `name` to a new `new_name` in `target_parent`; returns the files copied.
-
-    Symlinks are copied as links, never followed. FileExistsError if `new_name` exists.
-    Each directory is reopened from the top, so at most four descriptors are open at any
-    depth. Raises OSError (the partial copy is left for the caller to remove).
-    """
+    """Copy directory `name` to a new `new_name` in `target_parent` (FileExistsError if it exists),
+    links as links, at most four descriptors open at any depth; the files copied."""
     path, at = target_parent.at(new_name)
     os.mkdir(path, AGENT_FOLDER_MODE, **at)
     copied = 0

@@ -1,8 +1,5 @@
-"""This machine's name, as `socket.gethostname()` gives it, without importing `socket`
-where the OS says it otherwise: `socket` makes its enums of address families, socket
-kinds and flags (hundreds of members) at import, ~0.4 MiB the settled window kept for a
-name a lock's holder file records and sync names a machine by.
-"""
+"""This machine's name, without importing `socket` where the OS says it otherwise (it is heavy at
+import)."""
 
 from __future__ import annotations
 
@@ -10,8 +7,8 @@ import os
 
 
 def host_name() -> str:
-    """This machine's name: the kernel's node name, which is what `gethostname` reads on
-    Linux and macOS; elsewhere (Windows) `socket.gethostname()`."""
+    """The kernel's node name (what `gethostname` reads on Linux and macOS); elsewhere
+    `socket.gethostname()`."""
     if hasattr(os, "uname"):
         return os.uname().nodename
     import socket  # lazy: only where os.uname is missing (see the module docstring)

@@ -1,21 +1,6 @@
-"""Reading JSON written by other programs, tolerantly and safely.
-
-Sidecars, the registry, trace dumps and model tool arguments come from mux, editors and
-models: they may start with a UTF-8 BOM, use CRLF line ends, or nest deeply enough to
-exhaust Python's recursion limit. `parse_json` turns all of that into either a value or a
-`JsonError` with a one-line reason — never a `RecursionError`.
-
-Nesting is capped at `MAX_DEPTH` levels, far below the recursion limit: a value that
-`json.loads` can still build (a few hundred levels) would otherwise raise RecursionError
-later, in whatever walks it (redaction, `json.dumps(indent=…)`, a GUI model). Real files
-nest a dozen levels at most.
-
-`finite_number` is the one rule for a number read from such a file.
-
-`parse_strict_json` reads what must be JSON and nothing else (the MCP server's frames):
-no BOM, no `NaN`/`Infinity`, no number past a float's range, no lone surrogate escape,
-nesting capped as above.
-"""
+"""Reading JSON written by other programs: a BOM, CRLF or deep nesting gives a value or a one-line
+`JsonError`, never a `RecursionError` (nesting capped at `MAX_DEPTH`); `parse_strict_json` reads
+what must be JSON and nothing else (the MCP server's frames)."""
 
 from __future__ import annotations
 
@@ -42,8 +27,7 @@ class JsonValueError(JsonError):
 
 
 def finite_number(value: Any) -> int | float | None:
-    """`value` when it is a finite JSON number, else None. `true` is no number, and an
-    integer past a float's range is not finite, as mux's JavaScript reads it (Infinity)."""
+    """`value` when it is a finite JSON number (not `true`, not past a float's range), else None."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     try:
@@ -57,13 +41,8 @@ def _constant_as_null(name: str) -> None:
 
 
 def parse_json(text: str | bytes, *, max_depth: int = MAX_DEPTH, nan_as_null: bool = False) -> Any:
-    """The value `text` holds (a leading BOM is ignored), or JsonError saying why not.
-
-    Arrays and objects nested more than `max_depth` levels are a JsonError too.
-    `NaN`/`Infinity` (not JSON, but JSON5 writers such as mux's may emit them) are read as
-    floats, so a file written back keeps them; `nan_as_null=True` reads them as null, for
-    values that end up in JSON Memtab produces (events, requests).
-    """
+    """The value `text` holds (a leading BOM ignored), or JsonError, also past `max_depth` levels.
+    `NaN`/`Infinity` read as floats (kept when written back), or null with `nan_as_null`."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -77,17 +56,14 @@ def parse_json(text: str | bytes, *, max_depth: int = MAX_DEPTH, nan_as_null: bo
         raise JsonError("nested too deeply to read") from None
     except ValueError as error:
         raise JsonError(f"not valid JSON ({error})") from None
-    # Fewer brackets than the limit cannot nest past it: most texts skip the walk.
+    # Fewer brackets than the limit cannot nest past it.
     if text.count("[") + text.count("{") > max_depth and nesting_exceeds(value, max_depth):
         raise JsonError(f"nested too deeply to read (more than {max_depth} levels)")
     return value
 
 
 def nesting_exceeds(value: Any, max_depth: int) -> bool:
-    """True when arrays/objects in `value` nest more than `max_depth` levels (no recursion).
-
-    Level by level, with exact type checks: this runs on every transcript line.
-    """
+    """True when arrays/objects in `value` nest more than `max_depth` levels (no recursion)."""
     level: list[Any] = [value] if isinstance(value, dict | list) else []
     depth = 0
     while level:
@@ -104,15 +80,53 @@ def nesting_exceeds(value: Any, max_depth: int) -> bool:
     return False
 
 
-def parse_strict_json(text: str, *, max_depth: int = MAX_DEPTH) -> Any:
-    """The value `text` holds as JSON (RFC 8259) and nothing more lenient.
+def strip_json_comments(text: str, *, trailing_commas: bool = False) -> str:
+    """JSON with comments as plain JSON, as npm's `strip-json-comments` makes it: `//` and `/* */`
+    outside strings blanked (line ends kept); with `trailing_commas`, a comma before `}` or `]`."""
+    out: list[str] = []
+    i, length = 0, len(text)
+    in_string = False
+    comma = -1  # where in `out` a comma stands that no value has followed yet
+    while i < length:
+        char = text[i]
+        if in_string:
+            out.append(char)
+            if char == "\\" and i + 1 < length:
+                out.append(text[i + 1])
+                i += 2
+                continue
+            if char == '"':
+                in_string = False
+            i += 1
+        elif char == '"':
+            in_string = True
+            comma = -1
+            out.append(char)
+            i += 1
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            end = length if end < 0 else end
+            out.append(" " * (end - i))
+            i = end
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = length if end < 0 else end + 2
+            out.append("".join(c if c in "\r\n" else " " for c in text[i:end]))
+            i = end
+        else:
+            if trailing_commas and char not in " \t\r\n":
+                if char in "}]" and comma >= 0:
+                    out[comma] = " "
+                comma = len(out) if char == "," else -1
+            out.append(char)
+            i += 1
+    return "".join(out)
 
-    JsonError when it is not JSON: a leading BOM, `NaN` or `Infinity`, a raw control
-    character (NUL…) in a string, anything after the value. JsonValueError when it is
-    JSON holding what a strict reader refuses: arrays and objects nested more than
-    `max_depth` levels, a lone surrogate escape (`"\\ud800"`, as JavaScript writes a
-    broken pair), a number past a float's range (`1e999`).
-    """
+
+def parse_strict_json(text: str, *, max_depth: int = MAX_DEPTH) -> Any:
+    """The value `text` holds as RFC 8259 JSON: JsonError for a BOM, `NaN`, a raw control character
+    or trailing text; JsonValueError past `max_depth`, for a lone surrogate escape or a number past
+    a float's range."""
     if text.startswith(_BOM):
         raise JsonError("not valid JSON (it starts with a byte order mark)")
     try:
@@ -142,8 +156,7 @@ def _finite_float(text: str) -> float:
 
 
 def _holds_lone_surrogate(value: Any) -> bool:
-    """Whether a string (a key or a value) in `value` holds a lone surrogate; its nesting
-    is already known to be bounded."""
+    """Whether a string (key or value) in `value` holds a lone surrogate."""
     pending = [value]
     while pending:
         item = pending.pop()

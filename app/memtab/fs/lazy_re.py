@@ -1,11 +1,5 @@
-"""Regular expressions compiled when first used, not when their module is imported.
-
-Python compiles a pattern in Python (`re._compiler`): ~0.1–1 ms each. The window imports
-the modules that read memory files before its first paint, on the GUI thread, but uses
-their patterns only later, on the worker that reads the files; a `LazyPattern` is written
-like `re.compile(...)` and used like the compiled pattern (the methods Memtab uses).
-Two threads using it first may both compile it; either result is the same pattern.
-"""
+"""Regular expressions compiled when first used, not at import (the window imports modules before
+its first paint whose patterns only a worker uses); written like `re.compile(...)`."""
 
 from __future__ import annotations
 

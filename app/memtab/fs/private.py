@@ -1,19 +1,6 @@
-"""Folders and files only their user may read: what Memtab keeps outside the memory home
-that holds memory text or its words — the search index, the description cache, sync's
-cache of files seen (docs/formats.md §15.5) — is 0600 in a 0700 folder, whatever the
-umask, and is never written through a link Memtab did not make.
-
-The one place for it: `private_dir` makes a folder private (made 0700, or an existing
-one of the user's tightened to 0700 with what it holds, as one made by an older Memtab
-under the default umask); `clear_entry` makes a name in such a folder safe to open as a
-file (a link, a FIFO, a socket or a device there is removed, never followed; a file of
-looser mode is tightened); `create_private_file` makes a new empty file 0600 that no link
-can redirect.
-
-Inside a private folder no other user can plant anything, so a check then an open does
-not race another user; the checks keep the user's own mistakes (a link left at the
-index's name, a folder restored 0755) from sending memory text elsewhere.
-"""
+"""Folders and files only their user may read (docs/formats.md §15.5): what holds memory text
+outside the home is 0600 in a 0700 folder whatever the umask, and never written through a link
+Memtab did not make."""
 
 from __future__ import annotations
 
@@ -31,9 +18,7 @@ PRIVATE_DIR_MODE = 0o700
 PRIVATE_FILE_MODE = 0o600
 # What a private file or folder lets others do: nothing.
 _OPEN_TO_OTHERS = 0o077
-# A memory file or folder Memtab makes is the agent's, as open as the umask makes it — but
-# never writable by every user (umask 000): anyone could then put words in every agent's
-# context, or plant a link where the next memory is written.
+# A memory file Memtab makes is as open as the umask says, but never writable by every user.
 AGENT_FILE_MODE = 0o664
 AGENT_FOLDER_MODE = 0o775
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -41,17 +26,9 @@ _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 def private_dir(path: Path) -> Path:
-    """Make `path` a folder only this user may enter: made 0700 (its parents as the umask
-    says), or, when it is there already and this user's, closed to others (0755 becomes
-    0700; the user's own bits are kept: a read-only folder stays read-only), and then
-    everything in it too, at any depth (`close_tree`: a cache an older Memtab left 0666
-    holds memory's words now, not once it is next written). A link to a
-    folder counts as that folder (the path is the user's choice). PermissionError for a
-    folder of another user, or in a folder of another user (root's are the user's too):
-    they could swap it for a link to theirs at any moment; NotADirectoryError when it is
-    no folder. A link of another user's at `path` is not the user's choice: planted while
-    the folder above was open to others (a history shard's name pointing to their folder),
-    it is removed, never followed, and the folder made anew."""
+    """Make `path` a folder only this user may enter: made 0700, or closed to others with all it
+    holds (`close_tree`). PermissionError for another user's folder or one in it; a link of another
+    user's there is removed and the folder made anew."""
     path.parent.mkdir(parents=True, exist_ok=True)
     above = os.stat(path.parent)
     if _untrusted(above):
@@ -76,8 +53,7 @@ def private_dir(path: Path) -> Path:
         )  # fmt: skip
     if stat.S_IMODE(info.st_mode) & _OPEN_TO_OTHERS:
         os.chmod(path, stat.S_IMODE(info.st_mode) & PRIVATE_DIR_MODE)  # a read-only one stays so
-        # What it holds was written while it was open (by an older Memtab, under the umask):
-        # closed now, not when each file is next written (a cache a session rewrites later).
+        # What it holds was written while it was open: closed now.
         closed = close_tree(path)
         logger.info("%s was open to others (%04o): made private, and %d entries in it",
                     path, stat.S_IMODE(info.st_mode), closed)  # fmt: skip
@@ -85,11 +61,9 @@ def private_dir(path: Path) -> Path:
 
 
 def clear_entry(path: Path) -> str | None:
-    """Make `path` (in a private folder) safe to open as a file Memtab writes: a link
-    (dangling or not), a FIFO, a socket or a device there is removed — a link's target is
-    never touched or made — and a regular file open to others is chmodded to 0600 (said
-    in the log). What was removed, in words (None: nothing). IsADirectoryError for a
-    folder there (the user's: never removed)."""
+    """Make `path` safe to open as a file Memtab writes: a link, FIFO, socket or device removed
+    (never followed), a file open to others made 0600; what was removed, in words. IsADirectoryError
+    for a folder."""
     try:
         info = os.lstat(path)
     except FileNotFoundError:
@@ -110,9 +84,8 @@ def clear_entry(path: Path) -> str | None:
 
 
 def create_private_file(path: Path) -> bool:
-    """Make `path` a new empty file only this user reads (0600 whatever the umask; never
-    through a link: one there is an error, EEXIST or ELOOP). False when a file is there
-    already (left as it is)."""
+    """Make `path` a new empty 0600 file, never through a link; False when a file is there
+    already."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
     try:
         fd = os.open(path, flags, PRIVATE_FILE_MODE)
@@ -129,9 +102,8 @@ def create_private_file(path: Path) -> bool:
 
 
 def keep_private(path: Path) -> None:
-    """Before a private file is read: its folder made private and the file made safe to
-    open (`private_dir`, `clear_entry`), what was done logged. A failure is logged, never
-    raised: the reader reads it as it is, or fails as it would have."""
+    """Before a private file is read: its folder private and the file safe to open; a failure is
+    logged, never raised."""
     try:
         done = clear_entry(private_dir(path.parent) / path.name)
     except OSError as error:
@@ -142,10 +114,8 @@ def keep_private(path: Path) -> None:
 
 
 def anothers(path: Path) -> str | None:
-    """Why the file at `path` is not to be trusted, in words: it, or the file a link there
-    leads to, is another user's — planted while its folder was open to others; None when
-    it is the user's (or root's, who may do anything) or missing. For a file whose
-    contents decide what Memtab does (settings.json: where memory is sent)."""
+    """Why the file at `path` (or a link's target) is not to be trusted: another user's; None when
+    the user's, root's or missing."""
     try:
         entry = os.lstat(path)
     except FileNotFoundError:
@@ -164,8 +134,7 @@ def anothers(path: Path) -> str | None:
 
 
 def closed_to_others(info: os.stat_result) -> bool:
-    """Whether an entry's stat says it is this user's alone: no other user's, nothing open
-    to others (as `private_dir` and `clear_entry` leave a folder and a file)."""
+    """Whether an entry is this user's alone, open to no other."""
     return not _owner_differs(info) and not stat.S_IMODE(info.st_mode) & _OPEN_TO_OTHERS
 
 
@@ -188,23 +157,15 @@ def entry_kind(mode: int) -> str:
     return "a device"
 
 
-# --- Memtab's own folders, and the files it appends to --------------------------------
-# (history and proposals in a home's `memtab/` folder, the log, the trace dumps: §16.2)
-
 PRIVATE_UMASK = 0o077
-"""The umask of a program Memtab runs to write memory's text (git, for sync): its files 0600
-in 0700 folders whatever the user's umask."""
+"""The umask of a program Memtab runs to write memory's text (git, for sync)."""
 _made_private: set[str] = set()  # folders made private by this process: not looked at again
 _made_private_lock = threading.Lock()
 
 
 def private_folders(path: Path, *, below: Path) -> Path:
-    """Make `path` a private folder, and every folder from `below` (a folder that is
-    Memtab's own, as a home's `memtab/`) down to it (`private_dir` each: made 0700, or
-    closed to others). `below` found open to others — an older Memtab made it under the
-    umask — is closed whole first (`close_tree`): what it holds was written then. Once a
-    process for each `path` (after, one `mkdir` says it is still there). OSError as
-    `private_dir`; ValueError when `path` is not under `below`."""
+    """Make `path` and every folder from `below` down to it private; `below` found open is closed
+    whole first. ValueError when `path` is not under `below`."""
     key = os.fspath(path)
     if key in _made_private:
         try:
@@ -226,9 +187,8 @@ def private_folders(path: Path, *, below: Path) -> Path:
 
 
 def close_tree(folder: Path) -> int:
-    """Close to others every folder (to 0700) and regular file (to 0600) of this user's
-    under `folder`, at any depth; links are never followed nor changed. How many were
-    closed; what cannot be read or changed is left as it is."""
+    """Close to others every folder (0700) and file (0600) of this user's under `folder`, never
+    following links; how many were closed."""
     closed = 0
     for top, folders, files in os.walk(folder, followlinks=False):
         for name in (*folders, *files):
@@ -255,19 +215,15 @@ def close_tree(folder: Path) -> int:
 
 
 def open_private_append(path: Path) -> int:
-    """A descriptor appending to the private file `path`: made 0600 when missing
-    (whatever the umask), closed to others when it is open, never through a link — a
-    link, a FIFO or a device at its name is removed first (`clear_entry`). Its folder is
-    not made here. OSError when it cannot be had (IsADirectoryError for a folder there)."""
+    """A descriptor appending to private file `path` (made 0600, closed to others, never through a
+    link); its folder is not made here."""
     clear_entry(path)
     create_private_file(path)
     return os.open(path, os.O_WRONLY | os.O_APPEND | _NOFOLLOW | _CLOEXEC)
 
 
 def make_agent_folders(path: Path) -> None:
-    """Make folder `path` and its missing parents, each `AGENT_FOLDER_MODE` less the umask
-    (`Path.mkdir(parents=True)` makes the parents 0777 less the umask). A file in the way
-    is left for what opens the folder next to find (NotADirectoryError)."""
+    """Make folder `path` and its parents, each `AGENT_FOLDER_MODE` less the umask."""
     missing = []
     for folder in (path, *path.parents):
         if folder.exists():
@@ -279,9 +235,8 @@ def make_agent_folders(path: Path) -> None:
 
 
 def kept_permissions(info: os.stat_result | None) -> int | None:
-    """The permissions a file replaced keeps (`info`: its `lstat`): a regular file's own —
-    an agent's memory file kept 0600 stays 0600 —, else None (a new file:
-    `AGENT_FILE_MODE` less the umask)."""
+    """The permissions a replaced file keeps: a regular file's own, else None (a new file's
+    mode)."""
     if info is None or not stat.S_ISREG(info.st_mode):
         return None
     return stat.S_IMODE(info.st_mode) & 0o777

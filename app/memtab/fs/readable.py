@@ -1,16 +1,6 @@
-"""The one readability rule: what any surface may read of a file another program could
-have put in a memory folder (docs/formats.md §3.3, §4.3).
-
-A name in a folder may be anything: a FIFO nothing writes to (an open would wait for
-ever), a device, a socket, a symbolic link to anywhere, a hard link to a file outside the
-home, a file of gigabytes. A file is read only when, opened without blocking and without
-following a link (`O_NONBLOCK | O_NOFOLLOW`), the open file's own stat says it is a
-regular file with no other hard link (one of them may be a file outside the home) — a
-temp file of Memtab's own beside it excepted, what a create killed between publishing and
-cleaning up leaves —, and never past the caller's cap. View, search, the catalog, the
-window's tree and search, loads, sync and the recorder read through here, so no surface
-shows what another refuses.
-"""
+"""The one readability rule (docs/formats.md §3.3, §4.3): a file is read only when, opened without
+blocking or following a link, it is a regular file with no other hard link (a temp of Memtab's own
+beside it excepted), and never past the caller's cap."""
 
 from __future__ import annotations
 
@@ -33,9 +23,8 @@ _CHUNK_BYTES = 1 << 20
 
 
 class HardLinkedFileError(OSError):
-    """A file with other hard links: one may be a file outside the tree, so it is not read
-    (nor copied, which would turn it into a readable file of its own). `info` is its stat,
-    for a listing that still shows its size and time."""
+    """A file with other hard links (one may be outside the tree): not read nor copied; `info` is
+    its stat."""
 
     def __init__(self, path: str, info: os.stat_result | None = None) -> None:
         super().__init__(
@@ -48,19 +37,14 @@ class HardLinkedFileError(OSError):
 
 
 def open_readable(directory: Directory, name: str) -> tuple[int, os.stat_result]:
-    """A read-only descriptor of file `name` in `directory` and its stat, if the rule lets
-    it be read (the caller closes it). Never blocks, never follows a link.
-
-    Raises FileNotFoundError; OSError whose `strerror` says why in words for a link, a
-    directory, a FIFO, a device or a socket; HardLinkedFileError; or the open's own.
-    """
+    """A read-only descriptor of file `name` in `directory` and its stat, if the rule allows.
+    FileNotFoundError, OSError saying why in words, HardLinkedFileError."""
     path, at = directory.at(name)
     return _opened(path, at, directory, name)
 
 
 def open_readable_path(path: str) -> tuple[int, os.stat_result]:
-    """`open_readable` of a file by its path (its folder's path trusted as it is): what
-    a listing, which has the path already, opens each file with."""
+    """`open_readable` of a file by its path (its folder trusted as it is)."""
     parent, name = os.path.split(path)
     return _opened(path, {}, None, name, parent)
 
@@ -98,8 +82,7 @@ def _opened(
 def read_readable(
     directory: Directory, name: str, *, limit: int | None
 ) -> tuple[bytes, os.stat_result]:
-    """Up to `limit` bytes (None: all) from the start of file `name`, and its stat, if
-    the rule lets it be read (OSError as `open_readable` otherwise)."""
+    """Up to `limit` bytes (None: all) of file `name` and its stat, if the rule allows."""
     fd, info = open_readable(directory, name)
     try:
         return read_at_most(fd, limit), info
@@ -110,9 +93,8 @@ def read_readable(
 def read_readable_path(
     path: str | os.PathLike[str], *, limit: int | None, follow_link: bool = False
 ) -> bytes:
-    """`read_readable` of a file by its path (its folder's path is trusted as it is).
-    `follow_link`: a link is read as the file it names, as an agent reads its
-    instruction files (`memtab loads`); that file is held to the rule."""
+    """`read_readable` by path; `follow_link` reads a link as the file it names (held to the
+    rule)."""
     text = os.fspath(path)
     if follow_link:
         text = os.path.realpath(text)
@@ -138,8 +120,8 @@ def read_at_most(fd: int, limit: int | None) -> bytes:
 
 
 def _linked_only_to_own_temp(directory: Directory, info: os.stat_result) -> bool:
-    """Whether a file's one other link is a temp file of Memtab's in the same directory:
-    what a create killed between publishing (link) and cleaning up (unlink) leaves."""
+    """Whether a file's one other link is a temp of Memtab's in its directory (a killed
+    create's)."""
     if info.st_nlink != 2:
         return False
     try:

@@ -1,22 +1,6 @@
-"""JSON sidecars that other programs also write: read tolerantly, change without loss.
-
-`memory-meta.json`, `memory-consolidation.json`, `config.json`, the writer state and
-Memtab's UI state are JSON objects that mux, a second Memtab or an editor may write too.
-Every one of them is read and changed through this module, with three promises:
-
-- A BOM, CRLF line ends or nesting too deep to parse never crash a reader: the file reads
-  as a problem (one line) and an empty object.
-- A file that cannot be parsed is never overwritten in place. Before the first write its
-  exact bytes are kept aside as `<name>.corrupt-<UTC timestamp>` in the same directory,
-  a warning is logged and every `on_kept_aside` listener is told (the window shows it in
-  its status bar); then the write starts from a fresh object.
-- The write starts from the document as read — every field the caller does not touch,
-  at any level, is written back as it was.
-
-A caller may cap what it reads (`max_bytes`): a larger file is never read into memory; it
-reads as a problem, and a change first sets it aside whole (renamed, not copied) as a file
-that could not be parsed is kept aside.
-"""
+"""JSON sidecars other programs also write, read tolerantly and changed without loss: a bad file
+reads as a problem and an empty object, is kept aside (`<name>.corrupt-<UTC>`) before its first
+write, and every field the caller does not touch is written back."""
 
 import contextlib
 import json
@@ -37,18 +21,13 @@ from memtab.fs.user_files import open_regular_file
 logger = logging.getLogger(__name__)
 
 CORRUPT_INFIX = ".corrupt-"
-# Sidecars may hold credentials (mux keeps tokens in config.json): the copy is private.
+# Sidecars may hold credentials: the copy is private.
 _KEPT_ASIDE_MODE = 0o600
 
 
 class SidecarRead(Slotted):
-    """What a sidecar holds: its object, or why it could not be used.
-
-    `document` is always a dict (empty when the file is missing or unusable); `problem`
-    says in one line why the file could not be used, worded to follow "the file is" (e.g.
-    "not valid JSON (…)"); `raw` are the bytes read (None when they could not be read, or
-    were not: `over_cap`, a file larger than the reader's `max_bytes`).
-    """
+    """What a sidecar holds: `document` (a dict, empty when unusable), `problem` (one line, after
+    "the file is"), `raw` (None when not read)."""
 
     __slots__ = ("document", "over_cap", "problem", "raw")
 
@@ -109,12 +88,8 @@ def parse_object(data: bytes) -> tuple[dict[str, Any], str | None]:
 
 
 def read_sidecar(path: Path, *, max_bytes: int | None = None) -> SidecarRead:
-    """Read the JSON object in `path` without ever raising.
-
-    A missing file is an empty object with no problem; an unreadable or unusable one is
-    an empty object with the reason in `problem`; one larger than `max_bytes` is not read
-    (`over_cap`).
-    """
+    """Read the JSON object in `path` without ever raising (missing: empty; over `max_bytes`: not
+    read)."""
     try:
         data = _read_capped(path, max_bytes)
     except FileNotFoundError:
@@ -128,8 +103,7 @@ def read_sidecar(path: Path, *, max_bytes: int | None = None) -> SidecarRead:
 
 
 def _read_capped(path: Path, max_bytes: int | None) -> bytes | None:
-    """The bytes of `path`, or None when there are more than `max_bytes` (then none is
-    read, or one more than that if it grew meanwhile)."""
+    """The bytes of `path`, or None past `max_bytes`."""
     with open_regular_file(path) as handle:  # a FIFO there is refused, never waited for
         if max_bytes is None:
             return handle.read()
@@ -172,19 +146,9 @@ def edit_sidecar(
     lock_timeout_s: float = DEFAULT_TIMEOUT_S,
     max_bytes: int | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """Read-modify-write the JSON object in `path`: change the yielded dict in place.
-
-    Holds `lock_path` (an interprocess lock) from the read to the write; pass None only
-    when the caller already keeps writers apart. A file that cannot be parsed is kept
-    aside first and the dict starts empty. `shape_problem` may report a part of a parsed
-    document that the caller will have to replace (a list where an object belongs): the
-    file is kept aside as well, and the caller gets the document to repair. An exception
-    inside the block writes nothing, and so does a block that leaves the document as it
-    was. An unreadable file raises OSError rather than being replaced by what little
-    could be read. `lock_timeout_s`: how long to wait for the lock (then
-    LockUnavailableError). A file larger than `max_bytes` is not read: it is set aside
-    (`set_aside`) and the dict starts empty.
-    """
+    """Read-modify-write the JSON object in `path`, holding `lock_path` (None: the caller keeps
+    writers apart). An unparsable or `shape_problem` file is kept aside first, one past `max_bytes`
+    set aside; a raise or no change writes nothing; an unreadable one raises OSError."""
     locking = (
         interprocess_lock(lock_path, timeout_s=lock_timeout_s)
         if lock_path is not None
@@ -214,18 +178,13 @@ def edit_sidecar(
 
 
 def _fingerprint(document: dict[str, Any]) -> str:
-    # A serialization, not a deep copy: cheaper, and order changes count as changes.
+    # A serialization, not a deep copy: cheaper, and order changes count.
     return json.dumps(document, ensure_ascii=False, allow_nan=True)
 
 
 def keep_aside(path: Path, data: bytes, reason: str) -> KeptAside:
-    """Copy `data` (the bytes that failed) beside `path` before `path` is replaced.
-
-    The copy is `<name>.corrupt-<UTC timestamp>` (a `-N` suffix when that exists); an
-    existing copy with the same bytes is reused, so retries do not pile up copies. Logs a
-    warning and tells every listener. Raises OSError when the copy cannot be written —
-    then the caller must not replace the file either.
-    """
+    """Copy `data` beside `path` as `<name>.corrupt-<UTC>` (an identical copy reused), warn and tell
+    listeners; OSError: the caller must not replace the file."""
     backup = _existing_copy(path, data) or _write_copy(path, data)
     kept = KeptAside(path, backup, reason)
     logger.warning("%s (in %s)", kept.message, path.parent)
@@ -234,9 +193,7 @@ def keep_aside(path: Path, data: bytes, reason: str) -> KeptAside:
 
 
 def set_aside(path: Path, reason: str) -> KeptAside:
-    """Rename `path`, a sidecar too large to read (`reason`), to the name `keep_aside`
-    gives a copy: its bytes are kept, never read. Logs a warning and tells every
-    listener; OSError when it cannot be renamed."""
+    """Rename a sidecar too large to read to `keep_aside`'s name, warn and tell listeners."""
     backup = corrupt_copy_name(path)
     os.replace(path, backup)
     kept = KeptAside(path, backup, reason)
@@ -274,8 +231,7 @@ def _write_copy(path: Path, data: bytes) -> Path:
 
 
 def corrupt_copy_name(path: Path) -> Path:
-    """`<name>.corrupt-<UTC timestamp>` beside `path`, with `-N` when that is taken: where
-    what could not be used is kept aside (a sidecar's copy, a damaged search index)."""
+    """`<name>.corrupt-<UTC timestamp>` beside `path` (`-N` when taken)."""
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     base = path.with_name(f"{path.name}{CORRUPT_INFIX}{stamp}")
     backup, suffix = base, 1
@@ -285,15 +241,13 @@ def corrupt_copy_name(path: Path) -> Path:
     return backup
 
 
-# -- who wants to know -----------------------------------------------------------------------
-
 _listeners: list[Callable[[KeptAside], None]] = []
 _listeners_guard = threading.Lock()
 
 
 def on_kept_aside(listener: Callable[[KeptAside], None]) -> Callable[[], None]:
-    """Call `listener` (from whichever thread kept a file aside) for every file kept
-    aside in this process; returns the function that stops it."""
+    """Call `listener` for every file this process keeps aside; returns the function that stops
+    it."""
     with _listeners_guard:
         _listeners.append(listener)
 
@@ -305,8 +259,7 @@ def on_kept_aside(listener: Callable[[KeptAside], None]) -> Callable[[], None]:
 
 
 def notify_kept_aside(kept: KeptAside) -> None:
-    """Tell every listener of this process about `kept` (a consolidation running in a
-    child process relays the files it kept aside to the window this way)."""
+    """Tell every listener of this process about `kept` (a child's relayed too)."""
     with _listeners_guard:
         listeners = list(_listeners)
     for listener in listeners:

@@ -1,9 +1,5 @@
-"""The base of Memtab's small slotted classes: a repr that shows their fields.
-
-Records the window defines before its first paint are plain slotted classes, not
-NamedTuples (building a NamedTuple's class costs ~0.67 M instructions); this gives them back
-the readable repr a NamedTuple had, for logs and test failures.
-"""
+"""The base of Memtab's small slotted classes (cheaper to define than NamedTuples): a repr that
+shows their fields."""
 
 from __future__ import annotations
 

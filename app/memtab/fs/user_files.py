@@ -1,18 +1,6 @@
-"""Files named from outside — a command's FILE option, a project's manifest, a transcript:
-read boundedly, written into, never replaced (docs/formats.md §16.1).
-
-Such a path may be anything: a FIFO nothing writes to (an open would wait forever), a
-device (`/dev/zero` never ends, `/dev/tty` waits for a key), a directory, a file of
-gigabytes. `read_regular_file` opens without blocking, checks the open file is a regular
-file before reading a byte, and reads at most `limit` bytes: every answer comes at once,
-and the message says why in one line.
-
-An output path the user names is theirs: `write_output_file` replaces a regular file
-atomically (temp file + rename, `fs.atomic`), but writes *into* a FIFO or a character
-device (`/dev/null`, `/dev/stdout`) as any program would — a rename over it would put a
-regular file where the device was (as root: `/dev/null` broken for every program) — and
-refuses a directory, a block device or a socket.
-"""
+"""Files named from outside, read boundedly and without blocking, written into but never replaced
+(docs/formats.md §16.1): an output that is a FIFO or a device is written into, a regular file
+replaced atomically."""
 
 from __future__ import annotations
 
@@ -64,14 +52,9 @@ def read_regular_file(
     truncate: bool = False,
     dir_fd: int | None = None,
 ) -> bytes:
-    """At most `limit` bytes of the regular file `path`, without ever blocking.
-
-    Raises OSError: the open's own (missing, permission), or one whose `strerror` says
-    in words that the path is not a regular file (a FIFO, a device, a directory) or holds
-    more than `limit` bytes (with `truncate`, its first `limit` bytes are returned
-    instead). `follow_links=False` refuses a symbolic link (ELOOP). `dir_fd`: `path` is
-    a name in that open directory (`fs.atomic.Directory.at`).
-    """
+    """At most `limit` bytes of regular file `path`, never blocking. OSError saying in words what
+    else it is or that it is too big (`truncate`: its first `limit` bytes); `follow_links=False`
+    refuses a link."""
     name = os.fspath(path)
     flags = os.O_RDONLY | _NONBLOCK | _CLOEXEC | _BINARY | (0 if follow_links else _NOFOLLOW)
     fd = os.open(name, flags, dir_fd=dir_fd)
@@ -92,8 +75,7 @@ def read_regular_file(
 
 
 def open_regular_file(path: Path | str) -> BinaryIO:
-    """The regular file `path` opened for reading (a buffered binary stream, to read line
-    by line), without ever blocking; OSError as `read_regular_file` for anything else."""
+    """Regular file `path` opened for buffered reading, never blocking."""
     name = os.fspath(path)
     fd = os.open(name, os.O_RDONLY | _NONBLOCK | _CLOEXEC | _BINARY)
     try:
@@ -107,8 +89,8 @@ def open_regular_file(path: Path | str) -> BinaryIO:
 
 
 def read_whole_regular_file(path: Path | str) -> bytes:
-    """All of the regular file `path` (a file Memtab keeps, which another program may have
-    replaced with a FIFO or a device): never waited for; OSError as `read_regular_file`."""
+    """All of regular file `path` (a file Memtab keeps that may have been replaced), never waited
+    for."""
     with open_regular_file(path) as stream:
         return stream.read()
 
@@ -138,12 +120,8 @@ def _read_at_most(fd: int, count: int) -> bytes:
 
 
 def write_output_file(path: Path | str, data: bytes) -> None:
-    """Write `data` to the output file a user named (see the module doc).
-
-    A missing or regular file (through a link: the file it names) is replaced
-    atomically; a FIFO or character device is written into. Raises OSError whose
-    `strerror` says why not (a directory, a block device, a FIFO nothing reads).
-    """
+    """Write `data` to an output file a user named: a regular file replaced atomically, a FIFO or
+    character device written into; OSError saying why not."""
     name = os.fspath(path)
     try:
         info = os.stat(name)
@@ -155,7 +133,7 @@ def write_output_file(path: Path | str, data: bytes) -> None:
     if not (stat.S_ISFIFO(info.st_mode) or stat.S_ISCHR(info.st_mode)):
         raise not_regular_error(info, name)
     try:
-        # Non-blocking: a FIFO with no reader fails at once (ENXIO) instead of waiting.
+        # A FIFO with no reader fails at once (ENXIO).
         fd = os.open(name, os.O_WRONLY | _NONBLOCK | _CLOEXEC | _BINARY)
     except OSError as error:
         if error.errno == errno.ENXIO:

@@ -1,3 +1,2 @@
-"""What each agent reads at the start of a session: Claude Code, Codex and xum, file by
-file in its own order, with lines, bytes, estimated tokens and where each cut falls
-(docs/formats.md §17.6). Qt-free: `memtab loads` prints it, the window shows it."""
+"""What each agent reads at the start of a session, file by file in its own order, with sizes
+and where each cut falls (docs/formats.md §17.6); Qt-free."""

@@ -1,12 +1,6 @@
-"""What Claude Code reads at a session's start: its instruction files in order
-(`sources.claude.instructions`), then auto memory's `MEMORY.md` up to its cut
-(`sources.claude.index`) and each team memory mount's prompt index (a store of
-`CLAUDE_MEMORY_STORES` with `promptIndex`); its topic files are recalled later, by name and
-description (`sources.claude.recall`, scanned by `loads.topics`): those it cannot recall
-well are listed `on demand`, saying why. `CLAUDE_CODE_DISABLE_AUTO_MEMORY` decides first
-whether there is auto memory at all (`sources.claude.auto_memory_switch`), and a session's
-local settings are its canonical git root's (a linked worktree's main checkout).
-docs/formats.md §17.6."""
+"""What Claude Code reads at a session's start (docs/formats.md §17.6): its instruction files,
+auto memory's `MEMORY.md` up to its cut and the team mounts' prompt indexes; the topics it cannot
+recall well listed `on demand`."""
 
 from __future__ import annotations
 
@@ -42,9 +36,8 @@ def claude_loads(
     env: Mapping[str, str] | None = None,
     topic_heads: TopicHeads | None = None,
 ) -> AgentLoads:
-    """Claude Code's session start in `cwd` (user-level files only without one) with the
-    environment `env`; with `subagent`, what that subagent of such a session loads
-    (`subagent_loads`). `topic_heads`: the topics' heads kept from an earlier scan."""
+    """Claude Code's session start in `cwd` (user-level files only without one) with `env`;
+    with `subagent`, what that subagent loads. `topic_heads`: kept from an earlier scan."""
     if config_root is None:
         return AgentLoads(agent="claude", notes=("Claude Code's directory was not found",))
     settings = (*managed_settings, config_root / "settings.json")
@@ -97,8 +90,8 @@ def _auto_memory(
     notes: list[str],
     topic_heads: TopicHeads | None,
 ) -> list[LoadedFile]:
-    """Auto memory's `MEMORY.md`, the team mounts' prompt indexes and the topics Claude Code
-    cannot recall well, for a session in `cwd` — none when auto memory is off."""
+    """Auto memory's `MEMORY.md`, the team mounts' indexes and the topics it cannot recall well
+    (none when auto memory is off)."""
     memory = auto_memory_folder(config_root, cwd, user_home, managed_settings, env, notes)
     if memory is None:
         return []
@@ -127,8 +120,7 @@ def auto_memory_folder(
     env: Mapping[str, str],
     notes: list[str],
 ) -> Path | None:
-    """The auto memory directory of a session in `cwd`, or None when auto memory is off
-    there (each setting that decided it said in `notes`)."""
+    """The auto memory directory of a session in `cwd`, or None when off (why in `notes`)."""
     base = auto_memory_base(cwd)
     local_root = local_settings_root(cwd, base, user_home)
     if local_root != cwd:
@@ -158,10 +150,8 @@ def subagent_loads(
     managed_dir: Path | None,
     identify: Identify,
 ) -> AgentLoads:
-    """What the subagent `name` of a session that loads `session` reads at its start: a
-    subagent with `omitClaudeMd` none of the session's instruction files and no
-    `MEMORY.md` (a custom one keeps the managed files), then its own memory's `MEMORY.md`
-    when it has a memory scope (`sources.claude.subagents`)."""
+    """What the subagent `name` of a session loading `session` reads at its start
+    (`sources.claude.subagents`)."""
     agent = find_subagent(name, cwd=cwd, config_root=config_root, managed_dir=managed_dir)
     if agent is None:
         note = (
@@ -225,7 +215,7 @@ def _index_record(
     path: Path, identify: Identify, notes: list[str], max_bytes: int | None = None
 ) -> LoadedFile | None:
     """An index Claude Code puts in a session's prompt, cut as it cuts `MEMORY.md` (and at
-    `max_bytes`, a team store's `promptIndexMaxBytes`: at the last line that fits)."""
+    `max_bytes`)."""
     text = read_text(path, notes)
     if text is None:
         return None

@@ -1,21 +1,6 @@
-"""What Codex reads at a session's start (docs/formats.md §17.6).
-
-- Its instructions: the user's `<codex home>/AGENTS.override.md`, else `AGENTS.md`; then
-  for every directory from the project root (the nearest with a `.git`; else the working
-  directory alone) down to the working directory, its `AGENTS.override.md`, else
-  `AGENTS.md`, until the project files reach `project_doc_max_bytes` (32 KiB): the file
-  that crosses it is cut there, later ones are not read (Codex's AGENTS.md documentation).
-- Its memory: `memories/memory_summary.md`, trimmed, at most 2,500 tokens of 4 bytes
-  (`MEMORY_TOOL_DEVELOPER_INSTRUCTIONS_SUMMARY_TOKEN_LIMIT`, 2,500 since openai/codex PR
-  #23148, in `codex-rs/ext/memories/src/lib.rs`); a longer one keeps its first and its last
-  5,000 bytes and drops the middle (Codex's `truncate_middle_with_token_budget`). The same
-  instructions send Codex to `MEMORY.md` and the files the summary names: read on demand,
-  listed with `when: "on demand"`.
-- Its `[memories]` settings (`sources.codex.memory_settings`): `use_memories = false` reads
-  no summary; `version = "v2"` reads `memories_v2/` instead (a summary Codex does not take
-  as v2 is not read); `dual_write`, `dedicated_tools` and `disable_on_external_context` are
-  said in notes where they change what Codex loads or remembers.
-"""
+"""What Codex reads at a session's start (docs/formats.md §17.6): its AGENTS files up to
+`project_doc_max_bytes`, then its memory summary cut to its token limit (middle dropped), as its
+`[memories]` settings say; the files the summary names on demand."""
 
 from __future__ import annotations
 
@@ -44,8 +29,7 @@ from memtab.sources.codex.summary import has_version_line
 
 PROJECT_DOC_MAX_BYTES = 32 * 1024
 SUMMARY_TOKEN_LIMIT = 2_500
-"""`MEMORY_TOOL_DEVELOPER_INSTRUCTIONS_SUMMARY_TOKEN_LIMIT` (openai/codex PR #23148; it was
-5,000 before)."""
+"""`MEMORY_TOOL_DEVELOPER_INSTRUCTIONS_SUMMARY_TOKEN_LIMIT`."""
 SUMMARY_NAME = "memory_summary.md"
 NO_V1_NOTE = "Codex reads it as it is, and its next consolidation writes it again from scratch"
 _NAMED = re.compile(
@@ -73,7 +57,7 @@ def _memory(
     codex_root: Path, settings: CodexMemorySettings, identify: Identify, notes: list[str]
 ) -> list[LoadedFile]:
     """The memory summary a session reads (and the files it names, on demand), as the
-    `[memories]` settings say; each setting that changes it said in `notes`."""
+    `[memories]` settings say (each said in `notes`)."""
     if settings.problem is not None:
         notes.append(f"Codex's memory settings are its defaults here: {settings.problem}")
     if settings.feature is False:

@@ -1,5 +1,5 @@
-"""Computing what each agent loads for a workspace or a directory (`memtab loads`, the
-window's *What each agent loads*). It reads disk: never call it on the GUI thread."""
+"""Computing what each agent loads for a workspace or a directory (`memtab loads`, the window);
+reads disk: never on the GUI thread."""
 
 from __future__ import annotations
 
@@ -40,11 +40,9 @@ def compute_loads(
     subagent: str | None = None,
     kept: KeptHeads | None = None,
 ) -> Loads:
-    """What `agents` read at a session's start in `workspace_id` (its checkout) or in
-    `directory`; without either, only what every session reads (user-level files, xum's
-    global scope). `subagent`: Claude Code's start is that subagent's. `kept`: what an
-    earlier computation read of each file (a window's, `loads.kept`). HomeError for an
-    unknown workspace."""
+    """What `agents` read at a session's start in `workspace_id` or `directory` (neither: what
+    every session reads). `subagent`: Claude Code's; `kept`: an earlier computation's reads.
+    HomeError for an unknown workspace."""
     registry = registry or load_registry(home)
     workspace = registry.require_workspace(workspace_id) if workspace_id else None
     cwd = working_directory(workspace, directory)
@@ -109,10 +107,7 @@ AGENT_SOURCES: dict[AgentName, Agent] = {
 
 
 def named(agent: AgentLoads, cwd: Path | None, folder: Path | None, home: Home) -> AgentLoads:
-    """`agent`'s files each with the name its agent gives it (`LoadedFile.name`): from the
-    session's directory as `./…`, from the agent's folder as its docs write that folder
-    (`~/.claude/…`) — the folder the settings chose, where it is, but the demo's (in the
-    memory home) as the agent's own it stands for."""
+    """`agent`'s files each with the name its agent gives it (`./…`, `~/.claude/…`)."""
     if agent.agent not in AGENT_SOURCES:
         return agent
     shown = None
@@ -148,20 +143,17 @@ def working_directory(workspace: Workspace | None, directory: str | None) -> Pat
 
 
 def file_id(discovery: Discovery, path: str | Path) -> str | None:
-    """The id of `path` in a source that holds it by its layout's rules (the deepest
-    root first: a project's folder is both Claude Code's and Codex's), or None."""
+    """The id of `path` in a source holding it by its layout (deepest root first), or None."""
     return FileIds(discovery)(path)
 
 
 class FileIds:
-    """`file_id` for many files: the sources that may hold a folder's files are found once
-    a folder (a recall names thousands of topic files of one folder)."""
+    """`file_id` for many files, the sources of a folder found once."""
 
     def __init__(self, discovery: Discovery) -> None:
         self._sources = discovery.sources
         self._holders: dict[str, list[tuple[Source, tuple[str, ...]]]] = {}
-        """The sources that may hold a folder's files, deepest root first, each with the
-        folder's path inside it."""
+        """The sources that may hold a folder's files, deepest root first, with its path in each."""
 
     def __call__(self, path: str | Path) -> str | None:
         parent, name = os.path.split(os.fspath(path))

@@ -1,17 +1,6 @@
-"""What Gemini CLI reads at a session's start (docs/formats.md §17.6, §17.7).
-
-In its prompt's order (`flattenMemory`; `memtab.sources.gemini.context_files` finds them):
-the global context files of `~/.gemini/`, the project's private memory index (`MEMORY.md`
-in `~/.gemini/tmp/<project id>/memory/`), then — in a trusted folder only — the project's
-context files from the working directory up to its git root, each followed by what it
-`@`-imports. Gemini CLI reads every file whole: nothing is cut, so no file has a
-`cutAtLine`. The sibling notes `MEMORY.md` points to are listed `on demand` (the model
-reads them when it needs them); a note no line of `MEMORY.md` names is one Gemini CLI does
-not find, and a note says how many there are.
-
-The working directory's project id comes from Gemini CLI's `projects.json`; a directory it
-never ran in has none yet, and no private memory.
-"""
+"""What Gemini CLI reads at a session's start (docs/formats.md §17.6, §17.7), in its prompt's
+order, every file whole: global context files, the project's private `MEMORY.md`, and in a
+trusted folder the project's context files with their imports; notes `MEMORY.md` names on demand."""
 
 from __future__ import annotations
 

@@ -1,13 +1,5 @@
-"""What `memtab loads` and `memtab recall` read of each memory file to judge it — a Claude
-Code topic's head (`loads.topics`), a xum note's description — kept by the file's stamp
-for the next time they are asked (docs/formats.md §17.8).
-
-A computation makes its own when given none, so its loads and its recall read each file
-once; the window keeps one for its dialogs and asks again for each prompt, reading again
-only the files whose size, mtime, ctime or inode changed (the rules of
-`store.description_cache`: nothing is trusted without a fresh stat). It belongs to one
-thread (the window's job lane).
-"""
+"""What `memtab loads` and `memtab recall` read of each memory file to judge it, kept by the
+file's stamp for the next ask (docs/formats.md §17.8); one thread's."""
 
 from __future__ import annotations
 
@@ -32,16 +24,14 @@ class KeptHeads:
     """Topic heads and note descriptions kept by stamp (see the module docstring)."""
 
     def __init__(self, clock: Callable[[], int] = time.time_ns) -> None:
-        """`clock`: the time in ns (what was read within the racy margin of its file's
-        last change is not kept: `store.description_cache.RACY_MARGIN_NS`)."""
+        """`clock`: the time in ns (a read within the racy margin is not kept)."""
         self._clock = clock
         self.topics = TopicHeads(clock)
         self._notes: OrderedDict[str, Mapping[str, KnownEntry]] = OrderedDict()
         self._indexes: dict[IndexKey, list[FileEntry]] = {}
 
     def begin(self) -> None:
-        """A new computation begins: each folder is listed again, once (within one, the
-        loads and the recall share each listing)."""
+        """A new computation begins: each folder is listed again, once."""
         self.topics.begin()
         self._indexes.clear()
 

@@ -1,7 +1,5 @@
-"""xum's hot-set limits (its `src/common/constants/memory.ts`; docs/formats.md §17.6), and what
-its memory index needs of a note, apart from the rest of the loads engine so the tree can
-name the cut of a pinned file, and a note without a description, at its first paint (stdlib
-only)."""
+"""xum's hot-set limits (docs/formats.md §17.6) and what its memory index needs of a note, apart
+so the tree can warn at its first paint (stdlib only)."""
 
 from __future__ import annotations
 
@@ -31,6 +29,5 @@ XUM_NO_DESCRIPTION_LABEL = "no description"
 
 
 def xum_recall_warning(description: str) -> str | None:
-    """The tree's warning for a note of a shared scope that gives xum's index nothing but
-    its path (no frontmatter `description:`), else None."""
+    """The tree's warning for a shared scope's note with no `description:`, else None."""
     return None if description.strip() else XUM_NO_DESCRIPTION

@@ -26,10 +26,8 @@ def estimate_tokens(text: str) -> int:
 
 
 def read_text(path: Path, notes: list[str] | None = None) -> str | None:
-    """A file's text (at most `READ_LIMIT` bytes) by the readability rule (`fs.readable`:
-    a regular file opened without blocking, no other hard link; a link is read as the
-    file it names, as the agent reads it), or None when it is missing or refused. Why a
-    file there was refused (a FIFO, a device, hard links, unreadable) goes to `notes`."""
+    """A file's text (at most `READ_LIMIT` bytes) by the readability rule, following a link as
+    the agent does; None when missing or refused (why in `notes`)."""
     try:
         data = read_readable_path(path, limit=READ_LIMIT, follow_link=True)
     except (FileNotFoundError, NotADirectoryError):
@@ -48,8 +46,7 @@ def measured(
     loaded_lines: int | None = None,
     **fields: object,
 ) -> LoadedFile:
-    """The record of a file whose text is `text`, of which the agent reads `loaded`
-    (all of it when None)."""
+    """The record of a file whose text is `text`, of which the agent reads `loaded` (None: all)."""
     read = text if loaded is None else loaded
     return LoadedFile(
         lines=count_lines(text),

@@ -1,8 +1,5 @@
-"""The loads view's records (`memtab.fs.records`).
-
-`memtab loads --json` prints `Loads.to_json()` (docs/formats.md §17.6): a stable contract,
-fields added, never renamed or removed. Only the loads engine and its readers import it.
-"""
+"""The loads view's records: `memtab loads --json` (docs/formats.md §17.6), stable, fields only
+added."""
 
 from __future__ import annotations
 
@@ -22,9 +19,8 @@ AGENT_LABELS: dict[AgentName, str] = {
 
 
 class LoadedFile(Record):
-    """One file an agent reads at a session's start (or, `when: "on demand"`, one the
-    loaded text points it to). `lines`, `bytes` and `tokens` are the whole file's; the
-    `loaded…` fields what the agent reads of it."""
+    """One file an agent reads at a session's start (or, `on demand`, one it is pointed to):
+    `lines`, `bytes`, `tokens` the whole file's, `loaded…` what the agent reads."""
 
     path: Annotated[str | None, OmitNone] = None
     """A xum file's virtual path, or the file's path on disk when no source holds it."""
@@ -43,9 +39,7 @@ class LoadedFile(Record):
     loaded_bytes: int = 0
     loaded_tokens: int = 0
     kind: str = ""
-    """What it is to the agent: `managed`, `user`, `project`, `local`, `memory`, `team`,
-    `topic` (Claude Code), `instructions`, `summary`, `named` (Codex), `index`, `pinned`,
-    `ranked` (xum), `global`, `memory`, `project`, `note` (Gemini CLI)."""
+    """What it is to the agent (`managed`, `user`, `topic`, `summary`, `pinned`, `note`…)."""
     when: Literal["start", "on demand"] = "start"
     physical_path: Annotated[str | None, OmitNone] = None
     imported_by: Annotated[str | None, OmitNone] = None
@@ -54,9 +48,7 @@ class LoadedFile(Record):
     cut_reason: Annotated[str | None, OmitNone] = None
     """Why the agent stops, in words (`the 200-line limit of MEMORY.md`)."""
     name: Annotated[str | None, OmitNone] = None
-    """The file as its agent names it (`~/.claude/projects/-home-dev-src-app/memory/
-    MEMORY.md`, `./AGENTS.md`): another agent's file from the agent's folder, a file of
-    the session's directory from `./` (`loads.engine.named`)."""
+    """The file as its agent names it (`~/.claude/…/MEMORY.md`, `./AGENTS.md`)."""
 
 
 class AgentLoads(Record):
@@ -67,8 +59,7 @@ class AgentLoads(Record):
     total_tokens: int = 0
     """The estimated tokens of what is read at the start (`loadedTokens` summed)."""
     notes: tuple[str, ...] = ()
-    """What the agent's settings chose (`instructionFiles: claude-md-or-agents-md`), and
-    what could not be told."""
+    """What the agent's settings chose, and what could not be told."""
     subagent: Annotated[str | None, OmitNone] = None
     """The Claude Code subagent whose start this is (`--subagent`), else absent."""
 

@@ -1,21 +1,6 @@
-"""Claude Code's topic files as its recall sees them, each read at most once while it
-stays as it was (docs/formats.md §17.8).
-
-Claude Code 2.1.332 lists every topic file of the auto memory directory (`.md`, no
-`MEMORY.md`, nothing under `team/`, `logs/`, `sessions/`, `proposals/` or a name beginning
-with `.`), reads each one's first 30 lines for its frontmatter and shows its model the
-newest 200 by modification time. `scan_topics` lists the same files with one stat each and
-no open, orders them so, and reads a bounded head (`HEAD_BYTES`, by the readability rule,
-`fs.readable`) of the newest 200 only: what an older file says never reaches the model,
-so its name is all a recall judges it by. `memtab loads` and `memtab recall` share one
-scan: the loads' count of topics and of those without a description, and the recall's
-candidates.
-
-A `TopicHeads` kept across scans (the window's: it asks again for each prompt) reads a
-file again only when its stamp changed (`store.description_cache.stamp_of`: size, mtime,
-ctime, inode), and never keeps a head read within the racy margin of the file's last
-change (a write right after could leave the stamp as it was). It belongs to one thread.
-"""
+"""Claude Code's topic files as its recall sees them (docs/formats.md §17.8): listed by a stat
+each, newest first, the heads of the newest 200 read; a kept `TopicHeads` reads a file again only
+when its stamp changed. One thread's."""
 
 from __future__ import annotations
 
@@ -57,16 +42,15 @@ class Head:
 
 @dataclass(frozen=True)
 class Topic:
-    """A topic file as the recall sees it; `head` None when it was not read (older than
-    the newest 200)."""
+    """A topic file as the recall sees it; `head` None when not read (past the newest 200)."""
 
     name: str  # the path under the memory directory, as the manifest spells it
     physical: str
     mtime_ms: int
     head: Head | None
     stores: bool = False
-    """Whether `CLAUDE_MEMORY_STORES` is set: a file without a description is then
-    described by its first line."""
+    """Whether `CLAUDE_MEMORY_STORES` is set: a file without a description is described by its
+    first line."""
 
     @property
     def path(self) -> Path:
@@ -99,8 +83,7 @@ class TopicHeads:
     """Topic heads kept by stamp across scans (see the module docstring)."""
 
     def __init__(self, clock: Callable[[], int] = time.time_ns) -> None:
-        """`clock`: the time in ns (a head read within the racy margin of its file's last
-        change is not kept)."""
+        """`clock`: the time in ns (a head read within the racy margin is not kept)."""
         self._clock = clock
         self._folders: OrderedDict[str, dict[str, tuple[Stamp, Head]]] = OrderedDict()
         self._scanned: dict[tuple[str, bool], list[Topic]] = {}
@@ -108,13 +91,12 @@ class TopicHeads:
         """How many heads were read from disk (a test's count)."""
 
     def begin(self) -> None:
-        """A new computation begins: the next scan of each folder looks at the disk again
-        (within one, `memtab loads` and the recall share a scan)."""
+        """A new computation begins: the next scan of each folder looks at the disk again."""
         self._scanned.clear()
 
     def scan(self, memory: Path, env: Mapping[str, str]) -> list[Topic]:
-        """Every topic file of `memory`, newest first (ties by name), the newest
-        `RECALL_CANDIDATES` that can be read with their heads."""
+        """Every topic file of `memory`, newest first, the newest `RECALL_CANDIDATES` with their
+        heads."""
         stores = bool(env.get("CLAUDE_MEMORY_STORES", "").strip())
         key = os.fspath(memory)
         scanned = self._scanned.get((key, stores))
@@ -191,14 +173,12 @@ def _first_line(body: str) -> str | None:
 
 
 Listed = tuple[str, str, os.stat_result, bool]
-"""A topic found: its name under the directory, its path, its stat (its target's, for a
-link), and whether it is a link."""
+"""A topic found: its name, path, stat (its target's, for a link), and whether a link."""
 
 
 def _walk(memory: str) -> list[Listed]:
-    """The topic files under `memory`, from their directory entries and a stat each; a
-    link to a file is taken as the file it names (Claude Code reads through it), a link
-    to a folder is not walked into."""
+    """The topic files under `memory`, a stat each; a link to a file taken as the file, a link
+    to a folder not walked."""
     found: list[Listed] = []
     folders: list[tuple[str, tuple[str, ...]]] = [(memory, ())]
     while folders:

@@ -1,25 +1,6 @@
-"""What xum (mux) reads at a session's start: its memory index, then its hot set
-(docs/formats.md §17.6).
-
-From xum's `src/node/services/memoryHotSet.ts` (`rankHotSetCandidates`,
-`selectHotMemories`, `formatHotMemoriesBlock`), `memoryService.ts` (`listIndexEntries`,
-`listHotMemories`) and `src/common/constants/memory.ts`:
-
-- The index lists every memory file of the global, project and workspace scopes (1000 a
-  scope) with its description; it is always in the memory tool's description.
-- The hot set's candidates are those files with their pins and usage from
-  `memory-meta.json`. Pinned files come first, then the others by decayed use
-  (`accessCount × 0.5^(age / 7 days)` since `lastAccessedAt`; a file never used is not a
-  candidate), ties by path.
-- In that order, at most 64 candidates are read: a file holding NUL is skipped, one over
-  16 KiB is cut to its first 16 KiB; one that no longer fits the 48 KiB of content left,
-  or that would take the rendered `<hot_memories>` block over 12,000 tokens, is skipped
-  (a smaller one after it may still fit); the set stops at 8 files.
-
-xum counts tokens with the model's tokenizer; Memtab estimates (bytes / 4), so near the
-12,000-token limit the set xum picks may differ by a file. The context notes xum adds
-under a turn's token budget are not shown (they depend on the turn).
-"""
+"""What xum (mux) reads at a session's start (docs/formats.md §17.6): its memory index, then its
+hot set (pinned first, then by decayed use, within its limits); tokens estimated, so near the limit
+xum's set may differ by a file."""
 
 from __future__ import annotations
 
@@ -90,11 +71,8 @@ def ranked(candidates: list[Candidate]) -> list[Candidate]:
 def index_notes(
     view: ScopeView, *, removed: bool = False, kept: KeptHeads | None = None
 ) -> list[FileEntry]:
-    """The notes of xum's memory index, scope by scope in the listing's order: the first
-    1000 of each shared scope — a `removed` workspace's none (xum's
-    `assertWorkspaceReadExposable`), nor the session scope (a fresh window injects nothing
-    of it: ADR 0007). A scope is listed from its names and stats, and only those 1000 are
-    read for their descriptions (with `kept`, only those changed since it last saw them)."""
+    """The notes of xum's memory index, scope by scope: the first 1000 of each shared scope
+    (none of a removed workspace), only those read for descriptions."""
     kept = kept or KeptHeads()
     scopes = [
         scope
@@ -137,8 +115,7 @@ def xum_loads(
     removed: bool = False,
     heads: KeptHeads | None = None,
 ) -> AgentLoads:
-    """The index and the hot set of the workspace `view` shows (global only without one),
-    of the notes `index_notes` lists (`heads`: what an earlier computation read of them)."""
+    """The index and hot set of the workspace `view` shows (global only without one)."""
     listed = index_notes(view, removed=removed, kept=heads)
     lines = [
         f'- {f.path} — "{_escape(f.description)}"' if f.description else f"- {f.path}"

@@ -1,8 +1,4 @@
-"""What the search index holds of a file (docs/formats.md §22.11): the listed file as the
-index takes it (`IndexedFile`), its document (`document_of`: its words for BM25, its label
-and text as they are, its number; its stamp is in its root's manifest), and what a
-searcher reads back of documents.
-"""
+"""What the search index holds of a file (docs/formats.md §22.11) and what a searcher reads back."""
 
 from __future__ import annotations
 
@@ -21,11 +17,8 @@ from memtab.store.text.frontmatter import DESCRIPTION_PREFIX_BYTES, description_
 
 @dataclass(frozen=True, slots=True)
 class IndexedFile:
-    """A listed file as the index takes it: the root it was listed under (a scope root's
-    path, a source's id) and its id there (virtual path or source file id), the words that
-    name it (path, description), where its text is (None: `view` refuses it, indexed by
-    its label only; `linked`: read through a link another agent's layout allows), and its
-    stamp (None: changed too recently to trust one, read every time)."""
+    """A listed file as the index takes it: its root and id there, the words naming it, where its
+    text is (None: label only; `linked`), and its stamp (None: read every time)."""
 
     root: str
     id: str
@@ -34,21 +27,16 @@ class IndexedFile:
     stamp: Stamp | None
     linked: bool = False
     described: str | None = None
-    """When given, the label is `label` and the description `list` reads in this file's
-    first 4 KiB: read only if the file is indexed, with its text (a stat walk's listing
-    reads no description it need not, and indexing opens each file once)."""
+    """When given, the label is `label` and this the description read with the text at indexing."""
 
 
 def trusted_stamp(info: os.stat_result, racy_after_ns: int) -> Stamp | None:
-    """A file's stamp from its stat (`store.description_cache.stamp_of`); None when it
-    was modified too recently to trust one (`changed_since`, formats §15.4)."""
+    """A file's stamp from its stat; None when too recent to trust (formats §15.4)."""
     return None if changed_since(info, racy_after_ns) else stamp_of(info)
 
 
 def words_query(schema: Any, asked: str) -> Any:
-    """The query of one term of `ranking.query_terms` on the words: a word, or a CJK run's
-    bigrams — each scored as a word (as a phrase is where they stand only in it), found
-    where they stand in a row in one run (`cjk`, a filter)."""
+    """The query of one `ranking.query_terms` term: a word, or a CJK run's bigrams in a row."""
     if " " not in asked:
         return tantivy.Query.term_query(schema, "words", term(asked))
     bigrams: list[str | tuple[int, str]] = list(term(asked).split(" "))
@@ -60,9 +48,7 @@ def words_query(schema: Any, asked: str) -> Any:
 
 
 def matching(searcher: Any, query: Any) -> list[Any]:
-    """The addresses of every document `query` matches, in no order (asked for as many as
-    there are documents: a larger limit costs its room, tantivy keeps twice the limit for
-    the best)."""
+    """The addresses of every document `query` matches, in no order."""
     every = max(1, int(searcher.num_docs))
     return [address for _, address in searcher.search(query, every, count=False).hits]
 
@@ -79,8 +65,7 @@ def _utf8(text: str) -> bytes:
 
 
 def term(text: str) -> str:
-    """`text` as the engine takes it (valid UTF-8: a lone surrogate becomes U+FFFD), the
-    same way when a document is written and when it is asked for."""
+    """`text` as the engine takes it (a lone surrogate as U+FFFD), alike when written and asked."""
     if text.isascii():  # most are: known at once, no encoding of a whole text
         return text
     try:
@@ -91,10 +76,8 @@ def term(text: str) -> str:
 
 
 def document_of(file: IndexedFile, number: int) -> Any:
-    """The document of `file`: its words for BM25 (its label, path and description,
-    `LABEL_WEIGHT` times, then its text: the label weighted), its label and text as they
-    are (for a result's line, the window's matching lines), its number (its stamp is in
-    its root's manifest, `search_index.manifest`)."""
+    """The document of `file`: its words for BM25 (the label `LABEL_WEIGHT` times, then its text),
+    label and text as they are, its number."""
     body, stored, head = readable_text(file)
     label = file.label
     if file.described is not None:
@@ -115,18 +98,16 @@ def document_of(file: IndexedFile, number: int) -> Any:
 
 
 def fed(text: str) -> str:
-    """What the index's tokenizer reads of `text` (letters and digits, lowercased): the
-    text casefolded (`Straße` is `strasse`, as a query's words are), and a text holding
-    CJK as its words, each run as its bigrams (`ranking.tokens`, docs/formats.md §22.11)."""
+    """What the index's tokenizer reads of `text`: casefolded, CJK runs as bigrams (docs/formats.md
+    §22.11)."""
     if has_cjk(text):
         return " ".join(tokens(text))
     return text if text.isascii() else text.casefold()
 
 
 def readable_text(file: IndexedFile) -> tuple[str, bytes, bytes | None]:
-    """The text `view` would show of `file` (the one readability rule, the cap, no NUL),
-    "" when it would refuse it; that text's UTF-8 (the bytes read, when they are valid);
-    and the first 4 KiB read of it (None: none read)."""
+    """The text `view` would show of `file` ("" when refused), its UTF-8, and its first 4 KiB read
+    (None: none)."""
     if file.physical is None:
         return "", b"", None
     try:

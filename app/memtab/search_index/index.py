@@ -1,30 +1,7 @@
-"""The search index on disk: one tantivy index per home, shared by every process that
-searches (docs/formats.md §22.11).
-
-A document per listed file (what it holds: `documents.document_of`), known by a 64-bit
-digest of its root and id (`file_number`), a fast field, so a search's matches are named
-without reading a document; and one per root, its manifest (`search_index.manifest`).
-
-A server starting anew finds what the last one indexed: a `refresh` compares the listed
-files' stamps with their root's manifest (one mapping) and reads only the files that
-changed. Nothing it
-answers is stale: the documents of files gone or changed go in its first commit, before
-anything is read; with a time budget it stops when the budget is spent and says how many
-files are left (`Refreshed.pending`), which are then missing, never answered from their
-old text.
-
-Several processes share the index: readers never wait (a searcher is a snapshot of a
-commit; `_fresh_searcher` reloads when another process committed), one writer at a time across
-processes (the lock file beside the index, `fs/locking/locks.py`), a commit every
-`COMMIT_FILES` files or `COMMIT_S`, each writer reading what the index holds once it
-holds the lock (what another indexed meanwhile is not read again). An index
-of another version, or one tantivy cannot open, is rebuilt, saying so in the log; a kill
-mid-write loses only the commit it was in. One that cannot be used (`opening`) moves to
-memory.
-
-Ranking is tantivy's Okapi BM25 (k1 1.2, b 0.75, formats §22.3) with block-max WAND:
-the best `limit` files without scoring every match.
-"""
+"""The search index on disk: one tantivy index per home shared by every process that searches
+(docs/formats.md §22.11), a document per file and a manifest per root; refreshed by stamps, never
+answering stale text, one writer at a time across processes, rebuilt when damaged and moved to
+memory when unusable. BM25 with block-max WAND (§22.3)."""
 
 from __future__ import annotations
 
@@ -81,8 +58,7 @@ logger = logging.getLogger(__name__)
 
 # Files indexed between two looks at the budget and the stop.
 CHUNK_FILES = 200
-# A commit at least every so many files or seconds (each writes and syncs a segment: a
-# commit every 200 files made indexing 20,000 take 40 s on a busy machine).
+# A commit at least every so many files or seconds: each writes and syncs a segment.
 COMMIT_FILES = 5000
 COMMIT_S = 1.0
 
@@ -107,8 +83,7 @@ class Hit:
 
 @dataclass(frozen=True, slots=True)
 class Ahead:
-    """A search read with the rows it was answered from (`SearchIndex.search_ahead`): each
-    root's documents (`Rows`)."""
+    """A search read with the rows it was answered from."""
 
     hits: list[Hit]
     rows: Mapping[str, Rows]
@@ -123,8 +98,8 @@ class Refreshed:
 
 
 def index_file_for(home_root: Path) -> Path:
-    """Where the index of the home at `home_root` lives: a folder in Memtab's cache dir,
-    never in a scope (nothing syncs it); its name holds the schema's version."""
+    """Where the home's index lives in Memtab's cache dir (never in a scope); its name holds the
+    schema's version."""
     return cache_dir() / f"search-v{VERSION}-{home_digest(home_root)}"
 
 
@@ -142,14 +117,13 @@ class SearchIndex:
         self._clock = clock
         self._write_lock = threading.Lock()
         self._state = threading.Lock()  # the index object and its searcher, swapped
-        # `file_number`, remembered (a listing asks for every file's at each call).
+        # `file_number`, remembered.
         self.number = functools.cache(file_number)
         self.problem: str | None = None
-        """Why the index on disk cannot be used (None: it is): it is then in memory, read
-        from the files by this process alone (`opening`)."""
+        """Why the index on disk cannot be used (None: it is); it is then in memory."""
         self.generation = 0
-        """Counts the times the index was started again (rebuilt, or moved to memory): a
-        caller that wrote only some files refreshes all of them when it changed."""
+        """Counts restarts (rebuilt or moved to memory): a partial writer refreshes everything after
+        one."""
         self._index: Any = None
         self._searcher: Any = None
         self._seen: object = None  # what the index's commit looked like when last read
@@ -172,8 +146,6 @@ class SearchIndex:
         with self._write_lock, self._state:
             self._searcher = None
 
-    # --- keeping it fresh ---------------------------------------------------------------
-
     def refresh(
         self,
         files: Sequence[IndexedFile],
@@ -182,10 +154,9 @@ class SearchIndex:
         budget_s: float | None = None,
         stop: threading.Event | None = None,
     ) -> Refreshed:
-        """Make the index hold exactly `files` under `roots` (other roots' documents are
-        other processes' business: another workspace's server shares the index): files
-        gone or changed out first, then the changed files read and indexed, a commit of
-        `CHUNK_FILES` at a time, until `budget_s` is spent (None: all) or `stop` is set."""
+        """Make the index hold exactly `files` under `roots` (others' roots untouched): gone and
+        changed out first, then the changed indexed, `CHUNK_FILES` a commit, until `budget_s` is
+        spent or `stop` set."""
 
         def write() -> Refreshed:
             listed: dict[str, dict[str, Stamp | None]] = {root: {} for root in roots}
@@ -198,8 +169,7 @@ class SearchIndex:
         return self._written(write)
 
     def stale(self, listed: Mapping[Key, Stamp | None]) -> set[Key]:
-        """What of `listed` ((root, id) → stamp: some files of some roots) the index does
-        not hold as it is now: new, changed, or without a stamp to trust."""
+        """What of `listed` ((root, id) → stamp) the index does not hold as it is now."""
         by_root: dict[str, dict[str, Stamp | None]] = {}
         for (root, key), stamp in listed.items():
             by_root.setdefault(root, {})[key] = stamp
@@ -213,8 +183,7 @@ class SearchIndex:
     def stale_by_root(
         self, listed: Mapping[str, Stamps], *, held: Mapping[str, Rows] | None = None
     ) -> tuple[set[Key], list[Key]]:
-        """`stale` for a listing of whole roots, each root's files by id (root → id →
-        stamp)."""
+        """`stale` for whole roots (root → id → stamp)."""
         return self._read(lambda searcher: self._stale_by_root(searcher, listed, held))
 
     def update(
@@ -225,14 +194,11 @@ class SearchIndex:
         budget_s: float | None = None,
         stop: threading.Event | None = None,
     ) -> Refreshed:
-        """Take out `gone` and `files`, then index `files` (a refresh's second half,
-        `refresh`'s rules)."""
+        """Take out `gone` and `files`, then index `files`."""
         return self._written(lambda: self._update(files, gone, budget_s, stop))
 
     def forget_missing_roots(self) -> None:
-        """Take out every root that is a folder no longer on disk (a workspace removed, a
-        project's memory deleted): no listing names it again. Roots that are no path
-        (another agent's source) are kept."""
+        """Take out every root that is a folder no longer on disk (sources' roots kept)."""
 
         def write() -> None:
             searcher = self._fresh_searcher()
@@ -260,18 +226,16 @@ class SearchIndex:
         budget_s: float | None,
         stop: threading.Event | None,
     ) -> Refreshed:
-        """Under the write lock: the documents of `gone` and of every changed file taken
-        out, the changed files indexed, `CHUNK_FILES` at a time (the budget and `stop`
-        checked between two), committed — the taking out with the first of them — once
-        `COMMIT_FILES` are indexed or `COMMIT_S` spent, and at the end. Each file is
-        checked first against what another writer indexed meanwhile."""
+        """Under the write lock: out with `gone` and changed, in with changed, `CHUNK_FILES` at a
+        time, committed every `COMMIT_FILES` or `COMMIT_S` and at the end; each checked against what
+        another writer indexed meanwhile."""
         started = self._clock()
         if not changed and not gone:
             return Refreshed(0, 0)
         read = committed = 0
         committed_at = started
         with writing(self) as writer:
-            # Read once the lock is held: what another writer committed meanwhile counts.
+            # Read once the lock is held: another writer's commits count.
             searcher = self._fresh_searcher()
             affected = {file.root for file in changed} | {root for root, _ in gone}
             manifests = {root: self._manifest(searcher, root) for root in affected}
@@ -282,7 +246,7 @@ class SearchIndex:
             ]
             if not todo and not any(key in manifests[root] for root, key in gone):
                 return Refreshed(0, 0)  # another writer did it meanwhile
-            # The documents there are (its root's manifest says which): a new file has none.
+            # Only documents its manifest names: a new file has none.
             out = [self.number(root, key) for root, key in gone if key in manifests[root]]
             out += [self.number(file.root, file.id) for file in todo
                     if file.id in manifests[file.root]]  # fmt: skip
@@ -312,8 +276,7 @@ class SearchIndex:
         return Refreshed(read, 0)
 
     def _commit(self, writer: Any, manifests: Mapping[str, Rows], dirty: set[str]) -> None:
-        """Commit, with the manifest of each root written to since the last commit (the
-        documents and what they are of, in one commit: never other than each other)."""
+        """Commit with each written root's manifest: documents and manifest never differ."""
         writer.delete_documents_by_query(manifests_query(self._index.schema, sorted(dirty)))
         for root in sorted(dirty):
             if manifests[root]:
@@ -322,19 +285,14 @@ class SearchIndex:
         self._check_folder()
         writer.commit()
 
-    # --- searching ----------------------------------------------------------------------
-
     def search(self, query: str, roots: Collection[str], *, limit: int) -> list[Hit]:
-        """The best `limit` files under `roots` for `query`, best first; ties by id, so the
-        order is stable."""
+        """The best `limit` files under `roots` for `query`, best first; ties by id."""
         return self._read(lambda searcher: self._best(searcher, query, roots, limit))
 
     def search_ahead(
         self, query: str, roots: Collection[str], *, limit: int, within: Collection[str]
     ) -> Ahead:
-        """`search` under the roots `within`, and the documents of every root in `roots`,
-        read from one snapshot: a caller listing the files meanwhile that finds them as
-        those rows say (`stale_by_root`'s `held`) has the answer of its listing."""
+        """`search` under `within` and every root's rows in `roots`, from one snapshot."""
 
         def read(searcher: Any) -> Ahead:
             hits = self._best(searcher, query, within, limit)
@@ -343,8 +301,7 @@ class SearchIndex:
         return self._read(read)
 
     def searcher(self) -> Any:
-        """The newest snapshot of the index (the window's search reads several things of
-        one moment from it)."""
+        """The newest snapshot of the index."""
         return self._read(lambda searcher: searcher)
 
     @property
@@ -352,8 +309,7 @@ class SearchIndex:
         return self._index.schema
 
     def version(self) -> object:
-        """Changes whenever any process committed to the index since (or it was started
-        again): what the last snapshot read was."""
+        """Changes whenever any process committed, or the index restarted."""
         self._read(lambda searcher: None)
         return (self.generation, self._seen)
 
@@ -387,9 +343,7 @@ class SearchIndex:
     def _first_by_id(
         self, searcher: Any, tied: list[tuple[float, Any]], roots: Collection[str], wanted: int
     ) -> list[tuple[float, Any]]:
-        """The `wanted` of `tied` (documents of one score) whose ids come first, no document
-        read: known by their numbers (a fast field), looked for along the roots' ids in
-        order (a template's notes all tied: the first few)."""
+        """The `wanted` of `tied` whose ids come first, no document read."""
         if len(tied) <= wanted:
             return tied
         numbers = searcher.fast_field_values("number", [address for _, address in tied])
@@ -403,14 +357,13 @@ class SearchIndex:
                 chosen.append((key, tied[place]))
                 if len(chosen) == wanted:
                     return [hit for _, hit in chosen]
-        # Tied documents no manifest names (never so): their ids read from them.
+        # Tied documents no manifest names (never so): ids read from them.
         chosen += [(first(searcher.doc(tied[place][1]), "id"), tied[place])
                    for place in places.values()]  # fmt: skip
         return [hit for _, hit in heapq.nsmallest(wanted, chosen, key=lambda pair: pair[0])]
 
     def _ids(self, searcher: Any, root: str) -> list[str]:
-        """The ids of the files under `root` in `searcher`'s commit, in order (sorted once a
-        commit: its manifest keeps them nearly so, in the order they were listed)."""
+        """The ids under `root` in `searcher`'s commit, sorted once a commit."""
         held = self._held_ids.get(root)
         if held is None or held[0] is not searcher:
             held = self._held_ids[root] = (searcher, sorted(read_ids(searcher, self.schema, root)))
@@ -424,8 +377,6 @@ class SearchIndex:
             held = self._held_roots = (searcher, roots)
         return held[1]
 
-    # --- the documents of a root --------------------------------------------------------
-
     def _manifest(self, searcher: Any, root: str) -> dict[str, Stamp | None]:
         """Every document under `root` in `searcher`'s commit: its file's id and stamp."""
         return read_manifest(searcher, self._index.schema, root)
@@ -433,9 +384,8 @@ class SearchIndex:
     def _stale_by_root(
         self, searcher: Any, listed: Mapping[str, Stamps], held: Mapping[str, Rows] | None
     ) -> tuple[set[Key], list[Key]]:
-        """Each root's files compared with its manifest as one mapping (20,000 in a few
-        milliseconds when none changed), file by file only when they differ; a file
-        without a stamp is always stale."""
+        """Each root's files compared with its manifest as one mapping, file by file only when they
+        differ; no stamp is stale."""
         stale: set[Key] = set()
         gone: list[Key] = []
         for root, mine in listed.items():
@@ -446,17 +396,14 @@ class SearchIndex:
             gone += [(root, key) for key in rows if key not in mine]
         return stale, gone
 
-    # --- the index ----------------------------------------------------------------------
-
     def _read(self, read: Callable[[Any], T]) -> T:
-        """`read(searcher)` on the newest snapshot; on an index found damaged, it rebuilt,
-        on one that cannot be used, moved to memory, and `read` run once more (on an index
-        started again: the caller sees `generation` change)."""
+        """`read(searcher)` on the newest snapshot; on a damaged index rebuilt, an unusable one
+        moved to memory, run once more."""
         try:
             return read(self._fresh_searcher())
         except (ValueError, OSError, IndexUnusableError):
-            # Another process's commit may have taken the files of the commit just
-            # reloaded (its merges): the newest is read once more before it is judged.
+            # Another process's commit may have merged the files just reloaded: read the newest once
+            # more.
             with self._state:
                 self._searcher = None
         try:
@@ -476,9 +423,8 @@ class SearchIndex:
                 return write()
 
     def _recover(self, error: BaseException) -> None:
-        """After `error` (the caller holds the write lock): an index whose folder changed
-        opened again where it was (whatever the error said), a damaged one rebuilt, one
-        that cannot be used moved to memory; any other error raised."""
+        """After `error` (write lock held): a changed folder reopened, a damaged index rebuilt, an
+        unusable one moved to memory; else raised."""
         changed = error if isinstance(error, FolderChangedError) else self._changed()
         if self.problem is None and changed is not None:
             why = f"changed under this process ({changed}): opened again where it was"
@@ -509,8 +455,7 @@ class SearchIndex:
             self._index, self.folder = index, folder
 
     def _changed(self) -> FolderChangedError | None:
-        """How the index's folder changed since it was opened (None: it did not, or it
-        cannot be looked at)."""
+        """How the index's folder changed since opened (None: not, or cannot tell)."""
         try:
             self._check_folder()
         except FolderChangedError as changed:
@@ -520,14 +465,12 @@ class SearchIndex:
         return None
 
     def _check_folder(self) -> None:
-        """FolderChangedError when the index on disk is not in the folder opened
-        (`opening.check_folder`): before tantivy opens anything there by name."""
+        """FolderChangedError when the index on disk is not in the folder opened."""
         if self.problem is None:
             check_folder(self.path, self.folder)
 
     def _to_memory(self, error: BaseException) -> None:
-        """Go on with a new index in memory, the one on disk being unusable (`error`):
-        said once in the log, and by `problem` to every answer."""
+        """Go on in memory, the disk's index unusable (`error`): logged once, said by `problem`."""
         self.problem = f"the search index {self.path} cannot be used ({why_unusable(error)})"
         logger.warning("Search index %s cannot be used (%s): searching the files from memory",
                        self.path, debug_words(error))  # fmt: skip
@@ -537,8 +480,7 @@ class SearchIndex:
             self._searcher = None
 
     def _fresh_searcher(self) -> Any:
-        """The searcher of the newest commit (reloaded when another process committed: its
-        `meta.json` changed)."""
+        """The searcher of the newest commit, reloaded when another process committed."""
         with self._state:
             seen = commit_seen(self.path) if self.problem is None else self.writes
             if self._searcher is None or seen != self._seen:
@@ -553,8 +495,7 @@ _ABSENT = object()
 
 
 def _stale_in(root: str, mine: Stamps, rows: Rows) -> set[Key]:
-    """The files of `mine` (some of `root`'s, by id) that `rows` (its manifest) does not
-    hold with the same stamp, and those without a stamp to trust."""
+    """The files of `mine` its manifest `rows` does not hold with the same stamp, or without one."""
     return {(root, key) for key, stamp in mine.items()
             if stamp is None or rows.get(key, _ABSENT) != stamp}  # fmt: skip
 
@@ -565,9 +506,8 @@ def _lower(hit: tuple[float, Any]) -> float:
 
 
 def _ranked(searcher: Any, query: Any, limit: int) -> list[tuple[float, Any]]:
-    """The best matches of `query` (score, address), best first: the best `limit`, and
-    every one tied at the last one's score (its ties are then ordered by id, never the
-    engine's pick of them) — every match when the first few asked for end in a tie."""
+    """The best `limit` matches (score, address), and every one tied with the last (then ordered by
+    id)."""
     asked = limit * 2 + 8
     ranked: list[tuple[float, Any]] = searcher.search(query, asked, count=False).hits
     if len(ranked) == asked and ranked[-1][0] == ranked[limit - 1][0]:
@@ -577,8 +517,7 @@ def _ranked(searcher: Any, query: Any, limit: int) -> list[tuple[float, Any]]:
 
 
 def _add(writer: Any, document: Any) -> None:
-    """Add `document`; when the writer's thread has died (a write of its segment failed:
-    a full disk), the error it died of, as its commit gives it ("killed" says no more)."""
+    """Add `document`; when the writer's thread died, the error it died of."""
     try:
         writer.add_document(document)
     except ValueError:

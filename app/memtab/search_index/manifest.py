@@ -1,13 +1,6 @@
-"""What the index holds of each root, in one stored document per root (docs/formats.md
-§22.11): every file's id and stamp as its document was written, committed with the
-documents themselves, so it is never other than what they are.
-
-A fresh server compares a root's listing with it as two mappings (20,000 files in a few
-milliseconds, no digest of any path and no document read): the files changed, new and
-gone are the keys where the two differ. Ids are kept as UTF-8 joined by NUL (a lone
-surrogate kept whole), stamps as four arrays of 64-bit integers; a file without a stamp
-to trust has `NO_STAMP` as its size.
-"""
+"""What the index holds of each root, one stored document per root committed with its documents
+(docs/formats.md §22.11): ids as NUL-joined UTF-8, stamps as four 64-bit arrays, compared with a
+listing as two mappings."""
 
 from __future__ import annotations
 
@@ -51,8 +44,7 @@ def encode(rows: Mapping[str, Stamp | None]) -> bytes:
 
 
 def _ids_in(blob: bytes) -> list[str]:
-    """The ids `encode` stored in `blob` (their stamps follow them); ManifestDamagedError
-    when `blob` is not such."""
+    """The ids `encode` stored in `blob`; ManifestDamagedError otherwise."""
     length = int.from_bytes(blob[:_HEAD], "little")
     try:
         ids = blob[_HEAD : _HEAD + length].decode("utf-8", "surrogatepass").split("\0")
@@ -102,8 +94,7 @@ def read_manifest(searcher: Any, schema: Any, root: str) -> dict[str, Stamp | No
 
 
 def read_ids(searcher: Any, schema: Any, root: str) -> list[str]:
-    """The ids of the files `searcher`'s commit holds under `root`, as stored (`read_manifest`
-    without their stamps)."""
+    """The ids `searcher`'s commit holds under `root`."""
     blob = _stored(searcher, schema, root)
     return _ids_in(blob) if blob is not None else []
 

@@ -1,27 +1,6 @@
-"""How the search index is opened (docs/formats.md §22.11, §15.5): private, never through
-a link, rebuilt when damaged or of another version, and what is done when it cannot be
-used.
-
-The index is the memory's words, so its folder is 0700 in Memtab's 0700 cache dir and its
-files 0600 (tantivy makes them as the umask says: `close_tree` closes them after each
-write; the folder keeps others out meanwhile). A link, a FIFO, a socket, a device or a
-file at the folder's name, or at its lock file's, is removed first, never followed; so is
-anything but a regular file inside it. A folder there that holds anything tantivy does
-not make is the user's: it is left alone, and the index is not used.
-
-A process keeps the index open for as long as it runs, and tantivy opens its files by
-name: before each reload of a new commit and each write (`writing`, and each commit and
-chunk of one) the folder is checked to be still the one opened — no link, FIFO or other
-folder swapped in at its name, private, holding regular files alone (`check_folder`) —
-else tantivy would take its lock through the link, or hang opening a FIFO. A folder
-changed so is opened again where it was, made safe first as at opening (`FolderChangedError`:
-`SearchIndex` does so). Only this user can swap anything in the private cache dir, so
-what is left between the check and tantivy's open is theirs alone.
-
-An index that cannot be used — that folder, a read-only cache dir, a full disk, an I/O
-error (`is_unusable`) — is not fatal: the index is built in memory from the files instead
-(`open_in_memory`), slower to fill, and the caller says why (`SearchIndex.problem`).
-"""
+"""How the search index is opened (docs/formats.md §22.11, §15.5): a private folder holding
+tantivy's regular files alone, never through a link, checked before each write and reload, rebuilt
+when damaged or of another version, in memory when unusable."""
 
 from __future__ import annotations
 
@@ -51,24 +30,19 @@ from memtab.search_index.manifest import MANIFEST_FIELD, STAMPS_FIELD
 
 logger = logging.getLogger(__name__)
 
-# The schema's version, in the index folder's name (`index.index_file_for`). 5: the words
-# without positions, a text's CJK bigrams with theirs (`cjk`); 4: a manifest document per
-# root, no stamp fields; 3: the first on tantivy.
+# The schema's version, in the index folder's name (`index.index_file_for`).
 VERSION = 5
-# What one writer may hold in memory before it writes a segment (tantivy's floor is 3 MB;
-# 20,000 notes' words and texts fill ~60 MB: a few segments, few merges).
+# What one writer may hold in memory before it writes a segment.
 WRITER_HEAP_BYTES = 64_000_000
-# How long a writer waits for another process's (a first indexing of 20,000 files: ~2 s).
+# How long a writer waits for another process's.
 WRITE_WAIT_S = 60.0
 TOKENIZER = "memtab"
-# What tantivy makes in an index's folder: its meta files, its locks, its segments' files.
+# What tantivy makes in an index's folder.
 _TANTIVY_NAME = re.compile(
     r"(meta\.json|\.managed\.json|\.tantivy-(meta|writer)\.lock|[0-9a-f]{32}(\.[0-9]+)?\.[a-z]+"
     r"|\.tmp[0-9A-Za-z]+|.*\.tmp)"
 )
-# What the OS says of a disk Memtab cannot write to — full, a quota, read-only, no
-# permission, an I/O error, a file too large — each in the words a note gives the agent and
-# the user (formats §22.11).
+# What the OS says of a disk Memtab cannot write, in the words a note gives (formats §22.11).
 _PLAIN_WORDS = {
     errno.ENOSPC: "the cache's disk is full: free some space on it, and the next search "
     "builds the index again",
@@ -80,8 +54,7 @@ _PLAIN_WORDS = {
     errno.EIO: "the cache's disk could not be read or written (an I/O error)",
     errno.EFBIG: "a file of the index would grow past the largest file this system allows",
 }
-# How Rust's std (tantivy's) says one: by its number (`os error 28`), or with none by its
-# kind's name (`kind: StorageFull`).
+# How Rust's std says one: by number (`os error 28`) or by kind (`kind: StorageFull`).
 _RUST_KINDS = {
     "StorageFull": errno.ENOSPC,
     "QuotaExceeded": errno.EDQUOT,
@@ -90,8 +63,7 @@ _RUST_KINDS = {
     "FileTooLarge": errno.EFBIG,
 }
 _OS_ERROR = re.compile(r"os error ([0-9]+)")
-# A folder gone (moved away, deleted, a link at its name: `kind: NotFound`, what tantivy
-# says taking its lock in it) is damaged too: rebuilt where it was, never followed.
+# A folder gone is damaged too: rebuilt where it was, never followed.
 _DAMAGED_WORDS = re.compile(
     r"corrupt|does not exist|Failed to open|not ?found|No such file|deserializ|checksum"
     r"|Data corrupted|incompatib|Index format|version|truncat|unexpected end",
@@ -112,8 +84,7 @@ class FolderChangedError(ValueError):
 
 
 def is_unusable(error: BaseException) -> bool:
-    """Whether `error` says the index's folder cannot be written or read (rather than the
-    index being damaged)."""
+    """Whether `error` says the index's folder cannot be written or read (not damaged)."""
     if isinstance(error, IndexUnusableError):
         return True
     return isinstance(error, ValueError | OSError) and _errno_in(error) is not None
@@ -125,9 +96,7 @@ def is_damaged(error: BaseException) -> bool:
 
 
 def why_unusable(error: BaseException) -> str:
-    """`error` in the words an answer's note gives: plain words of what the disk said
-    (tantivy's own text — Rust's debug form of its error — is for the log alone,
-    `debug_words`)."""
+    """`error` in an answer's plain words (tantivy's own text is for the log)."""
     number = _errno_in(error)
     if number is not None:
         return _PLAIN_WORDS[number]
@@ -144,8 +113,7 @@ def debug_words(error: BaseException) -> str:
 
 
 def _errno_in(error: BaseException) -> int | None:
-    """Which of the disk's errors `error` is (an OSError's number, or tantivy's text of
-    one: `os error 28`, `kind: StorageFull`), None for none of them."""
+    """Which of the disk's errors `error` is, or None."""
     if isinstance(error, OSError) and error.errno in _PLAIN_WORDS:
         return error.errno
     text = str(error)
@@ -159,23 +127,21 @@ def schema() -> Any:
     builder = tantivy.SchemaBuilder()
     builder.add_text_field("root", tokenizer_name="raw", index_option="basic")
     builder.add_unsigned_field("number", indexed=True, fast=True)
-    # Without positions (a tenth less of the engine's indexing, a quarter less on disk):
-    # only a CJK run asked for needs them, its bigrams in a row — kept for those, in `cjk`.
+    # Without positions; a CJK run asked for needs them, kept in `cjk`.
     builder.add_text_field("words", tokenizer_name=TOKENIZER, index_option="freq")
     builder.add_text_field("cjk", tokenizer_name=TOKENIZER, index_option="position")
-    # Stored, never indexed (a text field is always indexed: its words are in `words`).
+    # Stored, never indexed.
     builder.add_bytes_field("id", stored=True, indexed=False)
     builder.add_bytes_field("label", stored=True, indexed=False)
     builder.add_bytes_field("body", stored=True, indexed=False)
-    # A root's manifest (`search_index.manifest`): its root, its files' ids and stamps.
+    # A root's manifest: its root, its files' ids and stamps.
     builder.add_text_field(MANIFEST_FIELD, tokenizer_name="raw", index_option="basic")
     builder.add_bytes_field(STAMPS_FIELD, stored=True, indexed=False)
     return builder.build()
 
 
 def _analyzer() -> Any:
-    """Words as `ranking.tokens` reads them: runs of letters and digits, lowercased (the
-    index is fed casefolded text, CJK as bigrams)."""
+    """Words as `ranking.tokens` reads them: letters and digits, lowercased."""
     builder = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
     return builder.filter(tantivy.Filter.lowercase()).build()
 
@@ -188,9 +154,8 @@ def open_in_memory() -> Any:
 
 
 def open_index(path: Path, *, rebuild: bool = False) -> tuple[Any, Folder]:
-    """The index at `path` (a folder), and its folder as opened: made when missing,
-    rebuilt when damaged, of another version, or `rebuild`; made safe to open first (see
-    the module docstring). IndexUnusableError when it cannot be used."""
+    """The index at `path` and its folder as opened: made, rebuilt when damaged, of another version
+    or `rebuild`; made safe first. IndexUnusableError."""
     try:
         private_dir(path.parent)
         _forget_older_versions(path)
@@ -216,10 +181,8 @@ def open_index(path: Path, *, rebuild: bool = False) -> tuple[Any, Folder]:
 
 
 def check_folder(path: Path, opened: Folder) -> None:
-    """Before tantivy opens anything in the index's folder by name: FolderChangedError when
-    the folder at `path` is not the one `opened` (gone, or a link, a FIFO or another
-    folder at its name), is open to others or another user's, or holds anything but
-    regular files (a FIFO where tantivy opens a file would hang it, a link lead it out)."""
+    """FolderChangedError when the folder at `path` is not `opened`, is open to others or another
+    user's, or holds anything but regular files."""
     try:
         info = os.lstat(path)
     except FileNotFoundError:
@@ -255,11 +218,9 @@ def _opened(path: Path) -> Any | None:
 
 
 def _prepare_folder(path: Path) -> None:
-    """The index's folder made safe: what is no folder at its name removed, never
-    followed; the folder private; anything but a regular file of tantivy's inside it
-    removed; a folder at one of tantivy's names inside it, the index moved aside and begun
-    anew (`_set_aside`). IndexUnusableError for a folder holding files not tantivy's (the
-    user's)."""
+    """Make the index's folder safe: what is no folder at its name removed, the folder private,
+    non-regular entries removed (a folder inside: `_set_aside`). IndexUnusableError for the user's
+    files."""
     with contextlib.suppress(FileNotFoundError):
         mode = os.lstat(path).st_mode
         if not stat.S_ISDIR(mode):
@@ -281,10 +242,8 @@ def _prepare_folder(path: Path) -> None:
 
 
 def _set_aside(path: Path, name: str) -> None:
-    """The index at `path` holds a folder at `name`, a name of tantivy's files (tantivy
-    makes none): damaged, as an index tantivy cannot open is, and rebuilt as that is — but
-    a folder is never removed, so the whole index is moved aside with it
-    (`<folder>.corrupt-<UTC time>`, beside it in the private cache dir) and a new one made."""
+    """The index holds a folder at one of tantivy's names: moved aside whole
+    (`<folder>.corrupt-<UTC>`) and begun anew."""
     kept = corrupt_copy_name(path)
     os.rename(path, kept)
     logger.warning(
@@ -296,16 +255,14 @@ def _set_aside(path: Path, name: str) -> None:
 
 
 def _empty_folder(path: Path) -> None:
-    """Take out every file of a former index in the folder (tantivy's alone: see
-    `_prepare_folder`)."""
+    """Take out every file of a former index in the folder."""
     for entry in _entries(path):
         if _tantivys(entry):
             os.unlink(entry.path)
 
 
 def _forget_older_versions(path: Path) -> None:
-    """Remove the indexes of the same home an older Memtab kept: SQLite (version 2), and
-    tantivy's of versions 3 on (a folder when it holds tantivy's files alone, its lock)."""
+    """Remove the indexes an older Memtab kept of the same home."""
     digest = path.name.rpartition("-")[2]
     folders = [path.parent / f"search-v{version}-{digest}" for version in range(3, VERSION)]
     for folder in folders:
@@ -352,10 +309,8 @@ def commit_seen(path: Path) -> object:
 
 @contextlib.contextmanager
 def writing(owner: Any) -> Iterator[Any]:
-    """A writer of `owner`'s index (`SearchIndex`) held for a block: the lock beside the
-    index taken first (one writer at a time across processes), then its folder checked
-    (`check_folder`); rolled back when the block fails; its merges waited for and new
-    files made private after, in the folder opened alone."""
+    """A writer of `owner`'s index for a block: the lock taken, the folder checked, rolled back on
+    failure, merges waited for and new files made private after."""
     with contextlib.ExitStack() as held:
         if owner.problem is None:
             held.enter_context(interprocess_lock(lock_path(owner.path), timeout_s=WRITE_WAIT_S))
@@ -373,8 +328,7 @@ def writing(owner: Any) -> Iterator[Any]:
 
 
 def _close_files(path: Path, opened: Folder) -> None:
-    """Close to others what a writer made in the index's folder, when the folder at `path`
-    is still the one `opened` (`close_tree` never follows a link below its folder)."""
+    """Close to others what a writer made, when the folder is still `opened`."""
     with contextlib.suppress(OSError):
         info = os.lstat(path)
         if stat.S_ISDIR(info.st_mode) and (info.st_dev, info.st_ino) == opened:

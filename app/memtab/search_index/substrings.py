@@ -1,18 +1,6 @@
-"""Substrings over the search index: what the window's search asks the index
-(docs/formats.md §22.11).
-
-The window finds a file when each term of its query occurs, casefolded, in the file's
-name, description or text — substrings, so a partial word finds (`ubernet` finds
-`kubernetes`). The index ranks words, so it gives candidates: a term's longest run of
-letters and digits lies inside one word of the text, so only the files holding a word
-that contains that run may hold the term — the engine's own regular expression over its
-words (`.*run.*`, walked on its term dictionary). The texts of the candidates are then
-read from the index (no memory file is read) and checked by the caller. A term without a
-letter or digit, or whose words are in more than half the files (one of them alone, or all
-counted by the engine before any is named), has no candidates (`None`): any text may hold
-it. A term holding two or more CJK letters in a row asks for them instead: the files where
-their bigrams (`ranking.tokens`) stand adjacent, as in every text holding the term.
-"""
+"""Substrings over the search index, for the window's search (docs/formats.md §22.11): candidate
+files from the engine's words containing each term's longest run of letters and digits (CJK by
+adjacent bigrams), their texts read from the index; a term in most files has no candidates."""
 
 from __future__ import annotations
 
@@ -26,16 +14,14 @@ from memtab.search_index.documents import first, matching, term, words_query
 from memtab.search_index.index import Key, SearchIndex
 from memtab.search_index.ranking import is_cjk, query_terms
 
-# Words that together are in more than this share of the files narrow nothing.
+# Words in more than this share of the files narrow nothing.
 BROAD_SHARE = 0.5
-# The most frequent words (the dictionary's, once a reader): a term inside one of them still
-# in more than `BROAD_SHARE` of the files narrows nothing, known without counting its words.
+# The most frequent words, to know a broad term without counting.
 BROAD_WORDS = 64
 
 
 class SubstringReader:
-    """The index as the window's search reads it: which files may hold a substring, and
-    their texts. Use it from one thread at a time."""
+    """The index as the window's search reads it; one thread at a time."""
 
     def __init__(self, index: SearchIndex) -> None:
         self._index = index
@@ -50,8 +36,7 @@ class SubstringReader:
         self._addresses = None
 
     def know(self, keys: Iterable[Key]) -> None:
-        """The files the caller may ask about (a scan's): the index names its documents
-        by number (`SearchIndex.number`), these by key."""
+        """The files the caller may ask about, by key."""
         number = self._index.number
         self._keys = {number(root, key): (root, key) for root, key in keys}
 
@@ -70,13 +55,11 @@ class SubstringReader:
 
     @property
     def replaced(self) -> bool:
-        """Whether the index was started again since this reader was made (rebuilt, or
-        moved to memory)."""
+        """Whether the index restarted since this reader was made."""
         return self._index.generation != self._generation
 
     def holding(self, term: str, roots: Collection[str]) -> set[Key] | None:
-        """The files under `roots` whose text may hold `term` (casefolded), None when any
-        may (see the module docstring)."""
+        """The files under `roots` whose text may hold `term`; None when any may."""
         searcher = self._current()
         schema = self._index.schema
         run = _longest("".join(char if char.isalnum() else " " for char in term).split())
@@ -89,7 +72,7 @@ class SubstringReader:
             if not run:  # no letter or digit: every text is checked
                 return None
             query = tantivy.Query.regex_query(schema, "words", f".*{run}.*")
-            # Counted first: a term in most files narrows nothing worth naming them all.
+            # Counted first: a term in most files narrows nothing.
             most = BROAD_SHARE * searcher.num_docs
             if any(run in w and searcher.doc_freq("words", w) > most for w in self._broad):
                 return None  # inside a word most files hold: nothing to count
@@ -111,13 +94,12 @@ class SubstringReader:
         addresses = self._addresses_of(searcher)
         number = self._index.number
         held = [(address, key) for key in keys if (address := addresses.get(number(*key)))]
-        # In the order the documents are stored: each block of the store read once.
+        # In storage order: each block read once.
         held.sort(key=lambda pair: (pair[0].segment_ord, pair[0].doc))
         return {key: first(searcher.doc(address), "body") for address, key in held}
 
     def prepare(self) -> None:
-        """Read what the first `texts` of the newest snapshot reads (where each document
-        is), and once the most frequent words (`BROAD_WORDS`), before a keystroke asks."""
+        """Read where each document is and the most frequent words, before a keystroke asks."""
         self._addresses_of(self._current())
         if not self._broad:
             top = self._current().terms_with_prefix("words", "", limit=BROAD_WORDS)
@@ -135,8 +117,7 @@ class SubstringReader:
         return {key for key in named if key is not None and key[0] in wanted}
 
     def _addresses_of(self, searcher: Any) -> dict[int, Any]:
-        """Where each document is in `searcher`'s snapshot, by number (read once a
-        snapshot: a few milliseconds for 20,000)."""
+        """Where each document of `searcher`'s snapshot is, by number."""
         if self._addresses is None or self._addresses[0] is not searcher:
             addresses = matching(searcher, tantivy.Query.all_query())
             numbers = searcher.fast_field_values("number", addresses)

@@ -1,25 +1,6 @@
-"""Another agent's memory file as a `memtab.file_protocol.memory_file.MemoryFile`, and Memtab's
-history of such files.
-
-`AgentFile` reads and saves through `memtab.sources.content` (a lock per file, the
-store's sha-checked save, only where the source's layout lets Memtab write), keeps its
-versions in the home's history and reads the commits of the agent's own repository
-(Codex's memories, `memtab.sources.history`).
-
-Other agents' files are kept in the home's history like mux's (`memtab.store.history`:
-the same blobs, index format and pruning), one index per source, `source-<16 hex digits
-of the source id's sha256>` (a source id holds `:` and may be long), each version's
-`path` its file id (`claude-code:user:CLAUDE.md`). Memtab records its own changes there,
-under the file's lock, with the bytes before and after: an editor save, a copy in (Copy
-to…, `memtab copy`), the removal of a copy (Edit → Undo) and a restore. Write-ahead, as
-for mux's files: before Memtab replaces or removes a file's content, still under the lock,
-`keep_before` stores that content and, if the agent wrote it since the last version,
-records it as `external` (the recorder's `keep_before`), so a crash between the write and
-its `record` loses nothing the agent wrote; a change that would destroy what history
-cannot keep is refused (`UnkeptChangeError`) unless the caller allows it. What the agents
-write while Memtab does not write the file is recorded by `memtab.sources.external` (the
-recorder, or the window after its scans).
-"""
+"""Another agent's memory file as a `MemoryFile`, and Memtab's history of such files: one index
+per source in the home's history, its changes recorded write-ahead under the file's lock as for
+mux's files (`keep_before`), so a crash loses nothing the agent wrote."""
 
 from __future__ import annotations
 
@@ -76,11 +57,9 @@ class SourceVersions:
     def keep_before(
         self, file: SourceFile, before: bytes, *, done: str, destroys: bool, allow_unkept: bool
     ) -> bool:
-        """Write-ahead: under the file's lock and before Memtab replaces or removes it,
-        keep `before` (what it holds) in history. Whether it was kept (pass it to `record`
-        as `before_kept`). A change that `destroys` it when history cannot keep a copy is
-        refused (UnkeptChangeError) unless `allow_unkept` (see
-        `HistoryRecorder.keep_before`)."""
+        """Write-ahead: under the file's lock, keep `before` in history; whether kept (pass it to
+        `record`). UnkeptChangeError when it `destroys` what history cannot keep, unless
+        `allow_unkept`."""
         return self._recorder().keep_before(
             index_key(file.source_id),
             [(file.id, before)],
@@ -101,8 +80,7 @@ class SourceVersions:
         restored_from: str | None = None,
         before_kept: bool = False,
     ) -> None:
-        """Record one change (never raises: history must not fail the change).
-        `before_kept`: what `keep_before` returned for `before`."""
+        """Record one change (never raises: history must not fail the change)."""
         change = FileChange(file.id, before, after, op, restored_from=restored_from)
         self._recorder().record(index_key(file.source_id), [change], before_kept=before_kept)
 
@@ -135,12 +113,9 @@ def restore_version(
     expected_sha256: str | None = None,
     allow_unkept: bool = False,
 ) -> bool:
-    """Make a writable file of `source` hold one of its versions again (a deleted one comes
-    back), recorded as a `restore`; False when it already holds it. `expected_sha256`:
-    only if the file holds that content now (an undo). HistoryError (unknown version,
-    content pruned), SaveConflictError (changed meanwhile), UnkeptChangeError (what it
-    holds cannot be kept; `allow_unkept`: restore anyway), ReadOnlyError and SourceError
-    (one line) otherwise."""
+    """Make a writable file of `source` hold one of its versions again, recorded as a `restore`;
+    False when it already does (`expected_sha256`: only over that content). HistoryError,
+    SaveConflictError, UnkeptChangeError, ReadOnlyError, SourceError."""
     version = history.find(file_id, version_id)
     data = content_of(history.home, version)
     relative = parse_file_id(file_id).path
@@ -174,8 +149,7 @@ def restore_version(
 
 @dataclass(frozen=True)
 class AgentFile:
-    """A file of another agent's source (Claude Code, Codex, loki-mode), as its listing
-    has it (who may write it), its changes recorded in `history`."""
+    """A file of another agent's source as its listing has it, its changes recorded in `history`."""
 
     source: Source
     file: SourceFile

@@ -1,17 +1,5 @@
-"""Which agents' memory to look for, and where: settings, environment and defaults.
-
-For each of Claude Code, Codex, loki-mode and Gemini CLI, in order:
-1. the home's own overrides, `<home>/memtab/sources.json` (the demo home uses them; with
-   `"isolated": true` nothing outside the home is looked at: no environment variable, no
-   user settings, no project outside the home);
-2. Memtab's settings.json, section `"sources"`: `{"claude-code": {"enabled": false}}`,
-   `{"codex": {"path": "/data/codex"}}` (a path the user chose in Memtab wins over the
-   environment, which a desktop launcher often does not have);
-3. the agent's own variable: `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `LOKI_DIR` (a `.loki` dir),
-   `GEMINI_CLI_HOME` (the folder Gemini CLI takes for the home directory: its `.gemini`);
-4. the default: `~/.claude` (then `~/.config/claude`), `~/.codex`, `~/.gemini`; loki-mode
-   has none besides each project's `.loki/`.
-"""
+"""Which agents' memory to look for, and where: the home's `sources.json` (maybe isolated), then
+Memtab's settings, the agent's own variable, the default."""
 
 from __future__ import annotations
 
@@ -62,8 +50,7 @@ def _trimmed(path: str | None) -> str | None:
 
 
 class AgentSettings(Record, checked_when_built=False):
-    """One agent's switch and path override (None: the environment or the default); an
-    entry of settings.json's `sources` (docs/formats.md §15.1)."""
+    """One agent's switch and path override (docs/formats.md §15.1)."""
 
     enabled: bool = True
     path: Annotated[str | None, Checked(_trimmed)] = None
@@ -76,8 +63,7 @@ AgentEntry = Annotated[OrNone[AgentSettings], KeepUnread, OmitNone]
 
 
 class AgentSources(Record, keep_unknown=True):
-    """Each agent's entry (`AgentSettings`), read on its own: settings.json's `sources`
-    (docs/formats.md §15.1), and the agents of a home's `sources.json` (§14.4)."""
+    """Each agent's entry, read on its own (docs/formats.md §15.1, §14.4)."""
 
     claude_code: Annotated[AgentEntry, Key("claude-code")] = None
     codex: AgentEntry = None
@@ -103,8 +89,7 @@ class AgentSources(Record, keep_unknown=True):
 
 
 class HomeSources(AgentSources):
-    """`<home>/memtab/sources.json` (docs/formats.md §14.4): its agents' entries are the
-    settings' (`AgentSources`); `isolated` is true only when it says `true`."""
+    """`<home>/memtab/sources.json` (docs/formats.md §14.4); `isolated` only when `true`."""
 
     isolated: TrueOnly = False
 
@@ -147,11 +132,7 @@ def load_sources_settings(env: Mapping[str, str] | None = None) -> SourcesSettin
 def save_agent_settings(
     agent: Agent, settings: AgentSettings, *, env: Mapping[str, str] | None = None
 ) -> Path:
-    """Store one agent's switch and path in settings.json, keeping the other agents'.
-
-    The section is re-read and written under a lock, so two Memtab processes changing
-    different agents at once keep both changes.
-    """
+    """Store one agent's switch and path in settings.json under a lock, keeping the others'."""
     with interprocess_lock(config_dir(env) / ".sources-settings.lock"):
         agents = {**load_sources_settings(env).agents, agent: settings}
         return save_settings_section(SETTINGS_KEY, AgentSources.of(agents).to_json(), env=env)

@@ -1,22 +1,6 @@
-"""Reading and saving a source's files.
-
-Both open the file's directory from the source's root one component at a time without
-following links (`memtab.fs.confined`), as the store does inside a scope: a link on the
-way is refused, whenever it appeared. Writes start higher, at the agent's root the user
-configured (`Source.trusted_root`): a folder between it and the source's root
-(`~/.claude/projects/<name>`) that is a link is refused too, while reads go through it as
-the agent does. Only the single files of a user's own config dir may be links (a
-dotfiles repository's CLAUDE.md): those are read through, never written.
-
-Reads stop at the store's 100 KiB file cap (the newest 100 KiB of a JSON-lines log) and
-skip files with other hard links, as the store does; loki-mode's JSON and a Codex
-extension's manifest are shown rendered.
-Saves go through the store's sha-checked save (`replace_loaded_in`), or its create that
-never replaces anything (`Directory.create_new`), under a cross-process lock per file kept
-in Memtab's config dir (two Memtab windows on different homes still take turns), and only
-for files the source's layout marks writable. Under the same lock, Edit → Undo of a Copy
-to… removes the copy only while it holds exactly what was written.
-"""
+"""Reading and saving a source's files: opened from the root without following links (writes
+from the agent's trusted root), capped and single-linked as the store reads, saved sha-checked
+under a cross-process lock per file, only where the layout allows."""
 
 from __future__ import annotations
 
@@ -59,9 +43,8 @@ LOCK_TIMEOUT_S = 10.0
 
 
 class ChangeRecorder(Protocol):
-    """Where a change of a source's file is kept (`agent_file.SourceVersions`: the home's
-    history), written ahead: `keep_before` under the file's lock before it is replaced or
-    removed, `record` once it is."""
+    """Where a change of a source's file is kept, written ahead: `keep_before` under the lock,
+    `record` once done."""
 
     def keep_before(
         self, file: SourceFile, before: bytes, *, done: str, destroys: bool, allow_unkept: bool
@@ -119,16 +102,14 @@ def read_source_file(source: Source, file: SourceFile) -> SourceContent:
 
 
 def _rendered(source: Source, file: SourceFile, data: bytes, *, newest_only: bool) -> str:
-    """The Markdown a rendered file is shown as: a Codex extension's manifest, else
-    loki-mode's JSON."""
+    """The Markdown a rendered file is shown as (a Codex manifest, loki-mode's JSON)."""
     if source.agent == "codex":
         return render_manifest(file.relative, data)
     return render_loki(file.relative, data, newest_only=newest_only)
 
 
 def read_raw_source_text(source: Source, file: SourceFile) -> str:
-    """The file's own text, not rendered (loki-mode's JSON as it is), at most the cap
-    (a log's newest part). SourceError (one line) when it cannot be read."""
+    """The file's own text, not rendered, at most the cap. SourceError."""
     tail = file.relative.endswith(".jsonl")
     try:
         directory, name = _directory_of(source, file, create=False)
@@ -169,20 +150,9 @@ def save_source_file(
     restored_from: str | None = None,
     allow_unkept: bool = False,
 ) -> str:
-    """Save editor content into a writable source file; returns the sha of what was written.
-
-    `expected_sha256` None creates the file, refusing if anything is there; otherwise the
-    file must still hold what was loaded (SaveConflictError from the store, the file
-    untouched). ReadOnlyError for a file its agent owns; AgentFormatError for content its
-    agent would not read (`layouts.content_problem`: Codex's summary without its `v1`
-    line); SecretRefusedError for a potential secret in memory that is synced or shared
-    (`shared_memory_refusal`); SourceError for a path through a link, or when the file's
-    lock is held too long. `history` records the change (a restore of version
-    `restored_from`, a create or an edit) under the file's lock, and keeps what an edit or
-    restore replaces before it
-    writes (write-ahead); a save that would destroy what history cannot keep is refused
-    (UnkeptChangeError) unless `allow_unkept`.
-    """
+    """Save editor content into a writable source file; the sha written. `expected_sha256` None
+    creates it; else SaveConflictError when changed. ReadOnlyError, AgentFormatError,
+    SecretRefusedError, SourceError; `history` records it write-ahead (UnkeptChangeError)."""
     if file.source_id != source.id:
         raise SourceError(f"{file.id} is not a file of {source.id}")
     if not file.writable:
@@ -247,10 +217,8 @@ def save_source_file(
 
 
 def shared_memory_refusal(source: Source, content: str) -> str | None:
-    """Why `content` may not be written into `source`, in Claude Code's own words, when the
-    memory is synced or shared (`Source.shared`) and the text holds a potential secret
-    (what Claude Code refuses there: `redact.secret_labels`, the text scanned with and
-    without its invisible characters); None: it may."""
+    """Why `content` may not go into synced or shared memory, in Claude Code's own words (a
+    potential secret); None: it may."""
     if source.shared is None:
         return None
     found = [label for text in secret_scan_texts(content) for label in secret_labels(text)]
@@ -270,8 +238,7 @@ def shared_memory_refusal(source: Source, content: str) -> str | None:
 
 
 def missing_folders(source: Source, relative: str) -> int:
-    """How many of the folders holding `relative` (counted from the innermost) do not
-    exist yet: the ones a copy there will create, and its undo may remove again."""
+    """How many folders holding `relative` do not exist yet (what a copy creates)."""
     folders = relative.split("/")[:-1]
     missing = 0
     for depth in range(len(folders), 0, -1):
@@ -291,15 +258,9 @@ def remove_created_file(
     history: ChangeRecorder | None = None,
     allow_unkept: bool = False,
 ) -> None:
-    """Take back a file Memtab created in a source (Edit → Undo of Copy to…): remove it
-    only while it holds exactly what was written (`expected_sha256`), then the
-    `created_folders` innermost folders made for it, each only if empty.
-
-    SaveConflictError, removing nothing, when the file changed or went; SourceError when
-    it cannot be reached (a link on the way) or its lock is held too long. `history`
-    keeps the copy before removing it and records the removal; UnkeptChangeError when it
-    cannot, unless `allow_unkept`.
-    """
+    """Take back a file Memtab created in a source: removed only while it holds
+    `expected_sha256`, then its `created_folders` while empty. SaveConflictError, SourceError,
+    UnkeptChangeError."""
     changed = SaveConflictError("changed", f"{file.id} changed since it was copied; kept")
     try:
         with interprocess_lock(file_lock_path(file.physical, env), timeout_s=LOCK_TIMEOUT_S):
@@ -344,8 +305,8 @@ def _remove_empty_folders(source: Source, folders: list[str], count: int) -> Non
 
 
 def _open_root(source: Source, *, writing: bool) -> Directory:
-    """The source's root, open: for a read, where it is (links and all, as the agent
-    reads it); for a write, from the agent's trusted root down without following a link."""
+    """The source's root, open: as the agent reads it, or for a write from the trusted root
+    without links."""
     if not writing or source.trusted_root is None:
         return Directory.open(source.root)
     return descend(Directory.open(source.trusted_root), source.below_trusted_root)
@@ -354,10 +315,8 @@ def _open_root(source: Source, *, writing: bool) -> Directory:
 def _directory_of(
     source: Source, file: SourceFile, *, create: bool, writing: bool = False
 ) -> tuple[Directory, str]:
-    """The open directory holding `file` and its name there: from the source's root
-    (`_open_root`), then each component without following a link. A file that is itself
-    a link (`file.linked`, only in a user's config dir, never written) is reached where
-    it really is."""
+    """The open directory holding `file` and its name there, no link followed (a linked file of
+    a config dir reached where it is)."""
     if file.linked and not writing:
         real = os.path.realpath(file.physical)
         return Directory.open(os.path.dirname(real)), os.path.basename(real)
@@ -374,8 +333,7 @@ def _reason(error: Exception) -> str:
 
 
 def file_lock_path(physical: Path, env: Mapping[str, str] | None = None) -> Path:
-    """One lock per real file path, in Memtab's config dir (shared by every home): held
-    by every save, and by the recorder while it records the file (`sources.external`)."""
+    """One lock per real file path in Memtab's config dir, held by saves and the recorder."""
     real = os.path.realpath(physical)
     digest = hashlib.sha256(encode_utf8(real)).hexdigest()[:20]
     return config_dir(env) / "locks" / f"source-{digest}.lock"

@@ -1,24 +1,5 @@
-"""Copy to…: put one agent's memory into another agent's scope, in that agent's format.
-
-A Claude Code topic file's `name`/`description`/`type` become mux's `description:` (the
-name becomes the title when the body has none); a mux file becomes a Claude Code topic
-file (`name` from the file name, `type` chosen by the caller), a Codex skill's SKILL.md,
-or plain Markdown for instruction and rule files. A copy never overwrites anything: mux
-targets go through the store (`MemoryStore.create_file`), other agents' through the
-sources' own save, which refuses an existing file and read-only places alike.
-
-A copy into mux is recorded in history by the store; a copy into another agent's memory
-by `history` (`memtab.sources.agent_file`) when the caller gives one. `on_copied` tells the
-caller what was written (how Edit → Undo takes it back).
-
-A note to Codex (`add_codex_note`) is memory put into Codex's the way Codex means its
-memory to be added to: one small file per request in `memories/extensions/ad_hoc/notes/`
-(its memory prompt's "where user-requested memory updates should be written"; its
-`add_ad_hoc_note` tool writes there), which its next consolidation folds in and tags
-`[ad-hoc note]`. Memtab writes the same: one new Markdown file per note, named
-`<UTC time>-<words of the note>.md` (`2026-09-18T00-30-00-use-pnpm.md`), never replacing
-anything, recorded in history like every save (docs/formats.md §17.3).
-"""
+"""Copy to…: one agent's memory into another agent's scope, in that agent's format, never
+overwriting; and a note to Codex, one new file in its ad-hoc notes (docs/formats.md §17.3)."""
 
 from __future__ import annotations
 
@@ -63,8 +44,7 @@ class CopyOrigin:
 
     @classmethod
     def of(cls, file: MemoryFile) -> CopyOrigin:
-        """What `file` holds, to copy: only a whole text file (SourceError otherwise;
-        the protocol's errors when it cannot be read)."""
+        """What `file` holds, to copy: only a whole text file (SourceError otherwise)."""
         content = file.read()
         if content.binary or content.over_cap:
             raise SourceError(f"{file.ref.key} cannot be copied: only whole text files can")
@@ -90,9 +70,8 @@ def copy_note(
     on_copied: Callable[[CopyResult], None] | None = None,
     history: ChangeRecorder | None = None,
 ) -> CopyResult:
-    """Copy `origin` to `target`: a virtual path (`/memories/…`, through `store`) or a
-    relative path inside `source`. Never overwrites; raises SourceError, ReadOnlyError
-    or the store's errors with a one-line message."""
+    """Copy `origin` to `target` (a virtual path, or a path inside `source`); never overwrites.
+    SourceError, ReadOnlyError, the store's errors."""
     note = Note.from_text(origin.text, fallback_name=origin.stem)
     if target.startswith(VIRTUAL_ROOT):
         if store is None:
@@ -130,8 +109,7 @@ def convert_for(kind: FileKind, note: Note, topic_type: str | None, name: str) -
 
 
 def default_name(ref: MemoryFileRef) -> str:
-    """The name a copy of a file gets unless the user says otherwise: the file's name
-    without `.md`, a Codex skill's folder's name."""
+    """The name a copy gets by default: the file's name without `.md`, a skill's folder's."""
     path = PurePosixPath(ref.path)
     if path.name == "SKILL.md" and path.parent.name:
         return path.parent.name
@@ -157,9 +135,8 @@ def note_name(text: str, at_ms: int) -> str:
 def add_codex_note(
     home: Home, source: Source, text: str, *, at_ms: int | None = None
 ) -> SourceFile:
-    """Write `text` (redacted, §12) as a new note in Codex's `memories/` `source`; returns
-    the file written. SourceError when the note is empty, the source is not Codex's
-    memories or cannot be written (a linked folder…), or no free name is found."""
+    """Write `text` (redacted, §12) as a new note in Codex's `memories/`; the file written.
+    SourceError."""
     if source.layout is not Layout.CODEX_MEMORIES:
         raise SourceError(f"{source.id} is not Codex's memories folder")
     body = redact_secrets(text.strip())

@@ -1,16 +1,5 @@
-"""Finding every agent's memory: cheap enough for start-up, and never on the GUI thread.
-
-`discover(context)` looks only at directories (a stat per candidate, one directory listing
-of Claude Code's `projects/`, a few stats per known project, the head of one transcript
-for a Claude Code directory no known project matches). `scan(context)` then lists every
-source; both block on disk, so the GUI calls them from its background scan.
-
-Known projects are mux's registered projects (and its workspaces' paths, which map to their
-project), the projects Codex's `config.toml` has settings for, the projects Claude
-Code's directory names decode to, and those Gemini CLI has ids for (its `projects.json`).
-Each gets its instruction files (CLAUDE.md…, AGENTS.md, GEMINI.md) and `.loki/memory` as
-sources when they exist.
-"""
+"""Finding every agent's memory cheaply (stats and a few listings, never on the GUI thread)
+from the known projects: mux's, Codex's, Claude Code's decoded and Gemini CLI's."""
 
 from __future__ import annotations
 
@@ -81,15 +70,13 @@ class KnownProjects:
 
 
 def _auto_memory_off(claude_root: Path, env: Mapping[str, str]) -> str | None:
-    """Why Claude Code's sessions have no auto memory (`CLAUDE_CODE_DISABLE_AUTO_MEMORY`),
-    or None."""
+    """Why Claude Code's sessions have no auto memory, or None."""
     switch = auto_memory_switch(claude_root, env)
     return switch.off_note if switch is not None and switch.state == "off" else None
 
 
 def discover(context: SourceContext) -> Discovery:
-    """Every source of Claude Code, Codex, Gemini CLI and loki-mode that exists (none is
-    listed yet)."""
+    """Every source that exists (none listed yet)."""
     looked: list[LookedFor] = []
     sources: list[Source] = []
     known = KnownProjects.from_registry(context.registry)
@@ -145,13 +132,8 @@ def discover(context: SourceContext) -> Discovery:
 
 
 def scan(context: SourceContext, *, whole: bool = False) -> tuple[Discovery, list[SourceListing]]:
-    """Discover and list every source (what the GUI's background scan calls; `whole`:
-    every file of each, none described — what a reader of every file whole needs, the
-    trust commands and the check: `listing.list_source`).
-
-    Claude Code keeps a directory for every place it ran; those without any memory file
-    (only transcripts) are left out of the listings.
-    """
+    """Discover and list every source (`whole`: every file, none described); Claude Code's
+    directories without a memory file are left out."""
     discovery = discover(context)
     if whole:
         listings = [list_source(s, limit=None, described=False) for s in discovery.sources]
@@ -161,8 +143,7 @@ def scan(context: SourceContext, *, whole: bool = False) -> tuple[Discovery, lis
 
 
 def is_shown(listing: SourceListing) -> bool:
-    """Whether a listing is shown: a Claude Code project directory without a memory file
-    (only transcripts) is left out."""
+    """Whether a listing is shown (not a Claude Code directory of transcripts only)."""
     return bool(listing.files or listing.error or listing.source.layout is not Layout.CLAUDE_MEMORY)
 
 
@@ -195,8 +176,7 @@ def _agent_root(context: SourceContext, agent: Agent, looked: list[LookedFor]) -
 
 
 def gemini_reader(context: SourceContext, gemini_root: Path | None) -> SettingsReader | None:
-    """Gemini CLI's settings under its directory (None: not found or turned off); an
-    isolated home reads no system settings."""
+    """Gemini CLI's settings (None: not found or off); an isolated home reads no system's."""
     if gemini_root is None:
         return None
     return SettingsReader(gemini_root, context.env, system=not context.isolated)
@@ -286,10 +266,8 @@ def _openings(
     registered: Iterable[str],
     sources: Iterable[Source],
 ) -> tuple[Opening, ...]:
-    """Where a source not found now may appear while the window runs (`Opening`): in the
-    agents' directories, and in the projects mux registered or whose instructions are
-    sources already (their roots are watched anyway) — never every place an agent once
-    ran, each a watch of its own."""
+    """Where a source not found now may appear while the window runs: the agents' directories
+    and the known projects, never every place an agent once ran."""
     openings: list[Opening] = []
     if claude_root is not None:
         account = account_memory_directory(claude_root)
@@ -316,17 +294,12 @@ def _gemini_openings(
     found: Iterable[GeminiProject],
     registered: Iterable[str],
 ) -> tuple[Opening, ...]:
-    """Where Gemini CLI's memory may appear while the window runs: its `tmp/` (made at
-    its first session anywhere), a project's `tmp/<id>/` (at its first session there) and
-    the `memory/` folder in it (at its first extraction, or `/memory add`: Gemini CLI makes
-    it then), and the own GEMINI.md of a project mux registered or Gemini CLI ran in (or
-    the names the user's settings give)."""
+    """Where Gemini CLI's memory may appear while the window runs."""
     found = tuple(found)
     temp = gemini_root / TMP_DIR
     openings = [Opening(gemini_root, frozenset({TMP_DIR})), Opening(temp)]
     openings += [Opening(temp / p.project_id, frozenset({MEMORY_DIR})) for p in found]
-    # The names the user's settings give (a project's own settings are read once it has
-    # a file of them: not again here, for every project).
+    # The names the user's settings give (a project's own are read once it has a file).
     names = frozenset(n for n in gemini.settings().context_names if "/" not in n)
     projects = _unique([*registered, *(p.path for p in found)])
     openings += [Opening(Path(p), names) for p in projects if context.allows_project(p)]
@@ -334,8 +307,7 @@ def _gemini_openings(
 
 
 def _project_openings() -> dict[str, frozenset[str]]:
-    """Per folder of a project, the names a project's markers and loki-mode's memory start
-    with there ("" the project's root)."""
+    """Per folder of a project, the names its markers and loki-mode's memory start with."""
     names: dict[str, set[str]] = {"": set(), ".loki": {"memory"}}
     for marker in (*_CLAUDE_PROJECT_MARKERS, *_CODEX_PROJECT_MARKERS, ".loki/memory"):
         *folders, _ = marker.split("/")

@@ -1,25 +1,6 @@
-"""Changes another program made to another agent's files, recorded in the home's history.
-
-`record_source_external(home, listing)` is `memtab.store.catch_up.external.record_external` for one
-source (docs/formats.md §14.5): each listed file is compared with its newest version in
-the source's index (`agent_file.index_key`) by size and mtime, read only when they
-differ, and recorded when its content does (a file seen for the first time gets a
-baseline `seen` version); a file history has as existing that the listing no longer has,
-and that is still not there once history was read (a restore made after the listing is
-not taken back), is recorded as deleted, its content kept, so it can be restored. What a
-version holds is
-what Memtab shows of the file (`AgentFile.read_whole`: loki-mode's JSON rendered).
-
-A file whose stat changed but whose content did not (Memtab's own save keeps no stat, a
-touch) is remembered for the process (`_SAME`), so a long-running recorder reads it once,
-not at every pass.
-
-Each file is read and recorded under the file's own lock, the one Memtab's saves of it
-take (`content.file_lock_path`), never waiting for it: a file Memtab is saving is left
-for the next recording pass, so a save is never recorded twice (once as `external`). Files history
-cannot keep (over the cap, not text) are skipped, and a listing that is cut short or
-failed records no deletion.
-"""
+"""Changes another program made to another agent's files, recorded in the home's history
+(docs/formats.md §14.5): compared by stat, read when it differs, each under the file's lock
+without waiting; a listing cut short records no deletion."""
 
 from __future__ import annotations
 
@@ -44,8 +25,7 @@ from memtab.store.home import Home
 logger = logging.getLogger(__name__)
 
 _SAME: dict[tuple[str, str], tuple[tuple[int, int], str]] = {}
-"""(index, file id) → the stat it was read with and the content's sha, when that content
-was its newest version already."""
+"""(index, file id) → the stat read and the content's sha, when already its newest version."""
 
 
 @dataclass
@@ -68,8 +48,8 @@ class SourceExternalReport:
 def record_source_external(
     home: Home, listing: SourceListing, *, actor: str = "external"
 ) -> SourceExternalReport:
-    """Record what changed in `listing`'s files since history last saw them (see the
-    module doc), as `actor`'s. Never raises for a file: problems are listed and logged."""
+    """Record what changed in `listing`'s files since history last saw them, as `actor`'s;
+    never raises for a file."""
     report = SourceExternalReport()
     key = index_key(listing.source.id)
     newest = ScopeHistory(home, key).newest_by_path()
@@ -133,10 +113,8 @@ def _record_file(
 
 
 def _still_gone(source: Source, file_id: str) -> bool:
-    """Whether a file the listing lacks is still not there, looked at after `newest` was
-    read: the listing came first, so a restore made between the two is in history as the
-    file's newest version but not in the listing — recorded as deleted, it would be taken
-    away again in history though it is back on disk."""
+    """Whether a file the listing lacks is still not there after `newest` was read (a restore
+    meanwhile is not taken back)."""
     try:
         return source_file(source, parse_file_id(file_id).path) is None
     except SourceError:

@@ -1,9 +1,5 @@
-"""A source's history from its own git repository (Codex keeps `memories/` in one).
-
-`git log` runs in a subprocess with a timeout, never through a shell, with no pager, no
-prompts and no hooks or fsmonitor from the repository's config. Without git, or outside a
-repository, there is no history, and the note says why in one line.
-"""
+"""A source's history from its own git repository (Codex's `memories/`): `git log` without a
+shell, pager, prompts or the repository's hooks; none without git, saying why."""
 
 from __future__ import annotations
 
@@ -69,9 +65,8 @@ def file_at(source: Source, sha: str, relative: str) -> str:
 def run_git(
     root: Path, arguments: list[str], *, stdin: bytes | None = None, accept: tuple[int, ...] = (0,)
 ) -> str:
-    """git's output (UTF-8, errors replaced); SourceError with a one-line reason. `stdin`
-    is given to git (none otherwise); `accept`: the exit statuses that are not a failure
-    (`check-ignore` exits 1 when nothing is ignored)."""
+    """git's output; SourceError with a one-line reason. `accept`: exit statuses that are not
+    a failure."""
     git = shutil.which("git")
     if git is None:
         raise SourceError("git is not installed")

@@ -1,50 +1,6 @@
-"""Which files of a source's root belong to it, what each one is, and who may write it.
-
-One table of rules per layout, used both to list a source and to check a copy's target,
-so a file Memtab lists as read-only can never be written by another route.
-
-What was checked, and where:
-- Claude Code: instruction memory (`CLAUDE.md`, `rules/*.md` in the config dir;
-  `CLAUDE.md`, `.claude/CLAUDE.md`, `.claude/rules/*.md`, `CLAUDE.local.md` in a project),
-  a project's skills (`.claude/skills/<name>/SKILL.md`, which its feedback memories edit),
-  auto memory in `projects/<encoded>/memory/` (`MEMORY.md` index plus topic files) or in
-  the directory `autoMemoryDirectory` names (`claude_settings.py`) — its memory files
-  and the subtrees that are not the user's own (team memory, logs, sessions, proposals)
-  as `claude/memory_dir.py` says —, team memory's mounts in `<auto memory>/team/`,
-  account memory in `<config>/memory/personal/`, session memory an older Claude Code left in
-  `projects/<encoded>/<session>/session-memory/summary.md` (2.1.332's bundle has no
-  `session-memory` left: it is neither written nor read), and subagents' memory in
-  `agent-memory/<subagent>/` (user scope), `.claude/agent-memory/<subagent>/` and
-  `.claude/agent-memory-local/<subagent>/` (a project's), each a `MEMORY.md` index plus
-  topic files, as Claude Code's memory and subagent documentation describe them.
-- Codex: openai/codex `codex-rs/memories/` (write/src/lib.rs: `memory_root` =
-  `<codex home>/memories`, `rollout_summaries/`, `raw_memories.md`, extensions in
-  `memories/extensions/<name>/`; write/src/storage.rs: `raw_memories.md` and each
-  `rollout_summaries/<slug>.md` rewritten whole from Codex's database, the others pruned, at
-  each consolidation; write/src/workspace.rs: the memory root is a git baseline, and
-  `phase2_workspace_diff.md` a generated prompt artifact; templates/memories/consolidation.md:
-  its consolidation agent edits `MEMORY.md`, `memory_summary.md` and `skills/` guided by
-  that diff, which is authoritative — "it is probably a user change and you shouldn't just
-  drop it" — so a hand edit there is kept; write/src/extensions/: `ad_hoc/instructions.md`
-  seeded once, and an extension with `manifest.json` kept in step with it, resources named
-  by a time pruned after 7 days; read/templates/ad_hoc/instructions.md: notes in
-  `extensions/ad_hoc/notes/` are never deleted and their edits consolidated). An older
-  Codex kept extensions in the sibling `memories_extensions/<name>/` and one bucket per
-  working directory, `memories/<16 hex>/memory/` (`raw_memories/`, `memory_summary.md`,
-  `MEMORY.md`, `consolidated.md`, `skills/`), which the current one no longer reads.
-- loki-mode: `.loki/memory/{episodic,semantic,skills,ledgers,handoffs,learnings}/`,
-  `index.json`, `failures.jsonl` (its memory-system reference).
-- Gemini CLI 0.61 (`@google/gemini-cli`, its bundle): the context files
-  (`memoryDiscovery.js`: each of `getAllGeminiMdFilenames()` — `context.fileName`, then
-  `GEMINI.md` — in `~/.gemini/` and in a project's folders), and the private project
-  memory `~/.gemini/tmp/<project id>/memory/` (`Storage.getProjectMemoryTempDir`):
-  `MEMORY.md` (`PROJECT_MEMORY_INDEX_FILENAME`) and sibling `*.md` notes not starting with
-  `.` (`isAllowedPrivateMemoryFileName`), `skills/<name>/SKILL.md` its extraction agent
-  writes (`getProjectSkillsMemoryDir`); its `.inbox/` patches and `.extraction*` state are
-  not memory files (dot names are never listed). Gemini CLI writes these files with its
-  own edit tools, and its auto memory only through patches the user approves, so every
-  one of them is writable here, by the sha-checked save.
-"""
+"""Which files of a source's root belong to it, what each is, and who may write it: one table of
+rules per layout, for listing and for a copy's target alike, so nothing listed read-only is written
+by another route (docs/formats.md §17.2–§17.4, §17.7)."""
 
 from __future__ import annotations
 
@@ -152,8 +108,7 @@ PLANS: dict[Layout, Plan] = {
     Layout.GEMINI_MEMORY: Plan(directories=("",)),
 }
 
-# Layouts whose single files may be links (a user's own config dir, often managed by a
-# dotfiles repository). Links in project directories and walked trees are not followed.
+# Layouts whose single files may be links (a user's config dir, often a dotfiles repository).
 FOLLOWS_LINKED_FILES = frozenset({Layout.CLAUDE_USER, Layout.CODEX_USER, Layout.GEMINI_USER})
 GEMINI_CONTEXT_LAYOUTS = frozenset({Layout.GEMINI_USER, Layout.GEMINI_PROJECT})
 GEMINI_SKILLS = "skills"
@@ -161,8 +116,7 @@ GEMINI_INDEX = "MEMORY.md"
 
 
 def classify_file(source: Source, segments: tuple[str, ...]) -> Rule | None:
-    """`classify` for a file of `source`: the layouts whose files a setting names (Gemini
-    CLI's context files) know them from the source."""
+    """`classify` for a file of `source` (layouts whose files a setting names know them from it)."""
     if source.layout in GEMINI_CONTEXT_LAYOUTS:
         valid = segments and not any(s in ("", ".", "..") for s in segments)
         named = valid and "/".join(segments) in source.context_names
@@ -171,8 +125,8 @@ def classify_file(source: Source, segments: tuple[str, ...]) -> Rule | None:
 
 
 def classify(layout: Layout, segments: tuple[str, ...]) -> Rule | None:
-    """The rule for the file at `segments` inside a root of `layout`, or None when the
-    file is not part of such a source (so it is neither listed nor writable)."""
+    """The rule for the file at `segments` in a root of `layout`, or None (neither listed nor
+    writable)."""
     if not segments or any(s in ("", ".", "..") for s in segments):
         return None
     name = segments[-1]
@@ -236,8 +190,7 @@ def _memory_file_rule(segments: tuple[str, ...]) -> Rule | None:
 
 
 def _personal_memory_rule(segments: tuple[str, ...]) -> Rule | None:
-    """A file of the user's own auto memory: its memory files outside team memory, logs,
-    sessions and proposals."""
+    """A file of the user's own auto memory (not team memory, logs, sessions, proposals)."""
     return None if not_personal(segments) else _memory_file_rule(segments)
 
 
@@ -254,8 +207,7 @@ def _team_memory_rule(segments: tuple[str, ...]) -> Rule | None:
 
 
 def is_team_memory(layout: Layout, segments: tuple[str, ...]) -> bool:
-    """Whether a path inside a root of `layout` is in its team memory folder (the team
-    memory source's, not this one's)."""
+    """Whether a path in a root of `layout` is in its team memory folder."""
     if layout is Layout.CLAUDE_MEMORY:
         return len(segments) > 1 and segments[0] == "memory" and is_team_folder(segments[1])
     if layout is Layout.CLAUDE_AUTO_MEMORY:
@@ -306,8 +258,7 @@ def _codex_bucket_rule(segments: tuple[str, ...]) -> Rule:
 
 
 def _codex_extension_rule(segments: tuple[str, ...]) -> Rule:
-    """A file below an extensions folder (`<name>/…`): an ad-hoc note is Memtab's way in;
-    the rest of an extension is Codex's. A loose file belongs to no extension."""
+    """A file below an extensions folder: an ad-hoc note is Memtab's way in, the rest Codex's."""
     if len(segments) < 2:
         return Rule(FileKind.NOTE)
     if segments[:2] == (AD_HOC_EXTENSION, "notes") and len(segments) > 2:
@@ -331,19 +282,16 @@ def _gemini_memory_rule(segments: tuple[str, ...]) -> Rule | None:
 
 
 def content_problem(layout: Layout, segments: tuple[str, ...], content: str) -> str | None:
-    """Why the file at `segments` of a `layout` root may not hold `content`, because its
-    agent would not read it so (None: it may): Codex's summary begins with `v1`."""
+    """Why the file at `segments` may not hold `content`, its agent would not read it so (None:
+    it may)."""
     if layout is Layout.CODEX_MEMORIES and segments == (SUMMARY_NAME,):
         return summary_problem(content)
     return None
 
 
 def watch_targets(source: Source) -> list[tuple[Path, bool]]:
-    """The directories to watch for this source's files, each with `recursive`.
-
-    Never a whole project or a whole Claude Code config dir: those hold repositories and
-    busy transcripts. Session summaries appear on the next rescan of their source.
-    """
+    """The directories to watch for this source's files, each with `recursive`; never a whole
+    project or config dir (repositories, busy transcripts)."""
     root = source.root
     if source.layout is Layout.CLAUDE_USER:
         return [(root, False), (root / "rules", True)]
@@ -359,8 +307,7 @@ def watch_targets(source: Source) -> list[tuple[Path, bool]]:
 
 
 def auto_memory_dir(source: Source) -> Path | None:
-    """The folder of a source that is Claude Code's auto memory (where its consolidation
-    keeps `.consolidate-lock`), or None."""
+    """The folder of a source that is Claude Code's auto memory, or None."""
     if source.layout is Layout.CLAUDE_MEMORY:
         return source.root / "memory"
     if source.layout is Layout.CLAUDE_AUTO_MEMORY:

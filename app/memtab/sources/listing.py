@@ -1,11 +1,5 @@
-"""Listing a source: the files its layout names, each with its kind, description and rights.
-
-Walks follow the store's listing rules (docs/formats.md §4.2): names starting with `.` are skipped,
-linked directories are never followed, an unreadable directory lists as empty. Reads
-stop at the first 4 KiB of Markdown files (for the description), except Claude Code's
-`MEMORY.md`, read whole (at most the cap) to check its load limit. A Codex source's
-extensions are read with their manifests (`sources.codex.extensions`).
-"""
+"""Listing a source: the files its layout names, each with its kind, description and rights, by
+the store's listing rules (docs/formats.md §4.2)."""
 
 from __future__ import annotations
 
@@ -63,11 +57,8 @@ MAX_FILES_PER_SOURCE = MAX_FILES_PER_SCOPE
 def list_source(
     source: Source, *, limit: int | None = MAX_FILES_PER_SOURCE, described: bool = True
 ) -> SourceListing:
-    """Every file of `source` by its layout, sorted by relative path: the first `limit`
-    (the tree's, the MCP catalog's: 1000; None: every one, as the trust commands and the
-    check read them), each `described` (its description, frontmatter and warnings read from
-    its first 4 KiB; else its kind, size and rights alone, as a reader of every file
-    whole needs)."""
+    """Every file of `source` by its layout, sorted: the first `limit` (None: all), each
+    `described` from its first 4 KiB, else kind, size and rights alone."""
     plan = PLANS[source.layout]
     found: dict[str, SourceFile] = {}
     error: str | None = None
@@ -111,8 +102,7 @@ def list_source(
 
 
 def _with_index_warnings(source: Source, files: list[SourceFile]) -> list[SourceFile]:
-    """Gemini CLI's private memory: each sibling note its `MEMORY.md` names nowhere says
-    Gemini CLI never finds it (none when there is no `MEMORY.md` to point to them)."""
+    """Gemini CLI's private memory: each note its `MEMORY.md` never names says it is never found."""
     index = next((f for f in files if f.kind is FileKind.MEMORY_INDEX), None)
     if index is None:
         return files
@@ -133,8 +123,7 @@ def _with_index_warnings(source: Source, files: list[SourceFile]) -> list[Source
 
 
 def source_file(source: Source, relative: str) -> SourceFile | None:
-    """The file at `relative` as listing would show it, or None when it is not one of the
-    source's files (not named by its layout, missing, a link, a directory)."""
+    """The file at `relative` as listing would show it, or None when not one of the source's."""
     segments = tuple(relative.split("/"))
     found: dict[str, SourceFile] = {}
     _add(found, source, segments)
@@ -146,8 +135,8 @@ _UNSAFE_SEGMENT = re.compile(r'[\x00-\x1f\x7f\\<>":|?*~]')
 
 
 def target_file(source: Source, relative: str) -> SourceFile:
-    """A new file at `relative` in `source`, if its layout lets Memtab write one there
-    (SourceError: a name no listing would show; ReadOnlyError: a place its agent owns)."""
+    """A new file at `relative` in `source`, if its layout lets Memtab write one (SourceError,
+    ReadOnlyError)."""
     segments = tuple(relative.strip().strip("/").split("/"))
     bad = next(
         (
@@ -286,8 +275,7 @@ def _description(layout: Layout, segments: tuple[str, ...], prefix: str) -> str:
         return loki_description(segments)
     if not prefix:
         return ""
-    # The store's reader for `description:`, then the first heading (most agents' files
-    # have no frontmatter but start with a title).
+    # The store's reader for `description:`, then the first heading.
     return description_from_prefix(prefix.encode("utf-8")) or title_of(prefix)
 
 
@@ -336,9 +324,8 @@ _LOGGED_TOO_DEEP: set[tuple[Path, str]] = set()
 def _walk(
     root: Path, too_deep: list[str], limit: int | None = MAX_FILES_PER_SOURCE
 ) -> list[tuple[str, ...]] | None:
-    """Relative segments of every regular file below `root` (dotfiles and links skipped),
-    at most `MAX_PATH_DEPTH` deep (and, past `limit` files, no more folders); a folder at
-    that depth that holds anything is added to `too_deep`, not walked."""
+    """Relative segments of every regular file below `root` (no dotfiles or links), at most
+    `MAX_PATH_DEPTH` deep; a deeper folder holding anything goes to `too_deep`."""
     results: list[tuple[str, ...]] = []
     pending: list[tuple[str, tuple[str, ...]]] = [(str(root), ())]
     while pending and (limit is None or len(results) <= limit):
@@ -387,11 +374,9 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 
 
 class SourceFileRow(FileRow, write_only=True):
-    """Another agent's file as `memtab list --source ID --json` and the MCP server's `list`
-    show it (docs/formats.md §17): a mux file's fields, then its own; Codex's copy of a
-    Claude Code memory file says what it is (`imported`: "imported from Claude Code (cwd
-    …)") and names its original (`importedFrom`), and an original its copies
-    (`importedAs`), when the listing holds both (§17.3)."""
+    """Another agent's file as `memtab list --source ID --json` and the MCP `list` show it
+    (docs/formats.md §17): a mux file's fields, then its own, Codex's imports linked both ways
+    (§17.3)."""
 
     kind: FileKind
     writable: bool
@@ -405,8 +390,7 @@ class SourceFileRow(FileRow, write_only=True):
 
 
 def source_file_row(file: SourceFile, links: ImportLinks | None = None) -> SourceFileRow:
-    """`file`'s row; `links`: Codex's imports among the listings `file` was listed with
-    (`link_imports`)."""
+    """`file`'s row; `links`: Codex's imports among the listings it was listed with."""
     return SourceFileRow(
         path=file.id,
         scope=file.source_id,

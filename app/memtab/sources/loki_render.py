@@ -1,10 +1,5 @@
-"""loki-mode's JSON memory as readable Markdown: an episode as goal / actions / outcome /
-errors, a pattern as correct vs incorrect approach, a handoff, the failures log.
-
-Every value may be missing or of another type than loki-mode writes today, and a file may
-be malformed or nested absurdly deep: the renderers never raise; what they cannot read is
-said in one line, followed by the raw text.
-"""
+"""loki-mode's JSON memory as readable Markdown; the renderers never raise: what they cannot read
+is said in a line, then the raw text."""
 
 from __future__ import annotations
 
@@ -24,11 +19,8 @@ _NONE = "(none recorded)"
 
 
 def render_loki(relative: str, data: bytes, *, newest_only: bool = False) -> str:
-    """The Markdown text shown for loki-mode file `relative` whose bytes are `data`.
-
-    `newest_only`: `data` is the end of a JSON-lines file too big to read whole (its first
-    line may be cut).
-    """
+    """The Markdown shown for loki-mode file `relative` (`newest_only`: `data` is a JSON-lines
+    file's end)."""
     name = relative.rsplit("/", 1)[-1]
     if name.endswith(".jsonl"):
         text = _render_lines(relative, data, newest_only=newest_only)

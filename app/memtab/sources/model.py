@@ -1,14 +1,5 @@
-"""What a source and its files are: agents' layouts, kinds, listings, discoveries, and why
-a file is read-only.
-
-A *source* is one place where an agent keeps memory (Claude Code's user CLAUDE.md and
-rules, one project's Claude auto memory, Codex's `memories/`, a project's `.loki/memory`…).
-Its id is `<agent>:<name>` (`claude-code:user`, `codex:memories`,
-`loki:project-acme-api-1a2b3c4d5e6f`); a file's id is `<source id>:<relative path>`
-(`claude-code:user:rules/testing.md`). How every memory file is named — `MemoryFileRef`,
-ids and their parsing — is `memtab.file_protocol.file_ref` (what the tree needs before its
-first paint; this module only after it).
-"""
+"""What a source and its files are: agents' layouts, kinds, listings, discoveries, and why a file
+is read-only; ids are `memtab.file_protocol.file_ref`'s."""
 
 from __future__ import annotations
 
@@ -40,13 +31,11 @@ class ReadOnlyError(SourceError):
 
 
 class AgentFormatError(SourceError):
-    """What would be written breaks a rule its agent reads the file by (Codex's
-    `memory_summary.md` begins with the line `v1`): nothing is written."""
+    """What would be written breaks a rule its agent reads the file by: nothing written."""
 
 
 class SecretRefusedError(SourceError):
-    """The text holds a potential secret, and the memory it would be written to is shared
-    beyond this machine (`Source.shared`): refused, in its agent's words."""
+    """The text holds a potential secret and the memory is shared beyond this machine."""
 
 
 class Layout(StrEnum):
@@ -87,16 +76,8 @@ class FileKind(StrEnum):
 
 @dataclass(frozen=True)
 class Source:
-    """One place where an agent keeps memory.
-
-    `trusted_root` is the agent's root the user configured (resolved once: it may itself
-    be a link, as `~/.claude` into a dotfiles repository often is), when `root` is a
-    folder below it (`<config>/projects/<name>`, `<codex home>/memories`). A link between
-    the two is not followed for writes: such a source is read-only
-    (`linked_root_reason`), and every write opens the folders from `trusted_root` without
-    following links, so a folder swapped for a link later is refused too. None: `root`
-    is itself trusted (a project, an agent's root, a directory the user named).
-    """
+    """One place where an agent keeps memory. `trusted_root`: the agent's root above `root`,
+    from which writes open folders without following links (None: `root` is trusted)."""
 
     id: str
     agent: Agent
@@ -113,11 +94,9 @@ class Source:
     trusted_root: Path | None = None
     # Folders (the first segment below `root`) its agent may not write, and why.
     read_only_folders: tuple[tuple[str, str], ...] = ()
-    # Memory its agent shares beyond this machine: synced to the user's account, or with
-    # the repository's collaborators (a write holding a potential secret is refused).
+    # Memory its agent shares beyond this machine (a write holding a secret is refused).
     shared: Literal["account", "team"] | None = None
-    # The names of the context files its agent reads in `root` (Gemini CLI's
-    # `context.fileName`, then GEMINI.md), for the layouts whose files a setting names.
+    # The context file names its agent reads in `root` (Gemini CLI's `context.fileName`).
     context_names: tuple[str, ...] = ()
 
     def folder_read_only_reason(self, segments: tuple[str, ...]) -> str | None:
@@ -146,9 +125,8 @@ class Source:
 
 
 def linked_root_reason(trusted_root: Path, root: Path) -> str | None:
-    """Why nothing can be written in `root`, a folder below the agent's `trusted_root`:
-    a folder on the way is a symbolic link (None when none is). Memtab reads through it,
-    as the agent does, but never writes through a link below a root the user chose."""
+    """Why nothing can be written in `root`: a folder below `trusted_root` on the way is a link
+    (None: none is)."""
     folder = trusted_root
     for part in root.relative_to(trusted_root).parts:
         folder = folder / part
@@ -162,11 +140,8 @@ def linked_root_reason(trusted_root: Path, root: Path) -> str | None:
 
 @dataclass(frozen=True)
 class AgentFolder:
-    """A folder below an agent's root that is a source of its own while it is there
-    (`folder_sources`): Codex's `memories/`, Claude Code's `agent-memory/`, a Gemini CLI
-    project's private memory. `name`: the source's (its id is `<agent>:<name>`); `path`:
-    where it is below the root; `git_history`: its git log is its history when it is a
-    repository (Codex's `memories/`); the rest as `Source` has them."""
+    """A folder below an agent's root that is a source of its own while there (Codex's
+    `memories/`, Claude Code's `agent-memory/`…)."""
 
     name: str
     path: str
@@ -179,8 +154,7 @@ class AgentFolder:
 
 
 def folder_sources(agent: Agent, root: Path, folders: Iterable[AgentFolder]) -> list[Source]:
-    """A source for each of `folders` that is a folder below `root`, the agent's root the
-    user configured (its `trusted_root`: read through a link on the way, never written)."""
+    """A source for each of `folders` below `root`, the agent's trusted root."""
     found = []
     for folder in folders:
         path = root / folder.path
@@ -241,8 +215,7 @@ class SourceFile:
 
 @dataclass(frozen=True)
 class ListedResource:
-    """A resource the manifest lists: where it comes from, its file (relative to the
-    source's root), the sha of its origin, and whether that file is there."""
+    """A resource the manifest lists: its origin, its file, the origin's sha, whether there."""
 
     source_id: str
     relative: str
@@ -252,8 +225,7 @@ class ListedResource:
 
 @dataclass(frozen=True)
 class ImportedProject:
-    """One project's imported memory: its key (its folder below `resources/`), the folder
-    (relative to the source's root), and the `cwd` its `scope.json` names (None: none)."""
+    """One project's imported memory: its key, its folder, and its `scope.json`'s `cwd`."""
 
     key: str
     folder: str
@@ -268,9 +240,8 @@ class ImportedProject:
 
 @dataclass(frozen=True)
 class CodexExtension:
-    """One of Codex's memory extensions as its folder and manifest have it (paths relative
-    to the source's root, '/'-separated; `sources.codex.extensions` reads it,
-    docs/formats.md §17.3)."""
+    """One of Codex's memory extensions as its folder and manifest have it (docs/formats.md
+    §17.3)."""
 
     name: str
     folder: str
@@ -287,8 +258,7 @@ class CodexExtension:
     problem: str | None = None
     """Why Codex could not use its manifest.json (None: it can, or there is none)."""
     imports: tuple[ImportedProject, ...] = ()
-    """The import of another agent's memory (`external_agent_import`): each project's
-    folder and the `cwd` its `scope.json` names (`sources.codex.imports`)."""
+    """The import of another agent's memory: each project's folder and `cwd`."""
 
     @property
     def unlisted(self) -> tuple[str, ...]:
@@ -317,8 +287,7 @@ class CodexExtension:
         return " · ".join(parts)
 
     def details(self) -> list[str]:
-        """What it is, line by line: its description, its manifest's resources (where each
-        comes from), the other resources and notes."""
+        """What it is, line by line: description, resources and where each comes from, notes."""
         title = f"Codex memory extension `{self.name}`"
         lines = [f"{title}: {self.description}" if self.description else title]
         if self.manifest is None:
@@ -353,10 +322,8 @@ class CodexExtension:
 
 @dataclass(frozen=True)
 class SourceListing:
-    """A source and its files, sorted by relative path; `error` when its root is unreadable.
-    `last_consolidated_ms`: when its agent last consolidated it (Claude Code's auto
-    memory), None when never or not known. `extensions`: Codex's memory extensions among
-    its files, with their manifests (`sources.codex.extensions`)."""
+    """A source and its files, sorted by relative path (`error`: root unreadable), when its
+    agent last consolidated it, and Codex's extensions."""
 
     source: Source
     files: tuple[SourceFile, ...] = ()
@@ -374,8 +341,7 @@ class SourceListing:
 
 
 class LookedFor(Record, write_only=True):
-    """Where discovery looked for an agent's memory, and what it found (for the settings;
-    `memtab sources --json`'s `lookedFor`, docs/formats.md §17.1)."""
+    """Where discovery looked for an agent's memory and what it found (docs/formats.md §17.1)."""
 
     agent: Agent
     path: str
@@ -386,10 +352,8 @@ class LookedFor(Record, write_only=True):
 
 @dataclass(frozen=True)
 class Opening:
-    """A directory where a source discovery did not find may appear (a project's first
-    Claude Code folder, Codex's first memories, loki-mode in a project): an entry of it
-    named in `names` (None: any name) coming or going is a reason to discover again. The
-    window watches it, not recursively."""
+    """A directory where an undiscovered source may appear: an entry named in `names` coming
+    or going means discover again (watched, not recursively)."""
 
     directory: Path
     names: frozenset[str] | None = None
@@ -405,8 +369,7 @@ class Discovery:
     """Where a source not found now may appear (`opens`)."""
 
     def opens(self, path: str) -> bool:
-        """Whether a change of `path` may be a source appearing: an entry of an opening
-        it names, no source's root yet (a source's own changes are `source_containing`'s)."""
+        """Whether a change of `path` may be a source appearing."""
         parent, name = os.path.split(path.rstrip(os.sep))
         for opening in self.openings:
             if str(opening.directory) == parent and (
@@ -426,8 +389,7 @@ class Discovery:
 
     def source_containing(self, path: Path) -> Source | None:
         """The source whose root holds `path` (the deepest root wins), for the watcher."""
-        # Compared as text (the watcher asks for every change): a root holds `path` when it
-        # is its text or that text's start up to a separator; of two, the longer is deeper.
+        # Compared as text (asked for every change); of two roots, the longer is deeper.
         text = str(path)
         best: Source | None = None
         best_length = -1

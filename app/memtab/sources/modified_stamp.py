@@ -1,11 +1,5 @@
-"""The `modified:` timestamp Claude Code writes into a memory's frontmatter
-(docs/formats.md §17.2): kept as it is, and set to the time of the save when Memtab saves
-a file that has one. A file without one never gets one (Claude Code's own files decide).
-
-Claude Code writes JavaScript's `toISOString()`: UTC, milliseconds, `Z`
-(`2026-11-20T14:02:11.123Z`). A value of another shape is replaced by one of its own
-shape: a date alone by the date, a time without milliseconds without them; quotes stay.
-"""
+"""The `modified:` timestamp Claude Code writes into a memory's frontmatter (docs/formats.md
+§17.2): set to the save's time in the value's own shape when a file has one, never added."""
 
 from __future__ import annotations
 

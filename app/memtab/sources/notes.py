@@ -1,9 +1,5 @@
-"""A memory file as a note: its frontmatter fields and its body, and turning it into another
-agent's format (Claude Code topic ↔ mux `description:` ↔ Codex skill).
-
-Where the frontmatter is and what it says come from the store's one frontmatter reader
-(`memtab.store.text.frontmatter`), which also reads the keys other agents use (`name`, `type`).
-"""
+"""A memory file as a note (frontmatter fields and body, by the store's one reader), turned into
+another agent's format (Claude Code topic ↔ mux `description:` ↔ Codex skill)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""The one place that turns a `MemoryFileRef` into its `MemoryFile`.
-
-A mux file's ref (`mux` and a virtual path) opens through the store of the workspace the
-caller shows; another agent's through its source as the caller lists it now (the window's
-last scan, a discovery for the CLI). Nothing else looks at which kind a file is.
-"""
+"""The one place that turns a `MemoryFileRef` into its `MemoryFile`."""
 
 from __future__ import annotations
 
@@ -18,8 +13,7 @@ from memtab.store.paths import PathError, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 
 AgentFinder = Callable[[MemoryFileRef], "tuple[Source, SourceFile] | None"]
-"""Another agent's file as its source lists it now (the window's last scan, or a
-discovery for the CLI), or None."""
+"""Another agent's file as its source lists it now, or None."""
 
 
 def open_memory_file(
@@ -29,9 +23,7 @@ def open_memory_file(
     store: MemoryStore | None = None,
     find_agent_file: AgentFinder | None = None,
 ) -> MemoryFile | None:
-    """The file `ref` names — a mux file through `store` (its workspace's), another
-    agent's as `find_agent_file` lists it — or None when it cannot be reached that way.
-    The one place that looks at which kind a file is."""
+    """The file `ref` names (a mux file through `store`, another agent's as listed now), or None."""
     if ref.source_id == MUX_SOURCE_ID:
         try:
             return MuxFile(store, parse_file_path(ref.path)) if store is not None else None

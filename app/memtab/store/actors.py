@@ -1,20 +1,6 @@
-"""Who changed a memory file, in one set of words: History, Blame, the tree's badges,
-Recently deleted, the Inbox, the runs and the CLI all name an actor through this module
-(docs/formats.md §14.7).
-
-An actor is what history records (`Version.actor`, §14.2: `user`, `consolidator`,
-`writer`, `agent-tool`, `external`, `sync`, `mcp:<client>`), what blame adds
-(`before-memtab`, `unknown`, `mux`, `xum`) or an agent that owns a file (`claude-code`, `codex`,
-`loki`). Each has a name, which starts a sentence or fills a WHO column ("Consolidator",
-"Another program"), and a short form of at most seven letters for the blame gutter
-("consol", "other"). A new source of changes (xum's journal, an MCP client) adds its
-actor here, and every view names it the same way.
-
-An MCP client is recorded as it named itself (`mcp:<its clientInfo name>`, §22.1: Codex's
-is `codex-mcp-client`); `MCP_CLIENTS` is the one table of the names agents' clients give,
-so a known client is named as its agent everywhere ("Codex", "codex"; "Codex via Memtab
-MCP" where the words say how), and any other keeps the name it gave.
-"""
+"""Who changed a memory file, in one set of words for every view (docs/formats.md §14.7): each
+actor's name for a sentence or a WHO column, and a short form of at most seven letters for the blame
+gutter; a known MCP client is named as its agent."""
 
 from memtab.fs.slotted import Slotted
 
@@ -74,26 +60,23 @@ MCP_CLIENTS: dict[str, ActorName] = {
     "mux": ACTORS["mux"],
     "xum": ActorName("xum", "xum"),
 }
-"""The agents whose MCP clients Memtab knows, by the name the client gives (its
-`clientInfo`, as the server records it, in any case): Claude Code's, Codex's, Gemini
-CLI's (`gemini-cli-mcp-client`), mux's and xum's when they name themselves so."""
+"""The agents whose MCP clients Memtab knows, by the `clientInfo` name the client gives (any
+case)."""
 
 VIA_MCP = "via Memtab MCP"
 """How an MCP client's change came, after its name where the words say how."""
 
 
 def mcp_agent(actor: str) -> ActorName | None:
-    """The agent of an MCP client's actor (`mcp:codex-mcp-client`: Codex), if Memtab
-    knows the client."""
+    """The agent of an MCP client's actor (`mcp:codex-mcp-client`: Codex), if known."""
     if not actor.startswith(MCP_PREFIX):
         return None
     return MCP_CLIENTS.get(actor.removeprefix(MCP_PREFIX).casefold())
 
 
 def actor_name(actor: str, *, how: bool = True) -> str:
-    """The name of `actor` ("Consolidator"; an actor this module does not know: as it is
-    recorded). An MCP client is its agent's name ("Codex") or the name it gave, followed
-    by "via Memtab MCP" unless `how` is False (where the view says it: the Inbox, a badge)."""
+    """The name of `actor` ("Consolidator"; unknown: as recorded); an MCP client's followed by "via
+    Memtab MCP" unless `how` is False."""
     if actor.startswith(MCP_PREFIX):
         agent = mcp_agent(actor)
         name = agent.name if agent is not None else actor.removeprefix(MCP_PREFIX)
@@ -103,8 +86,7 @@ def actor_name(actor: str, *, how: bool = True) -> str:
 
 
 def actor_short(actor: str) -> str:
-    """`actor` in at most seven letters (an MCP client: its agent's, "codex", or the
-    first letters of the name it gave)."""
+    """`actor` in at most seven letters."""
     if actor.startswith(MCP_PREFIX):
         agent = mcp_agent(actor)
         return agent.short if agent is not None else actor.removeprefix(MCP_PREFIX)[:7]

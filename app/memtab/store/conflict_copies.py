@@ -1,17 +1,5 @@
-"""File-sync tools' conflict copies: recognised here, and only here (docs/formats.md §18.5).
-
-A home kept in step by a file-sync tool (Syncthing, Dropbox, Nextcloud, ownCloud, Google
-Drive, OneDrive) gets a second file when two machines changed one file before it synced:
-`x.sync-conflict-20261122-143000-ABCDEF7.md` beside `x.md`. Such a copy is not a memory
-of its own: the listing names it a conflict of its original (`conflictOf`), and agents
-and the consolidator do not see it until the user resolves it (`memtab conflicts`).
-
-`parse_copy_name(name)` reads a name by each tool's pattern. A name is a conflict copy
-only while its original exists beside it (`find_copies`): a name that merely looks like
-one (`notes (1).md` with no `notes.md`) is an ordinary memory, and a copy whose original
-is gone holds the only text left, so it is shown like any memory rather than hidden.
-Pure string work; the caller lists the directory.
-"""
+"""File-sync tools' conflict copies, recognised here only (docs/formats.md §18.5): a name is a copy
+only while its original exists beside it. Pure string work."""
 
 from collections.abc import Iterable
 from typing import NamedTuple
@@ -20,9 +8,7 @@ from memtab.fs.lazy_re import LazyPattern
 from memtab.fs.slotted import Slotted
 from memtab.store.paths import VirtualPath
 
-# Each tool's pattern: the original's stem, what the tool added, the original's extension.
-# The extension is the last `.suffix` (as the tools split names); a name without one
-# ends with what the tool added.
+# Each tool's pattern: the original's stem, what the tool added, the original's last `.suffix`.
 _EXT = r"(?P<ext>\.[^.\s]+)?"
 _PATTERNS: tuple[tuple[str, LazyPattern], ...] = (
     (
@@ -56,10 +42,8 @@ _PATTERNS: tuple[tuple[str, LazyPattern], ...] = (
         ),
     ),
     (
-        # OneDrive keeps both by adding the computer's name: <stem>-<COMPUTERNAME><ext>
-        # (a NetBIOS name: up to 15 capitals, digits and hyphens; one digit or hyphen at
-        # least, so a word like `-TODO` is not taken for one: looked for within the 15 the
-        # name may have, not to the end of a long run from each of its hyphens).
+        # OneDrive adds the computer's NetBIOS name: <stem>-<COMPUTERNAME><ext>, with a digit or
+        # hyphen so `-TODO` is none.
         "onedrive",
         LazyPattern(
             r"^(?P<stem>.+?)-(?P<by>(?=[A-Z0-9-]{0,14}[0-9-])[A-Z][A-Z0-9-]{1,14})" + _EXT + "$"
@@ -73,9 +57,7 @@ _PATTERNS: tuple[tuple[str, LazyPattern], ...] = (
 )
 
 _MAYBE_A_COPY = LazyPattern(r" \(|conflict-|-[A-Z]")
-"""What every tool's copy name holds (a tool's " (…)", "conflict-", OneDrive's "-NAME"):
-a name without any is ordinary, known at the cost of one search — the window counts the
-copies among every file of a scan on each scan, and most names are not copies."""
+"""What every tool's copy name holds: a name without any is ordinary at the cost of one search."""
 
 TOOL_NAMES = {
     "syncthing": "Syncthing",
@@ -89,8 +71,8 @@ TOOL_NAMES = {
 
 
 class CopyName(NamedTuple):
-    """What a conflict copy's name says: its original's name, the tool, and the time and
-    machine (or user) the tool wrote into it, as written (None when absent)."""
+    """What a conflict copy's name says: its original, the tool, and the time and machine written
+    into it."""
 
     original: str
     tool: str
@@ -104,8 +86,8 @@ class CopyName(NamedTuple):
 
 
 def parse_copy_name(name: str) -> CopyName | None:
-    """The original a name is a conflict copy of, by the first tool's pattern it matches;
-    None for an ordinary name. The name alone does not make a copy: see `find_copies`."""
+    """The original a name is a copy of by the first matching tool's pattern; None for an ordinary
+    name (see `find_copies`)."""
     if _MAYBE_A_COPY.search(name) is None:
         return None
     for tool, pattern in _PATTERNS:
@@ -136,8 +118,7 @@ class ConflictCopy(Slotted):
 
 
 def find_copies(files: Iterable[VirtualPath]) -> dict[VirtualPath, ConflictCopy]:
-    """The conflict copies among a listing's files (those whose original is listed too),
-    by path."""
+    """The conflict copies among a listing's files whose original is listed too, by path."""
     listed = tuple(files)
     named = [path for path in listed if path.segments and _MAYBE_A_COPY.search(path.name)]
     if not named:

@@ -1,26 +1,6 @@
-"""What each memory file said when last read, so a start shows every description without
-reading 3,000 files again (docs/formats.md §15.4).
-
-The window's scans list each scope with a `KnownFiles` (`store.files.list_scope`): a file
-whose size, mtime, ctime and inode are what they were when it was last read gives its
-description, heading and binary flag from here, with no open; any other is read as
-always and learnt. `DescriptionCache` keeps them in one small JSON file per home in
-Memtab's cache dir, loaded by a scan that lists scopes and written (atomically, only when
-it learnt something) by that scan, on the scan's worker thread.
-
-The file holds each root's files field by field, their identities packed in one base64
-text: a start parses a few long lists and no number (12,000 nanosecond integers parsed one
-by one were most of a start's reading of it), and compares each file's identity as one
-tuple.
-
-Never trusted blindly: every entry is checked against a fresh `lstat` of its file, so a
-file mux, an agent or an editor changed between two starts is read again (a write changes
-the mtime or the ctime, and a rename over it the inode); a file modified within
-`RACY_MARGIN_NS` of its reading is not remembered, as its next write could keep the same
-mtime on a coarse clock (git's "racily clean" entries). A file that cannot be parsed, or
-a root of the wrong shape, is ignored (its files read again), and the next save replaces
-the file.
-"""
+"""What each memory file said when last read, so a start shows every description without reading the
+files again (docs/formats.md §15.4): one private JSON file per home, each entry trusted only while a
+fresh `lstat` still matches and past `RACY_MARGIN_NS` of its reading (git's "racily clean")."""
 
 from __future__ import annotations
 
@@ -45,20 +25,18 @@ logger = logging.getLogger(__name__)
 CACHE_VERSION: Final = 2
 # A file modified this close to its reading may change again with the same mtime.
 RACY_MARGIN_NS = 2_000_000_000
-# The scope roots one cache remembers (a workspace switch lists other roots): the most
-# recently listed are kept.
+# The scope roots one cache remembers, the most recently listed.
 MAX_ROOTS = 16
-# Bigger than any real cache (20,000 files take ~2 MB): not read.
+# Bigger than any real cache: not read.
 MAX_CACHE_BYTES = 64 * 1024 * 1024
 
 Described = tuple[str, str, bool]
 """What a listing shows of a file it did not read: (description, heading, binary)."""
 
 Stamp = tuple[int, int, int, int]
-"""A file's identity as read: its size, mtime, ctime (ns) and inode — what any write to
-the file or over it changes."""
+"""A file's identity as read: size, mtime, ctime (ns) and inode."""
 
-# A stamp as the file packs it: three signed and one unsigned 64-bit little-endian integers.
+# Three signed and one unsigned 64-bit little-endian integers.
 _PACKED_STAMP = struct.Struct("<qqqQ")
 
 KnownEntry = tuple[Stamp, str, str, bool]
@@ -66,10 +44,8 @@ KnownEntry = tuple[Stamp, str, str, bool]
 
 
 class CachedRoot(Record):
-    """One scope root's files (docs/formats.md §15.4), a list per field in the same order
-    (the nth item of each is the nth file's), each kept as parsed (`PlainJson`: no walk of
-    20,000 items): their lengths checked when the root is first listed, each file's types
-    as it is recalled."""
+    """One scope root's files (docs/formats.md §15.4), a list per field in one order, kept as parsed
+    and checked as recalled."""
 
     paths: Annotated[list[Any], PlainJson]
     """Each file's path below the root, `/`-joined."""
@@ -81,8 +57,7 @@ class CachedRoot(Record):
 
 
 class DescriptionCacheFile(Record):
-    """The cache file (docs/formats.md §15.4): its version, its home's path, and each scope
-    root's files. A root that is no `CachedRoot` is dropped."""
+    """The cache file (docs/formats.md §15.4): version, home, and each scope root's files."""
 
     version: Literal[2]
     home: str
@@ -90,8 +65,7 @@ class DescriptionCacheFile(Record):
 
 
 def known_entries(cached: CachedRoot) -> dict[str, KnownEntry]:
-    """A root's files by path, as parsed (each file's types are checked as it is recalled)
-    — none when its lists do not line up (the root's files are read again)."""
+    """A root's files by path, as parsed; none when its lists do not line up."""
     paths = cached.paths
     try:
         packed = binascii.a2b_base64(cached.stamps, strict_mode=True)
@@ -99,8 +73,7 @@ def known_entries(cached: CachedRoot) -> dict[str, KnownEntry]:
         files = zip(stamps, cached.descriptions, cached.headings, cached.binary, strict=True)
         return dict(zip(paths, files, strict=True))
     except (ValueError, TypeError, struct.error):
-        # Not base64 (binascii.Error) or not ASCII, lists of other lengths, a path that is
-        # no key, stamps not 32 bytes a file.
+        # Not base64 or ASCII, lists of other lengths, a path no key, stamps not 32 bytes a file.
         return {}
 
 
@@ -118,12 +91,11 @@ def cached_root(entries: Mapping[str, KnownEntry]) -> CachedRoot:
 
 
 class KnownFiles:
-    """One scope root's files as last read, by relative path (`/`-joined), and what a
-    listing learns reading the others."""
+    """One scope root's files as last read, by `/`-joined relative path, and what a listing
+    learns."""
 
     def __init__(self, known: Mapping[str, KnownEntry], *, read_at_ns: int | None = None) -> None:
-        """`known`: the root's entries (`known_entries`, or a listing's `seen`);
-        `read_at_ns`: when the listing started (`time.time_ns()` by default)."""
+        """`known`: the root's entries; `read_at_ns`: when the listing started."""
         self._known = known
         self._racy_after_ns = (read_at_ns or time.time_ns()) - RACY_MARGIN_NS
         self.seen: dict[str, KnownEntry] = {}
@@ -132,10 +104,9 @@ class KnownFiles:
         """Files the listing had to read (not remembered, or changed since)."""
 
     def recall(self, relative: str, info: os.stat_result) -> Described | None:
-        """The file at `relative` as last read, if it is still as it was (`info`, never
-        through a link)."""
+        """The file at `relative` as last read, if still as `info` says."""
         entry = self._known.get(relative)
-        # The stamp built here, not by `stamp_of`: a call more a file is a tenth of this.
+        # Built here, not by `stamp_of`: a call more per file costs.
         if entry is None or entry[0] != (
             info.st_size,
             info.st_mtime_ns,
@@ -150,8 +121,7 @@ class KnownFiles:
         return None
 
     def learn(self, relative: str, info: os.stat_result, described: Described) -> None:
-        """Remember a file just read (unless it changed too recently to be sure, or its
-        times do not fit the file's 64 bits)."""
+        """Remember a file just read (unless changed too recently to be sure)."""
         self.read_again += 1
         if changed_since(info, self._racy_after_ns):
             return
@@ -169,23 +139,20 @@ class KnownFiles:
 
 
 def stamp_of(info: os.stat_result) -> Stamp:
-    """What identifies a file's content as `info` says it is: any write to the file
-    changes its mtime and ctime (an editor or `touch` can set the mtime back, never the
-    ctime), a rename over it the inode."""
+    """What identifies a file's content: mtime and ctime (a write changes both), and the inode (a
+    rename over it)."""
     return (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
 
 
 def changed_since(info: os.stat_result, racy_after_ns: int) -> bool:
-    """Whether the file `info` describes was modified after `racy_after_ns`
-    (`time.time_ns()` less `RACY_MARGIN_NS` when it was read): a write right after it
-    could keep the same mtime on a coarse clock (git's "racily clean" entries)."""
+    """Whether the file was modified after `racy_after_ns` (its next write could keep the mtime on a
+    coarse clock)."""
     return max(info.st_mtime_ns, info.st_ctime_ns) >= racy_after_ns
 
 
 def still_as_read(entry: object, info: os.stat_result, more: int) -> bool:
-    """Whether `entry` is an entry (as JSON holds it) of a file still as `info` says it is
-    now: a list of its size, mtime, ctime and inode when it was read (`stamp_of`), then
-    `more` values of what it held (the caller checks those)."""
+    """Whether `entry` (as JSON holds it: the `stamp_of` list, then `more` values) is of a file
+    still as `info` says."""
     return (
         type(entry) is list
         and len(entry) == 4 + more
@@ -200,17 +167,16 @@ def still_as_read(entry: object, info: os.stat_result, more: int) -> bool:
 def remembered(
     info: os.stat_result, racy_after_ns: int, held: Sequence[object]
 ) -> list[object] | None:
-    """The entry (as JSON holds it: see `still_as_read`) of a file read as `info` says,
-    holding `held` — None when it was modified after `racy_after_ns` (`changed_since`)."""
+    """The JSON entry of a file read as `info` says, holding `held`; None when modified after
+    `racy_after_ns`."""
     if changed_since(info, racy_after_ns):
         return None
     return [*stamp_of(info), *held]
 
 
 def cache_file_for(home_root: Path, env: Mapping[str, str] | None = None) -> Path:
-    """Where the cache of the home at `home_root` lives (in Memtab's cache dir). Its name
-    holds the format's version: a Memtab of another version still running (an agent's
-    server) keeps its own file rather than replacing this one at each of its scans."""
+    """Where the home's cache lives in Memtab's cache dir; its name holds the format's version, so
+    another version's Memtab keeps its own."""
     return cache_dir(env) / f"descriptions-v{CACHE_VERSION}-{home_digest(home_root)}.json"
 
 
@@ -242,8 +208,8 @@ class DescriptionCache:
         return known
 
     def save(self) -> None:
-        """Write what the listings saw, when it differs from what was loaded (atomically,
-        not durably; a failure is logged: the next start only reads more files)."""
+        """Write what the listings saw when it differs from what was loaded (atomically, not
+        durably; a failure is logged)."""
         if self._roots is None or not any(known.changed for known in self._listed.values()):
             return
         roots = {root: cached_root(known.seen) for root, known in self._listed.items()}

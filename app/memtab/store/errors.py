@@ -1,7 +1,5 @@
-"""Why a store operation could not be done: one exception per reason, messages for users.
-
-Where mux has a message for the same refusal, the wording is mux's.
-"""
+"""Why a store operation could not be done: one exception per reason, in mux's words where mux has
+them."""
 
 from __future__ import annotations
 
@@ -56,12 +54,9 @@ class HistoryUnavailableError(MemoryStoreError):
 
 
 class UnkeptChangeError(MemoryStoreError):
-    """A change that would destroy content history cannot keep a copy of: refused, nothing
-    changed (docs/formats.md §14.2). The caller may ask the user, then make it again with
-    `allow_unkept=True`.
-
-    `label` names the file, `done` what the change would have done to it (`deleted`,
-    `saved`…), `cause` why history cannot keep it."""
+    """A change that would destroy content history cannot keep: refused, nothing changed
+    (docs/formats.md §14.2); the caller may ask, then pass `allow_unkept=True`. `label`, `done` and
+    `cause` say the file, the change and why."""
 
     def __init__(self, label: str, done: str, cause: str) -> None:
         super().__init__(

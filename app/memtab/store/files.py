@@ -1,14 +1,5 @@
-"""Memory files on disk: listing a scope with descriptions, reading text (docs/formats.md §4).
-
-Three views of a scope, one walk (`store.scope_walk`: the listing rules of docs/formats.md §4,
-links never followed): `list_scope` reads every file's size, time and description; `outline_scope`
-only counts the files of each directory from their names (no file is opened or stat'ed:
-what a tree can show of 20,000 files at once); `update_listing` re-reads just the files a
-watcher reported and patches a listing with them; `name_scope` walks their names and
-inodes alone and `stat_names` stats them (what a search index compares), `stat_listed_file`
-one a watcher reported. Descriptions come from `memtab.store.text.frontmatter`, the one
-frontmatter reader.
-"""
+"""Memory files on disk: listing a scope with descriptions, outlining it from names alone, patching
+a listing, reading text (docs/formats.md §4), over one walk (`store.scope_walk`)."""
 
 import errno
 import functools
@@ -48,8 +39,7 @@ MAX_FILES_PER_SCOPE = 1000
 
 
 class FileEntry(NamedTuple):
-    """A memory file as listed: where it is, what it says it is, and its size and age
-    (a tuple: the tree keeps one a file)."""
+    """A memory file as listed: where it is, what it says it is, its size and age."""
 
     path: VirtualPath
     description: str
@@ -57,8 +47,7 @@ class FileEntry(NamedTuple):
     modified_at_ms: int
     binary: bool = False
     heading: str = ""
-    """What the file calls itself (`frontmatter.title_of`), read only when it has no
-    description: the tree shows it in the description's place."""
+    """What the file calls itself, read only when it has no description."""
 
     @property
     def over_cap(self) -> bool:
@@ -77,16 +66,14 @@ class FileEntry(NamedTuple):
         return None
 
 
-# A listing makes a `FileEntry` and a `VirtualPath` a file: by tuple's own constructor, from
-# the fields in order, not through NamedTuple's `__new__` in Python (a tenth of a listing).
+# Built by tuple's own constructor: NamedTuple's `__new__` in Python costs.
 _listed_file = functools.partial(tuple.__new__, FileEntry)
 _listed_path = functools.partial(tuple.__new__, VirtualPath)
 
 
 class UnaddressableEntry(NamedTuple):
-    """A file or folder another program named so that no virtual path can reach it (a
-    line break, a backslash, bytes that are not UTF-8 in its name): listed apart, with a
-    warning, never opened or changed through Memtab (docs/formats.md §4.2)."""
+    """A file or folder named so no virtual path reaches it: listed apart with a warning, never
+    opened or changed (docs/formats.md §4.2)."""
 
     parent: VirtualPath
     name: str
@@ -133,8 +120,7 @@ class ScopeOutline(Slotted):
     too_deep: tuple[VirtualPath, ...]
     """As `ScopeListing.too_deep`."""
     walk: ScopeWalk | None
-    """The walk the outline was made from: the full listing that follows it lists its
-    names (`list_scope`'s `walked`) instead of walking again."""
+    """The walk the outline was made from, listed by the full listing that follows."""
 
     def __init__(
         self,
@@ -164,12 +150,9 @@ def _read_entry(physical: str, path: VirtualPath, known: os.stat_result | None) 
 def _read_entry_stat(
     physical: str, path: VirtualPath, known: os.stat_result | None
 ) -> tuple[FileEntry, os.stat_result]:
-    """The file read, and its stat as read. FileNotFoundError when it went since it was
-    listed (an agent deleted or moved it meanwhile), OSError when it is no longer a
-    regular file (a FIFO put in its place: never listed)."""
-    # One open (by the readability rule, `fs.readable`) for both the size/mtime and the
-    # 4 KiB prefix, and none of the buffering layers of `open()` (listing speed is
-    # dominated by this).
+    """The file read and its stat as read. FileNotFoundError when gone since listed, OSError when no
+    longer a regular file."""
+    # One open (by the readability rule) for both the stat and the 4 KiB prefix, unbuffered.
     try:
         fd, stat_result = open_readable_path(physical)
     except HardLinkedFileError as linked:  # may be a file outside the home: listed, not read
@@ -205,8 +188,7 @@ def _read_entry_stat(
 
 
 def _listed_entry(physical: str, path: VirtualPath) -> FileEntry | None:
-    """A listed file read with its description. None when it went since the walk saw it:
-    the next scan reports it gone."""
+    """A listed file with its description; None when gone since the walk."""
     try:
         return _read_entry(physical, path, None)
     except OSError:
@@ -216,9 +198,8 @@ def _listed_entry(physical: str, path: VirtualPath) -> FileEntry | None:
 def _list_known_files(
     scope: Scope, folder: Folder, prefix: str, known: KnownFiles, keyed: list[tuple[str, FileEntry]]
 ) -> None:
-    """`list_scope`'s files of one folder with the window's description cache, each
-    stat'ed then remembered or read (`described_file`), a file gone since the walk left
-    out (the next scan reports it gone): a start's hot loop, its names bound once."""
+    """`list_scope`'s files of one folder with the description cache, each remembered or read; a
+    start's hot loop."""
     lstat, add = os.lstat, keyed.append
     directory, segments = folder.path + "/", folder.segments
     for name in folder.files:
@@ -240,9 +221,8 @@ def described_file(
     known: KnownFiles,
     relative: str | None = None,
 ) -> FileEntry | None:
-    """The file at `physical` as `list_scope` lists it, from its stat (`info`, as a stat
-    walk saw it): remembered in `known` when still as `info` says, else read and learnt.
-    None when it went since. `relative`: the path's segments `/`-joined, if known."""
+    """The file at `physical` as `list_scope` lists it: remembered in `known` when still as `info`
+    says, else read and learnt; None when gone."""
     if relative is None:
         relative = "/".join(path.segments)
     remembered = known.recall(relative, info)
@@ -262,8 +242,7 @@ def described_file(
 def note_too_deep(
     scope: Scope, root: Path | str, too_deep: Iterable[tuple[str, ...]]
 ) -> tuple[VirtualPath, ...]:
-    """The directories a walk of `root` did not go into, as paths; each is logged once a
-    process."""
+    """The directories a walk of `root` did not go into, each logged once a process."""
     found = sorted(too_deep)
     for segments in found:
         key = (os.fspath(root), segments)
@@ -278,8 +257,7 @@ _LOGGED_TOO_DEEP: set[tuple[str, tuple[str, ...]]] = set()
 
 
 def _stat_entry(physical: str, path: VirtualPath) -> FileEntry | None:
-    """A listed file from its `lstat` alone: size and time, no description, not known to
-    be binary (None when it vanished)."""
+    """A listed file from its `lstat` alone (None when it vanished)."""
     try:
         info = os.lstat(physical)
     except OSError:
@@ -287,7 +265,7 @@ def _stat_entry(physical: str, path: VirtualPath) -> FileEntry | None:
     return FileEntry(path, "", info.st_size, info.st_mtime_ns // 1_000_000)
 
 
-# A folder opened to stat its files by name (never through a link), where `stat` takes one.
+# Stat by name in a folder opened once, never through a link, where `stat` takes a folder.
 _STAT_AT = os.stat in os.supports_dir_fd and hasattr(os, "O_DIRECTORY")
 _FOLDER_FLAGS = (
     os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
@@ -296,9 +274,8 @@ _FOLDER_FLAGS = (
 
 
 def stat_names(folder: str, names: Iterable[str], prefix: str = "") -> dict[str, os.stat_result]:
-    """The `lstat` of each of `names` in `folder` (one vanished meanwhile left out), by
-    `prefix` and its name: by its name in the folder opened once (`fstatat`: the kernel
-    resolves one name, not the whole path; a third of a stat's cost)."""
+    """The `lstat` of each of `names` in `folder` (vanished ones left out), by `prefix` + name,
+    through the folder opened once."""
     found: dict[str, os.stat_result] = {}
     try:
         fd = os.open(folder, _FOLDER_FLAGS) if _STAT_AT else None
@@ -320,16 +297,13 @@ def stat_names(folder: str, names: Iterable[str], prefix: str = "") -> dict[str,
 
 
 def name_scope(root: Path | str) -> ScopeWalk:
-    """What `list_scope` walks, names and inodes alone (no file stat'ed): a search
-    compares them with its index's and stats the files it must (`stat_names`)."""
+    """What `list_scope` walks, names and inodes alone."""
     return walk_scope(root, remove_stale_temps=True)
 
 
 def stat_listed_file(root: Path | str, segments: tuple[str, ...]) -> os.stat_result | None:
-    """The `lstat` of the file at `segments` under `root` when a listing lists it there,
-    None when it lists nothing there (gone, a hidden or unaddressable name, past the
-    depth, a link or a special file, or reached through a link). IsADirectoryError when
-    it is a directory: what it holds needs a listing."""
+    """The `lstat` of the file at `segments` under `root` when a listing lists it there, else None;
+    IsADirectoryError for a directory."""
     if not segments or not all(is_listable_name(name) for name in segments):
         return None
     if is_too_deep(segments):
@@ -347,8 +321,7 @@ def stat_listed_file(root: Path | str, segments: tuple[str, ...]) -> os.stat_res
 
 
 def read_description(physical: str) -> str:
-    """A file's description as `list_scope` reads it (the first 4 KiB, by the readability
-    rule): "" when it has none, is binary, or cannot be read."""
+    """A file's description as `list_scope` reads it; "" when none, binary or unreadable."""
     try:
         fd, _info = open_readable_path(physical)
     except OSError:
@@ -370,13 +343,9 @@ def list_scope(
     known: KnownFiles | None = None,
     walked: ScopeWalk | None = None,
 ) -> ScopeListing:
-    """List a scope recursively by the rules of docs/formats.md §4 (`walk_scope`), reading
-    each file's size, time and description. A missing root is an empty scope. Without
-    `read_files`, no file is opened: no descriptions, and `binary` is not known (for a
-    caller that reads every file next anyway). With `known` (the window's scans), a file
-    still as it was when last read is not read again (`store.description_cache`). With
-    `walked` (an outline's walk of `root`), its names are listed — each file stat'ed now,
-    one gone since left out — and the root is not walked again."""
+    """List a scope by docs/formats.md §4, with each file's size, time and description; a missing
+    root is empty. Without `read_files` nothing is opened; with `known` a file still as last read is
+    not read; with `walked` the root is not walked again."""
     if root is None:
         return ScopeListing(scope)
     keyed: list[tuple[str, FileEntry]] = []  # each file by its place in the listing's order
@@ -411,8 +380,8 @@ def list_scope(
 
 
 def outline_scope(scope: Scope, root: Path | None) -> ScopeOutline:
-    """A scope's directories and file counts by the listing's rules, from names alone (a
-    few ms for 20,000 files: no file is opened or stat'ed), with the walk they came from."""
+    """A scope's directories and file counts by the listing's rules, from names alone, with the
+    walk."""
     if root is None:
         return ScopeOutline(scope)
     walk = walk_scope(root)
@@ -430,13 +399,8 @@ def outline_scope(scope: Scope, root: Path | None) -> ScopeOutline:
 def update_listing(
     listing: ScopeListing, root: Path, changed: Iterable[tuple[str, ...]]
 ) -> ScopeListing | None:
-    """`listing` with the files at `changed` (segments under `root`) read again: added,
-    updated or dropped. None when a change is not about a file of a directory the listing
-    already has (a directory appeared or went, the root changed): relist the scope then.
-
-    The same rules as the walk: names that are never listed are ignored, and a path
-    through a link, or a link itself, is not a file.
-    """
+    """`listing` with the files at `changed` read again; None when a change is not about a file of a
+    directory it has (relist then). Links and unlisted names are ignored."""
     by_path = {entry.path: entry for entry in listing.files}
     known_dirs = {path.segments for path in listing.directories}
     known_dirs.add(())
@@ -495,16 +459,13 @@ def _directory_sort_key(path: VirtualPath) -> str:
 
 
 def content_sha256(content: str) -> str:
-    """The sha256 the editor compares: hex of the UTF-8 encoding of the decoded content,
-    encoded exactly as a save writes it (lone surrogates as U+FFFD), so the sha of saved
-    content equals the sha of the file read back."""
+    """The sha256 the editor compares: of the content encoded as a save writes it."""
     return hashlib.sha256(encode_utf8(content)).hexdigest()
 
 
 class FileContent(NamedTuple):
-    """A file's text as the editor sees it, with the sha that guards the next save. Reads
-    stop at the cap: an over-cap file holds only its first MAX_FILE_BYTES bytes
-    (`size_bytes` is the whole size), and `over_cap` says so."""
+    """A file's text as the editor sees it, with the sha that guards the next save; an over-cap file
+    holds its first MAX_FILE_BYTES (`over_cap`)."""
 
     content: str
     sha256: str
@@ -514,13 +475,8 @@ class FileContent(NamedTuple):
 
 
 def read_file_in(directory: Directory, name: str) -> tuple[FileContent, bytes]:
-    """Read memory file `name` in `directory`: at most the cap (plus one byte to tell an
-    over-cap file), never through a symlink; also the bytes read, to compare later.
-
-    The cap follows mux: a file is over it when it is bigger, or when its text (invalid
-    UTF-8 replaced by U+FFFD) takes more bytes. Raises OSError (`HardLinkedFileError` for
-    a file with other hard links).
-    """
+    """Read memory file `name` in `directory`, at most the cap and one byte, never through a link;
+    also the bytes read. Over the cap as mux counts it; OSError (`HardLinkedFileError`)."""
     content, encoded, data, size, over_cap = read_text_in(directory, name)
     sha256 = hashlib.sha256(encoded).hexdigest()  # = content_sha256(content)
     binary = b"\x00" in data[:MAX_FILE_BYTES]
@@ -528,17 +484,15 @@ def read_file_in(directory: Directory, name: str) -> tuple[FileContent, bytes]:
 
 
 def read_text_in(directory: Directory, name: str) -> tuple[str, bytes, bytes, int, bool]:
-    """`read_file_in` without its sha: the text, its UTF-8, the bytes read, the file's
-    size, and whether it is over the cap."""
+    """`read_file_in` without its sha: text, UTF-8, bytes read, size, over the cap."""
     data, info = read_readable(directory, name, limit=MAX_FILE_BYTES + 1)
     content, encoded, over_cap = capped_text(data)
     return content, encoded, data, max(info.st_size, len(data)), over_cap
 
 
 def capped_text(data: bytes) -> tuple[str, bytes, bool]:
-    """What `read_text_in` makes of the bytes read of a file, at most the cap and one more
-    (the search index reads its 20,000 by path): the text, its UTF-8, and whether it is
-    over the cap."""
+    """What `read_text_in` makes of the bytes read: the text, its UTF-8, and whether over the
+    cap."""
     kept = data[:MAX_FILE_BYTES]
     try:
         content = kept.decode("utf-8")
@@ -550,9 +504,8 @@ def capped_text(data: bytes) -> tuple[str, bytes, bool]:
 
 
 def read_file_content(physical: Path | str, *, follow_link: bool = False) -> FileContent:
-    """Read a memory file by path (see `read_file_in`; at most the cap), its folder's path
-    trusted as it is. `follow_link`: a link is read as the file it names (another agent's
-    linked file, `sources`), held to the same rule. Raises OSError."""
+    """Read a memory file by path (its folder trusted); `follow_link` reads a link as the file it
+    names. OSError."""
     text = os.path.realpath(physical) if follow_link else os.fspath(physical)
     parent, name = os.path.split(text)
     return read_file_in(Directory(None, parent or "."), name)[0]

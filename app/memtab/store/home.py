@@ -1,10 +1,5 @@
-"""The memory home: where it is (docs/formats.md §1) and its layout.
-
-`resolve_home` finds the home as mux does; `Home` names every path in it, and
-`Home.classify(path)` says which part of the home a path is, so the layout is spelled
-only here. What the home's `config.json` registers (projects, workspaces) is
-`memtab.store.sidecars.registry`.
-"""
+"""The memory home: where it is (docs/formats.md §1) and its layout, spelled only here
+(`Home.classify`)."""
 
 import enum
 import functools
@@ -47,16 +42,8 @@ def resolve_home(
     user_home: Path | None = None,
     cwd: str | None = None,
 ) -> HomeLocation:
-    """Find the memory home by the order of docs/formats.md §1. Never creates `~/.xum` or `~/.mux`.
-
-    After Memtab's own `--home` and `MEMTAB_HOME`, the order is mux's getXumHome
-    (src/common/constants/paths.ts): `XUM_ROOT`, else `MUX_ROOT` (a set but blank
-    `XUM_ROOT` hides `MUX_ROOT`, as `??` does there); a populated `~/.xum`; the leftover
-    home a `~/.xum.legacy-fallback` marker names; an existing `~/.xum`, even empty; then
-    `~/.mux` and `~/.cmux`. Where mux would create `~/.xum`, Memtab uses its own home.
-    (mux's `-dev` homes for NODE_ENV=development are not considered.) A relative path is
-    made absolute against `cwd` (default: this process's directory).
-    """
+    """Find the memory home by the order of docs/formats.md §1 (mux's getXumHome after `--home` and
+    `MEMTAB_HOME`), never creating `~/.xum` or `~/.mux`; relative to `cwd`."""
     environ = os.environ if env is None else env
     if cli_home:
         return HomeLocation(_absolute(cli_home, cwd), "--home")
@@ -100,15 +87,13 @@ def _has_entries(path: Path) -> bool:
         with os.scandir(path) as entries:
             return any(True for _ in entries)
     except OSError:
-        # As mux: an unreadable tree counts as populated, so it is not silently skipped.
+        # As mux: an unreadable tree counts as populated.
         return True
 
 
 def _marked_legacy_home(home_dir: Path) -> str | None:
-    """The leftover home (`.mux` or `.cmux`) that `~/.xum.legacy-fallback` names, if any.
-
-    Like mux, only a small regular file (not a symlink) naming a known leftover counts.
-    """
+    """The leftover home `~/.xum.legacy-fallback` names, if a small regular file naming a known
+    one."""
     marker = home_dir / _LEGACY_MARKER
     try:
         info = marker.lstat()
@@ -149,8 +134,7 @@ class PathKind(enum.StrEnum):
     WRITER_STATE = "writer_state"
     """A workspace's memory-writer state (key = workspace id)."""
     WRITER_TRACES = "writer_traces"
-    """A workspace's writer trace dumps or its debug dir (key = id); key None for the
-    debug dir itself."""
+    """A workspace's trace dumps or debug dir (key = id); None: the debug dir itself."""
     MEMORY_META = "memory_meta"
     """`memory-meta.json` (pins and usage)."""
     CONSOLIDATION_JOURNAL = "consolidation_journal"
@@ -160,22 +144,17 @@ class PathKind(enum.StrEnum):
     EXTENSION_METADATA = "extension_metadata"
     """`extensionMetadata.json` (workspace recency)."""
     HISTORY_INDEX = "history_index"
-    """A history index of Memtab's (key = its scope key: `global`, `project-<dir>`,
-    `workspace-<id>`): a version of one of that scope's files was recorded."""
+    """A history index (key = its scope key)."""
     HISTORY_RECORDING = "history_recording"
-    """Whether what other programs change is being recorded in history
-    (`memtab/history/recording.json`, `store.catch_up.recording`)."""
+    """Whether other programs' changes are being recorded (`store.catch_up.recording`)."""
     RUNS_LOG = "runs_log"
     """Memtab's log of every run: consolidation, writer, sync, revert."""
     SCOPE_RUNS = "scope_runs"
-    """The latest runs of the global or a workspace scope alone (`memtab/scope-runs.json`,
-    `store.sidecars.scope_runs`): the footer's lines."""
+    """The latest runs of the global or a workspace scope alone (`memtab/scope-runs.json`)."""
     SYNC = "sync"
-    """Sync's set-up (`memtab/sync/config.json`, key None) or a target's state
-    (`memtab/sync/<target>/state.json`, key = the target's name)."""
+    """Sync's set-up (key None) or a target's state (key = its name)."""
     SYNC_REPOSITORY = "sync_repository"
-    """Anything in a sync target's git repository (git's own files: never a view's
-    concern, so the watcher does not report them)."""
+    """Anything in a sync target's git repository: never reported by the watcher."""
     SUGGESTIONS = "suggestions"
     """A workspace's queue of the offline writer's suggestions (key = workspace id)."""
     PROPOSALS = "proposals"
@@ -183,8 +162,7 @@ class PathKind(enum.StrEnum):
     MEMTAB_DATA = "memtab_data"
     """Memtab's own dir and anything in it no kind above names (locks, history's blobs…)."""
     AGENT_INBOX = "agent_inbox"
-    """Outside the home: an agent's own review queue the Inbox shows — Gemini CLI's
-    `<memory>/.inbox/{private,global}/…` patches (docs/formats.md §17.7)."""
+    """Outside the home: Gemini CLI's memory inbox (docs/formats.md §17.7)."""
     OTHER = "other"
     """Anything else: paths outside the home, or in it but no part of its layout."""
 
@@ -210,9 +188,7 @@ AGENT_INBOX_KINDS = ("private", "global")
 
 
 def is_agent_inbox(path: str) -> bool:
-    """Whether `path` is in Gemini CLI's memory inbox, `<memory>/.inbox/{private,global}`,
-    or is one of those folders or the inbox itself (one moved away is its patches going:
-    pure string work)."""
+    """Whether `path` is in or is Gemini CLI's memory inbox or one of its folders (string work)."""
     parts = path.split(os.sep)
     return parts[-1] == AGENT_INBOX_DIR or any(
         part == AGENT_INBOX_DIR and index + 1 < len(parts) and parts[index + 1] in AGENT_INBOX_KINDS
@@ -221,13 +197,8 @@ def is_agent_inbox(path: str) -> bool:
 
 
 class PathPlace(NamedTuple):
-    """Where a path is in a home: its kind and, for per-item kinds, which item.
-
-    `key` is a project dir name or a workspace id; None means "the kind as a whole" (the
-    dir of all project scopes affects every project scope). `harvest`: the path is mux's
-    harvest folder of a workspace scope, in it, or the scope's own folder that holds it
-    (the kind stays `WORKSPACE_SCOPE`: its files are memory).
-    """
+    """Where a path is in a home: its kind, and `key` the item (a project dir or workspace id; None:
+    the kind as a whole); `harvest`: mux's harvest folder of a workspace scope."""
 
     kind: PathKind
     key: str | None = None
@@ -296,11 +267,9 @@ _MEMTAB_DATA = PathPlace(PathKind.MEMTAB_DATA)
 HARVEST_DIR_NAME = "harvest"
 """mux's harvest folder in a workspace scope (`memtab.writer.inbox.harvest`)."""
 SUGGESTIONS_DIR_NAME = "suggestions"
-"""The offline writer's suggestions in Memtab's own dir, a `<workspace id>.json` each
-(`memtab.writer.inbox.suggestions`)."""
+"""The offline writer's suggestions, a `<workspace id>.json` each."""
 PROPOSALS_DIR_NAME = "proposals"
-"""Agents' proposals in Memtab's own dir, a `<workspace id or global>.json` each
-(`memtab.store.proposals.queue`)."""
+"""Agents' proposals, a `<workspace id or global>.json` each."""
 _QUEUES = {SUGGESTIONS_DIR_NAME: PathKind.SUGGESTIONS, PROPOSALS_DIR_NAME: PathKind.PROPOSALS}
 
 
@@ -324,8 +293,7 @@ def _memtab_place(inside: list[str], names: _LayoutNames) -> PathPlace:
 
 
 def _history_place(inside: list[str], names: _LayoutNames) -> PathPlace:
-    """A path inside the history dir: the runs log, an index (its other files are
-    MEMTAB_DATA: content blobs, stat caches, the prune mark)."""
+    """A path inside the history dir: the runs log, an index, or other MEMTAB_DATA."""
     if inside == [names.runs_log]:
         return PathPlace(PathKind.RUNS_LOG)
     if inside == [names.recording]:
@@ -368,12 +336,10 @@ def is_sync_repository(rel: str) -> bool:
 
 
 DEMO_MARKER = ".memtab-demo"
-"""In the root of every demo home (`memtab --demo`, `memtab demo DIR`): its memory is
-invented, and Memtab may replace the folder with a fresh demo."""
+"""In the root of every demo home: its memory is invented and may be replaced."""
 
 CONSOLIDATION_LOCK = "consolidation"
-"""The lock every consolidation run, plan or apply holds for its whole length, in any
-process (`memtab.consolidation.engine.lock`): while it is free, no run is going in this home."""
+"""The lock every consolidation run, plan or apply holds for its whole length."""
 
 
 class Home:
@@ -386,11 +352,8 @@ class Home:
         return f"Home({str(self.root)!r})"
 
     def classify(self, path: str | os.PathLike[str]) -> PathPlace:
-        """What part of this home the absolute `path` is (a scope, a sidecar, a transcript,
-        a trace dump…), for telling what a change on disk concerns.
-
-        Pure string work on `path` as spelled under `root` (no symlinks are resolved).
-        """
+        """What part of this home the absolute `path` is, by string work alone (no symlinks
+        resolved)."""
         text, root = os.fspath(path), str(self.root)
         if text == root:
             return PathPlace(PathKind.HOME)
@@ -416,7 +379,7 @@ class Home:
             if not inside:
                 return PathPlace(PathKind.WORKSPACE_DIR, workspace_id)
             if inside[0] == names.workspace_memory:
-                # The scope's folder holds the harvest folder: one that goes takes it along.
+                # The scope's folder holds the harvest folder.
                 harvest = inside[1:2] == [HARVEST_DIR_NAME] or len(inside) == 1
                 return PathPlace(PathKind.WORKSPACE_SCOPE, workspace_id, harvest)
             if inside[0] == names.session_memory:
@@ -479,8 +442,7 @@ class Home:
 
     @property
     def started_runs_dir(self) -> Path:
-        """Runs in progress, each recording its intent before its changes
-        (`memtab.store.catch_up.interrupted`)."""
+        """Runs in progress, each recording its intent before its changes."""
         return self.history_dir / "started"
 
     @property
@@ -515,8 +477,7 @@ class Home:
 
     @property
     def scope_runs_path(self) -> Path:
-        """The latest runs of the global or a workspace scope alone
-        (`memtab.store.sidecars.scope_runs`, docs/formats.md §9.8)."""
+        """The latest runs of the global or a workspace scope alone (docs/formats.md §9.8)."""
         return self.memtab_dir / "scope-runs.json"
 
     @property
@@ -525,9 +486,7 @@ class Home:
         return self.history_dir / "provenance.jsonl"
 
     def scope_roots(self) -> list[tuple[Scope, Path]]:
-        """Every scope root of the home that is a directory now, whichever workspace it is
-        of: the global scope, each dir under `memory/project/`, each workspace's notebook
-        and session scope."""
+        """Every scope root of the home that is a directory now, of any workspace."""
         roots: list[tuple[Scope, Path]] = [(Scope.GLOBAL, self.global_root)]
         roots += [(Scope.PROJECT, path) for path in _subdirectories(self.projects_root)]
         for session in _subdirectories(self.sessions_dir):
@@ -572,8 +531,7 @@ class Home:
 
 
 def _subdirectories(directory: Path) -> list[Path]:
-    """The directories in `directory` (not links, not dotfiles), sorted; none when it
-    cannot be read."""
+    """The directories in `directory` (no links, no dotfiles), sorted; none when unreadable."""
     try:
         with os.scandir(directory) as entries:
             return sorted(

@@ -1,24 +1,6 @@
-"""What a killed Memtab leaves behind in the home, removed when Memtab next opens it.
-
-Every write goes through a hidden temp file (`memtab.fs.atomic`): a process killed between
-writing it and renaming it into place leaves it there. In the memory scopes the next
-listing removes such files (`memtab.store.files`); the home's own directories are cleaned
-here, once per start: the home root (the sidecars), `memtab/` with its locks and
-suggestions, and history (its indexes, every blob shard, the packs). One rule for all
-(`scope_walk.remove_if_stale_temp`): only a regular file named by Memtab's temp pattern, over
-a minute old (a write takes milliseconds, so no live writer still owns it). Beside xum's
-lock files (`<home>/locks`, `memory-meta.json.lock`), the temp files and moved-aside stale
-locks a killed process (xum or Memtab) left are removed by the lock protocol's own rule
-(`store.xum_locks.remove_lock_leftovers`, docs/formats.md §21.1).
-
-`remove_leftover_temps` is called by the window's first sync of a home and by every
-`memtab` command that writes to the home (`memtab.cli.main`).
-
-xum writes a memory file through its own temp sibling, `<name>.<12 hex>` (docs/formats.md
-§16): never a memory file, and never removed by Memtab (xum deletes its own when the write
-ends, or at its exit); one over a minute old was left by a xum that was killed mid-write,
-and `xum_temp_leftovers` finds them for `memtab doctor` to name.
-"""
+"""What a killed Memtab leaves in the home's own directories, removed once a start
+(`scope_walk.remove_if_stale_temp`); xum's lock leftovers by the lock protocol (docs/formats.md
+§21.1); xum's temp siblings found for doctor (§16)."""
 
 from __future__ import annotations
 
@@ -65,8 +47,7 @@ def leftover_dirs(home: Home) -> list[Path]:
 
 
 def remove_leftover_temps(home: Home) -> int:
-    """Remove the temp files killed Memtab processes left in the home's own directories;
-    how many went. Best effort: a directory that cannot be read is skipped."""
+    """Remove temp files killed Memtabs left in the home's own directories; how many went."""
     now = time.time()
     removed = 0
     for directory in leftover_dirs(home):
@@ -80,8 +61,7 @@ def remove_leftover_temps(home: Home) -> int:
 
 
 def remove_leftover_temps_once(home: Home) -> int:
-    """`remove_leftover_temps`, the first time this process asks for `home` (the window
-    syncs after every scan; the cleanup is for its start)."""
+    """`remove_leftover_temps`, the first time this process asks for `home`."""
     key = os.path.abspath(home.root)
     with _cleaned_lock:
         if key in _cleaned:
@@ -91,10 +71,8 @@ def remove_leftover_temps_once(home: Home) -> int:
 
 
 def xum_temp_leftovers(home: Home, *, now: float | None = None) -> list[Path]:
-    """xum's temp siblings (`<name>.<12 hex>`, docs/formats.md §16) in every scope of the
-    home, last changed more than a minute before `now`: what a killed xum left. Found by
-    name, regular files only; links and dot-folders are not followed, nothing past the
-    depth memory paths go to (§5) is walked."""
+    """xum's temp siblings (docs/formats.md §16) in every scope, over a minute old: what a killed
+    xum left."""
     now = time.time() if now is None else now
     found: list[Path] = []
     for _scope, root in home.scope_roots():

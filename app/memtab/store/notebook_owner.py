@@ -1,13 +1,5 @@
-"""Whose notebook `/memories/workspace` is: a task tree shares its root's (docs/formats.md §2.5).
-
-As xum resolves it (`src/node/services/memoryWorkspaceOwner.ts`,
-`workspaceMemoryOwnerResolver`): a sub-agent's workspace (`parentWorkspaceId`), and its
-sub-agents in turn, write the notebook of the workspace that started the task tree; a side
-chat (`sideChatParentWorkspaceId`) reads its main chat's. When a parent in the chain was
-removed, the `memoryOwnerWorkspaceId` xum pinned on the child says whose notebook it kept
-(a live parent wins over a pin). An unknown id, a parent that is not registered, a cycle
-or a chain deeper than 32 leave a workspace its own notebook.
-"""
+"""Whose notebook `/memories/workspace` is, as xum resolves it: a task tree shares its root's
+(docs/formats.md §2.5)."""
 
 from collections.abc import Mapping
 

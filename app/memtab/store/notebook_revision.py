@@ -1,15 +1,5 @@
-"""xum's clock of a workspace notebook, `sessions/<owner>/memory.revision` (docs/formats.md
-§21.5).
-
-xum's multi-backend builds keep one per notebook owner (`WORKSPACE_MEMORY_REVISION_FILE_NAME`
-in `src/common/constants/memory.ts`, `workspaceMemoryRevision.ts`): the decimal digits of a
-positive safe integer that only grows. Every change of the notebook advances it, under the
-notebook's target lock, to `max(now, previous + 1)`, so a backend in another process that
-cached the notebook's index sees it moved, and the rows of the owner's and its sub-agents'
-journals order totally. Memtab, changing a notebook whose owner keeps the file, advances it
-the same way under the same lock (`ScopeStore.writing`); where there is none, its xum keeps
-no clock and nothing is written. Memtab never makes the file, nor the session dir it is in.
-"""
+"""xum's clock of a workspace notebook, `sessions/<owner>/memory.revision` (docs/formats.md §21.5),
+advanced under the notebook's target lock where its owner keeps one; never made by Memtab."""
 
 from __future__ import annotations
 
@@ -31,13 +21,11 @@ _MAX_BYTES = 64
 
 
 class RevisionUnusableError(ValueError):
-    """The clock is there but cannot be advanced: unreadable, not the digits of a
-    positive safe integer, or at its end. Left as it is, as xum leaves it."""
+    """The clock is there but cannot be advanced; left as it is."""
 
 
 def read_revision(home: Home, owner_id: str) -> int | None:
-    """The clock of `owner_id`'s notebook, None when its owner keeps none (no file).
-    RevisionUnusableError when there is one that cannot be trusted."""
+    """The clock of `owner_id`'s notebook (None: none); RevisionUnusableError when untrustworthy."""
     path = home.notebook_revision_path(owner_id)
     try:
         raw = read_regular_file(path, limit=_MAX_BYTES, follow_links=False)
@@ -53,13 +41,8 @@ def read_revision(home: Home, owner_id: str) -> int | None:
 
 
 def advance_revision(home: Home, owner_id: str, clock: Clock) -> int | None:
-    """Move the clock of `owner_id`'s notebook on, as xum's `advanceWorkspaceMemoryRevision`
-    does (to `max(clock(), previous + 1)`), and return its new value; None when the owner
-    keeps no clock (`clock` is not asked). The caller holds
-    the notebook's target lock (`store.xum_locks.holding_targets`): the read and the write
-    are one step for every process that takes it. RevisionUnusableError (nothing written)
-    when the clock cannot be trusted or would pass `MAX_SAFE_INTEGER`; OSError when it
-    cannot be written."""
+    """Advance the notebook's clock as xum does, to `max(clock(), previous + 1)`, the caller holding
+    its target lock; the new value, None when there is no clock. RevisionUnusableError, OSError."""
     previous = read_revision(home, owner_id)
     if previous is None:
         return None
@@ -76,9 +59,7 @@ def advance_revision(home: Home, owner_id: str, clock: Clock) -> int | None:
 
 
 def advance_after_change(home: Home, owner_id: str, clock: Clock) -> None:
-    """`advance_revision` after a change of the notebook: best effort, since the change
-    is made (xum's other backends still see the files' own stamps move); a clock that
-    cannot be advanced is said in the log."""
+    """`advance_revision` after a change of the notebook, best effort (a failure is logged)."""
     try:
         advance_revision(home, owner_id, clock)
     except RevisionUnusableError as unusable:

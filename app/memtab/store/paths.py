@@ -16,8 +16,8 @@ from memtab.fs.lazy_re import LazyPattern
 
 VIRTUAL_ROOT = "/memories"
 MAX_PATH_DEPTH = 32
-"""The most segments a memory path has below its scope (docs/formats.md §5): deeper
-entries are not listed, searched or recorded, and nothing is created or moved there."""
+"""The most segments a memory path has below its scope (docs/formats.md §5): nothing deeper is
+listed, searched, recorded, created or moved there."""
 
 
 class Scope(StrEnum):
@@ -27,8 +27,8 @@ class Scope(StrEnum):
     PROJECT = "project"
     WORKSPACE = "workspace"
     SESSION = "session"
-    """xum's fourth scope: one agent's own checkpoint, of the acting workspace alone
-    (ADR 0007); never consolidated or synced."""
+    """xum's fourth scope: one agent's own checkpoint, of the acting workspace alone; never
+    consolidated or synced."""
 
     @property
     def label(self) -> str:
@@ -40,16 +40,15 @@ class Scope(StrEnum):
 
     @property
     def shared(self) -> bool:
-        """Whether the scope's memory is shared beyond one agent's session: consolidated,
-        synced, written by the writer, loaded at a session's start — every scope but the
-        session scope."""
+        """Whether the scope is shared beyond one agent's session: every scope but the session
+        scope."""
         return self is not Scope.SESSION
 
 
 SCOPE_ORDER: tuple[Scope, ...] = (Scope.GLOBAL, Scope.PROJECT, Scope.WORKSPACE, Scope.SESSION)
 SHARED_SCOPES: tuple[Scope, ...] = tuple(scope for scope in SCOPE_ORDER if scope.shared)
-"""The scopes consolidation, sync, the writer and what agents load at a session's start
-work on: all but xum's session scope (docs/formats.md §3.1)."""
+"""The scopes consolidation, sync, the writer and session loads work on: all but xum's session scope
+(docs/formats.md §3.1)."""
 
 
 class PathError(ValueError):
@@ -57,11 +56,8 @@ class PathError(ValueError):
 
 
 class VirtualPath(NamedTuple):
-    """A validated virtual path: `/memories`, a scope root, or an entry inside a scope.
-
-    A NamedTuple: the tree keeps one a file (no `__dict__` each: ~0.5 MB with 3,000 files),
-    hashed and compared in C on every scan, and no dataclass compiled at import before the
-    window's first paint."""
+    """A validated virtual path: `/memories`, a scope root, or an entry inside a scope (a
+    NamedTuple: the tree keeps one a file)."""
 
     scope: Scope | None
     segments: tuple[str, ...] = ()
@@ -109,13 +105,11 @@ class VirtualPath(NamedTuple):
 
 
 _CONTROL_CHARS = LazyPattern(r"[\x00-\x1f\x7f]")
-# A lone surrogate (JSON `"\ud800"`, or an undecodable byte of a file name) is not text:
-# no file system can store it as given.
+# A lone surrogate is not text: no file system stores it as given.
 _SURROGATES = LazyPattern("[\ud800-\udfff]")
 _ENCODED_SEPARATORS = LazyPattern(r"%2e|%2f|%5c", re.IGNORECASE)
 _FORBIDDEN_CHARS = ("~", "\\", "<", ">", '"')
-# What JavaScript's String.prototype.trim removes. Python's str.strip would also remove
-# U+001C–U+001F and U+0085, silently accepting paths that end in those control chars.
+# What JavaScript's trim removes (Python's strip would also take U+001C–U+001F and U+0085).
 _JS_WHITESPACE = (
     "\t\n\v\f\r \u00a0\u1680"
     + "".join(chr(code) for code in range(0x2000, 0x200B))
@@ -128,12 +122,9 @@ def js_trim(text: str) -> str:
     return text.strip(_JS_WHITESPACE)
 
 
-# Most names are plain words with dots, dashes and spaces: accepted by one regex (a hot
-# path in listings); anything else goes through every rule below.
+# Most names are plain: one regex accepts them (a listing's hot path); others go through every rule.
 _ORDINARY_SEGMENT = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9 _-]*(?:\.[A-Za-z0-9 _-]+)*")
-# An ordinary segment ending in no blank and in no xum temp's `.<12 hex>` (and, no
-# dotfile, no Memtab temp): a name every listing shows, told by one regex
-# (`store.scope_walk.is_listable_name`'s hot path: a walk asks it of every entry).
+# An ordinary segment ending in no blank and no xum temp's `.<12 hex>`: a name every listing shows.
 PLAIN_LISTED_NAME = re.compile(
     _ORDINARY_SEGMENT.pattern + rf"(?<! )(?<!\.[0-9a-f]{{{XUM_TEMP_HEX_DIGITS}}})"
 )
@@ -166,11 +157,8 @@ def segment_problem(segment: str) -> str | None:
 
 
 def is_addressable_name(name: str) -> bool:
-    """Whether an entry called `name` can be reached by a virtual path.
-
-    The name must be a valid segment that trimming leaves alone: `a.md ` (trailing space)
-    would be addressed as `.../a.md`, another file, and deleting it would delete that one.
-    """
+    """Whether an entry called `name` can be reached by a virtual path: a valid segment trimming
+    leaves alone."""
     if _ORDINARY_SEGMENT.fullmatch(name):  # a listing's hot path: one regex, one test
         return not name.endswith(" ")  # the only blank an ordinary name may hold
     return segment_problem(name) is None and name.rstrip(_JS_WHITESPACE) == name
@@ -180,12 +168,9 @@ _NAMED_CONTROLS = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
 
 def shown_name(name: str) -> str:
-    """A name no virtual path can address (`is_addressable_name` is false) as Memtab shows
-    it and history records it: one line of valid text in which a control character, a
-    byte that is not UTF-8 (read as a lone surrogate), a backslash and white space at the
-    end are written as escapes (`\\n`, `\\xff`, `\\\\`, `\\x20`). The escapes hold a
-    backslash and the rest a forbidden character or `..`, so no virtual path parses to it
-    (docs/formats.md §4.2)."""
+    """A name no virtual path can address, as Memtab shows it and history records it: control
+    characters, non-UTF-8 bytes, backslashes and trailing blanks written as escapes no virtual path
+    parses to (docs/formats.md §4.2)."""
     kept = name.rstrip(_JS_WHITESPACE)
     shown = []
     for index, char in enumerate(name):
@@ -223,15 +208,12 @@ def is_too_deep(segments: tuple[str, ...]) -> bool:
 
 
 def entries_too_deep(folder: tuple[str, ...]) -> bool:
-    """Whether what a folder this many segments below its scope holds is past the depth
-    (the folder itself is not: it is at it)."""
+    """Whether what a folder this deep holds is past the depth."""
     return len(folder) >= MAX_PATH_DEPTH
 
 
 def too_deep_words(path: VirtualPath | str) -> str:
-    """`the contents of <path> are more than 32 levels deep`, for a folder at the depth
-    that holds entries, its path shortened (a tree a program made may be a thousand
-    levels deep)."""
+    """`the contents of <path> are more than 32 levels deep`, the path shortened."""
     return f"the contents of {short_path(str(path))} are more than {MAX_PATH_DEPTH} levels deep"
 
 
@@ -244,13 +226,8 @@ def short_path(text: str, *, keep: int = 4) -> str:
 
 
 def hidden_name_problem(path: VirtualPath) -> str | None:
-    """Why no listing would show a file or folder created at `path`, or None.
-
-    Paths may name dotfiles (mux's tool reads them), but listings skip them, Memtab's and
-    mux's alike (docs/formats.md §4.2): a new file there could never be seen, so creating
-    or renaming to one is refused. `.md` is the likeliest: a name left empty. Nor is
-    anything listed past `MAX_PATH_DEPTH` (docs/formats.md §5), or named like xum's temp
-    files (§16)."""
+    """Why no listing would show a file or folder created at `path` (a dotfile, past
+    `MAX_PATH_DEPTH`, a xum temp's name; docs/formats.md §4.2, §5, §16), or None."""
     if is_too_deep(path.segments):
         return (
             f"it would be {len(path.segments)} levels deep, and memory paths go at most "
@@ -273,8 +250,8 @@ def hidden_name_problem(path: VirtualPath) -> str | None:
 
 
 def require_listed(path: VirtualPath, doing: str) -> None:
-    """PathError when a file or folder made at `path` would be hidden from every listing
-    (`hidden_name_problem`); `doing` says what was refused (`create`, `move a.md to`)."""
+    """PathError when something made at `path` would be hidden from every listing; `doing` says what
+    was refused."""
     problem = hidden_name_problem(path)
     if problem is not None:
         choose = "a shallower place" if is_too_deep(path.segments) else "another name"
@@ -282,8 +259,8 @@ def require_listed(path: VirtualPath, doing: str) -> None:
 
 
 def require_depth_room(path: VirtualPath, below: int, doing: str) -> None:
-    """PathError when a directory moved to `path` with files `below` levels under it
-    would put them past `MAX_PATH_DEPTH` (`doing` as for `require_listed`)."""
+    """PathError when a directory moved to `path` would put files `below` levels under it past
+    `MAX_PATH_DEPTH`."""
     depth = len(path.segments) + below
     if depth > MAX_PATH_DEPTH:
         raise PathError(
@@ -326,8 +303,8 @@ def parse_file_path(raw: str) -> VirtualPath:
 
 
 def require_file_path(path: VirtualPath, raw: str | None = None) -> VirtualPath:
-    """`path` when it names something inside a scope; PathError for `/memories` and the
-    scope roots, which commands on files refuse (`raw`: the path as it was given)."""
+    """`path` when it names something inside a scope; PathError for `/memories` and the scope
+    roots."""
     if path.scope is None or not path.segments:
         shown = str(path) if raw is None else raw
         raise PathError(f"Invalid memory path {shown!r}: expected a path inside a scope")
@@ -337,47 +314,32 @@ def require_file_path(path: VirtualPath, raw: str | None = None) -> VirtualPath:
 _DIR_NAME_UNSAFE = LazyPattern(r"[^A-Za-z0-9._-]")
 _DIR_NAME_BASE_UNITS = 40
 _TRAILING_SEPARATORS = LazyPattern(r"(?<![/\\])[/\\]+$")  # from a run's start only
-# mux splits a path on `/` only, except on Windows where `\` separates too
-# (src/common/utils/paths.ts PlatformPaths.basename).
+# mux splits on `/` only, and on `\` too on Windows.
 _SEPARATORS = re.compile(r"[/\\]" if sys.platform == "win32" else "/")
 
 
 def normalize_project_path(project_path: str) -> str:
-    """A project path as mux's config loader keys it: trailing `/` and `\\` stripped.
-
-    mux applies this to every registry key on load (src/node/config.ts
-    loadConfigOrDefault → src/node/utils/pathUtils.ts stripTrailingSlashes), before the
-    path is hashed into a project dir name or used in memory-meta and journal keys. On
-    every platform; `/` alone becomes "" (mux then drops the project).
-    """
+    """A project path as mux's config loader keys it: trailing `/` and `\\` stripped (`/` alone
+    becomes "")."""
     return _TRAILING_SEPARATORS.sub("", project_path)
 
 
 def project_basename(project_path: str) -> str:
-    """The last component of a project path as mux reads it ("" when it ends in `/`).
-
-    On POSIX a `\\` is an ordinary character of a name, as for mux.
-    """
+    """The last component of a project path as mux reads it ("" when it ends in `/`)."""
     return _SEPARATORS.split(project_path)[-1]
 
 
 def project_dir_name(project_path: str) -> str:
-    """The directory under `memory/project/` for a project: `<base>-<hash12>`
-    (docs/formats.md §2.3).
-
-    As mux's projectMemoryDirName (src/node/services/memoryService.ts): `base` is the
-    basename with every UTF-16 code unit outside `[A-Za-z0-9._-]` replaced by `_` (so an
-    astral character becomes `__`), cut to 40 UTF-16 units, "unknown" when empty; the
-    hash is over the path exactly as given — pass it through `normalize_project_path`
-    first, as the registry does.
-    """
+    """The directory under `memory/project/` for a project: `<base>-<hash12>`, as mux's
+    projectMemoryDirName (docs/formats.md §2.3); pass the path through `normalize_project_path`
+    first."""
     base = project_basename(project_path) or "unknown"
-    # Each astral character is two UTF-16 units; mirror that by doubling its replacement.
+    # An astral character is two UTF-16 units: its replacement doubled.
     sanitized = "".join(
         ("__" if ord(char) > 0xFFFF else "_") if _DIR_NAME_UNSAFE.match(char) else char
         for char in base
     )
-    # Like JavaScript's UTF-8 encoder, a lone surrogate hashes as U+FFFD.
+    # As JavaScript's UTF-8 encoder, a lone surrogate hashes as U+FFFD.
     digest = hashlib.sha256(encode_utf8(project_path)).hexdigest()[:12]
     return f"{sanitized[:_DIR_NAME_BASE_UNITS]}-{digest}"
 
@@ -400,17 +362,12 @@ def real_path(path: Path | str, display: str) -> str:
 def resolve_inside_root(
     root: Path, segments: tuple[str, ...], display: str, *, real_root: str | None = None
 ) -> Path:
-    """The physical path for `segments` under `root`, refusing symlink escapes.
-
-    Existing components are resolved through symlinks; the result must stay inside the
-    real scope root (`real_root`, when the caller resolved it already), else
-    PathError("path escapes the memory root").
-    """
+    """The physical path for `segments` under `root`; PathError when symlinks lead it out of the
+    real root (`real_root`)."""
     physical = root.joinpath(*segments)
     if real_root is None:
         real_root = real_path(root, display)
-    # realpath resolves the existing prefix (dangling links too) and appends the rest; the
-    # segments were validated, so the appended part holds no `..`.
+    # realpath resolves the existing prefix and appends the rest (validated: no `..`).
     real_target = real_path(physical, display)
     if not is_within_directory(real_target, real_root):
         raise PathError(f"Invalid memory path {display!r}: path escapes the memory root")

@@ -1,13 +1,5 @@
-"""The one walk of a scope root by the listing rules of docs/formats.md §4 (`walk_scope`), and
-the rules it applies to each name: which entries are hidden, which are listable, which temp
-files a killed write left behind.
-
-Every view of a scope (`store.files`: the listing, the outline, the stat walk, the count)
-reads the names one walk saw. A walk reads names and entry types alone (`scandir`, no file
-stat'ed), so an outline's walk — made before the window's first paint — can be handed to
-the full listing that follows it (`store.files.list_scope`'s `walked`), which stats each
-file then instead of walking again.
-"""
+"""The one walk of a scope root by the listing rules of docs/formats.md §4, names and entry types
+alone, and the rules for each name (hidden, listable, stale temps)."""
 
 import logging
 import os
@@ -25,15 +17,13 @@ from memtab.store.paths import (
 
 logger = logging.getLogger(__name__)
 
-# A temp file of Memtab's own pattern this old was left by a process that died mid-write
-# (a write takes milliseconds); the next listing removes it.
+# A Memtab temp this old was left by a process that died mid-write.
 STALE_TEMP_AGE_S = 60.0
 
 
 class Folder(Slotted):
-    """One directory a walk went into: its path, its segments under the root, and the
-    names of its listable files and directories, in the order the system gave them, with
-    each file's inode as its entry gave it (no stat on POSIX: `d_ino`)."""
+    """One directory a walk went into: its path, segments, and listable files and directories with
+    each file's inode."""
 
     __slots__ = ("directories", "files", "inodes", "path", "segments")
 
@@ -68,8 +58,7 @@ class ScopeWalk(Slotted):
     error: str | None
     """Why the root could not be read, if it could not."""
     unaddressable: tuple[tuple[tuple[str, ...], str, bool], ...]
-    """(parent segments, name, is a dir) of entries no virtual path can name (not
-    dotfiles: those are hidden on purpose), not descended into."""
+    """(parent segments, name, is a dir) of entries no virtual path can name, not descended into."""
     too_deep: tuple[tuple[str, ...], ...]
     """The segments of directories at `MAX_PATH_DEPTH` that hold entries (not walked)."""
 
@@ -89,22 +78,15 @@ class ScopeWalk(Slotted):
 
 
 def walk_scope(root: Path | str, *, remove_stale_temps: bool = False) -> ScopeWalk:
-    """Every listable entry below a scope root, a folder at a time.
-
-    Hidden entries (`is_hidden_name`) and entries with invalid names are skipped;
-    symlinks are neither listed nor followed (a link is neither a file nor a dir here);
-    sockets, FIFOs and devices are not listed; an unreadable directory lists nothing, and
-    `error` says so when it is the root. Nothing past `MAX_PATH_DEPTH` is listed: a
-    directory at that depth is not descended into, and `too_deep` names it when it holds
-    anything. With `remove_stale_temps`, temp files an interrupted write left behind
-    (Memtab's pattern, over a minute old) are removed on the way: the walk sees them anyway.
-    """
+    """Every listable entry below a scope root, a folder at a time: hidden, invalid, linked and
+    special entries skipped, nothing past `MAX_PATH_DEPTH` (`too_deep`), an unreadable root in
+    `error`; `remove_stale_temps` removes dead writes' temps on the way."""
     top = os.fspath(root)
     folders: list[Folder] = []
     error: str | None = None
     unaddressable: list[tuple[tuple[str, ...], str, bool]] = []
     too_deep: list[tuple[str, ...]] = []
-    # An explicit stack, not recursion: a deeply nested tree must not overflow it.
+    # An explicit stack: deep trees must not overflow recursion.
     pending: list[tuple[str, tuple[str, ...]]] = [(top, ())]
     now = time.time()
     plain = PLAIN_LISTED_NAME.fullmatch  # a listing's hot path: most names pass it
@@ -151,10 +133,8 @@ def walk_scope(root: Path | str, *, remove_stale_temps: bool = False) -> ScopeWa
 def remove_if_stale_temp(
     entry: os.DirEntry[str], now: float, *, max_age_s: float = STALE_TEMP_AGE_S
 ) -> bool:
-    """Delete a temp file a killed Memtab process left behind: named by Memtab's pattern,
-    a regular file, older than `max_age_s` at `now` (a time). Whether it went; best effort.
-    The one rule for the scopes (listings), the home's own files (`store.leftovers`) and
-    history's packs."""
+    """Delete a temp a killed Memtab left (its pattern, a regular file, older than `max_age_s`);
+    whether it went. The one rule for scopes, the home and history."""
     if not is_temp_name(entry.name):
         return False
     try:
@@ -169,10 +149,8 @@ def remove_if_stale_temp(
 
 
 def is_hidden_name(name: str) -> bool:
-    """Whether an entry is left out of every listing on purpose, whatever its name says:
-    a dotfile (docs/formats.md §4.2), or the temp file an atomic write puts beside its
-    target, Memtab's or xum's (`fs.atomic.is_write_temp`, §16) — never a memory file,
-    so never listed, recorded, badged, synced or consolidated."""
+    """Whether an entry is left out of every listing on purpose: a dotfile (docs/formats.md §4.2) or
+    an atomic write's temp (§16)."""
     return name.startswith(".") or is_write_temp(name)
 
 
@@ -184,8 +162,7 @@ def is_listable_name(name: str) -> bool:
 
 
 def holds_entries(directory: str) -> bool:
-    """Whether a directory holds anything but hidden entries (False when it cannot be
-    read)."""
+    """Whether a directory holds anything but hidden entries (False when unreadable)."""
     try:
         with os.scandir(directory) as iterator:
             return any(not is_hidden_name(entry.name) for entry in iterator)

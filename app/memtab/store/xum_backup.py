@@ -1,14 +1,5 @@
-"""When xum's settings backup carries the same memory as Memtab's sync (docs/formats.md §18.9).
-
-xum can back its settings up to a git repository (`settingsBackup` in config.json;
-`src/common/config/schemas/settingsBackup.ts`, the payload in
-`src/node/services/backup/payload.ts`): with a `repoUrl` set, it carries `memory/global/`
-unless `includeGlobalMemory` is false, and — since xum PR #4043, only when
-`includeProjects` is true (off by default) — every project's memory as its
-`project-bundle/`. A scope both carry has two owners pushing and restoring it; the user
-picks one (`memtab sync backup-owner memtab|xum`, kept in settings.json's `xumBackup`
-section per home). Memtab never edits xum's backup settings.
-"""
+"""When xum's settings backup carries the same memory as Memtab's sync (docs/formats.md §18.9): the
+user picks the owner per home; Memtab never edits xum's backup settings."""
 
 from __future__ import annotations
 
@@ -56,9 +47,8 @@ def _overlap_message(overlap: BackupOverlap) -> str:
 
 
 class BackupOverlap(Record, write_only=True):
-    """The scopes Memtab syncs that xum's backup carries too, and who the user said owns
-    them: `sync init --json`'s and `sync status --json`'s `xumBackup` (docs/formats.md
-    §18.9)."""
+    """The synced scopes xum's backup carries too and their owner: `sync init/status --json`'s
+    `xumBackup` (docs/formats.md §18.9)."""
 
     repo_url: str
     scopes: tuple[str, ...]
@@ -68,8 +58,7 @@ class BackupOverlap(Record, write_only=True):
 
 
 def xum_backup(home: Home) -> XumBackupSettings | None:
-    """xum's backup settings, or None when no backup is set up (no repository) or
-    config.json cannot be read (its own checks say so)."""
+    """xum's backup settings, or None when none is set up or config.json cannot be read."""
     try:
         document = read_registry_document(home)
     except HomeError:
@@ -79,8 +68,7 @@ def xum_backup(home: Home) -> XumBackupSettings | None:
 
 
 def backup_overlap(home: Home, synced: Iterable[tuple[str, str | None]]) -> BackupOverlap | None:
-    """Which of the scopes Memtab syncs (`(kind, key)`: `("global", None)`,
-    `("project", path)`) xum's backup carries too, or None when none."""
+    """Which synced scopes (`(kind, key)`) xum's backup carries too, or None."""
     settings = xum_backup(home)
     if settings is None or settings.repo_url is None:
         return None
@@ -100,9 +88,7 @@ def backup_overlap(home: Home, synced: Iterable[tuple[str, str | None]]) -> Back
 
 
 class BackupOwners(Record):
-    """settings.json's `xumBackup` (docs/formats.md §18.9): who owns the memory both
-    carry, by home root; an owner that is not one of `OWNERS` is not chosen. Changed in
-    place (`set_backup_owner`), the section's other keys kept."""
+    """settings.json's `xumBackup` (docs/formats.md §18.9): the owner by home root."""
 
     owners: ValidEntries[dict[str, Owner]] = field(default_factory=dict)
 

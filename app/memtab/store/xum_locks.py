@@ -1,22 +1,6 @@
-"""The locks xum holds around its memory, and its removed workspaces (docs/formats.md §21).
-
-Memtab takes them around every change it makes to a xum home, in xum's order, inside its
-own locks (`fs/locking/locks.py`):
-
-1. the target lock of the memory store changed (`targetMutationLocks.ts`):
-   `<home>/locks/target-<sha256(key)[:32]>.lock`, key `<home>/memory` for the global and
-   project scopes, `<home>/sessions/<owner>/memory` for a workspace, the root itself for a
-   session scope (2 s, then refused);
-2. inside it, when `memory-meta.json` changes, `<home>/memory-meta.json.lock`
-   (`memoryMeta.ts`, 5 s).
-
-`<home>/locks/workspace-removed-<sha256(id)[:32]>.json` (`workspaceRemoval.ts`) means the
-workspace is gone: nothing is written into its notebook (checked inside the target lock,
-as xum does, so a removal published while Memtab waited is seen).
-
-The locks are lock files in xum's protocol (`memtab.fs.locking.lease_lock`). A thread already
-holding a target lock does not take it again (the global and project scopes share one).
-"""
+"""The locks xum holds around its memory, taken in its order inside Memtab's own (target lock, then
+memory-meta.json's), and its removed workspaces (docs/formats.md §21); lock files in xum's protocol
+(`lease_lock`)."""
 
 from __future__ import annotations
 
@@ -38,7 +22,7 @@ from memtab.fs.locking.locks import DEFAULT_TIMEOUT_S, interprocess_lock
 from memtab.store.errors import MemoryStoreError, ScopeBusyError, ScopeUnavailableError
 from memtab.store.home import Home
 
-# xum's waits: TARGET_MUTATION_LOCK_TIMEOUT_MS and MEMORY_META_LOCK_TIMEOUT_MS.
+# xum's TARGET_MUTATION_LOCK_TIMEOUT_MS and MEMORY_META_LOCK_TIMEOUT_MS.
 TARGET_WAIT_S = 2.0
 META_WAIT_S = 5.0
 BUSY_MESSAGE = "Another process is changing this memory (xum holds its lock); try again"
@@ -58,9 +42,8 @@ def xum_locks_dir(home: Home) -> Path:
 
 
 def memory_lock_key(home: Home, store_root: Path) -> str:
-    """xum's key for a memory store root (`memoryMutationLockKey`): `<home>/memory` for
-    any root inside it (global, projects), else the root itself; resolved as Node's
-    `path.resolve` does (absolute and normalized, links not followed)."""
+    """xum's key for a memory store root (`memoryMutationLockKey`), resolved as Node's
+    `path.resolve`."""
     memory_root = os.path.abspath(home.root / "memory")
     resolved = os.path.abspath(store_root)
     if resolved == memory_root or resolved.startswith(memory_root + os.sep):
@@ -69,11 +52,8 @@ def memory_lock_key(home: Home, store_root: Path) -> str:
 
 
 def xum_home_spellings(home: Home, env: Mapping[str, str] | None = None) -> list[Path]:
-    """The names xum may know this home by: the target lock's name hashes the home as xum
-    spells it, without following links (`~/.mux` when that is a link to the home Memtab
-    found through it). The home itself, and each path xum's `getXumHome` could return
-    (`XUM_ROOT` else `MUX_ROOT`, unexpanded; `~/.xum`, `~/.mux`, `~/.cmux`) that is this
-    very directory."""
+    """The names xum may know this home by (the lock name hashes it unresolved): the home and each
+    `getXumHome` path that is this directory."""
     environ = os.environ if env is None else env
     spellings = [Path(os.path.abspath(home.root))]
     candidates = [Path.home() / name for name in (".xum", ".mux", ".cmux")]
@@ -88,8 +68,7 @@ def xum_home_spellings(home: Home, env: Mapping[str, str] | None = None) -> list
 
 
 def target_lock_paths(home: Home, store_roots: Iterable[Path]) -> list[Path]:
-    """Every target lock file of these store roots, under every spelling of the home
-    (`xum_home_spellings`), sorted: the one xum takes is among them."""
+    """Every target lock file of these roots under every spelling of the home, sorted."""
     paths: set[Path] = set()
     for root in store_roots:
         try:
@@ -113,8 +92,7 @@ def meta_lock_path(home: Home) -> Path:
 
 
 def lock_leftovers(home: Home) -> list[Path]:
-    """The temp files and moved-aside stale locks beside xum's locks (in `<home>/locks`,
-    and `memory-meta.json.lock`'s in the home root), whoever left them."""
+    """The temp files and moved-aside stale locks beside xum's locks."""
     found: list[Path] = []
     meta_lock = meta_lock_path(home).name
     for directory, prefix in ((xum_locks_dir(home), ""), (home.root, meta_lock)):
@@ -128,14 +106,12 @@ def lock_leftovers(home: Home) -> list[Path]:
 
 
 def remove_lock_leftovers(home: Home, *, now: float | None = None) -> int:
-    """Remove what killed processes left beside xum's locks and no process can still use
-    (`lease_lock.remove_if_leftover`); how many went."""
+    """Remove what killed processes left beside xum's locks; how many went."""
     return sum(remove_if_leftover(path, now=now) for path in lock_leftovers(home))
 
 
 def lock_files(home: Home) -> list[Path]:
-    """The lock files in xum's protocol present now: every `*.lock` (and its `.reclaim`
-    guard) in `<home>/locks`, and `memory-meta.json.lock`'s."""
+    """The lock files in xum's protocol present now."""
     found: list[Path] = []
     meta_lock = meta_lock_path(home)
     for directory, prefix in ((xum_locks_dir(home), ""), (home.root, meta_lock.name)):
@@ -149,8 +125,7 @@ def lock_files(home: Home) -> list[Path]:
 
 
 def lock_subjects(home: Home) -> dict[str, str]:
-    """What each lock file name of this home guards, as a reader says it: the target lock
-    of the global and project memory and of each workspace's notebook, memory-meta.json."""
+    """What each lock file of this home guards, in words."""
     subjects = {meta_lock_path(home).name: "memory-meta.json"}
     roots = {home.root / "memory": "global and project memory"}
     try:
@@ -174,8 +149,7 @@ def removal_tombstone_path(home: Home, workspace_id: str) -> Path:
 
 
 def workspace_removed(home: Home, workspace_id: str) -> bool:
-    """Whether xum removed the workspace. Fails closed as xum does: only a missing
-    tombstone means "not removed" (a locks dir that cannot be read counts as removed)."""
+    """Whether xum removed the workspace; fails closed as xum does."""
     if not workspace_id:
         return False
     try:
@@ -248,9 +222,8 @@ def _holding_lease(path: Path, label: str, timeout_s: float) -> Iterator[None]:
 def holding_targets(
     home: Home, store_roots: Iterable[Path], *, timeout_s: float | None = None
 ) -> Iterator[None]:
-    """Hold xum's target locks of these memory store roots (sorted, as xum takes several),
-    each waited for up to `timeout_s`; ScopeBusyError with BUSY_MESSAGE when one is not
-    had in time (`timeout_s` None: TARGET_WAIT_S)."""
+    """Hold xum's target locks of these roots (sorted), each up to `timeout_s` (None:
+    TARGET_WAIT_S); ScopeBusyError otherwise."""
     wait_s = TARGET_WAIT_S if timeout_s is None else timeout_s
     with contextlib.ExitStack() as stack:
         for path in target_lock_paths(home, store_roots):
@@ -260,9 +233,8 @@ def holding_targets(
 
 @contextlib.contextmanager
 def holding_meta(home: Home, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> Iterator[None]:
-    """Hold Memtab's lock of memory-meta.json, then xum's (`<home>/memory-meta.json.lock`,
-    waited for at most META_WAIT_S): the read-modify-write of the file happens inside.
-    LockUnavailableError (a TimeoutError) when either is not had in time."""
+    """Hold Memtab's lock of memory-meta.json, then xum's (up to META_WAIT_S);
+    LockUnavailableError."""
     with interprocess_lock(home.lock_path(META_LOCK_NAME), timeout_s=timeout_s):
         lock = LeaseLock(meta_lock_path(home), "memory sidecar lock")
         try:

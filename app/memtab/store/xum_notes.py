@@ -1,20 +1,5 @@
-"""xum's notes that are not the user's or an agent's own (docs/formats.md §2.5, §3.1): notes
-xum adopted from a sub-agent's old private notebook, and its session scope.
-
-Before a task tree shared one notebook, each sub-agent kept `/memories/workspace` in its
-own `sessions/<child>/memory`. xum now copies those notes into the owner's notebook
-(`src/node/services/memoryLegacyAdoption.ts`, `adoptLegacyPrivateStore` in
-`memoryService.ts`): a note goes to the same path when that is free or already holds the
-same text, else under `imported/<child>/`. The child id is that directory's name as it is
-when the path grammar admits it; otherwise every byte of its UTF-8 outside
-`[A-Za-z0-9_-]` is written `=XX` (hex, capitals), and a name that holds `=` is always of
-that form. Memtab names such notes for what they are and never writes that manifest.
-
-An agent in xum's token-budget mode keeps its rollover checkpoint in the session scope,
-`/memories/session/` (`docs/adr/0007-session-memory-is-the-rollover-checkpoint.md`):
-`sessions/<acting workspace>/session-memory/`, beside the notebook, the acting
-workspace's alone. `context-notes.md` in the notebook is an ordinary note since then.
-"""
+"""xum's notes that are not the user's or an agent's own (docs/formats.md §2.5, §3.1): notes adopted
+from a sub-agent's old notebook under `imported/<child>/`, and the session scope."""
 
 from __future__ import annotations
 
@@ -32,8 +17,8 @@ _ESCAPE = LazyPattern(r"=([0-9A-F]{2})")
 
 
 def adopted_child(path: VirtualPath) -> str | None:
-    """The sub-agent whose old notebook a workspace note (or folder) below
-    `imported/<child>/` was adopted from, else None."""
+    """The sub-agent whose old notebook a note below `imported/<child>/` was adopted from, else
+    None."""
     segments = path.segments
     if path.scope is not Scope.WORKSPACE or len(segments) < 2 or segments[0] != IMPORTED_DIR:
         return None

@@ -1,26 +1,6 @@
-"""One sync of one target: export, fetch, merge, import, push (docs/formats.md §18).
-
-1. Export: what changed in the scopes since the last sync becomes commits on this
-   machine's branch (`export.py`). Nothing is lost if the rest fails: the commits wait.
-2. Push what the export committed, first, as git's own push: a push the remote takes is
-   a fast-forward, so it had nothing this machine lacks and the sync is done. Refused (the
-   remote moved), or with nothing to send: fetch the remote's branch. A remote that
-   cannot be reached changes nothing more: the sync says it is offline and the next one
-   goes on from here.
-3. Merge: fast-forward when one side has nothing new; otherwise a merge commit whose tree
-   is merged file by file (`tree_merge.py`) and pins and usage by rule (`meta_merge.py`).
-4. Import: every file the merge changed is written into its scope through `MemoryStore`,
-   checked against what the file held at export; one that changed meanwhile is merged
-   again at the next sync (`unapplied`). A conflict keeps this machine's text live and
-   the other side's in the repository, listed until the user decides.
-5. Push; a remote that moved meanwhile is fetched and merged again (a few times).
-
-The branch moves to the merge only once its files are in the scopes, and an import says
-what it is about to write before its first file (`importer.py`): a sync killed or stopped
-midway is finished by the next, which begins by finishing the import, so what the import
-wrote is never taken for this machine's changes. The state is saved after the export too,
-so pins and usage the export sent are not sent again after a kill.
-"""
+"""One sync of one target (docs/formats.md §18): export, push alone if the remote takes it, else
+fetch, merge, import, push. An import says what it will write first, so a killed sync is finished by
+the next."""
 
 from __future__ import annotations
 
@@ -114,11 +94,7 @@ class TargetSync:
             self.git.cancel = cancel
 
     def run(self) -> SyncOutcome:
-        """The sync, without the cycle collector's walks: what it reads of a thousand files
-        (stats, paths, records) lives until it ends, a join's import ~100,000 objects, and
-        collecting in between only costs — 1–7 ms a sync of one changed file, a full
-        collection of the whole process (~50 ms in the bench's) now and then, 3–7 ms of a
-        join's import. Reference counting frees as ever; the collector runs again after."""
+        """The sync, the cycle collector paused (what it reads lives until it ends)."""
         with collector_paused():
             outcome = self._run()
         if maintenance_due(self.git.repo, self.git.config(), oid_hex=2 * self.git.oid_bytes):
@@ -188,7 +164,7 @@ class TargetSync:
             except GitError as error:
                 self._network_failure(error, outcome)
                 return outcome
-            # The remote moved since the fetch: read this machine again and merge again.
+            # The remote moved since the fetch: export and merge again.
             exported = self._export(head, outcome)
             head = exported.head
         outcome.error = (
@@ -196,19 +172,12 @@ class TargetSync:
         )
         return outcome
 
-    # --- the steps -------------------------------------------------------------------------
-
     def _joining(
         self, head: str | None, exported: ExportResult, importer: Importer
     ) -> tuple[str, Beside[str | None]] | None:
-        """A machine joining (no commit here yet, none made by the export) brings in the
-        commit `sync init` fetched while the remote is fetched again, not after that fetch:
-        the import is the join's work, and that commit is the remote's as it was then, so
-        bringing it in is a fast-forward whatever the remote did since (the fetch says:
-        what it added is merged after, as for any machine). The fetch, beside (a child
-        process: the import keeps the interpreter); None, nothing done, when this is no
-        machine joining or `init` fetched no commit (an empty remote); else the commit
-        brought in, where the branch is now, and the fetch."""
+        """A machine joining brings in the commit `sync init` fetched (a fast-forward) while the
+        remote is fetched again beside; None when this is no join, else the commit, the branch and
+        the fetch."""
         branch = self.target.branch
         if head is not None:
             return None
@@ -231,12 +200,8 @@ class TargetSync:
         return tracked, fetching
 
     def _pushed_alone(self, exported: ExportResult, importer: Importer) -> bool:
-        """Push this machine's commits before fetching, as git's own push: taken (a
-        fast-forward only), the remote had nothing this machine lacks, so there is nothing
-        to merge and the sync is done — one exchange with the remote, nothing fetched.
-        Refused (the remote moved, or this user may not push), the sync goes on with a
-        fetch, a merge, an import and a push, which says why if it fails again. Whether
-        the sync is over: pushed, or the remote out of reach (the outcome says)."""
+        """Push this machine's commits before fetching: taken, nothing needs merging and the sync is
+        done; refused, it goes on. Whether the sync is over (pushed, or the remote out of reach)."""
         outcome, head = self.outcome, exported.head
         assert head is not None
         self.progress(f"Pushing {plural(outcome.state.unpushed, 'change')} to {self.target.remote}")
@@ -273,8 +238,7 @@ class TargetSync:
         outcome.commits += exported.commits
         if counted and exported.commits:
             self.progress(f"Recorded {plural(exported.commits, 'change')}")
-        # What this machine counted is in the repository now: later uses are counted
-        # from what was read (docs/formats.md §18.3).
+        # What this machine counted is in the repository now (docs/formats.md §18.3).
         baseline = {
             prefix: {rel: MetaRecord.from_entry(e) for rel, e in entries.items()}
             for prefix, entries in exported.meta_read.items()
@@ -287,8 +251,8 @@ class TargetSync:
             history_at=exported.history_at,
             meta=baseline,
         )
-        # What was sent is not sent again after a kill. A machine with no commit yet that
-        # made none has sent nothing: the next export finds the same (a machine joining).
+        # What was sent is not sent again after a kill; a machine with no commit that made none sent
+        # nothing.
         unsent = exported.commits == 0 and before.head is None and exported.head is None
         if outcome.state != before and not (unsent and outcome.state.pending == before.pending):
             save_state(self.paths.state(self.target.name), outcome.state)
@@ -309,8 +273,8 @@ class TargetSync:
     def _merge(
         self, head: str | None, remote: str | None, outcome: SyncOutcome
     ) -> tuple[str | None, list[PathConflict]]:
-        """The commit this machine should be at (`head`, `remote`, or their merge) and
-        the files that could not be merged."""
+        """The commit this machine should be at (`head`, `remote` or their merge) and the files that
+        could not be merged."""
         if remote is None or remote == head:
             return head, []
         base = self.git.merge_base(head, remote) if head is not None else None
@@ -349,8 +313,7 @@ class TargetSync:
         *,
         has_base: bool,
     ) -> tuple[dict[str, str], dict[str, bytes], list[PathConflict], list[tuple[str, str]]]:
-        """The merged tree (path → object id) and the merged contents it has no object
-        for yet (they are in the tree too, by the id they will have)."""
+        """The merged tree (path → object id) and the merged contents it has no object for yet."""
 
         def content(tree: Mapping[str, TreeEntry]) -> dict[str, str]:
             return {p: entry.oid for p, entry in tree.items() if not p.startswith(".memtab/")}

@@ -1,17 +1,6 @@
-"""This machine's changes into the sync repository, one commit per change.
-
-What changed here since the last sync is what differs between the scopes and the
-repository's last reconciled commit (`head`). The commits are made from Memtab's history
-(docs/formats.md §14.2): each version recorded since the last export — a save, a writer
-run, a consolidation run's ops, a move — becomes a commit whose message names the file,
-who changed it and the run (docs/formats.md §18.6); whatever history did not name (a
-version it could not keep) ends in one last commit, so the repository always ends equal
-to the disk. Versions that sync itself recorded are never exported again.
-
-Files waiting for the user (`pending`) are merged again first: one the user edited into
-agreement with the other side is resolved by that edit, one still at odds stays pending.
-Pins and usage follow in one commit (`meta_merge.export_entries`).
-"""
+"""This machine's changes into the sync repository, one commit per history version since the last
+export (docs/formats.md §14.2, §18.6), what history did not name in one last commit; pending files
+merged again first, pins and usage in one commit."""
 
 from __future__ import annotations
 
@@ -44,7 +33,7 @@ from memtab.sync.tree_merge import merge_trees
 
 logger = logging.getLogger(__name__)
 
-# Versions of one move recorded this close together are one change (one commit).
+# Versions of one move this close together are one commit.
 _MOVE_WINDOW_MS = 2000
 
 
@@ -56,8 +45,7 @@ class SyncedStore:
     store: MemoryStore
     files: ScopeFiles
     history_at: int | None = None
-    """The time of the scope's newest history version before its files were read: later
-    versions are exported by the next sync (None: it has none)."""
+    """The scope's newest history version before its files were read (None: none)."""
 
     @classmethod
     def read(
@@ -88,8 +76,7 @@ class Committer:
     branch: str
 
     def commit(self, start: str | None, commits: list[NewCommit]) -> str | None:
-        """Write `commits` on `start` and move the branch to the last (a fast-forward);
-        the new head (`start` when there is nothing to write)."""
+        """Write `commits` on `start` and fast-forward the branch; the new head."""
         if not commits:
             return start
         return self.repo.write(f"refs/heads/{self.branch}", start, commits)[-1]
@@ -103,8 +90,8 @@ def export_changes(
     state: SyncState,
     now: int,
 ) -> ExportResult:
-    """Commit this machine's changes on `head` (whose files are `tree`); the new head and
-    what the import needs to know (see the module doc)."""
+    """Commit this machine's changes on `head` (whose files are `tree`); the new head and what the
+    import needs."""
     changed: dict[str, LocalFile | None] = {}
     remerged: dict[str, bytes | None] = {}
     pending = dict(state.pending)
@@ -253,14 +240,11 @@ def _message(summary: str, details: list[str], trailers: Mapping[str, str | None
     return "\n".join(lines) + "\n"
 
 
-# --- one commit per change -------------------------------------------------------------------
-
-
 def _new_versions(
     synced: list[SyncedStore], changed: Mapping[str, object], state: SyncState
 ) -> list[tuple[Version, str]]:
-    """Versions recorded since the last export of files changed here, oldest first, with
-    their repository paths (sync's own versions left out)."""
+    """Versions recorded since the last export of files changed here, oldest first, with repository
+    paths (sync's own left out)."""
     found: list[tuple[Version, str]] = []
     for item in synced:
         key = item.store.history_key(item.scope.scope)
@@ -352,7 +336,7 @@ def _describe(group: list[tuple[Version, str]], machine: str) -> str:
         elif version.op == "move" and version.path in arrived:
             continue  # the other half of a move
         elif version.op == "move":
-            # Its new path is not exported (moved again, or deleted, before this sync).
+            # Its new path is not exported (moved again or deleted since).
             lines.append(f"move {version.path} -> {version.moved_to or '?'}")
         else:
             lines.append(f"{'delete' if version.deleted else version.op} {version.path}")
@@ -368,9 +352,6 @@ def _describe(group: list[tuple[Version, str]], machine: str) -> str:
             "Version": group[-1][0].id,
         },
     )
-
-
-# --- pins and usage --------------------------------------------------------------------------
 
 
 def _meta_changes(

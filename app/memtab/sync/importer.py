@@ -1,24 +1,6 @@
-"""Bringing a merge into the scopes (docs/formats.md §18.3, step 4).
-
-The import writes each file the merge changed through `MemoryStore`, checked against what
-the export read, then pins and usage; the branch moves to the merge only then. A kill can
-fall at any of those writes, and the next sync must know what the import wrote as sync's
-own: its export compares the scopes with the branch, so a file the import had deleted would
-be sent as deleted here — a rename the other machine made, brought in as "delete the old
-name, write the new one", would then drop this machine's edit of the file. So the import
-first says what it is about to do, in the target's `import.json` (`ImportIntent`):
-
-1. before its first write: the commit it brings in, the branch's commit it starts from,
-   each file it writes with the blob the file holds and the blob it leaves, and the state
-   it starts from (its new conflicts included);
-2. once every file is written, under memory-meta.json's lock right before pins and usage
-   are written: the state it ends with, and each entry as it is and as it will be;
-3. then the branch moves while the import's run is logged, the state is saved, both are
-   made durable (together: the intent finishes them after a crash), the intent goes.
-
-The next sync begins by finishing what an intent names (`interrupted_import.py`), with
-this module's writes.
-"""
+"""Bringing a merge into the scopes (docs/formats.md §18.3, step 4) through `MemoryStore`, the
+branch moved only after; what it will write is said first in the target's `import.json`, so a killed
+import is finished by the next sync (`interrupted_import.py`)."""
 
 from __future__ import annotations
 
@@ -67,9 +49,8 @@ MERGE_REF = "refs/memtab/merge"
 Progress = Callable[[str], None]
 ScopeMeta = dict[str, dict[str, MetaRecord]]
 ReadScopes = Callable[[Mapping[str, str], Container[str]], list[SyncedStore]]
-"""The target's scopes as they are now: a file unchanged since a sync read it, whose blob
-is the one the given files (a commit's, by repository path) have at its path, is not read
-again, unless it is among the paths given (its `LocalFile.data` is None)."""
+"""The target's scopes now; a file unchanged since read whose blob the given files have at its path
+is not read again unless given."""
 
 
 @dataclass
@@ -89,8 +70,7 @@ class Brought:
 
 @dataclass(frozen=True)
 class Write:
-    """A file to write: its scope, what it holds (None: no file), the blob it gets (None:
-    removed), the memory file it is (its repository path parsed once)."""
+    """A file to write: its scope, content (None: no file), blob (None: removed), memory path."""
 
     item: SyncedStore
     have: LocalFile | None
@@ -99,8 +79,7 @@ class Write:
 
 
 class _Coming(NamedTuple):
-    """A file of a scope to write: its memory path, the blob it gets, the sha256 of what it
-    holds now (None: no file)."""
+    """A file to write: its memory path, its blob, the sha256 it holds now (None: no file)."""
 
     path: VirtualPath
     blob: str
@@ -122,8 +101,6 @@ class Importer:
     brought: Brought
     _roots: dict[int, str] = field(default_factory=dict, init=False, repr=False)
 
-    # --- an import ---------------------------------------------------------------------------
-
     def bring_in(
         self,
         synced: list[SyncedStore],
@@ -134,9 +111,8 @@ class Importer:
         meta_read: Mapping[str, dict[str, MetaEntry]],
         state: SyncState,
     ) -> SyncState:
-        """Bring commit `merged` into the scopes and move the branch from `start` to it;
-        the state once done (saved when anything was written). `merged` None: neither
-        side has a commit, so there is nothing to bring."""
+        """Bring commit `merged` into the scopes and move the branch from `start` to it; the state
+        once done. `merged` None: nothing to bring."""
         if merged is None:
             return ended(state, None, dict(state.pending), {}, self.clock())
         tree = self.repo.files(merged)
@@ -171,8 +147,8 @@ class Importer:
             },
             state=state.with_changes(pending=pending),
         )
-        # Durable before the first file is written: by the batch's flush of the temps when
-        # the import only writes files (two fsyncs fewer), else on its own before a removal.
+        # Durable before the first write: by the batch's flush when only files are written, else on
+        # its own.
         intent_file = self.paths.import_intent(self.target.name)
         removes = any(write.want is None for write in writes.values())
         save_intent(intent_file, intent, durable=removes)
@@ -196,22 +172,18 @@ class Importer:
         pending: dict[str, Pending],
         unflushed: Sequence[Path] = (),
     ) -> None:
-        """Write the files (deleted through the store, the others written together);
-        one that changed since it was read is merged again next time (`unapplied`).
-        `unflushed`: files written not durably that must be before any of these (made so
-        with the first batch's temps, else each before this returns; no file is removed
-        then)."""
+        """Write the files (deletions through the store, the rest together); one changed since read
+        is merged again (`unapplied`). `unflushed`: made durable before any of these."""
         if writes:
             self.progress(f"Bringing in {plural(len(writes), 'file')}")
-        # Whether each can be read whole (no larger than history keeps: MAX_BLOB_BYTES);
-        # the contents themselves are read as each scope's files are written.
+        # Whether each can be read whole (MAX_BLOB_BYTES); contents read as each scope is written.
         readable = self.repo.readable(write.want for write in writes.values() if write.want)
         batches: dict[int, tuple[SyncedStore, list[_Coming]]] = {}
         repo_paths: dict[VirtualPath, str] = {}
         for path, write in writes.items():
             item, have, want, virtual = write.item, write.have, write.want, write.virtual
             if want and want not in readable:
-                # History could not keep it: not brought in (and so never removed either).
+                # History could not keep it: not brought in (nor removed).
                 self.brought.problems.append(f"{virtual} was not brought in: {TOO_LARGE}")
                 pending[path] = self._unapplied(have, want)
             elif want:  # written together, durable at once (`bulk_restore`)
@@ -242,9 +214,8 @@ class Importer:
     def _restore(
         self, item: SyncedStore, batch: Sequence[_Coming], unflushed: Sequence[Path]
     ) -> RestoreResult:
-        """Write a scope's files together: a scope with no files yet whole, in one rename,
-        each content read from git as its file is written (`new_scope`), else file by file
-        (`bulk_restore`)."""
+        """Write a scope's files together: a new scope whole in one rename (`new_scope`), else file
+        by file (`bulk_restore`)."""
         store, scope = item.store, item.scope.scope
         oids = [coming.blob for coming in batch]
         if all(coming.expected_sha256 is None for coming in batch):
@@ -294,8 +265,7 @@ class Importer:
             )  # fmt: skip
 
     def _unapplied(self, have: LocalFile | None, want: str | None) -> Pending:
-        """A merge that could not be written: merged again next time from what the file
-        held when it was made (kept in the repository as the base)."""
+        """A merge that could not be written, merged again next time from what the file held."""
         if have is not None and have.data is not None:  # not read: the repository holds it
             self.repo.store_blob(have.data)
         return Pending(
@@ -323,8 +293,7 @@ class Importer:
         intent: ImportIntent,
         final: SyncState,
     ) -> None:
-        """Pins and usage into memory-meta.json, the intent told first what they will be
-        (and that the files are done)."""
+        """Pins and usage into memory-meta.json, the intent told first."""
         path = self.paths.import_intent(self.target.name)
 
         def note(changing: dict[str, tuple[MetaEntry, MetaEntry]]) -> None:
@@ -347,11 +316,8 @@ class Importer:
         branch: str | None,
         recorded: Sequence[RecordedChange],
     ) -> None:
-        """The branch (at `branch`) to the merge, the import's run in the runs log, the
-        state saved, the intent gone. The branch is moved (a git) while the run is logged:
-        after a kill the intent finishes whichever did not, and logs a run once
-        (`not_logged`). The run and the state are made durable together, before the intent
-        goes (which finishes them after a crash): one wait on the disk, not three."""
+        """The branch to the merge while the run is logged, the state saved, run and state made
+        durable together, then the intent gone."""
         moving = None
         if branch != intent.merge:
             move = functools.partial(
@@ -373,9 +339,8 @@ class Importer:
 
 
 def _done(intent: ImportIntent, final: SyncState, meta: dict[str, MetaChange]) -> ImportIntent:
-    """`intent` once its files are written: the state it ends with, and pins and usage as
-    it is about to leave them — built unchecked as it was (a checked copy reads each of a
-    join's thousand files again)."""
+    """`intent` once its files are written, with its end state and pins and usage (built
+    unchecked)."""
     return ImportIntent.unchecked(
         version=intent.version,
         merge=intent.merge,
@@ -407,8 +372,7 @@ def scope_item(synced: Sequence[SyncedStore], path: str) -> SyncedStore | None:
 def _planned(
     synced: Sequence[SyncedStore], tree: Mapping[str, str], pending: dict[str, Pending]
 ) -> dict[str, Write]:
-    """The files whose content here is not the merge's (conflicts and files left out
-    aside: their records follow the merge)."""
+    """The files whose content here is not the merge's."""
     writes: dict[str, Write] = {}
     for item in synced:
         scope = item.scope
@@ -455,7 +419,7 @@ def meta_plan(
         oid = tree.get(scope.meta_path)
         merged = parse_records(metas.get(oid) if oid else None)
         head = scope.prefix + "/"
-        # Only a memory file's key: never one a teammate's sidecar made up (`../x.md`).
+        # Only a memory file's key, never one a teammate's sidecar made up.
         files = {path[len(head) :] for path in tree if scope.virtual_path(path) is not None}
         merged = {rel: record for rel, record in merged.items() if rel in files}
         baseline[scope.prefix] = merged
@@ -464,8 +428,7 @@ def meta_plan(
             record = merged.get(rel, MetaRecord())
             before = exported.get(rel, MetaEntry())
             if record.to_entry() == before:
-                # Nothing to bring (a time mux set back aside, which the next import
-                # brings): so a sync that brings nothing writes nothing.
+                # Nothing to bring: a sync that brings nothing writes nothing.
                 continue
             updates[scope.meta_key(rel)] = functools.partial(_imported, before, record)
     return baseline, updates

@@ -1,8 +1,5 @@
-"""What a sync brought in, in the runs log (docs/formats.md §14.3, §18.3): one run of kind
-`sync` per import that wrote files here (logged before the import's intent goes, so an
-import a kill cut short is logged by the sync that finishes it, once), each file an op
-with the versions history recorded, so Runs… shows what came from the other machines
-(and can take it back). The log stays this machine's: it is never synced."""
+"""What a sync brought in, in the runs log (docs/formats.md §14.3, §18.3): a `sync` run per import
+that wrote files, logged once, each file an op with its versions."""
 
 from __future__ import annotations
 
@@ -24,8 +21,8 @@ def log_imports(
     *,
     durable: bool = True,
 ) -> None:
-    """Add the run of a sync of `target` that brought `changes` in (none: nothing); not
-    `durable`: the caller makes the runs log durable."""
+    """Add the run of a sync of `target` that brought `changes` in; not `durable`: the caller
+    flushes."""
     if not changes:
         return
 

@@ -1,19 +1,6 @@
-"""An import a kill cut short, finished by the next sync (docs/formats.md §18.3).
-
-An import names what it is about to write in the target's `import.json` (`ImportIntent`,
-`importer.py`) before its first write. The next sync begins here (`finish`): a file holding
-what the import leaves is done (recorded in history as sync's when the kill fell between
-the write and its record, before outside changes are recorded as another program's), one
-still holding what it held is written now, and one holding anything else was changed since
-by someone else — it keeps that, and is merged again from what it held (`unapplied`). Pins
-and usage are written unless memory-meta.json shows they were. Then the branch, the runs
-log, the state, as the import would have.
-
-An intent that cannot be used (damaged, or a newer Memtab's) is kept aside, and the import
-is worked out from the repository instead (`_from_repository`): the files whose blob the
-merge changed, a file both sides changed kept as a conflict. An intent whose branch moved
-meanwhile (another program's git) is dropped, with a warning.
-"""
+"""An import a kill cut short, finished by the next sync from its `import.json` (docs/formats.md
+§18.3); an unusable intent is kept aside and the import worked out from the repository, one whose
+branch moved is dropped."""
 
 from __future__ import annotations
 
@@ -62,8 +49,7 @@ class InterruptedImport:
         return self.importer.repo
 
     def finish(self, state: SyncState) -> SyncState | None:
-        """Finish the import an intent names (see the module doc); the state then, None
-        when there was none to finish."""
+        """Finish the import an intent names; the state then, None when there was none."""
         importer = self.importer
         read = load_intent(importer.paths.import_intent(importer.target.name))
         branch = importer.repo.resolve(f"refs/heads/{importer.target.branch}")
@@ -74,8 +60,7 @@ class InterruptedImport:
             importer.brought.problems.append(f"{read.problem}; {then}")
         if intent is None:
             return None
-        # Before its files are done the branch is where the import began; after, it may
-        # have moved to the merge already.
+        # Before its files are done the branch is at the import's start; after, maybe at the merge.
         if branch not in ((intent.start,) if intent.done is None else (intent.start, intent.merge)):
             self._stale(intent, branch)
             return None
@@ -107,8 +92,7 @@ class InterruptedImport:
         return final
 
     def _tidy_folders(self, intent: ImportIntent) -> None:
-        """The folders the import made for files that are not there now (it was killed
-        after making them, and they were not written since), removed when empty."""
+        """Remove the empty folders the import made for files not there now."""
         made = [path for path, planned in intent.files.items() if planned.after is not None]
         if not made:
             return
@@ -119,11 +103,8 @@ class InterruptedImport:
     def _sort_out(
         self, synced: list[SyncedStore], intent: ImportIntent, pending: dict[str, Pending] | None
     ) -> dict[str, Write]:
-        """The intent's files as they are now: one holding what the import leaves is done
-        (counted in, its sync version in the runs log), one holding what it held is to be
-        written, one holding anything else was changed since by someone else — it keeps
-        that, and is merged again from what it held. `pending` None: the files are done,
-        the intent's end state says which were not written."""
+        """The intent's files now: holding what the import leaves, done; what it held, to write;
+        anything else, changed since and merged again. `pending` None: the end state says."""
         writes: dict[str, Write] = {}
         done: list[tuple[SyncedStore, VirtualPath, LocalFile | None]] = []
         for path, planned in sorted(intent.files.items()):
@@ -168,9 +149,8 @@ class InterruptedImport:
         self._tidy_folders(intent)
 
     def _claim(self, intent: ImportIntent) -> None:
-        """Record as sync's the files the import wrote but the kill left unrecorded (before
-        outside changes are recorded, which would name them another program's); a file it
-        removed loses its pins and usage, as a removal through the store does."""
+        """Record as sync's the files the import wrote but the kill left unrecorded; a removed file
+        loses its pins and usage."""
         for scope, store in self.importer.open_scopes():
             changes: list[FileChange] = []
             gone: list[str] = []
@@ -221,13 +201,9 @@ class InterruptedImport:
         return FileChange(str(virtual), before, data, "create" if before is None else "edit")
 
     def _from_repository(self, branch: str | None, state: SyncState) -> ImportIntent | None:
-        """The import a sync stopped in, worked out from the repository when its intent
-        cannot be used: the merge waiting in `MERGE_REF` on the branch, or the remote's
-        commit ahead of it. Each file whose blob differs is written, but one this machine
-        changed since the merge base that the merge gives the remote's text is kept as a
-        conflict (it may be one: the merge commit holds a conflict's remote text). A file
-        this machine changed is removed only when a rename carried the change (a merge
-        keeps an edit the other side deleted)."""
+        """The import worked out from the repository (the merge in `MERGE_REF`, or the remote's
+        commit ahead): each differing blob written, a file this machine changed that the merge gives
+        the remote's text kept as a conflict."""
         try:
             found = self._waiting_merge(branch)
             if found is None:
@@ -269,8 +245,7 @@ class InterruptedImport:
         )
 
     def _waiting_merge(self, branch: str | None) -> tuple[str, str] | None:
-        """The commit an import was bringing in on `branch`, and the remote's: the merge
-        waiting in `MERGE_REF` on it, or the remote's commit ahead of it."""
+        """The commit an import was bringing in on `branch`, and the remote's."""
         merge = self._repo.resolve(MERGE_REF)
         if merge is not None:
             parents = self._repo.parents(merge)
@@ -285,9 +260,8 @@ class InterruptedImport:
 
 
 def _meta_written(synced: Sequence[SyncedStore], intent: ImportIntent) -> bool:
-    """Whether memory-meta.json holds what the intent says the import was about to write:
-    an entry as it was to be tells it was written, one as it was tells it was not; when
-    none tells (each changed since), it counts as written — a use is never counted twice."""
+    """Whether memory-meta.json holds what the intent was about to write (none telling counts as
+    written: a use never counts twice)."""
     if not intent.meta or not synced:
         return True
     entries = synced[0].store.meta.load()
@@ -307,8 +281,8 @@ def _holds(version: Version | None, data: bytes) -> bool:
 def _sync_versions(
     done: Sequence[tuple[SyncedStore, VirtualPath, LocalFile | None]],
 ) -> list[RecordedChange]:
-    """The versions sync recorded of files the import had written (the runs log's): each
-    file's newest, when it is sync's and holds what the file holds."""
+    """The versions sync recorded of files the import wrote, when newest and holding what the file
+    holds."""
     found: list[RecordedChange] = []
     by_store: dict[int, tuple[SyncedStore, dict[str, LocalFile | None]]] = {}
     for item, virtual, have in done:

@@ -1,23 +1,6 @@
-"""Pins and usage across machines: merged by rule, never by lines (docs/formats.md §18.3).
-
-memory-meta.json (docs/formats.md §7) is not text to merge: two machines each add uses to a
-count, and a pin is a choice. The rules:
-
-- **Counts are added**, as changes: what each side added since their common state. A sync
-  exports what this machine counted since it last synced (`export_entries`) and, on the
-  way back, adds what the others counted (`import_entry`): repeated syncs never count a use
-  twice. Without a common state (two homes' first sync, a file-sync tool's conflict copy)
-  the larger count is kept: adding would count twice what both already had.
-- **Times are the latest** (last access, last write).
-- **Pins are a union**: a side that changed the pin since the common state wins; without
-  one, pinned wins unless the unpin is known to be newer (`pinChangedAt`, the time a sync
-  first saw the pin as it is).
-- **Renames carry them**: a file one side moved keeps, at its new path, what the other
-  side changed under the old one (`follow_renames`).
-
-The repository keeps each scope's entries in `.memtab/meta/<scope dir>.json`, keyed by the
-file's path inside the scope, so no machine's project path is in it.
-"""
+"""Pins and usage across machines, merged by rule (docs/formats.md §18.3): counts added as deltas
+since the common state (the larger without one), times the latest, pins a union, renames carrying
+them; kept in `.memtab/meta/<scope dir>.json`."""
 
 from __future__ import annotations
 
@@ -65,8 +48,8 @@ def export_entries(
     files: Iterable[str],
     now: int,
 ) -> Records:
-    """The repository's entries once this machine's changes since `baseline` are added to
-    `tree` (the repository's entries now), for the scope's `files` only."""
+    """The repository's entries once this machine's changes since `baseline` are added, for `files`
+    only."""
     exported: Records = {}
     for rel in files:
         held = tree.get(rel, _DEFAULT)
@@ -76,8 +59,7 @@ def export_entries(
         accessed = _latest(held.last_accessed_at, mine.last_accessed_at)
         written = _latest(held.last_write_at, mine.last_write_at)
         record = held
-        # Most files changed nothing since the last sync: their record is the repository's
-        # as it is (a record built per file of a big home is most of an export's time).
+        # Most files changed nothing: their record is the repository's as it is.
         if (count, accessed, written) != (
             held.access_count,
             held.last_accessed_at,
@@ -94,9 +76,8 @@ def export_entries(
 
 
 def follow_renames(records: Mapping[str, MetaRecord], renames: Mapping[str, str]) -> Records:
-    """`records` with a moved file's entry at its new path (a side that moved the file
-    has it there already), so pins and uses made under the old name on the other side
-    merge into the file's entry instead of being dropped with the old path."""
+    """`records` with a moved file's entry at its new path, so the other side's changes under the
+    old name merge in."""
     moved = dict(records)
     for old, new in renames.items():
         if old in moved and new not in moved:
@@ -110,8 +91,7 @@ def merge_records(
     theirs: Mapping[str, MetaRecord],
     files: Iterable[str],
 ) -> Records:
-    """The entries of the merged `files`; `base` None: no common state (see the module
-    doc)."""
+    """The entries of the merged `files`; `base` None: no common state."""
     merged: Records = {}
     for rel in files:
         one, other = ours.get(rel, _DEFAULT), theirs.get(rel, _DEFAULT)
@@ -156,8 +136,7 @@ def _merged_pin(
 
 
 def import_entry(current: MetaEntry, exported: MetaEntry, merged: MetaRecord) -> MetaEntry:
-    """This machine's entry once the merge comes back: what others added is added to what
-    it holds now (`current`, which may have moved on since the sync read `exported`)."""
+    """This machine's entry once the merge comes back: what others added, added to `current`."""
     pinned = merged.pinned if current.pinned == exported.pinned else current.pinned
     return MetaEntry(
         pinned=pinned,

@@ -1,17 +1,5 @@
-"""Sync's records (`memtab.fs.records`): a target's state and the repository's
-pins and usage (docs/formats.md §18.3, §18.4).
-
-- `SyncState` (with its `Pending` files): `<home>/memtab/sync/<target>/state.json`.
-- `ImportIntent` (with its `IntendedFile`s and `MetaChange`s): `<home>/memtab/sync/<target>/
-  import.json`, what an import is about to write, while it writes (§18.3).
-- `MetaRecord`: one file's pins and usage in the repository's `.memtab/meta/<scope>.json`
-  (`{"entries": {path: MetaRecord}}`, `meta_merge.parse_records`/`render_records`): the
-  entry of memory-meta.json (§7: a `MetaEntry`, `store.sidecars.meta`, healed alike) plus
-  `pinChangedAt`.
-
-The sync machine (engine, export, merges) imports them with its modules: a window that
-syncs does so on a worker thread. `sync.state` loads them with the first state read.
-"""
+"""Sync's records: a target's state, an import's intent, and the repository's pins and usage
+(docs/formats.md §18.3, §18.4)."""
 
 from __future__ import annotations
 
@@ -49,10 +37,8 @@ def _by_path(entries: dict[str, T]) -> dict[str, T]:
 
 
 class Pending(Record):
-    """A file whose live content is not the repository's (docs/formats.md §18.4): a
-    `conflict` keeps this machine's text in the file (`local`, a sha256) and the other
-    side's in the repository (`remote`, a blob id); an `unapplied` merge could not be
-    written and is merged again from `base`."""
+    """A file whose live content is not the repository's (docs/formats.md §18.4): a `conflict`
+    (`local` here, `remote` in the repository) or an `unapplied` merge, merged again from `base`."""
 
     kind: PendingKind
     base: Text = None
@@ -67,9 +53,7 @@ class Pending(Record):
 
 
 class SyncState(Record):
-    """A target's state, `<home>/memtab/sync/<target>/state.json` (docs/formats.md §18.4):
-    where the last sync left off and what waits for the user. Read leniently: a bad
-    pending file, meta entry or history time is dropped, a bad value reads as absent."""
+    """A target's `state.json` (docs/formats.md §18.4), read leniently."""
 
     version: Annotated[int, Healed(lambda _: STATE_VERSION)] = STATE_VERSION
     head: Text = None
@@ -95,9 +79,8 @@ class SyncState(Record):
 
 
 class MetaRecord(MetaEntry):
-    """One file's pins and usage as the repository keeps them (see the module doc): the
-    entry of memory-meta.json, healed alike (`MetaEntry`), and `pinChangedAt`, a positive
-    integer; a value that is no object is the default entry."""
+    """One file's pins and usage in the repository: memory-meta.json's entry healed alike, and
+    `pinChangedAt`."""
 
     pin_changed_at: Annotated[OrNone[Annotated[int, AtLeast(1)]], OmitNone] = None
 
@@ -131,13 +114,11 @@ def _objects_only(entries: Any) -> Any:
 
 
 _ScopeMeta = Annotated[dict[str, MetaRecord], Healed(_objects_only), WrittenAs(_by_path)]
-"""A scope folder's entries in `meta` (SyncState's), by path; an entry that is no object is
-dropped. (Declared after `MetaRecord`: SyncState's fields are resolved at its first read.)"""
+"""A scope folder's entries by path (declared after `MetaRecord`: read at first use)."""
 
 
 class RepoFormat(Record):
-    """`.memtab/format.json` in the repository (docs/formats.md §18.2): the version of the
-    repository's layout."""
+    """`.memtab/format.json` (docs/formats.md §18.2): the layout's version."""
 
     format: Literal[1]
 
@@ -149,9 +130,8 @@ class RepoMetaFile(Record):
 
 
 class IntendedFile(Record, checked_when_built=False):
-    """A file an import writes (docs/formats.md §18.3): the blob it held when the merge was
-    made (`before`) and the blob the import leaves (`after`); None: no file. Built by the
-    thousand from the repository's own ids, unchecked (read from the file, checked)."""
+    """A file an import writes (docs/formats.md §18.3): its blob `before` and `after` (None: no
+    file); built unchecked."""
 
     before: str | None = None
     after: str | None = None
@@ -165,10 +145,8 @@ class MetaChange(Record):
 
 
 class ImportIntent(Record):
-    """`<home>/memtab/sync/<target>/import.json` (docs/formats.md §18.3): what an import is
-    about to write, written before its first file and gone once the state says it is done.
-    Read strictly: a field that does not read makes the whole intent unreadable (the next
-    sync then works the import out from the repository)."""
+    """`import.json` (docs/formats.md §18.3): what an import is about to write, read strictly (else
+    worked out from the repository)."""
 
     version: Literal[1]
     merge: str

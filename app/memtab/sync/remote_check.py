@@ -1,12 +1,6 @@
-"""Test connection: can this machine reach a remote with the user's credentials, and what
-does it hold? (File → Sync…'s button, before anything is set up.)
-
-Nothing is fetched and nothing of the home changes: a bare repository of its own, in a
-temporary directory, asks the remote for its branches (`git ls-remote`, with the same
-rules as a sync: no prompt, time limits, cancel, a path remote served with none of its
-hooks or commands, docs/formats.md §18.1). A remote refused before git sees it
-(`remote_problem`: a remote helper, an option) and a failure are said as what to do.
-"""
+"""Test connection: can this machine reach a remote with the user's credentials, and what does it
+hold? Asked by `git ls-remote` from a scratch bare repository, as a sync runs git (docs/formats.md
+§18.1); nothing of the home changes."""
 
 from __future__ import annotations
 

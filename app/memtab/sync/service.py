@@ -1,15 +1,6 @@
-"""`SyncService`: what the CLI and the window call to sync a home's memory over git.
-
-Every method blocks on disk, git and the network, so the window calls them from a worker
-thread; each takes `progress` (a line of what it is doing) and `cancel` (asked between
-steps; a running git is stopped), and returns plain records (`SyncReport`,
-`SyncStatus`, `SyncConflict`) that say what happened in words and as JSON.
-
-One sync per target at a time, across processes: the target's lock
-(`<home>/memtab/locks/sync-<target>.lock`, this machine's alone) is held for the whole
-sync or resolve. An unreachable remote is not an error: the report says `offline`, the
-local commits wait, and the next sync goes on.
-"""
+"""`SyncService`: what the CLI and window call to sync a home over git, from a worker (`progress`
+and `cancel` on each), one sync per target at a time across processes; an unreachable remote is
+`offline`, never an error."""
 
 from __future__ import annotations
 
@@ -74,7 +65,7 @@ Progress = Callable[[str], None]
 Cancel = Callable[[], bool]
 TargetStatus = Literal["synced", "offline", "conflicts", "failed", "cancelled"]
 LOCK_WAIT_S = 30.0
-# What a sync of one target may meet that ends it (reported, never raised to the caller).
+# What ends a sync of one target (reported, never raised).
 _FAILURES = (GitError, ObjectMissingError, MemoryStoreError, PathError, SyncSetupError, OSError)
 
 
@@ -87,9 +78,7 @@ def _label(scope: SyncedScope) -> str:
 
 
 class SyncConflict(Record, write_only=True):
-    """A file both sides changed on the same lines: this machine's text is live, the other
-    side's is in the repository, until the user decides (`SyncService.resolve`). Written in
-    `memtab sync --json` and `sync status --json` (docs/formats.md §18.4)."""
+    """A file both sides changed on the same lines, waiting for the user (docs/formats.md §18.4)."""
 
     path: str
     """The virtual path (`/memories/global/x.md`)."""
@@ -126,8 +115,7 @@ def _all_conflicts(report: SyncReport) -> list[SyncConflict]:
 
 
 class SyncReport(Record, write_only=True):
-    """What a sync of every target (or one) did: `memtab sync --json` (docs/formats.md
-    §18.4)."""
+    """What a sync did: `memtab sync --json` (docs/formats.md §18.4)."""
 
     pushed: int = computed(lambda report: sum(target.pushed for target in report.targets))
     pulled: int = computed(lambda report: sum(len(target.pulled) for target in report.targets))
@@ -145,8 +133,8 @@ class SyncReport(Record, write_only=True):
 
 
 class TargetState(Record, write_only=True):
-    """Where a target stands, without syncing: `memtab sync status --json` (docs/formats.md
-    §18.4), the target written as its name, remote, branch and scopes' labels."""
+    """Where a target stands without syncing: `memtab sync status --json` (docs/formats.md
+    §18.4)."""
 
     target: Annotated[Target, WrittenAs(lambda target: target.name)]
     remote: str = computed(lambda state: state.target.remote)
@@ -175,8 +163,7 @@ class SyncStatus(Record, write_only=True):
     problem: str | None = None
     """Why the set-up cannot be read (then there are no targets to show)."""
     xum_backup: BackupOverlap | None = None
-    """What xum's settings backup carries of these targets' scopes (docs/formats.md §18.9;
-    the CLI looks, `memtab sync status --json`)."""
+    """What xum's settings backup carries of these scopes (docs/formats.md §18.9)."""
 
 
 @dataclass
@@ -198,14 +185,11 @@ class SyncService:
     clock: Clock = now_ms
     git_program: str | None = None
     now_ns: Callable[[], int] = time.time_ns
-    """The wall clock the memory files' times are compared with (`SeenFiles`; tests: a
-    later one, so that files just written are known by their stat)."""
+    """The clock files' times are compared with (tests: a later one)."""
     paths: SyncPaths = field(init=False)
 
     def __post_init__(self) -> None:
         self.paths = SyncPaths(self.home)
-
-    # --- set-up ----------------------------------------------------------------------------
 
     def config(self) -> SyncConfig:
         return load_config(self.home)
@@ -227,9 +211,8 @@ class SyncService:
         machine: str | None = None,
         cancel: Cancel | None = None,
     ) -> Target:
-        """Connect scopes of this home to a git remote: a repository of the target's own
-        (never in a scope), and a first fetch to check the remote can be reached with the
-        user's credentials (SyncError, changing nothing, when it cannot)."""
+        """Connect scopes of this home to a git remote: a repository of its own and a first fetch;
+        SyncError, nothing changed, when it cannot be reached."""
         check_name(name, "The target name")
         problem = remote_problem(remote)
         if problem:
@@ -280,8 +263,6 @@ class SyncService:
                 "(memtab sync resolve)"
             )
         remove_target(self.home, name)
-
-    # --- syncing ---------------------------------------------------------------------------
 
     def sync(
         self,
@@ -361,8 +342,7 @@ class SyncService:
             self.paths,
             lambda: self._open_scopes(target),
             functools.partial(self._read_scopes, target, git),
-            # Attempted now, in every state it saves: the import's last save is the final
-            # state, which is then not written again.
+            # Attempted now, in every state it saves.
             state.with_changes(last_attempt_at=now),
             ever_synced=state.last_sync_at is not None,
             progress=progress,
@@ -411,9 +391,8 @@ class SyncService:
     def _read_scopes(
         self, target: Target, git: Git, held: Mapping[str, str], wanted: Container[str]
     ) -> list[SyncedStore]:
-        """The target's scopes as they are now, outside changes recorded first; a file
-        unchanged since a sync read it, holding what `held` (the commit's files the sync
-        compares with) has at its path, is not read again unless `wanted`."""
+        """The target's scopes now, outside changes recorded first; an unchanged file holding
+        `held`'s blob is not read again unless `wanted`."""
         seen = SeenFiles(self.home.root, target.name, now_ns=self.now_ns)
         seen.start()
         synced = []
@@ -437,8 +416,8 @@ class SyncService:
 
     @staticmethod
     def repository(git: Git, machine: str) -> Repository:
-        """The repository for one sync; commits are the user's git identity when git has
-        one, else `<user> (<machine>)`. Close it when done."""
+        """The repository for one sync, committing as the user's git identity or `<user>
+        (<machine>)`; close it."""
         try:
             user = getpass.getuser()
         except (OSError, KeyError):
@@ -472,8 +451,6 @@ class SyncService:
             offline=outcome.offline,
         )
 
-    # --- where things stand -------------------------------------------------------------------
-
     def _conflicts(self, target: Target, state: SyncState) -> list[SyncConflict]:
         return [
             SyncConflict(
@@ -495,8 +472,8 @@ class SyncService:
         return found
 
     def status(self, *, fetch: bool = False, cancel: Cancel | None = None) -> SyncStatus:
-        """What is ahead, behind and in conflict, per target. Without `fetch`, "behind"
-        is as of the last fetch (no network)."""
+        """Ahead, behind and in conflict per target; without `fetch`, behind as of the last
+        fetch."""
         config = self.config()
         states = []
         for target in config.targets:

@@ -1,13 +1,5 @@
-"""Where a target stands without syncing: the memory files that wait to be sent and to be
-brought in (`memtab sync status`, the window's "↑2 ↓1"; docs/formats.md §18.8).
-
-Counted in files, not commits: a sync makes one commit per change (a file saved five
-times is five commits), and what the user edits and reads is files. To send: the files
-this machine changed since the last sync (not yet committed) and those its commits change
-that the remote does not have; to bring in: the files the remote's commits change (as of
-the last fetch) and the merges that wait to be written here (`unapplied`). Pins and usage
-(`.memtab/meta/`) and files outside the target's scopes are not memory files: not counted.
-"""
+"""Where a target stands without syncing, in memory files to send and bring in (`memtab sync
+status`, the window's "↑2 ↓1", docs/formats.md §18.8)."""
 
 from __future__ import annotations
 
@@ -35,8 +27,8 @@ def distance(git: Git, head: str | None, remote: str | None) -> tuple[int, int]:
 def files_apart(
     repo: Repository, target: Target, head: str | None, remote: str | None
 ) -> tuple[set[str], set[str]]:
-    """The memory files (repository paths) `head`'s own commits change, and those the
-    remote's own commits change, since the commit they share (none: every file of each)."""
+    """The memory files `head`'s own commits change and those the remote's change, since their
+    shared commit."""
     if head == remote:
         return set(), set()
     base = repo.git.merge_base(head, remote) if head is not None and remote is not None else None

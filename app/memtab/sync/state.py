@@ -1,26 +1,5 @@
-"""A target's sync state: where it left off, and what waits for the user.
-
-`<home>/memtab/sync/<target>/state.json` (docs/formats.md §18.4), the record
-`sync.records.SyncState`, written atomically by the sync holding the target's lock:
-
-- `head`: the commit this home's scopes were last reconciled with. A file whose content
-  differs from its blob in `head` was changed here since (unless it is pending).
-- `pending`: files whose live content is not `head`'s, by repository path. `conflict`: a
-  same-line change, where the file keeps this machine's text (`local`, a sha256) and the
-  repository the other side's (`remote`, a blob id) until the user decides; `base` is
-  their common ancestor (a blob id, or null when both created the file). `unapplied`: a
-  merge result that could not be written because the file changed meanwhile; `base` is
-  what the file held when the merge was made, and the next sync merges again from it.
-- `meta`: pins and usage as last reconciled, by scope folder, in the repository's form:
-  what this machine's memory-meta.json adds to them is what it changed since.
-- `historyAt`: per history index, the time of the newest version already exported.
-- `lastSyncAt`, `lastAttemptAt`, `offlineSince`, `lastError`: how the last syncs went;
-  `unpushed`: commits made here that no push has taken yet.
-
-Beside it, while an import writes, `import.json` (the record `sync.records.ImportIntent`,
-docs/formats.md §18.3): what the import is about to write, so a sync killed midway is
-finished by the next (`sync.importer`).
-"""
+"""A target's sync state (`state.json`, docs/formats.md §18.4) and an import's intent
+(`import.json`, §18.3), written by the sync holding the target's lock."""
 
 from __future__ import annotations
 
@@ -44,8 +23,8 @@ logger = logging.getLogger(__name__)
 
 
 def load_state(path: Path) -> SyncState:
-    """The state in `path`; an empty one when missing. A file that cannot be parsed is
-    kept aside (docs/formats.md §16) and the sync starts over from the repository."""
+    """The state in `path` (empty when missing); an unparsable file kept aside (docs/formats.md
+    §16)."""
     read = read_sidecar(path)
     if read.problem is not None:
         if read.raw is not None:
@@ -56,11 +35,8 @@ def load_state(path: Path) -> SyncState:
 
 
 def save_state(path: Path, state: SyncState, *, durable: bool = True) -> None:
-    """Write the state atomically and durably; one the file holds already is not written
-    again (a sync's last save after its import saved the same state): the file is only
-    ever written so, so what it holds is on disk. Not `durable`: written atomically, and
-    the caller makes it durable (`make_file_durable`) before it goes on — also when it was
-    not written, as a sync killed before that left it so."""
+    """Write the state atomically, durably unless not `durable` (the caller flushes); the same state
+    is not written again."""
     data = encode_utf8(json_document(state.to_json()))
     try:
         if path.read_bytes() == data:
@@ -72,17 +48,15 @@ def save_state(path: Path, state: SyncState, *, durable: bool = True) -> None:
 
 
 class IntentRead(NamedTuple):
-    """An import's intent as read: the intent, or why it cannot be used (None and None:
-    there is none)."""
+    """An import's intent as read, or why it cannot be used."""
 
     intent: ImportIntent | None = None
     problem: str | None = None
 
 
 def load_intent(path: Path) -> IntentRead:
-    """The intent an import left in `path`. One that cannot be used (damaged, or written by
-    another version of Memtab) is kept aside (docs/formats.md §16) and removed, and the
-    problem says so in words."""
+    """The intent an import left; an unusable one kept aside (docs/formats.md §16) and removed, the
+    problem in words."""
     read = read_sidecar(path)
     if read.raw is None and read.problem is None:
         return IntentRead()
@@ -113,18 +87,12 @@ def load_intent(path: Path) -> IntentRead:
 
 
 def save_intent(path: Path, intent: ImportIntent, *, durable: bool = True) -> None:
-    """Write an import's intent durably (before the writes it names): compact, as it names
-    every file a machine joining brings (thousands), and only a sync reads it. Not
-    `durable`: the caller makes it durable before the first write (`restore_contents`'s
-    `unflushed`)."""
+    """Write an import's intent compactly, durably unless the caller flushes it first."""
     make_directory_durably(path.parent)
     document = json.dumps(intent.to_json(), ensure_ascii=False, separators=(",", ":"))
     atomic_write_bytes(path, encode_utf8(document + "\n"), durable=durable, mode=PRIVATE_FILE_MODE)
 
 
 def clear_intent(path: Path) -> None:
-    """The import is done (or its intent dropped): the intent goes, not flushed — a crash
-    that brings it back brings what a kill right before its removal leaves (finished, or
-    dropped, again by the next sync: nothing written twice), and the next save of the
-    state, in this folder, makes its removal durable with it."""
+    """The intent goes, not flushed: the next state save makes its removal durable."""
     path.unlink(missing_ok=True)

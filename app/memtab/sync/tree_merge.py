@@ -1,23 +1,6 @@
-"""Merging two machines' trees of memory files, file by file (docs/formats.md §18.3).
-
-`merge_trees(base, ours, theirs)` takes three snapshots (path → blob id) and decides each
-file:
-
-- changed on one side only: that side's version, a deletion included;
-- changed on both sides alike: that version;
-- edited on one side, deleted on the other: the edit stays (nothing is lost; the deletion
-  can be made again), with a note;
-- edited on both sides: Markdown merges line by line, three ways
-  (`store.text.line_merge`): changes to different lines, and notes both sides added at the
-  same place, are all kept. A change of the same lines on both sides, two different
-  files created at one path, or contents that are not text are a conflict: the merged
-  tree keeps `theirs` (what the others already have) and the caller keeps `ours` live
-  until the user decides.
-
-A rename on one side (a file gone and the same content at a new path) carries the other
-side's edit of the old path to the new one, so an edit is not left behind at a path the
-rename removed.
-"""
+"""Merging two machines' trees of memory files file by file (docs/formats.md §18.3): one side's
+change taken, an edit beats a deletion, both edits merged line by line, a same-line change or
+non-text a conflict (the tree keeps theirs); a rename carries the other side's edit."""
 
 from __future__ import annotations
 
@@ -56,8 +39,7 @@ class TreeMerge:
 
 
 def find_renames(base: Tree, side: Tree) -> dict[str, str]:
-    """The files `side` moved (old path → new): a path of `base` gone from `side` whose
-    content `side` has at a path `base` did not have (the first such path, by name)."""
+    """The files `side` moved (old path → new), by content at a new path."""
     added: dict[str, list[str]] = {}
     for path, oid in sorted(side.items()):
         if path not in base:
@@ -72,8 +54,8 @@ def find_renames(base: Tree, side: Tree) -> dict[str, str]:
 def carry_renames(
     base: Tree, renamed: Tree, edited: Tree
 ) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
-    """Where `renamed` moved a file `edited` changed, move `edited`'s change along (and
-    give the new path the old one's base); the three trees to merge then."""
+    """Carry `edited`'s change of a file `renamed` moved to its new path; the three trees to
+    merge."""
     base_out, edited_out = dict(base), dict(edited)
     for old, new in find_renames(base, renamed).items():
         oid = base[old]

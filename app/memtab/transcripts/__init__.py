@@ -1,13 +1,9 @@
-"""Transcript readers for mux, Claude Code and Codex and the writer's event budget (also
-over a stream, in bounded memory), redacted by `memtab.redact` when asked.
-
-Stands alone: imports nothing else from memtab but `fs` and `redact`, no Qt, no httpx2.
-"""
+"""Transcript readers for mux, Claude Code and Codex and the writer's event budget (also over a
+stream, in bounded memory); on `fs` and `redact` alone, no Qt."""
 
 from memtab.transcripts.budget import DEFAULT_MAX_JSON_CHARS, EventBudget, select_event_budget
 from memtab.transcripts.claude import background_task, ended_task
 from memtab.transcripts.codex import polled_session, running_session
-from memtab.transcripts.detect import detect_format
 from memtab.transcripts.events import (
     TRANSCRIPT_FORMATS,
     EventRole,
@@ -17,7 +13,13 @@ from memtab.transcripts.events import (
     compact_json,
     json_len,
 )
-from memtab.transcripts.reader import SkippedLine, Transcript, TranscriptTail, read_transcript
+from memtab.transcripts.reader import (
+    SkippedLine,
+    Transcript,
+    TranscriptTail,
+    detect_format,
+    read_transcript,
+)
 from memtab.transcripts.window import NewestEvents, read_newest_events
 
 __all__ = [

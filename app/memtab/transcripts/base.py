@@ -1,15 +1,5 @@
-"""What every format's record parser shares: event output, hold-back and pairing state.
-
-A parser is fed one decoded JSON record at a time (in file order) and turns records into
-`TranscriptEvent`s. Events are *released* in chronological order; a parser may *hold back*
-its newest event while later lines can still extend it (Claude Code writes one API message
-as several lines). Data that arrives after an event was released — a tool result, a
-continuation line — is merged into that same event object in place.
-
-Which released events a later record can still change is bounded by what the parser
-remembers (`open_calls`, `may_complete`): a reader that keeps only some events (the
-writer's budget window) relies on that to know which sizes and flags are final.
-"""
+"""What every format's record parser shares: records fed in file order become events released in
+order, the newest held back while later lines may extend it; late data merged in place."""
 
 from __future__ import annotations
 
@@ -25,8 +15,7 @@ from memtab.transcripts.events import (
     clean_text,
 )
 
-# How many tool calls a parser remembers for pairing results arriving later. Results come
-# within a few lines of their call, so this only bounds memory on huge transcripts.
+# How many tool calls a parser remembers to pair late results: bounds memory on huge transcripts.
 _REMEMBERED_CALLS = 4096
 
 
@@ -79,9 +68,8 @@ class RecordParser(ABC):
         self._release_held()
 
     def open_calls(self, event: TranscriptEvent) -> list[TranscriptToolCall] | None:
-        """What later records may still change in `event.to_json()`: None when anything may
-        (it is held back), else the calls whose result may still arrive or be replaced by a
-        repeated one — only their output, error and exit code — ([] when it is final)."""
+        """What later records may still change in `event.to_json()`: None when anything may,
+        else the calls whose result may ([] when final)."""
         if event is self._held:
             return None
         return [call for call in event.tool_calls if self._calls.get(call.id) is call]

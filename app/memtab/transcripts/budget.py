@@ -1,15 +1,6 @@
-"""The background writer's event budget (docs/formats.md §10.2): the newest events that fit in N
-chars.
-
-Size is measured like mux: the length of the compact JSON array of the events' dicts
-(`JSON.stringify(events).length`). The newest events are taken, newest first, for as long
-as the array still fits; older events are dropped (a contiguous suffix, so there is no
-gap). If even the newest event alone does not fit, it is clamped: its long strings
-(text, tool inputs and outputs) are cut in the middle to one common length, the longest
-that fits, keeping each string's head and tail — a failing command's error is usually at
-the end of its output. Only when that cannot fit either are tool payloads, then the text,
-dropped, as mux does.
-"""
+"""The background writer's event budget (docs/formats.md §10.2): the newest events whose compact
+JSON array fits in N chars, measured like mux; the newest alone clamped in the middle when even it
+does not fit."""
 
 from __future__ import annotations
 
@@ -32,15 +23,8 @@ _MIN_CUT_LENGTH = 64
 
 @dataclass(frozen=True, slots=True)
 class EventBudget:
-    """The events selected for the writer and the JSON it sends and dumps.
-
-    - `events`: the selected events, chronological (the original, unclamped objects).
-    - `items`: their JSON dicts, chronological; the newest is clamped when `clamped`.
-    - `trimmed_count`: how many events were kept — `len(items)`. This is mux's
-      `eventsSummary.trimmedCount` (the count *after* trimming).
-    - `json_chars`: length of `json_text()`, always ≤ `max_json_chars`.
-    - `redacted`: whether secrets were replaced in `items` (what a model may be sent).
-    """
+    """The events selected for the writer (chronological, unclamped) and their JSON `items` (the
+    newest clamped when `clamped`); `trimmed_count` is mux's `eventsSummary.trimmedCount`."""
 
     events: list[TranscriptEvent]
     items: list[dict[str, Any]]
@@ -70,11 +54,8 @@ def select_event_budget(
     *,
     redact: bool = False,
 ) -> EventBudget:
-    """Select the newest `events` whose compact JSON array fits in `max_json_chars`.
-
-    With `redact=True` secrets are replaced (docs/formats.md §12) before sizing, so the redacted
-    JSON is what fits. Raises ValueError if `max_json_chars` cannot hold even `[]`.
-    """
+    """Select the newest `events` whose compact JSON array fits in `max_json_chars`, sized after
+    redaction with `redact` (docs/formats.md §12); ValueError if not even `[]` fits."""
     return select_newest(events, len(events), max_json_chars, redact=redact)
 
 
@@ -86,12 +67,8 @@ def select_newest(
     redact: bool,
     known_sizes: Sequence[int | None] = (),
 ) -> EventBudget:
-    """`select_event_budget` over `events`, the newest of `original_count` events, when
-    the older ones are known not to fit (`memtab.transcripts.window`).
-
-    `known_sizes[i]`, when given and not None, is `json_len` of the (redacted) item of
-    `events[i]`: an event known not to fit is not redacted again just to find that out.
-    """
+    """`select_event_budget` over `events`, the newest of `original_count`, the older known not to
+    fit; `known_sizes[i]`: `json_len` of `events[i]`'s item, when known."""
     check_max_json_chars(max_json_chars)
     kept: list[dict[str, Any]] = []
     total = 2  # the brackets of the array

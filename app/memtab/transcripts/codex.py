@@ -1,24 +1,6 @@
-"""Codex `~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl` (docs/formats.md §11.4).
-
-Lines are `{timestamp, type, payload}`; legacy (pre-envelope) rollouts start with a bare
-`{id, timestamp}` line followed by bare response items. Decisions:
-- `response_item` messages and `event_msg` `user_message` / `agent_message` say the same
-  thing twice, in either order. Once a rollout has shown a `response_item` message, its
-  `event_msg` copies are ignored; before that (and in rollouts that only have `event_msg`
-  messages) they are read, and a `response_item` repeating the last one is dropped.
-- Codex injects context as user-role messages (`<environment_context>`, AGENTS.md
-  instructions, ...): those, and developer/system messages, become role "system".
-- An assistant message and the tool calls that follow it form one event (held back until
-  the next message, so its calls join it); calls with no message before them form their
-  own assistant event. `function_call` / `custom_tool_call` / `local_shell_call` pair with
-  their `*_output` by `call_id`, across lines; `exec_command_end` adds the exit code.
-- A turn is complete at an assistant message with `phase: "final_answer"` or at
-  `task_complete`; rollouts with neither marker count an assistant message with text and
-  no tool calls.
-- `compacted` becomes a "summary" event; reasoning, token counts and unknown types are
-  dropped (unknown record types are counted as ignored).
-- Every event of a sub-agent rollout (`session_meta.source.subagent`) is a sidechain event.
-"""
+"""Codex `~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl` (docs/formats.md §11.4), envelope and
+legacy: messages said twice read once, injected context as "system", a message and its calls as
+one event, turns completed by `final_answer` or `task_complete`."""
 
 from __future__ import annotations
 
@@ -51,20 +33,17 @@ _INJECTED_USER_PREFIXES = (
     "<turn_aborted>",
 )
 _EXIT_CODE = re.compile(r"^(?:Process exited with code|Exit code:?) (-?\d+)", re.MULTILINE)
-# A command still running when its call returned (`exec_command` with a yield time): its
-# end comes in a later `write_stdin` poll of that session, with the exit code.
+# A command still running when its call returned: its end comes in a later `write_stdin` poll.
 _RUNNING = re.compile(r"^Process running with session ID (\d+)\s*$", re.MULTILINE)
 _HEADER_CHARS = 300  # Codex's header lines (`Chunk ID`, `Wall time`, …) before `Output:`
-# A code-mode cell that printed its tool's result (`text(JSON.stringify(r))`): its exit code
-# once the command ended, else the session still running it.
+# A code-mode cell that printed its tool's result: the exit code, or the session still running.
 _CELL_EXIT_CODE = re.compile(r'^\{"chunk_id":[^\n]*?,"exit_code":(-?\d+),', re.MULTILINE)
 _CELL_SESSION = re.compile(r'^\{"chunk_id":[^\n]*?,"session_id":(\d+),', re.MULTILINE)
 _CELL_POLL = re.compile(r"\btools\.write_stdin\(\{\s*session_id\s*:\s*(\d+)")
 
 
 def running_session(call: TranscriptToolCall) -> str | None:
-    """The session id of a Codex command that had not ended when its call returned
-    ("Process running with session ID 1466"): neither a success nor a failure yet."""
+    """The session id of a Codex command that had not ended when its call returned."""
     if call.exit_code is not None or call.is_error or not call.output or call.command is None:
         return None  # (a poll of a session says so too: it is no command)
     found = _RUNNING.search(call.output[:_HEADER_CHARS])
@@ -74,8 +53,8 @@ def running_session(call: TranscriptToolCall) -> str | None:
 
 
 def polled_session(call: TranscriptToolCall) -> str | None:
-    """The session a Codex `write_stdin` call polled (its `session_id`); its result carries
-    that command's later output, and its exit code once it has ended."""
+    """The session a Codex `write_stdin` call polled; its result carries the command's later
+    output."""
     if isinstance(call.input, str):  # a code-mode cell: `tools.write_stdin({session_id:1, …})`
         cell = _CELL_POLL.findall(call.input)
         return cell[0] if len(cell) == 1 and "tools.exec_command" not in call.input else None
@@ -125,10 +104,8 @@ def _arguments(value: Any) -> dict[str, Any] | str:
 
 
 def _printed_command_output(text: str, start: int) -> str:
-    """What the command of a code-mode cell printed, out of the result the cell printed at
-    `start` (`{"chunk_id": …, "exit_code": 101, "output": "error: …"}`), so an error quoted
-    from it reads as the command's own words; `text` when the cell printed more than that
-    one result."""
+    """What a code-mode cell's command printed, out of the result the cell printed at `start`;
+    `text` when the cell printed more than that."""
     try:
         result = parse_json(text[start:], nan_as_null=True)
     except JsonError:
@@ -353,8 +330,7 @@ class CodexParser(RecordParser):
             self._hold(event, offset)
 
     def may_complete(self, event: TranscriptEvent) -> bool:
-        """`task_complete`, or a `final_answer` copy of it, completes the last assistant
-        message (which is also the recent assistant message a copy pairs with)."""
+        """`task_complete`, or a `final_answer` copy of it, completes the last assistant message."""
         return super().may_complete(event) or event is self._last_assistant
 
     def _on_release(self, event: TranscriptEvent) -> None:

@@ -1,14 +1,6 @@
-"""The normalized event stream every transcript reader produces.
-
-One `TranscriptEvent` is one message of a conversation: a user prompt, an assistant message
-with its tool calls (each paired with its output), a system notice or a summary. The
-background memory writer feeds the newest events to a model (`to_json`) and the offline
-writer mines them for user directives, failed commands and the commands that then worked.
-
-Reasoning / thinking is deliberately not kept: it is the model's private scratch text,
-often encrypted (Codex) or signature-only (Claude Code), it can be enormous (mux stores one
-part per streamed token) and nothing downstream mines it — mux's own writer drops it too.
-"""
+"""The normalized event stream every transcript reader produces: one `TranscriptEvent` per
+message, tool calls paired with their output. Reasoning is not kept: private, often encrypted,
+huge, and mined by nothing."""
 
 from __future__ import annotations
 
@@ -49,8 +41,7 @@ def json_len(value: Any) -> int:
 
 
 def clean_text(text: str) -> str:
-    """Replace lone UTF-16 surrogates (from `\\ud83d`-style JSON escapes) so the text can
-    always be encoded as UTF-8 later, e.g. when a trace dump is written."""
+    """Replace lone UTF-16 surrogates so the text always encodes as UTF-8."""
     if text.isascii():
         return text
     try:
@@ -70,8 +61,7 @@ def parse_timestamp(value: Any) -> int | None:
             return None
         return int(number) if number >= _SECONDS_CUTOFF else int(number * 1000)
     if isinstance(value, str) and value:
-        # lazy: datetime, ~0.2 MiB a window that reads no transcript does without (and the
-        # pure-Python classes it replaces, which a start's held-off collector keeps: launch)
+        # lazy: a window that reads no transcript does without datetime
         from datetime import UTC, datetime
 
         try:
@@ -90,9 +80,8 @@ def line_digest(raw: bytes | memoryview) -> str:
 
 
 class SourceLine:
-    """The line a record was read from (without surrounding whitespace), kept only to name
-    a record that carries no id: `digest()` is computed on first use, or at once by
-    `settle()`, which lets a long line go before its record is parsed."""
+    """The line a record was read from, kept only to name a record without an id (`digest()`
+    on first use, or at once by `settle()`)."""
 
     __slots__ = ("_data", "_digest", "_start", "_stop")
 
@@ -116,14 +105,12 @@ class SourceLine:
         self._data = None
 
 
-# Codex's code mode: a JavaScript cell that runs one command through its tools
-# (`const r = await tools.exec_command({cmd:"mise run lint-fix", …}); text(…)`).
+# Codex's code mode: a JavaScript cell running one command through its tools.
 _CODE_MODE_COMMAND = re.compile(r"""\btools\.exec_command\(\{\s*cmd\s*:\s*("(?:[^"\\\n]|\\.)*")""")
 
 
 def code_mode_command(cell: str) -> str | None:
-    """The command a Codex code-mode cell runs, when it runs exactly one (its `cmd` string,
-    a JavaScript literal that reads as JSON); None otherwise."""
+    """The command a Codex code-mode cell runs when it runs exactly one; None otherwise."""
     found = _CODE_MODE_COMMAND.findall(cell)
     if len(found) != 1:
         return None
@@ -146,15 +133,9 @@ def _shell_command_from(value: Any) -> str | None:
 
 
 class TranscriptToolCall(Record, write_only=True, frozen=False):
-    """One tool call seen in a transcript and, once known, its result (a model's request
-    to Memtab's own tools is `memtab.llm.types.ToolCall`); its JSON is mux's `toolCalls[]`
-    shape plus the normalized result (docs/formats.md §10.2).
-
-    `output` is None while no result has been recorded (a call still running, or one that was
-    interrupted). `error` holds an error message only when the source gives one separately
-    from the output (mux's `error`, an AI SDK `errorText`); use `error_text` for "what went
-    wrong" regardless of format.
-    """
+    """One tool call seen in a transcript and its result once known; its JSON is mux's
+    `toolCalls[]` plus the normalized result (docs/formats.md §10.2). `output` None: no result;
+    `error_text`: what went wrong, whatever the format."""
 
     id: Annotated[str, Key("toolCallId")]
     name: Annotated[str, Key("toolName")]
@@ -182,12 +163,7 @@ class TranscriptToolCall(Record, write_only=True, frozen=False):
 
     @property
     def command(self) -> str | None:
-        """The shell command this call ran, for any format's shell tool, else None.
-
-        mux `bash` → `script`; Claude Code `Bash` → `command`; Codex `exec_command` → `cmd`,
-        `shell` / `local_shell_call` → the script of its argv, a code-mode `exec` cell → the
-        one command it runs (`code_mode_command`).
-        """
+        """The shell command this call ran, for any format's shell tool, else None."""
         if isinstance(self.input, str):
             return code_mode_command(self.input) if "tools.exec_command" in self.input else None
         for key in ("script", "command", "cmd"):
@@ -198,21 +174,9 @@ class TranscriptToolCall(Record, write_only=True, frozen=False):
 
 
 class TranscriptEvent(Record, write_only=True, frozen=False):
-    """One normalized message of a transcript; its JSON (`to_json()`) is what the writer's
-    budget measures and trace dumps store (docs/formats.md §10.2).
-
-    - `id`: stable across re-reads of the same file (the record's own id, else a hash of
-      its line). For mux it is the message id, which is also `message_id`.
-    - `message_id`: the id the source uses for the message — mux message id (what the
-      writer stores as `lastRunMessageId`), Claude Code API `message.id` (or the line's
-      `uuid`), Codex item id when present.
-    - `completed_turn`: this assistant message finished a turn — the unit the background
-      writer counts (mux: a non-empty, non-partial, error-free assistant message).
-    - `sidechain`: written by a sub-agent (Claude Code `isSidechain`, a Codex sub-agent
-      rollout): its "user" text is the parent agent's prompt, not the human's.
-    - `cwd`: the directory the session started in (Claude Code's first `cwd`, Codex's
-      session `cwd`), where the project's commands run; one string shared by the events.
-    """
+    """One normalized message of a transcript; its JSON is what the writer's budget measures and
+    trace dumps store (docs/formats.md §10.2). `id` is stable across re-reads; `sidechain`: a
+    sub-agent's; `completed_turn`: the unit the background writer counts."""
 
     id: str
     role: EventRole

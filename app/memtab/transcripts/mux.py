@@ -1,11 +1,5 @@
-"""mux / xum `sessions/<ws>/chat.jsonl`: one complete message per line (docs/formats.md §11.2).
-
-`{id, role, metadata: {timestamp, historySequence, model?, partial?, error?, compacted?,
-synthetic?, ...}, parts: [...]}` with parts `text` (streamed deltas: joined with no
-separator, as mux does), `reasoning` (dropped), `dynamic-tool` (`toolCallId`, `toolName`,
-`state`, `input`, `output?` / `errorText?`), and AI SDK static tool parts `tool-<name>`.
-Unknown part types are skipped.
-"""
+"""mux / xum `sessions/<ws>/chat.jsonl`: one complete message per line (docs/formats.md §11.2);
+text deltas joined, reasoning dropped, unknown parts skipped."""
 
 from __future__ import annotations
 

@@ -1,22 +1,13 @@
-"""Read a transcript file whole (`read_transcript`) or as it grows (`TranscriptTail`).
-
-Both share one line reader: complete lines are decoded as UTF-8 (bad bytes replaced) and
-parsed as JSON; a line that is not a JSON object — invalid or truncated JSON, a bare
-string or number — is skipped and counted, never fatal. Records are then handed to the
-parser of the transcript's format, given or detected from the first records.
-
-The file is read line by line, and each event is handed on as soon as its parser releases
-it (`TranscriptTail.stream_new` / `stream_all`), so a reader that keeps only some events
-(`memtab.transcripts.window`, the writer's monitor) never holds the whole file: what a
-read holds at once is one line (twice over while it is parsed) and the parser's state.
-"""
+"""Read a transcript whole (`read_transcript`) or as it grows (`TranscriptTail`), line by line:
+a line that is not a JSON object is skipped and counted, and each event is handed on once
+released, so a reader keeping only some never holds the whole file."""
 
 from __future__ import annotations
 
 import logging
 import os
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -25,7 +16,6 @@ from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.transcripts.base import RecordParser
 from memtab.transcripts.claude import ClaudeParser
 from memtab.transcripts.codex import CodexParser
-from memtab.transcripts.detect import DETECTION_WINDOW, detect_format
 from memtab.transcripts.events import (
     TRANSCRIPT_FORMATS,
     SourceLine,
@@ -43,12 +33,50 @@ _PARSERS: dict[TranscriptFormat, type[RecordParser]] = {
     "codex": CodexParser,
 }
 MAX_SKIP_REASONS = 10
-# Ids of events returned by earlier reads, so a restart does not return them again. A
-# rewrite keeps at most the newest messages of a file, so remembering the newest is enough
-# and keeps a tail that follows a file for days from growing with it.
+# Ids of events returned by earlier reads, so a restart does not return them again; the newest
+# are enough, and a tail following a file for days does not grow with it.
 REMEMBERED_EVENT_IDS = 20_000
 
 EventSink = Callable[[TranscriptEvent], None]
+
+_CODEX_ENVELOPE_TYPES = ("session_meta", "turn_context", "response_item", "event_msg", "compacted")
+_CODEX_LEGACY_TYPES = ("message", "function_call", "function_call_output", "reasoning")
+_CLAUDE_TYPES = ("user", "assistant", "summary", "system")
+# Records examined to recognize a transcript's format; the first records always say enough.
+DETECTION_WINDOW = 50
+
+
+def record_format(record: Any) -> TranscriptFormat | None:
+    """The format one record clearly belongs to, or None when it says nothing."""
+    if not isinstance(record, dict):
+        return None
+    kind = record.get("type")
+    if isinstance(record.get("parts"), list) and record.get("role") in ("user", "assistant"):
+        return "mux"
+    if "payload" in record and kind in _CODEX_ENVELOPE_TYPES:
+        return "codex"
+    if "sessionId" in record or "leafUuid" in record:
+        return "claude"
+    if "uuid" in record and kind in _CLAUDE_TYPES:
+        return "claude"
+    if kind in _CLAUDE_TYPES and isinstance(record.get("message"), dict):
+        return "claude"
+    if kind in _CODEX_LEGACY_TYPES and "message" not in record:
+        return "codex"
+    return None
+
+
+def detect_format(records: Iterable[Any]) -> TranscriptFormat | None:
+    """The format most of the first `DETECTION_WINDOW` records vote for (None: no votes)."""
+    votes = dict.fromkeys(TRANSCRIPT_FORMATS, 0)
+    for index, record in enumerate(records):
+        if index >= DETECTION_WINDOW:
+            break
+        found = record_format(record)
+        if found is not None:
+            votes[found] += 1
+    best = max(TRANSCRIPT_FORMATS, key=lambda name: votes[name])
+    return best if votes[best] > 0 else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,13 +94,8 @@ class SkippedLine:
 
 @dataclass(frozen=True, slots=True)
 class Transcript:
-    """A whole transcript: its events in file order and what could not be read.
-
-    `skipped_lines` counts lines that are not JSON objects (`skipped` keeps the first few
-    reasons); `ignored_records` counts JSON objects that are not conversation records of
-    the format (usage-only lines, unknown record types, duplicates);
-    `unmatched_tool_results` counts tool results whose call was never seen.
-    """
+    """A whole transcript: its events in file order and what could not be read (skipped lines,
+    ignored records, unmatched tool results)."""
 
     path: Path
     format: TranscriptFormat | None
@@ -86,8 +109,7 @@ class Transcript:
 
 
 def _decode(text: str) -> tuple[Any, str | None]:
-    """A line's JSON value, or None and why not. NaN/Infinity read as null; a line nested
-    too deeply to process is skipped like a broken one (memtab.fs.jsonfile)."""
+    """A line's JSON value, or None and why not (NaN/Infinity read as null)."""
     try:
         return parse_json(text, nan_as_null=True), None
     except JsonError as error:
@@ -119,25 +141,9 @@ def _check_format(format: str | None) -> TranscriptFormat | None:
 
 
 class TranscriptTail:
-    """Incremental reader for a large, growing transcript.
-
-    `read_new()` returns the events of complete lines appended since the last call; a last
-    line without its newline is left for a later call. If the file shrinks, is replaced
-    (new inode) or no longer ends a line where we stopped, reading restarts from byte 0
-    (`restarts` counts this) and events already returned by an earlier read — same `id`,
-    among the newest `REMEMBERED_EVENT_IDS` returned — are not returned again.
-
-    Events are returned once, but may still gain data in place afterwards, on the very
-    object returned: a tool result written on a later line, a Codex exit code or
-    `task_complete`. A Claude Code API message spread over several lines is held back until
-    a record of another message arrives (or its `stop_reason` is set), so it is returned
-    merged and with its final `completed_turn`. `may_change` / `may_complete` say whether
-    a later line can still do that to an event, `open_calls` what it may change.
-
-    `offset` is where to resume: save it and pass it back as `offset=` to continue after a
-    restart of Memtab (it points before any held-back event). Not thread-safe: use one
-    tail per thread.
-    """
+    """Incremental reader for a growing transcript: `read_new()` gives the events of lines
+    appended since, restarting (without repeats) when the file shrinks or is replaced. Events may
+    still gain data in place (`may_change`); `offset` resumes after a restart. One per thread."""
 
     def __init__(
         self,
@@ -201,8 +207,7 @@ class TranscriptTail:
         return self._parser.unmatched_tool_results if self._parser is not None else 0
 
     def open_calls(self, event: TranscriptEvent) -> list[TranscriptToolCall] | None:
-        """What a line not read yet may still change in `event.to_json()`: None when
-        anything may, else the calls whose result may ([] when final); see `RecordParser`."""
+        """What a line not read yet may still change in `event.to_json()` (see `RecordParser`)."""
         return self._parser.open_calls(event) if self._parser is not None else []
 
     def may_change(self, event: TranscriptEvent) -> bool:
@@ -214,30 +219,21 @@ class TranscriptTail:
         return self._parser is not None and self._parser.may_complete(event)
 
     def read_new(self) -> list[TranscriptEvent]:
-        """Events from complete lines appended since the last call.
-
-        A missing file (not written yet, or being replaced) reads as no events; other
-        OSErrors (e.g. permission denied) propagate.
-        """
+        """Events from complete lines appended since the last call; a missing file reads as none."""
         events: list[TranscriptEvent] = []
         self.stream_new(events.append)
         return events
 
     def stream_new(self, on_event: EventSink) -> None:
-        """`read_new`, handing each event to `on_event` as soon as it is released instead
-        of collecting them, so memory does not grow with what was appended."""
+        """`read_new`, handing each event to `on_event` as released instead of collecting."""
         try:
             self._read(on_event, final=False)
         except FileNotFoundError:
             return
 
     def read_all(self) -> Transcript:
-        """Read to the end as a finished file; returns the events not returned before (all
-        of them on a fresh tail).
-
-        A last line without newline is read too (and counted as skipped if it is truncated)
-        and held-back events are released, so do this once, when the file is complete.
-        """
+        """Read to the end as a finished file (the last line too, held-back events released):
+        the events not returned before. Once, when complete."""
         events: list[TranscriptEvent] = []
         self.stream_all(events.append)
         return Transcript(
@@ -253,8 +249,7 @@ class TranscriptTail:
         )
 
     def stream_all(self, on_event: EventSink) -> None:
-        """`read_all`, handing each event to `on_event` as soon as it is released; what
-        the read counted is then on the tail (`skipped_lines`, `format`, …)."""
+        """`read_all`, handing each event to `on_event` as released."""
         self._read(on_event, final=True)
         if self._parser is None:
             self._ignored_undetected += len(self._undetected)
@@ -396,9 +391,6 @@ class TranscriptTail:
 def read_transcript(
     path: str | os.PathLike[str], format: TranscriptFormat | None = None
 ) -> Transcript:
-    """Read a whole transcript file. `format` ("mux" | "claude" | "codex") skips detection.
-
-    Never fails on content (see `Transcript` for what is counted); raises OSError only if
-    the file cannot be opened.
-    """
+    """Read a whole transcript file (`format` skips detection); OSError only when it cannot be
+    opened."""
     return TranscriptTail(path, format).read_all()

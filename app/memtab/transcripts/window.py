@@ -1,26 +1,6 @@
-"""The writer's event budget over a transcript read as a stream, in bounded memory.
-
-`select_event_budget` needs every event in memory, and a run only ever sends the newest
-80,000 chars of them. `read_newest_events` streams the file through a `BudgetWindow`,
-which keeps only the events that may still be selected; the result is exactly
-`select_event_budget` over all the events, with the same counts and clamping:
-
-- The window is always a suffix of the events. Events up to and including one, i, may be
-  dropped once the events from i to the newest are certain not to fit: no selection then
-  reaches i, and what remains still does not fit whole, so it selects the same suffix.
-- "Certain" adds up sizes no later line can lower: the redacted JSON of final events, and
-  of events whose calls may still get a result (`TranscriptTail.open_calls`) the JSON
-  without those results; an event that may change in any way (held back, a Claude Code
-  message still open) counts as zero.
-- The newest event is never dropped: when nothing fits, it is the one clamped.
-- Sizing means redacting, so it is lazy: every `trim_every` chars of new events, newest
-  first and only as far back as the budget. An event bigger than the whole budget is not
-  redacted to size it — newer events usually push it out — unless the window outgrows
-  `max_weight` while holding it.
-
-The newest completed assistant turn, which a run is filed under, is tracked as well: it
-may be far older than the budget, and a dropped event may still complete its turn later.
-"""
+"""The writer's event budget over a transcript read as a stream, in bounded memory: exactly
+`select_event_budget` over all the events, keeping only a suffix that may still be selected (an
+event is dropped once certain not to fit), and the newest completed turn."""
 
 from __future__ import annotations
 
@@ -49,8 +29,7 @@ from memtab.transcripts.reader import TranscriptTail
 
 logger = logging.getLogger(__name__)
 
-# Chars of new events between two trims. Each trim redacts about a budget's worth of the
-# newest events to size them; fewer trims cost less time and hold more events.
+# Chars of new events between two trims (each redacts about a budget's worth to size them).
 TRIM_EVERY = 8 * 1024 * 1024
 # Chars the window may hold before it redacts oversized events to size (and drop) them.
 MAX_WEIGHT = 16 * 1024 * 1024
@@ -63,7 +42,7 @@ class OpenEvents(Protocol):
 
     def open_calls(self, event: TranscriptEvent) -> list[TranscriptToolCall] | None:
         """None when anything in `event.to_json()` may still change, else the calls whose
-        result (output, error, exit code) may ([] when final)."""
+        result may ([] when final)."""
 
     def may_complete(self, event: TranscriptEvent) -> bool:
         """Whether `event.completed_turn` may still change."""
@@ -81,14 +60,8 @@ class _NothingOpen:
 
 @dataclass(frozen=True, slots=True)
 class NewestEvents:
-    """What a writer run needs of a transcript.
-
-    - `budget`: exactly `select_event_budget` over all the events.
-    - `newest`: the newest event (None for none).
-    - `newest_completed_turn`: the newest assistant event that completed a turn (what a
-      run is filed under). When it is older than the budget, `read_newest_events` may
-      have emptied its tool payloads: use its ids and flags.
-    """
+    """What a writer run needs of a transcript: the `budget`, the `newest` event and the newest
+    that completed a turn (its tool payloads may be emptied: use its ids and flags)."""
 
     budget: EventBudget
     newest: TranscriptEvent | None
@@ -145,14 +118,8 @@ class _Entry:
 
 
 class BudgetWindow:
-    """Feed events oldest first with `add`, then `result()`; see the module docstring.
-
-    `open_events` says which events later input may still change (None: none can, the
-    events are final as they come). With `empty_dropped`, the tool outputs and inputs of
-    a dropped event are emptied in place: the reader's parser may hold on to its calls
-    (to pair a late result), but nothing will ever read those strings again. Only for
-    events no one else holds.
-    """
+    """Feed events oldest first with `add`, then `result()`. `open_events`: what later input may
+    change; `empty_dropped`: a dropped event's tool strings emptied in place."""
 
     def __init__(
         self,
@@ -175,8 +142,7 @@ class BudgetWindow:
         self._count = 0
         self._weight = 0
         self._weight_since_trim = 0
-        # Dropped events: the newest completed turn among those final, and those whose
-        # completed_turn may still change.
+        # Dropped events: the newest final completed turn, and those whose turn may change.
         self._dropped_completed: _Entry | None = None
         self._dropped_open: list[_Entry] = []
         self.sized_events = 0  # events serialized (and redacted) before the end, for the log
@@ -299,9 +265,8 @@ _RESULT_KEYS = ("output", "isError", "error", "exitCode")
 def _without_results(
     item: dict[str, Any], event: TranscriptEvent, open_calls: list[TranscriptToolCall]
 ) -> dict[str, Any]:
-    """`item` (not redacted yet) without the result members of `open_calls`: every member
-    it keeps is final, and redaction treats each string on its own, so its redacted size
-    is a floor of the final one."""
+    """`item` without the result members of `open_calls`: its redacted size is a floor of the
+    final one."""
     open_ids = {id(call) for call in open_calls}
     calls = [
         {k: v for k, v in call_item.items() if k not in _RESULT_KEYS}
@@ -313,8 +278,7 @@ def _without_results(
 
 
 def _empty_payloads(event: TranscriptEvent) -> None:
-    """Free what a dropped event's calls hold. Parsers read neither back; they only check
-    `output is None` (a Codex exit code fills in a missing output), which stays as it was."""
+    """Free what a dropped event's calls hold (`output is None` stays as it was)."""
     for call in event.tool_calls:
         if call.output:
             call.output = ""
@@ -335,16 +299,9 @@ def read_newest_events(
     max_weight: int = MAX_WEIGHT,
     observe: Callable[[TranscriptEvent], None] | None = None,
 ) -> NewestEvents:
-    """`NewestEvents.of` over the events of `read_transcript(path, format)`, read in
-    bounded memory: however long the file, only the events that may still be selected
-    are held.
-
-    `include` leaves events out before anything is counted (the writer skips sub-agent
-    events). `observe` sees every included event of the whole file once, oldest first,
-    when nothing later can change it any more (its tool results are in): the offline
-    writer digests the whole transcript in this same pass. Never fails on content;
-    raises OSError only if the file cannot be opened.
-    """
+    """`NewestEvents.of` over `read_transcript(path, format)`, in bounded memory. `include`
+    filters first; `observe` sees each included event once, final, oldest first. OSError only
+    when the file cannot be opened."""
     tail = TranscriptTail(path, format)
     window = BudgetWindow(
         max_json_chars,
@@ -355,8 +312,7 @@ def read_newest_events(
         empty_dropped=True,  # the events of this read are nobody else's
     )
 
-    # Events waiting for their results before `observe` sees them (results follow their
-    # call within a few lines, so this stays short; past the cap the oldest goes as is).
+    # Events waiting for their results before `observe` sees them (capped; the oldest goes).
     waiting: deque[TranscriptEvent] = deque()
 
     def settle(*, all_of_them: bool) -> None:

@@ -1,22 +1,6 @@
-"""Who made a change the recorder saw, as far as the agents' own records tell
-(docs/formats.md §14.5).
-
-- mux's scopes: `xum` (its memory tool) when xum's own journal of that tool's changes (a
-  workspace's `durable-events.jsonl`, `refinement` rows of kind `memory`) has a row
-  written within `RECENT_MS` naming one of the changed files (by virtual path or where
-  it is on disk); `mux` when mux's consolidation journal (`memory-consolidation.json`)
-  holds a run that ended within `RECENT_MS` and applied an op to one of them; otherwise
-  `external` (an editor, a script). The names are `memtab.store.actors`'.
-- Claude Code's auto memory: `claude-code` while its consolidation ("auto-dream") holds
-  `.consolidate-lock` (a live pid in it) or finished within `RECENT_MS` (the lock's mtime).
-- Codex's memories (a git repository Codex rebuilds with one commit): `codex` when the
-  repository's HEAD moved within `RECENT_MS` (`.git/logs/HEAD`, else `.git/index`).
-- Gemini CLI's private project memory: `gemini` while its auto memory's extraction holds
-  `.extraction.lock` (a live pid, started within 35 minutes: it writes the skills of
-  `skills/` itself) or wrote its `.extraction-state.json` within `RECENT_MS` (the end of
-  a run).
-- Anything else: `external`.
-"""
+"""Who made a change the recorder saw, as far as the agents' own records tell (docs/formats.md
+§14.5): xum's or mux's journals, Claude Code's consolidation lock, Codex's repository, Gemini CLI's
+extraction lock; else `external`."""
 
 from __future__ import annotations
 
@@ -52,9 +36,8 @@ _PID_BYTES = 64
 def mux_actor(
     home: Home, paths: Sequence[str], physical: Sequence[str] = (), *, now: int | None = None
 ) -> str:
-    """`xum` or `mux` when their journals show they changed one of `paths` (virtual
-    paths; `physical`: where they are on disk) just now (see the module doc), else
-    `external`."""
+    """`xum` or `mux` when their journals show they just changed one of `paths` (`physical`: on
+    disk), else `external`."""
     moment = now_ms() if now is None else now
     wanted = set(paths)
     if _in_durable_events(home, wanted | set(physical), moment):
@@ -70,8 +53,8 @@ def mux_actor(
 
 
 def _in_durable_events(home: Home, wanted: set[str], moment: int) -> bool:
-    """Whether a workspace's `durable-events.jsonl` has a recent `refinement` row of xum's
-    memory tool naming one of `wanted` (its newest `_TAIL_BYTES` only)."""
+    """Whether a `durable-events.jsonl` has a recent xum memory-tool row naming one of `wanted` (its
+    tail only)."""
     return any(edit.paths & wanted for edit in recent_edits(home, moment - RECENT_MS, _TAIL_BYTES))
 
 

@@ -1,25 +1,6 @@
-"""Bursts: what one program did to many files at once, as one event restored in one step
-(docs/formats.md §14.5).
-
-An event is read from the history indexes, not stored: the versions one actor other than
-Memtab itself (`external`, `mux`, `claude-code`, `codex`…) made, each within `GAP_MS` of
-the one before, deletions and rewrites only (a file first seen, or created, is not
-something to restore) — in every history index it touched: one `rm` of two of Claude
-Code's files and two of Codex's is one event of two indexes (`parts`), named by what it
-took where ("…: 2 of Claude Code's, 2 of Codex's"). Its id is its first version's id. The
-recorder records a burst in one pass, so its versions are milliseconds apart; the window's
-pass after a scan does the same.
-
-`restore_event` puts back what the event took: a deleted file comes back with what it
-held (and its pins), a rewritten one gets the content it had before — the files of each of
-mux's scopes together, durable at once (`bulk_restore.restore_contents`: 745 files in
-about a second, not five fsyncs each), another agent's each through its source
-(`agent_file.restore_version`) — every one recorded as the user's restore of the version
-it puts back. A file changed again since, or back already, is left as it is and said.
-What was put back since is read from history too: a version restored from what the event
-took (its `restoredFrom`, in any index: Restore to… may put it in another scope) marks
-that file of the event restored (`ChangeEvent.restores`).
-"""
+"""Bursts: what one program other than Memtab deleted or rewrote at once, each change within
+`GAP_MS` of the last, across history indexes (docs/formats.md §14.5); read from history, restored in
+one step as the user's restore of each version."""
 
 from __future__ import annotations
 
@@ -73,8 +54,7 @@ class Part(NamedTuple):
 
 @dataclass(frozen=True)
 class ChangeEvent:
-    """Deletions and rewrites one actor made at once, in one history index or several
-    (see the module doc)."""
+    """Deletions and rewrites one actor made at once, in one index or several."""
 
     key: str
     """The history index of its first version."""
@@ -112,8 +92,7 @@ class ChangeEvent:
 
     @property
     def file_count(self) -> int:
-        """How many files it took (deleted or rewrote), each once — a path in two indexes
-        (two workspaces' project memory) is two files."""
+        """How many files it took, each once (a path in two indexes is two)."""
         return sum(len({version.path for version in part.versions}) for part in self.parts)
 
     @property
@@ -147,8 +126,7 @@ class ChangeEvent:
         return len(self.versions) - self.deleted
 
     def words(self) -> str:
-        """`Claude Code removed 23 files at 14:02`; across memories, what it took where:
-        `Another program removed 4 files at 14:02: 2 of Claude Code's, 2 of Codex's`."""
+        """`Claude Code removed 23 files at 14:02`, with what it took where across memories."""
         who = actor_name(self.actor)
         parts = []
         if self.deleted:
@@ -160,8 +138,8 @@ class ChangeEvent:
         return f"{who} {' and '.join(parts)} at {when}" + (f": {where}" if where else "")
 
     def where_words(self) -> str:
-        """What it took in each memory, when it took files of more than one (`2 of Claude
-        Code's, 1 in Global`), else ""."""
+        """What it took in each memory when more than one (`2 of Claude Code's, 1 in Global`), else
+        ""."""
         counts: dict[tuple[int, str], int] = {}
         for part in self.parts:
             for path in {version.path for version in part.versions}:
@@ -189,8 +167,7 @@ class ChangeEvent:
 
 
 class ListedEvent(Record):
-    """One event of `memtab events --json` (a stable contract: fields are only added;
-    docs/formats.md §14.5)."""
+    """One event of `memtab events --json` (stable: fields only added; docs/formats.md §14.5)."""
 
     id: str
     at: int
@@ -218,9 +195,8 @@ def _files(count: int) -> str:
 
 
 def memory_words(path: str) -> tuple[int, str]:
-    """Whose memory a path of history is in, as an event's words count it, and where that
-    memory comes in the tree: `in Global` (one of mux's scopes), `of Claude Code's`
-    (another agent's file id)."""
+    """Whose memory a history path is in, as an event's words count it, and its place in the
+    tree."""
     if is_virtual_path(path):
         try:
             scope = parse_file_path(path).scope
@@ -245,10 +221,8 @@ def change_events(
     since_ms: int = 0,
     keys: Collection[str] | None = None,
 ) -> list[ChangeEvent]:
-    """Every event of the home's history with at least `min_files` files (touching one of
-    the indexes `keys`, when given), newest first, each with what was restored of it
-    since. Events are read across every index, whatever `keys` says, so an event is the
-    same (and has the same id) however it is asked for."""
+    """Every event with at least `min_files` files (touching `keys`, when given), newest first, with
+    what was restored since; read across every index so an event's id is the same however asked."""
     histories: dict[str, list[Version]] = {}
     restores: dict[str, Version] = {}  # a restored version's id → the restore
     changes: list[tuple[str, Version]] = []
@@ -272,8 +246,7 @@ def change_events(
 def _with_restores(
     event: ChangeEvent, earlier: Mapping[str, Earlier], restores: Mapping[str, Version]
 ) -> ChangeEvent:
-    """`event` with the restores of what it took: a deletion holds it, a rewrite's file
-    held it in the version before the event."""
+    """`event` with the restores of what it took."""
     found: list[Version] = []
     for part in event.parts:
         for taken in earlier[part.key].taken(part.versions):
@@ -290,14 +263,12 @@ class Taken(NamedTuple):
     last: Version
     """Its last version in the event (a deletion, or what a rewrite left)."""
     held: Version | None
-    """What it held before: a deletion holds what it deleted, a rewritten file's version
-    before the event holds the rest (None: history has nothing of it from before)."""
+    """What it held before (None: history has nothing of it from before)."""
 
 
 class Earlier:
-    """The versions of one index, to tell what each file of an event held before it: by
-    bisection, the index's positions built at the first question (an index holds
-    thousands of versions, and `memtab events` reads thousands of one-file events)."""
+    """The versions of one index, to tell what each file of an event held before it, by
+    bisection."""
 
     def __init__(self, history: Sequence[Version]) -> None:
         self._history = history
@@ -315,8 +286,8 @@ class Earlier:
         return self._history[positions[count - 1]] if count else None
 
     def taken(self, versions: Sequence[Version]) -> list[Taken]:
-        """Each file an event's `versions` in this index (its `Part`'s) changed (once, in
-        the order they changed them) and what they took."""
+        """Each file an event's `versions` changed in this index, once in order, and what they
+        took."""
         taken = []
         first = versions[0].id if versions else ""
         for version in {version.path: version for version in versions}.values():
@@ -338,16 +309,14 @@ def taken_by(home: Home, event: ChangeEvent) -> list[tuple[str, Taken]]:
 
 
 def _counts(version: Version, since_ms: int) -> bool:
-    """Whether a version can be part of an event: another program's deletion or rewrite
-    (a rename takes nothing: both its versions are a move's)."""
+    """Whether a version can be part of an event: another program's deletion or rewrite."""
     if version.at < since_ms or version.actor in MEMTAB_ACTORS or version.op == "move":
         return False
     return version.deleted or version.op not in ("seen", "create")
 
 
 def _events_of(changes: Iterable[tuple[str, Version]]) -> list[ChangeEvent]:
-    """The events of `changes` (each version with its index): one actor's, each within
-    `GAP_MS` of the one before, in whichever index."""
+    """The events of `changes`: one actor's, each within `GAP_MS` of the one before."""
     events: list[ChangeEvent] = []
     open_by_actor: dict[str, list[tuple[str, Version]]] = {}
     for key, version in sorted(changes, key=lambda change: change[1].at):
@@ -385,8 +354,7 @@ class LeftPath(Record):
 
 
 class EventRestore(Record):
-    """What restoring an event did: paths restored, and those left with why (`memtab
-    restore --event ID --json`)."""
+    """What restoring an event did: paths restored, and those left with why."""
 
     event_id: Annotated[str, Key("event")]
     restored: tuple[str, ...] = ()
@@ -394,9 +362,8 @@ class EventRestore(Record):
 
 
 class RestoredFile(NamedTuple):
-    """A file an event's restore put back: the file, what the event had left in it (its
-    deletion, or what the rewrite wrote) and what the restore wrote (its sha256) — what
-    taking the restore back needs (`components.files.undo.restore_event`)."""
+    """A file an event's restore put back: the file, what the event left in it, and the restore's
+    sha256 (to take it back)."""
 
     path: str
     file: MemoryFile
@@ -411,9 +378,8 @@ def restore_event(
     *,
     done: list[RestoredFile] | None = None,
 ) -> EventRestore:
-    """Put back what `event` deleted or rewrote, in every index it touched (see the module
-    doc); `only`: those of its files alone (by path); each file put back is added to
-    `done`. The files of one of mux's scopes are put back together (`_ScopeBatch`)."""
+    """Put back what `event` deleted or rewrote in every index (`only`: those paths); each added to
+    `done`; mux's scopes' files together."""
     targets = Targets.find(home)
     outcomes: list[_Outcome] = []
     with contextlib.ExitStack() as counting:  # the uses counted in one sidecar update
@@ -445,8 +411,8 @@ def restore_event(
 
 @dataclass
 class _Outcome:
-    """What an event's restore did with one of its files: put back (`file`), or left
-    (`why`); neither yet while its scope's batch waits."""
+    """What a restore did with one file: put back (`file`) or left (`why`); neither while its batch
+    waits."""
 
     taken: Taken
     why: str | None = None
@@ -454,8 +420,8 @@ class _Outcome:
 
 
 class _Stores:
-    """The user's store of each scope an event's restore writes, made once, its writes
-    counted in one update of memory-meta.json when the restore ends."""
+    """The user's store of each scope a restore writes, its uses counted in one update at the
+    end."""
 
     def __init__(self, counting: contextlib.ExitStack) -> None:
         self._counting = counting
@@ -471,12 +437,9 @@ class _Stores:
 
 @dataclass
 class _ScopeBatch:
-    """The files of an event in one of mux's scopes, put back together by
-    `bulk_restore.restore_contents` — durable with one flush, not five fsyncs each (745
-    files: 8.5 s one by one) — each as `from_history.restore` puts one back, recorded as
-    the user's restore of the version (`restoredFrom`), a deleted file with its pins, and
-    only where the event left it: a deleted file where nothing is there again, a
-    rewritten one while it holds what the event wrote (checked under the scope lock)."""
+    """An event's files in one of mux's scopes, put back together by
+    `bulk_restore.restore_contents`, each only where the event left it (checked under the scope
+    lock)."""
 
     store: MemoryStore
     scope: Scope
@@ -518,8 +481,7 @@ def _restore_one(
     stores: _Stores,
     batches: dict[str, _ScopeBatch],
 ) -> None:
-    """Restore one file of an event, or add it to its scope's batch (`outcome` says what
-    was done, once its batch is)."""
+    """Restore one file of an event, or add it to its scope's batch."""
     path, version, target = outcome.taken
     if target is None:
         outcome.why = "history has nothing of it from before the event"

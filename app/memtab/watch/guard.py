@@ -1,22 +1,6 @@
-"""The guard: a mass change — one program deleting or rewriting much of a memory at once,
-as a consolidator gone wrong does (745 of 931 files in one run) — told apart from the
-edits of a normal session, so that it is news at once and put back as one event
-(docs/formats.md §14.5).
-
-A mass change is an event (`events.ChangeEvent`: what one actor other than Memtab itself
-deleted or rewrote, each change within 2 s of the one before, in every history index it
-touched) that took at least `MASS_MIN_FILES` files and either at least `MASS_SHARE` of the
-files its indexes held just before it or at least `MASS_ALWAYS_FILES`. A person's edits come a file
-at a time; an agent's session or a consolidation that tidies up touches a few files of
-many; a "save all" of a handful of open files stays under the floor. What an index held
-just before is read from the index itself: the paths whose newest version before the
-event's first version there is not a deletion — summed over the indexes it touched.
-
-Nothing more is stored: `mass_changes` reads the indexes, as `change_events` does. The
-window shows the newest not seen as news with Restore all (`components.history.burst_news`);
-`memtab watch` sends a desktop notification (`watch.notify`); `memtab events --mass`
-lists them, and `memtab restore --event ID` puts one back whole.
-"""
+"""The guard: a mass change (an event of at least `MASS_MIN_FILES` taking `MASS_SHARE` of what its
+indexes held, or `MASS_ALWAYS_FILES`) told apart from a session's edits, so it is news at once and
+put back as one event (docs/formats.md §14.5)."""
 
 from __future__ import annotations
 
@@ -69,8 +53,7 @@ class MassChange:
         return max(self.changed - self.event.restored, 0)
 
     def words(self) -> str:
-        """`xum removed 400 and rewrote 345 of 931 files at 14:02` (across memories, what
-        it took where: `…: 300 in Global, 100 of Claude Code's`)."""
+        """`xum removed 400 and rewrote 345 of 931 files at 14:02`, with what it took where."""
         event = self.event
         parts = []
         if event.deleted:
@@ -85,8 +68,7 @@ class MassChange:
 
 
 def files_before(versions: Sequence[Version], firsts: Iterable[str]) -> dict[str, int]:
-    """For each of the version ids `firsts` (of the index whose `versions` these are), how
-    many files the index held just before it: one pass over the index, oldest first."""
+    """How many files the index held just before each of `firsts`: one pass, oldest first."""
     wanted = set(firsts)
     if not wanted:
         return {}
@@ -107,8 +89,7 @@ def files_before(versions: Sequence[Version], firsts: Iterable[str]) -> dict[str
 def mass_changes(
     home: Home, *, since_ms: int = 0, keys: Collection[str] | None = None
 ) -> list[MassChange]:
-    """The mass changes of the home's history (touching the indexes `keys`, when given)
-    since `since_ms`, newest first."""
+    """The mass changes of the home's history (touching `keys`) since `since_ms`, newest first."""
     events = change_events(home, min_files=MASS_MIN_FILES, since_ms=since_ms, keys=keys)
     return flag(home, events)
 
@@ -126,8 +107,7 @@ def flag(home: Home, events: Sequence[ChangeEvent]) -> list[MassChange]:
 
 
 def sizes(home: Home, events: Sequence[ChangeEvent]) -> dict[str, int]:
-    """How many files each event's indexes held just before it, by event id (every event
-    of `events`: `memtab events --json`'s `filesBefore`)."""
+    """How many files each event's indexes held just before it, by event id."""
     by_key: dict[str, list[tuple[str, str]]] = {}  # index → (event id, its first version there)
     for event in events:
         for part in event.parts:

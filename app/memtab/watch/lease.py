@@ -1,12 +1,5 @@
-"""One recorder per home, and whether it runs (docs/formats.md §14.5).
-
-`memtab watch` holds `<home>/memtab/locks/recorder.lock` (an `OwnedLock`: its holder
-file says the pid, the host and since when) for as long as it runs. The OS drops the
-lock when the recorder exits or is killed, so a crash never leaves a home believing it
-is watched. A second `memtab watch` on the same home finds it taken and exits; the
-window, finding it taken, leaves recording what other programs changed to the recorder
-(`recorder_running`), and records them itself when it is free.
-"""
+"""One recorder per home (`memtab/locks/recorder.lock`, an `OwnedLock`), and whether it runs: the
+window leaves recording to it while it does (docs/formats.md §14.5)."""
 
 from __future__ import annotations
 
@@ -25,8 +18,8 @@ PROBE_GRACE_S = 2.0
 
 
 class RecorderStatus(Record):
-    """Whether a recorder runs for a home: its pid, host and start (ms) when it does;
-    `memtab watch --status --json` (a stable contract: fields are only added)."""
+    """Whether a recorder runs for a home (pid, host, start): `memtab watch --status --json`
+    (stable)."""
 
     running: bool
     pid: int | None = None
@@ -45,8 +38,7 @@ class RecorderLease:
         return self._lock.held
 
     def acquire(self, timeout_s: float = PROBE_GRACE_S) -> bool:
-        """Take the lease if it is free (waiting out another process's look at it, at
-        most `timeout_s`); whether it is held afterwards."""
+        """Take the lease if free (waiting out another's look at most `timeout_s`); whether held."""
         if self._lock.held:
             return True
         try:

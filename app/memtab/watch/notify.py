@@ -1,13 +1,5 @@
-"""`memtab watch` tells the user of a mass change (`memtab.watch.guard`) at once: a
-desktop notification by the freedesktop notification spec (`org.freedesktop.Notifications`
-`Notify` on the session D-Bus, through jeepney), and always a warning in its log — where
-there is no session bus (a server, macOS, Windows) the log is all there is
-(docs/formats.md §14.5).
-
-`MassNotices.look` runs after each recording pass that recorded something: the mass
-changes recorded since the recorder started (one recorded by its first pass happened
-while none ran), each told once, while some of its files are still to put back.
-"""
+"""`memtab watch` tells the user of a mass change at once: a freedesktop notification over the
+session D-Bus where there is one, and always a warning in its log (docs/formats.md §14.5)."""
 
 from __future__ import annotations
 
@@ -34,13 +26,12 @@ Notify = Callable[[str, str], bool]
 
 
 def desktop_notify(summary: str, body: str, env: Mapping[str, str] | None = None) -> bool:
-    """Show a notification on the session bus's notification server; False (said in the
-    log at info) when there is no bus or server to show it."""
+    """Show a notification on the session bus; False, logged at info, when there is none."""
     environ = os.environ if env is None else env
     if not sys.platform.startswith("linux") or not environ.get("DBUS_SESSION_BUS_ADDRESS"):
         return False
     try:
-        # lazy: jeepney is installed on Linux only, and only a mass change needs it
+        # lazy: jeepney is Linux's alone, and only a mass change needs it
         from jeepney import DBusAddress, new_method_call
         from jeepney.io.blocking import open_dbus_connection
     except ImportError as error:

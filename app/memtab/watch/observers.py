@@ -1,18 +1,6 @@
-"""watchdog observers that survive a tree of any depth: the recorder's, the MCP server's
-catalog's and the window's (docs/formats.md §5); and the one handler the recorder and the
-window put on them (`EventPoster`: the one watcher policy, `memtab.watch_policy.paths`).
-
-watchdog walks a recursive watch's tree by recursion (`os.walk` in the inotify emitter,
-`DirectorySnapshot.walk` when polling): a folder about a thousand levels deep, which any
-program can make, raises RecursionError where the watch starts. So every start of an
-observer goes through `watching_any_depth`, which turns that into `TooDeepToWatchError`
-— an OSError, so each caller falls back to polling as it does when inotify runs out of
-watches — naming the folder; and polling is `BoundedPollingObserver`, which lists no
-folder more than `WATCH_MAX_DEPTH` levels below its watch's root (memory is listed to
-`MAX_PATH_DEPTH` levels only, and a home's own folders take a few more). It also keeps
-watchdog's known, harmless noise out of the log for every observer
-(`memtab.logs.quiet_library_warnings`: the ERROR for an event read while an observer stops).
-"""
+"""watchdog observers that survive a tree of any depth (`watching_any_depth`,
+`BoundedPollingObserver`, docs/formats.md §5), and the one handler the recorder and the window put
+on them (`EventPoster`)."""
 
 from __future__ import annotations
 
@@ -57,23 +45,16 @@ CHANGE_EVENTS: list[type[FileSystemEvent]] = [
     DirMovedEvent,
     FileClosedEvent,
 ]
-"""The events a watch asks for (`event_filter`): only those that can mean a change. Without
-it inotify also reports every open and read-only close, so each scan's reads would flood
-the handler with echoes."""
+"""The events a watch asks for: only those that can mean a change (not every read's echo)."""
 
 Poster = Callable[[list[str], bool], None]
 """Receives an event's paths and whether the event leaves them settled."""
 
 
 class EventPoster(FileSystemEventHandler):
-    """Observer-thread handler: filter one event into paths by the one watcher policy
-    (`memtab.watch_policy.paths.changed_paths`) and post them, nothing else.
-
-    `watched_root` is the directory scheduled (the paths events carry start with it),
-    `reported_root` that directory as the caller spells it; `shallow` for a watch that is
-    not recursive (its hidden entries count). `on_new_directory` (observer thread) sees
-    every directory created or moved in first.
-    """
+    """Observer-thread handler: filter an event into paths by the one watcher policy and post them.
+    `watched_root` as scheduled, `reported_root` as the caller spells it; `shallow` for a
+    non-recursive watch; `on_new_directory` sees new directories first."""
 
     def __init__(
         self,
@@ -117,9 +98,8 @@ class TooDeepToWatchError(OSError):
 
 @contextlib.contextmanager
 def watching_any_depth(*roots: str | Path) -> Iterator[None]:
-    """Around scheduling and starting an observer on `roots`: watchdog's RecursionError
-    becomes TooDeepToWatchError (the caller stops the observer and polls instead), and
-    watchdog's harmless noise is dropped from the log first."""
+    """Around starting an observer on `roots`: watchdog's RecursionError becomes TooDeepToWatchError
+    (the caller polls instead), its harmless noise dropped."""
     quiet_library_warnings()
     try:
         yield
@@ -128,8 +108,7 @@ def watching_any_depth(*roots: str | Path) -> Iterator[None]:
 
 
 def deep_directory(root: str, limit: int = WATCH_MAX_DEPTH) -> str | None:
-    """The first folder found more than `limit` levels below `root` (links not followed;
-    a walk with a stack), or None."""
+    """The first folder more than `limit` levels below `root` (no links, a stack), or None."""
     pending: list[tuple[str, int]] = [(root, 0)]
     while pending:
         directory, depth = pending.pop()
@@ -145,9 +124,7 @@ def deep_directory(root: str, limit: int = WATCH_MAX_DEPTH) -> str | None:
 
 
 class BoundedPollingObserver(PollingObserverVFS):
-    """watchdog's polling observer, listing no folder more than `max_depth` levels below
-    the root of the watch it belongs to: its recursive walk stays shallow whatever is on
-    disk."""
+    """watchdog's polling observer listing no folder past `max_depth` below its watch's root."""
 
     def __init__(self, *, timeout: float, max_depth: int = WATCH_MAX_DEPTH) -> None:
         self._listdir = _BoundedListdir(max_depth)
@@ -161,8 +138,7 @@ class BoundedPollingObserver(PollingObserverVFS):
 
 
 class _BoundedListdir:
-    """`os.scandir` that lists nothing `max_depth` levels below the longest root a path is
-    under (a path under none is listed)."""
+    """`os.scandir` listing nothing `max_depth` levels below a path's longest root."""
 
     def __init__(self, max_depth: int) -> None:
         self.max_depth = max_depth

@@ -1,29 +1,7 @@
-"""`memtab watch`: the recorder that keeps history while no window runs (docs/formats.md
-§14.5).
-
-It holds the home's recorder lease (`lease.py`), records once what changed since history
-last looked (every scope of every workspace, every other agent's source), then follows the
-disk: watchdog (inotify, FSEvents…; polling when the native observer cannot start —
-inotify's limits, a tree too deep for it, `observers.py` — as the window does) reports
-paths, filtered by the window's own rule (`memtab.watch_policy.paths`: no temp files, xum's
-`<target>.<12 hex>` siblings, hidden files or lock files), `Targets.concerned` turns them into
-the scopes and sources they touch, and once they have been quiet for `SETTLE_S` (at most
-`MAX_DELAY_S` after the first: the window's coalescing, `memtab.watch_policy.coalesce`,
-without its leading edge, since a pass records them all) those are recorded —
-`record_external` for mux's scopes, `record_source_external` for the others — with the actor
-`actors.py` can tell. A burst of changes lands in one pass, so its versions are one event
-(`events.py`); after a pass that recorded something, a mass change among them is told at
-once (`notify.MassNotices`: a desktop notification and the log). Every `FULL_PASS_S`
-everything is recorded again, for what a watch missed.
-
-A pass that cannot write history (a full disk) leaves what it found for the next: the home
-says history is not being recorded, why and since when (`store.catch_up.recording`, which
-the window and `memtab doctor` read), the targets that failed are tried again every
-`RETRY_S`, and the first pass that records them all says history is recorded again.
-
-Between changes it sleeps in `threading.Event.wait`: no timer ticks while nothing
-changes. It never writes a memory file: it only reads them and writes history.
-"""
+"""`memtab watch`: the recorder that keeps history while no window runs (docs/formats.md §14.5): it
+holds the lease, records what changed since history looked, then follows the disk with watchdog (or
+polling), recording settled changes with their actor and telling a mass change; a pass that cannot
+write history says so and retries."""
 
 from __future__ import annotations
 
@@ -98,8 +76,8 @@ class Recorder:
         on_ready: Callable[[Recorder], None] | None = None,
         notify: Notify | None = None,
     ) -> None:
-        """`on_ready` is called (on `run`'s thread) once the first pass is done and the
-        watches are in place; `notify` shows a mass change (default: on the desktop)."""
+        """`on_ready` once the first pass is done and watches are in place; `notify` shows a mass
+        change."""
         self.home = home
         self.notices = MassNotices(home, notify=notify)
         self._on_ready = on_ready
@@ -131,8 +109,8 @@ class Recorder:
         self._wake.set()
 
     def run(self) -> None:
-        """Take the lease, record everything, then record changes until `stop()`.
-        RecorderBusyError when another recorder runs for this home."""
+        """Take the lease, record everything, then changes until `stop()`; RecorderBusyError when
+        another runs."""
         if not self._lease.acquire():
             raise RecorderBusyError(f"A recorder already runs for {self.home.root}")
         try:
@@ -147,8 +125,6 @@ class Recorder:
         finally:
             self._stop_observer()
             self._lease.release()
-
-    # --- recording passes ----------------------------------------------------------------
 
     def record_everything(self) -> PassReport:
         """Record what changed anywhere since history last looked."""
@@ -205,14 +181,11 @@ class Recorder:
         note_recording(self.home, next(iter(self._unrecorded.values()), None), by=self._by)
 
     def _mux_actor(self, target: ScopeTarget, scope: Scope, paths: Sequence[str]) -> str:
-        """Who changed `paths` of `target`'s scope (they are named on disk too: xum's
-        journal may name them so)."""
+        """Who changed `paths` of `target`'s scope (named on disk too, as xum's journal may)."""
         root = str(target.store.root(scope))
         prefix = f"/memories/{scope.value}/"
         physical = [os.path.join(root, *p.removeprefix(prefix).split("/")) for p in paths]
         return mux_actor(self.home, paths, physical)
-
-    # --- following the disk --------------------------------------------------------------
 
     def _post(self, paths: list[str], _settled: bool) -> None:
         keys = {key for path in paths if (key := self._targets.concerned(path)) is not None}
@@ -256,8 +229,7 @@ class Recorder:
             self.passes += 1
 
     def _settle(self) -> None:
-        """Wait until the changes are due (`SETTLE_S` of quiet, at most `MAX_DELAY_S` after
-        the first), as the coalescing policy says."""
+        """Wait until the changes are due, as the coalescing policy says."""
         while not self._stop.is_set():
             with self._pending_lock:
                 wait_ms = self._pending.wait_ms(_now_ms())
@@ -296,8 +268,8 @@ class Recorder:
         return polling
 
     def _schedule(self, observer: BaseObserver, directory: str, recursive: bool) -> None:
-        """Watch `directory` for the change events, each filtered by the one watcher policy
-        relative to it (the window's rule: its paths are the home's or a source's own)."""
+        """Watch `directory` for change events, filtered by the one watcher policy relative to
+        it."""
         handler = EventPoster(self._post, directory, directory, shallow=not recursive)
         observer.schedule(handler, directory, recursive=recursive, event_filter=CHANGE_EVENTS)
 

@@ -1,21 +1,6 @@
-"""Starting the recorder at login for this user: `memtab watch --install`, `--uninstall`
-(docs/formats.md §14.5).
-
-- Linux: a systemd user unit, `~/.config/systemd/user/memtab-watch-<id>.service` (`<id>`:
-  12 hex digits of the home's path, so each home has its own), then
-  `systemctl --user daemon-reload` and `enable --now`. Without a user manager (a
-  container, no session bus) the unit is written and the message says so.
-- macOS: a LaunchAgent, `~/Library/LaunchAgents/com.memtab.watch.<id>.plist`
-  (RunAtLoad, restarted unless it exits cleanly), loaded with `launchctl bootstrap`.
-- Windows: `memtab-watch-<id>.cmd` in the user's Startup folder, started at the next
-  login (`memtab watch` starts it now).
-
-Each runs `memtab watch --home <home>` with the Python (or the bundle) that installed it,
-written as `service_files` says and read back before anything is started: a home whose
-path an entry cannot hold is refused (`ServiceRefusedError`), and a unit systemd does not
-load (`systemd-analyze verify`, where it is installed) is removed. The programs are run
-without a shell, with a time limit; what they said is returned.
-"""
+"""Starting the recorder at login: `memtab watch --install`/`--uninstall` (docs/formats.md §14.5) as
+a systemd user unit, a LaunchAgent or a Startup script, read back before anything starts; programs
+run without a shell, with a time limit."""
 
 from __future__ import annotations
 
@@ -55,8 +40,7 @@ class Ran(Record):
 
 
 class ServiceResult(Record):
-    """What `--install` / `--uninstall` did: the file, the programs run, a closing word
-    (`memtab watch --install --json`)."""
+    """What `--install`/`--uninstall` did: the file, the programs run, a closing word."""
 
     path: Path
     ran: tuple[Ran, ...] = ()
@@ -154,9 +138,8 @@ def uninstall(
 
 
 def _verified(text: str, name: str, env: Mapping[str, str] | None) -> Ran | None:
-    """`systemd-analyze verify` of the unit `name` holding `text`, laid out in a folder of
-    its own, where systemd-analyze is installed (None: it is not); ServiceRefusedError
-    when systemd would not load it."""
+    """`systemd-analyze verify` of unit `name` holding `text`, where installed (None: not);
+    ServiceRefusedError when systemd would not load it."""
     with tempfile.TemporaryDirectory(prefix="memtab-unit-") as folder:
         unit = Path(folder) / name
         unit.write_bytes(encode_utf8(text))

@@ -1,19 +1,5 @@
-"""The login entry each platform starts the recorder from, written so that it runs exactly
-the words it is given, and read back to make sure it does (docs/formats.md §14.5).
-
-- systemd (systemd.syntax(7), systemd.service(5) "Command lines"): each `ExecStart=` word
-  double-quoted, `\\` and `"` backslash-escaped, `%` written `%%` (a specifier) and `$`
-  `$$` (a variable). A line ends at a newline, a carriage return or a NUL, and no
-  quoting carries one: a word holding one is refused, as is one that is not UTF-8
-  (systemd ignores such a line).
-- launchd: a plist whose `ProgramArguments` is the words; XML keeps neither a carriage
-  return nor most control characters, so a word holding one is refused.
-- Windows: a `.cmd` script, each word double-quoted and `%` written `%%`; a word holding
-  `"` or a control character (neither can be in a Windows path) is refused.
-
-Each file is read back as its platform reads it (`read_*`) and must give the same words,
-or nothing is written (`ServiceRefusedError`).
-"""
+"""The login entry each platform starts the recorder from (docs/formats.md §14.5), quoted by its own
+rules and read back as it reads it: words it cannot hold are refused (`ServiceRefusedError`)."""
 
 from __future__ import annotations
 
@@ -44,8 +30,7 @@ class ServiceRefusedError(ValueError):
 
 
 def systemd_unit(description: str, command: Sequence[str]) -> str:
-    """The unit's text (`description`: what it records, where), checked by reading it
-    back; ServiceRefusedError for words a unit cannot hold."""
+    """The unit's text, checked by reading it back; ServiceRefusedError."""
     for word in [*command, description]:
         _refuse_line_ends(word, "a systemd unit")
         try:
@@ -85,8 +70,7 @@ def _systemd_word(word: str) -> str:
 
 
 def read_unit(text: str) -> list[tuple[str, str, str]]:
-    """Each setting of a unit file as systemd reads it: (section, key, value), a line
-    ending in `\\` continued by the next, comments and blank lines skipped."""
+    """Each setting of a unit file as systemd reads it: (section, key, value)."""
     settings: list[tuple[str, str, str]] = []
     section = ""
     pending = ""
@@ -108,9 +92,7 @@ def read_unit(text: str) -> list[tuple[str, str, str]]:
 
 
 def exec_words(value: str) -> list[str] | None:
-    """The words an `ExecStart=` value runs: `%%` and `$$` made single, quotes and
-    backslash escapes undone; None for what Memtab never writes (another specifier, a
-    variable, a quote left open)."""
+    """The words an `ExecStart=` value runs; None for what Memtab never writes."""
     if "%" in value.replace("%%", ""):  # another specifier, or a `%` alone
         return None
     words: list[str] = []
@@ -188,8 +170,7 @@ def launch_agent(label: str, command: Sequence[str]) -> bytes:
 
 
 def startup_entry(command: Sequence[str]) -> str:
-    """The Startup folder's script: the recorder started minimized, checked by reading it
-    back (`command[0]`: python.exe is run as the windowless pythonw.exe beside it)."""
+    """The Startup folder's script (pythonw.exe beside python.exe), checked by reading it back."""
     program = Path(command[0])
     windowless = program.with_name("pythonw.exe")
     if program.name.lower() == "python.exe" and windowless.exists():

@@ -1,6 +1,5 @@
-"""Recording what other programs changed in other agents' sources, with the actor their
-records tell: what the recorder runs for each source, and the window after its scans while
-no recorder runs (docs/formats.md §14.5)."""
+"""Recording other programs' changes in other agents' sources with the actor their records tell
+(docs/formats.md §14.5)."""
 
 from __future__ import annotations
 
@@ -29,8 +28,8 @@ def record_sources(
     sources: Iterable[Source] | None = None,
     cancel: Callable[[], bool] | None = None,
 ) -> SourceExternalReport:
-    """Record every source's changes (those discovery finds, unless `sources` are given);
-    `cancel` is asked between sources. Never raises for one source."""
+    """Record every source's changes (`sources`, else all discovery finds); `cancel` between
+    sources; never raises for one."""
     found = discover(SourceContext.load(home)).sources if sources is None else sources
     total = SourceExternalReport()
     for source in found:

@@ -1,7 +1,5 @@
-"""What the recorder follows in a home: mux's scopes (one per history index, whatever
-workspace sees it) and every other agent's source, the directories to watch for them, and
-which of them a changed path concerns.
-"""
+"""What the recorder follows in a home (mux's scopes, other agents' sources), the directories to
+watch, and what a changed path concerns."""
 
 from __future__ import annotations
 
@@ -32,8 +30,7 @@ _RETARGET_KINDS = frozenset(
 
 @dataclass(frozen=True)
 class ScopeTarget:
-    """One of mux's scopes, through a store that sees it (its history index is `key`): a
-    workspace's, or an orphaned project dir's own (`OrphanProjectStore`)."""
+    """One of mux's scopes (history index `key`) through a store that sees it."""
 
     key: str
     store: MemoryStore
@@ -50,9 +47,8 @@ class Targets:
 
     @classmethod
     def find(cls, home: Home) -> Targets:
-        """Every scope of every workspace in the registry, every orphaned project dir,
-        and every source discovery finds (reads the registry and the agents'
-        directories: blocks on disk)."""
+        """Every scope of every registered workspace, every orphaned project dir and every source
+        (blocks on disk)."""
         found = cls(home)
         registry = load_registry(home)
         stores = [MemoryStore(home, None, actor="external")]
@@ -79,11 +75,8 @@ class Targets:
         return found
 
     def directories(self) -> list[tuple[str, bool]]:
-        """(directory, recursive) to watch, as few as cover everything: each is a watch of
-        its own (watchdog gives each an inotify instance, and a user has 128), so the home
-        is three (itself, `memory/` and `sessions/` whole: every scope of every workspace),
-        Claude Code's `projects/` one, and what a recursive watch covers is not watched
-        again. The events of what is not a memory file are dropped (`concerned`)."""
+        """(directory, recursive) to watch, as few as cover everything (each watch costs an inotify
+        instance)."""
         wanted: dict[str, bool] = {str(self.home.root): False}
         for folder in (self.home.root / "memory", self.home.root / "sessions"):
             wanted[str(folder)] = True
@@ -103,9 +96,8 @@ class Targets:
         ]
 
     def concerned(self, path: str) -> str | None:
-        """What a changed path concerns: a scope's history key, a source's id (`source:`
-        and its id), `RETARGET`, or None (nothing the recorder keeps: a transcript, a
-        file no source's layout names)."""
+        """What a changed path concerns: a scope's history key, `source:<id>`, `RETARGET`, or
+        None."""
         place = self.home.classify(path)
         if place.kind in _RETARGET_KINDS:
             return RETARGET

@@ -1,24 +1,6 @@
-"""How changes coalesce: one policy for the window's watcher and `memtab watch`
-(docs/formats.md §14.5), Qt-free and timer-free — the caller passes the time and keeps the
-timer the decision asks for.
-
-Changes wait for a trailing debounce (`debounce_ms` of quiet), capped by a maximum latency
-(`max_latency_ms` after the first of a batch), so a continuous stream of writes is still
-reported about once per latency. A settled change (`paths.is_settled`: a rename onto the
-path, the close after a write, a deletion) is reported at once instead — the leading edge —
-unless changes are coming fast (more than `LEADING_EDGE_MAX_RECENT` others within the
-debounce) or a batch is already waiting: then it joins the batch, so a storm still comes in
-batches. A caller that works in passes (the recorder) asks for no leading edge.
-
-    coalescer = Coalescer(debounce_ms=150, max_latency_ms=1000)
-    decision = coalescer.add(now_ms, paths, settled=True)
-    if decision.report is not None: report(decision.report)   # the leading edge
-    else: timer.start(decision.wait_ms)                        # then `take()` at its timeout
-
-The window's watcher also keeps here what crosses from its observer thread (`PostedPaths`:
-one wake-up per filling, a stopped observer's paths dropped, several postings a burst) and
-what a due batch reports (`reported_batch`: the home vanished, a storm as the root alone).
-"""
+"""How changes coalesce (docs/formats.md §14.5): a trailing debounce capped by a maximum latency, a
+settled change passed at once while calm; decisions from the time given, the caller keeping the
+timer."""
 
 import collections
 import threading
@@ -26,8 +8,7 @@ from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 LEADING_EDGE_MAX_RECENT = 1
-"""A settled change is reported at once while at most this many others arrived within the
-debounce interval; more is a storm, and storms are batched."""
+"""A settled change passes at once while at most this many others came within the debounce."""
 
 
 class Decision(NamedTuple):
@@ -78,9 +59,7 @@ class Coalescer:
         return Decision(None, wait)
 
     def wait_ms(self, now_ms: float) -> int | None:
-        """How long from `now_ms` until the waiting batch is due (0: now); None when none
-        waits. Due after `debounce_ms` of quiet, and never later than `max_latency_ms` after
-        its first item."""
+        """How long until the waiting batch is due (0: now; None: none waits)."""
         if not self._pending:
             return None
         due = min(self._last_ms + self.debounce_ms, self._first_ms + self.max_latency_ms)
@@ -97,17 +76,14 @@ class Coalescer:
 
 
 LARGE_BATCH = 500
-"""A batch larger than this is reported as the root alone ("anything may have changed"):
-every consumer would rescan everything anyway, and classifying thousands of paths on the
-GUI thread would stall it (a checkout, a bulk copy)."""
+"""A batch larger than this is reported as the root alone: everyone rescans anyway."""
 
 
 def reported_batch(
     batch: list[str], root: str, root_is_dir: Callable[[], bool]
 ) -> tuple[list[str], bool]:
-    """What a due `batch` under `root` reports, and whether the root vanished (it is in the
-    batch and no directory any more: the watch waits for it again, the batch reported as
-    it is). `root_is_dir` is asked only when the root is in the batch."""
+    """What a due `batch` under `root` reports, and whether the root vanished (`root_is_dir` asked
+    only then)."""
     if root in batch and not root_is_dir():
         return batch, True
     if len(batch) > LARGE_BATCH:
@@ -116,25 +92,23 @@ def reported_batch(
 
 
 class PostedPaths:
-    """Paths an observer thread posts for the GUI thread, each posting with whether it
-    settles its paths and the generation of the observer that saw it. Thread-safe."""
+    """Paths an observer thread posts for the GUI thread, with settledness and observer generation;
+    thread-safe."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._posted: list[tuple[list[str], bool, int]] = []
 
     def post(self, paths: list[str], settled: bool, generation: int) -> bool:
-        """Add a posting; whether the inbox was empty (the GUI thread is to be woken: one
-        wake-up per filling, so a storm of events comes as a few drains)."""
+        """Add a posting; whether the inbox was empty (wake the GUI thread once per filling)."""
         with self._lock:
             was_empty = not self._posted
             self._posted.append((paths, settled, generation))
         return was_empty
 
     def take(self, generation: int) -> tuple[list[str], bool] | None:
-        """What the observer of `generation` posted since the last take (the postings of
-        one stopped or replaced since are dropped): a single posting as it came, several
-        at once a burst — never a lone settled change; None when nothing is left."""
+        """What the observer of `generation` posted since the last take (others' dropped), several
+        postings as a burst; None when nothing."""
         with self._lock:
             posted = [item for item in self._posted if item[2] == generation]
             self._posted.clear()

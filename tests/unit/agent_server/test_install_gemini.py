@@ -22,7 +22,7 @@ from memtab.agent_server.config_files.checked_replace import BACKUP_SUFFIX
 from memtab.agent_server.install import install_agent, planned_changes, server_command
 from memtab.agent_server.registrations import registration
 from memtab.cli.main import main
-from memtab.sources.gemini.settings import strip_json_comments
+from memtab.fs.jsonfile import strip_json_comments
 from memtab.store.home import Home
 
 # A user's settings.json: Gemini CLI's auth choice (`security.auth.selectedType`), a server

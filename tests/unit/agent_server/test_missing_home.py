@@ -15,7 +15,7 @@ import pytest
 
 from memtab.agent_server.server import build_server
 from memtab.agent_server.service import MemoryService
-from memtab.diagnostics.agent_server import check_agent_server
+from memtab.diagnostics.setup import check_agent_server
 from memtab.store.home import Home
 
 SAID = "does not exist, so nothing is listed or found in it"

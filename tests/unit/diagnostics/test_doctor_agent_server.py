@@ -10,7 +10,7 @@ import pytest
 
 from memtab.agent_server.bridge.rendezvous import rendezvous
 from memtab.cli.main import main
-from memtab.diagnostics.agent_server import check_agent_server
+from memtab.diagnostics.setup import check_agent_server
 from memtab.store.home import Home
 from support.demo_homes import copied_demo_home
 from support.mcp_hosts import start

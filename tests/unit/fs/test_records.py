@@ -44,7 +44,7 @@ RECORD_MODULES = (
     "memtab.consolidation.records",
     "memtab.loads.records",
     "memtab.store.history.records",
-    "memtab.store.history.xum_journal_rows",
+    "memtab.store.history.xum_journal",
     "memtab.store.proposals.records",
     "memtab.store.xum_backup",
     "memtab.sync.records",

@@ -14,7 +14,7 @@ import pytest
 from memtab.check.engine import CheckEngine
 from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.discovery import discover, scan
-from memtab.sources.gemini.settings import SettingsReader, context_names, strip_json_comments
+from memtab.sources.gemini.settings import SettingsReader, context_names
 from memtab.sources.gemini.source import gemini_projects, slugify
 from memtab.sources.listing import source_file, target_file
 from memtab.sources.model import FileKind, Layout, SourceListing
@@ -115,11 +115,6 @@ def test_a_settings_file_that_is_no_object_is_said_and_read_as_empty(tmp_path: P
     settings = SettingsReader(gemini, {}, system=False).settings()
     assert settings.context_names == ("GEMINI.md",)
     assert len(settings.problems) == 1 and "Gemini CLI stops at its start" in settings.problems[0]
-
-
-def test_json_comments_are_stripped_outside_strings_only() -> None:
-    text = '{"a": "http://x/*y*/", // c\n "b": 1 /* d */}'
-    assert json.loads(strip_json_comments(text)) == {"a": "http://x/*y*/", "b": 1}
 
 
 def test_context_names_drop_the_empty_and_keep_each_once() -> None:

@@ -220,3 +220,29 @@ def test_lines_of_one_memory_naming_one_project_are_one_leak_at_each_line() -> N
     assert (leak.place.line, [place.line for place in leak.elsewhere]) == (3, [4, 5])
     assert leak.elsewhere[1].text == "- Clone: git@github.com:acme/harbor-api.git"
     assert leak.to_json()["elsewhere"][0]["line"] == 4
+
+
+def test_a_host_whose_domain_is_a_project_s_folder_name_is_its() -> None:
+    """`api.staging.tidewater.dev` and `db1.tidewater-prod.internal` are tidewater's by
+    their domain's label; `sentry.acme.io`, whose domain is the first word of two projects'
+    names, is the company's; a site's public face (`tidewater.dev`) is no host."""
+    own = (
+        "# Deploy\n\n- Staging API: https://api.staging.tidewater.dev/v2\n"
+        "- Postgres on db1.tidewater-prod.internal:5432\n"
+        "- Errors: https://sentry.acme.io, docs on https://tidewater.dev\n"
+    )
+    borrowed = (
+        "# Notes\n\n- Compared against https://api.staging.tidewater.dev/v2 last week.\n"
+        "- The replica: db1.tidewater-prod.internal:5432\n"
+        "- Errors: https://sentry.acme.io; layout copied from https://tidewater.dev\n"
+    )
+    leaks = _leaks(
+        memory("project:tidewater", "deploy.md", own),
+        memory("claude:acme-web", "notes.md", borrowed),
+        memory("project:acme-mobile", "errors.md", "# Errors\n\n- https://sentry.acme.io\n"),
+        projects=["tidewater", "acme-web", "acme-mobile"],
+    )
+    assert [(leak.kind, leak.names, leak.place.line) for leak in leaks] == [
+        ("other-project", "api.staging.tidewater.dev", 3)
+    ]
+    assert [place.line for place in leaks[0].elsewhere] == [4]

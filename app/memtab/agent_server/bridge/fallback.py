@@ -1,15 +1,6 @@
-"""The last answer of `memtab mcp` (docs/formats.md §22.8): when Memtab cannot serve a
-session at all — an import that fails (a broken install, an upgrade half done), a crash
-before serving, a command line its parser refuses —, the agent still starts. An agent
-that must connect (Codex's `required = true`, Claude Code's `alwaysLoad`) would otherwise
-not start at all.
-
-`serve_reason` answers MCP on stdio with the standard library alone: `initialize` (its
-`instructions` saying what is wrong), `ping`, and the read tools, each of whose calls
-answers the reason as a tool error, so the model can tell the user. Anything else is
-answered "method not found"; notifications and answers are taken in silence. It serves
-until the agent hangs up.
-"""
+"""The last answer of `memtab mcp` when Memtab cannot serve a session at all (docs/formats.md
+§22.8): MCP on stdio with the standard library, every answer saying why, so an agent that must
+connect still starts."""
 
 from __future__ import annotations
 
@@ -20,9 +11,8 @@ import sys
 from memtab import __version__
 from memtab.agent_server.bridge.in_flight import READ_TOOLS
 
-# What the SDK answers (`mcp_types.version`; `tests/unit/agent_server/hosting/
-# test_fallback.py` holds the two equal): the client's revision when it is one of these,
-# else the newest handshake.
+# What the SDK answers (`test_fallback.py` holds them equal): the client's revision when listed,
+# else the newest.
 HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 LATEST_HANDSHAKE = "2025-11-25"
 METHOD_NOT_FOUND = -32601
@@ -33,8 +23,7 @@ _ANY_ARGUMENTS = {"type": "object", "additionalProperties": True}
 
 
 def reason_words(reason: str) -> str:
-    """What every answer says: that memory is not served this session, why, and where to
-    look."""
+    """What every answer says: memory is not served this session, why, and where to look."""
     return (
         f"Memtab cannot serve memory in this session: {reason}. Tell the user: running "
         "`memtab doctor` in a terminal says more; memory comes back in the next session "
@@ -87,8 +76,7 @@ def _error(its_id: int | str | None, code: int, text: str) -> dict[str, object]:
 
 
 def serve_reason(reason: str, *, stdin: int = 0, stdout: int = 1) -> int:
-    """Answer the agent on `stdin`/`stdout` until it hangs up, every answer saying
-    `reason` (see the module doc); the exit status (0)."""
+    """Answer the agent until it hangs up, every answer saying `reason`; exit status 0."""
     words = reason_words(reason)
     print(f"memtab mcp: {words}", file=sys.stderr, flush=True)
     os.set_blocking(stdin, True)

@@ -1,14 +1,12 @@
-"""The ids of JSON-RPC frames, read from their text without the SDK: what the frame guard
-answers a refused frame with (`agent_server.frames`) and what the bridge tracks of the
-requests in flight (`bridge.pump`), one reading for both.
-"""
+"""The ids of JSON-RPC frames read from their text without the SDK, for the frame guard and the
+bridge alike."""
 
 from __future__ import annotations
 
 import json
 
 RequestId = int | str
-# How much of a frame's start and end its id is looked for in, when it is not read whole.
+# How much of a frame's start and end its id is looked for in.
 ID_WINDOW_CHARS = 4096
 JSON_SPACE = " \t\r\n"
 _SCALAR_CHARACTERS = frozenset("-+.0123456789eEtruefalsn")
@@ -16,8 +14,7 @@ _LENIENT = json.JSONDecoder(strict=False)  # control characters in strings: what
 
 
 def request_id(members: dict[str, object]) -> RequestId | None:
-    """The id of a request (a message with a `method`), when it is a string or an integer
-    an answer can carry; else None."""
+    """A request's id when a string or integer an answer can carry; else None."""
     if "method" not in members:
         return None  # an answer's id is the server's own request's: never answered
     value = members.get("id")
@@ -33,9 +30,8 @@ def request_id(members: dict[str, object]) -> RequestId | None:
 
 
 def frame_id(head: str, tail: str) -> RequestId | None:
-    """The id of a request that could not be read whole, from the top-level members at
-    the start of its text (`head`) and at its end (`tail`): a JSON reader keeps the last
-    `id`, and clients write it first (Python's SDK) or last (TypeScript's)."""
+    """The id of a request not read whole, from the members at its start and end (clients write it
+    first or last)."""
     first = _leading_members(head[:ID_WINDOW_CHARS])
     last = _trailing_members(tail[-ID_WINDOW_CHARS:])
     return request_id({**first, **last})
@@ -66,8 +62,7 @@ def _leading_members(head: str) -> dict[str, object]:
 
 
 def _trailing_members(tail: str) -> dict[str, object]:
-    """The members at the end of a JSON object's text whose values are strings, numbers,
-    true, false or null, read back to front as far as they can be."""
+    """The plain-valued members at the end of an object's text, read back to front."""
     members: dict[str, object] = {}
     end = _back_over_space(tail, len(tail))
     if not tail.startswith("}", end - 1):
@@ -108,9 +103,7 @@ def _back_over_space(text: str, end: int) -> int:
 
 
 def _token_start(text: str, end: int) -> int:
-    """Where the string, number or literal ending at `end` starts (`end` when none does):
-    a string's opening quote is the nearest quote before its closing one that no
-    backslash escapes."""
+    """Where the string, number or literal ending at `end` starts (`end` when none does)."""
     if text.startswith('"', end - 1):
         index = end - 1
         while (index := text.rfind('"', 0, index)) >= 0:

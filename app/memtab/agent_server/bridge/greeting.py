@@ -1,10 +1,6 @@
-"""The bridge's first line to a host, and what it reads back (docs/formats.md §22.8).
-
-The bridge writes and reads these by hand, to import no record machinery: they are the
-records `Hello`, `SessionOrigin`, `Welcome` and `HostStatus` (`agent_server.hosting.
-handshake`, `agent_server.origin`), and `tests/unit/agent_server/test_handshake_lines.py`
-holds the two to the same fields.
-"""
+"""The bridge's first line to a host and what it reads back (docs/formats.md §22.8), by hand: the
+records `Hello`, `SessionOrigin`, `Welcome`, `HostStatus` (`test_handshake_lines.py` holds them
+equal)."""
 
 from __future__ import annotations
 
@@ -26,10 +22,8 @@ STATUS = "status"
 
 
 def session_origin(words: Sequence[str], environ: Mapping[str, str]) -> dict[str, object]:
-    """Where a session comes from, as the record `SessionOrigin` writes it: the words of
-    its `memtab` command, its working directory ("" when removed under it: the host reads
-    no project from it), the variables that matter (a relative path made absolute against
-    that directory, `resolved_env`), its pid and its parent's (the agent)."""
+    """Where a session comes from, as `SessionOrigin` writes it: its command words, directory,
+    variables (`resolved_env`), pid and parent's."""
     cwd = working_directory()
     return {
         "argv": list(words),
@@ -56,8 +50,7 @@ def hello(purpose: str, origin: dict[str, object] | None = None) -> bytes:
 
 
 def welcome_problem(line: bytes) -> str | None:
-    """Why the host's answer to a session's hello (the record `Welcome`) is no welcome
-    to this bridge; None when the session may start."""
+    """Why the host's answer is no welcome; None when the session may start."""
     try:
         answer = json.loads(line)
     except ValueError:

@@ -1,7 +1,5 @@
-"""A session the bridge began handed to this process's own server (docs/formats.md §22.8):
-when the host is lost before anything reached the agent, what the agent sent so far is
-read again by the server `memtab.launch` runs next, as if it had come on stdin just now.
-"""
+"""A session the bridge began handed to this process's own server when the host is lost before
+anything reached the agent (docs/formats.md §22.8)."""
 
 from __future__ import annotations
 
@@ -12,14 +10,13 @@ _CHUNK_BYTES = 64 * 1024
 
 
 def carry_into_stdin(carried: bytes, stdin: int = 0) -> None:
-    """Make `stdin` read `carried` first, then what the agent writes after: a pipe in its
-    place, fed by a thread from the agent's own stdin until it ends."""
+    """Make `stdin` read `carried` first, then the agent's own stdin, through a fed pipe."""
     source = os.dup(stdin)
     readable, writable = os.pipe()
     os.dup2(readable, stdin)
     os.close(readable)
     os.set_blocking(source, True)
-    import threading  # lazy: only a session handed back needs it; every bridge paid ~0.8 ms
+    import threading  # lazy: only a session handed back needs it
 
     feeder = threading.Thread(
         target=_feed, args=(carried, source, writable), name="memtab-mcp-carry", daemon=True

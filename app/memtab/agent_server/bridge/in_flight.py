@@ -1,11 +1,5 @@
-"""What an agent is told of a change it asked for when the host stopped before answering
-(docs/formats.md §22.8): the host may have written it (or queued it in the Inbox) in the
-moment before it died, so the answer says so and how to find out, never that it failed.
-
-Read from the request's text without the SDK: a `tools/call` of any tool but the reads
-(`READ_TOOLS`, the server's own: `tests/unit/agent_server/hosting/test_in_flight.py`
-holds the two equal) is a change in flight.
-"""
+"""What an agent is told of a change the host may have made before it stopped (docs/formats.md
+§22.8): never that it failed; read without the SDK."""
 
 from __future__ import annotations
 
@@ -15,13 +9,12 @@ READ_TOOLS = ("list", "search", "view")
 """The tools that change nothing (`agent_server.server_names.READ_TOOLS`)."""
 DEFAULT_WRITES = "inbox"
 """`memtab mcp --writes` when none is given (`cli/share/agent_server_commands.py`)."""
-# A change's file: a rename's new name first (where the file is if it happened).
+# A change's file: a rename's new name first.
 _PATH_ARGUMENTS = ("new_path", "path", "old_path")
 
 
 def writes_option(words: Sequence[str]) -> str:
-    """The write mode a `memtab mcp` command line gives (the last `--writes`, as the
-    parser keeps it), else the default."""
+    """The write mode a `memtab mcp` command line gives (its last `--writes`), else the default."""
     value = DEFAULT_WRITES
     for index, word in enumerate(words):
         if word == "--writes" and index + 1 < len(words):
@@ -32,9 +25,8 @@ def writes_option(words: Sequence[str]) -> str:
 
 
 def change_in_flight(message: dict[str, object], writes: str) -> str | None:
-    """What to tell the agent of `message` (a request read whole) when it is a change and
-    the host stopped before answering it — that it may have happened, and how to check
-    before sending it again —; None for anything else."""
+    """What to tell the agent of a change request the host stopped before answering (it may have
+    happened, how to check); None otherwise."""
     if message.get("method") != "tools/call":
         return None
     params = message.get("params")

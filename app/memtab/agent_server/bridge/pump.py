@@ -1,19 +1,6 @@
-"""The bridge's pipe: the agent's stdin to the host's socket and the host's answers to the
-agent's stdout, byte for byte, and every request in flight accounted for (docs/formats.md
-§22.8).
-
-The bytes are not changed: the host's frame guard reads them as `memtab mcp` reads stdin.
-The bridge only follows the lines to know which requests wait for an answer
-(`frame_ids`: a line read whole up to the frame cap, else from its first and last
-characters), so that when the host dies (its socket ends) or hangs (a `ping` the bridge
-sends after `QUIET_S` without a word while requests wait gets no answer in `HANG_S`),
-each waiting request is answered at once with a JSON-RPC error — a change saying that it
-may have happened and how to check (`in_flight`) —, and no answer of that host reaches the
-agent late. Then it connects again (starting a host if none runs) and
-replays the session's `initialize` and `notifications/initialized`, so the agent's session
-goes on; a line the dead host got part of is answered with the error and not sent on.
-After `MAX_RECONNECTS` losses, or when no host can be had, the session ends (exit 1).
-"""
+"""The bridge's pipe between the agent's stdio and the host's socket, byte for byte (docs/formats.md
+§22.8): every request in flight answered with an error when the host dies or hangs, then the session
+replayed on a new host; the session ends after `MAX_RECONNECTS`."""
 
 from __future__ import annotations
 
@@ -49,8 +36,7 @@ class NoHostError(Exception):
 
 
 class _Line:
-    """The line the agent is writing: its start and end (for its id), and all of it while
-    it is within the frame cap."""
+    """The line the agent is writing: its start and end, and all of it within the frame cap."""
 
     def __init__(self) -> None:
         self.head = bytearray()
@@ -140,20 +126,17 @@ class Pump:
         self._closing_since: float | None = None
         self._losses = 0
         self._status: int | None = None
-        # What the agent sent while nothing was answered yet (None once something was, or
-        # past the cap): a host lost then hands it all to this process's own server.
+        # What the agent sent before any answer: handed to this process's server if the host is lost
+        # then.
         self._carry: bytearray | None = bytearray()
         self._carries_change = False  # a change among it: never run twice, never handed over
         self.carried: bytes | None = None
         """Set when `run` returned None: what the agent sent, for this process to serve."""
         self.lost_because = ""
 
-    # --- the loop ---------------------------------------------------------------------
-
     def run(self) -> int | None:
-        """Pump until the session ends; the exit status, or None when the host was lost
-        before anything reached the agent: this process serves the session, the agent's
-        bytes so far (`carried`) first."""
+        """Pump until the session ends; the exit status, or None when this process is to serve it
+        (`carried` first)."""
         blocking = [(fd, os.get_blocking(fd)) for fd in (self._stdin, self._stdout)]
         for fd, _ in blocking:
             os.set_blocking(fd, False)
@@ -224,8 +207,6 @@ class Pump:
             self._to_host += _line({"jsonrpc": "2.0", "id": self._ping, "method": "ping"})
         if self._closing_since is not None and now - self._closing_since >= CLOSING_S:
             self._lost("it did not finish after the agent's input ended")
-
-    # --- the agent's side -------------------------------------------------------------
 
     def _read_agent(self) -> None:
         try:
@@ -309,8 +290,6 @@ class Pump:
             select.poll().poll(10)
             self._write_agent()
 
-    # --- the host's side --------------------------------------------------------------
-
     def _on_socket(self, connection: socket.socket, event: int) -> None:
         if event & select.POLLOUT and self._to_host:
             try:
@@ -371,12 +350,9 @@ class Pump:
             with contextlib.suppress(OSError):
                 self._socket.shutdown(socket.SHUT_WR)
 
-    # --- when the host is lost ------------------------------------------------------------
-
     def _lost(self, why: str) -> None:
-        """The host died or hangs: answer what waits, then connect again (or end); or,
-        when nothing reached the agent yet and no change was asked for, hand the session
-        to this process (`carried`)."""
+        """The host died or hangs: answer what waits and connect again (or end), or hand the session
+        to this process."""
         if self._socket is not None:
             self._socket.close()
             self._socket = None
@@ -419,8 +395,7 @@ class Pump:
         self._changes.pop(key, None)
 
     def _answer_lost(self, its_id: int | str, why: str, change: str | None = None) -> None:
-        """Answer a request the host will never answer: a change says it may have
-        happened (`in_flight.change_in_flight`)."""
+        """Answer a request the host never will; a change says it may have happened."""
         message = f"Connection closed: Memtab's shared server stopped before answering ({why})"
         if change is not None:
             message += f"; {change}"

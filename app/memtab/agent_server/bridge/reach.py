@@ -1,19 +1,6 @@
-"""Reaching the host of a session (docs/formats.md §22.8): connecting to its socket, the
-handshake, and starting one, detached, when none listens.
-
-A host that accepts but says nothing within `HANDSHAKE_TIMEOUT_S` is taken for hung and
-replaced: a new one takes the socket's name (the hung one exits once it notices). Bridges
-start a host one at a time (a lock beside the socket), each checking first whether one
-started meanwhile. The host runs in a session of its own (`setsid`, forked twice: no
-agent waits on it or reaps it), in `/` with the session's environment (its relative
-paths resolved: `rendezvous.resolved_env`), its output to the log beside the socket, and
-says on a pipe when it takes connections; a host that exits before that, or is not
-ready within `START_TIMEOUT_S`, leaves the session to its own process.
-
-The files a bridge opens in the runtime folder are never opened through a link, never
-waited on (a FIFO), and the log is never truncated by an open: it is opened by the bridge
-(`open_host_log`) and handed to the host, emptied in place past `MAX_LOG_BYTES`.
-"""
+"""Reaching a session's host (docs/formats.md §22.8): its socket, the handshake, and starting one
+detached when none listens (one at a time, a hung one replaced); files in the runtime folder never
+opened through a link or waited on."""
 
 from __future__ import annotations
 
@@ -38,8 +25,7 @@ IDLE_EXIT_S = 600.0
 """How long a host a bridge started waits without a session before it exits."""
 MAX_LOG_BYTES = 1024 * 1024
 _NOBODY = frozenset({errno.ENOENT, errno.ECONNREFUSED})
-# Every file a bridge opens in the runtime folder: never through a link, never waiting on a
-# FIFO, never kept by a child it starts.
+# Never through a link, never waiting on a FIFO, never kept by a child.
 _RUNTIME_FILE_FLAGS = os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
@@ -54,8 +40,8 @@ class _HungError(Exception):
 def reach(
     place: Rendezvous, hello: bytes, home: str | None, env: Mapping[str, str]
 ) -> socket.socket:
-    """A connection to the host at `place`, welcomed for the session `hello` asks for,
-    started with `env` when none listens; NoHostError says why the session serves itself."""
+    """A connection to the host at `place`, welcomed for `hello`, started with `env` when none
+    listens; NoHostError says why not."""
     try:
         return _handshake(place, hello)
     except _NobodyError:
@@ -75,8 +61,7 @@ def reach(
 
 
 def _handshake(place: Rendezvous, hello: bytes) -> socket.socket:
-    """Connect, say hello and read the welcome (a host leaving as it is reached: once
-    more)."""
+    """Connect, say hello and read the welcome (once more if the host was leaving)."""
     for attempt in range(2):
         connection = _connected(place)
         try:
@@ -169,9 +154,8 @@ def host_command(home: str | None, ready_fd: int) -> list[str]:
 
 
 def start_host(place: Rendezvous, home: str | None, env: Mapping[str, str]) -> None:
-    """Start the host detached with `env`, its output to its log, and wait until it takes
-    connections (NoHostError: its log cannot be had, it exited first, or was not ready in
-    time)."""
+    """Start the host detached with `env`, logging to its log, and wait until it takes connections;
+    NoHostError."""
     log = open_host_log(place.log)
     try:
         readable, writable = os.pipe()
@@ -202,10 +186,8 @@ def start_host(place: Rendezvous, home: str | None, env: Mapping[str, str]) -> N
 
 
 def open_host_log(path: str) -> int:
-    """The host's log, open to append (NoHostError when it cannot be had): never through
-    a link (`O_NOFOLLOW`), only a regular file of the user's with no other name (a hard
-    link's other file would take its lines), closed to others, and emptied (in place,
-    never by a truncating open) once past `MAX_LOG_BYTES`."""
+    """The host's log open to append: never through a link, a regular unlinked file of the user's,
+    private, emptied in place past `MAX_LOG_BYTES`; NoHostError."""
     try:
         handle = os.open(path, _RUNTIME_FILE_FLAGS | os.O_WRONLY | os.O_APPEND, 0o600)
     except OSError as error:

@@ -1,24 +1,6 @@
-"""Where the warm Memtab of a home waits for agents' sessions, and who may reach it
-(docs/formats.md §22.8).
-
-A host serves the sessions whose bridges compute the same socket: one per Memtab (its
-version, Python and package folder), per `--home` given (else none), and per value of
-each variable that decides which home, config, sources and log a session gets
-(`KEY_VARIABLES`), a relative one made absolute against the session's directory first
-(`resolved_env`: what it means to the agent, whichever process serves it). So every
-session a host serves has the environment the host itself runs with in everything Memtab
-reads from it; what differs between sessions (the working directory, the agent's own
-variables) travels in the session's origin.
-
-The socket is in a private folder of the user's: `$XDG_RUNTIME_DIR/memtab/`, else
-`<tmp>/memtab-<uid>/`, created 0700 and used only when it is a real folder (no link)
-that the user owns, nobody else can enter and that holds nothing of another user's (a
-link planted while it was open would take the host's log elsewhere). A connection is
-served only when the peer's uid (SO_PEERCRED, from the kernel) is the host's; the
-bridge checks the host's the same way. Where Unix sockets or peer credentials are
-missing (Windows; macOS and the BSDs, whose peer credentials Python does not read),
-every session is served in its own process, as `shared_unavailable` says.
-"""
+"""Where the warm Memtab of a home waits for sessions and who may reach it (docs/formats.md §22.8):
+a socket per Memtab, `--home` and `KEY_VARIABLES` values, in a private runtime folder; a peer served
+only with the host's uid (else each session serves itself)."""
 
 from __future__ import annotations
 
@@ -33,12 +15,12 @@ from collections.abc import Mapping, Sequence
 import memtab
 from memtab import __version__
 
-# The handshake's protocol: a bridge and a host that differ never talk.
+# A bridge and a host of different protocols never talk.
 PROTOCOL = 1
 SHARED_VARIABLE = "MEMTAB_MCP_SHARED"
 """`off` (or `0`, `no`, `false`): every agent session serves itself, as before hosting."""
-# What decides the home (§1), Memtab's config and cache dirs, its log, and where the
-# other agents' memory is (§17): a host only serves sessions that agree with it on these.
+# What decides the home (§1), config and cache dirs, log and other agents' memory (§17): a host
+# serves only sessions agreeing on these.
 KEY_VARIABLES = (
     "HOME",
     "MEMTAB_HOME",
@@ -55,18 +37,16 @@ KEY_VARIABLES = (
     "LOKI_DIR",
     "GEMINI_CLI_HOME",
 )
-# The ones Memtab reads with `~` expanded (the others, as platformdirs and the agents read
-# them, as written): a relative value of any of them, and of TMPDIR (where the sockets may
-# be), names a place in the directory of the process that reads it.
+# Read with `~` expanded: a relative value of these and TMPDIR names a place in the reader's
+# directory.
 _EXPANDED_VARIABLES = frozenset(
     {"MEMTAB_HOME", "XUM_ROOT", "MUX_ROOT", "MEMTAB_CONFIG_DIR", "MEMTAB_LOG_DIR"}
     | {"CLAUDE_CONFIG_DIR", "CODEX_HOME", "LOKI_DIR", "GEMINI_CLI_HOME"}
 )
 PATH_VARIABLES = (*KEY_VARIABLES, "TMPDIR")
-# The agents' own variables a session's origin carries (the project and scopes may be
-# read from them), but never one that looks like a credential.
+# The agents' own variables an origin carries, never one that looks like a credential.
 SESSION_PREFIXES = ("CLAUDE_", "CODEX_", "XUM_", "MUX_", "MEMTAB_", "LOKI_", "GEMINI_")
-# What an agent's own limits are read from (`pages/client_limits.py`): carried, not a key.
+# An agent's own limits (`pages/client_limits.py`): carried, not a key.
 CLIENT_LIMIT_VARIABLES = ("MAX_MCP_OUTPUT_TOKENS",)
 _SECRET_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL", "AUTH")
 MAX_ORIGIN_VALUE_CHARS = 4096
@@ -82,13 +62,12 @@ class RendezvousError(Exception):
 
 
 class PlantedError(RendezvousError):
-    """The user's runtime folder holds another user's entry: no other place is tried, the
-    session serves itself (the message says what to remove)."""
+    """The runtime folder holds another user's entry: the session serves itself."""
 
 
 def shared_unavailable(env: Mapping[str, str]) -> str | None:
-    """Why this system (or `env`) keeps every session in its own process; None when a
-    warm host may serve it."""
+    """Why this system or `env` keeps every session in its own process; None when a host may
+    serve."""
     if env.get(SHARED_VARIABLE, "").strip().lower() in _OFF:
         return f"{SHARED_VARIABLE}=off"
     if not hasattr(socket, "AF_UNIX"):
@@ -99,9 +78,7 @@ def shared_unavailable(env: Mapping[str, str]) -> str | None:
 
 
 def origin_env(environ: Mapping[str, str]) -> dict[str, str]:
-    """The variables a session's origin carries: `KEY_VARIABLES`, `CLIENT_LIMIT_VARIABLES`
-    and the agents' own (`SESSION_PREFIXES`), no credential, each at most
-    `MAX_ORIGIN_VALUE_CHARS`."""
+    """The variables a session's origin carries, no credential, each capped."""
     chosen: dict[str, str] = {}
     for name, value in environ.items():
         if (
@@ -114,11 +91,8 @@ def origin_env(environ: Mapping[str, str]) -> dict[str, str]:
 
 
 def resolved_env(environ: Mapping[str, str], cwd: str) -> dict[str, str]:
-    """`environ` with each path variable (`PATH_VARIABLES`) that names a relative path made
-    absolute against `cwd`, the session's directory: what it names for a session served
-    in its own process there, whichever process serves it (a host runs in `/`). A blank
-    value stays blank (set but blank is not unset), and so does every value without a
-    `cwd` (none: a relative path names nothing then)."""
+    """`environ` with each relative path variable made absolute against the session's `cwd` (blank,
+    or no `cwd`: as is)."""
     resolved = dict(environ)
     if not cwd:
         return resolved
@@ -146,8 +120,7 @@ def install_identity() -> tuple[str, str]:
 
 
 def home_option(words: Sequence[str]) -> str | None:
-    """The `--home` a `memtab mcp` command line gives (the last one, as the parser keeps
-    it), made absolute against this process's directory; None without one."""
+    """The last `--home` of a `memtab mcp` command line, made absolute; None without one."""
     value = None
     for index, word in enumerate(words):
         if word == "--home" and index + 1 < len(words):
@@ -180,8 +153,7 @@ class Rendezvous:
 
 
 def host_rendezvous(home: str | None, env: Mapping[str, str]) -> Rendezvous:
-    """Where a host of `home` (absolute, or None) run with `env` waits; RendezvousError
-    (why, in words) when no host can run here: the system, `env` or no private folder."""
+    """Where a host of `home` run with `env` waits; RendezvousError when no host can run here."""
     reason = shared_unavailable(env)
     if reason is not None:
         raise RendezvousError(reason)
@@ -189,17 +161,16 @@ def host_rendezvous(home: str | None, env: Mapping[str, str]) -> Rendezvous:
 
 
 def rendezvous(home: str | None, env: Mapping[str, str]) -> Rendezvous:
-    """The files of the host that serves sessions of `home` (an absolute `--home`, or
-    None) with `env`, its relative paths meaning this process's directory
-    (`resolved_env`); RendezvousError when no private folder can hold them."""
+    """The files of the host serving `home` with `env` (relative paths this process's);
+    RendezvousError."""
     resolved = resolved_env(env, working_directory())
     key = socket_key(home, resolved)
     return Rendezvous(runtime_folder(resolved, len(Rendezvous("", key).socket)), key)
 
 
 def runtime_folder(env: Mapping[str, str], name_bytes: int = 32) -> str:
-    """The private folder the sockets are in (created 0700); RendezvousError with every
-    place's problem when none will do."""
+    """The private folder the sockets are in (made 0700); RendezvousError with every place's
+    problem."""
     uid = os.geteuid()
     candidates = []
     base = env.get("XDG_RUNTIME_DIR", "")
@@ -249,9 +220,7 @@ def _make_private(folder: str, uid: int) -> None:
 
 
 def _anothers_entry(folder: str, uid: int) -> str | None:
-    """Why `folder` may not be used: an entry of another user's in it (planted while the
-    folder was open to others: a link there would send the host's log elsewhere); None
-    when every entry is the user's."""
+    """Why `folder` may not be used (another user's entry in it), or None."""
     try:
         with os.scandir(folder) as entries:
             for entry in entries:
@@ -270,8 +239,7 @@ def _anothers_entry(folder: str, uid: int) -> str | None:
 
 
 def peer_credentials(connection: socket.socket) -> tuple[int, int]:
-    """The pid and uid of the process at the other end of a Unix socket, as the kernel
-    recorded them when it connected (or listened)."""
+    """The pid and uid at the other end of a Unix socket, as the kernel recorded them."""
     raw = connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _PEER_CREDENTIALS.size)
     pid, uid, _gid = _PEER_CREDENTIALS.unpack(raw)
     return pid, uid

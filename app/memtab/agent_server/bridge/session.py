@@ -1,11 +1,5 @@
-"""`memtab mcp` in an agent's session (docs/formats.md §22.8): a thin bridge to the warm
-Memtab of its home when one can be reached or started, else the server in this process,
-as before there were hosts.
-
-`memtab.launch` runs this before anything else of Memtab is imported, for the command
-lines `invocation.bridged_mcp` accepts; the full CLI (the SDK, the store) is imported only
-when the session is served here, by `memtab.launch` once this says so.
-"""
+"""`memtab mcp` in an agent's session (docs/formats.md §22.8): a bridge to the home's warm Memtab,
+else the server in this process; run by `memtab.launch` before anything else is imported."""
 
 from __future__ import annotations
 
@@ -30,8 +24,8 @@ from memtab.agent_server.bridge.rendezvous import (
 
 
 def main(words: Sequence[str]) -> int | None:
-    """Bridge the session `memtab <words>` asks for to its host; its exit status, or None
-    when this process is to serve it (`memtab.launch` then runs the full CLI)."""
+    """Bridge the session `memtab <words>` to its host; its exit status, or None when this process
+    is to serve it."""
     if shared_unavailable(os.environ) is not None:  # chosen, or the system's: said by doctor
         return None
     home = home_option(words)

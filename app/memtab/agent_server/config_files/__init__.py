@@ -1,10 +1,5 @@
-"""The agents' own configuration files `memtab mcp install` edits (docs/formats.md §22.6):
-read only when regular and within a cap, changed only in Memtab's own entry (a JSON member
-spliced in at its span, `json_members`; a TOML table set in tomlkit's document,
-`toml_edits`), and replaced only while they still hold what was read (`checked_replace`);
-Gemini CLI's settings and the policy file that is Memtab's own (`gemini_settings`); and
-xum's tool hooks, which install says Memtab's writes bypass (`xum_hooks`).
-"""
+"""The agents' own configuration files `memtab mcp install` edits (docs/formats.md §22.6): read when
+regular and capped, changed only in Memtab's entry, replaced only while they hold what was read."""
 
 from typing import Literal
 

@@ -1,33 +1,7 @@
-"""An agent's configuration file changed only while it still holds what was read
-(docs/formats.md §22.6).
-
-The agents rewrite their files whenever they like and take no lock Memtab could share
-(Claude Code saves `~/.claude.json` many times a minute). `edit_file` reads the file
-(a regular file within `CONFIG_LIMIT`, `fs/user_files.py`), asks for the new content,
-writes it to a temp file beside it and puts it in place only if the file still holds
-exactly the bytes read — else it starts again from the new bytes, a few times, then
-refuses in words. The last look and the swap cannot be one step, so the swap is an
-exchange (`Directory.exchange`) where the platform has one: what it displaced is read
-back, and a save that landed in between is put back at once (and the edit redone from
-it); nothing an agent saved is ever deleted. Without an exchange, a checked rename
-leaves a window of a few microseconds.
-
-A file another user owns, or its owner made read-only, is refused (the edit is not
-made). The user's own file may be a link, followed to the regular file it names, which
-is the file changed (the link stays a link): dotfile managers keep these files in a
-repository and link them. A project's file is reached through real folders only, never
-through a link (`places.py`).
-Before Memtab's first change, the file's bytes are copied to `<name>.memtab-backup`
-beside it (mode 0600: the file may hold credentials); that copy is never replaced. Only
-a regular file of the user's there is that copy: a link (a cloned repository can ship
-one), a FIFO, a socket, a device or another user's file at the name is removed, never
-followed, and the copy made (as `fs/private.clear_entry` does), a folder is left alone
-and no copy made — each said in the outcome (`Edited.backup_note`). A
-changed file keeps its mode and group; a new one is created with mode 0600, in folders
-made 0700, all noted in the ledger of created files (`created.py`): once uninstall leaves
-such a file empty, it goes (moved aside, read back, deleted only if it still held what was
-read), and so do the folders made for it that are empty, so nothing install made is left.
-"""
+"""An agent's configuration file changed only while it still holds what was read (docs/formats.md
+§22.6): retried from newer bytes, swapped by an exchange so a save landing in between is put back,
+never an agent's save lost; a backup before Memtab's first change; what install created noted so
+uninstall can take it away."""
 
 from __future__ import annotations
 
@@ -54,22 +28,19 @@ ATTEMPTS = 5
 BACKUP_SUFFIX = ".memtab-backup"
 KEPT_INFIX = ".memtab-kept-"
 NEW_FILE_MODE = 0o600
-# What a file holds once the last entry is taken out of it: nothing (TOML), `{}` (JSON).
+# What a file holds once its last entry is out: nothing (TOML), `{}` (JSON).
 EMPTY_DOCUMENTS = (b"", b"{}")
-# An exchange the platform or file system does not offer: fall back to a checked rename.
+# No exchange here: a checked rename instead.
 _NO_EXCHANGE = {errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP}
 
-# From the file's bytes (None: there is no file), its new bytes and what that did.
+# From the file's bytes (None: no file), its new bytes and what that did.
 Edit = Callable[[bytes | None], tuple[bytes, EditStatus]]
 
 
 @dataclass(frozen=True)
 class Edited:
-    """What `edit_file` did: `status`, in `target` (the file a link names), the copy of
-    its bytes made before this first change (None: none made now), and what stood at its
-    name when that was not the copy (`backup_note`); the folders made for a new file
-    (`made`); `removed` when a file install created held nothing more and went,
-    with the folders made for it that were left empty (`unmade`)."""
+    """What `edit_file` did: `status`, the `target` a link names, the backup made now and what stood
+    at its name (`backup_note`), folders `made`, and `removed` with the folders `unmade`."""
 
     status: EditStatus
     target: Path
@@ -90,14 +61,9 @@ def edit_file(
     created: CreatedFiles | None = None,
     whole: bool = False,
 ) -> Edited:
-    """Apply `edit` to the file at `path` (see the module doc): `project`, the folder of
-    the project `path` lies in, where no link is followed (`places.py`); `created`, the
-    ledger of the files install created (a file it creates is noted there; one noted
-    there that `edit` leaves empty goes); `whole`, the file is Memtab's own through and
-    through (Gemini CLI's policy file): no backup is made of it, and emptied it goes even
-    when the ledger does not note it. Raises ConfigFileError when the file is no
-    regular file within `limit`, a link to nothing or in a project, or kept changing;
-    `edit`'s own errors; OSError when it cannot be written."""
+    """Apply `edit` to the file at `path`: `project`, where no link is followed; `created`,
+    install's ledger; `whole`, a file that is Memtab's own (no backup, removed when emptied).
+    ConfigFileError, `edit`'s errors, OSError."""
     backup: Path | None = None
     note: str | None = None
     for _ in range(attempts):
@@ -140,8 +106,7 @@ class _BecameLinkError(Exception):
 
 
 def _require_writable(directory: Directory, name: str) -> None:
-    """Refuse a file another user owns (root could write it, and would, silently) or its
-    owner made read-only (a rename would replace it all the same)."""
+    """Refuse a file another user owns or its owner made read-only."""
     info = directory.lstat(name)
     if info is None:
         raise ConfigFileError("it went while Memtab read it")
@@ -203,8 +168,8 @@ def _entry(directory: Directory, name: str, limit: int) -> bytes | None:
 
 
 def _remove(directory: Directory, name: str, data: bytes, limit: int) -> bool:
-    """Take away the file `name` if it still holds `data`: moved aside, read back, and put
-    back when it does not (an agent saved meanwhile: False, nothing lost)."""
+    """Take away file `name` if it still holds `data` (moved aside, read back, put back
+    otherwise)."""
     aside = temp_name_for(name)
     try:
         directory.rename_no_replace(name, directory, aside)
@@ -222,8 +187,7 @@ def _remove(directory: Directory, name: str, data: bytes, limit: int) -> bool:
 
 
 def _remove_folders(folders: tuple[Path, ...]) -> tuple[Path, ...]:
-    """Remove the folders install made, innermost first, while they are empty; those
-    removed."""
+    """Remove the folders install made, innermost first, while empty; those removed."""
     removed = []
     for folder in folders:
         try:
@@ -246,9 +210,8 @@ def _create(directory: Directory, name: str, data: bytes) -> bool:
 
 
 def _back_up(directory: Directory, name: str, data: bytes) -> tuple[Path | None, str | None]:
-    """Copy `data` to `<name>.memtab-backup` unless that copy (a regular file of the
-    user's) exists: the path when made, and what stood at the name when it was not the
-    copy, in words (see the module doc)."""
+    """Copy `data` to `<name>.memtab-backup` unless the user's copy exists; its path, and what stood
+    there instead, in words."""
     backup = name + BACKUP_SUFFIX
     shown = directory.display(backup)
     info = directory.lstat(backup)
@@ -283,8 +246,7 @@ def _cleared(directory: Directory, name: str, info: os.stat_result) -> str:
 
 
 def _replace(directory: Directory, name: str, data: bytes, new: bytes, limit: int) -> bool:
-    """Put `new` in place of `name` if it still holds `data`; False (nothing changed,
-    nothing lost) when it does not."""
+    """Put `new` in place of `name` if it still holds `data`; False, nothing lost, otherwise."""
     info = directory.lstat(name)
     if info is None or not stat.S_ISREG(info.st_mode):
         return False
@@ -317,8 +279,7 @@ def _replace(directory: Directory, name: str, data: bytes, new: bytes, limit: in
 
 
 def _publish_checked(directory: Directory, temp: str, name: str, data: bytes, limit: int) -> bool:
-    """Without an exchange: rename `temp` over `name` if it still holds `data` (a window of
-    microseconds remains between that last look and the rename)."""
+    """Without an exchange: rename `temp` over `name` if it still holds `data`."""
     published = directory.publish(
         temp, name, unchanged=lambda: _entry(directory, name, limit) == data
     )
@@ -330,11 +291,8 @@ def _publish_checked(directory: Directory, temp: str, name: str, data: bytes, li
 def _put_back(
     directory: Directory, held: str, name: str, ours: tuple[int, int], attempts: int = ATTEMPTS
 ) -> None:
-    """A save landed between the last look and the exchange, and `held` now names it: swap
-    it back in place. What comes out is ours, then all is as before. Else the file was
-    saved again meanwhile: that newer save is put back in turn; the older one that then
-    comes out is kept beside the file under a name that says so (ConfigFileError): an
-    agent's save is never deleted, and the file holds its latest."""
+    """A save landed between the last look and the exchange: swap it back; a newer one too, the
+    older kept beside under a telling name (ConfigFileError)."""
     expected: tuple[int, int] | None = ours
     for _ in range(attempts):
         putting = _identity(directory, held)
@@ -351,8 +309,7 @@ def _put_back(
 
 
 def _kept_aside(directory: Directory, held: str, name: str, doing: str) -> ConfigFileError:
-    """Keep `held`, an agent's earlier save, beside `name` under a name that says so; the
-    error that says where (Memtab was `doing` what to the file when it was saved twice)."""
+    """Keep `held`, an agent's earlier save, beside `name`; the error saying where."""
     kept = f"{name}{KEPT_INFIX}{datetime.now(UTC).strftime('%Y%m%dT%H%M%SZ')}"
     directory.rename_no_replace(held, directory, kept)
     return ConfigFileError(

@@ -1,17 +1,5 @@
-"""Which agents' files (and folders) `memtab mcp install` created, so that uninstall can
-leave no trace of them (docs/formats.md §15.6, §22.6).
-
-Before, an install into a file that did not exist left `{}` (or an empty config.toml, and
-a `.codex` folder) behind once the entry was taken out again. Now each file install
-creates is noted here with the folders made for it, in `agent-files.json` in Memtab's
-config dir; once uninstall has taken Memtab's entries out of such a file and it holds
-nothing else, the file goes, and the folders made for it go too while they are empty.
-Until then, a change to that file makes no `.memtab-backup` (the file as it was before
-Memtab is no file at all).
-
-Noting is best effort: a config dir that cannot be written is logged, and uninstall then
-leaves the empty file as before.
-"""
+"""Which agents' files and folders `memtab mcp install` created (`agent-files.json` in the config
+dir, docs/formats.md §15.6, §22.6), so uninstall leaves no trace of them; best effort."""
 
 from __future__ import annotations
 
@@ -36,8 +24,7 @@ Folder = Annotated[str, AtLeast(1)]
 
 
 class CreatedFile(Record):
-    """An agent's file install created (an entry of `agent-files.json`'s `created`,
-    §15.6): the folders made for it, outermost first."""
+    """An agent's file install created (§15.6): the folders made for it, outermost first."""
 
     folders: ValidItems[tuple[Folder, ...]] = ()
 

@@ -1,31 +1,6 @@
-"""Memtab's server in Gemini CLI's settings.json, and its rule in Gemini CLI's policy engine
-(docs/formats.md §22.6).
-
-Gemini CLI 0.61 reads each settings file with `strip-json-comments` and `JSON.parse`
-(comments allowed, no trailing comma: a file with one stops it at its start) and writes
-it back with `comment-json`, comments kept. Memtab's entry there, set in place with every
-other byte kept, comments included:
-
-- `mcpServers.memtab` = `{"command", "args"}`, what `gemini mcp add memtab <command>
-  <args…>` writes. An entry already there keeps its other keys (`env`, `timeout`,
-  `trust`, `includeTools`… the user added) and gets the two replaced — unless it names a
-  `url`, `httpUrl` or `tcp`, which Gemini CLI would connect to instead of the command:
-  then it is replaced whole. No `trust: true`: a trusted server's every tool runs without
-  asking, the change tools too.
-
-Which tools run without asking is the policy engine's: `gemini -p` leaves out of the
-model's tools every tool whose decision is to ask (its default for an MCP tool), so
-without a rule a headless session would have no Memtab tool at all. Memtab's rule is a
-file of its own in the user's policies folder, `<gemini dir>/policies/memtab.toml`
-(`Storage.getUserPoliciesDir`; every `*.toml` there is read, user tier): its read-only
-tools `allow`ed at priority 300 — 4.300 once in the user tier, where `tools.allowed`
-would put them, above `tools.core`'s allow-list (4.25) and below what the user denies
-(`tools.exclude` 4.4, `confirmationRequired` 4.35, `mcp.excluded` 4.9). The change tools
-still ask, and are left out of `gemini -p`. (`tools.allowed` in settings.json would do
-the same, but Gemini CLI 0.61 warns at every interactive start that it "is deprecated and
-will be removed in 1.0: Migrate to Policy Engine".) The file's first line says whose it
-is: a file there that does not start with it is not Memtab's and is never changed.
-"""
+"""Memtab's server in Gemini CLI's settings.json (`mcpServers.memtab`, set in place, comments kept)
+and its allow rule for the read-only tools in a policy file of its own, `<gemini
+dir>/policies/memtab.toml` (docs/formats.md §22.6)."""
 
 from __future__ import annotations
 
@@ -37,14 +12,12 @@ from memtab.agent_server.agents import SERVER_KEY
 from memtab.agent_server.config_files import EditStatus
 from memtab.agent_server.config_files.json_members import JsonEditError, member_value, set_member
 from memtab.agent_server.server_names import READ_TOOLS
-from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.jsonfile import JsonError, parse_json, strip_json_comments
 from memtab.fs.records import Record
-from memtab.sources.gemini.settings import strip_json_comments
 
 SERVERS_KEY = "mcpServers"
 ENTRY_KEYS = (SERVERS_KEY, SERVER_KEY)
-# Keys of a server entry Gemini CLI connects to before it looks at `command`
-# (`createTransport`: httpUrl, then url; tcp for a websocket).
+# Keys Gemini CLI connects to before it looks at `command` (`createTransport`).
 _OTHER_TRANSPORTS = ("httpUrl", "url", "tcp")
 
 POLICIES_DIR = "policies"
@@ -65,8 +38,7 @@ POLICY_TEXT = (
 
 
 class GeminiMcpServer(Record, write_only=True):
-    """Memtab's server in Gemini CLI's `mcpServers`, as `gemini mcp add` writes a stdio
-    server (no `trust`: see the module doc)."""
+    """Memtab's server in Gemini CLI's `mcpServers`, as `gemini mcp add` writes one (no `trust`)."""
 
     command: str
     args: tuple[str, ...]
@@ -99,9 +71,8 @@ def server_snippet(command: list[str]) -> str:
 
 
 def check_readable(text: str) -> None:
-    """Raise JsonEditError when Gemini CLI could not read `text` (`strip-json-comments`,
-    then `JSON.parse`): Memtab's entry in a file that stops Gemini CLI at its start would
-    do nothing."""
+    """JsonEditError when Gemini CLI could not read `text` (comments stripped, then
+    `JSON.parse`)."""
     if not text.strip(" \t\r\n"):
         return
     try:
@@ -116,8 +87,7 @@ def check_readable(text: str) -> None:
 def set_gemini_server(
     text: str, command: list[str], keys: tuple[str, ...] = ENTRY_KEYS
 ) -> tuple[str, EditStatus]:
-    """`text` with Memtab's server run by `command` at `keys`, and what that changed;
-    JsonEditError for a file Memtab will not edit."""
+    """`text` with Memtab's server run by `command` at `keys`, and what changed; JsonEditError."""
     check_readable(text)
     entry = gemini_entry(command)
     there, current = member_value(text, keys, jsonc=True) if text.strip() else (False, None)
@@ -137,8 +107,8 @@ def _memtabs(data: bytes) -> bool:
 
 
 def policy_written(data: bytes | None) -> tuple[bytes, EditStatus]:
-    """Memtab's policy file for `data` (the file's bytes; None: none yet), and what that
-    changed; ForeignPolicyError for a file of that name Memtab did not write."""
+    """Memtab's policy file for `data` (None: none yet) and what changed; ForeignPolicyError for a
+    file Memtab did not write."""
     wanted = POLICY_TEXT.encode("utf-8")
     if data is None:
         return wanted, "added"
@@ -150,8 +120,8 @@ def policy_written(data: bytes | None) -> tuple[bytes, EditStatus]:
 
 
 def policy_removed(data: bytes | None) -> tuple[bytes, EditStatus]:
-    """Nothing in place of Memtab's policy file (`edit_file(whole=True)` then takes it
-    away); ForeignPolicyError for a file of that name Memtab did not write."""
+    """Nothing in place of Memtab's policy file (`edit_file(whole=True)` takes it away);
+    ForeignPolicyError."""
     if data is None:
         return b"", "unchanged"
     if not _memtabs(data):

@@ -1,16 +1,6 @@
-"""The other edits of an agent's JSON file, each the inverse of one `set_member` or
-`add_items` makes, every other character kept (docs/formats.md §22.6).
-
-- `add_items` appends values missing from the list at a key path (a permission list),
-  laid out as its items (one line, or each on a line of its own at their indentation);
-- `remove_items` takes values out of that list again;
-- `remove_member` takes a member out of its object.
-
-An object or list that a removal leaves empty is taken out in turn (up to the root): it
-held only what Memtab put there. A member or item alone on its lines goes with them, its
-comma with it (or the comma before it, for the last), so that removing what was just added
-gives back the bytes there were.
-"""
+"""The inverse edits of an agent's JSON file (docs/formats.md §22.6): items added to and taken out
+of a list, a member taken out, what they leave empty taken out in turn, so removing what was added
+gives back the bytes."""
 
 from __future__ import annotations
 
@@ -55,9 +45,8 @@ def list_value(text: str, path: tuple[str, ...], *, jsonc: bool = False) -> list
 def add_items(
     text: str, path: tuple[str, ...], values: list[Any], *, jsonc: bool = False
 ) -> tuple[str, EditStatus]:
-    """`text` with each of `values` the list at `path` lacks appended to it (the list, and
-    the objects on the way, created when missing); every other character as it was. Raises
-    JsonEditError as `set_member`, and for a member at `path` that is no list."""
+    """`text` with each of `values` the list at `path` lacks appended (list and objects made when
+    missing); JsonEditError, also for a non-list."""
     if not text.strip(_BOM + " \t\r\n"):
         return set_member(text, path, list(values), jsonc=jsonc)
     there, current = member_value(text, path, jsonc=jsonc)
@@ -83,8 +72,7 @@ def add_items(
 def remove_items(
     text: str, path: tuple[str, ...], values: list[Any], *, jsonc: bool = False
 ) -> tuple[str, RemoveStatus]:
-    """`text` without `values` in the list at `path` (a list left empty goes, and so on
-    up); every other character as it was."""
+    """`text` without `values` in the list at `path` (emptied lists going up)."""
     current = list_value(text, path, jsonc=jsonc)
     if current is None or not any(value in current for value in values):
         return text, "unchanged"
@@ -105,9 +93,8 @@ def remove_items(
 def remove_member(
     text: str, path: tuple[str, ...], *, jsonc: bool = False
 ) -> tuple[str, RemoveStatus]:
-    """`text` without the member at `path` (an object it leaves empty goes too, and so
-    on up, the root aside); every other character as it was. Raises JsonEditError when
-    the text is not JSON or a key on the way is there twice."""
+    """`text` without the member at `path` (emptied objects going up, not the root);
+    JsonEditError."""
     if not text.strip(_BOM + " \t\r\n"):
         return text, "unchanged"
     obj = scan(text, path, jsonc=jsonc)
@@ -155,8 +142,8 @@ def _parsed(text: str, item: _Entry) -> Any:
 
 
 def _cut(text: str, start: int, end: int, entries: list[Any], index: int) -> str:
-    """`text` without entry `index` of the object or list from `start` to `end`: with its
-    lines when it has them to itself, else its span and one separator."""
+    """`text` without entry `index` of the container from `start` to `end`: with its lines when its
+    own, else its span and a separator."""
     entry: _Entry = entries[index]
     stop = entry.comma_end if entry.comma_end is not None else entry.end
     inner_start, inner_end = start + 1, end - 1
@@ -186,8 +173,8 @@ def _cut(text: str, start: int, end: int, entries: list[Any], index: int) -> str
 
 
 def _own_lines(text: str, start: int, stop: int) -> tuple[int, int] | None:
-    """The span of the lines from `start` to `stop` (their line break included) when
-    nothing else but spaces and a trailing comment shares them; else None."""
+    """The span of the lines from `start` to `stop` when only spaces and a trailing comment share
+    them; else None."""
     line_start = text.rfind("\n", 0, start) + 1
     if text[line_start:start].strip(" \t") or line_start == 0:
         return None

@@ -1,16 +1,6 @@
-"""One member of an agent's JSON file set in place, every other character kept
-(docs/formats.md §22.6).
-
-Loading the whole document and dumping it again changes what Memtab never meant to touch:
-`1e400` comes back as `Infinity` (which the agent's own reader rejects), a lone surrogate
-`"\\ud800"` as U+FFFD, key order, spacing and comments are lost. Instead `scan` checks the
-text is one JSON value (JSONC: with `//` and `/* */` comments and trailing commas, as
-xum's `mcp.jsonc`) and says where the members of the objects on one key path are;
-`set_member` splices the new value's text in at its span — or a new member after the last
-one, indented as its neighbours — and leaves every other character as it was.
-
-The scan is a loop over tokens with a stack, not a recursion: nesting depth is no limit.
-"""
+"""One member of an agent's JSON file set in place, every other character kept (docs/formats.md
+§22.6): `scan` reads JSON or JSONC as tokens with a stack (no depth limit) and says where the
+members on a key path are; `set_member` splices at the span."""
 
 from __future__ import annotations
 
@@ -20,20 +10,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memtab.agent_server.config_files import EditStatus
-from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.jsonfile import JsonError, parse_json, strip_json_comments
 
 _BOM = "\ufeff"
 _SPACE = re.compile(r"[ \t\n\r]*")
 _SPACE_AND_COMMENTS = re.compile(r"(?:[ \t\n\r]++|//[^\n]*+|/\*.*?\*/)*+", re.DOTALL)
-# A string (valid escapes, no raw control characters), a number, a literal or punctuation;
-# possessive runs, so an unterminated string fails in linear time.
+# A string, number, literal or punctuation; possessive, so an unterminated string fails in linear
+# time.
 _TOKEN = re.compile(
     r'"(?:[^"\\\x00-\x1f]++|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+"'
     r"|-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++)?"
     r"|true|false|null|[{}\[\]:,]"
 )
-# What may follow a member on its own line: spaces, block comments, a line comment. A
-# comment ends at its first `*/` (atomic), so the comments of a line are read one way only.
+# What may follow a member on its line: spaces, block comments, a line comment, one way only.
 _REST_OF_LINE = re.compile(r"[ \t]*+(?:(?>/\*[^\n]*?\*/)[ \t]*+)*+(?://[^\n]*+)?(?=\r?\n)")
 
 _KEY_SEPARATOR = re.compile(r"[ \t]*:[ \t]*")
@@ -111,10 +100,9 @@ class _Frame:
 
 
 def scan(text: str, path: tuple[str, ...] = (), *, jsonc: bool = False) -> JsonObject | None:
-    """The root object of `text` with its members, and the members of each object whose
-    key path is a prefix of `path` (`Member.child`), and the items of a list at `path`
-    (`Member.array`); None when the root is no object. Raises JsonEditError when `text` is
-    not one JSON value (JSONC with `jsonc`)."""
+    """The root object of `text` with the members of each object on `path` (`Member.child`) and the
+    items of a list at `path` (`Member.array`); None when the root is no object. JsonEditError when
+    not one JSON (JSONC) value."""
     skip = _SPACE_AND_COMMENTS if jsonc else _SPACE
     pos = len(_BOM) if text.startswith(_BOM) else 0
     stack: list[_Frame] = []
@@ -168,8 +156,8 @@ def scan(text: str, path: tuple[str, ...] = (), *, jsonc: bool = False) -> JsonO
             opened = _opened(char, start, frame, member, path)
             if frame is None:
                 root = opened.obj
-            # off the path, from a recorded object or list (a subtree the token loop
-            # reads already failed to skip once: never again inside it)
+            # off the path, from a recorded object or list (a subtree the loop failed to skip once:
+            # never again inside it)
             recorded = frame is None or frame.obj is not None or frame.array is not None
             if opened.obj is None and opened.array is None and recorded:
                 skipped = _skip_value(text, start)
@@ -189,9 +177,8 @@ def scan(text: str, path: tuple[str, ...] = (), *, jsonc: bool = False) -> JsonO
 def _opened(
     char: str, start: int, parent: _Frame | None, member: Member | None, path: tuple[str, ...]
 ) -> _Frame:
-    """The frame of a container opening at `start`; an object is recorded when it is the
-    root or the value of the next key of `path` in a recorded object, a list when it is
-    the value of the last."""
+    """The frame of a container opening at `start`: an object recorded as the root or on `path`, a
+    list at its end."""
     if char == "[":
         if (
             parent is not None
@@ -222,9 +209,8 @@ _DECODER = json.JSONDecoder(parse_constant=_no_constant)
 
 
 def _skip_value(text: str, start: int) -> int | None:
-    """Where the container at `start` ends, read at C speed when it is plain JSON (most
-    of a file lies off the key path); None when the token loop must read it (comments,
-    trailing commas, nesting past the recursion limit, an error to place)."""
+    """Where the container at `start` ends, read at C speed when plain JSON; None when the token
+    loop must read it."""
     try:
         return _DECODER.raw_decode(text, start)[1]
     except (ValueError, RecursionError):
@@ -232,8 +218,7 @@ def _skip_value(text: str, start: int) -> int | None:
 
 
 def _closes(state: int, frame: _Frame, char: str, jsonc: bool) -> bool:
-    """Whether `char` may close `frame` here: after a value, in an empty container, or
-    (JSONC) after a trailing comma."""
+    """Whether `char` may close `frame` here (JSONC: after a trailing comma too)."""
     if (frame.kind == "{") != (char == "}"):
         return False
     if state == _COMMA_OR_END:
@@ -267,13 +252,10 @@ def _where(text: str, pos: int, what: str) -> str:
     return f"{what} (line {line}, column {column})"
 
 
-# --- editing ------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class _Layout:
-    """How an object's members are written: on lines of their own (`multiline`, each at
-    `member_indent`, the closing brace at `indent`) or on one line."""
+    """How an object's members are written: on lines of their own at `member_indent`, or on one
+    line."""
 
     multiline: bool
     indent: str
@@ -285,9 +267,8 @@ class _Layout:
 
 
 def member_value(text: str, path: tuple[str, ...], *, jsonc: bool = False) -> tuple[bool, Any]:
-    """Whether the member at `path` is there once, and its value (JSONC: its comments and
-    trailing commas left out; None when it cannot be read, e.g. plain JSON with comments).
-    Raises JsonEditError as `scan`."""
+    """Whether the member at `path` is there once, and its value (None when it cannot be read).
+    JsonEditError."""
     obj = scan(text, path, jsonc=jsonc)
     for depth, key in enumerate(path):
         found = obj.find(key) if obj is not None else []
@@ -302,10 +283,8 @@ def member_value(text: str, path: tuple[str, ...], *, jsonc: bool = False) -> tu
 def set_member(
     text: str, path: tuple[str, ...], value: Any, *, jsonc: bool = False
 ) -> tuple[str, EditStatus]:
-    """`text` with the member at `path` (every object on the way created if missing) set
-    to `value`; every other character as it was. Raises JsonEditError when the text is
-    not JSON, the root or an object on the way is something else, or a key on the way is
-    there twice."""
+    """`text` with the member at `path` set to `value` (objects on the way made), every other
+    character kept. JsonEditError for non-JSON, a non-object on the way or a repeated key."""
     if not text.strip(_BOM + " \t\r\n"):
         return json.dumps(_nested(path, value), indent=2, ensure_ascii=False) + "\n", "added"
     obj = scan(text, path, jsonc=jsonc)
@@ -351,8 +330,7 @@ def _nested(path: tuple[str, ...], value: Any) -> Any:
 
 
 def _value_of(text: str, member: Member, *, jsonc: bool = False) -> Any:
-    """The member's value; None when it cannot be read (comments inside plain JSON: it
-    differs from any value Memtab writes)."""
+    """The member's value; None when it cannot be read (comments in plain JSON)."""
     value_text = text[member.value_start : member.value_end]
     try:
         return parse_json(value_text)
@@ -360,28 +338,9 @@ def _value_of(text: str, member: Member, *, jsonc: bool = False) -> Any:
         if not jsonc:
             return None
     try:
-        return parse_json(_plain(value_text))
+        return parse_json(strip_json_comments(value_text, trailing_commas=True))
     except JsonError:
         return None
-
-
-def _plain(text: str) -> str:
-    """A JSONC value's tokens (scanned already: it is one value) without its comments and
-    trailing commas: plain JSON."""
-    tokens: list[str] = []
-    pos, size = 0, len(text)
-    while True:
-        pos = _SPACE_AND_COMMENTS.match(text, pos).end()  # type: ignore[union-attr]
-        if pos >= size:
-            break
-        token = _TOKEN.match(text, pos)
-        if token is None:  # pragma: no cover - scan read it as one value
-            raise JsonError("not a JSONC value")
-        if token.group() in "}]" and tokens and tokens[-1] == ",":
-            tokens.pop()
-        tokens.append(token.group())
-        pos = token.end()
-    return " ".join(tokens)
 
 
 def _line_indent(text: str, pos: int) -> str:
@@ -424,8 +383,7 @@ def _layout(text: str, obj: JsonObject, outer: _Layout | None, newline: str) -> 
 
 
 def _render(value: Any, layout: _Layout, indent: str) -> str:
-    """`value` as JSON text laid out as `layout` says, its lines after the first at
-    `indent` (the indentation of its member's line)."""
+    """`value` as JSON text laid out as `layout` says, later lines at `indent`."""
     if not layout.multiline:
         return json.dumps(value, ensure_ascii=False, separators=(layout.item_sep, layout.key_sep))
     text = json.dumps(
@@ -447,7 +405,7 @@ def _insert(text: str, obj: JsonObject, layout: _Layout, key: str, value: Any) -
             return text[:inner_start] + (body if layout.multiline else member) + text[inner_end:]
         if not layout.multiline:
             return text[:inner_start] + member + text[inner_start:]
-        # comments inside: the member goes on a line of its own before the closing brace
+        # comments inside: the member goes on a line of its own before the brace
         cut = text.rfind("\n", inner_start, inner_end)
         if cut < 0:
             addition = newline + layout.member_indent + member + newline + layout.indent

@@ -1,20 +1,6 @@
-"""Where an agent's file is, for `edit_file`: the folder that holds it, opened by its
-descriptor, and the name in it (docs/formats.md §22.6).
-
-- The user's own files (`~/.claude.json`, `~/.claude/settings.json`, `~/.codex/config.toml`,
-  a xum home's `mcp.jsonc`): links on the way are followed — dotfile managers link these
-  files and folders from a repository — to the regular file they lead to, the file
-  changed, which the outcome names (`<target> (linked from <path>)`).
-- A project's file (`DIR/.codex/config.toml`, `project=DIR`): DIR as the user named it,
-  and below it real folders and a regular file only. Each folder is opened relative to its
-  parent without following a link, and the file itself is read without following one, so a
-  link there — a cloned repository can ship `.codex` as a link out of the project, to have
-  the edit and its backup land wherever it points — is refused in words whenever it
-  appeared (`ProjectLinkError`), and nothing is written.
-
-Folders missing on the way are made (0700) only when the file is created, and named
-(`made`): uninstall takes away what install made.
-"""
+"""Where an agent's file is, for `edit_file` (docs/formats.md §22.6): the user's own files through
+their links, a project's through real folders only (`ProjectLinkError`); missing folders made 0700
+only on creation, and named."""
 
 from __future__ import annotations
 
@@ -36,9 +22,8 @@ class ProjectLinkError(ConfigFileError):
 
 
 class Place:
-    """The file `name` in `directory` (None: that folder does not exist yet); `target` is
-    its path as said; `project` the project's folder it must stay under (None: the user's
-    own file). Close it (or use it as a context manager)."""
+    """The file `name` in `directory` (None: not there yet), `target` its path, `project` the folder
+    it must stay under; a context manager."""
 
     __slots__ = ("directory", "name", "path", "project", "target")
 
@@ -62,8 +47,8 @@ class Place:
             self.directory.close()
 
     def make_folders(self) -> tuple[Path, ...]:
-        """Make the missing folders up to the file's (0700, never through a link); the
-        folders made, outermost first. `directory` is then open."""
+        """Make the missing folders up to the file's (0700, no links); those made, outermost
+        first."""
         if self.directory is not None:
             return ()
         if self.project is not None:
@@ -89,8 +74,8 @@ class Place:
     def _descend(
         self, directory: Directory, parts: Sequence[str], *, make: bool
     ) -> tuple[Directory, tuple[Path, ...]]:
-        """`directory/parts…`, each opened without following a link (`make`: made when
-        missing). Takes `directory` over (closed on the way down or on an error)."""
+        """`directory/parts…`, each opened without following a link (`make` when missing); takes
+        `directory` over."""
         made: list[Path] = []
         try:
             for part in parts:
@@ -132,10 +117,7 @@ def _open_folder(directory: Directory, name: str) -> Directory:
 
 
 def open_place(path: Path, project: Path | None = None) -> Place:
-    """Where the file `path` is (see the module doc): a project's file (`project`, the
-    folder it lies in) is reached through real folders only. Raises ConfigFileError: a
-    link to nothing, a link in a project (`ProjectLinkError`), a folder that cannot be
-    opened."""
+    """Where the file `path` is (a project's through real folders only); ConfigFileError."""
     if project is not None:
         place = Place(path, path, None, project)
         parts = _parts_below(project, path)
@@ -160,8 +142,7 @@ def open_place(path: Path, project: Path | None = None) -> Place:
 
 
 def project_link_error(link: Path, project: Path, *, folder: bool) -> ProjectLinkError:
-    """The refusal of a link found at `link`, below the project folder `project`, where a
-    folder (`folder`) or the file belongs."""
+    """The refusal of a link at `link` below `project`, where a folder or the file belongs."""
     try:
         points = os.readlink(link)
     except OSError:
@@ -188,8 +169,7 @@ def _parts_below(project: Path, path: Path) -> tuple[str, ...]:
 
 
 def _followed(path: Path) -> Path:
-    """The file to read and change: `path`, or the file its links lead to (its own, or
-    its folders')."""
+    """`path`, or the file its links lead to."""
     folder = Path(os.path.realpath(path.parent))
     reached = path if folder == path.parent else folder / path.name
     if not reached.is_symlink():

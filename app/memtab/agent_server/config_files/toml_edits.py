@@ -1,19 +1,6 @@
-"""One table of an agent's TOML file set or taken out in its tomlkit document, every other
-character kept (docs/formats.md §22.6).
-
-tomlkit keeps a document as it was written — each value with its key's spelling, spacing
-and comment, every blank line and comment between them — and writes it back byte for
-byte; a value set where it is keeps all of that. What it leaves open is where a new line
-goes, so that uninstall can take out exactly what install added: `set_table` adds a key
-the table lacks beside its neighbour (indented as the table's first key, ended as the
-file's lines end), and a missing table right after the block of the table before it
-(before the blank lines and comments that lead to the next one), with a blank line before
-it; `remove_table` takes the table and its subtables out with that blank line, keeping the
-blank lines and comments after its last line; a file whose last line had no newline
-keeps none (`ending_as`). A table Memtab cannot edit in place (an array of tables, an
-inline table, one made of dotted keys) is refused; the caller checks the result with
-`tomllib`.
-"""
+"""One table of an agent's TOML file set or taken out in its tomlkit document, every other character
+kept (docs/formats.md §22.6), placed so uninstall takes out exactly what install added; tables
+Memtab cannot edit in place are refused."""
 
 from __future__ import annotations
 
@@ -36,8 +23,7 @@ Chain = list[tuple[Table | None, Container]]
 def set_table(
     document: TOMLDocument, table: tuple[str, ...], values: dict[str, Any], newline: str
 ) -> None:
-    """Set each key of `values` in the table `[table]` of `document` (see the module doc);
-    `newline`: how the file's lines end."""
+    """Set each key of `values` in `[table]` of `document`; `newline`: how the file's lines end."""
     chain = _chain(document, table[:-1], create=True)
     assert chain is not None
     container = chain[-1][1]
@@ -72,9 +58,7 @@ def set_table(
 
 
 def ending_as(original: str, updated: str) -> str:
-    """`updated` (`original` edited) ending as `original` did: a file whose last line had
-    no newline has none after the edit either (the edit's lines end where it ended), so
-    that uninstall gives back every byte install took."""
+    """`updated` ending as `original` did (no last newline stays none)."""
     if original and not original.endswith("\n"):
         for newline in ("\r\n", "\n"):
             if updated.endswith(newline):
@@ -94,13 +78,9 @@ def remove_table(document: TOMLDocument, table: tuple[str, ...]) -> None:
     # a table above it left empty and without a header writes nothing: it stays
 
 
-# --- the table and the tables above it ----------------------------------------------------
-
-
 def _chain(document: TOMLDocument, path: tuple[str, ...], *, create: bool) -> Chain | None:
-    """The tables of `path`, each made a header-less table at its container's end when
-    missing (`create`; else None). A table written in parts (`[mcp_servers.a]`, another
-    table, `[mcp_servers.b]`) is the part that holds the rest of `table`, else its last."""
+    """The tables of `path`, made header-less at their container's end when missing (`create`; else
+    None); a table written in parts gives the part holding the rest."""
     chain: Chain = [(None, document)]
     for depth, name in enumerate(path):
         container = chain[-1][1]
@@ -172,8 +152,7 @@ def _first_indent(table: Table) -> str:
 
 
 def _deepest_last(table: Table | AoT) -> Table:
-    """The last table written in `table`'s block: its last subtable's (an array's last
-    table's), or it."""
+    """The last table written in `table`'s block."""
     if isinstance(table, AoT):
         return _deepest_last(table.body[-1])
     subtables = [item for _, item in table.value.body if isinstance(item, Table | AoT)]
@@ -181,8 +160,8 @@ def _deepest_last(table: Table | AoT) -> Table:
 
 
 def _header_before(chain: Chain) -> Table | None:
-    """The table under a header whose block the end of `chain`'s last container follows
-    in the file (None: only the document's own lines are before it)."""
+    """The table under a header whose block `chain`'s last container follows (None: the document's
+    lines)."""
     child: Table | None = None
     for owner, container in reversed(chain):
         written = []
@@ -199,9 +178,6 @@ def _header_before(chain: Chain) -> Table | None:
             return owner
         child = owner
     return None
-
-
-# --- adding -------------------------------------------------------------------------------
 
 
 def _line(value: Any, indent: str, newline: str) -> Item:
@@ -224,9 +200,8 @@ def _add_table(
     values: dict[str, Any],
     newline: str,
 ) -> None:
-    """`[table]` with `values` at the end of its container: right after the block of the
-    table before it (whose blank lines and comments then follow the new one), a blank line
-    between; after the document's own lines when no table is before it."""
+    """`[table]` with `values` right after the block of the table before it, a blank line
+    between."""
     before = _header_before(chain)
     header = ".".join(tomlkit.key(part).as_string() for part in table)
     added = Table(
@@ -252,8 +227,7 @@ def _add_table(
 
 
 def _place_at_end(container: Container, name: str, table: Table) -> None:
-    """`table` after the last key of `container`, before the blank lines and comments that
-    end it (they lead to the next table in the file), nothing else added."""
+    """`table` after the last key of `container`, before its trailing blank lines and comments."""
     body = container.body
     at = len(body)
     while at > 0 and body[at - 1][0] is None:
@@ -265,8 +239,7 @@ def _place_at_end(container: Container, name: str, table: Table) -> None:
 
 
 def _take_trailing(table: Table) -> str:
-    """The blank lines and comments after the last line of `table` (they lead to the next
-    table in the file), taken out of it."""
+    """The blank lines and comments after `table`'s last line, taken out of it."""
     body = table.value.body
     at = len(body)
     while at > 0 and body[at - 1][0] is None:
@@ -276,20 +249,15 @@ def _take_trailing(table: Table) -> str:
     return taken
 
 
-# --- removing -----------------------------------------------------------------------------
-
-
 def _replace(container: Container, name: str, kept: str) -> None:
-    """Take the item `name` out of `container`, `kept` (blank lines and comments) written
-    in its place."""
+    """Take item `name` out of `container`, `kept` written in its place."""
     at = _index(container, name)
     container.remove(name)  # its place in the body left empty: no other place moves
     container.body[at] = (None, Whitespace(kept))
 
 
 def _drop_blank_line_before(chain: Chain, name: str) -> None:
-    """Take out one blank line right before the table `name` of `chain`'s last container
-    (the one that set it apart from what was before it), if there is one."""
+    """Take out the blank line right before table `name`, if any."""
     holder, index, owner = _written_before(chain, name)
     if holder is None or not isinstance(holder.body[index][1], Whitespace):
         return
@@ -304,8 +272,7 @@ def _drop_blank_line_before(chain: Chain, name: str) -> None:
 
 
 def _written_before(chain: Chain, name: str) -> tuple[Container | None, int, Table | None]:
-    """Where the item written right before the table `name` is: its container, its index
-    and the table the container is (None: nothing is before it; the document)."""
+    """The container, index and table of the item written right before table `name`."""
     container, owner = chain[-1][1], chain[-1][0]
     index = _index(container, name) - 1
     level = len(chain) - 1
@@ -325,8 +292,7 @@ def _written_before(chain: Chain, name: str) -> tuple[Container | None, int, Tab
 
 
 def _line_ended(holder: Container, index: int, owner: Table | None) -> bool:
-    """Whether the line written before item `index` of `holder` (a table's, `owner`) ends
-    with a newline: the item before it, or the table's header."""
+    """Whether the line before item `index` of `holder` ends with a newline."""
     if index > 0:
         item = holder.body[index - 1][1]
         if isinstance(item, Whitespace | Comment):

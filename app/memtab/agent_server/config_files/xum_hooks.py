@@ -1,24 +1,5 @@
-"""xum's tool hooks and Memtab's writes into a xum home (docs/formats.md §22.4, §22.6): they
-are not run, and `memtab mcp install` says so where a user has some.
-
-xum runs `tool_hook`, `tool_pre` and `tool_post` (its `src/node/services/hooks.ts`; its
-docs/hooks/tools.mdx, "Tool hooks are experimental. Expect breaking changes") around its own
-tool calls, the memory tool's included: through the workspace's runtime (`runtime.exec`,
-`cwd` the project directory; "For SSH workspaces, hooks execute on the remote machine", and
-a Docker or devcontainer workspace runs them inside its container, `XUM_PROJECT_DIR` mapped
-into that namespace), with `XUM_WORKSPACE_ID` always set, a per-call `XUM_EXEC` marker the
-wrapping `tool_hook` prints to have the tool run and receive its result on stdin, and
-10 seconds a phase. Memtab's writes on another agent's behalf are not xum tool calls: they
-have no xum workspace runtime to run in (an SSH or container workspace's hooks would run on
-the wrong machine, against paths of another namespace), often no workspace at all (a
-session serving the global scope), and no `tool_hook` protocol to follow faithfully while
-xum changes it. Running a user's policy script with inputs it was not written for is worse
-than not running it, so they are bypassed — and said to be: the default write mode, `inbox`,
-puts every change before the user in the Inbox instead.
-
-Hooks are found as xum finds them: `<checkout>/.xum/<hook>` (then the older `.mux/<hook>`),
-then `<xum home>/<hook>`.
-"""
+"""xum's tool hooks (docs/formats.md §22.4, §22.6): Memtab's writes into a xum home are not xum tool
+calls and do not run them, and `memtab mcp install` says so where a user has some."""
 
 from __future__ import annotations
 
@@ -39,8 +20,8 @@ HOOKS_BYPASSED = (
 
 
 def xum_hooks(home: Home, checkout: Path | None = None) -> list[Path]:
-    """The tool hook files xum would run for a session of `checkout` (its own first, then
-    the home's), each name once."""
+    """The tool hook files xum would run for a session of `checkout` (its own first, then the
+    home's), each once."""
     found: list[Path] = []
     for name in HOOK_NAMES:
         places = [checkout / folder / name for folder in _PROJECT_FOLDERS] if checkout else []

@@ -1,12 +1,5 @@
-"""The catalogs a warm host shares between its sessions (docs/formats.md §22.8): one per
-home and what a session serves (§22.9: its workspace, the project it serves, the
-checkouts whose other agents' memory it reads), taken by each session that serves the
-same and given back when it comes to serve something else (new roots) or ends.
-
-A catalog no session holds stays listed and watched while it is one of the last
-`KEPT_IDLE` given back — a session starting again in that project finds its index warm —
-and is closed after (its watches given back to the system).
-"""
+"""The catalogs a warm host shares between its sessions (docs/formats.md §22.8, §22.9), one per home
+and what a session serves; the last `KEPT_IDLE` given back stay warm."""
 
 from __future__ import annotations
 
@@ -35,8 +28,7 @@ class _Held:
 
 
 class CatalogShelf:
-    """A host's catalogs (see the module doc); `fresh` holds the ones made since the host
-    last looked, for it to list ahead."""
+    """A host's catalogs; `fresh`: those made since the host last looked, to list ahead."""
 
     def __init__(self) -> None:
         self._held: dict[_Key, _Held] = {}
@@ -87,8 +79,7 @@ class CatalogShelf:
             return len(self._held)
 
     def shared(self, key: str, make: Callable[[], T], stop: Callable[[T], None]) -> T:
-        """The one `make()` of `key` every session of the host shares (a home's checks
-        where its memory is recalled), `stop`ped as the host ends — never outliving it."""
+        """The one `make()` of `key` all sessions share, `stop`ped as the host ends."""
         with self._lock:
             found = self._shared.get(key)
             if found is None:

@@ -1,9 +1,5 @@
-"""The lines a bridge and a host exchange before a session (docs/formats.md §22.8): the
-bridge's `Hello`, the host's `Welcome` (or its `HostStatus`, to a status question).
-
-The bridge writes and reads them by hand (`bridge.greeting`); these records are what they
-are, and what the host, `memtab doctor` and Settings read and write.
-"""
+"""The lines a bridge and a host exchange before a session (docs/formats.md §22.8), as records
+(`bridge.greeting` writes them by hand)."""
 
 from __future__ import annotations
 
@@ -20,13 +16,13 @@ from memtab.agent_server.origin import SessionOrigin
 from memtab.fs.records import OmitNone, Record, field
 
 HostedBy = Literal["watch", "agents", "command"]
-"""Who runs the host: `memtab watch` (the login service), a bridge that started it for
-the agents (it exits when idle), or `memtab mcp host` run by hand."""
+"""Who runs the host: `memtab watch`, a bridge for the agents (exits when idle), or `memtab mcp
+host` by hand."""
 
 
 class Hello(Record):
-    """The bridge's first line (§22.8): its Memtab (version, protocol, Python and package
-    folder), what it wants (`session` or `status`), and a session's origin."""
+    """The bridge's first line (§22.8): its Memtab, what it wants (`session` or `status`), a
+    session's origin."""
 
     memtab: str
     protocol: int
@@ -37,8 +33,8 @@ class Hello(Record):
 
 
 class Welcome(Record):
-    """The host's answer to a session's `Hello` (§22.8): `ok` and the host's Memtab and
-    pid, or why not (`reason`: the bridge then serves the session in its own process)."""
+    """The host's answer to a session's `Hello` (§22.8): `ok` with its Memtab and pid, or
+    `reason`."""
 
     ok: bool
     memtab: str
@@ -48,10 +44,8 @@ class Welcome(Record):
 
 
 class HostSetup(Record):
-    """What a host serves (§22.8): the `--home` of its sessions (None: none given), its
-    Memtab's Python and package folder, and the variables its socket was chosen by
-    (`KEY_VARIABLES`, those set) — so Settings can tell a host of this home under another
-    set-up from none."""
+    """What a host serves (§22.8): its sessions' `--home`, its Python and package folder, and the
+    `KEY_VARIABLES` its socket was chosen by."""
 
     home: str | None
     python: str
@@ -60,9 +54,7 @@ class HostSetup(Record):
 
 
 def host_setup(home: str | None, env: Mapping[str, str]) -> HostSetup:
-    """The set-up of a host of `home` (absolute, or None) chosen with `env`: its variables
-    as they keyed it, a relative path made absolute against this process's directory
-    (`rendezvous.resolved_env`)."""
+    """The set-up of a host of `home` chosen with `env`, relative paths made absolute."""
     resolved = resolved_env(env, working_directory())
     variables = {name: resolved[name] for name in KEY_VARIABLES if name in resolved}
     python, package = install_identity()
@@ -70,10 +62,8 @@ def host_setup(home: str | None, env: Mapping[str, str]) -> HostSetup:
 
 
 class HostStatus(Record):
-    """The host's answer to a status `Hello` (§22.8), for `memtab doctor` and Settings:
-    its Memtab, pid, who runs it, since when (ms since the epoch), how many sessions it
-    holds, after how many idle seconds it exits (None: never), its socket and what it
-    serves (`setup`; a host before it says none)."""
+    """The host's answer to a status `Hello` (§22.8): its Memtab, pid, runner, start, sessions, idle
+    exit, socket and set-up."""
 
     memtab: str
     protocol: int

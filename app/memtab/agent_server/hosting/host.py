@@ -1,21 +1,6 @@
-"""The warm Memtab: one process that serves every agent session of a home over a Unix
-socket, one SDK session per connection (docs/formats.md §22.8).
-
-A connection is served only when its peer is this user (the kernel's SO_PEERCRED); its
-first line is the bridge's `Hello`, read within `HELLO_TIMEOUT_S` and `HELLO_CAP_BYTES`.
-A bridge of another Memtab (version, protocol, Python or package) is refused with the
-reason, and so is an origin the session cannot be opened from (`SessionRefusedError`): the
-bridge then serves the session in its own process. Otherwise the host answers `Welcome`
-and serves MCP on the connection exactly as `memtab mcp` does on stdio — the same frame
-guard, the same server — with the session's `MemoryService` opened from its origin, and
-the catalog of what it serves shared with every other session serving the same (listed in
-the background as soon as the first one opens; `hosting/catalogs.py`).
-
-The socket is bound beside its name and renamed onto it once it listens, so a bridge
-never finds a name nobody listens on; a newer host takes the name over the same way. The
-host exits when its name is gone or another's (after its last session), and, started
-for the agents, after `idle_exit_s` without a session.
-"""
+"""The warm Memtab: one process serving every agent session of a home over a Unix socket, one SDK
+session per connection, exactly as `memtab mcp` on stdio (docs/formats.md §22.8); a peer of another
+user or Memtab refused, catalogs shared; it exits when its name is another's or idle."""
 
 from __future__ import annotations
 
@@ -73,20 +58,16 @@ _DISCONNECTS = (anyio.BrokenResourceError, anyio.ClosedResourceError, anyio.EndO
 
 
 class SessionRefusedError(Exception):
-    """The session cannot be opened from its origin; the message says why (the bridge
-    serves it in its own process, which says the same to the user)."""
+    """The session cannot be opened from its origin; the message says why."""
 
 
 OpenSession = Callable[[SessionOrigin, CatalogShelf], MemoryService]
-"""Opens a session's service from its origin (the CLI's `open_session`), taking its
-catalogs from the shelf."""
+"""Opens a session's service from its origin, its catalogs from the shelf."""
 
 
 class McpHost:
-    """Serves the sessions that reach `rendezvous.socket` until it is stopped, replaced,
-    or idle for `idle_exit_s` (None: never). Time is `clock`'s; the socket's name and the
-    idle time are looked at every `check_every_s`. `setup`: what it serves, as its status
-    says (`handshake.host_setup`)."""
+    """Serves the sessions that reach `rendezvous.socket` until stopped, replaced, or idle for
+    `idle_exit_s` (None: never), looking every `check_every_s` on `clock`."""
 
     def __init__(
         self,
@@ -119,11 +100,9 @@ class McpHost:
         self._token: Any = None
         self._stop_asked = False
 
-    # --- running ----------------------------------------------------------------------
-
     def run(self, *, ready: Callable[[], None] | None = None, signals: bool = False) -> None:
-        """Serve until done (blocks); `ready` is called once the socket takes connections;
-        `signals`: SIGTERM and SIGINT stop it (the main thread of its own process)."""
+        """Serve until done (blocks); `ready` once the socket takes connections; `signals`: SIGTERM
+        and SIGINT stop it."""
         keep_start_out_of_collections()
         anyio.run(partial(self.serve, ready=ready, signals=signals))
 
@@ -183,8 +162,8 @@ class McpHost:
             group.start_soon(self._connection, stream)
 
     async def _look_after(self, group: anyio.abc.TaskGroup) -> None:
-        """Every `check_every_s`: stop taking sessions once the name is another's, and
-        exit once that leaves none, or after `idle_exit_s` without one."""
+        """Every `check_every_s`: stop taking sessions once the name is another's; exit when none is
+        left, or idle."""
         while True:
             await anyio.sleep(self._check_every_s)
             self.checks += 1
@@ -200,8 +179,6 @@ class McpHost:
             return False
         logger.info("memtab mcp host: no session for %g s", self.idle_exit_s)
         return True
-
-    # --- one connection ---------------------------------------------------------------
 
     async def _connection(self, stream: anyio.abc.SocketStream) -> None:
         connection = _Connection(stream.extra(anyio.abc.SocketAttribute.raw_socket))
@@ -293,16 +270,13 @@ class McpHost:
         )
 
     def _warm_fresh_catalogs(self) -> None:
-        """List a catalog the first session took, on a worker thread: the session's
-        first search finds it listed (the agent's model thinks meanwhile)."""
+        """List a catalog the first session took, on a worker thread."""
         fresh, self.shelf.fresh = self.shelf.fresh, []
         for catalog in fresh:
             thread = threading.Thread(
                 target=_warm, args=(catalog,), name="memtab-mcp-warm", daemon=True
             )
             thread.start()
-
-    # --- the socket's name --------------------------------------------------------------
 
     def _bind(self) -> socket.socket:
         """A socket listening under the rendezvous name (taken over from a host before)."""
@@ -340,8 +314,7 @@ class McpHost:
 
     @contextlib.contextmanager
     def _name_lock(self) -> Iterator[None]:
-        """Hosts take over and give up the name one at a time (a host leaving never
-        removes the name a newer host just took)."""
+        """Hosts take and give up the name one at a time."""
         flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
         handle = os.open(self.rendezvous.socket + ".name", flags, 0o600)  # never a link's
         try:
@@ -351,22 +324,16 @@ class McpHost:
             os.close(handle)
 
 
-# --- the connection's bytes ---------------------------------------------------------------
-
-
 class _Connection:
-    """A session's socket, read and written on the loop without a stream object: anyio's
-    socket streams race a cancelled read against its readiness (asyncio logs an
-    InvalidStateError when a stopping host cancels a session whose bridge just left);
-    `wait_readable` does not."""
+    """A session's socket, read and written on the loop with `wait_readable` (anyio's streams race a
+    cancelled read)."""
 
     def __init__(self, raw: socket.socket) -> None:
         self.socket = raw
         self.leftover = b""
 
     async def receive(self) -> bytes:
-        """The next chunk of the session's frames (what came with the hello first); empty
-        at the end or when the connection broke."""
+        """The next chunk of the session's frames; empty at the end or when broken."""
         if self.leftover:
             chunk, self.leftover = self.leftover, b""
             return chunk
@@ -395,8 +362,7 @@ class _Connection:
         await self.send(line.encode("utf-8", "surrogatepass"))
 
     async def first_line(self, cap: int) -> tuple[bytes, bytes]:
-        """The first line (without its newline) and what came after it; ValueError past
-        `cap` or at the end of the connection before a newline."""
+        """The first line and what came after it; ValueError past `cap` or at the end first."""
         buffer = bytearray()
         while (newline := buffer.find(b"\n")) < 0:
             if len(buffer) > cap:

@@ -1,9 +1,6 @@
-"""Whether the warm Memtab is kept from login (docs/formats.md §22.8): `memtab mcp install`
-offers the login service — `memtab watch --install`, whose `memtab watch` hosts the agents'
-sessions of its home from login, so the first session of the day finds a warm host — and
-remembers the answer for the home in settings.json (`loginService`, §15.1), so it asks
-once; `memtab doctor` and `memtab mcp install` say which it is.
-"""
+"""Whether the warm Memtab is kept from login (docs/formats.md §22.8): the user's answer to
+install's offer of `memtab watch --install`, remembered per home in settings.json (`loginService`,
+§15.1)."""
 
 from __future__ import annotations
 
@@ -31,24 +28,22 @@ Answer = Literal["installed", "declined"]
 
 
 class LoginServiceAnswer(Record):
-    """What the user answered for one home (docs/formats.md §15.1): the login service
-    `installed` or `declined`, and when (ms since the epoch)."""
+    """What the user answered for one home (docs/formats.md §15.1): `installed` or `declined`, and
+    when."""
 
     answer: Answer
     at: int
 
 
 class LoginServiceSettings(Record, keep_unknown=True):
-    """settings.json's `loginService`: each home's answer, by its path (an entry that is
-    not one is left out, with the rest kept)."""
+    """settings.json's `loginService`: each home's answer by path."""
 
     homes: ValidEntries[dict[str, LoginServiceAnswer]] = field(default_factory=dict)
 
 
 class LoginServiceFacts(Record, write_only=True):
-    """`memtab doctor --json`'s `loginService`: whether the login service is installed for
-    the home (its entry is there), what was answered when install offered it (None: not
-    asked yet), the entry, and the same in words (`note`)."""
+    """`memtab doctor --json`'s `loginService`: installed, what was answered, the entry, and
+    `note`."""
 
     installed: bool
     answer: Answer | None
@@ -57,8 +52,7 @@ class LoginServiceFacts(Record, write_only=True):
 
 
 def remembered_answer(home: Home, env: Mapping[str, str] | None = None) -> Answer | None:
-    """What the user answered for `home` (None: never asked, or settings.json cannot be
-    read: then it is asked again, and saving says why it cannot be kept)."""
+    """What the user answered for `home` (None: never asked, or settings.json unreadable)."""
     try:
         data = load_settings_file(settings_path(env))
     except SettingsFileError as error:
@@ -70,8 +64,7 @@ def remembered_answer(home: Home, env: Mapping[str, str] | None = None) -> Answe
 
 
 def remember_answer(home: Home, answer: Answer, env: Mapping[str, str] | None = None) -> Path:
-    """Keep `answer` for `home` (the other homes' and keys kept); SettingsFileError when
-    settings.json cannot be read (nothing written)."""
+    """Keep `answer` for `home`; SettingsFileError when settings.json is unreadable."""
 
     def update(data: dict[str, Any]) -> None:
         section = data.get(SETTINGS_SECTION)

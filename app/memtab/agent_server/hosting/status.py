@@ -1,15 +1,6 @@
-"""Whether agents get a warm Memtab, and why not (docs/formats.md §22.8): for `memtab doctor`
-and Settings → Other agents.
-
-The answer is for the sessions `memtab mcp install` registers (`--home <home>`) started
-with this process's environment: the host is asked how it is over its socket (`status`),
-and when none answers, the reason sessions would serve themselves is found as a bridge
-finds it. A host is chosen by the Memtab and the variables a session starts with, so an
-agent started from another shell may be served by a host of this home this process
-would never reach: when none answers here, the other hosts in the runtime folder are
-asked what they serve (`HostSetup`), and one of this home is named with what differs —
-never "no shared server runs" while one serves this home.
-"""
+"""Whether agents get a warm Memtab and why not (docs/formats.md §22.8), for doctor and Settings:
+the host asked over its socket, else the reason found as a bridge finds it, and other hosts of this
+home named with what differs."""
 
 from __future__ import annotations
 
@@ -43,9 +34,8 @@ _WHO = {
 
 
 class SharedServerFacts(Record, write_only=True):
-    """`memtab doctor --json`'s `agentServer`: whether agents' sessions get a warm Memtab
-    (`shared`; else why not), whether one runs now and who runs it, and the same in words
-    (`note`)."""
+    """`memtab doctor --json`'s `agentServer`: shared or why not, whether one runs and who runs it,
+    `note`."""
 
     shared: bool
     why_not: str | None
@@ -58,8 +48,7 @@ class SharedServerFacts(Record, write_only=True):
 
 
 def host_status(path: str, timeout_s: float = STATUS_TIMEOUT_S) -> HostStatus | None:
-    """How the host at the socket `path` is, or None when none (of this user) answers in
-    time."""
+    """How the host at socket `path` is, or None when none of this user's answers in time."""
     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     with contextlib.closing(connection):
         connection.settimeout(timeout_s)
@@ -83,8 +72,8 @@ def host_status(path: str, timeout_s: float = STATUS_TIMEOUT_S) -> HostStatus | 
 
 
 def shared_server_facts(home: Home, env: Mapping[str, str] | None = None) -> SharedServerFacts:
-    """Whether agents' sessions of `home` started with `env` (default: this process's)
-    get a warm Memtab, and why not (blocks on a socket for at most ~2 s)."""
+    """Whether sessions of `home` started with `env` get a warm Memtab, and why not (blocks ~2 s at
+    most)."""
     environ = os.environ if env is None else env
     try:
         place = host_rendezvous(str(home.root), environ)

@@ -1,9 +1,5 @@
-"""What `list`, `search` and `view` answer, each a page within the session's budget
-(docs/formats.md §22.2, §22.10): the records `FilePage` and `SearchResults`, and a file or
-a directory's listing as numbered lines, each saying in words how to get the rest.
-
-Nothing here reads the disk: the service hands in what it read.
-"""
+"""What `list`, `search` and `view` answer, each a page within the session's budget (docs/formats.md
+§22.2, §22.10); no disk."""
 
 from __future__ import annotations
 
@@ -27,16 +23,13 @@ from memtab.store.scopes.file_rows import FileRow
 
 _Row = TypeVar("_Row", bound=Record)
 _FIELD_LINE = framed_size("\n   ") - framed_size(" ")  # a field's line break and indent
-# A row's texts a page may shorten when one row alone would not fit (its path never).
+# A row's texts a page may shorten (its path never).
 _CUTTABLE = ("description", "not_editable", "read_only_reason", "warning", "snippet")
 
 
 class FilePage(Record, write_only=True):
-    """What `list` answers (docs/formats.md §22.2): a page of the rows of `memtab list
-    --json` (another agent's file with its own fields), how many in all, where it starts,
-    what was left out and why (`notes`, only when something was); when more rows follow,
-    the cursor of the next page (`next`) and how to ask for it (`more`, §22.10); and what
-    the session serves (`session`, §22.9)."""
+    """What `list` answers (docs/formats.md §22.2): a page of `memtab list --json` rows, the total,
+    the start, `notes`, `next`/`more` (§22.10) and `session` (§22.9)."""
 
     files: tuple[FileRow, ...]
     total: int
@@ -48,8 +41,7 @@ class FilePage(Record, write_only=True):
 
 
 class SearchResults(Record, write_only=True):
-    """What `search` answers: the files found, best first, `notes` as `list`'s, and
-    `next`/`more` when more results follow than fit (§22.10)."""
+    """What `search` answers: the files found, best first, `notes`, `next`/`more` (§22.10)."""
 
     results: tuple[SearchHit, ...]
     next: Annotated[str | None, OmitNone] = None
@@ -63,16 +55,14 @@ def json_text(record: Record) -> str:
 
 
 def _row_size(row: Record) -> int:
-    """A row's framed size inside a page (its JSON two levels in, and its separator),
-    from its compact JSON: each field on a line of its own, three spaces in."""
+    """A row's framed size inside a page."""
     fields = row.to_json()
     compact = framed_size(json.dumps(fields, ensure_ascii=False, separators=(", ", ": ")))
     return compact + len(fields) * _FIELD_LINE + framed_size("\n  },\n  ")
 
 
 def _shortened(row: _Row, room: int) -> _Row:
-    """`row` with its long texts cut so that it fits in `room` framed bytes, longest first
-    (a path is never cut: it names the file)."""
+    """`row` with its long texts cut to fit `room`, longest first (never its path)."""
     for _ in _CUTTABLE:
         over = _row_size(row) - room
         if over <= 0:
@@ -91,8 +81,8 @@ def _shortened(row: _Row, room: int) -> _Row:
 
 
 def _fitted(render: Callable[[int], str], candidates: list[_Row], budget: int) -> str:
-    """`render` of as many of `candidates` (the rows `render` shows) as fit in `budget`,
-    the first cut to fit (`_shortened`) when not even it does."""
+    """`render` of as many `candidates` as fit in `budget`, the first cut to fit when even it does
+    not."""
     whole = render(len(candidates))
     if framed_size(whole) <= budget:
         return whole  # every result fits (a search's ten, most often): nothing measured
@@ -114,8 +104,8 @@ def file_page(
     session: ServedScopes | None,
     budget: int,
 ) -> str:
-    """The page of `rows` from `offset`: at most `limit` rows, as many as fit in
-    `budget`; `cursor` is the next page's, its `at` and `after` filled in here."""
+    """The page of `rows` from `offset`: at most `limit`, as many as fit in `budget`; `cursor` the
+    next page's."""
     candidates = list(rows[offset : offset + limit])
 
     def render(count: int, shown: Sequence[FileRow] = candidates) -> str:
@@ -145,8 +135,7 @@ def search_page(
     notes: Sequence[str],
     budget: int,
 ) -> str:
-    """The page of `hits` (every result asked for, best first) from `offset`: as many as
-    fit in `budget`, with the next page's `cursor`."""
+    """The page of `hits` from `offset`, as many as fit, with the next `cursor`."""
     candidates = list(hits[offset:])
 
     def render(count: int) -> str:
@@ -180,9 +169,6 @@ def _more_rows(
     return f"{shown}{why}; for the next, call {tool} {again}`cursor` set to `next`."
 
 
-# --- numbered lines -----------------------------------------------------------------------
-
-
 def lines_page(
     lines: Sequence[str],
     *,
@@ -195,10 +181,8 @@ def lines_page(
     budget: int,
     numbered: bool = True,
 ) -> str:
-    """Lines `start`..`end - 1` of `lines` (a file's, numbered; or a directory's listing)
-    from character `column` of the first, as many as fit in `budget` with the words on
-    what comes next and the lines of `tail` (the sha256, a read-only note) after them;
-    `cursor` is the next page's (its `at` and `column` filled in here)."""
+    """Lines `start`..`end - 1` from character `column` of the first, as many as fit with the words
+    on what comes next and `tail`; `cursor` the next page's."""
     unit = "Lines" if numbered else "Listing lines"
     after = max(  # the longest words a page can end with
         (

@@ -1,40 +1,7 @@
-"""Each known client's own limit on what a tool answers, so that no answer is ever cut by the
-agent (docs/formats.md §22.10). A client is known by the `clientInfo` name it gives in
-`initialize`; its budget is the server's default, lowered to what it shows whole; the
-install's `--answer-budget` wins over both.
-
-- **Codex** (`codex-mcp-client`, title "Codex"; Codex 0.169.0's binary strings hold
-  `codex-mcp-client/0.169.0`): it turns an MCP result's text blocks into the tool output the
-  model reads (`CallToolResult::as_function_call_output_payload`) and records it in the
-  thread's history truncated to its model's policy with a 20 % allowance
-  (`context_manager/history.rs`: `with_serialization_allowance(policy)` as a token budget;
-  `truncate_function_output_items_with_policy`). A model outside Codex's catalog gets the
-  fallback policy `TruncationPolicyConfig::bytes(10_000)` (`models-manager/src/
-  model_info.rs`, `model_info_from_slug`): 12,000 bytes ≈ 3,000 tokens of 4 bytes, and a
-  text over that loses its middle (`truncate_middle_with_token_budget`: "…N tokens
-  truncated…"). A catalog model's own policy is larger, but which model a session uses is
-  not said in `initialize`, so the fallback is the bound. `tool_output_token_limit` in
-  Codex's `config.toml` replaces the policy (`with_config_overrides`: N tokens, or 4·N
-  bytes), for every model alike: then the bound is 4·N·1.2 bytes.
-- **Claude Code** (`claude-code`, title "Claude Code"; read in the 2.1.332 bundle): a
-  result of more than `MAX_MCP_OUTPUT_TOKENS` tokens (its environment's, else 25,000) is
-  truncated to 4 characters a token; one whose estimate (a character ≈ ¼ token) is at most
-  half of that is never counted, so `2 × MAX_MCP_OUTPUT_TOKENS` characters are always whole;
-  and one over 50,000 characters is saved to a file the model is shown a preview of (a tool
-  may declare more: `anthropic/maxResultSizeChars`, `paging.max_result_size_chars`).
-- **Gemini CLI** (`gemini-cli-mcp-client`; its 0.61.0 bundle, `connectToMcpServer`): an MCP
-  result of one text block reaches the model wrapped in `<untrusted_context>\n…\n
-  </untrusted_context>` (`wrapUntrusted`, 41 characters), and a text longer than its
-  threshold is cut (`truncateOutputIfNeeded`: the first 20 % and the last 80 % kept, "...
-  [N characters omitted] ...", the whole saved to a file): `tools.truncateToolOutputThreshold`
-  of its settings (merged as Gemini CLI merges them, the session's directory's own
-  included: `sources/gemini/settings.py`), 40,000 characters by default, never cut when 0
-  or less. (It is also held under 4 × the tokens left in the model's context, which no
-  `initialize` says.)
-
-Budgets are counted as the frame carries the text (`paging.framed_size`): never fewer bytes
-than Codex's UTF-8 bytes or Claude Code's UTF-16 units of the same text.
-"""
+"""Each known client's own limit on what a tool answers, so no answer is cut by the agent
+(docs/formats.md §22.10): Codex's truncation policy, Claude Code's `MAX_MCP_OUTPUT_TOKENS`, Gemini
+CLI's `truncateToolOutputThreshold`; the install's `--answer-budget` wins. Budgets count as the
+frame carries the text (`paging.framed_size`)."""
 
 from __future__ import annotations
 
@@ -58,16 +25,13 @@ CODEX_SERIALIZATION_ALLOWANCE = 1.2
 """`with_serialization_allowance`: the policy × 1.2 when a tool's output is recorded."""
 CODEX_BYTES_PER_TOKEN = 4
 CODEX_OUTPUT_HEADER_BYTES = 100
-"""Codex puts a text of its own before a tool's answer, in the same budget ("Wall time:
-0.0411 seconds\nOutput:", seen in the requests of Codex 0.169.0): room kept for it."""
+"""Room for Codex's own text before a tool's answer, in the same budget."""
 CLAUDE_CODE_MCP_TOKENS = 25_000
 """Claude Code's default `MAX_MCP_OUTPUT_TOKENS`."""
 CLAUDE_CODE_UNCOUNTED_SHARE = 2
-"""Claude Code never counts a result whose estimate is at most half its token limit, at a
-quarter token a character: the limit × 2 characters are always whole."""
+"""Claude Code never counts a result under half its token limit at a quarter token a character."""
 MIN_CLIENT_BUDGET = 2_000
-"""The least a client's own limit makes the budget: below it a page holds too little to be
-of use, and such a limit is a setting's mistake."""
+"""The least a client's limit makes the budget; below it a limit is a mistake."""
 _CONFIG_MAX_BYTES = 1024 * 1024
 
 
@@ -87,10 +51,8 @@ def client_budget(
     default: int = DEFAULT_ANSWER_BUDGET,
     cwd: str = "",
 ) -> ClientBudget:
-    """The budget of a session whose client gave the `clientInfo` name `client`, started
-    with `env` (the agent's environment) in `cwd` ("": none known): `configured` (the
-    install's `--answer-budget`) when set, else `default` lowered to the client's own
-    limit."""
+    """The budget of a session of client `client` started with `env` in `cwd`: `configured` when
+    set, else `default` lowered to the client's limit."""
     if configured is not None:
         return ClientBudget(configured, f"{configured} bytes: set with --answer-budget")
     if client == CODEX_CLIENT:
@@ -133,8 +95,7 @@ def claude_code_limit(env: Mapping[str, str]) -> tuple[int, str]:
 
 
 def gemini_cli_limit(env: Mapping[str, str], cwd: str = "") -> tuple[int, str] | None:
-    """The most characters of an answer Gemini CLI gives the model whole (its wrapper
-    left out), and why; None when its settings say it cuts none."""
+    """The most characters Gemini CLI gives the model whole, and why; None when it cuts none."""
     named = env.get(HOME_VARIABLE, "").strip()
     base = Path(named).expanduser() if named else Path(env.get("HOME") or Path.home())
     reader = SettingsReader(base / GEMINI_DIR, env)
@@ -161,7 +122,7 @@ def _tool_output_token_limit(codex_home: Path) -> int | None:
         data = read_regular_file(codex_home / "config.toml", limit=_CONFIG_MAX_BYTES)
     except OSError:
         return None
-    # lazy: tomllib (~0.13 MiB traced) only for a Codex session with a config.toml
+    # lazy: tomllib only for a Codex session with a config.toml
     import tomllib
 
     try:

@@ -1,21 +1,6 @@
-"""Every answer of `memtab mcp` within one budget, paged with a cursor (docs/formats.md §22.10).
-
-Agents cut what a tool answers: Claude Code saves a result over 50,000 characters to a
-file and shows the model a preview, and truncates one over 25,000 tokens; Codex cuts the
-middle out of one over 12,000 bytes for a model outside its catalog. So no answer passes
-the session's budget (`DEFAULT_ANSWER_BUDGET` bytes, lowered to its client's own limit by
-`client_limits`, unless `--answer-budget` says otherwise), measured as the
-client receives it: the answer's text as its JSON-RPC frame carries it (JSON-escaped,
-UTF-8 — a Korean character counts 3, a newline 2), which keeps a page of multi-byte text
-under every agent's token limit too. What does not fit is paged: `list` and `search`
-give as many rows as fit and a `next` cursor, `view` as many lines as fit and says which
-come next; each says in words how to get the rest.
-
-A cursor is opaque to the agent (`c1.` and the base64url of the record `PageCursor`),
-the same for the same place, and says where the next page starts and what it pages: the
-file's sha256 for `view`, so a cursor of a file that changed since is refused in words
-rather than continued on other lines.
-"""
+"""Every answer of `memtab mcp` within one budget, measured as the client receives it (the frame's
+JSON-escaped UTF-8), paged with an opaque cursor that says where the next page starts and what it
+pages (docs/formats.md §22.10)."""
 
 from __future__ import annotations
 
@@ -31,18 +16,14 @@ from memtab.fs.records import OmitNone, Record
 from memtab.store.errors import ToolArgumentError
 
 DEFAULT_ANSWER_BUDGET = 24_000
-"""Bytes of an answer's text in its frame: half of Codex's cut and of Claude Code's file
-spill, and a page of CJK text (3 bytes a character) stays well under 25,000 tokens."""
+"""Bytes of an answer's text in its frame: half of Codex's cut and Claude Code's file spill."""
 MIN_ANSWER_BUDGET = 16_000
-"""The least budget `--answer-budget` takes: a page must hold the longest row `list`
-can give (a path 32 folders deep) and a line's number."""
+"""The least `--answer-budget` takes: a page must hold `list`'s longest row and a line's number."""
 MAX_ANSWER_BUDGET = 1_000_000
 CLAUDE_CODE_WHOLE_CHARS = 50_000
-"""Claude Code shows a tool's result whole up to this many characters; a longer one is
-saved to a file the model must read (unless the tool declares more)."""
+"""Claude Code shows a result whole up to this many characters, unless the tool declares more."""
 VIEW_DECLARES = ("view",)
-"""The tools whose answer is worth showing whole past Claude Code's default: a file read
-in one piece. `list` and `search` page instead."""
+"""The tools worth showing whole past Claude Code's default: a file read in one piece."""
 CURSOR_PREFIX = "c1."
 CURSOR_SHA_DIGITS = 16
 """Of the text's sha256, what a cursor keeps: enough to tell a change."""
@@ -50,24 +31,22 @@ _ESCAPED_NEWLINE = 2  # "\n" in a frame
 
 
 def framed_size(text: str) -> int:
-    """The bytes `text` takes in a JSON-RPC frame: JSON-escaped, UTF-8 (the quotes around
-    it not counted). Additive: the size of `a + b` is the sum of theirs."""
+    """The bytes `text` takes in a JSON-RPC frame, JSON-escaped UTF-8 (additive)."""
     escaped = json.dumps(text, ensure_ascii=False)
     return len(escaped.encode("utf-8", "surrogatepass")) - 2
 
 
 def max_result_size_chars(tool: str, budget: int) -> int | None:
-    """What tool `tool` declares as `anthropic/maxResultSizeChars` for a server with
-    `budget`: only `view`, and only when its pages may pass what Claude Code shows whole
-    by default (None: declare nothing, the default is enough)."""
+    """What `tool` declares as `anthropic/maxResultSizeChars` with `budget`: only `view`, when its
+    pages may pass the default (else None)."""
     if tool in VIEW_DECLARES and budget > CLAUDE_CODE_WHOLE_CHARS:
         return budget
     return None
 
 
 def cut_to_fit(text: str, room: int, *, mark: str = "…") -> str:
-    """`text` whole when it fits in `room` framed bytes, else its longest beginning that
-    fits with `mark` after it ("" when not even the mark fits)."""
+    """`text` whole when it fits `room` framed bytes, else its longest fitting beginning with
+    `mark`."""
     if framed_size(text) <= room:
         return text
     room -= framed_size(mark)
@@ -88,16 +67,9 @@ def _fitting_prefix(text: str, room: int) -> int:
     return low
 
 
-# --- cursors ------------------------------------------------------------------------------
-
-
 class PageCursor(Record):
-    """Where the next page of an answer starts (docs/formats.md §22.10), written into the
-    opaque cursor an answer gives. `tool` is the tool it pages; `at` the next row
-    (`list`, `search`: 0-based) or line (`view`: 1-based), `column` the characters of
-    that line already shown; `end` the row or line the answer asked for stops before
-    (None: the end); `scope`, `query`, `path` what was asked; `sha256` the text paged
-    (`view`: the file's, a directory's listing's); `after` the last row `list` showed."""
+    """Where the next page starts (docs/formats.md §22.10): the `tool`, the next row or line `at`
+    and `column`, the `end`, what was asked, the `sha256` paged, `list`'s last row `after`."""
 
     tool: str
     at: int
@@ -117,8 +89,7 @@ def encode_cursor(cursor: PageCursor) -> str:
 
 
 def decode_cursor(text: str, tool: str) -> PageCursor:
-    """The cursor `text` names, for `tool` (ToolArgumentError, in words, when it is not
-    one this server gives, or another tool's)."""
+    """The cursor `text` names, for `tool`; ToolArgumentError in words otherwise."""
     cursor = None
     if text.startswith(CURSOR_PREFIX):
         body = text[len(CURSOR_PREFIX) :]
@@ -137,14 +108,10 @@ def decode_cursor(text: str, tool: str) -> PageCursor:
     return cursor
 
 
-# --- pages of lines -----------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class LineWindow:
-    """The lines a page shows: its text, the first and last line shown (1-based), and
-    where the next page starts (`next_line` None: the window asked for is shown to its
-    end; `next_column` characters of `next_line` are already shown)."""
+    """The lines a page shows: text, first and last line, and where the next page starts (None: the
+    end)."""
 
     text: str
     first: int
@@ -162,10 +129,8 @@ def line_window(
     *,
     numbered: bool,
 ) -> LineWindow:
-    """The lines `start`..`end - 1` (1-based; the first from its `column`th character) that
-    fit in `room` framed bytes, each `N<tab>line` when `numbered`. At least part of the
-    first line is always shown: a line longer than a page is cut, and the next page goes
-    on from where it was cut."""
+    """The lines `start`..`end - 1` that fit in `room`, each `N<tab>line` when `numbered`; at least
+    part of the first line, a longer line going on next page."""
     shown: list[str] = []
     used = 0
     number = start
@@ -189,15 +154,10 @@ def line_window(
     return LineWindow("\n".join(shown), start, last, number if number < end else None)
 
 
-# --- pages of rows ------------------------------------------------------------------------
-
-
 def rows_that_fit(render: Callable[[int], str], size_of: Callable[[int], int], count: int,
                   room: int) -> int:  # fmt: skip
-    """The most rows `k` (0 ≤ k ≤ `count`) whose answer `render(k)` fits in `room` framed
-    bytes, `size_of(i)` being row i's framed size as rendered: estimated from the sizes
-    (only as many rows are measured as may fit), then checked, and lowered, on the answer
-    itself."""
+    """The most rows whose answer `render(k)` fits in `room`: estimated from `size_of`, checked and
+    lowered on the answer."""
     used, fitting = framed_size(render(0)), 0
     while fitting < count:
         used += size_of(fitting)
@@ -217,10 +177,8 @@ def cursor_argument(
     carried: tuple[str, ...] = (),
     default_limit: int | None = None,
 ) -> PageCursor | None:
-    """The cursor of the call (None: none given), which goes without the arguments
-    `alone` names, and takes those of `carried` (`scope`, `limit`) only as the first
-    call gave them — a model repeats its arguments with the cursor (ToolArgumentError
-    otherwise); `default_limit`: the limit of a first call that gave none."""
+    """The call's cursor (None: none), with `alone`'s arguments absent and `carried` ones as the
+    first call gave them (ToolArgumentError otherwise)."""
     text = optional_text(arguments, "cursor")
     if text is None:
         return None
@@ -248,8 +206,7 @@ def _words(value: object) -> str:
 
 
 def optional_text(arguments: Mapping[str, Any], key: str) -> str | None:
-    """The text argument `key` (None: not given, or empty); ToolArgumentError when not a
-    string."""
+    """Text argument `key` (None: absent or empty); ToolArgumentError when not a string."""
     value = arguments.get(key)
     if value is not None and not isinstance(value, str):
         raise ToolArgumentError(f"`{key}` must be a string")

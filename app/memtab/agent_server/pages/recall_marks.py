@@ -1,12 +1,6 @@
-"""What `memtab check` found, where an agent recalls memory (docs/formats.md §19.8):
-`view`'s lines the check finds false or stale each marked beside the line with the
-evidence, `search`'s results with their snippet's line marked the same and their file's
-state (`check`), `list`'s rows with theirs.
-
-Read from the check cache (`memtab.checked`), never by running a check: a file not
-checked as it is now is answered unmarked, says so, and is checked in the background
-(`Checks.refresh`, which the session's maker hands in: `memtab.check.recalled`).
-"""
+"""What `memtab check` found, where an agent recalls memory (docs/formats.md §19.8): `view`'s lines,
+`search`'s results and `list`'s rows marked from the check cache (`memtab.checked`); a file not
+checked as it is is answered unmarked and checked in the background."""
 
 from __future__ import annotations
 
@@ -41,8 +35,7 @@ from memtab.store.scopes.memory import MemoryStore, MemoryStoreError
 logger = logging.getLogger(__name__)
 
 UNREAD_ASK_S = 60.0
-"""A file the cache has nothing of asks for a check at most this often (it may be one the
-check never reads); one it has of another text or checkout asks at once."""
+"""A file the cache has nothing of asks for a check at most this often."""
 _SOURCES_TTL_S = 30.0
 """How long the other agents' source roots are taken as found (a file id's place)."""
 
@@ -60,16 +53,14 @@ class Checks(Protocol):
 
 
 class CheckedHit(SearchHit, write_only=True):
-    """A `search` result with what the check says of its file (§19.8): `check` as a
-    `list` row's."""
+    """A `search` result with what the check says of its file (§19.8)."""
 
     check: Annotated[str | None, OmitNone] = None
 
 
 class CheckedRow(FileRow, write_only=True):
-    """A `list` row with what the check says of its file (§19.8): how many of its lines
-    it finds false or stale and which, what it says of the file as a whole, or that it
-    has not checked the file as it is now (absent: checked, nothing found)."""
+    """A `list` row with what the check says of its file (§19.8): its false or stale lines, the
+    whole file, or not checked as it is now."""
 
     check: Annotated[str | None, OmitNone] = None
 
@@ -105,9 +96,8 @@ class RecallMarks:
     def state(
         self, path: str, sha256: str | None = None, stamps: dict[str, str] | None = None
     ) -> CheckState | None:
-        """What the check says of the file `path` names as it is now (None: not a file
-        the check reads); a file not checked as it is now is checked in the background.
-        `stamps`: the checkouts' stamps this answer read already."""
+        """What the check says of the file `path` now (None: not one it reads), checking it in the
+        background when needed; `stamps`: checkouts' stamps read already."""
         physical = self.physical(path)
         if physical is None:
             return None
@@ -151,23 +141,18 @@ class RecallMarks:
             self._roots, self._roots_at = found, now
         return found.get(source_id)
 
-    # --- the answers ---------------------------------------------------------------------
-
     def view(
         self, path: str, sha256: str, lines: Sequence[str], first: int
     ) -> tuple[list[str], tuple[str, ...]]:
-        """A page's numbered `lines` (from line `first`) with their marks, and the notes
-        after them."""
+        """A page's numbered `lines` from `first` with their marks, and the notes after them."""
         state = self.state(path, sha256)
         if state is None:
             return list(lines), ()
         return marked_lines(lines, first, state), view_notes(state)
 
     def hits(self, hits: Sequence[SearchHit], keep: int) -> tuple[list[SearchHit], tuple[str, ...]]:
-        """The best `keep` results, each with its snippet's mark and its file's state (a
-        flagged file's score demoted, the results ranked again), and the notes `rows`
-        gives a page: what `check` means, how many files it has not read yet (a fresh
-        home's first search is answered unmarked, and says so)."""
+        """The best `keep` results with marks and states (flagged files demoted), and the page's
+        notes."""
         marked: list[SearchHit] = []
         stamps: dict[str, str] = {}
         unknown: set[str] = set()
@@ -193,8 +178,7 @@ class RecallMarks:
         return marked, notes
 
     def rows(self, rows: Sequence[FileRow]) -> tuple[list[FileRow], tuple[str, ...]]:
-        """The rows, each with its file's state, and the note saying what `check` means
-        (when a row carries one)."""
+        """The rows with their files' states, and the note on what `check` means."""
         marked: list[FileRow] = []
         stamps: dict[str, str] = {}
         unread = 0

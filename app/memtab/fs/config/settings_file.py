@@ -1,12 +1,6 @@
-"""Memtab's `settings.json`: where it is, reading it, and changing one section of it.
-
-Every package that keeps a setting (the provider, the writer, consolidation's review, the
-check, other agents' sources, history's bounds) reads and writes its own section through
-this module, so the file has one reader, one writer and one error (docs/formats.md §15.1).
-A change re-reads the file under its lock and rewrites it atomically with mode 0600 (it may
-hold API keys), keeping every section and key it did not change — a newer Memtab's settings
-survive an older one saving. A file that cannot be read is never overwritten.
-"""
+"""Memtab's `settings.json`: one reader, one writer, one error (docs/formats.md §15.1). A change
+rereads under the lock and rewrites atomically 0600, keeping every key it did not change; an
+unreadable file is never overwritten."""
 
 from __future__ import annotations
 
@@ -26,8 +20,8 @@ _LOCK_NAME = ".settings.json.lock"
 
 
 class SettingsFileError(ValueError):
-    """settings.json cannot be read, or holds no JSON object; the message names the file
-    and says what to do."""
+    """settings.json cannot be read or holds no JSON object; the message names the file and what to
+    do."""
 
 
 def settings_path(env: Mapping[str, str] | None = None) -> Path:
@@ -36,9 +30,8 @@ def settings_path(env: Mapping[str, str] | None = None) -> Path:
 
 
 def load_settings_file(path: Path) -> dict[str, Any]:
-    """The settings file as a dict ({} when absent or empty); SettingsFileError when it
-    cannot be read or is not a JSON object, or is another user's (`fs.private.anothers`:
-    whoever wrote it would choose the model memory is sent to, and its key)."""
+    """The settings file as a dict ({} when absent or empty); SettingsFileError when unreadable, not
+    an object, or another user's (it chooses where memory is sent)."""
     planted = anothers(path)
     if planted is not None:
         raise SettingsFileError(
@@ -72,11 +65,10 @@ def settings_section(name: str, env: Mapping[str, str] | None = None) -> Any:
 def update_settings_file(
     update: Callable[[dict[str, Any]], None], env: Mapping[str, str] | None = None
 ) -> Path:
-    """Read settings.json under its lock, let `update` change the dict, and rewrite it
-    atomically (mode 0600), so two Memtab processes saving at once keep both changes.
-    SettingsFileError, before anything is written, when the file cannot be read."""
+    """Read settings.json under its lock, let `update` change the dict, rewrite it atomically
+    (0600); SettingsFileError before any write when unreadable."""
     path = settings_path(env)
-    # The dir holds a key and memory's words: private to the user, one made open before too.
+    # It holds a key and memory's words: private, one made open before too.
     private_dir(path.parent)
     with interprocess_lock(path.parent / _LOCK_NAME):
         data = load_settings_file(path)
@@ -88,8 +80,7 @@ def update_settings_file(
 def save_settings_section(
     name: str, value: Mapping[str, Any], *, env: Mapping[str, str] | None = None
 ) -> Path:
-    """Store the values of section `name`, keeping the other sections and the keys of this
-    one that `value` lacks. SettingsFileError when the file cannot be read."""
+    """Store section `name`, keeping the other sections and this one's keys `value` lacks."""
 
     def set_section_values(data: dict[str, Any]) -> None:
         section = data.get(name)

@@ -1,13 +1,5 @@
-"""Which file system a path is on, and whether Memtab's locks work there.
-
-Memtab's cross-process locks (`fs/locking/locks.py`) are OS file locks. On a local disk they always
-work; a home on a network or FUSE file system (NFS, SMB/CIFS, sshfs, a cloud drive's
-mount) may not honour them, and two writers would then interleave. `filesystem_of` names
-the file system from the mount table (Linux: `/proc/self/mountinfo`; elsewhere unknown)
-and `probe_locks` tries the lock itself: two descriptors of one file, where the second
-must be refused while the first holds the lock. `memtab doctor` and `memtab sync init`
-say what they found, in one line.
-"""
+"""Which file system a path is on (the mount table), and whether OS file locks work there
+(`probe_locks`): a network or FUSE home may not honour them."""
 
 from __future__ import annotations
 
@@ -21,7 +13,7 @@ from pathlib import Path
 
 _MOUNTINFO = Path("/proc/self/mountinfo")
 
-# File systems whose files live on another machine (or behind a FUSE daemon).
+# Files on another machine or behind a FUSE daemon.
 NETWORK_TYPES = frozenset(
     {
         "nfs",
@@ -48,8 +40,7 @@ NETWORK_TYPES = frozenset(
 
 @dataclass(frozen=True)
 class FileSystem:
-    """The mount a path is on: its mount point, type (`ext4`, `nfs4`, `fuse.sshfs`) and
-    source (`server:/export`)."""
+    """The mount a path is on: mount point, type (`nfs4`) and source (`server:/export`)."""
 
     mount_point: str
     type: str
@@ -95,8 +86,8 @@ def parse_mountinfo(text: str) -> list[FileSystem]:
 
 
 def filesystem_of(path: Path, mountinfo: Path = _MOUNTINFO) -> FileSystem | None:
-    """The file system `path` is on (it need not exist yet); None where the mount table
-    cannot be read (not Linux)."""
+    """The file system `path` is on (it need not exist); None where the mount table cannot be
+    read."""
     try:
         mounts = parse_mountinfo(mountinfo.read_text(encoding="utf-8", errors="replace"))
     except OSError:
@@ -113,8 +104,8 @@ def filesystem_of(path: Path, mountinfo: Path = _MOUNTINFO) -> FileSystem | None
 
 @dataclass(frozen=True)
 class LockProbe:
-    """What trying a lock in a directory showed: whether one could be taken at all, and
-    whether it kept a second taker out (`why` says what failed, in words)."""
+    """What trying a lock showed: whether one could be taken and kept a second taker out (`why` in
+    words)."""
 
     taken: bool
     enforced: bool
@@ -126,8 +117,7 @@ class LockProbe:
 
 
 def probe_locks(directory: Path) -> LockProbe:
-    """Try OS file locks in `directory` (created if missing) with two descriptors of one
-    scratch file: the second must be refused while the first holds the lock."""
+    """Try OS file locks in `directory` with two descriptors of one scratch file."""
     if sys.platform == "win32":
         return LockProbe(True, True)  # LockFileEx; SMB keeps its own locks
     import fcntl  # lazy: platform (POSIX only)

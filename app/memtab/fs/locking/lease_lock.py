@@ -1,26 +1,6 @@
-"""xum's lock files, taken in xum's own protocol (docs/formats.md §21.1).
-
-`fs/locking/locks.py` is Memtab's lock between its own processes (OS locks, released by the OS);
-xum takes none of those. Around the files xum shares with Memtab (a memory store,
-`memory-meta.json`) xum holds lock files of its own (`fileLock.ts`), so Memtab holds the
-same files the same way, beside its own locks:
-
-- The lock file holds its holder's token `pid:nonce:hex(birth)` — birth is what tells a
-  process from a later one with the same pid (Linux: field 22 of /proc/<pid>/stat,
-  macOS/BSD: `ps -o lstart=`; none on Windows: `pid:nonce`). The token is written to a
-  temp file first and hard-linked into place, so nobody ever sees a lock without one;
-  the link failing with EEXIST means it is held.
-- A lock is stale only when its holder is provably gone: the pid is dead, or alive with
-  another birth; when that cannot be told, when the file's mtime (the lease) is older
-  than 5 minutes. A live holder renews the mtime every 75 s while it holds, so a slow
-  holder is never taken for a dead one. A live holder's lock is never taken over.
-- Taking over a stale lock is serialized by `<lock>.reclaim` (a lock of the same kind)
-  and checked: the token must still be the one judged stale, the lock is renamed aside
-  and put back if what was moved turns out to be someone else's.
-- Release removes the lock only while it still holds our token.
-- Where hard links cannot be made (some Windows and network file systems), the lock is
-  created with O_CREAT|O_EXCL and the token written into it.
-"""
+"""xum's lock files in xum's own protocol (`fileLock.ts`, docs/formats.md §21.1): a token
+`pid:nonce:hex(birth)` linked into place, stale only when its holder is provably gone or its lease
+expired, a stale one reclaimed under `<lock>.reclaim`, released only while it holds our token."""
 
 from __future__ import annotations
 
@@ -42,11 +22,11 @@ from memtab.fs.slotted import Slotted
 
 logger = logging.getLogger(__name__)
 
-# A holder whose birth cannot be told is presumed gone once its lock is this old (xum's
-# FILE_LOCK_LEASE_MS); live holders renew every quarter lease.
+# xum's FILE_LOCK_LEASE_MS: a holder whose birth cannot be told is gone past it; holders renew every
+# quarter.
 LEASE_S = 300.0
 RENEW_INTERVAL_S = LEASE_S / 4
-# A waiter retries every 10–20 ms (xum's FILE_LOCK_RETRY_MS with its jitter).
+# xum's FILE_LOCK_RETRY_MS, with its jitter.
 _RETRY_S = 0.010
 # Birth probes may spawn `ps`; a pid's birth never changes while it lives.
 _BIRTH_CACHE_S = 1.0
@@ -61,15 +41,12 @@ class LeaseLockBusyError(LockUnavailableError):
     """Another process holds the lock file (and is alive), or it could not be had in time."""
 
 
-# --- process identity -----------------------------------------------------------------------
-
 _births: dict[int, tuple[float, str | None]] = {}
 
 
 def process_birth(pid: int) -> str | None:
-    """What tells the process now using `pid` from any other (xum's `getProcessBirth`):
-    `linux-ticks:<starttime>` or `ps-lstart:<start>`; None when the system does not say
-    (Windows) or the process is gone."""
+    """What tells the process using `pid` from a later one (xum's `getProcessBirth`); None when the
+    system does not say."""
     cached = _births.get(pid)
     if cached is not None and time.monotonic() - cached[0] < _BIRTH_CACHE_S:
         return cached[1]
@@ -84,15 +61,13 @@ def _probe_birth(pid: int) -> str | None:
     try:
         with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as stat:
             text = stat.read()
-        # The command name may hold spaces and ")": fields are counted after the last ")".
+        # The command name may hold spaces and ")".
         fields = text[text.rindex(")") + 2 :].split(" ")
         if len(fields) > 19 and fields[19].isdigit():
             return f"{_TICKS}{fields[19]}"
     except (OSError, ValueError):
         pass  # not Linux, or the process is gone
-    # lazy: only macOS and the BSDs ask `ps`, and the window's first paint imports this
-    # module (store.sidecars.meta) — subprocess costs ~5–7 ms there
-    # (tests/gui/test_startup_boundary.py).
+    # lazy: only macOS and the BSDs ask `ps`, and the first paint imports this module.
     import subprocess
 
     try:
@@ -110,8 +85,8 @@ def _probe_birth(pid: int) -> str | None:
 
 
 def pid_alive(pid: int) -> bool | None:
-    """Whether a process has this pid (EPERM: alive, someone else's); None where it cannot
-    be asked safely (on Windows `os.kill` would end the process)."""
+    """Whether a process has this pid (EPERM: alive); None where it cannot be asked safely
+    (Windows)."""
     if sys.platform == "win32":
         return None
     try:
@@ -131,8 +106,7 @@ def make_token(nonce: str) -> str:
 
 
 def parse_token(raw: str) -> tuple[int | None, str | None]:
-    """(pid, birth) of a token as xum reads one: the pid as JavaScript's parseInt reads
-    the first field (None unless a positive integer), birth from hex (None when absent)."""
+    """(pid, birth) of a token as xum reads one (the pid by JavaScript's parseInt)."""
     parts = raw.split(":")
     match = _LEADING_INT.match(parts[0])
     pid = int(match[1]) if match else 0
@@ -154,8 +128,7 @@ def lease_expired(path: Path, *, now: float | None = None) -> bool:
 
 
 def is_stale(path: Path, observed: str) -> bool:
-    """Whether the holder recorded in `observed` is provably or presumably gone (xum's
-    `isLockStale`); a live pid whose birth matches is never stale, however old."""
+    """Whether the holder in `observed` is provably or presumably gone (xum's `isLockStale`)."""
     pid, birth = parse_token(observed)
     if pid is None:
         return lease_expired(path)
@@ -168,8 +141,7 @@ def is_stale(path: Path, observed: str) -> bool:
             return False
         if birth.startswith(_TICKS) and current.startswith(_TICKS):
             return True  # another process has the pid now
-        # `ps` prints the start in its caller's locale: a difference may be xum's locale,
-        # not another process — never take a live holder's lock on that, the lease decides.
+        # `ps` prints the start in its caller's locale: never take a live holder's lock on that.
     return lease_expired(path)
 
 
@@ -202,9 +174,6 @@ def _place(temp: Path, path: Path, token: str) -> bool:
     return True
 
 
-# --- holding --------------------------------------------------------------------------------
-
-
 class _Held(Slotted):
     __slots__ = ("path", "renewed", "token")
 
@@ -232,8 +201,7 @@ if hasattr(os, "register_at_fork"):
 
 
 def renew_held_leases(*, every_s: float = 0.0) -> None:
-    """Refresh the mtime of every lock this process holds (only while it still holds our
-    token), those not renewed for `every_s`. The renewer thread calls it."""
+    """Refresh the mtime of every lock this process still holds, those not renewed for `every_s`."""
     now = time.monotonic()
     with _held_guard:  # a release waits for a renewal in flight (it never renews a successor)
         for held in list(_held.values()):
@@ -269,8 +237,7 @@ def _hold(held: _Held) -> None:
 
 
 class LeaseLock:
-    """One lock file of xum's kind (see the module doc). Not re-entrant: the same process
-    asking again waits like anyone else."""
+    """One lock file of xum's kind; not re-entrant."""
 
     def __init__(self, path: Path, label: str) -> None:
         self.path = Path(path)
@@ -282,8 +249,8 @@ class LeaseLock:
         return self._held is not None
 
     def acquire(self, timeout_s: float) -> None:
-        """Take the lock, waiting up to `timeout_s` while a live holder keeps it and taking
-        over a stale one; LeaseLockBusyError when it could not be had in time."""
+        """Take the lock within `timeout_s`, taking over a stale one; LeaseLockBusyError
+        otherwise."""
         if self._held is not None:
             raise LeaseLockBusyError(f"The {self.label} {self.path} is already held here")
         nonce = os.urandom(8).hex()
@@ -327,12 +294,9 @@ def _release_file(path: Path, token: str, label: str) -> None:
         path.unlink()
 
 
-# --- taking over a stale lock -----------------------------------------------------------------
-
-
 def reclaim_if_stale(path: Path) -> None:
-    """Remove the lock at `path` when its holder is provably gone (xum's
-    `reclaimStaleFileLock`), never one whose token changed since it was judged."""
+    """Remove the lock at `path` when its holder is provably gone (xum's `reclaimStaleFileLock`),
+    never one whose token changed."""
     observed = _read(path)
     if observed is None or not is_stale(path, observed):
         return
@@ -364,8 +328,7 @@ def reclaim_if_stale(path: Path) -> None:
 
 @contextlib.contextmanager
 def _reclaim_guard(path: Path) -> Iterator[bool]:
-    """Hold `<lock>.reclaim` for the block (True), or yield False when another reclaimer
-    holds it — removing it first when that one is gone itself."""
+    """Hold `<lock>.reclaim` for the block (True), or False while another reclaimer holds it."""
     guard = path.with_name(path.name + ".reclaim")
     nonce = os.urandom(8).hex()
     token = make_token(nonce)
@@ -389,9 +352,6 @@ def _reclaim_guard(path: Path) -> Iterator[bool]:
         yield True
     finally:
         _release_file(guard, token, "reclaim guard")
-
-
-# --- what a lock file says ---------------------------------------------------------------------
 
 
 class LockState(Slotted):
@@ -436,25 +396,20 @@ def lock_state(path: Path) -> LockState | None:
     return LockState(path, pid, alive, since, is_stale(path, token))
 
 
-# --- what a killed process leaves beside a lock -------------------------------------------------
-
 _TEMP_NAME = LazyPattern(r"^(?P<lock>.+)\.tmp-(?P<pid>\d+)-[0-9a-f]+$")
 _MOVED_NAME = LazyPattern(r"^(?P<lock>.+)\.stale-[0-9a-f]+$")
-# A temp file lives for one acquire (seconds), a moved-aside lock for one reclaim
-# (milliseconds): one older than this is nobody's work in progress.
+# A temp file lives for one acquire, a moved-aside lock for one reclaim: older is nobody's.
 LEFTOVER_MIN_AGE_S = 60.0
 
 
 def is_leftover_name(name: str) -> bool:
-    """Whether `name` is a lock's temp file (`<lock>.tmp-<pid>-<nonce>`) or a stale lock
-    moved aside by a reclaim (`<lock>.stale-<hex>`)."""
+    """Whether `name` is a lock's temp file or a stale lock moved aside by a reclaim."""
     return bool(_TEMP_NAME.match(name) or _MOVED_NAME.match(name))
 
 
 def remove_if_leftover(path: Path, *, now: float | None = None) -> bool:
-    """Remove a lock's temp file or moved-aside stale lock that no process can still use
-    (docs/formats.md §21.1); whether it went. Never a lock itself, never anything younger
-    than LEFTOVER_MIN_AGE_S, never a moved-aside token of a live holder."""
+    """Remove a lock's temp file or moved-aside lock no process can still use (docs/formats.md
+    §21.1); whether it went."""
     moment = time.time() if now is None else now
     try:
         info = os.stat(path, follow_symlinks=False)
@@ -467,7 +422,7 @@ def remove_if_leftover(path: Path, *, now: float | None = None) -> bool:
     ):
         return False
     if temp := _TEMP_NAME.match(path.name):
-        # Only its creator (the pid in its name) ever uses it; a reused pid's is past the lease.
+        # Only its creator uses it; a reused pid's is past the lease.
         ours = pid_alive(int(temp["pid"])) is False or moment - info.st_mtime > LEASE_S
     elif moved := _MOVED_NAME.match(path.name):
         token = _read(path)

@@ -1,28 +1,6 @@
-"""Cross-process locks: the one lock module of Memtab, on the OS's file locks.
-
-mux, a second Memtab and Memtab's own worker threads may change the same files at once;
-every read-modify-write holds one of these locks around the read, the change and the write.
-
-- `interprocess_lock(path, timeout_s=…)`: a `with` block holding an exclusive lock on a
-  lock file, across threads and processes. It is not re-entrant: a thread asking again
-  for a lock it already holds is refused at once (two owners never both "acquire").
-- `InterprocessLock`: the same lock held across calls (acquire / release).
-- `OwnedLock`: a lock held for a long task (a consolidation run, the background writer),
-  beside a small JSON file saying who holds it, for the message shown to whoever waits.
-
-The OS drops a file lock when its holder exits or is killed, so a crash never leaves a
-lock behind: there is no expiry to wait out and nothing to take over.
-
-xum takes none of these: around the files it shares with Memtab it holds lock files of its
-own, which Memtab takes too, in xum's protocol — the one other kind of lock, in
-`memtab.fs.locking.lease_lock` (docs/formats.md §21.1).
-
-The file lock is `flock` on a lock file (the lock `filelock` takes on Unix, so a Memtab
-of before still excludes this one), called directly: the `filelock` package costs ~16 ms and
-1 MiB of the settled window for three system calls. On Windows, `filelock` takes it
-(LockFileEx), imported by the first lock taken. Every acquire and release is logged at DEBUG
-on `LOCK_TRACE` (`memtab -vv` shows it).
-"""
+"""Cross-process locks: the one lock module of Memtab, on the OS's file locks (`flock`, on Windows
+`filelock`'s LockFileEx), which the OS drops when a holder dies. xum's own lock files are
+`lease_lock`'s (docs/formats.md §21.1)."""
 
 from __future__ import annotations
 
@@ -53,8 +31,7 @@ LOCK_TRACE = "memtab.lock_trace"
 _trace = logging.getLogger(LOCK_TRACE)
 
 DEFAULT_TIMEOUT_S = 30.0
-# How often a waiter retries a lock another process holds (flock cannot block with a
-# timeout). Short, because the locks guard edits that take about a millisecond.
+# flock cannot block with a timeout; the locks guard edits of about a millisecond.
 _POLL_INTERVAL_S = 0.002
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
@@ -97,11 +74,8 @@ if hasattr(os, "register_at_fork"):
 
 
 class InterprocessLock:
-    """An exclusive lock on `path` across threads and processes; not re-entrant.
-
-    Threads of one process queue on a threading lock, processes on the file lock (flock
-    on Unix, LockFileEx on Windows). Release may happen on any thread.
-    """
+    """An exclusive lock on `path` across threads and processes; not re-entrant; released on any
+    thread."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
@@ -160,10 +134,10 @@ class InterprocessLock:
 
 
 def _take_file_lock(path: Path, deadline: float) -> Any:
-    """The OS's lock on the file `path`, tried until `deadline` (time.monotonic): what
-    `_let_go` releases, or None when another process held it all along."""
+    """The OS's lock on `path`, tried until `deadline`; None when another process held it all
+    along."""
     if sys.platform == "win32":
-        import filelock  # lazy: ~16 ms, only Windows' locks need it (see the module's doc)
+        import filelock  # lazy: only Windows' locks need it
 
         lock = filelock.FileLock(str(path), thread_local=False)
         try:
@@ -183,8 +157,7 @@ def _take_file_lock(path: Path, deadline: float) -> Any:
 
 
 def _try_flock(path: Path) -> int | None:
-    """One try at flock on `path` (made if absent): the open descriptor that holds it, or
-    None while another process holds it."""
+    """One flock try on `path` (made if absent): the holding descriptor, or None."""
     descriptor = _open_lock_file(path)
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -198,19 +171,15 @@ def _try_flock(path: Path) -> int | None:
             ) from None
         raise
     if os.fstat(descriptor).st_nlink == 0:
-        # The file was deleted between the open and the lock: a lock on it excludes nobody
-        # who opens the path now (the next try opens the file the path names).
+        # Deleted between the open and the lock: the next try opens the file the path names.
         os.close(descriptor)
         return None
     return descriptor
 
 
 def _open_lock_file(path: Path) -> int:
-    """The lock file at `path`, opened (made 0644 when absent: it holds nothing), never
-    through a link: every lock file is Memtab's own, in a folder of Memtab's, so a link at
-    its name was planted (while the folder was open to others) or left by a mistake —
-    following it would make its target, or lock another's file forever. It is removed,
-    never followed, said in the log, and the file made anew."""
+    """The lock file at `path`, opened (made 0644), never through a link: a link there is removed,
+    logged, and the file made anew."""
     flags = os.O_RDWR | os.O_CREAT | _NOFOLLOW  # not inherited by children (os.open's rule)
     try:
         return os.open(path, flags, 0o644)
@@ -234,11 +203,8 @@ def _let_go(file_lock: Any) -> None:
 
 @contextlib.contextmanager
 def interprocess_lock(lock_path: Path, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> Iterator[None]:
-    """Hold an exclusive lock on `lock_path` for the block (see `InterprocessLock`).
-
-    Waits up to `timeout_s`, then raises LockUnavailableError (a TimeoutError) naming the
-    lock file. The lock is released when the block ends, or by the OS if the process dies.
-    """
+    """Hold an exclusive lock on `lock_path` for the block; LockUnavailableError after
+    `timeout_s`."""
     lock = InterprocessLock(lock_path)
     lock.acquire(timeout_s)
     try:
@@ -256,9 +222,7 @@ def _whole_number(value: Any) -> int:
 
 
 class LockHolder(Record, keep_unknown=True):
-    """Who holds an `OwnedLock`, as its holder wrote it down: `<name>.holder.json`
-    (docs/formats.md §14.1). A number or numeric text reads as the pid and the time, any
-    value as the host; what else the holder wrote (`role`, `workspaceId`) is its details."""
+    """Who holds an `OwnedLock`: `<name>.holder.json` (docs/formats.md §14.1)."""
 
     pid: Annotated[int, Healed(_whole_number)]
     host: Annotated[str, Healed(str)]
@@ -274,12 +238,8 @@ class LockHolder(Record, keep_unknown=True):
 
 
 class OwnedLock(InterprocessLock):
-    """A lock held for a long task, with a `<name>.holder.json` file naming its holder.
-
-    The holder file is written right after the lock is taken and removed before it is
-    let go; a crashed holder leaves it behind, but the OS releases the lock, and the next
-    holder overwrites it. Only read it when the lock is found taken.
-    """
+    """A lock for a long task with a `<name>.holder.json` naming its holder, read only when the lock
+    is found taken."""
 
     @property
     def holder_path(self) -> Path:
@@ -311,10 +271,8 @@ class OwnedLock(InterprocessLock):
 
 
 def lock_holder(path: Path) -> str | None:
-    """Who holds the OS lock on file `path`, in words (`pid 123: memtab tool view …`), as
-    far as the system tells (Linux lists every lock in /proc/locks); None when it does not
-    say (another system, a holder in another namespace) or nobody holds it. For the
-    message of a lock that has no holder file (`OwnedLock` has one)."""
+    """Who holds the OS lock on `path`, in words (Linux's /proc/locks); None when the system does
+    not say."""
     try:
         info = os.stat(path)
         with open("/proc/locks", encoding="ascii", errors="replace") as locks:

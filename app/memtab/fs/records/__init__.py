@@ -1,70 +1,6 @@
-"""Records: a JSON object Memtab writes or reads is one declared record class (`Record`).
-
-A record declares each field once — its name in Python (snake_case) and in the file
-(camelCase, generated; `Key("from")` where the file says otherwise), its type, its
-default — and its docstring cites the section of docs/formats.md that describes the file,
-which in turn names the class. Reading is `Rec.read(raw)` (a parsed JSON value → the
-record, or None when it is not one); writing is `rec.to_json()` (the JSON object,
-camelCase, in the order the fields are declared). A record is a frozen, slotted object
-built by keyword (`Rec(name=…)`, not checked: the type checker checks it), compared and
-hashed by value, copied with changes by `replaced(...)`.
-
-Every type is read strictly (`memtab.fs.records.codec`: a `str` is a string, an `int` an
-integer and never a bool…); a record without one of its required fields is no record.
-Files other programs write are read leniently, and each rule is a marker declared on the
-field it applies to (`Annotated[T, marker…]`, the first marker innermost):
-
-- `Lenient(default)`: a value of the wrong type (or out of range) reads as the default,
-  and the rest of the record is still read;
-- `OrNone[T]`: the same with None, for optional fields;
-- `FiniteNumber`, `PositiveTime`, `Count`, `TrueOnly`, `TrimmedText`: the self-healing
-  values of mux's files (a count floored, a time > 0, `true` and nothing else…);
-- `ValidItems`, `ValidEntries`: a list (an object) whose items (values) are read one by
-  one, a bad one dropped without hiding the others;
-- `Healed(fn)` (the raw value mended before it is read; `fn` says what it forgave with
-  `note`), `Checked(fn)` (the value read, mended or refused with ValueError), `AtLeast(n)`
-  (a number ≥ n, a text or list of at least n);
-- `OmitNone`: written only when it has a value (mux leaves such fields out); `OmitEmpty`:
-  only when it holds something (a text, a list, true);
-- `KeepUnread`: an optional field's value that cannot be read is written back as it was
-  (among the unknown fields of a `keep_unknown=True` record);
-- `PlainJson`: JSON as parsed, its outer kind checked and nothing in it read, written as
-  it is without a walk (a big cache whose entries are checked where they are used).
-
-A record a file holds as a list of its values (`[path, config]`) subclasses `Positional`:
-read from the list, written as it.
-
-`Rec.read_noting(raw)` reads as `read` does and says what the lenient fields forgave, each
-with its place: a value `Lenient` refused, an item `ValidItems` dropped, a value a
-`Healed` function mended and noted (a trace dump's notes: `memtab.traces.schema`).
-
-A record that writes the fields it was given and no others (read from a file that has
-them, or given to its constructor; `rec.given(name)` says which) is declared
-`given_only=True` (the trace dumps: a dump holds what its writer wrote).
-
-A record built field by field, as its source is parsed (a transcript's events), is declared
-`frozen=False`: its fields may be set after it is built, and it is compared and hashed by
-identity (a value that changes is no key).
-
-A record whose unknown fields must be written back is declared `keep_unknown=True` (they
-come back after the known ones); a sidecar others write too is changed through
-`memtab.fs.sidecar`, which keeps every field at every level whatever the record knows.
-A record may mend what it reads as a whole: `before_read` (the raw value) and
-`after_read` (the record read; ValueError refuses it).
-
-What a record writes may differ from what it holds (`computed`, `WrittenAs`, `NotWritten`,
-`Inlined`, `write_only=True`: the `--json` outputs): see `memtab.fs.records.output`.
-
-The codec is Memtab's own, and cheap: defining a record class costs what a plain class
-costs; its first read makes the plan every read of it follows (`memtab.fs.records.reading`:
-a value its field's plain type accepts taken as it is, its full reader only for another),
-and its first write generates its writer as one function (`memtab.fs.records.compiler`),
-as fast as a hand-written one (and the constructor of a class built unchecked, at its
-`COMPILED_AT`th build, nearly as fast as a dataclass's); importing it loads no third-party
-package — docs/ARCHITECTURE.md "Records" says why it was chosen, docs/performance.md
-"Records" what was measured.
-The markers live in `memtab.fs.records.markers`; import everything from here.
-"""
+"""Records: every JSON object Memtab reads or writes is one declared `Record` class, its fields
+read strictly, leniencies declared as markers on them (import them from here); docs/ARCHITECTURE.md
+"Records" says how and why."""
 
 from __future__ import annotations
 
@@ -156,8 +92,7 @@ def field(*, default: Any = ABSENT, default_factory: Callable[[], Any] | None = 
 
 
 class _RecordClass(type):
-    """Makes a record class slotted: its annotated fields become its slots, their defaults
-    are kept aside (a slot and a class attribute cannot share a name)."""
+    """Makes a record class slotted, its defaults kept aside."""
 
     def __new__(
         mcs, name: str, bases: tuple[type, ...], namespace: dict[str, Any], **kwargs: Any
@@ -197,8 +132,7 @@ def _is_class_var(annotation: Any) -> bool:
 
 @dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(field, computed))
 class Record(metaclass=_RecordClass):
-    """A JSON object Memtab reads or writes (see the module doc). Subclasses cite their
-    docs/formats.md section."""
+    """A JSON object Memtab reads or writes; subclasses cite their docs/formats.md section."""
 
     __slots__ = ("_unknown",)
     _field_names: ClassVar[tuple[str, ...]] = ()
@@ -234,7 +168,7 @@ class Record(metaclass=_RecordClass):
         )
         cls._defaults = {**cls._defaults, **defaults}
         cls._fields = cls._writes = cls._writer = cls._unchecked_init = None
-        # its own reader, made at its first read (the parent's reads the parent's fields)
+        # its own reader, made at its first read
         cls._read_object = Record.__dict__["_read_object"]  # type: ignore[method-assign]
         if "__init__" in cls.__dict__:
             raise TypeError(f"{cls.__name__}: a record is built from its fields, by keyword")
@@ -256,11 +190,9 @@ class Record(metaclass=_RecordClass):
             cls.__hash__ = object.__hash__  # type: ignore[method-assign]
 
     def __init__(self, **values: Any) -> None:
-        """A record of `values`, each read as it would be from a file (a text capped, a
-        list made a tuple; RecordError: one its field refuses) unless the class says
-        `checked_when_built=False` (records built by the thousand from values known good:
-        such a class's constructor is generated at its `COMPILED_AT`th build, and put in
-        this one's place)."""
+        """A record of `values`, each read as from a file (RecordError: one refused), unless the
+        class says `checked_when_built=False` (its constructor is generated at its `COMPILED_AT`th
+        build)."""
         cls = type(self)
         if cls._checks_when_built:  # never compiled: its next build may be given a value
             if values:  # none given: its fields' types not needed yet
@@ -279,9 +211,7 @@ class Record(metaclass=_RecordClass):
 
     @classmethod
     def unchecked(cls, **values: Any) -> Self:
-        """A record of `values` that are what reading them would give already (Memtab's
-        own records and values, made by the thousand: a sync's runs log names an op a
-        file), built unchecked as a `checked_when_built=False` class is, by a constructor
+        """A record of values already as read would give them, built unchecked by a constructor
         generated at its first call."""
         init = cls.__dict__.get("_unchecked_init")
         if init is None:
@@ -311,8 +241,6 @@ class Record(metaclass=_RecordClass):
             raise TypeError(f"{type(self).__name__}() has no field `{next(iter(values))}`")
         set_slot(self, "_unknown", None)
 
-    # --- reading and writing -----------------------------------------------------------
-
     @classmethod
     def read(cls, raw: Any) -> Self | None:
         """The record `raw` (a parsed JSON value) holds, or None when it holds none."""
@@ -328,11 +256,8 @@ class Record(metaclass=_RecordClass):
 
     @classmethod
     def read_noting(cls, raw: Any) -> tuple[Self | None, list[RecordError]]:
-        """The record `raw` holds (None when it holds none), and what its lenient fields
-        forgave on the way, in order, each where it was (`where`: keys and indexes from
-        this record): a value a `Lenient` field refused (read as its default), an item
-        `ValidItems` or `ValidEntries` dropped, a value a `Healed` function mended and said
-        so (`note`). None of it when the record is refused."""
+        """The record `raw` holds (None: none) and what its lenient fields forgave on the way, each
+        with its `where`."""
         record, found = noting(lambda: cls.read(raw))
         return record, found if record is not None else []
 
@@ -364,9 +289,8 @@ class Record(metaclass=_RecordClass):
 
     @classmethod
     def _read_object(cls, raw: Any, problems: list[RecordError] | None = None) -> Self:
-        """The record `raw` holds (RecordError: the first problem; every one goes to
-        `problems` when given). This one makes the class's reader at its first read
-        (`memtab.fs.records.reading`) and puts it in its place."""
+        """The record `raw` holds (RecordError: the first problem; all go to `problems`); makes the
+        class's reader at first read."""
         if cls._write_only:
             raise TypeError(f"{cls.__name__} is written only, never read")
         read = reader_of_record(cls, Record)
@@ -404,8 +328,8 @@ class Record(metaclass=_RecordClass):
 
     @classmethod
     def written_fields(cls) -> tuple[Field, ...]:
-        """What `to_json` writes, in order: the declared fields but the `NotWritten` ones,
-        the computed ones at their place."""
+        """What `to_json` writes, in order: the fields but `NotWritten`, the computed at their
+        place."""
         if cls.__dict__.get("_writes") is None:
             stored = {declared.name: declared for declared in cls.fields()}
             declared = _annotations(cls)
@@ -416,11 +340,9 @@ class Record(metaclass=_RecordClass):
             cls._writes = tuple(f for f in every if NotWritten not in f.markers)
         return cls._writes  # type: ignore[return-value]
 
-    # --- a value -------------------------------------------------------------------------
-
     def given(self, name: str) -> bool:
-        """Whether the field `name` was given (read from the file, or to the constructor):
-        what a `given_only=True` record writes. Every field is, in another record."""
+        """Whether field `name` was given (read or to the constructor): what a `given_only=True`
+        record writes."""
         return not self._given_only or name in getattr(self, "_given")  # noqa: B009 - a slot
 
     def replaced(self, **changes: Any) -> Self:
@@ -466,11 +388,8 @@ class Record(metaclass=_RecordClass):
 
 
 class Positional(Record):
-    """A record a file holds as the list of its fields' values, in declared order (mux's
-    `[projectPath, config]` pairs): `read` takes a list of exactly that many items (none
-    other is the record), `to_json()` gives the list. Its fields are all written, so none
-    is `OmitNone` and it keeps no unknown field. A subclass's own `before_read` mends the
-    list, before this one maps it."""
+    """A record a file holds as the list of its fields' values (mux's `[projectPath, config]`): read
+    from a list of exactly that many items, written as the list."""
 
     __slots__ = ()
 
@@ -496,9 +415,7 @@ def _rebuilt(cls: type[Record], values: tuple[Any, ...], unknown: Any) -> Record
 
 
 def _annotations(cls: type[Record]) -> dict[str, Any]:
-    """The types declared for `cls`'s fields, each evaluated in the module of the class
-    that declares it (`typing.get_type_hints` would make the class's namespace the
-    globals, which a lambda in an annotation does not see)."""
+    """`cls`'s field types, each evaluated in the module of the class declaring it."""
     declared: dict[str, Any] = {}
     for owner in reversed(cls.__mro__[: cls.__mro__.index(Record)]):
         declared.update(inspect.get_annotations(owner, eval_str=True))
@@ -506,15 +423,12 @@ def _annotations(cls: type[Record]) -> dict[str, Any]:
 
 
 COMPILED_AT = 100
-"""The build of an unchecked record class at which its constructor is generated: compiling
-it (~0.15 ms) costs what the generic one's extra 1.5 µs costs over 100 builds, so a class
-built a few times (on the first paint) compiles nothing."""
+"""The build of an unchecked record class at which its constructor is generated."""
 _BUILDS: dict[type[Record], int] = {}
 
 
 def _record_reader(declared: Any) -> Reader | None:
-    """A record class's reader, for a field that holds one (a record may hold its own
-    kind); None: no record."""
+    """The reader of a record class held by a field; None: no record."""
     if not (isinstance(declared, type) and issubclass(declared, Record)):
         return None
     kind: type[Record] = declared

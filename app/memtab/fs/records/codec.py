@@ -1,19 +1,5 @@
-"""The record codec's engine: a record class's fields, and a reader for each declared type.
-
-`memtab.fs.records` is what records import (the `Record` base, the markers); this module
-is what it runs on. A record's fields are taken from its annotations once, when the class
-is first read or written (not when it is created: a record class costs what a plain
-class costs to define, so first-paint modules may declare records). Each field's type
-becomes a reader — a function from a parsed JSON value to the value the record holds,
-raising `RecordError` — built from the type and its `Annotated` markers, each marker wrapping
-the reader of what it annotates (the first marker innermost).
-
-Every type is read strictly: `str` is a string, `int` an integer that is not a bool,
-`float` any number but a bool, `bool` true or false, `Literal[...]` one of its values, a
-union the first of its members that reads (left to right), `tuple[X, ...]` a list of X,
-`dict[str, X]` an object of X, a record an object its class reads, a `Path` a string (written
-as one), `Any` anything.
-"""
+"""The record codec's engine: a record class's fields, and a strict reader for each declared type,
+wrapped by its `Annotated` markers (the first innermost)."""
 
 from __future__ import annotations
 
@@ -30,8 +16,7 @@ Reader = Callable[[Any], Any]
 
 
 class RecordError(ValueError):
-    """A value a field's type refuses: where (keys and indexes from the record read),
-    what was found, and why."""
+    """A value a field's type refuses: where, what was found, and why."""
 
     def __init__(self, reason: str, value: Any, where: tuple[str | int, ...] = ()) -> None:
         super().__init__(reason)
@@ -54,14 +39,7 @@ MISSING = "missing"
 T = TypeVar("T")
 
 
-# --- notes: what a read that asks for them was forgiven -----------------------------------
-#
-# A lenient field takes what its type refuses (`Lenient`: its default; `ValidItems`: the
-# item dropped; a `Healed` function: the value mended), and a read may ask what it forgave,
-# each with its place (`Record.read_noting`: a trace dump's "`attempts[1].durationMs` should
-# be a number but is true"). The notes of this thread's read are in `_NOTES.found`; a read
-# that fails leaves none (`placed`), and a reader places those of what it read under its
-# key or index. No other read looks further than `NOTING[0]`, 0 while nothing notes.
+# Notes: what a read that asks for them was forgiven (`Record.read_noting`), in `_NOTES.found`.
 
 
 class _Notes(threading.local):
@@ -75,24 +53,21 @@ _NOTING_LOCK = threading.Lock()
 
 
 def note(reason: str, value: Any) -> None:
-    """Say that `value` was mended rather than taken as it was — what a `Healed` function
-    says of what it forgave (`reason`: what the value is not, "not a list") — for a read
-    that notes (`noting`); nothing in another read."""
+    """Note that `value` was mended (`reason`: what it is not), for a read that notes."""
     if NOTING[0]:
         noted(RecordError(reason, value))
 
 
 def noted(problem: RecordError) -> None:
-    """Note `problem`, refused and forgiven (a `Lenient` field's default, a dropped item),
-    for a read that notes; nothing in another read."""
+    """Note `problem` as forgiven, for a read that notes."""
     found = _NOTES.found if NOTING[0] else None
     if found is not None:
         found.append(problem)
 
 
 def placed(read: Reader, value: Any, *where: str | int, instead: int = 0) -> Any:
-    """`read(value)` within a read that notes: the notes it makes placed under `where`
-    (keys and indexes) instead of their first `instead` parts, none kept when it fails."""
+    """`read(value)` in a read that notes, its notes placed under `where` instead of their first
+    `instead` parts."""
     found = _NOTES.found
     if found is None:
         return read(value)
@@ -125,16 +100,13 @@ def noting(read: Callable[[], T]) -> tuple[T, list[RecordError]]:
 
 
 class Marker:
-    """Something `Annotated` declares on a field's type: how it is read (`wrap`), or how
-    the field is named or written (`Key`, `OmitNone`, which leave the reader as it is)."""
+    """Declared on a field's type by `Annotated`: how it is read (`wrap`), named or written."""
 
     __slots__ = ()
     keeps_accepted: bool = False
-    """Whether a value the wrapped reader accepts comes out of this marker's reader as it
-    is (so a reader may take a value its type's test accepts: `records.reading`)."""
+    """Whether a value the wrapped reader accepts comes out as it is."""
     as_parsed: bool = False
-    """Whether the value is JSON as parsed, read without a walk and written as it is
-    (`PlainJson`)."""
+    """Whether the value is kept as parsed and written as it is (`PlainJson`)."""
 
     def wrap(self, read: Reader) -> Reader:
         return read
@@ -145,10 +117,8 @@ class Marker:
 
 
 class Field:
-    """One declared field: its Python name, its key in the file, its type (without
-    markers), its markers, how it is read, whether it is written when None (when empty),
-    and how it is written (`write`: the value → what the JSON holds; None: as it is).
-    (Plain classes here, not dataclasses: a dataclass costs ~1 ms to define.)"""
+    """One declared field: names, type, markers, reader, and how it is written (a plain class: a
+    dataclass is slow to define)."""
 
     __slots__ = ("key", "markers", "name", "omit_empty", "omit_none", "read", "type", "write")
 
@@ -183,8 +153,7 @@ def camel_name(name: str) -> str:
 
 
 def reader_of(declared: Any, record_reader: Callable[[Any], Reader | None]) -> Reader:
-    """The reader of a value of type `declared` (see the module doc); `record_reader(t)` is
-    the reader of `t` when it is a record class, else None."""
+    """The reader of a value of type `declared`; `record_reader(t)` gives a record class's."""
     origin = get_origin(declared)
     if origin is Annotated:
         inner, *markers = get_args(declared)
@@ -222,8 +191,8 @@ def reader_of(declared: Any, record_reader: Callable[[Any], Reader | None]) -> R
 
 
 def _outer_kind(declared: Any, in_union: bool = False) -> Reader:
-    """The reader of a value kept as parsed (`PlainJson`): its outer kind checked, nothing
-    in it read (in a union with an object or a list, a plain value read as its type)."""
+    """The reader of a value kept as parsed (`PlainJson`): its outer kind checked, nothing in it
+    read."""
     origin = get_origin(declared) or declared
     if origin in (Union, types.UnionType):
         return _union(tuple(_outer_kind(member, True) for member in get_args(declared)))
@@ -251,8 +220,8 @@ def _list_as_parsed(value: Any) -> Any:
 
 
 def written_as_parsed(bare: Any, markers: tuple[Any, ...]) -> bool:
-    """Whether a field of type `bare` with `markers` holds JSON as parsed, written as it is:
-    `PlainJson`, or an object whose values are (`dict[str, Annotated[…, PlainJson]]`)."""
+    """Whether a field holds JSON as parsed, written as it is (`PlainJson`, or an object of
+    them)."""
     if any(getattr(marker, "as_parsed", False) for marker in markers):
         return True
     if (get_origin(bare) or bare) not in (dict, Mapping) or len(get_args(bare)) != 2:
@@ -262,9 +231,8 @@ def written_as_parsed(bare: Any, markers: tuple[Any, ...]) -> bool:
 
 
 def accepted_types(declared: Any) -> frozenset[type] | None:
-    """The types whose values `declared`'s reader gives back as they are (a value of one
-    is taken after `type(v) in kinds`: `records.reading`), `JSON_KINDS` for `Any` (every
-    value a JSON file holds), or None when there are none."""
+    """The types whose values `declared`'s reader gives back as they are (`JSON_KINDS` for `Any`);
+    None: none."""
     if get_origin(declared) is Annotated:
         inner, *markers = get_args(declared)
         keeps = all(m.keeps_accepted for m in markers if isinstance(m, Marker))
@@ -297,9 +265,8 @@ _ACCEPTED: dict[Any, frozenset[type]] = {
 
 
 def accepted_as_is(declared: Any, var: str) -> str | None:
-    """A Python test of the value named `var` true only where `declared`'s reader would
-    give that value back as it is ("True": every value), or None when there is none: the
-    test a generated writer makes of a value (`accepted_types`, as source)."""
+    """A Python test of `var` true only where `declared`'s reader gives it back as it is; None:
+    none."""
     kinds = accepted_types(declared)
     if kinds is None:
         return None
@@ -316,8 +283,7 @@ _WRITTEN_ORDER = (str, int, float, bool, type(None))
 
 
 def written_as_is(bare: Any, markers: tuple[Any, ...]) -> bool:
-    """Whether a field of type `bare` always holds plain JSON (a string, number, boolean
-    or null), written as it is."""
+    """Whether a field always holds plain JSON (string, number, boolean or null)."""
     if get_origin(bare) is Literal:
         return all(type(choice) in PLAIN_JSON for choice in get_args(bare))
     test = accepted_as_is(bare, "v")

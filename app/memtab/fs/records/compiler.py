@@ -1,33 +1,6 @@
-"""A record class's writer and the constructor of a class built unchecked, each generated
-as one plain function: the writer at the class's first write, the constructor at its
-`COMPILED_AT`th build (`Record.unchecked`: at its first).
-
-`memtab.fs.records` declares, `memtab.fs.records.codec` says how each type is read and
-written, `memtab.fs.records.reading` reads; this module turns a class's fields into the
-functions that run at every write and every unchecked build, so a record costs what a
-hand-written `to_json` (a dataclass's constructor) costs (docs/performance.md "Records").
-The source is generated (`exec`) because the alternative — a loop over the fields calling
-`written` on each value — spends most of its time in calls (3,000 entries of
-memory-meta.json encoded: 4.7 ms against 0.6 ms): here each field is a line, a value that
-always holds plain JSON written as it is, one its declared type's test accepts
-(`type(v) is str`: `records.codec.accepted_as_is`) too, `written` called for the others.
-Reading generates nothing (a class's plan costs ~1.4× a generated reader a read, and no
-compile: `records.reading`). `source_of_writer` / `source_of_init` give the text, for a
-reader of this module who wants to see what runs.
-
-A generated writer, for `class Entry(Record): pinned: bool = False; tags: tuple[str, ...]
-= (); note: Annotated[str | None, OmitNone] = None`:
-
-    def write_Entry(self):
-        v1 = self.tags
-        out = {'pinned': self.pinned, 'tags': written(v1)}
-        v = self.note
-        if v is not None: out['note'] = v
-        unknown = self._unknown
-        if unknown:
-            for key, value in unknown.items(): out.setdefault(key, value)
-        return out
-"""
+"""A record class's writer and its unchecked constructor, each generated (`exec`) as one plain
+function at its first write or `COMPILED_AT`th build, as fast as hand-written code;
+`source_of_writer` / `source_of_init` give the text."""
 
 from __future__ import annotations
 
@@ -61,10 +34,8 @@ def no_field(cls: Any, given: dict[str, Any]) -> None:
 def source_of_init(
     cls: Any, field_names: tuple[str, ...], defaults: dict[str, Any]
 ) -> tuple[str, dict[str, Any]]:
-    """The constructor of a record built unchecked (`checked_when_built=False`): each field
-    a keyword-only parameter, its default made when it is not given, the slots set — what a
-    dataclass's `__init__` does, and as fast. (Generated names start with `_`, which no
-    field's does.)"""
+    """The source of an unchecked record's constructor: keyword-only fields, defaults made, slots
+    set."""
     names: dict[str, Any] = {"_ABSENT": ABSENT, "_cls": cls, "_needs": needs, "_no": no_field}
     params, lines = [], []
     for n, name in enumerate(field_names):
@@ -96,13 +67,8 @@ def source_of_init(
 def source_of_writer(
     cls: Any, base: type, fields: tuple[Field, ...], defaults: dict[str, Any]
 ) -> tuple[str, dict[str, Any]]:
-    """The writer's source: `fields` (what the record writes) in order under their keys,
-    the unknown fields after them. A field that always holds plain JSON is written as it
-    is; another is made JSON by `written` (after the field's `write`), except a value its
-    declared type's test accepts (`type(v) is str`, a list of the declared record class:
-    a record built unchecked, a computed value). The leading fields written whatever
-    their value are one dict display. `base` is the record base class (a field holding
-    `base`s: `list[R]`)."""
+    """The writer's source: the written fields in order, then the unknown fields; plain JSON taken
+    as it is, other values through `written` unless their type's test accepts them."""
     names: dict[str, Any] = {"written": written}
 
     def plain(declared: Field) -> bool:
@@ -154,8 +120,7 @@ def source_of_writer(
 def _field_writer(
     n: int, declared: Field, got: str, plain: bool, base: type, names: dict[str, Any]
 ) -> list[str]:
-    """The writer's lines that put field `n` (its value `got`) in `out`, unless it is to be
-    left out."""
+    """The lines that put field `n` (value `got`) in `out`, unless it is left out."""
     key = repr(declared.key)
     value = "v" if plain else _value(n, declared, "v", base, names)
     if declared.omit_empty:
@@ -168,8 +133,7 @@ def _field_writer(
 
 
 def _getter(cls: Any, n: int, name: str, names: dict[str, Any]) -> str:
-    """An expression of field `n`'s value: its slot, or a computed value's function called
-    (not through the property)."""
+    """An expression of field `n`'s value: its slot, or a computed value's function called."""
     found = next((owner.__dict__[name] for owner in cls.__mro__ if name in owner.__dict__), None)
     if isinstance(found, property) and found.fget is not None:
         names[f"c{n}"] = found.fget
@@ -202,8 +166,7 @@ def _record_items(declared: Any, base: type) -> type | None:
 
 
 def _plain_json_test(declared: Any, var: str) -> str | None:
-    """A Python test of `var` true only for a value of type `declared` that is plain JSON,
-    which `written` gives back as it is (None: no such test)."""
+    """A test of `var` true only for plain JSON of type `declared` (None: none)."""
     if get_origin(declared) is Literal:
         kinds = {type(choice) for choice in get_args(declared)}
         if not kinds <= PLAIN_JSON:

@@ -1,11 +1,5 @@
-"""The markers a record's field declares on its type (`Annotated[T, marker…]`): how a value
-another program wrote is read (`Lenient`, `Healed`, `Checked`, `AtLeast`, `ValidItems`,
-`ValidEntries` and the healing values `FiniteNumber`, `PositiveTime`, `Count`, `TrueOnly`,
-`TrimmedText`), named (`Key`), written (`OmitNone`, `OmitEmpty`) or kept as parsed
-(`PlainJson`).
-`memtab.fs.records` exports them with the rest of the record API (its docstring says what
-each does); import them from there.
-"""
+"""The markers a record's field declares on its type (`Annotated[T, marker…]`): how another
+program's value is read, named, written or kept as parsed; import them from `memtab.fs.records`."""
 
 from __future__ import annotations
 
@@ -50,21 +44,17 @@ OmitNone = _Flag("OmitNone")
 
 
 OmitEmpty = _Flag("OmitEmpty")
-"""A field written only when it holds something — not None, false, "" or an empty list or
-object (mux writes `isError` only when true, a text only when there is one):
-`Annotated[str, OmitEmpty]`. For a text, a list or a flag: a number uses `OmitNone` (0 is a
-value)."""
+"""A field written only when it holds something (not None, false, "" or empty); numbers use
+`OmitNone`."""
 
 
 KeepUnread = _Flag("KeepUnread", keeps_unread=True)
-"""An optional field (None when it cannot be read) whose value, when present but not
-read, is written back as it was, among the unknown fields (`keep_unknown=True` records):
-`Annotated[OrNone[str], KeepUnread]`."""
+"""An optional field whose present but unreadable value is written back as it was
+(`keep_unknown=True`)."""
 
 
 class Lenient(Marker):
-    """A value the field's type refuses reads as `default` (the record is still read; a
-    read that notes notes the refusal: `Record.read_noting`)."""
+    """A value the field's type refuses reads as `default` (noted in a read that notes)."""
 
     __slots__ = ("default",)
     keeps_accepted = True
@@ -86,8 +76,7 @@ class Lenient(Marker):
 
 
 class Healed(Marker):
-    """The raw value mended by `heal` before the type reads it (ValueError or TypeError:
-    refused); `heal` says what it forgave with `note` (`Record.read_noting`)."""
+    """The raw value mended by `heal` before it is read (ValueError or TypeError: refused)."""
 
     __slots__ = ("heal",)
 
@@ -223,8 +212,7 @@ class _ValidItems(Marker):
 
 
 def _valid_items_noted(read: Reader, value: Any) -> Any:
-    """What `ValidItems` reads, in a read that notes: each item read at its place, each one
-    dropped noted there (and a value that is no list)."""
+    """`ValidItems` in a read that notes: each dropped item noted at its place."""
     if not isinstance(value, list | tuple):
         noted(RecordError("not a list", value))
         return read([])
@@ -255,8 +243,7 @@ class _ValidEntries(Marker):
 
 
 def _valid_entries_noted(read: Reader, value: Any) -> Any:
-    """What `ValidEntries` reads, in a read that notes: each entry read at its key, each one
-    dropped noted there (and a value that is no object)."""
+    """`ValidEntries` in a read that notes: each dropped entry noted at its key."""
     if not isinstance(value, dict):
         noted(RecordError("not an object", value))
         return read({})
@@ -270,15 +257,10 @@ def _valid_entries_noted(read: Reader, value: Any) -> Any:
 
 
 PlainJson = _Flag("PlainJson", as_parsed=True)
-"""`Annotated[dict[str, Any], PlainJson]`: JSON as parsed (an object, a list, or `Any`), its
-outer kind checked and nothing in it read (its user checks what it takes, as it takes it:
-the description cache's 20,000 entries), kept without a copy and written as it is, without
-a walk — so it must hold JSON values only. An object of such values is written as it is
-too."""
+"""JSON as parsed: its outer kind checked, nothing in it read, kept and written as it is (JSON
+values only)."""
 
 ValidItems = Annotated[T, _ValidItems()]
-"""`ValidItems[tuple[X, ...]]`: a list whose items that are not an `X` are dropped (a value
-that is not a list reads as empty)."""
+"""`ValidItems[tuple[X, ...]]`: a list, its items that are no `X` dropped."""
 ValidEntries = Annotated[T, _ValidEntries()]
-"""`ValidEntries[dict[str, X]]`: an object whose entries that are not an `X` are dropped (a
-value that is not an object reads as empty)."""
+"""`ValidEntries[dict[str, X]]`: an object, its entries that are no `X` dropped."""

@@ -1,22 +1,5 @@
-"""Reading a record: a parsed JSON value → the record, its fields read in turn by the plan
-its class makes at its first read — the one way a record is read.
-
-`memtab.fs.records.codec` makes each field's full reader (its type's, wrapped by its
-markers: what a value reads as, and the problem's place and message); this module reads a
-record with them. A field's plan says where its value is (its key, else its Python name),
-what it is when absent (its default, or a problem: `missing`), and the types whose values
-the full reader gives back as they are (`codec.accepted_types`): such a value — nearly
-every value a file holds — is taken after a `type(v) in kinds` test, a healed one
-(`Healed`) after its mending, and only another goes through the full reader. What a value
-reads as is therefore the full reader's word alone; the test only skips it where it would
-give the value back unchanged.
-
-No code is generated for reading (the writer and an unchecked constructor are:
-`memtab.fs.records.compiler`): a class read once — the registry and the window's state
-before the first paint, a command's settings — costs its plan, not a compile, and one read
-by the thousand (memory-meta.json, history's index) costs what the hand readers it
-replaced cost (docs/performance.md "Records").
-"""
+"""Reading a record, the one way: each field by the plan its class makes at its first read, a value
+its plain type accepts taken as it is, any other through its full reader (`codec`)."""
 
 from __future__ import annotations
 
@@ -114,9 +97,8 @@ def _field_plan(cls: Any, declared: Field, defaults: dict[str, Any], fills: bool
 def quick_test(
     bare: Any, markers: tuple[Any, ...]
 ) -> tuple[Callable[[Any], Any] | None, frozenset[type], int | None]:
-    """What a value of a field of type `bare` with `markers` is tested by before its full
-    reader is spared: the function mending it first (None: none), the types it must then
-    be of (none: every value goes to the full reader), and the least it may be."""
+    """A field's quick test: its mending function, the types a value must then be of, and its least
+    value."""
     reading = [m for m in markers if isinstance(m, Marker)]
     heal = reading[0].heals() if reading else None
     rest = reading[1:] if heal is not None else reading
@@ -131,10 +113,8 @@ def quick_test(
 
 
 def reader_of_record(cls: Any, base: type) -> Callable[[Any, list[RecordError] | None], Any]:
-    """The reader of record class `cls` (`base`: the record base, whose hooks — `before_read`,
-    `after_read`, `_fill` — it calls only where `cls` overrides them): `(raw, problems=None)`
-    → the record `raw` holds (RecordError: the first problem; every one goes to
-    `problems` when given)."""
+    """The reader of record class `cls`: `(raw, problems=None)` → the record (RecordError: the first
+    problem); `base`'s hooks called only where `cls` overrides them."""
     plan = ReadPlan(cls, base)
     fields, untested, before_read = plan.fields, plan.untested, plan.before_read
     plain = not (plan.fills or plan.known is not None or plan.after_read)
@@ -241,8 +221,7 @@ def _keeps_unread(declared: Field) -> bool:
 
 
 def slot_setter(cls: Any, name: str) -> Callable[[Any, Any], None]:
-    """What sets the slot `name` of a `cls` (its descriptor's `__set__`: a record's own
-    `__setattr__` refuses, and this is twice as fast as `object.__setattr__`)."""
+    """What sets slot `name` of a `cls` (its descriptor's `__set__`)."""
     slot = getattr(cls, name)
     if isinstance(slot, types.MemberDescriptorType):
         setter: Callable[[Any, Any], None] = slot.__set__
@@ -251,7 +230,6 @@ def slot_setter(cls: Any, name: str) -> Callable[[Any, Any], None]:
 
 
 def overrides(cls: Any, name: str, base: type) -> bool:
-    """Whether a class between `cls` and `base` defines `name` (other than as `base`'s, or
-    as a function generated for it)."""
+    """Whether a class between `cls` and `base` defines `name` (not as `base`'s or generated)."""
     found = next(owner.__dict__[name] for owner in cls.__mro__ if name in owner.__dict__)
     return found is not base.__dict__[name] and not getattr(found, "generated", False)

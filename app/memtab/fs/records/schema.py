@@ -1,18 +1,5 @@
-"""A record's JSON object as a JSON Schema, from its declared fields (`fs/records/__init__.py`).
-
-What the memory tool's arguments accept is what models are told they may send: the MCP
-server's tools and the consolidator's tool definition describe their input with
-`record_schema(ArgsRecord)`, so the schema cannot drift from the reader.
-
-Each field is a property named by its key in the file: `str` is a `string`, `int` an
-`integer`, `float` a `number`, `bool` a `boolean`, `Literal[...]` an `enum`, a tuple or list
-an `array` of its items, `dict[str, X]` an `object` of X, a record an object of its own
-fields, an enum its values. `T | None` is described as T (the tool counts `null` as absent;
-a schema with `anyOf` is refused by some model servers). Markers add what they promise:
-`AtLeast(n)` a `minimum` (a number) or `minLength`/`minItems` (a text, a list), and a marker
-with a `description` text describes the field. A field with a default is optional (the
-default shown when it is a plain JSON value other than null); the others are `required`.
-"""
+"""A record as a JSON Schema, from its fields: what the memory tool and the MCP tools accept, so the
+schema cannot drift from the reader. `T | None` is T (some model servers refuse `anyOf`)."""
 
 from __future__ import annotations
 

@@ -1,3 +1,2 @@
-"""What each agent would load and recall for a prompt, and why each memory is taken or
-missed (`memtab recall`, docs/formats.md §17.8): one module an agent, each in its own way,
-on top of what `memtab.loads` finds it reads at a session's start. Qt-free."""
+"""What each agent would load and recall for a prompt, and why each memory is taken or missed
+(`memtab recall`, docs/formats.md §17.8); one module an agent, Qt-free."""

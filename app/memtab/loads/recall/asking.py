@@ -1,17 +1,6 @@
-"""Asking the user's model what an agent's model would recall (`memtab recall --model`,
-the window's *Ask the model*; docs/formats.md §17.8).
-
-Of the four agents only Claude Code asks a model which memories to recall, in a side
-request of its own before the turn (`selection`): Memtab sends the configured model the
-same request — its system prompt, the manifest and the prompt, its token limit — and
-reads the answer as Claude Code reads it. Codex, Gemini CLI and xum pick inside the
-conversation itself (Codex's quick memory pass and Gemini CLI's pointers of MEMORY.md are
-instructions its main model follows with its tools; xum ranks its index): there is no
-request of theirs to send, so their recall stays the words' prediction, and a note says
-so. A failed call or an answer that is no selection is said in `problem`, never raised.
-
-It calls a model over the network: run it off the GUI thread (the window's job lane).
-"""
+"""Asking the user's model what Claude Code's model would recall (`memtab recall --model`;
+docs/formats.md §17.8), with Claude Code's own request; the other agents pick inside the
+conversation, so theirs stays the words' prediction. Calls the network: off the GUI thread."""
 
 from __future__ import annotations
 
@@ -57,10 +46,8 @@ def ask_model(
     make: ProviderFactory = make_provider,
     clock: Callable[[], float] = time.perf_counter,
 ) -> Recall:
-    """`recall` with what the model of `settings` picks for each agent that asks one
-    (Claude Code: `model_pick`), and a note on each that asks none. ProviderError
-    ("config") when `settings` name no model (offline); any other failure is the pick's
-    `problem`. `cancel` ends a call under way within about a second."""
+    """`recall` with what the model of `settings` picks for each agent that asks one, a note on
+    the others. ProviderError when offline; other failures are the pick's `problem`."""
     if settings.is_offline:
         raise ProviderError(
             "config",
@@ -101,8 +88,8 @@ def ask_claude(
     make: ProviderFactory = make_provider,
     clock: Callable[[], float] = time.perf_counter,
 ) -> ModelPick:
-    """Claude Code's selection request for `prompt` (its manifest: `agent.sent`) sent to
-    the model of `settings`, and its answer read as Claude Code reads it."""
+    """Claude Code's selection request for `prompt` sent to the model of `settings`, its answer
+    read as Claude Code reads it."""
     assert agent.sent is not None
     names = manifest_names(agent.sent)
     predicted = [f.name for f in agent.files if f.verdict == "recalled"]
@@ -134,8 +121,7 @@ def ask_claude(
 
 
 def manifest_names(sent: str) -> frozenset[str]:
-    """The file names of a manifest (`claude.manifest`'s lines: `- [type] NAME (TIME)…`,
-    TIME as `toISOString` writes it: the first ` (` followed by one is the name's end)."""
+    """The file names of a manifest's lines (`- [type] NAME (TIME)…`)."""
     names: set[str] = set()
     for line in sent.split("\n")[1:]:
         entry = line.removeprefix("- ")
@@ -162,8 +148,7 @@ def _is_iso_time(text: str) -> bool:
 
 
 def agreement(picked: list[str], predicted: list[str]) -> float:
-    """The share of the top five two picks have in common (1 when both are empty): the
-    recall trial's measure (scripts/recall_trial.py)."""
+    """The share of the top five two picks have in common (1 when both are empty)."""
     if not picked and not predicted:
         return 1.0
     common = set(picked[:5]) & set(predicted[:5])

@@ -1,38 +1,6 @@
-"""What Claude Code recalls of its auto memory for a prompt (docs/formats.md §17.8).
-
-From Claude Code 2.1.332's bundle (`memdir`: `selectRelevantMemories`, its scan and its
-`relevant_memories` attachment; the strings are quoted in the formats section):
-
-- Only when the prompt holds more than one word (`/\\s/`) does it look for memories.
-- The candidates are the `.md` files under the auto memory directory, every file named
-  `MEMORY.md` left out, nor anything in `team/`, `logs/`, `sessions/`, `proposals/` or a
-  folder or file beginning with `.`; each is read to its first 30 lines for its frontmatter:
-  `description`, and `type` when it is `user`, `feedback`, `project` or `reference`. With
-  `CLAUDE_MEMORY_STORES` set a file without a description is described by its first line
-  that is not blank (a heading's `#`s taken off, 120 characters at most). The newest 200
-  by modification time are kept.
-- A side request to the model sends them as `Available memories:` and a line each,
-  `- [type] <file name> (<mtime, ISO 8601>): <description>`, then `Select memories
-  relevant to:` and the prompt; the system prompt asks for "up to 5" file names it is
-  "certain will be helpful based on their name and description", "especially
-  conservative with user-profile and project-overview memories ([user], [project])".
-- Each file picked is read to its first 200 lines or 4,096 bytes and put before the turn
-  under "Retrieved for possible relevance — use only if it actually applies to what the
-  user asked.", each as `Memory: <path>:` (after "This memory is N days old. …" when it is
-  older than a day).
-
-Without a model (`asking` asks the user's, when one is configured) Memtab predicts the
-pick from the words of each name and description (`relevance`), and of the text a
-description stands for: a model reads what a description means, and the words of a
-topic's text are the best evidence Memtab has of that meaning ("the Riverpod providers" →
-`Flutter state`, whose text names Riverpod), at half the weight of its name and
-description. The files that hold the prompt's words best, at most 5, each within 0.9 of the
-best, and a `[user]` memory only when it holds two of the prompt's words. A topic its
-model sees by name alone (no description) is judged by its name alone. The topics are
-`loads.topics`' scan, shared with `memtab loads`: only the newest 200 are read (their
-heads), an older one is judged by its name alone. A note says how often such a pick agreed
-with a careful reader's on prompts it was not tuned on.
-"""
+"""What Claude Code recalls of its auto memory for a prompt (docs/formats.md §17.8): without a
+model, Memtab predicts its model's pick of up to 5 topics from the words of each name and
+description, and at half weight of the text a description stands for (`relevance`)."""
 
 from __future__ import annotations
 
@@ -59,12 +27,10 @@ from memtab.sources.claude.recall import (
 CONSERVATIVE_TYPES = ("user",)
 PICK_SHARE_OF_BEST = 0.9
 SHARED_BY = 3
-"""A file whose name and description share one word with the prompt is not picked when
-that many files hold the word: it tells none of them apart."""
+"""A word shared with this many files' names and descriptions tells none apart."""
 TEXT_WEIGHT = 0.5
-"""What a word of a described topic's text weighs against one of its name or description:
-the evidence of what the description means (measured on the held-out cases of
-tests/agents, chosen on the tuned one: docs/performance.md, "Why recalled")."""
+"""What a word of a described topic's text weighs against one of its name or description
+(docs/performance.md, "Why recalled")."""
 HOW = (
     f"For each prompt of more than one word Claude Code has its model pick up to "
     f"{RECALL_PICKS} topic files by name and description among the newest "
@@ -77,10 +43,8 @@ GATE_NOTE = (
     "from what MEMORY.md says of it"
 )
 HELD_OUT_AGREEMENT = (0.60, 0.71)
-"""How often the words' pick agreed with a careful reader's on the top five, on prompts it
-was not tuned on: the least and the most of the recall trial's held-out cases
-(tests/agents; docs/performance.md, "Why recalled"), which
-tests/unit/loads/test_recall_cases.py holds this to."""
+"""How often the words' pick agreed with a careful reader's on the top five, on held-out prompts
+(tests/unit/loads/test_recall_cases.py)."""
 WORDS_NOTE = (
     "Memtab predicts this pick from the words of each name and description, not their "
     "meaning: on prompts it was not tuned on it agreed with a careful reader's pick "
@@ -108,8 +72,8 @@ def manifest(topics: list[Topic]) -> str:
 
 
 def predict(prompt: Prompt, topics: list[Topic]) -> tuple[list[int], list[Judgement]]:
-    """The indexes of the topics Memtab expects Claude Code's model to pick, best first,
-    and every topic's judgement by its name and description."""
+    """The topics Memtab expects Claude Code's model to pick, best first, and every topic's
+    judgement."""
     judgements = judge(prompt, [_fields(t) for t in topics])
     order = ranked(judgements)
     if not order:
@@ -132,8 +96,8 @@ def predict(prompt: Prompt, topics: list[Topic]) -> tuple[list[int], list[Judgem
 
 
 def _fields(topic: Topic) -> Fields:
-    """What Claude Code's model judges a topic by — its file name and its description —
-    and, for a described topic, the text its description stands for."""
+    """What Claude Code's model judges a topic by (name, description) and a described topic's
+    text."""
     if not topic.description:
         return _listed(topic)
     return Fields.of(
@@ -158,9 +122,8 @@ def claude_recall(
     identify: Identify,
     heads: TopicHeads | None = None,
 ) -> tuple[AgentRecall, list[Unrecallable]]:
-    """What Claude Code loads and would recall for `prompt` with its auto memory in
-    `memory` (None: auto memory is off), and the topics it can never recall (`heads`: the
-    topics' heads kept from an earlier scan)."""
+    """What Claude Code loads and would recall for `prompt` with its auto memory in `memory`
+    (None: off), and the topics it can never recall."""
     files = loaded_files(loads)
     notes = list(loads.notes)
     if memory is None:
@@ -178,8 +141,7 @@ def claude_recall(
         picks, judgements = predict(prompt, candidates)
         # What its model is shown of each of the newest 200
         shown = judge(prompt, [_listed(t) for t in candidates])
-    # what their texts hold, and only the names of the others: what they say never
-    # reaches its model.
+    # what their texts hold, and only the others' names: their text never reaches its model.
     for rank, index in enumerate(picks, start=1):
         files.append(_recalled(candidates[index], judgements[index], shown[index], rank, identify))
     picked = set(picks)
@@ -218,8 +180,7 @@ def claude_recall(
 
 
 def _missed_reason(topic: Topic, in_view: bool, listed: Judgement, body: Judgement) -> str | None:
-    """Why a topic that holds the prompt's words is not picked (one past the newest 200:
-    in its name); None when it holds none."""
+    """Why a topic holding the prompt's words is not picked; None when it holds none."""
     if not in_view:
         if listed.score <= 0:
             return None
@@ -259,8 +220,8 @@ def _recalled(
 
 
 def _recalled_reason(judgement: Judgement, shown: Judgement) -> str:
-    """Why a topic is expected picked: the prompt's words its name and description hold,
-    then those only its text holds (what its description is about)."""
+    """Why a topic is expected picked: the prompt's words its name and description hold, then
+    those only its text holds."""
     listed = ", ".join(shown.matched)
     within = ", ".join(word for word in judgement.matched if word not in shown.matched)
     if not within:

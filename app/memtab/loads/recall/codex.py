@@ -1,16 +1,6 @@
-"""What Codex recalls of its memories for a prompt (docs/formats.md §17.8).
-
-Codex 0.169.0 puts `memory_summary.md` in a session, cut at 2,500 tokens (`loads.codex`),
-with its read path's instructions (`memories/read_path.md`): "Quick memory pass (when
-applicable): 1. Skim the MEMORY_SUMMARY below and extract task-relevant keywords. 2.
-Search {{ base_path }}/MEMORY.md using those keywords. 3. Only if MEMORY.md directly points
-to rollout summaries/skills, open the 1-2 most relevant files under
-{{ base_path }}/rollout_summaries/ or {{ base_path }}/skills/." So for a prompt Memtab
-takes its words as the keywords: the summary's lines that hold them (those past the cut
-Codex never sees), the sections of `MEMORY.md` that hold them (a heading of level 1 or 2
-begins one), and the 1–2 rollout summaries or skills those sections name that hold the
-prompt's words best.
-"""
+"""What Codex recalls of its memories for a prompt (docs/formats.md §17.8): its quick memory pass
+with the prompt's words as keywords — the summary's lines, `MEMORY.md`'s sections, and the 1–2
+rollout summaries or skills they name that hold the words best."""
 
 from __future__ import annotations
 
@@ -29,8 +19,7 @@ from memtab.sources.codex.memory_settings import read_memory_settings
 REGISTRY = "MEMORY.md"
 OPENED = 2
 SECTION_SHARE = 0.3
-"""A section holds the prompt when it holds a third of its weight (one common word of a
-long prompt is not a keyword search's hit)."""
+"""A section holds the prompt when it holds a third of its weight."""
 _SECTION = re.compile(r"^#{1,2}\s")
 _POINTED = re.compile(r"(?<![\w/.-])((?:rollout_summaries|skills)/[^\s)`'\",]+)")
 HOW = (
@@ -115,8 +104,8 @@ def codex_recall(
 def _opened(
     prompt: Prompt, root: Path, pointed: dict[str, float], identify: Identify, start_rank: int
 ) -> list[RecallFile]:
-    """The rollout summaries and skills the found sections point to: the best 2 opened,
-    the rest missed; and those no found section points to whose text holds the words."""
+    """The rollout summaries and skills the found sections point to (the best 2 opened, the
+    rest missed), and those unpointed whose text holds the words."""
     names = list(pointed)
     others = sorted(
         p.relative_to(root).as_posix()

@@ -1,5 +1,5 @@
-"""Computing what each agent would load and recall for a prompt (`memtab recall`, the
-window's *Why recalled…*). It reads disk: never call it on the GUI thread."""
+"""Computing what each agent would load and recall for a prompt (`memtab recall`, the window);
+reads disk: never on the GUI thread."""
 
 from __future__ import annotations
 
@@ -36,10 +36,8 @@ def compute_recall(
     now: int | None = None,
     kept: KeptHeads | None = None,
 ) -> Recall:
-    """What `agents` would load and recall for `prompt` in a session in `workspace_id`
-    (its checkout) or `directory`, as `compute_loads` takes them. `kept`: what an earlier
-    computation read of each file (the window asks again for each prompt); without it the
-    loads and the recall still read each file once. HomeError for an unknown workspace."""
+    """What `agents` would load and recall for `prompt` in `workspace_id` or `directory`, as
+    `compute_loads` takes them; `kept`: an earlier computation's reads. HomeError."""
     kept = kept or KeptHeads()
     registry = registry or load_registry(home)
     workspace = registry.require_workspace(workspace_id) if workspace_id else None
@@ -100,9 +98,8 @@ def compute_recall(
 
 
 def _as_found(never: list[Unrecallable], results: list[AgentRecall]) -> list[Unrecallable]:
-    """`never` with the verdict its agent gives each one for this prompt, when its files
-    list it (a note without a description its text puts among the missed, a topic its name
-    alone gets recalled): the same file is then shown once, under its agent."""
+    """`never` with the verdict its agent gives each for this prompt, when its files list it:
+    shown once, under its agent."""
     found = {
         (agent.agent, file.id or file.path): file.verdict
         for agent in results

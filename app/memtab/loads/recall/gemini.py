@@ -1,12 +1,6 @@
-"""What Gemini CLI recalls of its memory for a prompt (docs/formats.md §17.8).
-
-Gemini CLI 0.61.0 cuts nothing and picks nothing at the start: its global and project
-context files and the private memory's `MEMORY.md` are in every session whole (`loads.gemini`,
-§17.6). A sibling note of the private memory is read only when the model follows a pointer
-of `MEMORY.md` to it (the memory tool's "read the note `MEMORY.md` points to"), so for a
-prompt Memtab takes the notes whose pointer line and name hold the prompt's words, best
-first — at most `OPENED` — and a note no line of `MEMORY.md` names can never be recalled.
-"""
+"""What Gemini CLI recalls of its memory for a prompt (docs/formats.md §17.8): everything at the
+start is whole; a note is read only through a pointer of `MEMORY.md`, so Memtab takes the notes
+whose pointer line and name hold the prompt's words, at most `OPENED`."""
 
 from __future__ import annotations
 
@@ -21,8 +15,7 @@ from memtab.sources.gemini.context_files import sibling_notes
 
 INDEX = "MEMORY.md"
 OPENED = 3
-"""How many notes a model follows pointers to for one prompt: Gemini CLI sets no number;
-its memory prompt asks for the notes "relevant to the task", and a model follows few."""
+"""How many notes a model follows pointers to for one prompt (Gemini CLI sets none)."""
 HOW = (
     "Gemini CLI reads its context files and the private memory's MEMORY.md whole at the "
     "start; for a prompt its model reads the notes MEMORY.md points to that fit the task"
@@ -80,9 +73,7 @@ def _name(physical_path: str | None) -> str:
 
 
 def _pointer(index_lines: list[str], physical_path: str | None) -> str:
-    """The lines of `MEMORY.md` that name the note — what the model sees of it — without
-    the folder they name it in (`tmp/<project>/memory/`: the project's name, not what the
-    note is about)."""
+    """The lines of `MEMORY.md` that name the note, without the folder named in them."""
     name = _name(physical_path)
     folder = str(Path(physical_path or "").parent) + "/"
     return "\n".join(line.replace(folder, "") for line in index_lines if name and name in line)

@@ -1,5 +1,5 @@
-"""`memtab recall --json`'s records (`memtab.fs.records`; docs/formats.md §17.8): a stable
-contract, write-only — fields are added, never renamed or removed."""
+"""`memtab recall --json`'s records (docs/formats.md §17.8): stable, write-only, fields only
+added."""
 
 from __future__ import annotations
 
@@ -12,9 +12,8 @@ Verdict = Literal["loaded", "recalled", "missed"]
 
 
 class RecallFile(Record, write_only=True):
-    """One memory file as an agent would take it for the prompt: `loaded` at the session's
-    start, `recalled` for the prompt (`rank` 1 first), or `missed` — it holds the prompt's
-    words but the agent would not take it, `reason` says why."""
+    """One memory file as an agent would take it for the prompt: `loaded`, `recalled` (`rank` 1
+    first) or `missed` (`reason` says why)."""
 
     path: Annotated[str | None, OmitNone] = None
     """A xum file's virtual path, or the file's path on disk when no source holds it."""
@@ -22,11 +21,9 @@ class RecallFile(Record, write_only=True):
     """Another agent's file id (`claude-code:project-acme:deploy.md`), when a source holds it."""
     physical_path: Annotated[str | None, OmitNone] = None
     name: str = ""
-    """How the agent lists it: Claude Code's file name in its manifest, xum's virtual path,
-    Codex's path under its memories folder."""
+    """How the agent lists it."""
     kind: str = ""
-    """`index`, `topic` (Claude Code), `summary`, `registry`, `rollout`, `skill` (Codex),
-    `note` (xum, Gemini CLI), and the kinds `memtab loads` gives what is read at the start."""
+    """What it is to the agent (`index`, `topic`, `summary`, `note`…, and the loads' kinds)."""
     verdict: Verdict = "recalled"
     rank: Annotated[int | None, OmitNone] = None
     score: float = 0.0
@@ -44,8 +41,7 @@ class RecallFile(Record, write_only=True):
 
 
 class ModelPick(Record, write_only=True):
-    """What the user's configured model picked, asked as the agent asks its own
-    (`memtab recall --model`: Claude Code's selection request, `loads/recall/asking.py`)."""
+    """What the user's configured model picked, asked as the agent asks its own."""
 
     model: str
     """The model that answered (as the server names it, else as it was asked for)."""
@@ -58,8 +54,7 @@ class ModelPick(Record, write_only=True):
     problem: Annotated[str | None, OmitNone] = None
     """Why there is no pick, in words: the call failed, or its answer is no selection."""
     agreement: float = 0.0
-    """The share of the top five this pick and Memtab's word prediction have in common (1
-    when both pick nothing)."""
+    """The share of the top five this pick and the word prediction share (1 when both none)."""
     input_tokens: int = 0
     output_tokens: int = 0
     elapsed_ms: Annotated[int | None, OmitNone] = None
@@ -74,8 +69,7 @@ class AgentRecall(Record, write_only=True):
     files: tuple[RecallFile, ...] = ()
     """`loaded` first, then `recalled` by rank, then `missed`."""
     sent: Annotated[str | None, OmitNone] = None
-    """What the agent sends its model to choose with, when it does (Claude Code: the
-    `Available memories:` manifest)."""
+    """What the agent sends its model to choose with, when it does."""
     notes: tuple[str, ...] = ()
     model_pick: Annotated[ModelPick | None, OmitNone] = None
     """What the user's model picked when asked as the agent asks its own (`--model`)."""
@@ -90,9 +84,8 @@ class Unrecallable(Record, write_only=True):
     physical_path: Annotated[str | None, OmitNone] = None
     reason: str = ""
     verdict: Annotated[Verdict | None, OmitNone] = None
-    """`recalled` or `missed` when the agent's `files` list it for this prompt too (its
-    `reason` there says why for this prompt): the window and the text output show it there
-    alone. Absent when this prompt does not bring it up."""
+    """`recalled` or `missed` when the agent's `files` list it for this prompt too (shown there
+    alone); absent otherwise."""
 
 
 class Recall(Record, write_only=True):
@@ -105,7 +98,6 @@ class Recall(Record, write_only=True):
     directory: Annotated[str | None, OmitNone] = None
 
     def never_shown(self) -> tuple[Unrecallable, ...]:
-        """The unrecallable memories this prompt does not bring up: one it does (a note
-        without a description its text puts among the missed) is shown once, under its
-        agent, whose row says why for this prompt."""
+        """The unrecallable memories this prompt does not bring up (those it does are shown
+        under their agent)."""
         return tuple(item for item in self.unrecallable if item.verdict is None)

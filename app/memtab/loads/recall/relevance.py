@@ -1,15 +1,6 @@
-"""How well a memory answers a prompt, judged from the words it is listed by.
-
-Claude Code and xum judge memories by a model's reading of their names and descriptions;
-Codex by the keywords its model searches for. No model is at hand here, so Memtab predicts
-the judgement from the words themselves: the prompt's content words (stop words dropped,
-each reduced to its stem by Snowball's English stemmer) are looked up in each candidate's
-fields; a word shared by few candidates weighs more than one most of them share (inverse
-document frequency over the candidates), and a prompt word that begins a candidate's word
-(`auth` of `authentication`) counts at 0.7. It sees words, not meaning: a memory worded
-unlike the prompt (`login` for `auth`) is missed where a model might take it. Pure Python,
-no I/O.
-"""
+"""How well a memory answers a prompt, judged from the words it is listed by: the prompt's
+stemmed content words looked up in each candidate's fields, weighed by inverse document frequency;
+words, not meaning. Pure Python, no I/O."""
 
 from __future__ import annotations
 
@@ -279,10 +270,8 @@ STOP_WORDS = frozenset(
         ]
     )
 )
-"""Words that say nothing of what a prompt is about (`memory`, `project`, `md` among them:
-every memory file is one), and the words a prompt says what to do with, not what about —
-the verbs of a task in their forms (add, fix, write, run…), numbers and order (one,
-first, last…): "add a Redis instance" is about Redis, not about what adds."""
+"""Words that say nothing of what a prompt is about: every memory's (`memory`, `md`), a task's
+verbs, numbers and order."""
 
 
 def words(text: str) -> list[str]:
@@ -311,8 +300,7 @@ def _stem(word: str) -> str:
 
 @dataclass(frozen=True)
 class Fields:
-    """What a candidate is listed by, each field with its weight (a name counts more than
-    a description where an agent reads both)."""
+    """What a candidate is listed by, each field with its weight."""
 
     parts: tuple[tuple[str, float], ...]
 
@@ -351,8 +339,7 @@ class Prompt:
 
 
 def judge(prompt: Prompt, candidates: Sequence[Fields]) -> list[Judgement]:
-    """Each candidate's judgement for `prompt`, weighed against the others (a word every
-    candidate holds tells them apart less than one a single candidate holds)."""
+    """Each candidate's judgement for `prompt`, weighed against the others."""
     if not prompt or not candidates:
         return [NOTHING for _ in candidates]
     stems = prompt.stems
@@ -400,8 +387,8 @@ class _Held:
         self._sorted: list[str] | None = None
 
     def begins(self, stem: str, beginnings: frozenset[str]) -> bool:
-        """Whether a held stem begins with `stem`, or `stem` begins with a held one (one
-        of its `beginnings`), the shorter at least 4 letters long (`auth` and `authent`)."""
+        """Whether a held stem begins with `stem` or the reverse, the shorter of 4 letters or
+        more."""
         if len(stem) >= MIN_PREFIX:
             if self._sorted is None:
                 self._sorted = sorted(self.stems)
@@ -412,8 +399,8 @@ class _Held:
 
 
 TEXT_SHARE = 0.5
-"""A memory's text holds a prompt when it holds at least half of the prompt's words: a
-text long enough holds a word or two of any prompt."""
+"""A text holds a prompt when it holds at least half of its words (a long text holds a few of
+any)."""
 
 
 def holds(judgement: Judgement) -> bool:

@@ -1,17 +1,5 @@
-"""Claude Code's memory selection request, and reading a model's answer to it as Claude
-Code reads it (docs/formats.md §17.8).
-
-Claude Code 2.1.332 (its bundle's `memdir`, `selectRelevantMemories`) sends a side
-request: the system prompt `SYSTEM_PROMPT`, a first user message holding the manifest
-(`Available memories:` and a line a topic: `claude.manifest`), a second `Select memories
-relevant to:\\n<prompt>`, at most `MAX_TOKENS` tokens, and a JSON schema asking for
-`{"selected_memories": [<file name>, …]}`. From the answer it keeps, in order, each
-string that is a file name of the manifest — a leading `[type] ` taken off one that is not
-— and drops the rest; nothing when the answer was cut at the token limit or is no such
-object. It takes every name it keeps, even past the 5 it asks for.
-
-Pure: no model is called here (`asking` calls the configured one).
-"""
+"""Claude Code's memory selection request, and reading a model's answer to it as Claude Code
+reads it (docs/formats.md §17.8). Pure: no model called here."""
 
 from __future__ import annotations
 
@@ -78,8 +66,8 @@ class Reading:
 
 
 def read_answer(text: str, names: Collection[str], *, cut: bool = False) -> Reading:
-    """`text` (a model's answer) as Claude Code reads it against the manifest's file
-    `names`; `cut`: the answer stopped at the token limit (Claude Code then takes none)."""
+    """`text` (a model's answer) as Claude Code reads it against the manifest's `names`; `cut`:
+    stopped at the token limit (then none)."""
     if cut:
         return Reading((), (), f"The answer was cut at its {MAX_TOKENS:,}-token limit")
     answer = _answer(text)
@@ -106,8 +94,8 @@ def read_answer(text: str, names: Collection[str], *, cut: bool = False) -> Read
 
 
 def _answer(text: str) -> SelectionAnswer | None:
-    """The selection `text` holds: the whole text, the text in a code fence, or the text
-    from its first `{` to its last `}` (a model that wrote a sentence around it)."""
+    """The selection `text` holds: the whole text, a code fence's, or from its first `{` to its
+    last `}`."""
     for value in json_values_in(text):
         answer = SelectionAnswer.read(value)
         if answer is not None:

@@ -1,5 +1,5 @@
-"""What an agent has before any prompt: the files `memtab loads` finds it reads at a
-session's start, as `loaded` rows of its recall."""
+"""The files `memtab loads` finds an agent reads at a session's start, as `loaded` rows of its
+recall."""
 
 from __future__ import annotations
 

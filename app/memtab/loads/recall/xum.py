@@ -1,15 +1,6 @@
-"""What xum (mux) recalls of its notebook for a prompt (docs/formats.md §17.8).
-
-xum's memory index lists every note of the global, project and workspace scopes (1000 a
-scope) by its virtual path and the `description:` of its frontmatter (cut to 200
-characters; `src/common/constants/memory.ts`, `memoryService.ts`). Its recall judges
-those entries by path and description first (issue 71, from xum's newer "evaluation
-recall"): the entries are ranked for the prompt, the first 200 — within 32 KiB of index
-lines — are kept, and then the chunks of their text (paragraphs, a heading starting a
-new one) are judged; the notes of the best chunks are recalled, at most 5, each with the
-lines of its best chunk. The exact ranking is xum's model's: Memtab predicts it from the
-words (`relevance`). A note without a description is in the index by its path alone.
-"""
+"""What xum (mux) recalls of its notebook for a prompt (docs/formats.md §17.8): its index
+entries ranked by path and description, the best chunks of the first 200 judged, at most 5
+notes recalled; the ranking predicted from the words (`relevance`)."""
 
 from __future__ import annotations
 
@@ -52,8 +43,8 @@ def entry_line(path: VirtualPath, description: str) -> str:
 
 
 def chunks_of(path: VirtualPath, text: str) -> list[Chunk]:
-    """A note's paragraphs after its frontmatter, each heading with the paragraph under
-    it, with their lines (1-based)."""
+    """A note's paragraphs after its frontmatter, each heading with the paragraph under it, with
+    their 1-based lines."""
     span = find_frontmatter(text)
     skipped = text[: span.end].count("\n") if span is not None else 0
     found: list[Chunk] = []
@@ -85,8 +76,7 @@ def xum_recall(
     removed: bool = False,
     heads: KeptHeads | None = None,
 ) -> tuple[AgentRecall, list[Unrecallable]]:
-    """What xum loads and would recall for `prompt` in the workspace `view` shows (`heads`:
-    what the computation's loads read of its notes)."""
+    """What xum loads and would recall for `prompt` in the workspace `view` shows."""
     files = loaded_files(loads)
     listed = index_notes(view, removed=removed, kept=heads)
     judgements = judge(

@@ -1,23 +1,5 @@
-"""What Claude Code neutralizes in the memory it loads: invisible characters and text
-shaped like its harness's markup (docs/formats.md §17.6).
-
-Claude Code 2.1.331 strips from auto memory (`MEMORY.md`, a recalled topic file, the
-descriptions it indexes) every character its `Ayn` names invisible — format (`Cf`),
-private-use (`Co`), unassigned (`Cn`) and surrogate (`Cs`) code points, the
-default-ignorable ones, and the C0 and C1 controls — but tab, line feed, carriage return,
-the zero-width (non-)joiner and the variation selectors 15 and 16 (emoji need them). It
-refuses a memory file whose path holds one, and scans a text for secrets with and without
-them (`iSr`: a key split by a zero-width space is still a key).
-
-It then neutralizes text shaped like a tag of its harness (`<system-reminder>`,
-`<function_results>`, `<command-name>`, `<teammate-message>`, an `antml:` prefix…: the
-`uAe` list and `antml`) by writing `<\\` for its `<`, whatever lookalike spells the bracket
-or the name (a table of confusable letters: fullwidth, mathematical, Cyrillic and Greek
-ones). `markup_in` finds such text as Memtab can tell it: a `<` or a lookalike of one, an
-optional `/` and blanks, then a tag's name — its letters folded by NFKC, case and
-Claude Code's own Cyrillic and Greek table (`zP`), invisible characters skipped, `-` and
-`_` alike — followed by a blank, `/`, `>` or the line's end.
-"""
+"""What Claude Code neutralizes in the memory it loads (docs/formats.md §17.6): invisible
+characters, and text shaped like its harness's tags, whatever lookalike spells them."""
 
 from __future__ import annotations
 
@@ -32,8 +14,7 @@ _CANDIDATE = re.compile(
     "\u3041-\u3096\u30a1-\u30fa\u4e00-\u9fff\uac00-\ud7a3]"
 )
 """What may be invisible: all but tab, line feed, return and blocks of assigned, visible
-characters (ASCII, Latin, Greek, Cyrillic, punctuation, arrows and symbols, kana, CJK,
-Hangul), which most text is made of (checked one by one, a character costs ~200 ns)."""
+characters most text is made of."""
 _KEPT = frozenset({0x09, 0x0A, 0x0D, 0x200C, 0x200D, 0xFE0E, 0xFE0F})
 _JOINERS = frozenset({0x200C, 0x200D, 0xFE0E, 0xFE0F})
 _INVISIBLE_CATEGORIES = frozenset({"Cf", "Co", "Cn", "Cs"})
@@ -85,8 +66,8 @@ def without_invisible(text: str) -> str:
 
 
 def secret_scan_texts(text: str) -> tuple[str, ...]:
-    """The texts Claude Code scans for secrets before a write: the text, without its
-    invisible characters, and without the joiners and variation selectors too."""
+    """The texts Claude Code scans for secrets before a write: as is, without its invisible
+    characters, and without joiners and variation selectors too."""
     bare = without_invisible(text)
     barer = "".join(char for char in bare if ord(char) not in _JOINERS)
     return tuple(dict.fromkeys((text, bare, barer)))
@@ -128,8 +109,7 @@ HARNESS_TAGS = (
     "total-tokens",
     "user-prompt-submit-hook",
 )
-"""The tags of Claude Code 2.1.331's harness whose lookalikes it neutralizes (`-` stands
-for `-` or `_`)."""
+"""The tags of Claude Code's harness whose lookalikes it neutralizes (`-` for `-` or `_`)."""
 
 _OPENER = re.compile("[<\u2039\u02c2\u1438\u2329\u276c\u276e\u27e8\u3008\ufe64\uff1c]")
 _NAMES = "|".join(sorted((t.replace("-", "[-_]") for t in HARNESS_TAGS), key=len, reverse=True))
@@ -177,8 +157,8 @@ _LOOKALIKES = {
 
 
 def markup_in(text: str) -> Iterator[tuple[int, str]]:
-    """Each place of `text` Claude Code would neutralize as its harness's markup: the
-    bracket's offset and the text as written there (`<system-reminder`)."""
+    """Each place Claude Code would neutralize as markup: the bracket's offset and the text
+    there."""
     for opener in _OPENER.finditer(text):
         start = opener.end()
         if text.startswith("\\", start):
@@ -191,8 +171,8 @@ def markup_in(text: str) -> Iterator[tuple[int, str]]:
 
 
 def _folded(text: str, start: int) -> tuple[str, list[int]]:
-    """The next characters of `text` from `start` as Claude Code compares them with a
-    tag's name (invisible ones skipped), and where each one is in `text`."""
+    """The next characters from `start` as compared with a tag's name (invisible ones skipped),
+    and where each is."""
     chars: list[str] = []
     origins: list[int] = []
     index = start

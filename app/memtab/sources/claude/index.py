@@ -1,16 +1,6 @@
-"""Where Claude Code stops reading its auto memory's `MEMORY.md` (docs/formats.md §17.6).
-
-Claude Code loads `MEMORY.md` into every session only up to 200 lines or 25,000
-characters, whichever comes first (its memory documentation: "The first 200 lines of
-MEMORY.md, or the first 25KB, whichever comes first"). Its `memdir/memdir.ts`
-(`truncateEntrypointContent`) trims the text, keeps its first 200 lines, then, when
-that is still longer than 25,000 (a JavaScript string length: UTF-16 code units, so a
-Korean character counts one, not three), cuts at the last newline at or before 25,000
-(mid-line only when there is none). Everything after the cut is dropped silently.
-
-The listing's warning, the loads view and the editor's cut marker all use `index_cut`,
-so they agree on the line.
-"""
+"""Where Claude Code stops reading its auto memory's `MEMORY.md` (docs/formats.md §17.6): 200
+lines or 25,000 UTF-16 units, at a line's end; one `index_cut` for the listing, the loads view
+and the editor."""
 
 from __future__ import annotations
 
@@ -39,9 +29,8 @@ class IndexCut:
 
 
 def utf16_units(text: str) -> int:
-    """JavaScript's `text.length`: characters outside the BMP count two (a lone surrogate,
-    as text decoded with surrogateescape holds, one). Counted by the codec, not a loop over
-    the characters: the editor asks on every change of a `MEMORY.md` near its cut."""
+    """JavaScript's `text.length`: characters outside the BMP count two (by the codec: the
+    editor asks on every change)."""
     if text.isascii():
         return len(text)
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
@@ -122,9 +111,8 @@ CONTINUED_TOPIC = (
 
 
 def move_past_cut(text: str, topic: str) -> tuple[str, str] | None:
-    """`text` with the lines Claude Code does not read replaced by one link to `topic` (a
-    file name beside it), which takes the place of the last line it reads; and the lines
-    moved (that last line with them). None when Claude Code reads the whole text."""
+    """`text` with the lines Claude Code does not read moved into `topic`, linked in place of
+    its last read line, and the lines moved; None when it reads all."""
     cut = index_cut(text)
     if cut.cut_at_line is None:
         return None
@@ -142,6 +130,5 @@ def lines_past_cut(text: str) -> int:
 
 
 def is_cut_index(agent: str, name: str) -> bool:
-    """Whether Claude Code reads this file only to its cut: an auto memory's (or a
-    subagent's) `MEMORY.md`."""
+    """Whether Claude Code reads this file only to its cut (a `MEMORY.md` of auto memory)."""
     return agent == "claude-code" and name == INDEX_NAME

@@ -1,29 +1,6 @@
 """The instruction files Claude Code reads at the start of a session in a directory, in its
-order (docs/formats.md §17.6).
-
-Claude Code's memory documentation and its `utils/claudemd.ts` (`getMemoryFiles`): the
-managed `CLAUDE.md` and managed rules, the user's `<config>/CLAUDE.md` and
-`<config>/rules/**/*.md`, then for every directory from the filesystem root down to the
-working directory its `CLAUDE.md`, `.claude/CLAUDE.md`, `.claude/rules/**/*.md` and
-`CLAUDE.local.md`, each file followed by what it `@`-imports (up to 5 hops deep, never
-inside code). Rules with a `paths:` frontmatter load only when Claude works on a matching
-file, so not at the start. Auto memory's `MEMORY.md` comes last (`claude_index` says how
-much of it).
-
-`AGENTS.md` comes in through Claude Code's built-in `agents-md` plugin (v2.1.277,
-`mods/agents-md/README.md`), under the `instructionFiles` option (plugin option
-`pluginConfigs["agents-md@builtin"].options.instructionFiles`, or `instructionFiles`, in
-the managed or the user's settings; a project's own `.claude/settings.json` is not read):
-
-- `claude-md`: no `AGENTS.md`;
-- `claude-md-or-agents-md` (the default, and any value not one of the four): when no
-  `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` is in any directory from the root
-  down to the working directory, every `AGENTS.md` and `.claude/AGENTS.md` there instead;
-- `claude-md-and-agents-md`: every `AGENTS.md` beside `CLAUDE.md`, except one a
-  `CLAUDE.md` already imports or links to (same path, or same content);
-- `managed-only`: the user's, the project's and the local files are dropped; the managed
-  file and auto memory stay.
-"""
+order, with their `@`-imports and `AGENTS.md` as its `instructionFiles` option says
+(docs/formats.md §17.6)."""
 
 from __future__ import annotations
 
@@ -189,9 +166,8 @@ def imports_of(text: str, base: Path, user_home: Path) -> Iterator[Path]:
 
 
 def imports_with_lines(text: str, base: Path, user_home: Path) -> Iterator[tuple[Path, int]]:
-    """The files `text` `@`-imports, resolved, each with its line (1-based): `~/` under the
-    home, a relative path from `base`; never in the frontmatter, a fenced code block (as
-    the one classifier tells them, `memtab.markdown`) or a code span; only text files."""
+    """The files `text` `@`-imports, resolved, each with its 1-based line; never in frontmatter,
+    code or a code span; text files only."""
     lines = text.splitlines()
     for number, (line, found) in enumerate(zip(lines, classify(lines), strict=True), 1):
         if found.kind in _NOT_PROSE:
@@ -203,15 +179,14 @@ def imports_with_lines(text: str, base: Path, user_home: Path) -> Iterator[tuple
 
 
 def import_spans(line: str) -> list[tuple[int, int, str]]:
-    """Where one prose line `@`-imports: (start, end) of each `@path` in the line and the
-    path as written — none inside a code span."""
+    """Where one prose line `@`-imports: (start, end) of each `@path` and the path, outside code
+    spans."""
     prose = _CODE_SPAN.sub(lambda code: " " * len(code.group(0)), line)
     return [(match.start(1) - 1, match.end(1), match.group(1)) for match in _IMPORT.finditer(prose)]
 
 
 def import_target(raw: str, base: Path, user_home: Path) -> Path | None:
-    """The file an `@`-import of `raw` in a file of folder `base` names, or None (not a
-    path, or not a text file)."""
+    """The file an `@`-import of `raw` in folder `base` names, or None."""
     return _import_target(raw, base, user_home)
 
 
@@ -245,10 +220,8 @@ def _same_as_loaded(agents: Path, found: list[InstructionFile]) -> bool:
 
 
 def _rules(directory: Path) -> list[Path]:
-    """Rule files read at the start: `*.md` below `directory` (at most `MAX_PATH_DEPTH`
-    deep: a walk with a stack, as os.walk's recursion would fail a thousand levels down),
-    in os.walk's top-down sorted order, except those whose frontmatter names `paths`
-    (read only when Claude works on a matching file)."""
+    """Rule files read at the start: `*.md` below `directory` (at most `MAX_PATH_DEPTH` deep),
+    top-down sorted, but those whose frontmatter names `paths`."""
     found: list[Path] = []
     pending: list[tuple[Path, int]] = [(directory, 0)]
     while pending:
@@ -277,8 +250,7 @@ def _rules(directory: Path) -> list[Path]:
 
 
 def _read(path: Path) -> str:
-    """The start of a file Claude Code reads, by the readability rule (`fs.readable`): a
-    FIFO or a device put there is never waited for; "" when it cannot be read."""
+    """The start of a file Claude Code reads, by the readability rule; "" when unreadable."""
     try:
         data = read_readable_path(path, limit=_MAX_READ_BYTES, follow_link=True)
     except OSError:

@@ -1,24 +1,6 @@
-"""What an auto memory directory holds besides personal memory, as Claude Code 2.1.331 lays
-it out (docs/formats.md §17.2): which files are memory, the subtrees that are not the
-user's own, team memory's mounts, account memory, and which folders are synced.
-
-Read in its bundle (`@anthropic-ai/claude-code` 2.1.331, its memory store chunk):
-- memory files end in `.md`, `.txt`, `.json` or `.jsonl` and never start with `.`; its
-  own temp files (`<name>.<ext>.tmp.<8 hex>`, `….tmp~<8 hex>`, `.<16 hex>.tmp`,
-  `.<16 hex>.tmp~`, `….purge.<uuid>.tmp`, `.<16 hex>.aside`) are none of those;
-- the personal store (the auto memory directory) excludes the top-level subtrees
-  `team`, `logs`, `sessions` and `proposals` (the first segment compared in NFC, with
-  trailing dots and blanks dropped, case-folded), and any segment starting with `.`;
-- team memory is `<auto memory>/team/<mount>/`: one folder per store of
-  `CLAUDE_MEMORY_STORES` (a JSON list of a path or `{path, mode: rw|ro, scope:
-  user|team, mount, promptIndex, skillsDirs}`; `mount` defaults to the path's last
-  segment with every character outside `A-Za-z0-9_-` made `-`), or of the organisation's
-  memory; a store whose `mode` is `ro` is read-only for its sessions;
-- account memory is `<config>/memory/personal/` (made with mode 0700), synced to the
-  user's account;
-- a folder a sync keeps holds its manifest `.memory-sync` (`{"v": 1, "partition": …}`):
-  the user's own auto memory holds one when it is synced to the account.
-"""
+"""What an auto memory directory holds besides personal memory (docs/formats.md §17.2): which
+files are memory, the subtrees that are not the user's own, team memory's mounts, account memory,
+and which folders are synced."""
 
 from __future__ import annotations
 
@@ -56,8 +38,7 @@ _MOUNT_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
 def folded(segment: str) -> str:
-    """A folder name as Claude Code compares it with its reserved names: NFC, without
-    trailing dots and blanks, lower case (`Team.` is `team`)."""
+    """A folder name as Claude Code compares it with its reserved names (`Team.` is `team`)."""
     return unicodedata.normalize("NFC", segment).rstrip(". ").lower()
 
 
@@ -67,8 +48,7 @@ def is_memory_file_name(name: str) -> bool:
 
 
 def not_personal(segments: tuple[str, ...]) -> bool:
-    """Whether a path inside an auto memory directory is in a subtree that is not the
-    user's own memory (team memory, logs, sessions, proposals)."""
+    """Whether a path inside an auto memory directory is not the user's own memory."""
     return len(segments) > 1 and folded(segments[0]) in NOT_PERSONAL_FOLDERS
 
 
@@ -77,8 +57,7 @@ def is_team_folder(name: str) -> bool:
 
 
 def is_remote_store(directory: Path) -> bool:
-    """Whether Claude Code keeps `directory` as a store of its server: it holds the
-    store's manifest (a link is not one)."""
+    """Whether Claude Code keeps `directory` as a store of its server (its manifest; no link)."""
     manifest = directory / STORE_MANIFEST
     return os.path.isfile(manifest) and not os.path.islink(manifest)
 
@@ -94,9 +73,7 @@ def account_memory_directory(config_root: Path) -> Path:
 
 @dataclass(frozen=True)
 class MemoryStore:
-    """One store of `CLAUDE_MEMORY_STORES`: where it mounts, whether it is read-only, and
-    the index a session puts in its prompt (`promptIndex`, a path inside the mount, at most
-    `promptIndexMaxBytes`)."""
+    """One store of `CLAUDE_MEMORY_STORES`: its mount, whether read-only, and its `promptIndex`."""
 
     mount: str
     read_only: bool
@@ -106,8 +83,7 @@ class MemoryStore:
 
 
 def memory_stores(raw: str | None) -> tuple[MemoryStore, ...]:
-    """The stores a `CLAUDE_MEMORY_STORES` value lists; () when it is unset or Claude Code
-    would refuse it (not JSON, not a list, an entry it cannot take)."""
+    """The stores a `CLAUDE_MEMORY_STORES` value lists; () when unset or refused."""
     if raw is None or not raw.strip():
         return ()
     try:
@@ -158,8 +134,7 @@ _INDEX_SEGMENT = re.compile(r"^[A-Za-z0-9._-]+$")
 
 
 def _is_relative_index(path: str) -> bool:
-    """Whether Claude Code takes `path` as a store's `promptIndex`: segments of
-    `A-Za-z0-9._-`, none `.` or `..`."""
+    """Whether Claude Code takes `path` as a store's `promptIndex`."""
     segments = path.split("/")
     return bool(path) and all(
         _INDEX_SEGMENT.match(segment) and segment not in (".", "..") for segment in segments
@@ -167,8 +142,8 @@ def _is_relative_index(path: str) -> bool:
 
 
 def stores_setting(env: Mapping[str, str], settings_env: Mapping[str, object]) -> str | None:
-    """`CLAUDE_MEMORY_STORES` as a session would have it: the user's settings' `env` (which
-    Claude Code sets in its environment), else the environment Memtab runs in."""
+    """`CLAUDE_MEMORY_STORES` as a session would have it: the user's settings' `env`, else
+    Memtab's."""
     from_settings = settings_env.get(STORES_VARIABLE)
     if isinstance(from_settings, str):
         return from_settings
@@ -181,9 +156,8 @@ def read_only_mounts(stores: tuple[MemoryStore, ...]) -> tuple[str, ...]:
 
 
 def shared_skill_warning(head: str, size: int) -> tuple[str, str] | None:
-    """What Claude Code does not take of a shared memory skill (a team mount's
-    `…/skills/<name>/SKILL.md`, whose first bytes are `head`), in two words and in full:
-    it skips one over 128 KB, and ignores its capability frontmatter."""
+    """What Claude Code does not take of a team mount's shared skill (`head`: its first bytes),
+    in two words and in full."""
     if size > SKILL_MAX_BYTES:
         return "over limit", "Over 128 KB: Claude Code skips a shared memory skill this large"
     block = frontmatter_block(head) or ""

@@ -1,16 +1,5 @@
-"""How Claude Code recalls its auto memory's topic files (docs/formats.md §17.6).
-
-Only `MEMORY.md` is read at a session's start. For each prompt Claude Code 2.1.331 has a
-model pick the topic files worth reading (its `memdir` recall, `selectRelevantMemories`):
-"Return a list of filenames for the memories that will clearly be useful … (up to 5).
-Only include memories that you are certain will be helpful based on their name and
-description." The candidates are the `.md` files of the user's own auto memory (no
-`MEMORY.md`, nothing in `team/`, `logs/`, `sessions/` or `proposals/`), the newest 200 by
-modification time, each shown as `- [type] <file name> (<mtime>): <description>`; the
-description is the frontmatter's `description:` read from the file's first 30 lines. A
-recalled file is read up to its first 200 lines or 4,096 bytes. So a topic file without a
-description is shown by its name alone: Claude Code cannot recall it well.
-"""
+"""How Claude Code recalls its auto memory's topic files (docs/formats.md §17.6): by name and
+frontmatter description, so a topic without one cannot be recalled well."""
 
 from __future__ import annotations
 
@@ -40,8 +29,7 @@ HOW_TOPICS_ARE_RECALLED = (
 
 
 def is_recalled_topic(segments: tuple[str, ...]) -> bool:
-    """Whether a file at `segments` inside the user's own auto memory is one Claude Code
-    may recall (a `.md` topic file of the personal memory)."""
+    """Whether a file at `segments` in the user's own auto memory is one Claude Code may recall."""
     return (
         bool(segments)
         and segments[-1].endswith(".md")
@@ -55,10 +43,8 @@ _LINE_ENTRY = re.compile(r"^([^\s#][^:\n]*?):[ \t]+(.*)$", re.MULTILINE)
 
 
 def topic_frontmatter(head: str) -> dict[str, str]:
-    """The string values of the frontmatter in the first 30 lines of `head` (a file's
-    first bytes) as Claude Code reads them for recall: YAML where it parses, else line by
-    line, `key: value` (its lenient reader takes `description: Frontend code: strict` whole,
-    where YAML refuses the second colon), a quoted value unquoted."""
+    """The string values of the frontmatter in the first 30 lines of `head` as Claude Code reads
+    them: YAML where it parses, else leniently line by line."""
     text = "\n".join(head.split("\n", FRONTMATTER_LINES)[:FRONTMATTER_LINES]) + "\n"
     values = frontmatter_strings(text)
     block = frontmatter_block(text)
@@ -74,14 +60,13 @@ def topic_frontmatter(head: str) -> dict[str, str]:
 
 
 def has_description(head: str) -> bool:
-    """Whether the frontmatter in the first 30 lines of `head` (a file's first bytes) has
-    a `description` that is not empty, as Claude Code reads it for recall."""
+    """Whether `head`'s frontmatter has a non-empty `description`, as Claude Code reads it."""
     return topic_frontmatter(head).get("description", "").strip() != ""
 
 
 def recall_warning(layout: Layout, segments: tuple[str, ...], head: str) -> str | None:
-    """`NO_DESCRIPTION` for a topic file of the user's own auto memory (at `segments` in a
-    root of `layout`) whose first bytes `head` give it no description; else None."""
+    """`NO_DESCRIPTION` for a topic file of the user's own auto memory without a description;
+    else None."""
     if layout is Layout.CLAUDE_MEMORY and segments[:1] == ("memory",):
         segments = segments[1:]
     elif layout is not Layout.CLAUDE_AUTO_MEMORY:

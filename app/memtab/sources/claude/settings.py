@@ -1,21 +1,5 @@
-"""Where Claude Code keeps its auto memory: its `autoMemoryDirectory` setting, read as
-Claude Code reads it, and the `.consolidate-lock` whose mtime is its last consolidation.
-
-By default a project's auto memory is `<config>/projects/<encoded>/memory/`. The setting
-`autoMemoryDirectory` replaces that whole directory (every project's, when it comes from
-the user's settings). Claude Code takes it from, first set wins: the managed (policy)
-settings, the command line's `--settings` (which Memtab cannot see), the project's local
-settings (`<project>/.claude/settings.local.json`, not committed), then the user's
-(`<config>/settings.json`) — never from the project's shared `.claude/settings.json`, so a
-repository cannot point memory writes somewhere else. A value starting with `~/` is under
-the home directory; anything not absolute after that (or a drive, a UNC path, a NUL) is
-ignored, as Claude Code ignores it. (Claude Code's settings and memory documentation, and
-its `memdir/paths.ts`: `getAutoMemPathSetting`, `validateMemoryPath`.)
-
-Claude Code's background consolidation ("auto-dream") keeps `.consolidate-lock` in the
-auto memory directory: its modification time is when the last consolidation finished
-(`readLastConsolidatedAt`), its body the PID of a run in progress. docs/formats.md §17.2.
-"""
+"""Where Claude Code keeps its auto memory (its `autoMemoryDirectory` setting, read as it reads
+it) and the `.consolidate-lock` whose mtime is its last consolidation (docs/formats.md §17.2)."""
 
 from __future__ import annotations
 
@@ -64,8 +48,8 @@ def managed_settings_files() -> tuple[Path, ...]:
 def user_auto_memory_directory(
     config_root: Path, managed: Sequence[Path] = ()
 ) -> AutoMemoryDirectory | None:
-    """The directory every project's auto memory goes to, when the managed or the user's
-    settings set one (a project's local settings may still choose its own)."""
+    """The directory every project's auto memory goes to, when the managed or user settings set
+    one."""
     for settings_file in (*managed, config_root / "settings.json"):
         found = _setting_in(settings_file)
         if found is not None:
@@ -76,9 +60,8 @@ def user_auto_memory_directory(
 def auto_memory_setting(
     config_root: Path, project: str, managed: Sequence[Path] = (), local_root: str | None = None
 ) -> AutoMemoryDirectory | None:
-    """The `autoMemoryDirectory` in effect for sessions in `project`: managed settings,
-    then the local settings (`local_root`'s, by default the project's), then the user's
-    (first set wins)."""
+    """The `autoMemoryDirectory` in effect for sessions in `project`: managed, local, then the
+    user's (first set wins)."""
     for settings_file in managed:
         found = _setting_in(settings_file)
         if found is not None:
@@ -116,13 +99,8 @@ class _PluginConfigs(Record):
 
 
 class ClaudeSettings(Record):
-    """A Claude Code settings file, the keys Memtab reads (docs/formats.md §17.2, §17.6):
-    `autoMemoryDirectory` and `instructionFiles` (also as the option of the
-    `agents-md@builtin` plugin in `pluginConfigs`), as written — Claude Code's rules take
-    them (`memory_path`, `instructions.instruction_mode`); an object on the way to the
-    plugin's option that is not one reads as absent. `env`: the variables Claude Code
-    sets for its sessions (`CLAUDE_MEMORY_STORES`, `memory_dir.memory_stores`).
-    `autoMemoryEnabled`: false turns auto memory off (`auto_memory_turned_off`)."""
+    """A Claude Code settings file, the keys Memtab reads as written (docs/formats.md §17.2,
+    §17.6): `autoMemoryDirectory`, `instructionFiles`, `env`, `autoMemoryEnabled`."""
 
     auto_memory_directory: Any = None
     auto_memory_enabled: Any = None
@@ -142,11 +120,8 @@ class ClaudeSettings(Record):
 def auto_memory_turned_off(
     config_root: Path, project: str, managed: Sequence[Path] = (), local_root: Path | None = None
 ) -> Path | None:
-    """The settings file whose `autoMemoryEnabled: false` turns auto memory off for
-    sessions started in `project`, or None when it is on. Claude Code merges its settings,
-    the first set wins: managed, the local (in `local_root`'s `.claude/`: the session's
-    canonical git root, `auto_memory_switch.local_settings_root`; by default the session
-    directory's), the project's shared (the session directory's `.claude/`), the user's."""
+    """The settings file whose `autoMemoryEnabled: false` turns auto memory off for sessions in
+    `project` (managed, local, shared, user: first set wins), or None."""
     project_settings = Path(project) / ".claude"
     local_settings = (local_root or Path(project)) / ".claude" / "settings.local.json"
     for settings_file in (
@@ -163,8 +138,7 @@ def auto_memory_turned_off(
 
 
 def session_memory_stores(config_root: Path, env: Mapping[str, str]) -> tuple[MemoryStore, ...]:
-    """The memory stores (team memory's mounts) a session would take from
-    `CLAUDE_MEMORY_STORES`: the user's settings' `env`, else the environment `env`."""
+    """The team memory mounts a session would take from `CLAUDE_MEMORY_STORES`."""
     settings = read_settings_file(config_root / "settings.json")
     settings_env = settings.env if settings is not None and isinstance(settings.env, dict) else {}
     return memory_stores(stores_setting(env, settings_env))
@@ -188,8 +162,7 @@ def read_settings_file(settings_file: Path) -> ClaudeSettings | None:
 
 
 def memory_path(raw: object, home: str | None = None) -> Path | None:
-    """A setting's value as Claude Code takes it (`~/` expanded), or None when it would
-    ignore it: not a string, relative, too short, a bare drive, a UNC path, a NUL."""
+    """A setting's value as Claude Code takes it (`~/` expanded), or None when it ignores it."""
     if not isinstance(raw, str) or not raw.strip():
         return None
     value = raw
@@ -208,8 +181,7 @@ def memory_path(raw: object, home: str | None = None) -> Path | None:
 
 
 def last_consolidated_ms(memory_dir: Path) -> int | None:
-    """When Claude Code last consolidated the auto memory in `memory_dir` (its lock's
-    mtime, in ms), or None when it never has (no lock file; a link is not followed)."""
+    """When Claude Code last consolidated the auto memory in `memory_dir` (ms), or None."""
     try:
         info = os.stat(memory_dir / CONSOLIDATE_LOCK, follow_symlinks=False)
     except OSError:

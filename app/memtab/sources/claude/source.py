@@ -1,18 +1,5 @@
-"""Claude Code: its project directory names, decoded back to paths, and its sources.
-
-Claude Code keeps each project's data in `<config>/projects/<encoded>/`, where `<encoded>`
-is the project path with every character other than `A-Z a-z 0-9` replaced by `-`
-(JavaScript's `path.replace(/[^a-zA-Z0-9]/g, "-")`, so a character outside the BMP, two
-UTF-16 units, becomes `--`); names longer than 200 characters are cut to 200 and given a
-hash suffix. (Checked against public tools that must match Claude Code's own directories:
-slopus/happy `normalizePathForKey.ts`, which quotes Claude Code's source, and tiann/hapi
-`cli/src/claude/utils/path.ts`.)
-
-The encoding is lossy: `/src/my-app`, `/src/my/app` and `/src/my.app` all become
-`-src-my-app`. Decoding tries, in order: the known projects (mux's registry and what the
-other agents know), the `cwd` a session transcript in that directory recorded, and the
-filesystem; a name that stays ambiguous has no project (its note lists the candidates).
-"""
+"""Claude Code: its project directory names (lossily encoded paths) decoded back to projects,
+and its sources."""
 
 from __future__ import annotations
 
@@ -81,9 +68,8 @@ class Decoded:
 
 
 class KnownPaths:
-    """Known project paths indexed by the directory name Claude Code gives each (encoding
-    every path once, not once per directory). A path known twice — from xum's registry and
-    from Codex's `config.toml` — is one project, never an ambiguity."""
+    """Known project paths by the directory name Claude Code gives each (a path known twice is
+    one project)."""
 
     def __init__(self, paths: Iterable[str]) -> None:
         self._by_name: dict[str, list[str]] = {}
@@ -128,14 +114,8 @@ def decode_project_dir(
 
 
 def transcript_cwd(directory: Path) -> str | None:
-    """The project a session transcript in `directory` ran in: its recorded `cwd`, or the
-    ancestor of it that Claude Code named the directory after (sessions may run in a
-    subdirectory of the project).
-
-    A project found is remembered per directory and transcripts read (their heads never
-    change: Claude Code only appends), so the rescans that follow every change do not read
-    them again; not finding one is not remembered (a new transcript may be still empty).
-    """
+    """The project a session transcript in `directory` ran in: its `cwd` or the ancestor the
+    directory is named after; a find is remembered (transcripts only grow)."""
     try:
         with os.scandir(directory) as iterator:
             names = sorted(e.name for e in iterator if e.name.endswith(".jsonl"))
@@ -230,17 +210,8 @@ def claude_sources(
     stores: tuple[MemoryStore, ...] = (),
     auto_memory_off: str | None = None,
 ) -> tuple[list[Source], list[str]]:
-    """Claude Code's sources under its config dir `root`, and the projects it knows.
-
-    `known` are the project (and workspace) paths to match names against first;
-    `project_of` maps a workspace path to its project, so a worktree's auto memory is
-    grouped with its project. `probe` False never looks outside `root` to decode a name.
-    `managed_settings`: the policy settings files to read `autoMemoryDirectory` from
-    before the user's (`claude_settings`). `stores`: `CLAUDE_MEMORY_STORES` as a session
-    would read it (which team memory mounts are read-only). `auto_memory_off`: why Claude
-    Code's sessions have no auto memory at all (`CLAUDE_CODE_DISABLE_AUTO_MEMORY`), said on
-    each auto memory source.
-    """
+    """Claude Code's sources under its config dir `root`, and the projects it knows (`known`
+    matched first; `probe` False never looks outside `root`)."""
     sources = [
         Source(
             id=source_id("claude-code", "user"),
@@ -318,8 +289,7 @@ TEAM_NOTE = (
 def auto_memory_sources(
     name: str, directory: Path, note: str, project: str | None, stores: tuple[MemoryStore, ...]
 ) -> list[Source]:
-    """The sources of an auto memory directory `autoMemoryDirectory` names: the user's own
-    memory (`name`), and its team memory when it has some."""
+    """The sources of an `autoMemoryDirectory`: the user's own memory and its team memory."""
     remote = is_remote_store(directory)
     found = [
         Source(
@@ -344,9 +314,7 @@ def team_source(
     stores: tuple[MemoryStore, ...],
     trusted_root: Path | None,
 ) -> Source | None:
-    """The team memory of the auto memory directory `memory_dir` (its `team/` folder, one
-    folder per mount), or None when it has none. A mount `stores` marks `ro` is
-    read-only, as it is for Claude Code's sessions."""
+    """The team memory of `memory_dir` (one folder per mount; `ro` ones read-only), or None."""
     folder = memory_dir / TEAM_FOLDER
     if not folder.is_dir():
         return None
@@ -373,9 +341,8 @@ STORES_NOTE = 'mode "ro" in CLAUDE_MEMORY_STORES'
 
 
 def auto_memory_base(cwd: Path) -> Path:
-    """The directory Claude Code keys a session's auto memory by: the canonical git root
-    (a linked worktree's main checkout, so every worktree shares one memory), else `cwd`
-    (its `memdir/paths.ts`, `getAutoMemBase`: `findCanonicalGitRoot`)."""
+    """The directory Claude Code keys a session's auto memory by: the canonical git root, else
+    `cwd`."""
     for directory in (cwd, *cwd.parents):
         marker = directory / ".git"
         if marker.is_dir():
@@ -386,8 +353,7 @@ def auto_memory_base(cwd: Path) -> Path:
 
 
 def _main_checkout(pointer: Path) -> Path | None:
-    """A linked worktree's main checkout: `.git` names its git dir (`gitdir: …`), whose
-    `commondir` is the main repository's `.git`."""
+    """A linked worktree's main checkout, from its git dir's `commondir`."""
     try:
         text = read_regular_file(pointer, limit=4096, truncate=True).decode("utf-8", "replace")
         if not text.startswith("gitdir:"):
@@ -407,10 +373,8 @@ def auto_memory_directory(
     managed_settings: Sequence[Path] = (),
     local_root: Path | None = None,
 ) -> Path:
-    """Where Claude Code keeps the auto memory of sessions keyed by `base`: the directory
-    `autoMemoryDirectory` names (managed, the project's local, then the user's settings,
-    `claude_settings`), else `<config>/projects/<encoded base>/memory` (the existing
-    directory of a name cut to 200 characters and given a hash suffix)."""
+    """Where Claude Code keeps the auto memory of sessions keyed by `base`:
+    `autoMemoryDirectory`, else `<config>/projects/<encoded base>/memory`."""
     local = str(local_root) if local_root is not None else None
     moved = auto_memory_setting(config_root, str(base), managed_settings, local)
     if moved is not None:

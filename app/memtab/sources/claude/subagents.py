@@ -1,17 +1,5 @@
-"""Claude Code's subagents, as far as what they load at their start (docs/formats.md §17.6).
-
-A subagent is defined by a Markdown file with frontmatter (`name`, `description`,
-`omitClaudeMd`, `memory`…) in `.claude/agents/` of the managed folder, of a project (the
-working directory or a folder above it) or of the user's config dir, or built into
-Claude Code. Claude Code 2.1.331's settings schema: `omitClaudeMd` — "Run this agent
-without the user, project and local CLAUDE.md instruction files when it runs as a
-subagent; managed policy files are kept." In its bundle a built-in or managed agent with
-it loads none of its session's instruction files, `MEMORY.md` included; another keeps
-only the managed ones. Its built-in Explore, Plan and web-fetch agents set it. A subagent
-with `memory: user|project|local` also reads its own memory folder's `MEMORY.md`
-(`agent-memory/<name>/` in the config dir, `.claude/agent-memory/<name>/` or
-`.claude/agent-memory-local/<name>/` in the project), cut as auto memory's is.
-"""
+"""Claude Code's subagents, as far as what they load at their start (docs/formats.md §17.6):
+`omitClaudeMd` drops instruction files, a `memory` scope adds its own `MEMORY.md`."""
 
 from __future__ import annotations
 
@@ -41,8 +29,7 @@ class Subagent:
 
     @property
     def keeps_managed_files(self) -> bool:
-        """Whether it keeps the managed instruction files when it omits the others (a
-        built-in or managed agent keeps none)."""
+        """Whether it keeps the managed instruction files when it omits the others."""
         return not (self.where == "built-in" or self.managed)
 
     def memory_index(self, config_root: Path, project: Path | None) -> Path | None:
@@ -59,9 +46,8 @@ class Subagent:
 def find_subagent(
     name: str, *, cwd: Path | None, config_root: Path, managed_dir: Path | None
 ) -> Subagent | None:
-    """The subagent called `name` a session in `cwd` would run: the managed definition,
-    a project's (the nearest folder first), the user's, then a built-in one; None when
-    there is none Memtab can see (a plugin's, one `--agents` gives)."""
+    """The subagent `name` a session in `cwd` would run (managed, project, user, built-in), or
+    None."""
     folders: list[tuple[Path, bool]] = []
     if managed_dir is not None:
         folders.append((managed_dir / ".claude" / "agents", True))

@@ -1,18 +1,6 @@
-"""Codex's memory extensions as Memtab lists them: what each holds, read-only.
-
-An extension is a folder below `memories/extensions/` (an older Codex: the sibling
-`<codex home>/memories_extensions/`) with `instructions.md` — how Codex's consolidation
-is to read it — and `resources/`, the memory it brings (openai/codex
-`codex-rs/memories/write/src/lib.rs`, `extensions/`); one Codex keeps in step with where
-its resources come from has a `manifest.json` (`sources.codex.manifest`). A resource whose
-name starts with a time (`2026-09-18T00-30-00…`) is removed 7 days after it
-(`extensions/prune.rs`). The ad-hoc notes extension (`ad_hoc/`) holds the user's notes in
-`notes/` (docs/formats.md §17.3).
-
-Listing a Codex source reads each extension's manifest (at most the 100 KiB cap, through
-the source's confined read); a manifest Codex could not use is said in `problem`, and the
-resources are listed all the same.
-"""
+"""Codex's memory extensions as Memtab lists them, read-only (docs/formats.md §17.3): a folder of
+`memories/extensions/` with `instructions.md`, `resources/` and maybe a manifest; the ad-hoc
+notes extension holds the user's notes."""
 
 from __future__ import annotations
 
@@ -41,8 +29,7 @@ from memtab.sources.model import (
 
 NOTES_DIR = "notes"
 ReadText = Callable[[Source, SourceFile], str]
-"""A listed file's own text, through the source's confined, capped read
-(`sources.content.read_raw_source_text`); SourceError when it cannot be read."""
+"""A listed file's own text through the source's confined, capped read; SourceError."""
 
 
 def extensions_root(layout: Layout) -> str | None:
@@ -57,8 +44,7 @@ def extensions_root(layout: Layout) -> str | None:
 def read_extensions(
     source: Source, files: Sequence[SourceFile], read_text: ReadText
 ) -> tuple[CodexExtension, ...]:
-    """The extensions among a Codex source's listed `files`, by name, each manifest read
-    with `read_text`."""
+    """The extensions among a Codex source's listed `files`, by name, each manifest read."""
     root = extensions_root(source.layout)
     if root is None:
         return ()
@@ -135,8 +121,8 @@ class ListedRow(Record, write_only=True):
 
 
 class ExtensionRow(Record, write_only=True):
-    """A Codex memory extension as `memtab list --source ID --json` gives it, beside its
-    files (docs/formats.md §17.3): paths are file ids."""
+    """A Codex memory extension as `memtab list --source ID --json` gives it (docs/formats.md
+    §17.3)."""
 
     name: str
     folder: str

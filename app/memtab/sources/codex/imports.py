@@ -1,22 +1,6 @@
-"""Claude Code's memory as Codex imported it: the extension `external_agent_import`, each
-file linked to its original (docs/formats.md §17.3).
-
-Codex 0.169.0 imports Claude Code's auto memory (openai/codex `external-agent-migration/src/
-memory.rs`, `memory_import.rs`; the binary's strings: `external_agent_import`, `scope.json`,
-and its instructions: "Read each project's `scope.json` first. Its `cwd` is the scope for
-every imported memory file in that project directory. … The first path component is the
-source project key; the remaining path exactly matches the file's path in that project's
-memory directory", "Never edit, rename, or delete extension resources during
-consolidation") into `memories/extensions/external_agent_import/resources/<project key>/`:
-a copy of each Markdown file of one project's memory, and `scope.json` naming the `cwd` it
-is for. A project key is Claude Code's folder name under `<config>/projects/` (its
-`memory/` copied), or, for a directory `autoMemoryDirectory` named, `_custom` (the user's or
-managed one) or `project:<checkout>`.
-
-So each imported file is a copy, read-only here: it is shown as "imported from Claude Code
-(cwd …)", and linked to its original in Claude Code's memory when Memtab lists that — the
-file to edit (`link_imports`).
-"""
+"""Claude Code's memory as Codex imported it (docs/formats.md §17.3): the extension
+`external_agent_import`, read-only copies per project key with a `scope.json`, each linked to
+its original in Claude Code's memory (the file to edit)."""
 
 from __future__ import annotations
 
@@ -39,16 +23,14 @@ ReadText = Callable[[Source, SourceFile], str]
 
 
 class ImportScope(Record, keep_unknown=True):
-    """A `scope.json` Codex wrote beside one project's imported files: the `cwd` they are
-    for (kept whole, with whatever else it holds)."""
+    """A `scope.json` beside one project's imported files: the `cwd` they are for."""
 
     cwd: Annotated[str | None, Lenient(None)] = None
 
 
 def imported_part(relative: str, root: str) -> tuple[str, str] | None:
-    """The project key and the path inside that project's memory of an imported file at
-    `relative` (below a Codex root whose extensions are in `root`), or None when it is not
-    one (its `scope.json` is not one either)."""
+    """The project key and the path in that project's memory of an imported file at
+    `relative`, or None."""
     prefix = _resources(root)
     if not relative.startswith(prefix):
         return None
@@ -61,8 +43,7 @@ def imported_part(relative: str, root: str) -> tuple[str, str] | None:
 def imported_projects(
     source: Source, files: Sequence[SourceFile], root: str, read_text: ReadText
 ) -> tuple[ImportedProject, ...]:
-    """The projects of the import extension among a Codex source's `files`, each with the
-    `cwd` its `scope.json` names (read with `read_text`)."""
+    """The import extension's projects among a Codex source's `files`, each with its `cwd`."""
     prefix = _resources(root)
     keys: dict[str, SourceFile | None] = {}
     for file in files:
@@ -97,10 +78,8 @@ def _cwd(source: Source, scope: SourceFile | None, read_text: ReadText) -> str |
 
 @dataclass(frozen=True)
 class ImportLinks:
-    """Codex's imported copies and their originals in Claude Code's memory, by file id, both
-    ways; `labels` the import's words for each imported file — every copy, its original
-    listed or not (`ImportedProject.label`: the `cwd` its `scope.json` names) — and
-    `projects` the `cwd` of each whose `scope.json` names one: the project it is memory of."""
+    """Codex's imported copies and their originals, by file id, both ways; `labels` the
+    import's words for each copy, `projects` the `cwd` each names."""
 
     original_of: dict[str, str]
     imports_of: dict[str, tuple[str, ...]]
@@ -108,30 +87,21 @@ class ImportLinks:
     projects: dict[str, str] = field(default_factory=dict)
 
     def shown_once(self, found: Iterable[str]) -> dict[str, str]:
-        """The copies among `found` (file ids) whose original is found too, each with that
-        original: see `shown_once`."""
+        """The copies among `found` whose original is found too (see `shown_once`)."""
         return shown_once(found, self.original_of)
 
 
 def shown_once(found: Iterable[str], original_of: Mapping[str, str]) -> dict[str, str]:
-    """The copies among `found` (file ids) whose original is among them too, each with
-    that original (`original_of`: copy → original).
-
-    The one rule for showing an import, which the window's search and Quick open, the
-    MCP server's and `memtab search` and the trust engines follow: Codex's copy of a Claude
-    Code memory file is shown once — folded into its original, the file to edit, where both
-    would be shown; alone, as the copy it is, its label (`ImportLinks.labels`) naming the
-    project (`cwd`) its `scope.json` gives — and never as a duplicate to combine (Codex:
-    "Never edit, rename, or delete extension resources")."""
+    """The copies among `found` whose original is among them too, each with it: the one rule
+    for every view, a copy shown once (folded into its original, or alone with its label),
+    never a duplicate to combine."""
     ids = set(found)
     return {copy: original for copy in ids if (original := original_of.get(copy)) in ids}
 
 
 def link_imports(listings: Sequence[SourceListing]) -> ImportLinks:
     """Each imported file of Codex's listings linked to its original in the Claude Code
-    listings among `listings`: for a key that is a folder of `<config>/projects/`, that
-    folder's `memory/<path>`; for `_custom`, the user's moved auto memory; for another key,
-    the auto memory source of the `cwd` its `scope.json` names."""
+    `listings`, by its project key."""
     listed = {listing.source.id: {f.relative for f in listing.files} for listing in listings}
     claude = [listing.source for listing in listings if listing.source.agent == "claude-code"]
     original_of: dict[str, str] = {}

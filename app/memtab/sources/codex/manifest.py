@@ -1,20 +1,5 @@
-"""A Codex memory extension's `manifest.json`: its record, and how it is shown.
-
-An extension Codex keeps in step with where its resources come from has, beside its
-`instructions.md` and `resources/`, a manifest (openai/codex
-`codex-rs/memories/write/src/extensions/persistent.rs`):
-
-```json
-{"version": 1,
- "resources": {"<source id>": {"targetFileName": "index-a.md", "contentSha256": "…"}}}
-```
-
-Each resource is `resources/<targetFileName>` (a flat `.md` name); Codex's sync rewrites
-the instructions, the resources and the manifest, and removes the resources an older
-manifest listed that the new one does not, leaving any other file of `resources/` be. A
-manifest of another version, or one that cannot be read, is to Codex no manifest
-(docs/formats.md §17.3). Memtab shows it rendered (`render_manifest`), read-only.
-"""
+"""A Codex memory extension's `manifest.json` (docs/formats.md §17.3): its record, read as Codex
+reads it, and rendered read-only."""
 
 from __future__ import annotations
 
@@ -33,25 +18,22 @@ _SHA_SHOWN = 12
 
 
 class ManifestEntry(Record):
-    """One resource a Codex extension's manifest lists (docs/formats.md §17.3): its file
-    below `resources/`, and the sha256 of the content it was made from (before Codex added
-    its envelope: not the file's own)."""
+    """One resource a manifest lists: its file below `resources/` and the sha256 of the content
+    it was made from."""
 
     target_file_name: str
     content_sha256: Annotated[str, Lenient("")] = ""
 
 
 class ExtensionManifest(Record):
-    """`extensions/<name>/manifest.json`, written by Codex (docs/formats.md §17.3): its
-    version and the resources it keeps, by where each comes from (a source id)."""
+    """`extensions/<name>/manifest.json`: its version and resources by source id."""
 
     version: int
     resources: ValidEntries[dict[str, ManifestEntry]]
 
 
 def manifest_of(text: str) -> tuple[ExtensionManifest | None, str | None]:
-    """A manifest's text read as Codex reads it, or None and why it is none to Codex (not
-    JSON, not a manifest, another version than Codex's)."""
+    """A manifest's text read as Codex reads it, or None and why it is none to Codex."""
     try:
         raw = parse_json(text)
     except JsonError as error:
@@ -65,9 +47,8 @@ def manifest_of(text: str) -> tuple[ExtensionManifest | None, str | None]:
 
 
 def render_manifest(relative: str, data: bytes) -> str:
-    """The manifest at `relative` (`extensions/<name>/manifest.json`) as the editor and
-    `memtab show` show it: whose it is and each resource it keeps; one Codex cannot use is
-    said in one line, followed by its text."""
+    """The manifest at `relative` as the editor and `memtab show` show it; one Codex cannot use
+    said in a line, then its text."""
     parts = relative.split("/")
     name = parts[-2] if len(parts) > 1 else relative
     text = data.decode("utf-8", "replace")

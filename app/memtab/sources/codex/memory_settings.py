@@ -1,30 +1,5 @@
 """Codex's `[memories]` settings in its `config.toml`, as they change what a session loads and
-what Codex remembers (docs/formats.md §17.6).
-
-Read from Codex 0.169.0's binary strings (`MemoriesToml`: `dual_write`,
-`disable_on_external_context`, `generate_memories`, `use_memories`, `dedicated_tools`, …) and
-openai/codex's sources (`config/src/types.rs` `MemoriesToml` and its defaults,
-`memories/write/src/start.rs`, `ext/memories/src/`, `protocol/src/memory_version.rs`):
-
-- `use_memories` (default true): false, and no memory summary is put in a session's
-  instructions.
-- `version` (`"v1"`, the default, or `"v2"`): which memory root a session reads, `memories/`
-  or its sibling `memories_v2/`; a v2 summary is used only while it is valid
-  (`is_valid_v2_summary`: first line `v1`, under 10,000 bytes, the four headings).
-- `dual_write` (default false): the background pipeline writes both roots; a session still
-  reads the one `version` names.
-- `dedicated_tools` (default false): Codex gets its own memory tools (`memories.list`,
-  `read`, `search`, `add_ad_hoc_note`) to read the rest of the memory with.
-- `disable_on_external_context` (alias `no_memories_if_mcp_or_web_search`, default false):
-  a thread that used an MCP server or web search is marked `polluted` and never becomes
-  memory — every thread that called Memtab's server included.
-- `[features] memories` (Codex's memory feature, off unless turned on): without it, none of
-  the above runs.
-
-A profile (`--profile`, `[profiles.<name>.memories]`), a project's `.codex/config.toml` and
-`-c` overrides are not seen. A file over 1 MiB, not UTF-8 or not TOML is read as no
-settings (the defaults), saying why.
-"""
+what Codex remembers (docs/formats.md §17.6); a file it cannot read is the defaults, saying why."""
 
 from __future__ import annotations
 
@@ -83,7 +58,7 @@ def read_memory_settings(codex_root: Path) -> CodexMemorySettings:
         return CodexMemorySettings(problem=f"{path} cannot be read ({error.strerror or error})")
     if len(data) > CONFIG_MAX_BYTES:
         return CodexMemorySettings(problem=f"{path} is over 1 MiB: not read")
-    # lazy: tomllib (~0.13 MiB traced) only where Codex has a config.toml
+    # lazy: tomllib only where Codex has a config.toml
     import tomllib
 
     try:
@@ -122,9 +97,7 @@ def _settings(config: dict[str, Any]) -> CodexMemorySettings:
 
 
 def is_valid_v2_summary(text: str) -> bool:
-    """Whether Codex uses `text` as a v2 memory summary (`is_valid_v2_summary`): its first
-    line exactly `v1`, under 10,000 UTF-8 bytes, and each of the four headings on a line of
-    its own (blanks around it allowed)."""
+    """Whether Codex uses `text` as a v2 memory summary (`is_valid_v2_summary`)."""
     if len(text.encode("utf-8", "surrogatepass")) >= V2_SUMMARY_MAX_BYTES:
         return False
     lines = text.split("\n")
@@ -136,8 +109,7 @@ def is_valid_v2_summary(text: str) -> bool:
 
 
 def external_context_note(settings: CodexMemorySettings) -> str | None:
-    """What `disable_on_external_context` does to threads that use Memtab, in words (None:
-    it is off)."""
+    """What `disable_on_external_context` does to threads using Memtab, in words (None: off)."""
     if not settings.disable_on_external_context:
         return None
     return (

@@ -53,7 +53,7 @@ def codex_projects(root: Path) -> list[str]:
     if len(data) > _CONFIG_MAX_BYTES:
         logger.info("Codex: %s is over 1 MiB; its projects are not read", path)
         return []
-    # lazy: tomllib (~0.13 MiB traced) only where Codex has a config.toml
+    # lazy: tomllib only where Codex has a config.toml
     import tomllib
 
     try:
@@ -71,17 +71,14 @@ _BUCKET = re.compile(r"^[0-9a-f]{16}$")
 
 
 def bucket_name(cwd: str) -> str:
-    """The per-directory bucket an older Codex kept a working directory's memory in:
-    the first 16 hex digits of the sha256 of the directory, canonical when it exists
-    (openai/codex `memory_bucket_for_cwd`: `normalize_for_path_comparison`, else as given)."""
+    """The per-directory bucket an older Codex kept a directory's memory in
+    (`memory_bucket_for_cwd`)."""
     normalized = os.path.realpath(cwd) if os.path.exists(cwd) else cwd
     return hashlib.sha256(normalized.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
 def bucket_project(relative: str, known: Iterable[str]) -> str | None:
-    """The directory of the bucket a file of Codex's `memories/` is in (`<bucket>/memory/…`),
-    found among the `known` project paths; None for a file outside a bucket, or a bucket
-    of a directory Memtab does not know."""
+    """The known project whose bucket holds a file of Codex's `memories/`, or None."""
     bucket = relative.split("/", 1)[0]
     if "/" not in relative or not _BUCKET.match(bucket):
         return None

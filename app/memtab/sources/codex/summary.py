@@ -1,20 +1,6 @@
-"""What Codex requires of `memories/memory_summary.md`: its first line is exactly `v1`.
-
-Codex's consolidation (openai/codex `codex-rs/memories/write/templates/memories/
-consolidation.md`) reads the summary it had only when its first line is exactly `v1`;
-otherwise it treats it as schema-incompatible and writes the whole file again from scratch,
-so what the summary says is lost. Once the run ends, Codex checks the summary it left
-(`memories/write/src/workspace.rs` `validate_consolidation_artifacts_for_version`:
-`summary.lines().next() == Some("v1")`) and counts a run that leaves one without it as
-failed (its workspace baseline is not moved). The newer memory (`memories_v2/`) is used
-only once its summary is valid (`is_valid_v2_summary`). At a session's start Codex injects
-the file as it is. So a save that would leave the summary without its `v1` line is
-refused (`content_problem`), and `memtab check` flags a summary without it
-(docs/formats.md §17.3).
-
-"The first line" is Rust's `str::lines`: the text up to the first `\\n`, one `\\r` before
-it dropped. A BOM, a space or frontmatter before `v1` is not `v1`.
-"""
+"""What Codex requires of `memories/memory_summary.md` (docs/formats.md §17.3): its first line
+(Rust's `str::lines`) exactly `v1`, or its consolidation rewrites it from scratch; a save without
+it is refused."""
 
 from __future__ import annotations
 

@@ -1,4 +1,2 @@
-"""Gemini CLI as a source: where its memory is and its project ids (`source.py`), its
-settings (`settings.py`), the files it reads at a session's start (`context_files.py`), and
-its memory inbox's patches (`inbox.py`), read and applied as its bundled jsdiff does
-(`patch.py`)."""
+"""Gemini CLI as a source: where its memory is and its project ids, its settings, the files it
+reads at a session's start, and its memory inbox's patches applied as its jsdiff does."""

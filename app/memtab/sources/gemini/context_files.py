@@ -1,31 +1,6 @@
-"""Which files Gemini CLI reads into a session as it starts, in its order, with the files they
-`@`-import (docs/formats.md §17.7; its bundle's `memoryDiscovery.js`,
-`memoryImportProcessor.js`, `MemoryContextManager`).
-
-At its start Gemini CLI finds four lists of files, and puts them in its prompt as
-`flattenMemory` orders them:
-
-1. *Global*: each context file name (`context.fileName`, then `GEMINI.md`) in
-   `~/.gemini/`, when readable (`getGlobalMemoryPaths`);
-2. *Private Project Memory*: the project's `MEMORY.md` in its private memory folder, else
-   each context file name there (an older layout: `getUserProjectMemoryPaths`);
-3. *Extension*: the context files of the active extensions (not read here);
-4. *Project*, only in a trusted folder: for each workspace folder, the context files of
-   that folder and of each folder above it up to the first holding a boundary marker
-   (`.git` by default; none found: the folder alone; never `~/.gemini` itself), all the
-   folders' files taken once by file identity and sorted by path (`getEnvironmentMemoryPaths`).
-
-Each file is read whole — Gemini CLI cuts nothing — and its `@path` imports are inlined
-(`processImports`, format `tree`): an `@` at the text's start or after a blank, followed by
-a path starting with `.`, `/` or a letter up to the next blank; not inside a code span or
-block (a run of backticks up to the same run); a URL, or a file outside the project root
-of the importing file (the nearest folder above it with a boundary marker, else its own
-folder; links resolved) is refused; a file is not imported again inside its own import
-chain; at most 5 levels deep. `flat` lists every file once.
-
-Sibling notes of the private memory are read only when `MEMORY.md` points to them (the
-model reads them on demand), and subfolders' context files when Gemini CLI works there.
-"""
+"""Which files Gemini CLI reads into a session as it starts, in its `flattenMemory` order, with
+the files they `@`-import (docs/formats.md §17.7): global, private project memory, and in a
+trusted folder the project's, each read whole."""
 
 from __future__ import annotations
 
@@ -46,8 +21,8 @@ _BLANKS = " \t\n\r"
 
 @dataclass(frozen=True)
 class ContextFile:
-    """A file Gemini CLI reads at the start: where, which list it is in, and (an import)
-    which file imports it and at which line."""
+    """A file Gemini CLI reads at the start: where, its list, and which file imports it at
+    which line."""
 
     path: Path
     tier: str
@@ -93,8 +68,7 @@ def project_files(
 
 
 def boundary_root(start: Path, markers: Sequence[str]) -> Path | None:
-    """The nearest folder from `start` up holding one of `markers` (`findProjectRoot`),
-    or None (no marker, or none given)."""
+    """The nearest folder from `start` up holding one of `markers`, or None."""
     usable = [m for m in markers if not os.path.isabs(m) and ".." not in m]
     if not markers:
         return None
@@ -156,11 +130,7 @@ def find_imports(text: str) -> list[Import]:
 
 def code_regions(text: str) -> list[tuple[int, int]]:
     """Where `text`'s code is, as Gemini CLI's ``/(`+)([\\s\\S]*?)\\1/g`` finds it, in linear
-    time (the pattern tries every shorter opening, each reading on to the end: quadratic on a
-    long run of backticks). At a run of `r` backticks the pattern takes the longest opening
-    `k ≤ r` that closes: with `k > r / 2` the first later run of at least `k` closes it (its
-    first `k`); else `k = r // 2` closes inside the run itself; a lone backtick closes at the
-    next one."""
+    time (the pattern itself is quadratic on a long run of backticks)."""
     runs = [(m.start(), m.end() - m.start()) for m in _BACKTICKS.finditer(text)]
     longest_after = [0] * (len(runs) + 1)
     for n in range(len(runs) - 1, -1, -1):
@@ -192,9 +162,8 @@ def code_regions(text: str) -> list[tuple[int, int]]:
 def with_imports(
     files: Sequence[ContextFile], markers: Sequence[str], import_format: str
 ) -> list[ContextFile]:
-    """Each file followed by what it imports: `tree`, depth first, a file not again inside
-    its own chain, 5 levels at most; `flat`, each file once per importing context file, the
-    imports of a file taken last first (`processFlat`), with no depth limit."""
+    """Each file followed by what it imports: `tree` depth first (5 levels, no cycles), or
+    `flat` (`processFlat`)."""
     listed: list[ContextFile] = []
     for file in files:
         listed.append(file)
@@ -251,8 +220,8 @@ def _inside(root: Path, target: Path) -> bool:
 
 
 def read_text(path: Path) -> str | None:
-    """A context file's text as Gemini CLI reads it (UTF-8, a bad byte U+FFFD), None when
-    it cannot be read by the readability rule (a FIFO is never waited for)."""
+    """A context file's text as Gemini CLI reads it, None when unreadable by the readability
+    rule."""
     try:
         data = read_readable_path(path, limit=READ_LIMIT, follow_link=True)
     except OSError:
@@ -269,14 +238,12 @@ NOT_IN_INDEX = (
 
 
 def named_in_index(index_text: str, name: str) -> bool:
-    """Whether a `MEMORY.md` text names the sibling note `name` (by name, or by the path
-    its pointer lines give, which ends in it)."""
+    """Whether a `MEMORY.md` text names the sibling note `name` (by name or path)."""
     return name in index_text
 
 
 def named_notes(index_text: str, memory_dir: Path) -> list[Path]:
-    """The sibling notes of the private memory a `MEMORY.md` text names (by name or by
-    path, as its pointer lines do), in the order the folder lists them."""
+    """The sibling notes a `MEMORY.md` text names, in the folder's order."""
     try:
         with os.scandir(memory_dir) as entries:
             names = sorted(

@@ -1,27 +1,20 @@
-"""Where jsdiff places a hunk, found in linear time (`patch.apply_patch` uses it).
-
-jsdiff tries a hunk at its line, then at each line in turn, nearer first, comparing the
-hunk's old lines there one by one: quadratic when the hunk fits nowhere. The same first
-fit is found here by searching for the hunk's old lines as a whole: each line of the file
-is a code of two characters (the same line, the same code), so a hunk's old lines are one
-string, searched for with `str.find` in rings of doubling distance around its line. A
-patch whose placing would still search more than `MAX_PLACING_WORK` lines is refused with
-a reason (`PatchTooCostlyError`).
-"""
+"""Where jsdiff places a hunk, found in linear time: each line coded as two characters, a hunk's
+old lines searched as one string in rings of doubling distance; past `MAX_PLACING_WORK`
+refused (`PatchTooCostlyError`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
 MAX_PLACING_WORK = 64_000_000
-"""Lines searched, at most, to place one patch's hunks (a line Python reads counts as
-`_PYTHON_LINE` of them): well under a second."""
+"""Lines searched, at most, to place one patch's hunks (a Python-read line counts
+`_PYTHON_LINE`)."""
 _PYTHON_LINE = 16
 _FIRST_RING = 4096
 """Lines searched on each side before the search doubles its distance."""
 _HIGH = 0x88000
-"""A line's code is `chr(id // _HIGH)` then `chr(_HIGH + id % _HIGH)`: the two ranges
-never meet, so a hunk's codes can only be found at a line's start."""
+"""A line's code is two characters from ranges that never meet, so a hunk matches only at a
+line's start."""
 
 
 class PatchTooCostlyError(ValueError):
@@ -36,8 +29,7 @@ class PlacingWork:
         self._check = check
 
     def spend(self, lines: int, *, python: bool = False) -> None:
-        """Count `lines` searched (read line by line in Python: `python`); refuses past
-        the bound, and lets the caller's check cancel."""
+        """Count `lines` searched; refuses past the bound, and lets the caller's check cancel."""
         self.spent += lines * (_PYTHON_LINE if python else 1)
         if self.spent > MAX_PLACING_WORK:
             raise PatchTooCostlyError(
@@ -49,8 +41,7 @@ class PlacingWork:
 
 
 def old_side(hunk_lines: Sequence[str]) -> list[str]:
-    """The lines a hunk expects in the file: its context and removed lines, as jsdiff's
-    `applyHunk` compares them (an empty line is an empty context line)."""
+    """The lines a hunk expects in the file, as jsdiff's `applyHunk` compares them."""
     return [line[1:] if line else "" for line in hunk_lines if not line or line[0] in " -"]
 
 
@@ -74,8 +65,7 @@ class HunkPlaces:
     def place(
         self, hunk_lines: Sequence[str], start: int, min_line: int, max_line: int
     ) -> int | None:
-        """The line jsdiff applies the hunk at, given where it tries first (`start`) and
-        its bounds; None where it fits nowhere."""
+        """The line jsdiff applies the hunk at from `start` within its bounds; None: nowhere."""
         old = old_side(hunk_lines)
         size = len(old)
         if not size:
@@ -84,8 +74,7 @@ class HunkPlaces:
         self._work.spend(size)
         if 0 <= start <= self._lines - size and self._text.startswith(pattern, 2 * start):
             return start
-        # jsdiff goes on after `start` up to `max_line`, and before it down to `min_line`;
-        # a hunk fits only where all its old lines are in the file.
+        # jsdiff goes after `start` up to `max_line`, then before down to `min_line`.
         last = self._lines - size
         ahead = (max(start + 1, 0), min(max_line, last))
         behind = (max(min_line, 0), min(start - 1, last))

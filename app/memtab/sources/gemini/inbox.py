@@ -1,41 +1,6 @@
-"""Gemini CLI's memory inbox: the `.patch` files its auto memory proposes, read, checked and
-applied in memory exactly as its own `/memory inbox` does (docs/formats.md §17.7).
-
-Gemini CLI 0.61's auto memory (`experimental.autoMemory`) runs an extraction agent over
-past sessions and writes every change it proposes as a unified diff under the project's
-private memory folder, `<memory>/.inbox/private/*.patch` (targets: `MEMORY.md` and sibling
-`*.md` notes of `<memory>` itself) and `<memory>/.inbox/global/*.patch` (the one target:
-the global context file, `~/.gemini/GEMINI.md`) — "held for review in /memory inbox;
-nothing is applied until you approve it". This module is `memoryPatchUtils.js` and the
-inbox half of `commands/memory.js` of its bundle:
-
-- listing (`listInboxPatchFiles`): every regular `*.patch` file below `.inbox/<kind>/`,
-  sorted by path; a patch is valid (`validateInboxMemoryPatchFile`) when it parses, every
-  part has a hunk, its headers name absolute paths (`--- /dev/null` for a new file, else
-  the same path twice; git's `a/`/`b/` stripped) and each target is allowed: for
-  `private` a file directly in the memory folder named `MEMORY.md` or `*.md` not starting
-  with `.`, for `global` the global context file — both after links are resolved;
-- applying one (`applyMemoryPatchFile`): each part applied in order to the file as it is
-  (or to what an earlier part of the same patch made of it) with jsdiff
-  (`memtab.sources.gemini.patch`); a new file whose target exists, a missing target or a
-  hunk that fits nowhere refuses the whole patch, nothing written; for `private`, a new
-  sibling note no line of `MEMORY.md` names yet gets a pointer line appended to it
-  (`augmentWithAutoPointers`: `- See <path> for <stem> notes.`, `MEMORY.md` created as
-  `# Project Memory` when missing). Then every file is written and the patch removed;
-- dismissing one: the patch file removed.
-
-`plan_patch` is the first half, in memory (`PatchPlan`: every file's text before and after);
-the writing is the Inbox's (`memtab.writer.inbox.gemini`), through the sources' saves so
-history keeps what was there. Refusals carry Gemini CLI's own words.
-
-While Gemini CLI's extraction runs it holds `<memory>/.extraction.lock` (`{"pid",
-"startedAt"}`, stale after 35 minutes or when its process is gone) and may rewrite the
-patches: `extraction_running` says so, and the Inbox waits for it.
-
-Memtab is stricter than Gemini CLI in two places, and says why: a hunk whose `@@` line has
-no numbers (`patch.unnumbered_hunk`), and a target that is not UTF-8 text (Node reads it
-with U+FFFD in place of each bad byte, and would write those back).
-"""
+"""Gemini CLI's memory inbox (docs/formats.md §17.7): the `.patch` files its auto memory
+proposes, listed, validated and applied in memory exactly as its `/memory inbox` does; the
+Inbox writes them. Stricter in two places, saying why: unnumbered hunks, non-UTF-8 targets."""
 
 from __future__ import annotations
 
@@ -77,15 +42,14 @@ LOCK_STALE_MS = 35 * 60 * 1000
 """`LOCK_STALE_MS` of Gemini CLI's memory service: a lock older than this is left."""
 NEW_INDEX_TEXT = "# Project Memory\n"
 MAX_PATCH_BYTES = 4 * 1024 * 1024
-"""Memtab reads no patch past this (Gemini CLI has no limit; its extraction writes small
-ones)."""
+"""Memtab reads no patch past this (Gemini CLI has no limit)."""
 MAX_TARGET_BYTES = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True)
 class MemoryRoots:
-    """Where one project's patches may write: its private memory folder and the global
-    context file (`~/.gemini/GEMINI.md`, or the first `context.fileName`)."""
+    """Where one project's patches may write: its private memory folder and the global context
+    file."""
 
     memory_dir: Path
     global_file: Path
@@ -96,8 +60,8 @@ class MemoryRoots:
 
 @dataclass(frozen=True)
 class InboxPatch:
-    """One `.patch` file of the inbox, as read: its kind, where it is, its bytes, and what
-    Gemini CLI makes of it (`problem` None: valid, and listed by `/memory inbox`)."""
+    """One `.patch` file of the inbox as read: its kind, place, bytes, and `problem` (None:
+    valid)."""
 
     kind: str
     path: Path
@@ -135,8 +99,7 @@ class PlannedFile:
 
 @dataclass(frozen=True)
 class PatchPlan:
-    """What applying a patch writes, file by file in Gemini CLI's order, and the notes a
-    pointer line was added to `MEMORY.md` for."""
+    """What applying a patch writes, file by file, and the notes given a pointer line."""
 
     patch: InboxPatch
     files: tuple[PlannedFile, ...]
@@ -161,8 +124,7 @@ class PatchRefusedError(Exception):
 
 
 class ExtractionLock(Record):
-    """`<memory>/.extraction.lock`, written by Gemini CLI's memory service while its
-    extraction agent runs (`isLockInfo`: a number `pid` and a string `startedAt`)."""
+    """`<memory>/.extraction.lock`, held while Gemini CLI's extraction agent runs."""
 
     pid: int
     started_at: str
@@ -183,8 +145,7 @@ def inbox_patches(roots: MemoryRoots) -> list[InboxPatch]:
 
 
 def patch_files(roots: MemoryRoots, kind: str) -> list[Path]:
-    """The `*.patch` regular files below `.inbox/<kind>/` (its folders walked, links not
-    followed), sorted by path (`listInboxPatchFiles`)."""
+    """The `*.patch` regular files below `.inbox/<kind>/`, links not followed, sorted by path."""
     found: list[str] = []
     pending = [str(roots.kind_root(kind))]
     while pending:
@@ -257,15 +218,13 @@ def _with_problem(patch: InboxPatch, problem: str | None) -> InboxPatch:
 
 
 def node_resolve(path: str) -> str:
-    """Node's `path.resolve` of an absolute POSIX path: `.`, `..` and repeated slashes
-    gone, no trailing slash (a leading `//` is one, unlike `os.path.normpath`)."""
+    """Node's `path.resolve` of an absolute POSIX path (a leading `//` is one)."""
     resolved = os.path.normpath(os.path.join(os.getcwd(), path))
     return "/" + resolved.lstrip("/") if resolved.startswith("//") else resolved
 
 
 def canonical(path: str) -> str | None:
-    """Gemini CLI's `resolvePathWithExistingAncestors`: the path with the links of its
-    deepest existing folder resolved and the missing rest appended (None: unreadable)."""
+    """Gemini CLI's `resolvePathWithExistingAncestors` (None: unreadable)."""
     missing: list[str] = []
     current = node_resolve(path)
     while True:
@@ -304,8 +263,7 @@ class _Allowed:
             self.files = []
 
     def resolve(self, target: str) -> str | None:
-        """Where `target` really is, if a patch of this kind may write it, else None
-        (`resolveMemoryPatchTargetWithinAllowedSet`)."""
+        """Where `target` really is if a patch of this kind may write it, else None."""
         resolved = canonical(target)
         if resolved is None or not any(_is_subpath(root, resolved) for root in self.roots):
             return None
@@ -334,9 +292,8 @@ def _unique(paths: list[str | None]) -> list[str]:
 def plan_patch(
     roots: MemoryRoots, patch: InboxPatch, *, check: Callable[[], None] | None = None
 ) -> PatchPlan:
-    """What applying `patch` writes, read from the files as they are now; PatchRefusedError
-    in Gemini CLI's words when it would refuse it (nothing is written either way). `check`
-    is called as its hunks are placed, and may raise to cancel."""
+    """What applying `patch` writes, from the files as they are now; PatchRefusedError in
+    Gemini CLI's words. `check` may raise to cancel."""
     name = patch.relative
     if patch.problem is not None and not patch.parts:
         if patch.problem.startswith("failed to parse patch: "):
@@ -429,8 +386,7 @@ def _lstat_state(path: str) -> str:
 
 
 def _target_text(resolved: str, shown: str) -> str:
-    """The target's text as Gemini CLI reads it, or PatchRefusedError (`targetNotFound`;
-    Memtab's own words for a file it will not rewrite)."""
+    """The target's text as Gemini CLI reads it, or PatchRefusedError."""
     try:
         data = read_regular_file(resolved, limit=MAX_TARGET_BYTES)
     except OSError as error:
@@ -449,8 +405,7 @@ def _target_text(resolved: str, shown: str) -> str:
 def _with_pointers(
     roots: MemoryRoots, files: list[PlannedFile]
 ) -> tuple[list[PlannedFile], tuple[str, ...]]:
-    """`augmentWithAutoPointers`: a pointer line in `MEMORY.md` for each new sibling note
-    the patch creates and `MEMORY.md` does not name."""
+    """`augmentWithAutoPointers`: a pointer line in `MEMORY.md` for each new unnamed note."""
     try:
         memory_dir = os.path.realpath(roots.memory_dir, strict=True)
     except OSError:
@@ -502,8 +457,7 @@ def _stem(name: str) -> str:
 
 
 def extraction_running(memory_dir: Path, *, now: int | None = None) -> ExtractionLock | None:
-    """The lock of an extraction Gemini CLI runs now in `memory_dir` (None: none, or a
-    stale one: unreadable, its process gone, or started over 35 minutes ago)."""
+    """The lock of an extraction running now in `memory_dir` (None: none, or stale)."""
     try:
         data = read_regular_file(memory_dir / EXTRACTION_LOCK, limit=64 * 1024)
         lock = ExtractionLock.read(parse_json(data))
@@ -534,8 +488,7 @@ def _alive(pid: int) -> bool:
 
 def _iso_ms(text: str) -> int | None:
     """`new Date(text).getTime()` of JavaScript's own `toISOString()` form."""
-    # lazy: datetime stays off the settled window (docs/architecture/start-up.md), whose
-    # Inbox lists Gemini CLI's patches; only an extraction's state needs a time read
+    # lazy: datetime stays off the settled window
     from datetime import datetime
 
     try:

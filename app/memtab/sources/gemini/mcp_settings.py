@@ -1,20 +1,6 @@
 """What keeps Gemini CLI from starting an MCP server it has an entry for, or from reading the
-server's rule in its user policies folder (docs/formats.md §22.6), read as Gemini CLI 0.61
-reads it (`McpClientManager.maybeDiscoverMcpServer`, `getPolicyDirectories`):
-
-- `mcp.excluded` naming it, in any of its settings files (`isBlockedBySettings`);
-- an `mcp.allowed` list without it: a server every file with such a list does not name is
-  never started;
-- `gemini mcp disable <name>` (or `/mcp disable`), kept in
-  `~/.gemini/mcp-server-enablement.json` as `{"<name>": {"enabled": false}}`
-  (`McpServerEnablementManager`; names lowercased and trimmed);
-- `policyPaths` in its settings: read in place of `<gemini dir>/policies`, so a rule there
-  (`<name>.toml`) is not (`~/` is Gemini CLI's home, `resolvePath`).
-
-And what no setting changes: a stdio server runs only in a folder Gemini CLI trusts
-(`createTransport`: "uses stdio transport but current folder is not trusted"), said once by
-install rather than checked here (trust is per folder).
-"""
+server's policy rule (docs/formats.md §22.6): `mcp.excluded`, `mcp.allowed`, `gemini mcp
+disable`, `policyPaths`."""
 
 from __future__ import annotations
 
@@ -37,8 +23,7 @@ _MAX_BYTES = 1024 * 1024
 
 
 class ServerEnablement(Record):
-    """One entry of `mcp-server-enablement.json`: `enabled` false when the user disabled
-    the server (another value: enabled, as Gemini CLI's `?? true` reads it)."""
+    """One entry of `mcp-server-enablement.json`: `enabled` false when the user disabled it."""
 
     enabled: Annotated[bool | None, Lenient(None)] = None
 
@@ -62,9 +47,8 @@ def disabled_by_user(gemini_dir: Path, name: str) -> bool:
 def server_blocks(
     gemini_dir: Path, env: Mapping[str, str], name: str, project: Path | None = None
 ) -> list[str]:
-    """Why Gemini CLI (its folder `gemini_dir`, started with `env` in `project`, or
-    anywhere) would not start the MCP server `name`, or not read its rule
-    (`policies/<name>.toml`), one sentence each (none: it would)."""
+    """Why Gemini CLI would not start the MCP server `name` or read its rule, a sentence each
+    (none: it would)."""
     settings = SettingsReader(gemini_dir, env).settings(project)
     key = name.lower().strip()
     blocks = []

@@ -1,29 +1,6 @@
-"""Gemini CLI's unified diffs, read and applied exactly as Gemini CLI reads and applies them.
-
-Gemini CLI 0.61 (`@google/gemini-cli`) parses a memory patch with the `diff` package
-(jsdiff 8, `node_modules/diff/libesm/patch/parse.js` in its bundle) and applies each file's
-part with its `applyPatch` and no options (`patch/apply.js`: no fuzz, lines compared
-exactly, line endings converted when the file has only Windows or only Unix ones). This
-module is that code in Python, rule for rule, so what Memtab's Inbox does with a patch is
-what `/memory inbox` does with it (tests/unit/sources/test_gemini_patch.py checks it against
-cases recorded from the bundle itself):
-
-- `parse_patch` splits the text at `\\n`; a file's part starts at `--- `/`+++ ` headers (a
-  quoted name unquoted, `\\\\` made `\\`, what follows a tab dropped), a hunk at `@@`; an
-  empty line inside a hunk is a context line, but the text's last line is not; a hunk
-  whose lines do not match its counts, or a line that is none of ` `, `+`, `-`, `\\`, is
-  refused with jsdiff's own message (`PatchError`).
-- `apply_patch` places each hunk at its line, or the nearest line after then before it
-  where its context and removed lines match exactly (jsdiff's distance iterator, found
-  in linear time by `hunk_places`), never before the previous hunk's end; `\\ No
-  newline at end of file` adds or drops the file's last newline; a hunk that fits nowhere
-  fails the whole file (None).
-
-One place where Memtab is stricter, and says so (`Hunk.numbered`): a hunk header without
-line numbers (`@@ -a +b @@`) reads in jsdiff as a hunk at no line (NaN), and a hunk of
-added lines there replaces the whole file with them. Memtab shows such a patch as invalid
-instead of applying it.
-"""
+"""Gemini CLI's unified diffs, parsed and applied rule for rule as its bundled jsdiff does (no
+fuzz), so the Inbox does what `/memory inbox` does; a hunk without line numbers is refused
+(`Hunk.numbered`)."""
 
 from __future__ import annotations
 
@@ -35,8 +12,7 @@ from memtab.sources.gemini.hunk_places import HunkPlaces, PlacingWork
 
 DEV_NULL = "/dev/null"
 
-# JavaScript's `\s` (and `String.prototype.trim`): its whitespace and line terminators,
-# which are not Python's (`\ufeff` is one, `\x1c`–`\x1f` and `\x85` are not).
+# JavaScript's `\s`: its whitespace and line terminators, which are not Python's.
 _JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 _JS_SPACE_CHARS = frozenset(
     "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -58,8 +34,7 @@ class PatchError(ValueError):
 
 @dataclass(frozen=True)
 class Hunk:
-    """One `@@` block: where it applies in the old file, how many lines each side has, and
-    its lines as written (` ` context, `-` removed, `+` added, `\\` a note)."""
+    """One `@@` block: where it applies, each side's count, and its lines as written."""
 
     old_start: int
     old_lines: int
@@ -206,9 +181,8 @@ def _js_string(text: str) -> str:
 
 
 def apply_patch(source: str, patch: FilePatch, work: PlacingWork | None = None) -> str | None:
-    """`source` with `patch` applied (jsdiff's `applyPatch(source, patch)`: no fuzz), or
-    None where jsdiff returns false (a hunk fits nowhere, the end-of-file newline does
-    not match); PatchTooCostlyError past `work`'s bound (`hunk_places`)."""
+    """`source` with `patch` applied as jsdiff's `applyPatch`, or None where it returns false;
+    PatchTooCostlyError past `work`'s bound."""
     hunks = patch.hunks
     if _only_windows_endings(source) and _is_unix(hunks):
         hunks = _unix_to_windows(hunks)
@@ -266,8 +240,7 @@ def _at(lines: Sequence[str | None], index: int) -> str | None:
 def _apply_hunk(
     lines: Sequence[str | None], hunk_lines: Sequence[str], position: int
 ) -> tuple[list[str | None], int] | None:
-    """jsdiff's `applyHunk` with no errors allowed: the hunk's new lines and the index of
-    the last old line it consumed, or None where it does not fit at `position`."""
+    """jsdiff's `applyHunk`: the new lines and the last old line consumed, or None at `position`."""
     patched: list[str | None] = []
     trailing_context = 0
     for hunk_line in hunk_lines:
@@ -356,16 +329,14 @@ def strip_git_prefix(name: str) -> str:
 
 @dataclass(frozen=True)
 class Target:
-    """A file a patch changes (`validateParsedSkillPatchHeaders`): its path as the header
-    gives it, and whether the patch creates it (`--- /dev/null`)."""
+    """A file a patch changes: its path as the header gives it, and whether created."""
 
     path: str
     new_file: bool
 
 
 def patch_targets(patches: Sequence[FilePatch]) -> tuple[Target, ...] | str:
-    """Each part's target, or why Gemini CLI refuses the headers, in its words
-    (`missing target file path in patch header`, `invalid diff headers: <path>`)."""
+    """Each part's target, or why Gemini CLI refuses the headers, in its words."""
     targets: list[Target] = []
     for patch in patches:
         old = strip_git_prefix(patch.old_name) if patch.old_name else patch.old_name

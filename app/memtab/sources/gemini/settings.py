@@ -1,39 +1,6 @@
-"""Gemini CLI's settings, the keys that decide where its memory is and what it loads, read
-as Gemini CLI 0.61 reads them (docs/formats.md §17.7).
-
-Gemini CLI merges four JSON files, comments allowed (`strip-json-comments`), `$VAR`,
-`${VAR}` and `${VAR:-default}` in strings replaced from the environment
-(`resolveEnvVarsInString`); a later file's value replaces an earlier one's
-(`customDeepMerge`): the system defaults (`/etc/gemini-cli/system-defaults.json`, or
-`GEMINI_CLI_SYSTEM_DEFAULTS_PATH`), the user's (`~/.gemini/settings.json`), the workspace's
-(`<project>/.gemini/settings.json`, only in a trusted folder, and never when the project is
-the home directory itself) and the system's (`/etc/gemini-cli/settings.json`, or
-`GEMINI_CLI_SYSTEM_SETTINGS_PATH`), which wins. A file that is not a JSON object stops
-Gemini CLI at its start; Memtab then reads it as empty and says so.
-
-The keys:
-- `context.fileName` — a name or a list of names of context files. Gemini CLI adds them,
-  trimmed and normalized, before `GEMINI.md` (`setGeminiMdFilename`: `GEMINI.md` stays),
-  and the first is the global memory file its auto memory's `global` patches write
-  (`getGlobalMemoryFilePath`);
-- `context.memoryBoundaryMarkers` — where the upward search for context files stops
-  (default `[".git"]`; an empty list: only the working directory);
-- `context.importFormat` — `tree` (default) or `flat`, how `@file` imports are inlined;
-- `experimental.autoMemory` — the auto memory whose patches wait in `/memory inbox`;
-- `security.folderTrust.enabled` — with folder trust (the default), a project's context
-  files and settings are read only in a folder `~/.gemini/trustedFolders.json` trusts
-  (`TRUST_FOLDER`, `TRUST_PARENT` for its parent, `DO_NOT_TRUST`; the longest matching
-  path wins); `GEMINI_CLI_TRUST_WORKSPACE=true|false` decides instead;
-- `tools.truncateToolOutputThreshold` — the most characters of an MCP tool's text Gemini
-  CLI gives the model whole (default 40,000; 0 or less: never cut), for Memtab's answers
-  (`agent_server/pages/client_limits.py`);
-- `mcp.allowed`, `mcp.excluded` — the MCP servers Gemini CLI may start: every file's
-  `excluded` together, and only the servers each file's `allowed` names
-  (`getConsolidatedExcludedMcpServers`, `getConsolidatedAllowedMcpServers`), for what
-  keeps Memtab's server out (`sources/gemini/mcp_settings.py`);
-- `policyPaths` — every file's together: the policy files or folders Gemini CLI reads in
-  place of its user policies folder, `<gemini dir>/policies` (where Memtab's rule is).
-"""
+"""Gemini CLI's settings, the keys that decide where its memory is and what it loads, merged
+from its four files as it merges them, `$VAR`s replaced (docs/formats.md §17.7); a file that is
+not an object read as empty, saying so."""
 
 from __future__ import annotations
 
@@ -46,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
-from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.jsonfile import JsonError, parse_json, strip_json_comments
 from memtab.fs.records import Lenient, Record
 from memtab.fs.user_files import read_regular_file
 
@@ -60,8 +27,7 @@ DEFAULT_TRUNCATE_THRESHOLD = 40_000
 """`DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD`: characters of a tool's text Gemini CLI keeps."""
 _MAX_BYTES = 1024 * 1024
 _VARIABLE = re.compile(r"\$(?:([A-Za-z0-9_]+)|\{([^}]+)\})")
-"""`$NAME` or `${…}`: what is inside the braces is split at its first `:-` in Python (the lazy
-`{([^}]+?)(?::-([^}]*))?}` of Gemini CLI tries `:-[^}]*` at every step: quadratic)."""
+"""`$NAME` or `${…}`, split at `:-` in Python (Gemini CLI's lazy pattern is quadratic)."""
 _TRUST_LEVELS = ("TRUST_FOLDER", "TRUST_PARENT", "DO_NOT_TRUST")
 
 
@@ -93,8 +59,7 @@ class _Security(Record):
 
 
 class GeminiSettingsFile(Record):
-    """One Gemini CLI settings file, the keys Memtab reads (see the module doc), as
-    written; an object on the way that is not one reads as absent."""
+    """One Gemini CLI settings file, the keys Memtab reads, as written."""
 
     context: Annotated[_Context | None, Lenient(None)] = None
     experimental: Annotated[_Experimental | None, Lenient(None)] = None
@@ -145,45 +110,8 @@ def system_defaults_path(env: Mapping[str, str]) -> Path:
     return system_settings_path(env).parent / "system-defaults.json"
 
 
-def strip_json_comments(text: str) -> str:
-    """`strip-json-comments`: `//` and `/* */` comments outside strings made blanks."""
-    out: list[str] = []
-    i, length = 0, len(text)
-    in_string = False
-    while i < length:
-        char = text[i]
-        if in_string:
-            out.append(char)
-            if char == "\\" and i + 1 < length:
-                out.append(text[i + 1])
-                i += 2
-                continue
-            if char == '"':
-                in_string = False
-            i += 1
-        elif char == '"':
-            in_string = True
-            out.append(char)
-            i += 1
-        elif text.startswith("//", i):
-            end = text.find("\n", i)
-            end = length if end < 0 else end
-            out.append(" " * (end - i))
-            i = end
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            end = length if end < 0 else end + 2
-            out.append("".join(c if c in "\r\n" else " " for c in text[i:end]))
-            i = end
-        else:
-            out.append(char)
-            i += 1
-    return "".join(out)
-
-
 def expand_variables(value: str, env: Mapping[str, str]) -> str:
-    """`resolveEnvVarsInString`: `$NAME`, `${NAME}`, `${NAME:-default}` from `env` (an
-    unset one without a default stays as written)."""
+    """`resolveEnvVarsInString` from `env` (unset without a default stays as written)."""
 
     def replace(match: re.Match[str]) -> str:
         name, default = match.group(1), None
@@ -219,8 +147,7 @@ def read_settings_file(path: Path, problems: list[str]) -> GeminiSettingsFile | 
 
 
 class SettingsReader:
-    """Gemini CLI's settings for one Gemini home: the system's and the user's files read
-    once, a project's own file when a project's settings are asked for."""
+    """Gemini CLI's settings for one Gemini home, each file read once."""
 
     def __init__(self, gemini_dir: Path, env: Mapping[str, str], *, system: bool = True) -> None:
         """`system`: read the system's files too (an isolated home does not)."""
@@ -328,8 +255,7 @@ def _first(items: Iterable[T | None], pick: Callable[[T], Any]) -> Any:
 
 
 def context_names(raw: Any, env: Mapping[str, str] | None = None) -> tuple[str, ...]:
-    """The context file names of `context.fileName` as Gemini CLI takes them: trimmed,
-    normalized, the empty ones dropped, then `GEMINI.md`, each once."""
+    """The context file names of `context.fileName` as Gemini CLI takes them, then `GEMINI.md`."""
     values = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
     names: list[str] = []
     for value in values:
@@ -348,8 +274,7 @@ def _markers(raw: Any, env: Mapping[str, str]) -> tuple[str, ...]:
 
 
 def _same(one: Path, other: Path) -> bool:
-    """Whether two paths are one folder (`Storage.isWorkspaceHomeDir`: links resolved);
-    Gemini CLI's home is the folder that holds its `.gemini`."""
+    """Whether two paths are one folder, links resolved (`Storage.isWorkspaceHomeDir`)."""
     return os.path.realpath(one) == os.path.realpath(other)
 
 
@@ -360,8 +285,7 @@ def trusted(
     *,
     folder_trust: bool,
 ) -> bool:
-    """Whether Gemini CLI trusts `project` (`checkPathTrust`, by `trust_rules`; an IDE's
-    say is not seen)."""
+    """Whether Gemini CLI trusts `project` (`checkPathTrust`)."""
     forced = env.get("GEMINI_CLI_TRUST_WORKSPACE")
     if env.get("GEMINI_RESTRICTED_MODE") == "true" or forced == "false":
         return False

@@ -1,29 +1,5 @@
-"""Gemini CLI as a source: its directory, its projects and their ids, and the sources of its
-three tiers of memory (docs/formats.md §17.7; the layout is `layouts.py`'s).
-
-Gemini CLI 0.61 keeps everything in `~/.gemini/` (`$GEMINI_CLI_HOME/.gemini/` when that
-variable is set: `homedir()` in `utils/paths.js`). Its memory is, in the words of its own
-system prompt ("four tiers"):
-
-- the global personal memory, `~/.gemini/GEMINI.md` — each of the context file names
-  (`context.fileName`, then `GEMINI.md`) in `~/.gemini/`: source `gemini:user`;
-- a project's instructions, `GEMINI.md` in the project and each folder above it up to its
-  git root (and subfolders' ones, loaded when Gemini CLI works there): source
-  `gemini:project-<dirName>` for each known project's own folder;
-- the private project memory, `~/.gemini/tmp/<project id>/memory/`: `MEMORY.md` (the index,
-  loaded at every start), sibling `*.md` notes (read when `MEMORY.md` points to them),
-  `skills/<name>/SKILL.md` its auto memory extracted, and `.inbox/` (its patches, the
-  Inbox's): source `gemini:memory-<project id>`, in its project's section.
-
-A project's id (`ProjectRegistry.getShortId`) is a short name made once and remembered:
-`~/.gemini/projects.json` maps each project path (a session's working directory,
-`path.resolve`d) to it, and `~/.gemini/tmp/<id>/.project_root` holds the path back (the
-marker Gemini CLI checks ownership with). A new id is the folder's name lowercased, each
-run of characters outside `a-z0-9` one `-`, no `-` at either end (`project` when nothing is
-left), with `-1`, `-2`… when taken (`slugify`, `claimNewSlug`). An older Gemini CLI named
-the folder by the path's sha256 (64 hex digits); Gemini CLI copies such a folder to the
-new one once and no longer reads it, so Memtab does not list it.
-"""
+"""Gemini CLI as a source (docs/formats.md §17.7): its directory, its projects and their short
+ids (`projects.json`, `slugify`), and the sources of its global and private project memory."""
 
 from __future__ import annotations
 
@@ -55,8 +31,7 @@ _MARKER_BYTES = 64 * 1024
 
 
 class ProjectRegistryFile(Record):
-    """`~/.gemini/projects.json`, Gemini CLI's project registry (`registryDataSchema`:
-    `{"projects": {"<path>": "<id>"}}`, each id `[a-z0-9-]+`)."""
+    """`~/.gemini/projects.json`, Gemini CLI's project registry (path → id)."""
 
     projects: Annotated[dict[str, Any] | None, Lenient(None)] = None
 
@@ -80,9 +55,8 @@ def slugify(name: str) -> str:
 
 
 def gemini_projects(gemini_dir: Path) -> list[GeminiProject]:
-    """The projects Gemini CLI has ids for: `projects.json`'s whose folder's marker names
-    them (or has none), then each `tmp/<id>/` whose `.project_root` names a project the
-    registry lost, by path."""
+    """The projects Gemini CLI has ids for: the registry's, then each `tmp/<id>/` whose marker
+    names a project it lost."""
     found: dict[str, str] = {}
     temp = gemini_dir / TMP_DIR
     for path, project_id in _registry(gemini_dir).items():
@@ -150,8 +124,7 @@ def memory_dir_of(gemini_dir: Path, project_id: str) -> Path:
 def gemini_sources(
     gemini_dir: Path, context_names: tuple[str, ...], projects: Iterable[GeminiProject]
 ) -> list[Source]:
-    """The global memory and each project's private memory under `gemini_dir` (which
-    exists); a project's GEMINI.md files are its project's sources (discovery's)."""
+    """The global memory and each project's private memory under `gemini_dir`."""
     sources = [
         Source(
             id=source_id("gemini", "user"),

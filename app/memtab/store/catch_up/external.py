@@ -1,42 +1,6 @@
-"""Changes Memtab did not make (mux, an editor, `echo >>`), recorded as `external`.
-
-`record_external(store)` compares each file of the store's scopes with its newest recorded
-version by size and mtime only, reads and hashes just the files whose stat differs, and
-records a version for each whose content differs (a file seen for the first time gets a
-baseline version). A file history has as existing but that is gone is recorded as
-deleted — its content stays in history, so a file mux deletes can be restored — unless a
-file new to history holds what it held: then it was renamed, and is recorded as moved
-there, its pins and usage with it (`renames`). What a
-pass read is recorded only if history has recorded nothing for that file since the pass
-read it (a Memtab save in between: what it read may be older than the save), else the
-next pass looks again.
-
-On an unchanged home this is one `lstat` per file and no reads. A file whose stat
-changed but whose content did not (touched, or moved by Memtab as part of a directory)
-is remembered in `index/<scope>.stat.json`, so it is hashed once, not at every pass.
-
-The first recording pass of a big home reads every file. It copies the changed contents into
-history first, `RECORD_BATCH` files at a time, all made durable together when the scope's
-files are read (`BlobStore.batch`: one flush of the file system, or a few fsynced packs),
-then records their versions in batches of `INDEX_BATCH`, each under the scope lock for
-that batch only (so Memtab's own saves wait at most one batch: milliseconds). It stops
-between batches when `cancel()` says so (a window closing); the next pass goes on where
-it stopped, and finds the contents it copied already there.
-
-A file another program named so that no virtual path reaches it (a line break, a
-backslash, bytes that are not UTF-8 in its name) is kept too, under its shown name
-(`paths.shown_name`: escapes where the name is not text; no virtual path parses to it),
-so its content is in history though Memtab cannot open it (docs/formats.md §4.2).
-
-History keeps no copy of a file over 16 MB or with other hard links (one may be a file
-outside the home). Such files are named in one notice (`ExternalReport.not_kept_notice`) the
-first time a pass meets them, and remembered by stat in the same file, so they are not
-read or named again until they change.
-
-It reads the disk: run it off the GUI thread (after each scan), and before the CLI lists
-history, trash or runs. A read command passes `wait=False`: reads never wait on a
-writer, so a scope whose lock another process holds is left for the next pass.
-"""
+"""Changes Memtab did not make (mux, an editor, `echo >>`), recorded as `external` by comparing each
+file's stat with its newest version, hashing only what changed; a gone file whose content turns up
+at a new path is a rename. Runs off the GUI thread; a read command passes `wait=False`."""
 
 from __future__ import annotations
 
@@ -55,7 +19,6 @@ from memtab.fs.records import Record, ValidEntries
 from memtab.fs.records import field as records_field
 from memtab.fs.sidecar import read_sidecar
 from memtab.store.catch_up.recording import unrecorded_reason
-from memtab.store.catch_up.renames import Rename, pair_renames
 from memtab.store.errors import MemoryStoreError, NotFoundError, ScopeBusyError
 from memtab.store.files import note_too_deep
 from memtab.store.history.blobs import sha256_of
@@ -144,15 +107,10 @@ def record_external(
     actor_of: ActorOf | None = None,
     walked: dict[str, os.stat_result] | None = None,
 ) -> ExternalReport:
-    """Record every change to the store's `scopes` that history has not seen (see the
-    module doc). Never raises for one file or scope: problems are listed and logged.
-    `cancel` is asked between batches; once it says yes, the report is `cancelled`.
-    Without `wait`, a scope whose lock is busy (another process is changing it) is left
-    for the next pass, quietly, after READ_LOCK_WAIT_S: what a read command passes.
-    `actor_of` names who made the changes found (the recorder asks the agents' own
-    records); without it they are `external`. `walked`, when given, gets the `lstat` of
-    every regular file the pass walked, by its virtual path (a caller that lists the scope
-    next need not stat them again: sync's `read_scope`)."""
+    """Record every change to the store's `scopes` history has not seen; never raises for one file
+    or scope. `cancel` is asked between batches; without `wait` a busy scope is left for the next
+    pass; `actor_of` names who made them (else `external`); `walked` gets each walked file's
+    `lstat`."""
     report = ExternalReport()
     stop = cancel or (lambda: False)
     recorder = HistoryRecorder(
@@ -270,8 +228,7 @@ def _read_changed(
     kept_cache: dict[str, tuple[int, int, str]],
     report: ExternalReport,
 ) -> list[Observation]:
-    """What files (of the scope rooted at `root`) whose stat changed hold now, where it
-    differs from their newest version (the others are remembered in the stat cache)."""
+    """What files whose stat changed hold now, where it differs from their newest version."""
     seen: list[Observation] = []
     for path_text, data in _read_files(root, scope, paths, raw, report):
         report.hashed += 1
@@ -294,11 +251,8 @@ def _read_files(
     raw: dict[str, tuple[str, ...]],
     report: ExternalReport,
 ) -> Iterator[tuple[str, bytes]]:
-    """(path, whole content) of each file, read through its parent directory opened once
-    per directory (never through a symlink, as the store reads). `raw`: the names on disk
-    of paths recorded by their shown name. A file gone since the walk is skipped (the
-    next pass sees it); one history does not keep is in `report.not_kept`, one that
-    cannot be read a problem."""
+    """(path, content) of each file, read through its parent opened once, never through a link;
+    `raw` holds the on-disk names of shown-name paths. One not kept is in `report.not_kept`."""
     by_parent: dict[VirtualPath, list[tuple[str, VirtualPath]]] = {}
     for path_text in paths:
         segments = raw.get(path_text)
@@ -356,6 +310,44 @@ def _record(
     report.deleted += sum(1 for version in added if version.deleted)
 
 
+@dataclass(frozen=True)
+class Rename:
+    """A file another program renamed: its old path and what was read at the new one."""
+
+    old: str
+    new: Observation
+
+
+def pair_renames(
+    observed: Sequence[Observation], gone: Sequence[str], newest: dict[str, Version]
+) -> tuple[list[Rename], list[Observation], list[str]]:
+    """The renames among a pass's new files and gone paths; what is left of each."""
+    by_sha: dict[str, list[str]] = {}
+    for path in sorted(gone):
+        by_sha.setdefault(newest[path].sha256, []).append(path)
+    renames: list[Rename] = []
+    left: list[Observation] = []
+    for observation in observed:
+        current = newest.get(observation.path)
+        olds = by_sha.get(observation.sha256 or "")
+        if olds and (current is None or current.deleted):
+            old = _likeliest(olds, observation.path)
+            olds.remove(old)
+            renames.append(Rename(old, observation))
+        else:
+            left.append(observation)
+    moved = {rename.old for rename in renames}
+    return renames, left, [path for path in gone if path not in moved]
+
+
+def _likeliest(olds: list[str], new: str) -> str:
+    """The old path `new` most likely was: the same name, then the same folder."""
+    folder, _, name = new.rpartition("/")
+    same_name = [old for old in olds if old.rpartition("/")[2] == name]
+    same_folder = [old for old in olds if old.rpartition("/")[0] == folder]
+    return (same_name or same_folder or olds)[0]
+
+
 def _record_renames(
     store: MemoryStore,
     recorder: HistoryRecorder,
@@ -366,9 +358,8 @@ def _record_renames(
     lock_wait_s: float,
     actor_of: ActorOf | None,
 ) -> None:
-    """Record each rename as a move (`renames`), the old path's pins and usage carried to
-    the new one — where, under the scope lock, the old path is still gone and history has
-    recorded neither path since the pass read them (else the next pass looks again)."""
+    """Record each rename as a move, pins and usage carried, where the old path is still gone and
+    history recorded neither since the pass read them."""
     if not renames:
         return
     paths = [path for rename in renames for path in (rename.old, rename.new.path)]
@@ -406,8 +397,7 @@ def _record_renames(
 
 
 def _as_read(newest: dict[str, Version], rename: Rename) -> bool:
-    """Whether history holds what the pass read of a rename's two paths: the old one's
-    content as its newest version, nothing recorded at the new one since."""
+    """Whether history holds what the pass read of a rename's two paths."""
     old, new = newest.get(rename.old), rename.new
     if old is None or old.deleted or old.sha256 != new.sha256:
         return False
@@ -442,24 +432,20 @@ def _meta_key(store: MemoryStore, path_text: str) -> str:
 
 
 def _walked_to(path_text: str) -> bool:
-    """Whether the walk goes as deep as a path (history may hold deeper ones, recorded
-    before the depth was a rule: not walked is not gone)."""
+    """Whether the walk goes as deep as a path (not walked is not gone)."""
     return path_text.count("/") - 2 <= MAX_PATH_DEPTH
 
 
 def _stat_walk(
     scope: Scope, root: Path, stats: dict[str, os.stat_result] | None = None
 ) -> tuple[dict[str, Stat], bool, dict[str, tuple[str, ...]]]:
-    """(size, mtime_ns) of every file of a scope but dotfiles, by path, at most
-    `MAX_PATH_DEPTH` deep; whether every directory could be read (if not, missing files
-    may only be unreadable: none count as gone); and the names on disk of the paths no
-    virtual path parses (shown names). `stats` gets each file's whole `lstat`."""
+    """(size, mtime_ns) of every file of a scope but dotfiles, to `MAX_PATH_DEPTH`; whether every
+    directory could be read; the on-disk names of shown-name paths. `stats` gets each `lstat`."""
     found: dict[str, Stat] = {}
     raw: dict[str, tuple[str, ...]] = {}
     too_deep: list[tuple[str, ...]] = []
     complete = True
-    # (directory, its segments on disk, the same as shown, whether one is not addressable,
-    # its virtual path: built a name at a time, not from segments at every file)
+    # (directory, its segments on disk, as shown, whether one is not addressable, its virtual path)
     pending: list[tuple[str, tuple[str, ...], tuple[str, ...], bool, str]] = [
         (str(root), (), (), False, scope.virtual_root)
     ]
@@ -496,8 +482,7 @@ def _stat_walk(
                 found[path_text] = (info.st_size, info.st_mtime_ns)
                 if stats is not None:
                     stats[path_text] = info
-                # A name no virtual path parses (`bad~name.md`, shown as it is): read by
-                # its segments on disk, never parsed back from the text.
+                # A name no virtual path parses: read by its segments on disk.
                 if odd or not addressable:
                     raw[path_text] = child
     note_too_deep(scope, root, too_deep)
@@ -508,18 +493,15 @@ StatCache = tuple[dict[str, tuple[int, int, str]], dict[str, Stat]]
 
 
 class StatCacheFile(Record):
-    """`memtab/history/index/<key>.stat.json` (docs/formats.md §14.2): files whose stat
-    changed but content did not, by `[size, mtimeNs, sha256]`, and files history keeps no
-    copy of, by `[size, mtimeNs]`. It only saves hashing: an entry that does not read is
-    dropped (the file is hashed again)."""
+    """`memtab/history/index/<key>.stat.json` (docs/formats.md §14.2): files whose stat changed but
+    not their content, and files history keeps no copy of; it only saves hashing."""
 
     files: ValidEntries[dict[str, tuple[int, int, str]]] = records_field(default_factory=dict)
     not_kept: ValidEntries[dict[str, tuple[int, int]]] = records_field(default_factory=dict)
 
 
 def _load_stat_cache(path: Path) -> StatCache:
-    """The stat cache: files whose stat changed but content did not (`files`), and files
-    history keeps no copy of (`notKept`), each by the stat they had."""
+    """The stat cache: unchanged contents (`files`) and files not kept (`notKept`), by stat."""
     cached = StatCacheFile.read(read_sidecar(path).document) or StatCacheFile()
     return dict(cached.files), dict(cached.not_kept)
 

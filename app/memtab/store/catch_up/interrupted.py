@@ -1,28 +1,6 @@
-"""Runs that stopped midway (killed, closed, the machine stopped) are logged after all.
-
-A consolidation run, or the apply of a plan, records its intent before its first change
-(`started.StartedRun`): `memtab/history/started/<run id>.jsonl`. Once the run is in the
-runs log the file goes. If the process dies first, the file stays, and
-`log_interrupted_runs` logs the run the next time the runs log
-catches up
-(`store.catch_up.runs_log.catch_up_runs`: before every consolidation, plan or apply in any
-process, when the window starts and when Runs… or `memtab runs` read the log), once no
-run holds the home's consolidation lock:
-
-- each change it was about to make is applied when history has versions under the run's
-  id for its files — or, when the kill fell between the change and its record, when the
-  file holds exactly what the call makes of what it held before (the call is replayed on
-  a scratch copy of that content): those versions are recorded now, as the
-  consolidator's under the run's id; the other changes were not made;
-- the run is logged as failed ("interrupted"), with what it applied, and journaled in mux's
-  journal when it applied something and the journal has no newer record for the
-  workspace (docs/formats.md §14.3).
-
-It acts on the memory files through `MemoryStore` and the memory tool, which record into
-history: so it sits above `store.history`, which never imports it. It reads and builds
-records (`store.history.records`); the runs log's catch-up imports it only when a
-started-run file is there to log.
-"""
+"""Runs a kill stopped midway, logged when the runs log next catches up: each change applied if
+history or the file says so (the call replayed on a scratch copy), the run logged as failed
+("interrupted") and journaled in mux's journal (docs/formats.md §14.3)."""
 
 from __future__ import annotations
 
@@ -68,9 +46,6 @@ INTERRUPTED_ERROR = (
 NOT_MADE_NOTE = "not made: the run stopped before this change"
 
 
-# --- logging the runs a kill left ---------------------------------------------------------------
-
-
 @dataclass
 class _Started:
     """A started-run file as read back."""
@@ -81,9 +56,8 @@ class _Started:
 
 
 def log_interrupted_runs(home: Home, *, consolidation_held: bool = False) -> list[RunEntry]:
-    """Log the runs a kill left behind (see the module doc); the runs logged. Does
-    nothing while another run holds the consolidation lock (`consolidation_held`: the
-    caller holds it), and never raises: what it cannot log stays for the next time."""
+    """Log the runs a kill left behind; the runs logged. Nothing while another run holds the
+    consolidation lock; never raises."""
     directory = started_dir(home)
     names = started_run_names(home)
     if not names:
@@ -221,8 +195,8 @@ def _store(home: Home, header: RunHeader) -> MemoryStore | None:
 
 
 def _notebook(home: Home, header: RunHeader) -> str:
-    """The notebook the run's workspace scope was (docs/formats.md §2.5): its history index
-    and journal record are the owner's; the run's own id when it is no longer registered."""
+    """The notebook the run's workspace scope was (docs/formats.md §2.5); the run's id when no
+    longer registered."""
     workspace = load_registry(home).workspace(header.workspace_id)
     return workspace.notebook_id if workspace is not None else header.workspace_id
 
@@ -291,8 +265,8 @@ def _claim(
 
 
 def _made_unrecorded(home: Home, store: MemoryStore, attempt: StartedAttempt) -> list[FileVersions]:
-    """The change a kill left unrecorded: when each file the call names holds exactly what
-    the call makes of what it held before, record it now (see the module doc)."""
+    """The change a kill left unrecorded, recorded now when each file holds exactly what the call
+    makes of what it held."""
     before, arguments = attempt.before, attempt.arguments
     if before is None or arguments is None:
         return []
@@ -319,8 +293,8 @@ def _made_unrecorded(home: Home, store: MemoryStore, attempt: StartedAttempt) ->
 def replay_call(
     store: MemoryStore, arguments: Mapping[str, Any], contents: Mapping[str, bytes | None]
 ) -> dict[str, bytes | None] | None:
-    """What a memory-tool call makes of these files (path → content, None: no file), on
-    a scratch copy of them alone; None when it cannot be told."""
+    """What a memory-tool call makes of these files (None: no file), on a scratch copy; None when it
+    cannot be told."""
     if store.workspace is None:
         return None
     with tempfile.TemporaryDirectory(prefix="memtab-replay-") as directory:
@@ -366,8 +340,8 @@ def _record(
 
 
 def _journaled(home: Home, header: RunHeader, record: ConsolidationRecord) -> str | None:
-    """The fingerprint of the journal's record of this run, when the run saved one
-    before it was stopped (its ops are the run's, and it is not older than the run)."""
+    """The fingerprint of the journal's record of this run, when the run saved one before it
+    stopped."""
     saved = journaled_run(home, _notebook(home, header), header.project_path, header.scope)
     if saved is None or saved.last_run_at < header.started_at:
         return None
@@ -378,8 +352,7 @@ def _journaled(home: Home, header: RunHeader, record: ConsolidationRecord) -> st
 
 
 def _journal(home: Home, header: RunHeader, record: ConsolidationRecord) -> str | None:
-    """Journal a run that changed something, unless the journal has a newer record
-    (where its scope's runs are: `journal_run`)."""
+    """Journal a run that changed something, unless the journal has a newer record."""
     notebook = _notebook(home, header)
     saved = journaled_run(home, notebook, header.project_path, header.scope)
     if saved is not None and saved.last_run_at >= record.last_run_at:

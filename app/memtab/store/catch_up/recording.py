@@ -1,18 +1,6 @@
 """Whether what other programs change is being recorded in history, and why not
-(`memtab/history/recording.json`, docs/formats.md §14.5).
-
-A recording pass — the recorder's (`memtab watch`), or the window's while no recorder runs
-— that cannot write history (a full disk, a read-only one) leaves what it found for the
-next pass, which finds it again: nothing is lost while the files stay as they are, but what
-an agent writes and then deletes meanwhile is. So the home says it, for the window's status
-bar and `memtab doctor`: the first pass that cannot write says why and since when
-(`RecordingState`), the ones after keep that time, and the first that writes again says
-history is recorded. Only a change of state is written.
-
-A full disk takes no new file, nor the atomic write's temp: the file is written at a fixed
-size (`STATE_BYTES`, padded with spaces), so once it exists — the first pass that records
-writes it — its news are written over it in place (`fs.atomic.overwrite_in_place`).
-"""
+(`memtab/history/recording.json`, docs/formats.md §14.5); kept at a fixed size so a full disk still
+takes its news."""
 
 from __future__ import annotations
 
@@ -37,9 +25,8 @@ _FULL_OR_READ_ONLY = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS})
 
 
 class RecordingState(Record):
-    """`memtab/history/recording.json` (docs/formats.md §14.5): whether the last recording
-    pass could write history; when not, why (`history_problem`'s words), since when (the
-    first pass that could not, ms) and who found it (`memtab watch (pid 12)`)."""
+    """`memtab/history/recording.json` (docs/formats.md §14.5): whether the last pass could write
+    history; if not, why, since when, and who found it."""
 
     recording: bool
     reason: Annotated[OrNone[str], OmitNone] = None
@@ -56,10 +43,8 @@ def recording_state(home: Home) -> RecordingState | None:
 
 
 def unrecorded_reason(error: BaseException, home: Home) -> str | None:
-    """Why history could not be written, when `error` says so — the system refused one
-    of Memtab's own files, or found the disk full or read-only — in words naming the
-    place; None for any other failure (a memory file that cannot be read, a lock held long:
-    the next pass may go through)."""
+    """Why history could not be written, naming the place, when `error` is the system refusing
+    Memtab's files or a full or read-only disk; None for anything else."""
     if not isinstance(error, OSError) or isinstance(error, TimeoutError):
         return None
     where = error.filename if isinstance(error.filename, str) else None
@@ -72,9 +57,8 @@ def unrecorded_reason(error: BaseException, home: Home) -> str | None:
 def note_recording(
     home: Home, reason: str | None, *, by: str, clock: Clock = now_ms
 ) -> RecordingState | None:
-    """After a recording pass: `reason` it could not write history, or None (it could).
-    Writes the new state when it differs from what the home says (keeping `since` while
-    history is not recorded); returns the state now."""
+    """After a recording pass: note `reason` it could not write history (None: it could), writing
+    only a change; the state now."""
     current = recording_state(home)
     if reason is None:
         if current is not None and current.recording:
@@ -118,8 +102,7 @@ def _fitting(state: RecordingState) -> RecordingState:
 
 
 def not_recorded_words(state: RecordingState, since: str) -> str:
-    """What the window and `memtab doctor` say while history is not being recorded
-    (`since`: when, in words)."""
+    """What the window and doctor say while history is not recorded."""
     found = f", found by {state.by}" if state.by else ""
     return (
         f"History is not being recorded: {state.reason} (since {since}{found}); what other "

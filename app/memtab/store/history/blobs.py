@@ -1,42 +1,6 @@
-"""File contents kept by history: one zlib-compressed file per distinct content.
-
-A blob is named by the sha256 of the content it holds (`blobs/ab/abcdef….z`), so a
-content saved a hundred times is stored once. Blobs are written atomically and never
-changed; storing a content that is already there refreshes the blob's mtime instead,
-which keeps pruning (`prune.py`) from removing a blob a version is being recorded for.
-A blob that does not decompress to its own sha is reported, never returned.
-
-Durability. A version may only be indexed once its blob is on disk, so a crash never
-leaves an index pointing at a lost content:
-
-- `put` (a Memtab change: the content it replaces or removes, and the new one) is
-  written and fsynced at once. A blob already there is read back first: one a crash cut
-  short (written without an fsync, below) is written again, durably; an intact one is
-  fsynced, in case it was still only in memory.
-- `batch()` (`record_external`: the baseline and `external` copies of files that are still
-  on disk) writes each blob, and each folder it makes, without an fsync, then makes every
-  blob it was given durable with one flush of the file system when the batch ends — the
-  ones it found already there too, as another batch may have written them and crashed
-  before its flush — and only then does the caller index them. A crash before that flush
-  loses only copies no index refers to (the files themselves are on disk, and the next
-  recording pass copies them again, rewriting any blob the crash cut short); one after it
-  loses nothing. Where the file
-  system cannot be flushed at once (`FILESYSTEM_FLUSH_WORKS`: not on macOS or Windows), each
-  blob of a batch is written durably, as `put` does.
-
-Reading. A blob is expanded as it is read, a chunk at a time, and never to more than
-history keeps (`MAX_HISTORY_FILE_BYTES`, formats §14.2): a damaged or planted blob that
-would expand further (a megabyte of zlib can hold a gigabyte) is refused in words having held
-at most that much — every reader of a content (restore, blame, a diff, sync, the doctor)
-goes through `BlobStore.get`.
-
-Packs. A batch with many new contents (the first sight of thousands of files) writes them
-into a few pack files instead of one file each (`packs.py`), made durable by the batch's
-flush as its loose blobs are (a content found in a pack counts as found loose: flushed
-again), or fsynced before it gets its name where there is no such flush. Reading, listing
-and pruning see packed contents as they see loose blobs; `put` never relies on a pack (it
-writes a loose blob).
-"""
+"""File contents kept by history: one zlib file per distinct sha256, written atomically and never
+changed, durable before any index names it (`put` fsyncs; a `batch` flushes once at its end, many
+new contents into packs); a read never expands past `MAX_HISTORY_FILE_BYTES` (formats §14.2)."""
 
 from __future__ import annotations
 
@@ -79,10 +43,8 @@ class OversizedBlobError(Exception):
 
 
 def expand(read: Callable[[int], bytes]) -> bytes:
-    """The content of a compressed blob, read `_CHUNK` bytes at a time (`read(n)`, b"" at
-    its end) and expanded as they come. Raises OversizedBlobError as soon as it would
-    expand past `MAX_HISTORY_FILE_BYTES` (or its compressed form is larger than any of
-    those), zlib.error when it is not whole zlib, OSError when it cannot be read."""
+    """The content of a compressed blob, expanded as read; OversizedBlobError past
+    `MAX_HISTORY_FILE_BYTES`, zlib.error when not whole zlib."""
     inflater = zlib.decompressobj()
     content = bytearray()
     taken = 0
@@ -109,12 +71,8 @@ def sha256_of(data: bytes) -> str:
 
 
 def compress(data: bytes) -> bytes:
-    """`data` as a blob holds it: zlib at `_COMPRESSION_LEVEL`, its window and hash table no
-    larger than the content needs. Set up at zlib's defaults (~256 KB, cleared at every
-    call) they cost ~10× the compression of a 2 KB note; a window as large as the content
-    finds the matches the default would (as many bytes, within 0.01 %; a content of 16 KB
-    or more is compressed exactly as at the defaults), and any reader expands it (a
-    stream names its window: `expand`)."""
+    """`data` as a blob holds it: zlib with its window and hash table no larger than the content
+    needs (any reader expands it)."""
     wbits = min(max(len(data).bit_length(), 9), 15)
     memory = min(max(wbits - 6, 1), 8)  # at most zlib's default memLevel, as its window
     compressor = zlib.compressobj(_COMPRESSION_LEVEL, zlib.DEFLATED, wbits, memory)
@@ -130,10 +88,8 @@ class BlobInfo:
 
 
 class BlobStore:
-    """The blobs directory of one home; `own`: the folder of Memtab's own it is in (the
-    home's `memtab/`), made private with every folder down to a blob's before it is
-    written (None: the blobs directory's own folders alone). Blobs are memory's text:
-    0600 in 0700 folders (docs/formats.md §16.2)."""
+    """The blobs directory of one home, made private from `own` down (0600 in 0700, docs/formats.md
+    §16.2)."""
 
     def __init__(self, directory: Path, *, own: Path | None = None) -> None:
         self.directory = directory
@@ -153,12 +109,9 @@ class BlobStore:
 
     @contextlib.contextmanager
     def batch(self, *, flushed_with: Path | None = None) -> Iterator[BlobBatch]:
-        """Blobs stored together, made durable at once when the block ends without an
-        error (see the module doc): index them only after it. `flushed_with`: the caller
-        flushes the file system holding that path before it indexes them
-        (`make_filesystem_durable`, where `FILESYSTEM_FLUSH_WORKS`), so the batch does not
-        flush it too — unless history is on another file system (a project's scope on
-        another disk), which that flush would not reach."""
+        """Blobs stored together, made durable at once when the block ends without an error: index
+        them only after. `flushed_with`: the caller flushes that file system, unless history is on
+        another."""
         batch = BlobBatch(self)
         try:
             yield batch
@@ -169,8 +122,7 @@ class BlobStore:
             batch.make_durable()
 
     def _flushed_by_caller(self, flushed_with: Path | None) -> bool:
-        """Whether the caller's flush of the file system holding `flushed_with` covers
-        this store's folder."""
+        """Whether the caller's flush of `flushed_with`'s file system covers this store."""
         if flushed_with is None or not FILESYSTEM_FLUSH_WORKS:
             return False
         try:
@@ -179,8 +131,8 @@ class BlobStore:
             return False  # cannot tell: flushed here
 
     def get(self, sha256: str) -> bytes:
-        """The content with this sha256, from its loose blob or else a pack. BlobError when
-        it is missing or damaged in both."""
+        """The content with this sha256, loose or packed; BlobError when missing or damaged in
+        both."""
         problem = "is missing from history"
         for read in (lambda: _expand_file(self.path_of(sha256)), lambda: self._packed(sha256)):
             try:
@@ -202,8 +154,7 @@ class BlobStore:
         raise BlobError(f"the stored content {sha256[:12]} {problem}")
 
     def _packed(self, sha256: str) -> bytes:
-        """The content from its pack (see `expand`). FileNotFoundError when no pack has it,
-        even as a loose blob again (a pack dissolved meanwhile)."""
+        """The content from its pack; FileNotFoundError when no pack has it."""
         entry = packs.locate(self.packs_dir, sha256)
         if entry is not None:
             with contextlib.suppress(FileNotFoundError), entry.pack.open("rb") as handle:
@@ -241,10 +192,8 @@ class BlobStore:
             self.path_of(sha256).unlink()
 
     def dissolve_packs(self, referenced: Collection[str], older_than: float) -> int:
-        """Remove each pack (last used before `older_than`, a time) that holds a content
-        not in `referenced`, storing the ones it holds that are as loose blobs first;
-        returns how many contents went. A pack one of whose referenced contents cannot
-        be read is kept."""
+        """Remove each pack last used before `older_than` holding a content not `referenced`,
+        keeping its referenced ones loose first; how many contents went."""
         packs.remove_stale_temps(self.packs_dir, older_than)
         removed = 0
         for path in packs.pack_paths(self.packs_dir):
@@ -265,9 +214,8 @@ class BlobStore:
 
 
 class BlobBatch:
-    """Contents stored together (`BlobStore.batch`): new ones are held until the batch
-    ends, then written as packs when there are many, else as loose blobs without an fsync
-    each; the shard directories stay open until the batch ends."""
+    """Contents stored together: held until the batch ends, then written as packs when many, else as
+    loose blobs without an fsync each."""
 
     def __init__(self, store: BlobStore) -> None:
         self._store = store
@@ -307,8 +255,7 @@ class BlobBatch:
     def _write_new(self) -> None:
         new, self._new, self._new_bytes = self._new, [], 0
         if len(new) >= packs.PACK_MIN:
-            # Durable by the batch's one flush, with its loose blobs (and whatever else the
-            # caller wrote on the file system: a sync's temps), not by fsyncs of its own.
+            # Durable by the batch's one flush, with its loose blobs.
             packs.write_pack(
                 self._store.packs_dir,
                 new,
@@ -383,8 +330,7 @@ _SHARDS = frozenset(f"{n:02x}" for n in range(256))
 
 
 def _missing_shards(directory: Path) -> set[str]:
-    """The shard folders `directory` does not hold (all of them when it is missing or
-    cannot be listed: opening one says more)."""
+    """The shard folders `directory` does not hold (all when unlistable)."""
     try:
         with os.scandir(directory) as entries:
             return set(_SHARDS - {entry.name for entry in entries})
@@ -397,8 +343,7 @@ def _missing_shards(directory: Path) -> set[str]:
 def _open_shard(
     directory: Path, digest: str, *, create: bool = True, durable: bool = True, own: Path
 ) -> Directory:
-    """The shard folder of `digest`, made if missing and `create`: fsynced into its parents
-    if `durable`, else made durable by the flush that makes its blobs durable; private
+    """The shard folder of `digest`, made if missing and `create` (fsynced if `durable`); private
     from `own` down."""
     path = directory / digest[:2]
     if create and durable:
@@ -420,9 +365,8 @@ def _write(shard: Directory, digest: str, compressed: bytes, *, durable: bool) -
 
 
 def _refresh_intact(shard: Directory, digest: str, *, durable: bool) -> bool:
-    """Whether the loose blob of `digest` is there intact; if so it is marked in use (see
-    the module doc) and, `durable`, fsynced: it may be one a batch wrote and has not
-    made durable yet."""
+    """Whether the loose blob of `digest` is intact; if so its mtime refreshed (pruning spares it)
+    and, `durable`, fsynced."""
     name = f"{digest[2:]}{_SUFFIX}"
     existing = _intact_fd(shard, name, digest)
     if existing is None:
@@ -438,8 +382,7 @@ def _refresh_intact(shard: Directory, digest: str, *, durable: bool) -> bool:
 
 
 def _intact_fd(shard: Directory, name: str, digest: str) -> int | None:
-    """A descriptor of the blob `name` if it holds its content, else None (missing, or
-    damaged: cut short by a crash before it was made durable, say)."""
+    """A descriptor of blob `name` if it holds its content, else None."""
     try:
         fd = shard.open_file(name)
     except FileNotFoundError:

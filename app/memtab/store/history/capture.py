@@ -1,10 +1,5 @@
-"""Reading what a change is about to replace or remove, for history.
-
-Deletes and moves hand history the whole content of every file they remove (a directory:
-each file in it), read through the same descriptors the change uses, so a symlink swapped
-in cannot make history read a file outside the scope. Files Memtab cannot read whole (over
-`MAX_HISTORY_FILE_BYTES`, or with other hard links) are left out with a warning.
-"""
+"""Reading what a change is about to replace or remove, for history, through the descriptors the
+change uses; a file history cannot keep is left out with a warning."""
 
 from __future__ import annotations
 
@@ -22,7 +17,7 @@ from memtab.store.scope_walk import is_hidden_name, is_listable_name
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# mux's cap is 100 KiB; files above it exist (written by hand) and are kept up to this.
+# mux's cap is 100 KiB; larger files written by hand are kept up to this.
 MB = 1024 * 1024
 MAX_HISTORY_FILE_BYTES = 16 * MB
 
@@ -41,11 +36,8 @@ class TooLargeForHistoryError(OSError):
 
 
 def read_whole(directory: Directory, name: str) -> bytes | None:
-    """The whole content of file `name`, or None when it is missing.
-
-    Raises OSError when it cannot be read whole: TooLargeForHistoryError,
-    HardLinkedFileError (`memtab.fs.readable`), or unreadable.
-    """
+    """The whole content of file `name`, or None when missing; OSError (TooLargeForHistoryError,
+    HardLinkedFileError) when it cannot be read whole."""
     try:
         data, _ = read_readable(directory, name, limit=MAX_HISTORY_FILE_BYTES + 1)
     except FileNotFoundError:
@@ -58,10 +50,8 @@ def read_whole(directory: Directory, name: str) -> bytes | None:
 def capture_file(
     directory: Directory, path: VirtualPath, *, unkept: list[tuple[VirtualPath, str]] | None = None
 ) -> bytes | None:
-    """The content of file `path` (in its open parent) for history; None, with a warning,
-    when it cannot be kept. `unkept` collects (path, why) of a file whose content would
-    be lost with it (over the size bound, unreadable), instead of the warning: a file with
-    other hard links is not one, its content stays there."""
+    """The content of file `path` for history; None, with a warning, when it cannot be kept.
+    `unkept` collects (path, why) of content that would be lost instead of the warning."""
     try:
         return read_whole(directory, path.name)
     except HardLinkedFileError as error:
@@ -81,12 +71,8 @@ def capture_tree(
     shown_as: VirtualPath | None = None,
     unkept: list[tuple[VirtualPath, str]] | None = None,
 ) -> list[tuple[VirtualPath, bytes]]:
-    """Every listable file below directory `path` (in its open parent) with its content.
-
-    `shown_as`: where the tree really belongs when `path` is a hidden name it was renamed
-    to before going (an orphan's delete): files are named below it, in the warnings and
-    in the result, so a message never names the hidden path. `unkept`: see
-    `capture_file`."""
+    """Every listable file below directory `path` with its content; `shown_as` names them where the
+    tree really belongs (an orphan's hidden rename). `unkept`: as `capture_file`."""
     captured: list[tuple[VirtualPath, bytes]] = []
     named = shown_as or path
     try:
@@ -127,8 +113,8 @@ def _not_kept_too_deep(
     path: VirtualPath,
     unkept: list[tuple[VirtualPath, str]] | None,
 ) -> None:
-    """A directory at the depth (docs/formats.md §5): what it holds is not walked, nor
-    kept; said as for a file history cannot keep, when it holds anything."""
+    """A directory at the depth (docs/formats.md §5): its contents are not kept, said when it holds
+    any."""
     try:
         with open_subdirectory(directory, name) as below:
             if all(is_hidden_name(entry.name) for entry in entries_of(below)):
@@ -143,18 +129,16 @@ def _not_kept_too_deep(
 
 
 def removes_nothing(before: bytes, after: bytes) -> bool:
-    """Whether a change from `before` to `after` destroys nothing of `before`: `after` is
-    `before` with one run of bytes inserted (an insert, an append, a save that only
-    added). Such a change may go on when history cannot keep `before`
-    (docs/formats.md §14.2): every byte of it is still in the file, in order."""
+    """Whether `after` is `before` with one run of bytes inserted: it destroys nothing, so it may go
+    on when history cannot keep `before` (docs/formats.md §14.2)."""
     if len(after) < len(before):
         return False
     return after.endswith(before[common_prefix_length(before, after) :])
 
 
 def common_prefix_length(first: Sequence[T], second: Sequence[T]) -> int:
-    """How many leading characters (bytes, items) `first` and `second` share. A binary
-    search over slice comparisons: they run in C, so 100 KiB stays well under 1 ms."""
+    """How many leading items `first` and `second` share, by a binary search over slice
+    comparisons."""
     low, high = 0, min(len(first), len(second))
     while low < high:
         middle = (low + high + 1) // 2

@@ -1,11 +1,6 @@
-"""Ops in words: "Combined test-tips.md into testing.md", "Removed 1 line from gotchas.md".
-
-One wording for the CLI and the window. An op is described from the contents history
-kept for it (before and after each file it changed); a delete whose lines went into a
-file another op of its unit edited reads as a merge (or a promotion, into another
-scope). A run's units are the ops that belong together (`op_units`). Ops without
-recorded contents (mux's runs) are described from their verb.
-"""
+"""Ops in words ("Combined test-tips.md into testing.md"), one wording for the CLI and the window,
+from the contents history kept (a delete whose lines went into another file of its unit reads as a
+merge)."""
 
 from __future__ import annotations
 
@@ -86,8 +81,7 @@ def describe_op(
     combined_into: str | None = None,
     names: Callable[[str], str] = display_name,
 ) -> str:
-    """One op in words (see the module doc). `merged_into`: the file its lines went to;
-    `names`: how files are named (`names_for`)."""
+    """One op in words; `merged_into`: where its lines went; `names`: how files are named."""
     name = names(op.path)
     if not op.applied:
         verb = _VERBS.get(op.command, op.command)
@@ -135,9 +129,8 @@ def _describe_move(old: str, new: str, names: Callable[[str], str]) -> str:
 
 
 def names_for(paths: Iterable[str]) -> Callable[[str], str]:
-    """How the ops of one run name files: by their path inside their scope, and with the
-    scope when the run names that path in two scopes (`project/MEMORY.md` beside
-    `global/MEMORY.md`: "Deleted MEMORY.md" would say neither)."""
+    """How a run's ops name files: by path inside their scope, with the scope when the run names one
+    path in two scopes."""
     scopes: dict[str, set[Scope | None]] = {}
     for path in paths:
         scopes.setdefault(display_name(path), set()).add(_scope_of(path))
@@ -172,17 +165,9 @@ def op_units(
     texts: Sequence[OpTexts],
     engine_keys: Sequence[str | None] | None = None,
 ) -> list[int | None]:
-    """Which applied ops of a run belong together, as a unit number per op (from 1, in
-    the order of each unit's first op; None for an op not applied).
-
-    Ops are one unit when one cannot be taken without the other: ops that change the
-    same file (each starts from what the one before it left), and a delete with the
-    edits that carried its lines into another file (a merge or a promotion: the delete
-    alone would lose those lines, the edits alone would say them twice). An engine that
-    knows its merges says so with `engine_keys` (ops with one key are one unit; the
-    offline consolidator's key is the file a merge keeps): then those replace the
-    carried lines, which are only a reading of what a model did.
-    """
+    """A unit number per applied op (from 1; None: not applied): ops changing one file, and a delete
+    with the edits that carried its lines elsewhere, are one unit. `engine_keys` replaces the
+    carried lines where the engine knows its merges."""
     parent = list(range(len(ops)))
 
     def root(index: int) -> int:
@@ -254,9 +239,7 @@ def _deleted_lines(texts: OpTexts) -> set[str]:
 def combine_targets(
     ops: Sequence[RunOp], texts: Sequence[OpTexts], units: Sequence[int | None] | None = None
 ) -> dict[int, str]:
-    """For each applied delete (by index), the file an op of its unit carried its lines
-    into: of the files the unit's edits left, the one holding most of them — at least
-    half (`units`: the run's units, by default `op_units`)."""
+    """For each applied delete, the file its unit carried at least half its lines into."""
     units = op_units(ops, texts) if units is None else units
     targets: dict[int, str] = {}
     for index, op in enumerate(ops):
@@ -311,8 +294,7 @@ def _blob_reader(home: Home) -> Callable[[str], str | None]:
 
 
 def describe_run(home: Home, run: RunEntry) -> list[str]:
-    """Every op of a run in words, in order (reads the contents history kept: off the
-    GUI thread for a large run)."""
+    """Every op of a run in words, in order (reads history: off the GUI thread)."""
     read = _blob_reader(home)
     texts = [op_texts(home, op, read) for op in run.ops]
     logged = [op.unit for op in run.ops]

@@ -1,21 +1,6 @@
-"""Append-only JSON-lines files shared by processes: the history indexes and the runs log.
-
-Appends hold a cross-process lock (`memtab.fs.locking.locks`) and go out in one `write` on an
-`O_APPEND` descriptor, fsynced. A reader takes no lock: it parses only complete lines (a
-line still being written is read next time) and skips a line that is not a JSON object
-its parser accepts, with one warning per file. A line a crashed writer left without its
-newline is closed by the next append, so it becomes one skipped line, never a merged one.
-
-Each file's parsed records are cached per process with the byte offset read so far; a
-file that shrank or was replaced (pruning rewrites it atomically) is read again from the
-start — replaced also when the new file got the old one's freed inode number, as the bytes
-read last are then no longer where they ended. Reading a history of thousands of lines after
-an append parses only the new lines.
-
-They quote memory (paths, descriptions, a run's words): private (docs/formats.md §16.2),
-0600 in 0700 folders from the home's own `memtab/` down (`own`), never written through a
-link (`fs.private`).
-"""
+"""Append-only JSON-lines files shared by processes (history's indexes, the runs log): appends under
+the lock in one `O_APPEND` write, readers lock-free over complete lines, a bad line skipped with one
+warning, each file's records cached per process by offset. Private (docs/formats.md §16.2)."""
 
 from __future__ import annotations
 
@@ -66,9 +51,8 @@ _caches_lock = threading.Lock()
 
 
 class JsonLinesFile(Generic[T]):
-    """One JSON-lines file whose lines `parse` turns into records (None: skipped); `own`:
-    the folder of Memtab's own it is in (a home's `memtab/`), made private with every
-    folder down to the file's before it is written (None: the file's folder alone)."""
+    """One JSON-lines file whose lines `parse` turns into records (None: skipped), private from
+    `own` down."""
 
     def __init__(
         self,
@@ -83,8 +67,6 @@ class JsonLinesFile(Generic[T]):
         self._parse = parse
         self._own = own
         self._key = f"{os.path.abspath(path)}|{id(parse)}"
-
-    # --- reading ------------------------------------------------------------------------
 
     def records(self) -> list[T]:
         """Every valid record, in the order appended (a fresh list; records are shared)."""
@@ -148,8 +130,6 @@ class JsonLinesFile(Generic[T]):
         except (TypeError, ValueError, KeyError):
             return None
 
-    # --- writing ------------------------------------------------------------------------
-
     @contextmanager
     def locked(self, *, timeout_s: float = LOCK_TIMEOUT_S) -> Iterator[None]:
         """Hold the file's lock: records read inside are current until the block ends."""
@@ -158,8 +138,7 @@ class JsonLinesFile(Generic[T]):
             yield
 
     def append_locked(self, records: list[dict[str, Any]], *, durable: bool = True) -> None:
-        """Append records; the caller holds `locked()`. Not `durable`: not fsynced (the
-        caller makes the file durable before anything relies on them). Raises OSError."""
+        """Append records, the caller holding `locked()`; not `durable`: not fsynced. OSError."""
         if not records:
             return
         data = b"".join(dump_line(record) for record in records)
@@ -176,8 +155,7 @@ class JsonLinesFile(Generic[T]):
             os.close(fd)
 
     def append(self, records: list[dict[str, Any]], *, durable: bool = True) -> None:
-        """Append records under the lock (`append_locked`). Raises OSError or
-        LockUnavailableError."""
+        """Append records under the lock. OSError or LockUnavailableError."""
         with self.locked():
             self.append_locked(records, durable=durable)
 
@@ -192,9 +170,7 @@ class JsonLinesFile(Generic[T]):
         private_folders(folder, below=self._own if self._own is not None else folder)
 
     def drop(self, goes: Callable[[T], bool], to_json: Callable[[T], dict[str, Any]]) -> int:
-        """Rewrite the file without the records `goes` picks (pruning), under the lock, so a
-        line another process appends meanwhile is kept; how many went. A file with none to
-        drop is not rewritten."""
+        """Rewrite the file without the records `goes` picks, under the lock; how many went."""
         if not any(goes(record) for record in self.records()):
             return 0
         with self.locked():
@@ -209,9 +185,8 @@ _TAIL = 256
 
 
 def _holds_what_was_read(fd: int, identity: tuple[int, int], size: int, cache: _Cache[T]) -> bool:
-    """Whether the open file is the one `cache` read: the same inode, no shorter, and the
-    bytes read last still where they ended (a rewrite's new file can take the inode number
-    the old one freed, and grow past the offset)."""
+    """Whether the open file is the one `cache` read: same inode, no shorter, the last bytes read
+    still where they ended."""
     if identity != cache.identity or size < cache.offset:
         return False
     if not cache.tail:

@@ -1,25 +1,6 @@
-"""Packs: many history blobs in one file, for the thousands of copies one recording pass can make.
-
-Creating a file costs far more than writing one (0.1–0.3 ms each on ext4 here), and a
-recording pass that first sees 16,000 files spent most of its time creating blobs. So a batch
-(`BlobStore.batch`) with at least `PACK_MIN` new contents writes them into packs instead:
-
-    blobs/packs/<16 hex>.pack   the contents, each zlib-compressed, one after the other;
-                                then the index, count × (sha256: 32 bytes, offset: 8,
-                                length: 4); then the index's offset (8), the count (4)
-                                and `MAGIC` (8). Integers are big-endian.
-
-A pack is written whole to a temp file, fsynced and renamed into place, so it is durable
-once it has a name (a batch's, where one flush of the file system works, is made durable by
-the batch's flush instead, before anything refers to its contents), and never changed
-after. One whose footer or index does not add up is ignored (its contents count as
-missing); a content read from a pack is checked against its sha like a loose blob. Storing
-a content a pack already holds refreshes the pack's mtime, as it does a loose blob's
-(pruning's grace period).
-
-Pruning dissolves a pack holding a content nothing refers to any more (`dissolve`): the
-contents still referred to are stored as loose blobs, durably, then the pack is removed.
-"""
+"""Packs: many history blobs in one file (`<16 hex>.pack`: compressed contents, an index of sha256,
+offset and length, then the index's offset, count and `MAGIC`), for a pass that copies thousands;
+written whole and never changed, dissolved by pruning."""
 
 from __future__ import annotations
 
@@ -71,14 +52,11 @@ def write_pack(
     durable: bool = True,
     own: Path | None = None,
 ) -> Path:
-    """Write `contents` ((sha256, compressed data) pairs) as a new pack in `directory`,
-    durably (else made durable by the caller's flush of the file system before anything
-    refers to it: one a crash cut short is ignored, as any damaged pack), private (0600
-    in 0700 folders from `own` down; None: `directory` alone); returns its path. Raises
-    OSError."""
+    """Write `contents` ((sha256, compressed) pairs) as a new private pack in `directory`, durably
+    unless the caller's flush makes it so; its path. OSError."""
     if durable:
         make_directory_durably(directory)
-    # The folders it makes here are durable by that flush too: no fsync each.
+    # Folders made here are durable by that flush too.
     private_folders(directory, below=own if own is not None else directory)
     body = bytearray()
     index = bytearray()
@@ -121,9 +99,8 @@ def all_entries(directory: Path) -> Iterator[tuple[str, PackEntry, float]]:
 
 
 def entry_reader(entry: PackEntry, handle: BinaryIO) -> Callable[[int], bytes]:
-    """`read(n)` of the compressed content at `entry`, through `handle` (the pack, open):
-    at most `n` bytes a call, b"" past its end — never more than its index says it holds.
-    A read raises OSError (the pack cut short)."""
+    """`read(n)` of the compressed content at `entry` through the open pack, never past what its
+    index says."""
     handle.seek(entry.offset)
     left = entry.length
 
@@ -139,8 +116,7 @@ def entry_reader(entry: PackEntry, handle: BinaryIO) -> Callable[[int], bytes]:
 
 
 def index_of(path: Path) -> dict[str, PackEntry]:
-    """The contents of the pack at `path` by sha256; empty (with a warning) when the pack
-    cannot be read or does not add up, or is gone."""
+    """The pack's contents by sha256; empty, with a warning, when unreadable or gone."""
     try:
         info = path.stat()
     except OSError:
@@ -193,8 +169,7 @@ def remove_pack(path: Path) -> None:
 
 
 def remove_stale_temps(directory: Path, older_than: float) -> None:
-    """Temp files of packs a killed process left (last written before `older_than`, a
-    time), by the one rule for leftovers (`scope_walk.remove_if_stale_temp`)."""
+    """Remove temps of packs a killed process left before `older_than`."""
     try:
         with os.scandir(directory) as entries:
             for entry in list(entries):

@@ -1,15 +1,5 @@
-"""Where the lines a writer added came from: the provenance log (docs/formats.md §20.1).
-
-History says who made a change (`actor`, `runId`); it cannot say what the writer read to
-write it. So when a writer run writes memory, and when the user accepts the offline
-writer's suggestions, Memtab appends one record (`records.ProvenanceRecord`) to
-`memtab/history/provenance.jsonl`: the history versions it explains, and for each note
-the line as written and the transcript messages it was drawn from (the offline writer
-knows them note by note), or for a model's run the window of the transcript the model was
-shown and the run's trace dump. Blame (`memtab.blame`) reads it by version id.
-
-The records are `history.records`'.
-"""
+"""Where the lines a writer added came from: the provenance log (docs/formats.md §20.1), read by
+blame by version id."""
 
 from __future__ import annotations
 
@@ -72,9 +62,8 @@ def log_provenance(home: Home, record: ProvenanceRecord) -> None:
 def log_kept_from(
     home: Home, version: Version, actor: str, other_side: bytes, at: int | None = None
 ) -> None:
-    """Record that `version` — a conflict's resolution — kept lines of `other_side`, the
-    text `actor` wrote there (`at`, when known): blame names them, not the user who
-    resolved (docs/formats.md §20.1). Best effort, as every provenance record."""
+    """Record that `version`, a conflict's resolution, kept lines of `other_side` written by
+    `actor`; best effort (docs/formats.md §20.1)."""
     try:
         sha = BlobStore(home.history_blobs_dir, own=home.memtab_dir).put(other_side)
     except OSError as error:

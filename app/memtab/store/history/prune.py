@@ -1,20 +1,5 @@
-"""Keeping history bounded: by total size and by age, never the newest version of a file.
-
-The bounds are Memtab settings (`settings.json`, section `history`), defaults 200 MB and
-180 days::
-
-    {"history": {"max_mb": 200, "max_age_days": 180}}
-
-A bad value falls back to its default with a warning. Pruning drops versions older than
-the age bound, then the oldest versions until the blobs they keep fit the size bound —
-except the newest version of every file (a deleted file's deletion too: it holds the
-content). Then it removes blobs no version refers to any more (not ones written in the
-last minutes: a version may be being recorded for them), and runs and provenance records
-older than the age bound.
-
-`maybe_prune` runs it at most once a day (a stamp file's mtime); `record_external`'s
-callers call it off the GUI thread.
-"""
+"""Keeping history bounded by total size and age (settings.json `history`), never the newest version
+of a file; at most once a day (`maybe_prune`)."""
 
 from __future__ import annotations
 
@@ -65,8 +50,8 @@ _Limit = Annotated[float, Healed(finite_number), AtLeast(1)]
 
 
 class HistorySettings(Record):
-    """settings.json's `history` (docs/formats.md §15.1; its keys are snake_case): finite
-    numbers ≥ 1, each bad one left at its default with a warning (`load_history_limits`)."""
+    """settings.json's `history` (docs/formats.md §15.1): finite numbers ≥ 1, a bad one its default
+    with a warning."""
 
     max_mb: Annotated[_Limit, Key("max_mb")] = DEFAULT_MAX_MB
     max_age_days: Annotated[_Limit, Key("max_age_days")] = DEFAULT_MAX_AGE_DAYS

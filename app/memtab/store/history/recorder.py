@@ -1,27 +1,7 @@
-"""Recording changes as `MemoryStore` makes them: the actor, the run, before and after.
-
-`MemoryStore` builds one `HistoryRecorder` with the actor and run id it was made for
-(the window's store is `user`, `memtab tool`'s `agent-tool`, a consolidation run's
-`consolidator`, a writer run's `writer`) and calls `record` inside every change, while it
-still holds the scope lock, with the bytes before and after. So versions of one file are
-indexed in the order the changes happened, whichever process made them.
-
-If what was on disk before the change is not the newest version recorded (mux or an
-editor changed the file since Memtab last saw it), that content is recorded first, as an
-`external` version: nothing another program wrote is lost by Memtab writing over it.
-
-Write-ahead. A change that replaces or removes content calls `keep_before` first, still
-under the scope lock and before its destructive step: the content about to go is stored
-durably and, if it is not the file's newest version, recorded as `external` then (what
-`record_external` would have recorded). So a crash between the change and its `record`
-never loses the only copy of what it replaced; `record` then finds that version newest.
-When history cannot keep it (read-only, full, not a directory), `keep_before` raises
-`HistoryUnavailableError` naming the cause: the store then refuses a change that would
-destroy that content (docs/formats.md §14.2), and lets one that destroys nothing go on.
-
-Recording never fails the change it records: an error is logged as a warning and the
-change stands (the file on disk is what matters; history is the safety net).
-"""
+"""Recording changes as `MemoryStore` makes them (actor, run, before and after) under the scope
+lock; what another program wrote meanwhile is recorded first as `external`, and a change that
+destroys content is kept before it (`keep_before`, docs/formats.md §14.2). Recording never fails the
+change."""
 
 from __future__ import annotations
 
@@ -69,13 +49,9 @@ class ReadAgainst(NamedTuple):
 
 @dataclass(frozen=True)
 class Observation:
-    """What a file holds now, as `record_external` found it: its content (`data`, or only
-    its `sha256` and `size` once the caller has stored it), or neither: it is gone.
-
-    `read_against`: history's newest version of the file when it was read. If history has
-    recorded another since (a save of Memtab's, between the read and the index lock), the
-    observation may be older than that version and is not recorded: the next pass looks
-    again. None: not compared."""
+    """What a file holds now, as `record_external` read it (`data`, or its stored `sha256` and
+    `size`; neither: gone); `read_against`: the newest version when read, not recorded if history
+    moved since."""
 
     path: str
     data: bytes | None
@@ -152,8 +128,7 @@ class HistoryRecorder:
 
     @contextmanager
     def collecting(self) -> Iterator[list[RecordedChange]]:
-        """Collect what this thread records during the block (to link a run's ops to
-        the versions they made)."""
+        """Collect what this thread records during the block."""
         stack: list[list[RecordedChange]] = self._collector_stack()
         collected: list[RecordedChange] = []
         stack.append(collected)
@@ -179,18 +154,9 @@ class HistoryRecorder:
         allow_unkept: bool,
         stat_of: Callable[[str], tuple[int, int] | None] | None = None,
     ) -> bool:
-        """Write-ahead (see the module doc): store each (path, content) a change is about
-        to replace or remove durably, and record it as an `external` version where it is
-        not the path's newest one — with the file's (size, mtime_ns) now, `stat_of(path)`,
-        when that is the content's size (blame dates what Memtab first saw in a file by
-        it, docs/formats.md §14.2). Whether they were kept (pass it to `record` as
-        `before_kept`). A content that is its path's newest version needs no new copy, so
-        nothing is written for it and it never fails.
-
-        When history cannot keep them (docs/formats.md §14.2), a change that `destroys`
-        them is refused — UnkeptChangeError naming `label` and what the change would have
-        `done` (`deleted`, `saved`…) — unless `allow_unkept`, the user's explicit choice
-        to make it without a copy; a change that destroys nothing goes on, with a warning."""
+        """Write-ahead: store each content a change is about to replace or remove durably, recorded
+        `external` where it is not its path's newest (with `stat_of(path)`); whether kept. A change
+        that `destroys` what history cannot keep raises UnkeptChangeError unless `allow_unkept`."""
         try:
             self._keep(key, contents, stat_of)
         except HistoryUnavailableError as error:
@@ -211,15 +177,13 @@ class HistoryRecorder:
         contents: Sequence[tuple[str, bytes]],
         stat_of: Callable[[str], tuple[int, int] | None] | None,
     ) -> None:
-        """`keep_before`'s copy; HistoryUnavailableError (the cause in words) when it
-        cannot be made."""
+        """`keep_before`'s copy; HistoryUnavailableError (the cause) when it cannot be made."""
         if not contents:
             return
         try:
             history = self.scope(key)
             newest = history.newest_by_path()  # unlocked first: mostly nothing to record
-            # A path's newest version already holds its content: indexed only once its
-            # copy was on disk, so there is nothing to store or record for it again.
+            # Its newest version holds it already: nothing to store or record.
             missing = [
                 (path, data, sha)
                 for path, data in contents
@@ -248,11 +212,8 @@ class HistoryRecorder:
     def keep_contents(
         self, contents: Sequence[bytes], *, each: bool, flushed_with: Path | None = None
     ) -> list[str] | None:
-        """Store contents a change is about to write, durably: each fsynced (`each`), or
-        all made durable together (`BlobStore.batch`; `flushed_with`: by the caller's
-        own flush of the file system holding that path, before it records them). The
-        sha256 of each, once they are (a `FileChange`'s `after_sha256`), or None: a copy
-        that cannot be made now is the record's to make, and to warn about."""
+        """Store contents a change will write, durably (each fsynced, or together by one flush,
+        `flushed_with` the caller's); their sha256, or None: the record copies them."""
         try:
             if each:
                 return [self.blobs.put(data) for data in contents]
@@ -265,10 +226,8 @@ class HistoryRecorder:
 
     @contextmanager
     def keeping_contents(self, *, flushed_with: Path | None = None) -> Iterator[ContentKeeper]:
-        """`keep_contents` all together, one content at a time as the caller has it (a
-        machine joining writes each file as git hands it over): `ContentKeeper.keep` each,
-        durable as `keep_contents` makes them once the block ends. Once one cannot be made,
-        none of the block's counts (`kept` False: the record copies them as ever)."""
+        """`keep_contents` a content at a time, durable once the block ends; one that fails makes
+        `kept` False."""
         batching = self.blobs.batch(flushed_with=flushed_with)
         keeper = ContentKeeper(batching.__enter__())  # holds the copies: nothing written yet
         try:
@@ -291,9 +250,7 @@ class HistoryRecorder:
         before_kept: bool = False,
         after_kept: bool = False,
     ) -> list[RecordedChange]:
-        """Record changes of one scope; never raises (see the module doc). `before_kept`:
-        `keep_before` stored their `before` contents already; `after_kept`:
-        `keep_contents` stored their `after` contents already."""
+        """Record changes of one scope; never raises. `before_kept`/`after_kept`: stored already."""
         if not changes:
             return []
         try:
@@ -311,14 +268,10 @@ class HistoryRecorder:
     def observe(
         self, key: str, seen: Sequence[Observation], *, actor: str = "external"
     ) -> list[Version]:
-        """Record what files hold now where it differs from their newest version: the
-        changes of other programs (`external`, or the agent `actor` names when the
-        recorder could tell who it was). An observation without `data` but with a sha
-        refers to a content the caller stored (durably: `BlobStore.batch`). Raises
-        OSError / lock timeouts: the caller (`record_external`) decides what a failure
-        means."""
-        # The files are still on disk: their copies are made durable at once (`batch`),
-        # before the index refers to them.
+        """Record what files hold now where it differs from their newest version, as `external` or
+        `actor`'s; an observation with only a sha names a stored content. OSError and lock timeouts
+        are the caller's."""
+        # Still on disk: their copies are made durable at once, before the index names them.
         with self.blobs.batch() as batch:
             for observation in seen:
                 if observation.data is not None:
@@ -360,8 +313,7 @@ class HistoryRecorder:
         before_kept: bool,
         after_kept: bool = False,
     ) -> list[RecordedChange]:
-        # Blobs first, outside the index lock: a blob nobody indexes is only pruned later.
-        # Many at once are made durable together (one flush, `BlobStore.batch`).
+        # Blobs first, outside the index lock, made durable together.
         contents = [
             data
             for change in changes
@@ -400,14 +352,12 @@ class HistoryRecorder:
     def _catch_up(
         self, newest: Version | None, change: FileChange, actor: str = "external"
     ) -> Version | None:
-        """The version that held `change.before`: the newest recorded one, or an
-        `external` (`actor`'s) one recorded now when another program changed the file
-        meanwhile."""
+        """The version that held `change.before`: the newest, or an `external` one recorded now."""
         before = change.before
         if before is None:
             if newest is None or newest.deleted:
                 return newest
-            # Recorded as existing, but gone before this change: deleted by another program.
+            # Recorded as existing but gone: deleted by another program.
             return self._new_version(
                 newest.path,
                 newest.sha256,
@@ -429,8 +379,7 @@ class HistoryRecorder:
         stat: tuple[int, int] | None = None,
         actor: str = "external",
     ) -> Version:
-        """The version that holds content `sha`: `newest` if it does, else an `external`
-        (`actor`'s) one recorded now."""
+        """The version that holds `sha`: `newest`, or an `external` one recorded now."""
         if newest is not None and _holds(newest, sha):
             return newest
         if newest is None:
@@ -507,8 +456,7 @@ def _holds(version: Version | None, sha: str) -> bool:
 
 
 def history_problem(error: BaseException, history_dir: Path) -> str:
-    """Why history could not keep a copy (`error`, from writing under `history_dir`), in
-    words that name the place: what `UnkeptChangeError` says."""
+    """Why history could not keep a copy, naming the place."""
     if isinstance(error, TimeoutError):  # a lock: an OSError too, so first
         return f"its index is locked by another process: {error}"
     if not isinstance(error, OSError):
@@ -526,8 +474,7 @@ def history_problem(error: BaseException, history_dir: Path) -> str:
 
 
 def _not_a_directory(path: Path) -> Path:
-    """The first of `path` and its parents that exists and is not a directory (what
-    ENOTDIR was about), else `path`."""
+    """The first of `path` and its parents that exists and is no directory, else `path`."""
     for candidate in (path, *path.parents):
         if os.path.lexists(candidate):
             return path if os.path.isdir(candidate) else candidate

@@ -1,20 +1,5 @@
-"""History's records (`memtab.fs.records`): the runs log and the started-run files
-(docs/formats.md §14.3), and the provenance log (§20.1).
-
-- `RunEntry`: one line of `memtab/history/runs.jsonl`, with its `RunOp`s and the
-  `FileVersions` each op made; also the CLI's `--json` shape of a run (fields are added,
-  never renamed).
-- `RunHeader`, `StartedAttempt`, `StartedEnd`: the lines of
-  `memtab/history/started/<run id>.jsonl`, a run in progress (`started.py`) or one a kill
-  left (`interrupted.py`).
-- `ProvenanceRecord`: one line of `memtab/history/provenance.jsonl` (`provenance.py`),
-  with a `NoteOrigin` per note and the `TranscriptWindow` a run was shown. A record is
-  bounded whatever a run brings: so many notes, message ids per note and versions, so many
-  characters per text (`MAX_*`); anything longer is cut when the record is built and again
-  when it is read, so a hand-edited log cannot grow it.
-
-The consolidation engine and the writer's run build them.
-"""
+"""History's records: the runs log and started-run files (docs/formats.md §14.3) and the provenance
+log (§20.1), each bounded whatever a run brings."""
 
 from __future__ import annotations
 
@@ -54,8 +39,7 @@ def _ok_unless_failed(value: Any) -> str:
 
 
 class FileVersions(Record, keep_unknown=True, checked_when_built=False):
-    """One file an op changed: the versions before (None: no file) and after. Built from
-    history's versions (known good; a sync's run names a thousand), checked when read."""
+    """One file an op changed: its versions before (None: no file) and after; checked when read."""
 
     path: str
     before_version: OrNone[str] = None
@@ -78,10 +62,8 @@ class FileVersions(Record, keep_unknown=True, checked_when_built=False):
 
 
 class RunOp(JournalOp, keep_unknown=True):
-    """One op of a run: the journal's op (`JournalOp`, docs/formats.md §8: its fields
-    first, read by the same rules), the versions it made, and the unit it belongs to when
-    the engine that made it said (ops of one unit are taken or left together: a merge's
-    edit and delete; None: not said)."""
+    """One op of a run: the journal's op (docs/formats.md §8), the versions it made, and its unit
+    (None: not said)."""
 
     files: Annotated[ValidItems[tuple[FileVersions, ...]], Key("versions")] = ()
     unit: Annotated[OrNone[Positive], OmitNone] = None
@@ -102,8 +84,7 @@ class RunOp(JournalOp, keep_unknown=True):
 
 
 class TokenUsage(Record):
-    """What a run's model calls cost (only runs of a model provider have one): both
-    counts, an unknown one as 0."""
+    """What a run's model calls cost: both counts, an unknown one 0."""
 
     input_tokens: int = 0
     output_tokens: int = 0
@@ -128,16 +109,14 @@ def _usage(value: Any) -> Any:
 
 
 class RunEntry(Record, keep_unknown=True):
-    """One run of the runs log (docs/formats.md §14.3). A line without a non-empty `id`, a
-    positive integer `at` and a `kind` is not a run; anything else heals: a bad op or
-    version is dropped, a bad optional field reads as absent."""
+    """One run of the runs log (docs/formats.md §14.3): `id`, `at` and `kind` required, anything
+    else heals."""
 
     id: Annotated[str, AtLeast(1)]
     at: Positive
     kind: str
     trigger: Annotated[str, Lenient("")] = ""
-    """A consolidation's `Trigger`; for a writer run, the id of the message that started it
-    (kept as written)."""
+    """A consolidation's `Trigger`; a writer run's starting message id."""
     workspace_id: OrNone[str] = None
     project_path: OrNone[str] = None
     summary: Annotated[str, Lenient(""), _capped(MAX_SUMMARY_BYTES)] = ""
@@ -156,8 +135,8 @@ class RunEntry(Record, keep_unknown=True):
     actor: Annotated[OrNone[str], OmitNone] = None
     """Who made a run a person started (a revert: `user`), in `store.actors`' ids."""
     scope: Annotated[OrNone[RunScope], OmitNone] = None
-    """The one scope a consolidation was limited to (docs/formats.md §9.8), None: the
-    whole workspace."""
+    """The one scope a consolidation was limited to (docs/formats.md §9.8); None: the whole
+    workspace."""
     trace_dump: Annotated[OrNone[str], OmitNone] = None
     """The file name of the run's trace dump (§10.3), when it left one."""
 
@@ -176,9 +155,6 @@ class RunEntry(Record, keep_unknown=True):
     @property
     def output_tokens(self) -> int | None:
         return self.usage.output_tokens if self.usage is not None else None
-
-
-# --- the started-run file (started.py, interrupted.py) -----------------------------------------
 
 
 class RunHeader(Record):
@@ -200,8 +176,8 @@ class RunHeader(Record):
 
 
 class StartedAttempt(Record):
-    """`{"attempt": n, …}`: a change about to be made — the memory-tool call and what the
-    files it names held then (path → sha256, None: no file)."""
+    """A change about to be made: the memory-tool call and what its files held (sha256; None: no
+    file)."""
 
     attempt: int
     command: Annotated[str, Lenient("?")] = "?"
@@ -224,8 +200,6 @@ class StartedEnd(Record):
     error: OrNone[str] = None
     journal_fingerprint: OrNone[str] = None
 
-
-# --- the provenance log (docs/formats.md §20.1) ------------------------------------------
 
 MAX_NOTES = 100
 """Notes per record (the offline writer keeps at most 50 findings of each kind)."""
@@ -274,8 +248,7 @@ Path = Annotated[str | None, _text(MAX_PATH_CHARS), OmitNone]
 
 
 class NoteOrigin(Record, keep_unknown=True):  # fields of a newer Memtab survive a prune
-    """Where one line came from: the transcript messages a note was drawn from
-    (docs/formats.md §20.1)."""
+    """The transcript messages a note was drawn from (docs/formats.md §20.1)."""
 
     line: Annotated[str, _text(MAX_LINE_CHARS)]
     """The line as it was written into the file (`- ` and the note's text)."""
@@ -292,8 +265,7 @@ class NoteOrigin(Record, keep_unknown=True):  # fields of a newer Memtab survive
 
 
 class TranscriptWindow(Record, keep_unknown=True):
-    """The part of a transcript a run was shown: its first and last message
-    (docs/formats.md §20.1)."""
+    """The first and last message of the transcript a run was shown (docs/formats.md §20.1)."""
 
     first_message_id: Id = None
     last_message_id: Id = None
@@ -307,8 +279,7 @@ class TranscriptWindow(Record, keep_unknown=True):
 
 
 class KeptFrom(Record, keep_unknown=True):
-    """A conflict resolution's other side (docs/formats.md §20.1): the text it kept lines
-    of (a history blob) and who wrote it there, in `store.actors`' ids."""
+    """A conflict resolution's other side (docs/formats.md §20.1): its blob and its author."""
 
     actor: str
     sha256: str
@@ -317,8 +288,7 @@ class KeptFrom(Record, keep_unknown=True):
 
 
 class ProvenanceRecord(Record, keep_unknown=True):
-    """One line of the provenance log: where the lines some history versions added came
-    from (docs/formats.md §20.1)."""
+    """One line of the provenance log (docs/formats.md §20.1)."""
 
     at: int
     kind: Literal["writer-run", "accepted-suggestions", "conflict-resolution"]
@@ -335,8 +305,7 @@ class ProvenanceRecord(Record, keep_unknown=True):
     notes: Annotated[ValidItems[tuple[NoteOrigin, ...]], _first(MAX_NOTES)] = ()
     """A note that is not one is dropped, the others kept."""
     kept_from: Annotated[KeptFrom | None, OmitNone] = None
-    """A conflict resolution's (Keep both, Keep theirs, a merged text): the other side,
-    whose lines the version kept are that side's author's, not the user's."""
+    """A conflict resolution's other side, whose lines are its author's, not the user's."""
 
     @property
     def usable(self) -> bool:

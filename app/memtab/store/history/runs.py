@@ -1,18 +1,5 @@
-"""Memtab's log of every run: consolidation and writer runs, Memtab's and mux's.
-
-mux's journal (`memory-consolidation.json`) keeps only the latest record per workspace
-and project, and must stay exactly as mux writes it. Memtab appends every run it makes
-to `memtab/history/runs.jsonl` instead, one JSON line each: id, time, kind, trigger,
-provider and model, workspace, summary, and each op with its guard verdict, its note and
-— for an applied op — the history versions before and after (so its diff can be shown
-and the run reverted). Its free text is capped (`store.text.free_text`). Runs mux made are
-added when Memtab sees a journal record it has not logged yet (`import_mux_journal`);
-their ops have no versions (Memtab saw their changes as `external` ones).
-
-A line is the record `RunEntry` (`store.history.records`). The window's catch-up at start
-(`import_mux_journal`) and the day's prune read each line's time and fingerprint
-(`RunsLog.logged`), and build runs only when there is one to add or to drop.
-"""
+"""Memtab's log of every run (`memtab/history/runs.jsonl`), with each op's versions so it can be
+shown and reverted; mux's runs added from its journal (`import_mux_journal`)."""
 
 from __future__ import annotations
 
@@ -33,12 +20,10 @@ logger = logging.getLogger(__name__)
 
 RUN_KINDS: tuple[str, ...] = ("consolidation", "writer", "sync", "revert")
 REVERT_KIND = "revert"
-"""A revert of a run ("Revert this run…", `memtab revert-run`) is a run of its own
-(docs/formats.md §14.3): it names the run it reverted (`reverts`) and who did it."""
+"""A revert of a run is a run of its own, naming what it reverted (docs/formats.md §14.3)."""
 MUX_SOURCE = "mux"
 CHECK_FIX_PROVIDER = "check"
-"""The provider of a plan of the check's fixes (`memtab check --plan-out`, Apply fix): a
-run that applies one is logged, titled as the check's, and not journaled for mux."""
+"""The provider of a plan of the check's fixes: logged as the check's, not journaled for mux."""
 
 
 def new_run_id(at_ms: int) -> str:
@@ -53,8 +38,8 @@ def parse_run(raw: dict[str, Any]) -> RunEntry | None:
 
 @dataclass(frozen=True, slots=True)
 class LoggedLine:
-    """A line of the runs log as read without building its run: its time
-    (0: not a run's, which is an integer > 0) and the journal fingerprint it names ("")."""
+    """A runs-log line read without building its run: its time (0: no run's) and journal
+    fingerprint."""
 
     at: int
     journal_fingerprint: str
@@ -83,8 +68,7 @@ class RunsLog:
         return JsonLinesFile(self.file.path, self.file.lock_path, _logged_line).records()
 
     def append(self, run: RunEntry, *, durable: bool = True) -> None:
-        """Log a run (not `durable`: the caller makes the log durable). Raises OSError
-        (callers log it: a run is never failed by its log)."""
+        """Log a run (not `durable`: the caller makes the log durable). OSError."""
         self.file.append([run.to_json()], durable=durable)
 
     def runs(
@@ -109,8 +93,8 @@ class RunsLog:
         return selected
 
     def contents_written_since(self, since_ms: int) -> dict[str, str]:
-        """The file contents (sha-256) that runs logged at or after `since_ms` wrote, each
-        with the kind of the run that wrote it last (a deleted file's is not one)."""
+        """The contents (sha256) runs logged since `since_ms` wrote, each with its last writer's
+        kind."""
         written: dict[str, str] = {}
         for run in self.file.records():
             if run.at < since_ms:
@@ -141,8 +125,7 @@ def reverted_by(runs: Iterable[RunEntry]) -> dict[str, RunEntry]:
 
 
 def log_run(home: Home, run: RunEntry, *, durable: bool = True) -> None:
-    """Append a run to the log; a failure is a warning, never the run's failure. Not
-    `durable`: the caller makes the log durable (`home.runs_log_path`)."""
+    """Append a run to the log; a failure is a warning, never the run's failure."""
     try:
         RunsLog(home).append(run, durable=durable)
     except (OSError, TimeoutError) as error:
@@ -164,14 +147,8 @@ def journal_fingerprint(record: ConsolidationRecord) -> str:
 def import_mux_journal(
     home: Home, oldest: int = 0, *, wait_s: float = LOCK_TIMEOUT_S
 ) -> list[RunEntry]:
-    """Add the runs of mux's journal not logged yet (Memtab's own runs are logged with
-    their fingerprint, so they are not added twice), leaving out a run before `oldest`
-    (ms; history's prune would drop it again). Returns the runs added. Readers catch the
-    whole log up first (`store.catch_up.runs_log.catch_up_runs`).
-
-    Usually every record is logged already (a window's every start catches up): the
-    fingerprints the log's lines name say so without building a run (a line naming one
-    counts, readable as a run or not); only then the log is read as runs, under its lock."""
+    """Add the runs of mux's journal not logged yet (by fingerprint), none before `oldest`; the runs
+    added. The lines' fingerprints say most are logged without building runs."""
     data = Journal(home).load()
     log = RunsLog(home)
     found: dict[str, tuple[ConsolidationRecord, str | None, str | None]] = {}
@@ -235,6 +212,5 @@ def touched_paths(ops: Iterable[RunOp]) -> list[str]:
 
 
 def files_changed(run: RunEntry) -> int:
-    """How many files the run changed: the one count of a run (`changed_files`,
-    docs/formats.md §9.6)."""
+    """How many files the run changed (docs/formats.md §9.6)."""
     return len(changed_files(op for op in run.ops if op.applied))

@@ -1,14 +1,5 @@
-"""A run in progress writes down its intent before its first change (docs/formats.md §14.3).
-
-A consolidation run, or the apply of a plan, records what it is about to do in
-`memtab/history/started/<run id>.jsonl`: one JSON line for the run (`RunHeader`: id,
-trigger, workspace, provider, plan), then one before each change it makes
-(`StartedAttempt`: the memory-tool call and what the files it names hold then), appended
-and fsynced, and a last one saying how it ended (`StartedEnd`). Once the run is in the
-runs log the file goes; one a kill left is logged by `interrupted.log_interrupted_runs`.
-
-The lines are the records of `store.history.records`.
-"""
+"""A run in progress writes down its intent before its first change (`started/<run id>.jsonl`,
+docs/formats.md §14.3); a file a kill left is logged by `interrupted`."""
 
 from __future__ import annotations
 
@@ -30,8 +21,8 @@ STARTED_SUFFIX = ".jsonl"
 
 
 class StartedRun:
-    """The started-run file of one run in progress (see the module doc). Every write
-    raises OSError: a run that cannot record its intent must not change anything."""
+    """The started-run file of one run; every write raises OSError, so a run that cannot record its
+    intent changes nothing."""
 
     def __init__(
         self,

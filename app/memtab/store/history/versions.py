@@ -1,16 +1,5 @@
-"""The history index of one scope: every version of its files, one JSON line each.
-
-A version says what a file held after one change (`sha256`, the content's blob), what
-it held before (`prevSha256`), who changed it (`actor`, and the `runId` of a
-consolidation or writer run), how (`op`), and from which workspace. A deletion keeps the
-deleted content (`deleted: true`, `sha256` = what was deleted) and the file's pins and
-usage (`meta`), so a deleted file comes back whole. A move is two versions: the old path
-deleted with `movedTo`, the new path with `movedFrom`.
-
-Scopes are keyed `global`, `project-<project dir name>`, `workspace-<id>` (the notebook's
-owner) and `session-<id>` (the acting workspace): the file `index/<key>.jsonl` lists
-virtual paths (`/memories/project/x.md`) of that scope only.
-"""
+"""The history index of one scope (`index/<key>.jsonl`): every version of its files, one JSON line
+each (docs/formats.md §14.2)."""
 
 from __future__ import annotations
 
@@ -44,14 +33,13 @@ _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 def new_version_id(at_ms: int, entropy: bytes = b"") -> str:
-    """A unique version id that sorts by time: 11 hex digits of ms, 5 random ones (from
-    `entropy`, 3 random bytes, when the caller drew those of many ids at once)."""
+    """A unique version id sorting by time: 11 hex digits of ms, 5 random (from `entropy` when
+    given)."""
     return f"{at_ms:011x}{(entropy or os.urandom(3)).hex()[:5]}"
 
 
 def scope_key(scope: Scope, *, project_path: str | None, workspace_id: str | None) -> str:
-    """The index name of a scope (see the module doc), `workspace_id` the workspace whose
-    session dir holds it; ValueError when it has none."""
+    """The index name of a scope; ValueError when it has none here."""
     if scope is Scope.GLOBAL:
         return "global"
     if scope is Scope.PROJECT and project_path is not None:
@@ -86,21 +74,13 @@ def _sha256_or_none(value: Any) -> str | None:
 
 
 Name = Annotated[str | None, Healed(_interned_or_none)]
-"""An optional name many lines repeat (a run, a workspace, a path): kept once (`sys.intern`);
-not a string: none."""
+"""An optional name many lines repeat, interned; not a string: none."""
 
 
 class Version(Record, keep_unknown=True, checked_when_built=False):
-    """One recorded state of a file (see the module doc): a line of the index
-    (docs/formats.md §14.2). Required: a non-empty `id`, `at` (an integer ≥ 1), `path`,
-    `actor`, `op`, `sha256` (64 hex digits), `sizeBytes` (an integer ≥ 0); a line without
-    one is no version. `prevSha256` that is no sha-256 and optional names that are no
-    string read as none; fields Memtab does not know, and optional ones it could not read,
-    are written back as they were, after the known ones.
-
-    Every version of every index read is kept in memory (`jsonlines` caches them per
-    process): slotted, and the values most lines repeat kept once. Built unchecked
-    (`recorder` makes them by the thousand from values it knows)."""
+    """One recorded state of a file, a line of the index (docs/formats.md §14.2); a line missing a
+    required field is none, unknown fields written back. Slotted, interned and built unchecked:
+    every version read is kept in memory."""
 
     id: Annotated[str, AtLeast(1)]
     at: Annotated[int, AtLeast(1)]
@@ -126,8 +106,7 @@ class Version(Record, keep_unknown=True, checked_when_built=False):
 
 
 class VersionListing(Record, write_only=True):
-    """A version as `memtab history --json` lists it (a stable contract: fields are added,
-    never renamed); `actorName` is who the actor is, in words (docs/formats.md §14.7)."""
+    """A version as `memtab history --json` lists it (stable: fields added, never renamed)."""
 
     id: str
     at: int
@@ -151,8 +130,7 @@ def parse_version(raw: dict[str, Any]) -> Version | None:
     return Version.read(raw)
 
 
-# Values most lines repeat, kept once: an index of thousands of lines holds a few actors
-# and ops (paths, runs and workspaces repeat too: `sys.intern`).
+# Values most lines repeat, kept once.
 _SHARED = {value: value for value in (*ACTORS, *OPS)}
 
 

@@ -1,35 +1,5 @@
-"""xum's own undo journal, read as provenance: which xum tool call wrote a memory file's
-content (docs/formats.md §14.6).
-
-Every change xum's memory service makes appends one `refinement` row to the journal of the
-ACTING workspace, `sessions/<id>/durable-events.jsonl` (`appendRefinementEvent` in
-`src/node/services/refinement/refinementJournal.ts`; the row's envelope — `v`, `seq`, `id`,
-`ts` — from `src/node/utils/journal/durableEventJournal.ts`):
-
-    {"workspaceId": "…", "kind": "refinement", "v": 1, "seq": 7, "id": "…", "ts": 1767…,
-     "data": {"kind": "memory", "action": {"op": "str_replace", "path": "/memories/…"},
-              "inverse": {…},
-              "evidence": {"workspaceId": "…", "toolName": "memory",
-                           "toolCallId": "toolu_…", "actor": "agent"},
-              "postState": {"files": [{"path": "<physical>", "sha256": "<hex>"}]}}}
-
-A version of a file is that row's when the row names the version's path (its `path`, or a
-rename's `newPath`) and one of its post-state hashes is the version's (the sha256 of the
-text xum left, as Memtab hashes a version's bytes). Memtab only reads this journal: it
-never writes, truncates or rolls it back. Lines that are not such rows are skipped.
-
-Every path a row names (`XumEdit.paths`: its action's, its inverse's — `paths`, `files`,
-`deletePaths`, a rename's `from`/`to` — and its post-state's, virtual or on disk) is what
-`memtab watch` asks of the rows written just now (`recent_edits`, §14.5): the one reader of
-this journal for both.
-
-Before it deletes a sub-agent's session dir, xum copies the sub-agent's live rows about
-the shared notebook into the owner's journal (`sharedMemoryRowMigration.ts`): the copy
-says `migratedFrom: "<child>:<row id>"`, its `ts` is when it was copied and its evidence
-names the owner. Such a copy is the sub-agent's change, made when its `sourceTs` says: read
-so, and only once — never beside its source while the sub-agent's journal is still there,
-and never as a change made just now.
-"""
+"""xum's own undo journal (`sessions/<id>/durable-events.jsonl`) read as provenance: which xum tool
+call wrote a memory file's content (docs/formats.md §14.6); read only, never written."""
 
 from __future__ import annotations
 
@@ -39,9 +9,10 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
 from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.store.history.xum_journal_rows import REFINEMENT_KIND, Row
+from memtab.fs.records import Key, Lenient, OrNone, Record, ValidItems
 from memtab.store.home import Home
 from memtab.store.notebook_revision import MAX_SAFE_INTEGER
 
@@ -49,8 +20,74 @@ logger = logging.getLogger(__name__)
 
 JOURNAL_NAME = "durable-events.jsonl"
 MAX_JOURNAL_BYTES = 64 * 1024 * 1024
-"""A journal larger than this is read only to here (its rows are small; a session's
-journal reaching it is far beyond any seen)."""
+"""A journal larger than this is read only to here."""
+REFINEMENT_KIND = "refinement"
+
+
+class _InverseFile(Record):
+    path: str
+
+
+class _Inverse(Record):
+    """The paths of a row's inverse (delete-files, restore-files, rename)."""
+
+    paths: ValidItems[tuple[str, ...]] = ()
+    files: ValidItems[tuple[_InverseFile, ...]] = ()
+    delete_paths: ValidItems[tuple[str, ...]] = ()
+    from_path: Annotated[OrNone[str], Key("from")] = None
+    to: OrNone[str] = None
+
+    @property
+    def named(self) -> frozenset[str]:
+        found = {*self.paths, *self.delete_paths, *(file.path for file in self.files)}
+        return frozenset(found | {p for p in (self.from_path, self.to) if p is not None})
+
+
+class _PostFile(Record):
+    path: str
+    sha256: str
+
+
+class _PostState(Record):
+    files: ValidItems[tuple[_PostFile, ...]] = ()
+
+
+class _Evidence(Record):
+    workspace_id: OrNone[str] = None
+    tool_name: OrNone[str] = None
+    tool_call_id: OrNone[str] = None
+    actor: OrNone[str] = None
+
+
+class _Action(Record):
+    op: str
+    path: OrNone[str] = None
+    """None in a rollback row: its inverse names the files."""
+    new_path: OrNone[str] = None
+
+
+class _Data(Record):
+    kind: str
+    action: _Action
+    evidence: Annotated[_Evidence, Lenient(_Evidence())] = _Evidence()
+    inverse: Annotated[_Inverse, Lenient(_Inverse())] = _Inverse()
+    post_state: OrNone[_PostState] = None
+    migrated_from: OrNone[str] = None
+    """`<child workspace id>:<row id>` on a row copied from a removed sub-agent's journal."""
+    origin_journal: OrNone[str] = None
+    """The journal a copied row was first appended to."""
+    source_ts: OrNone[int] = None
+    """The notebook's clock when the change was made; a copy keeps its source's."""
+
+
+class Row(Record):
+    """One `refinement` row of xum's durable-events.jsonl."""
+
+    kind: str
+    id: str
+    ts: int
+    workspace_id: OrNone[str] = None
+    data: _Data
 
 
 @dataclass(frozen=True)
@@ -69,8 +106,7 @@ class XumEdit:
     """`agent` (a model's tool call) or `user` (xum's Memory tab)."""
     post_sha256: frozenset[str]
     paths: frozenset[str] = frozenset()
-    """Every path the row names: its action's (virtual), its inverse's and post-state's
-    (on disk)."""
+    """Every path the row names: its action's, its inverse's and post-state's."""
     journal: str = ""
     """The session dir whose journal holds the row."""
     migrated_from: str | None = None
@@ -117,9 +153,8 @@ class XumJournal:
         return tuple(kept)
 
     def edit_for(self, path: str, sha256: str, at: int | None = None) -> XumEdit | None:
-        """The journaled change that left `path` holding the content hashed `sha256`: the
-        newest such row no later than `at` (when the version was recorded), else the
-        oldest after it (clocks differ)."""
+        """The journaled change that left `path` holding `sha256`: the newest no later than `at`,
+        else the oldest after."""
         matches = [
             edit
             for edit in self.edits
@@ -134,8 +169,8 @@ class XumJournal:
 
 
 def recent_edits(home: Home, since_ms: int, tail_bytes: int) -> Iterator[XumEdit]:
-    """The rows written at `since_ms` or later, from the newest `tail_bytes` of each
-    journal changed since then (`memtab watch`: did xum just change this file?)."""
+    """The rows written since `since_ms`, from the newest `tail_bytes` of each journal changed
+    since."""
     try:
         sessions = list(os.scandir(home.sessions_dir))
     except OSError:
@@ -156,8 +191,7 @@ def recent_edits(home: Home, since_ms: int, tail_bytes: int) -> Iterator[XumEdit
 
 
 def _journal_bytes(journal: Path, *, head: bool, limit: int = MAX_JOURNAL_BYTES) -> bytes:
-    """A journal's first (`head`) or last `limit` bytes; nothing when it cannot be read
-    (a tail's first line, cut, is skipped by `_read`)."""
+    """A journal's first (`head`) or last `limit` bytes; nothing when unreadable."""
     try:
         with journal.open("rb") as handle:
             if not head:
@@ -204,9 +238,7 @@ def _read(session_id: str, data: bytes) -> Iterator[XumEdit]:
 
 
 def _clock_or(source_ts: int | None, ts: int) -> int:
-    """When a row's change was made: its `sourceTs` when that is a time (xum's
-    `isValidSourceClock`: a positive safe integer; anything else is no order evidence),
-    else its `ts`."""
+    """When a row's change was made: its `sourceTs` when a positive safe integer, else its `ts`."""
     if source_ts is not None and 0 < source_ts <= MAX_SAFE_INTEGER:
         return source_ts
     return ts

@@ -1,2 +1,2 @@
 """Changes agents proposed through `memtab mcp --writes inbox`, waiting for the user
-(docs/formats.md §22.5): the queue (`queue`) and its records (`records`)."""
+(docs/formats.md §22.5)."""

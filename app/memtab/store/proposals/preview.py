@@ -1,14 +1,5 @@
-"""What an agent's proposal would write, against the file as it is now: the review the Inbox
-shows before the user decides (docs/formats.md §22.5).
-
-`preview_proposal` reads the file the call changes and applies the call's change to its
-text in memory — the memory tool's own change (`store.scopes.tool`: `replaced_once`,
-`inserted`), so the review cannot drift from what Accept does. Nothing is written. A call
-the tool would refuse now (the text to replace is gone, the file changed since the agent
-read it, a file to create exists) says why, in the tool's words.
-
-Everything here is disk: call it off the GUI thread.
-"""
+"""What an agent's proposal would write against the file as it is now, by the memory tool's own
+change, in memory (docs/formats.md §22.5). Disk: off the GUI thread."""
 
 from __future__ import annotations
 
@@ -87,8 +78,8 @@ def preview_proposal(store: MemoryStore, proposal: AgentProposal) -> ProposalPre
 
 
 def preview_pending(home: Home, workspace: Workspace | None, proposal_id: str) -> ProposalPreview:
-    """The preview of the pending proposal `proposal_id` of `workspace`'s queue (None: the
-    global one); ProposalError when it is not pending (any more)."""
+    """The preview of pending proposal `proposal_id` of `workspace`'s queue (None: global);
+    ProposalError when not pending."""
     store = MemoryStore(home, workspace)
     for proposal in ProposalQueue(home, workspace).pending():
         if proposal.id == proposal_id:

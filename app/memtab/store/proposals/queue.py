@@ -1,31 +1,7 @@
-"""Changes agents proposed through `memtab mcp --writes inbox`, waiting in the Inbox for the
-user to accept (maybe edited) or reject (docs/formats.md §22.5).
-
-A proposal is one memory-tool call (`store.scopes.tool`): its command, its arguments (its text
-already redacted by the server), the `expected_sha256` it was sent with, and the client
-that sent it. Nothing in memory changes when it is proposed. Accepting runs the call
-through the memory tool, with its rules and messages, on a store whose history names the
-client (`mcp:<client>`) — or the user, when the user edited the text first, as accepted
-suggestions are recorded (§20.2). A call the memory tool refuses now (the file moved on,
-the text no longer matches) is not accepted: it stays, with the reason, until the user
-rejects it.
-
-The queue is a sidecar (`memtab.fs.sidecar`) in Memtab's own folder, private as it holds
-memory's text (0600 in 0700 folders from `<home>/memtab/` down, docs/formats.md §16.2):
-`<home>/memtab/proposals/<workspace id>.json`, or `global.json` for a server started
-without a workspace (it sees global memory only; its proposals show in every workspace's
-Inbox). Records: `AgentProposal`, `ProposalFile` (`store.proposals.records`). The call is applied
-while the queue's lock is held, so two deciders never apply one proposal twice.
-
-A proposal is checked as the memory tool checks the change before it runs (its paths,
-its names, the file cap: `check_change`), and the queues are bounded: `MAX_PENDING`
-waiting per queue, `MAX_QUEUED_BYTES` of queue files per home (the oldest decisions are
-forgotten first to make room). A queue file larger than that (an older version wrote no
-bound) is never read: the first read or change of its queue sets it aside whole, and the
-user is told (`fs.sidecar.set_aside`).
-
-Everything here is disk: call it off the GUI thread.
-"""
+"""Changes agents proposed through `memtab mcp --writes inbox`, queued in a private sidecar until
+the user accepts (through the memory tool, named as the client or the user) or rejects them
+(docs/formats.md §22.5); checked as the tool checks a change, and bounded. Disk: off the GUI
+thread."""
 
 from __future__ import annotations
 
@@ -59,10 +35,9 @@ logger = logging.getLogger(__name__)
 GLOBAL_QUEUE = "global"
 MAX_PENDING = 200
 MAX_DECIDED = 200
-# What a home's queue files hold together: a few dozen proposals of the largest legal
-# change, and what the Inbox (two queues at most) or a server reads, bounded.
+# A few dozen of the largest legal proposals, bounded for every reader.
 MAX_QUEUED_BYTES = 8 * 1024 * 1024
-# The argument that holds the text a change writes, by command: what the user may edit.
+# The argument holding the text a change writes: what the user may edit.
 TEXT_ARGUMENT = {"create": "file_text", "str_replace": "new_str", "insert": "insert_text"}
 
 
@@ -102,8 +77,8 @@ def proposal_target(proposal: AgentProposal) -> str:
 
 
 def proposal_summary(proposal: AgentProposal) -> str:
-    """The call in one line, for the reviewer: the command, its path and its other
-    arguments but the text (`old_str` shown: what a replacement replaces)."""
+    """The call in one line for the reviewer: command, path and arguments but the text (`old_str`
+    shown)."""
     shown = [
         f"{key}={value!r}"
         for key, value in proposal.arguments.items()
@@ -128,8 +103,6 @@ class ProposalQueue:
         self.path = proposals_path(home, self.key)
         self._clock = clock
 
-    # --- reading ------------------------------------------------------------------------
-
     def pending(self) -> list[AgentProposal]:
         """The proposals waiting for a decision, oldest first."""
         return [p for p in self._load()[0] if p.status == "pending"]
@@ -146,8 +119,7 @@ class ProposalQueue:
         return _split(read.document)
 
     def _set_aside_unread(self, problem: str) -> None:
-        """A read's bookkeeping: set aside a queue file too large to read (saying so), if
-        its lock comes within READ_LOCK_WAIT_S; else left for the next read or change."""
+        """Set aside a queue file too large to read if its lock comes within READ_LOCK_WAIT_S."""
         lock = self.home.lock_path(f"proposals-{self.key}")
         try:
             with interprocess_lock(lock, timeout_s=READ_LOCK_WAIT_S):
@@ -155,8 +127,6 @@ class ProposalQueue:
                     set_aside(self.path, problem)
         except (LockUnavailableError, OSError) as error:
             logger.warning("Inbox: cannot use %s: %s (%s)", self.path, problem, error)
-
-    # --- changing -----------------------------------------------------------------------
 
     def _edit(self, change: Callable[[list[AgentProposal]], None]) -> None:
         lock = self.home.lock_path(f"proposals-{self.key}")
@@ -178,11 +148,9 @@ class ProposalQueue:
             raw.update(document.to_json())
 
     def propose(self, call: ToolCall, *, client: str) -> AgentProposal:
-        """Queue `call` from `client` (its text already redacted by the caller): checked by
-        the memory tool's argument models (ToolArgumentError) and as the tool checks a
-        change before it runs (`check_change`: PathError, CapError…), on files of scopes
-        this queue's store has (ScopeUnavailableError); ProposalError when the Inbox is
-        full. The proposal queued."""
+        """Queue `call` from `client` (text already redacted), checked as the memory tool would
+        (ToolArgumentError, PathError, CapError, ScopeUnavailableError); ProposalError when the
+        Inbox is full."""
         request = call.request
         check_change(request)
         view = MemoryStore(self.home, self.workspace)
@@ -215,9 +183,8 @@ class ProposalQueue:
         return proposal
 
     def _room_for(self, proposal: AgentProposal, proposals: list[AgentProposal]) -> set[str]:
-        """The ids of the oldest decisions to forget so that `proposal` fits in the
-        home's MAX_QUEUED_BYTES (under this queue's lock); ProposalError when even
-        forgetting them all leaves no room."""
+        """The oldest decisions to forget so `proposal` fits MAX_QUEUED_BYTES; ProposalError when
+        none would do."""
         room = MAX_QUEUED_BYTES - _queue_files_bytes(self.path.parent, but=self.path.name)
         try:
             need = self.path.stat().st_size + _entry_bytes(proposal)
@@ -244,9 +211,8 @@ class ProposalQueue:
         text: str | None = None,
         recorded: list[RecordedChange] | None = None,
     ) -> tuple[AgentProposal, str]:
-        """Apply one pending proposal through the memory tool (`text`: the user's edit of
-        its text), then mark it accepted: the proposal and the tool's output. `recorded`
-        gets the changes history recorded of the call (to take it back)."""
+        """Apply a pending proposal through the memory tool (`text`: the user's edit), then mark it
+        accepted; `recorded` gets history's changes."""
         done: list[tuple[AgentProposal, str]] = []
 
         def change(proposals: list[AgentProposal]) -> None:
@@ -286,9 +252,7 @@ class ProposalQueue:
         return done[0]
 
     def reopen(self, proposals: Sequence[AgentProposal]) -> list[AgentProposal]:
-        """Put decided proposals back as they were while pending (a decision taken back,
-        `writer.inbox.undo`): each replaces its decided entry, or comes back if the queue
-        forgot it; one pending already is left. The proposals put back."""
+        """Put decided proposals back as pending (a decision taken back); the proposals put back."""
         reopened: list[AgentProposal] = []
 
         def change(queued: list[AgentProposal]) -> None:
@@ -351,8 +315,7 @@ def _entry_bytes(proposal: AgentProposal) -> int:
 
 
 def _queue_files_bytes(folder: Path, *, but: str) -> int:
-    """What the queue files in `folder` other than `but` hold; one too large to read is
-    not counted (it is set aside unread the first time its queue is used)."""
+    """What the queue files in `folder` other than `but` hold, one too large to read not counted."""
     total = 0
     try:
         with os.scandir(folder) as entries:

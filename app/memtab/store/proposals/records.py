@@ -1,5 +1,4 @@
-"""The records of agents' proposals (`memtab.fs.records`): the queue files of
-`store.proposals.queue` (docs/formats.md §22.5)."""
+"""The records of agents' proposals (docs/formats.md §22.5)."""
 
 from __future__ import annotations
 
@@ -15,10 +14,7 @@ ProposalStatus = Literal["pending", "accepted", "rejected"]
 
 
 class AgentProposal(Record, keep_unknown=True):
-    """One change an agent proposed through `memtab mcp --writes inbox`: a memory-tool
-    call, waiting for the user (docs/formats.md §22.5). An entry without a non-empty `id`,
-    `client` and `command`, an object `arguments`, an integer `createdAt` and a known
-    `status` is not one."""
+    """One memory-tool call an agent proposed, waiting for the user (docs/formats.md §22.5)."""
 
     id: Text
     client: Text
@@ -32,8 +28,7 @@ class AgentProposal(Record, keep_unknown=True):
 
 
 class ProposalFile(Record, keep_unknown=True):
-    """The proposals for one workspace, `<home>/memtab/proposals/<workspaceId>.json`, or
-    for global memory from a server with no workspace, `.../global.json` (§22.5)."""
+    """The proposals for one workspace, or `global.json` for a server with no workspace (§22.5)."""
 
     version: Annotated[int, Healed(lambda _: PROPOSALS_VERSION)] = PROPOSALS_VERSION
     workspace_id: OrNone[str] = None

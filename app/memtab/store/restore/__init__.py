@@ -1,3 +1,2 @@
-"""Bringing memory back from history: versions, the trash, reverting a run, many files at once,
-orphaned project memory.
-"""
+"""Bringing memory back from history: versions, the trash, a run reverted, many files at once,
+orphaned projects."""

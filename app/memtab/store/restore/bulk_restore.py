@@ -1,37 +1,6 @@
-"""Many files of one scope written at once, as `MemoryStore.restore_content` writes one.
-
-A sync that brings in a thousand files (a machine joining), or the restore of a burst
-that took 745 (`watch/events.py`), cannot afford the five fsyncs of each single write.
-`restore_contents` keeps every guarantee of `restore_content` — under the scope lock,
-only over what the caller saw, the replaced contents kept in history first, recorded in
-history (a restore of a version as one: `restoredFrom`, and the pins and usage a deleted
-file had given back) — and makes the batch durable together. What does not
-depend on what the files hold is done first, without the lock: every new content is
-copied into history (by its sha256, as any copy there is) and written to its temp file
-beside its file (folders made as needed), and one flush of the file system makes them all
-durable (a few fsyncs instead when they are few). Then, a chunk at a time under the scope
-lock, each file it replaces is checked, its replaced content kept, its temp published
-(renamed into place, checked as a single write checks it; a new file's only where nothing
-is, so it is not looked for first), the folders holding them fsynced, and the chunk
-recorded. A crash leaves each file old or new, never cut short; a temp file left behind is
-a leftover the next listing or start removes (`leftovers.py`). Where one flush of the file
-system is not durable (not Linux), each temp file is fsynced. (A scope that has no files
-yet is published whole by one rename instead, where that can be had: `new_scope.py`.)
-
-A file may also be removed (`Restore.data` None: the undo of a restore that brought 745
-files back): nothing is staged for it; under the lock it is checked, its content kept in
-history, unlinked only while it still holds what was checked, and recorded as a deletion
-with its pins and usage (memory-meta.json read once a chunk, not once a file), which are
-then forgotten in one update.
-
-A batch is written in chunks, each under its own hold of the scope (and of xum's target
-lock, docs/formats.md §21.2): a chunk checks files for a third of `CHUNK_HOLD_S`, publishes
-them until two thirds of it are gone, then makes them durable and records them; the files
-it did not reach wait for the next chunk, and between chunks the lock is let go for longer
-than xum's retry, so a xum write waiting its 2 s gets in and is never refused. Files a
-later chunk cannot write (the scope taken for longer than Memtab waits) are reported
-failed, as one file that fails is.
-"""
+"""Many files of one scope written at once with every guarantee of `MemoryStore.restore_content`,
+made durable together: contents kept and temps staged before the lock, then chunks under short holds
+of the scope (xum's waits get in between) check, keep, publish and record them."""
 
 from __future__ import annotations
 
@@ -70,20 +39,18 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Restore:
-    """Make file `path` hold `data`, only if it holds the content whose sha256 is
-    `expected_sha256` (None: only if there is no file)."""
+    """Make file `path` hold `data` (None: remove it), only if it holds `expected_sha256` (None: no
+    file)."""
 
     path: VirtualPath
     data: bytes | None
     """None: remove the file (only where it holds `expected_sha256`, which is then given)."""
     expected_sha256: str | None
     restored_from: str | None = None
-    """The version of its file it puts back: recorded as a `restore` of it, naming it
-    (`restoredFrom`, docs/formats.md §14.2), as `from_history.restore` records one. None:
-    a sync's write, recorded as a `create` or an `edit`."""
+    """The version it puts back, recorded as a `restore` of it (docs/formats.md §14.2); None: a
+    sync's write."""
     meta: Mapping[str, object] | None = None
-    """The pins and usage its deleted version kept, given back with a file it recreates
-    (before it is there, as a single restore gives them)."""
+    """The pins and usage a deleted version kept, given back with the file it recreates."""
 
 
 @dataclass
@@ -112,25 +79,19 @@ class _Planned:
 _Entry = TypeVar("_Entry", Restore, _Planned)
 
 CHUNK_HOLD_S = 0.2
-"""About how long one chunk holds the scope (xum waits 2 s for its target lock): files are
-checked for a third of it, then the chunk publishes and records them."""
+"""About how long one chunk holds the scope (xum waits 2 s for its target lock)."""
 _GAP_S = 0.03
-"""The lock let go between chunks: longer than xum's 10–20 ms retry (`fileLock.ts`)."""
+"""The lock let go between chunks: longer than xum's retry."""
 FSYNC_AT_MOST = 8
-"""Up to this many temps (or folders) are fsynced each; more, one flush of the file system
-(which also writes what other programs left unflushed: cheaper only for many)."""
+"""Up to this many temps or folders are fsynced each; more, one flush of the file system."""
 
 
 def restore_contents(
     store: MemoryStore, scope: Scope, items: Sequence[Restore], *, unflushed: Sequence[Path] = ()
 ) -> RestoreResult:
-    """Write `items` (files of `scope`) as `restore_content` with `count_as_write=False`
-    would, one by one, but durable together (see the module doc); the files it removes
-    are forgotten in memory-meta.json (`forget_metas`). Never raises for one file;
-    MemoryStoreError when the scope cannot be written at all (lock, unavailable: nothing
-    published). `unflushed`: files the caller wrote not durably that must be durable
-    before any of `items` is (an import's intent): durable by the batch's flush when it
-    covers them, else fsynced, before the first file is published."""
+    """Write `items` as `restore_content(count_as_write=False)` would, durable together; removed
+    files forgotten in memory-meta.json. Never raises for one file; MemoryStoreError when the scope
+    cannot be written. `unflushed`: the caller's files made durable first."""
     if any(item.data is None and item.expected_sha256 is None for item in items):
         raise ValueError("a removal names the content it removes (expected_sha256)")
     result = RestoreResult()
@@ -158,11 +119,8 @@ def restore_contents(
 
 
 def remove_empty_folders(store: MemoryStore, scope: Scope, paths: Iterable[VirtualPath]) -> None:
-    """The folders of `paths` (files of `scope` a batch meant to create) that are empty,
-    removed, deepest first, up to the scope root (which stays): a batch makes its folders
-    before the scope lock, so one killed then, whose files the next sync does not write,
-    leaves them (docs/formats.md §18.3). Best effort: a folder that holds anything, or
-    cannot be opened, stays."""
+    """Remove the empty folders of `paths` a batch made, deepest first, up to the scope root; best
+    effort (docs/formats.md §18.3)."""
     folders = {path.parent for path in paths if path.parent.segments}
     for folder in list(folders):
         above = folder.parent
@@ -188,10 +146,8 @@ def _stage(
     result: RestoreResult,
     unflushed: Sequence[Path],
 ) -> list[_Planned]:
-    """Every new content copied into history and written to its temp file, all durable
-    with `unflushed` (see the module doc); the entries whose temp is written, a folder's
-    together (the order the chunks take them in). Taken before the scope lock: nothing
-    here depends on what the files hold, and nothing a reader sees changes."""
+    """Every new content copied into history and staged as its temp, durable with `unflushed`,
+    before the scope lock; the staged entries, a folder's together."""
     if not items:
         make_durable_before_publishing(scope, unflushed, flushing=None)
         return []
@@ -204,10 +160,8 @@ def _stage(
     few = len(writes) <= FSYNC_AT_MOST or not FILESYSTEM_FLUSH_WORKS
     contents = [item.data for item in writes if item.data is not None]
     planned = [_Planned(item, None) for item in writes]
-    # The copies first, then the temps, on this thread: on a thread of its own beside the
-    # temps, every system call of either handed the interpreter over and waited to get it
-    # back, and the two took twice as long together as one after the other (1,000 files
-    # on tmpfs: 42 against 22 ms). Durable each when few, else by the batch's one flush.
+    # Copies then temps on this thread (on two threads they fought for the interpreter); fsynced
+    # each when few, else one flush.
     digests = store.keep_contents(contents, each=few, flushed_with=None if few else root)
     if digests is not None:
         for entry, digest in zip(planned, digests, strict=True):
@@ -225,9 +179,8 @@ def _stage(
 def make_durable_before_publishing(
     scope: Scope, unflushed: Sequence[Path], *, flushing: Path | None
 ) -> None:
-    """The staged temps and copies made durable by one flush of the file system holding
-    `flushing` (None: they are durable already), and the caller's `unflushed` files with
-    them, each fsynced where that flush does not cover it."""
+    """The staged temps and copies made durable by one flush of `flushing`'s file system (None:
+    durable already), `unflushed` with them."""
     try:
         if flushing is not None:
             make_filesystem_durable(flushing)
@@ -241,17 +194,15 @@ def make_durable_before_publishing(
 def _restore_chunk(
     store: MemoryStore, scope: Scope, staged: Sequence[_Planned], result: RestoreResult
 ) -> list[_Planned]:
-    """One chunk of `restore_contents`, under one hold of the scope: the first of `staged`
-    checked until a third of `CHUNK_HOLD_S` is gone, published until two thirds are (one
-    at least), then made durable and recorded; the entries left for the next chunk (in
-    their order: those checked but not reached first)."""
+    """One chunk under one hold of the scope: checked for a third of `CHUNK_HOLD_S`, published to
+    two thirds, then made durable and recorded; the entries left for the next."""
     with store.writing(scope):
         began = time.monotonic()
         planned, taken = _plan(store, scope, staged, result, began + CHUNK_HOLD_S / 3)
         kept = _keep_replaced(store, scope, planned, result)
         _give_back_meta(store, planned)
         root = store.root(scope)
-        # The pins and usage of the files it removes, kept with their deletions: one read.
+        # The pins and usage of the files it removes: one read.
         meta = store.meta_snapshot() if any(e.item.data is None for e in planned) else {}
         until = began + CHUNK_HOLD_S * 2 / 3
         changes, unreached = _publish(root, planned, result, until, meta=meta, store=store)
@@ -270,9 +221,8 @@ def _plan(
     result: RestoreResult,
     until: float,
 ) -> tuple[list[_Planned], int]:
-    """The entries that can be published: the file is what the caller saw, the name is one
-    a listing shows, and the scope has room for the files it creates. Checked in order
-    until `until` (a `time.monotonic()`; one at least); how many were."""
+    """The entries that can be published (the file as seen, a listed name, room in the scope),
+    checked until `until`; how many were."""
     root = store.root(scope)
     room = MAX_FILES_PER_SCOPE - count_files(root)
     planned: list[_Planned] = []
@@ -297,8 +247,7 @@ def _plan(
                 taken += 1
                 item = entry.item
                 try:
-                    # A file to create is not looked for: its publishing never replaces
-                    # one that is there (it is then `changed`, `_published`).
+                    # A file to create is not looked for: publishing never replaces one.
                     current = _read(directory, item.path) if item.expected_sha256 else None
                     sha = sha256_of(current) if current is not None else None
                     if sha != item.expected_sha256:
@@ -353,8 +302,8 @@ def _open_parent(store: MemoryStore, path: VirtualPath, *, create: bool = False)
 def _keep_replaced(
     store: MemoryStore, scope: Scope, planned: list[_Planned], result: RestoreResult
 ) -> bool:
-    """The contents the batch replaces, in history first (write-ahead). When history
-    cannot keep them, the files whose change would destroy some of their text fail."""
+    """The contents the batch replaces, into history first; where history cannot keep them, a
+    destroying change fails."""
     replaced = [p for p in planned if p.current is not None]
     contents = [(p.item.path, p.current) for p in replaced if p.current is not None]
     if not contents:
@@ -377,8 +326,7 @@ def _keep_replaced(
 
 
 def _give_back_meta(store: MemoryStore, planned: Sequence[_Planned]) -> None:
-    """The pins and usage of the files the chunk recreates, given back before they are
-    published (`Restore.meta`): one update of memory-meta.json."""
+    """Give back the pins and usage of the files the chunk recreates: one update."""
     giving = [e for e in planned if e.current is None and e.item.meta and not e.meta_given]
     store.give_back_meta([(e.item.path, e.item.meta) for e in giving if e.item.meta])
     for entry in giving:
@@ -388,8 +336,8 @@ def _give_back_meta(store: MemoryStore, planned: Sequence[_Planned]) -> None:
 def in_folders(
     root: Path, planned: Sequence[_Entry], result: RestoreResult, *, create: bool
 ) -> Iterator[tuple[Directory, _Entry]]:
-    """Each entry with its folder open (each folder opened once), in the scope rooted at
-    `root`; the entries of a folder that cannot be opened fail."""
+    """Each entry with its folder open (once each); a folder that cannot be opened fails its
+    entries."""
     for folder, entries in _by_folder(planned).items():
         try:
             directory = open_scope_directory(root, folder, target=folder, create=create)
@@ -437,8 +385,7 @@ def _discard_temps(store: MemoryStore, planned: Sequence[_Planned]) -> None:
 
 
 def _make_durable(store: MemoryStore, scope: Scope, planned: list[_Planned]) -> None:
-    """Make the chunk's renames durable: each folder they were made in fsynced, or one
-    flush of the file system when they are many."""
+    """Make the chunk's renames durable: each folder fsynced, or one flush when many."""
     folders = {entry.item.path.parent for entry in planned}
     if not folders:
         return
@@ -463,9 +410,8 @@ def _publish(
     meta: Mapping[str, dict[str, object]],
     store: MemoryStore,
 ) -> tuple[list[FileChange], list[_Planned]]:
-    """Publish the planned entries (remove those with no data) in order until `until` (a
-    `time.monotonic()`; one at least); the changes to record, and the entries not reached
-    (their temps kept). `meta`: `store`'s memory-meta.json, kept with each removal."""
+    """Publish (or remove) the planned entries in order until `until`; the changes to record and the
+    entries not reached. `meta` is kept with each removal."""
     changes: list[FileChange] = []
     unreached: list[_Planned] = []
     reached = 0

@@ -1,10 +1,5 @@
-"""Putting back from history: a file's versions, restore, the trash, and reverting a run.
-
-Each is itself a recorded change, made through the store it is given (so its
-actor is whoever asks: `user` for the window and the CLI), and every write checks that
-the file is still what was looked at (`MemoryStore.restore_content`): nothing another
-program wrote meanwhile is overwritten.
-"""
+"""Putting back from history: a file's versions, restore, the trash, and reverting a run; each a
+recorded change that checks the file is still what was looked at."""
 
 from __future__ import annotations
 
@@ -55,12 +50,8 @@ class HistoryError(MemoryStoreError):
     """A restore or revert that cannot be done (unknown version or run, content missing)."""
 
 
-# --- reading -----------------------------------------------------------------------------
-
-
 def content_of(home: Home, version: Version) -> bytes:
-    """What a version holds (a deletion: what was deleted). HistoryError when history
-    lost it (pruned or damaged)."""
+    """What a version holds (a deletion: what was deleted); HistoryError when history lost it."""
     try:
         return BlobStore(home.history_blobs_dir).get(version.sha256)
     except BlobError as error:
@@ -81,8 +72,8 @@ def file_history(store: MemoryStore, path: VirtualPath) -> list[Version]:
 def _lineage(
     store: MemoryStore, path: VirtualPath, *, cutoff: tuple[int, str | None] | None, hops: int
 ) -> list[Version]:
-    """Versions of `path`, oldest first, with the versions of every name it was moved
-    from; `cutoff` (time, moved-to path) keeps only what came before a move away."""
+    """Versions of `path`, oldest first, with those of every name it was moved from; `cutoff` stops
+    before a move away."""
     assert path.scope is not None
     if store.unavailable_reason(path.scope):
         return []
@@ -91,7 +82,7 @@ def _lineage(
     if cutoff is not None:
         until, moved_to = cutoff
         own = [v for v in own if v.at <= until]
-        # Up to (not including) the move that took it to the name we came from.
+        # Up to the move that took it to the name we came from.
         for index in range(len(own) - 1, -1, -1):
             if own[index].moved_to == moved_to:
                 own = own[:index]
@@ -119,16 +110,13 @@ def find_version(store: MemoryStore, path: VirtualPath, version_id: str) -> Vers
     )
 
 
-# --- restore -----------------------------------------------------------------------------
-
-
 def _version_id(version: Version) -> str:
     return version.id
 
 
 class RestoreResult(Record, write_only=True):
-    """What a restore did: which version went where (`unchanged`: it was there already);
-    `memtab restore --json` (docs/formats.md §14.2)."""
+    """What a restore did (`unchanged`: there already): `memtab restore --json` (docs/formats.md
+    §14.2)."""
 
     path: str
     version: Annotated[Version, WrittenAs(_version_id)]
@@ -149,16 +137,10 @@ def restore(
     allow_unkept: bool = False,
     count_as_write: bool = True,
 ) -> RestoreResult:
-    """Make a file hold one of its versions again (a recorded change).
-
-    A deleted file comes back at its path — or, when something new is there, beside it
-    (`name-restored.md`) — with its pins and usage. `to` restores elsewhere; a file
-    already there (another file) is replaced only with `replace` (TargetTakenError
-    otherwise). Raises HistoryError (unknown version), SaveConflictError (the file changed
-    meanwhile), UnkeptChangeError (history cannot keep what it would replace;
-    `allow_unkept`: the user chose to restore without a copy). Without `count_as_write` the
-    write is no use of the file (a removal taken back: its usage is what it kept).
-    """
+    """Make a file hold one of its versions again: a deleted file at its path, or beside it when
+    something new is there, with its pins and usage. `to` restores elsewhere (`replace` to replace a
+    file there, else TargetTakenError). HistoryError, SaveConflictError, UnkeptChangeError (unless
+    `allow_unkept`); without `count_as_write` it is no use of the file."""
     version = find_version(store, path, version_id)
     data = content_of(store.home, version)
     own = path
@@ -201,16 +183,12 @@ def free_path_near(store: MemoryStore, path: VirtualPath) -> VirtualPath:
     raise HistoryError(f"No free name to restore {path} beside it; give another path")
 
 
-# --- trash -------------------------------------------------------------------------------
-
-
 def _was_pinned(item: TrashItem) -> bool:
     return bool(item.version.meta and item.version.meta.get("pinned") is True)
 
 
 class TrashItem(Record, write_only=True):
-    """A deleted file history still has; `memtab trash --json` (docs/formats.md §14.2,
-    a stable contract: fields are only added)."""
+    """A deleted file history still has: `memtab trash --json` (docs/formats.md §14.2, stable)."""
 
     path: str
     deleted_at: int = computed(lambda item: item.version.at)
@@ -220,15 +198,14 @@ class TrashItem(Record, write_only=True):
     run_id: str | None = computed(lambda item: item.version.run_id)
     pinned: bool = computed(_was_pinned)
     agent: str = "mux"
-    """Whose memory it was: `mux`, or another agent's (`claude-code`, `codex`, `loki`),
-    whose files history names by file id (§17)."""
+    """Whose memory it was: `mux` or another agent's (§17)."""
     event: str | None = None
     """The burst it was deleted in (`memtab events`, §14.5), or null."""
 
 
 def trash(store: MemoryStore) -> list[TrashItem]:
-    """Deleted files of the store's scopes, newest first (moved-away ones are not deleted;
-    a path that holds a file again is not in the trash)."""
+    """Deleted files of the store's scopes, newest first (not moved-away ones, nor paths that hold a
+    file again)."""
     items: list[TrashItem] = []
     for scope in SCOPE_ORDER:
         if store.unavailable_reason(scope):
@@ -247,13 +224,9 @@ def trash(store: MemoryStore) -> list[TrashItem]:
     return items
 
 
-# --- reverting a run -----------------------------------------------------------------------
-
-
 class Refusal(Record):
-    """A file a revert left alone, why, and the diff it would have applied. `unkept`:
-    refused only because history cannot keep what the file holds (reverting with
-    `allow_unkept` would do it)."""
+    """A file a revert left alone, why, and the diff it would have applied; `unkept`: only because
+    history cannot keep it."""
 
     path: str
     reason: str
@@ -299,20 +272,9 @@ class _Touched:
 def revert_run(
     home: Home, run_id: str, *, done: list[RecordedChange] | None = None
 ) -> RevertResult:
-    """Restore every file a run touched to what it held before the run (`done` is given
-    the change recorded for each file restored: what makes the run's changes again).
-
-    A file changed after the run (by anyone) is refused, with the reason and the diff the
-    revert would apply to its current content; the others are restored. A file that holds
-    its before-run content already counts as done (`already`): a revert that was stopped
-    midway finishes when run again. A file whose content history cannot keep is refused
-    (`Refusal.unkept`). HistoryError for an unknown run, and for a
-    revert run: a revert is taken back by restoring its files from their history.
-
-    A revert that restores a file is a run of its own (kind `revert`, docs/formats.md
-    §14.3): logged with the files it restored, naming `run_id` and the user; its versions
-    carry its run id.
-    """
+    """Restore every file a run touched to its before-run content (`done` gets each change), a run
+    of its own (`revert`, docs/formats.md §14.3). A file changed since is refused with its diff; one
+    already restored counts as done; HistoryError for an unknown run or a revert."""
     run = RunsLog(home).get(run_id)
     if run is None:
         raise HistoryError(f"No run {run_id!r} (see `memtab runs`)")
@@ -340,7 +302,7 @@ def revert_run(
         if path not in {item.path for item in touched}:
             unrecorded = "its change was not recorded in history"
             result.refused.append(Refusal(path=path, reason=unrecorded))
-    # Removals first: they make room (the file cap) and free names renames had taken.
+    # Removals first: they make room and free names renames had taken.
     touched.sort(key=lambda item: item.pre_sha256 is not None)
     with store.collecting_changes() as changes:
         for item in touched:

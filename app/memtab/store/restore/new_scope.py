@@ -1,27 +1,6 @@
-"""A scope with no files yet, brought in whole: staged in a folder of its own and published
-by one rename of that folder (docs/formats.md §18.3).
-
-A machine joining a sync writes every file of a scope whose root is missing or empty. File
-by file (`bulk_restore`) that is a temp beside each file and a rename of each into place:
-two operations a file in the scope's folder, half of them under its lock. Here each file is
-written under its own name into a staging folder the caller names — in Memtab's own data,
-on the scope's file system, where no listing or watcher of memory looks — its copy kept in
-history, all made durable by one flush of the file system (with the caller's `unflushed`
-files, an import's intent). Then, under the scope lock and xum's target lock, the root is
-checked to be still missing or empty (an empty one is removed: `rmdir` refuses any other),
-the staging folder is renamed into its place in one step that never replaces anything, both
-folders are fsynced, and the files are recorded in history as a restore of each records
-them, with the stat each has (a file's inode, size and times do not change when its folder
-is renamed). A reader sees no file, then every file whole; a crash leaves the staging folder
-(removed by the next batch, and by the next sync: `sync/repository/recovery.py`) or the
-scope whole.
-
-It applies where the batch would be made durable by one flush (more than `FSYNC_AT_MOST`
-files, on Linux) and every file is one to create. Otherwise — or when the root holds
-anything by the time the lock is had, or the rename cannot be had (the staging folder on
-another file system, a kernel or file system without it) — nothing is published here and
-the caller writes the files one by one (`restore_contents`), the staging folder gone.
-"""
+"""A scope with no files yet brought in whole: staged in a folder of its own on its file system,
+made durable by one flush, then published under the scope's locks by one rename that never replaces
+anything (docs/formats.md §18.3); otherwise the caller writes the files one by one."""
 
 from __future__ import annotations
 
@@ -65,13 +44,9 @@ def restore_new_scope(
     staging: Path,
     unflushed: Sequence[Path] = (),
 ) -> RestoreResult | None:
-    """Create the files `paths` of `scope` (every one new) as `restore_contents` would,
-    staged in the folder `staging` (made here, on the scope's file system) and published by
-    renaming it to the scope's root (see the module doc); None, nothing published, where
-    that does not apply (the caller then writes them one by one). `contents()`: what each
-    path holds, in their order, taken one at a time as each file is written (asked only
-    where this applies: git works the next ones out meanwhile). MemoryStoreError as
-    `restore_contents` raises it: the scope cannot be written at all."""
+    """Create the new files `paths` of `scope` staged in `staging` and published by renaming it to
+    the root; None, nothing published, where that does not apply. `contents()` yields each file's
+    content in order. MemoryStoreError as `restore_contents`."""
     root = store.root(scope)
     if not _applies(len(paths), root, staging):
         return None
@@ -86,9 +61,7 @@ def restore_new_scope(
         discard_staging(staging)
         return None
     try:
-        # Copied into history as each is staged: durable by the same flush as the files.
-        # The contents not taken (a write that raised) are let go: the reader's next
-        # question is not answered by them.
+        # Copied into history as each is staged, durable by the same flush.
         with (
             store.keeping_contents(flushed_with=staging) as keeper,
             contextlib.closing(contents()) as taken,
@@ -114,9 +87,7 @@ def restore_new_scope(
 
 
 def discard_staging(staging: Path) -> None:
-    """Remove a staging folder and what it holds (left by a kill, or not published); a
-    link there is removed, never followed. Best effort: one that cannot be removed is
-    said in the log."""
+    """Remove a staging folder and what it holds (a link removed, never followed); best effort."""
     try:
         with Directory.open(staging.parent) as parent:
             if parent.lstat(staging.name) is not None:
@@ -128,8 +99,8 @@ def discard_staging(staging: Path) -> None:
 
 
 def _applies(count: int, root: Path, staging: Path) -> bool:
-    """Whether `count` files can be staged whole: many, fewer than a scope holds, a root
-    missing or empty, the staging folder on its file system."""
+    """Whether `count` files can be staged whole: many, a root missing or empty, staging on its file
+    system."""
     if count <= FSYNC_AT_MOST or count > MAX_FILES_PER_SCOPE:
         return False
     if not FILESYSTEM_FLUSH_WORKS or not moves_whole_folders():
@@ -152,8 +123,7 @@ def _missing_or_empty(root: Path) -> bool:
 
 
 def _listed(path: VirtualPath, result: RestoreResult) -> bool:
-    """Whether a file at `path` is one a listing shows (else it fails, as a restore of it
-    would)."""
+    """Whether a file at `path` is one a listing shows (else it fails)."""
     try:
         require_listed(path, "restore")
     except PathError as error:
@@ -170,9 +140,8 @@ def _write_staged(
     keep: Callable[[bytes], str | None],
     result: RestoreResult,
 ) -> list[tuple[VirtualPath, bytes, tuple[int, int], str | None]]:
-    """Each listed file written in the staging folder (its folders made, each opened once),
-    not fsynced, its content kept in history (`keep`) first; those written, with what they
-    hold, the (size, mtime_ns) history records for them and the sha256 of their copy."""
+    """Each listed file written in the staging folder, not fsynced, its content kept first; those
+    written, with content, stat and copy sha256."""
     written: list[tuple[VirtualPath, bytes, tuple[int, int], str | None]] = []
     folders: dict[VirtualPath, Directory | str] = {}  # each folder open, or why it cannot be
     try:
@@ -208,9 +177,8 @@ def _opened(staging: Path, folder: VirtualPath) -> Directory | str:
 
 
 def _moved_into_place(staging: Path, root: Path, scope: Scope) -> bool:
-    """Under the scope's locks: the staging folder renamed to `root` where nothing is (an
-    empty root removed first), both folders fsynced; whether it was. False, nothing
-    published, when the root holds anything or the rename cannot be had."""
+    """Under the scope's locks: the staging folder renamed to an empty or missing `root`, both
+    fsynced; whether it was."""
     try:
         os.rmdir(root)
     except FileNotFoundError:

@@ -1,19 +1,6 @@
-"""Orphaned project memory: a dir under `memory/project/` no registered project maps to.
-
-The Memory tab shows such a dir read-only and offers to delete it whole (docs/formats.md
-§2.3). Deleting it is like any other delete: every file is recorded in history first, as
-a `delete` under the dir's own index (`project-<dir name>`), so it stays in the trash and
-can be restored. `OrphanProjectStore` is the store of that one dir: `trash`, `restore` and
-`file_history` (`memtab.store.restore.from_history`) work on it as on a workspace's store;
-`orphans_with_history` names the orphans history has versions of (Recently deleted).
-
-An orphan's project identity is not known from its name (the name ends in a hash). It is
-recovered where mux or Memtab wrote it down — the `project:<identity>:` keys of
-`memory-meta.json`, the journal's `projects`, and the `projectPath` this module keeps in
-the `meta` of each file it deletes — so pins and usage go to history with the files and
-come back with them. When it cannot be recovered, no pin or usage of the dir can exist
-either, and restoring records none.
-"""
+"""Orphaned project memory: a dir under `memory/project/` no registered project maps to
+(docs/formats.md §2.3), deleted whole through history; its identity recovered where mux or Memtab
+wrote it, so pins and usage go and come back with the files."""
 
 from __future__ import annotations
 
@@ -44,13 +31,13 @@ logger = logging.getLogger(__name__)
 
 _ONLY_PROJECT = "An orphaned project dir has only a project scope"
 _META_PREFIX = "project:"
-# Kept in the `meta` of a deleted file's version: the project identity it belonged to.
+# Kept in a deleted file's version `meta`: the project identity it belonged to.
 _IDENTITY_FIELD = "projectPath"
 
 
 def orphan_identity(home: Home, dir_name: str) -> str | None:
-    """The project identity whose dir is `dir_name`, when `memory-meta.json` or the journal
-    still names it; else None."""
+    """The project identity whose dir is `dir_name`, from memory-meta.json or the journal; else
+    None."""
     candidates = [  # the files this module deleted, newest first
         str(version.meta[_IDENTITY_FIELD])
         for version in reversed(ScopeHistory(home, f"project-{dir_name}").versions())
@@ -104,24 +91,16 @@ class OrphanProjectStore(MemoryStore):
             raise ScopeUnavailableError(_ONLY_PROJECT)
         if self.identity is not None:
             return project_key(self.identity, path.relative)
-        # No identity: no entry of memory-meta.json can be this file's, and none is
-        # written (`_update_meta`); the key only has to match nothing.
+        # No identity: no memory-meta entry can be this file's; the key only has to match nothing.
         return f"orphan:{self.dir_name}:{path.relative}"
 
     def _update_meta(self, path: VirtualPath, update: Callable[[], None]) -> None:
         if self.identity is not None:
             super()._update_meta(path, update)
 
-    # --- deleting the whole dir -----------------------------------------------------------
-
     def delete_all(self) -> list[VirtualPath]:
-        """Delete the whole dir, every file recorded in history first; the files deleted.
-
-        The dir is first renamed to a hidden name, so listings and watchers see it go at
-        once and nothing writes into it by its name meanwhile. If any file cannot be kept
-        in history (unreadable, too large, with other hard links) or recording fails, the
-        dir is put back and nothing is deleted (MemoryStoreError).
-        """
+        """Delete the whole dir, every file recorded in history first (renamed hidden first, put
+        back with MemoryStoreError if any file cannot be kept); the files deleted."""
         root = VirtualPath(Scope.PROJECT)
         label = f"memory/project/{self.dir_name}"
         with self.writing(Scope.PROJECT), _open(self.home.projects_root, label) as projects:
@@ -173,8 +152,7 @@ class OrphanProjectStore(MemoryStore):
     def _kept_meta(
         self, meta: dict[str, dict[str, object]], path: VirtualPath
     ) -> dict[str, object] | None:
-        """The pins and usage kept with a deleted file, and the identity, so a later
-        restore finds them though nothing else names the project any more."""
+        """The pins, usage and identity kept with a deleted file, for a later restore."""
         entry = meta.get(self.meta_key(path))
         if self.identity is None:
             return entry
@@ -203,11 +181,8 @@ class OrphanDeletion:
 
 
 def delete_orphan_project_dir(home: Home, dir_name: str) -> OrphanDeletion:
-    """Delete an orphaned project dir whole, recorded in history (see the module doc).
-
-    Refuses (MemoryStoreError) a dir that is not an orphan (any more): a project may have
-    been registered since it was shown.
-    """
+    """Delete an orphaned project dir whole, recorded in history; MemoryStoreError for a dir no
+    longer an orphan."""
     if dir_name not in orphan_project_dirs(home, load_registry(home)):
         raise MemoryStoreError(f"{dir_name} is not an orphaned project dir (any more)")
     store = OrphanProjectStore(home, dir_name)
@@ -218,8 +193,7 @@ def delete_orphan_project_dir(home: Home, dir_name: str) -> OrphanDeletion:
 
 
 def orphans_with_history(home: Home) -> list[str]:
-    """The orphaned project dirs history has versions of — there or deleted — sorted
-    (where Recently deleted looks for what an orphan lost)."""
+    """The orphaned project dirs history has versions of, sorted."""
     prefix, suffix = "project-", ".jsonl"
     try:
         names = os.listdir(home.history_index_dir)

@@ -1,3 +1,2 @@
-"""A workspace's three memory scopes: reading them (ScopeView), writing them (ScopeStore,
-MemoryStore) and the memory tool over them.
-"""
+"""A workspace's memory scopes: reading (ScopeView), writing (ScopeStore, MemoryStore), and the
+memory tool."""

@@ -1,5 +1,4 @@
-"""Memory files as `memtab list --json` and the MCP server's `list` show them: one JSON
-row per file with its path, scope, description, pin, usage, size and age."""
+"""Memory files as `memtab list --json` and the MCP `list` show them."""
 
 from __future__ import annotations
 
@@ -11,9 +10,8 @@ from memtab.store.xum_notes import adopted_child
 
 
 class FileRow(Record, write_only=True):
-    """A memory file as `memtab list --json` and the MCP server's `list` show it (a stable
-    contract, docs/formats.md §22.2); what only mux's scopes have is at its empty value for
-    another agent's file (`sources.listing.SourceFileRow`)."""
+    """A memory file as `memtab list --json` and MCP `list` show it (stable, docs/formats.md
+    §22.2)."""
 
     path: str
     scope: str

@@ -1,34 +1,7 @@
-"""The memory of one workspace: its three scopes and every operation on them.
-
-`MemoryStore` is what the rest of Memtab uses: the editor operations of docs/formats.md §6 (reads,
-sha-checked saves, create, rename/move, delete, pins) and the primitives the memory tool
-(`memtab.store.scopes.tool`) is built on.
-
-Every change is safe against other processes (mux, a second Memtab, an editor):
-
-- It holds the scope root's cross-process lock (`writing`) for the whole read-change-
-  write, so two Memtab processes never interleave their edits.
-- It re-reads the file right before replacing it (`Directory.replace_if_unchanged`), so
-  a change made meanwhile by a program that takes no lock is seen: a tool edit is
-  redone on the new text (`edit_text`), an editor save reports a conflict.
-- New files and renames never replace anything that appeared after the check (a hard
-  link publishes them, see `memtab.fs.atomic`).
-- It works through directory descriptors opened without following symlinks
-  (`memtab.fs.confined`), so swapping a directory for a link cannot send a write
-  outside the scope, and a path through a symlinked directory is refused.
-
-Reads take no lock (every write is an atomic rename) and stop at the file cap.
-
-Every change is recorded in the home's history (`memtab.store.history`) while the lock is
-held, with the content before and after and who made it: the `actor` and `run_id` the
-store was made with (the window's store is `user`). Write-ahead: what a change replaces or
-removes is kept in history (`keep_before`) before the change touches the disk, so a crash
-between the change and its record loses nothing. A change that would destroy content
-history cannot keep (its dir read-only, full, not a directory) is refused with
-UnkeptChangeError, nothing changed, unless the caller passes `allow_unkept=True`: the
-user's explicit choice, never a default. Creating, moving and only adding text destroy
-nothing; they go on with a warning (docs/formats.md §14.2).
-"""
+"""The memory of one workspace and every change to it (docs/formats.md §6): each under the scope's
+cross-process lock, rechecked before replacing, through descriptors that never follow links, and
+recorded in history with write-ahead; a change destroying content history cannot keep is refused
+unless `allow_unkept` (§14.2)."""
 
 from __future__ import annotations
 
@@ -112,7 +85,7 @@ __all__ = [  # the errors live in memtab.store.errors; importers of this module 
 
 # A tool edit redone this many times on text another program keeps changing gives up.
 EDIT_ATTEMPTS = 3
-# What `restore_content` did, by op, in a refusal ("… was not restored: …").
+# What `restore_content` did, by op, in a refusal.
 _DONE = {"restore": "restored", "revert": "reverted", "delete": "deleted", "edit": "saved"}
 
 
@@ -123,29 +96,21 @@ class SaveResult:
 
 
 def _scope_of(path: VirtualPath) -> Scope:
-    """The scope of `path`, a path inside one (PathError for `/memories` and the scope
-    roots, as where paths are parsed: docs/formats.md §3.2)."""
+    """The scope of a path inside one (PathError for `/memories` and roots, docs/formats.md
+    §3.2)."""
     scope = require_file_path(path).scope
     assert scope is not None
     return scope
 
 
 class MemoryStore(ScopeStore):
-    """The global, project and workspace scopes as one workspace sees them, and every
-    change to them (reading and where things are: `ScopeStore`)."""
-
-    # --- editing --------------------------------------------------------------------------
+    """The global, project and workspace scopes as one workspace sees them, and every change to
+    them."""
 
     def edit_text(self, path: VirtualPath, change: Callable[[str], str]) -> VirtualPath:
-        """Replace a file's text with `change(text)`, atomically across processes.
-
-        Under the scope lock: read, change, and replace only if the file is still what
-        was read; if another program changed it meanwhile, the edit is redone on the new
-        text (up to EDIT_ATTEMPTS times, then ChangedDuringEditError — nothing is
-        overwritten). `change` raises to refuse (its error propagates). Counts as a write.
-        An edit that removes text history cannot keep is refused (UnkeptChangeError); one
-        that only adds goes on (see `keep_before`).
-        """
+        """Replace a file's text with `change(text)` under the scope lock, redone on another
+        program's newer text up to EDIT_ATTEMPTS times (then ChangedDuringEditError); counts as a
+        write. `change` raises to refuse."""
         with (
             self.writing(_scope_of(path)) as (where,),
             where.open_parent(path) as parent,
@@ -184,8 +149,7 @@ class MemoryStore(ScopeStore):
         done: str,
         allow_unkept: bool,
     ) -> bool:
-        """`keep_before` of what file `path` holds (`before`) when a change gives it
-        `after` (None: removes it): destroying unless it only adds (`removes_nothing`)."""
+        """`keep_before` of what `path` holds when a change gives it `after` (None: removes it)."""
         destroys = after is None or not removes_nothing(before, after)
         return self.keep_before(
             where,
@@ -199,8 +163,8 @@ class MemoryStore(ScopeStore):
     def _create_new(
         self, where: ScopeDir, path: VirtualPath, data: bytes, *, conflict: Exception
     ) -> None:
-        """Create file `path` (parents made) that must not exist; caps checked; recorded.
-        Raises `conflict` if anything is there, also if it appeared a moment ago."""
+        """Create file `path` (parents made) that must not exist, even a moment ago (`conflict`);
+        caps checked; recorded."""
         self._check_size(len(data))
         require_listed(path, "create")
         if where.kind_of(path) is not None:
@@ -223,13 +187,9 @@ class MemoryStore(ScopeStore):
         allow_unkept: bool = False,
         count_as_write: bool = True,
     ) -> SaveResult:
-        """Save editor content if the file is still what the editor loaded.
-
-        expected_sha256 None means "this is a new file". A conflict never touches the file;
-        a successful save counts as a write (not without `count_as_write`: Trust's Combine
-        giving the file it keeps its combined text). A save that removes text history cannot
-        keep is refused (UnkeptChangeError) unless `allow_unkept` (see `keep_before`).
-        """
+        """Save editor content if the file is still what was loaded (`expected_sha256` None: a new
+        file); a conflict touches nothing. Counts as a write unless not `count_as_write`;
+        UnkeptChangeError unless `allow_unkept`."""
         scope = _scope_of(path)
         data = encode_utf8(content)
         self._check_size(len(data))
@@ -241,7 +201,7 @@ class MemoryStore(ScopeStore):
                 self._replace_loaded(where, path, data, expected_sha256, allow_unkept=allow_unkept)
         if count_as_write:
             self.record_write(path, where=where, created=expected_sha256 is None)
-        # The sha of what was written, not a re-read: another writer may already be next.
+        # The sha of what was written: another writer may be next.
         return SaveResult(path, content_sha256(content))
 
     def _replace_loaded(
@@ -308,11 +268,8 @@ class MemoryStore(ScopeStore):
         return path
 
     def delete(self, path: VirtualPath, *, allow_unkept: bool = False) -> VirtualPath:
-        """Delete a file or a directory (recursively); never a scope root. Drops its meta.
-
-        Refused (UnkeptChangeError, nothing deleted) when history cannot keep a copy of
-        every file that goes, unless `allow_unkept`: the user chose to delete without one.
-        """
+        """Delete a file or directory (never a scope root) and its meta; UnkeptChangeError unless
+        `allow_unkept`."""
         scope = _scope_of(path)
         missing = NotFoundError(f"No memory file or directory at {path}")
         with self.writing(scope) as (where,):
@@ -366,8 +323,7 @@ class MemoryStore(ScopeStore):
         *,
         unkept: list[tuple[VirtualPath, str]] | None = None,
     ) -> list[tuple[VirtualPath, bytes]]:
-        """What a delete or move is about to take away, for history (nothing when the
-        store records no history); `unkept`: see `capture_file`."""
+        """What a delete or move takes away, for history; `unkept`: see `capture_file`."""
         if self.history is None:
             return []
         if kind == "dir":
@@ -383,8 +339,7 @@ class MemoryStore(ScopeStore):
         *,
         kept: bool,
     ) -> None:
-        """Record a move: each file deleted at its old path, created at its new one
-        (`kept`: `keep_before` stored the moved contents)."""
+        """Record a move: each file deleted at its old path, created at its new one."""
         (source_dir, old), (target_dir, new) = source, target
         meta = self.meta_snapshot()
         gone, arrived = [], []
@@ -405,12 +360,8 @@ class MemoryStore(ScopeStore):
         self.record_changes(target_dir, arrived)
 
     def move(self, old: VirtualPath, new: VirtualPath) -> VirtualPath:
-        """Rename or move a file or directory, within a scope or across scopes.
-
-        Never overwrites: the destination must not exist, even if it appears a moment
-        after the check. Pins and usage move along. Across scopes this is copy + delete,
-        so the source stays whole if the copy fails.
-        """
+        """Rename or move a file or directory, within or across scopes (copy then delete); never
+        overwrites, even a moment after the check. Pins and usage move along."""
         scopes = _scope_of(old), _scope_of(new)
         if new.is_within(old):
             raise MemoryStoreError(f"Cannot move {old} into itself ({new})")
@@ -426,7 +377,7 @@ class MemoryStore(ScopeStore):
                 moved = self._capture(source_parent, old, kind)
             below = max((len(p.segments) - len(old.segments) for p, _ in moved), default=0)
             require_depth_room(new, below, f"move {old} to")
-            # A move destroys nothing (it never replaces a file): it goes on without a copy.
+            # A move destroys nothing: it goes on without a copy.
             kept = self.keep_before(
                 source, moved, label=old, done="moved", destroys=False, allow_unkept=False
             )
@@ -448,8 +399,7 @@ class MemoryStore(ScopeStore):
             self._record_move((source, old), (target, new), moved, kept=kept)
         self._update_meta(
             new,
-            # docs/formats.md §7: the keys move, then the rename counts as a write of the new path
-            # (a directory too, so the launch sweep sees the scope changed).
+            # docs/formats.md §7: the keys move, then the rename counts as a write of the new path.
             lambda: self.meta.move_subtree(
                 source.meta_key(old), target.meta_key(new), record_write=True
             ),
@@ -469,18 +419,9 @@ class MemoryStore(ScopeStore):
         allow_unkept: bool = False,
         count_as_write: bool = True,
     ) -> VirtualPath:
-        """Make file `path` hold `data` (None: no file), only if it still holds the
-        content whose sha256 is `expected_sha256` (None: only if there is no file).
-
-        The one write of restore, revert and sync: any content (it is what the file once
-        held, or another machine's, so neither the text rule nor the size cap applies; the
-        file count cap does), recorded as `op`. `meta`, the pins and usage a deleted
-        version kept, comes back with a file that is recreated. Without `count_as_write`
-        the write is not counted as a use (sync brings the uses along with the content).
-        SaveConflictError, changing nothing, when the file is not what the caller saw.
-        UnkeptChangeError, changing nothing, when it would destroy content history cannot
-        keep, unless `allow_unkept` (see `keep_before`).
-        """
+        """Make file `path` hold `data` (None: no file) only if it holds `expected_sha256`: the one
+        write of restore, revert and sync, recorded as `op`, no text rule or size cap. `meta` comes
+        back with a recreated file. SaveConflictError or UnkeptChangeError, nothing changed."""
         scope = _scope_of(path)
         changed = SaveConflictError("changed", f"{path} changed meanwhile; nothing was changed")
         with self.writing(scope) as (where,):
@@ -540,9 +481,8 @@ class MemoryStore(ScopeStore):
         meta: dict[str, object] | None,
         changed: SaveConflictError,
     ) -> None:
-        """Create the file a restore brings back, its pins and usage (`meta`) first, so a
-        rescan in between never shows it unpinned; they are dropped again if the create
-        fails. Raises `changed` if a file appeared meanwhile."""
+        """Create the file a restore brings back, its pins and usage first (dropped again if the
+        create fails); `changed` if a file appeared."""
         where, path = at
         key = where.meta_key(path)
         if meta:
@@ -565,8 +505,8 @@ class MemoryStore(ScopeStore):
         if self.kind_of(path) != "file":
             raise NotFoundError(f"Only files can be pinned; no memory file at {path}")
         if path.scope is Scope.WORKSPACE:
-            # As xum: under the notebook's locks, refused for a removed workspace, and
-            # its clock advanced (the pin re-ranks what xum's sessions preload from it).
+            # As xum: under the notebook's locks, refused for a removed workspace, its clock
+            # advanced.
             with self.writing(Scope.WORKSPACE):
                 self.meta.set_pinned(self.meta_key(path), pinned)
             return path

@@ -1,12 +1,5 @@
-"""Changing files inside a scope root, with store errors: the writing side of the
-confined access `memtab.store.scopes.scope_view` reads through.
-
-`MemoryStore` does every change in a directory opened from the scope root without
-following a symlink (`open_scope_directory`), so a directory swapped for a symlink after
-a check cannot redirect it. `replace_loaded_in` is the one sha-checked save
-(docs/formats.md §6), of memory files and other agents' alike; `copy_across_scopes` is a
-move's copy-then-remove from one scope to another.
-"""
+"""Changing files inside a scope root with store errors, through directories opened without
+following links: the one sha-checked save (docs/formats.md §6) and a move across scopes."""
 
 from __future__ import annotations
 
@@ -34,8 +27,7 @@ logger = logging.getLogger(__name__)
 
 @contextmanager
 def reporting_os_errors(path: VirtualPath, verb: str) -> Iterator[None]:
-    """Turn a file system error of a write into a store error naming the memory path (the
-    directory may have been removed or replaced while the write went on)."""
+    """Turn a file system error of a write into a store error naming the memory path."""
     try:
         yield
     except OSError as error:
@@ -43,8 +35,7 @@ def reporting_os_errors(path: VirtualPath, verb: str) -> Iterator[None]:
 
 
 def store_error(path: VirtualPath, verb: str, error: OSError) -> MemoryStoreError:
-    """The store error a file system error of a write of `path` is (`reporting_os_errors`,
-    for a loop that cannot afford a context a file)."""
+    """The store error an OSError of a write of `path` is."""
     return MemoryStoreError(f"Cannot {verb} {path}: {error.strerror or error}")
 
 
@@ -77,16 +68,10 @@ def replace_loaded_in(
     label: str,
     before_replacing: Callable[[bytes], None] | None = None,
 ) -> bytes:
-    """Replace file `name` in `parent` with `data` if it still holds what the editor loaded
-    (docs/formats.md §6), re-checked right before the rename; a conflict never touches the file.
-
-    The one sha-checked save, for memory files (`MemoryStore.save`) and the other agents'
-    files (`memtab.sources`) alike. The caller holds the lock that serializes writers of
-    the file and opened `parent` without following links; `label` names the file in
-    messages. `before_replacing` gets the bytes about to be replaced, once the save is
-    allowed and before the file is touched (history's write-ahead). Returns the bytes it
-    replaced (for history). Raises SaveConflictError, NotEditableError or MemoryStoreError.
-    """
+    """Replace file `name` in `parent` with `data` if it still holds what the editor loaded,
+    rechecked before the rename (docs/formats.md §6): the one sha-checked save, memory's and other
+    agents'. `before_replacing` gets the bytes to go; returns them. SaveConflictError,
+    NotEditableError, MemoryStoreError."""
     changed = SaveConflictError("changed", f"{label} changed since it was loaded")
     if kind_in(parent, name) != "file":
         raise missing_conflict(label)
@@ -128,9 +113,8 @@ def copy_across_scopes(
     kind: str,
     taken: AlreadyExistsError,
 ) -> None:
-    """Move `kind` ("file" or "dir") from one scope to another: copied, then the original
-    removed, so the source stays whole if the copy fails; `taken` is raised when something
-    is at the target, also if it appeared a moment ago. Never replaces anything."""
+    """Move `kind` ("file" or "dir") across scopes: copied, then the original removed; `taken` when
+    something is at the target. Never replaces anything."""
     (source_dir, old), (target_dir, new) = source_at, target_at
     adding = 1 if kind == "file" else count_files(source_dir.physical(old))
     target_dir.check_room(adding)

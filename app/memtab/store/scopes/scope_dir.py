@@ -1,11 +1,5 @@
-"""One scope's directory as a change of it needs it, resolved once: `ScopeDir`.
-
-A change of a memory file needs its scope's root several times over — for the scope
-lock's name, xum's target lock and workspace checks, the directory the change is made in,
-its history index and its memory-meta.json key. `ScopeStore.writing` resolves them once
-per operation, from the workspace the store sees, and hands the result down, so nothing
-below asks the workspace or the real path of the root again (docs/formats.md §3.2).
-"""
+"""One scope's directory as a change needs it, resolved once per operation by `ScopeStore.writing`
+(docs/formats.md §3.2)."""
 
 from __future__ import annotations
 
@@ -23,10 +17,8 @@ from memtab.store.sidecars.meta import escape_key_component
 
 @dataclass(frozen=True, slots=True)
 class ScopeDir:
-    """One scope of a workspace, resolved for one operation: its root as the workspace
-    sees it (`root`) and that root's real path, the lock file named after it, the history
-    index its changes are recorded in and the prefix of its files' memory-meta.json
-    keys."""
+    """One scope resolved for one operation: its root as seen and its real path, the lock file named
+    after it, its history index and its memory-meta.json key prefix."""
 
     scope: Scope
     root: Path
@@ -40,16 +32,14 @@ class ScopeDir:
         return self.meta_prefix + escape_key_component(path.relative)
 
     def physical(self, path: VirtualPath) -> Path:
-        """Where `path`, a path in this scope, lives on disk, refusing symlink escapes
-        (PathError), as `ScopeView.physical`."""
+        """Where `path` lives on disk, refusing symlink escapes (PathError)."""
         return resolve_inside_root(self.root, path.segments, str(path), real_root=self.real_root)
 
     def open_directory(
         self, path: VirtualPath, *, target: VirtualPath, create: bool = False
     ) -> Directory:
-        """Directory `path` of this scope, opened from the root without following a link
-        (`open_scope_directory`); `target`, what the caller works on, must not lead out of
-        the root through a link (PathError, the message a read gives)."""
+        """Directory `path` of this scope, opened from the root without following a link; `target`
+        must not lead out through a link (PathError)."""
         self.physical(target)
         return open_scope_directory(self.root, path, target=target, create=create)
 

@@ -1,10 +1,5 @@
-"""A workspace's three memory scopes with the writing side on top: `ScopeStore`.
-
-`ScopeView` (`memtab.store.scopes.scope_view`) is where the scopes are and how they are read;
-this half adds what every change needs — meta keys' usage counts, history indexes and
-write-ahead, the scope locks and the caps — and `MemoryStore` (`memtab.store.scopes.memory`)
-adds every change on top.
-"""
+"""A workspace's memory scopes with what every change needs on top of `ScopeView`: usage counts,
+history and write-ahead, the scope locks and the caps (`MemoryStore` adds the changes)."""
 
 from __future__ import annotations
 
@@ -58,24 +53,21 @@ from memtab.store.xum_locks import holding_targets, owner_of_root
 
 logger = logging.getLogger(__name__)
 
-# Scope locks are held for one edit (milliseconds); waiting longer means something is stuck.
+# Scope locks are held for one edit; waiting longer means something is stuck.
 SCOPE_LOCK_TIMEOUT_S = 10.0
-# How long a read waits for a lock it needs only for bookkeeping — counting a use in
-# memory-meta.json, recording what changed outside in history — before going on without
-# it: reads never wait on a writer (the files themselves are replaced by rename).
+# How long a read waits for a bookkeeping lock (a use counted, outside changes recorded) before
+# going on without it.
 READ_LOCK_WAIT_S = 0.25
 
 
 def check_file_size(size: int) -> None:
-    """CapError (mux's message) when a memory file of `size` bytes would pass the cap:
-    the rule every write applies, and a proposal before it is queued."""
+    """CapError (mux's message) when a file of `size` bytes would pass the cap."""
     if size > MAX_FILE_BYTES:
         raise CapError(file_cap_message(size))
 
 
 class ScopeStore(ScopeView):
-    """The global, project and workspace scopes as one workspace sees them: read through
-    `ScopeView`, with what every change needs."""
+    """The scopes as one workspace sees them, with what every change needs."""
 
     def __init__(
         self,
@@ -88,8 +80,8 @@ class ScopeStore(ScopeView):
         run_id: str | None = None,
         record_history: bool = True,
     ) -> None:
-        """`actor`/`run_id`: who every change made through this store is recorded as;
-        `project`: a project identity to see without a workspace (`ScopeView`)."""
+        """`actor`/`run_id`: who its changes are recorded as; `project`: a project to see without a
+        workspace."""
         super().__init__(home, workspace, project=project)
         self.clock = clock
         self.meta = MetaStore(home, clock)
@@ -121,8 +113,8 @@ class ScopeStore(ScopeView):
 
     @classmethod
     def of(cls, view: ScopeView) -> Self:
-        """The store of the scopes `view` reads (`view` itself when it is one), whose
-        changes are recorded as the user's."""
+        """The store of the scopes `view` reads (`view` itself when it is one), recording as the
+        user."""
         if isinstance(view, cls):
             return view
         project = view.project_path if view.workspace is None else None
@@ -138,8 +130,8 @@ class ScopeStore(ScopeView):
             raise ScopeUnavailableError(self.unavailable_reason(scope) or str(scope)) from None
 
     def scope_dir(self, scope: Scope) -> ScopeDir:
-        """What a change of `scope` needs, resolved once for the operation (`ScopeDir`);
-        ScopeUnavailableError when the scope is not available here."""
+        """What a change of `scope` needs, resolved once; ScopeUnavailableError when unavailable
+        here."""
         root = self.root(scope)
         real_root = os.path.realpath(root)
         return ScopeDir(
@@ -164,11 +156,8 @@ class ScopeStore(ScopeView):
         destroys: bool,
         allow_unkept: bool,
     ) -> bool:
-        """Write-ahead, under the scope lock and before a change replaces or removes these
-        files' contents: keep them in history first; whether they were kept (pass it to
-        `record_changes` as `before_kept`). A change that `destroys` content history
-        cannot keep is refused with UnkeptChangeError unless `allow_unkept` (see
-        `HistoryRecorder.keep_before`). `scope`: its `ScopeDir` when the caller has it."""
+        """Write-ahead, under the scope lock: keep these contents in history before a change
+        replaces them; whether kept (pass as `before_kept`). See `HistoryRecorder.keep_before`."""
         if self.history is None:
             return False
         paths = {str(path): path for path, _ in contents}
@@ -183,8 +172,7 @@ class ScopeStore(ScopeView):
         )
 
     def _stat_now(self, scope: Scope | ScopeDir, path: VirtualPath) -> tuple[int, int] | None:
-        """(size, mtime_ns) of file `path` now, what history records with a content it
-        first sees (None: not a file here)."""
+        """(size, mtime_ns) of file `path` now (None: no file)."""
         try:
             where = scope.physical(path) if isinstance(scope, ScopeDir) else self.physical(path)
             info = os.lstat(where)
@@ -195,21 +183,16 @@ class ScopeStore(ScopeView):
     def keep_contents(
         self, contents: Sequence[bytes], *, each: bool, flushed_with: Path | None = None
     ) -> list[str] | None:
-        """Copies in history of contents a change is about to write, made before it takes
-        the scope (they depend on nothing there): durable once this returns, each fsynced
-        (`each`) or all with one flush — or, `flushed_with`, once the caller flushes the
-        file system holding that path (`make_filesystem_durable`) before it records them
-        (history flushes its own when it is on another). The sha256 of each when they
-        were kept (then pass `after_kept` to `record_changes`, each digest as its change's
-        `after_sha256`); None, and the record copies them as ever."""
+        """Durable copies in history of contents a change will write, made before it takes the scope
+        (`each` fsynced, else one flush; `flushed_with`: the caller's); their sha256 (pass as
+        `after_kept`), or None."""
         if self.history is None:
             return None
         return self.history.keep_contents(contents, each=each, flushed_with=flushed_with)
 
     @contextmanager
     def keeping_contents(self, *, flushed_with: Path | None = None) -> Iterator[ContentKeeper]:
-        """`keep_contents`, a content at a time (`HistoryRecorder.keeping_contents`):
-        `ContentKeeper.keep` each; `kept` False, none counts (no history: none is kept)."""
+        """`keep_contents` a content at a time (`HistoryRecorder.keeping_contents`)."""
         if self.history is None:
             yield ContentKeeper(None)
             return
@@ -224,10 +207,8 @@ class ScopeStore(ScopeView):
         before_kept: bool = False,
         after_kept: bool = False,
     ) -> list[RecordedChange]:
-        """Record changes of one scope in history (never raises; see `HistoryRecorder`).
-        `before_kept`: what `keep_before` returned for their `before` contents;
-        `after_kept`: what `keep_contents` returned for their `after` contents. `scope`:
-        its `ScopeDir` when the caller has it."""
+        """Record changes of one scope in history; never raises. `before_kept`/`after_kept` from
+        `keep_before`/`keep_contents`."""
         if self.history is None:
             return []
         key = self._history_key_of(scope)
@@ -235,8 +216,7 @@ class ScopeStore(ScopeView):
 
     @contextmanager
     def collecting_changes(self) -> Iterator[list[RecordedChange]]:
-        """What this store records in history during the block, on this thread (how a
-        run links each op to the versions it made)."""
+        """What this store records during the block, on this thread."""
         if self.history is None:
             yield []
             return
@@ -244,8 +224,7 @@ class ScopeStore(ScopeView):
             yield changes
 
     def scope_lock_path(self, scope: Scope) -> Path:
-        """The lock file of a scope root, named after its real path (one lock per root,
-        whichever of its names a process uses)."""
+        """The lock file of a scope root, named after its real path."""
         return self._lock_path(scope, os.path.realpath(self.root(scope)))
 
     def _lock_path(self, scope: Scope, real_root: str) -> Path:
@@ -258,18 +237,9 @@ class ScopeStore(ScopeView):
         timeout_s: float = SCOPE_LOCK_TIMEOUT_S,
         changes_home: bool = True,
     ) -> Iterator[tuple[ScopeDir, ...]]:
-        """Hold these scope roots' cross-process locks (always taken in one order), each
-        waited for up to `timeout_s` (then ScopeBusyError); gives each scope's `ScopeDir`,
-        in the order of `scopes`, resolved once for the block.
-
-        One lock per root rather than per file: renames, directory deletes and the
-        1000-file cap span many files, and edits take milliseconds, so nothing waits long.
-        `changes_home`: the block changes memory files, so xum's target locks are held
-        too (`store.xum_locks`, at most TARGET_WAIT_S, then ScopeBusyError), a
-        workspace xum removed refuses it (WorkspaceRemovedError), and xum's clock of the
-        notebook is advanced after it, under the same lock (`store.notebook_revision`);
-        False for a block that only records history.
-        """
+        """Hold these scope roots' locks (in one order, each up to `timeout_s`, then
+        ScopeBusyError), giving each scope's `ScopeDir`. `changes_home`: also xum's target locks, a
+        removed workspace refused, and xum's notebook clock advanced after."""
         dirs = tuple(self.scope_dir(scope) for scope in scopes)
         lock_paths = sorted({where.lock_path for where in dirs})
         with self._holding_scope_locks(lock_paths, timeout_s):
@@ -291,9 +261,7 @@ class ScopeStore(ScopeView):
                     self._advance_notebook_clock(workspace.root)
 
     def _advance_notebook_clock(self, root: Path) -> None:
-        """Advance xum's clock of the workspace's notebook (at `root`), if its owner keeps
-        one: a change of the notebook ran (or may have, when it raised) under its target
-        lock."""
+        """Advance xum's clock of the notebook at `root`, if its owner keeps one."""
         owner = owner_of_root(self.home, root)
         if owner is not None:
             advance_after_change(self.home, owner, self.clock)
@@ -328,12 +296,10 @@ class ScopeStore(ScopeView):
         subtree = self.meta_key(path)
         return [k for k, e in self.meta.load().items() if e.pinned and key_in_subtree(k, subtree)]
 
-    # --- usage (docs/formats.md §7) -------------------------------------------------------
+    # usage (docs/formats.md §7)
 
     def record_read(self, path: VirtualPath) -> None:
-        """Count an agent read of `path`; best effort (see `_update_meta`), and never a
-        wait: when another process holds memory-meta.json's lock longer than
-        READ_LOCK_WAIT_S, the use goes uncounted rather than keep the read waiting."""
+        """Count an agent read of `path`; best effort, never waiting past READ_LOCK_WAIT_S."""
 
         def count() -> None:
             try:
@@ -346,10 +312,8 @@ class ScopeStore(ScopeView):
     def record_write(
         self, path: VirtualPath, *, where: ScopeDir | None = None, created: bool = False
     ) -> None:
-        """Count a write of `path` (agent edit or UI save); best effort. `where`: the
-        `ScopeDir` of its scope, when the caller has it. `created`: the file was not there
-        before, so it starts a fresh entry (`meta.CREATE`: no pin left for no file is
-        its). Inside `writes_counted_once`, counted when it ends."""
+        """Count a write of `path`; best effort. `created`: a fresh entry (`meta.CREATE`). Inside
+        `writes_counted_once`, when it ends."""
         key = (self.meta_key if where is None else where.meta_key)(path)
         counted = CREATE if created else WRITE
         if self._counted_later is not None:
@@ -358,8 +322,7 @@ class ScopeStore(ScopeView):
         self._update_meta(path, lambda: self.meta.record_write(key, created=created))
 
     def forget_meta(self, path: VirtualPath, *, where: ScopeDir | None = None) -> None:
-        """Forget the pins and usage of file `path`, removed (history kept them with its
-        deletion); best effort. Inside `writes_counted_once`, when it ends."""
+        """Forget the pins and usage of removed file `path`; best effort."""
         key = (self.meta_key if where is None else where.meta_key)(path)
         if self._counted_later is not None:
             self._counted_later.append((path, key, DROP))
@@ -367,8 +330,7 @@ class ScopeStore(ScopeView):
         self._update_meta(path, lambda: self.meta.drop_subtree(key))
 
     def forget_metas(self, paths: Sequence[VirtualPath]) -> None:
-        """`forget_meta` of each of `paths` (removed together), in one update of
-        memory-meta.json (inside `writes_counted_once`, with its own)."""
+        """`forget_meta` of each of `paths` in one update of memory-meta.json."""
         if self._counted_later is not None:
             self._counted_later += [(path, self.meta_key(path), DROP) for path in paths]
         elif paths:
@@ -377,10 +339,8 @@ class ScopeStore(ScopeView):
 
     @contextlib.contextmanager
     def writes_counted_once(self) -> Iterator[None]:
-        """The writes made through this store inside are counted as uses, and the files it
-        removes forgotten (`forget_meta`), in one update of memory-meta.json when it ends,
-        in their order, not one each (a burst's restore of many files, or its undo:
-        rewriting the sidecar once a file grew with the square of the files)."""
+        """The writes and removals made inside, counted in one update of memory-meta.json when it
+        ends."""
         if self._counted_later is not None:  # already inside one
             yield
             return
@@ -394,9 +354,8 @@ class ScopeStore(ScopeView):
                 self._update_meta(counted[0][0], lambda: self.meta.record_writes_and_drops(changes))
 
     def give_back_meta(self, kept: Sequence[tuple[VirtualPath, Mapping[str, object]]]) -> None:
-        """Files about to be brought back from history get the pins and usage their
-        deleted versions kept, in one update of memory-meta.json (before they are there,
-        so a rescan never shows one unpinned); best effort, as every use counted."""
+        """Give files about to come back from history their kept pins and usage, in one update
+        before they are there; best effort."""
         if kept:
             update = {self.meta_key(path): meta for path, meta in kept}
             self._update_meta(kept[0][0], lambda: self.meta.restore_entries(update))
@@ -408,20 +367,15 @@ class ScopeStore(ScopeView):
             self._update_meta(paths[0], lambda: self.meta.drop_subtrees(keys))
 
     def _update_meta(self, path: VirtualPath, update: Callable[[], None]) -> None:
-        # The operation itself already happened: failing to update memory-meta.json (read-
-        # only home, lock timeout) must not report it as failed, or an agent would retry it.
+        # The operation happened: a meta failure must not report it failed (an agent would retry).
         try:
             update()
         except (OSError, MemoryStoreError) as error:
             logger.warning("Could not update memory-meta.json for %s: %s", path, error)
 
-    # --- caps ---------------------------------------------------------------------------
-
     @staticmethod
     def _check_size(size: int) -> None:
         check_file_size(size)
-
-    # --- history reads ------------------------------------------------------------------
 
     def meta_snapshot(self) -> dict[str, dict[str, object]]:
         """Pins and usage of every file, to keep with the versions of removed files."""
@@ -434,8 +388,7 @@ class ScopeStore(ScopeView):
             return {}
 
     def read_whole(self, path: VirtualPath) -> bytes | None:
-        """The whole content of a file (not capped: for history), None when missing.
-        MemoryStoreError when it cannot be read whole."""
+        """A file's whole content (uncapped, for history), None when missing; MemoryStoreError."""
         require_file_path(path)
         try:
             parent = self._open_parent(path)
@@ -448,6 +401,5 @@ class ScopeStore(ScopeView):
 
 
 def root_lock_digest(real_root: str) -> str:
-    """What a scope root's lock file is named after: 16 hex digits of its real path's
-    sha256 (one lock per root, whichever of its names a process uses)."""
+    """16 hex digits of the sha256 of a scope root's real path: its lock's name."""
     return hashlib.sha256(encode_utf8(real_root)).hexdigest()[:16]

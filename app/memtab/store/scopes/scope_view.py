@@ -1,16 +1,6 @@
-"""Reading a workspace's memory scopes: `ScopeView`, and the confined reads under it.
-
-The view is what every reader of the scopes goes through — the tree's scan and outline, the
-editor's reads, the memory tool's `view` — and what `MemoryStore` reads through too (its
-`ScopeStore` is a `ScopeView` with the writing side on top: locks, history, usage counts).
-Importing it imports none of that writing side, so the window's first paint can list and
-read a home without it (`gui/first_paint/boundary.py`).
-
-Reads take no lock (every write is an atomic rename), stop at the file cap, and reach a
-file only through directories opened component by component from the scope root without
-following a symlink (`memtab.fs.confined`): a directory swapped for a link after a check
-cannot redirect a read, and a path through a symlinked directory is refused.
-"""
+"""Reading a workspace's memory scopes (`ScopeView`) without the writing side, so the first paint
+can list and read a home; reads take no lock, stop at the cap and never follow a symlink on the
+way."""
 
 from __future__ import annotations
 
@@ -60,12 +50,8 @@ NO_SESSION = "Session memory is unavailable: no workspace is selected"
 
 
 class ScopeView:
-    """The global, project, workspace and session scopes as one workspace sees them, read
-    only: where they are, their listings and files. Constructing one touches no disk.
-
-    Without a workspace, `project` names a project identity (docs/formats.md §2.2) whose
-    project scope it sees beside the global one: a checkout of a registered project that
-    no single workspace works in (an agent's session there, §22.9)."""
+    """The scopes as one workspace sees them, read only; constructing one touches no disk. Without a
+    workspace, `project` names a project identity (docs/formats.md §2.2, §22.9)."""
 
     def __init__(
         self, home: Home, workspace: Workspace | None = None, *, project: str | None = None
@@ -73,8 +59,6 @@ class ScopeView:
         self.home = home
         self.workspace = workspace
         self._project = project if workspace is None else None
-
-    # --- scopes -------------------------------------------------------------------------
 
     @property
     def project_path(self) -> str | None:
@@ -110,9 +94,8 @@ class ScopeView:
         return self.home.workspace_root(self.workspace.notebook_id)
 
     def workspace_holding(self, scope: Scope) -> str | None:
-        """The workspace whose session dir holds a scope: the notebook's owner for the
-        workspace scope (docs/formats.md §2.5), the acting workspace for the session scope
-        (§3.1); None for the others, or with no workspace."""
+        """The workspace whose session dir holds a scope: the notebook's owner (docs/formats.md
+        §2.5), the acting one for the session scope (§3.1); None otherwise."""
         if self.workspace is None:
             return None
         if scope is Scope.SESSION:
@@ -120,16 +103,15 @@ class ScopeView:
         return self.workspace.notebook_id if scope is Scope.WORKSPACE else None
 
     def scopes(self) -> tuple[Scope, ...]:
-        """The scopes this workspace shows, in display order: global, project and
-        workspace always (an unavailable one says why), and xum's session scope when the
-        acting workspace keeps one — its directory exists (a stat)."""
+        """The scopes this workspace shows, in order; the session scope when its directory
+        exists."""
         if self.workspace is not None and self.root(Scope.SESSION).is_dir():
             return SCOPE_ORDER
         return SHARED_SCOPES
 
     def refuse_if_removed(self, scope: Scope = Scope.WORKSPACE) -> None:
-        """WorkspaceRemovedError when xum removed this workspace or, for the workspace
-        scope, the one whose notebook it is (docs/formats.md §21.3)."""
+        """WorkspaceRemovedError when xum removed this workspace or its notebook's owner
+        (docs/formats.md §21.3)."""
         if self.workspace is not None:
             self._refuse_if_removed_at(self.root(scope))
 
@@ -140,8 +122,7 @@ class ScopeView:
         refuse_if_removed(self.home, [self.workspace.id, owner_of_root(self.home, root)])
 
     def removed_reason(self, scope: Scope = Scope.WORKSPACE) -> str | None:
-        """Why this workspace's notebook (or its session scope) takes no writes (xum
-        removed it), or None."""
+        """Why this workspace's notebook or session scope takes no writes, or None."""
         try:
             self.refuse_if_removed(scope)
         except WorkspaceRemovedError as removed:
@@ -149,21 +130,14 @@ class ScopeView:
         return None
 
     def physical(self, path: VirtualPath) -> Path:
-        """Where a virtual path lives on disk, refusing symlink escapes (PathError).
-
-        For showing and mapping paths; operations also refuse any link on the way.
-        """
+        """Where a virtual path lives on disk, refusing symlink escapes (PathError)."""
         if path.scope is None:
             raise PathError(f"{path} is not inside a scope")
         return resolve_inside_root(self.root(path.scope), path.segments, str(path))
 
     def resolved(self, path: VirtualPath) -> VirtualPath:
-        """The virtual path of what `path` really names once every symlink is followed.
-
-        Rules about files (pins, scopes) apply to this one: `global/al -> .` makes
-        `/memories/global/al/x.md` name `/memories/global/x.md`, and a scope root may
-        itself be a link into another scope. PathError when it is in no scope here.
-        """
+        """The virtual path of what `path` really names once every symlink is followed; PathError
+        when in no scope here."""
         roots = {s: self.root(s) for s in SCOPE_ORDER if not self.unavailable_reason(s)}
         return resolve_in_scopes(self.physical(path), roots, display=str(path))
 
@@ -181,8 +155,6 @@ class ScopeView:
             self.unavailable_reason(path.scope or Scope.GLOBAL) or f"No key for {path}"
         )
 
-    # --- confined access ----------------------------------------------------------------
-
     def _open_directory(
         self, path: VirtualPath, *, target: VirtualPath, create: bool = False
     ) -> Directory:
@@ -194,12 +166,9 @@ class ScopeView:
     def _open_parent(self, path: VirtualPath, *, create: bool = False) -> Directory:
         return self._open_directory(path.parent, target=path, create=create)
 
-    # --- reading ------------------------------------------------------------------------
-
     def list_scope(self, scope: Scope, *, read_files: bool = True) -> ScopeListing:
-        """Every visible file and directory of a scope; unavailable scopes list empty.
-        Without `read_files`, files are listed from their directory entries alone (see
-        `files.list_scope`)."""
+        """Every visible file and directory of a scope (an unavailable one empty); without
+        `read_files`, from directory entries alone."""
         if self.unavailable_reason(scope):
             return ScopeListing(scope)
         return list_scope(scope, self.root(scope), read_files=read_files)
@@ -212,10 +181,7 @@ class ScopeView:
         return [self.list_scope(scope, read_files=read_files) for scope in wanted]
 
     def kind_of(self, path: VirtualPath) -> Literal["file", "dir"] | None:
-        """Whether a path is a file, a directory, or missing (symlinks count as missing).
-
-        PathError for a path through a symlink.
-        """
+        """ "file", "dir" or None (a symlink is missing); PathError for a path through a symlink."""
         if path.is_scope_root:
             self.physical(path)
             return "dir"
@@ -226,9 +192,8 @@ class ScopeView:
             return None
 
     def entries(self, path: VirtualPath) -> list[tuple[str, bool]]:
-        """The visible entries of directory `path` as (name, is_dir): listable names of
-        regular files and directories, as a listing shows them (no links, FIFOs, sockets
-        or devices); [] when missing."""
+        """The visible entries of directory `path` as (name, is_dir), as a listing shows them; []
+        when missing."""
         try:
             directory = self._open_directory(path, target=path, create=False)
         except NotFoundError:
@@ -259,9 +224,8 @@ class ScopeView:
     def read_many(
         self, paths: Iterable[VirtualPath]
     ) -> Iterator[tuple[VirtualPath, FileContent | MemoryStoreError | PathError | OSError]]:
-        """`read` of many files, each directory opened once (a scan of a whole workspace
-        reads thousands). Yields every path with its content, or with the error it met:
-        one file that cannot be read stops nothing."""
+        """`read` of many files, each directory opened once; yields each path with its content or
+        error."""
         by_parent: dict[VirtualPath, list[VirtualPath]] = {}
         for path in paths:
             by_parent.setdefault(path.parent, []).append(path)
@@ -281,11 +245,8 @@ class ScopeView:
                     yield path, content
 
     def read_text(self, path: VirtualPath) -> str:
-        """The text of a memory file within the cap, as agents and engines may read it.
-
-        CapError (mux's message) for a file over the cap, NotEditableError for a binary
-        one; never reads more than the cap.
-        """
+        """A memory file's text within the cap; CapError (mux's message) over it, NotEditableError
+        for a binary one."""
         return self._text_of(path, self.read(path))
 
     @staticmethod
@@ -297,18 +258,11 @@ class ScopeView:
         return current.content
 
 
-# --- confined reads ----------------------------------------------------------------------
-
-
 def open_scope_directory(
     root: Path, path: VirtualPath, *, target: VirtualPath, create: bool
 ) -> Directory:
-    """The directory `path` (a scope root, or a directory in the scope rooted at `root`).
-
-    `target` is what the caller works on, for messages. `create` makes missing
-    directories. Raises PathError (a symlink on the way), NotFoundError (missing),
-    AlreadyExistsError (a file in the way, when creating), MemoryStoreError.
-    """
+    """Directory `path` in the scope rooted at `root` (`create` makes it); `target` for messages.
+    PathError, NotFoundError, AlreadyExistsError, MemoryStoreError."""
     assert path.scope is not None
     try:
         if create:
@@ -353,8 +307,8 @@ def _directory_error(
 
 
 def resolve_in_scopes(physical: Path, roots: dict[Scope, Path], *, display: str) -> VirtualPath:
-    """The virtual path of `physical` once every symlink is followed: in the scope whose
-    real root holds it (the innermost, should roots nest). PathError if none does."""
+    """The virtual path of `physical` in the innermost scope whose real root holds it; PathError if
+    none."""
     real = real_path(physical, display)
     holders = [
         (len(real_root), scope, real_root)
@@ -379,10 +333,8 @@ def kind_in(directory: Directory, name: str) -> Literal["file", "dir"] | None:
 
 
 def read_in(directory: Directory, path: VirtualPath) -> tuple[FileContent, bytes]:
-    """Read file `path` in its open parent (at most the cap) and the bytes read.
-
-    NotFoundError when it is not a file, MemoryStoreError when it cannot be read.
-    """
+    """Read file `path` in its open parent, at most the cap, and the bytes read; NotFoundError,
+    MemoryStoreError."""
     if kind_in(directory, path.name) != "file":
         raise NotFoundError(f"No memory file at {path}")
     try:

@@ -1,8 +1,5 @@
-"""The `memory` tool that agents, the consolidator and `memtab tool` call (docs/formats.md §5).
-
-One flat JSON object in, `{success, output}` or `{success: false, error}` out — errors
-are returned, never raised. Agent reads and writes count as usage in memory-meta.json.
-"""
+"""The `memory` tool agents, the consolidator and `memtab tool` call (docs/formats.md §5): errors
+returned, never raised; agent reads and writes count as usage."""
 
 from __future__ import annotations
 
@@ -69,8 +66,8 @@ def tool_input_schema() -> dict[str, Any]:
 
 
 class ToolResult(Record, write_only=True):
-    """The result of one tool call, written as `{"success": true, "output"}` or
-    `{"success": false, "error"}` (`memtab tool`, docs/formats.md §5)."""
+    """One call's result, `{"success": true, "output"}` or `{"success": false, "error"}`
+    (docs/formats.md §5)."""
 
     success: bool
     output: Annotated[str, NotWritten] = ""
@@ -89,8 +86,7 @@ class ToolResult(Record, write_only=True):
 
 @dataclass(frozen=True)
 class ToolRequest:
-    """A call whose arguments passed their command's record: what the guard inspects
-    before it runs."""
+    """A call whose arguments passed their command's record: what the guard inspects."""
 
     args: ToolArgs
 
@@ -127,8 +123,7 @@ class ToolRequest:
         return require_file_path(self.target_path)
 
     def named_paths(self) -> list[tuple[str, VirtualPath | None]]:
-        """Each path the call names, as sent and parsed (None when it breaks a rule: the
-        command says how when it runs)."""
+        """Each path the call names, as sent and parsed (None: it breaks a rule)."""
         named: list[tuple[str, VirtualPath | None]] = []
         for raw, parse in (
             (self.path, lambda: self.target_path),
@@ -154,8 +149,7 @@ def _lines(content: str) -> list[str]:
 
 
 class MemoryTool:
-    """Runs memory-tool commands against one workspace's store, in the scopes it offers
-    (every one, or `scopes`: consolidation's tool offers no session scope)."""
+    """Runs memory-tool commands against one workspace's store, in `scopes` (default: all)."""
 
     def __init__(self, store: MemoryStore, *, scopes: Sequence[Scope] | None = None) -> None:
         self.store = store
@@ -173,11 +167,8 @@ class MemoryTool:
     def execute_request(
         self, request: ToolRequest, *, expected_sha256: str | None = None
     ) -> ToolResult:
-        """Run an already-parsed request (the consolidation guard calls this).
-
-        `expected_sha256` (a change only): refused unless the file it changes still has
-        this content — an edit checks it on the text it edits, under the scope lock; a
-        delete or rename right before it (docs/formats.md §5)."""
+        """Run a parsed request. `expected_sha256` (a change only): refused unless the file still
+        has this content (docs/formats.md §5)."""
         try:
             self._refuse_unoffered(request)
             self._expected = self._checked_expectation(request, expected_sha256)
@@ -230,8 +221,6 @@ class MemoryTool:
 
         self.store.edit_text(path, checked)
 
-    # --- view ----------------------------------------------------------------------------
-
     def _view(self, args: ViewArgs, request: ToolRequest) -> str:
         path = request.target_path
         if path.is_root:
@@ -262,12 +251,12 @@ class MemoryTool:
 
     def _tree(self, path: VirtualPath, *, depth: int, indent: str) -> list[str]:
         if entries_too_deep(path.segments):
-            # Nothing below is listed (docs/formats.md §5): say so rather than show it.
+            # Nothing below is listed (docs/formats.md §5): say so.
             if self.store.entries(path):
                 return [f"{indent}(not listed: {too_deep_words(path)})"]
             return []
         entries = self.store.entries(path)
-        # A file-sync tool's conflict copy is not shown to agents until it is resolved.
+        # A conflict copy is not shown to agents until resolved.
         copies = copy_names(name for name, is_dir in entries if not is_dir)
         entries = [(name, is_dir) for name, is_dir in entries if is_dir or name not in copies]
         entries.sort(key=lambda item: sort_key((item[0],), is_dir=item[1]))
@@ -283,8 +272,6 @@ class MemoryTool:
         output = numbered_view(text, str(path), args.offset or 1, args.limit)
         self.store.record_read(path)
         return output
-
-    # --- mutations -----------------------------------------------------------------------
 
     def _create(self, args: CreateArgs, request: ToolRequest) -> str:
         path = request.file_path()
@@ -327,13 +314,9 @@ def _rename_paths(request: ToolRequest) -> tuple[VirtualPath, VirtualPath]:
 
 
 def check_change(request: ToolRequest) -> None:
-    """What a change must pass before any file is read: the rules and caps the memory
-    tool applies to it as it runs (a proposal is checked so before it is queued, docs/formats.md
-    §22.5). Its paths name files inside a scope, a created or renamed-to name is one a
-    listing shows, a rename stays in its scope, and no text it writes would make the file
-    larger than the cap (the file holds at least `file_text`, `new_str`, or `insert_text`
-    without its last newline; an `old_str` is in it). PathError, CapError or
-    MemoryStoreError, with the memory tool's messages."""
+    """What a change must pass before any file is read, as the tool runs it (a proposal too,
+    docs/formats.md §22.5): paths in a scope, listable names, renames within a scope, the cap.
+    PathError, CapError, MemoryStoreError."""
     args = request.args
     if isinstance(args, RenameArgs):
         old, new = _rename_paths(request)
@@ -354,8 +337,8 @@ def check_change(request: ToolRequest) -> None:
 
 
 def replaced_once(content: str, args: StrReplaceArgs, path: VirtualPath) -> str:
-    """`content` with `args.old_str`, found exactly once, replaced by `args.new_str` (a
-    str_replace's change; MemoryStoreError naming `path` when it is not found once)."""
+    """`content` with `args.old_str`, found exactly once, replaced by `args.new_str`;
+    MemoryStoreError otherwise."""
     old = args.old_str
     starts = _match_starts(content, old)
     if not starts:
@@ -366,14 +349,14 @@ def replaced_once(content: str, args: StrReplaceArgs, path: VirtualPath) -> str:
             f"(lines {_line_numbers(content, starts)}) in {path}. "
             "Provide a longer, unique old_str."
         )
-    # Slicing, not a regex or str.replace, keeps `$&` and `\1` literal.
+    # Slicing keeps `$&` and `\1` literal.
     index = starts[0]
     return content[:index] + args.new_str + content[index + len(old) :]
 
 
 def inserted(content: str, args: InsertArgs) -> str:
-    """`content` with `args.insert_text` after line `args.insert_line` (an insert's change;
-    ToolArgumentError past the last line)."""
+    """`content` with `args.insert_text` after line `args.insert_line`; ToolArgumentError past the
+    end."""
     lines = _lines(content)
     line = args.insert_line
     if line > len(lines):
@@ -393,12 +376,10 @@ def _inserted_lines(args: InsertArgs) -> list[str]:
 
 
 def view_lines(text: str, label: str, offset: int) -> list[str]:
-    """A file's lines as `view` numbers them (docs/formats.md §5.2): the newline that
-    ends the last line makes no line of its own. ToolArgumentError for an offset past
-    the end."""
+    """A file's lines as `view` numbers them (docs/formats.md §5.2); ToolArgumentError for an offset
+    past the end."""
     lines = _lines(text)
-    # xum counts the empty line after a final newline (`renderFileView` in
-    # src/node/services/memoryService.ts): an offset xum accepts is accepted here.
+    # xum counts the empty line after a final newline (`renderFileView`).
     counted = len(lines)
     if lines and lines[-1] == "":
         lines.pop()
@@ -410,8 +391,7 @@ def view_lines(text: str, label: str, offset: int) -> list[str]:
 
 
 def numbered_view(text: str, label: str, offset: int, limit: int | None) -> str:
-    """A file's lines numbered from 1 as `view` shows them, `limit` lines from `offset`
-    (docs/formats.md §5.2); ToolArgumentError for an offset past the end."""
+    """`limit` lines from `offset`, numbered from 1 as `view` shows them (docs/formats.md §5.2)."""
     lines = view_lines(text, label, offset)
     selected = lines[offset - 1 : None if limit is None else offset - 1 + limit]
     if not lines:
@@ -422,8 +402,7 @@ def numbered_view(text: str, label: str, offset: int, limit: int | None) -> str:
 
 
 def require_sha(path: VirtualPath, actual: str, expected: str) -> None:
-    """SaveConflictError unless the content's sha-256 `actual` is the `expected_sha256` a
-    call was sent with (docs/formats.md §5.2)."""
+    """SaveConflictError unless `actual` is the `expected_sha256` sent (docs/formats.md §5.2)."""
     if actual != expected.strip().lower():
         raise SaveConflictError(
             "changed",
@@ -433,8 +412,7 @@ def require_sha(path: VirtualPath, actual: str, expected: str) -> None:
 
 
 def _match_starts(content: str, needle: str) -> list[int]:
-    """Where `needle` starts in `content`, overlapping matches included (as mux counts:
-    `aa` is found twice in `aaa`)."""
+    """Where `needle` starts in `content`, overlapping matches included (as mux counts)."""
     starts: list[int] = []
     index = content.find(needle)
     while index != -1:

@@ -1,22 +1,6 @@
-"""The memory tool's arguments: one record per command, chosen by `command`.
-
-Each record declares what its command takes — names, types, bounds, defaults, and the
-aliases models trained on other file tools send (`file_path`/`filePath` → `path`,
-`content` → `file_text`, `old_string` → `old_str`, `new_string` → `new_str`, and `path` as
-the rename source), the canonical name winning when both are sent. The same records
-generate the input schema sent to models (`input_schema`, through `fs/records/schema.py`),
-so the schema cannot drift from what is accepted.
-
-Rules shared by every command, as in mux's schema (`src/common/utils/tools/toolDefinitions.ts`):
-unknown keys are ignored and `null` counts as absent. Values are strict: `"2"` or `true` is
-not an integer, `7` is not a string. A refused call is one line naming each bad argument
-(`argument_problem`), the wording the hand-written checks used before.
-
-The schema is one flat object with a `command` enum: Anthropic and some OpenAI-compatible
-servers refuse `oneOf`/`anyOf` at the top of a tool's schema, so the per-command records
-are merged property by property (a property shared by several commands must be declared
-the same way in each).
-"""
+"""The memory tool's arguments: a record per command, with the aliases models send, strict values,
+unknown keys ignored and `null` absent (docs/formats.md §5.1); the same records make the schema, one
+flat object since some servers refuse `oneOf` at the top."""
 
 from __future__ import annotations
 
@@ -30,14 +14,12 @@ from memtab.fs.records.schema import record_schema
 from memtab.store.errors import ToolArgumentError
 
 _PATH_ALIASES = ("file_path", "filePath")
-# A hint added when a required argument is missing, where the name alone does not say it.
+# Hints for a missing argument whose name does not say it.
 _MISSING_HINTS = {"insert_line": " (0 inserts at the top)"}
 
 
 class Arg(Key):
-    """An argument: its name (snake_case, as in mux's schema), the other names models
-    send for it (`aliases`, read when the name is absent), and what it is (`description`,
-    the schema's)."""
+    """An argument: its name (as in mux's schema), the `aliases` models send, its `description`."""
 
     __slots__ = ("aliases", "description")
 
@@ -52,8 +34,7 @@ VirtualPathArg = Annotated[
 
 
 class CommandArgs(Record):
-    """What every command's arguments share (docs/formats.md §5.1): strict values, unknown
-    keys ignored, `null` as absent, aliases read where the name is absent."""
+    """What every command's arguments share (docs/formats.md §5.1)."""
 
     @classmethod
     def before_read(cls, raw: Any) -> Any:
@@ -239,9 +220,7 @@ def _input_schema() -> dict[str, Any]:
 
 
 def command_schema(command: str) -> dict[str, Any]:
-    """One command's arguments as a JSON schema of their own (the MCP server offers each
-    command as a tool): its properties as `input_schema` declares them, and which are
-    required."""
+    """One command's arguments as a JSON schema of their own (an MCP tool each)."""
     schema = copy.deepcopy(record_schema(_BY_COMMAND[command]))
     del schema["properties"]["command"]
     schema["required"].remove("command")

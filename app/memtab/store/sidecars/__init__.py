@@ -1,3 +1,2 @@
-"""The home's JSON sidecars others write too: the registry (config.json), memory-meta.json and
-memory-consolidation.json.
-"""
+"""The home's JSON sidecars others write too: config.json, memory-meta.json,
+memory-consolidation.json."""

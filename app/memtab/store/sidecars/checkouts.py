@@ -1,15 +1,6 @@
-"""Which registered workspace and project a directory belongs to, by the registry's own rules
-(docs/formats.md §2.1, §2.2, §22.9): what an agent's session started there serves.
-
-A directory belongs to the workspace whose checkout (`path`) holds it, the deepest such
-checkout first; else to the registered project whose path holds it (a sub-project's
-checkout to its top-level project, as mux lists a sub-project's workspaces under it). Its
-project identity is the workspace's (§2.2), or the project's key. Several workspaces
-working in one checkout (xum's local workspaces share the project's path) are one owner
-only when they share a notebook (§2.5); otherwise the checkout keeps its project and no
-workspace, and says which workspaces it could be. Paths are compared as given and with
-their links resolved: `$PWD` may name a checkout through a link the registry does not.
-"""
+"""Which registered workspace and project a directory belongs to, by the registry's rules
+(docs/formats.md §2.1, §2.2, §2.5, §22.9): the deepest checkout holding it, else its project; paths
+compared as given and with links resolved."""
 
 from __future__ import annotations
 
@@ -31,9 +22,8 @@ _T = TypeVar("_T")
 
 @dataclass(frozen=True)
 class CheckoutOwner:
-    """What a directory belongs to: a workspace (its scopes), or a project alone
-    (`project`: its identity), or nothing registered (both None). `candidates` are the
-    workspaces that work in it when no single one does."""
+    """What a directory belongs to: a workspace, a project alone (`project`), or nothing (both
+    None); `candidates`: the workspaces working in it when no single one does."""
 
     directory: str
     workspace: Workspace | None = None
@@ -90,8 +80,7 @@ def _holds(checkout: str, forms: tuple[str, ...]) -> int | None:
 
 
 def _deepest(entries: Iterable[tuple[str, _T]], forms: tuple[str, ...]) -> list[_T]:
-    """The entries whose path holds one of `forms`, those of the deepest path only, in
-    order."""
+    """The entries of the deepest path holding one of `forms`, in order."""
     found = [(depth, item) for path, item in entries if (depth := _holds(path, forms))]
     deepest = max((depth for depth, _ in found), default=0)
     return [item for depth, item in found if depth == deepest]

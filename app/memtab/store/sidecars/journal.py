@@ -1,13 +1,6 @@
-"""`memory-consolidation.json`: the consolidation journal and per-workspace status
-(docs/formats.md §8).
-
-Read leniently — each bucket and record is validated on its own, so one malformed entry
-never hides the others — and written by read-modify-write under a cross-process lock
-(`memtab.fs.sidecar`), keeping every bucket and field Memtab does not know. A journal that
-cannot be parsed is kept aside before the next save starts a fresh one. A record's
-summary and its ops' notes are capped (`store.text.free_text`): a model's text can be
-megabytes, and mux reads this file at every start.
-"""
+"""`memory-consolidation.json`, the consolidation journal and per-workspace status (docs/formats.md
+§8): each bucket and record read on its own, changed through `fs.sidecar` keeping what Memtab does
+not know, free text capped."""
 
 from __future__ import annotations
 
@@ -40,8 +33,7 @@ Trigger = Literal["compaction", "launch", "archive", "manual"]
 """What started a consolidation run (mux's `MemoryConsolidationTrigger`)."""
 TRIGGERS: tuple[Trigger, ...] = get_args(Trigger)
 RunScope = Literal["global", "project", "workspace"]
-"""The one scope a run was limited to ("Consolidate this scope", docs/formats.md §9.8); a
-run of the whole workspace has none."""
+"""The one scope a run was limited to (docs/formats.md §9.8); a whole-workspace run has none."""
 RUN_SCOPES: tuple[RunScope, ...] = get_args(RunScope)
 
 
@@ -54,8 +46,7 @@ _RECORD_BUCKETS = ("workspaces", "projects")
 
 
 class NamesFiles(Protocol):
-    """An op of a run, a runs-log op or a plan's op: the file it names (and a rename's
-    new name)."""
+    """An op naming a file (and a rename's new name)."""
 
     @property
     def path(self) -> str: ...
@@ -65,10 +56,8 @@ class NamesFiles(Protocol):
 
 
 def changed_files(ops: Iterable[NamesFiles], scope: Scope | None = None) -> list[str]:
-    """The files `ops` change, each once, in order — the one count of what a run did
-    (docs/formats.md §9.6): the review's button, Runs…, the footer and `memtab runs` all
-    say "N files changed" from it. A rename is one file, its new name. `scope`: only the
-    files of that scope. Give it the ops that were applied (or proposed, accepted)."""
+    """The files `ops` change, each once, in order (a rename: its new name): the one count of what a
+    run did (docs/formats.md §9.6). `scope`: only that scope's."""
     found: dict[str, None] = {}
     for op in ops:
         name = op.new_path or op.path
@@ -97,8 +86,7 @@ def _non_empty(value: Any) -> Any:
 
 
 class JournalOp(Record, keep_unknown=True):
-    """One mutation attempt of a run (§8); `applied` is true only if it really happened.
-    A note that is no string reads as none; it is capped (`store.free_text`)."""
+    """One mutation attempt of a run (§8); `applied` only if it really happened; the note capped."""
 
     command: str
     path: str
@@ -113,8 +101,7 @@ def _count_or_none(value: Any) -> int | None:
 
 
 class RunUsage(Record, keep_unknown=True):
-    """A run's `usage` (§8): its token counts, each a finite number (truncated, at least
-    0), else unknown (None: not written)."""
+    """A run's `usage` (§8): token counts, each finite and ≥ 0, else unknown."""
 
     input_tokens: Annotated[int | None, Healed(_count_or_none), OmitNone] = None
     output_tokens: Annotated[int | None, Healed(_count_or_none), OmitNone] = None
@@ -128,21 +115,18 @@ class RunUsage(Record, keep_unknown=True):
 
 
 class ConsolidationRecord(Record, keep_unknown=True):
-    """One consolidation run as journaled (§8): required `lastRunAt` (a finite number ≥ 1,
-    truncated), `trigger` and `ops` (each op valid, else the record is none); a summary
-    that is no string reads as empty, and is capped (`store.free_text`)."""
+    """One consolidation run as journaled (§8): `lastRunAt`, `trigger` and valid `ops` required; the
+    summary capped."""
 
     last_run_at: RequiredTime
     trigger: str
-    """A `Trigger` as Memtab and mux write it; a record read back keeps any other text as
-    written (the journal is read leniently), so this is not narrowed to `Trigger`."""
+    """A `Trigger`; a record read back keeps any other text as written."""
     summary: Annotated[str, Lenient(""), Checked(_capped_summary)] = ""
     ops: tuple[JournalOp, ...] = ()
     usage: Annotated[OrNone[RunUsage], OmitNone] = None
     scope: Annotated[OrNone[RunScope], OmitNone] = None
-    """The one scope the run was limited to (§9.8), None: the whole workspace. Memtab's
-    field: mux does not know it and drops it when it writes the file again, which changes
-    nothing — such a run is journaled only where mux reads that scope alone."""
+    """The one scope the run was limited to (§9.8), None: the whole workspace; mux drops it on
+    rewrite, harmlessly."""
 
     @property
     def input_tokens(self) -> int | None:
@@ -157,8 +141,7 @@ class ConsolidationRecord(Record, keep_unknown=True):
         return sum(1 for op in self.ops if op.applied)
 
     def files_changed_in(self, scope: Scope) -> int:
-        """How many files of `scope` the run changed (`changed_files`): one run covers
-        three scopes, and each scope's line counts its own."""
+        """How many files of `scope` the run changed."""
         return len(changed_files((op for op in self.ops if op.applied), scope))
 
 
@@ -168,8 +151,7 @@ def parse_record(raw: Any) -> ConsolidationRecord | None:
 
 
 class HarvestRecord(Record, keep_unknown=True):
-    """A transcript harvest written by mux (§8, `harvestsByWorkspace`); Memtab only reads
-    and shows it. `summary_message_id` is its key in the file."""
+    """A transcript harvest written by mux (§8, `harvestsByWorkspace`), only read and shown."""
 
     summary_message_id: Annotated[str, NotWritten] = ""
     as_written: Annotated[dict[str, Any], NotWritten] = field(default_factory=dict)
@@ -208,8 +190,7 @@ def _as_mux_wrote_it(harvest: HarvestRecord) -> dict[str, Any]:
 
 
 class ConsolidationStatus(Record, write_only=True):
-    """Coverage of one workspace's scopes, as the footer and `memtab status` show it (the
-    latter's `--json`: each record as journaled, the harvest as mux wrote it)."""
+    """Coverage of one workspace's scopes, as the footer and `memtab status --json` show it."""
 
     workspace_record: ConsolidationRecord | None
     project_record: ConsolidationRecord | None
@@ -258,8 +239,7 @@ def parse_journal_document(document: Any) -> JournalData:
 
 
 class ScopeRunRecords(Protocol):
-    """The latest runs of one scope alone that mux's journal has no place for
-    (`store.sidecars.scope_runs.ScopeRuns`)."""
+    """The latest runs of one scope alone (`store.sidecars.scope_runs.ScopeRuns`)."""
 
     @property
     def global_run(self) -> ConsolidationRecord | None: ...
@@ -274,10 +254,8 @@ def status_from(
     notebook_id: str | None = None,
     scope_runs: ScopeRunRecords | None = None,
 ) -> ConsolidationStatus:
-    """Status of docs/formats.md §8: legacy workspace-only records never count as project
-    coverage. A sub-agent's workspace scope is its task tree's notebook (`notebook_id`,
-    §2.5), whose runs are journaled under the notebook's owner; harvests stay its own.
-    `scope_runs`: a scope's own run (§9.8) is its line's when newer than the journal's."""
+    """Status of docs/formats.md §8: legacy records never count as project coverage; a sub-agent's
+    notebook runs are its owner's (§2.5); a scope's own newer run (§9.8) is its line."""
     notebook = notebook_id or workspace_id
     global_record = max(data.workspaces.values(), key=lambda r: r.last_run_at, default=None)
     workspace_record = data.workspaces.get(notebook)
@@ -330,16 +308,14 @@ class Journal:
         notebook_id: str | None = None,
         scope_runs: ScopeRunRecords | None = None,
     ) -> ConsolidationStatus:
-        """Coverage of a workspace (its notebook's runs), its project (None without
-        identity) and global scope (`scope_runs`: with the runs of one scope alone)."""
+        """Coverage of a workspace (its notebook's runs), its project and the global scope."""
         return status_from(self.load(), workspace_id, project_path, notebook_id, scope_runs)
 
     def save_run(
         self, workspace_id: str, project_path: str | None, record: ConsolidationRecord
     ) -> None:
-        """Journal a run under the workspace, and under its project when it has one — a
-        run of the project scope alone (§9.8) under its project only: mux reads a
-        workspace's record as its whole run, and the newest of them as global's."""
+        """Journal a run under the workspace and its project; a project-only run (§9.8) under its
+        project only."""
         targets = [("workspaces", workspace_id)] if record.scope is None else []
         if project_path is not None and record.scope in (None, "project"):
             targets.append(("projects", project_path))
@@ -354,6 +330,5 @@ class Journal:
                 bucket = document.get(bucket_name)
                 if not isinstance(bucket, dict):  # kept aside by edit_sidecar: start it anew
                     bucket = document[bucket_name] = {}
-                # Other records stay as they are, even ones Memtab cannot parse: they may
-                # be a newer mux's, and reading skips them anyway.
+                # Other records stay as they are: they may be a newer mux's.
                 bucket[key] = record.to_json()

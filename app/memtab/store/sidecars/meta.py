@@ -1,13 +1,6 @@
-"""`memory-meta.json`: pins and usage per memory path (docs/formats.md §7).
-
-mux keeps this file cached in memory and may overwrite it; Memtab re-reads it before every
-change, under a lock, so two Memtab processes never lose each other's updates. Changes go
-through `memtab.fs.sidecar`: a BOM is fine, an unparsable file is kept aside rather than
-overwritten, and fields Memtab does not know (a top-level `version`, extra per-entry
-fields) are written back untouched — xum's provenance marker `carriesProjectSkillContent`
-among them: it stays as it is on every change, moves with its entry, keeps an entry that
-holds nothing else, and comes back with a file restored from history (§7).
-"""
+"""`memory-meta.json`: pins and usage per memory path (docs/formats.md §7), reread under the lock
+before every change through `fs.sidecar`, keeping every field Memtab does not know (xum's
+`carriesProjectSkillContent` too)."""
 
 from __future__ import annotations
 
@@ -33,8 +26,7 @@ def escape_key_component(component: str) -> str:
 
 
 def unescape_key_component(component: str) -> str:
-    """The component `escape_key_component` escaped (read left to right, so `%253A` is
-    `%3A`)."""
+    """The component `escape_key_component` escaped."""
     return _ESCAPED.sub(lambda match: "%" if match[1] == "25" else ":", component)
 
 
@@ -61,10 +53,7 @@ def key_in_subtree(key: str, subtree: str) -> bool:
 
 
 class MetaEntry(Record):
-    """Pin and usage of one memory path: an entry of memory-meta.json (docs/formats.md
-    §7). Every value heals as mux heals it — pinned only when exactly `true`, a count
-    floored (else 0), times finite and positive (else null); an entry that is no object
-    is the default one (`sanitize_entry`)."""
+    """Pin and usage of one memory path (docs/formats.md §7), every value healed as mux heals it."""
 
     pinned: TrueOnly = False
     access_count: Count = 0
@@ -78,18 +67,15 @@ class MetaEntry(Record):
 
 
 class MetaFile(Record):
-    """memory-meta.json (docs/formats.md §7) as Memtab reads it: `entries` by key, an entry
-    that is no object dropped, a file whose `entries` is no object empty. What else the
-    file holds (a `version`, fields of a newer mux) is kept by every change: changes edit
-    the document itself (`fs.sidecar`), never this record."""
+    """memory-meta.json as read (docs/formats.md §7); changes edit the document itself, never this
+    record."""
 
     entries: ValidEntries[dict[str, MetaEntry]] = field(default_factory=dict)
 
 
 _DEFAULT_ENTRY = MetaEntry()
-# xum's marker that a file was written with project skill content in context (true), or
-# verified clean (false); absent is unknown, which xum reads as carrying it
-# (src/node/services/memoryMeta.ts). Memtab never sets it, only keeps it.
+# xum's marker: written with project skill content in context (true) or verified clean (false);
+# Memtab only keeps it.
 PROVENANCE_FIELD = "carriesProjectSkillContent"
 
 
@@ -120,12 +106,8 @@ def _shape_problem(document: dict[str, Any]) -> str | None:
 
 
 class _Entries:
-    """The raw `entries` object of the file being changed, read and set as MetaEntry.
-
-    Setting an entry rewrites only the four fields Memtab knows: any other field of the
-    entry (a newer mux's, a user's) is kept. An entry left with only default values and
-    nothing else is dropped, as mux does.
-    """
+    """The raw `entries` of the file being changed, read and set as MetaEntry: only the known fields
+    rewritten, an all-default entry dropped (as mux)."""
 
     def __init__(self, raw: dict[str, Any]) -> None:
         self.raw = raw
@@ -149,8 +131,8 @@ class _Entries:
             self.raw[key] = {**others, **entry.to_json()}
 
     def heal(self) -> None:
-        """Self-heal every entry as mux does on each write (docs/formats.md §7) — known fields
-        sanitized, non-objects and all-default entries dropped — keeping unknown fields."""
+        """Self-heal every entry as mux does on each write (docs/formats.md §7), keeping unknown
+        fields."""
         for key in self:
             raw = self.raw[key]
             if isinstance(raw, dict):
@@ -165,20 +147,15 @@ class _Entries:
 
 @functools.cache
 def _known_fields() -> frozenset[str]:
-    """The keys an entry's known fields are written under: made at the first change, not
-    as the window's start loads this module (they build the entry's writer)."""
+    """The keys of an entry's known fields, made at the first change."""
     return frozenset(MetaEntry().to_json())
 
 
 Counted = Literal["write", "create", "drop"]
-"""What a counted change did to a file: wrote it (`WRITE`: one more use, the write time),
-created it (`CREATE`), or removed it (`DROP`: its entry forgotten)."""
+"""What a counted change did to a file: wrote, created, or removed it."""
 WRITE: Counted = "write"
 CREATE: Counted = "create"
-"""A file made where none was: a fresh entry (one use, the write time), never the pins,
-usage or provenance of an entry left for no file — one a restore killed between giving a
-deleted file's pins back and publishing it leaves (`bulk_restore`), or a file deleted by
-hand. A restore that gives pins back on purpose counts no write (`restore_content`)."""
+"""A file made where none was: a fresh entry, never the pins of one left for no file."""
 DROP: Counted = "drop"
 
 
@@ -195,9 +172,7 @@ class MetaStore:
 
     @contextmanager
     def _editing(self, lock_timeout_s: float = DEFAULT_TIMEOUT_S) -> Iterator[_Entries]:
-        # Re-read under the locks (Memtab's, then xum's) right before writing: mux or
-        # another Memtab may have changed the file since we last looked. Every field
-        # Memtab does not know stays.
+        # Reread under the locks (Memtab's, then xum's) right before writing.
         with (
             holding_meta(self._home, timeout_s=lock_timeout_s),
             edit_sidecar(self._home.meta_path, None, shape_problem=_shape_problem) as document,
@@ -216,8 +191,7 @@ class MetaStore:
     def record_reads(
         self, keys: Iterable[str], *, lock_timeout_s: float = DEFAULT_TIMEOUT_S
     ) -> None:
-        """Several agent reads in one update of the file: one more use per read.
-        LockUnavailableError when the file's lock is not had within `lock_timeout_s`."""
+        """Several agent reads in one update; LockUnavailableError past `lock_timeout_s`."""
         now = self._clock()
         with self._editing(lock_timeout_s) as entries:
             for key in keys:
@@ -227,20 +201,16 @@ class MetaStore:
                 )
 
     def record_write(self, key: str, *, created: bool = False) -> None:
-        """An agent or the editor wrote the file: one more use, and the write time.
-        `created`: the file was not there before (see `record_writes`)."""
+        """An agent or the editor wrote the file: one more use, and the write time."""
         self.record_writes([key], created=created)
 
     def record_writes(self, keys: Iterable[str], *, created: bool = False) -> None:
-        """Several writes in one update of the file (a burst's restore: 745 files).
-        `created`: files that were not there, each starting a fresh entry (see
-        `CREATE`)."""
+        """Several writes in one update; `created`: each a fresh entry."""
         self.record_writes_and_drops((key, CREATE if created else WRITE) for key in keys)
 
     def record_writes_and_drops(self, changes: Iterable[tuple[str, Counted]]) -> None:
-        """Writes counted (`WRITE`, `CREATE`) and removed files forgotten (`DROP`, with
-        what is under it), in their order, in one update of the file (a burst's restore
-        taken back)."""
+        """Writes counted and removed files forgotten (with what is under them), in order, in one
+        update."""
         now = self._clock()
         with self._editing() as entries:
             for key, counted in changes:
@@ -267,8 +237,7 @@ class MetaStore:
                 entries.set(key, entry.replaced(pinned=False))
 
     def snapshot(self) -> dict[str, dict[str, Any]]:
-        """Every entry as history keeps it with a removed file: pins, usage and xum's
-        provenance marker."""
+        """Every entry as history keeps it with a removed file."""
         document = read_sidecar(self._home.meta_path).document
         raw_entries = document.get("entries") if isinstance(document, dict) else None
         if not isinstance(raw_entries, dict):
@@ -291,8 +260,7 @@ class MetaStore:
                 entries.raw[key] = {**(current if isinstance(current, dict) else {}), **provenance}
 
     def restore_entries(self, kept: Mapping[str, Any]) -> None:
-        """`restore_entry` for several files in one write: each key given the pins, usage
-        and provenance history kept of it (`kept`, as a deleted version holds them)."""
+        """Give several keys the pins, usage and provenance history kept, in one write."""
         with self._editing() as entries:
             for key, raw in kept.items():
                 entries.set(key, sanitize_entry(raw))
@@ -310,19 +278,14 @@ class MetaStore:
         *,
         before_write: Callable[[dict[str, tuple[MetaEntry, MetaEntry]]], None] | None = None,
     ) -> None:
-        """Change several entries in one write: each key's entry becomes what its function
-        makes of the entry as it is now (None: removed). Sync brings other machines' pins
-        and usage in this way (re-read under the lock, so nothing counted meanwhile is
-        lost). `before_write` is told, under the lock and before the file is written, each
-        entry that changes as it is and as it will be: a caller's note of what it is about
-        to write (sync's, so a kill between the two is told apart)."""
+        """Change several entries in one write: each becomes what its function makes of it now
+        (None: removed). `before_write` is told each change under the lock, before the write."""
         with self._editing() as entries:
             changing: dict[str, tuple[MetaEntry, MetaEntry]] = {}
             for key, update in updates.items():
                 current = entries.get(key)
                 updated = update(current)
-                # None forgets pins and usage; xum's marker (any field Memtab does not
-                # know) stays with the file.
+                # None forgets pins and usage; xum's marker stays with the file.
                 entries.set(key, _DEFAULT_ENTRY if updated is None else updated)
                 if entries.get(key) != current:
                     changing[key] = (current, entries.get(key))
@@ -340,9 +303,8 @@ class MetaStore:
                 entries.pop_subtree(subtree_key)
 
     def move_subtree(self, old_key: str, new_key: str, *, record_write: bool) -> None:
-        """Carry pins, usage and provenance to a renamed file or directory (what was left
-        at the destination goes first, as xum's renameKeys: a stale marker must not stay
-        beside content it does not describe); optionally record a write."""
+        """Carry pins, usage and provenance to a renamed file or directory, replacing what was at
+        the destination (as xum's renameKeys); optionally record a write."""
         now = self._clock()
         with self._editing() as entries:
             moved = entries.pop_subtree(old_key)

@@ -1,12 +1,5 @@
-"""The home's registry `config.json`: projects and workspaces (docs/formats.md §2.1, §2.2, §2.5).
-
-The registry belongs to mux when mux is installed: Memtab reads it as mux's config loader
-does (project paths normalized, the same project identity per workspace), and only ever
-adds projects and workspaces (for users without mux), preserving every field it does not
-know. A registry that cannot be parsed is a one-line HomeError for readers; a write keeps
-it aside first (`memtab.fs.sidecar`). Beside it: each workspace's recency
-(`extensionMetadata.json`) and the project memory dirs no registered project uses.
-"""
+"""The home's registry `config.json` (docs/formats.md §2.1, §2.2, §2.5), mux's: read as mux's loader
+reads it, only added to, every unknown field kept; beside it each workspace's recency."""
 
 import math
 import os
@@ -47,8 +40,8 @@ def parse_iso_time(value: Any) -> "datetime | None":
     """An ISO 8601 string from config.json as an aware datetime, or None."""
     if not isinstance(value, str) or not value.strip():
         return None
-    # lazy: importing datetime is ~4.7 M instructions of the window's start, which reads
-    # the registry before its first paint; only an archived workspace's times need it
+    # lazy: datetime costs the first paint, which reads the registry; only an archived workspace
+    # needs it
     from datetime import UTC, datetime
 
     try:
@@ -83,14 +76,13 @@ class Workspace(NamedTuple):
     kind: str | None = None
     side_chat_parent_id: str | None = None
     pinned_notebook_id: str | None = None
-    # Whose notebook its workspace scope is (`notebook_owner`): "" until the registry
-    # resolves it, read through `notebook_id`.
+    # Whose notebook its workspace scope is: "" until the registry resolves it.
     notebook_owner_id: str = ""
 
     @property
     def notebook_id(self) -> str:
-        """The workspace whose `<sessions>/<id>/memory` its workspace scope is: the root of
-        its task tree (docs/formats.md §2.5), else itself."""
+        """The workspace whose memory its workspace scope is: its task tree's root (docs/formats.md
+        §2.5), else itself."""
         return self.notebook_owner_id or self.id
 
     @property
@@ -120,13 +112,8 @@ class Workspace(NamedTuple):
 
     @property
     def project_identity(self) -> str | None:
-        """The project path of its project memory, or None when it has none (docs/formats.md §2.2).
-
-        As mux's memory tool resolves it: src/node/config.ts getAllWorkspaceMetadata
-        (a scratch workspace's own `path`, else the first of its `projects`, else its
-        registry key) then src/node/services/memoryService.ts resolveMemoryProjectIdentity
-        and getStore (none for several projects, for `_multi` and for "").
-        """
+        """The project path of its project memory, as mux's memory tool resolves it (docs/formats.md
+        §2.2); None when it has none."""
         if len(self.projects) > 1:
             return None
         if self.scratch:
@@ -194,15 +181,12 @@ class ProjectRef(Record):
 
 
 Given = Annotated[Text, OmitNone]
-"""A text field of a workspace, written only when it has a value (`add_workspace` writes
-four)."""
+"""A text field of a workspace, written only when it has a value."""
 
 
 class WorkspaceEntry(Record):
-    """A workspace as config.json holds it (docs/formats.md §2.2), read as mux reads it: a
-    text that is blank or not a string is absent, a bad item of `projects` dropped. Its id
-    may be missing (a legacy entry: `_workspace_id`); `Workspace` is what Memtab makes of
-    it. `add_workspace` writes a new one (its four fields first, in this order)."""
+    """A workspace as config.json holds it, read as mux reads it (docs/formats.md §2.2); `Workspace`
+    is what Memtab makes of it."""
 
     path: Given = None
     id: Given = None
@@ -219,17 +203,15 @@ class WorkspaceEntry(Record):
 
 
 class ProjectConfig(Record, keep_unknown=True):
-    """A project's config in config.json (§2.1): its display name (a text that is blank or
-    not a string: none) and its workspaces — kept raw here, each read as a `WorkspaceEntry`
-    so that a bad one is skipped and noted, not the project; the rest kept."""
+    """A project's config (§2.1): its name, and its workspaces kept raw so a bad one is skipped, not
+    the project."""
 
     workspaces: Any = ()
     display_name: Given = None
 
 
 class ProjectPair(Positional):
-    """An item of config.json's `projects`: `[projectPath, config]`, mux's Map entries
-    (§2.1). Anything else is no project."""
+    """An item of `projects`: `[projectPath, config]` (§2.1)."""
 
     path: str
     config: ProjectConfig
@@ -243,16 +225,15 @@ def _interval(value: Any) -> int:
 
 
 class TaskSettings(Record):
-    """config.json's `taskSettings` as Memtab reads it (§2.1):
-    `memoryWriterIntervalMessages` as mux normalizes it — a number floored and clamped to
-    1–50, anything else the default."""
+    """`taskSettings` (§2.1): `memoryWriterIntervalMessages` floored and clamped to 1–50, else the
+    default."""
 
     memory_writer_interval_messages: Annotated[int, Healed(_interval)] = DEFAULT_WRITER_INTERVAL
 
 
 class Recency(Record):
-    """A workspace's entry in extensionMetadata.json, as mux reads it (§2.1): a finite
-    `recency` (ms, truncated) and a boolean `streaming`; the rest is not Memtab's."""
+    """A workspace's entry in extensionMetadata.json (§2.1): a finite `recency` and a boolean
+    `streaming`."""
 
     recency: Annotated[float, Healed(finite_number)]
     streaming: bool
@@ -279,12 +260,8 @@ def load_registry(home: Home) -> Registry:
 
 
 def registry_from_document(home: Home, document: dict[str, Any]) -> Registry:
-    """The registry a config.json object describes, read as mux's config loader does.
-
-    Project paths are normalized (`normalize_project_path`); entries that normalize to
-    the same path are one project, and — as in mux's `new Map(pairs)` — it takes the
-    first entry's place and the last entry's config.
-    """
+    """The registry a config.json object describes, as mux's loader reads it: paths normalized,
+    duplicates one project (the first's place, the last's config)."""
     problems: list[str] = []
     raw_projects = document.get("projects", [])
     if not isinstance(raw_projects, list):
@@ -310,7 +287,7 @@ def registry_from_document(home: Home, document: dict[str, Any]) -> Registry:
         project_path: config.display_name or (project_basename(project_path) or project_path)
         for project_path, config in configs.items()
     }
-    # As mux's loader: a sub-project's workspaces follow those of its top-level project.
+    # As mux: a sub-project's workspaces follow its top-level project's.
     owners = _top_level_projects(list(configs))
     workspaces: dict[str, list[Workspace]] = {project_path: [] for project_path in configs}
     for project_path, config in sorted(configs.items(), key=lambda item: item[0] in owners):
@@ -342,20 +319,14 @@ def _notebook_owners(workspaces: list[Workspace]) -> dict[str, str]:
 
 
 def top_level_project(registry: Registry, project_path: str) -> str:
-    """The outermost registered project holding `project_path` (itself when none does):
-    whose project memory a sub-project's checkout is, as for its workspaces (§2.1)."""
+    """The outermost registered project holding `project_path`, else itself (§2.1)."""
     owners = _top_level_projects([project.path for project in registry.projects])
     return owners.get(project_path, project_path)
 
 
 def _top_level_projects(project_paths: list[str]) -> dict[str, str]:
-    """For each project inside another registered project, the outermost one holding it.
-
-    mux's deriveProjectHierarchy (src/common/utils/subProjects.ts): `/repo/packages/api`
-    is a sub-project of `/repo` (separators `\\` read as `/`, drive paths compared without
-    case), and loading config.json moves its workspaces into `/repo` — so their project
-    memory is `/repo`'s.
-    """
+    """For each project inside another, the outermost one holding it (mux's
+    deriveProjectHierarchy)."""
     compared = {path: _descendant_form(path) for path in project_paths}
     owners: dict[str, str] = {}
     for path, form in compared.items():
@@ -456,8 +427,8 @@ def _project_entry(projects: list[Any], project_path: str) -> list[Any] | None:
 def _ensure_project(
     document: dict[str, Any], project_path: str, display_name: str | None
 ) -> tuple[dict[str, Any], bool]:
-    """The config object of `project_path` in `document` (added if needed), and whether
-    it was added. HomeError when the existing entry is malformed."""
+    """The config object of `project_path` (added if needed) and whether added; HomeError when
+    malformed."""
     projects = document.get("projects")
     if not isinstance(projects, list):  # missing, or kept aside as malformed: start anew
         projects = document["projects"] = []
@@ -485,10 +456,7 @@ def _registered_path(project_path: str) -> str:
 
 
 def add_project(home: Home, project_path: str, display_name: str | None = None) -> bool:
-    """Register a project (absolute path); False when it was already registered.
-
-    The path is normalized as mux's loader does, so `/p/` and `/p` are one project.
-    """
+    """Register a project (normalized as mux does); False when already registered."""
     normalized = _registered_path(project_path)
     with _editing_registry(home) as document:
         _, added = _ensure_project(document, normalized, display_name)
@@ -529,13 +497,8 @@ def add_workspace(
 
 
 def load_recency(home: Home) -> dict[str, int]:
-    """Last user interaction (ms) per workspace in extensionMetadata.json, in file order.
-
-    Only entries mux itself would read (src/node/services/ExtensionMetadataService.ts
-    load + src/node/utils/extensionMetadata.ts coerceExtensionMetadata): the file must
-    say `version: 1`, and an entry needs a numeric `recency` and a boolean `streaming`.
-    Anything else — a missing or unusable file included — gives no entries.
-    """
+    """Last user interaction (ms) per workspace in extensionMetadata.json, only entries mux would
+    read; none for anything else."""
     metadata = ExtensionMetadata.read(read_sidecar(home.extension_metadata_path).document)
     if metadata is None:
         return {}

@@ -1,23 +1,6 @@
-"""`memtab/scope-runs.json`: the latest consolidation of the global scope alone, and of
-each workspace's scope alone (docs/formats.md §9.8) — the runs mux's journal has no place
-for.
-
-mux's journal (`journal.py`, §8) keeps a workspace's latest run, and reads it as a run
-of all of that workspace's scopes: its `lastRunAt` is when the workspace was covered, the
-newest of them when global memory was, and automatic runs wait 6 h after it. A run of
-one scope journaled there would tell mux (its launch sweep, its Memory tab) that scopes
-it never looked at were consolidated. Only the project scope has a record of its own
-there (`projects[identity]`), so a run of the project alone is journaled in it
-(`Journal.save_run`); a run of the global or a workspace scope alone is kept here, and
-the footer and `memtab status` take it as its scope's line when it is newer than the
-journal's (`journal.status_from`). Every run, whatever its scope, is in the runs log too.
-
-`{"global": Record, "workspaces": {"<notebook id>": Record}}`: each Record a
-`ConsolidationRecord` as the journal writes it, with its `scope`. Memtab's own file,
-private (it quotes memory's words: 0600 in the home's 0700 `memtab/`), changed under its
-lock through `fs.sidecar`; read leniently — a record that does not read is none, fields
-Memtab does not know are kept.
-"""
+"""`memtab/scope-runs.json`: the latest consolidation of the global scope alone and of each
+workspace's scope alone, which mux's journal has no place for (docs/formats.md §9.8). Private,
+changed through `fs.sidecar`."""
 
 from __future__ import annotations
 
@@ -51,9 +34,8 @@ def load_scope_runs(home: Home) -> ScopeRuns:
 
 
 def save_scope_run(home: Home, notebook_id: str, record: ConsolidationRecord) -> None:
-    """Keep `record`, a run of the global or the workspace scope alone, as its scope's
-    latest (the workspace's under `notebook_id`). Raises OSError (a full disk) and
-    ValueError for a record of another scope."""
+    """Keep `record`, a global- or workspace-only run, as its scope's latest. OSError,
+    ValueError."""
     if record.scope not in KEPT_HERE:
         raise ValueError(f"a run of the {record.scope or 'whole'} scope is not kept here")
     private_folders(home.memtab_dir, below=home.memtab_dir)
@@ -72,10 +54,8 @@ def save_scope_run(home: Home, notebook_id: str, record: ConsolidationRecord) ->
 def journal_run(
     home: Home, notebook_id: str, project_path: str | None, record: ConsolidationRecord
 ) -> None:
-    """Journal a finished run where the runs of its scope are: a run of the whole
-    workspace or of its project alone in mux's journal (`Journal.save_run`), one of the
-    global or the workspace scope alone here. Raises OSError (and the lock's
-    TimeoutError) when it cannot."""
+    """Journal a finished run where its scope's runs are: mux's journal, or here. OSError,
+    TimeoutError."""
     if record.scope in KEPT_HERE:
         save_scope_run(home, notebook_id, record)
     else:
@@ -85,8 +65,7 @@ def journal_run(
 def journaled_run(
     home: Home, notebook_id: str, project_path: str | None, scope: RunScope | None
 ) -> ConsolidationRecord | None:
-    """The latest run journaled where a run of `scope` (None: the whole workspace) would
-    be (`journal_run`)."""
+    """The latest run journaled where a run of `scope` (None: whole workspace) would be."""
     if scope == "global":
         return load_scope_runs(home).global_run
     if scope == "workspace":

@@ -1,3 +1,1 @@
-"""A memory file's text: its frontmatter, its content lines, free text capped, and the three-way
-line merge.
-"""
+"""A memory file's text: frontmatter, content lines, capped free text, the three-way line merge."""

@@ -1,14 +1,6 @@
-"""A memory file's content lines, compared as the consolidator compares them.
-
-One rule for "is this line still somewhere in memory": the offline consolidator's units
-(`consolidation.offline.units`), the ops in words (`history.describe`: which file a
-delete was merged into) and the check that keeps a reviewed plan from losing a line
-(`consolidation.review.plan`) all compare lines this way. A line compares modulo whitespace
-runs and its bullet marker (`* x`, `1. x` and `- x` are one line). Blank lines, headings
-(they title content; a merged note's content goes under its keeper's title) and the
-frontmatter (the file's own metadata: its description, name, type) are not content, as
-the one line classifier (`memtab.markdown`) tells them: a `# comment` in a code block is.
-"""
+"""A memory file's content lines compared as the consolidator compares them (modulo whitespace runs
+and the bullet marker), blanks, headings and frontmatter left out: the one rule for "is this line
+still somewhere in memory"."""
 
 from __future__ import annotations
 
@@ -25,8 +17,7 @@ def normalize_line(line: str) -> str:
     """A line as compared: whitespace runs collapsed, any bullet marker written `- `."""
     text = " ".join(line.split())
     first = text[:1]
-    # What `BULLET.sub("- ", text)` makes of it, without a regex for the usual markers:
-    # the only whitespace left is single spaces.
+    # `BULLET.sub("- ", text)` without a regex for the usual markers.
     if first in ("-", "*", "+"):
         return "- " + text[2:] if text[1:2] == " " else text
     if first.isdecimal():

@@ -1,11 +1,5 @@
-"""Free text a model or a plan brings, capped before Memtab keeps it.
-
-A model's final summary, the `reason` it gives for a change, a refusal note, a failure
-message and the words of a plan file are text nobody bounds: four 1 MB reasons once grew
-mux's journal to 8 MB, and mux reads that file at every start. Everything that lands in
-the journal (`store.sidecars.journal`), the runs log (`store.history.runs`) or a plan is cut here,
-in one place, to at most so many bytes of UTF-8, ending in `…` when cut.
-"""
+"""Free text a model or plan brings, capped before Memtab keeps it in the journal, runs log or a
+plan (mux reads the journal at every start)."""
 
 from __future__ import annotations
 
@@ -21,10 +15,8 @@ _ELLIPSIS = "…"
 
 
 def cap_text(text: str, max_bytes: int) -> str:
-    """`text` cut to at most `max_bytes` of UTF-8, ending in `…` when cut.
-
-    The cut falls on a character boundary (never inside a UTF-8 sequence).
-    """
+    """`text` cut on a character boundary to at most `max_bytes` of UTF-8, ending in `…` when
+    cut."""
     if len(text) * 4 <= max_bytes:  # no character takes more than 4 bytes
         return text
     encoded = encode_utf8(text)

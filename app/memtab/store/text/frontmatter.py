@@ -1,21 +1,7 @@
-"""The one frontmatter reader: where a memory file's frontmatter is, and its description.
-
-Every reader — the tree and listings, the editor's description field, other agents'
-notes, the prompts, the offline engines, and the consolidation prompt's override (an agent
-definition, `read_agent_definition`) — goes through this module, and it follows mux exactly
-(src/node/services/memoryService.ts extractMemoryDescription, docs/formats.md §4.1):
-
-- Frontmatter is `/^---\\r?\\n([\\s\\S]*?)\\r?\\n---(?:\\r?\\n|$)/` on the file's first 4 KiB:
-  the opening fence is exactly `---`; the block closes at the first line that is exactly
-  `---` (a fence with trailing spaces does not close it).
-- The block is YAML 1.2 (core schema); a duplicate key anywhere is an error, as in the
-  `yaml` package mux uses, so it gives no description. PyYAML is imported only when a
-  frontmatter falls outside the fast path's simple subset (see "the fast path" below).
-- The description is the top-level `description` when it is a string (`description: 42`
-  is a number: no description). Whitespace runs become one space, then control chars
-  are dropped, then the ends trimmed; over 200 UTF-16 units it is cut to 200 units + `…`,
-  keeping whatever spacing precedes the cut.
-"""
+"""The one frontmatter reader: where a memory file's frontmatter is and its description, exactly as
+mux reads them (extractMemoryDescription, docs/formats.md §4.1): YAML 1.2 core schema, no duplicate
+keys, cleaned and cut to 200 UTF-16 units; a fast path for simple frontmatter, PyYAML for the
+rest."""
 
 import functools
 import json
@@ -31,7 +17,7 @@ DESCRIPTION_PREFIX_BYTES = 4096
 MAX_DESCRIPTION_UNITS = 200
 _ELLIPSIS = "…"
 
-# mux's FRONTMATTER_PATTERN; `\Z` because Python's `$` also matches before a final newline.
+# mux's FRONTMATTER_PATTERN; `\Z`: Python's `$` also matches before a final newline.
 _FRONTMATTER = LazyPattern(r"\A---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|\Z)")
 
 
@@ -69,8 +55,7 @@ def frontmatter_block(text: str) -> str | None:
 
 
 def description_prefix(text: str) -> str:
-    """The part of a file's text that its first 4 KiB cover, as mux reads them (a
-    character cut in half at the end becomes U+FFFD)."""
+    """The part of a text its first 4 KiB cover, as mux reads them."""
     head = encode_utf8(text[:DESCRIPTION_PREFIX_BYTES])  # ≥ 4 KiB unless it is all of it
     return head[:DESCRIPTION_PREFIX_BYTES].decode("utf-8", "replace")
 
@@ -82,19 +67,14 @@ def description_from_text(prefix: str) -> str:
 
 
 def full_description(text: str) -> str:
-    """The description of a whole text as the editor's field shows it: read as the
-    tree reads it (from the first 4 KiB), cleaned the same way, but not cut."""
+    """The description of a whole text as the editor's field shows it: read as the tree reads it,
+    not cut."""
     value = description_value(description_prefix(text))
     return clean_description(value, limit=None) if value is not None else ""
 
 
 def description_from_prefix(prefix: bytes) -> str:
-    """`description_from_text` of a file's first 4 KiB as bytes (invalid UTF-8 replaced).
-
-    Decodes as little as it can: nothing without frontmatter, and usually only up to the
-    first line that may close it (the fences are ASCII, so a cut at a line break decodes
-    to exactly the start of the full text).
-    """
+    """`description_from_text` of a file's first 4 KiB as bytes, decoding as little as it can."""
     if not prefix.startswith(b"---") or b"description" not in prefix:
         return ""
     fence = prefix.find(b"\n---", 3)
@@ -108,9 +88,8 @@ def description_from_prefix(prefix: bytes) -> str:
 
 
 def frontmatter_strings(prefix: str) -> dict[str, str]:
-    """Every top-level string value of the frontmatter in `prefix`, read by the same rules
-    as the description ({} without frontmatter, or when mux's parser would refuse it).
-    Other agents' files carry more keys than mux reads (Claude Code: `name`, `type`)."""
+    """Every top-level string of the frontmatter in `prefix`, by the description's rules ({} when
+    none or refused)."""
     match = _SIMPLE_FRONTMATTER.match(prefix)
     if match is not None:
         block = match.group(1)
@@ -132,8 +111,7 @@ def frontmatter_strings(prefix: str) -> dict[str, str]:
 
 
 def description_value(prefix: str) -> str | None:
-    """The raw `description` string of the frontmatter in `prefix`, or None when there
-    is no frontmatter, no description, it is not a string, or the YAML is malformed."""
+    """The raw `description` string of the frontmatter in `prefix`, or None."""
     handled, value = _fast_description(prefix)
     if handled:
         return value
@@ -143,10 +121,7 @@ def description_value(prefix: str) -> str | None:
     return _yaml_description(block)
 
 
-# --- agent definitions ----------------------------------------------------------------------
-
-# mux's agent definitions (`agents/<name>.md`, parseAgentDefinitionMarkdown.ts) fence their
-# frontmatter with `---` lines that may carry trailing blanks, unlike memory files.
+# mux's agent definitions (parseAgentDefinitionMarkdown.ts) allow trailing blanks on the fences.
 _AGENT_OPENING = LazyPattern(r"\A---[ \t]*\r?\n")
 _AGENT_FRONTMATTER = LazyPattern(
     r"\A---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", re.DOTALL | re.MULTILINE
@@ -171,9 +146,8 @@ class AgentDefinition(Slotted):
 
 
 def read_agent_definition(text: str) -> AgentDefinition:
-    """An agent definition (a leading BOM dropped): frontmatter is optional, and when
-    present it must be closed by a `---` line and be a YAML mapping (read as mux reads
-    frontmatter: the core schema, no repeated key). FrontmatterError says why not."""
+    """An agent definition (a BOM dropped): optional frontmatter, closed by `---` and a YAML mapping
+    read as mux reads frontmatter; FrontmatterError says why not."""
     text = text.removeprefix("\ufeff")
     if not _AGENT_OPENING.match(text):
         return AgentDefinition({}, text)
@@ -190,29 +164,22 @@ def read_agent_definition(text: str) -> AgentDefinition:
     return AgentDefinition(data or {}, text[match.end() :])
 
 
-# --- the title a file gives itself ---------------------------------------------------------
-
-# A link's text and target end where another link could begin: a long run of `[` or of
-# unclosed links is read once, not once from each `[`.
+# A link's text and target end where another link could begin: linear on runs of `[`.
 _HEADING_LINK = LazyPattern(r"\[([^\[\]]*+)\]\([^)\[]*+\)")
 _HEADING_MARKUP = LazyPattern(r"[*_`~]+")
-# A template's title heading, filled in below it: Claude Code's session summaries start
-# `# Session Title` / `_A short and distinctive 5-10 word descriptive title…_` / the title.
+# A template's title heading, filled in below it (Claude Code's session summaries).
 _TEMPLATE_TITLE = LazyPattern(r"^(?:session )?title$", re.IGNORECASE)
-# Claude Code's own hint under its title heading, left as it is in an unfilled template:
-# "_A short and distinctive 5-10 word descriptive title for the session. Super info dense,
-# no filler_". A filled summary either keeps it and writes the title on a line below, or
-# replaces it with the title in the same italics ("_Compaction任务中断问题 & …_").
+# Claude Code's hint under its title heading, left in an unfilled template or replaced by the title
+# in the same italics.
 _TEMPLATE_HINT = LazyPattern(
     r"^a short and distinctive\b.*\btitle for the session\b", re.IGNORECASE | re.DOTALL
 )
 
 
 def title_of(text: str) -> str:
-    """What a file calls itself, cleaned like a description ("" when nothing): its first
-    Markdown heading after any frontmatter (outside code fences), or, under a template's
-    title heading ("# Session Title"), the first line below it that is not the template's
-    own hint, emphasis dropped."""
+    """What a file calls itself, cleaned like a description: its first heading after the frontmatter
+    (outside fences), or under a template's title heading the first line that is not the template's
+    hint."""
     start = find_frontmatter(text)
     lines = text[start.end if start is not None else 0 :].splitlines()
     state: State = None
@@ -238,16 +205,13 @@ def title_of(text: str) -> str:
 
 
 def heading_text(raw: str) -> str:
-    """A heading's words: links as their text, emphasis and code marks dropped, a
-    trailing colon removed, cleaned like a description."""
+    """A heading's words: links as their text, marks and a trailing colon dropped, cleaned."""
     text = _HEADING_LINK.sub(r"\1", raw)
     text = _HEADING_MARKUP.sub("", text).strip().rstrip(":：").strip()
     return clean_description(text)
 
 
-# --- cleaning -------------------------------------------------------------------------------
-
-# Whitespace as JavaScript's `\s` sees it; Python's `\s` would also take U+001C–U+001F.
+# Whitespace as JavaScript's `\s` sees it.
 _WHITESPACE_RUN = LazyPattern(
     "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+"
 )
@@ -255,13 +219,8 @@ _CONTROL_CHARS = LazyPattern("[\x00-\x1f\x7f]")
 
 
 def clean_description(value: str, *, limit: int | None = MAX_DESCRIPTION_UNITS) -> str:
-    """mux's cleaning: whitespace runs → one space, control chars dropped, ends trimmed,
-    then (with a `limit`) cut to that many UTF-16 units + `…`.
-
-    Whitespace collapses first, so a control char between two spaces leaves two spaces.
-    A cut through an astral character keeps U+FFFD for its first half, which is what
-    mux's text turns into once encoded.
-    """
+    """mux's cleaning: whitespace runs to one space, control chars dropped, ends trimmed, then cut
+    to `limit` UTF-16 units + `…` (a cut astral character keeps U+FFFD)."""
     if value.isprintable() and "  " not in value:
         text = value.strip(" ")  # nothing to collapse or drop: the common case
     else:
@@ -280,10 +239,8 @@ def clean_description(value: str, *, limit: int | None = MAX_DESCRIPTION_UNITS) 
     return text
 
 
-# --- the YAML parser ------------------------------------------------------------------------
-
-# The implicit scalars of the YAML 1.2 core schema, as mux reads frontmatter: a plain scalar
-# matching one of these is not a string; `yes`, `on` and dates stay strings.
+# The YAML 1.2 core schema's implicit scalars, as mux reads frontmatter (`yes`, `on` and dates stay
+# strings).
 _CORE_SCHEMA_SCALARS: tuple[tuple[str, LazyPattern, list[str]], ...] = (
     ("tag:yaml.org,2002:null", LazyPattern(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]),
     (
@@ -308,8 +265,7 @@ _CORE_SCHEMA_SCALARS: tuple[tuple[str, LazyPattern, list[str]], ...] = (
 
 
 def _key_identity(key: Any) -> tuple[str, Any]:
-    # When two keys are "the same" for the `yaml` package: equal scalar values, where
-    # true is not 1 but 1 and 1.0 are one number.
+    # Keys the `yaml` package counts as one: true is not 1, but 1 and 1.0 are.
     if isinstance(key, bool):
         return ("bool", key)
     if isinstance(key, int | float):
@@ -319,16 +275,11 @@ def _key_identity(key: Any) -> tuple[str, Any]:
 
 @functools.cache
 def _core_schema_loader() -> Any:
-    """A safe loader that resolves plain scalars by the YAML 1.2 core schema only and,
-    like mux's parser, refuses a mapping that repeats a key.
+    """A safe loader resolving plain scalars by the YAML 1.2 core schema only and refusing a
+    repeated key, as mux; built on first use."""
+    import yaml  # lazy: the first paint reads plain frontmatter without it
 
-    Built on first use: nearly every file takes the fast path, so PyYAML (~15 ms to
-    import) is loaded only when some frontmatter needs the full parser.
-    """
-    import yaml  # lazy: ~14 ms; the first paint reads plain frontmatter without it
-
-    # libyaml when PyYAML was built with it: ~10x faster, and linear where the
-    # pure-Python scanner is quadratic (4 KiB of `[[[[` takes it seconds).
+    # libyaml where PyYAML has it: faster, and linear where the Python scanner is not.
     base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
     class CoreSchemaLoader(base):
@@ -355,16 +306,14 @@ def _core_schema_loader() -> Any:
 
 
 def yaml_scalar(value: str) -> str:
-    """`value` as a one-line YAML scalar that reads back as the same string: plain where
-    YAML allows it (`description: Build notes`, as agents and people write it), quoted only
-    where it needs to be (`description: 'yes'`, `"a: b"`). Every writer of a frontmatter
-    value uses it."""
-    import yaml  # lazy: ~14 ms; the first paint reads plain frontmatter without it
+    """`value` as a one-line YAML scalar that reads back as the same string, quoted only where
+    needed: every frontmatter writer uses it."""
+    import yaml  # lazy: the first paint reads plain frontmatter without it
 
     dumped = yaml.safe_dump(value, allow_unicode=True, width=1_000_000, default_style=None)
     text = dumped.removesuffix("\n...\n").rstrip("\n")
-    # PyYAML writes YAML 1.1; mux reads 1.2, where a plain `0E0` is a number: a value that
-    # does not read back the same by mux's rules (or was folded) is double-quoted (JSON).
+    # PyYAML writes YAML 1.1 and mux reads 1.2: a value that would not read back the same is
+    # JSON-quoted.
     read_back = _yaml_mapping(f"value: {text}") if "\n" not in text else None
     if read_back is None or read_back.get("value") != value:
         return json.dumps(value, ensure_ascii=False)
@@ -373,22 +322,21 @@ def yaml_scalar(value: str) -> str:
 
 def _yaml_load(block: str) -> Any:
     """A frontmatter block read by the full YAML parser; raises one of `_yaml_errors()`."""
-    import yaml  # lazy: ~14 ms; the first paint reads plain frontmatter without it
+    import yaml  # lazy: the first paint reads plain frontmatter without it
 
     return yaml.load(block, Loader=_core_schema_loader())  # a safe loader
 
 
 def _yaml_errors() -> tuple[type[Exception], ...]:
-    """What the parser raises on a malformed block. RecursionError: without libyaml, 4 KiB
-    of `[[[[...` nests deeper than the pure-Python parser can recurse."""
-    import yaml  # lazy: ~14 ms; the first paint reads plain frontmatter without it
+    """What the parser raises on a malformed block (RecursionError: deep nesting without
+    libyaml)."""
+    import yaml  # lazy: the first paint reads plain frontmatter without it
 
     return (yaml.YAMLError, ValueError, RecursionError)
 
 
 def _yaml_mapping(block: str) -> dict[Any, Any] | None:
-    """A frontmatter block read by the full YAML parser; None when it is malformed or
-    not a mapping."""
+    """A frontmatter block read by the full parser; None when malformed or no mapping."""
     try:
         data = _yaml_load(block)
     except _yaml_errors():
@@ -403,21 +351,13 @@ def _yaml_description(block: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
-# --- the fast path --------------------------------------------------------------------------
-
-# Nearly all frontmatter is a few `key: value` lines, and the pure-Python YAML parser costs
-# ~20x more than reading the file. So one regex recognizes a conservative subset of YAML
-# whose meaning is unambiguous and leaves everything else, or anything in doubt, to the
-# parser. The tests check that both agree on generated frontmatter.
-#
-# The subset: lines that are blank, `#` comments at column 0, or `key: value` at column 0
-# with a short ASCII key and a one-line value that is plain (no indicator first, no `: `,
-# ` #` or trailing `:`), quoted without escapes, or a flow list of simple words. No tabs,
-# CRs, BOMs, YAML line breaks (U+0085/2028/2029) or non-printable characters anywhere.
+# Most frontmatter is a few `key: value` lines: one regex recognizes a conservative subset of YAML
+# (column-0 keys, plain, simply quoted or flow-list values, printable ASCII) and leaves anything in
+# doubt to the parser; the tests check both agree.
 _OUTSIDE_SIMPLE_ASCII = LazyPattern("[^\n\x20-\x7e]")
 
 
-# The same test for text beyond ASCII (compiling it takes ~6 ms).
+# The same test for text beyond ASCII.
 _OUTSIDE_SIMPLE_SUBSET = LazyPattern(
     "[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
 )
@@ -432,22 +372,21 @@ _SIMPLE_VALUE = (
     r"|[^\n !\"#%&'*,\-:>?@\[\]`{|}](?:[^\n:#]++|:(?=[^ \n])|(?<! )#)*+)"
 )
 _SIMPLE_LINE = rf"(?: *+|#[^\n]*+|[A-Za-z_][A-Za-z0-9_-]{{0,63}}:(?: ++{_SIMPLE_VALUE})?+ *+)"
-# Opening fence, simple lines, closing fence: a fence line is never a simple line, so the
-# block ends at the first fence, exactly as mux's pattern finds it. At least one line: the
-# opening fence's line break cannot also be the closing fence's (`---\n---\n` is no block).
+# Opening fence, simple lines, closing fence: the block ends at the first fence, as mux's pattern
+# finds it.
 _SIMPLE_FRONTMATTER = LazyPattern(rf"---\r?\n((?:{_SIMPLE_LINE}\n)++)---(?:\r?\n|\Z)")
 _SIMPLE_ENTRY = LazyPattern(r"^([A-Za-z_][A-Za-z0-9_-]*):(.*)$", re.MULTILINE)
 _CORE_SCHEMA_NON_STRING = LazyPattern("|".join(p.pattern for _, p, _ in _CORE_SCHEMA_SCALARS))
 _CORE_SCHEMA_FIRST_CHARS = frozenset(char for _, _, first in _CORE_SCHEMA_SCALARS for char in first)
-# The keys of the subset YAML does not read as strings: `null:` and `NULL:` are one key.
+# The subset's keys YAML does not read as strings.
 _NON_STRING_KEYS = frozenset(
     word for word in ("null", "true", "false") for word in (word, word.title(), word.upper())
 )
 
 
 def _fast_description(prefix: str) -> tuple[bool, str | None]:
-    """(True, the raw description or None) when the frontmatter lies in the simple
-    subset; (False, None) when the YAML parser must decide."""
+    """(True, the raw description or None) when the frontmatter lies in the simple subset, else
+    (False, None)."""
     match = _SIMPLE_FRONTMATTER.match(prefix)
     if match is None:
         return False, None

@@ -1,23 +1,6 @@
-"""Merging text line by line, three ways — the one algorithm the editor and sync share.
-
-`merge_lines(base, mine, theirs)` keeps both sides' changes of `base` when they touch
-different lines, and reports a conflict when they overlap: it never guesses which of two
-edits of the same lines wins. Lines are compared with their line breaks, so the result is
-exact text (a last line without a newline stays so unless a side changed it).
-
-Two changes overlap when they replace some of the same base lines, or both insert at the
-same place. A change next to another (an agent appending after the line the user edited)
-merges, and the same change made on both sides is kept once. `insertions="both"` (what
-sync asks for) also merges two insertions at the same place — two machines each adding
-a note at the end of a file — keeping `theirs` first (it was published first), then
-`mine`; replacements of the same lines still conflict.
-
-`merge_union(mine, theirs)` is the merge when no common base is known (a file-sync
-tool's conflict copy): every line of both is kept, in order, the lines both have once.
-
-Pure functions, no I/O: the editor runs them on a worker (`check` is called between the
-two comparisons, to stop a cancelled job).
-"""
+"""Three-way merge line by line, the one the editor and sync share: both sides' changes of different
+lines kept, overlapping ones a conflict (two insertions at one place merged with
+`insertions="both"`, theirs first); `merge_union` when no base is known. Pure functions."""
 
 from __future__ import annotations
 
@@ -76,16 +59,14 @@ def merge_lines(
     check: Callable[[], None] | None = None,
 ) -> LineMerge:
     """Merge the changes `base` → `mine` and `base` → `theirs` (see the module doc)."""
-    # Lines are compared with a final line break on each: a side that adds lines after a
-    # last line without one has not changed that line. Whether the result ends with a
-    # break is merged on its own (the side that changed it wins).
+    # Lines compared each with a final break; whether the result ends with one is merged on its own.
     ends = [_ends_with_break(text) for text in (base, mine, theirs)]
     base_lines, mine_lines, theirs_lines = (_lines(text) for text in (base, mine, theirs))
     mine_changes = _changes(base_lines, mine_lines, mine=True)
     if check is not None:
         check()
     theirs_changes = _changes(base_lines, theirs_lines, mine=False)
-    # At one place, theirs sorts first: with insertions="both" it is kept first.
+    # At one place, theirs sorts first.
     changes = sorted(mine_changes + theirs_changes, key=lambda c: (c.start, c.end, c.mine))
     kept: list[Change] = []
     conflicts: list[tuple[int, int]] = []
@@ -113,8 +94,8 @@ def merge_lines(
 
 
 def merge_union(mine: str, theirs: str) -> str:
-    """Both texts in one, nothing dropped: the lines they share once, in order, and where
-    they differ, `mine`'s lines then `theirs'`."""
+    """Both texts in one: shared lines once, in order; where they differ, `mine`'s then
+    `theirs'`."""
     mine_lines, theirs_lines = _lines(mine), _lines(theirs)
     matcher = difflib.SequenceMatcher(None, mine_lines, theirs_lines, autojunk=False)
     merged: list[str] = []

@@ -1,32 +1,6 @@
-"""Near-duplicate texts: the one mechanism (the offline consolidator's combines, `memtab
-duplicates`).
-
-Each text is a set of features — the offline consolidator's are word 3-shingles of its
-bullets and paragraphs (`consolidation.offline.units`: lines nearly the same), `memtab
-duplicates`' the stems of its words (`trust.words`: the same note in other words) — and two
-texts are alike when the Jaccard similarity of their sets reaches a threshold: plain, or
-weighted (each feature counts its weight, as IDF weights a word by how few texts hold it:
-`idf_weights`). Candidate pairs come from an inverted index of the features, so only sets
-sharing a feature that is not boilerplate are compared: a feature held by more than
-`common` sets never makes a pair on its own, and the index holds just the features in two
-sets or more (found with set operations, in C), which keeps it small and quick on 20,000
-texts.
-
-Alike is not transitive: A~B and B~C say nothing of A and C. So a group (`alike_groups`)
-is a keeper and the items alike to *it* — the best-ranked item with every item still free
-that is alike to it, then the next best-ranked free item, and so on.
-
-Why by hand, when libraries for near-duplicate text exist? Measured on the seeded
-duplicates of `tests/support/seeded_duplicates.py` (260 notes, 70 pairs that say the
-same, the rest siblings, variants and unrelated notes; docs/trust-quality.md "Duplicates"):
-the weighted Jaccard of stems separates them best (every pair at 0.34–1.0 but one, the
-highest other pair 0.33); rapidfuzz's `token_set_ratio` (8 µs a pair) puts a sibling
-above the lowest true pair (0.95 against 0.74), its `token_sort_ratio` and Indel
-distance over the sorted stems do worse than plain Jaccard, and datasketch's MinHash
-approximates plain Jaccard (worse than weighted) at 0.59 s to import (numpy, scipy),
-over a quarter of a command's 2 s. The library kept is the one that fits: Snowball's
-stemmer (the search engine's, `store.text.stems`), by which reworded notes share their words.
-"""
+"""Near-duplicate texts, the one mechanism (the offline consolidator, `memtab duplicates`): feature
+sets alike by plain or weighted Jaccard, candidate pairs from an inverted index without boilerplate
+features, and groups of a keeper with what is alike to it (docs/trust-quality.md "Duplicates")."""
 
 from __future__ import annotations
 
@@ -38,21 +12,19 @@ from itertools import combinations, repeat
 from typing import Any, TypeVar
 
 COMMON_FILES = 50
-"""A feature held by more sets than this is boilerplate: it never makes two sets a
-candidate pair on its own (keeps candidate generation near-linear on big stores)."""
+"""A feature held by more sets than this is boilerplate: it makes no candidate pair alone."""
 
 F = TypeVar("F", bound=Hashable)
 
 _WORD = re.compile(r"\w+")
-# What `\w` matches in ASCII text; every other ASCII character becomes a space.
+# What `\w` matches in ASCII; every other ASCII character becomes a space.
 _ASCII_WORD_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _ASCII_NON_WORD_TO_SPACE = bytes(c if c in _ASCII_WORD_CHARS else 0x20 for c in range(256))
 
 
 def lowered_words(text: str) -> list[str]:
-    """`\\w+` runs of the lowercased text: the words features are made of. ASCII text
-    (nearly every note) is split by a byte table instead of the regex: the same words in
-    a third of the time, which counts when every note of a 20,000-file home is read."""
+    """`\\w+` runs of the lowercased text, ASCII text split by a byte table rather than the
+    regex."""
     if text.isascii():
         return (
             text.encode("ascii").translate(_ASCII_NON_WORD_TO_SPACE).decode("ascii").lower().split()
@@ -69,9 +41,7 @@ def jaccard(a: frozenset[Any], b: frozenset[Any]) -> float:
 
 
 def idf_weights(sets: Iterable[frozenset[F]]) -> dict[F, float]:
-    """Each feature's inverse document frequency, smoothed: log(1 + N / sets holding it).
-    A feature a single set holds weighs most, one every set holds least — but not
-    nothing, so two texts alone are still compared by what they share."""
+    """Each feature's smoothed inverse document frequency: log(1 + N / sets holding it)."""
     counts: Counter[F] = Counter()
     total = 0
     for features in sets:
@@ -87,8 +57,8 @@ def near_duplicate_pairs(
     weight: Mapping[F, float] | None = None,
     common: int = COMMON_FILES,
 ) -> list[tuple[float, int, int]]:
-    """(similarity, i, j) for every pair of sets at or above the threshold, the most alike
-    first: Jaccard, or weighted Jaccard when `weight` is given (see the module doc)."""
+    """(similarity, i, j) for every pair at or above the threshold, most alike first (weighted with
+    `weight`)."""
     seen: set[F] = set()
     repeated: set[F] = set()
     for features in sets:
@@ -103,12 +73,9 @@ def near_duplicate_pairs(
     for members in postings.values():
         if 1 < len(members) <= common:
             candidates.update(combinations(members, 2))
-    # Each set's size (its weight, weighted) once: the union is the two sizes less what
-    # they share, so only the intersection is summed a pair; and a pair whose sizes differ
-    # more than the threshold allows (the smaller over the larger is the best similarity
-    # the two can reach) is never compared.
-    # The weights are summed by `map` over the sets in their order (a generator's step a
-    # feature took twice as long): the same sums, to the bit.
+    # Each set's size once: the union is the sizes less the intersection, and a pair whose sizes
+    # differ past the threshold is never compared. Summed by `map`, in order: the same sums to the
+    # bit.
     if weight is None:
         sizes = [float(len(features)) for features in sets]
     else:
@@ -132,9 +99,8 @@ def near_duplicate_pairs(
 def alike_groups(
     pairs: Iterable[tuple[float, int, int]], rank: Callable[[int], Any]
 ) -> list[tuple[list[int], float]]:
-    """Groups of alike items (indexes, keeper first, at least two each) with the lowest
-    similarity of a member to the keeper, the keeper the best-ranked (smallest `rank`)
-    item of its group (see the module doc)."""
+    """Groups of alike items (indexes, keeper first, two or more) with the lowest similarity to the
+    keeper, the best-ranked item keeping."""
     alike: dict[int, dict[int, float]] = defaultdict(dict)
     for similarity, i, j in pairs:
         alike[i][j] = alike[j][i] = similarity

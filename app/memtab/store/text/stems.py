@@ -1,11 +1,5 @@
-"""A word's English stem: Snowball's English stemmer (Porter2), as the search engine's
-own analyzer (tantivy's `Filter.stemmer("english")`) cuts it — "runs", "running" and
-"run" are one stem. One stemmer for every part that compares words by meaning's
-roughest cut (`memtab duplicates`, `memtab contradictions`, `memtab recall`), taken from
-the engine every install has rather than a second stemmer library: the same stem as
-snowballstemmer's for each of 211,711 words of the fixtures, docs, sources and
-site-packages (26 Nov), in Rust.
-"""
+"""A word's English stem (Snowball's Porter2) as the search engine's analyzer cuts it: one stemmer
+for every part that compares words."""
 
 from __future__ import annotations
 
@@ -23,8 +17,7 @@ _lock = threading.Lock()  # the analyzer is one Rust object, borrowed by each ca
 
 
 def english_stem(word: str) -> str:
-    """The stem of `word`, a lower-cased word with no space in it (worked out once per
-    process)."""
+    """The stem of a lower-cased word (worked out once per process)."""
     found = _stems.get(word)
     if found is None:
         with _lock:

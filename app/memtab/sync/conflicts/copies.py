@@ -1,19 +1,6 @@
-"""Resolving a file-sync tool's conflict copies (docs/formats.md §18.5).
-
-Recognising a copy is `store.conflict_copies` (the one place); this module lists the
-copies a home holds — of memory files and of the sidecars in the home's top directory —
-and resolves them:
-
-- **Keep this** (`this`): the copy's text becomes the original's;
-- **Keep mine** (`mine`): the original stays as it is;
-- **Merge** (`both`): every line of both, the lines they share once; or the merged text
-  the user wrote. `memory-meta.json` merges by the sync rules instead (pins a union,
-  the larger count, the latest times: `meta_merge.merge_record` without a common state).
-
-A memory file's copy then goes away through `MemoryStore.delete` (so history keeps it and
-it can be restored); a sidecar's copy is moved to `<home>/memtab/conflict-copies/`.
-Nothing is lost either way.
-"""
+"""Resolving a file-sync tool's conflict copies (docs/formats.md §18.5): keep this, keep mine, or
+merge (memory-meta.json by the sync rules); a memory file's copy then deleted through history, a
+sidecar's moved to `memtab/conflict-copies/`."""
 
 from __future__ import annotations
 
@@ -48,7 +35,7 @@ from memtab.sync.meta_merge import merge_record
 from memtab.sync.records import MetaRecord
 
 Keep = Literal["this", "mine", "both"]
-# The sidecars a file-sync tool may copy, and the lock each is changed under (§14.1).
+# The sidecars a file-sync tool may copy, and each one's lock (§14.1).
 SIDECAR_LOCKS = {
     "memory-meta.json": "memory-meta",
     "memory-consolidation.json": "memory-consolidation",
@@ -67,7 +54,7 @@ def memory_copies(store: MemoryStore) -> list[ConflictCopy]:
 
 
 class CopyRow(Record, write_only=True):
-    """A conflict copy of a memory file as `memtab conflicts --json` and the doctor list it
+    """A memory file's conflict copy as `memtab conflicts --json` and doctor list it
     (docs/formats.md §18.5)."""
 
     path: str
@@ -93,8 +80,7 @@ def copy_row(copy: ConflictCopy) -> CopyRow:
 
 
 class SidecarCopy(Record, write_only=True):
-    """A conflict copy of one of the home's sidecars, listed as a memory file's is, and
-    whether it is merged by rule (docs/formats.md §18.5)."""
+    """A sidecar's conflict copy, and whether it merges by rule (docs/formats.md §18.5)."""
 
     path: Path
     original: Annotated[Path, Key("conflictOf")]
@@ -131,9 +117,8 @@ def sidecar_copies(home: Home) -> list[SidecarCopy]:
 def resolve_memory_copy(
     store: MemoryStore, raw_path: str, *, keep: Keep | None = None, merged: bytes | None = None
 ) -> ConflictCopy:
-    """Resolve the conflict copy at `raw_path` (see the module doc); the copy it was.
-    MemoryStoreError when the path is not a conflict copy or the original changed while
-    this ran (nothing is changed then)."""
+    """Resolve the conflict copy at `raw_path`; the copy it was. MemoryStoreError when it is none or
+    the original changed meanwhile."""
     if (keep is None) == (merged is None):
         raise MemoryStoreError("Say what to keep: this, mine or both, or give the merged text")
     path = parse_file_path(raw_path)
@@ -185,8 +170,7 @@ def _writer_of(store: MemoryStore, path: VirtualPath) -> str:
 
 
 def resolve_sidecar_copy(home: Home, copy: SidecarCopy, keep: Keep) -> Path:
-    """Resolve a sidecar's copy; where the copy (or, for `this`, the replaced original)
-    was put aside."""
+    """Resolve a sidecar's copy; where what went was put aside."""
     if keep == "both":
         if not copy.mergeable:
             raise MemoryStoreError(

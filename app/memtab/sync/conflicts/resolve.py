@@ -1,22 +1,6 @@
-"""Deciding a sync conflict: this machine's text, the other side's, both, or a merge.
-
-A conflict keeps this machine's text in the file and the other side's in the sync
-repository (docs/formats.md §18.4); `conflict_texts` gives the window's three-way view
-all three (their common ancestor, this machine's, the other side's). `resolve_conflict`
-makes the decision:
-
-- `local`: the file stays as it is, and the repository gets it;
-- `remote`: the file gets the other side's text;
-- `both`: every line of both, the lines they share once (`line_merge.merge_union`);
-- a merged text the user wrote.
-
-The file is written through `MemoryStore` (recorded in history as the user's, checked
-against what the file holds now; the lines it keeps from the other side are that side's in
-blame — the provenance log's `keptFrom`, docs/formats.md §20.1), then committed on this
-machine's branch: the next sync sends the decision to the others. Nothing is lost: the
-text not kept stays in history (this machine's) or in the repository's history (the
-other side's).
-"""
+"""Deciding a sync conflict (docs/formats.md §18.4): this machine's text, the other side's, both, or
+a merge, written through `MemoryStore` (the other side's kept lines its author's in blame, §20.1)
+and committed for the next sync to send."""
 
 from __future__ import annotations
 
@@ -49,8 +33,8 @@ class ConflictTexts:
 
 
 def find_conflict(service: SyncService, path: str, target: str | None = None) -> SyncConflict:
-    """The conflict at `path` (a virtual path, or a repository path), SyncError when there
-    is none or the path names several (then `target` chooses)."""
+    """The conflict at `path` (virtual or repository path); SyncError when none or several (`target`
+    chooses)."""
     found = [
         conflict
         for conflict in service.conflicts()

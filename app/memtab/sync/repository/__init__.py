@@ -1,3 +1,2 @@
-"""The sync repository: git run safely, its objects and layout, the scopes it carries, leftovers of
-a killed sync.
-"""
+"""The sync repository: git run safely, its objects and layout, the scopes it carries, a killed
+sync's leftovers."""

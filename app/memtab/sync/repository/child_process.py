@@ -14,16 +14,13 @@ from typing import IO
 POLL_S = 0.05
 """How often a wait looks at the cancel and the time limit."""
 STOP_GRACE_S = 2.0
-"""How long a stopped git has to remove its lock files before its group is killed outright.
-git removes them on SIGTERM; killed mid-update, it leaves `<ref>.lock` behind — in a path
-remote (a shared folder) that refuses every later push to that branch, from every machine."""
+"""How long a stopped git has to remove its lock files before its group is killed (a left
+`<ref>.lock` refuses later pushes)."""
 _CHUNK = 1 << 16
 
 
 def ended(process: subprocess.Popen[bytes], pipes: Pipes) -> bool:
-    """Whether the child ended, waiting up to `POLL_S`: woken as its output ends, which
-    is when it exits but for a child it left holding the pipes (ssh), so a git that takes
-    5 ms is not waited for as a poll's sleep does (up to half again its time)."""
+    """Whether the child ended, waiting up to `POLL_S`, woken as its output ends."""
     if not pipes.drained(POLL_S):
         return process.poll() is not None
     try:
@@ -34,8 +31,7 @@ def ended(process: subprocess.Popen[bytes], pipes: Pipes) -> bool:
 
 
 def kill(process: subprocess.Popen[bytes]) -> None:
-    """Stop the child's process group (a push's receive-pack with it): asked to end first,
-    so each git removes its lock files, then killed if any of it is left after
+    """Stop the child's process group: asked to end (git removes its locks), killed after
     `STOP_GRACE_S`."""
     try:
         os.killpg(process.pid, signal.SIGTERM)
@@ -54,9 +50,7 @@ def kill(process: subprocess.Popen[bytes]) -> None:
 
 
 def _group_alive(group: int) -> bool:
-    """Whether a member of the process group still runs. A member whose parent died first
-    stays a zombie until the system reaps it (seconds, under some inits), and a zombie
-    holds no lock: where /proc tells states, zombies do not count."""
+    """Whether a member of the process group still runs (zombies do not count where /proc tells)."""
     try:
         os.killpg(group, 0)
     except ProcessLookupError:
@@ -126,8 +120,7 @@ def _drain(pipe: IO[bytes] | None, into: list[bytes]) -> None:
 
 
 def _feed(pipe: IO[bytes], data: bytes | None) -> None:
-    """Write `data` and close: a child that stopped reading (it failed, or was killed)
-    ends the writing, its own message says why."""
+    """Write `data` and close; a child that stopped reading ends the writing."""
     try:
         with pipe:
             view = memoryview(data or b"")

@@ -1,21 +1,6 @@
-"""The `git` program, run as Memtab's sync needs it: no shell, no prompt, no hang.
-
-Sync uses the `git` the developer already has (docs/formats.md §18.1): it brings their
-credentials (ssh agent, credential helpers, `~/.ssh/config`) untouched, so Memtab never
-stores a password. Each command runs as a child process without a shell or a terminal:
-`GIT_TERMINAL_PROMPT=0`, stdin closed, a session of its own (so ssh cannot ask on the
-terminal either) and, unless the user chose an ssh command, `ssh -o BatchMode=yes`. A
-credential that would need typing fails at once, with git's own words.
-
-Every command has a time limit and can be cancelled: the child's process group is killed.
-Network commands (fetch, push, ls-remote) are told apart by `GitError.kind`: `offline` (the
-remote cannot be reached now: retried next time), `auth` (credentials refused: the user
-must act), `missing` (no such repository), or `failed`.
-
-The repository is bare: no work tree, no hooks, no filters or line-ending conversion, so
-contents go in and out byte for byte (`objects.py` reads and writes its objects). Without
-git on PATH, `find_git` says so in one sentence; nothing else in Memtab needs it.
-"""
+"""The `git` program as sync runs it (docs/formats.md §18.1): no shell, no prompt, no terminal,
+batch-mode ssh, a time limit and cancel on every command; the user's credentials untouched; network
+failures told apart by `GitError.kind`; a bare repository, contents byte for byte."""
 
 from __future__ import annotations
 
@@ -46,7 +31,7 @@ GIT_MISSING = (
 
 ErrorKind = Literal["offline", "auth", "missing", "failed", "cancelled"]
 
-# git's and ssh's words for each kind of network failure (English: git runs with LC_ALL=C).
+# git's and ssh's words for each kind of network failure (LC_ALL=C).
 _AUTH = re.compile(
     r"Permission denied|Authentication failed|could not read Username|could not read Password"
     r"|Host key verification failed|terminal prompts disabled|access denied|HTTP (?:401|403)"
@@ -67,10 +52,7 @@ _OFFLINE = re.compile(
 )
 
 
-# What the git serving a path remote is told (see `Git._remote_side`): no hooks
-# (pre-receive, update, reference-transaction, proc-receive, post-receive, post-update,
-# push-to-checkout, pre-auto-gc), no program in place of the alternates' refs, no gc after
-# a push, never a checkout into a work tree (it would run the repository's filters).
+# What the git serving a path remote is told: no hooks, no alternates' program, no gc, no checkout.
 _REMOTE_SIDE_CONFIG = (
     "core.hooksPath=" + os.devnull,
     "core.alternateRefsCommand=true",
@@ -82,8 +64,8 @@ _REMOTE_SIDE_CONFIG = (
 
 
 def is_local_remote(url: str) -> bool:
-    """Whether git reaches `url` as a path on this machine: `file://`, or no `scheme://`
-    and no `host:path` (scp-like: a colon before any slash; `C:` is a Windows drive)."""
+    """Whether git reaches `url` as a local path (`file://`, or neither `scheme://` nor scp-like
+    `host:path`)."""
     if url.startswith("file://"):
         return True
     if "://" in url or "::" in url:
@@ -99,9 +81,8 @@ _NOT_A_REPOSITORY = re.compile(r"does not appear to be a git")
 
 
 def remote_problem(url: str) -> str | None:
-    """Why `url` is refused as a remote before git sees it, or None. A remote is data,
-    never code: git's remote helpers (`ext::sh -c …`, `fd::`) run commands, and a URL
-    starting with `-` would be read as an option."""
+    """Why `url` is refused as a remote before git sees it (a remote helper, a leading `-`), or
+    None."""
     if not url.strip():
         return "The remote is empty: give a git URL (ssh or https) or a path to a repository"
     if _CONTROL.search(url):
@@ -138,8 +119,7 @@ def describe_remote_error(remote: str, error: GitError) -> str:
     return f"Cannot use {remote}: {words}"
 
 
-# The (git program, branch) pairs git accepted: each sync checks its target's branch, and
-# git's rules do not change under a running Memtab — one process per name, not per sync.
+# The (git, branch) pairs git accepted: its rules do not change under a running Memtab.
 _ACCEPTED_BRANCHES: set[tuple[str, str]] = set()
 
 
@@ -175,8 +155,7 @@ class Identity:
 
 
 class GitError(Exception):
-    """A git command failed; `kind` says what that means for sync, the message says why
-    in git's words (its last lines of stderr)."""
+    """A git command failed; `kind` says what it means for sync, the message git's last words."""
 
     def __init__(self, message: str, kind: ErrorKind = "failed") -> None:
         super().__init__(message)
@@ -200,8 +179,7 @@ def find_git(env: Mapping[str, str] | None = None) -> str:
 
 
 def classify_network_error(stderr: str) -> ErrorKind:
-    """What a failed fetch or push means: auth is checked first (ssh's "Permission denied"
-    comes with "Could not read from remote repository")."""
+    """What a failed fetch or push means (auth checked first)."""
     if _AUTH.search(stderr):
         return "auth"
     if _OFFLINE.search(stderr) and not _NOT_A_REPOSITORY.search(stderr):
@@ -226,11 +204,9 @@ class Git:
         self._repeated: set[str] = set()  # config keys set more than once
         self._origin: tuple[str | None] | None = None  # (origin's URL,) once asked
 
-    # --- running -------------------------------------------------------------------------
-
     def _environment(self) -> dict[str, str]:
         env = dict(os.environ)
-        # Memtab reads git's messages: in English, without a pager or a prompt.
+        # In English, without a pager or a prompt.
         env.update(
             {
                 "LC_ALL": "C",
@@ -254,8 +230,8 @@ class Git:
         check: bool = True,
         network: bool = False,
     ) -> subprocess.CompletedProcess[bytes]:
-        """Run `git <args>` in the repository; GitError when it fails (unless not `check`),
-        times out or is cancelled."""
+        """Run `git <args>` in the repository; GitError when it fails (unless not `check`), times
+        out or is cancelled."""
         command = self._command(args)
         full_env = {**self._env, **(env or {})}
         if network and self._uses_default_ssh():
@@ -280,12 +256,10 @@ class Git:
             "gc.autoDetach=false",
             "-c",
             "maintenance.autoDetach=false",
-            # Fetched objects stay packed: a loose object per file would fill the
-            # repository with directories (each one more for a home's watcher).
+            # Fetched objects stay packed.
             "-c",
             "fetch.unpackLimit=1",
-            # What a fetch brought is read in FETCH_HEAD (`Git.fetch`), whatever the user's
-            # config says (git before 2.29 always writes it).
+            # A fetch's result is read in FETCH_HEAD whatever the user's config says.
             "-c",
             "fetch.writeFetchHEAD=true",
             *args,
@@ -306,9 +280,8 @@ class Git:
         )
 
     def start(self, args: Sequence[str]) -> subprocess.Popen[bytes]:
-        """A long-running git with pipes (`git cat-file --batch`) that answers each request
-        in full before it reads the next; the caller ends it. Its stderr is not kept: no
-        one would empty that pipe."""
+        """A long-running git with pipes (`cat-file --batch`), stderr not kept; the caller ends
+        it."""
         return self._spawn(self._command(args), self._env, stdin=True, stderr=False)
 
     def _wait(
@@ -318,9 +291,8 @@ class Git:
         timeout_s: float,
         args: Sequence[str],
     ) -> tuple[bytes, bytes]:
-        """Feed stdin and drain stdout and stderr at once, each on a thread of its own:
-        a child that writes while it reads (fast-import, a fetch's progress) never waits on
-        a pipe nobody empties. The process group is killed on cancel or past the time."""
+        """Feed stdin and drain both outputs on threads; the group killed on cancel or past the
+        time."""
         pipes = Pipes(process, input_data)
         deadline = time.monotonic() + timeout_s
         while not ended(process, pipes):
@@ -334,7 +306,7 @@ class Git:
                 raise GitError(
                     f"git {args[0]} took longer than {timeout_s:.0f} s and was stopped", "offline"
                 )
-        # A child it left behind (ssh) may hold the pipes open: not past the time limit.
+        # A child it left (ssh) may hold the pipes: not past the time limit.
         if not pipes.join(max(deadline - time.monotonic(), POLL_S)):
             kill(process)
             pipes.join(POLL_S)
@@ -354,8 +326,7 @@ class Git:
         return self._config
 
     def _uses_default_ssh(self) -> bool:
-        """Whether ssh runs in batch mode: unless the user's environment or git config
-        names an ssh command (then Memtab keeps it)."""
+        """Whether ssh runs in batch mode (unless the user names an ssh command)."""
         if self._env.get("GIT_SSH_COMMAND") or self._env.get("GIT_SSH"):
             return False
         return not self.config().get("core.sshcommand")
@@ -368,8 +339,6 @@ class Git:
         if name and email:
             return Identity(name, email)
         return fallback
-
-    # --- the repository ------------------------------------------------------------------
 
     def init(self, remote: str, branch: str) -> None:
         """A new bare repository fetching `branch` of `remote` as `origin`."""
@@ -395,8 +364,7 @@ class Git:
         self._config = self._origin = None
 
     def remote_url(self) -> str | None:
-        """origin's URL as git uses it (the user's `insteadOf` applied), asked once: only
-        `init` changes it. Read from the config unless a `url.*` setting may rewrite it."""
+        """origin's URL as git uses it (`insteadOf` applied), asked once."""
         if self._origin is None:
             config, key = self.config(), "remote.origin.url"
             rewrites = any(name.startswith("url.") for name in config)  # insteadOf
@@ -447,14 +415,9 @@ class Git:
             raise GitError(_last_lines(result.stderr) or "git merge-base failed")
         return result.returncode == 0
 
-    # --- the network ---------------------------------------------------------------------
-
     def _remote_side(self, option: str, program: str) -> list[str]:
-        """A remote on a path (a shared drive, a NAS) is served by a git this machine runs,
-        in the remote's repository, with the remote's config and hooks: a remote is data,
-        never code (docs/formats.md §18.1), so that git is told on its command line —
-        which wins over any config — to run nothing the repository names. Over a network
-        the remote's git runs on its own host, as its own user."""
+        """The options that make the git serving a path remote run nothing the repository names
+        (docs/formats.md §18.1)."""
         url = self.remote_url()
         if url is None or not is_local_remote(url):
             return []
@@ -469,12 +432,8 @@ class Git:
         maintain: bool = True,
         timeout_s: float = NETWORK_TIMEOUT_S,
     ) -> str | None:
-        """Fetch `branch` of origin; the commit it points at, None when the remote has no
-        such branch yet (an empty repository). GitError (kind offline/auth/missing).
-        `track`: origin's remote-tracking branch is moved to it too; else it is left for
-        `track` (a push beside the fetch moves it when the remote takes the push).
-        `maintain`: git's maintenance after it, as a fetch runs it; else the caller runs
-        `maintain` when the repository got anything (a git before 2.29 runs it anyway)."""
+        """Fetch `branch` of origin; its commit, None when the remote has none. GitError. `track`
+        moves origin's tracking branch too; `maintain` runs git's maintenance after."""
         tracking = f"refs/remotes/origin/{branch}"
         spec = f"+refs/heads/{branch}:{tracking}" if track else f"refs/heads/{branch}"
         try:
@@ -506,15 +465,12 @@ class Git:
         return fetched
 
     def maintain(self, *, timeout_s: float = NETWORK_TIMEOUT_S) -> None:
-        """git's maintenance as a fetch runs it after its work (`maintenance run --auto`:
-        a repack once the packs that fetches and commits add pile up; most times nothing).
-        A git before 2.29 has no such command (this then fails, unheeded): its fetch,
-        not knowing `maintenance.auto`, ran `gc --auto` itself."""
+        """git's maintenance as a fetch runs it (`maintenance run --auto`; a git before 2.29 fails,
+        unheeded)."""
         self.run(["maintenance", "run", "--auto", "--quiet"], timeout_s=timeout_s, check=False)
 
     def _fetched(self) -> str | None:
-        """The commit the fetch just made wrote in FETCH_HEAD (its first line: `<id>`, a
-        tab, …), read there rather than by one more git."""
+        """The commit the fetch wrote in FETCH_HEAD's first line."""
         try:
             with open(self.repo / "FETCH_HEAD", "rb") as handle:
                 line = handle.readline(256)
@@ -525,8 +481,7 @@ class Git:
         return oid if len(oid) == length and all(c in "0123456789abcdef" for c in oid) else None
 
     def track(self, branch: str, commit: str | None) -> None:
-        """Move origin's remote-tracking branch to `commit` (None: remove it), as a fetch
-        that tracks it leaves it."""
+        """Move origin's tracking branch to `commit` (None: remove it)."""
         tracking = f"refs/remotes/origin/{branch}"
         if commit is None:
             self.run(["update-ref", "-d", tracking], check=False)
@@ -534,8 +489,7 @@ class Git:
             self.run(["update-ref", "-m", "memtab sync: fetch", tracking, commit])
 
     def heads(self, *, timeout_s: float = NETWORK_TIMEOUT_S) -> dict[str, str]:
-        """The branches of origin and their commits (`ls-remote`: nothing is fetched).
-        GitError (kind offline/auth/missing)."""
+        """origin's branches and commits (`ls-remote`); GitError."""
         result = self.run(
             ["ls-remote", "--heads", *self._remote_side("--upload-pack", "upload-pack"), "origin"],
             timeout_s=timeout_s,
@@ -549,9 +503,8 @@ class Git:
         return heads
 
     def push(self, branch: str, commit: str, *, timeout_s: float = NETWORK_TIMEOUT_S) -> bool:
-        """Push `commit` to `branch` of origin; False when the remote moved meanwhile (fetch
-        and merge again). GitError for anything else, in git's words (a lock file in the
-        way: in words that say what to do)."""
+        """Push `commit` to `branch` of origin; False when the remote moved meanwhile. GitError
+        otherwise."""
         side = self._remote_side("--receive-pack", "receive-pack")
         args = ["push", "--quiet", "--no-verify", *side, "origin", f"{commit}:refs/heads/{branch}"]
         result = self.run(args, timeout_s=timeout_s, network=True, check=False)
@@ -570,10 +523,7 @@ class Git:
         raise _failure(args, result, network=True)
 
 
-# git's words (the remote's lines included) for a push refused because the branch moved
-# since the fetch: "[rejected] … (non-fast-forward)" or "(fetch first)", or another push's
-# update that moment ("cannot lock ref …: is at … but expected …"). Any other refusal (a
-# hook, a size limit, a protected branch) is the remote's answer, not a reason to retry.
+# A push refused because the branch moved since the fetch; any other refusal is the remote's answer.
 _REMOTE_MOVED = ("non-fast-forward", "fetch first", "but expected")
 _LOCK_IN_THE_WAY = re.compile(r"Unable to create '([^']+\.lock)': File exists")
 
@@ -586,7 +536,7 @@ def _failure(
     return GitError(message, classify_network_error(message) if network else "failed")
 
 
-# git's advice after a failed fetch or push: the lines before it say what failed.
+# git's advice after a failed fetch or push.
 _BOILERPLATE = (
     "hint:",
     "Please make sure you have the correct access rights",

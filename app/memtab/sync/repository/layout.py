@@ -1,18 +1,6 @@
-"""What is synced where: the targets of a home and the layout of a sync repository.
-
-A target is one git remote and the scopes of this home it carries (docs/formats.md
-§18.2). The repository's layout does not depend on the machine: the global scope is
-`global/`, a project scope `projects/<name>/` (a stable name chosen at `sync init`, the
-project directory's name by default, since the project's path differs from machine to
-machine: /home/alice/app here, /Users/alice/app there), a workspace scope
-`workspaces/<name>/`. Pins and usage are `.memtab/meta/<scope dir>.json`, keyed by the
-file's path inside its scope (memory-meta.json's keys embed the project path: they are
-mapped on the way in and out).
-
-The targets are `<home>/memtab/sync/config.json`, this machine's alone like everything
-under `<home>/memtab/`; each target's repository and state are in
-`<home>/memtab/sync/<target>/`.
-"""
+"""What is synced where (docs/formats.md §18.2): a home's targets in `memtab/sync/config.json`, and
+a repository layout that does not depend on the machine (`global/`, `projects/<name>/`,
+`workspaces/<name>/`, pins and usage in `.memtab/meta/`)."""
 
 from __future__ import annotations
 
@@ -89,11 +77,8 @@ def _machine(value: Any) -> Any:
 
 
 class SyncedScope(Record):
-    """One scope of this home and its folder in the repository: an item of a target's
-    `scopes` in config.json (docs/formats.md §18.2) — `{"scope": "global"}`,
-    `{"scope": "project", "path", "name"}` or `{"scope": "workspace", "id", "name"}`.
-    Its kind says which fields it has: one the kind needs and lacks (or a bad folder
-    name) refuses it, one it does not have is dropped."""
+    """One scope and its repository folder, an item of a target's `scopes` (docs/formats.md §18.2);
+    a field its kind needs and lacks refuses it."""
 
     kind: Annotated[ScopeKind, Key("scope")]
     path: Annotated[OrNone[str], OmitNone] = None
@@ -154,9 +139,8 @@ class SyncedScope(Record):
         return f"{self.prefix}/{path.relative}"
 
     def virtual_path(self, repo_path: str) -> VirtualPath | None:
-        """The memory file a repository path is, or None when it is not this scope's or
-        cannot be a memory file here (a name no listing shows: a dotfile, a temp file an
-        atomic write left, a name memory paths refuse)."""
+        """The memory file a repository path is, or None (another scope's, or a name no listing
+        shows)."""
         if not repo_path.startswith(_head(self.kind, self.name)):
             return None  # another scope's: every scope is asked of every path of a tree
         return _memory_path(self.kind, self.name, repo_path)
@@ -187,10 +171,7 @@ def _head(kind: ScopeKind, name: str) -> str:
 
 @functools.lru_cache(maxsize=1 << 14)
 def _memory_path(kind: ScopeKind, name: str, repo_path: str) -> VirtualPath | None:
-    """`SyncedScope.virtual_path` of a path of the scope of `kind` named `name`. Each sync
-    asks it of every file a few times: worked out once a path, the scope's own fields the
-    key. Only a scope's own paths reach it: every scope is asked of every path of a tree,
-    and those None's, kept, would push the answers out once scopes × files pass its size."""
+    """`SyncedScope.virtual_path` for a scope of `kind` named `name`, cached per path."""
     segments = tuple(repo_path[len(_head(kind, name)) :].split("/"))
     if not all(is_listable_name(s) for s in segments):  # never a temp sibling (§16)
         return None
@@ -231,9 +212,8 @@ def _safe(name: str) -> str:
 
 
 class Target(Record):
-    """One remote and the scopes it carries: an item of config.json's `targets`
-    (docs/formats.md §18.2). A target without a usable name or a remote is dropped; a
-    scope that cannot be read is dropped, the others kept."""
+    """One remote and the scopes it carries (docs/formats.md §18.2); an unusable scope is
+    dropped."""
 
     name: Annotated[str, Checked(_usable_name)]
     remote: Annotated[str, AtLeast(1)]
@@ -243,17 +223,14 @@ class Target(Record):
 
 
 class SyncConfig(Record):
-    """This home's sync set-up, `<home>/memtab/sync/config.json` (docs/formats.md §18.2):
-    the machine's name (the host's when missing or blank) and every target. It is read
-    whole here and changed through `fs/sidecar.py` (`save_target`, `remove_target`), which
-    writes back every field it does not know."""
+    """This home's sync set-up (docs/formats.md §18.2): the machine's name and every target, changed
+    through `fs/sidecar.py`."""
 
     version: Annotated[int, Lenient(1)] = 1
     machine: Annotated[str, Healed(_machine)] = field(default_factory=default_machine_name)
     targets: ValidItems[tuple[Target, ...]] = ()
     problem: Annotated[OrNone[str], NotWritten] = None
-    """Why the set-up file cannot be read (None: it can, or there is none): set by
-    `load_config`, never read from the file."""
+    """Why the set-up file cannot be read (None: it can, or there is none); never from the file."""
 
     @classmethod
     def before_read(cls, raw: Any) -> Any:
@@ -270,8 +247,7 @@ class SyncConfig(Record):
 
 IMPORT_INTENT_NAME = "import.json"
 STAGING_NAME = ".new-scope"
-"""Where an import stages a scope that has no files yet, to publish it whole
-(`store/restore/new_scope.py`): hidden, as watchers and listings skip dot-folders."""
+"""Where an import stages a new scope to publish it whole (hidden)."""
 
 
 class SyncPaths:
@@ -304,8 +280,7 @@ class SyncPaths:
 
 
 def load_config(home: Home) -> SyncConfig:
-    """The sync set-up of a home (no targets when none was made, or it cannot be read:
-    then `problem` says why)."""
+    """The sync set-up of a home (none when unreadable: `problem` says why)."""
     path = SyncPaths(home).config
     read = read_sidecar(path)
     config = SyncConfig.read(read.document) or SyncConfig()  # a document always reads
@@ -315,8 +290,7 @@ def load_config(home: Home) -> SyncConfig:
 
 
 def save_target(home: Home, target: Target, *, machine: str | None = None) -> SyncConfig:
-    """Add or replace a target in the home's sync set-up, refusing a scope another target
-    already carries (two remotes would pass its changes back and forth)."""
+    """Add or replace a target, refusing a scope another target carries."""
     paths = SyncPaths(home)
     with edit_sidecar(paths.config, home.lock_path("sync-config")) as document:
         document.setdefault("version", 1)

@@ -1,11 +1,5 @@
-"""Reading a sync repository's objects, through one process per sync.
-
-Sync reads many small objects (commits, trees, blobs) and writes a few commits per run
-(`writing.py`). Rather than one git process per object, reads go through one long-running
-`git cat-file --batch-command` (`ObjectReader`, which also parses trees and commits; a git
-before 2.36 has none: a `--batch-check` and a `--batch` then): byte for byte, no filters,
-no work tree, no index.
-"""
+"""Reading a sync repository's objects through one long-running `git cat-file --batch-command` (or
+`--batch-check` and `--batch` before 2.36): byte for byte."""
 
 from __future__ import annotations
 
@@ -24,8 +18,7 @@ _TREE_MODE = b"40000"
 
 @dataclass(frozen=True)
 class TreeEntry:
-    """A file of a tree: its mode (`100644`, `100755`, `120000` a link, `160000` a
-    submodule) and object id."""
+    """A file of a tree: its mode and object id."""
 
     mode: str
     oid: str
@@ -49,8 +42,7 @@ Change = bytes | Existing | None
 
 @dataclass(frozen=True)
 class NewCommit:
-    """One commit to write: its changes to the first parent's tree, its message, and more
-    parents (a merge)."""
+    """One commit to write: its changes to the first parent's tree, its message, more parents."""
 
     changes: Mapping[str, Change]
     message: str
@@ -65,10 +57,8 @@ class ObjectTooLargeError(ObjectMissingError):
     """An object larger than sync reads whole (what a remote holds is checked first)."""
 
 
-# What sync reads of a repository anyone with push access wrote (docs/formats.md §18.2):
-# a file's content no larger than history keeps, a tree or a commit far larger than any
-# a home makes, folders no deeper than a path can go. Larger is never read, deeper never
-# walked: a teammate's push cannot exhaust this machine's memory or stack.
+# What sync reads of a repository others push to (docs/formats.md §18.2): nothing larger, nothing
+# deeper.
 MAX_BLOB_BYTES = MAX_HISTORY_FILE_BYTES
 MAX_TREE_BYTES = 16 * 1024 * 1024
 MAX_COMMIT_BYTES = 1024 * 1024
@@ -77,17 +67,14 @@ _LIMITS = {"blob": MAX_BLOB_BYTES, "tree": MAX_TREE_BYTES, "commit": MAX_COMMIT_
 
 
 _ANSWERS_BOTH: dict[str, bool] = {}
-"""Whether a git program (by path) has `cat-file --batch-command` (git 2.36): asked once a
-process."""
+"""Whether a git program has `cat-file --batch-command`, asked once."""
 
 
 @dataclass
 class ObjectReader:
-    """Objects of a repository through one `git cat-file` (see the module doc), each one's
-    type and size asked first (`info`): one larger than sync reads is never sent. Trees are
-    walked without recursion, `MAX_TREE_DEPTH` deep; names no path can hold (empty, `.`,
-    `..`, with a slash or a NUL) are skipped, and so are folders deeper or larger than that
-    (`skipped` names them)."""
+    """Objects through one `git cat-file`, each one's size asked first; trees walked without
+    recursion to `MAX_TREE_DEPTH`, impossible names and too deep or large folders skipped
+    (`skipped`)."""
 
     git: Git
     _process: subprocess.Popen[bytes] | None = None
@@ -104,8 +91,7 @@ class ObjectReader:
     """Paths of the repository sync does not read, and why."""
 
     def _pipes(self, check: bool = False) -> tuple[IO[bytes], IO[bytes], bytes]:
-        """Where to ask for an object's type and size (`check`) or its content, and the
-        word each question begins with."""
+        """Where to ask for an object's type and size (`check`) or content, and the verb."""
         if _ANSWERS_BOTH.get(self.git.git, True):
             process = self._process
             if process is None or process.poll() is not None:
@@ -154,14 +140,13 @@ class ObjectReader:
         stdin.flush()
         line = stdout.readline().rstrip(b"\n")
         header = line.split(b" ")
-        # "<name> missing" (the name may hold spaces), or "<id> <type> <size>".
+        # "<name> missing", or "<id> <type> <size>".
         if len(header) != 3 or not header[2].isdigit():
             raise ObjectMissingError(f"the sync repository has no object {name}")
         return header[0].decode(), header[1].decode(), int(header[2])
 
     def read(self, name: str) -> tuple[str, str, bytes]:
-        """(id, type, content) of an object: ObjectMissingError when there is none,
-        ObjectTooLargeError (nothing read) when it is larger than sync reads."""
+        """(id, type, content) of an object; ObjectMissingError, ObjectTooLargeError."""
         oid, kind, size = self.info(name)
         limit = _LIMITS.get(kind, 0)
         if size > limit:
@@ -188,19 +173,14 @@ class ObjectReader:
         return data
 
     def blobs(self, oids: Iterable[str]) -> dict[str, bytes]:
-        """The contents of these blobs; one larger than sync reads is left out (the
-        caller says so: not brought in, or a conflict that keeps both sides). The
-        questions are sent together (a thread writes them while the answers are read),
-        so a thousand files cost two exchanges, not two thousand."""
+        """These blobs' contents, too large ones left out; asked together."""
         wanted = list(dict.fromkeys(oids))
         readable = self.readable(wanted)
         chosen = [oid for oid in wanted if oid in readable]
         return dict(zip(chosen, self.stream(chosen), strict=True))
 
     def readable(self, oids: Iterable[str]) -> set[str]:
-        """Which of these blobs sync reads whole: the type and size of each asked first
-        (once, all in one exchange), one larger than sync reads left out.
-        ObjectMissingError for one missing or not a file's content."""
+        """Which of these blobs sync reads whole, asked in one exchange; ObjectMissingError."""
         wanted = list(dict.fromkeys(oids))
         asked = [oid for oid in wanted if oid not in self._blobs and oid not in self._sizes]
         if asked:
@@ -216,9 +196,7 @@ class ObjectReader:
         }
 
     def stream(self, oids: Sequence[str]) -> Generator[bytes, None, None]:
-        """The contents of these blobs (each `readable`), in their order, each read from
-        git as it is taken: git works out the next ones while the caller works on this one
-        (a machine joining writes each file as it comes, not once all are read)."""
+        """These blobs' contents in order, each read as it is taken."""
         order = list(oids)
         answers = self._contents([oid for oid in dict.fromkeys(order) if oid not in self._blobs])
         try:
@@ -242,8 +220,7 @@ class ObjectReader:
             self._sizes[oid] = int(fields[2])
 
     def _contents(self, asked: list[str]) -> Generator[bytes, None, None]:
-        """The contents of `asked`, one answer read at a time; the answers not taken (the
-        caller stopped early) end this git, so the next question starts afresh."""
+        """The contents of `asked` one at a time; answers not taken end this git."""
         if not asked:
             return
         stdin, stdout, ask = self._pipes()
@@ -289,8 +266,7 @@ class ObjectReader:
         return self._trees.get(tree)
 
     def know(self, commit: str, tree: str, files: dict[str, TreeEntry] | None) -> None:
-        """A commit just written: its tree and, when known, that tree's files (so reading
-        them back costs nothing)."""
+        """A commit just written: its tree and, when known, its files."""
         self._commit_trees[commit] = tree
         if files is not None:
             self._trees[tree] = files
@@ -350,8 +326,7 @@ class ObjectReader:
 
 
 def _answers(process: subprocess.Popen[bytes]) -> bool:
-    """Whether a `git cat-file --batch-command` just started answers (a git before 2.36
-    ends at once, its option unknown)."""
+    """Whether a just-started `git cat-file --batch-command` answers."""
     assert process.stdin is not None and process.stdout is not None
     try:
         process.stdin.write(b"info HEAD\n")  # "<id> <type> <size>", or "HEAD missing"
@@ -364,9 +339,7 @@ def _answers(process: subprocess.Popen[bytes]) -> bool:
 def _exchange(
     stdin: IO[bytes], verb: bytes, answer: Callable[[], bytes], names: list[str]
 ) -> list[bytes]:
-    """Ask `git cat-file` about `names` at once, each question beginning with `verb`: a
-    thread writes the questions while the answers are read (neither side waits on a full
-    pipe)."""
+    """Ask `git cat-file` about `names` at once, a thread writing the questions."""
     writer = _asking(stdin, verb, names)
     try:
         return [answer() for _ in names]
@@ -375,8 +348,7 @@ def _exchange(
 
 
 def _asking(stdin: IO[bytes], verb: bytes, names: list[str]) -> threading.Thread:
-    """A thread, started, writing the questions about `names` (each beginning with `verb`)
-    while the caller reads the answers."""
+    """A started thread writing the questions about `names`."""
     questions = b"".join(verb + name.encode("utf-8", "surrogateescape") + b"\n" for name in names)
 
     def ask() -> None:

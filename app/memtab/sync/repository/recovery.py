@@ -1,23 +1,5 @@
-"""What a killed sync leaves behind in its target's folder, removed by the next one.
-
-A sync can be killed anywhere (a crash, a full disk, a closed laptop). Its steps are
-ordered so that the next sync finishes the work or redoes it (docs/formats.md §18.3):
-commits are written before a ref names them, the branch moves to a merge only once the
-scopes hold it, the state is written atomically. What is left are files no one owns any
-more, and git refuses to go on while some of them are there:
-
-- a ref's lock (`refs/heads/main.lock`, `packed-refs.lock`, `HEAD.lock`, `config.lock`):
-  every later `update-ref` of that ref fails with "File exists";
-- a pack `fast-import` or `fetch` was writing (`objects/pack/tmp_*`): only space, but
-  not reclaimed before gc's two weeks;
-- the state's temp file (`.state.json.<hex>.tmp`);
-- the folder an import stages a scope in to publish it whole (`.new-scope`,
-  `store/restore/new_scope.py`), killed before it was renamed into place.
-
-`clear_leftovers` runs at the start of each sync, under the target's lock: while it is
-held no other Memtab works in that folder, and git runs there only as this sync's child,
-so whatever matches is a leftover however new it is.
-"""
+"""What a killed sync leaves in its target's folder (a ref's lock, a pack's temp, the state's temp,
+a staged scope), removed by the next under the target's lock (docs/formats.md §18.3)."""
 
 from __future__ import annotations
 
@@ -35,8 +17,7 @@ _GIT_LOCKS = ("HEAD.lock", "packed-refs.lock", "config.lock", "shallow.lock", "F
 
 
 def clear_leftovers(target_dir: Path, repository: Path) -> list[str]:
-    """Remove what a killed sync left in `target_dir` and its `repository` (call with
-    the target's lock held); the names removed, for the log."""
+    """Remove what a killed sync left (the target's lock held); the names removed."""
     removed: list[str] = []
     staging = target_dir / STAGING_NAME
     if os.path.lexists(staging):

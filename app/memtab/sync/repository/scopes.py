@@ -1,16 +1,5 @@
-"""The scopes a target carries, as this home holds them: read for export, written on import.
-
-Sync never writes a scope directly: every change it brings goes through `MemoryStore`
-(`restore_content`, `bulk_restore.restore_contents` for many), so it holds the scope
-lock, is checked against what the file held when the merge was made (a program that
-wrote meanwhile is not overwritten), and is recorded in history as the actor `sync`
-(with the run id naming the target and the commit it came from).
-
-A scope's files are read whole, but for those unchanged since a sync read them whose
-content is the repository's (`seen_files`); left out (and so never removed from the
-repository) are the file-sync tools' conflict copies (they wait for the user), and files
-history cannot keep (over 16 MB, with other hard links, unreadable).
-"""
+"""The scopes a target carries, as this home holds them: read for export (conflict copies and what
+history cannot keep left out), written on import through `MemoryStore` as the actor `sync`."""
 
 from __future__ import annotations
 
@@ -41,8 +30,7 @@ SYNC_ACTOR = "sync"
 
 
 class ProjectScopeStore(MemoryStore):
-    """The project scope of one project identity, without a workspace (sync carries a
-    project's memory whether or not a workspace of it is open)."""
+    """The project scope of one project identity, without a workspace."""
 
     def __init__(self, home: Home, identity: str, *, actor: str, run_id: str | None) -> None:
         super().__init__(home, None, actor=actor, run_id=run_id)
@@ -66,8 +54,7 @@ class ProjectScopeStore(MemoryStore):
 def open_scope_store(
     home: Home, synced: SyncedScope, *, actor: str = SYNC_ACTOR, run_id: str | None = None
 ) -> MemoryStore:
-    """A store whose `synced.scope` is the scope the target carries (SyncSetupError when
-    it cannot be had here: a workspace no longer registered)."""
+    """A store of the scope the target carries; SyncSetupError when it cannot be had here."""
     if synced.kind == "global":
         return MemoryStore(home, None, actor=actor, run_id=run_id)
     assert synced.key is not None
@@ -82,17 +69,15 @@ def open_scope_store(
 
 @dataclass(frozen=True)
 class LocalFile:
-    """A file as this home holds it: its bytes, its git blob id and its sha256. `data`
-    None: not read, as it is unchanged since a sync read it and the repository holds it
-    at its path (`read_scope`)."""
+    """A file here: its bytes, git blob id and sha256; `data` None: unchanged since read and the
+    repository's."""
 
     data: bytes | None
     blob: str
     sha256: str
 
     def content(self) -> bytes:
-        """Its bytes, which a sync reads wherever it uses them (a content that differs
-        from the repository's, or waits for the user: `read_scope`'s `held`, `wanted`)."""
+        """Its bytes, read where a sync uses them."""
         if self.data is None:
             raise AssertionError(f"a content sync did not read ({self.blob[:12]}) was asked for")
         return self.data
@@ -100,9 +85,8 @@ class LocalFile:
 
 @dataclass
 class ScopeFiles:
-    """What a scope holds, by repository path; `left_out` and what is below `too_deep`
-    (folders whose contents are past the depth memory paths go to) are neither exported
-    nor imported (`leaves_out`)."""
+    """What a scope holds, by repository path; `left_out` and what is below `too_deep` are neither
+    exported nor imported."""
 
     files: dict[str, LocalFile]
     left_out: set[str]
@@ -117,9 +101,8 @@ class ScopeFiles:
 def _stat_scope(
     scope: Scope, root: Path | None, walked: Mapping[str, os.stat_result] | None
 ) -> tuple[dict[str, os.stat_result], tuple[VirtualPath, ...], str | None]:
-    """The files `list_scope` lists (its walk, each file's `lstat` by its path inside the
-    scope), those `walked` holds (by virtual path) not stat'ed again; the folders past the
-    depth; why the root could not be read, if it could not."""
+    """The files `list_scope` lists with their `lstat` (those `walked` holds not again), the
+    too-deep folders, and why the root could not be read."""
     if root is None:
         return {}, (), None
     walk = name_scope(root)
@@ -149,10 +132,8 @@ def read_scope(
     wanted: Container[str] = (),
     walked: Mapping[str, os.stat_result] | None = None,
 ) -> ScopeFiles:
-    """Every file of the scope (see the module doc for what is left out). With `seen`, a
-    file unchanged since a sync read it, holding the blob `held` (a commit's files by
-    repository path) has at its path, is not read again — unless it is `wanted`.
-    `walked`: the files' `lstat` as `record_outside_changes` just took them."""
+    """Every file of the scope; with `seen`, one unchanged since read holding `held`'s blob is not
+    read again unless `wanted`."""
     result = ScopeFiles({}, set(), [])
     scope = synced.scope
     try:
@@ -177,8 +158,7 @@ def read_scope(
         else:
             by_folder.setdefault(path.parent, []).append((path, info))
     for folder, files in by_folder.items():
-        # One directory opened per folder that has files to read (never through a
-        # symlink), its files read in it; the others known by the listing's stat.
+        # One directory opened per folder with files to read, never through a symlink.
         unread = []
         for path, info in files:
             repo_path = synced.repo_path(path)
@@ -222,9 +202,8 @@ def _left_out(result: ScopeFiles, synced: SyncedScope, path: VirtualPath, why: o
 def record_outside_changes(
     store: MemoryStore, synced: SyncedScope
 ) -> tuple[list[str], dict[str, os.stat_result]]:
-    """Let history see what other programs changed in the synced scope (so exports name
-    who changed what): what to warn of, and the `lstat` of each file it walked, by virtual
-    path (`read_scope`'s `walked`)."""
+    """Record other programs' changes in the synced scope first; the warnings and each walked file's
+    `lstat`."""
     walked: dict[str, os.stat_result] = {}
     report = record_external(store, scopes=(synced.scope,), walked=walked)
     return report.warnings(), walked
@@ -233,9 +212,8 @@ def record_outside_changes(
 def write_file(
     store: MemoryStore, path: VirtualPath, data: bytes | None, expected_sha256: str | None
 ) -> None:
-    """Bring a merged content into the scope (None: remove the file), only if the file
-    still holds `expected_sha256` (None: no file). SaveConflictError when it does not;
-    CapError when the scope is full; ScopeUnavailableError, MemoryStoreError otherwise."""
+    """Bring a merged content into the scope (None: remove) only if it holds `expected_sha256`;
+    SaveConflictError, CapError, ScopeUnavailableError, MemoryStoreError."""
     op: Op = "delete" if data is None else ("create" if expected_sha256 is None else "edit")
     store.restore_content(path, data, expected_sha256=expected_sha256, op=op, count_as_write=False)
 

@@ -1,18 +1,5 @@
-"""What each file of a target's scopes held when a sync last read it, so a sync reads only
-the files changed since (docs/formats.md §18.2).
-
-`sync-<20 hex>.json` in Memtab's cache dir (the hex: sha256 of the home's path and the
-target's name): by repository path, `[size, mtime_ns, ctime_ns, inode, blob, sha256]`, the
-record `SeenFilesFile`, its entries kept as parsed (`PlainJson`) and checked one by one as
-a sync recalls them. A file whose `lstat` still gives that size, mtime, ctime and inode
-holds the content of that blob: the rule of the window's description cache
-(`store.description_cache.still_as_read`), a file modified within 2 s of its reading not
-remembered (`remembered`). A sync uses an entry only where the blob is the repository's
-own at that path (`scopes.read_scope`), so what it does not read, the repository holds.
-
-A cache, never a record: written atomically, not fsynced, when it learnt something; lost,
-damaged or another home's, it is ignored and written again, and the files are read.
-"""
+"""What each file of a target's scopes held when a sync last read it, so a sync reads only what
+changed since (docs/formats.md §18.2): a private cache by stamp, as the description cache's rule."""
 
 from __future__ import annotations
 
@@ -37,12 +24,12 @@ logger = logging.getLogger(__name__)
 
 SEEN_VERSION: Final = 1
 MAX_SEEN_BYTES = 64 * 1024 * 1024
-"""Far more than 3,000 files' entries (~0.5 MB): a bigger file is not read."""
+"""Far more than any home's entries: a bigger file is not read."""
 
 
 class SeenFilesFile(Record):
-    """The cache file (docs/formats.md §18.2): its version, its home and target, and each
-    file's entry by repository path, kept as parsed and written as it is (`PlainJson`)."""
+    """The cache file (docs/formats.md §18.2): version, home, target, and each file's entry as
+    parsed."""
 
     version: Literal[1]
     home: str
@@ -72,23 +59,20 @@ class SeenFiles:
         self._racy_after_ns = 0
 
     def start(self) -> None:
-        """A read of the scopes begins: what it learns is remembered unless modified
-        since 2 s before now."""
+        """A read of the scopes begins."""
         if self._known is None:
             self._known = self._load()
         self._racy_after_ns = self._now_ns() - RACY_MARGIN_NS
         self._seen, self._learnt = {}, False
 
     def recall(self, path: str, info: os.stat_result) -> tuple[str, str] | None:
-        """(blob, sha256) of the file at repository path `path` as last read, if its stat
-        (`info`, never through a link) is still the one it had then."""
+        """(blob, sha256) of the file at `path` as last read, if its stat is still the same."""
         entry = (self._known or {}).get(path)
         if not still_as_read(entry, info, 2):
             return None
         assert isinstance(entry, list)
         blob, sha256 = entry[4:]
-        # A blob is only used where it is the repository's (compared with it first); a
-        # sha256 is what the import expects the file to hold (one of another shape: read).
+        # A blob is used only where it is the repository's; a sha256 of another shape is read.
         if not (type(blob) is str and type(sha256) is str and len(sha256) == 64):
             return None
         self._seen[path] = entry
@@ -102,8 +86,7 @@ class SeenFiles:
             self._learnt = True
 
     def save(self) -> None:
-        """Keep what this read saw, if it differs from what was loaded: atomically, not
-        durably (a failure is logged: the next sync only reads more files)."""
+        """Keep what this read saw if it differs: atomically, not durably (a failure is logged)."""
         known = self._known or {}
         if not self._learnt and len(self._seen) == len(known):
             return

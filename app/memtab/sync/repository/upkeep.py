@@ -1,16 +1,5 @@
-"""Whether git's maintenance of a sync repository has work, known without starting a git.
-
-A fetch runs `git maintenance run --auto` after its work, a commit runs it too: a process
-each time (2–15 ms, more under load) that most times finds nothing to do. With no
-maintenance task or strategy configured it runs one task, gc, whose condition is
-documented (git-config: `gc.auto`, `gc.autoPackLimit`) and has not changed since `gc
---auto` came: more than about `gc.auto` loose objects (6,700; counted in `objects/17/`, a
-256th of them), or more than `gc.autoPackLimit` packs not kept (50); `gc.auto` 0 turns
-both off, and `maintenance.auto` false keeps git's commands from running it at all. A sync
-checks that here (two listings) and starts the maintenance only when it holds; where the
-configuration asks git for more than gc (a `maintenance.*` task or strategy), or a number
-is written in a way git reads and this does not (`1k`), git is asked as before.
-"""
+"""Whether git's maintenance of a sync repository has work (gc's documented `gc.auto` and
+`gc.autoPackLimit` conditions), known without starting a git; other configurations ask git."""
 
 from __future__ import annotations
 
@@ -27,9 +16,8 @@ _FALSE = frozenset({"false", "no", "off", "0"})
 
 
 def maintenance_due(repository: Path, config: Mapping[str, str], *, oid_hex: int = 40) -> bool:
-    """Whether `git maintenance run --auto` would find work in `repository` (see the module
-    doc); `config`: git's configuration as `git config --list` gives it (keys lowered),
-    `oid_hex`: an object id's length in hex (64 in a sha256 repository)."""
+    """Whether `git maintenance run --auto` would find work; `config` as `git config --list` gives
+    it, `oid_hex` an id's length."""
     if config.get("maintenance.auto", "").strip().lower() in _FALSE:
         return False
     if any(key.startswith("maintenance.") and key not in _CHOOSING_NO_TASK for key in config):
@@ -65,7 +53,7 @@ def _too_many_packs(folder: Path, limit: int) -> bool:
         names = set(os.listdir(folder))
     except FileNotFoundError:
         return False
-    # A pack is one git can use: its index and its data (git lists packs by their index).
+    # A pack git can use: its index and its data.
     packs = [
         name[: -len(".idx")]
         for name in names

@@ -1,23 +1,5 @@
-"""Writing a sync repository's commits: a few objects by this process, many by fast-import.
-
-A sync writes a few commits a run (its export's, a merge's) and now and then a content
-outside any commit (a merge's base). `git fast-import` writes a stream of them in one
-process, but below `fastimport.unpackLimit` objects (100) it hands what it made to one more
-(`unpack-objects`), which stores each as a loose object: two processes (20–60 ms under
-load) for a few files' bytes. Such a write makes those same loose objects here
-(`LooseObjects`): each is `<type> <size>\\0` and its bytes, deflated at the fastest level
-(`core.looseCompression`'s default), at `objects/<2 hex>/<the rest of its id>`, written to
-a temp beside it (`tmp_obj_*`, git's name: its gc removes one a kill left) and linked into
-place, never replacing a file (one there is that object), not fsynced (git's `core.fsync`
-default for loose objects). Its ids are git's: the commit's bytes are those fast-import
-writes, the trees are rebuilt along the changed paths only (every other tree kept by its
-id, every entry of a remote's tree kept as it is), their entries sorted as git sorts them
-(a folder's name as if it ended in `/`), a folder left empty dropped. The ref then moves
-with one `git update-ref`: the branch only from the commit the write started on (a
-fast-forward, as fast-import allows), Memtab's own `refs/memtab/…` whatever it held. More
-objects than the limit (a first sync, a large merge): one `git fast-import` writes them
-into a pack (`write_commits`), as before.
-"""
+"""Writing a sync repository's commits: a few objects as git's own loose objects by this process
+(ids, trees and commits as git makes them), many by one `git fast-import` into a pack."""
 
 from __future__ import annotations
 
@@ -61,8 +43,7 @@ def _who(identity: Identity) -> bytes:
 
 
 def objects_to_write(commits: Sequence[NewCommit]) -> int:
-    """How many objects writing `commits` makes, at most: each new content, each folder a
-    change is in (the root too), each commit."""
+    """How many objects writing `commits` makes at most."""
     count = 0
     for commit in commits:
         folders = {""}
@@ -76,8 +57,7 @@ def objects_to_write(commits: Sequence[NewCommit]) -> int:
 
 @dataclass
 class LooseObjects:
-    """Objects written as loose objects of one repository (see the module doc); the trees
-    a write starts from read through `reader`."""
+    """Objects written as loose objects of one repository, trees read through `reader`."""
 
     git: Git
     reader: ObjectReader
@@ -97,8 +77,7 @@ class LooseObjects:
         final = folder / oid[2:]
         if os.path.exists(final):
             return oid  # an object is its id: there already
-        # Private as git makes them under PRIVATE_UMASK (formats §16.2): the folder 0700,
-        # the object read-only to its user alone, whatever the umask.
+        # Private as git makes them under PRIVATE_UMASK (formats §16.2).
         with contextlib.suppress(FileExistsError):
             os.mkdir(folder, 0o700)
         handle, temp = tempfile.mkstemp(prefix="tmp_obj_", dir=folder)
@@ -115,8 +94,7 @@ class LooseObjects:
     def commits(
         self, ref: str, start: str | None, commits: Sequence[NewCommit], identity: Identity
     ) -> list[str]:
-        """Write `commits` one on the other, the first on `start`, and move `ref` to the
-        last (see the module doc); their ids."""
+        """Write `commits` one on the other from `start` and move `ref` to the last; their ids."""
         if not commits:
             return []
         who = _who(identity)
@@ -168,8 +146,7 @@ class LooseObjects:
     def _tree(
         self, tree: bytes | None, changes: Iterable[tuple[list[bytes], Change]]
     ) -> bytes | None:
-        """The tree `tree` (None: none yet) once `changes` (each path's names, its change)
-        are made; None when it is left empty."""
+        """The tree `tree` once `changes` are made; None when left empty."""
         entries = self._entries(tree)
         below: dict[bytes, list[tuple[list[bytes], Change]]] = {}
         for names, change in changes:
@@ -203,8 +180,7 @@ class LooseObjects:
     def _files(
         self, parent: str | None, changes: Mapping[str, Change]
     ) -> dict[str, TreeEntry] | None:
-        """The files of the commit made of `changes` on `parent`, when the parent's are
-        known and no change turns a file into a folder or back (else None: read later)."""
+        """The files of the commit made of `changes` on `parent`, when known (else None)."""
         files = self.reader.known_files(self.reader.tree_of(parent)) if parent else {}
         if files is None:
             return None
@@ -236,11 +212,8 @@ def write_commits(
     commits: Sequence[NewCommit],
     identity: Identity,
 ) -> list[str]:
-    """Write `commits` one on the other, the first on `start` (a commit, or none: a first
-    commit), in one `git fast-import`; their ids. `ref` is moved to the last one: the
-    branch only as a fast-forward (fast-import refuses else), a ref of Memtab's own
-    (`refs/memtab/…`, scratch) whatever it held — a sync killed before its branch took
-    the merge leaves that ref on a commit the next merge does not contain."""
+    """Write `commits` one on the other from `start` in one `git fast-import`; their ids. `ref`
+    moves to the last: the branch as a fast-forward, `refs/memtab/…` whatever it held."""
     if not commits:
         return []
     stream: list[bytes] = [b"feature done\n", b"reset " + ref.encode() + b"\n"]
@@ -302,9 +275,8 @@ def _quoted(path: str) -> bytes:
 
 @dataclass
 class Repository:
-    """A sync repository as one sync uses it: git for refs and the network, one reader for
-    objects, each write of loose objects or one fast-import (see the module doc). `close`
-    ends the reader."""
+    """A sync repository as one sync uses it: git, one object reader, loose writes or one
+    fast-import. `close` ends the reader."""
 
     git: Git
     identity: Identity
@@ -338,8 +310,8 @@ class Repository:
         return self.reader.files(commit)
 
     def files(self, commit: str | None) -> dict[str, str]:
-        """Every regular file of a commit: path → object id. Links and submodules someone
-        else committed are not memory: sync neither brings them in nor removes them."""
+        """Every regular file of a commit: path → object id (links and submodules are not
+        memory)."""
         entries = self.reader.files(commit).items()
         return {path: entry.oid for path, entry in entries if entry.is_file}
 
@@ -353,9 +325,7 @@ class Repository:
         return self.reader.stream(oids)
 
     def write(self, ref: str, start: str | None, commits: Sequence[NewCommit]) -> list[str]:
-        """Write `commits` one on the other, the first on `start`, and move `ref` to the
-        last (the branch as a fast-forward only, `refs/memtab/…` whatever it held); their
-        ids. Loose objects where fast-import would leave them loose, else its pack."""
+        """Write `commits` from `start` and move `ref` to the last; their ids."""
         if objects_to_write(commits) < self._unpack_limit():
             ids = self.loose.commits(ref, start, commits, self.identity)
         else:
@@ -377,8 +347,7 @@ class Repository:
         return UNPACK_LIMIT
 
     def store_blob(self, data: bytes) -> str:
-        """Keep a content in the repository outside any commit (a merge base a later sync
-        reads); its id."""
+        """Keep a content outside any commit (a merge base); its id."""
         oid = self.loose.write(b"blob", data)
         self.reader.remember(oid, data)
         return oid

@@ -2,13 +2,17 @@
 
 A host is a name of three labels or more, in a URL (`https://staging.acme.io/x`,
 `postgres://u:p@db.acme.internal`) or written bare (`db.acme.internal`; not followed by
-`(`: `request.log.info(` is code). Public services' hosts (`github.com`, `docs.x.io`) are
-no project's. A host is a project's when its labels name that project (`staging.harbor.
-acme.io` is `harbor-api`'s: a label is, or holds between dashes, the project's folder
-name or its first word; never the domain's own two labels) and that project's memory
-names it too; else, off a hosting service, when that project's memories name it in two
-files or more and in more files than any other project's do (global memory's count for
-none: a company's Sentry, named by one project and global memory, is no project's).
+`(`: `request.log.info(` is code); a site's public face (`tidewater.dev`) is no host here.
+Public services' hosts (`github.com`, `docs.x.io`) are no project's. A host is a project's
+when its labels name that project and that project's memory names it too: a subdomain's
+label is, or holds between dashes, the project's folder name or its first word
+(`staging.harbor.acme.io` is `harbor-api`'s); the domain's own label only by the whole
+folder name (`api.tidewater.dev`, `db.tidewater-prod.internal`), and not when it is the
+first word of another project's name too (`acme.io` of `acme` and `acme-mobile` is the
+company's). Else, off a hosting service, a host is a project's when that project's memories
+name it in two files or more and in more files than any other project's do (global memory's
+count for none: a company's Sentry, named by one project and global memory, is no
+project's).
 """
 
 from __future__ import annotations
@@ -104,10 +108,13 @@ def project_hosts(
 
 
 def _named_by_labels(host: str, words: Mapping[str, tuple[str, ...]]) -> list[str]:
-    """The projects a label of `host` names (its domain's own two labels aside)."""
-    labels = [f"-{label}-" for label in host.split(".")[:-2]]
+    """The projects a label of `host` names (see the module doc)."""
+    *subdomain, domain, _ = [f"-{label}-" for label in host.split(".")]
+    firsts = {said[-1] for said in words.values() if len(said) > 1}
+    company = any(f"-{first}-" in domain for first in firsts)
     return [
         project
         for project, said in words.items()
-        if any(f"-{word}-" in label for word in said for label in labels)
+        if any(f"-{word}-" in label for word in said for label in subdomain)
+        or (said and not company and f"-{said[0]}-" in domain)
     ]
