@@ -182,7 +182,7 @@ class Rails:
             return self.unstated_rule
         if bare.lower().rstrip(".!") in _NOTHING or _template_marker(bare):
             return SAYS_NOTHING
-        if kind is LineKind.TEXT and _one_token(bare):
+        if kind is LineKind.TEXT and _path_or_placeholder(bare):
             return SAYS_NOTHING  # a path or a placeholder alone: "[REDACTED_NEW_FILE_SHA]"
         if self._heard and not self._heard_of(bare):
             return self.unheard
@@ -332,11 +332,10 @@ def _template_marker(bare: str) -> bool:
     return bare[1:-1].strip("|/ ").lower() in _TEMPLATE_MARKERS
 
 
-def _one_token(bare: str) -> bool:
-    """Whether `bare` is one word, path or placeholder — no code span, no table's row or
-    delimiter (`|---|---|`) — so no statement."""
-    return (
-        not any(char.isspace() for char in bare)
-        and not any(char in "`|" for char in bare)
-        and any(char.isalnum() for char in bare)
-    )
+def _path_or_placeholder(bare: str) -> bool:
+    """Whether `bare` is a path or a placeholder alone (`src/main.ts`, `[REDACTED_…]`) —
+    no code span, no table's row (`|---|---|`) — so no statement."""
+    if any(char.isspace() for char in bare) or any(char in "`|" for char in bare):
+        return False
+    placeholder = bare.startswith("[") and bare.endswith("]")
+    return any(char.isalnum() for char in bare) and (placeholder or "/" in bare)

@@ -100,6 +100,7 @@ KEPT = [
     "- Run the tests with `bun test` (12 pass)",
     "|--------|------|",  # a table's delimiter row
     "`hello.py`",
+    "Rebase.",  # a word alone is a (short) note
     "",
 ]
 
