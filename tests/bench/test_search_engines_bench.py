@@ -1,6 +1,6 @@
 """Benchmark: the search engines Memtab could rank by, on issue 73's questions — one to
 three words most notes hold ("build test"), rare and absent words, CJK words and phrases —
-over the same 20,001 files in three scopes (docs/performance/search-engine.md).
+over the same 20,001 files in three scopes (docs/performance.md "Search").
 
 Run: .venv/bin/python -m pytest --bench tests/bench/test_search_engines_bench.py -s
 

@@ -1,5 +1,6 @@
-"""Benchmark: `memtab duplicates`, `contradictions` and `leaks` on 20,000 memory files, and
-the window's one read for the three (issue 72: each command within 2 s warm).
+"""Benchmark: `memtab duplicates`, `contradictions`, `leaks` and `check` on 20,000 memory
+files, and the window's one read for the three (issues 72, 83: each command within 2 s
+warm).
 
 Run: .venv/bin/python -m pytest --bench -p no:xdist tests/bench/test_trust_bench.py -s
 
@@ -43,8 +44,10 @@ import pytest
 from bench.floors import child_environment
 from bench.homes import HOME_20K, build_home, relative, scope_roots
 from bench.table import Row, record
+from memtab.check.engine import CheckEngine
 from memtab.cli.main import main
-from memtab.operations.job import JobContext
+from memtab.components.jobs import JobContext
+from memtab.kept.per_file import cache_file_for
 from memtab.operations.trust.window import WindowTrust
 from memtab.sources.claude.source import encode_project_path
 from memtab.store.home import Home
@@ -53,20 +56,20 @@ from memtab.trust.contradictions.engine import ContradictionsEngine
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.leaks.engine import LeaksEngine
 from memtab.trust.memories import read_memories
-from memtab.trust.per_file import cache_file_for
 from memtab.trust.together import TrustEngines
 
 pytestmark = pytest.mark.bench
 
 ROUNDS = 3
 TARGET = "≤ 2 s warm"
-COMMANDS = ("duplicates", "contradictions", "leaks")
+COMMANDS = ("duplicates", "contradictions", "leaks", "check")
 CACHES = {
+    "check": ("check", "texts"),
     "duplicates": ("duplicates", "duplicates-pairs", "texts"),
     "contradictions": ("contradictions", "texts"),
     "leaks": ("leaks", "texts"),
 }
-"""Each command's cache files (`trust.per_file`, `trust.kept_texts`)."""
+"""Each command's cache files (`kept.per_file`, `kept.texts`)."""
 
 
 def _note(index: int) -> str:
@@ -129,6 +132,7 @@ def test_each_command_on_20000_files(home: Home) -> None:
         "duplicates": lambda: DuplicatesEngine(home, sources=False).find(),
         "contradictions": lambda: ContradictionsEngine(home, sources=False).find(),
         "leaks": lambda: LeaksEngine(home, sources=False).find(),
+        "check": lambda: CheckEngine(home, sources=False).check(),
     }
     for name, run in engines.items():
         cold = _best(run, before=functools.partial(_forget, home, name))

@@ -5,7 +5,7 @@
     .venv/bin/python tests/quality/measure.py --notes    # … and every note, right or wrong
 
 Precision = notes that match a gold item / notes written; recall = gold items matched by a
-note / gold items (tests/quality/scoring.py `Score`). docs/guide.md reports the measured part.
+note / gold items (tests/quality/scoring.py `Score`). docs/writer-quality.md reports them.
 """
 
 from __future__ import annotations

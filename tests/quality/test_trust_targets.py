@@ -1,8 +1,8 @@
 """Issue 83's targets the engines meet on the trust corpus's tune half
 (tests/quality/trust_scorecard.py), held: the duplicates' precision on labelled pairs, no
 group joining opposite rules, near misses within bounds for duplicates and
-contradictions, and Codex's imports known as imports (never duplicates). The held-out
-half is the lead's to run."""
+contradictions, the contradictions' recall and tool choices, and Codex's imports known as
+imports (never duplicates). The held-out half is the lead's to run."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ HELD = {
     ("duplicates", "nearMisses"),
     ("imports", "recall"),
     ("contradictions", "nearMisses"),
+    ("contradictions", "recall"),
+    ("contradictions", "byKind.tool"),
 }
 
 

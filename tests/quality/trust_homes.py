@@ -19,6 +19,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -140,6 +141,7 @@ def lay_out(half: str, root: Path) -> LaidOut:
             if user_home in text:
                 path.write_text(text.replace(user_home, str(home)), encoding="utf-8")
     _private(home)
+    _same_age(home)
     bin_dir = root / "bin"
     bin_dir.mkdir()
     for program in layout["installed"]:
@@ -147,6 +149,16 @@ def lay_out(half: str, root: Path) -> LaidOut:
         stub.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
         stub.chmod(0o755)
     return LaidOut(half, root, home, key, {new: old for old, new in renames.items()})
+
+
+def _same_age(home: Path) -> None:
+    """Every file an hour old: a checkout's and the layout's write times would otherwise
+    order the agents' listings (Claude Code's newest first) and break recall's ties by
+    how the corpus happened to be checked out."""
+    an_hour_ago = time.time() - 3600
+    for path in home.rglob("*"):
+        if path.is_file():
+            os.utime(path, (an_hour_ago, an_hour_ago))
 
 
 def _private(home: Path) -> None:

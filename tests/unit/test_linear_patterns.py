@@ -48,8 +48,11 @@ from memtab.writer.offline import asked, directives
 from memtab.writer.offline.asked import AskedQuestion
 from memtab.writer.offline.shell import commands, outcomes
 from support.syntax_trees import children, walk
-from support.worst_inputs import WORST, Worst
+from support.worst_inputs import WORST as APP_WORST
+from support.worst_inputs import Worst
+from support.worst_trust_inputs import TRUST_READING
 
+WORST = {**APP_WORST, **TRUST_READING}
 SMALL = 25_000
 LARGE = 100_000
 LINEAR_AT_MOST = 8.0

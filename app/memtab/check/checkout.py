@@ -1,34 +1,49 @@
-"""A project's checkout as a check sees it: its files, indexed once, and its targets.
+"""A project's checkout as a check sees it: the questions a rule asks of it, each answer
+recorded, and its index.
 
-The files of a git repository are what `git ls-files` lists (tracked, and untracked ones
+A rule asks of a checkout through its methods — whether a path is there, which
+definition file a folder has, what a Makefile defines, where the project installed a
+program, which files of the index have a name — and each question and its answer is
+`Asked`: remembered for the rest of the check (asked once, however many files ask it)
+and recorded for the file being checked, whose findings hold while every answer does
+(`check.kept`). Questions of the disk are asked again by each check; questions of the
+index hold while the checkout's signature does (git's index and HEAD and the top folder
+for a repository, every folder walked otherwise), and are asked of the new index when it
+changed.
+
+The index of a git repository is what `git ls-files` lists (tracked, and untracked files
 .gitignore does not exclude), so build output and dependencies are not suggested as the
 new place of a moved file; another directory is walked, at most `MAX_WALK_FILES` files,
-skipping dependency and cache folders. The index only suggests: whether a path a memory
-names exists is always asked of the disk (one `lstat`), so a stale index never reports a
-file that is there. `CheckoutCache` keeps each index until its signature changes (git's
-index file and the top folder for a repository, every folder walked otherwise).
+skipping dependency and cache folders. It is made at its first use: a check whose files
+all hold asks the disk alone. The index only suggests: whether a path a memory names
+exists is always asked of the disk (one `lstat`), so a stale index never reports a file
+that is there. `CheckoutCache` keeps each checkout while its signature holds.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import logging
 import os
 import stat
 import threading
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.check.scripts import (
     JUSTFILE_NAMES,
     MAKEFILE_NAMES,
     MISE_CONFIGS,
+    MISE_TASK_DIRS,
     NodePackage,
     PythonProject,
     Targets,
     just_recipes,
     make_targets,
-    mise_tasks,
+    mise_config_tasks,
+    mise_file_tasks,
     node_package,
     package_scripts,
     python_project,
@@ -44,95 +59,305 @@ SKIPPED_DIRS = frozenset(
     {
         ".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox",
         ".mypy_cache", ".pytest_cache", ".ruff_cache", ".next", ".nuxt", ".cache",
-        ".gradle", ".idea", ".vscode", "target", "dist", "build", ".svelte-kit",
+        ".gradle", ".idea", ".vscode", "target", "dist", "build", "_build", ".svelte-kit",
     }
 )  # fmt: skip
 # Where a project keeps the programs it installs for itself.
 PROJECT_BIN_DIRS = ("node_modules/.bin", ".venv/bin", "venv/bin", ".venv/Scripts")
+SHOWN_TARGETS = 8
+
+Question = tuple[object, ...]
+"""What a check asks: its kind, then what it is asked of (plain values)."""
+Answer = object
+"""An answer: plain values (a bool, a string, None, tuples of them), compared as equal."""
+Answered = tuple[Question, Answer]
+_UNASKED = object()
+
+
+class Asked:
+    """The questions one check asked and their answers (see the module doc): each asked
+    once per check, and recorded for the file being checked (`recording`). `answer_of`
+    answers a question asked again of a file kept from an earlier check (the engine's:
+    it finds the checkout, the program, the memory file the question is of)."""
+
+    def __init__(self, answer_of: Callable[[Question], Answer] | None = None) -> None:
+        self._answer_of = answer_of
+        self._answers: dict[Question, Answered] = {}
+        self._record: list[Answered] | None = None
+
+    def ask(self, question: Question, work: Callable[[], Answer] | None = None) -> Answer:
+        """The answer to `question`, worked out by `work` (else `answer_of`) the first
+        time this check asks it, and recorded for the file being checked."""
+        answered = self._answers.get(question)
+        if answered is None:
+            if work is not None:
+                answer = work()
+            elif self._answer_of is not None:
+                answer = self._answer_of(question)
+            else:
+                raise LookupError(f"no one answers {question[0]!r}")
+            # one tuple for the question and its answer, however many files record it
+            answered = self._answers[question] = (question, answer)
+        if self._record is not None:
+            self._record.append(answered)
+        return answered[1]
+
+    def holds(self, answered: Answered) -> bool:
+        """Whether a question recorded earlier has the same answer now (unrecorded)."""
+        record, self._record = self._record, None
+        try:
+            return self.ask(answered[0]) == answered[1]
+        finally:
+            self._record = record
+
+    def forget(self) -> None:
+        """A new check: every answer may have changed."""
+        self._answers.clear()
+
+    @contextlib.contextmanager
+    def recording(self) -> Iterator[list[Answered]]:
+        """Record what is asked in the block (each question once, in the order asked)."""
+        record: list[Answered] = []
+        outer, self._record = self._record, record
+        try:
+            yield record
+        finally:
+            self._record = outer
+            unique = list(dict.fromkeys(map(id, record)))
+            if len(unique) != len(record):
+                by_id = {id(answered): answered for answered in record}
+                record[:] = [by_id[key] for key in unique]
 
 
 @dataclass(frozen=True)
-class Checkout:
-    """The files of one checkout (relative, `/`-separated) and where to find them by name."""
+class Index:
+    """The files of a checkout (relative, `/`-separated), its folders, and both by name."""
 
-    root: Path
     files: frozenset[str]
     directories: frozenset[str]
+    by_name: dict[str, tuple[str, ...]]
     git: bool
     truncated: bool = False
-    by_name: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
-    _read: dict[str, tuple[object, object]] = field(default_factory=dict, compare=False, repr=False)
-    memo: dict[tuple[str, str], bool] = field(default_factory=dict, compare=False, repr=False)
-    """What one check learnt about programs here (`check.rules.runnable`); cleared by each check."""
-    definitions: dict[tuple[str, str], str | None] = field(
-        default_factory=dict, compare=False, repr=False
-    )
-    """Which definition file (a Makefile…) each folder has, as one check found."""
+
+
+INDEX_KINDS = frozenset({"manifests", "named", "indexed-dir", "indexed-file", "mise-files"})
+"""The questions the index answers: they hold while the checkout's signature does."""
+
+
+class Checkout:
+    """One checkout: the questions a rule asks of it (see the module doc)."""
+
+    def __init__(
+        self,
+        root: Path,
+        *,
+        asked: Asked | None = None,
+        index: Index | None = None,
+        make_index: Callable[[Path], Index] | None = None,
+    ) -> None:
+        self.root = root
+        self.key = str(root)
+        self.asked = asked if asked is not None else Asked()
+        self.git = os.path.lexists(root / ".git")
+        self._index = index
+        self._make_index = make_index or index_of
+        self._read: dict[str, tuple[object, object]] = {}
+        self._lock = threading.Lock()
+
+    # --- the index (made at its first use) -----------------------------------------------
+
+    @property
+    def index(self) -> Index:
+        with self._lock:
+            if self._index is None:
+                self._index = self._make_index(self.root)
+            return self._index
+
+    @property
+    def files(self) -> frozenset[str]:
+        return self.index.files
+
+    @property
+    def directories(self) -> frozenset[str]:
+        return self.index.directories
+
+    @property
+    def indexed(self) -> bool:
+        """Whether the index was made (a check whose files all held may not need it)."""
+        return self._index is not None
+
+    # --- questions of the disk --------------------------------------------------------------
 
     def exists(self, relative: str) -> bool:
         """Whether `relative` is on disk (never answered from the index alone)."""
-        return os.path.lexists(os.path.join(self.root, relative))
+        return self._ask("exists", relative)  # type: ignore[return-value]
 
     def is_dir(self, relative: str) -> bool:
-        return os.path.isdir(os.path.join(self.root, relative))
+        return self._ask("is-dir", relative)  # type: ignore[return-value]
 
-    def named(self, name: str) -> tuple[str, ...]:
-        """Every file and folder of the index with this name."""
-        return self.by_name.get(name, ())
+    def is_file(self, relative: str) -> bool:
+        return self._ask("is-file", relative)  # type: ignore[return-value]
 
-    def manifests(self, names: Iterable[str]) -> list[str]:
-        """The files of the index with one of these names, shallowest first."""
-        wanted = set(names)
-        found = [path for name in wanted for path in self.named(name) if path in self.files]
-        return sorted(found, key=lambda path: (path.count("/"), path))
+    def stem_taken(self, relative: str) -> bool:
+        """Whether a file of `relative`'s folder is named as it is with an extension
+        (`src/lib/api.ts` for `src/lib/api`)."""
+        return self._ask("stem-taken", relative)  # type: ignore[return-value]
 
-    def targets(self, relative: str) -> Targets:
-        """The targets the definition file `relative` defines (read again only when it
-        changed)."""
-        found = self._cached(relative, _read_targets)
-        assert isinstance(found, Targets)
-        return found
+    def defines(self, definition: str, target: str) -> bool:
+        """Whether the definition file `relative` (a Makefile, a justfile, package.json)
+        defines `target` (read again only when it changed)."""
+        return self._ask("defines", definition, target)  # type: ignore[return-value]
 
-    def mise(self, directory: str = "") -> Targets:
-        """The mise tasks of the project at `directory` (read again when a config
-        changed)."""
-        root = self.root / directory if directory else self.root
-        prefix = f"{directory}/" if directory else ""
-        key = tuple(_stat_key(root / config) for config in MISE_CONFIGS)
-        cached = self._read.get(f"mise:{directory}")
-        if cached is not None and cached[0] == key:
-            assert isinstance(cached[1], Targets)
-            return cached[1]
-        files = [path[len(prefix) :] for path in self.files if path.startswith(prefix)]
-        tasks = mise_tasks(root, files)
-        self._read[f"mise:{directory}"] = (key, tasks)
-        return tasks
+    def defined(self, definition: str) -> tuple[str, ...]:
+        """The first names the definition file defines, sorted (`…` last when it defines
+        more), for a message."""
+        return self._ask("defined", definition)  # type: ignore[return-value]
 
-    def node(self, relative: str) -> NodePackage:
-        found = self._cached(relative, node_package)
-        assert isinstance(found, NodePackage)
-        return found
+    def python_runs(self, definition: str, name: str) -> bool:
+        """Whether `uv run NAME` (`pdm run`, `poetry run`) may run something of the
+        pyproject.toml `definition`: a script, a tool it depends on, a pdm script (or the
+        file cannot be read: it may)."""
+        return self._ask("python-runs", definition, name)  # type: ignore[return-value]
+
+    def poe_tasks(self, definition: str) -> tuple[str, ...]:
+        """The poe tasks of the pyproject.toml `definition`, sorted."""
+        return self._ask("poe-tasks", definition)  # type: ignore[return-value]
+
+    def mise_config(self, directory: str) -> tuple[tuple[str, ...], bool]:
+        """The tasks mise's config files at `directory` define, sorted, and whether they
+        may define more (an include)."""
+        return self._ask("mise-config", directory)  # type: ignore[return-value]
+
+    def project_program(self, program: str, directory: str = "") -> str | None:
+        """Where the project installed `program` for itself (node_modules/.bin, .venv/bin),
+        in `directory` or the checkout's root; None when it did not."""
+        return self._ask("project-program", program, directory)  # type: ignore[return-value]
 
     def provides(self, program: str) -> bool:
         """Whether the project itself provides `program`: a script of one of its
         pyproject.toml files or a tool one depends on, a program one of its package.json
         files installs or depends on, a Go command of its `cmd/` folder (installed with
         the project's dependencies, or built from it)."""
-        if any(self.python(p).runs(program) for p in self.manifests(("pyproject.toml",))):
+        if any(
+            self._ask("python-provides", path, program)
+            for path in self.manifests(("pyproject.toml",))
+        ):
             return True
-        if any(program in self.node(p).programs for p in self.manifests(("package.json",))):
+        if any(
+            self._ask("node-provides", path, program) for path in self.manifests(("package.json",))
+        ):
             return True
-        return f"cmd/{program}" in self.directories
+        return self.indexed_dir(f"cmd/{program}")
 
-    def python(self, relative: str) -> PythonProject:
+    def read(self, relative: str, reader: Callable[[Path], object]) -> object:
+        """What `reader` makes of the checkout's file `relative` (a README), read again
+        only when it changed: the question asked is the file's size, time and type."""
+        self._ask("stat", relative)
+        return self._cached(relative, reader)
+
+    # --- questions of the index ---------------------------------------------------------------
+
+    def named(self, name: str) -> tuple[str, ...]:
+        """Every file and folder of the index with this name."""
+        return self._ask("named", name)  # type: ignore[return-value]
+
+    def indexed_dir(self, relative: str) -> bool:
+        return self._ask("indexed-dir", relative)  # type: ignore[return-value]
+
+    def indexed_file(self, relative: str) -> bool:
+        return self._ask("indexed-file", relative)  # type: ignore[return-value]
+
+    def manifests(self, names: Iterable[str]) -> tuple[str, ...]:
+        """The files of the index with one of these names, shallowest first."""
+        return self._ask("manifests", tuple(sorted(set(names))))  # type: ignore[return-value]
+
+    def mise_files(self, directory: str) -> tuple[str, ...]:
+        """The file tasks of the mise project at `directory`, sorted."""
+        return self._ask("mise-files", directory)  # type: ignore[return-value]
+
+    # --- answers --------------------------------------------------------------------------
+
+    def _ask(self, kind: str, *args: object) -> Answer:
+        return self.asked.ask((kind, self.key, *args), lambda: self.answer(kind, *args))
+
+    def answer(self, kind: str, *args: object) -> Answer:
+        """The answer to a question of this checkout now (unrecorded)."""
+        return _ANSWERS[kind](self, *args)
+
+    def _exists(self, relative: str) -> bool:
+        return os.path.lexists(os.path.join(self.root, relative))
+
+    def _is_dir(self, relative: str) -> bool:
+        return os.path.isdir(os.path.join(self.root, relative))
+
+    def _is_file(self, relative: str) -> bool:
+        return os.path.isfile(os.path.join(self.root, relative))
+
+    def _stem_taken(self, relative: str) -> bool:
+        parent, _, name = relative.rpartition("/")
+        try:
+            with os.scandir(self.root / parent) as entries:
+                return any(entry.name.startswith(name + ".") for entry in entries)
+        except OSError:
+            return False
+
+    def _targets(self, relative: str) -> Targets:
+        found = self._cached(relative, _read_targets)
+        assert isinstance(found, Targets)
+        return found
+
+    def _defined(self, relative: str) -> tuple[str, ...]:
+        names = sorted(self._targets(relative).names)
+        return (*names[:SHOWN_TARGETS], "…") if len(names) > SHOWN_TARGETS else tuple(names)
+
+    def _python(self, relative: str) -> PythonProject:
         found = self._cached(relative, python_project)
         assert isinstance(found, PythonProject)
         return found
 
-    def read(self, relative: str, reader: Callable[[Path], object]) -> object:
-        """What `reader` makes of the checkout's file `relative`, read again only when the
-        file changed (the rules' reads: a README's facts)."""
-        return self._cached(relative, reader)
+    def _python_runs(self, relative: str, name: str) -> bool:
+        project = self._python(relative)
+        return (
+            project.problem is not None
+            or project.runs(name)
+            or name in project.tasks.get("pdm", ())
+        )
+
+    def _node(self, relative: str) -> NodePackage:
+        found = self._cached(relative, node_package)
+        assert isinstance(found, NodePackage)
+        return found
+
+    def _mise_config(self, directory: str) -> tuple[tuple[str, ...], bool]:
+        root = self.root / directory if directory else self.root
+        key = tuple(_stat_key(root / config) for config in MISE_CONFIGS)
+        cached = self._read.get(f"mise:{directory}")
+        if cached is None or cached[0] != key:
+            cached = (key, mise_config_tasks(root))
+            self._read[f"mise:{directory}"] = cached
+        tasks = cached[1]
+        assert isinstance(tasks, Targets)
+        return tuple(sorted(tasks.names)), tasks.open
+
+    def _mise_files(self, directory: str) -> tuple[str, ...]:
+        prefix = f"{directory}/" if directory else ""
+        wanted = tuple(prefix + folder + "/" for folder in MISE_TASK_DIRS)
+        files = [path[len(prefix) :] for path in self.files if path.startswith(wanted)]
+        return tuple(sorted(mise_file_tasks(files)))
+
+    def _manifests(self, names: tuple[str, ...]) -> tuple[str, ...]:
+        by_name = self.index.by_name
+        found = [path for name in names for path in by_name.get(name, ()) if path in self.files]
+        return tuple(sorted(found, key=lambda path: (path.count("/"), path)))
+
+    def _project_program(self, program: str, directory: str) -> str | None:
+        for base in dict.fromkeys((directory, "")):
+            for bin_dir in PROJECT_BIN_DIRS:
+                relative = f"{base}/{bin_dir}" if base else bin_dir
+                names = self._listed(relative)
+                if program in names or f"{program}.exe" in names:
+                    return f"{relative}/{program}"
+        return None
 
     def _cached(self, relative: str, read: Callable[[Path], object]) -> object:
         """What `read` makes of a file, read again only when the file changed."""
@@ -144,17 +369,6 @@ class Checkout:
         value = read(self.root / relative)
         self._read[slot] = (key, value)
         return value
-
-    def project_program(self, program: str, directory: str = "") -> str | None:
-        """Where the project installed `program` for itself (node_modules/.bin, .venv/bin),
-        in `directory` or the checkout's root; None when it did not."""
-        for base in dict.fromkeys((directory, "")):
-            for bin_dir in PROJECT_BIN_DIRS:
-                relative = f"{base}/{bin_dir}" if base else bin_dir
-                names = self._listed(relative)
-                if program in names or f"{program}.exe" in names:
-                    return f"{relative}/{program}"
-        return None
 
     def _listed(self, relative: str) -> frozenset[str]:
         """The names in a folder of the checkout (none when it is not one), listed again
@@ -173,6 +387,29 @@ class Checkout:
         return names
 
 
+_ANSWERS: dict[str, Callable[..., Answer]] = {
+    "exists": Checkout._exists,
+    "is-dir": Checkout._is_dir,
+    "is-file": Checkout._is_file,
+    "stem-taken": Checkout._stem_taken,
+    "stat": lambda checkout, relative: _stat_key(checkout.root / relative),
+    "defines": lambda checkout, definition, target: checkout._targets(definition).defines(target),
+    "defined": Checkout._defined,
+    "python-runs": Checkout._python_runs,
+    "python-provides": lambda checkout, path, program: checkout._python(path).runs(program),
+    "node-provides": lambda checkout, path, program: program in checkout._node(path).programs,
+    "poe-tasks": lambda checkout, path: tuple(sorted(checkout._python(path).tasks.get("poe", ()))),
+    "mise-config": Checkout._mise_config,
+    "project-program": Checkout._project_program,
+    "named": lambda checkout, name: checkout.index.by_name.get(name, ()),
+    "indexed-dir": lambda checkout, relative: relative in checkout.directories,
+    "indexed-file": lambda checkout, relative: relative in checkout.files,
+    "manifests": Checkout._manifests,
+    "mise-files": Checkout._mise_files,
+}
+"""How each question of a checkout is answered."""
+
+
 def _read_targets(path: Path) -> Targets:
     name = path.name
     if name in MAKEFILE_NAMES:
@@ -182,7 +419,12 @@ def _read_targets(path: Path) -> Targets:
     return package_scripts(path)
 
 
-def build_checkout(root: Path) -> Checkout:
+def build_checkout(root: Path, asked: Asked | None = None) -> Checkout:
+    """A checkout of `root`, its index made now (see the module doc)."""
+    return Checkout(root, asked=asked, index=index_of(root))
+
+
+def index_of(root: Path) -> Index:
     """Index `root` (see the module doc); a directory git cannot list is walked."""
     if os.path.lexists(root / ".git"):
         try:
@@ -191,12 +433,12 @@ def build_checkout(root: Path) -> Checkout:
             logger.info("Walking %s: git cannot list it (%s)", root, error)
         else:
             files = [path for path in listed.split("\0") if path]
-            return _indexed(root, files, git=True, truncated=False)
+            return _indexed(files, git=True, truncated=False)
     files, truncated = _walk(root)
-    return _indexed(root, files, git=False, truncated=truncated)
+    return _indexed(files, git=False, truncated=truncated)
 
 
-def _indexed(root: Path, files: list[str], *, git: bool, truncated: bool) -> Checkout:
+def _indexed(files: list[str], *, git: bool, truncated: bool) -> Index:
     directories: set[str] = set()
     for path in files:
         parent = path.rpartition("/")[0]
@@ -206,13 +448,12 @@ def _indexed(root: Path, files: list[str], *, git: bool, truncated: bool) -> Che
     by_name: dict[str, list[str]] = {}
     for path in (*files, *directories):
         by_name.setdefault(path.rpartition("/")[2], []).append(path)
-    return Checkout(
-        root,
+    return Index(
         frozenset(files),
         frozenset(directories),
+        {name: tuple(sorted(paths)) for name, paths in by_name.items()},
         git,
         truncated,
-        {name: tuple(sorted(paths)) for name, paths in by_name.items()},
     )
 
 
@@ -241,8 +482,9 @@ def _walk(root: Path) -> tuple[list[str], bool]:
     return files, False
 
 
-def checkout_signature(root: Path, checkout: Checkout | None = None) -> tuple[object, ...]:
-    """What changes when the index should be made again (see the module doc)."""
+def checkout_signature(root: Path, checkout: Checkout | None = None) -> bytes:
+    """What changes when the index should be made again (see the module doc), as 16
+    bytes. A checkout that is no git repository is walked for it (its folders' times)."""
     signature: list[object] = [_stat_key(root)]
     git = root / ".git"
     if os.path.isdir(git):
@@ -251,7 +493,7 @@ def checkout_signature(root: Path, checkout: Checkout | None = None) -> tuple[ob
         signature += [_stat_key(git), *_worktree_keys(git)]
     elif checkout is not None:
         signature += [_stat_key(root / d) for d in sorted(checkout.directories)]
-    return tuple(signature)
+    return hashlib.blake2b(repr(signature).encode(), digest_size=16).digest()
 
 
 def _worktree_keys(pointer: Path) -> list[object]:
@@ -277,25 +519,31 @@ def _stat_key(path: Path | str) -> tuple[int, int, int] | None:
 
 
 class CheckoutCache:
-    """Each checkout's index, kept while its signature holds (thread-safe: the window's
-    checks run on a worker while the next may start)."""
+    """Each checkout, kept while its signature holds (thread-safe: the window's checks
+    run on a worker while the next may start); its questions asked through `asked`."""
 
-    def __init__(self, build: Callable[[Path], Checkout] = build_checkout) -> None:
-        self._build = build
+    def __init__(
+        self, asked: Asked | None = None, make_index: Callable[[Path], Index] = index_of
+    ) -> None:
+        self._asked = asked
+        self._make_index = make_index
         self._lock = threading.Lock()
-        self._entries: dict[Path, tuple[tuple[object, ...], Checkout]] = {}
-
-    def all(self) -> list[Checkout]:
-        with self._lock:
-            return [checkout for _, checkout in self._entries.values()]
+        self._entries: dict[Path, tuple[bytes, Checkout]] = {}
 
     def get(self, root: Path) -> Checkout:
+        """The checkout at `root`, made again when its signature changed."""
         with self._lock:
             cached = self._entries.get(root)
         if cached is not None and checkout_signature(root, cached[1]) == cached[0]:
             return cached[1]
-        checkout = self._build(root)
+        checkout = Checkout(root, asked=self._asked, make_index=self._make_index)
         signature = checkout_signature(root, checkout)
         with self._lock:
             self._entries[root] = (signature, checkout)
         return checkout
+
+    def signature(self, root: Path) -> bytes | None:
+        """The signature of the checkout at `root` as it was last got (None: never)."""
+        with self._lock:
+            cached = self._entries.get(root)
+        return cached[0] if cached is not None else None

@@ -1,45 +1,35 @@
 """The check: is what a memory says still true of the code? (docs/formats.md §19)
 
-`CheckEngine.check()` reads every memory file a home holds (or one workspace sees,
-`check.documents`), checks each against its project's checkout — paths it names, script
-targets, programs (`check.rules.paths`, `check.rules.runnable`) — its links
-(`check.rules.links`) and, for Codex's summary, its `v1` line (`check.rules.codex_summary`),
-then compares facts across files (`check.rules.facts`), finds stale
-files, and says once per project that is not on this disk. Its result is a `CheckReport` of
-`Finding` records.
-
-It blocks on disk and runs git: the CLI calls it, the window will call it from a worker
-thread. `cancel` (a threading.Event) stops it between files (the report says
-`cancelled`); `progress(done, total)` is told as files are checked. An engine keeps what
-it learnt: each checkout's index until it changes (`CheckoutCache`), and each file's
-findings until its text or checkout changes: a second check reads every file but checks
-only those that changed. It keeps no file's text between checks (~2 MiB less resident
-with 3,000 files). One check runs at a time per engine; the window keeps one engine per
-home.
+`CheckEngine.check()` checks every memory file a home holds (or a workspace sees) against
+its project's checkout, its links and the other files' facts, into a `CheckReport`. It
+blocks on disk and runs git (the window calls it from a worker; `cancel` stops it between
+files). What the rules found in each file, and what they asked of the disk, the checkout
+and PATH, is kept between checks and processes (`check.kept`): a next check runs the
+rules only on a file whose text or one of whose answers changed.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 
-from memtab.check.checkout import Checkout, CheckoutCache
+from memtab.check.checkout import INDEX_KINDS, Answer, Asked, Checkout, CheckoutCache, Question
 from memtab.check.documents import Document, checkout_of, collect, seen_together
-from memtab.check.findings import finding, place
+from memtab.check.findings import Found, dressed, finding, found_in, place
+from memtab.check.kept import ENGINE, RULES_VERSION, Missing, Unpacker, Worked, pack, where_of
 from memtab.check.markdown import scan_markdown
 from memtab.check.programs import program_finder
-from memtab.check.records import CheckReport, Finding, FindingKind
+from memtab.check.records import CheckReport, Finding, Place
 from memtab.check.rules import codex_summary
 from memtab.check.rules.code_facts import code_disagreements
 from memtab.check.rules.facts import Fact, disagree, facts_of, what
 from memtab.check.rules.hidden_text import hidden_text_findings
-from memtab.check.rules.links import broken_links
+from memtab.check.rules.links import MemoryNames, broken_links
 from memtab.check.rules.paths import NamedPath, is_missing, moved_to, named_paths, rewritten
 from memtab.check.rules.recall import index_findings, recall_findings
 from memtab.check.rules.runnable import aliases_in, run_problems
@@ -47,6 +37,9 @@ from memtab.check.settings import load_stale_days
 from memtab.file_protocol.file_ref import SourceError
 from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import plural
+from memtab.kept.per_file import KeptOnDisk, PerFile, collection_paused
+from memtab.kept.texts import KeptTexts
+from memtab.markdown import text_lines
 from memtab.sources.codex.summary import VERSION_LINE
 from memtab.sources.config import SourceContext
 from memtab.sources.history import run_git
@@ -57,22 +50,9 @@ from memtab.store.sidecars.registry import load_registry
 logger = logging.getLogger(__name__)
 
 DAY_MS = 24 * 60 * 60 * 1000
-_NONE: frozenset[str] = frozenset()  # one empty set for the many files that define no alias
 Progress = Callable[[int, int], None]
-
-
-@dataclass(frozen=True, slots=True)
-class _Checked:
-    """What the rules of one file found (kept by `_checked_as`: the file and its text,
-    16 bytes) and what it was checked against. Kept for every file: tuples (most are
-    empty, and an empty tuple is one object); the files where nothing was found share
-    one (`CheckEngine._clean_as`)."""
-
-    checkout: Checkout | None
-    aliases: frozenset[str]
-    findings: tuple[Finding, ...]
-    missing: tuple[tuple[NamedPath, str | None], ...]
-    facts: tuple[Fact, ...]
+_NO_CHECKOUT = object()
+"""The answer to a question of a checkout that is no longer one: equal to no answer."""
 
 
 class CheckEngine:
@@ -87,7 +67,10 @@ class CheckEngine:
         find_program: Callable[[str], str | None] | None = None,
         stale_days: int | None = None,
         sources: bool = True,
+        kept: bool = True,
     ) -> None:
+        """`kept`: what was worked out of each file is kept in Memtab's cache dir too, for
+        the next process (else in this engine only)."""
         self.home = home
         self._env = dict(os.environ if env is None else env)
         self._clock = clock
@@ -95,14 +78,17 @@ class CheckEngine:
         self._find_program = find_program or program_finder(self._env)
         self.stale_days = load_stale_days(self._env) if stale_days is None else stale_days
         self._sources = sources
-        self._checkouts = CheckoutCache()
-        self._checked: dict[bytes, _Checked] = {}  # by `_checked_as`
-        self._clean: dict[tuple[Path | None, frozenset[str]], _Checked] = {}  # `_clean_as`
+        self._asked = Asked(self._answer)
+        self._checkouts = CheckoutCache(self._asked)
+        self._now: dict[Path, Checkout | None] = {}  # each checkout, got once per check
+        self._memory_names = MemoryNames()
+        self._unpack = Unpacker()
+        disk = KeptOnDisk.of_home(home, ENGINE, pack=pack, unpack=self._unpack) if kept else None
+        self._roots: dict[int, str] = {}  # each scope's roots in words, for one check
+        self._kept: PerFile[Worked] = PerFile(disk)
+        self._texts = KeptTexts(home, hold=False) if kept else None
         self._renames: dict[str, tuple[object, dict[str, str]]] = {}
         self._ignored: dict[tuple[Path, object, frozenset[str]], frozenset[str]] = {}
-        # The aliases each file defines, by the text that defines them (`_aliases`): only
-        # for files that define some, most define none (3,000 entries were ~0.3 MB).
-        self._alias_cache: dict[str, tuple[bytes, frozenset[str]]] = {}
         self._problems: tuple[str, ...] = ()  # what the last check could not read
         self._lock = threading.Lock()  # the engine's state, between threads
         self._running = threading.Lock()  # one check at a time
@@ -121,49 +107,69 @@ class CheckEngine:
         HomeError for an unusable registry or an unknown workspace. One check at a time
         per engine (a second call waits for the first). `read`: given the documents this
         check read (kept by the caller, not by the engine)."""
-        with self._running:
+        with self._running, collection_paused():
             registry = load_registry(self.home)
             context = SourceContext.load(self.home, env=self._env, registry=registry)
             collected = collect(
-                self.home, registry, workspace_id, sources=context if self._sources else None
+                self.home,
+                registry,
+                workspace_id,
+                sources=context if self._sources else None,
+                texts=self._texts,
             )
+            everything = workspace_id is None and self._sources
+            if self._texts is not None:
+                self._texts.finish(everything=workspace_id is None)
             with self._lock:
                 self._problems = collected.problems
             if read is not None:
                 read.extend(collected.documents)
-            return self._report(collected.documents, cancel, progress)
+            return self._report(collected.documents, everything, cancel, progress)
 
     # --- the report ---------------------------------------------------------------------
 
     def _report(
         self,
         documents: tuple[Document, ...],
+        everything: bool,
         cancel: threading.Event | None,
         progress: Progress | None,
     ) -> CheckReport:
-        findings: list[Finding] = []
-        results: list[tuple[Document, _Checked]] = []
-        cancelled = False
-        checked_as = {document.key: _checked_as(document) for document in documents}
-        wanted = set(checked_as.values())
-        with self._lock:  # what no file is now is forgotten
-            self._checked = {k: v for k, v in self._checked.items() if k in wanted}
-        aliases = self._aliases(documents, checked_as)
-        # What is installed is looked up again by each check (the user may install it).
+        # Every answer is asked again (the user may have made a file, installed a program).
+        self._asked.forget()
+        self._now = {}
+        self._memory_names = MemoryNames()
         self._find_program = self._given_finder or program_finder(self._env)
-        for checkout in self._checkouts.all():
-            checkout.memo.clear()
-            checkout.definitions.clear()
-        for done, document in enumerate(documents):
-            if cancel is not None and cancel.is_set():
-                cancelled = True
-                break
-            checked = self._check_document(document, checked_as[document.key], aliases)
-            results.append((document, checked))
-            if progress is not None:
-                progress(done + 1, len(documents))
-        for _, checked in results:
-            findings += checked.findings
+        total = len(documents)
+
+        def between(done: int) -> bool:
+            if progress is not None and done:
+                progress(done, total)
+            return cancel is not None and cancel.is_set()
+
+        worked = self._kept.of_all(
+            documents,
+            self._work,
+            everything=everything,
+            context=RULES_VERSION,
+            restate=self._restate,
+            between=between,
+        )
+        self._unpack.forget()
+        self._roots = {}
+        cancelled = len(worked) < total
+        if progress is not None and not cancelled and total:
+            progress(total, total)
+        results = list(zip(documents, worked, strict=False))
+        aliases = frozenset().union(*(w.aliases for _, w in results if w.aliases))
+        findings: list[Finding] = []
+        for document, work in results:
+            findings += (
+                dressed(document, found)
+                for found in work.found
+                if found.kind != "missing-program" or found.subject not in aliases
+            )
+            findings += recall_findings(document) + index_findings(document)
         findings += self._missing_paths(results)
         findings += self._disagreements(results)
         findings += self._stale([document for document, _ in results])
@@ -177,41 +183,83 @@ class CheckEngine:
             stale_days=self.stale_days,
         )
 
-    def _check_document(
-        self, document: Document, digest: bytes, aliases: frozenset[str]
-    ) -> _Checked:
+    # --- one file ---------------------------------------------------------------------
+
+    def _work(self, document: Document) -> Worked:
+        """What the rules find in `document`, and what they asked to find it."""
         checkout = self._checkout(document.checkout)
-        cached = self._checked.get(digest)
-        if cached is not None and cached.checkout is checkout and cached.aliases == aliases:
-            return cached
-        scanned = scan_markdown(document.text)
-        findings: list[Finding] = []
-        missing: list[tuple[NamedPath, str | None]] = []
+        with self._asked.recording() as asked:
+            found, missing, facts, aliases = self._rules(document, checkout)
+        roots = sorted({str(q[1]) for q, _ in asked if q[0] in INDEX_KINDS})
+        signatures = tuple((root, self._checkouts.signature(Path(root)) or b"") for root in roots)
+        return Worked(
+            where_of(document, self._roots),
+            found,
+            missing,
+            facts,
+            aliases,
+            tuple(asked),
+            signatures,
+        )
+
+    def _restate(self, document: Document, kept: Worked) -> Worked | None:
+        """What was kept of `document` if it holds now: the same where, every answer the
+        same (those of an index whose checkout's signature changed asked of the new one),
+        restated with the new signatures; else None (its rules run again)."""
+        if kept.where != where_of(document, self._roots):
+            return None
+        now = tuple((root, self._signature(root)) for root, _ in kept.signatures)
+        changed = {
+            root for (root, new), (_, old) in zip(now, kept.signatures, strict=True) if new != old
+        }
+        for answered in kept.asked:
+            question = answered[0]
+            if question[0] in INDEX_KINDS and question[1] not in changed:
+                continue
+            if not self._asked.holds(answered):
+                return None
+        if changed:
+            if any(not signature for _, signature in now):
+                return None
+            return replace(kept, signatures=now)
+        return kept
+
+    def _rules(
+        self, document: Document, checkout: Checkout | None
+    ) -> tuple[tuple[Found, ...], tuple[Missing, ...], tuple[Fact, ...], frozenset[str]]:
+        text = document.text
+        lines = text_lines(text)
+        scanned = scan_markdown(text)
+        found: list[Found] = []
+        missing: list[Missing] = []
+
+        def on_line(line: int | None, kind: str, **said: object) -> Found:
+            return found_in(text, lines, line, kind, **said)  # type: ignore[arg-type]
+
         if checkout is not None and not document.record:
             for named in named_paths(scanned, checkout):
                 if is_missing(checkout, named):
-                    missing.append((named, moved_to(checkout, named)))
-            for problem in run_problems(
-                scanned, checkout, find_program=self._find_program, aliases=aliases
-            ):
+                    new = moved_to(checkout, named)
+                    missing.append(
+                        Missing(_asked(named), _missing_path(on_line, checkout, named, new))
+                    )
+            for problem in run_problems(scanned, checkout, find_program=self._which):
                 also = f" (and on {plural(len(problem.also), 'more line')})" if problem.also else ""
-                findings.append(
-                    finding(
-                        document,
+                found.append(
+                    on_line(
                         problem.line,
-                        problem.kind,  # type: ignore[arg-type]
+                        problem.kind,
                         subject=problem.subject,
                         message=problem.message + also,
                         why=problem.why,
-                        related=tuple(place(document, line) for line in problem.also),
+                        related=problem.also,
                     )
                 )
         facts = facts_of(scanned)
         if checkout is not None and not document.record:
             for said in code_disagreements(facts, checkout):
-                findings.append(
-                    finding(
-                        document,
+                found.append(
+                    on_line(
                         said.fact.line,
                         "code-disagrees",
                         subject=f"{said.fact.kind}:{said.fact.key}",
@@ -222,9 +270,8 @@ class CheckEngine:
                 )
         unversioned = codex_summary.missing_version_line(document)
         if unversioned is not None:
-            findings.append(
-                finding(
-                    document,
+            found.append(
+                on_line(
                     unversioned.line,
                     "codex-summary-version",
                     subject=VERSION_LINE,
@@ -233,10 +280,15 @@ class CheckEngine:
                     fix=unversioned.fix,
                 )
             )
-        for link in broken_links(document, scanned, self._renamed):
-            findings.append(
-                finding(
-                    document,
+        for link in broken_links(
+            document,
+            scanned,
+            exists=self._memory_exists,
+            renamed=self._renamed_asked,
+            named_under=self._named_under,
+        ):
+            found.append(
+                on_line(
                     link.line,
                     "broken-link",
                     subject=link.target,
@@ -245,79 +297,87 @@ class CheckEngine:
                     fix=link.fix,
                 )
             )
-        findings += recall_findings(document) + index_findings(document)
-        findings += hidden_text_findings(document)
-        checked = _Checked(checkout, aliases, tuple(findings), tuple(missing), tuple(facts))
-        if not (checked.findings or checked.missing or checked.facts):
-            checked = self._clean_as(checked)
-        self._checked[digest] = checked
-        return checked
+        found += hidden_text_findings(text, lines)
+        aliases = frozenset(aliases_in(scanned)) if "alias " in text else frozenset()
+        return tuple(found), tuple(missing), tuple(facts), aliases
 
-    def _clean_as(self, checked: _Checked) -> _Checked:
-        """One `_Checked` for every file of a checkout whose rules found nothing (most
-        files): the one kept for its checkout and aliases, unless the checkout's index
-        was made again since."""
-        slot = (checked.checkout.root if checked.checkout is not None else None, checked.aliases)
-        kept = self._clean.get(slot)
-        if kept is not None and kept.checkout is checked.checkout:
-            return kept
-        self._clean[slot] = checked
-        return checked
+    # --- what the rules ask, and how a question kept is answered again -------------------
 
     def _checkout(self, root: Path | None) -> Checkout | None:
+        """The checkout at `root` as this check sees it (got once per check)."""
         if root is None:
             return None
+        if root in self._now:
+            return self._now[root]
         try:
-            return self._checkouts.get(root)
+            checkout: Checkout | None = self._checkouts.get(root)
         except OSError as error:
             logger.info("Check: cannot index %s: %s", root, error)
-            return None
+            checkout = None
+        self._now[root] = checkout
+        return checkout
 
-    def _aliases(
-        self, documents: Iterable[Document], checked_as: Mapping[str, bytes]
-    ) -> frozenset[str]:
-        """The shell aliases any of the documents defines (`alias docker=podman`): the
-        user has them. A text is read for them once: a file none of whose texts defined
-        one is not read again while it is the text last checked (`_checked`); the texts
-        that define some are remembered with them, never forgotten (so a file changed
-        back to such a text, even after a cancelled check, still has them)."""
-        found: set[str] = set()
-        for document in documents:
-            digest = checked_as[document.key]
-            known = self._alias_cache.get(document.key)
-            if known is not None and known[0] == digest:
-                found |= known[1]
-                continue
-            if known is None and digest in self._checked:
-                continue  # read as it is when last checked: it defines none
-            text = document.text
-            if "alias " in text and (aliases := frozenset(aliases_in(scan_markdown(text)))):
-                self._alias_cache[document.key] = (digest, aliases)
-                found |= aliases
-        return frozenset(found)
+    def _signature(self, root: str) -> bytes:
+        """The signature of the checkout at `root` now (empty: it is none)."""
+        path = Path(root)
+        if self._checkout(path) is None:
+            return b""
+        return self._checkouts.signature(path) or b""
+
+    def _answer(self, question: Question) -> Answer:
+        """A question kept from an earlier check, asked now."""
+        kind = question[0]
+        if kind == "which":
+            return self._find_program(str(question[1]))
+        if kind == "memory-exists":
+            return os.path.lexists(str(question[1]))
+        if kind == "memory-named":
+            return tuple(
+                str(p) for p in self._memory_names.named(Path(str(question[1])), str(question[2]))
+            )
+        if kind == "renamed":
+            return self._renamed_key(str(question[1]), str(question[2]))
+        checkout = self._checkout(Path(str(question[1])))
+        if checkout is None:
+            return _NO_CHECKOUT
+        return checkout.answer(str(kind), *question[2:])
+
+    def _which(self, program: str) -> str | None:
+        return self._asked.ask(("which", program), lambda: self._find_program(program))  # type: ignore[return-value]
+
+    def _memory_exists(self, path: Path) -> bool:
+        return self._asked.ask(("memory-exists", str(path)), lambda: os.path.lexists(path))  # type: ignore[return-value]
+
+    def _named_under(self, root: Path, name: str) -> tuple[Path, ...]:
+        named = self._asked.ask(
+            ("memory-named", str(root), name),
+            lambda: tuple(str(p) for p in self._memory_names.named(root, name)),
+        )
+        return tuple(Path(p) for p in named)  # type: ignore[attr-defined]
+
+    def _renamed_asked(self, document: Document, virtual: str) -> str | None:
+        key = document.history_key
+        if key is None:
+            return None
+        return self._asked.ask(("renamed", key, virtual), lambda: self._renamed_key(key, virtual))  # type: ignore[return-value]
 
     # --- paths: one `git check-ignore` per checkout --------------------------------------
 
-    def _missing_paths(self, results: list[tuple[Document, _Checked]]) -> list[Finding]:
+    def _missing_paths(self, results: list[tuple[Document, Worked]]) -> list[Finding]:
         wanted: dict[Path, set[str]] = {}
-        for _, checked in results:
-            if checked.checkout is not None and checked.checkout.git:
-                paths = wanted.setdefault(checked.checkout.root, set())
-                paths.update(_asked(named) for named, _ in checked.missing)
+        for document, work in results:
+            checkout = self._checkout(document.checkout) if work.missing else None
+            if checkout is not None and checkout.git:
+                wanted.setdefault(checkout.root, set()).update(m.asked for m in work.missing)
         ignored = {root: self._ignored_of(root, paths) for root, paths in wanted.items() if paths}
-        findings = []
-        for document, checked in results:
-            if checked.checkout is None:
-                continue
-            skip = ignored.get(checked.checkout.root, frozenset())
-            for named, new in checked.missing:
-                if _asked(named) not in skip:
-                    findings.append(_missing_path(document, checked.checkout, named, new))
+        findings: list[Finding] = []
+        for document, work in results:
+            skip = ignored.get(document.checkout, frozenset()) if document.checkout else ()
+            findings += (dressed(document, m.found) for m in work.missing if m.asked not in skip)
         return findings
 
     def _ignored_of(self, root: Path, paths: set[str]) -> frozenset[str]:
-        checkout = self._checkouts.get(root)
-        key = (root, id(checkout), frozenset(paths))
+        key = (root, self._checkouts.signature(root), frozenset(paths))
         cached = self._ignored.get(key)
         if cached is not None:
             return cached
@@ -338,10 +398,9 @@ class CheckEngine:
 
     # --- links: what history says was renamed --------------------------------------------
 
-    def _renamed(self, document: Document, virtual: str) -> str | None:
-        if document.history_key is None:
-            return None
-        key = document.history_key
+    def _renamed_key(self, key: str, virtual: str) -> str | None:
+        """The virtual path `virtual` of the scope history `key` was renamed to (following
+        renames), if any."""
         index = index_path(self.home, key)
         try:
             stamp: object = (index.stat().st_mtime_ns, index.stat().st_size)
@@ -365,10 +424,10 @@ class CheckEngine:
 
     # --- across files -------------------------------------------------------------------
 
-    def _disagreements(self, results: list[tuple[Document, _Checked]]) -> list[Finding]:
+    def _disagreements(self, results: list[tuple[Document, Worked]]) -> list[Finding]:
         by_key: dict[tuple[str, str], list[tuple[Document, Fact]]] = {}
-        for document, checked in results:
-            for fact in checked.facts:
+        for document, work in results:
+            for fact in work.facts:
                 by_key.setdefault((fact.kind, fact.key), []).append((document, fact))
         anchored: dict[
             tuple[str, int, str], tuple[Document, Fact, list[tuple[Document, Fact]]]
@@ -386,6 +445,14 @@ class CheckEngine:
                     slot = (anchor_doc.key, anchor.line, f"{anchor.kind}:{anchor.key}")
                     anchored.setdefault(slot, (anchor_doc, anchor, []))[2].append(partner)
         findings = []
+        lines: dict[str, list[str]] = {}  # each file cited split once: one may be cited often
+
+        def place_of(document: Document, line: int) -> Place:
+            split = lines.get(document.key)
+            if split is None:
+                split = lines[document.key] = text_lines(document.text)
+            return place(document, line, split)
+
         for anchor_doc, anchor, partners in anchored.values():
             others = "; ".join(
                 f"{doc.path}:{fact.line} says {fact.value}" for doc, fact in partners[:3]
@@ -400,7 +467,7 @@ class CheckEngine:
                     why=f"The memories disagree on {what(anchor)}; at most one of them is "
                     "still true. This file changed longer ago, so it is more likely the "
                     "one out of date.",
-                    related=tuple(place(doc, fact.line) for doc, fact in partners),
+                    related=tuple(place_of(doc, fact.line) for doc, fact in partners),
                 )
             )
         return findings
@@ -460,16 +527,6 @@ class CheckEngine:
         return findings
 
 
-def _checked_as(document: Document) -> bytes:
-    """What an engine keeps of a file it checked, to know it and its text again: a
-    16-byte BLAKE2b digest of its key and `Document.packed` (the same text packs to the
-    same bytes) — not the text, nor the key (~110 bytes a file)."""
-    digest = hashlib.blake2b(document.key.encode("utf-8", "surrogatepass"), digest_size=16)
-    digest.update(b"\0")
-    digest.update(document.packed)
-    return digest.digest()
-
-
 def _asked(named: NamedPath) -> str:
     """A path as git check-ignore is asked about it (a folder with its `/`: `logs/`
     patterns match only folders)."""
@@ -502,28 +559,34 @@ def _counted_by_agent(documents: list[Document]) -> str:
 
 
 def _missing_path(
-    document: Document, checkout: Checkout, named: NamedPath, new: str | None
-) -> Finding:
-    kind: FindingKind = "missing-path"
+    on_line: Callable[..., Found], checkout: Checkout, named: NamedPath, new: str | None
+) -> Found:
     what_it_is = "folder" if named.directory else "file or folder"
     why = (
         f"It names a path of the checkout {checkout.root} (its first folder, "
         f"{named.relative.split('/', 1)[0]}/, is there), and no {what_it_is} is at "
         f"{named.relative}."
     )
-    fix = None
-    if new is not None:
-        why += f" The only one of that name is at {new}: it was probably moved there."
-        lines = document.text.split("\n")
-        text = lines[named.line - 1].removesuffix("\r") if named.line <= len(lines) else ""
-        new_written = rewritten(named.written, named.relative, new)
-        fix = (f"Name {new} instead of {named.relative}", text.replace(named.written, new_written))
-    return finding(
-        document,
+    found: Found = on_line(
         named.line,
-        kind,
+        "missing-path",
         subject=named.relative,
         message=f"`{named.relative}` is not in {os.path.basename(checkout.root)}",
+        why=why,
+    )
+    if new is None:
+        return found
+    why += f" The only one of that name is at {new}: it was probably moved there."
+    new_written = rewritten(named.written, named.relative, new)
+    fix = (
+        f"Name {new} instead of {named.relative}",
+        found.text.replace(named.written, new_written),
+    )
+    return on_line(
+        named.line,
+        "missing-path",
+        subject=named.relative,
+        message=found.message,
         why=why,
         fix=fix,
     )

@@ -60,13 +60,14 @@ def _evidence(finding: Finding) -> str:
 
 
 def file_checks(
-    documents: Iterable[Document],
+    documents: Iterable[tuple[Document, Path]],
     report: CheckReport,
     stamps: Mapping[str, str],
     *,
     at: int,
 ) -> dict[str, FileCheck]:
-    """Each document's entry by its path on disk, its findings from `report`, its
+    """Each document's entry by its path on disk (`documents`: each with its file, as
+    `Document.file_path` gives it), its findings from `report`, its
     checkout's stamp from `stamps` (a document whose checkout is missing from them, or
     whose file changed since the check read it, is left out: the next check has it)."""
     by_file: dict[tuple[str, str | None, str | None], list[Finding]] = {}
@@ -76,10 +77,7 @@ def file_checks(
             missing_projects.add(finding.subject)
         by_file.setdefault((finding.path, finding.workspace, finding.project), []).append(finding)
     checks: dict[str, FileCheck] = {}
-    for document in documents:
-        physical = document.file_path
-        if physical is None:
-            continue
+    for document, physical in documents:
         checkout = str(document.checkout) if document.checkout is not None else None
         if checkout is not None and checkout not in stamps:
             continue
@@ -184,9 +182,10 @@ class RecallChecks:
         with self._lock:
             self._roots = set(after)
         stamps = {root: stamp for root, stamp in after.items() if before.get(root, stamp) == stamp}
-        checks = file_checks(documents, report, stamps, at=self._clock())
+        located = [(d, path) for d in documents if (path := d.file_path) is not None]
+        checks = file_checks(located, report, stamps, at=self._clock())
         if not report.cancelled:
-            seen = {str(p) for d in documents if (p := d.file_path) is not None}
+            seen = {str(path) for _, path in located}
             try:
                 self.cache.write(checks, forget=lambda key: _forgotten(key, seen, checks))
             except OSError as error:  # a cache: the check stands without it (said in its log)

@@ -214,11 +214,9 @@ def just_recipes(path: Path) -> Targets:
 # --- mise ------------------------------------------------------------------------------
 
 
-def mise_tasks(root: Path, files: Iterable[str]) -> Targets:
-    """The tasks of a mise project at `root`: each config's `[tasks]` (and their
-    aliases), and each file task (`mise-tasks/lint/go` is `lint:go`, `…/lint/_default`
-    is `lint`). `files`: the checkout's files. A config that includes other task files
-    is open."""
+def mise_config_tasks(root: Path) -> Targets:
+    """The tasks of the config files of a mise project at `root`: each one's `[tasks]`
+    and their aliases. A config that includes other task files is open."""
     names: set[str] = set()
     open_ = False
     for config in MISE_CONFIGS:
@@ -235,6 +233,13 @@ def mise_tasks(root: Path, files: Iterable[str]) -> Targets:
             aliases = task.get("alias") if isinstance(task, dict) else None
             names.update([aliases] if isinstance(aliases, str) else aliases or ())
         open_ |= "includes" in _table(document, ("task_config",))
+    return Targets(frozenset(n for n in names if n), (), open_)
+
+
+def mise_file_tasks(files: Iterable[str]) -> frozenset[str]:
+    """The file tasks among a mise project's files (relative to it): `mise-tasks/lint/go`
+    is `lint:go`, `…/lint/_default` is `lint`."""
+    names: set[str] = set()
     for relative in files:
         folder = next((d for d in MISE_TASK_DIRS if relative.startswith(d + "/")), None)
         if folder is None:
@@ -245,7 +250,7 @@ def mise_tasks(root: Path, files: Iterable[str]) -> Targets:
         stem = parts[-1].rsplit(".", 1)[0] if parts else ""
         names.add(":".join(parts))
         names.add(":".join([*parts[:-1], stem]))
-    return Targets(frozenset(n for n in names if n), (), open_)
+    return frozenset(n for n in names if n)
 
 
 # --- package.json -----------------------------------------------------------------------

@@ -64,6 +64,10 @@ _GONE = _Words(
     "削除", "移動", "廃止", "置き換え", "名前変更", "存在しない",
 )  # fmt: skip
 _ARROW = re.compile(r"->|→|=>|⇒")
+# What lies beside an arrow, up to a code span or path (blanked to 2+ spaces in a line's
+# words), punctuation or another arrow: two words or more are a description.
+_BESIDE_ARROW = re.compile(r"[^\s,;:()\[\]]++(?: [^\s,;:()\[\]]++)*+")
+_WORD_OF_PROSE = re.compile(r"^[^\W\d_]{2,}+(?:['’-][^\W\d_]++)*+[.,!?]?$")
 
 # The line gives an example or a pattern, not a fact.
 _EXAMPLE = _Words(
@@ -111,11 +115,31 @@ def is_open_section(section: str) -> bool:
 def _read(text: str) -> tuple[bool, bool, bool, bool]:
     """What a line says (gone, an example, not there yet, planned), worked out once."""
     return (
-        _GONE.search(text) or _ARROW.search(text) is not None,
+        _GONE.search(text) or _changes(text),
         _EXAMPLE.search(text),
         _NOT_YET.search(text),
         _PLANNED.search(text),
     )
+
+
+def _changes(text: str) -> bool:
+    """Whether an arrow on the line says one thing became another (`a.js` → `a.ts`,
+    `8080 → 8081`): not when a side is a description ("`make db` → drops the DB",
+    "App config → `src/config.ts`": what it does, where it is)."""
+    return any(
+        not (_described(text[: arrow.start()][::-1]) or _described(text[arrow.end() :]))
+        for arrow in _ARROW.finditer(text)
+    )
+
+
+def _described(side: str) -> bool:
+    """Whether the words right beside an arrow (`side`, read from the arrow out) are two
+    words or more (of letters, not `v2`): prose saying what the other side is or does.
+    A code span or path there (two spaces or more in a line's words) is a name."""
+    beside = _BESIDE_ARROW.match(side[1:] if side.startswith(" ") else side)
+    if beside is None:
+        return False
+    return sum(1 for word in beside.group(0).split(" ") if _WORD_OF_PROSE.match(word)) >= 2
 
 
 def says_gone(text: str) -> bool:

@@ -6,8 +6,6 @@ sub-package a question: `duplicates/` (memories that say the same thing: `memtab
 duplicates`), `contradictions/` (lines that state different values for one thing: `memtab
 contradictions`), `leaks/` (memories in the wrong place, and secrets: `memtab leaks`).
 What they share is here: the memories read and who sees them together (`memories.py`),
-what a memory says in words (`words.py`), what an engine keeps of each file between runs
-(`per_file.py`: refreshed per file as files change, kept in the cache dir between
-processes), the files' texts as last read (`kept_texts.py`: one still as it was is not
-opened again) and where a memory is, as a record (`records.py`).
+what a memory says in words (`words.py`) and where a memory is, as a record
+(`records.py`); what each keeps of each file between runs is `memtab.kept`'s.
 """

@@ -17,9 +17,9 @@ sentence that names the thing twice. Its
   every command sentence uses left out), the value the command;
 - `path`: where a thing lives ("The fixtures live in `tests/fixtures/`", "`db/seeds/`
   holds the seed data"): the key the thing's stems, the value the path;
-- `tool`: which tool of a kind to use ("Use pnpm, not npm", "We switched from jest to
-  vitest"): the key the kind (`TOOL_KINDS`: package managers, test runners…), the value
-  the tool used (a sentence may also say which is not: "not:npm");
+- `tool`: which tool of a kind to use (`reading.tools`: "Use pnpm, not npm", "We switched
+  from jest to vitest"): the key the kind (package managers, test runners…), the value the
+  tool used (a sentence may also say which is not: "not:npm");
 - `always-never`: a rule always or never to do something ("Always squash-merge", "Never
   squash-merge PRs", "Don't rebase on main", a plain "Rebase on main before review"):
   the key what is done (`trust.polarity`), the value `always` or `never`; a `never` rule
@@ -33,25 +33,17 @@ import itertools
 import re
 from typing import NamedTuple
 
-from memtab.check.markdown import scan_markdown
-from memtab.check.rules.facts import facts_of, what
 from memtab.check.wording import is_example
 from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.polarity import IMPERATIVES, MAX_EXTRA, Rule, opposite, rule_of
+from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, named, same_count
+from memtab.trust.reading.ports import port_key, ports, same_service
+from memtab.trust.reading.settings import same_setting, setting_key, settings
+from memtab.trust.reading.tools import TOOL_KIND, moved_tools, tools
+from memtab.trust.reading.versions import same_use, version_key, versions
 from memtab.trust.values import value_of
 from memtab.trust.words import content_lines, statements, stems_of
 
-_FACT_NEEDLES = re.compile(
-    r"\bport\b|\bversion\b|\bon\s+:?\d{2,5}\b|localhost|127\.0\.0\.1|0\.0\.0\.0|`[A-Z][A-Z0-9]*_[A-Z0-9_]+=|"
-    r"\b(?:postgres(?:ql)?|mysql|mariadb|redis|mongodb|python|node(?:\.?js)?|react|vue|angular|"
-    r"django|rails|ruby|golang|java|typescript|next\.?js|nuxt|svelte|flask|fastapi|kotlin|"
-    r"swift|php|laravel|elixir|erlang|rust|deno|tailwind(?:css)?|vite|webpack|jest|vitest|"
-    r"pytest|sqlalchemy|pydantic|kubernetes|terraform|ubuntu|debian|alpine|nginx|"
-    r"elasticsearch|kafka|rabbitmq|sqlite|dotnet|\.net|gradle|spring)\s+v?\d",
-    re.IGNORECASE,
-)
-"""What a sentence holds when the check's facts may be in it (most hold none: the scan is
-skipped)."""
 _PAST = re.compile(
     r"\b(?:was|were|used to|no longer|anymore|previously|formerly|legacy|until)\b|->|→|=>",
     re.IGNORECASE,
@@ -74,46 +66,15 @@ _GONE = re.compile(
 )
 """A sentence saying what it names is gone or changed: no value claimed of it (the
 check's own list, `check.wording`, also reads "migration" so: too wide for a claim)."""
-_AT_LOCALHOST = re.compile(
-    r"^(?:the\s+)?(?P<subject>[A-Za-z][\w .+-]{0,40}?)\s+(?:is|are)\s+at\s+(?:https?://)?"
-    r"(?:localhost|127\.0\.0\.1|0\.0\.0\.0):(?P<value>\d{2,5})\b",
-    re.IGNORECASE,
-)
-"""A port the check's facts do not read: "The docs site is at localhost:4000"."""
-_LOCAL_ADDRESS = r"(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]):(?P<value>\d{2,5})\b"
-_LOCAL_PORT = re.compile(r"(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]):(\d{2,5})\b")
-_BEFORE_ADDRESS = re.compile(
-    r"^(?P<subject>[A-Za-z][\w .+-]{0,40}?)\s*(?::|\bat\b|\bon\b)\s*" + _LOCAL_ADDRESS + r"/?\W*$",
-    re.IGNORECASE,
-)
-"""A label, a local address, and nothing after it: "Local MinIO: http://localhost:9000",
-"Open the storybook at http://127.0.0.1:6006/" (the subject: after its last article)."""
-_VERB_PORT = re.compile(
-    r"^(?P<subject>[A-Za-z][\w .+-]{0,40}?)\s+[a-z]+s\s+(?:to|on|at)\s+port\s+"
-    r"(?P<value>\d{2,5})\W*$",
-    re.IGNORECASE,
-)
-"""A subject, its verb and a port: "The worker dashboard binds to port 6006" (the check's
-facts read the verbs it knows; any verb of the subject's does here)."""
-_ON_PORT = re.compile(
-    r"^(?P<subject>[A-Za-z][\w .+-]{0,60}?)\s+(?:on|at)\s+port\s+(?P<value>\d{2,5})\W*$",
-    re.IGNORECASE,
-)
-"""Anything said of a subject on a port: "You can reach the docs site on port 9000"."""
-_PERSONS = frozenset({"i", "you", "we", "they", "one"})
-_PORT_NUMBERS = re.compile(r"\bport\s+(\d{2,5})\b", re.IGNORECASE)
 _PLACE_PREPOSITIONS = frozenset({"in", "under", "inside"})
 _DETERMINERS = frozenset({"the", "a", "an", "our", "your", "its", "their"})
-_LABELLED_VERSION = re.compile(
-    r"^(?:the\s+|our\s+)?(?P<product>[A-Za-z][\w.+-]*)(?:\s+version)?\s*(?::|=|\bis\b)\s*"
-    r"(?:version\s+)?v?(?P<value>\d+(?:\.\d+){0,2})\W*$",
-    re.IGNORECASE,
-)
-"""A version said as a label and a value: "Redis version: 7", "The Postgres version is
-16", "Node: version 18" (read as the check reads "Redis 7": of a product it knows)."""
+_DETERMINERS = frozenset({"the", "a", "an", "our", "your", "its", "their"})
 _SPAN = re.compile(r"`([^`\n]+)`")
 _LABEL = re.compile(r"^[A-Za-z][\w .'-]{0,40}:\s*`[^`\n]+`\W*$")
 """A label and one code span, nothing else: "The seed data: `db/seeds`"."""
+_OUTPUT = re.compile(r"(?:→|->)\s*+`[^`\s/]*+/[^`\s]*+`\W*+$")
+"""An arrow to a path a command's line ends on: what the command makes, not what was."""
+_PREDICATE = re.compile(r"\s(?:is|are)\s")
 _COMMAND = re.compile(r"^(?:\./\S|[a-z][a-z0-9_.+-]*\s+\S)")
 _ASSIGNMENT = re.compile(r"^\S[^\s=]*=\S*$")  # one split: `\S+=` backtracks over each `=`
 _PATH_SHAPE = re.compile(r"^(?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]*$|^[\w-]+\.[a-z0-9]{1,5}$")
@@ -133,57 +94,17 @@ _LOCATION_STEMS = frozenset(
      "look", "all", "file", "folder", "directori", "dir", "path"}
 )  # fmt: skip
 
-TOOL_KINDS: dict[str, tuple[str, ...]] = {
-    "JavaScript package manager": ("npm", "pnpm", "yarn", "bun"),
-    "Python package manager": ("pip", "uv", "poetry", "pipenv", "conda", "pdm", "rye"),
-    "JavaScript test runner": ("jest", "vitest", "mocha", "jasmine"),
-    "Python test runner": ("pytest", "unittest", "nose2"),
-    "JavaScript linter": ("eslint", "biome", "oxlint"),
-    "Python linter": ("ruff", "flake8", "pylint", "pyflakes"),
-    "Python formatter": ("yapf", "autopep8"),
-    "container runtime": ("docker", "podman", "nerdctl"),
-    "bundler": ("webpack", "vite", "esbuild", "rollup", "parcel", "rspack", "turbopack"),
-    "JavaScript runtime": ("nodejs", "deno"),
-    "version manager": ("nvm", "fnm", "asdf", "mise", "pyenv"),
-    "HTTP client": ("axios", "ky", "httpx", "aiohttp"),
-    "type checker": ("mypy", "pyright", "pyre"),
-    "release builder": ("goreleaser", "semantic-release", "release-please"),
-    "CSV library": ("papaparse", "csv-stringify", "fast-csv"),
-    "editor": ("nvim", "neovim", "vscode", "emacs"),
-}
-"""Tools one of which a project uses for a job: two memories naming two of one kind as
-the one to use contradict each other. A tool whose name is a common English word (`got`,
-`requests`, `black`, `node`) is left out: a sentence naming the word says nothing of it."""
-_TOOL_KIND = {tool: kind for kind, tools in TOOL_KINDS.items() for tool in tools}
 _SIGNS = re.compile(r"[`/\d]")
 _TRIGGER_WORDS = frozenset(
     {"always", "never", "don", "dont", "not", "must", "mustn", "shouldn", "avoid", "stop", "make",
-     "sure", *_TOOL_KIND, *IMPERATIVES}
+     "sure", "no", "required", "mandatory", "forbidden", "banned", "prohibited", *TOOL_KIND,
+     "code", "neovim", *IMPERATIVES, *LANGUAGES, *DAY_WORDS}
 )  # fmt: skip
 """What every sentence that claims something holds: a number, a code span or path
 (`_SIGNS`), always or never, a verb a rule starts with, or a tool's name — the other
 patterns run only where one is (one alternation of words costs ~25 µs a line in `re`; a
 set lookup of its words, ~1)."""
-_TOOL_WORD = re.compile(
-    r"(?<![\w./@-])(" + "|".join(sorted(_TOOL_KIND, key=len, reverse=True)) + r")(?![\w/@-])"
-)
-_USE_CUE = re.compile(
-    r"\b(?:use|uses|using|used|prefer|prefers|preferred|switch(?:ed)?\s+(?:from|to)|stick\s+to|"
-    r"go\s+with|adopt(?:ed)?|replace[sd]?|only|always|never|not|instead\s+of|rather\s+than|over|"
-    r"via|with|is|are|runs?\s+on|now)\b|:",
-    re.IGNORECASE,
-)
-_CLAUSE_END = re.compile(r"[;,:]\s+|\.\s+|(?<!\s)\s++(?:but|[—–-])\s+")  # a run's first space
-_NEGATED_CLAUSE = re.compile(
-    r"\b(?:not|never|no|avoid|don't|do not|without|forbidden|banned|disallowed)\b"
-)
 _WORD_TOKEN = re.compile(r"[\w'-]+")
-_FROM = re.compile(r"\bfrom\b")
-_NEGATED_BETWEEN = re.compile(r"(?:not|instead of|rather than|over|never)\s")
-_WITH = re.compile(r"\bwith\b")
-_REPLACE = re.compile(r"\breplace")
-_COMPARED = re.compile(r"\b(?:than|like|vs\.?|versus)\s+$")
-_NEGATION = re.compile(r"\b(?:not|no|never|avoid|without|don't|do not|instead of|rather than)\s+$")
 _POLARITY_SHOWN = frozenset(
     {"always", "never", "ever", "don't", "do", "not", "must", "mustn't", "make", "sure", "to"}
 )
@@ -226,10 +147,18 @@ def _claims(sentence: str) -> tuple[Claim, ...]:
     once per sentence (templates and copies repeat theirs)."""
     if not _triggered(sentence):
         return ()
-    if _FACT_NEEDLES.search(sentence):
-        facts = _facts(0, sentence)
-        if facts:
-            return tuple(facts)
+    said = [
+        Claim(0, "value", f"{n.kind}:{n.of}", n.value, n.shown) for n in named(sentence)
+    ]  # how each holds is its reading's, the sentence's hedges aside
+    return tuple(dict.fromkeys([*_plain_claims(sentence), *said]))
+
+
+def _plain_claims(sentence: str) -> tuple[Claim, ...]:
+    if (output := _OUTPUT.search(sentence)) is not None:
+        sentence = sentence[: output.start()]  # "Build: `just build` → `bin/x`": its output
+    facts = _facts(0, sentence)
+    if facts:
+        return tuple(facts)
     if _ALTERNATIVES.search(sentence) or is_example(sentence):
         return ()
     if _PAST.search(sentence) or _GONE.search(sentence):
@@ -241,8 +170,11 @@ def _claims(sentence: str) -> tuple[Claim, ...]:
         return tuple(found)
     found += _polarity(0, sentence)
     if _CONDITIONS.search(sentence) is None:
-        found += _command_or_path(0, sentence, _SPAN.findall(sentence))
-        if not found and (given := value_of(sentence)) is not None:
+        spans = _SPAN.findall(sentence)
+        found += _command_or_path(0, sentence, spans)
+        assigned = any(_ASSIGNMENT.match(span) for span in spans)  # a setting's, not a value
+        rules_only = all(claim.kind == "always-never" for claim in found)  # "Request timeout:"
+        if rules_only and not assigned and (given := value_of(sentence)) is not None:
             frame, value = given
             found.append(Claim(0, "value", frame, value, f"the {frame} said"))
     return tuple(found)
@@ -253,67 +185,30 @@ def _gone(sentence: str) -> tuple[Claim, ...]:
     return tuple(moved) if moved else tuple(_tools(0, sentence))
 
 
-_CLAUSE_BREAK = re.compile(r";|\s[—–]\s|\.\s")
-_MOVED_TO = re.compile(r"\b(?:moved|switched|migrated)\s+(?:[\w.-]+\s+){0,3}?to\b")
-_TOOL_CLAUSE = re.compile(r"[;,(—–]\s*|\)\s*|\.\s+|(?<!\s)\s++but\s+")  # a run's first space
-
-
 def _moved_tools(sentence: str) -> list[Claim]:
-    """A change of tool a sentence tells, clause by clause: a clause saying a tool is gone
-    (`_PAST`, `_GONE`) says not to use it; another naming one of its kind, that it is the
-    one used now ("We dropped goreleaser; releases are built with ko now")."""
-    lowered = _SPAN.sub(" ", sentence).lower()
-    used: list[str] = []
-    unused: list[str] = []
-    for clause in _TOOL_CLAUSE.split(lowered):
-        named = list(dict.fromkeys(m.group(1) for m in _TOOL_WORD.finditer(clause)))
-        if len(named) != 1:
-            continue
-        gone = _PAST.search(clause) or _GONE.search(clause)
-        moved_to = _MOVED_TO.search(clause)
-        (used if moved_to or not gone else unused).append(named[0])
-    kinds = {_TOOL_KIND[tool] for tool in (*used, *unused)}
-    if not unused or len(kinds) != 1 or len(set(used)) > 1:
-        return []
-    kind = kinds.pop()
-    shown = f"the {kind} to use"
-    claims = [Claim(0, "tool", kind, used[0], shown)] if used else []
-    return claims + [Claim(0, "tool", kind, f"not:{tool}", shown) for tool in dict.fromkeys(unused)]
+    return [Claim(0, "tool", *choice) for choice in moved_tools(sentence)]
+
+
+def _tools(number: int, sentence: str) -> list[Claim]:
+    return [Claim(number, "tool", *choice) for choice in tools(sentence)]
 
 
 def _facts(number: int, sentence: str) -> list[Claim]:
-    """The check's facts of a sentence — also when it says them as a label and a value
-    ("Redis version: 7", "The Postgres version is 16": the check's "Redis 7") — and a port
-    at a local address the check does not read ("The docs site is at localhost:4000",
-    "Local MinIO: http://localhost:9000")."""
-    facts = facts_of(scan_markdown(sentence))
-    plain = _PAST.search(sentence) is None and _ALTERNATIVES.search(sentence) is None
-    if not facts and plain and (labelled := _LABELLED_VERSION.search(sentence)) is not None:
-        facts = facts_of(scan_markdown(f"{labelled['product']} {labelled['value']}"))
-    if facts:
-        return [Claim(number, f.kind, f.key, f.value, what(f)) for f in facts]
-    ports = set(_LOCAL_PORT.findall(sentence)) | set(_PORT_NUMBERS.findall(sentence))
-    if len(ports) != 1 or _CONDITIONS.search(sentence) or _PAST.search(sentence):
-        return []
-    if _ALTERNATIVES.search(sentence):
-        return []
-    at = (
-        _AT_LOCALHOST.match(sentence.strip())
-        or _BEFORE_ADDRESS.match(sentence.strip())
-        or _VERB_PORT.match(sentence.strip())
-        or _ON_PORT.match(sentence.strip())
-    )
-    if at is None:
-        return []
-    written = at.group("subject").split()
-    cut = max((i + 1 for i, w in enumerate(written) if w.lower() in _DETERMINERS), default=0)
-    if not cut and written and written[0].lower() in _PERSONS:
-        # "You can reach MinIO on port…": the person and their verbs go, up to the name.
-        cut = next((i for i, w in enumerate(written) if w[:1].isupper() and i), len(written))
-    subject = " ".join(written[cut:])
-    if not subject:
-        return []
-    return [Claim(number, "port", subject.lower(), at.group("value"), f"{subject}'s port")]
+    """A port a service listens on (`reading.ports`), a product's version
+    (`reading.versions`) and a setting's value (the check's `MAX_WORKERS=8`)."""
+    found = [
+        Claim(number, "port", port_key(port), port.value, f"{port.shown}'s port")
+        for port in ports(sentence)
+    ]
+    found += [
+        Claim(number, "version", version_key(v), v.value, f"the {v.shown} version")
+        for v in versions(sentence)
+    ]
+    found += [
+        Claim(number, "setting", setting_key(setting), setting.value, setting.name)
+        for setting in settings(sentence)
+    ]
+    return found
 
 
 def _command_or_path(number: int, sentence: str, spans: list[str]) -> list[Claim]:
@@ -340,6 +235,9 @@ def _command_or_path(number: int, sentence: str, spans: list[str]) -> list[Claim
         words = rest.split()
         cut = max((i + 1 for i, w in enumerate(words) if w.lower() in _DETERMINERS), default=0)
         purpose = " ".join(words[cut:]) if cut < len(words) else rest
+        label, colon, _ = purpose.partition(":")
+        if colon and (said := _PREDICATE.split(label, maxsplit=1))[1:]:
+            purpose = said[0]  # "The worker is separate: `…`" is the worker's
         stems = [s for s in stems_of(purpose) if s not in _COMMAND_WORDS]
         if not stems:
             stems = [s for s in stems_of(rest) if s not in _COMMAND_WORDS]
@@ -362,91 +260,6 @@ _THING_SKIP = frozenset(
 )  # fmt: skip
 
 
-def _tools(number: int, sentence: str) -> list[Claim]:
-    lowered = _SPAN.sub(" ", sentence).lower()  # a command in backticks is no choice of tool
-    named = [(m.start(), m.group(1)) for m in _TOOL_WORD.finditer(lowered)]
-    if not named or not any(
-        _TOOL_WORD.search(clause) and _USE_CUE.search(clause)
-        for clause in _TOOL_CLAUSE.split(lowered)
-    ):
-        return []  # a cue in the clause that names the tool ("runs in Docker; the tests use it")
-    kinds = {_TOOL_KIND[tool] for _, tool in named}
-    if len(kinds) != 1 or len({tool for _, tool in named}) > 2:
-        return []
-    kind = kinds.pop()
-    tools = list(dict.fromkeys(tool for _, tool in named))
-    used, unused = _which_is_used(lowered, named, tools)
-    if used is None:
-        return []
-    scope = _scope(next(c for c in _TOOL_CLAUSE.split(lowered) if _TOOL_WORD.search(c)))
-    key = f"{kind}:{' '.join(sorted(scope))}" if scope else kind
-    shown = f"the {kind} to use" + (f" for {' '.join(sorted(scope))}" if scope else "")
-    claims = [Claim(number, "tool", key, used, shown)]
-    if unused is not None:
-        claims.append(Claim(number, "tool", key, f"not:{unused}", shown))
-    return claims
-
-
-_SCOPE = re.compile(r"\bfor\s+((?:[\w-]+\s*){1,5})")
-
-
-def _scope(lowered: str) -> frozenset[str]:
-    """What a choice of tool holds for, when the sentence says ("for the web app": its
-    stems), the tools' names aside: empty for the whole project."""
-    found = _SCOPE.search(lowered)
-    if found is None:
-        return frozenset()
-    return frozenset(s for s in stems_of(found.group(1)) if s not in _NO_SCOPE)
-
-
-_NO_SCOPE = frozenset({*_TOOL_KIND, "everyth", "anyth", "all", "everi", "each", "whole"})
-"""Stems a "for …" names when it names no part of the project ("uv for everything")."""
-
-
-def _which_is_used(
-    lowered: str, named: list[tuple[int, str]], tools: list[str]
-) -> tuple[str | None, str | None]:
-    """The tool a sentence says to use and the one it says not to (None: not said)."""
-    if len(tools) == 1:
-        start = named[0][0]
-        before = lowered[max(0, start - 14) : start]
-        if _COMPARED.search(before):
-            return None, None  # "much faster than pip": a comparison, no choice of it
-        negated = _NEGATION.search(before) is not None
-        return (None, tools[0]) if negated else (tools[0], None)
-    first, second = tools
-    between = lowered[named[0][0] : max(start for start, _ in named)]
-    if _CLAUSE_BREAK.search(between):
-        return _by_clause(lowered, named)  # "X is not installed; use Y": each clause its own
-    if _FROM.search(lowered[: named[0][0]]) and " to " in between:
-        return second, first  # switched from Y to X
-    if _NEGATED_BETWEEN.search(between):
-        return first, second  # X, not Y / X instead of Y / prefer X over Y
-    if _WITH.search(between) and _REPLACE.search(lowered):
-        return second, first  # replace Y with X
-    return _by_clause(lowered, named)
-
-
-def _by_clause(lowered: str, named: list[tuple[int, str]]) -> tuple[str | None, str | None]:
-    """Two tools in two clauses, one of them negated: the other is the one to use
-    ("Stick to X; Y is not allowed", "Don't use Y, use X", "X is ours; avoid Y")."""
-    bounds = [0, *(m.end() for m in _CLAUSE_END.finditer(lowered)), len(lowered)]
-    spans = list(itertools.pairwise(bounds))
-    clauses = [lowered[a:b] for a, b in spans]
-    where: dict[str, int] = {}
-    for start, tool in named:
-        index = next((i for i, (a, b) in enumerate(spans) if a <= start < b), len(spans) - 1)
-        where.setdefault(tool, index)
-    if len(set(where.values())) != 2:
-        return None, None
-    negated = {tool for tool, index in where.items() if _NEGATED_CLAUSE.search(clauses[index])}
-    if len(negated) != 1:
-        return None, None
-    unused = negated.pop()
-    used = next(tool for tool in where if tool != unused)
-    return used, unused
-
-
 def _polarity(number: int, sentence: str) -> list[Claim]:
     """A rule to do something or not to (`trust.polarity`): its key the action's stems."""
     rule = rule_of(sentence)
@@ -459,14 +272,17 @@ def _polarity(number: int, sentence: str) -> list[Claim]:
 
 
 def group_keys(claim: Claim) -> tuple[str, ...]:
-    """What claims are compared by: the key — a port's subject's last word (its head:
-    "Open Grafana at…" and "Grafana binds to…" are of one Grafana), and for a path or a
-    command of three stems or more, also the key without each one (its verb: "The CI
-    workflows reside in…" and "Find the CI workflows under…") — see `same_thing`."""
+    """What claims are compared by: the key — a port's service's names, a tool's kind, a
+    version's product, a setting's name, a count's thing (what each holds for and where is
+    `same_thing`'s), and for a path or a command of three stems or more, also the key
+    without each one (its verb: "The CI workflows reside in…" and "Find the CI workflows
+    under…") — see `same_thing`."""
     if claim.kind == "port":
-        return (claim.key.rsplit(" ", 1)[-1],)
+        return tuple(filter(None, claim.key.split("|")[:2]))  # its service's names
     if claim.kind == "tool":
-        return (claim.key.split(":", 1)[0],)  # its kind: the scopes are `same_thing`'s
+        return (claim.key.split(":", 1)[0],)
+    if claim.kind in ("version", "setting") or claim.key.startswith("count:"):
+        return (claim.key.split("|", 1)[0],)
     stems = claim.key.split()
     if claim.kind == "always-never" and claim.value == "always":
         # An `always` rule opposes a `never` rule of its action or a part of it.
@@ -489,8 +305,13 @@ def same_thing(one: Claim, other: Claim) -> bool:
     if one.key == other.key:
         return True
     if one.kind == "port":
-        short, long = sorted((one.key.split(), other.key.split()), key=len)
-        return len(short) >= 1 and long[-len(short) :] == short and len(long) - len(short) == 1
+        return same_service(one.key, other.key)
+    if one.kind == "version":
+        return same_use(one.key, other.key)
+    if one.kind == "setting":
+        return same_setting(one.key, other.key)
+    if one.kind == "value" and one.key.startswith("count:") and other.key.startswith("count:"):
+        return same_count(one.key.removeprefix("count:"), other.key.removeprefix("count:"))
     if one.kind in ("path", "command"):
         small, large = sorted((set(one.key.split()), set(other.key.split())), key=len)
         return len(small) >= 2 and small <= large and len(large) - len(small) == 1
@@ -526,6 +347,8 @@ def contradict(one: Claim, other: Claim) -> bool:
         return not _extends(one.value, other.value)
     if one.kind == "always-never":
         return opposite(_rule(one), _rule(other))
+    if one.key.startswith("days:"):  # one day in both: they may both hold
+        return not set(one.value.split(" and ")) & set(other.value.split(" and "))
     return one.value != other.value
 
 

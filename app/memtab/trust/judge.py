@@ -27,13 +27,13 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from memtab.fs.records import Record
+from memtab.kept.per_file import CACHE_VERSION, cache_file_for, only, read_held, write_held
 from memtab.llm.settings import ProviderSettings, create_provider
 from memtab.llm.types import ChatProvider, ProviderError, UserMessage
 from memtab.llm.written.answers import json_values_in
 from memtab.store.home import Home
 from memtab.trust.contradictions.records import Contradiction, ContradictionsReport
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport
-from memtab.trust.per_file import CACHE_VERSION, cache_file_for, only, read_held, write_held
 
 Question = Literal["same", "contradict"]
 OFFLINE = "offline"

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from memtab.check.documents import Collected, Document, collect
+from memtab.kept.texts import KeptTexts
 from memtab.sources.codex.imports import shown_once
 from memtab.sources.config import SourceContext
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
-from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.records import MemoryPlace
 
 AGENT_NAMES = {

@@ -32,11 +32,14 @@ _CLAUSE = re.compile(
 )  # a run's first space; a purpose or reason is no part of the rule's action
 _NEVER = re.compile(
     r"\b(?:never|do\s+not|don't|dont|must\s+not|mustn't|should\s+not|shouldn't|"
-    r"no\s+longer\s+allowed\s+to)\b|^(?:please\s+)?(?:avoid|stop)\b",
+    r"no\s+longer\s+allowed\s+to)\b|^(?:please\s+)?(?:avoid|stop)\b|"
+    r"^no\b(?!\s+(?:longer|one|idea|need|matter|way|more|doubt)\b)|"
+    r"\b(?:is|are)\s+(?:not\s+allowed|forbidden|banned|prohibited)\W*$",
     re.IGNORECASE,
 )
 _ALWAYS = re.compile(
-    r"\b(?:always|you\s+must|we\s+must|must\s+always|make\s+sure\s+to|be\s+sure\s+to)\b",
+    r"\b(?:always|you\s+must|we\s+must|must\s+always|make\s+sure\s+to|be\s+sure\s+to)\b|"
+    r"\b(?:is|are)\s+(?:required|mandatory)\W*$",
     re.IGNORECASE,
 )
 _AT_TIMES = re.compile(
@@ -89,8 +92,8 @@ def rule_of(sentence: str) -> Rule | None:
         assert said is not None
         after = clause[said.end() :]
         action = _action(after)
-        if not after.strip(" ,.!"):  # "Merge commits: never", "Squash, always": all of it
-            action = _action(clause)
+        if not after.strip(" ,.!"):  # "Squash, always", "Force-pushing is forbidden"
+            action = _action(clause[: said.start()]) or _action(clause)
         if 2 <= len(action) <= 8:
             return Rule("never" if never else "always", action, clause.strip())
         return None
@@ -119,8 +122,13 @@ _FINITE = frozenset(
 
 
 def _action(text: str) -> frozenset[str]:
-    """The stems of what is done, a code span's text as it is ("`any`", "`rm -rf`")."""
-    spans = {span.strip().lower() for span in _SPAN.findall(text) if span.strip()}
+    """The stems of what is done, a code span's text as it is ("`any`", "`rm -rf`") but a
+    name's in one word, as the same name said without one ("`pre-commit`", pre-commit)."""
+    spans: set[str] = set()
+    for span in _SPAN.findall(text):
+        said = span.strip().lower()
+        named = set(stems_of(said)) if said and " " not in said else set()
+        spans |= named or ({said} if said else set())
     words = stems_of(_SPAN.sub(" ", text))
     return frozenset(s for s in words if s not in _POLARITY_STEMS) | spans
 

@@ -4,7 +4,9 @@ statements name the same ones (docs/formats.md §19.5).
 Two sentences alike in words are one statement only if what they name specifically agrees:
 of each kind both name, at least one value of one is a value of the other. A name is a
 capitalised word inside a sentence ("… go to Lena", "In our Go code"); a number is the
-same number ("5%" and "five percent": `trust.words` says both `5`; a version whole, "1.30");
+same number ("5%" and "five percent": `trust.words` says both `5`; a version whole, "1.30"),
+and one said outside parentheses the same as one of the other's ("listens on 5433 (the
+system Postgres has 5432)" states 5433);
 a code span the same or a part of the other ("`pnpm typecheck`" in "`pnpm run lint && pnpm
 typecheck`"), a path the same or its tail ("src/ws/messages.ts"), an address the same host.
 "The exports queue retries 3 times" is not "the geocode queue retries 5 times", "Sign every
@@ -31,6 +33,8 @@ _PATH = re.compile(
 _NUMBER = re.compile(r"(?<![\w.])\d++(?:[.,]\d++)*+(?!\.*+\w)|\b[a-z]++\b", re.IGNORECASE)
 
 
+_ASIDE = re.compile(r"\([^()\n]*\)")
+"""A parenthesis: an aside."""
 _NAME = re.compile(r"(?<=[a-z0-9,)] )[A-Z][A-Za-z0-9]*(?:[.+#][A-Za-z0-9]+)*")
 """A name written inside a sentence ("… go to Lena", "In our Go code"), not its first
 word nor a clause's."""
@@ -45,6 +49,9 @@ class Specifics(NamedTuple):
     """Each code span's words (a span of another's words, or of more: the same code)."""
     paths: frozenset[str]
     hosts: frozenset[str]
+    stated: frozenset[str] = frozenset()
+    """The numbers said outside parentheses: the value stated, not an aside on another
+    ("listens on 5433 (the system Postgres has 5432)")."""
 
 
 @functools.lru_cache(maxsize=16384)
@@ -63,7 +70,14 @@ def specifics_of(sentence: str) -> Specifics:
     code = tuple(words for span in spans if (words := frozenset(lowered_words(span))))
     prose = _SPAN.sub(" ", bare)
     names = frozenset(name.lower() for name in _NAME.findall(prose))
-    return Specifics(names, _numbers(prose), code, paths, hosts)
+    stated = _numbers(_ASIDE.sub(" ", prose)) if "(" in prose else None
+    numbers = _numbers(prose)
+    return Specifics(names, numbers, code, paths, hosts, numbers if stated is None else stated)
+
+
+def without_addresses(sentence: str) -> str:
+    """A sentence with its addresses' scheme and host blanked out (what is said besides)."""
+    return _URL.sub(" ", sentence)
 
 
 def _numbers(text: str) -> frozenset[str]:
@@ -82,6 +96,8 @@ def different_specifics(one: str, other: str) -> bool:
     module doc): then they are not one statement, however alike their words."""
     mine, theirs = specifics_of(one), specifics_of(other)
     if mine.numbers and theirs.numbers and not mine.numbers & theirs.numbers:
+        return True
+    if mine.stated and theirs.stated and not mine.stated & theirs.stated:
         return True
     if mine.names and theirs.names and not mine.names & theirs.names:
         return True

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
+from memtab.kept.per_file import collection_paused
+from memtab.kept.texts import KeptTexts
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
 from memtab.trust.contradictions.engine import ContradictionsEngine, LineTime
 from memtab.trust.duplicates.engine import DuplicatesEngine
-from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.leaks.engine import LeaksEngine
 from memtab.trust.memories import read_memories
-from memtab.trust.per_file import collection_paused
 from memtab.trust.report import TrustReport
 
 

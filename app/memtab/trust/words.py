@@ -101,6 +101,25 @@ SHORT = {
     "msg": "messag", "dir": "directori", "dirs": "directori",
 }  # fmt: skip
 """Short forms, as the stem of what they are short for ("prod" is production)."""
+IRREGULAR = {
+    form: english_stem(verb)
+    for verb, forms in (
+        ("write", "wrote written"), ("run", "ran"), ("build", "built"),
+        ("break", "broke broken"), ("choose", "chose chosen"), ("give", "gave given"),
+        ("take", "took taken"), ("make", "made"), ("send", "sent"), ("hold", "held"),
+        ("begin", "began begun"), ("catch", "caught"), ("drive", "drove driven"),
+        ("get", "got gotten"), ("grow", "grew grown"), ("know", "knew known"),
+        ("lose", "lost"), ("mean", "meant"), ("pay", "paid"), ("say", "said"),
+        ("see", "seen"), ("sell", "sold"), ("show", "shown"), ("speak", "spoke spoken"),
+        ("teach", "taught"), ("tell", "told"), ("think", "thought"),
+        ("throw", "threw thrown"), ("understand", "understood"), ("forget", "forgot forgotten"),
+        ("freeze", "froze frozen"), ("hide", "hid hidden"), ("buy", "bought"),
+        ("bring", "brought"), ("rewrite", "rewrote rewritten"), ("rebuild", "rebuilt"),
+    )
+    for form in forms.split()
+}  # fmt: skip
+"""Irregular verbs' past forms, as the stem of the verb ("written" is write: "the failing
+test written first" says "write the failing test first")."""
 # What is said in symbols or a set phrase, in words: "5%" is "5 percent", "half an hour"
 # "30 minutes".
 _PHRASES = (
@@ -119,8 +138,8 @@ _ABSOLUTE_PATH = re.compile(r"(?<![\w.:/~])(?:~/|/)(?:[\w.@+-]+/)+([\w.@+-]*)")
 
 def stems_of(text: str) -> Iterator[str]:
     """The stems of a text's words, in order, without the stop words and one-letter words
-    (a digit stays: "3 retries"), numbers and short forms said one way (`NUMBERS`,
-    `SHORT`, `_PHRASES`)."""
+    (a digit stays: "3 retries"), numbers, short forms and verbs' past forms said one way
+    (`NUMBERS`, `SHORT`, `IRREGULAR`, `_PHRASES`)."""
     if "%" in text or "half" in text or "quarter" in text:
         for phrase, said in _PHRASES:
             text = phrase.sub(said, text)
@@ -133,7 +152,7 @@ def stems_of(text: str) -> Iterator[str]:
     for word in lowered_words(text):
         if word in LEFT_OUT or (len(word) == 1 and not word.isdigit()):
             continue
-        yield NUMBERS.get(word) or SHORT.get(word) or english_stem(word)
+        yield NUMBERS.get(word) or SHORT.get(word) or IRREGULAR.get(word) or english_stem(word)
 
 
 def _path_name(path: re.Match[str]) -> str:

@@ -59,3 +59,13 @@ def test_a_readme_that_agrees_hedges_or_says_nothing_leaves_it_alone(
     tmp_path: Path, readme: str
 ) -> None:
     assert _findings(tmp_path, readme) == []
+
+
+def test_a_hedge_in_the_readme_s_next_sentence_leaves_its_fact_stated(tmp_path: Path) -> None:
+    readme = (
+        "# acme\n\nThe API listens on port 8081. The gateway is mounted on `/ws` on the same "
+        "server in development.\n"
+    )
+    assert _findings(tmp_path, readme) == [
+        (3, "The README.md now says API's port is 8081 (README.md:3); this says 8080"),
+    ]

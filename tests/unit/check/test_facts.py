@@ -28,6 +28,15 @@ def facts(text: str) -> list[tuple[str, str, str]]:
         ("# Decision: Postgres 16 (2026-09)\n", [("version", "postgres", "16")]),
         ("- Python 3.12 everywhere\n", [("version", "python", "3.12")]),
         ("- Set `MAX_WORKERS=8` for the importer\n", [("setting", "MAX_WORKERS", "8")]),
+        # issue 83's trust corpus: a hedge in the next sentence, Go's version, a default
+        (
+            "The API listens on port 3000. The gateway is on `/ws` in development.\n",
+            [("port", "api", "3000")],
+        ),
+        ("- Go 1.23.\n", [("version", "go", "1.23")]),
+        ("Go 1.22 (go.mod).\n", [("version", "go", "1.22")]),
+        ("- Default Python is 3.12.\n", [("version", "default python", "3.12")]),
+        ("- My default Python is 3.11 (pyenv global).\n", [("version", "default python", "3.11")]),
     ],
 )
 def test_facts_stated_plainly(text: str, expected: list[tuple[str, str, str]]) -> None:
@@ -54,6 +63,11 @@ def test_facts_stated_plainly(text: str, expected: list[tuple[str, str, str]]) -
         "- In production the API runs on port 443\n",
         "- `NODE_ENV=production` and `API_TOKEN=abc`\n",
         "- It runs on port 3000\n",
+        "- The API runs on port 8000 in development. Staging differs.\n",
+        "- e.g. a service. The API runs on port 1234.\n",  # an example: the whole line
+        "- Node via fnm; default Node 20 for random scripts.\n",
+        "- Python is 3 times faster here\n",
+        "- We go 1.5 km further\n",
     ],
 )
 def test_what_is_not_a_plain_fact_is_not_read(text: str) -> None:

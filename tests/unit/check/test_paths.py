@@ -17,6 +17,7 @@ CHECKOUT_FILES = {
     "src/acme/config/settings_local.py": "",
     "src/lib/api.ts": "",
     "docs/setup.md": "",
+    "deploy/k8s/app.yaml": "",
     "Makefile": "test:\n\tpytest\n",
     ".gitignore": "dist/\nlogs/\n",
     ".github/workflows/ci.yml": "",
@@ -44,6 +45,10 @@ def missing(repo: Path, text: str) -> list[str]:
         "- Routers live in src/acme/routers/users.py",  # prose, with an extension
         "- CI runs `.github/workflows/release.yml` on tags",  # a dot-folder
         "See `docs/adr/` for the decisions.",  # a folder, with its slash
+        # A description beside an arrow, not a rename (issue 83's trust corpus):
+        "- App config → `src/acme/config/index.ts` (validated env).",
+        "- `make test` → runs the checks of `src/acme/tests/run.py`.",
+        "- `kubectl apply -f deploy/k8s/gone.yaml` rolls it out",  # a file after -f
     ],
 )
 def test_a_path_of_the_checkout_that_is_not_there_is_reported(repo: Path, line: str) -> None:
@@ -81,6 +86,11 @@ def test_an_absolute_path_inside_the_checkout_is_checked(repo: Path) -> None:
         "- Dates like 2026/05/19 and ratios like 1/2",
         "- Metadata in `.entire/metadata/<session-id>/`",
         "- Import it from `src/lib/api` (the module).",
+        # A cluster's resources, not the checkout's `src/` (issue 83's trust corpus):
+        "- `kubectl -n acme logs deploy/acme-api -f` shows the rollout",
+        "- `kubectl rollout restart deployment/acme-api`",
+        "```bash\noc logs deploy/acme-web\n```",
+        "- `src/acme/old.py` -> `src/acme/new.py`",  # two names: a rename
     ],
 )
 def test_what_is_not_clearly_a_missing_path_of_the_checkout_is_never_reported(

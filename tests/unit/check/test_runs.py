@@ -10,7 +10,7 @@ from memtab.check.checkout import build_checkout
 from memtab.check.markdown import scan_markdown
 from memtab.check.programs import which_in
 from memtab.check.rules.runnable import RunProblem, run_problems
-from memtab.check.scripts import just_recipes, make_targets, mise_tasks
+from memtab.check.scripts import just_recipes, make_targets, mise_config_tasks, mise_file_tasks
 
 from .helpers import check, home_with_project, make_checkout, of_kind, programs
 
@@ -113,8 +113,10 @@ def test_justfile_recipes_and_aliases(repo: Path) -> None:
 
 
 def test_mise_tasks_from_config_and_task_files(repo: Path) -> None:
-    tasks = mise_tasks(repo, ["mise-tasks/lint/_default", "mise-tasks/lint/go"])
-    assert {"fmt", "test:ci", "ci", "lint", "lint:go"} <= tasks.names
+    tasks = mise_config_tasks(repo).names | mise_file_tasks(
+        ["mise-tasks/lint/_default", "mise-tasks/lint/go"]
+    )
+    assert {"fmt", "test:ci", "ci", "lint", "lint:go"} <= tasks
 
 
 @pytest.mark.parametrize(
@@ -145,6 +147,8 @@ def test_mise_tasks_from_config_and_task_files(repo: Path) -> None:
         ("- `make lint` was removed; use `make check`\n", []),
         ("- e.g. `make whatever`\n", []),
         ("- We plan to add `make release`\n", []),
+        ("- `make seed` → drops the dev DB and re-seeds it\n", ["make seed"]),  # what it does
+        ("- `make reseed` → `make seed`\n", []),  # two names: one became the other
     ],
 )
 def test_script_targets(repo: Path, text: str, expected: list[str]) -> None:

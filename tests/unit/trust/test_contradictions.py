@@ -121,7 +121,7 @@ def test_one_memory_telling_a_story_is_no_contradiction() -> None:
 
 def test_a_paragraph_s_other_sentences_hedge_nothing() -> None:
     text = "# x\n\nAsk in #platform when staging is down. The API runs on port 8080. Thanks.\n"
-    assert [(c.kind, c.key, c.value) for c in claims_of(text)] == [("port", "api", "8080")]
+    assert [(c.kind, c.shown, c.value) for c in claims_of(text)] == [("port", "API's port", "8080")]
 
 
 def test_a_tool_named_in_a_comparison_is_no_choice_of_it() -> None:

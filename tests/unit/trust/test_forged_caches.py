@@ -17,12 +17,13 @@ import pytest
 
 from memtab.check.documents import pack_text
 from memtab.fs.atomic import atomic_write_text
+from memtab.kept import per_file
+from memtab.kept import texts as kept_texts
+from memtab.kept.per_file import MAGIC, cache_file_for
 from memtab.store.home import Home
-from memtab.trust import kept_texts, per_file
 from memtab.trust.contradictions import engine as contradictions
 from memtab.trust.duplicates import engine as duplicates
 from memtab.trust.leaks import engine as leaks
-from memtab.trust.per_file import MAGIC, cache_file_for
 from memtab.trust.report import TrustReport
 from memtab.trust.together import TrustEngines
 from support.memory_home import OTHER_PROJECT, PROJECT, make_home

@@ -12,6 +12,7 @@ import pytest
 from memtab.check.documents import Document
 from memtab.cli.main import main
 from memtab.fs.atomic import atomic_write_text
+from memtab.kept.per_file import cache_file_for
 from memtab.llm.settings import ProviderSettings
 from memtab.llm.types import ChatProvider, ModelReply, ProviderError, Usage
 from memtab.store.home import Home
@@ -21,7 +22,6 @@ from memtab.trust.contradictions.records import ContradictionsReport
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.duplicates.records import DuplicatesReport
 from memtab.trust.judge import ModelJudge, judge_contradictions, judge_duplicates
-from memtab.trust.per_file import cache_file_for
 from support.memory_home import PROJECT, make_home
 from support.private_modes import mode_of
 from support.scripted_provider import ScriptedProvider

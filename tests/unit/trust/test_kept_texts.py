@@ -1,4 +1,4 @@
-"""The texts of mux's files as the trust commands last read them (`trust.kept_texts`,
+"""The texts of mux's files as the trust commands last read them (`kept.texts`,
 docs/formats.md §19.10): a file still as it was is not opened again; an edit is read
 whatever its size and time; a file changed just before its reading is read again."""
 
@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from memtab.fs.atomic import atomic_write_text
+from memtab.kept.per_file import cache_file_for
+from memtab.kept.texts import KeptTexts
 from memtab.store.home import Home
-from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.memories import read_memories
-from memtab.trust.per_file import cache_file_for
 from support.memory_home import MAIN, PROJECT, make_home
 
 LATER = 60 * 1_000_000_000

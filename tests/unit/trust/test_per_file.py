@@ -1,4 +1,4 @@
-"""What the trust engines keep of each memory file between processes (`trust.per_file`,
+"""What the trust engines keep of each memory file between processes (`kept.per_file`,
 docs/formats.md §19.10): the next command works out only the files whose text changed,
 follows every edit, survives a damaged cache, and keeps it private."""
 
@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from memtab.check.documents import Document
+from memtab.kept.per_file import CACHE_VERSION, MAGIC, cache_file_for
 from memtab.store.home import Home
 from memtab.trust import together
 from memtab.trust.contradictions import engine as contradictions
@@ -22,7 +23,6 @@ from memtab.trust.duplicates import engine as duplicates
 from memtab.trust.duplicates import statements
 from memtab.trust.leaks import engine as leaks
 from memtab.trust.leaks.engine import Identity, LeaksEngine
-from memtab.trust.per_file import CACHE_VERSION, MAGIC, cache_file_for
 from support import seeded_contradictions, seeded_duplicates, seeded_leaks
 from support.memory_home import make_home
 from support.private_modes import mode_of
@@ -300,6 +300,8 @@ WORKED_OUT = {
     3: "1de975692c1691fb",
     4: "3b9d1ddea3cb22ac",
     5: "111ddc3c457f27fe",
+    6: "c4f9703b3150200e",
+    7: "c8a4bdd251fa7e88",
 }
 """What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
 `per_file.CACHE_VERSION`."""

@@ -17,16 +17,16 @@ import pytest
 
 from memtab.check import documents
 from memtab.cli.main import main
+from memtab.kept.per_file import cache_file_for
+from memtab.kept.texts import KeptTexts
 from memtab.sources.claude.source import encode_project_path
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
 from memtab.sources.listing import MAX_FILES_PER_SOURCE, list_source
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace
-from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.leaks.engine import LeaksEngine
 from memtab.trust.memories import read_memories
-from memtab.trust.per_file import cache_file_for
 
 TOPICS = MAX_FILES_PER_SOURCE + 4
 KEY = "ghp_R4nd0mT0k3nV4lu3Xy9Zq8Wp7Lm6Kj5Hg4Fd3S"
@@ -95,7 +95,7 @@ def test_every_command_reads_a_source_past_a_thousand_files(
 def test_a_source_file_as_it_was_read_is_not_opened_again(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """As mux's files (`trust.kept_texts`): a next process opens only what changed."""
+    """As mux's files (`kept.texts`): a next process opens only what changed."""
     read: list[str] = []
     real = documents.read_source_file
 

@@ -29,12 +29,23 @@ def joined(found: list[DuplicateGroup], *documents: Document) -> bool:
     return any({d.path for d in documents} <= {m.path for m in g.members} for g in found)
 
 
+def said_together(tmp_path: Path, one: str, other: str, *fillers: str) -> bool:
+    """Whether a global note saying `one` and a project's saying `other`, each with a filler
+    line of its own (and `fillers`, one a note), are in one group."""
+    a_more = "".join(f"- {line}\n" for line in fillers[0::2])
+    b_more = "".join(f"- {line}\n" for line in fillers[1::2])
+    a = memory("global", "a.md", f"# A\n\n- {one}\n- {FILLERS[0]}\n{a_more}")
+    b = memory("project:acme-api", "b.md", f"# B\n\n- {other}\n- {FILLERS[1]}\n{b_more}")
+    return joined(groups(tmp_path, a, b), a, b)
+
+
 def test_the_same_statement_in_other_words_is_found_and_a_near_miss_is_not(
     tmp_path: Path,
 ) -> None:
     """Measured on this set (docs/trust-quality.md "Meaning"): 7 of 10 rewordings found
     (3 before statements were compared by what they say), no near miss; an index's entry,
-    a question or code alone saying a rule's words is no statement of it."""
+    a question, code alone or a record's field saying a rule's words is no statement of
+    it."""
     made = notes()
     found = {"duplicate": 0, "neither": 0}
     for number, case in enumerate(CASES):
@@ -60,6 +71,11 @@ def test_the_same_statement_in_other_words_is_found_and_a_near_miss_is_not(
     assert not joined(found, topic, index)  # an index's entry restates its topic
     assert not joined(found, topic, asked)  # a question states nothing
     assert not joined(found, topic, code)  # nor a ticket in code alone
+    handoffs = [
+        memory("workspace", f"handoff-{day}.md", f"# Handoff\n\nschema_version: 1.0.0\n\n{said}\n")
+        for day, said in ((1, FILLERS[2]), (2, FILLERS[3]))
+    ]
+    assert not joined(groups(tmp_path / "fields", *handoffs), *handoffs)  # a record's field
 
 
 def test_a_template_s_header_is_no_rule(tmp_path: Path) -> None:
@@ -81,7 +97,8 @@ def test_a_template_s_header_is_no_rule(tmp_path: Path) -> None:
 
 def test_statements_that_disagree_are_never_one(tmp_path: Path) -> None:
     """Alike in words, at odds in what they say: another number, another command, a line
-    whose rule is the opposite ("Don't rebase onto main. We merge main into the branch…")."""
+    whose rule is the opposite ("Don't rebase onto main. We merge main into the branch…"),
+    another number stated, the first's only in an aside ("listens on 5433 (… has 5432)")."""
     for one, other in (
         ("The exports queue retries 3 times with exponential backoff.",
          "The exports queue retries 5 times with exponential backoff and a jitter."),
@@ -89,7 +106,109 @@ def test_statements_that_disagree_are_never_one(tmp_path: Path) -> None:
          "Sign every release tag (`git tag -s`), the org rejects unsigned pushes."),
         ("Always rebase your branch on main before review, so the diff stays clean.",
          "Don't rebase onto main. We merge main into the branch; the review diff stays clean."),
+        ("Postgres (compose) listens on 5432",
+         "Postgres in compose listens on 5433 on the host (my system Postgres has 5432)."),
+        ("Keycloak runs on port 8180 locally",
+         "Keycloak runs on port 8181 locally in the compose profile (8180 is the old one)."),
     ):  # fmt: skip
-        a = memory("global", "a.md", f"# A\n\n- {one}\n- {FILLERS[0]}\n")
-        b = memory("project:acme-api", "b.md", f"# B\n\n- {other}\n- {FILLERS[1]}\n")
-        assert not joined(groups(tmp_path, a, b), a, b), (one, other)
+        assert not said_together(tmp_path, one, other), (one, other)
+
+
+def test_a_statement_and_its_denial_are_never_one(tmp_path: Path) -> None:
+    """The same words, one denying what the other says ("is not shared", "never retries"),
+    are at odds; a denial of something the other does not say ("…, never floats") or one
+    each ("Use pnpm, not npm" / "Prefer pnpm over npm") is no denial of the other."""
+    for one, other, together in (
+        ("The cache is shared between workers.",
+         "The cache is not shared between workers, each one builds its own.", False),
+        ("The exports queue retries failed jobs.",
+         "The exports queue never retries failed jobs; they go to the dead-letter queue.",
+         False),
+        ("The staging database is reset every night.",
+         "The staging database isn't reset every night any more.", False),
+        ("Store money as integer cents.", "Store money as integer cents, never floats.", True),
+        ("Never log full credit card numbers; mask all but the last four digits.",
+         "Card numbers must be masked in logs, except the last 4 digits.", True),
+    ):  # fmt: skip
+        assert said_together(tmp_path, one, other) is together, (one, other)
+
+
+def test_a_statement_said_whole_in_a_longer_one_is_one(tmp_path: Path) -> None:
+    """Every word of a short statement said in a longer one, and a thing few memories name
+    among them, is the same statement ("Table-driven tests." in "In Go code, prefer
+    table-driven tests even for two cases…"); not when the longer says when it holds
+    ("only when", "unless"), nor tells as past what the shorter states ("revoked")."""
+    for one, other, together in (
+        ("Table-driven tests.",
+         "In Go code, prefer table-driven tests even for two cases; it makes the third one"
+         " cheap.", True),
+        ("Squash commits on merge.",
+         "We squash commits on merge so the history on the default branch reads as one entry"
+         " per PR.", True),
+        ("Squash commits on merge.",
+         "We squash commits on merge only when the PR has a single author, so the history on"
+         " the default branch reads as one entry per PR.", False),
+        ("Table-driven tests.",
+         "In Go code, prefer table-driven tests unless the cases share no setup; it makes the"
+         " third one cheap.", False),
+    ):  # fmt: skip
+        assert said_together(tmp_path, one, other) is together, (one, other)
+    rule = "A reused refresh token revokes the whole family (theft detection)."
+    told = (
+        "Two browser tabs refreshing within a few milliseconds both read the same row; the"
+        " second rotation looked like a reused refresh token, so the theft detection revoked"
+        " the whole family and the user was logged out (401)."
+    )
+    assert not said_together(tmp_path, rule, told, FILLERS[2], FILLERS[3])
+
+
+def test_a_verb_s_irregular_past_is_the_verb(tmp_path: Path) -> None:
+    """ "The Docker image is built with BuildKit" says "Build the Docker image with BuildKit":
+    an irregular verb's past forms are its stem, as a regular one's are ("pinned": pin)."""
+    for one, other in (
+        ("Build the Docker image with BuildKit.", "The Docker image is built with BuildKit."),
+        ("Rebuild the search index after a schema change.",
+         "The search index is rebuilt after every schema change."),
+        ("Take a database snapshot before each migration.",
+         "A database snapshot is taken before each migration."),
+    ):  # fmt: skip
+        assert said_together(tmp_path, one, other), (one, other)
+
+
+def test_a_statement_limited_or_no_longer_so_is_not_one_said_always(tmp_path: Path) -> None:
+    """Alike in words, but one limits what the other says always ("…, but npm for the docs
+    site", "only when the schema changed", "except the billing ones") or says it held once
+    ("used to be"): not one statement; a time the fact happened is no limit ("when the
+    token had been re-signed")."""
+    for one, other, together in (
+        ("Use pnpm for the web app.", "Use pnpm for the web app, but npm for the docs site.",
+         False),
+        ("Run the integration tests before merging.",
+         "Run the integration tests before merging only when the schema changed.", False),
+        ("Feature flags live in Unleash.",
+         "Feature flags live in Unleash, except the billing ones which are in LaunchDarkly.",
+         False),
+        ("The webhook signature is verified with HMAC-SHA256.",
+         "The webhook signature used to be verified with HMAC-SHA256; we moved to Ed25519.",
+         False),
+        ("The export job double-counted refunds: the fix sums them once per invoice.",
+         "The export job double-counted refunds when an invoice was edited; the fix sums them"
+         " once per invoice.", True),
+    ):  # fmt: skip
+        assert said_together(tmp_path, one, other) is together, (one, other)
+
+
+def test_a_rule_narrowed_is_not_the_rule(tmp_path: Path) -> None:
+    """A rule of the same polarity whose action is the other's and more — more the other
+    never says — holds in fewer cases ("… from forks", "… before a release freeze"): not
+    one rule; the more said elsewhere in the other ("Tests for auth: run …") is."""
+    for one, other, together in (
+        ("Always squash-merge PRs.", "Always squash-merge PRs from forks.", False),
+        ("Don't edit `CHANGELOG.md` by hand.",
+         "Don't edit `CHANGELOG.md` by hand before a release freeze.", False),
+        ("Never log `Authorization` headers.",
+         "Never log `Authorization` headers or cookies at debug level.", False),
+        ("Tests for auth: run `pnpm test --filter auth`.",
+         "Run `pnpm test --filter auth` to test auth.", True),
+    ):  # fmt: skip
+        assert said_together(tmp_path, one, other) is together, (one, other)

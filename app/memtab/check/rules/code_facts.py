@@ -71,8 +71,8 @@ def readme_facts(checkout: Checkout) -> CodeFacts | None:
     """The facts the checkout's README states (None: it has none), read again only when
     it changed."""
     for name in READMES:
-        if name in checkout.files:
-            found = checkout._cached(name, _read_facts)
+        if checkout.indexed_file(name):
+            found = checkout.read(name, _read_facts)
             assert isinstance(found, CodeFacts)
             return found
     return None

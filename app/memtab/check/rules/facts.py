@@ -1,16 +1,17 @@
 """Two memories that disagree on one fact: a service's port, a product's version, a
 setting's value (docs/formats.md §19.3).
 
-Precision over recall. A fact is read only from a line that states it plainly — no
-"instead of", "was", "e.g.", "upgrade", "or", no second value of the same kind on the
-line — in one of three forms:
+Precision over recall. A fact is read only from a sentence that states it plainly — no
+"upgrade", "or", no second value of the same kind in it, on a line without "instead of",
+"was", "e.g." — in one of three forms:
 
 - a port: "<service> runs|listens|is served… on (port) N", "<service> port: N",
   "<service> at localhost:N"; the service is the words right before (at most four:
   "Redis in docker-compose"), so two services are never one;
-- a version of a well-known product: "Postgres 16", "Python 3.12", "Node 20" (not
-  "Node 18+", not "Python >= 3.11"); versions are compared as far as both are precise
-  (16 and 16.2 agree);
+- a version of a well-known product: "Postgres 16", "Python 3.12", "Python is 3.12",
+  "Go 1.22", "Node 20" (not "Node 18+", not "Python >= 3.11"; "default Python is 3.11" is
+  the default Python's); versions are compared as far as both are precise (16 and 16.2
+  agree);
 - a setting in code: `MAX_WORKERS=8` (an upper-case name with an underscore), not a
   secret, nor one that names the environment it is for (`NODE_ENV`).
 
@@ -21,10 +22,11 @@ project's memory with its workspaces'.
 
 from __future__ import annotations
 
+import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from memtab.check.markdown import ScannedText
+from memtab.check.markdown import Line, ScannedText, scan_markdown
 from memtab.check.wording import is_example, says_gone
 
 _HEDGES = re.compile(
@@ -56,6 +58,8 @@ _PORT_FORMS = (
     ),
 )
 _DIGIT = re.compile(r"\d")
+# Where a sentence ends: its stop, then a space and a capital (`e.g. Postgres` is one).
+_SENTENCE_END = re.compile(r"(?<=[a-z0-9)])[.!?](?=\s++[A-Z])")
 _PORT_WORDS = re.compile(r"port|localhost|127\.0\.0\.1|0\.0\.0\.0|\bon\b", re.IGNORECASE)
 _PORT_NUMBER = re.compile(r"(?<![\w.])(?::)?(\d{2,5})\b")
 _NOT_A_SUBJECT = frozenset(
@@ -91,6 +95,27 @@ _VERSION = re.compile(
     + r")\s+v?(?P<value>\d+(?:\.\d+){0,2})(?![\w+*/-]|\.[\dxX*]|\s*(?:\+|x\b|-\s*\d|–))",
     re.IGNORECASE,
 )
+# "Python is 3.12", "Go 1.22": a dotted version after "is", and Go's (a word otherwise).
+_VERSION_IS = re.compile(
+    r"(?<![\w.@/-])(?P<product>"
+    + "|".join(re.escape(p) for p in sorted(_PRODUCTS, key=len, reverse=True))
+    + r")\s+is\s+v?(?P<value>\d+\.\d+(?:\.\d+)?)(?![\w+*/-]|\.[\dxX*]|\s*(?:\+|x\b|-\s*\d|–))",
+    re.IGNORECASE,
+)
+_GO_VERSION = re.compile(
+    r"(?<![\w.@/-])(?P<product>Go)\s+(?:is\s+)?v?(?P<value>1\.\d+(?:\.\d+)?)"
+    r"(?![\w+*/-]|\.[\dxX*]|\s*(?:\+|x\b|-\s*\d|–))"
+)
+# "my default Python is 3.11": the version of the user's default, not of a project's (its
+# own key), and "default" there is what it is about, not a hedge ("default Node 20 for
+# scripts" stays hedged).
+_DEFAULT = re.compile(r"\bdefault\s++$", re.IGNORECASE)
+_DEFAULT_PRODUCT = re.compile(
+    r"\bdefault\s++(?=(?:"
+    + "|".join(re.escape(p) for p in sorted(_PRODUCTS, key=len, reverse=True))
+    + r"|Go)\s++is\s)",
+    re.IGNORECASE,
+)
 _ANY_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)?(?![\w.])")
 _SETTING = re.compile(r"(?<![\w$])(?P<key>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=(?P<value>[^\s`'\";,&|]+)")
 _ENVIRONMENT_SETTINGS = re.compile(
@@ -119,14 +144,35 @@ def facts_of(scanned: ScannedText) -> list[Fact]:
     for line in scanned.lines:
         if line.fence or line.block is not None or not _DIGIT.search(line.text):
             continue  # every fact has a number in it
-        text = line.text
-        candidates = _ports(line.number, line.prose + " " + " ".join(line.spans))
-        candidates += _versions(line.number, text)
-        candidates += _settings(line.number, line.spans)
-        words = line.words
-        if candidates and not (says_gone(words) or is_example(words) or _HEDGES.search(words)):
-            found += candidates
+        for sentence in _sentences(line):
+            candidates = _candidates(sentence)
+            if candidates and not _HEDGES.search(_DEFAULT_PRODUCT.sub(" ", sentence.words)):
+                found += candidates
+        if (
+            found
+            and found[-1].line == line.number
+            and (says_gone(line.words) or is_example(line.words))
+        ):
+            found = [fact for fact in found if fact.line != line.number]
     return found
+
+
+def _candidates(line: Line) -> list[Fact]:
+    facts = _ports(line.number, line.prose + " " + " ".join(line.spans))
+    facts += _versions(line.number, line.text)
+    return facts + _settings(line.number, line.spans)
+
+
+def _sentences(line: Line) -> list[Line]:
+    """The line's sentences, each read as a line of its own (a hedge in one says nothing
+    of the next: "The API listens on port 3000. The gateway is on /ws in development.");
+    split where a sentence ends in its prose, never inside code."""
+    ends = [match.end() for match in _SENTENCE_END.finditer(line.prose)]
+    if not ends:
+        return [line]
+    cuts = [0, *ends, len(line.text)]
+    pieces = [line.text[start:end] for start, end in itertools.pairwise(cuts)]
+    return [replace(scan_markdown(piece).lines[0], number=line.number) for piece in pieces if piece]
 
 
 def _ports(number: int, text: str) -> list[Fact]:
@@ -152,11 +198,15 @@ def _versions(number: int, text: str) -> list[Fact]:
     if len(_ANY_VERSION.findall(text)) > 1:
         return []
     facts: dict[str, Fact] = {}
-    for match in _VERSION.finditer(text):
-        product = _PRODUCTS[match.group("product").lower()]
+    matches = [*_VERSION.finditer(text), *_VERSION_IS.finditer(text), *_GO_VERSION.finditer(text)]
+    for match in matches:
+        product = _PRODUCTS.get(match.group("product").lower(), "go")
+        shown = match["product"]
+        if match.re is not _VERSION and _DEFAULT.search(text[: match.start()]):
+            product, shown = f"default {product}", f"default {shown}"
         if product in facts:
             return []  # two versions of one product on a line
-        facts[product] = Fact(number, "version", product, match.group("value"), match["product"])
+        facts[product] = Fact(number, "version", product, match.group("value"), shown)
     return list(facts.values())
 
 

@@ -5,12 +5,9 @@ found in any agent's memory — what one agent wrote another may load — with t
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from memtab.check.documents import Document
-from memtab.check.findings import finding
-from memtab.check.records import Finding
-from memtab.markdown import text_lines
+from memtab.check.findings import Found, found_in
 from memtab.sources.claude.hidden_text import (
     invisible_in,
     markup_in,
@@ -33,23 +30,23 @@ _MARKUP_WHY = (
 )
 
 
-def hidden_text_findings(document: Document) -> list[Finding]:
-    """One finding per line holding invisible characters (with the line without them as
-    its fix), and one per line holding text shaped like Claude Code's markup."""
-    text = document.text
+def hidden_text_findings(text: str, lines: Sequence[str]) -> list[Found]:
+    """One finding per line of `text` (`lines`: its lines) holding invisible characters
+    (with the line without them as its fix), and one per line holding text shaped like
+    Claude Code's markup."""
     starts = _line_starts(text)
-    found: list[Finding] = []
+    found: list[Found] = []
     invisible: dict[int, list[str]] = {}
     for offset, char in invisible_in(text):
         if offset == 0 and char == "\ufeff":
             continue  # a byte order mark: no agent reads it as text
         invisible.setdefault(bisect_right(starts, offset), []).append(char)
-    lines = text_lines(text) if invisible else []
     for line, chars in invisible.items():
         named = _named(chars)
         found.append(
-            finding(
-                document,
+            found_in(
+                text,
+                lines,
                 line,
                 "hidden-text",
                 subject=named,
@@ -68,8 +65,9 @@ def hidden_text_findings(document: Document) -> list[Finding]:
         marked.add(line)
         shown = without_invisible(written)
         found.append(
-            finding(
-                document,
+            found_in(
+                text,
+                lines,
                 line,
                 "hidden-text",
                 subject=shown,

@@ -29,6 +29,10 @@ _MAX_ROOT_FILES = 5000
 
 Renamed = Callable[[Document, str], str | None]
 """The virtual path a mux file's virtual path was renamed to (following renames), if any."""
+NamedUnder = Callable[[Path, str], tuple[Path, ...]]
+"""The memory files under a root with a name (`MemoryNames.named`)."""
+Exists = Callable[[Path], bool]
+"""Whether a memory file is there (`os.path.lexists`)."""
 
 
 @dataclass(frozen=True)
@@ -40,11 +44,15 @@ class BrokenLink:
 
 
 def broken_links(
-    document: Document, scanned: ScannedText, renamed: Renamed
+    document: Document,
+    scanned: ScannedText,
+    *,
+    exists: Exists = os.path.lexists,
+    renamed: Renamed,
+    named_under: NamedUnder,
 ) -> Iterator[BrokenLink]:
     """Every link of `document` to a memory file that is not there (see the module doc)."""
     lines = scanned.lines
-    root_files: list[Path] | None = None
     for link in scanned.links:
         line = lines[link.line - 1]
         text = line.text
@@ -63,11 +71,9 @@ def broken_links(
             continue
         else:
             physical = _relative_physical(document, target)
-        if physical is None or os.path.lexists(physical):
+        if physical is None or exists(physical):
             continue
-        if root_files is None:
-            root_files = _files_under(document.link_root)
-        new = _fixed_target(document, target, physical, virtual is not None, renamed, root_files)
+        new = _fixed_target(document, target, physical, virtual is not None, renamed, named_under)
         fix = None
         if new is not None:
             fixed_line = _relinked(text, written, new, link.label)
@@ -98,16 +104,33 @@ def _relative_physical(document: Document, target: str) -> Path | None:
     return resolved
 
 
-def _files_under(root: Path | None) -> list[Path]:
-    if root is None:
-        return []
-    found: list[Path] = []
+class MemoryNames:
+    """The memory files under each root by name, each root walked once (at most
+    `_MAX_ROOT_FILES` files, hidden ones left out) for the check that made this: a
+    broken link in each of thousands of files walks its root once, not once each."""
+
+    def __init__(self) -> None:
+        self._roots: dict[Path, dict[str, tuple[Path, ...]]] = {}
+
+    def named(self, root: Path, name: str) -> tuple[Path, ...]:
+        by_name = self._roots.get(root)
+        if by_name is None:
+            by_name = self._roots[root] = _by_name(root)
+        return by_name.get(name, ())
+
+
+def _by_name(root: Path) -> dict[str, tuple[Path, ...]]:
+    found: dict[str, list[Path]] = {}
+    count = 0
     for folder, directories, files in os.walk(root):
         directories[:] = [d for d in directories if not d.startswith(".")]
-        found += [Path(folder) / name for name in files if not name.startswith(".")]
-        if len(found) > _MAX_ROOT_FILES:
+        for name in files:
+            if not name.startswith("."):
+                found.setdefault(name, []).append(Path(folder) / name)
+                count += 1
+        if count > _MAX_ROOT_FILES:
             break
-    return found
+    return {name: tuple(paths) for name, paths in found.items()}
 
 
 def _fixed_target(
@@ -116,7 +139,7 @@ def _fixed_target(
     physical: Path,
     virtual: bool,
     renamed: Renamed,
-    root_files: list[Path],
+    named_under: NamedUnder,
 ) -> str | None:
     """Where the link should lead now, written as the link was (virtual or relative)."""
     if document.agent == "mux":
@@ -128,7 +151,9 @@ def _fixed_target(
             new_physical = _virtual_physical(document, _VIRTUAL.match(new_virtual))  # type: ignore[arg-type]
             if new_physical is not None and document.physical is not None:
                 return os.path.relpath(new_physical, document.physical.parent)
-    same_name = [path for path in root_files if path.name == physical.name]
+    if document.link_root is None:
+        return None
+    same_name = named_under(document.link_root, physical.name)
     if len(same_name) != 1 or document.physical is None:
         return None
     if virtual:

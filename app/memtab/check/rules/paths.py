@@ -10,7 +10,8 @@ Only what is clearly a path of the checkout is checked (docs/formats.md §19.3):
 - never a URL, a glob or variable (`*`, `{…}`, `$X`, `<name>`), a placeholder
   (`path/to/x`, `foo/bar`, `YOUR_NAME`), a home-relative path (`~/…`: another machine's
   home), a scoped package (`@types/node`), build output or dependencies (`dist/`,
-  `node_modules/`, anything the repository ignores);
+  `node_modules/`, anything the repository ignores), a cluster's resource in a `kubectl`
+  or `oc` command (`logs deploy/api`: a Deployment, where `-f deploy/api.yaml` is a file);
 - never on a line that says the path is gone, moved or renamed, gives it as an example,
   or speaks of it as not there yet (`check.wording`).
 
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 
 from memtab.check.checkout import SKIPPED_DIRS, Checkout
 from memtab.check.markdown import Line, ScannedText
-from memtab.check.rules.commands import SESSION_BLOCKS, SHELL_BLOCKS
+from memtab.check.rules.commands import SESSION_BLOCKS, SHELL_BLOCKS, commands_of
 from memtab.check.wording import is_open_section, names_paths_as_they_are
 
 # Linear in the line (a memory may hold a 100 KB line): a token starts only where its
@@ -52,6 +53,22 @@ _MEDIA_TYPES = frozenset({"application", "text", "image", "audio", "video", "mul
 _TEMPLATE_CONTINUES = frozenset("<{$*[%")
 _NUMBERS = re.compile(r"^[\d.]+$")
 _EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,8}$")
+# Programs whose `TYPE/NAME` arguments name a cluster's resources, the types they take
+# (kubectl's names and short names), and the options after which a path is a file.
+_CLUSTER_PROGRAMS = frozenset({"kubectl", "oc"})
+_RESOURCE_TYPES = frozenset(
+    {
+        "deploy", "deployment", "deployments", "po", "pod", "pods", "svc", "service",
+        "services", "sts", "statefulset", "statefulsets", "ds", "daemonset", "daemonsets",
+        "rs", "replicaset", "replicasets", "job", "jobs", "cj", "cronjob", "cronjobs", "cm",
+        "configmap", "configmaps", "secret", "secrets", "ing", "ingress", "ingresses", "ns",
+        "namespace", "namespaces", "no", "node", "nodes", "pvc", "persistentvolumeclaim",
+        "pv", "persistentvolume", "sa", "serviceaccount", "hpa", "ep", "endpoints", "role",
+        "rolebinding", "clusterrole", "clusterrolebinding", "netpol", "networkpolicy",
+        "pdb", "crd", "rollout", "rollouts", "route", "dc", "deploymentconfig",
+    }
+)  # fmt: skip
+_FILE_OPTIONS = frozenset({"-f", "--filename", "-k", "--kustomize"})
 
 
 @dataclass(frozen=True)
@@ -73,7 +90,10 @@ def named_paths(scanned: ScannedText, checkout: Checkout) -> Iterator[NamedPath]
         if line.fence or not names_paths_as_they_are(line.words) or is_open_section(line.section):
             continue
         seen: set[str] = set()
+        resources = frozenset(_cluster_resources(line))
         for written, strict in _candidates(line):
+            if written in resources:
+                continue
             named = _inside(written, checkout, strict=strict)
             if named is None or named[0] in seen or named[0] in link_targets.get(line.number, ()):
                 continue
@@ -90,6 +110,20 @@ def _candidates(line: Line) -> Iterator[tuple[str, bool]]:
     for span in line.spans:
         yield from ((token, False) for token in _tokens(span))
     yield from ((token, True) for token in _tokens(line.prose))
+
+
+def _cluster_resources(line: Line) -> Iterator[str]:
+    """The `TYPE/NAME` arguments of the line's `kubectl` and `oc` commands: resources of
+    a cluster (`deploy/api`), not paths — but after `-f`, a file."""
+    if "/" not in line.text or not any(p in line.text for p in _CLUSTER_PROGRAMS):
+        return
+    for command in commands_of(line):
+        if command.program not in _CLUSTER_PROGRAMS:
+            continue
+        for before, argument in itertools.pairwise(command.words):
+            kind, slash, _ = argument.partition("/")
+            if slash and kind.lower() in _RESOURCE_TYPES and before not in _FILE_OPTIONS:
+                yield argument
 
 
 def _tokens(text: str) -> Iterator[str]:
@@ -150,12 +184,7 @@ def is_missing(checkout: Checkout, named: NamedPath) -> bool:
         return False
     if named.directory or _EXTENSION.search(named.relative.rsplit("/", 1)[-1]):
         return True
-    parent, _, name = named.relative.rpartition("/")
-    try:
-        with os.scandir(checkout.root / parent) as entries:
-            return not any(entry.name.startswith(name + ".") for entry in entries)
-    except OSError:
-        return True
+    return not checkout.stem_taken(named.relative)
 
 
 def moved_to(checkout: Checkout, named: NamedPath) -> str | None:
@@ -165,8 +194,8 @@ def moved_to(checkout: Checkout, named: NamedPath) -> str | None:
     candidates = [
         path
         for path in checkout.named(name)
-        if (path in checkout.directories) == named.directory
-        and not any(part in SKIPPED_DIRS for part in path.split("/"))
+        if not any(part in SKIPPED_DIRS for part in path.split("/"))
+        and checkout.indexed_dir(path) == named.directory
         and checkout.exists(path)
     ]
     return candidates[0] if len(candidates) == 1 else None

@@ -15,7 +15,6 @@ is not.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -24,7 +23,7 @@ from memtab.check.checkout import Checkout
 from memtab.check.known_programs import BUN_COMMANDS, NPM_COMMANDS, PNPM_COMMANDS, YARN_COMMANDS
 from memtab.check.markdown import ScannedText
 from memtab.check.rules.commands import Command, commands_of
-from memtab.check.scripts import JUSTFILE_NAMES, MAKEFILE_NAMES, Targets
+from memtab.check.scripts import JUSTFILE_NAMES, MAKEFILE_NAMES
 from memtab.check.wording import is_open_section, names_commands_as_they_are
 
 # "install X", "npm i -g X", "brew install X", "pip install X": the words after the verb.
@@ -57,9 +56,9 @@ def run_problems(
     checkout: Checkout,
     *,
     find_program: Callable[[str], str | None],
-    aliases: Collection[str] = (),
 ) -> Iterator[RunProblem]:
-    """The missing targets and programs of the commands in `scanned` (see the module doc)."""
+    """The missing targets and programs of the commands in `scanned` (see the module doc;
+    a program a shell alias defines is not missing: the engine knows every memory's)."""
     installed_here = _installs(scanned)
     found: dict[tuple[str, str], RunProblem] = {}
     lines: dict[tuple[str, str], list[int]] = {}
@@ -79,7 +78,7 @@ def run_problems(
             )
             program = command.program
             if program not in installed_here and not _available(
-                checkout, program, directory, find_program, aliases
+                checkout, program, directory, find_program
             ):
                 problems.append(
                     RunProblem(
@@ -103,24 +102,14 @@ def run_problems(
 
 
 def _available(
-    checkout: Checkout,
-    program: str,
-    directory: str,
-    find_program: Callable[[str], str | None],
-    aliases: Collection[str],
+    checkout: Checkout, program: str, directory: str, find_program: Callable[[str], str | None]
 ) -> bool:
-    """Whether `program` runs here: an alias, installed, or the project's own."""
-    key = (program, directory)
-    known = checkout.memo.get(key)
-    if known is None:
-        known = (
-            program in aliases
-            or find_program(program) is not None
-            or checkout.project_program(program, directory) is not None
-            or checkout.provides(program)
-        )
-        checkout.memo[key] = known
-    return known
+    """Whether `program` runs here: installed, or the project's own."""
+    return (
+        find_program(program) is not None
+        or checkout.project_program(program, directory) is not None
+        or checkout.provides(program)
+    )
 
 
 def _installs(scanned: ScannedText) -> set[str]:
@@ -225,18 +214,15 @@ def _in(directory: str, sub: str | None) -> str | None:
 
 
 def _definition(checkout: Checkout, directory: str, names: Sequence[str]) -> str | None:
-    """The first of `names` that is a file in `directory` (asked once per check)."""
-    key = (directory, ",".join(names))
-    if key not in checkout.definitions:
-        checkout.definitions[key] = next(
-            (
-                relative
-                for relative in (f"{directory}/{n}" if directory else n for n in names)
-                if os.path.isfile(os.path.join(checkout.root, relative))
-            ),
-            None,
-        )
-    return checkout.definitions[key]
+    """The first of `names` that is a file in `directory`."""
+    return next(
+        (
+            relative
+            for relative in (f"{directory}/{n}" if directory else n for n in names)
+            if checkout.is_file(relative)
+        ),
+        None,
+    )
 
 
 @dataclass(frozen=True)
@@ -274,13 +260,11 @@ def _missing_target(
             "the project may have moved to another tool.",
         )
         return
-    targets: Targets = checkout.targets(wanted.definition)
-    if targets.defines(wanted.target) or any(
-        checkout.targets(other).defines(wanted.target) for other in others
+    if checkout.defines(wanted.definition, wanted.target) or any(
+        checkout.defines(other, wanted.target) for other in others
     ):
         return
-    shown = sorted(targets.names)[:_SHOWN_TARGETS]
-    listing = ", ".join(shown) + (", …" if len(targets.names) > len(shown) else "")
+    listing = ", ".join(checkout.defined(wanted.definition))
     where = "" if wanted.folder_given else f"; no {wanted.file_kind} of the checkout defines it"
     yield RunProblem(
         line,
@@ -390,7 +374,7 @@ def _node(
     # `pnpm X`, `yarn X` and `bun run X` may run an installed tool X: only where tools
     # are installed is X known not to be one.
     if not explicit or program == "bun":
-        if not os.path.isdir(checkout.root / base / "node_modules"):
+        if not checkout.is_dir(f"{base}/node_modules" if base else "node_modules"):
             return
         if checkout.project_program(script, base) is not None:
             return
@@ -434,8 +418,7 @@ def _python_run(
     )
     if definition is None:
         return  # `uv run` works without a project; nothing says what it should run
-    project = checkout.python(definition)
-    if project.problem is not None or project.runs(name) or name in project.tasks.get("pdm", ()):
+    if checkout.python_runs(definition, name):
         return
     if find_program(name) is not None or checkout.project_program(name, base) is not None:
         return
@@ -459,19 +442,19 @@ def _mise(
     base = _in(directory, options.get("-C") or options.get("--cd"))
     if base is None or (base and not checkout.is_dir(base)):
         return
-    tasks = checkout.mise(base)
-    if base and not tasks.names:
-        tasks = checkout.mise("")
-    if not tasks.names or tasks.defines(task):
+    names, open_ = _mise_tasks(checkout, base)
+    if base and not names:
+        names, open_ = _mise_tasks(checkout, "")
+    if not names or open_ or task in names:
         return  # no mise project here (or one Memtab cannot read whole)
-    shown = sorted(tasks.names)[:_SHOWN_TARGETS]
+    shown = sorted(names)[:_SHOWN_TARGETS]
     yield RunProblem(
         line,
         "missing-script",
         f"mise run {task}",
         f"`{_shown(command)}`: mise has no task `{task}`",
         f"The mise configuration of {checkout.root} defines {', '.join(shown)}"
-        f"{', …' if len(tasks.names) > len(shown) else ''}; none is `{task}`. It may have "
+        f"{', …' if len(names) > len(shown) else ''}; none is `{task}`. It may have "
         "been renamed or removed.",
     )
 
@@ -482,7 +465,7 @@ def _poe(
     definition = _definition(checkout, directory, ("pyproject.toml",))
     if definition is None:
         return
-    tasks = checkout.python(definition).tasks.get("poe", frozenset())
+    tasks = checkout.poe_tasks(definition)
     if not tasks or task in tasks:
         return
     yield RunProblem(
@@ -490,6 +473,13 @@ def _poe(
         "missing-script",
         f"poe {task}",
         f"`{_shown(command)}`: {definition} has no task `{task}`",
-        f"{definition} in {checkout.root} defines the poe tasks {', '.join(sorted(tasks)[:8])}; "
+        f"{definition} in {checkout.root} defines the poe tasks {', '.join(tasks[:8])}; "
         f"none is `{task}`. It may have been renamed or removed.",
     )
+
+
+def _mise_tasks(checkout: Checkout, directory: str) -> tuple[frozenset[str], bool]:
+    """The tasks of the mise project at `directory` (its configs' and its file tasks),
+    and whether it may define more."""
+    configured, open_ = checkout.mise_config(directory)
+    return frozenset(configured) | frozenset(checkout.mise_files(directory)), open_

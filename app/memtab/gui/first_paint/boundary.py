@@ -49,7 +49,7 @@ from types import ModuleType
 # reaches that the start imports later (inside a function or for annotations). 117: the
 # workspace picker's rows (components.tree.workspace_rows), code the paint ran already, now
 # in a module of its own out of the Qt widget's; the job service's Qt-free rules
-# (operations/job_book.py, split from gui/tasks/runner.py and jobs.py, which the start
+# (components/jobs.py, split from gui/tasks/runner.py and jobs.py, which the start
 # already loads; ~0.2 ms of class building). 118: the walk of a scope (store/scope_walk.py,
 # split from store/files.py at 598 lines; its importing +2.6 M instructions, the outline's
 # walk 4.5 M fewer: callgrind). 119: the base that gives the start's slotted records their
@@ -59,7 +59,7 @@ from types import ModuleType
 # -X importtime, its bytecode compiled). 121: the one way a record is read
 # (fs/records/reading.py), out of fs/records/compiler.py with the generated readers gone:
 # importing fs.records 118.8 → 117.5 M instructions, the start to the tree's first paint the
-# same (callgrind; docs/performance/records.md). 122: this machine's name for a lock's holder
+# same (callgrind; docs/performance.md "Records"). 122: this machine's name for a lock's holder
 # file (fs/host.py, `os` alone: 0.19–0.28 ms to import, -X importtime), imported at the lock
 # module's top rather than by its first lock (issue 75: imports back at the top).
 MODULES_BEFORE_FIRST_PAINT_MAX = 122

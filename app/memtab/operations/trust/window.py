@@ -8,7 +8,7 @@ claims and mentions of 3,000 files kept in the window grew its settled memory by
 (~65 MiB with 20,000), past the window's targets; and their pure-Python work on a worker
 thread holds the interpreter lock the GUI thread paints with. A child gives both back when
 it ends. Each look reads every file again and works out only those whose text changed
-since the last look or command (the engines' caches, `trust.per_file`: docs/formats.md
+since the last look or command (the engines' caches, `kept.per_file`: docs/formats.md
 §19.10); the window asks at most one at a time and only once the disk is quiet.
 A cancelled look (a newer one, the window closing) ends its child.
 """
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from memtab.operations.job import JobContext
+from memtab.components.jobs import JobContext
 from memtab.store.home import Home, HomeError
 from memtab.trust.duplicates.kept import load_kept
 from memtab.trust.report import TrustReport

@@ -15,7 +15,7 @@ pair for each copy of one with each copy of the other. Each side says when its n
 place was written, by blame (history: the version that brought the line in), else when
 its file last changed, and the contradiction which side is newer.
 
-`ContradictionsEngine` keeps each file's claims (`trust.per_file`, in Memtab's cache dir
+`ContradictionsEngine` keeps each file's claims (`kept.per_file`, in Memtab's cache dir
 too): a second run, in this process or the next, reads every file again but reads claims
 only out of those whose text changed.
 """
@@ -31,6 +31,15 @@ from memtab.blame.service import blame_file
 from memtab.check.documents import Document
 from memtab.file_protocol.file_ref import SourceError
 from memtab.file_protocol.memory_file import MemoryFileError
+from memtab.kept.per_file import (
+    KeptOnDisk,
+    NotAsMadeError,
+    PerFile,
+    collection_paused,
+    is_line,
+    only,
+)
+from memtab.kept.texts import KeptTexts
 from memtab.markdown import text_lines
 from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home
@@ -45,16 +54,7 @@ from memtab.trust.contradictions.records import (
     ContradictionsReport,
     SaidAt,
 )
-from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.memories import copies_of, place_of, read_memories
-from memtab.trust.per_file import (
-    KeptOnDisk,
-    NotAsMadeError,
-    PerFile,
-    collection_paused,
-    is_line,
-    only,
-)
 from memtab.trust.records import MemoryPlace
 
 logger = logging.getLogger(__name__)

@@ -25,7 +25,7 @@ Claude Code memory (`Document.imported`): an import is never a duplicate to comb
 chosen on the tuning half of the seeded corpus (`tests/support/seeded_duplicates.py`),
 and measured on the held-out half (docs/trust-quality.md "Duplicates").
 
-`DuplicatesEngine` keeps each file's words (`trust.per_file`, in Memtab's cache dir too):
+`DuplicatesEngine` keeps each file's words (`kept.per_file`, in Memtab's cache dir too):
 a second run, in this process or the next, reads every file again but works out the
 words only of those whose text changed; and the pairs its two searches found
 (`per_file.KeptAnswer`): a run over the same files searches none.
@@ -41,6 +41,16 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from memtab.check.documents import Document
+from memtab.kept.per_file import (
+    MAX_LINE,
+    KeptAnswer,
+    KeptOnDisk,
+    NotAsMadeError,
+    PerFile,
+    collection_paused,
+    only,
+)
+from memtab.kept.texts import KeptTexts
 from memtab.markdown import text_lines
 from memtab.store.home import Home
 from memtab.store.text.near_duplicates import (
@@ -76,22 +86,13 @@ from memtab.trust.duplicates.statements import (
     alike,
     is_statement,
     rare_weight,
+    said_whole,
     statement_groups,
     statement_pairs,
     statements_held,
     wrapped_lines,
 )
-from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.memories import place_of, read_memories, where_in_words
-from memtab.trust.per_file import (
-    MAX_LINE,
-    KeptAnswer,
-    KeptOnDisk,
-    NotAsMadeError,
-    PerFile,
-    collection_paused,
-    only,
-)
 from memtab.trust.polarity import rule_of
 from memtab.trust.words import ContentLine, content_lines, sentence_stems, statements
 
@@ -284,7 +285,12 @@ class DuplicatesEngine:
                         REWORDED_SIMILARITY,
                     )
                 ),
-                statement_pairs(rules, weight, rare_weight(len(representatives))),
+                statement_pairs(
+                    rules,
+                    [held[stems][0].statement.text for stems in rules],
+                    weight,
+                    rare_weight(len(representatives)),
+                ),
             )
             self._searches.put(self._words.last_run, searched)
         groups: list[DuplicateGroup] = []
@@ -349,7 +355,7 @@ def _holds(
     return all(
         j < len(sets)
         and math.isclose(kept, weighted_similarity(sets[i], sets[j], weight))
-        and kept >= threshold - 1e-9
+        and (kept >= threshold - 1e-9 or (sets is rules and said_whole(sets[i], sets[j])))
         and (sets is notes or alike(sets[i], sets[j], weight, rare) is not None)
         for pairs, sets, threshold in zip(
             searched, (notes, rules), (REWORDED_SIMILARITY, STATEMENT_SIMILARITY), strict=True

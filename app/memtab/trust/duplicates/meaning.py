@@ -6,14 +6,16 @@ words are one rule only when they say one thing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from memtab.check.documents import Document
+from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.claims import Claim, claims_of, contradict, same_thing, sentence_claims
 from memtab.trust.polarity import opposed, other_subjects, rule_of
 from memtab.trust.specifics import different_specifics
-from memtab.trust.words import content_lines, statements
+from memtab.trust.words import IRREGULAR, content_lines, sentence_stems, statements, stems_of
 
 POLARITY = {"always": "\0always", "never": "\0never"}
 """What a rule's stems hold of its polarity (no word stems so)."""
@@ -106,4 +108,122 @@ def _at_odds(one: tuple[str, str], other: tuple[str, str]) -> bool:
         rule, their_rule = rule_of(mine), rule_of(theirs)
         if rule is not None and their_rule is not None and opposed(rule, their_rule):
             return True
-    return other_subjects(sentence, their_sentence) or different_specifics(sentence, their_sentence)
+    if _narrows(sentence, their_sentence) or _narrows(their_sentence, sentence):
+        return True
+    return (
+        other_subjects(sentence, their_sentence)
+        or different_specifics(sentence, their_sentence)
+        or _denied(sentence, their_sentence)
+        or _denied(their_sentence, sentence)
+        or _restricted(sentence, their_sentence)
+        or _restricted(their_sentence, sentence)
+    )
+
+
+def _narrows(one: str, other: str) -> bool:
+    """Whether `one`'s rule is `other`'s narrowed: the same polarity, and what it is to do
+    `other`'s and more, the more not said anywhere in `other` ("Always squash-merge PRs
+    from forks." of "Always squash-merge PRs."; not "Run `pnpm test --filter auth` to test
+    auth." of "Tests for auth: run `pnpm test --filter auth`.")."""
+    rule, their_rule = rule_of(one), rule_of(other)
+    if rule is None or their_rule is None or rule.polarity != their_rule.polarity:
+        return False
+    return their_rule.action < rule.action and not (
+        rule.action - their_rule.action <= sentence_stems(other)
+    )
+
+
+def _restricted(one: str, other: str) -> bool:
+    """Whether `one` limits what `other`, which says it always, says (`_LIMITED`) — "Run
+    the integration tests before merging only when the schema changed" is not "Run the
+    integration tests before merging" — or says it held once (`_NO_MORE`)."""
+    if _NO_MORE.search(one) is not None and _NO_MORE.search(other) is None:
+        return True
+    return _RESTRICTED.search(other) is None and restricts(one, sentence_stems(other), _LIMITED)
+
+
+_NEGATION = re.compile(
+    r"\b(?:not|never|no|nor|cannot|without|except|unless|instead\s+of|rather\s+than)\b"
+    r"|n't\b|n’t\b",
+    re.IGNORECASE,
+)
+"""A word denying what follows it ("is not shared", "never retries", "pnpm, not npm",
+"except the last 4 digits")."""
+_PREFER = re.compile(r"\bprefer", re.IGNORECASE)
+_OVER = re.compile(r"\bover\b", re.IGNORECASE)
+"""After "prefer", "over" denies what follows it too ("prefer pnpm over npm")."""
+
+
+_RESTRICTED = re.compile(r"\b(?:only|unless|except|but|if|when|until)\b", re.IGNORECASE)
+"""A word saying when a statement holds, or where not ("Run the integration tests before
+merging only when the schema changed")."""
+
+
+_LIMITED = re.compile(r"\b(?:only|unless|except|but)\b", re.IGNORECASE)
+"""A word saying where a statement does not hold ("…, but npm for the docs site"): of two
+statements alike in words, what one says always the other limits (not "when", as often a
+fact's time as a rule's condition)."""
+
+
+_NO_MORE = re.compile(r"\b(?:used\s+to|no\s+longer|any\s*more)\b", re.IGNORECASE)
+"""What held once and holds no more ("used to be verified with HMAC-SHA256; we moved to
+Ed25519")."""
+
+
+def restricts(longer: str, said: frozenset[str], words: re.Pattern[str] = _RESTRICTED) -> bool:
+    """Whether a statement says when what a shorter one (`said`, its stems) says holds, or
+    where not — of something the shorter does not say ("only when the schema changed";
+    not "When I fix a bug …" of "Tests first for bug fixes")."""
+    for restriction in words.finditer(longer):
+        first = next(stems_of(longer[restriction.end() :]), None)
+        if first is not None and first not in said:
+            return True
+    return False
+
+
+def recounts(longer: str, shorter: str, said: frozenset[str]) -> bool:
+    """Whether a longer statement tells as past what a shorter one (`said`, its stems)
+    states as standing: a word of the shorter's in a past form in the longer only ("… so
+    the theft detection revoked the whole family" of "A reused refresh token revokes the
+    whole family"; "is rebuilt" is no past)."""
+    past = _past_stems(longer) & said
+    return bool(past - _past_stems(shorter))
+
+
+_PASSIVE = frozenset({"is", "are", "be", "been", "being", "get", "gets", "getting"})
+
+
+def _past_stems(text: str) -> set[str]:
+    """The stems of a text's verbs in a past form ("revoked", "built"), not a passive's
+    participle ("is stored")."""
+    words = lowered_words(text)
+    return {
+        stem
+        for before, word in zip(["", *words], words, strict=False)
+        if ((len(word) > 4 and word.endswith("ed")) or word in IRREGULAR)
+        and before not in _PASSIVE
+        and (stem := next(stems_of(word), None)) is not None
+    }
+
+
+def _negations(sentence: str) -> list[re.Match[str]]:
+    """Where a sentence denies what follows (`_NEGATION`, `_OVER`)."""
+    found = list(_NEGATION.finditer(sentence))
+    if _PREFER.search(sentence) is not None:
+        found += _OVER.finditer(sentence)
+    return found
+
+
+def _denied(one: str, other: str) -> bool:
+    """Whether `one` denies what `other`, which denies nothing, says: the first word after
+    one of its negations is a word of `other` ("The cache is not shared between workers" /
+    "The cache is shared between workers", "The queue never retries failed jobs" / "The
+    queue retries failed jobs")."""
+    if _negations(other):
+        return False
+    said = sentence_stems(other)
+    for negation in _negations(one):
+        denied = next(stems_of(one[negation.end() :]), None)
+        if denied is not None and denied in said:
+            return True
+    return False

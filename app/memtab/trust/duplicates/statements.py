@@ -3,11 +3,11 @@
 
 Each memory's statements are its sentences of two stems or more (`trust.words`: numbers,
 short forms and symbols said one way), but labels ending in `:`, questions, code alone,
-lists of keywords, a sentence wrapped over two lines, an index's entries (a link to a
-memory and its description: it restates that memory), a template's header (a sentence
-opening every memory that says it, `BOILERPLATE_NOTES` of them or more), and what Codex's
-summary says again of its handbook (`memory_summary.md` of `MEMORY.md`: Codex's own short
-form).
+lists of keywords, a record's field ("schema_version: 1.0.0"), a sentence wrapped over
+two lines, an index's entries (a link to a memory and its description: it restates that
+memory), a template's header (a sentence opening every memory that says it,
+`BOILERPLATE_NOTES` of them or more), and what Codex's summary says again of its handbook
+(`memory_summary.md` of `MEMORY.md`: Codex's own short form).
 Two statements are alike when the IDF-weighted Jaccard similarity of their stems reaches
 `STATEMENT_SIMILARITY` (`store.text.near_duplicates`), and one statement when, read whole,
 they also say one thing (`meaning.agreeing`): no opposite rules, no claims that contradict,
@@ -30,15 +30,22 @@ from itertools import pairwise, repeat
 from typing import Any, Literal, NamedTuple
 
 from memtab.check.documents import Document
+from memtab.kept.per_file import NotAsMadeError
 from memtab.markdown import text_lines
 from memtab.sources.codex.summary import restates
-from memtab.store.text.near_duplicates import alike_groups, near_duplicate_pairs
+from memtab.store.text.near_duplicates import COMMON_FILES, alike_groups, near_duplicate_pairs
 from memtab.trust.duplicates.boilerplate import BOILERPLATE_NOTES
-from memtab.trust.duplicates.meaning import POLARITIES, agreeing, opposed_stems
+from memtab.trust.duplicates.meaning import (
+    POLARITIES,
+    agreeing,
+    opposed_stems,
+    recounts,
+    restricts,
+)
 from memtab.trust.duplicates.records import DuplicateGroup, group_key, listed
 from memtab.trust.memories import place_of, where_in_words
-from memtab.trust.per_file import NotAsMadeError
-from memtab.trust.words import ContentLine
+from memtab.trust.specifics import without_addresses
+from memtab.trust.words import ContentLine, sentence_stems
 
 STATEMENT_SIMILARITY = 0.35
 """Statements' stems alike at this are compared by what they say (`alike`)."""
@@ -57,6 +64,8 @@ _INDEX_ENTRY = re.compile(r"\[[^\[\]\n]*\]\([^()\n]*\)|see\s+\S+\.md\b", re.IGNO
 """An index's entry ("[x.md](x.md) — what it holds", Gemini CLI's "See …/x.md for …")."""
 
 _ITEM = re.compile(r"\s*+(?:[-*+]|\d{1,9}[.)])\s")
+_FIELD = re.compile(r"[\w.-]++:[ \t]*+[\w.@/+-]++")
+"""A record's field and its value ("schema_version: 1.0.0"): data, not a statement."""
 _CODE_ALONE = re.compile(r"(?:`[^`]*`[\s,;]*)+")
 
 Pairs = tuple[tuple[float, int, int], ...]
@@ -81,13 +90,14 @@ Notes = Sequence[tuple[Document, Any]]
 
 def is_statement(sentence: str, stems: frozenset[str]) -> bool:
     """Whether a sentence of a memory is compared with others' (see the module doc): not a
-    label, a question, code alone nor an index's entry."""
+    label, a question, code alone, a record's field nor an index's entry."""
     said = sentence.rstrip("*_ .")
     return (
         len(stems) >= MIN_STATEMENT_STEMS
         and not said.endswith((":", "?"))
         and _INDEX_ENTRY.match(sentence) is None
         and _CODE_ALONE.fullmatch(said) is None
+        and _FIELD.fullmatch(said) is None
         and not _keywords(said)
     )
 
@@ -140,12 +150,15 @@ def a_header(said: Sequence[Said], openers: Mapping[int, int]) -> bool:
 
 
 def statement_pairs(
-    sets: Sequence[frozenset[str]], weight: Mapping[str, float], rare: float
+    sets: Sequence[frozenset[str]],
+    texts: Sequence[str],
+    weight: Mapping[str, float],
+    rare: float,
 ) -> Pairs:
-    """The statements' stems alike at `STATEMENT_SIMILARITY` that may say one thing
-    (`alike`), but those whose shared stems another statement holds too (a frame many
-    statements fill with other values: "Known issue: the X leaks memory on large
-    files")."""
+    """The statements' stems (`texts`: a sentence of each) alike at `STATEMENT_SIMILARITY`,
+    or one said whole in the other (`said_whole`), that may say one thing (`alike`), but
+    those whose shared stems another statement holds too (a frame many statements fill
+    with other values: "Known issue: the X leaks memory on large files")."""
     postings: dict[str, set[int]] = defaultdict(set)
     for index, stems in enumerate(sets):
         for stem in stems - POLARITIES:
@@ -160,12 +173,60 @@ def statement_pairs(
                 break
         return len(holders - {a, b}) > 0
 
+    found = near_duplicate_pairs(sets, STATEMENT_SIMILARITY, weight=weight)
+    searched = {(a, b) for _, a, b in found}
+    whole = _said_whole(sets, texts, postings, weight, rare)
+    found += sorted(pair for pair in whole if pair[1:] not in searched)
     return tuple(
         (similarity, a, b)
-        for similarity, a, b in near_duplicate_pairs(sets, STATEMENT_SIMILARITY, weight=weight)
-        if (found := alike(sets[a], sets[b], weight, rare)) is not None
-        and (found == "wording" or not framed(a, b))
+        for similarity, a, b in found
+        if (how := alike(sets[a], sets[b], weight, rare)) is not None
+        and (how == "wording" or not framed(a, b))
     )
+
+
+def said_whole(one: frozenset[str], other: frozenset[str]) -> bool:
+    """Whether one statement's stems are all the other's (polarity marks aside): the
+    shorter said whole in the longer ("Table-driven tests." in "In Go code, prefer
+    table-driven tests even for two cases")."""
+    mine, theirs = one - POLARITIES, other - POLARITIES
+    return mine <= theirs or theirs <= mine
+
+
+def _said_whole(
+    sets: Sequence[frozenset[str]],
+    texts: Sequence[str],
+    postings: Mapping[str, set[int]],
+    weight: Mapping[str, float],
+    rare: float,
+) -> set[tuple[float, int, int]]:
+    """The statements said whole in another (`said_whole`), each with its similarity, whose
+    shorter one says `MIN_SHARED` stems besides an address's ("Unleash at https://…" says
+    one) and whose longer one neither restricts it (`meaning.restricts`) nor tells it as
+    past (`meaning.recounts`): a longer statement holds the shorter's rarest stem, so only
+    those are looked at."""
+    get = weight.get
+    found = set()
+    for index, stems in enumerate(sets):
+        said = stems - POLARITIES
+        if len(said) < MIN_SHARED:
+            continue
+        rarest = min(said, key=lambda stem: (len(postings[stem]), stem))
+        if get(rarest, 0.0) < rare or len(postings[rarest]) > COMMON_FILES:
+            continue
+        holders = [
+            i
+            for i in postings[rarest]
+            if i != index and said <= sets[i] and not restricts(texts[i], said)
+        ]
+        holders = [i for i in holders if not recounts(texts[i], texts[index], said)]
+        if not holders or len(sentence_stems(without_addresses(texts[index]))) < MIN_SHARED:
+            continue
+        shared = sum(map(get, said, repeat(0.0)))
+        for other in holders:
+            every = sum(map(get, said | sets[other], repeat(0.0)))
+            found.add((shared / every, min(index, other), max(index, other)))
+    return found
 
 
 def alike(

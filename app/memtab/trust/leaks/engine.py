@@ -22,7 +22,7 @@ other's does: `api.acme.internal`). Every memory's lines are read for them once,
 
 Codex's own memory (`memories/`) keeps every project's memory by design and is read for
 secrets only. A memory that names only its own project is never a leak. `LeaksEngine`
-keeps each file's mentions (`trust.per_file`, in Memtab's cache dir too): a second run, in
+keeps each file's mentions (`kept.per_file`, in Memtab's cache dir too): a second run, in
 this process or the next, reads only the changed files' lines again.
 """
 
@@ -40,15 +40,15 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from memtab.check.documents import Document
+from memtab.kept.per_file import KeptOnDisk, PerFile, collection_paused, is_line, only
+from memtab.kept.texts import KeptTexts
 from memtab.markdown import text_lines
 from memtab.redact import redact_secrets, secrets_named
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, load_registry
-from memtab.trust.kept_texts import KeptTexts
 from memtab.trust.leaks.hosts import hosts_in, project_hosts, project_words
 from memtab.trust.leaks.records import Leak, LeakKind, LeaksReport
 from memtab.trust.memories import copies_of, place_of, read_memories
-from memtab.trust.per_file import KeptOnDisk, PerFile, collection_paused, is_line, only
 from memtab.trust.records import MemoryPlace
 
 logger = logging.getLogger(__name__)

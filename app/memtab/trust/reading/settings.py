@@ -1,0 +1,65 @@
+"""The value a sentence gives a setting in code: `MAX_WORKERS=8` (docs/formats.md §19.6).
+
+A setting is an upper-case name and its value in a code span, the
+only value of that name in its clause; never a secret (a token, a key, a password) nor
+one that names where it runs (`NODE_ENV`, `LOG_LEVEL`, a host, a path). What comes
+before an arrow is what was ("`X=4` -> `X=8`", "when asked… -> set `X=8`"); a clause that
+says what was, may be or holds only at times gives none. Where it holds (`scopes`: "in
+CI", "in production", "on my laptop") tells two settings of one name apart.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from memtab.trust.reading.scopes import HEDGED, Scope, pack, same_place, scope_of, unpack
+
+_SETTING = re.compile(r"`\s*+(?P<key>[A-Z][A-Z0-9_]++)=(?P<value>[^\s`'\";,&|]++)\s*+`")
+_WHERE_IT_RUNS = re.compile(
+    r"(?:^|_)(?:ENV|ENVIRONMENT|DEBUG|LOG|LEVEL|MODE|PATH|HOME|DIR|TOKEN|KEY|SECRET|PASSWORD|"
+    r"PASS|PWD|AUTH|CREDENTIALS?|URL|URI|DSN|HOST|USER|NAME|ID)(?:_|$)"
+)
+_PLACEHOLDER = re.compile(r"^(?:<.*>|x+|\.{2,}|…|changeme|your.*|\$.*|\{.*\})$", re.IGNORECASE)
+_ARROW = re.compile(r"->|→|=>")
+_CLAUSE = re.compile(r";\s*|\s[—–]\s|(?<=[.!?])\s+|,\s+")
+_HEDGE = re.compile(
+    r"\b(?:" + HEDGED + r"|legacy|try|trying|tried|default|instead|rather|than|like|"
+    r"example)\b|\?",
+    re.IGNORECASE,
+)
+
+
+class Setting(NamedTuple):
+    name: str
+    value: str
+    scope: Scope
+
+
+def settings(sentence: str) -> list[Setting]:
+    """The value each setting is given by `sentence` (see the module doc)."""
+    if "=" not in sentence:
+        return []
+    found: dict[str, Setting] = {}
+    for clause in _CLAUSE.split(_ARROW.split(sentence)[-1]):
+        if _HEDGE.search(_SETTING.sub(" ", clause)):
+            continue
+        for match in _SETTING.finditer(clause):
+            name, value = match.group("key"), match.group("value")
+            if _WHERE_IT_RUNS.search(name) or _PLACEHOLDER.match(value):
+                continue
+            if name in found and found[name].value != value:
+                return []  # two values of one name: a story, or a choice
+            found[name] = Setting(name, value, scope_of(_SETTING.sub(" ", clause)))
+    return list(found.values())
+
+
+def setting_key(setting: Setting) -> str:
+    return f"{setting.name}|{pack(setting.scope)}"
+
+
+def same_setting(one: str, other: str) -> bool:
+    """Whether two settings' keys (`setting_key`) are of one name in one place."""
+    name, scope = one.split("|", 1)
+    other_name, other_scope = other.split("|", 1)
+    return name == other_name and same_place(unpack(scope), unpack(other_scope))

@@ -1,0 +1,259 @@
+"""Which tool of a kind a sentence says to use, and which not (docs/formats.md §19.6).
+
+A tool is chosen where the sentence names it as the thing used — after a cue ("Use
+pnpm", "Format with black", "Package manager: pnpm", "Test runner is jest", "Tests run
+on vitest", "Node via fnm"), or as the subject doing the job ("goreleaser builds the
+releases", "pnpm for installs", "Plain pip here") — never where its name only describes
+another thing ("the npm token", "Docker Desktop is not installed", "`npm ci`"), nor in a
+comparison ("much faster than pip"). A sentence telling a change ("We dropped
+goreleaser; releases are built with ko now", "moved to bun, pnpm is gone") chooses the
+new one and says not to use the old.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from memtab.trust.words import stems_of
+
+TOOL_KINDS: dict[str, tuple[str, ...]] = {
+    "JavaScript package manager": ("npm", "pnpm", "yarn", "bun"),
+    "Python package manager": ("pip", "uv", "poetry", "pipenv", "conda", "pdm", "rye"),
+    "JavaScript test runner": ("jest", "vitest", "mocha", "jasmine"),
+    "Python test runner": ("pytest", "unittest", "nose2"),
+    "JavaScript linter": ("eslint", "biome", "oxlint"),
+    "Python linter": ("ruff", "flake8", "pylint", "pyflakes"),
+    "Python formatter": ("black", "ruff format", "yapf", "autopep8"),
+    "container runtime": ("docker", "podman", "nerdctl"),
+    "bundler": ("webpack", "vite", "esbuild", "rollup", "parcel", "rspack", "turbopack"),
+    "JavaScript runtime": ("nodejs", "deno"),
+    "version manager": ("nvm", "fnm", "asdf", "mise", "pyenv"),
+    "HTTP client": ("axios", "ky", "httpx", "aiohttp"),
+    "type checker": ("mypy", "pyright", "pyre"),
+    "release builder": ("goreleaser", "semantic-release", "release-please"),
+    "CSV library": ("papaparse", "csv-stringify", "fast-csv"),
+    "editor": ("nvim", "vs code", "emacs"),
+}
+"""Tools one of which a project uses for a job: two memories naming two of one kind as
+the one to use contradict each other. A tool whose name is a common English word (`got`,
+`requests`, `node`) is left out, but black, named where formatting is."""
+TOOL_KIND = {tool: kind for kind, tools in TOOL_KINDS.items() for tool in tools}
+_SAID_AS = (
+    (re.compile(r"\bruff\s+format\b"), "ruff format"),
+    (re.compile(r"\b(?:vs\s*code|vscode|visual\s+studio\s+code)\b"), "vs code"),
+    (re.compile(r"\bneovim\b"), "nvim"),
+)
+"""Names said in more than one word or more than one way, as the one name."""
+_WORD = re.compile(
+    r"(?<![\w./@-])(" + "|".join(sorted(TOOL_KIND, key=len, reverse=True)) + r")(?![\w/@'-])"
+)
+_HEAD = re.compile(
+    r"\s*+(?:$|[.,;:!?)\]—–(]|-\s)|\s++(?:for|in|into|on|to|with|here|now|is|are|was|were|as|only|"
+    r"not|instead|over|rather|and|across|everywhere|from|by|at|via|then|too|also|since|"
+    r"again|last|this|locally|globally|everything|exclusively|builds|runs|handles|manages|"
+    r"formats|lints|checks|installs|bundles|serves|compiles|does|writes|generates|pins|"
+    r"works|publishes|cuts|creates|produces|packages|tests)\b"
+)
+"""What follows a tool named as itself: an end, a preposition, a verb of its job — not a
+noun it describes ("npm token", "docker desktop")."""
+_CUES = frozenset(
+    {"use", "uses", "using", "prefer", "prefers", "adopt", "adopted", "with", "via",
+     "through", "under", "on", "by", "is", "are", "to", "now", "not", "never", "no", "avoid",
+     "than", "over", "of", ":"}
+)  # fmt: skip
+"""What comes right before a tool that is chosen (or said not to be): a verb of using, a
+preposition of means ("Format with black", "Node via fnm"), a label's colon, a negation
+("never pip", "instead of npm")."""
+_NEGATIONS = frozenset({"don't", "dont", "not", "never", "no", "avoid"})
+"""A negation one verb before a tool says not to use it ("don't bring uv")."""
+_LEADING = frozenset({"the", "a", "an", "our", "plain", "only", "just"})
+_CLAUSE_MARKS = frozenset({";", ",", ":", "(", "—", "–", "."})
+_TOKEN = re.compile(r"[\w']+|[;,:(—–.]")
+_SUBJECT_AFTER = re.compile(
+    r"\s++(?:for\b|here\b|everywhere\b|only\b|(?:is|are)\s++(?:our|the|my|what|not)\b|"
+    r"instead\s++of\b|over\b|rather\s++than\b|"
+    r"(?:builds|runs|handles|manages|formats|lints|checks|installs|bundles|compiles|does|"
+    r"writes|generates|publishes|cuts|creates|produces|packages|tests)\b)|\s*+$|,\s*+not\b"
+)
+"""What follows a tool said as the subject of its job at a clause's start ("pnpm for
+installs", "goreleaser builds the releases", "pnpm is our package manager")."""
+_PAST = re.compile(
+    r"\b(?:was|were|used to|no longer|anymore|previously|formerly|legacy|until)\b|->|→|=>"
+)
+_GONE = re.compile(
+    r"\b(?:removed|deleted|moved|renamed|replaced|deprecated|obsolete|gone|dropped|retired|"
+    r"superseded|archived|instead of|rather than|broken|no such|missing)\b"
+)
+_SPAN = re.compile(r"`([^`\n]+)`")
+_CLAUSE_END = re.compile(r"[;,:]\s+|\.\s+|(?<!\s)\s++(?:but|[—–-])\s+")  # a run's first space
+_NEGATED_CLAUSE = re.compile(
+    r"\b(?:not|never|no|avoid|don't|do not|without|forbidden|banned|disallowed)\b"
+)
+_FROM = re.compile(r"\bfrom\b")
+_NEGATED_BETWEEN = re.compile(r"(?:not|instead of|rather than|over|never)\s")
+_WITH = re.compile(r"\bwith\b")
+_REPLACE = re.compile(r"\breplace")
+_COMPARED = re.compile(r"\b(?:than|like|vs\.?|versus)\s+$")
+_COMPARISON = re.compile(r"\b(?:faster|slower|better|worse|nicer|simpler)\s+than\b")
+_NEGATION = re.compile(r"\b(?:not|no|never|avoid|without|don't|do not|instead of|rather than)\s+$")
+_CLAUSE_BREAK = re.compile(r";|\s[—–]\s|\.\s")
+_ARROW = re.compile(r"->|→|=>")
+_MOVED_TO = re.compile(r"\b(?:moved|switched|migrated)\s+(?:[\w.-]+\s+){0,3}?to\b")
+_TOOL_CLAUSE = re.compile(r"[;,(—–]\s*|\)\s*|\.\s+|(?<!\s)\s++but\s+")  # a run's first space
+_SCOPE = re.compile(r"\b(?:for|in|to)\s+((?:[\w-]+\s*){1,5})")
+_NO_SCOPE = frozenset({*TOOL_KIND, "everyth", "anyth", "all", "everi", "each", "whole"})
+"""Stems a "for …" names when it names no part of the project ("uv for everything")."""
+
+Choice = tuple[str, str, str]
+"""(key: the kind and what it holds for, value: the tool or "not:" and it, shown)."""
+
+
+def plain(sentence: str) -> str:
+    """A sentence lower-cased, its code spans left out (a command is no choice of tool) and
+    each tool said by its one name."""
+    lowered = _SPAN.sub(" ", sentence).lower()
+    for said, name in _SAID_AS:
+        lowered = said.sub(name, lowered)
+    return lowered
+
+
+def _named(lowered: str, formatting: bool) -> list[tuple[int, str]]:
+    """Where tools are named as themselves (not describing another thing): black only
+    in a sentence about formatting."""
+    found = []
+    for match in _WORD.finditer(lowered):
+        tool = match.group(1)
+        if tool == "black" and not formatting:
+            continue
+        if _HEAD.match(lowered, match.end()):
+            found.append((match.start(), tool))
+    return found
+
+
+def _chosen(lowered: str, start: int, tool: str) -> bool:
+    """Whether the tool named at `start` is said to be the one used (or not to be): after
+    a cue, or opening a clause as the subject of its job."""
+    before = _TOKEN.findall(lowered[max(0, start - 40) : start])
+    while before and before[-1] in _LEADING:
+        before.pop()
+    if before and (before[-1] in _CUES or (len(before) > 1 and before[-2] in _NEGATIONS)):
+        return True
+    opens = not before or before[-1] in _CLAUSE_MARKS
+    return opens and _SUBJECT_AFTER.match(lowered, start + len(tool)) is not None
+
+
+def moved_tools(sentence: str) -> list[Choice]:
+    """A change of tool a sentence tells, clause by clause: a clause saying a tool is gone
+    says not to use it; another naming one of its kind, that it is the one used now ("We
+    dropped goreleaser; releases are built with ko now")."""
+    lowered = plain(sentence)
+    formatting = "format" in lowered
+    used: list[str] = []
+    unused: list[str] = []
+    # What comes before an arrow is what was, or what asked for what follows: only the
+    # last part says what is.
+    for clause in _TOOL_CLAUSE.split(_ARROW.split(lowered)[-1]):
+        mentions = _named(clause, formatting)
+        named = list(dict.fromkeys(tool for _, tool in mentions))
+        if len(named) != 1:
+            continue
+        gone = _PAST.search(clause) or _GONE.search(clause)
+        if (
+            gone
+            and gone.group(0) in ("instead of", "rather than")
+            and gone.start() > mentions[0][0]
+        ):
+            gone = None  # "managed by npm instead of by hand": npm is the one used
+        moved_to = _MOVED_TO.search(clause)
+        (used if moved_to or not gone else unused).append(named[0])
+    kinds = {TOOL_KIND[tool] for tool in (*used, *unused)}
+    if not unused or len(kinds) != 1 or len(set(used)) > 1:
+        return []
+    kind = kinds.pop()
+    shown = f"the {kind} to use"
+    claims = [(kind, used[0], shown)] if used else []
+    return claims + [(kind, f"not:{tool}", shown) for tool in dict.fromkeys(unused)]
+
+
+def tools(sentence: str) -> list[Choice]:
+    """The tool a sentence says to use, and the one it says not to (module doc)."""
+    lowered = plain(sentence)
+    if _COMPARISON.search(lowered):
+        return []  # "uv is much faster than pip": no choice said
+    named = [
+        (start, tool)
+        for start, tool in _named(lowered, "format" in lowered)
+        if _chosen(lowered, start, tool)
+    ]
+    if not named:
+        return []
+    kinds = {TOOL_KIND[tool] for _, tool in named}
+    if len(kinds) != 1 or len({tool for _, tool in named}) > 2:
+        return []
+    kind = kinds.pop()
+    names = list(dict.fromkeys(tool for _, tool in named))
+    used, unused = _which_is_used(lowered, named, names)
+    if used is None:
+        return []
+    scope = _scope(next(c for c in _TOOL_CLAUSE.split(lowered) if _WORD.search(c)))
+    key = f"{kind}:{' '.join(sorted(scope))}" if scope else kind
+    shown = f"the {kind} to use" + (f" for {' '.join(sorted(scope))}" if scope else "")
+    claims = [(key, used, shown)]
+    if unused is not None:
+        claims.append((key, f"not:{unused}", shown))
+    return claims
+
+
+def _scope(lowered: str) -> frozenset[str]:
+    """What a choice of tool holds for, when the sentence says ("for the web app", "in the
+    web app", "to publish the SDK": its stems), the tools' names aside: empty for the whole
+    project."""
+    found = _SCOPE.search(lowered)
+    if found is None:
+        return frozenset()
+    return frozenset(s for s in stems_of(found.group(1)) if s not in _NO_SCOPE)
+
+
+def _which_is_used(
+    lowered: str, named: list[tuple[int, str]], names: list[str]
+) -> tuple[str | None, str | None]:
+    """The tool a sentence says to use and the one it says not to (None: not said)."""
+    if len(names) == 1:
+        start = named[0][0]
+        before = lowered[max(0, start - 14) : start]
+        if _COMPARED.search(before):
+            return None, None  # "much faster than pip": a comparison, no choice of it
+        negated = _NEGATION.search(before) is not None
+        return (None, names[0]) if negated else (names[0], None)
+    first, second = names
+    between = lowered[named[0][0] : max(start for start, _ in named)]
+    if _CLAUSE_BREAK.search(between):
+        return _by_clause(lowered, named)  # "X is not installed; use Y": each clause its own
+    if _FROM.search(lowered[: named[0][0]]) and " to " in between:
+        return second, first  # switched from Y to X
+    if _NEGATED_BETWEEN.search(between):
+        return first, second  # X, not Y / X instead of Y / prefer X over Y
+    if _WITH.search(between) and _REPLACE.search(lowered):
+        return second, first  # replace Y with X
+    return _by_clause(lowered, named)
+
+
+def _by_clause(lowered: str, named: list[tuple[int, str]]) -> tuple[str | None, str | None]:
+    """Two tools in two clauses, one of them negated: the other is the one to use
+    ("Stick to X; Y is not allowed", "Don't use Y, use X", "X is ours; avoid Y")."""
+    bounds = [0, *(m.end() for m in _CLAUSE_END.finditer(lowered)), len(lowered)]
+    spans = list(itertools.pairwise(bounds))
+    clauses = [lowered[a:b] for a, b in spans]
+    where: dict[str, int] = {}
+    for start, tool in named:
+        index = next((i for i, (a, b) in enumerate(spans) if a <= start < b), len(spans) - 1)
+        where.setdefault(tool, index)
+    if len(set(where.values())) != 2:
+        return None, None
+    negated = {tool for tool, index in where.items() if _NEGATED_CLAUSE.search(clauses[index])}
+    if len(negated) != 1:
+        return None, None
+    unused = negated.pop()
+    used = next(tool for tool in where if tool != unused)
+    return used, unused
