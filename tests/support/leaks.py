@@ -141,6 +141,30 @@ LEAKS: dict[str, tuple[str, str, str]] = {
     "square access token": ("SQUARE=", "sq0atp-1Qk5xW4s8dL0m7Hn2bV3cA", ""),
     "shopify access token": ("X-Shopify-Access-Token: ", "shpat_" + "0a1b2c3d4e" * 3 + "f9", ""),
     "digitalocean token": ("doctl auth init -t ", "dop_v1_" + "0123456789abcdef" * 4, ""),
+    "vault token": (
+        "VAULT_ADDR set; login with ",
+        "hvs.CAESIJ8fL2mQ9xR1tY7wB3nV6cJ0hD5sA9pE2uKzZq",
+        "",
+    ),
+    "telegram bot token": (
+        "the alerts bot: ",
+        "7234561290:AAHk2mQ9xR1tY7wB3nV6cJ0hD5sA9pE2uKz",
+        ".",
+    ),
+    "mailgun key": ("curl -s --user 'api:", "key-" + "8f2a9c4b" * 4, "' https://api.mailgun.net"),
+    "shopify token in prose": ("the storefront app uses ", "shpat_" + "8f2a9c4b" * 4, " for now"),
+    "linear key": ("triage script: ", "lin_api_kD8fL2mQ9xR1tY7wB3nV6cJ0hD5sA9pE2uKzZqW4e", ""),
+    "doppler token": (
+        "doppler run with ",
+        "dp.st.prd.kD8fL2mQ9xR1tY7wB3nV6cJ0hD5sA9pE2uKzZqW4e",
+        "",
+    ),
+    "atlassian token": (
+        "jira cli: ",
+        "ATATT3xFfGF0" + "kD8fL2mQ9xR1tY7wB3nV6cJ0hD5sA9pE2u" * 3,
+        "",
+    ),
+    "figma token": ("figma export uses ", "figd_kD8fL2mQ9xR1tY7wB3nV6cJ0hD5sA9pE2uKzZq", ""),
     "PuTTY private lines": (
         "PuTTY-User-Key-File-3: ssh-ed25519\nPublic-Lines: 1\nAAAAC3NzaC1lZDI1NTE5\n",
         "Private-Lines: 1\nAAAAIGxvbmdzZWNyZXRrZXltYXRlcmlhbA==\n",

@@ -401,6 +401,46 @@ RULES: tuple[Rule, ...] = (
         label="DigitalOcean Access Token",
     ),
     _rule(
+        "vault_token",
+        "hvs. hvb. hvr.",
+        _START + r"hv[sbr]\.[A-Za-z0-9_-]{24,}" + _END,
+        words="a HashiCorp Vault token",
+    ),
+    _rule(
+        "telegram_bot_token",
+        ":aa",
+        _START + r"[0-9]{8,10}:AA[A-Za-z0-9_-]{33}" + _END,
+        words="a Telegram bot token",
+    ),
+    _rule("mailgun_key", "key-", _START + r"key-[0-9a-f]{32}" + _END, words="a Mailgun API key"),
+    _rule(
+        "shopify_token",
+        "shpat_ shpca_ shppa_ shpss_",
+        _START + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}" + _END,
+        words="a Shopify access token",
+    ),
+    _rule(
+        "linear_key",
+        "lin_api_",
+        _START + r"lin_api_[A-Za-z0-9]{32,}" + _END,
+        words="a Linear API key",
+    ),
+    _rule(
+        "doppler_token",
+        "dp.st. dp.ct. dp.sa. dp.scim. dp.audit.",
+        _START + r"dp\.(?:st|ct|sa|scim|audit)\.(?:[a-z0-9_-]{2,35}\.)?[A-Za-z0-9]{32,}" + _END,
+        words="a Doppler token",
+    ),
+    _rule(
+        "atlassian_token",
+        "atatt3",
+        _START + r"ATATT3[A-Za-z0-9_=-]{60,}" + _END,
+        words="an Atlassian API token",
+    ),
+    _rule(
+        "figma_token", "figd_", _START + r"figd_[A-Za-z0-9_-]{32,}" + _END, words="a Figma token"
+    ),
+    _rule(
         "secret_named_value",
         "key secret token pass",
         rf"(?i){_NAME_START}{_SECRET_NAME}\\?[\"']?\s*(?:=>|[:=])\s*{_NOT_A_VALUE}" + _VALUE,
