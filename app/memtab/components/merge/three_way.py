@@ -1,22 +1,8 @@
-"""A conflict's three texts, ready for the three-way view (`gui.toolkit.text.three_way`).
-
-Two sides changed one file — two machines (sync), a file-sync tool's copy beside its
-original, or the editor's draft and the file on disk — and a person decides. The view
-shows the common version (when one is known), each side with the lines it changed
-tinted, and the text to keep, which the person edits. `three_way_texts` prepares all of
-it off the GUI thread: decoding, the lines each side changed, the first merged draft.
-
-For long lines, the words a side changed within its changed lines are marked too
-(`components.merge.words`), and each line knows its place in the common version (or the
-other side, without one), so the panes scroll together line for line however they wrap.
-"Keep both"'s text (every line of each, the shared ones once: `line_merge.merge_union`,
-what sync's and the copies' engines keep) is prepared too, to be shown before it is kept.
-
-The draft is the clean three-way merge when the sides' changes touch different lines
-(`store.text.line_merge.merge_lines`, sync's own rule); otherwise it is "mine" as it stands
-(the live file never holds conflict markers), for the person to change or replace with
-one of the buttons.
-"""
+"""A conflict's three texts, prepared off the GUI thread for the three-way view
+(`gui.toolkit.text.three_way`): decoded, each side's changed lines and words, each line's place
+in the common order, Keep both's text (`line_merge.merge_union`), and the first draft — the
+clean merge (`store.text.line_merge.merge_lines`, sync's rule), else "mine" as it stands (the
+live file never holds conflict markers)."""
 
 from __future__ import annotations
 

@@ -1,15 +1,6 @@
-"""Which words of a side's changed lines changed: the three-way view marks them — no Qt.
-
-Markdown memories are long lines: a line tinted as changed says little when one word of
-sixty changed. For each line a side changed, its words (runs of letters and digits,
-or single other characters; spaces only part them) are compared with the line it replaced; the words
-that differ are given as spans. Lines a side only added get none (the whole line is new:
-its tint says it).
-
-Runs on the worker that prepares a conflict's texts. A line too long to compare word by
-word in reasonable time (`MAX_WORDS` on either side: difflib is quadratic at worst) gets
-no spans: it keeps its tint alone.
-"""
+"""Which words of a side's changed lines changed, for the three-way view, no Qt: a long line's
+words compared with the line it replaced (difflib); lines only added, or longer than
+`MAX_WORDS` (difflib is quadratic at worst), get no spans."""
 
 from __future__ import annotations
 
