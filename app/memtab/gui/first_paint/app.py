@@ -253,7 +253,7 @@ def save_screenshot(widget: QWidget, target: Path) -> str | None:
     """Write `widget` as a PNG to the file the user named — into a FIFO or `/dev/null`,
     never renamed over (docs/formats.md §16.1); why not, or None."""
     # Named through the module: PySide builds a class's Python enums when it is first named,
-    # and these three (~4 M instructions) are needed only here, after the first paint.
+    # and these three are needed only here, after the first paint.
     data = QtCore.QByteArray()
     buffer = QtCore.QBuffer(data)
     buffer.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
@@ -403,7 +403,7 @@ def destroy_window(window: MainWindow) -> None:
 def close_on_ctrl_c(window: MainWindow) -> None:
     """Make Ctrl+C in the terminal close the window (asking about unsaved changes), from
     its first scan shown on (before it, Ctrl+C raises Python's KeyboardInterrupt)."""
-    import signal  # lazy: its enums cost the start ~4 M instructions before the first paint
+    import signal  # lazy: its enums would cost the start before the first paint
 
     signal.signal(signal.SIGINT, lambda *_: window.close())
     wakeup = QTimer(window)

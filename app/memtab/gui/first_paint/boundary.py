@@ -72,11 +72,11 @@ NEVER_BEFORE_FIRST_PAINT = (
     "filelock",
     "logging.handlers",
     "_hashlib",  # OpenSSL's hashes: the window's process uses Python's own (`memtab.launch`)
-    "secrets",  # with hmac ~3.3 M instructions: temp names and ids are `os.urandom(n).hex()`
+    "secrets",  # with hmac: temp names and ids are `os.urandom(n).hex()`
     "hmac",
     "multiprocessing",
     "sqlite3",
-    "tantivy",  # the search engine: ~28 ms and ~7 MiB, loaded by the first search
+    "tantivy",  # the search engine, loaded by the first search
     "memtab.demo",
     "memtab.cli.common",
     "memtab.consolidation",
@@ -97,7 +97,7 @@ NEVER_BEFORE_FIRST_PAINT = (
 )
 
 # Qt classes Python never touches before the first paint: PySide builds all of a class's
-# enum types the first time Python uses it (QStyle's alone ~9 ms); modules on the path name
+# enum types the first time Python uses it (in milliseconds); modules on the path name
 # them through `QtGui` or `QtWidgets` (the row painters do without: `gui.toolkit.paint`).
 QT_CLASSES_NEVER_BEFORE_FIRST_PAINT = (
     "QStyle",

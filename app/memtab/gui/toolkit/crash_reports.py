@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
-if TYPE_CHECKING:  # lazy: loaded with the first dialog (~8 ms the first paint saves)
+if TYPE_CHECKING:  # lazy: loaded with the first dialog, after the first paint
     from memtab.gui.toolkit.crash_dialog import CrashDialog
 
 logger = logging.getLogger(__name__)
@@ -133,7 +133,7 @@ class CrashReporter(QObject):
             return
         if self._dialog is None:
             from memtab.gui.toolkit.crash_dialog import (
-                CrashDialog,  # lazy: ~8 ms, with the first crash
+                CrashDialog,  # lazy: with the first crash
             )
 
             # A window of its own: closing whatever dialog was active must not take it along.

@@ -66,7 +66,7 @@ def shown_title(window: QWidget) -> str:
 
 def title_width(window: QWidget) -> int:
     """How wide `window` must be for its whole title to show in the title bar (title
-    bars use a bold font more often than not: measured bold)."""
+    bars use a bold font more often than not)."""
     font = QFont(window.font())
     font.setBold(True)
     return QFontMetrics(font).horizontalAdvance(shown_title(window)) + TITLE_BAR_ALLOWANCE
