@@ -1,4 +1,4 @@
-"""Edit → Go to Claude Code's cut and Move lines past it, without Qt (docs/formats.md §17.6;
+"""Go to Claude Code's cut and Move lines past it, without Qt (docs/formats.md §17.6;
 `gui/loads/cut_actions.py` keeps the actions): what each refuses (only Claude Code's
 `MEMORY.md`, one it does not read whole), where the cursor goes, and what the editor takes
 once a move is made (what the index holds now, unless typed in meanwhile)."""

@@ -1,6 +1,6 @@
 """Claude Code's cut of the open `MEMORY.md` in the editor (docs/formats.md §17.6): the cut
-drawn over its text (`CutLine`), Edit → Go to Claude Code's cut, and Edit → Move lines past
-Claude Code's cut into a topic file (a file operation: one Undo step, recorded in history).
+drawn over its text (`CutLine`), Go to Claude Code's cut, and Move lines past Claude Code's
+cut into a topic file (the command palette's; a file operation: one Undo step, in history).
 The editor's bars and the tree's row offer them by id (`components.loads.cut_bars`)."""
 
 from __future__ import annotations
@@ -60,7 +60,6 @@ class IndexCutActions(QObject):
             GO_TO_CUT,
             "Go to Claude Code's c&ut",
             self.go_to_cut,
-            menu="edit",
             enabled_when=lambda: bool((line := self.cut_line()) and line.past_cut),
             tip="Put the cursor on the first line of MEMORY.md Claude Code does not read",
         )
@@ -68,7 +67,6 @@ class IndexCutActions(QObject):
             MOVE_PAST_CUT,
             "Move lines past Claude Code's &cut into a topic file",
             self.move_past_cut,
-            menu="edit",
             enabled_when=lambda: bool((line := self.cut_line()) and line.past_cut),
             tip="The lines of MEMORY.md Claude Code does not read go to MEMORY-continued.md "
             "beside it; a link to it takes the last line it reads",

@@ -1,7 +1,7 @@
-"""The dialog of View → What each agent recalls: a prompt, then per agent what it loads, would
-recall (by rank) and misses and why (`memtab.loads.recall`; rows: `components.loads.recall_rows`).
-Enter in the prompt asks, ↓ goes to the rows, Enter on a row opens its file and puts the dialog
-away; no button is a default one (Enter in the rows never asks again)."""
+"""The dialog of What each agent recalls (Ctrl+Shift+Y): a prompt, then per agent what it
+loads, would recall (by rank) and misses and why (`memtab.loads.recall`; rows:
+`components.loads.recall_rows`). Enter in the prompt asks, ↓ goes to the rows, Enter on a row
+opens its file and puts the dialog away; no button is a default one (Enter never asks again)."""
 
 from __future__ import annotations
 

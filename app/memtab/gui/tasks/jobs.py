@@ -1,6 +1,6 @@
 """The window's one job service (ARCHITECTURE "Threads and the watcher"): a few lanes, each
 one worker thread started with its first job, and a client per feature
-(`context.jobs.client("history")`) that submits plain functions (`memtab/operations/`).
+(`context.jobs.client("history")`) that submits its Qt-free jobs (`components/<feature>/`).
 
 A client's keys are its own ("the latest job wins" never crosses features); a client
 belongs to its parent widget, and when that goes its jobs are cancelled and their results
@@ -20,9 +20,8 @@ import time
 import shiboken6
 from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 
+from memtab.components.jobs import JobBook, JobFunction, JobRoutes
 from memtab.gui.tasks.runner import TaskRunner
-from memtab.operations.job import JobFunction
-from memtab.operations.job_book import JobBook, JobRoutes
 
 logger = logging.getLogger(__name__)
 

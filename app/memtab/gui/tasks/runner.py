@@ -5,7 +5,7 @@ A job is plain `fn(ctx: JobContext) -> result`, checking `ctx.is_cancelled()` be
 Every job ends with exactly one of `job_finished`, `job_failed` or `job_cancelled`, on the
 GUI thread; a cancelled job's result is dropped; a newer job of a key cancels the older; an
 exception is logged and a defect (`crash_reports.is_defect`) reported. The job book is
-Qt-free (`operations/job_book.py`). Worker signals connect only to bound `@Slot` methods
+Qt-free (`components/jobs.py`). Worker signals connect only to bound `@Slot` methods
 (a lambda would run on the worker thread).
 """
 
@@ -28,9 +28,8 @@ from PySide6.QtCore import (
     Slot,
 )
 
+from memtab.components.jobs import Ended, Job, JobBook, JobContext, JobFunction, Outcome, run_job
 from memtab.gui.toolkit.crash_reports import is_defect, report_exception
-from memtab.operations.job import JobContext, JobFunction
-from memtab.operations.job_book import Ended, Job, JobBook, Outcome, run_job
 
 logger = logging.getLogger(__name__)
 

@@ -1,27 +1,17 @@
-"""History's operations in the window: a file's versions and diffs, what other programs
-changed recorded (and whether history is being recorded), the runs log caught up (and
-what Memtab's runs wrote, for the badges), what was deleted (Recently deleted, a burst's
-news, a burst put back), the runs (Runs…) and a run reverted.
-
-Each reads (or, to restore, writes) through `store` and `components.history`; the window
-runs them on its job service (`gui/history/`): listings on the scans lane, the recording
-pass on the runs lane (the first pass of a big home reads every file).
-"""
+"""History's jobs in the window: a file's versions and diffs, what other programs changed
+recorded, the runs log caught up, what was deleted (Recently deleted, a burst's news, a
+burst put back), the runs (Runs…) and a run reverted. What is put on Edit → Undo as it
+is done is `components.files` (`undo`, `run_step`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memtab.components.files import undo
-from memtab.components.files.ops import OpResult
-from memtab.components.files.run_step import push_run
-from memtab.components.files.steps import UndoStep
 from memtab.components.history.burst_news import NewsRead
 from memtab.components.history.deleted import (
     DeletedFile,
     TrashGroup,
-    agent_file,
     deleted_text,
     load_trash,
     news_read,
@@ -41,10 +31,9 @@ from memtab.components.history.runs import (
     load_run_detail,
     load_run_list,
 )
+from memtab.components.jobs import JobContext
 from memtab.components.text_diff import DiffResult
-from memtab.file_protocol.file_ref import SourceError
 from memtab.file_protocol.memory_file import MemoryFile
-from memtab.operations.job import JobContext
 from memtab.sources.model import Source
 from memtab.store.catch_up.external import ExternalReport
 from memtab.store.catch_up.recording import recording_state
@@ -132,46 +121,6 @@ def restore_burst(
     return restore_event(home, event, only)
 
 
-@dataclass(frozen=True)
-class BurstRestored:
-    """What `restore_burst_undoably` did: the restore, its undo step, and the files it
-    wrote (physical paths: the user's own writes, never an agent's change)."""
-
-    restored: EventRestore
-    step: UndoStep | None
-    written: tuple[str, ...]
-
-
-def restore_burst_undoably(
-    home: Home,
-    event: ChangeEvent,
-    only: frozenset[str] | None,
-    _ctx: JobContext,
-    *,
-    stack: undo.UndoStack,
-) -> BurstRestored:
-    """`restore_burst` as one step Edit → Undo takes back, on the window's `stack`; that
-    step (None: nothing was put back, so there is none) — what a line saying "Edit → Undo
-    takes it back" is true of while the stack holds it. Run on the file-operation worker,
-    the one thread that pushes steps: the newest after the restore is its own."""
-    newest = stack.peek()
-    restored, said = undo.restore_event(stack, home, event, only)
-    step = stack.peek()
-    return BurstRestored(restored, step if step is not newest else None, said.touched)
-
-
-def restore_deleted_file(
-    stack: undo.UndoStack, home: Home, file: DeletedFile, *, allow_unkept: bool = False
-) -> OpResult:
-    """Recently deleted's restore of another agent's file (`undo.restore_deleted`), as a
-    file operation of the window."""
-    try:
-        target = agent_file(home, file)
-    except SourceError as error:
-        return OpResult.failed(f"Restoring {file.name} failed", error)
-    return undo.restore_deleted(stack, target, file.version.id, allow_unkept=allow_unkept)
-
-
 def runs(home: Home, run_filter: RunFilter, _ctx: JobContext) -> RunList:
     """The runs Runs… lists for `run_filter`, newest first."""
     return load_run_list(home, run_filter)
@@ -180,12 +129,6 @@ def runs(home: Home, run_filter: RunFilter, _ctx: JobContext) -> RunList:
 def run_detail(home: Home, run: RunEntry, _ctx: JobContext) -> RunDetail:
     """A run's ops and their diffs."""
     return load_run_detail(home, run)
-
-
-def undoable_run(stack: undo.UndoStack, home: Home, run_id: str, _ctx: JobContext) -> bool:
-    """A run of the window that ended put on `stack`: Edit → Undo takes it back next, as
-    Runs… → Revert does (False: it changed no file)."""
-    return push_run(stack, home, run_id) is not None
 
 
 def revert(home: Home, run_id: str, _ctx: JobContext) -> RevertResult:

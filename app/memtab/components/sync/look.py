@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from memtab.components.jobs import JobContext
 from memtab.components.sync.turns import SyncKind
-from memtab.operations.job import JobContext
 from memtab.store.home import Home
 from memtab.sync.repository.layout import load_config
 from memtab.sync.state import load_state

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from memtab.agent_server.service import MemoryService
+from memtab.components.jobs import JobContext
+from memtab.components.search import search
 from memtab.components.search.search import SearchQuery
 from memtab.components.tree.nodes import NodeKind, file_key
 from memtab.components.tree.scan import HomeScan
-from memtab.operations import search
-from memtab.operations.job import JobContext
 from memtab.search_index import documents as documents_module
 from memtab.search_index.index import SearchIndex, index_file_for
 from memtab.store import description_cache

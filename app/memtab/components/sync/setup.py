@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memtab.operations.job import JobContext
+from memtab.components.jobs import JobContext
 from memtab.store.home import Home
 from memtab.store.paths import project_basename
 from memtab.store.sidecars.registry import Workspace

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memtab.operations.job_book import JobRoutes
+from memtab.components.jobs import JobRoutes
 
 
 class FakeClock:

@@ -1,5 +1,5 @@
-"""The window's operations run in place, without Qt: a job is a plain function of its
-context, cancelled through it, its result a value (`memtab.operations`)."""
+"""The window's jobs run in place, without Qt: a job is a plain function of its context,
+cancelled through it, its result a value (beside each feature's presenter in components/)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
+from memtab.components.jobs import JobCancelledError, JobContext
+from memtab.components.search import search
 from memtab.components.search.search import SearchQuery
+from memtab.components.tree import scan_policy as tree
 from memtab.components.tree.scan import HomeScan, ScanRequest
-from memtab.operations import home as home_ops
-from memtab.operations import search, tree
-from memtab.operations.job import JobCancelledError, JobContext
+from memtab.components.window import add_workspace as home_ops
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
 from support import memory_home

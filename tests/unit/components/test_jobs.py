@@ -7,12 +7,14 @@ import threading
 
 import pytest
 
-from memtab.operations.job import JobCancelledError, JobContext, JobFunction
-from memtab.operations.job_book import (
+from memtab.components.jobs import (
     Closed,
     Ended,
     Job,
     JobBook,
+    JobCancelledError,
+    JobContext,
+    JobFunction,
     Outcome,
     describe_failure,
     run_job,

@@ -1,30 +1,69 @@
-"""The window's job service's rules, without Qt (the lanes' threads and signals:
-`gui/tasks/`), beside the job's context (`operations.job`) they run jobs with.
-
-- A job (`Job`) is queued, then running, or withdrawn: cancelled before it started, it never
-  runs. Its state moves under a lock, as the GUI thread cancels while the worker claims.
-- `run_job` runs a claimed job and says how it ended (`Ended`): finished with its result,
-  failed with "<Type>: <message>", or cancelled — a job cancelled meanwhile never finishes,
-  even if it ignored its cancel and returned, and one failing while torn down was cancelled.
-- `JobBook` keeps the jobs not ended yet by id, with their keys ("the latest job wins"): a
-  new job of a key supersedes the older ones (`with_key`), the newest of a key submitted as
-  such (`make_latest`) also reports under its key when it ends (`end`), and the book is idle
-  once it holds no job.
-- `JobRoutes` says which client of the job service each job of a lane reports to, and how
-  long it waited and ran (for the log), on the clock it is given.
-"""
+"""A window's job, whoever runs it: its context (cancel, progress) and the job service's
+rules without Qt (states, outcomes, the book by key, routes); threads and signals are
+`gui/tasks/`'s. No postponed annotations: the start compiles its NamedTuples' fields."""
 
 import enum
 import logging
 import threading
 from collections.abc import Callable, Iterator
-from typing import Generic, NamedTuple, TypeVar
-
-from memtab.operations.job import JobCancelledError, JobContext, JobFunction
+from typing import Generic, NamedTuple, Protocol, TypeVar
 
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+
+class CancelToken(Protocol):
+    """Raises (the runner's cancellation exception) once the job was cancelled."""
+
+    def raise_if_cancelled(self) -> None:
+        """Stop the job here if it was cancelled or superseded."""
+        ...
+
+
+Progress = Callable[[int, int, str], None]
+"""Where progress goes: (job id, step, message), from any thread."""
+
+
+class JobCancelledError(Exception):
+    """Raised inside a job (by `JobContext.raise_if_cancelled`) to end it as cancelled."""
+
+
+class JobContext:
+    """What a running job gets: its id, its cancel event and a progress channel."""
+
+    def __init__(self, job_id: int, cancel_event: threading.Event, emit_progress: Progress) -> None:
+        """Built by whoever runs the job; jobs only receive it."""
+        self.job_id = job_id
+        self.cancel_event = cancel_event
+        self._emit_progress = emit_progress
+
+    @classmethod
+    def standalone(cls, progress: Progress | None = None) -> "JobContext":
+        """A context for a job run in place (a test, a command): never cancelled unless
+        its `cancel_event` is set; progress goes to `progress`, or nowhere."""
+        return cls(0, threading.Event(), progress or _ignore_progress)
+
+    def is_cancelled(self) -> bool:
+        """Whether the job was cancelled or superseded; check it between steps."""
+        return self.cancel_event.is_set()
+
+    def raise_if_cancelled(self) -> None:
+        """Raise `JobCancelledError` if the job was cancelled (the job then ends cancelled)."""
+        if self.cancel_event.is_set():
+            raise JobCancelledError
+
+    def report_progress(self, step: int, message: str) -> None:
+        """Report progress; thread-safe (the window delivers it on the GUI thread)."""
+        self._emit_progress(self.job_id, step, message)
+
+
+def _ignore_progress(_job_id: int, _step: int, _message: str) -> None:
+    """Progress nobody follows."""
+
+
+JobFunction = Callable[[JobContext], object]
+"""A job: runs off the GUI thread, gets its context, returns its result."""
 
 
 class JobState(enum.Enum):

@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from memtab.components.jobs import JobContext
 from memtab.components.merge import choices
 from memtab.components.merge.three_way import ThreeWayTexts, three_way_texts
 from memtab.components.sync.conflicts_view import Decision
+from memtab.components.sync.look import service_for
 from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import file_key
-from memtab.operations.job import JobContext
-from memtab.operations.sync.look import service_for
 from memtab.store.conflict_copies import ConflictCopy, CopyName
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore

@@ -1,4 +1,4 @@
-"""Settings' operations: what the dialog asks off the GUI thread — a test of the model
+"""Settings' jobs: what the dialog asks off the GUI thread — a test of the model
 connection as the form says, the local model servers running here, where other agents'
 memory was looked for, which agents have Memtab's MCP server registered (and whether
 their sessions get a warm one), and registering it with one agent or taking it out
@@ -14,10 +14,10 @@ from memtab.agent_server.hosting.status import shared_server_facts
 from memtab.agent_server.install import Outcome, install_on_home
 from memtab.agent_server.registrations import Registration, registrations
 from memtab.agent_server.uninstall import uninstall_agent
+from memtab.components.jobs import JobContext
 from memtab.llm.local_servers import LocalServer, ServerKind, find_local_servers
 from memtab.llm.probe import ProbeResult, probe_provider
 from memtab.llm.settings import ProviderName, form_settings, saved_key
-from memtab.operations.job import JobContext
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
 from memtab.sources.model import LookedFor
