@@ -60,9 +60,8 @@ LIBRARIES_BEFORE_FIRST_PAINT = frozenset(
     }
 )
 
-# Libraries the first paint never waits for: each costs the start milliseconds (pydantic
-# ~100, httpx2 ~40, yaml ~15, logging.handlers ~7, watchdog ~10, OpenSSL's hashes ~3) and
-# is loaded by the step after the paint, a worker thread, or the feature that uses it.
+# Libraries the first paint never waits for (each costs the start milliseconds): loaded by
+# the step after the paint, a worker thread, or the feature that uses it.
 NEVER_BEFORE_FIRST_PAINT = (
     "pydantic",
     "pydantic_core",
@@ -96,9 +95,9 @@ NEVER_BEFORE_FIRST_PAINT = (
     "memtab.components.files",
 )
 
-# Qt classes Python never touches before the first paint: PySide builds all of a class's
-# enum types the first time Python uses it (in milliseconds); modules on the path name
-# them through `QtGui` or `QtWidgets` (the row painters do without: `gui.toolkit.paint`).
+# Qt classes Python never touches before the first paint (PySide builds all of a class's
+# enum types when Python first uses it): modules on the path name them through `QtGui` or
+# `QtWidgets`.
 QT_CLASSES_NEVER_BEFORE_FIRST_PAINT = (
     "QStyle",
     "QGradient",
@@ -111,9 +110,8 @@ QT_CLASSES_NEVER_BEFORE_FIRST_PAINT = (
 )
 
 
-# The one step after the paint: the module that imports the settled window's features. It
-# is imported by name, here only, so nothing in this package imports it (the contract
-# "first-paint" in pyproject.toml holds the package to that).
+# The one step after the paint, imported by name here only (the contract "first-paint"
+# holds this package to never importing it).
 SETTLED_STEP = "memtab.gui.window.features"
 
 
