@@ -1,8 +1,6 @@
-"""The check in the window: is what the memory says still true of the code? `CheckFeature`
-runs `operations.check` (one engine per window, which rechecks only what changed) on the runs
-lane after the first scan and after each change (`RECHECK_DELAY_MS`), and shows it in the
-Check panel, the tree's rows and the open file's lines. "Apply fix" hands a plan of the fixes
-to `review`, as Consolidate now does."""
+"""The check in the window: `CheckFeature` runs `operations.check` (rechecking only what changed)
+on the runs lane after the first scan and each change, shows it in the Check panel, the tree's
+rows and the open file's lines, and hands "Apply fix"'s plan to `review`."""
 
 from __future__ import annotations
 

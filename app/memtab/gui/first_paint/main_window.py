@@ -213,8 +213,8 @@ class MainWindow(QMainWindow):
 
     def _size_by_current_tab(self) -> None:
         """Only the tab in front sets the window's least size: a tab stack asks for the
-        widest of its pages, and the Traces tab's two panes kept the window 923 px wide
-        behind a Memory tab that fits half a laptop screen."""
+        widest of its pages (the Traces tab's kept the window wide behind a Memory tab that
+        fits half a laptop screen)."""
         current = self.tabs.currentWidget()
         for index in range(self.tabs.count()):
             page = self.tabs.widget(index)

@@ -1,9 +1,6 @@
-"""View → What each agent loads and What each agent recalls for a prompt: the dialogs, filled
-off the GUI thread (`operations.loads`) for the shown workspace, asked again on a change on
-disk once quiet; a newer ask supersedes one running. A row opens its file in the Memory tab
-(or, no source holding it, in the external editor). *Ask the model too* sends Claude Code's
-selection request to the configured model on an ask of the user's only (it costs tokens).
-"""
+"""What each agent loads and recalls for a prompt: the dialogs, filled off the GUI thread
+(`operations.loads`) for the shown workspace and asked again as the disk changes. *Ask the
+model too* sends Claude Code's selection request to the configured model on the user's ask only."""
 
 from __future__ import annotations
 

@@ -83,10 +83,9 @@ class FileChannel(QObject):
         *,
         wait_ms: float = 0,
     ) -> int:
-        """Queue a read on the files lane (it sees every write asked before it); a newer
-        read of `key` supersedes it. Returns its job id. With `wait_ms`, when the lane has
-        nothing else to do, wait that long at most for the read: if it ends meanwhile,
-        `done` (or `failed`) runs before this returns."""
+        """Queue a read on the files lane (it sees every write asked before); a newer read of
+        `key` supersedes it. `wait_ms`: with the lane idle, wait that long for it to end and
+        run `done` (or `failed`) before returning. Returns its job id."""
         ahead = self._files.lane_busy()
         job_id = self._submit(self._files, key, job, done, failed)
         self._reads.add(job_id)

@@ -59,8 +59,7 @@ def muted_text(palette: QPalette) -> QColor:
 
 def set_style_sheet(widget: QWidget, sheet: str) -> None:
     """Give `widget` the style sheet `sheet` unless it has it already: Qt polishes a widget
-    again whenever its sheet is set, to the same text too,
-    and the footer, the editor's state line and the find bar set theirs on every refresh."""
+    again whenever its sheet is set, and some widgets set theirs on every refresh."""
     if widget.styleSheet() != sheet:
         widget.setStyleSheet(sheet)
 

@@ -1,9 +1,6 @@
 """Memory every agent can trust, in the window: `TrustFeature` finds the home's duplicates,
-contradictions and leaks (`operations.trust.window.WindowTrust`) on the runs lane after the
-first scan and each change (`RECOMPUTE_DELAY_MS`), and shows them in the room the editor
-shows with no file open (what needs you) and in the Trust panel, whose Combine, Keep, Side by
-side and Move each are one Edit → Undo step. The other features come in as small protocols.
-"""
+contradictions and leaks (`operations.trust.window.WindowTrust`) on the runs lane as the home
+changes, and shows them in the room (what needs you) and the Trust panel."""
 
 from __future__ import annotations
 
