@@ -1,8 +1,6 @@
 """What the editor's bar says of Claude Code's cut of an open `MEMORY.md`, no Qt (docs/formats.md
-§17.6), following the text as typed (`bar_now`): the cut's note (how many lines it does not
-read: Go to the cut, Move them to a topic file), and *Not saved*, holding a save that would
-leave more lines past the cut than on disk (Save anyway). Go and Move are the loads feature's
-registered actions (`GO_TO_CUT`, `MOVE_PAST_CUT`)."""
+§17.6), as the text is typed (`bar_now`): the cut's note, and *Not saved*, holding a save that
+would leave more lines past the cut than on disk; Go and Move are the loads feature's actions."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
 """A conflict's three texts, prepared off the GUI thread for the three-way view
-(`gui.toolkit.text.three_way`): decoded, each side's changed lines and words, each line's place
-in the common order, Keep both's text (`line_merge.merge_union`), and the first draft — the
-clean merge (`store.text.line_merge.merge_lines`, sync's rule), else "mine" as it stands (the
-live file never holds conflict markers)."""
+(`gui.toolkit.text.three_way`): each side's changed lines and words, Keep both's text, and the
+first draft — the clean merge (sync's rule), else "mine" (never conflict markers)."""
 
 from __future__ import annotations
 

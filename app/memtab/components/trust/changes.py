@@ -1,9 +1,6 @@
-"""What the window's trust actions change, each one step of Edit → Undo (a `TogetherStep`):
-Combine into… (the reviewed text into the file kept, or a new global file, the others removed;
-a rule's line taken out of the other files), Keep (`duplicates-kept.json`), and Move (a leak
-to where it belongs; a secret's line taken out). Each only where nothing changed since the
-finding was read, through each file's `MemoryFile` (history records it); `FileOpener` opens
-a place's file."""
+"""What the window's trust actions change, each one Edit → Undo step (a `TogetherStep`):
+Combine into…, Keep (`duplicates-kept.json`) and Move, each only where nothing changed since
+the finding was read, through each file's `MemoryFile` (`FileOpener` opens a place's file)."""
 
 from __future__ import annotations
 
