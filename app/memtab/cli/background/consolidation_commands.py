@@ -237,6 +237,9 @@ def _failed(args: argparse.Namespace, error: ConsolidationError) -> CliError:
     first prints what it applied (its journal record) before it — under `--json` inside
     the failure's one object."""
     record = error.record if isinstance(error, RunFailedError) else None
+    trace = error.trace_path if isinstance(error, RunFailedError) else None
+    if trace is not None and not args.json:
+        print(f"Trace: {trace}", file=sys.stderr)
     if record is not None and args.json:
         return CliError(str(error), output=record.to_json())
     if record is not None:

@@ -1,4 +1,5 @@
-"""`memtab traces`: the background writer's trace dumps, newest first (docs/formats.md §10.3).
+"""`memtab traces`: the trace dumps of the writer's and the consolidation's runs, newest
+first (docs/formats.md §10.3).
 
 JSON output (`--json`) is a stable contract: `{"traces": [TraceSummary.to_json(), ...]}`.
 """
@@ -29,7 +30,7 @@ class TraceListing(Record, write_only=True):
     Argument.workspace("only this workspace's dumps"),
     Argument.json("machine-readable output"),
     writes_home=False,
-    help="list the background writer's trace dumps (why runs failed)",
+    help="list the writer's and consolidation's trace dumps (why runs failed)",
 )
 def run_traces(args: argparse.Namespace) -> TraceListing | int:
     """List the dumps: time, workspace, trigger, outcome, error and path."""
@@ -41,13 +42,17 @@ def run_traces(args: argparse.Namespace) -> TraceListing | int:
         return TraceListing(traces=tuple(summaries))
     if not summaries:
         where = f"workspace {args.workspace}" if args.workspace else str(home.root)
-        print(f"No writer trace dumps for {where} (the writer saves one when a run fails)")
+        print(
+            f"No trace dumps for {where} (the writer saves one when a run fails, a "
+            "consolidation with a model after every run)"
+        )
         return 0
-    rows = [["TIME", "WORKSPACE", "TRIGGER", "OUTCOME", "ERROR", "PATH"]]
+    rows = [["TIME", "RUN", "WORKSPACE", "TRIGGER", "OUTCOME", "ERROR", "PATH"]]
     for summary in summaries:
         rows.append(
             [
                 relative_time(summary.run_started_at),
+                summary.kind,
                 summary.display_workspace,
                 summary.trigger_message_id or "",
                 summary.outcome.value,

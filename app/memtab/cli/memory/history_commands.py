@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Annotated
 
 from memtab.blame.records import AdHocNoteSource, Blame, BlameLine
@@ -351,6 +352,8 @@ def run_runs(args: argparse.Namespace) -> RunsListing | int:
             f"{files_changed_text(files_changed(run))}"
         )
         print(f"  {elide(run.summary or run.error or '', 100)}")
+        if run.trace_dump and run.workspace_id:
+            print(f"  trace: {trace_folder(home, run) / run.trace_dump}")
         revert = reverts.get(run.id)
         if revert is not None:
             print(
@@ -364,6 +367,16 @@ def run_runs(args: argparse.Namespace) -> RunsListing | int:
                 if diff:
                     print("    " + diff.replace("\n", "\n    "))
     return 0
+
+
+def trace_folder(home: Home, run: RunEntry) -> Path:
+    """The folder of a run's trace dump: the writer's, or the consolidation's."""
+    workspace = run.workspace_id or ""
+    return (
+        home.trace_dir(workspace)
+        if run.kind == "writer"
+        else home.consolidation_trace_dir(workspace)
+    )
 
 
 class RunListing(Record, write_only=True):

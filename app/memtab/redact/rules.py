@@ -1,76 +1,11 @@
-"""Redaction (docs/formats.md §12) — the one module, with one token, `[REDACTED_SECRET]`.
-
-Two rules hide secrets, and both replace what they hide with `REDACTED`:
-
-- `redact_secrets` / `redact_json`: secrets recognised by their shape. Everything derived
-  from a transcript that Memtab stores (writer notes, trace dumps, logs) or sends to a
-  model (the writer's request) passes through them; they keep the context around each
-  secret (`Bearer `, `password: "`, `postgres://user:`…@host). Memory files sent to a model
-  (writer and consolidation requests) are not redacted, since the model must quote them
-  exactly to edit them; see `memtab.writer.job.run`.
-- `KeyScrubber`: the API keys Memtab holds, whatever their shape. Servers echo a key back
-  in error messages (`memtab.llm.http`), and a writer's trace dump copies requests,
-  replies and errors (`memtab.writer.job.dumps`).
-
-This module stands alone (an import contract): `llm`, `transcripts` and the writer all
-import it, and it imports nothing of Memtab.
-
-The shape rules, in the order they run (`RULES`):
-- private keys: PEM blocks of every kind (RSA, EC, DSA, OPENSSH, ENCRYPTED, PGP … BLOCK),
-  BEGIN to END or, cut off before END (a truncated tool output), to the end of the text;
-  SSH2 `---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----` blocks; PuTTY's `Private-Lines`;
-- tokens recognisable by their documented prefix: Anthropic `sk-ant-…`, OpenAI `sk-proj-…`
-  (and `sk-…` of 20+ alphanumerics, the minimum of docs/formats.md §12.1), GitHub
-  `ghp_/gho_/ghu_/ghs_/ghr_` and `github_pat_…`, GitLab `glpat-…`, Slack `xox[abposr]-…` and webhook
-  URLs, Stripe `sk_/rk_` live and test keys, Google `AIza…`, `GOCSPX-…` and `ya29.…`, AWS key ids
-  (`AKIA`/`ASIA`…), npm `npm_…`, PyPI `pypi-…`, Hugging Face `hf_…`, bare JWTs
-  (`eyJ….eyJ….…`), SendGrid `SG.….…`, Square `sq0atp-…`, DigitalOcean `dop_v1_…`;
-- credentials in URLs (`scheme://user:password@host`) and `Authorization: Basic …`;
-- `Bearer <16+ chars>` (the minimum of docs/formats.md §12.1);
-- passwords in commands as agents run them: upper-case variables glued to the name
-  (`PGPASSWORD=…`, `MYSQL_PWD=…`), `--password VALUE`, `curl -u user:password`,
-  `docker login -p …` (and podman, helm, oras, skopeo), `sshpass -p …`; Azure
-  `AccountKey=`/`SharedAccessKey=` in connection strings;
-- values of secret-named keys, in env files, YAML, INI, code and JSON: a name that ends in
-  `password`, `passwd`, `passphrase`, `secret`, `token`, `api_key`/`apikey`, `access_key`,
-  `secret_key`, `private_key` or `client_secret`, alone or glued with `_`, `-` or `.`
-  (`DB_PASSWORD`, `aws_secret_access_key`, `spring.datasource.password`), then `:`, `=` or
-  `=>` (optionally after the key's closing quote, as in JSON), then a value of 8+
-  characters; a quoted value may contain spaces. References to a secret are not one
-  (`${DB_PASSWORD}`, `{{ secrets.X }}`, `<your key>`, `os.environ[…]`, `process.env.…`),
-  nor is code (`token = s.dumps(…)`);
-- a name ending in `key` (`dhl_key=`, `LICENSE_KEY:`) given a random token of 20+
-  characters, upper and lower case and digits.
-
-`secrets_named` says what the rules hide, in words; `secret_labels` names the tokens of the
-first kinds (private keys, vendors' prefixed tokens; not JWTs, which Claude Code holds
-unsure) a text holds, as Claude Code names them when it refuses to write one into memory
-that is synced or shared (§17.5).
-
-Not a secret, and left alone: git shas, UUIDs, base64 images, `token_count`/`max_tokens`,
-Stripe publishable keys (`pk_live_…`), public keys and certificates, URLs without a
-password; what documentation writes in a secret's place (`AKIAIOSFODNN7EXAMPLE`, `sk-xxxx`,
-`ghp_xxxx…`, `********`, `your-api-key`, `changeme`); a service's documented default on
-this machine (`postgres://postgres:postgres@localhost`, `guest:guest@rabbitmq`).
-
-Why not detect-secrets' plugins (Apache-2.0, a maintained rule set)?
-Measured on the first 35 realistic leaks of tests/support/leaks.py, replacing what its
-plugins report removes 10 of them whole (16 with its entropy and keyword heuristics, which
-then also flag 4 of the 19 look-alikes: a base64 image, token counts, an npm integrity
-hash, `os.environ[...]`). It has no rule for `sk-ant-`, `github_pat_`, Google `AIza`
-keys, Hugging Face tokens, secret-named keys in YAML or properties files, or passwords of
-URLs without a user; its GitHub rule yields only the prefix (`ghp`), its JWT rule stops
-before the signature, its Stripe rule takes 24 characters of today's 99, its private-key
-rule only the BEGIN line — each leaves most of the secret in place. Importing it costs
-~180 ms and pulls in `requests`, and its plugins carry `verify()` methods that send the
-secret to the vendor's API. So the rules live here, one per documented format, each
-checked by that table.
-"""
+"""The rules: what a secret is, by its shape or by how it is said (the package doc lists
+them), and the redactions made with them (`redact_secrets`, `redact_outgoing`,
+`redact_json`)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,7 +18,8 @@ class Rule:
 
     `needles`: lower-case strings of which every match contains one; a text holding none
     of them skips the regex (most texts hold no secret, and a scan costs far more than `in`).
-    `keeps`: whether a match is no secret after all (a compose default, a call in code).
+    `keeps`: whether a match is no secret after all (a compose default, a call in code,
+    prose: "the token is expired").
     """
 
     name: str
@@ -107,6 +43,12 @@ class Rule:
         if not any(needle in lowered for needle in self.needles):
             return text
         return self.pattern.sub(self._replace, text)
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """Where `apply` puts a `REDACTED` in `text`: each replaced range, in order."""
+        return [
+            _secret_span(match) for match in self.pattern.finditer(text) if not self._kept(match)
+        ]
 
     def found(self, text: str, lowered: str | None = None) -> bool:
         """Whether `text` holds a secret of this rule."""
@@ -240,6 +182,67 @@ def _compose_default(match: re.Match[str]) -> bool:
     password = match.group("secret")
     default = password == match.group("user") or password.lower() in _DEFAULT_PASSWORDS
     return default and _LOCAL_HOST.fullmatch(match.group("host")) is not None
+
+
+# A secret said in prose: "the schema password is hunter2", "my token for CI is abc123",
+# "password: hunter2". Its name, what may stand between it and "is", and its value (a
+# quoted string, or the word after "is": `_said_no_secret` tells "expired" from "hunter2").
+_PROSE_NAME = (
+    r"(?:pass(?:word|phrase|wd|code)|pin(?:\s+code)?|(?:api|access|secret|private)[ _-]?key"
+    r"|token|secret)"
+)
+_PROSE_LINK = (
+    r"(?:\s+(?:for|of|on|to)(?:\s+[^\s.,;:]+){1,4}?)?"
+    r"\s+(?:is\s+set\s+to|is\s+now|will\s+be|is|was)\s+"
+)
+_PROSE_VALUE = (
+    r"(?:(?P<q>[\"'`])(?P<quoted>(?:(?!(?P=q))[^\n]){1,80})(?P=q)"
+    r"|(?P<secret>[^\s\"'`,;()]*[^\s\"'`,;().!?:]))"
+)
+_PLAIN_WORDS = """a an the this that these those not no now also still just only always never
+    usually
+    often sometimes required missing empty invalid valid wrong right correct incorrect
+    expired stale set unset stored kept saved sent read passed given used needed optional
+    mandatory same different weak strong short long too very in on at from for with by of
+    to into under inside within hidden masked private public known unknown available
+    unavailable fine good bad null none nil undefined true false here there what which
+    where when how why who being been it its our your their my his her generated rotated
+    reset changed shown visible secret secure insecure unique random simple plain
+    cleartext hashed encrypted case sensitive insensitive lowercase uppercase enough ready
+    done gone broken safe unsafe ok okay already yet then again more less longer shorter
+    able unable supposed meant like one two three four five six seven eight nine ten
+    base64 jwt bearer opaque static dynamic temporary permanent global local new old
+    current default custom part per each every any all some such up out off back"""
+_PROSE_WORDS = frozenset(_PLAIN_WORDS.split())
+_WORD_ENDINGS = (
+    "ed", "ing", "ly", "ive", "able", "ible", "ful", "less", "ous", "ion", "ity", "ent",
+    "ant", "ment", "ness",
+)  # fmt: skip
+
+
+def _said_no_secret(match: re.Match[str]) -> bool:
+    """Whether the value a prose rule matched is a plain word, not a secret: "expired",
+    "required", "short-lived", "stored" — against "hunter2", "swordfish", "AbC123"."""
+    quoted = match.group("quoted")
+    if quoted is not None:
+        value = quoted.strip()
+        return len(value) < 4 or len(set(value)) == 1 or value.startswith(("<", "$", "{{"))
+    value = match.group("secret")
+    if len(value) < 4:
+        return True
+    if any(char.isdigit() for char in value):
+        return False
+    if any(not char.isalnum() and char != "-" for char in value):
+        return False
+    if any(char.isupper() for char in value[1:]):
+        return False
+    word = value.lower()
+    return "-" in word or word in _PROSE_WORDS or word.endswith(_WORD_ENDINGS)
+
+
+def _short_value_no_secret(match: re.Match[str]) -> bool:
+    """`password: str` is a type; `password: hunter2`, `pin: 4921` hold a digit."""
+    return not any(char.isdigit() for char in match.group("secret"))
 
 
 RULES: tuple[Rule, ...] = (
@@ -413,7 +416,25 @@ RULES: tuple[Rule, ...] = (
         r"(?=[A-Za-z0-9+/=_-]{0,200}[0-9]))[A-Za-z0-9+/=_-]{20,})" + _END,
         words="a key given by name",
     ),
+    _rule(
+        "secret_in_prose",
+        "pass pin key token secret",
+        rf"(?i)(?<![\w-]){_PROSE_NAME}{_PROSE_LINK}{_NOT_A_VALUE}{_PROSE_VALUE}",
+        words="a secret said in prose",
+        keeps=_said_no_secret,
+    ),
+    _rule(
+        "short_password",
+        "pass pin",
+        rf"(?i)(?<![\w-])(?:pass(?:word|phrase|wd|code)|pin)\s*:\s*{_NOT_A_VALUE}"
+        r"(?P<secret>[^\s\"'`,;()]{3,6}[^\s\"'`,;().!?:])(?![^\s.,;])",
+        words="a short password",
+        keeps=_short_value_no_secret,
+    ),
 )
+
+PRIVATE_RULE = _rule("private_block", "<private", r"(?is)<private>(?:(?!</?private>).)*</private>")
+"""claude-mem's convention for "never remember this": `<private>…</private>`, whole."""
 
 _SECRET_KEY_NAME = re.compile(rf"(?i:(?:.*[_.-])?{_SECRET_NAME})|{_GLUED_ENV_NAME}")
 _REFERENCE_VALUE = re.compile(_REFERENCE)
@@ -428,6 +449,17 @@ def redact_secrets(text: str) -> str:
     for rule in RULES:
         text = rule.apply(text, lowered)
     return text
+
+
+def redact_private(text: str) -> str:
+    """`text` with each `<private>…</private>` block replaced by `[REDACTED_SECRET]`."""
+    return PRIVATE_RULE.apply(text)
+
+
+def redact_outgoing(text: str) -> str:
+    """What of `text` may be sent to a model, dumped or written as a note: its `<private>`
+    blocks and its secrets redacted."""
+    return redact_secrets(redact_private(text))
 
 
 def secrets_named(text: str) -> list[str]:
@@ -459,9 +491,9 @@ def secret_labels(text: str) -> list[str]:
 
 
 def redact_json(value: Any) -> Any:
-    """A copy of a JSON-like value with `redact_secrets` applied to every string, and the
+    """A copy of a JSON-like value with `redact_outgoing` applied to every string, and the
     string values of secret-named members (`"password": "..."`) redacted whole."""
-    return _walk(value, redact_secrets)
+    return _walk(value, redact_outgoing)
 
 
 def _walk(value: Any, redact: Callable[[str], str]) -> Any:
@@ -488,55 +520,3 @@ def _is_secret_member(key: str, value: str) -> bool:
         and _SECRET_KEY_NAME.fullmatch(key) is not None
         and _REFERENCE_VALUE.match(stripped) is None
     )
-
-
-# --- the keys Memtab holds -------------------------------------------------------------------
-
-ALWAYS_HIDDEN_KEY_CHARS = 16
-
-
-class KeyScrubber:
-    """Replaces each of `keys` (blank ones ignored) by `REDACTED` in text and JSON.
-
-    A key of 16 characters or more is hidden wherever it appears. A shorter one (Ollama and
-    other local servers take any key, and users give them "x" or "ollama") is hidden only
-    where it stands alone — not touching a letter or digit — so the words around it stay
-    readable: the key "k" hides "key=k", never the k of "fake".
-    """
-
-    def __init__(self, keys: Iterable[str | None]) -> None:
-        self._pattern = _keys_pattern({key for key in keys if key and key.strip()})
-
-    def __bool__(self) -> bool:
-        return self._pattern is not None
-
-    def text(self, text: str) -> str:
-        """`text` with every key hidden."""
-        return self._pattern.sub(REDACTED, text) if self._pattern is not None else text
-
-    def json(self, value: Any) -> Any:
-        """A copy of a JSON-like value with every key hidden in its strings (member names
-        too)."""
-        if self._pattern is None:
-            return value
-        if isinstance(value, str):
-            return self.text(value)
-        if isinstance(value, dict):
-            return {self.json(key): self.json(item) for key, item in value.items()}
-        if isinstance(value, list | tuple):
-            return [self.json(item) for item in value]
-        return value
-
-
-def _keys_pattern(keys: set[str]) -> re.Pattern[str] | None:
-    """One alternation of every key, the longest first (a key inside another is not cut
-    out of it first)."""
-    if not keys:
-        return None
-    alternatives = [
-        re.escape(key)
-        if len(key) >= ALWAYS_HIDDEN_KEY_CHARS
-        else rf"(?<![A-Za-z0-9]){re.escape(key)}(?![A-Za-z0-9])"
-        for key in sorted(keys, key=len, reverse=True)
-    ]
-    return re.compile("|".join(alternatives))
