@@ -1,20 +1,7 @@
-"""The check in the window without Qt: when a change checks again, what the panel says
-and allows, and where a finding leads — `gui/check/feature.py` and `gui/check/panel.py`
-keep the timer, the job client, the dock and the list.
-
-- A watcher batch checks again (once the disk is quiet) when it may change what the check
-  finds: memory, the registry, a checkout, another agent's memory — not Memtab's own files,
-  transcripts or dumps.
-- The status line: what the last check found over how many files, and each part it
-  could not read.
-- The selection: Open for one finding; Apply fix when one selected can be a plan's op;
-  the box under the list says why the one selected was found, and its fix (by hand when
-  no plan can make it).
-- Open: a memory file at its finding's line (lines count from 0); a project, or another
-  agent's file, is said in the status bar instead (the tree shows where).
-- What the panel shows (`PanelState`) is kept here, not in the panel: the panel is built
-  when first shown, and shows at once what the checks until then said.
-"""
+"""The check in the window without Qt (`gui/check/` keeps the timer, jobs, dock and list):
+which watcher batches check again (memory, the registry, a checkout, another agent's memory),
+the status line, what the selection allows, where Open leads, and `PanelState`, kept here so
+a panel built late shows at once what the checks until then said."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
-"""What the check's findings say in the window: on tree rows, on the open file's lines,
-and as the panel's rows (docs/formats.md §19.2).
-
-A finding names its file as the CLI does (a virtual path, or another agent's file id),
-which is also its row's key in the tree (`components.tree.nodes.ref_key`). A finding
-about a whole project (`project-missing`) or file (`stale`) has no line.
-"""
+"""What the check's findings say in the window: on tree rows, on the open file's lines, and as
+the panel's rows (docs/formats.md §19.2). A finding's file is named as the CLI names it, also
+its tree row's key; a whole-project or whole-file finding has no line."""
 
 from __future__ import annotations
 

@@ -1,22 +1,6 @@
-"""What the editor's bar says of Claude Code's cut of an open `MEMORY.md` (docs/formats.md
-§17.6) — no Qt.
-
-Two bars, each following the text as it is typed (`bar_now`):
-
-- the cut's note (`Situation.CUT_NOTE`), from the moment the file opens: how many lines
-  Claude Code does not read, from which line on; *Go to the cut* and *Move them to a
-  topic file*. It goes once the text is within the cut, stays over saves (the text is
-  still past it), and comes when lines go past a cut they were all within.
-- *Not saved* (`Situation.PAST_CUT`): a save that would leave more lines past the cut
-  than the file on disk waits for the user's word — how many lines Claude Code would not
-  read, how many more than on disk; *Save anyway*, *Move them to a topic file*, *Go to
-  the cut*. It goes once the save would not wait any more (lines moved up, deleted) or
-  the text is saved.
-
-Every button has a letter (Alt+A, Alt+M, Alt+G). *Go to the cut* and *Move them to a topic
-file* are the loads feature's registered actions (`GO_TO_CUT`, `MOVE_PAST_CUT`): the
-editor runs them by their ids.
-"""
+"""What the editor's bar says of Claude Code's cut of an open `MEMORY.md`, no Qt (docs/formats.md
+§17.6), as the text is typed (`bar_now`): the cut's note, and *Not saved*, holding a save that
+would leave more lines past the cut than on disk; Go and Move are the loads feature's actions."""
 
 from __future__ import annotations
 
@@ -101,11 +85,9 @@ is not the cut's to change)."""
 
 
 def bar_now(shown: Shown, was_past: int, on_disk: str, text: str) -> CutBar | None:
-    """What the cut's bar shows now that the buffer holds `text` (the file on disk
-    `on_disk`; `was_past` lines were past the cut when it last looked), or None: no cut
-    bar — the one shown has nothing left to say. *Not saved* gives way to the note while
-    lines are still past the cut; with no bar shown, the note comes when lines go past a
-    cut they were all within (typed, or the text reloaded), not again once dismissed."""
+    """What the cut's bar shows now that the buffer holds `text` (`on_disk`: the file's; `was_past`:
+    lines past the cut when last looked), or None. *Not saved* gives way to the note; the note
+    comes when lines go past a cut they were all within, not again once dismissed."""
     if shown == "save":
         warning = past_cut_warning(on_disk, text)
         if warning is not None:

@@ -1,14 +1,7 @@
-"""Go to Claude Code's cut and Move lines past Claude Code's cut, without Qt
-(docs/formats.md §17.6): what each refuses and why, where the cursor goes, and what the
-editor takes once a move is made — `gui/loads/cut_actions.py` keeps the actions, the file
-operation and the text widget.
-
-- Both are for Claude Code's `MEMORY.md` (an auto memory's or a subagent's) only; a file
-  it reads whole has no cut to go to and nothing to move.
-- A move is of the text as the editor holds it. Once made, the editor takes what the index
-  holds now — unless another file is open, or the text was typed in meanwhile — and
-  follows the disk (it is saved: nothing is left to save).
-"""
+"""Go to Claude Code's cut and Move lines past it, without Qt (docs/formats.md §17.6;
+`gui/loads/cut_actions.py` keeps the actions): what each refuses (only Claude Code's
+`MEMORY.md`, one it does not read whole), where the cursor goes, and what the editor takes
+once a move is made (what the index holds now, unless typed in meanwhile)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,7 @@
-"""Claude Code's `@`-imports as links in the editor and its preview — no Qt.
-
-In the instruction files Claude Code follows `@`-imports in (its `CLAUDE.md`,
-`CLAUDE.local.md`, `AGENTS.md` and rules: `reads_imports`), each `@path` of the prose is
-a link: the highlighter marks it, Ctrl+click in the text and a click in the preview
-follow it (`import_at`, `with_import_links`). Which file it names is Claude Code's rule,
-`sources.claude.instructions` (relative to the importing file's folder, `~/` the home;
-never inside code) — the loads view lists the same files (docs/formats.md §17.6).
-"""
+"""Claude Code's `@`-imports as links in the editor and its preview, no Qt: in the files it
+follows them in (`reads_imports`), each `@path` is highlighted and followed by Ctrl+click
+(`import_at`, `with_import_links`), by Claude Code's rule (`sources.claude.instructions`,
+docs/formats.md §17.6)."""
 
 from __future__ import annotations
 

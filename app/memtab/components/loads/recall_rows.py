@@ -1,16 +1,7 @@
-"""What the window shows of a recall, without Qt (`gui/loads/recall_dialog` draws it; any
-view that says "why recalled" may use it): per agent a group — a title counting what it
-recalls and misses, how it picks, its notes — with a row a file: what it would recall, by
-rank, then what it would miss and why, then apart what it reads at every start; then the
-memories no agent can recall; each row says where opening it leads (docs/formats.md §17.8).
-When the user's model was asked as the agent asks its own (`modelPick`), its picks lead the
-agent's rows, marked `model`, and a note says which model answered, what it cost and how
-far it agrees with the words.
-
-A row opens its file: a xum note in the Memory tab at the lines the agent reads of it
-(its best chunk), another agent's file by its id, a file no source of Memtab's holds in
-the external editor (`FilePlace`).
-"""
+"""What the window shows of a recall, without Qt (`gui/loads/recall_dialog` draws it;
+docs/formats.md §17.8): per agent a group — title, how it picks, its notes — with a row a file
+(recalled by rank, then missed and why, then read at every start), then the memories no agent
+can recall; the model's picks (`modelPick`) lead, marked `model`. A row opens its `FilePlace`."""
 
 from __future__ import annotations
 

@@ -1,12 +1,7 @@
-"""What the loads view lists for an agent, without Qt (`gui/loads/dialog` shows it): each
-file it reads at a session's start in its order, the files a file `@`-imports under it
-("Imported by CLAUDE.md, line 5"), and where the agent stops reading each, in words the
-view wraps, never elides (docs/formats.md §17.6).
-
-A row whose file no source of Memtab's holds (an `@`-import from the project's docs, a
-managed file) has no memory file to open: activating it opens the file on disk in the
-external editor (`opens_outside`).
-"""
+"""What the loads view lists for an agent, without Qt (`gui/loads/dialog`; docs/formats.md
+§17.6): each file it reads at a session's start in order, its `@`-imports under it, and where
+it stops reading each, wrapped, never elided; a file no source holds opens outside
+(`opens_outside`)."""
 
 from __future__ import annotations
 

@@ -1,19 +1,7 @@
-"""The words of a conflict's choices: one vocabulary for every place a person decides one.
-
-A conflict is one file two parties changed. *Mine* is the side this window holds — the
-editor's draft, this machine's text, the original beside a file-sync tool's copy;
-*theirs* is the other — the file on disk as another program left it, the other
-machine's text, the copy. The editor's message bar and its compare window, File →
-Resolve conflicts… and the editor's bar over a file in a sync conflict offer the same
-choice with the same button, and say what was done in the same words:
-
-    KEEP_MINE.label                    # "Keep &mine" on a button (a dialog's, a bar's)
-    KEEP_MINE.button                   # "Keep mine" in words
-    KEEP_MINE.done                     # "kept mine" in the status bar
-
-Nothing a choice leaves is lost: the text not kept stays in history (§14.2), in the
-sync repository's (§18.4) or, in the editor, behind "Restore my draft".
-"""
+"""The words of a conflict's choices, one vocabulary wherever a person decides one: *mine* is
+the side this window holds, *theirs* the other (`KEEP_MINE.label` "Keep &mine", `.button`,
+`.done` "kept mine"). The text not kept stays in history (§14.2), the sync repository's
+(§18.4) or behind "Restore my draft"."""
 
 from __future__ import annotations
 

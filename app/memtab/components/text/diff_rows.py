@@ -1,10 +1,6 @@
-"""A unified diff's rows as a diff view shows them — no Qt (`gui.toolkit.text.diff_view`
-renders them).
-
-The text of every row (each side's line number in a gutter, the sign, the line), the
-rows coloured a pass at a time (a long diff's text shows at once and its colours follow
-without holding a frame), and what the diff window says of a merge of the two sides.
-"""
+"""A unified diff's rows as a diff view shows them, no Qt (`gui.toolkit.text.diff_view`
+renders them): each row's text, its colours a pass at a time, and what the window says of a
+merge of the two sides."""
 
 from __future__ import annotations
 
@@ -14,9 +10,8 @@ from memtab.components.editor.merge import MergeResult
 from memtab.components.text_diff import DiffLine, DiffResult, LineKind
 
 MAX_RENDERED_LINES = 20_000
-# Lines coloured in one pass of the event loop (~3 ms); a long diff's text shows at once and
-# the rest of its colours follow a pass at a time, so the GUI thread never holds a frame
-# (2,500 lines took ~15 ms in one go).
+# Lines coloured in one pass of the event loop: the rest follow a pass at a time, so the GUI
+# thread never holds a frame.
 COLOR_LINES_PER_PASS = 500
 
 _SIGNS = {LineKind.HUNK: "", LineKind.CONTEXT: " ", LineKind.ADDED: "+", LineKind.REMOVED: "-"}

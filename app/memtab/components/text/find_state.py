@@ -1,11 +1,6 @@
-"""What a find bar holds of its text — no Qt (`gui.toolkit.text.find_bar` shows it).
-
-The text's matches (`components.editor.find`), found again when the text or the query
-changed (`stale`), and every answer in the document's positions (UTF-16 code units:
-`components.editor.text_buffer.DocumentPositions`), so the bar only moves Qt's cursor:
-which match to select from the selection, which match the selection is, what the count
-says ("3 of 12"), where to paint the highlights, what Enter and Esc do.
-"""
+"""What a find bar holds of its text, no Qt (`gui.toolkit.text.find_bar` shows it): the matches
+(`components.editor.find`), found again when `stale`, in document positions (UTF-16), and which
+to select, the count ("3 of 12") and the highlights."""
 
 from __future__ import annotations
 
@@ -69,10 +64,9 @@ class FindState:
     def target(
         self, start: int, end: int, *, backwards: bool, from_start: bool = False
     ) -> Span | None:
-        """The match to select from the selection `start`–`end` (document positions): the
-        next one from its end (`from_start`: from its start, a query just typed matching
-        the selection), or the one before its start (`backwards`); wrapping around. None:
-        no match."""
+        """The match to select from the selection `start`–`end`: the next from its end
+        (`from_start`: from its start), or the one before its start (`backwards`), wrapping
+        around; None: no match."""
         span = self._span(start, end)
         position = span[0] if backwards or from_start else span[1]
         index = next_match(self.matches, position, backwards=backwards)

@@ -1,13 +1,7 @@
-"""What the editor's Markdown highlighting colours in a line — no Qt
-(`gui.editor.text.highlighter` paints it with the palette's colours).
-
-Each line is told by the one classifier (`memtab.markdown.classify_line`), as the check,
-the consolidator and the writer tell it: frontmatter, headings, bullets and code; in
-Claude Code's instruction files, `@`-imports as links (`components.loads.imports`). Cheap
-enough for 100 KiB files: one pass per line with a few prefix checks; multi-line
-constructs (frontmatter, fenced code) travel in the block state, an int as Qt keeps one
-per line, so Qt re-highlights only what an edit can affect.
-"""
+"""What the editor's Markdown highlighting colours in a line, no Qt (`gui.editor.text.highlighter`
+paints it): each line told by the one classifier (`memtab.markdown.classify_line`), multi-line
+constructs carried in Qt's per-line int block state so an edit re-highlights only what it can
+affect."""
 
 from __future__ import annotations
 

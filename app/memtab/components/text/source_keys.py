@@ -1,12 +1,6 @@
-"""What Tab does in the editor's Markdown source, and how far its frontmatter reaches — no
-Qt (`gui.toolkit.text.source_edit.SourceEdit` carries it out).
-
-Tab never traps the keyboard: it moves the focus on in the frontmatter (where a tab
-character is invalid YAML), in a read-only text, in a dialog's, or everywhere while "Tab
-moves focus" is on (Ctrl+M); elsewhere it indents — each line of a selection over
-several lines, as code editors do — and Shift+Tab outdents the lines it touches by a tab
-or up to four spaces.
-"""
+"""What Tab does in the editor's Markdown source, no Qt (`gui.toolkit.text.source_edit`): it
+moves the focus in the frontmatter (a tab is invalid YAML), a read-only text, a dialog, or with
+"Tab moves focus" (Ctrl+M); elsewhere it indents each selected line, Shift+Tab outdents."""
 
 from __future__ import annotations
 
@@ -50,9 +44,8 @@ def indent_width(line: str) -> int:
 
 
 def frontmatter_head(lines: Iterable[str]) -> int | None:
-    """How many of a text's `lines` (as its widget holds them: read lazily, up to its
-    closing fence or FRONTMATTER_SCAN_LINES) its frontmatter takes, fences included
-    (None: it has none) — the rule is `components.editor.frontmatter.frontmatter_lines`."""
+    """How many of `lines` (read lazily, up to the closing fence or FRONTMATTER_SCAN_LINES) the
+    frontmatter takes, fences included, or None (`components.editor.frontmatter`'s rule)."""
     head: list[str] = []
     for line in lines:
         head.append(line)

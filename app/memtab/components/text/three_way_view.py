@@ -1,11 +1,6 @@
-"""What the three-way view says and which lines face each other — no Qt
-(`gui.toolkit.text.three_way` shows it).
-
-The note under the text to keep (a merge to check, a side that is not text, lines both
-sides changed, no common version), the text a side's button puts there, and, as the
-upper panes scroll together, the line of one pane facing another's top line (each
-line's place in one common order: `ThreeWayTexts.places`).
-"""
+"""What the three-way view says and which lines face each other, no Qt
+(`gui.toolkit.text.three_way` shows it): the note under the text to keep, a side's button's
+text, and the line facing another pane's top line (`ThreeWayTexts.places`)."""
 
 from __future__ import annotations
 

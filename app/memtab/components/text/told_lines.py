@@ -1,11 +1,6 @@
-"""Which line of a text now is which line a line margin was told of — no Qt
-(`gui.toolkit.text.line_margin` follows its text's edits with it).
-
-What a margin says (blame, the check's marks) is about the lines as they were when it was
-told; while the user types, the lines follow the text — a line added above a marked one
-moves the mark down, a line added by the user has no mark, a line removed takes its mark
-with it — so nothing is said of the wrong line before the next check or blame catches up.
-"""
+"""Which line of a text now is which line a line margin was told of, no Qt
+(`gui.toolkit.text.line_margin`): marks follow lines added and removed as the user types, so
+nothing is said of the wrong line before the next check or blame catches up."""
 
 from __future__ import annotations
 

@@ -1,25 +1,6 @@
-"""What the window's trust actions change, each one step of Edit → Undo.
-
-- **Combine into…** (a group of duplicates): the member the user picks stays. Whole files
-  (a copy, the same note reworded): the kept file is given the combined text the user
-  reviewed (`components.trust.combining`: every line either says, once), then the others
-  are removed (mux's to Recently deleted, another agent's kept in history); Undo brings
-  them back with their usage and pins. Into mux's global memory instead: the text is a new
-  file there, and every member goes. A rule written in several memories: its line is taken
-  out of the other files. ("Merge" is the line merge's word: docs/architecture/words.md.)
-- **Keep** (a group): written down in `duplicates-kept.json` (`trust.duplicates.kept`);
-  taken back, forgotten.
-- **Move to <where it belongs>** (a leak): a mux memory naming another project's paths
-  (or global memory naming one project's) moves, whole, to that project's memory; a
-  secret's line is taken out of its memory, whichever agent's.
-
-Each is made only where nothing changed since the finding was read (the file's sha, the
-line's text), through each file's `MemoryFile` (history records every change), and
-pushes one step (`TogetherStep` of what each file's change takes back:
-`components.files.steps`), so one Undo takes the whole action back and Redo makes it
-again. `FileOpener` is how a place becomes its `MemoryFile` (operations.trust.actions opens them
-through the workspace's store or the agent's source).
-"""
+"""What the window's trust actions change, each one Edit → Undo step (a `TogetherStep`):
+Combine into…, Keep (`duplicates-kept.json`) and Move, each only where nothing changed since
+the finding was read, through each file's `MemoryFile` (`FileOpener` opens a place's file)."""
 
 from __future__ import annotations
 
@@ -263,11 +244,9 @@ def combine_files(
     open_file: FileOpener,
     global_store: MemoryStore | None,
 ) -> OpResult:
-    """Combine whole files: `text` — the combined text the user accepted — into the file
-    `choice` keeps (or a new file in mux's global memory), then the others removed; only
-    while every file holds what was read (`members`), nothing changed otherwise. One step of
-    Edit → Undo gives the kept file its text back and brings the others back as they were,
-    usage and pins included (see the module doc)."""
+    """Combine whole files: `text`, the combined text the user accepted, into the file
+    `choice` keeps (or a new global file), the others removed; only while every file holds
+    what was read (`members`). One Undo brings all back, usage and pins included."""
     description = "combine of duplicates"
     changes = _Changes()
     keep_at = choice.member

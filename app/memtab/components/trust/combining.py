@@ -1,14 +1,7 @@
-"""What Combine into… proposes for whole files that say the same thing, and its words (no Qt).
-
-A group of copies or reworded notes is combined into one file that keeps every line either
-says, once: the kept file's text with what the others add, as Consolidate now's merge
-carries it (`operations.trust.combine` builds it). The proposal is reviewed before anything
-changes — each file beside the text to keep, which the user edits, or cancels — and the
-file kept by default is the one Consolidate now keeps: pinned, then described, then used
-most (`consolidation.offline.combine.keeper_rank`). Accepted, the kept file is given the text
-and the others go (`components.trust.changes.combine_files`), each only while it holds what
-was read here.
-"""
+"""What Combine into… proposes for whole files that say the same thing, no Qt: one file keeping
+every line either says, once (`operations.trust.combine` builds it), reviewed before anything
+changes; kept by default is Consolidate now's keeper
+(`consolidation.offline.combine.keeper_rank`)."""
 
 from __future__ import annotations
 

@@ -1,15 +1,7 @@
-"""What needs the user, without Qt: the room the editor shows with no file open, and the
-trust panel's rows (`gui/trust/`).
-
-The room leads with what needs the user (issue 72 point 7), a section each, in this
-order: what each agent changed since the user last looked (the "agent edited" badges:
-`components.activity.badges`), what waits in the Inbox, what the check finds no longer
-true of the code (`memtab check`), and the memories that say one thing twice
-(duplicates), disagree (contradictions) or sit in the wrong place (leaks). Each section
-says its count in words and lists its first `SHOWN` items, each leading to its file and
-line (`Target`); the rest are a key away (the section's own panel). Every count is the
-last one worked out: the window recomputes off the GUI thread as agents write.
-"""
+"""What needs the user, without Qt: the room the editor shows with no file open and the trust
+panel's rows (`gui/trust/`). Sections in order — what each agent changed, the Inbox, what the
+check finds stale, duplicates, contradictions, leaks — each its count in words and its first
+`SHOWN` items (`Target`); the rest a key away in its panel."""
 
 from __future__ import annotations
 

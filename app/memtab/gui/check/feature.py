@@ -1,17 +1,6 @@
-"""The check in the window: is what the memory says still true of the code?
-
-`CheckFeature` checks the home's memory, as `memtab check` does (`operations.check`: one
-`memtab.check.engine.CheckEngine` per window, which keeps each checkout's index and each
-file's findings, so a check after a change checks only what changed), on the job
-service's runs lane: once the Memory tab shows its first scan, and after every change the
-watcher reports (debounced: `RECHECK_DELAY_MS` after the last). What it found shows in
-three places: the Check panel (a dock, View → Check: every finding; built when first
-shown, filled from what the feature keeps, `PanelState`), a mark on the tree row of each
-file with findings and bars beside the open file's lines (`CheckLineMarks`) — for the files
-the shown workspace sees. "Apply fix" makes a plan of the selected
-findings' fixes on the lane (`consolidation.review.check_fixes.plan_fixes`) and hands it
-to `review` — the same review dialog and apply as Consolidate now.
-"""
+"""The check in the window: `CheckFeature` runs `operations.check` (rechecking only what changed)
+on the runs lane after the first scan and each change, shows it in the Check panel, the tree's
+rows and the open file's lines, and hands "Apply fix"'s plan to `review`."""
 
 from __future__ import annotations
 
@@ -45,7 +34,7 @@ from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.text.line_margin import MarginEditor
 from memtab.operations.check import NotChecked, WindowCheck, plan_check_fixes, release_heap
 
-if TYPE_CHECKING:  # lazy: the consolidation engine (~0.9 MiB, ~45 ms) loads with the first fix
+if TYPE_CHECKING:  # lazy: the consolidation engine loads with the first fix
     from memtab.consolidation.review.check_fixes import FixPlan
 
 logger = logging.getLogger(__name__)
@@ -56,9 +45,7 @@ RECHECK_DELAY_MS = 2000
 """How long the disk stays quiet before the memory is checked again."""
 HEAP_RELEASE_DELAY_MS = 3000
 """After the first report is shown, when the window's start is over: then the heap's free
-pages go back to the system once more (given back only as the first check ends, with
-3,000 files, ~0.9 MiB more stayed resident: what the start's last steps free comes after;
-with 20,000 the first check ends late, and what it read is given back at once)."""
+pages go back to the system once more (earlier, what the start's last steps free stayed)."""
 PANEL_FLAG = "check-panel"
 """The UI-state flag: whether the Check panel is shown."""
 
@@ -71,11 +58,7 @@ class MarkedEditor(MarginEditor, Protocol):
 
 
 class CheckFeature(QObject):
-    """The check's panel, row marks and line marks (see the module docstring).
-
-    Signals:
-        reported(CheckReport): each report shown (the room of what needs you counts it).
-    """
+    """The check's panel, row marks and line marks; `reported(CheckReport)`: each report shown."""
 
     reported = Signal(object)
 
@@ -142,7 +125,7 @@ class CheckFeature(QObject):
     def panel(self) -> CheckPanel:
         """The Check panel, built now if it was not (it is when the dock first shows)."""
         if self._panel is None:
-            # Its widgets (~0.3 MiB) are kept only by a window whose Check panel has shown.
+            # Its widgets are kept only by a window whose Check panel has shown.
             panel = CheckPanel()
             panel.set_findings(self.shown.findings)
             panel.set_status(self.shown.status)
@@ -231,9 +214,8 @@ class CheckFeature(QObject):
         self.line_marks.set_notes(line_notes(self._shown_findings(), file.ref))
 
     def _release_free_heap(self) -> None:
-        # The first check read every memory file, as the start's other big jobs did before
-        # it, its report is shown and the start's last steps are done: give back the heap
-        # they freed (`fs.heap`), on the lane (it walks the heap: not the GUI thread).
+        # The start's big jobs are done: give back the heap they freed (`fs.heap`), on the
+        # lane (it walks the heap).
         if not self._shut_down:
             self._jobs().submit(release_heap)
 

@@ -1,8 +1,5 @@
-"""The check's marks on the open file's lines: a strip on the text's right.
-
-A `LineMargin` (any `QPlainTextEdit`) that paints a bar beside each line the check found
-something in, and says what when the mouse is over it.
-"""
+"""The check's marks on the open file's lines: a `LineMargin` on the text's right, a bar
+beside each line with a finding, its message under the mouse."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
-"""The Check panel: what the check found — file, line, kind, message — and why.
-
-A list of findings (each row: file, line, kind, message; its tooltip and the box under
-the list say why, and the obvious fix); a status line (checking, or what the last check
-found over how many files); buttons: Check now, Open (the file at the line; also Enter
-or a double-click on a finding), Apply fix (the selected findings' fixes, as a plan reviewed like
-Consolidate now's — only a mux file's line can be fixed so). It shows what
-`CheckFeature` gives it and asks through its signals; it reads nothing itself.
-"""
+"""The Check panel: the findings of the last check (file, line, kind, message, and why), a
+status line, and Check now, Open, Apply fix (a mux file's lines only). It shows what
+`CheckFeature` gives it and asks through its signals; it reads nothing itself."""
 
 from __future__ import annotations
 
@@ -42,13 +36,8 @@ COLUMNS = ("File", "Line", "Kind", "Message")
 
 
 class CheckPanel(QWidget):
-    """The findings of the last check (see the module docstring).
-
-    Signals:
-        check_requested(): Check now.
-        open_requested(object): open a finding's file at its line (the Finding).
-        fix_requested(object): apply these findings' fixes (a tuple of Findings).
-    """
+    """The findings of the last check. Signals: check_requested(), open_requested(object)
+    (a Finding), fix_requested(object) (a tuple of Findings)."""
 
     check_requested = Signal()
     open_requested = Signal(object)

@@ -1,17 +1,7 @@
-"""Starting the GUI: the QApplication, the main window, and `--screenshot`.
-
-`create_main_window(home, workspace_id)` is the one way to build the window (the entry
-point and the tests use it). `run_app(location, workspace_id, screenshot)` is what
-`memtab` calls without a sub-command: it checks that Qt's platform plugin can load (and
-names the missing library when it cannot), and installs the crash dialog.
-
-Set `MEMTAB_TIMING=1` to print, on stderr, when the Memory tab's tree was first painted
-showing the home (`memtab-timing: tree-paint at <epoch s> scan-ms <ms> files <n>
-peak-rss-mb <MiB> cpu-ms <CPU time used so far, every thread>`) and first painted with
-every description read (`loaded-paint`, same fields), and first painted with other
-agents' memory (`sources-paint`); the benchmarks
-(tests/bench/test_startup_bench.py) time process start with them.
-"""
+"""Starting the GUI: `create_main_window` (the one way to build the window) and `run_app`
+(`memtab` without a command: checks Qt's platform plugin, installs the crash dialog).
+`MEMTAB_TIMING=1` prints when the tree first painted, loaded and showed other agents'
+memory (tests/bench/test_startup_bench.py reads it)."""
 
 from __future__ import annotations
 
@@ -88,17 +78,9 @@ def create_main_window(
     start_check: bool = True,
     source_context: ContextLoader | None = None,
 ) -> MainWindow:
-    """Build the main window for `home` and start watching and scanning it.
-
-    `workspace_id` (e.g. `--workspace`) wins over the workspace remembered for this home.
-    `home_source` is how the home was found (`HomeLocation.source`, for the status bar).
-    `ui_state` defaults to the remembered state in the config dir; `watcher` can be
-    replaced (tests: polling). The background memory writer
-    follows the home's transcripts unless `start_writer` is False, and the memory is
-    checked against the code in the background unless `start_check` is False; `source_context` reads
-    the settings of other agents' memory (tests: an agent machine's). The window is not
-    shown.
-    """
+    """Build the main window for `home` (not shown) and start watching and scanning it.
+    `workspace_id` wins over the remembered one; `watcher`, `ui_state` and `source_context`
+    are for tests; the writer and the check start unless `start_writer`/`start_check` is False."""
     application()
     prefer_the_gui_thread()
     state = ui_state if ui_state is not None else UiState.load()
@@ -183,11 +165,8 @@ class _PaintTimer(QObject):
 
 
 def _peak_rss_mb() -> float:
-    """The process's peak resident memory in MiB (0 where the platform cannot say).
-
-    Linux: VmHWM, which (unlike `ru_maxrss`) does not count the pages of the process
-    this one was forked from.
-    """
+    """The process's peak resident memory in MiB (0 where the platform cannot say); on Linux
+    VmHWM, which unlike `ru_maxrss` leaves out the parent it was forked from."""
     with contextlib.suppress(OSError, IndexError, ValueError):
         status = Path("/proc/self/status").read_text(encoding="ascii", errors="replace")
         return int(status.split("VmHWM:")[1].split()[0]) / 1024
@@ -200,39 +179,24 @@ def _peak_rss_mb() -> float:
 
 
 def prefer_the_gui_thread() -> None:
-    """Let the GUI thread have the interpreter within 1 ms, not CPython's default 5.
-
-    Scans, searches and the writer run Python on worker threads; each time the GUI
-    thread needs the interpreter (a paint, a timer, a key press) it waits for the switch
-    interval, and with two busy workers it may wait twice. At 5 ms that alone breaks a
-    16 ms frame; the cost is more frequent hand-overs while several threads are busy.
-    """
+    """Let the GUI thread have the interpreter within 1 ms, not CPython's default 5: with busy
+    workers, 5 ms waits alone break a 16 ms frame."""
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
 
 
 def tune_garbage_collection() -> None:
-    """Keep Python's cycle collector from freezing the GUI.
-
-    A full collection walks every tracked object: with Qt's wrappers and a few thousand
-    memory files that is 100 ms or more on the GUI thread. `memtab` holds collections off
-    while the window starts (everything made then lives on: walking it is ~20 ms of CPU
-    for nothing); once the window has loaded, `gc.freeze()` moves everything alive
-    (modules, widgets, the shown tree) out of the collector's sight, a higher first
-    threshold makes collections rarer, and collecting resumes. Reference counting frees
-    everything as usual meanwhile; the tree breaks its own cycles.
-    """
+    """Keep Python's cycle collector from freezing the GUI: collections held off while the
+    window starts, then `gc.freeze()` on what is alive and a higher first threshold (a full
+    collection over Qt's wrappers took 100 ms or more)."""
     gc.freeze()
     gc.set_threshold(GC_THRESHOLD_YOUNG, 20, 20)
     gc.enable()
 
 
 def release_unread_texts() -> None:
-    """Once the window has loaded, let go of texts it would keep for as long as it runs
-    that nothing reads: the docstrings of Memtab's modules and classes (~480 and ~800 in a
-    settled window, ~0.8 MiB; nothing of Memtab's reads a docstring,
-    `tests/unit/test_docstrings_unread.py`; a function's is part of its code) and the lines
-    of enum.py PySide's import read through `inspect` (~0.2 MiB; a traceback reads the
-    lines it shows again)."""
+    """Once the window has loaded, let go of texts nothing reads: the docstrings of Memtab's
+    modules and classes (`tests/unit/test_docstrings_unread.py`) and the lines of enum.py
+    PySide's import read through `inspect`."""
     for name, module in list(sys.modules.items()):
         if module is None or not (name == "memtab" or name.startswith("memtab.")):
             continue
@@ -289,7 +253,7 @@ def save_screenshot(widget: QWidget, target: Path) -> str | None:
     """Write `widget` as a PNG to the file the user named — into a FIFO or `/dev/null`,
     never renamed over (docs/formats.md §16.1); why not, or None."""
     # Named through the module: PySide builds a class's Python enums when it is first named,
-    # and these three (~4 M instructions) are needed only here, after the first paint.
+    # and these three are needed only here, after the first paint.
     data = QtCore.QByteArray()
     buffer = QtCore.QBuffer(data)
     buffer.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
@@ -311,11 +275,8 @@ _IGNORED_QT_MESSAGES = ("This plugin does not support ",)
 
 
 def _log_qt_message(mode: QtMsgType, context: QMessageLogContext, message: str) -> None:
-    """Route Qt's own messages to logging, dropping known noise.
-
-    A fatal message (Qt aborts right after it) and the platform plugin's diagnostics also
-    go to stderr: they are why the window did not open, and the log alone would hide them.
-    """
+    """Route Qt's own messages to logging, dropping known noise; a fatal message and the
+    platform plugin's diagnostics also go to stderr (why the window did not open)."""
     if message.startswith(_IGNORED_QT_MESSAGES):
         return
     level = {
@@ -350,12 +311,8 @@ def _platform_will_be_xcb(environ: Mapping[str, str]) -> bool:
 def platform_plugin_problem(
     plugin: Path | None = None, environ: Mapping[str, str] | None = None
 ) -> str | None:
-    """Why Qt's xcb platform plugin cannot load, in the dynamic loader's words, or None.
-
-    Qt itself only says "could not load the Qt platform plugin" (naming xcb-cursor0 even
-    when another library is missing) and aborts; loading the plugin first names the
-    missing library. `plugin` defaults to the installed `platforms/libqxcb.so`.
-    """
+    """Why Qt's xcb platform plugin (default: the installed `platforms/libqxcb.so`) cannot
+    load, in the dynamic loader's words (Qt's own message names the wrong library), or None."""
     if plugin is None:
         if not _platform_will_be_xcb(os.environ if environ is None else environ):
             return None
@@ -430,13 +387,8 @@ def run_app(location: HomeLocation, workspace_id: str | None, screenshot: str | 
 
 
 def destroy_window(window: MainWindow) -> None:
-    """Destroy the closed window's Qt objects now, while the application exists.
-
-    Left to the interpreter's last garbage collection, the wrappers of the Traces tab's
-    objects were freed in no particular order after Qt had torn down, and the process
-    crashed on exit (SIGSEGV) once that tab had been opened. Qt deletes a widget's
-    children in its own order; Python then only drops wrappers whose objects are gone.
-    """
+    """Destroy the closed window's Qt objects now, while the application exists: left to the
+    interpreter's last collection, wrappers freed after Qt's teardown crashed the exit."""
     import shiboken6  # lazy: only at exit (the wrappers' teardown)
 
     windows: list[MainWindow] = []
@@ -451,7 +403,7 @@ def destroy_window(window: MainWindow) -> None:
 def close_on_ctrl_c(window: MainWindow) -> None:
     """Make Ctrl+C in the terminal close the window (asking about unsaved changes), from
     its first scan shown on (before it, Ctrl+C raises Python's KeyboardInterrupt)."""
-    import signal  # lazy: its enums cost the start ~4 M instructions before the first paint
+    import signal  # lazy: its enums would cost the start before the first paint
 
     signal.signal(signal.SIGINT, lambda *_: window.close())
     wakeup = QTimer(window)

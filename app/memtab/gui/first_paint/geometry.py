@@ -1,14 +1,5 @@
-"""Where the main window opens and how big: fitted to the screen on first start, as the
-user left it afterwards; splitters likewise.
-
-The preferred size (1280×820) is taller than a 1366×768 laptop's screen, so the first
-window is the preferred size shrunk to the screen's available geometry (panels and docks
-excluded) less room for the window frame, centred on it — and maximized on a laptop's
-screen (at most `LAPTOP_WIDTH` wide), where every pixel counts and a window a little
-smaller than the screen only wastes its edges. Later starts restore the saved
-geometry (`QWidget.restoreGeometry` moves and shrinks a window saved on a screen that is
-gone); splitters get their saved sizes. What is saved is `components.window.ui_state`'s business.
-"""
+"""Where the main window opens and how big: on first start its preferred size shrunk to the
+screen (maximized on a laptop's), afterwards as the user left it; splitters likewise."""
 
 from __future__ import annotations
 

@@ -1,23 +1,6 @@
-"""The main window: tabs (Memory first), a menu bar, and a status bar saying which home is
-open, how it was found, and how the file watcher is watching it. It also says so when a
-sidecar Memtab could not parse was kept aside (`memtab.fs.sidecar.on_kept_aside`).
-
-Other tabs are added with `add_tab(widget, title)`; status bar widgets with
-`add_status_widget(widget)`. The window owns the one `HomeWatcher` of the home and feeds
-its batches to the context (`context.changes`: classified once), which features follow.
-
-The window is the `WindowShell` its features ask (bring the Memory tab to the front, open
-a file in it, dock a panel); they get everything else from the `WindowContext` it is
-built with. Its features are one ordered list, each with its phase
-(`gui/window/features.WINDOW_FEATURES`, the step after the first paint): the window runs
-it (`features`, a `components.window.phases.Composition`) — after paint when the Memory
-tab is assembled (the tab asks, `MemoryTab.assemble`: its parts, then its own actions
-and the features', then the menus made from the registry), watching once the first scan
-has painted, the Traces tab on demand — and closing saves and stops what it built. The
-dialogs it opens for them (a folder to choose, a yes/no question) are named through
-`QtWidgets`: a class imported by name is built at import, its Python enums with it,
-before the first paint that never asks.
-"""
+"""The main window: tabs (Memory first), a menu bar, a status bar (the home, how it was found,
+how it is watched, a sidecar kept aside), and the one `HomeWatcher`. It is the `WindowShell`
+its features ask; they run as one ordered list in phases (`gui/window/features`)."""
 
 from __future__ import annotations
 
@@ -88,10 +71,8 @@ def source_text(source: str | None) -> str:
 
 
 class KeptAsideNotices(QObject):
-    """Brings news of sidecars kept aside (from whichever thread kept them) to the GUI
-    thread: `kept_aside` carries a `memtab.fs.sidecar.KeptAside`. Call `stop()` when the
-    window closes (not from `destroyed`: Python code run while Qt deletes the object can
-    crash the process)."""
+    """Brings news of sidecars kept aside (any thread) to the GUI thread as `kept_aside`.
+    Call `stop()` when the window closes (not from `destroyed`: that can crash)."""
 
     kept_aside = Signal(object)
 
@@ -133,12 +114,8 @@ TRACES = FeatureKey[TracesPage | None]("traces")
 
 
 class MainWindow(QMainWindow):
-    """Memtab's window (build it with `memtab.gui.first_paint.app.create_main_window`).
-
-    Signals:
-        memory_tab_current(bool): whether the Memory tab is the one in front, when the
-            current tab changes.
-    """
+    """Memtab's window (build it with `create_main_window`); `memory_tab_current(bool)` as the
+    current tab changes."""
 
     memory_tab_current = Signal(bool)
 
@@ -155,14 +132,8 @@ class MainWindow(QMainWindow):
         start_check: bool = True,
     ) -> None:
         """Lay out the window around `memory_tab`; `start()` begins watching and scanning.
-        The memory is checked against the code in the background unless `start_check` is
-        False (then only when the user asks: Check now).
-
-        The menus are filled once the Memory tab is assembled (right after its first
-        paint); the background writer is built once it has loaded (unless `start_writer`
-        is False), the Traces tab (unless `with_traces` is False) when it is first shown
-        or asked for, so they never delay the window (`features`).
-        """
+        The menus, the writer and the Traces tab are built after the first paint
+        (`features`); `start_writer`, `start_check`, `with_traces` turn them off."""
         super().__init__()
         self.setObjectName("mainWindow")
         self.context = context
@@ -242,8 +213,8 @@ class MainWindow(QMainWindow):
 
     def _size_by_current_tab(self) -> None:
         """Only the tab in front sets the window's least size: a tab stack asks for the
-        widest of its pages, and the Traces tab's two panes kept the window 923 px wide
-        behind a Memory tab that fits half a laptop screen."""
+        widest of its pages (the Traces tab's kept the window wide behind a Memory tab that
+        fits half a laptop screen)."""
         current = self.tabs.currentWidget()
         for index in range(self.tabs.count()):
             page = self.tabs.widget(index)
@@ -297,12 +268,8 @@ class MainWindow(QMainWindow):
         traces.show_trace(Path(path))
 
     def start(self) -> None:
-        """Scan the home (off the GUI thread), then watch it.
-
-        The watcher starts once the first scan is shown: setting up inotify watches on a
-        big home competes with that scan for the interpreter. Whatever changed in
-        between is caught by one more scan right after the watch begins.
-        """
+        """Scan the home (off the GUI thread), then watch it once the first scan is shown (its
+        inotify setup competes with the scan); one more scan catches what changed between."""
         self.memory_tab.loaded.connect(self._on_memory_tab_loaded)
         self.memory_tab.start()
 

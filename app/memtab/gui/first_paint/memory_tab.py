@@ -1,31 +1,11 @@
 """The Memory tab's frame: workspace picker, tree and outline, and the scans that fill them —
-what the first paint shows; the tab's settled half, built after it, is its controller
-(`gui/memory_tab/controller.py`, `MemoryTabController`: the editor, search, file actions, the
-badges, the Inbox and the rest).
+what the first paint shows; the controller (`gui/memory_tab/controller.py`) is built after.
 
-Data flow (ARCHITECTURE "Threads and the watcher"): the window's `HomeWatcher` reports
-changed paths; `ScanScheduler` turns those that concern the tab into incremental rescans
-off the GUI thread. The scan's tree is reconciled into the model in slices
-(`SlicedReconcile`), so expansion, selection and scroll position stay. What each scan fans
-out to is `components.tree.scan_steps`' decision: the frame shows the tree, the controller
-feeds its parts (the footer, the editor, the badges, a search under way). What the tab
-shows it publishes on the context (`context.shown`: the scan, its workspace), for the
-features outside the tab too.
-
-Start-up, in three steps: (1) the first paint shows what the constructor made (picker,
-tree, scans, `TabLayout`'s stand-ins): a big home's outline, before any file is read
-(`tree_ready`); only the modules the contract "first-paint" lets this package reach are
-imported by then (`gui.first_paint.boundary`; a test holds it); (2) the first full scan,
-started once that paint is done (run with it, it held the interpreter), is reconciled and
-painted, nothing else built yet (`descriptions_shown`); (3) after that paint `assemble()`
-has the window reach its phase after the paint (`gui.window.features.WINDOW_FEATURES`,
-imported by name by `boundary.settled_step()`): the features build the controller's parts,
-then the controller with them as its arguments, which places them in the frame's gaps
-(`place_parts`) and settles the frame (`settle`: `assembled`); the window's features that
-use them follow, then the frame catches the controller up with the scan shown
-(`catch_up`): `loaded` fires (the window then starts its watcher and writer). What needs
-the controller sooner (an error, a search, a reveal) calls `assemble()`: the same list,
-sooner. `TreeFill` builds a big home's folders as they are opened.
+Start-up in three steps: (1) the first paint shows a big home's outline (`tree_ready`);
+(2) the first full scan is painted (`descriptions_shown`); (3) `assemble()` has the window run
+its features after the paint, which build the controller, place its parts (`assembled`) and
+catch it up with the scan shown (`loaded`). Scans are reconciled in slices (`SlicedReconcile`)
+so expansion, selection and scroll stay; `TreeFill` builds a big home's folders as opened.
 """
 
 from __future__ import annotations
@@ -117,20 +97,9 @@ class TabController(Protocol):
 
 
 class MemoryTab(QWidget):
-    """The Memory tab's frame (see the module docstring).
-
-    Signals:
-        tree_ready(): the tree first shows the home (a big home's outline: folders and
-            counts; descriptions follow).
-        descriptions_shown(): the tree first shows every description (the first scan).
-        assembled(): the controller is built, its parts placed and wired (see the module
-            docstring); the window's features that use them follow.
-        loaded(): the first scan is shown, the controller caught up (`--screenshot`, tests).
-        tree_updated(): the tree finished showing a scan or search result.
-        watch_targets_changed(object): other agents' directories to watch, as
-            (directory, recursive) pairs (`HomeWatcher.set_extra_targets`).
-        sources_loaded(): the tree first shows other agents' memory (`SourcesSync`).
-    """
+    """The Memory tab's frame. Signals: tree_ready, descriptions_shown, assembled, loaded (the
+    start-up steps), tree_updated (a scan or search shown), watch_targets_changed(object)
+    (other agents' (directory, recursive) pairs), sources_loaded."""
 
     tree_ready = Signal()
     descriptions_shown = Signal()
@@ -148,14 +117,8 @@ class MemoryTab(QWidget):
         source_context: ContextLoader | None = None,
         parent: QWidget | None = None,
     ) -> None:
-        """Compose what the first paint shows; nothing is read until `start()`.
-
-        The window's features after the paint (`gui.window.features`) build the controller
-        when the tab is assembled, through the window (`set_assembler`; see the module
-        docstring). `workspace_id` (e.g. `--workspace`) wins over the one remembered in the
-        UI state. `source_context` reads the settings of other agents' memory (tests
-        inject one).
-        """
+        """Compose what the first paint shows; nothing is read until `start()`. `workspace_id`
+        wins over the remembered one; `source_context` reads other agents' settings (tests)."""
         super().__init__(parent)
         self.setObjectName("memoryTab")
         self.context = context

@@ -1,23 +1,7 @@
-"""The window's status bar: notes that elide in their own place, never over the rest.
-
-Qt's status bar paints a note (`showMessage`) over its left part, hiding the widgets
-there (the writer's status), and cuts it where the first permanent widget begins — a
-long note ran into the home's label. `WindowStatusBar` shows a note in a label of its
-own after the normal widgets instead: it elides at its end (whole in its tooltip), the
-writer's status stays in view, and the bar never asks for the note's width. The home's
-label elides too (`home_label`), so half a laptop screen shows the bar whole. In a bar
-narrower than `ROOMY_WIDTH` (half a laptop's screen), a note takes the room of the normal
-widgets and the home's label while it shows, as Qt's own bar does: beside them it was
-elided to "Tab…". A hovered menu entry's status tip shows in the note's place too
-(`show_tip`, sent by the window), the note back once the pointer leaves it.
-
-`showMessage`, `currentMessage` and `clearMessage` keep QStatusBar's meaning (a timeout
-in milliseconds, 0: until replaced), so callers and tests use it as they would Qt's.
-
-The bar is made before the window's first paint, its mode indicators after it: QAction and
-QKeySequence are named through `QtGui`, not imported by name (which builds their Python
-enums at import; `gui/actions.py`).
-"""
+"""The window's status bar: notes in a label of their own that elides at its end (Qt's
+`showMessage` hid the widgets under it and ran into the home's label), with QStatusBar's
+meaning for `showMessage`, `currentMessage`, `clearMessage`; narrower than `ROOMY_WIDTH`, a
+note takes the other widgets' room while it shows."""
 
 from __future__ import annotations
 

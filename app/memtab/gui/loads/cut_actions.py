@@ -1,16 +1,7 @@
-"""Claude Code's cut of the open `MEMORY.md`, in the editor (docs/formats.md §17.6): the cut
+"""Claude Code's cut of the open `MEMORY.md` in the editor (docs/formats.md §17.6): the cut
 drawn over its text (`CutLine`), Go to Claude Code's cut, and Move lines past Claude Code's
-cut into a topic file (the command palette's).
-
-Both actions are the loads feature's, registered once; the editor's bars offer them by
-their ids (`components.loads.cut_bars`) and so does the tree's row of a `MEMORY.md` its
-agent does not read whole. Going to the cut opens nothing: it acts on the open file, once
-its text is shown, and puts the cursor on the first line Claude Code does not read. The
-move is a file operation (`components.files.topic.move_lines_past_cut`, on the window's
-file channel, one Edit → Undo step, recorded in history) of the text as the editor holds
-it; once made, the editor's text takes what the index holds now if it was not typed in
-meanwhile, and follows the disk (it is saved: nothing left to save).
-"""
+cut into a topic file (the command palette's; a file operation: one Undo step, in history).
+The editor's bars and the tree's row offer them by id (`components.loads.cut_bars`)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""Where Claude Code stops reading the open `MEMORY.md`, drawn over the text: a dashed line
-under the last line it reads, the lines below it tinted, and "Claude Code does not read
-below this line" beside it where the text leaves room — never over text
-(`sources.claude.index`). It follows the text as the user types, so a line pushed past the
-cut shows before it is saved (the editor's bar says how many).
-"""
+"""Where Claude Code stops reading the open `MEMORY.md`, drawn over the text (never over a
+character): a dashed line, the lines below tinted, a label where there is room; it follows
+the text as the user types (`sources.claude.index`)."""
 
 from __future__ import annotations
 
@@ -99,10 +96,8 @@ class CutLine(QWidget):
         return top if top <= self.height() else None
 
     def label_rect(self) -> QRectF | None:
-        """Where the label is drawn, or None: right-aligned in the room the text leaves
-        beside the line above the cut, else beside the line below it — never over text.
-        Where neither has room (long lines on both sides, a narrow editor), only the line is
-        drawn: the editor's bar says what it means."""
+        """Where the label is drawn, or None: right-aligned beside the line above the cut,
+        else the line below — never over text (without room, only the line is drawn)."""
         top = self._cut_top()
         if top is None or self.cut is None or self.cut.cut_at_line is None:
             return None

@@ -63,14 +63,8 @@ class WrappingDelegate(QStyledItemDelegate):
 
 
 class LoadsDialog(QDialog):
-    """What each agent loads (see the module doc); `refresh_requested` asks again.
-
-    Signals:
-        refresh_requested(): Refresh was clicked.
-        file_requested(str): a row was activated: open its file (its id or path).
-        outside_requested(str): a row of a file no source holds was activated: open it
-            on disk (its path) in the external editor.
-    """
+    """What each agent loads. Signals: refresh_requested(), file_requested(str) (a row's file
+    id or path), outside_requested(str) (a file no source holds: the external editor)."""
 
     refresh_requested = Signal()
     file_requested = Signal(str)

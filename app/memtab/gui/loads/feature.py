@@ -1,26 +1,6 @@
-"""View → What each agent loads, and What each agent recalls for a prompt: the dialogs,
-filled off the GUI thread (`operations.loads`: `memtab.loads` and `memtab.loads.recall`
-read the disk — the agents' settings, their files, the workspace's scopes).
-
-The loads are those of the workspace the Memory tab shows; Refresh asks again, as does a
-change on disk while the dialog shows (a memory folder that came or went, a file edited:
-`asks_again`, once the disk is quiet), and a newer request supersedes one still
-running. Activating a row opens its file in the Memory tab (a mux file by its virtual
-path, another agent's by its file id); a file no source holds (an `@`-import from the
-project's docs) opens in the external editor. The cut of the open `MEMORY.md` and its
-actions in the editor are `cut_actions`'.
-
-The recall (Ctrl+Shift+Y) asks for the prompt typed, for the shown workspace; it asks
-again when the workspace changes or a memory file changes while it shows (a description
-just fixed), once the disk is quiet. What it read of each file is kept by stamp
-(`loads.kept`) for the next ask, on the one lane its jobs run on. A row opens its file
-(a xum note at the lines the agent reads) in the window, the dialog put away. With *Ask
-the model too* checked, an ask of the user's (Enter, Recall, the box checked) then sends
-the configured model Claude Code's selection request (`operations.loads.model_recall`,
-a job of its own on the same lane): the words show first, its pick when it comes. An ask
-after a file changed asks no model (it costs tokens): the pick shown stays while the
-request it answered is the same.
-"""
+"""What each agent loads and recalls for a prompt: the dialogs, filled off the GUI thread
+(`operations.loads`) for the shown workspace and asked again as the disk changes. *Ask the
+model too* sends Claude Code's selection request to the configured model on the user's ask only."""
 
 from __future__ import annotations
 
@@ -322,9 +302,8 @@ class LoadsFeature(QObject):
 
 
 def _with_pick(words: Recall, picked: Recall | None) -> Recall:
-    """`words` with the model's pick of `picked` on each agent whose request is the same
-    (the prompt, and what the agent sends to choose with): a file changed since asks no
-    model again, and a pick answering another request is not shown."""
+    """`words` with the model's pick of `picked` on each agent whose request is the same: a
+    pick answering another request is not shown, and a changed file asks no model again."""
     if picked is None or picked.prompt != words.prompt:
         return words
     asked = {agent.agent: agent for agent in picked.agents}

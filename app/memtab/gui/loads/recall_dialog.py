@@ -1,17 +1,7 @@
-"""The dialog of What each agent recalls (Ctrl+Shift+Y): a prompt, then per agent what it loads at
-the start, what it would recall for the prompt (by rank), what it misses and why, and the
-memories no agent can recall (`memtab.loads.recall`; the rows: `components.loads.recall_rows`).
-
-*Ask the model too* (Alt+M) also asks the model set in Settings, as Claude Code asks its
-own, once the words' prediction shows: its picks lead Claude Code's rows (it costs tokens,
-so only an ask of the user's does it, never one after a file changed).
-
-The keyboard: the prompt field has it when the dialog opens; Enter asks, ↓ goes to the
-rows; Enter (or a double click) on a row opens its file in the window and puts the dialog
-away (its key brings it back, at that row); Escape closes the dialog and the keyboard is
-back where it was in the window. No button is a default one: Enter in the rows opens a
-file, never asks again.
-"""
+"""The dialog of What each agent recalls (Ctrl+Shift+Y): a prompt, then per agent what it
+loads, would recall (by rank) and misses and why (`memtab.loads.recall`; rows:
+`components.loads.recall_rows`). Enter in the prompt asks, ↓ goes to the rows, Enter on a row
+opens its file and puts the dialog away; no button is a default one (Enter never asks again)."""
 
 from __future__ import annotations
 
@@ -65,12 +55,8 @@ ASKING_MODEL = "Asking the model set in Settings, as Claude Code asks its own…
 
 
 class RecallDialog(QDialog):
-    """What each agent recalls for a prompt (see the module doc).
-
-    Signals:
-        recall_requested(str): the prompt to recall for (Enter, or Recall).
-        place_requested(object): a row was activated: open its file (a `FilePlace`).
-    """
+    """What each agent recalls for a prompt. Signals: recall_requested(str) (the prompt),
+    place_requested(object) (a row's `FilePlace` to open)."""
 
     recall_requested = Signal(str)
     place_requested = Signal(object)
@@ -164,9 +150,8 @@ class RecallDialog(QDialog):
             self.show_failure(str(result))
 
     def show_recall(self, recall: Recall) -> None:
-        """The recall's groups, each open on what the prompt brings (how the agent picks,
-        its notes and what it reads at every start folded, → unfolds them); the row that
-        had the keyboard keeps it when it is still there (a new ask after a file changed)."""
+        """The recall's groups, each open on what the prompt brings (the rest folded); the row
+        that had the keyboard keeps it when it is still there."""
         current = self.tree.currentItem()
         kept = (current.text(0), current.text(1)) if current is not None else None
         self.summary.setText(summary(recall))

@@ -1,33 +1,11 @@
-"""One asynchronous channel for every read and write of memory files the window makes.
+"""One asynchronous channel for every read and write of memory files the window makes: the
+GUI thread never locks, fsyncs or reads a file whole; `done`/`failed` run on the GUI thread.
 
-The GUI thread never takes a cross-process lock, never fsyncs and never reads a file
-whole. What reads or writes memory files hands a plain-Python job to `FileChannel` and
-goes on in a callback on the GUI thread: the tree's file operations, restores, Copy to…
-and pins (as `gui/files/op_tasks.FileOpTasks`).
-
-Two lanes of the window's job service (`gui/tasks/jobs.py`), each a worker started on
-first use:
-
-- The **files** lane runs the writes, and the reads that must see them in order, one job
-  at a time in the order they were asked for: two saves of one file apply in the order
-  they were made, and a read asked after a save reads what it wrote. `write(job, …)` is
-  never superseded or dropped: closing the window lets the writes already asked for run
-  (`shutdown`, bounded by `DRAIN_MS`; what they report then is not delivered).
-  `read(key, job, …)` is "the latest job wins" per key: arrowing through the tree reads
-  only the file the user stops on. A read the user waits for (opening a file) may ask to
-  be waited for a moment (`wait_ms`) when nothing is ahead of it on the lane: a small
-  file is read in well under a millisecond, and its text then shows in the frame the
-  click paints, as if read in place; a slower read arrives as ever.
-- Listings run on the **scans** lane, what only shows history — versions, diffs, runs,
-  the Inbox's evidence: `listing(key, job, …)`, the latest job of a key wins. Listings
-  never wait behind a save, nor a save behind a long listing; what they show follows
-  writes through the watcher, like any change on disk.
-
-`done(result)` and `failed(message)` run on the GUI thread (called from this object's
-slots, never on a worker); a job superseded or cancelled calls neither. `failed` is for
-what a job did not expect (its exception, logged by the runner); outcomes a user is told
-about — a conflict, a refusal — are results. `cancel(job)` withdraws a job (a dialog
-that closes drops its listing).
+The **files** lane runs writes and the reads that must see them, in the order asked; a
+`write` is never dropped (closing drains them, within `DRAIN_MS`), a `read` of a key is "the
+latest wins" and may be waited for a moment (`wait_ms`) to show in the click's frame. The
+**scans** lane runs `listing`s (history only), which never wait behind a save. Outcomes a user
+is told about (a conflict, a refusal) are results; `failed` is an unexpected exception.
 """
 
 from __future__ import annotations
@@ -61,11 +39,8 @@ class _Callbacks:
 
 
 class FileChannel(QObject):
-    """Reads and writes of memory files, off the GUI thread (see the module docstring).
-
-    Signals:
-        idle(): nothing is queued or running on either lane (tests wait for it).
-    """
+    """Reads and writes of memory files, off the GUI thread; `idle()`: nothing queued or
+    running on either lane."""
 
     idle = Signal()
 
@@ -108,10 +83,9 @@ class FileChannel(QObject):
         *,
         wait_ms: float = 0,
     ) -> int:
-        """Queue a read on the files lane (it sees every write asked before it); a newer
-        read of `key` supersedes it. Returns its job id. With `wait_ms`, when the lane has
-        nothing else to do, wait that long at most for the read: if it ends meanwhile,
-        `done` (or `failed`) runs before this returns."""
+        """Queue a read on the files lane (it sees every write asked before); a newer read of
+        `key` supersedes it. `wait_ms`: with the lane idle, wait that long for it to end and
+        run `done` (or `failed`) before returning. Returns its job id."""
         ahead = self._files.lane_busy()
         job_id = self._submit(self._files, key, job, done, failed)
         self._reads.add(job_id)

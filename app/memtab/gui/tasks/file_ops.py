@@ -1,12 +1,6 @@
-"""The tree's file operations off the GUI thread, each with what to do after it.
-
-Create, move, delete and pin (`components.files.ops`) take the store's cross-process locks,
-which a running mux may hold, so they never run on the GUI thread: they are writes of the
-window's `FileChannel`, in order with the editor's saves. Each operation is submitted with
-an `OpFollowUp` — what the tree does once it is done (open the created file) — and
-reported back with it. What each changed (`OpResult.touched`) is the user's own write
-(`OwnWrites.written`): no file it writes is badged as an agent's change.
-"""
+"""The tree's file operations (`components.files.ops`) as writes of the window's
+`FileChannel`, in order with the editor's saves (they take locks a running mux may hold),
+each with an `OpFollowUp` for after it; what they touch counts as the user's own write."""
 
 from __future__ import annotations
 
@@ -55,16 +49,9 @@ class _OpJob:
 
 
 class FileOpTasks(QObject):
-    """Runs file operations one at a time, in order, off the GUI thread.
-
-    Signals (GUI thread):
-        op_queued(OpFollowUp): an operation was asked for (it runs after those before it).
-        op_finished(OpResult, OpFollowUp): an operation ended (its result says whether
-            it succeeded).
-        op_failed(str): an operation raised unexpectedly.
-        ended(): an operation or a decision (`decide`) ended, after its own signal or
-            callbacks (Edit → Undo waits for the last).
-    """
+    """Runs file operations one at a time, in order, off the GUI thread. Signals:
+    op_queued(OpFollowUp), op_finished(OpResult, OpFollowUp), op_failed(str), and ended()
+    after each operation or decision (Edit → Undo waits for the last)."""
 
     op_queued = Signal(object)
     op_finished = Signal(object, object)

@@ -1,38 +1,12 @@
-"""The window's one job service: a few lanes, each one worker thread, and a client per
-feature.
+"""The window's one job service (ARCHITECTURE "Threads and the watcher"): a few lanes, each
+one worker thread started with its first job, and a client per feature
+(`context.jobs.client("history")`) that submits its Qt-free jobs (`components/<feature>/`).
 
-Every job the window hands off the GUI thread runs here (ARCHITECTURE
-"Threads and the watcher"). A feature asks its context for a client —
-`context.jobs.client("history")` — and submits plain functions (its jobs, Qt-free)
-to it; the lane's runner (`runner.TaskRunner`) runs them, and the client keeps what the
-feature asks of them, for its own jobs only:
-
-- `submit(fn, key=...)`, `submit_latest(key, fn)` ("the latest job wins"),
-  `cancel_latest(key)`, `cancel(job_id)`, `cancel_all()`, `is_busy(key)`,
-  `wait_briefly(job_id, ms)`, `drain(ms)`; signals `job_started`, `job_progress`,
-  `job_finished`, `job_failed`, `job_cancelled`, `latest_finished`, `latest_failed` and
-  `idle` (its own jobs all ended), on the GUI thread.
-- A key is the feature's own: two clients' keys never meet, so one feature's job never
-  supersedes another's, nor another dialog's of the same feature.
-- A client belongs to its parent (a dialog, a panel): when it is destroyed its jobs are
-  cancelled and whatever they return is dropped, so a result never reaches a widget that
-  is gone; `shutdown(timeout_ms)` does the same on purpose (and may wait that long for a
-  job of its own still running: a writer run that holds its lock).
-
-The lanes (`Lane`), decided by what must not queue behind what:
-
-- `files`: the file channel's reads and writes of memory files, in the order asked
-  (`gui/tasks/file_channel.py`): a save is never behind a scan or a listing;
-- `scans`: reads of the home for show — the tree's scans and outline, the search index
-  and searches, history's listings, the recording of outside changes, the Traces tab;
-- `jobs`: short work a feature waits on — blame, loads, a file's diff, the dialogs'
-  reads, the writer's polls, the sync bar's decisions, settings' looks;
-- `runs`: what may take seconds to minutes — consolidation and the writer's runs, sync,
-  the check, a connection test — so that none of it holds the others up.
-
-A lane's thread starts with its first job, so a window that never runs a kind of job never
-has its thread. `shutdown()` on window close stops the lanes, after the file channel let
-its writes finish.
+A client's keys are its own ("the latest job wins" never crosses features); a client
+belongs to its parent widget, and when that goes its jobs are cancelled and their results
+dropped. The lanes, by what must not queue behind what: `files` (the file channel's reads
+and writes, in order), `scans` (reads of the home for show), `jobs` (short work a feature
+waits on), `runs` (seconds to minutes: consolidation, the writer, sync, the check).
 """
 
 from __future__ import annotations
@@ -68,16 +42,9 @@ _client_numbers = itertools.count(1)
 
 
 class JobClient(QObject):
-    """One feature's handle on the job service: its jobs on one lane, its keys, its
-    signals (see the module docstring). Built by `JobService.client`.
-
-    Signals (GUI thread, for this client's jobs only):
-        job_started(int), job_progress(int, int, str), job_finished(int, object),
-        job_failed(int, str), job_cancelled(int): each job's, from its lane.
-        latest_finished(str, object), latest_failed(str, str): the newest job of a key
-            (`submit_latest`), with the key as the feature gave it.
-        idle(): none of this client's jobs is queued or running any more.
-    """
+    """One feature's handle on the job service (built by `JobService.client`). Its signals,
+    on the GUI thread for its own jobs only: job_started, job_progress, job_finished,
+    job_failed, job_cancelled; latest_finished/latest_failed for `submit_latest`; idle()."""
 
     job_started = Signal(int)
     job_progress = Signal(int, int, str)
@@ -235,11 +202,7 @@ def _forget_client(service: JobService, jobs: JobBook[None], *_destroyed: object
 
 
 class JobService(QObject):
-    """The window's lanes and the clients on them (see the module docstring).
-
-    Signals:
-        idle(): no job is queued or running on any lane (tests wait for it).
-    """
+    """The window's lanes and the clients on them; `idle()`: no job queued or running."""
 
     idle = Signal()
 

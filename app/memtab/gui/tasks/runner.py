@@ -1,44 +1,12 @@
-"""One worker thread that runs jobs in order: a lane of the window's job service.
+"""One worker thread that runs jobs in order: a lane of the window's job service, built by
+it alone (`tests/unit/test_one_job_service.py`); features submit through a `JobClient`.
 
-`TaskRunner` is the machinery under `gui/tasks/jobs.py`: the job service builds one per
-lane and nothing else builds one (`tests/unit/test_one_job_service.py`); features submit
-through a `JobClient`, which keeps its own jobs and keys, and "the latest job wins" (what
-a feature asks of a lane; the lane only runs, supersedes and reports).
-
-- A `TaskRunner` lives on the GUI thread and owns one worker thread. The worker is a plain
-  QObject moved to that QThread (not a QThread subclass); jobs reach it through a queued
-  signal, so they run one at a time, in submission order, on the worker thread.
-- A job is any `fn(ctx: JobContext) -> result` — plain Python that knows nothing of Qt
-  (a feature's jobs, `components/<feature>/`). It checks `ctx.is_cancelled()` (or calls
-  `ctx.raise_if_cancelled()`) between steps and may call `ctx.report_progress(step,
-  message)` from any thread.
-- The runner re-emits the worker's signals on the GUI thread: `job_started(id)`,
-  `job_progress(id, step, message)`, then exactly one of `job_finished(id, result)`,
-  `job_failed(id, message)` or `job_cancelled(id)`.
-- Cancellation is the job's `threading.Event`. A queued job that is cancelled never runs
-  and reports `job_cancelled` at once; a running one reports `job_cancelled` when its
-  function returns. A cancelled job never reports `job_finished`, even if its function
-  ignored the event and returned a result: stale results are dropped.
-- `submit(fn, key=...)`: a new job with the same key supersedes every older job with that
-  key (they are cancelled), so only the newest rescan of a scope can land.
-- `idle()` is emitted when the last queued or running job has ended (after its final
-  signal).
-- `wait_briefly(job_id, timeout_ms)` gives a job that is usually fast (a small file read
-  for the user) a few milliseconds: if it ends meanwhile, its outcome is delivered before
-  this returns, so the window shows it in the same frame; else it arrives as ever. The
-  wait is bounded, so a slow disk costs the window that much once, never a freeze.
-- An exception in `fn` becomes `job_failed(id, "<Type>: <message>")`, logged with its
-  traceback; the worker thread carries on with the next job. A defect (an exception type
-  Memtab does not define, other than OSError: `crash_reports.is_defect`) is also reported
-  to the crash dialog, so a bug in a job never just vanishes into the log.
-- `shutdown(timeout_ms)` on app close: cancels everything, stops the thread and waits for
-  it, at most `timeout_ms` — a job that ignores cancellation cannot hang the GUI.
-  `drain(timeout_ms)` first lets the jobs already queued run (writes that must not be
-  dropped), waiting at most `timeout_ms`.
-- What a job's states are, how its run ended and which jobs a key supersedes are Qt-free
-  (`components/jobs.py`); this module is the threads and the signals.
-- Cross-thread signals connect only to bound `@Slot` methods of GUI-thread objects, never
-  to lambdas (a lambda connected to a worker signal runs on the worker thread).
+A job is plain `fn(ctx: JobContext) -> result`, checking `ctx.is_cancelled()` between steps.
+Every job ends with exactly one of `job_finished`, `job_failed` or `job_cancelled`, on the
+GUI thread; a cancelled job's result is dropped; a newer job of a key cancels the older; an
+exception is logged and a defect (`crash_reports.is_defect`) reported. The job book is
+Qt-free (`components/jobs.py`). Worker signals connect only to bound `@Slot` methods
+(a lambda would run on the worker thread).
 """
 
 from __future__ import annotations
@@ -132,19 +100,9 @@ def _job_failed(job: Job, exc: BaseException) -> None:
 
 
 class TaskRunner(QObject):
-    """Runs jobs one at a time on its own worker thread; signals arrive on the GUI thread.
-
-    Signals (all emitted on the GUI thread):
-        job_started(int job_id)
-        job_progress(int job_id, int step, str message)
-        job_finished(int job_id, object result)
-        job_failed(int job_id, str message)
-        job_cancelled(int job_id)
-        idle(): no job is queued or running any more
-
-    Every submitted job ends with exactly one of job_finished, job_failed or
-    job_cancelled. Create, use and shut down a runner on the GUI thread only.
-    """
+    """Runs jobs one at a time on its own worker thread; created, used and shut down on the
+    GUI thread, where job_started(id), job_progress(id, step, message), one of
+    job_finished(id, result) / job_failed(id, message) / job_cancelled(id), and idle() arrive."""
 
     job_started = Signal(int)
     job_progress = Signal(int, int, str)
@@ -198,12 +156,8 @@ class TaskRunner(QObject):
         return self._thread.isFinished()
 
     def submit(self, fn: JobFunction, *, key: str | None = None, label: str = "") -> int:
-        """Queue `fn` to run on the worker thread; return its job id.
-
-        With a `key`, every older job with the same key is cancelled first (queued ones
-        report `job_cancelled` before this returns; a running one when it ends). `label`
-        names whose job it is in the log and the crash dialog (the runner's name if none).
-        """
+        """Queue `fn` to run on the worker thread; return its job id. A `key` cancels every
+        older job with it first; `label` names the job in the log and the crash dialog."""
         if self._closed:
             raise RuntimeError(f"the {self._name} task runner has been shut down")
         job_id = next(_job_ids)
@@ -248,10 +202,8 @@ class TaskRunner(QObject):
         return ran
 
     def wait_briefly(self, job_id: int, timeout_ms: float) -> bool:
-        """Wait (blocking, at most `timeout_ms`) for a job to end, and deliver its outcome
-        (and what the worker reported before it) before returning; True if it ended.
-        Only for a job that is usually done in a moment with nothing queued before it: the
-        window shows its outcome in the same frame (see the module docstring)."""
+        """Wait (at most `timeout_ms`) for a job usually done in a moment, and deliver its
+        outcome before returning, so the window shows it in the same frame; True if it ended."""
         job = self._jobs.get(job_id)
         if job is None:
             return True
@@ -261,13 +213,9 @@ class TaskRunner(QObject):
         return job_id not in self._jobs
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
-        """Cancel everything, stop the worker thread and wait for it (at most `timeout_ms`).
-
-        Returns True if the thread ended. Otherwise a job is still running, ignoring its
-        cancel event: it is left to finish in the background and never reported. Either
-        way every job still known gets its final signal before this returns, and the
-        runner accepts no more jobs. Safe to call more than once.
-        """
+        """Cancel everything, stop the worker thread and wait for it (at most `timeout_ms`);
+        True if it ended (else a job ignoring its cancel finishes unreported). Every known job
+        gets its final signal first; no more jobs are taken. Safe to call twice."""
         if self._closed:
             return self._thread.isFinished()
         self._closed = True

@@ -1,3 +1,2 @@
 """The window's small shared parts: style, icons, widgets, dialogs' layout, UI state, the clock,
-crash reports.
-"""
+crash reports."""

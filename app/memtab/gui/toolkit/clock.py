@@ -1,13 +1,5 @@
-"""Time for the window's debounces and retries: Qt's timers in the app, a hand-driven clock
-in tests.
-
-An object whose behaviour depends on how much time passed (the file watcher's debounce,
-latency cap and retries) takes a `GuiClock` and asks it for the time and for its timers.
-The app passes `QT_CLOCK` (time.monotonic and QTimer, exactly as before); a test passes
-`tests/support/gui_clock.FakeGuiClock` and advances it, so it states "nothing is reported
-149 ms after the last write, the batch at 150 ms" instead of sleeping and bounding
-wall-clock time.
-"""
+"""Time for the window's debounces and retries: `QT_CLOCK` (monotonic time and QTimer) in the
+app, `tests/support/gui_clock.FakeGuiClock` advanced by hand in tests."""
 
 from __future__ import annotations
 
@@ -66,12 +58,9 @@ QT_CLOCK = QtClock()
 
 
 def call_soon(owner: QObject, callback: Callable[[], object], ms: int = 0) -> None:
-    """Call `callback` on the GUI thread `ms` ms from now, unless `owner` is deleted first.
-
-    Instead of `QTimer.singleShot(ms, owner, callback)`: PySide6 (6.11 at least) keeps that
-    callback, and all it reaches, alive for good when `owner` goes before it fires (a
-    window closed with a layout pass pending stayed in memory whole). A timer that is
-    `owner`'s child lets go of the callback with it."""
+    """Call `callback` on the GUI thread `ms` ms from now, unless `owner` is deleted first:
+    `QTimer.singleShot(ms, owner, callback)` keeps the callback alive for good when `owner`
+    goes first; a child timer lets go of it."""
     timer = QTimer(owner)
     timer.setSingleShot(True)
     timer.timeout.connect(callback)

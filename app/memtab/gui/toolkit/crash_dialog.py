@@ -1,7 +1,5 @@
-"""The dialog `CrashReporter` (`gui/toolkit/crash_reports.py`) shows uncaught errors in: what
-happened, the tracebacks, the log and "Copy details". Past `MAX_REPORTS_PER_DIALOG` errors
-are only counted (their tracebacks are in the log).
-"""
+"""The dialog `CrashReporter` shows uncaught errors in: what happened, the tracebacks, the log
+and "Copy details"; past `MAX_REPORTS_PER_DIALOG` errors are only counted."""
 
 from __future__ import annotations
 

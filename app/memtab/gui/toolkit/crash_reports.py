@@ -1,21 +1,6 @@
-"""Errors nobody caught are shown, not lost: `CrashReporter` routes them to a dialog with
-the traceback, the log and "Copy details" (`gui/toolkit/crash_dialog.py`).
-
-`CrashReporter.install()` (done by `run_app`) routes three kinds of failure to it, from
-any thread:
-
-- an exception escaping a slot or event handler on the GUI thread (`sys.excepthook`, which
-  PySide6 calls for them),
-- an exception ending a Python thread (`threading.excepthook`),
-- a background job (`gui/tasks/jobs.py`) failing with a defect rather than an error it
-  reports itself (`report_exception`; see `is_defect`).
-
-Every report is logged with its traceback. The dialog never comes as a storm: one is open
-at a time (later errors are added to it), and an error seen before in this session —
-same type, same place in the code — is only logged and counted. The dialog's module is
-loaded with the first dialog: the reporter is installed before the window's first paint,
-and a dialog's Qt classes cost that paint milliseconds.
-"""
+"""Errors nobody caught are shown, not lost: `CrashReporter` routes a slot's, a thread's or
+a job's defect to a dialog with the traceback and the log (`crash_dialog.py`), one dialog at
+a time, an error seen before only logged and counted."""
 
 from __future__ import annotations
 
@@ -28,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
-if TYPE_CHECKING:  # lazy: loaded with the first dialog (~8 ms the first paint saves)
+if TYPE_CHECKING:  # lazy: loaded with the first dialog, after the first paint
     from memtab.gui.toolkit.crash_dialog import CrashDialog
 
 logger = logging.getLogger(__name__)
@@ -37,12 +22,8 @@ _installed: CrashReporter | None = None
 
 
 def is_defect(error: BaseException) -> bool:
-    """Whether a job's exception is a defect worth a report, not a reported condition.
-
-    The errors Memtab defines (a missing workspace, a provider's refusal, a save conflict)
-    and OSError (a full disk, a permission) carry a message the job's owner shows; any
-    other exception (TypeError, KeyError, a library's error that escaped) is a bug.
-    """
+    """Whether a job's exception is a defect worth a report: Memtab's own errors and OSError
+    carry a message the job's owner shows; anything else is a bug."""
     if isinstance(error, OSError):
         return False
     module = type(error).__module__
@@ -50,10 +31,8 @@ def is_defect(error: BaseException) -> bool:
 
 
 def report_exception(where: str, error: BaseException) -> None:
-    """Report `error` (caught in `where`) to the installed reporter; any thread.
-
-    Without one (tests, the headless commands) this does nothing: the caller logs.
-    """
+    """Report `error` (caught in `where`) to the installed reporter, from any thread; without
+    one (tests, headless commands) nothing: the caller logs."""
     reporter = _installed
     if reporter is not None:
         reporter.report(where, type(error), error, error.__traceback__, log=False)
@@ -67,11 +46,8 @@ def _signature(exc_type: type[BaseException], tb: TracebackType | None) -> tuple
 
 
 class CrashReporter(QObject):
-    """Receives uncaught errors from any thread and shows them on the GUI thread.
-
-    With `show_dialogs=False` (`--screenshot`, no one to read a dialog) the tracebacks are
-    printed on stderr instead. `errors_seen` counts every report.
-    """
+    """Receives uncaught errors from any thread and shows them on the GUI thread (on stderr
+    with `show_dialogs=False`); `errors_seen` counts every report."""
 
     dialog_shown = Signal(object)  # the CrashDialog, when one opens
     _reported = Signal(str, object, str)  # where, signature, details: to the GUI thread
@@ -157,7 +133,7 @@ class CrashReporter(QObject):
             return
         if self._dialog is None:
             from memtab.gui.toolkit.crash_dialog import (
-                CrashDialog,  # lazy: ~8 ms, with the first crash
+                CrashDialog,  # lazy: with the first crash
             )
 
             # A window of its own: closing whatever dialog was active must not take it along.

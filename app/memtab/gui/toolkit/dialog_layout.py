@@ -1,14 +1,6 @@
-"""How Memtab's dialogs open and read: on the screen they open on, whole (`fit_to_screen`:
-a dialog's preferred size, no wider than the window it opens over — or the size the user
-last gave it — shrunk to that screen;
-`stack_when_narrow`: side-by-side panes one above the other on a narrow screen), wide
-enough for the window manager to show their whole title (`fit_to_title`), every button
-with an Alt+letter (`give_mnemonics`: Qt's standard ones have none outside GNOME), and
-the one layout of a dialog that asks for a short prose text (`lay_out_prose_dialog`), taller
-as a reason appears in it (`grow_to_fit`), and
-small dialogs with a close button only (`small_dialog`: a form or a question has no use
-for minimize or maximize; the big ones — lists, diffs, reviews — keep them).
-"""
+"""How Memtab's dialogs open: whole on their screen (`fit_to_screen`, `stack_when_narrow`),
+wide enough for their title (`fit_to_title`), an Alt+letter on every button
+(`give_mnemonics`), and the one layout of a short prose dialog (`lay_out_prose_dialog`)."""
 
 from __future__ import annotations
 
@@ -74,17 +66,16 @@ def shown_title(window: QWidget) -> str:
 
 def title_width(window: QWidget) -> int:
     """How wide `window` must be for its whole title to show in the title bar (title
-    bars use a bold font more often than not: measured bold)."""
+    bars use a bold font more often than not)."""
     font = QFont(window.font())
     font.setBold(True)
     return QFontMetrics(font).horizontalAdvance(shown_title(window)) + TITLE_BAR_ALLOWANCE
 
 
 def fit_to_title(window: QWidget) -> int:
-    """Make `window` at least as wide as its title needs (no wider than the screen).
-
-    Call it once the window's title and content are set: a QMessageBox rebuilds its
-    layout when its texts change. Returns the width asked for."""
+    """Make `window` at least as wide as its title needs (no wider than the screen), once
+    its title and content are set (a QMessageBox relays out as its texts change). Returns
+    the width asked for."""
     needed = min(title_width(window), available_geometry(window).width() - _SCREEN_MARGIN)
     if isinstance(window, QMessageBox):
         # A message box sizes itself to its layout when shown: widen the layout.
@@ -132,10 +123,8 @@ def give_mnemonics(box: QDialogButtonBox | QMessageBox) -> None:
 
 
 def give_menu_letters(menu: QMenu) -> None:
-    """Give each entry `menu` shows a letter no other of its entries has
-    (`components.window.mnemonics.menu_mnemonics`): Qt runs an entry by its letter only
-    when the letter is its alone. An action shown in two menus (the menu bar's and a row's)
-    gets its letter again from each as it opens."""
+    """Give each entry `menu` shows a letter no other of its entries has: Qt runs an entry
+    by its letter only when the letter is its alone."""
     shown = [a for a in menu.actions() if not a.isSeparator() and a.isVisible()]
     for action, text in zip(shown, menu_mnemonics([a.text() for a in shown]), strict=True):
         if action.text() != text:
@@ -143,11 +132,8 @@ def give_menu_letters(menu: QMenu) -> None:
 
 
 def room_for_mnemonics(widget: QWidget) -> None:
-    """Widen the labels in `widget` whose mnemonic's underline costs them width.
-
-    Qt measures a label's text kerned ("To" 13 px) but draws its underlined letter apart
-    from the rest, unkerned (14 px): the last letter was cut ("To" read "Tc" in Rename or
-    move). Call it once the labels have their texts and buddies."""
+    """Widen the labels in `widget` whose mnemonic's underline costs them width: Qt draws
+    the underlined letter unkerned, and the last letter was cut ("To" read "Tc")."""
     for label in widget.findChildren(QLabel):
         found = MNEMONIC.search(label.text())
         if found is None or label.buddy() is None:
@@ -166,9 +152,8 @@ def lay_out_prose_dialog(
     dialog: QDialog, above: QLabel, text_edit: QPlainTextEdit, accept_text: str, height: int
 ) -> None:
     """Lay out a dialog that asks for a short prose text: `above` says where it goes,
-    `text_edit` takes it — Tab goes on to the buttons, as prose has no use for a tab — and
-    the buttons are `accept_text` (with its Alt+letter, and Ctrl+Enter from the text, as
-    the editor saves) and Cancel."""
+    `text_edit` takes it (Tab goes on to the buttons), and the buttons are `accept_text`
+    (also Ctrl+Enter, as the editor saves) and Cancel."""
     text_edit.setTabChangesFocus(True)
     buttons = QDialogButtonBox(
         QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, dialog
@@ -275,10 +260,8 @@ def _fit_now(dialog: QDialog) -> None:
 
 
 def grow_to_fit(dialog: QDialog) -> None:
-    """Make a shown `dialog` tall enough for what its layout holds now at its width (a
-    reason that appeared under a field, a longer one), held to the screen's room; never
-    shorter. A dialog keeps the size it was shown at, and Qt squeezes a new line into it:
-    the rows above overlapped (Rename or move's From and To)."""
+    """Make a shown `dialog` tall enough for what its layout holds now at its width, held to
+    the screen's room, never shorter: Qt squeezes a new line into the shown size."""
     layout = dialog.layout()
     if layout is None or not dialog.isVisible():
         return  # `fit_to_screen` sizes it as it shows
@@ -305,15 +288,10 @@ def _note_size(dialog: QDialog) -> None:
 
 
 def fit_to_screen(dialog: QDialog, preferred: QSize, *, remember: str | None = None) -> None:
-    """Open `dialog`, every time it is shown, at `preferred` size (a 0 side: its size
-    hint's) no wider than the window it opens over — or, with `remember`, at the size the
-    user last gave it (kept in the UI state of the window it opens over, under that name)
-    — shrunk to the available geometry of the screen it opens on, its parent window's;
-    minimums that would outgrow that screen shrink to it. Qt then centres it over its
-    parent, wholly on that screen (`QDialog.adjustPosition`).
-
-    It is sized now too, so that laying it out while hidden (the review does) is done at
-    the size it shows at. One not remembered is a small dialog (`small_dialog`)."""
+    """Open `dialog`, every time it is shown, at `preferred` size (a 0 side: its size hint's)
+    no wider than the window it opens over — or, with `remember`, at the size the user last
+    gave it — shrunk to its screen's available geometry; Qt then centres it over its parent.
+    Sized now too, so a layout made while hidden is made at that size."""
     if remember is None:
         small_dialog(dialog)
     dialog.setProperty(_PREFERRED, QSize(preferred))

@@ -1,15 +1,6 @@
-"""Opening the file on disk in another program: the user's editor or the desktop default.
-
-Which program is `components.editor.external.editor_launch` ($VISUAL, $EDITOR, a terminal
-for terminal editors). The program runs in its own session, detached from Memtab (closing
-Memtab never closes the user's editor); for a few seconds its exit is watched, so an
-editor that fails at once (bad arguments, cannot open a display) is reported instead of
-vanishing. Without either variable the desktop's default application opens the file
-(`QDesktopServices`), and when there is none that is said too. Whatever the program
-writes, the watcher sees: the editor panel reloads or asks, as for any outside change.
-The editor's *Open in external editor* uses it, and so does the loads view for a file no
-source of Memtab's holds.
-"""
+"""Opening the file on disk in the user's editor (`components.editor.external.editor_launch`)
+or the desktop default, detached from Memtab, its exit watched for a few seconds so an
+editor failing at once is reported."""
 
 from __future__ import annotations
 
@@ -40,12 +31,8 @@ class _Launched:
 
 
 class ExternalOpener(QObject):
-    """Opens files in the user's editor and reports what went wrong.
-
-    Signals:
-        opened(str): what opened it ("vim (from $EDITOR) in x-terminal-emulator").
-        failed(str): a one-line reason nothing (or nothing lasting) opened.
-    """
+    """Opens files in the user's editor; `opened(str)` says what opened it, `failed(str)` why
+    nothing (lasting) did."""
 
     opened = Signal(str)
     failed = Signal(str)

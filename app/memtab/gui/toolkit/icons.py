@@ -1,8 +1,4 @@
-"""Small monochrome SVG icons from `resources/icons`, tinted to the palette.
-
-The SVGs are drawn in black; `tinted_icon` recolours them (e.g. to the muted text colour),
-so one file works in light and dark palettes.
-"""
+"""Small monochrome SVG icons from `resources/icons`, tinted to the palette."""
 
 from __future__ import annotations
 

@@ -1,19 +1,6 @@
-"""Where the keyboard came from: a panel a key opens takes it, Escape gives it back.
-
-A panel shown by its key (View → Check, File history, the Inbox's key) puts the keyboard in
-its list — else the next keys typed (↓, ↓, Enter) go on into the text the user left,
-inserting a line there — and remembers where it was; Escape inside the panel puts it back
-there (when that widget still shows; the panel stays open), and so does hiding the panel
-while it has the keyboard. Escape is the panel's own again once the keyboard went back,
-or when it came to the panel some other way (a click):
-
-    way_back = KeyboardReturn(dock)
-    way_back.take()        # after showing the dock: the keyboard in its first stop
-    way_back.give_back()   # Escape in it does this
-
-The panel's stop is its focus proxy when it has one, else the first widget inside it that
-Tab stops at (`gui.toolkit.widgets.tab_stops`).
-"""
+"""Where the keyboard came from: a panel a key opens takes it (else ↓, Enter go on into the
+text left), and Escape in the panel gives it back, `KeyboardReturn(dock).take()` /
+`.give_back()`."""
 
 from __future__ import annotations
 
@@ -45,12 +32,8 @@ def holds_keyboard(panel: QWidget) -> bool:
 
 
 class KeyboardReturn(QObject):
-    """A panel's way back for the keyboard (see the module docstring).
-
-    Signals:
-        returning(QWidget): the keyboard is about to go back to this widget (a narrow
-            Memory tab shows its pane first).
-    """
+    """A panel's way back for the keyboard; `returning(QWidget)`: the keyboard is about to go
+    back to that widget."""
 
     returning = Signal(QWidget)
 
@@ -72,12 +55,9 @@ class KeyboardReturn(QObject):
         return origin if origin is not None and isValid(origin) else None
 
     def take(self, stop: QWidget | None = None, *, came_from: QWidget | None = None) -> bool:
-        """Put the keyboard in the panel (in `stop`, else its own stop), remembering where
-        it was unless that is inside the panel; False when the panel has no stop. A stop
-        that does not show yet (a panel filled as it shows: the History's versions, once
-        the file's history is read) gets the keyboard as it shows, unless the keyboard
-        went elsewhere meanwhile. `came_from`: where the keyboard was before showing the
-        panel moved it (a narrow tab's pane switch hides the editor it was in)."""
+        """Put the keyboard in the panel (in `stop`, else its own), remembering where it was
+        unless inside the panel; False when the panel has no stop. A stop not shown yet gets
+        it as it shows. `came_from`: where it was before showing the panel moved it."""
         target = stop or keyboard_stop(self._panel)
         if target is None:
             return False

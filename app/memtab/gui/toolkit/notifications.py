@@ -1,10 +1,5 @@
-"""Desktop notifications: a short note the desktop shows outside Memtab's window.
-
-On Linux (and other freedesktop desktops) through the session bus's
-org.freedesktop.Notifications service, asynchronously — the GUI never waits for the
-desktop; elsewhere through a system-tray message. Where neither exists the note is only
-logged: a missing notification must never be an error.
-"""
+"""Desktop notifications: through freedesktop's bus, asynchronously, else a tray message,
+else only logged (a missing notification is never an error)."""
 
 from __future__ import annotations
 

@@ -1,17 +1,6 @@
-"""What Memtab's own row painters share, made with only the Qt classes the first paint needs.
-
-PySide builds every Python enum type of a Qt class the first time the class is used:
-QStyle's twenty cost ~48 M instructions (~9 ms), QGradient's five (which
-`QPainter.fillRect` and `QBrush(…)` build while they resolve their overloads) ~13 M. The
-tree paints its rows before anything else is shown (`gui/first_paint/boundary.py`), so the
-painters read a row's state from its view instead of `QStyleOptionViewItem.state` (a
-`QStyle.State`), draw the selection from the palette as Qt's common and Fusion styles do,
-and fill with `fill` — until that paint is done (`use_native_panels`, called by
-`gui/window/features.after_first_paint`). From then on `paint_row_panel` lets the widget's style
-draw a row's background, so selection and hover look native on every platform (Windows'
-and macOS' styles draw them their own way); under Fusion the two are the same pixels
-(tests/gui/test_paint.py).
-"""
+"""What Memtab's row painters share, with only the Qt classes the first paint needs: until
+that paint is done (`use_native_panels`) rows read their state from the view and `fill`
+(no QStyle or QGradient enums built); then the style draws them natively."""
 
 from __future__ import annotations
 

@@ -1,21 +1,6 @@
-"""A docked panel's Alt+letters, answered only while the keyboard is in the panel.
-
-A button's `&` letter is Qt's shortcut for the whole window. Two panels open together
-with one letter — Trust's and Check's Open (Alt+O), Trust's Side by side and History's
-Restore this version (Alt+S) — and Qt only moved the focus between the two buttons,
-pressing neither; a panel's letter pressed in the editor pressed the panel's button.
-
-`PanelLetters(panel)` takes the panel's buttons' letters off the window (a button keeps
-its underlined letter, drawn, but not Qt's window-wide shortcut) and answers Alt+letter
-itself while the focus is in the panel: the visible, enabled button of the panel whose
-text underlines the letter is pressed. Like the registry's claimed keys
-(`gui.actions.ActionRegistry`), the letter is taken before the window's shortcuts are
-looked up, so in the panel its own letter wins over a window-wide key of that letter (the
-conflict bar's Alt+M while a conflict shows); elsewhere the window's key works as before.
-
-Qt gives a button its window-wide letter again whenever its text is set: a text set after
-the panel was built goes through `set_text`.
-"""
+"""A docked panel's Alt+letters, answered only while the keyboard is in the panel: two open
+panels sharing a letter (Trust's and Check's Alt+O) pressed neither. A text set after the
+panel was built goes through `set_text` (Qt gives the letter back to the window)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
-"""`FittedTree` and `FittedTable`: a tree of items and a table over a model, whose one
-stretching column keeps room when the view is narrow (`ColumnFitter`); `RowList`, the
-plain sortless list of rows the history screens and a consolidation plan's review show
-(versions, runs, deleted files, ops).
-
-Apart from `widgets.py`, which the first paint imports: a Qt class imported by name builds
-its enum types there (`gui/first_paint/boundary.py`).
-"""
+"""`FittedTree` and `FittedTable`, whose one stretching column keeps room when the view is
+narrow (`ColumnFitter`); `RowList`, the plain sortless list the history screens show.
+Apart from `widgets.py` so the first paint builds none of these classes' enums."""
 
 from __future__ import annotations
 
@@ -57,9 +52,7 @@ def fitted_widths(
 
 class ColumnFitter:
     """Fits a view's columns: each as wide as its contents but `stretch`, which takes the
-    rest; when the view is narrow, the columns not `whole` give up width for it
-    (`fitted_widths`). The view never scrolls sideways: a cell too narrow is elided. The
-    view answers its `sizeHintForColumn` with `size_hint`."""
+    rest; when narrow, the columns not `whole` give up width (`fitted_widths`), elided."""
 
     def __init__(self, view: QTreeView, *, stretch: int, whole: Collection[int] = ()) -> None:
         """Fit the columns `view` has now (`stretch` may count from the end, as -1)."""
@@ -111,12 +104,9 @@ class ColumnFitter:
         self._naturals = None
 
     def _natural_widths(self) -> list[int]:
-        """How wide each column's contents and label are (0 for the stretching one).
-
-        Measured once for the rows in view until they or the model change: a resize asks
-        for every column, several times over, and each measure asks the model for each
-        cell's text, font, icon... (a 20,000-event trace's resize step: 1.71× → 1.45× the
-        same table with fixed widths)."""
+        """How wide each column's contents and label are (0 for the stretching one),
+        measured once for the rows in view until they or the model change: a resize asks
+        for every column several times over."""
         view = self._view
         header = view.header()
         count = header.count()
@@ -166,11 +156,8 @@ class FittedTree(QTreeWidget):
 
 
 class FittedTable(QTreeView):
-    """A flat, row-selecting table over a model, whose columns a `ColumnFitter` fits:
-    `set_model` says which column stretches for each model it shows.
-
-    Its models can be huge (a trace's thousands of events, described as they are shown):
-    a column's natural width is measured over the rows in view, not the first 1,000."""
+    """A flat, row-selecting table over a model, whose columns a `ColumnFitter` fits; a
+    column's natural width is measured over the rows in view (a trace's model is huge)."""
 
     def __init__(self, name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -1,9 +1,5 @@
 """How much of a screen a window may take: its available geometry less the window frame.
-
-The main window's first geometry (`gui.first_paint.geometry`) and every dialog's size
-(`gui.toolkit.dialog_layout.fit_to_screen`) are held to it. QtCore only: the window imports it
-before its first paint.
-"""
+QtCore only: the window imports it before its first paint."""
 
 from __future__ import annotations
 

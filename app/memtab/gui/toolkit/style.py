@@ -1,10 +1,5 @@
-"""The GUI's shared style: colours derived from the current palette, for every tab.
-
-Nothing here hard-codes a background: accents are blended into the palette's own window
-and base colours, which keeps bars, diff lines and highlighting muted in both themes.
-Muted (secondary) text has one definition, `muted`; `muted_text` applies it to a
-palette and `mute` to a widget.
-"""
+"""The GUI's shared style: accents blended into the current palette (no hard-coded
+background) and one definition of muted text (`muted`, `muted_text`, `mute`)."""
 
 from __future__ import annotations
 
@@ -64,18 +59,14 @@ def muted_text(palette: QPalette) -> QColor:
 
 def set_style_sheet(widget: QWidget, sheet: str) -> None:
     """Give `widget` the style sheet `sheet` unless it has it already: Qt polishes a widget
-    again whenever its sheet is set, to the same text too (~50 µs a label, more once shown),
-    and the footer, the editor's state line and the find bar set theirs on every refresh."""
+    again whenever its sheet is set, and some widgets set theirs on every refresh."""
     if widget.styleSheet() != sheet:
         widget.setStyleSheet(sheet)
 
 
 def mute(widget: QWidget) -> None:
-    """Draw a widget's text as secondary text, following palette switches by itself.
-
-    (The palette's placeholder-text role: a widget that repaints on palette changes
-    anyway can use `muted_text` with a style sheet instead.)
-    """
+    """Draw a widget's text as secondary text (the palette's placeholder role), following
+    palette switches by itself."""
     widget.setForegroundRole(QPalette.ColorRole.PlaceholderText)
 
 

@@ -1,13 +1,5 @@
-"""Small widgets more than one tab uses: labels that never set the window's minimum width.
-
-A label showing a path or free text must never set the window's minimum width: a QLabel
-asks for its whole text (a wrapped one for its longest word, e.g. a path), and a layout
-passes that up until the window grows past the screen. `ElidedLabel` (one line, elided
-in the middle, whole text in the tooltip) and `WrappedLabel` (wraps, cuts a long word at
-the edge) ask for nothing. Dialogs' sizes and
-buttons are `gui/toolkit/dialog_layout.py`'s; text fields' undo and redo
-`gui/toolkit/text/text_fields.py`'s.
-"""
+"""Small widgets more than one tab uses: `ElidedLabel` and `WrappedLabel`, labels that never
+set the window's minimum width (a QLabel asks for its whole text, a path past the screen)."""
 
 from __future__ import annotations
 
@@ -23,11 +15,8 @@ MAX_HINT_WIDTH = 640  # an elided label never asks for more (dialogs open at a s
 
 
 class ElidedLabel(QLabel):
-    """A one-line label that elides its text in the middle to fit (paths keep both ends);
-    the tooltip holds it all.
-
-    It asks for its whole text (up to `MAX_HINT_WIDTH`) where there is room, and for
-    only `min_width` where there is not: it never sets its window's minimum width."""
+    """A one-line label elided in the middle to fit (paths keep both ends), whole in its
+    tooltip; it never sets its window's minimum width."""
 
     def __init__(
         self,
@@ -38,10 +27,8 @@ class ElidedLabel(QLabel):
         max_hint: int = MAX_HINT_WIDTH,
         elide: Qt.TextElideMode = Qt.TextElideMode.ElideMiddle,
     ) -> None:
-        """A selectable label that may shrink to `min_width` (0: it may be squeezed away,
-        eliding to a stub) and asks for at most `max_hint` (less: it takes what the
-        layout has left rather than claiming it); `elide`: where the text is cut (a
-        sentence reads better cut at its end)."""
+        """A selectable label that may shrink to `min_width` and asks for at most `max_hint`;
+        `elide`: where the text is cut."""
         super().__init__(parent)
         self._full_text = ""
         self._min_width = min_width
@@ -114,10 +101,8 @@ class WrappedLabel(QLabel):
 
 
 def tab_stops(container: QWidget) -> list[QWidget]:
-    """The widgets inside `container` that Tab stops at, in the order they were made and
-    placed — Qt's own focus order within a part built at once — found by `findChildren`
-    rather than by walking the window's whole focus chain from Python (slow, and every
-    widget passed gets a wrapper PySide may drop while Qt still uses the widget)."""
+    """The widgets inside `container` that Tab stops at, in Qt's focus order within it, found
+    by `findChildren` (walking the focus chain from Python is slow and wraps every widget)."""
     tabbing, window = Qt.FocusPolicy.TabFocus, container.window()
     return [
         w

@@ -1,13 +1,6 @@
-"""The review of Combine into… for whole files: what it proposes, read and edited before
-anything changes (`components.trust.combining`).
-
-Where the group goes — each file, the one Consolidate now would keep first (with what makes
-it the better file: its description, its uses, its pin), or a new file in mux's global
-memory — then each file beside the text to keep (`ThreeWayView`: the kept file and the ones
-taken out above, every line either says, once, below), which the user edits. **Combine**
-asks for it (`combine_requested`), **Cancel** (or Escape) changes nothing. Choosing another
-file to keep starts its text again. Opened with `open()`: the window goes on meanwhile.
-"""
+"""The review of Combine into… for whole files (`components.trust.combining`): where the group
+goes (a file, or a new one in mux's global memory) and each file beside the text to keep
+(`ThreeWayView`), edited before anything changes; Combine asks, Cancel changes nothing."""
 
 from __future__ import annotations
 
@@ -36,11 +29,8 @@ from memtab.gui.toolkit.widgets import WrappedLabel
 
 
 class CombineDialog(QDialog):
-    """What Combine proposes, to accept, edit or cancel (see the module doc).
-
-    Signals:
-        combine_requested(object, str): (the `CombineChoice`, the text to keep).
-    """
+    """What Combine proposes; `combine_requested(object, str)`: the `CombineChoice` and the
+    text to keep."""
 
     combine_requested = Signal(object, str)
 

@@ -1,25 +1,6 @@
-"""Memory every agent can trust, in the window (issue 72 points 2, 3, 5 and 7).
-
-`TrustFeature` finds the home's duplicates, contradictions and leaks in one read
-(`operations.trust.window.WindowTrust`) on the job service's runs lane — once the Memory tab
-shows its first scan, and after every change the watcher reports that may change what
-it finds (debounced: `RECOMPUTE_DELAY_MS` after the last) — and shows them in two places:
-
-- **The room** the editor shows with no file open (`room.RoomView`, held by the editor's
-  `EmptyRoom`): what needs the user — what each agent changed since they last looked
-  (the badges), the Inbox, what the check finds stale, and the three — each item Enter or
-  a click from its file and line; View → What needs you (Alt+3) puts the keyboard there.
-- **The Trust panel** (View → Trust, Ctrl+Shift+T: a dock below, built when first shown;
-  its key puts the keyboard in its list, Escape gives it back; pressed with the keyboard
-  in the panel, it closes it — a toggle, as View → Check's key is): every finding, its places
-  a row each; Combine into… (whole files: their combined text reviewed first,
-  `combine_dialog`), Keep, Side by side, Move (`components.trust.changes`, run on the lane,
-  each one step of Edit → Undo).
-
-What it needs of the other features is handed in by the composition as small protocols:
-where the room goes, the badges, the Inbox's count, the check's reports, and how to open
-another agent's file by its row key.
-"""
+"""Memory every agent can trust, in the window: `TrustFeature` finds the home's duplicates,
+contradictions and leaks (`operations.trust.window.WindowTrust`) on the runs lane as the home
+changes, and shows them in the room (what needs you) and the Trust panel."""
 
 from __future__ import annotations
 
@@ -125,10 +106,8 @@ class TrustFeature(QObject):
         in_background: bool = True,
         parent: QObject | None = None,
     ) -> None:
-        """`show_room`: show the pane the room is in (the editor's, when the window is
-        narrow and shows one pane at a time); the memory is looked at once the window has
-        started unless not `in_background` (then when the panel or the room is asked for,
-        and after changes from then on)."""
+        """`show_room`: show the room's pane (a narrow window shows one at a time); the memory
+        is looked at once the window has started unless not `in_background`."""
         super().__init__(parent)
         self._context = context
         self._shell = shell
@@ -247,9 +226,8 @@ class TrustFeature(QObject):
         self._jobs().submit_latest(FIND_KEY, self._engine.find)
 
     def toggle_panel(self) -> None:
-        """View → Trust: show the panel with the keyboard in it (shown already, the keyboard
-        elsewhere: put it there) — or, pressed with the keyboard in it, close it, the
-        keyboard going back where it came from; a checked entry in View, as Check's."""
+        """View → Trust: show the panel with the keyboard in it, or, pressed with the keyboard
+        in it, close it and give the keyboard back (a toggle, as Check's)."""
         if self.dock.isVisible() and holds_keyboard(self.dock):
             self._way_back.give_back_if_held()
             self.dock.hide()

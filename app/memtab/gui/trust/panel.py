@@ -1,13 +1,6 @@
-"""The Trust panel (View → Trust): every duplicate group, contradiction and leak.
-
-A tree of three parts — Said twice, Disagreeing, In the wrong place —, each finding a row
-and each of its places (a file and line) a row under it: Enter or a double-click on a
-place opens it there. The buttons act on the finding selected (or the one a selected
-place is of): Open, Combine into… and Keep for duplicates, Side by side for a
-contradiction, Move to where a leak belongs. The box under the tree says why the finding
-was found. Its key puts the keyboard in it, Escape gives it back (the feature's
-`KeyboardReturn`); Ctrl+Z there is Edit → Undo (`undo_requested`).
-"""
+"""The Trust panel (View → Trust): a tree of Said twice, Disagreeing and In the wrong place,
+each finding with a row per place (Enter opens it), buttons acting on the finding selected,
+and why it was found; Ctrl+Z in it is Edit → Undo (`undo_requested`)."""
 
 from __future__ import annotations
 
@@ -51,10 +44,8 @@ _TAKEN = {
     for text in (*(title for _menu, title in MENUS), *_BUTTONS)
     if (letter := mnemonic(text)) is not None
 }
-"""Letters Move's may not have: the menu bar's (Alt+F in the panel opens File) and the
-panel's other buttons'. The panel's letters are its own where the keyboard is in it
-(`toolkit.panel_letters`): the conflict bar's Alt+M and Alt+T, while a conflict shows,
-work everywhere else."""
+"""Letters Move's may not have: the menu bar's and the panel's other buttons' (the panel's
+letters are its own only while the keyboard is in it: `toolkit.panel_letters`)."""
 
 FOUND_ROLE = Qt.ItemDataRole.UserRole + 1
 PLACE_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -62,15 +53,9 @@ Found = DuplicateGroup | Contradiction | Leak
 
 
 class TrustPanel(QWidget):
-    """The panel (see the module doc).
-
-    Signals:
-        open_requested(Target): a place to open at its line.
-        combine_requested(DuplicateGroup), keep_requested(DuplicateGroup),
-        side_by_side_requested(Contradiction), move_requested(Leak): the buttons.
-        undo_requested(bool): Ctrl+Z (False) or Ctrl+Shift+Z (True) in the panel: Edit →
-            Undo or Redo, which take its actions back (the tree's keys elsewhere).
-    """
+    """The panel. Signals: open_requested(Target); combine_requested, keep_requested
+    (DuplicateGroup), side_by_side_requested(Contradiction), move_requested(Leak) for the
+    buttons; undo_requested(bool): Ctrl+Z (False) or Ctrl+Shift+Z (True) in the panel."""
 
     open_requested = Signal(object)
     combine_requested = Signal(object)

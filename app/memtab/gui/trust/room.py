@@ -1,10 +1,6 @@
-"""The room the editor shows with no file open: what needs the user (issue 72 point 7).
-
-One list, read top to bottom and walked with the keys: each section's title and count
-(`components.trust.room.RoomSection`), then its items; Enter or a click on an item opens
-its file at its line (or its panel), on a section's title its panel. What it shows is
-worked out without Qt (`room_sections`); this only draws it.
-"""
+"""The room the editor shows with no file open: what needs the user, one list of sections
+(`components.trust.room.room_sections`, Qt-free) and their items; Enter or a click opens an
+item at its line, a section's title its panel."""
 
 from __future__ import annotations
 
@@ -28,11 +24,7 @@ TARGET_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 class RoomView(QWidget):
-    """What needs the user, as one list (see the module doc).
-
-    Signals:
-        open_requested(Target): an item was chosen (Enter, a click).
-    """
+    """What needs the user, as one list; `open_requested(Target)`: an item chosen."""
 
     open_requested = Signal(object)
 

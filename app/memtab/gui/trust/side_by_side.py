@@ -1,10 +1,5 @@
-"""A contradiction's two files side by side, each at its line, the newer one named.
-
-Read-only: each side has an Open button that opens its file at its line in the editor
-(where it is changed, with history). Escape closes it. It opens whole on its screen, at
-the size the user last gave it (`fit_to_screen`), the two files one above the other when
-narrow (`stack_when_narrow`).
-"""
+"""A contradiction's two files side by side (one above the other when narrow), each at its
+line, the newer one named; read-only, each side's Open opens it in the editor."""
 
 from __future__ import annotations
 
@@ -33,11 +28,7 @@ STACK_BELOW = 700
 
 
 class SideBySideDialog(QDialog):
-    """Both files of a contradiction (see the module doc).
-
-    Signals:
-        open_requested(Target): a side's Open.
-    """
+    """Both files of a contradiction; `open_requested(Target)`: a side's Open."""
 
     open_requested = Signal(object)
 

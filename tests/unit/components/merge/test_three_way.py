@@ -3,8 +3,7 @@ place beside the others, and what Keep both keeps (no Qt)."""
 
 from __future__ import annotations
 
-from memtab.components.merge import words
-from memtab.components.merge.three_way import three_way_texts
+from memtab.components.merge.three_way import MAX_WORDS, three_way_texts
 
 BASE = b"# Notes\nThe quick brown fox jumps over the lazy dog.\nend\n"
 
@@ -40,7 +39,7 @@ def test_keep_both_is_every_line_of_each_the_shared_ones_once() -> None:
 
 
 def test_a_line_too_long_to_compare_word_by_word_keeps_its_tint_alone() -> None:
-    long = " ".join(f"w{n}" for n in range(words.MAX_WORDS + 1))
+    long = " ".join(f"w{n}" for n in range(MAX_WORDS + 1))
     base = f"{long}\n".encode()
     texts = three_way_texts(base, base.replace(b"w7 ", b"x7 "), base)
     assert texts.mine_changed == {0} and texts.mine_words == {}

@@ -1,7 +1,6 @@
 """A diff with its legend: `DiffPane` frames the one `DiffView` with what its two sides are
 (`− version of 12:03 · + now`) and the counts; the History panel, Runs…, a revert's refusals
-and the review of a consolidation plan all show their diffs in it.
-"""
+and the review of a consolidation plan all show their diffs in it."""
 
 from __future__ import annotations
 

@@ -1,12 +1,5 @@
-"""A coloured rendering of a unified diff between the file on disk and the editor's draft.
-
-`components.text_diff.compute_diff` computes it on a worker thread; `DiffView` renders the
-rows `components.text.diff_rows` makes of the result, and `DiffDialog` frames it with the
-choices the editor offers (e.g. Keep both / Keep mine / Keep theirs). "Keep both" is
-enabled once the three-way merge computed with the diff came out clean; otherwise the
-dialog says where both sides changed the same lines. Enter never picks a choice that drops
-a change: it merges (when clean) or closes.
-"""
+"""A coloured rendering of a unified diff (`components.text.diff_rows`), and `DiffDialog`
+with the editor's choices; Enter never picks a choice that drops a change."""
 
 from __future__ import annotations
 
@@ -163,11 +156,8 @@ class DiffView(QPlainTextEdit):
 
 
 class DiffDialog(QDialog):
-    """A window showing a diff, with the editor's choices as buttons.
-
-    Signals:
-        action_triggered(str): the id of the choice clicked (the dialog then closes).
-    """
+    """A window showing a diff, with the editor's choices as buttons; `action_triggered(str)`:
+    the choice clicked (the dialog then closes)."""
 
     action_triggered = Signal(str)
 

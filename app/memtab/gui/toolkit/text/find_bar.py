@@ -1,17 +1,6 @@
-"""A find bar: find, find next/previous and replace in a `QPlainTextEdit` — the editor's
-source, a trace dump's raw JSON (read-only: no replace).
-
-`open()` (Ctrl+F) shows it with the selected text (or the last query) and selects the
-first match from the cursor; Enter and F3 go to the next match, Shift+Enter and Shift+F3
-to the previous one, wrapping around; every match is highlighted and the bar says
-"3 of 12". `open(replace=True)` (Ctrl+H) also shows the replace row: Replace changes
-the selected match (one undoable edit) and moves on, Replace all changes every match in
-one undoable edit. Esc — in the bar or in the text — closes the bar, takes its
-highlights away and gives the text back the focus.
-
-Where a query matches, which match is next and what the count says is
-`components.text.find_state` (Qt-free); this moves Qt's cursor and paints.
-"""
+"""A find bar for a `QPlainTextEdit`: Ctrl+F finds, Enter/F3 and Shift+Enter/Shift+F3 go to
+the next and previous match, Ctrl+H replaces (one undoable edit), Esc closes and gives the
+text the focus back. The matching is `components.text.find_state`'s (Qt-free)."""
 
 from __future__ import annotations
 
@@ -51,11 +40,7 @@ _REFRESH_DELAY_MS = 150  # re-find after typing in the text pauses
 
 
 class FindBar(QFrame):
-    """Find (and replace) in a `QPlainTextEdit` (see the module docstring).
-
-    Signals:
-        closed(): the bar was closed (the text has the focus again).
-    """
+    """Find (and replace) in a `QPlainTextEdit`; `closed()`: the text has the focus again."""
 
     closed = Signal()
 

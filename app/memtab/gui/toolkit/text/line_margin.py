@@ -1,16 +1,6 @@
-"""A strip beside a text widget's lines, for features that say something per line.
-
-`LineMargin(text_edit, side)` attaches itself to any `QPlainTextEdit`: while shown it
-takes its width of the text viewport's margin on its side (left or right) and follows the
-text's scrolling and size. Margins of one side stand side by side, in their `order`
-(lower: farther from the text) — the editor's line numbers, then blame's gutter. A
-subclass paints the lines `visible_lines()` gives and finds the line under the mouse with
-`line_at(y)`; the line numbers, the blame gutter and the check's marks are three.
-
-What a margin says is about the lines as they were when it was told (`follow_lines`):
-while the user types, the lines a margin shows follow the text
-(`components.text.told_lines`).
-"""
+"""A strip beside a text widget's lines for features that say something per line (line
+numbers, blame's gutter, the check's marks); margins of one side stand in their `order`,
+and follow the text's edits (`components.text.told_lines`)."""
 
 from __future__ import annotations
 

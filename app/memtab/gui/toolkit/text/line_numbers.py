@@ -1,12 +1,5 @@
-"""The editor's line numbers, a strip on the left of its text, and going to a line.
-
-`LineNumbers(text_edit)` is a `LineMargin` farthest from the text (blame's gutter, when
-shown, stands between it and the text): each line's number as the text is now, the
-cursor's line in the text's colour, the others muted; a click selects the line. It is
-as wide as the last line's number (two digits at least), and widens as the text grows.
-`go_to(text_edit, line, column)` puts the cursor on a line (1-based), brings it into view
-and gives the text the keyboard: Go to line (Ctrl+G) and Go to the cut use it.
-"""
+"""The editor's line numbers, the margin farthest from the text (a click selects the line),
+and `go_to` a line (Go to line, Go to the cut)."""
 
 from __future__ import annotations
 

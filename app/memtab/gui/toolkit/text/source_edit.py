@@ -1,20 +1,6 @@
-"""The Markdown source's text widget: a `QPlainTextEdit` with the keys of a code editor.
-
-- Redo is Ctrl+Shift+Z and Ctrl+Y on every desktop (`widgets.REDO_KEYS`: on X11 Qt's
-  own Redo is Ctrl+Shift+Z only; the description field gets both by `give_redo_keys`).
-- Tab never traps the keyboard. In the frontmatter, where a tab character is invalid YAML,
-  Tab and Shift+Tab move the focus on (and back); elsewhere they indent, unless "Tab moves
-  focus" is on (Ctrl+M, as in VS Code), which makes them move the focus everywhere.
-  The mode is one for the whole application, as VS Code's is. A text with Qt's
-  `tabChangesFocus` (in a dialog) always moves the focus.
-- One key, one meaning: a key of the window's (Ctrl+D: Pin) is never the text's own, as in
-  every text field (`text_fields.keep_window_keys_from_fields`).
-- Indenting is a code editor's: Tab on a selection over several lines indents each of
-  them (Qt's would replace the selection by a tab), Shift+Tab outdents the lines it
-  touches (Qt's does nothing) — each one undo step.
-
-What Tab does, and how far the frontmatter reaches, is `components.text.source_keys`.
-"""
+"""The Markdown source's text widget, with a code editor's keys: Ctrl+Y and Ctrl+Shift+Z redo,
+Tab indents lines but never traps the keyboard (frontmatter, Ctrl+M, dialogs), a window's key
+is never the text's (`components.text.source_keys`)."""
 
 from __future__ import annotations
 

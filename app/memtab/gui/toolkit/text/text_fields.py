@@ -1,18 +1,6 @@
-"""Text fields and their typing: `focused_text_field` is the field Edit → Undo and Redo act
-on, `REDO_KEYS` redo in a field on every desktop (`give_redo_keys` for a line edit), and
-`WINDOW_KEYS` are never a field's own.
-
-One key, one meaning, in every text field of every window and dialog: Qt's X11 bindings
-make Ctrl+D a field's Delete (the next character goes), while it is the window's Pin.
-`keep_window_keys_from_fields()` makes it one rule for the whole application: the field
-that takes the keyboard (any line edit, plain or rich text, spin box or combo box — the
-editor's text, a dialog's, Qt's own in a QInputDialog) leaves `WINDOW_KEYS` to the
-window's shortcuts, and, where none takes them (a dialog, Pin disabled), to nothing. So
-does an Alt+letter (`is_alt_letter`): Qt's fields type its letter when no shortcut takes
-it — Alt+O in the open file, no panel's Open there, put an "o" into the memory. Only
-the fields the focus reaches are watched: an application-wide event filter would run
-Python for every event of every widget.
-"""
+"""Text fields' keys: `focused_text_field` (what Edit → Undo acts on), `REDO_KEYS`, and
+`keep_window_keys_from_fields`, which leaves `WINDOW_KEYS` and Alt+letters to the window
+(Qt's X11 Ctrl+D deleted a character instead of Pin)."""
 
 from __future__ import annotations
 

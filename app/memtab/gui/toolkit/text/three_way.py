@@ -1,23 +1,6 @@
-"""The three-way view: the common version, mine and theirs side by side, and the text to keep.
-
-One widget for every conflict a person resolves by hand — a file two machines changed
-on the same lines (sync), a file-sync tool's conflict copy beside its original, the
-editor's draft against the file on disk:
-
-    view = ThreeWayView()
-    view.set_texts(three_way_texts(base, mine, theirs))   # prepared on a worker
-    text = view.merged_text()                              # what the person kept
-
-The upper panes are read-only; each side's lines that differ from the common version
-(from the other side, when there is none) are tinted, and the words that changed in them
-marked more strongly (both prepared on the worker: a 100 KB file is common). Every pane
-wraps its lines (memories are long lines); the upper ones scroll together, line for line,
-so the lines one change touched stay side by side however each pane wraps. The lower
-pane starts with the clean merge when there is one, else with "mine", and is edited
-freely; `show_both` puts Keep both's result there, to be seen before it is kept. The
-buttons that decide belong to the caller (each conflict decides its own way). What the
-view says, and which lines face each other, is `components.text.three_way_view`.
-"""
+"""The three-way view every hand-resolved conflict uses: the common version, mine and theirs
+above (tinted, changed words marked, wrapping and scrolling together line for line), the text
+to keep below. What it says is `components.text.three_way_view`."""
 
 from __future__ import annotations
 
@@ -139,11 +122,7 @@ def _mark(
 
 
 class ThreeWayView(QWidget):
-    """Three texts above, the one to keep below (see the module docstring).
-
-    Signals:
-        merged_edited(): the person changed the text to keep.
-    """
+    """Three texts above, the one to keep below; `merged_edited()`: the person changed it."""
 
     merged_edited = Signal()
 
