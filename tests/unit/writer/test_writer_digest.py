@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from memtab.writer.job.run import load_writer_events
-from memtab.writer.offline.answers import facts_in, facts_in_reports, stands_alone
+from memtab.writer.offline.answers import facts_in, stands_alone
 from memtab.writer.offline.asked import decisions_in, goal_in
 from memtab.writer.offline.directives import directives_in
 from memtab.writer.offline.extract import TranscriptDigest, WorkflowTool, extract_findings
@@ -110,20 +110,11 @@ def test_a_japanese_connective_is_not_part_of_the_fact() -> None:
 def test_a_sub_agent_report_is_read_where_the_parent_receives_it() -> None:
     report = "Findings:\n- The API only works with `api_version=2` because v1 was removed."
     findings = extract_findings(
-        [
-            calls(tool("Task", {"prompt": "look into the API"}, output=report)),
-            user(
-                "<task-notification>\n<status>completed</status>\n<result>"
-                "The staging server runs on port 8443 (`deploy/staging.env`).</result>\n"
-                "</task-notification>"
-            ),
-        ]
+        [calls(tool("Task", {"prompt": "look into the API"}, output=report))]
     )
     assert findings.findings == [
         "The API only works with `api_version=2` because v1 was removed.",
-        "The staging server runs on port 8443 (`deploy/staging.env`).",
     ]
-    assert facts_in_reports("no notification here `x` requires `y`") == []
 
 
 # --- the user's answers and goal ------------------------------------------------------

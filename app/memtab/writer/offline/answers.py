@@ -286,11 +286,6 @@ _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]")
 _NOT_ASCII_PROSE = re.compile(r"[^\x00-\x7f“”‘’—–…→]")
 _PROSE_WORD = re.compile(r"[^\W\d_]{2,}")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])|(?<=[。！？])")
-# A notification's result, looked for up to the next notification (each one without a result
-# read the rest of the text again: quadratic); a result is still found once.
-_TASK_RESULT = re.compile(
-    r"<task-notification>(?:(?!<task-notification>).)*?<result>(.*?)(?:</result>|\Z)", re.DOTALL
-)
 _AGENT_TOOL = re.compile(r"^(?:task|agent|spawn_agent|subagent|dispatch_agent)$", re.I)
 
 
@@ -311,15 +306,6 @@ def is_agent_report(call: TranscriptToolCall) -> bool:
         return False
     kind = call.input.get("subagent_type") if isinstance(call.input, dict) else None
     return kind not in _NO_FINDINGS_AGENTS
-
-
-def facts_in_reports(user_text: str) -> list[str]:
-    """Facts in the results of background sub-agents, which reach the parent as a
-    `<task-notification>` message."""
-    found: list[str] = []
-    for report in _TASK_RESULT.findall(user_text):
-        found += [fact for fact in facts_in_text(report, concluded=True) if fact not in found]
-    return found
 
 
 def facts_in_text(text: str, *, concluded: bool = False) -> list[str]:

@@ -60,7 +60,6 @@ from memtab.writer.offline.answers import (
     FIRM_WEIGHT,
     best_facts,
     fact_weight,
-    facts_in_reports,
     facts_in_text,
     is_agent_report,
 )
@@ -274,8 +273,6 @@ class TranscriptDigest:
         # The user's own rule is kept in every language `directives` reads: its words are
         # the user's, not the writer's judgement (`language`, docs/formats.md §10.2).
         self._keep(self._directives, directives_in(text), "directive", origin)
-        reported = facts_in_reports(text)
-        self._keep_facts(reported, origin, told_the_user=False, report=True)
 
     def _call(self, call: TranscriptToolCall, origin: str) -> None:
         if is_question(call):
