@@ -35,7 +35,7 @@ conservative — a memory file full of noise is worse than a short one:
   (`solved_problems`). A command run in another repository (`git -C ~/dotfiles commit`) is not the
   project's: neither its hooks nor its failures are noted.
 - Findings: facts about the project the agent stated — in its answers or a sub-agent's
-  report — in any of the eight languages (`answers`); the session's surest few
+  report — in English, Japanese or Portuguese (`answers`); the session's surest few
   (`answers.best_facts`), and of a report only firm ones. Surest of all: a memory the agent
   saved itself (Claude Code's auto-memory file, `agent_memory`), in any language — a
   directive when its type is `feedback`.
