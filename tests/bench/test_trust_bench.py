@@ -46,8 +46,8 @@ from bench.homes import HOME_20K, build_home, relative, scope_roots
 from bench.table import Row, record
 from memtab.check.engine import CheckEngine
 from memtab.cli.main import main
+from memtab.components.jobs import JobContext
 from memtab.kept.per_file import cache_file_for
-from memtab.operations.job import JobContext
 from memtab.operations.trust.window import WindowTrust
 from memtab.sources.claude.source import encode_project_path
 from memtab.store.home import Home

@@ -12,11 +12,11 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
+from memtab.components.jobs import JobContext
 from memtab.gui.tasks.runner import TaskRunner
 from memtab.gui.toolkit.crash_dialog import MAX_REPORTS_PER_DIALOG
 from memtab.gui.toolkit.crash_reports import CrashReporter, is_defect
 from memtab.logs import setup_logging
-from memtab.operations.job import JobContext
 from memtab.store.scopes.memory import NotFoundError
 
 WAIT_MS = 5000

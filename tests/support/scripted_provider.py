@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 
-from memtab.llm.types import Message, ModelReply, ProviderError, ToolSpec
+from memtab.llm.types import Message, ModelReply, ProviderError, ToolCall, ToolSpec
 
 
 class ScriptedProvider:
@@ -55,3 +55,24 @@ class ScriptedProvider:
         if self.fail is not None:
             raise self.fail
         return self.replies.pop(0) if self.replies else ModelReply("done")
+
+
+def reading_first(replies: Iterable[ModelReply]) -> list[ModelReply]:
+    """`replies` after one that views the memory root and every file their `memory` calls
+    change, as a model that reads before it changes does: a consolidation refuses a
+    model's change to a file its run has not viewed."""
+    replies = list(replies)
+    paths: list[str] = ["/memories"]
+    for reply in replies:
+        for call in reply.tool_calls:
+            arguments = call.arguments or {}
+            if call.name != "memory" or arguments.get("command") == "create":
+                continue
+            path = arguments.get("old_path") or arguments.get("path")
+            if isinstance(path, str) and path not in paths:
+                paths.append(path)
+    views = tuple(
+        ToolCall(f"read-{index}", "memory", {"command": "view", "path": path})
+        for index, path in enumerate(paths)
+    )
+    return [ModelReply("", views), *replies]

@@ -77,6 +77,8 @@ REDACTION = {
     "square_token": F("", "sq0atp-x "),
     "digitalocean_token": F("", "dop_v1_x "),
     "secret_named_value": F("token", " ", "x"),
+    "secret_in_prose": F("token", " for a", " is x"),
+    "short_password": F("", "password: ", "x"),
     "named_key": F("", "a_key=Aa1"),
 }
 
@@ -199,13 +201,13 @@ WORST: dict[str, Worst] = {
     "memtab.markdown:INLINE_LINK": F("", "[a](<"),
     "memtab.markdown:REFERENCE_DEFINITION": M(" [", "a"),
     # redact
-    "memtab.redact:_SECRET_KEY_NAME": X("", "a_", "x"),
-    "memtab.redact:_REFERENCE_VALUE": M("", "a"),
-    "memtab.redact:_CODE": M("a", "a.", "!"),
-    "memtab.redact:_LOCAL_HOST": X("", "a", "!"),
-    "memtab.redact:_PLACEHOLDER_WORDS": S("", "your"),
-    "memtab.redact:_VENDOR_PREFIX": S("", "a-"),
-    "memtab.redact:_SAYS_WHAT_IT_IS": X("", "a-", "!"),
+    "memtab.redact.rules:_SECRET_KEY_NAME": X("", "a_", "x"),
+    "memtab.redact.rules:_REFERENCE_VALUE": M("", "a"),
+    "memtab.redact.rules:_CODE": M("a", "a.", "!"),
+    "memtab.redact.rules:_LOCAL_HOST": X("", "a", "!"),
+    "memtab.redact.rules:_PLACEHOLDER_WORDS": S("", "your"),
+    "memtab.redact.rules:_VENDOR_PREFIX": S("", "a-"),
+    "memtab.redact.rules:_SAYS_WHAT_IT_IS": X("", "a-", "!"),
     # sources
     "memtab.sources.claude.hidden_text:_CANDIDATE": F("", "a\u200b"),
     "memtab.sources.claude.hidden_text:_OPENER": F("", "a<"),
@@ -473,7 +475,24 @@ WORST: dict[str, Worst] = {
     "memtab.llm.openai:_REFUSED_PARTS['tools']": S("", "atools tool_choic functio"),
     "memtab.llm.openai:_REFUSED_PARTS['max_tokens']": S("", "max_completion_token"),
     # the redaction rules, as `Rule.apply` applies them
-    **{f"memtab.redact:RULES[{i}].pattern": REDACTION[rule.name] for i, rule in enumerate(RULES)},
+    **{
+        f"memtab.redact.rules:RULES[{i}].pattern": REDACTION[rule.name]
+        for i, rule in enumerate(RULES)
+    },
+    "memtab.redact.rules:PRIVATE_RULE.pattern": F("", "<private>a"),
+    "memtab.trust.rails:_MARKER": F("", " ", "x"),
+    "memtab.trust.rails:_EMPHASIS": F("", "*"),
+    "memtab.trust.rails:_LABEL": F("note", " ", "x"),
+    "memtab.trust.rails:_RULE_OPENING": F("please", " ", "x"),
+    "memtab.trust.rails:_RULE_ANYWHERE": F("", "from now o"),
+    "memtab.trust.rails:_RULE_HEADING": S("", "directiv "),
+    "memtab.trust.rails:_USERS_WORDS": F("user", " ", "x"),
+    "memtab.trust.rails:_FIRST_PERSON": F("", "let "),
+    "memtab.writer.job.rails:_COMMANDS_HEADING": S("", "comman "),
+    "memtab.trust.rails:CODE_SPAN": F("", "`a"),
+    "memtab.trust.rails:_SPACES": F("", " a"),
+    "memtab.writer.job.rails:_MARKER": F("", " ", "x"),
+    "memtab.writer.job.rails:_EXPLANATION": F("a", " ", "x"),
     "memtab.store.text.near_duplicates:_WORD": F("", "a "),
     "memtab.trust.claims:_PREDICATE": F("", " "),
     "memtab.trust.claims:_OUTPUT": S("", "->`a/"),

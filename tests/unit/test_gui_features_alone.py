@@ -1,9 +1,10 @@
 """The window's features stand alone (issue 53): import-linter's independence contract
 `gui-features-alone` names every feature folder under gui/, so a folder added and left out
 cannot import its siblings unseen; the gui layers contract places the same folders between
-the Memory tab and the shared layers; the settled window (`gui/window/`) builds each feature
-from its one entry module, `gui/<feature>/feature.py`. What is not a feature is named here,
-with why."""
+the Memory tab and the shared layers. A feature is in two places (issue 84): its presenter
+and jobs in `components/<feature>/`, its widgets in `gui/<feature>/`, which the settled
+window (`gui/window/`) imports as they are, through no re-export face. What is not a
+feature is named here, with why."""
 
 from __future__ import annotations
 
@@ -21,6 +22,17 @@ PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 COMPOSITION = {"first_paint", "memory_tab", "window"}
 """What puts the features together (the first paint's frame, the tab, the window): it may
 import every feature."""
+
+OLD_SHAPE = {
+    "check",
+    "consolidation",
+    "loads",
+    "traces",
+    "trust",
+    "writer",
+}
+"""Features still in four places until they move (issue 84): jobs in `operations/`, the
+window entering them through `gui/<feature>/feature.py`."""
 
 SHARED = {"tasks", "toolkit"}
 """What every feature may stand on: the job service, and the widgets, text widgets and
@@ -68,8 +80,8 @@ def _imported(path: Path) -> set[str]:
     return names
 
 
-def test_the_window_builds_each_feature_from_its_entry_module() -> None:
-    features = _feature_folders()
+def test_the_window_builds_an_old_shaped_feature_from_its_entry_module() -> None:
+    features = _feature_folders() & OLD_SHAPE
     for feature in features:
         assert (GUI / feature / "feature.py").is_file(), f"gui/{feature}/ has no feature.py"
     reached = {
@@ -82,3 +94,49 @@ def test_the_window_builds_each_feature_from_its_entry_module() -> None:
         and name.split(".")[3] != "feature"
     }
     assert reached == set()
+
+
+def _re_exports(path: Path) -> bool:
+    """Whether a module only imports and re-exports (a docstring, imports, `__all__`)."""
+    body = ast.parse(path.read_text(encoding="utf-8")).body
+    statements = [
+        node
+        for node in body
+        if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
+    ]
+    imports = [node for node in statements if isinstance(node, ast.Import | ast.ImportFrom)]
+    others = [
+        node
+        for node in statements
+        if node not in imports
+        and not (
+            isinstance(node, ast.Assign)
+            and [getattr(target, "id", None) for target in node.targets] == ["__all__"]
+        )
+    ]
+    return bool(imports) and not others
+
+
+def test_a_feature_has_no_re_export_face() -> None:
+    faces = {
+        str(path.relative_to(GUI))
+        for feature in _feature_folders() - OLD_SHAPE
+        for path in sorted((GUI / feature).rglob("*.py"))
+        if _re_exports(path)
+    }
+    assert faces == set(), "the window imports a feature's own modules, through no face"
+
+
+def test_the_check_sees_a_face() -> None:
+    assert _re_exports(GUI / "writer" / "feature.py")  # an old-shaped feature's
+    assert not _re_exports(GUI / "window" / "features.py")
+
+
+def test_a_features_jobs_sit_beside_its_presenter() -> None:
+    operations = GUI.parent / "operations"
+    apart = {
+        feature
+        for feature in _feature_folders() - OLD_SHAPE
+        if (operations / f"{feature}.py").exists() or (operations / feature).is_dir()
+    }
+    assert apart == set(), "a feature's jobs go in components/<feature>/, beside its presenter"

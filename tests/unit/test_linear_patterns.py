@@ -94,7 +94,7 @@ CALLS: dict[str, tuple[Callable[[str], object], Worst]] = {
         lambda text: PythonProject(mentioned=text).runs("a" * 40 + "b"),
         Worst(CALL, "", "a"),
     ),
-    "memtab.redact:_keys_pattern": (
+    "memtab.redact.keys:_keys_pattern": (
         lambda text: KeyScrubber(["k", "a" * 40 + "b"]).text(text),
         Worst(CALL, "", "a"),
     ),
@@ -129,7 +129,7 @@ CALLS: dict[str, tuple[Callable[[str], object], Worst]] = {
 # Patterns compiled inside a function: what each is, and where its worst input is.
 DYNAMIC = {
     "memtab.fs.lazy_re:LazyPattern.compiled": "compiles the module-level patterns (in WORST)",
-    "memtab.redact:_rule": "compiles the redaction rules (in WORST, by REDACTION)",
+    "memtab.redact.rules:_rule": "compiles the redaction rules (in WORST, by REDACTION)",
     "memtab.components.editor.find:_pattern": "the user's own expression in Find, on the text "
     "they opened (a worker runs it)",
 }

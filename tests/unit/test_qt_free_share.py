@@ -34,5 +34,6 @@ def test_at_least_forty_percent_of_the_window_is_qt_free() -> None:
 
 
 def test_the_count_sees_every_folder() -> None:
-    for folder in (*QT_FREE_FOLDERS, "gui"):
+    # operations/ empties as the features' jobs move beside their presenters (issue 84)
+    for folder in ("components", "gui"):
         assert _lines(folder) > 1_000, f"{folder}/ not found under {APP}"

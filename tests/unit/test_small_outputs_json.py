@@ -53,7 +53,7 @@ def test_a_trace_summary() -> None:
     )
     assert json.dumps(summary.to_json()) == (
         '{"path": "/d/trace.json", "workspaceId": "w1", "workspaceName": null, '
-        '"runStartedAt": 4, "triggerMessageId": "m", "modelString": null, '
+        '"runStartedAt": 4, "triggerMessageId": "m", "modelString": null, "kind": "writer", '
         '"outcome": "timed out", "failed": true, "error": "slow", "problem": null, '
         '"sizeBytes": 9}'
     )

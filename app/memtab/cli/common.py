@@ -1,9 +1,11 @@
-"""What every `memtab` sub-command shares: its parser, the home, errors, JSON and tables.
+"""What every `memtab` command shares: its declaration, the home, errors, JSON and tables.
 
-A command is added by one call, `add_command(commands, name, *arguments, handler=...,
-writes_home=..., help=...)`, its arguments in the order `--help` lists them: each an
-`Argument(...)` (what `add_argument` takes; the shared ones by name, `Argument.HOME`…),
-options of which it takes one at most an `Exclusive(...)`.
+A command is a function decorated with `@command(name, *arguments, writes_home=..., help=...)`
+in a module `cli.main.COMMAND_MODULES` routes its name to; its arguments, in `--help`'s
+order, make its parser: each an `Argument(...)` (what `add_argument` takes; the shared ones
+by name, `Argument.HOME`…), options of which it takes one at most an `Exclusive(...)`. It
+returns its record, which `--json` prints (`print_json`) and its words (`@cmd.text`) say,
+or, having printed itself, its exit status.
 
 The options and errors the top-level parser needs too live in `memtab.cli.options` (the
 window's start imports that, never this module) and are shared from here.
@@ -12,11 +14,12 @@ window's start imports that, never this module) and are shared from here.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
 
 from memtab.cli.options import (
     HOME_HELP,
@@ -27,6 +30,7 @@ from memtab.cli.options import (
     verbosity,
 )
 from memtab.fs.atomic import encode_utf8
+from memtab.fs.records import Record
 from memtab.store.errors import ScopeUnavailableError
 from memtab.store.home import Home
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, parse_file_path
@@ -37,12 +41,15 @@ from memtab.store.sidecars.registry import Registry, load_registry
 __all__ = [
     "Argument",
     "CliError",
+    "Command",
     "CommandParser",
     "Exclusive",
-    "add_command",
+    "add_commands",
+    "command",
     "default_demo_home",
     "elide",
     "format_table",
+    "group",
     "home_location",
     "open_home",
     "open_store",
@@ -53,7 +60,10 @@ __all__ = [
 
 _SUGGESTED_AT_MOST = 5
 
-Handler = Callable[[argparse.Namespace], int]
+R = TypeVar("R", bound=Record)
+Commands: TypeAlias = "argparse._SubParsersAction[Any]"
+Run = Callable[[argparse.Namespace], "R | int"]
+Words = Callable[[R, argparse.Namespace], "int | None"]
 
 
 class Argument:
@@ -80,6 +90,9 @@ class Argument:
         """`--json`: the command's record on stdout (`print_json`) instead of words."""
         return cls("--json", action="store_true", help=help, **options)
 
+    def add_to(self, parser: argparse.ArgumentParser | argparse._ActionsContainer) -> None:
+        parser.add_argument(*self.flags, **self.options)
+
 
 Argument.HOME = Argument("--home", metavar="DIR", default=argparse.SUPPRESS, help=HOME_HELP)
 Argument.JSON = Argument.json()
@@ -94,34 +107,91 @@ class Exclusive:
         self.arguments = arguments
         self.required = required
 
+    def add_to(self, parser: argparse.ArgumentParser) -> None:
+        group = parser.add_mutually_exclusive_group(required=self.required)
+        for argument in self.arguments:
+            argument.add_to(group)
 
-def add_command(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
-    name: str,
-    *arguments: Argument | Exclusive,
-    handler: Handler | None = None,
-    writes_home: bool | None = None,
-    home: bool = True,
-    **parser_options: Any,
-) -> argparse.ArgumentParser:
-    """The command `name` added to `commands` with its arguments, in this order, after
-    `--home` (`Argument.HOME`; `home=False`: a command that opens no home, or places it
-    itself), run by `handler` (None: by its own sub-commands'). `writes_home` (a command's
-    own, not a sub-command's) says whether it writes the home (`CommandParser`);
-    `parser_options` are `add_parser`'s (`help`, `description`, `aliases`…)."""
-    if writes_home is not None:
-        parser_options["writes_home"] = writes_home
-    parser = commands.add_parser(name, **parser_options)
-    for argument in (Argument.HOME, *arguments) if home else arguments:
-        if isinstance(argument, Exclusive):
-            group = parser.add_mutually_exclusive_group(required=argument.required)
-            for member in argument.arguments:
-                group.add_argument(*member.flags, **member.options)
-        else:
-            parser.add_argument(*argument.flags, **argument.options)
-    if handler is not None:
-        parser.set_defaults(handler=handler)
-    return parser
+
+class Command(Generic[R]):
+    """A `memtab` command (`@command`, `group`): its parser's words and what runs it.
+
+    Its function returns the command's record, which `--json` (or a command without words,
+    `@cmd.text`) prints with `print_json`, or, having printed itself, its exit status.
+    `status`: the exit status a record means (default 0); words that return one win."""
+
+    def __init__(
+        self,
+        name: str,
+        arguments: Sequence[Argument | Exclusive],
+        run: Run[R] | None,
+        *,
+        under: Command[Any] | None = None,
+        home: bool = True,
+        status: Callable[[R], int] | None = None,
+        actions: str = "action",
+        **parser_options: Any,
+    ) -> None:
+        self.name, self.run, self.under, self.status = name, run, under, status
+        self.actions = actions  # the dest of its sub-command's name
+        self.arguments = (Argument.HOME, *arguments) if home else tuple(arguments)
+        self.parser_options = parser_options  # add_parser's: help, writes_home (CommandParser)…
+        self.children: list[Command[Any]] = []
+        self.words: Words[R] | None = None
+        if under is not None:
+            under.children.append(self)
+
+    def text(self, words: Words[R]) -> Words[R]:
+        """Declare how the command says its record in words (without: as JSON)."""
+        self.words = words
+        return words
+
+    def __call__(self, args: argparse.Namespace) -> int:
+        assert self.run is not None  # a group's parser requires one of its sub-commands
+        result = self.run(args)
+        if isinstance(result, int):
+            return result
+        if self.words is None or getattr(args, "json", False):
+            print_json(result.to_json())
+        elif (said := self.words(result, args)) is not None:
+            return said
+        return 0 if self.status is None else self.status(result)
+
+    def add_to(self, commands: Commands) -> None:
+        """This command's parser, and its sub-commands', added to `commands`."""
+        parser = commands.add_parser(self.name, **self.parser_options)
+        for argument in self.arguments:
+            argument.add_to(parser)
+        if self.run is not None:
+            parser.set_defaults(handler=self)
+        if self.children:
+            actions = parser.add_subparsers(
+                dest=self.actions, metavar="ACTION", required=self.run is None
+            )
+            for child in self.children:
+                child.add_to(actions)
+
+
+def command(
+    name: str, *arguments: Argument | Exclusive, **options: Any
+) -> Callable[[Run[R]], Command[R]]:
+    """Declare the decorated function the command `name`, with its arguments in `--help`'s
+    order after `--home` (`home=False`: one that opens no home, or places it itself).
+    `options`: `Command`'s (`under`: the group it belongs to, `status`) and `add_parser`'s
+    (`help`, `writes_home`: whether it writes the home, which every command says)."""
+    return lambda run: Command(name, arguments, run, **options)
+
+
+def group(name: str, *arguments: Argument | Exclusive, **options: Any) -> Command[Any]:
+    """A command that only holds sub-commands (`memtab project add`): one is required."""
+    return Command(name, arguments, None, **options)
+
+
+def add_commands(commands: Commands, module: str) -> None:
+    """The commands `module` declares (its top-level `Command`s, in order) added to `commands`."""
+    for declared in vars(importlib.import_module(module)).values():
+        if isinstance(declared, Command) and declared.under is None:
+            declared.add_to(commands)
 
 
 def open_home(args: argparse.Namespace) -> Home:

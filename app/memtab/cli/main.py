@@ -46,9 +46,9 @@ if TYPE_CHECKING:  # lazy: only --demo makes a demo home (~20 ms); a failure, cl
 
 logger = logging.getLogger(__name__)
 
-# Which module adds each command (its `register(subparsers)`, where the command also declares
-# whether it writes the home). They are imported only when needed: the engines they pull in
-# (httpx2, the consolidator) would slow the window's start.
+# Which module declares each command (`@command`, where it also says whether it writes the
+# home), in `--help`'s order. A module is imported only when one of its commands is named:
+# the engines they pull in (httpx2, the consolidator) would slow the window's start.
 COMMAND_MODULES = {
     "memtab.cli.memory.store_commands": (
         "list",
@@ -127,8 +127,14 @@ def build_parser(argv: Sequence[str] = ("--help",)) -> argparse.ArgumentParser:
     )
     add_verbose_option(parser, top_level=True)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
-    for module in modules_for(argv):
-        importlib.import_module(module).register(commands)
+    modules = modules_for(argv)
+    if modules:
+        # lazy: the commands' machinery (cli.common: the store, the registry; ~40 ms quiet),
+        # which each command's module imports anyway, and the window's start never
+        from memtab.cli.common import add_commands
+
+        for module in modules:
+            add_commands(commands, module)
     return parser
 
 

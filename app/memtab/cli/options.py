@@ -84,9 +84,9 @@ class CommandParser(UsageParser):
     option of the top-level parser is refused after the command unless repeated here.
     Nested sub-commands (`project add`) get the same class from argparse.
 
-    Each command declares where it is added whether it writes the home
-    (`add_command(commands, "trash", ..., writes_home=True)`; history's record of outside
-    changes counts): such a command first removes the temp files a killed Memtab left there.
+    Each command declares whether it writes the home (`@command("trash", ...,
+    writes_home=True)`; history's record of outside changes counts): such a command first
+    removes the temp files a killed Memtab left there.
     """
 
     def __init__(self, *args: Any, writes_home: bool | None = None, **kwargs: Any) -> None:

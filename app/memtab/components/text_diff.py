@@ -1,8 +1,8 @@
 """A unified diff between the file on disk and the editor's draft, as plain data.
 
 `compute_diff` is difflib by lines; it runs off the GUI thread (the editor's
-`operations.editor.compare`), so a large diff never blocks the GUI. `gui.toolkit.text.diff_view`
-renders the result.
+`components.editor.merge.compare`), so a large diff never blocks the GUI;
+`gui.toolkit.text.diff_view` renders it.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 
-from memtab.components.cancel import CancelToken
+from memtab.components.jobs import CancelToken
 from memtab.store.history.capture import common_prefix_length
 
 CONTEXT_LINES = 3

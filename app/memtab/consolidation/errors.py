@@ -5,6 +5,7 @@ Every message is one line meant for the user (CLI error line, GUI status bar).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 from memtab.store.sidecars.journal import ConsolidationRecord
@@ -42,13 +43,15 @@ class RunFailedError(ConsolidationError):
 
     A run that failed before changing anything is not journaled, so it sets no debounce
     anchor. One that changed something first is journaled with what it applied: `record`
-    is that record (None: nothing was applied).
+    is that record (None: nothing was applied). `trace_path`: the run's trace dump, when
+    it left one.
     """
 
     def __init__(self, kind: FailureKind, message: str) -> None:
         super().__init__(message)
         self.kind: FailureKind = kind
         self.record: ConsolidationRecord | None = None
+        self.trace_path: Path | None = None
 
 
 class RunStoppedError(RunFailedError):

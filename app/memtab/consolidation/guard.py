@@ -9,7 +9,16 @@ Every call goes through `ConsolidationGuard.execute`. Reads pass straight to the
    scope", docs/formats.md §9.8) that scope only — its tool offers no other to read;
 2. pins — a pinned file, or a directory holding one, is never deleted or renamed;
    declines — a call the user declined in review, its files unchanged, is not made
-   again (`declined`, docs/formats.md §9.7);
+   again (`declined`, docs/formats.md §9.7); read first (`read_first`, a model's runs)
+   — a file is changed only once this run has viewed it, and one is created only once
+   the run has viewed any: a model that proposes from the file list alone changes
+   nothing; rails (`rails`, a model's runs: `consolidation.rails`) — new text may not
+   invent a rule no file states, put words in the user's mouth, copy the instructions
+   or carry a secret; and a `str_replace` of a text by itself changes nothing; keeps
+   (`keeps_content`, a model's runs) — no file is created empty, over one that exists,
+   or in the place of one the run deleted (what its new text left out would be lost),
+   and none is deleted while it holds a line no other file holds (a merge moves lines
+   first; a prune removes them with `str_replace`, which the plan shows);
 3. the mutation budget — 8 per run, reserved atomically so parallel calls never
    over-commit; a call rejected by 1–2 consumes nothing;
 4. dry run — the call is not dispatched; it consumes budget like a real change would;
@@ -40,7 +49,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from memtab.consolidation.errors import ConsolidationError
-from memtab.store.errors import ToolArgumentError
+from memtab.humanize import plural
+from memtab.redact import REDACTED, redact_outgoing, redact_view
+from memtab.store.errors import MemoryStoreError, ToolArgumentError
 from memtab.store.paths import SHARED_SCOPES, PathError, Scope, VirtualPath, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import (
@@ -49,13 +60,26 @@ from memtab.store.scopes.tool import (
     ToolResult,
     parse_tool_request,
 )
+from memtab.store.scopes.tool_args import CreateArgs, StrReplaceArgs
 from memtab.store.sidecars.journal import RUN_SCOPES, JournalOp, RunScope
+from memtab.store.text.content_lines import content_lines
 from memtab.store.xum_notes import SESSION_SCOPE_UNOFFERED
 
 MUTATION_BUDGET = 8
 DRY_RUN_NOTE = "dry-run"
 PROJECT_SCOPE_REJECTION = "project memory is available only for single-project runs"
 PIN_RULE = "pinned files may be edited but never deleted or renamed"
+READ_FIRST_RULE = "view it first: this run changes only files it has read"
+SAME_TEXT = "old_str and new_str are the same: the change would change nothing"
+REWRITE_RULE = (
+    "change a file with str_replace or insert; a file is never deleted and created again "
+    "(what the new text leaves out would be lost)"
+)
+EMPTY_RULE = "a file is created only to merge or promote memory into it"
+DELETE_RULE = (
+    "a file is deleted once what it says is in another file (merged or promoted there) "
+    "or removed from it with str_replace"
+)
 
 
 def run_scopes(scope: RunScope | None) -> tuple[Scope, ...]:
@@ -93,6 +117,9 @@ def outside_run_note(path: VirtualPath, scopes: Sequence[Scope]) -> str:
 BeforeDispatch = Callable[[str, str, str | None, Mapping[str, Any]], None]
 """Told (command, path, new path, arguments) right before a mutation is made; raises
 OSError when the run cannot record it."""
+Rails = Callable[[ToolRequest], str | None]
+"""Asked of a change: why its new text is refused (`rails.ConsolidationRails.refusal`),
+or None."""
 Declined = Callable[[str, str, str | None, Mapping[str, Any]], str | None]
 """Asked of (command, path, new path, arguments): why the call was declined in review and
 is not made again (`declined.DeclinedMatcher.refusal`), or None."""
@@ -155,9 +182,19 @@ class ConsolidationGuard:
         before_dispatch: BeforeDispatch | None = None,
         declined: Declined | None = None,
         scopes: Sequence[Scope] = SHARED_SCOPES,
+        read_first: bool = False,
+        rails: Rails | None = None,
+        keeps_content: bool = False,
     ) -> None:
-        """`scopes`: those the run sees and may change (`run_scopes`)."""
+        """`scopes`: those the run sees and may change (`run_scopes`); `read_first`: a
+        change needs a `view` of its file earlier in the run; `keeps_content`: no file
+        is created empty, over a file, or where the run deleted one (a model's run)."""
         self.store = store
+        self.read_first = read_first
+        self.rails = rails
+        self.keeps_content = keeps_content
+        self._read: set[str] = set()
+        self._deleted: set[str] = set()
         self.before_dispatch = before_dispatch
         self.declined = declined
         self.scopes = tuple(scope for scope in scopes if scope.shared)
@@ -177,6 +214,12 @@ class ConsolidationGuard:
     def applied_count(self) -> int:
         return sum(1 for op in self.ops if op.applied)
 
+    @property
+    def read_paths(self) -> frozenset[str]:
+        """The paths this run viewed with success, as named and as resolved."""
+        with self._ops_lock:
+            return frozenset(self._read)
+
     def execute(self, raw: Any) -> ToolResult:
         """Run one tool call; never raises. Mutations are checked and journaled."""
         try:
@@ -184,8 +227,20 @@ class ConsolidationGuard:
         except ToolArgumentError as error:
             return ToolResult(success=False, error=str(error))
         if not request.mutating:
-            return self.tool.execute_request(request)
+            result = self.tool.execute_request(request)
+            if result.success and request.command == "view":
+                self._note_read(request)
+            return result
         return self._mutate(request, raw if isinstance(raw, Mapping) else {})
+
+    def _note_read(self, request: ToolRequest) -> None:
+        try:
+            path = request.target_path
+            resolved = self.store.resolved(path)
+        except PathError:
+            return
+        with self._ops_lock:
+            self._read.update((str(path), str(resolved)))
 
     # --- mutations ----------------------------------------------------------------------
 
@@ -207,11 +262,28 @@ class ConsolidationGuard:
             )
             if declined:
                 raise _RejectedError(declined)
+            if self.read_first:
+                self._check_read(request.command, path, resolved)
+            if self.keeps_content and isinstance(request.args, CreateArgs):
+                self._check_kept(request.args, path, resolved)
+            if self.keeps_content and request.command == "delete":
+                self._check_nothing_lost(path, resolved)
+            refused = self.rails(request) if self.rails is not None else None
+            if refused:
+                raise _RejectedError(refused)
+            if (
+                isinstance(request.args, StrReplaceArgs)
+                and request.args.old_str == request.args.new_str
+            ):
+                raise _RejectedError(SAME_TEXT)
         except _RejectedError as rejection:
             return self._journal(request, path_text, new_path_text, False, str(rejection))
         if not self.budget.reserve():
             note = budget_exhausted_note(self.budget.limit)
             return self._journal(request, path_text, new_path_text, False, note)
+        if request.command == "delete":  # made, or as good as made in a dry run
+            with self._ops_lock:
+                self._deleted.update((path_text, str(resolved)))
         if self.dry_run:
             self._record(request, path_text, new_path_text, False, DRY_RUN_NOTE)
             return ToolResult(
@@ -226,7 +298,7 @@ class ConsolidationGuard:
                 self.budget.refund()
                 note = f"not made: the run could not record it first ({error.strerror or error})"
                 return self._journal(request, path_text, new_path_text, False, note)
-        result = self.tool.execute_request(request)
+        result = self.tool.execute_request(_as_the_file_holds(self.store, request))
         if not result.success:
             self.budget.refund()
             return self._journal(request, path_text, new_path_text, False, result.error)
@@ -254,6 +326,62 @@ class ConsolidationGuard:
             reason = self.store.unavailable_reason(candidate.scope)
             if reason:
                 raise _RejectedError(reason)
+
+    def _check_read(self, command: str, path: VirtualPath, resolved: VirtualPath) -> None:
+        read = self.read_paths
+        if command == "create":
+            if not read:
+                raise _RejectedError(
+                    f"{path} was not created: this run has read no memory file yet "
+                    "(view the files a new one merges or promotes first)"
+                )
+        elif str(path) not in read and str(resolved) not in read:
+            raise _RejectedError(f"{path} was not read in this run: {READ_FIRST_RULE}")
+
+    def _check_kept(self, args: CreateArgs, path: VirtualPath, resolved: VirtualPath) -> None:
+        with self._ops_lock:
+            deleted = str(path) in self._deleted or str(resolved) in self._deleted
+        if deleted:
+            raise _RejectedError(f"{path} was deleted in this run: {REWRITE_RULE}")
+        try:
+            exists = self.store.kind_of(resolved) is not None
+        except PathError:
+            exists = True
+        if exists:
+            raise _RejectedError(f"{path} exists: {REWRITE_RULE}")
+        if not content_lines(args.file_text):
+            raise _RejectedError(f"{path} would hold no memory: {EMPTY_RULE}")
+
+    def _check_nothing_lost(self, path: VirtualPath, resolved: VirtualPath) -> None:
+        """Refuse the delete of `path` (a file or a directory) while a content line of
+        what it deletes is in no other file of the run's scopes."""
+        deleted: set[VirtualPath] = set()
+        kept: list[VirtualPath] = []
+        for listing in self.store.list_all(read_files=False, scopes=self.scopes):
+            for file in listing.files:
+                if file.path.is_within(path) or file.path.is_within(resolved):
+                    deleted.add(file.path)
+                else:
+                    kept.append(file.path)
+        lines = set().union(*(self._content_lines(gone) for gone in deleted))
+        for other in kept:
+            if not lines:
+                return
+            lines -= self._content_lines(other)
+        if lines:
+            example = redact_outgoing(min(lines))
+            example = example if len(example) <= 80 else example[:79] + "…"
+            raise _RejectedError(
+                f"{path} holds {plural(len(lines), 'line')} no other memory file holds "
+                f"(“{example}”): {DELETE_RULE}"
+            )
+
+    def _content_lines(self, path: VirtualPath) -> set[str]:
+        try:
+            data = self.store.read_whole(path)
+        except (MemoryStoreError, PathError):
+            return set()
+        return content_lines(data.decode("utf-8", "replace")) if data is not None else set()
 
     def _check_pins(self, path: VirtualPath) -> None:
         pinned = self.store.pinned_within(path)
@@ -303,6 +431,22 @@ class ConsolidationGuard:
         )
         with self._ops_lock:
             self._ops.append(op)
+
+
+def _as_the_file_holds(store: MemoryStore, request: ToolRequest) -> ToolRequest:
+    """A `str_replace` of the file as a model sees it (`redact.redact_view`: secrets and
+    `<private>` blocks hidden) as the same edit of the file, the secrets it hides kept."""
+    args = request.args
+    if not isinstance(args, StrReplaceArgs) or REDACTED not in args.old_str:
+        return request
+    try:
+        content = store.read(request.file_path()).content
+    except (MemoryStoreError, PathError):
+        return request  # the tool says why
+    edit = redact_view(content).original_edit(args.old_str, args.new_str)
+    if edit is None:
+        return request
+    return ToolRequest(args.replaced(old_str=edit[0], new_str=edit[1]))
 
 
 def _parse_file_path(raw: str | None, name: str) -> VirtualPath:

@@ -29,7 +29,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Literal
 
-from memtab.consolidation.errors import ConsolidationError, RunCancelledError
+from memtab.consolidation.errors import ConsolidationError, RunCancelledError, RunFailedError
 from memtab.consolidation.records import ConsolidationPlan
 from memtab.consolidation.service import ConsolidationService, RunReservation
 from memtab.fs.clock import now_ms
@@ -125,7 +125,10 @@ def run_for_outcome(
     except RunCancelledError as error:
         return RunOutcome(error=str(error), cancelled=True, run_id=run_id)
     except (ConsolidationError, HomeError, MemoryStoreError) as error:
-        return RunOutcome(error=str(error), run_id=run_id)
+        message = str(error)
+        if isinstance(error, RunFailedError) and error.trace_path is not None:
+            message += " (its trace is in the Traces tab)"
+        return RunOutcome(error=message, run_id=run_id)
     return RunOutcome(record=record, run_id=run_id)
 
 

@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memtab.consolidation.declined import DeclinedMatcher, record_declined
+from memtab.consolidation.engine.dumps import DumpedRun, write_consolidation_dump
 from memtab.consolidation.engine.lock import CATCH_UP_WAIT_S, ConsolidationLock, check_scopes_free
 from memtab.consolidation.engine.run_books import RunBooks, RunIdentity
 from memtab.consolidation.engine.run_store import RunStore
-from memtab.consolidation.engine.runner import RunLimits, run_consolidation
+from memtab.consolidation.engine.runner import RunLimits, RunResult, run_consolidation
 from memtab.consolidation.errors import ConsolidationError, RunFailedError
 from memtab.consolidation.guard import check_run_scope, run_scopes
 from memtab.consolidation.offline.provider import OfflineConsolidator
@@ -33,6 +34,7 @@ from memtab.fs.clock import Clock
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.llm.limits import CONSOLIDATION_JOB
 from memtab.llm.loop import StepCallback
+from memtab.llm.offline import OFFLINE_PROVIDER
 from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
 from memtab.llm.types import ChatProvider, ProviderError
 from memtab.store.catch_up.runs_log import catch_up_runs
@@ -96,6 +98,7 @@ class ServiceRuns:
         self._provider_factory = provider_factory
         self._http_options = http_options
         self._check_debounce = check_debounce
+        self._secrets: tuple[str, ...] = ()
 
     def run(
         self,
@@ -145,13 +148,17 @@ class ServiceRuns:
                     declined=DeclinedMatcher.of(self.home, store),
                     scopes=scopes,
                 )
+                dumped = DumpedRun(run_id, started_at, workspace, trigger, self.limits.timeout_s)
+                dump = self._dump(dumped, provider, result)
                 if books is None:
                     if result.failure is not None:
                         raise result.failure
                     assert result.record is not None
                     record = result.record
                 else:  # under the lock: the next holder sees this record
-                    record = books.finish(result.record, result.run_ops, failure=result.failure)
+                    record = books.finish(
+                        result.record, result.run_ops, failure=result.failure, trace_dump=dump
+                    )
             finally:
                 store.flush_reads()
                 _close(provider)
@@ -228,7 +235,8 @@ class ServiceRuns:
         """`ConsolidationService.plan`."""
         _check_trigger(trigger)
         workspace = load_registry(self.home).require_workspace(workspace_id)
-        plan_id = new_run_id(self.clock()).replace("run-", "plan-", 1)
+        plan_started = self.clock()
+        plan_id = new_run_id(plan_started).replace("run-", "plan-", 1)
         real = MemoryStore(self.home, workspace, record_history=False)
         run_scope = check_run_scope(real, scope)
         scopes = run_scopes(run_scope)
@@ -253,6 +261,9 @@ class ServiceRuns:
                     declined=DeclinedMatcher.of(self.home, store),
                     scopes=scopes,
                 )
+                timeout_s = self.limits.timeout_s
+                dumped = DumpedRun(plan_id, plan_started, workspace, trigger, timeout_s)
+                self._dump(dumped, provider, result)
                 if result.failure is not None:
                     raise result.failure
                 plan = plan_from_run(
@@ -336,6 +347,20 @@ class ServiceRuns:
         logger.info("applied plan %s to %s: %s", plan.id, workspace.id, record.summary)
         return record
 
+    def _dump(self, run: DumpedRun, provider: ChatProvider, result: RunResult) -> str | None:
+        """Write the run's trace dump — a model's run always, the offline consolidator's
+        when it failed — and name it in the failure; the dump's file name, or None."""
+        if provider.name == OFFLINE_PROVIDER and result.failure is None:
+            return None
+        path = write_consolidation_dump(
+            self.home, run, provider, result, known_secrets=self._secrets
+        )
+        if path is None:
+            return None
+        if result.failure is not None:
+            result.failure.trace_path = path
+        return path.name
+
     def _make_provider(
         self, store: MemoryStore, scopes: Sequence[Scope] = SHARED_SCOPES
     ) -> ChatProvider:
@@ -343,6 +368,7 @@ class ServiceRuns:
             return self._provider_factory(store)
         try:
             settings = self.settings or resolve_provider_settings()
+            self._secrets = (settings.api_key,) if settings.api_key else ()
             if settings.is_offline:
                 return OfflineConsolidator(store, budget=self.limits.budget, scopes=scopes)
             return create_provider(settings, options=self._http_options, job=CONSOLIDATION_JOB)

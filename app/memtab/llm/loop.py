@@ -4,6 +4,10 @@ Ask the model; run the tools it calls; send the results back; repeat until it an
 without tool calls, or a bound is hit (steps, overall deadline, cancellation) or the
 provider fails. The loop never raises ProviderError: the error is kept in the result so
 callers can journal it or write a trace dump. It raises only for programming errors.
+
+What a model is sent (`Redacted`, docs/formats.md §12.2): every text of a request with
+`<private>` blocks and secrets redacted (`memtab.redact.redact_outgoing`), whatever the
+provider; the caller's conversation keeps what it holds. Each message is redacted once.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any, Literal
 
 from memtab.fs.clock import now_ms
 from memtab.llm.types import (
+    AssistantMessage,
     ChatProvider,
     Message,
     ModelReply,
@@ -26,7 +31,9 @@ from memtab.llm.types import (
     ToolResultsMessage,
     ToolSpec,
     Usage,
+    UserMessage,
 )
+from memtab.redact import redact_json, redact_outgoing
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +41,10 @@ StopReason = Literal["final", "max_steps", "timeout", "cancelled", "error"]
 ToolExecutor = Callable[[ToolCall], ToolOutcome]
 StepCallback = Callable[[int, str], None]
 
+CUT_REPLY = (
+    "Your reply was cut off at its length limit before it ended, so nothing in it was "
+    "done. Answer again, shorter: make the tool call itself, or reply in one line."
+)
 DEFAULT_MAX_STEPS = 32
 DEFAULT_TIMEOUT_S = 300.0
 _WATCH_INTERVAL_S = 0.05
@@ -149,9 +160,11 @@ def run_tool_loop(
     calls with a `parse_error` or an unknown tool name get an error result from the loop
     itself; the others go to `execute_tool` (an exception there becomes an error result
     for the model and is logged). The tool calls of the last allowed step are still run
-    before stopping with "max_steps". `timeout_s` bounds the whole run (`timeout_hint`
-    says what raises it; `run_limit_s` is the run's whole limit, when this loop is only
-    its rest) and each request in it; `cancel` stops it within about a second.
+    before stopping with "max_steps"; a reply cut at its length limit without a call is
+    no answer: the model is told so (`CUT_REPLY`) and asked again, once. `timeout_s`
+    bounds the whole run (`timeout_hint` says what raises it; `run_limit_s` is the run's
+    whole limit, when this loop is only its rest) and each request in it; `cancel` stops
+    it within about a second.
     A request past the provider's own limit stops the run with "timeout" too, its detail
     naming that limit. `on_step(step, message)` reports progress from this thread.
     Never raises ProviderError (see `LoopResult.error`).
@@ -164,6 +177,7 @@ def run_tool_loop(
         text="", stop_reason="final", steps=0, usage=Usage(), messages=list(messages)
     )
     stop = _StopSignal(cancel, time.monotonic() + timeout_s)
+    told_cut = False
     try:
         while True:
             reason = stop.reason()
@@ -194,6 +208,10 @@ def run_tool_loop(
             result.usage.add(reply.usage)
             result.messages.append(reply.as_message())
             result.text = reply.text.strip()
+            if not reply.tool_calls and reply.cut and not told_cut and result.steps < max_steps:
+                told_cut = True  # a reply cut short is no answer: the model is told, once
+                result.messages.append(UserMessage(CUT_REPLY))
+                continue
             if not reply.tool_calls:
                 _report(on_step, result.steps, "finished")
                 return result
@@ -277,3 +295,69 @@ def _report(on_step: StepCallback | None, step: int, message: str) -> None:
         on_step(step, message)
     except Exception:  # progress display must never end a run
         logger.exception("on_step callback failed")
+
+
+# --- what a model is sent ----------------------------------------------------------------------
+
+
+class Redacted:
+    """A `ChatProvider` that sends `provider` only what may leave the machine."""
+
+    def __init__(self, provider: ChatProvider) -> None:
+        self.provider = provider
+        self._sent: dict[int, tuple[Message, Message]] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return self.provider.name
+
+    @property
+    def model(self) -> str:
+        return self.provider.model
+
+    def complete(
+        self,
+        system: str,
+        messages: list[Message],
+        tools: list[ToolSpec],
+        *,
+        cancel: threading.Event | None = None,
+    ) -> ModelReply:
+        """One model turn, asked with the conversation redacted."""
+        sent = [self._redacted(message) for message in messages]
+        return self.provider.complete(redact_outgoing(system), sent, tools, cancel=cancel)
+
+    def close(self) -> None:
+        """Close the provider, if it holds anything."""
+        close = getattr(self.provider, "close", None)
+        if callable(close):
+            close()
+
+    def _redacted(self, message: Message) -> Message:
+        with self._lock:
+            known = self._sent.get(id(message))
+            if known is not None and known[0] is message:
+                return known[1]
+        redacted = redacted_message(message)
+        with self._lock:
+            self._sent[id(message)] = (message, redacted)
+        return redacted
+
+
+def redacted_message(message: Message) -> Message:
+    """`message` as a model may be sent it."""
+    if isinstance(message, UserMessage):
+        return replace(message, text=redact_outgoing(message.text))
+    if isinstance(message, AssistantMessage):
+        calls = tuple(_redacted_call(call) for call in message.tool_calls)
+        return replace(message, text=redact_outgoing(message.text), tool_calls=calls)
+    results = tuple(
+        replace(result, content=redact_outgoing(result.content)) for result in message.results
+    )
+    return replace(message, results=results)
+
+
+def _redacted_call(call: ToolCall) -> ToolCall:
+    arguments: Any = redact_json(call.arguments) if call.arguments is not None else None
+    return replace(call, arguments=arguments, raw_arguments=redact_outgoing(call.raw_arguments))

@@ -86,6 +86,11 @@ class Usage:
         self.output_tokens += other.output_tokens
 
 
+CUT_STOP_REASONS = frozenset({"length", "max_tokens"})
+"""Why a reply stopped when it hit its length limit: OpenAI-compatible servers'
+`finish_reason`, Anthropic's `stop_reason`."""
+
+
 @dataclass(frozen=True)
 class ModelReply:
     """One model turn: its text, the tool calls it asks for, why it stopped, token usage,
@@ -98,6 +103,11 @@ class ModelReply:
     usage: Usage = field(default_factory=Usage)
     served_model: str | None = None
     calls_from_text: bool = False
+
+    @property
+    def cut(self) -> bool:
+        """The reply stopped at its length limit (`max_tokens`), before it ended."""
+        return self.stop_reason in CUT_STOP_REASONS
 
     def as_message(self) -> AssistantMessage:
         """This reply as the assistant turn to append to the conversation (calls read from

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 from memtab.check.engine import CheckEngine
 from memtab.check.records import CheckReport, Finding
+from memtab.components.jobs import JobContext
 from memtab.fs.heap import release_free_heap
-from memtab.operations.job import JobContext
 from memtab.store.home import Home, HomeError
 from memtab.store.sidecars.registry import Workspace
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from memtab.components.jobs import JobContext
 from memtab.consolidation.job import JobMode, PlanChoice, RunOutcome, run_for_outcome, run_isolated
 from memtab.consolidation.review.review_setting import load_review_mode
 from memtab.consolidation.service import ConsolidationService, RunReservation
-from memtab.operations.job import JobContext
 from memtab.store.sidecars.journal import RunScope, Trigger
 
 

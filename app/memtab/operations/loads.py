@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from memtab.components.jobs import JobContext
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.llm.settings import resolve_provider_settings
 from memtab.llm.types import ProviderError
 from memtab.loads.recall.asking import ask_model
 from memtab.loads.recall.records import Recall
 from memtab.loads.records import Loads
-from memtab.operations.job import JobContext
 from memtab.sources.config import SourceContext
 from memtab.store.home import Home
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memtab.operations.job import JobContext
+from memtab.components.jobs import JobContext
 from memtab.traces.catalog import TraceCatalog
 from memtab.traces.reader import TraceDump, TraceSummary, parse_trace
 

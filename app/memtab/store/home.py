@@ -15,6 +15,7 @@ from memtab.fs.user_files import read_regular_file
 from memtab.store.paths import Scope, project_dir_name
 
 WRITER_TRACES_DIR_NAME = "system1_memory_writer"
+CONSOLIDATION_TRACES_DIR_NAME = "memtab_consolidation"
 """mux's folder for the memory writer's trace dumps, under `debug_obj/<workspaceId>/`."""
 
 
@@ -388,7 +389,7 @@ class Home:
         elif top == names.debug:
             if not rest:
                 return PathPlace(PathKind.WRITER_TRACES)
-            if len(rest) == 1 or rest[1] == names.traces:
+            if len(rest) == 1 or rest[1] in (names.traces, CONSOLIDATION_TRACES_DIR_NAME):
                 return PathPlace(PathKind.WRITER_TRACES, rest[0])
         elif top == names.memtab:
             return _memtab_place(rest, names)
@@ -517,7 +518,16 @@ class Home:
         return self.workspace_dir(workspace_id) / "system1-memory-writer-state.json"
 
     def trace_dir(self, workspace_id: str) -> Path:
+        """The writer's trace dumps of a workspace (mux's folder)."""
         return self.debug_dir / workspace_id / WRITER_TRACES_DIR_NAME
+
+    def consolidation_trace_dir(self, workspace_id: str) -> Path:
+        """A workspace's consolidation trace dumps (Memtab's own folder)."""
+        return self.debug_dir / workspace_id / CONSOLIDATION_TRACES_DIR_NAME
+
+    def trace_dirs(self, workspace_id: str) -> tuple[Path, Path]:
+        """Every folder of a workspace's trace dumps: the writer's, the consolidation's."""
+        return self.trace_dir(workspace_id), self.consolidation_trace_dir(workspace_id)
 
 
 def _subdirectories(directory: Path) -> list[Path]:

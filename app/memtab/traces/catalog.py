@@ -1,4 +1,5 @@
-"""Listing a home's trace dumps, newest first, re-reading only the files that changed."""
+"""Listing a home's trace dumps (the writer's and the consolidation's), newest first,
+re-reading only the files that changed."""
 
 from __future__ import annotations
 
@@ -67,7 +68,8 @@ class TraceCatalog:
 
 
 def list_traces(home: Home, workspace_id: str | None = None) -> list[TraceSummary]:
-    """Every writer dump in `home` (of one workspace, if given), newest first."""
+    """Every dump in `home`, the writer's and the consolidation's (of one workspace, if
+    given), newest first."""
     return TraceCatalog(home).scan(workspace_id)
 
 
@@ -93,15 +95,15 @@ def workspace_names(home: Home) -> dict[str, str]:
 def _trace_files(home: Home, workspace_id: str | None) -> Iterator[tuple[str, Path]]:
     owners = [workspace_id] if workspace_id is not None else trace_workspace_ids(home)
     for owner in owners:
-        folder = home.trace_dir(owner)
-        _close(folder)
-        try:
-            with os.scandir(folder) as entries:
-                names = sorted(entry.name for entry in entries if _is_dump_entry(entry))
-        except OSError:
-            continue
-        for name in names:
-            yield owner, folder / name
+        for folder in home.trace_dirs(owner):
+            _close(folder)
+            try:
+                with os.scandir(folder) as entries:
+                    names = sorted(entry.name for entry in entries if _is_dump_entry(entry))
+            except OSError:
+                continue
+            for name in names:
+                yield owner, folder / name
 
 
 def _close(folder: Path) -> None:

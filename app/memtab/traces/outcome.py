@@ -1,15 +1,16 @@
-"""How a writer run ended, as far as its dump tells, and the one line that says why."""
+"""How a run ended, as far as its dump tells (a writer's or a consolidation's), and the one
+line that says why."""
 
 from __future__ import annotations
 
 import enum
 
 from memtab.traces.describe import first_line
-from memtab.traces.schema import DumpRecord
+from memtab.traces.schema import CONSOLIDATION_KIND, DumpRecord
 
 
 class Outcome(enum.StrEnum):
-    """How a writer run ended, as far as its dump tells."""
+    """How a run ended, as far as its dump tells."""
 
     TIMED_OUT = "timed out"
     PROVIDER_ERROR = "provider error"
@@ -17,6 +18,10 @@ class Outcome(enum.StrEnum):
     ABORTED = "aborted"
     WROTE_MEMORY = "wrote memory"
     NO_NEW_MEMORIES = "no new memories"
+    CHANGED_MEMORY = "changed memory"
+    """A consolidation that changed memory."""
+    NO_CHANGES = "no changes"
+    """A consolidation that changed nothing."""
     FAILED = "failed"
     """Failed before any attempt ran, or the attempts were lost to a damaged file."""
     UNREADABLE = "unreadable"
@@ -25,7 +30,10 @@ class Outcome(enum.StrEnum):
     @property
     def failed(self) -> bool:
         """Whether the run did not do its job (everything but a write or a deliberate no-op)."""
-        return self not in (Outcome.WROTE_MEMORY, Outcome.NO_NEW_MEMORIES)
+        return self not in _DONE
+
+
+_DONE = (Outcome.WROTE_MEMORY, Outcome.NO_NEW_MEMORIES, Outcome.CHANGED_MEMORY, Outcome.NO_CHANGES)
 
 
 def assess(record: DumpRecord | None, file_problem: str | None) -> tuple[Outcome, str]:
@@ -37,6 +45,8 @@ def assess(record: DumpRecord | None, file_problem: str | None) -> tuple[Outcome
     """
     if record is None:
         return Outcome.UNREADABLE, first_line(file_problem or "")
+    if record.kind == CONSOLIDATION_KIND:
+        return _consolidation(record)
     attempts = record.attempts
     erring = next((a for a in reversed(attempts) if a.error), None)
     failed_call = next(
@@ -68,7 +78,7 @@ def assess(record: DumpRecord | None, file_problem: str | None) -> tuple[Outcome
     else:
         outcome = Outcome.POLICY_NOT_SATISFIED
 
-    if outcome in (Outcome.WROTE_MEMORY, Outcome.NO_NEW_MEMORIES):
+    if outcome in _DONE:
         error = ""
     elif record.error is not None:
         error = record.error
@@ -85,4 +95,25 @@ def assess(record: DumpRecord | None, file_problem: str | None) -> tuple[Outcome
             error += f" (finish reason: {finish})"
     else:
         error = ""
+    return outcome, first_line(error)
+
+
+_CONSOLIDATED = {"changed": Outcome.CHANGED_MEMORY, "no_changes": Outcome.NO_CHANGES}
+
+
+def _consolidation(record: DumpRecord) -> tuple[Outcome, str]:
+    """A consolidation's outcome: what Memtab said of it, else how its one attempt ended
+    (it may have changed memory before it failed: it failed all the same)."""
+    if record.outcome in _CONSOLIDATED:
+        return _CONSOLIDATED[record.outcome], ""
+    attempt = record.attempts[-1] if record.attempts else None
+    if record.timed_out:
+        outcome = Outcome.TIMED_OUT
+    elif attempt is not None and attempt.aborted:
+        outcome = Outcome.ABORTED
+    elif attempt is not None and attempt.error:
+        outcome = Outcome.PROVIDER_ERROR
+    else:
+        outcome = Outcome.FAILED
+    error = record.error or (attempt.error if attempt is not None else None) or ""
     return outcome, first_line(error)

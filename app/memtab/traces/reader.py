@@ -25,7 +25,13 @@ from memtab.fs.records import NotWritten, Record, RecordError, computed
 from memtab.traces.describe import content_text, describe_value, message_text
 from memtab.traces.names import parse_trace_file_name, trace_workspace_id
 from memtab.traces.outcome import Outcome, assess
-from memtab.traces.schema import AttemptRecord, DumpRecord, ToolExecutionRecord, dump_items
+from memtab.traces.schema import (
+    CONSOLIDATION_KIND,
+    AttemptRecord,
+    DumpRecord,
+    ToolExecutionRecord,
+    dump_items,
+)
 from memtab.traces.tolerant_json import load_members
 
 # Members a list summary skips: large, and not needed for the outcome or the error line.
@@ -33,7 +39,9 @@ _BULKY_FIELDS = frozenset(
     {"system_prompt", "existing_memory", "events_summary", "events", "user_message"}
 )
 # Memtab's own additions have no place of their own in the viewer: shown as other fields.
-_SHOWN_AS_OTHER_FIELDS = frozenset({"memory_file", "memtab"})
+_SHOWN_AS_OTHER_FIELDS = frozenset(
+    {"memory_file", "memtab", "run_id", "trigger", "summary", "refused"}
+)
 
 
 @dataclass(frozen=True)
@@ -71,6 +79,8 @@ class TraceSummary(Record, write_only=True):
     """ms since the epoch: the dump's `runStartedAt`, else the file name's, else its mtime."""
     trigger_message_id: str | None
     model_string: str | None
+    kind: str = "writer"
+    """Whose run: `writer` or `consolidation` (the dump's `kind`)."""
     outcome: Outcome
     failed: bool = computed(lambda summary: summary.outcome.failed)
     error: str
@@ -125,6 +135,7 @@ class TraceDump:
             run_started_at=self.record.run_started_at,
             trigger_message_id=self.record.trigger_message_id,
             model_string=self.record.model_string,
+            kind=run_kind(self.record),
             outcome=self.outcome,
             error=self.error_line,
             problem=self.file_problem,
@@ -156,12 +167,18 @@ def summarize_trace(path: Path, workspace_id: str | None = None) -> TraceSummary
         ),
         trigger_message_id=record.trigger_message_id or (named.trigger if named else None),
         model_string=record.model_string,
+        kind=run_kind(record),
         outcome=outcome,
         error=error_line,
         problem=loaded.problem,
         size_bytes=info.st_size,
         modified_at_ms=info.st_mtime_ns // 1_000_000,
     )
+
+
+def run_kind(record: DumpRecord) -> str:
+    """`consolidation` for a consolidation's dump, else `writer`."""
+    return CONSOLIDATION_KIND if record.kind == CONSOLIDATION_KIND else "writer"
 
 
 def unreadable_summary(owner: str, path: Path, error: OSError) -> TraceSummary:

@@ -191,6 +191,10 @@ class EventsSummaryRecord(DumpModel):
     max_json_chars: Integer = None
 
 
+CONSOLIDATION_KIND: Final = "consolidation"
+"""`kind` of a consolidation's dump."""
+
+
 class DumpRecord(DumpModel):
     """One dump: the run's header, what the model was given, and every attempt."""
 
@@ -215,7 +219,8 @@ class DumpRecord(DumpModel):
     user_message: Text = None
     attempts: Records[AttemptRecord] = ()
     outcome: Text = None
-    """Memtab's own: "wrote", "no_new_memories" or "failed"; not in mux dumps."""
+    """Memtab's own: "wrote", "no_new_memories" or "failed" (a consolidation's: "changed",
+    "no_changes" or "failed"); not in mux dumps."""
     memory_file: Text = None
     """Memtab's own: the memory file the run wrote to."""
     memtab: Any = None
@@ -223,3 +228,13 @@ class DumpRecord(DumpModel):
     the viewer shows it among the other members)."""
     error: ErrorText = None
     """Memtab's own run-level error; not in mux dumps."""
+    kind: Text = None
+    """Memtab's own: `consolidation` for a consolidation's run (absent: the writer's)."""
+    run_id: Text = None
+    """Memtab's own: the run's id in the runs log (a consolidation's)."""
+    trigger: Text = None
+    """Memtab's own: what started a consolidation (`manual`, `launch`…)."""
+    summary: Text = None
+    """Memtab's own: what the run's tools did, as its journal and runs log say it."""
+    refused: Items = ()
+    """Memtab's own: `{line, why}` of each line a model wrote that the rails refused."""

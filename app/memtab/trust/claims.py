@@ -39,7 +39,7 @@ from memtab.trust.polarity import IMPERATIVES, MAX_EXTRA, Rule, opposite, rule_o
 from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, named, same_count
 from memtab.trust.reading.ports import port_key, ports, same_service
 from memtab.trust.reading.settings import same_setting, setting_key, settings
-from memtab.trust.reading.tools import TOOL_KIND, moved_tools, tools
+from memtab.trust.reading.tools import TOOL_WORDS, moved_tools, tools
 from memtab.trust.reading.versions import same_use, version_key, versions
 from memtab.trust.values import value_of
 from memtab.trust.words import content_lines, statements, stems_of
@@ -97,8 +97,8 @@ _LOCATION_STEMS = frozenset(
 _SIGNS = re.compile(r"[`/\d]")
 _TRIGGER_WORDS = frozenset(
     {"always", "never", "don", "dont", "not", "must", "mustn", "shouldn", "avoid", "stop", "make",
-     "sure", "no", "required", "mandatory", "forbidden", "banned", "prohibited", *TOOL_KIND,
-     "code", "neovim", *IMPERATIVES, *LANGUAGES, *DAY_WORDS}
+     "sure", "no", "required", "mandatory", "forbidden", "banned", "prohibited", *TOOL_WORDS,
+     "code", *IMPERATIVES, *LANGUAGES, *DAY_WORDS}
 )  # fmt: skip
 """What every sentence that claims something holds: a number, a code span or path
 (`_SIGNS`), always or never, a verb a rule starts with, or a tool's name — the other

@@ -53,7 +53,8 @@ def reminder_prompt() -> str:
 
 
 @functools.cache
-def _user_template() -> str:
+def user_template() -> str:
+    """The user message's template, its `{{name}}` placeholders unfilled."""
     return _read("writer-user.md").rstrip("\n")
 
 
@@ -107,7 +108,7 @@ def build_user_message(
     if "\n" in events_json:
         raise ValueError("events_json must be compact, single-line JSON")
     return fill_template(
-        _user_template(),
+        user_template(),
         {
             "workspace": workspace,
             "project": project,

@@ -8,8 +8,16 @@ save is checked against the sha of the content the replacement was computed from
 change by mux, an editor or another Memtab in between is reported to the model as stale
 instead of being overwritten. The model then re-reads and retries.
 
-Lines a write adds are passed through secret redaction (docs/formats.md §12); lines already in the
-file are left alone, so the user's own text is never rewritten.
+The model sees the file redacted (`memory_read`: `redact.redact_view`), so a write of
+what it saw is made on the file with the secrets it never saw kept. Lines a write adds
+are passed through redaction (docs/formats.md §12: secrets and `<private>` blocks); lines
+already in the file are left alone, so the user's own text is never rewritten.
+
+A model's write passes its run's rails first (`ContentRails`, `writer.job.rails`): a line
+they refuse is left out and named in the answer and in `refused`. A write of what the
+file already says counts as the model's "nothing new" (`AttemptTally.unchanged`); one
+whose every line was refused writes nothing and leaves the model to write again or
+declare `no_new_memories`.
 
 `WriterTools` records what each attempt did (`AttemptTally`): whether it wrote, declared
 no new memories, or had a write fail — the run's tool policy is decided from that.
@@ -21,11 +29,11 @@ import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, Protocol
 
-from memtab.fs.records import Record
+from memtab.fs.records import OmitEmpty, OmitNone, Record
 from memtab.llm.types import ToolCall, ToolOutcome, ToolSpec
-from memtab.redact import redact_secrets
+from memtab.redact import redact_outgoing, redact_view
 from memtab.store.files import FileContent
 from memtab.store.paths import PathError, VirtualPath
 from memtab.store.scopes.memory import (
@@ -50,6 +58,12 @@ STALE_CHANGED = (
     "The memory file changed while this write was being applied (stale compare-and-swap); "
     "nothing was written. Call memory_read and retry with the current content."
 )
+NOTHING_CHANGED = "Nothing was written: the file already says this."
+EVERY_LINE_REFUSED = (
+    "Nothing was written: every line this write added was refused (see `refused`). Write "
+    "again without them, or call no_new_memories if nothing else is worth remembering."
+)
+SOME_LINES_REFUSED = "Written without the lines in `refused`; do not write them again."
 EMPTY_OLD_STRING = (
     "old_string is empty but the memory file is not empty. Call memory_read and retry with "
     "old_string set to text copied from the current content (or the whole file)."
@@ -60,6 +74,18 @@ OLD_STRING_IN_EMPTY_FILE = (
 )
 
 
+TOOL_ANSWERS = (
+    STALE_NOT_FOUND,
+    STALE_CHANGED,
+    EMPTY_OLD_STRING,
+    OLD_STRING_IN_EMPTY_FILE,
+    NOTHING_CHANGED,
+    EVERY_LINE_REFUSED,
+    SOME_LINES_REFUSED,
+)
+"""What the tools tell a model in words (a note copying one restates instructions)."""
+
+
 @dataclass
 class AttemptTally:
     """What one attempt's tool calls did."""
@@ -67,22 +93,39 @@ class AttemptTally:
     wrote: bool = False
     no_new_memories: bool = False
     write_failed: bool = False
+    unchanged: bool = False
+    """A write went through and changed nothing: the file already said it."""
 
     @property
     def satisfied(self) -> bool:
-        """The tool policy: a successful write, or `no_new_memories` with no failed write
-        in the same attempt (a failed write means the model still owes an update)."""
-        return self.wrote or (self.no_new_memories and not self.write_failed)
+        """The tool policy: a successful write, or "nothing new" — `no_new_memories`, or a
+        write of what the file already says — with no failed write since the attempt's
+        last write that went through (a failed write means the model still owes one)."""
+        nothing_new = self.no_new_memories or self.unchanged
+        return self.wrote or (nothing_new and not self.write_failed)
+
+
+class ContentRails(Protocol):
+    """What a run refuses of a model's write (`writer.job.rails.WriterRails`)."""
+
+    def apply(self, before: str, after: str) -> tuple[str, list[tuple[str, str]]]:
+        """`after` without the lines refused of what it adds to `before`, and the (line,
+        why) of each refused line."""
+        ...
 
 
 class WriterTools:
     """Executes the writer's tool calls against one memory file of a workspace store."""
 
-    def __init__(self, store: MemoryStore, memory_path: VirtualPath) -> None:
+    def __init__(
+        self, store: MemoryStore, memory_path: VirtualPath, rails: ContentRails | None = None
+    ) -> None:
         self.store = store
         self.memory_path = memory_path
+        self.rails = rails
         self.tally = AttemptTally()
         self.written: str | None = None  # the content of the last successful write
+        self.refused: list[tuple[str, str]] = []  # (line, why), every attempt's
 
     def physical_path(self) -> Path:
         """Where the memory file lives on disk. Raises MemoryStoreError / PathError."""
@@ -111,11 +154,11 @@ class WriterTools:
         if call.name == MEMORY_READ:
             return self._read(call.id)
         if call.name == MEMORY_WRITE:
-            outcome = self._write(call.id, arguments)
-            if outcome.is_error:
-                self.tally.write_failed = True
-            else:
-                self.tally.wrote = True
+            outcome, effect = self._write(call.id, arguments)
+            # A write that goes through pays what a failed one owed.
+            self.tally.write_failed = outcome.is_error
+            self.tally.wrote |= effect == "wrote"
+            self.tally.unchanged |= effect == "unchanged"
             return outcome
         if call.name == NO_NEW_MEMORIES:
             self.tally.no_new_memories = True
@@ -129,42 +172,65 @@ class WriterTools:
             return ToolOutcome(call_id, str(error), is_error=True)
         if current is None:
             return ToolOutcome(call_id, _answer(MemoryRead(exists=False, content="")))
-        return ToolOutcome(call_id, _answer(MemoryRead(exists=True, content=current.content)))
+        shown = redact_view(current.content).text
+        return ToolOutcome(call_id, _answer(MemoryRead(exists=True, content=shown)))
 
-    def _write(self, call_id: str, arguments: dict[str, Any]) -> ToolOutcome:
+    def _write(self, call_id: str, arguments: dict[str, Any]) -> tuple[ToolOutcome, _Effect]:
+        """The answer to a `memory_write`, and what it did to the file: wrote it, left it
+        as it was (nothing new), or refused every line it added (the model still owes a
+        write, or `no_new_memories`); None when it failed."""
         old_string = arguments.get("old_string")
         new_string = arguments.get("new_string")
         if not isinstance(old_string, str) or not isinstance(new_string, str):
-            return ToolOutcome(
-                call_id, "old_string and new_string are required strings", is_error=True
-            )
+            return _error(call_id, "old_string and new_string are required strings")
         count = arguments.get("replace_count", 1)
         if count is None:
             count = 1
         if isinstance(count, bool) or not isinstance(count, int) or (count < 1 and count != -1):
-            return ToolOutcome(
-                call_id, "replace_count must be a positive integer or -1", is_error=True
-            )
+            return _error(call_id, "replace_count must be a positive integer or -1")
         try:
             current = self.read_current()
         except (MemoryStoreError, PathError) as error:
-            return ToolOutcome(call_id, str(error), is_error=True)
+            return _error(call_id, str(error))
         content = current.content if current is not None else ""
+        view = redact_view(content)
+        if view.hides and count == 1:  # what the model saw of it, as the file holds it
+            old_string, new_string = view.original_edit(old_string, new_string) or (
+                old_string,
+                new_string,
+            )
         replaced = replace_text(content, old_string, new_string, count)
         if isinstance(replaced, _Refusal):
-            return ToolOutcome(call_id, replaced.message, is_error=True)
+            return _error(call_id, replaced.message)
+        refused: list[tuple[str, str]] = []
+        if self.rails is not None:
+            replaced, refused = self.rails.apply(content, replaced)
+            self.refused += [found for found in refused if found not in self.refused]
         new_content = redact_added_lines(content, replaced)
+        lines = tuple(RefusedLine(line=line, why=why) for line, why in refused)
+        if new_content == content:
+            nothing = EVERY_LINE_REFUSED if refused else NOTHING_CHANGED
+            answer = ToolOutcome(call_id, _answer(Succeeded(refused=lines, note=nothing)))
+            return answer, "refused" if refused else "unchanged"
         try:
             self.store.save(
                 self.memory_path, new_content, current.sha256 if current is not None else None
             )
         except SaveConflictError:
             logger.info("memory_write on %s lost a race; the model retries", self.memory_path)
-            return ToolOutcome(call_id, STALE_CHANGED, is_error=True)
+            return _error(call_id, STALE_CHANGED)
         except (MemoryStoreError, PathError, OSError) as error:
-            return ToolOutcome(call_id, str(error), is_error=True)
+            return _error(call_id, str(error))
         self.written = new_content
-        return ToolOutcome(call_id, _answer(Succeeded()))
+        some = SOME_LINES_REFUSED if refused else None
+        return ToolOutcome(call_id, _answer(Succeeded(refused=lines, note=some))), "wrote"
+
+
+_Effect = Literal["wrote", "unchanged", "refused"] | None
+
+
+def _error(call_id: str, message: str) -> tuple[ToolOutcome, _Effect]:
+    return ToolOutcome(call_id, message, is_error=True), None
 
 
 @dataclass(frozen=True)
@@ -212,13 +278,13 @@ def redact_added_lines(before: str, after: str) -> str:
     for line in after.split("\n"):
         if line in existing:
             if added:
-                output.append(redact_secrets("\n".join(added)))
+                output.append(redact_outgoing("\n".join(added)))
                 added = []
             output.append(line)
         else:
             added.append(line)
     if added:
-        output.append(redact_secrets("\n".join(added)))
+        output.append(redact_outgoing("\n".join(added)))
     return "\n".join(output)
 
 
@@ -230,10 +296,20 @@ class MemoryRead(Record, write_only=True):
     content: str
 
 
+class RefusedLine(Record, write_only=True):
+    """A line of a write the rails refused, and why (§10.2)."""
+
+    line: str
+    why: str
+
+
 class Succeeded(Record, write_only=True):
-    """The answer of a `memory_write` that saved, and of `no_new_memories` (§10.2)."""
+    """The answer of a `memory_write` that went through, and of `no_new_memories` (§10.2):
+    with the lines the rails refused, and a note when the write changed nothing."""
 
     success: bool = True
+    refused: Annotated[tuple[RefusedLine, ...], OmitEmpty] = ()
+    note: Annotated[str | None, OmitNone] = None
 
 
 def _answer(answer: Record) -> str:

@@ -144,8 +144,8 @@ def test_a_second_start_is_refused_while_archive_queues(
     assert "already in flight" in refused.args[0]
     assert tasks.start(WS, trigger="archive")
     qtbot.waitUntil(lambda: signals.kinds().count("finished") == 2, timeout=SIGNAL_TIMEOUT_MS)
-    summaries = [p.summary for kind, p in signals.events if kind == "finished"]
-    assert summaries == ["first", "archived"]
+    triggers = [p.trigger for kind, p in signals.events if kind == "finished"]
+    assert triggers == ["manual", "archive"]
 
 
 def test_cancel_stops_a_run_waiting_for_the_model(

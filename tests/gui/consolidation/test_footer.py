@@ -270,6 +270,8 @@ def test_consolidate_now_starts_a_manual_run_and_shows_progress(
     assert footer.progress_text.full_text == "Step 3 · reading /memories/project/testing.md"
     facade.progress.emit(0, "waiting for another Memtab to finish")
     assert footer.progress_text.full_text == "waiting for another Memtab to finish"
+    facade.progress.emit(1, "step 1: waiting for openai qwen")  # what the tool loop says
+    assert footer.progress_text.full_text == "Step 1 · waiting for openai qwen"
 
 
 def test_finished_run_shows_done_but_lines_wait_for_the_rescan(

@@ -34,11 +34,11 @@ from memtab.components import text_diff
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.editor.leaving import DiscardChoice
 from memtab.components.editor.session import BarKind
+from memtab.components.jobs import JobContext
 from memtab.components.text_diff import DiffResult, LineKind
 from memtab.file_protocol.memory_file import MuxFile
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.text.view import EDITOR_ACCESSIBLE_NAME
-from memtab.operations.job import JobContext
 from memtab.store.files import MAX_FILE_BYTES, content_sha256
 from memtab.store.history.blobs import BlobStore
 from memtab.store.home import Home

@@ -28,10 +28,10 @@ from gui.editor_support import (
 from memtab.components.editor import merge
 from memtab.components.editor.merge import MergeResult
 from memtab.components.editor.session import BarKind
+from memtab.components.jobs import JobContext
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.toolkit.text.diff_view import DiffDialog
 from memtab.gui.toolkit.text.three_way import ThreeWayView
-from memtab.operations.job import JobContext
 from memtab.store.scopes.memory import MemoryStore
 
 store = editor_support.store

@@ -25,11 +25,11 @@ from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.editor.panel.reading import READING_SHOWN_AFTER_MS
 from memtab.components.editor.panel.view import READING
 from memtab.components.editor.session import FileState
+from memtab.components.jobs import JobContext
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
-from memtab.operations.job import JobContext
 from memtab.store.scopes.memory import MemoryStore
 from support.gui_clock import FakeGuiClock
 from support.gui_thread_io import GuiThreadIo

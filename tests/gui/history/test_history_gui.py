@@ -41,7 +41,7 @@ from memtab.store.sidecars.meta import MetaStore, global_key
 from memtab.store.sidecars.registry import load_registry
 from support.memory_home import MAIN, touch_later
 from support.memory_paths import vpath
-from support.scripted_provider import ScriptedProvider
+from support.scripted_provider import ScriptedProvider, reading_first
 from unit.history.helpers import memory_call
 
 pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
@@ -324,7 +324,9 @@ def consolidate(home: Home) -> str:
         ),
         ModelReply("merged Zeta; trimmed git"),
     ]  # fmt: skip
-    service = ConsolidationService(home, provider_factory=lambda _: ScriptedProvider(replies))
+    service = ConsolidationService(
+        home, provider_factory=lambda _: ScriptedProvider(reading_first(replies))
+    )
     service.run(MAIN)
     return RunsLog(home).runs()[0].id
 

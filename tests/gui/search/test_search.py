@@ -15,9 +15,9 @@ from gui import memory_tree_support as support
 from gui.editor_support import settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, file_names
 from memtab.components.search import search as search_module
+from memtab.components.search import search as search_tasks
 from memtab.components.tree.nodes import NodeKind, SectionId, directory_key, file_key, section_key
 from memtab.fs.atomic import atomic_write_text
-from memtab.operations import search as search_tasks
 from memtab.search_index.index import Refreshed, SearchIndex
 from memtab.store import description_cache
 from memtab.store.home import Home

@@ -13,16 +13,16 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory, action, node, wait_for, wait_watching
 from memtab.components.activity.badges import Actor
+from memtab.components.sync.conflicts import (
+    SYNC_CONFLICT_DETAIL,
+    SYNC_CONFLICT_MARK,
+    conflict_marks,
+)
 from memtab.components.sync.corner import NOT_SET_UP
 from memtab.components.tree.nodes import file_key
 from memtab.components.tree.text import file_tooltip
 from memtab.gui.tree.model import MARKS_ROLE
 from memtab.gui.window import keys
-from memtab.operations.sync.conflicts import (
-    SYNC_CONFLICT_DETAIL,
-    SYNC_CONFLICT_MARK,
-    conflict_marks,
-)
 from memtab.store.actors import actor_name
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path

@@ -14,10 +14,10 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from memtab.components.sync.setup import scope_choices
 from memtab.gui.context import WindowContext
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.sync.setup_dialog import SyncSetupDialog
-from memtab.operations.sync.setup import scope_choices
 from memtab.store.sidecars.registry import Workspace
 from memtab.sync.repository.layout import load_config
 from support.gui_clock import FakeGuiClock

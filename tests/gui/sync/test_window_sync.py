@@ -12,6 +12,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from memtab.components.activity.change_batch import ChangeBatch
+from memtab.components.sync.look import SyncLook
 from memtab.components.sync.status_line import sync_line
 from memtab.gui.sync.service import (
     DEBOUNCE_MS,
@@ -22,7 +23,6 @@ from memtab.gui.sync.service import (
 )
 from memtab.gui.sync.status import SyncStatusWidget
 from memtab.gui.tasks.jobs import JobService
-from memtab.operations.sync.look import SyncLook
 from memtab.store.home import Home
 from support.gui_clock import FakeGuiClock
 from support.sync_machines import Machine

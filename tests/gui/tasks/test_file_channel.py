@@ -9,9 +9,9 @@ from collections.abc import Iterator
 import pytest
 from pytestqt.qtbot import QtBot
 
+from memtab.components.jobs import JobContext
 from memtab.gui.tasks.file_channel import FileChannel
 from memtab.gui.tasks.jobs import JobService
-from memtab.operations.job import JobContext
 
 GATE_TIMEOUT_S = 10.0
 

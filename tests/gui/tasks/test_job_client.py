@@ -11,9 +11,9 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from gui.tasks.test_task_runner import GATE_TIMEOUT_S, Recorder
+from memtab.components.jobs import JobContext
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.tasks.runner import TaskRunner
-from memtab.operations.job import JobContext
 
 
 @pytest.fixture

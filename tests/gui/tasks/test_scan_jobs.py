@@ -1,5 +1,5 @@
 """Home scans run on the job service's scans lane, off the GUI thread, and only the newest
-one lands (`operations.tree`, as the scan scheduler submits them)."""
+one lands (`components.tree.scan_policy`, as the scan scheduler submits them)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from PySide6.QtCore import QThread
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
+from memtab.components.tree import scan_policy as tree
 from memtab.components.tree.scan import HomeScan, ScanOutcome, ScanRequest
 from memtab.gui.tasks.jobs import JobService, Lane
-from memtab.operations import tree
 from memtab.store.home import Home
 from support.memory_home import MAIN, MULTI
 

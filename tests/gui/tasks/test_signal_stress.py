@@ -16,8 +16,8 @@ import pytest
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from pytestqt.qtbot import QtBot
 
+from memtab.components.jobs import JobContext
 from memtab.gui.tasks.runner import TaskRunner
-from memtab.operations.job import JobContext
 
 EMITS = 10_000
 WAIT_MS = 30_000  # only bounds a broken run; a healthy one takes well under a second

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from pytestqt.qtbot import QtBot
 
+from memtab.components.jobs import JobContext
 from memtab.gui.tasks import runner as runner_module
 from memtab.gui.tasks.jobs import JobClient
 from memtab.gui.tasks.runner import TaskRunner
-from memtab.operations.job import JobContext
 
 # Jobs block on these gates; the generous timeout only bounds a broken test.
 GATE_TIMEOUT_S = 10.0

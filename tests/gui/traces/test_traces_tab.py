@@ -147,7 +147,10 @@ def test_empty_home_says_how_dumps_appear(tmp_path: Path, make_tab: TabFactory) 
     tab = make_tab(Home(tmp_path / "nothing"))
     assert tab.stack.currentWidget() is tab.empty_label
     assert tab.empty_label.text() == EMPTY_TEXT
-    assert EMPTY_TEXT == "No writer trace dumps yet — the writer saves one when a run fails"
+    assert EMPTY_TEXT == (
+        "No trace dumps yet — the writer saves one when a run fails, a consolidation with a "
+        "model after every run"
+    )
 
 
 def test_filters_by_workspace_and_outcome(home: Home, make_tab: TabFactory) -> None:

@@ -119,9 +119,9 @@ def test_the_first_scan_starts_once_the_outline_has_painted(
 ) -> None:
     # Queued behind the outline, the scan held the interpreter on its worker while the GUI
     # thread merged and painted the outline.
+    from memtab.components.tree import scan_policy as tree
     from memtab.components.window.ui_state import UiState
     from memtab.gui.first_paint.app import create_main_window
-    from memtab.operations import tree
 
     events: list[str] = []
     real_scan = tree.scan

@@ -19,6 +19,9 @@ from gui.editor_support import open_loaded
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
 from memtab.components.editor.panel.view import ViewMode
 from memtab.components.tree.nodes import file_key
+from memtab.components.window import add_workspace as home_operations
+from memtab.components.window.menus import MENU_AT_MOST
+from memtab.components.window.mnemonics import mnemonic
 from memtab.gui.actions import ActionRegistry, Focus, plain_title
 from memtab.gui.tasks.jobs import JobClient, JobService
 from memtab.gui.window import home_dialogs
@@ -26,7 +29,6 @@ from memtab.gui.window import keys as window_keys
 from memtab.gui.window.home_dialogs import AddWorkspaceDialog
 from memtab.gui.window.menus import ShortcutRow, shortcut_rows
 from memtab.gui.window.shortcuts_dialog import FIELD_KEYS, ShortcutsDialog
-from memtab.operations import home as home_operations
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.sidecars.registry import load_registry
@@ -55,7 +57,6 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
         "Close tab",
         "Open home",
         "Add workspace",
-        "Reload from disk",
         "Sync",
         "Sync now",
         "Resolve conflicts",
@@ -67,31 +68,40 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
         assert wanted in edit
     assert titles(menus.menu("view").actions()) == [
         "Command palette",
+        "What needs you",
+        "Inbox",
         "Source",
         "Split",
         "Preview",
         "Blame: who wrote each line",
         "Who wrote this line",
-        "Memory",
-        "Traces",
-        "Files",
-        "Editor",
-        "Next tab",
-        "Previous tab",
-        "Back",
-        "Forward",
-        "Switch workspace",
         "File history",
         "Recently deleted",
         "Runs",
         "Check: still true of the code?",
-        "Inbox",
         "What each agent loads",
-        "What each agent recalls for a prompt",
         "Trust: duplicates, contradictions, leaks",
-        "What needs you",
+        "Switch workspace",
     ]
     assert titles(menus.menu("help").actions()) == ["Keyboard shortcuts", "About Memtab"]
+
+
+def test_a_menu_can_be_scanned_and_every_entry_has_its_own_letter(
+    make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    menus = window.part(window_keys.MENUS)
+    menus.refresh()
+    for menu in menus.menus:
+        entries = [action for action in menu.actions() if not action.isSeparator()]
+        assert len(entries) <= MENU_AT_MOST, (menu.title(), len(entries))
+        letters = [mnemonic(action.text()) for action in entries]
+        assert None not in letters, (menu.title(), [a.text() for a in entries])
+        assert len(set(letters)) == len(letters), menu.title()
+    # What the menus leave out is in Help → Keyboard shortcuts, under its feature.
+    rows = {row.id: row.section for row in shortcut_rows(window.context.actions)}
+    assert rows["tree.reload"] == "Tree" and rows["editor.next_tab"] == "Editor"
+    assert rows["memory.show_files"] == "Window"
 
 
 def test_help_shortcuts_is_made_from_the_actions(
@@ -134,7 +144,7 @@ def test_help_shortcuts_is_made_from_the_actions(
     # Complete: Ctrl+Enter, Ctrl+Shift+E, Ctrl+M and the fields' own keys are there.
     assert QKeySequence("Ctrl+Enter").toString(native) in rows[("File", "Save")]
     assert ("Editor", "Open in external editor") in rows
-    assert rows[("Edit", "Tab moves focus")] == QKeySequence("Ctrl+M").toString(native)
+    assert rows[("Editor", "Tab moves focus")] == QKeySequence("Ctrl+M").toString(native)
     assert ("In the editor's text", "Close the find bar") in rows
     # A field's own keys never repeat what an action lists (Ctrl+Tab is next tab's).
     listed = {key for row in dialog.rows if row not in FIELD_KEYS for key in row.keys.split(", ")}

@@ -17,6 +17,7 @@ from gui import memory_tree_support as support
 from gui.editor_support import settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_idle, wait_watching
 from memtab.components import glossary
+from memtab.components.activity import mux_activity as activity_ops
 from memtab.components.activity.badges import Actor
 from memtab.components.activity.mux_activity import MuxActivity
 from memtab.components.tree.nodes import NodeKind, file_key
@@ -25,7 +26,6 @@ from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.tree.model import AGENT_EDITED_ROLE, KEY_ROLE
 from memtab.gui.window import keys
 from memtab.gui.writer.status import NEWS_LINK, WriterStatusWidget
-from memtab.operations import activity as activity_ops
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.writer.job.result import WriterRunResult

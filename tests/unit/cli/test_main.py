@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.cli.common import verbosity
+from memtab.cli.common import add_commands, verbosity
 from memtab.cli.main import COMMAND_MODULES, build_parser, main, modules_for
 from memtab.cli.options import CommandParser
 from memtab.demo import MAIN_ID
@@ -121,7 +121,7 @@ def test_each_module_adds_the_commands_routed_to_it_and_each_says_if_it_writes_t
     for module, routed in COMMAND_MODULES.items():
         parser = argparse.ArgumentParser()
         commands = parser.add_subparsers(dest="command", parser_class=CommandParser)
-        importlib.import_module(module).register(commands)
+        add_commands(commands, module)
         assert set(commands.choices) == set(routed), module
         undeclared = [
             name

@@ -21,6 +21,7 @@ TRACE_FIELDS = {
     "runStartedAt",
     "triggerMessageId",
     "modelString",
+    "kind",
     "outcome",
     "failed",
     "error",
@@ -57,6 +58,7 @@ def test_json_lists_every_dump_newest_first(
     assert newest["outcome"] == "timed out" and newest["failed"] is True
     assert newest["error"] == "Timed out after 10000 ms"
     assert newest["workspaceName"] == "Fix the token refresh race"
+    assert {row["kind"] for row in rows} == {"writer"}
     assert newest["triggerMessageId"] == "assistant-0001"
     assert Path(newest["path"]).is_file()
     assert truncated["problem"].startswith("The file is truncated")
@@ -71,12 +73,12 @@ def test_human_output_is_an_aligned_table_with_relative_times(
     status, out, _ = run_cli(["--home", str(demo_home), "traces"], capsys)
     assert status == 0
     header, *lines = out.splitlines()
-    assert header.split() == ["TIME", "WORKSPACE", "TRIGGER", "OUTCOME", "ERROR", "PATH"]
+    assert header.split() == ["TIME", "RUN", "WORKSPACE", "TRIGGER", "OUTCOME", "ERROR", "PATH"]
     assert len(lines) == 4
-    assert lines[0].startswith("54 min ago  Fix the token refresh race")
-    assert lines[1].startswith("1 h ago     Fix the token refresh race")
+    assert lines[0].startswith("54 min ago  writer  Fix the token refresh race")
+    assert lines[1].startswith("1 h ago     writer  Fix the token refresh race")
     assert "timed out" in lines[0] and "Timed out after 10000 ms" in lines[0]
-    assert re.match(r"\d{4}-\d{2}-\d{2}  Dark mode ", lines[3])  # over a month old: a date
+    assert re.match(r"\d{4}-\d{2}-\d{2}  writer  Dark mode ", lines[3])  # over a month old: a date
     outcome_column = header.index("OUTCOME")
     assert [line[outcome_column:].split("  ")[0] for line in lines] == [
         "timed out",
@@ -119,7 +121,7 @@ def test_a_known_workspace_without_dumps_says_so(
     args = ["--home", str(home.root), "traces", "--workspace", DARK_MODE_ID]
     status, out, err = run_cli(args, capsys)
     assert status == 0 and err == ""
-    assert out.startswith(f"No writer trace dumps for workspace {DARK_MODE_ID}")
+    assert out.startswith(f"No trace dumps for workspace {DARK_MODE_ID}")
     status, out, _ = run_cli([*args, "--json"], capsys)
     assert json.loads(out) == {"traces": []}
 

@@ -117,6 +117,7 @@ def test_consolidate_with_a_model_from_flags_and_env(
 ) -> None:
     monkeypatch.setenv("MEMTAB_API_KEY", ANTHROPIC_KEY)  # the fake server is no official host
     fake_model_server.add_anthropic_reply("no changes needed", usage=(1200, 34))
+    fake_model_server.add_anthropic_reply("no changes needed", usage=(1300, 4))  # reminded
     status, out, _ = run_cli(
         [
             "consolidate",
@@ -134,11 +135,14 @@ def test_consolidate_with_a_model_from_flags_and_env(
         capsys,
     )
     assert status == 0
+    # The model read none of the demo's files: the summary says what its tools did.
     assert out.splitlines() == [
         "(no changes)",
-        "usage: 1,200 input + 34 output tokens",
-        "summary: no changes needed",
+        "usage: 2,500 input + 38 output tokens",
+        "summary: no changes made (read none of the 16 files).",
     ]
+    reminded = fake_model_server.requests[1].body["messages"][-1]
+    assert "nothing was read or changed yet" in json.dumps(reminded)
     body = fake_model_server.requests[0].body
     assert body["model"] == "claude-test"
     assert ANTHROPIC_KEY not in Path(demo, "memory-consolidation.json").read_text()

@@ -22,7 +22,8 @@ MEGABYTE_REASON = "because " * 131_072  # 1 MiB
 def test_megabyte_reasons_and_summary_are_capped_in_the_journal_and_runs_log(
     home: Home, store: MemoryStore
 ) -> None:
-    calls = []
+    views = [{"command": "view", "path": f"/memories/global/{name}.md"} for name in "abcd"]
+    calls = [ToolCall(f"view-{index}", "memory", view) for index, view in enumerate(views)]
     for name in "abcd":
         put(store, f"/memories/global/{name}.md", f"- keep this\n- drop this {name}\n")
         arguments = {

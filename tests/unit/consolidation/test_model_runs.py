@@ -51,7 +51,8 @@ def test_a_multi_step_run_merges_two_files_and_is_journaled(
 
     record = wire.service(home).run(WS)
 
-    assert record.summary == "Merged test-tips.md into testing.md."
+    # What its tools did, not what the model said it did.
+    assert record.summary == "Combined test-tips.md into testing.md."
     assert [(op.command, op.path, op.applied) for op in record.ops] == [
         ("str_replace", TESTING, True),
         ("delete", TIPS, True),
@@ -109,7 +110,14 @@ def test_a_timeout_fails_the_run_and_journals_only_what_it_applied(
     wire: Wire, home: Home, store: MemoryStore
 ) -> None:
     put(store, "/memories/workspace/a.md", "a line that stays put\n")
-    wire.memory({"command": "create", "path": "/memories/workspace/b.md", "file_text": "b\n"})
+    wire.memory(
+        view("/memories/workspace/a.md"),
+        {
+            "command": "create",
+            "path": "/memories/workspace/b.md",
+            "file_text": "a line that stays put\n",
+        },
+    )
     wire.reply("too late", delay=5.0)
     service = wire.service(home, limits=RunLimits(timeout_s=0.5))
     with pytest.raises(RunFailedError) as failure:
@@ -151,10 +159,12 @@ def test_pins_scope_and_budget_are_enforced_and_journaled(wire: Wire, home: Home
     put(store, "/memories/workspace/pinned.md", "keep me\n", pinned=True)
     put(store, "/memories/global/tools/git.md", "git\n", pinned=True)
     creates = [
-        {"command": "create", "path": f"/memories/workspace/new{i}.md", "file_text": f"{i}\n"}
+        {"command": "create", "path": f"/memories/workspace/new{i}.md", "file_text": "keep me\n"}
         for i in range(9)
     ]
     wire.memory(
+        view("/memories/workspace/pinned.md"),
+        view("/memories/global/tools"),
         {"command": "delete", "path": "/memories/workspace/pinned.md"},
         {"command": "delete", "path": "/memories/global/tools"},
         {"command": "create", "path": "/memories/project/x.md", "file_text": "x\n"},

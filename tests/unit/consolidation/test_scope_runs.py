@@ -180,6 +180,7 @@ def test_a_model_of_one_scope_sees_and_changes_that_scope_alone(
 ) -> None:
     twins(store)
     calls = (
+        ToolCall("0", "memory", {"command": "view", "path": "/memories/global/git-copy.md"}),
         ToolCall("1", "memory", {"command": "view", "path": "/memories/workspace/git.md"}),
         ToolCall("2", "memory", {"command": "delete", "path": "/memories/workspace/git.md"}),
         ToolCall("3", "memory", {"command": "delete", "path": "/memories/global/git-copy.md"}),
@@ -192,8 +193,8 @@ def test_a_model_of_one_scope_sees_and_changes_that_scope_alone(
     assert "/memories/workspace/" not in message and "/memories/project/" not in message
     assert "This run consolidates the scope above alone" in message
     outcomes = [block.content for block in model.messages[1][-1].results]  # type: ignore[union-attr]
-    assert "the workspace scope is not offered here" in outcomes[0]  # not even read
-    assert outcomes[1].endswith("outside this run: it consolidates /memories/global/ only")
+    assert "the workspace scope is not offered here" in outcomes[1]  # not even read
+    assert outcomes[2].endswith("outside this run: it consolidates /memories/global/ only")
     assert [(op.path, op.applied) for op in record.ops] == [
         ("/memories/workspace/git.md", False),
         ("/memories/global/git-copy.md", True),

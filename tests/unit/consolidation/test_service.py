@@ -191,7 +191,7 @@ def test_an_archive_run_waits_for_another_process_run(
     for thread in threads:
         thread.join(WAIT_S)
     assert "error" not in archive
-    assert Journal(home).load().workspaces[WS].summary == "promoted before archiving"
+    assert Journal(home).load().workspaces[WS].trigger == "archive"
 
 
 def test_manual_and_archive_bypass_the_debounce_automatic_triggers_do_not(

@@ -22,7 +22,7 @@ from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from support.memory_paths import vpath
-from support.scripted_provider import ScriptedProvider
+from support.scripted_provider import ScriptedProvider, reading_first
 
 from .helpers import WS, disk, memory_call, new_home, store_for
 
@@ -40,7 +40,7 @@ def home(tmp_path: Path) -> Home:
 
 
 def merge_replies() -> list[ModelReply]:
-    return [
+    return reading_first([
         ModelReply(
             "",
             (
@@ -52,7 +52,7 @@ def merge_replies() -> list[ModelReply]:
             ),
         ),
         ModelReply("merged test tips; pruned gotchas"),
-    ]  # fmt: skip
+    ])  # fmt: skip
 
 
 def service(home: Home) -> ConsolidationService:
@@ -149,7 +149,7 @@ def test_mux_runs_are_added_once_and_memtabs_own_are_not_duplicated(home: Home) 
     assert catch_up_runs(home) == []
     runs = RunsLog(home).runs()
     assert [(run.source, run.summary) for run in runs] == [
-        ("memtab", "merged test tips; pruned gotchas"),
+        ("memtab", "Combined test-tips.md into testing.md; removed 1 line from gotchas.md."),
         ("mux", "mux merged things"),
     ]
     assert runs[1].project_path == "/home/dev/src/app"

@@ -17,7 +17,7 @@ from memtab.store.scopes.tool import MemoryTool
 from memtab.store.sidecars.registry import load_registry
 from memtab.writer.job.run import run_writer
 from support.memory_paths import vpath
-from support.scripted_provider import ScriptedProvider
+from support.scripted_provider import ScriptedProvider, reading_first
 
 from .helpers import WS, disk, memory_call, new_home, store_for, versions
 
@@ -115,7 +115,9 @@ def test_consolidator_ops_are_recorded_under_the_run_and_logged(home: Home) -> N
         ),
         ModelReply("merged dup into keep"),
     ]  # fmt: skip
-    service = ConsolidationService(home, provider_factory=lambda _: ScriptedProvider(replies))
+    service = ConsolidationService(
+        home, provider_factory=lambda _: ScriptedProvider(reading_first(replies))
+    )
     service.run(WS, run_id="run-test-1")
     in_run = [v for v in versions(store) if v.run_id == "run-test-1"]
     assert [(v.path, v.actor, v.deleted) for v in in_run] == [

@@ -25,7 +25,7 @@ from memtab.store.restore.from_history import (
 )
 from memtab.store.scopes.memory import MemoryStore
 from support.memory_paths import vpath
-from support.scripted_provider import ScriptedProvider
+from support.scripted_provider import ScriptedProvider, reading_first
 
 from .helpers import WS, disk, memory_call, new_home, store_for
 
@@ -124,7 +124,9 @@ def _merge_run(home: Home) -> str:
         ),
         ModelReply("merged"),
     ]  # fmt: skip
-    ConsolidationService(home, provider_factory=lambda _: ScriptedProvider(replies)).run(WS)
+    ConsolidationService(
+        home, provider_factory=lambda _: ScriptedProvider(reading_first(replies))
+    ).run(WS)
     (run,) = RunsLog(home).runs()
     return run.id
 

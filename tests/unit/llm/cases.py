@@ -54,12 +54,20 @@ class ProviderCase:
         *,
         usage: tuple[int, int] = (10, 5),
         delay: float = 0.0,
+        cut: bool = False,
     ) -> None:
-        """Script one reply in this case's wire format."""
+        """Script one reply in this case's wire format (`cut`: stopped at its length
+        limit, as each wire says it)."""
         if self.wire == "anthropic":
-            self.server.add_anthropic_reply(text, tool_calls, usage=usage, delay=delay)
+            stop = "max_tokens" if cut else None
+            self.server.add_anthropic_reply(
+                text, tool_calls, usage=usage, delay=delay, stop_reason=stop
+            )
         else:
-            self.server.add_openai_reply(text, tool_calls, usage=usage, delay=delay)
+            finish = "length" if cut else None
+            self.server.add_openai_reply(
+                text, tool_calls, usage=usage, delay=delay, finish_reason=finish
+            )
 
     def tool_results(self, body: dict[str, Any]) -> list[tuple[str, str, bool]]:
         """(call id, content, is_error) of every tool result the client sent back."""

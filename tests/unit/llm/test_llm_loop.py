@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from memtab.llm.http import HttpChatProvider
-from memtab.llm.loop import LoopResult, run_tool_loop
+from memtab.llm.loop import CUT_REPLY, LoopResult, run_tool_loop
 from memtab.llm.types import (
     AssistantMessage,
     ToolCall,
@@ -149,6 +149,27 @@ def test_max_steps(case: ProviderCase, provider: HttpChatProvider) -> None:
     assert len(tool.calls) == 2  # the last step's calls still ran
     assert len(case.server.requests) == 2
     assert "2 steps" in result.detail
+    assert case.server.pending == 1
+
+
+def test_a_reply_cut_at_its_length_limit_is_no_answer_the_model_is_told_once(
+    case: ProviderCase, provider: HttpChatProvider
+) -> None:
+    # Qwen2.5-Coder 1.5B wrote 2,048 tokens of a note and was cut mid-call.
+    case.add_reply('```json\n{"name": "memory", "arguments": {"command": "cre', cut=True)
+    case.add_reply("", [("memory", {"command": "view"})])
+    case.add_reply("again and again", cut=True)
+    case.add_reply("again and again", cut=True)
+    tool = RecordingTool()
+
+    result = _run(provider, tool)
+
+    assert [call.arguments for call in tool.calls] == [{"command": "view"}]
+    assert result.stop_reason == "final" and result.steps == 3
+    assert result.text == "again and again"  # told once: the next cut reply ends the loop
+    told = [message for message in result.messages if isinstance(message, UserMessage)]
+    assert [message.text for message in told] == ["Consolidate.", CUT_REPLY]
+    assert CUT_REPLY in str(case.server.requests[1].body)
     assert case.server.pending == 1
 
 

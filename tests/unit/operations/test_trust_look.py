@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from memtab.components.jobs import JobContext
 from memtab.fs.atomic import atomic_write_text
-from memtab.operations.job import JobContext
 from memtab.operations.trust.window import NotRead, WindowTrust
 from memtab.store.home import Home
 from memtab.trust.duplicates.kept import keep_group

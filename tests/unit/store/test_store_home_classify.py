@@ -59,6 +59,10 @@ HOME = "/home/alice/.mux"
             "debug_obj/a1b2c3d4e5/system1_memory_writer/1700000000000.json",
             PathPlace(PathKind.WRITER_TRACES, "a1b2c3d4e5"),
         ),
+        (
+            "debug_obj/a1b2c3d4e5/memtab_consolidation/1700000000000_run-1.json",
+            PathPlace(PathKind.WRITER_TRACES, "a1b2c3d4e5"),
+        ),
         ("debug_obj/a1b2c3d4e5/other_tool/x.json", PathPlace(PathKind.OTHER)),
         ("memtab/history/x.json", PathPlace(PathKind.MEMTAB_DATA)),
         ("memtab/history/runs.jsonl", PathPlace(PathKind.RUNS_LOG)),

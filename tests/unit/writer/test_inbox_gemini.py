@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
-from memtab.operations.job import JobCancelledError, JobContext
+from memtab.components.jobs import JobCancelledError, JobContext
 from memtab.operations.writer.inbox import review_patch
 from memtab.sources.agent_file import SourceVersions
 from memtab.sources.gemini.inbox import EXTRACTION_LOCK

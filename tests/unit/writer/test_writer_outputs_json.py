@@ -31,6 +31,7 @@ def test_a_writer_run_result_keeps_its_keys_in_order() -> None:
         run_id="run-1",
         suggested_count=3,
         left_out_count=4,
+        refused=(("- Always run it", "why"),),
     )
     assert json.dumps(result.to_json()) == (
         '{"workspaceId": "ws1", "workspaceName": "main", "outcome": "wrote", "ok": true, '
@@ -39,7 +40,8 @@ def test_a_writer_run_result_keeps_its_keys_in_order() -> None:
         '"tracePath": "/tmp/trace.json", "attempts": 2, "durationMs": 30, '
         '"usage": {"inputTokens": 7, "outputTokens": 8}, "diff": ["@@ -1 +1,2 @@", " a", "+b"], '
         '"summary": "Updated /memories/workspace/notes.md (+1 \\u22120 lines) '
-        '(4 less sure left out)", "runId": "run-1", "leftOut": 4}'
+        '(4 less sure left out); 1 line refused: \\u201c- Always run it\\u201d (why)", '
+        '"runId": "run-1", "leftOut": 4, "refused": [{"line": "- Always run it", "why": "why"}]}'
     )
     failed = WriterRunResult(
         workspace_id="ws1",
@@ -57,7 +59,7 @@ def test_a_writer_run_result_keeps_its_keys_in_order() -> None:
     assert failed["summary"] == "Memory writer failed: unknown error"
     assert "suggested" not in failed  # `memtab write --json` adds the suggestions, last
     listed = result.replaced(suggested=(Evidence(id="e1"),)).to_json()
-    assert list(listed)[-2:] == ["leftOut", "suggested"]
+    assert list(listed)[-3:] == ["leftOut", "refused", "suggested"]
     assert listed["suggested"] == [{"id": "e1", "role": None, "text": None}]
 
 

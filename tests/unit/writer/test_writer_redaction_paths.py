@@ -18,6 +18,7 @@ from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
 from memtab.transcripts import NewestEvents, read_transcript
+from memtab.trust.rails import HOLDS_A_SECRET
 from memtab.writer.config import WriterSettings
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH, OfflineNotes
 from memtab.writer.inbox.suggestions import SuggestionQueue
@@ -133,7 +134,7 @@ def test_the_offline_writer_request_notes_dump_and_log_hold_no_secret(
     assert not _leaked("\n".join(record.getMessage() for record in caplog.records))
 
 
-def test_a_model_that_writes_secrets_into_memory_is_redacted(
+def test_a_model_that_writes_secrets_into_memory_has_each_line_refused_and_named(
     home: Home, workspace: Workspace, transcript: Path
 ) -> None:
     echoing = WritingModel(f"# Notes\n\n{PASTED}\n")  # every leak, into the file
@@ -141,7 +142,11 @@ def test_a_model_that_writes_secrets_into_memory_is_redacted(
 
     assert result.outcome == "wrote"
     notes = MemoryStore(home, workspace).read(vpath(DEFAULT_MEMORY_PATH)).content
-    assert notes.count(REDACTED) >= len(LEAKS) - 2 and not _leaked(notes)
+    assert not _leaked(notes) and REDACTED not in notes  # refused, not written redacted
+    named = "\n".join(line for line, _ in result.refused)
+    assert named.count(REDACTED) >= len(LEAKS) - 2 and not _leaked(named)
+    assert HOLDS_A_SECRET in {why for _, why in result.refused}  # some lines are copied output too
+    assert not _leaked(result.summary())
 
 
 def test_suggested_memories_hold_no_secret(

@@ -18,6 +18,7 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
 from memtab.traces.names import trace_file_name
 from memtab.transcripts import TranscriptEvent, read_transcript
+from memtab.trust.rails import HOLDS_A_SECRET
 from memtab.writer.config import WriterSettings
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH
 from memtab.writer.job.offline_provider import OfflineWriterProvider
@@ -387,15 +388,22 @@ def test_secrets_never_reach_the_memory_file_or_the_dump(
             )
         ]
     )
+    fake_model_server.add_anthropic_reply(tool_calls=[("no_new_memories", {})])
     settings = WriterSettings(dump_successful_runs=True)
     result = run_writer(home, workspace, events, anthropic, settings=settings)
-    assert result.outcome == "wrote"
+    # The line is refused (issue 82): nothing of it is written, and it is named redacted.
+    assert result.outcome == "no_new_memories"
     text = memory(store)
-    assert SK_SECRET not in text and BEARER_SECRET not in text
-    assert "- key [REDACTED_SECRET], Bearer [REDACTED_SECRET]" in text
+    assert SK_SECRET not in text and BEARER_SECRET not in text and "- key" not in text
+    assert result.refused == (
+        ("- key [REDACTED_SECRET], Bearer [REDACTED_SECRET]", HOLDS_A_SECRET),
+    )
     dump = only_dump(home, workspace)  # dumped because of the setting; redacted
-    assert dump["satisfiedMemoryToolPolicy"] is True and dump["outcome"] == "wrote"
-    assert result.trace_path is not None
+    assert dump["satisfiedMemoryToolPolicy"] is True and dump["outcome"] == "no_new_memories"
+    assert dump["refused"] == [
+        {"line": "- key [REDACTED_SECRET], Bearer [REDACTED_SECRET]", "why": HOLDS_A_SECRET}
+    ]
+    assert SK_SECRET not in json.dumps(dump) and result.trace_path is not None
 
 
 @pytest.mark.expect_log("memtab.llm.loop", "WARNING", r"stopped at step 1: .*HTTP 400")

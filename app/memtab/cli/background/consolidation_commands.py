@@ -20,7 +20,7 @@ from memtab.cli.common import (
     Argument,
     CliError,
     Exclusive,
-    add_command,
+    command,
     format_table,
     open_home,
     open_store,
@@ -76,74 +76,6 @@ _PROVIDER_OPTIONS = (
         help="wall-clock limit of one run",
     ),
 )
-
-
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add `consolidate` and `sweep` to the `memtab` parser."""
-    add_command(
-        commands,
-        "consolidate",
-        Argument.workspace(required=True),
-        *_PROVIDER_OPTIONS,
-        Argument(
-            "--dry-run", action="store_true", help="propose changes without applying or journaling"
-        ),
-        Exclusive(
-            Argument(
-                "--plan-out",
-                metavar="FILE",
-                help="write the plan (each proposed op with its diff) to FILE; change nothing",
-            ),
-            Argument("--apply-plan", metavar="FILE", help="apply a plan written by --plan-out"),
-        ),
-        Argument(
-            "--accept",
-            metavar="N,N",
-            help="with --apply-plan: the op numbers to apply (default: every proposed op)",
-        ),
-        Argument("--trigger", choices=CLI_TRIGGERS, default="manual"),
-        Argument(
-            "--scope",
-            choices=RUN_SCOPES,
-            help="consolidate that scope alone (its files only; journaled as such)",
-        ),
-        Argument.json("print the journal record"),
-        handler=run_consolidate,
-        writes_home=True,
-        help="consolidate a workspace's memory now (combine, prune, promote)",
-    )
-    add_command(
-        commands,
-        "declined",
-        Argument.workspace("the workspace", required=True),
-        Argument(
-            "--forget", action="store_true", help="forget them: the next run may propose them again"
-        ),
-        Argument.json("print them as JSON"),
-        handler=run_declined,
-        writes_home=False,
-        help="changes declined in review, not proposed again until their files change",
-        description="List the changes you declined in a consolidation review of this "
-        "workspace's scopes. A later run does not propose one again while the files it "
-        "touches are unchanged; --forget clears them all (docs/formats.md §9.7).",
-    )
-    add_command(
-        commands,
-        "sweep",
-        *_PROVIDER_OPTIONS,
-        Argument.json("print the sweep report"),
-        handler=run_sweep,
-        writes_home=True,
-        help="run the launch sweep: consolidate up to 3 idle workspaces that need it",
-        description="Run the launch sweep as mux does at start-up: consolidate up to 3 "
-        "workspaces idle for 24 h with memory writes since their last run. Like mux, it "
-        "considers only the workspaces listed in extensionMetadata.json (mux's record of "
-        "recent use), in that file's order; other registered workspaces are reported as "
-        "skipped. The window never sweeps on its own (docs/formats.md §9.5): mux sweeps "
-        "only homes whose user turned its memory-consolidation experiment on, and then "
-        "at every mux start itself, and a sweep applies changes nobody reviews; run this "
-        "when you want one (e.g. from a login script).",
-    )
 
 
 def _service(args: argparse.Namespace) -> ConsolidationService:
@@ -233,6 +165,36 @@ def _print_op(op: PlannedOp, indent: str) -> None:
             print(f"{indent}      " + file.diff.replace("\n", f"\n{indent}      "))
 
 
+@command(
+    "consolidate",
+    Argument.workspace(required=True),
+    *_PROVIDER_OPTIONS,
+    Argument(
+        "--dry-run", action="store_true", help="propose changes without applying or journaling"
+    ),
+    Exclusive(
+        Argument(
+            "--plan-out",
+            metavar="FILE",
+            help="write the plan (each proposed op with its diff) to FILE; change nothing",
+        ),
+        Argument("--apply-plan", metavar="FILE", help="apply a plan written by --plan-out"),
+    ),
+    Argument(
+        "--accept",
+        metavar="N,N",
+        help="with --apply-plan: the op numbers to apply (default: every proposed op)",
+    ),
+    Argument("--trigger", choices=CLI_TRIGGERS, default="manual"),
+    Argument(
+        "--scope",
+        choices=RUN_SCOPES,
+        help="consolidate that scope alone (its files only; journaled as such)",
+    ),
+    Argument.json("print the journal record"),
+    writes_home=True,
+    help="consolidate a workspace's memory now (combine, prune, promote)",
+)
 def run_consolidate(args: argparse.Namespace) -> int:
     if args.accept is not None and args.apply_plan is None:
         raise CliError("--accept goes with --apply-plan")
@@ -275,6 +237,9 @@ def _failed(args: argparse.Namespace, error: ConsolidationError) -> CliError:
     first prints what it applied (its journal record) before it — under `--json` inside
     the failure's one object."""
     record = error.record if isinstance(error, RunFailedError) else None
+    trace = error.trace_path if isinstance(error, RunFailedError) else None
+    if trace is not None and not args.json:
+        print(f"Trace: {trace}", file=sys.stderr)
     if record is not None and args.json:
         return CliError(str(error), output=record.to_json())
     if record is not None:
@@ -335,6 +300,19 @@ class DeclinedForgotten(Record, write_only=True):
     forgotten: int
 
 
+@command(
+    "declined",
+    Argument.workspace("the workspace", required=True),
+    Argument(
+        "--forget", action="store_true", help="forget them: the next run may propose them again"
+    ),
+    Argument.json("print them as JSON"),
+    writes_home=False,
+    help="changes declined in review, not proposed again until their files change",
+    description="List the changes you declined in a consolidation review of this "
+    "workspace's scopes. A later run does not propose one again while the files it "
+    "touches are unchanged; --forget clears them all (docs/formats.md §9.7).",
+)
 def run_declined(args: argparse.Namespace) -> int:
     """`memtab declined`: the declines of a workspace's scopes in force (docs/formats.md
     §9.7), or `--forget` them."""
@@ -363,6 +341,21 @@ def run_declined(args: argparse.Namespace) -> int:
 # --- sweep ----------------------------------------------------------------------------------
 
 
+@command(
+    "sweep",
+    *_PROVIDER_OPTIONS,
+    Argument.json("print the sweep report"),
+    writes_home=True,
+    help="run the launch sweep: consolidate up to 3 idle workspaces that need it",
+    description="Run the launch sweep as mux does at start-up: consolidate up to 3 "
+    "workspaces idle for 24 h with memory writes since their last run. Like mux, it "
+    "considers only the workspaces listed in extensionMetadata.json (mux's record of "
+    "recent use), in that file's order; other registered workspaces are reported as "
+    "skipped. The window never sweeps on its own (docs/formats.md §9.5): mux sweeps "
+    "only homes whose user turned its memory-consolidation experiment on, and then "
+    "at every mux start itself, and a sweep applies changes nobody reviews; run this "
+    "when you want one (e.g. from a login script).",
+)
 def run_sweep(args: argparse.Namespace) -> int:
     service = _service(args)
     report = run_launch_sweep(service)

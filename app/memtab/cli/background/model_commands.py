@@ -15,7 +15,7 @@ import argparse
 import dataclasses
 from pathlib import Path
 
-from memtab.cli.common import Argument, CliError, add_command, format_table, print_json
+from memtab.cli.common import Argument, CliError, command, format_table, group
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.fs.records import Record
 from memtab.fs.terminal_text import printable
@@ -57,49 +57,18 @@ _PROBE_OPTIONS = (
 )
 
 
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add `models` and `settings` to the `memtab` parser."""
-    add_command(
-        commands,
-        "models",
-        Argument("--local", action="store_true", help="look for local model servers"),
-        *_PROBE_OPTIONS,
-        Argument.json("machine-readable output"),
-        home=False,
-        handler=run_models,
-        writes_home=False,
-        help="the model in use, and model servers running on this machine",
-        description="Print the model the writer and Consolidate now use; with --local, also "
-        f"ask this machine's usual ports ({_KIND_NAMES}) which models they serve.",
-    )
-    settings = add_command(
-        commands, "settings", home=False, writes_home=False, help="choose the model Memtab uses"
-    )
-    actions = settings.add_subparsers(dest="action", metavar="ACTION", required=True)
-    add_command(
-        actions,
-        "use-local",
-        Argument("server", help=f"which server: {_KIND_NAMES}, or its port"),
-        Argument("--model", help="a model it serves (`qwen2.5-coder` picks `qwen2.5-coder:7b`)"),
-        *_PROBE_OPTIONS,
-        Argument.json("machine-readable output"),
-        home=False,
-        handler=run_use_local,
-        help="use a model server running on this machine (no key, nothing leaves it)",
-        description="Save settings that send the writer's and Consolidate's requests to a "
-        "local server's OpenAI-compatible API. The server must be running.",
-    )
-    add_command(
-        actions,
-        "use-offline",
-        Argument.json("machine-readable output"),
-        home=False,
-        handler=run_use_offline,
-        help="use Memtab's built-in offline engines (no model)",
-    )
-
-
-def run_models(args: argparse.Namespace) -> int:
+@command(
+    "models",
+    Argument("--local", action="store_true", help="look for local model servers"),
+    *_PROBE_OPTIONS,
+    Argument.json("machine-readable output"),
+    home=False,
+    writes_home=False,
+    help="the model in use, and model servers running on this machine",
+    description="Print the model the writer and Consolidate now use; with --local, also "
+    f"ask this machine's usual ports ({_KIND_NAMES}) which models they serve.",
+)
+def run_models(args: argparse.Namespace) -> ModelsFound | int:
     try:
         configured: ProviderSettings | None = resolve_provider_settings()
         problem = None
@@ -107,9 +76,7 @@ def run_models(args: argparse.Namespace) -> int:
         configured, problem = None, str(error)
     servers = _find(args) if args.local else []
     if args.json:
-        found = ModelsFound(configured=_settings_row(configured, problem), local=tuple(servers))
-        print_json(found.to_json())
-        return 0
+        return ModelsFound(configured=_settings_row(configured, problem), local=tuple(servers))
     in_use = configured.describe() if configured else f"unusable ({problem})"
     print(f"In use: {printable(in_use)}")
     if args.local:
@@ -117,7 +84,24 @@ def run_models(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_use_local(args: argparse.Namespace) -> int:
+settings_group = group(
+    "settings", home=False, writes_home=False, help="choose the model Memtab uses"
+)
+
+
+@command(
+    "use-local",
+    Argument("server", help=f"which server: {_KIND_NAMES}, or its port"),
+    Argument("--model", help="a model it serves (`qwen2.5-coder` picks `qwen2.5-coder:7b`)"),
+    *_PROBE_OPTIONS,
+    Argument.json("machine-readable output"),
+    under=settings_group,
+    home=False,
+    help="use a model server running on this machine (no key, nothing leaves it)",
+    description="Save settings that send the writer's and Consolidate's requests to a "
+    "local server's OpenAI-compatible API. The server must be running.",
+)
+def run_use_local(args: argparse.Namespace) -> SettingsSaved | int:
     servers = _find(args)
     server = find_server(args.server, servers)
     if server is None:
@@ -133,11 +117,18 @@ def run_use_local(args: argparse.Namespace) -> int:
     return _save(settings_for(server, model), args.json)
 
 
-def run_use_offline(args: argparse.Namespace) -> int:
+@command(
+    "use-offline",
+    Argument.json("machine-readable output"),
+    under=settings_group,
+    home=False,
+    help="use Memtab's built-in offline engines (no model)",
+)
+def run_use_offline(args: argparse.Namespace) -> SettingsSaved | int:
     return _save(ProviderSettings("offline", OFFLINE_MODEL, ""), args.json)
 
 
-def _save(settings: ProviderSettings, as_json: bool) -> int:
+def _save(settings: ProviderSettings, as_json: bool) -> SettingsSaved | int:
     try:
         path = save_provider_settings(settings)
     except ProviderError as error:
@@ -145,16 +136,15 @@ def _save(settings: ProviderSettings, as_json: bool) -> int:
     except SettingsFileError as error:
         raise CliError(str(error)) from None
     if as_json:
-        print_json(SettingsSaved(saved=_settings_row(settings, None), settings_file=path).to_json())
-    else:
-        print(f"Saved to {path}: {settings.describe()}")
-        print("The writer and Consolidate now use it (the environment and --provider still win).")
-        run_limit = load_writer_settings().timeout_s
-        if not settings.is_offline and run_limit < LOCAL_RUN_LIMIT_S:
-            print(
-                f"A writer run stops after {run_limit:g} s (writer.timeout_s in settings.json); "
-                f"a model on this machine may need minutes: raise it, up to {MAX_TIMEOUT_S:g} s."
-            )
+        return SettingsSaved(saved=_settings_row(settings, None), settings_file=path)
+    print(f"Saved to {path}: {settings.describe()}")
+    print("The writer and Consolidate now use it (the environment and --provider still win).")
+    run_limit = load_writer_settings().timeout_s
+    if not settings.is_offline and run_limit < LOCAL_RUN_LIMIT_S:
+        print(
+            f"A writer run stops after {run_limit:g} s (writer.timeout_s in settings.json); "
+            f"a model on this machine may need minutes: raise it, up to {MAX_TIMEOUT_S:g} s."
+        )
     return 0
 
 

@@ -1,4 +1,5 @@
-"""`memtab traces`: the background writer's trace dumps, newest first (docs/formats.md §10.3).
+"""`memtab traces`: the trace dumps of the writer's and the consolidation's runs, newest
+first (docs/formats.md §10.3).
 
 JSON output (`--json`) is a stable contract: `{"traces": [TraceSummary.to_json(), ...]}`.
 """
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from memtab.cli.common import Argument, add_command, elide, format_table, open_home, print_json
+from memtab.cli.common import Argument, command, elide, format_table, open_home
 from memtab.fs.records import Record
 from memtab.humanize import relative_time
 from memtab.store.home import Home
@@ -18,43 +19,40 @@ from memtab.traces.reader import TraceSummary
 ERROR_COLUMN_WIDTH = 60
 
 
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add `traces` to the `memtab` parser."""
-    add_command(
-        commands,
-        "traces",
-        Argument.workspace("only this workspace's dumps"),
-        Argument.json("machine-readable output"),
-        handler=run_traces,
-        writes_home=False,
-        help="list the background writer's trace dumps (why runs failed)",
-    )
-
-
 class TraceListing(Record, write_only=True):
     """`memtab traces --json`, newest first (docs/formats.md §10.3)."""
 
     traces: tuple[TraceSummary, ...]
 
 
-def run_traces(args: argparse.Namespace) -> int:
+@command(
+    "traces",
+    Argument.workspace("only this workspace's dumps"),
+    Argument.json("machine-readable output"),
+    writes_home=False,
+    help="list the writer's and consolidation's trace dumps (why runs failed)",
+)
+def run_traces(args: argparse.Namespace) -> TraceListing | int:
     """List the dumps: time, workspace, trigger, outcome, error and path."""
     home = open_home(args)
     if args.workspace is not None:
         _require_known_workspace(home, args.workspace)
     summaries = list_traces(home, args.workspace)
     if args.json:
-        print_json(TraceListing(traces=tuple(summaries)).to_json())
-        return 0
+        return TraceListing(traces=tuple(summaries))
     if not summaries:
         where = f"workspace {args.workspace}" if args.workspace else str(home.root)
-        print(f"No writer trace dumps for {where} (the writer saves one when a run fails)")
+        print(
+            f"No trace dumps for {where} (the writer saves one when a run fails, a "
+            "consolidation with a model after every run)"
+        )
         return 0
-    rows = [["TIME", "WORKSPACE", "TRIGGER", "OUTCOME", "ERROR", "PATH"]]
+    rows = [["TIME", "RUN", "WORKSPACE", "TRIGGER", "OUTCOME", "ERROR", "PATH"]]
     for summary in summaries:
         rows.append(
             [
                 relative_time(summary.run_started_at),
+                summary.kind,
                 summary.display_workspace,
                 summary.trigger_message_id or "",
                 summary.outcome.value,

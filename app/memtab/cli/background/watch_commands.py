@@ -20,10 +20,9 @@ from memtab.cli.common import (
     Argument,
     CliError,
     Exclusive,
-    add_command,
+    command,
     format_table,
     open_home,
-    print_json,
 )
 from memtab.fs.clock import now_ms
 from memtab.fs.records import Inlined, Record
@@ -43,50 +42,20 @@ if TYPE_CHECKING:  # lazy: the annotation of what `_host_agents` loads when it r
 DAY_MS = 24 * 60 * 60 * 1000
 
 
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    add_command(
-        commands,
-        "watch",
-        Exclusive(
-            Argument(
-                "--install", action="store_true", help="start it at login for this user, and now"
-            ),
-            Argument("--uninstall", action="store_true", help="stop starting it at login"),
-            Argument("--status", action="store_true", help="whether it runs, and since when"),
-        ),
-        Argument(
-            "--polling", action="store_true", help="poll the disk every second (network drives)"
-        ),
-        Argument.JSON,
-        handler=run_watch,
-        writes_home=True,
-        help="record every change any program makes to every agent's memory, without the "
-        "window (runs until stopped)",
-    )
-    add_command(
-        commands,
-        "events",
-        Argument("--days", type=int, default=7, help="how far back (default 7)"),
-        Argument(
-            "--min-files",
-            type=int,
-            default=BURST_MIN_FILES,
-            help=f"the fewest files an event has (default {BURST_MIN_FILES})",
-        ),
-        Argument(
-            "--mass",
-            action="store_true",
-            help="only mass changes: one program deleting or rewriting much of a memory at once",
-        ),
-        Argument.JSON,
-        handler=run_events,
-        writes_home=False,
-        help="what a program did to many files at once (restore one with "
-        "`memtab restore --event ID`)",
-    )
-
-
-def run_watch(args: argparse.Namespace) -> int:
+@command(
+    "watch",
+    Exclusive(
+        Argument("--install", action="store_true", help="start it at login for this user, and now"),
+        Argument("--uninstall", action="store_true", help="stop starting it at login"),
+        Argument("--status", action="store_true", help="whether it runs, and since when"),
+    ),
+    Argument("--polling", action="store_true", help="poll the disk every second (network drives)"),
+    Argument.JSON,
+    writes_home=True,
+    help="record every change any program makes to every agent's memory, without the "
+    "window (runs until stopped)",
+)
+def run_watch(args: argparse.Namespace) -> Record | int:
     home = open_home(args)
     if args.install or args.uninstall:
         try:
@@ -94,8 +63,7 @@ def run_watch(args: argparse.Namespace) -> int:
         except ServiceRefusedError as refused:
             raise CliError(f"Not installed: {refused}") from None
         if args.json:
-            print_json(result.to_json())
-            return 0
+            return result
         print(f"{'Installed' if args.install else 'Removed'} {result.path}")
         for ran in result.ran:
             state = "ok" if ran.status == 0 else f"exit {ran.status}"
@@ -118,13 +86,11 @@ class WatchStatus(Record, write_only=True):
     home: Path
 
 
-def _print_status(home: Home, status: RecorderStatus, *, json_out: bool) -> int:
+def _print_status(home: Home, status: RecorderStatus, *, json_out: bool) -> WatchStatus | int:
     entry = service_path(home)
     installed = entry.exists()
     if json_out:
-        shown = WatchStatus(status=status, installed=installed, entry=entry, home=home.root)
-        print_json(shown.to_json())
-        return 0
+        return WatchStatus(status=status, installed=installed, entry=entry, home=home.root)
     if status.running:
         since = (
             f" since {absolute_time(status.since_ms)} ({relative_time(status.since_ms)})"
@@ -209,7 +175,25 @@ class EventListing(Record, write_only=True):
     events: tuple[ListedEvent, ...]
 
 
-def run_events(args: argparse.Namespace) -> int:
+@command(
+    "events",
+    Argument("--days", type=int, default=7, help="how far back (default 7)"),
+    Argument(
+        "--min-files",
+        type=int,
+        default=BURST_MIN_FILES,
+        help=f"the fewest files an event has (default {BURST_MIN_FILES})",
+    ),
+    Argument(
+        "--mass",
+        action="store_true",
+        help="only mass changes: one program deleting or rewriting much of a memory at once",
+    ),
+    Argument.JSON,
+    writes_home=False,
+    help="what a program did to many files at once (restore one with `memtab restore --event ID`)",
+)
+def run_events(args: argparse.Namespace) -> EventListing | int:
     home = open_home(args)
     since = now_ms() - args.days * DAY_MS if args.days > 0 else 0
     least = max(args.min_files, MASS_MIN_FILES if args.mass else 1)
@@ -225,8 +209,7 @@ def run_events(args: argparse.Namespace) -> int:
     if args.mass:
         listed = [event for event in listed if event.mass]
     if args.json:
-        print_json(EventListing(events=tuple(listed)).to_json())
-        return 0
+        return EventListing(events=tuple(listed))
     if not listed:
         print("No mass changes" if args.mass else "No events")
         return 0

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from memtab.cli.common import Argument, CliError, add_command, open_home, print_json
+from memtab.cli.common import Argument, CliError, command, open_home, print_json
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.humanize import plural
 from memtab.llm.settings import PROVIDER_NAMES, resolve_provider_settings
@@ -43,44 +43,36 @@ from memtab.writer.job.run import run_writer
 from memtab.writer.records import Suggestion
 
 
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add `memtab write` to the `memtab` parser."""
-    add_command(
-        commands,
-        "write",
-        Argument.workspace(required=True),
-        Argument(
-            "--transcript",
-            metavar="FILE",
-            help="transcript to read (default: the workspace's chat.jsonl)",
-        ),
-        Argument(
-            "--format",
-            choices=TRANSCRIPT_FORMATS,
-            help="transcript format (default: mux for chat.jsonl, detected for --transcript)",
-        ),
-        Argument("--provider", choices=PROVIDER_NAMES, help="model provider"),
-        Argument("--model", metavar="M", help="model name"),
-        Argument("--base-url", metavar="URL", help="provider base URL"),
-        Argument("--timeout", metavar="SECONDS", type=float, help="time limit of the run"),
-        Argument("--memory-path", metavar="PATH", help="workspace memory file to keep"),
-        Argument(
-            "--dump", action="store_true", help="write a trace dump even when the run succeeds"
-        ),
-        Argument(
-            "--write-notes",
-            action="store_true",
-            help="offline writer: write its notes to the memory file instead of suggesting them",
-        ),
-        Argument.json("machine-readable output"),
-        handler=run_write,
-        writes_home=True,
-        help="run the background memory writer once for a workspace",
-        description="Read a workspace's transcript and update its memory file now, "
-        "ignoring the every-N-turns interval.",
-    )
-
-
+@command(
+    "write",
+    Argument.workspace(required=True),
+    Argument(
+        "--transcript",
+        metavar="FILE",
+        help="transcript to read (default: the workspace's chat.jsonl)",
+    ),
+    Argument(
+        "--format",
+        choices=TRANSCRIPT_FORMATS,
+        help="transcript format (default: mux for chat.jsonl, detected for --transcript)",
+    ),
+    Argument("--provider", choices=PROVIDER_NAMES, help="model provider"),
+    Argument("--model", metavar="M", help="model name"),
+    Argument("--base-url", metavar="URL", help="provider base URL"),
+    Argument("--timeout", metavar="SECONDS", type=float, help="time limit of the run"),
+    Argument("--memory-path", metavar="PATH", help="workspace memory file to keep"),
+    Argument("--dump", action="store_true", help="write a trace dump even when the run succeeds"),
+    Argument(
+        "--write-notes",
+        action="store_true",
+        help="offline writer: write its notes to the memory file instead of suggesting them",
+    ),
+    Argument.json("machine-readable output"),
+    writes_home=True,
+    help="run the background memory writer once for a workspace",
+    description="Read a workspace's transcript and update its memory file now, "
+    "ignoring the every-N-turns interval.",
+)
 def run_write(args: argparse.Namespace) -> int:
     """Run the writer once; 0 when it wrote or found nothing new, 1 when it failed."""
     home = open_home(args)

@@ -19,7 +19,7 @@ from memtab.check.engine import CheckEngine
 from memtab.check.recalled import RecallChecks
 from memtab.check.records import CheckReport, Finding
 from memtab.check.settings import MAX_STALE_DAYS
-from memtab.cli.common import Argument, CliError, add_command, open_home, print_json
+from memtab.cli.common import Argument, CliError, command, open_home, print_json
 from memtab.cli.failure import Kind, failed
 from memtab.consolidation.errors import ConsolidationError
 from memtab.consolidation.review.plan import write_plan
@@ -32,46 +32,41 @@ from memtab.store.sidecars.registry import load_registry
 COULD_NOT_CHECK = 2
 
 
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    add_command(
-        commands,
-        "check",
-        Argument.workspace(
-            "check what this workspace sees (global, its project's and its own memory); "
-            "default: every memory file of the home, each once"
-        ),
-        Argument.json("print the report as JSON"),
-        Argument(
-            "--plan-out",
-            metavar="FILE",
-            help="with --workspace: write the obvious fixes as a plan to review and apply "
-            "with `memtab consolidate --apply-plan FILE`",
-        ),
-        Argument(
-            "--stale-days",
-            type=int,
-            metavar="N",
-            help="memory unused for N days is stale (default: settings.json check.stale_days, "
-            "else 90; 0: never)",
-        ),
-        Argument(
-            "--no-sources",
-            action="store_true",
-            help="check mux's memory only, not the other agents' (Claude Code, Codex, loki-mode)",
-        ),
-        handler=run_check,
-        writes_home=False,
-        help="check the memory against the code: missing files, scripts and programs, "
-        "broken links, disagreeing facts, stale memory",
-        description="Check what the memory says against each project's checkout: paths "
-        "that do not exist, make/just/npm/pnpm/yarn/uv targets that are not defined, "
-        "programs that are not installed, links between memory files that lead nowhere, "
-        "two memories that disagree on a port, version or setting, and memory no agent "
-        "used for a while. A project that is not on this disk is one finding. Exits 1 "
-        "when something was found, 0 when not, 2 when the check could not be made.",
-    )
-
-
+@command(
+    "check",
+    Argument.workspace(
+        "check what this workspace sees (global, its project's and its own memory); "
+        "default: every memory file of the home, each once"
+    ),
+    Argument.json("print the report as JSON"),
+    Argument(
+        "--plan-out",
+        metavar="FILE",
+        help="with --workspace: write the obvious fixes as a plan to review and apply "
+        "with `memtab consolidate --apply-plan FILE`",
+    ),
+    Argument(
+        "--stale-days",
+        type=int,
+        metavar="N",
+        help="memory unused for N days is stale (default: settings.json check.stale_days, "
+        "else 90; 0: never)",
+    ),
+    Argument(
+        "--no-sources",
+        action="store_true",
+        help="check mux's memory only, not the other agents' (Claude Code, Codex, loki-mode)",
+    ),
+    writes_home=False,
+    help="check the memory against the code: missing files, scripts and programs, "
+    "broken links, disagreeing facts, stale memory",
+    description="Check what the memory says against each project's checkout: paths "
+    "that do not exist, make/just/npm/pnpm/yarn/uv targets that are not defined, "
+    "programs that are not installed, links between memory files that lead nowhere, "
+    "two memories that disagree on a port, version or setting, and memory no agent "
+    "used for a while. A project that is not on this disk is one finding. Exits 1 "
+    "when something was found, 0 when not, 2 when the check could not be made.",
+)
 def run_check(args: argparse.Namespace) -> int:
     if args.plan_out and not args.workspace:
         raise CliError("--plan-out needs --workspace ID: a plan changes one workspace's scopes")

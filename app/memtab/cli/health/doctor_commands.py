@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from memtab.cli.common import Argument, add_command, format_table, print_json
+from memtab.cli.common import Argument, command, format_table
 from memtab.diagnostics.doctor import run_doctor
 from memtab.diagnostics.report import DoctorReport, Level
 from memtab.humanize import plural, relative_time, size_text
@@ -18,36 +18,31 @@ from memtab.store.home import resolve_home
 _MARKS = {Level.BROKEN: "✗", Level.WARNING: "!"}
 
 
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add `doctor` to the `memtab` parser."""
-    add_command(
-        commands,
-        "doctor",
-        Argument.json("machine-readable output"),
-        Argument(
-            "--check-provider",
-            action="store_true",
-            help="also send one small request to the configured model provider",
-        ),
-        handler=run_doctor_command,
-        writes_home=False,
-        help="check the home, sidecars, file watcher, sources, model settings, versions and "
-        "the agents' warm MCP server",
-        description="Check what Memtab would use here. Exits 1 when something is broken "
-        "(a file or setting Memtab cannot use, a provider that cannot work, Qt that does "
-        "not load); warnings alone exit 0.",
-    )
-
-
-def run_doctor_command(args: argparse.Namespace) -> int:
-    report = run_doctor(
+@command(
+    "doctor",
+    Argument.json("machine-readable output"),
+    Argument(
+        "--check-provider",
+        action="store_true",
+        help="also send one small request to the configured model provider",
+    ),
+    status=lambda report: 1 if report.broken else 0,
+    writes_home=False,
+    help="check the home, sidecars, file watcher, sources, model settings, versions and "
+    "the agents' warm MCP server",
+    description="Check what Memtab would use here. Exits 1 when something is broken "
+    "(a file or setting Memtab cannot use, a provider that cannot work, Qt that does "
+    "not load); warnings alone exit 0.",
+)
+def run_doctor_command(args: argparse.Namespace) -> DoctorReport:
+    return run_doctor(
         resolve_home(getattr(args, "home", None)), check_connection=args.check_provider
     )
-    if args.json:
-        print_json(report.to_json())
-    else:
-        print(describe(report))
-    return 1 if report.broken else 0
+
+
+@run_doctor_command.text
+def _print_report(report: DoctorReport, args: argparse.Namespace) -> None:
+    print(describe(report))
 
 
 def describe(report: DoctorReport) -> str:

@@ -17,7 +17,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from memtab.cli.common import Argument, add_command, open_home, print_json
+from memtab.cli.common import Argument, command, open_home, print_json
 from memtab.cli.failure import Kind, failed
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.fs.terminal_text import printable
@@ -61,55 +61,6 @@ _COMMON_OPTIONS = (
 )
 
 
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    add_command(
-        commands,
-        "duplicates",
-        *_COMMON_OPTIONS,
-        _OFFLINE,
-        Argument(
-            "--all",
-            action="store_true",
-            help="show the groups kept as they are too (the window's Keep)",
-        ),
-        handler=run_duplicates,
-        writes_home=False,
-        help="memories that say the same thing, across agents and scopes",
-        description="Find memories that say the same thing: the same text (a copy, Codex's "
-        "import of a Claude Code memory, a note under other frontmatter), the same note in "
-        "other words, and one rule written in two memories (in global and in a project). "
-        "Exits 1 when something was found, 0 when not, 2 when the memory could not be read.",
-    )
-    add_command(
-        commands,
-        "contradictions",
-        *_COMMON_OPTIONS,
-        _OFFLINE,
-        handler=run_contradictions,
-        writes_home=False,
-        help="lines of two memories a session sees together that disagree",
-        description="Find lines, in any two memories a session sees together (global and "
-        "a project's, a project's and its workspaces', every agent's), that state different "
-        "values for one thing: a port, a version, a setting, a command, a path, a tool to "
-        "use, always or never; each names every value said, the files and lines saying it "
-        "and which is newer, one finding a thing however many lines disagree. "
-        "Exits 1 when something was found, 0 when not, 2 when the memory could not be read.",
-    )
-    add_command(
-        commands,
-        "leaks",
-        *_COMMON_OPTIONS,
-        handler=run_leaks,
-        writes_home=False,
-        help="memories in the wrong place (another project's, global), and secrets",
-        description="Find memories in one project's memory (or global memory, or team "
-        "memory shared with collaborators) that name another project's paths, repository or "
-        "hosts, or a person's home folder, and secret-like values anywhere; each says where "
-        "the memory belongs. Exits 1 when something was found, 0 when not, 2 when the "
-        "memory could not be read.",
-    )
-
-
 def _reading(args: argparse.Namespace, command: str, read: Callable[[], object]) -> object | int:
     """What `read` returns, or the exit status of its failure (said as `memtab check`'s)."""
     try:
@@ -122,6 +73,22 @@ def _reading(args: argparse.Namespace, command: str, read: Callable[[], object])
         )
 
 
+@command(
+    "duplicates",
+    *_COMMON_OPTIONS,
+    _OFFLINE,
+    Argument(
+        "--all",
+        action="store_true",
+        help="show the groups kept as they are too (the window's Keep)",
+    ),
+    writes_home=False,
+    help="memories that say the same thing, across agents and scopes",
+    description="Find memories that say the same thing: the same text (a copy, Codex's "
+    "import of a Claude Code memory, a note under other frontmatter), the same note in "
+    "other words, and one rule written in two memories (in global and in a project). "
+    "Exits 1 when something was found, 0 when not, 2 when the memory could not be read.",
+)
 def run_duplicates(args: argparse.Namespace) -> int:
     home = open_home(args)
     engine = DuplicatesEngine(home, sources=not args.no_sources)
@@ -157,6 +124,19 @@ def run_duplicates(args: argparse.Namespace) -> int:
     return 1 if report.groups else 0
 
 
+@command(
+    "contradictions",
+    *_COMMON_OPTIONS,
+    _OFFLINE,
+    writes_home=False,
+    help="lines of two memories a session sees together that disagree",
+    description="Find lines, in any two memories a session sees together (global and "
+    "a project's, a project's and its workspaces', every agent's), that state different "
+    "values for one thing: a port, a version, a setting, a command, a path, a tool to "
+    "use, always or never; each names every value said, the files and lines saying it "
+    "and which is newer, one finding a thing however many lines disagree. "
+    "Exits 1 when something was found, 0 when not, 2 when the memory could not be read.",
+)
 def run_contradictions(args: argparse.Namespace) -> int:
     home = open_home(args)
     engine = ContradictionsEngine(home, sources=not args.no_sources)
@@ -210,6 +190,17 @@ def run_contradictions(args: argparse.Namespace) -> int:
     return 1 if report.contradictions else 0
 
 
+@command(
+    "leaks",
+    *_COMMON_OPTIONS,
+    writes_home=False,
+    help="memories in the wrong place (another project's, global), and secrets",
+    description="Find memories in one project's memory (or global memory, or team "
+    "memory shared with collaborators) that name another project's paths, repository or "
+    "hosts, or a person's home folder, and secret-like values anywhere; each says where "
+    "the memory belongs. Exits 1 when something was found, 0 when not, 2 when the "
+    "memory could not be read.",
+)
 def run_leaks(args: argparse.Namespace) -> int:
     engine = LeaksEngine(open_home(args), sources=not args.no_sources)
     report = _reading(args, "leaks", lambda: engine.find(args.workspace))

@@ -12,19 +12,19 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Annotated
 
-from memtab.blame.records import AdHocNoteSource, BlameLine
+from memtab.blame.records import AdHocNoteSource, Blame, BlameLine
 from memtab.blame.service import blame_file_id, blame_memory_file
 from memtab.cli.common import (
     Argument,
     CliError,
-    add_command,
+    command,
     elide,
     format_table,
     open_home,
     open_store,
-    print_json,
     require_memory_path,
 )
 from memtab.components.history.deleted import (
@@ -56,6 +56,7 @@ from memtab.store.history.versions import VersionListing
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.restore.from_history import (
+    RevertResult,
     TrashItem,
     file_history,
     restore,
@@ -63,7 +64,7 @@ from memtab.store.restore.from_history import (
 )
 from memtab.store.restore.orphans import OrphanProjectStore
 from memtab.store.scopes.memory import MemoryStore
-from memtab.watch.events import find_event, restore_event
+from memtab.watch.events import EventRestore, find_event, restore_event
 
 _PATH = Argument(
     "path",
@@ -77,87 +78,6 @@ _ORPHAN = Argument(
     "its files are /memories/project/…",
 )
 _FILE_WORKSPACE = Argument.workspace("for project and workspace files")
-
-
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add this module's sub-commands to the `memtab` parser."""
-    add_command(
-        commands,
-        "history",
-        _PATH,
-        _FILE_WORKSPACE,
-        _ORPHAN,
-        Argument.JSON,
-        handler=run_history,
-        writes_home=True,
-        help="every recorded version of a memory file",
-    )
-    add_command(
-        commands,
-        "blame",
-        _PATH,
-        _FILE_WORKSPACE,
-        _ORPHAN,
-        Argument.JSON,
-        handler=run_blame,
-        writes_home=True,
-        help="who introduced each line of a memory file, when, and from what",
-    )
-    add_command(
-        commands,
-        "restore",
-        Argument("path", metavar="PATH", nargs="?"),
-        Argument.workspace(),
-        _ORPHAN,
-        Argument("--version", metavar="V", help="a version id"),
-        Argument(
-            "--event",
-            metavar="ID",
-            help="instead of PATH and --version: put back every file one burst of changes "
-            "deleted or rewrote (see `memtab events`)",
-        ),
-        Argument("--to", metavar="PATH", help="restore to another path"),
-        Argument(
-            "--force",
-            action="store_true",
-            help="with --to: replace the file already there (its content is kept in history)",
-        ),
-        Argument.JSON,
-        handler=run_restore,
-        writes_home=True,
-        help="make a file hold one of its versions again (a deleted file too)",
-    )
-    add_command(
-        commands,
-        "runs",
-        Argument.workspace("only this workspace's runs"),
-        Argument("--kind", choices=RUN_KINDS),
-        Argument("--failed", action="store_true", help="only failed runs"),
-        Argument("--diff", action="store_true", help="show each applied op's diff"),
-        Argument.JSON,
-        handler=run_runs,
-        writes_home=True,
-        help="every consolidation, writer run, sync and revert, newest first",
-    )
-    add_command(
-        commands,
-        "revert-run",
-        Argument("run_id", metavar="RUN_ID"),
-        Argument.JSON,
-        handler=run_revert,
-        writes_home=True,
-        help="restore every file a run changed to what it held before",
-    )
-    add_command(
-        commands,
-        "trash",
-        Argument.workspace(),
-        _ORPHAN,
-        Argument.JSON,
-        handler=run_trash,
-        writes_home=True,
-        help="deleted files history can restore",
-    )
 
 
 def _caught_up_store(args: argparse.Namespace, *, reading: bool = True) -> MemoryStore:
@@ -191,7 +111,7 @@ class SourceRestored(Record, write_only=True):
     unchanged: bool
 
 
-def _restore_source_file(args: argparse.Namespace) -> int:
+def _restore_source_file(args: argparse.Namespace) -> SourceRestored | int:
     if args.to is not None:
         raise CliError("--to is for mux memory files; another agent's file is restored in place")
 
@@ -203,10 +123,8 @@ def _restore_source_file(args: argparse.Namespace) -> int:
     except SourceError as error:
         raise CliError(str(error)) from None
     if args.json:
-        print_json(
-            SourceRestored(path=file_id, version=args.version, unchanged=not changed).to_json()
-        )
-    elif changed:
+        return SourceRestored(path=file_id, version=args.version, unchanged=not changed)
+    if changed:
         print(f"Restored {file_id} to version {args.version}")
     else:
         print(f"{file_id} already holds version {args.version}")
@@ -222,7 +140,16 @@ class VersionHistory(Record, write_only=True):
     versions: tuple[VersionListing, ...]
 
 
-def run_history(args: argparse.Namespace) -> int:
+@command(
+    "history",
+    _PATH,
+    _FILE_WORKSPACE,
+    _ORPHAN,
+    Argument.JSON,
+    writes_home=True,
+    help="every recorded version of a memory file",
+)
+def run_history(args: argparse.Namespace) -> VersionHistory | int:
     require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "history")
     if not is_virtual_path(args.path):
         try:
@@ -233,8 +160,7 @@ def run_history(args: argparse.Namespace) -> int:
         versions = file_history(_caught_up_store(args), parse_file_path(args.path))
     if args.json:
         listed = tuple(version.listed() for version in versions)
-        print_json(VersionHistory(versions=listed).to_json())
-        return 0
+        return VersionHistory(versions=listed)
     if not versions:
         print(f"No history for {args.path}")
         return 0
@@ -256,7 +182,16 @@ def run_history(args: argparse.Namespace) -> int:
 # --- blame ----------------------------------------------------------------------------------
 
 
-def run_blame(args: argparse.Namespace) -> int:
+@command(
+    "blame",
+    _PATH,
+    _FILE_WORKSPACE,
+    _ORPHAN,
+    Argument.JSON,
+    writes_home=True,
+    help="who introduced each line of a memory file, when, and from what",
+)
+def run_blame(args: argparse.Namespace) -> Blame | int:
     """`memtab blame PATH`: each line, who introduced it (docs/formats.md §20.2)."""
     require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "blame")
     if not is_virtual_path(args.path):
@@ -269,8 +204,7 @@ def run_blame(args: argparse.Namespace) -> int:
         catch_up_runs(store.home)
         blame = blame_memory_file(store, args.path)
     if args.json:
-        print_json(blame.to_json())
-        return 0
+        return blame
     rows = [
         [
             line.version or "-",
@@ -314,7 +248,29 @@ def _print_ad_hoc_notes(lines: Sequence[BlameLine]) -> None:
         print(f"  {number}) ← {named or 'no note there shares its words (deleted, or reworded)'}")
 
 
-def run_restore(args: argparse.Namespace) -> int:
+@command(
+    "restore",
+    Argument("path", metavar="PATH", nargs="?"),
+    Argument.workspace(),
+    _ORPHAN,
+    Argument("--version", metavar="V", help="a version id"),
+    Argument(
+        "--event",
+        metavar="ID",
+        help="instead of PATH and --version: put back every file one burst of changes "
+        "deleted or rewrote (see `memtab events`)",
+    ),
+    Argument("--to", metavar="PATH", help="restore to another path"),
+    Argument(
+        "--force",
+        action="store_true",
+        help="with --to: replace the file already there (its content is kept in history)",
+    ),
+    Argument.JSON,
+    writes_home=True,
+    help="make a file hold one of its versions again (a deleted file too)",
+)
+def run_restore(args: argparse.Namespace) -> Record | int:
     if args.event is not None:
         return _restore_event(args)
     if args.path is None or args.version is None:
@@ -328,15 +284,15 @@ def run_restore(args: argparse.Namespace) -> int:
     to = parse_file_path(args.to) if args.to else None
     result = restore(store, parse_file_path(args.path), args.version, to=to, replace=args.force)
     if args.json:
-        print_json(result.to_json())
-    elif result.unchanged:
+        return result
+    if result.unchanged:
         print(f"{result.path} already holds version {result.version.id}")
     else:
         print(f"Restored {result.path} to version {result.version.id}")
     return 0
 
 
-def _restore_event(args: argparse.Namespace) -> int:
+def _restore_event(args: argparse.Namespace) -> EventRestore | int:
     if args.path is not None or args.version is not None or args.to is not None:
         raise CliError("--event restores the files of one event: give no PATH, --version or --to")
     home = open_home(args)
@@ -346,8 +302,7 @@ def _restore_event(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from None
     result = restore_event(home, event)
     if args.json:
-        print_json(result.to_json())
-        return 0
+        return result
     print(f"{event.words()}: restored {len(result.restored)} of {len(event.versions)}")
     for path in result.restored:
         print(f"restored {path}")
@@ -365,15 +320,24 @@ def _runs_of(home: Home) -> RunsLog:
     return RunsLog(home)
 
 
-def run_runs(args: argparse.Namespace) -> int:
+@command(
+    "runs",
+    Argument.workspace("only this workspace's runs"),
+    Argument("--kind", choices=RUN_KINDS),
+    Argument("--failed", action="store_true", help="only failed runs"),
+    Argument("--diff", action="store_true", help="show each applied op's diff"),
+    Argument.JSON,
+    writes_home=True,
+    help="every consolidation, writer run, sync and revert, newest first",
+)
+def run_runs(args: argparse.Namespace) -> RunsListing | int:
     home = open_home(args)
     log = _runs_of(home)
     runs = log.runs(workspace_id=args.workspace, kind=args.kind, failed_only=args.failed)
     reverts = reverted_by(log.runs(kind=REVERT_KIND))
     if args.json:
         listed = tuple(RunListing.of(run, reverts.get(run.id)) for run in runs)
-        print_json(RunsListing(runs=listed).to_json())
-        return 0
+        return RunsListing(runs=listed)
     if not runs:
         print("No runs recorded")
         return 0
@@ -388,6 +352,8 @@ def run_runs(args: argparse.Namespace) -> int:
             f"{files_changed_text(files_changed(run))}"
         )
         print(f"  {elide(run.summary or run.error or '', 100)}")
+        if run.trace_dump and run.workspace_id:
+            print(f"  trace: {trace_folder(home, run) / run.trace_dump}")
         revert = reverts.get(run.id)
         if revert is not None:
             print(
@@ -401,6 +367,16 @@ def run_runs(args: argparse.Namespace) -> int:
                 if diff:
                     print("    " + diff.replace("\n", "\n    "))
     return 0
+
+
+def trace_folder(home: Home, run: RunEntry) -> Path:
+    """The folder of a run's trace dump: the writer's, or the consolidation's."""
+    workspace = run.workspace_id or ""
+    return (
+        home.trace_dir(workspace)
+        if run.kind == "writer"
+        else home.consolidation_trace_dir(workspace)
+    )
 
 
 class RunListing(Record, write_only=True):
@@ -424,26 +400,34 @@ class RunsListing(Record, write_only=True):
     runs: tuple[RunListing, ...]
 
 
-def run_revert(args: argparse.Namespace) -> int:
+@command(
+    "revert-run",
+    Argument("run_id", metavar="RUN_ID"),
+    Argument.JSON,
+    status=lambda result: 1 if result.refused else 0,
+    writes_home=True,
+    help="restore every file a run changed to what it held before",
+)
+def run_revert(args: argparse.Namespace) -> RevertResult:
     home = open_home(args)
     catch_up_runs(home)
-    result = revert_run(home, args.run_id)
-    if args.json:
-        print_json(result.to_json())
-    else:
-        for path in result.restored:
-            print(f"restored {path}")
-        for path in result.already:
-            print(f"already  {path}: it holds what it held before the run")
-        for refusal in result.refused:
-            print(f"refused  {refusal.path}: {refusal.reason}")
-            if refusal.diff:
-                print("  " + refusal.diff.replace("\n", "\n  "))
-        if not result.restored and not result.refused and not result.already:
-            print("Nothing to revert: the files already hold what they held before the run")
-        if result.revert_run_id is not None:
-            print(f"logged as run {result.revert_run_id} (memtab runs --kind revert)")
-    return 1 if result.refused else 0
+    return revert_run(home, args.run_id)
+
+
+@run_revert.text
+def _print_revert(result: RevertResult, args: argparse.Namespace) -> None:
+    for path in result.restored:
+        print(f"restored {path}")
+    for path in result.already:
+        print(f"already  {path}: it holds what it held before the run")
+    for refusal in result.refused:
+        print(f"refused  {refusal.path}: {refusal.reason}")
+        if refusal.diff:
+            print("  " + refusal.diff.replace("\n", "\n  "))
+    if not result.restored and not result.refused and not result.already:
+        print("Nothing to revert: the files already hold what they held before the run")
+    if result.revert_run_id is not None:
+        print(f"logged as run {result.revert_run_id} (memtab runs --kind revert)")
 
 
 # --- trash -----------------------------------------------------------------------------------
@@ -455,7 +439,15 @@ class TrashListing(Record, write_only=True):
     files: tuple[TrashItem, ...]
 
 
-def run_trash(args: argparse.Namespace) -> int:
+@command(
+    "trash",
+    Argument.workspace(),
+    _ORPHAN,
+    Argument.JSON,
+    writes_home=True,
+    help="deleted files history can restore",
+)
+def run_trash(args: argparse.Namespace) -> TrashListing | int:
     """`memtab trash`: what mux's scopes (or one orphaned dir) and, without `--orphan`,
     every other agent's memory lost (`components.history.deleted`, §14.5)."""
     store = _caught_up_store(args)
@@ -464,8 +456,7 @@ def run_trash(args: argparse.Namespace) -> int:
     groups = load_trash(store, record_first=False, sources=sources, orphans=False)
     items = every_item(groups)
     if args.json:
-        print_json(TrashListing(files=tuple(item.trash_item() for item in items)).to_json())
-        return 0
+        return TrashListing(files=tuple(item.trash_item() for item in items))
     if not items:
         print("No deleted files in history")
         return 0

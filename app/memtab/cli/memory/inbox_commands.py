@@ -31,7 +31,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from memtab.cli.common import Argument, CliError, add_command, format_table, open_home, print_json
+from memtab.cli.common import Argument, CliError, command, format_table, open_home
 from memtab.fs.records import Record
 from memtab.fs.terminal_text import printable
 from memtab.store.actors import actor_name
@@ -48,58 +48,6 @@ from memtab.writer.inbox.suggestions import queued_workspaces
 _ERRORS = (InboxError, HomeError, MemoryStoreError, PathError, TimeoutError)
 OLD_NAME = "suggestions"
 RENAMED = "memtab suggestions is now memtab inbox (the old name goes in the next release)"
-
-
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add `memtab inbox` (list, accept, reject) to the `memtab` parser, and its old name
-    `memtab suggestions`."""
-    parser = add_command(
-        commands,
-        "inbox",
-        Argument.workspace("only this workspace"),
-        Argument.json("machine-readable output"),
-        handler=run_list,
-        writes_home=True,
-        aliases=[OLD_NAME],
-        help="review the memories agents proposed (mux's harvest, Memtab's writer)",
-        description="List the memories waiting for review — mux's harvest candidates with "
-        "their evidence, confidence and rationale, and the offline writer's suggestions; "
-        "accept (optionally with edited text) or reject them.",
-    )
-    actions = parser.add_subparsers(dest="inbox_action", metavar="ACTION")
-    ids = Argument("ids", metavar="ID", nargs="+")
-    # Given before the action too (`inbox --workspace W accept 3`): not reset after it.
-    shared = (
-        Argument.HOME,
-        Argument.workspace(default=argparse.SUPPRESS),
-        Argument.json(default=argparse.SUPPRESS),
-    )
-    add_command(
-        actions,
-        "accept",
-        ids,
-        Argument("--text", help="the edited text to accept (one ID only)"),
-        Argument(
-            "--to",
-            metavar="PATH",
-            help="the memory file to write into instead of the one proposed "
-            "(a virtual path: /memories/project/notes.md, /memories/global/x.md)",
-        ),
-        *shared,
-        home=False,
-        handler=run_accept,
-        help="write items into the memory they belong in (or --to a file)",
-    )
-    add_command(
-        actions,
-        "reject",
-        ids,
-        *shared,
-        home=False,
-        handler=run_reject,
-        aliases=["dismiss"],
-        help="drop items from the inbox",
-    )
 
 
 def _workspaces(home: Home, workspace_id: str | None) -> list[Workspace | None]:
@@ -148,17 +96,33 @@ def _say_if_renamed(args: argparse.Namespace) -> None:
         print(RENAMED, file=sys.stderr)
 
 
-def run_list(args: argparse.Namespace) -> int:
-    """Print what waits in the inbox (of one workspace, or of all)."""
+@command(
+    "inbox",
+    Argument.workspace("only this workspace"),
+    Argument.json("machine-readable output"),
+    writes_home=True,
+    aliases=[OLD_NAME],
+    actions="inbox_action",
+    help="review the memories agents proposed (mux's harvest, Memtab's writer)",
+    description="List the memories waiting for review — mux's harvest candidates with "
+    "their evidence, confidence and rationale, and the offline writer's suggestions; "
+    "accept (optionally with edited text) or reject them.",
+)
+def run_list(args: argparse.Namespace) -> InboxListing:
+    """What waits in the inbox (of one workspace, or of all)."""
     _say_if_renamed(args)
     home = open_home(args)
-    items = _items(home, _workspaces(home, args.workspace), evidence=args.json)
-    if args.json:
-        print_json(InboxListing(items=tuple(items)).to_json())
-        return 0
+    return InboxListing(
+        items=tuple(_items(home, _workspaces(home, args.workspace), evidence=args.json))
+    )
+
+
+@run_list.text
+def _print_list(listing: InboxListing, args: argparse.Namespace) -> None:
+    items = listing.items
     if not items:
         print("Nothing in the inbox.")
-        return 0
+        return
     rows = [("ID", "WORKSPACE", "FROM", "CONFIDENCE", "INTO", "TEXT")]
     for item in items:
         agent = actor_name(item.source, how=False)  # as History names it: "Codex"
@@ -169,7 +133,6 @@ def run_list(args: argparse.Namespace) -> int:
         rows.append((item.id, workspace, origin, confidence, into, _one_line(_said(item))))
     print(format_table(rows))
     print("\nmemtab inbox accept ID… [--text TEXT] [--to PATH]  ·  memtab inbox reject ID…")
-    return 0
 
 
 _ORIGINS = {"harvest": "mux harvest", "suggestion": "memtab writer", "gemini": "Gemini CLI"}
@@ -214,7 +177,30 @@ def _by_workspace(home: Home, args: argparse.Namespace) -> list[tuple[Inbox, lis
     return [(Inbox(home, workspace, gemini=gemini), ids) for workspace, ids in grouped.values()]
 
 
-def run_accept(args: argparse.Namespace) -> int:
+_IDS = Argument("ids", metavar="ID", nargs="+")
+_GIVEN_BEFORE = (  # before the action too (`inbox --workspace W accept 3`): not reset after it
+    Argument.HOME,
+    Argument.workspace(default=argparse.SUPPRESS),
+    Argument.json(default=argparse.SUPPRESS),
+)
+
+
+@command(
+    "accept",
+    _IDS,
+    Argument("--text", help="the edited text to accept (one ID only)"),
+    Argument(
+        "--to",
+        metavar="PATH",
+        help="the memory file to write into instead of the one proposed "
+        "(a virtual path: /memories/project/notes.md, /memories/global/x.md)",
+    ),
+    *_GIVEN_BEFORE,
+    under=run_list,
+    home=False,
+    help="write items into the memory they belong in (or --to a file)",
+)
+def run_accept(args: argparse.Namespace) -> InboxAccepted:
     """Write the items into the notes file and take them out of the inbox."""
     _say_if_renamed(args)
     home = open_home(args)
@@ -228,11 +214,19 @@ def run_accept(args: argparse.Namespace) -> int:
             raise CliError(str(error)) from None
         for item in decision.items:
             accepted.append(item.replaced(text=decision.texts[item.id]))
-    _report(args, InboxAccepted(accepted=tuple(accepted)))
-    return 0
+    return InboxAccepted(accepted=tuple(accepted))
 
 
-def run_reject(args: argparse.Namespace) -> int:
+@command(
+    "reject",
+    _IDS,
+    *_GIVEN_BEFORE,
+    under=run_list,
+    home=False,
+    aliases=["dismiss"],
+    help="drop items from the inbox",
+)
+def run_reject(args: argparse.Namespace) -> InboxRejected:
     """Take the items out of the inbox (a harvest candidate leaves its file)."""
     _say_if_renamed(args)
     home = open_home(args)
@@ -243,8 +237,7 @@ def run_reject(args: argparse.Namespace) -> int:
         except _ERRORS as error:
             raise CliError(str(error)) from None
         rejected += decision.items
-    _report(args, InboxRejected(rejected=tuple(rejected)))
-    return 0
+    return InboxRejected(rejected=tuple(rejected))
 
 
 class InboxListing(Record, write_only=True):
@@ -265,10 +258,7 @@ class InboxRejected(Record, write_only=True):
     rejected: tuple[InboxItem, ...]
 
 
-def _report(args: argparse.Namespace, done: InboxAccepted | InboxRejected) -> None:
-    if getattr(args, "json", False):
-        print_json(done.to_json())
-        return
+def _report(done: InboxAccepted | InboxRejected, args: argparse.Namespace) -> None:
     accepted = isinstance(done, InboxAccepted)
     for item in done.accepted if isinstance(done, InboxAccepted) else done.rejected:
         where = f" → {item.memory_path}" if accepted else ""
@@ -277,3 +267,7 @@ def _report(args: argparse.Namespace, done: InboxAccepted | InboxRejected) -> No
             f"{'accepted' if accepted else 'rejected'} {item.id} "
             f"({item.workspace_id or 'global'}){where}: {_one_line(said)}"
         )
+
+
+run_accept.text(_report)
+run_reject.text(_report)

@@ -9,52 +9,45 @@ from __future__ import annotations
 
 import argparse
 
-from memtab.cli.common import Argument, add_command, format_table, open_home, print_json
+from memtab.cli.common import Argument, command, format_table, open_home
 from memtab.loads.engine import compute_loads
-from memtab.loads.records import AGENT_LABELS, AGENTS, AgentLoads, LoadedFile
+from memtab.loads.records import AGENT_LABELS, AGENTS, AgentLoads, LoadedFile, Loads
 
 
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add `loads` to the `memtab` parser."""
-    add_command(
-        commands,
-        "loads",
-        Argument.workspace("a workspace (its checkout and scopes)"),
-        Argument(
-            "--directory",
-            metavar="DIR",
-            help="the directory Claude Code, Codex and Gemini CLI start in "
-            "(default: the workspace's)",
-        ),
-        Argument("--agent", choices=AGENTS, action="append", help="only this agent"),
-        Argument(
-            "--subagent",
-            metavar="NAME",
-            help="Claude Code: what this subagent (Explore, a .claude/agents/ one) loads instead",
-        ),
-        Argument.JSON,
-        handler=run_loads,
-        writes_home=False,
-        help="what each agent reads at a session's start, and where it stops",
-    )
-
-
-def run_loads(args: argparse.Namespace) -> int:
-    result = compute_loads(
+@command(
+    "loads",
+    Argument.workspace("a workspace (its checkout and scopes)"),
+    Argument(
+        "--directory",
+        metavar="DIR",
+        help="the directory Claude Code, Codex and Gemini CLI start in (default: the workspace's)",
+    ),
+    Argument("--agent", choices=AGENTS, action="append", help="only this agent"),
+    Argument(
+        "--subagent",
+        metavar="NAME",
+        help="Claude Code: what this subagent (Explore, a .claude/agents/ one) loads instead",
+    ),
+    Argument.JSON,
+    writes_home=False,
+    help="what each agent reads at a session's start, and where it stops",
+)
+def loads(args: argparse.Namespace) -> Loads:
+    return compute_loads(
         open_home(args),
         workspace_id=args.workspace,
         directory=args.directory,
         agents=tuple(dict.fromkeys(args.agent)) if args.agent else AGENTS,
         subagent=args.subagent,
     )
-    if args.json:
-        print_json(result.to_json())
-        return 0
+
+
+@loads.text
+def _print_loads(result: Loads, args: argparse.Namespace) -> None:
     if result.directory:
         print(f"Session start in {result.directory}\n")
     for agent in result.agents:
         _print_agent(agent)
-    return 0
 
 
 def _print_agent(agent: AgentLoads) -> None:

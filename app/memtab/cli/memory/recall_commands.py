@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 
-from memtab.cli.common import Argument, CliError, add_command, format_table, open_home, print_json
+from memtab.cli.common import Argument, CliError, command, format_table, open_home
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.llm.settings import ProviderSettings, resolve_provider_settings
 from memtab.llm.types import ProviderError
@@ -25,37 +25,31 @@ from memtab.loads.records import AGENT_LABELS, AGENTS
 _SHOWN_UNRECALLABLE = 10
 
 
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add `recall` to the `memtab` parser."""
-    add_command(
-        commands,
-        "recall",
-        Argument("prompt", metavar="PROMPT", help="the prompt, as the user would type it"),
-        Argument.workspace("a workspace (its checkout and scopes)"),
-        Argument(
-            "--directory",
-            metavar="DIR",
-            help="the directory Claude Code and Codex start in (default: the workspace's)",
-        ),
-        Argument("--agent", choices=AGENTS, action="append", help="only this agent"),
-        Argument(
-            "--manifest",
-            action="store_true",
-            help="print what Claude Code sends its model to choose with",
-        ),
-        Argument(
-            "--model",
-            action="store_true",
-            help="also ask the configured model, as Claude Code asks its own (costs tokens)",
-        ),
-        Argument.JSON,
-        handler=run_recall,
-        writes_home=False,
-        help="what each agent would load and recall for a prompt, and why",
-    )
-
-
-def run_recall(args: argparse.Namespace) -> int:
+@command(
+    "recall",
+    Argument("prompt", metavar="PROMPT", help="the prompt, as the user would type it"),
+    Argument.workspace("a workspace (its checkout and scopes)"),
+    Argument(
+        "--directory",
+        metavar="DIR",
+        help="the directory Claude Code and Codex start in (default: the workspace's)",
+    ),
+    Argument("--agent", choices=AGENTS, action="append", help="only this agent"),
+    Argument(
+        "--manifest",
+        action="store_true",
+        help="print what Claude Code sends its model to choose with",
+    ),
+    Argument(
+        "--model",
+        action="store_true",
+        help="also ask the configured model, as Claude Code asks its own (costs tokens)",
+    ),
+    Argument.JSON,
+    writes_home=False,
+    help="what each agent would load and recall for a prompt, and why",
+)
+def run_recall(args: argparse.Namespace) -> Recall:
     if not args.prompt.strip():
         raise CliError("The prompt is empty: give the words the user would type")
     settings = _model_settings() if args.model else None
@@ -66,13 +60,7 @@ def run_recall(args: argparse.Namespace) -> int:
         directory=args.directory,
         agents=tuple(dict.fromkeys(args.agent)) if args.agent else AGENTS,
     )
-    if settings is not None:
-        result = ask_model(result, settings)
-    if args.json:
-        print_json(result.to_json())
-        return 0
-    print_recall(result, manifest=args.manifest)
-    return 0
+    return result if settings is None else ask_model(result, settings)
 
 
 def _model_settings() -> ProviderSettings:
@@ -89,11 +77,12 @@ def _model_settings() -> ProviderSettings:
     return settings
 
 
-def print_recall(result: Recall, *, manifest: bool = False) -> None:
+@run_recall.text
+def print_recall(result: Recall, args: argparse.Namespace) -> None:
     where = f" in {result.directory}" if result.directory else ""
     print(f"For {result.prompt!r}{where}:\n")
     for agent in result.agents:
-        _print_agent(agent, manifest)
+        _print_agent(agent, args.manifest)
     never = result.never_shown()
     if never:
         print(f"No agent can recall these {len(never)}, whatever the prompt:")

@@ -19,7 +19,7 @@ import sys
 from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT, MemoryCatalog, SearchHit
 from memtab.agent_server.pages.imports import fold_copies
 from memtab.agent_server.session_scope import SessionScope
-from memtab.cli.common import Argument, CliError, add_command, open_home, open_store, print_json
+from memtab.cli.common import Argument, CliError, command, open_home, open_store
 from memtab.fs.records import Record
 from memtab.search_index.ranking import tokens
 from memtab.sources.config import SourceContext
@@ -40,30 +40,6 @@ class SearchListing(Record, write_only=True):
     notes: tuple[str, ...]
 
 
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add `search` to the `memtab` parser."""
-    add_command(
-        commands,
-        "search",
-        Argument("query", metavar="QUERY", help="words to look for"),
-        Argument.workspace("include its project and workspace"),
-        Argument(
-            "--scope",
-            metavar="SCOPE",
-            help="only one scope (global, project, workspace, session) or another agent's "
-            "memory (claude-code, codex, or a source id from `memtab sources`)",
-        ),
-        Argument(
-            "--limit", type=_limit, default=DEFAULT_LIMIT, help=f"at most this many (1–{MAX_LIMIT})"
-        ),
-        Argument("--mux-only", action="store_true", help="leave out the other agents' memory"),
-        Argument.json("machine-readable output"),
-        handler=run_search,
-        writes_home=False,
-        help="the memory files best matching a query, best first (ranked, BM25)",
-    )
-
-
 def _limit(text: str) -> int:
     """`--limit`: a whole number from 1 to MAX_LIMIT."""
     try:
@@ -75,7 +51,25 @@ def _limit(text: str) -> int:
     return value
 
 
-def run_search(args: argparse.Namespace) -> int:
+@command(
+    "search",
+    Argument("query", metavar="QUERY", help="words to look for"),
+    Argument.workspace("include its project and workspace"),
+    Argument(
+        "--scope",
+        metavar="SCOPE",
+        help="only one scope (global, project, workspace, session) or another agent's "
+        "memory (claude-code, codex, or a source id from `memtab sources`)",
+    ),
+    Argument(
+        "--limit", type=_limit, default=DEFAULT_LIMIT, help=f"at most this many (1–{MAX_LIMIT})"
+    ),
+    Argument("--mux-only", action="store_true", help="leave out the other agents' memory"),
+    Argument.json("machine-readable output"),
+    writes_home=False,
+    help="the memory files best matching a query, best first (ranked, BM25)",
+)
+def search(args: argparse.Namespace) -> SearchListing:
     if not tokens(args.query):
         raise CliError(
             f"Nothing to search for in {args.query!r}: a query needs a word (letters or digits)."
@@ -88,18 +82,18 @@ def run_search(args: argparse.Namespace) -> int:
     catalog = MemoryCatalog(store, sources=sources, keep=keep, background=False)
     try:
         hits = fold_copies(_search_everything(catalog, args.query, args.scope, args.limit))
-        notes = catalog.notes()
+        return SearchListing(query=args.query, results=tuple(hits), notes=catalog.notes())
     finally:
         catalog.close()
-    if args.json:
-        print_json(SearchListing(query=args.query, results=tuple(hits), notes=notes).to_json())
-        return 0
-    for note in notes:
+
+
+@search.text
+def _print_hits(listing: SearchListing, args: argparse.Namespace) -> None:
+    for note in listing.notes:
         print(f"note: {note}", file=sys.stderr)
-    if not hits:
-        print(f"No memory file matches {args.query!r}")
-        return 0
-    for hit in hits:
+    if not listing.results:
+        print(f"No memory file matches {listing.query!r}")
+    for hit in listing.results:
         described = f" — {hit.description}" if hit.description else ""
         print(f"{hit.score:8.3f}  {hit.path}{described}")
         if hit.imported:
@@ -109,7 +103,6 @@ def run_search(args: argparse.Namespace) -> int:
             print(f"{'':10}{hit.line}: {hit.snippet}")
         for copy in hit.imported_as:
             print(f"{'':10}(also Codex's import of it: {copy})")
-    return 0
 
 
 def _search_everything(

@@ -15,12 +15,12 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 from memtab.cli.common import (
     Argument,
     CliError,
-    add_command,
+    command,
     elide,
     format_table,
     open_home,
@@ -60,98 +60,22 @@ from memtab.store.paths import parse_file_path
 
 logger = logging.getLogger(__name__)
 
-Handler = Callable[[argparse.Namespace], int]
+T = TypeVar("T")
 
 
-def _one_line_errors(handler: Handler) -> Handler:
+def _one_line_errors(
+    handler: Callable[[argparse.Namespace], T],
+) -> Callable[[argparse.Namespace], T]:
     """SourceError, MemoryFileError and settings errors as the CLI's one-line errors."""
 
     @functools.wraps(handler)
-    def run(args: argparse.Namespace) -> int:
+    def run(args: argparse.Namespace) -> T:
         try:
             return handler(args)
         except (SourceError, MemoryFileError, SettingsFileError) as error:
             raise CliError(str(error)) from None
 
     return run
-
-
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add this module's sub-commands to the `memtab` parser."""
-    add_command(
-        commands,
-        "sources",
-        Argument.json("machine-readable output"),
-        Argument("--enable", metavar="AGENT", choices=OTHER_AGENTS, action="append"),
-        Argument("--disable", metavar="AGENT", choices=OTHER_AGENTS, action="append"),
-        Argument(
-            "--path", metavar="AGENT=DIR", action="append", help="look for AGENT's memory in DIR"
-        ),
-        Argument(
-            "--default-path",
-            metavar="AGENT",
-            choices=OTHER_AGENTS,
-            action="append",
-            help="forget a --path (back to the agent's variable or default)",
-        ),
-        handler=run_sources,
-        writes_home=False,
-        help="the agents' memory Memtab found (Claude Code, Codex, loki-mode, mux)",
-    )
-    add_command(
-        commands,
-        "show",
-        Argument("file", metavar="FILE_ID"),
-        Argument.workspace("for project and workspace paths"),
-        Argument.JSON,
-        handler=run_show,
-        writes_home=False,
-        help="print one file (a file id or a virtual path)",
-    )
-    add_command(
-        commands,
-        "copy",
-        Argument("file", metavar="FROM", help="a file id or a virtual path"),
-        Argument(
-            "--to",
-            required=True,
-            metavar="TARGET",
-            help="a virtual path (/memories/global/x.md) or a file id of another source",
-        ),
-        Argument.workspace("for project and workspace paths"),
-        Argument(
-            "--type",
-            dest="topic_type",
-            metavar="TYPE",
-            help="Claude Code memory type of a new topic file: user, feedback, project, reference",
-        ),
-        Argument.JSON,
-        handler=run_copy,
-        writes_home=True,
-        help="copy a memory into another agent's scope",
-    )
-    add_command(
-        commands,
-        "source-log",
-        Argument("source", metavar="SOURCE_ID"),
-        Argument("path", metavar="PATH", nargs="?", help="only commits touching this file"),
-        Argument("--limit", type=int, default=50),
-        Argument.JSON,
-        handler=run_source_log,
-        writes_home=False,
-        help="a source's history (Codex's memories git log)",
-    )
-    add_command(
-        commands,
-        "codex-note",
-        Argument("text", metavar="TEXT", help="the note ('-': read it from stdin)"),
-        Argument.JSON,
-        handler=run_codex_note,
-        writes_home=True,
-        help="add a note to Codex's memory (its extensions/ad_hoc/notes/)",
-        description="The way Codex asks to be told what to remember is a note, which its "
-        "next consolidation folds in, marking what it took [ad-hoc note]. This writes one.",
-    )
 
 
 def _context(home: Home) -> SourceContext:
@@ -164,16 +88,31 @@ def _context(home: Home) -> SourceContext:
 # --- sources ------------------------------------------------------------------------------
 
 
+@command(
+    "sources",
+    Argument.json("machine-readable output"),
+    Argument("--enable", metavar="AGENT", choices=OTHER_AGENTS, action="append"),
+    Argument("--disable", metavar="AGENT", choices=OTHER_AGENTS, action="append"),
+    Argument("--path", metavar="AGENT=DIR", action="append", help="look for AGENT's memory in DIR"),
+    Argument(
+        "--default-path",
+        metavar="AGENT",
+        choices=OTHER_AGENTS,
+        action="append",
+        help="forget a --path (back to the agent's variable or default)",
+    ),
+    writes_home=False,
+    help="the agents' memory Memtab found (Claude Code, Codex, loki-mode, mux)",
+)
 @_one_line_errors
-def run_sources(args: argparse.Namespace) -> int:
+def run_sources(args: argparse.Namespace) -> SourceListingOutput | int:
     home = open_home(args)
     _apply_settings(args, home)
     discovery, listings = scan(_context(home))
     rows = [_mux_row(home), *(_source_row(listing) for listing in listings)]
     if args.json:
         found = SourceListingOutput(sources=tuple(rows), looked_for=discovery.looked_for)
-        print_json(found.to_json())
-        return 0
+        return found
     table = [["AGENT", "ID", "FILES", "", "WHERE"]]
     for row in rows:
         table.append(
@@ -327,7 +266,7 @@ def _import_partners(discovery: Discovery, listing: SourceListing) -> list[Sourc
 
 @_one_line_errors
 def run_source_list(args: argparse.Namespace) -> int:
-    """`memtab list --source ID` for a source other than mux."""
+    """`memtab list --source ID` for a source other than mux: its warnings after its words."""
     discovery = discover(_context(open_home(args)))
     listing = list_source(discovery.source(args.source))
     if args.json:
@@ -412,33 +351,36 @@ class SourceText(Record, write_only=True):
     note: str | None
 
 
+@command(
+    "show",
+    Argument("file", metavar="FILE_ID"),
+    Argument.workspace("for project and workspace paths"),
+    Argument.JSON,
+    writes_home=False,
+    help="print one file (a file id or a virtual path)",
+)
 @_one_line_errors
-def run_show(args: argparse.Namespace) -> int:
+def run_show(args: argparse.Namespace) -> MemoryText | SourceText | int:
     home = open_home(args)
     if is_virtual_path(args.file):
         require_memory_path(home, args.file, args.workspace, "show")  # says what to type
         store, _ = open_store(home, args.workspace)
         content = store.read(parse_file_path(args.file))
         if args.json:
-            shown_file = MemoryText(path=args.file, content=content.content, sha256=content.sha256)
-            print_json(shown_file.to_json())
-        else:
-            sys.stdout.write(content.content)
+            return MemoryText(path=args.file, content=content.content, sha256=content.sha256)
+        sys.stdout.write(content.content)
         return 0
     source, file = find_file(discover(_context(home)), args.file)
     shown = read_source_file(source, file)
     if args.json:
-        print_json(
-            SourceText(
-                row=source_file_row(file),
-                content=shown.text,
-                sha256=shown.sha256,
-                rendered=shown.rendered,
-                over_cap=shown.over_cap,
-                note=shown.note,
-            ).to_json()
+        return SourceText(
+            row=source_file_row(file),
+            content=shown.text,
+            sha256=shown.sha256,
+            rendered=shown.rendered,
+            over_cap=shown.over_cap,
+            note=shown.note,
         )
-        return 0
     sys.stdout.write(shown.text)
     if shown.text and not shown.text.endswith("\n"):
         sys.stdout.write("\n")
@@ -459,8 +401,28 @@ class Copied(Record, write_only=True):
     sha256: str
 
 
+@command(
+    "copy",
+    Argument("file", metavar="FROM", help="a file id or a virtual path"),
+    Argument(
+        "--to",
+        required=True,
+        metavar="TARGET",
+        help="a virtual path (/memories/global/x.md) or a file id of another source",
+    ),
+    Argument.workspace("for project and workspace paths"),
+    Argument(
+        "--type",
+        dest="topic_type",
+        metavar="TYPE",
+        help="Claude Code memory type of a new topic file: user, feedback, project, reference",
+    ),
+    Argument.JSON,
+    writes_home=True,
+    help="copy a memory into another agent's scope",
+)
 @_one_line_errors
-def run_copy(args: argparse.Namespace) -> int:
+def run_copy(args: argparse.Namespace) -> Copied:
     home = open_home(args)
     origin = CopyOrigin.of(_open_file(home, args, args.file))
     target = args.to.strip()
@@ -476,13 +438,12 @@ def run_copy(args: argparse.Namespace) -> int:
             topic_type=args.topic_type,
             history=SourceVersions(home),
         )
-    if args.json:
-        print_json(
-            Copied(origin=result.origin, target=result.target, sha256=result.sha256).to_json()
-        )
-    else:
-        print(f"Copied {result.origin} to {result.target}")
-    return 0
+    return Copied(origin=result.origin, target=result.target, sha256=result.sha256)
+
+
+@run_copy.text
+def _print_copied(result: Copied, args: argparse.Namespace) -> None:
+    print(f"Copied {result.origin} to {result.target}")
 
 
 # --- source-log ---------------------------------------------------------------------------
@@ -514,15 +475,23 @@ class SourceLog(Record, write_only=True):
     commits: tuple[CommitRow, ...]
 
 
+@command(
+    "source-log",
+    Argument("source", metavar="SOURCE_ID"),
+    Argument("path", metavar="PATH", nargs="?", help="only commits touching this file"),
+    Argument("--limit", type=int, default=50),
+    Argument.JSON,
+    writes_home=False,
+    help="a source's history (Codex's memories git log)",
+)
 @_one_line_errors
-def run_source_log(args: argparse.Namespace) -> int:
+def run_source_log(args: argparse.Namespace) -> SourceLog | int:
     discovery = discover(_context(open_home(args)))
     source = discovery.source(args.source)
     history = source_history(source, args.path, limit=args.limit)
     if args.json:
         commits = tuple(map(CommitRow.of, history.commits))
-        print_json(SourceLog(source=source.id, note=history.note, commits=commits).to_json())
-        return 0
+        return SourceLog(source=source.id, note=history.note, commits=commits)
     if history.note:
         print(history.note)
         return 0
@@ -544,16 +513,26 @@ class NoteAdded(Record, write_only=True):
     path: Path
 
 
+@command(
+    "codex-note",
+    Argument("text", metavar="TEXT", help="the note ('-': read it from stdin)"),
+    Argument.JSON,
+    writes_home=True,
+    help="add a note to Codex's memory (its extensions/ad_hoc/notes/)",
+    description="The way Codex asks to be told what to remember is a note, which its "
+    "next consolidation folds in, marking what it took [ad-hoc note]. This writes one.",
+)
 @_one_line_errors
-def run_codex_note(args: argparse.Namespace) -> int:
+def run_codex_note(args: argparse.Namespace) -> NoteAdded:
     home = open_home(args)
     source = codex_memories(discover(_context(home)))
     if source is None:
         raise CliError("Codex's memories folder was not found (see `memtab sources`)")
     text = sys.stdin.read() if args.text == "-" else args.text
     file = add_codex_note(home, source, text)
-    if args.json:
-        print_json(NoteAdded(id=file.id, path=file.physical).to_json())
-    else:
-        print(f"Added {file.id}")
-    return 0
+    return NoteAdded(id=file.id, path=file.physical)
+
+
+@run_codex_note.text
+def _print_added(added: NoteAdded, args: argparse.Namespace) -> None:
+    print(f"Added {added.id}")

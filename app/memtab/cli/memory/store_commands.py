@@ -14,12 +14,12 @@ from typing import Annotated, Literal
 from memtab.cli.common import (
     Argument,
     CliError,
-    add_command,
+    command,
     elide,
     format_table,
+    group,
     open_home,
     open_store,
-    print_json,
 )
 from memtab.demo import create_demo_home
 from memtab.fs.jsonfile import JsonError, parse_json
@@ -34,8 +34,8 @@ from memtab.store.paths import (
     too_deep_words,
 )
 from memtab.store.scopes.file_rows import FileRow, file_rows
-from memtab.store.scopes.tool import MemoryTool
-from memtab.store.sidecars.journal import Journal
+from memtab.store.scopes.tool import MemoryTool, ToolResult
+from memtab.store.sidecars.journal import ConsolidationStatus, Journal
 from memtab.store.sidecars.registry import (
     MULTI_PROJECT_KEY,
     Registry,
@@ -47,83 +47,6 @@ from memtab.store.sidecars.registry import (
 )
 from memtab.store.sidecars.scope_runs import load_scope_runs
 from memtab.store.xum_notes import SESSION_SCOPE_WORDS
-
-
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add this module's sub-commands to the `memtab` parser."""
-    add_command(
-        commands,
-        "list",
-        Argument.workspace("include its project and workspace"),
-        Argument(
-            "--source", metavar="ID", help="list another agent's source (see `memtab sources`)"
-        ),
-        Argument.json("machine-readable output"),
-        handler=run_list,
-        writes_home=True,
-        help="list memory files with descriptions and usage",
-    )
-    add_command(
-        commands,
-        "tool",
-        Argument.workspace("the workspace whose scopes to use"),
-        Argument("call", metavar="JSON", help="the tool call as a JSON object, or - for stdin"),
-        handler=run_tool,
-        writes_home=True,
-        help="run one memory-tool call (JSON in, JSON out)",
-    )
-    add_command(
-        commands,
-        "status",
-        Argument.workspace(required=True),
-        Argument.JSON,
-        handler=run_status,
-        writes_home=False,
-        help="consolidation coverage of a workspace",
-    )
-    add_command(
-        commands,
-        "workspaces",
-        Argument.JSON,
-        handler=run_workspaces,
-        writes_home=False,
-        help="list projects and workspaces",
-    )
-    project = add_command(
-        commands, "project", writes_home=True, help="register projects (for homes without mux)"
-    )
-    project_actions = project.add_subparsers(dest="action", required=True, metavar="ACTION")
-    add_command(
-        project_actions,
-        "add",
-        Argument("path", metavar="PATH"),
-        Argument("--name", help="display name (default: the directory name)"),
-        handler=run_project_add,
-        help="register a project directory",
-    )
-    workspace = add_command(
-        commands, "workspace", writes_home=True, help="register workspaces (without mux)"
-    )
-    workspace_actions = workspace.add_subparsers(dest="action", required=True, metavar="ACTION")
-    add_command(
-        workspace_actions,
-        "add",
-        Argument("--project", metavar="PATH", required=True),
-        Argument("--name", required=True),
-        Argument("--id", dest="workspace_id", metavar="ID"),
-        handler=run_workspace_add,
-        help="register a workspace",
-    )
-    add_command(
-        commands,
-        "demo",
-        Argument("directory", metavar="DIR"),
-        home=False,
-        handler=run_demo,
-        writes_home=False,
-        help="write a realistic demo home into DIR",
-    )
-
 
 # --- list ---------------------------------------------------------------------------------
 
@@ -169,7 +92,15 @@ def _unaddressable_rows(listings: list[ScopeListing]) -> list[UnaddressableRow]:
     ]
 
 
-def run_list(args: argparse.Namespace) -> int:
+@command(
+    "list",
+    Argument.workspace("include its project and workspace"),
+    Argument("--source", metavar="ID", help="list another agent's source (see `memtab sources`)"),
+    Argument.json("machine-readable output"),
+    writes_home=True,
+    help="list memory files with descriptions and usage",
+)
+def run_list(args: argparse.Namespace) -> Record | int:
     if args.source not in (None, "mux"):
         # lazy: --source only (other agents' sources: ~28 ms, 39 modules `memtab list` saves)
         from memtab.cli.memory.source_commands import run_source_list
@@ -185,13 +116,11 @@ def run_list(args: argparse.Namespace) -> int:
     unaddressable = _unaddressable_rows(listings)
     too_deep = [path for listing in listings for path in listing.too_deep]
     if args.json:
-        listed = FileListing(
+        return FileListing(
             files=tuple(rows),
             unaddressable=tuple(unaddressable),
             too_deep=tuple(str(path) for path in too_deep),
         )
-        print_json(listed.to_json())
-        return 0
     for path in too_deep:
         print(
             f"warning: not listed: {too_deep_words(path)} (memory paths go at most "
@@ -239,7 +168,15 @@ def run_list(args: argparse.Namespace) -> int:
 # --- tool ---------------------------------------------------------------------------------
 
 
-def run_tool(args: argparse.Namespace) -> int:
+@command(
+    "tool",
+    Argument.workspace("the workspace whose scopes to use"),
+    Argument("call", metavar="JSON", help="the tool call as a JSON object, or - for stdin"),
+    status=lambda result: 0 if result.success else 1,
+    writes_home=True,
+    help="run one memory-tool call (JSON in, JSON out)",
+)
+def run_tool(args: argparse.Namespace) -> ToolResult:
     # Bytes from stdin, so text that is not UTF-8 is a clean error rather than a traceback.
     raw: str | bytes = sys.stdin.buffer.read() if args.call == "-" else args.call
     try:
@@ -249,23 +186,27 @@ def run_tool(args: argparse.Namespace) -> int:
     if not isinstance(call, dict):
         raise CliError('The tool call must be a JSON object, e.g. \'{"command": "view", ...}\'')
     store, _ = open_store(open_home(args), args.workspace, actor="agent-tool")
-    result = MemoryTool(store).execute(call)
-    print_json(result.to_json())
-    return 0 if result.success else 1
+    return MemoryTool(store).execute(call)
 
 
 # --- status -------------------------------------------------------------------------------
 
 
-def run_status(args: argparse.Namespace) -> int:
+@command(
+    "status",
+    Argument.workspace(required=True),
+    Argument.JSON,
+    writes_home=False,
+    help="consolidation coverage of a workspace",
+)
+def run_status(args: argparse.Namespace) -> ConsolidationStatus | int:
     home = open_home(args)
     workspace = load_registry(home).require_workspace(args.workspace)
     status = Journal(home).status(
         workspace.id, workspace.project_identity, workspace.notebook_id, load_scope_runs(home)
     )
     if args.json:
-        print_json(status.to_json())
-        return 0
+        return status
     print(f"{workspace.display_name} ({workspace.id}) · {_project_label(workspace)}")
     lines = [
         ["Workspace:", coverage_text(status.workspace_record, Scope.WORKSPACE)],
@@ -351,26 +292,25 @@ class WorkspaceListing(Record, write_only=True):
     orphan_project_dirs: tuple[str, ...]
 
 
-def run_workspaces(args: argparse.Namespace) -> int:
+@command("workspaces", Argument.JSON, writes_home=False, help="list projects and workspaces")
+def run_workspaces(args: argparse.Namespace) -> WorkspaceListing | int:
     home = open_home(args)
     registry = load_registry(home)
     orphans = orphan_project_dirs(home, registry)
-    if args.json:
-        projects = tuple(
-            ProjectRow(path=p.path, name=p.display_name, dir_name=p.dir_name)
-            for p in registry.projects
-            if p.path != MULTI_PROJECT_KEY
-        )
-        listed = WorkspaceListing(
-            home=home.root,
-            projects=projects,
-            workspaces=tuple(map(_workspace_row, registry.workspaces)),
-            orphan_project_dirs=tuple(orphans),
-        )
-        print_json(listed.to_json())
+    if not args.json:
+        _print_workspaces(registry, orphans, home.root)
         return 0
-    _print_workspaces(registry, orphans, home.root)
-    return 0
+    projects = tuple(
+        ProjectRow(path=p.path, name=p.display_name, dir_name=p.dir_name)
+        for p in registry.projects
+        if p.path != MULTI_PROJECT_KEY
+    )
+    return WorkspaceListing(
+        home=home.root,
+        projects=projects,
+        workspaces=tuple(map(_workspace_row, registry.workspaces)),
+        orphan_project_dirs=tuple(orphans),
+    )
 
 
 def _print_workspaces(registry: Registry, orphans: list[str], root: Path) -> None:
@@ -413,6 +353,16 @@ def _print_workspaces(registry: Registry, orphans: list[str], root: Path) -> Non
 # --- registering --------------------------------------------------------------------------
 
 
+project_group = group("project", writes_home=True, help="register projects (for homes without mux)")
+
+
+@command(
+    "add",
+    Argument("path", metavar="PATH"),
+    Argument("--name", help="display name (default: the directory name)"),
+    under=project_group,
+    help="register a project directory",
+)
 def run_project_add(args: argparse.Namespace) -> int:
     home = open_home(args)
     path = normalize_project_path(os.path.abspath(os.path.expanduser(args.path)))
@@ -423,6 +373,17 @@ def run_project_add(args: argparse.Namespace) -> int:
     return 0
 
 
+workspace_group = group("workspace", writes_home=True, help="register workspaces (without mux)")
+
+
+@command(
+    "add",
+    Argument("--project", metavar="PATH", required=True),
+    Argument("--name", required=True),
+    Argument("--id", dest="workspace_id", metavar="ID"),
+    under=workspace_group,
+    help="register a workspace",
+)
 def run_workspace_add(args: argparse.Namespace) -> int:
     home = open_home(args)
     project = os.path.abspath(os.path.expanduser(args.project))
@@ -431,6 +392,13 @@ def run_workspace_add(args: argparse.Namespace) -> int:
     return 0
 
 
+@command(
+    "demo",
+    Argument("directory", metavar="DIR"),
+    home=False,
+    writes_home=False,
+    help="write a realistic demo home into DIR",
+)
 def run_demo(args: argparse.Namespace) -> int:
     target = Path(os.path.abspath(os.path.expanduser(args.directory)))
     create_demo_home(target)

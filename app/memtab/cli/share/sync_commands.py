@@ -26,10 +26,9 @@ from memtab.cli.common import (
     Argument,
     CliError,
     Exclusive,
-    add_command,
+    command,
     open_home,
     open_store,
-    print_json,
 )
 from memtab.fs.locking.filesystems import lock_problem
 from memtab.fs.records import Inlined, Record
@@ -56,93 +55,7 @@ from memtab.sync.repository.layout import (
     load_config,
     parse_scope,
 )
-from memtab.sync.service import SyncConflict, SyncError, SyncReport, SyncService
-
-
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add this module's sub-commands to the `memtab` parser."""
-    sync = add_command(
-        commands,
-        "sync",
-        Argument("--target", metavar="NAME", help="only this target (default: every one)"),
-        Argument.json("machine-readable output"),
-        handler=run_sync,
-        writes_home=False,
-        help="sync memory with a git remote: commit, fetch, merge, push",
-    )
-    actions = sync.add_subparsers(dest="action", metavar="ACTION")
-    add_command(
-        actions,
-        "init",
-        Argument("--remote", required=True, metavar="URL", help="a git URL or a path"),
-        Argument(
-            "--scope",
-            action="append",
-            default=[],
-            metavar="SCOPE",
-            help="global (the default), project:PATH[=NAME] or workspace:ID[=NAME]; repeatable",
-        ),
-        Argument("--name", default=DEFAULT_TARGET, help=f"target name ({DEFAULT_TARGET})"),
-        Argument("--branch", default=DEFAULT_BRANCH, help=f"branch ({DEFAULT_BRANCH})"),
-        Argument("--machine", help="this machine's name in commits (default: host name)"),
-        Argument.JSON,
-        handler=run_init,
-        help="connect scopes of this home to a git remote",
-    )
-    add_command(
-        actions,
-        "status",
-        Argument("--fetch", action="store_true", help="ask the remotes first"),
-        Argument.JSON,
-        handler=run_status,
-        help="what is ahead, behind and in conflict",
-    )
-    add_command(
-        actions,
-        "resolve",
-        Argument("path", metavar="PATH", help="the file's virtual path"),
-        _keep(("local", "remote", "both"), "this machine's text, the other's, or both"),
-        Argument("--target", metavar="NAME"),
-        Argument.JSON,
-        handler=run_resolve,
-        help="decide a sync conflict",
-    )
-    add_command(
-        actions,
-        "remove",
-        Argument("name", metavar="NAME"),
-        handler=run_remove,
-        help="stop syncing a target (its repository stays)",
-    )
-    add_command(
-        actions,
-        "backup-owner",
-        Argument("owner", choices=OWNERS, help="memtab: this sync; xum: xum's backup"),
-        handler=run_backup_owner,
-        help="who owns memory xum's settings backup carries too",
-    )
-    conflicts = add_command(
-        commands,
-        "conflicts",
-        Argument.workspace("include its project and workspace"),
-        Argument.JSON,
-        handler=run_conflicts,
-        writes_home=False,
-        help="conflict copies a file-sync tool left (Syncthing, Dropbox…)",
-    )
-    copy_actions = conflicts.add_subparsers(dest="action", metavar="ACTION")
-    add_command(
-        copy_actions,
-        "resolve",
-        Argument(
-            "path", metavar="PATH", help="the copy's virtual path, or a sidecar copy's file path"
-        ),
-        Argument.workspace(),
-        _keep(("this", "mine", "both"), "the copy's text, the original's, or both"),
-        Argument.JSON,
-        handler=run_copy_resolve,
-        help="resolve one conflict copy",
-    )
+from memtab.sync.service import SyncConflict, SyncError, SyncReport, SyncService, SyncStatus
 
 
 def _keep(choices: tuple[str, ...], what: str) -> Exclusive:
@@ -174,22 +87,26 @@ def _merged_text(raw: str | None) -> bytes | None:
 # --- memtab sync --------------------------------------------------------------------------
 
 
-def run_sync(args: argparse.Namespace) -> int:
+@command(
+    "sync",
+    Argument("--target", metavar="NAME", help="only this target (default: every one)"),
+    Argument.json("machine-readable output"),
+    status=lambda report: 1 if report.needs_user else 0,
+    writes_home=False,
+    help="sync memory with a git remote: commit, fetch, merge, push",
+)
+def run_sync(args: argparse.Namespace) -> SyncReport:
     service = _service(args)
     quiet = args.json or not sys.stderr.isatty()
     progress = None if quiet else (lambda line: print(f"… {line}", file=sys.stderr))
     try:
-        report = service.sync(args.target, progress=progress)
+        return service.sync(args.target, progress=progress)
     except (SyncError, SyncSetupError) as error:
         raise CliError(str(error)) from None
-    if args.json:
-        print_json(report.to_json())
-    else:
-        _print_report(report)
-    return 1 if report.needs_user else 0
 
 
-def _print_report(report: SyncReport) -> None:
+@run_sync.text
+def _print_report(report: SyncReport, args: argparse.Namespace) -> None:
     for target in report.targets:
         head = f"{target.target} ({target.remote}):"
         if target.status == "failed":
@@ -222,7 +139,24 @@ def _print_report(report: SyncReport) -> None:
         )
 
 
-def run_init(args: argparse.Namespace) -> int:
+@command(
+    "init",
+    Argument("--remote", required=True, metavar="URL", help="a git URL or a path"),
+    Argument(
+        "--scope",
+        action="append",
+        default=[],
+        metavar="SCOPE",
+        help="global (the default), project:PATH[=NAME] or workspace:ID[=NAME]; repeatable",
+    ),
+    Argument("--name", default=DEFAULT_TARGET, help=f"target name ({DEFAULT_TARGET})"),
+    Argument("--branch", default=DEFAULT_BRANCH, help=f"branch ({DEFAULT_BRANCH})"),
+    Argument("--machine", help="this machine's name in commits (default: host name)"),
+    Argument.JSON,
+    help="connect scopes of this home to a git remote",
+    under=run_sync,
+)
+def run_init(args: argparse.Namespace) -> SyncInitResult | int:
     home = open_home(args)
     _refuse_unsafe_locks(home)
     try:
@@ -234,8 +168,7 @@ def run_init(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from None
     overlap = _xum_backup_overlap(home, [target])
     if args.json:
-        print_json(SyncInitResult(target=target, xum_backup=overlap).to_json())
-        return 0
+        return SyncInitResult(target=target, xum_backup=overlap)
     labels = ", ".join(scope.label for scope in target.scopes)
     print(f"Syncing {labels} with {target.remote} (branch {target.branch}) as {target.name}.")
     print("Run memtab sync to send and receive changes (cron, a timer, or by hand).")
@@ -257,27 +190,25 @@ class SyncInitResult(Record, write_only=True):
     xum_backup: BackupOverlap | None
 
 
-def run_backup_owner(args: argparse.Namespace) -> int:
-    home = open_home(args)
-    set_backup_owner(home, args.owner)
-    overlap = _xum_backup_overlap(home, list(load_config(home).targets))
-    print(overlap.message if overlap is not None else f"Noted: {args.owner} owns it.")
-    return 0
-
-
 def _refuse_unsafe_locks(home: Home) -> None:
     problem = lock_problem(home.root, home.lock_path("x").parent)
     if problem is not None:
         raise CliError(problem)
 
 
-def run_status(args: argparse.Namespace) -> int:
+@command(
+    "status",
+    Argument("--fetch", action="store_true", help="ask the remotes first"),
+    Argument.JSON,
+    help="what is ahead, behind and in conflict",
+    under=run_sync,
+)
+def run_status(args: argparse.Namespace) -> SyncStatus | int:
     service = _service(args)
     status = service.status(fetch=args.fetch)
     overlap = _xum_backup_overlap(service.home, [state.target for state in status.targets])
     if args.json:
-        print_json(status.replaced(xum_backup=overlap).to_json())
-        return 0
+        return status.replaced(xum_backup=overlap)
     if overlap is not None:
         print(f"warning: {overlap.message}")
     if status.problem:
@@ -322,7 +253,16 @@ def _print_files(what: str, paths: tuple[str, ...]) -> None:
         print(f"  {what}: … and {len(paths) - _LISTED} more")
 
 
-def run_resolve(args: argparse.Namespace) -> int:
+@command(
+    "resolve",
+    Argument("path", metavar="PATH", help="the file's virtual path"),
+    _keep(("local", "remote", "both"), "this machine's text, the other's, or both"),
+    Argument("--target", metavar="NAME"),
+    Argument.JSON,
+    help="decide a sync conflict",
+    under=run_sync,
+)
+def run_resolve(args: argparse.Namespace) -> SyncResolved:
     service = _service(args)
     merged = _merged_text(args.merged)
     try:
@@ -330,12 +270,12 @@ def run_resolve(args: argparse.Namespace) -> int:
         resolve_conflict(service, conflict, keep=args.keep, merged=merged)
     except (SyncError, SyncSetupError) as error:
         raise CliError(str(error)) from None
-    how = args.keep or "your merge"
-    if args.json:
-        print_json(SyncResolved(resolved=conflict, kept=how).to_json())
-    else:
-        print(f"Resolved {conflict.path} ({how}); memtab sync sends it to the others.")
-    return 0
+    return SyncResolved(resolved=conflict, kept=args.keep or "your merge")
+
+
+@run_resolve.text
+def _print_resolved(done: SyncResolved, args: argparse.Namespace) -> None:
+    print(f"Resolved {done.resolved.path} ({done.kept}); memtab sync sends it to the others.")
 
 
 class SyncResolved(Record, write_only=True):
@@ -346,6 +286,12 @@ class SyncResolved(Record, write_only=True):
     kept: str
 
 
+@command(
+    "remove",
+    Argument("name", metavar="NAME"),
+    help="stop syncing a target (its repository stays)",
+    under=run_sync,
+)
 def run_remove(args: argparse.Namespace) -> int:
     service = _service(args)
     try:
@@ -356,18 +302,38 @@ def run_remove(args: argparse.Namespace) -> int:
     return 0
 
 
+@command(
+    "backup-owner",
+    Argument("owner", choices=OWNERS, help="memtab: this sync; xum: xum's backup"),
+    help="who owns memory xum's settings backup carries too",
+    under=run_sync,
+)
+def run_backup_owner(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    set_backup_owner(home, args.owner)
+    overlap = _xum_backup_overlap(home, list(load_config(home).targets))
+    print(overlap.message if overlap is not None else f"Noted: {args.owner} owns it.")
+    return 0
+
+
 # --- memtab conflicts ---------------------------------------------------------------------
 
 
-def run_conflicts(args: argparse.Namespace) -> int:
+@command(
+    "conflicts",
+    Argument.workspace("include its project and workspace"),
+    Argument.JSON,
+    writes_home=False,
+    help="conflict copies a file-sync tool left (Syncthing, Dropbox…)",
+)
+def run_conflicts(args: argparse.Namespace) -> ConflictCopies | int:
     home = open_home(args)
     store, _ = open_store(home, args.workspace)
     copies = memory_copies(store)
     sidecars = sidecar_copies(home)
     if args.json:
         rows = tuple(copy_row(copy) for copy in copies)
-        print_json(ConflictCopies(copies=rows, sidecars=tuple(sidecars)).to_json())
-        return 0
+        return ConflictCopies(copies=rows, sidecars=tuple(sidecars))
     if not copies and not sidecars:
         print("No conflict copies.")
         return 0
@@ -389,7 +355,16 @@ class ConflictCopies(Record, write_only=True):
     sidecars: tuple[SidecarCopy, ...]
 
 
-def run_copy_resolve(args: argparse.Namespace) -> int:
+@command(
+    "resolve",
+    Argument("path", metavar="PATH", help="the copy's virtual path, or a sidecar copy's file path"),
+    Argument.workspace(),
+    _keep(("this", "mine", "both"), "the copy's text, the original's, or both"),
+    Argument.JSON,
+    help="resolve one conflict copy",
+    under=run_conflicts,
+)
+def run_copy_resolve(args: argparse.Namespace) -> SidecarCopy | CopyRow | int:
     home = open_home(args)
     result: SidecarCopy | CopyRow
     if not args.path.strip().startswith("/memories"):
@@ -408,8 +383,8 @@ def run_copy_resolve(args: argparse.Namespace) -> int:
         )
         result = copy_row(copy).replaced(kept=args.keep or "merged")
     if args.json:
-        print_json(result.to_json())
-    elif isinstance(result, SidecarCopy) and result.set_aside is not None:
+        return result
+    if isinstance(result, SidecarCopy) and result.set_aside is not None:
         print(f"Resolved {result.path} ({result.kept}); set aside: {result.set_aside}")
     else:
         print(f"Resolved {result.path} ({result.kept}); the copy stays in history.")

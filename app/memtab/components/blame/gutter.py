@@ -5,7 +5,7 @@ may differ (the user is typing, or the blame is a moment old): the buffer's line
 matched to the blamed ones as blame matches versions (`blame.lines.matched_lines`), so a
 line keeps its author while lines are added above it, and a line the disk does not hold
 yet is "not saved". Everything here is plain data the gutter paints and the card shows
-(docs/formats.md §20.2).
+(docs/formats.md §20.2); `blame_text` and `align` are the window's jobs.
 """
 
 from __future__ import annotations
@@ -15,8 +15,14 @@ from dataclasses import dataclass
 
 from memtab.blame.lines import matched_lines, split_lines
 from memtab.blame.records import Blame, BlameLine
+from memtab.components.jobs import JobContext
+from memtab.file_protocol.file_ref import MemoryFileRef, SourceError
+from memtab.file_protocol.memory_file import MemoryFile
+from memtab.fs.clock import now_ms
 from memtab.humanize import absolute_time, relative_time
 from memtab.store.actors import BEFORE_MEMTAB, UNSAVED, actor_name, actor_short
+from memtab.store.errors import MemoryStoreError
+from memtab.store.paths import PathError
 
 
 def actor_words(actor: str) -> str:
@@ -144,3 +150,26 @@ def _age(at: int, now: int) -> str:
         if seconds >= size:
             return f"{seconds // size}{unit}"
     return f"{seconds // 60}m" if seconds >= 60 else "now"
+
+
+Blamed = tuple[MemoryFileRef, Blame, list[GutterEntry]]
+"""A file's blame and its gutter's entries for the text shown."""
+
+
+def blame_text(file: MemoryFile, text: str, _ctx: JobContext) -> Blamed | str:
+    """`file` blamed (`blame.service.blame_file`: history read and compared, cached per
+    file and newest version), its lines matched to `text`; why not, in words, when the
+    file is gone or unreadable now."""
+    # lazy: blame's engine (~0.2 MiB, 8 modules) loads on the lane with the first blame
+    from memtab.blame.service import blame_file
+
+    try:
+        blame = blame_file(file)
+    except (MemoryStoreError, PathError, SourceError, OSError) as error:
+        return str(error)  # gone or unreadable now: the gutter says so, not a defect
+    return file.ref, blame, entries(blame, text, now_ms())
+
+
+def align(ref: MemoryFileRef, blame: Blame, text: str, _ctx: JobContext) -> Blamed:
+    """The blame's lines matched again to `text` (typed since it was read)."""
+    return ref, blame, entries(blame, text, now_ms())

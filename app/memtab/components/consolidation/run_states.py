@@ -210,7 +210,8 @@ class RunStates:
         """The run going made a step."""
         if self.cancelling or self.active is None or not self.is_shown(self.active):
             return
-        self.progress_text = f"Step {step} · {message}" if step > 0 else message
+        said = message.removeprefix(f"step {step}: ")  # the tool loop's own "step 1: …"
+        self.progress_text = f"Step {step} · {said}" if step > 0 else message
 
     def run_finished(self, summary: str) -> None:
         """The run going finished (its record's `summary`)."""

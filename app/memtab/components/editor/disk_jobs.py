@@ -16,7 +16,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from memtab.components.cancel import CancelToken
 from memtab.components.editor.session import (
     BarKind,
     Choice,
@@ -28,6 +27,7 @@ from memtab.components.editor.session import (
     not_editable_reason,
 )
 from memtab.components.editor.text_buffer import TextCodec
+from memtab.components.jobs import CancelToken
 from memtab.components.loads.cut_bars import NOTE_CHOICES, cut_note
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import (

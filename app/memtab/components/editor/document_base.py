@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from memtab.components.cancel import CancelToken
 from memtab.components.editor.disk_jobs import (
     OPEN_WAIT_MS,
     DocumentReads,
@@ -43,6 +42,7 @@ from memtab.components.editor.session import (
     OpenFile,
     Situation,
 )
+from memtab.components.jobs import CancelToken
 from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError
 from memtab.store.files import FileContent
 

@@ -1,19 +1,17 @@
-"""A three-way merge of the editor's draft with a file that changed on disk — no Qt.
-
-The editor loaded `base`; the user turned it into `mine` (the draft) while an agent (mux,
-`echo >>`, another editor) turned it into `theirs` (the disk). The merge itself is
-`memtab.store.text.line_merge` (shared with sync): both sides' changes are kept when they touch
-different lines, and overlapping ones are refused, never guessed. This module adds what
-the editor says about it. It runs on a worker thread (`ctx` is checked between the two
-comparisons).
+"""The editor's draft merged with a file that changed on disk (`store.text.line_merge`:
+both sides kept where they touch different lines, overlaps refused), what it says of it,
+and the diff window's job (`compare`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
-from memtab.components.cancel import CancelToken
+from memtab.components import text_diff
+from memtab.components.jobs import CancelToken, JobContext
 from memtab.components.merge.choices import KEEP_BOTH
+from memtab.components.merge.three_way import ThreeWayTexts, three_way_texts
 from memtab.humanize import plural
 from memtab.store.text.line_merge import LineMerge, merge_lines
 
@@ -113,3 +111,33 @@ def merge_three_way(
     """Merge the changes `base` → `mine` (the draft) and `base` → `theirs` (the disk)."""
     merged = merge_lines(base, mine, theirs, check=ctx.raise_if_cancelled if ctx else None)
     return MergeResult(merged.text, merged.mine_changes, merged.theirs_changes, merged.conflicts)
+
+
+THREE_WAY_LABELS = ("When you opened it", "Your draft", "On disk now")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The diff, and the merge and three-way texts when a merge was asked for."""
+
+    diff: text_diff.DiffResult
+    merge: MergeResult | None
+    disk_sha: str | None
+    three_way: ThreeWayTexts | None = None
+
+
+def compare(old: str, new: str, basis: MergeBasis | None, ctx: JobContext) -> Comparison:
+    """The job: the diff of the text on disk (`old`) and the draft (`new`); with a merge
+    `basis`, the merge and the three-way texts too."""
+    diff = text_diff.compute_diff(old, new, ctx)
+    if basis is None:
+        return Comparison(diff, None, None)
+    merged = merge_three_way(basis.base, new, old, ctx)
+    texts = three_way_texts(
+        basis.base.encode(), new.encode(), old.encode(), labels=THREE_WAY_LABELS
+    )
+    # The text to keep starts as the editor's own merge (appends at one place are a
+    # conflict here, as Keep both says), else as the draft.
+    start = merged.text if merged.text is not None else new
+    texts = dataclasses.replace(texts, draft=start, clean=merged.text is not None)
+    return Comparison(diff, merged, basis.disk_sha, texts)

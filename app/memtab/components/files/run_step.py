@@ -22,6 +22,7 @@ from memtab.components.files.steps import (
     physical_paths,
 )
 from memtab.components.files.undo import UndoStack
+from memtab.components.jobs import JobContext
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MuxFile
 from memtab.humanize import plural
@@ -117,3 +118,9 @@ def push_run(stack: UndoStack, home: Home, run_id: str) -> RevertRunStep | None:
     step = RevertRunStep(workspace, f"{run.kind} run", run_id=run_id, paths=paths, made=made)
     stack.push(step)
     return step
+
+
+def undoable_run(stack: UndoStack, home: Home, run_id: str, _ctx: JobContext) -> bool:
+    """The window's job: a run of the window that ended put on `stack`, so Edit → Undo
+    takes it back next as Runs… → Revert does (False: it changed no file)."""
+    return push_run(stack, home, run_id) is not None

@@ -26,7 +26,7 @@ import logging
 import threading
 from collections import deque
 from collections.abc import Collection, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from memtab.components.files import ops as file_ops
 from memtab.components.files.each_step import EachStep
@@ -42,6 +42,9 @@ from memtab.components.files.steps import (
     items_text,
     physical_paths,
 )
+from memtab.components.history.deleted import DeletedFile, agent_file
+from memtab.components.jobs import JobContext
+from memtab.file_protocol.file_ref import SourceError
 from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError, MuxFile
 from memtab.humanize import plural
 from memtab.store.files import content_sha256
@@ -368,3 +371,42 @@ def restore_event(
         message += f"; left {plural(len(restored.left), 'file')} (changed since, or back already)"
     touched = tuple(path for file in done for path in physical_paths(file.file))
     return restored, OpResult(message, touched=touched)
+
+
+def restore_deleted_file(
+    stack: UndoStack, home: Home, file: DeletedFile, *, allow_unkept: bool = False
+) -> OpResult:
+    """Recently deleted's restore of another agent's file (`restore_deleted`), as a file
+    operation of the window."""
+    try:
+        target = agent_file(home, file)
+    except SourceError as error:
+        return OpResult.failed(f"Restoring {file.name} failed", error)
+    return restore_deleted(stack, target, file.version.id, allow_unkept=allow_unkept)
+
+
+@dataclass(frozen=True)
+class BurstRestored:
+    """What `restore_burst_undoably` did: the restore, its undo step, and the files it
+    wrote (physical paths: the user's own writes, never an agent's change)."""
+
+    restored: EventRestore
+    step: UndoStep | None
+    written: tuple[str, ...]
+
+
+def restore_burst_undoably(
+    home: Home,
+    event: ChangeEvent,
+    only: frozenset[str] | None,
+    _ctx: JobContext,
+    *,
+    stack: UndoStack,
+) -> BurstRestored:
+    """The window's job: `restore_event` on its `stack`, and that step (None: nothing was
+    put back) — what "Edit → Undo takes it back" is true of while the stack holds it. Run
+    on the file-operation worker, the one thread that pushes steps."""
+    newest = stack.peek()
+    restored, said = restore_event(stack, home, event, only)
+    step = stack.peek()
+    return BurstRestored(restored, step if step is not newest else None, said.touched)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from memtab import humanize
-from memtab.components.cancel import CancelToken
+from memtab.components.jobs import CancelToken
 from memtab.components.text_diff import DiffResult, compute_diff
 from memtab.components.tree.nodes import SECTION_TITLES, SectionId
 from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef

@@ -3,7 +3,7 @@ facts and summary, what an op's diff pane says, what opening an op does, whether
 may start, and which run a new listing selects.
 
 `gui/history/runs_dialog.py` builds the widgets and forwards to `RunsPresenter`; reading
-the log and reverting run on the job service (`operations.history`).
+the log and reverting run on the job service (`components.history.jobs`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Edit → Go to Claude Code's cut and Edit → Move lines past Claude Code's cut, without Qt
+"""Go to Claude Code's cut and Move lines past Claude Code's cut, without Qt
 (docs/formats.md §17.6): what each refuses and why, where the cursor goes, and what the
 editor takes once a move is made — `gui/loads/cut_actions.py` keeps the actions, the file
 operation and the text widget.

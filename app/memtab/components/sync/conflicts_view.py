@@ -3,7 +3,7 @@ conflict allows once its texts are read, and Keep both seen before it is kept (i
 shown in the text to keep; a second press keeps it, an edit of that text shows it anew).
 
 `gui/sync/conflicts_dialog.py` lists, shows the three-way view and runs the jobs; the
-conflicts are `operations.sync.conflicts`' (components name the fields they read).
+conflicts are `components.sync.conflicts`' (components name the fields they read).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ KEEP_BOTH_AGAIN = f"Press {choices.KEEP_BOTH.button} again to keep it."
 
 
 class ConflictView(Protocol):
-    """A conflict as listed (`operations.sync.conflicts.ConflictItem`)."""
+    """A conflict as listed (`components.sync.conflicts.ConflictItem`)."""
 
     @property
     def key(self) -> str: ...

@@ -14,8 +14,8 @@ import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from memtab.components.sync.look import SyncLook
 from memtab.components.sync.status_line import why_not_synced
-from memtab.components.sync.views import SyncLookView
 from memtab.humanize import plural
 
 _NAMED = 3  # files named in the question; more are counted
@@ -45,7 +45,7 @@ class QuitAction:
     detail: str = ""
 
 
-def unsent_question(look: SyncLookView, failure: str | None = None) -> tuple[str, str]:
+def unsent_question(look: SyncLook, failure: str | None = None) -> tuple[str, str]:
     """The question and its detail for the changes `look` counts as not sent (`failure`:
     why the sync just tried could not send them)."""
     waiting = look.to_send
@@ -62,7 +62,7 @@ def unsent_question(look: SyncLookView, failure: str | None = None) -> tuple[str
     )
 
 
-def why_not_sent(look: SyncLookView | None) -> str:
+def why_not_sent(look: SyncLook | None) -> str:
     """Why the sync Sync now ran did not send what waits."""
     if look is None:
         return "the sync was stopped"
@@ -93,7 +93,7 @@ class QuitQuestion:
             return QuitStep.LOOK
         return QuitStep.NOTHING
 
-    def sync_changed(self, look: SyncLookView, *, busy: bool) -> QuitAction:
+    def sync_changed(self, look: SyncLook, *, busy: bool) -> QuitAction:
         """Sync says where it stands (`busy`: a sync runs, its look is not the last)."""
         if busy:
             return QuitAction(QuitStep.NOTHING)
@@ -109,7 +109,7 @@ class QuitQuestion:
         text, detail = unsent_question(look, self._failure)
         return QuitAction(QuitStep.ASK, text, detail)
 
-    def sync_finished(self, look: SyncLookView | None) -> QuitStep:
+    def sync_finished(self, look: SyncLook | None) -> QuitStep:
         """A sync ended (`look`: where it left things; None: it was stopped)."""
         if self._waiting is not QuitStep.SYNC:
             return QuitStep.NOTHING

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from memtab.components.sync.views import ScopeChoiceView, SetupStateView, SyncLookView
+from memtab.components.sync.look import SyncLook
+from memtab.components.sync.setup import ScopeChoice, SetupState
 from memtab.humanize import plural, relative_time
 from memtab.sync.repository.layout import SyncedScope, Target
 
@@ -48,12 +49,12 @@ def _keys(scopes: Iterable[SyncedScope]) -> set[tuple[str, str | None]]:
     return {(scope.kind, scope.key) for scope in scopes}
 
 
-def target_of(state: SetupStateView | None) -> Target | None:
+def target_of(state: SetupState | None) -> Target | None:
     """The target the dialog edits (None: not set up, or not read yet)."""
     return state.target if state is not None else None
 
 
-def checked_at_first(choice: ScopeChoiceView, target: Target | None) -> bool:
+def checked_at_first(choice: ScopeChoice, target: Target | None) -> bool:
     """Whether `choice`'s box starts checked: the target carries it, or (no target yet)
     it is global memory."""
     if target is None:
@@ -67,7 +68,7 @@ def primary_label(target: Target | None) -> str:
 
 
 def setup_controls(
-    state: SetupStateView | None, remote: str, chosen: tuple[SyncedScope, ...], *, busy: bool
+    state: SetupState | None, remote: str, chosen: tuple[SyncedScope, ...], *, busy: bool
 ) -> SetupControls:
     """The controls' states for the form as it is (`remote`: the field's text)."""
     target = target_of(state)
@@ -90,14 +91,14 @@ def connecting_text(remote: str) -> str:
     return f"Connecting to {remote}…"
 
 
-def problem_text(state: SetupStateView) -> str | None:
+def problem_text(state: SetupState) -> str | None:
     """What the dialog says of a set-up it cannot read (None: nothing to say)."""
     if state.problem and state.target is None:
         return f"Sync's set-up {state.problem}; setting sync up again rewrites it."
     return None
 
 
-def current_text(state: SetupStateView | None, now_ms: int) -> str:
+def current_text(state: SetupState | None, now_ms: int) -> str:
     """The line naming the set-up: the remote, its branch, the last sync, what waits."""
     if state is None:
         return "Reading sync's set-up…"
@@ -114,7 +115,7 @@ def current_text(state: SetupStateView | None, now_ms: int) -> str:
     return text
 
 
-def first_sync_text(look: SyncLookView | None) -> str:
+def first_sync_text(look: SyncLook | None) -> str:
     """What the first sync did, in a sentence (None: it was stopped)."""
     if look is None:
         return (

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memtab.components.sync.views import SyncLookView
+from memtab.components.sync.look import SyncLook
 from memtab.humanize import plural, relative_time
 
 
@@ -26,7 +26,7 @@ class SyncLine:
 
 
 def sync_line(
-    look: SyncLookView, *, syncing: bool, copies: int, now_ms: int, progress: str = ""
+    look: SyncLook, *, syncing: bool, copies: int, now_ms: int, progress: str = ""
 ) -> SyncLine:
     """The status line for where sync stands (pure: the tests read it)."""
     conflicts = len(look.conflicts) + copies
@@ -83,7 +83,7 @@ def sync_line(
     )
 
 
-def _arrows(look: SyncLookView) -> str:
+def _arrows(look: SyncLook) -> str:
     """ "↑2 ↓1": files to send, files to bring in (none: empty)."""
     parts = [f"↑{len(look.to_send)}"] if look.to_send else []
     if look.to_receive:
@@ -91,7 +91,7 @@ def _arrows(look: SyncLookView) -> str:
     return " ".join(parts)
 
 
-def _waiting(look: SyncLookView) -> str:
+def _waiting(look: SyncLook) -> str:
     """What the arrows count, in words (each on a line of its own, after a line break)."""
     lines = []
     if look.to_send:
@@ -125,19 +125,19 @@ def _conflicts_text(count: int) -> str:
     return plural(count, "conflict")
 
 
-def why_not_synced(look: SyncLookView) -> str | None:
+def why_not_synced(look: SyncLook) -> str | None:
     """Why the last sync could not sync, in git's words and the engine's (None: it did)."""
     return look.error or _failure(look) or _offline(look)
 
 
-def _failure(look: SyncLookView) -> str | None:
+def _failure(look: SyncLook) -> str | None:
     if look.report is None:
         return None
     errors = [f"{t.target}: {t.error}" for t in look.report.targets if t.status == "failed"]
     return "\n".join(errors) or None
 
 
-def _offline(look: SyncLookView) -> str | None:
+def _offline(look: SyncLook) -> str | None:
     if look.report is None:
         return None
     words = [t.offline for t in look.report.targets if t.status == "offline" and t.offline]

@@ -11,6 +11,7 @@ from memtab.components.traces.texts import outcome_label, timeout_text
 from memtab.humanize import absolute_time, plural, relative_time, size_text
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY
 from memtab.traces.reader import TraceDump
+from memtab.traces.schema import CONSOLIDATION_KIND
 
 MAX_LISTED_PROBLEMS = 6
 
@@ -93,11 +94,15 @@ def dump_header(dump: TraceDump, workspace_label: str) -> DumpHeader:
         "workspace": FieldValue(f"{workspace_label} ({dump.workspace_id})"),
         "model": FieldValue(header.model_string or "—"),
         "timeout": FieldValue(timeout_text(header.timeout_ms)),
-        "trigger": FieldValue(header.trigger_message_id or "—"),
+        "trigger": FieldValue(_trigger(dump)),
         "timed_out": _flag(header.timed_out, bad=True),
         "wrote_memory": _flag(header.did_write_memory, bad=None),
-        "policy": _flag(
-            header.satisfied_memory_tool_policy, bad=False, unknown="not recorded (older dump)"
+        "policy": (
+            FieldValue("— (a writer's)")  # a consolidation has no tool policy to satisfy
+            if header.kind == CONSOLIDATION_KIND
+            else _flag(
+                header.satisfied_memory_tool_policy, bad=False, unknown="not recorded (older dump)"
+            )
         ),
         "attempts": FieldValue(attempts),
         "project": FieldValue(project),
@@ -105,13 +110,22 @@ def dump_header(dump: TraceDump, workspace_label: str) -> DumpHeader:
         "memory_path": FieldValue(header.memory_path or "—"),
         "file": FieldValue(str(dump.path)),
     }
+    consolidation = "Consolidation · " if header.kind == CONSOLIDATION_KIND else ""
     return DumpHeader(
-        title=f"{outcome_label(dump.outcome)} · {workspace_label}",
+        title=f"{consolidation}{outcome_label(dump.outcome)} · {workspace_label}",
         subtitle=" · ".join(facts),
         error=dump.error_line,
         notes=problem_notes(dump),
         fields=fields,
     )
+
+
+def _trigger(dump: TraceDump) -> str:
+    """What started the run: a writer's trigger message, a consolidation's trigger and run."""
+    header = dump.record
+    if header.kind == CONSOLIDATION_KIND and header.trigger:
+        return f"{header.trigger} (run {header.run_id or header.trigger_message_id or '—'})"
+    return header.trigger_message_id or "—"
 
 
 def attempt_tab_title(number: int) -> str:

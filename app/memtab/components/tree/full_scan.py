@@ -1,7 +1,7 @@
 """The full scan of the memory home: every file of the shown scopes listed (and read, or
 its description remembered), the recency metadata, `memory-meta.json` and the
 consolidation journal — `scan_home(request)`, run on the job service's scans lane
-(`operations.tree.scan`, which imports this module): a big home's outline
+(`scan_policy.scan`, which imports this module): a big home's outline
 (`components.tree.scan.scan_outline`) paints before it is loaded.
 
 Rescans are incremental. The request carries the paths the watcher reported; a scope (or
@@ -25,7 +25,7 @@ import os
 import time
 from pathlib import Path
 
-from memtab.components.cancel import CancelToken
+from memtab.components.jobs import CancelToken
 from memtab.components.tree.scan import (
     DiskChanges,
     HomeScan,

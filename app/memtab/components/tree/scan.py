@@ -1,7 +1,7 @@
 """Scanning the memory home: what the Memory tab shows, read at one moment (`HomeScan`).
 
 `components.tree.full_scan.scan_home(request)` is the full scan (run off the GUI thread by
-`operations.tree.scan`): it reads the registry, the recency metadata,
+`scan_policy.scan`): it reads the registry, the recency metadata,
 `memory-meta.json`, the consolidation journal, the three scopes of the chosen workspace
 and the orphan project dirs, and returns one immutable `HomeScan`; rescans are
 incremental (see that module).
@@ -22,7 +22,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
-from memtab.components.cancel import CancelToken
+from memtab.components.jobs import CancelToken
 from memtab.store.files import (
     FileEntry,
     ScopeListing,

@@ -1,25 +1,21 @@
-"""When the Memory tab scans, and what: one scan at a time, the changes that come meanwhile
-folded into the next — Qt-free decisions, the window's `gui/tree/scan_scheduler.py` keeping
-only its job client and signals.
-
-- The first scan waits for the outline's paint (`begin_with_outline`, `outline_shown`) and
-  covers everything.
-- A change (`request`) is covered by a scan now, or, while one runs, by the next one, due as
-  soon as the running one lands (`landed`).
-- A superseding request (a workspace switch) replaces the running scan: what it covered is
-  covered again by the new one.
-- A scan that failed leaves what it covered to the next one.
-
-Each `take()` is the paths the scan submitted now covers (None: everything).
+"""When the Memory tab scans and what each scan covers (`ScanPolicy`), and the scans as
+jobs (`scan`, `outline`): `gui/tree/scan_scheduler.py` keeps only the job client and signals.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+
+from memtab.components.jobs import JobContext
+from memtab.components.tree.scan import HomeScan, ScanOutcome, ScanRequest, scan_outline
+
+Presenter = Callable[[HomeScan], object]
+"""Runs on the lane right after a scan (e.g. to build the tree); result in `presented`."""
 
 
 class ScanPolicy:
-    """The Memory tab's scans (see the module doc)."""
+    """One scan at a time, what changed meanwhile folded into the next: a superseding one
+    (a workspace switch) covers what the running one did, a failed one leaves it to the next."""
 
     def __init__(self) -> None:
         self._pending: set[str] | None = set()  # None: everything
@@ -86,3 +82,24 @@ class ScanPolicy:
         elif self._pending is not None:
             self._pending.update(self._inflight)
         self._inflight = frozenset()
+
+
+def scan(request: ScanRequest, present: Presenter | None, ctx: JobContext) -> ScanOutcome:
+    """The job: the home scanned as `request` says, then presented."""
+    # lazy: the lane loads the full scan's readers (the journal…): a big home's outline
+    # paints before them.
+    from memtab.components.tree.full_scan import scan_home
+
+    home_scan = scan_home(request, ctx)
+    ctx.raise_if_cancelled()
+    return ScanOutcome(request, home_scan, present(home_scan) if present is not None else None)
+
+
+def outline(request: ScanRequest, present: Presenter | None, ctx: JobContext) -> ScanOutcome | None:
+    """The job: a big home's outline (folders and counts from names alone), presented; None
+    for a home small enough to show its full scan at once."""
+    home_scan = scan_outline(request, ctx)
+    if home_scan is None:
+        return None
+    ctx.raise_if_cancelled()
+    return ScanOutcome(request, home_scan, present(home_scan) if present is not None else None)

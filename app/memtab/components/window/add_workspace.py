@@ -1,4 +1,5 @@
-"""File → Add workspace…'s checks and words, without Qt (the dialog: `gui/window/home_dialogs.py`).
+"""File → Add workspace…'s checks, words and jobs, without Qt (the dialog:
+`gui/window/home_dialogs.py`).
 
 The project folder is taken as typed, `~` expanded and normalized (`typed_project`); the
 workspace is named after the folder until the user types a name. Adding asks for an
@@ -14,7 +15,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+
+from memtab.components.jobs import JobContext
+from memtab.store.home import Home, HomeError
+from memtab.store.sidecars.registry import add_workspace
 
 ADD_LABEL = "&Add workspace"
 ADD_ANYWAY = "Add anyway"
@@ -37,24 +41,46 @@ def worth_checking(project: str) -> bool:
     return bool(project) and os.path.isabs(project)
 
 
-class Registration(Protocol):
-    """What registering a workspace did (`operations.home.Added`)."""
+@dataclass(frozen=True)
+class Added:
+    """What registering a workspace did: its id, or why it could not (`missing`: the
+    folder does not exist on this machine, which the user may confirm)."""
 
-    @property
-    def workspace_id(self) -> str | None: ...
-
-    @property
-    def error(self) -> str | None: ...
-
-    @property
-    def missing(self) -> bool: ...
+    workspace_id: str | None = None
+    error: str | None = None
+    missing: bool = False
 
 
-class LookedAt(Protocol):
-    """What is at a typed project path (`operations.home.FolderCheck`)."""
+@dataclass(frozen=True)
+class FolderCheck:
+    """What is at a typed project path: `problem` None for a folder."""
 
-    @property
-    def path(self) -> str: ...
+    path: str
+    problem: str | None
+    missing: bool = False
+
+
+def check_folder(path: str, _ctx: JobContext | None = None) -> FolderCheck:
+    """Whether `path` is a folder on this machine (a job: it looks at the disk)."""
+    if os.path.isdir(path):
+        return FolderCheck(path, None)
+    if os.path.lexists(path):
+        return FolderCheck(path, f"{path} is not a folder.")
+    return FolderCheck(path, f"{path} does not exist on this machine.", missing=True)
+
+
+def register_workspace(
+    home: Home, project: str, name: str, allow_missing: bool, _ctx: JobContext
+) -> Added:
+    """The job: add the project (if new) and the workspace to the home's config.json —
+    a project folder that does not exist only with `allow_missing` (the user said so)."""
+    found = check_folder(project)
+    if found.problem is not None and not (found.missing and allow_missing):
+        return Added(error=found.problem, missing=found.missing)
+    try:
+        return Added(workspace_id=add_workspace(home, project, name))
+    except (HomeError, OSError, TimeoutError) as error:
+        return Added(error=str(error) or type(error).__name__)
 
 
 @dataclass(frozen=True)
@@ -103,7 +129,7 @@ class AddWorkspaceForm:
             return "Give the workspace a name."
         return Register(project, name, project == self._missing_confirmable)
 
-    def answered(self, result: Registration, project_text: str) -> Answer:
+    def answered(self, result: Added, project_text: str) -> Answer:
         """A registration's outcome, the project field now holding `project_text`."""
         if result.missing:
             self._missing_confirmable = typed_project(project_text)
@@ -118,7 +144,7 @@ class AddWorkspaceForm:
         return Answer(result.workspace_id, None, self.ok_label)
 
     @staticmethod
-    def still_typed(found: LookedAt, project_text: str) -> bool:
+    def still_typed(found: FolderCheck, project_text: str) -> bool:
         """Whether a look at a typed folder is of what the field holds now (not typed
         over since): only then is its problem said."""
         return found.path == typed_project(project_text)

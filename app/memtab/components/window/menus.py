@@ -2,8 +2,10 @@
 Qt.
 
 `MENU_LAYOUT` is the one place that says what each menu holds, in order, by action id
-(`None`: a separator). An action registered for a menu the layout does not place it in goes
-at the end of that menu (`plan_menu`), so nothing registered for a menu is left out.
+(`None`: a separator): at most `MENU_AT_MOST` entries, so a menu can be scanned; every
+other action is in the command palette, and with its keys in Help → Keyboard shortcuts.
+An action registered for a menu the layout does not place it in goes at the end of that
+menu (`plan_menu`), so nothing registered for a menu is left out.
 
 `shortcut_rows` lists every action with keys, under its menu in menu order, the others under
 their feature — each once, by its registered name. Actions with the very same keys share one
@@ -20,6 +22,9 @@ from memtab.components.window.shortcuts import ShortcutRow
 MENUS = (("file", "&File"), ("edit", "&Edit"), ("view", "&View"), ("help", "&Help"))
 """The menus, in menu-bar order: (id, title)."""
 
+MENU_AT_MOST = 15
+"""Entries a menu shows at most (issue 84): the rest are the palette's and F1's."""
+
 MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
     "file": (
         "window.quick_open",
@@ -34,8 +39,6 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
         None,
         "window.open_home",
         "window.add_workspace",
-        None,
-        "tree.reload",
         None,
         "sync.setup",
         "sync.now",
@@ -53,25 +56,22 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
         "editor.find_next",
         "editor.find_previous",
         "editor.go_to_line",
-        "loads.go_to_cut",
-        None,
         "search.focus",
         None,
         "tree.rename",
         "tree.delete",
         "tree.pin",
         "tree.copy_to",
-        "tree.copy_path",
-        "tree.reveal",
         None,
         "consolidation.run_now",
         "consolidation.run_scope",
         "writer.pause",
-        None,
-        "editor.tab_moves_focus",
     ),
     "view": (
         "window.command_palette",
+        None,
+        "trust.room",
+        "inbox.focus",
         None,
         "window.view_source",
         "window.view_split",
@@ -79,24 +79,14 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
         "blame.toggle",
         "blame.line",
         None,
-        "window.show_memory",
-        "window.show_traces",
-        "memory.show_files",
-        "memory.show_editor",
-        None,
-        "editor.next_tab",
-        "editor.previous_tab",
-        "editor.back",
-        "editor.forward",
-        None,
-        "window.switch_workspace",
-        None,
         "history.panel",
         "history.trash",
         "history.runs",
         "check.panel",
-        "inbox.focus",
         "loads.show",
+        "trust.panel",
+        None,
+        "window.switch_workspace",
     ),
     "help": ("window.shortcuts", "window.about"),
 }
@@ -104,6 +94,7 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
 
 FEATURE_TITLES = {
     "editor": "Editor",
+    "memory": "Window",
     "tree": "Tree",
     "files": "Tree",
     "search": "Search",

@@ -1,14 +1,17 @@
 """The window's own actions' words and steps, without Qt (the actions:
 `gui/window/window_actions.py`): Help → About's text, Edit → Pause (Resume) the memory
-writer's title, and what File → Open home does with what it found about a folder.
+writer's title, and what File → Open home finds in a folder and does with it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
+from memtab.components.jobs import JobContext
 from memtab.components.rich_text import escape_html
+from memtab.store.home import Home
 
 
 def about_html(version: str, home: Path, log: Path | None) -> str:
@@ -30,17 +33,33 @@ def writer_pause_title(paused: bool) -> str:
     return "Resume the memory &writer" if paused else "Pause the memory &writer"
 
 
-class FoundFolder(Protocol):
-    """What Open home found about a folder (`operations.home.HomeFolder`)."""
+@dataclass(frozen=True)
+class HomeFolder:
+    """What Open home found about a folder: whether it can be opened, and what to say
+    before opening it (None: it is a memory home)."""
 
-    @property
-    def path(self) -> Path: ...
+    path: Path
+    can_open: bool
+    note: str | None = None
 
-    @property
-    def can_open(self) -> bool: ...
 
-    @property
-    def note(self) -> str | None: ...
+def describe_home_folder(path: Path, _ctx: JobContext | None = None) -> HomeFolder:
+    """Whether `path` can be opened as a home (a job: it looks at the disk).
+
+    A folder without config.json, memory/ or sessions/ is not a memory home yet: Memtab
+    can still open it (its files are made on the first write), but the user should know.
+    """
+    if not path.is_dir():
+        return HomeFolder(path, False, f"{path} is not a folder")
+    home = Home(path)
+    if any(p.exists() for p in (home.config_path, home.global_root.parent, home.sessions_dir)):
+        return HomeFolder(path, True)
+    return HomeFolder(
+        path,
+        True,
+        f"{path} is not a memory home yet (no config.json, memory/ or sessions/). "
+        "Memtab creates its files there when you add memories.",
+    )
 
 
 class OpenHomeStep(NamedTuple):
@@ -51,7 +70,7 @@ class OpenHomeStep(NamedTuple):
     question: str | None
 
 
-def open_home_step(found: FoundFolder) -> OpenHomeStep:
+def open_home_step(found: HomeFolder) -> OpenHomeStep:
     """Open home's step for what it found: a folder that cannot be opened is refused with
     why; one that is not a memory home yet is asked about first."""
     if not found.can_open:

@@ -66,6 +66,7 @@ class RunBooks:
         self.store = store
         self.run = run
         self.clock = clock
+        self.trace_dump: str | None = None
         self.started = StartedRun(
             home,
             run_id=run.run_id,
@@ -119,9 +120,12 @@ class RunBooks:
         *,
         failure: RunFailedError | None = None,
         stopped: str | None = None,
+        trace_dump: str | None = None,
     ) -> ConsolidationRecord:
-        """Journal and log how the run ended (see the module doc); returns the record of a
-        run that went through, raises otherwise."""
+        """Journal and log how the run ended (see the module doc; `trace_dump`: the name
+        of its trace dump, for the runs log); returns the record of a run that went
+        through, raises otherwise."""
+        self.trace_dump = trace_dump
         applied = sum(1 for op in run_ops if op.applied)
         problem = str(failure) if failure is not None else stopped
         if problem is not None and not applied:  # changed nothing: logged, not journaled
@@ -204,6 +208,7 @@ class RunBooks:
             plan_id=self.run.plan_id,
             usage=TokenUsage.of(record.input_tokens, record.output_tokens) if record else None,
             scope=self.run.scope,
+            trace_dump=self.trace_dump,
         )
         try:
             RunsLog(self.home).append(entry)

@@ -4,18 +4,29 @@ Knows nothing of debounce, locks or the journal file (that is `service`); it tur
 provider and a workspace's store into a `ConsolidationRecord` or a `RunFailedError`,
 with each op linked to the history versions it made (`RunOp`) and the tool call that
 made it (a plan replays those calls, `memtab.consolidation.review.plan`).
+
+A model's run is recorded by what its tools did, never by what the model said: its
+summary names the changes made (and refused, and how many files it read), and a change
+to a file it has not viewed is refused (`guard.READ_FIRST_RULE`). The offline
+consolidator's own summary is what its calls did, and is kept.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
 from memtab.consolidation.declined import DeclinedMatcher
-from memtab.consolidation.engine.prompts import load_system_prompt, run_message
+from memtab.consolidation.engine.prompts import (
+    listed_files,
+    load_system_prompt,
+    reminder_prompt,
+    run_message,
+)
 from memtab.consolidation.errors import FailureKind, RunCancelledError, RunFailedError
 from memtab.consolidation.guard import (
     DRY_RUN_NOTE,
@@ -25,18 +36,29 @@ from memtab.consolidation.guard import (
     MutationBudget,
 )
 from memtab.consolidation.offline.provider import REASON_ARGUMENT
+from memtab.consolidation.rails import ConsolidationRails
+from memtab.consolidation.records import join_words
 from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import plural
 from memtab.llm.loop import (
     DEFAULT_MAX_STEPS,
     DEFAULT_TIMEOUT_S,
     LoopResult,
+    Redacted,
     StepCallback,
     run_tool_loop,
 )
 from memtab.llm.offline import OFFLINE_PROVIDER
-from memtab.llm.types import ChatProvider, ToolCall, ToolOutcome, ToolSpec, UserMessage
-from memtab.store.history.describe import op_units
+from memtab.llm.types import (
+    ChatProvider,
+    Message,
+    ToolCall,
+    ToolOutcome,
+    ToolSpec,
+    Usage,
+    UserMessage,
+)
+from memtab.store.history.describe import describe_ops, op_texts, op_units
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.records import RunOp
 from memtab.store.home import Home
@@ -72,6 +94,8 @@ class RunResult:
     """The ops with the history versions each applied one made."""
     calls: tuple[dict[str, Any], ...] = field(default=())
     """The tool arguments of each op, in the order of `ops`."""
+    system_prompt: str = ""
+    """What the consolidator was told (its trace dump keeps it)."""
 
     @property
     def ok(self) -> bool:
@@ -124,6 +148,7 @@ def run_consolidation(
     Token usage is recorded for model providers, not for the offline consolidator.
     """
     limits = limits or RunLimits()
+    model = provider.name != OFFLINE_PROVIDER
     guard = ConsolidationGuard(
         store,
         budget=MutationBudget(limits.budget),
@@ -131,16 +156,22 @@ def run_consolidation(
         before_dispatch=before_dispatch,
         declined=declined.refusal if declined is not None else None,
         scopes=scopes,
+        read_first=model,
+        keeps_content=model,
     )
     system = load_system_prompt(prompt_home or store.home, trigger)
+    if model:  # a model's new text passes the rails (the offline consolidator moves lines)
+        guard.rails = ConsolidationRails(store, guard.scopes, system.text).refusal
     # The offline consolidator reads the files as data, never this message: listing a big
     # home once more for it took a fifth of a run on 20,000 files.
+    files = listed_files(store, guard.scopes) if model else []
     message = run_message(
         store,
         trigger=trigger,
         budget=limits.budget,
         dry_run=dry_run,
-        with_files=provider.name != OFFLINE_PROVIDER,
+        with_files=model,
+        files=files,
         declined=[op.description for op in declined.in_force()] if declined else (),
         scopes=guard.scopes,
     )
@@ -169,18 +200,28 @@ def run_consolidation(
         ", dry run" if dry_run else "",
         system.source,
     )
-    loop = run_tool_loop(
-        provider,
-        system.text,
-        [UserMessage(message)],
-        [memory_tool_spec()],
-        execute,
-        max_steps=limits.max_steps,
-        timeout_s=limits.timeout_s,
-        cancel=cancel,
-        on_step=on_step,
-        timeout_hint=RUN_LIMIT_HINT,
-    )
+    started = time.monotonic()
+
+    def ask(messages: list[Message], max_steps: int) -> LoopResult:
+        return run_tool_loop(
+            Redacted(provider) if model else provider,  # a model is sent nothing unredacted
+            system.text,
+            messages,
+            [memory_tool_spec()],
+            execute,
+            max_steps=max_steps,
+            timeout_s=max(limits.timeout_s - (time.monotonic() - started), 0.001),
+            cancel=cancel,
+            on_step=on_step,
+            timeout_hint=RUN_LIMIT_HINT,
+        )
+
+    loop = ask([UserMessage(message)], limits.max_steps)
+    if model and files and loop.ok and not loop.tool_executions and loop.steps < limits.max_steps:
+        # It answered in words without reading a file: once more, reminded of the tool.
+        reminded = [*loop.messages, UserMessage(reminder_prompt(str(files[0].path)))]
+        again = ask(reminded, limits.max_steps - loop.steps)
+        loop = _joined(loop, again)
     ops = _with_reasons(guard.ops, reasons)
     op_calls = tuple(calls.get(index, {}) for index in range(len(ops)))
     run_ops = _with_units(
@@ -194,18 +235,36 @@ def run_consolidation(
             logger.info("consolidation run cancelled at step %d", loop.steps)
         else:
             logger.warning("consolidation run failed: %s", failure)
-        return RunResult(None, ops, loop, failure, run_ops, op_calls)
-    uses_tokens = provider.name != OFFLINE_PROVIDER
+        return RunResult(None, ops, loop, failure, run_ops, op_calls, system.text)
+    if model:
+        read = sum(1 for file in files if str(file.path) in guard.read_paths)
+        summary = tools_summary(store.home, run_ops, read, len(files))
+        if loop.stop_reason == "max_steps":
+            summary = f"Stopped after {limits.max_steps} steps: {summary}"
+    else:
+        summary = _summary(loop, ops, limits.max_steps)
     record = ConsolidationRecord(
         last_run_at=clock(),
         trigger=trigger,
-        summary=_summary(loop, ops, limits.max_steps),
+        summary=summary,
         ops=ops,
-        usage=RunUsage.of(loop.usage.input_tokens, loop.usage.output_tokens)
-        if uses_tokens
-        else None,
+        usage=RunUsage.of(loop.usage.input_tokens, loop.usage.output_tokens) if model else None,
     )
-    return RunResult(record, ops, loop, None, run_ops, op_calls)
+    return RunResult(record, ops, loop, None, run_ops, op_calls, system.text)
+
+
+def _joined(first: LoopResult, second: LoopResult) -> LoopResult:
+    """Two loops of one conversation, the second asked after the first, as one."""
+    usage = Usage()
+    usage.add(first.usage)
+    usage.add(second.usage)
+    return replace(
+        second,
+        steps=first.steps + second.steps,
+        usage=usage,
+        replies=[*first.replies, *second.replies],
+        tool_executions=[*first.tool_executions, *second.tool_executions],
+    )
 
 
 def _with_reasons(ops: tuple[JournalOp, ...], reasons: dict[int, str]) -> tuple[JournalOp, ...]:
@@ -242,7 +301,41 @@ def _failure(loop: LoopResult) -> RunFailedError | None:
     return None  # "final", or "max_steps": its changes happened and are journaled
 
 
+def tools_summary(home: Home, run_ops: Sequence[RunOp], read: int, listed: int) -> str:
+    """What a model's run did, from its tools alone: the changes made (a merge's edit and
+    delete said as one), the changes refused and why the first was, and — when it
+    changed nothing — how many of the `listed` files it `read`."""
+    texts = [op_texts(home, op) for op in run_ops]
+    units: Sequence[int | None] = [op.unit for op in run_ops]
+    if not any(unit is not None for unit in units):
+        units = op_units(run_ops, texts)
+    words = describe_ops(run_ops, texts, units)
+    grouped: dict[object, list[int]] = {}
+    for index, op in enumerate(run_ops):
+        if op.applied or op.note == DRY_RUN_NOTE:
+            key = units[index] if units[index] is not None else ("alone", index)
+            grouped.setdefault(key, []).append(index)
+    phrases = []
+    for indexes in grouped.values():
+        deletes = [words[index] for index in indexes if run_ops[index].command == "delete"]
+        phrases.append(join_words(deletes or [words[index] for index in indexes]))
+    if phrases:
+        parts = [join_words(phrases)]
+    elif read == listed:
+        parts = [NO_CHANGES_SUMMARY]
+    else:
+        files = "none" if read == 0 else str(read)
+        parts = [f"no changes made (read {files} of the {plural(listed, 'file')})"]
+    refused = [op for op in run_ops if not op.applied and op.note != DRY_RUN_NOTE]
+    if refused:
+        why = f" (the first: {refused[0].note.rstrip('.')})" if refused[0].note else ""
+        parts.append(f"{plural(len(refused), 'change')} refused{why}")
+    text = "; ".join(parts)
+    return text if text == NO_CHANGES_SUMMARY else f"{text.rstrip('.')}."
+
+
 def _summary(loop: LoopResult, ops: tuple[JournalOp, ...], max_steps: int) -> str:
+    """The offline consolidator's summary: its own words for what its calls did."""
     changed = sum(1 for op in ops if op.applied or op.note == DRY_RUN_NOTE)
     if loop.stop_reason == "max_steps":
         return (

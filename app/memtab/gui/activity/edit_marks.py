@@ -34,13 +34,13 @@ from memtab.components.activity.badges import CLAIM_TTL_MS, Actor, Badge
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.activity.edit_claims import EditClaims
 from memtab.components.activity.own_writes import OwnWrites
+from memtab.components.history.jobs import contents_written_since
+from memtab.components.sync.look import SyncLook
 from memtab.components.tree.scan import HomeScan
 from memtab.components.window.ui_state import UiState
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.fs.clock import now_ms
 from memtab.gui.context import WindowContext
-from memtab.operations.history import contents_written_since
-from memtab.operations.sync.look import SyncLook
 from memtab.store.home import Home, PathKind
 from memtab.store.paths import VirtualPath
 from memtab.store.sidecars.journal import ConsolidationRecord

@@ -1,9 +1,8 @@
 """Whether mux may be running on the shown home, checked off the GUI thread.
 
 The warning "a running mux may overwrite pin changes" is only true while mux runs; this
-asks `components.activity.mux_activity` now and then (`operations.activity`, on the job
-service's jobs lane: it lists processes and looks at the home) and says when the answer
-changes.
+asks `components.activity.mux_activity` now and then (on the job service's jobs lane: it
+lists processes and looks at the home) and says when the answer changes.
 """
 
 from __future__ import annotations
@@ -13,9 +12,8 @@ import logging
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from memtab.components.activity.mux_activity import MuxActivity
+from memtab.components.activity.mux_activity import MuxActivity, mux_presence
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
-from memtab.operations.activity import mux_presence
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)

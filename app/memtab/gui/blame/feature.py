@@ -1,7 +1,7 @@
 """Blame in the window: View → Blame toggles the gutter beside the editor's text.
 
 `BlameFeature` follows the editor: each file opened or saved, and each scan shown (the
-file may have changed on disk), is blamed off the GUI thread (`operations.blame`, on the
+file may have changed on disk), is blamed off the GUI thread (`components.blame.gutter`, on the
 job service's jobs lane: `blame.service.blame_file`, history read and compared; cached per
 file and newest version, so a rescan costs little), and the gutter shows the result.
 Typing realigns the lines on the lane after a pause (`components.blame.gutter.entries`),
@@ -27,14 +27,13 @@ from PySide6.QtCore import QObject, QPoint, QTimer, SignalInstance, Slot
 
 from memtab.blame.records import Blame
 from memtab.components.blame.follow import NO_BLAME, BlameFollow, cannot_blame, trace_gone
-from memtab.components.blame.gutter import Link
+from memtab.components.blame.gutter import Link, align, blame_text
 from memtab.gui.blame.card import BlameCard
 from memtab.gui.blame.gutter import BlameGutter
 from memtab.gui.context import WindowContext
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn
 from memtab.gui.toolkit.text.line_margin import MarginEditor
-from memtab.operations.blame import align, blame_text
 
 logger = logging.getLogger(__name__)
 

@@ -173,7 +173,6 @@ class EditorActions(QObject):
             self.toggle_tab_moves_focus,
             keys=["Ctrl+M"],
             focus=Focus.WINDOW,  # from the tree too: Tab is what leaves the text
-            menu="edit",
             tip="Tab and Shift+Tab move the focus instead of indenting (in the frontmatter "
             "they always do)",
             checkable=True,
@@ -201,7 +200,6 @@ class EditorActions(QObject):
             ["Ctrl+Tab", "Ctrl+PgDown"],
             "Show the next open file",
             panel.next_tab,
-            menu="view",
             keys_in=self._tab_keys_in,
         )
         self.previous_tab_action = self._action(
@@ -210,7 +208,6 @@ class EditorActions(QObject):
             ["Ctrl+Shift+Tab", "Ctrl+Shift+Backtab", "Ctrl+PgUp"],
             "Show the previous open file",
             panel.previous_tab,
-            menu="view",
             keys_in=self._tab_keys_in,
         )
         self.revert_action = actions.add(

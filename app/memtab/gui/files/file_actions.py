@@ -170,7 +170,7 @@ class FileActions(QObject):
         editable_row = self._applies_to_current(rules.is_editable)
         actions.add(
             "tree.reload", "Reload from disk", self._host.rescan_all,
-            keys=["F5"], focus=in_tab, on=tab, menu="file",
+            keys=["F5"], focus=in_tab, on=tab,
         )  # fmt: skip
         self.new_file_action = actions.add(
             "tree.new_file",
@@ -239,7 +239,6 @@ class FileActions(QObject):
             keys=["Ctrl+Shift+C"],
             focus=tree_only,
             on=tree,
-            menu="edit",
             enabled_when=editable_row,
         )
         self.reveal_action = actions.add(
@@ -248,7 +247,6 @@ class FileActions(QObject):
             self.reveal_selected,
             focus=in_tab,
             on=tab,
-            menu="edit",
             enabled_when=self._applies_to_current(self._on_disk),
         )
         self.history_action = actions.add(

@@ -49,7 +49,7 @@ from types import ModuleType
 # reaches that the start imports later (inside a function or for annotations). 117: the
 # workspace picker's rows (components.tree.workspace_rows), code the paint ran already, now
 # in a module of its own out of the Qt widget's; the job service's Qt-free rules
-# (operations/job_book.py, split from gui/tasks/runner.py and jobs.py, which the start
+# (components/jobs.py, split from gui/tasks/runner.py and jobs.py, which the start
 # already loads; ~0.2 ms of class building). 118: the walk of a scope (store/scope_walk.py,
 # split from store/files.py at 598 lines; its importing +2.6 M instructions, the outline's
 # walk 4.5 M fewer: callgrind). 119: the base that gives the start's slotted records their

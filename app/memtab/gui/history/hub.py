@@ -49,9 +49,17 @@ from PySide6.QtWidgets import QDockWidget
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.files import undo
 from memtab.components.files.ops import OpResult
+from memtab.components.files.run_step import undoable_run
+from memtab.components.files.undo import BurstRestored, restore_burst_undoably, restore_deleted_file
 from memtab.components.history.burst_news import NewsRead
 from memtab.components.history.deleted import DeletedFile
 from memtab.components.history.hub_turns import PanelAway, RecordingWait, batch_routes
+from memtab.components.history.jobs import (
+    burst_news,
+    catch_up_runs_log,
+    record_outside_changes,
+    recording,
+)
 from memtab.components.history.trash_view import restored_words
 from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.memory_file import MemoryFile
@@ -62,16 +70,6 @@ from memtab.gui.history.widgets import RecordingNote
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK
-from memtab.operations.history import (
-    BurstRestored,
-    burst_news,
-    catch_up_runs_log,
-    record_outside_changes,
-    recording,
-    restore_burst_undoably,
-    restore_deleted_file,
-    undoable_run,
-)
 from memtab.sources.model import Source
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.restore.orphans import OrphanProjectStore

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.history.history import FileHistory
+from memtab.components.history.jobs import diff_commit, diff_version, file_history
 from memtab.components.history.panel_view import (
     COMPUTING,
     NO_DIFFERENCES,
@@ -53,7 +54,6 @@ from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.text.diff_pane import DiffPane
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
-from memtab.operations.history import diff_commit, diff_version, file_history
 
 logger = logging.getLogger(__name__)
 

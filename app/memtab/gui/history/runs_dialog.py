@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.history.jobs import revert, run_detail, runs
 from memtab.components.history.runs import (
     KIND_WORDS,
     OpState,
@@ -70,7 +71,6 @@ from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet
 from memtab.gui.toolkit.text.diff_pane import DiffPane
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
-from memtab.operations.history import revert, run_detail, runs
 from memtab.store.history.records import RunEntry
 from memtab.store.home import Home
 from memtab.store.restore.from_history import RevertResult

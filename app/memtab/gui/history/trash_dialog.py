@@ -53,6 +53,7 @@ from memtab.components.history.deleted import (
     burst_text,
 )
 from memtab.components.history.history import SCOPE_TITLES
+from memtab.components.history.jobs import DeletedPreview, deleted_preview, restore_burst, trash
 from memtab.components.history.trash_view import (
     READING,
     SELECT_PROMPT,
@@ -80,7 +81,6 @@ from memtab.gui.toolkit.dialog_layout import (
 from memtab.gui.toolkit.row_list import FittedTree
 from memtab.gui.toolkit.style import muted_text, set_style_sheet
 from memtab.gui.toolkit.widgets import ElidedLabel
-from memtab.operations.history import DeletedPreview, deleted_preview, restore_burst, trash
 from memtab.sources.model import Source
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.scopes.memory import MemoryStore

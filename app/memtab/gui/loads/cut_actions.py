@@ -1,6 +1,6 @@
 """Claude Code's cut of the open `MEMORY.md`, in the editor (docs/formats.md §17.6): the cut
-drawn over its text (`CutLine`), Edit → Go to Claude Code's cut, and Edit → Move lines past
-Claude Code's cut into a topic file.
+drawn over its text (`CutLine`), Go to Claude Code's cut, and Move lines past Claude Code's
+cut into a topic file (the command palette's).
 
 Both actions are the loads feature's, registered once; the editor's bars offer them by
 their ids (`components.loads.cut_bars`) and so does the tree's row of a `MEMORY.md` its
@@ -69,7 +69,6 @@ class IndexCutActions(QObject):
             GO_TO_CUT,
             "Go to Claude Code's c&ut",
             self.go_to_cut,
-            menu="edit",
             enabled_when=lambda: bool((line := self.cut_line()) and line.past_cut),
             tip="Put the cursor on the first line of MEMORY.md Claude Code does not read",
         )
@@ -77,7 +76,6 @@ class IndexCutActions(QObject):
             MOVE_PAST_CUT,
             "Move lines past Claude Code's &cut into a topic file",
             self.move_past_cut,
-            menu="edit",
             enabled_when=lambda: bool((line := self.cut_line()) and line.past_cut),
             tip="The lines of MEMORY.md Claude Code does not read go to MEMORY-continued.md "
             "beside it; a link to it takes the last line it reads",

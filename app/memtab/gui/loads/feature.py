@@ -108,7 +108,6 @@ class LoadsFeature(QObject):
             "What each agent &recalls for a prompt…",
             self.show_recall,
             keys=RECALL_KEYS,
-            menu="view",
             tip="For a prompt you would type: what each agent would recall of its memory, "
             "what it would miss and why, and what no agent can recall",
         )

@@ -1,4 +1,4 @@
-"""The dialog of View → What each agent recalls: a prompt, then per agent what it loads at
+"""The dialog of What each agent recalls (Ctrl+Shift+Y): a prompt, then per agent what it loads at
 the start, what it would recall for the prompt (by rank), what it misses and why, and the
 memories no agent can recall (`memtab.loads.recall`; the rows: `components.loads.recall_rows`).
 

@@ -31,7 +31,6 @@ class FileNavigation(QObject):
             "&Back",
             self.back,
             keys=["Alt+Left", "Back"],  # not StandardKey.Back: Backspace on some desktops
-            menu="view",
             tip="The file shown before this one (as after following a link)",
             enabled_when=lambda: self.history.can_go(-1),
         )
@@ -40,7 +39,6 @@ class FileNavigation(QObject):
             "&Forward",
             self.forward,
             keys=["Alt+Right", "Forward"],
-            menu="view",
             tip="The file shown after this one, before going back",
             enabled_when=lambda: self.history.can_go(1),
         )

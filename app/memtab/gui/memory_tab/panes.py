@@ -4,7 +4,7 @@ terminal), as VS Code's and Obsidian's narrow layouts do.
 Wide, the tab shows the files (picker, search, tree, footer) and the editor side by side.
 Below `NARROW_WIDTH` — or below what the two panes need side by side, whichever is more —
 it shows one of them: the files, or the editor with a "Files" button above it to go back
-(View → Files, Ctrl+0, works anywhere in the window; View → Editor, Ctrl+E, goes back to
+(Files, Ctrl+0, works anywhere in the window; Editor, Ctrl+E, goes back to
 the open file's text, wide or narrow). The tab then asks only for the wider pane's minimum
 width, so the window can be as narrow as one pane.
 
@@ -167,7 +167,7 @@ class PaneSwitch(QObject):
     def follow(self, actions: ActionRegistry, tree: FileTree, editor: PaneEditor) -> None:
         """Switch panes as the user picks files (see the module docstring): a click or
         Enter on a file row of `tree`, a file `editor` opened while the keyboard is
-        elsewhere, its last file closed; register View → Files in `actions`; follow the
+        elsewhere, its last file closed; register Files in `actions`; follow the
         tab's width."""
         self._is_file_row = tree.is_file_row
         self._focus = {Pane.FILES: tree.setFocus, Pane.EDITOR: self._focus_text}
@@ -184,7 +184,6 @@ class PaneSwitch(QObject):
             keys=[SHOW_FILES_KEY],
             focus=Focus.WITHIN,
             on=tab,
-            menu="view",
             tip="Show the memory files and put the keyboard in the tree",
         )
         actions.add(
@@ -194,12 +193,11 @@ class PaneSwitch(QObject):
             keys=[SHOW_EDITOR_KEY],
             focus=Focus.WITHIN,
             on=tab,
-            menu="view",
             tip="Put the keyboard in the open file's text",
         )
 
     def show_editor(self) -> None:
-        """View → Editor: the keyboard in the open file's text (narrow: the editor shown);
+        """Editor (Ctrl+E): the keyboard in the open file's text (narrow: the editor shown);
         with no file open it stays where it is."""
         if self._editor is not None and self._editor.current_ref is not None:
             self.show_pane(Pane.EDITOR)

@@ -1,7 +1,7 @@
 """The Memory tab's search field and what it does to the tree.
 
 Typing filters the tree to the files whose path, description or text hold every term
-(searched off the GUI thread, on the job service's scans lane, by `operations.search`; a
+(searched off the GUI thread, on the job service's scans lane, by `components.search.search`; a
 newer query supersedes the older one, and an outcome whose scan or query is no longer
 current is dropped). Matches are highlighted, and each file's matching lines are shown
 under it — the first files in tree order, and the status bar says when more match; the
@@ -29,7 +29,7 @@ from PySide6.QtGui import QFocusEvent, QKeyEvent
 from PySide6.QtWidgets import QLineEdit, QWidget
 
 from memtab.components.search.box_state import SearchBoxState, first_match
-from memtab.components.search.search import SearchQuery
+from memtab.components.search.search import Searcher, SearchOutcome, SearchQuery
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
@@ -37,7 +37,6 @@ from memtab.gui.search.needs import MatchStepper, SearchedRows, SearchedTree, Sh
 from memtab.gui.tasks.jobs import Lane
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import muted_text
-from memtab.operations.search import Searcher, SearchOutcome
 
 logger = logging.getLogger(__name__)
 

@@ -38,15 +38,15 @@ from memtab.components.settings.agents_view import (
     server_row,
     server_tip,
 )
-from memtab.gui.tasks.jobs import JobService, Lane
-from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
-from memtab.gui.toolkit.style import Accent, accent_text, mute
-from memtab.operations.settings import (
+from memtab.components.settings.jobs import (
     AgentServerLook,
     agent_server_registrations,
     install_agent_server,
     uninstall_agent_server,
 )
+from memtab.gui.tasks.jobs import JobService, Lane
+from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
+from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.store.home import Home
 
 LOOK_KEY = "agent-server-registrations"

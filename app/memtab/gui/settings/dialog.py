@@ -53,6 +53,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.settings.jobs import probe_connection
 from memtab.components.settings.model_form import (
     CANCEL_TEST_LABEL,
     NOT_SAVED_KEY_HOST,
@@ -88,7 +89,6 @@ from memtab.llm.settings import (
 )
 from memtab.llm.settings_model import ProviderSection, provider_section
 from memtab.llm.types import ProviderError
-from memtab.operations.settings import probe_connection
 from memtab.store.home import Home
 from memtab.writer.config import parse_writer_settings, save_writer_settings
 from memtab.writer.config_values import memory_path_problem

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.settings.jobs import local_servers
 from memtab.components.settings.local_servers_view import (
     FIND_LABEL,
     FIND_TIP,
@@ -41,7 +42,6 @@ from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.widgets import WrappedLabel
 from memtab.llm.local_servers import KNOWN_SERVERS, LocalServer, ServerKind
-from memtab.operations.settings import local_servers
 
 logger = logging.getLogger(__name__)
 

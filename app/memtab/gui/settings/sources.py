@@ -38,10 +38,10 @@ from memtab.components.settings.agents_view import (
     path_tip,
     sources_note,
 )
+from memtab.components.settings.jobs import looked_for
 from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS, Agent
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.style import mute
-from memtab.operations.settings import looked_for
 from memtab.sources.config import (
     AgentSettings,
     load_home_overrides,

@@ -2,7 +2,7 @@
 
 The list holds the files two machines changed on the same lines (sync), then the
 conflict copies a file-sync tool left beside their originals in the scopes the window
-shows, then copies of the home's sidecars (`operations.sync.conflicts`). Choosing one shows its
+shows, then copies of the home's sidecars (`components.sync.conflicts`). Choosing one shows its
 texts (`gui.toolkit.text.three_way.ThreeWayView`) and the decisions it allows:
 
 - **Keep mine** — this machine's text, or the original beside the copy;
@@ -39,6 +39,13 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.merge.three_way import ThreeWayTexts
+from memtab.components.sync.conflicts import (
+    ConflictItem,
+    ConflictTexts,
+    list_conflicts,
+    load_texts,
+    resolve,
+)
 from memtab.components.sync.conflicts_view import (
     DECISIONS,
     EMPTY_TEXT,
@@ -56,13 +63,6 @@ from memtab.gui.tasks.jobs import Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, stack_when_narrow
 from memtab.gui.toolkit.text.three_way import ThreeWayView
 from memtab.gui.toolkit.widgets import WrappedLabel
-from memtab.operations.sync.conflicts import (
-    ConflictItem,
-    ConflictTexts,
-    list_conflicts,
-    load_texts,
-    resolve,
-)
 
 logger = logging.getLogger(__name__)
 

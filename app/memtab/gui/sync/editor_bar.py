@@ -8,7 +8,7 @@ the text to keep), Keep mine, Keep theirs, Keep both — which opens that dialog
 result in the text to keep, to be seen before a second press keeps it. Enter picks
 Compare.
 
-A decision is made by sync's engine (`operations.sync.conflicts.resolve`) on a lane of its
+A decision is made by sync's engine (`components.sync.conflicts.resolve`) on a lane of its
 own; an unsaved draft is saved first, so *mine* is the text in front of the user (the
 draft Keep theirs replaces stays in history). The bar follows the window's sync: it
 comes when a look finds the conflict, goes when the conflict is decided (here, in the
@@ -40,12 +40,12 @@ from memtab.components.sync.conflict_bar import (
     choice_of,
     not_resolved_text,
 )
+from memtab.components.sync.conflicts import resolve_sync_conflict, shown_conflicts
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.context import WindowContext
 from memtab.gui.sync.needs import ConflictEditor, ConflictTab
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.jobs import JobClient, Lane
-from memtab.operations.sync.conflicts import resolve_sync_conflict, shown_conflicts
 
 if TYPE_CHECKING:  # lazy: sync's engine (~1.5 MiB, ~90 ms), on its worker
     from memtab.sync.service import SyncConflict

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Slot
 
+from memtab.components.sync.conflicts import conflict_marks
 from memtab.components.sync.corner import CopyCounts, SyncNowNote
+from memtab.components.sync.look import SyncLook
 from memtab.components.tree.marks import MarkedRows
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.actions import Focus
@@ -27,8 +29,6 @@ from memtab.gui.sync.quitting import UnsentAtQuit
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.sync.status import SyncStatusWidget
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
-from memtab.operations.sync.conflicts import conflict_marks
-from memtab.operations.sync.look import SyncLook
 
 if TYPE_CHECKING:  # lazy: ~1.3 MiB, ~110 ms (sync's engine) when File → Sync… opens
     from memtab.gui.sync.conflicts_dialog import ConflictsDialog

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from memtab.components.sync.look import SyncLook
 from memtab.components.sync.quit_question import (
     QuitQuestion,
     QuitStep,
@@ -31,7 +32,6 @@ from memtab.components.sync.quit_question import (
 from memtab.gui.context import StatusNotices
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
-from memtab.operations.sync.look import SyncLook
 from memtab.sync.repository.layout import SyncPaths
 
 LOOKING_MS = 2000  # how long the status bar says it looks (a look takes a moment)

@@ -7,7 +7,7 @@ connection, and the first sync with its progress — then change it or stop it.
                                      [Start first sync] [Stop syncing] [Cancel] [Close]
 
 Everything that reads the disk or talks to the remote runs off the GUI thread
-(`operations.sync.setup`, the service `memtab sync init` uses: reads on the job service's
+(`components.sync.setup`, the service `memtab sync init` uses: reads on the job service's
 `jobs` lane, the remote on its `runs` lane); the sync itself is the window's
 (`WindowSync`: one sync at a time, its progress lines, its cancel). Cancel stops what runs:
 a set-up being made is not kept (the service removes what it began), a first sync keeps
@@ -36,6 +36,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.jobs import JobFunction
+from memtab.components.sync.look import SyncLook
+from memtab.components.sync.setup import (
+    Refused,
+    ScopeChoice,
+    SetupState,
+    check_connection,
+    read_setup,
+    scope_choices,
+    set_up,
+    stop_syncing,
+)
 from memtab.components.sync.setup_view import (
     CANCELLED,
     INTRO,
@@ -59,18 +71,6 @@ from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen
 from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order
-from memtab.operations.job import JobFunction
-from memtab.operations.sync.look import SyncLook
-from memtab.operations.sync.setup import (
-    Refused,
-    ScopeChoice,
-    SetupState,
-    check_connection,
-    read_setup,
-    scope_choices,
-    set_up,
-    stop_syncing,
-)
 from memtab.sync.repository.layout import DEFAULT_TARGET, SyncedScope
 
 logger = logging.getLogger(__name__)

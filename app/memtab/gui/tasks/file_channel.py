@@ -39,8 +39,8 @@ from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from memtab.components.jobs import JobContext
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
-from memtab.operations.job import JobContext
 
 logger = logging.getLogger(__name__)
 

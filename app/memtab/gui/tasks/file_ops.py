@@ -21,9 +21,9 @@ from PySide6.QtCore import QObject, Signal
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.files.ops import OpResult
 from memtab.components.files.undo import UndoStack
+from memtab.components.jobs import JobContext
 from memtab.gui.tasks.file_channel import FileChannel
 from memtab.gui.tasks.jobs import JobService
-from memtab.operations.job import JobContext
 
 logger = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@ feature.
 
 Every job the window hands off the GUI thread runs here (ARCHITECTURE
 "Threads and the watcher"). A feature asks its context for a client —
-`context.jobs.client("history")` — and submits plain functions (`memtab/operations/`)
+`context.jobs.client("history")` — and submits plain functions (its jobs, Qt-free)
 to it; the lane's runner (`runner.TaskRunner`) runs them, and the client keeps what the
 feature asks of them, for its own jobs only:
 
@@ -46,9 +46,8 @@ import time
 import shiboken6
 from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 
+from memtab.components.jobs import JobBook, JobFunction, JobRoutes
 from memtab.gui.tasks.runner import TaskRunner
-from memtab.operations.job import JobFunction
-from memtab.operations.job_book import JobBook, JobRoutes
 
 logger = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ a feature asks of a lane; the lane only runs, supersedes and reports).
   QObject moved to that QThread (not a QThread subclass); jobs reach it through a queued
   signal, so they run one at a time, in submission order, on the worker thread.
 - A job is any `fn(ctx: JobContext) -> result` — plain Python that knows nothing of Qt
-  (`memtab/operations/`). It checks `ctx.is_cancelled()` (or calls
+  (a feature's jobs, `components/<feature>/`). It checks `ctx.is_cancelled()` (or calls
   `ctx.raise_if_cancelled()`) between steps and may call `ctx.report_progress(step,
   message)` from any thread.
 - The runner re-emits the worker's signals on the GUI thread: `job_started(id)`,
@@ -36,7 +36,7 @@ a feature asks of a lane; the lane only runs, supersedes and reports).
   `drain(timeout_ms)` first lets the jobs already queued run (writes that must not be
   dropped), waiting at most `timeout_ms`.
 - What a job's states are, how its run ended and which jobs a key supersedes are Qt-free
-  (`operations/job_book.py`); this module is the threads and the signals.
+  (`components/jobs.py`); this module is the threads and the signals.
 - Cross-thread signals connect only to bound `@Slot` methods of GUI-thread objects, never
   to lambdas (a lambda connected to a worker signal runs on the worker thread).
 """
@@ -60,9 +60,8 @@ from PySide6.QtCore import (
     Slot,
 )
 
+from memtab.components.jobs import Ended, Job, JobBook, JobContext, JobFunction, Outcome, run_job
 from memtab.gui.toolkit.crash_reports import is_defect, report_exception
-from memtab.operations.job import JobContext, JobFunction
-from memtab.operations.job_book import Ended, Job, JobBook, Outcome, run_job
 
 logger = logging.getLogger(__name__)
 

@@ -58,6 +58,8 @@ _OUTCOME_ACCENTS = {
     Outcome.UNREADABLE: Accent.ERROR,
     Outcome.WROTE_MEMORY: Accent.SUCCESS,
     Outcome.NO_NEW_MEMORIES: Accent.INFO,
+    Outcome.CHANGED_MEMORY: Accent.SUCCESS,
+    Outcome.NO_CHANGES: Accent.INFO,
 }
 
 

@@ -58,7 +58,10 @@ from memtab.traces.reader import TraceDump, TraceSummary
 
 logger = logging.getLogger(__name__)
 
-EMPTY_TEXT = "No writer trace dumps yet — the writer saves one when a run fails"
+EMPTY_TEXT = (
+    "No trace dumps yet — the writer saves one when a run fails, a consolidation with a "
+    "model after every run"
+)
 TIME_REFRESH_MS = 60_000
 SPLIT_UNIT = 1000  # the list gets 2/5 of the width, the detail 3/5
 _SCAN_KEY = "traces:scan"

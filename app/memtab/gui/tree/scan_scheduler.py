@@ -4,7 +4,7 @@
 The watcher (and the tab's own file operations) report changed paths; `ScanScheduler`
 keeps those that concern the tab (scopes, pins and usage, the journal, the registry — not
 transcripts, writer state or traces) and runs an incremental rescan
-(`operations.tree.scan`) on the job service's scans lane, off the GUI thread: the latest
+(`components.tree.scan_policy.scan`) on the job service's scans lane, off the GUI thread: the latest
 scan wins, only the newest lands. Only one scan runs at a time: paths arriving meanwhile
 are collected and covered by the next scan, submitted as soon as the running one lands. A
 workspace switch supersedes the scan in flight (what it covered is covered again).
@@ -29,11 +29,11 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from memtab.components.tree import scan_policy
 from memtab.components.tree.scan import HomeScan, ScanOutcome, ScanRequest
 from memtab.components.tree.scan_policy import ScanPolicy
 from memtab.components.tree.tree import build_tree
 from memtab.gui.tasks.jobs import JobService, Lane
-from memtab.operations import tree as tree_ops
 from memtab.store.home import Home, PathKind, PathPlace
 
 if TYPE_CHECKING:  # lazy: what sources are (~45 ms) loads with the first scan of them
@@ -157,7 +157,7 @@ class ScanScheduler(QObject):
 
     def start(self) -> None:
         """The first scan of the home, after an outline of it (see the module docstring)."""
-        job = functools.partial(tree_ops.outline, self._request(None), build_tree)
+        job = functools.partial(scan_policy.outline, self._request(None), build_tree)
         self._jobs.submit_latest(OUTLINE_KEY, job)
         self._policy.begin_with_outline()
 
@@ -181,7 +181,7 @@ class ScanScheduler(QObject):
         covered = self._policy.take()
         opened = frozenset(self._target.open_containers)
         present = functools.partial(build_tree, open_containers=opened)
-        job = functools.partial(tree_ops.scan, self._request(covered), present)
+        job = functools.partial(scan_policy.scan, self._request(covered), present)
         self._jobs.submit_latest(SCAN_KEY, job)
 
     def _request(self, changed_paths: frozenset[str] | None) -> ScanRequest:

@@ -1,16 +1,15 @@
 """File → Add workspace… and File → Open home…: setting up a home from the window.
 
 `AddWorkspaceDialog` asks for a project folder (one already registered, or any folder)
-and a workspace name, then registers them (`operations.home.register_workspace`) on the
+and a workspace name, then registers them (`components.window.add_workspace`) on the
 job client it is given — config.json is read and written under its lock there, never on
 the GUI thread — and stays open with the reason when that fails. A folder that does not
 exist on this machine is said as it is typed (looked at off the GUI thread, once typing
 pauses) and registered only when the user says so again (*Add
 anyway*: mux may run the project on another machine that shares this home). Completion
 offers the registered projects in a popup; it never changes what was typed by itself.
-Its checks and words are Qt-free (`components/window/add_workspace.py`).
-`operations.home.describe_home_folder` is what Open home checks about a folder before
-Memtab opens it (also off the GUI thread).
+Its checks, words and jobs are Qt-free; what Open home checks about a folder before
+Memtab opens it is `components.window.window_actions.describe_home_folder` (a job too).
 """
 
 from __future__ import annotations
@@ -37,16 +36,19 @@ from PySide6.QtWidgets import (
 
 from memtab.components.window.add_workspace import (
     ADD_LABEL,
+    Added,
     AddWorkspaceForm,
+    FolderCheck,
     Register,
+    check_folder,
     folder_name,
+    register_workspace,
     typed_project,
     worth_checking,
 )
 from memtab.gui.tasks.jobs import JobClient
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
 from memtab.gui.toolkit.style import Accent, accent_text, mute
-from memtab.operations.home import Added, FolderCheck, check_folder, register_workspace
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import Registry
 

@@ -12,20 +12,24 @@ those that follow the disk; the window's own actions and the Traces tab are keye
 from __future__ import annotations
 
 from memtab.components.window.phases import FeatureKey
-from memtab.gui.activity.feature import EditMarks, MuxPresence
+from memtab.gui.activity.edit_marks import EditMarks
+from memtab.gui.activity.mux_presence import MuxPresence
 from memtab.gui.blame.feature import BlameFeature
 from memtab.gui.check.feature import CheckFeature
 from memtab.gui.consolidation.feature import ConsolidationFooter, LazyConsolidationTasks
-from memtab.gui.editor.feature import EditorPanel, MessageBar
-from memtab.gui.files.feature import FileActions, TabDialogs
+from memtab.gui.editor.editor import EditorPanel
+from memtab.gui.editor.tab.bar import MessageBar
+from memtab.gui.files.dialogs import TabDialogs
+from memtab.gui.files.file_actions import FileActions
 from memtab.gui.first_paint.main_window import OWN_ACTIONS, TRACES
-from memtab.gui.history.feature import HistoryHub
+from memtab.gui.history.hub import HistoryHub
 from memtab.gui.loads.feature import LoadsFeature
 from memtab.gui.memory_tab.controller import MemoryTabController, TabHost
 from memtab.gui.memory_tab.tab_files import TabFiles
-from memtab.gui.search.feature import SearchBox
+from memtab.gui.search.box import SearchBox
 from memtab.gui.sync.feature import SyncFeature
-from memtab.gui.tree.feature import SourcesFollower, TreeEditorLink
+from memtab.gui.tree.editor_link import TreeEditorLink
+from memtab.gui.tree.sources import SourcesFollower
 from memtab.gui.trust.feature import TrustFeature
 from memtab.gui.window.menus import WindowMenus
 from memtab.gui.window.palette import Palette

@@ -22,17 +22,20 @@ from PySide6.QtWidgets import QDialog, QMessageBox
 
 from memtab import __version__
 from memtab.components.consolidation.run_states import CONSOLIDATE_SCOPE
+from memtab.components.editor.panel.view import ViewMode
 from memtab.components.files.rules import consolidate_text, consolidated_scope
 from memtab.components.window.phases import FeatureKey
 from memtab.components.window.settings_news import settings_change
 from memtab.components.window.window_actions import (
+    HomeFolder,
     about_html,
+    describe_home_folder,
     open_home_step,
     writer_pause_title,
 )
 from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.gui.context import WindowContext, WindowShell
-from memtab.gui.editor.feature import EditorPanel, ViewMode
+from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.first_paint.main_window import TracesPage
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.memory_tab.controller import MemoryTabController
@@ -43,7 +46,6 @@ from memtab.gui.window.keys import WRITER_STATUS
 from memtab.gui.window.menus import shortcut_rows
 from memtab.gui.window.shortcuts_dialog import ShortcutsDialog
 from memtab.logs import log_file
-from memtab.operations.home import HomeFolder, describe_home_folder
 from memtab.store.paths import Scope
 from memtab.store.sidecars.journal import run_scope
 
@@ -203,13 +205,12 @@ class WindowActions(QObject):
                 )
             )
         modes.actions()[0].setChecked(True)
-        add("window.show_memory", "&Memory", window.show_memory_tab, keys=["Alt+1"], menu="view")
+        add("window.show_memory", "&Memory", window.show_memory_tab, keys=["Alt+1"])
         add(
             "window.show_traces",
             "&Traces",
             window.show_traces_tab,
             keys=["Alt+2"],
-            menu="view",
             enabled_when=lambda: window.has_traces_tab,
         )
         add(
@@ -308,7 +309,7 @@ class WindowActions(QObject):
     def open_settings(self) -> None:
         """File → Settings."""
         # lazy: the dialog and the engines' settings (~40 modules) when it opens
-        from memtab.gui.settings.feature import SettingsDialog
+        from memtab.gui.settings.dialog import SettingsDialog
 
         window = self._window
         before = _settings_now()

@@ -47,11 +47,11 @@ from typing import Protocol, TypeVar
 from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 
 from memtab.components.activity.change_batch import ChangeBatch
+from memtab.components.jobs import JobFunction
 from memtab.components.window.settings_news import SettingsChange, SettingsSection
 from memtab.components.writer.status_line import WriterActivity, WriterStatus
 from memtab.components.writer.supervision import Supervision, WatchJob, WatchStep
 from memtab.gui.tasks.jobs import JobService, Lane
-from memtab.operations.job import JobFunction
 from memtab.operations.writer.runs import begin, check_states, poll, run
 from memtab.store.home import Home
 from memtab.writer.config import parse_writer_settings

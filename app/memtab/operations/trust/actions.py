@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 from memtab.components.files.ops import OpResult
 from memtab.components.files.undo import UndoStack
+from memtab.components.jobs import JobContext
 from memtab.components.trust import changes
 from memtab.components.trust.combining import CombineChoice, CombineProposal
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError
-from memtab.operations.job import JobContext
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
 from memtab.sources.listing import find_file

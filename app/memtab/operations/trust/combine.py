@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from memtab.components.files.ops import OpResult
+from memtab.components.jobs import JobContext
 from memtab.components.merge.three_way import ThreeWayTexts, three_way_texts
 from memtab.components.trust.changes import current_text
 from memtab.components.trust.combining import CombineMember, CombineProposal
@@ -26,7 +27,6 @@ from memtab.consolidation.offline.describe import Description, with_description
 from memtab.consolidation.offline.inputs import split_lines
 from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError, MuxFile
 from memtab.fs.atomic import encode_utf8
-from memtab.operations.job import JobContext
 from memtab.operations.trust.actions import PlaceFiles
 from memtab.store.home import Home, HomeError
 from memtab.store.scopes.memory import MemoryStoreError, SaveConflictError

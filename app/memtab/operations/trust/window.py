@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from memtab.operations.job import JobContext
+from memtab.components.jobs import JobContext
 from memtab.store.home import Home, HomeError
 from memtab.trust.duplicates.kept import load_kept
 from memtab.trust.report import TrustReport

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memtab.components.files.undo import UndoStack
+from memtab.components.jobs import JobContext
 from memtab.components.text_diff import DiffResult, compute_diff
 from memtab.components.tree.scan import HomeScan
 from memtab.components.writer.inbox_view import accepted_text
@@ -19,7 +20,6 @@ from memtab.components.writer.proposal_review import (
     patched_diff,
 )
 from memtab.humanize import plural
-from memtab.operations.job import JobContext
 from memtab.operations.writer.inbox_steps import InboxStep
 from memtab.store.home import Home, HomeError
 from memtab.store.paths import PathError

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from memtab.operations.job import JobContext
+from memtab.components.jobs import JobContext
 from memtab.writer.job.lock import WriterLock
 from memtab.writer.job.policy import RunTicket
 from memtab.writer.job.result import WriterRunResult

@@ -137,6 +137,8 @@ class RunEntry(Record, keep_unknown=True):
     scope: Annotated[OrNone[RunScope], OmitNone] = None
     """The one scope a consolidation was limited to (docs/formats.md §9.8); None: the whole
     workspace."""
+    trace_dump: Annotated[OrNone[str], OmitNone] = None
+    """The file name of the run's trace dump (§10.3), when it left one."""
 
     @property
     def failed(self) -> bool:

@@ -17,7 +17,7 @@ other's does: `api.acme.internal`). Every memory's lines are read for them once,
 - memory shared with collaborators (Claude Code's team memory) naming a person's home
   folder (`/home/<name>/`, `/Users/<name>/`) belongs in that person's own memory
   (`personal-path`);
-- a secret-like value, anywhere, belongs in no memory (`secret`: the shapes `redact.py`
+- a secret-like value, anywhere, belongs in no memory (`secret`: the shapes `redact/`
   knows, the line shown redacted).
 
 Codex's own memory (`memories/`) keeps every project's memory by design and is read for

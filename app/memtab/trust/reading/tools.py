@@ -19,7 +19,9 @@ from memtab.trust.words import stems_of
 
 TOOL_KINDS: dict[str, tuple[str, ...]] = {
     "JavaScript package manager": ("npm", "pnpm", "yarn", "bun"),
-    "Python package manager": ("pip", "uv", "poetry", "pipenv", "conda", "pdm", "rye"),
+    "Python package manager": (
+        "pip", "uv", "poetry", "pipenv", "conda", "pdm", "rye", "pixi",
+    ),
     "JavaScript test runner": ("jest", "vitest", "mocha", "jasmine"),
     "Python test runner": ("pytest", "unittest", "nose2"),
     "JavaScript linter": ("eslint", "biome", "oxlint"),
@@ -33,8 +35,23 @@ TOOL_KINDS: dict[str, tuple[str, ...]] = {
     "type checker": ("mypy", "pyright", "pyre"),
     "release builder": ("goreleaser", "semantic-release", "release-please"),
     "CSV library": ("papaparse", "csv-stringify", "fast-csv"),
-    "editor": ("nvim", "vs code", "emacs"),
-}
+    "editor": ("nvim", "vs code", "emacs", "pycharm", "intellij", "webstorm", "sublime text"),
+    "end-to-end test runner": ("cypress", "playwright", "puppeteer", "webdriverio", "testcafe"),
+    "infrastructure-as-code tool": ("terraform", "opentofu", "pulumi", "cloudformation"),
+    "CI service": (
+        "github actions", "gitlab ci", "circleci", "jenkins", "buildkite", "travis ci",
+        "azure pipelines", "drone ci",
+    ),
+    "Python ORM": ("sqlalchemy", "django orm", "peewee", "tortoise orm", "pony orm"),
+    "JavaScript ORM": ("prisma", "typeorm", "sequelize", "mikro-orm"),
+    "database migration tool": ("alembic", "flyway", "liquibase", "dbmate", "sqitch"),
+    "error tracker": ("sentry", "rollbar", "bugsnag", "honeybadger", "airbrake"),
+    "monorepo tool": ("nx", "turborepo"),
+    "git hooks manager": ("husky", "lefthook"),
+    "documentation generator": ("sphinx", "mkdocs", "docusaurus", "vitepress"),
+    "JavaScript formatter": ("prettier", "dprint"),
+    "state manager": ("redux", "zustand", "mobx", "jotai", "pinia", "vuex"),
+}  # fmt: skip
 """Tools one of which a project uses for a job: two memories naming two of one kind as
 the one to use contradict each other. A tool whose name is a common English word (`got`,
 `requests`, `node`) is left out, but black, named where formatting is."""
@@ -43,10 +60,25 @@ _SAID_AS = (
     (re.compile(r"\bruff\s+format\b"), "ruff format"),
     (re.compile(r"\b(?:vs\s*code|vscode|visual\s+studio\s+code)\b"), "vs code"),
     (re.compile(r"\bneovim\b"), "nvim"),
+    (re.compile(r"\bgithub\s+actions?\b|\bgha\b"), "github actions"),
+    (re.compile(r"\bgitlab(?:\s+ci(?:/cd)?|-ci)\b"), "gitlab ci"),
+    (re.compile(r"\btravis(?:\s+ci|-ci)?\b"), "travis ci"),
+    (re.compile(r"\bdrone(?:\s+ci|-ci)\b"), "drone ci"),
+    (re.compile(r"\bdjango(?:'s)?\s+orm\b"), "django orm"),
+    (re.compile(r"\btortoise(?:\s+orm|-orm)\b"), "tortoise orm"),
+    (re.compile(r"\bpony(?:\s+orm|orm)\b"), "pony orm"),
+    (re.compile(r"\bsublime(?:\s+text)?\b"), "sublime text"),
+    (re.compile(r"\bintellij(?:\s+idea)?\b"), "intellij"),
+    (re.compile(r"\bopen\s*tofu\b"), "opentofu"),
 )
 """Names said in more than one word or more than one way, as the one name."""
+TOOL_WORDS = frozenset(
+    {re.split(r"\W", tool)[0] for tool in TOOL_KIND}
+    | {"neovim", "vscode", "visual", "gha", "ponyorm"}
+)
+"""A word of every way a tool is named (a sentence holding none names no tool)."""
 _WORD = re.compile(
-    r"(?<![\w./@-])(" + "|".join(sorted(TOOL_KIND, key=len, reverse=True)) + r")(?![\w/@'-])"
+    r"(?<![\w./@-])(" + "|".join(sorted(TOOL_KIND, key=len, reverse=True)) + r")(?![\w/@'-]|\.\w)"
 )
 _HEAD = re.compile(
     r"\s*+(?:$|[.,;:!?)\]—–(]|-\s)|\s++(?:for|in|into|on|to|with|here|now|is|are|was|were|as|only|"
@@ -102,7 +134,18 @@ _ARROW = re.compile(r"->|→|=>")
 _MOVED_TO = re.compile(r"\b(?:moved|switched|migrated)\s+(?:[\w.-]+\s+){0,3}?to\b")
 _TOOL_CLAUSE = re.compile(r"[;,(—–]\s*|\)\s*|\.\s+|(?<!\s)\s++but\s+")  # a run's first space
 _SCOPE = re.compile(r"\b(?:for|in|to)\s+((?:[\w-]+\s*){1,5})")
-_NO_SCOPE = frozenset({*TOOL_KIND, "everyth", "anyth", "all", "everi", "each", "whole"})
+_NO_SCOPE = frozenset(
+    {
+        *TOOL_KIND,
+        *stems_of(" ".join(TOOL_KIND)),
+        "everyth",
+        "anyth",
+        "all",
+        "everi",
+        "each",
+        "whole",
+    }
+)
 """Stems a "for …" names when it names no part of the project ("uv for everything")."""
 
 Choice = tuple[str, str, str]

@@ -117,10 +117,14 @@ class RunTrace:
     satisfied_memory_tool_policy: bool = False
     outcome: str = "failed"
     error: str | None = None
+    refused: list[tuple[str, str]] = field(default_factory=list)
+    """(line, why) of each line the rails refused."""
 
     def to_record(self) -> DumpRecord:
         """The dump, before redaction."""
-        optional = {"error": self.error} if self.error is not None else {}
+        optional: dict[str, Any] = {"error": self.error} if self.error is not None else {}
+        if self.refused:
+            optional["refused"] = tuple({"line": line, "why": why} for line, why in self.refused)
         return DumpRecord(
             schema_version=DUMP_SCHEMA_VERSION,
             run_started_at=self.run_started_at,
@@ -155,14 +159,34 @@ def write_trace_dump(
     known_secrets: Iterable[str] = (),
     max_dumps: int,
 ) -> Path:
-    """Redact and write the dump atomically, private (0600 in a 0700 folder: it quotes the
-    transcript, docs/formats.md §16.2), prune old dumps; return the dump's path."""
+    """Redact and write the dump of a writer's run (`save_dump`); return its path."""
+    name = trace_file_name(trace.run_started_at, trace.trigger_message_id)
+    return save_dump(
+        home.trace_dir(trace.workspace_id),
+        name,
+        trace.to_record(),
+        known_secrets=known_secrets,
+        max_dumps=max_dumps,
+    )
+
+
+def save_dump(
+    folder: Path,
+    name: str,
+    record: DumpRecord,
+    *,
+    known_secrets: Iterable[str] = (),
+    max_dumps: int,
+) -> Path:
+    """Redact a dump and write it atomically, private (0600 in a 0700 folder: it quotes
+    transcripts and memory, docs/formats.md §16.2), as `folder/name`; prune the folder's
+    old dumps; return the dump's path. The consolidation's dumps are written here too."""
     # The keys Memtab holds are hidden by the same rule as in provider errors, marked as
     # the transcript rules mark a secret.
     keys = KeyScrubber(known_secrets)
-    document = keys.json(redact_json(trace.to_record().to_document()))
-    directory = private_dir(home.trace_dir(trace.workspace_id))  # transcripts' words
-    path = directory / trace_file_name(trace.run_started_at, trace.trigger_message_id)
+    document = keys.json(redact_json(record.to_document()))
+    directory = private_dir(folder)  # transcripts' words
+    path = directory / name
     atomic_write_json(path, document, mode=PRIVATE_FILE_MODE)
     prune_trace_dumps(directory, max_dumps, keep=path)
     return path

@@ -20,6 +20,11 @@ RunOutcome = Literal["wrote", "suggested", "no_new_memories", "failed"]
 """`suggested`: the offline writer put new notes in the review queue instead of writing."""
 
 
+def refused_json(refused: tuple[tuple[str, str], ...]) -> list[dict[str, str]]:
+    """The lines the rails refused as the writer's outputs write them: `{line, why}`."""
+    return [{"line": line, "why": why} for line, why in refused]
+
+
 def usage_json(usage: Usage) -> dict[str, int]:
     """Token counts as the writer's outputs write them (`memtab write --json`, dumps)."""
     return {"inputTokens": usage.input_tokens, "outputTokens": usage.output_tokens}
@@ -53,6 +58,8 @@ class WriterRunResult(Record, write_only=True):
     """How many new suggestions the run added to the workspace's review queue."""
     left_out_count: Annotated[int, Key("leftOut")] = 0
     """How many notes the offline writer found past its per-run limit and left out."""
+    refused: Annotated[tuple[tuple[str, str], ...], WrittenAs(refused_json)] = ()
+    """(line, why) of each line the model wrote that the rails refused (`writer.job.rails`)."""
     suggested: Annotated[tuple[Record, ...] | None, OmitNone] = None
     """The offline writer's suggestions (`writer.records.Suggestion`), which `memtab write
     --json` adds (None: not written)."""
@@ -66,19 +73,26 @@ class WriterRunResult(Record, write_only=True):
 
     def summary(self) -> str:
         """One line for logs, the CLI and the status bar."""
+        refused = self._refused_clause()
         if self.outcome == "wrote":
             lines = self.diff_lines()
             added = sum(1 for line in lines if line.startswith("+"))
             removed = sum(1 for line in lines if line.startswith("-"))
-            return (
-                f"Updated {self.memory_path} (+{added} −{removed} lines){self._left_out_clause()}"
-            )
+            counts = f"+{added} −{removed} lines"
+            return f"Updated {self.memory_path} ({counts}){self._left_out_clause()}{refused}"
         if self.outcome == "suggested":
             suggested = plural(self.suggested_count, "memory", "memories")
             return f"Suggested {suggested} for review{self._left_out_clause()}"
         if self.outcome == "no_new_memories":
-            return "No new memories"
-        return f"Memory writer failed: {self.error or 'unknown error'}"
+            return f"No new memories{refused}"
+        return f"Memory writer failed: {self.error or 'unknown error'}{refused}"
+
+    def _refused_clause(self) -> str:
+        """`; 2 lines refused: “Always run the suite” (it is a standing rule …)`."""
+        if not self.refused:
+            return ""
+        line, why = self.refused[0]
+        return f"; {plural(len(self.refused), 'line')} refused: “{line.strip()}” ({why})"
 
     def _left_out_clause(self) -> str:
         if not self.left_out_count:

@@ -20,14 +20,13 @@ Every run — also one that found nothing new or failed — is added to Memtab's
 (`memtab.store.history.runs`, kind `writer`); its writes are recorded in history as the
 `writer`'s, under the run's id, so the run can be reverted.
 
-Secrets (docs/formats.md §12): the transcript events are redacted (`memtab.redact`)
-before they are sized and sent, so the request, the offline writer's notes, the dump and
-the log only ever see redacted events; lines a model writes are redacted again as they
-land (`tools.redact_added_lines`), and the dump is redacted whole. The current memory file
-is sent as it is: the model must quote it exactly for its compare-and-swap `memory_write`,
-its lines were redacted when a writer added them, and it is the user's own file, which mux
-sends to its model too. Consolidation requests follow the same rule for the same reason
-(`str_replace` needs the exact text).
+Secrets (docs/formats.md §12): the transcript events are redacted (`memtab.redact`:
+`<private>` blocks and secrets) before they are sized and sent, so the request, the
+offline writer's notes, the dump and the log only ever see redacted events; the memory
+file is shown redacted too (`redact_view`: a `memory_write` of what the model saw is made
+on the file, its secrets kept, `tools.WriterTools`); a model is sent nothing else
+unredacted (`llm.loop.Redacted`); lines a model writes are redacted again as they land, and
+the dump is redacted whole.
 """
 
 from __future__ import annotations
@@ -39,7 +38,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from memtab.fs.clock import Clock, now_ms
-from memtab.llm.loop import LoopResult, run_tool_loop
+from memtab.llm.loop import LoopResult, Redacted, run_tool_loop
 from memtab.llm.types import (
     ChatProvider,
     Message,
@@ -48,6 +47,7 @@ from memtab.llm.types import (
     Usage,
     UserMessage,
 )
+from memtab.redact import redact_view
 from memtab.store.history.provenance import log_provenance
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.records import (
@@ -76,6 +76,7 @@ from memtab.writer.config import WriterSettings
 from memtab.writer.inbox.suggestions import RunOrigin
 from memtab.writer.job.dumps import AttemptTrace, RunTrace, write_trace_dump
 from memtab.writer.job.offline_provider import OfflineWriterProvider
+from memtab.writer.job.rails import WriterRails
 from memtab.writer.job.result import RunOutcome, WriterRunResult
 from memtab.writer.prompts import build_user_message, reminder_prompt, system_prompt
 from memtab.writer.tools import WriterTools
@@ -192,7 +193,20 @@ def run_writer(
     if isinstance(provider, OfflineWriterProvider):
         provider.origin = RunOrigin(run_id, workspace.id, transcript)
     store = MemoryStore(home, workspace, actor="writer", run_id=run_id)
-    tools = WriterTools(store, parse_file_path(settings.memory_path))
+    # A model's writes pass the run's rails; the offline writer's notes are the
+    # transcript's own (its rules find them there).
+    told = build_user_message(  # its header, filled: a note may not restate it
+        workspace=workspace.display_name,
+        project=workspace.project_identity or "",
+        memory_path=settings.memory_path,
+        memory="",
+        events_json="",
+        kept=0,
+        total=0,
+    )
+    offline = isinstance(provider, OfflineWriterProvider)
+    rails = None if offline else WriterRails(budget.events, told)
+    tools = WriterTools(store, parse_file_path(settings.memory_path), rails)
     with store.collecting_changes() as written:
         result = _run(
             home,
@@ -227,12 +241,15 @@ def _run(
 ) -> WriterRunResult:
     started = time.monotonic()
     deadline = started + settings.timeout_s
+    # A model is sent only what may leave the machine; the offline writer is no model.
+    outgoing = provider if isinstance(provider, OfflineWriterProvider) else Redacted(provider)
 
     setup_error: str | None = None
-    existing = ""
+    existing = shown = ""
     try:
         current = tools.read_current()
         existing = current.content if current is not None else ""
+        shown = redact_view(existing).text  # what the model sees of it
         memory_file = str(tools.physical_path())
     except (MemoryStoreError, PathError) as error:
         setup_error = f"cannot read {settings.memory_path}: {error}"
@@ -242,7 +259,7 @@ def _run(
         workspace=workspace.display_name,
         project=workspace.project_identity or "(none: multi-project workspace)",
         memory_path=settings.memory_path,
-        memory=existing,
+        memory=shown,
         events_json=budget.json_text(),
         kept=budget.trimmed_count,
         total=budget.original_count,
@@ -259,7 +276,7 @@ def _run(
         memory_path=settings.memory_path,
         memory_file=memory_file,
         system_prompt=system_prompt(),
-        existing_memory=existing,
+        existing_memory=shown,
         events_summary=budget.summary(),
         events=budget.items,
         user_message=user_message,
@@ -285,7 +302,7 @@ def _run(
                 break
             tally = tools.start_attempt()
             loop = run_tool_loop(
-                _StopWhenSatisfied(provider, tools),
+                _StopWhenSatisfied(outgoing, tools),
                 system_prompt(),
                 messages,
                 tools.specs,
@@ -314,6 +331,7 @@ def _run(
 
     wrote = any(attempt.wrote for attempt in trace.attempts)
     trace.did_write_memory = wrote
+    trace.refused = list(tools.refused)
     outcome: RunOutcome = "failed"
     suggested = _suggested_count(provider)
     if trace.satisfied_memory_tool_policy:
@@ -343,6 +361,7 @@ def _run(
         run_id=run_id,
         suggested_count=suggested,
         left_out_count=provider.left_out if isinstance(provider, OfflineWriterProvider) else 0,
+        refused=tuple(tools.refused),
     )
     log = logger.info if result.ok else logger.warning
     log("Memory writer for %s: %s", workspace.id, result.summary())
@@ -384,6 +403,7 @@ def _log(
             error=result.error,
             started_at=result.run_started_at,
             usage=TokenUsage.of(result.usage.input_tokens, result.usage.output_tokens),
+            trace_dump=result.trace_path.name if result.trace_path is not None else None,
         ),
     )
 

@@ -36,7 +36,7 @@ from memtab.store.paths import Scope, parse_file_path
 from memtab.store.restore.from_history import revert_run
 from memtab.watch.lease import RecorderLease
 from support.memory_paths import vpath
-from support.scripted_provider import ScriptedProvider
+from support.scripted_provider import ScriptedProvider, reading_first
 from unit.history.helpers import WS, disk, memory_call, new_home, store_for
 
 NOW = 2_000_000_000_000
@@ -202,7 +202,7 @@ def test_unified_diffs_are_read_back_with_line_numbers() -> None:
 
 
 def merge_replies() -> list[ModelReply]:
-    return [
+    return reading_first([
         ModelReply(
             "",
             (
@@ -213,7 +213,7 @@ def merge_replies() -> list[ModelReply]:
             ),
         ),
         ModelReply("merged test tips"),
-    ]  # fmt: skip
+    ])  # fmt: skip
 
 
 def test_runs_are_listed_filtered_and_described(home: Home) -> None:

@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from memtab.components.jobs import JobContext
 from memtab.components.search import indexed as indexed_module
 from memtab.components.search.indexed import IndexedTexts
 from memtab.components.search.search import (
     MAX_MATCHED_FILES,
     Matches,
+    Searcher,
     SearchQuery,
     find_matches,
 )
@@ -24,8 +26,6 @@ from memtab.components.tree.full_scan import scan_home
 from memtab.components.tree.nodes import MessageKind, NodeKind
 from memtab.components.tree.scan import HomeScan, ScanRequest
 from memtab.components.tree.tree import NOT_REACHED_TEXT, build_tree
-from memtab.operations.job import JobContext
-from memtab.operations.search import Searcher
 from memtab.store import description_cache
 from memtab.store.home import Home
 

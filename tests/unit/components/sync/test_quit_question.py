@@ -5,6 +5,7 @@ it syncs quits at once."""
 
 from __future__ import annotations
 
+from memtab.components.sync.look import SyncLook
 from memtab.components.sync.quit_question import (
     QuitQuestion,
     QuitStep,
@@ -12,7 +13,6 @@ from memtab.components.sync.quit_question import (
     unsent_question,
     why_not_sent,
 )
-from memtab.operations.sync.look import SyncLook
 
 SET_UP = ("origin",)
 WAITING = SyncLook(targets=SET_UP, to_send=("/memories/notes.md",))

@@ -3,6 +3,8 @@ remote, a change, nothing running), what the set-up's line and the first sync sa
 
 from __future__ import annotations
 
+from memtab.components.sync.look import SyncLook
+from memtab.components.sync.setup import ScopeChoice, SetupState
 from memtab.components.sync.setup_view import (
     SAVE_LABEL,
     START_LABEL,
@@ -13,8 +15,6 @@ from memtab.components.sync.setup_view import (
     problem_text,
     setup_controls,
 )
-from memtab.operations.sync.look import SyncLook
-from memtab.operations.sync.setup import ScopeChoice, SetupState
 from memtab.sync.repository.layout import SyncedScope, Target
 from memtab.sync.service import SyncReport, TargetReport
 

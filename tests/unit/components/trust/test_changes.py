@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from memtab.components.files.undo import UndoStack, redo_step, undo_step
+from memtab.components.jobs import JobContext
 from memtab.components.trust.changes import move_target
 from memtab.components.trust.combining import CombineProposal, combine_choices
 from memtab.fs.atomic import atomic_write_text
-from memtab.operations.job import JobContext
 from memtab.operations.trust import actions as operations
 from memtab.operations.trust.combine import propose_combine
 from memtab.operations.trust.window import NotRead, WindowTrust

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from memtab.components.files.undo import UndoStack, undo_step
+from memtab.components.jobs import JobContext
 from memtab.components.trust.combining import CombineProposal
 from memtab.fs.atomic import atomic_write_json, atomic_write_text
-from memtab.operations.job import JobContext
 from memtab.operations.trust import actions as operations
 from memtab.operations.trust.combine import combined_text, propose_combine
 from memtab.operations.trust.window import NotRead, WindowTrust

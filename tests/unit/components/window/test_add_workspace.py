@@ -7,13 +7,14 @@ import os
 from memtab.components.window.add_workspace import (
     ADD_ANYWAY_LABEL,
     ADD_LABEL,
+    Added,
     AddWorkspaceForm,
+    FolderCheck,
     Register,
     folder_name,
     typed_project,
     worth_checking,
 )
-from memtab.operations.home import Added, FolderCheck
 
 
 def test_the_typed_path_is_expanded_and_normalized() -> None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from memtab.components.window.window_actions import (
+    HomeFolder,
     OpenHomeStep,
     about_html,
     open_home_step,
     writer_pause_title,
 )
-from memtab.operations.home import HomeFolder
 
 
 def test_about_says_the_version_the_home_and_the_log_escaped() -> None:

@@ -22,10 +22,10 @@ What it guarantees:
   topic file* are the loads feature's actions (`action_requested`).
 - Binary (NUL) and over-cap files open read-only with a note; so does another agent's
   file that agent writes itself (Codex's generated files, loki-mode's), the bar saying who.
-- Diffs and merges are computed off the GUI thread (`operations.editor`), never blocking;
-  the file is read and saved on the window's file channel (`components.editor.disk_jobs`):
-  a file opens at once saying "Reading…", and its text follows (`opened` then,
-  `after_load` for what needs it).
+- Diffs and merges are computed off the GUI thread (`components.editor.merge.compare`),
+  never blocking; the file is read and saved on the window's file channel
+  (`components.editor.disk_jobs`): a file opens at once saying "Reading…", and its text
+  follows (`opened` then, `after_load` for what needs it).
 
 What is open is a `memtab.file_protocol.memory_file.MemoryFile`: a mux file through the
 workspace's store, or another agent's file through `memtab.sources` — read, saved and

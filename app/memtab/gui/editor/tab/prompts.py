@@ -2,7 +2,7 @@
 
 Conflicts, disk changes, notes and errors are shown here, and the user's choice comes from
 here. `EditorPrompts` shows a message with choices in the `MessageBar` (never a modal),
-opens the diff window, computes the diff off the GUI thread (`operations.editor`; the
+opens the diff window, computes the diff off the GUI thread (`components.editor.merge.compare`; the
 latest diff job wins: a newer one, or closing the window, drops the older result) and
 reports every choice by action id through `action_chosen` — the panel
 (`editor.EditorPanel`) decides what it means, by the rules of `components.editor.session`.
@@ -19,14 +19,13 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtWidgets import QWidget
 
-from memtab.components.editor.merge import KeepBoth, MergeBasis, MergeOutcome
+from memtab.components.editor.merge import Comparison, KeepBoth, MergeBasis, MergeOutcome, compare
 from memtab.components.editor.session import MERGE, BarKind, Choice, default_choice
 from memtab.components.merge import choices
 from memtab.gui.editor.tab.bar import MessageBar
 from memtab.gui.tasks.jobs import JobClient
 from memtab.gui.toolkit.text import diff_view
 from memtab.gui.toolkit.text.three_way import ThreeWayView
-from memtab.operations.editor import Comparison, compare
 
 logger = logging.getLogger(__name__)
 

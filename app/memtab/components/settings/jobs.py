@@ -1,0 +1,84 @@
+"""Settings' jobs: what the dialog asks off the GUI thread — a test of the model
+connection as the form says, the local model servers running here, where other agents'
+memory was looked for, which agents have Memtab's MCP server registered (and whether
+their sessions get a warm one), and registering it with one agent or taking it out
+(`memtab mcp install` / `uninstall` for that agent)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+from memtab.agent_server.agents import AgentName, demo_refusal
+from memtab.agent_server.hosting.status import shared_server_facts
+from memtab.agent_server.install import Outcome, install_on_home
+from memtab.agent_server.registrations import Registration, registrations
+from memtab.agent_server.uninstall import uninstall_agent
+from memtab.components.jobs import JobContext
+from memtab.llm.local_servers import LocalServer, ServerKind, find_local_servers
+from memtab.llm.probe import ProbeResult, probe_provider
+from memtab.llm.settings import ProviderName, form_settings, saved_key
+from memtab.sources.config import SourceContext
+from memtab.sources.discovery import discover
+from memtab.sources.model import LookedFor
+from memtab.store.home import Home
+
+
+def probe_connection(
+    provider: ProviderName,
+    model: str,
+    base_url: str,
+    typed_key: str,
+    env: Mapping[str, str],
+    ctx: JobContext,
+) -> ProbeResult:
+    """The connection test: the form's values, with the key saved for this provider and
+    host read here, off the GUI thread, when none was typed for it."""
+    key = None if typed_key.strip() else saved_key(provider, base_url, env)
+    settings = form_settings(provider, model, base_url, typed_key=typed_key, saved_key=key, env=env)
+    return probe_provider(settings, cancel=ctx.cancel_event)
+
+
+def local_servers(kinds: Sequence[ServerKind], ctx: JobContext) -> list[LocalServer]:
+    """The model servers of `kinds` answering on this machine (within about a timeout)."""
+    return find_local_servers(kinds, cancel=ctx.cancel_event)
+
+
+def looked_for(home: Home, env: Mapping[str, str], _ctx: JobContext) -> list[LookedFor]:
+    """Where discovery looked for other agents' memory, and what it found."""
+    return list(discover(SourceContext.load(home, env=env)).looked_for)
+
+
+class AgentServerLook(NamedTuple):
+    """What Settings shows of Memtab's server and the agents: each agent's registration,
+    whether their sessions get a warm server, and why this home changes no agent's files
+    (None: it may; else it is a demo home)."""
+
+    registrations: list[Registration]
+    warm: str
+    refusal: str | None
+
+
+def agent_server_registrations(
+    home: Home, env: Mapping[str, str], _ctx: JobContext
+) -> AgentServerLook:
+    """One per agent: whether Memtab's MCP server is in its configuration, and how;
+    whether the agents' sessions get a warm server (the host asked over its socket); and
+    whether this is a demo home, which installs in no agent."""
+    return AgentServerLook(
+        registrations(home, env), shared_server_facts(home, env).note, demo_refusal(home)
+    )
+
+
+def install_agent_server(
+    agent: AgentName, home: Home, env: Mapping[str, str], _ctx: JobContext
+) -> list[Outcome]:
+    """Register Memtab's MCP server with `agent` (what `memtab mcp install` does for it)."""
+    return install_on_home(agent, home, env)
+
+
+def uninstall_agent_server(
+    agent: AgentName, home: Home, env: Mapping[str, str], _ctx: JobContext
+) -> list[Outcome]:
+    """Take Memtab's MCP server out of `agent`'s configuration (`memtab mcp uninstall`)."""
+    return uninstall_agent(agent, home, env)
