@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from memtab.writer.job.run import load_writer_events
-from memtab.writer.offline.answers import facts_in, facts_in_reports, stands_alone
+from memtab.writer.offline.answers import facts_in, stands_alone
 from memtab.writer.offline.asked import decisions_in, goal_in
 from memtab.writer.offline.directives import directives_in
 from memtab.writer.offline.extract import TranscriptDigest, WorkflowTool, extract_findings
@@ -26,16 +26,10 @@ from .events import answer, bash, calls, tool, user
     "text",
     [
         "Le serveur de développement tourne sur le port 4000.",
-        "Le script `npm run lint` n'existe pas dans `package.json`.",
-        "Le fichier `CLAUDE.md` est obsolète : il décrit encore l'ancienne architecture.",
-        "Das Projekt verwendet Next.js `14.2`, weil `app/` den App Router braucht.",
-        "El servidor corre en el puerto 8080 porque `PORT` no está definido.",
         "O script `scripts/deploy.sh` não existe neste repositório.",
         "`npm run lint` スクリプトは存在しません。",
         "開発サーバーはポート 3000 で動作します（`vite.config.ts` の設定のため）。",
         "`CLAUDE.md` の記述は古いので、更新が必要です。",
-        "项目使用 `pnpm` 而不是 `npm`，因为 `pnpm-lock.yaml` 存在。",
-        "`AGENTS.md` 파일은 오래된 내용이라 업데이트가 필요합니다.",
         "The dev server runs on port 1100 (`config/dev.exs`).",
         "There is no `lint` script in `package.json`.",
     ],
@@ -110,20 +104,11 @@ def test_a_japanese_connective_is_not_part_of_the_fact() -> None:
 def test_a_sub_agent_report_is_read_where_the_parent_receives_it() -> None:
     report = "Findings:\n- The API only works with `api_version=2` because v1 was removed."
     findings = extract_findings(
-        [
-            calls(tool("Task", {"prompt": "look into the API"}, output=report)),
-            user(
-                "<task-notification>\n<status>completed</status>\n<result>"
-                "The staging server runs on port 8443 (`deploy/staging.env`).</result>\n"
-                "</task-notification>"
-            ),
-        ]
+        [calls(tool("Task", {"prompt": "look into the API"}, output=report))]
     )
     assert findings.findings == [
         "The API only works with `api_version=2` because v1 was removed.",
-        "The staging server runs on port 8443 (`deploy/staging.env`).",
     ]
-    assert facts_in_reports("no notification here `x` requires `y`") == []
 
 
 # --- the user's answers and goal ------------------------------------------------------

@@ -235,8 +235,6 @@ def test_portuguese_typed_without_its_accents() -> None:
             "G-081QKVSS83 が正しいIDなのですが正しく設定されているでしょうか？",
             "G-081QKVSS83 が正しいIDです。",
         ),
-        ("The correct port is 4001, not 4000.", "The correct port is 4001."),
-        ("O bundle ID correto é br.com.FitToday.", "O bundle ID correto é br.com.FitToday."),
     ],
 )
 def test_a_value_the_user_calls_correct(text: str, directive: str) -> None:

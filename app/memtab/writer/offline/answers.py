@@ -1,6 +1,5 @@
 """Findings: facts about the project the agent stated — in its answers, or a sub-agent in
-its report — in any of the eight languages the writer reads (English, French, German,
-Spanish, Portuguese, Chinese, Japanese, Korean).
+its report — in the languages the writer claims (`language`: English, Japanese, Portuguese).
 
 A line is kept when it states a lasting fact — a cause, a requirement, a constraint, what
 works instead of what, a version, a port, something that does not exist or is out of date —
@@ -8,13 +7,13 @@ about something concrete (a file, a command, a `code` name, a port):
 
 - "Key fix: Resolved the Dialyzer false positive by using `:otel_span.hex_trace_id/1`
   instead of manually extracting trace_id from the span context record." — kept;
-- "Le serveur tourne sur le port 4000." / "`npm run lint` スクリプトは存在しません。" — kept;
+- "O script `deploy.sh` não existe." / "`npm run lint` スクリプトは存在しません。" — kept;
 - "Added OpenTelemetry dependencies", "All 297 tests passing", "Want me to continue?",
-  "I'll read the worker service first.", "Parfait !" — a report of what was done, a
+  "I'll read the worker service first.", "Pronto!" — a report of what was done, a
   status, an offer, a plan: not kept.
 
 A guess ("might", "かもしれません", "可能"), a check of the moment ("no problem",
-"問題ありません", "没问题"), a plan ("we need to update `x`", "(if needed)"), how a change
+"問題ありません"), a plan ("we need to update `x`", "(if needed)"), how a change
 just made went ("now works", "after the fix"), a code review's item ("Optional: consider
 …") or a fragment (it opens on a verb, or is code with a remark) is not a fact, whatever it
 names; a Japanese line must be a sentence (it ends on a predicate). A diagnosis ("the
@@ -51,7 +50,7 @@ MAX_FINDINGS_PER_ANSWER = 3
 # from prose teaches the user to ignore them all.
 MAX_FINDINGS_PER_SESSION = 3
 
-# What makes a line a lasting fact rather than a report, by language.
+# What makes a line a lasting fact rather than a report, in each claimed language.
 _FACT_MARKERS = re.compile(
     # English
     r"\b(?:root cause|the cause|caused by|because|the fix\b|key fix|fixed by|resolved by"
@@ -61,35 +60,19 @@ _FACT_MARKERS = re.compile(
     r"|(?:runs?|listens?|served|serves) on port|default port|port \d{2,5}\b|version \d"
     r"|no such|is (?:outdated|out of date|stale)|not (?:installed|available)|there is no"
     r"|there's no)\b|\bneeds? (?=`)"
-    # French
-    r"|\b(?:parce que|car\b|à cause de|la cause|nécessite|nécessaire|il faut|doit (?:être|"
-    r"utiliser|tourner)|au lieu de|ne fonctionne pas|n'existe pas|n'est pas (?:supporté|"
-    r"installé|à jour)|obsolète|pas à jour|tourne sur le port|le port \d|version \d|sinon)\b"
-    # German
-    r"|\b(?:weil|wegen|die ursache|erfordert|benötigt|muss (?:sein|laufen)|statt|anstatt"
-    r"|funktioniert nicht|existiert nicht|gibt es nicht|veraltet|läuft auf port|port \d"
-    r"|version \d|sonst)\b"
-    # Spanish and Portuguese
-    r"|\b(?:porque|debido a|la causa|requiere|necesita|hay que|en lugar de|no funciona"
-    r"|no existe|desactualizado|obsoleto|corre en el puerto|puerto \d|versión \d|requer"
-    r"|precisa|em vez de|não funciona|não existe|desatualizado|roda na porta|porta \d"
-    r"|versão \d)\b"
-    # Chinese, Japanese, Korean (no word boundaries in these scripts)
-    r"|因为|原因|需要|必须|必須|而不是|不支持|不存在|没有|過時|过时|端口|版本"
-    r"|原因は|(?<!念の)ため|必要|代わりに|存在しません|存在しない|ありません|動作しません|古い"
-    r"|(?<![\u30a0-\u30ff])ポート|バージョン|サポートされていません"
-    r"|때문에|원인|필요|대신|존재하지 않|없습니다|작동하지 않|오래된|(?<![가-힣])포트|버전",
+    # Portuguese
+    r"|\b(?:porque|obsoleto|requer|precisa|em vez de|não funciona|não existe|desatualizado"
+    r"|roda na porta|porta \d|versão \d)\b"
+    # Japanese (no word boundaries in its script)
+    r"|原因|必須|不存在|(?<!念の)ため|必要|代わりに|存在しません|存在しない|ありません|動作しません"
+    r"|古い|(?<![\u30a0-\u30ff])ポート|バージョン|サポートされていません",
     re.IGNORECASE,
 )
 # A diagnosis ("The problem was that …", "A solução foi …") is a fact once the agent has
 # finished — in its final answer or a sub-agent's report; said mid-work it is a hypothesis.
 _CONCLUSION_MARKERS = re.compile(
-    r"\b(?:the (?:problem|issue|bug) (?:was|is)|the solution (?:was|is)|cause racine"
-    r"|le problème (?:était|est|venait)|la solution (?:était|est)|ursache"
-    r"|das problem (?:war|ist|lag)|die lösung (?:war|ist)|causa raíz"
-    r"|el problema (?:era|es|fue|estaba)|la solución (?:fue|es)"
-    r"|causa raiz|o problema (?:era|é|foi|estava)|a solução (?:foi|é))\b"
-    r"|问题是|问题在于|解决方法是|問題は|解決策は|문제는|해결책은"
+    r"\b(?:the (?:problem|issue|bug) (?:was|is)|the solution (?:was|is)"
+    r"|causa raiz|o problema (?:era|é|foi|estava)|a solução (?:foi|é))\b|問題は|解決策は"
     r"|のは[、,]?[^。]{2,120}(?:ため|から|せい)(?:でした|です|だった|だ)[。]?$",
     re.IGNORECASE,
 )
@@ -127,7 +110,7 @@ _NOT_A_FACT = re.compile(
     r"|do you|next|now|then|here's|here is|done|great|perfect|sure|ok|okay|good|all done"
     r"|right|hmm|oh|ah|wait|actually|looks like|seems|still|first|finally|expected"
     r"|need to|needs to|going to|time to"
-    r"|je vais|j'ai|voulez-vous|veux-tu|parfait|ich werde|ich habe|voy a|he |vou |eu )\b"
+    r"|he |vou |eu )\b"
     r"|\b(?:want me to|let me know|i can|i could|i will|if you'd like|would you like)\b"
     r"|\bI(?:'ll|'d|'m| will| need| should| must| have to| can"
     r"|(?: just)? (?:added|changed|fixed|updated|removed|made|wrote|created|moved|renamed))\b"
@@ -139,14 +122,12 @@ _NOT_A_FACT = re.compile(
     r"|created|deleted|renamed|moved|replaced|implemented|refactored|simplified|corrected"
     r"|reverted)\b"
     r"|^(?:vou|agora|identifiquei|encontrei|corrigi|adicionei|removi|atualizei|criei|feito"
-    r"|pronto|voy|ahora|listo|encontré|corregí|añadí|voici|maintenant|c'est fait|jetzt"
-    r"|erledigt|hier ist)\b"
+    r"|pronto)\b"
     # advice to the user, or an offer ("To be sure, open … and check", "建议…")
     r"|\b(?:i recommend|we recommend|recommended|you (?:can|could|should|may|might)"
-    r"|recomendo|recomiendo|je recommande|vous pouvez|você pode|puedes)\b"
+    r"|recomendo|você pode)\b"
     r"|(?:しましょうか|しますか|しました。?$|します。?$|しましたが|してください|下さい|おすすめ"
-    r"|推奨します|確実です|と良いです|しましょう|했습니다|하겠습니다|하세요|추천"
-    r"|我将|我会|我已经|让我|我来|建议|推荐|你可以|可以用|^已|^好的|^明白|^需要)",
+    r"|推奨します|確実です|と良いです|しましょう)",
     re.IGNORECASE,
 )
 _STATUS = re.compile(
@@ -155,10 +136,9 @@ _STATUS = re.compile(
     # how a run went ("The task e2e passed", "bats runner executed, but … skipped"), or a
     # link to one CI run ("The [CI job](…/actions/runs/123/job/456) failed because …")
     r"|passed|executed|skipped|/actions/runs/\d+"
-    r"|still fail|yet|already|currently|at the moment|right now)|还没|尚未|没有被|まだ|아직"
-    r"|\bainda\b|\btodavía\b|pas encore|noch nicht"  # pt, es: "yet" or "still": the moment
-    r"|テスト(?:は|が)?(?:通|パス)|测试(?:已|都)?通过|테스트(?:가|는)? 통과"
-    r"|既に|すでに|已经|已經|이미|\bdéjà\b|\bbereits\b|\bjá (?:está|foi|é)\b|\bya (?:está|es|se)\b",
+    r"|still fail|yet|already|currently|at the moment|right now)|まだ"
+    r"|\bainda\b"  # pt: "yet" or "still": the moment
+    r"|テスト(?:は|が)?(?:通|パス)|既に|すでに|\bjá (?:está|foi|é)\b",
     re.IGNORECASE,
 )
 # A line that leans on what came before it names its subject elsewhere: not a note alone.
@@ -180,20 +160,17 @@ _JA_CONNECTIVE = re.compile(
 _HEDGED = re.compile(
     r"\b(?:might|maybe|perhaps|probably|possibly|likely|unlikely|i think|i believe|i suspect"
     r"|seems?|appears? to|could be|may (?:be|need|have|not)|suggests?|would"
-    r"|peut-être|probablement|sans doute|semble|il se peut|pourrait|vielleicht|wahrscheinlich"
-    r"|vermutlich|scheint|könnte|möglicherweise|quizás?|tal vez|probablemente|parece|podría"
-    r"|posiblemente|talvez|provavelmente|pode ser|poderia|possivelmente)\b"
+    r"|parece|talvez|provavelmente|pode ser|poderia|possivelmente)\b"
     r"|かもしれ|可能性|おそらく|恐らく|たぶん|多分|と思います|と思われ|ようです|みたい|らしい"
-    r"|可能|也许|或许|大概|似乎|好像|应该是|估计|猜测|아마|것 같|수도 있",
+    r"|可能|大概",
     re.IGNORECASE,
 )
 # "It is fine", "no problem", "nothing broke": a check of the moment, not a lasting fact.
 _ALL_IS_WELL = re.compile(
     r"\b(?:no (?:problem|issue)s?|not a problem|nothing to worry|works fine|is fine"
     r"|(?:that's|that is|which is) correct"
-    r"|pas de problème|kein problem|sin problemas?|sem problemas?|não há problema)\b"
-    r"|問題(?:は|が)?(?:ありません|ない|なし)|(?:崩れ|エラー|差分)なし"
-    r"|没(?:有)?问题|문제(?:없|가 없)",
+    r"|sem problemas?|não há problema)\b"
+    r"|問題(?:は|が)?(?:ありません|ない|なし)|(?:崩れ|エラー|差分)なし",
     re.IGNORECASE,
 )
 # What the agent is about to do or offers to do: a plan, not a fact ("X にも Y を追加する必要が
@@ -201,8 +178,7 @@ _ALL_IS_WELL = re.compile(
 _PLAN = re.compile(
     r"\b(?:we|you) (?:need|have) to\b|\bneeds? to (?:be )?(?:add|updat|chang|fix|remov|touch)\w*"
     r"|\bif (?:needed|necessary)\b|(?:追加|修正|更新|変更|削除|実装)する必要|必要であれば|必要なら"
-    r"|我们需要|我们要|需要(?:修改|添加|更新|删除|实现)|si (?:besoin|nécessaire)|se necessário"
-    r"|si es necesario|falls nötig",
+    r"|se necessário",
     re.IGNORECASE,
 )
 _KANA = re.compile(r"[\u3040-\u30ff]")
@@ -232,7 +208,7 @@ _REVIEW_ITEM = re.compile(
 # news, not the project's facts.
 _AFTER_THE_CHANGE = re.compile(
     r"\bnow\b|\bstill\b|\b(?:after|with) (?:the|this|that|my|our) (?:fix|change)\b|\bagora\b"
-    r"|\bmaintenant\b|\bahora\b|\bjetzt\b|修正後|修正により|修复后|수정 후",
+    r"|修正後|修正により",
     re.IGNORECASE,
 )
 
@@ -286,11 +262,6 @@ _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]")
 _NOT_ASCII_PROSE = re.compile(r"[^\x00-\x7f“”‘’—–…→]")
 _PROSE_WORD = re.compile(r"[^\W\d_]{2,}")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])|(?<=[。！？])")
-# A notification's result, looked for up to the next notification (each one without a result
-# read the rest of the text again: quadratic); a result is still found once.
-_TASK_RESULT = re.compile(
-    r"<task-notification>(?:(?!<task-notification>).)*?<result>(.*?)(?:</result>|\Z)", re.DOTALL
-)
 _AGENT_TOOL = re.compile(r"^(?:task|agent|spawn_agent|subagent|dispatch_agent)$", re.I)
 
 
@@ -311,15 +282,6 @@ def is_agent_report(call: TranscriptToolCall) -> bool:
         return False
     kind = call.input.get("subagent_type") if isinstance(call.input, dict) else None
     return kind not in _NO_FINDINGS_AGENTS
-
-
-def facts_in_reports(user_text: str) -> list[str]:
-    """Facts in the results of background sub-agents, which reach the parent as a
-    `<task-notification>` message."""
-    found: list[str] = []
-    for report in _TASK_RESULT.findall(user_text):
-        found += [fact for fact in facts_in_text(report, concluded=True) if fact not in found]
-    return found
 
 
 def facts_in_text(text: str, *, concluded: bool = False) -> list[str]:
@@ -382,21 +344,16 @@ def _fact(sentence: str, concluded: bool) -> str | None:
 
 
 # What a fact says most firmly: what does not work or exist, what is required, what to use
-# instead — in the eight languages.
+# instead — in the claimed languages.
 _FIRM = re.compile(
     r"\b(?:not supported|does(?:n't| not) (?:support|exist|work)|won't work|no such|only works"
-    r"|must|requires?|instead of|false positive|the fix is|ne supporte pas|n'existe pas"
-    r"|ne fonctionne pas|au lieu de|uniquement|nicht unterstützt|existiert nicht"
-    r"|funktioniert nicht|statt|nur|no soporta|no existe|no funciona|en lugar de|solo funciona"
+    r"|must|requires?|instead of|false positive|the fix is|outdated|out of date|stale"
     r"|não suporta|não existe|não funciona|em vez de|só funciona|apenas|falso positivo"
-    r"|devem? ser|precisam? (?:ser|estar)|deben? ser|doit être|doivent être|muss|müssen"
-    r"|outdated|out of date|stale|obsolète|veraltet|desactualizado|obsoleto|desatualizado"
-    r"|nécessite|requiert|erfordert|benötigt|braucht|requiere|requer"
-    r"|(?:runs?|listens?|served|serves) on port|port \d+|porta \d+|puerto \d+|version \d[\w.]*"
-    r"|versão \d[\w.]*|versión \d[\w.]*)\b"
-    r"|不支持|不存在|只能|必须|而不是|サポートされていません|存在しません|動作しません|のみ|代わりに"
-    r"|非対応|対応していません|古い|过时|過時|오래된"
-    r"|지원하지 않|존재하지 않|작동하지 않|대신|(?:ポート|端口|포트|バージョン|版本|버전)\s*v?\d",
+    r"|devem? ser|precisam? (?:ser|estar)|obsoleto|desatualizado|requer"
+    r"|(?:runs?|listens?|served|serves) on port|port \d+|porta \d+|version \d[\w.]*"
+    r"|versão \d[\w.]*)\b"
+    r"|不存在|サポートされていません|存在しません|動作しません|のみ|代わりに|非対応|対応していません"
+    r"|古い|(?:ポート|バージョン)\s*v?\d",
     re.IGNORECASE,
 )
 

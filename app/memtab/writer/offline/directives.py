@@ -25,8 +25,8 @@ recognized by its structure rather than by one phrase:
   should not display "AGENTS.md" for …, but instead …");
 - or, in Portuguese, it says what must be with a modal ("… tem que estar atrás de uma
   feature flag …", "deve existir o paywall …"): the clause that carries it;
-- or the user names the value that is the correct one ("G-081QKVSS83 が正しい測定IDです",
-  "The correct port is 4001", "O bundle ID correto é …") — even inside a question.
+- or, in Japanese, the user names the value that is the correct one ("G-081QKVSS83 が正しい
+  測定IDです") — even inside a question.
 
 Questions are never directives, nor is a statement about something ("It always fails on
 CI.", "Ça échoue toujours."): the rule word must belong to an instruction. A pasted
@@ -330,41 +330,26 @@ def _obligation(sentence: str) -> str | None:
     return None
 
 
-# A value the user says is the right one ("G-081QKVSS83 が正しい測定IDです", "The correct
-# ID is `G-081QKVSS83`"): a correction of the agent, kept even inside a question ("X が正しい
-# IDなのですが、正しく設定されていますか？"). The value must look like one — code, or a token
-# with a digit or a separator — not "this is the correct approach". A token is read from
+# A value the user says is the right one ("G-081QKVSS83 が正しい測定IDです"): a correction of
+# the agent, kept even inside a question ("X が正しいIDなのですが、正しく設定されて
+# いますか？"). The value must look like one — code, or a token with a digit or a separator —
+# not "それが正しいやり方です". A token is read from
 # where it begins, whole: from each of its characters, a long one was read again and again
 # (each split of it tried: cubic).
 _TOKEN = r"[A-Za-z0-9_.:/@+-]"
 _VALUE = rf"(?P<value>`[^`]+`|(?<!{_TOKEN})(?={_TOKEN}*?(?:\d|[.:/@_-][A-Za-z0-9])){_TOKEN}++)"
-_CORRECT_VALUE = (
-    re.compile(
-        _VALUE
-        + r"\s*(?:が|こそが?)\s*正しい(?P<what>[^\s、。,.!?！？]{0,12}?)(?=です|なの|だ|で|。|$)"
-    ),
-    re.compile(r"\bthe (?:correct|right) (?P<what>[\w -]{1,24}?) is " + _VALUE, re.IGNORECASE),
-    re.compile(_VALUE + r" is the (?:correct|right) (?P<what>[\w -]{1,24})\b", re.IGNORECASE),
-    re.compile(r"\b[oa] (?P<what>[\w -]{1,24}?) corret[oa] é " + _VALUE, re.IGNORECASE),
-    re.compile(_VALUE + r" é [oa] (?P<what>[\w -]{1,24}?) corret[oa]\b", re.IGNORECASE),
+_CORRECT_VALUE = re.compile(
+    _VALUE + r"\s*(?:が|こそが?)\s*正しい(?P<what>[^\s、。,.!?！？]{0,12}?)(?=です|なの|だ|で|。|$)"
 )
 
 
 def _correct_value(sentence: str) -> str | None:
     """The value the user calls the correct one, as a note naming what it is, or None."""
-    for index, pattern in enumerate(_CORRECT_VALUE):
-        found = pattern.search(sentence)
-        if found is None or (index > 0 and _QUESTION.search(sentence)):
-            continue  # asked in English or Portuguese, it is a question, not a correction
-        value, what = found["value"].rstrip(".:/,-"), found["what"].strip()
-        if len(value) < MIN_VALUE_CHARS:
-            continue
-        if index == 0:
-            return f"{value} が正しい{what}です。"
-        if index in (1, 2):
-            return f"The correct {what} is {value}."
-        return f"O {what} correto é {value}."
-    return None
+    found = _CORRECT_VALUE.search(sentence)
+    if found is None:
+        return None
+    value, what = found["value"].rstrip(".:/,-"), found["what"].strip()
+    return f"{value} が正しい{what}です。" if len(value) >= MIN_VALUE_CHARS else None
 
 
 MIN_VALUE_CHARS = 4

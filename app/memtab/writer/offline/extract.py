@@ -35,7 +35,7 @@ conservative — a memory file full of noise is worse than a short one:
   (`solved_problems`). A command run in another repository (`git -C ~/dotfiles commit`) is not the
   project's: neither its hooks nor its failures are noted.
 - Findings: facts about the project the agent stated — in its answers or a sub-agent's
-  report — in any of the eight languages (`answers`); the session's surest few
+  report — in English, Japanese or Portuguese (`answers`); the session's surest few
   (`answers.best_facts`), and of a report only firm ones. Surest of all: a memory the agent
   saved itself (Claude Code's auto-memory file, `agent_memory`), in any language — a
   directive when its type is `feedback`.
@@ -60,7 +60,6 @@ from memtab.writer.offline.answers import (
     FIRM_WEIGHT,
     best_facts,
     fact_weight,
-    facts_in_reports,
     facts_in_text,
     is_agent_report,
 )
@@ -274,8 +273,6 @@ class TranscriptDigest:
         # The user's own rule is kept in every language `directives` reads: its words are
         # the user's, not the writer's judgement (`language`, docs/formats.md §10.2).
         self._keep(self._directives, directives_in(text), "directive", origin)
-        reported = facts_in_reports(text)
-        self._keep_facts(reported, origin, told_the_user=False, report=True)
 
     def _call(self, call: TranscriptToolCall, origin: str) -> None:
         if is_question(call):

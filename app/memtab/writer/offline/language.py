@@ -3,9 +3,8 @@ claims.
 
 The writer's rules that read the agent's prose — the facts the agent stated (`answers`) —
 were tuned and checked on real sessions in English, Japanese and Portuguese only
-(tests/quality). In any other language (Chinese, Korean, French, German, Spanish) the same
-rules exist but have never been checked on a real session, so the writer does not write what
-they find: it keeps only the user's own standing rules (`directives`: the user's words, kept
+(tests/quality), and read only those. In any other language (Chinese, Korean, French,
+German, Spanish) it keeps only the user's own standing rules (`directives`: the user's words, kept
 in all eight languages; issue 34 — the tuned-on figures are the same with or without the
 gate on them) and what the transcript's structure shows in code and tool output (commands
 that ran and succeeded, fixes, the hooks a commit ran). A structural note that carries the
