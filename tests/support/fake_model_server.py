@@ -186,6 +186,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.server.owner._serve(self)
 
     def do_GET(self) -> None:
+        if self.path == "/props":  # llama.cpp's; not a request of the script
+            self.server.owner._props(self)
+            return
         self.server.owner._serve(self)
 
     def log_message(self, format: str, *args: Any) -> None:
@@ -197,6 +200,8 @@ class FakeModelServer:
 
     def __init__(self) -> None:
         self.requests: list[RecordedRequest] = []
+        self.props: Any = None
+        """What `GET /props` answers (llama.cpp's server properties); None: 404."""
         self._script: deque[ScriptedResponse] = deque()
         self._lock = threading.Lock()
         self._arrived = threading.Condition(self._lock)  # notified on each request
@@ -403,6 +408,14 @@ class FakeModelServer:
             handler.wfile.write(response.body)
         except OSError:
             pass  # the client gave up (cancelled or timed out)
+
+    def _props(self, handler: _Handler) -> None:
+        body = json.dumps(self.props).encode()
+        handler.send_response(404 if self.props is None else 200)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(body)))
+        handler.end_headers()
+        handler.wfile.write(body)
 
     def _record(self, handler: _Handler) -> RecordedRequest:
         length = int(handler.headers.get("Content-Length") or 0)

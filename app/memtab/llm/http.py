@@ -24,6 +24,7 @@ import contextlib
 import email.utils
 import logging
 import random
+import re
 import socket
 import ssl
 import threading
@@ -49,6 +50,13 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_REQUEST_TIMEOUT_S = 300.0
 DEFAULT_MAX_REPLY_BYTES = 16 * 1024 * 1024
+_PAST_CONTEXT = re.compile(
+    r"context (?:size|length|window)|maximum context|n_ctx|too many tokens", re.IGNORECASE
+)
+_CONTEXT_HINT = (
+    "; the request is longer than the model's context: start the server with a larger "
+    "context (llama.cpp's -c, Ollama's num_ctx)"
+)
 
 
 @dataclass(frozen=True)
@@ -410,8 +418,9 @@ class ProviderHttpClient:
                 "not_found", f"not found (HTTP 404){message}; check the base URL and the model name"
             )
         if 400 <= status < 500:
+            hint = _CONTEXT_HINT if _PAST_CONTEXT.search(message) else ""
             raise self.error(
-                "bad_request", f"the server refused the request (HTTP {status}){message}"
+                "bad_request", f"the server refused the request (HTTP {status}){message}{hint}"
             )
         raise self.error("protocol", f"unexpected HTTP status {status}{message}")
 

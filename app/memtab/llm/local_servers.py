@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from memtab.fs.jsonfile import parse_json
 from memtab.fs.records import NotWritten, Record, computed
@@ -156,6 +157,26 @@ def _probe(kind: ServerKind, host: str, timeout: float) -> LocalServer | None:
             return LocalServer(
                 kind=kind.name, title=kind.title, host=host, port=kind.port, models=models
             )
+    return None
+
+
+def context_tokens(base_url: str, timeout: float = DEFAULT_TIMEOUT_S) -> int | None:
+    """The context, in tokens, of each request to the model server at `base_url` when it is
+    on this machine and says so — llama.cpp's `GET /props`
+    (`default_generation_settings.n_ctx`) — else None (another server, a remote one, no
+    answer or an odd one). Blocking: call it off the GUI thread."""
+    parts = urlsplit(base_url)
+    if parts.scheme != "http" or not parts.hostname or not is_loopback_host(parts.hostname):
+        return None
+    try:
+        port = parts.port or 80
+    except ValueError:
+        return None
+    props = _get_json(parts.hostname, port, "/props", timeout)
+    settings = props.get("default_generation_settings") if isinstance(props, dict) else None
+    n_ctx = settings.get("n_ctx") if isinstance(settings, dict) else None
+    if isinstance(n_ctx, int) and not isinstance(n_ctx, bool) and 256 <= n_ctx <= 10_000_000:
+        return n_ctx
     return None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from memtab.llm.limits import WRITER_JOB
+from memtab.llm.local_servers import context_tokens
 from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
 from memtab.llm.types import ChatProvider
 from memtab.store.home import Home
@@ -35,16 +36,40 @@ def create_writer_provider(settings: ProviderSettings) -> ChatProvider:
     return create_provider(settings, job=WRITER_JOB)
 
 
+CHARS_PER_TOKEN = 3
+"""Characters of a transcript's JSON a token holds, at least (JSON tokenizes at ~4)."""
+PROMPT_TOKENS = 4096
+"""What the instructions, the tools and the memory file take of a request, room kept."""
+MIN_WINDOW_CHARS = 4_000
+
+
+def window_chars(provider: ChatProvider) -> int:
+    """How much of a transcript's JSON a run shows `provider`'s model: the default budget,
+    or less when a server on this machine says its context is smaller (a llama.cpp
+    server started with `-c 16384` refuses a request past it, every run)."""
+    base_url = getattr(provider, "base_url", None)
+    if isinstance(provider, OfflineWriterProvider) or not isinstance(base_url, str):
+        return DEFAULT_MAX_JSON_CHARS
+    context = context_tokens(base_url)
+    if context is None:
+        return DEFAULT_MAX_JSON_CHARS
+    reply = getattr(provider, "max_tokens", WRITER_JOB.max_tokens)
+    room = (context - reply - PROMPT_TOKENS) * CHARS_PER_TOKEN
+    return max(MIN_WINDOW_CHARS, min(DEFAULT_MAX_JSON_CHARS, room))
+
+
 def read_for_run(
     provider: ChatProvider,
     path: Path,
     transcript_format: TranscriptFormat | None = None,
-    max_json_chars: int = DEFAULT_MAX_JSON_CHARS,
+    max_json_chars: int | None = None,
 ) -> tuple[NewestEvents, Findings | None]:
     """Read a transcript once for a run, in bounded memory: the newest events that fit the
-    budget (what a model is shown, docs/formats.md §9) and, for the offline writer, the
-    digest of the whole transcript made in the same pass (None for a model). OSError if
-    the file cannot be opened."""
+    budget (what a model is shown, docs/formats.md §9; `window_chars` unless given) and,
+    for the offline writer, the digest of the whole transcript made in the same pass
+    (None for a model). OSError if the file cannot be opened."""
+    if max_json_chars is None:
+        max_json_chars = window_chars(provider)
     if not isinstance(provider, OfflineWriterProvider):
         return load_writer_events(path, transcript_format, max_json_chars), None
     digest = TranscriptDigest()

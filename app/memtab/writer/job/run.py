@@ -168,22 +168,24 @@ def run_writer(
     settings: WriterSettings | None = None,
     cancel: threading.Event | None = None,
     known_secrets: Iterable[str] = (),
-    max_json_chars: int = DEFAULT_MAX_JSON_CHARS,
+    max_json_chars: int | None = None,
     clock: Clock = now_ms,
     transcript_path: Path | None = None,
 ) -> WriterRunResult:
     """Run the writer once for `workspace` over `events` (see the module docstring): a
     transcript's events, or what `load_writer_events` read of one (with the same
-    `max_json_chars`). `transcript_path`: the file they were read from, named with the
+    `max_json_chars`, when given). `transcript_path`: the file they were read from, named with the
     lines the run writes or suggests (docs/formats.md §20.1).
 
     `known_secrets` are API keys Memtab holds: they never reach a dump. Never raises for
     a failed run; raises only for programming errors.
     """
     if not isinstance(events, NewestEvents):
-        events = NewestEvents.of(writer_events(events), max_json_chars, redact=True)
+        chars = DEFAULT_MAX_JSON_CHARS if max_json_chars is None else max_json_chars
+        events = NewestEvents.of(writer_events(events), chars, redact=True)
     budget = events.budget
-    if not budget.redacted or budget.max_json_chars != max_json_chars:
+    resized = max_json_chars is not None and budget.max_json_chars != max_json_chars
+    if not budget.redacted or resized:
         raise ValueError("the events were not selected for this run: unredacted or resized")
     settings = settings or WriterSettings()
     trigger = trigger_message_id or default_trigger_id(events)
