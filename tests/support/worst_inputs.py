@@ -479,6 +479,7 @@ WORST: dict[str, Worst] = {
     "memtab.writer.prompts:_JSON_FENCE": S("", "```json\n"),
     "memtab.llm.written.calls:_BARE_NAME": X("`", "a.", "()!"),
     "memtab.llm.written.calls:_LANGUAGE": X("", "a-", " "),
+    "memtab.llm.http:_PAST_CONTEXT": S("", "context maximum too many "),
     "memtab.llm.openai:_REFUSED_PARTS['response_format']": S("", "response_forma json_schem"),
     "memtab.llm.openai:_REFUSED_PARTS['tools']": S("", "atools tool_choic functio"),
     "memtab.llm.openai:_REFUSED_PARTS['max_tokens']": S("", "max_completion_token"),
