@@ -245,6 +245,8 @@ def load_run_detail(home: Home, run: RunEntry) -> RunDetail:
 
 def no_change_message(run: RunEntry) -> str:
     """What the diff pane says for a run that changed no file: what it did instead."""
+    if run.failed:
+        return "This run failed before it changed a file (why: above)."
     outcome = run_outcome(run)
     if outcome == "changed nothing":
         return "This run changed nothing."

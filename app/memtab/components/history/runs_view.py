@@ -119,7 +119,7 @@ def run_heading(run: RunEntry, detail: RunDetail | None, names: dict[str, str]) 
     if run.source == MUX_SOURCE:
         meta.append("from mux's journal")
     summary = run.summary or "(no summary)"
-    if run.failed:
+    if run.failed and not (run.error and run.error in summary):  # said once
         summary += f"\nFailed: {run.error or 'no reason recorded'}"
     if detail is not None and detail.reverted_words:
         summary = f"{summary}\n{detail.reverted_words}"

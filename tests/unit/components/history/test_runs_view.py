@@ -4,7 +4,14 @@ run blame's card asked for, and its op once its details are shown)."""
 
 from __future__ import annotations
 
-from memtab.components.history.runs import OpState, OpView, RunDetail, RunFilter, RunList
+from memtab.components.history.runs import (
+    OpState,
+    OpView,
+    RunDetail,
+    RunFilter,
+    RunList,
+    no_change_message,
+)
 from memtab.components.history.runs_view import (
     EMPTY_TEXT,
     NO_MATCH_TEXT,
@@ -62,6 +69,15 @@ def test_the_heading_says_who_ran_it_and_why_it_failed() -> None:
     assert facts[1:] == ["Acme API", "anthropic haiku", "from mux's journal"]
     assert heading.summary == "(no summary)\nFailed: no reason recorded"
     assert heading.title == "Consolidation by mux"
+
+
+def test_a_failed_run_s_reason_is_said_once() -> None:
+    """A writer's failure is its summary; the heading and the diff pane do not repeat it."""
+    said = "The server refused the request (HTTP 400): request exceeds the context size"
+    run = _run("r1", status="failed", error=said, summary=f"Memory writer failed: {said}")
+    heading = run_heading(run, None, {})
+    assert heading.summary.count(said) == 1
+    assert said not in no_change_message(run)
 
 
 def test_an_ops_diff_pane_says_why_there_is_no_diff() -> None:
