@@ -27,9 +27,7 @@ def _home_of_cases() -> tuple[list[tuple[Note, tuple[int, str]]], list[str]]:
 def test_duplicates_in_new_voices_are_found_and_notes_of_one_subject_are_not(
     tmp_path: Path,
 ) -> None:
-    """Measured (docs/trust-quality.md "Duplicates in new voices"): 17 of 22 found, no near
-    miss joined (9 of 23 before notes were compared by their claims: 6 of 9 sharing a
-    subject, both narrowed values and a narrowed rule)."""
+    """Held at what it measures (docs/trust-quality.md "Duplicates in new voices")."""
     notes, names = _home_of_cases()
     documents = [memory(n.place, name, n.text) for (n, _), name in zip(notes, names, strict=True)]
     ids = {d.path: who for d, (_, who) in zip(documents, notes, strict=True)}
