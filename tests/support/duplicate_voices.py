@@ -275,6 +275,21 @@ CASES: tuple[Case, ...] = (
               _claude("design system", "who to ask", "project",
                       "Ask Ayo Bankole before renaming a design token; the design system's "
                       "Figma file is the source of truth."))),
+    Case("subject", "neither",
+         Note("global", "runbooks.md",
+              "# Runbooks\n\nOur runbooks live at https://wiki.harrow.dev/ops and are "
+              "reviewed every quarter.\n"),
+         Note("project:harrow", "failover.md",
+              "# Failover\n\n- The failover runbook lives at "
+              "https://wiki.harrow.dev/ops/db-failover and is reviewed every quarter.\n")),
+    Case("subject", "neither",
+         Note("claude:kestrel-web", "reference_staging.md",
+              _claude("staging", "where staging is", "reference",
+                      "Staging: https://staging.kestrel.app/checkout — log in with the "
+                      "shared QA account.")),
+         Note("project:kestrel-web", "staging.md",
+              "# Staging\n\n- Staging: https://staging.kestrel.app/admin — log in with "
+              "the shared QA account.\n")),
     # -- near misses: a rule and its opposite --------------------------------------------
     Case("opposite", "neither",
          Note("global", "merging.md",
