@@ -233,3 +233,14 @@ def test_sentences_sharing_only_a_subject_are_not_one(tmp_path: Path) -> None:
         "Marta Kowalczyk reviews every change to the importer's parser.",
         "Every change to the importer's parser is reviewed by Marta Kowalczyk.",
     )
+
+
+def test_a_path_at_a_sentence_s_end_is_the_path(tmp_path: Path) -> None:
+    """A path ending a sentence ("… under infra/.") is the path, as inside one ("… under
+    infra/ need …"): the stop is no part of it, and two notes saying one rule of it are
+    one."""
+    assert said_together(
+        tmp_path,
+        "Anything under infra/ needs Chen's review.",
+        "Ask Chen to review anything under infra/.",
+    )
