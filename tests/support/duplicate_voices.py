@@ -290,6 +290,12 @@ CASES: tuple[Case, ...] = (
          Note("project:kestrel-web", "staging.md",
               "# Staging\n\n- Staging: https://staging.kestrel.app/admin — log in with "
               "the shared QA account.\n")),
+    Case("subject", "neither",
+         Note("global", "harrow-links.md",
+              "# harrow\n\n- Docs: https://docs.harrow.dev/guide\n"),
+         Note("claude:harrow", "reference_api-docs.md",
+              _claude("api docs", "scheduler API reference", "reference",
+                      "Scheduler API docs: https://docs.harrow.dev/guide/scheduler-api"))),
     # -- near misses: a rule and its opposite --------------------------------------------
     Case("opposite", "neither",
          Note("global", "merging.md",
