@@ -10,8 +10,9 @@ import json
 
 import pytest
 
-from memtab.consolidation.engine.window import CHARS_PER_TOKEN
+from memtab.consolidation.engine.window import CHARS_PER_TOKEN, ContextWindow
 from memtab.consolidation.errors import RunFailedError
+from memtab.llm.types import Message, ToolOutcome, ToolResultsMessage, ToolSpec, UserMessage
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from support.fake_model_server import FakeModelServer
@@ -108,3 +109,33 @@ def test_a_request_past_the_context_names_the_setting_that_raises_it(
         wire.service(home).run(WS)
 
     assert said in str(failed.value) and "llama.cpp's -c" in str(failed.value)
+
+
+def test_newest_results_a_request_cannot_hold_are_cut_saying_so() -> None:
+    def size(system: str, messages: list[Message], tools: list[ToolSpec]) -> int:
+        return sum(
+            len(r.content) for m in messages if isinstance(m, ToolResultsMessage) for r in m.results
+        )
+
+    window = ContextWindow(tokens=2048, chars=1000, measure=size)
+    older = ToolResultsMessage((ToolOutcome("a", "x" * 900),))
+    newest = ToolResultsMessage((ToolOutcome("b", "y" * 700), ToolOutcome("c", "z" * 20)))
+    messages: list[Message] = [UserMessage("go"), older, newest]
+
+    fitted = window.fit("system", messages, [])
+
+    assert fitted[1] != older and "left out to fit" in fitted[1].results[0].content  # type: ignore[union-attr]
+    assert size("", fitted, []) <= 1000
+    window.chars = 400
+    fitted = window.fit("system", messages, [])
+    assert size("", fitted, []) <= 400
+    big, small = fitted[2].results  # type: ignore[union-attr]
+    assert big.content.startswith("yyy") and big.content.endswith(
+        "more characters not shown: they do not fit the model's context of 2,048 tokens.]"
+    )
+    assert small.content == "z" * 20  # a short one is kept whole
+    assert window.said() == (
+        "To fit the model's context of 2,048 tokens: 1 tool result shown in part, "
+        "1 earlier result left out of later requests."
+    )
+    assert messages[2] is newest and newest.results[0].content == "y" * 700  # the run's own

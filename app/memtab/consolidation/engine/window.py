@@ -155,16 +155,17 @@ class ContextWindow:
         excess = self.measure(system, messages, tools) - self.chars
         if excess <= 0 or not isinstance(newest, ToolResultsMessage):
             return messages
-        share = -(-excess // len(newest.results)) + len(CUT_NOTE) + 16
+        cap = _fair_cap([len(result.content) for result in newest.results], excess)
         results = []
         for result in newest.results:
-            keep = max(len(result.content) - share, 0)
-            if keep >= len(result.content):
+            if len(result.content) <= cap:
                 results.append(result)
                 continue
+            note = CUT_NOTE.format(chars=len(result.content), tokens=self.tokens)
+            keep = max(cap - len(note) - 1, 0)
+            note = CUT_NOTE.format(chars=len(result.content) - keep, tokens=self.tokens)
             with self._lock:
                 self.cut += 1
-            note = CUT_NOTE.format(chars=len(result.content) - keep, tokens=self.tokens)
             results.append(replace(result, content=f"{result.content[:keep]}\n{note}"))
         return [*messages[:-1], replace(newest, results=tuple(results))]
 
@@ -182,6 +183,19 @@ class ContextWindow:
         if not parts:
             return ""
         return f"To fit the model's context of {self.tokens:,} tokens: {', '.join(parts)}."
+
+
+def _fair_cap(sizes: list[int], excess: int) -> int:
+    """The most each of texts of `sizes` may keep so that they are `excess` shorter in
+    all, the shorter ones kept whole."""
+    remaining = sum(sizes) - excess
+    ordered = sorted(sizes)
+    for index, size in enumerate(ordered):
+        share = max(remaining, 0) // (len(ordered) - index)
+        if size > share:
+            return share
+        remaining -= size
+    return ordered[-1] if ordered else 0
 
 
 class FitToContext(ProviderWrapper):
