@@ -12,7 +12,6 @@ that raises it (`llm.http`).
 from __future__ import annotations
 
 import json
-import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -47,7 +46,6 @@ CUT_NOTE = (
     "[… {chars:,} more characters not shown: they do not fit the model's context of "
     "{tokens:,} tokens.]"
 )
-_VIEW_LINE = re.compile(r"(\d{1,9})\t")
 
 Measure = Callable[[str, list[Message], list[ToolSpec]], int]
 
@@ -108,13 +106,13 @@ class ContextWindow:
         self.cut += 1
         kept = output[: self.result_chars].rsplit("\n", 1)[0]
         rest = output[len(kept) :].lstrip("\n")
-        first = _VIEW_LINE.match(rest) if command == "view" else None
-        if first is not None:
+        number = rest.split("\t", 1)[0] if command == "view" and "\t" in rest else ""
+        if number.isdigit() and len(number) < 10:  # a view's next line, numbered
             lines = rest.count("\n") + 1
             more = (
                 f"{plural(lines, 'more line')} not shown: they do not fit the model's "
                 f"context of {self.tokens:,} tokens. View this file again with offset "
-                f"{first.group(1)} to read on."
+                f"{number} to read on."
             )
         else:
             more = (
