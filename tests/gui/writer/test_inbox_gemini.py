@@ -39,6 +39,12 @@ def select(panel: InboxPanel, starts: str) -> str:
     return chosen
 
 
+def shows(panel: InboxPanel, starts: str) -> bool:
+    """Whether the list shows a row starting `starts` (it follows `panel.items` a beat later)."""
+    rows = (panel.list.item(row) for row in range(panel.list.count()))
+    return any(item is not None and item.text().startswith(starts) for item in rows)
+
+
 def window_with_a_patch(
     make_window: WindowFactory, tmp_path: Path, patch: Callable[[GeminiHome], str]
 ) -> tuple[MainWindow, GeminiHome]:
@@ -69,7 +75,7 @@ def test_a_patch_arrives_live_is_reviewed_as_it_would_write_and_accepted(
     gemini.inbox("private").mkdir(parents=True)  # Gemini CLI's extraction writes its patch
     (gemini.inbox("private") / "extraction.patch").write_text(gemini.private_patch())
 
-    qtbot.waitUntil(lambda: len(panel.items) == 1, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: shows(panel, "Gemini patch · Private memory"), timeout=WAIT_MS)
     item_id = select(panel, "Gemini patch · Private memory")
     review = panel.review
     qtbot.waitUntil(
