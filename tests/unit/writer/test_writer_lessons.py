@@ -284,3 +284,15 @@ def test_a_command_that_worked_is_evidence_enough_for_its_lesson() -> None:
     kept = Lesson("command", "Run `bun test` to execute tests.", "Running the suite now.")
     events = [*session(), answer("Running the suite now.")]
     assert why_refused(kept, digest_of(events)) is None
+
+
+def test_a_lesson_naming_the_file_its_evidence_names_is_about_it() -> None:
+    """In the window, the 1.5B quoted "That is src/preload.ts." (the answer to "And the
+    preload script?") for "The preload script lives in src/preload.ts."."""
+    events = [user("And the preload script?"), answer("That is src/preload.ts.")]
+    kept = Lesson("fact", "The preload script lives in src/preload.ts.", "That is src/preload.ts.")
+    assert why_refused(kept, digest_of(events)) is None
+    other = Lesson("fact", "The preload script lives in src/preload.ts.", "the preload script")
+    assert why_refused(other, digest_of(events)) is None  # its words, the user's
+    off = Lesson("fact", "Deploys go through the staging cluster in k8s/prod.yaml.", "That is")
+    assert why_refused(off, digest_of(events)) == NO_EVIDENCE

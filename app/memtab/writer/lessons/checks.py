@@ -3,12 +3,12 @@ it becomes.
 
 A lesson (`{kind, lesson, evidence}`) is kept only when it holds no secret nor redaction,
 reads alone, its evidence is a quote of the digest (compared as `offline.notes.normalize`
-compares notes), the lesson is about what the quoted line says (a share of its words; a
-command's having worked counts as said), and its kind holds: a fact names a file, command
-or setting; a command names one that worked; a preference quotes the user stating a
-standing rule (`directives_in`), never a request for the session; a pitfall quotes an
-error or its fix. What passes becomes a
-bullet under the notes file's section for its kind, and still passes the writer's rails.
+compares notes), the lesson is about what the quoted line says (a share of its words, or
+the file it names; a command's having worked counts as said), and its kind holds: a fact
+names a file, command or setting; a command names one that worked; a preference quotes
+the user stating a standing rule (`directives_in`), never a request for the session; a
+pitfall quotes an error or its fix. What passes becomes a bullet under the notes file's
+section for its kind, and still passes the writer's rails.
 """
 
 from __future__ import annotations
@@ -112,7 +112,8 @@ def why_refused(lesson: Lesson, digest: Digest) -> str | None:
         lines.append(f"{command} {WORKED}")
     words = significant_words(lesson.lesson)
     shared = words & significant_words(" ".join(lines))
-    if not shared or len(shared) < ABOUT_SHARE * len(words):
+    named = any(_names_a_thing(word) for word in shared)  # the same file or command
+    if not shared or (len(shared) < ABOUT_SHARE * len(words) and not named):
         return OFF_EVIDENCE
     if lesson.kind == "command" and command is None:
         return NO_WORKING_COMMAND
