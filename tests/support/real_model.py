@@ -5,7 +5,8 @@ by llama.cpp's server answered in one run: each request (in brief: its message r
 last message, its tools, whether it asked for calls by schema, its reply limit) and the
 reply as the server sent it. The script records them on a real home laid out here; the
 ordinary tests replay them through the real provider, tool loop and job
-(`CassetteTransport`), so `make test` needs no model and no network.
+(`CassetteTransport`), so `make test` needs no model and no network. A writer run on
+that server is the lessons task (`memtab.writer.lessons`): a digest sent, lessons asked.
 """
 
 from __future__ import annotations

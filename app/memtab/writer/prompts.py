@@ -6,6 +6,9 @@
   pass, so text inserted for one placeholder is never scanned for another.
 - `writer-tools.md`: one `## <tool name>` section per tool: its description, then its
   input schema in a ```json fence.
+- `writer-lessons.md`, `writer-lessons-user.md` (`{{digest}}`), `writer-lessons-reminder.md`
+  and `writer-lessons-tools.md`: the same for the lessons task (`writer.lessons`), whose
+  tools are `record_lessons` and `no_new_memories`.
 
 Only a model reads these: the offline writer is given the run's events as data.
 """
@@ -62,6 +65,44 @@ def user_template() -> str:
 def tool_specs() -> tuple[ToolSpec, ...]:
     """The three tools, parsed from `writer-tools.md`."""
     return parse_tool_specs(_read("writer-tools.md"), source="writer-tools.md")
+
+
+@functools.cache
+def lessons_prompt() -> str:
+    """The lessons task's system prompt."""
+    return _read("writer-lessons.md").strip()
+
+
+def lessons_instructions() -> str:
+    """The lessons prompt without its example: made-up lessons are no instructions (a
+    note saying what the example's does, "`bun test` runs the test suite", is one)."""
+    return lessons_prompt().split("\n## Example", 1)[0]
+
+
+@functools.cache
+def lessons_reminder() -> str:
+    """The lessons task's reminder."""
+    return " ".join(_read("writer-lessons-reminder.md").split())
+
+
+@functools.cache
+def lessons_template() -> str:
+    """The lessons task's user message template."""
+    return _read("writer-lessons-user.md").rstrip("\n")
+
+
+@functools.cache
+def lessons_tool_specs() -> tuple[ToolSpec, ...]:
+    """`record_lessons` and the writer's `no_new_memories`."""
+    record = parse_tool_specs(_read("writer-lessons-tools.md"), source="writer-lessons-tools.md")
+    return (*record, *(spec for spec in tool_specs() if spec.name == "no_new_memories"))
+
+
+def build_lessons_message(*, workspace: str, project: str, digest: str) -> str:
+    """The first user message of a lessons run."""
+    return fill_template(
+        lessons_template(), {"workspace": workspace, "project": project, "digest": digest}
+    )
 
 
 def parse_tool_specs(text: str, *, source: str) -> tuple[ToolSpec, ...]:

@@ -175,7 +175,7 @@ class WriterTools:
         shown = redact_view(current.content).text
         return ToolOutcome(call_id, _answer(MemoryRead(exists=True, content=shown)))
 
-    def _write(self, call_id: str, arguments: dict[str, Any]) -> tuple[ToolOutcome, _Effect]:
+    def _write(self, call_id: str, arguments: dict[str, Any]) -> tuple[ToolOutcome, Effect]:
         """The answer to a `memory_write`, and what it did to the file: wrote it, left it
         as it was (nothing new), or refused every line it added (the model still owes a
         write, or `no_new_memories`); None when it failed."""
@@ -202,6 +202,15 @@ class WriterTools:
         replaced = replace_text(content, old_string, new_string, count)
         if isinstance(replaced, _Refusal):
             return _error(call_id, replaced.message)
+        return self.save(call_id, current, replaced)
+
+    def save(
+        self, call_id: str, current: FileContent | None, replaced: str
+    ) -> tuple[ToolOutcome, Effect]:
+        """Save `replaced` over `current` (None: no file yet) through the rails, and what
+        that did: wrote, left the file as it was, refused every line it added, or failed
+        (None; a change meanwhile is stale)."""
+        content = current.content if current is not None else ""
         refused: list[tuple[str, str]] = []
         if self.rails is not None:
             replaced, refused = self.rails.apply(content, replaced)
@@ -226,10 +235,10 @@ class WriterTools:
         return ToolOutcome(call_id, _answer(Succeeded(refused=lines, note=some))), "wrote"
 
 
-_Effect = Literal["wrote", "unchanged", "refused"] | None
+Effect = Literal["wrote", "unchanged", "refused"] | None
 
 
-def _error(call_id: str, message: str) -> tuple[ToolOutcome, _Effect]:
+def _error(call_id: str, message: str) -> tuple[ToolOutcome, Effect]:
     return ToolOutcome(call_id, message, is_error=True), None
 
 

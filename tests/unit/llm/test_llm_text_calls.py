@@ -133,6 +133,8 @@ def test_identical_calls_in_different_replies_get_different_ids() -> None:
         (1.5, {"type": "integer"}, "must be an integer"),
         (2, {"type": "number"}, None),
         (["a", 2], {"type": "array", "items": {"type": "string"}}, "[1] must be a string"),
+        ([1, 2, 3], {"type": "array", "maxItems": 2}, "must hold at most 2 items"),
+        ([1, 2], {"type": "array", "maxItems": 2}, None),
         ("x", {"type": "string", "pattern": "^x$"}, "uses pattern, which Memtab cannot check"),
         ({"a": 1}, {"type": "object"}, "hold 'a', which the tool does not take"),
         (None, {"type": ["string", "null"]}, None),

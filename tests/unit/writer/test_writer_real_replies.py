@@ -31,6 +31,20 @@ from support.real_model import (
 )
 
 TARGET_RUNS = [fixture.name for fixture in WRITER_FIXTURES[:5]]
+# What each model wrote from its recorded replies, per fixture, each note judged as the
+# user whose memory it is: true? useful to the next agent here?
+KEPT_BY = {
+    "1.5b": {
+        # true (`bun test` ran and passed), useful: the command that runs the suite here
+        "claude-mem-session": ["- `bun test` runs the suite now."],
+        # true (the agent's answer), useful: where to start reading
+        "mux-replay-session": ["- The entry point lives in src/main.ts."],
+    },
+    "0.5b": {
+        # true (the agent's answer), useful: where to start reading
+        "mux-replay-session": ["- The entry point lives in src/main.ts."],
+    },
+}
 
 
 def _replay(path: Path, tmp_path: Path) -> tuple[dict[str, Any], Any, CassetteTransport]:
@@ -73,3 +87,26 @@ def test_the_1_5b_model_finishes_on_at_least_4_of_the_5_transcripts(tmp_path: Pa
         if result.outcome in ("wrote", "no_new_memories"):
             finished.append(name)
     assert len(finished) >= 4, finished
+
+
+def _notes_written(model: str, tmp_path: Path) -> dict[str, list[str]]:
+    """Each fixture run's notes, as today's code writes them from the recorded replies."""
+    written = {}
+    for fixture in WRITER_FIXTURES:
+        path = CASSETTES / model / f"{fixture.name}.json"
+        _, result, _ = _replay(path, tmp_path / model / fixture.name)
+        bullets = [line for line in result.after.splitlines() if line.startswith("- ")]
+        if bullets:
+            written[fixture.name] = bullets
+    return written
+
+
+def test_what_the_1_5b_model_writes_is_what_its_user_would_keep(tmp_path: Path) -> None:
+    """Issue 82's target, read as the person whose memory it is: it writes some notes, at
+    least half of them true and useful. Each is judged here."""
+    assert _notes_written("1.5b", tmp_path) == KEPT_BY["1.5b"]
+
+
+def test_what_the_0_5b_model_writes_holds_nothing_harmful(tmp_path: Path) -> None:
+    """No secret, copied instruction, invented rule or words put in the user's mouth."""
+    assert _notes_written("0.5b", tmp_path) == KEPT_BY["0.5b"]

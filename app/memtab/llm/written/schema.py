@@ -2,7 +2,7 @@
 
 Only the keywords Memtab's tools use are understood (`type`, `properties`, `required`,
 `additionalProperties`, `enum`, `const`, `minimum`, `maximum`, `minLength`, `maxLength`,
-`items`, and the annotations `description`, `title`, `default`); a schema with any other
+`items`, `maxItems`, and the annotations `description`, `title`, `default`); a schema with any other
 keyword lets nothing pass. An object may hold only the properties its schema
 declares, whatever `additionalProperties` says: a call guessed from text is taken only
 when it is exactly what the tool asks for.
@@ -27,6 +27,7 @@ _CHECKED = frozenset(
         "minLength",
         "maxLength",
         "items",
+        "maxItems",
     }
 )
 _TYPES: dict[str, tuple[type, ...]] = {
@@ -59,6 +60,8 @@ def schema_problem(value: Any, schema: Mapping[str, Any], where: str = "argument
         return _range_problem(value, schema, where)
     if isinstance(value, dict):
         return _object_problem(value, schema, where)
+    if isinstance(value, list) and len(value) > schema.get("maxItems", len(value)):
+        return f"{where} must hold at most {schema['maxItems']} items"
     if isinstance(value, list) and isinstance(schema.get("items"), Mapping):
         for index, item in enumerate(value):
             problem = schema_problem(item, schema["items"], f"{where}[{index}]")

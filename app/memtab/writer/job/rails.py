@@ -33,7 +33,16 @@ from memtab.trust.rails import (
     with_what_goes_with_them,
 )
 from memtab.writer.offline.directives import directives_in, human_text
-from memtab.writer.prompts import reminder_prompt, system_prompt, tool_specs, user_template
+from memtab.writer.prompts import (
+    lessons_instructions,
+    lessons_reminder,
+    lessons_template,
+    lessons_tool_specs,
+    reminder_prompt,
+    system_prompt,
+    tool_specs,
+    user_template,
+)
 from memtab.writer.tools import TOOL_ANSWERS
 
 UNSTATED_RULE = "it is a standing rule the conversation does not state"
@@ -51,11 +60,15 @@ _EXPLANATION = re.compile(r"(?<!\s)\s++(?:(?:—|–|-|:)\s|\()")
 
 @functools.cache
 def writer_instructions() -> str:
-    """Everything the writer's model is told but the run's data: the prompts, the tools'
-    descriptions and what the tools answer."""
-    tools = "\n".join(f"{spec.name}: {spec.description}" for spec in tool_specs())
+    """Everything the writer's model is told but the run's data: the prompts (the lessons
+    task's, but its example), the tools' descriptions and what the tools answer."""
+    specs = (*tool_specs(), *lessons_tool_specs())
+    tools = "\n".join(f"{spec.name}: {spec.description}" for spec in specs)
     answers = "\n".join(TOOL_ANSWERS)
-    return "\n\n".join((system_prompt(), reminder_prompt(), tools, user_template(), answers))
+    lessons = (lessons_instructions(), lessons_reminder(), lessons_template())
+    return "\n\n".join(
+        (system_prompt(), reminder_prompt(), tools, user_template(), answers, *lessons)
+    )
 
 
 class WriterRails:

@@ -3,8 +3,10 @@
 `run_writer` gives a model — or the offline writer, which is a model-shaped extractor —
 the newest transcript events that fit in 80,000 characters of JSON (secrets redacted),
 the current memory file, and three tools: `memory_read`, `memory_write` and
-`no_new_memories`. `load_writer_events` reads those events from a transcript of any size
-in bounded memory (`memtab.transcripts.window`). The run must end with a successful
+`no_new_memories` — or, a model asked for calls by JSON schema (a small one on this
+machine), a digest of those events and `record_lessons` (`writer.lessons`).
+`load_writer_events` reads those events from a transcript of any size in bounded memory
+(`memtab.transcripts.window`). The run must end with a successful
 `memory_write`, or with `no_new_memories` and no failed write in the same attempt. The
 first attempt that does not satisfy that gets one more, with a reminder. One deadline
 (`timeout_s`) bounds the whole run. As soon as the policy is satisfied the run stops,
@@ -79,7 +81,16 @@ from memtab.writer.job.dumps import AttemptTrace, RunTrace, write_trace_dump
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.rails import WriterRails
 from memtab.writer.job.result import RunOutcome, WriterRunResult
-from memtab.writer.prompts import build_user_message, reminder_prompt, system_prompt
+from memtab.writer.lessons.digest import DIGEST_CHARS, digest_of
+from memtab.writer.lessons.tools import LessonTools, asks_for_lessons
+from memtab.writer.prompts import (
+    build_lessons_message,
+    build_user_message,
+    lessons_prompt,
+    lessons_reminder,
+    reminder_prompt,
+    system_prompt,
+)
 from memtab.writer.tools import WriterTools
 
 logger = logging.getLogger(__name__)
@@ -200,8 +211,16 @@ def run_writer(
         total=0,
     )
     offline = isinstance(provider, OfflineWriterProvider)
+    lessons = not offline and asks_for_lessons(provider)
+    if lessons:
+        told = build_lessons_message(workspace=workspace.display_name, project="", digest="")
     rails = None if offline else WriterRails(budget.events, told)
-    tools = WriterTools(store, parse_file_path(settings.memory_path), rails)
+    memory = parse_file_path(settings.memory_path)
+    if lessons:
+        digest = digest_of(budget.events, min(DIGEST_CHARS, budget.max_json_chars))
+        tools: WriterTools = LessonTools(store, memory, rails, digest)
+    else:
+        tools = WriterTools(store, memory, rails)
     with store.collecting_changes() as written:
         result = _run(
             home,
@@ -250,15 +269,23 @@ def _run(
         setup_error = f"cannot read {settings.memory_path}: {error}"
         memory_file = ""
 
-    user_message = build_user_message(
-        workspace=workspace.display_name,
-        project=workspace.project_identity or "(none: multi-project workspace)",
-        memory_path=settings.memory_path,
-        memory=shown,
-        events_json=budget.json_text(),
-        kept=budget.trimmed_count,
-        total=budget.original_count,
-    )
+    project = workspace.project_identity or "(none: multi-project workspace)"
+    system, reminder = system_prompt(), reminder_prompt()
+    if isinstance(tools, LessonTools):
+        system, reminder = lessons_prompt(), lessons_reminder()
+        user_message = build_lessons_message(
+            workspace=workspace.display_name, project=project, digest=tools.digest.text
+        )
+    else:
+        user_message = build_user_message(
+            workspace=workspace.display_name,
+            project=project,
+            memory_path=settings.memory_path,
+            memory=shown,
+            events_json=budget.json_text(),
+            kept=budget.trimmed_count,
+            total=budget.original_count,
+        )
     trace = RunTrace(
         run_started_at=run_started_at,
         workspace_id=workspace.id,
@@ -270,7 +297,7 @@ def _run(
         workspace_path=workspace.path,
         memory_path=settings.memory_path,
         memory_file=memory_file,
-        system_prompt=system_prompt(),
+        system_prompt=system,
         existing_memory=shown,
         events_summary=budget.summary(),
         events=budget.items,
@@ -285,7 +312,7 @@ def _run(
             trace.attempts.append(attempt)
             messages: list[Message] = [UserMessage(user_message)]
             if index > 0:
-                messages.append(UserMessage(reminder_prompt()))
+                messages.append(UserMessage(reminder))
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 attempt.messages, attempt.aborted = messages, True
@@ -298,7 +325,7 @@ def _run(
             tally = tools.start_attempt()
             loop = run_tool_loop(
                 _StopWhenSatisfied(outgoing, tools),
-                system_prompt(),
+                system,
                 messages,
                 tools.specs,
                 tools.execute,

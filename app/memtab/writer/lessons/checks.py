@@ -1,0 +1,170 @@
+"""A lesson a model proposed, checked in code against the digest it was shown, and the note
+it becomes.
+
+A lesson (`{kind, lesson, evidence}`) is kept only when it holds no secret nor redaction,
+reads alone, its evidence is a quote of the digest (compared as `offline.notes.normalize`
+compares notes), the lesson is about what the quoted line says (a share of its words, or
+the file it names; a command's having worked counts as said), and its kind holds: a fact
+names a file, command or setting; a command names one that worked; a preference quotes
+the user stating a standing rule (`directives_in`), never a request for the session; a
+pitfall quotes an error or its fix. What passes becomes a bullet under the notes file's
+section for its kind, and still passes the writer's rails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+from memtab.redact import redact_outgoing
+from memtab.trust.rails import HOLDS_A_SECRET
+from memtab.writer.lessons.digest import WORKED, Digest
+from memtab.writer.offline.findings import WorkingCommand
+from memtab.writer.offline.notes import (
+    COMMANDS,
+    DIRECTIVES,
+    FINDINGS,
+    SOLVED_PROBLEMS,
+    Note,
+    normalize,
+    render_command,
+    significant_words,
+)
+from memtab.writer.offline.shell.commands import command_kind
+
+SECTIONS = {
+    "command": COMMANDS,
+    "preference": DIRECTIVES,
+    "fact": FINDINGS,
+    "pitfall": SOLVED_PROBLEMS,
+}
+"""Where each kind of lesson goes in the notes file (the offline writer's sections)."""
+MOST_LESSONS = 5
+LESSON_CHARS = 300
+MIN_EVIDENCE_CHARS = 8
+ABOUT_SHARE = 1 / 3
+"""How much of a lesson's wording its evidence must hold."""
+
+NOT_A_LESSON = "it is not a lesson: {kind, lesson, evidence}"
+NOT_ONE_LINE = "it is not one short line"
+TOO_MANY = f"a run keeps at most {MOST_LESSONS} lessons"
+NO_EVIDENCE = "its evidence is not in the conversation"
+OFF_EVIDENCE = "it is not about what its evidence says"
+NO_WORKING_COMMAND = "it names no command that worked in the conversation"
+NOT_THE_USERS = "its evidence is not what the user wrote"
+ONE_OFF = "it is a request for that session, not a standing preference"
+NO_ERROR = "its evidence shows no error met in the conversation"
+HOLDS_A_REDACTION = "it holds a redaction, not a note"
+NOT_ALONE = "it does not read alone"
+NAMES_NOTHING = "it names no file, command or setting of the project"
+
+_WORKED = significant_words("worked works")
+_QUOTE_EDGES = " \t\"'“”‘’`-*"
+_TOKEN_EDGES = ".,;:!?()[]{}\"'“”‘’"
+# A lesson opening on one of these points back at the conversation ("That is src/x.ts").
+_POINTING = frozenset({"that", "this", "it", "these", "those", "they", "that's", "it's"})
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One lesson as the model gave it."""
+
+    kind: str
+    lesson: str
+    evidence: str
+
+    @classmethod
+    def read(cls, value: Any) -> Lesson | None:
+        """A lesson from a call's arguments, or None when it is not one."""
+        if not isinstance(value, Mapping):
+            return None
+        kind, lesson, evidence = (value.get(name) for name in ("kind", "lesson", "evidence"))
+        if not isinstance(lesson, str) or not isinstance(evidence, str) or kind not in SECTIONS:
+            return None
+        return cls(str(kind), " ".join(lesson.split()), " ".join(evidence.split()))
+
+    @property
+    def shown(self) -> str:
+        """How a refused lesson is named in the run's result."""
+        return f"{self.kind}: {self.lesson}"
+
+
+def why_refused(lesson: Lesson, digest: Digest) -> str | None:
+    """Why `lesson` is not kept, or None."""
+    if not lesson.lesson or len(lesson.lesson) > LESSON_CHARS:
+        return NOT_ONE_LINE
+    if redact_outgoing(lesson.lesson) != lesson.lesson:
+        return HOLDS_A_SECRET
+    if "[REDACTED" in lesson.lesson:
+        return HOLDS_A_REDACTION
+    if lesson.lesson.split()[0].lower() in _POINTING:
+        return NOT_ALONE
+    if lesson.kind == "fact" and not _names_a_thing(lesson.lesson):
+        return NAMES_NOTHING
+    quote = lesson.evidence.strip(_QUOTE_EDGES)
+    if len(quote) < MIN_EVIDENCE_CHARS or not _within(quote, digest.text):
+        return NO_EVIDENCE
+    lines = _lines_holding(quote, digest.text)
+    command = _named_command(lesson, digest) if lesson.kind == "command" else None
+    if command is not None:  # that it worked is its evidence too
+        lines.append(f"{command} {WORKED}")
+    words = significant_words(lesson.lesson)
+    shared = words & significant_words(" ".join(lines))
+    named = any(_names_a_thing(word) for word in shared)  # the same file or command
+    if not shared or (len(shared) < ABOUT_SHARE * len(words) and not named):
+        return OFF_EVIDENCE
+    if lesson.kind == "command" and command is None:
+        return NO_WORKING_COMMAND
+    if lesson.kind == "preference":
+        if not any(_within(quote, said) for said in digest.said):
+            return NOT_THE_USERS
+        if not any(_within(quote, rule) or _within(rule, quote) for rule in digest.rules):
+            return ONE_OFF
+    if lesson.kind == "pitfall" and not any(_within(quote, line) for line in digest.failed):
+        return NO_ERROR
+    return None
+
+
+def lesson_note(lesson: Lesson, digest: Digest) -> Note:
+    """The note a kept lesson becomes: a command it names that worked set as code, so the
+    writer's rails read it as a command; a lesson saying no more than that the command
+    worked ("`bun test`: worked") written as the offline writer writes one."""
+    text = lesson.lesson
+    command = _named_command(lesson, digest) if lesson.kind == "command" else None
+    if command is not None:
+        if not significant_words(text) - significant_words(command) - _WORKED:
+            text = render_command(WorkingCommand(command, command_kind(command)))
+        elif f"`{command}`" not in text:
+            text = text.replace(command, f"`{command}`", 1)
+    return Note(SECTIONS[lesson.kind], text)
+
+
+def _named_command(lesson: Lesson, digest: Digest) -> str | None:
+    """The longest command that worked the lesson names."""
+    named = [c for c in digest.worked if normalize(c) in normalize(lesson.lesson)]
+    return max(named, key=len, default=None)
+
+
+def _names_a_thing(text: str) -> bool:
+    """Whether `text` names something of a project: code, a path or file name
+    (`src/main.ts`, `mix.exs`), an identifier (`snake_case`, `camelCase`)."""
+    if "`" in text:
+        return True
+    for token in text.split():
+        inner = token.strip(_TOKEN_EDGES)[1:-1]
+        camel = any(a.islower() and b.isupper() for a, b in pairwise(inner))
+        if camel or any(mark in inner for mark in "/._"):
+            return True
+    return False
+
+
+def _lines_holding(quote: str, text: str) -> list[str]:
+    """The lines of `text` that hold `quote`, or the quote itself when it spans lines."""
+    return [line for line in text.splitlines() if _within(quote, line)] or [quote]
+
+
+def _within(part: str, text: str) -> bool:
+    """Whether `part` is in `text`, both compared as notes are (`normalize`)."""
+    return normalize(part) in normalize(text)
