@@ -34,7 +34,7 @@ from memtab.gui.files.codex_note import CodexNoteDialog
 from memtab.gui.files.copy import CopyToDialog
 from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, confirmation_box
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.history.revert import RevertResultDialog
+from memtab.gui.history.runs_dialog import RevertResultDialog
 from memtab.gui.loads.dialog import LoadsDialog
 from memtab.gui.loads.recall_dialog import RecallDialog
 from memtab.gui.settings.agent_server import confirm_install

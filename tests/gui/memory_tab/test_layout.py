@@ -24,8 +24,7 @@ from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, confirmation_box
 from memtab.gui.first_paint import geometry
 from memtab.gui.first_paint.geometry import fitted_geometry, opens_maximized, place_window
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.history.revert import RevertResultDialog
-from memtab.gui.history.runs_dialog import RunsDialog
+from memtab.gui.history.runs_dialog import RevertResultDialog, RunsDialog
 from memtab.gui.history.trash_dialog import TrashDialog
 from memtab.gui.tasks.jobs import JobService
 from memtab.gui.toolkit.dialog_layout import title_width

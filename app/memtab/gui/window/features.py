@@ -212,7 +212,7 @@ def build_message_bar(window: MainWindow) -> MessageBar:
 
 
 def build_news_bar(window: MainWindow) -> MessageBar:
-    """The tab's news bar (a burst of deletions: `gui/history/burst_notice.py`)."""
+    """The tab's news bar (a burst of deletions: `gui/history/hub.py`)."""
     news_bar = MessageBar(window.memory_tab)
     news_bar.setObjectName("newsBar")
     news_bar.setAccessibleName("News")
