@@ -19,7 +19,7 @@ from memtab.components.files.questions import NewKind
 from memtab.components.window.ui_state import UiState
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.gui.consolidation.review_dialog import ReviewDialog
-from memtab.gui.editor.unsaved import ask_unsaved
+from memtab.gui.editor.editor import ask_unsaved
 from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, confirmation_box
 from memtab.gui.first_paint import geometry
 from memtab.gui.first_paint.geometry import fitted_geometry, opens_maximized, place_window

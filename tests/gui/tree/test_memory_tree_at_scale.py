@@ -289,7 +289,7 @@ from memtab.store.home import Home
 
 LATER = ["memtab.gui.editor.editor", "memtab.gui.consolidation.footer",
          "memtab.gui.search.box", "memtab.gui.files.dialogs",
-         "memtab.gui.toolkit.text.diff_view", "memtab.gui.editor.text.highlighter",
+         "memtab.gui.toolkit.text.diff_view", "memtab.gui.editor.text.view",
          "memtab.gui.settings.dialog", "memtab.gui.window.menus",
          "memtab.gui.writer.inbox_panel", "memtab.gui.activity.edit_marks",
          "yaml", "watchdog"]

@@ -22,11 +22,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QApplication, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
 
-from memtab.components.editor.go_to import LineTarget
+from memtab.components.editor.go_to import LineTarget, go_to_hint, parse_target
 from memtab.components.editor.panel.actions import (
     actions_now,
     opened_elsewhere_note,
@@ -36,13 +45,82 @@ from memtab.components.editor.panel.view import with_source
 from memtab.components.editor.session import BarKind
 from memtab.gui.actions import ActionRegistry, Focus, Key
 from memtab.gui.editor.autosave import AutoSave
-from memtab.gui.editor.go_to_line import GoToLineDialog
 from memtab.gui.editor.text.view import EditorView
+from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
 from memtab.gui.toolkit.external_editor import ExternalOpener
+from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.text.line_numbers import go_to
 from memtab.gui.toolkit.text.source_edit import SourceEdit
 
 logger = logging.getLogger(__name__)
+
+
+class GoToLineDialog(QDialog):
+    """Asks for a line of a text of `lines` lines whose cursor is on `current`.
+
+    Signals:
+        chosen(object): the `LineTarget` typed, on Enter (or Go).
+    """
+
+    chosen = Signal(object)
+
+    def __init__(self, current: int, lines: int, parent: QWidget | None = None) -> None:
+        # A small dialog: a title and a close button, no minimize or maximize.
+        flags = Qt.WindowType
+        super().__init__(
+            parent,
+            flags.Dialog
+            | flags.CustomizeWindowHint
+            | flags.WindowTitleHint
+            | flags.WindowCloseButtonHint,
+        )
+        self.setObjectName("goToLineDialog")
+        self.setWindowTitle("Go to line")
+        self._lines = lines
+        self.field = QLineEdit(self)
+        self.field.setAccessibleName("Line number")
+        self.field.setPlaceholderText(f"{current}")
+        self.hint = QLabel(go_to_hint(current, lines), self)
+        self.hint.setWordWrap(True)
+        mute(self.hint)
+        label = QLabel("&Line:", self)
+        label.setBuddy(self.field)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        go = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        go.setText("&Go")
+        give_mnemonics(self.buttons)
+        layout = QVBoxLayout(self)
+        layout.addWidget(label)
+        layout.addWidget(self.field)
+        layout.addWidget(self.hint)
+        layout.addWidget(self.buttons)
+        self.buttons.accepted.connect(self._on_buttons_accepted)
+        self.buttons.rejected.connect(self.reject)
+        self.field.textChanged.connect(self._on_field_text_changed)
+        self._on_field_text_changed("")
+        self.setWindowModality(Qt.WindowModality.WindowModal)
+        fit_to_screen(self, QSize(380, 0))
+        self.field.setFocus()
+
+    def target(self) -> LineTarget | None:
+        """What the field asks for now (None: no line number)."""
+        return parse_target(self.field.text(), self._lines)
+
+    @Slot(str)
+    def _on_field_text_changed(self, _text: str) -> None:
+        go = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        go.setEnabled(self.target() is not None)
+
+    @Slot()
+    def _on_buttons_accepted(self) -> None:
+        target = self.target()
+        if target is None:
+            return
+        self.accept()
+        self.chosen.emit(target)
+
 
 StandardKey = QKeySequence.StandardKey
 

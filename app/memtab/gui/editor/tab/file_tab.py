@@ -46,9 +46,9 @@ import logging
 from collections.abc import Callable, Collection
 from pathlib import Path
 
-from PySide6.QtCore import QUrl, Signal, Slot
-from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt, QUrl, Signal, Slot
+from PySide6.QtGui import QDesktopServices, QMouseEvent
+from PySide6.QtWidgets import QPlainTextEdit, QVBoxLayout, QWidget
 
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.editor.disk_jobs import FileJobs
@@ -61,6 +61,7 @@ from memtab.components.editor.panel.cut_follow import (
     has_cut,
     note_after_saving_anyway,
 )
+from memtab.components.editor.panel.reading import ReadingPage
 from memtab.components.editor.session import BarKind, SaveStart, Situation
 from memtab.components.loads.cut_bars import (
     GO_TO_CUT,
@@ -69,13 +70,12 @@ from memtab.components.loads.cut_bars import (
     SAVE_CHOICES,
     SAVE_PAST_CUT,
 )
-from memtab.components.loads.imports import reads_imports
+from memtab.components.loads.imports import IMPORT_HREF, import_at, reads_imports
 from memtab.components.tree.nodes import ref_key
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile
+from memtab.gui.editor.tab.held_keys import HeldKeys
 from memtab.gui.editor.tab.prompts import EditorPrompts, TaskSource
-from memtab.gui.editor.tab.reading import WhileReading
-from memtab.gui.editor.text.import_clicks import ImportClicks
 from memtab.gui.editor.text.view import EditorView
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock, call_soon
 from memtab.humanize import short_name
@@ -83,6 +83,93 @@ from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
 
 logger = logging.getLogger(__name__)
+
+
+class WhileReading:
+    """The "Reading…" page and the held keys of one tab (see the module docstring);
+    `overdue()` is called when the page says "Reading…" once the read is overdue."""
+
+    def __init__(self, view: EditorView, clock: GuiClock, overdue: Callable[[], None]) -> None:
+        self._view = view
+        self._overdue_said = overdue
+        self._keys = HeldKeys(
+            [view.text_edit, view.description_edit], lambda: [view.text_edit.viewport()], view
+        )
+        self._page = ReadingPage()
+        self._overdue = clock.timer(view, self._on_overdue, single_shot=True)
+
+    @property
+    def page(self) -> bool:
+        """Whether the page says "Reading…" (else, while reading, it still shows the file
+        before, and its state)."""
+        return self._page.page
+
+    def hold_keys(self) -> None:
+        """The text is on its way: hold what is typed from now on."""
+        self._keys.hold()
+
+    def say(self, title: str, tooltip: str) -> None:
+        """The text is still on its way: say "Reading…" under `title` at once if no
+        file's text is shown, else once the read is overdue."""
+        wait_ms = self._page.say(title, tooltip, has_file=self._view.has_file)
+        if wait_ms is None:
+            self._show_page()
+        else:
+            self._overdue.start(wait_ms)
+
+    def release_keys(self) -> None:
+        """The text is loaded: type what was held into it."""
+        self._keys.release()
+
+    def ended(self) -> None:
+        """A page is shown in place of "Reading…" (the text, or why there is none)."""
+        self._page.ended()
+        self._overdue.stop()
+
+    def drop(self) -> None:
+        """Another file opens, or the tab closes: no page to come, and the keys held for
+        this text are dropped."""
+        self._overdue.stop()
+        self._keys.drop()
+
+    def _show_page(self) -> None:
+        self._view.show_reading(self._page.title, self._page.tooltip)
+        self._page.shown()
+
+    def _on_overdue(self) -> None:
+        self._show_page()
+        self._overdue_said()
+
+
+class ImportClicks(QObject):
+    """Follows Ctrl+clicks on the `@`-imports of `text_edit` while `on`.
+
+    Signals:
+        link_clicked(str): the import clicked, as a preview link names it (`@path`).
+    """
+
+    link_clicked = Signal(str)
+
+    def __init__(self, text_edit: QPlainTextEdit) -> None:
+        super().__init__(text_edit)
+        self.on = False
+        self._text_edit = text_edit
+        text_edit.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            self.on
+            and event.type() == QEvent.Type.MouseButtonRelease
+            and isinstance(event, QMouseEvent)
+            and event.button() == Qt.MouseButton.LeftButton
+            and event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        ):
+            cursor = self._text_edit.cursorForPosition(event.position().toPoint())
+            written = import_at(cursor.block().text(), cursor.positionInBlock())
+            if written is not None:
+                self.link_clicked.emit(f"{IMPORT_HREF}{written}")
+                return True
+        return False
 
 
 class FileTab(QWidget):
