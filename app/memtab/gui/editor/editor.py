@@ -45,13 +45,11 @@ from memtab.components.editor.session import BarKind
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile
 from memtab.gui.context import WindowContext
-from memtab.gui.editor.autosave import AutoSave
 from memtab.gui.editor.bar_keys import BarKeys
 from memtab.gui.editor.current import CurrentTab
-from memtab.gui.editor.editor_actions import EditorActions
+from memtab.gui.editor.editor_actions import AutoSave, EditorActions
 from memtab.gui.editor.tab.file_tab import FileTab
-from memtab.gui.editor.text.empty_state import EmptyRoom, EmptyState
-from memtab.gui.editor.text.view import EditorView
+from memtab.gui.editor.text.view import EditorView, EmptyRoom, EmptyState
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QObject, QSize, Qt, Signal, Slot
+from PySide6.QtCore import QObject, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -43,8 +43,8 @@ from memtab.components.editor.panel.actions import (
 )
 from memtab.components.editor.panel.view import with_source
 from memtab.components.editor.session import BarKind
+from memtab.components.window.ui_state import UiState
 from memtab.gui.actions import ActionRegistry, Focus, Key
-from memtab.gui.editor.autosave import AutoSave
 from memtab.gui.editor.text.view import EditorView
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
 from memtab.gui.toolkit.external_editor import ExternalOpener
@@ -53,6 +53,82 @@ from memtab.gui.toolkit.text.line_numbers import go_to
 from memtab.gui.toolkit.text.source_edit import SourceEdit
 
 logger = logging.getLogger(__name__)
+
+
+AUTOSAVE_FLAG = "editor_autosave"
+AUTOSAVE_DELAY_MS = 1000
+
+
+class SavableTab(Protocol):
+    """What auto save asks of a tab (`file_tab.FileTab`)."""
+
+    @property
+    def may_autosave(self) -> bool: ...
+
+    def save(self, then: Callable[[bool], None] | None = None) -> None: ...
+
+
+class AutoSave(QObject):
+    """Saves the tabs of `editor` after a pause in typing and on focus loss, when on."""
+
+    def __init__(
+        self,
+        editor: QWidget,
+        tabs: Callable[[], Sequence[SavableTab]],
+        ui_state: UiState | None,
+        save_state: Callable[[], None],
+    ) -> None:
+        """Off, or as `ui_state` remembers it (`save_state()` writes it off the GUI
+        thread); `tabs()` gives the tabs to save."""
+        super().__init__(editor)
+        self._editor = editor
+        self._tabs = tabs
+        self._ui_state = ui_state
+        self._save_state = save_state
+        self.enabled = ui_state.flag(AUTOSAVE_FLAG) if ui_state is not None else False
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(AUTOSAVE_DELAY_MS)
+        self.timer.timeout.connect(self._on_timer_timeout)
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._on_application_focus_changed)
+
+    def set_enabled(self, enabled: bool) -> None:
+        """Turn auto save on or off (remembered); turning it on saves what waits."""
+        self.enabled = enabled
+        if self._ui_state is not None:
+            self._ui_state.set_flag(AUTOSAVE_FLAG, enabled)
+            self._save_state()
+        if enabled:
+            self.save_now()
+        else:
+            self.timer.stop()
+
+    def edited(self) -> None:
+        """A tab's text changed: save once the typing pauses."""
+        if self.enabled:
+            self.timer.start()
+
+    def save_now(self) -> None:
+        """Save every tab with unsaved changes that auto save may save."""
+        self.timer.stop()
+        for tab in list(self._tabs()):
+            if tab.may_autosave:
+                tab.save()
+
+    @Slot()
+    def _on_timer_timeout(self) -> None:
+        if self.enabled:
+            self.save_now()
+
+    @Slot(QWidget, QWidget)
+    def _on_application_focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:
+        if not self.enabled or old is None:
+            return
+        inside = self._editor.isAncestorOf
+        if inside(old) and (new is None or not inside(new)):
+            self.save_now()
 
 
 class GoToLineDialog(QDialog):

@@ -30,9 +30,8 @@ from memtab.gui.context import WindowContext
 from memtab.gui.memory_tab.layout import TabLayout
 from memtab.gui.memory_tab.overlay import TreeOverlay
 from memtab.gui.memory_tab.workspace_picker import WorkspacePicker
-from memtab.gui.tree.fill import TreeFill
 from memtab.gui.tree.model import MemoryTreeModel
-from memtab.gui.tree.reconcile import SlicedReconcile
+from memtab.gui.tree.reconcile import SlicedReconcile, TreeFill
 from memtab.gui.tree.scan_scheduler import ContextLoader, ScanScheduler
 from memtab.gui.tree.view import MemoryTreeView
 from memtab.store.paths import VirtualPath

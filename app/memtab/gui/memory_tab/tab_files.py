@@ -25,6 +25,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
@@ -40,15 +41,16 @@ from memtab.components.memory_tab.open_file import (
     tabs_to_reopen,
     unsaved_marks,
 )
+from memtab.components.memory_tab.visited import VisitedFiles
 from memtab.components.tree.nodes import ref_key
 from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.gui.actions import ActionRegistry
 from memtab.gui.activity.edit_marks import EditMarks
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.tab.bar import MessageBar
 from memtab.gui.editor.tab.held_keys import TypedAhead
 from memtab.gui.files.dialogs import TabDialogs
-from memtab.gui.memory_tab.navigation import FileNavigation
 from memtab.gui.memory_tab.panes import Pane, PaneSwitch
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tree.editor_link import TreeEditorLink
@@ -57,6 +59,49 @@ from memtab.gui.tree.scan_scheduler import ScanScheduler
 from memtab.gui.tree.sources import SourcesFollower
 
 logger = logging.getLogger(__name__)
+
+
+class FileNavigation(QObject):
+    """The Back and Forward actions over the editor's `VisitedFiles`; `opens(key)` shows a
+    file by its key (False: the tree does not show it)."""
+
+    def __init__(
+        self,
+        actions: ActionRegistry,
+        opens: Callable[[str], bool],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.history = VisitedFiles()
+        self._opens = opens
+        actions.add(
+            "editor.back",
+            "&Back",
+            self.back,
+            keys=["Alt+Left", "Back"],  # not StandardKey.Back: Backspace on some desktops
+            tip="The file shown before this one (as after following a link)",
+            enabled_when=lambda: self.history.can_go(-1),
+        )
+        actions.add(
+            "editor.forward",
+            "&Forward",
+            self.forward,
+            keys=["Alt+Right", "Forward"],
+            tip="The file shown after this one, before going back",
+            enabled_when=lambda: self.history.can_go(1),
+        )
+
+    def visited(self, key: str) -> None:
+        """The editor shows `key`'s file."""
+        self.history.visited(key)
+
+    def back(self) -> None:
+        """Show the file shown before this one."""
+        self.history.go(-1, self._opens)
+
+    def forward(self) -> None:
+        """Show the file shown after this one."""
+        self.history.go(1, self._opens)
 
 
 class FilesHost(Protocol):

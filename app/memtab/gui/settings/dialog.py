@@ -16,7 +16,7 @@ with one base URL and then pointed at another host is sent or saved there only a
 question that names the host.
 
 Other agents' memory (Claude Code, Codex, loki-mode) has its own box
-(`gui.settings.sources`): on/off and a path per agent, and where Memtab looked.
+(`SourcesSettingsBox`): on/off and a path per agent, and where Memtab looked.
 
 The form is three pages (Model, Memory writer, Other agents), each as tall as the screen
 leaves it and scrolling beyond, so the dialog fits a 1366×768 screen with Other agents
@@ -436,7 +436,7 @@ class SettingsDialog(QDialog):
         self._probes: JobClient | None = None  # made with the first test
         self._build()
         self._load()
-        # Opened at its size hint, each page as tall as the screen leaves it (`page.py`):
+        # Opened at its size hint, each page as tall as the screen leaves it (`ScrollingPage`):
         # a window's first show holds it to 2/3 of the screen, which cut Other agents.
         fit_to_screen(self, QSize(0, 0))
 

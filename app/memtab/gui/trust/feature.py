@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
@@ -13,8 +14,11 @@ from PySide6.QtCore import QObject, QSize, Qt, QTimer, Signal, SignalInstance, S
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QApplication,
+    QComboBox,
     QDialog,
+    QDialogButtonBox,
     QDockWidget,
+    QHBoxLayout,
     QInputDialog,
     QLabel,
     QListWidget,
@@ -37,11 +41,13 @@ from memtab.components.files.ops import OpResult
 from memtab.components.tree.nodes import file_key, ref_key
 from memtab.components.trust.changes import move_target
 from memtab.components.trust.combining import (
+    REVIEW_NOTE,
     CombineChoice,
     CombineProposal,
     combine_choices,
     file_name,
     newest,
+    side_labels,
 )
 from memtab.components.trust.room import (
     PANEL_OF,
@@ -57,10 +63,17 @@ from memtab.components.trust.room import (
 from memtab.file_protocol.file_ref import SourceError, parse_file_ref
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobClient, Lane
-from memtab.gui.toolkit.dialog_layout import fit_to_screen, small_dialog, stack_when_narrow
+from memtab.gui.toolkit.dialog_layout import (
+    fit_to_screen,
+    fit_to_title,
+    give_mnemonics,
+    small_dialog,
+    stack_when_narrow,
+)
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn, holds_keyboard
 from memtab.gui.toolkit.style import muted_text, set_style_sheet
-from memtab.gui.trust.combine_dialog import CombineDialog
+from memtab.gui.toolkit.text.three_way import ThreeWayView
+from memtab.gui.toolkit.widgets import WrappedLabel
 from memtab.gui.trust.panel import TrustPanel
 from memtab.humanize import relative_time
 from memtab.operations.trust import actions as operations
@@ -73,6 +86,76 @@ from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.leaks.records import Leak
 from memtab.trust.memories import where_in_words
 from memtab.trust.report import TrustReport
+
+
+class CombineDialog(QDialog):
+    """What Combine proposes; `combine_requested(object, str)`: the `CombineChoice` and the
+    text to keep."""
+
+    combine_requested = Signal(object, str)
+
+    def __init__(self, proposal: CombineProposal, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("combineReview")
+        self.setWindowTitle("Combine duplicates")
+        self.proposal = proposal
+        self.choices = proposal.choices()
+        self.summary = WrappedLabel("", self)
+        self.keep = QComboBox(self)
+        self.keep.setAccessibleName("Keep in")
+        self.keep.addItems([choice.label for choice in self.choices])
+        keep_label = QLabel("&Keep in:", self)
+        keep_label.setBuddy(self.keep)
+        self.view = ThreeWayView(self)
+        self.buttons = QDialogButtonBox(self)
+        self.combine_button = self.buttons.addButton(
+            "C&ombine", QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.combine_button.setToolTip("Keep the text below there; the other files go")
+        self.buttons.addButton("&Cancel", QDialogButtonBox.ButtonRole.RejectRole)
+        give_mnemonics(self.buttons)
+        self.buttons.accepted.connect(self._on_buttons_accepted)
+        self.buttons.rejected.connect(self.reject)
+        row = QHBoxLayout()
+        row.addWidget(keep_label)
+        row.addWidget(self.keep, 1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addLayout(row)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.buttons)
+        self.keep.currentIndexChanged.connect(self._on_keep_current_index_changed)
+        self._show(self.choices[0])
+        fit_to_screen(self, QSize(1000, 640), remember="combine")
+        fit_to_title(self)
+        self.keep.setFocus()
+
+    @property
+    def choice(self) -> CombineChoice:
+        """Where the group goes, as chosen."""
+        return self.choices[max(self.keep.currentIndex(), 0)]
+
+    def text(self) -> str:
+        """The text to keep, as the user left it."""
+        return self.view.merged_text()
+
+    def _show(self, choice: CombineChoice) -> None:
+        texts = self.proposal.review(choice)
+        self.view.set_texts(replace(texts, labels=side_labels(self.proposal, choice)))
+        self.view.merged_title.setText("Text to keep (edit it if needed)")
+        self.view.note.setText(REVIEW_NOTE)
+        self.summary.setText(self.proposal.summary(choice))
+
+    @Slot(int)
+    def _on_keep_current_index_changed(self, index: int) -> None:
+        if 0 <= index < len(self.choices):
+            self._show(self.choices[index])
+
+    @Slot()
+    def _on_buttons_accepted(self) -> None:
+        self.combine_requested.emit(self.choice, self.text())
+        self.accept()
+
 
 TARGET_ROLE = Qt.ItemDataRole.UserRole + 1
 
