@@ -64,7 +64,6 @@ from memtab.components.consolidation.run_states import (
     Tone,
 )
 from memtab.consolidation.records import ConsolidationPlan
-from memtab.gui.consolidation.review_opener import ReviewOpener
 from memtab.gui.tasks.jobs import JobService
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet
@@ -81,6 +80,109 @@ if TYPE_CHECKING:  # lazy: the review dialog loads with the first plan (review_o
     from memtab.gui.consolidation.review_dialog import ReviewDialog
 
 logger = logging.getLogger(__name__)
+
+
+# Between two steps the window gets a frame's time of its own (paints, input, timers).
+STEP_PAUSE_MS = 16
+
+
+class ReviewOpener(QObject):
+    """Opens the review of a plan in steps (see the module docstring), one at a time.
+
+    Signals:
+        apply_requested(object, object): the open review's Apply (the plan, the accepted
+            op numbers).
+        discarded(): the open review was closed without applying.
+    """
+
+    apply_requested = Signal(object, object)
+    discarded = Signal()
+
+    def __init__(self, jobs: JobService, parent: QWidget) -> None:
+        """Dialogs are made as children of `parent` (the footer), their jobs on `jobs`."""
+        super().__init__(parent)
+        self._jobs = jobs
+        self._parent = parent
+        self._spare: ReviewDialog | None = None  # built ahead, hidden, without a plan
+        self._pending: tuple[ConsolidationPlan, str] | None = None  # a plan to show
+        self._filled: ReviewDialog | None = None  # showing the plan, not open yet
+        self._open: ReviewDialog | None = None
+        self._step = QTimer(self)
+        self._step.setSingleShot(True)
+        self._step.setInterval(STEP_PAUSE_MS)
+        self._step.timeout.connect(self._on_step_timeout)
+
+    @property
+    def dialog(self) -> ReviewDialog | None:
+        """The review open now (None while it is still being opened)."""
+        return self._open
+
+    def prepare(self) -> None:
+        """Build a review ahead, hidden, in short steps: a plan is being made."""
+        self._schedule()
+
+    def open(self, plan: ConsolidationPlan, workspace_name: str) -> None:
+        """Show `plan` for review, in short steps; a review still open is closed first
+        (as a discard), and a plan not shown yet gives way to this one."""
+        if self._open is not None:
+            self._open.reject()
+        if self._filled is not None:
+            self._filled.deleteLater()  # never shown: nothing to say about it
+            self._filled = None
+        self._pending = (plan, workspace_name)
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if not self._step.isActive():
+            self._step.start()
+
+    @Slot()
+    def _on_step_timeout(self) -> None:
+        """Take the next step, and ask for the one after it."""
+        if self._advance():
+            self._schedule()
+
+    def _advance(self) -> bool:
+        """One step; returns whether another is due."""
+        if self._filled is not None:
+            self._show(self._filled)
+            return False
+        if self._spare is None:
+            # lazy: the dialog and what only it uses (the review's view and setting, the
+            # consolidation's operations) are not imported by a window that never reviews
+            from memtab.gui.consolidation.review_dialog import ReviewDialog
+
+            self._spare = ReviewDialog(self._jobs, parent=self._parent)
+            return self._pending is not None
+        if self._pending is None:
+            return False  # prepared: the plan's arrival asks for the rest
+        (plan, workspace_name), self._pending = self._pending, None
+        self._filled, self._spare = self._spare, None
+        self._filled.show_plan(plan, workspace_name)
+        self._filled.lay_out()
+        return True
+
+    def _show(self, dialog: ReviewDialog) -> None:
+        self._filled = None
+        dialog.apply_requested.connect(self._on_dialog_apply_requested)
+        dialog.discarded.connect(self._on_dialog_discarded)
+        dialog.finished.connect(self._on_dialog_finished)
+        self._open = dialog
+        dialog.open()
+
+    @Slot(object, object)
+    def _on_dialog_apply_requested(self, plan: object, accepted: object) -> None:
+        self.apply_requested.emit(plan, accepted)
+
+    @Slot()
+    def _on_dialog_discarded(self) -> None:
+        self.discarded.emit()
+
+    @Slot(int)
+    def _on_dialog_finished(self, _result: int) -> None:
+        dialog, self._open = self._open, None  # the one open review is the one closing
+        if dialog is not None:
+            dialog.deleteLater()
 
 
 class CoverageLines(QWidget):

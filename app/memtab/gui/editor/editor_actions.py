@@ -49,7 +49,7 @@ from memtab.gui.editor.text.view import EditorView
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
 from memtab.gui.toolkit.external_editor import ExternalOpener
 from memtab.gui.toolkit.style import mute
-from memtab.gui.toolkit.text.line_numbers import go_to
+from memtab.gui.toolkit.text.line_margin import go_to
 from memtab.gui.toolkit.text.source_edit import SourceEdit
 
 logger = logging.getLogger(__name__)

@@ -76,7 +76,7 @@ from memtab.gui.toolkit.dialog_layout import (
 )
 from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet
-from memtab.gui.toolkit.text.diff_pane import DiffPane
+from memtab.gui.toolkit.text.diff_view import DiffPane
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
 from memtab.store.history.records import RunEntry
 from memtab.store.home import Home

@@ -41,8 +41,7 @@ from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.external_editor import ExternalOpener
 from memtab.gui.toolkit.style import Accent
-from memtab.gui.toolkit.text.line_margin import MarginEditor
-from memtab.gui.toolkit.text.line_numbers import go_to
+from memtab.gui.toolkit.text.line_margin import MarginEditor, go_to
 from memtab.loads.kept import KeptHeads
 from memtab.loads.recall.records import Recall
 from memtab.operations.loads import ContextLoader, agent_loads, agent_recall, model_recall

@@ -58,9 +58,8 @@ from memtab.gui.first_paint.main_window import (
 )
 from memtab.gui.history.hub import HistoryHub
 from memtab.gui.loads.feature import LoadsFeature
-from memtab.gui.memory_tab.controller import MemoryTabController, TabHost
+from memtab.gui.memory_tab.controller import MemoryTabController, TabFiles, TabHost
 from memtab.gui.memory_tab.panes import Pane
-from memtab.gui.memory_tab.tab_files import TabFiles
 from memtab.gui.search.box import SearchBox
 from memtab.gui.sync.feature import SyncFeature
 from memtab.gui.toolkit.paint import use_native_panels

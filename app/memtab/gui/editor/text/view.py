@@ -4,7 +4,7 @@
 the state ("● Unsaved"), the Source / Split / Preview buttons, Save, a "more" menu (the
 panel's actions: find, open in an external editor, copy the real path), the description
 field, a slot for the message bar, the Markdown source (highlighted, its lines numbered on
-the left: `gui.toolkit.text.line_numbers`), the rendered preview and the find bar
+the left: `gui.toolkit.text.line_margin`), the rendered preview and the find bar
 (`gui.toolkit.text.find_bar`). It also does what any text editor must do with its buffer: load
 text with a fresh undo history, replace it with one undoable edit that keeps the cursor
 and scroll position, end it with a line break before a save, keep the description field
@@ -79,7 +79,7 @@ from memtab.gui.toolkit.style import (
     set_style_sheet,
 )
 from memtab.gui.toolkit.text.find_bar import FindBar
-from memtab.gui.toolkit.text.line_numbers import LineNumbers
+from memtab.gui.toolkit.text.line_margin import LineNumbers
 from memtab.gui.toolkit.text.source_edit import SourceEdit
 from memtab.gui.toolkit.text.text_fields import give_redo_keys
 from memtab.gui.toolkit.widgets import ElidedLabel
