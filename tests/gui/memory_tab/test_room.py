@@ -16,7 +16,7 @@ from memtab.components.blame.gutter import GutterEntry
 from memtab.components.tree.nodes import file_key
 from memtab.gui.blame.feature import BlameCard
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.memory_tab.layout import DEFAULT_SPLITTER_SIZES
+from memtab.gui.first_paint.memory_tab import DEFAULT_SPLITTER_SIZES
 from memtab.gui.memory_tab.overlay import MOST_OF_THE_TREE
 from memtab.gui.memory_tab.panes import NARROW_WIDTH, Pane
 from memtab.gui.toolkit import dialog_layout

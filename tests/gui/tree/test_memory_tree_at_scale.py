@@ -322,7 +322,7 @@ print(json.dumps(seen))
 def test_the_search_field_stand_in_says_what_the_field_says(
     make_window: WindowFactory, home: Home
 ) -> None:
-    from memtab.gui.memory_tab.layout import SEARCH_PLACEHOLDER
+    from memtab.gui.first_paint.memory_tab import SEARCH_PLACEHOLDER
 
     window = make_window(home)
     assert window.memory_tab.controller.search_box.edit.placeholderText() == SEARCH_PLACEHOLDER

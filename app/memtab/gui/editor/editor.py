@@ -45,10 +45,9 @@ from memtab.components.editor.session import BarKind
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile
 from memtab.gui.context import WindowContext
-from memtab.gui.editor.bar_keys import BarKeys
-from memtab.gui.editor.current import CurrentTab
 from memtab.gui.editor.editor_actions import AutoSave, EditorActions
-from memtab.gui.editor.tab.file_tab import FileTab
+from memtab.gui.editor.tab.bar import BarKeys
+from memtab.gui.editor.tab.file_tab import CurrentTab, FileTab
 from memtab.gui.editor.text.view import EditorView, EmptyRoom, EmptyState
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
@@ -62,7 +61,8 @@ logger = logging.getLogger(__name__)
 
 
 class EditorTabBar(QTabBar):
-    """Tabs of the open files (see the module docstring).
+    """Tabs of the open files, the preview's title in italics: a double click keeps a tab, a
+    middle click closes it; titles elide in the middle and the bar scrolls, never widening.
 
     Signals:
         keep_requested(int): the tab at this index was double-clicked.

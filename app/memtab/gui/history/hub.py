@@ -113,7 +113,8 @@ class NoticeBar(Protocol):
 
 
 class BurstNotices(QObject):
-    """Shows bursts as news in the bar (see the module docstring).
+    """Shows the newest burst not seen yet as news in the bar, once: Review…, and for a mass
+    change Restore all (one undoable step); which were shown is kept in the UI state.
 
     Signals:
         review_requested(str): Review… was clicked: the burst's id.

@@ -58,7 +58,8 @@ class TreeFill:
         return fill_rows(scan, container_key)
 
     def refill(self) -> None:
-        """Fill the open containers a reconciled tree left unfilled (see the module docstring)."""
+        """Fill the open containers a reconciled tree left unfilled (a big home's tree has the
+        file rows of its open containers only)."""
         if self._shown_scan() is None or self._searching():
             return
         for key in list(self._open):

@@ -94,7 +94,8 @@ class _Colors:
 
 
 class MemoryItemDelegate(QStyledItemDelegate):
-    """Paints the tree's rows (see the module docstring); read-only, no editors."""
+    """Paints the tree's rows — sections, folders, sources, files with their badges, marks
+    and description, messages, search matches — in the palette's colours; no editors."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         """A delegate for `MemoryTreeView`."""
