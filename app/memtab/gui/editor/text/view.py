@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import (
     QAction,
     QColor,
@@ -44,12 +44,13 @@ from PySide6.QtWidgets import (
     QSplitter,
     QStackedWidget,
     QStyle,
+    QTextBrowser,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from memtab.components.editor.frontmatter import read_description
+from memtab.components.editor.frontmatter import body_without_frontmatter, read_description
 from memtab.components.editor.panel.view import (
     DESCRIPTION_HINT,
     MIRROR_DELAY_MS,
@@ -67,8 +68,8 @@ from memtab.components.editor.text_buffer import (
     utf16_offset,
     with_final_newline,
 )
+from memtab.components.loads.imports import with_import_links
 from memtab.components.text.markdown_spans import Style, line_spans
-from memtab.gui.editor.text.preview import MarkdownPreview
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import (
     Accent,
@@ -85,6 +86,56 @@ from memtab.gui.toolkit.text.text_fields import give_redo_keys
 from memtab.gui.toolkit.widgets import ElidedLabel
 
 logger = logging.getLogger(__name__)
+
+
+class MarkdownPreview(QTextBrowser):
+    """A read-only view of a Markdown buffer, rendered; accessible name "Markdown preview".
+
+    Signals:
+        link_clicked(str): the target of a link clicked, as written.
+    """
+
+    link_clicked = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        """An empty preview."""
+        super().__init__(parent)
+        self.setAccessibleName("Markdown preview")
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.anchorClicked.connect(self._on_anchor_clicked)
+        self.document().setDocumentMargin(14)
+        self._source = ""
+        self._imports = False
+
+    @property
+    def source_text(self) -> str:
+        """The Markdown (with frontmatter) last rendered."""
+        return self._source
+
+    def set_markdown_source(self, text: str) -> None:
+        """Render `text`, leaving out its frontmatter; keeps the scroll position."""
+        if text == self._source and not self.document().isEmpty():
+            return
+        self._source = text
+        bar = self.verticalScrollBar()
+        position = bar.value()
+        body = body_without_frontmatter(text)
+        if self._imports:
+            body = with_import_links(body)
+        self.document().setMarkdown(body, QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
+        bar.setValue(min(position, bar.maximum()))
+
+    def set_imports(self, on: bool) -> None:
+        """Render `@`-imports as links (Claude Code's instruction files), or not."""
+        if on != self._imports:
+            self._imports = on
+            source, self._source = self._source, ""
+            self.set_markdown_source(source)
+
+    @Slot(QUrl)
+    def _on_anchor_clicked(self, url: QUrl) -> None:
+        self.link_clicked.emit(url.toString())
 
 
 class EmptyState(QWidget):
