@@ -17,7 +17,7 @@ import pytest
 from PySide6.QtGui import QPalette, QTextDocument
 from pytestqt.qtbot import QtBot
 
-from memtab.gui.editor.text.highlighter import MarkdownHighlighter
+from memtab.gui.editor.text.view import MarkdownHighlighter
 from memtab.markdown import classify, text_lines
 
 pytestmark = pytest.mark.bench

@@ -9,7 +9,7 @@ A window starts watching its home as soon as its first scan is shown, not
 `WATCH_START_DELAY_MS` later, and records outside changes 50 ms after the disk goes quiet,
 not `RECORD_QUIET_MS` (below).
 
-The offscreen screen is 800×600, a laptop's width by `gui.first_paint.geometry`'s measure: its
+The offscreen screen is 800×600, a laptop's width by `gui.first_paint.main_window`'s measure: its
 first windows would open maximized, and the tests size their windows themselves. They
 open unmaximized (`test_layout` checks the maximizing on its own).
 
@@ -33,7 +33,7 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from gui.memory_tree_support import NO_BACKGROUND_RUNS
-from memtab.gui.first_paint import geometry, main_window
+from memtab.gui.first_paint import main_window
 from memtab.gui.history import hub
 from memtab.gui.tasks.jobs import JobService
 
@@ -91,7 +91,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 @pytest.fixture(autouse=True)
 def _first_windows_unmaximized(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(geometry, "LAPTOP_WIDTH", 0)
+    monkeypatch.setattr(main_window, "LAPTOP_WIDTH", 0)
 
 
 @pytest.fixture(autouse=True)

@@ -28,22 +28,20 @@ from memtab.components.settings.agents_view import install_question
 from memtab.components.trust.combining import CombineMember, CombineProposal
 from memtab.consolidation.records import ConsolidationPlan, PlannedFile, PlannedOp
 from memtab.gui.consolidation.review_dialog import ReviewDialog
-from memtab.gui.editor.go_to_line import GoToLineDialog
-from memtab.gui.editor.unsaved import ask_unsaved
-from memtab.gui.files.codex_note import CodexNoteDialog
-from memtab.gui.files.copy import CopyToDialog
-from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, confirmation_box
+from memtab.gui.editor.editor import ask_unsaved
+from memtab.gui.editor.editor_actions import GoToLineDialog
+from memtab.gui.files.dialogs import CopyToDialog, MoveDialog, NewItemDialog, confirmation_box
+from memtab.gui.files.file_actions import CodexNoteDialog
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.history.revert import RevertResultDialog
+from memtab.gui.history.runs_dialog import RevertResultDialog
 from memtab.gui.loads.dialog import LoadsDialog
 from memtab.gui.loads.recall_dialog import RecallDialog
 from memtab.gui.settings.agent_server import confirm_install
-from memtab.gui.settings.keys import confirm_key_host
+from memtab.gui.settings.dialog import confirm_key_host
 from memtab.gui.toolkit.crash_dialog import CrashDialog
 from memtab.gui.toolkit.text.diff_view import DiffDialog
 from memtab.gui.toolkit.text.three_way import ThreeWayView
-from memtab.gui.trust.combine_dialog import CombineDialog
-from memtab.gui.trust.side_by_side import SideBySideDialog
+from memtab.gui.trust.feature import CombineDialog, SideBySideDialog
 from memtab.gui.window import keys
 from memtab.gui.window.palette import PaletteDialog
 from memtab.gui.writer.inbox_body import EditProposalDialog

@@ -7,7 +7,7 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
-from memtab.gui.check.line_marks import CheckLineMarks
+from memtab.gui.check.feature import CheckLineMarks
 
 
 def marked(qtbot: QtBot, text: str, notes: dict[int, list[str]]) -> CheckLineMarks:

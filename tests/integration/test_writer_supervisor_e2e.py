@@ -15,7 +15,7 @@ from pytestqt.qtbot import QtBot
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.context import ChangeFeed
 from memtab.gui.tasks.jobs import JobService
-from memtab.gui.writer.supervisor import WriterSupervisor
+from memtab.gui.writer.feedback import WriterSupervisor
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace
 from memtab.writer.inbox.suggestions import SuggestionQueue

@@ -1,5 +1,5 @@
-"""Every module stays readable in one sitting: no file over 600 lines (issue 20), the app's
-and the tests' alike.
+"""Every module stays readable in one sitting: no file over 900 lines (issue 20; 600 until
+issue 84 folded small modules into their callers), the app's and the tests' alike.
 
 A file that grows past it is split by responsibility (what it does), not by count.
 """
@@ -12,7 +12,7 @@ import pytest
 
 import memtab
 
-MAX_LINES = 600
+MAX_LINES = 900
 TESTS = Path(__file__).resolve().parents[1]
 
 
@@ -26,7 +26,7 @@ def _sizes(root: Path) -> dict[str, int]:
 
 
 @pytest.mark.parametrize("root", [Path(memtab.__file__).parent, TESTS], ids=["app", "tests"])
-def test_no_module_is_over_600_lines(root: Path) -> None:
+def test_no_module_is_over_900_lines(root: Path) -> None:
     sizes = _sizes(root)
     assert len(sizes) > 200  # the package itself, not an installed stub
     assert {name: lines for name, lines in sizes.items() if lines > MAX_LINES} == {}

@@ -18,9 +18,7 @@ from gui.memory_tree_support import WindowFactory, action, wait_for
 from memtab.components.blame.gutter import GutterEntry
 from memtab.demo import MAIN_ID
 from memtab.fs.clock import now_ms
-from memtab.gui.blame.card import BlameCard
-from memtab.gui.blame.feature import SHOWN_FLAG, BlameFeature
-from memtab.gui.blame.gutter import BlameGutter, card_html
+from memtab.gui.blame.feature import SHOWN_FLAG, BlameCard, BlameFeature, BlameGutter, card_html
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.window import keys
 from memtab.humanize import absolute_time

@@ -19,8 +19,7 @@ from memtab.components.check.marks import row_marks, shown_in
 from memtab.demo import MAIN_ID
 from memtab.demo_projects import acme_api, webapp
 from memtab.gui.check import feature
-from memtab.gui.check.feature import CheckFeature
-from memtab.gui.check.panel import CheckPanel
+from memtab.gui.check.feature import CheckFeature, CheckPanel
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.tree.model import MARKS_ROLE
 from memtab.gui.window import keys

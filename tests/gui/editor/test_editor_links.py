@@ -12,7 +12,7 @@ from gui.editor_support import open_loaded, settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory
 from memtab.components.editor.panel.view import ViewMode
 from memtab.components.editor.session import BarKind
-from memtab.gui.editor.text.preview import MarkdownPreview
+from memtab.gui.editor.text.view import MarkdownPreview
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 

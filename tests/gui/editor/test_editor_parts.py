@@ -8,7 +8,7 @@ from pytestqt.qtbot import QtBot
 
 from memtab.components.text.diff_rows import COLOR_LINES_PER_PASS
 from memtab.components.text_diff import compute_diff
-from memtab.gui.editor.text.highlighter import MarkdownHighlighter
+from memtab.gui.editor.text.view import MarkdownHighlighter
 from memtab.gui.toolkit.text.diff_view import DiffView
 
 # --- diff view ---------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QPalette, QTextDocument
 from pytestqt.qtbot import QtBot
 
-from memtab.gui.editor.text.highlighter import MarkdownHighlighter
+from memtab.gui.editor.text.view import MarkdownHighlighter
 from memtab.markdown import LineKind, classify, text_lines
 from support.markdown_texts import TEXTS
 

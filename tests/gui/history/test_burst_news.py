@@ -17,7 +17,7 @@ from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_for
 from memtab.components.history.burst_news import REVIEW
 from memtab.components.window.ui_state import UiState
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.history.trash_rows import BURST_ROLE
+from memtab.gui.history.trash_dialog import BURST_ROLE
 from memtab.gui.window import keys
 from memtab.sources.claude.settings import CONSOLIDATE_LOCK
 from memtab.sources.config import SourceContext

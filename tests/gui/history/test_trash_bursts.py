@@ -11,8 +11,7 @@ from pathlib import Path
 from pytestqt.qtbot import QtBot
 
 from gui.memory_tree_support import WAIT_MS, wait_for
-from memtab.gui.history.trash_dialog import TrashDialog
-from memtab.gui.history.trash_rows import BURST_ROLE
+from memtab.gui.history.trash_dialog import BURST_ROLE, TrashDialog
 from memtab.gui.tasks.jobs import JobService
 from memtab.store.catch_up.external import record_external
 from memtab.store.home import Home

@@ -11,8 +11,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory, wait_for
 from memtab.components.tree.nodes import SectionId, section_key
-from memtab.gui.history.trash_dialog import TrashDialog
-from memtab.gui.history.trash_rows import ROW_ROLE
+from memtab.gui.history.trash_dialog import ROW_ROLE, TrashDialog
 from memtab.gui.tasks.jobs import JobService
 from memtab.store.home import Home
 from memtab.store.paths import Scope

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from gui.keyboard.driver import Keys, Text, Until, Walk, WalkSpec, WalkSteps, focus_in, focus_name
 from memtab.fs.atomic import atomic_write_text
-from memtab.gui.editor.bar_keys import CONFLICT_KEYS
+from memtab.gui.editor.tab.bar import CONFLICT_KEYS
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from support.memory_home import MAIN, make_home, memory

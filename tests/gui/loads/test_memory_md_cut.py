@@ -20,8 +20,8 @@ from memtab.components.tree.nodes import ref_key
 from memtab.components.window.mnemonics import mnemonic, without_mnemonic
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.loads.cut_line import CutLine
-from memtab.gui.toolkit.text.line_numbers import go_to
+from memtab.gui.loads.feature import CutLine
+from memtab.gui.toolkit.text.line_margin import go_to
 from memtab.gui.window import keys
 from memtab.sources.claude.source import encode_project_path
 from memtab.store.files import content_sha256 as sha256

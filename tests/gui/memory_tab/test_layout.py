@@ -19,13 +19,16 @@ from memtab.components.files.questions import NewKind
 from memtab.components.window.ui_state import UiState
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.gui.consolidation.review_dialog import ReviewDialog
-from memtab.gui.editor.unsaved import ask_unsaved
+from memtab.gui.editor.editor import ask_unsaved
 from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, confirmation_box
-from memtab.gui.first_paint import geometry
-from memtab.gui.first_paint.geometry import fitted_geometry, opens_maximized, place_window
-from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.history.revert import RevertResultDialog
-from memtab.gui.history.runs_dialog import RunsDialog
+from memtab.gui.first_paint import main_window
+from memtab.gui.first_paint.main_window import (
+    MainWindow,
+    fitted_geometry,
+    opens_maximized,
+    place_window,
+)
+from memtab.gui.history.runs_dialog import RevertResultDialog, RunsDialog
 from memtab.gui.history.trash_dialog import TrashDialog
 from memtab.gui.tasks.jobs import JobService
 from memtab.gui.toolkit.dialog_layout import title_width
@@ -174,7 +177,7 @@ def test_fitted_geometry(screen: QRect, expected: QRect) -> None:
 def test_the_first_window_opens_maximized_on_a_laptop(
     qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(geometry, "LAPTOP_WIDTH", 1366)
+    monkeypatch.setattr(main_window, "LAPTOP_WIDTH", 1366)
     assert opens_maximized(QRect(0, 27, 1366, 741)) and opens_maximized(QRect(0, 0, 1280, 800))
     assert not opens_maximized(QRect(0, 0, 1920, 1080))
     window = QWidget()

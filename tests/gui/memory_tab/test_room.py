@@ -14,9 +14,9 @@ from gui.every_dialog import dialog_classes, open_every_dialog
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_watching
 from memtab.components.blame.gutter import GutterEntry
 from memtab.components.tree.nodes import file_key
-from memtab.gui.blame.card import BlameCard
+from memtab.gui.blame.feature import BlameCard
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.memory_tab.layout import DEFAULT_SPLITTER_SIZES
+from memtab.gui.first_paint.memory_tab import DEFAULT_SPLITTER_SIZES
 from memtab.gui.memory_tab.overlay import MOST_OF_THE_TREE
 from memtab.gui.memory_tab.panes import NARROW_WIDTH, Pane
 from memtab.gui.toolkit import dialog_layout

@@ -24,8 +24,7 @@ from memtab.components.settings.agents_view import InstallQuestion
 from memtab.demo import create_demo_home
 from memtab.gui.settings import agent_server
 from memtab.gui.settings.agent_server import AgentServerBox
-from memtab.gui.settings.dialog import SettingsDialog
-from memtab.gui.settings.page import ScrollingPage
+from memtab.gui.settings.dialog import ScrollingPage, SettingsDialog
 from memtab.gui.tasks.jobs import JobService
 from memtab.gui.toolkit import dialog_layout
 from memtab.gui.toolkit.screen_room import room_on

@@ -12,7 +12,7 @@ from memtab.components.editor.session import Situation
 from memtab.components.merge.choices import KEEP_BOTH, KEEP_MINE, KEEP_THEIRS
 from memtab.components.tree.nodes import file_key
 from memtab.gui.editor.tab.file_tab import FileTab
-from memtab.gui.sync.editor_bar import PREFIX
+from memtab.gui.sync.feature import PREFIX
 from memtab.gui.window import keys
 from memtab.store.paths import parse_file_path
 from support.sync_machines import Machine

@@ -15,7 +15,7 @@ from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory, wait_for, wait_watching
 from memtab.gui.context import StatusNotices
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.sync.quitting import UnsentAtQuit, UnsentChoice, ask_unsent
+from memtab.gui.sync.feature import UnsentAtQuit, UnsentChoice, ask_unsent
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.jobs import JobService
 from memtab.gui.window import keys

@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.sync.look import SyncLook
 from memtab.components.sync.status_line import sync_line
+from memtab.gui.sync.feature import SyncStatusWidget
 from memtab.gui.sync.service import (
     DEBOUNCE_MS,
     FIRST_SYNC_MS,
@@ -21,7 +22,6 @@ from memtab.gui.sync.service import (
     LOOK_MS,
     WindowSync,
 )
-from memtab.gui.sync.status import SyncStatusWidget
 from memtab.gui.tasks.jobs import JobService
 from memtab.store.home import Home
 from support.gui_clock import FakeGuiClock

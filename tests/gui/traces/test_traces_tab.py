@@ -21,10 +21,9 @@ from memtab.demo_projects import acme_api
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.context import ChangeFeed
 from memtab.gui.tasks.jobs import JobService
-from memtab.gui.traces.feature import TracesTab
+from memtab.gui.traces.detail import AttemptPage
+from memtab.gui.traces.feature import EMPTY_TEXT, TracesTab
 from memtab.gui.traces.models import FAILED_ROLE, TraceListModel
-from memtab.gui.traces.pages import AttemptPage
-from memtab.gui.traces.tab import EMPTY_TEXT
 from memtab.operations import traces as trace_ops
 from memtab.store.home import Home
 from memtab.traces.describe import format_json

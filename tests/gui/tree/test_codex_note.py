@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_idle
-from memtab.gui.files.codex_note import ACTION_ID
+from memtab.gui.files.file_actions import ACTION_ID
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.sources.layouts import CODEX_NOTES_DIR
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine

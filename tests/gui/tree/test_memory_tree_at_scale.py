@@ -289,7 +289,7 @@ from memtab.store.home import Home
 
 LATER = ["memtab.gui.editor.editor", "memtab.gui.consolidation.footer",
          "memtab.gui.search.box", "memtab.gui.files.dialogs",
-         "memtab.gui.toolkit.text.diff_view", "memtab.gui.editor.text.highlighter",
+         "memtab.gui.toolkit.text.diff_view", "memtab.gui.editor.text.view",
          "memtab.gui.settings.dialog", "memtab.gui.window.menus",
          "memtab.gui.writer.inbox_panel", "memtab.gui.activity.edit_marks",
          "yaml", "watchdog"]
@@ -322,7 +322,7 @@ print(json.dumps(seen))
 def test_the_search_field_stand_in_says_what_the_field_says(
     make_window: WindowFactory, home: Home
 ) -> None:
-    from memtab.gui.memory_tab.layout import SEARCH_PLACEHOLDER
+    from memtab.gui.first_paint.memory_tab import SEARCH_PLACEHOLDER
 
     window = make_window(home)
     assert window.memory_tab.controller.search_box.edit.placeholderText() == SEARCH_PLACEHOLDER

@@ -1,5 +1,5 @@
 """The scope tree's view: what it is made of, and what waits for its paint (its rows are
-painted by `gui/tree/rows.py`)."""
+painted by `MemoryItemDelegate`)."""
 
 from __future__ import annotations
 

@@ -16,8 +16,7 @@ from gui.memory_tree_support import WindowFactory, action, wait_for
 from memtab.demo import MAIN_ID
 from memtab.demo_projects import acme_api
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.trust.combine_dialog import CombineDialog
-from memtab.gui.trust.feature import TrustFeature
+from memtab.gui.trust.feature import CombineDialog, TrustFeature
 from memtab.gui.trust.panel import FOUND_ROLE
 from memtab.gui.window import keys
 from memtab.store.home import Home

@@ -22,9 +22,8 @@ from memtab.demo import MAIN_ID
 from memtab.demo_projects import acme_api, webapp
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.trust.feature import TrustFeature
+from memtab.gui.trust.feature import TARGET_ROLE, TrustFeature
 from memtab.gui.trust.panel import FOUND_ROLE
-from memtab.gui.trust.room import TARGET_ROLE
 from memtab.gui.window import keys
 from memtab.store.home import Home
 from memtab.trust.duplicates.records import DuplicateGroup

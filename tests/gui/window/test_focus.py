@@ -29,7 +29,7 @@ from memtab.components.editor.leaving import DiscardChoice
 from memtab.components.tree.tree import file_key
 from memtab.components.window.mnemonics import with_mnemonic
 from memtab.gui.editor.tab import held_keys
-from memtab.gui.files.codex_note import CodexNoteDialog
+from memtab.gui.files.file_actions import CodexNoteDialog
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.toolkit.dialog_layout import give_mnemonics
 from memtab.gui.toolkit.text.source_edit import SourceEdit

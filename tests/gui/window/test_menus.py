@@ -24,11 +24,10 @@ from memtab.components.window.menus import MENU_AT_MOST
 from memtab.components.window.mnemonics import mnemonic
 from memtab.gui.actions import ActionRegistry, Focus, plain_title
 from memtab.gui.tasks.jobs import JobClient, JobService
-from memtab.gui.window import home_dialogs
 from memtab.gui.window import keys as window_keys
-from memtab.gui.window.home_dialogs import AddWorkspaceDialog
+from memtab.gui.window import window_actions
 from memtab.gui.window.menus import ShortcutRow, shortcut_rows
-from memtab.gui.window.shortcuts_dialog import FIELD_KEYS, ShortcutsDialog
+from memtab.gui.window.window_actions import FIELD_KEYS, AddWorkspaceDialog, ShortcutsDialog
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.sidecars.registry import load_registry
@@ -435,7 +434,7 @@ def test_a_folder_that_does_not_exist_is_said_and_added_only_when_confirmed(
     qtbot: QtBot, home: Home, tmp_path: Path, runner: JobClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 19: Add workspace registered a project folder that does not exist."""
-    monkeypatch.setattr(home_dialogs, "CHECK_DELAY_MS", 20)  # the pause after typing: idle
+    monkeypatch.setattr(window_actions, "CHECK_DELAY_MS", 20)  # the pause after typing: idle
     dialog = AddWorkspaceDialog(home, load_registry(home), runner)
     _show(qtbot, dialog)
     missing = tmp_path / "src" / "app"

@@ -25,7 +25,7 @@ from memtab.components.window.ui_state import UiState
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.tree.model import AGENT_EDITED_ROLE, KEY_ROLE
 from memtab.gui.window import keys
-from memtab.gui.writer.status import NEWS_LINK, WriterStatusWidget
+from memtab.gui.writer.feedback import NEWS_LINK, WriterStatusWidget
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.writer.job.result import WriterRunResult

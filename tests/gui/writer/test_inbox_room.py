@@ -14,7 +14,7 @@ from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_watching
 from memtab.components.window.ui_state import UiState
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.memory_tab.inbox_room import INBOX_SPLITTER
+from memtab.gui.memory_tab.controller import INBOX_SPLITTER
 from memtab.store.home import Home
 from memtab.store.proposals.queue import ProposalQueue, ToolCall
 from memtab.store.sidecars.registry import load_registry

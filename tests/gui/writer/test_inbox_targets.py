@@ -12,8 +12,8 @@ from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory, choose_target
+from memtab.gui.writer.inbox_body import NOTHING_SELECTED
 from memtab.gui.writer.inbox_panel import InboxPanel
-from memtab.gui.writer.target_box import NOTHING_SELECTED
 from memtab.store.home import Home
 from memtab.store.proposals.queue import ProposalQueue, ToolCall
 from memtab.store.scopes.memory import MemoryStore

@@ -9,8 +9,7 @@ from pytestqt.qtbot import QtBot
 
 from memtab.components.writer.status_line import WriterActivity, WriterStatus
 from memtab.gui.tasks.jobs import JobService
-from memtab.gui.writer.status import TRACE_LINK, WriterStatusWidget
-from memtab.gui.writer.supervisor import WriterSupervisor
+from memtab.gui.writer.feedback import TRACE_LINK, WriterStatusWidget, WriterSupervisor
 from memtab.store.home import Home
 
 FAILED = WriterStatus(

@@ -18,7 +18,7 @@ from memtab.fs.atomic import atomic_write_json
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.context import ChangeFeed, SettingsFeed
 from memtab.gui.tasks.jobs import JobService
-from memtab.gui.writer.supervisor import WriterSupervisor
+from memtab.gui.writer.feedback import WriterSupervisor
 from memtab.llm.anthropic import AnthropicProvider
 from memtab.llm.http import HttpOptions
 from memtab.llm.types import ChatProvider

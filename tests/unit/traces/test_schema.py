@@ -26,7 +26,7 @@ from support.trace_dumps import fixture_dump
 EARLY_MODULES = (
     "memtab.gui.first_paint.app",
     "memtab.gui.traces.feature",
-    "memtab.gui.writer.supervisor",
+    "memtab.gui.writer.feedback",
     "memtab.writer.job.service",
     "memtab.cli.main",
     "memtab.cli.background.traces_commands",

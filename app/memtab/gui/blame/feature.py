@@ -19,23 +19,249 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QObject, QPoint, QTimer, SignalInstance, Slot
+from PySide6.QtCore import (
+    QEvent,
+    QObject,
+    QPoint,
+    QRect,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+    SignalInstance,
+    Slot,
+)
+from PySide6.QtGui import QColor, QGuiApplication, QHelpEvent, QMouseEvent, QPainter, QPaintEvent
+from PySide6.QtWidgets import (
+    QFrame,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
 
 from memtab.blame.records import Blame
 from memtab.components.blame.follow import NO_BLAME, BlameFollow, cannot_blame, trace_gone
-from memtab.components.blame.gutter import Link, align, blame_text
-from memtab.gui.blame.card import BlameCard
-from memtab.gui.blame.gutter import BlameGutter
+from memtab.components.blame.gutter import GutterEntry, Link, align, blame_text
+from memtab.components.rich_text import escape_html
 from memtab.gui.context import WindowContext
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn
-from memtab.gui.toolkit.text.line_margin import MarginEditor
+from memtab.gui.toolkit.style import Accent, muted_text
+from memtab.gui.toolkit.text.line_margin import LineMargin, MarginEditor, Side
 
 logger = logging.getLogger(__name__)
+
+
+LABEL_CHARS = 11
+"""The gutter is as wide as this many characters of the label (`writer 12w`)."""
+BAR_WIDTH = 3
+PADDING = 6
+
+ACTOR_ACCENTS: dict[str, Accent] = {
+    "user": Accent.SUCCESS,
+    "writer": Accent.INFO,
+    "consolidator": Accent.INFO,
+    "agent-tool": Accent.INFO,
+    "mux": Accent.WARNING,
+    "external": Accent.WARNING,
+    "unsaved": Accent.ERROR,
+}
+"""The bar's colour by actor (the others: the muted text colour)."""
+
+
+class BlameGutter(LineMargin):
+    """A blame gutter on `text_edit`'s left (see the module docstring).
+
+    Signals:
+        card_requested(int, QPoint): a click on line `n` (0-based), at this global point.
+    """
+
+    card_requested = Signal(int, QPoint)
+
+    def __init__(self, text_edit: QPlainTextEdit) -> None:
+        super().__init__(text_edit, Side.LEFT)
+        self.setObjectName("blameGutter")
+        self.setAccessibleName("Blame: who wrote each line")
+        self._entries: list[GutterEntry] = []
+        self._status = ""
+
+    # -- what is shown -----------------------------------------------------------------------
+
+    @property
+    def entries(self) -> list[GutterEntry]:
+        """One entry per line of the text, as last set."""
+        return list(self._entries)
+
+    @property
+    def status(self) -> str:
+        """The word shown when there are no entries ("" when none)."""
+        return self._status
+
+    def set_entries(self, entries: Sequence[GutterEntry]) -> None:
+        """Paint `entries` (one per line of the text)."""
+        self._entries = list(entries)
+        self.follow_lines()
+        self._status = ""
+        self.setToolTip("")  # the lines' cards now, not "Reading history…"
+        self.update()
+
+    def set_status(self, text: str) -> None:
+        """Paint no entries, only `text` at the top ("Reading history…", "No history")."""
+        self._entries = []
+        self._status = text
+        self.setToolTip(text)
+        self.update()
+
+    def entry_at(self, line: int) -> GutterEntry | None:
+        """The entry of line `line` (0-based), or None."""
+        return self._entries[line] if 0 <= line < len(self._entries) else None
+
+    def sizeHint(self) -> QSize:
+        width = self.fontMetrics().horizontalAdvance("m" * LABEL_CHARS)
+        return QSize(BAR_WIDTH + 2 * PADDING + width, 0)
+
+    # -- painting ----------------------------------------------------------------------------
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        self.fill_background(painter, event.rect())
+        muted = muted_text(self.palette())
+        painter.setPen(muted)
+        metrics = self.fontMetrics()
+        if not self._entries:
+            if self._status:
+                text = metrics.elidedText(
+                    self._status, Qt.TextElideMode.ElideRight, self.width() - 2 * PADDING
+                )
+                painter.drawText(PADDING, metrics.ascent() + PADDING, text)
+            return
+        for line, top, height in self.visible_lines():
+            entry = self.entry_at(line)
+            if entry is None:
+                continue
+            accent = ACTOR_ACCENTS.get(entry.actor)
+            bar = QColor(accent.value) if accent is not None else muted
+            painter.fillRect(QRect(0, top, BAR_WIDTH, height), bar)
+            previous = self.entry_at(line - 1)
+            if previous is not None and previous.owner == entry.owner:
+                continue  # the same change as the line above: its bar says so
+            label = metrics.elidedText(
+                entry.label, Qt.TextElideMode.ElideRight, self.width() - BAR_WIDTH - 2 * PADDING
+            )
+            painter.drawText(BAR_WIDTH + PADDING, top + metrics.ascent() + 1, label)
+
+    # -- the card ----------------------------------------------------------------------------
+
+    def event(self, event: QEvent) -> bool:
+        """A hover that rests (Qt's tooltip event): the card of the line under it."""
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            line = self.line_at(event.pos().y())
+            entry = self.entry_at(line) if line is not None else None
+            if entry is not None:
+                QToolTip.showText(event.globalPos(), card_html(entry), self)
+                return True
+        return super().event(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        line = self.line_at(round(event.position().y()))
+        entry = self.entry_at(line) if line is not None else None
+        if entry is None:
+            QToolTip.hideText()
+        else:
+            QToolTip.showText(event.globalPosition().toPoint(), card_html(entry), self)
+        super().mouseMoveEvent(event)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        line = self.line_at(round(event.position().y()))
+        if (
+            event.button() == Qt.MouseButton.LeftButton
+            and line is not None
+            and self.entry_at(line) is not None
+        ):
+            QToolTip.hideText()
+            self.card_requested.emit(line, event.globalPosition().toPoint())
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        event.accept()  # the press opened the card: the release ends it here
+
+
+def card_html(entry: GutterEntry) -> str:
+    """A line's card as rich text (the hover tooltip)."""
+    lines = [f"<b>{escape_html(entry.title)}</b>"]
+    lines += [escape_html(detail) for detail in entry.details]
+    if entry.links:
+        lines.append("<i>Click for its links</i>")
+    return "<br>".join(lines)
+
+
+CARD_WIDTH = 420
+
+
+class BlameCard(QFrame):
+    """One line's card (see the module docstring).
+
+    Signals:
+        link_activated(Link): a link's button was clicked (the card closes).
+    """
+
+    link_activated = Signal(object)
+
+    def __init__(self, entry: GutterEntry, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Popup)
+        self.setObjectName("blameCard")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setAccessibleName(f"Blame: {entry.title}")
+        self.entry = entry
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 10, 12, 10)
+        layout.setSpacing(4)
+        title = QLabel(f"<b>{escape_html(entry.title)}</b>", self)
+        layout.addWidget(title)
+        for detail in entry.details:
+            label = QLabel(detail, self)
+            label.setWordWrap(True)
+            label.setTextFormat(Qt.TextFormat.PlainText)
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            layout.addWidget(label)
+        self.buttons: list[QPushButton] = []
+        for link in entry.links:
+            button = QPushButton(link.text, self)
+            button.setProperty("blameLink", link.kind)
+            button.clicked.connect(self._on_button_clicked)
+            layout.addWidget(button)
+            self.buttons.append(button)
+        self.setFixedWidth(CARD_WIDTH)
+
+    def show_at(self, point: QPoint) -> None:
+        """Show the card at `point` (global), kept on its screen."""
+        self.adjustSize()
+        screen = QGuiApplication.screenAt(point) or QGuiApplication.primaryScreen()
+        area = screen.availableGeometry()
+        x = max(area.left(), min(point.x(), area.right() - self.width()))
+        y = max(area.top(), min(point.y(), area.bottom() - self.height()))
+        self.move(x, y)
+        self.show()
+
+    @Slot()
+    def _on_button_clicked(self) -> None:
+        button = self.sender()
+        index = self.buttons.index(button) if isinstance(button, QPushButton) else -1
+        if index < 0:
+            return
+        link: Link = self.entry.links[index]
+        self.close()
+        self.link_activated.emit(link)
+
 
 SHOWN_FLAG = "blame-gutter"
 """The UI-state flag: whether the gutter shows."""

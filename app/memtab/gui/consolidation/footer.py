@@ -36,7 +36,9 @@ from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal, SignalIns
 from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QFrame,
+    QGridLayout,
     QHBoxLayout,
+    QLabel,
     QProgressBar,
     QPushButton,
     QSizePolicy,
@@ -47,9 +49,12 @@ from PySide6.QtWidgets import (
 
 from memtab.components import glossary
 from memtab.components.consolidation.coverage import (
+    LINE_KEYS,
     NO_WORKSPACE,
     WAITING,
+    harvest_line,
     header_summary,
+    scope_lines,
     summaries_tooltip,
 )
 from memtab.components.consolidation.run_states import (
@@ -59,8 +64,6 @@ from memtab.components.consolidation.run_states import (
     Tone,
 )
 from memtab.consolidation.records import ConsolidationPlan
-from memtab.gui.consolidation.footer_lines import CoverageLines
-from memtab.gui.consolidation.review_opener import ReviewOpener
 from memtab.gui.tasks.jobs import JobService
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet
@@ -77,6 +80,199 @@ if TYPE_CHECKING:  # lazy: the review dialog loads with the first plan (review_o
     from memtab.gui.consolidation.review_dialog import ReviewDialog
 
 logger = logging.getLogger(__name__)
+
+
+# Between two steps the window gets a frame's time of its own (paints, input, timers).
+STEP_PAUSE_MS = 16
+
+
+class ReviewOpener(QObject):
+    """Opens the review of a plan in steps (see the module docstring), one at a time.
+
+    Signals:
+        apply_requested(object, object): the open review's Apply (the plan, the accepted
+            op numbers).
+        discarded(): the open review was closed without applying.
+    """
+
+    apply_requested = Signal(object, object)
+    discarded = Signal()
+
+    def __init__(self, jobs: JobService, parent: QWidget) -> None:
+        """Dialogs are made as children of `parent` (the footer), their jobs on `jobs`."""
+        super().__init__(parent)
+        self._jobs = jobs
+        self._parent = parent
+        self._spare: ReviewDialog | None = None  # built ahead, hidden, without a plan
+        self._pending: tuple[ConsolidationPlan, str] | None = None  # a plan to show
+        self._filled: ReviewDialog | None = None  # showing the plan, not open yet
+        self._open: ReviewDialog | None = None
+        self._step = QTimer(self)
+        self._step.setSingleShot(True)
+        self._step.setInterval(STEP_PAUSE_MS)
+        self._step.timeout.connect(self._on_step_timeout)
+
+    @property
+    def dialog(self) -> ReviewDialog | None:
+        """The review open now (None while it is still being opened)."""
+        return self._open
+
+    def prepare(self) -> None:
+        """Build a review ahead, hidden, in short steps: a plan is being made."""
+        self._schedule()
+
+    def open(self, plan: ConsolidationPlan, workspace_name: str) -> None:
+        """Show `plan` for review, in short steps; a review still open is closed first
+        (as a discard), and a plan not shown yet gives way to this one."""
+        if self._open is not None:
+            self._open.reject()
+        if self._filled is not None:
+            self._filled.deleteLater()  # never shown: nothing to say about it
+            self._filled = None
+        self._pending = (plan, workspace_name)
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if not self._step.isActive():
+            self._step.start()
+
+    @Slot()
+    def _on_step_timeout(self) -> None:
+        """Take the next step, and ask for the one after it."""
+        if self._advance():
+            self._schedule()
+
+    def _advance(self) -> bool:
+        """One step; returns whether another is due."""
+        if self._filled is not None:
+            self._show(self._filled)
+            return False
+        if self._spare is None:
+            # lazy: the dialog and what only it uses (the review's view and setting, the
+            # consolidation's operations) are not imported by a window that never reviews
+            from memtab.gui.consolidation.review_dialog import ReviewDialog
+
+            self._spare = ReviewDialog(self._jobs, parent=self._parent)
+            return self._pending is not None
+        if self._pending is None:
+            return False  # prepared: the plan's arrival asks for the rest
+        (plan, workspace_name), self._pending = self._pending, None
+        self._filled, self._spare = self._spare, None
+        self._filled.show_plan(plan, workspace_name)
+        self._filled.lay_out()
+        return True
+
+    def _show(self, dialog: ReviewDialog) -> None:
+        self._filled = None
+        dialog.apply_requested.connect(self._on_dialog_apply_requested)
+        dialog.discarded.connect(self._on_dialog_discarded)
+        dialog.finished.connect(self._on_dialog_finished)
+        self._open = dialog
+        dialog.open()
+
+    @Slot(object, object)
+    def _on_dialog_apply_requested(self, plan: object, accepted: object) -> None:
+        self.apply_requested.emit(plan, accepted)
+
+    @Slot()
+    def _on_dialog_discarded(self) -> None:
+        self.discarded.emit()
+
+    @Slot(int)
+    def _on_dialog_finished(self, _result: int) -> None:
+        dialog, self._open = self._open, None  # the one open review is the one closing
+        if dialog is not None:
+            dialog.deleteLater()
+
+
+class CoverageLines(QWidget):
+    """The grid of scope lines under the footer's header (see the module docstring)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        """Empty lines; `show_status` or `show_waiting` fills them."""
+        super().__init__(parent)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(22, 0, 0, 0)
+        grid.setHorizontalSpacing(8)
+        grid.setVerticalSpacing(1)
+        self._keys: dict[str, QLabel] = {}
+        self._values: dict[str, ElidedLabel] = {}
+        for row, key in enumerate(LINE_KEYS):
+            key_label = QLabel(f"{key}:", self)
+            value = ElidedLabel("", self, min_width=0)
+            value.setAccessibleName(f"{key} consolidation")
+            grid.addWidget(key_label, row, 0)
+            grid.addWidget(value, row, 1)
+            self._keys[key] = key_label
+            self._values[key] = value
+        self._keys["Harvest"].setToolTip(glossary.HARVEST)
+        # The last harvest's error, on the Harvest line (whole in its tooltip).
+        self.harvest_error = ElidedLabel("", self, min_width=0)
+        self.harvest_error.setAccessibleName("Harvest error")
+        # In a widget of its own, hidden with the line: a layout whose widgets are all
+        # hidden still counts in the grid, and left no width to the other values.
+        self._harvest_row = QWidget(self)
+        harvest = QHBoxLayout(self._harvest_row)
+        harvest.setContentsMargins(0, 0, 0, 0)
+        harvest.setSpacing(6)
+        harvest.addWidget(self._values["Harvest"], 1)
+        harvest.addWidget(self.harvest_error, 2)
+        grid.addWidget(self._harvest_row, LINE_KEYS.index("Harvest"), 1)
+        grid.setColumnStretch(1, 1)
+        self._values["Session"].set_full_text(glossary.SESSION_NEVER_CONSOLIDATED, glossary.SESSION)
+        self._keys["Session"].setToolTip(glossary.SESSION)
+        self.show_session(False)
+
+    def value(self, key: str) -> ElidedLabel:
+        """The value label after `Workspace:`, `Project:`, `Global:`, `Session:` or
+        `Harvest:`."""
+        return self._values[key]
+
+    def show_session(self, shown: bool) -> None:
+        """Show the `Session:` line: the workspace shows xum's session scope, which no run
+        consolidates."""
+        for widget in (self._keys["Session"], self._values["Session"]):
+            widget.setVisible(shown)
+
+    def show_waiting(self) -> None:
+        """A workspace whose status is not known yet: "…" on each scope's line."""
+        for key in ("Workspace", "Project", "Global"):
+            self._values[key].set_full_text(WAITING)
+        self._set_harvest(None)
+
+    def show_status(self, status: ConsolidationStatus) -> None:
+        """Each scope's last run, and the last harvest when there is one."""
+        muted = muted_text(self.palette()).name()
+        for key, line in scope_lines(status).items():
+            value = self._values[key]
+            value.set_full_text(line.text, line.tooltip)
+            set_style_sheet(value, f"color: {muted}" if line.muted else "")
+        self._set_harvest(status)
+
+    def apply_palette(self) -> None:
+        """Muted keys, the harvest error in the error colour (light ↔ dark)."""
+        palette = self.palette()
+        muted = muted_text(palette).name()
+        for key_label in self._keys.values():
+            set_style_sheet(key_label, f"color: {muted}")
+        set_style_sheet(self.harvest_error, f"color: {accent_text(palette, Accent.ERROR).name()}")
+
+    def _set_harvest(self, status: ConsolidationStatus | None) -> None:
+        harvest = harvest_line(status)
+        for widget in (self._keys["Harvest"], self._harvest_row, self._values["Harvest"]):
+            widget.setVisible(harvest is not None)
+        error = harvest.error if harvest is not None else None
+        self.harvest_error.setVisible(bool(error))
+        self.harvest_error.set_full_text(error or "")
+        if harvest is None:
+            return
+        self._values["Harvest"].set_full_text(harvest.text, harvest.tooltip)
+        failed = harvest.error is not None
+        color = accent_text(self.palette(), Accent.ERROR) if failed else None
+        set_style_sheet(
+            self._values["Harvest"], f"color: {color.name()}" if color is not None else ""
+        )
+
 
 DONE_NOTE_MS = 12_000
 LINES_REFRESH_MS = 60_000  # "5 min ago" must not go stale while nothing changes on disk

@@ -51,7 +51,7 @@ from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title
 from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import muted_text
-from memtab.gui.toolkit.text.diff_pane import DiffPane
+from memtab.gui.toolkit.text.diff_view import DiffPane
 from memtab.gui.toolkit.widgets import WrappedLabel
 from memtab.operations.consolidation import forget_declined
 

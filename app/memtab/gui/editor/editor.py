@@ -22,39 +22,182 @@ close tab, next and previous tab, …) are registered once and act on the curren
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from PySide6.QtCore import Signal, Slot
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QFont, QMouseEvent, QPaintEvent
 from PySide6.QtWidgets import (
+    QMessageBox,
     QStackedWidget,
+    QStyle,
+    QStyleOptionTab,
+    QStylePainter,
+    QTabBar,
     QVBoxLayout,
     QWidget,
 )
 
-from memtab.components.editor.leaving import DiscardChoice, Leaving
+from memtab.components.editor.leaving import DiscardChoice, Leaving, save_label, unsaved_question
 from memtab.components.editor.panel.tabs import OpenTabs, moved_path, stepped_index, tab_text
 from memtab.components.editor.session import BarKind
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile
 from memtab.gui.context import WindowContext
-from memtab.gui.editor.autosave import AutoSave
-from memtab.gui.editor.bar_keys import BarKeys
-from memtab.gui.editor.current import CurrentTab
-from memtab.gui.editor.editor_actions import EditorActions
-from memtab.gui.editor.tab.file_tab import FileTab
-from memtab.gui.editor.tab_bar import EditorTabBar, chain_like
-from memtab.gui.editor.text.empty_state import EmptyRoom, EmptyState
-from memtab.gui.editor.text.view import EditorView
-from memtab.gui.editor.unsaved import ask_unsaved
+from memtab.gui.editor.editor_actions import AutoSave, EditorActions
+from memtab.gui.editor.tab.bar import BarKeys
+from memtab.gui.editor.tab.file_tab import CurrentTab, FileTab
+from memtab.gui.editor.text.view import EditorView, EmptyRoom, EmptyState
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
+from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
+from memtab.gui.toolkit.widgets import chain_tab_order, tab_stops
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_view import ScopeView
 
 logger = logging.getLogger(__name__)
+
+
+class EditorTabBar(QTabBar):
+    """Tabs of the open files, the preview's title in italics: a double click keeps a tab, a
+    middle click closes it; titles elide in the middle and the bar scrolls, never widening.
+
+    Signals:
+        keep_requested(int): the tab at this index was double-clicked.
+    """
+
+    keep_requested = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("editorTabs")
+        self.setAccessibleName("Open files")
+        self.setDocumentMode(True)
+        self.setTabsClosable(True)
+        self.setUsesScrollButtons(True)
+        self.setExpanding(False)
+        self.setElideMode(Qt.TextElideMode.ElideMiddle)
+        self.setSelectionBehaviorOnRemove(QTabBar.SelectionBehavior.SelectPreviousTab)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Ctrl+Tab moves between tabs
+        self._preview: set[int] = set()
+
+    def is_preview(self, index: int) -> bool:
+        """Whether the tab at `index` is the preview tab (drawn in italics)."""
+        return index in self._preview
+
+    def set_preview(self, index: int, preview: bool) -> None:
+        """Draw the tab at `index` as the preview tab, or as a kept one."""
+        if preview:
+            self._preview.add(index)
+        else:
+            self._preview.discard(index)
+        self.update()
+
+    def tabInserted(self, index: int) -> None:
+        """Keep the preview marks on their tabs when one is inserted before them."""
+        self._preview = {i + 1 if i >= index else i for i in self._preview}
+        super().tabInserted(index)
+
+    def tabRemoved(self, index: int) -> None:
+        """Keep the preview marks on their tabs when one before them is removed."""
+        self._preview = {i - 1 if i > index else i for i in self._preview if i != index}
+        super().tabRemoved(index)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """Draw the tabs as the style does, the preview tab's label in italics."""
+        if not self._preview:
+            super().paintEvent(event)
+            return
+        painter = QStylePainter(self)
+        current = self.currentIndex()
+        order = [i for i in range(self.count()) if i != current]
+        if current >= 0:
+            order.append(current)  # the current tab overlaps its neighbours
+        for index in order:
+            option = QStyleOptionTab()
+            self.initStyleOption(option, index)
+            if not option.rect.intersects(event.rect()):
+                continue
+            painter.drawControl(QStyle.ControlElement.CE_TabBarTabShape, option)
+            font = QFont(self.font())
+            font.setItalic(index in self._preview)
+            painter.setFont(font)
+            painter.drawControl(QStyle.ControlElement.CE_TabBarTabLabel, option)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        """A double click keeps the tab."""
+        index = self.tabAt(event.position().toPoint())
+        if index >= 0 and event.button() == Qt.MouseButton.LeftButton:
+            self.keep_requested.emit(index)
+            event.accept()
+            return
+        super().mouseDoubleClickEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        """A middle click closes the tab."""
+        index = self.tabAt(event.position().toPoint())
+        if index >= 0 and event.button() == Qt.MouseButton.MiddleButton:
+            self.tabCloseRequested.emit(index)
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+
+
+def chain_like(model: QWidget, widget: QWidget) -> None:
+    """Put `widget`'s tab stops in the focus chain after `model`'s (a new tab is made after
+    the window chained its parts: Tab would reach it last)."""
+    stops = tab_stops(model)
+    chain_tab_order([stops[-1] if stops else model, *tab_stops(widget)])
+
+
+_ANSWERS = {
+    QMessageBox.StandardButton.Save: DiscardChoice.SAVE,
+    QMessageBox.StandardButton.Discard: DiscardChoice.DISCARD,
+}
+
+
+def ask_unsaved(
+    parent: QWidget, names: Sequence[str], answer: Callable[[DiscardChoice], None]
+) -> QMessageBox:
+    """Ask Save / Discard / Cancel about unsaved changes to `names`; `answer` is called
+    once with the choice (closing the box is Cancel). Returns the open box."""
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("Unsaved changes")
+    box.setWindowModality(Qt.WindowModality.WindowModal)  # sets the box's window flags
+    small_dialog(box)
+    text, detail = unsaved_question(names)
+    box.setText(text)
+    box.setInformativeText(detail)
+    box.setStandardButtons(
+        QMessageBox.StandardButton.Save
+        | QMessageBox.StandardButton.Discard
+        | QMessageBox.StandardButton.Cancel
+    )
+    for button, label in (
+        (QMessageBox.StandardButton.Save, save_label(names)),
+        (QMessageBox.StandardButton.Discard, "&Discard"),
+        (QMessageBox.StandardButton.Cancel, "Cancel"),  # give_mnemonics: Alt+C
+    ):
+        widget = box.button(button)
+        if widget is not None:
+            widget.setText(label)
+    give_mnemonics(box)
+    box.setDefaultButton(QMessageBox.StandardButton.Save)
+    box.setEscapeButton(QMessageBox.StandardButton.Cancel)
+    fit_to_title(box)
+
+    def finished(_result: int) -> None:
+        clicked = box.standardButton(box.clickedButton())
+        box.deleteLater()
+        answer(_ANSWERS.get(clicked, DiscardChoice.CANCEL))
+
+    box.finished.connect(finished)
+    box.open()
+    return box
+
 
 __all__ = ["DiscardChoice", "EditorPanel"]
 

@@ -18,15 +18,24 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QApplication, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
 
-from memtab.components.editor.go_to import LineTarget
+from memtab.components.editor.go_to import LineTarget, go_to_hint, parse_target
 from memtab.components.editor.panel.actions import (
     actions_now,
     opened_elsewhere_note,
@@ -34,15 +43,160 @@ from memtab.components.editor.panel.actions import (
 )
 from memtab.components.editor.panel.view import with_source
 from memtab.components.editor.session import BarKind
+from memtab.components.window.ui_state import UiState
 from memtab.gui.actions import ActionRegistry, Focus, Key
-from memtab.gui.editor.autosave import AutoSave
-from memtab.gui.editor.go_to_line import GoToLineDialog
 from memtab.gui.editor.text.view import EditorView
+from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
 from memtab.gui.toolkit.external_editor import ExternalOpener
-from memtab.gui.toolkit.text.line_numbers import go_to
+from memtab.gui.toolkit.style import mute
+from memtab.gui.toolkit.text.line_margin import go_to
 from memtab.gui.toolkit.text.source_edit import SourceEdit
 
 logger = logging.getLogger(__name__)
+
+
+AUTOSAVE_FLAG = "editor_autosave"
+AUTOSAVE_DELAY_MS = 1000
+
+
+class SavableTab(Protocol):
+    """What auto save asks of a tab (`file_tab.FileTab`)."""
+
+    @property
+    def may_autosave(self) -> bool: ...
+
+    def save(self, then: Callable[[bool], None] | None = None) -> None: ...
+
+
+class AutoSave(QObject):
+    """Saves the tabs of `editor` after a pause in typing and on focus loss, when on."""
+
+    def __init__(
+        self,
+        editor: QWidget,
+        tabs: Callable[[], Sequence[SavableTab]],
+        ui_state: UiState | None,
+        save_state: Callable[[], None],
+    ) -> None:
+        """Off, or as `ui_state` remembers it (`save_state()` writes it off the GUI
+        thread); `tabs()` gives the tabs to save."""
+        super().__init__(editor)
+        self._editor = editor
+        self._tabs = tabs
+        self._ui_state = ui_state
+        self._save_state = save_state
+        self.enabled = ui_state.flag(AUTOSAVE_FLAG) if ui_state is not None else False
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(AUTOSAVE_DELAY_MS)
+        self.timer.timeout.connect(self._on_timer_timeout)
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._on_application_focus_changed)
+
+    def set_enabled(self, enabled: bool) -> None:
+        """Turn auto save on or off (remembered); turning it on saves what waits."""
+        self.enabled = enabled
+        if self._ui_state is not None:
+            self._ui_state.set_flag(AUTOSAVE_FLAG, enabled)
+            self._save_state()
+        if enabled:
+            self.save_now()
+        else:
+            self.timer.stop()
+
+    def edited(self) -> None:
+        """A tab's text changed: save once the typing pauses."""
+        if self.enabled:
+            self.timer.start()
+
+    def save_now(self) -> None:
+        """Save every tab with unsaved changes that auto save may save."""
+        self.timer.stop()
+        for tab in list(self._tabs()):
+            if tab.may_autosave:
+                tab.save()
+
+    @Slot()
+    def _on_timer_timeout(self) -> None:
+        if self.enabled:
+            self.save_now()
+
+    @Slot(QWidget, QWidget)
+    def _on_application_focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:
+        if not self.enabled or old is None:
+            return
+        inside = self._editor.isAncestorOf
+        if inside(old) and (new is None or not inside(new)):
+            self.save_now()
+
+
+class GoToLineDialog(QDialog):
+    """Asks for a line of a text of `lines` lines whose cursor is on `current`.
+
+    Signals:
+        chosen(object): the `LineTarget` typed, on Enter (or Go).
+    """
+
+    chosen = Signal(object)
+
+    def __init__(self, current: int, lines: int, parent: QWidget | None = None) -> None:
+        # A small dialog: a title and a close button, no minimize or maximize.
+        flags = Qt.WindowType
+        super().__init__(
+            parent,
+            flags.Dialog
+            | flags.CustomizeWindowHint
+            | flags.WindowTitleHint
+            | flags.WindowCloseButtonHint,
+        )
+        self.setObjectName("goToLineDialog")
+        self.setWindowTitle("Go to line")
+        self._lines = lines
+        self.field = QLineEdit(self)
+        self.field.setAccessibleName("Line number")
+        self.field.setPlaceholderText(f"{current}")
+        self.hint = QLabel(go_to_hint(current, lines), self)
+        self.hint.setWordWrap(True)
+        mute(self.hint)
+        label = QLabel("&Line:", self)
+        label.setBuddy(self.field)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        go = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        go.setText("&Go")
+        give_mnemonics(self.buttons)
+        layout = QVBoxLayout(self)
+        layout.addWidget(label)
+        layout.addWidget(self.field)
+        layout.addWidget(self.hint)
+        layout.addWidget(self.buttons)
+        self.buttons.accepted.connect(self._on_buttons_accepted)
+        self.buttons.rejected.connect(self.reject)
+        self.field.textChanged.connect(self._on_field_text_changed)
+        self._on_field_text_changed("")
+        self.setWindowModality(Qt.WindowModality.WindowModal)
+        fit_to_screen(self, QSize(380, 0))
+        self.field.setFocus()
+
+    def target(self) -> LineTarget | None:
+        """What the field asks for now (None: no line number)."""
+        return parse_target(self.field.text(), self._lines)
+
+    @Slot(str)
+    def _on_field_text_changed(self, _text: str) -> None:
+        go = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        go.setEnabled(self.target() is not None)
+
+    @Slot()
+    def _on_buttons_accepted(self) -> None:
+        target = self.target()
+        if target is None:
+            return
+        self.accept()
+        self.chosen.emit(target)
+
 
 StandardKey = QKeySequence.StandardKey
 

@@ -1,9 +1,9 @@
 """The tree's file actions: new file or folder, pin, rename or move (also by drag and
 drop), delete, copy the path, open the containing folder, a file's history, what a scope
 lost (Recently deleted), delete an orphaned project dir, and Copy to… (a memory into
-another agent's scope, `gui.files.copy`), also for other agents' files — registered as
+another agent's scope, `gui.files.dialogs`), also for other agents' files — registered as
 actions (`gui/actions.py`, ids `tree.*`) and offered in the row's context menu; Edit →
-Undo and Redo of these are `gui.files.turns`'.
+Undo and Redo of these are `UndoRedoActions`'.
 
 Every change runs as a file operation on the window's worker (`WindowContext.file_ops`),
 through `components.files.undo`, which pushes how to take it back on the window's undo
@@ -22,28 +22,256 @@ from collections.abc import Callable, Collection, Iterable
 from typing import Protocol
 
 from PySide6.QtCore import QModelIndex, QObject, QPoint, QUrl, Signal, SignalInstance, Slot
-from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication
-from PySide6.QtWidgets import QMenu, QToolButton, QWidget
+from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QDialog, QLabel, QMenu, QPlainTextEdit, QToolButton, QWidget
 
 from memtab.components.consolidation.run_states import CONSOLIDATE_SCOPE
 from memtab.components.files import ops as file_ops
 from memtab.components.files import rules, undo
+from memtab.components.files.ops import OpResult
 from memtab.components.files.questions import NewKind
 from memtab.components.files.rules import RowAction
+from memtab.components.files.steps import UndoStep
 from memtab.components.loads.cut_bars import GO_TO_CUT
 from memtab.components.tree.nodes import NodeKind, TreeNode, file_key, ref_key
 from memtab.components.tree.text import PIN_NOTE
-from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.file_protocol.file_ref import MemoryFileRef, SourceError
 from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.context import WindowContext
-from memtab.gui.files.codex_note import CodexNoteAction
-from memtab.gui.files.copy import copy_node
-from memtab.gui.files.dialogs import TabDialogs
-from memtab.gui.files.turns import UndoRedoActions
+from memtab.gui.files.dialogs import TabDialogs, copy_node
 from memtab.gui.tasks.file_ops import OpFollowUp
-from memtab.gui.toolkit.dialog_layout import give_menu_letters
+from memtab.gui.toolkit.dialog_layout import give_menu_letters, lay_out_prose_dialog
+from memtab.gui.toolkit.style import mute
+from memtab.gui.toolkit.text.text_fields import field_can, focused_text_field
+from memtab.sources.copy import add_codex_note, codex_memories
+from memtab.sources.layouts import CODEX_NOTES_DIR
+from memtab.sources.model import Source
+from memtab.store.home import Home
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
+
+
+class TabsToClose(Protocol):
+    """What undo and redo need of the editor (`editor.EditorPanel`): its open files."""
+
+    @property
+    def open_refs(self) -> list[MemoryFileRef]: ...
+
+    def close_files_asking(
+        self, refs: Collection[MemoryFileRef], then: Callable[[], object]
+    ) -> None: ...
+
+
+class UndoRedoActions(QObject):
+    """Edit → Undo and Edit → Redo (see the module docstring)."""
+
+    def __init__(
+        self,
+        context: WindowContext,
+        actions: ActionRegistry,
+        tree: QWidget,
+        editor: TabsToClose,
+    ) -> None:
+        """Register the actions; their keys work while `tree` has the focus (in a text
+        field the field's own keys do the same)."""
+        super().__init__(tree)
+        self._context = context
+        self._editor = editor
+        self.undo_stack = context.undo_stack
+        self._waiting: bool | None = None
+        """A turn asked for while file operations ran (True: a redo), made once they end."""
+        self.undo_action = actions.add(
+            "files.undo",
+            "&Undo",
+            self.undo_last,
+            keys=["Ctrl+Z", QKeySequence.StandardKey.Undo],
+            focus=Focus.WIDGET,
+            on=tree,
+            menu="edit",
+            tip=rules.UNDO_UNAVAILABLE,
+            enabled_when=lambda: self._can_turn(redo=False),
+            text_when=lambda: self._turn_text(redo=False),
+        )
+        self.redo_action = actions.add(
+            "files.redo",
+            "&Redo",
+            self.redo_last,
+            keys=["Ctrl+Shift+Z", "Ctrl+Y", QKeySequence.StandardKey.Redo],
+            focus=Focus.WIDGET,
+            on=tree,
+            menu="edit",
+            tip=rules.REDO_UNAVAILABLE,
+            enabled_when=lambda: self._can_turn(redo=True),
+            text_when=lambda: self._turn_text(redo=True),
+        )
+
+    def undo_last(self) -> None:
+        """Take the last file operation back (Edit → Undo; Ctrl+Z in the tree) — in a
+        text field with the focus, its last edit."""
+        self._turn(redo=False)
+
+    def redo_last(self) -> None:
+        """Make again the last file operation taken back (Edit → Redo; Ctrl+Shift+Z or
+        Ctrl+Y in the tree) — in a text field with the focus, its last undone edit."""
+        self._turn(redo=True)
+
+    # --- what the menus ask ---------------------------------------------------------------
+
+    def _can_turn(self, *, redo: bool) -> bool:
+        field = focused_text_field()
+        if field is not None:
+            return field_can(field, redo=redo)
+        stack = self.undo_stack
+        step = stack.peek_redo() if redo else stack.peek()
+        return step is not None or self._context.file_ops.busy
+
+    def _turn_text(self, *, redo: bool) -> str:
+        """ "Undo delete of notes.md", "Redo typing"… (the menus' text; the name stays)."""
+        step = self.undo_stack.peek_redo() if redo else self.undo_stack.peek()
+        text, tip = rules.turn_words(
+            step.description if step is not None else None,
+            redo=redo,
+            typing=focused_text_field() is not None,
+            busy=self._context.file_ops.busy,
+        )
+        action = self.redo_action if redo else self.undo_action
+        action.setToolTip(tip)
+        action.setStatusTip(tip)  # the menu's hover line: never "Nothing to undo" beside a step
+        return text
+
+    # --- turning a step -------------------------------------------------------------------
+
+    def _turn(self, *, redo: bool) -> None:
+        field = focused_text_field()
+        if field is not None:
+            if redo:
+                field.redo()
+            else:
+                field.undo()
+            return
+        self._turn_files(redo=redo)
+
+    def _turn_files(self, *, redo: bool) -> None:
+        file_ops = self._context.file_ops
+        if file_ops.busy:
+            if self._waiting is None:
+                file_ops.ended.connect(self._ops_ended)
+            self._waiting = redo  # pressed again while waiting: still one turn, the last asked
+            verb = "Redo" if redo else "Undo"
+            self._context.status.show(f"{verb} once the file operation in progress has ended…")
+            return
+        stack = self.undo_stack
+        step = stack.peek_redo() if redo else stack.peek()
+        if step is None:
+            self._context.status.show("Nothing to redo" if redo else "Nothing to undo")
+            return
+        # The tabs of files it takes away close (asking about their drafts first); the
+        # others follow what it writes: moved back (`follow_moves`), or changed on disk.
+        going = [ref for ref in self._editor.open_refs if step.relocated(ref) is None]
+        self._editor.close_files_asking(going, functools.partial(self._apply, step, redo=redo))
+
+    def _ops_ended(self, *_result: object) -> None:
+        file_ops = self._context.file_ops
+        if file_ops.busy or self._waiting is None:
+            return
+        redo, self._waiting = self._waiting, None
+        file_ops.ended.disconnect(self._ops_ended)
+        self._turn_files(redo=redo)  # a file's turn, wherever the focus went meanwhile
+
+    def _apply(self, step: UndoStep, *, redo: bool) -> None:
+        stack = self.undo_stack
+        taken = stack.take_redo(step) if redo else stack.take(step)
+        if not taken:  # a worker may have pushed a newer one meanwhile
+            return
+        for ref in step.written:
+            self._context.own_writes.note(ref.key)
+        turn = undo.redo_step if redo else undo.undo_step
+        apply = functools.partial(turn, self._context.home, step, stack=stack)
+        without_copy = functools.partial(apply, allow_unkept=True)
+        self._context.file_ops.run(apply, OpFollowUp(open_created=True, without_copy=without_copy))
+
+
+ACTION_ID = "files.codex_note"
+
+
+def add_note(home: Home, source: Source, text: str) -> OpResult:
+    """The operation (on the worker): write the note, or say why not."""
+    try:
+        file = add_codex_note(home, source, text)
+    except (SourceError, OSError) as error:
+        return OpResult.failed("Adding a note to Codex memory failed", error)
+    return OpResult(
+        f"Added a note to Codex memory: {file.relative}",
+        created=file.ref,
+        touched=(str(file.physical),),
+    )
+
+
+class CodexNoteDialog(QDialog):
+    """Asks for the note's text."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Add a note to Codex memory — Memtab")
+        about = QLabel(
+            "Codex takes what you want it to remember from notes in "
+            f"{CODEX_NOTES_DIR}/, at its next memory consolidation, and marks what it took "
+            "[ad-hoc note].",
+            self,
+        )
+        about.setWordWrap(True)
+        mute(about)
+        self.text_edit = QPlainTextEdit(self)
+        self.text_edit.setAccessibleName("Note for Codex")
+        self.text_edit.setPlaceholderText("What Codex should remember…")
+        lay_out_prose_dialog(self, about, self.text_edit, "&Add note", height=220)
+
+    @property
+    def text(self) -> str:
+        return self.text_edit.toPlainText()
+
+
+class CodexNoteAction(QObject):
+    """Registers and carries out File → Add a note to Codex memory…"""
+
+    def __init__(self, context: WindowContext, parent: QWidget) -> None:
+        super().__init__(parent)
+        self._context = context
+        self._parent = parent
+        self.action = context.actions.add(
+            ACTION_ID,
+            "Add a note to Codex memory…",
+            self.add_note,
+            menu="file",
+            tip=f"Write a note in Codex's {CODEX_NOTES_DIR}/: its next consolidation reads it",
+            enabled_when=lambda: self.codex_source() is not None,
+        )
+
+    def codex_source(self) -> Source | None:
+        """Codex's `memories/` folder, as the shown scan found it."""
+        scan = self._context.shown.scan
+        sources = scan.sources if scan is not None else None
+        return codex_memories(sources.discovery) if sources is not None else None
+
+    def add_note(self) -> None:
+        """Ask for the text, then write the note off the GUI thread and open it."""
+        source = self.codex_source()
+        if source is None:
+            self._context.status.show("Codex's memories folder was not found")
+            return
+        text = self.ask_text()
+        if text is None or not text.strip():
+            return
+        operation = functools.partial(add_note, self._context.home, source, text)
+        self._context.file_ops.run(operation, OpFollowUp(open_created=True))
+
+    def ask_text(self) -> str | None:
+        """The note's text, or None when the user cancels (a seam for tests)."""
+        dialog = CodexNoteDialog(self._parent)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        return dialog.text
+
 
 ASK_CROSS_SCOPE_DROPS = "ask-before-cross-scope-drops"
 """The UI-state flag: ask before a drop moves files into another scope (default yes)."""

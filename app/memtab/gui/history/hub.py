@@ -43,15 +43,18 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol, cast
 
-from PySide6.QtCore import QObject, QTimer, SignalInstance, Slot
-from PySide6.QtWidgets import QDockWidget
+from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance, Slot
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QDockWidget, QLabel, QWidget
 
 from memtab.components.activity.change_batch import ChangeBatch
+from memtab.components.editor.session import BarKind
 from memtab.components.files import undo
 from memtab.components.files.ops import OpResult
 from memtab.components.files.run_step import undoable_run
+from memtab.components.files.steps import UndoStep
 from memtab.components.files.undo import BurstRestored, restore_burst_undoably, restore_deleted_file
-from memtab.components.history.burst_news import NewsRead
+from memtab.components.history.burst_news import RESTORE_ALL, REVIEW, BurstNews, NewsRead
 from memtab.components.history.deleted import DeletedFile
 from memtab.components.history.hub_turns import PanelAway, RecordingWait, batch_routes
 from memtab.components.history.jobs import (
@@ -64,12 +67,11 @@ from memtab.components.history.trash_view import restored_words
 from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.context import WindowContext, WindowShell
-from memtab.gui.history.burst_notice import BurstNotices, NoticeBar
 from memtab.gui.history.panel import HistoryPanel
-from memtab.gui.history.widgets import RecordingNote
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK
+from memtab.gui.toolkit.style import Accent, accent_text
 from memtab.sources.model import Source
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.restore.orphans import OrphanProjectStore
@@ -81,6 +83,136 @@ if TYPE_CHECKING:  # lazy: Runs… and Recently deleted load when first opened (
     from memtab.gui.history.trash_dialog import TrashDialog
 
 logger = logging.getLogger(__name__)
+
+
+class NoticeBar(Protocol):
+    """What the notice needs of its bar (`gui.editor.tab.bar.MessageBar`)."""
+
+    @property
+    def action_triggered(self) -> SignalInstance:
+        """Signal(str): the id of the action clicked."""
+        ...
+
+    @property
+    def dismissed(self) -> SignalInstance:
+        """Signal(): closed by the user."""
+        ...
+
+    def show_message(
+        self,
+        kind: BarKind,
+        text: str,
+        actions: list[tuple[str, str]] | tuple[tuple[str, str], ...] = (),
+        *,
+        default: str | None = None,
+    ) -> None: ...
+
+    def clear(self) -> None: ...
+
+    def isHidden(self) -> bool: ...
+
+
+class BurstNotices(QObject):
+    """Shows the newest burst not seen yet as news in the bar, once: Review…, and for a mass
+    change Restore all (one undoable step); which were shown is kept in the UI state.
+
+    Signals:
+        review_requested(str): Review… was clicked: the burst's id.
+        restore_all_requested(object): a mass change's Restore all was clicked: its
+            `ChangeEvent`.
+    """
+
+    review_requested = Signal(str)
+    restore_all_requested = Signal(object)
+
+    def __init__(self, context: WindowContext, bar: NoticeBar, parent: QObject) -> None:
+        super().__init__(parent)
+        self._context = context
+        self._bar = bar
+        state = context.ui_state
+        self.news = BurstNews(state.bursts_seen_for(context.home.root) if state else ())
+        self._undone_by: UndoStep | None = None
+        """The step the restore line shown offers to undo (None: no such line)."""
+        bar.action_triggered.connect(self._on_bar_action_triggered)
+        bar.dismissed.connect(self._on_bar_dismissed)
+        context.file_ops.ended.connect(self._on_file_ops_ended)
+
+    @property
+    def text(self) -> str:
+        """What the notice says now ("" when it shows nothing)."""
+        notice = self.news.notice
+        return notice.text if notice is not None and not self._bar.isHidden() else ""
+
+    def take(self, read: NewsRead) -> None:
+        """The bursts Recently deleted lists now (and the mass changes among them): show
+        the newest not seen yet."""
+        if not self.news.take(read.bursts, read.mass):
+            return
+        notice = self.news.notice
+        self._undone_by = None
+        if notice is None:  # what it named was put back
+            self._bar.clear()
+            return
+        kind = BarKind.WARNING if notice.event is not None else BarKind.INFO
+        self._bar.show_message(kind, notice.text, notice.actions, default=REVIEW)
+        state = self._context.ui_state
+        if state is not None:
+            state.set_bursts_seen(self._context.home.root, self.news.seen)
+            self._context.save_ui_state()
+
+    def restored(self, text: str, undone_by: UndoStep | None = None) -> None:
+        """What Restore all did, in words (the window's restore has ended); `undone_by`:
+        the step the line offers Edit → Undo of — the line goes once it is taken back."""
+        self._bar.show_message(BarKind.INFO, text)
+        self._undone_by = undone_by
+
+    @Slot()
+    def _on_file_ops_ended(self) -> None:
+        step = self._undone_by
+        if step is not None and not self._context.undo_stack.holds(step):
+            self._undone_by = None
+            self._bar.clear()  # it offered an undo already taken
+
+    @Slot(str)
+    def _on_bar_action_triggered(self, action_id: str) -> None:
+        notice = self.news.notice
+        if notice is None or action_id not in (REVIEW, RESTORE_ALL):
+            return
+        self.news.dismissed()
+        self._undone_by = None
+        self._bar.clear()
+        if action_id == RESTORE_ALL and notice.event is not None:
+            self._bar.show_message(BarKind.INFO, f"Restoring what {notice.event.words()}…")
+            self.restore_all_requested.emit(notice.event)
+        else:
+            self.review_requested.emit(notice.burst_id)
+
+    @Slot()
+    def _on_bar_dismissed(self) -> None:
+        self._undone_by = None
+        self.news.dismissed()
+
+
+class RecordingNote(QLabel):
+    """The status bar's word while what other programs change is not being recorded in
+    history (a full disk): its tooltip says why and since when; hidden while it is."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("historyRecording")
+        self.setAccessibleName("History recording")
+        palette = self.palette()
+        palette.setColor(QPalette.ColorRole.WindowText, accent_text(palette, Accent.WARNING))
+        self.setPalette(palette)
+        self.setVisible(False)
+
+    def show_notice(self, notice: tuple[str, str] | None) -> None:
+        """Show `(word, what it means)`, or hide for None (history is recorded)."""
+        word, meaning = notice if notice is not None else ("", "")
+        self.setText(word)
+        self.setToolTip(meaning)
+        self.setVisible(notice is not None)
+
 
 RECORD_KEY = "record-external-changes"
 RECORD_QUIET_MS = 1500

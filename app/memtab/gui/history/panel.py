@@ -49,10 +49,10 @@ from memtab.components.history.panel_view import (
 from memtab.components.text_diff import DiffResult
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
-from memtab.gui.toolkit.panel_letters import PanelLetters
+from memtab.gui.toolkit.keyboard_return import PanelLetters
 from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import mute
-from memtab.gui.toolkit.text.diff_pane import DiffPane
+from memtab.gui.toolkit.text.diff_view import DiffPane
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
 
 logger = logging.getLogger(__name__)

@@ -36,7 +36,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.history.diff import parse_unified_diff
 from memtab.components.history.jobs import revert, run_detail, runs
+from memtab.components.history.revert_view import (
+    BACK_AGAIN,
+    first_message,
+    refusal_message,
+    revert_rows,
+    revert_summary,
+)
 from memtab.components.history.runs import (
     KIND_WORDS,
     OpState,
@@ -58,7 +66,6 @@ from memtab.components.history.runs_view import (
     run_heading,
     run_rows,
 )
-from memtab.gui.history.revert import RevertResultDialog
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.dialog_layout import (
     fit_to_screen,
@@ -69,7 +76,7 @@ from memtab.gui.toolkit.dialog_layout import (
 )
 from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet
-from memtab.gui.toolkit.text.diff_pane import DiffPane
+from memtab.gui.toolkit.text.diff_view import DiffPane
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
 from memtab.store.history.records import RunEntry
 from memtab.store.home import Home
@@ -77,6 +84,61 @@ from memtab.store.restore.from_history import RevertResult
 from memtab.store.sidecars.journal import TRIGGERS
 
 logger = logging.getLogger(__name__)
+
+
+_INDEX_ROLE = Qt.ItemDataRole.UserRole
+
+
+class RevertResultDialog(QDialog):
+    """Lists the files a revert restored and refused; a refused one shows its diff."""
+
+    def __init__(self, result: RevertResult, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Revert this run")
+        self.setAccessibleName("Revert result")
+        self.revert = result
+        self.summary = WrappedLabel(revert_summary(result), self)
+        self.files = RowList(["Result", "File", "Why"], "Reverted files", self, whole=(0,))
+        self.files.currentItemChanged.connect(self._on_files_current_item_changed)
+        for row in revert_rows(result):
+            item = QTreeWidgetItem([row.result, row.name, row.why])
+            if row.refusal is not None:
+                item.setData(0, _INDEX_ROLE, row.refusal)
+                item.setToolTip(2, row.why)
+            self.files.addTopLevelItem(item)
+        self.diff = DiffPane(self)
+        self.diff.show_message(first_message(result))
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        give_mnemonics(buttons)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.files, 1)
+        layout.addWidget(self.diff, 2)
+        layout.addWidget(buttons)
+        fit_to_title(self)
+        fit_to_screen(self, QSize(760, 480), remember="revert")
+        first_refused = self.files.topLevelItem(len(result.restored))
+        if first_refused is not None:
+            self.files.setCurrentItem(first_refused)
+
+    @Slot(QTreeWidgetItem, QTreeWidgetItem)
+    def _on_files_current_item_changed(
+        self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None
+    ) -> None:
+        index = current.data(0, _INDEX_ROLE) if current is not None else None
+        if not isinstance(index, int):
+            self.diff.set_sides("", "")
+            self.diff.show_message(BACK_AGAIN)
+            return
+        refusal = self.revert.refused[index]
+        message = refusal_message(refusal)
+        if message is not None:
+            self.diff.show_message(message)
+            return
+        self.diff.set_sides("the file now", "what it held before the run")
+        self.diff.set_diff(parse_unified_diff(refusal.diff))
+
 
 STACK_BELOW = 760  # px: narrower, the list of runs goes above the run
 LIST_KEY = "runs"

@@ -31,7 +31,7 @@ import logging
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QSize, Qt, Signal, Slot
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QFont, QFontDatabase, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -55,10 +55,12 @@ from memtab.components.history.deleted import (
 from memtab.components.history.history import SCOPE_TITLES
 from memtab.components.history.jobs import DeletedPreview, deleted_preview, restore_burst, trash
 from memtab.components.history.trash_view import (
+    NOTHING,
     READING,
     SELECT_PROMPT,
     Restore,
     TrashPresenter,
+    group_title,
     may_restore_to,
     restore_kind,
     restored_words,
@@ -67,9 +69,9 @@ from memtab.components.history.trash_view import (
     row_key,
     still_gone,
 )
+from memtab.components.history.trash_view import burst_row as burst_view
+from memtab.components.history.trash_view import file_row as file_view
 from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS
-from memtab.gui.history import trash_rows
-from memtab.gui.history.trash_rows import BURST_ROLE, ORPHAN_ROLE, PATH_ROLE, ROW_ROLE
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.dialog_layout import (
     fit_to_screen,
@@ -87,6 +89,70 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.events import ChangeEvent, EventRestore
 
 logger = logging.getLogger(__name__)
+
+
+PATH_ROLE = Qt.ItemDataRole.UserRole
+"""A file row's path as history names it."""
+ORPHAN_ROLE = Qt.ItemDataRole.UserRole + 1
+"""A file row's orphaned project dir ("" for none)."""
+ROW_ROLE = Qt.ItemDataRole.UserRole + 2
+"""A file row's `row_key`."""
+BURST_ROLE = Qt.ItemDataRole.UserRole + 3
+"""A burst row's id."""
+GROUP_ROLE = Qt.ItemDataRole.UserRole + 4
+"""A group row's filter key."""
+
+
+def group_row(group: TrashGroup) -> QTreeWidgetItem:
+    """A group's title row: `Claude Code (20)` (the files still deleted)."""
+    header = QTreeWidgetItem([group_title(group)])
+    header.setFlags(Qt.ItemFlag.ItemIsEnabled)
+    header.setData(0, GROUP_ROLE, group.filter_key)
+    return header
+
+
+def empty_row(words: str = NOTHING) -> QTreeWidgetItem:
+    empty = QTreeWidgetItem([words])
+    empty.setFlags(Qt.ItemFlag.NoItemFlags)
+    return empty
+
+
+def burst_row(burst: BurstFiles, palette: QPalette) -> QTreeWidgetItem:
+    """A burst: what happened over every column (`setFirstColumnSpanned` once in the
+    tree): its files' rows say the rest."""
+    view = burst_view(burst)
+    row = QTreeWidgetItem([view.words])
+    row.setData(0, BURST_ROLE, burst.id)
+    font = QFont(row.font(0))
+    font.setBold(True)
+    row.setFont(0, font)
+    row.setToolTip(0, view.tooltip)
+    if view.muted:
+        _mute(row, palette)
+    return row
+
+
+def file_row(file: DeletedFile, palette: QPalette) -> QTreeWidgetItem:
+    """A deleted (or a burst's rewritten) file: its name, when, who, its size."""
+    view = file_view(file)
+    row = QTreeWidgetItem(list(view.cells))
+    row.setData(0, PATH_ROLE, file.path)
+    row.setData(0, ORPHAN_ROLE, file.orphan_dir or "")
+    row.setData(0, ROW_ROLE, row_key(file))
+    for column, tip in enumerate(view.tooltips):
+        if tip:
+            row.setToolTip(column, tip)
+    if view.muted:
+        _mute(row, palette)
+    return row
+
+
+def _mute(row: QTreeWidgetItem, palette: QPalette) -> None:
+    """Grey a row whose files are back (or cannot come back): still listed, still read."""
+    color = palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+    for column in range(4):
+        row.setForeground(column, color)
+
 
 RestoreAll = Callable[
     [ChangeEvent, frozenset[str] | None, Callable[[EventRestore], None], Callable[[str], None]],
@@ -339,19 +405,19 @@ class TrashDialog(QDialog):
         self.files.blockSignals(True)
         self.files.clear()
         for group in self._state.shown(self.scope_filter.currentData()):
-            header = trash_rows.group_row(group)
+            header = group_row(group)
             self.files.addTopLevelItem(header)
             header.setFirstColumnSpanned(True)  # once in the tree: spanning is the view's
             for burst in group.bursts:
-                row = trash_rows.burst_row(burst, palette)
+                row = burst_row(burst, palette)
                 header.addChild(row)
                 row.setFirstColumnSpanned(True)
-                row.addChildren([trash_rows.file_row(file, palette) for file in burst.files])
+                row.addChildren([file_row(file, palette) for file in burst.files])
                 row.setExpanded(bool(burst.left_to_restore))  # a restored burst folds away
             for item in group.items:
-                header.addChild(trash_rows.file_row(item, palette))
+                header.addChild(file_row(item, palette))
             if not group.items and not group.bursts:
-                empty = trash_rows.empty_row(self._state.empty_words(group))
+                empty = empty_row(self._state.empty_words(group))
                 header.addChild(empty)
                 empty.setFirstColumnSpanned(True)
             header.setExpanded(True)

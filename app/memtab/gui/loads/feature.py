@@ -5,31 +5,360 @@ model too* sends Claude Code's selection request to the configured model on the 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, Qt, QTimer, Slot
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer, Slot
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QTextBlock,
+    QTextCursor,
+)
+from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from memtab.components.activity.change_batch import ChangeBatch
+from memtab.components.editor.text_buffer import changed_span, utf16_offset
+from memtab.components.files.topic import MovedPastCut, move_lines_past_cut
+from memtab.components.loads.cut_bars import GO_TO_CUT, MOVE_PAST_CUT
+from memtab.components.loads.cut_moves import (
+    GO_TO_ONLY,
+    PendingMove,
+    cut_line,
+    is_cut_file,
+    move_refused,
+)
 from memtab.components.loads.recall_rows import FilePlace, asks_again
 from memtab.components.tree.nodes import ref_key
-from memtab.file_protocol.file_ref import SourceError, parse_file_ref
+from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.gui.context import WindowContext, WindowShell
-from memtab.gui.loads.cut_actions import CutEditor, IndexCutActions
-from memtab.gui.loads.cut_line import CutLine
+from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.external_editor import ExternalOpener
+from memtab.gui.toolkit.style import Accent
+from memtab.gui.toolkit.text.line_margin import MarginEditor, go_to
 from memtab.loads.kept import KeptHeads
 from memtab.loads.recall.records import Recall
 from memtab.operations.loads import ContextLoader, agent_loads, agent_recall, model_recall
+from memtab.sources.claude.index import IndexCut, index_cut
 from memtab.sources.config import SourceContext
 from memtab.store.paths import PathError, parse_file_path
+from memtab.store.scopes.memory import MemoryStore
 
 if TYPE_CHECKING:  # lazy: the dialogs load when View → What each agent loads… (recalls…)
     # first opens them
     from memtab.gui.loads.dialog import LoadsDialog
     from memtab.gui.loads.recall_dialog import RecallDialog
+
+
+LABEL = "Claude Code does not read below this line"
+LABEL_MARGIN = 8
+"""Between the label and the viewport's edge, and between the label and any text."""
+LABEL_SCALE = 0.85
+RECUT_DELAY_MS = 150
+"""Typing settles this long before the cut is found again (a 25 KB file: a millisecond)."""
+
+
+class CutLine(QWidget):
+    """The cut over `text_edit`'s viewport (see the module doc); mouse events pass through."""
+
+    def __init__(self, text_edit: QPlainTextEdit) -> None:
+        # Over the viewport, not in it: a viewport scrolls its children with the text.
+        super().__init__(text_edit)
+        self.setObjectName("claudeCutLine")
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.text_edit = text_edit
+        self.cut: IndexCut | None = None
+        self._past = 0
+        self.shown = False
+        self._recut = QTimer(self)
+        self._recut.setSingleShot(True)
+        self._recut.setInterval(RECUT_DELAY_MS)
+        self._recut.timeout.connect(self.recut)
+        text_edit.document().contentsChanged.connect(self._on_document_contents_changed)
+        text_edit.updateRequest.connect(self._on_text_update_request)
+        text_edit.viewport().installEventFilter(self)
+        self.setGeometry(text_edit.viewport().geometry())
+        self.hide()
+
+    @property
+    def past_cut(self) -> int:
+        """Lines past the cut (0 when Claude Code reads the whole text)."""
+        return self._past
+
+    def follow(self, shown: bool) -> None:
+        """Draw the cut of this text (or stop)."""
+        self.shown = shown
+        self.setVisible(shown)
+        if shown:
+            self.setGeometry(self.text_edit.viewport().geometry())
+            self.raise_()
+            self.recut()
+
+    @Slot()
+    def recut(self) -> None:
+        if not self.shown:
+            return
+        self.cut = index_cut(self.text_edit.toPlainText())
+        past = 0 if self.cut.cut_at_line is None else self.cut.lines - self.cut.cut_at_line + 1
+        self._past = past
+        self.update()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.Move):
+            self.setGeometry(self.text_edit.viewport().geometry())
+        return False
+
+    @Slot()
+    def _on_document_contents_changed(self) -> None:
+        if self.shown:
+            self._recut.start()
+
+    @Slot()
+    def _on_text_update_request(self, *_args: object) -> None:
+        if self.shown:
+            self.update()
+
+    def _cut_top(self) -> float | None:
+        """Where the cut is drawn: the top of the first line Claude Code does not read, in
+        the viewport's coordinates (None: no cut, or not in view)."""
+        cut = self.cut
+        if cut is None or cut.cut_at_line is None:
+            return None
+        block = self.text_edit.document().findBlockByNumber(cut.cut_at_line - 1)
+        if not block.isValid():
+            return None
+        top = (
+            self.text_edit.blockBoundingGeometry(block)
+            .translated(self.text_edit.contentOffset())
+            .top()
+        )
+        return top if top <= self.height() else None
+
+    def label_rect(self) -> QRectF | None:
+        """Where the label is drawn, or None: right-aligned beside the line above the cut,
+        else the line below — never over text (without room, only the line is drawn)."""
+        top = self._cut_top()
+        if top is None or self.cut is None or self.cut.cut_at_line is None:
+            return None
+        metrics = QFontMetricsF(self._label_font())
+        width = metrics.horizontalAdvance(LABEL)
+        height = metrics.height()
+        left = self.width() - LABEL_MARGIN - width
+        if left < LABEL_MARGIN:
+            return None
+        document = self.text_edit.document()
+        around = [document.findBlockByNumber(self.cut.cut_at_line + step) for step in (-2, -1, 0)]
+        for rect in (
+            QRectF(left, top - height - 2, width, height),  # beside the last line read
+            QRectF(left, top + 2, width, height),  # beside the first line not read
+        ):
+            if rect.top() >= 0 and not any(
+                block.isValid() and self._text_covers(block, rect) for block in around
+            ):
+                return rect
+        return None
+
+    def _label_font(self) -> QFont:
+        """The label's: the text's, a little smaller (it fits in a line's height)."""
+        font = QFont(self.font())
+        font.setPointSizeF(font.pointSizeF() * LABEL_SCALE)
+        return font
+
+    def _text_covers(self, block: QTextBlock, rect: QRectF) -> bool:
+        """Whether any row of `block`'s text reaches into `rect` (a gap of the label's
+        margin kept)."""
+        geometry = self.text_edit.blockBoundingGeometry(block).translated(
+            self.text_edit.contentOffset()
+        )
+        layout = block.layout()
+        for index in range(layout.lineCount()):
+            row = layout.lineAt(index)
+            row_rect = QRectF(
+                geometry.left() + row.x(),
+                geometry.top() + row.y(),
+                row.naturalTextWidth() + LABEL_MARGIN,
+                row.height(),
+            )
+            if row.naturalTextWidth() > 0 and row_rect.intersects(rect):
+                return True
+        return False
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        top = self._cut_top()
+        if top is None:
+            return
+        color = QColor(Accent.WARNING.value)
+        painter = QPainter(self)
+        tint = QColor(color)
+        tint.setAlpha(28)
+        painter.fillRect(0, max(0, round(top)), self.width(), self.height(), tint)
+        pen = QPen(color)
+        pen.setStyle(Qt.PenStyle.DashLine)
+        pen.setWidth(2)
+        painter.setPen(pen)
+        painter.drawLine(QPointF(0, top), QPointF(self.width(), top))
+        label = self.label_rect()
+        if label is not None:
+            painter.setFont(self._label_font())
+            painter.drawText(
+                label, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, LABEL
+            )
+
+
+SHOW_EDITOR = "memory.show_editor"
+"""The Memory tab's action that shows the editor (one pane at a time) and focuses it."""
+
+
+class CutEditor(MarginEditor, Protocol):
+    """What the cut's actions need of the editor (`EditorPanel`)."""
+
+    @property
+    def expected_on_disk(self) -> str | None: ...
+
+    def buffer_text(self) -> str: ...
+
+    def when_loaded(self, ref: MemoryFileRef, then: Callable[[], None]) -> None: ...
+
+    def follow_changes(self, changed: Collection[MemoryFileRef]) -> None: ...
+
+
+class IndexCutActions(QObject):
+    """The cut over the open `MEMORY.md` and its two actions (see the module doc)."""
+
+    def __init__(self, context: WindowContext, editor: CutEditor, parent: QObject) -> None:
+        super().__init__(parent)
+        self._context = context
+        self._editor = editor
+        self._moving = PendingMove()
+        self._following_ops = False
+        self.go_to_action = context.actions.add(
+            GO_TO_CUT,
+            "Go to Claude Code's c&ut",
+            self.go_to_cut,
+            enabled_when=lambda: bool((line := self.cut_line()) and line.past_cut),
+            tip="Put the cursor on the first line of MEMORY.md Claude Code does not read",
+        )
+        self.move_action = context.actions.add(
+            MOVE_PAST_CUT,
+            "Move lines past Claude Code's &cut into a topic file",
+            self.move_past_cut,
+            enabled_when=lambda: bool((line := self.cut_line()) and line.past_cut),
+            tip="The lines of MEMORY.md Claude Code does not read go to MEMORY-continued.md "
+            "beside it; a link to it takes the last line it reads",
+        )
+        editor.file_opened.connect(self._on_editor_file_opened)
+        editor.file_closed.connect(self._on_editor_file_closed)
+
+    def cut_line(self) -> CutLine | None:
+        """The cut drawn over the open file's text, when it is Claude Code's MEMORY.md."""
+        line = self._editor.text_edit.findChild(CutLine)
+        return line if isinstance(line, CutLine) and line.shown else None
+
+    # -- Go to the cut ------------------------------------------------------------------------
+
+    def go_to_cut(self) -> None:
+        """The cursor on the first line of the open MEMORY.md Claude Code does not read,
+        the keyboard in the text (once it is shown)."""
+        file = self._editor.current_file
+        if file is None or not is_cut_file(file.ref):
+            self._context.status.show(GO_TO_ONLY)
+            return
+        self._editor.when_loaded(file.ref, self._go_to_cut_now)
+
+    def _go_to_cut_now(self) -> None:
+        line = cut_line(self._editor.buffer_text())
+        if isinstance(line, str):
+            self._context.status.show(line)
+            return
+        if SHOW_EDITOR in self._context.actions:  # one pane at a time: the editor's
+            self._context.actions.action(SHOW_EDITOR).trigger()
+        go_to(self._editor.text_edit, line)
+
+    # -- Move the lines past the cut ----------------------------------------------------------
+
+    def move_past_cut(self) -> None:
+        """Move the lines of the open MEMORY.md Claude Code does not read into a new topic
+        file, and link to it from the index (on the file operations' worker)."""
+        file = self._editor.current_file
+        scan = self._context.shown.scan
+        listings = scan.sources.listings if scan is not None and scan.sources else ()
+        source = next(
+            (x.source for x in listings if file and x.source.id == file.ref.source_id), None
+        )
+        text = self._editor.buffer_text()
+        ref = file.ref if file is not None else None
+        refused = move_refused(ref, has_source=source is not None, text=text)
+        if refused is not None:
+            self._context.status.show(refused)
+            return
+        assert file is not None and source is not None  # move_refused says why not
+        self._moving.started(file.ref.key, text)
+        if not self._following_ops:  # the worker starts on first use
+            self._following_ops = True
+            self._context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
+        self._context.own_writes.note(file.ref.key)
+        operation = functools.partial(
+            move_lines_past_cut,
+            self._context.undo_stack,
+            MemoryStore.of(self._context.shown.view()),
+            source,
+            file,
+            text,
+            self._editor.expected_on_disk,
+        )
+        self._context.file_ops.run(operation, OpFollowUp())
+
+    @Slot(object, object)
+    def _on_file_ops_op_finished(self, result: object, _follow_up: object) -> None:
+        if not isinstance(result, MovedPastCut):
+            return
+        file = self._editor.current_file
+        landed = self._moving.landed(
+            file.ref.key if file is not None else None, self._editor.buffer_text()
+        )
+        if landed.take_text:
+            self._take_text(result.index_text)
+        if landed.follow and file is not None:
+            self._editor.follow_changes([file.ref])
+
+    def _take_text(self, new_text: str) -> None:
+        """The buffer holds `new_text`: one undoable edit of the part that changed."""
+        text_edit = self._editor.text_edit
+        old_text = self._editor.buffer_text()
+        start, old_end, new_end = changed_span(old_text, new_text)
+        cursor = QTextCursor(text_edit.document())
+        cursor.setPosition(utf16_offset(old_text, start))
+        cursor.setPosition(utf16_offset(old_text, old_end), QTextCursor.MoveMode.KeepAnchor)
+        cursor.insertText(new_text[start:new_end])
+
+    # -- the cut over the text ----------------------------------------------------------------
+
+    @Slot(object)
+    def _on_editor_file_opened(self, _ref: object) -> None:
+        self._follow_editor()
+
+    @Slot()
+    def _on_editor_file_closed(self) -> None:
+        self._follow_editor()
+
+    def _follow_editor(self) -> None:
+        text_edit = self._editor.text_edit
+        line = text_edit.findChild(CutLine)
+        file = self._editor.current_file
+        if not is_cut_file(file.ref if file is not None else None):
+            if isinstance(line, CutLine):
+                line.follow(False)
+            return
+        if not isinstance(line, CutLine):
+            line = CutLine(text_edit)
+        line.follow(True)
+
 
 LOADS_KEY = "loads"
 RECALL_KEY = "recall"

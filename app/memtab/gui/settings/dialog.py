@@ -16,7 +16,7 @@ with one base URL and then pointed at another host is sent or saved there only a
 question that names the host.
 
 Other agents' memory (Claude Code, Codex, loki-mode) has its own box
-(`gui.settings.sources`): on/off and a path per agent, and where Memtab looked.
+(`SourcesSettingsBox`): on/off and a path per agent, and where Memtab looked.
 
 The form is three pages (Model, Memory writer, Other agents), each as tall as the screen
 leaves it and scrolling beyond, so the dialog fits a 1366×768 screen with Other agents
@@ -25,7 +25,7 @@ Ollama, LM Studio, llama.cpp or vLLM on this machine and fills the form with one
 
 *Test connection* sends one small request with what the form says now (saved or not),
 on a worker thread (`memtab.llm.probe`); the button cancels a test under way, and closing
-the dialog cancels it too. The writer's page is `gui.settings.writer_page`.
+the dialog cancels it too.
 """
 
 from __future__ import annotations
@@ -34,26 +34,43 @@ import functools
 import os
 from collections.abc import Mapping, Sequence
 
-from PySide6.QtCore import QSize, Qt, Slot
-from PySide6.QtGui import QCloseEvent, QPalette
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Slot
+from PySide6.QtGui import QCloseEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QDoubleSpinBox,
     QFormLayout,
+    QFrame,
+    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
+    QScrollArea,
+    QSpinBox,
     QTabWidget,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from memtab.components.settings.jobs import probe_connection
+from memtab.components import glossary
+from memtab.components.settings.agents_view import (
+    LOOKING,
+    changed_agents,
+    chosen_settings,
+    default_text,
+    look_failed,
+    looked_for_text,
+    path_tip,
+    sources_note,
+)
+from memtab.components.settings.jobs import looked_for, probe_connection
 from memtab.components.settings.model_form import (
     CANCEL_TEST_LABEL,
     NOT_SAVED_KEY_HOST,
@@ -61,19 +78,24 @@ from memtab.components.settings.model_form import (
     TEST_CANCELLED,
     TEST_LABEL,
     ModelForm,
+    key_question,
     local_server_used,
     override_note,
 )
 from memtab.consolidation.review.review_setting import load_review_mode, save_review_mode
+from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS, Agent
 from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.gui.settings.agent_server import AgentServerBox
-from memtab.gui.settings.keys import confirm_key_host
 from memtab.gui.settings.local_servers import LocalServersBox
-from memtab.gui.settings.page import ScrollingPage
-from memtab.gui.settings.sources import SourcesSettingsBox
-from memtab.gui.settings.writer_page import WriterSettingsBox
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
-from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
+from memtab.gui.toolkit import dialog_layout
+from memtab.gui.toolkit.dialog_layout import (
+    fit_to_screen,
+    fit_to_title,
+    give_mnemonics,
+    small_dialog,
+)
+from memtab.gui.toolkit.screen_room import room_on
 from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
 from memtab.llm.local_servers import KNOWN_SERVERS, LocalServer, ServerKind
@@ -89,9 +111,298 @@ from memtab.llm.settings import (
 )
 from memtab.llm.settings_model import ProviderSection, provider_section
 from memtab.llm.types import ProviderError
+from memtab.sources.config import (
+    AgentSettings,
+    load_home_overrides,
+    load_sources_settings,
+    save_agent_settings,
+)
 from memtab.store.home import Home
-from memtab.writer.config import parse_writer_settings, save_writer_settings
-from memtab.writer.config_values import memory_path_problem
+from memtab.writer.config import (
+    WriterSettings,
+    number_range,
+    parse_writer_settings,
+    save_writer_settings,
+)
+from memtab.writer.config_values import OfflineNotes, WriterMode, memory_path_problem
+
+DISCOVERY_KEY = "discover-sources"
+
+
+class SourcesSettingsBox(QGroupBox):
+    """The settings of other agents' memory (see the module docstring)."""
+
+    def __init__(
+        self,
+        home: Home | None,
+        env: Mapping[str, str],
+        jobs: JobService,
+        parent: QWidget | None = None,
+    ) -> None:
+        """The stored settings; where discovery looks runs on `jobs`' jobs lane."""
+        super().__init__("Other agents' memory", parent)
+        self.setObjectName("sourcesSettings")
+        self._home = home
+        self._env = env
+        self._jobs = jobs
+        self._stored = load_sources_settings(env)
+        self._client: JobClient | None = None
+        self.enabled: dict[Agent, QCheckBox] = {}
+        self.paths: dict[Agent, QLineEdit] = {}
+        self.looked: dict[Agent, QLabel] = {}
+        grid = QGridLayout(self)
+        grid.setColumnStretch(1, 1)
+        for row, agent in enumerate(OTHER_AGENTS):
+            settings = self._stored.agent(agent)
+            check = QCheckBox(AGENT_TITLES[agent], self)
+            check.setChecked(settings.enabled)
+            path = QLineEdit(settings.path or "", self)
+            path.setAccessibleName(f"{AGENT_TITLES[agent]} directory")
+            path.setPlaceholderText(default_text(agent))
+            path.setToolTip(path_tip(agent))
+            check.toggled.connect(path.setEnabled)
+            path.setEnabled(settings.enabled)
+            looked = QLabel(LOOKING if home is not None else "", self)
+            looked.setWordWrap(True)
+            mute(looked)
+            grid.addWidget(check, 2 * row, 0)
+            grid.addWidget(path, 2 * row, 1)
+            grid.addWidget(looked, 2 * row + 1, 1)
+            self.enabled[agent], self.paths[agent], self.looked[agent] = check, path, looked
+        self.note = QLabel(self)
+        self.note.setWordWrap(True)
+        mute(self.note)
+        self.note.hide()
+        grid.addWidget(self.note, 2 * len(OTHER_AGENTS), 0, 1, 2)
+        isolated = home is not None and load_home_overrides(home).isolated
+        if home is not None:
+            self._look()
+        note = sources_note(self._stored.problems, isolated=isolated)
+        if note:
+            self.note.setText(note)
+            self.note.show()
+
+    def chosen(self, agent: Agent) -> AgentSettings:
+        """What the form says for `agent` (a path made absolute, `~` expanded)."""
+        return chosen_settings(self.enabled[agent].isChecked(), self.paths[agent].text())
+
+    def save(self) -> bool:
+        """Store the agents whose settings changed; True when anything was."""
+        chosen = {agent: self.chosen(agent) for agent in OTHER_AGENTS}
+        changed = changed_agents(self._stored, chosen)
+        for agent, settings in changed:
+            save_agent_settings(agent, settings, env=self._env)
+        return bool(changed)
+
+    def shutdown(self) -> None:
+        """Drop a discovery under way (the dialog closes)."""
+        if self._client is not None:
+            self._client.shutdown(timeout_ms=2000)
+            self._client.deleteLater()
+            self._client = None
+
+    def _look(self) -> None:
+        assert self._home is not None
+        self._client = self._jobs.client("sources-settings", Lane.JOBS, parent=self)
+        self._client.latest_finished.connect(self._on_client_latest_finished)
+        self._client.latest_failed.connect(self._on_client_latest_failed)
+        self._client.submit_latest(
+            DISCOVERY_KEY, functools.partial(looked_for, self._home, dict(self._env))
+        )
+
+    @Slot(str, object)
+    def _on_client_latest_finished(self, key: str, looked: object) -> None:
+        assert isinstance(looked, list)
+        for agent in OTHER_AGENTS:
+            self.looked[agent].setText(looked_for_text(agent, looked))
+
+    @Slot(str, str)
+    def _on_client_latest_failed(self, key: str, message: str) -> None:
+        for agent in OTHER_AGENTS:
+            self.looked[agent].setText(look_failed(message))
+
+
+DIALOG_ROWS = 150
+"""px: what a settings dialog holds besides its page — the tabs, the notes under them, the
+file it is stored in and the buttons (measured 100 at 1366×768, the notes 2 lines more)."""
+MIN_HEIGHT = 160
+
+
+class ScrollingPage(QScrollArea):
+    """`widgets` one above the other, scrolling vertically (see the module docstring)."""
+
+    def __init__(self, widgets: Sequence[QWidget], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setWidgetResizable(False)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._content = QWidget(self)
+        self._column = QVBoxLayout(self._content)
+        for widget in widgets:
+            self._column.addWidget(widget)
+        self._column.addStretch(1)
+        self.setWidget(self._content)
+        self._content.installEventFilter(self)
+
+    def _extra_width(self) -> int:
+        bar = self.verticalScrollBar().sizeHint().width()
+        margins = self.contentsMargins()
+        return bar + margins.left() + margins.right()
+
+    def _content_height(self, width: int) -> int:
+        column = self._column
+        if column.hasHeightForWidth():
+            return column.heightForWidth(width)
+        return column.sizeHint().height()
+
+    def max_height(self) -> int:
+        """The most height the page asks for: what its screen leaves a dialog's page."""
+        room = room_on(dialog_layout.available_geometry(self)).height()
+        return max(room - DIALOG_ROWS, MIN_HEIGHT)
+
+    def sizeHint(self) -> QSize:
+        """The content's width (and room for the scroll bar), its height up to what the
+        screen leaves it (`max_height`)."""
+        width = self._content.sizeHint().width()
+        height = self._content_height(width)
+        return QSize(width + self._extra_width(), min(height, self.max_height()))
+
+    def minimumSizeHint(self) -> QSize:
+        """The content's least width (it never scrolls sideways), a few lines of height."""
+        content = self._content.minimumSizeHint()
+        return QSize(content.width() + self._extra_width(), MIN_HEIGHT)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_content()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The content's layout changed (a text, a row shown): fit it again, the window
+        grown to show it where the screen has room."""
+        if watched is self._content and event.type() == QEvent.Type.LayoutRequest:
+            self._fit_content()
+            self._grow_window()
+        return False
+
+    def _grow_window(self) -> None:
+        """The shown page's content outgrew it (an install's outcome, a longer line): its
+        window grows by that much, as far as its screen allows; it never shrinks."""
+        window = self.window()
+        if window is self or not self.isVisible():
+            return
+        needed = self._content_height(self.viewport().width()) - self.viewport().height()
+        if needed <= 0:
+            return
+        room = room_on(dialog_layout.available_geometry(window)).height()
+        height = min(window.height() + needed, room)
+        if height > window.height():
+            window.resize(window.width(), height)
+
+    def _fit_content(self) -> None:
+        """As wide as the viewport, as tall as that width makes the content (at least the
+        viewport's height, so its stretch takes the rest)."""
+        width = self.viewport().width()
+        height = max(self._content_height(width), self.viewport().height())
+        if self._content.size() != QSize(width, height):
+            self._content.resize(width, height)
+
+
+WRITER_MODES: tuple[tuple[WriterMode, str], ...] = (
+    (WriterMode.AUTO, "Automatic — step aside where mux runs its own writer"),
+    (WriterMode.ALWAYS, "Always — also on workspaces mux writes"),
+    (WriterMode.OFF, "Off — only `memtab write` runs it"),
+)
+OFFLINE_NOTES_CHOICES: tuple[tuple[OfflineNotes, str], ...] = (
+    (OfflineNotes.SUGGEST, "Suggest — queue them for review (the Inbox, `memtab inbox`)"),
+    (OfflineNotes.WRITE, "Write — add them to the memory file directly"),
+)
+
+
+class WriterSettingsBox(QGroupBox):
+    """The background writer's settings: mode, timeout, memory file, offline notes, trace
+    dumps, notifications."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Background memory writer", parent)
+        self.writer_mode = QComboBox(self)
+        self.writer_mode.setAccessibleName("Writer mode")
+        for mode, label in WRITER_MODES:
+            self.writer_mode.addItem(label, mode.value)
+        self.writer_mode.setToolTip(glossary.STEP_ASIDE)
+        self.writer_timeout = QDoubleSpinBox(self)
+        self.writer_timeout.setAccessibleName("Writer timeout")
+        self.writer_timeout.setRange(*number_range("timeout_s"))
+        self.writer_timeout.setDecimals(0)
+        self.writer_timeout.setSuffix(" s")
+        self.memory_path = QLineEdit(self)
+        self.memory_path.setAccessibleName("Writer memory file")
+        self.offline_notes = QComboBox(self)
+        self.offline_notes.setAccessibleName("Offline writer notes")
+        self.offline_notes.setToolTip(
+            "What the writer does with its notes when no model is configured"
+        )
+        for choice, label in OFFLINE_NOTES_CHOICES:
+            self.offline_notes.addItem(label, choice.value)
+        self.dump_successful = QCheckBox("Also keep trace dumps of successful runs", self)
+        self.notify = QCheckBox(
+            "Notify me when it records notes while Memtab is not in front", self
+        )
+        self.max_dumps = QSpinBox(self)
+        self.max_dumps.setAccessibleName("Trace dumps kept per workspace")
+        low, high = number_range("max_dumps")
+        self.max_dumps.setRange(int(low), int(high))
+
+        form = QFormLayout(self)
+        form.addRow("&Runs:", self.writer_mode)
+        form.addRow("&Timeout per run:", self.writer_timeout)
+        form.addRow("Memory &file:", self.memory_path)
+        form.addRow("&Offline notes:", self.offline_notes)
+        form.addRow("Trace dumps &kept:", self.max_dumps)
+        form.addRow("", self.dump_successful)
+        form.addRow("", self.notify)
+
+    def load(self, writer: WriterSettings) -> None:
+        """Show `writer`'s values."""
+        self.writer_mode.setCurrentIndex(self.writer_mode.findData(writer.mode.value))
+        self.writer_timeout.setValue(writer.timeout_s)
+        self.memory_path.setText(writer.memory_path)
+        self.offline_notes.setCurrentIndex(self.offline_notes.findData(writer.offline_notes.value))
+        self.dump_successful.setChecked(writer.dump_successful_runs)
+        self.notify.setChecked(writer.notify)
+        self.max_dumps.setValue(writer.max_dumps)
+
+    def settings(self) -> WriterSettings:
+        """The values shown, as the writer reads them."""
+        return WriterSettings(
+            mode=WriterMode(self.writer_mode.currentData()),
+            timeout_s=self.writer_timeout.value(),
+            memory_path=self.memory_path.text().strip(),
+            dump_successful_runs=self.dump_successful.isChecked(),
+            max_dumps=self.max_dumps.value(),
+            offline_notes=OfflineNotes(self.offline_notes.currentData()),
+            notify=self.notify.isChecked(),
+        )
+
+
+def confirm_key_host(parent: QWidget, typed_for: str, host: str, action: str) -> bool:
+    """Ask before a key typed for origin `typed_for` goes to origin `host` (`action`:
+    "Send" or "Save"); True to go ahead."""
+    question = key_question(typed_for, host, action)
+    box = QMessageBox(parent)
+    small_dialog(box)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("Use the key for another host?")
+    box.setText(question.text)
+    box.setInformativeText(question.informative)
+    confirm = box.addButton(question.confirm, QMessageBox.ButtonRole.AcceptRole)
+    cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(cancel)
+    box.setEscapeButton(cancel)
+    give_mnemonics(box)
+    fit_to_title(box)
+    box.exec()
+    return box.clickedButton() is confirm
+
 
 WRITER_PAGE = 1  # the pages' order: Model, Memory writer, Other agents
 PROBE_KEY = "connection-test"
@@ -125,7 +436,7 @@ class SettingsDialog(QDialog):
         self._probes: JobClient | None = None  # made with the first test
         self._build()
         self._load()
-        # Opened at its size hint, each page as tall as the screen leaves it (`page.py`):
+        # Opened at its size hint, each page as tall as the screen leaves it (`ScrollingPage`):
         # a window's first show holds it to 2/3 of the screen, which cut Other agents.
         fit_to_screen(self, QSize(0, 0))
 

@@ -11,30 +11,405 @@ sent yet syncs first or asks (`quitting`).
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Slot
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtWidgets import QMessageBox, QToolButton, QWidget
 
-from memtab.components.sync.conflicts import conflict_marks
+from memtab.components.editor.session import BarKind, Situation
+from memtab.components.sync.conflict_bar import (
+    CHOICES,
+    DECISIONS,
+    DEFAULT_ACTION,
+    PREFIX,
+    BarStep,
+    Choice,
+    bar_actions,
+    bar_step,
+    bar_text,
+    choice_of,
+    not_resolved_text,
+)
+from memtab.components.sync.conflicts import conflict_marks, resolve_sync_conflict, shown_conflicts
 from memtab.components.sync.corner import CopyCounts, SyncNowNote
 from memtab.components.sync.look import SyncLook
+from memtab.components.sync.quit_question import (
+    QuitQuestion,
+    QuitStep,
+    UnsentChoice,
+    unsent_question,
+)
+from memtab.components.sync.status_line import SyncLine, sync_line
 from memtab.components.tree.marks import MarkedRows
 from memtab.components.tree.scan import HomeScan
+from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.fs.clock import now_ms
 from memtab.gui.actions import Focus
-from memtab.gui.context import WindowContext, WindowShell
-from memtab.gui.sync.editor_bar import SyncConflictBars
-from memtab.gui.sync.needs import ConflictEditor
-from memtab.gui.sync.quitting import UnsentAtQuit
+from memtab.gui.context import StatusNotices, WindowContext, WindowShell
+from memtab.gui.sync.needs import ConflictEditor, ConflictTab
 from memtab.gui.sync.service import WindowSync
-from memtab.gui.sync.status import SyncStatusWidget
+from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
+from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
+from memtab.sync.repository.layout import SyncPaths
 
 if TYPE_CHECKING:  # lazy: ~1.3 MiB, ~110 ms (sync's engine) when File → Sync… opens
     from memtab.gui.sync.conflicts_dialog import ConflictsDialog
     from memtab.gui.sync.setup_dialog import SyncSetupDialog
+    from memtab.sync.service import SyncConflict
 
 logger = logging.getLogger(__name__)
+
+
+__all__ = ["PREFIX", "SyncConflictBars"]
+
+
+class SyncConflictBars(QObject):
+    """The sync conflict bars of one editor panel (see the module docstring).
+
+    `compare(path, show_both)` opens Resolve conflicts… on the conflict at that virtual
+    path (with Keep both's result shown);
+    `resolved(message)` is told what a decision did (for the status bar).
+    """
+
+    def __init__(
+        self,
+        context: WindowContext,
+        editor: ConflictEditor,
+        sync: WindowSync,
+        compare: Callable[[str, bool], None],
+        resolved: Callable[[str], None],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._context = context
+        self._editor = editor
+        self._sync = sync
+        self._compare = compare
+        self._resolved = resolved
+        self._client: JobClient | None = None  # made with the first decision
+        self._jobs: dict[int, ConflictTab] = {}
+        self._connected: set[int] = set()
+        self._showing: dict[int, str] = {}
+        """The tabs (by id) the bar was shown on, and for which file: not shown again
+        there once dismissed, until the file is opened anew."""
+        sync.changed.connect(self._on_sync_changed)
+        editor.file_opened.connect(self._on_editor_file_opened)
+        editor.tabs_changed.connect(self.refresh)
+        context.shown.workspace_changed.connect(self.refresh)
+
+    def conflict_for(self, tab: ConflictTab) -> SyncConflict | None:
+        """The sync conflict of the file `tab` shows, if it is in one."""
+        key = tab.key
+        if key is None:
+            return None
+        return shown_conflicts(self._sync.look.conflicts, self._context.shown.workspace).get(key)
+
+    @Slot()
+    def refresh(self) -> None:
+        """Show the bar on each tab whose file is in conflict; take it away where the
+        conflict was decided."""
+        for tab in self._editor.tabs:
+            self._connect(tab)
+            conflict = self.conflict_for(tab)
+            if conflict is None:
+                self._showing.pop(id(tab), None)
+            step = bar_step(
+                conflict is not None,
+                tab.doc.file.situation,
+                reading=tab.reading,
+                dismissed=self._dismissed(tab),
+            )
+            if step is BarStep.CLEAR:
+                tab.doc.clear_bar()
+            elif step is BarStep.SHOW and conflict is not None:
+                self._show(tab, conflict)
+
+    def shutdown(self) -> None:
+        if self._client is not None:
+            self._client.shutdown()
+
+    # --- the bar -----------------------------------------------------------------------------
+
+    def _dismissed(self, tab: ConflictTab) -> bool:
+        return self._showing.get(id(tab)) == tab.key
+
+    def _show(self, tab: ConflictTab, conflict: SyncConflict, said: str = "") -> None:
+        self._showing[id(tab)] = tab.key or ""
+        tab.doc.file.situation = Situation.SYNC_CONFLICT
+        bar = tab.prompts.bar
+        bar.show_message(
+            BarKind.WARNING,
+            said + bar_text(conflict),
+            bar_actions(),
+            default=DEFAULT_ACTION,
+        )
+        for choice in CHOICES:
+            bar.button(PREFIX + choice.id).setToolTip(choice.tip)
+
+    def _connect(self, tab: ConflictTab) -> None:
+        if id(tab) in self._connected:
+            return
+        self._connected.add(id(tab))
+        tab.prompts.action_chosen.connect(functools.partial(self._on_tab_action_chosen, tab))
+        tab.destroyed.connect(functools.partial(self._forget, id(tab)))
+
+    def _forget(self, tab_id: int, _object: object = None) -> None:
+        self._connected.discard(tab_id)
+        self._showing.pop(tab_id, None)
+
+    # --- deciding ----------------------------------------------------------------------------
+
+    def decide(self, tab: ConflictTab, choice: str) -> None:
+        """Carry out a choice of `tab`'s bar (a choice's id: `compare`, `mine`, …)."""
+        conflict = self.conflict_for(tab)
+        if conflict is None or tab in self._jobs.values():
+            return
+        does = choice_of(choice)
+        if does is not Choice.DECIDE:  # Keep both is seen before it is kept
+            self._compare(conflict.path, does is Choice.COMPARE_BOTH)
+            return
+        for action in tab.prompts.bar.action_ids():
+            tab.prompts.bar.button(action).setEnabled(False)
+        go = functools.partial(self._resolve, tab, conflict, choice)
+        if tab.is_dirty:  # mine is the text in front of the user: saved first
+            tab.save(go)
+        else:
+            go(True)
+
+    def _resolve(self, tab: ConflictTab, conflict: SyncConflict, choice: str, saved: bool) -> None:
+        if not saved:  # the bar says why (a save's conflict, an error)
+            return
+        home, workspace = self._context.home, self._context.shown.workspace
+        decision = DECISIONS[choice]
+        job = functools.partial(
+            resolve_sync_conflict, home, workspace, conflict, decision, self._sync.git_program
+        )
+        self._jobs[self._tasks().submit(job)] = tab
+
+    def _tasks(self) -> JobClient:
+        if self._client is None:
+            self._client = self._context.jobs.client("sync-bar", Lane.JOBS, parent=self)
+            self._client.job_finished.connect(self._on_client_job_finished)
+            self._client.job_failed.connect(self._on_client_job_failed)
+            self._client.job_cancelled.connect(self._on_client_job_cancelled)
+        return self._client
+
+    # --- slots -------------------------------------------------------------------------------
+
+    @Slot(object)
+    def _on_sync_changed(self, _look: object) -> None:
+        self.refresh()
+
+    @Slot(object)
+    def _on_editor_file_opened(self, ref: MemoryFileRef) -> None:
+        tab = self._editor.tab_for(ref)
+        if tab is not None:
+            self._showing.pop(id(tab), None)  # opened anew: its bar shows again
+        self.refresh()
+
+    def _on_tab_action_chosen(self, tab: ConflictTab, action: str) -> None:
+        if action.startswith(PREFIX):
+            self.decide(tab, action.removeprefix(PREFIX))
+
+    @Slot(int, object)
+    def _on_client_job_finished(self, job_id: int, result: object) -> None:
+        self._jobs.pop(job_id, None)
+        self._resolved(str(result))
+        self._sync.look_again()
+
+    @Slot(int, str)
+    def _on_client_job_failed(self, job_id: int, message: str) -> None:
+        tab = self._jobs.pop(job_id, None)
+        conflict = self.conflict_for(tab) if tab is not None else None
+        if tab is not None and conflict is not None:
+            self._show(tab, conflict, not_resolved_text(message))
+        self._sync.look_again()
+
+    @Slot(int)
+    def _on_client_job_cancelled(self, job_id: int) -> None:
+        self._jobs.pop(job_id, None)
+
+
+LOOKING_MS = 2000  # how long the status bar says it looks (a look takes a moment)
+
+
+def ask_unsent(
+    parent: QWidget, text: str, detail: str, answer: Callable[[UnsentChoice], None]
+) -> QMessageBox:
+    """Ask Sync now / Quit anyway / Cancel; `answer` is called once with the choice
+    (closing the box is Cancel). Returns the open box."""
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("Changes not sent")
+    box.setWindowModality(Qt.WindowModality.WindowModal)
+    small_dialog(box)
+    box.setText(text)
+    box.setInformativeText(detail)
+    sync = box.addButton("&Sync now", QMessageBox.ButtonRole.AcceptRole)
+    quit_anyway = box.addButton("&Quit anyway", QMessageBox.ButtonRole.DestructiveRole)
+    cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+    give_mnemonics(box)
+    box.setDefaultButton(sync)
+    box.setEscapeButton(cancel)
+    fit_to_title(box)
+
+    def finished(_result: int) -> None:
+        clicked = box.clickedButton()
+        box.deleteLater()
+        if clicked is sync:
+            answer(UnsentChoice.SYNC)
+        else:
+            answer(UnsentChoice.QUIT if clicked is quit_anyway else UnsentChoice.CANCEL)
+
+    box.finished.connect(finished)
+    box.open()
+    return box
+
+
+class UnsentAtQuit(QObject):
+    """The window's question about changes sync has not sent (see the module docstring):
+    a `ClosingQuestion`."""
+
+    def __init__(
+        self, sync: WindowSync, status: StatusNotices, parent_widget: QWidget, parent: QObject
+    ) -> None:
+        super().__init__(parent)
+        self._sync = sync
+        self._status = status
+        self._parent_widget = parent_widget
+        self._question = QuitQuestion()
+        self._box: QMessageBox | None = None  # the question, while it is open
+        self.ask_box = ask_unsent
+        """Opens the question (a seam for tests, which answer it)."""
+        sync.changed.connect(self._on_sync_changed)
+        sync.finished.connect(self._on_sync_finished)
+
+    def needs_asking(self) -> bool:
+        """Where sync is set up — or may be, closed before the first look said (its
+        set-up's file is there: a stat, as the UI's decisions may make)."""
+        if self._sync.looked:
+            return self._sync.configured
+        return SyncPaths(self._sync.home).config.exists()
+
+    def ask(self, then: Callable[[], object]) -> None:
+        """Look where sync stands (after the sync that runs); close, or ask."""
+        self._do(self._question.ask(then))
+
+    def _do(self, step: QuitStep) -> None:
+        if step is QuitStep.LOOK:
+            self._status.show("Looking for changes sync has not sent…", LOOKING_MS)
+            self._sync.look_again()  # after the sync that runs, if one does
+        elif step is QuitStep.SYNC:
+            self._status.show("Syncing before Memtab quits…")
+            self._sync.sync_now()
+        elif step is QuitStep.CLOSE:
+            self._close()
+
+    @Slot(object)
+    def _on_sync_changed(self, look: SyncLook) -> None:
+        action = self._question.sync_changed(look, busy=self._sync.busy)
+        if action.step is QuitStep.DISMISS_AND_CLOSE and self._box is not None:
+            box, self._box = self._box, None
+            box.finished.disconnect()
+            box.close()
+            box.deleteLater()
+            self._close()
+        elif action.step is QuitStep.ASK:
+            self._box = self.ask_box(
+                self._parent_widget, action.text, action.detail, self._on_answered
+            )
+        else:
+            self._do(action.step)
+
+    @Slot(object)
+    def _on_sync_finished(self, look: SyncLook | None) -> None:
+        self._do(self._question.sync_finished(look))
+
+    def _on_answered(self, choice: UnsentChoice) -> None:
+        self._box = None
+        self._do(self._question.answered(choice))
+
+    def _close(self) -> None:
+        then = self._question.take_then()
+        if then is not None:
+            then()
+
+
+__all__ = ["UnsentAtQuit", "UnsentChoice", "ask_unsent", "unsent_question"]
+
+
+class SyncStatusWidget(QToolButton):
+    """The status-bar button (see the module docstring).
+
+    Signals:
+        conflicts_requested(): open the conflicts (there are some).
+        sync_requested(): sync now.
+    """
+
+    conflicts_requested = Signal()
+    sync_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("syncStatus")
+        self.setAutoRaise(True)
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.setAccessibleName("Sync")
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self._look = SyncLook()
+        self._syncing = False
+        self._copies = 0
+        self._progress = ""
+        self.line = SyncLine("", "", visible=False)
+        self.clicked.connect(self._on_clicked)
+        self.setVisible(False)
+
+    @Slot(object)
+    def show_look(self, look: SyncLook) -> None:
+        self._look = look
+        self._update()
+
+    @Slot(bool)
+    def set_syncing(self, syncing: bool) -> None:
+        self._syncing = syncing
+        self._progress = ""
+        self._update()
+
+    @Slot(str)
+    def set_progress(self, line: str) -> None:
+        """What the running sync does now (its tooltip, not the window's messages)."""
+        self._progress = line
+        self._update()
+
+    def set_copies(self, copies: int) -> None:
+        """How many file-sync conflict copies the Memory tab shows."""
+        if copies != self._copies:
+            self._copies = copies
+            self._update()
+
+    def _update(self) -> None:
+        self.line = line = sync_line(
+            self._look,
+            syncing=self._syncing,
+            copies=self._copies,
+            now_ms=now_ms(),
+            progress=self._progress,
+        )
+        self.setText(line.text)
+        self.setToolTip(line.tooltip)
+        self.setVisible(line.visible)
+
+    @Slot()
+    def _on_clicked(self) -> None:
+        if self.line.conflicts:
+            self.conflicts_requested.emit()
+        else:
+            self.sync_requested.emit()
+
 
 EDITOR_CONFLICT = (
     "{name}: your draft and the file on disk differ — Keep mine (Alt+M), Keep theirs "

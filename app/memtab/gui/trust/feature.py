@@ -6,11 +6,31 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QObject, QTimer, SignalInstance, Slot
-from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QInputDialog, QWidget
+from PySide6.QtCore import QObject, QSize, Qt, QTimer, Signal, SignalInstance, Slot
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette, QTextCursor, QTextFormat
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDockWidget,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QStyle,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
 
 from memtab.check.records import CheckReport
 from memtab.components.activity.badges import Badge
@@ -21,31 +41,296 @@ from memtab.components.files.ops import OpResult
 from memtab.components.tree.nodes import file_key, ref_key
 from memtab.components.trust.changes import move_target
 from memtab.components.trust.combining import (
+    REVIEW_NOTE,
     CombineChoice,
     CombineProposal,
     combine_choices,
     file_name,
     newest,
+    side_labels,
 )
-from memtab.components.trust.room import ChangedFile, RoomFacts, Target, agent_name, room_sections
+from memtab.components.trust.room import (
+    PANEL_OF,
+    ChangedFile,
+    RoomFacts,
+    RoomSection,
+    Target,
+    agent_name,
+    headline,
+    place_target,
+    room_sections,
+)
 from memtab.file_protocol.file_ref import SourceError, parse_file_ref
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobClient, Lane
-from memtab.gui.toolkit.dialog_layout import small_dialog
+from memtab.gui.toolkit.dialog_layout import (
+    fit_to_screen,
+    fit_to_title,
+    give_mnemonics,
+    small_dialog,
+    stack_when_narrow,
+)
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn, holds_keyboard
-from memtab.gui.trust.combine_dialog import CombineDialog
+from memtab.gui.toolkit.style import muted_text, set_style_sheet
+from memtab.gui.toolkit.text.three_way import ThreeWayView
+from memtab.gui.toolkit.widgets import WrappedLabel
 from memtab.gui.trust.panel import TrustPanel
-from memtab.gui.trust.room import RoomView
-from memtab.gui.trust.side_by_side import SideBySideDialog
+from memtab.humanize import relative_time
 from memtab.operations.trust import actions as operations
 from memtab.operations.trust.actions import SideBySide
 from memtab.operations.trust.combine import propose_combine
 from memtab.operations.trust.window import NotRead, WindowTrust
 from memtab.store.paths import PathError
-from memtab.trust.contradictions.records import Contradiction
+from memtab.trust.contradictions.records import ClaimedLine, Contradiction
 from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.leaks.records import Leak
+from memtab.trust.memories import where_in_words
 from memtab.trust.report import TrustReport
+
+
+class CombineDialog(QDialog):
+    """What Combine proposes; `combine_requested(object, str)`: the `CombineChoice` and the
+    text to keep."""
+
+    combine_requested = Signal(object, str)
+
+    def __init__(self, proposal: CombineProposal, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("combineReview")
+        self.setWindowTitle("Combine duplicates")
+        self.proposal = proposal
+        self.choices = proposal.choices()
+        self.summary = WrappedLabel("", self)
+        self.keep = QComboBox(self)
+        self.keep.setAccessibleName("Keep in")
+        self.keep.addItems([choice.label for choice in self.choices])
+        keep_label = QLabel("&Keep in:", self)
+        keep_label.setBuddy(self.keep)
+        self.view = ThreeWayView(self)
+        self.buttons = QDialogButtonBox(self)
+        self.combine_button = self.buttons.addButton(
+            "C&ombine", QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.combine_button.setToolTip("Keep the text below there; the other files go")
+        self.buttons.addButton("&Cancel", QDialogButtonBox.ButtonRole.RejectRole)
+        give_mnemonics(self.buttons)
+        self.buttons.accepted.connect(self._on_buttons_accepted)
+        self.buttons.rejected.connect(self.reject)
+        row = QHBoxLayout()
+        row.addWidget(keep_label)
+        row.addWidget(self.keep, 1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addLayout(row)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.buttons)
+        self.keep.currentIndexChanged.connect(self._on_keep_current_index_changed)
+        self._show(self.choices[0])
+        fit_to_screen(self, QSize(1000, 640), remember="combine")
+        fit_to_title(self)
+        self.keep.setFocus()
+
+    @property
+    def choice(self) -> CombineChoice:
+        """Where the group goes, as chosen."""
+        return self.choices[max(self.keep.currentIndex(), 0)]
+
+    def text(self) -> str:
+        """The text to keep, as the user left it."""
+        return self.view.merged_text()
+
+    def _show(self, choice: CombineChoice) -> None:
+        texts = self.proposal.review(choice)
+        self.view.set_texts(replace(texts, labels=side_labels(self.proposal, choice)))
+        self.view.merged_title.setText("Text to keep (edit it if needed)")
+        self.view.note.setText(REVIEW_NOTE)
+        self.summary.setText(self.proposal.summary(choice))
+
+    @Slot(int)
+    def _on_keep_current_index_changed(self, index: int) -> None:
+        if 0 <= index < len(self.choices):
+            self._show(self.choices[index])
+
+    @Slot()
+    def _on_buttons_accepted(self) -> None:
+        self.combine_requested.emit(self.choice, self.text())
+        self.accept()
+
+
+TARGET_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+class RoomView(QWidget):
+    """What needs the user, as one list; `open_requested(Target)`: an item chosen."""
+
+    open_requested = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("needsYouRoom")
+        self.headline = QLabel("Looking at the memory…", self)
+        self.headline.setObjectName("needsYouHeadline")
+        font = QFont(self.headline.font())
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        font.setBold(True)
+        self.headline.setFont(font)
+        self.headline.setWordWrap(True)
+        self.list = QListWidget(self)
+        self.list.setObjectName("needsYouList")
+        self.list.setAccessibleName("What needs you")
+        self.list.setWordWrap(True)
+        self.list.setUniformItemSizes(False)
+        self.list.setFrameShape(QListWidget.Shape.NoFrame)
+        self.list.viewport().setAutoFillBackground(False)
+        set_style_sheet(self.list, "QListWidget { background: transparent; }")
+        # Enter (and, where the style says so, a click) activates; else a click does too.
+        self.list.itemActivated.connect(self._on_list_item_activated)
+        hint = QStyle.StyleHint.SH_ItemView_ActivateItemOnSingleClick
+        if not self.list.style().styleHint(hint, None, self.list):
+            self.list.itemClicked.connect(self._on_list_item_activated)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(24, 8, 24, 8)
+        layout.addWidget(self.headline)
+        layout.addWidget(self.list, 1)
+        self.sections: tuple[RoomSection, ...] = ()
+
+    def show_sections(self, sections: Sequence[RoomSection]) -> None:
+        """Show `sections` in place of what was shown (the row the keys were on kept)."""
+        self.sections = tuple(sections)
+        self.headline.setText(headline(sections))
+        keep = self.list.currentRow()
+        self.list.clear()
+        muted = muted_text(self.palette())
+        for section in sections:
+            if section.summary:
+                counted = f"{section.title} — {section.summary}"
+            else:
+                counted = f"{section.title} · {section.count or 'nothing'}"
+            title = QListWidgetItem(counted)
+            font = QFont(title.font())
+            font.setBold(True)
+            title.setFont(font)
+            panel = PANEL_OF[section.key]
+            if panel and section.count:
+                title.setData(TARGET_ROLE, Target(panel=panel))
+                title.setToolTip(f"Enter: the {panel.title()} panel")
+            else:
+                title.setFlags(title.flags() & ~Qt.ItemFlag.ItemIsSelectable)
+                if not section.count:
+                    title.setForeground(muted)
+            self.list.addItem(title)
+            for item in section.items:
+                row = QListWidgetItem("    " + item.text)
+                row.setData(TARGET_ROLE, item.target)
+                row.setToolTip(item.tip)
+                self.list.addItem(row)
+            if section.more:
+                more = QListWidgetItem(f"    {section.more}")
+                more.setData(TARGET_ROLE, Target(panel=panel) if panel else None)
+                more.setForeground(muted)
+                self.list.addItem(more)
+        if 0 <= keep < self.list.count():
+            self.list.setCurrentRow(keep)
+
+    def select_first(self) -> None:
+        """Put the list's current row on its first item that leads somewhere, unless it
+        is on one."""
+        current = self.list.currentItem()
+        if current is not None and current.data(TARGET_ROLE) is not None:
+            return
+        for row in range(self.list.count()):
+            if self.list.item(row).data(TARGET_ROLE) is not None:
+                self.list.setCurrentRow(row)
+                break
+
+    @Slot(QListWidgetItem)
+    def _on_list_item_activated(self, item: QListWidgetItem) -> None:
+        target = item.data(TARGET_ROLE)
+        if isinstance(target, Target):
+            self.open_requested.emit(target)
+
+
+STACK_BELOW = 700
+"""px: narrower than this, the two files are one above the other."""
+
+
+class SideBySideDialog(QDialog):
+    """Both files of a contradiction; `open_requested(Target)`: a side's Open."""
+
+    open_requested = Signal(object)
+
+    def __init__(self, read: SideBySide, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("sideBySide")
+        found = read.contradiction
+        self.setWindowTitle(f"Disagreeing: {found.about}")
+        layout = QVBoxLayout(self)
+        why = QLabel(found.why + (f"\n{read.problem}" if read.problem else ""), self)
+        why.setWordWrap(True)
+        layout.addWidget(why)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.texts: list[QPlainTextEdit] = []
+        self._targets: list[Target] = []
+        sides = ((found.first, read.first, "first"), (found.second, read.second, "second"))
+        for column, (side, text, name) in enumerate(sides):
+            newer = found.newer == name
+            pane = QWidget(self.splitter)
+            title = QLabel(_title(side, newer=newer, undecided=found.newer is None), pane)
+            title.setWordWrap(True)
+            title.setTextFormat(Qt.TextFormat.PlainText)
+            edit = QPlainTextEdit(pane)
+            edit.setReadOnly(True)
+            edit.setObjectName(f"side{column}")
+            edit.setAccessibleName(f"{'Newer' if newer else 'Older'}: {side.place.path}")
+            edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+            edit.setPlainText(text if text is not None else "(cannot be read)")
+            button = QPushButton("&Open this one" if column == 0 else "O&pen this one", pane)
+            button.clicked.connect(self._on_open_clicked)
+            button.setProperty("side", column)
+            column_layout = QVBoxLayout(pane)
+            column_layout.setContentsMargins(0, 0, 0, 0)
+            column_layout.addWidget(title)
+            column_layout.addWidget(edit, 1)
+            column_layout.addWidget(button)
+            self.splitter.addWidget(pane)
+            self.texts.append(edit)
+            self._targets.append(place_target(side.place))
+            _mark_line(edit, side.place.line)
+        layout.addWidget(self.splitter, 1)
+        stack_when_narrow(self.splitter, STACK_BELOW)
+        fit_to_screen(self, QSize(1000, 560), remember="side-by-side")
+
+    @Slot()
+    def _on_open_clicked(self) -> None:
+        column = self.sender().property("side")
+        self.open_requested.emit(self._targets[int(column)])
+        self.accept()
+
+
+def _title(side: ClaimedLine, *, newer: bool, undecided: bool) -> str:
+    place = side.place
+    when = relative_time(side.written_at) if side.written_at else "at an unknown time"
+    age = "" if undecided else ("Newer — " if newer else "Older — ")
+    line = f":{place.line}" if place.line is not None else ""
+    return f"{age}{place.path}{line} ({where_in_words(place)})\nsays {side.value}, written {when}"
+
+
+def _mark_line(edit: QPlainTextEdit, line: int | None) -> None:
+    if line is None:
+        return
+    block = edit.document().findBlockByNumber(line - 1)
+    if not block.isValid():
+        return
+    color = QColor(edit.palette().color(QPalette.ColorRole.Highlight))
+    color.setAlphaF(0.25)
+    selection = QTextEdit.ExtraSelection()
+    selection.cursor = QTextCursor(block)
+    selection.format.setBackground(color)
+    selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+    edit.setExtraSelections([selection])
+    edit.setTextCursor(QTextCursor(block))
+    edit.centerCursor()
+
 
 FIND_KEY = "trust"
 RECOMPUTE_DELAY_MS = 1500

@@ -29,7 +29,7 @@ from memtab.components.trust.room import (
 )
 from memtab.components.window.menus import MENUS
 from memtab.components.window.mnemonics import mnemonic, with_mnemonic
-from memtab.gui.toolkit.panel_letters import PanelLetters
+from memtab.gui.toolkit.keyboard_return import PanelLetters
 from memtab.trust.contradictions.records import Contradiction
 from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.leaks.records import Leak

@@ -27,6 +27,17 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Slot
+from PySide6.QtGui import QContextMenuEvent, QKeyEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QAbstractScrollArea,
+    QApplication,
+    QPlainTextEdit,
+    QTextEdit,
+    QWidget,
+)
+
 from memtab.components.window.phases import Feature, Phase, keyed
 from memtab.fs.heap import keep_heap_trimmed, share_one_arena
 from memtab.gui.activity.edit_marks import EditMarks
@@ -38,13 +49,17 @@ from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.tab.bar import MessageBar
 from memtab.gui.files.dialogs import TabDialogs
 from memtab.gui.files.file_actions import FileActions
-from memtab.gui.first_paint.geometry import restore_splitter
-from memtab.gui.first_paint.main_window import OWN_ACTIONS, TRACES, TRACES_SPLITTER, MainWindow
+from memtab.gui.first_paint.main_window import (
+    OWN_ACTIONS,
+    TRACES,
+    TRACES_SPLITTER,
+    MainWindow,
+    restore_splitter,
+)
 from memtab.gui.history.hub import HistoryHub
 from memtab.gui.loads.feature import LoadsFeature
-from memtab.gui.memory_tab.controller import MemoryTabController, TabHost
+from memtab.gui.memory_tab.controller import MemoryTabController, TabFiles, TabHost
 from memtab.gui.memory_tab.panes import Pane
-from memtab.gui.memory_tab.tab_files import TabFiles
 from memtab.gui.search.box import SearchBox
 from memtab.gui.sync.feature import SyncFeature
 from memtab.gui.toolkit.paint import use_native_panels
@@ -52,7 +67,6 @@ from memtab.gui.toolkit.text.text_fields import keep_window_keys_from_fields
 from memtab.gui.tree.editor_link import TreeEditorLink
 from memtab.gui.tree.sources import SourcesFollower
 from memtab.gui.trust.feature import TrustFeature
-from memtab.gui.window.context_keys import open_context_menus_by_key
 from memtab.gui.window.keys import (
     BLAME,
     CHECK,
@@ -95,6 +109,76 @@ from memtab.log_rotation import start_rotating
 
 if TYPE_CHECKING:  # lazy: the Traces tab loads when first shown (build_traces)
     from memtab.gui.traces.feature import TracesTab
+
+
+NO_MODIFIER = Qt.KeyboardModifier.NoModifier
+
+
+def is_context_menu_key(event: QKeyEvent) -> bool:
+    """Whether `event` is Shift+F10 or the Menu key (alone)."""
+    modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+    return (event.key() == Qt.Key.Key_F10 and modifiers == Qt.KeyboardModifier.ShiftModifier) or (
+        event.key() == Qt.Key.Key_Menu and modifiers == NO_MODIFIER
+    )
+
+
+def menu_place(widget: QWidget) -> tuple[QWidget, QPoint]:
+    """Where the context menu of `widget` opens, by the keyboard: the widget the event goes
+    to (a scroll area's viewport) and the point in it."""
+    if isinstance(widget, QAbstractItemView):
+        view = widget.viewport()
+        row = widget.visualRect(widget.currentIndex())
+        if row.isValid() and view.rect().intersects(row):
+            x = min(row.left() + row.height(), view.width() // 2)
+            return view, QPoint(x, row.center().y())
+        return view, view.rect().center()
+    if isinstance(widget, (QPlainTextEdit, QTextEdit)):
+        return widget.viewport(), widget.cursorRect().bottomLeft()
+    if isinstance(widget, QAbstractScrollArea):
+        return widget.viewport(), widget.viewport().rect().center()
+    return widget, widget.rect().center()
+
+
+class ContextMenuKeys(QObject):
+    """`open_context_menus_by_key`' filter, on each widget the focus reaches."""
+
+    def __init__(self, app: QApplication) -> None:
+        super().__init__(app)
+        app.focusChanged.connect(self._on_application_focus_changed)
+        self._on_application_focus_changed(None, app.focusWidget())
+
+    @Slot(QWidget, QWidget)
+    def _on_application_focus_changed(self, _old: QWidget | None, now: QWidget | None) -> None:
+        if now is not None:
+            now.installEventFilter(self)  # again: Qt keeps one, and puts it first
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() not in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride):
+            return False
+        if not (isinstance(event, QKeyEvent) and is_context_menu_key(event)):
+            return False
+        if event.type() == QEvent.Type.ShortcutOverride:
+            event.accept()  # the key is the widget's: no shortcut of the window takes it
+            return True
+        if isinstance(watched, QWidget) and watched.hasFocus():
+            target, point = menu_place(watched)
+            QApplication.sendEvent(
+                target,
+                QContextMenuEvent(
+                    QContextMenuEvent.Reason.Keyboard, point, target.mapToGlobal(point)
+                ),
+            )
+            return True
+        return False
+
+
+def open_context_menus_by_key() -> None:
+    """Make Shift+F10 and the Menu key open the context menu of what has the keyboard,
+    in every window of the application (once for the process)."""
+    app = QApplication.instance()
+    if not isinstance(app, QApplication) or app.findChild(ContextMenuKeys) is not None:
+        return
+    ContextMenuKeys(app)
 
 
 def after_first_paint() -> None:
@@ -212,7 +296,7 @@ def build_message_bar(window: MainWindow) -> MessageBar:
 
 
 def build_news_bar(window: MainWindow) -> MessageBar:
-    """The tab's news bar (a burst of deletions: `gui/history/burst_notice.py`)."""
+    """The tab's news bar (a burst of deletions: `gui/history/hub.py`)."""
     news_bar = MessageBar(window.memory_tab)
     news_bar.setObjectName("newsBar")
     news_bar.setAccessibleName("News")

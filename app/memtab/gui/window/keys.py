@@ -24,8 +24,7 @@ from memtab.gui.files.file_actions import FileActions
 from memtab.gui.first_paint.main_window import OWN_ACTIONS, TRACES
 from memtab.gui.history.hub import HistoryHub
 from memtab.gui.loads.feature import LoadsFeature
-from memtab.gui.memory_tab.controller import MemoryTabController, TabHost
-from memtab.gui.memory_tab.tab_files import TabFiles
+from memtab.gui.memory_tab.controller import MemoryTabController, TabFiles, TabHost
 from memtab.gui.search.box import SearchBox
 from memtab.gui.sync.feature import SyncFeature
 from memtab.gui.tree.editor_link import TreeEditorLink

@@ -16,16 +16,50 @@ import logging
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from PySide6.QtCore import QObject, Qt, Slot
+from PySide6.QtCore import QObject, QSize, Qt, QTimer, Slot
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QDialog, QMessageBox
+from PySide6.QtWidgets import (
+    QComboBox,
+    QCompleter,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 from memtab import __version__
 from memtab.components.consolidation.run_states import CONSOLIDATE_SCOPE
 from memtab.components.editor.panel.view import ViewMode
 from memtab.components.files.rules import consolidate_text, consolidated_scope
+from memtab.components.window.add_workspace import (
+    ADD_LABEL,
+    Added,
+    AddWorkspaceForm,
+    FolderCheck,
+    Register,
+    check_folder,
+    folder_name,
+    register_workspace,
+    typed_project,
+    worth_checking,
+)
 from memtab.components.window.phases import FeatureKey
 from memtab.components.window.settings_news import settings_change
+from memtab.components.window.shortcuts import (
+    FIELD_KEYS,
+    NOTES,
+    ShortcutRow,
+    matches,
+    shortcuts_html,
+)
 from memtab.components.window.window_actions import (
     HomeFolder,
     about_html,
@@ -40,16 +74,263 @@ from memtab.gui.first_paint.main_window import TracesPage
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.memory_tab.controller import MemoryTabController
 from memtab.gui.tasks.jobs import JobClient, Lane
-from memtab.gui.toolkit.dialog_layout import give_mnemonics, small_dialog
-from memtab.gui.window.home_dialogs import AddWorkspaceDialog
+from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics, small_dialog
+from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.gui.window.keys import WRITER_STATUS
 from memtab.gui.window.menus import shortcut_rows
-from memtab.gui.window.shortcuts_dialog import ShortcutsDialog
 from memtab.logs import log_file
+from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.store.sidecars.journal import run_scope
+from memtab.store.sidecars.registry import Registry
 
 logger = logging.getLogger(__name__)
+
+
+CHECK_DELAY_MS = 400  # after the last keystroke, the typed folder is looked at
+
+
+class AddWorkspaceDialog(QDialog):
+    """Registers a project and a workspace (see the module docstring).
+
+    `workspace_id` holds the new workspace's id once the dialog was accepted.
+    """
+
+    def __init__(
+        self,
+        home: Home,
+        registry: Registry | None,
+        runner: JobClient,
+        parent: QWidget | None = None,
+    ) -> None:
+        """`runner` (the window's actions' job client) runs the registration."""
+        super().__init__(parent)
+        self.setObjectName("addWorkspaceDialog")
+        self.setWindowTitle("Add a workspace — Memtab")
+        self.home = home
+        self.workspace_id: str | None = None
+        self._runner = runner
+        self._job: int | None = None
+        self._check_job: int | None = None
+        self._form = AddWorkspaceForm()
+        runner.job_finished.connect(self._on_runner_job_finished)
+        runner.job_failed.connect(self._on_runner_job_failed)
+
+        intro = QLabel(
+            "A workspace is one line of work (a branch, a session) in a project; its "
+            "memory sits beside the project's and the global memory.",
+            self,
+        )
+        intro.setWordWrap(True)
+        mute(intro)
+        self.project_edit = QComboBox(self)
+        self.project_edit.setEditable(True)
+        self.project_edit.setAccessibleName("Project folder")
+        self.project_edit.setMinimumContentsLength(32)
+        for project in registry.projects if registry is not None else ():
+            if not project.path.startswith("_"):  # "_multi", "_scratch": not folders
+                self.project_edit.addItem(project.path)
+        self.project_edit.setCurrentText("")
+        # What is typed stays as typed: the registered projects are offered in a popup
+        # (accepted with Enter or a click), never completed inline, never added as items.
+        self.project_edit.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        completer = QCompleter(self.project_edit.model(), self.project_edit)
+        completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseSensitive)
+        self.project_edit.setCompleter(completer)
+        line = self.project_edit.lineEdit()
+        if line is not None:
+            line.setPlaceholderText("/path/to/your/project")
+        self.project_edit.currentTextChanged.connect(self._on_project_edit_text_changed)
+        self._check_timer = QTimer(self)
+        self._check_timer.setSingleShot(True)
+        self._check_timer.setInterval(CHECK_DELAY_MS)
+        self._check_timer.timeout.connect(self._on_check_timer_timeout)
+        self.folder_note = QLabel(self)
+        self.folder_note.setObjectName("folderNote")
+        self.folder_note.setWordWrap(True)
+        self.folder_note.setAccessibleName("About the project folder")
+        mute(self.folder_note)
+        self.folder_note.hide()
+        browse = QPushButton("Choose…", self)
+        browse.setAccessibleName("Choose the project folder")
+        browse.clicked.connect(self._on_browse_clicked)
+        project_row = QHBoxLayout()
+        project_row.addWidget(self.project_edit, 1)
+        project_row.addWidget(browse)
+        self.name_edit = QLineEdit(self)
+        self.name_edit.setAccessibleName("Workspace name")
+        self.name_edit.setPlaceholderText("main")
+        self.name_edit.textEdited.connect(self._on_name_edit_text_edited)
+        form = QFormLayout()
+        form.addRow("Project folder:", project_row)
+        form.addRow("", self.folder_note)
+        form.addRow("Workspace name:", self.name_edit)
+        self.error_label = QLabel(self)
+        self.error_label.setWordWrap(True)
+        self.error_label.setAccessibleName("Why the workspace was not added")
+        self.error_label.setStyleSheet(f"color: {accent_text(self.palette(), Accent.ERROR).name()}")
+        self.error_label.hide()
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok_button.setText(ADD_LABEL)
+        give_mnemonics(self.buttons)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addLayout(form)
+        layout.addWidget(self.error_label)
+        layout.addWidget(self.buttons)
+        fit_to_screen(self, QSize(520, 0))  # room for a path; less on a narrow screen
+
+    @property
+    def busy(self) -> bool:
+        """Whether the workspace is being registered."""
+        return self._job is not None
+
+    def accept(self) -> None:
+        """Register the workspace off the GUI thread; the dialog closes when it is done."""
+        if self.busy:
+            return
+        asked = self._form.add(self.project_edit.currentText(), self.name_edit.text())
+        if not isinstance(asked, Register):
+            self._show_error(asked)
+            return
+        self.buttons.setEnabled(False)
+        self._job = self._runner.submit(
+            functools.partial(
+                register_workspace, self.home, asked.project, asked.name, asked.allow_missing
+            )
+        )
+
+    def done(self, result: int) -> None:
+        """Close; a registration still running finishes, its answer no longer shown."""
+        self._check_timer.stop()
+        self._runner.job_finished.disconnect(self._on_runner_job_finished)
+        self._runner.job_failed.disconnect(self._on_runner_job_failed)
+        super().done(result)
+
+    def _show_error(self, text: str) -> None:
+        self.error_label.setText(text)
+        self.error_label.show()
+        self.folder_note.hide()  # the error says it
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """Grow to show a note or an error whole (a shown dialog does not by itself)."""
+        layout = self.layout()
+        if layout is None or not self.isVisible():
+            return
+        layout.activate()
+        needed = layout.totalHeightForWidth(self.width())
+        if needed > self.height():
+            self.resize(self.width(), needed)
+
+    @Slot(int, object)
+    def _on_runner_job_finished(self, job: int, result: object) -> None:
+        if job == self._check_job and isinstance(result, FolderCheck):
+            self._check_job = None
+            if self._form.still_typed(result, self.project_edit.currentText()):
+                self._show_folder_note(result)
+            return
+        if job != self._job or not isinstance(result, Added):
+            return
+        self._job = None
+        self.buttons.setEnabled(True)
+        answer = self._form.answered(result, self.project_edit.currentText())
+        self.ok_button.setText(answer.ok_label)
+        if answer.error is not None:
+            self._show_error(answer.error)
+            return
+        self.workspace_id = answer.workspace_id
+        super().accept()
+
+    @Slot(int, str)
+    def _on_runner_job_failed(self, job: int, message: str) -> None:
+        if job == self._job:
+            self._job = None
+            self.buttons.setEnabled(True)
+            self._show_error(message)
+
+    @Slot()
+    def _on_browse_clicked(self) -> None:
+        folder = QFileDialog.getExistingDirectory(
+            self, "Project folder", self.project_edit.currentText() or str(Path.home())
+        )
+        if folder:
+            self.project_edit.setCurrentText(folder)
+
+    @Slot(str)
+    def _on_project_edit_text_changed(self, text: str) -> None:
+        if not self._form.name_typed:  # the folder's name, until the user types one
+            self.name_edit.setText(folder_name(text))
+        self._form.project_changed()
+        self.ok_button.setText(self._form.ok_label)
+        self.error_label.hide()
+        self.folder_note.hide()
+        self._check_timer.start()
+
+    @Slot()
+    def _on_check_timer_timeout(self) -> None:
+        project = typed_project(self.project_edit.currentText())
+        if worth_checking(project):
+            self._check_job = self._runner.submit(functools.partial(check_folder, project))
+
+    def _show_folder_note(self, found: FolderCheck) -> None:
+        shown = found.problem is not None and not self.error_label.isVisible()
+        self.folder_note.setText(found.problem or "")
+        self.folder_note.setVisible(shown)
+        self._fit_height()
+
+    @Slot(str)
+    def _on_name_edit_text_edited(self, _text: str) -> None:
+        self._form.name_typed = True
+
+
+class ShortcutsDialog(QDialog):
+    """The keyboard shortcuts of the window's actions and fields, filterable."""
+
+    def __init__(self, rows: list[ShortcutRow], parent: QWidget | None = None) -> None:
+        """Show `rows` (see `menus.shortcut_rows`), then the fields' own keys."""
+        super().__init__(parent)
+        self.setObjectName("shortcutsDialog")
+        self.setWindowTitle("Keyboard shortcuts — Memtab")
+        self.rows = [*rows, *FIELD_KEYS]
+        self.filter_edit = QLineEdit(self)
+        self.filter_edit.setAccessibleName("Filter shortcuts")
+        self.filter_edit.setPlaceholderText("Filter: a name or a key (redo, Ctrl+S, tab…)")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.textChanged.connect(self._on_filter_edit_text_changed)
+        self.table = QTextBrowser(self)
+        self.table.setAccessibleName("Keyboard shortcuts")
+        notes = QLabel(NOTES, self)
+        notes.setWordWrap(True)
+        mute(notes)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        give_mnemonics(buttons)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.filter_edit)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(notes)
+        layout.addWidget(buttons)
+        self.shown_rows: list[ShortcutRow] = []
+        self._show(self.rows)
+        self.filter_edit.setFocus()
+        fit_to_screen(self, QSize(520, 600), remember="shortcuts")
+
+    def _show(self, rows: list[ShortcutRow]) -> None:
+        self.shown_rows = rows
+        self.table.setHtml(shortcuts_html(rows))
+
+    @Slot(str)
+    def _on_filter_edit_text_changed(self, text: str) -> None:
+        self._show([row for row in self.rows if matches(row, text)])
+
+
 T = TypeVar("T")
 
 OPEN_HOME_KEY = "open-home"

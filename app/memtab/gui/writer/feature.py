@@ -5,9 +5,7 @@ status-bar line (`WriterStatusWidget`), what the window does with its news
 
 from __future__ import annotations
 
-from memtab.gui.writer.feedback import WriterFeedback
+from memtab.gui.writer.feedback import WriterFeedback, WriterStatusWidget, WriterSupervisor
 from memtab.gui.writer.inbox_panel import InboxPanel
-from memtab.gui.writer.status import WriterStatusWidget
-from memtab.gui.writer.supervisor import WriterSupervisor
 
 __all__ = ["InboxPanel", "WriterFeedback", "WriterStatusWidget", "WriterSupervisor"]

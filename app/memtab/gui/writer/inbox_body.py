@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Sequence
 from typing import Protocol, cast
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, SignalInstance, Slot
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QDialog,
     QHBoxLayout,
     QLabel,
@@ -37,6 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.rich_text import escape_html
 from memtab.components.tree.scan import HomeScan
 from memtab.components.writer.inbox_view import (
     ACCEPT_TIP,
@@ -51,12 +54,14 @@ from memtab.components.writer.inbox_view import (
     row_tooltip,
     where_text,
 )
+from memtab.components.writer.proposal_review import MOVED_UNCHANGED, review_heading
+from memtab.file_protocol.file_ref import SourceError, is_virtual_path, parse_file_id
 from memtab.gui.context import WindowContext
 from memtab.gui.toolkit.clock import call_soon
 from memtab.gui.toolkit.dialog_layout import lay_out_prose_dialog
 from memtab.gui.toolkit.style import Accent, accent_text, mute
-from memtab.gui.writer.review_view import ProposalReview
-from memtab.gui.writer.target_box import TargetBox
+from memtab.gui.toolkit.text.diff_view import DiffView
+from memtab.gui.toolkit.widgets import WrappedLabel
 from memtab.operations.writer.inbox import (
     Decided,
     Reviewed,
@@ -70,6 +75,180 @@ from memtab.operations.writer.inbox import (
 from memtab.writer.inbox.inbox import InboxItem
 
 logger = logging.getLogger(__name__)
+
+
+MIN_CHARS = 8  # the shortest the chooser gets: it never widens the panel over the tree
+_MEMORIES = "/memories/"
+NOTHING_SELECTED = "select one"  # what the disabled chooser says while nothing is selected
+
+
+def short_path(path: str) -> str:
+    """`/memories/project/notes.md` as `project/notes.md`; another agent's file by its
+    agent's name (`gemini:user:GEMINI.md` as `Gemini CLI · GEMINI.md`)."""
+    if is_virtual_path(path):
+        return path.removeprefix(_MEMORIES)
+    try:
+        return parse_file_id(path).shown
+    except SourceError:
+        return path
+
+
+class TargetBox(QWidget):
+    """ "Accept into: [project/notes.md (proposed) ▾]" (see the module docstring)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.label = QLabel("Accept &into:", self)
+        self.combo = QComboBox(self)
+        self.combo.setObjectName("inboxTarget")
+        self.combo.setAccessibleName("Accept into")
+        self.combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.combo.setMinimumContentsLength(MIN_CHARS)
+        self.combo.setPlaceholderText(NOTHING_SELECTED)  # an empty box read as broken
+        self.label.setBuddy(self.combo)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        layout.addWidget(self.label)
+        layout.addWidget(self.combo, 1)
+        self._choices: tuple[str, ...] = ()
+        self._items: tuple[InboxItem, ...] = ()
+        self._shown_for: frozenset[str] = frozenset()  # the items' ids
+        self.show_for([])
+
+    def set_choices(self, choices: Sequence[str]) -> None:
+        """The files the user may choose (`writer.inbox.targets.target_choices`, listed
+        off the GUI thread: they may come after the items were selected)."""
+        if tuple(choices) != self._choices:
+            self._choices = tuple(choices)
+            self.show_for(self._items)
+
+    def show_for(self, items: Sequence[InboxItem]) -> None:
+        """Propose the file of the selected `items` (none: a disabled, empty chooser); the
+        user's choice stays while the same items are selected (the Inbox read again)."""
+        self._items = tuple(items)
+        ids = frozenset(item.id for item in items)
+        kept = self.chosen if ids == self._shown_for else None
+        self._shown_for = ids
+        self.combo.clear()
+        paths = list(dict.fromkeys(item.memory_path for item in items))
+        if not items:
+            self.combo.setEnabled(False)
+            self.combo.setToolTip("Select a proposed memory to choose where it goes")
+            return
+        movable = all(item.retargetable for item in items)
+        proposed = " (proposed)" if movable else ""
+        if len(paths) == 1:
+            self.combo.addItem(short_path(paths[0]) + proposed, None)
+        else:
+            self.combo.addItem("Where each belongs" + proposed, None)
+        reasons = sorted({item.target_reason for item in items if item.target_reason})
+        if movable:
+            for path in self._choices:
+                if paths != [path]:  # the proposal is the first entry already
+                    self.combo.addItem(short_path(path), path)
+        self.combo.setEnabled(movable)
+        self.combo.setCurrentIndex(0)
+        if kept is not None:
+            self.choose(kept)
+        tip = "; ".join(reasons) if movable else "An agent's change writes the file it names"
+        self.combo.setToolTip(tip[:1].upper() + tip[1:])
+
+    @property
+    def chosen(self) -> str | None:
+        """The file the user chose, or None: where each belongs, as proposed."""
+        data = self.combo.currentData()
+        return data if isinstance(data, str) else None
+
+    def choose(self, path: str) -> None:
+        """Choose `path` (a test's seam, and the keyboard's)."""
+        index = self.combo.findData(path)
+        if index >= 0:
+            self.combo.setCurrentIndex(index)
+
+
+REVIEW_LINES = 12
+"""The diff's height at most over the tree, in lines; more scroll."""
+_NO_MAX_HEIGHT = 16_777_215  # Qt's QWIDGETSIZE_MAX
+
+
+class ProposalReview(QWidget):
+    """The review of one agent's proposal (see the module docstring); hidden until shown."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("proposalReview")
+        self.heading = WrappedLabel("", self)
+        self.heading.setObjectName("proposalReviewHeading")
+        self.heading.setTextFormat(Qt.TextFormat.RichText)
+        self.diff = DiffView(self)
+        self.diff.setAccessibleName("What the proposal would write")
+        self.diff.setTabChangesFocus(True)  # a review, not a text: Tab goes on to the buttons
+        self.diff.wraps_lines = True  # whole lines, however narrow the column
+        self.diff.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        lines = self.diff.fontMetrics().lineSpacing()
+        self._frame = 2 * self.diff.frameWidth()
+        self._line = lines
+        self.diff.setMinimumHeight(3 * lines + self._frame)
+        self._error = accent_text(self.palette(), Accent.ERROR).name()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.diff)
+        self.set_roomy(False)
+        self._origin = ""
+        self.shown_id: str | None = None
+        """The proposal whose review is shown (or is being read)."""
+        self.hide()
+
+    def set_roomy(self, roomy: bool) -> None:
+        """Below the editor (`roomy`) the diff takes the room it is given; over the tree,
+        at most REVIEW_LINES lines (more scroll)."""
+        most = _NO_MAX_HEIGHT if roomy else REVIEW_LINES * self._line + self._frame
+        self.diff.setMaximumHeight(most)
+        layout = self.layout()
+        if isinstance(layout, QVBoxLayout):
+            layout.setStretchFactor(self.diff, 1 if roomy else 0)
+
+    def show_reading(self, item_id: str, origin: str) -> None:
+        """The proposal `item_id`'s review is on its way (`origin`: who proposed it)."""
+        self.shown_id = item_id
+        self._origin = origin
+        self._say("Reading what it would write…")
+        self.diff.show_computing()
+        self.show()
+
+    def show_review(self, reviewed: Reviewed) -> None:
+        """Show what the proposal would write (or why it cannot be read)."""
+        self.shown_id = reviewed.item_id
+        preview = reviewed.preview
+        if reviewed.heading is not None:  # a Gemini patch: its own words over its diff
+            self._say(reviewed.heading, error=reviewed.refused)
+            if reviewed.diff is not None:
+                self.diff.set_diff(reviewed.diff, identical=MOVED_UNCHANGED)
+        elif preview is None:
+            self._say(f"Cannot show what it would write: {reviewed.problem}", error=True)
+            self.diff.setPlainText("")
+        else:
+            self._say(review_heading(preview, reviewed.diff), error=preview.problem is not None)
+            if reviewed.diff is not None:
+                self.diff.set_diff(reviewed.diff, identical=MOVED_UNCHANGED)
+        self.show()
+
+    def clear(self) -> None:
+        """Nothing to review (no agent's proposal selected alone)."""
+        self.shown_id = None
+        self.hide()
+
+    def _say(self, text: str, *, error: bool = False) -> None:
+        said = escape_html(text)
+        if error:
+            said = f'<span style="color: {self._error}">{said}</span>'
+        self.heading.setText(f"<b>{escape_html(self._origin)}</b><br>{said}")
+
 
 EVIDENCE_KEY = "inbox-evidence"
 TARGETS_KEY = "inbox-targets"

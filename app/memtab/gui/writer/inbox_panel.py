@@ -68,9 +68,7 @@ from memtab.store.sidecars.registry import Workspace
 from memtab.writer.inbox.inbox import InboxItem
 
 if TYPE_CHECKING:  # lazy: the list, details and buttons load when something first waits
-    from memtab.gui.writer.inbox_body import InboxBody
-    from memtab.gui.writer.review_view import ProposalReview
-    from memtab.gui.writer.target_box import TargetBox
+    from memtab.gui.writer.inbox_body import InboxBody, ProposalReview, TargetBox
 
 logger = logging.getLogger(__name__)
 
@@ -261,7 +259,7 @@ class InboxPanel(QFrame):
         self.body.reveal()
 
     def set_roomy(self, roomy: bool) -> None:
-        """Below the editor (`roomy`: `gui.memory_tab.inbox_room`) the review takes the
+        """Below the editor (`roomy`: `gui.memory_tab.controller`) the review takes the
         room the Inbox is given; over the tree its diff is at most a few lines high."""
         self._roomy = roomy
         if self._body is not None:

@@ -1,6 +1,6 @@
 """The writer as the app runs it: watch transcripts, apply the policy, run, hand results back.
 
-`WriterService` is plain Python; the GUI facade (`memtab.gui.writer.supervisor`) calls it from
+`WriterService` is plain Python; the GUI facade (`memtab.gui.writer.feedback`) calls it from
 two worker threads:
 
 - the watch thread: `prime()` once, then `poll(workspace_ids)` whenever the file watcher

@@ -41,27 +41,40 @@ the commands that act on the current one, are `editor.EditorPanel`'s.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import itertools
 import logging
 from collections.abc import Callable, Collection
 from pathlib import Path
 
-from PySide6.QtCore import QUrl, Signal, Slot
-from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt, QUrl, Signal, Slot
+from PySide6.QtGui import QDesktopServices, QMouseEvent, QTextCursor
+from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.editor.disk_jobs import FileJobs
 from memtab.components.editor.document import OpenDocument
 from memtab.components.editor.frontmatter import with_description
 from memtab.components.editor.links import follow_link
+from memtab.components.editor.merge import Comparison, KeepBoth, MergeBasis, MergeOutcome, compare
 from memtab.components.editor.panel.cut_follow import (
     CUT_FOLLOW_MS,
     CutFollow,
     has_cut,
     note_after_saving_anyway,
 )
-from memtab.components.editor.session import BarKind, SaveStart, Situation
+from memtab.components.editor.panel.reading import ReadingPage
+from memtab.components.editor.panel.view import ViewMode
+from memtab.components.editor.session import (
+    MERGE,
+    RELOAD,
+    BarKind,
+    Choice,
+    SaveStart,
+    Situation,
+    default_choice,
+)
 from memtab.components.loads.cut_bars import (
     GO_TO_CUT,
     MOVE_PAST_CUT,
@@ -69,20 +82,272 @@ from memtab.components.loads.cut_bars import (
     SAVE_CHOICES,
     SAVE_PAST_CUT,
 )
-from memtab.components.loads.imports import reads_imports
+from memtab.components.loads.imports import IMPORT_HREF, import_at, reads_imports
+from memtab.components.merge import choices
 from memtab.components.tree.nodes import ref_key
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile
-from memtab.gui.editor.tab.prompts import EditorPrompts, TaskSource
-from memtab.gui.editor.tab.reading import WhileReading
-from memtab.gui.editor.text.import_clicks import ImportClicks
-from memtab.gui.editor.text.view import EditorView
+from memtab.gui.editor.tab.bar import MessageBar
+from memtab.gui.editor.tab.held_keys import HeldKeys
+from memtab.gui.editor.text.view import EditorView, MarkdownPreview
+from memtab.gui.tasks.jobs import JobClient
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock, call_soon
+from memtab.gui.toolkit.text import diff_view
+from memtab.gui.toolkit.text.diff_view import DiffDialog
+from memtab.gui.toolkit.text.find_bar import FindBar
+from memtab.gui.toolkit.text.source_edit import SourceEdit
+from memtab.gui.toolkit.text.three_way import ThreeWayView
 from memtab.humanize import short_name
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
 
 logger = logging.getLogger(__name__)
+
+
+TaskSource = Callable[[], JobClient]
+"""Gives the job client the diffs run on (one for every tab, made on first use)."""
+
+_diff_keys = itertools.count(1)
+
+
+class EditorPrompts(QObject):
+    """The message bar and the diff window of one editor panel.
+
+    Signals:
+        action_chosen(str): an action id, from a bar button or a diff window button.
+        dismissed(): the bar was closed by the user.
+    """
+
+    action_chosen = Signal(str)
+    dismissed = Signal()
+
+    def __init__(self, page: QWidget, tasks: TaskSource) -> None:
+        """A hidden bar on `page`; `tasks()` gives the job client the diffs run on (shared
+        by every tab: each tab's diff has its own key, the latest of which wins)."""
+        super().__init__(page)
+        self._page = page
+        self._task_source = tasks
+        self._tasks: JobClient | None = None
+        self._diff_key = f"editor-diff-{next(_diff_keys)}"
+        self._diff_dialog: diff_view.DiffDialog | None = None
+        self._keep_both = KeepBoth()
+        self._three_way: ThreeWayView | None = None
+        self._filling = False  # the three-way view is being filled (not edited)
+        self.bar = MessageBar(page)
+        self.bar.action_triggered.connect(self._on_bar_action_triggered)
+        self.bar.dismissed.connect(self._on_bar_dismissed)
+
+    @property
+    def diff_dialog(self) -> diff_view.DiffDialog | None:
+        """The diff window, while one is open."""
+        return self._diff_dialog
+
+    @property
+    def merge(self) -> MergeOutcome | None:
+        """The text the open diff window's Keep both would put in place of the draft
+        (`components.editor.merge.KeepBoth`); None when there is none."""
+        view = self._three_way
+        kept = view.merged_text() if view is not None and view.texts is not None else None
+        return self._keep_both.outcome(kept)
+
+    def show(self, kind: BarKind, text: str, choices: list[Choice] | None = None) -> None:
+        """Show `text` in the bar with a button for each choice (Enter: the safe one)."""
+        choices = choices or []
+        self.bar.show_message(kind, text, choices, default=default_choice(choices))
+
+    def clear(self) -> None:
+        """Hide the bar."""
+        self.bar.clear()
+
+    def open_diff(
+        self,
+        title: str,
+        old_label: str,
+        old: str,
+        new: str,
+        choices: list[Choice],
+        merge_basis: MergeBasis | None = None,
+    ) -> None:
+        """Open a window comparing `old` (red) with the draft `new` (green), offering
+        `choices`; the diff (and, with `merge_basis`, the merge of the draft with `old`)
+        is computed on the worker thread."""
+        self.close_diff()
+        dialog = diff_view.DiffDialog(title, old_label, "Your draft", choices, self._page)
+        dialog.action_triggered.connect(self._on_diff_dialog_action_triggered)
+        dialog.finished.connect(self._on_diff_dialog_finished)
+        if merge_basis is not None:
+            # Three ways: each side's changes tinted by who made them (the agent's added
+            # line is not a red "−"), and the text to keep, which Keep both puts in place.
+            self._three_way = ThreeWayView(dialog)
+            self._three_way.merged_edited.connect(self._on_three_way_merged_edited)
+            dialog.add_first_view(self._three_way, "Three ways")
+        self._diff_dialog = dialog
+        self._runner().submit_latest(
+            self._diff_key, functools.partial(compare, old, new, merge_basis)
+        )
+        dialog.show()
+
+    def close_diff(self) -> None:
+        """Close the diff window, if open, and drop its diff job."""
+        self._keep_both.reset()
+        self._three_way = None
+        if self._diff_dialog is not None:
+            dialog, self._diff_dialog = self._diff_dialog, None
+            dialog.finished.disconnect(self._on_diff_dialog_finished)
+            dialog.close()
+            dialog.deleteLater()
+        if self._tasks is not None:
+            self._tasks.cancel_latest(self._diff_key)
+
+    def _runner(self) -> JobClient:
+        if self._tasks is None:
+            self._tasks = self._task_source()
+            self._tasks.latest_finished.connect(self._on_tasks_latest_finished)
+            self._tasks.latest_failed.connect(self._on_tasks_latest_failed)
+        return self._tasks
+
+    # --- slots ---------------------------------------------------------------------------
+
+    @Slot(str)
+    def _on_bar_action_triggered(self, action: str) -> None:
+        self.action_chosen.emit(action)
+
+    @Slot()
+    def _on_bar_dismissed(self) -> None:
+        self.dismissed.emit()
+
+    @Slot(str)
+    def _on_diff_dialog_action_triggered(self, action: str) -> None:
+        self.action_chosen.emit(action)
+
+    @Slot()
+    def _on_three_way_merged_edited(self) -> None:
+        dialog = self._diff_dialog
+        if self._filling or dialog is None or not self._keep_both.text_edited():
+            return
+        with contextlib.suppress(KeyError):  # the user made a text to keep: it may be used
+            button = dialog.button(MERGE)
+            button.setEnabled(True)
+            button.setText(choices.KEEP_TEXT.label)  # what it keeps now, as Resolve conflicts…
+            button.setToolTip(choices.KEEP_TEXT.tip)
+
+    @Slot(int)
+    def _on_diff_dialog_finished(self, _result: int) -> None:
+        self._keep_both.reset()
+        self._three_way = None
+        dialog, self._diff_dialog = self._diff_dialog, None
+        if dialog is not None:
+            dialog.deleteLater()
+        if self._tasks is not None:
+            self._tasks.cancel_latest(self._diff_key)
+
+    @Slot(str, object)
+    def _on_tasks_latest_finished(self, key: str, result: object) -> None:
+        dialog = self._diff_dialog
+        if key != self._diff_key or dialog is None or not isinstance(result, Comparison):
+            return
+        dialog.set_diff(result.diff)
+        self._keep_both.merged(result.merge, result.disk_sha)
+        if self._three_way is not None and result.three_way is not None:
+            self._filling = True
+            try:
+                self._three_way.set_texts(result.three_way)
+            finally:
+                self._filling = False
+        dialog.set_merge(result.merge)
+
+    @Slot(str, str)
+    def _on_tasks_latest_failed(self, key: str, message: str) -> None:
+        if key == self._diff_key and self._diff_dialog is not None:
+            self._diff_dialog.show_failure(message)
+
+
+class WhileReading:
+    """The "Reading…" page and the held keys of one tab while its text is on its way from
+    the file channel (typed keys are held, then typed into the loaded text); `overdue()` is
+    called when the page says "Reading…" once the read is overdue."""
+
+    def __init__(self, view: EditorView, clock: GuiClock, overdue: Callable[[], None]) -> None:
+        self._view = view
+        self._overdue_said = overdue
+        self._keys = HeldKeys(
+            [view.text_edit, view.description_edit], lambda: [view.text_edit.viewport()], view
+        )
+        self._page = ReadingPage()
+        self._overdue = clock.timer(view, self._on_overdue, single_shot=True)
+
+    @property
+    def page(self) -> bool:
+        """Whether the page says "Reading…" (else, while reading, it still shows the file
+        before, and its state)."""
+        return self._page.page
+
+    def hold_keys(self) -> None:
+        """The text is on its way: hold what is typed from now on."""
+        self._keys.hold()
+
+    def say(self, title: str, tooltip: str) -> None:
+        """The text is still on its way: say "Reading…" under `title` at once if no
+        file's text is shown, else once the read is overdue."""
+        wait_ms = self._page.say(title, tooltip, has_file=self._view.has_file)
+        if wait_ms is None:
+            self._show_page()
+        else:
+            self._overdue.start(wait_ms)
+
+    def release_keys(self) -> None:
+        """The text is loaded: type what was held into it."""
+        self._keys.release()
+
+    def ended(self) -> None:
+        """A page is shown in place of "Reading…" (the text, or why there is none)."""
+        self._page.ended()
+        self._overdue.stop()
+
+    def drop(self) -> None:
+        """Another file opens, or the tab closes: no page to come, and the keys held for
+        this text are dropped."""
+        self._overdue.stop()
+        self._keys.drop()
+
+    def _show_page(self) -> None:
+        self._view.show_reading(self._page.title, self._page.tooltip)
+        self._page.shown()
+
+    def _on_overdue(self) -> None:
+        self._show_page()
+        self._overdue_said()
+
+
+class ImportClicks(QObject):
+    """Follows Ctrl+clicks on the `@`-imports of `text_edit` while `on`.
+
+    Signals:
+        link_clicked(str): the import clicked, as a preview link names it (`@path`).
+    """
+
+    link_clicked = Signal(str)
+
+    def __init__(self, text_edit: QPlainTextEdit) -> None:
+        super().__init__(text_edit)
+        self.on = False
+        self._text_edit = text_edit
+        text_edit.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            self.on
+            and event.type() == QEvent.Type.MouseButtonRelease
+            and isinstance(event, QMouseEvent)
+            and event.button() == Qt.MouseButton.LeftButton
+            and event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        ):
+            cursor = self._text_edit.cursorForPosition(event.position().toPoint())
+            written = import_at(cursor.block().text(), cursor.positionInBlock())
+            if written is not None:
+                self.link_clicked.emit(f"{IMPORT_HREF}{written}")
+                return True
+        return False
 
 
 class FileTab(QWidget):
@@ -436,3 +701,157 @@ class FileTab(QWidget):
     @Slot()
     def _on_prompts_dismissed(self) -> None:
         self.doc.file.situation = Situation.NONE
+
+
+class CurrentTab:
+    """The current tab's side of `EditorPanel` (a mixin: `_current` is the panel's)."""
+
+    @property
+    def _current(self) -> FileTab:
+        """The current tab, else the empty page (built now if it was not)."""
+        raise NotImplementedError
+
+    @property
+    def _shown(self) -> FileTab | None:
+        """The current tab, else the empty page if built (None: the empty state, no page:
+        no file, nothing typed, the text shown as it is by default)."""
+        raise NotImplementedError
+
+    @property
+    def current_file(self) -> MemoryFile | None:
+        """The current tab's memory file (None: no file, or one opened by physical path)."""
+        tab = self._shown
+        return tab.file if tab is not None else None
+
+    @property
+    def current_ref(self) -> MemoryFileRef | None:
+        """Which memory file the current tab shows (None: none)."""
+        tab = self._shown
+        return tab.ref if tab is not None else None
+
+    @property
+    def current_path(self) -> VirtualPath | None:
+        """The current file's virtual path, for mux's own operations (None: no file, or
+        another agent's, which has none)."""
+        tab = self._shown
+        return tab.path if tab is not None else None
+
+    @property
+    def current_key(self) -> str | None:
+        """The tree key of the current file, or None."""
+        tab = self._shown
+        return tab.key if tab is not None else None
+
+    @property
+    def has_file(self) -> bool:
+        """Whether the current tab shows a file's page (not the empty state)."""
+        tab = self._shown
+        return tab is not None and tab.view.has_file
+
+    @property
+    def is_dirty(self) -> bool:
+        """Whether the current tab has unsaved changes."""
+        tab = self._shown
+        return tab is not None and tab.is_dirty
+
+    @property
+    def expected_on_disk(self) -> str | None:
+        """The sha the current file's next save expects on disk (None: it must not exist):
+        what another operation writing the buffer's text checks too."""
+        return self._current.doc.file.save_expectation()
+
+    def revert_to_disk(self) -> None:
+        """File → Revert file: the version on disk in place of the draft, which stays
+        restorable with Undo (as the conflict bar's Reload)."""
+        self._current.doc.perform(RELOAD)
+
+    @property
+    def is_reading(self) -> bool:
+        """Whether the current tab's file is still being read ("Reading…")."""
+        tab = self._shown
+        return tab is not None and tab.reading
+
+    @property
+    def is_read_only(self) -> bool:
+        """Whether the current file cannot be edited here (binary, over the cap, orphan)."""
+        tab = self._shown
+        return tab is not None and tab.is_read_only
+
+    @property
+    def view_mode(self) -> ViewMode:
+        """Source, split or preview (of the current tab)."""
+        tab = self._shown
+        return tab.view.view_mode if tab is not None else ViewMode.SOURCE  # a new view's
+
+    @property
+    def text_edit(self) -> SourceEdit:
+        """The current tab's source editor widget (for focus handling and tests)."""
+        return self._current.view.text_edit
+
+    @property
+    def description_edit(self) -> QLineEdit:
+        """The current tab's description field."""
+        return self._current.view.description_edit
+
+    @property
+    def message_bar(self) -> MessageBar:
+        """The current tab's bar for conflicts, disk changes, notes and errors."""
+        return self._current.prompts.bar
+
+    @property
+    def preview(self) -> MarkdownPreview:
+        """The current tab's rendered Markdown preview."""
+        return self._current.view.preview
+
+    @property
+    def save_button(self) -> QPushButton:
+        """The current tab's Save button."""
+        return self._current.view.save_button
+
+    @property
+    def diff_dialog(self) -> DiffDialog | None:
+        """The current tab's diff window, while one is open."""
+        return self._current.prompts.diff_dialog
+
+    @property
+    def find_bar(self) -> FindBar:
+        """The current tab's find / replace bar."""
+        return self._current.view.find_bar
+
+    @property
+    def real_path(self) -> Path | None:
+        """Where the current file is on disk (None: no file, or one Memtab cannot place)."""
+        tab = self._shown
+        return tab.real_path if tab is not None else None
+
+    def buffer_text(self) -> str:
+        """What the current tab holds, with `\\n` line breaks."""
+        return self._current.view.buffer_text()
+
+    def set_view_mode(self, mode: ViewMode) -> None:
+        """Show the source, the preview, or both (in the current tab)."""
+        self._current.view.set_view_mode(mode)
+
+    def set_badge(self, text: str | None, tooltip: str = "") -> None:
+        """Show who changed the current file since it was opened (the tab decides), or not."""
+        tab = self._current if text is not None else self._shown
+        if tab is not None:  # else no badge is shown
+            tab.view.set_badge(text, tooltip)
+
+    @property
+    def badge_text(self) -> str:
+        """The badge shown in the current tab's header ("" when none)."""
+        label = self._current.view.badge_label
+        return label.text() if label.isVisibleTo(self._current) else ""
+
+    def show_diff(self) -> None:
+        """Open a window with the differences between the disk version and the draft."""
+        self._current.doc.show_diff()
+
+    def edit_at_end(self) -> None:
+        """Put the cursor at the end of the current text, with the focus (a new file's
+        body: what the user types next goes there)."""
+        view = self._current.view
+        if view.has_file and not self.is_read_only:
+            view.text_edit.moveCursor(QTextCursor.MoveOperation.End)
+            view.text_edit.setFocus(Qt.FocusReason.OtherFocusReason)

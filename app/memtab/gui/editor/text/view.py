@@ -4,7 +4,7 @@
 the state ("● Unsaved"), the Source / Split / Preview buttons, Save, a "more" menu (the
 panel's actions: find, open in an external editor, copy the real path), the description
 field, a slot for the message bar, the Markdown source (highlighted, its lines numbered on
-the left: `gui.toolkit.text.line_numbers`), the rendered preview and the find bar
+the left: `gui.toolkit.text.line_margin`), the rendered preview and the find bar
 (`gui.toolkit.text.find_bar`). It also does what any text editor must do with its buffer: load
 text with a fresh undo history, replace it with one undoable edit that keeps the cursor
 and scroll position, end it with a line break before a save, keep the description field
@@ -20,12 +20,18 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import (
     QAction,
+    QColor,
+    QFont,
     QFontDatabase,
     QFontMetricsF,
+    QPalette,
+    QSyntaxHighlighter,
+    QTextCharFormat,
     QTextCursor,
+    QTextDocument,
 )
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -38,12 +44,13 @@ from PySide6.QtWidgets import (
     QSplitter,
     QStackedWidget,
     QStyle,
+    QTextBrowser,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from memtab.components.editor.frontmatter import read_description
+from memtab.components.editor.frontmatter import body_without_frontmatter, read_description
 from memtab.components.editor.panel.view import (
     DESCRIPTION_HINT,
     MIRROR_DELAY_MS,
@@ -61,18 +68,226 @@ from memtab.components.editor.text_buffer import (
     utf16_offset,
     with_final_newline,
 )
-from memtab.gui.editor.text.empty_state import EmptyState
-from memtab.gui.editor.text.highlighter import MarkdownHighlighter
-from memtab.gui.editor.text.preview import MarkdownPreview
+from memtab.components.loads.imports import with_import_links
+from memtab.components.text.markdown_spans import Style, line_spans
 from memtab.gui.toolkit.icons import tinted_icon
-from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet
+from memtab.gui.toolkit.style import (
+    Accent,
+    accent_text,
+    blend,
+    is_dark,
+    muted_text,
+    set_style_sheet,
+)
 from memtab.gui.toolkit.text.find_bar import FindBar
-from memtab.gui.toolkit.text.line_numbers import LineNumbers
+from memtab.gui.toolkit.text.line_margin import LineNumbers
 from memtab.gui.toolkit.text.source_edit import SourceEdit
 from memtab.gui.toolkit.text.text_fields import give_redo_keys
 from memtab.gui.toolkit.widgets import ElidedLabel
 
 logger = logging.getLogger(__name__)
+
+
+class MarkdownPreview(QTextBrowser):
+    """A read-only view of a Markdown buffer, rendered; accessible name "Markdown preview".
+
+    Signals:
+        link_clicked(str): the target of a link clicked, as written.
+    """
+
+    link_clicked = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        """An empty preview."""
+        super().__init__(parent)
+        self.setAccessibleName("Markdown preview")
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.anchorClicked.connect(self._on_anchor_clicked)
+        self.document().setDocumentMargin(14)
+        self._source = ""
+        self._imports = False
+
+    @property
+    def source_text(self) -> str:
+        """The Markdown (with frontmatter) last rendered."""
+        return self._source
+
+    def set_markdown_source(self, text: str) -> None:
+        """Render `text`, leaving out its frontmatter; keeps the scroll position."""
+        if text == self._source and not self.document().isEmpty():
+            return
+        self._source = text
+        bar = self.verticalScrollBar()
+        position = bar.value()
+        body = body_without_frontmatter(text)
+        if self._imports:
+            body = with_import_links(body)
+        self.document().setMarkdown(body, QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
+        bar.setValue(min(position, bar.maximum()))
+
+    def set_imports(self, on: bool) -> None:
+        """Render `@`-imports as links (Claude Code's instruction files), or not."""
+        if on != self._imports:
+            self._imports = on
+            source, self._source = self._source, ""
+            self.set_markdown_source(source)
+
+    @Slot(QUrl)
+    def _on_anchor_clicked(self, url: QUrl) -> None:
+        self.link_clicked.emit(url.toString())
+
+
+class EmptyState(QWidget):
+    """What the panel shows with no file open."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._label = QLabel("Select a memory file to view or edit it.", self)
+        self._label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._label.setWordWrap(True)
+        self._layout = layout = QVBoxLayout(self)
+        layout.addStretch(1)
+        layout.addWidget(self._label)
+        layout.addStretch(2)
+        self._recolor()
+
+    def hold(self, room: QWidget) -> None:
+        """Show `room` under the line, taking the room the stretches had."""
+        if room.parentWidget() is self:
+            return
+        layout = self._layout
+        room.setParent(self)
+        layout.insertWidget(2, room, 1)
+        layout.setStretch(0, 0)
+        layout.setStretch(3, 0)
+        room.show()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            self._recolor()
+        super().changeEvent(event)
+
+    def _recolor(self) -> None:
+        set_style_sheet(self._label, f"color: {muted_text(self.palette()).name()}")
+
+
+class EmptyRoom(QObject):
+    """The one room of an editor's stack: lent to whichever empty state the stack shows
+    (the panel's own, or the empty page's), moved there as the stack changes — and taken
+    back, hidden, when the page holding it leaves the stack, so a closed tab never takes
+    the room with it."""
+
+    def __init__(self, stack: QStackedWidget) -> None:
+        super().__init__(stack)
+        self._stack = stack
+        self._room: QWidget | None = None
+        stack.currentChanged.connect(self._on_stack_current_changed)
+        stack.widgetRemoved.connect(self._on_stack_widget_removed)
+
+    @property
+    def room(self) -> QWidget | None:
+        return self._room
+
+    def hold(self, room: QWidget) -> None:
+        """Show `room` whenever no file is open; it is the stack's from now on, lent to
+        the page that shows it."""
+        self._room = room
+        self._take_back()
+        self._on_stack_current_changed(self._stack.currentIndex())
+
+    def _take_back(self) -> None:
+        room = self._room
+        if room is not None and room.parentWidget() is not self._stack:
+            room.hide()
+            room.setParent(self._stack)  # not a page: kept hidden until a page shows it
+
+    @Slot(int)
+    def _on_stack_current_changed(self, index: int) -> None:
+        shown = self._stack.widget(index)
+        if self._room is None or shown is None:
+            return
+        state = shown if isinstance(shown, EmptyState) else shown.findChild(EmptyState)
+        # A file tab's own empty state is never shown while it holds a file: the room
+        # stays where it was.
+        if state is not None and (state is shown or state.isVisibleTo(shown)):
+            state.hold(self._room)
+
+    @Slot(int)
+    def _on_stack_widget_removed(self, _index: int) -> None:
+        room = self._room
+        if room is None or room.parentWidget() is self._stack:
+            return
+        pages = (self._stack.widget(i) for i in range(self._stack.count()))
+        if not any(page is not None and page.isAncestorOf(room) for page in pages):
+            self._take_back()  # its page goes (a closed tab, deleted later)
+
+
+def _link_format(color: QColor) -> QTextCharFormat:
+    text_format = QTextCharFormat()
+    text_format.setForeground(color)
+    text_format.setFontUnderline(True)
+    return text_format
+
+
+def _format(
+    color: QColor, *, bold: bool = False, background: QColor | None = None
+) -> QTextCharFormat:
+    text_format = QTextCharFormat()
+    text_format.setForeground(color)
+    if bold:
+        text_format.setFontWeight(QFont.Weight.Bold)
+    if background is not None:
+        text_format.setBackground(background)
+    return text_format
+
+
+class MarkdownHighlighter(QSyntaxHighlighter):
+    """Highlights a Markdown document with colours taken from a palette."""
+
+    def __init__(self, document: QTextDocument, palette: QPalette) -> None:
+        """Attach to `document`; call `set_palette` when the theme changes."""
+        super().__init__(document)
+        self._formats: dict[Style, QTextCharFormat] = {}
+        self._imports = False
+        self._build_formats(palette)
+
+    def set_imports(self, on: bool) -> None:
+        """Mark `@`-imports as links (Claude Code's instruction files), or not."""
+        if on != self._imports:
+            self._imports = on
+            self.rehighlight()
+
+    def set_palette(self, palette: QPalette) -> None:
+        """Recompute the colours for a new palette and re-highlight."""
+        self._build_formats(palette)
+        self.rehighlight()
+
+    def _build_formats(self, palette: QPalette) -> None:
+        text = palette.color(QPalette.ColorRole.Text)
+        base = palette.color(QPalette.ColorRole.Base)
+        dark = is_dark(palette)
+        heading = blend(text, Accent.INFO.color, 0.55 if dark else 0.7)
+        code_text = blend(text, QColor("#b35c00") if not dark else QColor("#e5a15a"), 0.6)
+        self._formats = {
+            Style.DELIMITER: _format(muted_text(palette), bold=True),
+            Style.FRONTMATTER: _format(muted_text(palette)),
+            Style.FRONTMATTER_KEY: _format(blend(text, Accent.SUCCESS.color, 0.6), bold=True),
+            Style.HEADING: _format(heading, bold=True),
+            Style.BULLET: _format(blend(text, Accent.WARNING.color, 0.75), bold=True),
+            Style.CODE: _format(code_text, background=blend(base, text, 0.06)),
+            Style.FENCE: _format(muted_text(palette), background=blend(base, text, 0.06)),
+            Style.LINK: _link_format(palette.color(QPalette.ColorRole.Link)),
+        }
+
+    def highlightBlock(self, text: str) -> None:
+        """Qt calls this for every line that needs (re-)highlighting."""
+        number = self.currentBlock().blockNumber()
+        state, spans = line_spans(text, self.previousBlockState(), number, imports=self._imports)
+        self.setCurrentBlockState(state)
+        for start, length, style in spans:
+            self.setFormat(start, length, self._formats[style])
+
 
 EDITOR_ACCESSIBLE_NAME = "Memory file content"
 
