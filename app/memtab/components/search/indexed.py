@@ -81,6 +81,13 @@ class IndexedTexts:
             rows = None if reader.version() == self._version else reader.rows(roots)
         return held, rows
 
+    def ranked(self, scan: HomeScan, query: str) -> list[int]:
+        """The places of `scan`'s files the ranked search finds for `query`, best first — the
+        order the MCP servers and `memtab search` answer in (`SubstringReader.ranked`)."""
+        by_row = self.files(scan).by_row
+        ranked = self._opened_reader(scan).ranked(query, roots_of(scan))
+        return [by_row[key] for key in ranked if key in by_row]
+
     def files(self, scan: HomeScan) -> ScanFiles:
         """`scan`'s files in tree order (`ScanFiles.items`) with their places by row and
         key, and their labels (kept for the scan last asked about: every keystroke of a

@@ -8,7 +8,8 @@ file's text is what `view` would show of it, read from the home's search index o
 `view` refuses is matched by name and description only (`documents.readable_text`), and
 loki-mode's JSON is searched as written, not as rendered.
 
-A search shows the first `MAX_MATCHED_FILES` matching files, each with its first matching
+A search shows the best `MAX_MATCHED_FILES` matching files (ranked as the MCP servers and
+`memtab search` rank them), each with its first matching
 lines (`find_matches`). Searching is incremental (`SearchQuery.narrows`), and a long search
 checks its cancel token as it goes, so the next keystroke never waits for it.
 
@@ -34,8 +35,8 @@ if TYPE_CHECKING:  # lazy: the index's reader and tantivy load with the first se
     from memtab.components.search.indexed import IndexedTexts
 
 MAX_LINES_PER_FILE = 20
-# The files a keystroke shows at most, each with its lines (the first in tree order: more
-# words narrow them).
+# The files a keystroke shows at most, each with its lines (the best ranked: more words
+# narrow them).
 MAX_MATCHED_FILES = 100
 # How much of a matching line a result row shows, and of it before the first match.
 LINE_SNIPPET_CHARS = 160
@@ -69,7 +70,7 @@ class SearchQuery:
 
 
 class Matches(dict[str, FileMatch]):
-    """The files a search matched, by tree key, in tree order; `more` when it stopped at
+    """The files a search matched, by tree key, best first; `more` when it stopped at
     its limit with files left that may match too."""
 
     more: bool = False
@@ -83,7 +84,8 @@ def find_matches(
     candidates: Collection[str] | None = None,
     cancel: CancelToken | None = None,
 ) -> Matches:
-    """The first `MAX_MATCHED_FILES` files of `scan` in tree order matching `query`, by
+    """The best `MAX_MATCHED_FILES` files of `scan` matching `query` (ranked as `memtab search`
+    ranks them, then those only part of a word finds, in tree order), by
     tree key, each with its content hit count and its first matching lines; `more` says
     whether files were left unlooked at that may match too.
 
@@ -92,7 +94,7 @@ def find_matches(
     each term's files are those the index says may hold it in their text
     (`IndexedTexts.candidates`, by their rows' places) or whose label holds it
     (`ScanFiles.labelled`); a term the index cannot narrow (no letter or digit, in most
-    files) leaves every file, and the files are then looked at in tree order until
+    files) leaves every file, and the files are then looked at in that order until
     enough match — a term in every file costs `MAX_MATCHED_FILES` texts. `cancel` is
     checked every few hundred files, and before each file's lines are found.
     """
@@ -120,7 +122,12 @@ def find_matches(
     if candidates is not None:
         earlier = {files.by_key[key] for key in candidates if key in files.by_key}
         places = earlier if places is None else places & earlier
-    order = files.items if places is None else [files.items[at] for at in sorted(places)]
+    # Best first, as the MCP servers and `memtab search` rank (BM25, ties by path); then the
+    # files only a part of a word finds, in tree order.
+    ranked = [at for at in texts.ranked(scan, query.text) if places is None or at in places]
+    first = set(ranked)
+    rest = range(len(files.items)) if places is None else sorted(places)
+    order = [files.items[at] for at in [*ranked, *(at for at in rest if at not in first)]]
     for count, (item, text) in enumerate(texts.texts(order)):
         if cancel is not None and count % CANCEL_CHECK_EVERY == 0:
             cancel.raise_if_cancelled()
