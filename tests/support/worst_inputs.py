@@ -103,9 +103,9 @@ WORST: dict[str, Worst] = {
     "memtab.search_index.ranking:_PIECE": F("", "a가_"),
     "memtab.agent_server.service:_CLIENT_NAME": F("", "a!"),
     # blame
-    "memtab.blame.ad_hoc:_TAGS": F("", "[task 1"),
-    "memtab.blame.ad_hoc:_WORD": F("", "a "),
-    "memtab.blame.ad_hoc:_SPACELESS": S("", "a"),
+    "memtab.blame.service:_TAGS": F("", "[task 1"),
+    "memtab.blame.service:_WORD": F("", "a "),
+    "memtab.blame.service:_SPACELESS": S("", "a"),
     "memtab.blame.lines:_OTHER_BREAKS": F("", "\r"),
     # check
     "memtab.check.markdown:_BACKTICKS": F("", "a`"),

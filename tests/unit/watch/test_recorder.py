@@ -79,7 +79,7 @@ def test_mux_scopes_deleted_and_rewritten_by_another_process_come_back(
 
 
 @pytest.mark.expect_log(  # 20 of its 27 files: the guard tells of it (test_mass_notices.py)
-    "memtab.watch.notify", "WARNING", "Mass change: Claude Code removed 20"
+    "memtab.watch.recorder", "WARNING", "Mass change: Claude Code removed 20"
 )
 def test_a_claude_code_burst_is_one_event_restored_in_one_step(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
