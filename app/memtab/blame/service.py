@@ -12,10 +12,9 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memtab.blame.attribution import Attributor, FileContext
+from memtab.blame.attribution import Attributor, FileContext, Owners, owners_of
 from memtab.blame.lines import normalized
 from memtab.blame.records import AdHocNote, AdHocNoteSource, Blame, BlameLine
-from memtab.blame.walk import Owners, owners_of
 from memtab.file_protocol.file_ref import SourceError
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile
 from memtab.sources.agent_file import AgentFile, SourceVersions

@@ -29,14 +29,8 @@ from memtab.search_index.documents import (
     term,
     words_query,
 )
-from memtab.search_index.manifest import (
-    MANIFEST_FIELD,
-    manifest_document,
-    manifests_query,
-    read_ids,
-    read_manifest,
-)
 from memtab.search_index.opening import (
+    MANIFEST_FIELD,
     VERSION,
     Folder,
     FolderChangedError,
@@ -46,8 +40,12 @@ from memtab.search_index.opening import (
     debug_words,
     is_damaged,
     is_unusable,
+    manifest_document,
+    manifests_query,
     open_in_memory,
     open_index,
+    read_ids,
+    read_manifest,
     why_unusable,
     writing,
 )

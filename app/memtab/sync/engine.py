@@ -13,13 +13,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memtab.fs.beside import Beside
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.heap import collector_paused
 from memtab.humanize import plural
 from memtab.store.scopes.memory import MemoryStore
 from memtab.sync.export import Committer, ExportResult, SyncedStore, export_changes
-from memtab.sync.importer import MERGE_REF, Brought, Importer, ReadScopes
+from memtab.sync.importer import MERGE_REF, Beside, Brought, Importer, ReadScopes
 from memtab.sync.interrupted_import import InterruptedImport
 from memtab.sync.meta_merge import (
     follow_renames,

@@ -55,8 +55,12 @@ from memtab.sync.repository.layout import (
     save_target,
 )
 from memtab.sync.repository.objects import ObjectMissingError
-from memtab.sync.repository.scopes import open_scope_store, read_scope, record_outside_changes
-from memtab.sync.repository.seen_files import SeenFiles
+from memtab.sync.repository.scopes import (
+    SeenFiles,
+    open_scope_store,
+    read_scope,
+    record_outside_changes,
+)
 from memtab.sync.repository.writing import Repository
 from memtab.sync.state import load_state, save_state
 

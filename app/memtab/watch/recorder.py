@@ -26,7 +26,6 @@ from memtab.store.catch_up.recording import note_recording, unrecorded_reason
 from memtab.store.history.prune import maybe_prune
 from memtab.store.home import Home
 from memtab.store.paths import Scope
-from memtab.watch.actors import mux_actor
 from memtab.watch.guard import MassChange, mass_changes
 from memtab.watch.lease import RecorderLease
 from memtab.watch.observers import (
@@ -35,7 +34,7 @@ from memtab.watch.observers import (
     EventPoster,
     watching_any_depth,
 )
-from memtab.watch.sources import record_source
+from memtab.watch.sources import mux_actor, record_source
 from memtab.watch.targets import RETARGET, ScopeTarget, Targets
 from memtab.watch_policy.coalesce import Coalescer
 
