@@ -311,11 +311,13 @@ class SearchIndex:
         self._read(lambda searcher: None)
         return (self.generation, self._seen)
 
-    def scored(self, searcher: Any, query: str, roots: Collection[str]) -> list[tuple[float, Any]]:
-        """Every document under `roots` `query` matches (score, address), in no order: what
-        `search` ranks, for the window's search to rank its matches alike."""
+    def scored(
+        self, searcher: Any, query: str, roots: Collection[str], limit: int | None = None
+    ) -> list[tuple[float, Any]]:
+        """The documents under `roots` `query` matches (score, address), in no order: what
+        `search` ranks (the best `limit` and their ties; None: all), for the window's search."""
         query_of = self._ranked_query(searcher, query, roots)
-        return [] if query_of is None else _ranked(searcher, query_of, None)
+        return [] if query_of is None else _ranked(searcher, query_of, limit)
 
     def _ranked_query(self, searcher: Any, query: str, roots: Collection[str]) -> Any:
         """§22.3's BM25 query of `query`'s terms under `roots` (None: nothing to ask)."""

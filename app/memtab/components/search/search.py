@@ -21,7 +21,7 @@ in the background, so the first search is quick.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -42,6 +42,8 @@ MAX_MATCHED_FILES = 100
 LINE_SNIPPET_CHARS = 160
 LINE_LEAD_CHARS = 30
 CANCEL_CHECK_EVERY = 256
+# The best ranked files a search reads first; the rest of the ranking only when fewer match.
+RANKED_FIRST = 4 * MAX_MATCHED_FILES
 
 
 @dataclass(frozen=True)
@@ -122,12 +124,7 @@ def find_matches(
     if candidates is not None:
         earlier = {files.by_key[key] for key in candidates if key in files.by_key}
         places = earlier if places is None else places & earlier
-    # Best first, as the MCP servers and `memtab search` rank (BM25, ties by path); then the
-    # files only a part of a word finds, in tree order.
-    ranked = [at for at in texts.ranked(scan, query.text) if places is None or at in places]
-    first = set(ranked)
-    rest = range(len(files.items)) if places is None else sorted(places)
-    order = [files.items[at] for at in [*ranked, *(at for at in rest if at not in first)]]
+    order = (files.items[at] for at in _best_first(texts, scan, query.text, places))
     for count, (item, text) in enumerate(texts.texts(order)):
         if cancel is not None and count % CANCEL_CHECK_EVERY == 0:
             cancel.raise_if_cancelled()
@@ -142,6 +139,25 @@ def find_matches(
             cancel.raise_if_cancelled()
         matches[item.key] = FileMatch(*line_matches(text, content, query))
     return matches
+
+
+def _best_first(
+    texts: IndexedTexts, scan: HomeScan, text: str, places: set[int] | None
+) -> Iterator[int]:
+    """The places to look at (`places`; None: all): best first, as the MCP servers and `memtab
+    search` rank (BM25, ties by path: the best `RANKED_FIRST`, the rest once those are looked
+    at), then the files only part of a word finds, in tree order."""
+    looked: set[int] = set()
+    for limit in (RANKED_FIRST, None):
+        ranked, whole = texts.ranked(scan, text, limit)
+        for at in ranked:
+            if at not in looked and (places is None or at in places):
+                looked.add(at)
+                yield at
+        if whole:
+            break
+    every = range(len(texts.files(scan).items)) if places is None else sorted(places)
+    yield from (at for at in every if at not in looked)
 
 
 def line_matches(text: str, folded: str, query: SearchQuery) -> tuple[int, tuple[LineMatch, ...]]:

@@ -12,6 +12,7 @@ import pytest
 
 from memtab.agent_server.service import MemoryService
 from memtab.cli.main import main
+from memtab.components.search import search as search_module
 from memtab.components.search.indexed import IndexedTexts
 from memtab.components.search.search import SearchQuery, find_matches
 from memtab.components.tree.full_scan import scan_home
@@ -89,3 +90,12 @@ def test_the_window_keeps_the_ranked_order_of_the_files_holding_every_word(
     served = {row.path for row in mcp.catalog.rows()}
     shown = by_window(window, "deploy staging", served)
     assert len(shown) >= 2 and shown == [path for path in agents if path in shown]
+
+
+def test_the_ranking_read_in_two_parts_is_the_whole_ranking(
+    mcp: MemoryService, window: tuple[HomeScan, IndexedTexts], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    served = {row.path for row in mcp.catalog.rows()}
+    whole = by_window(window, "test", served)
+    monkeypatch.setattr(search_module, "RANKED_FIRST", 3)  # the rest read once those are
+    assert by_window(window, "test", served) == whole and len(whole) > 3
