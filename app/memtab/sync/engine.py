@@ -17,22 +17,27 @@ from memtab.fs.clock import Clock, now_ms
 from memtab.fs.heap import collector_paused
 from memtab.humanize import plural
 from memtab.store.scopes.memory import MemoryStore
-from memtab.sync.export import Committer, ExportResult, SyncedStore, export_changes
-from memtab.sync.importer import MERGE_REF, Beside, Brought, Importer, ReadScopes
-from memtab.sync.interrupted_import import InterruptedImport
-from memtab.sync.meta_merge import (
+from memtab.sync.export import (
+    Committer,
+    ExportResult,
+    PathConflict,
+    SyncedStore,
+    export_changes,
+    find_renames,
     follow_renames,
     merge_records,
+    merge_trees,
     parse_records,
     render_records,
 )
+from memtab.sync.importer import MERGE_REF, Beside, Brought, Importer, ReadScopes
+from memtab.sync.interrupted_import import InterruptedImport
 from memtab.sync.records import MetaRecord, SyncState
 from memtab.sync.repository.git import Git, GitError
 from memtab.sync.repository.layout import META_DIR, SyncedScope, SyncPaths, Target
 from memtab.sync.repository.objects import Change, Existing, NewCommit, TreeEntry
 from memtab.sync.repository.writing import Repository
 from memtab.sync.state import save_state
-from memtab.sync.tree_merge import PathConflict, find_renames, merge_trees
 
 GC_AUTO = 6700
 GC_AUTO_PACK_LIMIT = 50

@@ -27,8 +27,7 @@ from memtab.store.restore.bulk_restore import Restore, RestoreResult, restore_co
 from memtab.store.restore.new_scope import restore_new_scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.meta import MetaEntry
-from memtab.sync.export import SyncedStore
-from memtab.sync.meta_merge import import_entry, parse_records
+from memtab.sync.export import PathConflict, SyncedStore, import_entry, parse_records
 from memtab.sync.records import (
     INTENT_VERSION,
     ImportIntent,
@@ -42,7 +41,6 @@ from memtab.sync.repository.layout import SyncedScope, SyncPaths, Target
 from memtab.sync.repository.scopes import LocalFile, write_file
 from memtab.sync.repository.writing import Repository
 from memtab.sync.state import clear_intent, save_intent, save_state
-from memtab.sync.tree_merge import PathConflict
 
 
 def log_imports(

@@ -26,6 +26,7 @@ from memtab.store.catch_up.recording import note_recording, unrecorded_reason
 from memtab.store.history.prune import maybe_prune
 from memtab.store.home import Home
 from memtab.store.paths import Scope
+from memtab.watch.events import RETARGET, ScopeTarget, Targets
 from memtab.watch.guard import MassChange, mass_changes
 from memtab.watch.lease import RecorderLease
 from memtab.watch.observers import (
@@ -35,7 +36,6 @@ from memtab.watch.observers import (
     watching_any_depth,
 )
 from memtab.watch.sources import mux_actor, record_source
-from memtab.watch.targets import RETARGET, ScopeTarget, Targets
 from memtab.watch_policy.coalesce import Coalescer
 
 logger = logging.getLogger(__name__)

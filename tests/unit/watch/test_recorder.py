@@ -23,9 +23,8 @@ from memtab.store.history.xum_journal import JOURNAL_NAME
 from memtab.store.paths import Scope
 from memtab.store.restore.from_history import file_history
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalOp
-from memtab.watch.events import LeftPath, change_events, restore_event
+from memtab.watch.events import LeftPath, Targets, change_events, restore_event
 from memtab.watch.lease import RecorderLease
-from memtab.watch.targets import Targets
 from support.agent_machine import WORKSPACE_ID
 from support.memory_paths import vpath
 

@@ -10,8 +10,7 @@ from collections.abc import Sequence
 from functools import partial
 
 from memtab.agent_server.bridge.greeting import SESSION, hello, session_origin
-from memtab.agent_server.bridge.in_flight import writes_option
-from memtab.agent_server.bridge.pump import NoHostError, Pump
+from memtab.agent_server.bridge.pump import NoHostError, Pump, writes_option
 from memtab.agent_server.bridge.reach import reach
 from memtab.agent_server.bridge.rendezvous import (
     RendezvousError,

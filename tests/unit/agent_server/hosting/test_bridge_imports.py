@@ -26,7 +26,6 @@ BRIDGE_MODULES = {
     "memtab.agent_server.bridge.frame_ids",
     "memtab.agent_server.bridge.greeting",
     "memtab.agent_server.bridge.session",
-    "memtab.agent_server.bridge.in_flight",
     "memtab.agent_server.bridge.pump",
     "memtab.agent_server.bridge.reach",
     "memtab.agent_server.bridge.rendezvous",
