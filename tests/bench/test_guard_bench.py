@@ -78,7 +78,7 @@ def _consolidator_run(notes: list[Path]) -> float:
     return time.perf_counter()
 
 
-@pytest.mark.expect_log("memtab.watch.notify", "WARNING", "Mass change: ")
+@pytest.mark.expect_log("memtab.watch.recorder", "WARNING", "Mass change: ")
 def test_the_recorder_tells_of_a_mass_change(tmp_path: Path) -> None:
     home, _store, notes = _memory(tmp_path)
     told = threading.Event()

@@ -7,7 +7,7 @@ import tantivy
 
 from memtab.search_index.documents import first
 from memtab.search_index.index import SearchIndex
-from memtab.search_index.manifest import MANIFEST_FIELD
+from memtab.search_index.opening import MANIFEST_FIELD
 
 
 def indexed_count(index: SearchIndex) -> int:

@@ -27,9 +27,9 @@ WORST: dict[str, Worst] = {
     "memtab.search_index.ranking:_PIECE": F("", "a가_"),
     "memtab.agent_server.service:_CLIENT_NAME": F("", "a!"),
     # blame
-    "memtab.blame.ad_hoc:_TAGS": F("", "[task 1"),
-    "memtab.blame.ad_hoc:_WORD": F("", "a "),
-    "memtab.blame.ad_hoc:_SPACELESS": S("", "a"),
+    "memtab.blame.service:_TAGS": F("", "[task 1"),
+    "memtab.blame.service:_WORD": F("", "a "),
+    "memtab.blame.service:_SPACELESS": S("", "a"),
     "memtab.blame.lines:_OTHER_BREAKS": F("", "\r"),
     # check
     "memtab.check.markdown:_BACKTICKS": F("", "a`"),
@@ -167,7 +167,7 @@ WORST: dict[str, Worst] = {
     "memtab.store.conflict_copies:_PATTERNS[5][1]": M("a", " (1)", "x"),
     "memtab.store.conflict_copies:_MAYBE_A_COPY": S("", " -"),
     "memtab.store.history.versions:_SHA256": X("", "a"),
-    "memtab.store.notebook_revision:_DIGITS": X("1", "0"),
+    "memtab.store.history.xum_journal:_DIGITS": X("1", "0"),
     "memtab.store.paths:_CONTROL_CHARS": S("", "a"),
     "memtab.store.paths:_SURROGATES": S("", "a"),
     "memtab.store.paths:_ENCODED_SEPARATORS": S("", "%2"),

@@ -6,7 +6,7 @@ declared record (`memtab.fs.records`) read with `Rec.read(raw)` and written with
 `registry_from_document` helpers included).
 
 What an output writes beyond its fields is declared on the record: `computed`,
-`WrittenAs`, `NotWritten`, `Inlined`, `write_only=True` (`memtab.fs.records.output`). A
+`WrittenAs`, `NotWritten`, `Inlined`, `write_only=True` (`memtab.fs.records.compiler`). A
 hand codec left is named in `LEFT` with why. The CLI's `--json` outputs are records too:
 what `print_json` prints is a record's `to_json()`, never a dict built by hand around one,
 and no command reads or writes JSON with the `json` module (`print_json` does).
@@ -21,7 +21,7 @@ from pathlib import Path
 from support.syntax_trees import children, walk
 
 APP = Path(__file__).resolve().parents[2] / "app" / "memtab"
-THE_CODEC = {"fs/records/__init__.py", "fs/records/codec.py", "fs/records/output.py"}
+THE_CODEC = {"fs/records/__init__.py", "fs/records/codec.py", "fs/records/compiler.py"}
 _NAMES = r"_?(\w+_)?((to|from)_(json|dict)|from_(document|raw|data|mapping|object))"
 A_HAND_CODEC = re.compile(rf"^{_NAMES}$")
 A_HAND_CODEC_DEF = re.compile(rf"\bdef\s+{_NAMES}\b")

@@ -43,15 +43,55 @@ from memtab.humanize import plural
 from memtab.search_index.documents import IndexedFile
 from memtab.search_index.index import Ahead, Hit, Rows, SearchIndex
 from memtab.search_index.ranking import best_line
+from memtab.sources.codex.imports import IMPORT_EXTENSION, link_imports, shown_once
 from memtab.sources.config import SourceContext
-from memtab.sources.listing import SourceFileRow
-from memtab.sources.model import Source
+from memtab.sources.listing import SourceFileRow, list_source
+from memtab.sources.model import Discovery, Source, SourceFile
 from memtab.store.description_cache import DescriptionCache, KnownEntry, KnownFiles
 from memtab.store.files import FileEntry, ScopeListing, described_file
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_virtual_path
 from memtab.store.scopes.file_rows import FileRow, file_rows
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.observers import CHANGE_EVENTS, watching_any_depth
+
+
+def fold_copies(hits: Sequence[SearchHit]) -> list[SearchHit]:
+    """`hits` with each copy whose original is among them folded into it, in order."""
+    original_of = {hit.path: hit.imported_from for hit in hits if hit.imported_from}
+    folded = shown_once((hit.path for hit in hits), original_of)
+    if not folded:
+        return list(hits)
+    copies: dict[str, tuple[str, ...]] = {}
+    for hit in hits:
+        if hit.path in folded:
+            copies[folded[hit.path]] = (*copies.get(folded[hit.path], ()), hit.path)
+    return [
+        hit.replaced(imported_as=copies[hit.path]) if hit.path in copies else hit
+        for hit in hits
+        if hit.path not in folded
+    ]
+
+
+def copy_words(
+    discovery: Discovery, source: Source, file: SourceFile, serves: Callable[[Source], bool]
+) -> str | None:
+    """What `view` says after Codex's copy of a Claude Code memory: its original among the sources
+    served (None: no copy)."""
+    if source.agent != "codex" or f"/{IMPORT_EXTENSION}/" not in f"/{file.relative}":
+        return None
+    claude = [s for s in discovery.sources if s.agent == "claude-code" and serves(s)]
+    links = link_imports([list_source(s) for s in (source, *claude)])
+    label = links.labels.get(file.id)
+    if label is None:
+        return None
+    original = links.original_of.get(file.id)
+    where = (
+        f"its original, the file to edit, is {original}"
+        if original is not None
+        else "its original is not in the memory this session serves"
+    )
+    return f"({file.id} is Codex's copy of a Claude Code memory file, {label}: {where})"
+
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +108,7 @@ MAX_LIMIT = 100
 class SearchHit(Record, write_only=True):
     """A file `search` found (docs/formats.md §22.2): path, scope, description, score, its best line
     (None: only name or description matched), and Codex's copies of Claude Code memory folded
-    (`pages.imports.fold_copies`)."""
+    (`fold_copies`)."""
 
     path: str
     scope: str

@@ -20,8 +20,12 @@ from memtab.agent_server.agents import (
 )
 from memtab.agent_server.codex_config import CodexConfigError, remove_codex_server
 from memtab.agent_server.config_files import EditStatus, gemini_settings
-from memtab.agent_server.config_files.checked_replace import ConfigFileError, Edit, edit_file
-from memtab.agent_server.config_files.created import CreatedFiles
+from memtab.agent_server.config_files.checked_replace import (
+    ConfigFileError,
+    CreatedFiles,
+    Edit,
+    edit_file,
+)
 from memtab.agent_server.config_files.gemini_settings import policy_path
 from memtab.agent_server.config_files.json_edits import remove_items, remove_member
 from memtab.agent_server.config_files.json_members import JsonEditError

@@ -29,14 +29,8 @@ from memtab.search_index.documents import (
     term,
     words_query,
 )
-from memtab.search_index.manifest import (
-    MANIFEST_FIELD,
-    manifest_document,
-    manifests_query,
-    read_ids,
-    read_manifest,
-)
 from memtab.search_index.opening import (
+    MANIFEST_FIELD,
     VERSION,
     Folder,
     FolderChangedError,
@@ -46,8 +40,12 @@ from memtab.search_index.opening import (
     debug_words,
     is_damaged,
     is_unusable,
+    manifest_document,
+    manifests_query,
     open_in_memory,
     open_index,
+    read_ids,
+    read_manifest,
     why_unusable,
     writing,
 )
@@ -313,10 +311,19 @@ class SearchIndex:
         self._read(lambda searcher: None)
         return (self.generation, self._seen)
 
-    def _best(self, searcher: Any, query: str, roots: Collection[str], limit: int) -> list[Hit]:
+    def scored(
+        self, searcher: Any, query: str, roots: Collection[str], limit: int | None = None
+    ) -> list[tuple[float, Any]]:
+        """The documents under `roots` `query` matches (score, address), in no order: what
+        `search` ranks (the best `limit` and their ties; None: all), for the window's search."""
+        query_of = self._ranked_query(searcher, query, roots)
+        return [] if query_of is None else _ranked(searcher, query_of, limit)
+
+    def _ranked_query(self, searcher: Any, query: str, roots: Collection[str]) -> Any:
+        """§22.3's BM25 query of `query`'s terms under `roots` (None: nothing to ask)."""
         terms = query_terms(query)
-        if not terms or not roots or limit <= 0:
-            return []
+        if not terms or not roots:
+            return None
         schema = self._index.schema
         words = [(tantivy.Occur.Should, words_query(schema, term)) for term in terms]
         within = [term(root) for root in roots]
@@ -324,6 +331,12 @@ class SearchIndex:
         if not self._roots_held(searcher) <= set(within):  # a filter costs the engine half
             roots_query = tantivy.Query.term_set_query(schema, "root", within)
             query_of = query_of.and_must_match(tantivy.Query.const_score_query(roots_query, 0.0))
+        return query_of
+
+    def _best(self, searcher: Any, query: str, roots: Collection[str], limit: int) -> list[Hit]:
+        query_of = self._ranked_query(searcher, query, roots) if limit > 0 else None
+        if query_of is None:
+            return []
         ranked = _ranked(searcher, query_of, limit)
         answered = ranked
         if len(ranked) > limit:  # the best above the limit's score, then its ties by id
@@ -505,9 +518,11 @@ def _lower(hit: tuple[float, Any]) -> float:
     return -hit[0]
 
 
-def _ranked(searcher: Any, query: Any, limit: int) -> list[tuple[float, Any]]:
+def _ranked(searcher: Any, query: Any, limit: int | None) -> list[tuple[float, Any]]:
     """The best `limit` matches (score, address), and every one tied with the last (then ordered by
-    id)."""
+    id); every match when `limit` is None."""
+    if limit is None:
+        return list(searcher.search(query, max(1, int(searcher.num_docs)), count=False).hits)
     asked = limit * 2 + 8
     ranked: list[tuple[float, Any]] = searcher.search(query, asked, count=False).hits
     if len(ranked) == asked and ranked[-1][0] == ranked[limit - 1][0]:

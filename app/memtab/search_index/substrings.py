@@ -88,6 +88,24 @@ class SubstringReader:
         addresses = matching(searcher, query)
         return self._named(searcher, addresses, roots)
 
+    def ranked(
+        self, query: str, roots: Collection[str], limit: int | None = None
+    ) -> tuple[list[Key], bool]:
+        """The best `limit` files under `roots` (None: all) the ranked search finds for `query`,
+        best first, ties by id — `SearchIndex.search`'s order (docs/formats.md §22.3) — of
+        those the caller knows; and whether they are all it finds."""
+        searcher = self._current()
+        found = self._index.scored(searcher, query, roots, limit)
+        if not found:
+            return [], True
+        numbers = searcher.fast_field_values("number", [address for _, address in found])
+        keys = self._keys
+        scored = [(-score, key[1], key) for (score, _), number in zip(found, numbers, strict=True)
+                  if (key := keys.get(number)) is not None]  # fmt: skip
+        scored.sort()
+        best = [key for _, _, key in scored[:limit]]
+        return best, limit is None or len(found) <= limit
+
     def texts(self, keys: Collection[Key]) -> dict[Key, str]:
         """The text the index holds for each of `keys` it has a document of."""
         searcher = self._current()

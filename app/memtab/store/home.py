@@ -508,7 +508,7 @@ class Home:
         return self.workspace_dir(workspace_id) / "session-memory"
 
     def notebook_revision_path(self, workspace_id: str) -> Path:
-        """xum's clock of the notebook `workspace_id` owns (`store.notebook_revision`)."""
+        """xum's clock of the notebook `workspace_id` owns (`store.history.xum_journal`)."""
         return self.workspace_dir(workspace_id) / "memory.revision"
 
     def transcript_path(self, workspace_id: str) -> Path:

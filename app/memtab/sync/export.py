@@ -9,17 +9,14 @@ import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.store.history.blobs import BlobError, BlobStore
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.paths import PathError, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.meta import MetaEntry
-from memtab.sync.meta_merge import (
-    export_entries,
-    parse_records,
-    render_records,
-)
-from memtab.sync.records import Pending, RepoFormat, SyncState
+from memtab.store.text.line_merge import merge_lines
+from memtab.sync.records import MetaRecord, Pending, RepoFormat, RepoMetaFile, SyncState
 from memtab.sync.repository.layout import FORMAT_PATH, FORMAT_VERSION, SyncedScope
 from memtab.sync.repository.objects import (
     Change,
@@ -29,7 +26,264 @@ from memtab.sync.repository.objects import (
 )
 from memtab.sync.repository.scopes import SYNC_ACTOR, LocalFile, ScopeFiles
 from memtab.sync.repository.writing import Repository
-from memtab.sync.tree_merge import merge_trees
+
+_DEFAULT = MetaRecord()
+_DEFAULT_ENTRY = MetaEntry()
+Records = dict[str, MetaRecord]
+
+
+def parse_records(data: bytes | None) -> Records:
+    """A repository meta file's entries (an unreadable one has none: the files stay)."""
+    if not data:
+        return {}
+    try:
+        document = parse_json(data)
+    except JsonError:
+        return {}
+    read = RepoMetaFile.read(document)
+    entries = read.entries if read is not None else {}
+    return {rel: record for rel, record in entries.items() if not record.is_default}
+
+
+def render_records(records: Mapping[str, MetaRecord]) -> bytes:
+    """The meta file's bytes: sorted, so equal entries are equal blobs."""
+    document = RepoMetaFile(entries={rel: records[rel] for rel in sorted(records)}).to_json()
+    return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode()
+
+
+def _latest(one: int | None, other: int | None) -> int | None:
+    if one is None:
+        return other
+    return one if other is None else max(one, other)
+
+
+def export_entries(
+    tree: Mapping[str, MetaRecord],
+    local: Mapping[str, MetaEntry],
+    baseline: Mapping[str, MetaRecord],
+    files: Iterable[str],
+    now: int,
+) -> Records:
+    """The repository's entries once this machine's changes since `baseline` are added, for `files`
+    only."""
+    exported: Records = {}
+    for rel in files:
+        held = tree.get(rel, _DEFAULT)
+        mine = local.get(rel, _DEFAULT_ENTRY)
+        before = baseline.get(rel, _DEFAULT)
+        count = max(0, held.access_count + mine.access_count - before.access_count)
+        accessed = _latest(held.last_accessed_at, mine.last_accessed_at)
+        written = _latest(held.last_write_at, mine.last_write_at)
+        record = held
+        # Most files changed nothing: their record is the repository's as it is.
+        if (count, accessed, written) != (
+            held.access_count,
+            held.last_accessed_at,
+            held.last_write_at,
+        ):
+            record = held.replaced(
+                access_count=count, last_accessed_at=accessed, last_write_at=written
+            )
+        if mine.pinned != before.pinned:
+            record = record.replaced(pinned=mine.pinned, pin_changed_at=now)
+        if not record.is_default:
+            exported[rel] = record
+    return exported
+
+
+def follow_renames(records: Mapping[str, MetaRecord], renames: Mapping[str, str]) -> Records:
+    """`records` with a moved file's entry at its new path, so the other side's changes under the
+    old name merge in."""
+    moved = dict(records)
+    for old, new in renames.items():
+        if old in moved and new not in moved:
+            moved[new] = moved.pop(old)
+    return moved
+
+
+def merge_records(
+    base: Mapping[str, MetaRecord] | None,
+    ours: Mapping[str, MetaRecord],
+    theirs: Mapping[str, MetaRecord],
+    files: Iterable[str],
+) -> Records:
+    """The entries of the merged `files`; `base` None: no common state."""
+    merged: Records = {}
+    for rel in files:
+        one, other = ours.get(rel, _DEFAULT), theirs.get(rel, _DEFAULT)
+        before = None if base is None else base.get(rel, _DEFAULT)
+        record = merge_record(before, one, other)
+        if not record.is_default:
+            merged[rel] = record
+    return merged
+
+
+def merge_record(base: MetaRecord | None, ours: MetaRecord, theirs: MetaRecord) -> MetaRecord:
+    """One file's entry from two sides (and their common state, when known)."""
+    if base is None:
+        count = max(ours.access_count, theirs.access_count)
+    else:
+        count = max(0, ours.access_count + theirs.access_count - base.access_count)
+    pinned, changed_at = _merged_pin(base, ours, theirs)
+    return MetaRecord(
+        pinned=pinned,
+        pin_changed_at=changed_at,
+        access_count=count,
+        last_accessed_at=_latest(ours.last_accessed_at, theirs.last_accessed_at),
+        last_write_at=_latest(ours.last_write_at, theirs.last_write_at),
+    )
+
+
+def _merged_pin(
+    base: MetaRecord | None, ours: MetaRecord, theirs: MetaRecord
+) -> tuple[bool, int | None]:
+    if ours.pinned == theirs.pinned:
+        return ours.pinned, _latest(ours.pin_changed_at, theirs.pin_changed_at)
+    if base is not None and ours.pinned == base.pinned:
+        return theirs.pinned, theirs.pin_changed_at  # only theirs changed it
+    if base is not None and theirs.pinned == base.pinned:
+        return ours.pinned, ours.pin_changed_at
+    pinned, unpinned = (ours, theirs) if ours.pinned else (theirs, ours)
+    if unpinned.pin_changed_at is not None and (
+        pinned.pin_changed_at is None or unpinned.pin_changed_at > pinned.pin_changed_at
+    ):
+        return False, unpinned.pin_changed_at
+    return True, pinned.pin_changed_at
+
+
+def import_entry(current: MetaEntry, exported: MetaEntry, merged: MetaRecord) -> MetaEntry:
+    """This machine's entry once the merge comes back: what others added, added to `current`."""
+    pinned = merged.pinned if current.pinned == exported.pinned else current.pinned
+    return MetaEntry(
+        pinned=pinned,
+        access_count=max(0, current.access_count + merged.access_count - exported.access_count),
+        last_accessed_at=_latest(current.last_accessed_at, merged.last_accessed_at),
+        last_write_at=_latest(current.last_write_at, merged.last_write_at),
+    )
+
+
+Tree = Mapping[str, str]
+ReadBlobs = Callable[[Iterable[str]], Mapping[str, bytes]]
+
+
+@dataclass(frozen=True)
+class PathConflict:
+    """A file both sides changed in ways that cannot be merged."""
+
+    path: str
+    base: str | None
+    ours: str | None
+    theirs: str | None
+    reason: str
+
+
+@dataclass
+class TreeMerge:
+    """The merged tree: blob ids, and merged contents that have no blob yet."""
+
+    tree: dict[str, str] = field(default_factory=dict)
+    merged: dict[str, bytes] = field(default_factory=dict)
+    conflicts: list[PathConflict] = field(default_factory=list)
+    notes: list[tuple[str, str]] = field(default_factory=list)
+    """(path, what was decided) for choices the user may want to know about."""
+
+    def paths(self) -> set[str]:
+        return set(self.tree) | set(self.merged)
+
+
+def find_renames(base: Tree, side: Tree) -> dict[str, str]:
+    """The files `side` moved (old path → new), by content at a new path."""
+    added: dict[str, list[str]] = {}
+    for path, oid in sorted(side.items()):
+        if path not in base:
+            added.setdefault(oid, []).append(path)
+    renames: dict[str, str] = {}
+    for old, oid in sorted(base.items()):
+        if old not in side and added.get(oid):
+            renames[old] = added[oid].pop(0)
+    return renames
+
+
+def carry_renames(
+    base: Tree, renamed: Tree, edited: Tree
+) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """Carry `edited`'s change of a file `renamed` moved to its new path; the three trees to
+    merge."""
+    base_out, edited_out = dict(base), dict(edited)
+    for old, new in find_renames(base, renamed).items():
+        oid = base[old]
+        if new in edited or edited.get(old) in (None, oid):
+            continue  # the other side did not edit it, or has the new path already
+        edited_out[new] = edited_out.pop(old)
+        base_out[new] = oid
+    return base_out, dict(renamed), edited_out
+
+
+def merge_trees(base: Tree, ours: Tree, theirs: Tree, read: ReadBlobs) -> TreeMerge:
+    """Merge `ours` and `theirs` from `base` (see the module doc)."""
+    base, ours, theirs = carry_renames(base, ours, theirs)
+    base, theirs, ours = carry_renames(base, theirs, ours)
+    result = TreeMerge()
+    both_edited: list[str] = []
+    for path in sorted(set(base) | set(ours) | set(theirs)):
+        before, one, other = base.get(path), ours.get(path), theirs.get(path)
+        if one in (other, before):
+            chosen = other
+        elif before == other:
+            chosen = one
+        elif one is None or other is None:
+            chosen = one or other
+            where = "here" if one is None else "on another machine"
+            result.notes.append(
+                (path, f"deleted {where} but changed elsewhere: the change is kept")
+            )
+        else:
+            both_edited.append(path)
+            continue
+        if chosen is not None:
+            result.tree[path] = chosen
+    if both_edited:
+        wanted = [oid for path in both_edited for oid in (base.get(path), ours[path], theirs[path])]
+        contents = read(oid for oid in wanted if oid is not None)
+        for path in both_edited:
+            _merge_text(path, base.get(path), ours[path], theirs[path], contents, result)
+    return result
+
+
+def _merge_text(
+    path: str,
+    before: str | None,
+    ours: str,
+    theirs: str,
+    contents: Mapping[str, bytes],
+    result: TreeMerge,
+) -> None:
+    texts = [_text(contents.get(oid)) if oid else "" for oid in (before, ours, theirs)]
+    if before is None:
+        reason = "both sides created it with different contents"
+    elif any(text is None for text in texts):
+        reason = "it is not UTF-8 text"
+    else:
+        base_text, our_text, their_text = (text or "" for text in texts)
+        merged = merge_lines(base_text, our_text, their_text, insertions="both")
+        if merged.text is not None:
+            result.merged[path] = merged.text.encode("utf-8")
+            return
+        first, last = merged.conflicts[0]
+        where = f"line {first}" if first == last else f"lines {first}-{last}"
+        reason = f"both sides changed {where}"
+    result.conflicts.append(PathConflict(path, before, ours, theirs, reason))
+    result.tree[path] = theirs
+
+
+def _text(data: bytes | None) -> str | None:
+    if data is None or b"\0" in data:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
 
 logger = logging.getLogger(__name__)
 

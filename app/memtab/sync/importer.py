@@ -7,26 +7,27 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import threading
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import Generic, NamedTuple, TypeVar
 
 from memtab.fs.atomic import make_file_durable
-from memtab.fs.beside import Beside
 from memtab.fs.clock import Clock
 from memtab.humanize import plural
 from memtab.store.errors import MemoryStoreError, SaveConflictError
 from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES
 from memtab.store.history.recorder import RecordedChange
+from memtab.store.history.records import FileVersions, RunEntry, RunOp
+from memtab.store.history.runs import RunsLog, log_run, new_run_id
+from memtab.store.home import Home
 from memtab.store.paths import PathError, VirtualPath
 from memtab.store.restore.bulk_restore import Restore, RestoreResult, restore_contents
 from memtab.store.restore.new_scope import restore_new_scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.meta import MetaEntry
-from memtab.sync.export import SyncedStore
-from memtab.sync.imports import log_imports
-from memtab.sync.meta_merge import import_entry, parse_records
+from memtab.sync.export import PathConflict, SyncedStore, import_entry, parse_records
 from memtab.sync.records import (
     INTENT_VERSION,
     ImportIntent,
@@ -40,7 +41,91 @@ from memtab.sync.repository.layout import SyncedScope, SyncPaths, Target
 from memtab.sync.repository.scopes import LocalFile, write_file
 from memtab.sync.repository.writing import Repository
 from memtab.sync.state import clear_intent, save_intent, save_state
-from memtab.sync.tree_merge import PathConflict
+
+
+def log_imports(
+    home: Home,
+    target: Target,
+    changes: Sequence[RecordedChange],
+    at_ms: int,
+    *,
+    durable: bool = True,
+) -> None:
+    """Add the run of a sync of `target` that brought `changes` in; not `durable`: the caller
+    flushes."""
+    if not changes:
+        return
+
+    ops = tuple(
+        RunOp.unchecked(  # a thousand for a machine joining, of values history made
+            command=_command(change),
+            path=change.path,
+            applied=True,
+            files=(FileVersions.from_change(change),),
+        )
+        for change in changes
+    )
+    workspaces = {scope.key for scope in target.scopes if scope.kind == "workspace"}
+    only_workspace = next(iter(workspaces)) if len(target.scopes) == len(workspaces) == 1 else None
+    log_run(
+        home,
+        RunEntry(
+            id=new_run_id(at_ms),
+            at=at_ms,
+            kind="sync",
+            trigger=target.name,
+            workspace_id=only_workspace,
+            summary=f"Brought in {plural(len(changes), 'change')} from {target.remote}",
+            ops=ops,
+        ),
+        durable=durable,
+    )
+
+
+def not_logged(home: Home, changes: Sequence[RecordedChange]) -> list[RecordedChange]:
+    """The changes no sync's run in the runs log names yet."""
+    if not changes:
+        return []
+    try:
+        runs = RunsLog(home).runs(kind="sync")
+    except (OSError, TimeoutError):
+        runs = []
+    logged = {file.after_version for run in runs for op in run.ops for file in op.files}
+    return [change for change in changes if change.after.id not in logged]
+
+
+def _command(change: RecordedChange) -> str:
+    if change.after.deleted:
+        return "delete"
+    return "create" if change.before is None or change.before.deleted else "edit"
+
+
+T = TypeVar("T")
+
+
+class Beside(Generic[T]):
+    """`call()` on a daemon thread started at once; `result()` returns what it returned or raises
+    what it raised."""
+
+    def __init__(self, call: Callable[[], T], name: str) -> None:
+        self._call = call
+        self._returned: list[T] = []
+        self._raised: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._returned.append(self._call())
+        except BaseException as error:  # re-raised by `result`, where the caller waits
+            self._raised = error
+
+    def result(self) -> T:
+        self._thread.join()
+        if self._raised is not None:
+            raise self._raised
+        return self._returned[0]
+
 
 logger = logging.getLogger(__name__)
 

@@ -25,9 +25,9 @@ from memtab.sync.importer import (
     ended,
     meta_plan,
     meta_read_then,
+    not_logged,
     scope_item,
 )
-from memtab.sync.imports import not_logged
 from memtab.sync.records import INTENT_VERSION, ImportIntent, IntendedFile, Pending, SyncState
 from memtab.sync.repository.git import GitError
 from memtab.sync.repository.objects import ObjectMissingError

@@ -7,13 +7,16 @@ from __future__ import annotations
 import functools
 import getpass
 import logging
+import os
 import re
 import shutil
 import time
 from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from memtab.fs.atomic import is_temp_name
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
 from memtab.fs.private import private_folders
@@ -21,6 +24,7 @@ from memtab.fs.records import NotWritten, Record, WrittenAs, computed
 from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home
 from memtab.store.paths import PathError
+from memtab.store.restore.new_scope import discard_staging
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.xum_backup import BackupOverlap
 from memtab.sync.engine import SyncCancelledError, SyncOutcome, TargetSync
@@ -39,6 +43,7 @@ from memtab.sync.repository.layout import (
     DEFAULT_BRANCH,
     DEFAULT_TARGET,
     GLOBAL_SCOPE,
+    STAGING_NAME,
     SyncConfig,
     SyncedScope,
     SyncPaths,
@@ -50,12 +55,100 @@ from memtab.sync.repository.layout import (
     save_target,
 )
 from memtab.sync.repository.objects import ObjectMissingError
-from memtab.sync.repository.recovery import clear_leftovers
-from memtab.sync.repository.scopes import open_scope_store, read_scope, record_outside_changes
-from memtab.sync.repository.seen_files import SeenFiles
+from memtab.sync.repository.scopes import (
+    SeenFiles,
+    open_scope_store,
+    read_scope,
+    record_outside_changes,
+)
 from memtab.sync.repository.writing import Repository
-from memtab.sync.standing import distance, files_apart, scope_of, shown
 from memtab.sync.state import load_state, save_state
+
+logger = logging.getLogger(__name__)
+
+_GIT_LOCKS = ("HEAD.lock", "packed-refs.lock", "config.lock", "shallow.lock", "FETCH_HEAD.lock")
+
+
+def clear_leftovers(target_dir: Path, repository: Path) -> list[str]:
+    """Remove what a killed sync left (the target's lock held); the names removed."""
+    removed: list[str] = []
+    staging = target_dir / STAGING_NAME
+    if os.path.lexists(staging):
+        discard_staging(staging)
+        removed.append(STAGING_NAME)
+    candidates = [p for p in _entries(target_dir) if is_temp_name(p.name)]
+    candidates += [repository / name for name in _GIT_LOCKS]
+    for folder in (repository / "refs", repository / "logs"):
+        for directory, _dirs, files in os.walk(folder):
+            candidates += [Path(directory, f) for f in files if f.endswith(".lock")]
+    candidates += [
+        p for p in _entries(repository / "objects" / "pack") if p.name.startswith("tmp_")
+    ]
+    for path in candidates:
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            logger.warning("Cannot remove %s a killed sync left: %s", path, error)
+            continue
+        removed.append(str(path.relative_to(target_dir)))
+    if removed:
+        logger.info("Removed what a killed sync left: %s", ", ".join(removed))
+    return removed
+
+
+def _entries(folder: Path) -> list[Path]:
+    try:
+        return [entry for entry in folder.iterdir() if entry.is_file()]
+    except OSError:
+        return []
+
+
+def distance(git: Git, head: str | None, remote: str | None) -> tuple[int, int]:
+    """Commits only `head` has, and only `remote` has."""
+    if head is None or remote is None:
+        count = lambda commit: (  # noqa: E731
+            int(git.run(["rev-list", "--count", commit]).stdout.decode().strip() or 0)
+            if commit
+            else 0
+        )
+        return count(head), count(remote)
+    result = git.run(["rev-list", "--left-right", "--count", f"{head}...{remote}"])
+    left, _, right = result.stdout.decode().strip().partition("\t")
+    return int(left or 0), int(right or 0)
+
+
+def files_apart(
+    repo: Repository, target: Target, head: str | None, remote: str | None
+) -> tuple[set[str], set[str]]:
+    """The memory files `head`'s own commits change and those the remote's change, since their
+    shared commit."""
+    if head == remote:
+        return set(), set()
+    base = repo.git.merge_base(head, remote) if head is not None and remote is not None else None
+    before = repo.files(base) if base is not None else {}
+    ours = _changed(before, repo.files(head) if head is not None else {}, target)
+    theirs = _changed(before, repo.files(remote) if remote is not None else {}, target)
+    return ours, theirs
+
+
+def _changed(before: Mapping[str, str], after: Mapping[str, str], target: Target) -> set[str]:
+    paths = {path for path in {*before, *after} if before.get(path) != after.get(path)}
+    return {path for path in paths if scope_of(target, path) is not None}
+
+
+def scope_of(target: Target, repo_path: str) -> SyncedScope | None:
+    """The target's scope a repository path is a memory file of (None: none)."""
+    return next((s for s in target.scopes if s.virtual_path(repo_path) is not None), None)
+
+
+def shown(target: Target, repo_path: str) -> str:
+    """A repository path as the virtual path of this home's scope (else as it is)."""
+    scope = scope_of(target, repo_path)
+    virtual = scope.virtual_path(repo_path) if scope is not None else None
+    return str(virtual) if virtual is not None else repo_path
+
 
 logger = logging.getLogger(__name__)
 

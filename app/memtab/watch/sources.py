@@ -4,16 +4,120 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+import os
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 
+from memtab.fs.clock import now_ms
+from memtab.fs.user_files import read_regular_file
+from memtab.sources.claude.settings import CONSOLIDATE_LOCK
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
 from memtab.sources.external import SourceExternalReport, record_source_external
+from memtab.sources.gemini.inbox import EXTRACTION_STATE, extraction_running
+from memtab.sources.layouts import auto_memory_dir
 from memtab.sources.listing import list_source
-from memtab.sources.model import Source
+from memtab.sources.model import Layout, Source
 from memtab.store.catch_up.recording import unrecorded_reason
+from memtab.store.history.xum_journal import recent_edits
 from memtab.store.home import Home
-from memtab.watch.actors import source_actor
+from memtab.store.sidecars.journal import Journal
+
+logger = logging.getLogger(__name__)
+
+EXTERNAL = "external"
+MUX = "mux"
+XUM = "xum"
+CLAUDE_CODE = "claude-code"
+CODEX = "codex"
+GEMINI = "gemini"
+RECENT_MS = 2 * 60 * 1000
+"""How long after an agent's own record of a run its changes are still taken as its."""
+_TAIL_BYTES = 256 * 1024
+_PID_BYTES = 64
+
+
+def mux_actor(
+    home: Home, paths: Sequence[str], physical: Sequence[str] = (), *, now: int | None = None
+) -> str:
+    """`xum` or `mux` when their journals show they just changed one of `paths` (`physical`: on
+    disk), else `external`."""
+    moment = now_ms() if now is None else now
+    wanted = set(paths)
+    if _in_durable_events(home, wanted | set(physical), moment):
+        return XUM
+    data = Journal(home).load()
+    for record in (*data.workspaces.values(), *data.projects.values()):
+        if moment - record.last_run_at > RECENT_MS:
+            continue
+        for op in record.ops:
+            if op.applied and {op.path, op.new_path} & wanted:
+                return MUX
+    return EXTERNAL
+
+
+def _in_durable_events(home: Home, wanted: set[str], moment: int) -> bool:
+    """Whether a `durable-events.jsonl` has a recent xum memory-tool row naming one of `wanted` (its
+    tail only)."""
+    return any(edit.paths & wanted for edit in recent_edits(home, moment - RECENT_MS, _TAIL_BYTES))
+
+
+def source_actor(source: Source, *, now: int | None = None) -> str:
+    """Who changed a file of `source` just now (see the module doc)."""
+    moment = now_ms() if now is None else now
+    memory_dir = auto_memory_dir(source)
+    if memory_dir is not None and _claude_consolidating(memory_dir, moment):
+        return CLAUDE_CODE
+    if source.layout is Layout.CODEX_MEMORIES and _head_moved(source.root, moment):
+        return CODEX
+    if source.layout is Layout.GEMINI_MEMORY and _gemini_extracting(source.root, moment):
+        return GEMINI
+    return EXTERNAL
+
+
+def _gemini_extracting(memory_dir: Path, moment: int) -> bool:
+    if extraction_running(memory_dir, now=moment) is not None:
+        return True
+    try:
+        ended = os.stat(memory_dir / EXTRACTION_STATE, follow_symlinks=False).st_mtime_ns
+    except OSError:
+        return False
+    return moment - ended // 1_000_000 <= RECENT_MS
+
+
+def _claude_consolidating(memory_dir: Path, moment: int) -> bool:
+    lock = memory_dir / CONSOLIDATE_LOCK
+    try:
+        info = os.stat(lock, follow_symlinks=False)
+        body = read_regular_file(lock, limit=_PID_BYTES, truncate=True).strip()
+    except OSError:
+        return False
+    if moment - info.st_mtime_ns // 1_000_000 <= RECENT_MS:
+        return True
+    return body.isdigit() and _alive(int(body))
+
+
+def _alive(pid: int) -> bool:
+    if pid <= 0 or os.name == "nt":  # Windows' os.kill ends the process: not asked there
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, owned by someone else
+    return True
+
+
+def _head_moved(root: Path, moment: int) -> bool:
+    for marker in (root / ".git" / "logs" / "HEAD", root / ".git" / "index"):
+        try:
+            changed = os.stat(marker, follow_symlinks=False).st_mtime_ns // 1_000_000
+        except OSError:
+            continue
+        return moment - changed <= RECENT_MS
+    return False
+
 
 logger = logging.getLogger(__name__)
 

@@ -15,9 +15,8 @@ from pathlib import Path
 import pytest
 
 from memtab.agent_server.origin import SessionOrigin
-from memtab.agent_server.pages.client_limits import ClientBudget, client_budget
 from memtab.agent_server.pages.paging import framed_size
-from memtab.agent_server.service import MemoryService
+from memtab.agent_server.service import ClientBudget, MemoryService, client_budget
 from memtab.store.home import Home
 
 KOREAN = "메모리는 에이전트가 함께 쓰는 기억이다"

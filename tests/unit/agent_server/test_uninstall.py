@@ -12,8 +12,7 @@ import pytest
 
 from memtab.agent_server.agents import claude_settings_path, config_path
 from memtab.agent_server.config_files import EditStatus
-from memtab.agent_server.config_files.checked_replace import BACKUP_SUFFIX, edit_file
-from memtab.agent_server.config_files.created import CreatedFiles
+from memtab.agent_server.config_files.checked_replace import BACKUP_SUFFIX, CreatedFiles, edit_file
 from memtab.agent_server.install import install_on_home
 from memtab.agent_server.registrations import registered
 from memtab.cli.main import main
@@ -200,7 +199,7 @@ def test_a_save_that_lands_as_the_created_file_goes_is_kept(tmp_path: Path) -> N
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="making another user's file needs root")
 @pytest.mark.expect_log(
-    "memtab.agent_server.config_files.created", "WARNING", r"of another user .* not read"
+    "memtab.agent_server.config_files.checked_replace", "WARNING", r"of another user .* not read"
 )
 def test_a_ledger_another_user_planted_never_chooses_what_is_removed(tmp_path: Path) -> None:
     """agent-files.json planted by another user (while the config dir was open to others)

@@ -20,7 +20,7 @@ def _qt_loads(monkeypatch: pytest.MonkeyPatch) -> None:
     def fine() -> QtCheck:
         return QtCheck(pyside6="6.9.0", qt="6.9.1")
 
-    monkeypatch.setattr("memtab.diagnostics.doctor.run_qt_check", fine)
+    monkeypatch.setattr("memtab.cli.health.doctor_commands.run_qt_check", fine)
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from memtab.diagnostics.doctor import run_doctor
+from memtab.cli.health.doctor_commands import run_doctor
 from memtab.diagnostics.home import check_sidecars, home_why
 from memtab.diagnostics.report import Level
 from memtab.diagnostics.runtime import QT_CHECK, QtCheck, read_qt_check, run_qt_check

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from memtab.cli.health.doctor_commands import run_doctor
 from memtab.demo import MAIN_ID
-from memtab.diagnostics.doctor import run_doctor
 from memtab.diagnostics.runtime import QtCheck
 from memtab.store.home import HomeLocation
 from memtab.store.paths import MAX_PATH_DEPTH

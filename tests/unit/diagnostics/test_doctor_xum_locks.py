@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.cli.health.doctor_commands import describe
-from memtab.diagnostics.doctor import run_doctor
+from memtab.cli.health.doctor_commands import describe, run_doctor
 from memtab.diagnostics.runtime import QtCheck
 from memtab.store.home import Home, HomeLocation
 from memtab.store.xum_locks import meta_lock_path, target_lock_paths

@@ -1,4 +1,4 @@
-"""memtab.fs.beside: a call on a thread of its own, its result or error where the caller waits."""
+"""sync.importer's Beside: a call on a thread of its own, its result or error for the caller."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from memtab.fs.beside import Beside
+from memtab.sync.importer import Beside
 
 
 def test_the_call_runs_while_the_caller_works_and_its_result_is_returned() -> None:

@@ -6,7 +6,7 @@ import enum
 from typing import Annotated, Literal
 
 from memtab.fs.records import AtLeast, Key, OrNone, Record
-from memtab.fs.records.schema import record_schema
+from memtab.store.scopes.tool_args import record_schema
 
 
 class Colour(enum.StrEnum):

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from memtab.cli.health.doctor_commands import run_doctor
 from memtab.cli.main import main
-from memtab.diagnostics.doctor import run_doctor
 from memtab.diagnostics.runtime import QtCheck
 from memtab.llm.local_servers import OLLAMA_DEFAULT_CONTEXT, context_tokens, served_context
 from memtab.llm.openai import OpenAIProvider
@@ -108,7 +108,7 @@ def _qt_loads(monkeypatch: pytest.MonkeyPatch) -> None:
     def fine() -> QtCheck:
         return QtCheck(pyside6="6.9.0", qt="6.9.1")
 
-    monkeypatch.setattr("memtab.diagnostics.doctor.run_qt_check", fine)
+    monkeypatch.setattr("memtab.cli.health.doctor_commands.run_qt_check", fine)
 
 
 @pytest.mark.usefixtures("_qt_loads")

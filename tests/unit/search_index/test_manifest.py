@@ -16,14 +16,14 @@ import tantivy
 from memtab.search_index import index as index_module
 from memtab.search_index.documents import IndexedFile
 from memtab.search_index.index import CHUNK_FILES, SearchIndex, index_file_for
-from memtab.search_index.manifest import (
+from memtab.search_index.opening import (
     MANIFEST_FIELD,
     STAMPS_FIELD,
     ManifestDamagedError,
     decode,
     encode,
+    writing,
 )
-from memtab.search_index.opening import writing
 from memtab.store.description_cache import Stamp
 from support.indexed import indexed_count
 

@@ -20,7 +20,7 @@ from memtab.fs.config.config_dir import cache_dir
 from memtab.search_index.documents import IndexedFile
 from memtab.search_index.index import SearchIndex, index_file_for
 from memtab.store.description_cache import DescriptionCache, cache_file_for
-from memtab.sync.repository.seen_files import SeenFiles, seen_files_path
+from memtab.sync.repository.scopes import SeenFiles, seen_files_path
 
 SECRET = "kestrel-7 opens the vault"
 LATER_NS = 10 * 10**9

@@ -18,8 +18,8 @@ from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.discovery import discover, scan
 from memtab.sources.listing import source_file
 from memtab.sources.model import FileKind, Source
+from memtab.watch.events import Targets
 from memtab.watch.sources import record_source
-from memtab.watch.targets import Targets
 from support.agent_machine import Machine, scan_machine
 
 VERIFY = (

@@ -27,7 +27,7 @@ from memtab.file_protocol.file_ref import SourceError
 from memtab.sources.discovery import discover, scan
 from memtab.sources.listing import source_file, target_file
 from memtab.sources.model import FileKind, ReadOnlyError, SourceListing
-from memtab.watch.targets import RETARGET, Targets
+from memtab.watch.events import RETARGET, Targets
 from support.agent_machine import Machine, scan_machine
 
 UUID = "3f2b8c1d-4e5a-4b6c-8d7e-9f0a1b2c3d4e"

@@ -9,8 +9,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from memtab.agent_server.session_scope import checkout_owner
 from memtab.store.home import Home
-from memtab.store.sidecars.checkouts import checkout_owner
 from memtab.store.sidecars.registry import Registry, registry_from_document
 
 

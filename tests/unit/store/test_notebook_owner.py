@@ -11,13 +11,17 @@ import pytest
 
 from memtab.cli.main import main
 from memtab.store.home import Home
-from memtab.store.notebook_owner import MAX_CHAIN_DEPTH, OwnerLinks, notebook_owner
 from memtab.store.paths import Scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalOp
 from memtab.store.sidecars.meta import workspace_key
-from memtab.store.sidecars.registry import load_registry
+from memtab.store.sidecars.registry import (
+    MAX_CHAIN_DEPTH,
+    OwnerLinks,
+    load_registry,
+    notebook_owner,
+)
 
 from .helpers import PROJECT, write_config
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from memtab.store import notebook_revision
+from memtab.store.history import xum_journal
+from memtab.store.history.xum_journal import MAX_SAFE_INTEGER
 from memtab.store.home import Home
-from memtab.store.notebook_revision import MAX_SAFE_INTEGER
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
 from memtab.store.xum_locks import target_lock_paths
@@ -63,13 +63,13 @@ def test_it_is_advanced_under_the_notebooks_target_lock(
     _keeps_a_clock(home)
     locks = target_lock_paths(home, [home.workspace_root(WORKSPACE_ID)])
     held: list[bool] = []
-    advance = notebook_revision.advance_revision
+    advance = xum_journal.advance_revision
 
     def watched(*args: object, **kwargs: object) -> int | None:
         held.append(all(lock.exists() for lock in locks))
         return advance(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(notebook_revision, "advance_revision", watched)
+    monkeypatch.setattr(xum_journal, "advance_revision", watched)
     store.create_file(vpath("/memories/workspace/plan.md"), "# Plan\n")
     assert held == [True]
     assert not any(lock.exists() for lock in locks)
@@ -98,7 +98,7 @@ def test_a_sub_agents_change_advances_its_owners_clock(home: Home, clock: FakeCl
 
 @pytest.mark.parametrize("content", ["12abc", "0", "-5", "1.5", "", "99999999999999999"])
 @pytest.mark.expect_log(
-    "memtab.store.notebook_revision",
+    "memtab.store.history.xum_journal",
     "WARNING",
     r"^xum's notebook clock was not advanced: .* is not xum's clock",
 )
@@ -114,7 +114,7 @@ def test_a_clock_that_cannot_be_trusted_is_left_as_it_is(
 
 
 @pytest.mark.expect_log(
-    "memtab.store.notebook_revision",
+    "memtab.store.history.xum_journal",
     "WARNING",
     r"^xum's notebook clock was not advanced: .* is exhausted",
 )

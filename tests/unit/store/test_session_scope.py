@@ -44,7 +44,7 @@ from memtab.store.xum_locks import (
     target_lock_paths,
 )
 from memtab.sync.repository.layout import SyncSetupError, parse_scope
-from memtab.watch.targets import Targets
+from memtab.watch.events import Targets
 from memtab.writer.inbox.targets import target_problem
 from support.memory_paths import vpath
 

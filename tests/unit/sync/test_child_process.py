@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.sync.repository import child_process
-from memtab.sync.repository.child_process import kill
+from memtab.sync.repository import git
+from memtab.sync.repository.git import kill
 
 # A grandchild holding a lock, as a push's receive-pack holds `refs/heads/<branch>.lock` in
 # a path remote: it removes the lock when asked to end, a moment after its parent is gone.
@@ -62,7 +62,7 @@ def test_a_stopped_child_group_removes_its_locks_before_it_is_gone(tmp_path: Pat
 def test_a_child_that_will_not_end_is_killed_after_the_grace(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(child_process, "STOP_GRACE_S", 0.3)
+    monkeypatch.setattr(git, "STOP_GRACE_S", 0.3)
     deaf = subprocess.Popen(
         [sys.executable, "-c", _DEAF], stdout=subprocess.PIPE, start_new_session=True
     )

@@ -7,15 +7,15 @@ from hypothesis import strategies as st
 
 from memtab.store.sidecars.meta import MetaEntry
 from memtab.store.text.line_merge import merge_lines, merge_union
-from memtab.sync.meta_merge import (
+from memtab.sync.export import (
     MetaRecord,
     export_entries,
     import_entry,
     merge_record,
+    merge_trees,
     parse_records,
     render_records,
 )
-from memtab.sync.tree_merge import merge_trees
 
 
 def test_two_insertions_at_one_place_conflict_for_the_editor_and_merge_for_sync() -> None:

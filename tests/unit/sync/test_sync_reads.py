@@ -17,7 +17,7 @@ import pytest
 from memtab.store.history.capture import read_whole
 from memtab.sync import importer
 from memtab.sync.repository import scopes
-from memtab.sync.repository.seen_files import seen_files_path
+from memtab.sync.repository.scopes import seen_files_path
 from support.memory_paths import vpath
 from support.sync_faults import Killed, in_scopes, killed_at_write
 from support.sync_machines import Machine

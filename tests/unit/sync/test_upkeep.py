@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from memtab.sync.engine import maintenance_due
 from memtab.sync.repository.git import Git
-from memtab.sync.repository.upkeep import maintenance_due
 from support.sync_machines import GIT, Machine, bare_repository
 
 pytestmark = pytest.mark.skipif(GIT is None, reason="git is not installed")

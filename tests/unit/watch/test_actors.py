@@ -16,7 +16,7 @@ from memtab.sources.gemini.inbox import EXTRACTION_LOCK, EXTRACTION_STATE
 from memtab.sources.model import Layout, Source
 from memtab.store.history.xum_journal import JOURNAL_NAME
 from memtab.store.home import Home
-from memtab.watch.actors import EXTERNAL, GEMINI, RECENT_MS, XUM, mux_actor, source_actor
+from memtab.watch.sources import EXTERNAL, GEMINI, RECENT_MS, XUM, mux_actor, source_actor
 
 WS = "ws-acting"
 VIRTUAL = "/memories/global/pnpm.md"

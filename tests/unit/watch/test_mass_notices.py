@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from memtab.sources.claude.settings import CONSOLIDATE_LOCK
-from memtab.watch.notify import SUMMARY, desktop_notify
+from memtab.watch.recorder import SUMMARY, desktop_notify
 from unit.watch.helpers import (
     change_in_another_process,
     machine_with_notes,
@@ -27,7 +27,7 @@ from unit.watch.helpers import (
 TOPICS = 24
 
 
-@pytest.mark.expect_log("memtab.watch.notify", "WARNING", "Mass change: Claude Code removed 20")
+@pytest.mark.expect_log("memtab.watch.recorder", "WARNING", "Mass change: Claude Code removed 20")
 def test_a_consolidation_pruning_most_of_a_memory_is_told_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -23,9 +23,8 @@ from memtab.store.history.xum_journal import JOURNAL_NAME
 from memtab.store.paths import Scope
 from memtab.store.restore.from_history import file_history
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalOp
-from memtab.watch.events import LeftPath, change_events, restore_event
+from memtab.watch.events import LeftPath, Targets, change_events, restore_event
 from memtab.watch.lease import RecorderLease
-from memtab.watch.targets import Targets
 from support.agent_machine import WORKSPACE_ID
 from support.memory_paths import vpath
 
@@ -79,7 +78,7 @@ def test_mux_scopes_deleted_and_rewritten_by_another_process_come_back(
 
 
 @pytest.mark.expect_log(  # 20 of its 27 files: the guard tells of it (test_mass_notices.py)
-    "memtab.watch.notify", "WARNING", "Mass change: Claude Code removed 20"
+    "memtab.watch.recorder", "WARNING", "Mass change: Claude Code removed 20"
 )
 def test_a_claude_code_burst_is_one_event_restored_in_one_step(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

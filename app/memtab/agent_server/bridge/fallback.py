@@ -9,7 +9,7 @@ import os
 import sys
 
 from memtab import __version__
-from memtab.agent_server.bridge.in_flight import READ_TOOLS
+from memtab.agent_server.bridge.pump import READ_TOOLS
 
 # What the SDK answers (`test_fallback.py` holds them equal): the client's revision when listed,
 # else the newest.

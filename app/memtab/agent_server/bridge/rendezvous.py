@@ -46,7 +46,7 @@ _EXPANDED_VARIABLES = frozenset(
 PATH_VARIABLES = (*KEY_VARIABLES, "TMPDIR")
 # The agents' own variables an origin carries, never one that looks like a credential.
 SESSION_PREFIXES = ("CLAUDE_", "CODEX_", "XUM_", "MUX_", "MEMTAB_", "LOKI_", "GEMINI_")
-# An agent's own limits (`pages/client_limits.py`): carried, not a key.
+# An agent's own limits (`agent_server/service.py`): carried, not a key.
 CLIENT_LIMIT_VARIABLES = ("MAX_MCP_OUTPUT_TOKENS",)
 _SECRET_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL", "AUTH")
 MAX_ORIGIN_VALUE_CHARS = 4096

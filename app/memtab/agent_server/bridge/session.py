@@ -3,15 +3,14 @@ else the server in this process; run by `memtab.launch` before anything else is 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
 from functools import partial
 
 from memtab.agent_server.bridge.greeting import SESSION, hello, session_origin
-from memtab.agent_server.bridge.handover import carry_into_stdin
-from memtab.agent_server.bridge.in_flight import writes_option
-from memtab.agent_server.bridge.pump import NoHostError, Pump
+from memtab.agent_server.bridge.pump import NoHostError, Pump, writes_option
 from memtab.agent_server.bridge.reach import reach
 from memtab.agent_server.bridge.rendezvous import (
     RendezvousError,
@@ -21,6 +20,40 @@ from memtab.agent_server.bridge.rendezvous import (
     shared_unavailable,
     working_directory,
 )
+
+_CHUNK_BYTES = 64 * 1024
+
+
+def carry_into_stdin(carried: bytes, stdin: int = 0) -> None:
+    """Make `stdin` read `carried` first, then the agent's own stdin, through a fed pipe."""
+    source = os.dup(stdin)
+    readable, writable = os.pipe()
+    os.dup2(readable, stdin)
+    os.close(readable)
+    os.set_blocking(source, True)
+    import threading  # lazy: only a session handed back needs it
+
+    feeder = threading.Thread(
+        target=_feed, args=(carried, source, writable), name="memtab-mcp-carry", daemon=True
+    )
+    feeder.start()
+
+
+def _feed(carried: bytes, source: int, sink: int) -> None:
+    try:
+        chunk = carried
+        while chunk:
+            view = memoryview(chunk)
+            while view:
+                view = view[os.write(sink, view) :]
+            chunk = os.read(source, _CHUNK_BYTES)
+    except OSError:  # the server stopped reading, or the agent's stdin broke: it ends
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            os.close(sink)
+        with contextlib.suppress(OSError):
+            os.close(source)
 
 
 def main(words: Sequence[str]) -> int | None:

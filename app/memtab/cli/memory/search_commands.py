@@ -7,7 +7,7 @@ The files searched are those `memtab list` lists (the global scope, and with `--
 its project's and workspace's) and the other agents' memory a session of that workspace
 reads. Results name files by their virtual paths (`/memories/...`) or source file ids;
 Codex's copy of a Claude Code memory file found with its original is folded into it, as
-the MCP server's `search` folds it (`pages.imports.fold_copies`). `--json` is a stable
+the MCP server's `search` folds it (`catalog.fold_copies`). `--json` is a stable
 contract (`SearchListing`).
 """
 
@@ -16,8 +16,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT, MemoryCatalog, SearchHit
-from memtab.agent_server.pages.imports import fold_copies
+from memtab.agent_server.catalog import (
+    DEFAULT_LIMIT,
+    MAX_LIMIT,
+    MemoryCatalog,
+    SearchHit,
+    fold_copies,
+)
 from memtab.agent_server.session_scope import SessionScope
 from memtab.cli.common import Argument, CliError, command, open_home, open_store
 from memtab.fs.records import Record

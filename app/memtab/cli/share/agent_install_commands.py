@@ -21,7 +21,6 @@ from memtab.agent_server.agents import (
     project_place,
 )
 from memtab.agent_server.config_files.gemini_settings import policy_path
-from memtab.agent_server.config_files.xum_hooks import hooks_bypassed_note, xum_hooks
 from memtab.agent_server.install import (
     Outcome,
     install_agent,
@@ -36,6 +35,38 @@ from memtab.agent_server.uninstall import uninstall_agent
 from memtab.cli.common import CliError, open_home
 from memtab.cli.share.login_service_offer import offer_login_service
 from memtab.store.home import Home
+
+HOOK_NAMES = ("tool_hook", "tool_pre", "tool_post")
+_PROJECT_FOLDERS = (".xum", ".mux")
+
+HOOKS_BYPASSED = (
+    "xum's tool hooks ({hooks}) do not run on changes other agents make through Memtab: xum "
+    "runs them only around its own tool calls, in its workspace's runtime (on the remote "
+    "machine or in the container for SSH and container workspaces). With --writes inbox "
+    "(the default) you review each change in the Inbox instead; with --writes direct they "
+    "are written without your hooks"
+)
+
+
+def xum_hooks(home: Home, checkout: Path | None = None) -> list[Path]:
+    """The tool hook files xum would run for a session of `checkout` (its own first, then the
+    home's), each once."""
+    found: list[Path] = []
+    for name in HOOK_NAMES:
+        places = [checkout / folder / name for folder in _PROJECT_FOLDERS] if checkout else []
+        places.append(home.root / name)
+        hook = next((place for place in places if place.is_file()), None)
+        if hook is not None:
+            found.append(hook)
+    return found
+
+
+def hooks_bypassed_note(hooks: list[Path]) -> str | None:
+    """What install says of the hooks found (None: there are none)."""
+    if not hooks:
+        return None
+    return HOOKS_BYPASSED.format(hooks=", ".join(str(hook) for hook in hooks))
+
 
 _TITLES = ", ".join(AGENT_TITLES[agent] for agent in AGENTS)
 

@@ -13,11 +13,12 @@ Use it from one thread at a time: the search's jobs run one at a time on one lan
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from memtab.components.search.searchables import ScanFiles, Searchable, roots_of, searchables
@@ -81,6 +82,16 @@ class IndexedTexts:
             rows = None if reader.version() == self._version else reader.rows(roots)
         return held, rows
 
+    def ranked(
+        self, scan: HomeScan, query: str, limit: int | None = None
+    ) -> tuple[list[int], bool]:
+        """The places of the best `limit` of `scan`'s files (None: all) the ranked search finds
+        for `query`, best first — the order the MCP servers and `memtab search` answer in
+        (`SubstringReader.ranked`) — and whether they are all it finds."""
+        by_row = self.files(scan).by_row
+        ranked, whole = self._opened_reader(scan).ranked(query, roots_of(scan), limit)
+        return [by_row[key] for key in ranked if key in by_row], whole
+
     def files(self, scan: HomeScan) -> ScanFiles:
         """`scan`'s files in tree order (`ScanFiles.items`) with their places by row and
         key, and their labels (kept for the scan last asked about: every keystroke of a
@@ -89,12 +100,12 @@ class IndexedTexts:
             self._items = (scan, ScanFiles(list(searchables(scan))))
         return self._items[1]
 
-    def texts(self, items: list[Searchable]) -> Iterator[tuple[Searchable, str]]:
+    def texts(self, items: Iterable[Searchable]) -> Iterator[tuple[Searchable, str]]:
         """Each of `items` with its text, in order: the index's, or — for a file whose row
         another process has taken out to index it again — read now as the index reads it
         ("" for a file `view` refuses)."""
-        for first in range(0, len(items), TEXTS_PER_READ):
-            part = items[first : first + TEXTS_PER_READ]
+        items = iter(items)
+        while part := list(itertools.islice(items, TEXTS_PER_READ)):
             keys = [(item.root, item.row) for item in part]
             found = self._opened_reader().texts(keys)
             for item, key in zip(part, keys, strict=True):

@@ -8,7 +8,8 @@ file's text is what `view` would show of it, read from the home's search index o
 `view` refuses is matched by name and description only (`documents.readable_text`), and
 loki-mode's JSON is searched as written, not as rendered.
 
-A search shows the first `MAX_MATCHED_FILES` matching files, each with its first matching
+A search shows the best `MAX_MATCHED_FILES` matching files (ranked as the MCP servers and
+`memtab search` rank them), each with its first matching
 lines (`find_matches`). Searching is incremental (`SearchQuery.narrows`), and a long search
 checks its cancel token as it goes, so the next keystroke never waits for it.
 
@@ -20,7 +21,7 @@ in the background, so the first search is quick.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -34,13 +35,15 @@ if TYPE_CHECKING:  # lazy: the index's reader and tantivy load with the first se
     from memtab.components.search.indexed import IndexedTexts
 
 MAX_LINES_PER_FILE = 20
-# The files a keystroke shows at most, each with its lines (the first in tree order: more
-# words narrow them).
+# The files a keystroke shows at most, each with its lines (the best ranked: more words
+# narrow them).
 MAX_MATCHED_FILES = 100
 # How much of a matching line a result row shows, and of it before the first match.
 LINE_SNIPPET_CHARS = 160
 LINE_LEAD_CHARS = 30
 CANCEL_CHECK_EVERY = 256
+# The best ranked files a search reads first; the rest of the ranking only when fewer match.
+RANKED_FIRST = 4 * MAX_MATCHED_FILES
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,7 @@ class SearchQuery:
 
 
 class Matches(dict[str, FileMatch]):
-    """The files a search matched, by tree key, in tree order; `more` when it stopped at
+    """The files a search matched, by tree key, best first; `more` when it stopped at
     its limit with files left that may match too."""
 
     more: bool = False
@@ -83,7 +86,8 @@ def find_matches(
     candidates: Collection[str] | None = None,
     cancel: CancelToken | None = None,
 ) -> Matches:
-    """The first `MAX_MATCHED_FILES` files of `scan` in tree order matching `query`, by
+    """The best `MAX_MATCHED_FILES` files of `scan` matching `query` (ranked as `memtab search`
+    ranks them, then those only part of a word finds, in tree order), by
     tree key, each with its content hit count and its first matching lines; `more` says
     whether files were left unlooked at that may match too.
 
@@ -92,7 +96,7 @@ def find_matches(
     each term's files are those the index says may hold it in their text
     (`IndexedTexts.candidates`, by their rows' places) or whose label holds it
     (`ScanFiles.labelled`); a term the index cannot narrow (no letter or digit, in most
-    files) leaves every file, and the files are then looked at in tree order until
+    files) leaves every file, and the files are then looked at in that order until
     enough match — a term in every file costs `MAX_MATCHED_FILES` texts. `cancel` is
     checked every few hundred files, and before each file's lines are found.
     """
@@ -120,7 +124,7 @@ def find_matches(
     if candidates is not None:
         earlier = {files.by_key[key] for key in candidates if key in files.by_key}
         places = earlier if places is None else places & earlier
-    order = files.items if places is None else [files.items[at] for at in sorted(places)]
+    order = (files.items[at] for at in _best_first(texts, scan, query.text, places))
     for count, (item, text) in enumerate(texts.texts(order)):
         if cancel is not None and count % CANCEL_CHECK_EVERY == 0:
             cancel.raise_if_cancelled()
@@ -135,6 +139,25 @@ def find_matches(
             cancel.raise_if_cancelled()
         matches[item.key] = FileMatch(*line_matches(text, content, query))
     return matches
+
+
+def _best_first(
+    texts: IndexedTexts, scan: HomeScan, text: str, places: set[int] | None
+) -> Iterator[int]:
+    """The places to look at (`places`; None: all): best first, as the MCP servers and `memtab
+    search` rank (BM25, ties by path: the best `RANKED_FIRST`, the rest once those are looked
+    at), then the files only part of a word finds, in tree order."""
+    looked: set[int] = set()
+    for limit in (RANKED_FIRST, None):
+        ranked, whole = texts.ranked(scan, text, limit)
+        for at in ranked:
+            if at not in looked and (places is None or at in places):
+                looked.add(at)
+                yield at
+        if whole:
+            break
+    every = range(len(texts.files(scan).items)) if places is None else sorted(places)
+    yield from (at for at in every if at not in looked)
 
 
 def line_matches(text: str, folded: str, query: SearchQuery) -> tuple[int, tuple[LineMatch, ...]]:

@@ -41,7 +41,8 @@ class Searchable:
     stamp: tuple[int, int, int, int] | None = None
     linked: bool = False
     folded: str = ""
-    """`label` casefolded (what a keystroke compares its terms with, once a scan)."""
+    """`named` casefolded: what a keystroke compares its terms with (once a scan), the words
+    the ranked search counts as its name (its id: scope or source and path)."""
 
     @property
     def where(self) -> tuple[str, str]:
@@ -81,7 +82,7 @@ def searchables(scan: HomeScan) -> Iterator[Searchable]:
                 f"{root}/{relative}",
                 entry.editable,
                 entry,
-                folded=label.casefold(),
+                folded=f"{prefix}{label}".casefold(),
             )
     for source in scan.sources.listings if scan.sources is not None else ():
         for file in source.files:
@@ -96,7 +97,7 @@ def searchables(scan: HomeScan) -> Iterator[Searchable]:
                 file,
                 (file.size_bytes, file.modified_at_ms, 0, 0),
                 file.linked,
-                label.casefold(),
+                f"{file.id}\n{file.description}".casefold(),
             )
 
 

@@ -17,10 +17,20 @@ from typing import Annotated, Any
 
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import now_ms
-from memtab.fs.host import host_name
 from memtab.fs.jsonfile import JsonError, read_json
 from memtab.fs.records import Healed, Key, Record
 from memtab.fs.slotted import Slotted
+
+
+def host_name() -> str:
+    """The kernel's node name (what `gethostname` reads on Linux and macOS); elsewhere
+    `socket.gethostname()`."""
+    if hasattr(os, "uname"):
+        return os.uname().nodename
+    import socket  # lazy: only where os.uname is missing (see the module docstring)
+
+    return socket.gethostname()
+
 
 if sys.platform != "win32":
     import fcntl

@@ -19,8 +19,14 @@ from memtab.fs.records.codec import (
     reader_of,
 )
 from memtab.fs.records.compiler import (
+    Inlined,
+    NotWritten,
     WriteFunction,
+    WrittenAs,
     compiled,
+    computed,
+    is_computed,
+    not_read,
     source_of_init,
     source_of_writer,
 )
@@ -43,14 +49,6 @@ from memtab.fs.records.markers import (
     TrueOnly,
     ValidEntries,
     ValidItems,
-)
-from memtab.fs.records.output import (
-    Inlined,
-    NotWritten,
-    WrittenAs,
-    computed,
-    is_computed,
-    not_read,
 )
 from memtab.fs.records.reading import Default, overrides, reader_of_record
 

@@ -33,8 +33,8 @@ from memtab.store.history.recorder import (
     RecordedChange,
 )
 from memtab.store.history.versions import scope_key
+from memtab.store.history.xum_journal import advance_after_change
 from memtab.store.home import Home
-from memtab.store.notebook_revision import advance_after_change
 from memtab.store.paths import PathError, Scope, VirtualPath, require_file_path
 from memtab.store.scopes.scope_access import reporting_os_errors
 from memtab.store.scopes.scope_dir import ScopeDir

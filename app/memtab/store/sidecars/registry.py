@@ -4,7 +4,7 @@ reads it, only added to, every unknown field kept; beside it each workspace's re
 import math
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
 
@@ -20,9 +20,54 @@ from memtab.fs.records import (
     ValidItems,
 )
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
+from memtab.fs.slotted import Slotted
 from memtab.store.home import Home, HomeError
-from memtab.store.notebook_owner import OwnerLinks, notebook_owner
 from memtab.store.paths import normalize_project_path, project_basename, project_dir_name
+
+MAX_CHAIN_DEPTH = 32
+
+
+class OwnerLinks(Slotted):
+    """What a workspace's registry entry says about whose notebook it uses."""
+
+    __slots__ = ("parent_id", "pinned_owner_id", "side_chat_parent_id")
+
+    parent_id: str | None
+    side_chat_parent_id: str | None
+    pinned_owner_id: str | None
+
+    def __init__(
+        self,
+        parent_id: str | None = None,
+        side_chat_parent_id: str | None = None,
+        pinned_owner_id: str | None = None,
+    ) -> None:
+        self.parent_id = parent_id
+        self.side_chat_parent_id = side_chat_parent_id
+        self.pinned_owner_id = pinned_owner_id
+
+
+def notebook_owner(links: Mapping[str, OwnerLinks], workspace_id: str) -> str:
+    """The workspace whose `<sessions>/<id>/memory` is `workspace_id`'s workspace scope."""
+    current = workspace_id
+    visited: set[str] = set()
+    for _ in range(MAX_CHAIN_DEPTH):
+        if current in visited:
+            return workspace_id  # a cycle
+        visited.add(current)
+        entry = links.get(current)
+        if entry is None:
+            return workspace_id  # unknown, or a parent that is not registered
+        parent = entry.parent_id or entry.side_chat_parent_id
+        if not (parent and parent in links):
+            pinned = entry.pinned_owner_id
+            if pinned and pinned in links:
+                return pinned
+        if not parent:
+            return current
+        current = parent
+    return workspace_id  # deeper than xum follows
+
 
 if TYPE_CHECKING:  # lazy: datetime, imported when a time is read or made (parse_iso_time)
     from datetime import datetime

@@ -31,7 +31,7 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.meta import MetaEntry, MetaStore, parse_meta_document
 from memtab.store.text.line_merge import merge_union
 from memtab.store.xum_locks import holding_meta
-from memtab.sync.meta_merge import merge_record
+from memtab.sync.export import merge_record
 from memtab.sync.records import MetaRecord
 
 Keep = Literal["this", "mine", "both"]

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
-from memtab.fs.host import host_name
+from memtab.fs.locking.locks import host_name
 from memtab.fs.records import (
     AtLeast,
     Checked,

@@ -25,12 +25,10 @@ BRIDGE_MODULES = {
     "memtab.agent_server.bridge",
     "memtab.agent_server.bridge.frame_ids",
     "memtab.agent_server.bridge.greeting",
-    "memtab.agent_server.bridge.handover",
-    "memtab.agent_server.bridge.in_flight",
+    "memtab.agent_server.bridge.session",
     "memtab.agent_server.bridge.pump",
     "memtab.agent_server.bridge.reach",
     "memtab.agent_server.bridge.rendezvous",
-    "memtab.agent_server.bridge.session",
 }
 NEVER = {"mcp", "mcp_types", "pydantic", "pydantic_core", "anyio", "typing", "_hashlib", "argparse"}
 

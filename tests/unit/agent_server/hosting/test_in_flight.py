@@ -4,7 +4,7 @@ and on the write mode a session has without `--writes`."""
 
 from __future__ import annotations
 
-from memtab.agent_server.bridge.in_flight import (
+from memtab.agent_server.bridge.pump import (
     DEFAULT_WRITES,
     READ_TOOLS,
     change_in_flight,
