@@ -47,8 +47,7 @@ from memtab.gui.trust.side_by_side import SideBySideDialog
 from memtab.gui.window import keys
 from memtab.gui.window.palette import PaletteDialog
 from memtab.gui.writer.inbox_body import EditProposalDialog
-from memtab.operations.trust.actions import SideBySide
-from memtab.operations.trust.combine import proposal_of
+from memtab.operations.trust import SideBySide, proposal_of
 from memtab.store.history.records import RunEntry
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path

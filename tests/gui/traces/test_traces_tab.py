@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
+from memtab.components.traces import opening as trace_ops
 from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID, create_demo_home
 from memtab.demo_projects import acme_api
 from memtab.gui.activity.watch import HomeWatcher
@@ -25,7 +26,6 @@ from memtab.gui.traces.feature import TracesTab
 from memtab.gui.traces.models import FAILED_ROLE, TraceListModel
 from memtab.gui.traces.pages import AttemptPage
 from memtab.gui.traces.tab import EMPTY_TEXT
-from memtab.operations import traces as trace_ops
 from memtab.store.home import Home
 from memtab.traces.describe import format_json
 from memtab.traces.outcome import Outcome

@@ -19,11 +19,23 @@ import enum
 from pathlib import Path
 
 from memtab.components.activity.change_batch import ChangeBatch
+from memtab.components.jobs import JobContext
 from memtab.components.traces.rows import Reopen, reopen_after_scan, same_path
 from memtab.store.home import PathKind
-from memtab.traces.reader import TraceSummary
+from memtab.traces.catalog import TraceCatalog
+from memtab.traces.reader import TraceDump, TraceSummary, parse_trace
 
 DUMP_GONE = "The dump you were looking at was deleted (the writer prunes old dumps)."
+
+
+def trace_list(catalog: TraceCatalog, _ctx: JobContext) -> list[TraceSummary]:
+    """The job: every dump of the catalog's home, summarized."""
+    return catalog.scan()
+
+
+def read_trace(path: Path, _ctx: JobContext) -> TraceDump:
+    """The job: one dump, read in full (the reader never raises on a bad file)."""
+    return parse_trace(path)
 
 
 def cannot_open(message: str) -> str:

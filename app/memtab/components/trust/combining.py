@@ -1,5 +1,5 @@
 """What Combine into… proposes for whole files that say the same thing, no Qt: one file keeping
-every line either says, once (`operations.trust.combine` builds it), reviewed before anything
+every line either says, once (`operations.trust` builds it), reviewed before anything
 changes; kept by default is Consolidate now's keeper
 (`consolidation.offline.combine.keeper_rank`)."""
 

@@ -1,6 +1,6 @@
 """The Traces tab: every writer trace dump of the home, and one of them in full.
 
-Scans and parses run on the job service's scans lane (`operations.traces`, never the GUI
+Scans and parses run on the job service's scans lane (`components.traces.opening`, never the GUI
 thread): a rescan when
 the watcher reports a change under `debug_obj/` (or the registry, for names), and a parse
 each time the selection moves — keyed, so only the newest selection lands. The list is
@@ -31,7 +31,9 @@ from memtab.components.traces.opening import (
     TraceOpening,
     cannot_list,
     cannot_open,
+    read_trace,
     rescans,
+    trace_list,
 )
 from memtab.components.traces.rows import (
     ALL_WORKSPACES,
@@ -51,7 +53,6 @@ from memtab.gui.traces.models import (
     TraceListModel,
     outcome_icon,
 )
-from memtab.operations.traces import read_trace, trace_list
 from memtab.store.home import Home
 from memtab.traces.catalog import TraceCatalog
 from memtab.traces.reader import TraceDump, TraceSummary

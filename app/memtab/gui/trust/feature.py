@@ -1,5 +1,5 @@
 """Memory every agent can trust, in the window: `TrustFeature` finds the home's duplicates,
-contradictions and leaks (`operations.trust.window.WindowTrust`) on the runs lane as the home
+contradictions and leaks (`operations.trust.WindowTrust`) on the runs lane as the home
 changes, and shows them in the room (what needs you) and the Trust panel."""
 
 from __future__ import annotations
@@ -37,10 +37,8 @@ from memtab.gui.trust.combine_dialog import CombineDialog
 from memtab.gui.trust.panel import TrustPanel
 from memtab.gui.trust.room import RoomView
 from memtab.gui.trust.side_by_side import SideBySideDialog
-from memtab.operations.trust import actions as operations
-from memtab.operations.trust.actions import SideBySide
-from memtab.operations.trust.combine import propose_combine
-from memtab.operations.trust.window import NotRead, WindowTrust
+from memtab.operations import trust as operations
+from memtab.operations.trust import NotRead, SideBySide, WindowTrust, propose_combine
 from memtab.store.paths import PathError
 from memtab.trust.contradictions.records import Contradiction
 from memtab.trust.duplicates.records import DuplicateGroup

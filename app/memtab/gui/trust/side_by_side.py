@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from memtab.components.trust.room import Target, place_target
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, stack_when_narrow
 from memtab.humanize import relative_time
-from memtab.operations.trust.actions import SideBySide
+from memtab.operations.trust import SideBySide
 from memtab.trust.contradictions.records import ClaimedLine
 from memtab.trust.memories import where_in_words
 

@@ -57,7 +57,7 @@ from memtab.gui.toolkit.dialog_layout import lay_out_prose_dialog
 from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.gui.writer.review_view import ProposalReview
 from memtab.gui.writer.target_box import TargetBox
-from memtab.operations.writer.inbox import (
+from memtab.operations.writer import (
     Decided,
     Reviewed,
     WithEvidence,

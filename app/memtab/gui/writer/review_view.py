@@ -17,7 +17,7 @@ from memtab.components.writer.proposal_review import MOVED_UNCHANGED, review_hea
 from memtab.gui.toolkit.style import Accent, accent_text
 from memtab.gui.toolkit.text.diff_view import DiffView
 from memtab.gui.toolkit.widgets import WrappedLabel
-from memtab.operations.writer.inbox import Reviewed
+from memtab.operations.writer import Reviewed
 
 REVIEW_LINES = 12
 """The diff's height at most over the tree, in lines; more scroll."""

@@ -10,7 +10,7 @@ Wire it to the home watcher and the status bar::
     supervisor.shutdown()                # on close
 
 How it works (`memtab.writer.job.service.WriterService` does the work, off the GUI thread,
-through `operations.writer.runs`):
+through `operations.writer`):
 
 - The watcher reports `sessions/<ws>/chat.jsonl` changing → a poll job on the job
   service's *jobs* lane reads the new lines, counts completed assistant turns of eligible workspaces
@@ -52,7 +52,7 @@ from memtab.components.window.settings_news import SettingsChange, SettingsSecti
 from memtab.components.writer.status_line import WriterActivity, WriterStatus
 from memtab.components.writer.supervision import Supervision, WatchJob, WatchStep
 from memtab.gui.tasks.jobs import JobService, Lane
-from memtab.operations.writer.runs import begin, check_states, poll, run
+from memtab.operations.writer import begin, check_states, poll, run
 from memtab.store.home import Home
 from memtab.writer.config import parse_writer_settings
 from memtab.writer.config_values import WriterMode

@@ -1,13 +1,14 @@
-"""The Inbox's operations, on the window's file channel off the GUI thread: read what waits (and
-the files an item may be accepted into), read an item's evidence, review an agent's
-proposal (what it would write, diffed against the file now), and decide — accept or
-reject, each pushing the step Edit → Undo takes it back with (`inbox_steps`)."""
+"""The writer in the window, as operations: the writer lock, polls and runs
+(`writer.job.service.WriterService` does the work); the Inbox read, reviewed and decided,
+each decision a step Edit → Undo takes back (`InboxStep`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from memtab.components.files.ops import OpResult
+from memtab.components.files.steps import Applied, UndoStep
 from memtab.components.files.undo import UndoStack
 from memtab.components.jobs import JobContext
 from memtab.components.text_diff import DiffResult, compute_diff
@@ -19,13 +20,14 @@ from memtab.components.writer.proposal_review import (
     patch_heading,
     patched_diff,
 )
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.humanize import plural
-from memtab.operations.writer.inbox_steps import InboxStep
+from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home, HomeError
-from memtab.store.paths import PathError
+from memtab.store.paths import PathError, parse_file_path
 from memtab.store.proposals.preview import ProposalPreview, preview_pending
 from memtab.store.proposals.queue import ProposalError
-from memtab.store.scopes.memory import MemoryStoreError
+from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.inbox.gemini import GeminiInboxError
 from memtab.writer.inbox.inbox import (
@@ -36,6 +38,109 @@ from memtab.writer.inbox.inbox import (
     with_transcript_evidence,
 )
 from memtab.writer.inbox.targets import target_choices
+from memtab.writer.inbox.undo import InboxUndo, take_back
+from memtab.writer.job.lock import WriterLock
+from memtab.writer.job.policy import RunTicket
+from memtab.writer.job.result import WriterRunResult
+from memtab.writer.job.service import PollResult, WriterService
+
+
+def begin(lock: WriterLock, service: WriterService, _ctx: JobContext) -> bool:
+    """Take the writer lock (never waits) and, when taken, follow every transcript from
+    its end; False when another Memtab process holds it. The lock is a file (created,
+    flocked, its holder written down): off the GUI thread."""
+    if not lock.acquire():
+        return False
+    service.prime()
+    return True
+
+
+def poll(
+    service: WriterService,
+    workspace_ids: list[str] | None,
+    paused: Callable[[], bool],
+    _ctx: JobContext,
+) -> PollResult:
+    """Read the transcripts' new lines (`workspace_ids`' or, None, every one) and say which
+    runs the policy starts."""
+    # Asked as the job runs, not when it was queued: a poll queued just before a pause
+    # must not count the turns that arrive after it.
+    return service.poll(workspace_ids, paused=paused())
+
+
+def check_states(service: WriterService, workspace_ids: list[str], _ctx: JobContext) -> list[str]:
+    """The workspaces whose writer state another process advanced (mux runs its writer)."""
+    return service.check_state_changes(workspace_ids)
+
+
+def run(service: WriterService, ticket: RunTicket, ctx: JobContext) -> WriterRunResult:
+    """One writer run (cancelled within about a second)."""
+    return service.run(ticket, ctx.cancel_event)
+
+
+_ERRORS = (InboxError, MemoryStoreError, PathError, OSError, TimeoutError)
+
+
+def _refs(paths: tuple[str, ...]) -> tuple[MemoryFileRef, ...]:
+    return tuple(MemoryFileRef.of_mux(parse_file_path(path)) for path in dict.fromkeys(paths))
+
+
+def _touched(store: MemoryStore, undo: InboxUndo) -> tuple[str, ...]:
+    """Where the files the decision changed are on disk, for an immediate rescan."""
+    found: list[str] = []
+    for change in undo.changes:
+        try:
+            found.append(str(store.physical(parse_file_path(change.path))))
+        except (MemoryStoreError, PathError):
+            continue
+    return tuple(dict.fromkeys(found))
+
+
+@dataclass(frozen=True)
+class InboxStep(UndoStep):
+    """Takes an Inbox decision back. Turned around: made again (`InboxRedoStep`)."""
+
+    decided: InboxUndo
+
+    @property
+    def affected(self) -> tuple[MemoryFileRef, ...]:
+        return _refs(self.decided.created)  # a notes file the accept made goes again
+
+    @property
+    def written(self) -> tuple[MemoryFileRef, ...]:
+        return _refs(tuple(change.path for change in self.decided.changes))
+
+    def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
+        try:
+            said = take_back(store, self.decided, allow_unkept=allow_unkept)
+        except _ERRORS as error:
+            return Applied(OpResult.failed(f"Undo of {self.description} failed", error))
+        inverse = InboxRedoStep(self.workspace, self.description, decided=self.decided)
+        return Applied(OpResult(said, touched=_touched(store, self.decided)), inverse)
+
+
+@dataclass(frozen=True)
+class InboxRedoStep(UndoStep):
+    """Decides the same items the same way again. Turned around: taken back (`InboxStep`)."""
+
+    decided: InboxUndo
+
+    @property
+    def written(self) -> tuple[MemoryFileRef, ...]:
+        return _refs(tuple(change.path for change in self.decided.changes))
+
+    def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
+        try:
+            decision = Inbox(store.home, self.workspace).redo(self.decided)
+        except _ERRORS as error:
+            return Applied(OpResult.failed(f"Redo of {self.description} failed", error))
+        undo = decision.undo
+        count = plural(len(decision.items), "memory", "memories")
+        said = f"{count} {self.decided.verb}ed again"
+        result = OpResult(said, touched=_touched(store, undo) if undo else ())
+        inverse = InboxStep(self.workspace, self.description, decided=undo) if undo else None
+        return Applied(result, inverse)
+
 
 _DECIDE_ERRORS = (InboxError, MemoryStoreError, PathError, HomeError, OSError, TimeoutError)
 
