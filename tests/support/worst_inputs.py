@@ -168,7 +168,7 @@ WORST: dict[str, Worst] = {
     "memtab.components.editor.go_to:_TARGET": M("", " ", "x"),
     "memtab.components.files.copy:_UNSAFE_NAME": S("", "a"),
     "memtab.components.history.diff:_HUNK": M("@@ -1", "1", ","),
-    "memtab.components.merge.three_way:_WORD": F("", "a "),
+    "memtab.components.merge:_WORD": F("", "a "),
     "memtab.components.text.markdown_spans:_INLINE_CODE": F("`", "a"),
     "memtab.components.text.markdown_spans:_FRONTMATTER_KEY": M("a", " ", "x"),
     "memtab.components.window.mnemonics:MNEMONIC": S("", "&&"),

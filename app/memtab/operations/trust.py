@@ -14,7 +14,7 @@ from pathlib import Path
 from memtab.components.files.ops import OpResult
 from memtab.components.files.undo import UndoStack
 from memtab.components.jobs import JobContext
-from memtab.components.merge.three_way import ThreeWayTexts, three_way_texts
+from memtab.components.merge import ThreeWayTexts, three_way_texts
 from memtab.components.trust import changes
 from memtab.components.trust.changes import current_text
 from memtab.components.trust.combining import CombineChoice, CombineMember, CombineProposal

@@ -22,16 +22,16 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from memtab.components import merge as choices
 from memtab.components.editor.merge import MergeBasis
 from memtab.components.editor.text_buffer import TextCodec
 from memtab.components.loads.cut_bars import past_cut_warning
-from memtab.components.merge import choices
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.sources.claude.index import is_cut_index
 from memtab.store.files import MAX_FILE_BYTES, FileContent
 
 # Action ids shared by the bar and the diff dialog; their words are a conflict's everywhere
-# (`components.merge.choices`): Reload and Take theirs say "Keep theirs", Overwrite "Keep
+# (`components.merge`): Reload and Take theirs say "Keep theirs", Overwrite "Keep
 # mine" (over a refused save it writes the draft: what keeping mine means there).
 RELOAD = "reload"
 SHOW_DIFF = "show_diff"

@@ -1,7 +1,7 @@
 """A file in sync conflict says so in its editor tab's bar (no Qt): what the bar says and
 offers, when a tab shows it or takes it away, and what each choice does.
 
-The choices are Resolve conflicts…'s, in the same words (`components.merge.choices`):
+The choices are Resolve conflicts…'s, in the same words (`components.merge`):
 Compare and Keep both open that dialog (Keep both with its result shown, to be seen
 before a second press keeps it); Keep mine and Keep theirs are decided by sync's engine.
 A dismissed bar stays away from its tab until the file is opened anew; a bar asking
@@ -15,7 +15,7 @@ import enum
 from typing import TYPE_CHECKING
 
 from memtab.components.editor.session import Situation
-from memtab.components.merge.choices import COMPARE, KEEP_BOTH, KEEP_MINE, KEEP_THEIRS
+from memtab.components.merge import COMPARE, KEEP_BOTH, KEEP_MINE, KEEP_THEIRS
 from memtab.components.sync.conflicts_view import Decision
 
 if TYPE_CHECKING:  # lazy: sync's engine (~1.5 MiB, ~90 ms), never needed for a bar's words

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from memtab.components import merge as choices
 from memtab.components.jobs import JobContext
-from memtab.components.merge import choices
-from memtab.components.merge.three_way import ThreeWayTexts, three_way_texts
+from memtab.components.merge import ThreeWayTexts, three_way_texts
 from memtab.components.sync.conflicts_view import Decision
 from memtab.components.sync.look import service_for
 from memtab.components.tree.marks import MarkTone, RowMark

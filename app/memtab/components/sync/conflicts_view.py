@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, Literal, Protocol, TypeVar
 
-from memtab.components.merge import choices
+from memtab.components import merge as choices
 
 Decision = Literal["mine", "theirs", "both", "merged"]
 DECISIONS: dict[Decision, choices.ConflictChoice] = {

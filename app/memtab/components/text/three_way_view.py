@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import bisect
 
-from memtab.components.merge import choices
-from memtab.components.merge.three_way import ThreeWayTexts
+from memtab.components import merge as choices
+from memtab.components.merge import ThreeWayTexts
 
 NO_FILE = "(no file on this side: it was deleted or never made)"
 

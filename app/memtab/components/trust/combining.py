@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memtab.components.merge.three_way import ThreeWayTexts
+from memtab.components.merge import ThreeWayTexts
 from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.memories import where_in_words
 from memtab.trust.records import MemoryPlace

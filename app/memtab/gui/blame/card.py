@@ -1,7 +1,7 @@
 """A line's blame card with its links: the popup a click on the gutter opens.
 
 Who wrote the line, when, which run and op and why, which transcript messages it was
-drawn from (selectable, to copy), and a button per link (`components.blame.gutter.Link`):
+drawn from (selectable, to copy), and a button per link (`components.blame.Link`):
 a writer line's trace dump in the Traces tab, a run in Runs… on its op. The card closes
 when a link is followed, on Esc, or on a click elsewhere (a popup).
 """
@@ -12,7 +12,7 @@ from PySide6.QtCore import QPoint, Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from memtab.components.blame.gutter import GutterEntry, Link
+from memtab.components.blame import GutterEntry, Link
 from memtab.components.rich_text import escape_html
 
 CARD_WIDTH = 420

@@ -1,10 +1,10 @@
 """Blame in the window: View → Blame toggles the gutter beside the editor's text.
 
 `BlameFeature` follows the editor: each file opened or saved, and each scan shown (the
-file may have changed on disk), is blamed off the GUI thread (`components.blame.gutter`, on the
+file may have changed on disk), is blamed off the GUI thread (`components.blame`, on the
 job service's jobs lane: `blame.service.blame_file`, history read and compared; cached per
 file and newest version, so a rescan costs little), and the gutter shows the result.
-Typing realigns the lines on the lane after a pause (`components.blame.gutter.entries`),
+Typing realigns the lines on the lane after a pause (`components.blame.entries`),
 so a line keeps its author while lines are added above it. A click on the gutter opens the
 line's card (`BlameCard`): a writer line's trace dump opens in the Traces tab, a
 consolidation line's run in Runs… on its op.
@@ -26,8 +26,15 @@ from typing import Protocol
 from PySide6.QtCore import QObject, QPoint, QTimer, SignalInstance, Slot
 
 from memtab.blame.records import Blame
-from memtab.components.blame.follow import NO_BLAME, BlameFollow, cannot_blame, trace_gone
-from memtab.components.blame.gutter import Link, align, blame_text
+from memtab.components.blame import (
+    NO_BLAME,
+    BlameFollow,
+    Link,
+    align,
+    blame_text,
+    cannot_blame,
+    trace_gone,
+)
 from memtab.gui.blame.card import BlameCard
 from memtab.gui.blame.gutter import BlameGutter
 from memtab.gui.context import WindowContext

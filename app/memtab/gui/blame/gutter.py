@@ -6,7 +6,7 @@ the colour of who wrote it and — on the first line of a run of lines from the 
 change — who in a few letters and how long ago. Hovering a line
 shows its card as a tooltip; a click asks for the card with its links (`card_requested`).
 It knows nothing of files or blame's engine: `set_entries` gives it what to paint
-(`components.blame.gutter.GutterEntry`, one per line), `set_status` a word for when there
+(`components.blame.GutterEntry`, one per line), `set_status` a word for when there
 is nothing to paint yet ("Reading history…").
 """
 
@@ -18,7 +18,7 @@ from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QPlainTextEdit, QToolTip
 
-from memtab.components.blame.gutter import GutterEntry
+from memtab.components.blame import GutterEntry
 from memtab.components.rich_text import escape_html
 from memtab.gui.toolkit.style import Accent, muted_text
 from memtab.gui.toolkit.text.line_margin import LineMargin, Side

@@ -14,17 +14,19 @@ from PySide6.QtWidgets import QDockWidget
 
 from memtab.check.records import CheckReport, Finding
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.check.check_view import (
+from memtab.components.check import (
     MAKING_FIXES,
     NO_WORKSPACE,
     PanelState,
     finding_place,
     fixes_ready,
+    line_notes,
     not_checked,
     rechecks,
     report_status,
+    row_marks,
+    shown_in,
 )
-from memtab.components.check.marks import line_notes, row_marks, shown_in
 from memtab.components.tree.marks import MarkedRows
 from memtab.consolidation.records import ConsolidationPlan
 from memtab.gui.check.line_marks import CheckLineMarks

@@ -18,15 +18,15 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.check.records import Finding
-from memtab.components.check.check_view import (
+from memtab.components.check import (
     FIX_TIP,
     NOT_CHECKED_YET,
     finding_key,
     finding_tip,
     fixable,
+    panel_row,
     selection_view,
 )
-from memtab.components.check.marks import panel_row
 from memtab.gui.toolkit.panel_letters import PanelLetters
 from memtab.gui.toolkit.widgets import WrappedLabel
 

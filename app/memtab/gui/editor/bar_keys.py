@@ -5,7 +5,7 @@ A conflict — a save refused because the file changed, a change on disk under a
 file in sync conflict — offers Compare, Keep mine, Keep theirs (and Keep both) on the
 open file's bar. Each is an action of the window (`editor.compare`, `editor.keep_mine`,
 `editor.keep_theirs`, `editor.keep_both`): Alt+C, Alt+M, Alt+T, Alt+B, the letters the
-bar's buttons underline (`components.merge.choices`), listed in Help → Keyboard
+bar's buttons underline (`components.merge`), listed in Help → Keyboard
 shortcuts. They are enabled only while the open file's bar offers them (`follow_bar`, asked
 whenever a bar shows or clears and the current tab changes): their keys then work from
 anywhere in the window and the palette lists them; with no conflict shown the letters
@@ -30,9 +30,9 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
+from memtab.components import merge as choices
 from memtab.components.editor.session import SHOW_DIFF, bar_choice
-from memtab.components.merge import choices
-from memtab.components.merge.choices import ConflictChoice
+from memtab.components.merge import ConflictChoice
 from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.editor.tab.bar import MessageBar
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn, holds_keyboard

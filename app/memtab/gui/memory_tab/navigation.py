@@ -1,5 +1,5 @@
 """Back and Forward through the files the editor showed (Alt+Left, Alt+Right; View menu):
-the actions over `components.memory_tab.visited.VisitedFiles`, which keeps the steps; a
+the actions over `components.memory_tab.VisitedFiles`, which keeps the steps; a
 step shows its file as Quick open does, the keyboard in its text.
 """
 
@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject
 
-from memtab.components.memory_tab.visited import VisitedFiles
+from memtab.components.memory_tab import VisitedFiles
 from memtab.gui.actions import ActionRegistry
 
 

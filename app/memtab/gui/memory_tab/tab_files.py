@@ -32,7 +32,7 @@ from PySide6.QtCore import QObject, Slot
 
 from memtab.components.files.open import ref_on_disk
 from memtab.components.files.ops import OpResult
-from memtab.components.memory_tab.open_file import (
+from memtab.components.memory_tab import (
     FileFollowUps,
     OpShown,
     op_shown,

@@ -3,7 +3,7 @@
 Another machine changed the same lines of the file: the tab shows this machine's text
 (the file keeps it until the user decides, docs/formats.md §18.4), and its bar offers the
 choices File → Resolve conflicts… offers, in the same words
-(`components.merge.choices`): Compare (that dialog, on this file: the three-way view and
+(`components.merge`): Compare (that dialog, on this file: the three-way view and
 the text to keep), Keep mine, Keep theirs, Keep both — which opens that dialog with its
 result in the text to keep, to be seen before a second press keeps it. Enter picks
 Compare.

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QInputDialog, 
 from memtab.check.records import CheckReport
 from memtab.components.activity.badges import Badge
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.check.check_view import rechecks
+from memtab.components.check import rechecks
 from memtab.components.files.open import ref_on_disk
 from memtab.components.files.ops import OpResult
 from memtab.components.tree.nodes import file_key, ref_key

@@ -19,9 +19,9 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtWidgets import QWidget
 
+from memtab.components import merge as choices
 from memtab.components.editor.merge import Comparison, KeepBoth, MergeBasis, MergeOutcome, compare
 from memtab.components.editor.session import MERGE, BarKind, Choice, default_choice
-from memtab.components.merge import choices
 from memtab.gui.editor.tab.bar import MessageBar
 from memtab.gui.tasks.jobs import JobClient
 from memtab.gui.toolkit.text import diff_view

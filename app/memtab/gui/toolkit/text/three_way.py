@@ -20,7 +20,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
-from memtab.components.merge.three_way import ThreeWayTexts
+from memtab.components.merge import ThreeWayTexts
 from memtab.components.text.three_way_view import (
     BOTH_NOTE,
     NO_FILE,

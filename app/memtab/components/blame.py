@@ -1,17 +1,12 @@
-"""What the editor's blame gutter shows: one entry per line of the buffer, and its card.
-
-Blame is computed on the file as it is on disk (`memtab.blame`, on a worker). The buffer
-may differ (the user is typing, or the blame is a moment old): the buffer's lines are
-matched to the blamed ones as blame matches versions (`blame.lines.matched_lines`), so a
-line keeps its author while lines are added above it, and a line the disk does not hold
-yet is "not saved". Everything here is plain data the gutter paints and the card shows
-(docs/formats.md §20.2); `blame_text` and `align` are the window's jobs.
-"""
+"""Blame in the editor, without Qt: what the gutter shows beside each line and its card
+(docs/formats.md §20.2), the buffer matched to the blamed lines on disk as blame matches
+versions; and when the gutter blames the open file, which answer it takes, where a link leads."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from memtab.blame.lines import matched_lines, split_lines
 from memtab.blame.records import Blame, BlameLine
@@ -173,3 +168,71 @@ def blame_text(file: MemoryFile, text: str, _ctx: JobContext) -> Blamed | str:
 def align(ref: MemoryFileRef, blame: Blame, text: str, _ctx: JobContext) -> Blamed:
     """The blame's lines matched again to `text` (typed since it was read)."""
     return ref, blame, entries(blame, text, now_ms())
+
+
+NO_HISTORY = "No history"
+READING = "Reading history…"
+NO_BLAME = "No blame"
+
+B = TypeVar("B")
+
+
+@dataclass(frozen=True)
+class Refresh:
+    """What a refresh does: the gutter's word now (None: it keeps what it shows) and
+    whether the open file is blamed."""
+
+    status: str | None
+    blame: bool
+
+
+def cannot_blame(message: str) -> str:
+    """The status bar when a blame failed."""
+    return f"Cannot blame this file: {message}"
+
+
+def trace_gone(name: str) -> str:
+    """The status bar when a card's trace dump was pruned."""
+    return f"The trace dump {name} is gone (pruned)"
+
+
+class BlameFollow(Generic[B]):
+    """The blame of the open file (see the module docstring); `B` is a file's blame."""
+
+    def __init__(self) -> None:
+        self.shown = False
+        self.blame: B | None = None
+        self.blamed: MemoryFileRef | None = None
+
+    def refresh(self, open_ref: MemoryFileRef | None, *, closing: bool = False) -> Refresh:
+        """Blame the file `open_ref` (None: none is open) again, unless hidden or closing."""
+        if not self.shown or closing:
+            return Refresh(None, blame=False)
+        if open_ref is None:
+            self.closed()
+            return Refresh(NO_HISTORY, blame=False)
+        if open_ref != self.blamed:
+            self.blame, self.blamed = None, open_ref
+            return Refresh(READING, blame=True)
+        return Refresh(None, blame=True)
+
+    def closed(self) -> None:
+        """The open file was closed."""
+        self.blame, self.blamed = None, None
+
+    def answered(self, ref: MemoryFileRef, blame: B, open_ref: MemoryFileRef | None) -> bool:
+        """A blame of `ref` came, `open_ref` open now: whether the gutter shows it."""
+        if not self.shown or open_ref is None or open_ref != ref:
+            return False
+        self.blame, self.blamed = blame, ref
+        return True
+
+    def realigns(self) -> bool:
+        """The text changed: whether its lines are matched again (after a pause)."""
+        return self.shown and self.blame is not None
+
+    def to_realign(self, *, closing: bool = False) -> tuple[MemoryFileRef, B] | None:
+        """The file and blame the lines are matched against now (None: nothing to do)."""
+        if self.blame is None or self.blamed is None or closing:
+            return None
+        return self.blamed, self.blame

@@ -1,16 +1,6 @@
-"""The Memory tab's open file followed through rescans and file operations, without Qt
-(`gui/memory_tab/tab_files.py` opens, selects and shows what `FileFollowUps` says).
-
-- The file open last time in a workspace is reopened once the tab shows that workspace's
-  tree; one the tree does not show yet (another agent's, before the sources are listed)
-  is looked for again after the next tree, unless a file was opened meanwhile. The other
-  tabs open then reopen behind it (`tabs_to_reopen`).
-- What a file operation created is selected (a file opened too) once the rescan it
-  causes shows its row; a new file then takes the typing in its body.
-- An operation's result says its message in the status bar, its error in the tab's bar,
-  or — refused only because history cannot keep a copy — asks whether to go on without one.
-- The rows of files an editor tab holds unsaved changes to are marked.
-"""
+"""The Memory tab's own rules, without Qt: Back and Forward through the files the editor
+showed (`VisitedFiles`), and the open file followed through rescans and file operations
+(`FileFollowUps`; `gui/memory_tab/` opens, selects and shows what it says)."""
 
 from __future__ import annotations
 
@@ -25,6 +15,51 @@ from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.store.paths import PathError
+
+HISTORY_LIMIT = 100
+"""The most steps kept: the oldest go first."""
+
+
+class VisitedFiles:
+    """The files shown, in order, and where Back and Forward stand among them."""
+
+    def __init__(self, limit: int = HISTORY_LIMIT) -> None:
+        self._keys: list[str] = []
+        self._at = -1
+        self._limit = limit
+
+    @property
+    def current(self) -> str | None:
+        """The key of the step Back and Forward stand at."""
+        return self._keys[self._at] if self._at >= 0 else None
+
+    def visited(self, key: str) -> None:
+        """`key`'s file is shown: a new step, unless it is the step already current (as
+        when Back's file arrives)."""
+        if self.current == key:
+            return
+        del self._keys[self._at + 1 :]
+        self._keys.append(key)
+        del self._keys[: -self._limit]
+        self._at = len(self._keys) - 1
+
+    def can_go(self, step: int) -> bool:
+        """Whether there is a step `step` (-1: back, +1: forward) away."""
+        return 0 <= self._at + step < len(self._keys)
+
+    def go(self, step: int, opens: Callable[[str], bool]) -> bool:
+        """Step back (-1) or forward (+1) to the nearest file `opens` can open (it says
+        False for a file that is gone, which is then forgotten); False if none."""
+        while self.can_go(step):
+            self._at += step
+            key = self._keys[self._at]
+            if opens(key):
+                return True
+            del self._keys[self._at]
+            if step > 0:
+                self._at -= 1
+        return False
+
 
 UNSAVED_MARK = RowMark("● unsaved", MarkTone.UNSAVED, "Unsaved changes in the editor")
 """The mark on the row of a file an editor tab holds unsaved changes to."""
