@@ -169,8 +169,8 @@ WORST: dict[str, Worst] = {
     "memtab.components.files.copy:_UNSAFE_NAME": S("", "a"),
     "memtab.components.history.diff:_HUNK": M("@@ -1", "1", ","),
     "memtab.components.merge:_WORD": F("", "a "),
-    "memtab.components.text.markdown_spans:_INLINE_CODE": F("`", "a"),
-    "memtab.components.text.markdown_spans:_FRONTMATTER_KEY": M("a", " ", "x"),
+    "memtab.components.text:_INLINE_CODE": F("`", "a"),
+    "memtab.components.text:_FRONTMATTER_KEY": M("a", " ", "x"),
     "memtab.components.window.mnemonics:MNEMONIC": S("", "&&"),
     "memtab.components.window.mnemonics:_WORD_START": F("", "a "),
     # consolidation

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-from memtab.components.traces import opening as trace_ops
+from memtab.components import traces as trace_ops
 from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID, create_demo_home
 from memtab.demo_projects import acme_api
 from memtab.gui.activity.watch import HomeWatcher

@@ -4,7 +4,7 @@ the window, as small protocols — no Qt.
 The tab (`gui.editor.tab.file_tab.FileTab`) is its `DocumentHost`, the text widget's page
 (`gui.editor.text.view.EditorView`) its `DocumentView`, the bar and the diff window
 (`gui.editor.tab.prompts.EditorPrompts`) its `DocumentPrompts`, the "Reading…" page
-(`gui.editor.tab.reading.WhileReading`, timed by `components.editor.panel.reading`) its
+(`gui.editor.tab.reading.WhileReading`, timed by `components.editor.panel`) its
 `Reading`; the unit tests pass fakes.
 """
 

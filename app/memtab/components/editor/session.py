@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from memtab.components import merge as choices
 from memtab.components.editor.merge import MergeBasis
 from memtab.components.editor.text_buffer import TextCodec
-from memtab.components.loads.cut_bars import past_cut_warning
+from memtab.components.loads import past_cut_warning
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.sources.claude.index import is_cut_index
 from memtab.store.files import MAX_FILE_BYTES, FileContent

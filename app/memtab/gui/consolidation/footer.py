@@ -13,7 +13,7 @@ Consolidate now starts the consolidation facade for the selected workspace; whil
 run goes the button reads "Consolidating…", and the status line shows a busy bar, the
 step message and Cancel; a failure (in flight, run by another process, provider error)
 is shown there too. What each says as runs start, go and end is decided without Qt, by
-`components/consolidation/run_states.RunStates`: the footer tells it what happened and
+`components.consolidation.RunStates`: the footer tells it what happened and
 shows its `controls()`. In review-first mode (the `consolidation.review` setting, the
 default) the run makes a plan instead: nothing changes until the user accepts its ops
 in the review dialog (`review_dialog.ReviewDialog`, built while the plan is made and
@@ -46,17 +46,15 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components import glossary
-from memtab.components.consolidation.coverage import (
+from memtab.components.consolidation import (
+    CONSOLIDATE_NOW,
     NO_WORKSPACE,
     WAITING,
-    header_summary,
-    summaries_tooltip,
-)
-from memtab.components.consolidation.run_states import (
-    CONSOLIDATE_NOW,
     Controls,
     RunStates,
     Tone,
+    header_summary,
+    summaries_tooltip,
 )
 from memtab.consolidation.records import ConsolidationPlan
 from memtab.gui.consolidation.footer_lines import CoverageLines

@@ -4,7 +4,7 @@ One line per scope — `Workspace:`, `Project:` (or `unavailable`), `Global:`, e
 `coverage_text` of its record, counting the files that run changed in that scope
 (docs/formats.md §9.6); `Session: never consolidated` when the workspace shows xum's
 session scope (§3.1) — and `Harvest:` when mux wrote harvest records, with the last
-harvest's error on the same line (their words: `components.consolidation.coverage`).
+harvest's error on the same line (their words: `components.consolidation`).
 The lines show what the footer is given (`show_status`) and never read disk. Every value
 elides (whole in its tooltip).
 """
@@ -16,7 +16,7 @@ import logging
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QWidget
 
 from memtab.components import glossary
-from memtab.components.consolidation.coverage import (
+from memtab.components.consolidation import (
     LINE_KEYS,
     WAITING,
     harvest_line,

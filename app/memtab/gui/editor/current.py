@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QLineEdit, QPushButton
 
-from memtab.components.editor.panel.view import ViewMode
+from memtab.components.editor.panel import ViewMode
 from memtab.components.editor.session import RELOAD
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile

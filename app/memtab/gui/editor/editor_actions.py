@@ -27,12 +27,12 @@ from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QWidget
 
 from memtab.components.editor.go_to import LineTarget
-from memtab.components.editor.panel.actions import (
+from memtab.components.editor.panel import (
     actions_now,
     opened_elsewhere_note,
     tab_moves_focus_said,
+    with_source,
 )
-from memtab.components.editor.panel.view import with_source
 from memtab.components.editor.session import BarKind
 from memtab.gui.actions import ActionRegistry, Focus, Key
 from memtab.gui.editor.autosave import AutoSave

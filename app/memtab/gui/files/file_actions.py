@@ -25,12 +25,12 @@ from PySide6.QtCore import QModelIndex, QObject, QPoint, QUrl, Signal, SignalIns
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
-from memtab.components.consolidation.run_states import CONSOLIDATE_SCOPE
+from memtab.components.consolidation import CONSOLIDATE_SCOPE
 from memtab.components.files import ops as file_ops
 from memtab.components.files import rules, undo
 from memtab.components.files.questions import NewKind
 from memtab.components.files.rules import RowAction
-from memtab.components.loads.cut_bars import GO_TO_CUT
+from memtab.components.loads import GO_TO_CUT
 from memtab.components.tree.nodes import NodeKind, TreeNode, file_key, ref_key
 from memtab.components.tree.text import PIN_NOTE
 from memtab.file_protocol.file_ref import MemoryFileRef

@@ -1,7 +1,7 @@
 """Claude Code's cut of the open `MEMORY.md` in the editor (docs/formats.md §17.6): the cut
 drawn over its text (`CutLine`), Go to Claude Code's cut, and Move lines past Claude Code's
 cut into a topic file (the command palette's; a file operation: one Undo step, in history).
-The editor's bars and the tree's row offer them by id (`components.loads.cut_bars`)."""
+The editor's bars and the tree's row offer them by id (`components.loads`)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,10 @@ from PySide6.QtGui import QTextCursor
 
 from memtab.components.editor.text_buffer import changed_span, utf16_offset
 from memtab.components.files.topic import MovedPastCut, move_lines_past_cut
-from memtab.components.loads.cut_bars import GO_TO_CUT, MOVE_PAST_CUT
-from memtab.components.loads.cut_moves import (
+from memtab.components.loads import (
+    GO_TO_CUT,
     GO_TO_ONLY,
+    MOVE_PAST_CUT,
     PendingMove,
     cut_line,
     is_cut_file,

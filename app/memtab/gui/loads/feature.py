@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt, QTimer, Slot
 
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.loads.recall_rows import FilePlace, asks_again
+from memtab.components.loads import FilePlace, asks_again
 from memtab.components.tree.nodes import ref_key
 from memtab.file_protocol.file_ref import SourceError, parse_file_ref
 from memtab.gui.context import WindowContext, WindowShell

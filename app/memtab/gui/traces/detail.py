@@ -20,17 +20,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.traces.header import (
+from memtab.components.traces import (
     FIELD_TIPS,
     FIELDS,
     WIDE_FIELDS,
     attempt_tab_title,
     dump_header,
-    events_tab_title,
-)
-from memtab.components.traces.texts import (
     event_preview,
     events_summary_text,
+    events_tab_title,
     prompt_section_preview,
     prompt_section_text,
     prompt_sections,

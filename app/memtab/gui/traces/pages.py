@@ -21,10 +21,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.traces.header import attempt_tab_title
-from memtab.components.traces.texts import (
+from memtab.components.traces import (
     Preview,
     attempt_status,
+    attempt_tab_title,
     execution_detail,
     first_failed,
     message_preview,

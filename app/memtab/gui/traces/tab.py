@@ -1,6 +1,6 @@
 """The Traces tab: every writer trace dump of the home, and one of them in full.
 
-Scans and parses run on the job service's scans lane (`components.traces.opening`, never the GUI
+Scans and parses run on the job service's scans lane (`components.traces`, never the GUI
 thread): a rescan when
 the watcher reports a change under `debug_obj/` (or the registry, for names), and a parse
 each time the selection moves — keyed, so only the newest selection lands. The list is
@@ -26,22 +26,20 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.traces.opening import (
+from memtab.components.traces import (
+    ALL_WORKSPACES,
     AfterScan,
     TraceOpening,
     cannot_list,
     cannot_open,
+    count_text,
+    outcome_choices,
+    outcome_of,
     read_trace,
     rescans,
     trace_list,
-)
-from memtab.components.traces.rows import (
-    ALL_WORKSPACES,
-    outcome_choices,
-    outcome_of,
     workspace_choices,
 )
-from memtab.components.traces.texts import count_text
 from memtab.gui.context import ChangeFeed
 from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.gui.toolkit.row_list import FittedTable

@@ -21,8 +21,8 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from memtab import __version__
-from memtab.components.consolidation.run_states import CONSOLIDATE_SCOPE
-from memtab.components.editor.panel.view import ViewMode
+from memtab.components.consolidation import CONSOLIDATE_SCOPE
+from memtab.components.editor.panel import ViewMode
 from memtab.components.files.rules import consolidate_text, consolidated_scope
 from memtab.components.window.phases import FeatureKey
 from memtab.components.window.settings_news import settings_change

@@ -8,7 +8,7 @@ between the text above it and its ✕. A label's Alt+letter (a conflict's "Keep 
 drawn and named in its tooltip, but the key is the window's action's (`gui/editor/bar_keys`,
 which works from the text too), never the button's own. The message wraps and never
 widens the window, however long a path it names; it takes at most `COLLAPSED_LINES`
-lines until "More" shows the rest (`components.editor.panel.message_bar`).
+lines until "More" shows the rest (`components.editor.panel`).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.editor.panel.message_bar import (
+from memtab.components.editor.panel import (
     COLLAPSED_LINES,
     bar_fit,
     default_choice_of,

@@ -18,7 +18,7 @@ What it guarantees:
 - The description field edits the frontmatter `description:` line and follows it.
 - Claude Code's MEMORY.md says on the bar what Claude Code does not read of it, and a
   save that would push more lines past its cut waits for *Save anyway*; both bars follow
-  the text (`components.loads.cut_bars`) and their *Go to the cut* and *Move them to a
+  the text (`components.loads`) and their *Go to the cut* and *Move them to a
   topic file* are the loads feature's actions (`action_requested`).
 - Binary (NUL) and over-cap files open read-only with a note; so does another agent's
   file that agent writes itself (Codex's generated files, loki-mode's), the bar saying who.
@@ -54,22 +54,22 @@ from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.editor.disk_jobs import FileJobs
 from memtab.components.editor.document import OpenDocument
 from memtab.components.editor.frontmatter import with_description
-from memtab.components.editor.links import follow_link
-from memtab.components.editor.panel.cut_follow import (
+from memtab.components.editor.panel import (
     CUT_FOLLOW_MS,
     CutFollow,
+    follow_link,
     has_cut,
     note_after_saving_anyway,
 )
 from memtab.components.editor.session import BarKind, SaveStart, Situation
-from memtab.components.loads.cut_bars import (
+from memtab.components.loads import (
     GO_TO_CUT,
     MOVE_PAST_CUT,
     NOTE_CHOICES,
     SAVE_CHOICES,
     SAVE_PAST_CUT,
+    reads_imports,
 )
-from memtab.components.loads.imports import reads_imports
 from memtab.components.tree.nodes import ref_key
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile
@@ -101,7 +101,7 @@ class FileTab(QWidget):
             the file it names on disk (a Path), which may be no memory file.
         action_requested(str): a button of the bar asks for another feature's
             registered action, by its id (the cut's Go to the cut, Move them to a topic
-            file: `components.loads.cut_bars`).
+            file: `components.loads`).
     """
 
     saved = Signal(object)

@@ -3,7 +3,7 @@
 A file opens at once; its text comes from the window's file channel a moment later
 (opening waits `components.editor.disk_jobs.OPEN_WAIT_MS` for it: most often it is there
 by then). The keys typed meanwhile are held (`held_keys.HeldKeys`) and typed into the
-text once it is loaded. When the page says "Reading…" is `components.editor.panel.reading`'s
+text once it is loaded. When the page says "Reading…" is `components.editor.panel`'s
 `ReadingPage`; this module keeps its timer and shows it.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from memtab.components.editor.panel.reading import ReadingPage
+from memtab.components.editor.panel import ReadingPage
 from memtab.gui.editor.tab.held_keys import HeldKeys
 from memtab.gui.editor.text.view import EditorView
 from memtab.gui.toolkit.clock import GuiClock

@@ -1,6 +1,6 @@
 """Light Markdown highlighting for the editor: frontmatter, headings, bullets and code; in
 Claude Code's instruction files, `@`-imports as links. What each line's spans are is
-`components.text.markdown_spans` (Qt-free); this gives them the palette's colours.
+`components.text` (Qt-free); this gives them the palette's colours.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 
-from memtab.components.text.markdown_spans import Style, line_spans
+from memtab.components.text import Style, line_spans
 from memtab.gui.toolkit.style import Accent, blend, is_dark, muted_text
 
 

@@ -1,5 +1,5 @@
 """Ctrl+click on an `@`-import in the editor's text follows it, as a click on a link of the
-preview does (`components.loads.imports`): only in Claude Code's instruction files, and
+preview does (`components.loads`): only in Claude Code's instruction files, and
 only with Ctrl held, so a plain click still places the cursor."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QPlainTextEdit
 
-from memtab.components.loads.imports import IMPORT_HREF, import_at
+from memtab.components.loads import IMPORT_HREF, import_at
 
 
 class ImportClicks(QObject):

@@ -3,9 +3,9 @@
 Qt's own Markdown reader (`QTextDocument.setMarkdown`, CommonMark with GitHub extensions)
 renders the body; the frontmatter is left out (the description has its own field above the
 editor). A click on a link is reported (`link_clicked`): the tab decides where it leads
-(`components.editor.links` — a memory file opens in Memtab, a web link in the browser,
+(`components.editor.panel` — a memory file opens in Memtab, a web link in the browser,
 `file:` and other schemes never: memory files are untrusted text). In Claude Code's
-instruction files, `@`-imports are links too (`components.loads.imports`).
+instruction files, `@`-imports are links too (`components.loads`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from memtab.components.editor.frontmatter import body_without_frontmatter
-from memtab.components.loads.imports import with_import_links
+from memtab.components.loads import with_import_links
 
 
 class MarkdownPreview(QTextBrowser):

@@ -8,7 +8,7 @@ from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from memtab.components.rich_text import escape_html
-from memtab.components.text.diff_rows import counts_text
+from memtab.components.text import counts_text
 from memtab.components.text_diff import DiffResult
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet
 from memtab.gui.toolkit.text.diff_view import DiffView

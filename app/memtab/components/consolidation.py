@@ -1,29 +1,107 @@
-"""Consolidate now's run states, without Qt: what the footer's button, Cancel, progress
-line and status line say for the shown workspace while runs start, go and end.
-
-The footer (`gui/consolidation/footer.py`) keeps the widgets, the timers and the facade;
-it tells `RunStates` what happened — the button or Cancel was clicked, the facade said a
-run started, progressed, finished, failed, was cancelled or made a plan — and shows
-`controls()`. Runs take turns on the facade's one worker: `requested` is the workspace
-whose run this footer asked for and has not seen start (it may be queued), `active` the
-workspace whose run is going; an end belongs to `active`. A refusal comes synchronously
-from inside the facade's `start()` (`starting`).
-
-A status note that fades (`Status.fades`: "Done", "Cancelled", "Nothing to change", "Plan
-discarded") is cleared by the footer's timer (`note_expired`); another workspace shown
-clears the note. A run of one scope alone (`consolidate_clicked(scope)`: a scope's
-"Consolidate Global only", docs/formats.md §9.8) goes the same way, its notes naming it.
-"""
+"""Consolidation in the window, without Qt (`gui/consolidation/` keeps the widgets, timers
+and jobs): what the footer says of each scope's last run, Consolidate now's run states, and
+what the review of a plan lists and says before it is applied."""
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
 from memtab import humanize
-from memtab.store.sidecars.journal import RunScope
+from memtab.components import glossary
+from memtab.components.history.diff import join_diffs
+from memtab.components.text_diff import DiffResult
+from memtab.store.paths import Scope
+from memtab.store.sidecars.journal import ConsolidationRecord, ConsolidationStatus, RunScope
 from memtab.store.sidecars.registry import Workspace
+
+LINE_KEYS = ("Workspace", "Project", "Global", "Session", "Harvest")
+NO_WORKSPACE = "no workspace selected"
+WAITING = "…"
+PROJECT_UNAVAILABLE = "unavailable"
+PROJECT_UNAVAILABLE_TIP = "Multi-project workspaces have no project identity, so no project memory."
+
+
+@dataclass(frozen=True)
+class Line:
+    """A scope's line: its text, its tooltip, and whether it is muted (not a run's)."""
+
+    text: str
+    tooltip: str = ""
+    muted: bool = False
+
+
+@dataclass(frozen=True)
+class HarvestLine:
+    """The last harvest's line, its tooltip, and its error (None: it did not fail)."""
+
+    text: str
+    tooltip: str
+    error: str | None
+
+
+def _record_line(record: ConsolidationRecord | None, scope: Scope) -> Line:
+    return Line(
+        humanize.coverage_text(record, scope),
+        humanize.absolute_time(record.last_run_at) if record is not None else "",
+    )
+
+
+def scope_lines(status: ConsolidationStatus) -> dict[str, Line]:
+    """Each scope's last run: `Workspace`, `Project` (unavailable for a multi-project
+    workspace), `Global`."""
+    project = (
+        _record_line(status.project_record, Scope.PROJECT)
+        if status.project_available
+        else Line(PROJECT_UNAVAILABLE, PROJECT_UNAVAILABLE_TIP, muted=True)
+    )
+    return {
+        "Workspace": _record_line(status.workspace_record, Scope.WORKSPACE),
+        "Project": project,
+        "Global": _record_line(status.global_record, Scope.GLOBAL),
+    }
+
+
+def harvest_line(status: ConsolidationStatus | None) -> HarvestLine | None:
+    """The last harvest mux wrote (None: none)."""
+    harvest = status.latest_harvest if status is not None else None
+    if harvest is None:
+        return None
+    failed = harvest.status == "failed"
+    return HarvestLine(
+        humanize.harvest_text(harvest),
+        f"mux harvest of summary {harvest.summary_message_id}, "
+        f"attempt {harvest.attempt_count}; {humanize.absolute_time(harvest.sort_time or None)}"
+        f"\n{glossary.HARVEST}",
+        harvest.error if failed else None,
+    )
+
+
+def summaries_tooltip(status: ConsolidationStatus | None) -> str:
+    """Each distinct run summary once, after the scopes whose last run it was."""
+    if status is None:
+        return ""
+    scopes_of: dict[str, list[str]] = {}
+    for label, record in (
+        ("Workspace", status.workspace_record),
+        ("Project", status.project_record),
+        ("Global", status.global_record),
+    ):
+        if record is None or not record.summary.strip():
+            continue
+        scopes_of.setdefault(record.summary.strip(), []).append(label)
+    if not scopes_of:
+        return "No consolidation runs yet."
+    return "\n".join(f"{', '.join(scopes)}: {summary}" for summary, scopes in scopes_of.items())
+
+
+def header_summary(status: ConsolidationStatus) -> str:
+    """The collapsed footer's word on the workspace's last run."""
+    record = status.workspace_record
+    return f"ran {humanize.relative_time(record.last_run_at)}" if record else "never run"
+
 
 CONSOLIDATE_SCOPE = "consolidation.run_scope"
 """The action that consolidates the current row's scope alone (the window's; a scope's
@@ -309,4 +387,162 @@ def _button_tip(workspace: Workspace | None) -> str:
     return (
         f"Combine, prune and promote the {scopes} memories of {workspace.display_name} "
         "now (ignores the 6-hour debounce)"
+    )
+
+
+class PlannedFileView(Protocol):
+    @property
+    def diff(self) -> str: ...
+
+
+class PlannedOpView(Protocol):
+    """One op of the plan (`consolidation.records.PlannedOp`)."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def command(self) -> str: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def proposed(self) -> bool: ...
+    @property
+    def note(self) -> str | None: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def files(self) -> Sequence[PlannedFileView]: ...
+
+
+class PlanUnitView(Protocol):
+    """Proposed ops taken or left together (`consolidation.records.PlanUnit`)."""
+
+    @property
+    def ops(self) -> Sequence[PlannedOpView]: ...
+    @property
+    def indexes(self) -> tuple[int, ...]: ...
+    @property
+    def description(self) -> str: ...
+    def numbers(self) -> str: ...
+
+
+class PlanView(Protocol):
+    """A consolidation plan (`consolidation.records.ConsolidationPlan`)."""
+
+    @property
+    def summary(self) -> str: ...
+    @property
+    def ops(self) -> Sequence[PlannedOpView]: ...
+    @property
+    def units(self) -> Sequence[PlanUnitView]: ...
+    @property
+    def held_back_count(self) -> int: ...
+    def files_changed(self, accepted: Collection[int] | None = None) -> int: ...
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    """A row of the review: its Apply cell and words, the op numbers it stands for, its
+    tooltip (the parts applied together), whether it can be ticked (a unit; a refused op
+    cannot) and its parts, each (words, op number)."""
+
+    apply: str
+    words: str
+    indexes: tuple[int, ...]
+    checkable: bool
+    tooltip: str = ""
+    parts: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class RowDiff:
+    """What the details show for a row: why it was proposed ("" when no reason), and a
+    message instead of its diff (None: the diff)."""
+
+    reason: str
+    message: str | None
+    diff: DiffResult | None = None
+
+
+def review_title(workspace_name: str) -> str:
+    return f"Review consolidation — {humanize.short_name(workspace_name)}"
+
+
+def review_summary(plan: PlanView) -> str:
+    """What the plan proposes, and that nothing has changed yet."""
+    proposed = len(plan.units)
+    return (
+        f"{plan.summary or 'The consolidator proposes these changes.'}\n"
+        f"Nothing has changed yet: tick the {humanize.plural(proposed, 'change')} to "
+        "apply. Each goes through the same rails as any run."
+    )
+
+
+def review_rows(plan: PlanView) -> list[ReviewRow]:
+    """The plan's rows, in the order of each unit's first op and each refused op."""
+    units = {unit.indexes[0]: unit for unit in plan.units}
+    rows = []
+    for op in plan.ops:
+        unit = units.get(op.index)
+        if unit is not None:
+            several = len(unit.ops) > 1
+            rows.append(
+                ReviewRow(
+                    "",
+                    unit.description,
+                    unit.indexes,
+                    checkable=True,
+                    tooltip=f"Applied together: {unit.numbers()} of the plan" if several else "",
+                    parts=tuple((part.description or part.command, part.index) for part in unit.ops)
+                    if several
+                    else (),
+                )
+            )
+        elif not op.proposed:
+            words = op.description or f"{op.command} {op.path}"
+            rows.append(
+                ReviewRow("refused", f"{words}: {op.note or 'refused'}", (op.index,), False)
+            )
+        # else: a later part of a unit, listed under its row
+    return rows
+
+
+def has_parts(plan: PlanView) -> bool:
+    """Whether some row has parts under it (the list shows its branches)."""
+    return any(len(unit.ops) > 1 for unit in plan.units)
+
+
+def accepted_ops(ticked: Iterable[Sequence[int]]) -> tuple[int, ...]:
+    """The op numbers of the ticked rows, in plan order."""
+    return tuple(sorted(index for indexes in ticked for index in indexes))
+
+
+def apply_label(plan: PlanView | None, accepted: Collection[int]) -> str:
+    """The Apply button's words: how many files the ticked changes change."""
+    files = plan.files_changed(accepted) if plan is not None else 0
+    return f"&Apply changes to {humanize.plural(files, 'file')}"
+
+
+def ops_of(plan: PlanView | None, indexes: Collection[int]) -> list[PlannedOpView]:
+    """The plan's ops a row stands for."""
+    if plan is None:
+        return []
+    return [op for op in plan.ops if op.index in indexes]
+
+
+def row_diff(ops: Sequence[PlannedOpView]) -> RowDiff:
+    """What the details show for a row's ops (at least one)."""
+    reasons = [op.note for op in ops if op.proposed and op.note]
+    reason = "Why: " + " ".join(dict.fromkeys(reasons)) if reasons else ""
+    if not ops[0].proposed or not any(op.files for op in ops):
+        return RowDiff(reason, f"Not proposed: {ops[0].note or 'the rails refused it'}.")
+    return RowDiff(reason, None, join_diffs(file.diff for op in ops for file in op.files))
+
+
+def forgot_text(forgotten: object) -> str:
+    """What Forget declined changes did."""
+    count = forgotten if isinstance(forgotten, int) else 0
+    return (
+        f"Forgot {humanize.plural(count, 'declined change')}: "
+        "the next Consolidate now may propose them again."
     )
