@@ -197,7 +197,7 @@ def trace_gone(name: str) -> str:
 
 
 class BlameFollow(Generic[B]):
-    """The blame of the open file (see the module docstring); `B` is a file's blame."""
+    """The blame of the open file; `B` is a file's blame."""
 
     def __init__(self) -> None:
         self.shown = False

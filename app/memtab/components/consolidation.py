@@ -180,7 +180,7 @@ class Plan(Protocol):
 
 
 class RunStates:
-    """Consolidate now's states for the shown workspace (see the module docstring)."""
+    """Consolidate now's states for the shown workspace."""
 
     def __init__(self) -> None:
         self.workspace: Workspace | None = None

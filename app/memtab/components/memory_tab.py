@@ -114,7 +114,7 @@ def op_shown(result: OpResult, can_go_without_copy: bool) -> tuple[OpShown, str]
 
 
 class FileFollowUps:
-    """What is still to be done once a tree is shown (see the module docstring)."""
+    """What is still to be done once a tree is shown."""
 
     def __init__(self) -> None:
         self._reopen_pending = False

@@ -137,7 +137,7 @@ def three_way_texts(
     *,
     labels: tuple[str, str, str] = ("Common version", "Mine", "Theirs"),
 ) -> ThreeWayTexts:
-    """The view's texts for a conflict (see the module doc). Without a common version
+    """The view's texts for a conflict. Without a common version
     each side is compared with the other."""
     try:
         texts = decode(base), decode(mine), decode(theirs)

@@ -89,7 +89,8 @@ class TabKey(enum.Enum):
 
 def tab_key(*, forward: bool, moves_focus: bool, selects_lines: bool) -> TabKey:
     """What Tab (`forward`) or Shift+Tab does: `moves_focus` where Tab leaves the text
-    (see the module docstring); `selects_lines`: the selection reaches over a line break."""
+    (the frontmatter, read-only text, a dialog, Ctrl+M); `selects_lines`: the selection
+    reaches over a line break."""
     if moves_focus:
         return TabKey.MOVE_FOCUS
     if not forward or selects_lines:

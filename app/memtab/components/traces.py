@@ -521,7 +521,7 @@ class AfterScan(enum.Enum):
 
 
 class TraceOpening:
-    """The dump shown, read and asked for (see the module docstring)."""
+    """The dump shown, read and asked for."""
 
     def __init__(self) -> None:
         self.shown: TraceSummary | None = None

@@ -54,7 +54,7 @@ Then = Callable[[bool], None] | None
 
 
 class SaveTurns:
-    """One save at a time (see the module docstring)."""
+    """One save at a time."""
 
     def __init__(self) -> None:
         self._waiting: list[Then] | None = None  # the save on its way's, first; None: none
@@ -108,7 +108,7 @@ def tell_all(waiting: Sequence[Then], saved: bool) -> None:
 
 
 class OpenDocument(DocumentBase):
-    """The open document and its disk side (see the module docstring)."""
+    """The open document and its disk side."""
 
     def __init__(
         self,

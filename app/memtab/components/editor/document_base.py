@@ -1,14 +1,5 @@
 """The base of the editor's open document: what is open, loading and showing it, the bar,
-and reads of the disk — no Qt.
-
-`DocumentBase` holds what is open (a `MemoryFile`, its `OpenFile` state from
-`components.editor.session`, where it is on disk) and shows it over the protocols of
-`document_protocols`: opening (read-only with a note for binary, over-cap or agent-owned
-files; "Reading…" and held keys while the text is on its way), the bar, and reading the
-disk on `FileJobs` (the window's file channel) — a result arrives only if the document it
-was read for is still the one open. `document.OpenDocument` builds on it: following the
-disk, the bar's choices and saving.
-"""
+and reads of the disk — no Qt."""
 
 from __future__ import annotations
 
@@ -53,8 +44,7 @@ RENAME = "rename"  # the read that looks for where the open file went
 
 
 class DocumentBase:
-    """What is open, loading and showing it, the bar, and reads of the disk (see the
-    module docstring)."""
+    """What is open, loading and showing it, the bar, and reads of the disk."""
 
     def __init__(
         self,

@@ -1,12 +1,5 @@
 """What the editor's open document (`components.editor.document.OpenDocument`) needs of
-the window, as small protocols — no Qt.
-
-The tab (`gui.editor.tab.file_tab.FileTab`) is its `DocumentHost`, the text widget's page
-(`gui.editor.text.view.EditorView`) its `DocumentView`, the bar and the diff window
-(`gui.editor.tab.prompts.EditorPrompts`) its `DocumentPrompts`, the "Reading…" page
-(`gui.editor.tab.reading.WhileReading`, timed by `components.editor.panel`) its
-`Reading`; the unit tests pass fakes.
-"""
+the window, as small protocols — no Qt."""
 
 from __future__ import annotations
 

@@ -1,11 +1,4 @@
-"""Find and replace in the open file's text — no Qt.
-
-The editor's find bar asks this module where a query matches the buffer (Python string
-indices; the editor maps them to its document's positions), which match is next from
-the cursor, and what the text becomes when every match is replaced. Matching is literal
-(never a regular expression the user did not ask for), case-insensitive unless asked,
-and optionally whole words only.
-"""
+"""Find and replace in the open file's text — no Qt."""
 
 from __future__ import annotations
 

@@ -1,13 +1,4 @@
-"""The `description:` of a Markdown buffer: read it for the field, rewrite it from the field.
-
-Plain Python (no Qt), so the editor's description field is a thin adapter over it; so is
-where the cursor of a file just opened lands (`frontmatter_lines`: in its body, past the
-frontmatter).
-Reading is the store's one frontmatter reader (`memtab.store.text.frontmatter`): the field shows
-exactly the description the tree and mux see, only not cut to 200 characters. Writing
-touches only the `description:` entry of the frontmatter that reader finds — every other
-line stays byte for byte — and creates the frontmatter when there is none.
-"""
+"""The `description:` of a Markdown buffer: read it for the field, rewrite it from the field."""
 
 from __future__ import annotations
 

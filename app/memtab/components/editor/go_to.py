@@ -1,10 +1,4 @@
-"""Go to line (Ctrl+G): what the field's text asks for, and what it says — no Qt.
-
-As in VS Code: `120` goes to line 120, `120:5` (or `120,5`) to its fifth column; a line
-past the end is the last one, a column past the line's end its end. Anything else is no
-line, and the dialog says what it takes. Where the cursor lands in the text
-(`cursor_place`) and how many digits the line numbers take (`number_digits`) are here too.
-"""
+"""Go to line (Ctrl+G): what the field's text asks for, and what it says — no Qt."""
 
 from __future__ import annotations
 

@@ -161,7 +161,7 @@ already) before the page says "Reading…"."""
 
 
 class ReadingPage:
-    """Whether, and when, one tab's page says "Reading…" (see the module docstring)."""
+    """Whether, and when, one tab's page says "Reading…"."""
 
     def __init__(self) -> None:
         self.title = ""
@@ -255,7 +255,7 @@ KEEP = CutStep()
 
 
 class CutFollow:
-    """One tab's cut bars (see the module docstring)."""
+    """One tab's cut bars."""
 
     def __init__(self) -> None:
         self._saved_anyway = ""  # the text the user chose to save past the cut

@@ -1,11 +1,4 @@
-"""How a file's text maps to the editor's buffer and back, without losing bytes.
-
-Qt's text document drops a byte-order mark, turns `\\r\\n` and lone `\\r` into block
-breaks, and `toPlainText()` even turns non-breaking spaces into spaces. The panel reads the
-buffer with `toRawText()` (block breaks become `\\n` here) and converts line endings and
-the BOM back on save, so a CRLF file stays CRLF. Texts Qt cannot represent exactly (mixed
-endings, lone `\\r`, U+2029) are flagged, so the user is told before saving changes them.
-"""
+"""How a file's text maps to the editor's buffer and back, without losing bytes."""
 
 from __future__ import annotations
 

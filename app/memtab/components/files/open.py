@@ -1,9 +1,5 @@
 """A tree row's file, opened to read and change: the window's way from a `MemoryFileRef`
-to its `MemoryFile` as the last scan shows it.
-
-The scan reads through a `ScopeView` (no writing side before the first paint); a file
-opened here is changed through the store of the scanned workspace (`MemoryStore.of`).
-"""
+to its `MemoryFile` as the last scan shows it."""
 
 from __future__ import annotations
 

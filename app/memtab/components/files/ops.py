@@ -1,15 +1,6 @@
 """File operations the tree offers — create, move, delete, pin, restore a version — as
-plain, Qt-free jobs.
-
-Each function runs on the file-operations worker (never the GUI thread: the store takes
-cross-process locks that a running mux may hold) and returns an `OpResult` instead of
-raising, so the tab can show a clear message and nothing is ever half-reported. The
-watcher's rescan shows the outcome; `OpResult.touched` lets the tab rescan at once.
-
-An operation refused because history cannot keep a copy of what it would destroy says so
-(`OpResult.unkept`); the tab asks, and makes it again with `allow_unkept=True` only when
-the user chooses to go on without a copy (docs/formats.md §14.2).
-"""
+plain jobs on the file-operations worker returning an `OpResult`, never raising; one history
+cannot keep a copy for is refused until the user goes on without one (docs/formats.md §14.2)."""
 
 from __future__ import annotations
 

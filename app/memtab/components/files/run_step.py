@@ -1,11 +1,6 @@
 """A run of the window taken back by Edit → Undo, as Runs… → Revert takes it back: the last
 thing done may be a Consolidate now (a run, or a reviewed plan applied), and Undo right
-after it takes back the run, not the file operation before it (issue 81 point 4).
-
-`push_run` puts the run on the undo stack once it has ended (its ops are in the runs log);
-`RevertRunStep` reverts it (`store.restore.from_history.revert_run`: each file it changed
-holds what it held before, unless changed since; logged as a revert run), and turned
-around gives each file it restored what the run left, on the same terms (`EachStep`)."""
+after it takes back the run, not the file operation before it (issue 81 point 4)."""
 
 from __future__ import annotations
 
@@ -37,7 +32,7 @@ from memtab.store.sidecars.registry import load_registry
 
 @dataclass(frozen=True)
 class RevertRunStep(UndoStep):
-    """A run reverted as Runs… → Revert reverts it (see the module docstring)."""
+    """A run reverted as Runs… → Revert reverts it."""
 
     run_id: str
     paths: tuple[VirtualPath, ...]

@@ -1,24 +1,5 @@
 """Edit → Undo and Edit → Redo: the window's last file operations, how to take each one
-back, and how to make again what was taken back.
-
-Every operation of the tree — create, rename or move, delete, pin — every restore from
-history and every Copy to… runs through a function here (a restore or a copy of any
-memory file, mux's or another agent's, through its `MemoryFile`), which does it
-(`components.files.ops`, `components.history.history`, `components.files.copy`) and
-pushes a step saying how to take it back (`components.files.steps`: built from what
-actually happened, applied only where nothing changed since). An undo refused because
-history cannot keep a copy of what it would replace says so (`OpResult.unkept`), and is
-made without one only when asked (`allow_unkept`).
-
-Redo is the same mechanism turned around: taking a step back returns the step that makes
-it again, built from what the undo did (the versions it recorded, the moves it made) —
-`undo_step` puts it on the redo stack, `redo_step` applies it and puts the step that takes
-it back on the undo stack again; every change either way is recorded in history. A new
-operation empties the redo stack, as in every editor.
-
-Operations run on the file-operations worker, so the stacks are shared between that
-thread (pushing) and the GUI thread (peeking, taking): they take a lock.
-"""
+back, and how to make again what was taken back."""
 
 from __future__ import annotations
 

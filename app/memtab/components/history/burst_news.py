@@ -1,16 +1,5 @@
 """A burst is news: the window's notice "Claude Code removed 23 files at 15:27 — Review…",
-once per burst (docs/formats.md §14.5).
-
-`BurstNews` is told the bursts Recently deleted would list (`deleted.news_read`: files
-deleted, some not put back yet, the last 7 days; and the guard's mass changes, rewrites
-too, `memtab.watch.guard`) whenever history changes and when the window opens, and says
-what the notice shows: the newest burst not seen yet, and how many more came since the
-notice was last dismissed. A mass change says so ("Mass change: xum removed 400 and
-rewrote 345 of 931 files at 14:02") and offers Restore all beside Review…: the whole
-event put back as one step that Edit → Undo takes back. A burst is seen once a notice showed
-it: the window remembers the ids in its UI state, so a burst that happened while no
-window ran is news when one opens, and never again after. Plain Python: no Qt, no disk.
-"""
+once per burst (docs/formats.md §14.5)."""
 
 from __future__ import annotations
 
@@ -59,7 +48,7 @@ class BurstNotice:
 
 
 class BurstNews:
-    """Which bursts are news (see the module doc)."""
+    """Which bursts are news."""
 
     def __init__(self, seen: Iterable[str] = ()) -> None:
         """`seen`: the ids of bursts already shown (the UI state's)."""

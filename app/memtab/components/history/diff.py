@@ -1,11 +1,5 @@
 """Unified diff text (what history, a revert refusal and a plan carry) as a `DiffResult`,
-so the window renders every diff with the one `DiffView`.
-
-The texts come from `memtab.store.history.describe.unified_diff` (difflib): file headers
-(`--- a`, `+++ b`), hunk headers (`@@ -1,3 +1,4 @@`) and lines marked ` `, `+` or `-`,
-perhaps cut short by a last `… (N more lines)`. Line numbers are read off the hunk
-headers; anything else is kept as a header line, never dropped.
-"""
+so the window renders every diff with the one `DiffView`."""
 
 from __future__ import annotations
 

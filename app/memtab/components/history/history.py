@@ -1,11 +1,4 @@
-"""A file's history as the window shows it.
-
-Plain Python over `memtab.store.history`: a file's versions as rows in words (when, who,
-what changed, the size and how it changed) — any memory file's, mux's or another agent's,
-through its `MemoryFile` — the diff of a version against what the file holds now, and
-recording what other programs changed after each scan. What was deleted is `deleted`.
-Every function here reads the disk: run it off the GUI thread.
-"""
+"""A file's history as the window shows it."""
 
 from __future__ import annotations
 

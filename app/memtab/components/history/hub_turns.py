@@ -1,18 +1,6 @@
 """The window's history features without Qt: when what other programs changed is recorded,
 what a watcher batch reloads, and where the History panel goes while another tab shows —
-`gui/history/hub.py` keeps its timer, job client, dock and dialogs.
-
-- Recording (`RecordingWait`): after the scans, once the changes settle — `quiet_ms`
-  without a scan, at most `max_wait_ms` after the first scan not recorded yet (reading the
-  scopes competes with the window for the interpreter; the first pass reads every file).
-  The store recorded is the last scan's.
-- A batch is routed by place (`batch_routes`): a history index that changed reloads the
-  panel (for the open file's scope) and the trash (shown) and looks for bursts, the runs
-  log reloads Runs… (shown), mux's journal adds its runs to the log, the recording state
-  is read again; a batch of the home (a storm) may have changed any of them.
-- The panel belongs to the Memory tab (`PanelAway`): hidden while another tab shows, back
-  when the Memory tab does, and remembered as shown meanwhile.
-"""
+`gui/history/hub.py` keeps its timer, job client, dock and dialogs."""
 
 from __future__ import annotations
 
@@ -26,7 +14,7 @@ S = TypeVar("S")
 
 
 class RecordingWait(Generic[S]):
-    """When the next recording pass runs (see the module docstring); time in monotonic ms."""
+    """When the next recording pass runs; time in monotonic ms."""
 
     def __init__(self) -> None:
         self._store: S | None = None

@@ -1,9 +1,6 @@
 """The History panel without Qt: its rows (each version, then the agent's own commits),
 what it says with no file or no versions, and what selecting a row offers — Restore (not
-the version the file holds now, never a commit) and the diff's two sides.
-
-`gui/history/panel.py` builds the rows, runs the reads and diffs and forwards here.
-"""
+the version the file holds now, never a commit) and the diff's two sides."""
 
 from __future__ import annotations
 

@@ -1,11 +1,4 @@
-"""Every consolidation and writer run as the Runs dialog shows it.
-
-The runs come from Memtab's runs log (`memtab.store.history.runs`), after adding the runs
-of mux's journal not logged yet; each op is described in words and carries its diff from
-the contents history kept (`memtab.store.history.describe`). Whether a run can be
-reverted, and reverting it, are `memtab.store.restore.from_history`'s. Everything here reads the
-disk: run it off the GUI thread.
-"""
+"""Every consolidation and writer run as the Runs dialog shows it."""
 
 from __future__ import annotations
 
@@ -214,7 +207,7 @@ def revert_refusal(run: RunEntry) -> str | None:
 
 
 def load_run_detail(home: Home, run: RunEntry) -> RunDetail:
-    """Describe every op of a run and read its diffs (see the module doc)."""
+    """Describe every op of a run and read its diffs."""
     words = describe_run(home, run)
     store = _store_of(home, run)
     ops = []

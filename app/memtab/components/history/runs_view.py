@@ -1,10 +1,6 @@
 """Runs… as the dialog shows it, without Qt: each run's row, the selected run's heading,
 facts and summary, what an op's diff pane says, what opening an op does, whether a revert
-may start, and which run a new listing selects.
-
-`gui/history/runs_dialog.py` builds the widgets and forwards to `RunsPresenter`; reading
-the log and reverting run on the job service (`components.history.jobs`).
-"""
+may start, and which run a new listing selects."""
 
 from __future__ import annotations
 

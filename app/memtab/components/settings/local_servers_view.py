@@ -1,8 +1,5 @@
 """Settings → Model → Local model servers without Qt: what the box says before, during
-and after a search, and each server's row (`gui/settings/local_servers.py` shows them).
-
-It reads the servers through protocols of `memtab.llm.local_servers`' records (components
-import no model client)."""
+and after a search, and each server's row (`gui/settings/local_servers.py` shows them)."""
 
 from __future__ import annotations
 

@@ -1,14 +1,6 @@
 """File → Settings' model form without Qt: each provider's own fields and key, the note
-under the key, and what Save and Test connection may do with the form as it is.
-
-A key belongs to the provider and host it was typed for (docs/formats.md §12.3).
-`FormKeys` keeps what the form knows of keys while it is open: the keys typed in it, each
-with the origin of the base URL it was typed with; the hosts the settings file holds a key
-for, per provider (never the keys: the form does not read them back); the saved keys to
-forget. `ModelForm` holds them with the fields left for each provider not shown (a switch
-restores them, none follows it) and answers from the form's text. `gui/settings/dialog.py`
-builds the widgets, asks, and shows what these return.
-"""
+under the key, and what Save and Test connection may do with the form as it is
+(docs/formats.md §12.3)."""
 
 from __future__ import annotations
 
@@ -55,7 +47,7 @@ class TypedKey:
 
 @dataclass
 class FormKeys:
-    """Keys typed, saved (by host only) and to forget, by provider (see the module doc)."""
+    """Keys typed, saved (by host only) and to forget, by provider."""
 
     saved_origins: Mapping[str, frozenset[str]] = field(default_factory=dict)
     typed: dict[str, TypedKey] = field(default_factory=dict)
@@ -168,7 +160,7 @@ def local_server_used(model: str, server_title: str) -> str:
 
 
 class ModelForm:
-    """The model form's keys and each provider's fields (see the module doc); every
+    """The model form's keys and each provider's fields; every
     question takes the form's provider, model and base URL as shown."""
 
     def __init__(self, env: Mapping[str, str]) -> None:

@@ -1,13 +1,5 @@
 """A file in sync conflict says so in its editor tab's bar (no Qt): what the bar says and
-offers, when a tab shows it or takes it away, and what each choice does.
-
-The choices are Resolve conflicts…'s, in the same words (`components.merge`):
-Compare and Keep both open that dialog (Keep both with its result shown, to be seen
-before a second press keeps it); Keep mine and Keep theirs are decided by sync's engine.
-A dismissed bar stays away from its tab until the file is opened anew; a bar asking
-something else (a save's conflict, a change on disk) is never covered.
-`gui/sync/editor_bar.py` shows the bars and runs the decisions.
-"""
+offers, when a tab shows it or takes it away, and what each choice does."""
 
 from __future__ import annotations
 

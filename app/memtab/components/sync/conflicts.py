@@ -1,16 +1,5 @@
-"""The conflicts the window resolves, read and decided on a lane: plain functions, no Qt.
-
-Three kinds (docs/formats.md §18.4, §18.5):
-
-- `sync`: a file two machines changed on the same lines; mine is the live file, theirs
-  is in the sync repository, the common version too (`memtab.sync.conflicts.resolve`);
-- `copy`: a file-sync tool's conflict copy beside its original in a scope the window
-  shows (`memtab.sync.conflicts.copies.resolve_memory_copy`);
-- `sidecar`: a conflict copy of `memory-meta.json`, `memory-consolidation.json` or
-  `config.json` in the home's top directory (`resolve_sidecar_copy`).
-
-Every decision goes through the engine that owns it: nothing here writes a file.
-"""
+"""The conflicts the window resolves, read and decided on a lane: plain functions, no Qt
+(docs/formats.md §18.4, §18.5)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
 """Resolve conflicts… without Qt: which conflict a new listing selects, which decisions a
 conflict allows once its texts are read, and Keep both seen before it is kept (its result
-shown in the text to keep; a second press keeps it, an edit of that text shows it anew).
-
-`gui/sync/conflicts_dialog.py` lists, shows the three-way view and runs the jobs; the
-conflicts are `components.sync.conflicts`' (components name the fields they read).
-"""
+shown in the text to keep; a second press keeps it, an edit of that text shows it anew)."""
 
 from __future__ import annotations
 

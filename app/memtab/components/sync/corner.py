@@ -1,12 +1,5 @@
 """Sync's corner of the window without Qt: the file-sync conflict copies a scan holds, and
-what File → Sync now says in the status bar — `gui/sync/feature.py` shows them.
-
-- The copies are counted at each scan applied, once per scope listing: a scan keeps the
-  listing of a scope nothing changed in, and most scans change one scope or none.
-- Sync now, sync set up: "Syncing memory…", and once that sync ended, the look read after
-  it says how it went ("Sync finished: ↑0 ↓0 · In sync") — the note would otherwise stay
-  up to its timeout after the sync ended. Not set up: where to set it up.
-"""
+what File → Sync now says in the status bar — `gui/sync/feature.py` shows them."""
 
 from __future__ import annotations
 
@@ -20,7 +13,7 @@ SYNCING = "Syncing memory…"
 
 
 class CopyCounts:
-    """How many file-sync conflict copies a scan's files hold (see the module docstring)."""
+    """How many file-sync conflict copies a scan's files hold."""
 
     def __init__(self) -> None:
         self._counted: dict[Scope, tuple[ScopeListing, int]] = {}
@@ -37,7 +30,7 @@ class CopyCounts:
 
 
 class SyncNowNote:
-    """The status bar's note of a Sync now (see the module docstring)."""
+    """The status bar's note of a Sync now."""
 
     def __init__(self) -> None:
         self._announced = False  # "Syncing memory…" is shown

@@ -1,12 +1,4 @@
-"""What the window's sync does on its lane: plain functions, no Qt.
-
-Each returns a `SyncLook` — where sync stands for the status bar — and never raises for
-what a sync meets (the engine reports offline, conflicts and failures in its report).
-
-`memtab.sync.service` is imported here, inside the functions, and only once the home has
-a target: the sync engine, which a window on a home without sync never needs.
-`memtab.sync.repository.layout` reads the set-up without it.
-"""
+"""What the window's sync does on its lane: plain functions, no Qt."""
 
 from __future__ import annotations
 
@@ -53,7 +45,7 @@ class SyncLook:
 
 
 def service_for(home: Home, git_program: str | None = None) -> SyncService:
-    """The engine's service for `home` (imported now: see the module doc)."""
+    """The engine's service for `home` (imported now, on the lane)."""
     # lazy: sync's engine (~1.5 MiB, ~90 ms), on its worker
     from memtab.sync.service import SyncService
 

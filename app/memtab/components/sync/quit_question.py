@@ -1,12 +1,4 @@
-"""Quitting with changes sync has not sent, without Qt: what the window does at each turn.
-
-The window asks before it closes where sync is set up (`gui/sync/quitting.py` shows the
-question and performs each step): it looks where sync stands (after the sync that runs),
-closes at once when nothing waits, and otherwise asks Sync now / Quit anyway / Cancel. A
-sync that sends what waits closes an open question, and the window; Sync now syncs, then
-closes — or, when the sync could not send it, asks again saying why; closing the window
-again while it syncs quits without waiting.
-"""
+"""Quitting with changes sync has not sent, without Qt: what the window does at each turn."""
 
 from __future__ import annotations
 

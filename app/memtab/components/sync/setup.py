@@ -1,13 +1,5 @@
-"""File → Sync…'s operations, on the job service's lanes: plain functions, no Qt.
-
-The dialog sets sync up through the service `memtab sync init` uses (`SyncService.init`:
-a repository of the target's own and a first fetch with the user's credentials, nothing
-kept when it fails or is cancelled), changes it the same way (init again, the same
-target: its repository and state stay), and stops it with `SyncService.remove` (`memtab
-sync remove`: the repository stays). Test connection is `sync.remote_check`. The scopes
-it offers are the ones the window shows: global, the shown workspace's project, the
-workspace itself (docs/formats.md §18.2); a target's other scopes are kept as they are.
-"""
+"""File → Sync…'s operations, on the job service's lanes: plain functions, no Qt
+(docs/formats.md §18.2)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,4 @@
-"""File → Sync… without Qt: what the set-up dialog says and allows.
-
-Which scopes start checked (what the target carries, else global memory alone), which
-controls are enabled (a remote typed, a change of it or of the scopes, nothing running),
-what the primary button says, the line naming the set-up and what the first sync did.
-`gui/sync/setup_dialog.py` builds the form, runs the jobs and shows these.
-"""
+"""File → Sync… without Qt: what the set-up dialog says and allows."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
 """Where sync stands, in the words of the status bar's corner (`sync_line`): "In sync",
 "↑2 ↓1", "Syncing…", "Offline", "3 conflicts", with a tooltip naming what waits and why; and
-why the last sync did not sync (`why_not_synced`), which the quit question says too.
-
-"↑2 ↓1" counts files (not commits: a sync makes one per change): 2 changed here wait to
-be sent, 1 changed on another machine waits to be brought in. `gui/sync/status.py` shows
-the line; `gui/sync/quitting.py` asks with its reason.
-"""
+why the last sync did not sync (`why_not_synced`), which the quit question says too."""
 
 from __future__ import annotations
 

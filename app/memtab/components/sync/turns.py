@@ -1,15 +1,5 @@
 """The window's sync jobs, one at a time, without Qt: what runs next, what waits, what the
-schedule does — `gui/sync/service.py` keeps only its timers, its job client and signals.
-
-- A request while a job runs is kept and runs after it; of two kept, the larger wins (a
-  full sync over a sync of changes over a look).
-- A job that ends hands over what waited (`ended`): that one runs now.
-- The schedule (`schedule_after`): the first full sync soon after sync is found set up,
-  then one every interval after each full sync; none while sync is not set up.
-- A watcher batch (`batch_wants`): sync's set-up or a target's state changed → look again;
-  a memory file changed where sync is set up → sync once the changes settle, and count what
-  waits to be sent soon.
-"""
+schedule does — `gui/sync/service.py` keeps only its timers, its job client and signals."""
 
 from __future__ import annotations
 
@@ -72,7 +62,7 @@ def schedule_after(
 
 
 class SyncTurns:
-    """One sync job at a time (see the module docstring); the jobs' ids are the client's."""
+    """One sync job at a time; the jobs' ids are the client's."""
 
     def __init__(self) -> None:
         self._running: tuple[int, SyncKind] | None = None

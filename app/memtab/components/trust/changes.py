@@ -218,7 +218,7 @@ def combine_lines(
     stack: UndoStack, group: DuplicateGroup, choice: CombineChoice, open_file: FileOpener
 ) -> OpResult:
     """Combine a rule written in several memories into the one `choice` keeps: the rule's
-    line taken out of each other file (see the module doc); one step of Edit → Undo."""
+    line taken out of each other file; one step of Edit → Undo."""
     description = "combine of duplicates"
     changes = _Changes()
     try:
@@ -313,7 +313,7 @@ def move_target(leak: Leak) -> str | None:
 
 
 def move(stack: UndoStack, leak: Leak, open_file: FileOpener, store_of: StoreOf) -> OpResult:
-    """Move `leak` where it belongs (see the module doc): one step of Edit → Undo."""
+    """Move `leak` where it belongs: one step of Edit → Undo."""
     description = "move of a leak"
     changes = _Changes()
     place = leak.place

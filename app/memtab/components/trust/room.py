@@ -216,7 +216,7 @@ def _counted(
 
 
 def room_sections(facts: RoomFacts) -> tuple[RoomSection, ...]:
-    """The room's sections, in order (see the module doc): each known part's."""
+    """The room's sections, in order: each known part's."""
     sections: list[RoomSection] = []
     if facts.changed is not None:
         sections.append(_changed(facts.changed))

@@ -1,14 +1,5 @@
 """File → Add workspace…'s checks, words and jobs, without Qt (the dialog:
-`gui/window/home_dialogs.py`).
-
-The project folder is taken as typed, `~` expanded and normalized (`typed_project`); the
-workspace is named after the folder until the user types a name. Adding asks for an
-absolute path and a name; a folder that does not exist on this machine is refused with a
-reason and added only when the user says so again for that same path (*Add anyway*: mux
-may run the project on another machine that shares this home). Typing another path
-withdraws whatever was said of the last one. A look at the typed folder (once typing
-pauses) is said only while the field still holds that path.
-"""
+`gui/window/home_dialogs.py`)."""
 
 from __future__ import annotations
 

@@ -1,16 +1,5 @@
 """What each menu of the window holds, in order, and Help → Keyboard shortcuts' rows, without
-Qt.
-
-`MENU_LAYOUT` is the one place that says what each menu holds, in order, by action id
-(`None`: a separator): at most `MENU_AT_MOST` entries, so a menu can be scanned; every
-other action is in the command palette, and with its keys in Help → Keyboard shortcuts.
-An action registered for a menu the layout does not place it in goes at the end of that
-menu (`plan_menu`), so nothing registered for a menu is left out.
-
-`shortcut_rows` lists every action with keys, under its menu in menu order, the others under
-their feature — each once, by its registered name. Actions with the very same keys share one
-row.
-"""
+Qt."""
 
 from __future__ import annotations
 
@@ -139,8 +128,7 @@ def plan_menu(menu: str, actions: Sequence[MenuAction]) -> list[str | None]:
 
 
 def shortcut_rows(actions: Sequence[MenuAction]) -> list[ShortcutRow]:
-    """Every action with keys, each once, actions with the same keys in one row (see the
-    module docstring)."""
+    """Every action with keys, each once, actions with the same keys in one row."""
     by_id = {action.id: action for action in actions}
     listed: set[str] = set()
     placed: list[tuple[MenuAction, str]] = []

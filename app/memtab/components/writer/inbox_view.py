@@ -1,12 +1,7 @@
 """The Inbox without Qt: what it says of each proposed memory (who proposed it, its row,
 where accepting puts it, its provenance and evidence), what a change of which files
 reloads, which buttons work, what the details pane shows for a selection, and how tall
-the list is.
-
-`gui/writer/inbox_panel.py` builds the widgets, runs the reads and decisions on the
-file channel and forwards to `InboxPresenter`. The items are `writer.inbox`'s records;
-components name the fields they read (`InboxItemView`).
-"""
+the list is."""
 
 from __future__ import annotations
 

@@ -1,14 +1,4 @@
-"""What the background writer's last run means for the user, in words (no Qt).
-
-The status bar says "Recorded 3 notes in notes.md · just now" after a run that wrote,
-"Suggested 2 notes — review" after one that queued suggestions, and the same news can
-become a desktop notification. A recorded note is an added bullet; the lines it added
-(numbers in the file after the run) are what the editor highlights when the user opens
-the file from the status bar.
-
-The GUI builds the news from a `WriterRunResult`'s plain fields (views never import the
-writer).
-"""
+"""What the background writer's last run means for the user, in words (no Qt)."""
 
 from __future__ import annotations
 
@@ -59,7 +49,7 @@ def file_name(virtual_path: str) -> str:
 
 @dataclass(frozen=True)
 class WriterNews:
-    """A run's news for one workspace (see the module docstring)."""
+    """A run's news for one workspace."""
 
     kind: NewsKind
     workspace_id: str

@@ -1,9 +1,6 @@
 """The memory writer's corner of the status bar without Qt: the writer's status, the line
 and tooltip it shows (a link to the trace of a failed run, or to the last run's news),
-the dot's colour, and what the pause button says.
-
-`gui/writer/supervisor.py` sets the status; `gui/writer/status.py` shows `status_view`.
-"""
+the dot's colour, and what the pause button says."""
 
 from __future__ import annotations
 

@@ -1,18 +1,6 @@
 """The background writer's supervision without Qt: when it begins, which watch jobs a batch
 asks for, which runs are queued or going, and the status each turn leaves —
-`gui/writer/supervisor.py` keeps only its two job clients and signals.
-
-- Beginning takes the home's writer lock (one job at a time): taken, the writer follows
-  the transcripts (a change reported meanwhile is polled once more, everywhere); not taken,
-  it stands by, and a later batch tries again.
-- A batch, once following: a changed writer state is checked before the transcripts are
-  polled (mux appending a message and advancing its state in one batch must be seen so);
-  then the transcripts it touched are polled (all of them when the home or a workspace's
-  folder changed as a whole).
-- A run is queued from a poll's ticket (abandoned instead while paused or closing), going
-  once its job starts, and settles the status as it ends; paused or the writer turned off,
-  the runs still queued are withdrawn (a run going finishes).
-"""
+`gui/writer/supervisor.py` keeps only its two job clients and signals."""
 
 from __future__ import annotations
 
@@ -57,7 +45,7 @@ T = TypeVar("T", bound=Ticket)
 
 
 class Supervision(Generic[T]):
-    """The writer's supervision in one window (see the module docstring); the jobs' ids are
+    """The writer's supervision in one window; the jobs' ids are
     the clients'."""
 
     def __init__(self) -> None:
@@ -106,7 +94,7 @@ class Supervision(Generic[T]):
         return True, None
 
     def batch_steps(self, batch: ChangeBatch) -> list[WatchStep]:
-        """The watch jobs a watcher batch asks for, in order (see the module docstring)."""
+        """The watch jobs a watcher batch asks for, in order."""
         if not self._started or self.closed:
             return []
         if not self._active:
