@@ -25,7 +25,7 @@ from memtab.agent_server.install import planned_changes
 from memtab.components.files.copy import CopyTarget
 from memtab.components.files.questions import NewKind
 from memtab.components.settings.agents_view import install_question
-from memtab.components.trust.combining import CombineMember, CombineProposal
+from memtab.components.trust.changes import CombineMember, CombineProposal
 from memtab.consolidation.records import ConsolidationPlan, PlannedFile, PlannedOp
 from memtab.gui.consolidation.review_dialog import ReviewDialog
 from memtab.gui.editor.go_to_line import GoToLineDialog

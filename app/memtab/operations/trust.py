@@ -16,8 +16,12 @@ from memtab.components.files.undo import UndoStack
 from memtab.components.jobs import JobContext
 from memtab.components.merge import ThreeWayTexts, three_way_texts
 from memtab.components.trust import changes
-from memtab.components.trust.changes import current_text
-from memtab.components.trust.combining import CombineChoice, CombineMember, CombineProposal
+from memtab.components.trust.changes import (
+    CombineChoice,
+    CombineMember,
+    CombineProposal,
+    current_text,
+)
 from memtab.consolidation.offline.combine import carry_into, keeper_rank
 from memtab.consolidation.offline.describe import Description, with_description
 from memtab.consolidation.offline.inputs import split_lines

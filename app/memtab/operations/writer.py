@@ -13,9 +13,9 @@ from memtab.components.files.undo import UndoStack
 from memtab.components.jobs import JobContext
 from memtab.components.text_diff import DiffResult, compute_diff
 from memtab.components.tree.scan import HomeScan
-from memtab.components.writer.inbox_view import accepted_text
-from memtab.components.writer.proposal_review import (
+from memtab.components.writer.inbox_view import (
     PatchedFile,
+    accepted_text,
     patch_diff,
     patch_heading,
     patched_diff,

@@ -40,21 +40,19 @@ from PySide6.QtWidgets import (
 
 from memtab.components.merge import ThreeWayTexts
 from memtab.components.sync.conflicts import (
-    ConflictItem,
-    ConflictTexts,
-    list_conflicts,
-    load_texts,
-    resolve,
-)
-from memtab.components.sync.conflicts_view import (
     DECISIONS,
     EMPTY_TEXT,
     KEEP_BOTH_AGAIN,
     RESOLVING,
+    ConflictItem,
     ConflictsPresenter,
+    ConflictTexts,
     Decision,
     Press,
     allowed,
+    list_conflicts,
+    load_texts,
+    resolve,
     resolve_failed_text,
 )
 from memtab.gui.context import WindowContext

@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Slot
 
 from memtab.components.editor.session import BarKind, Situation
-from memtab.components.sync.conflict_bar import (
+from memtab.components.sync.conflicts import (
+    BAR_DECISIONS,
     CHOICES,
-    DECISIONS,
     DEFAULT_ACTION,
     PREFIX,
     BarStep,
@@ -39,8 +39,9 @@ from memtab.components.sync.conflict_bar import (
     bar_text,
     choice_of,
     not_resolved_text,
+    resolve_sync_conflict,
+    shown_conflicts,
 )
-from memtab.components.sync.conflicts import resolve_sync_conflict, shown_conflicts
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.context import WindowContext
 from memtab.gui.sync.needs import ConflictEditor, ConflictTab
@@ -172,7 +173,7 @@ class SyncConflictBars(QObject):
         if not saved:  # the bar says why (a save's conflict, an error)
             return
         home, workspace = self._context.home, self._context.shown.workspace
-        decision = DECISIONS[choice]
+        decision = BAR_DECISIONS[choice]
         job = functools.partial(
             resolve_sync_conflict, home, workspace, conflict, decision, self._sync.git_program
         )

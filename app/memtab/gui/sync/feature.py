@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Slot
 
 from memtab.components.sync.conflicts import conflict_marks
-from memtab.components.sync.corner import CopyCounts, SyncNowNote
-from memtab.components.sync.look import SyncLook
+from memtab.components.sync.status import CopyCounts, SyncLook, SyncNowNote
 from memtab.components.tree.marks import MarkedRows
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.actions import Focus

@@ -22,10 +22,10 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from memtab.components.sync.look import SyncLook
-from memtab.components.sync.quit_question import (
+from memtab.components.sync.status import (
     QuitQuestion,
     QuitStep,
+    SyncLook,
     UnsentChoice,
     unsent_question,
 )

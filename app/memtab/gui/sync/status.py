@@ -20,8 +20,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QToolButton, QWidget
 
-from memtab.components.sync.look import SyncLook
-from memtab.components.sync.status_line import SyncLine, sync_line
+from memtab.components.sync.status import SyncLine, SyncLook, sync_line
 from memtab.fs.clock import now_ms
 
 

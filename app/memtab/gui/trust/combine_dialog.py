@@ -1,4 +1,4 @@
-"""The review of Combine into… for whole files (`components.trust.combining`): where the group
+"""The review of Combine into… for whole files (`components.trust.changes`): where the group
 goes (a file, or a new one in mux's global memory) and each file beside the text to keep
 (`ThreeWayView`), edited before anything changes; Combine asks, Cancel changes nothing."""
 
@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.trust.combining import (
+from memtab.components.trust.changes import (
     REVIEW_NOTE,
     CombineChoice,
     CombineProposal,

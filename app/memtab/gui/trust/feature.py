@@ -19,12 +19,12 @@ from memtab.components.check import rechecks
 from memtab.components.files.open import ref_on_disk
 from memtab.components.files.ops import OpResult
 from memtab.components.tree.nodes import file_key, ref_key
-from memtab.components.trust.changes import move_target
-from memtab.components.trust.combining import (
+from memtab.components.trust.changes import (
     CombineChoice,
     CombineProposal,
     combine_choices,
     file_name,
+    move_target,
     newest,
 )
 from memtab.components.trust.room import ChangedFile, RoomFacts, Target, agent_name, room_sections

@@ -19,7 +19,7 @@ from typing import Protocol
 from PySide6.QtCore import QObject, Slot
 
 from memtab.components.window.settings_news import SettingsChange, SettingsSection
-from memtab.components.writer.news import NewsKind, WriterNews
+from memtab.components.writer.supervision import NewsKind, WriterNews
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.toolkit.notifications import DesktopNotifier
 from memtab.gui.writer.inbox_panel import InboxPanel

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPlainTextEdit, QVBoxLayout, QWidget
 
 from memtab.components.rich_text import escape_html
-from memtab.components.writer.proposal_review import MOVED_UNCHANGED, review_heading
+from memtab.components.writer.inbox_view import MOVED_UNCHANGED, review_heading
 from memtab.gui.toolkit.style import Accent, accent_text
 from memtab.gui.toolkit.text.diff_view import DiffView
 from memtab.gui.toolkit.widgets import WrappedLabel

@@ -26,11 +26,12 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
-from memtab.components.writer.news import WriterNews, news_from_run
-from memtab.components.writer.status_line import (
+from memtab.components.writer.supervision import (
     NEWS_LINK,
     TRACE_LINK,
+    WriterNews,
     WriterStatus,
+    news_from_run,
     status_text,
     status_view,
 )

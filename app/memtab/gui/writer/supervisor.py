@@ -49,8 +49,13 @@ from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.jobs import JobFunction
 from memtab.components.window.settings_news import SettingsChange, SettingsSection
-from memtab.components.writer.status_line import WriterActivity, WriterStatus
-from memtab.components.writer.supervision import Supervision, WatchJob, WatchStep
+from memtab.components.writer.supervision import (
+    Supervision,
+    WatchJob,
+    WatchStep,
+    WriterActivity,
+    WriterStatus,
+)
 from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.operations.writer import begin, check_states, poll, run
 from memtab.store.home import Home

@@ -13,7 +13,7 @@ import pytest
 
 from memtab.components.files.undo import UndoStack, undo_step
 from memtab.components.jobs import JobContext
-from memtab.components.trust.combining import CombineProposal
+from memtab.components.trust.changes import CombineProposal
 from memtab.fs.atomic import atomic_write_json, atomic_write_text
 from memtab.operations import trust as operations
 from memtab.operations.trust import NotRead, WindowTrust, combined_text, propose_combine
