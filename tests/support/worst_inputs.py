@@ -163,9 +163,9 @@ WORST: dict[str, Worst] = {
     "memtab.check.wording:_WORD_OF_PROSE": M("aa", "a-", "1"),
     "memtab.check.wording:_ARROW": S("", "-"),
     # components
-    "memtab.components.editor.frontmatter:_DESCRIPTION_KEY": M("description", " ", "x"),
-    "memtab.components.editor.frontmatter:_CONTROL_CHARS": F("", "\x01a"),
-    "memtab.components.editor.go_to:_TARGET": M("", " ", "x"),
+    "memtab.components.editor.text_buffer:_DESCRIPTION_KEY": M("description", " ", "x"),
+    "memtab.components.editor.text_buffer:_CONTROL_CHARS": F("", "\x01a"),
+    "memtab.components.editor.find:_TARGET": M("", " ", "x"),
     "memtab.components.files.copy:_UNSAFE_NAME": S("", "a"),
     "memtab.components.history.diff:_HUNK": M("@@ -1", "1", ","),
     "memtab.components.merge:_WORD": F("", "a "),

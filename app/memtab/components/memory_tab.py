@@ -7,8 +7,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable
 
-from memtab.components.files.open import open_file
-from memtab.components.files.ops import OpResult
+from memtab.components.files.ops import OpResult, open_file
 from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import ref_key
 from memtab.components.tree.scan import HomeScan

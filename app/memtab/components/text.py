@@ -20,9 +20,12 @@ from memtab.components.editor.find import (
     next_match,
     replace_all,
 )
-from memtab.components.editor.frontmatter import frontmatter_lines
 from memtab.components.editor.merge import MergeResult
-from memtab.components.editor.text_buffer import DocumentPositions, buffer_from_raw
+from memtab.components.editor.text_buffer import (
+    DocumentPositions,
+    buffer_from_raw,
+    frontmatter_lines,
+)
 from memtab.components.merge import ThreeWayTexts
 from memtab.components.text_diff import DiffLine, DiffResult
 from memtab.components.text_diff import LineKind as DiffKind
@@ -107,7 +110,7 @@ def indent_width(line: str) -> int:
 
 def frontmatter_head(lines: Iterable[str]) -> int | None:
     """How many of `lines` (read lazily, up to the closing fence or FRONTMATTER_SCAN_LINES) the
-    frontmatter takes, fences included, or None (`components.editor.frontmatter`'s rule)."""
+    frontmatter takes, fences included, or None (`components.editor.text_buffer`'s rule)."""
     head: list[str] = []
     for line in lines:
         head.append(line)

@@ -1,6 +1,6 @@
 """The editor's open document, between the buffer and the file on disk — no Qt: `OpenDocument`
 carries out what `session` decides (loads, sha-checked saves taking turns, following the disk,
-the bar's choices) over `document_protocols`; every read and save a `disk_jobs` job."""
+the bar's choices) over `document_base`'s protocols; every read and save a `disk_jobs` job."""
 
 from __future__ import annotations
 
@@ -15,8 +15,11 @@ from memtab.components.editor.disk_jobs import (
     renamed_job,
     save_job,
 )
-from memtab.components.editor.document_base import CHOICE, DISK, RENAME, DocumentBase
-from memtab.components.editor.document_protocols import (
+from memtab.components.editor.document_base import (
+    CHOICE,
+    DISK,
+    RENAME,
+    DocumentBase,
     DocumentHost,
     DocumentPrompts,
     DocumentView,

@@ -8,8 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from memtab.components.files.open import open_file
-from memtab.components.files.ops import OpResult
+from memtab.components.files.ops import OpResult, open_file
 from memtab.components.files.steps import RemoveStep
 from memtab.components.files.undo import UndoStack
 from memtab.components.tree.nodes import NodeKind, TreeNode

@@ -26,7 +26,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QWidget
 
-from memtab.components.editor.go_to import LineTarget
+from memtab.components.editor.find import LineTarget
 from memtab.components.editor.panel import (
     actions_now,
     opened_elsewhere_note,

@@ -1,6 +1,6 @@
 """Edit → Go to line (Ctrl+G): a small dialog with one field, over the editor.
 
-Typing a line number (or `line:column`, `components.editor.go_to`) and Enter puts the
+Typing a line number (or `line:column`, `components.editor.find`) and Enter puts the
 cursor there, brings it into view and gives the text the keyboard
 (`gui.toolkit.text.line_numbers.go_to`); Escape leaves the cursor where it was. The dialog opens
 window-modal and never blocks: `chosen` brings the line.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QSize, Qt, Signal, Slot
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QLineEdit, QVBoxLayout, QWidget
 
-from memtab.components.editor.go_to import LineTarget, go_to_hint, parse_target
+from memtab.components.editor.find import LineTarget, go_to_hint, parse_target
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
 from memtab.gui.toolkit.style import mute
 

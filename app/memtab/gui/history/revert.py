@@ -10,10 +10,10 @@ import logging
 from PySide6.QtCore import QSize, Qt, Slot
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from memtab.components.history.diff import parse_unified_diff
-from memtab.components.history.revert_view import (
+from memtab.components.history.diff import (
     BACK_AGAIN,
     first_message,
+    parse_unified_diff,
     refusal_message,
     revert_rows,
     revert_summary,

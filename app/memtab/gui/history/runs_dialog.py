@@ -38,21 +38,19 @@ from PySide6.QtWidgets import (
 
 from memtab.components.history.jobs import revert, run_detail, runs
 from memtab.components.history.runs import (
+    EMPTY_TEXT,
     KIND_WORDS,
+    PICK_A_CHANGE,
+    READING_CHANGES,
+    REVERTING,
     OpState,
     OpView,
     RunDetail,
     RunFilter,
     RunList,
-    no_change_message,
-)
-from memtab.components.history.runs_view import (
-    EMPTY_TEXT,
-    PICK_A_CHANGE,
-    READING_CHANGES,
-    REVERTING,
     RunsPresenter,
     empty_text,
+    no_change_message,
     op_diff_view,
     revert_tip,
     run_heading,

@@ -13,7 +13,7 @@ from PySide6.QtCore import QObject, Slot
 from PySide6.QtGui import QTextCursor
 
 from memtab.components.editor.text_buffer import changed_span, utf16_offset
-from memtab.components.files.topic import MovedPastCut, move_lines_past_cut
+from memtab.components.files.undo import MovedPastCut, move_lines_past_cut
 from memtab.components.loads import (
     GO_TO_CUT,
     GO_TO_ONLY,

@@ -30,8 +30,7 @@ from typing import Protocol
 
 from PySide6.QtCore import QObject, Slot
 
-from memtab.components.files.open import ref_on_disk
-from memtab.components.files.ops import OpResult
+from memtab.components.files.ops import OpResult, ref_on_disk
 from memtab.components.memory_tab import (
     FileFollowUps,
     OpShown,

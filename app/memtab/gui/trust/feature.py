@@ -16,8 +16,7 @@ from memtab.check.records import CheckReport
 from memtab.components.activity.badges import Badge
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.check import rechecks
-from memtab.components.files.open import ref_on_disk
-from memtab.components.files.ops import OpResult
+from memtab.components.files.ops import OpResult, ref_on_disk
 from memtab.components.tree.nodes import file_key, ref_key
 from memtab.components.trust.changes import (
     CombineChoice,

@@ -53,7 +53,6 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.editor.disk_jobs import FileJobs
 from memtab.components.editor.document import OpenDocument
-from memtab.components.editor.frontmatter import with_description
 from memtab.components.editor.panel import (
     CUT_FOLLOW_MS,
     CutFollow,
@@ -62,6 +61,7 @@ from memtab.components.editor.panel import (
     note_after_saving_anyway,
 )
 from memtab.components.editor.session import BarKind, SaveStart, Situation
+from memtab.components.editor.text_buffer import with_description
 from memtab.components.loads import (
     GO_TO_CUT,
     MOVE_PAST_CUT,

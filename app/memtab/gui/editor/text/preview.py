@@ -14,7 +14,7 @@ from PySide6.QtCore import QUrl, Signal, Slot
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from memtab.components.editor.frontmatter import body_without_frontmatter
+from memtab.components.editor.text_buffer import body_without_frontmatter
 from memtab.components.loads import with_import_links
 
 

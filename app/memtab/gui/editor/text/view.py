@@ -43,7 +43,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.editor.frontmatter import read_description
 from memtab.components.editor.panel import (
     DESCRIPTION_HINT,
     MIRROR_DELAY_MS,
@@ -58,6 +57,7 @@ from memtab.components.editor.session import FileState
 from memtab.components.editor.text_buffer import (
     buffer_from_raw,
     changed_span,
+    read_description,
     utf16_offset,
     with_final_newline,
 )

@@ -7,7 +7,7 @@ from PySide6.QtCore import QSize, Qt, Slot
 from PySide6.QtGui import QFontMetrics, QMouseEvent, QPainter, QPaintEvent, QPalette, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
-from memtab.components.editor.go_to import MIN_DIGITS, cursor_place, number_digits
+from memtab.components.editor.find import MIN_DIGITS, cursor_place, number_digits
 from memtab.gui.toolkit.style import muted_text
 from memtab.gui.toolkit.text.line_margin import LineMargin, Side
 
