@@ -1,7 +1,7 @@
 """File → Add workspace… and File → Open home…: setting up a home from the window.
 
 `AddWorkspaceDialog` asks for a project folder (one already registered, or any folder)
-and a workspace name, then registers them (`components.window.add_workspace`) on the
+and a workspace name, then registers them (`components.window.menus`) on the
 job client it is given — config.json is read and written under its lock there, never on
 the GUI thread — and stays open with the reason when that fails. A folder that does not
 exist on this machine is said as it is typed (looked at off the GUI thread, once typing
@@ -9,7 +9,7 @@ pauses) and registered only when the user says so again (*Add
 anyway*: mux may run the project on another machine that shares this home). Completion
 offers the registered projects in a popup; it never changes what was typed by itself.
 Its checks, words and jobs are Qt-free; what Open home checks about a folder before
-Memtab opens it is `components.window.window_actions.describe_home_folder` (a job too).
+Memtab opens it is `components.window.menus.describe_home_folder` (a job too).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.window.add_workspace import (
+from memtab.components.window.menus import (
     ADD_LABEL,
     Added,
     AddWorkspaceForm,

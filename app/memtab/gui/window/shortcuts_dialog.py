@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.window.shortcuts import (
+from memtab.components.window.menus import (
     FIELD_KEYS,
     NOTES,
     ShortcutRow,

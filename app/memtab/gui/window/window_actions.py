@@ -24,15 +24,15 @@ from memtab import __version__
 from memtab.components.consolidation import CONSOLIDATE_SCOPE
 from memtab.components.editor.panel import ViewMode
 from memtab.components.files.rules import consolidate_text, consolidated_scope
-from memtab.components.window.phases import FeatureKey
-from memtab.components.window.settings_news import settings_change
-from memtab.components.window.window_actions import (
+from memtab.components.window.menus import (
     HomeFolder,
     about_html,
     describe_home_folder,
     open_home_step,
     writer_pause_title,
 )
+from memtab.components.window.phases import FeatureKey
+from memtab.components.window.settings_news import settings_change
 from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.editor.editor import EditorPanel
