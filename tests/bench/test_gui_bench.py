@@ -42,7 +42,7 @@ import memtab.gui.first_paint.app as gui_app
 from bench.floors import inotify_floor
 from bench.homes import HOME_3K, WORKSPACE, build_home, note, relative
 from bench.table import Row, p95, record
-from memtab.components.traces.texts import event_preview
+from memtab.components.traces import event_preview
 from memtab.components.tree.nodes import directory_key, file_key
 from memtab.components.window.ui_state import UiState
 from memtab.fs.atomic import atomic_write_text

@@ -16,7 +16,7 @@ import time
 
 from pytestqt.qtbot import QtBot
 
-from memtab.components.merge.three_way import three_way_texts
+from memtab.components.merge import three_way_texts
 from memtab.gui.toolkit.text.three_way import ThreeWayView
 
 PROSE = (

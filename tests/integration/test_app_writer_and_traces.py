@@ -19,7 +19,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory
 from memtab.components.tree.nodes import file_key
-from memtab.components.writer.status_line import WriterActivity
+from memtab.components.writer.supervision import WriterActivity
 from memtab.gui.window import keys
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from memtab.check.markdown import scan_markdown
-from memtab.components.writer.news import count_notes
+from memtab.components.writer.supervision import count_notes
 from memtab.consolidation.offline.describe import Description, with_description
 from memtab.consolidation.offline.units import split_units
 from memtab.markdown import Line, LineKind, classify, text_lines

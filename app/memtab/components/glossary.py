@@ -1,8 +1,4 @@
-"""Memtab's jargon in plain words, for the tooltips where the words appear.
-
-One place for each explanation, so the footer, the status bar, the Traces tab and the
-settings say the same thing.
-"""
+"""Memtab's jargon in plain words, for the tooltips where the words appear."""
 
 from __future__ import annotations
 

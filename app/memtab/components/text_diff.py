@@ -1,9 +1,4 @@
-"""A unified diff between the file on disk and the editor's draft, as plain data.
-
-`compute_diff` is difflib by lines; it runs off the GUI thread (the editor's
-`components.editor.merge.compare`), so a large diff never blocks the GUI;
-`gui.toolkit.text.diff_view` renders it.
-"""
+"""A unified diff between the file on disk and the editor's draft, as plain data."""
 
 from __future__ import annotations
 

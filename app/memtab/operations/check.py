@@ -1,11 +1,4 @@
-"""The check's operations in the window: is the memory still true of the code?
-
-`WindowCheck` holds the window's one check engine (`memtab.check.engine.CheckEngine`,
-built on the lane by its first check: it keeps each checkout's index and each file's
-findings, so a check after a change checks only what changed); `plan_check_fixes` makes a
-plan of the selected findings' fixes (reviewed like Consolidate now's); `release_heap`
-gives the heap's free pages back to the system (`fs.heap`).
-"""
+"""The check's operations in the window: is the memory still true of the code?"""
 
 from __future__ import annotations
 

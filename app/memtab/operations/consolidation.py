@@ -1,11 +1,6 @@
 """Consolidation's operations in the window: a run, a plan to review or a reviewed plan
 applied (`consolidate`), here or in a child process (`consolidation/job.py`), and the
-declines of earlier reviews forgotten (`forget_declined`).
-
-Whether a run may start is `ConsolidationService.reserve`'s answer, asked on the GUI
-thread before the job is queued (`gui/consolidation/tasks.py`); the job holds that
-reservation until it ends.
-"""
+declines of earlier reviews forgotten (`forget_declined`)."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.editor_support import open_loaded
 from gui.memory_tree_support import WindowFactory, action, wait_for
-from memtab.components.blame.gutter import GutterEntry
+from memtab.components.blame import GutterEntry
 from memtab.demo import MAIN_ID
 from memtab.fs.clock import now_ms
 from memtab.gui.blame.feature import SHOWN_FLAG, BlameCard, BlameFeature, BlameGutter, card_html

@@ -15,7 +15,7 @@ from gui import memory_tree_support as support
 from gui.editor_support import open_loaded
 from gui.memory_tree_support import WindowFactory, action, wait_for
 from memtab.check.records import CheckReport, Finding
-from memtab.components.check.marks import row_marks, shown_in
+from memtab.components.check import row_marks, shown_in
 from memtab.demo import MAIN_ID
 from memtab.demo_projects import acme_api, webapp
 from memtab.gui.check import feature

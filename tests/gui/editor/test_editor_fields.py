@@ -21,7 +21,7 @@ from gui.editor_support import (
     type_at_end,
     write_disk,
 )
-from memtab.components.editor.panel.view import ViewMode
+from memtab.components.editor.panel import ViewMode
 from memtab.gui.editor.editor import EditorPanel
 from memtab.store.files import MAX_FILE_BYTES
 from memtab.store.scopes.memory import MemoryStore

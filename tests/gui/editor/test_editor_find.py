@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from gui import editor_support
 from gui.editor_support import NOTES, disk_text, open_loaded, show_and_focus, write_disk
-from memtab.components.editor.panel.view import ViewMode
+from memtab.components.editor.panel import ViewMode
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.toolkit.text.find_bar import FindBar
 from memtab.store.scopes.memory import MemoryStore

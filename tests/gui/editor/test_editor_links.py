@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.editor_support import open_loaded, settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory
-from memtab.components.editor.panel.view import ViewMode
+from memtab.components.editor.panel import ViewMode
 from memtab.components.editor.session import BarKind
 from memtab.gui.editor.text.view import MarkdownPreview
 from memtab.store.home import Home

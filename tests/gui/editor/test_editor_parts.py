@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette, QTextDocument
 from pytestqt.qtbot import QtBot
 
-from memtab.components.text.diff_rows import COLOR_LINES_PER_PASS
+from memtab.components.text import COLOR_LINES_PER_PASS
 from memtab.components.text_diff import compute_diff
 from memtab.gui.editor.text.view import MarkdownHighlighter
 from memtab.gui.toolkit.text.diff_view import DiffView

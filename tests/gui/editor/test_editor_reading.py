@@ -22,8 +22,7 @@ from gui.editor_support import (
     write_disk,
 )
 from memtab.components.activity.own_writes import OwnWrites
-from memtab.components.editor.panel.reading import READING_SHOWN_AFTER_MS
-from memtab.components.editor.panel.view import READING
+from memtab.components.editor.panel import READING, READING_SHOWN_AFTER_MS
 from memtab.components.editor.session import FileState
 from memtab.components.jobs import JobContext
 from memtab.file_protocol.file_ref import MemoryFileRef

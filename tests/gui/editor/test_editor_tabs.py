@@ -24,7 +24,7 @@ from gui.editor_support import (
     write_disk,
 )
 from memtab.components.editor.leaving import DiscardChoice
-from memtab.components.editor.panel.view import ViewMode
+from memtab.components.editor.panel import ViewMode
 from memtab.file_protocol.memory_file import MuxFile
 from memtab.gui.editor.editor import EditorPanel
 from memtab.store.paths import parse_virtual_path

@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.editor.test_editor_links import click_link
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
-from memtab.components.editor.panel.view import ViewMode
+from memtab.components.editor.panel import ViewMode
 from memtab.components.tree.nodes import ref_key
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.toolkit.external_editor import ExternalOpener

@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from gui import editor_support
 from gui.editor_support import NOTES, open_loaded, settle, show_and_focus, write_disk
-from memtab.components.blame.gutter import GutterEntry
+from memtab.components.blame import GutterEntry
 from memtab.gui.blame.feature import BlameGutter
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.toolkit.text.line_margin import LineNumbers

@@ -7,7 +7,7 @@ from pytestqt.qtbot import QtBot
 
 from gui import editor_support
 from gui.editor_support import NOTES, open_loaded
-from memtab.components.editor.panel.message_bar import COLLAPSED_LINES
+from memtab.components.editor.panel import COLLAPSED_LINES
 from memtab.components.editor.session import BarKind
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.tab.bar import MessageBar

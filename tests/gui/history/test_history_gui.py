@@ -22,7 +22,7 @@ from gui.memory_tree_support import (
     wait_for,
     wait_idle,
 )
-from memtab.components.history.revert_view import LEFT_ALONE, RESTORED
+from memtab.components.history.diff import LEFT_ALONE, RESTORED
 from memtab.components.history.trash_view import SELECT_PROMPT
 from memtab.components.tree.nodes import SectionId, directory_key, file_key, orphan_key, section_key
 from memtab.consolidation.service import ConsolidationService

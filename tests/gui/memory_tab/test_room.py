@@ -12,7 +12,7 @@ from gui import memory_tree_support as support
 from gui.editor_support import open_loaded
 from gui.every_dialog import dialog_classes, open_every_dialog
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_watching
-from memtab.components.blame.gutter import GutterEntry
+from memtab.components.blame import GutterEntry
 from memtab.components.tree.nodes import file_key
 from memtab.gui.blame.feature import BlameCard
 from memtab.gui.first_paint.main_window import MainWindow

@@ -8,7 +8,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.editor_support import open_loaded, saved, settle
 from gui.memory_tree_support import WindowFactory, wait_for
-from memtab.components.memory_tab.open_file import UNSAVED_MARK
+from memtab.components.memory_tab import UNSAVED_MARK
 from memtab.components.tree.tree import file_key
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.store.home import Home

@@ -14,9 +14,9 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 from pytestqt.qtbot import QtBot
 
-from memtab.components.settings.local_servers_view import FINDING_LABEL
 from memtab.components.settings.model_form import (
     CANCEL_TEST_LABEL,
+    FINDING_LABEL,
     NO_KEY_NOTE,
     TEST_LABEL,
     UNTESTED_NO_KEY,

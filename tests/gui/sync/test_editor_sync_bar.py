@@ -9,7 +9,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.memory_tree_support import MainWindow, WindowFactory, wait_for, wait_watching
 from memtab.components.editor.session import Situation
-from memtab.components.merge.choices import KEEP_BOTH, KEEP_MINE, KEEP_THEIRS
+from memtab.components.merge import KEEP_BOTH, KEEP_MINE, KEEP_THEIRS
 from memtab.components.tree.nodes import file_key
 from memtab.gui.editor.tab.file_tab import FileTab
 from memtab.gui.sync.feature import PREFIX

@@ -18,7 +18,7 @@ from memtab.components.sync.conflicts import (
     SYNC_CONFLICT_MARK,
     conflict_marks,
 )
-from memtab.components.sync.corner import NOT_SET_UP
+from memtab.components.sync.status import NOT_SET_UP
 from memtab.components.tree.nodes import file_key
 from memtab.components.tree.text import file_tooltip
 from memtab.gui.tree.model import MARKS_ROLE

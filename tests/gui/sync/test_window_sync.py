@@ -12,8 +12,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.sync.look import SyncLook
-from memtab.components.sync.status_line import sync_line
+from memtab.components.sync.status import SyncLook, sync_line
 from memtab.gui.sync.feature import SyncStatusWidget
 from memtab.gui.sync.service import (
     DEBOUNCE_MS,

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
-from memtab.components.merge.three_way import three_way_texts
+from memtab.components.merge import three_way_texts
 from memtab.gui.toolkit.text.three_way import ThreeWayView
 
 SENTENCE = "Run the whole suite with pytest -n 2 before landing, then land with land.sh"

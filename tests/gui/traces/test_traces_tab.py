@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
+from memtab.components import traces as trace_ops
 from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID, create_demo_home
 from memtab.demo_projects import acme_api
 from memtab.gui.activity.watch import HomeWatcher
@@ -24,7 +25,6 @@ from memtab.gui.tasks.jobs import JobService
 from memtab.gui.traces.detail import AttemptPage
 from memtab.gui.traces.feature import EMPTY_TEXT, TracesTab
 from memtab.gui.traces.models import FAILED_ROLE, TraceListModel
-from memtab.operations import traces as trace_ops
 from memtab.store.home import Home
 from memtab.traces.describe import format_json
 from memtab.traces.outcome import Outcome

@@ -25,7 +25,7 @@ from gui.memory_tree_support import (
     wait_idle,
     wait_watching,
 )
-from memtab.components.editor.panel.view import ViewMode
+from memtab.components.editor.panel import ViewMode
 from memtab.components.files.copy import CopyChoice, CopyTarget
 from memtab.components.tree.nodes import NodeKind, SectionId, TreeNode, file_key, ref_key
 from memtab.components.tree.sources import (

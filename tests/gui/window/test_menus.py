@@ -17,9 +17,9 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.editor_support import open_loaded
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
-from memtab.components.editor.panel.view import ViewMode
+from memtab.components.editor.panel import ViewMode
 from memtab.components.tree.nodes import file_key
-from memtab.components.window import add_workspace as home_operations
+from memtab.components.window import menus as home_operations
 from memtab.components.window.menus import MENU_AT_MOST
 from memtab.components.window.mnemonics import mnemonic
 from memtab.gui.actions import ActionRegistry, Focus, plain_title

@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QLabel, QToolButton
 from pytestqt.qtbot import QtBot
 
-from memtab.components.writer.status_line import WriterActivity, WriterStatus
+from memtab.components.writer.supervision import WriterActivity, WriterStatus
 from memtab.gui.tasks.jobs import JobService
 from memtab.gui.writer.feedback import TRACE_LINK, WriterStatusWidget, WriterSupervisor
 from memtab.store.home import Home

@@ -13,7 +13,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from memtab.components.window.settings_news import SettingsChange, SettingsSection
-from memtab.components.writer.status_line import WriterActivity, WriterStatus
+from memtab.components.writer.supervision import WriterActivity, WriterStatus
 from memtab.fs.atomic import atomic_write_json
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.context import ChangeFeed, SettingsFeed

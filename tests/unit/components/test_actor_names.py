@@ -9,7 +9,7 @@ import pytest
 
 from memtab.blame.records import BlameLine
 from memtab.components.activity.badges import Actor, Badge
-from memtab.components.blame.gutter import describe
+from memtab.components.blame import describe
 from memtab.components.history.history import actor_words
 from memtab.store.actors import ACTORS, actor_name, actor_short
 from memtab.store.history.versions import Actor as HistoryActor

@@ -15,7 +15,7 @@ from memtab.components.search import search
 from memtab.components.search.search import SearchQuery
 from memtab.components.tree import scan_policy as tree
 from memtab.components.tree.scan import HomeScan, ScanRequest
-from memtab.components.window import add_workspace as home_ops
+from memtab.components.window import menus as home_ops
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
 from support import memory_home

@@ -10,7 +10,7 @@ import stat
 import pytest
 
 from memtab.cli.main import main
-from memtab.components.traces.header import dump_header
+from memtab.components.traces import dump_header
 from memtab.consolidation.errors import RunFailedError
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.settings import ProviderSettings

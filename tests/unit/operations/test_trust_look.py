@@ -11,7 +11,7 @@ import pytest
 
 from memtab.components.jobs import JobContext
 from memtab.fs.atomic import atomic_write_text
-from memtab.operations.trust.window import NotRead, WindowTrust
+from memtab.operations.trust import NotRead, WindowTrust
 from memtab.store.home import Home
 from memtab.trust.duplicates.kept import keep_group
 from memtab.trust.report import TrustReport

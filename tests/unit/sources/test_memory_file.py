@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.components.files.open import open_file
+from memtab.components.files.ops import open_file
 from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.file_protocol.memory_file import (

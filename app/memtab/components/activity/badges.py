@@ -1,34 +1,5 @@
 """The "agent edited" badges: which memory files changed on disk by someone else's hand,
-and whose.
-
-After every scan the tab counts the scan's changes in: a file that changed and that
-Memtab did not just write itself (`OwnWrites`, also for a folder it created or moved
-above the file) gets a badge naming who changed it, a deleted file loses it. The open
-file gets one too (the editor shows it in its header). Opening a file clears its badge; a
-move takes the badges under the old path away. Badges are physical paths, the same
-spelling as `TreeNode.physical`, and survive a restart (`saved` / `restore`, kept in
-the UI state) until the user opens the file.
-
-A file operation of the window (Restore all, Edit → Undo and Redo, a restore from
-Recently deleted) is the user's own change wherever a scan saw it: it notes what it wrote
-when it ends (`OwnWrites.written`), which takes away a badge a scan gave meanwhile
-(`written_by_user`).
-
-Who changed a file, in this order:
-1. Memtab's writer or consolidator, when this window ran them: the window `claim`s the
-   files a run wrote (from the run's result or journal record) — before or after the
-   scan saw the change — and a change seen while this window's consolidation runs on
-   the shown workspace (`consolidating`) is the consolidator's. A sync of this window
-   claims the files it brought in the same way (sync's: the other machine's change), and
-   an agent's proposal accepted in this window's Inbox is that agent's change
-   (`Actor.AGENT`: "codex", as History names its actor).
-   Runs of Memtab in other processes (`memtab sync`, `memtab write`, another window)
-   claim the contents they wrote, as the runs log records them (`claim_content`).
-2. mux, when the file's `lastWriteAt` in memory-meta.json is the time the file changed:
-   a write through the memory tool (Memtab's own tool writes are claimed above).
-3. Anyone else: another program (a text editor, a script, git).
-Badges name their actors as History and Blame do (`memtab.store.actors`).
-"""
+and whose."""
 
 from __future__ import annotations
 
@@ -102,7 +73,7 @@ class Badge(Record):
 
 
 class AgentEdits:
-    """The badged files by physical path (see the module docstring)."""
+    """The badged files by physical path."""
 
     def __init__(self, own_writes: OwnWrites, clock: Clock = now_ms) -> None:
         """Changes `own_writes` claims are Memtab's own and get no badge."""

@@ -1,16 +1,4 @@
-"""One batch of the watcher's changed paths, classified once for every feature of a window.
-
-The window's watcher reports sorted absolute paths (`gui.activity.watch.HomeWatcher`); the
-window context classifies each with `Home.classify` once (the home layout lives only in the
-store) and publishes the `ChangeBatch` to the features that follow the disk
-(`WindowContext.changes`). A feature asks the batch what concerns it:
-`batch.affects(PathKind.PROJECT_SCOPE, dir_name)`, `batch.keys(PathKind.WRITER_STATE)`,
-`batch.kinds`, `batch.places` — never the paths themselves (Memtab's own files, the Inbox's
-queues and mux's harvest folder are places too); only the Memory tab walks `batch.items()`,
-to hand its scans the paths to read again (tests/unit/test_window_wiring.py).
-
-A NamedTuple, not a dataclass: the window's context imports it before the first paint.
-"""
+"""One batch of the watcher's changed paths, classified once for every feature of a window."""
 
 from __future__ import annotations
 

@@ -35,7 +35,7 @@ def _parsed(raw: str | None) -> VirtualPath | None:
 
 
 class EditClaims:
-    """The badges and the claims on them (see the module docstring)."""
+    """The badges and the claims on them."""
 
     def __init__(self, home: Home, own_writes: OwnWrites, saved: Any = None) -> None:
         """Badges `saved` for `home` (the UI state's) come back at once."""

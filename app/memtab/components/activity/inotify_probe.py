@@ -1,13 +1,4 @@
-"""The directories the window's native file watcher cannot watch, without Qt.
-
-Running out of inotify watches after start-up (a new directory past
-`fs.inotify.max_user_watches`) is silent in watchdog: the new directory is simply not
-watched. So each directory that appears is checked with a probe (`InotifyProbe`: can the
-kernel give one more watch?); when it cannot, that directory is polled (recursively) from
-then on, beside the native watch of everything else (`needs_polling`), and the watcher's
-status says so (`gap_detail`). `gui/activity/watch_observer.py` imports this, loaded when
-watching starts, after the window's first paint.
-"""
+"""The directories the window's native file watcher cannot watch, without Qt."""
 
 from __future__ import annotations
 

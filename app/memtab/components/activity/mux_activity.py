@@ -1,12 +1,4 @@
-"""Whether mux (or xum) is at work on a home: a running process, or recent writes.
-
-Some warnings only matter while mux runs — it caches memory-meta.json and may overwrite
-pin changes — so they are shown only when `mux_activity` says it may be running: a
-process named mux/xum, or mux's own files in the home (a workspace transcript, the
-recency metadata) written in the last `RECENT_MS`. Where processes cannot be listed the
-answer is "unknown", and the warning stays. It reads /proc or runs `ps`, and looks at the
-home: call it off the GUI thread.
-"""
+"""Whether mux (or xum) is at work on a home: a running process, or recent writes."""
 
 from __future__ import annotations
 
@@ -109,7 +101,7 @@ def mux_activity(
     command_lines: Callable[[], list[list[str]] | None] = running_command_lines,
     clock: Callable[[], float] = time.time,
 ) -> MuxActivity:
-    """Whether mux may be working on `home` right now (see the module docstring)."""
+    """Whether mux may be working on `home` right now."""
     listed = command_lines()
     if listed is not None and any(is_mux_command_line(argv) for argv in listed):
         return MuxActivity(True, "a mux process is running")

@@ -1,17 +1,4 @@
-"""Writes Memtab made itself, remembered for a few seconds.
-
-The watcher reports every change on disk, Memtab's own included. The "agent edited"
-badge must only appear for changes Memtab did not make, so whoever writes a memory file
-(the editor's save, the tree's create/rename/delete) calls `note()` right after, and the
-tab asks `is_own()` when the rescan shows the file changed. Entries expire after
-`ttl_ms` (the watcher reports within about a second), so a later edit by an agent to the
-same file is never mistaken for ours.
-
-A write that takes a while (the window's file operations run on a worker: Restore all of
-745 files) may be seen by a scan before it ends, so when it ends its writer also calls
-`written()` with every file it changed: noted again, and each listener (the badges) told,
-so a badge the scan gave one of them meanwhile goes — the user's own change, not mux's.
-"""
+"""Writes Memtab made itself, remembered for a few seconds."""
 
 from __future__ import annotations
 

@@ -1,12 +1,4 @@
-"""What the editor does on disk, as jobs for the window's file channel's worker — no Qt.
-
-The editor never reads or writes a file on the GUI thread (issue 20): opening a file,
-following a change on disk, the bar's choices that look at the disk (Compare, Reload,
-Keep mine, Keep both, Overwrite), finding where a renamed file went, and saving each hand
-one of these plain functions to `FileJobs` (in the window `gui.tasks.file_channel.FileChannel`,
-in the unit tests a fake) and go on in a callback on the GUI thread. Each returns what the
-user is told about as a value (a missing file, an error), never raises it.
-"""
+"""What the editor does on disk, as jobs for the window's file channel's worker — no Qt."""
 
 from __future__ import annotations
 
@@ -28,7 +20,7 @@ from memtab.components.editor.session import (
 )
 from memtab.components.editor.text_buffer import TextCodec
 from memtab.components.jobs import CancelToken
-from memtab.components.loads.cut_bars import NOTE_CHOICES, cut_note
+from memtab.components.loads import NOTE_CHOICES, cut_note
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import (
     MemoryFile,

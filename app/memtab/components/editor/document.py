@@ -1,24 +1,11 @@
-"""The editor's open document: everything between the buffer and the file on disk — no Qt.
-
-`OpenDocument` holds what is open (a `MemoryFile`, its `OpenFile` state from
-`components.editor.session`, where it is on disk) and carries out what those rules decide:
-loading (read-only with a note for binary, over-cap or agent-owned files), sha-checked
-saves, following disk changes (reload a clean buffer, adopt an equal one, ask about a dirty
-one, keep a draft whose file is gone, follow a rename), and the bar's choices — Compare,
-Keep theirs, Keep mine, Keep both, Restore my draft, Close. Loading, the bar and the reads
-of the disk are its base's, `document_base.DocumentBase`. A presenter over the small
-protocols of `document_protocols` (the tab, its text view, bar and diff window, "Reading…"
-page: `gui/editor/tab/`); the unit tests drive it with fakes, without a QApplication.
-
-It never touches the disk itself: every read and save is a job of `disk_jobs` on `FileJobs`
-(the window's file channel), acted on when it arrives if the document it was read for is
-still the one open (a newer open or follow of the file supersedes an older read).
-"""
+"""The editor's open document, between the buffer and the file on disk — no Qt: `OpenDocument`
+carries out what `session` decides (loads, sha-checked saves taking turns, following the disk,
+the bar's choices) over `document_base`'s protocols; every read and save a `disk_jobs` job."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.editor.disk_jobs import (
@@ -28,15 +15,17 @@ from memtab.components.editor.disk_jobs import (
     renamed_job,
     save_job,
 )
-from memtab.components.editor.document_base import CHOICE, DISK, RENAME, DocumentBase
-from memtab.components.editor.document_protocols import (
+from memtab.components.editor.document_base import (
+    CHOICE,
+    DISK,
+    RENAME,
+    DocumentBase,
     DocumentHost,
     DocumentPrompts,
     DocumentView,
     Reading,
 )
 from memtab.components.editor.merge import MergeOutcome
-from memtab.components.editor.save_turns import SaveTurns, tell_all
 from memtab.components.editor.session import (
     CLOSE_FILE,
     KEEP_MINE,
@@ -63,9 +52,66 @@ from memtab.sources.modified_stamp import stamp_for_save
 from memtab.store.errors import SaveConflictError, UnkeptChangeError
 from memtab.store.files import FileContent, content_sha256
 
+Then = Callable[[bool], None] | None
+"""Who waits for a save: told whether it was written (None: nobody)."""
+
+
+class SaveTurns:
+    """One save at a time."""
+
+    def __init__(self) -> None:
+        self._waiting: list[Then] | None = None  # the save on its way's, first; None: none
+        self._follow = False
+
+    @property
+    def busy(self) -> bool:
+        """Whether a save is on its way to disk."""
+        return self._waiting is not None
+
+    def ask(self, then: Then) -> bool:
+        """A save is asked for (`then` is told its outcome): whether to start it now
+        (False: it waits for the one on its way)."""
+        if self._waiting is not None:
+            self._waiting.append(then)
+            return False
+        self._waiting = [then]
+        return True
+
+    def landed(self) -> tuple[Then, tuple[Then, ...]]:
+        """The save on its way landed: who asked for it, and who asked meanwhile."""
+        waiting, self._waiting = self._waiting or [None], None
+        return waiting[0], tuple(waiting[1:])
+
+    @staticmethod
+    def again(later: Sequence[Then], *, saved: bool, dirty: bool) -> bool:
+        """Whether the saves asked meanwhile (`later`) are one more save (the last one was
+        `saved` and the buffer is still `dirty`) rather than told its outcome."""
+        return bool(later) and saved and dirty
+
+    def follow_later(self) -> bool:
+        """The disk changed: whether following it waits for the save on its way."""
+        if self._waiting is None:
+            return False
+        self._follow = True
+        return True
+
+    def follow_due(self) -> bool:
+        """Whether a follow of the disk put off is due now (no save on its way), once."""
+        if not self._follow or self._waiting is not None:
+            return False
+        self._follow = False
+        return True
+
+
+def tell_all(waiting: Sequence[Then], saved: bool) -> None:
+    """Tell every one of `waiting` whether the save was written."""
+    for then in waiting:
+        if then is not None:
+            then(saved)
+
 
 class OpenDocument(DocumentBase):
-    """The open document and its disk side (see the module docstring)."""
+    """The open document and its disk side."""
 
     def __init__(
         self,
@@ -366,7 +412,7 @@ class OpenDocument(DocumentBase):
 
     def _after_save(self, saved: bool) -> None:
         """Tell who waited for the save; a save asked meanwhile runs now, from this one
-        (`components.editor.save_turns`)."""
+        (`components.editor.document`)."""
         first, later = self._saves.landed()
         tell_all((first,), saved)
         dirty = self.document is not None and self._host_dirty()

@@ -1,13 +1,4 @@
-"""Which program opens a memory file "in an external editor" — no Qt.
-
-`$VISUAL`, then `$EDITOR`, as the user's shell would run them (`code --wait` is split
-like a shell splits it). A terminal editor (vim, nano…) needs a terminal: on Linux it
-runs in `$TERMINAL` or the system's terminal emulator, and without one the desktop's
-default application for the file is used instead, rather than starting an editor nobody
-can see. Neither variable set: the desktop default (the GUI asks Qt to open the file).
-A variable that cannot be used (unbalanced quotes, a program not on the PATH) is a
-`problem` the editor shows; it never silently opens something else instead.
-"""
+"""Which program opens a memory file "in an external editor" — no Qt."""
 
 from __future__ import annotations
 
@@ -93,7 +84,7 @@ def editor_launch(
     which: Which = shutil.which,
     linux_desktop: bool = True,
 ) -> EditorLaunch:
-    """How to open `path` (see the module docstring). `linux_desktop`: terminal editors
+    """How to open `path`. `linux_desktop`: terminal editors
     may be wrapped in a terminal emulator (elsewhere they fall back to the desktop)."""
     for variable in EDITOR_VARIABLES:
         value = environ.get(variable, "").strip()

@@ -1,17 +1,12 @@
-"""Find and replace in the open file's text — no Qt.
-
-The editor's find bar asks this module where a query matches the buffer (Python string
-indices; the editor maps them to its document's positions), which match is next from
-the cursor, and what the text becomes when every match is replaced. Matching is literal
-(never a regular expression the user did not ask for), case-insensitive unless asked,
-and optionally whole words only.
-"""
+"""Find and replace in the open file's text, and Go to line (Ctrl+G) — no Qt."""
 
 from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 MAX_MATCHES = 10_000
 """Matches found at most (the bar then says "10,000+"); enough for any memory file."""
@@ -76,3 +71,53 @@ def is_match(text: str, span: Span, query: str, options: FindOptions = FindOptio
         return False
     found = _pattern(query, options).match(text, span[0])
     return found is not None and found.span() == span
+
+
+# Possessive runs: the blanks before an optional `:` are read once, not split every way.
+_TARGET = re.compile(r"^\s*+:?\s*+(\d++)\s*+(?:[:,]\s*+(\d++)\s*+)?$")
+
+
+class LineTarget(NamedTuple):
+    """Where to go: a line and a column, both 1-based, the line within the text."""
+
+    line: int
+    column: int = 1
+
+
+def parse_target(typed: str, lines: int) -> LineTarget | None:
+    """What `typed` asks for in a text of `lines` lines; None when it is no line number."""
+    match = _TARGET.match(typed)
+    if match is None:
+        return None
+    line = min(max(int(match.group(1)), 1), max(lines, 1))
+    column = max(int(match.group(2) or 1), 1)
+    return LineTarget(line, column)
+
+
+def go_to_hint(current: int, lines: int) -> str:
+    """What the dialog says under its field: where the cursor is and what it takes."""
+    return (
+        f"The cursor is on line {current} of {lines}. Type a line number (1–{lines}), "
+        "or line:column."
+    )
+
+
+MIN_DIGITS = 2
+"""The line numbers are this many digits wide at least."""
+
+
+def number_digits(lines: int) -> int:
+    """How many digits the line numbers of a text of `lines` lines take: the last one's,
+    `MIN_DIGITS` at least."""
+    return max(MIN_DIGITS, len(str(lines)))
+
+
+def cursor_place(
+    line: int, column: int, lines: int, line_length: Callable[[int], int]
+) -> tuple[int, int]:
+    """Where going to `line` and `column` (1-based) puts the cursor in a text of `lines`
+    lines: (the line's index, the offset in it), both 0-based — a line past either end is
+    the first or the last one, a column past the line's end (`line_length(index)`, without
+    its line break) its end."""
+    index = min(max(line, 1), max(lines, 1)) - 1
+    return index, min(max(column, 1) - 1, line_length(index))

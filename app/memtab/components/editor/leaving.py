@@ -1,11 +1,4 @@
-"""Leaving unsaved changes — closing a tab, the window, another workspace — without Qt.
-
-The editor panel (`gui.editor.editor.EditorPanel`) asks once, without blocking, about all
-the tabs with unsaved changes: Save saves each (the sha-checked save of Ctrl+S) and goes on
-once every one is written — else it shows the first that was not, whose bar says why, and
-goes on with nothing; Discard goes on; Cancel does nothing. A tab closed meanwhile is left
-alone. Switching tabs never asks: each tab keeps its draft.
-"""
+"""Leaving unsaved changes — closing a tab, the window, another workspace — without Qt."""
 
 from __future__ import annotations
 
@@ -77,7 +70,7 @@ TabT = TypeVar("TabT", bound=UnsavedTab)
 
 
 class Leaving(Generic[TabT]):
-    """The panel's unsaved-changes rules (see the module docstring), over its tabs."""
+    """The panel's unsaved-changes rules, over its tabs."""
 
     def __init__(
         self,

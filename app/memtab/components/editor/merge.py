@@ -10,8 +10,7 @@ from dataclasses import dataclass
 
 from memtab.components import text_diff
 from memtab.components.jobs import CancelToken, JobContext
-from memtab.components.merge.choices import KEEP_BOTH
-from memtab.components.merge.three_way import ThreeWayTexts, three_way_texts
+from memtab.components.merge import KEEP_BOTH, ThreeWayTexts, three_way_texts
 from memtab.humanize import plural
 from memtab.store.text.line_merge import LineMerge, merge_lines
 

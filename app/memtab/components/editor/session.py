@@ -1,37 +1,20 @@
-"""The editor's open file and the rules that keep it in step with the disk — no Qt.
-
-`OpenFile` is what the editor knows about the file it shows: its reference (a mux file's
-or another agent's — `memtab.file_protocol.file_ref.MemoryFileRef`), the sha and
-text it was loaded (or last saved) with, whether it is still on disk, why it is read-only,
-its line endings, a draft kept for "Restore my draft", and why the message bar shows
-(`Situation`). The panel (`gui.editor.editor`) owns the text widget and asks this
-module what to do:
-
-- `OpenFile.decide(disk, buffer)` after each rescan that touched the file (`Decision`);
-- `OpenFile.decide_take(disk)` for Keep theirs (Reload, Take theirs: `TakeDecision`);
-- the bar's and the diff dialog's choices for the current situation, and which of them
-  Enter picks: never one that drops the agent's change or the draft (`default_choice`);
-- `OpenFile.base_text`, what a three-way merge (`components.editor.merge`) starts from.
-
-Whether anything changed is decided by sha, so the watcher's echo of our own save is a
-no-op; a dirty buffer is never replaced without asking.
-"""
+"""The editor's open file and the rules that keep it in step with the disk — no Qt."""
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
 
+from memtab.components import merge as choices
 from memtab.components.editor.merge import MergeBasis
 from memtab.components.editor.text_buffer import TextCodec
-from memtab.components.loads.cut_bars import past_cut_warning
-from memtab.components.merge import choices
+from memtab.components.loads import past_cut_warning
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.sources.claude.index import is_cut_index
 from memtab.store.files import MAX_FILE_BYTES, FileContent
 
 # Action ids shared by the bar and the diff dialog; their words are a conflict's everywhere
-# (`components.merge.choices`): Reload and Take theirs say "Keep theirs", Overwrite "Keep
+# (`components.merge`): Reload and Take theirs say "Keep theirs", Overwrite "Keep
 # mine" (over a refused save it writes the draft: what keeping mine means there).
 RELOAD = "reload"
 SHOW_DIFF = "show_diff"
@@ -174,7 +157,7 @@ def display_text(content: FileContent) -> str:
 
 
 class OpenFile:
-    """The file the editor shows and what it was loaded with (see the module docstring)."""
+    """The file the editor shows and what it was loaded with."""
 
     def __init__(self, ref: MemoryFileRef | None = None) -> None:
         """Nothing loaded yet; `ref` names the file (None: no file, or one shown only to

@@ -1,19 +1,4 @@
-"""Copy to…: where a memory file can be copied from the Memory tab, and the copy itself.
-
-`copy_targets(scan, origin)` lists the places a new file can go: the shown workspace's
-mux scopes that are available, and the other agents' sources that take new memory files
-(Claude Code's rules and auto memory, Codex's skills), except the origin's own. Each
-target says where a file of a given name lands (`CopyTarget.target_for`) and whether
-Claude Code's memory type must be chosen. `copy_to` runs on the file-operations worker:
-it reads the origin — any memory file, mux's or another agent's, through its
-`MemoryFile` — converts its frontmatter for the target's agent and creates the file
-(`memtab.sources.copy.copy_note`: never overwrites, read-only places refused), then
-pushes how Edit → Undo takes it back (the copy is removed while it holds what was
-written). A copy into mux goes through the store, so it is recorded in history like any
-new file; a copy into another agent's memory is recorded in the home's history of that
-source (`memtab.sources.agent_file`). What the dialog shows and what it chose as the
-user types is `CopyForm`'s.
-"""
+"""Copy to…: where a memory file can be copied from the Memory tab, and the copy itself."""
 
 from __future__ import annotations
 
@@ -23,8 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from memtab.components.files.open import open_file
-from memtab.components.files.ops import OpResult
+from memtab.components.files.ops import OpResult, open_file
 from memtab.components.files.steps import RemoveStep
 from memtab.components.files.undo import UndoStack
 from memtab.components.tree.nodes import NodeKind, TreeNode
@@ -115,7 +99,7 @@ class CopyTarget:
 
 
 def copy_targets(scan: HomeScan, origin: MemoryFileRef | None = None) -> list[CopyTarget]:
-    """The places a copy of `origin` can go (see the module docstring)."""
+    """The places a copy of `origin` can go."""
     targets = [
         CopyTarget(
             f"mux:{item.scope.value}", f"mux · {_SCOPE_TITLES[item.scope]}", "mux", item.scope

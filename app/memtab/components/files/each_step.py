@@ -1,21 +1,5 @@
 """The undo of many files changed at once (Restore all of a burst: 745 files), taken back
-as one step, each file on its own terms (`EachStep`).
-
-The files of one of mux's scopes are taken back together by `bulk_restore.
-restore_contents` — made durable by one flush, not five fsyncs each; memory-meta.json read
-once a chunk for the pins the removed files keep, not once a file — with every guarantee
-of taking back one (`RemoveStep`, `RestoreStep`): each file only while it holds what the
-restore wrote (checked under the scope lock), what it holds kept in history first, each
-change recorded (a file given back its content as a restore of that version, a removed
-file as a deletion, to Recently deleted with its pins), and the step that turns it around
-built from what was recorded, so Redo makes it again. Redo of it is batched the same way:
-a removed file comes back (`BringBackStep`) only where nothing took its place, from the
-newest version that held it — history's index read once a scope, not once a file — with
-the pins its deletion kept (one at a time, files came back unpinned, and a window
-watching them saw files appear unrecorded for seconds and badged them "another
-program"). Other agents' files, a file history followed through a rename, and an undo
-made without history's copy (`allow_unkept`), are taken back one at a time.
-"""
+as one step, each file on its own terms (`EachStep`)."""
 
 from __future__ import annotations
 
@@ -65,8 +49,8 @@ def _uses_counted_once(store: MemoryStore, steps: Sequence[UndoStep]) -> Iterato
 class EachStep(SeveralSteps):
     """Many files changed at once and taken back as one step, each on its own terms: a
     file changed since is left as it is and named, the others are taken back all the same
-    (Restore all of a burst: 745 files; those of one of mux's scopes together, see the
-    module doc). Turned around: what the applied ones did."""
+    (Restore all of a burst; those of one of mux's scopes together). Turned around: what the
+    applied ones did."""
 
     def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
         inverses: list[UndoStep] = []

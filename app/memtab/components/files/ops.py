@@ -1,25 +1,20 @@
 """File operations the tree offers — create, move, delete, pin, restore a version — as
-plain, Qt-free jobs.
-
-Each function runs on the file-operations worker (never the GUI thread: the store takes
-cross-process locks that a running mux may hold) and returns an `OpResult` instead of
-raising, so the tab can show a clear message and nothing is ever half-reported. The
-watcher's rescan shows the outcome; `OpResult.touched` lets the tab rescan at once.
-
-An operation refused because history cannot keep a copy of what it would destroy says so
-(`OpResult.unkept`); the tab asks, and makes it again with `allow_unkept=True` only when
-the user chooses to go on without a copy (docs/formats.md §14.2).
-"""
+plain jobs on the file-operations worker returning an `OpResult`, never raising (one history
+cannot keep a copy for waits for the user: docs/formats.md §14.2); a row's file opened."""
 
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.file_protocol.memory_file import MemoryFile
+from memtab.sources.open_file import open_memory_file
 from memtab.store.files import content_sha256
 from memtab.store.history.describe import display_name
 from memtab.store.home import Home, HomeError
@@ -28,6 +23,33 @@ from memtab.store.restore import orphans
 from memtab.store.restore.from_history import HistoryError, restore
 from memtab.store.scopes.memory import MemoryStore, MemoryStoreError, UnkeptChangeError
 from memtab.store.text.frontmatter import yaml_scalar
+
+
+def open_file(scan: HomeScan, ref: MemoryFileRef) -> MemoryFile | None:
+    """The memory file `ref` names as `scan` shows it — a mux file of the scanned
+    workspace, another agent's file as its source is listed — or None
+    (`memtab.sources.open_file.open_memory_file`; touches no disk)."""
+    sources = scan.sources
+    return open_memory_file(
+        ref,
+        scan.home,
+        store=MemoryStore.of(scan.view()),
+        find_agent_file=sources.find if sources is not None else None,
+    )
+
+
+def ref_on_disk(scan: HomeScan, physical: Path) -> MemoryFileRef | None:
+    """The memory file of another agent's that `scan` lists at `physical` (an `@`-import
+    followed), or None: a file Memtab does not show."""
+    if scan.sources is None:
+        return None
+    wanted = os.path.normpath(physical)
+    for listing in scan.sources.listings:
+        for file in listing.files:
+            if os.path.normpath(file.physical) == wanted:
+                return file.ref
+    return None
+
 
 logger = logging.getLogger(__name__)
 

@@ -1,12 +1,6 @@
 """What the tree's file dialogs ask and decide, without Qt: a new file's or folder's name, a
 rename or move, and the confirmations of a delete, of a drop into another scope, of an
-orphaned project's memory going and of a change history cannot keep a copy for.
-
-The name and path fields are checked as the user types (virtual path rules, unavailable
-scopes, hidden names): `NewItemForm` and `MoveForm` say, for what the field holds, the path
-it names or why not, whether the reason shows and what the button says; an invalid name
-never reaches the store. `gui/files/dialogs.py` builds the dialogs and shows what these say.
-"""
+orphaned project's memory going and of a change history cannot keep a copy for."""
 
 from __future__ import annotations
 

@@ -1,13 +1,5 @@
 """The tree's file actions' rules, without Qt: which action a row offers, what each may
-act on, and what it says.
-
-`gui/files/file_actions.py` keeps the actions, the context menu, the dialogs and the
-file-operation worker; it asks these rules what a row offers (`row_commands`, in the
-menu's order), whether an action applies to the current row (`is_editable`,
-`is_pinnable`, `is_copyable`), what a deletion removes (`deletion_roots`), where New
-creates (`new_item_location`), what a drop moves (`drop_moves`) and whether it must ask
-first (`crosses_scopes`), and the words it shows.
-"""
+act on, and what it says."""
 
 from __future__ import annotations
 

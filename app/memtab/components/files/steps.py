@@ -1,15 +1,5 @@
 """How each file operation is turned around: the steps of Edit → Undo and Edit → Redo
-(`components.files.undo` keeps them and runs them).
-
-A step is built from what actually happened (the moves that were made, the versions
-history recorded, what a copy wrote), never from a guess. `UndoStep.apply` turns its
-operation around as a change of its own, recorded in history like any other, and only
-where nothing changed since: a deleted file comes back beside a newer file of the same
-name, a created, restored or copied file that was edited since is left alone, a move back
-never replaces what appeared at the old name. Applying a step returns the step that turns
-it around again (`Applied.inverse`), built from what applying it did — so Redo makes
-again exactly what Undo took back, and Undo after Redo takes it back again.
-"""
+(`components.files.undo` keeps them and runs them)."""
 
 from __future__ import annotations
 

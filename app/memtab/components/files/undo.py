@@ -1,62 +1,55 @@
-"""Edit → Undo and Edit → Redo: the window's last file operations, how to take each one
-back, and how to make again what was taken back.
-
-Every operation of the tree — create, rename or move, delete, pin — every restore from
-history and every Copy to… runs through a function here (a restore or a copy of any
-memory file, mux's or another agent's, through its `MemoryFile`), which does it
-(`components.files.ops`, `components.history.history`, `components.files.copy`) and
-pushes a step saying how to take it back (`components.files.steps`: built from what
-actually happened, applied only where nothing changed since). An undo refused because
-history cannot keep a copy of what it would replace says so (`OpResult.unkept`), and is
-made without one only when asked (`allow_unkept`).
-
-Redo is the same mechanism turned around: taking a step back returns the step that makes
-it again, built from what the undo did (the versions it recorded, the moves it made) —
-`undo_step` puts it on the redo stack, `redo_step` applies it and puts the step that takes
-it back on the undo stack again; every change either way is recorded in history. A new
-operation empties the redo stack, as in every editor.
-
-Operations run on the file-operations worker, so the stacks are shared between that
-thread (pushing) and the GUI thread (peeking, taking): they take a lock.
-"""
+"""Edit → Undo and Edit → Redo: the window's last file operations, how to take each back and
+make it again, a run of the window among them (taken back as Runs… → Revert does); and the
+lines past Claude Code's cut of `MEMORY.md` moved into a topic file (docs/formats.md §17.6)."""
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections import deque
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
+from pathlib import PurePosixPath
 
 from memtab.components.files import ops as file_ops
 from memtab.components.files.each_step import EachStep
 from memtab.components.files.ops import OpResult, restore_file, restored_result
 from memtab.components.files.steps import (
+    Applied,
+    BringBackStep,
     DeleteStep,
     MoveStep,
     PinStep,
     RemoveFilesStep,
     RemoveStep,
     RestoreStep,
+    TogetherStep,
     UndoStep,
     items_text,
     physical_paths,
 )
 from memtab.components.history.deleted import DeletedFile, agent_file
 from memtab.components.jobs import JobContext
-from memtab.file_protocol.file_ref import SourceError
+from memtab.file_protocol.file_ref import MemoryFileRef, SourceError
 from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError, MuxFile
 from memtab.humanize import plural
+from memtab.sources.agent_file import AgentFile, SourceVersions
+from memtab.sources.claude.index import CONTINUED_STEM, CONTINUED_TOPIC, move_past_cut
+from memtab.sources.content import save_source_file
+from memtab.sources.listing import target_file
+from memtab.sources.model import Source
+from memtab.store.errors import MemoryStoreError, SaveConflictError, UnkeptChangeError
 from memtab.store.files import content_sha256
+from memtab.store.history.recorder import RecordedChange
+from memtab.store.history.runs import RunsLog, touched_paths
+from memtab.store.history.versions import Version
 from memtab.store.home import Home
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
+from memtab.store.restore.from_history import revert_run
 from memtab.store.restore.orphans import OrphanDeletion, OrphanProjectStore
-from memtab.store.scopes.memory import (
-    MemoryStore,
-    MemoryStoreError,
-    SaveConflictError,
-    UnkeptChangeError,
-)
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import load_registry
 from memtab.watch import events
 from memtab.watch.events import ChangeEvent, EventRestore, RestoredFile
 
@@ -410,3 +403,169 @@ def restore_burst_undoably(
     restored, said = restore_event(stack, home, event, only)
     step = stack.peek()
     return BurstRestored(restored, step if step is not newest else None, said.touched)
+
+
+_MAX_TRIES = 100
+
+
+@dataclass(frozen=True)
+class MovedPastCut(OpResult):
+    """The move's result, and what the index holds now (the editor's buffer takes it)."""
+
+    index_text: str = ""
+
+
+def move_lines_past_cut(
+    stack: UndoStack,
+    store: MemoryStore,
+    source: Source,
+    index: MemoryFile,
+    text: str,
+    expected_sha256: str | None,
+) -> OpResult:
+    """Move the lines of `text` (the index `index` of `source` as the editor holds it, the
+    file on disk expected to hold `expected_sha256`) past Claude Code's cut into
+    `MEMORY-continued.md` (else `-2`, `-3`…) beside it, and save the index with a link to it
+    in their place (`MovedPastCut`: what it holds now)."""
+    folder = PurePosixPath(index.ref.path).parent
+    action = "Moving the lines past Claude Code's cut"
+    try:
+        for number in range(1, _MAX_TRIES + 1):
+            name = f"{CONTINUED_STEM}{'' if number == 1 else f'-{number}'}.md"
+            relative = str(folder / name) if str(folder) != "." else name
+            file = target_file(source, relative)
+            if not os.path.lexists(file.physical):
+                break
+        else:
+            return OpResult(f"{action} failed", error="no free MEMORY-continued name")
+        split = move_past_cut(text, name)
+        if split is None:
+            return OpResult(f"{action} failed", error="Claude Code reads the whole index")
+        kept, moved = split
+        history = SourceVersions(store.home)
+        topic_sha = save_source_file(source, file, CONTINUED_TOPIC + moved, None, history=history)
+    except (SourceError, MemoryStoreError) as error:
+        return OpResult(f"{action} failed", error=str(error))
+    except OSError as error:
+        return OpResult(f"{action} failed", error=error.strerror or str(error))
+    topic = AgentFile(source, file, history)
+    description = f"move of the lines past the cut to {name}"
+    made = RemoveStep(store.workspace, description, topic, topic_sha, 0, noun="topic", made="made")
+    try:
+        index_sha = index.save(kept, expected_sha256)
+        before = _version_of(index, expected_sha256)
+    except SaveConflictError:
+        made.apply(store)  # nothing is moved: the topic goes again
+        said = f"{index.name} changed on disk since it was read; nothing was moved"
+        return OpResult(f"{action} failed", error=said)
+    except (UnkeptChangeError, MemoryFileError) as error:
+        made.apply(store)
+        return OpResult.failed(f"{action} failed", error)
+    steps: tuple[UndoStep, ...] = (made,)
+    if before is not None:
+        steps = (RestoreStep(store.workspace, description, index, before, index_sha), made)
+    stack.push(TogetherStep(store.workspace, description, steps=steps))
+    lines, link = plural(moved.count("\n"), "line"), kept.count("\n")
+    return MovedPastCut(
+        f"Moved the last {lines} of {index.name} into {name}; line {link} links to it",
+        touched=(str(file.physical), *physical_paths(index)),
+        index_text=kept,
+    )
+
+
+def _version_of(file: MemoryFile, sha256: str | None) -> Version | None:
+    """The version history keeps of what `file` held (`sha256`) before a save."""
+    if sha256 is None:
+        return None
+    return next((v for v in file.versions() if v.sha256 == sha256 and not v.deleted), None)
+
+
+@dataclass(frozen=True)
+class RevertRunStep(UndoStep):
+    """A run reverted as Runs… → Revert reverts it."""
+
+    run_id: str
+    paths: tuple[VirtualPath, ...]
+    """The files the run changed."""
+    made: tuple[VirtualPath, ...] = ()
+    """The files the run made (reverting it removes them)."""
+
+    @property
+    def affected(self) -> tuple[MemoryFileRef, ...]:
+        return tuple(MemoryFileRef.of_mux(path) for path in self.made)
+
+    @property
+    def written(self) -> tuple[MemoryFileRef, ...]:
+        return tuple(MemoryFileRef.of_mux(path) for path in self.paths)
+
+    def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
+        failed = f"Undo of {self.description} failed"
+        done: list[RecordedChange] = []
+        try:
+            result = revert_run(store.home, self.run_id, done=done)
+        except (MemoryStoreError, OSError, TimeoutError) as error:
+            return Applied(OpResult.failed(failed, error))
+        touched = tuple(p for path in self.paths for p in physical_paths(MuxFile(store, path)))
+        left = "; ".join(f"{r.path}: {r.reason}" for r in result.refused[:3])
+        if not result.restored:
+            if result.already and not result.refused:
+                return Applied(OpResult("nothing to take back: its files hold what they did"))
+            return Applied(OpResult(failed, error=left or "it changed no file", touched=touched))
+        message = f"restored {plural(len(result.restored), 'file')}"
+        if result.refused:
+            message += f"; left {plural(len(result.refused), 'file')} as changed since: {left}"
+        inverse = EachStep(
+            self.workspace, self.description, steps=tuple(_made_again(self, store, done))
+        )
+        return Applied(OpResult(message, touched=touched), inverse if inverse.steps else None)
+
+
+def _made_again(
+    step: RevertRunStep, store: MemoryStore, done: list[RecordedChange]
+) -> list[UndoStep]:
+    """What gives each file the revert restored what the run had left in it, only while it
+    holds what the revert wrote."""
+    steps: list[UndoStep] = []
+    for change in done:
+        file = MuxFile(store, parse_file_path(change.path))
+        before, after = change.before, change.after
+        if after.deleted and before is not None and not before.deleted:
+            steps.append(
+                BringBackStep(step.workspace, step.description, file, before.sha256, noun="file")
+            )
+        elif before is None or before.deleted:
+            steps.append(
+                RemoveStep(step.workspace, step.description, file, after.sha256, noun="file")
+            )
+        else:
+            steps.append(RestoreStep(step.workspace, step.description, file, before, after.sha256))
+    return steps
+
+
+def push_run(stack: UndoStack, home: Home, run_id: str) -> RevertRunStep | None:
+    """Put the run `run_id` on `stack`, the last thing done (None: it changed no file, or
+    the runs log does not have it)."""
+    run = RunsLog(home).get(run_id)
+    if run is None or run.failed:
+        return None
+    try:
+        paths = tuple(parse_file_path(path) for path in touched_paths(run.ops))
+    except PathError:
+        return None
+    if not paths:
+        return None
+    firsts: dict[str, bool] = {}
+    for op in run.ops:
+        for file in op.files if op.applied else ():
+            firsts.setdefault(file.path, file.before_version is None and not file.deleted)
+    made = tuple(path for path in paths if firsts.get(str(path)))
+    workspace = load_registry(home).workspace(run.workspace_id) if run.workspace_id else None
+    step = RevertRunStep(workspace, f"{run.kind} run", run_id=run_id, paths=paths, made=made)
+    stack.push(step)
+    return step
+
+
+def undoable_run(stack: UndoStack, home: Home, run_id: str, _ctx: JobContext) -> bool:
+    """The window's job: a run of the window that ended put on `stack`, so Edit → Undo
+    takes it back next as Runs… → Revert does (False: it changed no file)."""
+    return push_run(stack, home, run_id) is not None

@@ -1,24 +1,5 @@
 """Recently deleted: what every agent's memory lost, grouped by agent and by burst — one
-model for the window's Recently deleted and `memtab trash` (docs/formats.md §14.5).
-
-The groups, in the tree's order: mux's scopes of the shown workspace (Global, Project,
-Workspace, each always there), each orphaned project dir's (deleted whole from the tree),
-then each other agent whose sources Memtab shows (Claude Code, Codex, loki-mode), its
-files named by their path in their source. A file is listed while history's newest
-version of it is a deletion (not a move) and nothing is at its path again.
-
-Within a group, what one program removed or rewrote at once in the last
-`BURSTS_SHOWN_MS` — a burst (`memtab.watch.events`) — is a group of its own holding every
-file it took: still deleted, put back since by a restore of what it took (`restored_by`),
-there again by other means, or rewritten (listed with what it held before). So a burst
-stays in the list, marked restored, once its files are back. A burst that took files of
-several groups (one `rm` across Claude Code's and Codex's memory, or Global and Project)
-is listed once, first, under `ACROSS` — each of its files named with its group.
-
-Each row names who removed it (`memtab.store.actors`), when, its size and what it held
-(`deleted_text`). A row of another agent's file says why it cannot be restored when its
-source is read-only. Every function here reads the disk: off the GUI thread.
-"""
+model for the window's Recently deleted and `memtab trash` (docs/formats.md §14.5)."""
 
 from __future__ import annotations
 
@@ -71,7 +52,7 @@ ACROSS = "Across several memories"
 
 @dataclass(frozen=True)
 class DeletedFile:
-    """One file a memory lost, as Recently deleted lists it (see the module doc)."""
+    """One file a memory lost, as Recently deleted lists it."""
 
     path: str
     """As history names it: a virtual path, or another agent's file id."""
@@ -172,7 +153,7 @@ class DeletedFile:
 
 @dataclass(frozen=True)
 class BurstFiles:
-    """A burst and every file it took (see the module doc)."""
+    """A burst and every file it took."""
 
     event: ChangeEvent
     files: tuple[DeletedFile, ...]
@@ -284,7 +265,7 @@ def load_trash(
     orphans: bool = True,
     now: int | None = None,
 ) -> list[TrashGroup]:
-    """What every memory the window shows lost, grouped (see the module doc).
+    """What every memory the window shows lost, grouped.
 
     `record_first`: record what other programs deleted since the last look first (not
     when history has just changed: it is up to date). `sources`: the other agents'

@@ -1,19 +1,17 @@
-"""Unified diff text (what history, a revert refusal and a plan carry) as a `DiffResult`,
-so the window renders every diff with the one `DiffView`.
-
-The texts come from `memtab.store.history.describe.unified_diff` (difflib): file headers
-(`--- a`, `+++ b`), hunk headers (`@@ -1,3 +1,4 @@`) and lines marked ` `, `+` or `-`,
-perhaps cut short by a last `… (N more lines)`. Line numbers are read off the hunk
-headers; anything else is kept as a header line, never dropped.
-"""
+"""Unified diff text (what history, a revert refusal and a plan carry) as a `DiffResult` for the
+one `DiffView`, and what "Revert this run" says it did, file by file, without Qt."""
 
 from __future__ import annotations
 
 import logging
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
+from memtab import humanize
 from memtab.components.text_diff import DiffLine, DiffResult, LineKind
+from memtab.store.history.describe import display_name
+from memtab.store.restore.from_history import Refusal, RevertResult
 
 logger = logging.getLogger(__name__)
 
@@ -57,3 +55,56 @@ def join_diffs(texts: Iterable[str]) -> DiffResult:
                 old_left = new_left = 0
                 lines.append(DiffLine(LineKind.HUNK, raw))
     return DiffResult(tuple(lines), added, removed)
+
+
+RESTORED = "Restored"
+LEFT_ALONE = "Left alone"
+SELECT_LEFT_ALONE = "Select a file left alone to see what reverting it would change."
+ALL_BACK = "Every file is back to what it held before the run."
+BACK_AGAIN = "This file holds what it held before the run again."
+
+
+def revert_summary(result: RevertResult) -> str:
+    """`Restored 2 files; left 1 alone (changed after the run).`"""
+    if not result.restored and not result.refused:
+        return "Nothing to revert: the files already hold what they held before the run."
+    parts = []
+    if result.restored:
+        parts.append(f"Restored {humanize.plural(len(result.restored), 'file')}")
+    if result.refused:
+        parts.append(
+            f"left {humanize.plural(len(result.refused), 'file')} alone — select one to see "
+            "why and the change a revert would make"
+        )
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:] + "."
+
+
+@dataclass(frozen=True)
+class RevertRow:
+    """One file's row: what became of it, its name, why (a refused file's index: `refusal`)."""
+
+    result: str
+    name: str
+    why: str = ""
+    refusal: int | None = None
+
+
+def revert_rows(result: RevertResult) -> list[RevertRow]:
+    """The files restored, then those left alone."""
+    rows = [RevertRow(RESTORED, display_name(path)) for path in result.restored]
+    rows += [
+        RevertRow(LEFT_ALONE, display_name(refusal.path), refusal.reason, index)
+        for index, refusal in enumerate(result.refused)
+    ]
+    return rows
+
+
+def first_message(result: RevertResult) -> str:
+    """What the diff pane says before a file is selected."""
+    return SELECT_LEFT_ALONE if result.refused else ALL_BACK
+
+
+def refusal_message(refusal: Refusal) -> str | None:
+    """What the diff pane says of a file left alone (None: it shows the diff instead)."""
+    return None if refusal.diff else f"{display_name(refusal.path)}: {refusal.reason}"

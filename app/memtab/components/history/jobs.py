@@ -1,7 +1,7 @@
 """History's jobs in the window: a file's versions and diffs, what other programs changed
 recorded, the runs log caught up, what was deleted (Recently deleted, a burst's news, a
 burst put back), the runs (Runs…) and a run reverted. What is put on Edit → Undo as it
-is done is `components.files` (`undo`, `run_step`)."""
+is done is `components.files` (`undo`)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
 """Recently deleted without Qt: what each row says (a group, a burst, a file), which rows a
 filter shows, what the buttons may do for the selection, what Restore does with a file,
-and what a restore of a burst did, in words.
-
-`gui/history/trash_dialog.py` and `trash_rows.py` build the items and forward to
-`TrashPresenter`; the groups are `components.history.deleted`'s.
-"""
+and what a restore of a burst did, in words."""
 
 from __future__ import annotations
 

@@ -1,2 +1,2 @@
-"""File → Settings without Qt: the model form's keys, notes and checks (`model_form`), the
-local model servers' box (`local_servers_view`)."""
+"""File → Settings without Qt: the model form and the local model servers' box (`model_form`),
+Other agents (`agents_view`), and the dialog's jobs (`jobs`)."""

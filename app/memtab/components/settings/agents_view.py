@@ -1,18 +1,7 @@
 """Settings → Other agents without Qt: where each agent's memory is looked for and what was
 found, what the form saves, and each agent's line and button in "Memtab for your agents"
 (docs/formats.md §22.6) — `gui/settings/sources.py` and `gui/settings/agent_server.py`
-build the widgets and run the jobs.
-
-- Other agents' memory: an empty path is found automatically (the agent's variable, else
-  its default directories; loki-mode's in each project); a path typed is made absolute
-  (`~` expanded); only the agents whose settings changed are saved. A home with its own
-  sources says that what is chosen applies to the other homes.
-- Memtab for your agents: a registered agent offers Remove, another Install; a file Memtab
-  cannot read offers no button (it is never rewritten blindly), nor does a demo home,
-  which reaches no real agent (the box says why); Install asks first, naming each file it
-  will change and the home it will serve (Cancel changes nothing); a change says what it
-  is doing, then what it did and each warning.
-"""
+build the widgets and run the jobs."""
 
 from __future__ import annotations
 

@@ -1,19 +1,12 @@
-"""File → Settings' model form without Qt: each provider's own fields and key, the note
-under the key, and what Save and Test connection may do with the form as it is.
-
-A key belongs to the provider and host it was typed for (docs/formats.md §12.3).
-`FormKeys` keeps what the form knows of keys while it is open: the keys typed in it, each
-with the origin of the base URL it was typed with; the hosts the settings file holds a key
-for, per provider (never the keys: the form does not read them back); the saved keys to
-forget. `ModelForm` holds them with the fields left for each provider not shown (a switch
-restores them, none follows it) and answers from the form's text. `gui/settings/dialog.py`
-builds the widgets, asks, and shows what these return.
-"""
+"""File → Settings' model form without Qt: each provider's fields and key, the note under
+the key, what Save and Test connection may do (docs/formats.md §12.3), and the local model
+servers' box before, during and after a search."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from memtab.llm.endpoints import base_url_problem, key_origin, origin_label
 from memtab.llm.settings import (
@@ -55,7 +48,7 @@ class TypedKey:
 
 @dataclass
 class FormKeys:
-    """Keys typed, saved (by host only) and to forget, by provider (see the module doc)."""
+    """Keys typed, saved (by host only) and to forget, by provider."""
 
     saved_origins: Mapping[str, frozenset[str]] = field(default_factory=dict)
     typed: dict[str, TypedKey] = field(default_factory=dict)
@@ -168,7 +161,7 @@ def local_server_used(model: str, server_title: str) -> str:
 
 
 class ModelForm:
-    """The model form's keys and each provider's fields (see the module doc); every
+    """The model form's keys and each provider's fields; every
     question takes the form's provider, model and base URL as shown."""
 
     def __init__(self, env: Mapping[str, str]) -> None:
@@ -277,3 +270,84 @@ class ModelForm:
             base_url=base_url.strip().rstrip("/"),
             api_key=self.typed_here(provider, base_url) or None,
         )
+
+
+FIND_LABEL = "&Find local servers"
+FINDING_LABEL = "Looking…"
+FIND_TIP = "Ask the usual ports on this machine (never another one) which models they serve"
+FOUND = "Use a model: Save keeps it for the writer and Consolidate now."
+NO_MODEL = "no model loaded"
+
+
+class KindView(Protocol):
+    """What the box reads of a kind of local server (`ServerKind`)."""
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def port(self) -> int: ...
+
+
+class ServerView(KindView, Protocol):
+    """What the box reads of a server that answered (`LocalServer`)."""
+
+    @property
+    def base_url(self) -> str: ...
+
+    @property
+    def models(self) -> tuple[str, ...]: ...
+
+
+@dataclass(frozen=True)
+class ServerRow:
+    """A server's row: its name and tooltip, its models' choice, its Use button."""
+
+    name: str
+    name_tip: str
+    models_name: str
+    models: tuple[str, ...]
+    use_name: str
+    use_tip: str
+    usable: bool
+
+
+def kinds_named(kinds: Sequence[KindView]) -> str:
+    """`Ollama (11434), LM Studio (1234) or vLLM (8000)`."""
+    names = [f"{kind.title} ({kind.port})" for kind in kinds]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def before_search(kinds: Sequence[KindView]) -> str:
+    """The box's line before any search."""
+    return f"Running {kinds_named(kinds)} here? Find it, then use one of its models: no key needed."
+
+
+def searching(kinds: Sequence[KindView]) -> str:
+    """The box's line while it asks."""
+    return f"Asking {kinds_named(kinds)} on this machine…"
+
+
+def searched(kinds: Sequence[KindView], servers: Sequence[ServerView]) -> str:
+    """The box's line once a search found `servers`."""
+    if servers:
+        return FOUND
+    return f"None of {kinds_named(kinds)} answered on this machine. Start one, then look again."
+
+
+def search_failed(message: str) -> str:
+    """The box's line when the search itself failed."""
+    return f"Could not look for local servers: {message}"
+
+
+def server_row(server: ServerView) -> ServerRow:
+    """What `server`'s row says; a server with no model loaded cannot be used."""
+    return ServerRow(
+        name=f"{server.title} · port {server.port}",
+        name_tip=server.base_url,
+        models_name=f"{server.title} models",
+        models=server.models or (NO_MODEL,),
+        use_name=f"Use {server.title}",
+        use_tip=f"Use this model at {server.base_url} (OpenAI-compatible, no key)",
+        usable=bool(server.models),
+    )

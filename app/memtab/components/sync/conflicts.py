@@ -1,29 +1,27 @@
-"""The conflicts the window resolves, read and decided on a lane: plain functions, no Qt.
-
-Three kinds (docs/formats.md §18.4, §18.5):
-
-- `sync`: a file two machines changed on the same lines; mine is the live file, theirs
-  is in the sync repository, the common version too (`memtab.sync.conflicts.resolve`);
-- `copy`: a file-sync tool's conflict copy beside its original in a scope the window
-  shows (`memtab.sync.conflicts.copies.resolve_memory_copy`);
-- `sidecar`: a conflict copy of `memory-meta.json`, `memory-consolidation.json` or
-  `config.json` in the home's top directory (`resolve_sidecar_copy`).
-
-Every decision goes through the engine that owns it: nothing here writes a file.
-"""
+"""Sync conflicts in the window, without Qt: read and decided on a lane (docs/formats.md
+§18.4, §18.5), what Resolve conflicts… selects and allows, and what a file in conflict says
+in its editor tab's bar and what each choice there does."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import enum
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Generic, Literal, Protocol, TypeVar
 
+from memtab.components import merge as choices
+from memtab.components.editor.session import Situation
 from memtab.components.jobs import JobContext
-from memtab.components.merge import choices
-from memtab.components.merge.three_way import ThreeWayTexts, three_way_texts
-from memtab.components.sync.conflicts_view import Decision
-from memtab.components.sync.look import service_for
+from memtab.components.merge import (
+    COMPARE,
+    KEEP_BOTH,
+    KEEP_MINE,
+    KEEP_THEIRS,
+    ThreeWayTexts,
+    three_way_texts,
+)
+from memtab.components.sync.status import service_for
 from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import file_key
 from memtab.store.conflict_copies import ConflictCopy, CopyName
@@ -41,6 +39,7 @@ from memtab.sync.repository.layout import load_config
 
 if TYPE_CHECKING:  # lazy: sync's engine (~1.5 MiB, ~90 ms), on its worker
     from memtab.sync.service import SyncConflict
+
 
 ConflictKind = Literal["sync", "copy", "sidecar"]
 """Keep mine, keep theirs (the other machine's text, or the copy's), both (every line of
@@ -285,3 +284,196 @@ _DONE: dict[Decision, str] = {
     "both": choices.KEEP_BOTH.done,
     "merged": choices.KEEP_TEXT.done,
 }
+
+
+Decision = Literal["mine", "theirs", "both", "merged"]
+DECISIONS: dict[Decision, choices.ConflictChoice] = {
+    "mine": choices.KEEP_MINE,
+    "theirs": choices.KEEP_THEIRS,
+    "both": choices.KEEP_BOTH,
+    "merged": choices.KEEP_TEXT,
+}
+"""Each decision's button (the editor's conflict bar's words), in the row's order."""
+EMPTY_TEXT = "No conflicts: every file is as both sides agree."
+RESOLVING = "Resolving…"
+KEEP_BOTH_AGAIN = f"Press {choices.KEEP_BOTH.button} again to keep it."
+
+
+class ConflictView(Protocol):
+    """A conflict as listed (`components.sync.conflicts.ConflictItem`)."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def detail(self) -> str: ...
+    @property
+    def mergeable(self) -> bool: ...
+    @property
+    def editable(self) -> bool: ...
+
+
+ItemT = TypeVar("ItemT", bound=ConflictView)
+
+
+class Press(enum.Enum):
+    """What a decision's button does now."""
+
+    NOTHING = "nothing"
+    SHOW_BOTH = "show both"  # show Keep both's result in the text to keep; say so
+    RESOLVE = "resolve"
+
+
+@dataclass(frozen=True)
+class Allowed:
+    """The decisions a conflict allows once its texts are read, and whether the text to
+    keep may be edited."""
+
+    buttons: dict[Decision, bool]
+    editable: bool
+
+
+def allowed(item: ConflictView, *, binary: bool) -> Allowed:
+    """Mine and theirs always; both where sync's rules merge it and it is text; the text
+    below where it may be edited and is text."""
+    return Allowed(
+        {
+            "mine": True,
+            "theirs": True,
+            "both": item.mergeable and not binary,
+            "merged": item.editable and not binary,
+        },
+        item.editable and not binary,
+    )
+
+
+def resolve_failed_text(message: str) -> str:
+    """A refused decision's reason, without the job's prefix."""
+    return message.split(": ", 1)[-1]
+
+
+class ConflictsPresenter(Generic[ItemT]):
+    """The dialog's state: the conflicts listed, the one to select once listed (and
+    whether to show Keep both's result for it), whether that result is shown, and the
+    decision under way."""
+
+    def __init__(self) -> None:
+        self.items: list[ItemT] = []
+        self.deciding: int | None = None
+        self.both_shown = False
+        self._wanted: str | None = None
+        self._both_for: str | None = None
+
+    def want(self, key: str, *, show_both: bool) -> None:
+        """Select `key`'s conflict once listed (`show_both`: with Keep both's result)."""
+        self._wanted = key
+        self._both_for = key if show_both else None
+
+    def listed(self, items: Sequence[ItemT], selected: str | None) -> list[str]:
+        """Take a new listing; the keys to try selecting, in turn (none works: the first)."""
+        self.items = list(items)
+        wanted, self._wanted = self._wanted, None
+        return [key for key in (wanted, selected) if key is not None]
+
+    def item(self, key: object) -> ItemT | None:
+        return next((found for found in self.items if found.key == key), None)
+
+    def shown(self) -> None:
+        """Another conflict is shown: Keep both's result is not."""
+        self.both_shown = False
+
+    def show_both_now(self, item: ConflictView, allowed_both: bool) -> bool:
+        """Whether the texts just read are to show Keep both's result at once (an editor
+        bar's Keep both asked for it)."""
+        if self._both_for != item.key:
+            return False
+        self._both_for = None
+        return allowed_both
+
+    def press(self, decision: Decision, item: ConflictView | None) -> Press:
+        """What pressing `decision` does now: nothing while one runs; Keep both of an
+        editable text shows its result first."""
+        if item is None or self.deciding is not None:
+            return Press.NOTHING
+        if decision == "both" and item.editable and not self.both_shown:
+            return Press.SHOW_BOTH
+        return Press.RESOLVE
+
+    def merged_edited(self) -> bool:
+        """The text to keep was edited: whether Keep both's result was shown (the next
+        press shows it again, its message goes)."""
+        was, self.both_shown = self.both_shown, False
+        return was
+
+    def ended(self, job_id: int) -> bool:
+        """Whether the job that ended was the decision under way."""
+        if job_id != self.deciding:
+            return False
+        self.deciding = None
+        return True
+
+
+PREFIX = "sync:"
+"""The bar's action ids are the choices' ids after this (the editor's own never are)."""
+CHOICES = (COMPARE, KEEP_MINE, KEEP_THEIRS, KEEP_BOTH)
+DEFAULT_ACTION = PREFIX + COMPARE.id
+"""Enter picks Compare."""
+BAR_DECISIONS: dict[str, Decision] = {
+    KEEP_MINE.id: "mine",
+    KEEP_THEIRS.id: "theirs",
+}
+
+
+def bar_text(conflict: SyncConflict) -> str:
+    """What the bar says of a conflict: the news first (two lines show at 683 px)."""
+    return (
+        "Sync conflict: another machine changed the same lines. You see this machine's "
+        f"text until you decide ({conflict.reason})."
+    )
+
+
+def bar_actions() -> list[tuple[str, str]]:
+    """The bar's buttons: (action id, words with their Alt+letter: the window's keys,
+    `components.editor.session.bar_choice`)."""
+    return [(PREFIX + choice.id, choice.label) for choice in CHOICES]
+
+
+def not_resolved_text(message: str) -> str:
+    """What the bar says first when a decision was refused."""
+    return f"Not resolved: {message.split(': ', 1)[-1]}. "
+
+
+class BarStep(enum.Enum):
+    """What a tab's bar does as sync's conflicts change."""
+
+    NOTHING = "nothing"
+    SHOW = "show"
+    CLEAR = "clear"
+
+
+def bar_step(in_conflict: bool, situation: Situation, *, reading: bool, dismissed: bool) -> BarStep:
+    """Show the bar where the file is in conflict (its tab asks nothing else, is not
+    reading, and its bar was not dismissed); take it away where the conflict went."""
+    if not in_conflict:
+        return BarStep.CLEAR if situation is Situation.SYNC_CONFLICT else BarStep.NOTHING
+    if situation is Situation.NONE and not reading and not dismissed:
+        return BarStep.SHOW
+    return BarStep.NOTHING
+
+
+class Choice(enum.Enum):
+    """What a choice of the bar does."""
+
+    COMPARE = "compare"  # Resolve conflicts… on this file
+    COMPARE_BOTH = "compare both"  # …with Keep both's result shown
+    DECIDE = "decide"  # sync's engine decides (mine or theirs)
+
+
+def choice_of(choice_id: str) -> Choice:
+    """What the bar's choice `choice_id` does."""
+    if choice_id == COMPARE.id:
+        return Choice.COMPARE
+    if choice_id == KEEP_BOTH.id:  # Keep both is seen before it is kept
+        return Choice.COMPARE_BOTH
+    return Choice.DECIDE

@@ -2,22 +2,7 @@
 its description remembered), the recency metadata, `memory-meta.json` and the
 consolidation journal — `scan_home(request)`, run on the job service's scans lane
 (`scan_policy.scan`, which imports this module): a big home's outline
-(`components.tree.scan.scan_outline`) paints before it is loaded.
-
-Rescans are incremental. The request carries the paths the watcher reported; a scope (or
-orphan dir) none of them touches is reused from the previous scan; in a touched one only
-the reported files are read again (`store.files.update_listing`), and the scope is
-relisted (~30 ms per 1000 files) only when a directory appeared or went. The small JSON
-files (registry, meta, journal) are always reread. Every scan also says what changed on
-disk since the previous one (`DiskChanges`, by size and mtime), with the sha of each
-changed file, so the tab can tell its own writes from an agent's and keep the open
-editor in step.
-
-Other agents' memory (`components.tree.sources_scan`) is scanned too once the request
-asks for it (`with_sources`): the tab asks only after the mux scopes are shown, so it
-never delays the first paint; later scans relist just the sources the watcher's paths
-touch.
-"""
+(`components.tree.scan.scan_outline`) paints before it is loaded."""
 
 from __future__ import annotations
 
@@ -210,7 +195,7 @@ def _workspace_id(workspace: Workspace | None) -> str | None:
 
 
 def scan_home(request: ScanRequest, context: CancelToken | None = None) -> HomeScan:
-    """Read everything the Memory tab shows (see the module docstring). Runs on a worker."""
+    """Read everything the Memory tab shows. Runs on a worker."""
     started = time.perf_counter()
     home = request.home
     registry, registry_error, recency, workspace, note = registry_and_workspace(request)

@@ -1,13 +1,4 @@
-"""The rows of the Memory tab's tree as plain Python nodes, and their keys.
-
-Every node has a stable `key` (its kind and path, `file:/memories/global/notes.md`, or for
-any memory file, mux's or another agent's, `ref_key` of its `MemoryFileRef`), which is how
-the Qt model (`gui.tree.model.MemoryTreeModel`) matches old and new nodes and how the view
-restores expansion and selection. `tree.py` builds mux's sections of them, `sources.py`
-other agents' sections.
-
-Order inside a directory: directories first, then files, each alphabetical.
-"""
+"""The rows of the Memory tab's tree as plain Python nodes, and their keys."""
 
 from __future__ import annotations
 

@@ -3,14 +3,7 @@ slices of `RECONCILE_SLICE_MS` on the clock given, the GUI painting between them
 tree replaces a reconcile in progress). Qt-free: `ShownTree` holds the shown node tree, its
 rows by key and by file, its badges and marks, and the reconcile's steps, and tells a
 `RowEvents` (the window's `gui/tree/model.py`) which rows go, come and change; the window's
-`gui/tree/reconcile.py` keeps the timer between slices.
-
-A reconcile matches nodes by `key`: the rows of keys gone are removed (in runs, bottom up),
-those of new keys inserted (in runs), the kept ones updated in place when what they show
-differs, so the view keeps its expansion, selection and scroll without saving them.
-Subtrees whose fingerprint did not change are skipped. A large home's tree comes with some
-containers unfilled (`TreeNode.unfilled_files`); `fill` builds their file rows when asked.
-"""
+`gui/tree/reconcile.py` keeps the timer between slices."""
 
 from __future__ import annotations
 
@@ -104,7 +97,7 @@ class _Reconcile:
 
 
 class ShownTree(Generic[BadgeT]):
-    """The node tree a view shows, reconciled in place (see the module docstring); starts
+    """The node tree a view shows, reconciled in place; starts
     with the "Loading…" tree, whose root stays the root for good."""
 
     def __init__(self, events: RowEvents) -> None:

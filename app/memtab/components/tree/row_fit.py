@@ -1,14 +1,5 @@
 """What a file row's first line shows and keeps when the tree is narrow (no Qt:
-`gui/tree/rows` measures and paints): the file's name whole before any of its pills.
-
-A row's pills (`file_pills`) — how many of its lines match the search, who changed it,
-`over limit`, the features' marks, what the file is to its agent — stand right of its
-name. When they do not all fit beside the whole name, the least telling go first (what the
-file is to its agent, then the check's marks, `● unsaved`, who changed it, `over limit`, a
-conflict's mark, the matching lines last);
-only a name that does not fit alone is elided. What a dropped pill said is in the row's
-tooltip.
-"""
+`gui/tree/rows` measures and paints): the file's name whole before any of its pills."""
 
 import enum
 from collections.abc import Sequence

@@ -1,19 +1,4 @@
-"""Scanning the memory home: what the Memory tab shows, read at one moment (`HomeScan`).
-
-`components.tree.full_scan.scan_home(request)` is the full scan (run off the GUI thread by
-`scan_policy.scan`): it reads the registry, the recency metadata,
-`memory-meta.json`, the consolidation journal, the three scopes of the chosen workspace
-and the orphan project dirs, and returns one immutable `HomeScan`; rescans are
-incremental (see that module).
-
-Before the first scan of a big home, `scan_outline` gives the tree its first paint: the
-registry and, per scope, the directories and how many files each holds, from names
-alone (a few ms for 20,000 files). An outline's scopes have an `outline` and an empty
-listing; of an outline, the full scan after it uses only the walks (`ScopeOutline.walk`).
-This module is what that paint needs: the scan's records, the workspace chosen and the
-outline; the full scan's readers (the journal, the description cache) are loaded by the
-worker that runs it.
-"""
+"""Scanning the memory home: what the Memory tab shows, read at one moment (`HomeScan`)."""
 
 import logging
 import time
@@ -195,7 +180,7 @@ class ScanRequest(NamedTuple):
     previous: HomeScan | None = None
     changed_paths: frozenset[str] | None = None
     with_sources: bool = False
-    """Scan other agents' memory too (see the module docstring)."""
+    """Scan other agents' memory too."""
     source_context: "ContextLoader | None" = None
     """How discovery reads its settings (default: `SourceContext.load`)."""
     remember_descriptions: bool = False
@@ -273,8 +258,8 @@ def registry_and_workspace(
 
 
 def scan_outline(request: ScanRequest, context: CancelToken | None = None) -> HomeScan | None:
-    """The registry and each shown scope's directories and file counts, no file read (see
-    the module docstring); None for a home under `OUTLINE_MIN_FILES` files."""
+    """The registry and each shown scope's directories and file counts, no file read; None
+    for a home under `OUTLINE_MIN_FILES` files."""
     started = time.perf_counter()
     home = request.home
     registry, registry_error, recency, workspace, note = registry_and_workspace(request)

@@ -1,21 +1,4 @@
-"""What each scan the Memory tab shows fans out to, decided without Qt.
-
-The tab (its frame, `gui/first_paint/memory_tab.py`, and its controller,
-`gui/memory_tab/controller.py`) keeps the widgets and the features; for every scan that
-lands it asks `scan_steps` what to do and carries it out:
-
-- the first scan, before the tab's parts are built: only the tree (the parts are built
-  once it has painted);
-- another workspace shown than the last scan's (another notebook or project): the
-  workspace is shown anew (the editor's store, the Inbox, the features following
-  `context.shown`), saying so when the one asked for by name is not there;
-- a search under way searches the new scan again, else the tree shows it;
-- the same workspace with files changed on disk: the editor follows those files (a clean
-  buffer reloads, a dirty one asks);
-- a registry that cannot be read is said.
-
-A NamedTuple and a function: the tab imports this before its first paint.
-"""
+"""What each scan the Memory tab shows fans out to, decided without Qt."""
 
 from typing import NamedTuple
 
@@ -26,7 +9,7 @@ NOT_SHOWN_SUFFIX = "; showing another workspace instead."
 
 
 class ScanSteps(NamedTuple):
-    """What one scan fans out to (see the module docstring)."""
+    """What one scan fans out to."""
 
     first: bool
     """The parts are not built yet: the tree alone."""

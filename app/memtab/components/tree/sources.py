@@ -1,18 +1,4 @@
-"""Other agents' memory in the Memory tab's tree: sections below mux's three scopes.
-
-Sources that belong to a project are grouped in one section per project (its CLAUDE.md,
-its Claude Code auto memory, its AGENTS.md and its `.loki` together; the shown
-workspace's project first), the others in one section per agent (Claude Code's user
-instructions, Codex's memories…). Under a section, each source is a row with its agent's
-icon (`NodeKind.SOURCE`), then its folders and files as its listing has them (a Codex
-memory extension's folder saying what it holds and what its manifest lists). Every row
-of a source is read-only for the tree (no drag, no move): what can be written is the
-editor's business, by `SourceFile.read_only_reason`.
-
-Keys: `sources:project:<path>` and `sources:agent:<agent>` for the sections,
-`source:<source id>` for a source, and as for mux's rows `dir:` and `file:` with the
-row's `MemoryFileRef` key (`file:claude-code:user:rules/testing.md`: `ref_key`).
-"""
+"""Other agents' memory in the Memory tab's tree: sections below mux's three scopes."""
 
 from __future__ import annotations
 
@@ -290,7 +276,7 @@ def build_source_sections(
     matches: Mapping[str, FileMatch] | None = None,
     current_project: str | None = None,
 ) -> list[TreeNode]:
-    """The sections of other agents' memory (see the module docstring); with `matches`,
+    """The sections of other agents' memory; with `matches`,
     only the matching files and what holds them — Codex's copy of a Claude Code memory
     file found with its original shown once, as its original."""
     links = sources.imports

@@ -1,16 +1,4 @@
-"""Other agents' memory in the Memory tab's scan: discovered and listed off the GUI thread.
-
-`scan_sources(home, previous, changed_paths)` runs inside the tab's background scan, never
-before the first paint (the scheduler asks for sources once the mux scopes are shown). The
-first time, or when anything may have changed (F5, a storm reported as the home), every
-source is discovered and listed again (`memtab.sources.discovery.scan`); a watcher batch
-relists only the sources whose files it touched (`SourcesScan.affected_by`), keeping the
-others as they were, and says again which of their folders exist to be watched (one
-that appeared in a source is watched from then on). Each scan says which files changed
-since the previous one (their `MemoryFileRef`s), so the open editor can follow them, and
-which directories the watcher should watch; `SourcesShown` says what the window does with
-each scan, once.
-"""
+"""Other agents' memory in the Memory tab's scan: discovered and listed off the GUI thread."""
 
 from __future__ import annotations
 
@@ -170,8 +158,8 @@ def scan_sources(
     changed_paths: frozenset[str] | None,
     load_context: ContextLoader | None = None,
 ) -> SourcesScan:
-    """Discover and list the sources, or relist those `changed_paths` touch (see the
-    module docstring). Blocks on disk: run it on a worker."""
+    """Discover and list the sources, or relist those `changed_paths` touch. Blocks on disk:
+    run it on a worker."""
     started = time.perf_counter()
     if (
         previous is None

@@ -1,17 +1,4 @@
-"""The Memory tab's tree, built from a scan off the GUI thread.
-
-Like Anki's sidebar: fixed section roots (Global, Project, Workspace, and Orphaned project
-memory when there is any, then other agents' memory: `sources.py`) over plain node objects
-(`nodes.py`). `build_tree` runs on the scan worker; the Qt model
-(`gui.tree.model.MemoryTreeModel`) only reconciles the new tree into the one it shows.
-
-Large homes are built lazily (VS Code's and Anki's explorers do the same): every
-directory is in the tree, but a container's file rows are built only when it is open —
-the scope sections at first, then each directory when it is expanded, searched or holds
-the file to show. Until then it counts its files (`unfilled_files`), and `fill_rows`
-builds them from the scan when the view asks. An outline (`components.tree.scan.scan_outline`)
-builds the same way with every container unfilled: the first paint of 20,000 files.
-"""
+"""The Memory tab's tree, built from a scan off the GUI thread."""
 
 from __future__ import annotations
 
@@ -68,7 +55,7 @@ _mux_ref = functools.partial(tuple.__new__, MemoryFileRef)
 _parent_segments = operator.itemgetter(slice(None, -1))
 
 # Homes with up to this many files build every file row; bigger ones only those of the
-# open containers (see the module docstring).
+# open containers.
 LAZY_FILL_MIN_FILES = 2000
 
 

@@ -1,12 +1,6 @@
 """The workspace picker's rows, without Qt: which workspaces the Memory tab's tree can show,
-in which order and in which words (`gui/memory_tab/workspace_picker.py` shows them in a
-combo box).
-
-One header row per project, its workspaces below it: agent-task workspaces and side chats
-indented under their parent, a task whose parent was removed under the notebook it kept (a
-task tree reads as one notebook, docs/formats.md §2.5), archived, multi-project and
-notebook-sharing ones tagged. A home without workspaces shows a single "No workspace" row.
-"""
+in which order and in which words (docs/formats.md §2.5; `gui/memory_tab/workspace_picker.py`
+shows them in a combo box)."""
 
 import enum
 from collections.abc import Iterator, Sequence

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
 from memtab.check.records import Finding
-from memtab.components.check.marks import KIND_WORDS
+from memtab.components.check import KIND_WORDS
 from memtab.humanize import plural
 from memtab.trust.contradictions.records import ClaimedLine, Contradiction
 from memtab.trust.duplicates.records import DuplicateGroup
@@ -216,7 +216,7 @@ def _counted(
 
 
 def room_sections(facts: RoomFacts) -> tuple[RoomSection, ...]:
-    """The room's sections, in order (see the module doc): each known part's."""
+    """The room's sections, in order: each known part's."""
     sections: list[RoomSection] = []
     if facts.changed is not None:
         sections.append(_changed(facts.changed))

@@ -1,23 +1,86 @@
-"""What each menu of the window holds, in order, and Help → Keyboard shortcuts' rows, without
-Qt.
-
-`MENU_LAYOUT` is the one place that says what each menu holds, in order, by action id
-(`None`: a separator): at most `MENU_AT_MOST` entries, so a menu can be scanned; every
-other action is in the command palette, and with its keys in Help → Keyboard shortcuts.
-An action registered for a menu the layout does not place it in goes at the end of that
-menu (`plan_menu`), so nothing registered for a menu is left out.
-
-`shortcut_rows` lists every action with keys, under its menu in menu order, the others under
-their feature — each once, by its registered name. Actions with the very same keys share one
-row.
-"""
+"""The window's menus and own actions, without Qt: what each menu holds, in order; Help →
+Keyboard shortcuts' rows, filter and HTML; Help → About's text, the writer's Pause title, and
+what File → Open home and File → Add workspace… find in a folder and do with it."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import NamedTuple
 
-from memtab.components.window.shortcuts import ShortcutRow
+from memtab.components.jobs import JobContext
+from memtab.components.rich_text import escape_html
+from memtab.store.home import Home, HomeError
+from memtab.store.sidecars.registry import add_workspace
+
+
+@dataclass(frozen=True)
+class ShortcutRow:
+    """One line of Help → Keyboard shortcuts."""
+
+    id: str
+    section: str
+    """The menu that shows the action ("Edit"), else its feature ("Editor")."""
+    name: str
+    keys: str
+    also: tuple[str, ...] = ()
+    """The ids of other actions with the same keys, named in this row too."""
+
+
+FIELD_KEYS = (
+    ShortcutRow(
+        "field.tab",
+        "In the editor's text",
+        "Indent (the selected lines) · outdent; in the frontmatter, or while Tab moves "
+        "focus is on (Ctrl+M), move the focus",
+        "Tab, Shift+Tab",
+    ),
+    ShortcutRow("field.escape", "In the editor's text", "Close the find bar", "Esc"),
+    ShortcutRow(
+        "find.enter", "In the find bar", "Next match · previous match", "Enter, Shift+Enter"
+    ),
+    ShortcutRow("find.replace", "In the find bar", "Replace the match (in Replace with)", "Enter"),
+    ShortcutRow("find.escape", "In the find bar", "Close it, back to the text", "Esc"),
+    ShortcutRow("search.escape", "In the search box", "Clear the search", "Esc"),
+    ShortcutRow("search.down", "In the search box", "Go to the results", "↓, Enter"),
+    ShortcutRow("tree.type", "In the tree", "Go to the row whose name starts so", "letters"),
+    ShortcutRow("tree.open", "In the tree", "Open the file (or fold the folder)", "Enter"),
+    ShortcutRow("inbox.enter", "In the Inbox", "Accept the selected proposals", "Enter"),
+    ShortcutRow("window.dialogs", "In dialogs", "A button: its underlined letter", "Alt+letter"),
+)
+"""Keys a widget handles itself (not registered actions): listed after the actions."""
+
+NOTES = (
+    "Drag files and folders onto a folder or scope to move them, across scopes too. "
+    "Edit → Undo and Redo take back a file operation, or typing when a text has the focus."
+)
+
+
+def matches(row: ShortcutRow, query: str) -> bool:
+    """Whether every word of `query` is in the row's name, keys or section."""
+    haystack = f"{row.section} {row.name} {row.keys}".casefold()
+    return all(word in haystack for word in query.casefold().split())
+
+
+def shortcuts_html(rows: list[ShortcutRow]) -> str:
+    """The table of rows, grouped by section (a menu, a feature, a field)."""
+    if not rows:
+        return "<p>No shortcut matches.</p>"
+    parts = ['<table cellspacing="0" cellpadding="3">']
+    section = None
+    for row in rows:
+        if row.section != section:
+            section = row.section
+            parts.append(f'<tr><td colspan="2"><br><b>{escape_html(section)}</b></td></tr>')
+        parts.append(
+            f"<tr><td><code>{escape_html(row.keys)}</code>&nbsp;&nbsp;</td>"
+            f"<td>{escape_html(row.name)}</td></tr>"
+        )
+    parts.append("</table>")
+    return "".join(parts)
+
 
 MENUS = (("file", "&File"), ("edit", "&Edit"), ("view", "&View"), ("help", "&Help"))
 """The menus, in menu-bar order: (id, title)."""
@@ -139,8 +202,7 @@ def plan_menu(menu: str, actions: Sequence[MenuAction]) -> list[str | None]:
 
 
 def shortcut_rows(actions: Sequence[MenuAction]) -> list[ShortcutRow]:
-    """Every action with keys, each once, actions with the same keys in one row (see the
-    module docstring)."""
+    """Every action with keys, each once, actions with the same keys in one row."""
     by_id = {action.id: action for action in actions}
     listed: set[str] = set()
     placed: list[tuple[MenuAction, str]] = []
@@ -168,3 +230,197 @@ def shortcut_rows(actions: Sequence[MenuAction]) -> list[ShortcutRow]:
         by_keys[action.keys] = len(rows)
         rows.append(ShortcutRow(action.id, section, action.name, action.keys))
     return rows
+
+
+def about_html(version: str, home: Path, log: Path | None) -> str:
+    """Help → About: the version, the home and where the log is."""
+    log_line = (
+        f"Log: <code>{escape_html(str(log))}</code>"
+        if log is not None
+        else "Log: not written (run with --verbose to log to the terminal)"
+    )
+    return (
+        f"<b>Memtab {version}</b><p>Browse, edit and consolidate the memories your "
+        f"coding agents keep.</p><p>Home: <code>{escape_html(str(home))}</code></p>"
+        f"<p>{log_line}</p>"
+    )
+
+
+def writer_pause_title(paused: bool) -> str:
+    """Edit's entry for the memory writer: Resume once paused."""
+    return "Resume the memory &writer" if paused else "Pause the memory &writer"
+
+
+@dataclass(frozen=True)
+class HomeFolder:
+    """What Open home found about a folder: whether it can be opened, and what to say
+    before opening it (None: it is a memory home)."""
+
+    path: Path
+    can_open: bool
+    note: str | None = None
+
+
+def describe_home_folder(path: Path, _ctx: JobContext | None = None) -> HomeFolder:
+    """Whether `path` can be opened as a home (a job: it looks at the disk).
+
+    A folder without config.json, memory/ or sessions/ is not a memory home yet: Memtab
+    can still open it (its files are made on the first write), but the user should know.
+    """
+    if not path.is_dir():
+        return HomeFolder(path, False, f"{path} is not a folder")
+    home = Home(path)
+    if any(p.exists() for p in (home.config_path, home.global_root.parent, home.sessions_dir)):
+        return HomeFolder(path, True)
+    return HomeFolder(
+        path,
+        True,
+        f"{path} is not a memory home yet (no config.json, memory/ or sessions/). "
+        "Memtab creates its files there when you add memories.",
+    )
+
+
+class OpenHomeStep(NamedTuple):
+    """What Open home does with a folder: say why not (`refusal`), or open it, after the
+    user answered `question` if there is one."""
+
+    refusal: str | None
+    question: str | None
+
+
+def open_home_step(found: HomeFolder) -> OpenHomeStep:
+    """Open home's step for what it found: a folder that cannot be opened is refused with
+    why; one that is not a memory home yet is asked about first."""
+    if not found.can_open:
+        return OpenHomeStep(found.note or f"Cannot open {found.path}", None)
+    return OpenHomeStep(None, found.note)
+
+
+ADD_LABEL = "&Add workspace"
+ADD_ANYWAY = "Add anyway"
+ADD_ANYWAY_LABEL = f"&{ADD_ANYWAY}"  # the button; the words name it without its mnemonic
+
+
+def typed_project(text: str) -> str:
+    """The project path as typed, `~` expanded and normalized ('' when blank)."""
+    typed = os.path.expanduser(text.strip())
+    return os.path.normpath(typed) if typed else ""
+
+
+def folder_name(text: str) -> str:
+    """The typed folder's own name: the workspace's name until the user types one."""
+    return Path(text.strip().rstrip("/\\")).name if text.strip() else ""
+
+
+def worth_checking(project: str) -> bool:
+    """Whether a typed path is looked at on disk (an absolute one)."""
+    return bool(project) and os.path.isabs(project)
+
+
+@dataclass(frozen=True)
+class Added:
+    """What registering a workspace did: its id, or why it could not (`missing`: the
+    folder does not exist on this machine, which the user may confirm)."""
+
+    workspace_id: str | None = None
+    error: str | None = None
+    missing: bool = False
+
+
+@dataclass(frozen=True)
+class FolderCheck:
+    """What is at a typed project path: `problem` None for a folder."""
+
+    path: str
+    problem: str | None
+    missing: bool = False
+
+
+def check_folder(path: str, _ctx: JobContext | None = None) -> FolderCheck:
+    """Whether `path` is a folder on this machine (a job: it looks at the disk)."""
+    if os.path.isdir(path):
+        return FolderCheck(path, None)
+    if os.path.lexists(path):
+        return FolderCheck(path, f"{path} is not a folder.")
+    return FolderCheck(path, f"{path} does not exist on this machine.", missing=True)
+
+
+def register_workspace(
+    home: Home, project: str, name: str, allow_missing: bool, _ctx: JobContext
+) -> Added:
+    """The job: add the project (if new) and the workspace to the home's config.json —
+    a project folder that does not exist only with `allow_missing` (the user said so)."""
+    found = check_folder(project)
+    if found.problem is not None and not (found.missing and allow_missing):
+        return Added(error=found.problem, missing=found.missing)
+    try:
+        return Added(workspace_id=add_workspace(home, project, name))
+    except (HomeError, OSError, TimeoutError) as error:
+        return Added(error=str(error) or type(error).__name__)
+
+
+@dataclass(frozen=True)
+class Register:
+    """Adding may go ahead: register `name` in `project` (`allow_missing`: Add anyway)."""
+
+    project: str
+    name: str
+    allow_missing: bool
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the dialog does with a registration's outcome: close with `workspace_id`, or
+    say `error` (with the OK button reading `ok_label`)."""
+
+    workspace_id: str | None
+    error: str | None
+    ok_label: str
+
+
+class AddWorkspaceForm:
+    """The dialog's state: what Add asks for, what each answer says."""
+
+    def __init__(self) -> None:
+        self.name_typed = False
+        self._missing_confirmable: str | None = None  # a missing folder "Add anyway" adds
+
+    @property
+    def ok_label(self) -> str:
+        """The OK button's text now."""
+        return ADD_ANYWAY_LABEL if self._missing_confirmable is not None else ADD_LABEL
+
+    def project_changed(self) -> None:
+        """Another path typed: whatever was said (and confirmed) of the last one no
+        longer holds."""
+        self._missing_confirmable = None
+
+    def add(self, project_text: str, name_text: str) -> Register | str:
+        """Add pressed with these fields: the registration to run, or why not."""
+        project = typed_project(project_text)
+        name = name_text.strip() or Path(project).name
+        if not project or not os.path.isabs(project):
+            return "Choose the project folder (an absolute path)."
+        if not name:
+            return "Give the workspace a name."
+        return Register(project, name, project == self._missing_confirmable)
+
+    def answered(self, result: Added, project_text: str) -> Answer:
+        """A registration's outcome, the project field now holding `project_text`."""
+        if result.missing:
+            self._missing_confirmable = typed_project(project_text)
+            error = (
+                f"{result.error} Choose an existing folder, or {ADD_ANYWAY} if mux runs "
+                "this project on another machine that shares this home."
+            )
+            return Answer(None, error, self.ok_label)
+        if result.workspace_id is None:
+            error = result.error or "The workspace could not be added."
+            return Answer(None, error, self.ok_label)
+        return Answer(result.workspace_id, None, self.ok_label)
+
+    @staticmethod
+    def still_typed(found: FolderCheck, project_text: str) -> bool:
+        """Whether a look at a typed folder is of what the field holds now (not typed
+        over since): only then is its problem said."""
+        return found.path == typed_project(project_text)

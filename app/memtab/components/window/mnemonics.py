@@ -1,15 +1,7 @@
 """Mnemonics (the letter `&` marks: Alt+letter on a button, the letter in an open menu),
 without Qt: which letter a text marks (`mnemonic`), a free one given to a text
 (`with_mnemonic`), and a menu's entries each given a letter no other entry of it has
-(`menu_mnemonics`).
-
-Qt runs an entry of an open menu by its letter only when no other entry of that menu has
-the letter; two with one letter, the key moves between them and runs neither. So File's
-C went to Close tab and stopped there, never to Resolve conflicts; View's T to Traces,
-never to Trust. The menus give their entries letters by `menu_mnemonics` each time they
-open (`gui/window/menus.py`): the letters written in the entries' texts first, in menu
-order, then one for each entry without a letter of its own.
-"""
+(`menu_mnemonics`)."""
 
 from __future__ import annotations
 

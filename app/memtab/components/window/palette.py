@@ -1,13 +1,4 @@
-"""Quick open's and the command palette's rows and matching, without Qt.
-
-An entry is a row: what it is called, what is shown beside it (a path, a menu), its key
-and what choosing it does. Typing ranks the entries by fuzzy match
-(`components.search.fuzzy`): by what an entry is called first, by its path or menu only
-for the rest — never by its key: "recall" listed Reject proposals for the "l" of its
-"Del", and Who wrote this line for its "Ctrl+Alt+L", the key's letters bold. At most
-`SHOWN_AT_MOST` rows show. Quick open's entries are every memory file the Memory tab's scan
-shows (`file_entries`); the palette's, the window's actions (`action_entry`).
-"""
+"""Quick open's and the command palette's rows and matching, without Qt."""
 
 from __future__ import annotations
 

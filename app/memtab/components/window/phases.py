@@ -1,30 +1,5 @@
 """The window's features and the phase each is built in, without Qt: one ordered list the
-window runs.
-
-Every part of a window is a `Feature`: a name, the `Phase` it is built in and the function
-that builds it on the window (its host). The window hands the list, in the order things
-happen, to a `Composition` and tells it which phase it has reached:
-
-- `FIRST_PAINT`: what the first paint shows (the Memory tab's tree, the watcher);
-- `AFTER_PAINT`: what is built right after it (the tab's parts, history, blame, the
-  check, sync, the window's commands, the menus made from what they registered);
-- `WATCHING`: what follows the disk once the first scan is shown (the watcher starts,
-  the writer, sync's first look);
-- `ON_DEMAND`: what is built when first asked for (the Traces tab, when first shown).
-
-Reaching a phase builds every feature of it and of the phases before it not built yet,
-in the list's order (a window that starts watching before its menus are built still
-builds them first). Each feature is built once, and always in the list's order: a phase
-reached again while features are being built (a builder that needs the parts, a signal
-one sends) is left to the building already under way, which goes on to the phase asked
-for. Closing the window saves the UI state of every part built (`save_ui_state`) and
-shuts them down in the reverse order of their building (`shutdown`), each once.
-
-A feature that needs another gets it from the composition by a typed key: a
-`FeatureKey[T]` names a feature whose builder returns a `T` (`keyed`, checked by mypy), and
-`Composition.get(key)` hands back what it built, a `T`. Nothing is set on the host or on
-another part from outside: what a part needs it is given when it is built.
-"""
+window runs."""
 
 from __future__ import annotations
 
@@ -42,7 +17,7 @@ T = TypeVar("T")
 
 
 class Phase(enum.IntEnum):
-    """When a feature is built (see the module docstring)."""
+    """When a feature is built."""
 
     FIRST_PAINT = 1
     AFTER_PAINT = 2
@@ -67,7 +42,7 @@ class Feature(Slotted, Generic[Host]):
 
 
 class FeatureKey(Slotted, Generic[T]):
-    """The typed name of a feature whose part is a `T` (see the module docstring)."""
+    """The typed name of a feature whose part is a `T`."""
 
     __slots__ = ("name",)
 
@@ -84,7 +59,7 @@ def keyed(key: FeatureKey[T], phase: Phase, build: Callable[[Host], T]) -> Featu
 
 
 class Composition(Generic[Host]):
-    """Builds a window's features phase by phase (see the module docstring)."""
+    """Builds a window's features phase by phase."""
 
     def __init__(self, host: Host, features: Sequence[Feature[Host]]) -> None:
         """The features of `host`, in the order they are built; none is built yet.

@@ -1,11 +1,6 @@
 """A settings change as news: which sections of settings.json changed and what it holds now,
 published on the window's context (`WindowContext.settings`) as changes on disk are, so
-each feature applies what it holds at once (docs/formats.md §15.1).
-
-`settings_change(before, after)` compares two readings of the file (None: it could not be
-read, so every section counts as changed); subscribers ask `touches(section)` and read their
-section from `settings` — no feature reads the file again on the GUI thread.
-"""
+each feature applies what it holds at once (docs/formats.md §15.1)."""
 
 import enum
 from collections.abc import Mapping

@@ -1,14 +1,7 @@
 """Choices the window remembers between runs: the workspace and open file per home, the
 "agent edited" badges not yet looked at, the bursts whose notice was shown, geometry,
 splitters, the sizes users gave dialogs, and yes/no choices such as "don't ask again"
-(`flag`).
-
-A small JSON file in Memtab's config dir (`memtab.fs.config.config_dir`, the same place as
-settings.json), written atomically. It is a convenience, never a source of truth: a
-missing or corrupt file is an empty state (a corrupt one is kept aside by the first save,
-see `memtab.fs.sidecar`), and failing to write it is logged, not raised.
-Qt-free: geometry is stored as the base64 of the bytes Qt's `saveGeometry()` returns.
-"""
+(`flag`)."""
 
 import base64
 import binascii

@@ -1,2 +1,2 @@
-"""The writer's news in words (`news`): "Recorded 3 notes in notes.md · just now"; the
-background writer's supervision (`supervision`) and status line (`status_line`)."""
+"""The writer in the window without Qt: its supervision, news and status line (`supervision`)
+and the Inbox (`inbox_view`)."""

@@ -1,12 +1,6 @@
-"""The Inbox without Qt: what it says of each proposed memory (who proposed it, its row,
-where accepting puts it, its provenance and evidence), what a change of which files
-reloads, which buttons work, what the details pane shows for a selection, and how tall
-the list is.
-
-`gui/writer/inbox_panel.py` builds the widgets, runs the reads and decisions on the
-file channel and forwards to `InboxPresenter`. The items are `writer.inbox`'s records;
-components name the fields they read (`InboxItemView`).
-"""
+"""The Inbox without Qt: what it says of each proposed memory (who, its row, where accepting
+puts it, its evidence), which buttons work, what the details show, and what the review of
+an agent's proposal or a Gemini CLI patch says above its diff, or why it would be refused."""
 
 from __future__ import annotations
 
@@ -15,12 +9,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, Protocol, TypeVar
 
+from memtab import humanize
 from memtab.components.rich_text import escape_html
-from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.components.text_diff import DiffLine, DiffResult, LineKind
+from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.humanize import plural
 from memtab.sources.model import Layout, Source
 from memtab.store.actors import actor_name
 from memtab.store.home import PathKind, PathPlace
+from memtab.store.proposals.preview import ProposalPreview
 from memtab.store.proposals.queue import GLOBAL_QUEUE
 from memtab.store.sidecars.registry import Workspace
 from memtab.store.text.frontmatter import find_frontmatter, full_description, heading_text
@@ -439,3 +436,104 @@ def list_heights(
     first = heights[0] if heights and first_whole else 0
     least = min(max(first, 2 * line), LIST_LEAST_LINES * line) + frame
     return min(fitted, least), fitted
+
+
+MOVED_UNCHANGED = "Its text moves unchanged."
+
+
+def review_heading(preview: ProposalPreview, diff: DiffResult | None) -> str:
+    """What a proposal would do, in one line above its diff ("Changes /memories/…: 2
+    lines added, 1 removed"), or why it cannot be done now."""
+    if preview.problem is not None:
+        return f"Cannot be applied now: {preview.problem}"
+    path = preview.path
+    if preview.command == "create":
+        return f"Creates {path} ({_lines(preview.after)})"
+    if preview.command == "delete":
+        return f"Deletes {path} ({_lines(preview.before)})"
+    if preview.command == "rename":
+        return f"Moves {path} to {preview.new_path}"
+    if diff is None or diff.identical:
+        return f"Leaves {path} as it is"
+    counts = [f"{humanize.plural(diff.added, 'line')} added"] if diff.added else []
+    if diff.removed:
+        removed = f"{diff.removed}" if counts else humanize.plural(diff.removed, "line")
+        counts.append(f"{removed} removed")
+    return f"Changes {path}: {', '.join(counts)}"
+
+
+def _lines(text: str | None) -> str:
+    return humanize.plural(len((text or "").splitlines()), "line")
+
+
+@dataclass(frozen=True)
+class PatchedFile:
+    """A file a Gemini patch writes: its name, whether it creates it, its diff."""
+
+    name: str
+    new_file: bool
+    diff: DiffResult
+
+
+def patch_heading(files: Sequence[PatchedFile]) -> str:
+    """What a patch would do, in one line ("Changes 2 files: deploy.md (new, 3 lines);
+    MEMORY.md (1 line added)")."""
+    parts = []
+    for file in files:
+        short = file.name.rsplit(":", 1)[-1]
+        if file.new_file:
+            parts.append(f"{short} (new, {humanize.plural(file.diff.added, 'line')})")
+        else:
+            counts = (
+                [f"{humanize.plural(file.diff.added, 'line')} added"] if file.diff.added else []
+            )
+            if file.diff.removed:
+                counts.append(
+                    f"{file.diff.removed} removed"
+                    if counts
+                    else f"{humanize.plural(file.diff.removed, 'line')} removed"
+                )
+            parts.append(f"{short} ({', '.join(counts) or 'unchanged'})")
+    return f"Changes {humanize.plural(len(files), 'file')}: {'; '.join(parts)}"
+
+
+def _shown(name: str) -> str:
+    """A file a patch writes, as a person is shown it (`MemoryFileRef.shown`)."""
+    try:
+        return parse_file_ref(name).shown
+    except (SourceError, ValueError):  # ValueError: PathError
+        return name
+
+
+def patched_diff(files: Sequence[PatchedFile]) -> DiffResult:
+    """Every file's diff, each under a line naming it as the tree does ("Gemini CLI ·
+    GEMINI.md", not its file id)."""
+    lines: list[DiffLine] = []
+    for file in files:
+        lines.append(
+            DiffLine(LineKind.HUNK, f"{_shown(file.name)}{' (new file)' if file.new_file else ''}")
+        )
+        lines.extend(file.diff.lines)
+    return DiffResult(
+        tuple(lines),
+        sum(f.diff.added for f in files),
+        sum(f.diff.removed for f in files),
+    )
+
+
+def patch_diff(text: str) -> DiffResult:
+    """A patch's own lines as a diff: headers and `@@` lines, added, removed, context."""
+    lines: list[DiffLine] = []
+    added = removed = 0
+    for line in text.split("\n"):
+        if line.startswith(("@@", "--- ", "+++ ")):
+            lines.append(DiffLine(LineKind.HUNK, line))
+        elif line.startswith("+"):
+            lines.append(DiffLine(LineKind.ADDED, line[1:]))
+            added += 1
+        elif line.startswith("-"):
+            lines.append(DiffLine(LineKind.REMOVED, line[1:]))
+            removed += 1
+        else:
+            lines.append(DiffLine(LineKind.CONTEXT, line[1:] if line.startswith(" ") else line))
+    return DiffResult(tuple(lines), added, removed)

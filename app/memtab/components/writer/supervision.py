@@ -1,30 +1,22 @@
-"""The background writer's supervision without Qt: when it begins, which watch jobs a batch
-asks for, which runs are queued or going, and the status each turn leaves —
-`gui/writer/supervisor.py` keeps only its two job clients and signals.
-
-- Beginning takes the home's writer lock (one job at a time): taken, the writer follows
-  the transcripts (a change reported meanwhile is polled once more, everywhere); not taken,
-  it stands by, and a later batch tries again.
-- A batch, once following: a changed writer state is checked before the transcripts are
-  polled (mux appending a message and advancing its state in one batch must be seen so);
-  then the transcripts it touched are polled (all of them when the home or a workspace's
-  folder changed as a whole).
-- A run is queued from a poll's ticket (abandoned instead while paused or closing), going
-  once its job starts, and settles the status as it ends; paused or the writer turned off,
-  the runs still queued are withdrawn (a run going finishes).
-"""
+"""The background writer in the window, without Qt: its supervision (when it begins, which
+jobs a batch asks for, which runs are queued or going), what its last run means in words,
+and its corner of the status bar — `gui/writer/supervisor.py` keeps the job clients."""
 
 from __future__ import annotations
 
+import difflib
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Generic, Protocol, TypeVar
 
+from memtab import humanize
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.writer.status_line import WriterActivity, WriterStatus
+from memtab.components.rich_text import escape_html
+from memtab.markdown import LineKind, classify, text_lines
 from memtab.store.home import PathKind, PathPlace
+from memtab.store.paths import PathError, parse_file_path
 
 STANDBY = "Another Memtab process runs the memory writer of this home"
 
@@ -57,7 +49,7 @@ T = TypeVar("T", bound=Ticket)
 
 
 class Supervision(Generic[T]):
-    """The writer's supervision in one window (see the module docstring); the jobs' ids are
+    """The writer's supervision in one window; the jobs' ids are
     the clients'."""
 
     def __init__(self) -> None:
@@ -106,7 +98,7 @@ class Supervision(Generic[T]):
         return True, None
 
     def batch_steps(self, batch: ChangeBatch) -> list[WatchStep]:
-        """The watch jobs a watcher batch asks for, in order (see the module docstring)."""
+        """The watch jobs a watcher batch asks for, in order."""
         if not self._started or self.closed:
             return []
         if not self._active:
@@ -203,3 +195,228 @@ class Supervision(Generic[T]):
 
     def _name(self, ticket: T) -> str:
         return self._names.get(ticket.workspace_id) or ticket.workspace_id
+
+
+class NewsKind(enum.StrEnum):
+    """What the run did that is worth saying."""
+
+    RECORDED = "recorded"
+    SUGGESTED = "suggested"
+
+
+def added_lines(before: str, after: str) -> tuple[int, ...]:
+    """The numbers (from 0) of the lines of `after` that are not in `before` — the lines
+    a run added or changed — leaving out blank ones."""
+    old, new = text_lines(before), text_lines(after)
+    added: list[int] = []
+    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+    for tag, _i1, _i2, j1, j2 in matcher.get_opcodes():
+        if tag in ("insert", "replace"):
+            added.extend(j for j in range(j1, j2) if new[j].strip())
+    return tuple(added)
+
+
+def count_notes(after: str, lines: tuple[int, ...]) -> int:
+    """How many notes the added `lines` hold: the bullets among them (a note written as
+    a plain line counts too when no bullet was added)."""
+    kinds = [line.kind for line in classify(text_lines(after))]
+    added = [kinds[n] for n in lines if n < len(kinds)]
+    bullets = added.count(LineKind.LIST_ITEM)
+    return bullets or len(added) - added.count(LineKind.HEADING)
+
+
+def file_name(virtual_path: str) -> str:
+    """The file's name for a sentence (`notes.md`), or the path when it is not one."""
+    try:
+        return parse_file_path(virtual_path).name
+    except PathError:
+        return virtual_path
+
+
+@dataclass(frozen=True)
+class WriterNews:
+    """A run's news for one workspace."""
+
+    kind: NewsKind
+    workspace_id: str
+    workspace_name: str
+    memory_path: str
+    count: int
+    at_ms: int
+    lines: tuple[int, ...] = ()
+    left_out: int = 0
+    """Notes past the offline writer's per-run limit, not kept (the less sure ones)."""
+
+    def text(self, now: int | None = None) -> str:
+        """The status bar's line."""
+        notes = humanize.plural(self.count, "note") + self._left_out_clause()
+        if self.kind is NewsKind.RECORDED:
+            when = humanize.relative_time(self.at_ms, now)
+            return f"Recorded {notes} in {file_name(self.memory_path)} · {when}"
+        return f"Suggested {notes} — review"
+
+    def _left_out_clause(self) -> str:
+        # The words of the run's summary in the runs log and the CLI (writer/job/run.py).
+        return f" ({self.left_out} less sure left out)" if self.left_out else ""
+
+    def details(self) -> str:
+        """A tooltip: where, for which workspace, and what clicking does."""
+        where = f"{self.memory_path} of workspace {self.workspace_name}"
+        when = humanize.absolute_time(self.at_ms)
+        left_out = (
+            f" It found {humanize.plural(self.left_out, 'more note')} and left "
+            f"{'them' if self.left_out > 1 else 'it'} out: a run keeps only its surest, so "
+            "that a review stays short."
+            if self.left_out
+            else ""
+        )
+        if self.kind is NewsKind.RECORDED:
+            return f"The memory writer added to {where} at {when}.{left_out} Click to open it."
+        return (
+            f"The offline memory writer suggested notes for {where} at {when}.{left_out} "
+            "Click to review them: accept, edit then accept, or dismiss each."
+        )
+
+    def notification(self) -> tuple[str, str]:
+        """(title, body) of a desktop notification."""
+        notes = humanize.plural(self.count, "note")
+        if self.kind is NewsKind.RECORDED:
+            return (
+                f"Memtab recorded {notes}",
+                f"In {file_name(self.memory_path)} of {self.workspace_name}",
+            )
+        return (f"Memtab suggested {notes}", f"For {self.workspace_name}: review them in Memtab")
+
+
+def news_from_run(
+    *,
+    outcome: str,
+    workspace_id: str,
+    workspace_name: str,
+    memory_path: str,
+    before: str,
+    after: str,
+    suggested: int,
+    at_ms: int,
+    left_out: int = 0,
+) -> WriterNews | None:
+    """The news of a finished run (None when it found nothing new, or failed)."""
+    if outcome == "wrote":
+        lines = added_lines(before, after)
+        count = count_notes(after, lines)
+        if count <= 0:
+            return None  # it only removed or reworded: nothing recorded
+        return WriterNews(
+            NewsKind.RECORDED,
+            workspace_id,
+            workspace_name,
+            memory_path,
+            count,
+            at_ms,
+            lines,
+            left_out,
+        )
+    if outcome == "suggested" and suggested > 0:
+        return WriterNews(
+            NewsKind.SUGGESTED,
+            workspace_id,
+            workspace_name,
+            memory_path,
+            suggested,
+            at_ms,
+            left_out=left_out,
+        )
+    return None
+
+
+TRACE_LINK = "memtab-writer-trace"
+NEWS_LINK = "memtab-writer-news"
+DOT_COLORS = {
+    "idle": "#8a8f98",
+    "paused": "#c98a00",
+    "running": "#2f7de1",
+    "failed": "#d33a2c",
+}
+
+
+class WriterActivity(enum.StrEnum):
+    """What the writer is doing."""
+
+    IDLE = "idle"
+    RUNNING = "running"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class WriterStatus:
+    """The writer's status for the status bar. `message` is the last run's one-line
+    summary (or error); `trace_path` the dump of a failed run, when one was written;
+    `standby` means another Memtab process runs the writer of this home."""
+
+    activity: WriterActivity = WriterActivity.IDLE
+    paused: bool = False
+    standby: bool = False
+    workspace_id: str | None = None
+    workspace_name: str | None = None
+    message: str = ""
+    trace_path: Path | None = None
+
+
+@dataclass(frozen=True)
+class StatusView:
+    """What the widget shows: the line as rich text (with its link) and as plain text,
+    the tooltip, the dot's colour and the pause button's words."""
+
+    html: str
+    text: str
+    tooltip: str
+    dot_color: str
+    toggle: str
+    toggle_name: str
+    toggle_tooltip: str
+
+
+def status_text(status: WriterStatus, news: WriterNews | None = None) -> str:
+    """The plain-text line the widget shows for a status (and the last run's news)."""
+    name = status.workspace_name or status.workspace_id or ""
+    if status.activity is WriterActivity.RUNNING:
+        return f"Writing memory for {name}…"
+    if status.activity is WriterActivity.FAILED:
+        return f"Memory writer failed for {name}"
+    if status.standby:
+        return "Memory writer runs in another Memtab window"
+    if news is not None:
+        return news.text() + (" · writer paused" if status.paused else "")
+    return "Memory writer paused" if status.paused else "Memory writer idle"
+
+
+def news_shown(status: WriterStatus, news: WriterNews | None) -> bool:
+    """Whether the line is the last run's news, a link that opens it."""
+    return news is not None and not status.standby and status.activity is WriterActivity.IDLE
+
+
+def status_view(status: WriterStatus, news: WriterNews | None, *, paused: bool) -> StatusView:
+    """The widget for `status` (`news`: the last run's; `paused`: the button's state)."""
+    text = status_text(status, news)
+    html = escape_html(text)
+    tip = status.message
+    if status.activity is WriterActivity.FAILED:
+        if status.trace_path is not None:
+            html += f' · <a href="{TRACE_LINK}">view trace</a>'
+    elif news is not None and news_shown(status, news):
+        html = f'<a href="{NEWS_LINK}">{html}</a>'
+        tip = news.details()
+    key = "paused" if paused and status.activity is WriterActivity.IDLE else None
+    return StatusView(
+        html=html,
+        text=text,
+        tooltip=tip,
+        dot_color=DOT_COLORS[key or status.activity.value],
+        toggle="Resume" if paused else "Pause",
+        toggle_name="Resume the memory writer" if paused else "Pause the memory writer",
+        toggle_tooltip=(
+            "Resume the background memory writer"
+            if paused
+            else "Pause the background memory writer (no runs until resumed)"
+        ),
+    )

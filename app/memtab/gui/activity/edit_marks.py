@@ -35,7 +35,7 @@ from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.activity.edit_claims import EditClaims
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.history.jobs import contents_written_since
-from memtab.components.sync.look import SyncLook
+from memtab.components.sync.status import SyncLook
 from memtab.components.tree.scan import HomeScan
 from memtab.components.window.ui_state import UiState
 from memtab.file_protocol.file_ref import MemoryFileRef

@@ -1,10 +1,10 @@
 """Blame in the window: View → Blame toggles the gutter beside the editor's text.
 
 `BlameFeature` follows the editor: each file opened or saved, and each scan shown (the
-file may have changed on disk), is blamed off the GUI thread (`components.blame.gutter`, on the
+file may have changed on disk), is blamed off the GUI thread (`components.blame`, on the
 job service's jobs lane: `blame.service.blame_file`, history read and compared; cached per
 file and newest version, so a rescan costs little), and the gutter shows the result.
-Typing realigns the lines on the lane after a pause (`components.blame.gutter.entries`),
+Typing realigns the lines on the lane after a pause (`components.blame.entries`),
 so a line keeps its author while lines are added above it. A click on the gutter opens the
 line's card (`BlameCard`): a writer line's trace dump opens in the Traces tab, a
 consolidation line's run in Runs… on its op.
@@ -47,8 +47,16 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.blame.records import Blame
-from memtab.components.blame.follow import NO_BLAME, BlameFollow, cannot_blame, trace_gone
-from memtab.components.blame.gutter import GutterEntry, Link, align, blame_text
+from memtab.components.blame import (
+    NO_BLAME,
+    BlameFollow,
+    GutterEntry,
+    Link,
+    align,
+    blame_text,
+    cannot_blame,
+    trace_gone,
+)
 from memtab.components.rich_text import escape_html
 from memtab.gui.context import WindowContext
 from memtab.gui.tasks.jobs import JobClient, Lane

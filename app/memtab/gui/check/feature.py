@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from memtab.check.records import CheckReport, Finding
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.check.check_view import (
+from memtab.components.check import (
     FIX_TIP,
     MAKING_FIXES,
     NO_WORKSPACE,
@@ -37,12 +37,15 @@ from memtab.components.check.check_view import (
     finding_tip,
     fixable,
     fixes_ready,
+    line_notes,
     not_checked,
+    panel_row,
     rechecks,
     report_status,
+    row_marks,
     selection_view,
+    shown_in,
 )
-from memtab.components.check.marks import line_notes, panel_row, row_marks, shown_in
 from memtab.components.tree.marks import MarkedRows
 from memtab.consolidation.records import ConsolidationPlan
 from memtab.gui.context import WindowContext, WindowShell

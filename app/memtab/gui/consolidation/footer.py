@@ -48,20 +48,18 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components import glossary
-from memtab.components.consolidation.coverage import (
+from memtab.components.consolidation import (
+    CONSOLIDATE_NOW,
     LINE_KEYS,
     NO_WORKSPACE,
     WAITING,
+    Controls,
+    RunStates,
+    Tone,
     harvest_line,
     header_summary,
     scope_lines,
     summaries_tooltip,
-)
-from memtab.components.consolidation.run_states import (
-    CONSOLIDATE_NOW,
-    Controls,
-    RunStates,
-    Tone,
 )
 from memtab.consolidation.records import ConsolidationPlan
 from memtab.gui.tasks.jobs import JobService

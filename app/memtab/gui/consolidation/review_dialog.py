@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.consolidation.review_view import (
+from memtab.components.consolidation import (
     PlannedOpView,
     accepted_ops,
     apply_label,

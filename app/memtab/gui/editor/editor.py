@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.editor.leaving import DiscardChoice, Leaving, save_label, unsaved_question
-from memtab.components.editor.panel.tabs import OpenTabs, moved_path, stepped_index, tab_text
+from memtab.components.editor.panel import OpenTabs, moved_path, stepped_index, tab_text
 from memtab.components.editor.session import BarKind
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile

@@ -35,13 +35,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.editor.go_to import LineTarget, go_to_hint, parse_target
-from memtab.components.editor.panel.actions import (
+from memtab.components.editor.find import LineTarget, go_to_hint, parse_target
+from memtab.components.editor.panel import (
     actions_now,
     opened_elsewhere_note,
     tab_moves_focus_said,
+    with_source,
 )
-from memtab.components.editor.panel.view import with_source
 from memtab.components.editor.session import BarKind
 from memtab.components.window.ui_state import UiState
 from memtab.gui.actions import ActionRegistry, Focus, Key

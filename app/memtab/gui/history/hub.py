@@ -51,12 +51,23 @@ from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.editor.session import BarKind
 from memtab.components.files import undo
 from memtab.components.files.ops import OpResult
-from memtab.components.files.run_step import undoable_run
 from memtab.components.files.steps import UndoStep
-from memtab.components.files.undo import BurstRestored, restore_burst_undoably, restore_deleted_file
-from memtab.components.history.burst_news import RESTORE_ALL, REVIEW, BurstNews, NewsRead
+from memtab.components.files.undo import (
+    BurstRestored,
+    restore_burst_undoably,
+    restore_deleted_file,
+    undoable_run,
+)
+from memtab.components.history.burst_news import (
+    RESTORE_ALL,
+    REVIEW,
+    BurstNews,
+    NewsRead,
+    PanelAway,
+    RecordingWait,
+    batch_routes,
+)
 from memtab.components.history.deleted import DeletedFile
-from memtab.components.history.hub_turns import PanelAway, RecordingWait, batch_routes
 from memtab.components.history.jobs import (
     burst_news,
     catch_up_runs_log,

@@ -32,20 +32,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.history.history import FileHistory
-from memtab.components.history.jobs import diff_commit, diff_version, file_history
-from memtab.components.history.panel_view import (
+from memtab.components.history.history import (
     COMPUTING,
     NO_DIFFERENCES,
     NO_FILE,
     PICK_VERSION,
     RESTORE_TIP,
+    FileHistory,
     Selected,
     history_note,
     panel_rows,
     selected,
     title_text,
 )
+from memtab.components.history.jobs import diff_commit, diff_version, file_history
 from memtab.components.text_diff import DiffResult
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane

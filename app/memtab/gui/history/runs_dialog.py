@@ -36,31 +36,29 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.history.diff import parse_unified_diff
-from memtab.components.history.jobs import revert, run_detail, runs
-from memtab.components.history.revert_view import (
+from memtab.components.history.diff import (
     BACK_AGAIN,
     first_message,
+    parse_unified_diff,
     refusal_message,
     revert_rows,
     revert_summary,
 )
+from memtab.components.history.jobs import revert, run_detail, runs
 from memtab.components.history.runs import (
+    EMPTY_TEXT,
     KIND_WORDS,
+    PICK_A_CHANGE,
+    READING_CHANGES,
+    REVERTING,
     OpState,
     OpView,
     RunDetail,
     RunFilter,
     RunList,
-    no_change_message,
-)
-from memtab.components.history.runs_view import (
-    EMPTY_TEXT,
-    PICK_A_CHANGE,
-    READING_CHANGES,
-    REVERTING,
     RunsPresenter,
     empty_text,
+    no_change_message,
     op_diff_view,
     revert_tip,
     run_heading,

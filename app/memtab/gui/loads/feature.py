@@ -24,16 +24,18 @@ from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.editor.text_buffer import changed_span, utf16_offset
-from memtab.components.files.topic import MovedPastCut, move_lines_past_cut
-from memtab.components.loads.cut_bars import GO_TO_CUT, MOVE_PAST_CUT
-from memtab.components.loads.cut_moves import (
+from memtab.components.files.undo import MovedPastCut, move_lines_past_cut
+from memtab.components.loads import (
+    GO_TO_CUT,
     GO_TO_ONLY,
+    MOVE_PAST_CUT,
+    FilePlace,
     PendingMove,
+    asks_again,
     cut_line,
     is_cut_file,
     move_refused,
 )
-from memtab.components.loads.recall_rows import FilePlace, asks_again
 from memtab.components.tree.nodes import ref_key
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.gui.context import WindowContext, WindowShell

@@ -28,17 +28,16 @@ from PySide6.QtWidgets import QApplication, QMenu, QSplitter, QToolButton, QWidg
 from memtab.components import glossary
 from memtab.components.activity.badges import Badge
 from memtab.components.editor.session import BarKind
-from memtab.components.files.open import ref_on_disk
-from memtab.components.files.ops import OpResult
-from memtab.components.memory_tab.open_file import (
+from memtab.components.files.ops import OpResult, ref_on_disk
+from memtab.components.memory_tab import (
     FileFollowUps,
     OpShown,
+    VisitedFiles,
     op_shown,
     remembered_ref,
     tabs_to_reopen,
     unsaved_marks,
 )
-from memtab.components.memory_tab.visited import VisitedFiles
 from memtab.components.tree.nodes import TreeNode, ref_key
 from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.scan_steps import ScanSteps

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.settings.jobs import local_servers
-from memtab.components.settings.local_servers_view import (
+from memtab.components.settings.model_form import (
     FIND_LABEL,
     FIND_TIP,
     FINDING_LABEL,

@@ -12,7 +12,7 @@ texts (`gui.toolkit.text.three_way.ThreeWayView`) and the decisions it allows:
   keeps it;
 - **Keep the text below** — the text as edited in the view.
 
-The buttons' words are the editor's conflict bar's (`components.merge.choices`).
+The buttons' words are the editor's conflict bar's (`components.merge`).
 
 Listing, reading and deciding run on the dialog's own worker; the engine decides
 (nothing is lost: the text not kept stays in history, or in the sync repository's). A
@@ -38,23 +38,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.merge.three_way import ThreeWayTexts
+from memtab.components.merge import ThreeWayTexts
 from memtab.components.sync.conflicts import (
-    ConflictItem,
-    ConflictTexts,
-    list_conflicts,
-    load_texts,
-    resolve,
-)
-from memtab.components.sync.conflicts_view import (
     DECISIONS,
     EMPTY_TEXT,
     KEEP_BOTH_AGAIN,
     RESOLVING,
+    ConflictItem,
     ConflictsPresenter,
+    ConflictTexts,
     Decision,
     Press,
     allowed,
+    list_conflicts,
+    load_texts,
+    resolve,
     resolve_failed_text,
 )
 from memtab.gui.context import WindowContext

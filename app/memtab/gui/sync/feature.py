@@ -20,9 +20,9 @@ from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QToolButton, QWidget
 
 from memtab.components.editor.session import BarKind, Situation
-from memtab.components.sync.conflict_bar import (
+from memtab.components.sync.conflicts import (
+    BAR_DECISIONS,
     CHOICES,
-    DECISIONS,
     DEFAULT_ACTION,
     PREFIX,
     BarStep,
@@ -31,18 +31,22 @@ from memtab.components.sync.conflict_bar import (
     bar_step,
     bar_text,
     choice_of,
+    conflict_marks,
     not_resolved_text,
+    resolve_sync_conflict,
+    shown_conflicts,
 )
-from memtab.components.sync.conflicts import conflict_marks, resolve_sync_conflict, shown_conflicts
-from memtab.components.sync.corner import CopyCounts, SyncNowNote
-from memtab.components.sync.look import SyncLook
-from memtab.components.sync.quit_question import (
+from memtab.components.sync.status import (
+    CopyCounts,
     QuitQuestion,
     QuitStep,
+    SyncLine,
+    SyncLook,
+    SyncNowNote,
     UnsentChoice,
+    sync_line,
     unsent_question,
 )
-from memtab.components.sync.status_line import SyncLine, sync_line
 from memtab.components.tree.marks import MarkedRows
 from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.file_ref import MemoryFileRef
@@ -184,7 +188,7 @@ class SyncConflictBars(QObject):
         if not saved:  # the bar says why (a save's conflict, an error)
             return
         home, workspace = self._context.home, self._context.shown.workspace
-        decision = DECISIONS[choice]
+        decision = BAR_DECISIONS[choice]
         job = functools.partial(
             resolve_sync_conflict, home, workspace, conflict, decision, self._sync.git_program
         )

@@ -18,7 +18,7 @@ Every job ends with a look at where sync stands without the network (`sync statu
 files that wait to be sent and brought in, which the status bar counts ("↑2 ↓1"); a
 memory file that changed is counted `LOOK_MS` later, long before it is sent.
 
-One sync at a time, on the job service's `runs` lane (`components.sync.look`); a request
+One sync at a time, on the job service's `runs` lane (`components.sync.status`); a request
 while one runs is kept and runs after it (a full sync wins over a sync of changes). A
 change to sync's set-up or a target's state (the CLI synced or resolved) is looked at
 again. Offline is normal: the
@@ -38,8 +38,15 @@ import logging
 from PySide6.QtCore import QObject, Signal, Slot
 
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.sync.look import SyncLook, look_or_sync
-from memtab.components.sync.turns import Schedule, SyncKind, SyncTurns, batch_wants, schedule_after
+from memtab.components.sync.status import (
+    Schedule,
+    SyncKind,
+    SyncLook,
+    SyncTurns,
+    batch_wants,
+    look_or_sync,
+    schedule_after,
+)
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.store.home import Home

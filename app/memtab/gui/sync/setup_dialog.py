@@ -37,18 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.jobs import JobFunction
-from memtab.components.sync.look import SyncLook
 from memtab.components.sync.setup import (
-    Refused,
-    ScopeChoice,
-    SetupState,
-    check_connection,
-    read_setup,
-    scope_choices,
-    set_up,
-    stop_syncing,
-)
-from memtab.components.sync.setup_view import (
     CANCELLED,
     INTRO,
     PLACEHOLDER,
@@ -56,15 +45,24 @@ from memtab.components.sync.setup_view import (
     SETTING_UP,
     STOPPING,
     STOPPING_SYNC,
+    Refused,
+    ScopeChoice,
+    SetupState,
+    check_connection,
     checked_at_first,
     connecting_text,
     current_text,
     first_sync_text,
     primary_label,
     problem_text,
+    read_setup,
+    scope_choices,
+    set_up,
     setup_controls,
+    stop_syncing,
     target_of,
 )
+from memtab.components.sync.status import SyncLook
 from memtab.fs.clock import now_ms
 from memtab.gui.context import WindowContext
 from memtab.gui.sync.service import WindowSync

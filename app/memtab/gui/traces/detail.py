@@ -26,19 +26,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.traces.header import (
+from memtab.components.traces import (
     FIELD_TIPS,
     FIELDS,
     WIDE_FIELDS,
-    attempt_tab_title,
-    dump_header,
-    events_tab_title,
-)
-from memtab.components.traces.texts import (
     Preview,
     attempt_status,
+    attempt_tab_title,
+    dump_header,
     event_preview,
     events_summary_text,
+    events_tab_title,
     execution_detail,
     first_failed,
     message_preview,

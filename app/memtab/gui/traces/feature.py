@@ -19,20 +19,20 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.traces.opening import (
+from memtab.components.traces import (
+    ALL_WORKSPACES,
     AfterScan,
     TraceOpening,
     cannot_list,
     cannot_open,
-    rescans,
-)
-from memtab.components.traces.rows import (
-    ALL_WORKSPACES,
+    count_text,
     outcome_choices,
     outcome_of,
+    read_trace,
+    rescans,
+    trace_list,
     workspace_choices,
 )
-from memtab.components.traces.texts import count_text
 from memtab.gui.context import ChangeFeed
 from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.gui.toolkit.row_list import FittedTable
@@ -44,7 +44,6 @@ from memtab.gui.traces.models import (
     TraceListModel,
     outcome_icon,
 )
-from memtab.operations.traces import read_trace, trace_list
 from memtab.store.home import Home
 from memtab.traces.catalog import TraceCatalog
 from memtab.traces.reader import TraceDump, TraceSummary

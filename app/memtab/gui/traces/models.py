@@ -22,8 +22,9 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QStyle
 
-from memtab.components.traces.rows import (
+from memtab.components.traces import (
     ExecutionColumn,
+    Preview,
     TraceColumn,
     TraceFilter,
     TraceRows,
@@ -32,7 +33,6 @@ from memtab.components.traces.rows import (
     trace_cell,
     trace_tooltip,
 )
-from memtab.components.traces.texts import Preview
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, tint
 from memtab.traces.outcome import Outcome
 from memtab.traces.reader import TraceSummary

@@ -24,7 +24,7 @@ from PySide6.QtGui import QColor, QPalette, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QTextEdit
 
 from memtab.components.files import ops as file_ops
-from memtab.components.files.open import open_file
+from memtab.components.files.ops import open_file
 from memtab.components.tree import matches
 from memtab.components.tree.nodes import LineMatch, NodeKind, TreeNode, file_key
 from memtab.file_protocol.file_ref import MemoryFileRef

@@ -22,7 +22,7 @@ from typing import Protocol
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from memtab.components.files.open import open_file
+from memtab.components.files.ops import open_file
 from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.sources_scan import SourcesShown, WatchTarget
 from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef, agent_title

@@ -1,5 +1,5 @@
 """Memory every agent can trust, in the window: `TrustFeature` finds the home's duplicates,
-contradictions and leaks (`operations.trust.window.WindowTrust`) on the runs lane as the home
+contradictions and leaks (`operations.trust.WindowTrust`) on the runs lane as the home
 changes, and shows them in the room (what needs you) and the Trust panel."""
 
 from __future__ import annotations
@@ -35,17 +35,16 @@ from PySide6.QtWidgets import (
 from memtab.check.records import CheckReport
 from memtab.components.activity.badges import Badge
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.check.check_view import rechecks
-from memtab.components.files.open import ref_on_disk
-from memtab.components.files.ops import OpResult
+from memtab.components.check import rechecks
+from memtab.components.files.ops import OpResult, ref_on_disk
 from memtab.components.tree.nodes import file_key, ref_key
-from memtab.components.trust.changes import move_target
-from memtab.components.trust.combining import (
+from memtab.components.trust.changes import (
     REVIEW_NOTE,
     CombineChoice,
     CombineProposal,
     combine_choices,
     file_name,
+    move_target,
     newest,
     side_labels,
 )
@@ -76,10 +75,8 @@ from memtab.gui.toolkit.text.three_way import ThreeWayView
 from memtab.gui.toolkit.widgets import WrappedLabel
 from memtab.gui.trust.panel import TrustPanel
 from memtab.humanize import relative_time
-from memtab.operations.trust import actions as operations
-from memtab.operations.trust.actions import SideBySide
-from memtab.operations.trust.combine import propose_combine
-from memtab.operations.trust.window import NotRead, WindowTrust
+from memtab.operations import trust as operations
+from memtab.operations.trust import NotRead, SideBySide, WindowTrust, propose_combine
 from memtab.store.paths import PathError
 from memtab.trust.contradictions.records import ClaimedLine, Contradiction
 from memtab.trust.duplicates.records import DuplicateGroup

@@ -26,9 +26,8 @@ from PySide6.QtCore import QKeyCombination, QObject, Qt, Slot
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QMenu, QMenuBar
 
-from memtab.components.window.menus import MENUS, MenuAction, plan_menu
+from memtab.components.window.menus import MENUS, MenuAction, ShortcutRow, plan_menu
 from memtab.components.window.menus import shortcut_rows as menu_shortcut_rows
-from memtab.components.window.shortcuts import ShortcutRow
 from memtab.gui.actions import ActionRegistry, Registered
 from memtab.gui.toolkit.dialog_layout import give_menu_letters
 

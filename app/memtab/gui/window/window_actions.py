@@ -36,37 +36,33 @@ from PySide6.QtWidgets import (
 )
 
 from memtab import __version__
-from memtab.components.consolidation.run_states import CONSOLIDATE_SCOPE
-from memtab.components.editor.panel.view import ViewMode
+from memtab.components.consolidation import CONSOLIDATE_SCOPE
+from memtab.components.editor.panel import ViewMode
 from memtab.components.files.rules import consolidate_text, consolidated_scope
-from memtab.components.window.add_workspace import (
+from memtab.components.window.menus import (
     ADD_LABEL,
+    FIELD_KEYS,
+    NOTES,
     Added,
     AddWorkspaceForm,
     FolderCheck,
+    HomeFolder,
     Register,
+    ShortcutRow,
+    about_html,
     check_folder,
+    describe_home_folder,
     folder_name,
+    matches,
+    open_home_step,
     register_workspace,
+    shortcuts_html,
     typed_project,
     worth_checking,
+    writer_pause_title,
 )
 from memtab.components.window.phases import FeatureKey
 from memtab.components.window.settings_news import settings_change
-from memtab.components.window.shortcuts import (
-    FIELD_KEYS,
-    NOTES,
-    ShortcutRow,
-    matches,
-    shortcuts_html,
-)
-from memtab.components.window.window_actions import (
-    HomeFolder,
-    about_html,
-    describe_home_folder,
-    open_home_step,
-    writer_pause_title,
-)
 from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.editor.editor import EditorPanel

@@ -34,22 +34,26 @@ from PySide6.QtWidgets import (
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.jobs import JobFunction
 from memtab.components.window.settings_news import SettingsChange, SettingsSection
-from memtab.components.writer.news import NewsKind, WriterNews, news_from_run
-from memtab.components.writer.status_line import (
+from memtab.components.writer.supervision import (
     NEWS_LINK,
     TRACE_LINK,
+    NewsKind,
+    Supervision,
+    WatchJob,
+    WatchStep,
     WriterActivity,
+    WriterNews,
     WriterStatus,
+    news_from_run,
     status_text,
     status_view,
 )
-from memtab.components.writer.supervision import Supervision, WatchJob, WatchStep
 from memtab.fs.clock import now_ms
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.gui.toolkit.style import set_style_sheet
 from memtab.gui.writer.inbox_panel import InboxPanel
-from memtab.operations.writer.runs import begin, check_states, poll, run
+from memtab.operations.writer import begin, check_states, poll, run
 from memtab.store.home import Home
 from memtab.store.paths import PathError, parse_file_path
 from memtab.writer.config import load_writer_settings, parse_writer_settings

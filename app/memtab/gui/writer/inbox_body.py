@@ -45,16 +45,17 @@ from memtab.components.writer.inbox_view import (
     ACCEPT_TIP,
     EDIT_TIP,
     LIST_ROWS,
+    MOVED_UNCHANGED,
     REJECT_TIP,
     InboxPresenter,
     details_html,
     list_heights,
     origin_text,
+    review_heading,
     row_text,
     row_tooltip,
     where_text,
 )
-from memtab.components.writer.proposal_review import MOVED_UNCHANGED, review_heading
 from memtab.file_protocol.file_ref import SourceError, is_virtual_path, parse_file_id
 from memtab.gui.context import WindowContext
 from memtab.gui.toolkit.clock import call_soon
@@ -62,7 +63,7 @@ from memtab.gui.toolkit.dialog_layout import lay_out_prose_dialog
 from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.gui.toolkit.text.diff_view import DiffView
 from memtab.gui.toolkit.widgets import WrappedLabel
-from memtab.operations.writer.inbox import (
+from memtab.operations.writer import (
     Decided,
     Reviewed,
     WithEvidence,

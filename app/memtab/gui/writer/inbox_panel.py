@@ -62,7 +62,7 @@ from memtab.gui.context import WindowContext
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn
 from memtab.gui.toolkit.text.text_fields import is_redo_key
 from memtab.gui.toolkit.widgets import chain_tab_order, tab_stops
-from memtab.operations.writer.inbox import Pending, load_pending
+from memtab.operations.writer import Pending, load_pending
 from memtab.store.home import PathPlace
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.inbox.inbox import InboxItem

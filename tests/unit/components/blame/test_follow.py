@@ -4,7 +4,7 @@ file has a blame."""
 
 from __future__ import annotations
 
-from memtab.components.blame.follow import NO_HISTORY, READING, BlameFollow, Refresh
+from memtab.components.blame import NO_HISTORY, READING, BlameFollow, Refresh
 from memtab.file_protocol.file_ref import MemoryFileRef
 
 NOTES = MemoryFileRef("mux", "/memories/global/notes.md")

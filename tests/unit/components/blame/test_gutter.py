@@ -11,7 +11,7 @@ from memtab.blame.records import (
     ConsolidationSource,
     TranscriptSource,
 )
-from memtab.components.blame.gutter import UNSAVED, describe, entries
+from memtab.components.blame import UNSAVED, describe, entries
 
 NOW = 1_800_000_000_000
 HOUR = 3_600_000

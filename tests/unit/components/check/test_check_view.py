@@ -9,18 +9,18 @@ import pytest
 
 from memtab.check.records import CheckReport, Finding, Fix
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.check.check_view import (
+from memtab.components.check import (
     FindingPlace,
     finding_key,
     finding_place,
     finding_tip,
     fixable,
     fixes_ready,
+    panel_row,
     rechecks,
     report_status,
     selection_view,
 )
-from memtab.components.check.marks import panel_row
 from memtab.store.home import PathKind, PathPlace
 from memtab.store.paths import parse_file_path
 

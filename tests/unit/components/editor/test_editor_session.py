@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from memtab.components import merge as merge_choices
 from memtab.components.editor.merge import MergeBasis
 from memtab.components.editor.session import (
     KEEP_MINE,
@@ -28,7 +29,6 @@ from memtab.components.editor.session import (
     display_text,
     not_editable_reason,
 )
-from memtab.components.merge import choices as merge_choices
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.files import MAX_FILE_BYTES, FileContent, content_sha256
 from memtab.store.paths import parse_virtual_path

@@ -1,11 +1,11 @@
-"""components.editor.frontmatter: the description field reads and rewrites the
+"""components.editor.text_buffer: the description field reads and rewrites the
 frontmatter's `description:` line, agreeing with the tree — no Qt."""
 
 from __future__ import annotations
 
 import pytest
 
-from memtab.components.editor.frontmatter import (
+from memtab.components.editor.text_buffer import (
     body_without_frontmatter,
     description_line,
     frontmatter_lines,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memtab.components.editor.go_to import (
+from memtab.components.editor.find import (
     LineTarget,
     cursor_place,
     go_to_hint,

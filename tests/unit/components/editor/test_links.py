@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.components.editor.links import LinkTarget, follow_link, resolve_link
+from memtab.components.editor.panel import LinkTarget, follow_link, resolve_link
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.paths import parse_file_path
 

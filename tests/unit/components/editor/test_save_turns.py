@@ -1,8 +1,8 @@
-"""components.editor.save_turns: the open document's saves take turns, without Qt."""
+"""components.editor.document: the open document's saves take turns, without Qt."""
 
 from __future__ import annotations
 
-from memtab.components.editor.save_turns import SaveTurns, tell_all
+from memtab.components.editor.document import SaveTurns, tell_all
 
 
 def test_one_save_at_a_time_the_others_wait_for_it() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from memtab.components.files.copy import copy_targets, copy_to
-from memtab.components.files.open import open_file
+from memtab.components.files.ops import open_file
 from memtab.components.files.undo import UndoStack, redo_step, undo_step
 from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.file_ref import MemoryFileRef, parse_file_ref

@@ -8,9 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from memtab.components.files.open import open_file
-from memtab.components.files.topic import MovedPastCut, move_lines_past_cut
-from memtab.components.files.undo import UndoStack, redo_step, undo_step
+from memtab.components.files.ops import open_file
+from memtab.components.files.undo import (
+    MovedPastCut,
+    UndoStack,
+    move_lines_past_cut,
+    redo_step,
+    undo_step,
+)
 from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile

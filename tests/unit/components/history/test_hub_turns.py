@@ -5,7 +5,7 @@ while another tab shows."""
 from __future__ import annotations
 
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.history.hub_turns import (
+from memtab.components.history.burst_news import (
     BatchRoutes,
     PanelAway,
     RecordingWait,

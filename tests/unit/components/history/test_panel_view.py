@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import hashlib
 
-from memtab.components.history.history import FileHistory, version_rows
-from memtab.components.history.panel_view import (
+from memtab.components.history.history import (
     COMMIT_NOT_RESTORED,
     COMMIT_PREFIX,
     HOLDS_IT,
     NO_VERSIONS,
     RESTORE_TIP,
+    FileHistory,
     history_note,
     panel_rows,
     selected,
+    version_rows,
 )
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import Commit

@@ -4,7 +4,7 @@ alone is selected."""
 
 from __future__ import annotations
 
-from memtab.components.history.revert_view import (
+from memtab.components.history.diff import (
     ALL_BACK,
     LEFT_ALONE,
     RESTORED,

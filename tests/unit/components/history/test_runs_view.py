@@ -5,18 +5,16 @@ run blame's card asked for, and its op once its details are shown)."""
 from __future__ import annotations
 
 from memtab.components.history.runs import (
+    EMPTY_TEXT,
+    NO_MATCH_TEXT,
     OpState,
     OpView,
     RunDetail,
     RunFilter,
     RunList,
-    no_change_message,
-)
-from memtab.components.history.runs_view import (
-    EMPTY_TEXT,
-    NO_MATCH_TEXT,
     RunsPresenter,
     empty_text,
+    no_change_message,
     op_diff_view,
     revert_tip,
     run_heading,

@@ -1,12 +1,12 @@
 """The Memory tab's open file through rescans and file operations, without Qt
-(`components.memory_tab.open_file`)."""
+(`components.memory_tab`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from memtab.components.files.ops import OpResult
-from memtab.components.memory_tab.open_file import (
+from memtab.components.memory_tab import (
     UNSAVED_MARK,
     FileFollowUps,
     OpShown,

@@ -1,8 +1,8 @@
-"""Back and Forward's steps without Qt (`components.memory_tab.visited.VisitedFiles`)."""
+"""Back and Forward's steps without Qt (`components.memory_tab.VisitedFiles`)."""
 
 from __future__ import annotations
 
-from memtab.components.memory_tab.visited import VisitedFiles
+from memtab.components.memory_tab import VisitedFiles
 
 
 def test_back_and_forward_walk_the_files_shown_and_a_new_step_drops_what_was_ahead() -> None:

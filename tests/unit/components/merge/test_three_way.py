@@ -3,7 +3,7 @@ place beside the others, and what Keep both keeps (no Qt)."""
 
 from __future__ import annotations
 
-from memtab.components.merge.three_way import MAX_WORDS, three_way_texts
+from memtab.components.merge import MAX_WORDS, three_way_texts
 
 BASE = b"# Notes\nThe quick brown fox jumps over the lazy dog.\nend\n"
 

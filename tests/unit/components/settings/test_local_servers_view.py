@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memtab.components.settings.local_servers_view import (
+from memtab.components.settings.model_form import (
     FOUND,
     NO_MODEL,
     before_search,

@@ -5,9 +5,11 @@ each choice does (Compare and Keep both open Resolve conflicts…, mine and thei
 from __future__ import annotations
 
 from memtab.components.editor.session import Situation
-from memtab.components.merge.choices import COMPARE, KEEP_BOTH, KEEP_MINE, KEEP_THEIRS
-from memtab.components.sync.conflict_bar import (
-    DECISIONS,
+from memtab.components.merge import COMPARE, KEEP_BOTH, KEEP_MINE, KEEP_THEIRS
+from memtab.components.sync.conflicts import (
+    BAR_DECISIONS as DECISIONS,
+)
+from memtab.components.sync.conflicts import (
     DEFAULT_ACTION,
     PREFIX,
     BarStep,

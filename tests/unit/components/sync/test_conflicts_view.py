@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memtab.components.sync.conflicts_view import (
+from memtab.components.sync.conflicts import (
     ConflictsPresenter,
     Press,
     allowed,

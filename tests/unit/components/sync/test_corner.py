@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from memtab.components.sync import corner
-from memtab.components.sync.corner import NOT_SET_UP, SYNCING, CopyCounts, SyncNowNote
+from memtab.components.sync import status as corner
+from memtab.components.sync.status import NOT_SET_UP, SYNCING, CopyCounts, SyncNowNote
 from memtab.store.conflict_copies import find_copies
 from memtab.store.paths import Scope, parse_file_path
 

@@ -5,10 +5,10 @@ it syncs quits at once."""
 
 from __future__ import annotations
 
-from memtab.components.sync.look import SyncLook
-from memtab.components.sync.quit_question import (
+from memtab.components.sync.status import (
     QuitQuestion,
     QuitStep,
+    SyncLook,
     UnsentChoice,
     unsent_question,
     why_not_sent,

@@ -3,11 +3,11 @@ remote, a change, nothing running), what the set-up's line and the first sync sa
 
 from __future__ import annotations
 
-from memtab.components.sync.look import SyncLook
-from memtab.components.sync.setup import ScopeChoice, SetupState
-from memtab.components.sync.setup_view import (
+from memtab.components.sync.setup import (
     SAVE_LABEL,
     START_LABEL,
+    ScopeChoice,
+    SetupState,
     checked_at_first,
     current_text,
     first_sync_text,
@@ -15,6 +15,7 @@ from memtab.components.sync.setup_view import (
     problem_text,
     setup_controls,
 )
+from memtab.components.sync.status import SyncLook
 from memtab.sync.repository.layout import SyncedScope, Target
 from memtab.sync.service import SyncReport, TargetReport
 

@@ -5,7 +5,7 @@ a watcher batch asks."""
 from __future__ import annotations
 
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.sync.turns import (
+from memtab.components.sync.status import (
     BatchWants,
     Schedule,
     SyncTurns,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memtab.components.editor.merge import MergeResult
-from memtab.components.text.diff_rows import (
+from memtab.components.text import (
     COLOR_LINES_PER_PASS,
     MAX_RENDERED_LINES,
     counts_text,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memtab.components.editor.find import MAX_MATCHES, FindOptions
-from memtab.components.text.find_state import (
+from memtab.components.text import (
     MAX_HIGHLIGHTS,
     FindKey,
     FindState,

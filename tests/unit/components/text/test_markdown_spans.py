@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memtab.components.text.markdown_spans import (
+from memtab.components.text import (
     NORMAL,
     Style,
     block_state,

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from memtab.components.text.source_keys import (
+from memtab.components.text import (
     FRONTMATTER_SCAN_LINES,
     TabKey,
     frontmatter_head,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from memtab.components.merge import choices
-from memtab.components.merge.three_way import ThreeWayTexts
-from memtab.components.text.three_way_view import (
+from memtab.components import merge as choices
+from memtab.components.merge import ThreeWayTexts
+from memtab.components.text import (
     BOTH_NOTE,
     facing_line,
     merge_note,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memtab.components.text.told_lines import ToldLines
+from memtab.components.text import ToldLines
 
 
 def test_lines_added_above_move_the_told_lines_down() -> None:

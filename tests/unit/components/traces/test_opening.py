@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.traces.opening import (
+from memtab.components.traces import (
     DUMP_GONE,
     AfterScan,
     TraceOpening,

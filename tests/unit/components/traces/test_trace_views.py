@@ -6,30 +6,30 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from memtab.components.traces.header import FieldValue, dump_header, problem_notes
-from memtab.components.traces.rows import (
+from memtab.components.traces import (
     ExecutionColumn,
+    FieldValue,
     Reopen,
     TraceColumn,
     TraceFilter,
     TraceRows,
+    count_text,
+    dump_header,
+    duration_text,
+    event_preview,
     execution_cell,
+    execution_detail,
     execution_tooltip,
+    first_failed,
+    outcome_label,
     outcome_of,
+    problem_notes,
     reopen_after_scan,
+    timeout_text,
+    tooltip_text,
     trace_cell,
     trace_tooltip,
     workspace_choices,
-)
-from memtab.components.traces.texts import (
-    count_text,
-    duration_text,
-    event_preview,
-    execution_detail,
-    first_failed,
-    outcome_label,
-    timeout_text,
-    tooltip_text,
 )
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY
 from memtab.traces.outcome import Outcome

@@ -10,12 +10,10 @@ import pytest
 
 from memtab.components.files.undo import UndoStack, redo_step, undo_step
 from memtab.components.jobs import JobContext
-from memtab.components.trust.changes import move_target
-from memtab.components.trust.combining import CombineProposal, combine_choices
+from memtab.components.trust.changes import CombineProposal, combine_choices, move_target
 from memtab.fs.atomic import atomic_write_text
-from memtab.operations.trust import actions as operations
-from memtab.operations.trust.combine import propose_combine
-from memtab.operations.trust.window import NotRead, WindowTrust
+from memtab.operations import trust as operations
+from memtab.operations.trust import NotRead, WindowTrust, propose_combine
 from memtab.store.files import content_sha256
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path

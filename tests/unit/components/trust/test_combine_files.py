@@ -13,11 +13,10 @@ import pytest
 
 from memtab.components.files.undo import UndoStack, undo_step
 from memtab.components.jobs import JobContext
-from memtab.components.trust.combining import CombineProposal
+from memtab.components.trust.changes import CombineProposal
 from memtab.fs.atomic import atomic_write_json, atomic_write_text
-from memtab.operations.trust import actions as operations
-from memtab.operations.trust.combine import combined_text, propose_combine
-from memtab.operations.trust.window import NotRead, WindowTrust
+from memtab.operations import trust as operations
+from memtab.operations.trust import NotRead, WindowTrust, combined_text, propose_combine
 from memtab.store.home import Home
 from memtab.store.sidecars.meta import MetaStore, project_key
 from memtab.store.text.content_lines import content_lines

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from memtab.components.window.add_workspace import (
+from memtab.components.window.menus import (
     ADD_ANYWAY_LABEL,
     ADD_LABEL,
     Added,

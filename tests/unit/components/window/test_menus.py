@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from memtab.components.window.menus import MENU_LAYOUT, MenuAction, plan_menu, shortcut_rows
-from memtab.components.window.shortcuts import ShortcutRow
+from memtab.components.window.menus import (
+    MENU_LAYOUT,
+    MenuAction,
+    ShortcutRow,
+    plan_menu,
+    shortcut_rows,
+)
 
 
 def test_a_menu_shows_the_layouts_registered_actions_in_its_order() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memtab.components.window.shortcuts import ShortcutRow, matches, shortcuts_html
+from memtab.components.window.menus import ShortcutRow, matches, shortcuts_html
 
 SAVE = ShortcutRow("editor.save", "File", "Save", "Ctrl+S")
 REDO = ShortcutRow("files.redo", "Edit", "Redo <last>", "Ctrl+Shift+Z")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memtab.components.window.window_actions import (
+from memtab.components.window.menus import (
     HomeFolder,
     OpenHomeStep,
     about_html,

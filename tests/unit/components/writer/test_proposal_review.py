@@ -4,7 +4,7 @@ it, above its diff."""
 from __future__ import annotations
 
 from memtab.components.text_diff import LineKind, compute_diff
-from memtab.components.writer.proposal_review import PatchedFile, patch_heading, patched_diff
+from memtab.components.writer.inbox_view import PatchedFile, patch_heading, patched_diff
 
 
 def test_each_file_is_named_by_its_agent_not_by_its_file_id() -> None:

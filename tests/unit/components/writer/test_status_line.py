@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memtab.components.writer.news import NewsKind, WriterNews
-from memtab.components.writer.status_line import (
+from memtab.components.writer.supervision import (
     DOT_COLORS,
     NEWS_LINK,
     TRACE_LINK,
+    NewsKind,
     WriterActivity,
+    WriterNews,
     WriterStatus,
     status_view,
 )

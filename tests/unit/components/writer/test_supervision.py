@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.writer.status_line import WriterActivity
 from memtab.components.writer.supervision import (
     STANDBY,
     Supervision,
     WatchJob,
     WatchStep,
+    WriterActivity,
 )
 from memtab.store.home import PathKind, PathPlace
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memtab.components.writer.news import NewsKind, added_lines, count_notes, news_from_run
+from memtab.components.writer.supervision import NewsKind, added_lines, count_notes, news_from_run
 
 BEFORE = "# Notes\n\n## Directives\n- Use pnpm.\n"
 AFTER = (

@@ -8,7 +8,7 @@ between the text above it and its ✕. A label's Alt+letter (a conflict's "Keep 
 drawn and named in its tooltip, but the key is the window's action's (`BarKeys`,
 which works from the text too), never the button's own. The message wraps and never
 widens the window, however long a path it names; it takes at most `COLLAPSED_LINES`
-lines until "More" shows the rest (`components.editor.panel.message_bar`).
+lines until "More" shows the rest (`components.editor.panel`).
 """
 
 from __future__ import annotations
@@ -38,14 +38,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.editor.panel.message_bar import (
+from memtab.components import merge as choices
+from memtab.components.editor.panel import (
     COLLAPSED_LINES,
     bar_fit,
     default_choice_of,
 )
 from memtab.components.editor.session import SHOW_DIFF, BarKind, bar_choice
-from memtab.components.merge import choices
-from memtab.components.merge.choices import ConflictChoice
+from memtab.components.merge import ConflictChoice
 from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn, holds_keyboard
@@ -314,7 +314,7 @@ class BarEditor(Protocol[TabT]):
 
 class BarKeys(QObject):
     """The bar's keys of one editor: a conflict's choices as window actions (Alt+C, M, T,
-    B; on only while the open file's bar offers them, `components.merge.choices`), and F6
+    B; on only while the open file's bar offers them, `components.merge`), and F6
     from the text to the bar's default button and back (F6 or Escape)."""
 
     def __init__(

@@ -18,7 +18,7 @@ What it guarantees:
 - The description field edits the frontmatter `description:` line and follows it.
 - Claude Code's MEMORY.md says on the bar what Claude Code does not read of it, and a
   save that would push more lines past its cut waits for *Save anyway*; both bars follow
-  the text (`components.loads.cut_bars`) and their *Go to the cut* and *Move them to a
+  the text (`components.loads`) and their *Go to the cut* and *Move them to a
   topic file* are the loads feature's actions (`action_requested`).
 - Binary (NUL) and over-cap files open read-only with a note; so does another agent's
   file that agent writes itself (Codex's generated files, loki-mode's), the bar saying who.
@@ -52,20 +52,20 @@ from PySide6.QtCore import QEvent, QObject, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QMouseEvent, QTextCursor
 from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
+from memtab.components import merge as choices
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.editor.disk_jobs import FileJobs
 from memtab.components.editor.document import OpenDocument
-from memtab.components.editor.frontmatter import with_description
-from memtab.components.editor.links import follow_link
 from memtab.components.editor.merge import Comparison, KeepBoth, MergeBasis, MergeOutcome, compare
-from memtab.components.editor.panel.cut_follow import (
+from memtab.components.editor.panel import (
     CUT_FOLLOW_MS,
     CutFollow,
+    ReadingPage,
+    ViewMode,
+    follow_link,
     has_cut,
     note_after_saving_anyway,
 )
-from memtab.components.editor.panel.reading import ReadingPage
-from memtab.components.editor.panel.view import ViewMode
 from memtab.components.editor.session import (
     MERGE,
     RELOAD,
@@ -75,15 +75,17 @@ from memtab.components.editor.session import (
     Situation,
     default_choice,
 )
-from memtab.components.loads.cut_bars import (
+from memtab.components.editor.text_buffer import with_description
+from memtab.components.loads import (
     GO_TO_CUT,
+    IMPORT_HREF,
     MOVE_PAST_CUT,
     NOTE_CHOICES,
     SAVE_CHOICES,
     SAVE_PAST_CUT,
+    import_at,
+    reads_imports,
 )
-from memtab.components.loads.imports import IMPORT_HREF, import_at, reads_imports
-from memtab.components.merge import choices
 from memtab.components.tree.nodes import ref_key
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile
@@ -366,7 +368,7 @@ class FileTab(QWidget):
             the file it names on disk (a Path), which may be no memory file.
         action_requested(str): a button of the bar asks for another feature's
             registered action, by its id (the cut's Go to the cut, Move them to a topic
-            file: `components.loads.cut_bars`).
+            file: `components.loads`).
     """
 
     saved = Signal(object)

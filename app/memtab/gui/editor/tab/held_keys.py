@@ -20,7 +20,7 @@ from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QApplication, QWidget
 from shiboken6 import isValid
 
-from memtab.components.editor.panel.reading import Held
+from memtab.components.editor.panel import Held
 
 _REFUSED = (
     QEvent.Type.ContextMenu,

@@ -9,7 +9,7 @@ the left: `gui.toolkit.text.line_margin`), the rendered preview and the find bar
 text with a fresh undo history, replace it with one undoable edit that keeps the cursor
 and scroll position, end it with a line break before a save, keep the description field
 in step with the frontmatter, and re-render the preview when typing pauses (what it
-shows, and when, is `components.editor.panel.view`). The text widget is
+shows, and when, is `components.editor.panel`). The text widget is
 `source_edit.SourceEdit` (Tab never traps the keyboard, Redo on Ctrl+Y too).
 Which file is shown, and when it is saved or reloaded, is `editor.EditorPanel`'s business."""
 
@@ -50,8 +50,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.editor.frontmatter import body_without_frontmatter, read_description
-from memtab.components.editor.panel.view import (
+from memtab.components.editor.panel import (
     DESCRIPTION_HINT,
     MIRROR_DELAY_MS,
     PREVIEW_DELAY_MS,
@@ -63,13 +62,15 @@ from memtab.components.editor.panel.view import (
 )
 from memtab.components.editor.session import FileState
 from memtab.components.editor.text_buffer import (
+    body_without_frontmatter,
     buffer_from_raw,
     changed_span,
+    read_description,
     utf16_offset,
     with_final_newline,
 )
-from memtab.components.loads.imports import with_import_links
-from memtab.components.text.markdown_spans import Style, line_spans
+from memtab.components.loads import with_import_links
+from memtab.components.text import Style, line_spans
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import (
     Accent,
@@ -612,7 +613,7 @@ class EditorView(QWidget):
 
     def set_imports(self, on: bool) -> None:
         """`@`-imports as links in the text and the preview (Claude Code's instruction
-        files: `components.loads.imports`), or not."""
+        files: `components.loads`), or not."""
         self._highlighter.set_imports(on)
         self.preview.set_imports(on)
 

@@ -1,4 +1,4 @@
-"""A coloured rendering of a unified diff (`components.text.diff_rows`), and `DiffDialog`
+"""A coloured rendering of a unified diff (`components.text`), and `DiffDialog`
 with the editor's choices; Enter never picks a choice that drops a change."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from memtab.components.editor.merge import MergeResult
 from memtab.components.editor.session import MERGE
 from memtab.components.rich_text import escape_html
-from memtab.components.text.diff_rows import counts_text, diff_rows, merge_offer, next_pass
+from memtab.components.text import counts_text, diff_rows, merge_offer, next_pass
 from memtab.components.text_diff import DiffLine, DiffResult, LineKind
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title, give_mnemonics
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet, tint

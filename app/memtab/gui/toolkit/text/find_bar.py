@@ -1,6 +1,6 @@
 """A find bar for a `QPlainTextEdit`: Ctrl+F finds, Enter/F3 and Shift+Enter/Shift+F3 go to
 the next and previous match, Ctrl+H replaces (one undoable edit), Esc closes and gives the
-text the focus back. The matching is `components.text.find_state`'s (Qt-free)."""
+text the focus back. The matching is `components.text`'s (Qt-free)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from memtab.components.editor.find import FindOptions, Span
 from memtab.components.editor.text_buffer import buffer_from_raw
-from memtab.components.text.find_state import (
+from memtab.components.text import (
     FindKey,
     FindState,
     count_words,

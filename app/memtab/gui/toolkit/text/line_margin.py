@@ -1,6 +1,6 @@
 """A strip beside a text widget's lines for features that say something per line (line
 numbers, blame's gutter, the check's marks); margins of one side stand in their `order`,
-and follow the text's edits (`components.text.told_lines`)."""
+and follow the text's edits (`components.text`)."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 from shiboken6 import isValid
 
-from memtab.components.editor.go_to import MIN_DIGITS, cursor_place, number_digits
-from memtab.components.text.told_lines import ToldLines
+from memtab.components.editor.find import MIN_DIGITS, cursor_place, number_digits
+from memtab.components.text import ToldLines
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.toolkit.style import blend, muted_text
 

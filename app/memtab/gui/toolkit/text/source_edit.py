@@ -1,6 +1,6 @@
 """The Markdown source's text widget, with a code editor's keys: Ctrl+Y and Ctrl+Shift+Z redo,
 Tab indents lines but never traps the keyboard (frontmatter, Ctrl+M, dialogs), a window's key
-is never the text's (`components.text.source_keys`)."""
+is never the text's (`components.text`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
-from memtab.components.text.source_keys import TabKey, frontmatter_head, indent_width, tab_key
+from memtab.components.text import TabKey, frontmatter_head, indent_width, tab_key
 from memtab.gui.toolkit.text.text_fields import is_redo_key
 
 logger = logging.getLogger(__name__)

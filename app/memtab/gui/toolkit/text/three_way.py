@@ -1,6 +1,6 @@
 """The three-way view every hand-resolved conflict uses: the common version, mine and theirs
 above (tinted, changed words marked, wrapping and scrolling together line for line), the text
-to keep below. What it says is `components.text.three_way_view`."""
+to keep below. What it says is `components.text`."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
-from memtab.components.merge.three_way import ThreeWayTexts
-from memtab.components.text.three_way_view import (
+from memtab.components.merge import ThreeWayTexts
+from memtab.components.text import (
     BOTH_NOTE,
     NO_FILE,
     facing_line,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memtab.components.editor.panel.actions import (
+from memtab.components.editor.panel import (
     actions_now,
     opened_elsewhere_note,
     tab_moves_focus_said,

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from memtab.components.editor.panel.cut_follow import (
+from memtab.components.editor.panel import (
     KEEP,
     CutFollow,
     has_cut,
     note_after_saving_anyway,
 )
 from memtab.components.editor.session import OpenFile, Situation
-from memtab.components.loads.cut_bars import NOTE_CHOICES, SAVE_CHOICES
+from memtab.components.loads import NOTE_CHOICES, SAVE_CHOICES
 from memtab.file_protocol.file_ref import MemoryFileRef
 
 WITHIN = "".join(f"- line {number}\n" for number in range(199))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memtab.components.editor.panel.message_bar import BarFit, bar_fit, default_choice_of
+from memtab.components.editor.panel import BarFit, bar_fit, default_choice_of
 
 
 def test_a_long_message_folds_until_more_shows_it() -> None:

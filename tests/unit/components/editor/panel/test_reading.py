@@ -1,9 +1,9 @@
-"""components.editor.panel.reading: when a tab's page says "Reading…", and what is held while
+"""components.editor.panel: when a tab's page says "Reading…", and what is held while
 its text is on its way — without Qt."""
 
 from __future__ import annotations
 
-from memtab.components.editor.panel.reading import READING_SHOWN_AFTER_MS, Held, ReadingPage
+from memtab.components.editor.panel import READING_SHOWN_AFTER_MS, Held, ReadingPage
 
 
 def says_reading(page: ReadingPage) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memtab.components.editor.panel.tabs import (
+from memtab.components.editor.panel import (
     OpenTabs,
     moved_path,
     new_tab_index,

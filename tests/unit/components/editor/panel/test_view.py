@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memtab.components.editor.panel.view import (
+from memtab.components.editor.panel import (
     DESCRIPTION_HINT,
     PREVIEW_DELAY_MS,
     PREVIEW_MAX_DELAY_MS,

@@ -1,1 +1,0 @@
-"""The check in the window, without Qt: what the panel lists and what rows and lines say."""

@@ -1,1 +1,0 @@
-"""Consolidation in the window, without Qt: Consolidate now's run states (`run_states`)."""

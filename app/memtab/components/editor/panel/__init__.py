@@ -1,1 +1,0 @@
-"""The editor panel around the open files, without Qt: its tabs."""

@@ -1,1 +1,0 @@
-"""A conflict's texts for the three-way view, prepared off the GUI thread (`three_way`)."""
