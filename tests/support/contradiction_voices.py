@@ -175,6 +175,32 @@ CASES: tuple[Case, ...] = (
          "Wednesdays.", C, SAME),
     Case("schedule", "- Releases are cut on Mondays.", "- Release notes are written on Fridays.",
          N, SAME),
+    # More settings, paths, ports and schedules, in other voices.
+    Case("setting", "- Set `MAX_UPLOAD_MB=25` for the API.", "The API runs with "
+         "`MAX_UPLOAD_MB=50` so the bakeries can upload menus as PDFs.", C, SAME),
+    Case("setting", "- `replicas: 3` for the web deployment", "- The web deployment runs with "
+         "`replicas: 5`.", C, SAME),
+    Case("setting", "- `CONCURRENCY=4` for the importer.", "- `CONCURRENCY=8` for the mailer.", N,
+         SAME),
+    Case("setting", "- `SESSION_TTL_MINUTES=30`", "- Sessions last `SESSION_TTL_MINUTES=30`.", N,
+         SAME),
+    Case("path", "- The OpenAPI spec is at `docs/openapi.yaml`.",
+         "- Find the OpenAPI spec in `api/openapi.yml`.", C, SAME),
+    Case("path", "- The OpenAPI spec is at `docs/openapi.yaml`.",
+         "- The AsyncAPI spec is at `docs/asyncapi.yaml`.", N, SAME),
+    Case("path", "- Seed data lives in `db/seeds/`.", "- Seed data lives in `db/seeds/demo/`.",
+         N, SAME),
+    Case("port", "- Mongo Express → http://localhost:8081", "- Mongo Express listens on 8082.",
+         C, SAME),
+    Case("port", "- The API listens on 8000 in production.",
+         "- The API listens on 8001 on my laptop.", N, SAME),
+    Case("schedule", "- Dependabot PRs are merged on Fridays.",
+         "- We merge the Dependabot PRs on Mondays.", C, SAME),
+    Case("schedule", "- We deploy on Thursdays.", "- We don't deploy on Fridays.", N, SAME),
+    Case("version", "- The shop is built on Rails 7.1.", "- Rails 6.1 (we haven't upgraded yet).",
+         C, SAME),
+    Case("version", "- Ruby 3.3 for the shop.", "- Ruby 3.1 for the one-off scripts in `bin/`.",
+         N, SAME),
 )  # fmt: skip
 
 FILLERS = (

@@ -17,17 +17,15 @@ NOT_READ = {
     "- Lockfiles must be committed.",
     "* Do not add type hints to the test files.",
     "- Don't write docstrings for private helpers.",
-    "- The Vite dev server comes up on 5173.",
-    "- I point my browser at localhost:4200 for the Angular app.",
-    "- Traefik's dashboard is served on 8088.",
+    "- Mongo Express → http://localhost:8081",
     "- The app runs PHP 8.1.",
     "- Alembic migrations are stored in `migrations/versions/`.",
 }
 """Cases' first notes whose contradiction is not found, and why: "must be committed" is no
 rule (a duplicate's "must be masked" says what a "never log" says); "add type hints" and
 "get a docstring" are other actions than "type hints" and "write docstrings" by their
-words; a browser pointed at a port, a port after a dash, "comes up on", a version after
-"runs" and a path whose thing is said in the path are not read."""
+words; an arrow may tell a change ("Mongo Express → http://…"); "in production and
+locally" holds in two places; a path whose thing is said in the path is not read."""
 FLAGGED = {
     "- Never rebase after the review has started.",
     "- Use pnpm in the web app.",

@@ -5,7 +5,8 @@ only value of that name in its clause; never a secret (a token, a key, a passwor
 one that names where it runs (`NODE_ENV`, `LOG_LEVEL`, a host, a path). What comes
 before an arrow is what was ("`X=4` -> `X=8`", "when asked… -> set `X=8`"); a clause that
 says what was, may be or holds only at times gives none. Where it holds (`scopes`: "in
-CI", "in production", "on my laptop") tells two settings of one name apart.
+CI", "in production", "on my laptop") and what it is for ("for the importer") tell two
+settings of one name apart.
 """
 
 from __future__ import annotations
@@ -13,7 +14,16 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from memtab.trust.reading.scopes import HEDGED, Scope, pack, same_place, scope_of, unpack
+from memtab.trust.reading.scopes import (
+    HEDGED,
+    SCOPE_STEMS,
+    Scope,
+    pack,
+    same_place,
+    scope_of,
+    unpack,
+)
+from memtab.trust.words import stems_of
 
 _SETTING = re.compile(r"`\s*+(?P<key>[A-Z][A-Z0-9_]++)=(?P<value>[^\s`'\";,&|]++)\s*+`")
 _WHERE_IT_RUNS = re.compile(
@@ -30,10 +40,16 @@ _HEDGE = re.compile(
 )
 
 
+_FOR = re.compile(r"\bfor\s++(?:(?:the|our|my|its)\s++)?(?P<what>[\w-]++(?:\s++[\w-]++)?)")
+"""What a setting is given for, after it ("`CONCURRENCY=4` for the importer")."""
+
+
 class Setting(NamedTuple):
     name: str
     value: str
     scope: Scope
+    whose: str = ""
+    """What it is set for, stems space-separated ("" for nothing in particular)."""
 
 
 def settings(sentence: str) -> list[Setting]:
@@ -50,16 +66,22 @@ def settings(sentence: str) -> list[Setting]:
                 continue
             if name in found and found[name].value != value:
                 return []  # two values of one name: a story, or a choice
-            found[name] = Setting(name, value, scope_of(_SETTING.sub(" ", clause)))
+            rest = _SETTING.sub(" ", clause)
+            purpose = _FOR.search(clause, match.end())
+            whose = purpose.group("what") if purpose is not None else ""
+            whose = " ".join(sorted(set(stems_of(whose)) - SCOPE_STEMS))
+            found[name] = Setting(name, value, scope_of(rest), whose)
     return list(found.values())
 
 
 def setting_key(setting: Setting) -> str:
-    return f"{setting.name}|{pack(setting.scope)}"
+    return f"{setting.name}|{pack(setting.scope)}|{setting.whose}"
 
 
 def same_setting(one: str, other: str) -> bool:
-    """Whether two settings' keys (`setting_key`) are of one name in one place."""
-    name, scope = one.split("|", 1)
-    other_name, other_scope = other.split("|", 1)
-    return name == other_name and same_place(unpack(scope), unpack(other_scope))
+    """Whether two settings' keys (`setting_key`) are of one name in one place, for one
+    thing (or one of them for nothing in particular)."""
+    name, scope, whose = one.split("|", 2)
+    other_name, other_scope, other_whose = other.split("|", 2)
+    for_one = not whose or not other_whose or whose == other_whose
+    return name == other_name and for_one and same_place(unpack(scope), unpack(other_scope))
