@@ -99,7 +99,8 @@ _TRIGGER_WORDS = frozenset(
     {"always", "never", "don", "dont", "not", "must", "mustn", "shouldn", "avoid", "stop", "make",
      "sure", "no", "required", "mandatory", "forbidden", "banned", "prohibited", "disallowed",
      "stopped", "quit", "refrain", "steer", "fine", "ok", "okay", "allowed", "acceptable",
-     "encouraged", "time", "exception", *TOOL_WORDS,
+     "encouraged", "time", "exception", "circumstances", "permitted", "discouraged",
+     *TOOL_WORDS,
      "code", *IMPERATIVES, *LANGUAGES, *DAY_WORDS}
 )  # fmt: skip
 """What every sentence that claims something holds: a number, a code span or path

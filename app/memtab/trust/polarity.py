@@ -32,25 +32,28 @@ _CLAUSE = re.compile(
 )  # a run's first space; a purpose or reason is no part of the rule's action
 _NEVER = re.compile(
     r"\b(?:never|do\s+not|don't|dont|must\s+not|mustn't|should\s+not|shouldn't|"
-    r"no\s+longer\s+allowed\s+to|refrain\s+from|steer\s+clear\s+of)\b|"
+    r"no\s+longer\s+allowed\s+to|refrain\s+from|steer\s+clear\s+of|"
+    r"under\s+no\s+circumstances|at\s+no\s+point)\b|"
     r"^(?:please\s+)?(?:avoid|stop)\b|"
     r"^no\b(?!\s+(?:longer|one|idea|need|matter|way|more|doubt)\b)|"
-    r"\b(?:is|are)\s+(?:not\s+allowed|forbidden|banned|prohibited|disallowed|off-limits)\b|"
+    r"\b(?:is|are)\s+(?:not\s+(?:allowed|permitted|ok|okay)|forbidden|banned|prohibited|"
+    r"disallowed|discouraged|off-limits)\b|"
     r"\b(?:we|i|they)(?:\s+have|'ve)?\s+(?:banned|forbidden|prohibited)\b|"
     r"\b(?:we|i|they)(?:\s+have|'ve)?\s+(?:stopped|quit)\b(?=\s+\w+ing\b)",
     re.IGNORECASE,
 )
 """How a rule not to do something is said: "never X", "avoid X", "refrain from X", "no X",
-"X is banned", "we've banned X", "we stopped Xing" (a bare "don't" after its action too:
-"X — don't")."""
+"under no circumstances X", "X is banned" (or discouraged, not permitted), "we've banned
+X", "we stopped Xing" (a bare "don't" after its action too: "X — don't")."""
 _ALWAYS = re.compile(
     r"\b(?:always|you\s+must|we\s+must|must\s+always|make\s+sure\s+to|"
     r"be\s+sure\s+to|every\s+(?:single\s+)?time|each\s+time|without\s+exception)\b|"
-    r"\b(?:is|are)\s+(?:required|mandatory|fine|ok|okay|allowed|acceptable|encouraged)\b",
+    r"\b(?:is|are)\s+(?:required|mandatory|fine|ok|okay|allowed|acceptable|encouraged)\b|"
+    r"\b(?:it's|it\s+is)\s+(?:fine|ok|okay|allowed|acceptable)\s+to\b",
     re.IGNORECASE,
 )
 """How a rule to do something (or that it may be done) is said: "always X", "X every
-time", "X is required", "X is fine"."""
+time", "X is required", "X is fine", "it's OK to X"."""
 _PREDICATE = re.compile(r"^(?:is|are|we|i|they)\b", re.IGNORECASE)
 """A cue said of what comes before it ("X is banned", "we've banned X": the doer)."""
 _PASSIVE = re.compile(r"^\s*+(?:be|been|being|[a-z]{3,}ed|[a-z]{3,}en)\b", re.IGNORECASE)

@@ -18,6 +18,9 @@ NOT_READ = {
     "* Do not add type hints to the test files.",
     "- Don't write docstrings for private helpers.",
     "- Mongo Express → http://localhost:8081",
+    "- Skipping CI with `[skip ci]` is not permitted.",
+    "- Don't squash when merging release branches.",
+    "- Package management is via Poetry.",
     "- The app runs PHP 8.1.",
     "- Alembic migrations are stored in `migrations/versions/`.",
 }
@@ -25,13 +28,18 @@ NOT_READ = {
 rule (a duplicate's "must be masked" says what a "never log" says); "add type hints" and
 "get a docstring" are other actions than "type hints" and "write docstrings" by their
 words; an arrow may tell a change ("Mongo Express → http://…"); "in production and
-locally" holds in two places; a path whose thing is said in the path is not read."""
+locally" holds in two places; a path whose thing is said in the path is not read; "`[skip
+ci]`" and "skipping CI" are other words; "when merging" is no part of "squash everything";
+"a uv shop" names the tool before a noun."""
 FLAGGED = {
     "- Never rebase after the review has started.",
     "- Use pnpm in the web app.",
+    "- Never write raw SQL.",
 }
 """Near misses found all the same: "after" and "before" are no part of a rule's action;
-"The docs site uses npm" names the part it holds for as its subject, not after "for"."""
+"The docs site uses npm" names the part it holds for as its subject, not after "for";
+"Always write migrations in raw SQL" is an exception read as the opposite (an `always`
+saying at most three stems more than its `never`)."""
 STYLING = next(case.one for case in CASES if "Tailwind" in case.one)
 """"written with Tailwind utility classes": a tool's name before a noun describes it."""
 KINDS = sorted({case.kind for case in CASES})

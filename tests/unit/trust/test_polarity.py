@@ -26,6 +26,10 @@ RULES = [
     ("user prefers that the agent never runs database migrations automatically", "never",
      {"run", "databas", "migrat", "automat"}),
     ("NEVER use `git add .`", "never", {"git add ."}),
+    ("Under no circumstances push to prod on a Friday.", "never", {"push", "product", "friday"}),
+    ("Disabling the linter inline is discouraged.", "never", {"disabl", "linter", "inlin"}),
+    ("It's OK to skip the e2e suite for docs PRs.", "always",
+     {"skip", "e2e", "suit", "doc", "prs"}),
 ]  # fmt: skip
 NO_RULE = [
     "Seed data comes from the staging dump.",

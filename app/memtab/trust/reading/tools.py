@@ -30,10 +30,10 @@ _HEAD = re.compile(
     r"not|instead|over|rather|and|across|everywhere|from|by|at|via|then|too|also|since|"
     r"again|last|this|locally|globally|everything|exclusively|builds|runs|handles|manages|"
     r"formats|lints|checks|installs|bundles|serves|compiles|does|writes|generates|pins|"
-    r"works|publishes|cuts|creates|produces|packages|tests)\b"
+    r"works|publishes|cuts|creates|produces|packages|tests|shop|house)\b"
 )
 """What follows a tool named as itself: an end, a preposition, a verb of its job — not a
-noun it describes ("npm token", "docker desktop")."""
+noun it describes ("npm token", "docker desktop"), but "shop" ("we're a uv shop")."""
 _CUES = frozenset(
     {"use", "uses", "using", "prefer", "prefers", "adopt", "adopted", "with", "via",
      "through", "under", "on", "by", "is", "are", "to", "now", "not", "never", "no", "avoid",
