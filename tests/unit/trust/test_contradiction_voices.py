@@ -20,7 +20,6 @@ NOT_READ = {
     "- Mongo Express → http://localhost:8081",
     "- Skipping CI with `[skip ci]` is not permitted.",
     "- Don't squash when merging release branches.",
-    "- Package management is via Poetry.",
     "- The app runs PHP 8.1.",
     "- Alembic migrations are stored in `migrations/versions/`.",
 }
@@ -29,8 +28,8 @@ rule (a duplicate's "must be masked" says what a "never log" says); "add type hi
 "get a docstring" are other actions than "type hints" and "write docstrings" by their
 words; an arrow may tell a change ("Mongo Express → http://…"); "in production and
 locally" holds in two places; a path whose thing is said in the path is not read; "`[skip
-ci]`" and "skipping CI" are other words; "when merging" is no part of "squash everything";
-"a uv shop" names the tool before a noun."""
+ci]`" and "skipping CI" are other words; "when merging" is no part of "squash
+everything"."""
 FLAGGED = {
     "- Never rebase after the review has started.",
     "- Use pnpm in the web app.",

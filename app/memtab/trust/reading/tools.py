@@ -37,7 +37,7 @@ noun it describes ("npm token", "docker desktop"), but "shop" ("we're a uv shop"
 _CUES = frozenset(
     {"use", "uses", "using", "prefer", "prefers", "adopt", "adopted", "with", "via",
      "through", "under", "on", "by", "is", "are", "to", "now", "not", "never", "no", "avoid",
-     "than", "over", "of", ":"}
+     "than", "over", "of", ":", "we're"}
 )  # fmt: skip
 """What comes right before a tool that is chosen (or said not to be): a verb of using, a
 preposition of means ("Format with black", "Node via fnm"), a label's colon, a negation
