@@ -201,6 +201,13 @@ CASES: tuple[Case, ...] = (
          C, SAME),
     Case("version", "- Ruby 3.3 for the shop.", "- Ruby 3.1 for the one-off scripts in `bin/`.",
          N, SAME),
+    Case("schedule", "- Standup is at 09:30.", "Daily standup at 10:00, on the team call.", C,
+         SAME),
+    Case("schedule", "- The nightly backup starts at 03:00 UTC.", "- The backup runs at 2am UTC.",
+         C, SAME),
+    Case("schedule", "- Standup at 9:30 CET.", "- Standup at 8:30 UTC.", N, SAME),
+    Case("schedule", "- Standup is at 09:30.", "- Retro is at 16:00.", N, SAME),
+    Case("schedule", "- The deploy window is 10:00–15:00.", "- Deploys start at 11:00.", N, SAME),
     # Written after the readers were changed for the cases above, as a check of them: the
     # cues' synonyms they lacked ("under no circumstances", "discouraged", "not permitted",
     # "it's OK to") were added after, nothing else.

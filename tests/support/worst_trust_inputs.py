@@ -26,6 +26,8 @@ TRUST_READING: dict[str, Worst] = {
     "memtab.trust.reading.tools:_PAST": S("", "wa -"),
     "memtab.trust.reading.tools:_SPAN": F("`", "a"),
     "memtab.trust.reading.tool_kinds:SAID": S("", "vs "),
+    "memtab.trust.reading.named:_TIME": F("", "1 "),
+    "memtab.trust.reading.named:_WINDOW": S("", "1 "),
     "memtab.trust.reading.ports:_DASH_LABEL": S("a", " ", "x"),
     "memtab.trust.reading.ports:_FOR_SERVICE": S("1 for", " a"),
     "memtab.trust.reading.settings:_FOR": S("for", " a"),
