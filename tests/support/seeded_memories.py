@@ -18,7 +18,7 @@ def project_path(name: str) -> str:
 
 def memory(place: str, name: str, text: str, *, modified_ms: int = 0) -> Document:
     """A memory at `place` ("global", "project:<p>", "workspace:<p>", "claude:<p>",
-    "claude-user", "codex", "codex-import:<p>", "team:<p>") named `name`."""
+    "claude-user", "codex", "codex-import:<p>", "team:<p>", "gemini") named `name`."""
     kind, _, project = place.partition(":")
     path_of = project_path(project) if project else None
     if kind == "global":
@@ -62,6 +62,8 @@ def memory(place: str, name: str, text: str, *, modified_ms: int = 0) -> Documen
         return _doc(path, "codex", "global", text, modified_ms)
     if kind == "codex":
         return _doc(f"codex:memories:{name}", "codex", "global", text, modified_ms)
+    if kind == "gemini":
+        return _doc(f"gemini:user:{name}", "gemini", "global", text, modified_ms)
     raise ValueError(place)
 
 

@@ -72,9 +72,11 @@ _AT_TIMES = re.compile(
 )
 """A plain imperative holding only at times, or not one ("Run X if Y", "Run X or Y")."""
 _POLARITY_STEMS = frozenset(
-    {"alway", "never", "ever", "don", "dont", "t", "must", "not", "do", "onto", "into", "upon"}
-)
-"""Stems of how a rule is said, not what it is about ("rebase onto main": on main)."""
+    {"alway", "never", "ever", "don", "dont", "t", "must", "not", "do", "onto", "into", "upon",
+     "anywher", "everywher", "whatsoev"}
+)  # fmt: skip
+"""Stems of how a rule is said, not what it is about ("rebase onto main": on main; "banned
+anywhere": banned)."""
 _SPAN = re.compile(r"`([^`\n]+)`")
 _FIRST_WORD = re.compile(r"^(?:please\s+)?([a-z]+)\b", re.IGNORECASE)
 IMPERATIVES = frozenset(

@@ -63,7 +63,7 @@ def specifics_of(sentence: str) -> Specifics:
     bare = _URL.sub(" ", sentence)
     spans = _SPAN.findall(bare)
     paths = frozenset(
-        path.strip("/").lower()
+        path.rstrip(".").strip("/").lower()
         for path in _PATH.findall(bare)
         if path.strip("/.~") and not path.startswith("//")
     )

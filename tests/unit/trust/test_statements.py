@@ -212,3 +212,35 @@ def test_a_rule_narrowed_is_not_the_rule(tmp_path: Path) -> None:
          "Run `pnpm test --filter auth` to test auth.", True),
     ):  # fmt: skip
         assert said_together(tmp_path, one, other) is together, (one, other)
+
+
+def test_sentences_sharing_only_a_subject_are_not_one(tmp_path: Path) -> None:
+    """A person's profile and a line of what they do, a service's link and what is done
+    there: one subject, two claims (issue 83's false groups); the same claim of one
+    person in other words is one."""
+    assert not said_together(
+        tmp_path / "maintainer",
+        "Marta Kowalczyk — lead maintainer of the importer, merges and cuts releases.",
+        "Jonas helps with reviews of the importer; Marta Kowalczyk is the lead.",
+    )
+    assert not said_together(
+        tmp_path / "link",
+        "Stripe: payouts and card payments, account `acct_ledger`.",
+        "Stripe webhooks for payouts and card payments must have their signature checked.",
+    )
+    assert said_together(
+        tmp_path / "same",
+        "Marta Kowalczyk reviews every change to the importer's parser.",
+        "Every change to the importer's parser is reviewed by Marta Kowalczyk.",
+    )
+
+
+def test_a_path_at_a_sentence_s_end_is_the_path(tmp_path: Path) -> None:
+    """A path ending a sentence ("… under infra/.") is the path, as inside one ("… under
+    infra/ need …"): the stop is no part of it, and two notes saying one rule of it are
+    one."""
+    assert said_together(
+        tmp_path,
+        "Anything under infra/ needs Chen's review.",
+        "Ask Chen to review anything under infra/.",
+    )

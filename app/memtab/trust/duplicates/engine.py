@@ -78,6 +78,7 @@ from memtab.trust.duplicates.records import (
     group_key,
     listed,
 )
+from memtab.trust.duplicates.same_claim import same_claims
 from memtab.trust.duplicates.statements import (
     STATEMENT_SIMILARITY,
     Pairs,
@@ -284,6 +285,9 @@ class DuplicatesEngine:
                         weight,
                         REWORDED_SIMILARITY,
                     )
+                    and same_claims(
+                        notes[eligible[a]][0], notes[eligible[b]][0], boilerplate, weight
+                    )
                 ),
                 statement_pairs(
                     rules,
@@ -309,7 +313,7 @@ class DuplicatesEngine:
                 _same_content(notes, members)
                 grouped.update(dict.fromkeys(members, len(groups)))
                 groups.append(_copy_group(notes, members))
-        groups += statement_groups(notes, held, rules, searched[1], grouped)
+        groups += statement_groups(notes, held, rules, searched[1], grouped, weight)
         order: dict[DuplicateKind, int] = {"copy": 0, "reworded": 1, "rule": 2}
         return sorted(groups, key=lambda g: (order[g.kind], g.members[0].path, g.key))
 

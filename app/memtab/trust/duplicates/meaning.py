@@ -96,6 +96,15 @@ def agreeing(
     return [part for part in parts if len(part) > 1]
 
 
+def narrowed(one: str, other: str, said: frozenset[str]) -> bool:
+    """Whether sentence `one` narrows `other`'s rule or limits what it says always, by
+    something its note (`said`: the note's stems) does not say ("Log in JSON, except in
+    the CLI" of "Log in JSON")."""
+    if _narrows(one, other, said):
+        return True
+    return _RESTRICTED.search(other) is None and restricts(one, said, _LIMITED)
+
+
 def _at_odds(one: tuple[str, str], other: tuple[str, str]) -> bool:
     """Whether two sentences say different things (see `agreeing`): their lines' claims
     or rules disagree (a line's other sentence can say the rule: "Don't rebase onto main.
@@ -120,16 +129,17 @@ def _at_odds(one: tuple[str, str], other: tuple[str, str]) -> bool:
     )
 
 
-def _narrows(one: str, other: str) -> bool:
+def _narrows(one: str, other: str, said: frozenset[str] | None = None) -> bool:
     """Whether `one`'s rule is `other`'s narrowed: the same polarity, and what it is to do
     `other`'s and more, the more not said anywhere in `other` ("Always squash-merge PRs
     from forks." of "Always squash-merge PRs."; not "Run `pnpm test --filter auth` to test
-    auth." of "Tests for auth: run `pnpm test --filter auth`.")."""
+    auth." of "Tests for auth: run `pnpm test --filter auth`."); `said`: where to look for
+    the more, `other`'s stems unless given."""
     rule, their_rule = rule_of(one), rule_of(other)
     if rule is None or their_rule is None or rule.polarity != their_rule.polarity:
         return False
     return their_rule.action < rule.action and not (
-        rule.action - their_rule.action <= sentence_stems(other)
+        rule.action - their_rule.action <= (sentence_stems(other) if said is None else said)
     )
 
 

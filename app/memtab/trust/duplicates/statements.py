@@ -43,6 +43,7 @@ from memtab.trust.duplicates.meaning import (
     restricts,
 )
 from memtab.trust.duplicates.records import DuplicateGroup, group_key, listed
+from memtab.trust.duplicates.same_claim import subject_only
 from memtab.trust.memories import place_of, where_in_words
 from memtab.trust.specifics import without_addresses
 from memtab.trust.words import ContentLine, sentence_stems
@@ -289,10 +290,12 @@ def statement_groups(
     sets: Sequence[frozenset[str]],
     pairs: Pairs,
     grouped: Mapping[int, int],
+    weight: Mapping[str, float],
 ) -> list[DuplicateGroup]:
     """The statements' groups: `sets` the sentences compared, `pairs` those alike
     (`statement_pairs`), `grouped` the memories already in a group (a copy's or a
-    rewording's: their statement is said once)."""
+    rewording's: their statement is said once); two that share a subject and not what
+    they say of it are apart (`same_claim.subject_only`)."""
     alike_found = alike_groups(pairs, rank=lambda index: index)
     alone = set(range(len(sets))) - {i for members, _ in alike_found for i in members}
     alike_found += [([i], 1.0) for i in sorted(alone)]  # the same sentence in several memories
@@ -308,7 +311,9 @@ def statement_groups(
         return text, written[number - 1]
 
     def apart(one: Said, other: Said) -> bool:  # Codex's summary restates its handbook
-        return restates(notes[one.note][0].path, notes[other.note][0].path)
+        return restates(notes[one.note][0].path, notes[other.note][0].path) or subject_only(
+            one.statement.text, other.statement.text, weight
+        )
 
     groups = []
     for members, similarity in alike_found:
