@@ -208,6 +208,15 @@ CASES: tuple[Case, ...] = (
     Case("schedule", "- Standup at 9:30 CET.", "- Standup at 8:30 UTC.", N, SAME),
     Case("schedule", "- Standup is at 09:30.", "- Retro is at 16:00.", N, SAME),
     Case("schedule", "- The deploy window is 10:00–15:00.", "- Deploys start at 11:00.", N, SAME),
+    Case("setting", "- Set `max_connections = 200` in postgresql.conf.",
+         "- Postgres runs with `max_connections = 100`.", C, SAME),
+    Case("setting", "- `printWidth: 100` in the Prettier config.", "- Prettier's `printWidth: 80`.",
+         C, SAME),
+    Case("setting", "- Set `WEB_CONCURRENCY` to 4.", "- `WEB_CONCURRENCY=2` on the dynos.", C,
+         SAME),
+    Case("setting", "- `timeout: 30` for the health check.", "- `timeout: 300` for the batch job.",
+         N, SAME),
+    Case("setting", "- Use `postgres:16` in compose.", "- `redis:7` in compose.", N, SAME),
     # Written after the readers were changed for the cases above, as a check of them: the
     # cues' synonyms they lacked ("under no circumstances", "discouraged", "not permitted",
     # "it's OK to") were added after, nothing else.

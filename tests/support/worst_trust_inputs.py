@@ -31,6 +31,8 @@ TRUST_READING: dict[str, Worst] = {
     "memtab.trust.reading.ports:_DASH_LABEL": S("a", " ", "x"),
     "memtab.trust.reading.ports:_FOR_SERVICE": S("1 for", " a"),
     "memtab.trust.reading.settings:_FOR": S("for", " a"),
+    "memtab.trust.reading.settings:_CONFIG": F("`a", " "),
+    "memtab.trust.reading.settings:_SET_TO": F("`a_", "a"),
     "memtab.trust.reading.tool_kinds:_NON_WORD": F("", "a"),
     "memtab.trust.reading.tools:_SUBJECT_AFTER": M("", " ", "x"),
     "memtab.trust.reading.tools:_TOKEN": F("", "a "),
