@@ -167,6 +167,9 @@ def json_response(
     )
 
 
+_INFO_PATHS = ("/props", "/api/show", "/api/ps", "/api/v0/models/", "/version")
+
+
 class _Server(ThreadingHTTPServer):
     # Handler threads are joined on close; held (delayed) requests are released first.
     daemon_threads = False
@@ -183,13 +186,12 @@ class _Handler(BaseHTTPRequestHandler):
     timeout = 10  # a client that never finishes sending cannot hold a thread forever
 
     def do_POST(self) -> None:
-        self.server.owner._serve(self)
+        if not self.server.owner._answer_info(self):
+            self.server.owner._serve(self)
 
     def do_GET(self) -> None:
-        if self.path == "/props":  # llama.cpp's; not a request of the script
-            self.server.owner._props(self)
-            return
-        self.server.owner._serve(self)
+        if not self.server.owner._answer_info(self):
+            self.server.owner._serve(self)
 
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: tests assert on `requests`, not on stderr."""
@@ -200,8 +202,10 @@ class FakeModelServer:
 
     def __init__(self) -> None:
         self.requests: list[RecordedRequest] = []
-        self.props: Any = None
-        """What `GET /props` answers (llama.cpp's server properties); None: 404."""
+        self.routes: dict[str, Any] = {}
+        """What a server's own API answers at a path, GET or POST, never a request of the
+        script: llama.cpp's /props, Ollama's /api/show and /api/ps, LM Studio's
+        /api/v0/models/{model}, vLLM's /version (404 unless set), and /v1/models when set."""
         self._script: deque[ScriptedResponse] = deque()
         self._lock = threading.Lock()
         self._arrived = threading.Condition(self._lock)  # notified on each request
@@ -409,13 +413,31 @@ class FakeModelServer:
         except OSError:
             pass  # the client gave up (cancelled or timed out)
 
-    def _props(self, handler: _Handler) -> None:
-        body = json.dumps(self.props).encode()
-        handler.send_response(404 if self.props is None else 200)
+    @property
+    def props(self) -> Any:
+        """What `GET /props` answers (llama.cpp's server properties); None: 404."""
+        return self.routes.get("/props")
+
+    @props.setter
+    def props(self, value: Any) -> None:
+        self.routes["/props"] = value
+
+    def _answer_info(self, handler: _Handler) -> bool:
+        """Answer a request of a server's own API (`routes`); False for one of the script."""
+        path = handler.path
+        if path not in self.routes and not path.startswith(_INFO_PATHS):
+            return False
+        length = int(handler.headers.get("Content-Length") or 0)
+        if length:
+            handler.rfile.read(length)
+        answer = self.routes.get(path)
+        body = json.dumps(answer).encode()
+        handler.send_response(404 if answer is None else 200)
         handler.send_header("Content-Type", "application/json")
         handler.send_header("Content-Length", str(len(body)))
         handler.end_headers()
         handler.wfile.write(body)
+        return True
 
     def _record(self, handler: _Handler) -> RecordedRequest:
         length = int(handler.headers.get("Content-Length") or 0)

@@ -18,7 +18,8 @@ from memtab.diagnostics.report import CouldNotRun, Findings
 from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.fs.records import Key, Record
 from memtab.llm.endpoints import OFFICIAL_HOSTS, url_host
-from memtab.llm.limits import CONSOLIDATION_JOB, WRITER_JOB
+from memtab.llm.limits import CONSOLIDATION_JOB, WRITER_JOB, is_local
+from memtab.llm.local_servers import ServedContext, served_context
 from memtab.llm.settings import (
     ProviderSettings,
     explain_provider_settings,
@@ -40,6 +41,9 @@ from memtab.writer.config import SETTINGS_KEY as WRITER_KEY
 from memtab.writer.config import WriterSettings, check_writer_settings
 
 logger = logging.getLogger(__name__)
+
+SMALL_CONTEXT = 16_384
+"""A context below this holds little of a transcript or a store beside a run's prompt."""
 
 
 class ProviderOrigins(Record, write_only=True):
@@ -83,6 +87,8 @@ class ProviderFacts(Record, write_only=True):
     problem: str | None = None
     check: Record | None = None  # `llm.probe.ProbeResult`, loaded with httpx2 when asked
     limits: LimitsFacts | None = None
+    context: ServedContext | None = None
+    """What a server on this machine serves the model with, asked after the test request."""
 
 
 class WriterFacts(Record, write_only=True):
@@ -167,6 +173,15 @@ def check_provider(
             found.broken(f"Test request: {result.summary}")
         elif result.tool_use in ("none", "invalid"):
             found.warning(f"Test request: {result.summary}")
+        if is_local(settings.base_url):  # after the test request: the model is loaded
+            context = served_context(settings.base_url, settings.model)
+            facts = facts.replaced(context=context)
+            if context is not None and context.raise_hint and context.tokens < SMALL_CONTEXT:
+                found.warning(
+                    f"{context.server} gives each request {context.tokens:,} tokens: a run "
+                    f"shows the model only part of a transcript or the store; "
+                    f"{context.raise_hint}"
+                )
     return facts, found
 
 

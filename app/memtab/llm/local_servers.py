@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import json
 import socket
 import threading
 from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Annotated, Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from memtab.fs.jsonfile import parse_json
 from memtab.fs.records import NotWritten, Record, computed
@@ -160,11 +161,43 @@ def _probe(kind: ServerKind, host: str, timeout: float) -> LocalServer | None:
     return None
 
 
-def context_tokens(base_url: str, timeout: float = DEFAULT_TIMEOUT_S) -> int | None:
-    """The context, in tokens, of each request to the model server at `base_url` when it is
-    on this machine and says so — llama.cpp's `GET /props`
-    (`default_generation_settings.n_ctx`) — else None (another server, a remote one, no
-    answer or an odd one). Blocking: call it off the GUI thread."""
+OLLAMA_DEFAULT_CONTEXT = 4096
+"""The context Ollama serves a model with when neither the model nor a loaded copy says:
+its default without a large GPU (2,048 before 0.6; `OLLAMA_CONTEXT_LENGTH` sets it)."""
+
+
+class ServedContext(Record, write_only=True):
+    """The context, in tokens, a server on this machine gives each request of a model
+    (`memtab doctor`'s `provider.context`, docs/formats.md §13): `tokens`, what the model
+    itself takes when the server says (`modelTokens`), where it was read and, when it
+    could be larger, how to raise it (`raiseHint`)."""
+
+    server: str
+    tokens: int
+    model_tokens: int | None
+    source: str
+    raise_hint: str | None
+
+
+def context_tokens(
+    base_url: str, model: str | None = None, timeout: float = DEFAULT_TIMEOUT_S
+) -> int | None:
+    """The context, in tokens, of each request of `model` to the server at `base_url`
+    when it is on this machine and says so (`served_context`), else None."""
+    served = served_context(base_url, model, timeout)
+    return served.tokens if served is not None else None
+
+
+def served_context(
+    base_url: str, model: str | None = None, timeout: float = DEFAULT_TIMEOUT_S
+) -> ServedContext | None:
+    """What a model server on this machine serves `model` with: llama.cpp's `GET /props`
+    (`default_generation_settings.n_ctx`), Ollama's `POST /api/show` and `GET /api/ps`
+    (its OpenAI-compatible API cannot ask for a context: what it serves is what a request
+    gets, the rest of a longer prompt silently dropped), LM Studio's
+    `GET /api/v0/models/{model}` (`loaded_context_length`), vLLM's `GET /v1/models`
+    (`max_model_len`). None for a remote server, another one, or one that says nothing
+    usable. Blocking: call it off the GUI thread."""
     parts = urlsplit(base_url)
     if parts.scheme != "http" or not parts.hostname or not is_loopback_host(parts.hostname):
         return None
@@ -172,23 +205,138 @@ def context_tokens(base_url: str, timeout: float = DEFAULT_TIMEOUT_S) -> int | N
         port = parts.port or 80
     except ValueError:
         return None
-    props = _get_json(parts.hostname, port, "/props", timeout)
-    settings = props.get("default_generation_settings") if isinstance(props, dict) else None
-    n_ctx = settings.get("n_ctx") if isinstance(settings, dict) else None
-    if isinstance(n_ctx, int) and not isinstance(n_ctx, bool) and 256 <= n_ctx <= 10_000_000:
-        return n_ctx
+    host = parts.hostname
+    found = _llamacpp_context(host, port, timeout)
+    if found is None and model:
+        for read in (_ollama_context, _lmstudio_context, _vllm_context):
+            found = read(host, port, model, timeout)
+            if found is not None:
+                break
+    return found
+
+
+def _tokens(value: object) -> int | None:
+    """A context size a server said, when it is one."""
+    if isinstance(value, int) and not isinstance(value, bool) and 256 <= value <= 10_000_000:
+        return value
     return None
 
 
-def _get_json(host: str, port: int, path: str, timeout: float) -> Any | None:
-    """The JSON a GET answers with status 200, else None (refused, timed out, not JSON,
-    or not all there within REQUEST_DEADLINE_TIMEOUTS × `timeout`)."""
+def _llamacpp_context(host: str, port: int, timeout: float) -> ServedContext | None:
+    props = _get_json(host, port, "/props", timeout)
+    settings = props.get("default_generation_settings") if isinstance(props, dict) else None
+    tokens = _tokens(settings.get("n_ctx")) if isinstance(settings, dict) else None
+    if tokens is None:
+        return None
+    return ServedContext(
+        server="llama.cpp server",
+        tokens=tokens,
+        model_tokens=None,
+        source="llama.cpp's /props",
+        raise_hint="start llama-server with a larger -c (--ctx-size)",
+    )
+
+
+def _ollama_name(name: str) -> str:
+    return name if ":" in name.rsplit("/", 1)[-1] else f"{name}:latest"
+
+
+def _ollama_context(host: str, port: int, model: str, timeout: float) -> ServedContext | None:
+    show = _get_json(host, port, "/api/show", timeout, body={"model": model})
+    if not isinstance(show, dict) or not isinstance(show.get("model_info"), dict):
+        return None
+    info = show["model_info"]
+    arch = info.get("general.architecture")
+    most = _tokens(info.get(f"{arch}.context_length")) if isinstance(arch, str) else None
+    parameters = show.get("parameters")
+    set_in_model = None
+    for line in parameters.splitlines() if isinstance(parameters, str) else []:
+        words = line.split()
+        if len(words) == 2 and words[0] == "num_ctx" and words[1].isdigit() and len(words[1]) < 10:
+            set_in_model = _tokens(int(words[1]))
+    running = _get_json(host, port, "/api/ps", timeout)
+    loaded = None
+    for entry in running.get("models", []) if isinstance(running, dict) else []:
+        names = [entry.get(key) for key in ("name", "model")] if isinstance(entry, dict) else []
+        if _ollama_name(model) in [_ollama_name(n) for n in names if isinstance(n, str)]:
+            loaded = _tokens(entry.get("context_length"))
+    if loaded is not None:
+        tokens, source = loaded, "Ollama's loaded model"
+    elif set_in_model is not None:
+        tokens, source = set_in_model, "the num_ctx of Ollama's model"
+    else:
+        tokens, source = OLLAMA_DEFAULT_CONTEXT, "Ollama's default; the model is not loaded"
+    if most is not None:
+        tokens = min(tokens, most)
+    hint = (
+        None
+        if most is not None and tokens >= most
+        else "Ollama's OpenAI-compatible API cannot ask for more: start Ollama with "
+        f"OLLAMA_CONTEXT_LENGTH={most or 32768} (a model whose Modelfile sets num_ctx keeps "
+        "its own: raise PARAMETER num_ctx there)"
+    )
+    return ServedContext(
+        server="Ollama", tokens=tokens, model_tokens=most, source=source, raise_hint=hint
+    )
+
+
+def _lmstudio_context(host: str, port: int, model: str, timeout: float) -> ServedContext | None:
+    about = _get_json(host, port, f"/api/v0/models/{quote(model, safe='')}", timeout)
+    if not isinstance(about, dict):
+        return None
+    most = _tokens(about.get("max_context_length"))
+    tokens = _tokens(about.get("loaded_context_length"))
+    if tokens is None:  # not loaded: LM Studio loads it with the context it was set to
+        return None
+    full = most is not None and tokens >= most
+    return ServedContext(
+        server="LM Studio",
+        tokens=tokens,
+        model_tokens=most,
+        source="LM Studio's loaded model",
+        raise_hint=None
+        if full
+        else f"load the model with a larger context length (lms load {model} --context-length N)",
+    )
+
+
+def _vllm_context(host: str, port: int, model: str, timeout: float) -> ServedContext | None:
+    version = _get_json(host, port, "/version", timeout)  # vLLM's: its model list is asked
+    if not isinstance(version, dict) or not isinstance(version.get("version"), str):
+        return None
+    listing = _get_json(host, port, "/v1/models", timeout)
+    entries = listing.get("data") if isinstance(listing, dict) else None
+    for entry in entries if isinstance(entries, list) else []:
+        if isinstance(entry, dict) and entry.get("id") == model:
+            tokens = _tokens(entry.get("max_model_len"))
+            if tokens is not None:
+                return ServedContext(
+                    server="vLLM",
+                    tokens=tokens,
+                    model_tokens=None,
+                    source="vLLM's max_model_len",
+                    raise_hint="start vLLM with a larger --max-model-len",
+                )
+    return None
+
+
+def _get_json(
+    host: str, port: int, path: str, timeout: float, body: Any | None = None
+) -> Any | None:
+    """The JSON a GET (a POST of `body` as JSON, when given) answers with status 200, else
+    None (refused, timed out, not JSON, or not all there within REQUEST_DEADLINE_TIMEOUTS ×
+    `timeout`)."""
     connection = http.client.HTTPConnection(host, port, timeout=timeout)
     deadline = threading.Timer(timeout * REQUEST_DEADLINE_TIMEOUTS, _cut, (connection,))
     deadline.daemon = True
     deadline.start()
     try:
-        connection.request("GET", path, headers={"Accept": "application/json"})
+        headers = {"Accept": "application/json"}
+        if body is None:
+            connection.request("GET", path, headers=headers)
+        else:
+            headers["Content-Type"] = "application/json"
+            connection.request("POST", path, json.dumps(body).encode(), headers=headers)
         response = connection.getresponse()
         if response.status != 200:
             return None

@@ -26,6 +26,7 @@ from memtab.llm.types import (
     Message,
     ModelReply,
     ProviderError,
+    ProviderWrapper,
     ToolCall,
     ToolOutcome,
     ToolResultsMessage,
@@ -300,21 +301,13 @@ def _report(on_step: StepCallback | None, step: int, message: str) -> None:
 # --- what a model is sent ----------------------------------------------------------------------
 
 
-class Redacted:
+class Redacted(ProviderWrapper):
     """A `ChatProvider` that sends `provider` only what may leave the machine."""
 
     def __init__(self, provider: ChatProvider) -> None:
-        self.provider = provider
+        super().__init__(provider)
         self._sent: dict[int, tuple[Message, Message]] = {}
         self._lock = threading.Lock()
-
-    @property
-    def name(self) -> str:
-        return self.provider.name
-
-    @property
-    def model(self) -> str:
-        return self.provider.model
 
     def complete(
         self,
@@ -327,12 +320,6 @@ class Redacted:
         """One model turn, asked with the conversation redacted."""
         sent = [self._redacted(message) for message in messages]
         return self.provider.complete(redact_outgoing(system), sent, tools, cancel=cancel)
-
-    def close(self) -> None:
-        """Close the provider, if it holds anything."""
-        close = getattr(self.provider, "close", None)
-        if callable(close):
-            close()
 
     def _redacted(self, message: Message) -> Message:
         with self._lock:

@@ -165,3 +165,36 @@ class ChatProvider(Protocol):
     ) -> ModelReply:
         """One model turn. Raises ProviderError; kind "cancelled" within ~1 s of `cancel`."""
         ...
+
+
+class ProviderWrapper:
+    """A `ChatProvider` around another that forwards what a subclass does not change:
+    its name, model, turn and close (`llm.loop.Redacted`, the writer's policy stop)."""
+
+    def __init__(self, provider: ChatProvider) -> None:
+        self.provider = provider
+
+    @property
+    def name(self) -> str:
+        return self.provider.name
+
+    @property
+    def model(self) -> str:
+        return self.provider.model
+
+    def complete(
+        self,
+        system: str,
+        messages: list[Message],
+        tools: list[ToolSpec],
+        *,
+        cancel: threading.Event | None = None,
+    ) -> ModelReply:
+        """The wrapped provider's turn."""
+        return self.provider.complete(system, messages, tools, cancel=cancel)
+
+    def close(self) -> None:
+        """Close the wrapped provider, if it holds anything."""
+        close = getattr(self.provider, "close", None)
+        if callable(close):
+            close()

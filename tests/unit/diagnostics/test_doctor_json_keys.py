@@ -36,7 +36,17 @@ INOTIFY = ["maxUserWatches", "maxUserInstances", "watchesInUse", "instancesInUse
 SOURCES = ["found", "lookedFor", "problems"]
 FOUND = ["id", "agent", "label", "root", "project", "writable"]
 LOOKED_FOR = ["agent", "path", "found", "how", "note"]
-PROVIDER = ["provider", "model", "baseUrl", "origins", "key", "problem", "check", "limits"]
+PROVIDER = [
+    "provider",
+    "model",
+    "baseUrl",
+    "origins",
+    "key",
+    "problem",
+    "check",
+    "limits",
+    "context",
+]
 ORIGINS = ["provider", "model", "baseUrl"]
 KEY = ["sent", "from", "withheld", "savedFor", "note"]
 WRITER = ["settings", "problems"]

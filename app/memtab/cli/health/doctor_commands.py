@@ -196,6 +196,16 @@ def _provider(section: dict[str, Any]) -> list[list[str]]:
     ]
     if section["check"]:
         rows.append(["Test:", section["check"]["summary"]])
+    context = section.get("context")
+    if context:
+        most = f"; the model takes {context['modelTokens']:,}" if context["modelTokens"] else ""
+        hint = f"; {context['raiseHint']}" if context["raiseHint"] else ""
+        rows.append(
+            [
+                "Context:",
+                f"{context['tokens']:,} tokens a request ({context['source']}{most}){hint}",
+            ]
+        )
     return rows
 
 

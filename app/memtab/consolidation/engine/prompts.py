@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.consolidation.errors import ConsolidationError
-from memtab.humanize import size_text
+from memtab.humanize import plural, size_text
 from memtab.resources import resource_path
 from memtab.store.conflict_copies import find_copies
 from memtab.store.files import FileEntry
@@ -159,11 +159,13 @@ def run_message(
     files: Sequence[FileEntry] | None = None,
     declined: Sequence[str] = (),
     scopes: Sequence[Scope] = SHARED_SCOPES,
+    unlisted: int = 0,
 ) -> str:
     """The user message of a run: context, budget and the list of every memory file
     (`files`, else `listed_files`; none when `with_files` is False: for a consolidator
     that reads them as data), and the changes the user declined in review (`declined`,
-    in words: not to propose again).
+    in words: not to propose again). `unlisted`: files left out of the list to fit the
+    model's context, said after it.
     `scopes`: the scopes the run sees — a run of one scope alone says so (§9.8).
 
     File names and descriptions come from memory files, so they are fenced as data.
@@ -197,9 +199,14 @@ def run_message(
         if not file.editable:
             description += f" [not editable: {file.not_editable_reason}]"
         lines.append(f"{file.path} · {size_text(file.size_bytes)} · {pinned} · {description}")
-    if not files:
+    if not files and not unlisted:
         lines.append("(no memory files)")
     lines.append("```")
+    if unlisted:
+        lines.append(
+            f"… and {plural(unlisted, 'more file')}, not listed to fit the model's context: "
+            "view a scope's folder (such as /memories/global) to list them."
+        )
     if declined:
         lines += [
             "",

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
@@ -27,6 +27,7 @@ from memtab.consolidation.engine.prompts import (
     reminder_prompt,
     run_message,
 )
+from memtab.consolidation.engine.window import ContextWindow, FitToContext
 from memtab.consolidation.errors import FailureKind, RunCancelledError, RunFailedError
 from memtab.consolidation.guard import (
     DRY_RUN_NOTE,
@@ -165,16 +166,24 @@ def run_consolidation(
     # The offline consolidator reads the files as data, never this message: listing a big
     # home once more for it took a fifth of a run on 20,000 files.
     files = listed_files(store, guard.scopes) if model else []
-    message = run_message(
-        store,
-        trigger=trigger,
-        budget=limits.budget,
-        dry_run=dry_run,
-        with_files=model,
-        files=files,
-        declined=[op.description for op in declined.in_force()] if declined else (),
-        scopes=guard.scopes,
-    )
+
+    def message_listing(count: int) -> str:
+        return run_message(
+            store,
+            trigger=trigger,
+            budget=limits.budget,
+            dry_run=dry_run,
+            with_files=model,
+            files=files[:count],
+            declined=[op.description for op in declined.in_force()] if declined else (),
+            scopes=guard.scopes,
+            unlisted=len(files) - count,
+        )
+
+    message = message_listing(len(files))
+    window = ContextWindow.of(provider) if model else None
+    if window is not None:
+        message = _fitted_listing(window, system.text, message_listing, len(files))
     changes_of_op: dict[int, list[RecordedChange]] = {}
     calls: dict[int, dict[str, Any]] = {}
 
@@ -190,7 +199,10 @@ def run_consolidation(
         reason = (call.arguments or {}).get(REASON_ARGUMENT)
         if isinstance(reason, str) and reason.strip() and len(guard.ops) == ops_before + 1:
             reasons[ops_before] = " ".join(reason.split())
-        return ToolOutcome(call.id, result.text, is_error=not result.success)
+        text = result.text
+        if window is not None:  # a result that does not fit is cut, saying where to read on
+            text = window.fitted(text, (call.arguments or {}).get("command"))
+        return ToolOutcome(call.id, text, is_error=not result.success)
 
     logger.info(
         "consolidating workspace %s (%s, %s%s, prompt: %s)",
@@ -204,7 +216,7 @@ def run_consolidation(
 
     def ask(messages: list[Message], max_steps: int) -> LoopResult:
         return run_tool_loop(
-            Redacted(provider) if model else provider,  # a model is sent nothing unredacted
+            _outgoing(provider, model, window),
             system.text,
             messages,
             [memory_tool_spec()],
@@ -241,6 +253,8 @@ def run_consolidation(
         summary = tools_summary(store.home, run_ops, read, len(files))
         if loop.stop_reason == "max_steps":
             summary = f"Stopped after {limits.max_steps} steps: {summary}"
+        if window is not None and window.said():  # what the model was not shown is said
+            summary = f"{summary} {window.said()}"
     else:
         summary = _summary(loop, ops, limits.max_steps)
     record = ConsolidationRecord(
@@ -251,6 +265,36 @@ def run_consolidation(
         usage=RunUsage.of(loop.usage.input_tokens, loop.usage.output_tokens) if model else None,
     )
     return RunResult(record, ops, loop, None, run_ops, op_calls, system.text)
+
+
+def _outgoing(provider: ChatProvider, model: bool, window: ContextWindow | None) -> ChatProvider:
+    """What a run's loop asks: a model is sent nothing unredacted, and each request as its
+    server's context holds it."""
+    if not model:
+        return provider
+    if window is None:
+        return Redacted(provider)
+    return FitToContext(Redacted(provider), window)
+
+
+def _fitted_listing(
+    window: ContextWindow, system: str, message_of: Callable[[int], str], files: int
+) -> str:
+    """The run's first message listing as many of the `files` as its context holds (the
+    rest said), the window told what it takes."""
+
+    def size(count: int) -> int:
+        return window.measure(system, [UserMessage(message_of(count))], [memory_tool_spec()])
+
+    listed = files
+    if not window.listing_fits(size(files)):
+        low, high = 0, files  # the most that fit: size grows with the count
+        while low < high:
+            middle = (low + high + 1) // 2
+            low, high = (middle, high) if window.listing_fits(size(middle)) else (low, middle - 1)
+        listed = low
+    window.started(size(listed), listed, files - listed)
+    return message_of(listed)
 
 
 def _joined(first: LoopResult, second: LoopResult) -> LoopResult:

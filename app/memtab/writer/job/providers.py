@@ -50,7 +50,7 @@ def window_chars(provider: ChatProvider) -> int:
     base_url = getattr(provider, "base_url", None)
     if isinstance(provider, OfflineWriterProvider) or not isinstance(base_url, str):
         return DEFAULT_MAX_JSON_CHARS
-    context = context_tokens(base_url)
+    context = context_tokens(base_url, provider.model)
     if context is None:
         return DEFAULT_MAX_JSON_CHARS
     reply = getattr(provider, "max_tokens", WRITER_JOB.max_tokens)

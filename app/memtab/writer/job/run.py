@@ -43,6 +43,7 @@ from memtab.llm.types import (
     ChatProvider,
     Message,
     ModelReply,
+    ProviderWrapper,
     ToolSpec,
     Usage,
     UserMessage,
@@ -92,22 +93,14 @@ MANUAL_TRIGGER_ID = "manual"
 RUN_LIMIT_HINT = "writer.timeout_s in settings.json (memtab write --timeout) raises it"
 
 
-class _StopWhenSatisfied:
+class _StopWhenSatisfied(ProviderWrapper):
     """Wraps the provider: once the attempt satisfied the tool policy, the next "model
     turn" is answered here with an empty final reply, which ends the tool loop without
     another (paid, slow) model call. Tool calls of the same reply still all run."""
 
     def __init__(self, provider: ChatProvider, tools: WriterTools) -> None:
-        self._provider = provider
+        super().__init__(provider)
         self._tools = tools
-
-    @property
-    def name(self) -> str:
-        return self._provider.name
-
-    @property
-    def model(self) -> str:
-        return self._provider.model
 
     def complete(
         self,
@@ -119,7 +112,7 @@ class _StopWhenSatisfied:
     ) -> ModelReply:
         if self._tools.tally.satisfied:
             return ModelReply(text="", stop_reason=POLICY_SATISFIED_STOP)
-        return self._provider.complete(system, messages, tools, cancel=cancel)
+        return self.provider.complete(system, messages, tools, cancel=cancel)
 
 
 def is_writer_event(event: TranscriptEvent) -> bool:
