@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from memtab.store.text.near_duplicates import lowered_words
+
 TOOL_KINDS: dict[str, tuple[str, ...]] = {
     "JavaScript package manager": ("npm", "pnpm", "yarn", "bun"),
     "Python package manager": (
@@ -194,8 +196,22 @@ SAID = re.compile("|".join(f"(?P<n{i}>{said})" for i, (said, _) in enumerate(SAI
 """Any of `SAID_AS`' ways (`said_as`)."""
 
 
+_SAID_WORDS = frozenset(
+    {"ruff", "vs", "vscode", "visual", "neovim", "github", "gha", "gitlab", "travis", "drone",
+     "django", "tortoise", "pony", "ponyorm", "sublime", "intellij", "open", "opentofu", "good",
+     "goodjob", "new", "newrelic", "day", "dayjs", "nest", "nestjs", "turbo", "turborepo",
+     "tailwind", "tailwindcss", "styled", "vue", "vuejs", "react", "reactjs", "angular",
+     "angularjs", "svelte", "sveltekit", "bitbucket", "azure", "aws", "gorilla", "delayed",
+     "delayed_job", "solid", "solid_queue", "css", "panda", "pandacss", "swagger", "grafana",
+     "cloudflare", "jupyter", "jupyterlab", "biome"}
+)  # fmt: skip
+"""The first word of each of `SAID_AS`' ways (a text holding none says none)."""
+
+
 def said_as(lowered: str) -> str:
     """A lowered text with each tool said as its one name (`SAID_AS`)."""
+    if _SAID_WORDS.isdisjoint(lowered_words(lowered)):
+        return lowered
     return SAID.sub(lambda m: SAID_AS[int(str(m.lastgroup)[1:])][1], lowered)
 
 
