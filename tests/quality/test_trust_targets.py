@@ -1,8 +1,9 @@
 """Issue 83's targets the engines meet on the trust corpus's tune half
 (tests/quality/trust_scorecard.py), held: the duplicates' precision on labelled pairs, no
 group joining opposite rules, near misses within bounds for duplicates and
-contradictions, the contradictions' recall and tool choices, and Codex's imports known as
-imports (never duplicates). The held-out half is the lead's to run."""
+contradictions, the contradictions' recall and tool choices, Codex's imports known as
+imports (never duplicates), and Claude Code's recall plausible on 9 prompts of 10. The
+held-out half is the lead's to run."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ HELD = {
     ("contradictions", "nearMisses"),
     ("contradictions", "recall"),
     ("contradictions", "byKind.tool"),
+    ("recall", "plausible"),
 }
 
 

@@ -9,86 +9,10 @@ the code calls (`S` search, `M` match, `X` fullmatch, `F` finditer — which `su
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from memtab.redact import RULES
-
-
-class Worst(NamedTuple):
-    """A pattern's worst input: `lead`, then `pump` repeated to the size, then `tail`,
-    applied with `how` (the pattern's method the code calls)."""
-
-    how: str
-    lead: str
-    pump: str
-    tail: str = ""
-
-    def text(self, size: int) -> str:
-        count = max(1, (size - len(self.lead) - len(self.tail)) // len(self.pump))
-        return self.lead + self.pump * count + self.tail
-
-
-def S(lead: str, pump: str, tail: str = "") -> Worst:
-    return Worst("search", lead, pump, tail)
-
-
-def M(lead: str, pump: str, tail: str = "") -> Worst:
-    return Worst("match", lead, pump, tail)
-
-
-def F(lead: str, pump: str, tail: str = "") -> Worst:
-    return Worst("finditer", lead, pump, tail)
-
-
-def X(lead: str, pump: str, tail: str = "") -> Worst:
-    return Worst("fullmatch", lead, pump, tail)
-
+from support.worst_shapes import REDACTION, F, M, S, Worst, X
 
 # --- every pattern's worst input -----------------------------------------------------------
-
-# The redaction rules (`memtab.redact.RULES`), by name, as `Rule.apply` applies them.
-REDACTION = {
-    "pem_private_key": F("-----BEGIN ", "A ", "x"),
-    "ssh2_private_key": F("", "---- BEGIN SSH2 "),
-    "putty_private_key": F("Private-Lines: 1\n", "a", "!"),
-    "anthropic_openai_key": F("", "sk-ant-x "),
-    "openai_legacy_key": F("", "sk-"),
-    "github_token": F("", "ghp_x "),
-    "gitlab_token": F("", "glpat-x "),
-    "slack_token": F("", "xoxb-x "),
-    "slack_webhook": F("hooks.slack.com/services/T", "a", "/"),
-    "stripe_key": F("", "sk_live_x "),
-    "google_api_key": F("", "AIzax "),
-    "google_oauth": F("", "ya29.x "),
-    "aws_access_key_id": F("", "AKIAX "),
-    "npm_token": F("", "npm_x "),
-    "pypi_token": F("", "pypi-AgEIcHlwaS5vcmc "),
-    "huggingface_token": F("", "hf_x "),
-    "jwt": F("eyJ", "a", ".x"),
-    "url_password": F("a://", "a", ":b"),
-    "basic_auth_header": F("authorization: Basic", " ", "x"),
-    "bearer_token": F("Bearer ", "a", "-"),
-    "glued_env_password": F("A", "A", "x"),
-    "password_option": F("", "--password x "),
-    "curl_user_password": F("", "curl "),
-    "password_flag": F("", "docker login "),
-    "azure_key": F("", "AccountKey=x "),
-    "sendgrid_key": F("SG.", "a", "x"),
-    "square_token": F("", "sq0atp-x "),
-    "digitalocean_token": F("", "dop_v1_x "),
-    "vault_token": F("", "hvs.x "),
-    "telegram_bot_token": F("", "123456789:AAx "),
-    "mailgun_key": F("", "key-a "),
-    "shopify_token": F("", "shpat_a "),
-    "linear_key": F("", "lin_api_a "),
-    "doppler_token": F("", "dp.st.a."),
-    "atlassian_token": F("", "ATATT3a "),
-    "figma_token": F("", "figd_a "),
-    "secret_named_value": F("token", " ", "x"),
-    "secret_in_prose": F("token", " for a", " is x"),
-    "short_password": F("", "password: ", "x"),
-    "named_key": F("", "a_key=Aa1"),
-}
 
 
 WORST: dict[str, Worst] = {
@@ -537,7 +461,9 @@ WORST: dict[str, Worst] = {
     "memtab.trust.values:_ASIDE": F("", "(", "x"),
     "memtab.trust.values:_NUMBER": F("", "1.", "x"),
     "memtab.trust.values:_SPAN": F("`", "a"),
-    "memtab.trust.values:_URL": F("", "a."),
+    "memtab.trust.values:WEB_ADDRESS": F("", "a."),
+    "memtab.trust.duplicates.same_claim:_NAME": F("", "Aa "),
+    "memtab.trust.duplicates.same_claim:_LABEL": M(" ", "a"),
     "memtab.trust.words:_ABSOLUTE_PATH": F("/", "a"),
     "memtab.trust.words:_DOTTED_NUMBER": F("", "1."),
     "memtab.trust.words:_HYPHENED": F("", "a", "-"),
@@ -553,6 +479,9 @@ WORST: dict[str, Worst] = {
     "memtab.trust.leaks.hosts:_BARE_HOST": F("", "ab.", "-"),
     "memtab.trust.leaks.hosts:_PUBLIC": S("x", ".github", "!"),
     "memtab.trust.leaks.hosts:_HOSTING": S("", ".amazonaws"),
+    "memtab.trust.leaks.hosts:_SSH_HOST": F("", "ssh a"),
+    "memtab.trust.leaks.hosts:_PRIVATE_HOST": F("", "a-", ".internal"),
+    "memtab.trust.leaks.hosts:_FRONT": M("api.", "a", ".a.a"),
     "memtab.trust.leaks.engine:_REMOTE": S("", " ", "x"),
     "memtab.trust.leaks.engine:_SLUG": S("", "/a", " "),
     "memtab.trust.polarity:_ALWAYS": S("", "make sur "),

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from support.worst_inputs import F, M, S, Worst
+from support.worst_shapes import F, M, S, Worst
 
 TRUST_READING: dict[str, Worst] = {
     "memtab.trust.reading.tools:_CLAUSE_BREAK": S("", " ", "x"),

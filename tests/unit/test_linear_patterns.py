@@ -49,7 +49,7 @@ from memtab.writer.offline.asked import AskedQuestion
 from memtab.writer.offline.shell import commands, outcomes
 from support.syntax_trees import children, walk
 from support.worst_inputs import WORST as APP_WORST
-from support.worst_inputs import Worst
+from support.worst_shapes import Worst
 from support.worst_trust_inputs import TRUST_READING
 
 WORST = {**APP_WORST, **TRUST_READING}

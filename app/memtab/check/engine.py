@@ -10,6 +10,7 @@ rules only on a file whose text or one of whose answers changed.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import threading
@@ -29,7 +30,7 @@ from memtab.check.rules import codex_summary
 from memtab.check.rules.code_facts import code_disagreements
 from memtab.check.rules.facts import Fact, disagree, facts_of, what
 from memtab.check.rules.hidden_text import hidden_text_findings
-from memtab.check.rules.links import MemoryNames, broken_links
+from memtab.check.rules.links import MemoryNames, broken_imports, broken_links
 from memtab.check.rules.paths import NamedPath, is_missing, moved_to, named_paths, rewritten
 from memtab.check.rules.recall import index_findings, recall_findings
 from memtab.check.rules.runnable import aliases_in, run_problems
@@ -280,20 +281,22 @@ class CheckEngine:
                     fix=unversioned.fix,
                 )
             )
-        for link in broken_links(
+        links = broken_links(
             document,
             scanned,
             exists=self._memory_exists,
             renamed=self._renamed_asked,
             named_under=self._named_under,
-        ):
+        )
+        imports = broken_imports(document, scanned, exists=self._memory_exists)
+        for link in itertools.chain(links, imports):
             found.append(
                 on_line(
                     link.line,
                     "broken-link",
                     subject=link.target,
-                    message=f"The link to `{link.target}` leads nowhere",
-                    why=f"No memory file is at {link.resolved}: it was renamed, moved or deleted.",
+                    message=link.message,
+                    why=link.why,
                     fix=link.fix,
                 )
             )

@@ -32,6 +32,9 @@ The shape rules, in the order they run (`RULES`):
   (`PGPASSWORD=…`, `MYSQL_PWD=…`), `--password VALUE`, `curl -u user:password`,
   `docker login -p …` (and podman, helm, oras, skopeo), `sshpass -p …`; Azure
   `AccountKey=`/`SharedAccessKey=` in connection strings;
+- `tokens.py`'s families: ~50 more vendors' prefixed tokens, webhook URLs, a token as a URL's
+  user, and passwords as `.netrc`, `mysql -p`, `redis-cli -a`, openssl, keytool and ODBC
+  take them;
 - values of secret-named keys, in env files, YAML, INI, code and JSON: a name that ends in
   `password`, `passwd`, `passphrase`, `secret`, `token`, `api_key`/`apikey`, `access_key`,
   `secret_key`, `private_key` or `client_secret`, alone or glued with `_`, `-` or `.`

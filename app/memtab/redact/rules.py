@@ -9,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from memtab.redact.tokens import PREFIXED, SAID
+
 REDACTED = "[REDACTED_SECRET]"
 
 
@@ -111,6 +113,10 @@ def _placeholder(value: str) -> bool:
         return True
     rest = [char.lower() for char in _VENDOR_PREFIX.sub("", value) if char.isalnum()]
     return not rest or (len(rest) >= 4 and len(set(rest)) == 1)
+
+
+def _article(what: str) -> str:
+    return "an" if what[0].lower() in "aeiox" else "a"
 
 
 def _rule(
@@ -440,6 +446,11 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "figma_token", "figd_", _START + r"figd_[A-Za-z0-9_-]{32,}" + _END, words="a Figma token"
     ),
+    *(
+        _rule(n, needles, _START + shape + _END, words=f"{_article(what)} {what}")
+        for n, needles, shape, what in PREFIXED
+    ),
+    *(_rule(n, needles, shape, words=what) for n, needles, shape, what in SAID),
     _rule(
         "secret_named_value",
         "key secret token pass",

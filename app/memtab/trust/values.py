@@ -18,7 +18,11 @@ from memtab.trust.words import stems_of
 
 MAX_FRAME = 4
 _SPAN = re.compile(r"`([^`\n]+)`")
-_URL = re.compile(r"(?<![\w+.-])[a-z][a-z0-9+.-]*+://([^\s/:`)>\]]+)[^\s`)>\]]*", re.IGNORECASE)
+WEB_ADDRESS = re.compile(
+    r"(?<![\w+.-])[a-z][a-z0-9+.-]*+://([^\s/:`)>\]]+)[^\s`)>\]]*", re.IGNORECASE
+)
+"""A web address, its host the group; it starts where no scheme letter stands before it, so a
+long run of "a.a.a…" is read once (linear), not from each letter."""
 _NUMBER = re.compile(r"(?<![\w.:/-])\d++(?:\.\d++)?+(?![.%/:-]*+\w)")
 _ASIDE = re.compile(r"\([^()]*\)")
 _BEING = frozenset(
@@ -31,14 +35,14 @@ def value_of(sentence: str) -> tuple[str, str] | None:
     """(frame, value) of a statement giving one thing one value, or None (module doc)."""
     plain = _ASIDE.sub(" ", sentence)
     spans = _SPAN.findall(plain)
-    hosts = _URL.findall(_SPAN.sub(" ", plain))
-    numbers = _NUMBER.findall(_URL.sub(" ", _SPAN.sub(" ", plain)))
+    hosts = WEB_ADDRESS.findall(_SPAN.sub(" ", plain))
+    numbers = _NUMBER.findall(WEB_ADDRESS.sub(" ", _SPAN.sub(" ", plain)))
     if len(spans) + len(hosts) + len(numbers) != 1:
         return None
     if spans:
         value, rest = " ".join(spans[0].split()), _SPAN.sub(" ", plain)
     elif hosts:
-        value, rest = hosts[0].lower().rstrip("."), _URL.sub(" ", plain)
+        value, rest = hosts[0].lower().rstrip("."), WEB_ADDRESS.sub(" ", plain)
     else:
         value, rest = numbers[0], _NUMBER.sub(" ", plain)
     frame = sorted({s for s in stems_of(rest) if s not in _BEING})

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from tests.quality.stores import CLAUDE, real_files
 
+from memtab.check.documents import Document, pack_text
+from memtab.check.markdown import scan_markdown as scan
+from memtab.check.rules.links import broken_imports
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
 from support.memory_paths import vpath
@@ -91,3 +96,63 @@ def test_an_index_in_claude_code_s_memory_folder_is_checked_there(tmp_path: Path
     )
     assert found.fix is None or not found.fix.plannable
     isolate(home)
+
+
+class _OnDisk:
+    """Where a document's file is (a check's origin, for `Document.physical`)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def physical(self, document: Document) -> Path:
+        return self.path
+
+
+IMPORTING = """# Acme
+
+See @docs/setup.md and @docs/gone.md for setup.
+@./CONVENTIONS.md
+- Types come from @types/node; decorate with @pytest.fixture; ask @dana.
+- Mail dana@acme.io; `@docs/in-code.md` is code; @~/notes/mine.md is mine.
+- The old @docs/removed.md was removed.
+```
+@docs/in-block.md
+```
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "nowhere"),
+    [
+        ("CLAUDE.md", ["@docs/gone.md", "@./CONVENTIONS.md"]),
+        ("CLAUDE.local.md", ["@docs/gone.md", "@./CONVENTIONS.md"]),
+        # a rule's imports are resolved from its own folder
+        (".claude/rules/setup.md", ["@docs/setup.md", "@docs/gone.md", "@./CONVENTIONS.md"]),
+    ],
+)
+def test_claude_code_s_imports_that_lead_nowhere_are_broken_links(
+    tmp_path: Path, name: str, nowhere: list[str]
+) -> None:
+    """`@docs/gone.md` in an instruction file imports nothing (Claude Code skips it unsaid);
+    a package, a decorator, a person, an address, code, a home path and a line saying the
+    file is gone are no import to check (issue 83)."""
+    project = tmp_path / "acme"
+    (project / "docs").mkdir(parents=True)
+    (project / "docs" / "setup.md").write_text("x\n", encoding="utf-8")
+    file = project / name
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_text(IMPORTING, encoding="utf-8")
+    document = Document(
+        key="k",
+        path=f"claude-code:project-acme:{name}",
+        agent="claude-code",
+        scope="project",
+        packed=pack_text(IMPORTING),
+        link_root=project,
+        origin=_OnDisk(file),
+    )
+    found = list(broken_imports(document, scan(IMPORTING)))
+    assert [b.target for b in found] == nowhere
+    assert found[-1].message == "The import of `@./CONVENTIONS.md` leads nowhere"
+    memory = replace(document, origin=_OnDisk(project / "notes.md"))
+    assert list(broken_imports(memory, scan(IMPORTING))) == []  # a memory file imports nothing

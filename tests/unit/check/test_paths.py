@@ -49,6 +49,8 @@ def missing(repo: Path, text: str) -> list[str]:
         "- App config → `src/acme/config/index.ts` (validated env).",
         "- `make test` → runs the checks of `src/acme/tests/run.py`.",
         "- `kubectl apply -f deploy/k8s/gone.yaml` rolls it out",  # a file after -f
+        "- Handlers: **src/acme/api/handlers.py**",  # bold (issue 83), not a glob's `*`
+        "- Handlers: *src/acme/api/handlers.py*",  # italics
     ],
 )
 def test_a_path_of_the_checkout_that_is_not_there_is_reported(repo: Path, line: str) -> None:

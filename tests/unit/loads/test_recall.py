@@ -117,7 +117,7 @@ def test_claude_codes_predicted_pick_says_how_often_the_words_agree(machine: Mac
     )
     result = only(recall(machine, "the stripe webhook fires twice", "claude"))
     assert WORDS_NOTE in result.notes
-    assert "62–71 %" in WORDS_NOTE and "--model" in WORDS_NOTE
+    assert "68–80 %" in WORDS_NOTE and "--model" in WORDS_NOTE
     (group,) = recall_groups(Recall(prompt="the stripe webhook fires twice", agents=(result,)))
     assert WORDS_NOTE in group.notes  # the window's "How it picks" lines
     # No pick is predicted for a prompt of one word: Claude Code makes none.
@@ -126,14 +126,14 @@ def test_claude_codes_predicted_pick_says_how_often_the_words_agree(machine: Mac
 
 def test_a_recalled_memory_is_read_to_200_lines_or_4096_bytes(machine: Machine) -> None:
     memory = machine.claude_memory
-    long = described("runbook", "Payment outage notes, line by line") + "line\n" * 300
-    topic(memory, "runbook.md", long, 0.1)
+    long = described("tall", "Payment outage notes, line by line") + "line\n" * 300
+    topic(memory, "tall.md", long, 0.1)
     wide = described("wide", "Payment outage notes, wide lines") + ("x" * 100 + "\n") * 60
     topic(memory, "wide.md", wide, 0.2)
     files = {f.name: f for f in only(recall(machine, "payment outage notes", "claude")).files}
-    assert (files["runbook.md"].verdict, files["wide.md"].verdict) == ("recalled", "recalled")
-    assert files["runbook.md"].last_line == 200
-    assert files["runbook.md"].cut_reason == "Claude Code reads a recalled memory up to 200 lines"
+    assert (files["tall.md"].verdict, files["wide.md"].verdict) == ("recalled", "recalled")
+    assert files["tall.md"].last_line == 200
+    assert files["tall.md"].cut_reason == "Claude Code reads a recalled memory up to 200 lines"
     assert files["wide.md"].last_line is not None and files["wide.md"].last_line < 60
     assert files["wide.md"].cut_reason == ("Claude Code reads a recalled memory up to 4,096 bytes")
 

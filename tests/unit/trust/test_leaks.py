@@ -246,3 +246,36 @@ def test_a_host_whose_domain_is_a_project_s_folder_name_is_its() -> None:
         ("other-project", "api.staging.tidewater.dev", 3)
     ]
     assert [place.line for place in leaks[0].elsewhere] == [4]
+
+
+def test_hosts_written_in_other_ways_are_their_project_s() -> None:
+    """A host logged in to over ssh, a private network's host of two labels, a project's API
+    front door, and a host a line says is another project's (that project's memory naming it
+    too) are that project's; an e-mail address, a public front door, a company's host and a
+    decorator are no project's (issue 83)."""
+    fjord = (
+        "# Fjord\n\n- Deploy box: `ssh deploy@bastion.fjord.internal`\n"
+        "- DB: fjord-db.internal:5432; API: https://api.fjord.app/v1\n"
+        "- Metabase: https://bi.northwind.cloud; errors: https://sentry.northwind.cloud\n"
+        "- Owner: ops@mail.fjord.io\n"
+    )
+    borrowed = (
+        "# Borrowed\n\n- `ssh deploy@bastion.fjord.internal` to read the logs\n"
+        "- pointed the test at fjord-db.internal:5432\n"
+        "- compared with https://api.fjord.app/v1/health\n"
+        "- fjord's Metabase (https://bi.northwind.cloud) has the revenue board\n"
+    )
+    common = (
+        "# Common\n\n- errors: https://sentry.northwind.cloud, mail ops@mail.fjord.io\n"
+        "- Stripe: https://api.stripe.com/v1; decorate with @pytest.mark.parametrize\n"
+        "- `scp build.tar ci@runner.northwind.cloud:/tmp`\n"
+    )
+    leaks = _leaks(
+        memory("project:fjord", "fjord.md", fjord),
+        memory("claude:ledger-svc", "borrowed.md", borrowed),
+        memory("claude:ledger-svc", "common.md", common),
+        projects=["fjord", "ledger-svc"],
+    )
+    assert [(leak.names, leak.place.line, [p.line for p in leak.elsewhere]) for leak in leaks] == [
+        ("bastion.fjord.internal", 3, [4, 5, 6])
+    ]

@@ -4,13 +4,15 @@ A relative Markdown link (`[topic.md](topic.md)`, Claude Code's MEMORY.md index)
 resolved against the file's folder and must stay inside its root (the scope, or the
 agent's memory folder); a mux file's `/memories/<scope>/…` link is resolved in the
 scopes of its workspace. URLs, anchors, absolute paths of the machine, home-relative and
-templated targets are not links between memory files. A broken link to a file that was
+templated targets are not links between memory files. Claude Code's `@`-imports in its
+instruction files are read too (`broken_imports`). A broken link to a file that was
 renamed (the home's history says to what) or whose name is the name of exactly one other
 file under the root gets a fix: the link to where the file is now.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -21,6 +23,7 @@ from memtab.check.documents import Document
 from memtab.check.markdown import ScannedText
 from memtab.check.wording import is_example, says_gone
 from memtab.markdown import link_path
+from memtab.sources.claude.instructions import import_spans, import_target
 
 _HOOK = re.compile(r"\s[—–-]\s")
 _VIRTUAL = re.compile(r"^/memories/(global|project|workspace)(?:/(.*))?$")
@@ -41,6 +44,17 @@ class BrokenLink:
     target: str
     resolved: str
     fix: tuple[str, str] | None
+    imported: bool = False
+    """An `@`-import of Claude Code's (`broken_imports`), not a Markdown link."""
+
+    @property
+    def message(self) -> str:
+        return f"The {'import of' if self.imported else 'link to'} `{self.target}` leads nowhere"
+
+    @property
+    def why(self) -> str:
+        what = "file" if self.imported else "memory file"
+        return f"No {what} is at {self.resolved}: it was renamed, moved or deleted."
 
 
 def broken_links(
@@ -81,6 +95,36 @@ def broken_links(
                 fix = (f"Link to {new}, where the file is now", fixed_line)
         shown = target if virtual is not None else _shown(document, physical)
         yield BrokenLink(link.line, written, shown, fix)
+
+
+def broken_imports(
+    document: Document, scanned: ScannedText, *, exists: Exists = os.path.lexists
+) -> Iterator[BrokenLink]:
+    """Claude Code's `@path` imports in an instruction file (`CLAUDE.md`, `CLAUDE.local.md`, a
+    rule) that lead nowhere: relative ones of a text file with its extension, outside code
+    (read as `sources.claude.instructions` reads them); Claude Code skips them unsaid."""
+    physical = document.physical
+    if document.agent != "claude-code" or physical is None or not _instructions(physical):
+        return
+    for line in scanned.lines:
+        if line.block is not None or line.fence or "@" not in line.prose:
+            continue
+        if says_gone(line.words) or is_example(line.words):
+            continue
+        for _start, _end, written in import_spans(line.text):
+            if written.startswith(("~", "/")):
+                continue
+            target = import_target(written, physical.parent, physical.parent)
+            if target is None or not target.suffix or exists(target):
+                continue
+            yield BrokenLink(line.number, "@" + written, _shown(document, target), None, True)
+
+
+def _instructions(path: Path) -> bool:
+    """Whether Claude Code reads `path` as instructions, following its `@`-imports."""
+    if path.name in ("CLAUDE.md", "CLAUDE.local.md"):
+        return True
+    return any(a == ".claude" and b == "rules" for a, b in itertools.pairwise(path.parts))
 
 
 def _virtual_physical(document: Document, match: re.Match[str]) -> Path | None:

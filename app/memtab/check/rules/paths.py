@@ -130,8 +130,20 @@ def _tokens(text: str) -> Iterator[str]:
     text = _URL.sub(" ", text)
     for pattern in (_ABSOLUTE, _RELATIVE):
         for match in pattern.finditer(text):
-            if text[match.end() : match.end() + 1] not in _TEMPLATE_CONTINUES:
+            start, end = match.span()
+            if text[end : end + 1] not in _TEMPLATE_CONTINUES or _emphasised(text, start, end):
                 yield match.group(0)
+
+
+def _emphasised(text: str, start: int, end: int) -> bool:
+    """Whether the token at `start:end` is set in bold or italics (`**src/app.py**`): as many
+    `*` close it as open it, where a glob's `*` goes on from a path (`src/*.py`)."""
+    opened = closed = 0
+    while opened < 4 and start > opened and text[start - opened - 1] == "*":
+        opened += 1
+    while closed < 4 and text[end + closed : end + closed + 1] == "*":
+        closed += 1
+    return 0 < opened == closed <= 3
 
 
 def _inside(written: str, checkout: Checkout, *, strict: bool) -> tuple[str, bool] | None:

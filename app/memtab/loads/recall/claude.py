@@ -1,6 +1,7 @@
 """What Claude Code recalls of its auto memory for a prompt (docs/formats.md §17.8): without a
 model, Memtab predicts its model's pick of up to 5 topics from the words of each name and
-description, and at half weight of the text a description stands for (`relevance`)."""
+description, at half weight of the text a description stands for (`relevance`), and the kinds
+of work they name that the prompt is about (`kinds`)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,10 @@ CONSERVATIVE_TYPES = ("user",)
 PICK_SHARE_OF_BEST = 0.9
 SHARED_BY = 3
 """A word shared with this many files' names and descriptions tells none apart."""
+KINDS_WEIGHTS = (1.0, 0.3, 0.15)
+"""What a topic's name, description and text saying the kind of work the prompt is about in
+other words (`kinds`) weigh against one of the prompt's words: a file named for the kind is
+about it; a description or text may name it in passing."""
 TEXT_WEIGHT = 0.5
 """What a word of a described topic's text weighs against one of its name or description
 (docs/performance.md, "Why recalled")."""
@@ -42,12 +47,13 @@ GATE_NOTE = (
     "flag) or CLAUDE_MEMORY_STORES is set; without it the model opens a topic file only "
     "from what MEMORY.md says of it"
 )
-HELD_OUT_AGREEMENT = (0.62, 0.71)
-"""How often the words' pick agreed with a careful reader's on the top five, on held-out prompts
-(tests/unit/loads/test_recall_cases.py)."""
+HELD_OUT_AGREEMENT = (0.68, 0.8)
+"""How often the words' pick agreed with a careful reader's on the top five, on prompts it was
+not tuned on (tests/unit/loads/test_recall_cases.py)."""
 WORDS_NOTE = (
-    "Memtab predicts this pick from the words of each name and description, not their "
-    "meaning: on prompts it was not tuned on it agreed with a careful reader's pick "
+    "Memtab predicts this pick from the words of each name and description and the kinds "
+    "of work they name, not a model's reading: on prompts it was not tuned on it agreed "
+    "with a careful reader's pick "
     f"{HELD_OUT_AGREEMENT[0] * 100:.0f}–{HELD_OUT_AGREEMENT[1] * 100:.0f} % of the time; "
     "asking the model (--model, or Ask the model too) sends it Claude Code's own request"
 )
@@ -76,7 +82,7 @@ def predict(
 ) -> tuple[list[int], list[Judgement]]:
     """The topics Memtab expects Claude Code's model to pick, best first, and every topic's
     judgement; `shown`: each judged by what its model is shown alone, when the caller has it."""
-    judgements = judge(prompt, [_fields(t) for t in topics])
+    judgements = judge(prompt, [_fields(t) for t in topics], kinds_weights=KINDS_WEIGHTS)
     order = ranked(judgements)
     if not order:
         return [], judgements
@@ -91,7 +97,11 @@ def predict(
             break
         if topics[index].topic_type in CONSERVATIVE_TYPES and len(judgement.matched) < 2:
             continue
-        if len(judgement.matched) == 1 and held_by[judgement.matched[0]] >= SHARED_BY:
+        if (
+            not judgement.kinds
+            and len(judgement.matched) == 1
+            and held_by[judgement.matched[0]] >= SHARED_BY
+        ):
             continue  # a word many files share tells none of them apart: no certainty
         picks.append(index)
         if len(picks) == RECALL_PICKS:
@@ -224,18 +234,24 @@ def _recalled(
 
 
 def _recalled_reason(judgement: Judgement, shown: Judgement) -> str:
-    """Why a topic is expected picked: the prompt's words its name and description hold, then
-    those only its text holds."""
+    """Why a topic is expected picked: the prompt's words its name and description hold, those
+    only its text holds, then the kinds of work it says in other words."""
     listed = ", ".join(shown.matched)
     within = ", ".join(word for word in judgement.matched if word not in shown.matched)
-    if not within:
-        return "Its name and description hold the prompt's words: " + listed
-    about = (
-        f"its text holds {within}: what its description is about, as a model reading it would know"
-    )
-    if not listed:
-        return about[0].upper() + about[1:]
-    return f"Its name and description hold the prompt's words: {listed}; {about}"
+    parts: list[str] = []
+    if listed:
+        parts.append("its name and description hold the prompt's words: " + listed)
+    if within:
+        parts.append(
+            f"its text holds {within}: what its description is about, as a model reading it "
+            "would know"
+        )
+    if judgement.kinds:
+        parts.append(
+            "it is about the prompt's kind of work in other words: " + ", ".join(judgement.kinds)
+        )
+    reason = "; ".join(parts) or "its name and description hold the prompt's words"
+    return reason[0].upper() + reason[1:]
 
 
 def _read_cut(path: Path) -> tuple[int, str | None]:

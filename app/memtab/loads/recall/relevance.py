@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from memtab.loads.recall.kinds import kinds
 from memtab.store.text.stems import english_stem
 
 PREFIX_WEIGHT = 0.7
@@ -317,6 +318,8 @@ class Judgement:
     """The prompt's words found, as the prompt spells them."""
     share: float
     """The part of the prompt's words found, 0 to 1."""
+    kinds: tuple[str, ...] = ()
+    """The kinds of work the prompt is about that a field says in other words (`kinds`)."""
 
 
 NOTHING = Judgement(0.0, (), 0.0)
@@ -338,15 +341,21 @@ class Prompt:
         return bool(self.stems)
 
 
-def judge(prompt: Prompt, candidates: Sequence[Fields]) -> list[Judgement]:
-    """Each candidate's judgement for `prompt`, weighed against the others."""
+def judge(
+    prompt: Prompt, candidates: Sequence[Fields], *, kinds_weights: Sequence[float] = ()
+) -> list[Judgement]:
+    """Each candidate's judgement for `prompt`, weighed against the others; `kinds_weights`
+    (none: not judged): what each field, in order, saying a kind of work the prompt is about
+    in other words weighs against one of the prompt's words."""
     if not prompt or not candidates:
         return [NOTHING for _ in candidates]
     stems = prompt.stems
+    own = frozenset(stems)
+    about = [k for k in kinds(_stem) if k.said_by(own)] if kinds_weights else []
     # Each prompt stem's beginnings a held stem may be (`authent` holds `auth`).
     beginnings = {s: frozenset(s[:size] for size in range(MIN_PREFIX, len(s))) for s in stems}
-    frequency = dict.fromkeys(stems, 0)
-    found: list[list[float]] = []  # each candidate's weight for each prompt stem (0: none)
+    frequency = [0] * (len(stems) + len(about))
+    found: list[list[float]] = []  # each candidate's weight for each stem, then kind (0: none)
     for candidate in candidates:
         fields = [(_Held(text), weight) for text, weight in candidate.parts]
         row: list[float] = []
@@ -357,24 +366,38 @@ def judge(prompt: Prompt, candidates: Sequence[Fields]) -> list[Judgement]:
                     best = max(best, weight)
                 elif held.begins(stem, beginnings[stem]):
                     best = max(best, weight * PREFIX_WEIGHT)
-            if best > 0:
-                frequency[stem] += 1
             row.append(best)
+        for kind in about:
+            said = [
+                weight
+                for (held, _), weight in zip(fields, kinds_weights, strict=False)
+                if kind.held_beside(held.stems, own)
+            ]
+            row.append(max(said, default=0.0))
+        for slot, best in enumerate(row):
+            if best > 0:
+                frequency[slot] += 1
         found.append(row)
     count = len(candidates)
-    idf = [math.log(1 + (count + 1) / (frequency[stem] + 0.5)) for stem in stems]
+    idf = [math.log(1 + (count + 1) / (seen + 0.5)) for seen in frequency]
     spelt = [prompt.spelt[stem] for stem in stems]
-    return [_judged(row, idf, spelt) for row in found]
+    names = [kind.name for kind in about]
+    return [_judged(row, idf, spelt, names) for row in found]
 
 
-def _judged(row: list[float], idf: list[float], spelt: list[str]) -> Judgement:
+def _judged(row: list[float], idf: list[float], spelt: list[str], names: list[str]) -> Judgement:
     score = 0.0
     matched: list[str] = []
-    for best, weight, word in zip(row, idf, spelt, strict=True):
+    kinds_said: list[str] = []
+    for slot, (best, weight) in enumerate(zip(row, idf, strict=True)):
         if best > 0:
             score += weight * best
-            matched.append(word)
-    return Judgement(round(score, 3), tuple(matched), round(len(matched) / len(row), 3))
+            if slot < len(spelt):
+                matched.append(spelt[slot])
+            else:
+                kinds_said.append(names[slot - len(spelt)])
+    share = len(matched) / len(spelt)
+    return Judgement(round(score, 3), tuple(matched), round(share, 3), tuple(kinds_said))
 
 
 class _Held:

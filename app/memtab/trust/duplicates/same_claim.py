@@ -21,6 +21,7 @@ from memtab.check.documents import Document
 from memtab.trust.duplicates.boilerplate import line_digest
 from memtab.trust.duplicates.meaning import POLARITIES, narrowed
 from memtab.trust.specifics import different_specifics
+from memtab.trust.values import WEB_ADDRESS
 from memtab.trust.words import content_lines, sentence_stems, statements, stems_of
 
 CLAIM_SHARED = 0.6
@@ -32,8 +33,6 @@ _NAME = re.compile(
 """A name: a capitalised word inside a sentence ("… go to Lena"), or capitalised words
 in a row, a person's full name ("Priyanka Rao") wherever it is; not a short form in
 capitals ("CLI", "UTC": a term, said of many things)."""
-_ADDRESS = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s`)>\]]+", re.IGNORECASE)
-"""An address ("https://wiki.example.dev/ops"), not a file's name ("query.py")."""
 _LABEL = re.compile(r"^\s*([^\s:`]+(?:\s+[^\s:`]+)?):\s")
 """A line's label ("Sentry: https://…", "Stripe: payouts…"): what the line is of."""
 
@@ -101,7 +100,7 @@ def _subject(sentences: Iterable[str]) -> frozenset[str]:
     """The stems of what the sentences name: names, addresses and lines' labels."""
     found: set[str] = set()
     for sentence in sentences:
-        for pattern in (_NAME, _ADDRESS):
+        for pattern in (_NAME, WEB_ADDRESS):
             for match in pattern.finditer(sentence):
                 found.update(stems_of(match.group(0)))
         label = _LABEL.match(sentence)

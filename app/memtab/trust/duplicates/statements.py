@@ -16,8 +16,8 @@ no other subject, and the same specific values where both name some (`trust.spec
 of each is read for its rule and claims (a line's "Don't rebase onto main. We merge main
 into the branch…" is no rewording of "Always rebase on main").
 
-A sentence embedding was measured against this and not adopted (docs/trust-quality.md
-"Meaning, not only words").
+A sentence embedding was measured against this, and as a source of candidates for these
+filters, and not adopted (docs/trust-quality.md "On memory nobody tuned them on").
 """
 
 from __future__ import annotations

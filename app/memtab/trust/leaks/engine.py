@@ -46,7 +46,7 @@ from memtab.markdown import text_lines
 from memtab.redact import redact_secrets, secrets_named
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, load_registry
-from memtab.trust.leaks.hosts import hosts_in, project_hosts, project_words
+from memtab.trust.leaks.hosts import hosts_in, project_hosts, project_words, said_owners
 from memtab.trust.leaks.records import Leak, LeakKind, LeaksReport
 from memtab.trust.memories import copies_of, place_of, read_memories
 from memtab.trust.records import MemoryPlace
@@ -186,6 +186,7 @@ class LeaksEngine:
             ],
             words,
         )
+        hosts.update(said_owners(_host_lines(ordered, mentions, copies, hosts), hosts, words))
         leaks: dict[str, list[Leak]] = {}
         for document, found in zip(ordered, mentions, strict=True):
             leaks[document.key] = mine = _secrets(document, found)
@@ -204,6 +205,33 @@ class LeaksEngine:
         for copy, original in copies.items():
             leaks[copy] = _folded(leaks[copy], leaks[original])
         return [leak for found in leaks.values() for leak in found]
+
+
+def _host_lines(
+    documents: Sequence[Document],
+    mentions: Sequence[FileMentions],
+    copies: Mapping[str, str],
+    owned: Mapping[str, str],
+) -> list[tuple[str | None, str, str]]:
+    """Each project memory's mention of a host no project owns: its project, the host and its
+    line (`said_owners`)."""
+    named_in: dict[str, set[str]] = defaultdict(set)
+    loose: list[tuple[Document, list[Mention]]] = []
+    for document, found in zip(documents, mentions, strict=True):
+        if document.project is None or document.key in copies:
+            continue
+        mine = [m for m in found.hosts if m.named not in owned]
+        for mention in mine:
+            named_in[mention.named].add(document.project)
+        if mine:
+            loose.append((document, mine))
+    said: list[tuple[str | None, str, str]] = []
+    for document, mine in loose:
+        shared = [m for m in mine if len(named_in[m.named]) > 1]  # most: one project's
+        if shared:
+            lines = text_lines(document.text)
+            said += [(document.project, m.named, lines[m.line - 1]) for m in shared]
+    return said
 
 
 class _Owners:

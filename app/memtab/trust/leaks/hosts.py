@@ -1,9 +1,11 @@
 """Hosts a memory names, and the project each one is (docs/formats.md §19.7).
 
 A host is a name of three labels or more, in a URL (`https://staging.acme.io/x`,
-`postgres://u:p@db.acme.internal`) or written bare (`db.acme.internal`; not followed by
-`(`: `request.log.info(` is code); a site's public face (`tidewater.dev`) is no host here.
-Public services' hosts (`github.com`, `docs.x.io`) are no project's. A host is a project's
+`postgres://u:p@db.acme.internal`), logged in to (`ssh deploy@bastion.acme.io`) or written
+bare (`db.acme.internal`; not followed by `(`: `request.log.info(` is code), or of two on a
+private network's suffix (`ledger-db.internal`); a site's public face (`tidewater.dev`) is no
+host here. Public services' hosts (`github.com`) are no project's, nor a site's front door
+(`docs.x.io`, `api.x.io`) but by its name. A host is a project's
 when its labels name that project and that project's memory names it too: a subdomain's
 label is, or holds between dashes, the project's folder name or its first word
 (`staging.harbor.acme.io` is `harbor-api`'s); the domain's own label only by the whole
@@ -12,7 +14,8 @@ first word of another project's name too (`acme.io` of `acme` and `acme-mobile` 
 company's). Else, off a hosting service, a host is a project's when that project's memories
 name it in two files or more and in more files than any other project's do (global memory's
 count for none: a company's Sentry, named by one project and global memory, is no
-project's).
+project's); or when another project's line naming it says it is that project's
+(`said_owners`).
 """
 
 from __future__ import annotations
@@ -28,12 +31,27 @@ _URL_HOST = re.compile(
 _BARE_HOST = re.compile(
     r"(?<![\w.@/-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){2,}[a-z]{2,12})(?![\w(-])"
 )
+_SSH_HOST = re.compile(
+    r"\b(?:ssh|scp|rsync|sftp|mosh)\b[^\n]{0,200}?[\w.-]+@"
+    r"((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,}[a-z]{2,12})(?![\w(-])"
+)
+"""A host logged in to as a user (`ssh deploy@bastion.acme.internal`): an address's
+`user@` is no host's mark elsewhere (an e-mail is a person's, not a project's)."""
+_PRIVATE_HOST = re.compile(
+    r"(?:(?<=//)|(?<=\w@)|(?<![\w.@/-]))([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\."
+    r"(?:internal|lan|corp|intranet|localdomain))(?![\w(-]|\.\w)"
+)
+"""A host of two labels on a private network's suffix (`ledger-db.internal`): never a public
+site, so named like a host of three."""
+_PRIVATE_SUFFIXES = (".internal", ".lan", ".corp", ".intranet", ".localdomain")
 _PUBLIC = re.compile(
     r"(?:^|\.)(?:github|gitlab|bitbucket|npmjs|pypi|python|google|googleapis|microsoft|"
     r"apple|docker|anthropic|openai|readthedocs|wikipedia|stackoverflow|cloudflare|"
-    r"example|slack|stripe|atlassian|sentry|datadoghq)\.[a-z]+$|^(?:www|docs|api)\.[^.]+\.[a-z]+$"
+    r"example|slack|stripe|atlassian|sentry|datadoghq)\.[a-z]+$"
 )
 """Public services: no project's host."""
+_FRONT = re.compile(r"^(?:www|docs|api)\.[^.]+\.[a-z]+$")
+"""A site's front doors (`api.stripe.com`, `docs.x.io`): a project's only by its name."""
 _HOSTING = re.compile(
     r"\.(?:amazonaws\.com|herokuapp\.com|vercel\.app|netlify\.app|github\.io|gitlab\.io|"
     r"azurewebsites\.net|cloudfront\.net|appspot\.com|run\.app|fly\.dev|pages\.dev|"
@@ -54,11 +72,14 @@ MIN_FILES = 2
 
 def hosts_in(line: str) -> list[str]:
     """The hosts `line` names, each once, lower-case, in the order written."""
-    if line.count(".") < 2:  # most lines: a sentence's full stop
-        return []
+    if line.count(".") < 2 and not any(suffix in line for suffix in _PRIVATE_SUFFIXES):
+        return []  # most lines: a sentence's full stop
     lowered = line.lower()
     found = [m.group(1) for m in _URL_HOST.finditer(lowered)] if "://" in lowered else []
     found += [m.group(1) for m in _BARE_HOST.finditer(lowered)]
+    if "@" in lowered:
+        found += [m.group(1) for m in _SSH_HOST.finditer(lowered)]
+    found += [m.group(1) for m in _PRIVATE_HOST.finditer(lowered)]
     if not found:
         return []
     return [
@@ -95,7 +116,7 @@ def project_hosts(
         if len(named) == 1 and by_project.get(named[0]):
             owners[host] = named[0]
             continue
-        if named or _HOSTING.search(host):
+        if named or _HOSTING.search(host) or _FRONT.match(host):
             continue
         ranked = sorted(((n, p) for p, n in by_project.items() if p is not None), reverse=True)
         if (
@@ -118,3 +139,43 @@ def _named_by_labels(host: str, words: Mapping[str, tuple[str, ...]]) -> list[st
         if any(f"-{word}-" in label for word in said for label in subdomain)
         or (said and not company and f"-{said[0]}-" in domain)
     ]
+
+
+def said_owners(
+    mentions: Iterable[tuple[str | None, str, str]],
+    owners: Mapping[str, str],
+    words: Mapping[str, tuple[str, ...]],
+) -> dict[str, str]:
+    """Hosts of no project by `project_hosts` that a project's memory names on a line saying
+    whose it is (`ledgerly's Metabase: https://bi.acme.cloud`), when that project's memory
+    names it too → that project; `mentions`: each memory's project, a host it names and
+    that line."""
+    named_in: dict[str, set[str]] = defaultdict(set)
+    said: list[tuple[str, str, str]] = []
+    for project, host, line in mentions:
+        if project is None or host in owners:
+            continue
+        named_in[host].add(project)
+        said.append((project, host, line))
+    found: dict[str, set[str]] = defaultdict(set)
+    for project, host, line in said:
+        if _HOSTING.search(host) or _FRONT.match(host):
+            continue
+        lowered = line.lower()
+        for other in named_in[host] - {project}:
+            if any(_says_word(lowered, word) for word in words.get(other, ())):
+                found[host].add(other)
+    return {host: next(iter(them)) for host, them in found.items() if len(them) == 1}
+
+
+def _says_word(line: str, word: str) -> bool:
+    """Whether `line` (lower-case) says `word` as a word of its own (`ledgerly's` too)."""
+    at = line.find(word)
+    while at >= 0:
+        before = line[at - 1] if at else " "
+        after = line[at + len(word) : at + len(word) + 2].ljust(2)
+        inside = after[0] in "-_" or (after[0] in ".@" and after[1].isalnum())
+        if not (before.isalnum() or before in "-_.@") and not (after[0].isalnum() or inside):
+            return True
+        at = line.find(word, at + 1)
+    return False

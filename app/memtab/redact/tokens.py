@@ -1,0 +1,238 @@
+"""More secrets by their shape: vendors' tokens known by a documented prefix, webhook URLs
+that are their own credential, and passwords as other tools take them (`.netrc`, `mysql
+-pPASS`, `redis-cli -a`, `openssl -passin pass:`, keytool, ODBC's `Pwd=`). Plain data:
+`rules.py` makes each a rule (a prefixed token must not continue a longer word)."""
+
+from __future__ import annotations
+
+PREFIXED: tuple[tuple[str, str, str, str], ...] = (
+    # name, needles (lower case, one of which every match holds), pattern, what it is
+    ("stripe_webhook_secret", "whsec_", r"whsec_[A-Za-z0-9]{24,}", "Stripe Webhook Secret"),
+    (
+        "slack_app_token",
+        "xapp- xoxe",
+        r"(?:xapp-[0-9]-[A-Za-z0-9-]{20,}|xoxe(?:\.xox[bp])?-[0-9]-[A-Za-z0-9-]{30,})",
+        "Slack Token",
+    ),
+    ("twilio_api_key", "sk", r"SK[0-9a-fA-F]{32}", "Twilio API Key"),
+    ("mailchimp_key", "-us", r"[0-9a-f]{32}-us[0-9]{1,2}", "Mailchimp API Key"),
+    ("postman_key", "pmak-", r"PMAK-[0-9a-f]{24}-[0-9a-f]{34}", "Postman API Key"),
+    (
+        "new_relic_key",
+        "nrak- nrii- nral nrjs-",
+        r"(?:NRAK-[A-Z0-9]{27}|NRII-[A-Za-z0-9_-]{32}|NRJS-[a-f0-9]{19}|[a-f0-9]{36}NRAL)",
+        "New Relic Key",
+    ),
+    (
+        "sentry_token",
+        "sntrys_ sntryu_",
+        r"(?:sntrys_[A-Za-z0-9+/=_-]{40,}|sntryu_[a-f0-9]{64})",
+        "Sentry Auth Token",
+    ),
+    ("databricks_token", "dapi", r"dapi[a-f0-9]{32}(?:-[0-9])?", "Databricks Token"),
+    (
+        "gitlab_other_token",
+        "gldt- glrt- glptt- glcbt- glsoat- glft- glimt- glagent- gloas- gr1348941",
+        r"(?:gl(?:dt|rt|ptt|cbt|soat|ft|imt|agent|oas)-[A-Za-z0-9_-]{20,}"
+        r"|GR1348941[A-Za-z0-9_-]{20,})",
+        "GitLab Token",
+    ),
+    ("rubygems_key", "rubygems_", r"rubygems_[a-f0-9]{48}", "RubyGems API Key"),
+    ("nuget_key", "oy2", r"oy2[a-z0-9]{43}", "NuGet API Key"),
+    ("docker_hub_token", "dckr_", r"dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,}", "Docker Hub Token"),
+    (
+        "terraform_cloud_token",
+        "atlasv1",
+        r"[a-z0-9]{14}\.atlasv1\.[a-z0-9_=-]{60,70}",
+        "Terraform Cloud Token",
+    ),
+    ("pulumi_token", "pul-", r"pul-[a-f0-9]{40}", "Pulumi Access Token"),
+    (
+        "grafana_token",
+        "glc_ glsa_",
+        r"(?:glc_[A-Za-z0-9+/]{32,}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})",
+        "Grafana Token",
+    ),
+    (
+        "fly_token",
+        "fo1_ fm1 fm2",
+        r"(?:fo1_[\w-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3})",
+        "Fly.io Token",
+    ),
+    (
+        "supabase_key",
+        "sbp_ sb_secret_",
+        r"(?:sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{20,})",
+        "Supabase Secret Key",
+    ),
+    ("age_secret_key", "age-secret-key-1", r"AGE-SECRET-KEY-1[0-9A-Z]{58}", "Age Secret Key"),
+    ("groq_key", "gsk_", r"gsk_[A-Za-z0-9]{48,}", "Groq API Key"),
+    ("replicate_token", "r8_", r"r8_[A-Za-z0-9]{37}", "Replicate API Token"),
+    ("perplexity_key", "pplx-", r"pplx-[A-Za-z0-9]{48}", "Perplexity API Key"),
+    ("xai_key", "xai-", r"xai-[A-Za-z0-9]{70,}", "xAI API Key"),
+    ("langsmith_key", "lsv2_", r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}", "LangSmith API Key"),
+    ("tavily_key", "tvly-", r"tvly-(?:dev-)?[A-Za-z0-9]{32}", "Tavily API Key"),
+    ("pinecone_key", "pcsk_", r"pcsk_[A-Za-z0-9_]{40,}", "Pinecone API Key"),
+    (
+        "notion_token",
+        "secret_ ntn_",
+        r"(?:secret_[A-Za-z0-9]{43}|ntn_[0-9]{11}[A-Za-z0-9]{35})",
+        "Notion Integration Token",
+    ),
+    ("airtable_token", "pat", r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}", "Airtable Token"),
+    (
+        "hubspot_token",
+        "pat-na pat-eu",
+        r"pat-(?:na|eu)[12]-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}",
+        "HubSpot Private App Token",
+    ),
+    ("buildkite_token", "bkua_", r"bkua_[a-f0-9]{40}", "Buildkite API Token"),
+    ("circleci_token", "ccipat_", r"CCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}", "CircleCI Token"),
+    ("sonar_token", "sqp_ squ_ sqa_", r"sq[pua]_[a-f0-9]{40}", "SonarQube Token"),
+    (
+        "jfrog_token",
+        "akcp cmvmdgtu",
+        r"(?:AKCp[A-Za-z0-9]{69}|cmVmdGtu[A-Za-z0-9]{56})",
+        "JFrog Token",
+    ),
+    ("bitbucket_app_password", "atbb", r"ATBB[A-Za-z0-9_=.-]{32}", "Bitbucket App Password"),
+    ("contentful_token", "cfpat-", r"CFPAT-[A-Za-z0-9_-]{43}", "Contentful Token"),
+    (
+        "mapbox_secret_token",
+        "sk.eyj",
+        r"sk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}",
+        "Mapbox Secret Token",
+    ),
+    ("shippo_token", "shippo_", r"shippo_(?:live|test)_[a-f0-9]{40}", "Shippo API Token"),
+    ("easypost_key", "ezak", r"EZ[AT]K[a-zA-Z0-9]{54}", "EasyPost API Key"),
+    (
+        "planetscale_token",
+        "pscale_",
+        r"pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,64}",
+        "PlanetScale Token",
+    ),
+    ("prefect_key", "pnu_", r"pnu_[A-Za-z0-9]{36}", "Prefect API Key"),
+    ("readme_key", "rdme_", r"rdme_[a-z0-9]{70}", "ReadMe API Key"),
+    (
+        "azure_ad_client_secret",
+        "q~",
+        r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}",
+        "Azure AD Client Secret",
+    ),
+    (
+        "cloudflare_origin_ca_key",
+        "v1.0-",
+        r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}",
+        "Cloudflare Origin CA Key",
+    ),
+    ("heroku_token", "hrku-", r"HRKU-[A-Za-z0-9_-]{60}", "Heroku API Key"),
+    ("typeform_token", "tfp_", r"tfp_[A-Za-z0-9_.=-]{59}", "Typeform Token"),
+    (
+        "onepassword_token",
+        "ops_eyj",
+        r"ops_eyJ[A-Za-z0-9+/=_-]{250,}",
+        "1Password Service Account Token",
+    ),
+    ("alibaba_key_id", "ltai", r"LTAI[A-Za-z0-9]{12,20}", "Alibaba Cloud AccessKey"),
+    ("adobe_secret", "p8e-", r"p8e-[A-Za-z0-9]{32}", "Adobe Client Secret"),
+    (
+        "fcm_server_key",
+        "aaaa",
+        r"AAAA[A-Za-z0-9_-]{7}:[A-Za-z0-9_-]{140}",
+        "Firebase Cloud Messaging Key",
+    ),
+)
+"""Tokens known by their documented prefix, each named as its vendor names it (not a label
+of `secret_labels`: Claude Code does not refuse these by their shape)."""
+
+SAID: tuple[tuple[str, str, str, str], ...] = (
+    # name, needles, pattern (the secret in its `secret` group), what it is in words
+    (
+        "discord_webhook",
+        "discord",
+        r"discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/(?P<secret>[\w-]{60,})",
+        "a Discord webhook URL",
+    ),
+    (
+        "teams_webhook",
+        "webhook.office.com",
+        r"\.webhook\.office\.com/webhookb2/(?P<secret>[\w@/-]{40,})",
+        "a Microsoft Teams webhook URL",
+    ),
+    (
+        "zapier_webhook",
+        "hooks.zapier.com",
+        r"hooks\.zapier\.com/hooks/catch/[0-9]+/(?P<secret>[a-z0-9]{6,})",
+        "a Zapier webhook URL",
+    ),
+    (
+        "token_in_url",
+        "://",
+        # `https://<token>@host`: a token as the URL's user, no password after it
+        r"(?i)\b[a-z][a-z0-9+.-]{1,30}://(?P<secret>(?=[^@\s/:]{0,200}[0-9])"
+        r"(?=[^@\s/:]{0,200}[a-z])[A-Za-z0-9_-]{20,})@",
+        "a token in a URL",
+    ),
+    (
+        "netrc_password",
+        "machine",
+        r"(?i)\bmachine\s+\S+\s+login\s+\S+\s+password\s+(?!\$|\{\{|<)(?P<secret>\S+)",
+        "a password in a .netrc line",
+    ),
+    (
+        "mysql_glued_password",
+        "mysql mariadb",
+        r"\b(?:mysql(?:dump|admin|sh)?|mariadb(?:-dump)?)\b"
+        r"(?:(?!\bm(?:ysql|ariadb))[^\n|;&])*?[ \t]-p"
+        r"(?!\$|\{\{|<)(?P<secret>[^\s\"'`-][^\s\"'`]{3,})",
+        "a password in a command",
+    ),
+    (
+        "redis_cli_password",
+        "redis-cli",
+        r"\bredis-cli\b(?:(?!\bredis-cli\b)[^\n|;&])*?[ \t]-a[ \t]+"
+        r"(?!\$|\{\{|<)(?P<secret>[^\s\"'`-][^\s\"'`]{5,})",
+        "a password in a command",
+    ),
+    (
+        "openssl_pass",
+        "pass:",
+        r"-pass(?:in|out)?[ \t]+pass:(?!\$|\{\{|<)(?P<secret>[^\s\"'`]{4,})",
+        "a password in a command",
+    ),
+    (
+        "keytool_pass",
+        "storepass keypass",
+        r"-(?:store|key|src|dest)(?:store)?pass[ \t]+"
+        r"(?!\$|\{\{|<)(?P<secret>[^\s\"'`-][^\s\"'`]{3,})",
+        "a password in a command",
+    ),
+    (
+        "authorization_scheme",
+        "authorization",
+        r"(?i)authorization[\"']?\s*[:=]\s*[\"']?(?:token|bot|apikey|key|sso-key)\s+"
+        r"(?P<secret>[A-Za-z0-9._~+/=:-]{16,})",
+        "a token in an Authorization header",
+    ),
+    (
+        "odbc_password",
+        "pwd",
+        r"(?i)\b(?:uid|user id|user)\s*=\s*[^;\n]{1,200};\s*pwd\s*=\s*"
+        r"(?!\$|\{\{|<)(?P<secret>[^;\s\"']{4,})",
+        "a password in a connection string",
+    ),
+    (
+        "aws_secret_key_prompt",
+        "secret access key",
+        r"(?i)secret access key(?:\s*\[[^\]\n]{0,40}\])?\s*[:=]\s*"
+        r"(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])",
+        "an AWS secret access key",
+    ),
+    (
+        "azure_sas_signature",
+        "sig=",
+        r"[?&]sig=(?P<secret>[A-Za-z0-9%+/=]{30,})",
+        "an Azure SAS signature",
+    ),
+)
+"""Secrets known by how they are said: the value is the `secret` group."""
