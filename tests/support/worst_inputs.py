@@ -489,6 +489,8 @@ WORST: dict[str, Worst] = {
     "memtab.trust.polarity:_CLAUSE": F("", " ", "x"),
     "memtab.trust.polarity:_FIRST_WORD": M("please", " ", "1"),
     "memtab.trust.polarity:_NEVER": S("", "do  "),
+    "memtab.trust.polarity:_PASSIVE": M("", " ", "x"),
+    "memtab.trust.polarity:_PREDICATE": M("", "is"),
     "memtab.trust.polarity:_SPAN": F("`", "a"),
     "memtab.trust.words:_MARKER": F("", " ", "x"),
     "memtab.trust.words:_SENTENCE_END": F(".", " ", "a"),

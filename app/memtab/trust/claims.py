@@ -97,7 +97,10 @@ _LOCATION_STEMS = frozenset(
 _SIGNS = re.compile(r"[`/\d]")
 _TRIGGER_WORDS = frozenset(
     {"always", "never", "don", "dont", "not", "must", "mustn", "shouldn", "avoid", "stop", "make",
-     "sure", "no", "required", "mandatory", "forbidden", "banned", "prohibited", *TOOL_WORDS,
+     "sure", "no", "required", "mandatory", "forbidden", "banned", "prohibited", "disallowed",
+     "stopped", "quit", "refrain", "steer", "fine", "ok", "okay", "allowed", "acceptable",
+     "encouraged", "time", "exception", "circumstances", "permitted", "discouraged",
+     *TOOL_WORDS,
      "code", *IMPERATIVES, *LANGUAGES, *DAY_WORDS}
 )  # fmt: skip
 """What every sentence that claims something holds: a number, a code span or path
@@ -106,8 +109,12 @@ patterns run only where one is (one alternation of words costs ~25 µs a line in
 set lookup of its words, ~1)."""
 _WORD_TOKEN = re.compile(r"[\w'-]+")
 _POLARITY_SHOWN = frozenset(
-    {"always", "never", "ever", "don't", "do", "not", "must", "mustn't", "make", "sure", "to"}
-)
+    {"always", "never", "ever", "don't", "do", "not", "must", "mustn't", "make", "sure", "to",
+     "i", "we", "we've", "you", "they", "user", "prefers", "that", "agent", "please", "refrain",
+     "from", "stopped", "banned", "forbidden", "allowed", "required", "mandatory", "fine",
+     "okay", "ok", "is", "are"}
+)  # fmt: skip
+"""Words of how a rule is said or who does it, left out of what it is shown to be about."""
 
 
 class Claim(NamedTuple):
@@ -267,7 +274,10 @@ def _polarity(number: int, sentence: str) -> list[Claim]:
         return []
     key = " ".join(sorted(rule.action))
     words = _WORD_TOKEN.findall(_SPAN.sub(lambda m: m.group(1), rule.said))
-    shown = " ".join(w for w in words if w.lower() not in _POLARITY_SHOWN)[:60].lower()
+    kept = [w for w in words if w.lower() not in _POLARITY_SHOWN]
+    while kept and kept[0].lower() in _DETERMINERS:
+        kept.pop(0)  # "the agent never runs…": what it runs
+    shown = " ".join(kept)[:60].lower()
     return [Claim(number, "always-never", key, rule.polarity, f"whether to {shown}")]
 
 

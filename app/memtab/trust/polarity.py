@@ -32,16 +32,38 @@ _CLAUSE = re.compile(
 )  # a run's first space; a purpose or reason is no part of the rule's action
 _NEVER = re.compile(
     r"\b(?:never|do\s+not|don't|dont|must\s+not|mustn't|should\s+not|shouldn't|"
-    r"no\s+longer\s+allowed\s+to)\b|^(?:please\s+)?(?:avoid|stop)\b|"
+    r"no\s+longer\s+allowed\s+to|refrain\s+from|steer\s+clear\s+of|"
+    r"under\s+no\s+circumstances|at\s+no\s+point)\b|"
+    r"^(?:please\s+)?(?:avoid|stop)\b|"
     r"^no\b(?!\s+(?:longer|one|idea|need|matter|way|more|doubt)\b)|"
-    r"\b(?:is|are)\s+(?:not\s+allowed|forbidden|banned|prohibited)\W*$",
+    r"\b(?:is|are)\s+(?:not\s+(?:allowed|permitted|ok|okay)|forbidden|banned|prohibited|"
+    r"disallowed|discouraged|off-limits)\b|"
+    r"\b(?:we|i|they)(?:\s+have|'ve)?\s+(?:banned|forbidden|prohibited)\b|"
+    r"\b(?:we|i|they)(?:\s+have|'ve)?\s+(?:stopped|quit)\b(?=\s+\w+ing\b)",
     re.IGNORECASE,
 )
+"""How a rule not to do something is said: "never X", "avoid X", "refrain from X", "no X",
+"under no circumstances X", "X is banned" (or discouraged, not permitted), "we've banned
+X", "we stopped Xing" (a bare "don't" after its action too: "X — don't")."""
 _ALWAYS = re.compile(
-    r"\b(?:always|you\s+must|we\s+must|must\s+always|make\s+sure\s+to|be\s+sure\s+to)\b|"
-    r"\b(?:is|are)\s+(?:required|mandatory)\W*$",
+    r"\b(?:always|you\s+must|we\s+must|must\s+always|make\s+sure\s+to|"
+    r"be\s+sure\s+to|every\s+(?:single\s+)?time|each\s+time|without\s+exception)\b|"
+    r"\b(?:is|are)\s+(?:required|mandatory|fine|ok|okay|allowed|acceptable|encouraged)\b|"
+    r"\b(?:it's|it\s+is)\s+(?:fine|ok|okay|allowed|acceptable)\s+to\b",
     re.IGNORECASE,
 )
+"""How a rule to do something (or that it may be done) is said: "always X", "X every
+time", "X is required", "X is fine", "it's OK to X"."""
+_PREDICATE = re.compile(r"^(?:is|are|we|i|they)\b", re.IGNORECASE)
+"""A cue said of what comes before it ("X is banned", "we've banned X": the doer)."""
+_PASSIVE = re.compile(r"^\s*+(?:be|been|being|[a-z]{3,}ed|[a-z]{3,}en)\b", re.IGNORECASE)
+"""An action said in the passive after its cue ("Lockfiles are never committed"): what
+comes before the cue is what it is done to."""
+_DOERS = frozenset(
+    {"i", "we", "you", "they", "user", "users", "agent", "agents", "team", "everyone", "people",
+     "nobody", "dev", "devs", "developers", "he", "she", "prefers", "wants", "that"}
+)  # fmt: skip
+"""Who a rule's sentence says does it: no part of the action."""
 _AT_TIMES = re.compile(
     r"\b(?:if|when|whenever|unless|whether|depending|except|usually|sometimes|typically|"
     r"maybe|perhaps|might|or|either|e\.g|for example|such as|was|were|used to|no longer)\b|"
@@ -50,9 +72,11 @@ _AT_TIMES = re.compile(
 )
 """A plain imperative holding only at times, or not one ("Run X if Y", "Run X or Y")."""
 _POLARITY_STEMS = frozenset(
-    {"alway", "never", "ever", "don", "dont", "t", "must", "not", "do", "onto", "into", "upon"}
-)
-"""Stems of how a rule is said, not what it is about ("rebase onto main": on main)."""
+    {"alway", "never", "ever", "don", "dont", "t", "must", "not", "do", "onto", "into", "upon",
+     "anywher", "everywher", "whatsoev"}
+)  # fmt: skip
+"""Stems of how a rule is said, not what it is about ("rebase onto main": on main; "banned
+anywhere": banned)."""
 _SPAN = re.compile(r"`([^`\n]+)`")
 _FIRST_WORD = re.compile(r"^(?:please\s+)?([a-z]+)\b", re.IGNORECASE)
 IMPERATIVES = frozenset(
@@ -65,6 +89,14 @@ IMPERATIVES = frozenset(
         "restart", "review", "rotate", "run", "set", "sign", "sort", "split", "squash",
         "start", "store", "tag", "test", "type", "update", "upgrade", "use", "validate",
         "verify", "wrap", "write",
+        "amend", "annotate", "approve", "archive", "audit", "backport", "benchmark", "bisect",
+        "build", "bundle", "cache", "cherry-pick", "comment", "compile", "copy", "cut",
+        "drop", "dump", "edit", "encrypt", "escape", "fetch", "force", "force-push",
+        "fork", "generate", "hash", "index", "inline", "mark", "migrate", "minify", "move",
+        "paginate", "ping", "poll", "profile", "prune", "purge", "rebuild", "refactor",
+        "reformat", "regenerate", "restore", "retry", "revert", "sanitize", "scan",
+        "seed", "skip", "sleep", "stage", "stash", "strip", "style", "throttle", "translate",
+        "truncate", "upload", "vendor",
     }
 )  # fmt: skip
 """Verbs a memory's rules start with, read as a plain imperative ("Squash-merge…" is
@@ -84,17 +116,16 @@ class Rule(NamedTuple):
 def rule_of(sentence: str) -> Rule | None:
     """The rule a sentence states (see the module doc), or None."""
     clauses = [c for c in _CLAUSE.split(sentence.strip().rstrip(".!")) if c.strip()]
-    for clause in clauses:
+    for index, clause in enumerate(clauses):
         never, always = _NEVER.search(clause), _ALWAYS.search(clause)
         if (never is None) == (always is None):
             continue
         said = never or always
         assert said is not None
-        after = clause[said.end() :]
-        action = _action(after)
-        if not after.strip(" ,.!"):  # "Squash, always", "Force-pushing is forbidden"
-            action = _action(clause[: said.start()]) or _action(clause)
-        if 2 <= len(action) <= 8:
+        action = _said_action(clause, said)
+        if not action and index > 0 and not _action(clause):
+            action = _action(clauses[index - 1])  # "Committing generated files — don't"
+        if 2 <= _size(action) <= 8:
             return Rule("never" if never else "always", action, clause.strip())
         return None
     if _AT_TIMES.search(sentence):
@@ -103,8 +134,26 @@ def rule_of(sentence: str) -> Rule | None:
         verb = _FIRST_WORD.match(clause)
         if verb is not None and verb.group(1).lower() in IMPERATIVES and _no_subject(clause):
             action = _action(clause)
-            return Rule("always", action, clause.strip()) if 2 <= len(action) <= 8 else None
+            return Rule("always", action, clause.strip()) if 2 <= _size(action) <= 8 else None
     return None
+
+
+def _said_action(clause: str, said: re.Match[str]) -> frozenset[str]:
+    """The action of a clause whose cue is `said`: what follows it, and what comes before
+    it when the cue is said of that ("Force-pushing is forbidden", "`any` is fine") or the
+    action is said in the passive ("Translations should never be edited") — not who does
+    it ("We stopped squashing…", "the agent never runs…")."""
+    before, after = clause[: said.start()], clause[said.end() :]
+    action = _action(after)
+    if not after.strip(" ,.!") or _PREDICATE.match(said.group(0)) or _PASSIVE.match(after):
+        done_to = frozenset(s for s in _action(before) if s not in _DOERS)
+        action = action | done_to if action or done_to else _action(clause)
+    return action
+
+
+def _size(action: frozenset[str]) -> int:
+    """How much an action says: a stem each, a command in a code span ("`git add .`") two."""
+    return len(action) + sum(1 for stem in action if " " in stem)
 
 
 def _no_subject(clause: str) -> bool:
@@ -117,7 +166,12 @@ def _no_subject(clause: str) -> bool:
 _FINITE = frozenset(
     {"is", "are", "was", "were", "gets", "get", "has", "have", "use", "uses", "run", "runs",
      "need", "needs", "must", "should", "will", "can", "go", "goes", "live", "lives",
-     "stay", "stays", "start", "starts", "describe", "describes"}
+     "stay", "stays", "start", "starts", "describe", "describes", "come", "comes", "contain",
+     "contains", "hold", "holds", "look", "looks", "mean", "means", "point", "points",
+     "belong", "belongs", "sit", "sits", "work", "works", "fail", "fails", "happen", "happens",
+     "take", "takes", "return", "returns", "read", "reads", "show", "shows", "list", "lists",
+     "include", "includes", "cover", "covers", "depend", "depends", "expire", "expires",
+     "exist", "exists", "do", "does", "did", "had", "could", "would", "may"}
 )  # fmt: skip
 
 

@@ -25,6 +25,10 @@ CONTRADICTIONS = [
     ("We report errors to Sentry.", "Errors are tracked with Rollbar."),
     ("Docs are built with Sphinx.", "The documentation site uses MkDocs."),
     ("My editor is PyCharm.", "I use Neovim for everything."),
+    ("Don't use npm.", "npm for installs."),
+    ("Logging is done with pino.", "The logger is winston."),
+    ("The task runner is `just`.", "Tasks run through make."),
+    ("Browser tests are written in Cypress.", "Stick to Playwright for browser tests."),
 ]
 NEAR_MISSES = [
     ("Type-check with mypy.", "Lint with ruff."),
@@ -33,6 +37,8 @@ NEAR_MISSES = [
     ("Use Prisma for the API's database.", "Use TypeORM in the legacy admin app."),
     ("Plain pip here; Pallets pins with pip-tools.", "Use pip to install the dev requirements."),
     ("Jenkins was replaced by GitHub Actions.", "CI runs on GitHub Actions."),
+    ("Just run make once.", "Use `just`."),
+    ("`npm` is still missing from the PATH.", "Use npm."),
 ]
 
 

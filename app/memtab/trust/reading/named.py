@@ -1,7 +1,8 @@
 """Values a sentence names in words, each of one thing (docs/formats.md §19.6): the
 language something is written in ("Commit messages in English"), the days something
 happens on ("Prod deploys happen only on Wednesdays"), the branch pull requests target
-("Open PRs against `main`"), and a count of a thing ("we keep 10 releases for rollback").
+("Open PRs against `main`"), a count of a thing ("we keep 10 releases for rollback"), and
+the time of day something happens ("Standup is at 09:30", in its zone when said).
 
 Each is read a clause at a time, from a clause that states it plainly (none that says
 what was, what may be, holds only at times, or is negated), with what it is of: the
@@ -57,6 +58,19 @@ _ABOUT = re.compile(
 )
 """A bound or a rate, no count: "under 400 lines", "older than 30 days", "every 25 s"."""
 _NUMBERS_IN = re.compile(r"(?<![\w.:])\d++(?:\.\d++)?+")
+_TIME = re.compile(
+    r"(?<![\w:./-])(?:(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?:\s*+(?P<ap>[ap]m)\b)?"
+    r"|(?P<h2>1[0-2]|0?[1-9])\s*+(?P<ap2>[ap]m)\b)(?![\w:])(?:\s*+\(?(?P<tz>(?-i:[A-Z]{2,5}))\b)?",
+    re.IGNORECASE,
+)
+"""A time of day: "09:30", "9:30 am", "10am", and the zone said after it ("10:00 CET")."""
+_WINDOW = re.compile(r"\d\s*+(?:[–-]|to|until|till)\s*+\d", re.IGNORECASE)
+"""Two times as a window ("10:00–15:00"): no one time of a thing."""
+_DAILY = frozenset(
+    {"daili", "everi", "each", "day", "weekday", "morn", "night", "nightli", "am", "pm",
+     "local", "start", "begin", "kick"}
+)  # fmt: skip
+"""Stems of when in a day, not what happens."""
 
 
 class Named(NamedTuple):
@@ -83,7 +97,7 @@ def named(sentence: str) -> list[Named]:
     for clause in _CLAUSE.split(sentence):
         if not clause.strip() or _HEDGE.search(clause):
             continue
-        found += _language(clause) + _days(clause) + _count(clause)
+        found += _language(clause) + _days(clause) + _count(clause) + _time(clause)
     return found
 
 
@@ -119,7 +133,7 @@ def _days(clause: str) -> list[Named]:
         days.add(match.group(1).lower())
     if not days:
         return []
-    of = _of(_DAY.sub(" ", clause))
+    of = _of(_TIME.sub(" ", _DAY.sub(" ", clause)))
     if not 1 <= len(of) <= 3:
         return []
     key = " ".join(sorted(of))
@@ -149,6 +163,29 @@ def _count(clause: str) -> list[Named]:
         return []  # "Sessions expire after 15 minutes": of what is not plain
     where = pack(scope_of(clause))
     return [Named("count", f"{thing}|{subject}|{where}", value, f"how many {count.group(2)}")]
+
+
+def _time(clause: str) -> list[Named]:
+    """The one time of day a clause gives a thing ("Standup is 09:30"), in its zone when
+    said (two zones, or one said and one not, are never compared)."""
+    times = list(_TIME.finditer(clause))
+    if len(times) != 1 or _WINDOW.search(clause):
+        return []
+    said = times[0]
+    hour = int(said.group("h") or said.group("h2"))
+    half = (said.group("ap") or said.group("ap2") or "").lower()
+    if half and not 1 <= hour <= 12:
+        return []
+    hour = hour % 12 + (12 if half == "pm" else 0) if half else hour
+    zone = (said.group("tz") or "").upper()
+    if zone in ("AM", "PM"):
+        zone = ""
+    of = _of(_DAY.sub(" ", clause.replace(said.group(0), " "))) - _DAILY
+    if not 1 <= len(of) <= 3:
+        return []
+    key = " ".join([*sorted(of), *([zone.lower()] if zone else [])])
+    value = f"{hour:02d}:{said.group('m') or '00'}" + (f" {zone}" if zone else "")
+    return [Named("time", key, value, f"the time of {' '.join(sorted(of))}")]
 
 
 def same_count(one: str, other: str) -> bool:

@@ -4,11 +4,13 @@ A port is a number said as one — "port 3000", ":9100", "localhost:8025", "list
 6380", "Redis on 6379" — the only one of its clause (a number after "not" is the one it
 is not: "port 7001, not 7000"); its service is the words that open the clause, up to its
 verb or preposition ("The agent's metrics endpoint listens…": agent metrics), after a
-label's colon ("Local LLM: my Ollama listens on…"), or the label when the clause opens on
-the port ("Backend: port 8080"); a name in parentheses after it is the same service's
-other name ("Docs preview (sphinx-autobuild) runs on…"). Where it holds (`scopes`) is read
-from the clause and its short asides. A clause that says what was, what may be, what
-will be or what holds only at times gives none; nor a sentence said as a comparison.
+label's colon ("Local LLM: my Ollama listens on…"), the label when the clause opens on
+the port ("Backend: port 8080", "Traefik dashboard — http://localhost:8089"), or what a
+person reaches it for ("I point my browser at localhost:4200 for the Angular app"); a
+name in parentheses after it is the same service's other name ("Docs preview
+(sphinx-autobuild) runs on…"). Where it holds (`scopes`) is read from the clause and its
+short asides. A clause that says what was, what may be, what will be or what holds only
+at times gives none; nor a sentence said as a comparison.
 """
 
 from __future__ import annotations
@@ -60,13 +62,19 @@ _ENDS_SUBJECT = frozenset(
      "answers", "responds", "starts", "gets", "has", "should", "must", "will", "can", "now",
      "still", "always", "also", "on", "at", "in", "under", "via", "for", "with", "to", "from",
      "behind", "inside", "port", "ports", "locally", "when", "while", "go", "goes",
-     "through"}
+     "through", "comes", "come", "boots", "boot", "up"}
 )  # fmt: skip
 _GENERIC = frozenset(
-    {"port", "server", "servic", "endpoint", "instanc", "process", "daemon", "url", "address"}
+    {"port", "server", "servic", "endpoint", "instanc", "process", "daemon", "url", "address",
+     "localhost"}
 )  # fmt: skip
 """Stems naming any service ("the backend server" is the backend)."""
 _NAME = re.compile(r"^[\w.'-]+(?:\s+[\w.'-]+){0,2}$")
+_DASH_LABEL = re.compile(r"^([A-Za-z][\w.' -]{0,30}?[\w.'])\s[—–]\s(?=\S{0,60}?:\d)")
+"""A label and a dash before an address with a port: the label's colon."""
+_FOR_SERVICE = re.compile(r"\d\s++for\s++(?P<service>[\w .'-]{2,40})$")
+"""What an address is for, after it ("I point my browser at localhost:4200 for the app")."""
+_PERSON = frozenset({"i", "we", "you", "i'm", "we're"})
 
 
 class Port(NamedTuple):
@@ -85,6 +93,7 @@ def ports(sentence: str) -> list[Port]:
         return []
     asides = [a for a in _ASIDE.findall(sentence) if len(a.split()) <= 3]
     plain = _ASIDE.sub(lambda m: f" ({' ' * len(m.group(1))}) ", sentence)
+    plain = _DASH_LABEL.sub(r"\1: ", plain, count=1)  # "Traefik dashboard — http://…:8089"
     found = []
     for clause in _CLAUSE.split(plain):
         port = _port(clause, sentence)
@@ -109,6 +118,9 @@ def _port(clause: str, sentence: str) -> Port | None:
     written = _subject(after if colon else before)
     if not written and colon:
         written = _subject(label)
+    opening = clause.split(maxsplit=1)[:1]
+    if opening and opening[0].lower() in _PERSON and (aim := _FOR_SERVICE.search(clause)):
+        written = _subject(aim.group("service"))  # what the person reaches it for
     service = _service(written)
     if not service:
         return None

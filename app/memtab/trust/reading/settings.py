@@ -1,11 +1,14 @@
 """The value a sentence gives a setting in code: `MAX_WORKERS=8` (docs/formats.md §19.6).
 
-A setting is an upper-case name and its value in a code span, the
+A setting is an upper-case name and its value in a code span (or a config file's, a
+number or a flag: "`max_connections = 200`", "`replicas: 3`"; or a name in a code span
+given a number after it: "set `WEB_CONCURRENCY` to 4"), the
 only value of that name in its clause; never a secret (a token, a key, a password) nor
 one that names where it runs (`NODE_ENV`, `LOG_LEVEL`, a host, a path). What comes
 before an arrow is what was ("`X=4` -> `X=8`", "when asked… -> set `X=8`"); a clause that
 says what was, may be or holds only at times gives none. Where it holds (`scopes`: "in
-CI", "in production", "on my laptop") tells two settings of one name apart.
+CI", "in production", "on my laptop") and what it is for ("for the importer") tell two
+settings of one name apart.
 """
 
 from __future__ import annotations
@@ -13,7 +16,16 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from memtab.trust.reading.scopes import HEDGED, Scope, pack, same_place, scope_of, unpack
+from memtab.trust.reading.scopes import (
+    HEDGED,
+    SCOPE_STEMS,
+    Scope,
+    pack,
+    same_place,
+    scope_of,
+    unpack,
+)
+from memtab.trust.words import stems_of
 
 _SETTING = re.compile(r"`\s*+(?P<key>[A-Z][A-Z0-9_]++)=(?P<value>[^\s`'\";,&|]++)\s*+`")
 _WHERE_IT_RUNS = re.compile(
@@ -30,36 +42,61 @@ _HEDGE = re.compile(
 )
 
 
+_CONFIG = re.compile(
+    r"`\s*+(?P<key>[a-z][\w.-]*+)(?:\s*+=\s*+|:\s++)"
+    r"(?P<value>-?\d++(?:\.\d++)?+[a-z]{0,3}|true|false)\s*+`"
+)
+"""A config file's setting in a code span: "`max_connections = 200`", "`replicas: 3`"."""
+_SET_TO = re.compile(
+    r"`(?P<key>[A-Z][A-Z0-9_]++|[a-z][a-z0-9]*+(?:_[a-z0-9]++)++|[a-z]++(?:[A-Z][a-z0-9]*+)++)`"
+    r"\s++(?:is\s++(?:set\s++to\s++)?|to\s++|=\s*+)(?P<value>\d++(?:\.\d++)?+)"
+    r"(?!\.\d|\s*+(?:%|percent|x\b))"
+)
+"""A setting named in a code span and given a number after it: "set `WEB_CONCURRENCY` to
+4", "`max_connections` is 200" (a name of one word — a tool's — is no setting's)."""
+_FOR = re.compile(r"\bfor\s++(?:(?:the|our|my|its)\s++)?(?P<what>[\w-]++(?:\s++[\w-]++)?)")
+"""What a setting is given for, after it ("`CONCURRENCY=4` for the importer")."""
+
+
 class Setting(NamedTuple):
     name: str
     value: str
     scope: Scope
+    whose: str = ""
+    """What it is set for, stems space-separated ("" for nothing in particular)."""
 
 
 def settings(sentence: str) -> list[Setting]:
     """The value each setting is given by `sentence` (see the module doc)."""
-    if "=" not in sentence:
+    if "`" not in sentence:
         return []
     found: dict[str, Setting] = {}
     for clause in _CLAUSE.split(_ARROW.split(sentence)[-1]):
         if _HEDGE.search(_SETTING.sub(" ", clause)):
             continue
-        for match in _SETTING.finditer(clause):
+        said = [*_SETTING.finditer(clause), *_CONFIG.finditer(clause), *_SET_TO.finditer(clause)]
+        for match in said:
             name, value = match.group("key"), match.group("value")
-            if _WHERE_IT_RUNS.search(name) or _PLACEHOLDER.match(value):
+            if _WHERE_IT_RUNS.search(name.upper()) or _PLACEHOLDER.match(value):
                 continue
             if name in found and found[name].value != value:
                 return []  # two values of one name: a story, or a choice
-            found[name] = Setting(name, value, scope_of(_SETTING.sub(" ", clause)))
+            rest = _CONFIG.sub(" ", _SETTING.sub(" ", clause))
+            purpose = _FOR.search(clause, match.end())
+            whose = purpose.group("what") if purpose is not None else ""
+            whose = " ".join(sorted(set(stems_of(whose)) - SCOPE_STEMS))
+            found[name] = Setting(name, value, scope_of(rest), whose)
     return list(found.values())
 
 
 def setting_key(setting: Setting) -> str:
-    return f"{setting.name}|{pack(setting.scope)}"
+    return f"{setting.name}|{pack(setting.scope)}|{setting.whose}"
 
 
 def same_setting(one: str, other: str) -> bool:
-    """Whether two settings' keys (`setting_key`) are of one name in one place."""
-    name, scope = one.split("|", 1)
-    other_name, other_scope = other.split("|", 1)
-    return name == other_name and same_place(unpack(scope), unpack(other_scope))
+    """Whether two settings' keys (`setting_key`) are of one name in one place, for one
+    thing (or one of them for nothing in particular)."""
+    name, scope, whose = one.split("|", 2)
+    other_name, other_scope, other_whose = other.split("|", 2)
+    for_one = not whose or not other_whose or whose == other_whose
+    return name == other_name and for_one and same_place(unpack(scope), unpack(other_scope))

@@ -15,84 +15,29 @@ from __future__ import annotations
 import itertools
 import re
 
+from memtab.trust.reading.tool_kinds import GATED, TOOL_KIND, TOOL_KINDS, TOOL_WORDS, said_as
 from memtab.trust.words import stems_of
 
-TOOL_KINDS: dict[str, tuple[str, ...]] = {
-    "JavaScript package manager": ("npm", "pnpm", "yarn", "bun"),
-    "Python package manager": (
-        "pip", "uv", "poetry", "pipenv", "conda", "pdm", "rye", "pixi",
-    ),
-    "JavaScript test runner": ("jest", "vitest", "mocha", "jasmine"),
-    "Python test runner": ("pytest", "unittest", "nose2"),
-    "JavaScript linter": ("eslint", "biome", "oxlint"),
-    "Python linter": ("ruff", "flake8", "pylint", "pyflakes"),
-    "Python formatter": ("black", "ruff format", "yapf", "autopep8"),
-    "container runtime": ("docker", "podman", "nerdctl"),
-    "bundler": ("webpack", "vite", "esbuild", "rollup", "parcel", "rspack", "turbopack"),
-    "JavaScript runtime": ("nodejs", "deno"),
-    "version manager": ("nvm", "fnm", "asdf", "mise", "pyenv"),
-    "HTTP client": ("axios", "ky", "httpx", "aiohttp"),
-    "type checker": ("mypy", "pyright", "pyre"),
-    "release builder": ("goreleaser", "semantic-release", "release-please"),
-    "CSV library": ("papaparse", "csv-stringify", "fast-csv"),
-    "editor": ("nvim", "vs code", "emacs", "pycharm", "intellij", "webstorm", "sublime text"),
-    "end-to-end test runner": ("cypress", "playwright", "puppeteer", "webdriverio", "testcafe"),
-    "infrastructure-as-code tool": ("terraform", "opentofu", "pulumi", "cloudformation"),
-    "CI service": (
-        "github actions", "gitlab ci", "circleci", "jenkins", "buildkite", "travis ci",
-        "azure pipelines", "drone ci",
-    ),
-    "Python ORM": ("sqlalchemy", "django orm", "peewee", "tortoise orm", "pony orm"),
-    "JavaScript ORM": ("prisma", "typeorm", "sequelize", "mikro-orm"),
-    "database migration tool": ("alembic", "flyway", "liquibase", "dbmate", "sqitch"),
-    "error tracker": ("sentry", "rollbar", "bugsnag", "honeybadger", "airbrake"),
-    "monorepo tool": ("nx", "turborepo"),
-    "git hooks manager": ("husky", "lefthook"),
-    "documentation generator": ("sphinx", "mkdocs", "docusaurus", "vitepress"),
-    "JavaScript formatter": ("prettier", "dprint"),
-    "state manager": ("redux", "zustand", "mobx", "jotai", "pinia", "vuex"),
-}  # fmt: skip
-"""Tools one of which a project uses for a job: two memories naming two of one kind as
-the one to use contradict each other. A tool whose name is a common English word (`got`,
-`requests`, `node`) is left out, but black, named where formatting is."""
-TOOL_KIND = {tool: kind for kind, tools in TOOL_KINDS.items() for tool in tools}
-_SAID_AS = (
-    (re.compile(r"\bruff\s+format\b"), "ruff format"),
-    (re.compile(r"\b(?:vs\s*code|vscode|visual\s+studio\s+code)\b"), "vs code"),
-    (re.compile(r"\bneovim\b"), "nvim"),
-    (re.compile(r"\bgithub\s+actions?\b|\bgha\b"), "github actions"),
-    (re.compile(r"\bgitlab(?:\s+ci(?:/cd)?|-ci)\b"), "gitlab ci"),
-    (re.compile(r"\btravis(?:\s+ci|-ci)?\b"), "travis ci"),
-    (re.compile(r"\bdrone(?:\s+ci|-ci)\b"), "drone ci"),
-    (re.compile(r"\bdjango(?:'s)?\s+orm\b"), "django orm"),
-    (re.compile(r"\btortoise(?:\s+orm|-orm)\b"), "tortoise orm"),
-    (re.compile(r"\bpony(?:\s+orm|orm)\b"), "pony orm"),
-    (re.compile(r"\bsublime(?:\s+text)?\b"), "sublime text"),
-    (re.compile(r"\bintellij(?:\s+idea)?\b"), "intellij"),
-    (re.compile(r"\bopen\s*tofu\b"), "opentofu"),
-)
-"""Names said in more than one word or more than one way, as the one name."""
-TOOL_WORDS = frozenset(
-    {re.split(r"\W", tool)[0] for tool in TOOL_KIND}
-    | {"neovim", "vscode", "visual", "gha", "ponyorm"}
-)
-"""A word of every way a tool is named (a sentence holding none names no tool)."""
+__all__ = ["TOOL_KIND", "TOOL_KINDS", "TOOL_WORDS", "moved_tools", "tools"]
+
 _WORD = re.compile(
-    r"(?<![\w./@-])(" + "|".join(sorted(TOOL_KIND, key=len, reverse=True)) + r")(?![\w/@'-]|\.\w)"
+    r"(?<![\w./@-])("
+    + "|".join(map(re.escape, sorted(TOOL_KIND, key=len, reverse=True)))
+    + r")(?![\w/@'-]|\.\w)"
 )
 _HEAD = re.compile(
     r"\s*+(?:$|[.,;:!?)\]—–(]|-\s)|\s++(?:for|in|into|on|to|with|here|now|is|are|was|were|as|only|"
     r"not|instead|over|rather|and|across|everywhere|from|by|at|via|then|too|also|since|"
     r"again|last|this|locally|globally|everything|exclusively|builds|runs|handles|manages|"
     r"formats|lints|checks|installs|bundles|serves|compiles|does|writes|generates|pins|"
-    r"works|publishes|cuts|creates|produces|packages|tests)\b"
+    r"works|publishes|cuts|creates|produces|packages|tests|shop|house)\b"
 )
 """What follows a tool named as itself: an end, a preposition, a verb of its job — not a
-noun it describes ("npm token", "docker desktop")."""
+noun it describes ("npm token", "docker desktop"), but "shop" ("we're a uv shop")."""
 _CUES = frozenset(
     {"use", "uses", "using", "prefer", "prefers", "adopt", "adopted", "with", "via",
      "through", "under", "on", "by", "is", "are", "to", "now", "not", "never", "no", "avoid",
-     "than", "over", "of", ":"}
+     "than", "over", "of", ":", "we're"}
 )  # fmt: skip
 """What comes right before a tool that is chosen (or said not to be): a verb of using, a
 preposition of means ("Format with black", "Node via fnm"), a label's colon, a negation
@@ -128,7 +73,16 @@ _WITH = re.compile(r"\bwith\b")
 _REPLACE = re.compile(r"\breplace")
 _COMPARED = re.compile(r"\b(?:than|like|vs\.?|versus)\s+$")
 _COMPARISON = re.compile(r"\b(?:faster|slower|better|worse|nicer|simpler)\s+than\b")
-_NEGATION = re.compile(r"\b(?:not|no|never|avoid|without|don't|do not|instead of|rather than)\s+$")
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|avoid|without|don't|do not|instead of|rather than)\s++"
+    r"(?:(?:use|using|reach\s++for|bring(?:\s++in)?|install|add|pick|choose|touch)\s++)?$"
+)
+"""A negation right before a tool, or before a verb of using it: not to use it."""
+_MEANS = frozenset(
+    {"written", "built", "lives", "live", "kept", "managed", "defined", "done", "implemented",
+     "configured", "handled", "declared", "described", "tracked"}
+)  # fmt: skip
+"""Verbs after which "in" names the tool a thing is done with ("written in Cypress")."""
 _CLAUSE_BREAK = re.compile(r";|\s[—–]\s|\.\s")
 _ARROW = re.compile(r"->|→|=>")
 _MOVED_TO = re.compile(r"\b(?:moved|switched|migrated)\s+(?:[\w.-]+\s+){0,3}?to\b")
@@ -155,19 +109,29 @@ Choice = tuple[str, str, str]
 def plain(sentence: str) -> str:
     """A sentence lower-cased, its code spans left out (a command is no choice of tool) and
     each tool said by its one name."""
-    lowered = _SPAN.sub(" ", sentence).lower()
-    for said, name in _SAID_AS:
-        lowered = said.sub(name, lowered)
-    return lowered
+    return said_as(_SPAN.sub(_span_said, sentence).lower())
 
 
-def _named(lowered: str, formatting: bool) -> list[tuple[int, str]]:
-    """Where tools are named as themselves (not describing another thing): black only
-    in a sentence about formatting."""
+def _span_said(span: re.Match[str]) -> str:
+    """A code span as `plain` reads it: the name alone of a tool named by a common word
+    ("`just`", "`make`": the span says it is the tool) as the name, any other (a command,
+    "`npm ci`", a binary, "`npm`") left out."""
+    said = span.group(1).strip()
+    return f" {said} " if said.lower() in GATED else " "
+
+
+def _says_job(lowered: str, job: tuple[str, ...]) -> bool:
+    return any(word.startswith(job) for word in _TOKEN.findall(lowered))
+
+
+def _named(lowered: str, sentence: str) -> list[tuple[int, str]]:
+    """Where tools are named as themselves (not describing another thing): a tool named
+    by a common word only where `sentence` names its job (`tool_kinds.GATED`)."""
     found = []
     for match in _WORD.finditer(lowered):
         tool = match.group(1)
-        if tool == "black" and not formatting:
+        job = GATED.get(tool)
+        if job is not None and not _says_job(sentence, job):
             continue
         if _HEAD.match(lowered, match.end()):
             found.append((match.start(), tool))
@@ -182,6 +146,10 @@ def _chosen(lowered: str, start: int, tool: str) -> bool:
         before.pop()
     if before and (before[-1] in _CUES or (len(before) > 1 and before[-2] in _NEGATIONS)):
         return True
+    if len(before) > 1 and before[-1] == "in" and before[-2] in _MEANS:
+        return True  # "Browser tests are written in Cypress", "All infra lives in Terraform"
+    if len(before) > 2 and before[-3] in _NEGATIONS and before[-1] in ("for", "to", "with"):
+        return True  # "Don't reach for axios"
     opens = not before or before[-1] in _CLAUSE_MARKS
     return opens and _SUBJECT_AFTER.match(lowered, start + len(tool)) is not None
 
@@ -191,13 +159,12 @@ def moved_tools(sentence: str) -> list[Choice]:
     says not to use it; another naming one of its kind, that it is the one used now ("We
     dropped goreleaser; releases are built with ko now")."""
     lowered = plain(sentence)
-    formatting = "format" in lowered
     used: list[str] = []
     unused: list[str] = []
     # What comes before an arrow is what was, or what asked for what follows: only the
     # last part says what is.
     for clause in _TOOL_CLAUSE.split(_ARROW.split(lowered)[-1]):
-        mentions = _named(clause, formatting)
+        mentions = _named(clause, lowered)
         named = list(dict.fromkeys(tool for _, tool in mentions))
         if len(named) != 1:
             continue
@@ -225,9 +192,7 @@ def tools(sentence: str) -> list[Choice]:
     if _COMPARISON.search(lowered):
         return []  # "uv is much faster than pip": no choice said
     named = [
-        (start, tool)
-        for start, tool in _named(lowered, "format" in lowered)
-        if _chosen(lowered, start, tool)
+        (start, tool) for start, tool in _named(lowered, lowered) if _chosen(lowered, start, tool)
     ]
     if not named:
         return []
@@ -237,12 +202,12 @@ def tools(sentence: str) -> list[Choice]:
     kind = kinds.pop()
     names = list(dict.fromkeys(tool for _, tool in named))
     used, unused = _which_is_used(lowered, named, names)
-    if used is None:
+    if used is None and (unused is None or len(names) > 1):
         return []
     scope = _scope(next(c for c in _TOOL_CLAUSE.split(lowered) if _WORD.search(c)))
     key = f"{kind}:{' '.join(sorted(scope))}" if scope else kind
     shown = f"the {kind} to use" + (f" for {' '.join(sorted(scope))}" if scope else "")
-    claims = [(key, used, shown)]
+    claims = [(key, used, shown)] if used is not None else []
     if unused is not None:
         claims.append((key, f"not:{unused}", shown))
     return claims
@@ -264,7 +229,7 @@ def _which_is_used(
     """The tool a sentence says to use and the one it says not to (None: not said)."""
     if len(names) == 1:
         start = named[0][0]
-        before = lowered[max(0, start - 14) : start]
+        before = lowered[max(0, start - 30) : start]
         if _COMPARED.search(before):
             return None, None  # "much faster than pip": a comparison, no choice of it
         negated = _NEGATION.search(before) is not None

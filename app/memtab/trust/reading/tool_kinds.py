@@ -1,0 +1,224 @@
+"""Which tools do one job (docs/formats.md §19.6): a taxonomy of the tools developers choose
+one of, by the job and the ecosystem they do it in — two memories naming two tools of one
+kind as the one used contradict each other. A tool whose name is also a common English
+word is read only where its job is named too (`GATED`: "black" where formatting is, "make"
+where tasks are)."""
+
+from __future__ import annotations
+
+import re
+
+from memtab.store.text.near_duplicates import lowered_words
+
+TOOL_KINDS: dict[str, tuple[str, ...]] = {
+    "JavaScript package manager": ("npm", "pnpm", "yarn", "bun"),
+    "Python package manager": (
+        "pip", "uv", "poetry", "pipenv", "conda", "pdm", "rye", "pixi", "hatch",
+    ),
+    "JavaScript test runner": ("jest", "vitest", "mocha", "jasmine", "ava", "node:test"),
+    "Python test runner": ("pytest", "unittest", "nose2", "ward"),
+    "Ruby test framework": ("rspec", "minitest"),
+    "JavaScript linter": ("eslint", "biome", "oxlint", "standardjs", "xo"),
+    "Python linter": ("ruff", "flake8", "pylint", "pyflakes"),
+    "Go linter": ("golangci-lint", "staticcheck", "revive"),
+    "Ruby linter": ("rubocop", "standardrb"),
+    "Python formatter": ("black", "ruff format", "yapf", "autopep8"),
+    "JavaScript formatter": ("prettier", "dprint", "biome format"),
+    "container runtime": ("docker", "podman", "nerdctl", "colima", "orbstack"),
+    "bundler": ("webpack", "vite", "esbuild", "rollup", "parcel", "rspack", "turbopack", "tsup"),
+    "JavaScript runtime": ("nodejs", "deno"),
+    "version manager": ("nvm", "fnm", "asdf", "mise", "pyenv", "volta", "rbenv", "rvm"),
+    "JavaScript HTTP client": ("axios", "ky", "got", "superagent", "node-fetch", "ofetch"),
+    "Python HTTP client": ("httpx", "aiohttp", "requests", "urllib3"),
+    "type checker": ("mypy", "pyright", "pyre", "pytype", "basedpyright"),
+    "release builder": (
+        "goreleaser", "semantic-release", "release-please", "changesets", "release-it",
+    ),
+    "CSV library": ("papaparse", "csv-stringify", "fast-csv", "csv-parse"),
+    "editor": (
+        "nvim", "vim", "vs code", "emacs", "pycharm", "intellij", "webstorm", "sublime text",
+        "helix", "zed", "cursor", "goland", "rubymine",
+    ),
+    "end-to-end test runner": ("cypress", "playwright", "puppeteer", "webdriverio", "testcafe",
+                               "selenium"),
+    "infrastructure-as-code tool": (
+        "terraform", "opentofu", "pulumi", "cloudformation", "aws cdk", "ansible",
+    ),
+    "Kubernetes packaging": ("helm", "kustomize", "jsonnet", "kapp", "cdk8s"),
+    "CI service": (
+        "github actions", "gitlab ci", "circleci", "jenkins", "buildkite", "travis ci",
+        "azure pipelines", "drone ci", "teamcity", "bitbucket pipelines", "woodpecker",
+    ),
+    "Python ORM": ("sqlalchemy", "django orm", "peewee", "tortoise orm", "pony orm", "sqlmodel"),
+    "JavaScript ORM": ("prisma", "typeorm", "sequelize", "mikro-orm", "drizzle", "knex", "kysely"),
+    "Go ORM": ("gorm", "ent", "sqlc", "sqlx"),
+    "database migration tool": (
+        "alembic", "flyway", "liquibase", "dbmate", "sqitch", "goose", "golang-migrate", "atlas",
+    ),
+    "error tracker": ("sentry", "rollbar", "bugsnag", "honeybadger", "airbrake", "raygun"),
+    "observability platform": (
+        "datadog", "new relic", "honeycomb", "dynatrace", "grafana cloud", "signoz", "lightstep",
+    ),
+    "monorepo tool": ("nx", "turborepo", "lerna", "rush", "moonrepo", "pants", "bazel"),
+    "git hooks manager": ("husky", "lefthook", "overcommit", "simple-git-hooks"),
+    "documentation generator": (
+        "sphinx", "mkdocs", "docusaurus", "vitepress", "jekyll", "hugo", "mdbook", "typedoc",
+    ),
+    "state manager": ("redux", "zustand", "mobx", "jotai", "pinia", "vuex", "recoil", "xstate"),
+    "schema validator": ("zod", "yup", "joi", "valibot", "ajv", "superstruct", "io-ts"),
+    "Python data validator": ("pydantic", "marshmallow", "attrs", "cerberus"),
+    "JavaScript logger": ("pino", "winston", "bunyan", "loglevel", "consola"),
+    "Python logger": ("structlog", "loguru", "logbook"),
+    "date library": ("date-fns", "dayjs", "moment", "luxon", "js-joda"),
+    "feature flag service": (
+        "launchdarkly", "unleash", "flagsmith", "growthbook", "configcat", "split.io", "statsig",
+    ),
+    "task runner": ("make", "just", "task", "nox", "tox", "mage", "rake"),
+    "Python web framework": (
+        "fastapi", "flask", "django", "starlette", "litestar", "sanic", "pyramid", "tornado",
+    ),
+    "JavaScript web framework": ("express", "fastify", "koa", "hapi", "nestjs", "hono", "adonisjs"),
+    "Go web framework": ("gin", "echo", "fiber", "chi", "gorilla mux"),
+    "Ruby web framework": ("rails", "sinatra", "hanami", "roda"),
+    "JVM build tool": ("gradle", "maven", "sbt", "ant", "bazel build"),
+    "HTTP mocking library": ("msw", "nock", "pollyjs", "mirage", "wiremock", "responses",
+                             "respx", "vcrpy"),
+    "styling approach": (
+        "tailwind", "styled-components", "emotion", "css modules", "sass", "vanilla-extract",
+        "stitches", "unocss", "panda css",
+    ),
+    "frontend framework": ("react", "vue", "svelte", "angular", "solid", "preact", "lit",
+                           "ember"),
+    "background job runner": (
+        "sidekiq", "goodjob", "resque", "delayed job", "solid queue", "celery", "rq",
+        "dramatiq", "huey", "arq", "bullmq", "bull", "agenda", "temporal", "faktory",
+    ),
+    "secrets manager": ("vault", "1password", "doppler", "aws secrets manager", "sops",
+                        "infisical", "bitwarden"),
+    "message broker": ("rabbitmq", "kafka", "nats", "redpanda", "activemq", "pulsar"),
+    "hosting platform": ("vercel", "netlify", "heroku", "fly.io", "render", "railway",
+                         "cloudflare pages", "github pages"),
+    "i18n library": ("i18next", "react-intl", "formatjs", "lingui", "vue-i18n", "gettext"),
+    "API documentation tool": ("swagger ui", "redoc", "stoplight", "scalar"),
+    "Python notebook": ("jupyter", "jupyterlab", "marimo", "colab"),
+    "component workshop": ("storybook", "ladle", "histoire"),
+    "load tester": ("k6", "locust", "jmeter", "gatling", "artillery", "vegeta"),
+}  # fmt: skip
+"""Tools one of which a project uses for a job."""
+TOOL_KIND = {tool: kind for kind, tools in TOOL_KINDS.items() for tool in tools}
+_COMMON_PARTS = frozenset(
+    {"new", "good", "day", "text", "format", "build", "orm", "docs", "ui", "job", "queue",
+     "code", "css", "pages", "cloud", "secrets", "manager", "actions", "ci", "aws", "mux",
+     "modules", "test", "solid", "delayed", "panda"}
+)  # fmt: skip
+
+
+_NON_WORD = re.compile(r"\W")
+
+
+def _words(tool: str) -> list[str]:
+    words = [_NON_WORD.split(word, maxsplit=1)[0] for word in tool.split()]
+    return [w for w in words if w and (len(words) == 1 or w not in _COMMON_PARTS)]
+
+
+GATED: dict[str, tuple[str, ...]] = {
+    "black": ("format",), "make": ("makefile", "recipe", "target", "task"),
+    "just": ("justfile", "recipe", "task"), "task": ("taskfile",), "overcommit": ("hook",),
+    "yup": ("schema", "valid"), "joi": ("schema", "valid"), "moment": ("date", "time"),
+    "temporal": ("job", "worker", "workflow"), "emotion": ("css", "styl"),
+    "solid": ("component", "framework", "frontend", "ui"),
+    "lit": ("component", "framework", "frontend", "ui"), "render": ("deploy", "host"),
+    "railway": ("deploy", "host"), "vault": ("secret",), "rush": ("monorepo",),
+    "pants": ("build", "monorepo"), "ant": ("build",), "ent": ("entit", "orm", "schema"),
+    "chi": ("framework", "handler", "http", "router"),
+    "gin": ("framework", "handler", "http", "router"),
+    "echo": ("framework", "handler", "http", "router"),
+    "fiber": ("framework", "handler", "http", "router"),
+    "express": ("api", "framework", "middleware", "route", "server"),
+    "rails": ("framework", "ruby"), "got": ("http",), "requests": ("http",),
+    "responses": ("http", "mock"), "ward": ("test",), "attrs": ("class", "model", "valid"),
+    "agenda": ("job",), "bull": ("job", "queue"), "arq": ("job",), "huey": ("job", "task"),
+    "rq": ("job", "queue"), "atlas": ("migrat",), "goose": ("migrat",),
+    "hatch": ("build", "env", "packag"), "scalar": ("api", "openapi"), "lightstep": ("trac",),
+    "cursor": ("editor",), "zed": ("editor",), "helix": ("editor",), "vim": ("editor",),
+    "xo": ("lint",), "ava": ("test",), "lingui": ("i18n", "translat"),
+    "gettext": ("i18n", "translat"), "mirage": ("mock",),
+    "nats": ("broker", "event", "messag", "queue"),
+    "pulsar": ("broker", "event", "messag", "queue"),
+    "sops": ("secret",), "stitches": ("styl",), "tox": ("env", "matrix", "session"),
+    "nox": ("session",),
+}  # fmt: skip
+"""A tool named by a common word, and the words of its job one of which must be said with
+it (a word of the sentence starting with one: "format" is said in "formatting")."""
+SAID_AS: tuple[tuple[str, str], ...] = (
+    (r"\bruff\s+format\b", "ruff format"),
+    (r"\b(?:vs\s*code|vscode|visual\s+studio\s+code)\b", "vs code"),
+    (r"\bneovim\b", "nvim"),
+    (r"\bgithub\s+actions?\b|\bgha\b", "github actions"),
+    (r"\bgitlab(?:\s+ci(?:/cd)?|-ci)\b", "gitlab ci"),
+    (r"\btravis(?:\s+ci|-ci)?\b", "travis ci"),
+    (r"\bdrone(?:\s+ci|-ci)\b", "drone ci"),
+    (r"\bdjango(?:'s)?\s+orm\b", "django orm"),
+    (r"\btortoise(?:\s+orm|-orm)\b", "tortoise orm"),
+    (r"\bpony(?:\s+orm|orm)\b", "pony orm"),
+    (r"\bsublime(?:\s+text)?\b", "sublime text"),
+    (r"\bintellij(?:\s+idea)?\b", "intellij"),
+    (r"\bopen\s*tofu\b", "opentofu"),
+    (r"\bgood\s*job\b", "goodjob"),
+    (r"\bnew\s*relic\b", "new relic"),
+    (r"\bday\.?js\b", "dayjs"),
+    (r"\bnest(?:\.?js)\b", "nestjs"),
+    (r"\bturbo\s*repo\b", "turborepo"),
+    (r"\btailwind\s*(?:css)?\b", "tailwind"),
+    (r"\bstyled[\s-]components\b", "styled-components"),
+    (r"\b(?:vue\.js|vuejs)\b", "vue"),
+    (r"\breact(?:\.js|js)\b", "react"),
+    (r"\bangular(?:js)?\b", "angular"),
+    (r"\bsvelte\s*kit\b", "svelte"),
+    (r"\bbitbucket\s+pipelines?\b", "bitbucket pipelines"),
+    (r"\bazure\s+(?:devops\s+)?pipelines?\b", "azure pipelines"),
+    (r"\baws\s+cdk\b", "aws cdk"),
+    (r"\baws\s+secrets\s+manager\b", "aws secrets manager"),
+    (r"\bgorilla(?:/|\s+)mux\b", "gorilla mux"),
+    (r"\bdelayed[\s_]?job\b", "delayed job"),
+    (r"\bsolid[\s_]?queue\b", "solid queue"),
+    (r"\bcss\s+modules\b", "css modules"),
+    (r"\bpanda\s*css\b", "panda css"),
+    (r"\bswagger(?:\s+ui|-ui)?\b", "swagger ui"),
+    (r"\bgrafana\s+cloud\b", "grafana cloud"),
+    (r"\bcloudflare\s+pages\b", "cloudflare pages"),
+    (r"\bgithub\s+pages\b", "github pages"),
+    (r"\bjupyter\s*lab\b", "jupyterlab"),
+    (r"\bbiome\s+format\b", "biome format"),
+)
+"""Names said in more than one word or more than one way (a pattern), as the one name."""
+SAID = re.compile("|".join(f"(?P<n{i}>{said})" for i, (said, _) in enumerate(SAID_AS)))
+"""Any of `SAID_AS`' ways (`said_as`)."""
+
+
+_SAID_WORDS = frozenset(
+    {"ruff", "vs", "vscode", "visual", "neovim", "github", "gha", "gitlab", "travis", "drone",
+     "django", "tortoise", "pony", "ponyorm", "sublime", "intellij", "open", "opentofu", "good",
+     "goodjob", "new", "newrelic", "day", "dayjs", "nest", "nestjs", "turbo", "turborepo",
+     "tailwind", "tailwindcss", "styled", "vue", "vuejs", "react", "reactjs", "angular",
+     "angularjs", "svelte", "sveltekit", "bitbucket", "azure", "aws", "gorilla", "delayed",
+     "delayed_job", "solid", "solid_queue", "css", "panda", "pandacss", "swagger", "grafana",
+     "cloudflare", "jupyter", "jupyterlab", "biome"}
+)  # fmt: skip
+"""The first word of each of `SAID_AS`' ways (a text holding none says none)."""
+
+
+def said_as(lowered: str) -> str:
+    """A lowered text with each tool said as its one name (`SAID_AS`)."""
+    if _SAID_WORDS.isdisjoint(lowered_words(lowered)):
+        return lowered
+    return SAID.sub(lambda m: SAID_AS[int(str(m.lastgroup)[1:])][1], lowered)
+
+
+TOOL_WORDS = frozenset(
+    {word for tool in TOOL_KIND for word in _words(tool)}
+    | {"neovim", "vscode", "visual", "gha", "ponyorm", "goodjob", "reactjs", "vuejs",
+       "angularjs", "sveltekit", "swagger", "nestjs", "dayjs", "tailwindcss", "jupyterlab"}
+)  # fmt: skip
+"""A word of every way a tool is named (a sentence holding none names no tool): each
+word of its name but the common ones a longer name holds ("new relic": relic)."""

@@ -1,0 +1,95 @@
+"""`memtab contradictions` on the labelled pairs of tests/support/contradiction_voices.py
+(issue 83): rules and their opposites said in any phrasing, tools chosen for jobs of every
+kind, in voices the tune corpus does not use — found; near misses — not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memtab.store.home import Home
+from memtab.trust.contradictions.engine import ContradictionsEngine
+from support.contradiction_voices import CASES, FILLERS, notes
+from support.seeded_memories import memory
+
+NOT_READ = {
+    "- Lockfiles must be committed.",
+    "* Do not add type hints to the test files.",
+    "- Don't write docstrings for private helpers.",
+    "- Mongo Express → http://localhost:8081",
+    "- Skipping CI with `[skip ci]` is not permitted.",
+    "- Don't squash when merging release branches.",
+    "- The app runs PHP 8.1.",
+    "- Alembic migrations are stored in `migrations/versions/`.",
+}
+"""Cases' first notes whose contradiction is not found, and why: "must be committed" is no
+rule (a duplicate's "must be masked" says what a "never log" says); "add type hints" and
+"get a docstring" are other actions than "type hints" and "write docstrings" by their
+words; an arrow may tell a change ("Mongo Express → http://…"); "in production and
+locally" holds in two places; a path whose thing is said in the path is not read; "`[skip
+ci]`" and "skipping CI" are other words; "when merging" is no part of "squash
+everything"."""
+FLAGGED = {
+    "- Never rebase after the review has started.",
+    "- Use pnpm in the web app.",
+    "- Never write raw SQL.",
+}
+"""Near misses found all the same: "after" and "before" are no part of a rule's action;
+"The docs site uses npm" names the part it holds for as its subject, not after "for";
+"Always write migrations in raw SQL" is an exception read as the opposite (an `always`
+saying at most three stems more than its `never`)."""
+STYLING = next(case.one for case in CASES if "Tailwind" in case.one)
+""""written with Tailwind utility classes": a tool's name before a noun describes it."""
+KINDS = sorted({case.kind for case in CASES})
+
+
+@pytest.fixture(scope="module")
+def found() -> dict[int, bool]:
+    """Whether a contradiction joins each case's two notes, each case read alone with a
+    background of unrelated notes."""
+    made = notes()
+    background = [
+        memory("global", f"bg-{i}.md", f"# Bg {i}\n\n- {line}\n") for i, line in enumerate(FILLERS)
+    ]
+    home = Home(Path("/nowhere"))
+    joined = {}
+    for number in range(len(CASES)):
+        pair = [memory(place, name, text) for place, name, case, text in made if case == number]
+        engine = ContradictionsEngine(home, line_time=lambda d, line: 0)
+        joined[number] = any(
+            {d.path for d in pair}
+            <= {p.path for side in (c.first, c.second, *c.others) for p in side.places}
+            for c in engine.pairs_of([*pair, *background])
+        )
+    return joined
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_each_kind_s_contradictions_found_and_near_misses_not(
+    found: dict[int, bool], kind: str
+) -> None:
+    missed, flagged = [], []
+    for number, case in enumerate(CASES):
+        if case.kind != kind or case.one in NOT_READ | FLAGGED | {STYLING}:
+            continue
+        if case.expected == "contradiction" and not found[number]:
+            missed.append(f"{case.one} | {case.other}")
+        if case.expected == "neither" and found[number]:
+            flagged.append(f"{case.one} | {case.other}")
+    assert (missed, flagged) == ([], [])
+
+
+def test_what_is_not_read_is_still_not_found_and_the_flagged_still_flagged(
+    found: dict[int, bool],
+) -> None:
+    """`NOT_READ` is missed and `FLAGGED` found (when one changes, it leaves its list)."""
+    missed = [found[n] for n, case in enumerate(CASES) if case.one in NOT_READ | {STYLING}]
+    flagged = [found[n] for n, case in enumerate(CASES) if case.one in FLAGGED]
+    assert (missed, flagged) == ([False] * (len(NOT_READ) + 1), [True] * len(FLAGGED))
+
+
+def test_near_misses_stay_few() -> None:
+    """The issue's bound: at most one near miss in ten flagged."""
+    near = [case for case in CASES if case.expected == "neither"]
+    assert len(FLAGGED) * 10 <= len(near)
