@@ -212,6 +212,7 @@ class CheckCache:
                 self.path,
                 CheckedFiles(version=CACHE_VERSION, files=kept).to_json(),
                 mode=PRIVATE_FILE_MODE,
+                compact=True,  # megabytes on a large home, rewritten by every check
             )
             self._files = kept
             self._read_stamp = _stat_key(self.path)

@@ -519,6 +519,14 @@ def json_document(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
 
-def atomic_write_json(target: Path, value: Any, *, mode: int | None = None) -> None:
-    """Write `value` as pretty-printed JSON (`json_document`) atomically."""
-    atomic_write_text(target, json_document(value), mode=mode)
+def atomic_write_json(
+    target: Path, value: Any, *, mode: int | None = None, compact: bool = False
+) -> None:
+    """Write `value` as pretty-printed JSON (`json_document`) atomically; `compact`: on one
+    line, for a cache no person reads (json's C encoder, several times faster on megabytes)."""
+    text = (
+        json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"
+        if compact
+        else json_document(value)
+    )
+    atomic_write_text(target, text, mode=mode)
