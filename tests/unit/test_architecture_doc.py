@@ -1,10 +1,13 @@
 """docs/ARCHITECTURE.md stays the one page a newcomer reads, and it and its topic pages
 (docs/architecture/*.md) stay true: every module and folder they name exists, both maps'
 folders too, and every section the code cites by title (`ARCHITECTURE "Start-up"`) is a
-heading of the page or of a topic page."""
+heading of the page or of a topic page; a module the code's own words name
+(`gui/tree/view.py`, `components.loads.CutBar`) is there too."""
 
 from __future__ import annotations
 
+import ast
+import functools
 import os
 import re
 from pathlib import Path
@@ -52,6 +55,38 @@ def module_exists(dotted: str) -> bool:
         stem = MEMTAB.joinpath(*parts[:length])
         if stem.with_suffix(".py").is_file() or (stem / "__init__.py").is_file():
             return True
+    return False
+
+
+def _module_file(parts: list[str]) -> Path | None:
+    stem = MEMTAB.joinpath(*parts)
+    for path in (stem.with_suffix(".py"), stem / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+@functools.cache
+def _top_names(path: Path) -> frozenset[str]:
+    """What a module defines or imports at its top."""
+    names: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+    return frozenset(names)
+
+
+def named_exists(parts: list[str]) -> bool:
+    """A module or package of Memtab, or a name its nearest module defines at its top."""
+    for length in range(len(parts), 0, -1):
+        found = _module_file(parts[:length])
+        if found is not None:
+            return length == len(parts) or parts[length] in _top_names(found)
     return False
 
 
@@ -193,3 +228,47 @@ def test_every_module_file_named_is_somewhere() -> None:
     assert "atomic.py" in names
     missing = sorted(names - on_disk)
     assert not missing, f"docs/ARCHITECTURE.md or a topic page names modules not there: {missing}"
+
+
+PACKAGES_OF_MEMTAB = sorted(p.name for p in MEMTAB.iterdir() if (p / "__init__.py").is_file())
+# `gui/tree/view.py`, `app/memtab/store/scopes/`, `gui/sync/feature.SyncConflictBars`
+CODE_PATH = re.compile(
+    rf"`(?:app/memtab/)?((?:{'|'.join(PACKAGES_OF_MEMTAB)})/[\w/-]*?(?:\.py)?)(?:\.\w+)*`"
+)
+# `memtab.gui.traces.feature.TracesTab`, `components.loads.CutBar`, `operations.trust`
+CODE_MODULE = re.compile(r"`(?:memtab\.)?((?:gui|components|operations)(?:\.\w+)+)`")
+
+
+def test_every_module_the_code_names_exists() -> None:
+    """Memtab's and its tests' docstrings and comments name a module by a path from
+    app/memtab or a dotted name in backticks: each is there (a fold moves what it names)."""
+    missing: list[str] = []
+    for top in (MEMTAB, REPO / "tests"):
+        for path in top.rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            if "`" not in text or "fixtures" in path.parts or path == Path(__file__):
+                continue
+            where = path.relative_to(REPO)
+            for named in CODE_PATH.findall(text):
+                if not (MEMTAB / named).exists() and not (MEMTAB / f"{named}.py").exists():
+                    missing.append(f"{where}: {named}")
+            for named in CODE_MODULE.findall(text):
+                test_module = REPO.joinpath("tests", *named.split(".")).with_suffix(".py")
+                if not named_exists(named.split(".")) and not test_module.is_file():
+                    missing.append(f"{where}: {named}")
+    assert not missing, f"the code names modules that are not there: {missing}"
+
+
+def test_the_code_check_sees_a_module_that_is_gone() -> None:
+    assert named_exists(["gui", "sync", "feature", "SyncConflictBars"])
+    assert named_exists(["components", "loads"])
+    assert not named_exists(["gui", "sync", "editor_bar"])
+    assert not named_exists(["gui", "sync", "feature", "NoSuchThing"])
+    assert CODE_PATH.findall("(`gui/tree/rows` paints, `store/scopes/` `gui/x.py.Name`)") == [
+        "gui/tree/rows",
+        "store/scopes/",
+        "gui/x.py",
+    ]
+    assert CODE_MODULE.findall("`memtab.gui.sync.editor_bar` `check.panel`") == [
+        "gui.sync.editor_bar"
+    ]

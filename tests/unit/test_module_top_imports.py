@@ -131,14 +131,11 @@ def test_type_checking_blocks_say_why() -> None:
     )
 
 
-MEMTAB_IMPORTS_IN_FUNCTIONS_AT_MOST = 50
+MEMTAB_IMPORTS_IN_FUNCTIONS_AT_MOST = 49
 """How many imports of Memtab's own modules stay inside functions, each with its `# lazy:`
-reason (issue 75: 80 when it was filed, 92 before it was worked, 87, 76 once each was
-measured on its path, then 49: what waits is a module of its own loaded by one import —
-the consolidation service's run-time half, the watcher's watchdog side, the window's file
-parts, a run without the window —, and what every path loads anyway is at its module's top;
-docs/architecture/start-up.md; 50: `cli.main` adds the declared commands with `cli.common`,
-issue 84): one more raises this on purpose, in the change that needs it."""
+reason (docs/architecture/start-up.md: what waits is a module of its own loaded by one
+import; what every path loads anyway is at its module's top): one more raises this on
+purpose, in the change that needs it."""
 
 
 def memtab_imports_in_functions(path: Path) -> list[int]:

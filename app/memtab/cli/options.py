@@ -33,7 +33,8 @@ HOME_HELP = (
     "memory home (default: MEMTAB_HOME, XUM_ROOT, MUX_ROOT, then mux's own choice among "
     "~/.xum, ~/.mux and ~/.cmux, else Memtab's own)"
 )
-"""`--home`'s words, before the sub-command (`add_home_option`) and after it (`cli.common.HOME`)."""
+"""`--home`'s words, before the sub-command (`add_home_option`) and after it
+(`cli.common.Argument.HOME`)."""
 
 
 def add_home_option(parser: argparse.ArgumentParser) -> None:

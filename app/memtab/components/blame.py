@@ -10,6 +10,7 @@ from typing import Generic, TypeVar
 
 from memtab.blame.lines import matched_lines, split_lines
 from memtab.blame.records import Blame, BlameLine
+from memtab.blame.service import blame_file
 from memtab.components.jobs import JobContext
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError
 from memtab.file_protocol.memory_file import MemoryFile
@@ -155,9 +156,6 @@ def blame_text(file: MemoryFile, text: str, _ctx: JobContext) -> Blamed | str:
     """`file` blamed (`blame.service.blame_file`: history read and compared, cached per
     file and newest version), its lines matched to `text`; why not, in words, when the
     file is gone or unreadable now."""
-    # lazy: blame's engine (~0.2 MiB, 8 modules) loads on the lane with the first blame
-    from memtab.blame.service import blame_file
-
     try:
         blame = blame_file(file)
     except (MemoryStoreError, PathError, SourceError, OSError) as error:

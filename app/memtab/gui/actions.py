@@ -248,7 +248,7 @@ class ActionRegistry(QObject):
         the dock takes the keyboard, and Escape in it gives it back (`KeyboardReturn`);
         hidden while it has it, the keyboard goes back too. The registry's own, not
         `dock.toggleViewAction()`: PySide dropped its wrapper of that one when a widget
-        passed in walking the focus chain went (`editor/tab_bar.chain_like` walked it
+        passed in walking the focus chain went (`gui.editor.editor.chain_like` walked it
         then), and Help → Keyboard shortcuts reached a dead action."""
         # lazy: panels are added after the first paint, the registry before it — the way
         # back builds QKeySequence's enums (~10 M instructions) and is one module more

@@ -1,4 +1,4 @@
-"""The review of a plan opens in steps (`review_opener.ReviewOpener`): built ahead while
+"""The review of a plan opens in steps (`gui.consolidation.footer.ReviewOpener`): built ahead while
 the plan is made, shown when it comes, never built in the slot the plan arrives in."""
 
 from __future__ import annotations

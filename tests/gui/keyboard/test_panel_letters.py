@@ -1,7 +1,7 @@
 """A docked panel's Alt+letters are its own where the keyboard is, on a real display:
 Trust and Check both have Alt+O (Open), and open together Qt only moved the focus between
-the two buttons, pressing neither (`toolkit.panel_letters`). Trust's key toggles its panel,
-as Check's does."""
+the two buttons, pressing neither (`toolkit.keyboard_return.PanelLetters`). Trust's key
+toggles its panel, as Check's does."""
 
 from __future__ import annotations
 

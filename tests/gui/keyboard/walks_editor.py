@@ -116,7 +116,7 @@ def conflict_bar(walk: Walk) -> WalkSteps:
 
 
 def _conflict_keys_on(walk: Walk) -> list[str]:
-    """The conflict's Alt keys enabled now (`editor.bar_keys.CONFLICT_KEYS`)."""
+    """The conflict's Alt keys enabled now (`gui.editor.tab.bar.CONFLICT_KEYS`)."""
     actions = walk.window.context.actions
     return [
         key for action_id, _choice, key in CONFLICT_KEYS if actions.action(action_id).isEnabled()

@@ -1,7 +1,7 @@
 """Walks of the docked panels' letters: Trust and Check open together, both with Alt+O
 (Open) — Qt only moved the focus between the two buttons and pressed neither. Each
 panel's letter presses its own button while the keyboard is in it, and neither from the
-open file's text (`toolkit.panel_letters`)."""
+open file's text (`toolkit.keyboard_return.PanelLetters`)."""
 
 from __future__ import annotations
 

@@ -66,7 +66,7 @@ def trust_letters(walk: Walk) -> WalkSteps:
     """View → Trust's key, then Alt+B, the letter Combine into… shows: it opens the review
     of the files' combined text (the demo's first group, two notes) — Alt+B was the
     conflict bar's Keep both in the whole window, a conflict shown or not
-    (`editor.bar_keys`: on only while the bar offers it)."""
+    (`gui.editor.tab.bar.BarKeys`: on only while the bar offers it)."""
     trust = walk.window.part(keys.TRUST)
     trust.find_now()  # not the start's delay
     yield Until(lambda: trust.report is not None and not trust.busy, "the trust report")

@@ -261,7 +261,8 @@ def test_no_button_of_the_panel_has_a_letter_the_whole_window_has(
     # Alt+B was the conflict bar's Keep both wherever the keyboard was, never Combine
     # into…; Alt+M and Alt+T (Keep mine, Keep theirs) never Move's. With no conflict
     # shown, the bar's keys are off, and with one the panel's letters win in the panel
-    # (toolkit.panel_letters): Combine into… has its B back, Take the line out its T.
+    # (toolkit.keyboard_return.PanelLetters): Combine into… has its B back, Take the line out
+    # its T.
     window, trust = looked_at(qtbot, make_window, demo)
     window_wide = {mnemonic(menu.title()) for menu in window.menuBar().findChildren(QMenu)}
     for one in window.findChildren(QAction):

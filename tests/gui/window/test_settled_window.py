@@ -4,8 +4,9 @@ the writer's engine (the model loop, the offline writer and its rules), which it
 run brings in — the writer of this home has had nothing to do; nor the consolidation
 engine, which loads once the pointer or the focus reaches Consolidate now; nor the search
 index's reader and sqlite3 (~1 MiB resident), which the search field's first focus loads;
-nor the dialogs of What each agent loads… and Resolve conflicts…, loaded when first opened;
-nor, with no file open, any text of the editor (its empty page is built when first asked for);
+nor the dialogs of What each agent loads…, Resolve conflicts… and Settings, loaded when first
+opened; nor, with no file open, any text of the editor (its empty page is built when first
+asked for);
 nor the standard library's modules only a rare path needs (~0.5 MiB resident): `datetime`
 (a transcript's or the registry's time), `tomllib` (a TOML manifest or Codex's config) and
 `secrets` (with `hmac`; ids are `os.urandom(n).hex()`).
@@ -51,7 +52,8 @@ WRITER_ENGINE = ("memtab.writer.job.run", "memtab.writer.job.offline_provider",
 CONSOLIDATION_ENGINE = ("memtab.consolidation.service", "memtab.consolidation.job",
                         "memtab.gui.consolidation.tasks")
 SEARCH_INDEX = ("memtab.components.search.indexed", "memtab.search_index.index", "sqlite3")
-DIALOGS = ("memtab.gui.loads.dialog", "memtab.gui.sync.conflicts_dialog")
+DIALOGS = ("memtab.gui.loads.dialog", "memtab.gui.sync.conflicts_dialog",
+           "memtab.gui.settings.dialog")
 RARE_PATHS = ("datetime", "tomllib", "secrets", "hmac")
 from pathlib import Path
 from PySide6.QtCore import QEventLoop

@@ -1,5 +1,5 @@
 """What an MCP client sees of the memory commands: each tool's input schema (generated from
-the argument records by fs/records/schema.py) as it was when pydantic generated it (main
+the argument records by store/scopes/tool_args.py) as it was when pydantic generated it (main
 1162db0, pinned here), and a bad argument answered as a tool error with its reason (the
 SDK's client, connected in-process)."""
 

@@ -1,4 +1,4 @@
-"""A record's JSON Schema (fs/records/schema.py): what each declared type and marker says."""
+"""A record's JSON Schema (store/scopes/tool_args.py): what each declared type and marker says."""
 
 from __future__ import annotations
 

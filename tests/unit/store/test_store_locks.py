@@ -145,7 +145,7 @@ def test_an_unreadable_holder_file_means_an_unknown_holder(tmp_path: Path) -> No
 def test_a_lock_loads_neither_socket_nor_filelock(tmp_path: Path) -> None:
     """Reading sidecars (the window's first paint) must not pay for a lock's imports; a
     lock taken on Unix loads no filelock (~16 ms, 1 MiB: memtab.fs.locking.locks calls flock)
-    and no socket for its holder's host (`fs.host`: socket's enums, ~0.4 MiB)."""
+    and no socket for its holder's host (`fs.locking.locks.host_name`: socket's enums, ~0.4 MiB)."""
     probe = (
         "import sys\nfrom pathlib import Path\n"
         "from memtab.fs.sidecar import read_sidecar\n"

@@ -1,4 +1,4 @@
-"""git's maintenance of a sync repository, started only when it has work (`upkeep.py`):
+"""git's maintenance of a sync repository, started only when it has work (`sync/engine.py`):
 the condition checked without a git is git's own, asked of git itself for each case."""
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ class DiscardChoice(Enum):
 
 Ask = Callable[[list[str], Callable[[DiscardChoice], None]], None]
 """Asks Save / Discard / Cancel about unsaved changes to the files named, then calls back
-once with the answer (`gui.editor.unsaved.ask_unsaved`)."""
+once with the answer (`gui.editor.editor.ask_unsaved`)."""
 
 
 class UnsavedTab(Protocol):

@@ -44,13 +44,14 @@ class Situation(enum.Enum):
     ERROR = "error"
     NOTE = "note"
     CUT_NOTE = "cut_note"
-    """What Claude Code does not read of the open MEMORY.md (`cut_bars`): it follows the
-    text, and stays over saves."""
+    """What Claude Code does not read of the open MEMORY.md (`components.loads.CutBar`): it
+    follows the text, and stays over saves."""
     PAST_CUT = "past_cut"
-    """A save of MEMORY.md that waits for *Save anyway* (`cut_bars`): it follows the text."""
+    """A save of MEMORY.md that waits for *Save anyway* (`components.loads.CutBar`): it follows
+    the text."""
     SYNC_CONFLICT = "sync_conflict"
-    """Another machine changed the file's same lines (`gui.sync.editor_bar`): the bar stays
-    over saves and reloads until the conflict is decided."""
+    """Another machine changed the file's same lines (`gui.sync.feature.SyncConflictBars`): the
+    bar stays over saves and reloads until the conflict is decided."""
 
 
 class BarKind(enum.Enum):

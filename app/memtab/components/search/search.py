@@ -255,8 +255,7 @@ class Searcher:
     def _texts(self) -> IndexedTexts:
         """The index, opened by the lane's first job."""
         if self._index_texts is None:
-            # lazy: the index's reader and tantivy (~28 ms, ~7 MiB resident) load on the
-            # lane when the search field first takes the focus, not with every window
+            # lazy: the settled window's start — tantivy and the index load at the first search
             from memtab.components.search.indexed import IndexedTexts
 
             self._index_texts = IndexedTexts()

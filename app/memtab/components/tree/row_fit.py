@@ -1,5 +1,5 @@
 """What a file row's first line shows and keeps when the tree is narrow (no Qt:
-`gui/tree/rows` measures and paints): the file's name whole before any of its pills."""
+`gui/tree/view.py` measures and paints): the file's name whole before any of its pills."""
 
 import enum
 from collections.abc import Sequence

@@ -86,8 +86,7 @@ class ScanPolicy:
 
 def scan(request: ScanRequest, present: Presenter | None, ctx: JobContext) -> ScanOutcome:
     """The job: the home scanned as `request` says, then presented."""
-    # lazy: the lane loads the full scan's readers (the journal…): a big home's outline
-    # paints before them.
+    # lazy: the first paint — a big home's outline paints before the full scan's readers
     from memtab.components.tree.full_scan import scan_home
 
     home_scan = scan_home(request, ctx)

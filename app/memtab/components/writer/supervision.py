@@ -1,6 +1,6 @@
 """The background writer in the window, without Qt: its supervision (when it begins, which
 jobs a batch asks for, which runs are queued or going), what its last run means in words,
-and its corner of the status bar — `gui/writer/supervisor.py` keeps the job clients."""
+and its corner of the status bar — `gui/writer/feedback.py` keeps the job clients."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The consolidation footer: how recently each scope was consolidated, and Consolidate now.
 
 Compact, under the tree: a header (the "Consolidation" toggle, the runs button and
-**Consolidate now**), one line per scope (`footer_lines.CoverageLines`: `Workspace:`,
+**Consolidate now**), one line per scope (`CoverageLines`: `Workspace:`,
 `Project:`, `Global:`, `Session:` for a workspace that shows xum's session scope — never
 consolidated — and `Harvest:`) which the toggle collapses into the header, and a
 status line of fixed height. The tooltip lists the runs' summaries, each once. The
@@ -13,11 +13,11 @@ Consolidate now starts the consolidation facade for the selected workspace; whil
 run goes the button reads "Consolidating…", and the status line shows a busy bar, the
 step message and Cancel; a failure (in flight, run by another process, provider error)
 is shown there too. What each says as runs start, go and end is decided without Qt, by
-`components/consolidation/run_states.RunStates`: the footer tells it what happened and
+`components.consolidation.RunStates`: the footer tells it what happened and
 shows its `controls()`. In review-first mode (the `consolidation.review` setting, the
 default) the run makes a plan instead: nothing changes until the user accepts its ops
 in the review dialog (`review_dialog.ReviewDialog`, built while the plan is made and
-opened in short steps by `review_opener.ReviewOpener`), and applying them is a run of its
+opened in short steps by `ReviewOpener`), and applying them is a run of its
 own. The status line never changes height, so a run starting or ending never moves the
 tree above it (a click lands where it was aimed). Every text elides (whole in its
 tooltip): nothing here widens the window. The clock button asks for Runs…
@@ -523,7 +523,7 @@ class ConsolidationFooter(QFrame):
     @property
     def review_dialog(self) -> ReviewDialog | None:
         """The review of the last plan, while it is open (it opens in steps: see
-        `review_opener`)."""
+        `ReviewOpener`)."""
         return self._reviews.dialog
 
     # --- rendering ---------------------------------------------------------------------------

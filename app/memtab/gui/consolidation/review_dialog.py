@@ -80,7 +80,7 @@ class ReviewDialog(QDialog):
         parent: QWidget | None = None,
     ) -> None:
         """The review of `plan`; without one, an empty dialog that `show_plan` fills (the
-        footer builds it while the plan is being made: see `review_opener`). Forget
+        footer builds it while the plan is being made: see `footer.ReviewOpener`). Forget
         declined changes runs on `jobs`' jobs lane."""
         super().__init__(parent)
         self._jobs = jobs
@@ -192,7 +192,7 @@ class ReviewDialog(QDialog):
 
     def lay_out(self) -> None:
         """Lay out the widgets and the rows now, while hidden: the step before it is shown
-        (`review_opener`) takes that work off the one that shows and paints it."""
+        (`footer.ReviewOpener`) takes that work off the one that shows and paints it."""
         self.ensurePolished()
         for widget in (self, *self.findChildren(QWidget)):
             layout = widget.layout()

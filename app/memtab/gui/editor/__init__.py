@@ -1,5 +1,5 @@
 """The editor: the widget (`editor`), one open file loaded, saved and followed on disk
-(`tab/`: `file_tab`, `document`, the bar and its questions), its text widgets (`text/`:
-`view`, `preview`, `highlighter`, `frontmatter`), its actions (`editor_actions`), an
-outside editor (`external`).
+(`tab/`: `file_tab`, the bar and its keys in `bar`), its text widgets (`text/view`: the
+source, the preview, the highlighter), its actions (`editor_actions`: an outside editor's
+too).
 """

@@ -7,7 +7,7 @@
   double-clicking its tab, or opening the file for good (Enter or a double click in the
   tree: `open(file, keep=True)`) keeps it: a kept tab stays until it is closed.
 - Closing a tab with unsaved changes asks Save / Discard / Cancel without blocking
-  (`unsaved.ask_unsaved`); so does `leave` (closing the window, switching workspace) for
+  (`ask_unsaved`); so does `leave` (closing the window, switching workspace) for
   every tab with unsaved changes at once — the Qt-free rules of `components.editor.leaving`.
 - A file moved by Memtab is followed by its tab (`follow_moves`), draft and all.
 - A file opens at once; its text follows from the window's file channel (the tab says

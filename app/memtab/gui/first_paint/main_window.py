@@ -278,7 +278,7 @@ class OwnActions(Protocol):
 
 
 class TracesPage(Protocol):
-    """What the window asks of the Traces tab (`gui.traces.TracesTab`, built when first
+    """What the window asks of the Traces tab (`gui.traces.feature.TracesTab`, built when first
     shown)."""
 
     @property

@@ -139,7 +139,8 @@ class TabLayout:
         for widget in over_tree:
             self.overlay.add(widget)
         self._left.addWidget(footer)
-        # The editor over what a wide tab shows below it (the Inbox: `inbox_room`).
+        # The editor over what a wide tab shows below it (the Inbox:
+        # `memory_tab.controller.InboxRoom`).
         self.below_editor = QSplitter(Qt.Orientation.Vertical, self.editor_pane)
         self.below_editor.setObjectName("belowEditorSplitter")
         self.below_editor.setChildrenCollapsible(False)

@@ -1,4 +1,3 @@
 """History in the window: the hub joining it to the window (`hub`), the History panel
-(`panel`), Runs… (`runs_dialog`, `revert`), Recently deleted (`trash_dialog`), shared
-widgets (`widgets`).
+(`panel`), Runs… and what a revert did (`runs_dialog`), Recently deleted (`trash_dialog`).
 """

@@ -7,7 +7,7 @@ test-tips.md into testing.md") with its state; selecting an op shows its diff, a
 double-click opens its file in the Memory tab (`open_file_requested`). "Revert this run"
 restores every file the run touched to what it held before — except a file changed
 after the run, which it leaves alone and shows with the reason and the diff it would
-have applied (`revert.RevertResultDialog`).
+have applied (`RevertResultDialog`).
 
 Reading the log, describing ops and reverting run on the dialog's own worker
 (`components.history.runs`, `store.restore.from_history.revert_run`); the window calls `reload`

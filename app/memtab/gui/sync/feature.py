@@ -3,10 +3,10 @@
 Built by the window once its watcher starts (`MainWindow._start_watching`): it follows
 the watcher's batches, puts `SyncStatusWidget` in the status bar, and registers File →
 Sync now (F9) and File → Resolve conflicts…; a file in sync conflict open in an editor
-tab says so in the tab's bar (`editor_bar`). The conflicts are counted from the sync
+tab says so in the tab's bar (`SyncConflictBars`). The conflicts are counted from the sync
 targets' states and from the conflict copies a file-sync tool left in the scopes the
 Memory tab shows (`memtab.store.conflict_copies`). Closing the window with changes not
-sent yet syncs first or asks (`quitting`).
+sent yet syncs first or asks (`UnsentAtQuit`).
 """
 
 from __future__ import annotations

@@ -185,7 +185,8 @@ class TreeEditorLink(QObject):
             self.highlighted_lines = ()
 
     def open_file(self, ref: MemoryFileRef) -> MemoryFile | None:
-        """The memory file `ref` names, as the scan shown has it (`files.open.open_file`)."""
+        """The memory file `ref` names, as the scan shown has it
+        (`components.files.ops.open_file`)."""
         scan = self._shown.scan
         return open_file(scan, ref) if scan is not None else None
 

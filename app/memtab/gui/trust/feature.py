@@ -409,7 +409,7 @@ class TrustFeature(QObject):
         self._check_report: CheckReport | None = None
         self._panel: TrustPanel | None = None
         self.combine_review: CombineDialog | None = None
-        """The last review of Combine into… opened (whole files: `combine_dialog`)."""
+        """The last review of Combine into… opened (whole files: `CombineDialog`)."""
         self.room = RoomView()
         self.room.open_requested.connect(self._on_open_requested)
         self._room_way_back = KeyboardReturn(self.room)  # Alt+3 takes the keyboard, Escape back

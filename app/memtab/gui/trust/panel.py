@@ -45,7 +45,7 @@ _TAKEN = {
     if (letter := mnemonic(text)) is not None
 }
 """Letters Move's may not have: the menu bar's and the panel's other buttons' (the panel's
-letters are its own only while the keyboard is in it: `toolkit.panel_letters`)."""
+letters are its own only while the keyboard is in it: `toolkit.keyboard_return.PanelLetters`)."""
 
 FOUND_ROLE = Qt.ItemDataRole.UserRole + 1
 PLACE_ROLE = Qt.ItemDataRole.UserRole + 2

@@ -188,7 +188,7 @@ def after_first_paint() -> None:
     rows' backgrounds are drawn by the widget style from then on
     (`memtab.gui.toolkit.paint`), the window's keys are never a text field's
     (`text_fields`: Ctrl+D deletes nothing), and Shift+F10 and the Menu key open the
-    context menu of what has the keyboard (`context_keys`)."""
+    context menu of what has the keyboard (`ContextMenuKeys`)."""
     start_rotating()
     share_one_arena()
     keep_heap_trimmed()

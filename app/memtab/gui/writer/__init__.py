@@ -1,3 +1,3 @@
-"""The writer in the window: its status-bar line (`status`), its news and writes claimed
+"""The writer in the window: its supervisor, status-bar line, news and writes claimed
 (`feedback`), the Inbox of proposed memories (`inbox_panel`).
 """

@@ -11,7 +11,7 @@ accepting writes the notes file through the store), each pushing its step on the
 window's undo stack — Edit → Undo takes it back, Undo pressed before it ends waits for
 it — and the evidence — the transcript, not a memory file — is read on the file
 channel's listings lane. Selecting an item shows where it came from, its confidence and
-rationale, where accepting puts it and why ("Accept into:", `target_box`), and the
+rationale, where accepting puts it and why ("Accept into:", `TargetBox`), and the
 transcript messages it rests on (read for that item alone).
 """
 

@@ -1,4 +1,4 @@
-"""What the bridge reads of a request to say what became of it (`bridge/in_flight.py`,
+"""What the bridge reads of a request to say what became of it (`bridge/pump.py`,
 docs/formats.md §22.8): its words and the server's agree on which tools change nothing
 and on the write mode a session has without `--writes`."""
 

@@ -73,7 +73,7 @@ class MessageBar(QFrame):
         action_triggered(str): the id of the action button clicked.
         dismissed(): the close button was clicked (the bar hides itself).
         offer_changed(): a message was shown or the bar cleared — the buttons it offers
-            changed (the conflict's keys follow them: `gui/editor/bar_keys`).
+            changed (the conflict's keys follow them: `BarKeys`).
     """
 
     action_triggered = Signal(str)

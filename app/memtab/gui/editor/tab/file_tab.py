@@ -6,7 +6,7 @@ What it guarantees:
 - Saves are sha-checked (`MemoryFile.save(content, loaded_sha)`) and end the file with a
   line break (the buffer gets it too, as an undoable edit; the cursor stays). A conflict
   never loses the draft: the bar (not a modal) offers Compare / Keep mine / Keep theirs
-  (Alt+C, Alt+M, Alt+T from anywhere, `editor.bar_keys`; Enter on the bar: Compare); the
+  (Alt+C, Alt+M, Alt+T from anywhere, `bar.BarKeys`; Enter on the bar: Compare); the
   100 KiB cap and other save errors show there too.
 - Disk changes (`follow_changes`, after each rescan): a clean buffer reloads silently,
   keeping cursor and scroll; a dirty one gets a "changed on disk" bar (Compare / Keep
