@@ -32,7 +32,7 @@ from memtab.check.rules.facts import Fact, disagree, facts_of, what
 from memtab.check.rules.hidden_text import hidden_text_findings
 from memtab.check.rules.links import MemoryNames, broken_imports, broken_links
 from memtab.check.rules.paths import NamedPath, is_missing, moved_to, named_paths, rewritten
-from memtab.check.rules.recall import index_findings, recall_findings
+from memtab.check.rules.recall import index_findings, recall_found
 from memtab.check.rules.runnable import aliases_in, run_problems
 from memtab.check.settings import load_stale_days
 from memtab.file_protocol.file_ref import SourceError
@@ -170,7 +170,7 @@ class CheckEngine:
                 for found in work.found
                 if found.kind != "missing-program" or found.subject not in aliases
             )
-            findings += recall_findings(document) + index_findings(document)
+            findings += index_findings(document)
         findings += self._missing_paths(results)
         findings += self._disagreements(results)
         findings += self._stale([document for document, _ in results])
@@ -301,6 +301,7 @@ class CheckEngine:
                 )
             )
         found += hidden_text_findings(text, lines)
+        found += recall_found(document)
         aliases = frozenset(aliases_in(scanned)) if "alias " in text else frozenset()
         return tuple(found), tuple(missing), tuple(facts), aliases
 
