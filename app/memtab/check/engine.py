@@ -82,6 +82,7 @@ class CheckEngine:
         self._asked = Asked(self._answer)
         self._checkouts = CheckoutCache(self._asked)
         self._now: dict[Path, Checkout | None] = {}  # each checkout, got once per check
+        self._signed: dict[str, bytes] = {}  # each checkout's signature, by its root's text
         self._memory_names = MemoryNames()
         self._unpack = Unpacker()
         disk = KeptOnDisk.of_home(home, ENGINE, pack=pack, unpack=self._unpack) if kept else None
@@ -139,6 +140,7 @@ class CheckEngine:
         # Every answer is asked again (the user may have made a file, installed a program).
         self._asked.forget()
         self._now = {}
+        self._signed = {}
         self._memory_names = MemoryNames()
         self._find_program = self._given_finder or program_finder(self._env)
         total = len(documents)
@@ -322,11 +324,13 @@ class CheckEngine:
         return checkout
 
     def _signature(self, root: str) -> bytes:
-        """The signature of the checkout at `root` now (empty: it is none)."""
-        path = Path(root)
-        if self._checkout(path) is None:
-            return b""
-        return self._checkouts.signature(path) or b""
+        """The signature of the checkout at `root` now (empty: none), got once per check."""
+        signed = self._signed.get(root)
+        if signed is None:
+            path = Path(root)
+            signed = b"" if self._checkout(path) is None else self._checkouts.signature(path) or b""
+            self._signed[root] = signed
+        return signed
 
     def _answer(self, question: Question) -> Answer:
         """A question kept from an earlier check, asked now."""
