@@ -208,7 +208,7 @@ def test_the_next_run_over_the_same_files_searches_no_pairs_again(
     again = run(home, changed)
     assert len(asked) == 2  # one file more: both searches again
     monkeypatch.undo()
-    for name in ("duplicates", "duplicates-pairs"):
+    for name in ("duplicates", "duplicates-pairs", "duplicates-rules"):
         cache_file_for(home, name).unlink()
     assert again == run(home, changed)
 
