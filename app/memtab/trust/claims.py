@@ -164,6 +164,8 @@ def _claims(sentence: str) -> tuple[Claim, ...]:
 
 
 def _plain_claims(sentence: str) -> tuple[Claim, ...]:
+    if sentence.rstrip(" *_").endswith("?"):
+        return ()  # a question claims nothing ("Should we use Pants instead of Bazel?")
     if (output := _OUTPUT.search(sentence)) is not None:
         sentence = sentence[: output.start()]  # "Build: `just build` → `bin/x`": its output
     facts = _facts(0, sentence)

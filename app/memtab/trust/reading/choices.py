@@ -113,8 +113,8 @@ def choices(sentence: str, *, changes_only: bool = False) -> list[Choice]:
     """The choice between two alternatives a sentence makes (module doc); a sentence
     saying what was (`changes_only`) is read only for a change it tells."""
     lowered = _plain(sentence)
-    if lowered.endswith(":"):
-        return []  # "Ideas, not decided:" heads a list
+    if lowered.endswith((":", "?")):
+        return []  # "Ideas, not decided:" heads a list; a question chooses nothing
     if _COMPARED.search(lowered) and not re.search(r"\brather\s+than\b", lowered):
         return []  # "polars is much faster than pandas": no choice said
     found: list[tuple[str, str, re.Match[str]]] = []
