@@ -255,7 +255,9 @@ def other_subjects(one: str, other: str) -> bool:
 
 @functools.lru_cache(maxsize=16384)
 def _stems(sentence: str) -> frozenset[str]:
-    return frozenset(stems_of(sentence))
+    """A sentence's stems, with the words inside its identifiers: `test_refresh_rotation`
+    says "test" as "Flaky test … fails" does."""
+    return frozenset(stems_of(sentence)) | frozenset(stems_of(sentence.replace("_", " ")))
 
 
 def opposed(one: Rule, other: Rule) -> bool:
