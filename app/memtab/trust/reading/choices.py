@@ -64,17 +64,18 @@ _CHOSEN_SECOND = (
 )  # fmt: skip
 """Phrasings naming the one left first: a change ("moved from Y to X"), or a ban then the
 choice."""
-_CHANGES = _CHOSEN_SECOND[:4]
-"""The phrasings that tell a change: still read in a sentence saying what was ("Y was
-dropped; X now")."""
+_CHANGES = 4
+"""How many of `_CHOSEN_SECOND` tell a change: still read in a sentence saying what was
+("Y was dropped; X now")."""
 _COMPARED = re.compile(r"\b(?:faster|slower|better|worse|nicer|simpler|than)\b")
+_RATHER = re.compile(r"\brather\s++than\b")
 _USE = re.compile(
     r"^(?:(?:we|i)\s+)?(?:use|prefer|pick|choose|stick\s+(?:to|with)|reach\s+for)\s++"
     + _NAME
-    + r"\s++(?:for|in)\s++((?:[\w-]+\s*+){1,5})\.?$"
+    + r"\s++(?:for|in)\s++((?:[\w-]++\s*+){1,5})\.?$"
 )
 """A plain use of one tool for a purpose: "Use pandas for transforms"."""
-_SCOPE = re.compile(r"\b(?:for|in|between|across|on)\s++((?:[\w-]+\s*+){1,4})")
+_SCOPE = re.compile(r"\b(?:for|in|between|across|on)\s++((?:[\w-]++\s*+){1,4})")
 _LABEL = re.compile(r"^([\w\s-]{1,30}):\s")
 _MARK = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
 _VAGUE = frozenset({"it", "them", "one", "ones", "that", "this", "those", "these"})
@@ -115,12 +116,12 @@ def choices(sentence: str, *, changes_only: bool = False) -> list[Choice]:
     lowered = _plain(sentence)
     if lowered.endswith((":", "?")):
         return []  # "Ideas, not decided:" heads a list; a question chooses nothing
-    if _COMPARED.search(lowered) and not re.search(r"\brather\s+than\b", lowered):
+    if _COMPARED.search(lowered) and not _RATHER.search(lowered):
         return []  # "polars is much faster than pandas": no choice said
     found: list[tuple[str, str, re.Match[str]]] = []
     for pattern in () if changes_only else _CHOSEN_FIRST:
         found += [(m.group(1), m.group(2), m) for m in pattern.finditer(lowered)]
-    for pattern in _CHANGES if changes_only else _CHOSEN_SECOND:
+    for pattern in _CHOSEN_SECOND[:_CHANGES] if changes_only else _CHOSEN_SECOND:
         found += [(m.group(2), m.group(1), m) for m in pattern.finditer(lowered)]
     pairs = {(chosen, left) for chosen, left, _ in found if _named(chosen, left)}
     if len(pairs) != 1:

@@ -129,7 +129,7 @@ def _span_said(span: re.Match[str]) -> str:
     if said.lower() in GATED:
         return f" {said} "
     words = said_as(said.lower()).split()
-    if len(words) < 2 or not _BY_MEANS.search(span.string, 0, span.start()):
+    if len(words) < 2 or not _BY_MEANS.search(span.string, max(0, span.start() - 12), span.start()):
         return " "
     program = next((t for t in (" ".join(words[:2]), words[0]) if t in TOOL_KIND), None)
     if program is None:
