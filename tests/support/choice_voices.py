@@ -5,14 +5,13 @@ lists (dataframe libraries, mobile test runners, web servers, databases, CLI lib
 and a tool used through its command (`` `poetry install` ``). Near misses: the same pair
 chosen for different purposes, a past choice, a hedge, a comparison, two things.
 
-Each case's notes are built as `contradiction_voices.notes` builds them (a title and a
-filler line of its own), so what is found joins the case's two notes or nothing.
+Each case's notes are built and read as `contradiction_voices.found` builds them (a title
+and a filler line of its own), so what is found joins the case's two notes or nothing.
 """
 
 from __future__ import annotations
 
 from support.contradiction_cases import Case
-from support.contradiction_voices import FILLERS
 
 SAME = ("project:shop", "project:shop")
 TEAM = ("team:shop", "claude:shop")
@@ -98,14 +97,3 @@ CASES: tuple[Case, ...] = (
     Case("command", "- Build the image with `npm run build`.", "- pnpm is our package manager.",
          N, SAME),
 )  # fmt: skip
-
-
-def notes() -> list[tuple[str, str, int, str]]:
-    """Each case's two notes: (place, name, case number, text), in case order."""
-    made = []
-    for number, case in enumerate(CASES):
-        for side, (place, said) in enumerate(zip(case.places, (case.one, case.other), strict=True)):
-            filler = FILLERS[(2 * number + side) % len(FILLERS)]
-            made.append((place, f"choice-{number}-{'ab'[side]}.md", number,
-                         f"# Choices {number}\n\n{said}\n\n{filler}\n"))  # fmt: skip
-    return made
