@@ -14,7 +14,12 @@ and a filler line of its own, so what is found joins the case's two notes or not
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from memtab.store.home import Home
+from memtab.trust.contradictions.engine import ContradictionsEngine
 from support.contradiction_cases import Case
+from support.seeded_memories import memory
 
 SAME = ("project:shop", "project:shop")
 CLAUDE = ("claude:shop", "project:shop")
@@ -265,10 +270,10 @@ FILLERS = (
 )  # fmt: skip
 
 
-def notes() -> list[tuple[str, str, int, str]]:
+def notes(cases: tuple[Case, ...] = CASES) -> list[tuple[str, str, int, str]]:
     """Each case's two notes: (place, name, case number, text), in case order."""
     made = []
-    for number, case in enumerate(CASES):
+    for number, case in enumerate(cases):
         for side, (place, said) in enumerate(zip(case.places, (case.one, case.other), strict=True)):
             filler = FILLERS[(2 * number + side) % len(FILLERS)]
             if said.startswith("---"):
@@ -277,3 +282,23 @@ def notes() -> list[tuple[str, str, int, str]]:
                 text = f"# Voices {number}\n\n{said}\n\n{filler}\n"
             made.append((place, f"voice-{number}-{'ab'[side]}.md", number, text))
     return made
+
+
+def found(cases: tuple[Case, ...] = CASES) -> dict[int, bool]:
+    """Whether a contradiction joins each case's two notes, each case read alone with a
+    background of unrelated notes."""
+    made = notes(cases)
+    background = [
+        memory("global", f"bg-{i}.md", f"# Bg {i}\n\n- {line}\n") for i, line in enumerate(FILLERS)
+    ]
+    home = Home(Path("/nowhere"))
+    joined = {}
+    for number in range(len(cases)):
+        pair = [memory(place, name, text) for place, name, case, text in made if case == number]
+        engine = ContradictionsEngine(home, line_time=lambda d, line: 0)
+        joined[number] = any(
+            {d.path for d in pair}
+            <= {p.path for side in (c.first, c.second, *c.others) for p in side.places}
+            for c in engine.pairs_of([*pair, *background])
+        )
+    return joined

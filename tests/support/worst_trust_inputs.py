@@ -6,6 +6,23 @@ from __future__ import annotations
 from support.worst_shapes import F, M, S, Worst
 
 TRUST_READING: dict[str, Worst] = {
+    "memtab.trust.reading.choices:_CHOSEN_FIRST[0]": F("", "use a", "!"),
+    "memtab.trust.reading.choices:_CHOSEN_FIRST[1]": F("", "with a", "!"),
+    "memtab.trust.reading.choices:_CHOSEN_FIRST[2]": F("", "in a.", "!"),
+    "memtab.trust.reading.choices:_CHOSEN_FIRST[3]": F("", "prefer a.", "!"),
+    "memtab.trust.reading.choices:_CHOSEN_FIRST[4]": F("", "stick to a;", "!"),
+    "memtab.trust.reading.choices:_CHOSEN_SECOND[0]": F("", "moved a from a", "!"),
+    "memtab.trust.reading.choices:_CHOSEN_SECOND[1]": F("", "replaced a", "!"),
+    "memtab.trust.reading.choices:_CHOSEN_SECOND[2]": F("", "dropped a", "!"),
+    "memtab.trust.reading.choices:_CHOSEN_SECOND[3]": F("a", "-a", " is gone; a!"),
+    "memtab.trust.reading.choices:_CHOSEN_SECOND[4]": F("", "never use a;", "!"),
+    "memtab.trust.reading.choices:_COMPARED": S("", "fast "),
+    "memtab.trust.reading.choices:_RATHER": S("", "rather "),
+    "memtab.trust.reading.choices:_USE": M("use a for ", "a-", "!"),
+    "memtab.trust.reading.choices:_SCOPE": F("", "for a-", "!"),
+    "memtab.trust.reading.choices:_LABEL": M("", " ", "x"),
+    "memtab.trust.reading.choices:_MARK": S("", " ", "x"),
+    "memtab.trust.reading.tools:_BY_MEANS": S("", "with x"),
     "memtab.trust.reading.tools:_CLAUSE_BREAK": S("", " ", "x"),
     "memtab.trust.reading.tools:_CLAUSE_END": F("", " ", "x"),
     "memtab.trust.reading.tools:_COMPARED": S("than", " ", "x"),

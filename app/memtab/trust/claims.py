@@ -36,6 +36,7 @@ from typing import NamedTuple
 from memtab.check.wording import is_example
 from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.polarity import IMPERATIVES, MAX_EXTRA, Rule, opposite, rule_of
+from memtab.trust.reading.choices import PAIR, USING, choices, used
 from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, named, same_count
 from memtab.trust.reading.ports import port_key, ports, same_service
 from memtab.trust.reading.settings import same_setting, setting_key, settings
@@ -100,6 +101,8 @@ _TRIGGER_WORDS = frozenset(
      "sure", "no", "required", "mandatory", "forbidden", "banned", "prohibited", "disallowed",
      "stopped", "quit", "refrain", "steer", "fine", "ok", "okay", "allowed", "acceptable",
      "encouraged", "time", "exception", "circumstances", "permitted", "discouraged",
+     "prefer", "prefers", "preferred", "instead", "rather", "stick", "gone", "dropped",
+     "moved", "switched", "migrated", "replaced",
      *TOOL_WORDS,
      "code", *IMPERATIVES, *LANGUAGES, *DAY_WORDS}
 )  # fmt: skip
@@ -161,6 +164,8 @@ def _claims(sentence: str) -> tuple[Claim, ...]:
 
 
 def _plain_claims(sentence: str) -> tuple[Claim, ...]:
+    if sentence.rstrip(" *_").endswith("?"):
+        return ()  # a question claims nothing ("Should we use Pants instead of Bazel?")
     if (output := _OUTPUT.search(sentence)) is not None:
         sentence = sentence[: output.start()]  # "Build: `just build` → `bin/x`": its output
     facts = _facts(0, sentence)
@@ -171,11 +176,17 @@ def _plain_claims(sentence: str) -> tuple[Claim, ...]:
     if _PAST.search(sentence) or _GONE.search(sentence):
         # What was says nothing of what is, but of a tool it can say both: "We moved to
         # bun, pnpm is gone", "CSV is written with csv-stringify (papaparse was removed)".
-        return tuple(_moved_tools(sentence)) if _PAST.search(sentence) else _gone(sentence)
+        if _PAST.search(sentence):
+            return (*_moved_tools(sentence), *_choices(sentence, changes_only=True))
+        return (*_gone(sentence), *_choices(sentence))
     found = _tools(0, sentence)
-    if _GONE.search(sentence):
-        return tuple(found)
-    found += _polarity(0, sentence)
+    pair = _choices(sentence)
+    if not pair and not found:
+        found += [Claim(0, "tool", *use) for use in used(sentence)]
+    if not pair and not any(claim.value.startswith("not:") for claim in found):
+        # A choice between two is no rule about both ("Use pnpm, not npm").
+        found += _polarity(0, sentence)
+    found += pair
     if _CONDITIONS.search(sentence) is None:
         spans = _SPAN.findall(sentence)
         found += _command_or_path(0, sentence, spans)
@@ -194,6 +205,10 @@ def _gone(sentence: str) -> tuple[Claim, ...]:
 
 def _moved_tools(sentence: str) -> list[Claim]:
     return [Claim(0, "tool", *choice) for choice in moved_tools(sentence)]
+
+
+def _choices(sentence: str, *, changes_only: bool = False) -> list[Claim]:
+    return [Claim(0, "tool", *c) for c in choices(sentence, changes_only=changes_only)]
 
 
 def _tools(number: int, sentence: str) -> list[Claim]:
@@ -290,7 +305,10 @@ def group_keys(claim: Claim) -> tuple[str, ...]:
     if claim.kind == "port":
         return tuple(filter(None, claim.key.split("|")[:2]))  # its service's names
     if claim.kind == "tool":
-        return (claim.key.split(":", 1)[0],)
+        head = claim.key.split(":", 1)[0]
+        if head.startswith(PAIR):  # a pair meets the uses of each of its two
+            return (head, *(USING + name for name in head.removeprefix(PAIR).split(" and ")))
+        return (head,)
     if claim.kind in ("version", "setting") or claim.key.startswith("count:"):
         return (claim.key.split("|", 1)[0],)
     stems = claim.key.split()
@@ -328,6 +346,8 @@ def same_thing(one: Claim, other: Claim) -> bool:
     if one.kind == "always-never":
         small, large = sorted((set(one.key.split()), set(other.key.split())), key=len)
         return len(small) >= 2 and small <= large and len(large) - len(small) <= MAX_EXTRA
+    if one.kind == "tool" and one.key.startswith((PAIR, USING)):
+        return _same_choice(one.key, other.key)
     if one.kind == "tool":
         # One kind, for the same part of the project or for all of it ("Use pnpm for
         # the web app" says nothing of the docs site's).
@@ -336,6 +356,26 @@ def same_thing(one: Claim, other: Claim) -> bool:
         mine, theirs = set(scope.split()), set(other_scope.split())
         return kind == other_kind and (not mine or not theirs or bool(mine & theirs))
     return False
+
+
+def _same_choice(one: str, other: str) -> bool:
+    """Whether a choice between two and another, or a use of one of them, are about one
+    thing: the same pair, or a use of one of its two, for the same purpose (one's the
+    other's or a part of it) or, two choices, both for no purpose said."""
+    head, _, scope = one.partition(":")
+    other_head, _, other_scope = other.partition(":")
+    if head.startswith(USING) and other_head.startswith(PAIR):
+        head, scope, other_head, other_scope = other_head, other_scope, head, scope
+    if not head.startswith(PAIR):
+        return False  # two uses say nothing of each other
+    if other_head.startswith(USING):
+        names = head.removeprefix(PAIR).split(" and ")
+        if other_head.removeprefix(USING) not in names or not scope:
+            return False
+    elif other_head != head:
+        return False
+    small, large = sorted((set(scope.split()), set(other_scope.split())), key=len)
+    return small <= large and (bool(small) or not large)
 
 
 def contradict(one: Claim, other: Claim) -> bool:

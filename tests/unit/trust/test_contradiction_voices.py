@@ -4,14 +4,10 @@ kind, in voices the tune corpus does not use — found; near misses — not."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from memtab.store.home import Home
-from memtab.trust.contradictions.engine import ContradictionsEngine
-from support.contradiction_voices import CASES, FILLERS, notes
-from support.seeded_memories import memory
+from support import contradiction_voices
+from support.contradiction_voices import CASES
 
 NOT_READ = {
     "- Lockfiles must be committed.",
@@ -46,23 +42,8 @@ KINDS = sorted({case.kind for case in CASES})
 
 @pytest.fixture(scope="module")
 def found() -> dict[int, bool]:
-    """Whether a contradiction joins each case's two notes, each case read alone with a
-    background of unrelated notes."""
-    made = notes()
-    background = [
-        memory("global", f"bg-{i}.md", f"# Bg {i}\n\n- {line}\n") for i, line in enumerate(FILLERS)
-    ]
-    home = Home(Path("/nowhere"))
-    joined = {}
-    for number in range(len(CASES)):
-        pair = [memory(place, name, text) for place, name, case, text in made if case == number]
-        engine = ContradictionsEngine(home, line_time=lambda d, line: 0)
-        joined[number] = any(
-            {d.path for d in pair}
-            <= {p.path for side in (c.first, c.second, *c.others) for p in side.places}
-            for c in engine.pairs_of([*pair, *background])
-        )
-    return joined
+    """Whether a contradiction joins each case's two notes (`contradiction_voices.found`)."""
+    return contradiction_voices.found()
 
 
 @pytest.mark.parametrize("kind", KINDS)

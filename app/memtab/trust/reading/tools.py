@@ -4,8 +4,9 @@ A tool is chosen where the sentence names it as the thing used — after a cue (
 pnpm", "Format with black", "Package manager: pnpm", "Test runner is jest", "Tests run
 on vitest", "Node via fnm"), or as the subject doing the job ("goreleaser builds the
 releases", "pnpm for installs", "Plain pip here") — never where its name only describes
-another thing ("the npm token", "Docker Desktop is not installed", "`npm ci`"), nor in a
-comparison ("much faster than pip"). A sentence telling a change ("We dropped
+another thing ("the npm token", "Docker Desktop is not installed", "run `npm ci`"), nor in
+a comparison ("much faster than pip"). A command said as the means of a job ("install with
+`poetry install`") chooses the program it runs. A sentence telling a change ("We dropped
 goreleaser; releases are built with ko now", "moved to bun, pnpm is gone") chooses the
 new one and says not to use the old.
 """
@@ -63,6 +64,13 @@ _GONE = re.compile(
     r"superseded|archived|instead of|rather than|broken|no such|missing)\b"
 )
 _SPAN = re.compile(r"`([^`\n]+)`")
+_INSTALLS = frozenset({"install", "i", "add", "remove", "rm", "uninstall", "sync", "lock"})
+"""A package manager's own job: its commands that install as a developer does (its others
+publish, run scripts or install a CI image's "`npm ci`", which a project may do with
+another)."""
+_BY_MEANS = re.compile(r"\b(?:with|via|using|use|through)\s*+$", re.IGNORECASE)
+"""What comes right before a command said as the means of a job ("install with `poetry
+install`"): only there is its program chosen ("Run: `pnpm run seed`" chooses nothing)."""
 _CLAUSE_END = re.compile(r"[;,:]\s+|\.\s+|(?<!\s)\s++(?:but|[—–-])\s+")  # a run's first space
 _NEGATED_CLAUSE = re.compile(
     r"\b(?:not|never|no|avoid|don't|do not|without|forbidden|banned|disallowed)\b"
@@ -114,10 +122,21 @@ def plain(sentence: str) -> str:
 
 def _span_said(span: re.Match[str]) -> str:
     """A code span as `plain` reads it: the name alone of a tool named by a common word
-    ("`just`", "`make`": the span says it is the tool) as the name, any other (a command,
-    "`npm ci`", a binary, "`npm`") left out."""
+    ("`just`", "`make`": the span says it is the tool) as the name; a command as the tool
+    it runs where said as the means (`_BY_MEANS`); any other (a binary, "`npm`", "run
+    `npm ci`") left out."""
     said = span.group(1).strip()
-    return f" {said} " if said.lower() in GATED else " "
+    if said.lower() in GATED:
+        return f" {said} "
+    words = said_as(said.lower()).split()
+    if len(words) < 2 or not _BY_MEANS.search(span.string, max(0, span.start() - 12), span.start()):
+        return " "
+    program = next((t for t in (" ".join(words[:2]), words[0]) if t in TOOL_KIND), None)
+    if program is None:
+        return " "
+    if TOOL_KIND[program].endswith("package manager") and words[1] not in _INSTALLS:
+        return " "  # "`npm publish`", "`pnpm run jobs`": another job than installing
+    return f" {program} "
 
 
 def _says_job(lowered: str, job: tuple[str, ...]) -> bool:
