@@ -65,7 +65,7 @@ TARGET = "≤ 2 s warm"
 COMMANDS = ("duplicates", "contradictions", "leaks", "check")
 CACHES = {
     "check": ("check", "texts"),
-    "duplicates": ("duplicates", "duplicates-pairs", "texts"),
+    "duplicates": ("duplicates", "duplicates-pairs", "duplicates-rules", "texts"),
     "contradictions": ("contradictions", "texts"),
     "leaks": ("leaks", "texts"),
 }

@@ -32,7 +32,7 @@ from memtab.check.rules.facts import Fact, disagree, facts_of, what
 from memtab.check.rules.hidden_text import hidden_text_findings
 from memtab.check.rules.links import MemoryNames, broken_imports, broken_links
 from memtab.check.rules.paths import NamedPath, is_missing, moved_to, named_paths, rewritten
-from memtab.check.rules.recall import index_findings, recall_findings
+from memtab.check.rules.recall import index_findings, recall_found
 from memtab.check.rules.runnable import aliases_in, run_problems
 from memtab.check.settings import load_stale_days
 from memtab.file_protocol.file_ref import SourceError
@@ -82,6 +82,7 @@ class CheckEngine:
         self._asked = Asked(self._answer)
         self._checkouts = CheckoutCache(self._asked)
         self._now: dict[Path, Checkout | None] = {}  # each checkout, got once per check
+        self._signed: dict[str, bytes] = {}  # each checkout's signature, by its root's text
         self._memory_names = MemoryNames()
         self._unpack = Unpacker()
         disk = KeptOnDisk.of_home(home, ENGINE, pack=pack, unpack=self._unpack) if kept else None
@@ -139,6 +140,7 @@ class CheckEngine:
         # Every answer is asked again (the user may have made a file, installed a program).
         self._asked.forget()
         self._now = {}
+        self._signed = {}
         self._memory_names = MemoryNames()
         self._find_program = self._given_finder or program_finder(self._env)
         total = len(documents)
@@ -170,7 +172,7 @@ class CheckEngine:
                 for found in work.found
                 if found.kind != "missing-program" or found.subject not in aliases
             )
-            findings += recall_findings(document) + index_findings(document)
+            findings += index_findings(document)
         findings += self._missing_paths(results)
         findings += self._disagreements(results)
         findings += self._stale([document for document, _ in results])
@@ -301,6 +303,7 @@ class CheckEngine:
                 )
             )
         found += hidden_text_findings(text, lines)
+        found += recall_found(document)
         aliases = frozenset(aliases_in(scanned)) if "alias " in text else frozenset()
         return tuple(found), tuple(missing), tuple(facts), aliases
 
@@ -321,11 +324,13 @@ class CheckEngine:
         return checkout
 
     def _signature(self, root: str) -> bytes:
-        """The signature of the checkout at `root` now (empty: it is none)."""
-        path = Path(root)
-        if self._checkout(path) is None:
-            return b""
-        return self._checkouts.signature(path) or b""
+        """The signature of the checkout at `root` now (empty: none), got once per check."""
+        signed = self._signed.get(root)
+        if signed is None:
+            path = Path(root)
+            signed = b"" if self._checkout(path) is None else self._checkouts.signature(path) or b""
+            self._signed[root] = signed
+        return signed
 
     def _answer(self, question: Question) -> Answer:
         """A question kept from an earlier check, asked now."""

@@ -17,6 +17,7 @@ import pytest
 from tests.quality.stores import CLAUDE, real_files
 
 from memtab.check import engine as check_engine
+from memtab.check.checkout import CheckoutCache
 from memtab.check.engine import CheckEngine
 from memtab.check.kept import ENGINE, RULES_VERSION
 from memtab.check.programs import which_in
@@ -93,6 +94,21 @@ def test_a_next_process_runs_no_rule_on_files_as_they_were(
     read = _rules_run(monkeypatch)
     assert setup.check() == first
     assert read == []
+
+
+def test_a_warm_check_asks_a_checkout_s_signature_once_for_all_its_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    setup = Setup(tmp_path)
+    first = setup.check()
+    asked: list[Path] = []
+    real = CheckoutCache.signature
+    monkeypatch.setattr(
+        CheckoutCache, "signature", lambda self, root: asked.append(root) or real(self, root)
+    )
+    read = _rules_run(monkeypatch)
+    assert setup.check() == first and read == []
+    assert asked == [setup.repo, setup.repo]  # the files kept, git-ignored paths
 
 
 def _git(repo: Path, *args: str) -> None:
@@ -203,7 +219,12 @@ def test_a_value_of_another_shape_under_a_right_digest_is_not_used(
     assert len(read) == len(MEMORY)  # every file worked out again
 
 
-RULES_FOUND = {1: "a5e307be1cc9cac2", 2: "3656c78f5a565e3d", 3: "3656c78f5a565e3d"}
+RULES_FOUND = {
+    1: "a5e307be1cc9cac2",
+    2: "3656c78f5a565e3d",
+    3: "3656c78f5a565e3d",
+    4: "3656c78f5a565e3d",
+}
 """What the rules find in a corpus (`_rules_found`), digested, by `check.kept.RULES_VERSION`."""
 
 

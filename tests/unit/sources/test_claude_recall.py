@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from memtab.check import documents
 from memtab.check.engine import CheckEngine
 from memtab.cli.main import main
 from memtab.components.tree.nodes import TreeNode
@@ -130,3 +131,25 @@ def test_memtab_check_finds_each(machine: Machine, monkeypatch: pytest.MonkeyPat
     assert one.message == "Claude Code cannot recall this topic file well: it has no description"
     assert "picks up to 5 topic files by their file name and the `description:`" in one.why
     assert report.to_json()["findings"][0]["kind"]  # the contract stays a record
+
+
+def test_the_next_check_reads_no_unchanged_topic_for_its_description_again(
+    machine: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a topic file lacks is kept with the check's findings of it: read again only
+    when its text changed."""
+    monkeypatch.setenv("HOME", str(machine.user))
+    topic = write(machine.claude_memory / "empty-description.md", '---\ndescription: ""\n---\n')
+    engine = CheckEngine(machine.home, env=machine.env, find_program=lambda _: "/bin/x")
+    found = engine.check()
+    read: list[str] = []
+    real = documents.recall_warning
+    monkeypatch.setattr(
+        documents, "recall_warning", lambda *args: read.append(args[1][-1]) or real(*args)
+    )
+    again = CheckEngine(machine.home, env=machine.env, find_program=lambda _: "/bin/x").check()
+    assert again.findings == found.findings and read == []
+    write(topic, "---\ndescription: How we deploy\n---\n")
+    later = CheckEngine(machine.home, env=machine.env, find_program=lambda _: "/bin/x").check()
+    assert read == ["empty-description.md"]
+    assert [f.kind for f in later.findings].count("no-description") == 1

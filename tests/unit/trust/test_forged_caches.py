@@ -28,7 +28,7 @@ from memtab.trust.report import TrustReport
 from memtab.trust.together import TrustEngines
 from support.memory_home import OTHER_PROJECT, PROJECT, make_home
 
-CACHES = ("duplicates", "duplicates-pairs", "contradictions", "leaks", "texts")
+CACHES = ("duplicates", "duplicates-pairs", "duplicates-rules", "contradictions", "leaks", "texts")
 FILES = {
     "global/ports.md": "# Ports\n\n- The API runs on port 8000.\n- Use pnpm, not npm.\n",
     "project/local.md": "# Local\n\n- The API runs on port 8080.\n- Use yarn, not npm.\n",

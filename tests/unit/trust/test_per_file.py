@@ -208,9 +208,39 @@ def test_the_next_run_over_the_same_files_searches_no_pairs_again(
     again = run(home, changed)
     assert len(asked) == 2  # one file more: both searches again
     monkeypatch.undo()
-    for name in ("duplicates", "duplicates-pairs"):
+    for name in ("duplicates", "duplicates-pairs", "duplicates-rules"):
         cache_file_for(home, name).unlink()
     assert again == run(home, changed)
+
+
+RULE = "- Branch names are kebab-case with the ticket number.\n"
+WALL = "- Dashboards refresh every minute on the wall screen.\n"
+BILLING = "- The billing worker retries three times with backoff.\n"
+
+
+def test_the_next_run_over_the_same_files_reads_the_alike_rules_no_more(
+    home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Which alike statements say one thing is kept for a run over the same files at the
+    same paths: read again only when a file or a path changed."""
+    documents = [
+        memory("global", "lint.md", f"# Style\n\n{RULE}{WALL}- Lunch is at noon on Fridays.\n"),
+        memory("project:api", "lint.md", f"# Api\n\n{RULE}{BILLING}- Invoices are PDF only.\n"),
+        *_documents(),
+    ]
+    run = ENGINES["duplicates"][2]
+    found = run(home, documents)
+    assert [group.kind for group in found] == ["rule"]
+    read: list[int] = []
+    real = statements.agreeing
+    monkeypatch.setattr(
+        statements, "agreeing", lambda chosen, *rest: read.append(1) or real(chosen, *rest)
+    )
+    assert run(home, documents) == found and read == []
+    moved = [*documents[:1], memory("project:web", "lint.md", documents[1].text), *_documents()]
+    assert run(home, moved) != found and read
+    monkeypatch.undo()
+    assert run(home, documents) == found
 
 
 def test_pairs_kept_for_other_sets_are_searched_again(home: Home) -> None:

@@ -7,18 +7,20 @@ CLI's private memory its `MEMORY.md` names nowhere (Gemini CLI reads a note only
 from __future__ import annotations
 
 from memtab.check.documents import Document
-from memtab.check.findings import finding
+from memtab.check.findings import Found, finding, found_in
 from memtab.check.records import Finding
 from memtab.sources.claude.recall import FRONTMATTER_LINES, RECALL_PICKS
 
 
-def recall_findings(document: Document) -> list[Finding]:
-    """The finding of a topic file that has no description, if it is one."""
+def recall_found(document: Document) -> tuple[Found, ...]:
+    """The finding of a topic file that has no description, if it is one (kept with the
+    rules' findings of the file: worked out again only when its text changed)."""
     if document.recall_note is None:
-        return []
-    return [
-        finding(
-            document,
+        return ()
+    return (
+        found_in(
+            "",
+            (),
             None,
             "no-description",
             subject="description",
@@ -28,8 +30,8 @@ def recall_findings(document: Document) -> list[Finding]:
             f"`description:` of their frontmatter (in their first {FRONTMATTER_LINES} "
             "lines); this one has none, or an empty one, so only its name says what it "
             "holds. Give it a one-line `description:`.",
-        )
-    ]
+        ),
+    )
 
 
 def index_findings(document: Document) -> list[Finding]:

@@ -27,8 +27,9 @@ and measured on the held-out half (docs/trust-quality.md "Duplicates").
 
 `DuplicatesEngine` keeps each file's words (`kept.per_file`, in Memtab's cache dir too):
 a second run, in this process or the next, reads every file again but works out the
-words only of those whose text changed; and the pairs its two searches found
-(`per_file.KeptAnswer`): a run over the same files searches none.
+words only of those whose text changed; and the pairs its two searches found, and which
+alike statements say one thing (`per_file.KeptAnswer`): a run over the same files
+searches and reads none again.
 """
 
 from __future__ import annotations
@@ -197,6 +198,7 @@ class DuplicatesEngine:
             KeptOnDisk.of_home(home, "duplicates", pack=packed_words, unpack=unpacked_words)
         )
         self._searches = KeptAnswer.of_home(home, "duplicates-pairs", valid=_searched)
+        self._agreed = KeptAnswer.of_home(home, "duplicates-rules", valid=_agreed)
         self.said: dict[str, tuple[str, ...]] = {}
         """What each `reworded` group's memories say (their content), by the group's key,
         for the last run: what a model judging them reads (`trust.judge`)."""
@@ -233,6 +235,7 @@ class DuplicatesEngine:
             logger.info("The duplicates' cache is not what they make (%s): worked out anew", error)
             self._words.forget()
             self._searches.forget()
+            self._agreed.forget()
             return self._groups_of(documents, everything)
 
     def _groups_of(self, documents: Sequence[Document], everything: bool) -> list[DuplicateGroup]:
@@ -313,7 +316,16 @@ class DuplicatesEngine:
                 _same_content(notes, members)
                 grouped.update(dict.fromkeys(members, len(groups)))
                 groups.append(_copy_group(notes, members))
-        groups += statement_groups(notes, held, rules, searched[1], grouped, weight)
+        # Which alike statements say one thing depends on their files' texts and paths
+        # too: kept for a run over the same files at the same paths.
+        run = hashlib.blake2b(self._words.last_run, digest_size=16)
+        for document in compared:
+            run.update(document.path.encode("utf-8", "surrogatepass") + b"\0")
+        agreed = self._agreed.get(run.digest())
+        ruled, parts = statement_groups(notes, held, rules, searched[1], grouped, weight, agreed)
+        if agreed is None:
+            self._agreed.put(run.digest(), parts)
+        groups += ruled
         order: dict[DuplicateKind, int] = {"copy": 0, "reworded": 1, "rule": 2}
         return sorted(groups, key=lambda g: (order[g.kind], g.members[0].path, g.key))
 
@@ -330,6 +342,15 @@ def _searched(answer: Any) -> bool:
         type(answer) is tuple
         and len(answer) == 2
         and all(type(pairs) is tuple and all(map(_is_pair, pairs)) for pairs in answer)
+    )
+
+
+def _agreed(answer: Any) -> bool:
+    """Whether `answer` is `statement_groups`' parts as `groups_of` keeps them: each an
+    alike group's number and two memories' numbers or more, none below 0."""
+    return type(answer) is tuple and all(
+        type(part) is tuple and len(part) > 2 and only(int, part) and min(part) >= 0
+        for part in answer
     )
 
 

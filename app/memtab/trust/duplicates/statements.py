@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import pairwise, repeat
 from typing import Any, Literal, NamedTuple
 
@@ -291,11 +291,14 @@ def statement_groups(
     pairs: Pairs,
     grouped: Mapping[int, int],
     weight: Mapping[str, float],
-) -> list[DuplicateGroup]:
-    """The statements' groups: `sets` the sentences compared, `pairs` those alike
-    (`statement_pairs`), `grouped` the memories already in a group (a copy's or a
-    rewording's: their statement is said once); two that share a subject and not what
-    they say of it are apart (`same_claim.subject_only`)."""
+    agreed: Agreed | None = None,
+) -> tuple[list[DuplicateGroup], Agreed]:
+    """The statements' groups, and which statements say one thing as `agreed` keeps it:
+    `sets` the sentences compared, `pairs` those alike (`statement_pairs`), `grouped` the
+    memories already in a group (a copy's or a rewording's: their statement is said
+    once); two that share a subject and not what they say of it are apart
+    (`same_claim.subject_only`). `agreed`: what a run over the same files found (read
+    whole, not again)."""
     alike_found = alike_groups(pairs, rank=lambda index: index)
     alone = set(range(len(sets))) - {i for members, _ in alike_found for i in members}
     alike_found += [([i], 1.0) for i in sorted(alone)]  # the same sentence in several memories
@@ -315,12 +318,51 @@ def statement_groups(
             one.statement.text, other.statement.text, weight
         )
 
-    groups = []
-    for members, similarity in alike_found:
-        said = [occurrence for i in members for occurrence in held[sets[i]]]
-        for chosen in agreeing(_one_a_note(said, grouped), read, apart):
+    kept = _kept_parts(agreed, len(alike_found))
+    groups, found = [], []
+    for number, (members, similarity) in enumerate(alike_found):
+        said = _one_a_note([o for i in members for o in held[sets[i]]], grouped)
+        if kept is None:
+            parts = agreeing(said, read, apart)
+        else:
+            parts = [_kept_part(said, part, read) for part in kept.get(number, ())]
+        for chosen in parts:
+            if kept is None:
+                found.append((number, *(s.note for s in chosen)))
             groups.append(_statement_group(notes, chosen, similarity))
-    return groups
+    return groups, (agreed if agreed is not None else tuple(found))
+
+
+Agreed = tuple[tuple[int, ...], ...]
+"""Which statements of `statement_groups`' alike groups say one thing (`agreeing`), as a
+run over the same files keeps them: each part its alike group's number, then its
+statements' memories (one statement a memory)."""
+
+
+def _kept_parts(agreed: Agreed | None, alike: int) -> dict[int, list[tuple[int, ...]]] | None:
+    """`agreed` by alike group (NotAsMadeError for a group there is not)."""
+    if agreed is None:
+        return None
+    kept: dict[int, list[tuple[int, ...]]] = defaultdict(list)
+    for number, *notes in agreed:
+        if not 0 <= number < alike:
+            raise NotAsMadeError("statements kept of an alike group there is not")
+        kept[number].append(tuple(notes))
+    return kept
+
+
+def _kept_part(
+    said: Sequence[Said], part: Sequence[int], read: Callable[[Said], tuple[str, str]]
+) -> list[Said]:
+    """The statements of a part kept, by their memories (NotAsMadeError for a memory
+    with none in the group, or a statement not on its line)."""
+    by_note = {s.note: s for s in said}
+    if len(set(part)) != len(part) or not all(note in by_note for note in part):
+        raise NotAsMadeError("statements kept that are not there")
+    chosen = [by_note[note] for note in part]
+    for statement in chosen:
+        read(statement)
+    return chosen
 
 
 def _statement_group(notes: Notes, chosen: Sequence[Said], similarity: float) -> DuplicateGroup:
