@@ -378,6 +378,35 @@ def test_what_is_worked_out_of_a_file_is_pinned_to_the_cache_s_version() -> None
     )
 
 
+DECIDED = {15: "1f104754108c93aa"}
+"""What the duplicates decide over the seeded duplicates (`_decided`), digested, by
+`per_file.CACHE_VERSION`: the kept pair searches and statement groups are keyed by the files'
+texts, not by the code that judged them."""
+
+
+def _decided() -> str:
+    corpus = seeded_duplicates.build()
+    documents = [
+        memory(note.place, f"{index}-{note.name}", note.text)
+        for index, note in enumerate(corpus.notes)
+    ]
+    groups = duplicates.DuplicatesEngine(Home(Path("/nowhere"))).groups_of(documents)
+    said = sorted(
+        (group.kind, sorted((member.path, member.line or 0) for member in group.members))
+        for group in groups
+    )
+    return hashlib.sha256(repr(said).encode()).hexdigest()[:16]
+
+
+def test_what_the_duplicates_decide_is_pinned_to_the_cache_s_version() -> None:
+    """A change to which statements say one thing (polarity, claims, meaning) must come with
+    a new version, or users' kept decisions answer for the old code."""
+    assert _decided() == DECIDED.get(CACHE_VERSION), (
+        "what the duplicates decide changed: bump per_file.CACHE_VERSION and pin the new "
+        "digest here (and in WORKED_OUT)"
+    )
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="making another user's file needs root")
 @pytest.mark.parametrize("whose", ["the folder", "the file"])
 def test_a_cache_another_user_could_write_is_never_loaded(
