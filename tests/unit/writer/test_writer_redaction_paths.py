@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.llm.types import ChatProvider, Message, ModelReply, ToolSpec
+from memtab.llm.types import ChatProvider, Message, ModelReply, ProviderWrapper, ToolSpec
 from memtab.redact import REDACTED
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
@@ -38,20 +38,12 @@ PG_URL = "postgres://app:Sup3r-s3cret.pw@db.internal:5432/app"
 PAT = next(secret for name, (_, secret, _) in LEAKS.items() if "fine-grained" in name)
 
 
-class Recording:
+class Recording(ProviderWrapper):
     """A ChatProvider wrapper that keeps every request's system prompt and messages."""
 
     def __init__(self, provider: ChatProvider) -> None:
-        self._provider = provider
+        super().__init__(provider)
         self.requests: list[str] = []
-
-    @property
-    def name(self) -> str:
-        return self._provider.name
-
-    @property
-    def model(self) -> str:
-        return self._provider.model
 
     def complete(
         self,
@@ -62,7 +54,7 @@ class Recording:
         cancel: threading.Event | None = None,
     ) -> ModelReply:
         self.requests.append(system + json.dumps([dump_message(m).to_json() for m in messages]))
-        return self._provider.complete(system, messages, tools, cancel=cancel)
+        return super().complete(system, messages, tools, cancel=cancel)
 
 
 def _leaked(text: str) -> list[str]:

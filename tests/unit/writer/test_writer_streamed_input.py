@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from memtab.llm.types import ChatProvider, Message, ModelReply, ToolSpec, UserMessage
+from memtab.llm.types import (
+    ChatProvider,
+    Message,
+    ModelReply,
+    ProviderWrapper,
+    ToolSpec,
+    UserMessage,
+)
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace, load_registry
 from memtab.transcripts import (
@@ -36,20 +43,12 @@ _FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "shared"
 _TRANSCRIPTS = sorted(_FIXTURES.glob("*/*.jsonl"))
 
 
-class FirstRequest:
+class FirstRequest(ProviderWrapper):
     """A provider that keeps the first message of the first request it is sent."""
 
     def __init__(self, provider: ChatProvider) -> None:
-        self.provider = provider
+        super().__init__(provider)
         self.first: str | None = None
-
-    @property
-    def name(self) -> str:
-        return self.provider.name
-
-    @property
-    def model(self) -> str:
-        return self.provider.model
 
     def complete(
         self,
