@@ -14,13 +14,11 @@ from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
-    QHBoxLayout,
     QPlainTextEdit,
     QPushButton,
     QToolTip,
     QTreeWidget,
     QTreeWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -53,7 +51,7 @@ from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.keyboard_return import PanelLetters
 from memtab.gui.toolkit.style import Accent
 from memtab.gui.toolkit.text.line_margin import LineMargin, MarginEditor, Side
-from memtab.gui.toolkit.widgets import WrappedLabel
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
 from memtab.operations.check import NotChecked, WindowCheck, plan_check_fixes, release_heap
 
 if TYPE_CHECKING:  # lazy: the consolidation engine loads with the first fix
@@ -96,17 +94,8 @@ class CheckPanel(QWidget):
         self.open_button = QPushButton("&Open", self)
         self.fix_button = QPushButton("Apply fi&x…", self)  # Alt+F: the File menu
         self.fix_button.setToolTip(FIX_TIP)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.check_button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.open_button)
-        buttons.addWidget(self.fix_button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.status)
-        layout.addWidget(self.list, 1)
-        layout.addWidget(self.why)
-        layout.addLayout(buttons)
+        buttons = hbox(self.check_button, 1, self.open_button, self.fix_button)
+        vbox(self.status, (self.list, 1), self.why, buttons, on=self, margins=6)
         self.setFocusProxy(self.list)  # the panel's key puts the keyboard in the findings
         self.letters = PanelLetters(self)  # Alt+O is Trust's Open too: each panel's own
         self.check_button.clicked.connect(self._on_check_button_clicked)

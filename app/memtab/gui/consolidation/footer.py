@@ -37,13 +37,11 @@ from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
-    QHBoxLayout,
     QLabel,
     QProgressBar,
     QPushButton,
     QSizePolicy,
     QToolButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -65,7 +63,7 @@ from memtab.consolidation.records import ConsolidationPlan
 from memtab.gui.tasks.jobs import JobService
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet
-from memtab.gui.toolkit.widgets import ElidedLabel
+from memtab.gui.toolkit.widgets import ElidedLabel, hbox, vbox
 from memtab.store.sidecars.journal import (
     ConsolidationRecord,
     ConsolidationStatus,
@@ -210,11 +208,13 @@ class CoverageLines(QWidget):
         # In a widget of its own, hidden with the line: a layout whose widgets are all
         # hidden still counts in the grid, and left no width to the other values.
         self._harvest_row = QWidget(self)
-        harvest = QHBoxLayout(self._harvest_row)
-        harvest.setContentsMargins(0, 0, 0, 0)
-        harvest.setSpacing(6)
-        harvest.addWidget(self._values["Harvest"], 1)
-        harvest.addWidget(self.harvest_error, 2)
+        hbox(
+            (self._values["Harvest"], 1),
+            (self.harvest_error, 2),
+            on=self._harvest_row,
+            margins=0,
+            spacing=6,
+        )
         grid.addWidget(self._harvest_row, LINE_KEYS.index("Harvest"), 1)
         grid.setColumnStretch(1, 1)
         self._values["Session"].set_full_text(glossary.SESSION_NEVER_CONSOLIDATED, glossary.SESSION)
@@ -395,13 +395,14 @@ class ConsolidationFooter(QFrame):
         self.consolidate_button.clicked.connect(self._on_consolidate_button_clicked)
         self.consolidate_button.installEventFilter(self)
         self.consolidate_button.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
-        header = QHBoxLayout()
-        header.setSpacing(4)
-        header.addWidget(self.details_button)
-        header.addWidget(self.summary, 1)
-        header.addStretch(0)
-        header.addWidget(self.runs_button)
-        header.addWidget(self.consolidate_button)
+        header = hbox(
+            self.details_button,
+            (self.summary, 1),
+            0,
+            self.runs_button,
+            self.consolidate_button,
+            spacing=4,
+        )
 
         self._lines = CoverageLines(self)
         self.harvest_error = self._lines.harvest_error
@@ -432,25 +433,29 @@ class ConsolidationFooter(QFrame):
         self.cancel_button.clicked.connect(self._on_cancel_button_clicked)
         self.status_area = QWidget(self)
         self.status_area.setObjectName("consolidationStatus")
-        status = QHBoxLayout(self.status_area)
-        status.setContentsMargins(0, 0, 0, 0)
-        status.setSpacing(6)
-        status.addWidget(self.progress_bar, 0, Qt.AlignmentFlag.AlignVCenter)
-        status.addWidget(self.progress_text, 1)
-        status.addWidget(self.status_text, 1)
+        status = hbox(
+            (self.progress_bar, 0, Qt.AlignmentFlag.AlignVCenter),
+            (self.progress_text, 1),
+            (self.status_text, 1),
+            on=self.status_area,
+            margins=0,
+            spacing=6,
+        )
         status.addWidget(self.mux_only_note, 1)  # when nothing else is said there
         status.addWidget(self.cancel_button)
         # Fixed: progress, notes and Cancel come and go without moving the tree.
         line = self.fontMetrics().height() + 4
         self.status_area.setFixedHeight(max(line, self.cancel_button.sizeHint().height()))
 
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 4, 8, 4)
-        layout.setSpacing(2)
-        layout.addLayout(header)
-        layout.addWidget(self._lines)
-        layout.addWidget(self.hint)
-        layout.addWidget(self.status_area)
+        vbox(
+            header,
+            self._lines,
+            self.hint,
+            self.status_area,
+            on=self,
+            margins=(6, 4, 8, 4),
+            spacing=2,
+        )
         self._apply_palette()
 
     # --- the seam ----------------------------------------------------------------------------

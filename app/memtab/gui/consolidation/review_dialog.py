@@ -25,11 +25,9 @@ from PySide6.QtCore import QSize, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
-    QHBoxLayout,
     QPushButton,
     QSplitter,
     QTreeWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -52,7 +50,7 @@ from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title
 from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import muted_text
 from memtab.gui.toolkit.text.diff_view import DiffPane
-from memtab.gui.toolkit.widgets import WrappedLabel
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
 from memtab.operations.consolidation import forget_declined
 
 logger = logging.getLogger(__name__)
@@ -98,10 +96,7 @@ class ReviewDialog(QDialog):
         self.reason.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.reason.hide()
         details = QWidget(self)
-        details_layout = QVBoxLayout(details)
-        details_layout.setContentsMargins(0, 0, 0, 0)
-        details_layout.addWidget(self.reason)
-        details_layout.addWidget(self.diff, 1)
+        vbox(self.reason, (self.diff, 1), on=details, margins=0)
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.setChildrenCollapsible(False)
         splitter.addWidget(self.ops)
@@ -131,18 +126,15 @@ class ReviewDialog(QDialog):
         self.discard_button = QPushButton("Di&scard", self)
         self.discard_button.setToolTip("Change nothing")
         self.discard_button.clicked.connect(self.reject)
-        choices = QHBoxLayout()
-        choices.addWidget(self.accept_all_button)
-        choices.addWidget(self.reject_all_button)
-        choices.addWidget(self.forget_button)
-        choices.addStretch(1)
-        choices.addWidget(self.discard_button)
-        choices.addWidget(self.apply_button)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.summary)
-        layout.addWidget(splitter, 1)
-        layout.addWidget(self.always_direct)
-        layout.addLayout(choices)
+        choices = hbox(
+            self.accept_all_button,
+            self.reject_all_button,
+            self.forget_button,
+            1,
+            self.discard_button,
+            self.apply_button,
+        )
+        vbox(self.summary, (splitter, 1), self.always_direct, choices, on=self)
         fit_to_screen(self, QSize(900, 600), remember="review")
         self.rejected.connect(self._on_rejected)
         self._update_apply()

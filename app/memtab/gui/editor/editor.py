@@ -35,7 +35,6 @@ from PySide6.QtWidgets import (
     QStyleOptionTab,
     QStylePainter,
     QTabBar,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -52,7 +51,7 @@ from memtab.gui.editor.text.view import EditorView, EmptyRoom, EmptyState
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
-from memtab.gui.toolkit.widgets import chain_tab_order, tab_stops
+from memtab.gui.toolkit.widgets import chain_tab_order, tab_stops, vbox
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_view import ScopeView
@@ -270,11 +269,7 @@ class EditorPanel(CurrentTab, QWidget):
         self._stack.addWidget(self._empty_state)
         self._empty_page: FileTab | None = None
         self.empty_room = EmptyRoom(self._stack)  # what another feature shows there
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(0)
-        layout.addWidget(self.tab_bar)
-        layout.addWidget(self._stack, 1)
+        vbox(self.tab_bar, (self._stack, 1), on=self, margins=0, spacing=0)
         self.autosave = AutoSave(
             self, self.tabs_for_autosave, context.ui_state, context.save_ui_state
         )

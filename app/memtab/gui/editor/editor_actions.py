@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -51,6 +50,7 @@ from memtab.gui.toolkit.external_editor import ExternalOpener
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.text.line_margin import go_to
 from memtab.gui.toolkit.text.source_edit import SourceEdit
+from memtab.gui.toolkit.widgets import vbox
 
 logger = logging.getLogger(__name__)
 
@@ -167,11 +167,7 @@ class GoToLineDialog(QDialog):
         go = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         go.setText("&Go")
         give_mnemonics(self.buttons)
-        layout = QVBoxLayout(self)
-        layout.addWidget(label)
-        layout.addWidget(self.field)
-        layout.addWidget(self.hint)
-        layout.addWidget(self.buttons)
+        vbox(label, self.field, self.hint, self.buttons, on=self)
         self.buttons.accepted.connect(self._on_buttons_accepted)
         self.buttons.rejected.connect(self.reject)
         self.field.textChanged.connect(self._on_field_text_changed)

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMessageBox,
     QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -45,6 +44,8 @@ from memtab.components.tree.nodes import TreeNode
 from memtab.gui.context import WindowContext
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.toolkit.dialog_layout import (
+    OK_CANCEL,
+    button_box,
     fit_to_screen,
     fit_to_title,
     give_mnemonics,
@@ -54,7 +55,7 @@ from memtab.gui.toolkit.dialog_layout import (
 )
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text
-from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, vbox
 from memtab.sources.copy import default_name
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
@@ -97,17 +98,8 @@ class CopyToDialog(QDialog):
         form.addRow("&Name", self.name_edit)
         form.addRow(self.type_label, self.type_combo)
         form.addRow("Creates", self.where)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
-        )
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("&Copy")
-        give_mnemonics(self.buttons)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.error)
-        layout.addWidget(self.buttons)
+        self.buttons = button_box(self, OK_CANCEL, ok="&Copy")
+        vbox(form, self.error, self.buttons, on=self)
         self.target_combo.currentIndexChanged.connect(self._on_inputs_changed)
         self.name_edit.textChanged.connect(self._on_inputs_changed)
         self._on_inputs_changed()
@@ -239,17 +231,8 @@ class NewItemDialog(QDialog):
         else:
             self.description_edit.hide()
         form.addRow("Creates", self.target_label)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
-        )
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.form.state("").button)
-        give_mnemonics(self.buttons)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.error_label)
-        layout.addWidget(self.buttons)
+        self.buttons = button_box(self, OK_CANCEL, ok=self.form.state("").button)
+        vbox(form, self.error_label, self.buttons, on=self)
         self.name_edit.textChanged.connect(self._on_name_edit_text_changed)
         self._on_name_edit_text_changed("")
         room_for_mnemonics(self)
@@ -308,11 +291,7 @@ class MoveDialog(QDialog):
         form = QFormLayout()
         form.addRow("From", _path_label(str(source), self))
         form.addRow("&To", self.path_edit)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(hint)
-        layout.addWidget(self.error_label)
-        layout.addWidget(self.buttons)
+        vbox(form, hint, self.error_label, self.buttons, on=self)
         self.path_edit.textChanged.connect(self._on_path_edit_text_changed)
         self._on_path_edit_text_changed(self.path_edit.text())
         give_mnemonics(self.buttons)  # after OK's text: Rename or Move

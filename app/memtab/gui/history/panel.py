@@ -24,11 +24,9 @@ import logging
 
 from PySide6.QtCore import QSize, Qt, Signal, Slot
 from PySide6.QtWidgets import (
-    QHBoxLayout,
     QPushButton,
     QSplitter,
     QTreeWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -53,7 +51,7 @@ from memtab.gui.toolkit.keyboard_return import PanelLetters
 from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.text.diff_view import DiffPane
-from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, vbox
 
 logger = logging.getLogger(__name__)
 
@@ -101,20 +99,13 @@ class HistoryPanel(QWidget):
         self.restore_button.setToolTip(RESTORE_TIP)
         self.restore_button.setEnabled(False)
         self.restore_button.clicked.connect(self._on_restore_button_clicked)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(self.restore_button)
+        buttons = hbox(1, self.restore_button)
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.setChildrenCollapsible(False)
         splitter.addWidget(self.versions)
         splitter.addWidget(self.diff)
         splitter.setSizes([200, 300])
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.title)
-        layout.addWidget(self.note)
-        layout.addWidget(splitter, 1)
-        layout.addLayout(buttons)
+        vbox(self.title, self.note, (splitter, 1), buttons, on=self, margins=6)
         self.setFocusProxy(self.versions)  # the panel's key puts the keyboard in its versions
         self.letters = PanelLetters(self)  # Alt+S is Trust's Side by side too: its own
         self.setMinimumWidth(240)

@@ -35,14 +35,11 @@ from PySide6.QtGui import QFont, QFontDatabase, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
-    QHBoxLayout,
     QInputDialog,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
     QTreeWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -74,15 +71,15 @@ from memtab.components.history.trash_view import file_row as file_view
 from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.dialog_layout import (
+    button_box,
     fit_to_screen,
     fit_to_title,
-    give_mnemonics,
     small_dialog,
     stack_when_narrow,
 )
 from memtab.gui.toolkit.row_list import FittedTree
 from memtab.gui.toolkit.style import muted_text, set_style_sheet
-from memtab.gui.toolkit.widgets import ElidedLabel
+from memtab.gui.toolkit.widgets import ElidedLabel, hbox, vbox
 from memtab.sources.model import Source
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
@@ -243,22 +240,12 @@ class TrashDialog(QDialog):
             "left as it is)"
         )
         self.restore_all_button.clicked.connect(self._on_restore_all_button_clicked)
-        actions = QHBoxLayout()
-        actions.addWidget(self.note, 1)
-        actions.addWidget(self.restore_all_button)
-        actions.addWidget(self.restore_to_button)
-        actions.addWidget(self.restore_button)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        give_mnemonics(buttons)
-        buttons.rejected.connect(self.reject)
-        top = QHBoxLayout()
-        top.addWidget(self.scope_filter)
-        top.addStretch(1)
-        layout = QVBoxLayout(self)
-        layout.addLayout(top)
-        layout.addWidget(splitter, 1)
-        layout.addLayout(actions)
-        layout.addWidget(buttons)
+        actions = hbox(
+            (self.note, 1), self.restore_all_button, self.restore_to_button, self.restore_button
+        )
+        buttons = button_box(self)
+        top = hbox(self.scope_filter, 1)
+        vbox(top, (splitter, 1), actions, buttons, on=self)
         self._recolor()
         self._update_buttons()
         fit_to_title(self)

@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QStyledItemDelegate,
     QStyleOptionComboBox,
     QStyleOptionViewItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -42,6 +41,7 @@ from memtab.components.tree.workspace_rows import (
 )
 from memtab.gui.toolkit.paint import paint_row_panel, row_state
 from memtab.gui.toolkit.style import mute
+from memtab.gui.toolkit.widgets import vbox
 from memtab.store.sidecars.registry import Registry
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -227,11 +227,7 @@ class WorkspacePicker(QWidget):
         self.hint.linkActivated.connect(self._on_hint_link_activated)
         mute(self.hint)
         self.hint.hide()
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(6)
-        layout.addWidget(self.combo)
-        layout.addWidget(self.hint)
+        vbox(self.combo, self.hint, on=self, margins=0, spacing=6)
         self.setFocusProxy(self.combo)
         self._current_id: str | None = None
         self.combo.activated.connect(self._on_combo_activated)

@@ -20,10 +20,8 @@ from PySide6.QtWidgets import (
     QComboBox,
     QGridLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -40,7 +38,7 @@ from memtab.components.settings.model_form import (
 )
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.style import mute
-from memtab.gui.toolkit.widgets import WrappedLabel
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
 from memtab.llm.local_servers import KNOWN_SERVERS, LocalServer, ServerKind
 
 logger = logging.getLogger(__name__)
@@ -82,12 +80,8 @@ class LocalServersBox(QGroupBox):
         self._rows.setContentsMargins(0, 0, 0, 0)
         self._rows.setColumnStretch(1, 1)
         self._row_widgets: list[QWidget] = []
-        top = QHBoxLayout()
-        top.addWidget(self.status, 1)
-        top.addWidget(self.find_button)
-        layout = QVBoxLayout(self)
-        layout.addLayout(top)
-        layout.addLayout(self._rows)
+        top = hbox((self.status, 1), self.find_button)
+        vbox(top, self._rows, on=self)
 
     @property
     def servers(self) -> list[LocalServer]:

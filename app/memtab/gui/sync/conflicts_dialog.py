@@ -60,7 +60,7 @@ from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.jobs import Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, stack_when_narrow
 from memtab.gui.toolkit.text.three_way import ThreeWayView
-from memtab.gui.toolkit.widgets import WrappedLabel
+from memtab.gui.toolkit.widgets import WrappedLabel, vbox
 
 logger = logging.getLogger(__name__)
 
@@ -116,18 +116,9 @@ class ConflictsDialog(QDialog):
         row.addWidget(close)
 
         right = QWidget(self)
-        right_layout = QVBoxLayout(right)
-        right_layout.setContentsMargins(0, 0, 0, 0)
-        right_layout.addWidget(self.detail)
-        right_layout.addWidget(self.view, 1)
-        right_layout.addWidget(self.message)
-        right_layout.addLayout(row)
+        vbox(self.detail, (self.view, 1), self.message, row, on=right, margins=0)
         left = QWidget(self)
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 0, 0)
-        left_layout.addWidget(QLabel("Conflicts", left))
-        left_layout.addWidget(self.list, 1)
-        left_layout.addWidget(self.empty)
+        vbox(QLabel("Conflicts", left), (self.list, 1), self.empty, on=left, margins=0)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(left)
         splitter.addWidget(right)

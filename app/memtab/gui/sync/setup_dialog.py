@@ -68,7 +68,7 @@ from memtab.gui.context import WindowContext
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen
-from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order
+from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order, hbox, vbox
 from memtab.sync.repository.layout import DEFAULT_TARGET, SyncedScope
 
 logger = logging.getLogger(__name__)
@@ -136,21 +136,21 @@ class SyncSetupDialog(QDialog):
         self.close_button = QPushButton("Close", self)
         self.close_button.setAutoDefault(False)
         self.close_button.clicked.connect(self.close)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.stop)
-        buttons.addStretch(1)
+        buttons = hbox(self.stop, 1)
         for button in (self.primary, self.cancel, self.close_button):
             buttons.addWidget(button)
 
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.intro)
-        layout.addWidget(self.current)
-        layout.addLayout(remote_row)
-        layout.addWidget(self.scopes)
-        layout.addWidget(self.progress)
-        layout.addWidget(self.message)
-        layout.addStretch(1)
-        layout.addLayout(buttons)
+        vbox(
+            self.intro,
+            self.current,
+            remote_row,
+            self.scopes,
+            self.progress,
+            self.message,
+            1,
+            buttons,
+            on=self,
+        )
         sync.progress.connect(self._on_sync_progress)
         sync.finished.connect(self._on_sync_finished)
         fit_to_screen(self, QSize(600, 0))

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QSplitter,
     QStackedWidget,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -37,6 +36,7 @@ from memtab.gui.context import ChangeFeed
 from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.gui.toolkit.row_list import FittedTable
 from memtab.gui.toolkit.style import mute
+from memtab.gui.toolkit.widgets import vbox
 from memtab.gui.traces.detail import TraceDetailView
 from memtab.gui.traces.models import (
     SUMMARY_ROLE,
@@ -153,11 +153,7 @@ class TracesTab(QWidget):
         mute(self.no_match)
         self.no_match.hide()
         list_pane = QWidget(self)
-        list_layout = QVBoxLayout(list_pane)
-        list_layout.setContentsMargins(0, 0, 0, 8)
-        list_layout.addLayout(filters)
-        list_layout.addWidget(self.list_view, 1)
-        list_layout.addWidget(self.no_match)
+        vbox(filters, (self.list_view, 1), self.no_match, on=list_pane, margins=(0, 0, 0, 8))
 
         self.detail = TraceDetailView(self)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
@@ -179,9 +175,7 @@ class TracesTab(QWidget):
         self.stack.addWidget(self.loading_label)
         self.stack.addWidget(self.empty_label)
         self.stack.addWidget(self.splitter)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 0, 8, 0)
-        layout.addWidget(self.stack)
+        vbox(self.stack, on=self, margins=(8, 0, 8, 0))
         self.setFocusProxy(self.list_view)
 
     # -- public ----------------------------------------------------------------------------

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QDockWidget,
-    QHBoxLayout,
     QInputDialog,
     QLabel,
     QListWidget,
@@ -72,7 +71,7 @@ from memtab.gui.toolkit.dialog_layout import (
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn, holds_keyboard
 from memtab.gui.toolkit.style import muted_text, set_style_sheet
 from memtab.gui.toolkit.text.three_way import ThreeWayView
-from memtab.gui.toolkit.widgets import WrappedLabel
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
 from memtab.gui.trust.panel import TrustPanel
 from memtab.humanize import relative_time
 from memtab.operations import trust as operations
@@ -113,14 +112,8 @@ class CombineDialog(QDialog):
         give_mnemonics(self.buttons)
         self.buttons.accepted.connect(self._on_buttons_accepted)
         self.buttons.rejected.connect(self.reject)
-        row = QHBoxLayout()
-        row.addWidget(keep_label)
-        row.addWidget(self.keep, 1)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.summary)
-        layout.addLayout(row)
-        layout.addWidget(self.view, 1)
-        layout.addWidget(self.buttons)
+        row = hbox(keep_label, (self.keep, 1))
+        vbox(self.summary, row, (self.view, 1), self.buttons, on=self)
         self.keep.currentIndexChanged.connect(self._on_keep_current_index_changed)
         self._show(self.choices[0])
         fit_to_screen(self, QSize(1000, 640), remember="combine")
@@ -185,10 +178,7 @@ class RoomView(QWidget):
         hint = QStyle.StyleHint.SH_ItemView_ActivateItemOnSingleClick
         if not self.list.style().styleHint(hint, None, self.list):
             self.list.itemClicked.connect(self._on_list_item_activated)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(24, 8, 24, 8)
-        layout.addWidget(self.headline)
-        layout.addWidget(self.list, 1)
+        vbox(self.headline, (self.list, 1), on=self, margins=(24, 8, 24, 8))
         self.sections: tuple[RoomSection, ...] = ()
 
     def show_sections(self, sections: Sequence[RoomSection]) -> None:
@@ -284,11 +274,7 @@ class SideBySideDialog(QDialog):
             button = QPushButton("&Open this one" if column == 0 else "O&pen this one", pane)
             button.clicked.connect(self._on_open_clicked)
             button.setProperty("side", column)
-            column_layout = QVBoxLayout(pane)
-            column_layout.setContentsMargins(0, 0, 0, 0)
-            column_layout.addWidget(title)
-            column_layout.addWidget(edit, 1)
-            column_layout.addWidget(button)
+            vbox(title, (edit, 1), button, on=pane, margins=0)
             self.splitter.addWidget(pane)
             self.texts.append(edit)
             self._targets.append(place_target(side.place))

@@ -37,7 +37,6 @@ from PySide6.QtWidgets import (
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -55,6 +54,7 @@ from memtab.gui.actions import ActionRegistry, plain_title
 from memtab.gui.context import WindowContext
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, small_dialog
 from memtab.gui.toolkit.style import mute
+from memtab.gui.toolkit.widgets import vbox
 
 logger = logging.getLogger(__name__)
 
@@ -146,10 +146,7 @@ class PaletteDialog(QDialog):
         self.list.itemClicked.connect(self._on_list_item_activated)
         self.empty = QLabel(empty_text, self)
         mute(self.empty)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.field)
-        layout.addWidget(self.list, 1)
-        layout.addWidget(self.empty)
+        vbox(self.field, (self.list, 1), self.empty, on=self)
         self._filter("")
         self.field.setFocus()
         fit_to_screen(self, QSize(560, 420))

@@ -25,13 +25,11 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QMessageBox,
     QPushButton,
     QTextBrowser,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -70,8 +68,15 @@ from memtab.gui.first_paint.main_window import TracesPage
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.memory_tab.controller import MemoryTabController
 from memtab.gui.tasks.jobs import JobClient, Lane
-from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics, small_dialog
+from memtab.gui.toolkit.dialog_layout import (
+    OK_CANCEL,
+    button_box,
+    fit_to_screen,
+    give_mnemonics,
+    small_dialog,
+)
 from memtab.gui.toolkit.style import Accent, accent_text, mute
+from memtab.gui.toolkit.widgets import hbox, vbox
 from memtab.gui.window.keys import WRITER_STATUS
 from memtab.gui.window.menus import shortcut_rows
 from memtab.logs import log_file
@@ -151,9 +156,7 @@ class AddWorkspaceDialog(QDialog):
         browse = QPushButton("Choose…", self)
         browse.setAccessibleName("Choose the project folder")
         browse.clicked.connect(self._on_browse_clicked)
-        project_row = QHBoxLayout()
-        project_row.addWidget(self.project_edit, 1)
-        project_row.addWidget(browse)
+        project_row = hbox((self.project_edit, 1), browse)
         self.name_edit = QLineEdit(self)
         self.name_edit.setAccessibleName("Workspace name")
         self.name_edit.setPlaceholderText("main")
@@ -167,19 +170,9 @@ class AddWorkspaceDialog(QDialog):
         self.error_label.setAccessibleName("Why the workspace was not added")
         self.error_label.setStyleSheet(f"color: {accent_text(self.palette(), Accent.ERROR).name()}")
         self.error_label.hide()
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
-        )
+        self.buttons = button_box(self, OK_CANCEL, ok=ADD_LABEL)
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.ok_button.setText(ADD_LABEL)
-        give_mnemonics(self.buttons)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(intro)
-        layout.addLayout(form)
-        layout.addWidget(self.error_label)
-        layout.addWidget(self.buttons)
+        vbox(intro, form, self.error_label, self.buttons, on=self)
         fit_to_screen(self, QSize(520, 0))  # room for a path; less on a narrow screen
 
     @property
@@ -305,14 +298,8 @@ class ShortcutsDialog(QDialog):
         notes = QLabel(NOTES, self)
         notes.setWordWrap(True)
         mute(notes)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        give_mnemonics(buttons)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.filter_edit)
-        layout.addWidget(self.table, 1)
-        layout.addWidget(notes)
-        layout.addWidget(buttons)
+        buttons = button_box(self)
+        vbox(self.filter_edit, (self.table, 1), notes, buttons, on=self)
         self.shown_rows: list[ShortcutRow] = []
         self._show(self.rows)
         self.filter_edit.setFocus()

@@ -24,7 +24,6 @@ from typing import Protocol, TypeVar
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, SignalInstance, Slot
 from PySide6.QtWidgets import (
     QApplication,
-    QHBoxLayout,
     QLabel,
     QSystemTrayIcon,
     QToolButton,
@@ -52,6 +51,7 @@ from memtab.fs.clock import now_ms
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.gui.toolkit.style import set_style_sheet
+from memtab.gui.toolkit.widgets import hbox
 from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.operations.writer import begin, check_states, poll, run
 from memtab.store.home import Home
@@ -414,12 +414,7 @@ class WriterStatusWidget(QWidget):
         self._refresh.setInterval(NEWS_REFRESH_MS)
         self._refresh.timeout.connect(self._on_refresh_timeout)
 
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(4, 0, 4, 0)
-        layout.setSpacing(4)
-        layout.addWidget(self._dot)
-        layout.addWidget(self._label)
-        layout.addWidget(self._toggle)
+        hbox(self._dot, self._label, self._toggle, on=self, margins=(4, 0, 4, 0), spacing=4)
         self._render()
 
     # --- public API -----------------------------------------------------------------------

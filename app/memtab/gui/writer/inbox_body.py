@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QDialog,
-    QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -62,7 +61,7 @@ from memtab.gui.toolkit.clock import call_soon
 from memtab.gui.toolkit.dialog_layout import lay_out_prose_dialog
 from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.gui.toolkit.text.diff_view import DiffView
-from memtab.gui.toolkit.widgets import WrappedLabel
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
 from memtab.operations.writer import (
     Decided,
     Reviewed,
@@ -109,11 +108,7 @@ class TargetBox(QWidget):
         self.combo.setMinimumContentsLength(MIN_CHARS)
         self.combo.setPlaceholderText(NOTHING_SELECTED)  # an empty box read as broken
         self.label.setBuddy(self.combo)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(4)
-        layout.addWidget(self.label)
-        layout.addWidget(self.combo, 1)
+        hbox(self.label, (self.combo, 1), on=self, margins=0, spacing=4)
         self._choices: tuple[str, ...] = ()
         self._items: tuple[InboxItem, ...] = ()
         self._shown_for: frozenset[str] = frozenset()  # the items' ids
@@ -194,11 +189,7 @@ class ProposalReview(QWidget):
         self._line = lines
         self.diff.setMinimumHeight(3 * lines + self._frame)
         self._error = accent_text(self.palette(), Accent.ERROR).name()
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        layout.addWidget(self.heading)
-        layout.addWidget(self.diff)
+        vbox(self.heading, self.diff, on=self, margins=0, spacing=2)
         self.set_roomy(False)
         self._origin = ""
         self.shown_id: str | None = None
@@ -360,20 +351,11 @@ class InboxBody(QWidget):
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet(f"color: {accent_text(self.palette(), Accent.ERROR).name()}")
         self.error_label.hide()
-        body = QVBoxLayout(self)
-        body.setContentsMargins(0, 0, 0, 0)
-        body.setSpacing(4)
-        body.addWidget(self.list)
-        body.addWidget(self.details)
+        body = vbox(self.list, self.details, on=self, margins=0, spacing=4)
         # Below the editor (a splitter's room) the buttons stay at the bottom, where the
         # last click was, whatever shows above them; over the tree it adds nothing.
         body.addStretch(0)
-        buttons = QHBoxLayout()
-        buttons.setSpacing(4)
-        buttons.addWidget(self.accept_button)
-        buttons.addWidget(self.edit_button)
-        buttons.addWidget(self.reject_button)
-        buttons.addStretch(1)
+        buttons = hbox(self.accept_button, self.edit_button, self.reject_button, 1, spacing=4)
         body.addLayout(buttons)
         body.addWidget(self.error_label)
         self._update_buttons()

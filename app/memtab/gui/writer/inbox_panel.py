@@ -36,7 +36,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QDialog,
     QFrame,
-    QHBoxLayout,
     QLabel,
     QListWidget,
     QPushButton,
@@ -61,7 +60,7 @@ from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn
 from memtab.gui.toolkit.text.text_fields import is_redo_key
-from memtab.gui.toolkit.widgets import chain_tab_order, tab_stops
+from memtab.gui.toolkit.widgets import chain_tab_order, hbox, tab_stops
 from memtab.operations.writer import Pending, load_pending
 from memtab.store.home import PathPlace
 from memtab.store.sidecars.registry import Workspace
@@ -123,9 +122,7 @@ class InboxPanel(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 6)
         layout.setSpacing(4)
-        self._header = QHBoxLayout()
-        self._header.setSpacing(8)
-        self._header.addWidget(self.toggle)
+        self._header = hbox(self.toggle, spacing=8)
         layout.addLayout(self._header)
         self.hide()
         self.way_back = KeyboardReturn(self)  # Escape in the Inbox: back where it came from

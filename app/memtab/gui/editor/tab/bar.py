@@ -50,7 +50,7 @@ from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn, holds_keyboard
 from memtab.gui.toolkit.style import Accent, blend, muted_text, tint
-from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order
+from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order, hbox
 
 _NO_MAX_HEIGHT = 16_777_215  # Qt's QWIDGETSIZE_MAX
 _ACCENTS = {
@@ -110,11 +110,13 @@ class MessageBar(QFrame):
         self._close.setAccessibleName("Dismiss message")
         self._close.clicked.connect(self._on_close_clicked)
 
-        self._layout = QHBoxLayout(self)
-        self._layout.setContentsMargins(10, 6, 6, 6)
-        self._layout.setSpacing(8)
-        self._layout.addWidget(self._icon, 0, Qt.AlignmentFlag.AlignTop)
-        self._layout.addWidget(self._text, 1)
+        self._layout = hbox(
+            (self._icon, 0, Qt.AlignmentFlag.AlignTop),
+            (self._text, 1),
+            on=self,
+            margins=(10, 6, 6, 6),
+            spacing=8,
+        )
         self._actions_layout = QHBoxLayout()
         self._actions_layout.setSpacing(6)
         self._layout.addWidget(self._more, 0, Qt.AlignmentFlag.AlignTop)

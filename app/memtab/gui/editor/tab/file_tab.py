@@ -50,7 +50,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QMouseEvent, QTextCursor
-from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QPushButton, QWidget
 
 from memtab.components import merge as choices
 from memtab.components.activity.own_writes import OwnWrites
@@ -99,6 +99,7 @@ from memtab.gui.toolkit.text.diff_view import DiffDialog
 from memtab.gui.toolkit.text.find_bar import FindBar
 from memtab.gui.toolkit.text.source_edit import SourceEdit
 from memtab.gui.toolkit.text.three_way import ThreeWayView
+from memtab.gui.toolkit.widgets import vbox
 from memtab.humanize import short_name
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
@@ -404,9 +405,7 @@ class FileTab(QWidget):
         self.view.set_bar(self.prompts.bar)
         reading = WhileReading(self.view, clock, self.refresh_chrome)
         self.doc = OpenDocument(self, self.view, self.prompts, reading, own_writes, files)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.view)
+        vbox(self.view, on=self, margins=0)
         self.view.save_requested.connect(self._on_view_save_requested)
         self.view.modified_changed.connect(self._on_view_modified_changed)
         self.view.description_edited.connect(self._on_view_description_edited)

@@ -46,7 +46,6 @@ from PySide6.QtWidgets import (
     QStyle,
     QTextBrowser,
     QToolButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -84,7 +83,7 @@ from memtab.gui.toolkit.text.find_bar import FindBar
 from memtab.gui.toolkit.text.line_margin import LineNumbers
 from memtab.gui.toolkit.text.source_edit import SourceEdit
 from memtab.gui.toolkit.text.text_fields import give_redo_keys
-from memtab.gui.toolkit.widgets import ElidedLabel
+from memtab.gui.toolkit.widgets import ElidedLabel, hbox, vbox
 
 logger = logging.getLogger(__name__)
 
@@ -147,10 +146,7 @@ class EmptyState(QWidget):
         self._label = QLabel("Select a memory file to view or edit it.", self)
         self._label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._label.setWordWrap(True)
-        self._layout = layout = QVBoxLayout(self)
-        layout.addStretch(1)
-        layout.addWidget(self._label)
-        layout.addStretch(2)
+        self._layout = vbox(1, self._label, 2, on=self)
         self._recolor()
 
     def hold(self, room: QWidget) -> None:
@@ -382,14 +378,15 @@ class EditorView(QWidget):
         self.more_button.setMenu(QMenu(self.more_button))
         self.more_button.setIcon(tinted_icon("editor-more", muted_text(self.palette())))
 
-        header = QHBoxLayout()
-        header.setSpacing(10)
-        header.addWidget(self._path_label, 1)
-        header.addWidget(self.badge_label)
-        header.addWidget(self._state_label)
-        header.addLayout(modes)
-        header.addWidget(self.save_button)
-        header.addWidget(self.more_button)
+        header = hbox(
+            (self._path_label, 1),
+            self.badge_label,
+            self._state_label,
+            modes,
+            self.save_button,
+            self.more_button,
+            spacing=10,
+        )
 
         self._description_label = QLabel("Description", self.page)
         self.description_edit = QLineEdit(self.page)
@@ -401,10 +398,7 @@ class EditorView(QWidget):
         )
         self._description_label.setBuddy(self.description_edit)
         self.description_edit.textEdited.connect(self._on_description_text_edited)
-        description_row = QHBoxLayout()
-        description_row.setSpacing(8)
-        description_row.addWidget(self._description_label)
-        description_row.addWidget(self.description_edit, 1)
+        description_row = hbox(self._description_label, (self.description_edit, 1), spacing=8)
 
         self.text_edit = SourceEdit(self.page)
         self.text_edit.setAccessibleName(EDITOR_ACCESSIBLE_NAME)
@@ -427,20 +421,15 @@ class EditorView(QWidget):
         self._splitter.addWidget(self.preview)
         self.preview.hide()
 
-        self._page_layout = QVBoxLayout(self.page)
-        self._page_layout.setContentsMargins(0, 0, 0, 0)
-        self._page_layout.setSpacing(6)
-        self._page_layout.addLayout(header)
-        self._page_layout.addLayout(description_row)
-        self._page_layout.addWidget(self._splitter, 1)
+        self._page_layout = vbox(
+            header, description_row, (self._splitter, 1), on=self.page, margins=0, spacing=6
+        )
         # The find bar is made when first asked for: most tabs are never searched, and it
         # was a third of a tab's making (~1 ms) and a Python filter of the text's events.
         self._find_bar: FindBar | None = None
         self._find_read_only = False
 
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 8, 8, 8)
-        layout.addWidget(self._stack)
+        vbox(self._stack, on=self, margins=8)
 
     def set_bar(self, bar: QWidget) -> None:
         """Lay the message bar over the foot of the text, not in the page's layout: a
