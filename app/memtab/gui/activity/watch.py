@@ -1,46 +1,7 @@
-"""The watchdog → Qt bridge: one GUI-thread object that reports what changed in the home.
-
-`HomeWatcher` runs a watchdog observer over the memory home (recursively). The observer's
-handler runs on the observer thread and does one thing: it turns the event into paths
-(`memtab.watch_policy.paths`: reads, attribute changes, temp names and parent-dir noise are
-dropped there, as `memtab watch` drops them) and posts them to the watcher through a queued
-signal. On the GUI thread the watcher asks the one coalescing policy
-(`memtab.watch_policy.coalesce.Coalescer`, on the watcher's clock) what to do with them and
-keeps only its timer: a trailing debounce (150 ms by default) capped by a maximum latency (1 s
-by default), a settled change (a rename onto the path — an atomic save —, the close after a
-write, a deletion) reported at once while calm, a storm in batches. Each flush emits
-`paths_changed(list[str])`, sorted absolute paths under the root as given to `start()` — or
-under one of the extra directories (`set_extra_targets`: other agents' memory outside the
-home, each watched recursively or not, on the same observer; one watched anew is reported,
-its files written before its watch began unknown). The window hands each batch
-to its context (`WindowContext.changes`), which classifies it once
-(`components.activity.change_batch.ChangeBatch`) for every feature; they rescan the
-affected scopes off the GUI thread and never replay event semantics.
-
-Backends: the platform's native observer (inotify on Linux) by default; watchdog's
-polling observer when the native one cannot start (inotify watch/instance limits,
-permissions) or when asked (`use_polling=True`, for network file systems and tests).
-`backend` / `backend_detail` say which one runs, for a status line; `backend_changed`
-fires when either changes.
-
-Running out of inotify watches after start-up is silent in watchdog: each directory that
-appears is checked with a probe, and one the kernel would not watch is polled from then on
-(`components.activity.inotify_probe`), `backend_detail` saying so. A native observer whose
-thread died is replaced by polling of the whole home — but an extra directory's watch that
-ended because the directory went is dropped, and the directory watched anew when it is back.
-
-A root that does not exist yet (a new home, before the first write creates it) is not
-created: the watcher waits, checking once a second, starts observing when it appears and
-then reports the root itself (meaning "rescan everything"). If the root is deleted while
-watched, it reports the root and goes back to waiting.
-
-Usage::
-
-    watcher = HomeWatcher(parent=window)
-    watcher.paths_changed.connect(context.changes.publish)
-    watcher.start(home)
-    ...
-    watcher.stop()  # on close; joins the observer thread
+"""The watchdog → Qt bridge: `HomeWatcher` watches the home (and extra directories) and
+emits `paths_changed(list[str])` on the GUI thread, debounced by the one coalescing policy
+(`memtab.watch_policy`). Native observer by default, polling where inotify cannot serve;
+a root that does not exist yet is waited for, and its appearance or loss reported as the root.
 """
 
 from __future__ import annotations

@@ -1,18 +1,6 @@
-"""Blame in the window: View → Blame toggles the gutter beside the editor's text.
-
-`BlameFeature` follows the editor: each file opened or saved, and each scan shown (the
-file may have changed on disk), is blamed off the GUI thread (`components.blame`, on the
-job service's jobs lane: `blame.service.blame_file`, history read and compared; cached per
-file and newest version, so a rescan costs little), and the gutter shows the result.
-Typing realigns the lines on the lane after a pause (`components.blame.entries`),
-so a line keeps its author while lines are added above it. A click on the gutter opens the
-line's card (`BlameCard`): a writer line's trace dump opens in the Traces tab, a
-consolidation line's run in Runs… on its op.
-
-Nothing is read while the gutter is hidden; whether it shows is remembered (UI state).
-The editor is whatever provides `BlameEditor` (`EditorPanel`): the gutter attaches to its
-text widget now — each editor tab's its own, made when that tab is first shown — and
-knows nothing else of it.
+"""Blame in the window: View → Blame toggles a gutter beside the editor's text, each line's
+author computed off the GUI thread (`components.blame`) and realigned as the user types; a
+click opens the line's card. Nothing is read while the gutter is hidden.
 """
 
 from __future__ import annotations

@@ -1,29 +1,6 @@
-"""The consolidation footer: how recently each scope was consolidated, and Consolidate now.
-
-Compact, under the tree: a header (the "Consolidation" toggle, the runs button and
-**Consolidate now**), one line per scope (`CoverageLines`: `Workspace:`,
-`Project:`, `Global:`, `Session:` for a workspace that shows xum's session scope — never
-consolidated — and `Harvest:`) which the toggle collapses into the header, and a
-status line of fixed height. The tooltip lists the runs' summaries, each once. The
-footer never reads disk: the tab calls `set_context` after every scan, including the one
-the watcher triggers when a run journals its record, so the lines change because the
-disk changed — never from `run_finished` (which only shows a short "Done: <summary>").
-
-Consolidate now starts the consolidation facade for the selected workspace; while the
-run goes the button reads "Consolidating…", and the status line shows a busy bar, the
-step message and Cancel; a failure (in flight, run by another process, provider error)
-is shown there too. What each says as runs start, go and end is decided without Qt, by
-`components.consolidation.RunStates`: the footer tells it what happened and
-shows its `controls()`. In review-first mode (the `consolidation.review` setting, the
-default) the run makes a plan instead: nothing changes until the user accepts its ops
-in the review dialog (`review_dialog.ReviewDialog`, built while the plan is made and
-opened in short steps by `ReviewOpener`), and applying them is a run of its
-own. The status line never changes height, so a run starting or ending never moves the
-tree above it (a click lands where it was aimed). Every text elides (whole in its
-tooltip): nothing here widens the window. The clock button asks for Runs…
-(`runs_dialog_requested`; the window's history opens it). While another agent's file is
-open, the status line says consolidation is mux's only (`set_mux_only_note`) when it has
-nothing else to say.
+"""The consolidation footer under the tree: how recently each scope was consolidated, and
+Consolidate now with its progress, failure and Cancel on a status line of fixed height (a run
+never moves the tree). It never reads disk; what it says is `components.consolidation.RunStates`.
 """
 
 from __future__ import annotations

@@ -1,17 +1,6 @@
-"""The consolidation facade, loaded on first use.
-
-The footer needs a facade from the first paint, but nothing runs until someone clicks
-Consolidate now; `LazyConsolidationTasks` has the facade's signals and methods, imports
-and builds the real `ConsolidationTasks` on the first `start()`, and re-emits its
-signals. `preload()` imports the service and the job on a background thread when a
-click is likely — the pointer or the focus reaches Consolidate now (the footer's
-`about_to_consolidate`) — so the first click does not wait for them either, and a window
-nobody consolidates from never loads them (~1 MiB resident).
-
-The window's runs happen in a child process (`consolidation/job.py`), so this process
-only reserves them: the engine itself (the runner, the offline consolidator, the model
-providers and their HTTP client, ~15 MB) is imported by the child, never here. A
-`service_factory` (tests) runs in this process and loads the engine with its first run.
+"""The consolidation facade, loaded on first use (`preload()` when a click is likely): a
+window nobody consolidates from never imports the service, and the engine runs in a child
+process.
 """
 
 from __future__ import annotations

@@ -1,19 +1,6 @@
-"""Review before apply: the changes "Consolidate now" proposes, accepted one by one.
-
-The plan (`memtab.consolidation.records.ConsolidationPlan`, made on a scratch copy: nothing
-has changed yet) lists each change in words with its diff and why the consolidator
-proposes it (its note). A change is one unit of the
-plan: ops that go together — a merge's edit and the delete of the merged file — are one
-row with its parts under it, ticked and unticked together, so a delete never goes
-without the edit that keeps its lines. Every proposed change starts accepted; the user
-unticks the ones to leave out (or uses Accept all / Reject all), then **Apply** asks for
-exactly the ticked ones' ops (`apply_requested`) — they go through the same check,
-guard, budget and journal as any run, and an op whose file changed since the plan is
-refused then. Ops the rails refused while planning are listed, greyed, with why. "Always apply
-directly" stores the setting, so the next Consolidate now applies without asking (the
-Settings dialog turns the review back on).
-
-The plan is only read here (no engine import at start-up: the type is for the checker).
+"""Review before apply: the changes a consolidation plan proposes, one row per unit (ops that
+go together tick together), all accepted at first; Apply asks for the ticked ones' ops
+(`apply_requested`). The plan is only read here.
 """
 
 from __future__ import annotations

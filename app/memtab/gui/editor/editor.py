@@ -1,22 +1,6 @@
-"""The editor panel: the open memory files as tabs, VS Code's way.
-
-- Each open file is a `file_tab.FileTab` with its own buffer, undo history, unsaved
-  state, bar and conflict: switching tabs never asks anything.
-- Opening a file from the tree (one click, or arrowing through it) shows it in the
-  *preview* tab — its title in italics — which the next file opened replaces. Editing it,
-  double-clicking its tab, or opening the file for good (Enter or a double click in the
-  tree: `open(file, keep=True)`) keeps it: a kept tab stays until it is closed.
-- Closing a tab with unsaved changes asks Save / Discard / Cancel without blocking
-  (`ask_unsaved`); so does `leave` (closing the window, switching workspace) for
-  every tab with unsaved changes at once — the Qt-free rules of `components.editor.leaving`.
-- A file moved by Memtab is followed by its tab (`follow_moves`), draft and all.
-- A file opens at once; its text follows from the window's file channel (the tab says
-  "Reading…" meanwhile, and keeps what is typed for the text). `file_opened` says the
-  text is shown; `when_loaded` runs what needs the text (a selection) once it is.
-
-What the rest of the window asks of "the editor" — `current_file`, `text_edit`, `save`,
-`set_badge`… — is the current tab's. The actions (`editor_actions.EditorActions`: save, find,
-close tab, next and previous tab, …) are registered once and act on the current tab.
+"""The editor panel: the open memory files as tabs, VS Code's way (a preview tab the next file
+replaces, kept tabs, Save / Discard / Cancel without blocking, tabs that follow moves).
+What the window asks of "the editor" is the current tab's.
 """
 
 from __future__ import annotations

@@ -1,17 +1,6 @@
-"""The editor's actions: save, find, replace, find next/previous, go to line, open in an
-external editor, copy the real path — registered as actions (`gui/actions.py`, ids `editor.*`) and
-callable as methods.
-
-The window's menus and the editor's "more" menu show the same `QAction`s. Their keys
-work while the focus is anywhere in the editor, even when a window-wide shortcut uses
-the same key (the window's Ctrl+F searches memories): the editor claims its own keys
-(`claim=True`), so Ctrl+F in the editor always finds in the file. Save's keys (Ctrl+S,
-Ctrl+Enter) work anywhere in the window: in the tree, the footer, the search box, after
-Keep both moved the focus to its bar.
-
-Keys are written out where Qt's standard key is not the same on every desktop:
-`StandardKey.Replace` is Ctrl+H only on GNOME and XFCE, so Replace is "Ctrl+H" and the
-platform's own key besides.
+"""The editor's actions (ids `editor.*`): save, find, replace, find next/previous, go to line,
+open externally, copy the real path. The editor claims its keys (`claim=True`: Ctrl+F finds in
+the file); Save's work anywhere in the window. Replace is "Ctrl+H" on every desktop.
 """
 
 from __future__ import annotations

@@ -1,20 +1,6 @@
-"""The History panel: every version of the open file, and a diff of one against it now.
-
-It follows the editor's file (`show_file`: any `MemoryFile` — a mux file, or another
-agent's file with the versions Memtab recorded when it wrote it). Each version says
-when, who (you, the
-consolidator, the memory writer, an agent through `memtab tool`, or a program outside
-Memtab), what it did (edited, renamed from…, restored…) and how the size changed;
-selecting one shows its diff against what the file holds now. "Restore this version"
-asks the tab to make the file hold it again (`restore_requested`): a recorded change,
-so it is one more version on top and can itself be undone from here. A Codex memories
-file also lists the commits of Codex's own repository that touched it, with their diffs
-(they are shown, not restored).
-
-Reading history and diffing run on the panel's own worker, the latest request winning;
-nothing is read while the panel is hidden (`set_active`). The window reloads it when
-the file's history index changes (`reload`), which is how a save, a run or a change by
-another program shows up.
+"""The History panel: every version of the open file, a diff of one against it now, and
+Restore this version (a recorded change); Codex's own commits too. Reads and diffs run on its
+own worker, nothing while it is hidden.
 """
 
 from __future__ import annotations

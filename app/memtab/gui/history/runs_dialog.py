@@ -1,17 +1,6 @@
-"""Runs…: every run Memtab logged (consolidations, writer runs, syncs that brought files
-in, reverts) or saw in mux's journal.
-
-The list is newest first and filtered by workspace, kind, trigger and "failed only".
-Selecting a run shows when and how it ran, its summary, and each op in words ("Merged
-test-tips.md into testing.md") with its state; selecting an op shows its diff, and a
-double-click opens its file in the Memory tab (`open_file_requested`). "Revert this run"
-restores every file the run touched to what it held before — except a file changed
-after the run, which it leaves alone and shows with the reason and the diff it would
-have applied (`RevertResultDialog`).
-
-Reading the log, describing ops and reverting run on the dialog's own worker
-(`components.history.runs`, `store.restore.from_history.revert_run`); the window calls `reload`
-when the runs log changes on disk.
+"""Runs…: every run Memtab logged or saw in mux's journal, filtered, each with its ops and
+their diffs; "Revert this run" restores what it touched, except files changed since
+(`RevertResultDialog`). Reads and reverts run on the dialog's own worker.
 """
 
 from __future__ import annotations

@@ -1,27 +1,6 @@
-"""Recently deleted: the files every memory the window shows lost — by a delete in Memtab,
-a consolidation run, or another program (mux, an agent, a shell) — and restoring them.
-
-Files are grouped under their scope (as in the tree), an orphaned project dir (deleted
-whole from the tree) or their agent (Claude Code, Codex, loki-mode), and within a group
-by burst: what one program removed at once ("Claude Code removed 23 files at 14:02",
-`components.history.deleted`) is a row of its own holding every file it took — still
-deleted, or marked restored (or there again) once back. The filter shows one scope or
-agent. Each file row says when it went, who removed it and its size; the preview shows
-what it held (a burst's row: what became of each of its files).
-
-**Restore** puts the selected file back where it was — a mux file with its pins and
-usage, beside a newer file of the same name if one took its place; another agent's only
-while nothing is at its path — asking the window to do it (`restore_requested`,
-`restore_file_requested`) as a recorded change that Edit → Undo takes back; a file a
-burst rewrote gets what it held before, if unchanged since. **Restore to…** puts a mux
-file at another path (not an orphan's file: it goes back into its dir). **Restore all**
-puts back every file of the selected burst that has not changed since (`restore_event`,
-the user's restores) — in the window through its `restore_all` (the history hub's: one
-step Edit → Undo takes back whole). The tree and editor follow through the watcher, as
-for any change.
-
-Listing (after recording what other programs deleted), reading a deleted file's content
-and restoring a burst run on the dialog's own worker.
+"""Recently deleted: the files every memory the window shows lost — by Memtab, a run or
+another program — grouped by scope or agent and by burst, with Restore, Restore to… and
+Restore all (recorded changes Edit → Undo takes back); its reads run on its own worker.
 """
 
 from __future__ import annotations

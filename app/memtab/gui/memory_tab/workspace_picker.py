@@ -1,10 +1,5 @@
-"""Choosing the workspace whose project and workspace scopes the Memory tab shows.
-
-A combo box over `WorkspaceListModel`, whose rows and their words are
-`components.tree.workspace_rows`': non-selectable project headers in small caps, workspaces
-indented under their parents, archived ones dimmed, their tags muted. A home without
-workspaces (a fresh Memtab home) shows a single "No workspace" row and a link that adds one
-(File → Add workspace).
+"""Choosing the workspace the Memory tab shows: a combo over `WorkspaceListModel`
+(`components.tree.workspace_rows`), or "No workspace" and a link that adds one.
 """
 
 from __future__ import annotations

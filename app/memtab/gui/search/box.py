@@ -1,22 +1,6 @@
-"""The Memory tab's search field and what it does to the tree.
-
-Typing filters the tree to the files whose path, description or text hold every term
-(searched off the GUI thread, on the job service's scans lane, by `components.search.search`; a
-newer query supersedes the older one, and an outcome whose scan or query is no longer
-current is dropped). Matches are highlighted, and each file's matching lines are shown
-under it — the first files in tree order, and the status bar says when more match; the
-expansion the user had while browsing comes back when the field is cleared.
-Escape clears the field; Down or Enter move to the first match. The search answers from
-the home's search index on disk, shared with the MCP servers and `memtab search`; it is
-opened and brought up to date on the scans lane when the field first takes the focus (so
-the first query is quick), never at start-up. What a keystroke asks and when an outcome is
-stale are Qt-free (`components/search/box_state.py`).
-
-Its actions: `search.focus` (Ctrl+Shift+F) puts the cursor in the field,
-`search.next_result` and `search.previous_result` step through the matching lines in the
-editor — by name in the command palette; their keys, F3 and Shift+F3, are the editor's
-Find next and Find previous, which step here with the keyboard out of the open file
-(`editor_actions.steps_elsewhere`): one key, one entry in Edit.
+"""The Memory tab's search field: typing filters the tree to the matching files (searched off
+the GUI thread from the home's search index, the newest query winning) and shows their
+matching lines; F3/Shift+F3 step through them. The rules are `components/search/box_state.py`.
 """
 
 from __future__ import annotations

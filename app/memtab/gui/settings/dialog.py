@@ -1,31 +1,7 @@
-"""File → Settings: which model consolidates and writes memories, and how the writer runs.
-
-Everything is stored in Memtab's `settings.json` (mode 0600, unknown keys kept), the same
-file the CLI reads. A save is news on the window's context (`context.settings`): each
-feature applies what it holds at once (other agents' memory is scanned again, the writer
-turned off withdraws its queued runs, `notify` counts from the next news), and every writer
-or consolidation run started after it reads what was saved. Environment variables still win
-over the file, and the dialog says so when they are set. Under the key field it says which
-key requests will carry and why (never the key): `$ANTHROPIC_API_KEY`/`$OPENAI_API_KEY` only
-reach their official API, so a custom base URL needs a key typed here or `$MEMTAB_API_KEY`.
-
-A key belongs to the provider and host it was typed for (docs/formats.md §12.3): the key
-field shows the chosen provider's own key (typed in this dialog, else "a key is saved" for
-this host, else nothing), so switching provider never carries a key along. A key typed
-with one base URL and then pointed at another host is sent or saved there only after a
-question that names the host.
-
-Other agents' memory (Claude Code, Codex, loki-mode) has its own box
-(`SourcesSettingsBox`): on/off and a path per agent, and where Memtab looked.
-
-The form is three pages (Model, Memory writer, Other agents), each as tall as the screen
-leaves it and scrolling beyond, so the dialog fits a 1366×768 screen with Other agents
-whole. *Local model servers* (`gui.settings.local_servers`) finds
-Ollama, LM Studio, llama.cpp or vLLM on this machine and fills the form with one.
-
-*Test connection* sends one small request with what the form says now (saved or not),
-on a worker thread (`memtab.llm.probe`); the button cancels a test under way, and closing
-the dialog cancels it too.
+"""File → Settings: which model consolidates and writes memories, how the writer runs and
+other agents' memory, saved to `settings.json` (0600, unknown keys kept) and published on
+the window's context. A key belongs to the provider and host it was typed for
+(docs/formats.md §12.3).
 """
 
 from __future__ import annotations

@@ -1,12 +1,5 @@
-"""Settings → Model → Local model servers: find the servers running here, use one.
-
-People run Ollama (port 11434), LM Studio (1234), a llama.cpp server (8080) or vLLM
-(8000) on their own machine. *Find local servers* asks each of those ports on the
-loopback address which models it serves (`memtab.llm.local_servers.find_local_servers`,
-what `memtab models --local` runs) off the GUI thread — the dialog never waits — and
-lists each server that answered with its models; *Use* fills the form with it (the
-OpenAI-compatible provider, the server's base URL, the model chosen, no key needed).
-Nothing is saved until the dialog's Save. Only this machine is ever asked.
+"""Settings → Model → Local model servers: finds Ollama, LM Studio, llama.cpp or vLLM on
+this machine's loopback ports off the GUI thread, and *Use* fills the form with one.
 """
 
 from __future__ import annotations

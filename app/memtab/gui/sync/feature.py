@@ -1,12 +1,6 @@
-"""Sync in the window: the background sync, its status-bar corner and its commands.
-
-Built by the window once its watcher starts (`MainWindow._start_watching`): it follows
-the watcher's batches, puts `SyncStatusWidget` in the status bar, and registers File →
-Sync now (F9) and File → Resolve conflicts…; a file in sync conflict open in an editor
-tab says so in the tab's bar (`SyncConflictBars`). The conflicts are counted from the sync
-targets' states and from the conflict copies a file-sync tool left in the scopes the
-Memory tab shows (`memtab.store.conflict_copies`). Closing the window with changes not
-sent yet syncs first or asks (`UnsentAtQuit`).
+"""Sync in the window: the background sync, its status-bar corner, File → Sync now (F9) and
+Resolve conflicts…, conflict bars in editor tabs, and syncing or asking before a close with
+changes not sent yet.
 """
 
 from __future__ import annotations

@@ -1,19 +1,6 @@
-"""File → Sync…: set sync up in the window — the remote, what syncs, a test of the
-connection, and the first sync with its progress — then change it or stop it.
-
-    Remote      [git@github.com:you/memory.git        ] [Test connection]
-    What syncs  [x] Global memory   [ ] This project's memory (app)   [ ] …
-                [busy bar] Recording the changes among 2000 memory files here
-                                     [Start first sync] [Stop syncing] [Cancel] [Close]
-
-Everything that reads the disk or talks to the remote runs off the GUI thread
-(`components.sync.setup`, the service `memtab sync init` uses: reads on the job service's
-`jobs` lane, the remote on its `runs` lane); the sync itself is the window's
-(`WindowSync`: one sync at a time, its progress lines, its cancel). Cancel stops what runs:
-a set-up being made is not kept (the service removes what it began), a first sync keeps
-what it committed and the set-up (the next sync goes on; nothing is half-written). Once
-set up, the dialog shows the remote and scopes, saves a change of them, or stops syncing
-(the repository stays). It is a small dialog: it fits beside a terminal (683 px).
+"""File → Sync…: set sync up (remote, scopes, a test, the first sync with its progress), then
+change it or stop it. Everything that reads the disk or the remote runs off the GUI thread
+(`components.sync.setup`); it fits beside a terminal (683 px).
 """
 
 from __future__ import annotations

@@ -1,25 +1,6 @@
-"""The window's one step after its first paint: the only module that imports the features
-the settled window is made of (the Memory tab's parts — the editor, the footer, search,
-file actions, the Inbox, the badges —, the window's actions and menus, history, blame,
-check, loads, sync, the writer; Traces when first shown).
-
-`WINDOW_FEATURES` is the window's composition root: every feature of the window in one
-ordered list, each with the phase it is built in (first paint, after paint, watching, on
-demand: `components/window/phases.py`). The window runs it (`MainWindow.features`): it
-reaches a phase, the features of it are built in the list's order, and closing saves
-the UI state of those built and shuts them down, the last built first. Each part of the
-Memory tab is a feature too, and the tab's controller (`gui/memory_tab/controller.py`) one
-more, built with them as its arguments: it places and wires them and settles the tab's
-frame, which catches it up with its scan (`catch_up`) once the window's features that use
-the parts are built. `MemoryTab.assemble()` — right after the tree's first paint, or sooner
-when something needs the controller — reaches the after-paint phase through its window.
-A feature gets what another built from the composition by its key (`keys`,
-`MainWindow.part`) and never sets anything on the window or the tab.
-
-`memtab.gui.first_paint` never imports it: `boundary.settled_step()` imports it by name when
-the window first runs its list (the tab assembled), so the import-linter contract
-"first-paint" holds the window's start to what its package imports. Everything here
-imports at the top of the module but the Traces tab, built on demand.
+"""The window's composition root: `WINDOW_FEATURES`, every feature in build order with its
+phase (`components/window/phases.py`). `memtab.gui.first_paint` never imports it:
+`boundary.settled_step()` does, so the "first-paint" contract holds.
 """
 
 from __future__ import annotations

@@ -1,13 +1,5 @@
-"""Quick open (Ctrl+P) and the command palette (Ctrl+Shift+P), as in VS Code.
-
-Quick open lists every memory file the Memory tab's scan shows — the workspace's scopes
-and the other agents' memory — by name and path; typing narrows the list by fuzzy match
-(`components.search.fuzzy`), Enter opens the file in the editor (its row is selected, its
-folder opened) with the keyboard in its text. The palette lists every action of the
-window's registry that is enabled now, with its menu and key — typing matches its name and
-menu, never its key; Enter runs it. Both are one
-small dialog over the window: a field and a list, Up/Down moving in the list while the
-field keeps the focus. The rows and their matching are Qt-free
+"""Quick open (Ctrl+P) and the command palette (Ctrl+Shift+P), as in VS Code: one small
+dialog with a field and a list; the rows and their matching are Qt-free
 (`components/window/palette.py`)."""
 
 from __future__ import annotations

@@ -1,12 +1,6 @@
-"""The window's own actions, registered as actions once the Memory tab is assembled:
-Open home, Add workspace, Settings, Quit, Find, Consolidate now and the current row's
-scope alone ("Consolidate Global only", also in a scope's context menu), pausing the
-writer, the editor's view modes, the tabs, Switch workspace, Keyboard shortcuts, About
-(ids `window.*`, `consolidation.run_now`, `consolidation.run_scope`, `writer.pause`).
-
-They act on the window through `CommandWindow` (what `MainWindow` provides) and on the
-Memory tab it shows; dialogs run through the window's seams (`exec_dialog`,
-`choose_folder`, `confirm`), which tests answer instead.
+"""The window's own actions (ids `window.*`, `consolidation.run_now`, `consolidation.run_scope`,
+`writer.pause`), acting through `CommandWindow` and its seams (`exec_dialog`, `choose_folder`,
+`confirm`), which tests answer instead.
 """
 
 from __future__ import annotations

@@ -1,14 +1,6 @@
-"""What the window does with the background writer's news.
-
-- A run of this window's writer that wrote a file claims it: its badge says "written by
-  Memtab's writer", not "changed outside Memtab".
-- Clicking "Recorded 3 notes in notes.md" opens the file in the Memory tab with the new
-  lines highlighted; clicking "Suggested 2 notes — review" shows the Suggested memories
-  of that workspace.
-- With the writer setting `notify` on, news that arrives while the window is not the
-  active one becomes a desktop notification (a change of it applies at once: settings news
-  on the context).
-- "Suggested 2 notes — review" goes once that workspace has no suggestion left to review.
+"""What the window does with the background writer's news: claims what this window's writer
+wrote, opens the file (or the Suggested memories) a click names, notifies the desktop when
+`notify` is on, and drops "Suggested … — review" once nothing is left.
 """
 
 from __future__ import annotations

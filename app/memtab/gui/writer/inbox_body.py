@@ -1,18 +1,6 @@
-"""The Inbox's widgets and what they do: the "Accept into:" chooser, the list of proposed
-memories, the details of the one selected (its evidence, or an agent's proposal's review),
-the Accept, Edit… and Reject buttons and the decisions they start.
-
-Built by `InboxPanel` (`gui/writer/inbox_panel.py`) when something first waits or the
-Inbox is revealed: a window where nothing was ever proposed keeps none of it. The panel
-reads what waits and follows its files; this shows it, and decides. Decisions are
-ordered writes of the file operations (`FileOpTasks.decide`: the suggestion queue is a
-file under a cross-process lock, a harvest file is changed under the scope's lock,
-accepting writes the notes file through the store), each pushing its step on the
-window's undo stack — Edit → Undo takes it back, Undo pressed before it ends waits for
-it — and the evidence — the transcript, not a memory file — is read on the file
-channel's listings lane. Selecting an item shows where it came from, its confidence and
-rationale, where accepting puts it and why ("Accept into:", `TargetBox`), and the
-transcript messages it rests on (read for that item alone).
+"""The Inbox's widgets and decisions: the "Accept into:" chooser, the proposed memories, the
+selected one's details and evidence, Accept / Edit… / Reject, each an ordered file operation
+Edit → Undo takes back. Built by `InboxPanel` when something first waits.
 """
 
 from __future__ import annotations

@@ -1,26 +1,6 @@
-"""The Inbox: what agents proposed for the shown workspace — mux's harvest candidates and
-the offline writer's suggestions — to accept (as it is, or edited first) or reject.
-
-Built on `memtab.writer.inbox.inbox.Inbox` (docs/formats.md §10.5); every read and decision
-goes through the window's file channel (`gui/tasks/file_channel.py`, the jobs in
-`inbox_jobs`): the inbox is read on its files lane, after the writes asked before. The
-panel shows itself only while something waits; its title says how many, and what the
-window shows of it before (the writer's "Suggested N notes — review", gone once none is
-left: `count_changed`) needs only this module. Its list, details and buttons
-(`inbox_body`) are built when something first waits or the Inbox is revealed: a window
-where nothing was ever proposed keeps none of them. Their keys are declared with the panel
-(Help → Keyboard shortcuts lists them from the start) and bound to the list once it is made.
-
-It follows its files — the suggestions, mux's harvest folder, agents' proposals
-(`inbox_places`) — by the places of the watcher's batches (`context.changes`): what mux
-harvests, what the writer suggests and what the CLI (`memtab inbox`) or another Memtab
-decides shows here at once. An agent's review queue that comes or goes with its memory
-folder (Gemini CLI's private memory at its first extraction, or removed) is read again
-when the Memory tab lists the other agents' memory again (`sources_found`), once the
-watcher follows it — and when the notes beside it changed: its folder removed and made
-again between two listings is the same queue, what it holds unknown.
-Accepted lines land in the notes file; the watcher's rescan then shows them in the tree,
-like any change.
+"""The Inbox: what agents proposed for the shown workspace (docs/formats.md §10.5), to accept
+or reject, read through the window's file channel and followed by the watcher's batches.
+Its widgets (`inbox_body`) are built only when something first waits.
 """
 
 from __future__ import annotations

@@ -1,14 +1,6 @@
-"""An inline message bar (not a modal) with a message and a few action buttons.
-
-The editor shows conflicts, disk changes, read-only notes and save errors in it; each
-action is reported by id through `action_triggered`, so the panel decides what it means.
-One action may be the default: it is drawn as such, and Enter anywhere in the bar picks
-it (never the focused button's neighbour by surprise). Tab goes through its buttons
-between the text above it and its ✕. A label's Alt+letter (a conflict's "Keep &mine") is
-drawn and named in its tooltip, but the key is the window's action's (`BarKeys`,
-which works from the text too), never the button's own. The message wraps and never
-widens the window, however long a path it names; it takes at most `COLLAPSED_LINES`
-lines until "More" shows the rest (`components.editor.panel`).
+"""An inline message bar (not a modal) with a message and a few actions, reported by id
+(`action_triggered`); Enter picks the default one, a label's Alt+letter is the window's action
+(`BarKeys`). The message wraps, collapsed to `COLLAPSED_LINES` until "More".
 """
 
 from __future__ import annotations

@@ -1,42 +1,6 @@
-"""One open memory file of the editor: a tab, saved only if the disk still holds what
-was loaded.
-
-What it guarantees:
-
-- Saves are sha-checked (`MemoryFile.save(content, loaded_sha)`) and end the file with a
-  line break (the buffer gets it too, as an undoable edit; the cursor stays). A conflict
-  never loses the draft: the bar (not a modal) offers Compare / Keep mine / Keep theirs
-  (Alt+C, Alt+M, Alt+T from anywhere, `bar.BarKeys`; Enter on the bar: Compare); the
-  100 KiB cap and other save errors show there too.
-- Disk changes (`follow_changes`, after each rescan): a clean buffer reloads silently,
-  keeping cursor and scroll; a dirty one gets a "changed on disk" bar (Compare / Keep
-  mine / Keep theirs); a deleted file keeps the draft and Save recreates it. Whether
-  anything changed is decided by sha, so the echo of our own save is a no-op.
-- Reload, Keep theirs and the diff window's "Keep both" (`components.editor.merge`, when the two
-  sides changed different lines) replace the buffer with one undoable edit and offer
-  "Restore my draft", so they need not ask first.
-- The description field edits the frontmatter `description:` line and follows it.
-- Claude Code's MEMORY.md says on the bar what Claude Code does not read of it, and a
-  save that would push more lines past its cut waits for *Save anyway*; both bars follow
-  the text (`components.loads`) and their *Go to the cut* and *Move them to a
-  topic file* are the loads feature's actions (`action_requested`).
-- Binary (NUL) and over-cap files open read-only with a note; so does another agent's
-  file that agent writes itself (Codex's generated files, loki-mode's), the bar saying who.
-- Diffs and merges are computed off the GUI thread (`components.editor.merge.compare`),
-  never blocking; the file is read and saved on the window's file channel
-  (`components.editor.disk_jobs`): a file opens at once saying "Reading…", and its text
-  follows (`opened` then, `after_load` for what needs it).
-
-What is open is a `memtab.file_protocol.memory_file.MemoryFile`: a mux file through the
-workspace's store, or another agent's file through `memtab.sources` — read, saved and
-followed alike, never asked which kind it is.
-
-The rules (what a disk change means, which choices to offer) are the Qt-free
-`components.editor.session`; the Qt-free presenter `components.editor.document.OpenDocument`
-carries out what they decide (loading, saving, following the disk, the bar's choices) over
-this tab (its `DocumentHost`), the bar and the diff window (`prompts`), the widgets and
-text mechanics (`text.view`) and the "Reading…" page (`reading`). The tabs around it, and
-the commands that act on the current one, are `editor.EditorPanel`'s.
+"""One open memory file of the editor: a tab, saved only if the disk still holds what was
+loaded (sha-checked); a conflict or a change on disk never loses the draft. The rules are
+`components.editor.session`, carried out by `components.editor.document.OpenDocument`.
 """
 
 from __future__ import annotations

@@ -1,14 +1,6 @@
-"""Keys typed into a tab whose file is still being read, held until its text is there.
-
-A file opens at once and its content arrives from the file channel a moment later
-("Reading…"). What the user types meanwhile must neither be lost nor land in the empty
-placeholder text that the content then replaces: `HeldKeys` takes the key presses meant
-for the tab's text and description fields while it holds them, and sends them again, in
-order, to the widget each was meant for once the text is loaded (`release`). Keys that are
-shortcuts never reach a widget, so they are not held: Ctrl+S, Ctrl+W… act as ever.
-Pasting with the mouse, dropping and the context menu are refused while holding (there is
-no text to put them in yet). Opening another file instead drops what was held (`drop`):
-those keys were meant for a text that is not shown any more.
+"""Keys typed into a tab whose file is still being read, held and sent again in order once its
+text is there (`release`), or dropped when another file opens (`drop`). Shortcuts act as
+ever; mouse paste, drop and the context menu are refused while holding.
 """
 
 from __future__ import annotations

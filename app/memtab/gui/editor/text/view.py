@@ -1,17 +1,6 @@
-"""The editor's widgets and its text mechanics, apart from what the text is for.
-
-`EditorView` lays out the path (elided; its tooltip and context menu carry the real path),
-the state ("● Unsaved"), the Source / Split / Preview buttons, Save, a "more" menu (the
-panel's actions: find, open in an external editor, copy the real path), the description
-field, a slot for the message bar, the Markdown source (highlighted, its lines numbered on
-the left: `gui.toolkit.text.line_margin`), the rendered preview and the find bar
-(`gui.toolkit.text.find_bar`). It also does what any text editor must do with its buffer: load
-text with a fresh undo history, replace it with one undoable edit that keeps the cursor
-and scroll position, end it with a line break before a save, keep the description field
-in step with the frontmatter, and re-render the preview when typing pauses (what it
-shows, and when, is `components.editor.panel`). The text widget is
-`source_edit.SourceEdit` (Tab never traps the keyboard, Redo on Ctrl+Y too).
-Which file is shown, and when it is saved or reloaded, is `editor.EditorPanel`'s business."""
+"""The editor's widgets and text mechanics: `EditorView` lays out the path, state, view modes,
+Save, the description, the Markdown source and preview; it loads and replaces text as one
+undoable edit keeping cursor and scroll. Which file is shown is `editor.EditorPanel`'s."""
 
 from __future__ import annotations
 
