@@ -213,12 +213,8 @@ class ActionRegistry(QObject):
     def add_panel_toggle(
         self, action_id: str, text: str, dock: QDockWidget, **options: Any
     ) -> QtGui.QAction:
-        """A checkable action that shows or hides `dock`, checked while it shows. Shown,
-        the dock takes the keyboard, and Escape in it gives it back (`KeyboardReturn`);
-        hidden while it has it, the keyboard goes back too. The registry's own, not
-        `dock.toggleViewAction()`: PySide dropped its wrapper of that one when a widget
-        passed in walking the focus chain went (`gui.editor.editor.chain_like` walked it
-        then), and Help → Keyboard shortcuts reached a dead action."""
+        """A checkable action that shows or hides `dock` (which takes the keyboard, Escape
+        giving it back); the registry's own, as PySide dropped `toggleViewAction()`'s wrapper."""
         # lazy: panels are added after the first paint, the registry before it — the way
         # back builds QKeySequence's enums (~10 M instructions) and is one module more
         # than the paint's budget (first_paint.boundary, tests/gui/test_startup_boundary.py)

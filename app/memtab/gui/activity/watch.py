@@ -80,16 +80,9 @@ class HomeWatcher(QObject):
         probe_factory: ProbeFactory | None = None,
         clock: GuiClock = QT_CLOCK,
     ) -> None:
-        """Configure the watcher; nothing is watched until `start()`.
-
-        `observer_factory` builds the native observer (default: watchdog's platform
-        `Observer`, imported when watching starts); if it, or scheduling/starting it,
-        raises OSError, the watcher falls back to polling every `polling_interval_s`
-        seconds. `probe_factory` builds the
-        probe of new directories when the native observer is inotify (default:
-        `InotifyProbe.open`). `clock` times the debounce, the latency cap and the
-        checks (tests pass one they advance by hand).
-        """
+        """Configure the watcher; nothing is watched until `start()`. `observer_factory` builds
+        the native observer (OSError: polling every `polling_interval_s` s), `probe_factory`
+        the probe of new directories, `clock` times the debounce and checks."""
         super().__init__(parent)
         self._coalescer = Coalescer(debounce_ms=debounce_ms, max_latency_ms=max_latency_ms)
         self._missing_root_retry_ms = missing_root_retry_ms
@@ -148,15 +141,8 @@ class HomeWatcher(QObject):
     @Slot(object)
     def set_extra_targets(self, targets: Sequence[tuple[str, bool]]) -> None:
         """Also watch these directories (other agents' memory outside the home), each
-        recursively or not; replaces the previous ones. Applied now when watching, else
-        when watching starts. A directory that cannot be watched is left out (logged).
-
-        A directory watched anew while watching (a source that appeared: Gemini CLI's
-        private memory at its first extraction, Claude Code's `memory/` in a project's
-        folder) is reported at once: what was written in it before its watch began is
-        unknown, and an agent often writes a new folder's files in one burst. Not those
-        of the first hand-over: they come with the first listing of every source, and
-        reporting them would list every source twice at start."""
+        recursively or not, replacing the previous ones; one watched anew while watching is
+        reported at once (what was written before its watch began is unknown)."""
         wanted = tuple(sorted((str(Path(d).absolute()), bool(r)) for d, r in targets))
         if wanted == self._extra_targets:
             return

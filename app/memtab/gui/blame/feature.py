@@ -18,7 +18,6 @@ from PySide6.QtCore import (
     QRect,
     QSize,
     Qt,
-    QTimer,
     Signal,
     SignalInstance,
     Slot,
@@ -48,6 +47,7 @@ from memtab.components.blame import (
 from memtab.components.rich_text import escape_html
 from memtab.gui.context import WindowContext
 from memtab.gui.tasks.jobs import JobClient, Lane
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn
 from memtab.gui.toolkit.style import Accent, muted_text
 from memtab.gui.toolkit.text.line_margin import LineMargin, MarginEditor, Side
@@ -299,10 +299,7 @@ class BlameFeature(QObject):
         self._follow: BlameFollow[Blame] = BlameFollow()
         self.card: BlameCard | None = None
         self._gutters: list[BlameGutter] = []  # one per text widget it was shown on
-        self._realign = QTimer(self)
-        self._realign.setSingleShot(True)
-        self._realign.setInterval(REALIGN_DELAY_MS)
-        self._realign.timeout.connect(self._on_realign_timeout)
+        self._realign = qtimer(self, self._on_realign_timeout, REALIGN_DELAY_MS)
         self.action = context.actions.add(
             "blame.toggle",
             "&Blame: who wrote each line",

@@ -48,6 +48,7 @@ from memtab.components.tree.marks import MarkedRows
 from memtab.consolidation.records import ConsolidationPlan
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobClient, Lane
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.keyboard_return import PanelLetters
 from memtab.gui.toolkit.style import Accent
 from memtab.gui.toolkit.text.line_margin import LineMargin, MarginEditor, Side
@@ -291,10 +292,7 @@ class CheckFeature(QObject):
             menu="view",
             tip="What the memory says that its project's code no longer bears out",
         )
-        self._recheck = QTimer(self)
-        self._recheck.setSingleShot(True)
-        self._recheck.setInterval(RECHECK_DELAY_MS)
-        self._recheck.timeout.connect(self._on_recheck_timeout)
+        self._recheck = qtimer(self, self._on_recheck_timeout, RECHECK_DELAY_MS)
         self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
         editor.file_opened.connect(self._on_editor_file_opened)
         context.shown.scan_applied.connect(self._on_shown_scan_applied)

@@ -9,7 +9,7 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal, SignalInstance, Slot
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal, SignalInstance, Slot
 from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QFrame,
@@ -38,6 +38,7 @@ from memtab.components.consolidation import (
 )
 from memtab.consolidation.records import ConsolidationPlan
 from memtab.gui.tasks.jobs import JobService
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet
 from memtab.gui.toolkit.widgets import ElidedLabel, hbox, vbox
@@ -80,10 +81,7 @@ class ReviewOpener(QObject):
         self._pending: tuple[ConsolidationPlan, str] | None = None  # a plan to show
         self._filled: ReviewDialog | None = None  # showing the plan, not open yet
         self._open: ReviewDialog | None = None
-        self._step = QTimer(self)
-        self._step.setSingleShot(True)
-        self._step.setInterval(STEP_PAUSE_MS)
-        self._step.timeout.connect(self._on_step_timeout)
+        self._step = qtimer(self, self._on_step_timeout, STEP_PAUSE_MS)
 
     @property
     def dialog(self) -> ReviewDialog | None:
@@ -331,13 +329,10 @@ class ConsolidationFooter(QFrame):
         consolidation.run_cancelled.connect(self._on_consolidation_run_cancelled)
         consolidation.plan_ready.connect(self._on_consolidation_plan_ready)
 
-        self._note_timer = QTimer(self)
-        self._note_timer.setSingleShot(True)
-        self._note_timer.setInterval(DONE_NOTE_MS)
-        self._note_timer.timeout.connect(self._on_note_timer_timeout)
-        self._lines_timer = QTimer(self)
-        self._lines_timer.setInterval(LINES_REFRESH_MS)
-        self._lines_timer.timeout.connect(self._on_lines_timer_timeout)
+        self._note_timer = qtimer(self, self._on_note_timer_timeout, DONE_NOTE_MS)
+        self._lines_timer = qtimer(
+            self, self._on_lines_timer_timeout, LINES_REFRESH_MS, single_shot=False
+        )
         self._lines_timer.start()
         self._refresh()
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QObject, QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -34,6 +34,7 @@ from memtab.components.editor.session import BarKind
 from memtab.components.window.ui_state import UiState
 from memtab.gui.actions import ActionRegistry, Focus, Key
 from memtab.gui.editor.text.view import EditorView
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
 from memtab.gui.toolkit.external_editor import ExternalOpener
 from memtab.gui.toolkit.style import mute
@@ -75,10 +76,7 @@ class AutoSave(QObject):
         self._ui_state = ui_state
         self._save_state = save_state
         self.enabled = ui_state.flag(AUTOSAVE_FLAG) if ui_state is not None else False
-        self.timer = QTimer(self)
-        self.timer.setSingleShot(True)
-        self.timer.setInterval(AUTOSAVE_DELAY_MS)
-        self.timer.timeout.connect(self._on_timer_timeout)
+        self.timer = qtimer(self, self._on_timer_timeout, AUTOSAVE_DELAY_MS)
         app = QApplication.instance()
         if isinstance(app, QApplication):
             app.focusChanged.connect(self._on_application_focus_changed)

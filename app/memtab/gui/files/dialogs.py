@@ -1,9 +1,6 @@
-"""The Memory tab's dialogs: new file/folder, rename/move, Copy to…, and the confirmations
-of a delete, of a drop into another scope and of a change history cannot keep a copy for.
-
-`TabDialogs` is what the tab calls; tests replace it with canned answers. The dialogs
-check their field as the user types and show the reason inline, and the confirmations say
-what goes: what each says and decides is `components.files.questions`.
+"""The Memory tab's dialogs (new, rename/move, Copy to…) and confirmations; `TabDialogs` is
+what the tab calls (tests answer instead). What each says and decides is
+`components.files.questions`.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol, cast
 
-from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance, Slot
+from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QDockWidget, QLabel, QWidget
 
@@ -49,7 +49,7 @@ from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.history.panel import HistoryPanel
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.jobs import JobClient, Lane
-from memtab.gui.toolkit.clock import QT_CLOCK
+from memtab.gui.toolkit.clock import QT_CLOCK, qtimer
 from memtab.gui.toolkit.style import Accent, accent_text
 from memtab.sources.model import Source
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
@@ -241,9 +241,7 @@ class HistoryHub(QObject):
         self._restores: list[OpFollowUp] = []  # the follow-ups of restores from the trash
         self._panel_away = PanelAway()
         self._record_wait: RecordingWait[MemoryStore] = RecordingWait()
-        self._record_timer = QTimer(self)
-        self._record_timer.setSingleShot(True)
-        self._record_timer.timeout.connect(self._on_record_timer_timeout)
+        self._record_timer = qtimer(self, self._on_record_timer_timeout)
         self.runs_dialog: RunsDialog | None = None
         self.trash_dialog: TrashDialog | None = None
         self.notices: BurstNotices | None = None

@@ -66,12 +66,8 @@ __all__ = ["PREFIX", "SyncConflictBars"]
 
 
 class SyncConflictBars(QObject):
-    """The sync conflict bars of one editor panel (see the module docstring).
-
-    `compare(path, show_both)` opens Resolve conflicts… on the conflict at that virtual
-    path (with Keep both's result shown);
-    `resolved(message)` is told what a decision did (for the status bar).
-    """
+    """The sync conflict bars of one editor panel: `compare(path, show_both)` opens Resolve
+    conflicts… on that file, `resolved(message)` says what a decision did."""
 
     def __init__(
         self,

@@ -1,8 +1,5 @@
-"""The detail pane of the Traces tab: one dump's header, attempts, memory, events and raw JSON.
-
-Everything here is filled from a `TraceDump` parsed off the GUI thread. Nothing big is put
-into a widget at once: tables are lazy models, long texts show their start with "Show
-all", and the raw JSON is only loaded when its tab is first opened.
+"""The detail pane of the Traces tab: one dump's header, attempts, memory, events and raw
+JSON, filled lazily (lazy models, "Show all", raw JSON loaded on first open).
 """
 
 from __future__ import annotations
@@ -10,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QPalette, QTextCursor, QTextOption
 from PySide6.QtWidgets import (
     QFrame,
@@ -44,6 +41,7 @@ from memtab.components.traces import (
     prompt_sections,
     step_preview,
 )
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.row_list import FittedTable
 from memtab.gui.toolkit.style import Accent, accent_text, mute, tint
 from memtab.gui.toolkit.text.find_bar import FindBar
@@ -98,9 +96,7 @@ class LongTextView(QWidget):
         hbox((self._more_label, 1), self.more_button, on=self._more_bar, margins=(4, 2, 4, 2))
         self._more_bar.hide()
 
-        self._chunk_timer = QTimer(self)
-        self._chunk_timer.setInterval(0)
-        self._chunk_timer.timeout.connect(self._on_chunk_timer_timeout)
+        self._chunk_timer = qtimer(self, self._on_chunk_timer_timeout, 0, single_shot=False)
 
         vbox((self.editor, 1), self._more_bar, on=self, margins=0, spacing=2)
 
@@ -384,10 +380,7 @@ class RawJsonView(QWidget):
         self.copy_button.clicked.connect(self._on_copy_button_clicked)
         self.text_view = LongTextView("Raw JSON", self, limit=RAW_LIMIT_CHARS)
         self.find_bar = FindBar(self.text_view.editor, parent=self)
-        self._reset_timer = QTimer(self)
-        self._reset_timer.setSingleShot(True)
-        self._reset_timer.setInterval(1500)
-        self._reset_timer.timeout.connect(self._on_reset_timer_timeout)
+        self._reset_timer = qtimer(self, self._on_reset_timer_timeout, 1500)
         bar = hbox((self.info, 1), self.copy_button)
         vbox(bar, (self.text_view, 1), self.find_bar, on=self, margins=8)
 
@@ -447,10 +440,7 @@ class TraceDetailView(QWidget):
         self.loading = QLabel("Opening…", self)
         self.loading.setAlignment(Qt.AlignmentFlag.AlignCenter)
         mute(self.loading)
-        self._loading_timer = QTimer(self)
-        self._loading_timer.setSingleShot(True)
-        self._loading_timer.setInterval(LOADING_DELAY_MS)
-        self._loading_timer.timeout.connect(self._on_loading_timer_timeout)
+        self._loading_timer = qtimer(self, self._on_loading_timer_timeout, LOADING_DELAY_MS)
 
         content = QWidget(self)
         self._build_header(content)

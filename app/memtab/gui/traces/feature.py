@@ -7,7 +7,7 @@ import logging
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QGridLayout,
@@ -34,6 +34,7 @@ from memtab.components.traces import (
 )
 from memtab.gui.context import ChangeFeed
 from memtab.gui.tasks.jobs import JobService, Lane
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.row_list import FittedTable
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.widgets import vbox
@@ -100,9 +101,9 @@ class TracesTab(QWidget):
         self._jobs.job_failed.connect(self._on_jobs_job_failed)
         if changes is not None:
             changes.published.connect(self._on_changes_published)
-        self._time_timer = QTimer(self)
-        self._time_timer.setInterval(TIME_REFRESH_MS)
-        self._time_timer.timeout.connect(self._on_time_timer_timeout)
+        self._time_timer = qtimer(
+            self, self._on_time_timer_timeout, TIME_REFRESH_MS, single_shot=False
+        )
         self._time_timer.start()
         self.refresh()
 
@@ -189,11 +190,8 @@ class TracesTab(QWidget):
         )
 
     def show_trace(self, path: Path) -> None:
-        """Select and open the dump at `path` (clearing filters that would hide it).
-
-        A dump the last scan has not seen yet (just written) is opened at once and
-        selected when the rescan this triggers lands.
-        """
+        """Select and open the dump at `path` (clearing filters that would hide it); one the
+        last scan has not seen yet opens at once and is selected when the rescan lands."""
         path = Path(os.path.abspath(path))
         if self._select_path(path, clear_filters=True):
             return

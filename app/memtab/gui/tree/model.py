@@ -352,10 +352,7 @@ class MemoryTreeModel(QAbstractItemModel):
         column: int,
         parent: ModelIndex,
     ) -> bool:
-        """Qt: ask for the move; the rows change when the rescan shows it happened.
-
-        Returns False so the view never removes the dragged rows itself.
-        """
+        """Qt: ask for the move (False: the view never removes the dragged rows itself)."""
         if action != Qt.DropAction.MoveAction:
             return False
         sources, target = self._movable(data, parent)

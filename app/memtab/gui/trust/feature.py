@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QObject, QSize, Qt, QTimer, Signal, SignalInstance, Slot
+from PySide6.QtCore import QObject, QSize, Qt, Signal, SignalInstance, Slot
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QApplication,
@@ -61,6 +61,7 @@ from memtab.components.trust.room import (
 from memtab.file_protocol.file_ref import SourceError, parse_file_ref
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobClient, Lane
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.dialog_layout import (
     fit_to_screen,
     fit_to_title,
@@ -430,18 +431,9 @@ class TrustFeature(QObject):
             menu="view",
             tip="What each agent changed, the Inbox, and what to look at (no file open)",
         )
-        self._recompute = QTimer(self)
-        self._recompute.setSingleShot(True)
-        self._recompute.setInterval(RECOMPUTE_DELAY_MS)
-        self._recompute.timeout.connect(self._on_recompute_timeout)
-        self._refresh_soon = QTimer(self)
-        self._refresh_soon.setSingleShot(True)
-        self._refresh_soon.setInterval(0)
-        self._refresh_soon.timeout.connect(self._refresh_room)
-        self._first_look = QTimer(self)
-        self._first_look.setSingleShot(True)
-        self._first_look.setInterval(FIRST_LOOK_DELAY_MS)
-        self._first_look.timeout.connect(self._on_first_look_timeout)
+        self._recompute = qtimer(self, self._on_recompute_timeout, RECOMPUTE_DELAY_MS)
+        self._refresh_soon = qtimer(self, self._refresh_room, 0)
+        self._first_look = qtimer(self, self._on_first_look_timeout, FIRST_LOOK_DELAY_MS)
         context.shown.scan_applied.connect(self._on_shown_scan_applied)
         context.changes.published.connect(self._on_changes_published)
         if inbox is not None:

@@ -163,13 +163,9 @@ def open_context_menus_by_key() -> None:
 
 
 def after_first_paint() -> None:
-    """What changes once the tree has painted: the log file starts rotating, the threads
-    started from now on share the C heap's arenas and its free top goes back to the
-    system as it is freed (`fs.heap`: ~1 MiB less once settled each),
-    rows' backgrounds are drawn by the widget style from then on
-    (`memtab.gui.toolkit.paint`), the window's keys are never a text field's
-    (`text_fields`: Ctrl+D deletes nothing), and Shift+F10 and the Menu key open the
-    context menu of what has the keyboard (`ContextMenuKeys`)."""
+    """What changes once the tree has painted: log rotation, the heap's arenas (`fs.heap`),
+    rows' backgrounds by the style (`toolkit.paint`), window keys never a text field's
+    (`text_fields`), and Shift+F10 / Menu opening the context menu (`ContextMenuKeys`)."""
     start_rotating()
     share_one_arena()
     keep_heap_trimmed()

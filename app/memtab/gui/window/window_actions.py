@@ -10,7 +10,7 @@ import logging
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from PySide6.QtCore import QObject, QSize, Qt, QTimer, Slot
+from PySide6.QtCore import QObject, QSize, Qt, Slot
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -62,6 +62,7 @@ from memtab.gui.first_paint.main_window import TracesPage
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.memory_tab.controller import MemoryTabController
 from memtab.gui.tasks.jobs import JobClient, Lane
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.dialog_layout import (
     OK_CANCEL,
     button_box,
@@ -137,10 +138,7 @@ class AddWorkspaceDialog(QDialog):
         if line is not None:
             line.setPlaceholderText("/path/to/your/project")
         self.project_edit.currentTextChanged.connect(self._on_project_edit_text_changed)
-        self._check_timer = QTimer(self)
-        self._check_timer.setSingleShot(True)
-        self._check_timer.setInterval(CHECK_DELAY_MS)
-        self._check_timer.timeout.connect(self._on_check_timer_timeout)
+        self._check_timer = qtimer(self, self._on_check_timer_timeout, CHECK_DELAY_MS)
         self.folder_note = QLabel(self)
         self.folder_note.setObjectName("folderNote")
         self.folder_note.setWordWrap(True)

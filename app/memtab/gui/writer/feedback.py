@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal, SignalInstance, Slot
+from PySide6.QtCore import QObject, Qt, Signal, SignalInstance, Slot
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
@@ -42,6 +42,7 @@ from memtab.components.writer.supervision import (
 from memtab.fs.clock import now_ms
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobService, Lane
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.style import set_style_sheet
 from memtab.gui.toolkit.widgets import hbox
 from memtab.gui.writer.inbox_panel import InboxPanel
@@ -402,9 +403,7 @@ class WriterStatusWidget(QWidget):
         self._toggle.setObjectName("writerPauseToggle")
         self._toggle.setAutoRaise(True)
         self._toggle.clicked.connect(self._on_toggle_clicked)
-        self._refresh = QTimer(self)
-        self._refresh.setInterval(NEWS_REFRESH_MS)
-        self._refresh.timeout.connect(self._on_refresh_timeout)
+        self._refresh = qtimer(self, self._on_refresh_timeout, NEWS_REFRESH_MS, single_shot=False)
 
         hbox(self._dot, self._label, self._toggle, on=self, margins=(4, 0, 4, 0), spacing=4)
         self._render()

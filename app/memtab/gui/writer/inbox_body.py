@@ -534,12 +534,9 @@ class InboxBody(QWidget):
         self._context.files.listing(TARGETS_KEY, job, self.target.set_choices)
 
     def _fit_list(self, *, keep_height: bool = False) -> None:
-        """As tall as its first rows, wrapped at the list's width (each row whole), at most
-        LIST_ROWS of them and LIST_LINES lines of text; more scroll. Short of room (the
-        tree it lies over is short, a proposal's review shows) it gives way down to its
-        first row whole, up to LIST_LEAST_LINES lines (two at least). `keep_height`: items
-        were decided while it shows — it does not shrink, so its buttons stay where the
-        last click was (the next one landed on a tree row)."""
+        """As tall as its first rows (at most LIST_ROWS and LIST_LINES lines; more scroll),
+        giving way down to LIST_LEAST_LINES when short of room; `keep_height`: it does not
+        shrink while items are decided, so its buttons stay under the pointer."""
         self._fitting = False
         self.list.doItemsLayout()  # rows wrapped at the width the list has now
         least, most = list_heights(

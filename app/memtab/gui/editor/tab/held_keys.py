@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QApplication, QWidget
 from shiboken6 import isValid
 
 from memtab.components.editor.panel import Held
+from memtab.gui.toolkit.clock import qtimer
 
 _REFUSED = (
     QEvent.Type.ContextMenu,
@@ -109,25 +110,15 @@ its own waits."""
 
 
 class TypedAhead(QObject):
-    """Keys typed in a window while a new file is made, for that file's text.
-
-    After New file's dialog closes, the file is created on the file channel, the tree
-    rescanned and the file read before its text can take the keyboard; meanwhile the keys
-    went to the tree, whose type-ahead jumped to other files. `hold` takes every key press
-    sent to a widget of the window (shortcuts never reach a widget: they act as ever),
-    `send_to` types them into the new text once it is there, and `drop` forgets them (the
-    file was not made). A hold ends by itself after `timeout_ms` (`HOLD_MS` unless given;
-    what was held is dropped).
-    """
+    """Keys typed in a window while a new file is made (created, rescanned, read), for that
+    file's text: `hold` takes them, `send_to` types them into the new text, `drop` forgets
+    them; a hold ends by itself after `timeout_ms` (`HOLD_MS` unless given)."""
 
     def __init__(self, parent: QObject | None = None, timeout_ms: int | None = None) -> None:
         super().__init__(parent)
         self._window: QWidget | None = None
         self._held: Held[QKeyEvent] = Held()
-        self._timeout = QTimer(self)
-        self._timeout.setSingleShot(True)
-        self._timeout.setInterval(HOLD_MS if timeout_ms is None else timeout_ms)
-        self._timeout.timeout.connect(self.drop)
+        self._timeout = qtimer(self, self.drop, HOLD_MS if timeout_ms is None else timeout_ms)
 
     @property
     def holding(self) -> bool:

@@ -9,7 +9,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import (
     QAction,
     QColor,
@@ -59,6 +59,7 @@ from memtab.components.editor.text_buffer import (
 )
 from memtab.components.loads import with_import_links
 from memtab.components.text import Style, line_spans
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import (
     Accent,
@@ -159,10 +160,8 @@ class EmptyState(QWidget):
 
 
 class EmptyRoom(QObject):
-    """The one room of an editor's stack: lent to whichever empty state the stack shows
-    (the panel's own, or the empty page's), moved there as the stack changes — and taken
-    back, hidden, when the page holding it leaves the stack, so a closed tab never takes
-    the room with it."""
+    """The one room of an editor's stack, lent to whichever empty state it shows and taken
+    back, hidden, when that page leaves the stack (a closed tab never takes it along)."""
 
     def __init__(self, stack: QStackedWidget) -> None:
         super().__init__(stack)
@@ -303,14 +302,8 @@ class EditorView(QWidget):
         self._bar: QWidget | None = None
         self._rendered: str | None = None  # what Preview shows instead of the buffer
         self._build()
-        self._mirror_timer = QTimer(self)
-        self._mirror_timer.setSingleShot(True)
-        self._mirror_timer.setInterval(MIRROR_DELAY_MS)
-        self._mirror_timer.timeout.connect(self._on_mirror_timer_timeout)
-        self._preview_timer = QTimer(self)
-        self._preview_timer.setSingleShot(True)
-        self._preview_timer.setInterval(PREVIEW_DELAY_MS)
-        self._preview_timer.timeout.connect(self._on_preview_timer_timeout)
+        self._mirror_timer = qtimer(self, self._on_mirror_timer_timeout, MIRROR_DELAY_MS)
+        self._preview_timer = qtimer(self, self._on_preview_timer_timeout, PREVIEW_DELAY_MS)
 
     # --- construction -------------------------------------------------------------------
 

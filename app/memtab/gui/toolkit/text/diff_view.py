@@ -3,7 +3,7 @@ with the editor's choices; Enter never picks a choice that drops a change."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QSize, Qt, Signal, Slot
 from PySide6.QtGui import (
     QColor,
     QFontDatabase,
@@ -27,6 +27,7 @@ from memtab.components.editor.session import MERGE
 from memtab.components.rich_text import escape_html
 from memtab.components.text import counts_text, diff_rows, merge_offer, next_pass
 from memtab.components.text_diff import DiffLine, DiffResult, LineKind
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title, give_mnemonics
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet, tint
 from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
@@ -51,10 +52,7 @@ class DiffView(QPlainTextEdit):
         self._result: DiffResult | None = None
         # The lines still to colour: (the lines shown, the number gutter's width, the first).
         self._uncolored: tuple[tuple[DiffLine, ...], int, int] | None = None
-        self._color_timer = QTimer(self)
-        self._color_timer.setSingleShot(True)
-        self._color_timer.setInterval(0)
-        self._color_timer.timeout.connect(self._on_color_timer_timeout)
+        self._color_timer = qtimer(self, self._on_color_timer_timeout, 0)
 
     @property
     def result(self) -> DiffResult | None:

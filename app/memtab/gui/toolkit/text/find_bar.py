@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QKeyEvent, QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QFrame,
@@ -29,6 +29,7 @@ from memtab.components.text import (
     find_key,
     replaced_words,
 )
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet, tint
 from memtab.gui.toolkit.widgets import hbox, vbox
@@ -58,10 +59,7 @@ class FindBar(QFrame):
         self._find = FindState()
         self._read_only = replace_text is None
         self._build()
-        self._refresh_timer = QTimer(self)
-        self._refresh_timer.setSingleShot(True)
-        self._refresh_timer.setInterval(_REFRESH_DELAY_MS)
-        self._refresh_timer.timeout.connect(self._on_refresh_timer_timeout)
+        self._refresh_timer = qtimer(self, self._on_refresh_timer_timeout, _REFRESH_DELAY_MS)
         text_edit.document().contentsChanged.connect(self._on_document_contents_changed)
         text_edit.installEventFilter(self)  # Esc in the text closes the bar too
         self.hide()
