@@ -99,7 +99,7 @@ class CheckPanel(QWidget):
         vbox(self.status, (self.list, 1), self.why, buttons, on=self, margins=6)
         self.setFocusProxy(self.list)  # the panel's key puts the keyboard in the findings
         self.letters = PanelLetters(self)  # Alt+O is Trust's Open too: each panel's own
-        self.check_button.clicked.connect(self._on_check_button_clicked)
+        self.check_button.clicked.connect(self.check_requested)
         self.open_button.clicked.connect(self._on_open_button_clicked)
         self.fix_button.clicked.connect(self._on_fix_button_clicked)
         self.list.itemSelectionChanged.connect(self._on_list_selection_changed)
@@ -156,10 +156,6 @@ class CheckPanel(QWidget):
         self.open_button.setEnabled(shown.open_enabled)
         self.fix_button.setEnabled(shown.fix_enabled)
         self.why.setText(shown.why)
-
-    @Slot()
-    def _on_check_button_clicked(self) -> None:
-        self.check_requested.emit()
 
     @Slot()
     def _on_open_button_clicked(self) -> None:

@@ -135,19 +135,11 @@ class ReviewOpener(QObject):
 
     def _show(self, dialog: ReviewDialog) -> None:
         self._filled = None
-        dialog.apply_requested.connect(self._on_dialog_apply_requested)
-        dialog.discarded.connect(self._on_dialog_discarded)
+        dialog.apply_requested.connect(self.apply_requested)
+        dialog.discarded.connect(self.discarded)
         dialog.finished.connect(self._on_dialog_finished)
         self._open = dialog
         dialog.open()
-
-    @Slot(object, object)
-    def _on_dialog_apply_requested(self, plan: object, accepted: object) -> None:
-        self.apply_requested.emit(plan, accepted)
-
-    @Slot()
-    def _on_dialog_discarded(self) -> None:
-        self.discarded.emit()
 
     @Slot(int)
     def _on_dialog_finished(self, _result: int) -> None:
@@ -360,7 +352,7 @@ class ConsolidationFooter(QFrame):
             "Runs… — every consolidation, writer run, sync and revert, its changes, and Revert"
         )
         self.runs_button.setAccessibleName("Consolidation runs")
-        self.runs_button.clicked.connect(self._on_runs_button_clicked)
+        self.runs_button.clicked.connect(self.runs_dialog_requested)
         self.consolidate_button = QPushButton(CONSOLIDATE_NOW, self)
         self.consolidate_button.setAccessibleName(CONSOLIDATE_NOW)
         self.consolidate_button.setIconSize(QSize(16, 16))
@@ -636,10 +628,6 @@ class ConsolidationFooter(QFrame):
     @Slot()
     def _on_details_button_clicked(self) -> None:
         self.set_details_expanded(not self._expanded)
-
-    @Slot()
-    def _on_runs_button_clicked(self) -> None:
-        self.runs_dialog_requested.emit()
 
     @Slot(str)
     def _on_consolidation_run_started(self, workspace_id: str) -> None:

@@ -123,7 +123,7 @@ class ReviewDialog(QDialog):
         )
         vbox(self.summary, (splitter, 1), self.always_direct, choices, on=self)
         fit_to_screen(self, QSize(900, 600), remember="review")
-        self.rejected.connect(self._on_rejected)
+        self.rejected.connect(self.discarded)
         self._update_apply()
         if plan is not None:
             self.show_plan(plan, workspace_name)
@@ -305,7 +305,3 @@ class ReviewDialog(QDialog):
             self._save_direct_mode()
         self.apply_requested.emit(self._plan, accepted)
         self.done(QDialog.DialogCode.Accepted)
-
-    @Slot()
-    def _on_rejected(self) -> None:
-        self.discarded.emit()

@@ -559,7 +559,7 @@ class EditorPanel(CurrentTab, QWidget):
             self,
             clock=self._clock,
         )
-        tab.saved.connect(self._on_tab_saved)
+        tab.saved.connect(self.saved)
         tab.opened.connect(self._on_tab_opened)
         tab.state_changed.connect(self._on_tab_state_changed)
         tab.close_requested.connect(self._on_tab_close_requested)
@@ -645,10 +645,6 @@ class EditorPanel(CurrentTab, QWidget):
         tab = self._tabs.at(index)
         if tab is not None:
             self.keep(tab)
-
-    @Slot(object)
-    def _on_tab_saved(self, ref: MemoryFileRef) -> None:
-        self.saved.emit(ref)
 
     @Slot(object)
     def _on_tab_opened(self, ref: MemoryFileRef) -> None:

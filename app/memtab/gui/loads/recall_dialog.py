@@ -117,7 +117,7 @@ class RecallDialog(QDialog):
         QWidget.setTabOrder(self.ask_model, self.recall_button)
         fit_to_screen(self, QSize(1000, 600), remember="recall")
         self.recall_button.clicked.connect(self._on_recall_button_clicked)
-        self.ask_model.toggled.connect(self._on_ask_model_toggled)
+        self.ask_model.toggled.connect(self.model_wanted)
         self.prompt.returnPressed.connect(self._on_prompt_return_pressed)
         self.prompt.installEventFilter(self)
         self.tree.installEventFilter(self)
@@ -252,10 +252,6 @@ class RecallDialog(QDialog):
     @Slot()
     def _on_recall_button_clicked(self) -> None:
         self._ask()
-
-    @Slot(bool)
-    def _on_ask_model_toggled(self, checked: bool) -> None:
-        self.model_wanted.emit(checked)
 
     @Slot(int, int, int)
     def _on_header_section_resized(self, column: int, _old: int, _new: int) -> None:

@@ -140,7 +140,7 @@ class EditorPrompts(QObject):
         is computed on the worker thread."""
         self.close_diff()
         dialog = diff_view.DiffDialog(title, old_label, "Your draft", choices, self._page)
-        dialog.action_triggered.connect(self._on_diff_dialog_action_triggered)
+        dialog.action_triggered.connect(self.action_chosen)
         dialog.finished.connect(self._on_diff_dialog_finished)
         if merge_basis is not None:
             # Three ways: each side's changes tinted by who made them (the agent's added
@@ -182,10 +182,6 @@ class EditorPrompts(QObject):
     @Slot()
     def _on_bar_dismissed(self) -> None:
         self.dismissed.emit()
-
-    @Slot(str)
-    def _on_diff_dialog_action_triggered(self, action: str) -> None:
-        self.action_chosen.emit(action)
 
     @Slot()
     def _on_three_way_merged_edited(self) -> None:

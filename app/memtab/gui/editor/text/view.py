@@ -351,7 +351,7 @@ class EditorView(QWidget):
         )
         self.save_button.setToolTip("Save (Ctrl+S or Ctrl+Enter)")
         self.save_button.setAccessibleName("Save")
-        self.save_button.clicked.connect(self._on_save_button_clicked)
+        self.save_button.clicked.connect(self.save_requested)
         self.more_button = QToolButton(self.page)
         self.more_button.setAutoRaise(True)
         self.more_button.setToolTip("More: find, open in an external editor, real path")
@@ -379,7 +379,7 @@ class EditorView(QWidget):
             "The frontmatter description: line of this file. Agents and the tree show it."
         )
         self._description_label.setBuddy(self.description_edit)
-        self.description_edit.textEdited.connect(self._on_description_text_edited)
+        self.description_edit.textEdited.connect(self.description_edited)
         description_row = hbox(self._description_label, (self.description_edit, 1), spacing=8)
 
         self.text_edit = SourceEdit(self.page)
@@ -723,18 +723,10 @@ class EditorView(QWidget):
     # --- slots ---------------------------------------------------------------------------
 
     @Slot()
-    def _on_save_button_clicked(self) -> None:
-        self.save_requested.emit()
-
-    @Slot()
     def _on_mode_button_clicked(self) -> None:
         button = self.sender()
         if isinstance(button, QToolButton):
             self.set_view_mode(ViewMode(str(button.property("viewMode"))))
-
-    @Slot(str)
-    def _on_description_text_edited(self, text: str) -> None:
-        self.description_edited.emit(text)
 
     @Slot()
     def _on_document_contents_changed(self) -> None:
