@@ -288,7 +288,7 @@ class CheckFeature(QObject):
             menu="view",
             tip="What the memory says that its project's code no longer bears out",
         )
-        self._recheck = qtimer(self, self._on_recheck_timeout, RECHECK_DELAY_MS)
+        self._recheck = qtimer(self, self.check_now, RECHECK_DELAY_MS)
         self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
         editor.file_opened.connect(self._on_editor_file_opened)
         context.shown.scan_applied.connect(self._on_shown_scan_applied)
@@ -445,10 +445,6 @@ class CheckFeature(QObject):
     def _on_dock_visibility_changed(self, visible: bool) -> None:
         if visible:
             _ = self.panel  # built as it first shows
-
-    @Slot()
-    def _on_recheck_timeout(self) -> None:
-        self.check_now()
 
     @Slot(object)
     def _on_editor_file_opened(self, _ref: object) -> None:

@@ -322,9 +322,7 @@ class ConsolidationFooter(QFrame):
         consolidation.plan_ready.connect(self._on_consolidation_plan_ready)
 
         self._note_timer = qtimer(self, self._on_note_timer_timeout, DONE_NOTE_MS)
-        self._lines_timer = qtimer(
-            self, self._on_lines_timer_timeout, LINES_REFRESH_MS, single_shot=False
-        )
+        self._lines_timer = qtimer(self, self._refresh_lines, LINES_REFRESH_MS, single_shot=False)
         self._lines_timer.start()
         self._refresh()
 
@@ -682,7 +680,3 @@ class ConsolidationFooter(QFrame):
     def _on_note_timer_timeout(self) -> None:
         self._runs.note_expired()
         self._refresh_controls()
-
-    @Slot()
-    def _on_lines_timer_timeout(self) -> None:
-        self._refresh_lines()

@@ -213,7 +213,7 @@ class RunsDialog(QDialog):
         self.open_button.setToolTip("Open the selected change's file (or double-click it)")
         self.open_button.clicked.connect(self._on_open_button_clicked)
         self.revert_button = QPushButton("&Revert this run…", self._detail_pane)
-        self.revert_button.clicked.connect(self._on_revert_button_clicked)
+        self.revert_button.clicked.connect(self.revert_selected)
         self.note = ElidedLabel("", self._detail_pane, min_width=0)
         actions = hbox((self.note, 1), self.open_button, self.revert_button)
         vbox(
@@ -513,10 +513,6 @@ class RunsDialog(QDialog):
     @Slot()
     def _on_open_button_clicked(self) -> None:
         self._open_selected_op()
-
-    @Slot()
-    def _on_revert_button_clicked(self) -> None:
-        self.revert_selected()
 
     @Slot(str, object)
     def _on_client_latest_finished(self, key: str, result: object) -> None:

@@ -473,7 +473,7 @@ class LoadsFeature(QObject):
             from memtab.gui.loads.dialog import LoadsDialog
 
             self.dialog = LoadsDialog(self._shell.as_widget())
-            self.dialog.refresh_requested.connect(self._on_dialog_refresh_requested)
+            self.dialog.refresh_requested.connect(self._request)
             self.dialog.file_requested.connect(self._on_dialog_file_requested)
             self.dialog.outside_requested.connect(self._on_dialog_outside_requested)
         self.dialog.show()
@@ -545,10 +545,6 @@ class LoadsFeature(QObject):
             self.recall_dialog.show_failure(message)
         elif key == LOADS_KEY and self.dialog is not None:
             self.dialog.show_failure(message)
-
-    @Slot()
-    def _on_dialog_refresh_requested(self) -> None:
-        self._request()
 
     @Slot(object)
     def _on_shown_workspace_changed(self, _workspace: object) -> None:

@@ -116,9 +116,9 @@ class RecallDialog(QDialog):
         QWidget.setTabOrder(self.tree, self.ask_model)
         QWidget.setTabOrder(self.ask_model, self.recall_button)
         fit_to_screen(self, QSize(1000, 600), remember="recall")
-        self.recall_button.clicked.connect(self._on_recall_button_clicked)
+        self.recall_button.clicked.connect(self._ask)
         self.ask_model.toggled.connect(self.model_wanted)
-        self.prompt.returnPressed.connect(self._on_prompt_return_pressed)
+        self.prompt.returnPressed.connect(self._ask)
         self.prompt.installEventFilter(self)
         self.tree.installEventFilter(self)
         self.tree.itemActivated.connect(self._on_tree_item_activated)
@@ -244,14 +244,6 @@ class RecallDialog(QDialog):
         prompt = self.prompt.text().strip()
         if prompt:
             self.recall_requested.emit(prompt)
-
-    @Slot()
-    def _on_prompt_return_pressed(self) -> None:
-        self._ask()
-
-    @Slot()
-    def _on_recall_button_clicked(self) -> None:
-        self._ask()
 
     @Slot(int, int, int)
     def _on_header_section_resized(self, column: int, _old: int, _new: int) -> None:

@@ -91,7 +91,7 @@ class LongTextView(QWidget):
         mute(self._more_label)
         self.more_button = QPushButton("Show all", self)
         self.more_button.setAccessibleName(f"Show all of {accessible_name}")
-        self.more_button.clicked.connect(self._on_more_button_clicked)
+        self.more_button.clicked.connect(self.show_all)
         self._more_bar = QWidget(self)
         hbox((self._more_label, 1), self.more_button, on=self._more_bar, margins=(4, 2, 4, 2))
         self._more_bar.hide()
@@ -137,10 +137,6 @@ class LongTextView(QWidget):
         self._more_label.setText(f"Showing the first {shown} of {total}")
         self.more_button.setEnabled(not self._chunk_timer.isActive())
         self._more_bar.show()
-
-    @Slot()
-    def _on_more_button_clicked(self) -> None:
-        self.show_all()
 
     @Slot()
     def _on_chunk_timer_timeout(self) -> None:

@@ -431,7 +431,7 @@ class TrustFeature(QObject):
             menu="view",
             tip="What each agent changed, the Inbox, and what to look at (no file open)",
         )
-        self._recompute = qtimer(self, self._on_recompute_timeout, RECOMPUTE_DELAY_MS)
+        self._recompute = qtimer(self, self.find_now, RECOMPUTE_DELAY_MS)
         self._refresh_soon = qtimer(self, self._refresh_room, 0)
         self._first_look = qtimer(self, self._on_first_look_timeout, FIRST_LOOK_DELAY_MS)
         context.shown.scan_applied.connect(self._on_shown_scan_applied)
@@ -813,7 +813,3 @@ class TrustFeature(QObject):
     def _on_first_look_timeout(self) -> None:
         if not self._started:
             self.find_now()
-
-    @Slot()
-    def _on_recompute_timeout(self) -> None:
-        self.find_now()

@@ -403,7 +403,7 @@ class WriterStatusWidget(QWidget):
         self._toggle.setObjectName("writerPauseToggle")
         self._toggle.setAutoRaise(True)
         self._toggle.clicked.connect(self._on_toggle_clicked)
-        self._refresh = qtimer(self, self._on_refresh_timeout, NEWS_REFRESH_MS, single_shot=False)
+        self._refresh = qtimer(self, self._render, NEWS_REFRESH_MS, single_shot=False)
 
         hbox(self._dot, self._label, self._toggle, on=self, margins=(4, 0, 4, 0), spacing=4)
         self._render()
@@ -494,10 +494,6 @@ class WriterStatusWidget(QWidget):
     @Slot()
     def _on_toggle_clicked(self) -> None:
         self.setPaused(not self._paused)
-
-    @Slot()
-    def _on_refresh_timeout(self) -> None:
-        self._render()
 
 
 __all__ = ["TRACE_LINK", "WriterStatusWidget", "run_news", "status_text"]

@@ -313,7 +313,7 @@ class InboxBody(QWidget):
         # one proposal could not be selected).
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setAlternatingRowColors(True)
-        self.list.itemSelectionChanged.connect(self._on_list_item_selection_changed)
+        self.list.itemSelectionChanged.connect(self.show_selection)
         self.list.itemDoubleClicked.connect(self._on_list_item_double_clicked)
         self._fitting = False  # a fit of the list's height is scheduled
         self.list.installEventFilter(self)
@@ -333,8 +333,8 @@ class InboxBody(QWidget):
         self.reject_button = QPushButton("&Reject", self)
         self.reject_button.setToolTip(REJECT_TIP)
         self.accept_button.clicked.connect(self._on_accept_button_clicked)
-        self.edit_button.clicked.connect(self._on_edit_button_clicked)
-        self.reject_button.clicked.connect(self._on_reject_button_clicked)
+        self.edit_button.clicked.connect(self.edit_selected)
+        self.reject_button.clicked.connect(self.reject_selected)
         self.error_label = QLabel(self)
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet(f"color: {accent_text(self.palette(), Accent.ERROR).name()}")
@@ -625,10 +625,6 @@ class InboxBody(QWidget):
         self.reject_button.setEnabled(buttons.reject)
         self.edit_button.setEnabled(buttons.edit)
 
-    @Slot()
-    def _on_list_item_selection_changed(self) -> None:
-        self.show_selection()
-
     @Slot(QListWidgetItem)
     def _on_list_item_double_clicked(self, _item: QListWidgetItem) -> None:
         self.edit_selected()
@@ -636,11 +632,3 @@ class InboxBody(QWidget):
     @Slot()
     def _on_accept_button_clicked(self) -> None:
         self.accept_selected()
-
-    @Slot()
-    def _on_edit_button_clicked(self) -> None:
-        self.edit_selected()
-
-    @Slot()
-    def _on_reject_button_clicked(self) -> None:
-        self.reject_selected()

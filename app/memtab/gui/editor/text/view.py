@@ -302,7 +302,7 @@ class EditorView(QWidget):
         self._bar: QWidget | None = None
         self._rendered: str | None = None  # what Preview shows instead of the buffer
         self._build()
-        self._mirror_timer = qtimer(self, self._on_mirror_timer_timeout, MIRROR_DELAY_MS)
+        self._mirror_timer = qtimer(self, self._mirror_description_field, MIRROR_DELAY_MS)
         self._preview_timer = qtimer(self, self._on_preview_timer_timeout, PREVIEW_DELAY_MS)
 
     # --- construction -------------------------------------------------------------------
@@ -741,10 +741,6 @@ class EditorView(QWidget):
     def _on_document_modification_changed(self, modified: bool) -> None:
         if not self._quiet:
             self.modified_changed.emit(modified)
-
-    @Slot()
-    def _on_mirror_timer_timeout(self) -> None:
-        self._mirror_description_field()
 
     @Slot()
     def _on_preview_timer_timeout(self) -> None:

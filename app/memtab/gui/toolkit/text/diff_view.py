@@ -52,7 +52,7 @@ class DiffView(QPlainTextEdit):
         self._result: DiffResult | None = None
         # The lines still to colour: (the lines shown, the number gutter's width, the first).
         self._uncolored: tuple[tuple[DiffLine, ...], int, int] | None = None
-        self._color_timer = qtimer(self, self._on_color_timer_timeout, 0)
+        self._color_timer = qtimer(self, self._color_next_lines, 0)
 
     @property
     def result(self) -> DiffResult | None:
@@ -101,10 +101,6 @@ class DiffView(QPlainTextEdit):
             self._uncolored = (rows.lines, rows.gutter, 0)
             self._color_next_lines()
         self._result = result
-
-    @Slot()
-    def _on_color_timer_timeout(self) -> None:
-        self._color_next_lines()
 
     def _color_next_lines(self) -> None:
         if self._uncolored is None:
