@@ -37,13 +37,9 @@ STATUS_MS = 8000
 
 
 class StatusNotices(QObject):
-    """Short notes for the window's status bar, from any feature.
+    """Short notes for the window's status bar, from any feature."""
 
-    Signals:
-        shown(str, int): a note and how long it stays (ms); the window shows it.
-    """
-
-    shown = Signal(str, int)
+    shown = Signal(str, int)  # a note and how long it stays (ms); the window shows it
 
     def show(self, text: str, timeout_ms: int = STATUS_MS) -> None:
         """Put `text` in the status bar for `timeout_ms`."""
@@ -52,15 +48,11 @@ class StatusNotices(QObject):
 
 class Shown(QObject):
     """What the Memory tab shows, for the features that follow it: the tab sets `scan`
-    and `workspace_id` and emits the signals; the others only read.
+    and `workspace_id` and emits the signals; the others only read."""
 
-    Signals:
-        scan_applied(HomeScan): after every scan shown (the tree may still be merging).
-        workspace_changed(object): the shown `Workspace` (or None) changed.
-    """
-
+    # (HomeScan) after every scan shown (the tree may still be merging)
     scan_applied = Signal(object)
-    workspace_changed = Signal(object)
+    workspace_changed = Signal(object)  # the shown `Workspace` (or None) changed
 
     def __init__(self, home: Home, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -83,13 +75,9 @@ class Shown(QObject):
 
 class ChangeFeed(QObject):
     """The watcher's batches, each classified once (`ChangeBatch`), for every feature that
-    follows the disk: they connect to `published` instead of re-reading the paths.
+    follows the disk: they connect to `published` instead of re-reading the paths."""
 
-    Signals:
-        published(ChangeBatch): one batch of changed paths with the place of each.
-    """
-
-    published = Signal(object)
+    published = Signal(object)  # (ChangeBatch) one batch of changed paths with the place of each
 
     def __init__(self, home: Home, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -104,12 +92,9 @@ class ChangeFeed(QObject):
 
 class SettingsFeed(QObject):
     """Changes of settings.json, for every feature that holds a setting: they connect to
-    `published` and apply the sections they follow at once.
+    `published` and apply the sections they follow at once."""
 
-    Signals:
-        published(SettingsChange): which sections changed, and what the file holds now.
-    """
-
+    # (SettingsChange) which sections changed, and what the file holds now
     published = Signal(object)
 
     def publish(self, change: SettingsChange) -> None:

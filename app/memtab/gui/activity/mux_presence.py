@@ -21,13 +21,9 @@ CHECK_KEY = "mux"
 
 
 class MuxPresence(QObject):
-    """Checks whether mux may run (see the module docstring).
+    """Checks whether mux may run (see the module docstring)."""
 
-    Signals:
-        changed(bool): whether mux may be running, when that answer changes (the first
-            answer is always sent).
-    """
-
+    # whether mux may be running, when that answer changes (the first answer is always sent)
     changed = Signal(bool)
 
     def __init__(self, home: Home, jobs: JobService, parent: QObject | None = None) -> None:

@@ -47,17 +47,13 @@ _HEALTH_CHECK_MS = 5000
 
 
 class HomeWatcher(QObject):
-    """Reports coalesced changes under a directory tree; lives on the GUI thread.
+    """Reports coalesced changes under a directory tree; lives on the GUI thread."""
 
-    Signals:
-        paths_changed(list[str]): sorted absolute paths (str) that changed since the
-            last emission, under the root as passed to `start()`. The root itself in
-            the list means "anything may have changed" (it appeared or vanished).
-        backend_changed(str): the new `WatchBackend` value.
-    """
-
+    # (list[str]) sorted absolute paths (str) that changed since the last emission, under the root
+    # as passed to `start()`. The root itself in the list means "anything may have changed" (it
+    # appeared or vanished)
     paths_changed = Signal(object)
-    backend_changed = Signal(str)
+    backend_changed = Signal(str)  # the new `WatchBackend` value
     # Observer thread → GUI thread: "the inbox has paths". Events go into the inbox with
     # whether they are settled (see the module docstring) and the observer generation, so
     # paths posted by an observer that has since been stopped or replaced are dropped.

@@ -73,13 +73,9 @@ ACTOR_ACCENTS: dict[str, Accent] = {
 
 
 class BlameGutter(LineMargin):
-    """A blame gutter on `text_edit`'s left (see the module docstring).
+    """A blame gutter on `text_edit`'s left (see the module docstring)."""
 
-    Signals:
-        card_requested(int, QPoint): a click on line `n` (0-based), at this global point.
-    """
-
-    card_requested = Signal(int, QPoint)
+    card_requested = Signal(int, QPoint)  # a click on line `n` (0-based), at this global point
 
     def __init__(self, text_edit: QPlainTextEdit) -> None:
         super().__init__(text_edit, Side.LEFT)
@@ -204,13 +200,9 @@ CARD_WIDTH = 420
 
 
 class BlameCard(QFrame):
-    """One line's card (see the module docstring).
+    """One line's card (see the module docstring)."""
 
-    Signals:
-        link_activated(Link): a link's button was clicked (the card closes).
-    """
-
-    link_activated = Signal(object)
+    link_activated = Signal(object)  # (Link) a link's button was clicked (the card closes)
 
     def __init__(self, entry: GutterEntry, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Popup)

@@ -61,16 +61,11 @@ STEP_PAUSE_MS = 16
 
 
 class ReviewOpener(QObject):
-    """Opens the review of a plan in steps (see the module docstring), one at a time.
+    """Opens the review of a plan in steps (see the module docstring), one at a time."""
 
-    Signals:
-        apply_requested(object, object): the open review's Apply (the plan, the accepted
-            op numbers).
-        discarded(): the open review was closed without applying.
-    """
-
+    # the open review's Apply (the plan, the accepted op numbers)
     apply_requested = Signal(object, object)
-    discarded = Signal()
+    discarded = Signal()  # the open review was closed without applying
 
     def __init__(self, jobs: JobService, parent: QWidget) -> None:
         """Dialogs are made as children of `parent` (the footer), their jobs on `jobs`."""
@@ -287,15 +282,11 @@ class ConsolidationFacade(Protocol):
 
 
 class ConsolidationFooter(QFrame):
-    """Coverage lines, harvest line and the Consolidate now button for one workspace.
+    """Coverage lines, harvest line and the Consolidate now button for one workspace."""
 
-    Signals:
-        runs_dialog_requested(): the runs button was clicked (the window opens Runs…).
-        about_to_consolidate(): the pointer or the focus reached Consolidate now for the
-            first time — a click may follow (the window loads the engine then).
-    """
-
-    runs_dialog_requested = Signal()
+    runs_dialog_requested = Signal()  # the runs button was clicked (the window opens Runs…)
+    # the pointer or the focus reached Consolidate now for the first time — a click may follow (the
+    # window loads the engine then)
     about_to_consolidate = Signal()
 
     def __init__(

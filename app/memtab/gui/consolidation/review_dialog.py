@@ -47,15 +47,10 @@ _INDEXES_ROLE = Qt.ItemDataRole.UserRole
 
 
 class ReviewDialog(QDialog):
-    """A plan's ops to accept or reject (see the module docstring).
+    """A plan's ops to accept or reject (see the module docstring)."""
 
-    Signals:
-        apply_requested(object, object): (the plan, the tuple of accepted op numbers).
-        discarded(): closed without applying.
-    """
-
-    apply_requested = Signal(object, object)
-    discarded = Signal()
+    apply_requested = Signal(object, object)  # (the plan, the tuple of accepted op numbers)
+    discarded = Signal()  # closed without applying
 
     def __init__(
         self,

@@ -45,13 +45,9 @@ logger = logging.getLogger(__name__)
 
 class EditorTabBar(QTabBar):
     """Tabs of the open files, the preview's title in italics: a double click keeps a tab, a
-    middle click closes it; titles elide in the middle and the bar scrolls, never widening.
+    middle click closes it; titles elide in the middle and the bar scrolls, never widening."""
 
-    Signals:
-        keep_requested(int): the tab at this index was double-clicked.
-    """
-
-    keep_requested = Signal(int)
+    keep_requested = Signal(int)  # the tab at this index was double-clicked
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -188,27 +184,20 @@ NO_WORKSPACE_NOTE = "no workspace is selected"
 
 
 class EditorPanel(CurrentTab, QWidget):
-    """The open memory files of the selected workspace, or of other agents, as tabs.
+    """The open memory files of the selected workspace, or of other agents, as tabs."""
 
-    Signals:
-        saved(object): a file's MemoryFileRef, after a save (of any tab).
-        dirty_changed(bool): whether the current tab has unsaved changes.
-        file_opened(object): the current tab's MemoryFileRef, once it was opened or
-            reopened and its text is shown, or made current.
-        file_closed(): the last tab was closed (the panel shows its empty state).
-        tabs_changed(): a tab was opened, closed or kept (the UI state remembers them).
-        link_opened(object): a link in the current tab's preview leads to this memory file
-            (a MemoryFileRef); the tab opens it where the tree shows it.
-        path_opened(object): an `@`-import followed leads to this file on disk (a Path):
-            the tab shows it if it is a memory file, else `open_external` opens it.
-    """
-
-    saved = Signal(object)
-    dirty_changed = Signal(bool)
+    saved = Signal(object)  # a file's MemoryFileRef, after a save (of any tab)
+    dirty_changed = Signal(bool)  # whether the current tab has unsaved changes
+    # the current tab's MemoryFileRef, once it was opened or reopened and its text is shown, or made
+    # current
     file_opened = Signal(object)
-    file_closed = Signal()
-    tabs_changed = Signal()
+    file_closed = Signal()  # the last tab was closed (the panel shows its empty state)
+    tabs_changed = Signal()  # a tab was opened, closed or kept (the UI state remembers them)
+    # a link in the current tab's preview leads to this memory file (a MemoryFileRef); the tab opens
+    # it where the tree shows it
     link_opened = Signal(object)
+    # an `@`-import followed leads to this file on disk (a Path): the tab shows it if it is a memory
+    # file, else `open_external` opens it
     path_opened = Signal(object)
 
     def __init__(

@@ -119,13 +119,9 @@ class AutoSave(QObject):
 
 
 class GoToLineDialog(QDialog):
-    """Asks for a line of a text of `lines` lines whose cursor is on `current`.
+    """Asks for a line of a text of `lines` lines whose cursor is on `current`."""
 
-    Signals:
-        chosen(object): the `LineTarget` typed, on Enter (or Go).
-    """
-
-    chosen = Signal(object)
+    chosen = Signal(object)  # the `LineTarget` typed, on Enter (or Go)
 
     def __init__(self, current: int, lines: int, parent: QWidget | None = None) -> None:
         # A small dialog: a title and a close button, no minimize or maximize.
@@ -214,15 +210,10 @@ class EditorForActions(Protocol):
 
 
 class EditorActions(QObject):
-    """The editor panel's find / external editor / real path actions.
+    """The editor panel's find / external editor / real path actions."""
 
-    Signals:
-        notice(object, str): a `BarKind` and a message for the editor's bar.
-        said(str): a passing note for the status bar.
-    """
-
-    notice = Signal(object, str)
-    said = Signal(str)
+    notice = Signal(object, str)  # a `BarKind` and a message for the editor's bar
+    said = Signal(str)  # a passing note for the status bar
 
     def __init__(
         self,

@@ -341,15 +341,10 @@ class TabForFileActions(Protocol):
 
 
 class FileActions(QObject):
-    """The tree's file actions (see the module docstring).
+    """The tree's file actions (see the module docstring)."""
 
-    Signals:
-        history_requested(VirtualPath): show the History panel for this file.
-        trash_requested(object): show Recently deleted (of a Scope, or None: all).
-    """
-
-    history_requested = Signal(object)
-    trash_requested = Signal(object)
+    history_requested = Signal(object)  # (VirtualPath) show the History panel for this file
+    trash_requested = Signal(object)  # show Recently deleted (of a Scope, or None: all)
 
     def __init__(
         self,

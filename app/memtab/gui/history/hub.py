@@ -93,15 +93,10 @@ class NoticeBar(Protocol):
 
 class BurstNotices(QObject):
     """Shows the newest burst not seen yet as news in the bar, once: Review…, and for a mass
-    change Restore all (one undoable step); which were shown is kept in the UI state.
+    change Restore all (one undoable step); which were shown is kept in the UI state."""
 
-    Signals:
-        review_requested(str): Review… was clicked: the burst's id.
-        restore_all_requested(object): a mass change's Restore all was clicked: its
-            `ChangeEvent`.
-    """
-
-    review_requested = Signal(str)
+    review_requested = Signal(str)  # Review… was clicked: the burst's id
+    # a mass change's Restore all was clicked: its `ChangeEvent`
     restore_all_requested = Signal(object)
 
     def __init__(self, context: WindowContext, bar: NoticeBar, parent: QObject) -> None:

@@ -49,15 +49,10 @@ _ID_ROLE = Qt.ItemDataRole.UserRole
 
 
 class HistoryPanel(QWidget):
-    """The open file's versions (see the module docstring).
+    """The open file's versions (see the module docstring)."""
 
-    Signals:
-        restore_requested(object, str): restore the file (its MemoryFile) to version id.
-        loaded(): a history (or its failure) is shown — tests wait for it.
-    """
-
-    restore_requested = Signal(object, str)
-    loaded = Signal()
+    restore_requested = Signal(object, str)  # restore the file (its MemoryFile) to version id
+    loaded = Signal()  # a history (or its failure) is shown — tests wait for it
 
     def __init__(self, jobs: JobService, parent: QWidget | None = None) -> None:
         """An empty panel; its reads run on `jobs`' scans lane."""

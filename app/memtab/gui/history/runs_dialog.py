@@ -127,17 +127,11 @@ _RUN_ROLE = Qt.ItemDataRole.UserRole
 
 
 class RunsDialog(QDialog):
-    """Every run, filtered, with its ops and their diffs (see the module docstring).
+    """Every run, filtered, with its ops and their diffs (see the module docstring)."""
 
-    Signals:
-        open_file_requested(object, str): (workspace id or None, virtual path) to open.
-        loaded(): a list or a run's details were shown (tests wait for it).
-        reverted(object): a revert ended (its `RevertResult`).
-    """
-
-    open_file_requested = Signal(object, str)
-    loaded = Signal()
-    reverted = Signal(object)
+    open_file_requested = Signal(object, str)  # (workspace id or None, virtual path) to open
+    loaded = Signal()  # a list or a run's details were shown (tests wait for it)
+    reverted = Signal(object)  # a revert ended (its `RevertResult`)
 
     def __init__(self, home: Home, jobs: JobService, parent: QWidget | None = None) -> None:
         """An empty dialog; `set_workspaces` names the workspaces, `reload` lists runs (on

@@ -144,19 +144,13 @@ RESTORE_BURST_KEY = "trash-restore-burst"
 
 
 class TrashDialog(QDialog):
-    """Recently deleted (see the module docstring).
+    """Recently deleted (see the module docstring)."""
 
-    Signals:
-        restore_requested(str, str, object, str): a mux file: (path, version id, target
-            VirtualPath or None for where it was, the orphaned project dir it was deleted
-            from or "").
-        restore_file_requested(object): another agent's deleted file (`DeletedFile`).
-        loaded(): the list (or its failure) is shown.
-    """
-
+    # a mux file: (path, version id, target VirtualPath or None for where it was, the orphaned
+    # project dir it was deleted from or "")
     restore_requested = Signal(str, str, object, str)
-    restore_file_requested = Signal(object)
-    loaded = Signal()
+    restore_file_requested = Signal(object)  # another agent's deleted file (`DeletedFile`)
+    loaded = Signal()  # the list (or its failure) is shown
 
     def __init__(
         self,

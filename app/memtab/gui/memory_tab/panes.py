@@ -70,13 +70,9 @@ class PaneEditor(Protocol):
 
 
 class PaneSwitch(QObject):
-    """Shows both panes, or one at a time when narrow (see the module docstring).
+    """Shows both panes, or one at a time when narrow (see the module docstring)."""
 
-    Signals:
-        narrow_changed(bool): the tab went narrow (one pane) or wide (both).
-    """
-
-    narrow_changed = Signal(bool)
+    narrow_changed = Signal(bool)  # the tab went narrow (one pane) or wide (both)
 
     def __init__(
         self,

@@ -184,16 +184,12 @@ class _PickerCombo(QComboBox):
 
 
 class WorkspacePicker(QWidget):
-    """The workspace combo box plus the "no workspace yet" hint.
+    """The workspace combo box plus the "no workspace yet" hint."""
 
-    Signals:
-        workspace_requested(str): the user chose a workspace (the tab decides whether to
-            switch — it may refuse over unsaved changes and call `select_workspace` back).
-        add_workspace_requested(): the user clicked "Add a workspace…" in the hint.
-    """
-
+    # the user chose a workspace (the tab decides whether to switch — it may refuse over unsaved
+    # changes and call `select_workspace` back)
     workspace_requested = Signal(str)
-    add_workspace_requested = Signal()
+    add_workspace_requested = Signal()  # the user clicked "Add a workspace…" in the hint
 
     def __init__(self, parent: QWidget | None = None) -> None:
         """An empty picker; `set_registry` fills it."""

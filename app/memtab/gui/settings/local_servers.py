@@ -40,15 +40,10 @@ FIND_KEY = "local-servers"
 
 
 class LocalServersBox(QGroupBox):
-    """The local model servers found, each with its models and a Use button.
+    """The local model servers found, each with its models and a Use button."""
 
-    Signals:
-        use_requested(object, str): use this `LocalServer` with this model.
-        searched(): a search ended (its servers, or why it failed, are shown).
-    """
-
-    use_requested = Signal(object, str)
-    searched = Signal()
+    use_requested = Signal(object, str)  # use this `LocalServer` with this model
+    searched = Signal()  # a search ended (its servers, or why it failed, are shown)
 
     def __init__(
         self,

@@ -337,15 +337,10 @@ __all__ = ["UnsentAtQuit", "UnsentChoice", "ask_unsent", "unsent_question"]
 
 
 class SyncStatusWidget(QToolButton):
-    """The status-bar button (see the module docstring).
+    """The status-bar button (see the module docstring)."""
 
-    Signals:
-        conflicts_requested(): open the conflicts (there are some).
-        sync_requested(): sync now.
-    """
-
-    conflicts_requested = Signal()
-    sync_requested = Signal()
+    conflicts_requested = Signal()  # open the conflicts (there are some)
+    sync_requested = Signal()  # sync now
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -63,15 +63,10 @@ _OPEN_KEY = "traces:open"
 
 
 class TracesTab(QWidget):
-    """The list of dumps (filterable, live) beside the selected dump in full.
+    """The list of dumps (filterable, live) beside the selected dump in full."""
 
-    Signals:
-        scan_finished(): a rescan landed and the list shows it.
-        trace_shown(object): a dump (`TraceDump`) is now displayed in the detail pane.
-    """
-
-    scan_finished = Signal()
-    trace_shown = Signal(object)
+    scan_finished = Signal()  # a rescan landed and the list shows it
+    trace_shown = Signal(object)  # a dump (`TraceDump`) is now displayed in the detail pane
 
     def __init__(
         self,

@@ -64,13 +64,10 @@ _MESSAGE_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
 
 
 class MemoryTreeModel(QAbstractItemModel):
-    """Sections → directories → files, reconciled in place on every rescan.
+    """Sections → directories → files, reconciled in place on every rescan."""
 
-    Signals:
-        move_requested(list[VirtualPath], VirtualPath): files/dirs dropped on a directory
-            or scope section (the target directory).
-    """
-
+    # (list[VirtualPath], VirtualPath) files/dirs dropped on a directory or scope section (the
+    # target directory)
     move_requested = Signal(object, object)
 
     def __init__(self, parent: Any = None) -> None:

@@ -67,13 +67,9 @@ Quietly = Callable[[], AbstractContextManager[None]]
 
 
 class SlicedReconcile(QObject):
-    """Reconciles trees into `model` in slices (see the module docstring).
+    """Reconciles trees into `model` in slices (see the module docstring)."""
 
-    Signals:
-        reconciled(): a reconcile finished, its follow-up run.
-    """
-
-    reconciled = Signal()
+    reconciled = Signal()  # a reconcile finished, its follow-up run
 
     def __init__(
         self,

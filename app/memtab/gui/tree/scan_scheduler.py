@@ -71,17 +71,13 @@ ContextLoader = Callable[[Home], "SourceContext"]
 
 
 class ScanScheduler(QObject):
-    """Collects changed paths and runs one rescan at a time (see the module docstring).
+    """Collects changed paths and runs one rescan at a time (see the module docstring)."""
 
-    Signals (GUI thread):
-        scan_finished(ScanOutcome): a scan landed (its `presented` is the built tree).
-        outline_finished(ScanOutcome): the outline before the first scan of a big home.
-        scan_failed(str): a message for the user.
-    """
-
+    # (ScanOutcome) a scan landed (its `presented` is the built tree)
     scan_finished = Signal(object)
+    # (ScanOutcome) the outline before the first scan of a big home
     outline_finished = Signal(object)
-    scan_failed = Signal(str)
+    scan_failed = Signal(str)  # a message for the user
 
     def __init__(
         self,

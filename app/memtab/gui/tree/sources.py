@@ -40,18 +40,14 @@ class MuxOnlyNote(Protocol):
 
 
 class SourcesFollower(QObject):
-    """See the module docstring.
+    """See the module docstring."""
 
-    Signals:
-        watch_targets_changed(list[tuple[str, bool]]): the sources' directories to watch
-            (directory, recursive), outside the home.
-        status_message(str): a note for the status bar.
-        shown(): the tree first shows other agents' memory (after the first scan with
-            sources merged; also when none was found).
-    """
-
+    # (list[tuple[str, bool]]) the sources' directories to watch (directory, recursive), outside the
+    # home
     watch_targets_changed = Signal(object)
-    status_message = Signal(str)
+    status_message = Signal(str)  # a note for the status bar
+    # the tree first shows other agents' memory (after the first scan with sources merged; also when
+    # none was found)
     shown = Signal()
 
     def __init__(

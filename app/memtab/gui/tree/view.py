@@ -512,13 +512,10 @@ class _AfterPaint(QObject):
 
 
 class MemoryTreeView(QTreeView):
-    """The one tree of the Memory tab: sections, directories and files; drag to move.
+    """The one tree of the Memory tab: sections, directories and files; drag to move."""
 
-    Signals:
-        context_menu_requested(QPoint): where (in viewport coordinates) a context menu
-            was asked for — by mouse, or by keyboard for the current row.
-    """
-
+    # where (in viewport coordinates) a context menu was asked for — by mouse, or by keyboard for
+    # the current row
     context_menu_requested = Signal(QPoint)
     _bottom_reserve = 0  # `reserve_bottom` (a class default: Qt asks before __init__ ends)
 

@@ -370,19 +370,12 @@ def run_news(result: WriterRunResult) -> WriterNews | None:
 
 
 class WriterStatusWidget(QWidget):
-    """Status-bar widget of the background memory writer.
+    """Status-bar widget of the background memory writer."""
 
-    Signals:
-        trace_requested(Path): the user clicked "view trace" of a failed run.
-        paused_changed(bool): the pause button was clicked (or `setPaused` changed it).
-        news_arrived(WriterNews): a run recorded or suggested notes.
-        news_opened(WriterNews): the user clicked that news.
-    """
-
-    trace_requested = Signal(object)
-    paused_changed = Signal(bool)
-    news_arrived = Signal(object)
-    news_opened = Signal(object)
+    trace_requested = Signal(object)  # (Path) the user clicked "view trace" of a failed run
+    paused_changed = Signal(bool)  # the pause button was clicked (or `setPaused` changed it)
+    news_arrived = Signal(object)  # (WriterNews) a run recorded or suggested notes
+    news_opened = Signal(object)  # (WriterNews) the user clicked that news
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

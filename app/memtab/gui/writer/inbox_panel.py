@@ -56,20 +56,14 @@ _LIST_KEYS = ("inbox.edit", "inbox.reject")  # the list's, declared before it is
 
 
 class InboxPanel(QFrame):
-    """The Inbox of the shown workspace (see the module docstring).
+    """The Inbox of the shown workspace (see the module docstring)."""
 
-    Signals:
-        status_message(str): what an accept or reject did (or why it failed).
-        count_changed(int): how many proposed memories wait for review.
-        agent_accepting(str, str): an agent's proposal is accepted as it is: the file it
-            changes (a virtual path) is about to be the agent's change (its history actor).
-        reviewing_changed(bool): an agent's proposal's review shows (or went).
-    """
-
-    status_message = Signal(str)
-    count_changed = Signal(int)
+    status_message = Signal(str)  # what an accept or reject did (or why it failed)
+    count_changed = Signal(int)  # how many proposed memories wait for review
+    # an agent's proposal is accepted as it is: the file it changes (a virtual path) is about to be
+    # the agent's change (its history actor)
     agent_accepting = Signal(str, str)
-    reviewing_changed = Signal(bool)
+    reviewing_changed = Signal(bool)  # an agent's proposal's review shows (or went)
 
     def __init__(self, context: WindowContext, parent: QWidget | None = None) -> None:
         """A hidden panel; `set_workspace` fills it."""

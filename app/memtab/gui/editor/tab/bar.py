@@ -59,17 +59,12 @@ _ICONS = {
 
 
 class MessageBar(QFrame):
-    """A tinted strip: icon, wrapped message, action buttons and a dismiss button.
+    """A tinted strip: icon, wrapped message, action buttons and a dismiss button."""
 
-    Signals:
-        action_triggered(str): the id of the action button clicked.
-        dismissed(): the close button was clicked (the bar hides itself).
-        offer_changed(): a message was shown or the bar cleared — the buttons it offers
-            changed (the conflict's keys follow them: `BarKeys`).
-    """
-
-    action_triggered = Signal(str)
-    dismissed = Signal()
+    action_triggered = Signal(str)  # the id of the action button clicked
+    dismissed = Signal()  # the close button was clicked (the bar hides itself)
+    # a message was shown or the bar cleared — the buttons it offers changed (the conflict's keys
+    # follow them: `BarKeys`)
     offer_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:

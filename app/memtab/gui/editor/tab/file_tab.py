@@ -78,15 +78,10 @@ _diff_keys = itertools.count(1)
 
 
 class EditorPrompts(QObject):
-    """The message bar and the diff window of one editor panel.
+    """The message bar and the diff window of one editor panel."""
 
-    Signals:
-        action_chosen(str): an action id, from a bar button or a diff window button.
-        dismissed(): the bar was closed by the user.
-    """
-
-    action_chosen = Signal(str)
-    dismissed = Signal()
+    action_chosen = Signal(str)  # an action id, from a bar button or a diff window button
+    dismissed = Signal()  # the bar was closed by the user
 
     def __init__(self, page: QWidget, tasks: TaskSource) -> None:
         """A hidden bar on `page`; `tasks()` gives the job client the diffs run on (shared
@@ -283,13 +278,9 @@ class WhileReading:
 
 
 class ImportClicks(QObject):
-    """Follows Ctrl+clicks on the `@`-imports of `text_edit` while `on`.
+    """Follows Ctrl+clicks on the `@`-imports of `text_edit` while `on`."""
 
-    Signals:
-        link_clicked(str): the import clicked, as a preview link names it (`@path`).
-    """
-
-    link_clicked = Signal(str)
+    link_clicked = Signal(str)  # the import clicked, as a preview link names it (`@path`)
 
     def __init__(self, text_edit: QPlainTextEdit) -> None:
         super().__init__(text_edit)
@@ -314,30 +305,21 @@ class ImportClicks(QObject):
 
 
 class FileTab(QWidget):
-    """One open memory file (or, as the panel's empty page, none).
+    """One open memory file (or, as the panel's empty page, none)."""
 
-    Signals:
-        saved(object): the file's MemoryFileRef, after a save.
-        opened(object): the file's MemoryFileRef, once it was opened or reloaded whole and
-            its text is shown.
-        state_changed(): its title, unsaved state or read-only state changed (the tab bar
-            follows).
-        close_requested(): the bar's Close was chosen (the panel asks, then closes).
-        link_opened(object): a link of the preview to a memory file (its MemoryFileRef)
-            was clicked.
-        path_link_opened(object): an `@`-import of the text or the preview was followed:
-            the file it names on disk (a Path), which may be no memory file.
-        action_requested(str): a button of the bar asks for another feature's
-            registered action, by its id (the cut's Go to the cut, Move them to a topic
-            file: `components.loads`).
-    """
-
-    saved = Signal(object)
+    saved = Signal(object)  # the file's MemoryFileRef, after a save
+    # the file's MemoryFileRef, once it was opened or reloaded whole and its text is shown
     opened = Signal(object)
+    # its title, unsaved state or read-only state changed (the tab bar follows)
     state_changed = Signal()
-    close_requested = Signal()
+    close_requested = Signal()  # the bar's Close was chosen (the panel asks, then closes)
+    # a link of the preview to a memory file (its MemoryFileRef) was clicked
     link_opened = Signal(object)
+    # an `@`-import of the text or the preview was followed: the file it names on disk (a Path),
+    # which may be no memory file
     path_link_opened = Signal(object)
+    # a button of the bar asks for another feature's registered action, by its id (the cut's Go to
+    # the cut, Move them to a topic file: `components.loads`)
     action_requested = Signal(str)
 
     def __init__(

@@ -79,13 +79,9 @@ logger = logging.getLogger(__name__)
 
 
 class MarkdownPreview(QTextBrowser):
-    """A read-only view of a Markdown buffer, rendered; accessible name "Markdown preview".
+    """A read-only view of a Markdown buffer, rendered; accessible name "Markdown preview"."""
 
-    Signals:
-        link_clicked(str): the target of a link clicked, as written.
-    """
-
-    link_clicked = Signal(str)
+    link_clicked = Signal(str)  # the target of a link clicked, as written
 
     def __init__(self, parent: QWidget | None = None) -> None:
         """An empty preview."""
@@ -278,17 +274,11 @@ EDITOR_ACCESSIBLE_NAME = "Memory file content"
 
 
 class EditorView(QWidget):
-    """The editor's widgets and text mechanics (see the module docstring).
+    """The editor's widgets and text mechanics (see the module docstring)."""
 
-    Signals:
-        save_requested(): Save was clicked (its keys are the `editor.save` action's).
-        modified_changed(bool): the buffer's modified flag changed (not during `quietly`).
-        description_edited(str): the user typed in the description field.
-    """
-
-    save_requested = Signal()
-    modified_changed = Signal(bool)
-    description_edited = Signal(str)
+    save_requested = Signal()  # Save was clicked (its keys are the `editor.save` action's)
+    modified_changed = Signal(bool)  # the buffer's modified flag changed (not during `quietly`)
+    description_edited = Signal(str)  # the user typed in the description field
 
     def __init__(self, parent: QWidget | None = None) -> None:
         """An empty view (the empty state shows until `show_file`)."""
