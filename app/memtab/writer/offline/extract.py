@@ -1,5 +1,5 @@
-"""What the offline writer finds in a transcript: the user's goal, directives and
-decisions, working commands, solved problems, findings.
+"""What the offline writer finds in a transcript: the user's goal and directives, working
+commands, solved problems, findings.
 
 The whole transcript is read once, oldest event first, keeping bounded state
 (`TranscriptDigest`): however long the session, its start is seen. Sub-agent chatter is
@@ -14,9 +14,7 @@ conservative — a memory file full of noise is worse than a short one:
 - Directives are kept in all eight languages they are read in (the user's own words);
   findings are written only in those the rules were checked in on real sessions —
   English, Japanese, Portuguese (`language`); in any other, the other notes are what the
-  transcript's structure shows (commands, solved problems, decisions, a plan's title).
-- Decisions: the user's answer to a question the agent asked (`AskUserQuestion`), with
-  the question (`asked.decisions_in`).
+  transcript's structure shows (commands, solved problems, a plan's title).
 - Commands that work: shell commands that succeeded — with their own exit status, not a
   pipe's — and build, test, lint, type-check, format or install the project (`make check`,
   `pytest -q`, `bun run docs:build`), or run one of the project's own tools or scripts
@@ -63,7 +61,7 @@ from memtab.writer.offline.answers import (
     facts_in_text,
     is_agent_report,
 )
-from memtab.writer.offline.asked import SkillScripts, decisions_in, goal_in, is_question
+from memtab.writer.offline.asked import goal_in, is_question
 from memtab.writer.offline.directives import directives_in, human_text
 from memtab.writer.offline.findings import Findings, OriginKind, WorkingCommand
 from memtab.writer.offline.language import is_claimed
@@ -155,7 +153,6 @@ class TranscriptDigest:
 
     def __init__(self) -> None:
         self._directives: list[str] = []
-        self._decisions: list[str] = []
         self._facts: list[str] = []
         self._fact_weights: dict[str, int] = {}
         self._goal: str | None = None
@@ -165,7 +162,6 @@ class TranscriptDigest:
         # creation hit the sandbox because …"): the moment's trouble, not a lasting fact — what
         # the session learnt from it is a `SolvedProblem`.
         self._after_failure = False
-        self._scripts = SkillScripts()
         self._project_dir: str | None = None  # where the session started (`event.cwd`)
         self._worktrees: list[str] = []  # the checkouts it added (`worktree_added`)
         self._changed_project = False
@@ -191,8 +187,6 @@ class TranscriptDigest:
             return
         origin = event.message_id or event.id
         self._project_dir = event.cwd or self._project_dir
-        if event.role in ("user", "system"):  # a skill's instructions come as either
-            self._scripts.remember(event.text)
         if event.role == "user" and event.text:
             self._after_failure = False
             self._user_text(event.text, origin)
@@ -229,7 +223,6 @@ class TranscriptDigest:
             solved_problems=solved_problems,
             findings=[*best_facts(self._facts, self._fact_weights), *self._hooks.values()],
             goal=self._goal if self._changed_project and self._steps >= MIN_GOAL_STEPS else None,
-            decisions=list(self._decisions),
             tools=self._workflow_tools(origins),
             origins=origins,
         )
@@ -276,8 +269,7 @@ class TranscriptDigest:
 
     def _call(self, call: TranscriptToolCall, origin: str) -> None:
         if is_question(call):
-            self._keep(self._decisions, decisions_in(call, self._scripts.lists), "decision", origin)
-            return
+            return  # the user's answers were the structural notes least often right
         if is_agent_report(call):
             found = facts_in_text(call.output or "", concluded=True)
             self._keep_facts(found, origin, told_the_user=False, report=True)

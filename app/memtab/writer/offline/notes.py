@@ -192,9 +192,6 @@ def plan_notes(existing: str, findings: Findings) -> list[Note]:
     for directive in findings.directives:
         if not known.has_words(directive):
             add(Note(DIRECTIVES, directive), "directive", directive)
-    for decision in findings.decisions:
-        if not known.has_words(decision):
-            add(Note(DECISIONS, decision), "decision", decision)
     for command in findings.commands:
         if not known.has_command(command.command):
             add(Note(COMMANDS, render_command(command)), "command", command.command)
