@@ -25,10 +25,8 @@ _EMPTY_TURN_TEXT = "(no reply)"
 
 
 class AnthropicProvider(HttpChatProvider):
-    """Claude models over the Anthropic Messages API.
-
-    `base_url` may be given with or without the trailing `/v1`.
-    """
+    """Claude models over the Anthropic Messages API. `base_url` may be given with or without the
+    trailing `/v1`."""
 
     provider_name: ClassVar[str] = "anthropic"
     endpoint_path: ClassVar[str] = "/v1/messages"

@@ -61,11 +61,9 @@ _CONTEXT_HINT = (
 
 @dataclass(frozen=True)
 class HttpOptions:
-    """Limits, retry bounds and backoff of a provider's requests (times in seconds).
-
-    `timeout_s` is the whole-request deadline; `timeout_hint` names what raises it, for
-    the message of a request that hit it. `transport` replaces the network (httpx2's mock
-    transport in tests)."""
+    """Limits, retry bounds and backoff of a provider's requests (times in seconds). `timeout_s` is
+    the whole-request deadline; `timeout_hint` names what raises it, for the message of a request
+    that hit it. `transport` replaces the network (httpx2's mock transport in tests)."""
 
     timeout_s: float = DEFAULT_REQUEST_TIMEOUT_S
     connect_timeout_s: float = 10.0
@@ -96,10 +94,9 @@ class _ReplyTooLargeError(Exception):
 
 
 class _Connection:
-    """The socket of one request, learnt from httpcore's `trace` extension, so that the
-    waiting caller can shut it when it gives the request up: the thread blocked reading
-    wakes at once, and the server sees the connection close (llama.cpp's server then stops
-    the generation). Nothing to shut with a mock transport."""
+    """The socket of one request, learnt from httpcore's `trace` extension, so that the waiting
+    caller can shut it when it gives the request up: the thread blocked reading wakes at once, and
+    the server sees the connection close (llama.cpp's server then stops the generation)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -146,11 +143,9 @@ class _Retryable(NamedTuple):
 
 
 def parse_retry_after(headers: Mapping[str, str], now: datetime | None = None) -> float | None:
-    """Seconds the server asks us to wait, from `retry-after-ms` or `retry-after`.
-
-    `retry-after` may be a number of seconds or an HTTP date. Returns None when absent or
-    unreadable, never a negative number.
-    """
+    """Seconds the server asks us to wait, from `retry-after-ms` or `retry-after`. `retry-after` may
+    be a number of seconds or an HTTP date. Returns None when absent or unreadable, never a negative
+    number."""
     lowered = {key.lower(): value for key, value in headers.items()}
     milliseconds = lowered.get("retry-after-ms")
     if milliseconds is not None:
@@ -210,9 +205,8 @@ def fails_again(exc: BaseException, url: httpx2.URL) -> bool:
 
 class ProviderHttpClient:
     """JSON POSTs to one model endpoint with limits, bounded retries and cancellation.
-
-    `lasting(status, message)` says whether a server's refusal would come again however
-    often it is retried (a server that cannot take a request's `tools`): it is not."""
+    `lasting(status, message)` says whether a server's refusal would come again however often it is
+    retried (a server that cannot take a request's `tools`): it is not."""
 
     def __init__(
         self,
@@ -279,11 +273,9 @@ class ProviderHttpClient:
     def post_json(
         self, body: Mapping[str, Any], *, cancel: threading.Event | None = None
     ) -> dict[str, Any]:
-        """POST `body` as JSON and return the JSON object the server answered.
-
-        Raises ProviderError; kind "cancelled" within `cancel_poll_s` of `cancel` being set,
-        "timeout" when a reply is not whole within `timeout_s`.
-        """
+        """POST `body` as JSON and return the JSON object the server answered. Raises ProviderError;
+        kind "cancelled" within `cancel_poll_s` of `cancel` being set, "timeout" when a reply is not
+        whole within `timeout_s`."""
         attempts = self.options.max_retries + 1
         for attempt in range(1, attempts + 1):
             if cancel is not None and cancel.is_set():
@@ -468,12 +460,9 @@ class ProviderHttpClient:
 
 
 class HttpChatProvider(ABC):
-    """What the HTTP providers share: identity, one HTTP client, and the complete() flow.
-
-    Subclasses translate the neutral types to their wire format (`build_request`) and back
-    (`parse_reply`). The API key lives only in the HTTP client's headers: it appears in no
-    attribute, repr or message.
-    """
+    """What the HTTP providers share: identity, one HTTP client, and the complete() flow. Subclasses
+    translate the neutral types to their wire format (`build_request`) and back (`parse_reply`). The
+    API key lives only in the HTTP client's headers: it appears in no attribute, repr or message."""
 
     provider_name: ClassVar[str]
     endpoint_path: ClassVar[str]
@@ -535,9 +524,8 @@ class HttpChatProvider(ABC):
         *,
         cancel: threading.Event | None = None,
     ) -> ModelReply:
-        """One model turn. Raises ProviderError; kind "cancelled" within ~0.1 s of `cancel`.
-
-        A reply without calls whose text is calls of `tools` is taken as those calls
+        """One model turn. Raises ProviderError; kind "cancelled" within ~0.1 s of `cancel`. A reply
+        without calls whose text is calls of `tools` is taken as those calls
         (`llm.written.calls`)."""
         body = self.build_request(system, messages, tools)
         payload = self._http.post_json(body, cancel=cancel)

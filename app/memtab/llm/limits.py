@@ -32,9 +32,8 @@ answer in words (Consolidate now's)."""
 
 @dataclass(frozen=True)
 class ModelJob:
-    """What a job asks of each of its requests: a name for messages, its reply limit
-    unless settings.json sets one, and what its replies are (`Structured`; None: left to
-    the model)."""
+    """What a job asks of each of its requests: a name for messages, its reply limit unless
+    settings.json sets one, and what its replies are (`Structured`; None: left to the model)."""
 
     name: str
     max_tokens: int

@@ -1,18 +1,4 @@
-"""OpenAI-compatible Chat Completions provider (`POST {base}/chat/completions`).
-
-Serves OpenAI itself and the servers that copy its format — Ollama, llama.cpp server, vLLM,
-LM Studio, OpenRouter — so replies are read loosely: `content` may be null or a list of
-parts, tool calls may lack ids or send their arguments as a dict, usage may be absent.
-
-Every request carries a reply limit (`max_completion_tokens` for OpenAI's own API, which
-refuses `max_tokens` for its reasoning models; `max_tokens` elsewhere). With `structured`
-(a job's replies, on a server on this machine: `limits.Structured`) a request also asks
-for a tool call — or a final answer, once a tool was used — as structured output
-(`llm.written.structured`). A
-server that refuses one of those, or `tools` itself (llama.cpp's without `--jinja`), is
-asked again without it, for as long as the provider lives; without `tools` the tools are
-described in the system prompt and the conversation's calls and results are sent as text.
-"""
+"""OpenAI-compatible Chat Completions provider (`POST {base}/chat/completions`)."""
 
 from __future__ import annotations
 

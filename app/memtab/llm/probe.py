@@ -118,9 +118,8 @@ def probe_provider(
     options: HttpOptions | None = None,
     clock: Callable[[], float] = time.perf_counter,
 ) -> ProbeResult:
-    """Send one small request with `settings` (see the module doc); never raises
-    ProviderError. `options` default to `probe_options()`, with a longer limit for a
-    server on this machine."""
+    """Send one small request with `settings` (see the module doc); never raises ProviderError.
+    `options` default to `probe_options()`, with a longer limit for a server on this machine."""
     if settings.is_offline:
         return ProbeResult(
             ok=True, summary="Offline: no model is called, so there is nothing to test"

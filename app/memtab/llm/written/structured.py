@@ -1,13 +1,4 @@
-"""What asks a server for tool calls when its model writes them as text.
-
-`calls_response_format(tools)`: an OpenAI-compatible `response_format` whose JSON schema is
-one call of one of `tools` (`{"name": …, "arguments": {…}}`), or with `answer` a final
-answer too (`{"name": "final_answer", "arguments": {"text": …}}`, `answer_in_text`);
-servers that constrain their output to a schema (llama.cpp's, Ollama, vLLM, LM Studio)
-then make the model write nothing else, and `calls.calls_in_text` reads it back.
-`structured_prompt` says so to the model. `tools_prompt(tools)`: the tools in
-words, for a server that takes no `tools` (llama.cpp's without `--jinja`).
-"""
+"""What asks a server for tool calls when its model writes them as text."""
 
 from __future__ import annotations
 
