@@ -1,11 +1,8 @@
-"""The consolidator's rails (issue 82): the new text a model's `create`, `str_replace` or
-`insert` brings — the lines no memory file of the run's scopes held when it started — is
-checked in code before it is written (`trust.rails`): a merge moves what memory says, it
-may not invent a standing rule no file states, put words in the user's mouth, say what
-no file says, copy the consolidator's instructions or carry a secret. A call bringing
-such a line is refused whole, the line named (redacted) in the refusal the model reads
-and the journal keeps.
-"""
+"""The consolidator's rails (issue 82): the new text a model's `create`, `str_replace` or `insert`
+brings — the lines no memory file of the run's scopes held when it started — is checked in code
+before it is written (`trust.rails`): a merge moves what memory says, it may not invent a standing
+rule no file states, put words in the user's mouth, say what no file says, copy the consolidator's
+instructions or carry a secret."""
 
 from __future__ import annotations
 

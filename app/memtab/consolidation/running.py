@@ -1,11 +1,6 @@
-"""The run-time half of `ConsolidationService` (`service.py`): one run, a plan, a plan
-applied — what imports the engine (the runner, the review's plans, the offline
-consolidator, the declines, the model providers' settings).
-
-The service loads this module with its first run (`ConsolidationService._runs`): the
-window only reserves runs and runs them in a child process (`job.py`), so a window never
-imports it; the child and the CLI's commands do, with their first run.
-"""
+"""The run-time half of `ConsolidationService` (`service.py`): one run, a plan, a plan applied —
+what imports the engine (the runner, the review's plans, the offline consolidator, the declines, the
+model providers' settings)."""
 
 from __future__ import annotations
 

@@ -132,12 +132,9 @@ class ConsolidationService:
         return running(self.home, workspace_id)
 
     def reserve(self, workspace_id: str, trigger: Trigger = "manual") -> RunReservation:
-        """Take the workspace's place for a run that starts later (hand it to `run`).
-
-        Raises RunInFlightError when the workspace has a run reserved or going, except
-        for `archive`, which queues behind it. Release the reservation if the run never
-        starts; `run` releases it when it ends.
-        """
+        """Take the workspace's place for a run that starts later (hand it to `run`). Raises
+        RunInFlightError when the workspace has a run reserved or going, except for `archive`, which
+        queues behind it."""
         return reserve(self.home, workspace_id, trigger)
 
     def describe_provider(self) -> str:
@@ -165,15 +162,9 @@ class ConsolidationService:
         run_id: str | None = None,
         scope: str | None = None,
     ) -> ConsolidationRecord:
-        """Consolidate one workspace's scopes (`scope`: that one alone) and journal the
-        record (see module doc).
-
-        Raises HomeError (unknown workspace), RunInFlightError, DebouncedError,
-        LockHeldError, or RunFailedError / RunCancelledError; never journals a failure.
-        `check_debounce` None applies the 6 h debounce to automatic triggers only.
-        `reservation` is the place `reserve` took for this run (else one is taken now).
-        `run_id` names the run in history and the runs log (default: a new id).
-        """
+        """Consolidate one workspace's scopes (`scope`: that one alone) and journal the record (see
+        module doc). Raises HomeError (unknown workspace), RunInFlightError, DebouncedError,
+        LockHeldError, or RunFailedError / RunCancelledError; never journals a failure."""
         return self._runs().run(
             workspace_id,
             trigger=trigger,

@@ -50,11 +50,9 @@ class ConsolidationLock:
     def hold(
         self, workspace_id: str, *, wait_s: float = 0.0, cancel: threading.Event | None = None
     ) -> Iterator[None]:
-        """Hold the lock for the block, waiting up to `wait_s` for another holder.
-
-        Raises LockHeldError when the wait runs out (naming the holder), and
-        RunCancelledError when `cancel` is set while waiting.
-        """
+        """Hold the lock for the block, waiting up to `wait_s` for another holder. Raises
+        LockHeldError when the wait runs out (naming the holder), and RunCancelledError when
+        `cancel` is set while waiting."""
         deadline = time.monotonic() + wait_s
         while True:
             try:

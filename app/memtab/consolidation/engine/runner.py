@@ -135,19 +135,8 @@ def run_consolidation(
     declined: DeclinedMatcher | None = None,
     scopes: Sequence[Scope] = SHARED_SCOPES,
 ) -> RunResult:
-    """Run the consolidator over the store's workspace, project (if any) and global scopes
-    — or `scopes` alone (a run of one scope, docs/formats.md §9.8: `guard.run_scopes`).
-
-    `prompt_home` is where the prompt override is read (default: the store's home; a
-    plan runs on a scratch copy of the scopes but keeps the user's prompt).
-    `before_dispatch` is told each change right before it is made (the guard's).
-    `declined`: the changes the user declined in review, refused again by the guard and
-    named in a model's message.
-
-    The record's `lastRunAt` is the time the run ended, after its last write, so the
-    run's own writes never count as "writes since coverage" for the launch sweep.
-    Token usage is recorded for model providers, not for the offline consolidator.
-    """
+    """Run the consolidator over the store's workspace, project (if any) and global scopes — or
+    `scopes` alone (a run of one scope, docs/formats.md §9.8: `guard.run_scopes`)."""
     limits = limits or RunLimits()
     model = provider.name != OFFLINE_PROVIDER
     guard = ConsolidationGuard(

@@ -99,8 +99,7 @@ class ContextWindow:
         self.result_chars = max(MIN_RESULT_CHARS, room // 2)
 
     def fitted(self, output: str, command: object) -> str:
-        """A tool result as the model is sent it: whole, or cut at a line with where to
-        read on."""
+        """A tool result as the model is sent it: whole, or cut at a line with where to read on."""
         if len(output) <= self.result_chars:
             return output
         self.cut += 1

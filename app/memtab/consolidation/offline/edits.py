@@ -1,9 +1,4 @@
-"""One memory-tool call that turns a file's lines (as `view` showed them) into new lines.
-
-The offline consolidator makes every change to a file in a single call: a pure insertion
-becomes `insert`, anything else a `str_replace` of the smallest changed block, widened by
-context lines until its `old_str` occurs exactly once in the file.
-"""
+"""One memory-tool call that turns a file's lines (as `view` showed them) into new lines."""
 
 from __future__ import annotations
 
@@ -21,13 +16,9 @@ def _count_overlapping(haystack: str, needle: str) -> int:
 
 
 def edit_arguments(path: str, old: list[str], new: list[str]) -> dict[str, Any] | None:
-    """One memory-tool call turning a file's lines `old` into `new`.
-
-    A pure insertion becomes `insert`; anything else a `str_replace` of the smallest
-    changed block, widened by context lines until `old_str` is unique. The file's final
-    newline (which `view` does not show) is never part of `old_str`. None when no such
-    call exists (e.g. the file is a single blank line).
-    """
+    """One memory-tool call turning a file's lines `old` into `new`. A pure insertion becomes
+    `insert`; anything else a `str_replace` of the smallest changed block, widened by context lines
+    until `old_str` is unique."""
     if old == new:
         return None
     prefix = 0

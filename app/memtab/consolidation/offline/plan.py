@@ -1,30 +1,6 @@
-"""What the offline consolidator changes, decided from the files it read (no model involved).
-
-Only Markdown memory files (`.md`) take part; every other file is left alone. A file is
-read as units, sections and blocks (`offline_units`; one file as the planner sees it:
-`offline_analysis`). The plan, in priority order — the budget (8 changes per run) is
-spent from the top:
-
-1. **Combine near-duplicates** of one scope (`offline.combine`): the keeper takes what the
-   others add, then the others are deleted. A pinned file is never deleted nor edited (a
-   pinned keeper only absorbs files that add nothing to it); a file another memory file
-   links to or names is never deleted.
-2. **Clean files.** A bullet or paragraph repeated under the same heading loses its later
-   copies; one of a narrower scope (workspace ⊂ project ⊂ global) that already stands in
-   a wider scope is removed from the narrower file. Structure never goes, and neither does
-   the last content under a heading or label. A file whose every line stands in wider
-   scopes is deleted instead, and the reason names where its lines are.
-3. **Delete empty files** (whitespace only).
-4. **Add missing descriptions** built from the file's headings (`offline_describe`). This
-   is the only change that adds bytes, so it is made only while the run's savings pay for
-   it: a run never grows the total size of memory.
-
-Each file gets at most one edit per run (all its changes in one call), which keeps a run
-within budget and lets a second run pick up where a big store made the first one stop.
-Every change carries a reason in words a user understands (the journal note). Every
-planned content is already what the next run would make of it, so on a store that fits
-the budget a second run right after the first is a no-op.
-"""
+"""What the offline consolidator changes, decided from the files it read (no model involved). Only
+Markdown memory files (`.md`) take part; every other file is left alone. A file is read as units,
+sections and blocks (`offline_units`; one file as the planner sees it: `offline_analysis`)."""
 
 from __future__ import annotations
 

@@ -101,12 +101,8 @@ def copy_scopes(
     only: Callable[[VirtualPath], bool] | None = None,
     scopes: Sequence[Scope] = SHARED_SCOPES,
 ) -> None:
-    """Copy what the store sees of its scopes (of `scopes`: those a run sees) and the
-    pins into a scratch home: every file and directory, or those `only` takes.
-
-    Only files the store can read are copied (no links, no hard-linked files); an
-    unreadable one is left out of the plan, which then cannot touch it.
-    """
+    """Copy what the store sees of its scopes (of `scopes`: those a run sees) and the pins into a
+    scratch home: every file and directory, or those `only` takes."""
     target = MemoryStore(scratch, store.workspace, record_history=False)
     for scope in scopes:
         if store.unavailable_reason(scope):
@@ -142,10 +138,9 @@ def planned_ops(
     calls: Sequence[Mapping[str, Any]],
     read: Callable[[str], str | None] | None = None,
 ) -> tuple[PlannedOp, ...]:
-    """The plan's ops from a run on a scratch home: each with its diffs (from the
-    contents the scratch history kept, or `read` gives by sha), its words and its unit.
-    The units are the ones the run's ops carry (the engine said), else read from what the
-    ops did."""
+    """The plan's ops from a run on a scratch home: each with its diffs (from the contents the
+    scratch history kept, or `read` gives by sha), its words and its unit. The units are the ones
+    the run's ops carry (the engine said), else read from what the ops did."""
     texts = [op_texts(scratch, op, read) for op in run_ops]
     units: Sequence[int | None] = [op.unit for op in run_ops]
     if not any(unit is not None for unit in units):
