@@ -248,11 +248,9 @@ class _Refusal:
 
 
 def replace_text(content: str, old: str, new: str, count: int) -> str | _Refusal:
-    """`content` with `old` replaced by `new` as `memory_write` defines it, or why not.
-
-    An empty `old` replaces a blank file whole. Otherwise `count` (default 1) is how many
-    occurrences to replace, first ones first; 1 requires a unique match; -1 replaces all.
-    """
+    """`content` with `old` replaced by `new` as `memory_write` defines it, or why not. An empty
+    `old` replaces a blank file whole. Otherwise `count` (default 1) is how many occurrences to
+    replace, first ones first; 1 requires a unique match; -1 replaces all."""
     if old == "":
         if content.strip():
             return _Refusal(EMPTY_OLD_STRING)
@@ -276,11 +274,8 @@ def replace_text(content: str, old: str, new: str, count: int) -> str | _Refusal
 
 
 def redact_added_lines(before: str, after: str) -> str:
-    """`after` with secrets redacted in the lines that `before` does not contain.
-
-    Consecutive added lines are redacted as one block, so a multi-line secret (a PEM
-    private key) is caught whole.
-    """
+    """`after` with secrets redacted in the lines that `before` does not contain. Consecutive added
+    lines are redacted as one block, so a multi-line secret (a PEM private key) is caught whole."""
     existing = set(before.split("\n"))
     output: list[str] = []
     added: list[str] = []
@@ -298,8 +293,7 @@ def redact_added_lines(before: str, after: str) -> str:
 
 
 class MemoryRead(Record, write_only=True):
-    """`memory_read`'s answer (docs/formats.md §10.2): empty content when the file is
-    missing."""
+    """`memory_read`'s answer (docs/formats.md §10.2): empty content when the file is missing."""
 
     exists: bool
     content: str

@@ -306,10 +306,9 @@ class Inbox:
         return ProposalQueue(self.home, None if global_queue else self.workspace)
 
     def items(self, *, with_evidence: bool = False, with_global: bool = True) -> list[InboxItem]:
-        """Harvest candidates (by file), suggestions (in the notes' section order), then
-        agents' proposals, oldest first — this workspace's, then (`with_global`) those
-        for global memory. `with_evidence` reads the transcript for the evidence
-        messages' text."""
+        """Harvest candidates (by file), suggestions (in the notes' section order), then agents'
+        proposals, oldest first — this workspace's, then (`with_global`) those for global memory.
+        `with_evidence` reads the transcript for the evidence messages' text."""
         if self.workspace is None:
             return [_from_proposal(None, p) for p in self._proposals().pending()] + [
                 _from_gemini(g) for g in self._gemini_items(with_global=True)
@@ -428,9 +427,8 @@ class Inbox:
         return found
 
     def reject(self, ids: Sequence[str]) -> Decision:
-        """Take these items out of the inbox: a harvest candidate leaves its file, a
-        suggestion is dismissed (never proposed again), a Gemini patch is removed as Gemini
-        CLI dismisses it."""
+        """Take these items out of the inbox: a harvest candidate leaves its file, a suggestion is
+        dismissed (never proposed again), a Gemini patch is removed as Gemini CLI dismisses it."""
         chosen = self._find(ids)
         done = _Done()
         try:

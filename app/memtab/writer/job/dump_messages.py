@@ -1,10 +1,6 @@
 """The model loop's conversation as a writer trace dump keeps it (`attempts[].messages` and
-`stepResults`, docs/formats.md §10.3): a record per message kind, each built from the
-model loop's own types (`memtab.llm.types`, which know nothing of files).
-
-mux's dumps hold whatever its SDK reported there (the Traces view reads those as they
-come); these are the shapes Memtab writes.
-"""
+`stepResults`, docs/formats.md §10.3): a record per message kind, each built from the model loop's
+own types (`memtab.llm.types`, which know nothing of files)."""
 
 from __future__ import annotations
 
@@ -24,8 +20,7 @@ from memtab.writer.job.result import usage_json
 
 
 class DumpToolCall(Record, write_only=True):
-    """A tool call the model asked for; arguments that did not parse keep their raw text
-    and why."""
+    """A tool call the model asked for; arguments that did not parse keep their raw text and why."""
 
     id: str
     name: str

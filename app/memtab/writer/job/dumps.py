@@ -193,11 +193,9 @@ def save_dump(
 
 
 def prune_trace_dumps(directory: Path, max_dumps: int, *, keep: Path | None = None) -> list[Path]:
-    """Delete the oldest `<start>_*.json` dumps beyond `max_dumps`; return what was deleted.
-
-    Age is the run start in the name (then the name); other files are never touched.
-    `keep` (the dump just written) is never deleted.
-    """
+    """Delete the oldest `<start>_*.json` dumps beyond `max_dumps`; return what was deleted. Age is
+    the run start in the name (then the name); other files are never touched. `keep` (the dump just
+    written) is never deleted."""
     try:
         names = [entry.name for entry in os.scandir(directory) if entry.is_file()]
     except OSError:

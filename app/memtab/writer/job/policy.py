@@ -69,11 +69,9 @@ class WriterScheduler:
     def on_completed_turn(
         self, workspace_id: str, message_id: str, interval: int
     ) -> RunTicket | None:
-        """Count one completed assistant message; return a ticket if a run must start now.
-
-        The caller must then run the writer and end the ticket with `finish_run` (or
-        `abandon_run` if the run never got to start).
-        """
+        """Count one completed assistant message; return a ticket if a run must start now. The
+        caller must then run the writer and end the ticket with `finish_run` (or `abandon_run` if
+        the run never got to start)."""
         interval = max(MIN_WRITER_INTERVAL, min(MAX_WRITER_INTERVAL, interval))
         with self._lock:
             if workspace_removed(self.home, workspace_id):
@@ -117,11 +115,9 @@ class WriterScheduler:
                 del self._in_flight[ticket.workspace_id]
 
     def is_foreign_change(self, workspace_id: str) -> bool:
-        """Whether the state file now holds something this scheduler did not write.
-
-        False when the file is missing or unreadable (nothing to attribute), or when it
-        holds what was last written here.
-        """
+        """Whether the state file now holds something this scheduler did not write. False when the
+        file is missing or unreadable (nothing to attribute), or when it holds what was last written
+        here."""
         with self._lock:
             document = read_state_document(self.home.writer_state_path(workspace_id))
             if document is None:

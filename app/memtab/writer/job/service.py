@@ -1,20 +1,6 @@
 """The writer as the app runs it: watch transcripts, apply the policy, run, hand results back.
-
-`WriterService` is plain Python; the GUI facade (`memtab.gui.writer.feedback`) calls it from
-two worker threads:
-
-- the watch thread: `prime()` once, then `poll(workspace_ids)` whenever the file watcher
-  reports transcripts changing, and `check_state_changes(workspace_ids)` when it reports
-  writer state files changing. `poll` reads the new lines, counts completed assistant
-  turns of eligible workspaces (registered, not archived, not a child task) and returns
-  a `RunTicket` for each run the policy starts.
-- the run thread: `run(ticket, cancel)` for each ticket, which always ends the ticket.
-
-Coexisting with mux (which may run its own writer on the same home and keeps the state
-file cached in memory): in `auto` mode, a state file changed by someone else makes the
-service leave that workspace alone until the app restarts — both writing would double
-every run and overwrite each other's counts. `always` ignores that; `off` never counts.
-"""
+`WriterService` is plain Python; the GUI facade (`memtab.gui.writer.feedback`) calls it from two
+worker threads:"""
 
 from __future__ import annotations
 
@@ -154,10 +140,8 @@ class WriterService:
     # --- run thread -----------------------------------------------------------------------
 
     def run(self, ticket: RunTicket, cancel: threading.Event | None = None) -> WriterRunResult:
-        """Run the writer for a ticket and end the ticket, whatever happens.
-
-        Raises WriterServiceError when the run cannot start at all.
-        """
+        """Run the writer for a ticket and end the ticket, whatever happens. Raises
+        WriterServiceError when the run cannot start at all."""
         try:
             return self._run(ticket, cancel)
         finally:

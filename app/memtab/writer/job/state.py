@@ -1,15 +1,5 @@
-"""The writer's scheduling state: `sessions/<ws>/system1-memory-writer-state.json`
-(docs/formats.md §10.1), the record `writer.records.WriterState`.
-
-mux owns the same file when its own writer runs, so the shape is exactly mux's:
-`{schemaVersion: 1, turnsSinceLastRun, lastRunStartedAt?, lastRunCompletedAt?,
-lastRunMessageId?}`. Loading heals each value like mux does, and a missing, unreadable or
-corrupt file is the default state: losing a turn count is harmless, failing the writer
-over it is not. Saving goes through `memtab.fs.sidecar`: other fields in the file are
-kept, and a corrupt file is kept aside before it is replaced.
-
-The state is first read by the scheduler's first turn, after the window's first paint.
-"""
+"""The writer's scheduling state: `sessions/<ws>/system1-memory-writer-state.json` (docs/formats.md
+§10.1), the record `writer.records.WriterState`."""
 
 from __future__ import annotations
 
@@ -45,11 +35,9 @@ def load_state(path: Path) -> WriterState:
 
 
 def save_state(path: Path, state: WriterState) -> None:
-    """Write the state atomically (parent directory created), keeping other fields.
-
-    No interprocess lock: the scheduler keeps this process's writes apart, and the
-    writer lock keeps other Memtab processes' writers out of the home.
-    """
+    """Write the state atomically (parent directory created), keeping other fields. No interprocess
+    lock: the scheduler keeps this process's writes apart, and the writer lock keeps other Memtab
+    processes' writers out of the home."""
     fields = state.to_json()
     with edit_sidecar(path, None) as document:
         for field in type(state).fields():  # absent fields are left out, as mux

@@ -1,18 +1,7 @@
 """What the agent saved to its own memory during the session: Claude Code writes each of its
-auto-memories as a Markdown file under `~/.claude/projects/<project>/memory/`, with a
-frontmatter `description:` that says in one line what to remember ("Meow functions require
-explicit type annotations on parameters and return type — type inference is not
-implemented"). The transcript's structure says this was judged worth keeping; the
-description is written to be read alone — in a language the writer claims: it is prose.
-
-Claude Code types each memory: a `feedback` one is the user's guidance distilled (what to
-do, what not to) — a directive; any other (`project`, `reference`, `user`) is a fact, kept
-like one only when it names something concrete (`answers.stands_alone`). The index
-(`MEMORY.md`) is not a memory, and an edit of a memory file is not taken (its description
-may be the old one) — except in the older layout, where `MEMORY.md` holds the memories
-themselves as bullets: the bullets an edit adds to it, other than links to memory files
-("- **`synchronize: true` in dev/test hides missing migrations** — …"), are findings.
-"""
+auto-memories as a Markdown file under `~/.claude/projects/<project>/memory/`, with a frontmatter
+`description:` that says in one line what to remember ("Meow functions require explicit type
+annotations on parameters and return type — type inference is not implemented")."""
 
 from __future__ import annotations
 

@@ -275,9 +275,8 @@ _NO_FINDINGS_AGENTS = frozenset({"Bash", "Explore"})
 
 
 def is_agent_report(call: TranscriptToolCall) -> bool:
-    """A call that ran a sub-agent: its output is the sub-agent's report — unless the
-    sub-agent is of a type that only runs commands or describes the code it read
-    (`_NO_FINDINGS_AGENTS`)."""
+    """A call that ran a sub-agent: its output is the sub-agent's report — unless the sub-agent is
+    of a type that only runs commands or describes the code it read (`_NO_FINDINGS_AGENTS`)."""
     if not (_AGENT_TOOL.match(call.name) and call.has_output and not call.is_error):
         return False
     kind = call.input.get("subagent_type") if isinstance(call.input, dict) else None

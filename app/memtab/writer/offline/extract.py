@@ -1,43 +1,6 @@
-"""What the offline writer finds in a transcript: the user's goal and directives, working
-commands, solved problems, findings.
-
-The whole transcript is read once, oldest event first, keeping bounded state
-(`TranscriptDigest`): however long the session, its start is seen. Sub-agent chatter is
-left out; a sub-agent's report is read where the parent receives it. All rules are
-conservative — a memory file full of noise is worse than a short one:
-
-- Goal: what the user's first message asks for, in English, or the title of the plan
-  Claude Code hands over (`asked.goal_in`), kept only when the session then changed the
-  project (edited a file or ran a project command).
-- Directives: the human's standing rules (`directives`); a pasted document is not the
-  human's voice.
-- Directives are kept in all eight languages they are read in (the user's own words);
-  findings are written only in those the rules were checked in on real sessions —
-  English, Japanese, Portuguese (`language`); in any other, the other notes are what the
-  transcript's structure shows (commands, solved problems, a plan's title).
-- Commands that work: shell commands that succeeded — with their own exit status, not a
-  pipe's — and build, test, lint, type-check, format or install the project (`make check`,
-  `pytest -q`, `bun run docs:build`), or run one of the project's own tools or scripts
-  (`mix ecto.migrate`, `./scripts/seed.sh`, `claude mcp add …`), written whole, one per
-  family (the shortest), without the looking around chained to them (`&& cat out.txt`).
-  A command whose output was cut to its end (`go test ./... | tail -30`) counts when that
-  end says it passed. Exploration (`ls`, `cat`, `git status`) and throwaways never count:
-  a script the session deleted, code given inline (`python -c`), anything under /tmp, an
-  install of one named package, a run of tests picked by name (`-run X`, `-k x`).
-- Solved problems: a failed project command (or `git commit`, whose hooks are project rules) is a
-  lesson only when a later step in the transcript fixed the same problem soon after, and
-  the note says what fixed it: the commands (and edits) in between, or the other
-  invocation that worked. Running the same command again does not solve it, nor does editing
-  code until it passes (that is the work, not a lesson); a failed guess (a file or path
-  that does not exist) is not a lesson, and neither is an agent fumbling its own tools
-  (`solved_problems`). A command run in another repository (`git -C ~/dotfiles commit`) is not the
-  project's: neither its hooks nor its failures are noted.
-- Findings: facts about the project the agent stated — in its answers or a sub-agent's
-  report — in English, Japanese or Portuguese (`answers`); the session's surest few
-  (`answers.best_facts`), and of a report only firm ones. Surest of all: a memory the agent
-  saved itself (Claude Code's auto-memory file, `agent_memory`), in any language — a
-  directive when its type is `feedback`.
-"""
+"""What the offline writer finds in a transcript: the user's goal and directives, working commands,
+solved problems, findings. The whole transcript is read once, oldest event first, keeping bounded
+state (`TranscriptDigest`): however long the session, its start is seen."""
 
 from __future__ import annotations
 
@@ -140,16 +103,9 @@ def extract_findings(events: Iterable[TranscriptEvent]) -> Findings:
 
 
 class TranscriptDigest:
-    """What the offline writer keeps of a transcript read once, event by event, in
-    bounded memory however long the transcript is (the writer's budget window shows a
-    model only the newest events; this sees them all, so the user's goal stated at the
-    start is not lost).
-
-    Add events oldest first, each once its tool results are in
-    (`memtab.transcripts.read_newest_events(observe=…)` does that); `findings()` says what
-    was found so far. Sub-agent events are skipped; a sub-agent's report reaches the
-    parent as the result of its Task call and is read there.
-    """
+    """What the offline writer keeps of a transcript read once, event by event, in bounded memory
+    however long the transcript is (the writer's budget window shows a model only the newest events;
+    this sees them all, so the user's goal stated at the start is not lost)."""
 
     def __init__(self) -> None:
         self._directives: list[str] = []
@@ -322,13 +278,9 @@ class TranscriptDigest:
     def _session_end(
         self, call: TranscriptToolCall, origin: str
     ) -> tuple[TranscriptToolCall, str] | None:
-        """A Codex command still running when its call returned is judged when a poll of
-        its session says how it ended (`write_stdin`: "Process exited with code 1"): the
-        command with the poll's output and exit code, in the message it was run from. None
-        for a call that says nothing yet (still running, or a poll of no command we hold).
-        A Claude Code command sent to the background is judged at once, as one that
-        started (a dev server never ends), and again by the poll that ends it
-        (`_background_end`)."""
+        """A Codex command still running when its call returned is judged when a poll of its session
+        says how it ended (`write_stdin`: "Process exited with code 1"): the command with the poll's
+        output and exit code, in the message it was run from."""
         task = background_task(call)
         if task is not None and len(self._background) < MAX_KEPT:
             self._background[task] = (call.replaced(output=None), origin)  # output not kept
@@ -356,10 +308,9 @@ class TranscriptDigest:
     def _background_end(
         self, task: str, exit_code: int, output: str
     ) -> tuple[TranscriptToolCall, str] | None:
-        """A background command a `TaskOutput` poll says ended (`transcripts.ended_task`):
-        the command with that exit code and output, in the message it was run from; the
-        note it kept when it started is taken back when it failed. None for a task the
-        session did not send to the background here (a sub-agent's)."""
+        """A background command a `TaskOutput` poll says ended (`transcripts.ended_task`): the
+        command with that exit code and output, in the message it was run from; the note it kept
+        when it started is taken back when it failed."""
         started = self._background.pop(task, None)
         if started is None:
             return None

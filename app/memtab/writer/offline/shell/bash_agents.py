@@ -1,14 +1,8 @@
-"""Commands a command-running sub-agent ran: Claude Code's `Bash` agent type (a Task call
-with `subagent_type: "Bash"`) runs the commands its prompt gives it, in a transcript of its
-own, and hands the parent a report — the only trace of the run the parent's transcript
-keeps (agents whose own shell tool cannot run a command with arguments, such as an ACP
-client's `mcp__acp__Bash`, send every check through one).
-
-The report is evidence of a run only in its own format: the command echoed in one fenced
-shell block, a command the prompt asked for, and a closing word that says it passed with no
-error shown (`outcomes.output_shows_success`). A report that writes tool calls out as text
-(`<function_calls>`, `<tool_call>`) describes calls that may never have run: not evidence.
-"""
+"""Commands a command-running sub-agent ran: Claude Code's `Bash` agent type (a Task call with
+`subagent_type: "Bash"`) runs the commands its prompt gives it, in a transcript of its own, and
+hands the parent a report — the only trace of the run the parent's transcript keeps (agents whose
+own shell tool cannot run a command with arguments, such as an ACP client's `mcp__acp__Bash`, send
+every check through one)."""
 
 from __future__ import annotations
 
