@@ -84,11 +84,9 @@ def content_text(content: Any) -> str:
 
 
 def message_text(message: Mapping[str, Any]) -> str:
-    """A message's text, then its tool calls (`→`) and tool results (`←`), one per line.
-
-    Covers mux's `{role, content}` (content a string or parts), Memtab's `{role, text,
-    toolCalls}` / `{role: "tool", results}`, and shows anything else as JSON.
-    """
+    """A message's text, then its tool calls (`→`) and tool results (`←`), one per line. Covers
+    mux's `{role, content}` (content a string or parts), Memtab's `{role, text, toolCalls}` /
+    `{role: "tool", results}`, and shows anything else as JSON."""
     lines: list[str] = []
     for key in ("content", "parts", "text"):
         if message.get(key) is not None:
