@@ -1,21 +1,5 @@
-"""The HTTP layer every model provider shares: limits, bounded retries, cancellation, errors.
-
-One `ProviderHttpClient` (one `httpx2.Client`) per provider. Each request:
-- has a whole-request deadline (`timeout_s`: the reply must be complete by then, however
-  slowly it comes) and a connect timeout, and a reply larger than `max_reply_bytes` is
-  refused as it arrives;
-- is retried on 429, 5xx and connection failures with exponential backoff and jitter, at most
-  `max_retries` times, waiting what `retry-after` / `retry-after-ms` asks (capped) — except
-  a connection refused by this machine (a local server that is down stays down for a while),
-  a certificate that is not trusted, and a refusal the provider says will come again;
-- can be cancelled with a `threading.Event`: the request runs on a short-lived helper thread
-  and the caller waits in slices of `cancel_poll_s`. A request given up (cancelled, past its
-  deadline) has its connection shut at once, so the server stops computing for it (each
-  request has its own connection: a model call is long, a new connection is not);
-- fails with `ProviderError(kind, message)` whose message leads with what went wrong (a
-  narrow status line shows the cause, not the URL), then names provider, model and URL, and
-  never the API key (any echo of it by the server is hidden too, by `memtab.redact`).
-"""
+"""The HTTP layer every model provider shares: limits, bounded retries, cancellation, errors. One
+`ProviderHttpClient` (one `httpx2.Client`) per provider."""
 
 from __future__ import annotations
 

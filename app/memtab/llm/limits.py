@@ -1,12 +1,4 @@
-"""How long one model request may take and how long its reply may be.
-
-A request must be whole within its provider's request limit: `request_timeout_s` in
-settings.json, else a default by where the server is — one on this machine (a small
-model on a laptop's CPU thinks for minutes) gets `LOCAL_REQUEST_TIMEOUT_S`, a remote API
-`REMOTE_REQUEST_TIMEOUT_S`. The run's own time limit bounds every request of the run too
-(the tool loop's). A reply is limited to `max_tokens` in settings.json, else to its job's
-default (`ModelJob`): every request carries a limit.
-"""
+"""How long one model request may take and how long its reply may be."""
 
 from __future__ import annotations
 

@@ -1,14 +1,6 @@
-"""The provider-neutral tool loop the consolidator and the writer run.
-
-Ask the model; run the tools it calls; send the results back; repeat until it answers
-without tool calls, or a bound is hit (steps, overall deadline, cancellation) or the
-provider fails. The loop never raises ProviderError: the error is kept in the result so
-callers can journal it or write a trace dump. It raises only for programming errors.
-
-What a model is sent (`Redacted`, docs/formats.md §12.2): every text of a request with
-`<private>` blocks and secrets redacted (`memtab.redact.redact_outgoing`), whatever the
-provider; the caller's conversation keeps what it holds. Each message is redacted once.
-"""
+"""The provider-neutral tool loop the consolidator and the writer run. Ask the model; run the tools
+it calls; send the results back; repeat until it answers without tool calls, or a bound is hit
+(steps, overall deadline, cancellation) or the provider fails (docs/formats.md §12.2)."""
 
 from __future__ import annotations
 

@@ -1,30 +1,5 @@
-"""Which model Memtab talks to: resolve, save and instantiate provider settings.
-
-Each of provider, model and base URL comes from, in order: the command line, the
-environment (`MEMTAB_PROVIDER`, `MEMTAB_MODEL`, `MEMTAB_BASE_URL`), the settings file
-(`settings.json` in `$MEMTAB_CONFIG_DIR`, else the platform config dir), then defaults.
-A model or base URL configured for another provider does not follow a provider switch
-(`--provider openai` does not send the file's Claude model to OpenAI).
-
-With no provider configured anywhere the provider is "offline": consolidation works out of
-the box and a key lying in the environment never switches Memtab to a paid API by itself.
-A model or base URL set while no provider is named anywhere is a config error, not a
-silent offline run.
-
-Keys go only where they were meant to (docs/formats.md §12.3):
-- `MEMTAB_API_KEY`, a key the user gave Memtab in this environment, is sent to whatever
-  base URL is configured (unless `MEMTAB_PROVIDER` names another provider);
-- a key saved in the settings file belongs to the provider and host it was saved for
-  (`saved_keys.py`): it is sent only there;
-- `ANTHROPIC_API_KEY` / `OPENAI_API_KEY` were set for the official APIs (other tools read
-  them too), so they are sent only to api.anthropic.com / api.openai.com over https, never
-  to a custom base URL (Ollama, a LAN box, a proxy, OpenRouter);
-- a key read from the environment is never written to the settings file.
-`ProviderSettings.key_note()` says which key is used and why, without showing it.
-
-Base URLs must be https, or plain http to this machine only (endpoints.py); anything else
-is a config error before any request is made.
-"""
+"""Which model Memtab talks to: resolve, save and instantiate provider settings (docs/formats.md
+§12.3)."""
 
 from __future__ import annotations
 

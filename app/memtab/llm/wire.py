@@ -1,10 +1,6 @@
-"""Small helpers both wire formats share: tool-argument parsing, stable call ids, loose
-numbers, the message inside an error body.
-
-Model servers differ in how strictly they follow their own format (local servers send
-`content: null`, omit ids, send arguments as a dict or an empty string). These helpers turn
-whatever arrives into the neutral types without ever raising on the model's mistakes.
-"""
+"""Small helpers both wire formats share: tool-argument parsing, stable call ids, loose numbers, the
+message inside an error body. Model servers differ in how strictly they follow their own format
+(local servers send `content: null`, omit ids, send arguments as a dict or an empty string)."""
 
 from __future__ import annotations
 

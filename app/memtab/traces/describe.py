@@ -1,9 +1,4 @@
-"""Words and JSON for what a dump holds, shared by the reader, the CLI and the Traces tab.
-
-Dump contents come from models and other programs, so every helper here takes any value:
-`compact_json` and `format_json` never raise (a value nested too deeply for the encoder is
-shown as a note), `describe_event` and `describe_step` read any shape loosely.
-"""
+"""Words and JSON for what a dump holds, shared by the reader, the CLI and the Traces tab."""
 
 from __future__ import annotations
 

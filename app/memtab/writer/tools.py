@@ -1,27 +1,5 @@
 """The writer's three tools over its one memory file: `memory_read`, `memory_write`
-(compare-and-swap) and `no_new_memories` (docs/formats.md §10.2).
-
-Writes go through `MemoryStore.save`, so caps, usage, atomic replacement and the scope
-lock apply exactly as for an editor save. A write is a compare-and-swap twice over:
-`old_string` must still be in the file (the model's view is current enough), and the
-save is checked against the sha of the content the replacement was computed from, so a
-change by mux, an editor or another Memtab in between is reported to the model as stale
-instead of being overwritten. The model then re-reads and retries.
-
-The model sees the file redacted (`memory_read`: `redact.redact_view`), so a write of
-what it saw is made on the file with the secrets it never saw kept. Lines a write adds
-are passed through redaction (docs/formats.md §12: secrets and `<private>` blocks); lines
-already in the file are left alone, so the user's own text is never rewritten.
-
-A model's write passes its run's rails first (`ContentRails`, `writer.job.rails`): a line
-they refuse is left out and named in the answer and in `refused`. A write of what the
-file already says counts as the model's "nothing new" (`AttemptTally.unchanged`); one
-whose every line was refused writes nothing and leaves the model to write again or
-declare `no_new_memories`.
-
-`WriterTools` records what each attempt did (`AttemptTally`): whether it wrote, declared
-no new memories, or had a write fail — the run's tool policy is decided from that.
-"""
+(compare-and-swap) and `no_new_memories` (docs/formats.md §10.2, §12)."""
 
 from __future__ import annotations
 

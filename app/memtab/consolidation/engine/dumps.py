@@ -1,13 +1,5 @@
 """Trace dumps of consolidation runs: `debug_obj/<ws>/memtab_consolidation/<start>_<run>.json`
-(docs/formats.md §10.3).
-
-A model's run leaves one however it ends — what the model was told, every reply and tool
-call, and what its tools did (the journal's summary): its prose is kept here, never in
-the journal. The offline consolidator's run leaves one when it fails. A dump has the
-writer's format (`memtab.traces.schema`, `kind: "consolidation"`), is written and pruned
-as the writer's are (`writer.job.dumps.save_dump`: redacted, private, atomic) and read
-by the Traces view and `memtab traces`; the engine never reads one.
-"""
+(docs/formats.md §10.3)."""
 
 from __future__ import annotations
 

@@ -1,16 +1,6 @@
-"""One consolidation at a time per memory home, across processes.
-
-Every run can change the global scope, so any two runs in one home touch the same scope:
-one lock per home is exactly "never consolidate the same scopes at once". It is an OS
-file lock (`memtab.fs.locking.locks.OwnedLock`) held for the whole run: a crashed or killed
-holder is released by the OS at once, so there is no expiry to wait out, nothing to
-renew and nothing to take over. Beside it a small file names the holder, for the
-message shown to whoever finds the home busy.
-
-A run also needs the scopes it changes: `check_scopes_free` fails it fast, before its
-first change, when another program keeps one of their locks (a stuck `memtab tool`, a
-second Memtab): otherwise each change would wait for the lock and be refused in turn.
-"""
+"""One consolidation at a time per memory home, across processes. Every run can change the global
+scope, so any two runs in one home touch the same scope: one lock per home is exactly "never
+consolidate the same scopes at once"."""
 
 from __future__ import annotations
 

@@ -1,15 +1,4 @@
-"""One consolidation run: a provider, the `memory` tool behind the guard, and the tool loop.
-
-Knows nothing of debounce, locks or the journal file (that is `service`); it turns a
-provider and a workspace's store into a `ConsolidationRecord` or a `RunFailedError`,
-with each op linked to the history versions it made (`RunOp`) and the tool call that
-made it (a plan replays those calls, `memtab.consolidation.review.plan`).
-
-A model's run is recorded by what its tools did, never by what the model said: its
-summary names the changes made (and refused, and how many files it read), and a change
-to a file it has not viewed is refused (`guard.READ_FIRST_RULE`). The offline
-consolidator's own summary is what its calls did, and is kept.
-"""
+"""One consolidation run: a provider, the `memory` tool behind the guard, and the tool loop."""
 
 from __future__ import annotations
 

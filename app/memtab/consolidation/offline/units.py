@@ -1,31 +1,4 @@
-"""How the offline consolidator reads a Markdown memory file: units, sections and blocks.
-
-A file is cut into *units* — lines that stand or go together:
-
-- structure, never removed as "repeated": frontmatter, blank lines, headings, rules,
-  fenced code blocks, table rows, HTML comments, and *labels* — a line that names what
-  follows (`Preference signals:`, `**How to apply:**`, `- Setup:`) or a `key: value` line
-  that is not a list item (`task_outcome: success`, `**Why:** …`, as Codex and Claude Code
-  write them). A list item is content even when it reads `- Key: value` (`- Symptom: …
-  Cause: … Fix: …`, `- Pending: 3`): only a list item that ends in a colon is a label;
-- content: a paragraph line, or a list item with its indented continuation lines. A
-  paragraph (its consecutive lines) or a list item followed by a fenced code block — blank
-  lines between at most — is one unit with the block that illustrates it: they are kept,
-  removed, compared and carried together.
-
-Every unit belongs to a *section* (the lines under one heading, up to the next heading)
-and a *block* (the lines under one heading or label, up to the next of either). Content
-compares equal modulo whitespace runs and the bullet marker (`store.text.content_lines`);
-content shorter than `MIN_LINE_CHARS` never counts (too generic).
-
-`clean_lines` removes only content: a bullet or paragraph repeated in the same section,
-and one that already stands in a wider scope. A removal that would leave a block with no
-content (a heading or label with nothing under it) is not made.
-
-This runs on every line of every memory file of a workspace (20,000 files on a big
-home), so the per-line work is kept small: a line is told by its first character before
-any pattern runs, and a file's units are cut once and reused by the first cleaning pass.
-"""
+"""How the offline consolidator reads a Markdown memory file: units, sections and blocks."""
 
 from __future__ import annotations
 

@@ -1,33 +1,5 @@
-"""The Inbox: every memory an agent proposed for one workspace, to accept, edit or reject.
-
-Three proposers, one list (docs/formats.md §10.5):
-
-- mux's harvest: candidates it drew from the transcript at compaction, in
-  `/memories/workspace/harvest/<summaryMessageId>.md` (`writer.inbox.harvest`), each with the
-  transcript messages it rests on (evidence), a confidence and a rationale;
-- Memtab's offline writer: its suggested memories (`writer.inbox.suggestions`);
-- agents through `memtab mcp --writes inbox`: memory-tool changes (`store.proposals`,
-  §22.5) — the workspace's, and those of a server with no workspace (global memory), which
-  every workspace's Inbox shows and the global Inbox (`Inbox(home, None)`) holds alone.
-  Accepting one runs the call through the memory tool (edited: with the user's text).
-- Gemini CLI's auto memory: its `.patch` files (`writer.inbox.gemini`, §17.7) of the
-  projects in the workspace's checkout or project; those of a project no workspace holds
-  are the global Inbox's (and every workspace's, beside the global proposals). Accepting
-  one applies it as Gemini CLI's `/memory inbox` does; it is never edited nor moved.
-
-Accepting writes the text (edited or not) as a bullet into a notes file, under the
-section its kind belongs to, through the store — so history records it. The file is the
-one the item belongs in (`writer.inbox.targets`: a preference in global memory, a project
-fact in project memory, the rest in the workspace's notes), or one the user chose. A
-harvest candidate is written by a store whose run id names the harvest file it came from
-(`harvest:/memories/workspace/harvest/<id>.md`), and then taken out of that file; the
-file's removal carries the same run id. Rejecting a harvest candidate takes it out of its
-file; rejecting a suggestion dismisses it (it is not proposed again). The note is written
-before the candidate leaves its file, so a failure between the two loses nothing (a
-second accept finds the note already there and adds nothing).
-
-Everything here is disk: call it off the GUI thread.
-"""
+"""The Inbox: every memory an agent proposed for one workspace, to accept, edit or reject
+(docs/formats.md §10.5, §22.5, §17.7)."""
 
 from __future__ import annotations
 

@@ -1,15 +1,6 @@
-"""Trace dumps of writer runs: `debug_obj/<ws>/system1_memory_writer/<start>_<msg>.json`.
-
-A dump is written for every failed run (timeout, tool policy not satisfied, provider
-error) and, when `dump_successful_runs` is set, for successful ones too. Its format is
-`memtab.traces.schema` (mux's fields, docs/formats.md §10.3, so the Traces view reads mux's dumps
-and Memtab's alike, plus Memtab's own `outcome`, `error`, `memoryFile` and `memtab`).
-
-Before a dump reaches the disk, every string in it goes through the secret redaction of
-docs/formats.md §12, and every API key Memtab holds (passed as `known_secrets`) is hidden by the
-rule for keys (`memtab.redact.KeyScrubber`), as in provider errors. It is written
-atomically; the oldest dumps of the workspace beyond `max_dumps` are then deleted.
-"""
+"""Trace dumps of writer runs: `debug_obj/<ws>/system1_memory_writer/<start>_<msg>.json`. A dump is
+written for every failed run (timeout, tool policy not satisfied, provider error) and, when
+`dump_successful_runs` is set, for successful ones too (docs/formats.md §10.3, §12)."""
 
 from __future__ import annotations
 

@@ -1,20 +1,5 @@
 """Completed assistant turns appended to workspaces' `chat.jsonl`, as they arrive.
-
-`TranscriptMonitor` keeps one `TranscriptTail` per workspace. What was in a transcript
-when the monitor started following it is history, not new turns: following starts at
-the end of the file (after its last complete line). A workspace that shows up later —
-created after the app started — is followed from its first line.
-
-mux rewrites `chat.jsonl` whole at times (truncation, compaction); the tail then rereads
-it from the start and would hand back old messages it never returned. After such a
-restart only events newer than anything seen before (by timestamp) count.
-
-Memory stays bounded however long the file: events are looked at one by one as the tail
-releases them and only the completed turns are kept (the tail itself keeps a bounded set
-of ids, and a mux parser holds nothing back).
-
-Not thread-safe: the app uses it from one worker thread.
-"""
+`TranscriptMonitor` keeps one `TranscriptTail` per workspace."""
 
 from __future__ import annotations
 

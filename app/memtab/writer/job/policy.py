@@ -1,25 +1,6 @@
 """When the writer runs: every N completed assistant turns per workspace (docs/formats.md §10.1).
-
-`WriterScheduler` applies mux's policy to the state file of each workspace:
-
-- Each completed assistant message adds a turn. While a run of that workspace is in
-  flight in this process, the turn is only persisted: there are no deferred runs, the
-  next turn after the run ends picks it up. Below the interval, the turn is only
-  persisted. At the interval a run starts: turns = 0, `lastRunStartedAt = now`,
-  `lastRunCompletedAt` cleared, `lastRunMessageId` = the message — persisted BEFORE the
-  run, so a crash mid-run is visible on disk.
-- When the run ends (success or failure) `lastRunCompletedAt = now`, but only if
-  `lastRunStartedAt` is still the run's own start (another run may have started since).
-- Crash recovery: a run that started and never completed, with nothing in flight here,
-  makes the next turn run (turns = max(turns, interval − 1) before counting it).
-
-The state is re-read from disk on every turn rather than cached, so a state edited by
-hand or by another process is honoured. The scheduler also remembers what it last wrote
-to each state file, so a change it did not make is recognizable (`is_foreign_change`):
-that is how the app notices mux running its own writer on the same workspace.
-
-Thread-safe: the app counts turns on one worker thread and ends runs on another.
-"""
+The state is re-read from disk on every turn, so an edit by hand or by another process is honoured.
+Thread-safe: the app counts turns on one worker thread and ends runs on another."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""The writer as the app runs it: watch transcripts, apply the policy, run, hand results back.
-`WriterService` is plain Python; the GUI facade (`memtab.gui.writer.feedback`) calls it from two
-worker threads:"""
+"""The writer as the app runs it: watch transcripts, apply the policy, run, hand results back."""
 
 from __future__ import annotations
 
