@@ -24,8 +24,15 @@ import httpx2
 
 from memtab.fs.jsonfile import MAX_DEPTH, JsonError, parse_json
 from memtab.llm.endpoints import base_url_problem, display_url, is_loopback_host
-from memtab.llm.types import Message, ModelReply, ProviderError, ProviderErrorKind, ToolSpec
-from memtab.llm.wire import as_text, server_error_text, snippet
+from memtab.llm.types import (
+    Message,
+    ModelReply,
+    ProviderError,
+    ProviderErrorKind,
+    ToolSpec,
+    Usage,
+)
+from memtab.llm.wire import as_text, as_token_count, make_tool_call, server_error_text, snippet
 from memtab.llm.written.calls import calls_in_text
 from memtab.redact import KeyScrubber
 
@@ -538,6 +545,34 @@ class HttpChatProvider(ABC):
     @abstractmethod
     def parse_reply(self, payload: dict[str, Any]) -> ModelReply:
         """The neutral reply of one turn; ProviderError("protocol") when it is not the format."""
+
+    def reply(
+        self,
+        payload: dict[str, Any],
+        text: str,
+        calls: Iterable[tuple[object, object, object]],
+        stop_reason: object,
+        default_stop: str,
+        input_keys: tuple[str, ...],
+        output_key: str,
+    ) -> ModelReply:
+        """The neutral reply from what both wire formats send: calls as `(id, name, arguments)`,
+        usage and model read loosely."""
+        reply_id = as_text(payload.get("id"))
+        usage = payload.get("usage")
+        usage = usage if isinstance(usage, dict) else {}
+        return ModelReply(
+            text=text,
+            tool_calls=tuple(
+                make_tool_call(*call, index, reply_id) for index, call in enumerate(calls)
+            ),
+            stop_reason=stop_reason if isinstance(stop_reason, str) else default_stop,
+            usage=Usage(
+                sum(as_token_count(usage.get(key)) for key in input_keys),
+                as_token_count(usage.get(output_key)),
+            ),
+            served_model=as_text(payload.get("model")) or None,
+        )
 
     def error(self, kind: ProviderErrorKind, detail: str) -> ProviderError:
         """A ProviderError naming this provider, model and URL (never the key)."""

@@ -20,10 +20,9 @@ from memtab.llm.types import (
     ToolCall,
     ToolResultsMessage,
     ToolSpec,
-    Usage,
     UserMessage,
 )
-from memtab.llm.wire import as_text, as_token_count, make_tool_call, server_error_text
+from memtab.llm.wire import server_error_text
 from memtab.llm.written.structured import (
     answer_in_text,
     calls_response_format,
@@ -182,37 +181,21 @@ class OpenAIProvider(HttpChatProvider):
         message = choice.get("message")
         if not isinstance(message, dict):
             raise self.error("protocol", "choices[0] has no 'message' object")
-        reply_id = as_text(payload.get("id"))
-        calls: list[ToolCall] = []
         raw_calls = message.get("tool_calls")
+        calls: list[tuple[object, object, object]] = []
         for raw_call in raw_calls if isinstance(raw_calls, list) else []:
-            if not isinstance(raw_call, dict):
-                continue
-            function = raw_call.get("function")
-            if not isinstance(function, dict):
-                function = {}
-            calls.append(
-                make_tool_call(
-                    raw_call.get("id"),
-                    function.get("name"),
-                    function.get("arguments"),
-                    len(calls),
-                    reply_id,
-                )
-            )
-        usage = payload.get("usage")
-        if not isinstance(usage, dict):
-            usage = {}
-        finish_reason = choice.get("finish_reason")
-        return ModelReply(
-            text=_content_text(message.get("content")),
-            tool_calls=tuple(calls),
-            stop_reason=finish_reason if isinstance(finish_reason, str) else "stop",
-            usage=Usage(
-                as_token_count(usage.get("prompt_tokens")),
-                as_token_count(usage.get("completion_tokens")),
-            ),
-            served_model=as_text(payload.get("model")) or None,
+            if isinstance(raw_call, dict):
+                function = raw_call.get("function")
+                function = function if isinstance(function, dict) else {}
+                calls.append((raw_call.get("id"), function.get("name"), function.get("arguments")))
+        return self.reply(
+            payload,
+            _content_text(message.get("content")),
+            calls,
+            choice.get("finish_reason"),
+            "stop",
+            ("prompt_tokens",),
+            "completion_tokens",
         )
 
 
