@@ -1,5 +1,5 @@
 """What a run that changes memory writes down, from before its first change to its end. `RunBooks`
-keeps the records of one run or plan apply (docs/formats.md §9.1, §14.3):"""
+keeps the records of one run or plan apply (docs/formats.md §9.1, §14.3)."""
 
 from __future__ import annotations
 
