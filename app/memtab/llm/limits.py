@@ -18,7 +18,7 @@ REQUEST_TIMEOUT_HINT = f"{REQUEST_TIMEOUT_KEY} in settings.json raises it"
 
 Structured = Literal["calls", "calls or answer"]
 """What a job's replies are, asked by JSON schema of a server on this machine that can
-(`llm.written.structured`): each a tool call (the writer's), or a tool call until a final
+(`llm.openai`): each a tool call (the writer's), or a tool call until a final
 answer in words (Consolidate now's)."""
 
 

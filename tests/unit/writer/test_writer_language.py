@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from memtab.writer.offline.agent_memory import memory_saved
-from memtab.writer.offline.extract import extract_findings
+from memtab.writer.offline.extract import extract_findings, memory_saved
 from memtab.writer.offline.language import CLAIMED_LANGUAGES, ended, is_claimed, language_of
 
 from .events import answer, bash, calls, tool, user
