@@ -1,11 +1,5 @@
-"""What a command says when it fails: its words on stderr, as always, and under `--json`
-one JSON object on stdout as well, whatever failed (docs/formats.md, the conventions).
-
-A script reading `memtab COMMAND --json` gets JSON on stdout either way: the command's
-output, or `CommandFailure` — the same words, what kind of failure it was, the system's
-name for it (`ENOSPC`) and the file it was about when the system says. `main` sends every
-failure here; a command that ends on one of its own (`memtab check` could not check) too.
-"""
+"""What a command says when it fails: its words on stderr and, under `--json`, one `CommandFailure`
+object on stdout as well, so a script gets JSON either way (docs/formats.md, the conventions)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
-"""Argument parsing and dispatch for `memtab`: the GUI by default, sub-commands headless.
-
-The window's start imports what its first paint needs and no more
-(`memtab.gui.first_paint.boundary`): this module therefore imports the parser's options
-(`cli.options`), not the sub-commands' shared machinery (`cli.common`: the store, the
-registry), and each sub-command's module only when it is asked for.
-"""
+"""Argument parsing and dispatch for `memtab`: the GUI by default, sub-commands headless. Imports
+`cli.options`, not `cli.common`, and each sub-command's module only when asked for, so the window's
+first paint stays light."""
 
 from __future__ import annotations
 

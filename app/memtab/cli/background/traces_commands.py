@@ -1,8 +1,5 @@
-"""`memtab traces`: the trace dumps of the writer's and the consolidation's runs, newest
-first (docs/formats.md §10.3).
-
-JSON output (`--json`) is a stable contract: `{"traces": [TraceSummary.to_json(), ...]}`.
-"""
+"""`memtab traces`: the trace dumps of the writer's and the consolidation's runs, newest first
+(docs/formats.md §10.3)."""
 
 from __future__ import annotations
 

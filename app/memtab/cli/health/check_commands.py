@@ -1,13 +1,5 @@
-"""`memtab check`: is what the memory says still true of the code? (docs/formats.md §19)
-
-Without `--workspace`, every memory file of the home: the global scope, each project's
-memory, each workspace's, and the other agents' memory Memtab finds — each file once.
-With it, what that workspace sees. Exit status: 0 when nothing was found, 1 when
-something was, 2 when the check could not be made. `--json` prints the report
-(`{"findings": […], …}`, a stable contract). `--plan-out FILE` (with `--workspace`)
-writes the obvious fixes as a plan to review and apply like a consolidation's:
-`memtab consolidate --workspace ID --apply-plan FILE`.
-"""
+"""`memtab check`: is what the memory says still true of the code? (docs/formats.md §19). Exit 0:
+nothing found, 1: something was, 2: the check could not be made."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""Headless history: `memtab history`, `blame`, `restore`, `runs`, `revert-run` and `trash`.
-
-Each first records what changed outside Memtab since it last looked (`record_external`)
-and adds mux's new journal records to the runs log, so what they show is current.
-`history`, `blame` and `restore` also take another agent's file by file id: the versions
-Memtab recorded when it wrote the file (`memtab.sources.agent_file`).
-JSON output (`--json`) is a stable contract: fields are added, never renamed or removed.
-"""
+"""Headless history: `history`, `blame`, `restore`, `runs`, `revert-run` and `trash`, each first
+recording what changed outside Memtab, so what they show is current."""
 
 from __future__ import annotations
 

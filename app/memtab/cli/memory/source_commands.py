@@ -1,10 +1,5 @@
-"""Headless commands over every agent's memory: sources, list --source, show, copy,
-source-log, codex-note.
-
-Files of other agents are named by file id (`claude-code:user:CLAUDE.md`), mux files by
-virtual path (`/memories/global/x.md`). JSON output is a stable contract (fields are
-added, never renamed or removed).
-"""
+"""Headless commands over every agent's memory: sources, list --source, show, copy, source-log,
+codex-note. Other agents' files are named by file id, mux's by virtual path."""
 
 from __future__ import annotations
 

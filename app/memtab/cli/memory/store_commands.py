@@ -1,7 +1,4 @@
-"""Headless commands over the store: list, tool, status, workspaces, project/workspace add, demo.
-
-JSON output (`--json`, and always for `tool`) is a stable contract for scripts and agents.
-"""
+"""Headless commands over the store: list, tool, status, workspaces, project/workspace add, demo."""
 
 from __future__ import annotations
 

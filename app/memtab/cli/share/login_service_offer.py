@@ -1,9 +1,5 @@
-"""`memtab mcp install`'s offer of the login service (docs/formats.md §22.6, §22.8): once the
-agents are registered, a warm Memtab from login — `memtab watch --install` for the home —
-so the first session of the day starts as quickly as the rest. Asked once per home (in a
-terminal), the answer kept (`agent_server/hosting/login_service.py`); `--login-service` and
-`--no-login-service` answer without asking; elsewhere one line says how.
-"""
+"""`memtab mcp install`'s offer of the login service (docs/formats.md §22.6, §22.8): a warm Memtab
+from login, asked once per home in a terminal."""
 
 from __future__ import annotations
 

@@ -1,19 +1,6 @@
-"""`memtab sync` (memory over a git remote) and `memtab conflicts` (file-sync copies).
-
-    memtab sync init --remote URL [--scope global] [--scope project:PATH[=NAME]]…
-    memtab sync [--target NAME] [--json]      commit, fetch, merge, push
-    memtab sync status [--fetch] [--json]     ahead, behind, local changes, conflicts
-    memtab sync resolve PATH --keep local|remote|both  (or --merged FILE)
-    memtab sync remove NAME
-    memtab sync backup-owner memtab|xum       who owns memory xum's backup carries too
-    memtab conflicts [--workspace ID] [--json]
-    memtab conflicts resolve PATH --keep this|mine|both  (or --merged FILE)
-
-Exit status of `memtab sync`: 0 when every target is in sync or offline (an unreachable
-remote is normal: the changes wait and go out next time, so a cron job does not fail);
-1 when something needs the user (a conflict, refused credentials, a broken set-up).
-`--json` output is a stable contract: fields are added, never renamed or removed.
-"""
+"""`memtab sync` (memory over a git remote) and `memtab conflicts` (file-sync copies). `memtab sync`
+exits 0 when every target is in sync or offline (the changes wait), 1 when something needs the
+user. `--json` is a stable contract."""
 
 from __future__ import annotations
 
