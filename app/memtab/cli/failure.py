@@ -18,12 +18,11 @@ Kind = Literal["usage", "refused", "system", "internal"]
 
 
 class CommandFailure(Record, write_only=True):
-    """What `memtab COMMAND --json` prints on stdout when it fails (a stable contract:
-    fields are only added). `kind`: `usage` (words the command does not take), `refused`
-    (Memtab's own refusal, said why), `system` (the system refused: `errno` names it,
-    `path` the file when it says), `internal` (a fault of Memtab's: the log has its
-    traceback). `output`: what the command did before it failed (a run's journal record),
-    where there is such a thing."""
+    """What `memtab COMMAND --json` prints on stdout when it fails (a stable contract: fields are
+    only added). `kind`: `usage` (words the command does not take), `refused` (Memtab's own refusal,
+    said why), `system` (the system refused: `errno` names it, `path` the file when it says),
+    `internal` (a fault of Memtab's: the log has its traceback). `output`: what the command did
+    before it failed (a run's journal record), where there is such a thing."""
 
     error: str
     kind: Kind

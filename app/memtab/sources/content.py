@@ -258,9 +258,8 @@ def remove_created_file(
     history: ChangeRecorder | None = None,
     allow_unkept: bool = False,
 ) -> None:
-    """Take back a file Memtab created in a source: removed only while it holds
-    `expected_sha256`, then its `created_folders` while empty. SaveConflictError, SourceError,
-    UnkeptChangeError."""
+    """Take back a file Memtab created in a source: removed only while it holds `expected_sha256`,
+    then its `created_folders` while empty. SaveConflictError, SourceError, UnkeptChangeError."""
     changed = SaveConflictError("changed", f"{file.id} changed since it was copied; kept")
     try:
         with interprocess_lock(file_lock_path(file.physical, env), timeout_s=LOCK_TIMEOUT_S):

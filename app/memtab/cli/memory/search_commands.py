@@ -25,10 +25,9 @@ INDEXING_WAIT_S = 300.0
 
 
 class SearchListing(Record, write_only=True):
-    """`memtab search --json` (docs/formats.md §22.2's `search` result): the query, the
-    files best matching it, best first (each as the MCP server's `search` gives it: path,
-    scope, description, score, the line holding most of the query's words), and what the
-    search left out and why."""
+    """`memtab search --json` (docs/formats.md §22.2's `search` result): the query, the files best
+    matching it, best first (each as the MCP server's `search` gives it: path, scope, description,
+    score, the line holding most of the query's words), and what the search left out and why."""
 
     query: str
     results: tuple[SearchHit, ...]

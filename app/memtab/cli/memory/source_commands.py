@@ -326,8 +326,7 @@ def _open_file(home: Home, args: argparse.Namespace, raw: str) -> MemoryFile:
 
 
 class MemoryText(Record, write_only=True):
-    """`memtab show /memories/… --json`: a mux memory file's text and the sha guarding a
-    save."""
+    """`memtab show /memories/… --json`: a mux memory file's text and the sha guarding a save."""
 
     path: str
     content: str
