@@ -106,8 +106,7 @@ def run_sources(args: argparse.Namespace) -> SourceListingOutput | int:
     discovery, listings = scan(_context(home))
     rows = [_mux_row(home), *(_source_row(listing) for listing in listings)]
     if args.json:
-        found = SourceListingOutput(sources=tuple(rows), looked_for=discovery.looked_for)
-        return found
+        return SourceListingOutput(sources=tuple(rows), looked_for=discovery.looked_for)
     table = [["AGENT", "ID", "FILES", "", "WHERE"]]
     for row in rows:
         table.append(
@@ -180,11 +179,11 @@ class SourceRow(Record, write_only=True):
     writable: bool
     file_count: int
     label: str
-    read_only_reason: str | None
-    has_history: bool
-    note: str | None
-    error: str | None
-    last_consolidated_at: int | None
+    read_only_reason: str | None = None
+    has_history: bool = False
+    note: str | None = None
+    error: str | None = None
+    last_consolidated_at: int | None = None
     """Claude Code's auto-dream, ms (mux's consolidation: `memtab status`)."""
     shared: str | None = None
     """`account` (synced to the user's account), `team` (shared with the repository's
@@ -206,11 +205,6 @@ def _mux_row(home: Home) -> SourceRow:
         writable=True,
         file_count=count,
         label="mux memory (global, project and workspace scopes)",
-        read_only_reason=None,
-        has_history=False,
-        note=None,
-        error=None,
-        last_consolidated_at=None,
     )
 
 

@@ -42,7 +42,6 @@ def _answer_budget(text: str) -> int:
     Argument(
         "--answer-budget",
         type=_answer_budget,
-        default=None,
         metavar="BYTES",
         help=f"the most an answer takes, as its frame carries it (default "
         f"{DEFAULT_ANSWER_BUDGET}, lowered to what the client shows whole: Codex "
@@ -77,7 +76,6 @@ def run_session(args: argparse.Namespace) -> int:
     Argument(
         "--answer-budget",
         type=_answer_budget,
-        default=None,
         metavar="BYTES",
         help="the most an answer of this install's sessions takes, whatever the client "
         "(default: the client's own limit, at most 24000)",
@@ -85,7 +83,6 @@ def run_session(args: argparse.Namespace) -> int:
     Argument(
         "--project",
         metavar="DIR",
-        default=None,
         help="for the checkout DIR only: Claude Code's local scope, Codex's project config, "
         "Gemini CLI's workspace settings (xum has no per-project configuration)",
     ),
