@@ -322,7 +322,8 @@ def register_server(
     def edit(data: bytes | None) -> tuple[bytes, EditStatus]:
         text = decode(path, data)
         edited = _edited(agent, path, text, command, keys)
-        previous[0] = _served(agent, path, text, keys)
+        current = entry_command(agent, path, text, keys)
+        previous[0] = served_options(current) if current is not None else None
         return edited
 
     by_hand = lambda: f"add this by hand:\n{snippet(agent, command)}"  # noqa: E731
@@ -452,12 +453,6 @@ def decode(path: Path, data: bytes | None) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise InstallError(f"{path} is not UTF-8 text") from None
-
-
-def _served(agent: AgentName, path: Path, text: str, keys: tuple[str, ...]) -> ServedOptions | None:
-    """What the entry there now serves (None: no entry, or none of Memtab's)."""
-    current = entry_command(agent, path, text, keys)
-    return served_options(current) if current is not None else None
 
 
 def entry_command(

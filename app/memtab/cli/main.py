@@ -237,7 +237,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not json:
             raise  # a fault of Memtab's: its traceback, as Python prints it
         logger.exception("memtab %s failed", args.command)
-        return _failed(_internal(error), "internal", json=True, command=args.command)
+        log = log_file()
+        kept = f"; its traceback is in {log}" if log is not None else ""
+        said = f"an unexpected error: {type(error).__name__}: {error}{kept}"
+        return _failed(said, "internal", json=True, command=args.command)
 
 
 def _failed(
@@ -259,13 +262,6 @@ def _failed(
     from memtab.cli.failure import failed
 
     return failed(words, kind, json=True, command=command, error=error, quiet=quiet)
-
-
-def _internal(error: BaseException) -> str:
-    """A fault of Memtab's in words, and where its traceback went (the caller logs it)."""
-    where = log_file()
-    kept = f"; its traceback is in {where}" if where is not None else ""
-    return f"an unexpected error: {type(error).__name__}: {error}{kept}"
 
 
 def _print_nowhere() -> None:

@@ -308,12 +308,6 @@ def _restore_event(args: argparse.Namespace) -> EventRestore | int:
 # --- runs ------------------------------------------------------------------------------------
 
 
-def _runs_of(home: Home) -> RunsLog:
-    catch_up_runs(home)
-    maybe_prune(home)
-    return RunsLog(home)
-
-
 @command(
     "runs",
     Argument.workspace("only this workspace's runs"),
@@ -326,7 +320,9 @@ def _runs_of(home: Home) -> RunsLog:
 )
 def run_runs(args: argparse.Namespace) -> RunsListing | int:
     home = open_home(args)
-    log = _runs_of(home)
+    catch_up_runs(home)
+    maybe_prune(home)
+    log = RunsLog(home)
     runs = log.runs(workspace_id=args.workspace, kind=args.kind, failed_only=args.failed)
     reverts = reverted_by(log.runs(kind=REVERT_KIND))
     if args.json:

@@ -47,7 +47,7 @@ from memtab.sources.copy import CopyOrigin, add_codex_note, codex_memories, copy
 from memtab.sources.discovery import discover, scan
 from memtab.sources.history import source_history
 from memtab.sources.listing import SourceFileRow, find_file, list_source, source_file_row
-from memtab.sources.model import Discovery, LookedFor, Source, SourceFile, SourceListing
+from memtab.sources.model import LookedFor, Source, SourceFile, SourceListing
 from memtab.sources.open_file import open_memory_file
 from memtab.store.files import count_files
 from memtab.store.home import Home
@@ -246,13 +246,6 @@ class SourceFiles(Record, write_only=True):
 # --- list --source ------------------------------------------------------------------------
 
 
-def _import_partners(discovery: Discovery, listing: SourceListing) -> list[Source]:
-    """The sources that may hold the other side of a Codex source's copies of Claude Code
-    memory, or of a Claude Code source's originals (docs/formats.md §17.3)."""
-    partner = {"codex": "claude-code", "claude-code": "codex"}.get(listing.source.agent)
-    return [source for source in discovery.sources if source.agent == partner]
-
-
 @_one_line_errors
 def run_source_list(args: argparse.Namespace) -> int:
     """`memtab list --source ID` for a source other than mux: its warnings after its words."""
@@ -260,7 +253,11 @@ def run_source_list(args: argparse.Namespace) -> int:
     listing = list_source(discovery.source(args.source))
     if args.json:
         extensions = tuple(extension_row(listing.source, e) for e in listing.extensions)
-        links = link_imports([listing, *map(list_source, _import_partners(discovery, listing))])
+        # The other side of a Codex source's copies of Claude Code memory, or of a Claude Code
+        # source's originals (docs/formats.md §17.3).
+        partner = {"codex": "claude-code", "claude-code": "codex"}.get(listing.source.agent)
+        partners = [list_source(s) for s in discovery.sources if s.agent == partner]
+        links = link_imports([listing, *partners])
         rows = tuple(source_file_row(file, links) for file in listing.files)
         print_json(SourceFiles(files=rows, extensions=extensions).to_json())
     elif not listing.files:

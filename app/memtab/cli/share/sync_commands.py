@@ -145,7 +145,8 @@ def _print_report(report: SyncReport, args: argparse.Namespace) -> None:
 )
 def run_init(args: argparse.Namespace) -> SyncInitResult | int:
     home = open_home(args)
-    _refuse_unsafe_locks(home)
+    if (problem := lock_problem(home.root, home.lock_path("x").parent)) is not None:
+        raise CliError(problem)
     try:
         scopes = [parse_scope(spec) for spec in args.scope]
         target = SyncService(home).init(
@@ -175,12 +176,6 @@ class SyncInitResult(Record, write_only=True):
 
     target: Annotated[Target, Inlined]
     xum_backup: BackupOverlap | None
-
-
-def _refuse_unsafe_locks(home: Home) -> None:
-    problem = lock_problem(home.root, home.lock_path("x").parent)
-    if problem is not None:
-        raise CliError(problem)
 
 
 @command(
