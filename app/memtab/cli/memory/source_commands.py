@@ -278,24 +278,18 @@ def run_source_list(args: argparse.Namespace) -> int:
         print(format_table(table, right_aligned=(2,)))
         if any(not f.writable for f in listing.files):
             print("\nro: read-only in Memtab (`memtab show ID --json` says why)")
-        _print_extensions(listing)
+        if listing.extensions:  # what each holds and what its manifest lists
+            print("\nExtensions (Codex's, read-only but for the ad-hoc notes):")
+        for extension in listing.extensions:
+            print(f"  {listing.source.file_id(extension.folder)} — {extension.summary()}")
+            for line in extension.details():
+                print(f"    {line}")
     for file in listing.files:
         if file.warning:
             print(f"warning: {file.id}: {file.warning}", file=sys.stderr)
     if listing.error:
         print(f"warning: {listing.error}", file=sys.stderr)
     return 0
-
-
-def _print_extensions(listing: SourceListing) -> None:
-    """Codex's memory extensions: what each holds and what its manifest lists."""
-    if not listing.extensions:
-        return
-    print("\nExtensions (Codex's, read-only but for the ad-hoc notes):")
-    for extension in listing.extensions:
-        print(f"  {listing.source.file_id(extension.folder)} — {extension.summary()}")
-        for line in extension.details():
-            print(f"    {line}")
 
 
 # --- show ---------------------------------------------------------------------------------

@@ -111,7 +111,10 @@ def install(args: argparse.Namespace) -> int:
     if hooks is not None:
         print(hooks)
     if project is not None and any(outcome.status != "refused" for outcome in outcomes):
-        print(_served_there(home, project, workspace))
+        # What a session started in the checkout serves (§22.9), so nothing narrows unsaid.
+        there = [str(project.checkout)]
+        scope = session_scope(home, there, decided_by=FROM_DIRECTORY, pinned=workspace)
+        print(f"In {project.checkout}: {scope.words()}")
     if status == 0:  # the agents have Memtab: warm from login, if the user wants it
         status = offer_login_service(home, args.login_service)
     return status
@@ -166,14 +169,6 @@ def _refuse_demo(home: Home, change: str) -> None:
 def _refuse_xum(agents: list[AgentName], project: ProjectPlace | None) -> None:
     if project is not None and "xum" in agents:
         raise CliError(NO_XUM_PROJECT)
-
-
-def _served_there(home: Home, project: ProjectPlace, workspace: str | None) -> str:
-    """What a session started in the checkout serves (§22.9), so nothing narrows unsaid."""
-    scope = session_scope(
-        home, [str(project.checkout)], decided_by=FROM_DIRECTORY, pinned=workspace
-    )
-    return f"In {project.checkout}: {scope.words()}"
 
 
 def _report(outcomes: list[Outcome]) -> int:
