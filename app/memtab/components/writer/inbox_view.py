@@ -455,15 +455,20 @@ def review_heading(preview: ProposalPreview, diff: DiffResult | None) -> str:
         return f"Moves {path} to {preview.new_path}"
     if diff is None or diff.identical:
         return f"Leaves {path} as it is"
-    counts = [f"{humanize.plural(diff.added, 'line')} added"] if diff.added else []
-    if diff.removed:
-        removed = f"{diff.removed}" if counts else humanize.plural(diff.removed, "line")
-        counts.append(f"{removed} removed")
-    return f"Changes {path}: {', '.join(counts)}"
+    return f"Changes {path}: {_counts(diff)}"
 
 
 def _lines(text: str | None) -> str:
     return humanize.plural(len((text or "").splitlines()), "line")
+
+
+def _counts(diff: DiffResult) -> str:
+    """`2 lines added, 1 removed` ("" when neither)."""
+    counts = [f"{humanize.plural(diff.added, 'line')} added"] if diff.added else []
+    if diff.removed:
+        removed = f"{diff.removed}" if counts else humanize.plural(diff.removed, "line")
+        counts.append(f"{removed} removed")
+    return ", ".join(counts)
 
 
 @dataclass(frozen=True)
@@ -484,16 +489,7 @@ def patch_heading(files: Sequence[PatchedFile]) -> str:
         if file.new_file:
             parts.append(f"{short} (new, {humanize.plural(file.diff.added, 'line')})")
         else:
-            counts = (
-                [f"{humanize.plural(file.diff.added, 'line')} added"] if file.diff.added else []
-            )
-            if file.diff.removed:
-                counts.append(
-                    f"{file.diff.removed} removed"
-                    if counts
-                    else f"{humanize.plural(file.diff.removed, 'line')} removed"
-                )
-            parts.append(f"{short} ({', '.join(counts) or 'unchanged'})")
+            parts.append(f"{short} ({_counts(file.diff) or 'unchanged'})")
     return f"Changes {humanize.plural(len(files), 'file')}: {'; '.join(parts)}"
 
 
@@ -510,30 +506,23 @@ def patched_diff(files: Sequence[PatchedFile]) -> DiffResult:
     GEMINI.md", not its file id)."""
     lines: list[DiffLine] = []
     for file in files:
-        lines.append(
-            DiffLine(LineKind.HUNK, f"{_shown(file.name)}{' (new file)' if file.new_file else ''}")
-        )
-        lines.extend(file.diff.lines)
-    return DiffResult(
-        tuple(lines),
-        sum(f.diff.added for f in files),
-        sum(f.diff.removed for f in files),
-    )
+        new = " (new file)" if file.new_file else ""
+        lines += [DiffLine(LineKind.HUNK, f"{_shown(file.name)}{new}"), *file.diff.lines]
+    added, removed = sum(f.diff.added for f in files), sum(f.diff.removed for f in files)
+    return DiffResult(tuple(lines), added, removed)
 
 
 def patch_diff(text: str) -> DiffResult:
     """A patch's own lines as a diff: headers and `@@` lines, added, removed, context."""
     lines: list[DiffLine] = []
-    added = removed = 0
     for line in text.split("\n"):
         if line.startswith(("@@", "--- ", "+++ ")):
             lines.append(DiffLine(LineKind.HUNK, line))
-        elif line.startswith("+"):
-            lines.append(DiffLine(LineKind.ADDED, line[1:]))
-            added += 1
-        elif line.startswith("-"):
-            lines.append(DiffLine(LineKind.REMOVED, line[1:]))
-            removed += 1
         else:
-            lines.append(DiffLine(LineKind.CONTEXT, line[1:] if line.startswith(" ") else line))
-    return DiffResult(tuple(lines), added, removed)
+            kind = _PATCH_KINDS.get(line[:1], LineKind.CONTEXT)
+            lines.append(DiffLine(kind, line[1:] if line[:1] in ("+", "-", " ") else line))
+    count = [line.kind for line in lines].count
+    return DiffResult(tuple(lines), count(LineKind.ADDED), count(LineKind.REMOVED))
+
+
+_PATCH_KINDS = {"+": LineKind.ADDED, "-": LineKind.REMOVED}

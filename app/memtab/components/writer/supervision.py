@@ -49,8 +49,7 @@ T = TypeVar("T", bound=Ticket)
 
 
 class Supervision(Generic[T]):
-    """The writer's supervision in one window; the jobs' ids are
-    the clients'."""
+    """The writer's supervision in one window; the jobs' ids are the clients'."""
 
     def __init__(self) -> None:
         self._watch_jobs: dict[int, WatchJob] = {}
@@ -306,27 +305,14 @@ def news_from_run(
         count = count_notes(after, lines)
         if count <= 0:
             return None  # it only removed or reworded: nothing recorded
-        return WriterNews(
-            NewsKind.RECORDED,
-            workspace_id,
-            workspace_name,
-            memory_path,
-            count,
-            at_ms,
-            lines,
-            left_out,
-        )
-    if outcome == "suggested" and suggested > 0:
-        return WriterNews(
-            NewsKind.SUGGESTED,
-            workspace_id,
-            workspace_name,
-            memory_path,
-            suggested,
-            at_ms,
-            left_out=left_out,
-        )
-    return None
+        kind = NewsKind.RECORDED
+    elif outcome == "suggested" and suggested > 0:
+        kind, count, lines = NewsKind.SUGGESTED, suggested, ()
+    else:
+        return None
+    return WriterNews(
+        kind, workspace_id, workspace_name, memory_path, count, at_ms, lines, left_out
+    )
 
 
 TRACE_LINK = "memtab-writer-trace"
