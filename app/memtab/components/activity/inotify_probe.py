@@ -29,11 +29,8 @@ ProbeFactory = Callable[[], WatchProbe | None]
 
 
 class InotifyProbe:
-    """A private inotify instance that asks the kernel for one more watch, and returns it.
-
-    The watch limit (`fs.inotify.max_user_watches`) is per user: when watchdog's watch of
-    a new directory failed with ENOSPC a moment ago, this one fails the same way.
-    """
+    """A private inotify instance asking for one more watch: the limit is per user, so when
+    watchdog's watch failed with ENOSPC a moment ago, this one fails the same way."""
 
     _IN_CLOEXEC = 0o2000000
     _IN_NONBLOCK = 0o4000

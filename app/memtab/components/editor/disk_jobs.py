@@ -98,11 +98,9 @@ class DocumentReads:
         *,
         wait_ms: float = 0,
     ) -> None:
-        """Run `job` on the files lane (after the saves asked before it), then `then(its
-        result)` on the GUI thread, or `failed(message)` if it raised — unless
-        `cancel_all` or a newer read for `purpose` came first. With `wait_ms`, a read
-        that ends within that many milliseconds is delivered before this returns
-        (`FileChannel.read`)."""
+        """Run `job` on the files lane, then `then(result)` on the GUI thread or
+        `failed(message)` — unless `cancel_all` or a newer read for `purpose` came first;
+        `wait_ms`: a read ending that soon is delivered before this returns."""
         generation = self._generation
         pending = _Pending()
 

@@ -335,10 +335,9 @@ class OpenDocument(DocumentBase):
         then: Callable[[bool], None] | None = None,
     ) -> None:
         """Save the buffer if the disk holds `expected_sha` (None: no file), on the file
-        channel's worker; `then(True)` once written, `then(False)` when the conflict or
-        error is in the bar. A save history cannot keep a copy for is refused, with the
-        choice to save without one (`allow_unkept`). One save at a time: one asked
-        meanwhile runs after it, from what it wrote."""
+        channel; `then(True)` once written, `then(False)` when the bar shows the conflict or
+        error. A save history cannot keep is refused with the choice of `allow_unkept`; one save
+        at a time."""
         if not self._saves.ask(then):
             return  # after the save on its way, from what it wrote
         document = self.document

@@ -1,7 +1,5 @@
-"""The editor's draft merged with a file that changed on disk (`store.text.line_merge`:
-both sides kept where they touch different lines, overlaps refused), what it says of it,
-and the diff window's job (`compare`).
-"""
+"""The editor's draft merged with a file changed on disk (`store.text.line_merge`: overlaps
+refused), what it says of it, and the diff window's job (`compare`)."""
 
 from __future__ import annotations
 
@@ -62,10 +60,9 @@ class MergeOutcome:
 def keep_both_outcome(
     merged: MergeOutcome | None, kept_text: str | None, *, edited: bool
 ) -> MergeOutcome | None:
-    """What the diff window's Keep both puts in place of the draft: the text to keep of the
-    three-way view (`kept_text`; None: not shown yet) — the clean merge as the user may have
-    edited it, or what they made of a conflict — else the clean merge; None when there is
-    none (no merge, or a conflict the user did not resolve by hand)."""
+    """What Keep both puts in place of the draft: the three-way view's kept text (the clean
+    merge as edited, or a conflict resolved by hand), else the clean merge; None when there is
+    none."""
     if merged is None or (merged.result.text is None and not edited):
         return None
     if kept_text is None:

@@ -273,11 +273,9 @@ class OpenFile:
         ]
 
     def diff_choices(self, disk_exists: bool) -> list[Choice]:
-        """The diff dialog's choices, by why it was opened and whether the file exists.
-
-        Merge (Keep both) is offered whenever there is a disk version to merge with; the
-        dialog enables it once the merge turned out clean. With their mnemonics, as the
-        bar's."""
+        """The diff dialog's choices, by why it opened and whether the file exists, with their
+        mnemonics; Merge (Keep both) is offered whenever there is a disk version, enabled once
+        the merge is clean."""
         if not disk_exists:
             return [(OVERWRITE, "Recreate from my draft")]
         merge = (MERGE, choices.KEEP_BOTH.label)

@@ -47,10 +47,8 @@ def _uses_counted_once(store: MemoryStore, steps: Sequence[UndoStep]) -> Iterato
 
 @dataclass(frozen=True)
 class EachStep(SeveralSteps):
-    """Many files changed at once and taken back as one step, each on its own terms: a
-    file changed since is left as it is and named, the others are taken back all the same
-    (Restore all of a burst; those of one of mux's scopes together). Turned around: what the
-    applied ones did."""
+    """Many files changed at once, taken back as one step, each on its own terms: one changed
+    since is left and named. Turned around: what the applied ones did."""
 
     def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
         inverses: list[UndoStep] = []

@@ -27,11 +27,8 @@ class NewKind(enum.Enum):
 def resolve_new_path(
     store: MemoryStore, location: VirtualPath, text: str, kind: NewKind
 ) -> tuple[VirtualPath | None, str | None]:
-    """The path a "new" dialog's input names, or the reason it cannot be used.
-
-    Input is relative to `location` (`notes.md`, `sub/dir/notes.md`) or a full virtual
-    path (`/memories/global/notes.md`). A file name without an extension gets `.md`.
-    """
+    """The path a "new" dialog's input names (relative to `location`, or a full virtual path;
+    `.md` added to a bare name), or why it cannot be used."""
     text = text.strip()
     if not text:
         return None, "Enter a name"

@@ -362,10 +362,9 @@ MadeStepT = TypeVar("MadeStepT", bound=MadeFileStep)
 
 @dataclass(frozen=True)
 class RemoveStep(MadeFileStep):
-    """A file an operation made — a copy, a restore that brought a file back; any memory
-    file, mux's or another agent's — is removed if it still holds what was written (so a
-    mux file goes to Recently deleted), with the folders made for it while empty. Turned
-    around: it comes back from history while nothing took its place (`BringBackStep`)."""
+    """A file an operation made (a copy, a restore) is removed if it still holds what was
+    written, with folders made for it while empty. Turned around: it comes back from history
+    while nothing took its place (`BringBackStep`)."""
 
     @property
     def affected(self) -> tuple[MemoryFileRef, ...]:
@@ -389,10 +388,9 @@ class RemoveStep(MadeFileStep):
 
 @dataclass(frozen=True)
 class BringBackStep(MadeFileStep):
-    """A file `RemoveStep` removed comes back from history — from its removal, with the pins
-    and usage it kept and no use more (none if it had none), else from the newest version
-    that held what it was removed with — only while no file took its place. Turned around:
-    removed again (`RemoveStep`)."""
+    """A file `RemoveStep` removed comes back from history (its removal, or the newest version
+    holding that content) only while no file took its place. Turned around: removed again
+    (`RemoveStep`)."""
 
     @property
     def written(self) -> tuple[MemoryFileRef, ...]:

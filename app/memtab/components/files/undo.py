@@ -267,11 +267,9 @@ def restore(
     *,
     allow_unkept: bool = False,
 ) -> OpResult:
-    """Recently deleted's restore of a mux file (`path` as history names it; `to`:
-    elsewhere; an orphaned project dir's file through its store):
-    `ops.restore_file`, remembering what the file held before —
-    a file the restore brought back goes again (to Recently deleted), a file it gave an
-    older content gets the newer one back."""
+    """Recently deleted's restore of a mux file (`to`: elsewhere) as `ops.restore_file`,
+    remembering what it held: a file brought back goes again on undo, an older content gives way
+    to the newer."""
     with store.collecting_changes() as changes:
         result = restore_file(store, path, version_id, to, allow_unkept=allow_unkept)
     change = next((c for c in reversed(changes) if c.after.op == "restore"), None)

@@ -265,12 +265,9 @@ def load_trash(
     orphans: bool = True,
     now: int | None = None,
 ) -> list[TrashGroup]:
-    """What every memory the window shows lost, grouped.
-
-    `record_first`: record what other programs deleted since the last look first (not
-    when history has just changed: it is up to date). `sources`: the other agents'
-    sources shown (None: those discovery finds). `orphans`: with orphaned project dirs'
-    groups."""
+    """What every memory the window shows lost, grouped; `record_first`: record what other
+    programs deleted first; `sources`: the other agents' shown (None: discovered); `orphans`:
+    with orphaned project dirs."""
     home = store.home
     found = discovered_sources(home) if sources is None else tuple(sources)
     if record_first:
@@ -515,10 +512,8 @@ def _files(count: int) -> str:
 def news_read(
     store: MemoryStore, sources: Sequence[Source] | None = None, *, now: int | None = None
 ) -> NewsRead:
-    """The bursts of the last `BURSTS_SHOWN_MS` Recently deleted lists for `store` that
-    deleted files — or, mass changes (`memtab.watch.guard`), rewrote them — and have some
-    left to put back, newest first (`burst_news`), with the mass changes among them by id
-    (the notice's)."""
+    """The bursts of the last `BURSTS_SHOWN_MS` that deleted (or, mass changes, rewrote) files
+    and have some left to put back, newest first, with the mass changes among them by id."""
     found = discovered_sources(store.home) if sources is None else tuple(sources)
     moment = now_ms() if now is None else now
     keys = _places(store, found, orphans=True)

@@ -190,14 +190,10 @@ def version_diff(
 def record_external_changes(
     store: MemoryStore, cancel: Callable[[], bool] | None = None
 ) -> ExternalReport:
-    """What the window runs after each scan: record what other programs changed (mux, an
-    editor), then prune history if its day has come. `cancel` stops it between batches
-    (the first recording pass of a big home reads every file: a closing window must not wait). The
-    first one of a home also removes what a killed Memtab left there (`store.leftovers`).
-    Other agents' sources are recorded too (`watch.sources`). While `memtab watch` runs
-    for the home it records them all (with who made them): the window leaves them to it
-    (docs/formats.md §14.5). Whether history could be written, the home says
-    (`store.catch_up.recording`): the window's status bar follows that file."""
+    """After each scan: record what other programs changed (mux, an editor; other agents'
+    sources unless `memtab watch` records them, §14.5), remove what a killed Memtab left once,
+    and prune history when due. `cancel` stops it between batches: a closing window must not
+    wait."""
     remove_leftover_temps_once(store.home)
     if recorder_running(store.home):
         return ExternalReport()

@@ -1,7 +1,5 @@
-"""History's jobs in the window: a file's versions and diffs, what other programs changed
-recorded, the runs log caught up, what was deleted (Recently deleted, a burst's news, a
-burst put back), the runs (Runs…) and a run reverted. What is put on Edit → Undo as it
-is done is `components.files` (`undo`)."""
+"""History's jobs in the window: versions and diffs, outside changes recorded, the runs log
+caught up, Recently deleted and bursts, Runs… and a run reverted."""
 
 from __future__ import annotations
 

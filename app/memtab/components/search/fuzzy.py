@@ -1,8 +1,6 @@
-"""Fuzzy matching for Quick open (Ctrl+P) and the command palette (Ctrl+Shift+P), as in
-VS Code: the letters typed must appear in order in the candidate, case ignored; a candidate
-ranks higher the more of them start a word or follow each other, and the shorter it is.
-
-`rank` keeps the best `limit` candidates, best first; ties keep the given order."""
+"""Fuzzy matching for Quick open and the command palette, as in VS Code: the typed letters in
+order, case ignored, ranked by word starts, runs and shortness; `rank` keeps the best `limit`,
+ties in given order."""
 
 from __future__ import annotations
 

@@ -1,15 +1,7 @@
-"""The texts the window's search checks, from the home's search index on disk — the one
-the MCP servers and `memtab search` share (`memtab.search_index`, docs/formats.md §22.11).
-
-Before it answers, the index is brought to the scan shown (`SearchIndex.refresh`), again
-whenever the scan changes (the watcher's news, the window's own writes) or any
-process committed to the index since (`SubstringReader.version`), so nothing it answers
-is older than the tree. A file's stamp is taken once per listing entry
-(`Searchable.listed`; none to trust: `trusted_stamp`). The window keeps no file's text: a
-search reads the texts of its candidates from the index, a chunk at a time.
-
-Use it from one thread at a time: the search's jobs run one at a time on one lane.
-"""
+"""The texts the window's search checks, from the home's search index on disk
+(`memtab.search_index`, docs/formats.md §22.11), brought to the scan shown before it answers, so
+nothing it answers is older than the tree. The window keeps no file's text; one thread at a time
+(the search's lane)."""
 
 from __future__ import annotations
 
@@ -69,11 +61,10 @@ class IndexedTexts:
     def candidates(
         self, scan: HomeScan, terms: tuple[str, ...]
     ) -> tuple[list[tuple[str, set[Key] | None]], set[Key] | None]:
-        """For each term, the rows of `scan`'s files whose text may hold it (None: any
-        may); and, unless the index is as the last refresh left it, every row the index
-        holds under `scan`'s roots (None: a row of every file) — all read at one moment,
-        so a row another process takes out and puts back meanwhile is in both or in
-        neither."""
+        """For each term, the rows of `scan`'s files whose text may hold it (None: any may);
+        and, unless the index is as the last refresh left it, every row under `scan`'s roots
+        (None: every file) — read at one moment, so a row taken out and put back meanwhile is in
+        both or neither."""
         roots = roots_of(scan)
         self.refresh(scan)
         reader = self._opened_reader(scan)
@@ -115,15 +106,10 @@ class IndexedTexts:
     # --- the index ----------------------------------------------------------------------
 
     def refresh(self, scan: HomeScan, stop: threading.Event | None = None) -> bool:
-        """Bring the index to `scan` unless it is there already: opened if needed (again if
-        another process rebuilt it), and refreshed when the scan changed or any process
-        committed since the last refresh began; False when `stop` was set before it was
-        (the rest is read by the next refresh). An outline lists no file: it is left alone.
-
-        The version kept is the one read before a refresh that wrote nothing: the index is
-        still as that refresh found it — a row of every file of the scan — only while no
-        process has committed since (a refresh that wrote is followed by one that finds
-        nothing to write, to settle)."""
+        """Bring the index to `scan` unless it is there already (opened, again if another
+        process rebuilt it; refreshed when the scan changed or any process committed since);
+        False when `stop` was set first. The version kept is the one read before a refresh that
+        wrote nothing: only then is the index a row of every file of the scan."""
         if scan.is_outline:
             return True
         if self._reader is not None and self._reader.replaced:

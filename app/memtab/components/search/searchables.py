@@ -56,11 +56,8 @@ class Searchable:
 
 
 def searchables(scan: HomeScan) -> Iterator[Searchable]:
-    """Every file of `scan`, in tree order.
-
-    Paths are joined as strings: at 20,000 files `Path.joinpath` alone costs more than
-    looking at the candidates of a narrowing query.
-    """
+    """Every file of `scan`, in tree order (paths joined as strings: at 20,000 files
+    `Path.joinpath` costs more than a narrowing query)."""
     listings: list[tuple[str, ScopeListing, str | None]] = [
         (os.fspath(item.root), item.listing, None) for item in scan.scopes if item.root is not None
     ]

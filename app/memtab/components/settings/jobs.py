@@ -1,8 +1,6 @@
-"""Settings' jobs: what the dialog asks off the GUI thread — a test of the model
-connection as the form says, the local model servers running here, where other agents'
-memory was looked for, which agents have Memtab's MCP server registered (and whether
-their sessions get a warm one), and registering it with one agent or taking it out
-(`memtab mcp install` / `uninstall` for that agent)."""
+"""Settings' jobs off the GUI thread: the model connection tested, local model servers found,
+where other agents' memory was looked for, and Memtab's MCP server registered with an agent or
+taken out."""
 
 from __future__ import annotations
 

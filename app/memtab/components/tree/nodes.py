@@ -103,12 +103,8 @@ def match_key(file_row_key: str, line: int) -> str:
 
 
 class LineMatch(NamedTuple):
-    """A line of a file holding a search term, as shown under the file's row.
-
-    `line` counts from 0; `text` is the part of the line shown (it starts `column`
-    characters into the line, leading blanks and far-away text left out), and `spans`
-    are where the terms are in `text`.
-    """
+    """A line of a file holding a search term, shown under its row: `line` from 0, `text` the
+    part shown (from `column`), `spans` where the terms are in it."""
 
     line: int
     text: str
@@ -128,13 +124,9 @@ class FileMatch(NamedTuple):
 
 
 class TreeNode:
-    """One row of the tree. Plain data; `children` is owned by the node; compared by
-    identity.
-
-    A slotted class with its `__init__` written out, not a dataclass: the tree is built
-    before the window's first paint, and a dataclass writes and compiles its methods when
-    its module loads (this one ~5 M instructions of the start).
-    """
+    """One row of the tree: plain data, `children` owned, compared by identity. Slotted with a
+    hand-written `__init__`, not a dataclass: it loads before the first paint, and a dataclass
+    compiles its methods at import."""
 
     __slots__ = (
         "accepts_drops",
@@ -360,12 +352,9 @@ class TreeNode:
             node.parent = None
 
     def forget_fingerprints(self) -> None:
-        """Clear the fingerprint (0: compared again) of this node and of every one above it.
-
-        A reconcile dropped half-way (a newer tree wins) gave the nodes it reached the new
-        tree's fields and fingerprint before it reached the nodes below them: a next tree
-        like that one would be skipped there, and what was left undone never shown.
-        """
+        """Clear the fingerprint (0: compared again) of this node and every one above it: a
+        reconcile dropped half-way left them the new tree's fingerprints, and a next tree like
+        it would be skipped there."""
         node: TreeNode | None = self
         while node is not None:
             node.fingerprint = 0
@@ -434,11 +423,8 @@ def child_order(child: TreeNode) -> tuple[int, str, str]:
 
 
 def finish_counts(container: TreeNode) -> None:
-    """Sort every level below `container` and count the files under each container.
-
-    Iterative (parents before children, then in reverse), so deep trees cannot overflow
-    the stack.
-    """
+    """Sort every level below `container` and count the files under each container, iteratively
+    (deep trees cannot overflow the stack)."""
     nodes = list(container.walk())
     for node in nodes:
         if node.children and node.kind is not _FILE:  # a file's matches: line order

@@ -1,9 +1,6 @@
-"""How a new tree is shown without freezing the window: reconciled into the shown one in
-slices of `RECONCILE_SLICE_MS` on the clock given, the GUI painting between them (a newer
-tree replaces a reconcile in progress). Qt-free: `ShownTree` holds the shown node tree, its
-rows by key and by file, its badges and marks, and the reconcile's steps, and tells a
-`RowEvents` (the window's `gui/tree/model.py`) which rows go, come and change; the window's
-`gui/tree/reconcile.py` keeps the timer between slices."""
+"""A new tree shown without freezing the window: reconciled into the shown one in slices of
+`RECONCILE_SLICE_MS`, painting between them. `ShownTree` holds the shown nodes, rows, badges and
+marks and tells a `RowEvents` (`gui/tree/model.py`) which rows go, come and change."""
 
 from __future__ import annotations
 

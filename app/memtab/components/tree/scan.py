@@ -167,12 +167,9 @@ class HomeScan(NamedTuple):
 
 
 class ScanRequest(NamedTuple):
-    """What to scan.
-
-    `changed_paths` are absolute paths from the watcher (or the tab's own writes); None
-    means "anything may have changed": every scope is relisted. With `choose_default`, an
-    unknown or missing `workspace_id` falls back to the most recently used workspace.
-    """
+    """What to scan: `changed_paths` from the watcher (or the tab's own writes), None: every
+    scope relisted; `choose_default`: an unknown `workspace_id` falls back to the most recently
+    used workspace."""
 
     home: Home
     workspace_id: str | None
@@ -202,11 +199,8 @@ class ScanOutcome(NamedTuple):
 def choose_workspace(
     registry: Registry, requested: str | None, recency: Mapping[str, int], choose_default: bool
 ) -> tuple[Workspace | None, str | None]:
-    """The workspace to show and, when the request could not be honoured, a note saying so.
-
-    The default is the most recently used top-level, non-archived workspace (by
-    extensionMetadata.json), else the first such in registry order, else any.
-    """
+    """The workspace to show, and a note when the request could not be honoured; the default is
+    the most recently used top-level, non-archived one, else the first such, else any."""
     note: str | None = None
     if requested:
         workspace = registry.workspace(requested)

@@ -1,7 +1,6 @@
-"""What needs the user, without Qt: the room the editor shows with no file open and the trust
-panel's rows (`gui/trust/`). Sections in order — what each agent changed, the Inbox, what the
-check finds stale, duplicates, contradictions, leaks — each its count in words and its first
-`SHOWN` items (`Target`); the rest a key away in its panel."""
+"""What needs the user, without Qt: the room shown with no file open and the trust panel's rows
+— each section (agents' changes, Inbox, stale, duplicates, contradictions, leaks) its count and
+first `SHOWN` items."""
 
 from __future__ import annotations
 

@@ -262,11 +262,8 @@ class HomeFolder:
 
 
 def describe_home_folder(path: Path, _ctx: JobContext | None = None) -> HomeFolder:
-    """Whether `path` can be opened as a home (a job: it looks at the disk).
-
-    A folder without config.json, memory/ or sessions/ is not a memory home yet: Memtab
-    can still open it (its files are made on the first write), but the user should know.
-    """
+    """Whether `path` can be opened as a home (a job: it looks at the disk); a folder without
+    config.json, memory/ or sessions/ still opens, but the user should know."""
     if not path.is_dir():
         return HomeFolder(path, False, f"{path} is not a folder")
     home = Home(path)

@@ -62,10 +62,8 @@ class Composition(Generic[Host]):
     """Builds a window's features phase by phase."""
 
     def __init__(self, host: Host, features: Sequence[Feature[Host]]) -> None:
-        """The features of `host`, in the order they are built; none is built yet.
-
-        Raises ValueError when a name repeats or a feature comes before one of an earlier
-        phase (the list is the order things happen)."""
+        """The features of `host` in build order, none built yet; ValueError when a name repeats
+        or a feature comes before one of an earlier phase."""
         names = [feature.name for feature in features]
         if len(set(names)) != len(names):
             raise ValueError(f"a feature is named twice: {names}")
@@ -92,10 +90,8 @@ class Composition(Generic[Host]):
         return self._built.get(name)
 
     def get(self, key: FeatureKey[T]) -> T:
-        """What the feature `key` names built.
-
-        Raises LookupError when it is not built yet (or is being built): a feature asks
-        only for those the list puts before it."""
+        """The built feature `key`; LookupError when it is not built yet (a feature asks only
+        for those listed before it)."""
         if key.name not in self._finished:
             raise LookupError(f"the window's {key.name} is not built yet")
         return cast(T, self._built[key.name])
