@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import operator
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
@@ -46,6 +47,8 @@ _MATCH = NodeKind.MATCH
 _CONTAINER_KINDS = (NodeKind.SECTION, NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR, NodeKind.SOURCE)
 _FOLDER_KINDS = (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR, NodeKind.SOURCE)
 """Containers sorted before files (`child_order`)."""
+_PLACE_FIELDS = ("key", "kind", "fingerprint", "parent", "children", "row")
+_UNSHOWN = ("section", "orphan_dir")  # where a row is, not what it shows: not in `signature`
 
 
 SECTION_TITLES = {
@@ -289,34 +292,7 @@ class TreeNode:
 
     def signature(self) -> tuple[object, ...]:
         """Everything a row shows, to tell whether an updated node needs repainting."""
-        return (
-            self.kind,
-            self.name,
-            self.path,
-            self.physical,
-            self.subtitle,
-            self.description,
-            self.file_count,
-            self.total_count,
-            self.size_bytes,
-            self.modified_at_ms,
-            self.not_editable_reason,
-            self.pinned,
-            self.access_count,
-            self.last_accessed_at,
-            self.message_kind,
-            self.content_hits,
-            self.line_match,
-            self.read_only,
-            self.accepts_drops,
-            self.unfilled_files,
-            self.agent,
-            self.ref,
-            self.tag,
-            self.warning,
-            self.warning_label,
-            self.linked,
-        )
+        return _signature(self)
 
     def copy_fields_from(self, other: TreeNode) -> None:
         """Take every shown field of `other` (same key), keeping this node's place."""
@@ -377,35 +353,9 @@ class TreeNode:
         return self.path.scope
 
 
-_DATA_FIELDS = (
-    "name",
-    "section",
-    "path",
-    "physical",
-    "orphan_dir",
-    "subtitle",
-    "description",
-    "file_count",
-    "total_count",
-    "size_bytes",
-    "modified_at_ms",
-    "not_editable_reason",
-    "pinned",
-    "access_count",
-    "last_accessed_at",
-    "message_kind",
-    "content_hits",
-    "line_match",
-    "read_only",
-    "accepts_drops",
-    "unfilled_files",
-    "agent",
-    "ref",
-    "tag",
-    "warning",
-    "warning_label",
-    "linked",
-)
+_DATA_FIELDS = tuple(f for f in TreeNode.__slots__ if f not in _PLACE_FIELDS)
+"""Every shown field (`copy_fields_from`)."""
+_signature = operator.attrgetter("kind", *(f for f in _DATA_FIELDS if f not in _UNSHOWN))
 
 
 def fingerprint_tree(root: TreeNode) -> TreeNode:
