@@ -147,8 +147,7 @@ NOT_CHECKED_YET = "Not checked yet."
 
 @dataclass
 class PanelState:
-    """What the Check panel shows: its status line and the last report's findings (kept
-    while the panel is not built; it is filled from them when it is)."""
+    """The Check panel's status line and last findings, kept until the panel is built."""
 
     status: str = NOT_CHECKED_YET
     findings: tuple[Finding, ...] = ()

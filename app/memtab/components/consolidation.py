@@ -456,8 +456,7 @@ class ReviewRow:
 
 @dataclass(frozen=True)
 class RowDiff:
-    """What the details show for a row: why it was proposed ("" when no reason), and a
-    message instead of its diff (None: the diff)."""
+    """A row's details: why it was proposed ("": no reason), a message instead of its diff."""
 
     reason: str
     message: str | None

@@ -218,8 +218,7 @@ class PendingMove:
 
 
 class LoadsRow(NamedTuple):
-    """One file of an agent's: under which row it goes (an importer's; None: the agent's
-    own), what it is called, where the agent stops."""
+    """One file of an agent's: its importer's row (None: the agent's), its name, the cut."""
 
     file: LoadedFile
     parent: int | None
@@ -319,9 +318,7 @@ def asks_again(batch: ChangeBatch) -> bool:
 
 @dataclass(frozen=True)
 class FilePlace:
-    """Where opening a row leads: a memory file (a xum note's virtual path or another
-    agent's file id, `lines` counted from 0 to highlight), or a file on disk no source of
-    Memtab's holds (`outside`)."""
+    """Where a row opens: a memory file (`lines` from 0 to highlight) or a file `outside`."""
 
     key: str
     lines: tuple[int, ...] = ()
@@ -335,8 +332,7 @@ class FilePlace:
 
 @dataclass(frozen=True)
 class RecallRow:
-    """One file of a group: its mark (`start`, `#1`, `missed`, `never`), how it is named
-    (with the lines the agent reads, when it reads only some), why, and where it opens."""
+    """One file of a group: its mark (`start`, `#1`, `missed`, `never`), name, why, place."""
 
     mark: str
     name: str

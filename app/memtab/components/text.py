@@ -173,8 +173,7 @@ _SIGNS = {DiffKind.HUNK: "", DiffKind.CONTEXT: " ", DiffKind.ADDED: "+", DiffKin
 
 @dataclass(frozen=True)
 class DiffRows:
-    """What a diff view shows: its text, the lines it shows, and the width of the numbers'
-    gutter in front of each line (hunk headers have none)."""
+    """A diff view's text, its lines, and the width of the numbers' gutter."""
 
     text: str
     lines: tuple[DiffLine, ...]

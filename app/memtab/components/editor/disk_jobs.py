@@ -132,8 +132,7 @@ class DocumentReads:
 
 @dataclass(frozen=True)
 class Page:
-    """What opening a file shows, made on the worker: its text, read-only or not, and
-    what the bar says."""
+    """What opening a file shows, made on the worker: its text, read-only or not, the bar."""
 
     title: str
     text: str

@@ -15,8 +15,7 @@ from memtab.store.text.line_merge import LineMerge, merge_lines
 
 @dataclass(frozen=True)
 class MergeBasis:
-    """What to merge a draft with: the text it was based on, and the disk version by sha
-    (the merge applies only while the disk still holds it)."""
+    """A draft's base text and the disk version by sha (the merge holds only while disk does)."""
 
     base: str
     disk_sha: str
@@ -24,8 +23,7 @@ class MergeBasis:
 
 @dataclass(frozen=True)
 class MergeResult(LineMerge):
-    """The merged text, or None when the changes overlap (`conflicts` says where), with
-    what the editor says about it."""
+    """The merged text, or None when the changes overlap (`conflicts`), and the editor's words."""
 
     def counts(self) -> str:
         """`Your 2 changes and 1 change on disk`."""
@@ -48,8 +46,7 @@ class MergeResult(LineMerge):
 
 @dataclass(frozen=True)
 class MergeOutcome:
-    """The text to put in place of the draft, the merge it came from and the disk version
-    it merged; `edited`: the user changed it in the three-way view."""
+    """The text to put in place of the draft, its merge and disk version; `edited` by the user."""
 
     text: str
     result: MergeResult

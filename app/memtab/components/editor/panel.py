@@ -30,8 +30,7 @@ COLLAPSED_LINES = 2
 
 
 class BarFit(NamedTuple):
-    """How the message fits: whether the More/Less button shows, what it says, and the
-    message's greatest height (None: all it needs)."""
+    """Whether More/Less shows, what it says, and the message's greatest height (None: all)."""
 
     toggle_shown: bool
     toggle_text: str
@@ -459,9 +458,8 @@ WEB_SCHEMES = ("http", "https")
 
 @dataclass(frozen=True)
 class LinkTarget:
-    """Where a link leads: a memory file (`ref`), a place in the page (`anchor`), a web
-    page (`web`), a file on disk an `@`-import names (`file`), or nowhere Memtab follows
-    (all None; `why` says so)."""
+    """Where a link leads: a memory `ref`, an `anchor`, a `web` page, a `file`, or nowhere
+    (`why`)."""
 
     ref: MemoryFileRef | None = None
     anchor: str | None = None

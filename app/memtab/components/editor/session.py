@@ -55,8 +55,7 @@ class Situation(enum.Enum):
 
 
 class BarKind(enum.Enum):
-    """How serious a message of the bar is (`gui.editor.tab.bar` gives each its accent
-    and icon)."""
+    """How serious a bar message is (`gui.editor.tab.bar` gives each its accent and icon)."""
 
     INFO = "info"
     WARNING = "warning"

@@ -66,9 +66,7 @@ def resolve_move_target(
 
 
 class FieldState(NamedTuple):
-    """What a dialog shows for what its field holds: the path it names (None: none can be
-    used, and the button is off), the reason shown under the field ("" hides it) and the
-    button's words."""
+    """A dialog's field: the path it names (None: the button is off), the reason, the button."""
 
     path: VirtualPath | None
     reason: str

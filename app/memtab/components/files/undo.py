@@ -378,8 +378,7 @@ def restore_deleted_file(
 
 @dataclass(frozen=True)
 class BurstRestored:
-    """What `restore_burst_undoably` did: the restore, its undo step, and the files it
-    wrote (physical paths: the user's own writes, never an agent's change)."""
+    """A burst restored: the restore, its undo step, and the physical paths it wrote."""
 
     restored: EventRestore
     step: UndoStep | None

@@ -27,8 +27,7 @@ MASS_PREFIX = "Mass change: "
 
 @dataclass(frozen=True)
 class NewsRead:
-    """What the window's worker read for the notice: the bursts (newest first) and, by
-    id, those the guard flags as mass changes."""
+    """The bursts read for the notice (newest first), and the mass changes among them by id."""
 
     bursts: list[ChangeEvent]
     mass: dict[str, MassChange] = field(default_factory=dict)

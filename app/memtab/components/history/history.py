@@ -241,8 +241,7 @@ HOLDS_IT = "The file holds this version now"
 
 @dataclass(frozen=True)
 class PanelRow:
-    """A row of the list: its id (a version's, or `commit:<sha>`), its cells (when, who,
-    change, size) and the tooltip every cell shows."""
+    """A row of the list: its id (a version's, or `commit:<sha>`), its cells and its tooltip."""
 
     id: str
     cells: tuple[str, str, str, str]
@@ -251,8 +250,7 @@ class PanelRow:
 
 @dataclass(frozen=True)
 class Selected:
-    """What selecting a row offers: the version to diff (or the commit), whether Restore
-    may run and its tooltip, and the diff's sides."""
+    """What a selected row offers: the version (or commit) to diff, Restore and its tip, sides."""
 
     version: Version | None
     commit: Commit | None

@@ -52,8 +52,7 @@ class RunFilter:
 
 
 class RunList(NamedTuple):
-    """The runs a filter lists, for each run a revert reverted the newest revert, and the
-    runs whose reverts left some of their files alone (`left_alone`)."""
+    """The runs a filter lists, each reverted run's newest revert, and `left_alone` partial ones."""
 
     runs: list[RunEntry]
     reverted: dict[str, RunEntry]
@@ -324,8 +323,7 @@ class RunHeading:
 
 @dataclass(frozen=True)
 class OpDiffView:
-    """What the diff pane shows for an op: a message (None: the op's diff), and the
-    names of its sides (None: as they are)."""
+    """The diff pane for an op: a message (None: the op's diff) and its sides' names."""
 
     message: str | None
     sides: tuple[str, str] | None
@@ -333,8 +331,7 @@ class OpDiffView:
 
 @dataclass(frozen=True)
 class ListingChoice:
-    """What a new listing selects: a run (None: the first listed), a note, and the op of
-    the run shown to select now (its details are shown already)."""
+    """What a new listing selects: a run (None: the first), a note, and the op to select now."""
 
     run_id: str | None
     note: str | None = None

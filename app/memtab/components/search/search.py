@@ -58,8 +58,7 @@ class SearchQuery:
 
 
 class Matches(dict[str, FileMatch]):
-    """The files a search matched, by tree key, best first; `more` when it stopped at
-    its limit with files left that may match too."""
+    """The files a search matched, by tree key, best first; `more`: it stopped at its limit."""
 
     more: bool = False
 

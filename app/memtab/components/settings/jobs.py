@@ -48,9 +48,7 @@ def looked_for(home: Home, env: Mapping[str, str], _ctx: JobContext) -> list[Loo
 
 
 class AgentServerLook(NamedTuple):
-    """What Settings shows of Memtab's server and the agents: each agent's registration,
-    whether their sessions get a warm server, and why this home changes no agent's files
-    (None: it may; else it is a demo home)."""
+    """Each agent's registration of Memtab's server, warm sessions, and why not (a demo home)."""
 
     registrations: list[Registration]
     warm: str

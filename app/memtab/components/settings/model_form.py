@@ -99,8 +99,7 @@ class FormKeys:
 
 @dataclass(frozen=True)
 class Switch:
-    """What the fields show for a provider just chosen; `left`: another was shown (a test
-    result was about it)."""
+    """The fields for a provider just chosen; `left`: another was shown (a test was of it)."""
 
     model: str
     base_url: str

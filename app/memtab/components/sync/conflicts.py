@@ -327,8 +327,7 @@ class Press(enum.Enum):
 
 @dataclass(frozen=True)
 class Allowed:
-    """The decisions a conflict allows once its texts are read, and whether the text to
-    keep may be edited."""
+    """The decisions a conflict allows once read, and whether the text to keep is editable."""
 
     buttons: dict[Decision, bool]
     editable: bool

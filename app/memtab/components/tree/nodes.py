@@ -106,8 +106,7 @@ def match_key(file_row_key: str, line: int) -> str:
 
 
 class LineMatch(NamedTuple):
-    """A line of a file holding a search term, shown under its row: `line` from 0, `text` the
-    part shown (from `column`), `spans` where the terms are in it."""
+    """A line of a file holding a search term: `line` from 0, `text` from `column`, `spans`."""
 
     line: int
     text: str
@@ -118,9 +117,7 @@ class LineMatch(NamedTuple):
 
 
 class FileMatch(NamedTuple):
-    """How a file matched the search: by name/description, how many lines of its text
-    hold a term (`content_hits`: lines, as its result rows are; `memtab search` and the MCP
-    `search` name a line too), and the first matching lines."""
+    """How a file matched: how many lines hold a term (`content_hits`) and the first of them."""
 
     content_hits: int = 0
     lines: tuple[LineMatch, ...] = ()

@@ -25,8 +25,7 @@ def perf_ms() -> float:
 
 
 class Slice:
-    """One slice of a reconcile: over once `budget_ms` passed on `now_ms` since it began
-    (None: never — the reconcile runs to its end)."""
+    """One slice of a reconcile: over once `budget_ms` passed (None: runs to its end)."""
 
     def __init__(self, budget_ms: float | None, now_ms: Callable[[], float] = perf_ms) -> None:
         self._now_ms = now_ms

@@ -48,8 +48,7 @@ def stamp_of(entry: FileEntry) -> FileStamp:
 # The scan's records are NamedTuples: a dataclass writes and compiles its methods when its
 # module loads (~4M instructions each), and this one loads before the tree's first paint.
 class ScopeScan(NamedTuple):
-    """One scope as scanned: its root (None when unavailable) and listing — or, in an
-    outline (`scan_outline`), only its directories and file counts, the listing empty."""
+    """One scope as scanned: its root (None: unavailable) and listing (an outline's: empty)."""
 
     scope: Scope
     root: Path | None
@@ -81,10 +80,7 @@ class ScopeScan(NamedTuple):
 
 
 class OrphanScan(NamedTuple):
-    """A dir under `memory/project/` that no registered project owns, with its files.
-
-    The listing's paths use the project scope, relative to the orphan dir.
-    """
+    """A dir under `memory/project/` no registered project owns, with its files."""
 
     dir_name: str
     root: Path

@@ -211,8 +211,7 @@ EXPAND_SOURCES_MAX_FILES = 60
 
 @dataclass(frozen=True)
 class SourcesNews:
-    """What a new scan of the sources asks of the window: the open files to follow, the
-    directories to watch now (None: the same), the problems to say (None: said already)."""
+    """A sources scan's asks: open files to follow, directories to watch, problems to say."""
 
     follow: frozenset[MemoryFileRef]
     watch: tuple[WatchTarget, ...] | None

@@ -46,8 +46,7 @@ REVIEW_NOTE = (
 
 @dataclass(frozen=True)
 class CombineChoice:
-    """Where a group can be combined: one of its members (`member`: its index) or mux's
-    global memory (`member` None)."""
+    """Where a group is combined: member `member` (an index), or global memory (None)."""
 
     label: str
     member: int | None
@@ -78,8 +77,7 @@ def newest(places: Sequence[MemoryPlace]) -> int:
 
 @dataclass(frozen=True)
 class CombineMember:
-    """One file of the group as it was read: its text and sha, and what makes it the
-    better file to keep (its description, its uses, its pin)."""
+    """One file of the group as read: text, sha, and its description, uses and pin."""
 
     place: MemoryPlace
     text: str

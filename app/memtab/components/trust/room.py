@@ -43,8 +43,7 @@ TRUST_TITLES: Mapping[SectionKey, str] = {
 
 @dataclass(frozen=True)
 class Target:
-    """Where an item leads: a memory file (`path` as the CLI names it, or `physical` for
-    a badged file) at a line (1-based), or a panel (`panel`)."""
+    """Where an item leads: a memory file (`path` or `physical`) at a line, or a `panel`."""
 
     path: str = ""
     line: int | None = None

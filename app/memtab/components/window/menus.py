@@ -253,8 +253,7 @@ def writer_pause_title(paused: bool) -> str:
 
 @dataclass(frozen=True)
 class HomeFolder:
-    """What Open home found about a folder: whether it can be opened, and what to say
-    before opening it (None: it is a memory home)."""
+    """Whether Open home can open a folder, and what to say first (None: a memory home)."""
 
     path: Path
     can_open: bool
@@ -278,8 +277,7 @@ def describe_home_folder(path: Path, _ctx: JobContext | None = None) -> HomeFold
 
 
 class OpenHomeStep(NamedTuple):
-    """What Open home does with a folder: say why not (`refusal`), or open it, after the
-    user answered `question` if there is one."""
+    """Open home's step: say why not (`refusal`), or open, after `question` if there is one."""
 
     refusal: str | None
     question: str | None
@@ -316,8 +314,7 @@ def worth_checking(project: str) -> bool:
 
 @dataclass(frozen=True)
 class Added:
-    """What registering a workspace did: its id, or why it could not (`missing`: the
-    folder does not exist on this machine, which the user may confirm)."""
+    """A registered workspace's id, or why not (`missing`: no such folder here; confirmable)."""
 
     workspace_id: str | None = None
     error: str | None = None
@@ -367,8 +364,7 @@ class Register:
 
 @dataclass(frozen=True)
 class Answer:
-    """What the dialog does with a registration's outcome: close with `workspace_id`, or
-    say `error` (with the OK button reading `ok_label`)."""
+    """Close with `workspace_id`, or say `error` (the OK button reading `ok_label`)."""
 
     workspace_id: str | None
     error: str | None

@@ -15,8 +15,7 @@ SHOWN_AT_MOST = 200
 
 
 class PaletteEntry(NamedTuple):
-    """One row: what it is called, what is shown beside it (a path, a menu), what choosing
-    it does and its key (shown after the rest, never matched)."""
+    """One row: its name, what shows beside it, what choosing it does, its key (not matched)."""
 
     label: str
     detail: str

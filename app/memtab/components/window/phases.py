@@ -26,8 +26,7 @@ class Phase(enum.IntEnum):
 
 
 class Feature(Slotted, Generic[Host]):
-    """One part of the window: its name, its phase, and how to build it on the host (the
-    part built, or None for a step that only starts something)."""
+    """One part of the window: its name, phase, and how it is built (None: it only starts)."""
 
     __slots__ = ("build", "name", "phase")
 

@@ -47,8 +47,7 @@ Size = Annotated[int, AtLeast(1)]
 
 
 class HomeUiState(Record):
-    """What the window remembers of one home: an entry of ui-state.json's `homes`
-    (docs/formats.md §15.2), by workspace id (`""`: none)."""
+    """One home's entry of ui-state.json's `homes` (docs/formats.md §15.2), by workspace id."""
 
     workspace: Text = None
     open_files: ValidEntries[dict[str, Text]] = field(default_factory=dict)

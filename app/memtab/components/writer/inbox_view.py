@@ -276,8 +276,7 @@ class InboxButtons:
 
 @dataclass(frozen=True)
 class Accepting:
-    """Who an accepted item's write is: the agent's own (`agent`: it is accepted as the
-    agent proposed it), else the user's, into `path`."""
+    """Whose an accepted item's write is: the agent's (`agent`), else the user's, into `path`."""
 
     path: str
     agent: str | None

@@ -31,8 +31,7 @@ class WatchJob(enum.Enum):
 
 @dataclass(frozen=True)
 class WatchStep:
-    """A watch job to submit: `BEGIN`; `POLL` of `keys` (None: every transcript); `CHECK`
-    of the writer states `keys`."""
+    """A watch job: `BEGIN`; `POLL` of `keys` (None: every transcript); `CHECK` of `keys`."""
 
     kind: WatchJob
     keys: list[str] | None = None
@@ -335,9 +334,7 @@ class WriterActivity(enum.StrEnum):
 
 @dataclass(frozen=True)
 class WriterStatus:
-    """The writer's status for the status bar. `message` is the last run's one-line
-    summary (or error); `trace_path` the dump of a failed run, when one was written;
-    `standby` means another Memtab process runs the writer of this home."""
+    """The writer's status bar state; `standby`: another Memtab process runs this home's writer."""
 
     activity: WriterActivity = WriterActivity.IDLE
     paused: bool = False
@@ -350,8 +347,7 @@ class WriterStatus:
 
 @dataclass(frozen=True)
 class StatusView:
-    """What the widget shows: the line as rich text (with its link) and as plain text,
-    the tooltip, the dot's colour and the pause button's words."""
+    """The widget's line (rich and plain), tooltip, dot colour and pause button's words."""
 
     html: str
     text: str
