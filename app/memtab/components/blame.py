@@ -42,14 +42,10 @@ class GutterEntry:
     """One buffer line's blame: the gutter's label and the card's content."""
 
     actor: str
-    label: str
-    """What the gutter paints: who, in a few letters, and how long ago."""
-    owner: str
-    """Same owner, same shade: the version that introduced it (or the actor)."""
-    title: str
-    """The card's first line: who."""
-    details: tuple[str, ...]
-    """The card's other lines: when, which run and op, why, which messages."""
+    label: str  # What the gutter paints: who, in a few letters, and how long ago.
+    owner: str  # Same owner, same shade: the version that introduced it (or the actor).
+    title: str  # The card's first line: who.
+    details: tuple[str, ...]  # The card's other lines: when, which run and op, why, which messages.
     links: tuple[Link, ...] = ()
 
 

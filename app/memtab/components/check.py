@@ -88,16 +88,13 @@ class PanelRow:
     """One row of the Check panel."""
 
     file: str
-    name: str
-    """The file's name — or the project's, for a finding about a project."""
+    name: str  # The file's name — or the project's, for a finding about a project.
     line: str
     kind: str
     message: str
     why: str
-    fix: str
-    """The obvious fix in words, "" when there is none."""
-    fixable: bool
-    """Whether the fix can be a plan op (a mux file's line)."""
+    fix: str  # The obvious fix in words, "" when there is none.
+    fixable: bool  # Whether the fix can be a plan op (a mux file's line).
 
 
 def panel_row(finding: Finding) -> PanelRow:

@@ -142,8 +142,7 @@ class Controls(NamedTuple):
     cancel_visible: bool
     cancel_enabled: bool
     cancel_text: str
-    progress_visible: bool
-    """The busy bar: a run of the shown workspace is queued or going."""
+    progress_visible: bool  # The busy bar: a run of the shown workspace is queued or going.
     progress_text: str
     progress_text_visible: bool
     status: Status

@@ -34,8 +34,7 @@ from memtab.sources.claude.index import (
 from memtab.sources.claude.instructions import import_spans, import_target
 from memtab.store.home import PathKind
 
-IMPORT_HREF = "@"
-"""How a link of the preview says it is an `@`-import (`@docs/style.md`)."""
+IMPORT_HREF = "@"  # How a link of the preview says it is an `@`-import (`@docs/style.md`).
 _READERS = frozenset({"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md"})
 _NOT_PROSE = (LineKind.FRONTMATTER, LineKind.FENCE, LineKind.CODE)
 
@@ -85,8 +84,7 @@ MOVE_PAST_CUT = "loads.move_past_cut"
 SAVE_PAST_CUT = "save_past_cut"
 """The bar's *Save anyway*: save this text though it pushes lines past the cut."""
 
-Choice = tuple[str, str]
-"""An action id and its button label (as `components.editor.session`'s)."""
+Choice = tuple[str, str]  # An action id and its button label (as `components.editor.session`'s).
 
 NOTE_CHOICES: tuple[Choice, ...] = (
     (GO_TO_CUT, "&Go to the cut"),
@@ -193,10 +191,8 @@ def move_refused(ref: MemoryFileRef | None, *, has_source: bool, text: str) -> s
 class MoveLanded:
     """What the editor does once a move is made."""
 
-    take_text: bool
-    """The editor's text becomes the index's as it is now (one undoable edit)."""
-    follow: bool
-    """The editor follows the disk for the file (saved)."""
+    take_text: bool  # The editor's text becomes the index's as it is now (one undoable edit).
+    follow: bool  # The editor follows the disk for the file (saved).
 
 
 class PendingMove:
@@ -290,8 +286,7 @@ def _is_virtual(path: str | None) -> bool:
 LOADED, NEVER = "start", "never"
 """The marks of a file read at the start, and of one no prompt can reach."""
 MISSED = "missed"
-MODEL = "model"
-"""The mark of a file the user's model picked, asked as the agent asks its own."""
+MODEL = "model"  # The mark of a file the user's model picked, asked as the agent asks its own.
 
 
 ASKED_AGAIN_FOR = frozenset(
@@ -338,8 +333,7 @@ class RecallRow:
     name: str
     why: str
     place: FilePlace | None
-    tip: str = ""
-    """The whole path or id, for a row that names the file shorter."""
+    tip: str = ""  # The whole path or id, for a row that names the file shorter.
 
 
 @dataclass(frozen=True)

@@ -74,8 +74,7 @@ class ToldLines:
             del lines[first : first - delta]
 
 
-INDENT_SPACES = 4
-"""The spaces Shift+Tab takes away at most from a line indented with spaces."""
+INDENT_SPACES = 4  # The spaces Shift+Tab takes away at most from a line indented with spaces.
 FRONTMATTER_SCAN_LINES = 200
 """How far down a closing fence is looked for (a frontmatter is a few lines)."""
 
@@ -86,8 +85,7 @@ class TabKey(enum.Enum):
     MOVE_FOCUS = "move_focus"
     SHIFT_LINES = "shift_lines"
     """Indent (Tab) or outdent (Shift+Tab) every line the selection touches."""
-    TYPE = "type"
-    """A tab character, in place of what is selected."""
+    TYPE = "type"  # A tab character, in place of what is selected.
 
 
 def tab_key(*, forward: bool, moves_focus: bool, selects_lines: bool) -> TabKey:
@@ -213,8 +211,7 @@ class MergeOffer:
 
     enabled: bool
     tip: str
-    note: str | None
-    """What the window says of the merge (None: nothing)."""
+    note: str | None  # What the window says of the merge (None: nothing).
 
     @property
     def is_default(self) -> bool:
@@ -395,8 +392,7 @@ class FindKey(enum.Enum):
     NEXT = "next"
     PREVIOUS = "previous"
     REPLACE = "replace"
-    PASS = "pass"
-    """Not the bar's: the field or the text takes it as ever."""
+    PASS = "pass"  # Not the bar's: the field or the text takes it as ever.
 
 
 def find_key(

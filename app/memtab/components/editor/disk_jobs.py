@@ -142,8 +142,7 @@ class Page:
     rendered: str | None = None
     """The Preview of a file shown in Source as its own text (loki-mode's JSON)."""
     bar: tuple[Situation, BarKind, str] | None = None
-    choices: tuple[Choice, ...] = ()
-    """The bar's buttons."""
+    choices: tuple[Choice, ...] = ()  # The bar's buttons.
     real_path: Path | None = None
     """Where the file is on disk (None: Memtab cannot place it) — found here, not on the
     GUI thread: resolving it stats each folder on the way."""
@@ -216,8 +215,7 @@ def read_disk_job(document: MemoryFile, _ctx: CancelToken) -> DiskRead | MemoryF
         return error
 
 
-RENAME_CANDIDATES = 20
-"""The files read, at most, to find where a renamed open file went."""
+RENAME_CANDIDATES = 20  # The files read, at most, to find where a renamed open file went.
 
 
 def rename_candidates(

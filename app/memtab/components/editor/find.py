@@ -20,8 +20,7 @@ class FindOptions:
     whole_words: bool = False
 
 
-Span = tuple[int, int]
-"""A match: start and end index in the text."""
+Span = tuple[int, int]  # A match: start and end index in the text.
 
 
 def _pattern(query: str, options: FindOptions) -> re.Pattern[str]:
@@ -102,8 +101,7 @@ def go_to_hint(current: int, lines: int) -> str:
     )
 
 
-MIN_DIGITS = 2
-"""The line numbers are this many digits wide at least."""
+MIN_DIGITS = 2  # The line numbers are this many digits wide at least.
 
 
 def number_digits(lines: int) -> int:

@@ -9,8 +9,7 @@ from typing import Generic, Protocol, TypeVar
 
 from memtab.humanize import short_name
 
-LISTED_NAMES = 8
-"""The files the question names at most (a longer list says how many more)."""
+LISTED_NAMES = 8  # The files the question names at most (a longer list says how many more).
 
 
 def unsaved_question(names: Sequence[str]) -> tuple[str, str]:

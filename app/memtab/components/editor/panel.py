@@ -25,8 +25,7 @@ from memtab.markdown import link_path
 from memtab.sources.claude.index import is_cut_index, lines_past_cut
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
 
-COLLAPSED_LINES = 2
-"""The lines a message takes until its bar is expanded."""
+COLLAPSED_LINES = 2  # The lines a message takes until its bar is expanded.
 
 
 class BarFit(NamedTuple):
@@ -53,14 +52,10 @@ def default_choice_of(default: str | None, offered: Collection[str]) -> str | No
 class ActionsNow(NamedTuple):
     """Which of the editor's actions apply now."""
 
-    find: bool
-    """Find, find next and previous, go to line: a file is shown."""
-    replace: bool
-    """Replace: a file that can be edited is shown."""
-    on_disk: bool
-    """Open in an external editor, copy the real path: the file is somewhere on disk."""
-    close: bool
-    """Close the tab: a file is shown."""
+    find: bool  # Find, find next and previous, go to line: a file is shown.
+    replace: bool  # Replace: a file that can be edited is shown.
+    on_disk: bool  # Open in an external editor, copy the real path: the file is somewhere on disk.
+    close: bool  # Close the tab: a file is shown.
 
 
 def actions_now(*, has_file: bool, read_only: bool, on_disk: bool) -> ActionsNow:
@@ -91,8 +86,7 @@ MIRROR_DELAY_MS = 120
 PREVIEW_DELAY_MS = 250
 PREVIEW_MAX_DELAY_MS = 2000
 DESCRIPTION_HINT = "What this file is for — shown in the tree"
-READING = "Reading…"
-"""What the text of a file whose content is on its way from disk says."""
+READING = "Reading…"  # What the text of a file whose content is on its way from disk says.
 
 
 class ViewMode(Enum):
@@ -249,8 +243,7 @@ class CutStep(NamedTuple):
     choices: tuple[Choice, ...] = ()
 
 
-KEEP = CutStep()
-"""The bar stays as it is."""
+KEEP = CutStep()  # The bar stays as it is.
 
 
 class CutFollow:

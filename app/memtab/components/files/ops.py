@@ -62,10 +62,8 @@ class OpResult:
     error: str | None = None
     created: MemoryFileRef | None = None
     """A new file or folder to select (and, for a file, open): mux's or another agent's."""
-    moved: tuple[tuple[VirtualPath, VirtualPath], ...] = ()
-    """(old, new) pairs that were moved."""
-    touched: tuple[str, ...] = ()
-    """Physical paths that changed, for an immediate rescan."""
+    moved: tuple[tuple[VirtualPath, VirtualPath], ...] = ()  # (old, new) pairs that were moved.
+    touched: tuple[str, ...] = ()  # Physical paths that changed, for an immediate rescan.
     unkept: str | None = None
     """Refused only because history cannot keep a copy of what it would destroy: what it
     would have done (`deleted`, `restored`…); the same operation with `allow_unkept` makes
@@ -179,10 +177,8 @@ class DeletionCount:
     """What a delete of some items takes with it, for the question asked before it."""
 
     items: int
-    files: int
-    """Every file that goes, those inside folders included."""
-    hidden: int
-    """Of those, the files the search filter hides (none without a search)."""
+    files: int  # Every file that goes, those inside folders included.
+    hidden: int  # Of those, the files the search filter hides (none without a search).
 
 
 def count_deletion(

@@ -98,8 +98,7 @@ class DeleteStep(UndoStep):
     and usage); deleted folders that held no file come back empty. Turned around: what
     came back goes again while it holds what came back (`RemoveFilesStep`)."""
 
-    files: tuple[tuple[str, str], ...]
-    """(path, version id of its deletion)."""
+    files: tuple[tuple[str, str], ...]  # (path, version id of its deletion).
     folders: tuple[VirtualPath, ...]
 
     @property
@@ -166,13 +165,10 @@ class RemoveFilesStep(UndoStep):
     was written (so it goes to Recently deleted); folders it made, each only while empty.
     Turned around: they come back from the versions history kept (`DeleteStep`)."""
 
-    files: tuple[tuple[VirtualPath, str], ...] = ()
-    """(path, the content it was given)."""
+    files: tuple[tuple[VirtualPath, str], ...] = ()  # (path, the content it was given).
     folders: tuple[VirtualPath, ...] = ()
-    noun: str = ""
-    """How the message names a single item (`the new file`); none: by its path alone."""
-    made: str = "created"
-    """How the operation made it (`… changed since it was created; kept`)."""
+    noun: str = ""  # How the message names a single item (`the new file`); none: by its path alone.
+    made: str = "created"  # How the operation made it (`… changed since it was created; kept`).
 
     @property
     def affected(self) -> tuple[MemoryFileRef, ...]:
@@ -295,8 +291,7 @@ class RestoreStep(UndoStep):
 
     file: MemoryFile
     before: Version
-    sha256: str
-    """What the operation left in the file."""
+    sha256: str  # What the operation left in the file.
     count_as_write: bool = True
     """Whether giving the content back is one use of the file (not for an operation that
     left its usage as it was: Trust's Combine)."""
@@ -342,14 +337,10 @@ class MadeFileStep(UndoStep):
     """A file an operation made (`RemoveStep` removes it, `BringBackStep` brings it back)."""
 
     file: MemoryFile
-    sha256: str
-    """What the operation wrote."""
-    created_folders: int = 0
-    """The folders made for it (removed with it while empty)."""
-    noun: str = "new file"
-    """How the message names it (`Removed the copy …`)."""
-    made: str = "created"
-    """How the operation made it (`… changed since it was copied; kept`)."""
+    sha256: str  # What the operation wrote.
+    created_folders: int = 0  # The folders made for it (removed with it while empty).
+    noun: str = "new file"  # How the message names it (`Removed the copy …`).
+    made: str = "created"  # How the operation made it (`… changed since it was copied; kept`).
 
     def turned(self, kind: type[MadeStepT], **changes: Any) -> MadeStepT:
         """The step of `kind` about the same file (`changes`: what differs)."""

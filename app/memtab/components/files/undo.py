@@ -482,10 +482,8 @@ class RevertRunStep(UndoStep):
     """A run reverted as Runs… → Revert reverts it."""
 
     run_id: str
-    paths: tuple[VirtualPath, ...]
-    """The files the run changed."""
-    made: tuple[VirtualPath, ...] = ()
-    """The files the run made (reverting it removes them)."""
+    paths: tuple[VirtualPath, ...]  # The files the run changed.
+    made: tuple[VirtualPath, ...] = ()  # The files the run made (reverting it removes them).
 
     @property
     def affected(self) -> tuple[MemoryFileRef, ...]:

@@ -18,8 +18,7 @@ logger = logging.getLogger(__name__)
 
 SEEN_KEPT = 200
 """The most burst ids remembered as seen (the newest): a burst is news for 7 days only."""
-REVIEW = "review"
-"""The notice's action: Recently deleted at its burst."""
+REVIEW = "review"  # The notice's action: Recently deleted at its burst.
 RESTORE_ALL = "restore-all"
 """A mass change's notice's action: put the whole event back, as one undoable step."""
 MASS_PREFIX = "Mass change: "
@@ -38,8 +37,7 @@ class BurstNotice:
     """What the notice says, and the burst Review… leads to."""
 
     burst_id: str
-    text: str
-    """`Claude Code removed 23 files at 15:27` (`and 2 more bursts` when there are)."""
+    text: str  # `Claude Code removed 23 files at 15:27` (`and 2 more bursts` when there are).
     event: ChangeEvent | None = None
     """The burst, when it is a mass change (Restore all puts it back)."""
 
@@ -132,18 +130,12 @@ class RecordingWait(Generic[S]):
 class BatchRoutes:
     """What a watcher batch reloads or reads again."""
 
-    panel: bool = False
-    """The History panel (its file's scope's history changed)."""
-    trash: bool = False
-    """Recently deleted (shown), without recording first: history changed."""
-    news: bool = False
-    """The bursts, for the notice."""
-    runs: bool = False
-    """Runs… (shown): the runs log changed."""
-    import_runs: bool = False
-    """mux's journal changed: its new runs go to the log."""
-    recording: bool = False
-    """Whether history is recorded changed."""
+    panel: bool = False  # The History panel (its file's scope's history changed).
+    trash: bool = False  # Recently deleted (shown), without recording first: history changed.
+    news: bool = False  # The bursts, for the notice.
+    runs: bool = False  # Runs… (shown): the runs log changed.
+    import_runs: bool = False  # mux's journal changed: its new runs go to the log.
+    recording: bool = False  # Whether history is recorded changed.
 
 
 def batch_routes(

@@ -46,32 +46,26 @@ logger = logging.getLogger(__name__)
 
 BURSTS_SHOWN_MS = 7 * 24 * 60 * 60 * 1000
 """How long a burst is listed (and news: `burst_news`) after it happened."""
-ACROSS = "Across several memories"
-"""The group of the bursts that took files of several groups."""
+ACROSS = "Across several memories"  # The group of the bursts that took files of several groups.
 
 
 @dataclass(frozen=True)
 class DeletedFile:
     """One file a memory lost, as Recently deleted lists it."""
 
-    path: str
-    """As history names it: a virtual path, or another agent's file id."""
+    path: str  # As history names it: a virtual path, or another agent's file id.
     version: Version
     """What it held: the deletion (which keeps the content), or for a file a burst
     rewrote, its version before the burst."""
-    key: str
-    """The history index it is in."""
-    actor: str
-    """Who removed (or rewrote) it."""
+    key: str  # The history index it is in.
+    actor: str  # Who removed (or rewrote) it.
     at: int
-    rewritten: bool = False
-    """A burst rewrote it (it was not deleted)."""
+    rewritten: bool = False  # A burst rewrote it (it was not deleted).
     restored_by: Version | None = None
     """The restore that put back what it held, once one did (a burst's file)."""
     there_again: bool = False
     """A file is at its path again, not by a restore of it (a burst's file)."""
-    source: Source | None = None
-    """Another agent's source it belongs to (None: mux's)."""
+    source: Source | None = None  # Another agent's source it belongs to (None: mux's).
     orphan_dir: str | None = None
     """The orphaned project dir it was in: restored through that dir's store."""
     burst_id: str | None = None
@@ -157,8 +151,7 @@ class BurstFiles:
 
     event: ChangeEvent
     files: tuple[DeletedFile, ...]
-    place: str = ""
-    """Where it happened, when not said by its group (another agent's source)."""
+    place: str = ""  # Where it happened, when not said by its group (another agent's source).
 
     @property
     def id(self) -> str:
@@ -186,12 +179,9 @@ class TrashGroup:
     """What one of mux's scopes (or orphaned project dirs) or one other agent lost."""
 
     label: str
-    scope: Scope | None
-    """mux's scope (an orphan's: project); None for another agent's."""
-    items: tuple[DeletedFile, ...]
-    """Its deleted files outside a burst, newest first."""
-    bursts: tuple[BurstFiles, ...] = ()
-    """Its bursts, newest first."""
+    scope: Scope | None  # mux's scope (an orphan's: project); None for another agent's.
+    items: tuple[DeletedFile, ...]  # Its deleted files outside a burst, newest first.
+    bursts: tuple[BurstFiles, ...] = ()  # Its bursts, newest first.
     orphan_dir: str | None = None
     agent: str = MUX_SOURCE_ID
     across: bool = False

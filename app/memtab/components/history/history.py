@@ -135,11 +135,9 @@ def version_rows(
 class FileHistory:
     """A file's versions (newest first, following renames) and what it holds now."""
 
-    ref: MemoryFileRef
-    """The file, mux's or another agent's."""
+    ref: MemoryFileRef  # The file, mux's or another agent's.
     rows: tuple[VersionRow, ...]
-    current: bytes | None
-    """The file now (None: there is no file)."""
+    current: bytes | None  # The file now (None: there is no file).
     commits: tuple[Commit, ...] = ()
     """The commits of the agent's own repository touching the file (Codex's memories)."""
 

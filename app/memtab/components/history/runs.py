@@ -161,8 +161,7 @@ class RunDetail:
     run: RunEntry
     ops: tuple[OpView, ...]
     revert_refusal: str | None
-    reverted_at: int | None = None
-    """When a revert of this run restored its files (ms), if one did."""
+    reverted_at: int | None = None  # When a revert of this run restored its files (ms), if one did.
     reverted_by: RunEntry | None = None
     """The revert run that did (None: none logged — a revert before reverts were runs)."""
     left_alone: tuple[str, ...] = ()

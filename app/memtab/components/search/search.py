@@ -183,8 +183,7 @@ class SearchOutcome:
     match_count: int
     problem: str | None = None
     """Why the index on disk could not be used (the search read the files instead)."""
-    more: bool = False
-    """Whether more files may match than the tree shows (`MAX_MATCHED_FILES`)."""
+    more: bool = False  # Whether more files may match than the tree shows (`MAX_MATCHED_FILES`).
 
 
 class Searcher:

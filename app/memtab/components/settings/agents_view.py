@@ -102,8 +102,7 @@ class ServerRow:
     registered: bool
     button: str
     tip: str
-    offered: bool
-    """A button at all: not for a file Memtab cannot read."""
+    offered: bool  # A button at all: not for a file Memtab cannot read.
 
 
 def server_row(registration: Registration, *, demo: bool = False) -> ServerRow:

@@ -51,10 +51,8 @@ class ConflictItem:
     """One conflict to resolve, as the dialog lists it."""
 
     kind: ConflictKind
-    key: str
-    """Unique among the listed conflicts (a virtual path, or a sidecar copy's name)."""
-    title: str
-    """The file's name and what the conflict is, on two lines."""
+    key: str  # Unique among the listed conflicts (a virtual path, or a sidecar copy's name).
+    title: str  # The file's name and what the conflict is, on two lines.
     detail: str
     subject: SyncConflict | ConflictCopy | SidecarCopy
 
@@ -416,8 +414,7 @@ class ConflictsPresenter(Generic[ItemT]):
 PREFIX = "sync:"
 """The bar's action ids are the choices' ids after this (the editor's own never are)."""
 CHOICES = (COMPARE, KEEP_MINE, KEEP_THEIRS, KEEP_BOTH)
-DEFAULT_ACTION = PREFIX + COMPARE.id
-"""Enter picks Compare."""
+DEFAULT_ACTION = PREFIX + COMPARE.id  # Enter picks Compare.
 BAR_DECISIONS: dict[str, Decision] = {
     KEEP_MINE.id: "mine",
     KEEP_THEIRS.id: "theirs",

@@ -20,8 +20,7 @@ class NodeKind(enum.IntEnum):
     FILE = 3
     MESSAGE = 4
     ORPHAN_DIR = 5
-    MATCH = 6
-    """A line of a file that matches the search (a child of the file's row)."""
+    MATCH = 6  # A line of a file that matches the search (a child of the file's row).
     SOURCE = 7
     """One other agent's source (Claude Code auto memory, Codex memories…), under its
     project's or agent's section (`components.tree.sources`)."""
@@ -33,11 +32,9 @@ class SectionId(enum.StrEnum):
     GLOBAL = "global"
     PROJECT = "project"
     WORKSPACE = "workspace"
-    SESSION = "session"
-    """xum's session scope of the workspace, shown when it keeps one."""
+    SESSION = "session"  # xum's session scope of the workspace, shown when it keeps one.
     ORPHANS = "orphans"
-    SOURCES = "sources"
-    """Every section of other agents' memory (one per project, or per agent)."""
+    SOURCES = "sources"  # Every section of other agents' memory (one per project, or per agent).
 
 
 # The kinds the tree asks of every node, looked up once: an attribute of an enum class
@@ -112,8 +109,7 @@ class LineMatch(NamedTuple):
     text: str
     column: int = 0
     spans: tuple[tuple[int, int], ...] = ()
-    cut: bool = False
-    """Whether text before `column` (other than indentation) was left out."""
+    cut: bool = False  # Whether text before `column` (other than indentation) was left out.
 
 
 class FileMatch(NamedTuple):
@@ -170,15 +166,12 @@ class TreeNode:
     section: SectionId | None
     path: VirtualPath | None
     """Scope items and scope sections: the virtual path (None for orphans and messages)."""
-    physical: str | None
-    """Files and directories: where they are on disk."""
+    physical: str | None  # Files and directories: where they are on disk.
     orphan_dir: str | None
     subtitle: str
     description: str
-    file_count: int
-    """Sections and directories: files below (those matching, while searching)."""
-    total_count: int | None
-    """Sections while searching: all files, for "3 of 12"."""
+    file_count: int  # Sections and directories: files below (those matching, while searching).
+    total_count: int | None  # Sections while searching: all files, for "3 of 12".
     size_bytes: int
     modified_at_ms: int
     not_editable_reason: str | None
@@ -187,8 +180,7 @@ class TreeNode:
     last_accessed_at: int | None
     message_kind: MessageKind | None
     content_hits: int
-    line_match: LineMatch | None
-    """Search-result lines: where the match is in the file."""
+    line_match: LineMatch | None  # Search-result lines: where the match is in the file.
     read_only: bool
     accepts_drops: bool
     unfilled_files: int

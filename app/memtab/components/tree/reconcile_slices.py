@@ -15,8 +15,7 @@ from memtab.components.tree.tree import loading_tree
 
 logger = logging.getLogger(__name__)
 
-RECONCILE_SLICE_MS = 12.0
-"""How long one slice of a reconcile runs before the GUI paints."""
+RECONCILE_SLICE_MS = 12.0  # How long one slice of a reconcile runs before the GUI paints.
 
 
 def perf_ms() -> float:

@@ -95,10 +95,8 @@ class OrphanScan(NamedTuple):
 class DiskChanges(NamedTuple):
     """What changed on disk since the previous scan of the same scope roots."""
 
-    changed: frozenset[VirtualPath] = frozenset()
-    """Files created or modified."""
-    deleted: frozenset[VirtualPath] = frozenset()
-    """Files that are gone (deleted, or moved away)."""
+    changed: frozenset[VirtualPath] = frozenset()  # Files created or modified.
+    deleted: frozenset[VirtualPath] = frozenset()  # Files that are gone (deleted, or moved away).
     shas: Mapping[VirtualPath, str] = MappingProxyType({})
     """The content sha of each changed file that could be read."""
 
@@ -172,8 +170,7 @@ class ScanRequest(NamedTuple):
     choose_default: bool = True
     previous: HomeScan | None = None
     changed_paths: frozenset[str] | None = None
-    with_sources: bool = False
-    """Scan other agents' memory too."""
+    with_sources: bool = False  # Scan other agents' memory too.
     source_context: "ContextLoader | None" = None
     """How discovery reads its settings (default: `SourceContext.load`)."""
     remember_descriptions: bool = False

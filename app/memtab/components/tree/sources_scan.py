@@ -25,8 +25,7 @@ logger = logging.getLogger(__name__)
 ContextLoader = Callable[[Home], SourceContext]
 """Reads what discovery needs (settings, the home's overrides, the registry)."""
 
-WatchTarget = tuple[str, bool]
-"""A directory to watch and whether recursively."""
+WatchTarget = tuple[str, bool]  # A directory to watch and whether recursively.
 
 
 @dataclass(frozen=True)
@@ -47,8 +46,7 @@ class SourcesScan:
 
     discovery: Discovery
     listings: tuple[SourceListing, ...]
-    problems: tuple[str, ...] = ()
-    """Settings Memtab could not use (one line each)."""
+    problems: tuple[str, ...] = ()  # Settings Memtab could not use (one line each).
     changes: SourceChanges = field(default_factory=SourceChanges)
     watch: tuple[WatchTarget, ...] = ()
     """The existing directories whose changes concern a source (`layouts.watch_targets`)."""

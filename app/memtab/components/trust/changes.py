@@ -167,8 +167,7 @@ class KeepStep(UndoStep):
 
     home: Home
     group: DuplicateGroup
-    kept: bool
-    """Whether applying this forgets the group (True) or keeps it (False)."""
+    kept: bool  # Whether applying this forgets the group (True) or keeps it (False).
 
     def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
         try:

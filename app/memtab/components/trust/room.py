@@ -20,8 +20,7 @@ from memtab.trust.report import TrustReport
 
 _Found = TypeVar("_Found")
 
-SHOWN = 4
-"""Items a section of the room lists (the rest are in its panel)."""
+SHOWN = 4  # Items a section of the room lists (the rest are in its panel).
 
 SectionKey = Literal["changed", "inbox", "stale", "duplicates", "contradictions", "leaks"]
 PANEL_OF: Mapping[SectionKey, str] = {
@@ -71,10 +70,8 @@ class RoomSection:
     count: int
     summary: str
     items: tuple[RoomItem, ...] = ()
-    more: str = ""
-    """What the section does not list, and where it is ("" when it lists everything)."""
-    known: bool = True
-    """False while its count is not known yet (the summary says why)."""
+    more: str = ""  # What the section does not list, and where it is ("" when it lists everything).
+    known: bool = True  # False while its count is not known yet (the summary says why).
 
 
 @dataclass(frozen=True)

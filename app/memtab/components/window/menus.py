@@ -21,8 +21,7 @@ class ShortcutRow:
     """One line of Help → Keyboard shortcuts."""
 
     id: str
-    section: str
-    """The menu that shows the action ("Edit"), else its feature ("Editor")."""
+    section: str  # The menu that shows the action ("Edit"), else its feature ("Editor").
     name: str
     keys: str
     also: tuple[str, ...] = ()
@@ -85,8 +84,7 @@ def shortcuts_html(rows: list[ShortcutRow]) -> str:
 MENUS = (("file", "&File"), ("edit", "&Edit"), ("view", "&View"), ("help", "&Help"))
 """The menus, in menu-bar order: (id, title)."""
 
-MENU_AT_MOST = 15
-"""Entries a menu shows at most (issue 84): the rest are the palette's and F1's."""
+MENU_AT_MOST = 15  # Entries a menu shows at most (issue 84): the rest are the palette's and F1's.
 
 MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
     "file": (
@@ -173,11 +171,9 @@ class MenuAction:
     """A registered action as the menus and the shortcuts list see it."""
 
     id: str
-    name: str
-    """What it is called, as registered ("Undo last change")."""
+    name: str  # What it is called, as registered ("Undo last change").
     menu: str | None
-    keys: str = ""
-    """Its keys every keyboard has, as the platform writes them ("" when none)."""
+    keys: str = ""  # Its keys every keyboard has, as the platform writes them ("" when none).
 
 
 def plan_menu(menu: str, actions: Sequence[MenuAction]) -> list[str | None]:

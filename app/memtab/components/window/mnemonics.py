@@ -6,8 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-MNEMONIC = re.compile(r"(?<!&)&(?!&)(.)")
-"""A mnemonic's `&` and its letter (`&&` is a drawn `&`)."""
+MNEMONIC = re.compile(r"(?<!&)&(?!&)(.)")  # A mnemonic's `&` and its letter (`&&` is a drawn `&`).
 _WORD_START = re.compile(r"\b\w")
 
 

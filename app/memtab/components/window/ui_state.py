@@ -41,8 +41,7 @@ def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-Text = Annotated[str | None, Healed(_text)]
-"""A non-empty string, else None."""
+Text = Annotated[str | None, Healed(_text)]  # A non-empty string, else None.
 Size = Annotated[int, AtLeast(1)]
 
 
