@@ -49,7 +49,7 @@ from memtab.store.paths import PathError, VirtualPath, parse_file_path
 from memtab.store.restore.from_history import revert_run
 from memtab.store.restore.orphans import OrphanDeletion, OrphanProjectStore
 from memtab.store.scopes.memory import MemoryStore
-from memtab.store.sidecars.registry import load_registry
+from memtab.store.sidecars.registry import Workspace, load_registry
 from memtab.watch import events
 from memtab.watch.events import ChangeEvent, EventRestore, RestoredFile
 
@@ -288,11 +288,8 @@ def restore(
                     orphan_dir=store.dir_name,
                 )
             )
-        elif before is None or before.deleted:
-            stack.push(RemoveStep(store.workspace, description, MuxFile(store, target), sha))
         else:
-            file = MuxFile(store, target)
-            stack.push(RestoreStep(store.workspace, description, file, before, sha))
+            stack.push(_undo_of(store.workspace, description, MuxFile(store, target), before, sha))
     if isinstance(store, OrphanProjectStore):  # not a path of the workspace's to select
         message = result.message
         if result.ok and result.created is not None:
@@ -314,11 +311,7 @@ def restore_version(
     target = restored.file
     if not restored.unchanged:
         description = f"restore of {target.name}"
-        before = restored.before
-        if before is None or before.deleted:
-            stack.push(RemoveStep(None, description, target, restored.sha256))
-        else:
-            stack.push(RestoreStep(None, description, target, before, restored.sha256))
+        stack.push(_undo_of(None, description, target, restored.before, restored.sha256))
     return restored_result(
         file.ref,
         target.ref,
@@ -348,15 +341,10 @@ def restore_event(
     holds again what the burst left (a deleted one goes again) if unchanged since."""
     done: list[RestoredFile] = []
     restored = events.restore_event(home, event, only, done=done)
-    steps: list[UndoStep] = []
     description = f"restore of {event.words()}"
-    for file in done:
-        if file.left.deleted:
-            steps.append(RemoveStep(None, description, file.file, file.sha256, noun="file"))
-        else:
-            steps.append(RestoreStep(None, description, file.file, file.left, file.sha256))
+    steps = tuple(_undo_of(None, description, f.file, f.left, f.sha256, "file") for f in done)
     if steps:
-        stack.push(EachStep(None, description, steps=tuple(steps)))
+        stack.push(EachStep(None, description, steps=steps))
     message = f"Restored {plural(len(restored.restored), 'file')} of {event.words()}"
     if restored.left:
         message += f"; left {plural(len(restored.left), 'file')} (changed since, or back already)"
@@ -528,13 +516,26 @@ def _made_again(
             steps.append(
                 BringBackStep(step.workspace, step.description, file, before.sha256, noun="file")
             )
-        elif before is None or before.deleted:
-            steps.append(
-                RemoveStep(step.workspace, step.description, file, after.sha256, noun="file")
-            )
         else:
-            steps.append(RestoreStep(step.workspace, step.description, file, before, after.sha256))
+            steps.append(
+                _undo_of(step.workspace, step.description, file, before, after.sha256, "file")
+            )
     return steps
+
+
+def _undo_of(
+    workspace: Workspace | None,
+    description: str,
+    file: MemoryFile,
+    before: Version | None,
+    sha256: str,
+    noun: str = "new file",
+) -> UndoStep:
+    """What takes back a write of `sha256` into `file`: its removal when it had no file
+    before (`before` None or deleted), else `before` given back."""
+    if before is None or before.deleted:
+        return RemoveStep(workspace, description, file, sha256, noun=noun)
+    return RestoreStep(workspace, description, file, before, sha256)
 
 
 def push_run(stack: UndoStack, home: Home, run_id: str) -> RevertRunStep | None:
