@@ -18,11 +18,10 @@ logger = logging.getLogger(__name__)
 class WatchProbe(Protocol):
     """Says whether the native watcher could watch a directory that just appeared."""
 
-    def check(self, directory: str) -> None:
-        """Raise OSError when one more native watch cannot be had (e.g. ENOSPC)."""
-
-    def close(self) -> None:
-        """Release what the probe holds."""
+    # Raise OSError when one more native watch cannot be had (e.g. ENOSPC).
+    def check(self, directory: str) -> None: ...
+    # Release what the probe holds.
+    def close(self) -> None: ...
 
 
 ProbeFactory = Callable[[], WatchProbe | None]

@@ -50,19 +50,14 @@ once with the answer (`gui.editor.editor.ask_unsaved`)."""
 class UnsavedTab(Protocol):
     """What leaving asks of a tab (`gui.editor.tab.file_tab.FileTab`)."""
 
+    # Whether it has unsaved changes.
     @property
-    def is_dirty(self) -> bool:
-        """Whether it has unsaved changes."""
-        ...
-
+    def is_dirty(self) -> bool: ...
+    # Its file's name, for the question.
     @property
-    def title(self) -> str:
-        """Its file's name, for the question."""
-        ...
-
-    def save(self, then: Callable[[bool], None] | None = None) -> None:
-        """Save it; `then(True)` once written, `then(False)` when not (its bar says why)."""
-        ...
+    def title(self) -> str: ...
+    # Save it; `then(True)` once written, `then(False)` when not (its bar says why).
+    def save(self, then: Callable[[bool], None] | None = None) -> None: ...
 
 
 TabT = TypeVar("TabT", bound=UnsavedTab)

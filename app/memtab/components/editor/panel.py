@@ -18,11 +18,12 @@ from memtab.components.loads import (
     bar_now,
     cut_note,
     import_file,
+    is_cut_file,
     reads_imports,
 )
 from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
 from memtab.markdown import link_path
-from memtab.sources.claude.index import is_cut_index, lines_past_cut
+from memtab.sources.claude.index import lines_past_cut
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
 
 COLLAPSED_LINES = 2  # The lines a message takes until its bar is expanded.
@@ -229,9 +230,7 @@ _SHOWN: dict[Situation, Shown] = {
 }
 
 
-def has_cut(ref: MemoryFileRef | None) -> bool:
-    """Whether `ref` is a file Claude Code reads only to its cut (its MEMORY.md)."""
-    return ref is not None and is_cut_index(ref.agent, ref.name)
+has_cut = is_cut_file  # Whether `ref` is a file Claude Code reads only to its cut (MEMORY.md).
 
 
 class CutStep(NamedTuple):
@@ -295,38 +294,26 @@ def note_after_saving_anyway(saved: bool, situation: Situation, text: str) -> st
 class OpenTab(Protocol):
     """What the rules ask of a tab (`gui.editor.tab.file_tab.FileTab`)."""
 
+    # A kept tab stays when another file opens; a preview tab is replaced.
     @property
-    def kept(self) -> bool:
-        """A kept tab stays when another file opens; a preview tab is replaced."""
-        ...
-
+    def kept(self) -> bool: ...
     @property
     def is_dirty(self) -> bool: ...
-
+    # What tells two tabs apart (None: nothing is shown).
     @property
-    def identity(self) -> str | None:
-        """What tells two tabs apart (None: nothing is shown)."""
-        ...
-
+    def identity(self) -> str | None: ...
+    # The mux file's virtual path (None: none, or another agent's file).
     @property
-    def path(self) -> VirtualPath | None:
-        """The mux file's virtual path (None: none, or another agent's file)."""
-        ...
-
+    def path(self) -> VirtualPath | None: ...
+    # Which memory file it shows (None: none, or one opened by physical path).
     @property
-    def ref(self) -> MemoryFileRef | None:
-        """Which memory file it shows (None: none, or one opened by physical path)."""
-        ...
-
+    def ref(self) -> MemoryFileRef | None: ...
+    # Its file's text is on its way from disk.
     @property
-    def reading(self) -> bool:
-        """Its file's text is on its way from disk."""
-        ...
-
+    def reading(self) -> bool: ...
+    # A save is on its way to disk.
     @property
-    def saving(self) -> bool:
-        """A save is on its way to disk."""
-        ...
+    def saving(self) -> bool: ...
 
 
 TabT = TypeVar("TabT", bound=OpenTab)
@@ -451,8 +438,7 @@ WEB_SCHEMES = ("http", "https")
 
 @dataclass(frozen=True)
 class LinkTarget:
-    """Where a link leads: a memory `ref`, an `anchor`, a `web` page, a `file`, or nowhere
-    (`why`)."""
+    """Where a link leads: a memory `ref`, an `anchor`, a `web` page, a `file`; else `why`."""
 
     ref: MemoryFileRef | None = None
     anchor: str | None = None

@@ -55,11 +55,10 @@ class RowEvents(Protocol):
 
     def inserted(self) -> None: ...
 
-    def rows_changed(self, parent: TreeNode, first: int, last: int) -> None:
-        """What rows `first`..`last` of `parent` show changed."""
-
-    def marks_changed(self, node: TreeNode) -> None:
-        """The marks on a shown file row changed."""
+    # What rows `first`..`last` of `parent` show changed.
+    def rows_changed(self, parent: TreeNode, first: int, last: int) -> None: ...
+    # The marks on a shown file row changed.
+    def marks_changed(self, node: TreeNode) -> None: ...
 
 
 def runs(rows: Iterable[int]) -> Iterator[tuple[int, int]]:
