@@ -231,6 +231,8 @@ def resolve(
 ) -> str:
     """Decide a conflict through its engine; what was done, in words. Raises the
     engine's error (one line) when it cannot (the file changed meanwhile, a sync runs)."""
+    written = merged.encode("utf-8") if decision == "merged" and merged is not None else None
+    done = DECISIONS[decision].done
     if item.kind == "sync":
         # lazy: sync's engine (~1.5 MiB, ~90 ms), on its worker
         from memtab.sync.conflicts.resolve import resolve_conflict
@@ -241,10 +243,10 @@ def resolve(
             service_for(home, git_program),
             item.subject,
             keep=keep,  # type: ignore[arg-type]
-            merged=merged.encode("utf-8") if decision == "merged" and merged is not None else None,
+            merged=written,
         )
         # The file's name: the title is two lines (the list's), the status bar has one.
-        return f"Resolved {_name(item.subject.path)}: {_DONE[decision]}; the next sync sends it"
+        return f"Resolved {_name(item.subject.path)}: {done}; the next sync sends it"
     copy_keep = {"mine": "mine", "theirs": "this", "both": "both"}.get(decision)
     if item.kind == "copy":
         assert isinstance(item.subject, ConflictCopy)
@@ -252,16 +254,13 @@ def resolve(
             MemoryStore(home, workspace),
             str(item.subject.path),
             keep=copy_keep,  # type: ignore[arg-type]
-            merged=merged.encode("utf-8") if decision == "merged" and merged is not None else None,
+            merged=written,
         )
-        return (
-            f"Resolved {item.subject.original.name}: {_DONE[decision]}; the copy is in "
-            "Recently deleted"
-        )
+        return f"Resolved {item.subject.original.name}: {done}; the copy is in Recently deleted"
 
     assert isinstance(item.subject, SidecarCopy) and copy_keep is not None
     aside = resolve_sidecar_copy(home, item.subject, copy_keep)  # type: ignore[arg-type]
-    return f"Resolved {item.subject.original.name}: {_DONE[decision]}; set aside in {aside}"
+    return f"Resolved {item.subject.original.name}: {done}; set aside in {aside}"
 
 
 def resolve_sync_conflict(
@@ -274,14 +273,6 @@ def resolve_sync_conflict(
 ) -> str:
     """Decide a sync conflict from the editor's bar (as `resolve`, no text written)."""
     return resolve(home, workspace, sync_item(conflict), decision, None, git_program, ctx)
-
-
-_DONE: dict[Decision, str] = {
-    "mine": choices.KEEP_MINE.done,
-    "theirs": choices.KEEP_THEIRS.done,
-    "both": choices.KEEP_BOTH.done,
-    "merged": choices.KEEP_TEXT.done,
-}
 
 
 Decision = Literal["mine", "theirs", "both", "merged"]
@@ -437,7 +428,7 @@ def bar_actions() -> list[tuple[str, str]]:
 
 def not_resolved_text(message: str) -> str:
     """What the bar says first when a decision was refused."""
-    return f"Not resolved: {message.split(': ', 1)[-1]}. "
+    return f"Not resolved: {resolve_failed_text(message)}. "
 
 
 class BarStep(enum.Enum):
