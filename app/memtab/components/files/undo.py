@@ -13,12 +13,12 @@ from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
 from memtab.components.files import ops as file_ops
-from memtab.components.files.each_step import EachStep
 from memtab.components.files.ops import OpResult, restore_file, restored_result
 from memtab.components.files.steps import (
     Applied,
     BringBackStep,
     DeleteStep,
+    EachStep,
     MoveStep,
     PinStep,
     RemoveFilesStep,
