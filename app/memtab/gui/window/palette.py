@@ -2,7 +2,7 @@
 
 Quick open lists every memory file the Memory tab's scan shows — the workspace's scopes
 and the other agents' memory — by name and path; typing narrows the list by fuzzy match
-(`components.search.fuzzy`), Enter opens the file in the editor (its row is selected, its
+(`components.window.palette`), Enter opens the file in the editor (its row is selected, its
 folder opened) with the keyboard in its text. The palette lists every action of the
 window's registry that is enabled now, with its menu and key — typing matches its name and
 menu, never its key; Enter runs it. Both are one
