@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import operator
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
@@ -45,7 +44,6 @@ _CONTAINER_KINDS = (NodeKind.SECTION, NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR, N
 _FOLDER_KINDS = (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR, NodeKind.SOURCE)
 """Containers sorted before files (`child_order`)."""
 _PLACE_FIELDS = ("key", "kind", "fingerprint", "parent", "children", "row")
-_UNSHOWN = ("section", "orphan_dir")  # where a row is, not what it shows: not in `signature`
 
 
 SECTION_TITLES = {
@@ -281,7 +279,34 @@ class TreeNode:
 
     def signature(self) -> tuple[object, ...]:
         """Everything a row shows, to tell whether an updated node needs repainting."""
-        return _signature(self)
+        return (
+            self.kind,
+            self.name,
+            self.path,
+            self.physical,
+            self.subtitle,
+            self.description,
+            self.file_count,
+            self.total_count,
+            self.size_bytes,
+            self.modified_at_ms,
+            self.not_editable_reason,
+            self.pinned,
+            self.access_count,
+            self.last_accessed_at,
+            self.message_kind,
+            self.content_hits,
+            self.line_match,
+            self.read_only,
+            self.accepts_drops,
+            self.unfilled_files,
+            self.agent,
+            self.ref,
+            self.tag,
+            self.warning,
+            self.warning_label,
+            self.linked,
+        )
 
     def copy_fields_from(self, other: TreeNode) -> None:
         """Take every shown field of `other` (same key), keeping this node's place."""
@@ -344,7 +369,6 @@ class TreeNode:
 
 _DATA_FIELDS = tuple(f for f in TreeNode.__slots__ if f not in _PLACE_FIELDS)
 """Every shown field (`copy_fields_from`)."""
-_signature = operator.attrgetter("kind", *(f for f in _DATA_FIELDS if f not in _UNSHOWN))
 
 
 def fingerprint_tree(root: TreeNode) -> TreeNode:
