@@ -58,9 +58,8 @@ class ToldLines:
         self._lines = [None] * count
 
     def edited(self, count: int, at: Callable[[], int]) -> None:
-        """The text has `count` lines after an edit; if that is more or fewer than before,
-        they came or went at line `at()` (asked only then: typing within a line costs
-        nothing)."""
+        """The text has `count` lines after an edit; if that is more or fewer than before, they came
+        or went at line `at()` (asked only then: typing within a line costs nothing)."""
         delta, self.count = count - self.count, count
         if delta == 0:
             return

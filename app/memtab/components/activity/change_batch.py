@@ -47,9 +47,8 @@ class ChangeBatch(NamedTuple):
         return _EVERYTHING in self.places
 
     def affects(self, kind: PathKind, key: str | None = None) -> bool:
-        """Whether the batch may have changed `kind` (for item `key`; None: any); containers
-        count: the home affects everything, `memory/` every scope, `sessions/<id>` that
-        workspace's."""
+        """Whether the batch may have changed `kind` (for item `key`; None: any); containers count:
+        the home affects everything, `memory/` every scope, `sessions/<id>` that workspace's."""
         if self.everything:
             return True
         kinds = (kind, *_CONTAINERS.get(kind, ()))

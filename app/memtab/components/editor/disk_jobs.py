@@ -223,9 +223,8 @@ def rename_candidates(
     changed: Collection[MemoryFileRef],
     listed: Callable[[MemoryFileRef], MemoryFile | None],
 ) -> list[MemoryFile]:
-    """The files that appeared which the open `document` may have been renamed or moved
-    to outside Memtab, if it is gone from disk (`renamed_job` looks): files of its source
-    among `changed`."""
+    """The files that appeared which the open `document` may have been renamed or moved to outside
+    Memtab, if it is gone from disk (`renamed_job` looks): files of its source among `changed`."""
     if document.physical() is None:
         return []
     source = document.ref.source_id

@@ -159,9 +159,8 @@ class DocumentBase:
         while_reading: Reading,
         files: FileJobs,
     ) -> None:
-        """Nothing open; loads into `view`, asks through `prompts`' bar and diff window,
-        holds keys through `while_reading`, reads through `files` (the window's file
-        channel)."""
+        """Nothing open; loads into `view`, asks through `prompts`' bar and diff window, holds keys
+        through `while_reading`, reads through `files` (the window's file channel)."""
         self._host = host
         self._view = view
         self._prompts = prompts
@@ -624,10 +623,9 @@ class OpenDocument(DocumentBase):
         allow_unkept: bool = False,
         then: Callable[[bool], None] | None = None,
     ) -> None:
-        """Save the buffer if the disk holds `expected_sha` (None: no file), on the file
-        channel; `then(True)` once written, `then(False)` when the bar shows the conflict or
-        error. A save history cannot keep is refused with the choice of `allow_unkept`; one save
-        at a time."""
+        """Save the buffer if the disk holds `expected_sha` (None: no file), on the file channel;
+        `then(True)` once written, `then(False)` when the bar shows the conflict or error. A save
+        history cannot keep is refused with the choice of `allow_unkept`; one save at a time."""
         if not self._saves.ask(then):
             return  # after the save on its way, from what it wrote
         document = self.document

@@ -83,8 +83,7 @@ class Leaving(Generic[TabT]):
         self._ask = ask
 
     def close_asking(self, tab: TabT) -> None:
-        """Close `tab`; with unsaved changes ask first (a save that fails keeps it open,
-        shown)."""
+        """Close `tab`; with unsaved changes ask first (a save that fails keeps it open, shown)."""
         if not tab.is_dirty:
             self._close(tab)
             return

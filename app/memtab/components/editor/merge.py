@@ -57,9 +57,8 @@ class MergeOutcome:
 def keep_both_outcome(
     merged: MergeOutcome | None, kept_text: str | None, *, edited: bool
 ) -> MergeOutcome | None:
-    """What Keep both puts in place of the draft: the three-way view's kept text (the clean
-    merge as edited, or a conflict resolved by hand), else the clean merge; None when there is
-    none."""
+    """What Keep both puts in place of the draft: the three-way view's kept text (the clean merge as
+    edited, or a conflict resolved by hand), else the clean merge; None when there is none."""
     if merged is None or (merged.result.text is None and not edited):
         return None
     if kept_text is None:

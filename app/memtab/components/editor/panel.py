@@ -463,8 +463,7 @@ def follow_link(
 
 
 def resolve_link(source: MemoryFileRef | None, href: str) -> LinkTarget:
-    """Where `href`, a link in the file `source` (None: a file shown only to be read),
-    leads."""
+    """Where `href`, a link in the file `source` (None: a file shown only to be read), leads."""
     written = href.strip()
     scheme = written.split(":", 1)[0].lower() if ":" in written else ""
     if scheme in WEB_SCHEMES:

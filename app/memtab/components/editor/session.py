@@ -309,8 +309,7 @@ class OpenFile:
         self.base_text = buffer_text
 
     def kept_mine(self, disk: FileContent) -> None:
-        """Keep the draft (or a merge of it), and base the next save on what is on disk
-        now."""
+        """Keep the draft (or a merge of it), and base the next save on what is on disk now."""
         self.loaded_sha = disk.sha256
         self.exists_on_disk = True
         self.base_text = self.codec.to_buffer(disk.content)

@@ -65,9 +65,8 @@ class OpResult:
     moved: tuple[tuple[VirtualPath, VirtualPath], ...] = ()  # (old, new) pairs that were moved.
     touched: tuple[str, ...] = ()  # Physical paths that changed, for an immediate rescan.
     unkept: str | None = None
-    """Refused only because history cannot keep a copy of what it would destroy: what it
-    would have done (`deleted`, `restored`…); the same operation with `allow_unkept` makes
-    it without one."""
+    """Refused only because history cannot keep a copy of what it would destroy: what it would have
+    done (`deleted`, `restored`…); the same operation with `allow_unkept` makes it without one."""
 
     @property
     def ok(self) -> bool:

@@ -124,9 +124,8 @@ def has_scope(node: TreeNode | None) -> bool:
 
 
 def scope_trash_text(node: TreeNode | None) -> str:
-    """What the scope's Recently deleted is called for `node`: named by its scope, so it
-    is never taken for the window's, which shows everything ("Recently deleted in
-    Global…")."""
+    """What the scope's Recently deleted is called for `node`: named by its scope, so it is never
+    taken for the window's, which shows everything ("Recently deleted in Global…")."""
     scope = node.path.scope if node is not None and node.path is not None else None
     return (
         f"Recently deleted in {SCOPE_TITLES[scope]}…"

@@ -443,8 +443,7 @@ class PinStep(UndoStep):
 
 @dataclass(frozen=True)
 class SeveralSteps(UndoStep):
-    """Steps over several files taken back as one: they affect and write what their
-    steps do."""
+    """Steps over several files taken back as one: they affect and write what their steps do."""
 
     steps: tuple[UndoStep, ...]
 

@@ -78,10 +78,9 @@ class BurstNews:
     def take(
         self, bursts: Sequence[ChangeEvent], mass: Mapping[str, MassChange] | None = None
     ) -> bool:
-        """Take the bursts listed now (newest first) and those of them that are mass
-        changes; whether the notice changed — it then shows the newest not seen yet, which
-        is seen from now on, or nothing once every burst it named is put back (no longer
-        listed)."""
+        """Take the bursts listed now (newest first) and those of them that are mass changes;
+        whether the notice changed — it then shows the newest not seen yet, which is seen from now
+        on, or nothing once every burst it named is put back (no longer listed)."""
         self._mass = dict(mass or {})
         listed = {burst.id for burst in bursts}
         still = [burst for burst in self._showing if burst.id in listed]

@@ -316,8 +316,7 @@ def _places(store: MemoryStore, sources: Sequence[Source], orphans: bool) -> dic
 
 
 def _deleted(places: dict[str, _Place]) -> None:
-    """The deleted files of mux's scopes and orphans (`trash`, once per store) into
-    their places."""
+    """The deleted files of mux's scopes and orphans (`trash`, once per store) into their places."""
     stores = {id(p.store): p.store for p in places.values() if p.store is not None}
     for store in stores.values():
         for item in trash(store):

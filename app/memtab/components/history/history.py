@@ -188,10 +188,9 @@ def version_diff(
 def record_external_changes(
     store: MemoryStore, cancel: Callable[[], bool] | None = None
 ) -> ExternalReport:
-    """After each scan: record what other programs changed (mux, an editor; other agents'
-    sources unless `memtab watch` records them, §14.5), remove what a killed Memtab left once,
-    and prune history when due. `cancel` stops it between batches: a closing window must not
-    wait."""
+    """After each scan: record what other programs changed (mux, an editor; other agents' sources
+    unless `memtab watch` records them, §14.5), remove what a killed Memtab left once, and prune
+    history when due. `cancel` stops it between batches: a closing window must not wait."""
     remove_leftover_temps_once(store.home)
     if recorder_running(store.home):
         return ExternalReport()

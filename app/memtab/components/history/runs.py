@@ -89,9 +89,8 @@ def left_alone(run: RunEntry, reverts: list[RunEntry]) -> tuple[str, ...]:
 
 
 def run_title(run: RunEntry) -> str:
-    """`Consolidation · manual`, `Memory writer`, `Consolidation by mux · launch`,
-    `Revert · You`; a consolidation of one scope alone names it (`Consolidation of Global ·
-    manual`)."""
+    """`Consolidation · manual`, `Memory writer`, `Consolidation by mux · launch`, `Revert · You`; a
+    consolidation of one scope alone names it (`Consolidation of Global · manual`)."""
     if run.provider == CHECK_FIX_PROVIDER:
         return "Fixes from the check"
     if run.kind == REVERT_KIND:
@@ -150,8 +149,7 @@ class OpView:
     state: OpState
     diff: DiffResult
     open_path: str | None
-    """The file to open for this op (its new name after a rename); None when it no
-    longer exists."""
+    """The file to open for this op (its new name after a rename); None when it no longer exists."""
 
 
 @dataclass(frozen=True)

@@ -192,13 +192,12 @@ def _indexed(item: Searchable, stamp: Stamp | None) -> IndexedFile:
 
 @dataclass(frozen=True, slots=True)
 class Searchable:
-    """A file as the search sees it: its tree key and what its name and description say
-    (`label`); its row in the index (`root`, `row`; `named`: the row's label); where
-    it is, whether `view` may show its text (`readable`; else it is found by name and
-    description only), whether it is read through a link another agent's layout allows
-    (`linked`); and what the listing holds of it (`listed`: a stamp taken of it holds
-    while the listing keeps this entry), or its stamp when the listing gives one
-    (`stamp`: other agents' files, by size and mtime)."""
+    """A file as the search sees it: its tree key and what its name and description say (`label`);
+    its row in the index (`root`, `row`; `named`: the row's label); where it is, whether `view` may
+    show its text (`readable`; else it is found by name and description only), whether it is read
+    through a link another agent's layout allows (`linked`); and what the listing holds of it
+    (`listed`: a stamp taken of it holds while the listing keeps this entry), or its stamp when the
+    listing gives one (`stamp`: other agents' files, by size and mtime)."""
 
     key: str
     label: str

@@ -187,8 +187,7 @@ class SearchOutcome:
 
 
 class Searcher:
-    """The index and the last search (see the module docstring); only its lane's jobs
-    touch them."""
+    """The index and the last search (see the module docstring); only its lane's jobs touch them."""
 
     def __init__(self) -> None:
         self._index_texts: IndexedTexts | None = None

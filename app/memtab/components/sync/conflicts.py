@@ -342,9 +342,8 @@ def resolve_failed_text(message: str) -> str:
 
 
 class ConflictsPresenter(Generic[ItemT]):
-    """The dialog's state: the conflicts listed, the one to select once listed (and
-    whether to show Keep both's result for it), whether that result is shown, and the
-    decision under way."""
+    """The dialog's state: the conflicts listed, the one to select once listed (and whether to show
+    Keep both's result for it), whether that result is shown, and the decision under way."""
 
     def __init__(self) -> None:
         self.items: list[ItemT] = []

@@ -202,9 +202,8 @@ class SyncNowNote:
 
 
 SyncKind = Literal["look", "changes", "full"]
-"""`look`: read where sync stands (no git, no network); `changes`: sync only when this
-machine has changes to send (after an edit); `full`: sync every target (Sync now, the
-schedule)."""
+"""`look`: read where sync stands (no git, no network); `changes`: sync only when this machine has
+changes to send (after an edit); `full`: sync every target (Sync now, the schedule)."""
 
 _RANK: dict[SyncKind, int] = {"look": 0, "changes": 1, "full": 2}
 _MEMORY_KINDS = (PathKind.GLOBAL_SCOPE, PathKind.PROJECT_SCOPE, PathKind.WORKSPACE_SCOPE)

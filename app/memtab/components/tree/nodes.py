@@ -334,9 +334,8 @@ class TreeNode:
             stack.extend(reversed(node.children))
 
     def dispose(self) -> None:
-        """Break the parent/child reference cycles of this subtree, which left the tree, so
-        it is freed at once by reference counting instead of by a (GUI-pausing) full
-        collection."""
+        """Break the parent/child reference cycles of this subtree, which left the tree, so it is
+        freed at once by reference counting instead of by a (GUI-pausing) full collection."""
         for node in list(self.walk()):
             node.children = []
             node.parent = None
@@ -458,8 +457,7 @@ def is_movable(node: TreeNode) -> bool:
 
 
 def dragged_text(nodes: Iterable[TreeNode]) -> str:
-    """What a drag of `nodes` carries: the movable ones' virtual paths, once each, a line
-    each."""
+    """What a drag of `nodes` carries: the movable ones' virtual paths, once each, a line each."""
     paths: list[str] = []
     for node in nodes:
         if is_movable(node) and node.path is not None and str(node.path) not in paths:

@@ -73,10 +73,9 @@ class SourcesScan:
         return (listing.source, found) if listing is not None and found is not None else None
 
     def opens_a_source(self, path: str) -> bool:
-        """Whether a change of `path` may be a source discovery has not found yet (a
-        project's first Claude Code folder, Codex's first memories, loki-mode's in a
-        project: `Discovery.opens`; team memory appearing in an auto memory directory):
-        the sources are found again."""
+        """Whether a change of `path` may be a source discovery has not found yet (a project's first
+        Claude Code folder, Codex's first memories, loki-mode's in a project: `Discovery.opens`;
+        team memory appearing in an auto memory directory): the sources are found again."""
         if self.discovery.opens(path):
             return True
         source = self.discovery.source_containing(Path(path))

@@ -230,8 +230,7 @@ def current_text(file: MemoryFile, place: MemoryPlace) -> tuple[str, str]:
 
 
 def _remove_file(file: MemoryFile, sha: str, changes: _Changes, noun: str) -> None:
-    """Remove `file` if it holds `sha`. SaveConflictError, UnkeptChangeError,
-    MemoryFileError."""
+    """Remove `file` if it holds `sha`. SaveConflictError, UnkeptChangeError, MemoryFileError."""
     step = RemoveStep(None, f"{noun} {file.name}", file, sha, noun=noun, made="read")
     applied = step.apply(MemoryStore(file.home, None))
     if not applied.result.ok:

@@ -380,8 +380,7 @@ class AddWorkspaceForm:
         return ADD_ANYWAY_LABEL if self._missing_confirmable is not None else ADD_LABEL
 
     def project_changed(self) -> None:
-        """Another path typed: whatever was said (and confirmed) of the last one no
-        longer holds."""
+        """Another path typed: whatever was said (and confirmed) of the last one no longer holds."""
         self._missing_confirmable = None
 
     def add(self, project_text: str, name_text: str) -> Register | str:

@@ -33,9 +33,8 @@ def with_mnemonic(text: str, taken: set[str]) -> str:
 
 
 def menu_mnemonics(texts: Sequence[str]) -> list[str]:
-    """The entries of one menu, each with a letter no other has: a marked letter is kept unless
-    an earlier entry marks it; others get a free one (`with_mnemonic`), or none when none is
-    free."""
+    """The entries of one menu, each with a letter no other has: a marked letter is kept unless an
+    earlier entry marks it; others get a free one (`with_mnemonic`), or none when none is free."""
     taken: set[str] = set()
     kept: list[str | None] = []
     for text in texts:

@@ -164,9 +164,8 @@ def fuzzy_score(query: str, text: str) -> int | None:
 
 
 def fuzzy_positions(query: str, text: str) -> tuple[int, ...] | None:
-    """Where in `text` the letters of `query` matched, each at its first place after the
-    one before (greedy and linear in `text`), to score and highlight them; None when it
-    does not match."""
+    """Where in `text` the letters of `query` matched, each at its first place after the one before
+    (greedy and linear in `text`), to score and highlight them; None when it does not match."""
     wanted = "".join(query.split()).casefold()
     haystack = text.casefold()
     found: list[int] = []

@@ -1,7 +1,6 @@
-"""Choices the window remembers between runs: the workspace and open file per home, the
-"agent edited" badges not yet looked at, the bursts whose notice was shown, geometry,
-splitters, the sizes users gave dialogs, and yes/no choices such as "don't ask again"
-(`flag`)."""
+"""Choices the window remembers between runs: the workspace and open file per home, the "agent
+edited" badges not yet looked at, the bursts whose notice was shown, geometry, splitters, the sizes
+users gave dialogs, and yes/no choices such as "don't ask again" (`flag`)."""
 
 import base64
 import binascii

@@ -340,9 +340,8 @@ class InboxPresenter(Generic[ItemT]):
 
     def selection_after_decision(self) -> str | None:
         """The item to select once decided items leave the list: of those after them (else the
-        nearest before), the first of the same sort, else the first that is not a deletion
-        (Enter never deletes a file the user did not choose); None: only deletions left. Asked
-        once."""
+        nearest before), the first of the same sort, else the first that is not a deletion (Enter
+        never deletes a file the user did not choose); None: only deletions left. Asked once."""
         follow, self._follow = self._follow, ()
         sorts, self._decided_sorts = self._decided_sorts, frozenset()
         waiting = {item.id: item for item in self.items}

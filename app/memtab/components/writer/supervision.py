@@ -65,8 +65,7 @@ class Supervision(Generic[T]):
     # -- beginning ---------------------------------------------------------------------------
 
     def start(self) -> WatchStep | None:
-        """The window starts the writer: the BEGIN to submit (None: started already, or
-        closed)."""
+        """The window starts the writer: the BEGIN to submit (None: started already, or closed)."""
         if self._started or self.closed:
             return None
         self._started = True
@@ -172,8 +171,7 @@ class Supervision(Generic[T]):
         return ticket
 
     def run_ended(self, job: int) -> tuple[T | None, bool]:
-        """The run `job` ended: its ticket (None: not a run of ours) and whether it had
-        started."""
+        """The run `job` ended: its ticket (None: not a run of ours) and whether it had started."""
         started = job in self._running
         self._running.discard(job)
         return self._tickets.pop(job, None), started
