@@ -173,7 +173,7 @@ GLOBAL_PROJECT_NEAR: tuple[Case, ...] = (
            (GE, "## Gemini Added Memories\n- Reply in a formal tone."),
            (S, "- Replies for saltmarsh in a casual tone.")),
     _apart("subject",
-           (G, "- Never keep secrets in committed env files."),
+           (G, "- Never paste secrets into chat tools."),
            (T, "- Secrets in tern are rotated every 90 days by the platform team.")),
     _apart("subject",
            (C, "- Format the code before each commit."),
