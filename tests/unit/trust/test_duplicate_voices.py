@@ -41,18 +41,18 @@ def test_duplicates_in_new_voices_are_found_and_notes_of_one_subject_are_not(
         ("subject", "opposite", "narrower", "value"), 0
     )
     assert found.across == [] and found.polarity == 0
-    assert sum(hit for hit, _ in found.found.values()) >= 17
-    assert found.found["global-project"][0] >= 6 and found.found["reworded"][0] >= 8
+    assert sum(hit for hit, _ in found.found.values()) >= 18
+    assert found.found["global-project"][0] >= 7 and found.found["reworded"][0] >= 8
 
 
 def test_a_rule_kept_in_global_memory_and_a_project_s_or_reworded_is_found(
     tmp_path: Path,
 ) -> None:
     """tests/support/duplicate_scopes.py: the project's copy naming the project, adding its
-    command or path — and not a project's exception, a narrower rule, another value, the
-    rule denied. Held at what it measures (docs/trust-quality.md "Duplicates across
-    scopes")."""
+    command or path; a wish, a verb's noun, British spelling, a compound in two words —
+    and not a project's exception, a narrower rule, another value, the rule denied. Held
+    at what it measures (docs/trust-quality.md "Duplicates across scopes")."""
     found = _scored(duplicate_scopes.CASES, tmp_path)
-    assert found.found["global-project"][0] >= 18 and found.found["reworded"][0] >= 7
+    assert found.found["global-project"][0] >= 20 and found.found["reworded"][0] >= 11
     assert found.polarity == 0 and found.near["opposite"][0] == found.near["exception"][0] == 0
-    assert sum(hit for hit, _ in found.near.values()) + len(found.across) <= 3
+    assert sum(hit for hit, _ in found.near.values()) + len(found.across) <= 2

@@ -198,12 +198,23 @@ def _as_rule(sentence: str) -> str:
     return _ASIDE.sub(" ", LABEL.sub("", sentence, count=1))
 
 
+_WISH = re.compile(
+    r"^(?:(?:the\s+)?(?:user|team|[A-Z][a-z]+)\s+(?:prefers|wants|likes|expects|asks\s+for)"
+    r"|(?:I|we)(?:'d|\s+would)\s+(?:like|prefer)(?:\s+(?:you|it))?\s+to"
+    r"|make\s+sure|be\s+sure)(?:\s+that)?(?:\s+you)?(?:\s+to)?\s+",
+    re.IGNORECASE,
+)
+"""Who wishes a rule, said before it ("Dana prefers that you X", "I'd like you to X",
+"make sure that X"): not what the rule is about."""
+
+
 def compared(sentence: str, own: re.Pattern[str] | None) -> str:
-    """A statement as the duplicates compare what it says: without the name of its
-    memory's own project (`own_name`)."""
+    """A statement as the duplicates compare what it says: without who wishes it
+    (`_WISH`), nor the name of its memory's own project (`own_name`)."""
     if own is not None:
         sentence = own.sub(" ", sentence).strip(" ,:")
-    return sentence
+    said = _WISH.sub("", sentence, count=1)
+    return said[:1].upper() + said[1:] if said is not sentence else sentence
 
 
 def own_name(document: Document) -> re.Pattern[str] | None:
