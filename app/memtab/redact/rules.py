@@ -505,10 +505,10 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "short_password",
         "pass pin",
-        # `password: hunter2`, `password = "hunter2"` (TOML, INI)
+        # `password: <value>`, and quoted after `=` as TOML and INI write it
         rf"(?i)(?<![\w-])(?:pass(?:word|phrase|wd|code)|pin)\s*(?::|=(?=\s*[\"']))\s*"
-        rf"(?P<q>[\"']?){_NOT_A_VALUE}"
-        r"(?P<secret>[^\s\"'`,;()]{3,6}[^\s\"'`,;().!?:])(?=(?P=q))(?![^\s.,;\"'])",
+        rf"(?P<q>[\"'])?{_NOT_A_VALUE}"
+        r"(?P<secret>[^\s\"'`,;()]{3,6}[^\s\"'`,;().!?:])(?(q)(?P=q)|(?![^\s.,;]))",
         words="a short password",
         keeps=_short_value_no_secret,
     ),
