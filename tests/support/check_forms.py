@@ -21,6 +21,7 @@ from pathlib import Path
 from memtab.check.engine import CheckEngine
 from memtab.check.programs import which_in
 from memtab.check.records import Finding
+from memtab.sources.claude.source import encode_project_path
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace
 from support.checkouts import add_to_git, stand_in_programs
@@ -104,7 +105,7 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "# Ref\n\n- See the [ADR][adr] for why.\n\n[adr]: docs/adr/0002-retries.md\n",
-        M,
+        B,
         5,
         "reference-style link to a checkout file",
     ),
@@ -205,7 +206,7 @@ CASES: tuple[Case, ...] = (
         None,
         "link to a checkout file from memory",
     ),
-    Case("# Folder\n\n- [ADR list](docs/adrs/)\n", M, 3, "link to a gone checkout folder"),
+    Case("# Folder\n\n- [ADR list](docs/adrs/)\n", B, 3, "link to a gone checkout folder"),
     Case(
         "# Rule\n\n- Queue rules: @docs/adr/0009-fanout.md\n",
         B,
@@ -293,7 +294,13 @@ CASES: tuple[Case, ...] = (
     ),
     Case("# See\n\n- [index](../index.md)\n", None, None, "existing ../ link", sub=True),
     Case("# Ref\n\n- [d]\n\n[d]: topics/queues.md\n", None, None, "existing reference link"),
-    Case("# Rule\n\n- Read @README.md first.\n", None, None, "existing @-import", where="rule"),
+    Case(
+        "# Rule\n\n- Read @../../README.md first (imports are relative to the rule).\n",
+        None,
+        None,
+        "existing @-import",
+        where="rule",
+    ),
     Case(
         "# Rule\n\n- Personal prefs: @~/.claude/kelp-prefs.md\n",
         None,
@@ -366,8 +373,8 @@ CASES: tuple[Case, ...] = (
 def lay_out(root: Path) -> tuple[Home, str, Path, dict[str, int]]:
     """The corpus as a home in `root`: the home, its workspace, the checkout, and each case's
     file (its physical path) → its index."""
-    user = root / "user"
-    checkout = user / "src" / "kelp"
+    home = Home(root / "home")
+    checkout = home.root / "src" / "kelp"  # an isolated home looks into its own folders only
     files = dict(CHECKOUT)
     where: dict[str, int] = {}
     for number, case in enumerate(CASES):
@@ -379,8 +386,6 @@ def lay_out(root: Path) -> tuple[Home, str, Path, dict[str, int]]:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     add_to_git(checkout)
-    home = Home(root / "home")
-    home.root.mkdir(parents=True)
     workspace = add_workspace(home, str(checkout), "main", workspace_path=str(checkout))
     memory = home.project_root(str(checkout))
     for relative, text in TOPICS.items():
@@ -394,7 +399,14 @@ def lay_out(root: Path) -> tuple[Home, str, Path, dict[str, int]]:
         path.write_text(case.text.replace("{checkout}", str(checkout)), encoding="utf-8")
         where[str(path)] = number
     claude = root / "agents" / "claude"
-    claude.mkdir(parents=True)
+    session = claude / "projects" / encode_project_path(str(checkout))
+    session.mkdir(parents=True)
+    transcript = {
+        "type": "user",
+        "cwd": str(checkout),
+        "message": {"role": "user", "content": "hi"},
+    }
+    (session / "0d7b9f4e-session.jsonl").write_text(json.dumps(transcript) + "\n", encoding="utf-8")
     home.memtab_dir.mkdir(parents=True, exist_ok=True)
     sources = {"isolated": True, "claude-code": {"enabled": True, "path": str(claude)}}
     (home.memtab_dir / "sources.json").write_text(json.dumps(sources), encoding="utf-8")
@@ -405,7 +417,7 @@ def found(root: Path) -> tuple[dict[int, list[Finding]], list[Finding]]:
     """Each case's missing paths and broken links, and those of no case's file."""
     home, workspace, _checkout, _where = lay_out(root)
     path = stand_in_programs(root / "bin", ("git", "make", "python", "pytest"))
-    env = {"PATH": path, "HOME": str(root / "user"), "MEMTAB_CONFIG_DIR": str(root / "config")}
+    env = {"PATH": path, "HOME": str(root / "home"), "MEMTAB_CONFIG_DIR": str(root / "config")}
     engine = CheckEngine(home, env=env, find_program=which_in(path), stale_days=0)
     by_case: dict[int, list[Finding]] = {}
     others: list[Finding] = []
