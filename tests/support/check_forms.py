@@ -25,6 +25,7 @@ from memtab.sources.claude.source import encode_project_path
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace
 from support.checkouts import add_to_git, stand_in_programs
+from support.leak_places import card
 
 CHECKOUT: dict[str, str] = {
     "README.md": "# kelp\n",
@@ -450,11 +451,6 @@ def score(root: Path) -> dict[str, object]:
         if case.kind is None and mine:
             flagged.append(case.form)
     wrong += len(others)
-    return {
-        "found": right,
-        "seeded": sum(case.kind is not None for case in CASES),
-        "precision": right / (right + wrong) if right + wrong else 1.0,
-        "missed": missed,
-        "flagged": flagged,
-        "others": [(f.path, f.line, f.subject) for f in others],
-    }
+    seeded = sum(case.kind is not None for case in CASES)
+    others_found = [(f.path, f.line, f.subject) for f in others]
+    return card(right, wrong, seeded, missed, flagged, others=others_found)

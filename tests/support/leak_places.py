@@ -580,11 +580,15 @@ def score(home: Path) -> dict[str, object]:
         wrong += sum(leak.belongs_to not in (None, project_path(case.belongs)) for leak in mine)
     wrong += len(leaks.get(-1, []))
     seeded = sum(case.belongs is not None for case in CASES)
-    return {
-        "found": right,
-        "seeded": seeded,
-        "precision": right / (right + wrong) if right + wrong else 1.0,
-        "missed": missed,
-        "flagged": flagged,
-        "own": [leak.names for leak in leaks.get(-1, [])],
-    }
+    own = [leak.names for leak in leaks.get(-1, [])]
+    return card(right, wrong, seeded, missed, flagged, own=own)
+
+
+def card(
+    right: int, wrong: int, seeded: int, missed: list[str], flagged: list[str], **more: object
+) -> dict[str, object]:
+    """A labelled corpus's figures: found of seeded, precision, what was missed and which
+    near misses were flagged (this corpus's, `leak_secrets`' and `check_forms`')."""
+    precision = right / (right + wrong) if right + wrong else 1.0
+    return {"found": right, "seeded": seeded, "precision": precision, "missed": missed,
+            "flagged": flagged, **more}  # fmt: skip

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from memtab.store.home import Home
 from memtab.trust.leaks.engine import LeaksEngine
+from support.leak_places import card
 from support.seeded_memories import memory
 
 
@@ -390,12 +391,12 @@ CASES: tuple[Case, ...] = (
 )
 
 
-def found() -> dict[int, list[tuple[int, str]]]:
+def found() -> dict[int, list[tuple[int | None, str]]]:
     """Each case's secrets as `memtab leaks` names them: (line, what)."""
     docs = [memory("project:kelp", f"case-{n}.md", case.text) for n, case in enumerate(CASES)]
     number = {d.path: n for n, d in enumerate(docs)}
     engine = LeaksEngine(Home(Path("/nowhere")), env={"HOME": "/home/dev", "USER": "dev"})
-    result: dict[int, list[tuple[int, str]]] = {}
+    result: dict[int, list[tuple[int | None, str]]] = {}
     for leak in engine.leaks_of(docs, {}):
         if leak.kind == "secret":
             result.setdefault(number[leak.place.path], []).append((leak.place.line, leak.names))
@@ -417,11 +418,4 @@ def score() -> dict[str, object]:
         wrong += len(extra)
         if case.line is None and extra:
             flagged.append(case.form)
-    seeded = sum(case.line is not None for case in CASES)
-    return {
-        "found": right,
-        "seeded": seeded,
-        "precision": right / (right + wrong) if right + wrong else 1.0,
-        "missed": missed,
-        "flagged": flagged,
-    }
+    return card(right, wrong, sum(case.line is not None for case in CASES), missed, flagged)

@@ -11,11 +11,11 @@ from support.leak_secrets import CASES
 
 
 @pytest.fixture(scope="module")
-def named() -> dict[int, list[tuple[int, str]]]:
+def named() -> dict[int, list[tuple[int | None, str]]]:
     return leak_secrets.found()
 
 
-def test_every_secret_is_named_on_its_line(named: dict[int, list[tuple[int, str]]]) -> None:
+def test_every_secret_is_named_on_its_line(named: dict[int, list[tuple[int | None, str]]]) -> None:
     missed = [
         case.form
         for number, case in enumerate(CASES)
@@ -24,7 +24,7 @@ def test_every_secret_is_named_on_its_line(named: dict[int, list[tuple[int, str]
     assert missed == []
 
 
-def test_no_near_miss_is_named(named: dict[int, list[tuple[int, str]]]) -> None:
+def test_no_near_miss_is_named(named: dict[int, list[tuple[int | None, str]]]) -> None:
     flagged = [CASES[number].form for number in named if CASES[number].line is None]
     assert flagged == []
 
