@@ -2,7 +2,8 @@
 logged in to (`10.40.12.7:5432`, `ssh etl@10.61.4.22`, `HostName 10.61.4.22`), buckets
 (`s3://kelp-exports`, `gs://…`, `arn:aws:s3:::…`, `bucket = "…"`), ARNs, kube contexts
 (`--context kelp-prod`, `use-context …`, `kubectx …`), cloud project ids (`--project
-fernhill-tern`, `gcloud config set project …`, `projects/<id>/`), and repositories
+fernhill-tern`, `gcloud config set project …`, a resource's `projects/<id>/`, never a
+folder's `~/projects/…`), and repositories
 (`git@host:org/name.git`, `https://host/org/name`).
 
 Each is owned as a host is (`hosts.project_hosts`): by a project's word among its labels
@@ -29,11 +30,12 @@ _ADDRESS = re.compile(
     r"(?P<port>:\d{2,5})?(?![\w.-]|:\w)"
 )
 _NOBODY_S_ADDRESS = re.compile(
-    r"^(?:127\.|0\.|169\.254\.|192\.0\.2\.|198\.51\.100\.|203\.0\.113\.|255\.|224\.)"
+    r"^(?:127\.|0\.|169\.254\.|192\.0\.2\.|198\.51\.100\.|203\.0\.113\.|255\.|224\.|192\.168\.)"
     r"|^(?:172\.17\.0\.1|10\.0\.2\.2|8\.8\.8\.8|8\.8\.4\.4|1\.1\.1\.1|1\.0\.0\.1|9\.9\.9\.9)$"
 )
 """This machine's, a container host's, documentation's, link-local, broadcast and multicast
-addresses, and public resolvers: nobody's."""
+addresses, a home or office network's (`192.168.…`: the user's own machines, named by any
+project), and public resolvers: nobody's."""
 _BUCKET = re.compile(
     r"\b(?:s3|gs|s3a|s3n|az|abfss?)://([a-z0-9][a-z0-9._-]{2,62})(?![\w-])"
     r"|\barn:aws:s3:::([a-z0-9][a-z0-9._-]{2,62})(?![\w-])"
@@ -50,7 +52,7 @@ _LOCAL_CONTEXT = re.compile(
     r"|colima|microk8s|default|local|dev|prod|staging)$"
 )
 _CLOUD_PROJECT = re.compile(
-    r"(?:--project[= ]|\bset project\s+|\bprojects/|\bproject_id\s*[=:]\s*[\"']?)"
+    r"(?:--project[= ]|\bset project\s+|(?<![\w/.~-])projects/|\bproject_id\s*[=:]\s*[\"']?)"
     r"([a-z][a-z0-9-]{4,28}[a-z0-9])(?![\w-])"
 )
 _EXAMPLE = re.compile(r"(?:^|[-_.])(?:example|demo|sample|my|your|test|foo|bar)(?:[-_.]|$)")
