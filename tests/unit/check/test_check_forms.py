@@ -17,8 +17,6 @@ from support.check_forms import CASES
 NOT_READ = {
     "link to a gone topic": "the label says the notes are old (`check.wording`): a line "
     "saying what it names is old is not checked",
-    "link in angle brackets": "a link target with a space (`<topics/deploy notes.md>`) is "
-    "read as no link to a file",
 }
 """Cases not found, and why."""
 

@@ -97,7 +97,7 @@ def broken_links(
             if anchor not in heading_anchors(document.text):
                 yield BrokenLink(link.line, written, "this file", None, anchor=anchor)
             continue
-        target = link_path(written)
+        target = link_path(_angled(written, text))
         if target is None:
             continue
         virtual = _VIRTUAL.match(target)
@@ -202,6 +202,12 @@ MEMORY_QUESTIONS: dict[str, Callable[..., object]] = {
 }
 """What the check asks of memory files (not of a checkout), and how it is answered; each
 is given the check's `MemoryNames` first."""
+
+
+def _angled(written: str, line: str) -> str:
+    """A link's target as `link_path` reads it: one in angle brackets may hold spaces
+    (`[x](<deploy notes.md>)`, CommonMark's form for them)."""
+    return written.replace(" ", "%20") if " " in written and f"(<{written}>" in line else written
 
 
 def _anchor(written: str) -> str:
