@@ -170,6 +170,8 @@ def _plain_claims(sentence: str) -> tuple[Claim, ...]:
         sentence = sentence[: output.start()]  # "Build: `just build` → `bin/x`": its output
     facts = _facts(0, sentence)
     if facts:
+        if all(fact.kind == "version" for fact in facts) and not _hedged(sentence):
+            facts += _tools(0, sentence)  # "Unit tests are written in JUnit 5": both
         return tuple(facts)
     if _ALTERNATIVES.search(sentence) or is_example(sentence):
         return ()
@@ -196,6 +198,13 @@ def _plain_claims(sentence: str) -> tuple[Claim, ...]:
             frame, value = given
             found.append(Claim(0, "value", frame, value, f"the {frame} said"))
     return tuple(found)
+
+
+def _hedged(sentence: str) -> bool:
+    """A sentence naming alternatives, an example, what was or what is gone."""
+    return any(pattern.search(sentence) for pattern in (_ALTERNATIVES, _PAST, _GONE)) or is_example(
+        sentence
+    )
 
 
 def _gone(sentence: str) -> tuple[Claim, ...]:

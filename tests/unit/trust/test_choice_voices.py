@@ -40,4 +40,4 @@ def test_a_choice_between_two_is_no_rule_about_both() -> None:
     a "never" of either could be read to oppose."""
     said = [*sentence_claims("Use pnpm, not npm."), *sentence_claims("Use polars, not pandas.")]
     assert [c.kind for c in said if c.kind == "always-never"] == []
-    assert {c.value for c in said} == {"pnpm", "not:npm", "polars"}
+    assert {c.value for c in said} == {"pnpm", "not:npm", "polars", "not:pandas"}
