@@ -19,6 +19,7 @@ import itertools
 import re
 from typing import NamedTuple
 
+from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.words import stems_of
 
 STYLE = "style:"
@@ -181,14 +182,16 @@ _HOW_SAID = frozenset(
 MAX_THING = 4
 
 STYLE_WORDS = frozenset(
-    {"case", "uppercase", "lowercase", "uppercased", "lowercased", "caps", "capital", "camelcase",
+    {"upper", "lower", "title", "sentence", "dash", "spinal", "constant", "macro", "dromedary",
+     "uppercase", "lowercase", "uppercased", "lowercased", "caps", "capital", "camelcase",
      "pascalcase", "snake_case", "snakecase", "screaming_snake_case", "upper_case",
      "upper_snake_case", "lower_snake_case", "kebab", "camel", "pascal", "snake", "hyphenated",
      "hyphens", "dashes", "underscores", "tab", "tabs", "spaces", "indent", "indentation",
      "indented", "quotes", "quote", "quoted", "apostrophes", "iso", "yyyy", "dd", "mm", "rfc",
-     "utc", "gmt", "local", "british", "american", "uk", "us", "gb", "english", "spelling",
+     "utc", "gmt", "local", "british", "american", "uk", "gb", "english", "spelling",
      "lf", "crlf", "imperative", "tense", "decimal", "newest", "oldest", "latest", "recent",
-     "chronological", "chronologically", "relative", "absolute", "metric", "imperial", "am"}
+     "chronological", "chronologically", "relative", "absolute", "metric", "imperial", "pm",
+     "24h", "12h", "hour", "space"}
 )  # fmt: skip
 """A word of every way a value is said (a sentence holding none gives none)."""
 
@@ -200,6 +203,8 @@ def styles(sentence: str) -> list[Style]:
     """The value a style rule gives a thing, and the value it says not to (module doc); a
     value said in an aside ("`expiresAt` (ISO 8601)") is none."""
     lowered = sentence.lower()
+    if STYLE_WORDS.isdisjoint(lowered_words(lowered)):
+        return []
     asides = [m.span() for m in _PARENS.finditer(lowered)]
     said: dict[str, list[re.Match[str]]] = {}
     for prop in PROPERTIES:

@@ -193,7 +193,9 @@ TOOL_KIND = {tool: kind for kind, tools in TOOL_KINDS.items() for tool in tools}
 _COMMON_PARTS = frozenset(
     {"new", "good", "day", "text", "format", "build", "orm", "docs", "ui", "job", "queue",
      "code", "css", "pages", "cloud", "secrets", "manager", "actions", "ci", "aws", "mux",
-     "modules", "test", "solid", "delayed", "panda"}
+     "modules", "test", "solid", "delayed", "panda", "query", "client", "server", "native",
+     "package", "framework", "element", "plus", "naive", "system", "auth", "analytics",
+     "boot", "testing", "cd", "cli", "google", "amazon", "apache", "next", "js", "form"}
 )  # fmt: skip
 
 
@@ -201,8 +203,9 @@ _NON_WORD = re.compile(r"\W")
 
 
 def _words(tool: str) -> list[str]:
-    words = [_NON_WORD.split(word, maxsplit=1)[0] for word in tool.split()]
-    return [w for w in words if w and (len(words) == 1 or w not in _COMMON_PARTS)]
+    words = [w for w in (_NON_WORD.split(word, maxsplit=1)[0] for word in tool.split()) if w]
+    rare = [w for w in words if len(words) == 1 or w not in _COMMON_PARTS]
+    return rare or words
 
 
 GATED: dict[str, tuple[str, ...]] = {
