@@ -15,10 +15,14 @@ from support.ecosystem_tools import CASES
 NOT_READ = {
     "- Dataframes: `import polars as pl`, always.",
     "- Go tests assert with testify.",
+    "- Payments go through Stripe.",
+    "- Vector search runs on Pinecone.",
 }
 """Cases' first notes whose contradiction is not found, and why: "does its transforms in
 pandas" names pandas after a noun of the job, not after a verb of using it ("written in");
-"gomega matchers" names a thing of gomega's (a tool's name before a noun describes it)."""
+"gomega matchers" names a thing of gomega's (a tool's name before a noun describes it);
+"bill customers via Paddle" says no word of Paddle's job as `GATED` lists it ("billing");
+"keep embeddings in Weaviate" is no verb of using ("kept in" is)."""
 KINDS = sorted({case.kind for case in CASES})
 
 
