@@ -95,6 +95,13 @@ _MODULES = {
 }  # fmt: skip
 """Modules named otherwise than their tool."""
 _MODULE_PARTS = re.compile(r"[./:@]+")
+_IMPORT_OPENS = re.compile(
+    r"^\s*+(?:[-*+]\s++)?+(?:[\w /-]{1,40}:\s*+)?+(?:(?:always|never|just|only|don't|do\s+not|"
+    r"please|we|i)\s++)*+$",
+    re.IGNORECASE,
+)
+"""What may come before an import that states a tool used: nothing, a label, "always",
+"never" ("Dataframes: `import polars as pl`") — not a story ("Error when `import torch`…")."""
 _BY_MEANS = re.compile(r"\b(?:with|via|using|use|through)\s*+$", re.IGNORECASE)
 """What comes right before a command said as the means of a job ("install with `poetry
 install`"): only there is its program chosen ("Run: `pnpm run seed`" chooses nothing)."""
@@ -161,14 +168,16 @@ def plain(sentence: str) -> str:
 def _span_said(span: re.Match[str]) -> str:
     """A code span as `plain` reads it: the name alone of a tool named by a common word
     ("`just`", "`make`": the span says it is the tool) as the name; an import of a tool's
-    module as a use of it ("`import polars as pl`"); a command as the tool it runs where
+    module stated as the rule (`_IMPORT_OPENS`) as a use of it ("Dataframes: `import polars
+    as pl`"); a command as the tool it runs where
     said as the means (`_BY_MEANS`), through a runner or not ("`npx playwright test`",
     "`bundle exec rspec`"); any other (a binary, "`npm`", "run `npm ci`") left out."""
     said = span.group(1).strip()
     if said.lower() in GATED:
         return f" {said} "
     if (module := imported(said)) is not None:
-        return f" use {module} "
+        stated = _IMPORT_OPENS.search(span.string, 0, span.start()) is not None
+        return f" use {module} " if stated else " "
     command = _RUNNER.sub("", said.lower())
     words = said_as(command).split()
     run = len(command) < len(said)  # a runner's program: named alone ("`npx vitest`")
