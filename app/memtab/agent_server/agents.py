@@ -180,25 +180,13 @@ def served_options(command: Sequence[str]) -> ServedOptions | None:
         at = words.index("mcp")
     except ValueError:
         return None
-    workspace: str | None = None
-    writes: str = DEFAULT_WRITES
-    home: str | None = None
+    found = {"--workspace": "", "--writes": DEFAULT_WRITES, "--home": ""}
     rest = words[at + 1 :]
     for index, word in enumerate(rest):
-        following = rest[index + 1] if index + 1 < len(rest) else None
-        if word == "--home" and following is not None:
-            home = following
-        elif word.startswith("--home="):
-            home = word.split("=", 1)[1]
-        elif word == "--workspace" and following is not None:
-            workspace = following
-        elif word.startswith("--workspace="):
-            workspace = word.split("=", 1)[1]
-        elif word == "--writes" and following is not None:
-            writes = following
-        elif word.startswith("--writes="):
-            writes = word.split("=", 1)[1]
-    return ServedOptions(workspace or None, writes, home or None)
+        name, equals, value = word.partition("=")
+        if name in found and (equals or index + 1 < len(rest)):
+            found[name] = value if equals else rest[index + 1]
+    return ServedOptions(found["--workspace"] or None, found["--writes"], found["--home"] or None)
 
 
 def changed_options(before: ServedOptions | None, after: ServedOptions) -> list[str]:

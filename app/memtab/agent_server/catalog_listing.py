@@ -299,12 +299,11 @@ in it changes that)."""
 
 
 class SourceProbe:
-    """What a call stats to tell whether the other agents' sources changed since they were
-    listed — they are not watched (their folders are the agents' own, busy with
-    transcripts): each listed file's size and mtime as its listing stamped it, and each
-    folder a file of theirs may be made or removed in (those their layouts name, and those
-    holding their files up to the source's root: a folder made below one changes it), as
-    stat'ed before the listing (docs/formats.md §22.3)."""
+    """What a call stats to tell whether the other agents' sources changed since they were listed —
+    they are not watched (their folders are the agents' own, busy with transcripts): each listed
+    file's size and mtime as its listing stamped it, and each folder a file of theirs may be made or
+    removed in (those their layouts name, and those holding their files up to the source's root: a
+    folder made below one changes it), as stat'ed before the listing (docs/formats.md §22.3)."""
 
     __slots__ = ("_files", "_folders", "_looked_at")
 

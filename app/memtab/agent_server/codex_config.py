@@ -76,11 +76,6 @@ def _env_vars(server: Any) -> list[Any]:
     return entries if isinstance(entries, list) else []
 
 
-def _their_env_vars(server: Any) -> list[Any]:
-    """The `env_vars` entries of `server` that are not Memtab's."""
-    return [entry for entry in _env_vars(server) if entry not in FORWARDED_VARIABLES]
-
-
 def _is_set(server: Any, command: list[str]) -> bool:
     """Whether `server` (parsed) already says everything Memtab writes for `command`."""
     if not isinstance(server, dict):
@@ -170,7 +165,7 @@ def _unmanaged_server(server: Any) -> Any:
     if not isinstance(server, dict):
         return server
     rest = {k: v for k, v in server.items() if k not in _MANAGED}
-    if theirs := _their_env_vars(server):
+    if theirs := [entry for entry in _env_vars(server) if entry not in FORWARDED_VARIABLES]:
         rest["env_vars"] = theirs
     tools = rest.get("tools")
     if isinstance(tools, dict):

@@ -9,7 +9,7 @@ import os
 import shlex
 import shutil
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
@@ -39,6 +39,7 @@ from memtab.agent_server.config_files import EditStatus, gemini_settings
 from memtab.agent_server.config_files.checked_replace import (
     ConfigFileError,
     CreatedFiles,
+    Edit,
     Edited,
     edit_file,
 )
@@ -255,8 +256,7 @@ def install_agent(
     if refusal is None and agent == "gemini" and project is not None:
         refusal = gemini_project_refusal(project, env)
     if refusal is not None:
-        message = f"{AGENT_TITLES[agent]}: wrote nothing: {refusal}"
-        return [Outcome(agent=agent, path=path, status="refused", message=message)]
+        return [outcome(agent, path, "refused", f"wrote nothing: {refusal}")]
     created = CreatedFiles.of(env)
     outcomes = [register_server(agent, path, command, project, created)]
     if outcomes[0].status == "refused":
@@ -322,32 +322,26 @@ def register_server(
     def edit(data: bytes | None) -> tuple[bytes, EditStatus]:
         text = decode(path, data)
         edited = _edited(agent, path, text, command, keys)
-        previous[0] = _served(agent, path, text, keys)
+        current = entry_command(agent, path, text, keys)
+        previous[0] = served_options(current) if current is not None else None
         return edited
 
-    try:
-        edited = edit_file(path, edit, project=project_folder(agent, project), created=created)
-    except (InstallError, ConfigFileError) as error:
-        return _refused(agent, path, error, snippet(agent, command))
-    except OSError as error:
-        message = f"{AGENT_TITLES[agent]}: cannot write {path}: {error.strerror or error}"
-        return Outcome(agent=agent, path=path, status="refused", message=message)
-    message = f"{AGENT_TITLES[agent]}: {_WORDS[edited.status]} {where(path, edited)}"
+    by_hand = lambda: f"add this by hand:\n{snippet(agent, command)}"  # noqa: E731
+    edited = edit_outcome(
+        agent, path, edit, by_hand, project=project_folder(agent, project), created=created
+    )
+    if isinstance(edited, Outcome):
+        return edited
+    message = f"{_WORDS[edited.status]} {where(path, edited)}"
     if edited.status != "unchanged":
         message += f": {entry_name(agent, project)} runs {shlex.join(command)}"
         message += f", {_WHY[agent]}" if _WHY[agent] else ""
         message += f"; {_project_words(agent, project)}" if project is not None else ""
         message += "; nothing else changed"
-    message += kept_words(edited)
     after = served_options(command)
     warnings = changed_options(previous[0], after) if after is not None else []
-    return Outcome(
-        agent=agent,
-        path=path,
-        status=edited.status,
-        message=message,
-        warnings=tuple(f"{AGENT_TITLES[agent]}: warning: {text}" for text in warnings),
-    )
+    warned = tuple(f"{AGENT_TITLES[agent]}: warning: {text}" for text in warnings)
+    return outcome(agent, path, edited.status, message + kept_words(edited), warned)
 
 
 def allow_read_tools(path: Path, created: CreatedFiles | None = None) -> Outcome:
@@ -362,27 +356,19 @@ def allow_read_tools(path: Path, created: CreatedFiles | None = None) -> Outcome
             raise InstallError(f"{path} {error}") from None
         return edited.encode("utf-8"), status
 
-    try:
-        edited = edit_file(path, edit, created=created)
-    except (InstallError, ConfigFileError) as error:
-        return _refused("claude", path, error, permissions_snippet())
-    except OSError as error:
-        message = f"Claude Code: cannot write {path}: {error.strerror or error}"
-        return Outcome(agent="claude", path=path, status="refused", message=message)
+    by_hand = lambda: f"add this by hand:\n{permissions_snippet()}"  # noqa: E731
+    edited = edit_outcome("claude", path, edit, by_hand, created=created)
+    if isinstance(edited, Outcome):
+        return edited
     if edited.status == "unchanged":
-        message = (
-            f"Claude Code: Memtab's read-only tools are already allowed in {where(path, edited)}"
-        )
+        message = f"Memtab's read-only tools are already allowed in {where(path, edited)}"
     else:
         message = (
-            f"Claude Code: allowed Memtab's read-only tools in {where(path, edited)}: "
-            f"permissions.allow "
-            f"now holds {', '.join(CLAUDE_READ_RULES)}, so claude -p (which refuses a tool "
-            f"it is not allowed) can read the memory; the change tools still ask; nothing "
-            f"else changed"
+            f"allowed Memtab's read-only tools in {where(path, edited)}: permissions.allow now "
+            f"holds {', '.join(CLAUDE_READ_RULES)}, so claude -p (which refuses a tool it is not "
+            f"allowed) can read the memory; the change tools still ask; nothing else changed"
         )
-    message += kept_words(edited)
-    return Outcome(agent="claude", path=path, status=edited.status, message=message)
+    return outcome("claude", path, edited.status, message + kept_words(edited))
 
 
 def allow_gemini_read_tools(path: Path, created: CreatedFiles | None = None) -> Outcome:
@@ -395,24 +381,50 @@ def allow_gemini_read_tools(path: Path, created: CreatedFiles | None = None) -> 
         except ForeignPolicyError as error:
             raise InstallError(f"{path} {error}") from None
 
-    by_hand = f"(in another file of {path.parent})\n{gemini_settings.POLICY_TEXT.rstrip()}"
-    try:
-        edited = edit_file(path, edit, created=created, whole=True)
-    except (InstallError, ConfigFileError) as error:
-        return _refused("gemini", path, error, by_hand)
-    except OSError as error:
-        message = f"Gemini CLI: cannot write {path}: {error.strerror or error}"
-        return Outcome(agent="gemini", path=path, status="refused", message=message)
+    policy = gemini_settings.POLICY_TEXT.rstrip()
+    by_hand = f"add this by hand:\n(in another file of {path.parent})\n{policy}"
+    edited = edit_outcome("gemini", path, edit, lambda: by_hand, created=created, whole=True)
+    if isinstance(edited, Outcome):
+        return edited
     if edited.status == "unchanged":
-        message = f"Gemini CLI: Memtab's rule is already in {where(path, edited)}"
+        message = f"Memtab's rule is already in {where(path, edited)}"
     else:
         message = (
-            f"Gemini CLI: wrote Memtab's rule to {where(path, edited)}: its read-only tools "
+            f"wrote Memtab's rule to {where(path, edited)}: its read-only tools "
             f"({_GEMINI_TOOLS_WORDS}) run without asking, in gemini -p too (which leaves out a "
             f"tool that would ask); the change tools still ask"
         )
-    message += kept_words(edited)
-    return Outcome(agent="gemini", path=path, status=edited.status, message=message)
+    return outcome("gemini", path, edited.status, message + kept_words(edited))
+
+
+def outcome(
+    agent: AgentName, path: Path, status: Status, words: str, warnings: tuple[str, ...] = ()
+) -> Outcome:
+    """An `Outcome` whose message is `words` after the agent's name."""
+    message = f"{AGENT_TITLES[agent]}: {words}"
+    return Outcome(agent=agent, path=path, status=status, message=message, warnings=warnings)
+
+
+def edit_outcome(
+    agent: AgentName,
+    path: Path,
+    edit: Edit,
+    by_hand: Callable[[], str],
+    *,
+    nothing: str = "wrote nothing",
+    **options: Any,
+) -> Edited | Outcome:
+    """`edit_file(path, edit, **options)`, or the refused `Outcome` saying why and, unless a link
+    stopped it, what to do by hand."""
+    try:
+        return edit_file(path, edit, **options)
+    except ProjectLinkError as error:
+        return outcome(agent, path, "refused", f"{nothing}: {error}")
+    except (InstallError, ConfigFileError) as error:
+        why = f"left {path} as it is: {error}" if isinstance(error, ConfigFileError) else error
+        return outcome(agent, path, "refused", f"{why}; {by_hand()}")
+    except OSError as error:
+        return outcome(agent, path, "refused", f"cannot write {path}: {error.strerror or error}")
 
 
 def where(path: Path, edited: Edited) -> str:
@@ -433,15 +445,6 @@ def kept_words(edited: Edited) -> str:
     return words
 
 
-def _refused(agent: AgentName, path: Path, error: Exception, by_hand: str) -> Outcome:
-    if isinstance(error, ProjectLinkError):
-        message = f"{AGENT_TITLES[agent]}: wrote nothing: {error}"
-        return Outcome(agent=agent, path=path, status="refused", message=message)
-    why = f"left {path} as it is: {error}" if isinstance(error, ConfigFileError) else error
-    message = f"{AGENT_TITLES[agent]}: {why}; add this by hand:\n{by_hand}"
-    return Outcome(agent=agent, path=path, status="refused", message=message)
-
-
 def decode(path: Path, data: bytes | None) -> str:
     """An agent's file as text ("" when there is none); InstallError when it is no UTF-8."""
     if data is None:
@@ -450,12 +453,6 @@ def decode(path: Path, data: bytes | None) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise InstallError(f"{path} is not UTF-8 text") from None
-
-
-def _served(agent: AgentName, path: Path, text: str, keys: tuple[str, ...]) -> ServedOptions | None:
-    """What the entry there now serves (None: no entry, or none of Memtab's)."""
-    current = entry_command(agent, path, text, keys)
-    return served_options(current) if current is not None else None
 
 
 def entry_command(

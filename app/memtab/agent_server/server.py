@@ -140,23 +140,19 @@ def build_server(service: MemoryService) -> Server[Any]:
     ) -> None:
         roots.asked = False  # asked again before the next listing or call
 
+    missing, served = missing_home_words(service.home.root), service.scope.words()
     server: Server[Any] = Server(
         SERVER_NAME,
         version=__version__,
         title="Memtab",
-        instructions=server_instructions(service.writes, _served_words(service)),
+        instructions=server_instructions(
+            service.writes, served if missing is None else f"{missing} {served}"
+        ),
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
     )
     server.add_notification_handler(ROOTS_CHANGED, types.NotificationParams, on_roots_changed)
     return server
-
-
-def _served_words(service: MemoryService) -> str:
-    """What the session serves in words, first that its home is no folder (§22.1)."""
-    missing = missing_home_words(service.home.root)
-    served = service.scope.words()
-    return served if missing is None else f"{missing} {served}"
 
 
 def _local_path(uri: str) -> str | None:

@@ -130,7 +130,7 @@ def client_budget(
 
 def codex_limit(env: Mapping[str, str]) -> tuple[int, str]:
     """The most of an answer's text Codex keeps whole, in bytes, and why."""
-    tokens = _tool_output_token_limit(_codex_home(env))
+    tokens = _tool_output_token_limit(env)
     if tokens is not None:
         kept = int(tokens * CODEX_BYTES_PER_TOKEN * CODEX_SERIALIZATION_ALLOWANCE)
         why = f"Codex keeps {kept} bytes whole (tool_output_token_limit = {tokens})"
@@ -165,15 +165,12 @@ def gemini_cli_limit(env: Mapping[str, str], cwd: str = "") -> tuple[int, str] |
     )
 
 
-def _codex_home(env: Mapping[str, str]) -> Path:
-    named = env.get("CODEX_HOME")
-    if named:
-        return Path(named).expanduser()
-    return Path(env.get("HOME") or Path.home()) / ".codex"
-
-
-def _tool_output_token_limit(codex_home: Path) -> int | None:
+def _tool_output_token_limit(env: Mapping[str, str]) -> int | None:
     """`tool_output_token_limit` of Codex's `config.toml` (None: not set, or unreadable)."""
+    named = env.get("CODEX_HOME")
+    codex_home = (
+        Path(named).expanduser() if named else Path(env.get("HOME") or Path.home()) / ".codex"
+    )
     try:  # without blocking: a FIFO named config.toml is refused at once
         data = read_regular_file(codex_home / "config.toml", limit=_CONFIG_MAX_BYTES)
     except OSError:

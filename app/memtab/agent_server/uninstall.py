@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from memtab.agent_server.agents import (
-    AGENT_TITLES,
     CLAUDE_READ_RULES,
     GEMINI_READ_TOOLS,
     AgentName,
@@ -21,23 +20,23 @@ from memtab.agent_server.agents import (
 from memtab.agent_server.codex_config import CodexConfigError, remove_codex_server
 from memtab.agent_server.config_files import EditStatus, gemini_settings
 from memtab.agent_server.config_files.checked_replace import (
-    ConfigFileError,
     CreatedFiles,
     Edit,
-    edit_file,
 )
 from memtab.agent_server.config_files.gemini_settings import policy_path
 from memtab.agent_server.config_files.json_edits import remove_items, remove_member
 from memtab.agent_server.config_files.json_members import JsonEditError
-from memtab.agent_server.config_files.places import ProjectLinkError
 from memtab.agent_server.install import (
     CLAUDE_ALLOW_PATH,
     JSONC_AGENTS,
     InstallError,
     Outcome,
     decode,
+    edit_outcome,
     entry_keys,
     entry_name,
+    kept_words,
+    outcome,
     where,
 )
 from memtab.store.home import Home
@@ -54,8 +53,7 @@ def uninstall_agent(
     path = config_path(agent, home, env, project)
     refusal = demo_refusal(home, "uninstall")
     if refusal is not None:
-        message = f"{AGENT_TITLES[agent]}: changed nothing: {refusal}"
-        return [Outcome(agent=agent, path=path, status="refused", message=message)]
+        return [outcome(agent, path, "refused", f"changed nothing: {refusal}")]
     created = CreatedFiles.of(env)
     if agent == "gemini" and project is None:
         # the rule first: its folder is inside the one install made
@@ -136,30 +134,18 @@ def _removed(
     *,
     whole: bool = False,
 ) -> Outcome:
-    title = AGENT_TITLES[agent]
-    try:
-        edited = edit_file(path, edit, project=project, created=created, whole=whole)
-    except ProjectLinkError as error:
-        message = f"{title}: changed nothing: {error}"
-        return Outcome(agent=agent, path=path, status="refused", message=message)
-    except (InstallError, ConfigFileError) as error:
-        why = f"left {path} as it is: {error}" if isinstance(error, ConfigFileError) else error
-        message = f"{title}: {why}; take out {what} by hand"
-        return Outcome(agent=agent, path=path, status="refused", message=message)
-    except OSError as error:
-        message = f"{title}: cannot write {path}: {error.strerror or error}"
-        return Outcome(agent=agent, path=path, status="refused", message=message)
+    by_hand = lambda: f"take out {what} by hand"  # noqa: E731
+    options = {"project": project, "created": created, "whole": whole}
+    edited = edit_outcome(agent, path, edit, by_hand, nothing="changed nothing", **options)
+    if isinstance(edited, Outcome):
+        return edited
     if edited.status == "unchanged":
-        message = f"{title}: nothing of Memtab's to take out of {where(path, edited)}"
-        return Outcome(agent=agent, path=path, status="unchanged", message=message)
-    message = f"{title}: took {what} out of {where(path, edited)}; nothing else changed"
+        words = f"nothing of Memtab's to take out of {where(path, edited)}"
+        return outcome(agent, path, "unchanged", words)
+    words = f"took {what} out of {where(path, edited)}; nothing else changed"
     if edited.removed and whole:
-        message += "; the file was Memtab's own, so it is gone"
+        words += "; the file was Memtab's own, so it is gone"
     elif edited.removed:
-        message += "; the file held nothing else and Memtab's install had created it, so it is gone"
-        message += "".join(f"; so is {folder}, made for it" for folder in edited.unmade)
-    if edited.backup_note is not None:
-        message += f"; {edited.backup_note}"
-    if edited.backup is not None:
-        message += f"; the file as it was is kept as {edited.backup}"
-    return Outcome(agent=agent, path=path, status="removed", message=message)
+        words += "; the file held nothing else and Memtab's install had created it, so it is gone"
+        words += "".join(f"; so is {folder}, made for it" for folder in edited.unmade)
+    return outcome(agent, path, "removed", words + kept_words(edited))

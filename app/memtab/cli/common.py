@@ -1,15 +1,5 @@
-"""What every `memtab` command shares: its declaration, the home, errors, JSON and tables.
-
-A command is a function decorated with `@command(name, *arguments, writes_home=..., help=...)`
-in a module `cli.main.COMMAND_MODULES` routes its name to; its arguments, in `--help`'s
-order, make its parser: each an `Argument(...)` (what `add_argument` takes; the shared ones
-by name, `Argument.HOME`…), options of which it takes one at most an `Exclusive(...)`. It
-returns its record, which `--json` prints (`print_json`) and its words (`@cmd.text`) say,
-or, having printed itself, its exit status.
-
-The options and errors the top-level parser needs too live in `memtab.cli.options` (the
-window's start imports that, never this module) and are shared from here.
-"""
+"""What every `memtab` command shares: its declaration (`@command`: arguments make the parser, the
+returned record is what `--json` prints), the home, errors, JSON and tables."""
 
 from __future__ import annotations
 

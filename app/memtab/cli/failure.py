@@ -1,11 +1,5 @@
-"""What a command says when it fails: its words on stderr, as always, and under `--json`
-one JSON object on stdout as well, whatever failed (docs/formats.md, the conventions).
-
-A script reading `memtab COMMAND --json` gets JSON on stdout either way: the command's
-output, or `CommandFailure` — the same words, what kind of failure it was, the system's
-name for it (`ENOSPC`) and the file it was about when the system says. `main` sends every
-failure here; a command that ends on one of its own (`memtab check` could not check) too.
-"""
+"""What a command says when it fails: its words on stderr and, under `--json`, one `CommandFailure`
+object on stdout as well, so a script gets JSON either way (docs/formats.md, the conventions)."""
 
 from __future__ import annotations
 
@@ -24,12 +18,11 @@ Kind = Literal["usage", "refused", "system", "internal"]
 
 
 class CommandFailure(Record, write_only=True):
-    """What `memtab COMMAND --json` prints on stdout when it fails (a stable contract:
-    fields are only added). `kind`: `usage` (words the command does not take), `refused`
-    (Memtab's own refusal, said why), `system` (the system refused: `errno` names it,
-    `path` the file when it says), `internal` (a fault of Memtab's: the log has its
-    traceback). `output`: what the command did before it failed (a run's journal record),
-    where there is such a thing."""
+    """What `memtab COMMAND --json` prints on stdout when it fails (a stable contract: fields are
+    only added). `kind`: `usage` (words the command does not take), `refused` (Memtab's own refusal,
+    said why), `system` (the system refused: `errno` names it, `path` the file when it says),
+    `internal` (a fault of Memtab's: the log has its traceback). `output`: what the command did
+    before it failed (a run's journal record), where there is such a thing."""
 
     error: str
     kind: Kind

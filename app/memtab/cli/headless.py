@@ -1,11 +1,6 @@
-"""`memtab` without the window: a command, `--install-desktop` or `--self-test`, once
-`cli.main` has parsed it, and the steps every such run takes first — the cycle collector
-back on, the log's rotation, a sidecar kept aside said on stderr, and, for a command that
-writes the home, what a killed Memtab left there cleared.
-
-The window's start never imports this module (the contract "first-paint" forbids it the log's
-rotation); `cli.main` imports it for any other run, and says a failure raised here.
-"""
+"""`memtab` without the window: a command, `--install-desktop` or `--self-test`, after the steps
+every such run takes first (collector, log rotation, kept-aside sidecars, a killed Memtab's
+leftovers). The window's start never imports it (contract "first-paint")."""
 
 from __future__ import annotations
 

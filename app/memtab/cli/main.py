@@ -1,10 +1,6 @@
-"""Argument parsing and dispatch for `memtab`: the GUI by default, sub-commands headless.
-
-The window's start imports what its first paint needs and no more
-(`memtab.gui.first_paint.boundary`): this module therefore imports the parser's options
-(`cli.options`), not the sub-commands' shared machinery (`cli.common`: the store, the
-registry), and each sub-command's module only when it is asked for.
-"""
+"""Argument parsing and dispatch for `memtab`: the GUI by default, sub-commands headless. Imports
+`cli.options`, not `cli.common`, and each sub-command's module only when asked for, so the window's
+first paint stays light."""
 
 from __future__ import annotations
 
@@ -241,7 +237,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not json:
             raise  # a fault of Memtab's: its traceback, as Python prints it
         logger.exception("memtab %s failed", args.command)
-        return _failed(_internal(error), "internal", json=True, command=args.command)
+        log = log_file()
+        kept = f"; its traceback is in {log}" if log is not None else ""
+        said = f"an unexpected error: {type(error).__name__}: {error}{kept}"
+        return _failed(said, "internal", json=True, command=args.command)
 
 
 def _failed(
@@ -263,13 +262,6 @@ def _failed(
     from memtab.cli.failure import failed
 
     return failed(words, kind, json=True, command=command, error=error, quiet=quiet)
-
-
-def _internal(error: BaseException) -> str:
-    """A fault of Memtab's in words, and where its traceback went (the caller logs it)."""
-    where = log_file()
-    kept = f"; its traceback is in {where}" if where is not None else ""
-    return f"an unexpected error: {type(error).__name__}: {error}{kept}"
 
 
 def _print_nowhere() -> None:

@@ -1,9 +1,5 @@
-"""What the `memtab` command's parser needs before it knows the sub-command: the options
-every command shares, the home they name, and the error a user's mistake raises.
-
-The window's start (`memtab` without a command) imports this module and not
-`memtab.cli.common`, whose store and registry machinery only the sub-commands use.
-"""
+"""What the `memtab` parser needs before it knows the sub-command: the shared options, the home they
+name, and the error a user's mistake raises (the window's start imports this, not `cli.common`)."""
 
 from __future__ import annotations
 
@@ -79,16 +75,9 @@ class UsageParser(argparse.ArgumentParser):
 
 
 class CommandParser(UsageParser):
-    """A sub-command's parser: it takes the options every command shares after its name.
-
-    argparse parses a sub-command's words with the sub-command's parser alone, so an
-    option of the top-level parser is refused after the command unless repeated here.
-    Nested sub-commands (`project add`) get the same class from argparse.
-
-    Each command declares whether it writes the home (`@command("trash", ...,
-    writes_home=True)`; history's record of outside changes counts): such a command first
-    removes the temp files a killed Memtab left there.
-    """
+    """A sub-command's parser: it takes the shared options after its name too (argparse parses a
+    sub-command's words with its parser alone); `writes_home` commands first clear what a killed
+    Memtab left in the home."""
 
     def __init__(self, *args: Any, writes_home: bool | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -108,9 +97,8 @@ def default_demo_home() -> Path:
 def home_location(
     args: argparse.Namespace, *, env: Mapping[str, str] | None = None, cwd: str | None = None
 ) -> HomeLocation:
-    """The home this invocation works on (or the one whose environment `env` and
-    directory `cwd` are given: a hosted MCP session's); CliError when it is not a usable
-    directory."""
+    """The home this invocation works on (or the one whose environment `env` and directory `cwd` are
+    given: a hosted MCP session's); CliError when it is not a usable directory."""
     user_home = env.get("HOME") if env is not None else None
     location = resolve_home(
         getattr(args, "home", None),

@@ -91,21 +91,16 @@ def read_source_file(source: Source, file: SourceFile) -> SourceContent:
                 f"# {file.relative}\n\nThis file is {size:,} bytes, over the "
                 f"{MAX_FILE_BYTES}-byte cap: it is not rendered.\n"
             )
+        elif source.agent == "codex":
+            text = render_manifest(file.relative, data)
         else:
-            text = _rendered(source, file, data, newest_only=over_cap)
+            text = render_loki(file.relative, data, newest_only=over_cap)
         return SourceContent(text, content_sha256(text), size, over_cap=over_cap, rendered=True)
     text = data[:MAX_FILE_BYTES].decode("utf-8", "replace")
     note = f"Only the first {MAX_FILE_BYTES} bytes are shown." if over_cap else None
     return SourceContent(
         text, content_sha256(text), size, over_cap=over_cap, binary=b"\x00" in data, note=note
     )
-
-
-def _rendered(source: Source, file: SourceFile, data: bytes, *, newest_only: bool) -> str:
-    """The Markdown a rendered file is shown as (a Codex manifest, loki-mode's JSON)."""
-    if source.agent == "codex":
-        return render_manifest(file.relative, data)
-    return render_loki(file.relative, data, newest_only=newest_only)
 
 
 def read_raw_source_text(source: Source, file: SourceFile) -> str:
@@ -258,9 +253,8 @@ def remove_created_file(
     history: ChangeRecorder | None = None,
     allow_unkept: bool = False,
 ) -> None:
-    """Take back a file Memtab created in a source: removed only while it holds
-    `expected_sha256`, then its `created_folders` while empty. SaveConflictError, SourceError,
-    UnkeptChangeError."""
+    """Take back a file Memtab created in a source: removed only while it holds `expected_sha256`,
+    then its `created_folders` while empty. SaveConflictError, SourceError, UnkeptChangeError."""
     changed = SaveConflictError("changed", f"{file.id} changed since it was copied; kept")
     try:
         with interprocess_lock(file_lock_path(file.physical, env), timeout_s=LOCK_TIMEOUT_S):

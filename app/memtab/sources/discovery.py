@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -69,12 +69,6 @@ class KnownProjects:
         return cls(tuple(projects), project_of)
 
 
-def _auto_memory_off(claude_root: Path, env: Mapping[str, str]) -> str | None:
-    """Why Claude Code's sessions have no auto memory, or None."""
-    switch = auto_memory_switch(claude_root, env)
-    return switch.off_note if switch is not None and switch.state == "off" else None
-
-
 def discover(context: SourceContext) -> Discovery:
     """Every source that exists (none listed yet)."""
     looked: list[LookedFor] = []
@@ -89,6 +83,8 @@ def discover(context: SourceContext) -> Discovery:
     if claude_root is not None and not context.isolated:
         stores = session_memory_stores(claude_root, context.env)
     if claude_root is not None:
+        switch = auto_memory_switch(claude_root, context.env)
+        off = switch.off_note if switch is not None and switch.state == "off" else None
         # Claude Code's names are matched against every project known so far.
         found, claude_projects = claude_sources(
             claude_root,
@@ -98,7 +94,7 @@ def discover(context: SourceContext) -> Discovery:
             # An isolated home (the demo, tests) reads nothing of this system's policies.
             managed_settings=() if context.isolated else managed_settings_files(),
             stores=stores,
-            auto_memory_off=_auto_memory_off(claude_root, context.env),
+            auto_memory_off=off,
         )
         sources.extend(found)
     if codex_root is not None:

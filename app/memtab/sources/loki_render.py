@@ -28,10 +28,15 @@ def render_loki(relative: str, data: bytes, *, newest_only: bool = False) -> str
         try:
             value = parse_json(data)
         except JsonError as error:
-            text = _unreadable(relative, data, str(error))
+            raw = data.decode("utf-8", "replace")
+            text = (
+                f"# {relative}\n\nCannot render this file: {error}. Its text:\n\n```\n{raw}\n```\n"
+            )
         else:
             text = _renderer_for(relative)(relative, value)
-    return _capped(text)
+    if len(text) <= MAX_FILE_BYTES:  # a rendering may be longer than its file
+        return text
+    return text[:MAX_FILE_BYTES] + "\n\n… (the rest is not shown: over the size cap)\n"
 
 
 def _renderer_for(relative: str) -> Callable[[str, Any], str]:
@@ -131,10 +136,13 @@ def _patterns(relative: str, value: Any) -> str:
         title = _text(pattern.get("pattern")) or _text(pattern.get("id")) or "(untitled)"
         identifier = _text(pattern.get("id"))
         lines += [f"## {title}" + (f" ({identifier})" if identifier else ""), ""]
+        confidence = pattern.get("confidence")
         facts = _join(
             " · ",
             _labelled("category", pattern.get("category")),
-            _labelled("confidence", _rounded(pattern.get("confidence"))),
+            _labelled(
+                "confidence", round(confidence, 2) if isinstance(confidence, float) else confidence
+            ),
             _used(pattern.get("usage_count")),
         )
         if facts:
@@ -295,11 +303,6 @@ def _is_scalar_list(value: Any) -> bool:
     return isinstance(value, list) and not any(isinstance(i, dict | list) for i in value)
 
 
-def _unreadable(relative: str, data: bytes, why: str) -> str:
-    raw = data.decode("utf-8", "replace")
-    return f"# {relative}\n\nCannot render this file: {why}. Its text:\n\n```\n{raw}\n```\n"
-
-
 def _items(value: Any, *keys: str) -> list[Any] | None:
     if isinstance(value, list):
         return value
@@ -343,10 +346,6 @@ def _compact(value: Any, *, limit: int = _MAX_VALUE_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _rounded(value: Any) -> Any:
-    return round(value, 2) if isinstance(value, float) else value
-
-
 def _labelled(label: str, value: Any, *, suffix: str = "", separator: str = " ") -> str:
     text = _text(value)
     return f"{label}{separator}{text}{suffix}" if text else ""
@@ -362,10 +361,3 @@ def _used(count: Any) -> str:
 
 def _join(separator: str, *parts: str) -> str:
     return separator.join(part for part in parts if part)
-
-
-def _capped(text: str) -> str:
-    """At most the file cap of text (a rendering may be longer than its file)."""
-    if len(text) <= MAX_FILE_BYTES:
-        return text
-    return text[:MAX_FILE_BYTES] + "\n\n… (the rest is not shown: over the size cap)\n"

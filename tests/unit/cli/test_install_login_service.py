@@ -14,7 +14,7 @@ import pytest
 
 from memtab.agent_server.hosting.login_service import login_service_facts, remembered_answer
 from memtab.cli.main import main
-from memtab.cli.share.login_service_offer import HINT, QUESTION, offer_login_service
+from memtab.cli.share.agent_install_commands import HINT, QUESTION, offer_login_service
 from memtab.store.home import Home
 from memtab.watch.service import service_path
 

@@ -52,6 +52,7 @@ _SECRET_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL", "AUTH")
 MAX_ORIGIN_VALUE_CHARS = 4096
 # sun_path holds 108 bytes on Linux, its NUL included.
 MAX_SOCKET_PATH_BYTES = 107
+_VERSION_WORD = "".join(c if c.isalnum() or c in ".+_-" else "_" for c in __version__)[:24]
 _BOUND_BESIDE_BYTES = 8  # the host binds `<socket>.<pid>` first, then renames it
 _PEER_CREDENTIALS = struct.Struct("3i")  # struct ucred: pid, uid, gid
 _OFF = frozenset({"off", "0", "no", "false"})
@@ -144,7 +145,7 @@ class Rendezvous:
     __slots__ = ("folder", "key", "log", "socket", "start_lock")
 
     def __init__(self, folder: str, key: str) -> None:
-        stem = os.path.join(folder, f"mcp-{_version_word()}-{key}")
+        stem = os.path.join(folder, f"mcp-{_VERSION_WORD}-{key}")
         self.folder = folder
         self.key = key
         self.socket = stem + ".sock"
@@ -243,8 +244,3 @@ def peer_credentials(connection: socket.socket) -> tuple[int, int]:
     raw = connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _PEER_CREDENTIALS.size)
     pid, uid, _gid = _PEER_CREDENTIALS.unpack(raw)
     return pid, uid
-
-
-def _version_word() -> str:
-    kept = "".join(c if c.isalnum() or c in ".+_-" else "_" for c in __version__)
-    return kept[:24]

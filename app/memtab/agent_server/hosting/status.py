@@ -38,12 +38,12 @@ class SharedServerFacts(Record, write_only=True):
     `note`."""
 
     shared: bool
-    why_not: str | None
-    running: bool
-    hosted_by: str | None
-    pid: int | None
-    sessions: int | None
-    socket: str | None
+    why_not: str | None = None
+    running: bool = False
+    hosted_by: str | None = None
+    pid: int | None = None
+    sessions: int | None = None
+    socket: str | None = None
     note: str
 
 
@@ -78,17 +78,8 @@ def shared_server_facts(home: Home, env: Mapping[str, str] | None = None) -> Sha
     try:
         place = host_rendezvous(str(home.root), environ)
     except RendezvousError as error:
-        reason = str(error)
-        return SharedServerFacts(
-            shared=False,
-            why_not=reason,
-            running=False,
-            hosted_by=None,
-            pid=None,
-            sessions=None,
-            socket=None,
-            note=f"Each agent session runs its own server: {reason}",
-        )
+        note = f"Each agent session runs its own server: {error}"
+        return SharedServerFacts(shared=False, why_not=str(error), note=note)
     status = host_status(place.socket)
     if status is None:
         note = (
@@ -96,19 +87,10 @@ def shared_server_facts(home: Home, env: Mapping[str, str] | None = None) -> Sha
             f"{IDLE_EXIT_S / 60:g} idle minutes); `memtab watch --install` keeps one warm "
             "from login"
         )
-        other = _other_host(place.folder, place.socket, host_setup(str(home.root), environ))
-        if other is not None:
-            note = _elsewhere_note(other, host_setup(str(home.root), environ))
-        return SharedServerFacts(
-            shared=True,
-            why_not=None,
-            running=False,
-            hosted_by=None,
-            pid=None,
-            sessions=None,
-            socket=place.socket,
-            note=note,
-        )
+        setup = host_setup(str(home.root), environ)
+        if (other := _other_host(place.folder, place.socket, setup)) is not None:
+            note = _elsewhere_note(other, setup)
+        return SharedServerFacts(shared=True, socket=place.socket, note=note)
     sessions = f"{status.sessions} session{'' if status.sessions == 1 else 's'} now"
     note = f"Agents' sessions are served by {_WHO[status.hosted_by]} (pid {status.pid}, {sessions})"
     if status.idle_exit_s is not None:
@@ -117,7 +99,6 @@ def shared_server_facts(home: Home, env: Mapping[str, str] | None = None) -> Sha
         note += "; `memtab watch --install` keeps one warm from login"
     return SharedServerFacts(
         shared=True,
-        why_not=None,
         running=True,
         hosted_by=status.hosted_by,
         pid=status.pid,

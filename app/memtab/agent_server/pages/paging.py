@@ -192,17 +192,14 @@ def cursor_argument(
     asked = {"scope": cursor.scope, "limit": cursor.end or default_limit}
     other = [key for key in carried if arguments.get(key) not in (None, asked[key])]
     if other:
-        said = ", ".join(f"`{key}` {_words(asked[key])}" for key in other)
+        said = ", ".join(
+            f"`{key}` {'none' if asked[key] is None else repr(asked[key])}" for key in other
+        )
         raise ToolArgumentError(
             f"`cursor` carries what the first page was asked with ({said}): call with the "
             "cursor alone to go on, or without it to ask anew"
         )
     return cursor
-
-
-def _words(value: object) -> str:
-    """An argument's value as a page's words say it (`None`: none was given)."""
-    return "none" if value is None else repr(value)
 
 
 def optional_text(arguments: Mapping[str, Any], key: str) -> str | None:

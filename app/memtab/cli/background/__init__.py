@@ -1,3 +1,2 @@
 """Commands for what works in the background: the writer, consolidation, the recorder, traces,
-models.
-"""
+models."""

@@ -1,14 +1,5 @@
-"""Headless consolidation: `memtab consolidate` (one workspace) and `memtab sweep` (launch sweep).
-
-The provider comes from `--provider/--model/--base-url`, then `MEMTAB_PROVIDER`/
-`MEMTAB_MODEL`/`MEMTAB_BASE_URL`, then the settings file; without any, Memtab's offline
-consolidator runs. JSON output (`--json`) is the journal record / sweep report as stored.
-
-Review before apply, headless: `--plan-out FILE` writes the plan (each proposed op with
-its diff) without changing anything; `--apply-plan FILE [--accept 1,3]` applies the
-accepted ops (all proposed ones by default), each refused if its files changed since.
-Ops of one unit (a merge's edit and delete) are accepted together or not at all.
-"""
+"""Headless consolidation: `memtab consolidate` (one workspace, with `--plan-out`/`--apply-plan` to
+review before applying) and `memtab sweep` (launch sweep)."""
 
 from __future__ import annotations
 

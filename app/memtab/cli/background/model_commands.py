@@ -1,13 +1,5 @@
-"""`memtab models` and `memtab settings`: which model the writer and Consolidate now use, the
-model servers running on this machine, and switching to one of them (or back offline).
-
-    memtab models --local                      # Ollama, LM Studio, llama.cpp, vLLM here
-    memtab settings use-local ollama --model qwen2.5-coder
-    memtab settings use-offline
-
-`--json` prints `{"configured": …, "local": [LocalServer.to_json()…]}` for `models` and
-`{"saved": …, "settingsFile": …}` for `settings` — stable contracts (fields are only added).
-"""
+"""`memtab models` and `memtab settings`: which model the writer and Consolidate use, the model
+servers running here, and switching to one of them (or back offline)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""`memtab traces`: the trace dumps of the writer's and the consolidation's runs, newest
-first (docs/formats.md §10.3).
-
-JSON output (`--json`) is a stable contract: `{"traces": [TraceSummary.to_json(), ...]}`.
-"""
+"""`memtab traces`: the trace dumps of the writer's and the consolidation's runs, newest first
+(docs/formats.md §10.3)."""
 
 from __future__ import annotations
 
@@ -11,7 +8,6 @@ import argparse
 from memtab.cli.common import Argument, command, elide, format_table, open_home
 from memtab.fs.records import Record
 from memtab.humanize import relative_time
-from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
 from memtab.traces.catalog import list_traces, trace_workspace_ids
 from memtab.traces.reader import TraceSummary
@@ -35,8 +31,9 @@ class TraceListing(Record, write_only=True):
 def run_traces(args: argparse.Namespace) -> TraceListing | int:
     """List the dumps: time, workspace, trigger, outcome, error and path."""
     home = open_home(args)
-    if args.workspace is not None:
-        _require_known_workspace(home, args.workspace)
+    # Known if the registry lists it or it has dumps (a deleted one may).
+    if args.workspace is not None and args.workspace not in trace_workspace_ids(home):
+        load_registry(home).require_workspace(args.workspace)  # HomeError names it
     summaries = list_traces(home, args.workspace)
     if args.json:
         return TraceListing(traces=tuple(summaries))
@@ -62,9 +59,3 @@ def run_traces(args: argparse.Namespace) -> TraceListing | int:
         )
     print(format_table(rows))
     return 0
-
-
-def _require_known_workspace(home: Home, workspace_id: str) -> None:
-    """A workspace is known if the registry lists it or it has dumps (deleted ones may)."""
-    if workspace_id not in trace_workspace_ids(home):
-        load_registry(home).require_workspace(workspace_id)  # HomeError names it

@@ -1,8 +1,5 @@
-"""`memtab watch`: the recorder that keeps history while no window runs, its login entry
-(`--install`, `--uninstall`) and `--status`; `memtab events`: the bursts it recorded
-(restored with `memtab restore --event ID`). docs/formats.md §14.5. While it records, it
-also hosts the agents' MCP sessions of its home (§22.8).
-"""
+"""`memtab watch` (the recorder that keeps history while no window runs, and hosts the agents' MCP
+sessions) and `memtab events` (the bursts it recorded); docs/formats.md §14.5, §22.8."""
 
 from __future__ import annotations
 

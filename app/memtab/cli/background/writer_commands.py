@@ -1,13 +1,5 @@
-"""`memtab write`: run the background memory writer once for a workspace, now.
-
-The interval and the scheduling state are ignored and left untouched (that is the app's
-and mux's business); the run is otherwise the one the app does: same budget, tools,
-attempts, timeout and trace dump on failure. The provider is the configured one (the
-offline writer unless set up), overridable with --provider / --model / --base-url. The
-offline writer suggests its notes for review (`memtab inbox`) unless the writer
-setting `offline_notes` is "write" or `--write-notes` is given; `--json` lists them under
-`suggested`.
-"""
+"""`memtab write`: run the background memory writer once for a workspace, now, as the app runs it
+(the interval and scheduling state untouched)."""
 
 from __future__ import annotations
 

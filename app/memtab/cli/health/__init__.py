@@ -1,3 +1,2 @@
 """Commands that say whether things hold: `memtab check` (the memory), `doctor` and `--self-test`
-(Memtab).
-"""
+(Memtab)."""

@@ -1,13 +1,5 @@
-"""`memtab check`: is what the memory says still true of the code? (docs/formats.md §19)
-
-Without `--workspace`, every memory file of the home: the global scope, each project's
-memory, each workspace's, and the other agents' memory Memtab finds — each file once.
-With it, what that workspace sees. Exit status: 0 when nothing was found, 1 when
-something was, 2 when the check could not be made. `--json` prints the report
-(`{"findings": […], …}`, a stable contract). `--plan-out FILE` (with `--workspace`)
-writes the obvious fixes as a plan to review and apply like a consolidation's:
-`memtab consolidate --workspace ID --apply-plan FILE`.
-"""
+"""`memtab check`: is what the memory says still true of the code? (docs/formats.md §19). Exit 0:
+nothing found, 1: something was, 2: the check could not be made."""
 
 from __future__ import annotations
 
@@ -93,7 +85,13 @@ def run_check(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report.to_json())
     else:
-        _print_report(report)
+        for finding in report.findings:
+            _print_finding(finding)
+        files = plural(report.files_checked, "memory file")
+        found = plural(len(report.findings), "finding") if report.findings else "No findings"
+        print(f"{found} in {files}.")
+        if report.cancelled:
+            print("(cancelled before every file was checked)")
     if plan_note:
         print(plan_note, file=sys.stderr if args.json else sys.stdout)
     for problem in report.problems:
@@ -119,18 +117,6 @@ def _write_plan(home: Home, workspace_id: str, report: CheckReport, path: Path) 
         f"Review and apply it with: memtab consolidate --workspace {workspace.id} "
         f"--apply-plan {path})"
     )
-
-
-def _print_report(report: CheckReport) -> None:
-    for finding in report.findings:
-        _print_finding(finding)
-    files = plural(report.files_checked, "memory file")
-    if not report.findings:
-        print(f"No findings in {files}.")
-    else:
-        print(f"{plural(len(report.findings), 'finding')} in {files}.")
-    if report.cancelled:
-        print("(cancelled before every file was checked)")
 
 
 def _print_finding(finding: Finding) -> None:

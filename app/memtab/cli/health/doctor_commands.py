@@ -1,8 +1,5 @@
-"""`memtab doctor`: what Memtab sees here, and what is broken (exit 1) or worth a look.
-
-The checks live in `memtab.diagnostics` (Qt-free); this module prints them. `--json`
-prints `DoctorReport.to_json()`, a stable contract documented in docs/troubleshooting.md.
-"""
+"""`memtab doctor`: what Memtab sees here, and what is broken (exit 1) or worth a look; the checks
+live in `memtab.diagnostics`."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
-"""`memtab --self-test`: does this installation work beyond opening a window?
-
-It writes a demo home into a scratch directory, lists it, and consolidates its main
-workspace offline in a child process, exactly as the window's Consolidate now does (the
-path a frozen bundle breaks first: the child re-enters the program through
-`multiprocessing.freeze_support()`). No model is called, and no real home or setting is
-read or written. Prints one JSON object; exits 1 when a step failed.
-"""
+"""`memtab --self-test`: a demo home in a scratch directory, listed and consolidated offline in a
+child process as the window does (what a frozen bundle breaks first); one JSON object, exit 1
+when a step failed."""
 
 from __future__ import annotations
 

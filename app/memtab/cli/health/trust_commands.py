@@ -1,15 +1,6 @@
-"""`memtab duplicates`, `memtab contradictions`, `memtab leaks`: memory every agent can
-trust (docs/formats.md §19.5–19.7, issue 72).
-
-Each reads every memory file of the home — the global scope, each project's memory, each
-workspace's, and the other agents' memory Memtab finds, each file once (`--no-sources`:
-mux's alone) — or, with `--workspace`, what that workspace's sessions see, and prints
-what it found: groups of memories that say the same thing, pairs of lines that state
-different values for one thing, memories in the wrong place and secrets. Exit status: 0
-when nothing was found, 1 when something was, 2 when the memory could not be read.
-`--json` prints the report, a stable contract (fields are added, never renamed or
-removed).
-"""
+"""`memtab duplicates`, `memtab contradictions`, `memtab leaks`: memory every agent can trust
+(docs/formats.md §19.5–19.7). Exit 0: nothing found, 1: something was, 2: the memory could not be
+read."""
 
 from __future__ import annotations
 

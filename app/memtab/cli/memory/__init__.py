@@ -1,2 +1,1 @@
-"""Commands over the memory itself: list, search, show, copy, sources, history, the Inbox,
-loads."""
+"""Commands over the memory itself: list, search, show, copy, sources, history, the Inbox, loads."""

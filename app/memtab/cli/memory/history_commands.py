@@ -1,11 +1,5 @@
-"""Headless history: `memtab history`, `blame`, `restore`, `runs`, `revert-run` and `trash`.
-
-Each first records what changed outside Memtab since it last looked (`record_external`)
-and adds mux's new journal records to the runs log, so what they show is current.
-`history`, `blame` and `restore` also take another agent's file by file id: the versions
-Memtab recorded when it wrote the file (`memtab.sources.agent_file`).
-JSON output (`--json`) is a stable contract: fields are added, never renamed or removed.
-"""
+"""Headless history: `history`, `blame`, `restore`, `runs`, `revert-run` and `trash`, each first
+recording what changed outside Memtab, so what they show is current."""
 
 from __future__ import annotations
 
@@ -314,12 +308,6 @@ def _restore_event(args: argparse.Namespace) -> EventRestore | int:
 # --- runs ------------------------------------------------------------------------------------
 
 
-def _runs_of(home: Home) -> RunsLog:
-    catch_up_runs(home)
-    maybe_prune(home)
-    return RunsLog(home)
-
-
 @command(
     "runs",
     Argument.workspace("only this workspace's runs"),
@@ -332,7 +320,9 @@ def _runs_of(home: Home) -> RunsLog:
 )
 def run_runs(args: argparse.Namespace) -> RunsListing | int:
     home = open_home(args)
-    log = _runs_of(home)
+    catch_up_runs(home)
+    maybe_prune(home)
+    log = RunsLog(home)
     runs = log.runs(workspace_id=args.workspace, kind=args.kind, failed_only=args.failed)
     reverts = reverted_by(log.runs(kind=REVERT_KIND))
     if args.json:

@@ -1,29 +1,6 @@
-"""`memtab inbox`: every memory an agent proposed — mux's harvest, Memtab's writer, and
-agents' changes through `memtab mcp --writes inbox` (docs/formats.md §22.5).
-
-    memtab inbox [--workspace ID] [--json]                    list what waits for review
-    memtab inbox accept ID… [--workspace ID] [--text TEXT] [--to PATH] [--json]
-    memtab inbox reject ID… [--workspace ID] [--json]
-
-`memtab suggestions` (with `dismiss` for `reject`) is the same command under the name it had
-before the Inbox held more than the writer's suggestions; it says so on stderr, and goes in
-the next release.
-
-Without `--workspace`, listing covers every workspace with a harvest inbox, suggested
-memories or agents' proposals, and the global Inbox (agents' proposals for global memory,
-`workspaceId` null), and accept / reject find each id in whichever inbox holds it. `--text`
-edits the one item being accepted. Accepted text goes to the notes file the item belongs in
-(its `memoryPath`: a preference to global memory, a project fact to project memory, the
-rest to the workspace's notes; `targetReason` says why), or to the file `--to` names by
-virtual path (`--to /memories/project/conventions.md`); a harvest candidate leaves its
-harvest file (docs/formats.md §10.5). `--json` prints
-`{"items": [...]}`, `{"accepted": [...]}` or `{"rejected": [...]}`, each item with `id`,
-`kind` ("harvest", "suggestion" or "agent"), `workspaceId`, `text`, `section`, `memoryPath`,
-`source`, `category`, `evidence` ([{"id", "role", "text"}]), `confidence`, `rationale`,
-`createdAt`, `targetReason`, `retargetable` (false for an agent's call, which changes the
-file it names), `sourceName` (who proposed it, in words: "Codex via Memtab MCP"); an
-accepted item's `text` is the text written and its `memoryPath` the file written.
-"""
+"""`memtab inbox`: every memory an agent proposed (mux's harvest, Memtab's writer, agents' changes
+through `memtab mcp --writes inbox`), to accept or reject (docs/formats.md §10.5, §22.5);
+`memtab suggestions` is its old name."""
 
 from __future__ import annotations
 

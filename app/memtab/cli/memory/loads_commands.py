@@ -1,9 +1,4 @@
-"""`memtab loads`: what each agent reads at the start of a session (docs/formats.md §17.6).
-
-`--json` prints `{"agents": [{"agent", "files": [{"path" | "id", "lines", "bytes",
-"tokens", "loadedLines", "cutAtLine"?, …}], "totalTokens", …}]}`, a stable contract:
-fields are added, never renamed or removed.
-"""
+"""`memtab loads`: what each agent reads at the start of a session (docs/formats.md §17.6)."""
 
 from __future__ import annotations
 

@@ -1,13 +1,5 @@
-"""`memtab recall PROMPT`: what each agent would load and recall for a prompt, and why
-each memory is taken or missed (docs/formats.md §17.8).
-
-`--model` also asks the configured model (File → Settings, `memtab models`) as Claude
-Code asks its own, and prints its pick beside the words' prediction (`loads.recall.asking`).
-
-`--json` prints `{"prompt", "agents": [{"agent", "how", "files": [{"name", "verdict",
-"rank"?, "reason", …}], "sent"?, "notes", "modelPick"?}], "unrecallable": [...]}`, a
-stable contract: fields are added, never renamed or removed.
-"""
+"""`memtab recall PROMPT`: what each agent would load and recall for a prompt, and why each memory
+is taken or missed (docs/formats.md §17.8); `--model` also asks the configured model."""
 
 from __future__ import annotations
 

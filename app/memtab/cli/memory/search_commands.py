@@ -1,15 +1,5 @@
-"""`memtab search`: the memory files best matching a query, best first — ranked by BM25 as
-the MCP server's `search` ranks (docs/formats.md §22.3), over the home's search index on
-disk that the servers and the window share (§22.11): only the files changed since any
-Memtab indexed them are read.
-
-The files searched are those `memtab list` lists (the global scope, and with `--workspace`
-its project's and workspace's) and the other agents' memory a session of that workspace
-reads. Results name files by their virtual paths (`/memories/...`) or source file ids;
-Codex's copy of a Claude Code memory file found with its original is folded into it, as
-the MCP server's `search` folds it (`catalog.fold_copies`). `--json` is a stable
-contract (`SearchListing`).
-"""
+"""`memtab search`: the memory files best matching a query, ranked by BM25 as the MCP server's
+`search` ranks (docs/formats.md §22.3), over the home's shared search index (§22.11)."""
 
 from __future__ import annotations
 
@@ -35,10 +25,9 @@ INDEXING_WAIT_S = 300.0
 
 
 class SearchListing(Record, write_only=True):
-    """`memtab search --json` (docs/formats.md §22.2's `search` result): the query, the
-    files best matching it, best first (each as the MCP server's `search` gives it: path,
-    scope, description, score, the line holding most of the query's words), and what the
-    search left out and why."""
+    """`memtab search --json` (docs/formats.md §22.2's `search` result): the query, the files best
+    matching it, best first (each as the MCP server's `search` gives it: path, scope, description,
+    score, the line holding most of the query's words), and what the search left out and why."""
 
     query: str
     results: tuple[SearchHit, ...]

@@ -1,10 +1,5 @@
-"""Headless commands over every agent's memory: sources, list --source, show, copy,
-source-log, codex-note.
-
-Files of other agents are named by file id (`claude-code:user:CLAUDE.md`), mux files by
-virtual path (`/memories/global/x.md`). JSON output is a stable contract (fields are
-added, never renamed or removed).
-"""
+"""Headless commands over every agent's memory: sources, list --source, show, copy, source-log,
+codex-note. Other agents' files are named by file id, mux's by virtual path."""
 
 from __future__ import annotations
 
@@ -52,7 +47,7 @@ from memtab.sources.copy import CopyOrigin, add_codex_note, codex_memories, copy
 from memtab.sources.discovery import discover, scan
 from memtab.sources.history import source_history
 from memtab.sources.listing import SourceFileRow, find_file, list_source, source_file_row
-from memtab.sources.model import Discovery, LookedFor, Source, SourceFile, SourceListing
+from memtab.sources.model import LookedFor, Source, SourceFile, SourceListing
 from memtab.sources.open_file import open_memory_file
 from memtab.store.files import count_files
 from memtab.store.home import Home
@@ -111,8 +106,7 @@ def run_sources(args: argparse.Namespace) -> SourceListingOutput | int:
     discovery, listings = scan(_context(home))
     rows = [_mux_row(home), *(_source_row(listing) for listing in listings)]
     if args.json:
-        found = SourceListingOutput(sources=tuple(rows), looked_for=discovery.looked_for)
-        return found
+        return SourceListingOutput(sources=tuple(rows), looked_for=discovery.looked_for)
     table = [["AGENT", "ID", "FILES", "", "WHERE"]]
     for row in rows:
         table.append(
@@ -185,11 +179,11 @@ class SourceRow(Record, write_only=True):
     writable: bool
     file_count: int
     label: str
-    read_only_reason: str | None
-    has_history: bool
-    note: str | None
-    error: str | None
-    last_consolidated_at: int | None
+    read_only_reason: str | None = None
+    has_history: bool = False
+    note: str | None = None
+    error: str | None = None
+    last_consolidated_at: int | None = None
     """Claude Code's auto-dream, ms (mux's consolidation: `memtab status`)."""
     shared: str | None = None
     """`account` (synced to the user's account), `team` (shared with the repository's
@@ -211,11 +205,6 @@ def _mux_row(home: Home) -> SourceRow:
         writable=True,
         file_count=count,
         label="mux memory (global, project and workspace scopes)",
-        read_only_reason=None,
-        has_history=False,
-        note=None,
-        error=None,
-        last_consolidated_at=None,
     )
 
 
@@ -257,13 +246,6 @@ class SourceFiles(Record, write_only=True):
 # --- list --source ------------------------------------------------------------------------
 
 
-def _import_partners(discovery: Discovery, listing: SourceListing) -> list[Source]:
-    """The sources that may hold the other side of a Codex source's copies of Claude Code
-    memory, or of a Claude Code source's originals (docs/formats.md §17.3)."""
-    partner = {"codex": "claude-code", "claude-code": "codex"}.get(listing.source.agent)
-    return [source for source in discovery.sources if source.agent == partner]
-
-
 @_one_line_errors
 def run_source_list(args: argparse.Namespace) -> int:
     """`memtab list --source ID` for a source other than mux: its warnings after its words."""
@@ -271,7 +253,11 @@ def run_source_list(args: argparse.Namespace) -> int:
     listing = list_source(discovery.source(args.source))
     if args.json:
         extensions = tuple(extension_row(listing.source, e) for e in listing.extensions)
-        links = link_imports([listing, *map(list_source, _import_partners(discovery, listing))])
+        # The other side of a Codex source's copies of Claude Code memory, or of a Claude Code
+        # source's originals (docs/formats.md §17.3).
+        partner = {"codex": "claude-code", "claude-code": "codex"}.get(listing.source.agent)
+        partners = [list_source(s) for s in discovery.sources if s.agent == partner]
+        links = link_imports([listing, *partners])
         rows = tuple(source_file_row(file, links) for file in listing.files)
         print_json(SourceFiles(files=rows, extensions=extensions).to_json())
     elif not listing.files:
@@ -292,24 +278,18 @@ def run_source_list(args: argparse.Namespace) -> int:
         print(format_table(table, right_aligned=(2,)))
         if any(not f.writable for f in listing.files):
             print("\nro: read-only in Memtab (`memtab show ID --json` says why)")
-        _print_extensions(listing)
+        if listing.extensions:  # what each holds and what its manifest lists
+            print("\nExtensions (Codex's, read-only but for the ad-hoc notes):")
+        for extension in listing.extensions:
+            print(f"  {listing.source.file_id(extension.folder)} — {extension.summary()}")
+            for line in extension.details():
+                print(f"    {line}")
     for file in listing.files:
         if file.warning:
             print(f"warning: {file.id}: {file.warning}", file=sys.stderr)
     if listing.error:
         print(f"warning: {listing.error}", file=sys.stderr)
     return 0
-
-
-def _print_extensions(listing: SourceListing) -> None:
-    """Codex's memory extensions: what each holds and what its manifest lists."""
-    if not listing.extensions:
-        return
-    print("\nExtensions (Codex's, read-only but for the ad-hoc notes):")
-    for extension in listing.extensions:
-        print(f"  {listing.source.file_id(extension.folder)} — {extension.summary()}")
-        for line in extension.details():
-            print(f"    {line}")
 
 
 # --- show ---------------------------------------------------------------------------------
@@ -331,8 +311,7 @@ def _open_file(home: Home, args: argparse.Namespace, raw: str) -> MemoryFile:
 
 
 class MemoryText(Record, write_only=True):
-    """`memtab show /memories/… --json`: a mux memory file's text and the sha guarding a
-    save."""
+    """`memtab show /memories/… --json`: a mux memory file's text and the sha guarding a save."""
 
     path: str
     content: str

@@ -1,7 +1,4 @@
-"""Headless commands over the store: list, tool, status, workspaces, project/workspace add, demo.
-
-JSON output (`--json`, and always for `tool`) is a stable contract for scripts and agents.
-"""
+"""Headless commands over the store: list, tool, status, workspaces, project/workspace add, demo."""
 
 from __future__ import annotations
 
@@ -26,7 +23,6 @@ from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.records import OmitEmpty, Record
 from memtab.humanize import coverage_text, harvest_text, relative_time, size_text
 from memtab.store.catch_up.external import record_external
-from memtab.store.files import ScopeListing
 from memtab.store.paths import (
     MAX_PATH_DEPTH,
     Scope,
@@ -79,19 +75,6 @@ class FileListing(Record, write_only=True):
     too_deep: Annotated[tuple[str, ...], OmitEmpty] = ()
 
 
-def _unaddressable_rows(listings: list[ScopeListing]) -> list[UnaddressableRow]:
-    return [
-        UnaddressableRow(
-            path=entry.shown,
-            scope=listing.scope.value,
-            kind="directory" if entry.is_dir else "file",
-            reason=entry.reason,
-        )
-        for listing in listings
-        for entry in listing.unaddressable
-    ]
-
-
 @command(
     "list",
     Argument.workspace("include its project and workspace"),
@@ -113,7 +96,16 @@ def run_list(args: argparse.Namespace) -> Record | int:
         print(f"warning: {warning}", file=sys.stderr)
     listings = store.list_all()
     rows = file_rows(listings, store)
-    unaddressable = _unaddressable_rows(listings)
+    unaddressable = [
+        UnaddressableRow(
+            path=entry.shown,
+            scope=listing.scope.value,
+            kind="directory" if entry.is_dir else "file",
+            reason=entry.reason,
+        )
+        for listing in listings
+        for entry in listing.unaddressable
+    ]
     too_deep = [path for listing in listings for path in listing.too_deep]
     if args.json:
         return FileListing(

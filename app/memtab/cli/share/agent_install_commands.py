@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from memtab.agent_server.agents import (
@@ -21,6 +22,12 @@ from memtab.agent_server.agents import (
     project_place,
 )
 from memtab.agent_server.config_files.gemini_settings import policy_path
+from memtab.agent_server.hosting.login_service import (
+    Answer,
+    login_service_facts,
+    remember_answer,
+    remembered_answer,
+)
 from memtab.agent_server.install import (
     Outcome,
     install_agent,
@@ -33,8 +40,9 @@ from memtab.agent_server.server_names import DEFAULT_WRITES
 from memtab.agent_server.session_scope import FROM_DIRECTORY, session_scope
 from memtab.agent_server.uninstall import uninstall_agent
 from memtab.cli.common import CliError, open_home
-from memtab.cli.share.login_service_offer import offer_login_service
+from memtab.fs.config.settings_file import SettingsFileError
 from memtab.store.home import Home
+from memtab.watch.service import install as install_service
 
 HOOK_NAMES = ("tool_hook", "tool_pre", "tool_post")
 _PROJECT_FOLDERS = (".xum", ".mux")
@@ -111,7 +119,10 @@ def install(args: argparse.Namespace) -> int:
     if hooks is not None:
         print(hooks)
     if project is not None and any(outcome.status != "refused" for outcome in outcomes):
-        print(_served_there(home, project, workspace))
+        # What a session started in the checkout serves (§22.9), so nothing narrows unsaid.
+        there = [str(project.checkout)]
+        scope = session_scope(home, there, decided_by=FROM_DIRECTORY, pinned=workspace)
+        print(f"In {project.checkout}: {scope.words()}")
     if status == 0:  # the agents have Memtab: warm from login, if the user wants it
         status = offer_login_service(home, args.login_service)
     return status
@@ -168,14 +179,6 @@ def _refuse_xum(agents: list[AgentName], project: ProjectPlace | None) -> None:
         raise CliError(NO_XUM_PROJECT)
 
 
-def _served_there(home: Home, project: ProjectPlace, workspace: str | None) -> str:
-    """What a session started in the checkout serves (§22.9), so nothing narrows unsaid."""
-    scope = session_scope(
-        home, [str(project.checkout)], decided_by=FROM_DIRECTORY, pinned=workspace
-    )
-    return f"In {project.checkout}: {scope.words()}"
-
-
 def _report(outcomes: list[Outcome]) -> int:
     """Each outcome's line (a refusal's and the warnings on stderr); 1 if one was refused."""
     for outcome in outcomes:
@@ -184,3 +187,70 @@ def _report(outcomes: list[Outcome]) -> int:
         for warning in outcome.warnings:
             print(warning, file=sys.stderr)
     return 1 if any(outcome.status == "refused" for outcome in outcomes) else 0
+
+
+# --- install's offer of a warm Memtab from login (docs/formats.md §22.6, §22.8) ------------------
+
+QUESTION = (
+    "Keep Memtab warm from login, so each agent's first session of the day starts at once? "
+    "This starts `memtab watch` for this home at login ({entry}). [Y/n] "
+)
+HINT = (
+    "Memtab is not kept warm from login: the first session of the day waits for it to start. "
+    "`memtab mcp install --login-service` sets that up (`--no-login-service`: no, and this "
+    "line is not said again)."
+)
+
+
+def offer_login_service(
+    home: Home,
+    chosen: bool | None,
+    *,
+    ask: Callable[[str], str] = input,
+    interactive: Callable[[], bool] = lambda: sys.stdin.isatty() and sys.stdout.isatty(),
+) -> int:
+    """Install the login service for `home`, or not, as `chosen` says (None: as the user
+    answered before, else asked in a terminal, else a line says how); what is done is said
+    on stdout, a failure on stderr. The exit status (1: the service could not be set up)."""
+    facts = login_service_facts(home)
+    if chosen is None:
+        answer = remembered_answer(home)
+        if facts.installed or answer == "declined":
+            print(f"Login: {facts.note}")
+            return 0
+        if not interactive():
+            print(HINT)
+            return 0
+        try:
+            reply = ask(QUESTION.format(entry=facts.entry))
+        except EOFError:
+            reply = "n"
+        chosen = reply.strip().lower() in ("", "y", "yes")
+    if not chosen:
+        _remember(home, "declined")
+        print("Login: not kept warm from login; `memtab watch --install` sets it up later.")
+        return 0
+    try:
+        result = install_service(home)
+    except OSError as error:
+        print(
+            f"memtab: the login service could not be set up: {error.strerror or error} "
+            f"({facts.entry})",
+            file=sys.stderr,
+        )
+        return 1
+    _remember(home, "installed")
+    print(f"Login: kept warm from login by `memtab watch` ({result.path})")
+    for ran in result.ran:
+        if ran.status != 0:
+            print(f"  {' '.join(ran.argv)}: {ran.said or f'exit {ran.status}'}", file=sys.stderr)
+    if result.note:
+        print(f"  {result.note}")
+    return 0
+
+
+def _remember(home: Home, answer: Answer) -> None:
+    try:
+        remember_answer(home, answer)
+    except SettingsFileError as error:
+        print(f"memtab: the answer is not kept ({error}): it is asked again", file=sys.stderr)

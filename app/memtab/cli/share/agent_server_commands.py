@@ -1,21 +1,5 @@
-"""`memtab mcp`: serve the memory to agents over MCP (stdio), docs/formats.md §22.
-
-    memtab mcp [--home DIR] [--workspace ID] [--writes inbox|direct|off] [--answer-budget BYTES]
-    memtab mcp install [--claude] [--codex] [--gemini] [--xum] [--print] [--workspace ID]
-                       [--writes MODE] [--answer-budget BYTES] [--project DIR]
-    memtab mcp uninstall [--claude] [--codex] [--gemini] [--xum] [--project DIR]
-    memtab mcp host [--home DIR] [--idle-exit SECONDS]
-
-stdout is the protocol's: everything else goes to stderr and the log. `install`
-registers the server in each agent's own configuration (every agent found, without a
-flag) so that the agent waits for it and has its tools from the first turn, allows its
-read-only tools where the agent keeps a permission list, keeping everything else there,
-and says what it wrote and why (and warns when that serves fewer scopes or another write
-mode than before); `--print` shows what it would add instead. `uninstall` takes all of it
-out again (from every agent that has it, without a flag). `host` keeps one warm server
-for every agent session of the home (`cli/share/mcp_sessions.py`; agents start one by
-themselves when none runs).
-"""
+"""`memtab mcp`: serve the memory to agents over MCP (stdio), docs/formats.md §22; `install`,
+`uninstall` and `host`. stdout is the protocol's: everything else goes to stderr and the log."""
 
 from __future__ import annotations
 
@@ -58,7 +42,6 @@ def _answer_budget(text: str) -> int:
     Argument(
         "--answer-budget",
         type=_answer_budget,
-        default=None,
         metavar="BYTES",
         help=f"the most an answer takes, as its frame carries it (default "
         f"{DEFAULT_ANSWER_BUDGET}, lowered to what the client shows whole: Codex "
@@ -93,7 +76,6 @@ def run_session(args: argparse.Namespace) -> int:
     Argument(
         "--answer-budget",
         type=_answer_budget,
-        default=None,
         metavar="BYTES",
         help="the most an answer of this install's sessions takes, whatever the client "
         "(default: the client's own limit, at most 24000)",
@@ -101,7 +83,6 @@ def run_session(args: argparse.Namespace) -> int:
     Argument(
         "--project",
         metavar="DIR",
-        default=None,
         help="for the checkout DIR only: Claude Code's local scope, Codex's project config, "
         "Gemini CLI's workspace settings (xum has no per-project configuration)",
     ),

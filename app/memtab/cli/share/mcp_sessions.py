@@ -1,14 +1,6 @@
-"""A session of `memtab mcp` opened from its origin, in its own process or hosted by a
-warm Memtab, and the hosts: `memtab mcp host`, and the one `memtab watch` runs
-(docs/formats.md §22.8).
-
-`session_service` is the one way a session's `MemoryService` is made: from the parsed
-`memtab mcp` options and the session's origin (its directory and environment decide the
-home; the project and scopes, when they are read from where the agent runs, are read
-from it too). The in-process server calls it with its own origin; a host with the one its
-bridge sent, after parsing the bridge's words with `memtab`'s own parser
-(`open_session`).
-"""
+"""A session of `memtab mcp` opened from its origin, in its own process or hosted by a warm Memtab,
+and the hosts (docs/formats.md §22.8). `session_service` is the one way a session's
+`MemoryService` is made."""
 
 from __future__ import annotations
 

@@ -1,19 +1,6 @@
-"""`memtab sync` (memory over a git remote) and `memtab conflicts` (file-sync copies).
-
-    memtab sync init --remote URL [--scope global] [--scope project:PATH[=NAME]]…
-    memtab sync [--target NAME] [--json]      commit, fetch, merge, push
-    memtab sync status [--fetch] [--json]     ahead, behind, local changes, conflicts
-    memtab sync resolve PATH --keep local|remote|both  (or --merged FILE)
-    memtab sync remove NAME
-    memtab sync backup-owner memtab|xum       who owns memory xum's backup carries too
-    memtab conflicts [--workspace ID] [--json]
-    memtab conflicts resolve PATH --keep this|mine|both  (or --merged FILE)
-
-Exit status of `memtab sync`: 0 when every target is in sync or offline (an unreachable
-remote is normal: the changes wait and go out next time, so a cron job does not fail);
-1 when something needs the user (a conflict, refused credentials, a broken set-up).
-`--json` output is a stable contract: fields are added, never renamed or removed.
-"""
+"""`memtab sync` (memory over a git remote) and `memtab conflicts` (file-sync copies). `memtab sync`
+exits 0 when every target is in sync or offline (the changes wait), 1 when something needs the
+user. `--json` is a stable contract."""
 
 from __future__ import annotations
 
@@ -158,7 +145,8 @@ def _print_report(report: SyncReport, args: argparse.Namespace) -> None:
 )
 def run_init(args: argparse.Namespace) -> SyncInitResult | int:
     home = open_home(args)
-    _refuse_unsafe_locks(home)
+    if (problem := lock_problem(home.root, home.lock_path("x").parent)) is not None:
+        raise CliError(problem)
     try:
         scopes = [parse_scope(spec) for spec in args.scope]
         target = SyncService(home).init(
@@ -188,12 +176,6 @@ class SyncInitResult(Record, write_only=True):
 
     target: Annotated[Target, Inlined]
     xum_backup: BackupOverlap | None
-
-
-def _refuse_unsafe_locks(home: Home) -> None:
-    problem = lock_problem(home.root, home.lock_path("x").parent)
-    if problem is not None:
-        raise CliError(problem)
 
 
 @command(

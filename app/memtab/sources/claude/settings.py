@@ -50,11 +50,8 @@ def user_auto_memory_directory(
 ) -> AutoMemoryDirectory | None:
     """The directory every project's auto memory goes to, when the managed or user settings set
     one."""
-    for settings_file in (*managed, config_root / "settings.json"):
-        found = _setting_in(settings_file)
-        if found is not None:
-            return found
-    return None
+    files = (*managed, config_root / "settings.json")
+    return next((found for file in files if (found := _setting_in(file)) is not None), None)
 
 
 def auto_memory_setting(
@@ -62,11 +59,10 @@ def auto_memory_setting(
 ) -> AutoMemoryDirectory | None:
     """The `autoMemoryDirectory` in effect for sessions in `project`: managed, local, then the
     user's (first set wins)."""
-    for settings_file in managed:
-        found = _setting_in(settings_file)
-        if found is not None:
-            return found
-    local = local_auto_memory_directory(local_root or project)
+    managed_one = next(
+        (found for file in managed if (found := _setting_in(file)) is not None), None
+    )
+    local = managed_one or local_auto_memory_directory(local_root or project)
     return local or user_auto_memory_directory(config_root)
 
 

@@ -244,19 +244,7 @@ def named_in_index(index_text: str, name: str) -> bool:
 
 def named_notes(index_text: str, memory_dir: Path) -> list[Path]:
     """The sibling notes a `MEMORY.md` text names, in the folder's order."""
-    try:
-        with os.scandir(memory_dir) as entries:
-            names = sorted(
-                e.name
-                for e in entries
-                if e.name.lower().endswith(".md")
-                and e.name != "MEMORY.md"
-                and not e.name.startswith(".")
-                and e.is_file(follow_symlinks=False)
-            )
-    except OSError:
-        return []
-    return [memory_dir / name for name in names if named_in_index(index_text, name)]
+    return [note for note in sibling_notes(memory_dir) if named_in_index(index_text, note.name)]
 
 
 def sibling_notes(memory_dir: Path) -> list[Path]:

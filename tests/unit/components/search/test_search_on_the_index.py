@@ -96,7 +96,11 @@ def test_a_damaged_index_is_rebuilt_and_the_search_still_answers(home: Home) -> 
     assert matched(searcher, scanned(home), "ruff") == {python}
     path = index_file_for(home.root)
     for part in path.iterdir():  # every file of the index: another program's bytes
-        part.write_bytes(b"\x13 not an index \x37" * (part.stat().st_size // 20 + 1))
+        # Renamed in whole, as a file is replaced on disk: overwriting the pages tantivy has
+        # mapped would crash this process on their reader thread (SIGBUS), not test Memtab.
+        damaged = part.with_name(part.name + ".damaged")
+        damaged.write_bytes(b"\x13 not an index \x37" * (part.stat().st_size // 20 + 1))
+        damaged.replace(part)
     (home.global_root / "tools" / "python.md").write_text(memory("Python", "ruff, again\n"))
     assert matched(searcher, scanned(home), "ruff") == {python}
     assert matched(searcher, scanned(home), "rebase") == {key("/memories/global/tools/git.md")}
