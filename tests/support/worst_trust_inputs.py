@@ -49,6 +49,7 @@ TRUST_READING: dict[str, Worst] = {
     "memtab.trust.reading.styles:_SHOWN": F("", "show"),
     "memtab.trust.reading.styles:_WORDS": F("", "a "),
     "memtab.trust.reading.tools:_IMPORT": M("import ", "a ", "x"),
+    "memtab.trust.reading.tools:_PART": M("the", " a", "!"),
     "memtab.trust.reading.tools:_IMPORT_OPENS": S("", "we ", "x"),
     "memtab.trust.reading.tools:_MODULE_PARTS": F("", "a./"),
     "memtab.trust.reading.tools:_RUNNER": S("python", " ", "x"),

@@ -16,13 +16,15 @@ NOT_READ = {
     "- Dataframes: `import polars as pl`, always.",
     "- Go tests assert with testify.",
     "- Payments go through Stripe.",
+    "- The Rust API is built with axum.",
     "- Vector search runs on Pinecone.",
 }
 """Cases' first notes whose contradiction is not found, and why: "does its transforms in
 pandas" names pandas after a noun of the job, not after a verb of using it ("written in");
 "gomega matchers" names a thing of gomega's (a tool's name before a noun describes it);
 "bill customers via Paddle" says no word of Paddle's job as `GATED` lists it ("billing");
-"keep embeddings in Weaviate" is no verb of using ("kept in" is)."""
+"keep embeddings in Weaviate" is no verb of using ("kept in" is); "the Rust API" and
+"the Rust HTTP services" are two parts by their words."""
 KINDS = sorted({case.kind for case in CASES})
 
 

@@ -131,6 +131,12 @@ _ARROW = re.compile(r"->|→|=>")
 _MOVED_TO = re.compile(r"\b(?:moved|switched|migrated)\s+(?:[\w.-]+\s+){0,3}?to\b")
 _TOOL_CLAUSE = re.compile(r"[;,(—–]\s*|\)\s*|\.\s+|(?<!\s)\s++but\s+")  # a run's first space
 _SCOPE = re.compile(r"\b(?:for|in|to|on)\s+((?:[\w-]+\s*){1,5})")
+_PART = re.compile(
+    r"\s*+(?:the|our|my)\s++((?:[\w.-]++\s++){0,3}?(?:apps?|site|website|frontend|backend|api|"
+    r"services?|server|workers?|admin|dashboard|cli|storefront|monolith|lambdas?|sdk|portal|"
+    r"extension|plugin|bot|microservices?))\b(?!\s*+(?:code|tests?|files?)\b)"
+)
+"""A clause's subject naming a part of the project ("the docs site", "the API")."""
 _JOBS = (
     "logging logs tests testing mocks mocking assertions dates times state fetching arguments "
     "parsing errors configuration config static analysis access layer outbound requests "
@@ -294,7 +300,8 @@ def tools(sentence: str) -> list[Choice]:
     used, unused = _which_is_used(lowered, named, names)
     if used is None and (unused is None or len(names) > 1):
         return []
-    scope = _scope(next(c for c in _TOOL_CLAUSE.split(lowered) if _WORD.search(c)))
+    clause = next(c for c in _TOOL_CLAUSE.split(lowered) if _WORD.search(c))
+    scope = _scope(clause) | _part(clause, kind)
     key = f"{kind}:{' '.join(sorted(scope))}" if scope else kind
     shown = f"the {kind} to use" + (f" for {' '.join(sorted(scope))}" if scope else "")
     claims = [(key, used, shown)] if used is not None else []
@@ -307,11 +314,21 @@ def _scope(lowered: str) -> frozenset[str]:
     """What a choice of tool holds for, when the sentence says ("for the web app", "in the
     web app", "to publish the SDK": its stems), the tools' names aside: empty for the whole
     project."""
-    found = _SCOPE.search(lowered)
+    found = _SCOPE.search(_WORD.sub(" ", lowered))  # a tool's name is no scope ("fly.io")
     if found is None:
         return frozenset()
-    said = _WORD.sub(" ", found.group(1))  # a tool's name, not its stem ("plotly": plot)
-    return frozenset(s for s in stems_of(said) if s not in _NO_SCOPE)
+    return frozenset(s for s in stems_of(found.group(1)) if s not in _NO_SCOPE)
+
+
+def _part(clause: str, kind: str) -> frozenset[str]:
+    """The part of the project a clause's subject names, when it does ("The docs site
+    uses npm", "The frontend deploys to Vercel"): its stems, the kind's own aside ("the
+    frontend" of a frontend framework is the whole project's)."""
+    found = _PART.match(clause)
+    if found is None:
+        return frozenset()
+    said = _WORD.sub(" ", found.group(1))
+    return frozenset(stems_of(said)) - _NO_SCOPE - frozenset(stems_of(kind))
 
 
 def _which_is_used(
