@@ -42,6 +42,7 @@ NEAR_MISSES = [
     ("The frontend deploys to Vercel.", "The API is hosted on Fly.io."),
     ("The docs site uses npm.", "Use pnpm in the web app."),
     ("Infrastructure is provisioned with Terraform.", "Servers are configured with Ansible."),
+    ("Component styles are CSS Modules.", "Styles are compiled with Sass."),
 ]
 
 

@@ -85,9 +85,10 @@ TOOL_KINDS: dict[str, tuple[str, ...]] = {
     "HTTP mocking library": ("msw", "nock", "pollyjs", "mirage", "wiremock", "responses",
                              "respx", "vcrpy"),
     "styling approach": (
-        "tailwind", "styled-components", "emotion", "css modules", "sass", "vanilla-extract",
+        "tailwind", "styled-components", "emotion", "css modules", "vanilla-extract",
         "stitches", "unocss", "panda css",
     ),
+    "CSS preprocessor": ("sass", "less", "stylus"),
     "frontend framework": ("react", "vue", "svelte", "angular", "solid", "preact", "lit",
                            "ember"),
     "background job runner": (
@@ -262,6 +263,7 @@ GATED: dict[str, tuple[str, ...]] = {
     "puppet": ("config", "server", "provision"), "bloc": ("state", "flutter", "cubit"),
     "maestro": ("test", "e2e", "mobile", "flow"), "detox": ("test", "e2e", "mobile"),
     "jax": ("model", "train", "learn", "neural", "gradient"),
+    "less": ("css", "styl", "preprocess"),
 }  # fmt: skip
 """A tool named by a common word, and the words of its job one of which must be said with
 it (a word of the sentence starting with one: "format" is said in "formatting")."""
