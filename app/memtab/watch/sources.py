@@ -119,9 +119,6 @@ def _head_moved(root: Path, moment: int) -> bool:
     return False
 
 
-logger = logging.getLogger(__name__)
-
-
 def record_source(home: Home, source: Source) -> SourceExternalReport:
     """List `source` and record what changed in it since history last looked."""
     return record_source_external(home, list_source(source), actor=source_actor(source))
