@@ -154,9 +154,11 @@ def create_demo_home(target: Path, now_ms: int | None = None) -> Home:
     _write_meta(home, now)
     _write_extension_metadata(home, now)
     _write_transcript_and_writer_state(home, now)
-    _write_trace_dump(home, now)
+    branch = Branch(MAIN_ID, demo_transcript(now)[:2])
+    write_failed_trace_dump(home, now, branch, "fix-token-refresh", acme_api(home))
     _write_agent_sources(home, now)
-    _write_worktree(home, now)
+    seed = resource_path("demo", "worktree")
+    copy_seed_tree(seed, demo_worktree(home), now - 3 * DAY, 11 * MINUTE)
     write_projects(home, now)
     return home
 
@@ -244,11 +246,6 @@ def _copy_memories(home: Home, now: int) -> None:
             atomic_write_text(target, seeded(file.read_text(encoding="utf-8"), home))
             modified = (now - age + index * 7 * MINUTE) / 1000
             os.utime(target, (modified, modified))
-
-
-def _write_trace_dump(home: Home, now: int) -> None:
-    branch = Branch(MAIN_ID, demo_transcript(now)[:2])
-    write_failed_trace_dump(home, now, branch, "fix-token-refresh", acme_api(home))
 
 
 def _write_history(home: Home, now: int) -> None:
@@ -551,12 +548,6 @@ def demo_worktree(home: Home) -> Path:
     """The main workspace's worktree in `src/<project>/<workspace>`, as mux keeps it, for
     `memtab check` to check against."""
     return home.root / "src" / "acme-api" / "fix-token-refresh"
-
-
-def _write_worktree(home: Home, now: int) -> None:
-    copy_seed_tree(
-        resource_path("demo", "worktree"), demo_worktree(home), now - 3 * DAY, 11 * MINUTE
-    )
 
 
 def demo_config_dir(home: Home) -> Path:
