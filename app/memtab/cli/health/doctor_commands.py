@@ -19,13 +19,15 @@ from memtab.diagnostics.home import (
     check_xum_locks,
 )
 from memtab.diagnostics.report import DoctorReport, Finding, Findings, Level, Section
-from memtab.diagnostics.runtime import QtChecker, check_runtime, run_qt_check
 from memtab.diagnostics.setup import (
+    QtChecker,
     check_agent_server,
     check_login_service,
     check_provider,
+    check_runtime,
     check_sources,
     check_writer,
+    run_qt_check,
 )
 from memtab.diagnostics.sync import check_sync
 from memtab.diagnostics.watching import check_depth, check_watcher, check_xum_temps
