@@ -231,8 +231,8 @@ WORST: dict[str, Worst] = {
     "memtab.transcripts.codex:_CELL_POLL": F("", "tools.write_stdin({ "),
     "memtab.transcripts.events:_CODE_MODE_COMMAND": F('tools.exec_command({cmd: "', "\\a"),
     # watch
-    "memtab.watch.service_files:_CONTROL": S("", "a"),
-    "memtab.watch.service_files:_LINE_END": F("a", "\r\n\r"),
+    "memtab.watch.service:_CONTROL": S("", "a"),
+    "memtab.watch.service:_LINE_END": F("a", "\r\n\r"),
     # writer
     "memtab.writer.inbox.harvest:_HEADING": M("## other", " ", "x"),
     "memtab.writer.inbox.harvest:_BOUNDARY": S("Source boundary: a", " ", "b"),
