@@ -23,11 +23,11 @@ from pathlib import Path
 
 from memtab.components.search.searchables import ScanFiles, Searchable, roots_of, searchables
 from memtab.components.tree.scan import HomeScan
+from memtab.fs import memo
+from memtab.fs.memo import Stamp
 from memtab.search_index.documents import IndexedFile, readable_text, trusted_stamp
 from memtab.search_index.index import Key, SearchIndex, index_file_for
 from memtab.search_index.substrings import SubstringReader
-from memtab.store import description_cache
-from memtab.store.description_cache import Stamp
 
 logger = logging.getLogger(__name__)
 
@@ -174,7 +174,7 @@ class IndexedTexts:
 
     def _files(self, scan: HomeScan) -> list[IndexedFile]:
         """`scan`'s files as the index takes them, each stamped (see the module docstring)."""
-        racy_after = time.time_ns() - description_cache.RACY_MARGIN_NS
+        racy_after = time.time_ns() - memo.RACY_MARGIN_NS
         known, stamps = self._stamps, {}
         files = []
         for item in self.files(scan).items:
