@@ -19,7 +19,7 @@ from memtab.gui.writer.feedback import WriterSupervisor
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace
 from memtab.writer.inbox.suggestions import SuggestionQueue
-from memtab.writer.job.state import load_state
+from memtab.writer.job.policy import load_state
 
 WS = "e2e0e2e0e2"
 WAIT_MS = 20_000

@@ -42,10 +42,8 @@ from memtab.fs.lazy_re import LazyPattern
 from memtab.markdown import heading
 from memtab.redact import KeyScrubber
 from memtab.store.text.frontmatter import title_of
-from memtab.transcripts.events import TranscriptToolCall
 from memtab.trust.leaks import engine as leaks_engine
-from memtab.writer.offline import asked, directives
-from memtab.writer.offline.asked import AskedQuestion
+from memtab.writer.offline import directives
 from memtab.writer.offline.shell import commands, outcomes
 from support.syntax_trees import children, walk
 from support.worst_inputs import WORST as APP_WORST
@@ -67,22 +65,6 @@ APP = Path(memtab.__file__).parent
 # --- functions that build patterns or loop them over a text --------------------------------
 
 
-def _offered(text: str) -> bool:
-    question = AskedQuestion.read({"question": "Which?", "options": [{"label": "a" * 40 + "b"}]})
-    assert question is not None
-    return asked._is_offered(text, question)
-
-
-def _decisions(text: str) -> list[str]:
-    call = TranscriptToolCall(
-        id="1",
-        name="AskUserQuestion",
-        input={"questions": [{"question": "Which?", "options": [{"label": "a"}]}]},
-        output="User has answered your questions: " + text,
-    )
-    return asked.decisions_in(call)
-
-
 CALL = "call"
 CALLS: dict[str, tuple[Callable[[str], object], Worst]] = {
     # patterns built from what they look for: an escaped literal between look-arounds
@@ -102,8 +84,6 @@ CALLS: dict[str, tuple[Callable[[str], object], Worst]] = {
         lambda text: leaks_engine.mentions_of(text, leaks_engine._names_pattern(["acme-api"])),
         Worst(CALL, "", "acme-ap/"),
     ),
-    "memtab.writer.offline.asked:_is_offered": (_offered, Worst(CALL, "", "a")),
-    "memtab.writer.offline.asked:decisions_in": (_decisions, Worst(CALL, "", '"Which?"="')),
     # what runs patterns line by line, or over what a pattern found
     "memtab.markdown:heading": (heading, Worst(CALL, "# x", " \t", "#y")),
     "memtab.check.markdown:scan_markdown": (scan_markdown, Worst(CALL, "# x", " \t", "#")),

@@ -1,20 +1,4 @@
-"""Changes a user declined in review, not proposed again (docs/formats.md §9.7).
-
-When a review is applied with some proposed changes left unticked (the window's Apply,
-`memtab consolidate --apply-plan --accept`), each op of those changes is written down in
-`<home>/memtab/declined-ops.json` (`DeclinedOps`, one `DeclinedOp` each): the tool call
-it was (command, paths, a hash of its arguments) and what each file it changes held when
-the plan was made. A later run of the same scope — planned or applied directly, by a
-model or the offline consolidator — has that very call refused by its guard
-(`DeclinedMatcher.refusal`), as long as every one of those files still holds what it
-held; a model is also told which changes were declined (`prompts.run_message`). Once a
-file changes the decline no longer holds, and it is dropped the next time declines are
-written. `memtab declined` lists them; `--forget` (or the review's "Forget declined
-changes", `forget_workspace_declined`) forgets a workspace's.
-
-The file is changed under its lock through `fs.sidecar` (a second Memtab, another
-machine's sync of the home): every read-modify-write keeps what another process added.
-"""
+"""Changes a user declined in review, not proposed again (docs/formats.md §9.7)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""Why a consolidation run did not happen or did not finish: one exception per reason.
-
-Every message is one line meant for the user (CLI error line, GUI status bar).
-"""
+"""Why a consolidation run did not happen or did not finish: one exception per reason. Every message
+is one line meant for the user (CLI error line, GUI status bar)."""
 
 from __future__ import annotations
 
@@ -39,13 +37,8 @@ class LockHeldError(ConsolidationError):
 
 
 class RunFailedError(ConsolidationError):
-    """The run started but did not finish: provider error, timeout or cancellation.
-
-    A run that failed before changing anything is not journaled, so it sets no debounce
-    anchor. One that changed something first is journaled with what it applied: `record`
-    is that record (None: nothing was applied). `trace_path`: the run's trace dump, when
-    it left one.
-    """
+    """The run started but did not finish: provider error, timeout or cancellation. A run that
+    failed before changing anything is not journaled, so it sets no debounce anchor."""
 
     def __init__(self, kind: FailureKind, message: str) -> None:
         super().__init__(message)

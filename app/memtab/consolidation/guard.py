@@ -1,46 +1,6 @@
-"""The guard between a consolidator (model or offline) and the memory tool (docs/formats.md §9.1).
-
-Every call goes through `ConsolidationGuard.execute`. Reads pass straight to the store's
-`MemoryTool` (and count as usage there). Each mutation attempt is checked, in this order:
-
-1. scope whitelist — workspace and global always; project only with a project identity;
-   never xum's session scope, an agent's own checkpoint (its tool offers it neither to
-   read: `MemoryTool(scopes=SHARED_SCOPES)`); a run of one scope alone ("Consolidate this
-   scope", docs/formats.md §9.8) that scope only — its tool offers no other to read;
-2. pins — a pinned file, or a directory holding one, is never deleted or renamed;
-   declines — a call the user declined in review, its files unchanged, is not made
-   again (`declined`, docs/formats.md §9.7); read first (`read_first`, a model's runs)
-   — a file is changed only once this run has viewed it, and one is created only once
-   the run has viewed any: a model that proposes from the file list alone changes
-   nothing; rails (`rails`, a model's runs: `consolidation.rails`) — new text may not
-   invent a rule no file states, put words in the user's mouth, copy the instructions
-   or carry a secret; and a `str_replace` of a text by itself changes nothing; keeps
-   (`keeps_content`, a model's runs) — no file is created empty, over one that exists,
-   or in the place of one the run deleted (what its new text left out would be lost),
-   and none is deleted while it holds a line no other file holds (a merge moves lines
-   first; a prune removes them with `str_replace`, which the plan shows);
-3. the mutation budget — 8 per run, reserved atomically so parallel calls never
-   over-commit; a call rejected by 1–2 consumes nothing;
-4. dry run — the call is not dispatched; it consumes budget like a real change would;
-
-then dispatched. Rules 1–2 hold for the path as given and for the file it resolves to
-through any symlink (`MemoryStore.resolved`): a planted `global/al -> .` cannot make
-`/memories/global/al/x.md` dodge the pin of `/memories/global/x.md` (the store also
-refuses paths through links; this holds even if a scope root is itself a link).
-
-Every attempt is journaled as a `JournalOp` whose `applied` is true only when the change
-really happened; `note` holds the rejection text, the budget message, "dry-run", or the
-dispatch error.
-
-Before a call it let through is dispatched, the guard tells `before_dispatch` (the run
-records its intent there, `store.catch_up.interrupted`); when that fails (a full disk)
-the call is not made: it is journaled refused with why, and its budget given back.
-
-Refunds: a call the guard accepted but the tool then refused (old_str not found, file
-exists, …) gives its reservation back. The budget bounds how much a run may change, and
-that call changed nothing; the 32-step cap still bounds a model that keeps failing. A
-refund never revives a call that was already turned away for lack of budget.
-"""
+"""The guard between a consolidator (model or offline) and the memory tool (docs/formats.md §9.1,
+§9.8, §9.7). Every call goes through `ConsolidationGuard.execute`. Reads pass straight to the
+store's `MemoryTool` (and count as usage there)."""
 
 from __future__ import annotations
 

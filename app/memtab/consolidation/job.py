@@ -1,22 +1,5 @@
-"""One consolidation run as a job for a background worker, in this process or in a child.
-
-A run of the offline consolidator is pure Python and CPU-bound: on a worker thread it
-holds the interpreter lock so often that the GUI thread, which needs the lock for every
-Python callback while painting, stutters. `run_isolated` runs the job in a child process
-instead (a fresh `ConsolidationService` on the same home; the cross-process lock keeps
-runs exclusive), relaying progress and cancellation over a pipe. Both paths return the
-same `RunOutcome`, so the caller cannot tell them apart except by a smooth window: the
-child logs to the window's log file, and a sidecar it keeps aside is told to the window's
-`on_kept_aside` listeners (its status bar) as if kept aside in the window's process.
-
-A job is a run (`mode="run"`), a plan for review (`"plan"`: the outcome carries the
-`ConsolidationPlan`, nothing is changed; a plan proposing nothing is journaled and logged
-as the run that changed nothing it is, formats §9.4) or the application of a reviewed plan
-(`"apply"`, with the accepted op numbers); a run or a plan of one scope alone names it
-(`scope`, docs/formats.md §9.8; an applied plan carries its own). The run id is chosen
-before the job starts and comes back in the outcome, so the caller can find the run in
-the runs log.
-"""
+"""One consolidation run as a job for a background worker, in this process or in a child
+(docs/formats.md §9.4, §9.8)."""
 
 from __future__ import annotations
 

@@ -1,16 +1,6 @@
 """Consolidation's records (`memtab.fs.records`): the plan file (docs/formats.md §9.4).
-
-`ConsolidationPlan` is the file `memtab consolidate --plan-out` writes and `--apply-plan`
-reads (`plan.read_plan`/`write_plan`), with its `PlannedOp`s and each op's `PlannedFile`s.
-Unlike mux's files a plan is read strictly: anything malformed refuses the whole plan,
-with a `PlanError` naming what (`before_read`, `plan_problem`). Free text is capped as in
-the journal (`store.text.free_text`); unknown top-level fields are kept.
-
-A proposed op's `unit` groups the ops taken or left together (`PlanUnit`).
-
-Imported by the engine's plan modules and by the functions that read a plan; the window
-gets plans from its consolidation job and loads these records with the first one.
-"""
+`ConsolidationPlan` is the file `memtab consolidate --plan-out` writes and `--apply-plan` reads
+(`plan.read_plan`/`write_plan`), with its `PlannedOp`s and each op's `PlannedFile`s."""
 
 from __future__ import annotations
 

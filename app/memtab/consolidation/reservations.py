@@ -1,15 +1,6 @@
-"""Which workspaces have a consolidation run reserved or going in this process.
-
-One run per workspace at a time in this process: a second trigger gets `RunInFlightError`
-("a consolidation run is already in flight"), except `archive`, which waits for the
-running one and then runs. Runs of different workspaces of one home also take turns in
-this process (every run may edit the global scope). A caller that queues a run for later
-(the GUI) takes its place with `reserve()` at once and hands the reservation to the run,
-so a queued run counts as in flight too (`running`).
-
-This is the half of `ConsolidationService` the window keeps (it reserves runs and a child
-runs them): no engine, no provider.
-"""
+"""Which workspaces have a consolidation run reserved or going in this process. One run per
+workspace at a time in this process: a second trigger gets `RunInFlightError` ("a consolidation run
+is already in flight"), except `archive`, which waits for the running one and then runs."""
 
 from __future__ import annotations
 

@@ -1,49 +1,5 @@
-"""Consolidation runs as the app and the CLI start them: locks, debounce, provider, journal.
-
-`ConsolidationService.run(workspace_id, trigger=...)` is the one entry point:
-
-- One run per workspace at a time in this process: a second trigger gets
-  `RunInFlightError` ("a consolidation run is already in flight"), except `archive`,
-  which waits for the running one and then runs. Runs of different workspaces of one
-  home also take turns in this process (every run may edit the global scope). This
-  service is the one owner of that rule: a caller that queues a run for later (the GUI)
-  takes its place with `reserve()` at once and hands the reservation to `run()`, so a
-  queued run counts as in flight too (`is_running`; `reservations.py`).
-- Across processes, a lock (`lock.ConsolidationLock`) keeps two Memtab processes from
-  consolidating one home at once; the OS releases a crashed holder's lock at once. A run
-  refused by another process's lock gets `LockHeldError` — an archive run waits for it
-  instead (up to the run timeout plus a minute).
-- Debounce: automatic triggers (launch, compaction) wait 6 h after
-  `workspaces[id].lastRunAt`; manual and archive bypass it (`DebouncedError` says when the
-  next automatic run may start). The launch sweep applies its own rules and bypasses this.
-- A finished run is journaled under the workspace, and under its project when it has
-  one — also when it changed nothing (`ops: []`, "no changes needed"). A failed,
-  timed-out or cancelled run raises `RunFailedError` and writes nothing, so it sets no
-  debounce anchor. A dry run is returned but not journaled and records no usage: it
-  must not count as coverage, and it leaves the home as it found it.
-- Archived workspaces: manual (and archive) runs are allowed — the user asked, and an
-  archived workspace's memory still exists; only the launch sweep skips them.
-- Every run that is not a dry run — failed ones too, with what they changed before they
-  failed — is added to Memtab's runs log (`memtab.store.history.runs`) with its ops and
-  the history versions each made; its changes are recorded as the `consolidator`'s
-  under the run's id.
-- Review before apply: `plan` runs the consolidator on a scratch copy of the scopes and
-  returns a `ConsolidationPlan`; `apply_plan` applies the accepted ops under the same
-  locks, guard, budget, journal and runs log (`memtab.consolidation.review.plan`).
-- One scope alone (`scope`: "Consolidate this scope", docs/formats.md §9.8): the run, its
-  plan and its apply see and change that scope's files only (`guard.run_scopes`), and it
-  is journaled where mux's journal reads that scope alone — a project's run under its
-  project only — or, global and workspace, in `memtab/scope-runs.json`
-  (`store.sidecars.scope_runs`); the runs log has it with its `scope`.
-
-The provider comes from `memtab.llm.settings` (flags > env > settings file), "offline"
-meaning Memtab's built-in consolidator; a `provider_factory` replaces that (tests).
-
-The run-time half — a run, a plan, a plan applied: what imports the engine — is
-`running.ServiceRuns`, which `run`, `plan` and `apply_plan` load with the first of them
-(`_runs`): the window only reserves runs here and runs them in a child process (`job.py`),
-so it never loads the engine.
-"""
+"""Consolidation runs as the app and the CLI start them: locks, debounce, provider, journal
+(docs/formats.md §9.8)."""
 
 from __future__ import annotations
 
@@ -132,12 +88,9 @@ class ConsolidationService:
         return running(self.home, workspace_id)
 
     def reserve(self, workspace_id: str, trigger: Trigger = "manual") -> RunReservation:
-        """Take the workspace's place for a run that starts later (hand it to `run`).
-
-        Raises RunInFlightError when the workspace has a run reserved or going, except
-        for `archive`, which queues behind it. Release the reservation if the run never
-        starts; `run` releases it when it ends.
-        """
+        """Take the workspace's place for a run that starts later (hand it to `run`). Raises
+        RunInFlightError when the workspace has a run reserved or going, except for `archive`, which
+        queues behind it."""
         return reserve(self.home, workspace_id, trigger)
 
     def describe_provider(self) -> str:
@@ -165,15 +118,9 @@ class ConsolidationService:
         run_id: str | None = None,
         scope: str | None = None,
     ) -> ConsolidationRecord:
-        """Consolidate one workspace's scopes (`scope`: that one alone) and journal the
-        record (see module doc).
-
-        Raises HomeError (unknown workspace), RunInFlightError, DebouncedError,
-        LockHeldError, or RunFailedError / RunCancelledError; never journals a failure.
-        `check_debounce` None applies the 6 h debounce to automatic triggers only.
-        `reservation` is the place `reserve` took for this run (else one is taken now).
-        `run_id` names the run in history and the runs log (default: a new id).
-        """
+        """Consolidate one workspace's scopes (`scope`: that one alone) and journal the record (see
+        module doc). Raises HomeError (unknown workspace), RunInFlightError, DebouncedError,
+        LockHeldError, or RunFailedError / RunCancelledError; never journals a failure."""
         return self._runs().run(
             workspace_id,
             trigger=trigger,

@@ -1,30 +1,5 @@
-"""The launch sweep: at start-up, consolidate the few workspaces that need it
-(docs/formats.md §9.5).
-
-Over the workspaces mux's own sweep considers — those with an entry in
-extensionMetadata.json, in that file's order (src/node/services/serviceContainer.ts hands
-`ExtensionMetadataService.getAllSnapshots()` to `MemoryConsolidationService.runLaunchSweep`)
-— sequentially, with trigger `launch`. Registered workspaces without an entry are reported
-as skipped ("untracked"); entries of workspaces the registry does not know are ignored.
-
-1. stop once 3 runs have started (failed runs count);
-2. skip archived workspaces, agent tasks (child workspaces) and active ones (user
-   interaction, `recency` in extensionMetadata.json, less than 24 h ago);
-3. qualify only with writes since coverage (`lastWriteAt` in memory-meta.json):
-   workspace keys newer than `workspaces[id].lastRunAt`, project keys newer than
-   `projects[projectPath].lastRunAt` (legacy workspace-only records never count as
-   project coverage), global keys newer than the newest run anywhere;
-4. debounce: skip when the only writes are project writes whose project was covered
-   < 6 h ago; a workspace covered < 6 h ago is skipped too — unless project writes exist
-   and the project's coverage is ≥ 6 h old or missing. Debounced candidates do not spend
-   the cap;
-5. after each successful run the project and global anchors advance to it, so a
-   project-only write qualifies one sibling per sweep and a global-only write causes
-   exactly one run.
-
-`run_launch_sweep` returns a `SweepReport`: every run it started, with its record or
-error, and every workspace it skipped, with the reason.
-"""
+"""The launch sweep: at start-up, consolidate the few workspaces that need it (docs/formats.md
+§9.5)."""
 
 from __future__ import annotations
 

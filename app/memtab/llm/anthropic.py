@@ -10,13 +10,10 @@ from memtab.llm.types import (
     AssistantMessage,
     Message,
     ModelReply,
-    ToolCall,
     ToolResultsMessage,
     ToolSpec,
-    Usage,
     UserMessage,
 )
-from memtab.llm.wire import as_text, as_token_count, make_tool_call
 
 ANTHROPIC_VERSION = "2023-06-01"
 DEFAULT_MAX_TOKENS = 4096
@@ -25,10 +22,8 @@ _EMPTY_TURN_TEXT = "(no reply)"
 
 
 class AnthropicProvider(HttpChatProvider):
-    """Claude models over the Anthropic Messages API.
-
-    `base_url` may be given with or without the trailing `/v1`.
-    """
+    """Claude models over the Anthropic Messages API. `base_url` may be given with or without the
+    trailing `/v1`."""
 
     provider_name: ClassVar[str] = "anthropic"
     endpoint_path: ClassVar[str] = "/v1/messages"
@@ -79,34 +74,23 @@ class AnthropicProvider(HttpChatProvider):
         content = payload.get("content")
         if not isinstance(content, list):
             raise self.error("protocol", "the reply has no 'content' list")
-        texts: list[str] = []
-        calls: list[ToolCall] = []
-        reply_id = as_text(payload.get("id"))
-        for block in content:
-            if not isinstance(block, dict):
-                continue
-            if block.get("type") == "text" and isinstance(block.get("text"), str):
-                texts.append(block["text"])
-            elif block.get("type") == "tool_use":
-                calls.append(
-                    make_tool_call(
-                        block.get("id"), block.get("name"), block.get("input"), len(calls), reply_id
-                    )
-                )
-        usage = payload.get("usage")
-        if not isinstance(usage, dict):
-            usage = {}
-        input_tokens = sum(
-            as_token_count(usage.get(key))
-            for key in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
-        )
-        stop_reason = payload.get("stop_reason")
-        return ModelReply(
-            text="\n".join(texts),
-            tool_calls=tuple(calls),
-            stop_reason=stop_reason if isinstance(stop_reason, str) else "end_turn",
-            usage=Usage(input_tokens, as_token_count(usage.get("output_tokens"))),
-            served_model=as_text(payload.get("model")) or None,
+        blocks = [block for block in content if isinstance(block, dict)]
+        return self.reply(
+            payload,
+            "\n".join(
+                block["text"]
+                for block in blocks
+                if block.get("type") == "text" and isinstance(block.get("text"), str)
+            ),
+            [
+                (block.get("id"), block.get("name"), block.get("input"))
+                for block in blocks
+                if block.get("type") == "tool_use"
+            ],
+            payload.get("stop_reason"),
+            "end_turn",
+            ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"),
+            "output_tokens",
         )
 
 

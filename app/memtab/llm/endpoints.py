@@ -1,14 +1,6 @@
 """The providers' official endpoints and the rules for where a request (and a key) may go.
-
-Importable without loading httpx2: settings need these rules at start-up, the providers
-themselves are loaded only when a model is called.
-
-- Plain `http://` is allowed only to this machine (localhost, 127.0.0.0/8, ::1): anywhere
-  else the prompt — memories, transcript excerpts — and the key would cross the network
-  readable by anyone on the way.
-- A key from a provider's own environment variable goes only to that provider's official
-  host (`is_official_endpoint`); settings.py decides that.
-"""
+Importable without loading httpx2: settings need these rules at start-up, the providers themselves
+are loaded only when a model is called."""
 
 from __future__ import annotations
 
@@ -43,10 +35,9 @@ def display_url(url: str) -> str:
 
 
 def key_origin(url: str) -> str:
-    """Where a key given with base URL `url` may go: `scheme://host[:port]`, lower-case,
-    the scheme's default port left out ('' for a URL without a host). A key typed for
-    one origin is sent to another only after the user confirms it (docs/formats.md §12.3).
-    """
+    """Where a key given with base URL `url` may go: `scheme://host[:port]`, lower-case, the
+    scheme's default port left out ('' for a URL without a host). A key typed for one origin is sent
+    to another only after the user confirms it (docs/formats.md §12.3)."""
     try:
         parts = urlsplit(url.strip())
         port = parts.port

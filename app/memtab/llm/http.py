@@ -1,21 +1,5 @@
-"""The HTTP layer every model provider shares: limits, bounded retries, cancellation, errors.
-
-One `ProviderHttpClient` (one `httpx2.Client`) per provider. Each request:
-- has a whole-request deadline (`timeout_s`: the reply must be complete by then, however
-  slowly it comes) and a connect timeout, and a reply larger than `max_reply_bytes` is
-  refused as it arrives;
-- is retried on 429, 5xx and connection failures with exponential backoff and jitter, at most
-  `max_retries` times, waiting what `retry-after` / `retry-after-ms` asks (capped) — except
-  a connection refused by this machine (a local server that is down stays down for a while),
-  a certificate that is not trusted, and a refusal the provider says will come again;
-- can be cancelled with a `threading.Event`: the request runs on a short-lived helper thread
-  and the caller waits in slices of `cancel_poll_s`. A request given up (cancelled, past its
-  deadline) has its connection shut at once, so the server stops computing for it (each
-  request has its own connection: a model call is long, a new connection is not);
-- fails with `ProviderError(kind, message)` whose message leads with what went wrong (a
-  narrow status line shows the cause, not the URL), then names provider, model and URL, and
-  never the API key (any echo of it by the server is hidden too, by `memtab.redact`).
-"""
+"""The HTTP layer every model provider shares: limits, bounded retries, cancellation, errors. One
+`ProviderHttpClient` (one `httpx2.Client`) per provider."""
 
 from __future__ import annotations
 
@@ -40,8 +24,15 @@ import httpx2
 
 from memtab.fs.jsonfile import MAX_DEPTH, JsonError, parse_json
 from memtab.llm.endpoints import base_url_problem, display_url, is_loopback_host
-from memtab.llm.types import Message, ModelReply, ProviderError, ProviderErrorKind, ToolSpec
-from memtab.llm.wire import as_text, server_error_text, snippet
+from memtab.llm.types import (
+    Message,
+    ModelReply,
+    ProviderError,
+    ProviderErrorKind,
+    ToolSpec,
+    Usage,
+)
+from memtab.llm.wire import as_text, as_token_count, make_tool_call, server_error_text, snippet
 from memtab.llm.written.calls import calls_in_text
 from memtab.redact import KeyScrubber
 
@@ -61,11 +52,9 @@ _CONTEXT_HINT = (
 
 @dataclass(frozen=True)
 class HttpOptions:
-    """Limits, retry bounds and backoff of a provider's requests (times in seconds).
-
-    `timeout_s` is the whole-request deadline; `timeout_hint` names what raises it, for
-    the message of a request that hit it. `transport` replaces the network (httpx2's mock
-    transport in tests)."""
+    """Limits, retry bounds and backoff of a provider's requests (times in seconds). `timeout_s` is
+    the whole-request deadline; `timeout_hint` names what raises it, for the message of a request
+    that hit it. `transport` replaces the network (httpx2's mock transport in tests)."""
 
     timeout_s: float = DEFAULT_REQUEST_TIMEOUT_S
     connect_timeout_s: float = 10.0
@@ -96,10 +85,9 @@ class _ReplyTooLargeError(Exception):
 
 
 class _Connection:
-    """The socket of one request, learnt from httpcore's `trace` extension, so that the
-    waiting caller can shut it when it gives the request up: the thread blocked reading
-    wakes at once, and the server sees the connection close (llama.cpp's server then stops
-    the generation). Nothing to shut with a mock transport."""
+    """The socket of one request, learnt from httpcore's `trace` extension, so that the waiting
+    caller can shut it when it gives the request up: the thread blocked reading wakes at once, and
+    the server sees the connection close (llama.cpp's server then stops the generation)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -146,11 +134,9 @@ class _Retryable(NamedTuple):
 
 
 def parse_retry_after(headers: Mapping[str, str], now: datetime | None = None) -> float | None:
-    """Seconds the server asks us to wait, from `retry-after-ms` or `retry-after`.
-
-    `retry-after` may be a number of seconds or an HTTP date. Returns None when absent or
-    unreadable, never a negative number.
-    """
+    """Seconds the server asks us to wait, from `retry-after-ms` or `retry-after`. `retry-after` may
+    be a number of seconds or an HTTP date. Returns None when absent or unreadable, never a negative
+    number."""
     lowered = {key.lower(): value for key, value in headers.items()}
     milliseconds = lowered.get("retry-after-ms")
     if milliseconds is not None:
@@ -210,9 +196,8 @@ def fails_again(exc: BaseException, url: httpx2.URL) -> bool:
 
 class ProviderHttpClient:
     """JSON POSTs to one model endpoint with limits, bounded retries and cancellation.
-
-    `lasting(status, message)` says whether a server's refusal would come again however
-    often it is retried (a server that cannot take a request's `tools`): it is not."""
+    `lasting(status, message)` says whether a server's refusal would come again however often it is
+    retried (a server that cannot take a request's `tools`): it is not."""
 
     def __init__(
         self,
@@ -279,11 +264,9 @@ class ProviderHttpClient:
     def post_json(
         self, body: Mapping[str, Any], *, cancel: threading.Event | None = None
     ) -> dict[str, Any]:
-        """POST `body` as JSON and return the JSON object the server answered.
-
-        Raises ProviderError; kind "cancelled" within `cancel_poll_s` of `cancel` being set,
-        "timeout" when a reply is not whole within `timeout_s`.
-        """
+        """POST `body` as JSON and return the JSON object the server answered. Raises ProviderError;
+        kind "cancelled" within `cancel_poll_s` of `cancel` being set, "timeout" when a reply is not
+        whole within `timeout_s`."""
         attempts = self.options.max_retries + 1
         for attempt in range(1, attempts + 1):
             if cancel is not None and cancel.is_set():
@@ -468,12 +451,9 @@ class ProviderHttpClient:
 
 
 class HttpChatProvider(ABC):
-    """What the HTTP providers share: identity, one HTTP client, and the complete() flow.
-
-    Subclasses translate the neutral types to their wire format (`build_request`) and back
-    (`parse_reply`). The API key lives only in the HTTP client's headers: it appears in no
-    attribute, repr or message.
-    """
+    """What the HTTP providers share: identity, one HTTP client, and the complete() flow. Subclasses
+    translate the neutral types to their wire format (`build_request`) and back (`parse_reply`). The
+    API key lives only in the HTTP client's headers: it appears in no attribute, repr or message."""
 
     provider_name: ClassVar[str]
     endpoint_path: ClassVar[str]
@@ -535,9 +515,8 @@ class HttpChatProvider(ABC):
         *,
         cancel: threading.Event | None = None,
     ) -> ModelReply:
-        """One model turn. Raises ProviderError; kind "cancelled" within ~0.1 s of `cancel`.
-
-        A reply without calls whose text is calls of `tools` is taken as those calls
+        """One model turn. Raises ProviderError; kind "cancelled" within ~0.1 s of `cancel`. A reply
+        without calls whose text is calls of `tools` is taken as those calls
         (`llm.written.calls`)."""
         body = self.build_request(system, messages, tools)
         payload = self._http.post_json(body, cancel=cancel)
@@ -566,6 +545,34 @@ class HttpChatProvider(ABC):
     @abstractmethod
     def parse_reply(self, payload: dict[str, Any]) -> ModelReply:
         """The neutral reply of one turn; ProviderError("protocol") when it is not the format."""
+
+    def reply(
+        self,
+        payload: dict[str, Any],
+        text: str,
+        calls: Iterable[tuple[object, object, object]],
+        stop_reason: object,
+        default_stop: str,
+        input_keys: tuple[str, ...],
+        output_key: str,
+    ) -> ModelReply:
+        """The neutral reply from what both wire formats send: calls as `(id, name, arguments)`,
+        usage and model read loosely."""
+        reply_id = as_text(payload.get("id"))
+        usage = payload.get("usage")
+        usage = usage if isinstance(usage, dict) else {}
+        return ModelReply(
+            text=text,
+            tool_calls=tuple(
+                make_tool_call(*call, index, reply_id) for index, call in enumerate(calls)
+            ),
+            stop_reason=stop_reason if isinstance(stop_reason, str) else default_stop,
+            usage=Usage(
+                sum(as_token_count(usage.get(key)) for key in input_keys),
+                as_token_count(usage.get(output_key)),
+            ),
+            served_model=as_text(payload.get("model")) or None,
+        )
 
     def error(self, kind: ProviderErrorKind, detail: str) -> ProviderError:
         """A ProviderError naming this provider, model and URL (never the key)."""

@@ -1,12 +1,4 @@
-"""How long one model request may take and how long its reply may be.
-
-A request must be whole within its provider's request limit: `request_timeout_s` in
-settings.json, else a default by where the server is — one on this machine (a small
-model on a laptop's CPU thinks for minutes) gets `LOCAL_REQUEST_TIMEOUT_S`, a remote API
-`REMOTE_REQUEST_TIMEOUT_S`. The run's own time limit bounds every request of the run too
-(the tool loop's). A reply is limited to `max_tokens` in settings.json, else to its job's
-default (`ModelJob`): every request carries a limit.
-"""
+"""How long one model request may take and how long its reply may be."""
 
 from __future__ import annotations
 
@@ -26,15 +18,14 @@ REQUEST_TIMEOUT_HINT = f"{REQUEST_TIMEOUT_KEY} in settings.json raises it"
 
 Structured = Literal["calls", "calls or answer"]
 """What a job's replies are, asked by JSON schema of a server on this machine that can
-(`llm.written.structured`): each a tool call (the writer's), or a tool call until a final
+(`llm.openai`): each a tool call (the writer's), or a tool call until a final
 answer in words (Consolidate now's)."""
 
 
 @dataclass(frozen=True)
 class ModelJob:
-    """What a job asks of each of its requests: a name for messages, its reply limit
-    unless settings.json sets one, and what its replies are (`Structured`; None: left to
-    the model)."""
+    """What a job asks of each of its requests: a name for messages, its reply limit unless
+    settings.json sets one, and what its replies are (`Structured`; None: left to the model)."""
 
     name: str
     max_tokens: int

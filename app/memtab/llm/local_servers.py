@@ -1,16 +1,4 @@
-"""Model servers running on this machine: Ollama, LM Studio, a llama.cpp server, vLLM.
-
-`find_local_servers()` asks each known port on the loopback address, all at once with a
-short timeout, what models it serves, and returns the servers that answered like a model
-server (a plain web server on port 8080 is not one). Every server listed speaks the
-OpenAI-compatible API at `base_url`, which is what Memtab's "openai" provider calls: the
-writer and Consolidate now can use any of them without a key (`settings_for`).
-
-Only loopback addresses are ever asked (`memtab.llm.endpoints.is_loopback_host`); nothing
-leaves this machine. The function is pure and blocking — no Qt, no globals — so a GUI calls
-it from a worker thread: it returns within about `timeout` seconds (every port is asked at
-once), and a set `cancel` event stops it early with what was found so far.
-"""
+"""Model servers running on this machine: Ollama, LM Studio, a llama.cpp server, vLLM."""
 
 from __future__ import annotations
 

@@ -1,14 +1,6 @@
-"""The provider-neutral tool loop the consolidator and the writer run.
-
-Ask the model; run the tools it calls; send the results back; repeat until it answers
-without tool calls, or a bound is hit (steps, overall deadline, cancellation) or the
-provider fails. The loop never raises ProviderError: the error is kept in the result so
-callers can journal it or write a trace dump. It raises only for programming errors.
-
-What a model is sent (`Redacted`, docs/formats.md §12.2): every text of a request with
-`<private>` blocks and secrets redacted (`memtab.redact.redact_outgoing`), whatever the
-provider; the caller's conversation keeps what it holds. Each message is redacted once.
-"""
+"""The provider-neutral tool loop the consolidator and the writer run. Ask the model; run the tools
+it calls; send the results back; repeat until it answers without tool calls, or a bound is hit
+(steps, overall deadline, cancellation) or the provider fails (docs/formats.md §12.2)."""
 
 from __future__ import annotations
 
@@ -53,12 +45,9 @@ _WATCH_INTERVAL_S = 0.05
 
 @dataclass(frozen=True)
 class ToolExecution:
-    """One tool call the loop answered: what was asked, what came back, when, how long.
-
-    Exactly one of `output` / `error` is set. `input` is the parsed arguments, or the raw
-    argument text when the model sent something that is not a JSON object. A trace dump
-    stores it as a `memtab.traces.schema.ToolExecutionRecord` (made by `writer.job.dumps`).
-    """
+    """One tool call the loop answered: what was asked, what came back, when, how long. Exactly one
+    of `output` / `error` is set. `input` is the parsed arguments, or the raw argument text when the
+    model sent something that is not a JSON object."""
 
     tool_name: str
     tool_call_id: str
@@ -71,13 +60,8 @@ class ToolExecution:
 
 @dataclass
 class LoopResult:
-    """How a tool loop ended and everything that happened on the way.
-
-    `text` is the last reply's text, trimmed (the summary when `stop_reason == "final"`).
-    `detail` says in one line why a non-final run stopped; `error` holds the ProviderError
-    of an "error" stop, and of a "timeout" stop by a request's own limit. `messages` is
-    the whole conversation, the caller's messages first.
-    """
+    """How a tool loop ended and everything that happened on the way. `text` is the last reply's
+    text, trimmed (the summary when `stop_reason == "final"`)."""
 
     text: str
     stop_reason: StopReason
@@ -96,11 +80,9 @@ class LoopResult:
 
 
 class _StopSignal:
-    """One event set when the caller cancels or the deadline passes.
-
-    Providers take a single `threading.Event`; a small watcher thread folds the caller's
-    event and the deadline into it, so a request in flight aborts within ~0.1 s of either.
-    """
+    """One event set when the caller cancels or the deadline passes. Providers take a single
+    `threading.Event`; a small watcher thread folds the caller's event and the deadline into it, so
+    a request in flight aborts within ~0.1 s of either."""
 
     def __init__(self, cancel: threading.Event | None, deadline: float) -> None:
         self.event = threading.Event()

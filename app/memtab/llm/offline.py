@@ -1,12 +1,4 @@
-"""A provider that needs no model: rules of Memtab's own, spoken to like a model.
-
-The offline consolidator (`consolidation/offline/provider.py`) and the offline writer
-(`writer/job/offline_provider.py`) run through the same tool loop as a model, so a run is
-the same whichever decides. Each turn they decide from the calls they made so far and
-what came of them; what they share is here: their provider name, a cancelled run's
-error, the tools they cannot work without, and the calls so far read out of the
-conversation (`OfflineProvider.complete`), each deciding its `next_turn`.
-"""
+"""A provider that needs no model: rules of Memtab's own, spoken to like a model."""
 
 from __future__ import annotations
 

@@ -1,18 +1,4 @@
-"""OpenAI-compatible Chat Completions provider (`POST {base}/chat/completions`).
-
-Serves OpenAI itself and the servers that copy its format — Ollama, llama.cpp server, vLLM,
-LM Studio, OpenRouter — so replies are read loosely: `content` may be null or a list of
-parts, tool calls may lack ids or send their arguments as a dict, usage may be absent.
-
-Every request carries a reply limit (`max_completion_tokens` for OpenAI's own API, which
-refuses `max_tokens` for its reasoning models; `max_tokens` elsewhere). With `structured`
-(a job's replies, on a server on this machine: `limits.Structured`) a request also asks
-for a tool call — or a final answer, once a tool was used — as structured output
-(`llm.written.structured`). A
-server that refuses one of those, or `tools` itself (llama.cpp's without `--jinja`), is
-asked again without it, for as long as the provider lives; without `tools` the tools are
-described in the system prompt and the conversation's calls and results are sent as text.
-"""
+"""OpenAI-compatible Chat Completions provider (`POST {base}/chat/completions`)."""
 
 from __future__ import annotations
 
@@ -20,9 +6,11 @@ import json
 import logging
 import re
 import threading
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
+from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.llm.endpoints import DEFAULT_OPENAI_BASE_URL, is_official_endpoint
 from memtab.llm.http import HttpChatProvider, HttpOptions
 from memtab.llm.limits import Structured
@@ -34,16 +22,90 @@ from memtab.llm.types import (
     ToolCall,
     ToolResultsMessage,
     ToolSpec,
-    Usage,
     UserMessage,
 )
-from memtab.llm.wire import as_text, as_token_count, make_tool_call, server_error_text
-from memtab.llm.written.structured import (
-    answer_in_text,
-    calls_response_format,
-    structured_prompt,
-    tools_prompt,
-)
+from memtab.llm.wire import server_error_text
+
+FINAL_ANSWER = "final_answer"
+_ANSWER_ARGUMENTS = {
+    "type": "object",
+    "properties": {"text": {"type": "string"}},
+    "required": ["text"],
+    "additionalProperties": False,
+}
+
+
+def call_schema(tool: ToolSpec) -> dict[str, Any]:
+    """The JSON schema of one call of `tool`."""
+    return {
+        "type": "object",
+        "properties": {"name": {"const": tool.name}, "arguments": tool.input_schema},
+        "required": ["name", "arguments"],
+        "additionalProperties": False,
+    }
+
+
+def calls_response_format(tools: Sequence[ToolSpec], *, answer: bool = False) -> dict[str, Any]:
+    """A `response_format` asking for one call of one of `tools` (at least one), or with
+    `answer` a final answer."""
+    schemas = [call_schema(tool) for tool in tools]
+    if answer:
+        schemas.append(call_schema(ToolSpec(FINAL_ANSWER, "", _ANSWER_ARGUMENTS)))
+    schema = schemas[0] if len(schemas) == 1 else {"anyOf": schemas}
+    return {"type": "json_schema", "json_schema": {"name": "tool_call", "schema": schema}}
+
+
+def tools_prompt(tools: Sequence[ToolSpec]) -> str:
+    """The tools described for the system prompt, and how to call one in the reply."""
+    lines = [
+        "# Tools",
+        "",
+        "Call a tool by answering with one JSON object and nothing else: "
+        '{"name": "<tool name>", "arguments": {<arguments>}}. The result comes back '
+        "in the next message. The tools:",
+    ]
+    for tool in tools:
+        schema = json.dumps(tool.input_schema, ensure_ascii=False, separators=(",", ":"))
+        lines.append(f"- {tool.name}: {' '.join(tool.description.split())} Arguments: {schema}")
+    return "\n".join(lines)
+
+
+def structured_prompt(*, answer: bool) -> str:
+    """What the system prompt says of a reply asked by schema."""
+    text = (
+        "Each reply is one JSON object and nothing else: a tool call, "
+        '{"name": "<tool name>", "arguments": {<arguments>}}'
+    )
+    if answer:
+        text += (
+            f', or, when you are done, {{"name": "{FINAL_ANSWER}", "arguments": '
+            '{"text": "<your final answer>"}}'
+        )
+    return text + "."
+
+
+def answer_in_text(text: str) -> str | None:
+    """The final answer a reply asked by schema holds, or None when it is not one."""
+    try:
+        value = parse_json(text.strip())
+    except JsonError:
+        return None
+    if (
+        not isinstance(value, dict)
+        or value.get("name") != FINAL_ANSWER
+        or set(value)
+        != {
+            "name",
+            "arguments",
+        }
+    ):
+        return None
+    arguments = value["arguments"]
+    if not isinstance(arguments, dict) or set(arguments) != {"text"}:
+        return None
+    answer = arguments["text"]
+    return answer if isinstance(answer, str) else None
+
 
 logger = logging.getLogger(__name__)
 
@@ -196,37 +258,21 @@ class OpenAIProvider(HttpChatProvider):
         message = choice.get("message")
         if not isinstance(message, dict):
             raise self.error("protocol", "choices[0] has no 'message' object")
-        reply_id = as_text(payload.get("id"))
-        calls: list[ToolCall] = []
         raw_calls = message.get("tool_calls")
+        calls: list[tuple[object, object, object]] = []
         for raw_call in raw_calls if isinstance(raw_calls, list) else []:
-            if not isinstance(raw_call, dict):
-                continue
-            function = raw_call.get("function")
-            if not isinstance(function, dict):
-                function = {}
-            calls.append(
-                make_tool_call(
-                    raw_call.get("id"),
-                    function.get("name"),
-                    function.get("arguments"),
-                    len(calls),
-                    reply_id,
-                )
-            )
-        usage = payload.get("usage")
-        if not isinstance(usage, dict):
-            usage = {}
-        finish_reason = choice.get("finish_reason")
-        return ModelReply(
-            text=_content_text(message.get("content")),
-            tool_calls=tuple(calls),
-            stop_reason=finish_reason if isinstance(finish_reason, str) else "stop",
-            usage=Usage(
-                as_token_count(usage.get("prompt_tokens")),
-                as_token_count(usage.get("completion_tokens")),
-            ),
-            served_model=as_text(payload.get("model")) or None,
+            if isinstance(raw_call, dict):
+                function = raw_call.get("function")
+                function = function if isinstance(function, dict) else {}
+                calls.append((raw_call.get("id"), function.get("name"), function.get("arguments")))
+        return self.reply(
+            payload,
+            _content_text(message.get("content")),
+            calls,
+            choice.get("finish_reason"),
+            "stop",
+            ("prompt_tokens",),
+            "completion_tokens",
         )
 
 

@@ -1,18 +1,4 @@
-"""Test connection: one small request to a provider, and what came of it in plain words.
-
-`probe_provider(settings)` sends the request a run would send — the same provider class,
-headers, key rules and error mapping (`http.py`) — offering one tool and asking the model
-to call it, with a short timeout and no retries. It says either which model answered, how
-long it took and whether it called the tool (made the call, or wrote it as text Memtab
-takes: `ToolUse`), or what went wrong: a refused key (401/403), an unknown model or wrong
-base URL (404), a connection refused, a TLS error, a timeout, or a base URL requests may
-not go to (plain http to another machine, refused before anything is sent). A model that
-answers without calling the tool is connected (`ok`), but the writer and Consolidate now
-need the calls. It blocks: call it off the GUI thread; `cancel` ends it within
-`HttpOptions.cancel_poll_s`.
-
-Qt-free: the Settings dialog runs it on a worker, `memtab doctor --check-provider` inline.
-"""
+"""Test connection: one small request to a provider, and what came of it in plain words."""
 
 from __future__ import annotations
 
@@ -118,9 +104,8 @@ def probe_provider(
     options: HttpOptions | None = None,
     clock: Callable[[], float] = time.perf_counter,
 ) -> ProbeResult:
-    """Send one small request with `settings` (see the module doc); never raises
-    ProviderError. `options` default to `probe_options()`, with a longer limit for a
-    server on this machine."""
+    """Send one small request with `settings` (see the module doc); never raises ProviderError.
+    `options` default to `probe_options()`, with a longer limit for a server on this machine."""
     if settings.is_offline:
         return ProbeResult(
             ok=True, summary="Offline: no model is called, so there is nothing to test"

@@ -1,26 +1,6 @@
 """The API keys settings.json holds, each for the provider and host it was given for
-(docs/formats.md §12.3, §15.1).
-
-A key typed for Anthropic is Anthropic's, at the host it was typed with: switching the
-provider or the base URL never carries it somewhere else. A key's place is its provider
-and the origin of the base URL it was saved with (`endpoints.key_origin`,
-`scheme://host[:port]`). On disk:
-
-- `api_key` (top level, as every Memtab has written it) is the key of the top-level
-  `provider` at the top-level `base_url`, or that provider's default base URL. An older
-  Memtab reads it too, and sends it where it always did. Written without a `provider`
-  (by hand), it belongs to whichever provider is chosen, at the file's base URL or that
-  provider's default.
-- `api_keys`, `{"<provider>": {"<origin>": "<key>"}}`, holds every other place a key was
-  saved for. A save moves the old selection's key in here and the new selection's key
-  out to `api_key`, so each key is stored once.
-
-A key whose place cannot be worked out (an unknown provider with no base URL, a base URL
-or origin without a host, offline) is never sent, and never lost: an `api_keys` entry
-stays as written; the top-level key stays while a save leaves the top-level provider and
-base URL as they were, and is set aside in `unused_keys` (as written, with them) when a
-save changes them. `SavedKeys.problems` says which keys are not used, and why.
-"""
+(docs/formats.md §12.3, §15.1). A key typed for Anthropic is Anthropic's, at the host it was typed
+with: switching the provider or the base URL never carries it somewhere else."""
 
 from __future__ import annotations
 
@@ -61,8 +41,7 @@ class KeptKey:
 
 
 def _why_unplaced(provider: str | None, base_url: str | None) -> str:
-    """Why a top-level key given for `provider` (None: none named) at `base_url` has no
-    place."""
+    """Why a top-level key given for `provider` (None: none named) at `base_url` has no place."""
     if configured(base_url) is not None or provider is None:
         return "its base URL has no host"
     if provider.strip().lower() == "offline":
@@ -72,11 +51,9 @@ def _why_unplaced(provider: str | None, base_url: str | None) -> str:
 
 @dataclass(frozen=True)
 class SavedKeys:
-    """The keys of a settings file by place, and a top-level key written without a
-    provider (`unbound`: it goes with whichever provider is chosen, at `unbound_base_url`
-    or that provider's default). What has no place is never sent, and kept by a save:
-    `top` (the top-level key, as written), `kept` (the `api_keys` entries without a host),
-    `unused` (the file's `unused_keys`, read for `problems` only)."""
+    """The keys of a settings file by place, and a top-level key written without a provider
+    (`unbound`: it goes with whichever provider is chosen, at `unbound_base_url` or that provider's
+    default)."""
 
     keys: Mapping[KeyPlace, str] = field(default_factory=dict, repr=False)
     unbound: str | None = field(default=None, repr=False)
@@ -200,12 +177,9 @@ def store_keys(
     base_url: str,
     new_keys: Mapping[KeyPlace, str],
 ) -> None:
-    """Write the key fields of a settings `document` being saved with `provider` at
-    `base_url`: `saved` (read from the document before this save) plus `new_keys`, the
-    selection's key at the top level and the others under `api_keys`. What has no place
-    stays as written: `api_keys` entries where they are, the top-level key at the top
-    while the save leaves the provider and base URL it was written with, else appended to
-    `unused_keys`."""
+    """Write the key fields of a settings `document` being saved with `provider` at `base_url`:
+    `saved` (read from the document before this save) plus `new_keys`, the selection's key at the
+    top level and the others under `api_keys`."""
     keys = saved.bound(provider)
     keys.update({place: key for place, key in new_keys.items() if configured(key)})
     document.pop("api_key", None)

@@ -1,30 +1,5 @@
-"""Which model Memtab talks to: resolve, save and instantiate provider settings.
-
-Each of provider, model and base URL comes from, in order: the command line, the
-environment (`MEMTAB_PROVIDER`, `MEMTAB_MODEL`, `MEMTAB_BASE_URL`), the settings file
-(`settings.json` in `$MEMTAB_CONFIG_DIR`, else the platform config dir), then defaults.
-A model or base URL configured for another provider does not follow a provider switch
-(`--provider openai` does not send the file's Claude model to OpenAI).
-
-With no provider configured anywhere the provider is "offline": consolidation works out of
-the box and a key lying in the environment never switches Memtab to a paid API by itself.
-A model or base URL set while no provider is named anywhere is a config error, not a
-silent offline run.
-
-Keys go only where they were meant to (docs/formats.md §12.3):
-- `MEMTAB_API_KEY`, a key the user gave Memtab in this environment, is sent to whatever
-  base URL is configured (unless `MEMTAB_PROVIDER` names another provider);
-- a key saved in the settings file belongs to the provider and host it was saved for
-  (`saved_keys.py`): it is sent only there;
-- `ANTHROPIC_API_KEY` / `OPENAI_API_KEY` were set for the official APIs (other tools read
-  them too), so they are sent only to api.anthropic.com / api.openai.com over https, never
-  to a custom base URL (Ollama, a LAN box, a proxy, OpenRouter);
-- a key read from the environment is never written to the settings file.
-`ProviderSettings.key_note()` says which key is used and why, without showing it.
-
-Base URLs must be https, or plain http to this machine only (endpoints.py); anything else
-is a config error before any request is made.
-"""
+"""Which model Memtab talks to: resolve, save and instantiate provider settings (docs/formats.md
+§12.3)."""
 
 from __future__ import annotations
 
@@ -93,14 +68,8 @@ _PROVIDER_TITLES: dict[ProviderName, str] = {"anthropic": "Anthropic", "openai":
 @dataclass(frozen=True)
 class ProviderSettings:
     """The model Memtab uses. The key never shows in repr/str; `describe()` is safe to show.
-
-    `api_key_env` names the environment variable the key came from (None when it came from
-    the settings file or the caller); such a key is not saved to the settings file.
-    `withheld_key_env` names a provider variable that is set but was not used, because the
-    base URL is not that provider's official API. `saved_key_origins` are the hosts the
-    settings file holds keys of this provider for, when none is for this base URL (and
-    no other key is used).
-    """
+    `api_key_env` names the environment variable the key came from (None when it came from the
+    settings file or the caller); such a key is not saved to the settings file."""
 
     provider: ProviderName
     model: str
@@ -363,13 +332,9 @@ def with_key(
     explicit_key: str | None = None,
     explicit_key_env: str | None = None,
 ) -> ProviderSettings:
-    """`settings` with the key its requests will carry (docs/formats.md §12.3).
-
-    `explicit_key` is one the user gave Memtab (`explicit_key_env` names its variable, None
-    for the settings file): it goes to whatever base URL is configured. Without one, the
-    provider's own variable is used only for its official API, and noted as withheld
-    otherwise.
-    """
+    """`settings` with the key its requests will carry (docs/formats.md §12.3). `explicit_key` is
+    one the user gave Memtab (`explicit_key_env` names its variable, None for the settings file): it
+    goes to whatever base URL is configured."""
     if settings.provider == "offline":
         return replace(settings, api_key=None, api_key_env=None, withheld_key_env=None)
     if explicit_key:
@@ -400,13 +365,12 @@ def form_settings(
     saved_key: str | None = None,
     env: Mapping[str, str],
 ) -> ProviderSettings:
-    """What a settings form (the Settings dialog) stands for, key included, resolved as
-    settings are: the form's own provider, model and base URL (blank: the provider's
-    defaults; not the environment's, which the dialog names as overriding the file), and
-    the key in the resolver's order — `$MEMTAB_API_KEY` (unless `$MEMTAB_PROVIDER` names
-    another provider), the key typed in the form, `saved_key` (the one saved for this
-    provider and host), then the provider's own variable (official API only). A base URL
-    requests may not go to is kept: the form says why."""
+    """What a settings form (the Settings dialog) stands for, key included, resolved as settings
+    are: the form's own provider, model and base URL (blank: the provider's defaults; not the
+    environment's, which the dialog names as overriding the file), and the key in the resolver's
+    order — `$MEMTAB_API_KEY` (unless `$MEMTAB_PROVIDER` names another provider), the key typed in
+    the form, `saved_key` (the one saved for this provider and host), then the provider's own
+    variable (official API only)."""
     url = base_url.strip().rstrip("/")
     layers = (
         _Layer("the form", provider, configured(model), configured(url)),
@@ -452,14 +416,7 @@ def save_provider_settings(
     other_keys: Mapping[KeyPlace, str] | None = None,
     forget: frozenset[KeyPlace] = frozenset(),
 ) -> Path:
-    """Write the settings to `settings.json` atomically (mode 0600), keeping unknown keys.
-
-    The settings' own key (not one from the environment) is saved for their provider and
-    base URL's host; `other_keys` are keys typed for other providers or hosts, saved for
-    those; `forget` are places whose saved key is removed. Every other saved key stays
-    with its provider and host. Refuses (ProviderError("config")) a base URL requests may
-    not go to, and to overwrite a settings file it cannot parse.
-    """
+    """Write the settings to `settings.json` atomically (mode 0600), keeping unknown keys."""
     if settings.base_url and not settings.is_offline:
         problem = base_url_problem(settings.base_url)
         if problem is not None:
@@ -495,15 +452,9 @@ def create_provider(
     max_tokens: int | None = None,
     job: ModelJob = DEFAULT_JOB,
 ) -> ChatProvider:
-    """The HTTP provider for `settings`, for `job`. ProviderError("config") for offline or
-    a missing key.
-
-    Every request carries a reply limit: `max_tokens` when given, else the settings' or
-    the job's (`reply_limit`). `options` default to the settings' request limit
-    (`request_limit`). A job's replies are asked by JSON schema of a server on this
-    machine (`ModelJob.structured`). Offline engines live next to the job
-    they serve, so callers handle "offline" first.
-    """
+    """The HTTP provider for `settings`, for `job`. ProviderError("config") for offline or a missing
+    key. Every request carries a reply limit: `max_tokens` when given, else the settings' or the
+    job's (`reply_limit`). `options` default to the settings' request limit (`request_limit`)."""
     # lazy: httpx2 (~6 MiB, ~40 ms) with the first model call, never in an offline run
     # or the window's start (settings are read there)
     from memtab.llm import anthropic, http, openai

@@ -1,15 +1,4 @@
-"""The provider keys of settings.json as a record: what each may hold, once.
-
-`provider`, `model`, `base_url`, `api_key`, `api_keys` (the keys saved for other
-providers and hosts, `saved_keys.py`), `unused_keys` (keys a save set aside because
-Memtab could not place them, never sent), `request_timeout_s` and `max_tokens` (the
-limits of each request, `limits.py`) sit at the top of the file, beside the other
-sections (`writer`, `sources`…), which this record ignores. The record reads leniently, as
-a save must: a value of the wrong type reads as unset, a bad entry of `api_keys` as
-absent, and the rest is kept. A command does not: unlike a writer setting, a bad provider
-value is an error, not a default — falling back to the official base URL or another
-provider would send memories somewhere the user did not choose (`read_provider_section`).
-"""
+"""The provider keys of settings.json as a record: what each may hold, once."""
 
 from __future__ import annotations
 

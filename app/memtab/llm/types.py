@@ -1,9 +1,4 @@
-"""Provider-neutral types for a tool-using chat model.
-
-The consolidator and the writer speak only these types; each provider translates them to
-its wire format (Anthropic Messages, OpenAI Chat Completions) or answers them itself
-(Memtab's offline engines, which live next to the job they serve).
-"""
+"""Provider-neutral types for a tool-using chat model."""
 
 from __future__ import annotations
 
@@ -23,11 +18,9 @@ class ToolSpec:
 
 @dataclass(frozen=True)
 class ToolCall:
-    """One tool call the model asked for.
-
-    `arguments` is None when the model sent arguments that are not a JSON object; then
-    `parse_error` says why and the caller returns that to the model as a tool error.
-    """
+    """One tool call the model asked for. `arguments` is None when the model sent arguments that are
+    not a JSON object; then `parse_error` says why and the caller returns that to the model as a
+    tool error."""
 
     id: str
     name: str

@@ -1,10 +1,6 @@
-"""Small helpers both wire formats share: tool-argument parsing, stable call ids, loose
-numbers, the message inside an error body.
-
-Model servers differ in how strictly they follow their own format (local servers send
-`content: null`, omit ids, send arguments as a dict or an empty string). These helpers turn
-whatever arrives into the neutral types without ever raising on the model's mistakes.
-"""
+"""Small helpers both wire formats share: tool-argument parsing, stable call ids, loose numbers, the
+message inside an error body. Model servers differ in how strictly they follow their own format
+(local servers send `content: null`, omit ids, send arguments as a dict or an empty string)."""
 
 from __future__ import annotations
 
@@ -20,13 +16,7 @@ _TOO_DEEP = f"arguments are nested more than {MAX_DEPTH} levels deep"
 
 
 def parse_tool_arguments(raw: object) -> tuple[dict[str, Any] | None, str, str | None]:
-    """Read a tool call's arguments as sent by the model.
-
-    Returns `(arguments, raw_text, parse_error)`: `arguments` is a dict, or None with
-    `parse_error` saying why (not JSON, JSON that is not an object, or nested deeper than
-    `MAX_DEPTH` levels — the tool loop returns that to the model as a tool error). An
-    empty string means "no arguments" (local models send that for argument-less tools).
-    """
+    """Read a tool call's arguments as sent by the model."""
     if isinstance(raw, dict):
         if nesting_exceeds(raw, MAX_DEPTH):
             return None, "", _TOO_DEEP
@@ -53,11 +43,9 @@ def parse_tool_arguments(raw: object) -> tuple[dict[str, Any] | None, str, str |
 def make_tool_call(
     call_id: object, name: object, raw_arguments: object, index: int, salt: str = ""
 ) -> ToolCall:
-    """A ToolCall from loosely-typed wire fields; a missing id gets a stable synthetic one.
-
-    `salt` (the reply's id, when the server sends one) keeps synthetic ids of identical
-    calls in different replies apart.
-    """
+    """A ToolCall from loosely-typed wire fields; a missing id gets a stable synthetic one. `salt`
+    (the reply's id, when the server sends one) keeps synthetic ids of identical calls in different
+    replies apart."""
     arguments, raw_text, parse_error = parse_tool_arguments(raw_arguments)
     tool_name = name if isinstance(name, str) else ""
     if not isinstance(call_id, str) or not call_id:

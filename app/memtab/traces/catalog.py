@@ -25,11 +25,9 @@ class _FileStamp:
 
 
 class TraceCatalog:
-    """Lists the dumps of a home, remembering summaries of files that did not change.
-
-    Not thread-safe: use one catalog from one thread at a time (the GUI keeps one and
-    scans it on the job service's scans lane).
-    """
+    """Lists the dumps of a home, remembering summaries of files that did not change. Not
+    thread-safe: use one catalog from one thread at a time (the GUI keeps one and scans it on the
+    job service's scans lane)."""
 
     def __init__(self, home: Home) -> None:
         """A catalog over `home`'s `debug_obj/`; nothing is read until `scan()`."""
@@ -127,10 +125,8 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 
 def _is_dump_entry(entry: os.DirEntry[str]) -> bool:
     """A `*.json` that is a regular file, or that cannot be stat'ed (shown as unreadable).
-
-    Directories and special files (a FIFO would block the reader) are skipped, and so are
-    hidden names (an atomic writer's `.name.tmp` never ends in `.json` anyway).
-    """
+    Directories and special files (a FIFO would block the reader) are skipped, and so are hidden
+    names (an atomic writer's `.name.tmp` never ends in `.json` anyway)."""
     if not entry.name.endswith(".json") or entry.name.startswith("."):
         return False
     try:

@@ -1,9 +1,4 @@
-"""Words and JSON for what a dump holds, shared by the reader, the CLI and the Traces tab.
-
-Dump contents come from models and other programs, so every helper here takes any value:
-`compact_json` and `format_json` never raise (a value nested too deeply for the encoder is
-shown as a note), `describe_event` and `describe_step` read any shape loosely.
-"""
+"""Words and JSON for what a dump holds, shared by the reader, the CLI and the Traces tab."""
 
 from __future__ import annotations
 
@@ -84,11 +79,9 @@ def content_text(content: Any) -> str:
 
 
 def message_text(message: Mapping[str, Any]) -> str:
-    """A message's text, then its tool calls (`→`) and tool results (`←`), one per line.
-
-    Covers mux's `{role, content}` (content a string or parts), Memtab's `{role, text,
-    toolCalls}` / `{role: "tool", results}`, and shows anything else as JSON.
-    """
+    """A message's text, then its tool calls (`→`) and tool results (`←`), one per line. Covers
+    mux's `{role, content}` (content a string or parts), Memtab's `{role, text, toolCalls}` /
+    `{role: "tool", results}`, and shows anything else as JSON."""
     lines: list[str] = []
     for key in ("content", "parts", "text"):
         if message.get(key) is not None:

@@ -1,10 +1,6 @@
-"""Where trace dumps live and what they are called (docs/formats.md §10.3).
-
-A dump is `<home>/debug_obj/<workspaceId>/system1_memory_writer/<runStartedAt>_<id>.json`,
-where `<id>` is the trigger message id with every run of characters outside
-`[a-zA-Z0-9_.-]` replaced by `_`. The folder comes from `Home.trace_dir`; this module is the
-one place that builds and parses the file name. The catalog uses it on the GUI thread.
-"""
+"""Where trace dumps live and what they are called (docs/formats.md §10.3). A dump is
+`<home>/debug_obj/<workspaceId>/system1_memory_writer/<runStartedAt>_<id>.json`, where `<id>` is the
+trigger message id with every run of characters outside `[a-zA-Z0-9_.-]` replaced by `_`."""
 
 from __future__ import annotations
 

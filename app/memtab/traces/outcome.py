@@ -37,12 +37,7 @@ _DONE = (Outcome.WROTE_MEMORY, Outcome.NO_NEW_MEMORIES, Outcome.CHANGED_MEMORY, 
 
 
 def assess(record: DumpRecord | None, file_problem: str | None) -> tuple[Outcome, str]:
-    """The run's outcome and its one-line error (`record` None: nothing could be read).
-
-    mux sets an attempt's `error` only when the model call threw (a provider error, or an
-    abort); Memtab also notes a policy failure there, with a finish reason, and keeps a
-    run-level `error` and `outcome`.
-    """
+    """The run's outcome and its one-line error (`record` None: nothing could be read)."""
     if record is None:
         return Outcome.UNREADABLE, first_line(file_problem or "")
     if record.kind == CONSOLIDATION_KIND:

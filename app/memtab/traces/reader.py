@@ -1,17 +1,5 @@
-"""Reading one trace dump loosely: a cheap summary for a list, or the whole dump.
-
-The writer (Memtab's, or mux's own) saves a dump when a run fails (docs/formats.md §10.3). A viewer
-must never fail on a missing, extra or oddly typed field, on a dump from an older mux, or
-on a file cut short by a crash: what cannot be read becomes a note in `problems` or
-`file_problem`, never an exception.
-
-- `summarize_trace(path)`: a `TraceSummary` (time, trigger, outcome, error line). It decodes
-  only the small members of a pretty-printed dump; the bulky `events`, prompts and memory
-  are skipped without being parsed.
-- `parse_trace(path)`: a `TraceDump` with the dump's `DumpRecord` and views for display.
-
-The tab reads off the GUI thread.
-"""
+"""Reading one trace dump loosely: a cheap summary for a list, or the whole dump. The writer
+(Memtab's, or mux's own) saves a dump when a run fails (docs/formats.md §10.3)."""
 
 from __future__ import annotations
 

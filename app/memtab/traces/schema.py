@@ -1,19 +1,4 @@
-"""The trace-dump format, defined once (docs/formats.md §10.3): records with camelCase
-names.
-
-The writer builds a `DumpRecord` and saves `to_document()`; the reader reads the same
-records from whatever a file holds (`DumpRecord.read_noting`), so a field is named and
-typed here and nowhere else. Every field is optional because dumps from mux and from older
-versions lack some (`noNewMemories`, `satisfiedMemoryToolPolicy`); messages, step results,
-events and tool inputs/outputs have no fixed shape and are kept as they are.
-
-A viewer must never fail on a missing, extra or oddly typed field, so each field is read
-as a person would read it, by the codec's markers: `"15000"` is 15000, `1767300000000.0`
-an integer, `"true"` and `1` true, a time an ISO 8601 string too. A value that cannot be
-read is dropped (a text kept as its JSON, a list's odd shape mended) and noted, with its
-place: "`attempts[1].toolExecutions[2].durationMs` should be a number but is true"
-(`memtab.traces.reader`). Unknown members are not read (the reader lists them).
-"""
+"""The trace-dump format, defined once (docs/formats.md §10.3): records with camelCase names."""
 
 from __future__ import annotations
 

@@ -1,16 +1,6 @@
-"""Reading a dump's top-level members from JSON that may be cut short, damaged or too deep.
-
-mux writes dumps non-atomically, so a crash leaves a file cut mid-value; a disk or editor
-can corrupt one member; a hostile or broken writer can nest arrays deeper than Python's
-decoder goes. `load_members` returns whatever members can be read, and one line saying
-what could not — never an exception:
-
-- whole texts and members are decoded with `memtab.fs.jsonfile.parse_json` (BOM, nesting);
-- a pretty-printed dump is split into its top-level members without parsing them, so a
-  summary decodes only the small members it wants and damage stays inside one member;
-- a damaged member, or a damaged compact (one-line) dump, is recovered value by value up
-  to the damage, nesting no deeper than `parse_json` allows (`MAX_DEPTH`).
-"""
+"""Reading a dump's top-level members from JSON that may be cut short, damaged or too deep. mux
+writes dumps non-atomically, so a crash leaves a file cut mid-value; a disk or editor can corrupt
+one member; a hostile or broken writer can nest arrays deeper than Python's decoder goes."""
 
 from __future__ import annotations
 
@@ -122,13 +112,7 @@ _KEY: Final = re.compile(r'"((?:[^"\\\n]|\\.)*)"[ \t]*:[ \t]*')
 
 
 def _split_members(text: str) -> list[tuple[str, int, int]] | None:
-    """Locate the top-level members of a pretty-printed object without parsing them.
-
-    In indented JSON a line that starts with exactly one indent unit and a quote can only
-    be a key of the top-level object (strings cannot hold raw newlines), so `str.find`
-    finds every member at C speed. Returns (key, value start, value end) for each, or None
-    when the text is not laid out that way (then it is parsed whole).
-    """
+    """Locate the top-level members of a pretty-printed object without parsing them."""
     brace = _skip_space(text, 0)
     if not text.startswith("{", brace):
         return None
@@ -220,11 +204,9 @@ class _Failure:
 
 
 def _decode_at(text: str, position: int, max_depth: int) -> tuple[Any, int] | _Failure:
-    """The JSON value at `position` and where it ends, or why it cannot be decoded.
-
-    Recovery needs to know where a value ends, which `parse_json` does not say; like it, a
-    value nesting more than `max_depth` levels is a failure, never a RecursionError.
-    """
+    """The JSON value at `position` and where it ends, or why it cannot be decoded. Recovery needs
+    to know where a value ends, which `parse_json` does not say; like it, a value nesting more than
+    `max_depth` levels is a failure, never a RecursionError."""
     try:
         value, end = _DECODER.raw_decode(text, position)
     except json.JSONDecodeError as error:
@@ -293,11 +275,9 @@ Recovered = tuple[Any, int, bool, tuple[PathPart, ...]]
 
 
 def _recover_value(text: str, position: int, depth: int) -> Recovered:
-    """Decode the JSON value at `position`, or as much of it as a damaged text holds.
-
-    `depth` counts the objects and arrays open around the value: together they nest no
-    deeper than `MAX_DEPTH`, so recovery stops where `parse_json` would.
-    """
+    """Decode the JSON value at `position`, or as much of it as a damaged text holds. `depth` counts
+    the objects and arrays open around the value: together they nest no deeper than `MAX_DEPTH`, so
+    recovery stops where `parse_json` would."""
     position = _skip_space(text, position)
     if position >= len(text):
         return _MISSING, position, False, ()

@@ -1,35 +1,5 @@
-"""Settings of the background memory writer: where it writes, how long a run may take,
-when runs are dumped, and whether the app runs it at all.
-
-They live in Memtab's `settings.json` (the file `memtab.llm.settings` keeps the provider
-in) under a `"writer"` object; every key is optional and a bad value falls back to its
-default with a logged warning, so a typo never stops the writer (each setting's type and
-range is declared once, on `WriterSettings`, a record: docs/formats.md §15.1; keys Memtab
-does not know are kept when the section is saved)::
-
-    {"provider": "anthropic", "writer": {"mode": "auto", "timeout_s": 60,
-     "memory_path": "/memories/workspace/notes.md", "dump_successful_runs": false,
-     "max_dumps": 50, "offline_notes": "suggest", "notify": false}}
-
-The interval (every N assistant turns) is not here: it is mux's
-`taskSettings.memoryWriterIntervalMessages` in the home's `config.json` (docs/formats.md §2.1).
-
-`mode` decides what the app does when mux runs its own writer on the same home:
-- `auto` (default): Memtab runs the writer for a workspace until it sees another process
-  advance that workspace's state file; then it leaves that workspace to it (mux caches the
-  state in memory and would overwrite Memtab's counts anyway, so both writing would
-  double-run and double-write).
-- `always`: Memtab runs regardless (for mux installs with System 1 turned off).
-- `off`: the app never runs the writer; `memtab write` still works.
-
-`offline_notes` decides what the offline writer (no model configured) does with its notes:
-`suggest` (default) puts them in the workspace's review queue of suggested memories
-(`memtab.writer.inbox.suggestions`); `write` writes them to the memory file directly. With a
-model configured the writer always writes, as mux's does.
-
-`notify` (off by default): the app shows a desktop notification when a run recorded or
-suggested notes while its window was not in front.
-"""
+"""Settings of the background memory writer: where it writes, how long a run may take, when runs are
+dumped, and whether the app runs it at all (docs/formats.md §15.1, §2.1)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
-"""The writer settings' values — defaults, ranges, the modes and the rule for the target
-file — that `config.WriterSettings` declares its fields with, and that the writer's other
-modules and the Settings dialog name without importing the settings' reader.
-"""
+"""The writer settings' values — defaults, ranges, the modes and the rule for the target file — that
+`config.WriterSettings` declares its fields with, and that the writer's other modules and the
+Settings dialog name without importing the settings' reader."""
 
 from __future__ import annotations
 

@@ -1,17 +1,4 @@
-"""The writer's prompts and tool schemas, read from `resources/prompts/writer*.md`.
-
-- `writer.md`: the system prompt.
-- `writer-reminder.md`: the extra user message of the second attempt.
-- `writer-user.md`: the user message template; `{{name}}` placeholders are filled in one
-  pass, so text inserted for one placeholder is never scanned for another.
-- `writer-tools.md`: one `## <tool name>` section per tool: its description, then its
-  input schema in a ```json fence.
-- `writer-lessons.md`, `writer-lessons-user.md` (`{{digest}}`), `writer-lessons-reminder.md`
-  and `writer-lessons-tools.md`: the same for the lessons task (`writer.lessons`), whose
-  tools are `record_lessons` and `no_new_memories`.
-
-Only a model reads these: the offline writer is given the run's events as data.
-"""
+"""The writer's prompts and tool schemas, read from `resources/prompts/writer*.md`."""
 
 from __future__ import annotations
 

@@ -27,12 +27,9 @@ SuggestionStatus = Literal["pending", "accepted", "dismissed"]
 
 
 class WriterState(Record):
-    """One workspace's writer schedule (docs/formats.md §10.1). Times are epoch ms.
-
-    Read from any JSON object: turns that are not a number or ≤ 0 become 0 (others are
-    floored), times must be finite numbers, the message id a non-blank string (trimmed);
-    anything else reads as absent. `schemaVersion` is always written as 1.
-    """
+    """One workspace's writer schedule (docs/formats.md §10.1). Times are epoch ms. Read from any
+    JSON object: turns that are not a number or ≤ 0 become 0 (others are floored), times must be
+    finite numbers, the message id a non-blank string (trimmed); anything else reads as absent."""
 
     schema_version: Annotated[int, Healed(lambda _: STATE_SCHEMA_VERSION)] = STATE_SCHEMA_VERSION
     turns_since_last_run: Count = 0

@@ -1,27 +1,5 @@
 """The writer's three tools over its one memory file: `memory_read`, `memory_write`
-(compare-and-swap) and `no_new_memories` (docs/formats.md §10.2).
-
-Writes go through `MemoryStore.save`, so caps, usage, atomic replacement and the scope
-lock apply exactly as for an editor save. A write is a compare-and-swap twice over:
-`old_string` must still be in the file (the model's view is current enough), and the
-save is checked against the sha of the content the replacement was computed from, so a
-change by mux, an editor or another Memtab in between is reported to the model as stale
-instead of being overwritten. The model then re-reads and retries.
-
-The model sees the file redacted (`memory_read`: `redact.redact_view`), so a write of
-what it saw is made on the file with the secrets it never saw kept. Lines a write adds
-are passed through redaction (docs/formats.md §12: secrets and `<private>` blocks); lines
-already in the file are left alone, so the user's own text is never rewritten.
-
-A model's write passes its run's rails first (`ContentRails`, `writer.job.rails`): a line
-they refuse is left out and named in the answer and in `refused`. A write of what the
-file already says counts as the model's "nothing new" (`AttemptTally.unchanged`); one
-whose every line was refused writes nothing and leaves the model to write again or
-declare `no_new_memories`.
-
-`WriterTools` records what each attempt did (`AttemptTally`): whether it wrote, declared
-no new memories, or had a write fail — the run's tool policy is decided from that.
-"""
+(compare-and-swap) and `no_new_memories` (docs/formats.md §10.2, §12)."""
 
 from __future__ import annotations
 
@@ -248,11 +226,9 @@ class _Refusal:
 
 
 def replace_text(content: str, old: str, new: str, count: int) -> str | _Refusal:
-    """`content` with `old` replaced by `new` as `memory_write` defines it, or why not.
-
-    An empty `old` replaces a blank file whole. Otherwise `count` (default 1) is how many
-    occurrences to replace, first ones first; 1 requires a unique match; -1 replaces all.
-    """
+    """`content` with `old` replaced by `new` as `memory_write` defines it, or why not. An empty
+    `old` replaces a blank file whole. Otherwise `count` (default 1) is how many occurrences to
+    replace, first ones first; 1 requires a unique match; -1 replaces all."""
     if old == "":
         if content.strip():
             return _Refusal(EMPTY_OLD_STRING)
@@ -276,11 +252,8 @@ def replace_text(content: str, old: str, new: str, count: int) -> str | _Refusal
 
 
 def redact_added_lines(before: str, after: str) -> str:
-    """`after` with secrets redacted in the lines that `before` does not contain.
-
-    Consecutive added lines are redacted as one block, so a multi-line secret (a PEM
-    private key) is caught whole.
-    """
+    """`after` with secrets redacted in the lines that `before` does not contain. Consecutive added
+    lines are redacted as one block, so a multi-line secret (a PEM private key) is caught whole."""
     existing = set(before.split("\n"))
     output: list[str] = []
     added: list[str] = []
@@ -298,8 +271,7 @@ def redact_added_lines(before: str, after: str) -> str:
 
 
 class MemoryRead(Record, write_only=True):
-    """`memory_read`'s answer (docs/formats.md §10.2): empty content when the file is
-    missing."""
+    """`memory_read`'s answer (docs/formats.md §10.2): empty content when the file is missing."""
 
     exists: bool
     content: str

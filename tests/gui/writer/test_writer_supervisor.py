@@ -27,8 +27,8 @@ from memtab.store.sidecars.registry import add_workspace, read_registry_document
 from memtab.writer.config import WriterSettings, save_writer_settings
 from memtab.writer.config_values import OfflineNotes
 from memtab.writer.job.offline_provider import OfflineWriterProvider
+from memtab.writer.job.policy import load_state, save_state
 from memtab.writer.job.service import WriterProviderFactory, WriterService
-from memtab.writer.job.state import load_state, save_state
 from memtab.writer.records import WriterState
 from support.fake_model_server import FakeModelServer
 from support.gui_thread_io import GuiThreadIo

@@ -15,7 +15,7 @@ from memtab.consolidation.offline.describe import (
     detect_language,
     is_generic_heading,
 )
-from memtab.consolidation.offline.edits import edit_arguments
+from memtab.consolidation.offline.plan import edit_arguments
 from memtab.consolidation.offline.units import Coverage, clean_lines, is_label
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID

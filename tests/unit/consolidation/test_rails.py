@@ -4,8 +4,8 @@ named in the refusal and the journal, and the file is left as it was."""
 
 from __future__ import annotations
 
+from memtab.consolidation.engine.runner import UNHEARD, UNSTATED_RULE
 from memtab.consolidation.guard import DELETE_RULE, EMPTY_RULE, REWRITE_RULE, SAME_TEXT
-from memtab.consolidation.rails import UNHEARD, UNSTATED_RULE
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.types import ModelReply, ToolCall
 from memtab.store.home import Home

@@ -10,9 +10,13 @@ from collections.abc import Iterator
 import pytest
 
 from memtab.llm.loop import run_tool_loop
-from memtab.llm.openai import OpenAIProvider
+from memtab.llm.openai import (
+    OpenAIProvider,
+    answer_in_text,
+    calls_response_format,
+    structured_prompt,
+)
 from memtab.llm.types import ToolCall, ToolOutcome, ToolSpec, UserMessage
-from memtab.llm.written.structured import answer_in_text, calls_response_format, structured_prompt
 from support.fake_model_server import FakeModelServer
 
 from .cases import FAST_OPTIONS

@@ -23,7 +23,7 @@ from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalO
 from memtab.store.sidecars.meta import MetaStore, global_key, parse_meta_document
 from memtab.store.sidecars.registry import add_project, add_workspace, load_recency, load_registry
 from memtab.store.text.free_text import MAX_SUMMARY_BYTES, cap_text
-from memtab.writer.job.state import load_state, save_state
+from memtab.writer.job.policy import load_state, save_state
 from memtab.writer.records import WriterState
 from support.property_examples import examples
 

@@ -6,8 +6,7 @@ it passed."""
 from __future__ import annotations
 
 from memtab.transcripts import TranscriptToolCall
-from memtab.writer.offline.extract import extract_findings
-from memtab.writer.offline.shell.bash_agents import command_a_bash_agent_ran
+from memtab.writer.offline.extract import command_a_bash_agent_ran, extract_findings
 
 from .events import calls
 

@@ -11,7 +11,7 @@ from memtab.transcripts import TranscriptToolCall
 from memtab.writer.offline.answers import facts_in
 from memtab.writer.offline.asked import goal_in
 from memtab.writer.offline.directives import directives_in, human_text, looks_pasted
-from memtab.writer.offline.shell.bash_agents import command_a_bash_agent_ran
+from memtab.writer.offline.extract import command_a_bash_agent_ran
 
 FACT = "The integration tests require `OPENAI_API_KEY` and `ANTHROPIC_API_KEY`."
 

@@ -21,11 +21,14 @@ from memtab.store.sidecars.registry import (
 from memtab.writer.config import WriterSettings
 from memtab.writer.config_values import OfflineNotes, WriterMode
 from memtab.writer.inbox.suggestions import SuggestionQueue
-from memtab.writer.job.monitor import TranscriptMonitor, end_of_last_line
 from memtab.writer.job.offline_provider import OfflineWriterProvider
-from memtab.writer.job.policy import RunTicket
-from memtab.writer.job.service import WriterService, WriterServiceError
-from memtab.writer.job.state import load_state, save_state
+from memtab.writer.job.policy import RunTicket, load_state, save_state
+from memtab.writer.job.service import (
+    TranscriptMonitor,
+    WriterService,
+    WriterServiceError,
+    end_of_last_line,
+)
 from memtab.writer.records import WriterState
 
 from .helpers import PROJECT, WORKSPACE_ID, bash_part, conversation, mux_message, write_chat

@@ -7,10 +7,10 @@ import gc
 
 import pytest
 
-import memtab.writer.job.monitor as monitor_module
+import memtab.writer.job.service as monitor_module
 from memtab.store.home import Home
 from memtab.transcripts import TranscriptEvent
-from memtab.writer.job.monitor import TranscriptMonitor
+from memtab.writer.job.service import TranscriptMonitor
 
 from .helpers import WORKSPACE_ID, mux_message, write_chat
 

@@ -11,8 +11,13 @@ import pytest
 
 from memtab.store.home import Home
 from memtab.store.xum_locks import removal_tombstone_path
-from memtab.writer.job.policy import RunTicket, WriterScheduler
-from memtab.writer.job.state import load_state, sanitize_state, save_state
+from memtab.writer.job.policy import (
+    RunTicket,
+    WriterScheduler,
+    load_state,
+    sanitize_state,
+    save_state,
+)
 from memtab.writer.records import WriterState
 
 from .helpers import WORKSPACE_ID as WS

@@ -22,7 +22,7 @@ from memtab.trust.rails import HOLDS_A_SECRET
 from memtab.writer.config import WriterSettings
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH, OfflineNotes
 from memtab.writer.inbox.suggestions import SuggestionQueue
-from memtab.writer.job.dump_messages import dump_message
+from memtab.writer.job.dumps import dump_message
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.providers import bind_to_run
 from memtab.writer.job.run import load_writer_events, run_writer, writer_events

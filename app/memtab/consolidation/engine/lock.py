@@ -1,16 +1,6 @@
-"""One consolidation at a time per memory home, across processes.
-
-Every run can change the global scope, so any two runs in one home touch the same scope:
-one lock per home is exactly "never consolidate the same scopes at once". It is an OS
-file lock (`memtab.fs.locking.locks.OwnedLock`) held for the whole run: a crashed or killed
-holder is released by the OS at once, so there is no expiry to wait out, nothing to
-renew and nothing to take over. Beside it a small file names the holder, for the
-message shown to whoever finds the home busy.
-
-A run also needs the scopes it changes: `check_scopes_free` fails it fast, before its
-first change, when another program keeps one of their locks (a stuck `memtab tool`, a
-second Memtab): otherwise each change would wait for the lock and be refused in turn.
-"""
+"""One consolidation at a time per memory home, across processes. Every run can change the global
+scope, so any two runs in one home touch the same scope: one lock per home is exactly "never
+consolidate the same scopes at once"."""
 
 from __future__ import annotations
 
@@ -50,11 +40,9 @@ class ConsolidationLock:
     def hold(
         self, workspace_id: str, *, wait_s: float = 0.0, cancel: threading.Event | None = None
     ) -> Iterator[None]:
-        """Hold the lock for the block, waiting up to `wait_s` for another holder.
-
-        Raises LockHeldError when the wait runs out (naming the holder), and
-        RunCancelledError when `cancel` is set while waiting.
-        """
+        """Hold the lock for the block, waiting up to `wait_s` for another holder. Raises
+        LockHeldError when the wait runs out (naming the holder), and RunCancelledError when
+        `cancel` is set while waiting."""
         deadline = time.monotonic() + wait_s
         while True:
             try:

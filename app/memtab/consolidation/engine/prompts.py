@@ -1,13 +1,5 @@
-"""What a consolidation run tells the model: the system prompt and the run context.
-
-The prompt is Markdown in `resources/prompts/` (`dream.md`, plus `dream-archive.md` for
-archive runs). Like mux, a user may replace it with `agents/dream.md` in the memory home,
-an agent definition (read by `store.text.frontmatter.read_agent_definition`): YAML frontmatter
-is optional and only the body is used. A broken override (unreadable,
-invalid frontmatter, empty body) falls back to the bundled prompt with a logged warning,
-so a typo never stops consolidation. The archive addendum is appended either way: it is
-about the trigger, not the house style.
-"""
+"""What a consolidation run tells the model: the system prompt and the run context. The prompt is
+Markdown in `resources/prompts/` (`dream.md`, plus `dream-archive.md` for archive runs)."""
 
 from __future__ import annotations
 
@@ -72,12 +64,9 @@ def reminder_prompt(path: str) -> str:
 
 
 def prompt_body(text: str) -> str:
-    """The body of a prompt file (an agent definition: its frontmatter is optional and
-    dropped), trimmed.
-
-    PromptOverrideError when the frontmatter is not closed, is not valid YAML, is not a
-    mapping, or when the body is empty.
-    """
+    """The body of a prompt file (an agent definition: its frontmatter is optional and dropped),
+    trimmed. PromptOverrideError when the frontmatter is not closed, is not valid YAML, is not a
+    mapping, or when the body is empty."""
     try:
         definition = read_agent_definition(text)
     except FrontmatterError as error:
@@ -161,15 +150,10 @@ def run_message(
     scopes: Sequence[Scope] = SHARED_SCOPES,
     unlisted: int = 0,
 ) -> str:
-    """The user message of a run: context, budget and the list of every memory file
-    (`files`, else `listed_files`; none when `with_files` is False: for a consolidator
-    that reads them as data), and the changes the user declined in review (`declined`,
-    in words: not to propose again). `unlisted`: files left out of the list to fit the
-    model's context, said after it.
-    `scopes`: the scopes the run sees — a run of one scope alone says so (§9.8).
-
-    File names and descriptions come from memory files, so they are fenced as data.
-    """
+    """The user message of a run: context, budget and the list of every memory file (`files`, else
+    `listed_files`; none when `with_files` is False: for a consolidator that reads them as data),
+    and the changes the user declined in review (`declined`, in words: not to propose again)
+    (docs/formats.md §9.8)."""
     entries = store.meta_entries()
     lines = [
         "Consolidate the memory below.",

@@ -1,20 +1,5 @@
-"""What a run that changes memory writes down, from before its first change to its end.
-
-`RunBooks` keeps the records of one run or plan apply (docs/formats.md §9.1, §14.3):
-
-- `begin`: the run's intent, before anything changes (`StartedRun`, so a kill midway
-  leaves a run the next start logs, `store.catch_up.interrupted`); a run that cannot write
-  it does not start (`RunFailedError`: nothing was changed);
-- `attempt`: each change right before it is made (the guard's `before_dispatch`);
-- `finish`: however the run ended, mux's journal and the runs log say what it applied
-  (a run of the global or the workspace scope alone: Memtab's `scope-runs.json` instead
-  of mux's journal, which has no place for it — `store.sidecars.scope_runs`).
-  A run that failed before changing anything is logged, not journaled (mux's rule: no
-  debounce anchor). One that changed something is journaled with what it applied, also
-  when it stopped midway (a timeout, a full disk). When the run stopped midway, or its
-  journal record could not be written, `RunStoppedError` (or the run's own failure) says
-  what was and was not done, with the record attached.
-"""
+"""What a run that changes memory writes down, from before its first change to its end. `RunBooks`
+keeps the records of one run or plan apply (docs/formats.md §9.1, §14.3)."""
 
 from __future__ import annotations
 

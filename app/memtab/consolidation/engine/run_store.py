@@ -1,11 +1,6 @@
-"""The store a consolidation run works on: usage is counted per run, not per tool call.
-
-A consolidator reads every file (1000 in a full scope); recording each read the moment
-it happens would rewrite memory-meta.json a thousand times. `RunStore` collects the reads
-and records them in one update when the run ends (`flush_reads`) — each read still counts
-once, as docs/formats.md §7 asks. Writes are recorded as they happen. A dry run counts nothing:
-it leaves the home exactly as it found it.
-"""
+"""The store a consolidation run works on: usage is counted per run, not per tool call. A
+consolidator reads every file (1000 in a full scope); recording each read the moment it happens
+would rewrite memory-meta.json a thousand times (docs/formats.md §7)."""
 
 from __future__ import annotations
 

@@ -1,15 +1,4 @@
-"""One consolidation run: a provider, the `memory` tool behind the guard, and the tool loop.
-
-Knows nothing of debounce, locks or the journal file (that is `service`); it turns a
-provider and a workspace's store into a `ConsolidationRecord` or a `RunFailedError`,
-with each op linked to the history versions it made (`RunOp`) and the tool call that
-made it (a plan replays those calls, `memtab.consolidation.review.plan`).
-
-A model's run is recorded by what its tools did, never by what the model said: its
-summary names the changes made (and refused, and how many files it read), and a change
-to a file it has not viewed is refused (`guard.READ_FIRST_RULE`). The offline
-consolidator's own summary is what its calls did, and is kept.
-"""
+"""One consolidation run: a provider, the `memory` tool behind the guard, and the tool loop."""
 
 from __future__ import annotations
 
@@ -37,7 +26,6 @@ from memtab.consolidation.guard import (
     MutationBudget,
 )
 from memtab.consolidation.offline.provider import REASON_ARGUMENT
-from memtab.consolidation.rails import ConsolidationRails
 from memtab.consolidation.records import join_words
 from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import plural
@@ -59,14 +47,90 @@ from memtab.llm.types import (
     Usage,
     UserMessage,
 )
+from memtab.markdown import text_lines
+from memtab.redact import redact_outgoing
+from memtab.store.errors import MemoryStoreError
 from memtab.store.history.describe import describe_ops, op_texts, op_units
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.records import RunOp
 from memtab.store.home import Home
-from memtab.store.paths import SHARED_SCOPES, Scope
+from memtab.store.paths import SHARED_SCOPES, PathError, Scope
 from memtab.store.scopes.memory import MemoryStore
-from memtab.store.scopes.tool import TOOL_DESCRIPTION, TOOL_NAME, tool_input_schema
+from memtab.store.scopes.tool import TOOL_DESCRIPTION, TOOL_NAME, ToolRequest, tool_input_schema
+from memtab.store.scopes.tool_args import CreateArgs, InsertArgs, StrReplaceArgs
 from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, RunUsage, Trigger
+from memtab.trust.rails import Rails
+
+UNSTATED_RULE = "it is a standing rule no memory file states"
+UNHEARD = "it says what no memory file says"
+
+
+class ConsolidationRails:
+    """The rails of one run over `store`'s `scopes`, the model told `instructions`; the
+    memory is read when a change first needs it."""
+
+    def __init__(self, store: MemoryStore, scopes: Sequence[Scope], instructions: str) -> None:
+        self.store = store
+        self.scopes = tuple(scopes)
+        self.instructions = instructions
+        self._rails: Rails | None = None
+        self._held: frozenset[str] = frozenset()
+
+    def refusal(self, request: ToolRequest) -> str | None:
+        """Why the guard refuses a change (None: it may be made)."""
+        args = request.args
+        if isinstance(args, StrReplaceArgs):
+            before = {line.strip() for line in text_lines(args.old_str)}
+            new_text = args.new_str
+        elif isinstance(args, InsertArgs):
+            before, new_text = set(), args.insert_text
+        elif isinstance(args, CreateArgs):
+            before, new_text = set(), args.file_text
+        else:
+            return None
+        rails = self._ready()
+        lines = text_lines(new_text)
+        added = [
+            number
+            for number, line in enumerate(lines)
+            if line.strip() and line.strip() not in before and line.strip() not in self._held
+        ]
+        refused = rails.refusals(new_text, added)
+        if not refused:
+            return None
+        first = refused[min(refused)]
+        more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+        line = redact_outgoing(first.line.strip())
+        return f"refused: the new line “{line}”{more}: {first.why}"
+
+    def _ready(self) -> Rails:
+        if self._rails is None:
+            texts = list(self._memory_texts())
+            lines = [line for text in texts for line in text_lines(text)]
+            self._held = frozenset(line.strip() for line in lines if line.strip())
+            self._rails = Rails(
+                self.instructions,
+                lines,
+                lines,
+                unstated_rule=UNSTATED_RULE,
+                heard="\n".join(texts),
+                unheard=UNHEARD,
+            )
+        return self._rails
+
+    def _memory_texts(self) -> list[str]:
+        """The text of every file of the run's scopes, as the run started."""
+        texts = []
+        for listing in self.store.list_all(scopes=self.scopes):
+            for file in listing.files:
+                try:
+                    data = self.store.read_whole(file.path)
+                except (MemoryStoreError, PathError):
+                    continue
+                if data is not None:
+                    texts.append(data.decode("utf-8", "replace"))
+        return texts
+
 
 logger = logging.getLogger(__name__)
 
@@ -135,19 +199,8 @@ def run_consolidation(
     declined: DeclinedMatcher | None = None,
     scopes: Sequence[Scope] = SHARED_SCOPES,
 ) -> RunResult:
-    """Run the consolidator over the store's workspace, project (if any) and global scopes
-    — or `scopes` alone (a run of one scope, docs/formats.md §9.8: `guard.run_scopes`).
-
-    `prompt_home` is where the prompt override is read (default: the store's home; a
-    plan runs on a scratch copy of the scopes but keeps the user's prompt).
-    `before_dispatch` is told each change right before it is made (the guard's).
-    `declined`: the changes the user declined in review, refused again by the guard and
-    named in a model's message.
-
-    The record's `lastRunAt` is the time the run ended, after its last write, so the
-    run's own writes never count as "writes since coverage" for the launch sweep.
-    Token usage is recorded for model providers, not for the offline consolidator.
-    """
+    """Run the consolidator over the store's workspace, project (if any) and global scopes — or
+    `scopes` alone (a run of one scope, docs/formats.md §9.8: `guard.run_scopes`)."""
     limits = limits or RunLimits()
     model = provider.name != OFFLINE_PROVIDER
     guard = ConsolidationGuard(

@@ -1,13 +1,4 @@
-"""What a consolidation run shows a model fits the context its server gives each request.
-
-A server on this machine says its context (`llm.local_servers.context_tokens`); a run on
-it then lists the store's files as far as they fit, cuts a tool result that would not
-fit (saying where to read on), and leaves the oldest results out of a request that
-cannot hold them beside the newest — telling the model each time, and its summary says
-what was not shown (`ContextWindow.said`). A server that says nothing (a remote API)
-is sent everything, as before; a request past its context fails naming the setting
-that raises it (`llm.http`).
-"""
+"""What a consolidation run shows a model fits the context its server gives each request."""
 
 from __future__ import annotations
 
@@ -99,8 +90,7 @@ class ContextWindow:
         self.result_chars = max(MIN_RESULT_CHARS, room // 2)
 
     def fitted(self, output: str, command: object) -> str:
-        """A tool result as the model is sent it: whole, or cut at a line with where to
-        read on."""
+        """A tool result as the model is sent it: whole, or cut at a line with where to read on."""
         if len(output) <= self.result_chars:
             return output
         self.cut += 1

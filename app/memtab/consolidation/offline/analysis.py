@@ -1,7 +1,6 @@
-"""One memory file as the offline consolidator's planner sees it (`FileAnalysis`: its
-units, size, coverage, description, note type and keeper rank, each computed once), and
-which files other memory files link to or name (`referenced_paths`: never deleted).
-"""
+"""One memory file as the offline consolidator's planner sees it (`FileAnalysis`: its units, size,
+coverage, description, note type and keeper rank, each computed once), and which files other memory
+files link to or name (`referenced_paths`: never deleted)."""
 
 from __future__ import annotations
 

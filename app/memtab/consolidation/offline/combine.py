@@ -1,29 +1,4 @@
-"""Near-duplicate Markdown files: finding them, choosing the keeper, carrying what it lacks.
-
-Two files of one scope are near-duplicates when the Jaccard similarity of the word
-3-shingles of their bullets and paragraphs (never their headings, labels, code, tables,
-frontmatter or file names) is at least `NEAR_DUPLICATE_THRESHOLD` (0.5; exact copies
-score 1.0), found by the one near-duplicate mechanism (`store.text.near_duplicates`).
-The demo's `test-tips.md` and `testing.md` share three of four bullets and score 0.59;
-unrelated notes on one topic stay below 0.1. Files whose frontmatter gives different
-`type:`s (Claude Code's feedback / project / reference notes) are never combined.
-Being alike is not transitive: a group is its keeper and the files alike to the keeper
-itself (A~B and B~C never bring C into A's group unless C~A too).
-
-The *keeper* of a group is the best-named file — pinned first, then one with a
-`description:`, then more uses, then a clean name (no copy/tmp/old/draft/scratch/new or
-number suffix), then the shorter name, then more content, then path order.
-
-What the keeper lacks is carried into it section by section: the content of a member's
-title section (or of its lines before any heading) goes to the end of the keeper's first
-section; a section whose heading the keeper also has goes to the end of that section;
-any other section is appended with its heading. A label comes along with the bullets it
-names. A member with a table the keeper lacks is not combined (a row cut from its table
-means nothing), and neither is one with an item that is a *variant* of an item the keeper
-has — the same words but a few (`--context staging` / `--context production`, `docker` /
-`podman`): such files are parallel notes about different things, and carrying the item
-would set two near-identical instructions side by side under the keeper's title.
-"""
+"""Near-duplicate Markdown files: finding them, choosing the keeper, carrying what it lacks."""
 
 from __future__ import annotations
 
@@ -62,11 +37,8 @@ def near_duplicate_groups(
     compatible: Sequence[str],
     rank: Callable[[int], Any],
 ) -> list[tuple[list[int], float]]:
-    """Groups of near-duplicates (indexes, keeper first, at least two each) with the
-    lowest similarity of a member to the keeper. Only items with equal `compatible` keys
-    are paired; a group is a keeper and the files alike to *it*
-    (`store.text.near_duplicates.alike_groups`): a file alike only to a member waits, and
-    the next run compares it with the grown keeper."""
+    """Groups of near-duplicates (indexes, keeper first, at least two each) with the lowest
+    similarity of a member to the keeper."""
     pairs = near_duplicate_pairs(shingles, NEAR_DUPLICATE_THRESHOLD, common=COMMON_SHINGLE_FILES)
     return alike_groups(((s, i, j) for s, i, j in pairs if compatible[i] == compatible[j]), rank)
 
@@ -157,9 +129,8 @@ def is_variant(words: frozenset[str], others: Sequence[frozenset[str]]) -> bool:
 
 
 def carry_into(keeper_lines: Sequence[str], members: Sequence[Sequence[str]]) -> Carried | None:
-    """The keeper's lines with what each member adds to them, or None when a member holds
-    something that cannot be carried (a table the keeper lacks, a variant of one of the
-    keeper's items)."""
+    """The keeper's lines with what each member adds to them, or None when a member holds something
+    that cannot be carried (a table the keeper lacks, a variant of one of the keeper's items)."""
     lines = list(keeper_lines)
     carried_units = 0
     for member in members:

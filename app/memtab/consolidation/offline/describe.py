@@ -1,23 +1,4 @@
-"""Descriptions the offline consolidator may add: built from what a file is about.
-
-A description is written only when it says what the file is for in words its title does
-not — the tree already shows a file's title where it has no description
-(`store.files.FileEntry.heading`), so copying the title changes the file and teaches the
-tree nothing:
-
-- a file with one title heading over two or more topic sections gets the title with those
-  topics (`# Testing acme-api` over `## Fixtures`, `## CI` → "Testing acme-api: Fixtures,
-  CI"); a title alone (`# Scratch: refresh race repro`) gets no description;
-- a file of three or more topics (several top-level headings, or a generic title over
-  topic sections, like Claude Code's `# Memory` index) gets a description naming it as an
-  index of those topics, with "index" in the file's language ("색인: …", "Index: …");
-- a generic or template heading ("Session Title", "Notes", "Résumé", "Session Ledger
-  2026-01-01") describes nothing, and neither does a file with none: no description.
-
-Only plain Markdown notes get frontmatter added: a file that starts with anything but a
-heading or a blank line (Codex's `memory_summary.md` starts with a `v1` marker) is left as
-it is, and so is frontmatter YAML cannot take a key in.
-"""
+"""Descriptions the offline consolidator may add: built from what a file is about."""
 
 from __future__ import annotations
 

@@ -1,21 +1,6 @@
-"""What the offline consolidator plans over, read as data from the store.
-
-The model-driven consolidator learns the store through the memory tool's `view`; the
-offline one does not parse that text (a change to `view`'s format must not change what
-consolidation does). It lists the three scopes through the store, takes pins and usage
-from memory-meta.json, and reads each Markdown file — at most the 100 KiB cap, never a
-byte more — through `read_capped`, the one place it reads file content (the store's
-capped, symlink-confined read).
-
-Only Markdown memory files (`.md`) are read and planned over. Everything else (JSON
-sidecars an agent keeps, images, over-cap or binary files, symlinks the listing skips) is
-listed as left alone, with the reason, and never changed. The files are read through
-the store's `read_many` (each directory opened once: a big home has 16,000 files in one
-workspace's scopes).
-
-Reading here does not count as usage: memory-meta.json's access counts say how often
-agents read a file, and a consolidation run reading every file would flatten them.
-"""
+"""What the offline consolidator plans over, read as data from the store. The model-driven
+consolidator learns the store through the memory tool's `view`; the offline one does not parse that
+text (a change to `view`'s format must not change what consolidation does)."""
 
 from __future__ import annotations
 
@@ -39,12 +24,8 @@ UNREADABLE = "cannot be read"
 
 @dataclass(frozen=True)
 class MemoryFile:
-    """One memory file as the planner sees it.
-
-    `lines` is the text split on newlines (without the final newline), or None when the
-    file is left alone (`skipped` says why). `sha256` is that of the bytes read, so a
-    change made on disk after the snapshot can be noticed before the file is touched.
-    """
+    """One memory file as the planner sees it. `lines` is the text split on newlines (without the
+    final newline), or None when the file is left alone (`skipped` says why)."""
 
     path: str
     scope: Scope
@@ -69,12 +50,9 @@ def is_markdown(name: str) -> bool:
 
 
 def read_capped(store: MemoryStore, path: VirtualPath) -> FileContent | None:
-    """A memory file as the store reads it, or None when it holds more than the cap.
-
-    The store never reads past the 100 KiB cap, refuses symlinks and hard links, and
-    resolves the path inside its scope root. Raises OSError, MemoryStoreError or
-    PathError when the file cannot be read.
-    """
+    """A memory file as the store reads it, or None when it holds more than the cap. The store never
+    reads past the 100 KiB cap, refuses symlinks and hard links, and resolves the path inside its
+    scope root. Raises OSError, MemoryStoreError or PathError when the file cannot be read."""
     content = store.read(path)
     return None if content.over_cap else content
 

@@ -1,30 +1,6 @@
-"""What the offline consolidator changes, decided from the files it read (no model involved).
-
-Only Markdown memory files (`.md`) take part; every other file is left alone. A file is
-read as units, sections and blocks (`offline_units`; one file as the planner sees it:
-`offline_analysis`). The plan, in priority order — the budget (8 changes per run) is
-spent from the top:
-
-1. **Combine near-duplicates** of one scope (`offline.combine`): the keeper takes what the
-   others add, then the others are deleted. A pinned file is never deleted nor edited (a
-   pinned keeper only absorbs files that add nothing to it); a file another memory file
-   links to or names is never deleted.
-2. **Clean files.** A bullet or paragraph repeated under the same heading loses its later
-   copies; one of a narrower scope (workspace ⊂ project ⊂ global) that already stands in
-   a wider scope is removed from the narrower file. Structure never goes, and neither does
-   the last content under a heading or label. A file whose every line stands in wider
-   scopes is deleted instead, and the reason names where its lines are.
-3. **Delete empty files** (whitespace only).
-4. **Add missing descriptions** built from the file's headings (`offline_describe`). This
-   is the only change that adds bytes, so it is made only while the run's savings pay for
-   it: a run never grows the total size of memory.
-
-Each file gets at most one edit per run (all its changes in one call), which keeps a run
-within budget and lets a second run pick up where a big store made the first one stop.
-Every change carries a reason in words a user understands (the journal note). Every
-planned content is already what the next run would make of it, so on a store that fits
-the budget a second run right after the first is a no-op.
-"""
+"""What the offline consolidator changes, decided from the files it read (no model involved). Only
+Markdown memory files (`.md`) take part; every other file is left alone. A file is read as units,
+sections and blocks (`offline_units`; one file as the planner sees it: `offline_analysis`)."""
 
 from __future__ import annotations
 
@@ -37,7 +13,6 @@ from typing import Any, Literal
 from memtab.consolidation.offline.analysis import FileAnalysis, referenced_paths, short
 from memtab.consolidation.offline.combine import carry_into, near_duplicate_groups
 from memtab.consolidation.offline.describe import build_description, with_description
-from memtab.consolidation.offline.edits import edit_arguments
 from memtab.consolidation.offline.inputs import MemoryFile
 from memtab.consolidation.offline.units import (
     Cleaned,
@@ -49,6 +24,62 @@ from memtab.consolidation.offline.units import (
 from memtab.fs.heap import collector_paused
 from memtab.humanize import plural
 from memtab.store.paths import SHARED_SCOPES, Scope
+
+
+def _count_overlapping(haystack: str, needle: str) -> int:
+    """Occurrences, overlapping ones included: a needle found once this way is found at
+    that one place by the tool's own (non-overlapping) search too."""
+    count, index = 0, haystack.find(needle)
+    while index != -1:
+        count += 1
+        index = haystack.find(needle, index + 1)
+    return count
+
+
+def edit_arguments(path: str, old: list[str], new: list[str]) -> dict[str, Any] | None:
+    """One memory-tool call turning a file's lines `old` into `new`. A pure insertion becomes
+    `insert`; anything else a `str_replace` of the smallest changed block, widened by context lines
+    until `old_str` is unique."""
+    if old == new:
+        return None
+    prefix = 0
+    while prefix < min(len(old), len(new)) and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < min(len(old), len(new)) - prefix and old[-1 - suffix] == new[-1 - suffix]:
+        suffix += 1
+    low, high, grow = prefix, len(old) - suffix, len(new) - len(old)
+    if low == high:
+        text = "\n".join(new[low : high + grow]) + "\n"  # the tool drops one trailing ""
+        return {"command": "insert", "path": path, "insert_line": low, "insert_text": text}
+    # Matches are counted on the content with a final newline: a superset of the real one.
+    haystack = "\n".join(old) + "\n"
+    while True:
+        old_str, new_str = _render_block(old, new, low, high, grow)
+        if old_str and _count_overlapping(haystack, old_str) == 1:
+            return {"command": "str_replace", "path": path, "old_str": old_str, "new_str": new_str}
+        if high < len(old):
+            high += 1
+        elif low > 0:
+            low -= 1
+        else:
+            return None
+
+
+def _render_block(
+    old: list[str], new: list[str], low: int, high: int, grow: int
+) -> tuple[str, str]:
+    """old_str/new_str replacing old[low:high] by new[low:high+grow], with the separators
+    placed so the match never needs the file's final newline."""
+    old_block, new_block = old[low:high], new[low : high + grow]
+    if low > 0:
+        replacement = "\n" + "\n".join(new_block) if new_block else ""
+        return "\n" + "\n".join(old_block), replacement
+    if high < len(old):
+        replacement = "\n".join(new_block) + "\n" if new_block else ""
+        return "\n".join(old_block) + "\n", replacement
+    return "\n".join(old_block), "\n".join(new_block)
+
 
 # Each scope's units are checked against every wider scope.
 WIDER_SCOPES: dict[Scope, tuple[Scope, ...]] = {

@@ -1,25 +1,4 @@
-"""Memtab's offline consolidator: a `ChatProvider` that needs no model.
-
-Why a provider: a run is the same whether a model or this rule engine decides — the one
-tool loop (`llm.loop`) with its steps, deadline and cancellation, and every change made
-through the memory tool behind the consolidation guard, so the scope whitelist, pins,
-the mutation budget, dry runs and the journal apply to it exactly as to a model.
-
-What it does not share with a model is how it learns the store: it gets the files as
-data (`offline_inputs.collect_memory_files`: paths, content read up to the cap, pins,
-usage, sizes) instead of parsing the tool's `view` output, so a change to `view`'s format
-cannot change what consolidation does. It decides everything up front
-(`offline_plan.plan_consolidation`), then speaks one turn at a time:
-
-1. edit — the plan's edits, at most one per file;
-2. delete — the plan's deletes whose merge edit succeeded (never before: a file's lines
-   are carried into the file that keeps them first);
-3. reply — one line saying what was done, or "no changes needed".
-
-Right before each turn every file it is about to touch is read again: one that changed
-on disk since the plan (mux, an editor) is skipped, never overwritten with a stale plan.
-Each call carries a `reason` in plain words, which the run journals as the op's note.
-"""
+"""Memtab's offline consolidator: a `ChatProvider` that needs no model."""
 
 from __future__ import annotations
 

@@ -1,31 +1,4 @@
-"""How the offline consolidator reads a Markdown memory file: units, sections and blocks.
-
-A file is cut into *units* — lines that stand or go together:
-
-- structure, never removed as "repeated": frontmatter, blank lines, headings, rules,
-  fenced code blocks, table rows, HTML comments, and *labels* — a line that names what
-  follows (`Preference signals:`, `**How to apply:**`, `- Setup:`) or a `key: value` line
-  that is not a list item (`task_outcome: success`, `**Why:** …`, as Codex and Claude Code
-  write them). A list item is content even when it reads `- Key: value` (`- Symptom: …
-  Cause: … Fix: …`, `- Pending: 3`): only a list item that ends in a colon is a label;
-- content: a paragraph line, or a list item with its indented continuation lines. A
-  paragraph (its consecutive lines) or a list item followed by a fenced code block — blank
-  lines between at most — is one unit with the block that illustrates it: they are kept,
-  removed, compared and carried together.
-
-Every unit belongs to a *section* (the lines under one heading, up to the next heading)
-and a *block* (the lines under one heading or label, up to the next of either). Content
-compares equal modulo whitespace runs and the bullet marker (`store.text.content_lines`);
-content shorter than `MIN_LINE_CHARS` never counts (too generic).
-
-`clean_lines` removes only content: a bullet or paragraph repeated in the same section,
-and one that already stands in a wider scope. A removal that would leave a block with no
-content (a heading or label with nothing under it) is not made.
-
-This runs on every line of every memory file of a workspace (20,000 files on a big
-home), so the per-line work is kept small: a line is told by its first character before
-any pattern runs, and a file's units are cut once and reused by the first cleaning pass.
-"""
+"""How the offline consolidator reads a Markdown memory file: units, sections and blocks."""
 
 from __future__ import annotations
 
@@ -59,15 +32,9 @@ _KEY_VALUE = re.compile(r"^[^\W\d][\w\-/()]*(?:[ \t][\w\-/()]+){0,3}[ \t]*[:：]
 
 
 class Unit(NamedTuple):
-    """Lines `start:end` of a file, their kind and compared form.
-
-    `key` is the compared form of all its lines; `prose` that of its words without the
-    code blocks that illustrate them (what similarity is measured on). `head` is the
-    compared first line of a list item with more lines (continuation or code), or the
-    one-line paragraph a code block illustrates, else "". `section` / `block` are the
-    index of the heading (or label) unit the unit sits under, -1 before the first one.
-    (A named tuple: a big home makes millions of these.)
-    """
+    """Lines `start:end` of a file, their kind and compared form. `key` is the compared form of all
+    its lines; `prose` that of its words without the code blocks that illustrate them (what
+    similarity is measured on)."""
 
     start: int
     end: int
@@ -137,12 +104,8 @@ def _unit(fields: tuple[int, int, UnitKind, str, str, int, int, str]) -> Unit:
 
 
 def split_units(lines: Sequence[str]) -> list[Unit]:
-    """Cut a file's lines into units (see the module docstring).
-
-    Each line is told by its first character before any pattern runs. A unit's section
-    and block are the positions its heading and label take in the result: a code block
-    joins only the units right before it, so positions already handed out never move.
-    """
+    """Cut a file's lines into units (see the module docstring). Each line is told by its first
+    character before any pattern runs."""
     units: list[Unit] = []
     new = tuple.__new__  # what `_unit` calls, inline for the lines most files are made of
     count = len(lines)
@@ -220,10 +183,8 @@ def split_units(lines: Sequence[str]) -> list[Unit]:
 
 
 def _add_code(units: list[Unit], code: Unit) -> None:
-    """Append a fenced code block, joined to the paragraph (its consecutive lines) or the
-    list item right before it — blank lines between at most — as one unit whose `prose`
-    is the text alone. A block after a block stands alone (as after a heading or label):
-    which text it belongs to is anyone's guess."""
+    """Append a fenced code block, joined to the paragraph (its consecutive lines) or the list item
+    right before it — blank lines between at most — as one unit whose `prose` is the text alone."""
     before = len(units) - 1
     while before >= 0 and units[before].kind == "blank":
         before -= 1
@@ -396,10 +357,9 @@ def _keep_blocks_filled(
 def clean_lines(
     lines: Sequence[str], wider: Coverage, units: Sequence[Unit] | None = None
 ) -> Cleaned:
-    """Drop repeated content (a one-line item covered by a detailed one in the same
-    section counts as repeated) and content `wider` covers; never structure, never the
-    last content of a block; no double blank lines are left where units went away.
-    `units` are the lines' own units when the caller has them already."""
+    """Drop repeated content (a one-line item covered by a detailed one in the same section counts
+    as repeated) and content `wider` covers; never structure, never the last content of a block; no
+    double blank lines are left where units went away."""
     if units is None:
         units = split_units(lines)
     removals = _removals(units, wider)

@@ -28,9 +28,8 @@ class FixPlan:
 
 
 def plan_fixes(home: Home, workspace: Workspace, findings: Iterable[Finding]) -> FixPlan:
-    """A plan of the plannable fixes among `findings` for `workspace`'s scopes, made on a
-    scratch copy (nothing changes until it is applied). ConsolidationError when it cannot
-    be made."""
+    """A plan of the plannable fixes among `findings` for `workspace`'s scopes, made on a scratch
+    copy (nothing changes until it is applied). ConsolidationError when it cannot be made."""
     findings = list(findings)
     calls = fix_calls(findings, limit=MUTATION_BUDGET)
     created = now_ms()

@@ -1,29 +1,4 @@
-"""Review before apply: a consolidation's plan, and applying the ops a user accepts.
-
-`build_plan` runs the consolidator for real against a scratch copy of the workspace's
-three scopes (and its pins), so each op sees the effects of the ones before it and its
-diff is exact; the real home is not touched. The plan lists each mutation attempt with
-its tool call, whether the guard let it through, and for each file it changes the
-content it expects (`baseSha256`) and the diff.
-
-Ops that cannot be taken without each other are one *unit* (`PlanUnit`): a merge's
-edit and the delete of the file it merged (the delete alone would lose the lines the
-edit carries), ops that change one file. The engine that knows says which (the offline
-consolidator names its merges); a model's ops are grouped by what they did
-(`history.describe.op_units`). A review accepts or leaves whole units.
-
-Applying (`plan_apply.apply_ops`) first checks that every op does what the plan shows
-(`plan_check.check_ops`), then replays the accepted ops on the real scopes. The caller
-(`ConsolidationService.apply_plan`) holds the run lock and journals the result like any
-run.
-
-A plan is JSON (`memtab consolidate --plan-out FILE`, `--apply-plan FILE`), the record
-`consolidation.records.ConsolidationPlan`, read only from a regular file of at most
-`MAX_PLAN_BYTES` holding at most `MAX_PLAN_OPS` ops.
-
-The setting `consolidation.review` in Memtab's settings.json chooses what "Consolidate
-now" does: `review-first` (the default) or `apply-directly`.
-"""
+"""Review before apply: a consolidation's plan, and applying the ops a user accepts."""
 
 from __future__ import annotations
 
@@ -101,12 +76,8 @@ def copy_scopes(
     only: Callable[[VirtualPath], bool] | None = None,
     scopes: Sequence[Scope] = SHARED_SCOPES,
 ) -> None:
-    """Copy what the store sees of its scopes (of `scopes`: those a run sees) and the
-    pins into a scratch home: every file and directory, or those `only` takes.
-
-    Only files the store can read are copied (no links, no hard-linked files); an
-    unreadable one is left out of the plan, which then cannot touch it.
-    """
+    """Copy what the store sees of its scopes (of `scopes`: those a run sees) and the pins into a
+    scratch home: every file and directory, or those `only` takes."""
     target = MemoryStore(scratch, store.workspace, record_history=False)
     for scope in scopes:
         if store.unavailable_reason(scope):
@@ -142,10 +113,9 @@ def planned_ops(
     calls: Sequence[Mapping[str, Any]],
     read: Callable[[str], str | None] | None = None,
 ) -> tuple[PlannedOp, ...]:
-    """The plan's ops from a run on a scratch home: each with its diffs (from the
-    contents the scratch history kept, or `read` gives by sha), its words and its unit.
-    The units are the ones the run's ops carry (the engine said), else read from what the
-    ops did."""
+    """The plan's ops from a run on a scratch home: each with its diffs (from the contents the
+    scratch history kept, or `read` gives by sha), its words and its unit. The units are the ones
+    the run's ops carry (the engine said), else read from what the ops did."""
     texts = [op_texts(scratch, op, read) for op in run_ops]
     units: Sequence[int | None] = [op.unit for op in run_ops]
     if not any(unit is not None for unit in units):

@@ -1,19 +1,6 @@
-"""Applying the ops of a checked plan a user accepted (docs/formats.md §9.4).
-
-`apply_ops` replays the accepted ops' tool calls on the real scopes through the guard and
-budget of a run, in plan order, after `plan_check.check_ops` found that each does what
-the plan shows. An op is not applied — and journaled with why — when:
-
-- it was refused when the plan was made, or not accepted in review;
-- the check could not vouch for it (its files changed since the plan was made);
-- an earlier op of its unit was not applied (a merge is taken whole);
-- its files no longer hold what the plan expected (`base_problem`);
-- it is a delete and lines of what it deletes, which the plan keeps in other files, are
-  in no other file now: the delete would lose them;
-- the run stopped at an earlier op: a checked op that fails anyway (a full disk, a
-  scope another program keeps locked) stops the run there, so nothing is applied on top
-  of a change that did not happen (`AppliedOps.stopped` says which and why).
-"""
+"""Applying the ops of a checked plan a user accepted (docs/formats.md §9.4). `apply_ops` replays
+the accepted ops' tool calls on the real scopes through the guard and budget of a run, in plan
+order, after `plan_check.check_ops` found that each does what the plan shows."""
 
 from __future__ import annotations
 

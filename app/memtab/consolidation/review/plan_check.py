@@ -1,24 +1,6 @@
-"""A plan does exactly what was reviewed: each op is checked against what it shows.
-
-A plan file is data anyone can edit: an op shown as "Removed 1 line from gotchas.md"
-whose `arguments` were changed to delete environment.md must not delete it. Before
-anything is applied, `check_ops` replays every proposed op of the plan, in order, on a
-scratch copy of the files the ops name as they are now — the way the plan was made — and
-compares what each op does with what the plan shows: the files it changes, what each
-holds before and after (`baseSha256`, `resultSha256`), its diff and its words. Any difference
-refuses the whole plan, naming the op. The plan is not signed: there is no key to keep
-or lose, a plan stays a file to read and keep, and the check holds whoever wrote the
-file — what is applied is what the review showed, or nothing (docs/formats.md §9.4).
-
-An op the replay cannot check — its files changed since the plan was made, or the guard
-refuses it now (a pin set since) — is not applied (`CheckedPlan.unchecked`).
-
-The replay also finds, for each delete, which lines of the files it deletes stand in
-another memory file at that point of the plan (`CheckedPlan.kept_elsewhere`). Applying
-the delete then needs those lines to be in another file of the real scopes
-(`plan_apply`): a delete whose content the plan keeps elsewhere never applies where it is
-not, whatever the units say.
-"""
+"""A plan does exactly what was reviewed: each op is checked against what it shows. A plan file is
+data anyone can edit: an op shown as "Removed 1 line from gotchas.md" whose `arguments` were changed
+to delete environment.md must not delete it (docs/formats.md §9.4)."""
 
 from __future__ import annotations
 
@@ -203,10 +185,9 @@ def plan_from_calls(
     model: str | None = None,
     trigger: Trigger = "manual",
 ) -> ConsolidationPlan:
-    """A plan of given tool calls (a check's fixes), made as a run's plan is checked: each
-    call replayed in order on a scratch copy of the workspace's scopes, its files, diff
-    and words taken from what it did there. A call that does nothing there (its text is
-    gone) is a refused op. The plan is reviewed and applied like any other."""
+    """A plan of given tool calls (a check's fixes), made as a run's plan is checked: each call
+    replayed in order on a scratch copy of the workspace's scopes, its files, diff and words taken
+    from what it did there. A call that does nothing there (its text is gone) is a refused op."""
     workspace = store.workspace
     if workspace is None:
         raise PlanError("a plan changes a workspace's scopes; none was given")

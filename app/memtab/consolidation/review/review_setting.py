@@ -1,9 +1,5 @@
-"""Whether Consolidate now shows its plan for review first: settings.json
-`consolidation.review`, `review-first` (the default) or `apply-directly`.
-
-Apart from the plans themselves (`plan.py`, which loads the engine), so the window can
-read and write the setting without loading the consolidation engine.
-"""
+"""Whether Consolidate now shows its plan for review first: settings.json `consolidation.review`,
+`review-first` (the default) or `apply-directly`."""
 
 from __future__ import annotations
 
@@ -29,9 +25,8 @@ DEFAULT_REVIEW_MODE: ReviewMode = "review-first"
 
 
 class ConsolidationSettings(Record):
-    """settings.json's `consolidation` (docs/formats.md §15.1): `review`, one of
-    `REVIEW_MODES` (absent or null: the default; another value: the default, with a
-    warning)."""
+    """settings.json's `consolidation` (docs/formats.md §15.1): `review`, one of `REVIEW_MODES`
+    (absent or null: the default; another value: the default, with a warning)."""
 
     review: ReviewMode | None = None
 

@@ -1,10 +1,4 @@
-"""Reading the JSON a model was asked to answer with, from the text it wrote.
-
-A model asked for "only a JSON object" often wraps it in a code fence or a sentence:
-`json_values_in` gives what the text holds as JSON — the whole text, the text in its code
-fence, then the text from its first `{` to its last `}` — each value parsed, in that
-order, for the caller to read with its record (`Rec.read`) and keep the first it reads.
-"""
+"""Reading the JSON a model was asked to answer with, from the text it wrote."""
 
 from __future__ import annotations
 

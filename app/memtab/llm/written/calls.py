@@ -1,13 +1,4 @@
-"""A reply whose text is a tool call: taken as the call when it parses and names a tool offered.
-
-Small local models often write the call instead of making it — a JSON object
-`{"name": …, "arguments": {…}}`, bare or in a ```json fence or `<tool_call>` tags, its
-braces sometimes doubled (`{{…}}`), or a bare tool name such as `no_new_memories`. The
-whole text must be such calls and nothing else; anything else stays text, as a reply
-without calls. A call taken this way is run only when its arguments satisfy the tool's
-schema exactly (`schema.schema_problem`); otherwise it comes back with a `parse_error`,
-which the tool loop answers as a refused call, never run.
-"""
+"""A reply whose text is a tool call: taken as the call when it parses and names a tool offered."""
 
 from __future__ import annotations
 

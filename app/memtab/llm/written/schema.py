@@ -1,12 +1,4 @@
-"""A value checked against a tool's JSON schema, exactly: what a call written as text must pass.
-
-Only the keywords Memtab's tools use are understood (`type`, `properties`, `required`,
-`additionalProperties`, `enum`, `const`, `minimum`, `maximum`, `minLength`, `maxLength`,
-`items`, `maxItems`, and the annotations `description`, `title`, `default`); a schema with any other
-keyword lets nothing pass. An object may hold only the properties its schema
-declares, whatever `additionalProperties` says: a call guessed from text is taken only
-when it is exactly what the tool asks for.
-"""
+"""A value checked against a tool's JSON schema, exactly: what a call written as text must pass."""
 
 from __future__ import annotations
 

@@ -1,29 +1,6 @@
-"""Gemini CLI's memory inbox in Memtab's Inbox: its auto memory's `.patch` proposals,
-accepted by applying them exactly as its own `/memory inbox` does, rejected as it
-dismisses them (docs/formats.md §17.7, §10.5).
-
-Each patch file of a project's private memory (`<memory>/.inbox/{private,global}/*.patch`,
-`memtab.sources.gemini.inbox`) is one item of the Inbox of the workspace whose checkout or
-project holds that project (else of the global Inbox), named by its path and content: a
-patch Gemini CLI rewrites is a new item. An invalid one is shown with why (`problem`), and
-can only be rejected.
-
-Accepting one plans it in memory first (`plan_patch`: every file's text before and after,
-or Gemini CLI's own refusal, nothing written), then writes each file through its source —
-the sha-checked save (§17.5), only if the file still holds what the plan read, recorded in
-history as Gemini CLI's (`gemini`) — in Gemini CLI's order; a file that fails puts back the
-ones written before it, so a patch is never half applied. Then the patch file is removed,
-only while it still holds what was applied (Gemini CLI's extraction rewrites its
-`extraction.patch` in place): a patch rewritten meanwhile stays, and says so. Rejecting
-removes the patch file. Neither is done while Gemini CLI's extraction holds its lock in
-that memory folder (it may be rewriting the patches); one decision at a time across
-Memtab processes (a lock per memory folder in the config dir).
-
-What a decision did (`GeminiDecided`) is what Edit → Undo takes back: each file as it was,
-where it still holds what was written, and the patch file again.
-
-Everything here is disk: call it off the GUI thread.
-"""
+"""Gemini CLI's memory inbox in Memtab's Inbox: its auto memory's `.patch` proposals, accepted by
+applying them exactly as its own `/memory inbox` does, rejected as it dismisses them
+(docs/formats.md §17.7, §10.5, §17.5)."""
 
 from __future__ import annotations
 

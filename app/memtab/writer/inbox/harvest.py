@@ -1,37 +1,5 @@
-"""mux's harvest inbox: the memory candidates mux draws from a transcript at compaction.
-
-After a compaction, mux asks a model for durable memories in the just-compacted part of
-the transcript and writes those it keeps (confidence ≥ 0.8, evidence ids from that part,
-nothing secret-looking, no duplicates) to a workspace file, one per compaction boundary:
-`/memories/workspace/harvest/<summaryMessageId>.md` (docs/formats.md §10.5; mux's
-`src/node/services/memoryHarvest.ts`, `renderInbox`)::
-
-    ---
-    description: Harvested memory candidates for compaction 3
-    ---
-
-    # Harvest inbox: compaction 3
-
-    Source boundary: summary-1
-    Summary message: summary-1
-
-    ## preference
-
-    The user prefers concise tests.
-
-    Evidence: m1, m2
-    Confidence: 0.95
-    Rationale: The user stated this as a durable preference.
-
-mux never writes an inbox without candidates (a clean harvest that keeps none deletes the
-file). Memtab keeps that rule when the user decides: a candidate accepted or rejected is
-removed from its file, every other byte stays, and the file is deleted with its last
-candidate. A block Memtab cannot read as a candidate is kept as it is (and keeps the file).
-
-This module is the text format (`parse_harvest`, `without_candidates`) and the files of
-one workspace (`HarvestInbox`); `writer.inbox.inbox` puts them beside the offline writer's
-suggestions.
-"""
+"""mux's harvest inbox: the memory candidates mux draws from a transcript at compaction
+(docs/formats.md §10.5)."""
 
 from __future__ import annotations
 

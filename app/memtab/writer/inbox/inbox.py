@@ -1,33 +1,5 @@
-"""The Inbox: every memory an agent proposed for one workspace, to accept, edit or reject.
-
-Three proposers, one list (docs/formats.md §10.5):
-
-- mux's harvest: candidates it drew from the transcript at compaction, in
-  `/memories/workspace/harvest/<summaryMessageId>.md` (`writer.inbox.harvest`), each with the
-  transcript messages it rests on (evidence), a confidence and a rationale;
-- Memtab's offline writer: its suggested memories (`writer.inbox.suggestions`);
-- agents through `memtab mcp --writes inbox`: memory-tool changes (`store.proposals`,
-  §22.5) — the workspace's, and those of a server with no workspace (global memory), which
-  every workspace's Inbox shows and the global Inbox (`Inbox(home, None)`) holds alone.
-  Accepting one runs the call through the memory tool (edited: with the user's text).
-- Gemini CLI's auto memory: its `.patch` files (`writer.inbox.gemini`, §17.7) of the
-  projects in the workspace's checkout or project; those of a project no workspace holds
-  are the global Inbox's (and every workspace's, beside the global proposals). Accepting
-  one applies it as Gemini CLI's `/memory inbox` does; it is never edited nor moved.
-
-Accepting writes the text (edited or not) as a bullet into a notes file, under the
-section its kind belongs to, through the store — so history records it. The file is the
-one the item belongs in (`writer.inbox.targets`: a preference in global memory, a project
-fact in project memory, the rest in the workspace's notes), or one the user chose. A
-harvest candidate is written by a store whose run id names the harvest file it came from
-(`harvest:/memories/workspace/harvest/<id>.md`), and then taken out of that file; the
-file's removal carries the same run id. Rejecting a harvest candidate takes it out of its
-file; rejecting a suggestion dismisses it (it is not proposed again). The note is written
-before the candidate leaves its file, so a failure between the two loses nothing (a
-second accept finds the note already there and adds nothing).
-
-Everything here is disk: call it off the GUI thread.
-"""
+"""The Inbox: every memory an agent proposed for one workspace, to accept, edit or reject
+(docs/formats.md §10.5, §22.5, §17.7)."""
 
 from __future__ import annotations
 
@@ -306,10 +278,9 @@ class Inbox:
         return ProposalQueue(self.home, None if global_queue else self.workspace)
 
     def items(self, *, with_evidence: bool = False, with_global: bool = True) -> list[InboxItem]:
-        """Harvest candidates (by file), suggestions (in the notes' section order), then
-        agents' proposals, oldest first — this workspace's, then (`with_global`) those
-        for global memory. `with_evidence` reads the transcript for the evidence
-        messages' text."""
+        """Harvest candidates (by file), suggestions (in the notes' section order), then agents'
+        proposals, oldest first — this workspace's, then (`with_global`) those for global memory.
+        `with_evidence` reads the transcript for the evidence messages' text."""
         if self.workspace is None:
             return [_from_proposal(None, p) for p in self._proposals().pending()] + [
                 _from_gemini(g) for g in self._gemini_items(with_global=True)
@@ -428,9 +399,8 @@ class Inbox:
         return found
 
     def reject(self, ids: Sequence[str]) -> Decision:
-        """Take these items out of the inbox: a harvest candidate leaves its file, a
-        suggestion is dismissed (never proposed again), a Gemini patch is removed as Gemini
-        CLI dismisses it."""
+        """Take these items out of the inbox: a harvest candidate leaves its file, a suggestion is
+        dismissed (never proposed again), a Gemini patch is removed as Gemini CLI dismisses it."""
         chosen = self._find(ids)
         done = _Done()
         try:

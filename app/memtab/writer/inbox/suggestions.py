@@ -1,41 +1,7 @@
-"""Suggested memories: what the offline writer proposes, for the user to accept or dismiss.
-
-With no model configured the writer proposes rather than writes (unless the writer
-setting `offline_notes` is "write"): its notes go to a per-workspace queue instead of the
-workspace's notes file. The user lists them, accepts some (optionally after editing the
-text) — accepted lines go to the notes file through the store, recorded as a write — and
-dismisses the rest. A dismissed suggestion is remembered, so the next run over the same
-transcript does not propose it again; so is an accepted one.
-
-The queue lives in Memtab's own folder, never inside a memory scope:
-`<home>/memtab/suggestions/<workspace id>.json`, the records `SuggestionFile` and
-`Suggestion` (`writer.records`, docs/formats.md §10.4)::
-
-    {"version": 1, "workspaceId": "a1b2c3d4e5", "suggestions": [
-      {"id": "5f0c2a9e1b", "section": "Directives", "text": "Always use pnpm, never npm.",
-       "memoryPath": "/memories/workspace/notes.md", "source": "offline-writer",
-       "createdAt": 1767225600000, "status": "pending",
-       "origin": {"messageIds": ["user-0001"], "workspaceId": "a1b2c3d4e5",
-                  "transcriptPath": "…/chat.jsonl", "runId": "run-…"}}]}
-
-`status` is "pending", "accepted" or "dismissed" (then with `decidedAt`). `origin` says
-where the note was drawn from; accepting it adds that to the provenance log under the
-versions the acceptance wrote, so blame can say which messages an accepted line came from
-(docs/formats.md §20.1). The queue is a
-sidecar (`memtab.fs.sidecar`): every change is a read-modify-write under a cross-process
-lock, written atomically, keeping fields it does not know; a file Memtab cannot parse is
-kept aside by the one rule for sidecars (`<id>.json.corrupt-<UTC time>`, said once on
-stderr or in the status bar) before a new one is written, never overwritten in place; an
-entry it does not understand is skipped and kept, and so are the fields of an entry it
-does not know.
-
-The queue is read and written on the writer's or the Suggested memories panel's worker
-thread.
-
-For a GUI: `SuggestionQueue(home, workspace_id)` — `pending()` to list (cheap, but it is
-disk: call it off the GUI thread), `accept([id], text=…)` for accept or edit-then-accept,
-`dismiss([id])`; watch `path` for changes made by the writer or another process.
-"""
+"""Suggested memories: what the offline writer proposes, for the user to accept or dismiss. With no
+model configured the writer proposes rather than writes (unless the writer setting `offline_notes`
+is "write"): its notes go to a per-workspace queue instead of the workspace's notes file
+(docs/formats.md §10.4, §20.1)."""
 
 from __future__ import annotations
 

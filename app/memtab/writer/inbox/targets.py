@@ -1,18 +1,6 @@
-"""Where an accepted Inbox item goes (docs/formats.md §10.5): the memory it belongs in,
-proposed from what its proposer already said of it, and the files the user may choose
-instead.
-
-No second classifier: mux's harvest gives each candidate a category, and the offline
-writer files each note under a section — they say whose a memory is. The user's own
-preference holds in every project (global memory); a project fact, a workflow, a rule,
-decision, command or fix of this project's work holds in every workspace of the project
-(project memory); the environment (ports, local tools, this machine) and the task's goal
-are this workspace's. A scope the workspace does not have (no project identity, §3.1)
-falls back to the workspace's notes.
-
-`proposed_target` and `target_problem` ask only whether a scope is available (no disk);
-`target_choices` reads listings it is given.
-"""
+"""Where an accepted Inbox item goes (docs/formats.md §10.5): the memory it belongs in, proposed
+from what its proposer already said of it, and the files the user may choose instead
+(docs/formats.md §3.1)."""
 
 from __future__ import annotations
 
@@ -97,11 +85,10 @@ def target_problem(view: ScopeView, raw: str) -> str | None:
 
 
 def target_choices(listings: Iterable[ScopeListing]) -> tuple[str, ...]:
-    """The files a note may be accepted into, widest scope first, from the listings of
-    the scopes the workspace has (the window's scan: no disk read here — listing three
-    scopes of 20,000 files took ~2 s): each scope's notes file (made by the first note)
-    and its other Markdown files in the tree's order (at most MAX_CHOICES_PER_SCOPE a
-    scope; harvest files left out)."""
+    """The files a note may be accepted into, widest scope first, from the listings of the scopes
+    the workspace has (the window's scan: no disk read here — listing three scopes of 20,000 files
+    took ~2 s): each scope's notes file (made by the first note) and its other Markdown files in the
+    tree's order (at most MAX_CHOICES_PER_SCOPE a scope; harvest files left out)."""
     by_scope = {listing.scope: listing for listing in listings}
     choices: list[str] = []
     for scope in (Scope.GLOBAL, Scope.PROJECT, Scope.WORKSPACE):

@@ -1,17 +1,4 @@
-"""Taking an Inbox decision back — Edit → Undo after Accept or Reject (docs/formats.md §10.5).
-
-An accept or a reject records what it did (`InboxUndo`): the changes it made to memory
-files as history recorded them (the note written, the candidate taken out of its harvest
-file, an agent's call applied), the bullets it added, the suggestions' and agents'
-proposals' entries as they were while pending, and what a Gemini CLI patch wrote (with the
-patch itself, `writer.inbox.gemini`). Taking it back (`take_back`) puts every
-file back as it was before the decision, only where it still holds what the decision left
-— a notes file edited since loses just the bullets the accept added — and puts the
-entries back as pending: the item is in the Inbox again, with the id it had. Made again
-(Redo), the same ids are decided the same way (`Inbox.redo`).
-
-Everything here is disk: call it off the GUI thread.
-"""
+"""Taking an Inbox decision back — Edit → Undo after Accept or Reject (docs/formats.md §10.5)."""
 
 from __future__ import annotations
 

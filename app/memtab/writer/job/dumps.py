@@ -1,15 +1,6 @@
-"""Trace dumps of writer runs: `debug_obj/<ws>/system1_memory_writer/<start>_<msg>.json`.
-
-A dump is written for every failed run (timeout, tool policy not satisfied, provider
-error) and, when `dump_successful_runs` is set, for successful ones too. Its format is
-`memtab.traces.schema` (mux's fields, docs/formats.md §10.3, so the Traces view reads mux's dumps
-and Memtab's alike, plus Memtab's own `outcome`, `error`, `memoryFile` and `memtab`).
-
-Before a dump reaches the disk, every string in it goes through the secret redaction of
-docs/formats.md §12, and every API key Memtab holds (passed as `known_secrets`) is hidden by the
-rule for keys (`memtab.redact.KeyScrubber`), as in provider errors. It is written
-atomically; the oldest dumps of the workspace beyond `max_dumps` are then deleted.
-"""
+"""Trace dumps of writer runs: `debug_obj/<ws>/system1_memory_writer/<start>_<msg>.json`. A dump is
+written for every failed run (timeout, tool policy not satisfied, provider error) and, when
+`dump_successful_runs` is set, for successful ones too (docs/formats.md §10.3, §12)."""
 
 from __future__ import annotations
 
@@ -19,14 +10,23 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from memtab import __version__
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.private import PRIVATE_FILE_MODE, private_dir
+from memtab.fs.records import OmitNone, Record, WrittenAs
 from memtab.llm.loop import ToolExecution
-from memtab.llm.types import Message, ModelReply
+from memtab.llm.types import (
+    AssistantMessage,
+    Message,
+    ModelReply,
+    ToolCall,
+    ToolOutcome,
+    Usage,
+    UserMessage,
+)
 from memtab.redact import KeyScrubber, redact_json
 from memtab.store.home import Home
 from memtab.traces.names import parse_trace_file_name, trace_file_name
@@ -37,7 +37,90 @@ from memtab.traces.schema import (
     EventsSummaryRecord,
     ToolExecutionRecord,
 )
-from memtab.writer.job.dump_messages import dump_message, dump_reply
+from memtab.writer.job.result import usage_json
+
+
+class DumpToolCall(Record, write_only=True):
+    """A tool call the model asked for; arguments that did not parse keep their raw text and why."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any] | None
+    raw_arguments: Annotated[str | None, OmitNone] = None
+    parse_error: Annotated[str | None, OmitNone] = None
+
+
+class DumpUserMessage(Record, write_only=True):
+    role: Literal["user"] = "user"
+    text: str
+
+
+class DumpAssistantMessage(Record, write_only=True):
+    role: Literal["assistant"] = "assistant"
+    text: str
+    tool_calls: tuple[DumpToolCall, ...] = ()
+
+
+class DumpToolResult(Record, write_only=True):
+    tool_call_id: str
+    content: str
+    is_error: bool
+
+
+class DumpToolMessage(Record, write_only=True):
+    role: Literal["tool"] = "tool"
+    results: tuple[DumpToolResult, ...]
+
+
+class DumpReply(Record, write_only=True):
+    """One model reply (a step result)."""
+
+    text: str
+    tool_calls: tuple[DumpToolCall, ...]
+    stop_reason: str
+    usage: Annotated[Usage, WrittenAs(usage_json)]
+
+
+DumpMessage = DumpUserMessage | DumpAssistantMessage | DumpToolMessage
+
+
+def dump_call(call: ToolCall) -> DumpToolCall:
+    if call.parse_error is None:
+        return DumpToolCall(id=call.id, name=call.name, arguments=call.arguments)
+    return DumpToolCall(
+        id=call.id,
+        name=call.name,
+        arguments=call.arguments,
+        raw_arguments=call.raw_arguments,
+        parse_error=call.parse_error,
+    )
+
+
+def _result(outcome: ToolOutcome) -> DumpToolResult:
+    return DumpToolResult(
+        tool_call_id=outcome.call_id, content=outcome.content, is_error=outcome.is_error
+    )
+
+
+def dump_message(message: Message) -> DumpMessage:
+    """A conversation message as the dump keeps it."""
+    if isinstance(message, UserMessage):
+        return DumpUserMessage(text=message.text)
+    if isinstance(message, AssistantMessage):
+        calls = tuple(map(dump_call, message.tool_calls))
+        return DumpAssistantMessage(text=message.text, tool_calls=calls)
+    return DumpToolMessage(results=tuple(map(_result, message.results)))
+
+
+def dump_reply(reply: ModelReply) -> DumpReply:
+    """One model reply as the dump keeps it (a step result)."""
+    return DumpReply(
+        text=reply.text,
+        tool_calls=tuple(map(dump_call, reply.tool_calls)),
+        stop_reason=reply.stop_reason,
+        usage=reply.usage,
+    )
+
 
 logger = logging.getLogger(__name__)
 
@@ -193,11 +276,9 @@ def save_dump(
 
 
 def prune_trace_dumps(directory: Path, max_dumps: int, *, keep: Path | None = None) -> list[Path]:
-    """Delete the oldest `<start>_*.json` dumps beyond `max_dumps`; return what was deleted.
-
-    Age is the run start in the name (then the name); other files are never touched.
-    `keep` (the dump just written) is never deleted.
-    """
+    """Delete the oldest `<start>_*.json` dumps beyond `max_dumps`; return what was deleted. Age is
+    the run start in the name (then the name); other files are never touched. `keep` (the dump just
+    written) is never deleted."""
     try:
         names = [entry.name for entry in os.scandir(directory) if entry.is_file()]
     except OSError:

@@ -1,12 +1,6 @@
-"""One Memtab process runs the background writer of a home at a time.
-
-Two Memtab windows on one home would both count every turn and both run; worse, each
-would take the other's state writes for mux's and step back (see `service`), leaving
-nobody writing. The app therefore holds an exclusive lock file
-(`<home>/memtab/locks/memory-writer.lock`) while it supervises the writer; a second
-process finds it taken and stands by. The OS drops the lock when its holder exits, so a
-crash never blocks the writer.
-"""
+"""One Memtab process runs the background writer of a home at a time. Two Memtab windows on one home
+would both count every turn and both run; worse, each would take the other's state writes for mux's
+and step back (see `service`), leaving nobody writing."""
 
 from __future__ import annotations
 

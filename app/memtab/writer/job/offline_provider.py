@@ -1,28 +1,4 @@
-"""The offline writer: Memtab's built-in memory writer, no model needed.
-
-Why a provider: a run is the same whether a model or this extractor decides — the same
-tools (`memory_read`, a compare-and-swap `memory_write`, `no_new_memories`) under the same
-tool policy, attempts, deadline and trace dump (`writer.job.run`). What it does not share with
-a model is its input: it gets the transcript events as data (`for_run`), the same window a
-model is shown, instead of reading them back out of its own prompt, so a change to the
-prompt's wording or layout cannot change what it remembers.
-
-Each turn it decides from the conversation so far:
-
-1. nothing read yet → `memory_read`;
-2. read → the findings (`extract`: a digest of the whole transcript, read in the same
-   bounded pass as the window) and the notes the file lacks (`notes`). Nothing new
-   → `no_new_memories`. Otherwise, by default, the notes go to the workspace's review
-   queue (`suggestions`) — the memory file is not touched, and the run ends with
-   `no_new_memories` — or, when the writer setting `offline_notes` is "write", a
-   compare-and-swap `memory_write` with the whole content it read as `old_string`;
-3. write failed (the file changed under it) → read again and retry, a bounded number of
-   times;
-4. write succeeded or no new memories → a one-line final answer.
-
-An offline writer not given a run (`OfflineWriterProvider()`) sees no events and so finds
-nothing: `writer.job.providers.bind_to_run` gives it the run's events and queue.
-"""
+"""The offline writer: Memtab's built-in memory writer, no model needed."""
 
 from __future__ import annotations
 

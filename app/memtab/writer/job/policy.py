@@ -1,41 +1,56 @@
 """When the writer runs: every N completed assistant turns per workspace (docs/formats.md §10.1).
-
-`WriterScheduler` applies mux's policy to the state file of each workspace:
-
-- Each completed assistant message adds a turn. While a run of that workspace is in
-  flight in this process, the turn is only persisted: there are no deferred runs, the
-  next turn after the run ends picks it up. Below the interval, the turn is only
-  persisted. At the interval a run starts: turns = 0, `lastRunStartedAt = now`,
-  `lastRunCompletedAt` cleared, `lastRunMessageId` = the message — persisted BEFORE the
-  run, so a crash mid-run is visible on disk.
-- When the run ends (success or failure) `lastRunCompletedAt = now`, but only if
-  `lastRunStartedAt` is still the run's own start (another run may have started since).
-- Crash recovery: a run that started and never completed, with nothing in flight here,
-  makes the next turn run (turns = max(turns, interval − 1) before counting it).
-
-The state is re-read from disk on every turn rather than cached, so a state edited by
-hand or by another process is honoured. The scheduler also remembers what it last wrote
-to each state file, so a change it did not make is recognizable (`is_foreign_change`):
-that is how the app notices mux running its own writer on the same workspace.
-
-Thread-safe: the app counts turns on one worker thread and ends runs on another.
-"""
+The state is re-read from disk on every turn, so an edit by hand or by another process is honoured.
+Thread-safe: the app counts turns on one worker thread and ends runs on another."""
 
 from __future__ import annotations
 
 import logging
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from memtab.fs.clock import Clock, now_ms
+from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import MAX_WRITER_INTERVAL, MIN_WRITER_INTERVAL
 from memtab.store.xum_locks import workspace_removed
-from memtab.writer.job.state import load_state, read_state_document, sanitize_state, save_state
 from memtab.writer.records import WriterState
 
 logger = logging.getLogger(__name__)
+
+
+def sanitize_state(raw: Any) -> WriterState:
+    """The state in any JSON value (the default state for one that is not an object)."""
+    return WriterState.read(raw) or WriterState()
+
+
+def read_state_document(path: Path) -> Any:
+    """The file's JSON object; None when it is missing, unreadable or not a JSON object."""
+    read = read_sidecar(path)
+    if read.problem is not None:
+        logger.debug(
+            "The writer state %s cannot be used (%s); starting from zero", path, read.problem
+        )
+        return None
+    return read.document if read.exists else None
+
+
+def load_state(path: Path) -> WriterState:
+    """The healed state in `path` (the default state when there is none)."""
+    return sanitize_state(read_state_document(path))
+
+
+def save_state(path: Path, state: WriterState) -> None:
+    """Write the state atomically (parent directory created), keeping other fields. No interprocess
+    lock: the scheduler keeps this process's writes apart, and the writer lock keeps other Memtab
+    processes' writers out of the home."""
+    fields = state.to_json()
+    with edit_sidecar(path, None) as document:
+        for field in type(state).fields():  # absent fields are left out, as mux
+            if field.key not in fields:
+                document.pop(field.key, None)
+        document.update(fields)
 
 
 @dataclass(frozen=True)
@@ -69,11 +84,9 @@ class WriterScheduler:
     def on_completed_turn(
         self, workspace_id: str, message_id: str, interval: int
     ) -> RunTicket | None:
-        """Count one completed assistant message; return a ticket if a run must start now.
-
-        The caller must then run the writer and end the ticket with `finish_run` (or
-        `abandon_run` if the run never got to start).
-        """
+        """Count one completed assistant message; return a ticket if a run must start now. The
+        caller must then run the writer and end the ticket with `finish_run` (or `abandon_run` if
+        the run never got to start)."""
         interval = max(MIN_WRITER_INTERVAL, min(MAX_WRITER_INTERVAL, interval))
         with self._lock:
             if workspace_removed(self.home, workspace_id):
@@ -117,11 +130,9 @@ class WriterScheduler:
                 del self._in_flight[ticket.workspace_id]
 
     def is_foreign_change(self, workspace_id: str) -> bool:
-        """Whether the state file now holds something this scheduler did not write.
-
-        False when the file is missing or unreadable (nothing to attribute), or when it
-        holds what was last written here.
-        """
+        """Whether the state file now holds something this scheduler did not write. False when the
+        file is missing or unreadable (nothing to attribute), or when it holds what was last written
+        here."""
         with self._lock:
             document = read_state_document(self.home.writer_state_path(workspace_id))
             if document is None:

@@ -27,10 +27,8 @@ def default_provider_factory() -> tuple[ChatProvider, tuple[str, ...]]:
 
 
 def create_writer_provider(settings: ProviderSettings) -> ChatProvider:
-    """The offline writer for the "offline" provider, else the HTTP provider.
-
-    Raises ProviderError("config") when a model provider cannot be used (no key).
-    """
+    """The offline writer for the "offline" provider, else the HTTP provider. Raises
+    ProviderError("config") when a model provider cannot be used (no key)."""
     if settings.is_offline:
         return OfflineWriterProvider()
     return create_provider(settings, job=WRITER_JOB)
@@ -64,10 +62,9 @@ def read_for_run(
     transcript_format: TranscriptFormat | None = None,
     max_json_chars: int | None = None,
 ) -> tuple[NewestEvents, Findings | None]:
-    """Read a transcript once for a run, in bounded memory: the newest events that fit the
-    budget (what a model is shown, docs/formats.md §9; `window_chars` unless given) and,
-    for the offline writer, the digest of the whole transcript made in the same pass
-    (None for a model). OSError if the file cannot be opened."""
+    """Read a transcript once for a run, in bounded memory: the newest events that fit the budget
+    (what a model is shown, docs/formats.md §9; `window_chars` unless given) and, for the offline
+    writer, the digest of the whole transcript made in the same pass (None for a model)."""
     if max_json_chars is None:
         max_json_chars = window_chars(provider)
     if not isinstance(provider, OfflineWriterProvider):
@@ -85,11 +82,8 @@ def bind_to_run(
     settings: WriterSettings,
     whole: Findings | None = None,
 ) -> ChatProvider:
-    """The provider for one run over the events of `budget` (the run's window, with the
-    run's `max_json_chars`). A model gets everything from the run's messages and is
-    returned as it is; the offline writer is given what it found in the whole transcript
-    (`whole`, from `read_for_run`; else the window's events as data) and, unless
-    `offline_notes` is "write", the workspace's review queue for its notes."""
+    """The provider for one run over the events of `budget` (the run's window, with the run's
+    `max_json_chars`)."""
     if not isinstance(provider, OfflineWriterProvider):
         return provider
     queue = None

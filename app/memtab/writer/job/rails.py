@@ -1,15 +1,6 @@
-"""The writer's rails (issue 82): what a model's `memory_write` adds is checked in code,
-after the model and before the notes file, against what the model was told and what the
-conversation says (`trust.rails`), and against the commands the conversation ran.
-
-Refused: a line that holds a secret, restates the writer's instructions, states a
-standing rule the user did not state as one ("Always run the suite" from "run the suite
-now"), says the user said what they did not or what the conversation does not, copies a
-line of a tool's output or of a file the agent wrote, is JSON, or lists under a heading of
-commands one no tool call ran. A refused line is left out of the write — a line it would
-have replaced is kept — and named in the run's result; a heading it leaves with nothing
-under it goes too.
-"""
+"""The writer's rails (issue 82): what a model's `memory_write` adds is checked in code, after the
+model and before the notes file, against what the model was told and what the conversation says
+(`trust.rails`), and against the commands the conversation ran."""
 
 from __future__ import annotations
 
@@ -196,10 +187,9 @@ class WriterRails:
 def _without_empty_headings(
     lines: Sequence[tuple[str, int | None]], kinds: Sequence[Line], added: set[int]
 ) -> tuple[list[str], list[int]]:
-    """The lines but each heading the write added that nothing stands under — read from
-    the end, so a heading whose sub-headings all go goes too — and the blank lines what
-    was left out leaves (none first, never two in a row); and the numbers of the
-    headings left out."""
+    """The lines but each heading the write added that nothing stands under — read from the end, so
+    a heading whose sub-headings all go goes too — and the blank lines what was left out leaves
+    (none first, never two in a row); and the numbers of the headings left out."""
     kept_reversed: list[tuple[str, int | None]] = []
     empty: list[int] = []
     for line, number in reversed(lines):

@@ -1,10 +1,4 @@
-"""What one run of the background memory writer did (`memtab.writer.job.run` makes it).
-
-Apart from the run itself, so what shows and logs a run (the window's writer status and
-feedback, `memtab write`) reads its result without loading the writer's engine: a window
-whose writer has had nothing to do never loads the model loop, the offline writer or its
-extraction rules.
-"""
+"""What one run of the background memory writer did (`memtab.writer.job.run` makes it)."""
 
 from __future__ import annotations
 

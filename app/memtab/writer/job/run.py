@@ -1,35 +1,4 @@
-"""One run of the background memory writer (docs/formats.md §10.2).
-
-`run_writer` gives a model — or the offline writer, which is a model-shaped extractor —
-the newest transcript events that fit in 80,000 characters of JSON (secrets redacted),
-the current memory file, and three tools: `memory_read`, `memory_write` and
-`no_new_memories` — or, a model asked for calls by JSON schema (a small one on this
-machine), a digest of those events and `record_lessons` (`writer.lessons`).
-`load_writer_events` reads those events from a transcript of any size in bounded memory
-(`memtab.transcripts.window`). The run must end with a successful
-`memory_write`, or with `no_new_memories` and no failed write in the same attempt. The
-first attempt that does not satisfy that gets one more, with a reminder. One deadline
-(`timeout_s`) bounds the whole run. As soon as the policy is satisfied the run stops,
-without asking the model for a closing message it does not need.
-
-A failed run (timeout, policy not satisfied, provider error, cancellation) writes a trace
-dump; so does a successful one when `dump_successful_runs` is set. The run never raises
-for those: `WriterRunResult` says what happened, with the dump's path.
-
-The run does not touch the scheduling state; `memtab.writer.job.policy` does that around it.
-
-Every run — also one that found nothing new or failed — is added to Memtab's runs log
-(`memtab.store.history.runs`, kind `writer`); its writes are recorded in history as the
-`writer`'s, under the run's id, so the run can be reverted.
-
-Secrets (docs/formats.md §12): the transcript events are redacted (`memtab.redact`:
-`<private>` blocks and secrets) before they are sized and sent, so the request, the
-offline writer's notes, the dump and the log only ever see redacted events; the memory
-file is shown redacted too (`redact_view`: a `memory_write` of what the model saw is made
-on the file, its secrets kept, `tools.WriterTools`); a model is sent nothing else
-unredacted (`llm.loop.Redacted`); lines a model writes are redacted again as they land, and
-the dump is redacted whole.
-"""
+"""One run of the background memory writer (docs/formats.md §10.2, §12)."""
 
 from __future__ import annotations
 

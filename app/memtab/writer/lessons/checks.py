@@ -1,15 +1,5 @@
-"""A lesson a model proposed, checked in code against the digest it was shown, and the note
-it becomes.
-
-A lesson (`{kind, lesson, evidence}`) is kept only when it holds no secret nor redaction,
-reads alone, its evidence is a quote of the digest (compared as `offline.notes.normalize`
-compares notes), the lesson is about what the quoted line says (a share of its words, or
-the file it names; a command's having worked counts as said), and its kind holds: a fact
-names a file, command or setting; a command names one that worked; a preference quotes
-the user stating a standing rule (`directives_in`), never a request for the session; a
-pitfall quotes an error or its fix. What passes becomes a bullet under the notes file's
-section for its kind, and still passes the writer's rails.
-"""
+"""A lesson a model proposed, checked in code against the digest it was shown, and the note it
+becomes."""
 
 from __future__ import annotations
 

@@ -1,14 +1,4 @@
-"""A transcript as a small model can read it: where the signal is, in a few short lists.
-
-The user's own messages (`offline.directives.human_text`: no harness injections, no
-`<private>` parts), the shell commands the agent ran and whether each worked (read as the
-offline writer reads a step, `offline.solved_problems.read_step`; looking around such as
-`ls` or `cat` left out, and of those that worked only the ones the offline writer would
-note, `commands.is_worth_keeping`), the failures a later step fixed (`offline.extract`'s solved
-problems) and the agent's answers, each cut short, the oldest dropped first until the
-whole fits. Everything is redacted (`redact.redact_outgoing`) before it is kept: the
-digest is what the model is shown and what its evidence is checked against.
-"""
+"""A transcript as a small model can read it: where the signal is, in a few short lists."""
 
 from __future__ import annotations
 

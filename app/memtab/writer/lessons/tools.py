@@ -1,13 +1,4 @@
-"""The lessons task's tools: `record_lessons` and `no_new_memories` (docs/formats.md §10.2).
-
-A model that is asked for calls by JSON schema (`llm.limits.Structured`: a server on this
-machine, a small model) is given the transcript's digest and answers with lessons; Memtab
-keeps those that pass `checks`, adds them under their sections of the notes file
-(`offline.notes.apply_notes`, none already there said twice) and saves the file through
-the writer's rails (`WriterTools.save`). Every refused lesson is named in the run's
-`refused`. One `record_lessons` call ends the run: a small model's second try is no
-better, and each costs a minute of a laptop's CPU.
-"""
+"""The lessons task's tools: `record_lessons` and `no_new_memories` (docs/formats.md §10.2)."""
 
 from __future__ import annotations
 

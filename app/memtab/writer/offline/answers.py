@@ -1,37 +1,5 @@
-"""Findings: facts about the project the agent stated — in its answers, or a sub-agent in
-its report — in the languages the writer claims (`language`: English, Japanese, Portuguese).
-
-A line is kept when it states a lasting fact — a cause, a requirement, a constraint, what
-works instead of what, a version, a port, something that does not exist or is out of date —
-about something concrete (a file, a command, a `code` name, a port):
-
-- "Key fix: Resolved the Dialyzer false positive by using `:otel_span.hex_trace_id/1`
-  instead of manually extracting trace_id from the span context record." — kept;
-- "O script `deploy.sh` não existe." / "`npm run lint` スクリプトは存在しません。" — kept;
-- "Added OpenTelemetry dependencies", "All 297 tests passing", "Want me to continue?",
-  "I'll read the worker service first.", "Pronto!" — a report of what was done, a
-  status, an offer, a plan: not kept.
-
-A guess ("might", "かもしれません", "可能"), a check of the moment ("no problem",
-"問題ありません"), a plan ("we need to update `x`", "(if needed)"), how a change
-just made went ("now works", "after the fix"), a code review's item ("Optional: consider
-…") or a fragment (it opens on a verb, or is code with a remark) is not a fact, whatever it
-names; a Japanese line must be a sentence (it ends on a predicate). A diagnosis ("the
-problem was …") counts once the agent has finished: in its final answer or a report. A line
-the agent labels as its conclusion ("Root cause: …", "Key rule: …") is marked by its label.
-
-How sure a finding is decides what is kept: outside English (`is_english`) only firm
-statements — what does not work or exist, what is required or out of date, what to use
-instead, a port or a version (`_FIRM`) — or a final diagnosis; of a sub-agent's report
-(which mostly describes the code it read) only firm ones; and of a whole session the
-`MAX_FINDINGS_PER_SESSION` surest (`best_facts`).
-
-Each note must stand on its own: a line that leans on what came before ("It requires
-`x`.", "and `y` instead", "これは…") or names nothing concrete is not kept; a Japanese
-connective opening a whole sentence ("これにより、…", "ご質問の件ですが、…") is left out
-of it. Each kept line is one sentence, at most `MAX_FINDING_CHARS` long (a longer one is
-skipped, never cut), and at most `MAX_FINDINGS_PER_ANSWER` come from one answer or report.
-"""
+"""Findings: facts about the project the agent stated — in its answers, or a sub-agent in its report
+— in the languages the writer claims (`language`: English, Japanese, Portuguese)."""
 
 from __future__ import annotations
 
@@ -275,9 +243,8 @@ _NO_FINDINGS_AGENTS = frozenset({"Bash", "Explore"})
 
 
 def is_agent_report(call: TranscriptToolCall) -> bool:
-    """A call that ran a sub-agent: its output is the sub-agent's report — unless the
-    sub-agent is of a type that only runs commands or describes the code it read
-    (`_NO_FINDINGS_AGENTS`)."""
+    """A call that ran a sub-agent: its output is the sub-agent's report — unless the sub-agent is
+    of a type that only runs commands or describes the code it read (`_NO_FINDINGS_AGENTS`)."""
     if not (_AGENT_TOOL.match(call.name) and call.has_output and not call.is_error):
         return False
     kind = call.input.get("subagent_type") if isinstance(call.input, dict) else None

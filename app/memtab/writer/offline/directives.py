@@ -1,40 +1,4 @@
-"""The user's standing rules, found in what the human wrote, in any of eight languages.
-
-A directive is a sentence of the human's own message (never a sub-agent's prompt,
-injected context, a pasted block or `<private>` text) that states a rule for the future,
-recognized by its structure rather than by one phrase:
-
-- it *opens* with a rule word — "always …", "never …", "don't ever …", "from now on …",
-  "remember that …" and their equivalents ("Toujours …", "Nie …", "Siempre …", "Nunca …",
-  "항상 …", "常に …", "总是 …");
-- or it is an imperative (it opens with a verb such as use, run, utilise, verwende, usa,
-  use, or ends as a request in Korean, Japanese or Chinese) that carries a rule word
-  ("Utilise toujours pnpm, jamais npm.", "항상 pnpm을 사용하세요."); a prohibition opens
-  the sentence ("Don't amend commits.", whatever the verb, but not "Don't worry";
-  "不要提交到 main 分支。", "请勿…") or ends it as a request or a written rule
-  ("…しないでください", "…しないこと", "…하지 마세요") — 不要 and 别 inside a word ("不要求",
-  "区别") are not one;
-- or, in Japanese, the user says again what they told the agent to do ("…の中に作れって
-  言ってる"): a correction (a last clause they left unfinished, "…、そこからは決して", is left
-  out of the note);
-- or the user says what they prefer ("I prefer …", "je préfère …", "ich bevorzuge …",
-  "prefiero …", "prefiro …", "我更喜欢 …", "…の方が好き", "…을 선호") or corrects the agent
-  ("No, use pnpm.", "Non, utilise pnpm.", "아니, pnpm 써.");
-- or, in English, it says with a modal what holds for every one of a kind, or what to do
-  instead, naming what it is about ("All references to api.x.org should go to y.org", "We
-  should not display "AGENTS.md" for …, but instead …");
-- or, in Portuguese, it says what must be with a modal ("… tem que estar atrás de uma
-  feature flag …", "deve existir o paywall …"): the clause that carries it;
-- or, in Japanese, the user names the value that is the correct one ("G-081QKVSS83 が正しい
-  測定IDです") — even inside a question.
-
-Questions are never directives, nor is a statement about something ("It always fails on
-CI.", "Ça échoue toujours."): the rule word must belong to an instruction. A pasted
-document (a long message, or one with Markdown headings, read without code fences) is
-not the user's own voice: only what the user wrote before it — its first paragraph — is
-read.
-Word lists cover English, French, German, Spanish, Portuguese, Chinese, Japanese and Korean.
-"""
+"""The user's standing rules, found in what the human wrote, in any of eight languages."""
 
 from __future__ import annotations
 

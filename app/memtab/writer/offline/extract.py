@@ -1,52 +1,15 @@
-"""What the offline writer finds in a transcript: the user's goal, directives and
-decisions, working commands, solved problems, findings.
-
-The whole transcript is read once, oldest event first, keeping bounded state
-(`TranscriptDigest`): however long the session, its start is seen. Sub-agent chatter is
-left out; a sub-agent's report is read where the parent receives it. All rules are
-conservative — a memory file full of noise is worse than a short one:
-
-- Goal: what the user's first message asks for, in English, or the title of the plan
-  Claude Code hands over (`asked.goal_in`), kept only when the session then changed the
-  project (edited a file or ran a project command).
-- Directives: the human's standing rules (`directives`); a pasted document is not the
-  human's voice.
-- Directives are kept in all eight languages they are read in (the user's own words);
-  findings are written only in those the rules were checked in on real sessions —
-  English, Japanese, Portuguese (`language`); in any other, the other notes are what the
-  transcript's structure shows (commands, solved problems, decisions, a plan's title).
-- Decisions: the user's answer to a question the agent asked (`AskUserQuestion`), with
-  the question (`asked.decisions_in`).
-- Commands that work: shell commands that succeeded — with their own exit status, not a
-  pipe's — and build, test, lint, type-check, format or install the project (`make check`,
-  `pytest -q`, `bun run docs:build`), or run one of the project's own tools or scripts
-  (`mix ecto.migrate`, `./scripts/seed.sh`, `claude mcp add …`), written whole, one per
-  family (the shortest), without the looking around chained to them (`&& cat out.txt`).
-  A command whose output was cut to its end (`go test ./... | tail -30`) counts when that
-  end says it passed. Exploration (`ls`, `cat`, `git status`) and throwaways never count:
-  a script the session deleted, code given inline (`python -c`), anything under /tmp, an
-  install of one named package, a run of tests picked by name (`-run X`, `-k x`).
-- Solved problems: a failed project command (or `git commit`, whose hooks are project rules) is a
-  lesson only when a later step in the transcript fixed the same problem soon after, and
-  the note says what fixed it: the commands (and edits) in between, or the other
-  invocation that worked. Running the same command again does not solve it, nor does editing
-  code until it passes (that is the work, not a lesson); a failed guess (a file or path
-  that does not exist) is not a lesson, and neither is an agent fumbling its own tools
-  (`solved_problems`). A command run in another repository (`git -C ~/dotfiles commit`) is not the
-  project's: neither its hooks nor its failures are noted.
-- Findings: facts about the project the agent stated — in its answers or a sub-agent's
-  report — in English, Japanese or Portuguese (`answers`); the session's surest few
-  (`answers.best_facts`), and of a report only firm ones. Surest of all: a memory the agent
-  saved itself (Claude Code's auto-memory file, `agent_memory`), in any language — a
-  directive when its type is `feedback`.
-"""
+"""What the offline writer finds in a transcript: the user's goal and directives, working commands,
+solved problems, findings. The whole transcript is read once, oldest event first, keeping bounded
+state (`TranscriptDigest`): however long the session, its start is seen."""
 
 from __future__ import annotations
 
 import re
 from collections import deque
 from collections.abc import Iterable, Sequence
+from typing import Literal, NamedTuple
 
+from memtab.markdown import LineKind, classify, fenced_blocks, item_text
 from memtab.transcripts import (
     TranscriptEvent,
     TranscriptToolCall,
@@ -55,19 +18,20 @@ from memtab.transcripts import (
     polled_session,
     running_session,
 )
-from memtab.writer.offline.agent_memory import memories_saved
 from memtab.writer.offline.answers import (
     FIRM_WEIGHT,
     best_facts,
     fact_weight,
     facts_in_text,
     is_agent_report,
+    is_news,
+    opens_on_a_verb,
+    stands_alone,
 )
-from memtab.writer.offline.asked import SkillScripts, decisions_in, goal_in, is_question
+from memtab.writer.offline.asked import goal_in, is_question
 from memtab.writer.offline.directives import directives_in, human_text
 from memtab.writer.offline.findings import Findings, OriginKind, WorkingCommand
-from memtab.writer.offline.language import is_claimed
-from memtab.writer.offline.shell.bash_agents import command_a_bash_agent_ran
+from memtab.writer.offline.language import ended, is_claimed
 from memtab.writer.offline.shell.command_scope import is_narrowed, without_passthrough
 from memtab.writer.offline.shell.commands import (
     chained_commands,
@@ -78,11 +42,12 @@ from memtab.writer.offline.shell.commands import (
     is_one_off,
     is_project_command,
     is_worth_keeping,
+    main_words,
     mentioned_files,
     status_is_known,
     tool_program,
 )
-from memtab.writer.offline.shell.outcomes import hooks_note, hooks_that_passed
+from memtab.writer.offline.shell.outcomes import hooks_note, hooks_that_passed, output_shows_success
 from memtab.writer.offline.shell.project_dirs import worktree_added
 from memtab.writer.offline.shell.workflow_tools import ToolUses, WorkflowTool
 from memtab.writer.offline.solved_problems import (
@@ -95,6 +60,136 @@ from memtab.writer.offline.solved_problems import (
     find_solution,
     read_step,
 )
+
+MIN_MEMORY_CHARS = 20
+MAX_MEMORY_CHARS = 240
+
+_MEMORY_FILE = re.compile(r"/\.claude/projects/[^/]+/memory/(?!MEMORY\.md$)[^/]+\.md$")
+_MEMORY_INDEX = re.compile(r"/\.claude/projects/[^/]+/memory/MEMORY\.md$")
+_EDIT_TOOL = re.compile(r"^edit$", re.IGNORECASE)
+# A bullet of the older inline layout (`-` or `*`); a link bullet (`- [x.md](x.md) — …`)
+# is the index's.
+_INLINE_MARKERS = ("-", "*")
+MAX_MEMORIES_PER_EDIT = 3
+_WRITE_TOOL = re.compile(r"^(?:write|create_file)$", re.IGNORECASE)
+# No run of blanks is read twice: the opening line holds no line break of the head, the
+# description is its line to the end (trimmed after), a `type:` key is looked for in its line.
+_FRONTMATTER = re.compile(r"\A---[^\S\n]*+\n(?P<head>.*?)\n---\s*(?:\n|\Z)", re.DOTALL)
+_DESCRIPTION = re.compile(r"^description:\s*+(?P<text>.+)", re.MULTILINE)
+_TYPE = re.compile(r"^[^\S\n]*type:\s*[\"']?(?P<type>\w+)", re.MULTILINE)
+
+
+class SavedMemory(NamedTuple):
+    """A memory the agent saved: a directive (its `feedback` type) or a finding."""
+
+    kind: Literal["directive", "finding"]
+    text: str
+
+
+_PLACEHOLDER = re.compile(r"<[A-Za-z_ -]+>|\{\{|\bTODO\b")
+
+
+def memories_saved(call: TranscriptToolCall) -> list[SavedMemory]:
+    """The memories one call saved: a memory file written (`memory_saved`), or the bullets
+    an edit added to an inline `MEMORY.md` (the older layout), at most
+    `MAX_MEMORIES_PER_EDIT`, each a finding that stands alone and names its subject — in a
+    language the writer claims (`language`): a memory is prose, and one in a language no
+    session checked cannot be told from the session's news."""
+    return [memory for memory in _memories_saved(call) if is_claimed(memory.text)]
+
+
+def _memories_saved(call: TranscriptToolCall) -> list[SavedMemory]:
+    saved = memory_saved(call)
+    if saved is not None:
+        return [saved]
+    if not _EDIT_TOOL.match(call.name) or call.is_error or not isinstance(call.input, dict):
+        return []
+    path, old, new = (call.input.get(key) for key in ("file_path", "old_string", "new_string"))
+    if not isinstance(path, str) or not isinstance(old, str) or not isinstance(new, str):
+        return []
+    if not _MEMORY_INDEX.search(path.replace("\\", "/")):
+        return []
+    before = set(old.splitlines())
+    found: list[SavedMemory] = []
+    lines = new.splitlines()
+    for line, item in zip(lines, classify(lines, frontmatter=False), strict=True):
+        bullet = item_text(line, item) if item.kind is LineKind.LIST_ITEM else ""
+        if line in before or item.marker not in _INLINE_MARKERS or bullet.startswith("["):
+            continue
+        text = " ".join(bullet.replace("**", "").split())
+        if not MIN_MEMORY_CHARS <= len(text) <= MAX_MEMORY_CHARS or opens_on_a_verb(text):
+            continue  # a bullet with no subject leans on its heading ("Use `IF NOT EXISTS` …")
+        if is_news(text):
+            continue  # the session's history ("Phase 14 hit this exact bug … Fixed in PR #186")
+        if stands_alone(text):
+            found.append(SavedMemory("finding", ended(text)))
+    return found[:MAX_MEMORIES_PER_EDIT]
+
+
+def memory_saved(call: TranscriptToolCall) -> SavedMemory | None:
+    """The note an agent's own memory write holds: the memory file's description, one
+    sentence; None for any other call, a failed write, or a file with no usable one."""
+    if not _WRITE_TOOL.match(call.name) or call.is_error or not isinstance(call.input, dict):
+        return None
+    path, content = call.input.get("file_path"), call.input.get("content")
+    if not isinstance(path, str) or not isinstance(content, str):
+        return None
+    if not _MEMORY_FILE.search(path.replace("\\", "/")):
+        return None
+    head = _FRONTMATTER.match(content)
+    described = _DESCRIPTION.search(head["head"]) if head else None
+    if described is None:
+        return None
+    text = " ".join(described["text"].rstrip().strip("\"'").split())
+    if not MIN_MEMORY_CHARS <= len(text) <= MAX_MEMORY_CHARS or _PLACEHOLDER.search(text):
+        return None
+    text = ended(text)
+    typed = _TYPE.search(head["head"]) if head else None
+    if typed is not None and typed["type"].casefold() == "feedback":
+        return SavedMemory("directive", text)
+    return SavedMemory("finding", text) if stands_alone(text) else None
+
+
+_AGENT_TOOL_NAMES = frozenset(("Task", "Agent"))
+_SHELLS = frozenset(("bash", "sh", "shell", "zsh", "console"))  # a fence's language
+# Tool calls written out as text: the sub-agent described calls instead of making them.
+_CALLS_AS_TEXT = re.compile(
+    r"<(?:function_calls|invoke|tool_call|tool_response|function_response)\b"
+)
+# Claude Code's trailer on a sub-agent's report (`agentId: a4e4e30 (for resuming …)`).
+_AGENT_TRAILER = re.compile(r"^agentId: \S+.*$", re.MULTILINE)
+
+
+def command_a_bash_agent_ran(call: TranscriptToolCall) -> str | None:
+    """The command a `Bash` sub-agent's report says it ran and that passed (`cd
+    /home/me/app && bunx tsc --noEmit`, reported "completed successfully with no
+    errors"), or None: another kind of call, several commands, a command the prompt did not
+    ask for, calls written out as text, or a report that does not say it passed."""
+    if call.name not in _AGENT_TOOL_NAMES or call.is_error or not isinstance(call.input, dict):
+        return None
+    if call.input.get("subagent_type") != "Bash":
+        return None
+    prompt = call.input.get("prompt")
+    report = _AGENT_TRAILER.sub("", call.output or "")
+    if not isinstance(prompt, str) or _CALLS_AS_TEXT.search(report):
+        return None
+    lines = report.splitlines()
+    blocks = [
+        (block.start, block.end)
+        for block in fenced_blocks(classify(lines, frontmatter=False))
+        if block.fence.info in _SHELLS and block.end is not None
+    ]
+    if len(blocks) != 1:
+        return None  # none closed, or several commands
+    start, end = blocks[0]
+    assert end is not None
+    command = "\n".join(lines[start + 1 : end]).strip()
+    words = main_words(command)
+    if "\n" in command or not words or " ".join(words) not in " ".join(prompt.split()):
+        return None
+    after = "\n".join(lines[end + 1 :])
+    return command if after.strip() and output_shows_success(after) else None
+
 
 __all__ = [
     "Findings",
@@ -142,20 +237,12 @@ def extract_findings(events: Iterable[TranscriptEvent]) -> Findings:
 
 
 class TranscriptDigest:
-    """What the offline writer keeps of a transcript read once, event by event, in
-    bounded memory however long the transcript is (the writer's budget window shows a
-    model only the newest events; this sees them all, so the user's goal stated at the
-    start is not lost).
-
-    Add events oldest first, each once its tool results are in
-    (`memtab.transcripts.read_newest_events(observe=…)` does that); `findings()` says what
-    was found so far. Sub-agent events are skipped; a sub-agent's report reaches the
-    parent as the result of its Task call and is read there.
-    """
+    """What the offline writer keeps of a transcript read once, event by event, in bounded memory
+    however long the transcript is (the writer's budget window shows a model only the newest events;
+    this sees them all, so the user's goal stated at the start is not lost)."""
 
     def __init__(self) -> None:
         self._directives: list[str] = []
-        self._decisions: list[str] = []
         self._facts: list[str] = []
         self._fact_weights: dict[str, int] = {}
         self._goal: str | None = None
@@ -165,7 +252,6 @@ class TranscriptDigest:
         # creation hit the sandbox because …"): the moment's trouble, not a lasting fact — what
         # the session learnt from it is a `SolvedProblem`.
         self._after_failure = False
-        self._scripts = SkillScripts()
         self._project_dir: str | None = None  # where the session started (`event.cwd`)
         self._worktrees: list[str] = []  # the checkouts it added (`worktree_added`)
         self._changed_project = False
@@ -191,8 +277,6 @@ class TranscriptDigest:
             return
         origin = event.message_id or event.id
         self._project_dir = event.cwd or self._project_dir
-        if event.role in ("user", "system"):  # a skill's instructions come as either
-            self._scripts.remember(event.text)
         if event.role == "user" and event.text:
             self._after_failure = False
             self._user_text(event.text, origin)
@@ -229,7 +313,6 @@ class TranscriptDigest:
             solved_problems=solved_problems,
             findings=[*best_facts(self._facts, self._fact_weights), *self._hooks.values()],
             goal=self._goal if self._changed_project and self._steps >= MIN_GOAL_STEPS else None,
-            decisions=list(self._decisions),
             tools=self._workflow_tools(origins),
             origins=origins,
         )
@@ -276,8 +359,7 @@ class TranscriptDigest:
 
     def _call(self, call: TranscriptToolCall, origin: str) -> None:
         if is_question(call):
-            self._keep(self._decisions, decisions_in(call, self._scripts.lists), "decision", origin)
-            return
+            return  # the user's answers were the structural notes least often right
         if is_agent_report(call):
             found = facts_in_text(call.output or "", concluded=True)
             self._keep_facts(found, origin, told_the_user=False, report=True)
@@ -330,13 +412,9 @@ class TranscriptDigest:
     def _session_end(
         self, call: TranscriptToolCall, origin: str
     ) -> tuple[TranscriptToolCall, str] | None:
-        """A Codex command still running when its call returned is judged when a poll of
-        its session says how it ended (`write_stdin`: "Process exited with code 1"): the
-        command with the poll's output and exit code, in the message it was run from. None
-        for a call that says nothing yet (still running, or a poll of no command we hold).
-        A Claude Code command sent to the background is judged at once, as one that
-        started (a dev server never ends), and again by the poll that ends it
-        (`_background_end`)."""
+        """A Codex command still running when its call returned is judged when a poll of its session
+        says how it ended (`write_stdin`: "Process exited with code 1"): the command with the poll's
+        output and exit code, in the message it was run from."""
         task = background_task(call)
         if task is not None and len(self._background) < MAX_KEPT:
             self._background[task] = (call.replaced(output=None), origin)  # output not kept
@@ -364,10 +442,9 @@ class TranscriptDigest:
     def _background_end(
         self, task: str, exit_code: int, output: str
     ) -> tuple[TranscriptToolCall, str] | None:
-        """A background command a `TaskOutput` poll says ended (`transcripts.ended_task`):
-        the command with that exit code and output, in the message it was run from; the
-        note it kept when it started is taken back when it failed. None for a task the
-        session did not send to the background here (a sub-agent's)."""
+        """A background command a `TaskOutput` poll says ended (`transcripts.ended_task`): the
+        command with that exit code and output, in the message it was run from; the note it kept
+        when it started is taken back when it failed."""
         started = self._background.pop(task, None)
         if started is None:
             return None

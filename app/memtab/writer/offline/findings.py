@@ -18,7 +18,7 @@ class WorkingCommand:
     kind: str | None = None
 
 
-OriginKind = Literal["goal", "directive", "decision", "finding", "command", "tool", "fix"]
+OriginKind = Literal["goal", "directive", "finding", "command", "tool", "fix"]
 
 
 @dataclass
@@ -32,8 +32,6 @@ class Findings:
     goal: str | None = None
     """What the user set out to do, from their first message (kept when the session did
     project work)."""
-    decisions: list[str] = field(default_factory=list)
-    """The user's answers to the agent's questions, each with its question."""
     tools: list[WorkflowTool] = field(default_factory=list)
     origins: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict, compare=False)
     """The message ids each finding was drawn from, by kind and key (docs/formats.md §20.1)."""
@@ -50,6 +48,5 @@ class Findings:
             or self.solved_problems
             or self.findings
             or self.goal
-            or self.decisions
             or self.tools
         )

@@ -1,31 +1,5 @@
-"""Which language a line of a transcript is in, and which languages the offline writer
-claims.
-
-The writer's rules that read the agent's prose — the facts the agent stated (`answers`) —
-were tuned and checked on real sessions in English, Japanese and Portuguese only
-(tests/quality), and read only those. In any other language (Chinese, Korean, French,
-German, Spanish) it keeps only the user's own standing rules (`directives`: the user's words, kept
-in all eight languages; issue 34 — the tuned-on figures are the same with or without the
-gate on them) and what the transcript's structure shows in code and tool output (commands
-that ran and succeeded, fixes, the hooks a commit ran). A structural note that carries the
-session's prose — the user's answer to the agent's question, the title of the plan it was
-handed, a memory the agent saved — is kept only in a claimed language: whether it lasts is
-told by what it says, and across the sessions tuned on (all languages) these were the
-structural notes least often right — plan goals 6 of 9, saved memories 3 of 7 (answers 2 of
-6 before their notes said what the chosen option means) against commands 91 of 98 and fixes
-10 of 10. No stricter rule is kept for these languages either: a line the agent wrote in
-English is English wherever it sits (16 of 16 such notes right in the Japanese and
-Portuguese sessions tuned on — though the four of h27intl's block B, run once on the frozen
-rules, were wrong), and a command needs no verdict in its output to be kept (kept commands
-without one were right 48 of 53 times, with one 21 of 22). Korean sessions
-(teslamint/entirecontext, tests/quality) get only these structural notes and the user's
-directives. See docs/formats.md §10.2.
-
-The language of a line is told by its script (kana: Japanese; Hangul: Korean; Han
-without kana: Chinese) and, in Latin script, by the small words and letters each language
-has of its own; code spans, paths and URLs are not read. A Latin line with no sign of
-another language is English.
-"""
+"""Which language a line of a transcript is in, and which languages the offline writer claims
+(docs/formats.md §10.2)."""
 
 from __future__ import annotations
 

@@ -1,23 +1,4 @@
-"""Add the offline writer's findings to a Markdown memory file, saying each thing once.
-
-Findings become *notes*: bullets under fixed sections — `## Goal`, `## Directives`,
-`## Decisions`, `## Commands that work`, `## Fixes` (the solved problems: the heading
-stays, users' files hold it), `## Findings` — appended at the end
-of the section when the file has it, or as a new section at the end of the file. Nothing
-else in the file is touched, so the user's own notes (and a model's) survive. A new file
-gets a `description:` frontmatter and a title. `plan_notes` says which notes a file
-lacks; `apply_notes` writes notes into a file's text — the writer's direct write and an
-accepted suggestion take the same path.
-
-Each finding is compared with what the file already says after normalizing both sides
-(case, quotes and backticks, digits, whitespace), so a second run over the same
-transcript — or a line the user rephrased only in case or formatting — adds nothing.
-Notes the user (or a model) wrote in their own words count too: a directive or finding is
-known when one line holds most of its words, a solved problem when a line names the
-command and the error or every step that solved it. When one resolves a failure an older
-Memtab recorded under `## Known failures`, that bullet is replaced by it. Note text passes
-through secret redaction before it is written anywhere.
-"""
+"""Add the offline writer's findings to a Markdown memory file, saying each thing once."""
 
 from __future__ import annotations
 
@@ -192,9 +173,6 @@ def plan_notes(existing: str, findings: Findings) -> list[Note]:
     for directive in findings.directives:
         if not known.has_words(directive):
             add(Note(DIRECTIVES, directive), "directive", directive)
-    for decision in findings.decisions:
-        if not known.has_words(decision):
-            add(Note(DECISIONS, decision), "decision", decision)
     for command in findings.commands:
         if not known.has_command(command.command):
             add(Note(COMMANDS, render_command(command)), "command", command.command)
@@ -225,9 +203,8 @@ def plan_notes(existing: str, findings: Findings) -> list[Note]:
 
 
 def surest_notes(notes: Sequence[Note], limit: int = MAX_NOTES_PER_RUN) -> tuple[list[Note], int]:
-    """At most `limit` of `notes` — the surest sections first (`_SUREST_FIRST`), each
-    section's own order kept (findings come ranked) — in section order, and how many
-    were left out."""
+    """At most `limit` of `notes` — the surest sections first (`_SUREST_FIRST`), each section's own
+    order kept (findings come ranked) — in section order, and how many were left out."""
     ranked = sorted(notes, key=lambda note: _SUREST_FIRST.index(note.section))
     kept = {id(note) for note in ranked[:limit]}
     return [note for note in notes if id(note) in kept], max(0, len(notes) - limit)
@@ -339,9 +316,8 @@ def _apply(lines: list[str], notes: Sequence[Note]) -> str:
 
 
 def _section_span(lines: Sequence[str], title: str) -> tuple[int, int] | None:
-    """(heading index, index after the section's last line) of `## <title>`, any case —
-    headings as the one classifier tells them (`memtab.markdown`: never in a code block
-    or the frontmatter)."""
+    """(heading index, index after the section's last line) of `## <title>`, any case — headings as
+    the one classifier tells them (`memtab.markdown`: never in a code block or the frontmatter)."""
     wanted = title.lower()
     kinds = classify(lines)
     for index, found in enumerate(kinds):

@@ -1,12 +1,6 @@
 """Solved problems: a failed project command (or `git commit`, whose hooks are project rules) and
-what made it work — the steps the offline writer's digest (`extract.TranscriptDigest`)
-holds while it waits for the calls that may fix a failure, and how one is judged.
-
-A failure is a lesson only when a later step fixed the same problem soon after, and the
-note says what fixed it: the commands (and edits) in between, or the other invocation that
-worked. Running the same command again does not solve it, nor is editing code until it passes
-(that is the work, not a lesson).
-"""
+what made it work — the steps the offline writer's digest (`extract.TranscriptDigest`) holds while
+it waits for the calls that may fix a failure, and how one is judged."""
 
 from __future__ import annotations
 
@@ -168,9 +162,8 @@ def _target(call: TranscriptToolCall) -> str:
 
 
 def can_teach(step: Step, throwaway: set[str]) -> bool:
-    """A failure worth a lesson: a project command (or a commit, whose hooks are the
-    project's rules, or a project command run through a wrapper) with its own exit status,
-    not a one-off."""
+    """A failure worth a lesson: a project command (or a commit, whose hooks are the project's
+    rules, or a project command run through a wrapper) with its own exit status, not a one-off."""
     command = step.command
     if command is None or not status_is_known(command) or is_throwaway(command, throwaway):
         return False

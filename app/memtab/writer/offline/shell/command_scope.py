@@ -33,11 +33,10 @@ _TASK_SUBCOMMANDS = word_set("run r test t x exec task")
 
 
 def without_passthrough(command: str) -> str:
-    """A task runner's call without the arguments handed through `--` to its task: they
-    pick that moment's tests or files (`mise run test:integration -- -run TestX` → `mise
-    run test:integration`, `pnpm --filter api test -- auth.spec` → `pnpm --filter api
-    test`, `pnpm lint -- src/a.test.tsx` → `pnpm lint`: the task the project runs); any
-    other command unchanged."""
+    """A task runner's call without the arguments handed through `--` to its task: they pick that
+    moment's tests or files (`mise run test:integration -- -run TestX` → `mise run
+    test:integration`, `pnpm --filter api test -- auth.spec` → `pnpm --filter api test`, `pnpm lint
+    -- src/a.test.tsx` → `pnpm lint`: the task the project runs); any other command unchanged."""
     words = command.strip().split(" ")
     if "\n" in command.strip() or "--" not in words or MASKED.search(command):
         return command
@@ -84,10 +83,8 @@ def _skips_checks(command: str) -> bool:
 
 
 def narrows(command: str, than: str) -> bool:
-    """Whether `command` runs only part of what `than` ran: it is narrowed (`is_narrowed`)
-    by words `than` did not have (`bun test` → `bun test src/App.test.tsx`, `pytest` →
-    `pytest -k login`). Dropping a word is no narrowing (`cargo test wildcard --lib` →
-    `cargo test wildcard` runs the same tests)."""
+    """Whether `command` runs only part of what `than` ran: it is narrowed (`is_narrowed`) by words
+    `than` did not have (`bun test` → `bun test src/App.test.tsx`, `pytest` → `pytest -k login`)."""
     if not is_narrowed(command):
         return False
     added = _words(command) - _words(than)
@@ -99,10 +96,9 @@ def _words(command: str) -> set[str]:
 
 
 def is_narrowed(command: str) -> bool:
-    """Whether a command runs only tests picked by name (`go test ./x -run TestY`,
-    `pytest -k slow`, `pytest tests/a.py::test_b`), or checks only files it names (`npx
-    eslint src/api/*.ts`); a package manager's choice of a workspace package (`pnpm
-    --filter api test`) picks no test."""
+    """Whether a command runs only tests picked by name (`go test ./x -run TestY`, `pytest -k slow`,
+    `pytest tests/a.py::test_b`), or checks only files it names (`npx eslint src/api/*.ts`); a
+    package manager's choice of a workspace package (`pnpm --filter api test`) picks no test."""
     line = command.split("\n", 1)[0]
     if _NARROWING.search(" ".join(_without_workspace(line.split(" ")))):
         return True

@@ -1,12 +1,5 @@
-"""Shell commands as the offline writer reads them: what they run, whether they build, test,
-lint, type-check, format or install the project, and how to write them down.
-
-A command is written into memory whole or not at all: `display_command` gives its first
-line without output redirection, or None when that is longer than `MAX_COMMAND_CHARS` or
-the command spans several lines — never a command cut in the middle. `command_label`
-falls back to the command's family (`git commit`, `pytest tests`), which names it without
-pretending to be the exact text.
-"""
+"""Shell commands as the offline writer reads them: what they run, whether they build, test, lint,
+type-check, format or install the project, and how to write them down."""
 
 from __future__ import annotations
 
@@ -175,9 +168,8 @@ def command_segments(command: str) -> list[list[str]]:
 
 def without_machine_env(command: str) -> str:
     """A command without the leading environment it set up from someone's home
-    (`PATH=$PATH:/usr/local/go/bin:/home/rob/go/bin && cd go && go build ./...` → `cd go
-    && go build ./...`): that is one machine's shell, not how the project runs the command.
-    Any other command unchanged."""
+    (`PATH=$PATH:/usr/local/go/bin:/home/rob/go/bin && cd go && go build ./...` → `cd go && go build
+    ./...`): that is one machine's shell, not how the project runs the command."""
     text = command
     while (match := _LEADING_ASSIGNMENT.match(text)) and _HOME_PATH.search(match["value"]):
         rest = text[match.end() :]
@@ -198,10 +190,9 @@ def main_words(command: str) -> list[str]:
 
 
 def display_command(command: str) -> str | None:
-    """How a command is written into memory: its one line without trailing output
-    redirection and without the looking around chained to it (`hugo --minify && echo done
-    && cat public/sitemap.xml` → `hugo --minify`), or None when it spans lines or is too
-    long to write whole."""
+    """How a command is written into memory: its one line without trailing output redirection and
+    without the looking around chained to it (`hugo --minify && echo done && cat public/sitemap.xml`
+    → `hugo --minify`), or None when it spans lines or is too long to write whole."""
     text = command.strip()
     if "\n" in text:
         return None
@@ -240,10 +231,9 @@ def _without_exploration(text: str) -> str:
 
 
 def chained_commands(command: str) -> list[str]:
-    """The commands of a plain `&&` chain, each alone and without output redirections
-    (`mise run fmt && mise run lint` → both: the chain succeeding means each did); the
-    command itself when it is one command, or its parts depend on each other (`cd`, `||`,
-    `;`, a pipe, a heredoc)."""
+    """The commands of a plain `&&` chain, each alone and without output redirections (`mise run fmt
+    && mise run lint` → both: the chain succeeding means each did); the command itself when it is
+    one command, or its parts depend on each other (`cd`, `||`, `;`, a pipe, a heredoc)."""
     first_line = command.split("\n", 1)[0]
     lexer = shlex.shlex(first_line, posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
@@ -380,11 +370,10 @@ def is_project_command(command: str) -> bool:
 
 
 def is_worth_keeping(command: str) -> bool:
-    """Whether a command that worked is worth a note: one that builds, tests, lints or
-    installs the project, runs one of its tools' other tasks (`mix ecto.migrate`,
-    `npm run dev`), runs a script of the project (`./scripts/seed.sh`, `python
-    tools/probe.py`) or sets up the agent itself (`claude mcp add …`). Never exploration,
-    system utilities, git, or a one-off."""
+    """Whether a command that worked is worth a note: one that builds, tests, lints or installs the
+    project, runs one of its tools' other tasks (`mix ecto.migrate`, `npm run dev`), runs a script
+    of the project (`./scripts/seed.sh`, `python tools/probe.py`) or sets up the agent itself
+    (`claude mcp add …`)."""
     if is_one_off(command) or is_exploratory(command):
         return False
     if is_project_command(command):
@@ -414,10 +403,9 @@ def is_project_script(words: list[str]) -> bool:
 
 
 def tool_program(command: str) -> str | None:
-    """The program of a command that runs a workflow tool not known to Memtab (`bd
-    ready` → bd): not exploration, a system utility, git, an interpreter, a project
-    tool or a script. Several of its subcommands working in one session make it part of
-    the project's workflow."""
+    """The program of a command that runs a workflow tool not known to Memtab (`bd ready` → bd): not
+    exploration, a system utility, git, an interpreter, a project tool or a script. Several of its
+    subcommands working in one session make it part of the project's workflow."""
     if is_one_off(command) or is_exploratory(command):
         return None
     words = main_words(command)
@@ -518,10 +506,9 @@ _HEAD_DEFAULT_LINES = 10
 
 
 def uncut(command: str, output: str) -> str | None:
-    """A command without the pipe that cut its output, when its output still shows how it
-    ended: cut to its end (`unfiltered`), or piped into `| head -N` that cut nothing (the
-    output is shorter than N lines: `mise run lint 2>&1 | head -50` printing two lines).
-    None for any other command."""
+    """A command without the pipe that cut its output, when its output still shows how it ended: cut
+    to its end (`unfiltered`), or piped into `| head -N` that cut nothing (the output is shorter
+    than N lines: `mise run lint 2>&1 | head -50` printing two lines)."""
     kept = unfiltered(command)
     if kept is not None:
         return kept

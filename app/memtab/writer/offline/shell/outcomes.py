@@ -135,10 +135,9 @@ def says_nothing(output: str) -> bool:
 
 
 def error_signature(text: str) -> str:
-    """The line that says what went wrong: an exception or `error:` line first, then a
-    line with a failure word, else the line before the tool's own word on how to repair it
-    (`repair_hint`); generic "exit code" lines, code frames and stack lines are skipped.
-    Cut to a readable length; "" when nothing fits."""
+    """The line that says what went wrong: an exception or `error:` line first, then a line with a
+    failure word, else the line before the tool's own word on how to repair it (`repair_hint`);
+    generic "exit code" lines, code frames and stack lines are skipped."""
     best: tuple[int, str] | None = None
     previous_was_jest_header = False
     text = _unescaped(text)

@@ -1,10 +1,6 @@
-"""Commands as the project runs them: Claude Code often names the project's folder by its
-absolute path (`cd /Users/me/app/web && hugo`, `pnpm --dir /Users/me/app lint`), which
-would make every such command a one-off of one machine (`commands.is_one_off`). Inside the
-session's project (the directory it started in, `TranscriptEvent.cwd`) the path is written
-relative to it, as a developer of the project would type it. So are the git worktrees the
-session adds (`git worktree add ../app-feature -b feature`): other checkouts of the same
-repository, where `cd ../app-feature && uv run pytest` is the project's `uv run pytest`."""
+"""Commands as the project runs them: Claude Code often names the project's folder by its absolute
+path (`cd /Users/me/app/web && hugo`, `pnpm --dir /Users/me/app lint`), which would make every such
+command a one-off of one machine (`commands.is_one_off`)."""
 
 from __future__ import annotations
 
@@ -101,14 +97,11 @@ def _in_worktree(path: str, root: str, worktrees: Collection[str]) -> str | None
 
 
 def in_project(command: str, project_dir: str | None, worktrees: Collection[str] = ()) -> str:
-    """A command as the project runs it: a directory given by its absolute path inside the
-    session's project (`project_dir`, where the session started) made relative to it — the
-    first `cd` of a chain, and every directory option of its tools: `cd /home/rob/app &&
-    go build ./...` → `go build ./...`, `cd /home/rob/app/web && hugo` → `cd web && hugo`,
-    `git -C /home/rob/app add x && git -C /home/rob/app commit` → `git add x && git
-    commit`. A folder in one of the session's `worktrees` (`worktree_added`) is the project
-    too. Any other command unchanged (a path outside the project stays, and keeps it a
-    one-off)."""
+    """A command as the project runs it: a directory given by its absolute path inside the session's
+    project (`project_dir`, where the session started) made relative to it — the first `cd` of a
+    chain, and every directory option of its tools: `cd /home/rob/app && go build ./...` → `go build
+    ./...`, `cd /home/rob/app/web && hugo` → `cd web && hugo`, `git -C /home/rob/app add x && git -C
+    /home/rob/app commit` → `git add x && git commit`."""
     root = _root(project_dir)
     if root is None:
         return command
@@ -144,10 +137,9 @@ _ELSEWHERE = re.compile(r"^(?:/|~|\$HOME\b|\.\.(?:/|$)|[A-Za-z]:[\\/])")
 
 
 def runs_elsewhere(command: str) -> bool:
-    """Whether a command (already passed through `in_project`) works in a directory outside
-    the session's project: a leading `cd` there, or a tool's directory option naming it
-    (`git -C ~/dotfiles commit`). Such a commit's hooks and such a command's failures
-    belong to that other repository, never to the project's notes."""
+    """Whether a command (already passed through `in_project`) works in a directory outside the
+    session's project: a leading `cd` there, or a tool's directory option naming it (`git -C
+    ~/dotfiles commit`)."""
     leading = _LEADING_CD.search(command)
     if leading is not None and _ELSEWHERE.match(leading.group("dir")):
         return True
