@@ -302,3 +302,22 @@ def found(cases: tuple[Case, ...] = CASES) -> dict[int, bool]:
             for c in engine.pairs_of([*pair, *background])
         )
     return joined
+
+
+def wrong_of_kind(
+    cases: tuple[Case, ...],
+    joined: dict[int, bool],
+    kind: str,
+    unread: frozenset[str] = frozenset(),
+) -> tuple[list[str], list[str]]:
+    """A kind's contradictions not found and near misses found (`found`'s `joined`), the
+    cases whose first note is `unread` aside: ([], []) when every one is read right."""
+    missed, flagged = [], []
+    for number, case in enumerate(cases):
+        if case.kind != kind or case.one in unread:
+            continue
+        if case.expected == "contradiction" and not joined[number]:
+            missed.append(f"{case.one} | {case.other}")
+        if case.expected == "neither" and joined[number]:
+            flagged.append(f"{case.one} | {case.other}")
+    return missed, flagged

@@ -16,6 +16,7 @@ lines are its own, so a group joining two cases is wrong too.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -423,9 +424,11 @@ class Score:
     precision: float
 
 
-def score(groups: list[list[str]], ids: dict[str, tuple[int, str]]) -> Score:
-    """`groups`: each group's members' paths; `ids`: a path → its case number and side
-    ("a", "b"; a background note's case is -1)."""
+def score(
+    groups: list[list[str]], ids: dict[str, tuple[int, str]], cases: Sequence[Case] = CASES
+) -> Score:
+    """`groups`: each group's members' paths; `ids`: a path → its case number in `cases`
+    and side ("a", "b"; a background note's case is -1)."""
     joined: set[frozenset[str]] = set()
     for members in groups:
         for i, one in enumerate(members):
@@ -436,7 +439,7 @@ def score(groups: list[list[str]], ids: dict[str, tuple[int, str]]) -> Score:
     found: dict[str, list[int]] = {}
     near: dict[str, list[int]] = {}
     right = wrong = polarity = 0
-    for number, case in enumerate(CASES):
+    for number, case in enumerate(cases):
         pair = frozenset((by_case[(number, "a")], by_case[(number, "b")]))
         hit = pair in joined
         counts = (found if case.expected == "duplicate" else near).setdefault(case.kind, [0, 0])

@@ -165,6 +165,15 @@ LEAKS: dict[str, tuple[str, str, str]] = {
         "",
     ),
     "figma token": ("figma export uses ", "figd_kD8fL2mQ9xR1tY7wB3nV6cJ0hD5sA9pE2uKzZq", ""),
+    ".pgpass line": ("db.acme.internal:5432:app:app_rw:", "Vr8qLz2mNp4x", "\n"),
+    "Docker config auth": (
+        '{"auths": {"ghcr.io": {"auth": "',
+        "ZGFuYTpacjhrUTJtVzV2TDlwUXg3",
+        '"}}}',
+    ),
+    "session cookie": ("curl -b 'sessionid=", "k2v9q8x1m4n7b3z6c5l0p2r8t1y4w7e9", "' https://x.io"),
+    "short TOML password": ('[db]\npassword = "', "Ab3dE6g", '"\n'),
+    "Datadog app key in HCL": ('app_key = "', "9f2c4b8a1e7d3f6a0b5c9e2d8f1a4b7c3e6d9f0a", '"'),
     "PuTTY private lines": (
         "PuTTY-User-Key-File-3: ssh-ed25519\nPublic-Lines: 1\nAAAAC3NzaC1lZDI1NTE5\n",
         "Private-Lines: 1\nAAAAIGxvbmdzZWNyZXRrZXltYXRlcmlhbA==\n",
@@ -228,5 +237,12 @@ LOOK_ALIKES: dict[str, str] = {
         "nR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5"
         "MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
     ),
+    "a Sentry DSN's public key": (
+        "SENTRY_DSN=https://e3b0c44298fc1c149afbf4c8996fb924@o450123.ingest.sentry.io/5523"
+    ),
+    "a setting read in code": "api_key = settings.API_KEY; token = self.config.token",
+    "a compose default by name": "POSTGRES_PASSWORD=postgres MINIO_ROOT_PASSWORD=minioadmin",
+    "a password from a password manager": '--from-literal=password="$(pass show acme/db)"',
+    "a registry with a credential store": '{"auths": {"ghcr.io": {"auth": ""}}, "credsStore": "x"}',
     "a key name given a word": "sort_key=created_at_descending, cache_key: tenantAndUserProfile",
 }

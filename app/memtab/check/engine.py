@@ -30,7 +30,7 @@ from memtab.check.rules import codex_summary
 from memtab.check.rules.code_facts import code_disagreements
 from memtab.check.rules.facts import Fact, disagree, facts_of, what
 from memtab.check.rules.hidden_text import hidden_text_findings
-from memtab.check.rules.links import MemoryNames, broken_imports, broken_links
+from memtab.check.rules.links import MEMORY_QUESTIONS, MemoryNames, broken_imports, broken_links
 from memtab.check.rules.paths import NamedPath, is_missing, moved_to, named_paths, rewritten
 from memtab.check.rules.recall import index_findings, recall_found
 from memtab.check.rules.runnable import aliases_in, run_problems
@@ -241,7 +241,7 @@ class CheckEngine:
             return found_in(text, lines, line, kind, **said)  # type: ignore[arg-type]
 
         if checkout is not None and not document.record:
-            for named in named_paths(scanned, checkout):
+            for named in named_paths(scanned, checkout, self._env.get("HOME")):
                 if is_missing(checkout, named):
                     new = moved_to(checkout, named)
                     missing.append(
@@ -290,6 +290,8 @@ class CheckEngine:
             exists=self._memory_exists,
             renamed=self._renamed_asked,
             named_under=self._named_under,
+            headings=lambda path: self._memory("memory-headings", str(path)),  # type: ignore[arg-type, return-value]
+            checkout=None if document.record else checkout,
         )
         imports = broken_imports(document, scanned, exists=self._memory_exists)
         for link in itertools.chain(links, imports):
@@ -338,12 +340,8 @@ class CheckEngine:
         kind = question[0]
         if kind == "which":
             return self._find_program(str(question[1]))
-        if kind == "memory-exists":
-            return os.path.lexists(str(question[1]))
-        if kind == "memory-named":
-            return tuple(
-                str(p) for p in self._memory_names.named(Path(str(question[1])), str(question[2]))
-            )
+        if kind in MEMORY_QUESTIONS:
+            return MEMORY_QUESTIONS[kind](self._memory_names, *question[1:])
         if kind == "renamed":
             return self._renamed_key(str(question[1]), str(question[2]))
         checkout = self._checkout(Path(str(question[1])))
@@ -354,15 +352,15 @@ class CheckEngine:
     def _which(self, program: str) -> str | None:
         return self._asked.ask(("which", program), lambda: self._find_program(program))  # type: ignore[return-value]
 
+    def _memory(self, kind: str, *asked: str) -> Answer:
+        answer = MEMORY_QUESTIONS[kind]
+        return self._asked.ask((kind, *asked), lambda: answer(self._memory_names, *asked))
+
     def _memory_exists(self, path: Path) -> bool:
-        return self._asked.ask(("memory-exists", str(path)), lambda: os.path.lexists(path))  # type: ignore[return-value]
+        return self._memory("memory-exists", str(path))  # type: ignore[return-value]
 
     def _named_under(self, root: Path, name: str) -> tuple[Path, ...]:
-        named = self._asked.ask(
-            ("memory-named", str(root), name),
-            lambda: tuple(str(p) for p in self._memory_names.named(root, name)),
-        )
-        return tuple(Path(p) for p in named)  # type: ignore[attr-defined]
+        return tuple(map(Path, self._memory("memory-named", str(root), name)))  # type: ignore[call-overload]
 
     def _renamed_asked(self, document: Document, virtual: str) -> str | None:
         key = document.history_key

@@ -28,8 +28,7 @@ def actor_words(actor: str) -> str:
 
 @dataclass(frozen=True)
 class Link:
-    """Something the card can open: a trace dump (`trace`, target: its file name, with the
-    workspace), a run (`run`, target: its id, with the op's index)."""
+    """What the card can open: a trace dump (`trace`) or a run (`run`), by target."""
 
     kind: str
     text: str
@@ -43,14 +42,10 @@ class GutterEntry:
     """One buffer line's blame: the gutter's label and the card's content."""
 
     actor: str
-    label: str
-    """What the gutter paints: who, in a few letters, and how long ago."""
-    owner: str
-    """Same owner, same shade: the version that introduced it (or the actor)."""
-    title: str
-    """The card's first line: who."""
-    details: tuple[str, ...]
-    """The card's other lines: when, which run and op, why, which messages."""
+    label: str  # What the gutter paints: who, in a few letters, and how long ago.
+    owner: str  # Same owner, same shade: the version that introduced it (or the actor).
+    title: str  # The card's first line: who.
+    details: tuple[str, ...]  # The card's other lines: when, which run and op, why, which messages.
     links: tuple[Link, ...] = ()
 
 
@@ -177,8 +172,7 @@ B = TypeVar("B")
 
 @dataclass(frozen=True)
 class Refresh:
-    """What a refresh does: the gutter's word now (None: it keeps what it shows) and
-    whether the open file is blamed."""
+    """A refresh: the gutter's word now (None: unchanged), and whether the open file is blamed."""
 
     status: str | None
     blame: bool

@@ -88,16 +88,13 @@ class PanelRow:
     """One row of the Check panel."""
 
     file: str
-    name: str
-    """The file's name — or the project's, for a finding about a project."""
+    name: str  # The file's name — or the project's, for a finding about a project.
     line: str
     kind: str
     message: str
     why: str
-    fix: str
-    """The obvious fix in words, "" when there is none."""
-    fixable: bool
-    """Whether the fix can be a plan op (a mux file's line)."""
+    fix: str  # The obvious fix in words, "" when there is none.
+    fixable: bool  # Whether the fix can be a plan op (a mux file's line).
 
 
 def panel_row(finding: Finding) -> PanelRow:
@@ -147,8 +144,7 @@ NOT_CHECKED_YET = "Not checked yet."
 
 @dataclass
 class PanelState:
-    """What the Check panel shows: its status line and the last report's findings (kept
-    while the panel is not built; it is filled from them when it is)."""
+    """The Check panel's status line and last findings, kept until the panel is built."""
 
     status: str = NOT_CHECKED_YET
     findings: tuple[Finding, ...] = ()

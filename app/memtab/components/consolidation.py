@@ -142,41 +142,12 @@ class Controls(NamedTuple):
     cancel_visible: bool
     cancel_enabled: bool
     cancel_text: str
-    progress_visible: bool
-    """The busy bar: a run of the shown workspace is queued or going."""
+    progress_visible: bool  # The busy bar: a run of the shown workspace is queued or going.
     progress_text: str
     progress_text_visible: bool
     status: Status
     status_visible: bool
     runs_enabled: bool
-
-
-class PlanUnit(Protocol):
-    """One change of a plan: the ops it is made of (`consolidation.records.PlanUnit`)."""
-
-    @property
-    def indexes(self) -> Sequence[int]: ...
-
-
-class Plan(Protocol):
-    """What the run states read of a plan to review (`consolidation.records.ConsolidationPlan`)."""
-
-    @property
-    def workspace_id(self) -> str: ...
-
-    @property
-    def scope(self) -> RunScope | None: ...
-
-    @property
-    def summary(self) -> str: ...
-
-    @property
-    def proposed(self) -> Sequence[object]: ...
-
-    @property
-    def units(self) -> Sequence[PlanUnit]: ...
-
-    def files_changed(self, accepted: Collection[int] | None = None) -> int: ...
 
 
 class RunStates:
@@ -205,11 +176,7 @@ class RunStates:
 
     def is_shown(self, workspace_id: str | None) -> bool:
         """Whether `workspace_id` is the workspace shown."""
-        return (
-            workspace_id is not None
-            and self.workspace is not None
-            and workspace_id == self.workspace.id
-        )
+        return self.workspace is not None and workspace_id == self.workspace.id
 
     def controls(self) -> Controls:
         """What the button, Cancel, the progress and the status line show now."""
@@ -317,33 +284,26 @@ class RunStates:
             self.cancelling = False
             self._say(Status(CANCELLED, Tone.PLAIN, True))
 
-    def plan_ready(self, plan: Plan) -> str | None:
+    def plan_ready(self, plan: PlanView) -> str | None:
         """A plan came: the name of the workspace to review it under (None: nothing to
         change, said in the status line). Once its review is open: `reviewing(plan)`."""
         self._end_active()
         if not plan.proposed:
             summary = plan.summary.strip()
-            nothing = (
-                f"Nothing to change ({_scope_words(plan.scope)})"
-                if plan.scope
-                else "Nothing to change"
-            )
+            nothing = "Nothing to change" + (f" ({_scope_words(plan.scope)})" if plan.scope else "")
             text = f"{nothing}: {summary}" if summary else f"{nothing}."
             self._say(Status(text, Tone.PLAIN, True))
             return None
-        workspace = self.workspace
-        if workspace is not None and workspace.id == plan.workspace_id:
-            name = workspace.display_name
-        else:
-            name = plan.workspace_id
+        shown = self.workspace
+        name = shown.display_name if shown and shown.id == plan.workspace_id else plan.workspace_id
         return f"{name} · {_scope_words(plan.scope)}" if plan.scope else name
 
-    def reviewing(self, plan: Plan) -> None:
+    def reviewing(self, plan: PlanView) -> None:
         """The review of `plan` opened (after a review still open closed as discarded)."""
         files = humanize.plural(plan.files_changed(), "file")  # as Runs… will count it
         self._say(Status(f"Review changes to {files}…", Tone.INFO))
 
-    def apply_requested(self, plan: Plan, accepted: Sequence[int]) -> None:
+    def apply_requested(self, plan: PlanView, accepted: Sequence[int]) -> None:
         """The review asked to apply the `accepted` ops (a run of its own)."""
         self.requested = plan.workspace_id
         self.scope = plan.scope
@@ -430,6 +390,12 @@ class PlanView(Protocol):
     """A consolidation plan (`consolidation.records.ConsolidationPlan`)."""
 
     @property
+    def workspace_id(self) -> str: ...
+    @property
+    def scope(self) -> RunScope | None: ...
+    @property
+    def proposed(self) -> Sequence[object]: ...
+    @property
     def summary(self) -> str: ...
     @property
     def ops(self) -> Sequence[PlannedOpView]: ...
@@ -456,8 +422,7 @@ class ReviewRow:
 
 @dataclass(frozen=True)
 class RowDiff:
-    """What the details show for a row: why it was proposed ("" when no reason), and a
-    message instead of its diff (None: the diff)."""
+    """A row's details: why it was proposed ("": no reason), a message instead of its diff."""
 
     reason: str
     message: str | None

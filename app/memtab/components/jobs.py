@@ -16,9 +16,8 @@ T = TypeVar("T")
 class CancelToken(Protocol):
     """Raises (the runner's cancellation exception) once the job was cancelled."""
 
-    def raise_if_cancelled(self) -> None:
-        """Stop the job here if it was cancelled or superseded."""
-        ...
+    # Stop the job here if it was cancelled or superseded.
+    def raise_if_cancelled(self) -> None: ...
 
 
 Progress = Callable[[int, int, str], None]

@@ -34,8 +34,7 @@ from memtab.sources.claude.index import (
 from memtab.sources.claude.instructions import import_spans, import_target
 from memtab.store.home import PathKind
 
-IMPORT_HREF = "@"
-"""How a link of the preview says it is an `@`-import (`@docs/style.md`)."""
+IMPORT_HREF = "@"  # How a link of the preview says it is an `@`-import (`@docs/style.md`).
 _READERS = frozenset({"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md"})
 _NOT_PROSE = (LineKind.FRONTMATTER, LineKind.FENCE, LineKind.CODE)
 
@@ -85,8 +84,7 @@ MOVE_PAST_CUT = "loads.move_past_cut"
 SAVE_PAST_CUT = "save_past_cut"
 """The bar's *Save anyway*: save this text though it pushes lines past the cut."""
 
-Choice = tuple[str, str]
-"""An action id and its button label (as `components.editor.session`'s)."""
+Choice = tuple[str, str]  # An action id and its button label (as `components.editor.session`'s).
 
 NOTE_CHOICES: tuple[Choice, ...] = (
     (GO_TO_CUT, "&Go to the cut"),
@@ -193,10 +191,8 @@ def move_refused(ref: MemoryFileRef | None, *, has_source: bool, text: str) -> s
 class MoveLanded:
     """What the editor does once a move is made."""
 
-    take_text: bool
-    """The editor's text becomes the index's as it is now (one undoable edit)."""
-    follow: bool
-    """The editor follows the disk for the file (saved)."""
+    take_text: bool  # The editor's text becomes the index's as it is now (one undoable edit).
+    follow: bool  # The editor follows the disk for the file (saved).
 
 
 class PendingMove:
@@ -218,8 +214,7 @@ class PendingMove:
 
 
 class LoadsRow(NamedTuple):
-    """One file of an agent's: under which row it goes (an importer's; None: the agent's
-    own), what it is called, where the agent stops."""
+    """One file of an agent's: its importer's row (None: the agent's), its name, the cut."""
 
     file: LoadedFile
     parent: int | None
@@ -291,8 +286,7 @@ def _is_virtual(path: str | None) -> bool:
 LOADED, NEVER = "start", "never"
 """The marks of a file read at the start, and of one no prompt can reach."""
 MISSED = "missed"
-MODEL = "model"
-"""The mark of a file the user's model picked, asked as the agent asks its own."""
+MODEL = "model"  # The mark of a file the user's model picked, asked as the agent asks its own.
 
 
 ASKED_AGAIN_FOR = frozenset(
@@ -319,9 +313,7 @@ def asks_again(batch: ChangeBatch) -> bool:
 
 @dataclass(frozen=True)
 class FilePlace:
-    """Where opening a row leads: a memory file (a xum note's virtual path or another
-    agent's file id, `lines` counted from 0 to highlight), or a file on disk no source of
-    Memtab's holds (`outside`)."""
+    """Where a row opens: a memory file (`lines` from 0 to highlight) or a file `outside`."""
 
     key: str
     lines: tuple[int, ...] = ()
@@ -335,15 +327,13 @@ class FilePlace:
 
 @dataclass(frozen=True)
 class RecallRow:
-    """One file of a group: its mark (`start`, `#1`, `missed`, `never`), how it is named
-    (with the lines the agent reads, when it reads only some), why, and where it opens."""
+    """One file of a group: its mark (`start`, `#1`, `missed`, `never`), name, why, place."""
 
     mark: str
     name: str
     why: str
     place: FilePlace | None
-    tip: str = ""
-    """The whole path or id, for a row that names the file shorter."""
+    tip: str = ""  # The whole path or id, for a row that names the file shorter.
 
 
 @dataclass(frozen=True)

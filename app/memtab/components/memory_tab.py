@@ -15,8 +15,7 @@ from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.store.paths import PathError
 
-HISTORY_LIMIT = 100
-"""The most steps kept: the oldest go first."""
+HISTORY_LIMIT = 100  # The most steps kept: the oldest go first.
 
 
 class VisitedFiles:

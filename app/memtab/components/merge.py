@@ -16,14 +16,10 @@ from memtab.store.text.line_merge import merge_lines, merge_union
 class ConflictChoice:
     """One way to decide a conflict, in words."""
 
-    id: str
-    """Stable: what the choice is called in code, sync's and the copies' engines."""
-    label: str
-    """The button's text with its mnemonic ("Keep &mine")."""
-    tip: str
-    """What it does, in a sentence (the button's tooltip)."""
-    done: str
-    """What was done, after it ("kept mine")."""
+    id: str  # Stable: what the choice is called in code, sync's and the copies' engines.
+    label: str  # The button's text with its mnemonic ("Keep &mine").
+    tip: str  # What it does, in a sentence (the button's tooltip).
+    done: str  # What was done, after it ("kept mine").
 
     @property
     def button(self) -> str:
@@ -75,10 +71,8 @@ class ThreeWayTexts:
     mine_changed: frozenset[int]
     theirs_changed: frozenset[int]
     draft: str
-    clean: bool
-    """Whether `draft` is the merge of both sides' changes (False: it is `mine`)."""
-    binary: bool = False
-    """A side is not UTF-8 text: only keeping one side whole is offered."""
+    clean: bool  # Whether `draft` is the merge of both sides' changes (False: it is `mine`).
+    binary: bool = False  # A side is not UTF-8 text: only keeping one side whole is offered.
     labels: tuple[str, str, str] = ("Common version", "Mine", "Theirs")
     mine_words: Mapping[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)
     """Within `mine_changed`, the characters (start, end) of the words that changed."""
@@ -86,8 +80,7 @@ class ThreeWayTexts:
     places: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = ((), (), ())
     """For base, mine and theirs, each line's place in one common order (the common
     version's line numbers, else theirs'): lines at one place are shown side by side."""
-    both: str | None = None
-    """What Keep both keeps (None: a side is not text)."""
+    both: str | None = None  # What Keep both keeps (None: a side is not text).
 
 
 def decode(data: bytes | None) -> str | None:
@@ -188,10 +181,8 @@ def _both(mine: str | None, theirs: str | None) -> str | None:
 # Which words of a side's changed lines changed: a long line's words compared with the line
 # it replaced; lines only added, or longer than `MAX_WORDS` (difflib is quadratic at worst),
 # get no spans.
-Span = tuple[int, int]
-"""Characters `start`..`end` (end excluded) of a line."""
-LineSpans = dict[int, tuple[Span, ...]]
-"""Spans by 0-based line number."""
+Span = tuple[int, int]  # Characters `start`..`end` (end excluded) of a line.
+LineSpans = dict[int, tuple[Span, ...]]  # Spans by 0-based line number.
 
 MAX_WORDS = 2000
 _WORD = re.compile(r"\w+|[^\w\s]")

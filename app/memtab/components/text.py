@@ -58,9 +58,8 @@ class ToldLines:
         self._lines = [None] * count
 
     def edited(self, count: int, at: Callable[[], int]) -> None:
-        """The text has `count` lines after an edit; if that is more or fewer than before,
-        they came or went at line `at()` (asked only then: typing within a line costs
-        nothing)."""
+        """The text has `count` lines after an edit; if that is more or fewer than before, they came
+        or went at line `at()` (asked only then: typing within a line costs nothing)."""
         delta, self.count = count - self.count, count
         if delta == 0:
             return
@@ -74,8 +73,7 @@ class ToldLines:
             del lines[first : first - delta]
 
 
-INDENT_SPACES = 4
-"""The spaces Shift+Tab takes away at most from a line indented with spaces."""
+INDENT_SPACES = 4  # The spaces Shift+Tab takes away at most from a line indented with spaces.
 FRONTMATTER_SCAN_LINES = 200
 """How far down a closing fence is looked for (a frontmatter is a few lines)."""
 
@@ -86,8 +84,7 @@ class TabKey(enum.Enum):
     MOVE_FOCUS = "move_focus"
     SHIFT_LINES = "shift_lines"
     """Indent (Tab) or outdent (Shift+Tab) every line the selection touches."""
-    TYPE = "type"
-    """A tab character, in place of what is selected."""
+    TYPE = "type"  # A tab character, in place of what is selected.
 
 
 def tab_key(*, forward: bool, moves_focus: bool, selects_lines: bool) -> TabKey:
@@ -173,8 +170,7 @@ _SIGNS = {DiffKind.HUNK: "", DiffKind.CONTEXT: " ", DiffKind.ADDED: "+", DiffKin
 
 @dataclass(frozen=True)
 class DiffRows:
-    """What a diff view shows: its text, the lines it shows, and the width of the numbers'
-    gutter in front of each line (hunk headers have none)."""
+    """A diff view's text, its lines, and the width of the numbers' gutter."""
 
     text: str
     lines: tuple[DiffLine, ...]
@@ -214,8 +210,7 @@ class MergeOffer:
 
     enabled: bool
     tip: str
-    note: str | None
-    """What the window says of the merge (None: nothing)."""
+    note: str | None  # What the window says of the merge (None: nothing).
 
     @property
     def is_default(self) -> bool:
@@ -396,8 +391,7 @@ class FindKey(enum.Enum):
     NEXT = "next"
     PREVIOUS = "previous"
     REPLACE = "replace"
-    PASS = "pass"
-    """Not the bar's: the field or the text takes it as ever."""
+    PASS = "pass"  # Not the bar's: the field or the text takes it as ever.
 
 
 def find_key(

@@ -51,12 +51,9 @@ class DiffResult:
 def compute_diff(
     old: str, new: str, ctx: CancelToken | None = None, context: int = CONTEXT_LINES
 ) -> DiffResult:
-    """The unified diff of `old` → `new` by lines; checks `ctx` for cancellation per hunk.
-
-    Only what lies between the lines both texts start and end with is compared (with
-    `context` lines of them), and there the lines so frequent that matching them would
-    compare more than `MAX_MATCHING_WORK` pairs match only beside other lines (difflib's
-    junk): texts of many repeated lines are diffed in bounded time."""
+    """The unified diff of `old` → `new` by lines, cancellable per hunk; only what lies between
+    the common ends is compared, and lines so frequent that matching them would exceed
+    `MAX_MATCHING_WORK` count as difflib's junk: bounded time."""
     old_lines, new_lines = old.splitlines(), new.splitlines()
     lines: list[DiffLine] = []
     added = removed = 0

@@ -511,12 +511,9 @@ def rescans(batch: ChangeBatch) -> bool:
 class AfterScan(enum.Enum):
     """What a scan landed selects."""
 
-    ASKED = "asked"
-    """The dump asked for, filters cleared (`asked`)."""
-    KEPT = "kept"
-    """The dump selected before, if the filters still show it (else `lost`)."""
-    NEWEST = "newest"
-    """The first row, to start."""
+    ASKED = "asked"  # The dump asked for, filters cleared (`asked`).
+    KEPT = "kept"  # The dump selected before, if the filters still show it (else `lost`).
+    NEWEST = "newest"  # The first row, to start.
     NOTHING = "nothing"
 
 
@@ -524,8 +521,7 @@ class TraceOpening:
     """The dump shown, read and asked for."""
 
     def __init__(self) -> None:
-        self.shown: TraceSummary | None = None
-        """What the detail pane was filled from."""
+        self.shown: TraceSummary | None = None  # What the detail pane was filled from.
         self.reading: Path | None = None
         self.asked: Path | None = None
 

@@ -185,11 +185,7 @@ class Directory:
         try:
             # Plain writes on the descriptor: a buffered file asks the kernel more, per file.
             try:
-                written = os.write(fd, data)
-                if written < len(data):  # a short write (a signal, a full disk): the rest
-                    view = memoryview(data)
-                    while written < len(view):
-                        written += os.write(fd, view[written:])
+                write_all(fd, data)
                 if mode is not None and hasattr(os, "fchmod"):
                     os.fchmod(fd, mode)
                 if durable:
@@ -492,6 +488,15 @@ def _libc() -> Any:
     return ctypes.CDLL(None, use_errno=True)
 
 
+def write_all(fd: int, data: bytes) -> None:
+    """Write all of `data` to `fd`, however short each write is (a signal, a full disk)."""
+    written = os.write(fd, data)
+    if written < len(data):  # mostly one write: a view only for the rest
+        view = memoryview(data)
+        while written < len(view):
+            written += os.write(fd, view[written:])
+
+
 def overwrite_in_place(target: Path, data: bytes) -> None:
     """Write `data` over regular file `target`, already that size, in place and fsynced: allocates
     nothing, so a full disk takes it; not atomic. OSError when missing, a link, not regular or of
@@ -501,9 +506,7 @@ def overwrite_in_place(target: Path, data: bytes) -> None:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size != len(data):
             raise OSError(errno.EINVAL, "not a file of that size", str(target))
-        written = 0
-        while written < len(data):
-            written += os.write(fd, data[written:])
+        write_all(fd, data)
         os.fsync(fd)
     finally:
         os.close(fd)

@@ -10,7 +10,7 @@ import stat
 from typing import Any
 
 from memtab.fs.atomic import Directory, is_temp_name
-from memtab.fs.user_files import not_regular_error
+from memtab.fs.user_files import not_regular_error, read_at_most
 
 _READ_FLAGS = (
     os.O_RDONLY
@@ -19,7 +19,6 @@ _READ_FLAGS = (
     | getattr(os, "O_CLOEXEC", 0)
     | getattr(os, "O_BINARY", 0)
 )
-_CHUNK_BYTES = 1 << 20
 
 
 class HardLinkedFileError(OSError):
@@ -103,20 +102,6 @@ def read_readable_path(
         return read_at_most(fd, limit)
     finally:
         os.close(fd)
-
-
-def read_at_most(fd: int, limit: int | None) -> bytes:
-    """At most `limit` bytes (None: all) from `fd`'s position."""
-    chunks: list[bytes] = []
-    remaining = limit
-    while remaining is None or remaining > 0:
-        chunk = os.read(fd, _CHUNK_BYTES if remaining is None else min(remaining, _CHUNK_BYTES))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        if remaining is not None:
-            remaining -= len(chunk)
-    return b"".join(chunks)
 
 
 def _linked_only_to_own_temp(directory: Directory, info: os.stat_result) -> bool:

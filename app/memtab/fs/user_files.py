@@ -10,7 +10,7 @@ import stat
 from pathlib import Path
 from typing import BinaryIO
 
-from memtab.fs.atomic import atomic_write_bytes
+from memtab.fs.atomic import atomic_write_bytes, write_all
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -64,7 +64,7 @@ def read_regular_file(
             raise not_regular_error(info, name)
         if info.st_size > limit and not truncate:
             raise _too_large(name, limit)
-        data = _read_at_most(fd, limit + 1)  # one more: the file may have grown
+        data = read_at_most(fd, limit + 1)  # one more: the file may have grown
     finally:
         os.close(fd)
     if len(data) > limit:
@@ -107,15 +107,17 @@ def _too_large(name: str, limit: int) -> OSError:
     return OSError(errno.EFBIG, f"it holds more than {size_words(limit)}", name)
 
 
-def _read_at_most(fd: int, count: int) -> bytes:
+def read_at_most(fd: int, limit: int | None) -> bytes:
+    """At most `limit` bytes (None: all) from `fd`'s position."""
     chunks: list[bytes] = []
-    remaining = count
-    while remaining > 0:
-        chunk = os.read(fd, min(remaining, _CHUNK_BYTES))
+    remaining = limit
+    while remaining is None or remaining > 0:
+        chunk = os.read(fd, _CHUNK_BYTES if remaining is None else min(remaining, _CHUNK_BYTES))
         if not chunk:
             break
         chunks.append(chunk)
-        remaining -= len(chunk)
+        if remaining is not None:
+            remaining -= len(chunk)
     return b"".join(chunks)
 
 
@@ -142,8 +144,6 @@ def write_output_file(path: Path | str, data: bytes) -> None:
     try:
         if _NONBLOCK:
             os.set_blocking(fd, True)  # opened: now wait for the reader as it reads
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
+        write_all(fd, data)
     finally:
         os.close(fd)

@@ -1,13 +1,6 @@
-"""Everything Qt: the window, its tabs and the workers behind them.
-
-Importing this package loads Qt's Python support (shiboken) and takes out the import hook
-it installs for PySide6's `__feature__` switches (snake_case, true_property), which
-Memtab does not use. The hook reads the source of every module imported after Qt to see
-whether it mentions PySide6 (time at start-up, and ~10 MB of source kept in `linecache`),
-and while it looks it swaps `builtins.__import__` for the whole process: another thread
-importing at that moment can put the hook back halfway, and a module whose `__getattr__`
-imports (pydantic's) then imports itself before it is initialized ("cannot import name …
-from partially initialized module 'pydantic…'").
+"""Everything Qt: the window, its tabs and the workers behind them. Importing it takes out
+shiboken's `__feature__` import hook, which Memtab does not use: it reads every later
+module's source and swaps `builtins.__import__` process-wide, racing other threads' imports.
 """
 
 from __future__ import annotations

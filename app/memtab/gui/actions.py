@@ -1,49 +1,18 @@
 """The window's actions: one registry every feature adds its actions to, from which the
-menus, the keyboard shortcuts and Help → Keyboard shortcuts are made.
-
-An action is registered once, under a stable id `<feature>.<action>` ("tree.rename",
-"editor.save", "window.quit"), with its text, its keys, what it runs, where its keys work,
-when a menu shows it enabled and which menu shows it:
+menus, the keyboard shortcuts, Help → Keyboard shortcuts and the palette are made.
 
     actions.add(
         "tree.rename", "Rename or move…", actions.rename_selected,
         keys=["F2"], focus=Focus.WIDGET, on=tree, menu="edit",
     )
 
-Keys (`keys`): an explicit list, each a portable string ("Ctrl+Shift+F", "F2") or a
-`QKeySequence.StandardKey`, which stands for the platform's own bindings. Write the string
-when the key must be the same everywhere: StandardKey.Replace, for one, is Ctrl+H only on
-GNOME and XFCE. The first key is the one menus show; Help → Keyboard shortcuts lists all.
-
-Where the keys work (`focus`): `Focus.WINDOW` anywhere in the window, `Focus.WITHIN` while
-the focus is in `on` or inside it, `Focus.WIDGET` only while `on` itself has it. A key
-may belong to two actions only when they are never live at once, or when the inner one
-claims it (`claim=True`: while the focus is inside `on`, its enabled action wins over any
-shortcut of the window — the editor's Ctrl+F finds in the file, the window's searches
-memories). `conflicts()` finds any other overlap; a test keeps the window free of them.
-
-A widget made later than the menus (the Inbox's list, built when something first waits)
-has its keys declared before (`on=None` with `Focus.WIDGET`: listed with its keys in Help →
-Keyboard shortcuts and the palette from the start) and bound to it once made (`bind`);
-until then they work nowhere.
-
-A panel beside a widget may share its keys (`share_keys(tab, dock)`: the Memory tab's
-Ctrl+N, F5, Ctrl+D… work in the History and Check docks too, as in the tab): Qt looks a
-`Focus.WITHIN` key up in every widget its action was added to.
-
-Menus: `menu` names the menu that shows the action ("file", "edit", "view", "help"); its
-place there is the window's menu layout (`gui/window/menus.py`), which lists ids.
-
-Enabled state and text: `enabled_when`, `text_when` and `checked_when` are asked by
-`refresh()`, which the menus call before they show. When a menu hides, `release()`
-enables again every action that has an `enabled_when`, so its keys keep working for
-whatever is selected next: such handlers check what applies themselves. An action whose
-enabled state matters to its keys (the editor's find while no file is open) manages it
-itself and has no `enabled_when`.
-
-The registry is made before the window's first paint and its actions after it, so this
-module names QAction and QKeySequence through `QtGui`: a class imported by name is built
-at import, all its Python enum types with it (~10 M instructions for these two).
+`keys`: portable strings, or a `QKeySequence.StandardKey` for the platform's bindings; the
+first is the one menus show. `focus` says where they work; `claim=True` lets an inner
+widget's enabled action win over a window shortcut (the editor's Ctrl+F), and `conflicts()`
+finds any other overlap. `enabled_when`, `text_when` and `checked_when` are asked by
+`refresh()` before a menu shows; `release()` enables the actions again as it hides. A widget
+made later is declared with `on=None` and bound once made (`bind`). QAction and QKeySequence
+are named through `QtGui`: a class imported by name builds its enums at import.
 """
 
 from __future__ import annotations
@@ -244,12 +213,8 @@ class ActionRegistry(QObject):
     def add_panel_toggle(
         self, action_id: str, text: str, dock: QDockWidget, **options: Any
     ) -> QtGui.QAction:
-        """A checkable action that shows or hides `dock`, checked while it shows. Shown,
-        the dock takes the keyboard, and Escape in it gives it back (`KeyboardReturn`);
-        hidden while it has it, the keyboard goes back too. The registry's own, not
-        `dock.toggleViewAction()`: PySide dropped its wrapper of that one when a widget
-        passed in walking the focus chain went (`gui.editor.editor.chain_like` walked it
-        then), and Help → Keyboard shortcuts reached a dead action."""
+        """A checkable action that shows or hides `dock` (which takes the keyboard, Escape
+        giving it back); the registry's own, as PySide dropped `toggleViewAction()`'s wrapper."""
         # lazy: panels are added after the first paint, the registry before it — the way
         # back builds QKeySequence's enums (~10 M instructions) and is one module more
         # than the paint's budget (first_paint.boundary, tests/gui/test_startup_boundary.py)

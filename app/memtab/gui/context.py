@@ -1,35 +1,7 @@
-"""What every feature of a window needs, handed to it explicitly: the window context.
-
-One `WindowContext` is made per window (`gui/first_paint/app.create_main_window`) and given to
-each feature as it is built; a feature never reaches into the window or the Memory tab
-for these:
-
-- `home`, `ui_state` (None in tests that keep no state), `own_writes` (what Memtab is
-  about to write, so it earns no "agent edited" badge);
-- `actions`: the registry of actions the feature registers its own in (`gui/actions.py`);
-  the menus, the keys and Help → Keyboard shortcuts are made from it;
-- `status`: short notes for the window's status bar (`status.show(text)`);
-- `shown`: what the Memory tab shows — the scan, its workspace, a view of its scopes — and
-  signals when either changes (the tab publishes, features follow);
-- `changes`: what changed on disk — each of the watcher's batches classified once
-  (`components/activity/change_batch.ChangeBatch`) and published to every feature that
-  follows the disk (the window feeds it; features subscribe to `changes.published`);
-- `settings`: what changed in settings.json — published when the Settings dialog saves
-  (`components/window/settings_news.SettingsChange`, which sections and what they hold now);
-  each feature that holds a setting applies it at once (`settings.published`);
-- `jobs`: the window's one job service (`gui/tasks/jobs.py`): a feature's work off the
-  GUI thread goes through its own client (`context.jobs.client("history")`), on one of a
-  few lanes;
-- `files`: the one channel of the window's reads and writes of memory files
-  (`gui/tasks/file_channel.py`, on the job service's files lane); `file_ops`, the file
-  operations every write of the tree, history and Copy to… goes through (on `files`),
-  and `undo_stack`, how to take each back;
-- `before_closing`: what a feature asks before its window closes (`ClosingQuestion`: sync's
-  changes not sent yet), after the editor's unsaved changes.
-
-`WindowShell` is what a feature may ask of the window itself (bring the Memory tab to
-the front, open a file in it, dock a panel); the window provides it, features name only
-the protocol, so nothing below `gui/window/` imports the window.
+"""What every feature of a window needs, handed to it explicitly: the `WindowContext` (home,
+UI state, actions, status, what the tab shows, the disk's changes, settings news, the job
+service, the file channel and operations), and `WindowShell`, what a feature may ask of
+the window itself, so nothing below `gui/window/` imports the window.
 """
 
 from __future__ import annotations
@@ -65,13 +37,9 @@ STATUS_MS = 8000
 
 
 class StatusNotices(QObject):
-    """Short notes for the window's status bar, from any feature.
+    """Short notes for the window's status bar, from any feature."""
 
-    Signals:
-        shown(str, int): a note and how long it stays (ms); the window shows it.
-    """
-
-    shown = Signal(str, int)
+    shown = Signal(str, int)  # a note and how long it stays (ms); the window shows it
 
     def show(self, text: str, timeout_ms: int = STATUS_MS) -> None:
         """Put `text` in the status bar for `timeout_ms`."""
@@ -80,15 +48,11 @@ class StatusNotices(QObject):
 
 class Shown(QObject):
     """What the Memory tab shows, for the features that follow it: the tab sets `scan`
-    and `workspace_id` and emits the signals; the others only read.
+    and `workspace_id` and emits the signals; the others only read."""
 
-    Signals:
-        scan_applied(HomeScan): after every scan shown (the tree may still be merging).
-        workspace_changed(object): the shown `Workspace` (or None) changed.
-    """
-
+    # (HomeScan) after every scan shown (the tree may still be merging)
     scan_applied = Signal(object)
-    workspace_changed = Signal(object)
+    workspace_changed = Signal(object)  # the shown `Workspace` (or None) changed
 
     def __init__(self, home: Home, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -111,13 +75,9 @@ class Shown(QObject):
 
 class ChangeFeed(QObject):
     """The watcher's batches, each classified once (`ChangeBatch`), for every feature that
-    follows the disk: they connect to `published` instead of re-reading the paths.
+    follows the disk: they connect to `published` instead of re-reading the paths."""
 
-    Signals:
-        published(ChangeBatch): one batch of changed paths with the place of each.
-    """
-
-    published = Signal(object)
+    published = Signal(object)  # (ChangeBatch) one batch of changed paths with the place of each
 
     def __init__(self, home: Home, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -132,12 +92,9 @@ class ChangeFeed(QObject):
 
 class SettingsFeed(QObject):
     """Changes of settings.json, for every feature that holds a setting: they connect to
-    `published` and apply the sections they follow at once.
+    `published` and apply the sections they follow at once."""
 
-    Signals:
-        published(SettingsChange): which sections changed, and what the file holds now.
-    """
-
+    # (SettingsChange) which sections changed, and what the file holds now
     published = Signal(object)
 
     def publish(self, change: SettingsChange) -> None:

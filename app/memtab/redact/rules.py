@@ -4,6 +4,7 @@ them), and the redactions made with them (`redact_secrets`, `redact_outgoing`,
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -137,7 +138,8 @@ _START = r"(?<![A-Za-z0-9_-])"
 _END = r"(?![A-Za-z0-9_-])"
 # Names whose value is a secret: the last part of a key, alone or glued with _ - or .
 _SECRET_NAME = (
-    r"(?:api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|client[_-]?secret"
+    r"(?:api[_-]?key|apikey|app[_-]?key|access[_-]?key|secret[_-]?key|private[_-]?key"
+    r"|client[_-]?secret"
     r"|password|passwd|passphrase|secret|token)"
 )
 # Glued names (`DB_PASSWORD`, `spring.datasource.password`) start after `_`, `.` or `-`.
@@ -152,9 +154,13 @@ _GLUED_ENV_NAME = r"(?:[A-Z][A-Z0-9]*(?:PASSWORD|PASSWD)|[A-Z][A-Z0-9_]*_PWD)"
 _LOGIN = r"(?:docker|podman|nerdctl|helm(?: registry)?|oras|skopeo)\s+login\b"
 # A secret value after its name: quoted (spaces allowed) or a bare word, 8+ characters
 # (a backtick ends it: Markdown's code span around `NAME=value`).
-_VALUE = r"(?:\\?(?P<q>[\"'])(?P<quoted>(?:(?!(?P=q))[^\\\n]){8,})|(?P<secret>[^\s\"'`]{8,}))"
-# A bare value that is code, not a secret: a call or an index (`token = s.dumps(...)`).
-_CODE = re.compile(r"[A-Za-z_][\w.]*[(\[]")
+_VALUE = (
+    rf"(?:\\?(?P<q>[\"']){_NOT_A_VALUE}(?P<quoted>(?:(?!(?P=q))[^\\\n]){{8,}})"
+    r"|(?P<secret>[^\s\"'`]{8,}))"
+)
+# A bare value that is code, not a secret: a call or an index (`token = s.dumps(...)`), or
+# an attribute read (`api_key = settings.API_KEY`: words joined by dots, no digit).
+_CODE = re.compile(r"[A-Za-z_][\w.]*[(\[]|[A-Za-z_]+(?:\.[A-Za-z_]+)+[,;]?$")
 # Where a compose file's documented defaults live: this machine, or a service's bare name.
 _LOCAL_HOST = re.compile(
     r"localhost|127(?:\.\d+){3}|0\.0\.0\.0|\[::1\]|host\.docker\.internal|[\w-]+"
@@ -177,9 +183,23 @@ _DEFAULT_PASSWORDS = frozenset(
 
 
 def _code(match: re.Match[str]) -> bool:
-    """A secret-named name given code, not a value: `token = s.dumps(...)`."""
+    """A secret-named name given code, not a value (`token = s.dumps(...)`), or a service's
+    documented default (`POSTGRES_PASSWORD=postgres`, `password: minioadmin`)."""
     bare = match.group("secret")
-    return bare is not None and _CODE.match(bare) is not None
+    if bare is not None and _CODE.match(bare) is not None:
+        return True
+    value = bare if bare is not None else match.group("quoted")
+    return value is not None and value.lower() in _DEFAULT_PASSWORDS
+
+
+def _not_user_and_password(match: re.Match[str]) -> bool:
+    """A registry's `auth` that does not decode to `user:password`."""
+    try:
+        decoded = base64.b64decode(match.group("secret"), validate=True).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return True
+    user, colon, password = decoded.partition(":")
+    return not (colon and user and password)
 
 
 def _compose_default(match: re.Match[str]) -> bool:
@@ -383,6 +403,14 @@ RULES: tuple[Rule, ...] = (
         words="a password in a command",
     ),
     _rule(
+        "registry_auth",
+        "auth",
+        # Docker's `config.json`: `"auth": "<base64 of user:password>"`
+        r"\"auth\"\s*:\s*\"(?P<secret>[A-Za-z0-9+/]{12,}={0,2})\"",
+        words="a registry login",
+        keeps=_not_user_and_password,
+    ),
+    _rule(
         "azure_key",
         "accountkey sharedaccesskey",
         r"(?i)\b(?:AccountKey|SharedAccessKey)=(?P<secret>[A-Za-z0-9+/]{20,}={0,2})",
@@ -477,8 +505,10 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "short_password",
         "pass pin",
-        rf"(?i)(?<![\w-])(?:pass(?:word|phrase|wd|code)|pin)\s*:\s*{_NOT_A_VALUE}"
-        r"(?P<secret>[^\s\"'`,;()]{3,6}[^\s\"'`,;().!?:])(?![^\s.,;])",
+        # `password: <value>`, and quoted after `=` as TOML and INI write it
+        rf"(?i)(?<![\w-])(?:pass(?:word|phrase|wd|code)|pin)\s*(?::|=(?=\s*[\"']))\s*"
+        rf"(?P<q>[\"'])?{_NOT_A_VALUE}"
+        r"(?P<secret>[^\s\"'`,;()]{3,6}[^\s\"'`,;().!?:])(?(q)(?P=q)|(?![^\s.,;]))",
         words="a short password",
         keeps=_short_value_no_secret,
     ),

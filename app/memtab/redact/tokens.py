@@ -169,9 +169,26 @@ SAID: tuple[tuple[str, str, str, str], ...] = (
         "token_in_url",
         "://",
         # `https://<token>@host`: a token as the URL's user, no password after it
+        # (not a Sentry DSN's public key, which Sentry says is safe to publish)
         r"(?i)\b[a-z][a-z0-9+.-]{1,30}://(?P<secret>(?=[^@\s/:]{0,200}[0-9])"
-        r"(?=[^@\s/:]{0,200}[a-z])[A-Za-z0-9_-]{20,})@",
+        r"(?=[^@\s/:]{0,200}[a-z])[A-Za-z0-9_-]{20,})@(?![\w.-]{0,100}\bsentry\.io\b)",
         "a token in a URL",
+    ),
+    (
+        "pgpass_password",
+        ":",
+        # `host:port:database:user:password`, a `.pgpass` line (its port a number or `*`)
+        r"(?m)^[ \t]*[\w.*-]+:(?:[0-9]{1,5}|\*):[\w*.-]+:[\w*.@-]+:"
+        r"(?!\$|\{\{|<)(?P<secret>[^\s:]{6,})[ \t]*$",
+        "a password in a .pgpass line",
+    ),
+    (
+        "session_cookie",
+        "sess sid",
+        # a session cookie given in a `Cookie:` header or `curl -b`: letters and digits, 20+
+        r"(?i)(?<![\w.-])(?:[\w.-]*sess(?:ion)?(?:id|_id|key)?|sid|connect\.sid)="
+        r"(?P<secret>(?=[^\s;'\"`]{0,200}[0-9])(?=[^\s;'\"`]{0,200}[a-z])[A-Za-z0-9%._+/-]{20,})",
+        "a session cookie",
     ),
     (
         "netrc_password",

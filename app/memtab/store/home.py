@@ -2,7 +2,6 @@
 (`Home.classify`)."""
 
 import enum
-import functools
 import os
 import stat
 from collections.abc import Mapping
@@ -205,59 +204,43 @@ class PathPlace(NamedTuple):
     harvest: bool = False
 
 
-class _LayoutNames(NamedTuple):
-    """The home layout as path components, read off `Home`'s own properties once."""
+class _Names:
+    """The home layout's path components, spelled only here: `Home` builds its paths from them and
+    `Home.classify` reads paths by them."""
 
-    home_files: Mapping[str, PathKind]
-    memory: str
-    global_scope: str
-    projects: str
-    sessions: str
-    workspace_memory: str
-    session_memory: str
-    workspace_files: Mapping[str, PathKind]
-    debug: str
-    traces: str
-    memtab: str
-    history: str
-    history_index: str
-    runs_log: str
-    recording: str
-    scope_runs: str
-    sync: str
+    config = "config.json"
+    meta = "memory-meta.json"
+    journal = "memory-consolidation.json"
+    extension_metadata = "extensionMetadata.json"
+    memory = "memory"
+    global_scope = "global"
+    projects = "project"
+    sessions = "sessions"
+    workspace_memory = "memory"
+    session_memory = "session-memory"
+    transcript = "chat.jsonl"
+    writer_state = "system1-memory-writer-state.json"
+    debug = "debug_obj"
+    traces = WRITER_TRACES_DIR_NAME
+    memtab = "memtab"
+    history = "history"
+    history_index = "index"
+    runs_log = "runs.jsonl"
+    recording = "recording.json"
+    scope_runs = "scope-runs.json"
+    sync = "sync"
 
 
-@functools.cache
-def _layout_names() -> _LayoutNames:
-    home = Home(Path(os.sep))
-    sample = "x"
-    return _LayoutNames(
-        home_files={
-            home.config_path.name: PathKind.CONFIG,
-            home.meta_path.name: PathKind.MEMORY_META,
-            home.journal_path.name: PathKind.CONSOLIDATION_JOURNAL,
-            home.extension_metadata_path.name: PathKind.EXTENSION_METADATA,
-        },
-        memory=home.global_root.parent.name,
-        global_scope=home.global_root.name,
-        projects=home.projects_root.name,
-        sessions=home.sessions_dir.name,
-        workspace_memory=home.workspace_root(sample).name,
-        session_memory=home.session_root(sample).name,
-        workspace_files={
-            home.transcript_path(sample).name: PathKind.CHAT_TRANSCRIPT,
-            home.writer_state_path(sample).name: PathKind.WRITER_STATE,
-        },
-        debug=home.debug_dir.name,
-        traces=home.trace_dir(sample).name,
-        memtab=home.memtab_dir.name,
-        history=home.history_dir.name,
-        history_index=home.history_index_dir.name,
-        runs_log=home.runs_log_path.name,
-        recording=home.recording_path.name,
-        scope_runs=home.scope_runs_path.name,
-        sync=home.sync_dir.name,
-    )
+_HOME_FILES = {
+    _Names.config: PathKind.CONFIG,
+    _Names.meta: PathKind.MEMORY_META,
+    _Names.journal: PathKind.CONSOLIDATION_JOURNAL,
+    _Names.extension_metadata: PathKind.EXTENSION_METADATA,
+}
+_WORKSPACE_FILES = {
+    _Names.transcript: PathKind.CHAT_TRANSCRIPT,
+    _Names.writer_state: PathKind.WRITER_STATE,
+}
 
 
 _INDEX_SUFFIX = ".jsonl"
@@ -278,27 +261,27 @@ def _named(name: str, suffix: str) -> str | None:
     return name[: -len(suffix)] if name.endswith(suffix) and len(name) > len(suffix) else None
 
 
-def _memtab_place(inside: list[str], names: _LayoutNames) -> PathPlace:
+def _memtab_place(inside: list[str]) -> PathPlace:
     """A path inside Memtab's own dir (every one of its places is in `MEMTAB_KINDS`)."""
     first, rest = (inside[0] if inside else ""), inside[1:]
-    if first == names.history:
-        return _history_place(rest, names)
-    if first == names.sync:
+    if first == _Names.history:
+        return _history_place(rest)
+    if first == _Names.sync:
         return _sync_place(rest)
-    if inside == [names.scope_runs]:
+    if inside == [_Names.scope_runs]:
         return PathPlace(PathKind.SCOPE_RUNS)
     if first in _QUEUES and len(rest) == 1 and (key := _named(rest[0], _QUEUE_SUFFIX)):
         return PathPlace(_QUEUES[first], key)
     return _MEMTAB_DATA
 
 
-def _history_place(inside: list[str], names: _LayoutNames) -> PathPlace:
+def _history_place(inside: list[str]) -> PathPlace:
     """A path inside the history dir: the runs log, an index, or other MEMTAB_DATA."""
-    if inside == [names.runs_log]:
+    if inside == [_Names.runs_log]:
         return PathPlace(PathKind.RUNS_LOG)
-    if inside == [names.recording]:
+    if inside == [_Names.recording]:
         return PathPlace(PathKind.HISTORY_RECORDING)
-    if len(inside) == 2 and inside[0] == names.history_index:
+    if len(inside) == 2 and inside[0] == _Names.history_index:
         key = _named(inside[1], _INDEX_SUFFIX)
         if key is not None:
             return PathPlace(PathKind.HISTORY_INDEX, key)
@@ -327,10 +310,9 @@ def _sync_place(inside: list[str]) -> PathPlace:
 
 def is_sync_repository(rel: str) -> bool:
     """Whether a home-relative path is inside a sync target's git repository."""
-    names = _layout_names()
     parts = rel.split(os.sep)
     return (
-        parts[:2] == [names.memtab, names.sync]
+        parts[:2] == [_Names.memtab, _Names.sync]
         and _sync_place(parts[2:]).kind is PathKind.SYNC_REPOSITORY
     )
 
@@ -361,71 +343,70 @@ class Home:
         if not text.startswith(prefix):
             return PathPlace(PathKind.AGENT_INBOX if is_agent_inbox(text) else PathKind.OTHER)
         parts = text[len(prefix) :].split(os.sep)
-        names = _layout_names()
         top, rest = parts[0], parts[1:]
-        if not rest and top in names.home_files:
-            return PathPlace(names.home_files[top])
-        if top == names.memory:
+        if not rest and top in _HOME_FILES:
+            return PathPlace(_HOME_FILES[top])
+        if top == _Names.memory:
             if not rest:
                 return PathPlace(PathKind.MEMORY_DIR)
-            if rest[0] == names.global_scope:
+            if rest[0] == _Names.global_scope:
                 return PathPlace(PathKind.GLOBAL_SCOPE)
-            if rest[0] == names.projects:
+            if rest[0] == _Names.projects:
                 return PathPlace(PathKind.PROJECT_SCOPE, rest[1] if len(rest) > 1 else None)
-        elif top == names.sessions:
+        elif top == _Names.sessions:
             if not rest:
                 return PathPlace(PathKind.WORKSPACE_DIR)
             workspace_id, inside = rest[0], rest[1:]
             if not inside:
                 return PathPlace(PathKind.WORKSPACE_DIR, workspace_id)
-            if inside[0] == names.workspace_memory:
+            if inside[0] == _Names.workspace_memory:
                 # The scope's folder holds the harvest folder.
                 harvest = inside[1:2] == [HARVEST_DIR_NAME] or len(inside) == 1
                 return PathPlace(PathKind.WORKSPACE_SCOPE, workspace_id, harvest)
-            if inside[0] == names.session_memory:
+            if inside[0] == _Names.session_memory:
                 return PathPlace(PathKind.SESSION_SCOPE, workspace_id)
-            if len(inside) == 1 and inside[0] in names.workspace_files:
-                return PathPlace(names.workspace_files[inside[0]], workspace_id)
-        elif top == names.debug:
+            if len(inside) == 1 and inside[0] in _WORKSPACE_FILES:
+                return PathPlace(_WORKSPACE_FILES[inside[0]], workspace_id)
+        elif top == _Names.debug:
             if not rest:
                 return PathPlace(PathKind.WRITER_TRACES)
-            if len(rest) == 1 or rest[1] in (names.traces, CONSOLIDATION_TRACES_DIR_NAME):
+            if len(rest) == 1 or rest[1] in (_Names.traces, CONSOLIDATION_TRACES_DIR_NAME):
                 return PathPlace(PathKind.WRITER_TRACES, rest[0])
-        elif top == names.memtab:
-            return _memtab_place(rest, names)
+        elif top == _Names.memtab:
+            return _memtab_place(rest)
         return PathPlace(PathKind.OTHER)
 
     @property
     def config_path(self) -> Path:
-        return self.root / "config.json"
+        return self.root / _Names.config
 
     @property
     def sessions_dir(self) -> Path:
-        return self.root / "sessions"
+        return self.root / _Names.sessions
 
     @property
     def global_root(self) -> Path:
-        return self.root / "memory" / "global"
+        return self.root / _Names.memory / _Names.global_scope
 
     @property
     def projects_root(self) -> Path:
-        return self.root / "memory" / "project"
+        return self.root / _Names.memory / _Names.projects
 
     @property
     def meta_path(self) -> Path:
-        return self.root / "memory-meta.json"
+        return self.root / _Names.meta
 
     @property
     def journal_path(self) -> Path:
-        return self.root / "memory-consolidation.json"
+        return self.root / _Names.journal
 
     @property
     def extension_metadata_path(self) -> Path:
-        return self.root / "extensionMetadata.json"
+        return self.root / _Names.extension_metadata
 
     @property
     def debug_dir(self) -> Path:
-        return self.root / "debug_obj"
+        return self.root / _Names.debug
 
     @property
     def demo_marker(self) -> Path:
@@ -435,7 +416,7 @@ class Home:
     @property
     def memtab_dir(self) -> Path:
         """Memtab's own data (locks, settings, history); never inside a memory scope."""
-        return self.root / "memtab"
+        return self.root / _Names.memtab
 
     def lock_path(self, name: str) -> Path:
         return self.memtab_dir / "locks" / f"{name}.lock"
@@ -448,12 +429,12 @@ class Home:
     @property
     def history_dir(self) -> Path:
         """Every version of every memory file Memtab has seen (`memtab.store.history`)."""
-        return self.memtab_dir / "history"
+        return self.memtab_dir / _Names.history
 
     @property
     def sync_dir(self) -> Path:
         """Sync's set-up, each target's state and git repository (docs/formats.md §18)."""
-        return self.memtab_dir / "sync"
+        return self.memtab_dir / _Names.sync
 
     @property
     def history_blobs_dir(self) -> Path:
@@ -463,22 +444,22 @@ class Home:
     @property
     def history_index_dir(self) -> Path:
         """One append-only JSON-lines index per scope (global, a project, a workspace)."""
-        return self.history_dir / "index"
+        return self.history_dir / _Names.history_index
 
     @property
     def recording_path(self) -> Path:
         """Whether history is being recorded, and why not (`store.catch_up.recording`)."""
-        return self.history_dir / "recording.json"
+        return self.history_dir / _Names.recording
 
     @property
     def runs_log_path(self) -> Path:
         """Memtab's log of every run (JSON lines): consolidation, writer, sync, revert."""
-        return self.history_dir / "runs.jsonl"
+        return self.history_dir / _Names.runs_log
 
     @property
     def scope_runs_path(self) -> Path:
         """The latest runs of the global or a workspace scope alone (docs/formats.md §9.8)."""
-        return self.memtab_dir / "scope-runs.json"
+        return self.memtab_dir / _Names.scope_runs
 
     @property
     def provenance_log_path(self) -> Path:
@@ -501,25 +482,25 @@ class Home:
         return self.sessions_dir / workspace_id
 
     def workspace_root(self, workspace_id: str) -> Path:
-        return self.workspace_dir(workspace_id) / "memory"
+        return self.workspace_dir(workspace_id) / _Names.workspace_memory
 
     def session_root(self, workspace_id: str) -> Path:
         """xum's session scope of a workspace, beside its notebook (docs/formats.md §3.1)."""
-        return self.workspace_dir(workspace_id) / "session-memory"
+        return self.workspace_dir(workspace_id) / _Names.session_memory
 
     def notebook_revision_path(self, workspace_id: str) -> Path:
         """xum's clock of the notebook `workspace_id` owns (`store.history.xum_journal`)."""
         return self.workspace_dir(workspace_id) / "memory.revision"
 
     def transcript_path(self, workspace_id: str) -> Path:
-        return self.workspace_dir(workspace_id) / "chat.jsonl"
+        return self.workspace_dir(workspace_id) / _Names.transcript
 
     def writer_state_path(self, workspace_id: str) -> Path:
-        return self.workspace_dir(workspace_id) / "system1-memory-writer-state.json"
+        return self.workspace_dir(workspace_id) / _Names.writer_state
 
     def trace_dir(self, workspace_id: str) -> Path:
         """The writer's trace dumps of a workspace (mux's folder)."""
-        return self.debug_dir / workspace_id / WRITER_TRACES_DIR_NAME
+        return self.debug_dir / workspace_id / _Names.traces
 
     def consolidation_trace_dir(self, workspace_id: str) -> Path:
         """A workspace's consolidation trace dumps (Memtab's own folder)."""

@@ -52,9 +52,7 @@ def render_records(records: Mapping[str, MetaRecord]) -> bytes:
 
 
 def _latest(one: int | None, other: int | None) -> int | None:
-    if one is None:
-        return other
-    return one if other is None else max(one, other)
+    return max((v for v in (one, other) if v is not None), default=None)
 
 
 def export_entries(
@@ -108,14 +106,15 @@ def merge_records(
     files: Iterable[str],
 ) -> Records:
     """The entries of the merged `files`; `base` None: no common state."""
-    merged: Records = {}
-    for rel in files:
-        one, other = ours.get(rel, _DEFAULT), theirs.get(rel, _DEFAULT)
-        before = None if base is None else base.get(rel, _DEFAULT)
-        record = merge_record(before, one, other)
-        if not record.is_default:
-            merged[rel] = record
-    return merged
+    merged = {
+        rel: merge_record(
+            None if base is None else base.get(rel, _DEFAULT),
+            ours.get(rel, _DEFAULT),
+            theirs.get(rel, _DEFAULT),
+        )
+        for rel in files
+    }
+    return {rel: record for rel, record in merged.items() if not record.is_default}
 
 
 def merge_record(base: MetaRecord | None, ours: MetaRecord, theirs: MetaRecord) -> MetaRecord:
@@ -377,7 +376,8 @@ def export_changes(
             [],
             {"Machine": committer.machine},
         )
-        planned.append(NewCommit({FORMAT_PATH: _format_file(), **contents}, message))
+        format_file = json.dumps(RepoFormat(format=FORMAT_VERSION).to_json(), indent=2) + "\n"
+        planned.append(NewCommit({FORMAT_PATH: format_file.encode(), **contents}, message))
     elif changed:
         planned += _replay_history(committer, tree, synced, changed, state)
     if remerged:
@@ -472,17 +472,10 @@ def _merge_pending(
     return _Merged(data, unchanged=chosen == held)
 
 
-def _format_file() -> bytes:
-    return (json.dumps(RepoFormat(format=FORMAT_VERSION).to_json(), indent=2) + "\n").encode()
-
-
 def _shown(synced: list[SyncedStore], path: str) -> str:
     """A repository path as the virtual path it is here (the repository path otherwise)."""
-    for item in synced:
-        virtual = item.scope.virtual_path(path)
-        if virtual is not None:
-            return str(virtual)
-    return path
+    virtual = (item.scope.virtual_path(path) for item in synced)
+    return next((str(v) for v in virtual if v is not None), path)
 
 
 def _message(summary: str, details: list[str], trailers: Mapping[str, str | None]) -> str:
@@ -524,16 +517,6 @@ def _same_change(first: Version, version: Version) -> bool:
     return first.op == version.op == "move" and version.at - first.at <= _MOVE_WINDOW_MS
 
 
-def _grouped(versions: list[tuple[Version, str]]) -> list[list[tuple[Version, str]]]:
-    groups: list[list[tuple[Version, str]]] = []
-    for pair in versions:
-        if groups and _same_change(groups[-1][0][0], pair[0]):
-            groups[-1].append(pair)
-        else:
-            groups.append([pair])
-    return groups
-
-
 def _replay_history(
     committer: Committer,
     tree: Mapping[str, str],
@@ -545,8 +528,14 @@ def _replay_history(
     blob_id = committer.repo.git.blob_id
     blobs = BlobStore(synced[0].store.home.history_blobs_dir)
     held: dict[str, str | None] = dict(tree)
+    groups: list[list[tuple[Version, str]]] = []
+    for pair in _new_versions(synced, changed, state):
+        if groups and _same_change(groups[-1][0][0], pair[0]):
+            groups[-1].append(pair)
+        else:
+            groups.append([pair])
     commits: list[NewCommit] = []
-    for group in _grouped(_new_versions(synced, changed, state)):
+    for group in groups:
         group_changes: dict[str, Change] = {}
         for version, repo_path in group:
             try:

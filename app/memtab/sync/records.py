@@ -90,21 +90,14 @@ class MetaRecord(MetaEntry):
 
     @classmethod
     def from_entry(cls, entry: MetaEntry, pin_changed_at: int | None = None) -> MetaRecord:
-        return cls(
-            pinned=entry.pinned,
-            pin_changed_at=pin_changed_at,
-            access_count=entry.access_count,
-            last_accessed_at=entry.last_accessed_at,
-            last_write_at=entry.last_write_at,
-        )
+        return cls(**_entry_fields(entry), pin_changed_at=pin_changed_at)
 
     def to_entry(self) -> MetaEntry:
-        return MetaEntry(
-            pinned=self.pinned,
-            access_count=self.access_count,
-            last_accessed_at=self.last_accessed_at,
-            last_write_at=self.last_write_at,
-        )
+        return MetaEntry(**_entry_fields(self))
+
+
+def _entry_fields(entry: MetaEntry) -> dict[str, Any]:
+    return {declared.name: getattr(entry, declared.name) for declared in MetaEntry.fields()}
 
 
 def _objects_only(entries: Any) -> Any:

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from memtab.fs.atomic import is_temp_name
 from memtab.fs.clock import Clock, now_ms
@@ -150,8 +150,6 @@ def shown(target: Target, repo_path: str) -> str:
     return str(virtual) if virtual is not None else repo_path
 
 
-logger = logging.getLogger(__name__)
-
 _NOT_A_HOST_CHAR = re.compile(r"[^A-Za-z0-9.-]")
 
 Progress = Callable[[str], None]
@@ -166,10 +164,6 @@ class SyncError(Exception):
     """Sync cannot be done as asked (not set up, git missing, a bad argument); one line."""
 
 
-def _label(scope: SyncedScope) -> str:
-    return scope.label
-
-
 class SyncConflict(Record, write_only=True):
     """A file both sides changed on the same lines, waiting for the user (docs/formats.md §18.4)."""
 
@@ -179,7 +173,7 @@ class SyncConflict(Record, write_only=True):
     repo_path: str
     reason: str
     since: int
-    scope: Annotated[SyncedScope | None, WrittenAs(_label)] = None
+    scope: Annotated[SyncedScope | None, WrittenAs(lambda scope: scope.label)] = None
     """The scope of this home the file is in (None: the repository path is none of them)."""
 
 
@@ -260,17 +254,6 @@ class SyncStatus(Record, write_only=True):
 
 
 @dataclass
-class _Progress:
-    """Progress lines prefixed with the target's name when there are several."""
-
-    report: Progress
-    prefix: str = ""
-
-    def __call__(self, line: str) -> None:
-        self.report(self.prefix + line)
-
-
-@dataclass
 class SyncService:
     """Sync of one home's memory over git (see the module doc)."""
 
@@ -335,13 +318,13 @@ class SyncService:
             git.fetch(branch)
         except GitError as error:
             if not existed:
-                _remove_tree(self.paths.target_dir(name))
+                shutil.rmtree(self.paths.target_dir(name), ignore_errors=True)
             raise SyncError(describe_remote_error(target.remote, error)) from None
         try:
             save_target(self.home, target, machine=machine)
         except SyncSetupError as error:
             if not existed:
-                _remove_tree(self.paths.target_dir(name))
+                shutil.rmtree(self.paths.target_dir(name), ignore_errors=True)
             raise SyncError(str(error)) from None
         return target
 
@@ -370,33 +353,37 @@ class SyncService:
         if not config.targets:
             raise SyncError(_not_set_up(config))
         chosen = [config.target(target)] if target else list(config.targets)
-        reports = []
-        for item in chosen:
-            prefix = f"{item.name}: " if len(chosen) > 1 else ""
-            report = self._sync_target(
-                config, item, _Progress(progress or (lambda _line: None), prefix), cancel, wait_s
+        report = progress or (lambda _line: None)
+        return SyncReport(
+            targets=tuple(
+                self._sync_target(
+                    config,
+                    item,
+                    # Progress lines prefixed with the target's name when there are several.
+                    functools.partial(
+                        _prefixed, report, f"{item.name}: " if len(chosen) > 1 else ""
+                    ),
+                    cancel or (lambda: False),
+                    wait_s,
+                )
+                for item in chosen
             )
-            reports.append(report)
-        return SyncReport(targets=tuple(reports))
+        )
 
     def _sync_target(
         self,
         config: SyncConfig,
         target: Target,
         progress: Progress,
-        cancel: Cancel | None,
+        cancel: Cancel,
         wait_s: float,
     ) -> TargetReport:
-        stop = cancel or (lambda: False)
         try:
             with interprocess_lock(self.paths.lock(target.name), timeout_s=wait_s):
-                return self._run_locked(config, target, progress, stop)
+                return self._run_locked(config, target, progress, cancel)
         except LockUnavailableError:
-            return TargetReport(
-                target=target.name,
-                remote=target.remote,
-                status="failed",
-                error=f"Another sync of {target.name} is running; try again when it ends",
+            return _failed(
+                target, f"Another sync of {target.name} is running; try again when it ends"
             )
 
     def _run_locked(
@@ -409,23 +396,15 @@ class SyncService:
         try:
             git = self.git(target.name, cancel)
         except SyncError as error:
-            return TargetReport(
-                target=target.name, remote=target.remote, status="failed", error=str(error)
-            )
+            return _failed(target, str(error))
         refused = branch_problem(target.branch, git.git)
         if refused:
-            return TargetReport(
-                target=target.name,
-                remote=target.remote,
-                status="failed",
-                error=f"{refused} ({self.paths.config}); set it right or run memtab sync init",
+            return _failed(
+                target, f"{refused} ({self.paths.config}); set it right or run memtab sync init"
             )
         if not self.paths.repository(target.name).is_dir():
-            return TargetReport(
-                target=target.name,
-                remote=target.remote,
-                status="failed",
-                error=f"The repository of {target.name} is missing; run memtab sync init again",
+            return _failed(
+                target, f"The repository of {target.name} is missing; run memtab sync init again"
             )
         repo = self.repository(git, config.machine)
         target_sync = TargetSync(
@@ -444,27 +423,21 @@ class SyncService:
         )
         try:
             outcome = target_sync.run()
-        except SyncCancelledError:
-            save_state(state_path, target_sync.state_after_cancel())
-            return TargetReport(target=target.name, remote=target.remote, status="cancelled")
-        except _FAILURES as error:
-            if isinstance(error, GitError) and error.kind == "cancelled":
-                save_state(state_path, target_sync.state_after_cancel())
-                return TargetReport(target=target.name, remote=target.remote, status="cancelled")
-            logger.warning("Sync of %s failed: %s", target.name, error)
+        except Exception as error:
             reached = target_sync.state_after_cancel()  # what it committed stands
-            save_state(state_path, reached.with_changes(last_attempt_at=now, last_error=str(error)))
-            return TargetReport(
-                target=target.name, remote=target.remote, status="failed", error=str(error)
-            )
-        except Exception as error:  # a bug: said as a failure, kept for doctor and status
-            logger.exception("Sync of %s stopped on an internal error", target.name)
-            message = f"Memtab stopped on an internal error ({type(error).__name__}: {error})"
-            reached = target_sync.state_after_cancel()
+            if isinstance(error, SyncCancelledError) or (
+                isinstance(error, GitError) and error.kind == "cancelled"
+            ):
+                save_state(state_path, reached)
+                return TargetReport(target=target.name, remote=target.remote, status="cancelled")
+            if isinstance(error, _FAILURES):
+                logger.warning("Sync of %s failed: %s", target.name, error)
+                message = str(error)
+            else:  # a bug: said as a failure, kept for doctor and status
+                logger.exception("Sync of %s stopped on an internal error", target.name)
+                message = f"Memtab stopped on an internal error ({type(error).__name__}: {error})"
             save_state(state_path, reached.with_changes(last_attempt_at=now, last_error=message))
-            return TargetReport(
-                target=target.name, remote=target.remote, status="failed", error=message
-            )
+            return _failed(target, message)
         finally:
             repo.close()
         final = outcome.state.with_changes(
@@ -568,10 +541,8 @@ class SyncService:
         """Ahead, behind and in conflict per target; without `fetch`, behind as of the last
         fetch."""
         config = self.config()
-        states = []
-        for target in config.targets:
-            states.append(self._target_state(target, fetch=fetch, cancel=cancel))
-        return SyncStatus(machine=config.machine, targets=tuple(states), problem=config.problem)
+        states = tuple(self._target_state(t, fetch=fetch, cancel=cancel) for t in config.targets)
+        return SyncStatus(machine=config.machine, targets=states, problem=config.problem)
 
     def _target_state(self, target: Target, *, fetch: bool, cancel: Cancel | None) -> TargetState:
         state = load_state(self.paths.state(target.name))
@@ -633,5 +604,9 @@ def _not_set_up(config: SyncConfig) -> str:
     return "Sync is not set up in this home: run memtab sync init --remote URL"
 
 
-def _remove_tree(path: Any) -> None:
-    shutil.rmtree(path, ignore_errors=True)
+def _prefixed(report: Progress, prefix: str, line: str) -> None:
+    report(prefix + line)
+
+
+def _failed(target: Target, error: str) -> TargetReport:
+    return TargetReport(target=target.name, remote=target.remote, status="failed", error=error)

@@ -20,6 +20,9 @@ sentence that names the thing twice. Its
 - `tool`: which tool of a kind to use (`reading.tools`: "Use pnpm, not npm", "We switched
   from jest to vitest"): the key the kind (package managers, test runners…), the value the
   tool used (a sentence may also say which is not: "not:npm");
+- `value`, a style rule's (`reading.styles`: "SQL keywords in uppercase", "2-space
+  indent"): the key the property and the thing, the value the property's — two disagree
+  only where both cannot hold (kebab-case is lowercase);
 - `always-never`: a rule always or never to do something ("Always squash-merge", "Never
   squash-merge PRs", "Don't rebase on main", a plain "Rebase on main before review"):
   the key what is done (`trust.polarity`), the value `always` or `never`; a `never` rule
@@ -40,6 +43,13 @@ from memtab.trust.reading.choices import PAIR, USING, choices, used
 from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, named, same_count
 from memtab.trust.reading.ports import port_key, ports, same_service
 from memtab.trust.reading.settings import same_setting, setting_key, settings
+from memtab.trust.reading.styles import (
+    STYLE,
+    STYLE_WORDS,
+    same_style,
+    style_values_disagree,
+    styles,
+)
 from memtab.trust.reading.tools import TOOL_WORDS, moved_tools, tools
 from memtab.trust.reading.versions import same_use, version_key, versions
 from memtab.trust.values import value_of
@@ -103,7 +113,7 @@ _TRIGGER_WORDS = frozenset(
      "encouraged", "time", "exception", "circumstances", "permitted", "discouraged",
      "prefer", "prefers", "preferred", "instead", "rather", "stick", "gone", "dropped",
      "moved", "switched", "migrated", "replaced",
-     *TOOL_WORDS,
+     *TOOL_WORDS, *STYLE_WORDS,
      "code", *IMPERATIVES, *LANGUAGES, *DAY_WORDS}
 )  # fmt: skip
 """What every sentence that claims something holds: a number, a code span or path
@@ -170,6 +180,8 @@ def _plain_claims(sentence: str) -> tuple[Claim, ...]:
         sentence = sentence[: output.start()]  # "Build: `just build` → `bin/x`": its output
     facts = _facts(0, sentence)
     if facts:
+        if all(fact.kind == "version" for fact in facts) and not _hedged(sentence):
+            facts += _tools(0, sentence)  # "Unit tests are written in JUnit 5": both
         return tuple(facts)
     if _ALTERNATIVES.search(sentence) or is_example(sentence):
         return ()
@@ -188,6 +200,7 @@ def _plain_claims(sentence: str) -> tuple[Claim, ...]:
         found += _polarity(0, sentence)
     found += pair
     if _CONDITIONS.search(sentence) is None:
+        found += [Claim(0, "value", *style) for style in styles(sentence)]
         spans = _SPAN.findall(sentence)
         found += _command_or_path(0, sentence, spans)
         assigned = any(_ASSIGNMENT.match(span) for span in spans)  # a setting's, not a value
@@ -196,6 +209,13 @@ def _plain_claims(sentence: str) -> tuple[Claim, ...]:
             frame, value = given
             found.append(Claim(0, "value", frame, value, f"the {frame} said"))
     return tuple(found)
+
+
+def _hedged(sentence: str) -> bool:
+    """A sentence naming alternatives, an example, what was or what is gone."""
+    return any(pattern.search(sentence) for pattern in (_ALTERNATIVES, _PAST, _GONE)) or is_example(
+        sentence
+    )
 
 
 def _gone(sentence: str) -> tuple[Claim, ...]:
@@ -309,6 +329,8 @@ def group_keys(claim: Claim) -> tuple[str, ...]:
         if head.startswith(PAIR):  # a pair meets the uses of each of its two
             return (head, *(USING + name for name in head.removeprefix(PAIR).split(" and ")))
         return (head,)
+    if claim.key.startswith(STYLE):  # its property's: the things are `same_thing`'s
+        return (claim.key.split(":", 2)[1],)
     if claim.kind in ("version", "setting") or claim.key.startswith("count:"):
         return (claim.key.split("|", 1)[0],)
     stems = claim.key.split()
@@ -338,6 +360,8 @@ def same_thing(one: Claim, other: Claim) -> bool:
         return same_use(one.key, other.key)
     if one.kind == "setting":
         return same_setting(one.key, other.key)
+    if one.key.startswith(STYLE) and other.key.startswith(STYLE):
+        return same_style(one.key, other.key)
     if one.kind == "value" and one.key.startswith("count:") and other.key.startswith("count:"):
         return same_count(one.key.removeprefix("count:"), other.key.removeprefix("count:"))
     if one.kind in ("path", "command"):
@@ -397,6 +421,8 @@ def contradict(one: Claim, other: Claim) -> bool:
         return not _extends(one.value, other.value)
     if one.kind == "always-never":
         return opposite(_rule(one), _rule(other))
+    if one.key.startswith(STYLE):  # kebab-case is lowercase: they may both hold
+        return style_values_disagree(one.value, other.value)
     if one.key.startswith("days:"):  # one day in both: they may both hold
         return not set(one.value.split(" and ")) & set(other.value.split(" and "))
     return one.value != other.value

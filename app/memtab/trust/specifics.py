@@ -21,7 +21,7 @@ import re
 from typing import NamedTuple
 
 from memtab.store.text.near_duplicates import lowered_words
-from memtab.trust.words import NUMBERS
+from memtab.trust.words import NUMBERS, said_in_digits
 
 _SPAN = re.compile(r"`([^`\n]+)`")
 _URL = re.compile(
@@ -82,7 +82,7 @@ def without_addresses(sentence: str) -> str:
 
 def _numbers(text: str) -> frozenset[str]:
     found = set()
-    for match in _NUMBER.finditer(text):
+    for match in _NUMBER.finditer(said_in_digits(text)):
         word = match.group(0).lower()
         if word[0].isdigit():
             found.add(word.replace(",", ""))

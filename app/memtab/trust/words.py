@@ -45,9 +45,17 @@ STOP_WORDS = frozenset(
 PHRASING = frozenset(
     {
         "avoid", "back", "best", "better", "bring", "codebase", "convention", "conventions",
-        "ensure", "etc", "good", "house", "important", "instead", "note", "okay",
-        "prefer", "preferred", "rather", "remember", "repo", "repository", "rule", "rules",
-        "switch", "switched", "tip", "way", "whenever",
+        "ensure", "ensures", "etc", "good", "house", "important", "instead", "note", "okay",
+        "prefer", "preferred", "prefers", "rather", "remember", "repo", "repository", "rule",
+        "rules", "switch", "switched", "tip", "way", "whenever",
+        # a wish or a reminder is how a rule is put ("Dana wants X", "make sure to X",
+        # "rule of thumb: X", "ideally X"); "stays"/"remains" say what "keep" says
+        "want", "wants", "wanted", "ideally", "sure", "reminder", "thumb", "kindly",
+        "stay", "stays", "stayed", "remain", "remains", "remained",
+        # a light verb ("get committed", "gets a docstring") and a rule's "for all" ("ask
+        # before deleting anything", "everyone reviews") say how, not what
+        "get", "gets", "getting", "got", "gotten", "anything", "everything", "anyone",
+        "everyone",
     }
 )  # fmt: skip
 """Words that say how a rule is put, not what it is about (`Prefer pnpm over npm in this
@@ -121,17 +129,59 @@ IRREGULAR = {
 """Irregular verbs' past forms, as the stem of the verb ("written" is write: "the failing
 test written first" says "write the failing test first")."""
 # What is said in symbols or a set phrase, in words: "5%" is "5 percent", "half an hour"
-# "30 minutes".
+# "30 minutes", "one working day" "1 working day" (a count, where "one" is no pronoun),
+# "check with me" "ask"; each with the cues a text holding it holds (most hold none).
 _PHRASES = (
-    (re.compile(r"(?<=\d)\s*%"), " percent"),
-    (re.compile(r"\bhalf an hour\b", re.IGNORECASE), "30 minutes"),
-    (re.compile(r"\ba quarter of an hour\b", re.IGNORECASE), "15 minutes"),
+    (re.compile(r"(?<=\d)\s*%"), " percent", ("%",)),
+    (re.compile(r"\bhalf an hour\b", re.IGNORECASE), "30 minutes", ("alf",)),
+    (re.compile(r"\ba quarter of an hour\b", re.IGNORECASE), "15 minutes", ("uarter",)),
+    (
+        re.compile(r"\b(?:check|confirm)(?:s|ed|ing)?\s+with\s+(?=(?:me|us|the\s+user)\b)", re.I),
+        "ask ",
+        ("with me", "with us", "with the user"),
+    ),
+    (
+        re.compile(
+            r"\b(?:one|a\s+single)\s+(?=(?:working\s+|business\s+|calendar\s+|full\s+)?"
+            r"(?:second|minute|hour|day|week|month|year|line|character|retry|attempt|"
+            r"approval|reviewer|replica|node|worker|thread|instance|request)s?\b)",
+            re.IGNORECASE,
+        ),
+        "1 ",
+        (" one ", "One ", "single", "Single"),
+    ),
 )
+_COMPOUNDS = {
+    form: first
+    for first, forms in (
+        ("set", "set sets setting"), ("back", "back backs backed backing"),
+        ("roll", "roll rolls rolled rolling"), ("clean", "clean cleans cleaned cleaning"),
+        ("shut", "shut shuts shutting"), ("start", "start"), ("type", "type"), ("lock", "lock"),
+        ("time", "time times timed timing"), ("dry", "dry"), ("hot", "hot"),
+        ("fall", "fall falls falling"),
+    )
+    for form in forms.split()
+}  # fmt: skip
+_COMPOUND_ENDS = {
+    first: [[end] for end in ends.split()]
+    for first, ends in (
+        ("set", "up"), ("back", "off"), ("roll", "back out"), ("clean", "up"),
+        ("shut", "down"), ("start", "up"), ("type", "check checks checked checking"),
+        ("lock", "file files"), ("time", "out outs"), ("dry", "run runs"), ("hot", "fix fixes"),
+        ("fall", "back"),
+    )
+}  # fmt: skip
+"""A compound written as two words or hyphenated, as one ("back off" is "backoff",
+"type-check" "typecheck", "time out" "timeout"): the first word's forms, and the second
+words each makes one with."""
 _HYPHENED = re.compile(r"\b([A-Za-z]{1,3})-([A-Za-z]+|\d+)\b|\b([A-Za-z]+)-(\d+)\b")
 """A prefix or a number written with a hyphen ("re-sign", "pre-commit", "SHA-1"): also one
 word ("resign", "precommit", "sha1"); longer parts stay two words ("kebab-case")."""
 _DOTTED_NUMBER = re.compile(r"(?<=\d)\.(?=\d)")
 """A version's dots ("1.30" is one number, not 1 and 30)."""
+_DOCUMENTS = re.compile(r"\.(?:md|markdown|txt|rst)\b", re.IGNORECASE)
+_DOCUMENT_FILE = re.compile(r"\b([\w-]+)\.(?:md|markdown|txt|rst)\b", re.IGNORECASE)
+"""A document's file name says the document ("`CHANGELOG.md`" is the changelog)."""
 _ABSOLUTE_PATH = re.compile(r"(?<![\w.:/~])(?:~/|/)(?:[\w.@+-]+/)+([\w.@+-]*)")
 """An absolute path: said by its name, its folders are where a machine keeps it."""
 
@@ -140,19 +190,97 @@ def stems_of(text: str) -> Iterator[str]:
     """The stems of a text's words, in order, without the stop words and one-letter words
     (a digit stays: "3 retries"), numbers, short forms and verbs' past forms said one way
     (`NUMBERS`, `SHORT`, `IRREGULAR`, `_PHRASES`)."""
-    if "%" in text or "half" in text or "quarter" in text:
-        for phrase, said in _PHRASES:
-            text = phrase.sub(said, text)
+    text = said_in_digits(text)
     if "/" in text:
         text = _ABSOLUTE_PATH.sub(_path_name, text)
     if "." in text:
         text = _DOTTED_NUMBER.sub("_", text)
+        if _DOCUMENTS.search(text) is not None:
+            text = _DOCUMENT_FILE.sub(r"\1", text)
     if "-" in text:
         text += " " + " ".join("".join(parts) for parts in _HYPHENED.findall(text))
-    for word in lowered_words(text):
+    words = lowered_words(text)
+    for index, word in enumerate(words):
+        first = _COMPOUNDS.get(word)
+        if first is not None and words[index + 1 : index + 2] in _COMPOUND_ENDS[first]:
+            words[index + 1] = first + words[index + 1]
+            continue
         if word in LEFT_OUT or (len(word) == 1 and not word.isdigit()):
             continue
-        yield NUMBERS.get(word) or SHORT.get(word) or IRREGULAR.get(word) or english_stem(word)
+        yield _stem(word)
+
+
+def said_in_digits(text: str) -> str:
+    """A text with what it says in symbols or set phrases said in words and digits
+    (`_PHRASES`: "5%" is "5 percent", "one working day" "1 working day")."""
+    for phrase, said, cues in _PHRASES:
+        for cue in cues:
+            if cue in text:
+                text = phrase.sub(said, text)
+                break
+    return text
+
+
+@functools.lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    """A lower-cased word's stem: numbers, short forms and verbs' past forms said one way
+    (`NUMBERS`, `SHORT`, `IRREGULAR`), British spelling as American (`_american`), and a
+    rule verb's noun as the verb (`DERIVED`)."""
+    said = NUMBERS.get(word) or SHORT.get(word) or IRREGULAR.get(word)
+    if said is not None:
+        return said
+    stem = english_stem(_american(word))
+    stem = DERIVED.get(stem, stem)
+    return SYNONYMS.get(stem, stem)
+
+
+_BRITISH_OUR = re.compile(
+    r"^(col|behavi|fav|hon|lab|neighb|flav|hum|harb|arm|od|endeav|rum|vap)our"
+)
+_BRITISH_ISE = re.compile(r"^([a-z]{3,}[iy])s(e|es|ed|ing|ation|ations|er|ers)$")
+_BRITISH_ENCE = re.compile(r"^(lic|def|off|pret)ence(s?)$")
+
+
+def _american(word: str) -> str:
+    """A word in British spelling as it is spelt in American English ("colour", "optimise",
+    "analyse", "licence"), each form one way: the two spellings stem alike."""
+    if "our" in word:
+        word = _BRITISH_OUR.sub(r"\1or", word)
+    if "s" in word:
+        word = _BRITISH_ISE.sub(r"\1z\2", word)
+    if "ence" in word:
+        word = _BRITISH_ENCE.sub(r"\1ense\2", word)
+    return word
+
+
+DERIVED = {
+    english_stem(_american(noun)): english_stem(verb)
+    for verb, nouns in (
+        ("explain", "explanation explanations"), ("describe", "description descriptions"),
+        ("decide", "decision decisions"), ("summarize", "summary summaries"),
+        ("create", "creation"), ("introduce", "introduction"), ("submit", "submission"),
+        ("fail", "failure failures"), ("expire", "expiry"), ("analyze", "analysis"),
+        ("compare", "comparison"), ("choose", "choice choices"), ("sign", "signature"),
+        ("grow", "growth"), ("lose", "loss"), ("fix", "fixes"),
+    )
+    for noun in nouns.split()
+    if english_stem(_american(noun)) != english_stem(verb)
+}  # fmt: skip
+"""A rule verb's noun, as the stem of the verb ("an explanation of the plan" says "explain
+the plan"; "a summary" "summarise")."""
+
+
+SYNONYMS = {
+    english_stem(word): english_stem(verb)
+    for verb, words in (
+        ("delete", "remove erase"), ("change", "modify alter"), ("run", "execute"),
+        ("start", "launch begin"), ("show", "display"), ("fix", "repair"), ("say", "tell"),
+        ("ask", "consult"),
+    )
+    for word in words.split()
+}  # fmt: skip
+"""Rule verbs said with another verb of the same meaning, as one stem ("remove the
+file" says "delete the file", "modify" "change"): a closed set, each class one action."""
 
 
 def _path_name(path: re.Match[str]) -> str:

@@ -28,11 +28,9 @@ ci]`" and "skipping CI" are other words; "when merging" is no part of "squash
 everything"."""
 FLAGGED = {
     "- Never rebase after the review has started.",
-    "- Use pnpm in the web app.",
     "- Never write raw SQL.",
 }
 """Near misses found all the same: "after" and "before" are no part of a rule's action;
-"The docs site uses npm" names the part it holds for as its subject, not after "for";
 "Always write migrations in raw SQL" is an exception read as the opposite (an `always`
 saying at most three stems more than its `never`)."""
 STYLING = next(case.one for case in CASES if "Tailwind" in case.one)

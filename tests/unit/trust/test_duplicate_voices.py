@@ -3,40 +3,56 @@
 memory and a project's, in prose and in bullets, is found; notes that share a subject and
 not a claim (a profile and a note naming the person, a link and a page under it, two
 lines naming one maintainer), a rule and its opposite, a rule narrowed and a frame filled
-with another value are not."""
+with another value are not; and on tests/support/duplicate_scopes.py, the same of a rule
+kept in global memory and again in a project's."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from memtab.store.home import Home
 from memtab.trust.duplicates.engine import DuplicatesEngine
-from support.duplicate_voices import BACKGROUND, CASES, Note, score
+from support import duplicate_scopes
+from support.duplicate_voices import BACKGROUND, CASES, Case, Score, score
 from support.seeded_memories import memory, unique_names
 
 
-def _home_of_cases() -> tuple[list[tuple[Note, tuple[int, str]]], list[str]]:
-    """Every case's two notes and the background, with unique names (a mux project's
-    notes share one folder's names)."""
-    notes = [(n, (i, s)) for i, c in enumerate(CASES) for s, n in (("a", c.one), ("b", c.other))]
+def _scored(cases: Sequence[Case], home: Path) -> Score:
+    """The groups found among every case's two notes and the background (each with a
+    unique name: a mux project's notes share one folder's names), scored."""
+    notes = [(n, (i, s)) for i, c in enumerate(cases) for s, n in (("a", c.one), ("b", c.other))]
     notes += [(n, (-1, str(j))) for j, n in enumerate(BACKGROUND)]
     places = (("project" if n.place.startswith("project:") else n.place, n.name) for n, _ in notes)
-    return notes, unique_names(places)
+    names = unique_names(places)
+    documents = [memory(n.place, name, n.text) for (n, _), name in zip(notes, names, strict=True)]
+    ids = {d.path: who for d, (_, who) in zip(documents, notes, strict=True)}
+    assert len(ids) == len(documents)
+    groups = DuplicatesEngine(Home(home)).groups_of(documents)
+    return score([[m.path for m in g.members] for g in groups], ids, cases)
 
 
 def test_duplicates_in_new_voices_are_found_and_notes_of_one_subject_are_not(
     tmp_path: Path,
 ) -> None:
     """Held at what it measures (docs/trust-quality.md "Duplicates in new voices")."""
-    notes, names = _home_of_cases()
-    documents = [memory(n.place, name, n.text) for (n, _), name in zip(notes, names, strict=True)]
-    ids = {d.path: who for d, (_, who) in zip(documents, notes, strict=True)}
-    assert len(ids) == len(documents)
-    groups = DuplicatesEngine(Home(tmp_path)).groups_of(documents)
-    found = score([[m.path for m in g.members] for g in groups], ids)
+    found = _scored(CASES, tmp_path)
     assert {kind: hit for kind, (hit, _) in found.near.items()} == dict.fromkeys(
         ("subject", "opposite", "narrower", "value"), 0
     )
     assert found.across == [] and found.polarity == 0
-    assert sum(hit for hit, _ in found.found.values()) >= 17
-    assert found.found["global-project"][0] >= 6 and found.found["reworded"][0] >= 8
+    assert sum(hit for hit, _ in found.found.values()) >= 18
+    assert found.found["global-project"][0] >= 7 and found.found["reworded"][0] >= 8
+
+
+def test_a_rule_kept_in_global_memory_and_a_project_s_or_reworded_is_found(
+    tmp_path: Path,
+) -> None:
+    """tests/support/duplicate_scopes.py: the project's copy naming the project, adding its
+    command or path; a wish, a verb's noun, British spelling, a compound in two words —
+    and not a project's exception, a narrower rule, another value, the rule denied. Held
+    at what it measures (docs/trust-quality.md "Duplicates across scopes")."""
+    found = _scored(duplicate_scopes.CASES, tmp_path)
+    assert found.found["global-project"][0] >= 20 and found.found["reworded"][0] >= 11
+    assert found.polarity == 0 and found.near["opposite"][0] == found.near["exception"][0] == 0
+    assert sum(hit for hit, _ in found.near.values()) + len(found.across) <= 2

@@ -279,3 +279,25 @@ def test_hosts_written_in_other_ways_are_their_project_s() -> None:
     assert [(leak.names, leak.place.line, [p.line for p in leak.elsewhere]) for leak in leaks] == [
         ("bastion.fjord.internal", 3, [4, 5, 6])
     ]
+
+
+def test_a_home_network_s_address_and_a_folder_named_projects_are_no_project_s_place() -> None:
+    """A project's memory naming an address of a home or office network (`192.168.…`: the
+    user's own machines) or a folder under `~/projects/` twice makes neither its place;
+    its cloud project (`projects/<id>/…`, `--project <id>`) is (issue 83)."""
+    own = (
+        "# Own\n\n- NAS: 192.168.1.20:5000, the Pi: `ssh pi@192.168.1.31`\n"
+        "- Events: `projects/fernhill-tern-prod/topics/events`; code in ~/projects/tern-tools/\n"
+    )
+    other = (
+        "# Borrowed\n\n- Backups on 192.168.1.20:5000 and `ssh pi@192.168.1.31`\n"
+        "- Scripts: ~/projects/tern-tools/sync.sh\n"
+        "- Subscribed with `gcloud --project fernhill-tern-prod pubsub subscriptions list`\n"
+    )
+    leaks = _leaks(
+        memory("project:tern", "own.md", own),
+        memory("claude:tern", "own.md", own),
+        memory("claude:kelp-billing", "borrowed.md", other),
+        projects=["tern", "kelp-billing"],
+    )
+    assert [(leak.names, leak.place.line) for leak in leaks] == [("fernhill-tern-prod", 5)]

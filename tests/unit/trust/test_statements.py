@@ -244,3 +244,24 @@ def test_a_path_at_a_sentence_s_end_is_the_path(tmp_path: Path) -> None:
         "Anything under infra/ needs Chen's review.",
         "Ask Chen to review anything under infra/.",
     )
+
+
+def test_a_rule_in_other_words_of_the_same_meaning_is_one(tmp_path: Path) -> None:
+    """A verb's noun, British spelling, a compound in two words and a synonym of the action
+    say what the rule says with the verb, in American spelling, in one word; a count's
+    "one" is 1, not 3."""
+    for one, other in (
+        ("Explain every schema change in the PR.",
+         "Every schema change needs an explanation in the PR."),
+        ("Optimise the tile renderer only after profiling it.",
+         "Optimize the tile renderer only after profiling it."),
+        ("Retries back off exponentially.", "Retries use exponential backoff."),
+        ("Remove stale feature flags after each release.",
+         "Delete stale feature flags after each release."),
+    ):  # fmt: skip
+        assert said_together(tmp_path, one, other), (one, other)
+    assert not said_together(
+        tmp_path,
+        "Security reviews of the payment service finish within one working day.",
+        "Security reviews of the payment service finish within three working days.",
+    )

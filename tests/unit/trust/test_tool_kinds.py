@@ -39,6 +39,10 @@ NEAR_MISSES = [
     ("Jenkins was replaced by GitHub Actions.", "CI runs on GitHub Actions."),
     ("Just run make once.", "Use `just`."),
     ("`npm` is still missing from the PATH.", "Use npm."),
+    ("The frontend deploys to Vercel.", "The API is hosted on Fly.io."),
+    ("The docs site uses npm.", "Use pnpm in the web app."),
+    ("Infrastructure is provisioned with Terraform.", "Servers are configured with Ansible."),
+    ("Component styles are CSS Modules.", "Styles are compiled with Sass."),
 ]
 
 

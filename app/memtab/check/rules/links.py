@@ -3,8 +3,11 @@
 A relative Markdown link (`[topic.md](topic.md)`, Claude Code's MEMORY.md index) is
 resolved against the file's folder and must stay inside its root (the scope, or the
 agent's memory folder); a mux file's `/memories/<scope>/…` link is resolved in the
-scopes of its workspace. URLs, anchors, absolute paths of the machine, home-relative and
-templated targets are not links between memory files. Claude Code's `@`-imports in its
+scopes of its workspace; a link no memory file answers but a file of the project's checkout
+does (written from its root: `docs/runbook.md`) leads there. A link's `#anchor` must be a
+heading of the file it leads to (as GitHub makes anchors) or of its own file (`#steps`).
+URLs, absolute paths of the machine, home-relative and templated targets are not links
+between memory files. Claude Code's `@`-imports in its
 instruction files are read too (`broken_imports`). A broken link to a file that was
 renamed (the home's history says to what) or whose name is the name of exactly one other
 file under the root gets a fix: the link to where the file is now.
@@ -18,11 +21,13 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote
 
+from memtab.check.checkout import Checkout
 from memtab.check.documents import Document
 from memtab.check.markdown import ScannedText
 from memtab.check.wording import is_example, says_gone
-from memtab.markdown import link_path
+from memtab.markdown import LineKind, classify, link_path, text_lines
 from memtab.sources.claude.instructions import import_spans, import_target
 
 _HOOK = re.compile(r"\s[—–-]\s")
@@ -46,13 +51,21 @@ class BrokenLink:
     fix: tuple[str, str] | None
     imported: bool = False
     """An `@`-import of Claude Code's (`broken_imports`), not a Markdown link."""
+    anchor: str = ""
+    """The `#anchor` no heading of the file (there) has now."""
 
     @property
     def message(self) -> str:
+        if self.anchor:
+            return f"The link to `{self.target}` leads to no heading"
         return f"The {'import of' if self.imported else 'link to'} `{self.target}` leads nowhere"
 
     @property
     def why(self) -> str:
+        if self.anchor:
+            return (
+                f"No heading of {self.resolved} is `#{self.anchor}` now: it was renamed or removed."
+            )
         what = "file" if self.imported else "memory file"
         return f"No {what} is at {self.resolved}: it was renamed, moved or deleted."
 
@@ -64,8 +77,12 @@ def broken_links(
     exists: Exists = os.path.lexists,
     renamed: Renamed,
     named_under: NamedUnder,
+    headings: Headings = lambda _path: None,
+    checkout: Checkout | None = None,
 ) -> Iterator[BrokenLink]:
-    """Every link of `document` to a memory file that is not there (see the module doc)."""
+    """Every link of `document` to a memory file that is not there, or to a heading of one
+    that is not (see the module doc); `checkout`: the project's (a link to a file of it,
+    written from its root, leads there)."""
     lines = scanned.lines
     for link in scanned.links:
         line = lines[link.line - 1]
@@ -75,7 +92,12 @@ def broken_links(
         about_link = _HOOK.split(line.words, maxsplit=1)[0]
         if says_gone(about_link) or is_example(about_link):
             continue
-        target = link_path(written)
+        anchor = _anchor(written)
+        if written.startswith("#") and anchor:
+            if anchor not in heading_anchors(document.text):
+                yield BrokenLink(link.line, written, "this file", None, anchor=anchor)
+            continue
+        target = link_path(_angled(written, text))
         if target is None:
             continue
         virtual = _VIRTUAL.match(target)
@@ -85,7 +107,19 @@ def broken_links(
             continue
         else:
             physical = _relative_physical(document, target)
+        if physical is not None and anchor and exists(physical):
+            known = headings(physical)
+            if known is not None and anchor not in known:
+                shown = target if virtual is not None else _shown(document, physical)
+                yield BrokenLink(link.line, written, shown, None, anchor=anchor)
+            continue
         if physical is None or exists(physical):
+            continue
+        relative = _in_checkout(target, checkout) if virtual is None else None
+        if relative is not None and checkout is not None:
+            known = headings(checkout.root / relative) if anchor else None
+            if known is not None and anchor not in known:
+                yield BrokenLink(link.line, written, relative, None, anchor=anchor)
             continue
         new = _fixed_target(document, target, physical, virtual is not None, renamed, named_under)
         fix = None
@@ -118,6 +152,77 @@ def broken_imports(
             if target is None or not target.suffix or exists(target):
                 continue
             yield BrokenLink(line.number, "@" + written, _shown(document, target), None, True)
+
+
+Headings = Callable[[Path], "tuple[str, ...] | None"]
+"""The anchors of a memory file's headings (`heading_anchors`); None: not Markdown or not
+read."""
+_SLUG_DROPS = re.compile(r"[^\w\- ]")
+_NO_HEADING = re.compile(r"^(?:l\d+(?:-l?\d+)?|top|:~:.*)$")
+"""Anchors that name no heading: a line of code (`#L12-L30`), the page's top (HTML's own),
+a text fragment."""
+
+
+def heading_anchors(text: str) -> tuple[str, ...]:
+    """The anchors a Markdown text's headings have, as GitHub makes them (lower case, its
+    punctuation dropped, spaces as `-`, a repeated one with `-1`, `-2`…), and every explicit
+    one (`{#id}`, `id="…"`, `name="…"`) — lower case."""
+    lines = text_lines(text)
+    anchors: list[str] = []
+    seen: dict[str, int] = {}
+    for found in classify(lines):
+        if found.kind is not LineKind.HEADING:
+            continue
+        slug = _SLUG_DROPS.sub("", found.text.strip().lower()).replace(" ", "-")
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        anchors.append(slug if count == 0 else f"{slug}-{count}")
+    if "#" in text or "=" in text:
+        anchors += [one.lower() for pair in _EXPLICIT.findall(text) for one in pair if one]
+    return tuple(anchors)
+
+
+_EXPLICIT = re.compile(r"\{#([\w-]{1,100})\}|\b(?:id|name)=[\"']([\w-]{1,100})[\"']")
+
+
+def headings_of(path: Path) -> tuple[str, ...] | None:
+    """`heading_anchors` of the Markdown file at `path`; None when it is none or unreadable."""
+    if path.suffix.lower() not in (".md", ".markdown", ".mdx"):
+        return None
+    try:
+        return heading_anchors(path.read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        return None
+
+
+MEMORY_QUESTIONS: dict[str, Callable[..., object]] = {
+    "memory-exists": lambda _names, path: os.path.lexists(path),
+    "memory-named": lambda names, root, name: tuple(map(str, names.named(Path(root), name))),
+    "memory-headings": lambda _names, path: headings_of(Path(path)),
+}
+"""What the check asks of memory files (not of a checkout), and how it is answered; each
+is given the check's `MemoryNames` first."""
+
+
+def _angled(written: str, line: str) -> str:
+    """A link's target as `link_path` reads it: one in angle brackets may hold spaces
+    (`[x](<deploy notes.md>)`, CommonMark's form for them)."""
+    return written.replace(" ", "%20") if " " in written and f"(<{written}>" in line else written
+
+
+def _anchor(written: str) -> str:
+    """The `#anchor` a link target names (lower case; "" for none or one of no heading)."""
+    _, hashed, anchor = written.partition("#")
+    anchor = unquote(anchor).strip().lower()
+    return anchor if hashed and anchor and not _NO_HEADING.match(anchor) else ""
+
+
+def _in_checkout(target: str, checkout: Checkout | None) -> str | None:
+    """The file of the checkout a link target names from its root, if one is there."""
+    relative = os.path.normpath(target).replace(os.sep, "/")
+    if checkout is None or relative.startswith("..") or relative == ".":
+        return None
+    return relative if checkout.exists(relative) else None
 
 
 def _instructions(path: Path) -> bool:

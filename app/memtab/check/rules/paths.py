@@ -2,16 +2,17 @@
 
 Only what is clearly a path of the checkout is checked (docs/formats.md §19.3):
 
-- a relative path of at least two parts (`src/auth/refresh.py`, `docs/adr/`) whose
-  first part is in the checkout (so `origin/main`, `owner/repo`, `application/json` and
-  a path in another repository are not), or an absolute path inside the checkout;
+- a relative path of at least two parts (`src/auth/refresh.py`, `docs/adr/`, as Windows
+  writes it `src\\auth\\refresh.py`) whose first part is in the checkout (so `origin/main`,
+  `owner/repo`, `application/json` and a path in another repository are not), or an
+  absolute path inside the checkout (`~/src/app/x.py` too, `~` the user's home);
 - in a code span, a shell line, or prose — in prose only with a file extension, a
   trailing `/` or three parts (`and/or`, `client/server` are words);
 - never a URL, a glob or variable (`*`, `{…}`, `$X`, `<name>`), a placeholder
-  (`path/to/x`, `foo/bar`, `YOUR_NAME`), a home-relative path (`~/…`: another machine's
-  home), a scoped package (`@types/node`), build output or dependencies (`dist/`,
-  `node_modules/`, anything the repository ignores), a cluster's resource in a `kubectl`
-  or `oc` command (`logs deploy/api`: a Deployment, where `-f deploy/api.yaml` is a file);
+  (`path/to/x`, `foo/bar`, `YOUR_NAME`), a scoped package (`@types/node`), build output or
+  dependencies (`dist/`, `node_modules/`, anything the repository ignores), a cluster's
+  resource in a `kubectl` or `oc` command (`logs deploy/api`: a Deployment, where `-f
+  deploy/api.yaml` is a file);
 - never on a line that says the path is gone, moved or renamed, gives it as an example,
   or speaks of it as not there yet (`check.wording`).
 
@@ -40,6 +41,9 @@ _URL = re.compile(
 )
 _RELATIVE = re.compile(r"(?<![\w/.~$@:%+\\-])(?:\./)?\.?[\w@+-][\w@.+-]*+(?:/[\w@.+-]++)+/?")
 _ABSOLUTE = re.compile(r"(?<![\w/.~$@:%\\-])/[\w@.+-]++(?:/[\w@.+-]++)+/?")
+_HOME_RELATIVE = re.compile(r"(?<![\w/.~$@:%\\-])~/[\w@.+-]++(?:/[\w@.+-]++)+/?")
+# `src\kelp\api.py`, as Windows writes a relative path (never after a drive or a `\`).
+_WINDOWS = re.compile(r"(?<![\w/.~$@:%\\-])(?:\.\\)?[\w@+-][\w@.+-]*+(?:\\[\w@.+-]++)+\\?")
 # What may trail a path (`:12`, `#L3-L9`, punctuation), read backwards from the end of the
 # token: matched from one place, where `…+$` would be tried from every one (exponential
 # over a run of dots).
@@ -81,8 +85,11 @@ class NamedPath:
     directory: bool
 
 
-def named_paths(scanned: ScannedText, checkout: Checkout) -> Iterator[NamedPath]:
-    """Every path of the checkout the text names on a line that states it as it is."""
+def named_paths(
+    scanned: ScannedText, checkout: Checkout, home: str | None = None
+) -> Iterator[NamedPath]:
+    """Every path of the checkout the text names on a line that states it as it is
+    (`home`: the user's home folder, what `~/` names)."""
     link_targets: dict[int, set[str]] = {}
     for link in scanned.links:
         link_targets.setdefault(link.line, set()).add(link.target.strip().removeprefix("./"))
@@ -94,7 +101,7 @@ def named_paths(scanned: ScannedText, checkout: Checkout) -> Iterator[NamedPath]
         for written, strict in _candidates(line):
             if written in resources:
                 continue
-            named = _inside(written, checkout, strict=strict)
+            named = _inside(written, checkout, strict=strict, home=home)
             if named is None or named[0] in seen or named[0] in link_targets.get(line.number, ()):
                 continue
             seen.add(named[0])
@@ -128,7 +135,10 @@ def _cluster_resources(line: Line) -> Iterator[str]:
 
 def _tokens(text: str) -> Iterator[str]:
     text = _URL.sub(" ", text)
-    for pattern in (_ABSOLUTE, _RELATIVE):
+    patterns = [_ABSOLUTE, _RELATIVE]
+    patterns += [_HOME_RELATIVE] if "~/" in text else []
+    patterns += [_WINDOWS] if "\\" in text else []
+    for pattern in patterns:
         for match in pattern.finditer(text):
             start, end = match.span()
             if text[end : end + 1] not in _TEMPLATE_CONTINUES or _emphasised(text, start, end):
@@ -146,11 +156,19 @@ def _emphasised(text: str, start: int, end: int) -> bool:
     return 0 < opened == closed <= 3
 
 
-def _inside(written: str, checkout: Checkout, *, strict: bool) -> tuple[str, bool] | None:
+def _inside(
+    written: str, checkout: Checkout, *, strict: bool, home: str | None = None
+) -> tuple[str, bool] | None:
     """The path inside the checkout a token names, and whether it names a folder; None
     when it is not clearly a path of this checkout (see the module doc)."""
     trailing = _TRAILING_REVERSED.match(written[::-1])  # it matches every text (`*`)
     token = written[: len(written) - (trailing.end() if trailing is not None else 0)]
+    if "\\" in token and "/" not in token:
+        token = token.replace("\\", "/")
+    if token.startswith("~/"):
+        if not home:
+            return None
+        token = home.rstrip("/") + token[1:]
     directory = token.endswith("/")
     token = token.rstrip("/")
     if token.startswith("/"):

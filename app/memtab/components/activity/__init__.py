@@ -1,4 +1,3 @@
-"""What changed on disk and who did it: a watcher batch classified once (`change_batch`;
-which events and paths count is `memtab.watch_policy`'s), Memtab's own writes
-(`own_writes`), the "agent edited" badges (`badges`), whether mux runs (`mux_activity`).
-"""
+"""What changed on disk and who did it: a watcher batch classified once (`change_batch`),
+Memtab's own writes (`own_writes`), the "agent edited" badges (`badges`), whether mux runs
+(`mux_activity`)."""

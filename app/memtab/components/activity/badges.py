@@ -163,10 +163,9 @@ class AgentEdits:
         return changed
 
     def written_by_user(self, physical: Iterable[str]) -> bool:
-        """A file operation of this window (the user's: a restore, its undo or redo) has
-        written these files: their badges go, also one a scan gave while it wrote (it
-        counted the change as mux's, whose `lastWriteAt` the restore set, or another
-        program's). A scan after it knows them from `OwnWrites`. True if any went."""
+        """A file operation of this window (a restore, its undo or redo) wrote these files:
+        their badges go, also one a scan gave meanwhile (it took the change for mux's or another
+        program's). True if any went."""
         gone = [p for p in physical if p in self._badges]
         for each in gone:
             del self._badges[each]

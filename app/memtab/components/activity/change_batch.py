@@ -47,11 +47,8 @@ class ChangeBatch(NamedTuple):
         return _EVERYTHING in self.places
 
     def affects(self, kind: PathKind, key: str | None = None) -> bool:
-        """Whether the batch may have changed `kind` (for item `key`, or any item if None).
-
-        Containers count: the home affects everything, `memory/` affects every memory
-        scope, `sessions/<id>` affects that workspace's scope, transcript and writer state.
-        """
+        """Whether the batch may have changed `kind` (for item `key`; None: any); containers count:
+        the home affects everything, `memory/` every scope, `sessions/<id>` that workspace's."""
         if self.everything:
             return True
         kinds = (kind, *_CONTAINERS.get(kind, ()))

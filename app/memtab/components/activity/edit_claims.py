@@ -1,13 +1,7 @@
-"""Whose change each badge names, as the window's own runs and the user's opens tell it,
-without Qt: `EditClaims` keeps the badges (`badges.AgentEdits`) between scans and turns
-what the window hears into claims — a writer run of this window wrote a memory path
-(a side chat's writer writes its task tree's notebook), an agent's proposal accepted in the
-Inbox, the files a sync brought in, every file a consolidation run's record says it changed
-(and every change seen while it runs on the shown workspace), the contents Memtab's runs in
-other processes wrote (from the runs log) — and knows which opens are the user's (a file
-the tab opens by itself keeps its badge, also once its text arrives).
-`gui/activity/edit_marks.py` feeds it and shows the badges on the tree and the editor.
-"""
+"""Whose change each badge names, without Qt: `EditClaims` keeps the badges between scans and
+turns what the window hears (a writer run, an Inbox accept, a sync, a consolidation run, the
+runs log of other processes) into claims, and knows which opens are the user's.
+`gui/activity/edit_marks.py` feeds it and shows the badges."""
 
 from __future__ import annotations
 

@@ -18,22 +18,18 @@ logger = logging.getLogger(__name__)
 class WatchProbe(Protocol):
     """Says whether the native watcher could watch a directory that just appeared."""
 
-    def check(self, directory: str) -> None:
-        """Raise OSError when one more native watch cannot be had (e.g. ENOSPC)."""
-
-    def close(self) -> None:
-        """Release what the probe holds."""
+    # Raise OSError when one more native watch cannot be had (e.g. ENOSPC).
+    def check(self, directory: str) -> None: ...
+    # Release what the probe holds.
+    def close(self) -> None: ...
 
 
 ProbeFactory = Callable[[], WatchProbe | None]
 
 
 class InotifyProbe:
-    """A private inotify instance that asks the kernel for one more watch, and returns it.
-
-    The watch limit (`fs.inotify.max_user_watches`) is per user: when watchdog's watch of
-    a new directory failed with ENOSPC a moment ago, this one fails the same way.
-    """
+    """A private inotify instance asking for one more watch: the limit is per user, so when
+    watchdog's watch failed with ENOSPC a moment ago, this one fails the same way."""
 
     _IN_CLOEXEC = 0o2000000
     _IN_NONBLOCK = 0o4000

@@ -33,10 +33,8 @@ class OwnWrites:
         self._listeners: list[Callable[[Sequence[str]], None]] = []
 
     def note(self, path: VirtualPath | Path | str, sha256: str | None = None) -> None:
-        """Remember that Memtab just wrote `path` (with content of `sha256`, if known).
-
-        A sha of None means "whatever is there now" (deletes, moves, directories).
-        """
+        """Remember that Memtab just wrote `path` (with content of `sha256`; None: whatever is
+        there now)."""
         self._expire()
         self._noted[_key(path)] = (self._clock(), sha256)
 
@@ -57,11 +55,8 @@ class OwnWrites:
         self._listeners.append(listener)
 
     def is_own(self, path: VirtualPath | Path | str, sha256: str | None = None) -> bool:
-        """Whether `path` was written by Memtab within the last few seconds.
-
-        When both the noted sha and `sha256` are known they must match: a write by
-        someone else right after ours is not ours.
-        """
+        """Whether Memtab wrote `path` within the last few seconds; when both shas are known
+        they must match (a write by someone else right after ours is not ours)."""
         self._expire()
         noted = self._noted.get(_key(path))
         if noted is None:

@@ -98,11 +98,9 @@ class DocumentReads:
         *,
         wait_ms: float = 0,
     ) -> None:
-        """Run `job` on the files lane (after the saves asked before it), then `then(its
-        result)` on the GUI thread, or `failed(message)` if it raised — unless
-        `cancel_all` or a newer read for `purpose` came first. With `wait_ms`, a read
-        that ends within that many milliseconds is delivered before this returns
-        (`FileChannel.read`)."""
+        """Run `job` on the files lane, then `then(result)` on the GUI thread or
+        `failed(message)` — unless `cancel_all` or a newer read for `purpose` came first;
+        `wait_ms`: a read ending that soon is delivered before this returns."""
         generation = self._generation
         pending = _Pending()
 
@@ -134,8 +132,7 @@ class DocumentReads:
 
 @dataclass(frozen=True)
 class Page:
-    """What opening a file shows, made on the worker: its text, read-only or not, and
-    what the bar says."""
+    """What opening a file shows, made on the worker: its text, read-only or not, the bar."""
 
     title: str
     text: str
@@ -145,8 +142,7 @@ class Page:
     rendered: str | None = None
     """The Preview of a file shown in Source as its own text (loki-mode's JSON)."""
     bar: tuple[Situation, BarKind, str] | None = None
-    choices: tuple[Choice, ...] = ()
-    """The bar's buttons."""
+    choices: tuple[Choice, ...] = ()  # The bar's buttons.
     real_path: Path | None = None
     """Where the file is on disk (None: Memtab cannot place it) — found here, not on the
     GUI thread: resolving it stats each folder on the way."""
@@ -219,8 +215,7 @@ def read_disk_job(document: MemoryFile, _ctx: CancelToken) -> DiskRead | MemoryF
         return error
 
 
-RENAME_CANDIDATES = 20
-"""The files read, at most, to find where a renamed open file went."""
+RENAME_CANDIDATES = 20  # The files read, at most, to find where a renamed open file went.
 
 
 def rename_candidates(
@@ -228,9 +223,8 @@ def rename_candidates(
     changed: Collection[MemoryFileRef],
     listed: Callable[[MemoryFileRef], MemoryFile | None],
 ) -> list[MemoryFile]:
-    """The files that appeared which the open `document` may have been renamed or moved
-    to outside Memtab, if it is gone from disk (`renamed_job` looks): files of its source
-    among `changed`."""
+    """The files that appeared which the open `document` may have been renamed or moved to outside
+    Memtab, if it is gone from disk (`renamed_job` looks): files of its source among `changed`."""
     if document.physical() is None:
         return []
     source = document.ref.source_id

@@ -43,10 +43,8 @@ class EditorLaunch:
     """How to open a file: a command, or (argv None) the desktop default."""
 
     argv: tuple[str, ...] | None
-    name: str
-    """For messages: "vim (from $EDITOR)", "the desktop's default application"."""
-    problem: str | None = None
-    """Why the configured editor cannot be used (then nothing is opened)."""
+    name: str  # For messages: "vim (from $EDITOR)", "the desktop's default application".
+    problem: str | None = None  # Why the configured editor cannot be used (then nothing is opened).
 
 
 DESKTOP_DEFAULT = EditorLaunch(None, "the desktop's default application")

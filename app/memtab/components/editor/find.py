@@ -20,8 +20,7 @@ class FindOptions:
     whole_words: bool = False
 
 
-Span = tuple[int, int]
-"""A match: start and end index in the text."""
+Span = tuple[int, int]  # A match: start and end index in the text.
 
 
 def _pattern(query: str, options: FindOptions) -> re.Pattern[str]:
@@ -44,10 +43,9 @@ def find_all(text: str, query: str, options: FindOptions = FindOptions()) -> lis
 
 
 def next_match(matches: list[Span], position: int, *, backwards: bool = False) -> int | None:
-    """The index in `matches` of the first match starting at or after `position` (or,
-    `backwards`, the last one starting before it), wrapping around the end of the text;
-    None when there are none. With a match selected, pass its end to go on, its start
-    to go back."""
+    """The index in `matches` of the first match starting at or after `position` (or, `backwards`,
+    the last one starting before it), wrapping around the end of the text; None when there are none.
+    With a match selected, pass its end to go on, its start to go back."""
     if not matches:
         return None
     index = bisect.bisect_left([start for start, _ in matches], position)
@@ -102,8 +100,7 @@ def go_to_hint(current: int, lines: int) -> str:
     )
 
 
-MIN_DIGITS = 2
-"""The line numbers are this many digits wide at least."""
+MIN_DIGITS = 2  # The line numbers are this many digits wide at least.
 
 
 def number_digits(lines: int) -> int:
@@ -115,9 +112,8 @@ def number_digits(lines: int) -> int:
 def cursor_place(
     line: int, column: int, lines: int, line_length: Callable[[int], int]
 ) -> tuple[int, int]:
-    """Where going to `line` and `column` (1-based) puts the cursor in a text of `lines`
-    lines: (the line's index, the offset in it), both 0-based — a line past either end is
-    the first or the last one, a column past the line's end (`line_length(index)`, without
-    its line break) its end."""
+    """Where going to `line` and `column` (1-based) puts the cursor in a text of `lines` lines: (the
+    line's index, the offset in it), both 0-based — a line past either end is the first or the last
+    one, a column past the line's end (`line_length(index)`, without its line break) its end."""
     index = min(max(line, 1), max(lines, 1)) - 1
     return index, min(max(column, 1) - 1, line_length(index))

@@ -9,8 +9,7 @@ from typing import Generic, Protocol, TypeVar
 
 from memtab.humanize import short_name
 
-LISTED_NAMES = 8
-"""The files the question names at most (a longer list says how many more)."""
+LISTED_NAMES = 8  # The files the question names at most (a longer list says how many more).
 
 
 def unsaved_question(names: Sequence[str]) -> tuple[str, str]:
@@ -51,19 +50,14 @@ once with the answer (`gui.editor.editor.ask_unsaved`)."""
 class UnsavedTab(Protocol):
     """What leaving asks of a tab (`gui.editor.tab.file_tab.FileTab`)."""
 
+    # Whether it has unsaved changes.
     @property
-    def is_dirty(self) -> bool:
-        """Whether it has unsaved changes."""
-        ...
-
+    def is_dirty(self) -> bool: ...
+    # Its file's name, for the question.
     @property
-    def title(self) -> str:
-        """Its file's name, for the question."""
-        ...
-
-    def save(self, then: Callable[[bool], None] | None = None) -> None:
-        """Save it; `then(True)` once written, `then(False)` when not (its bar says why)."""
-        ...
+    def title(self) -> str: ...
+    # Save it; `then(True)` once written, `then(False)` when not (its bar says why).
+    def save(self, then: Callable[[bool], None] | None = None) -> None: ...
 
 
 TabT = TypeVar("TabT", bound=UnsavedTab)
@@ -89,8 +83,7 @@ class Leaving(Generic[TabT]):
         self._ask = ask
 
     def close_asking(self, tab: TabT) -> None:
-        """Close `tab`; with unsaved changes ask first (a save that fails keeps it open,
-        shown)."""
+        """Close `tab`; with unsaved changes ask first (a save that fails keeps it open, shown)."""
         if not tab.is_dirty:
             self._close(tab)
             return

@@ -1,7 +1,5 @@
-"""The editor's draft merged with a file that changed on disk (`store.text.line_merge`:
-both sides kept where they touch different lines, overlaps refused), what it says of it,
-and the diff window's job (`compare`).
-"""
+"""The editor's draft merged with a file changed on disk (`store.text.line_merge`: overlaps
+refused), what it says of it, and the diff window's job (`compare`)."""
 
 from __future__ import annotations
 
@@ -17,8 +15,7 @@ from memtab.store.text.line_merge import LineMerge, merge_lines
 
 @dataclass(frozen=True)
 class MergeBasis:
-    """What to merge a draft with: the text it was based on, and the disk version by sha
-    (the merge applies only while the disk still holds it)."""
+    """A draft's base text and the disk version by sha (the merge holds only while disk does)."""
 
     base: str
     disk_sha: str
@@ -26,8 +23,7 @@ class MergeBasis:
 
 @dataclass(frozen=True)
 class MergeResult(LineMerge):
-    """The merged text, or None when the changes overlap (`conflicts` says where), with
-    what the editor says about it."""
+    """The merged text, or None when the changes overlap (`conflicts`), and the editor's words."""
 
     def counts(self) -> str:
         """`Your 2 changes and 1 change on disk`."""
@@ -50,8 +46,7 @@ class MergeResult(LineMerge):
 
 @dataclass(frozen=True)
 class MergeOutcome:
-    """The text to put in place of the draft, the merge it came from and the disk version
-    it merged; `edited`: the user changed it in the three-way view."""
+    """The text to put in place of the draft, its merge and disk version; `edited` by the user."""
 
     text: str
     result: MergeResult
@@ -62,10 +57,8 @@ class MergeOutcome:
 def keep_both_outcome(
     merged: MergeOutcome | None, kept_text: str | None, *, edited: bool
 ) -> MergeOutcome | None:
-    """What the diff window's Keep both puts in place of the draft: the text to keep of the
-    three-way view (`kept_text`; None: not shown yet) — the clean merge as the user may have
-    edited it, or what they made of a conflict — else the clean merge; None when there is
-    none (no merge, or a conflict the user did not resolve by hand)."""
+    """What Keep both puts in place of the draft: the three-way view's kept text (the clean merge as
+    edited, or a conflict resolved by hand), else the clean merge; None when there is none."""
     if merged is None or (merged.result.text is None and not edited):
         return None
     if kept_text is None:

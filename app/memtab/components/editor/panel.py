@@ -18,20 +18,19 @@ from memtab.components.loads import (
     bar_now,
     cut_note,
     import_file,
+    is_cut_file,
     reads_imports,
 )
 from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
 from memtab.markdown import link_path
-from memtab.sources.claude.index import is_cut_index, lines_past_cut
+from memtab.sources.claude.index import lines_past_cut
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
 
-COLLAPSED_LINES = 2
-"""The lines a message takes until its bar is expanded."""
+COLLAPSED_LINES = 2  # The lines a message takes until its bar is expanded.
 
 
 class BarFit(NamedTuple):
-    """How the message fits: whether the More/Less button shows, what it says, and the
-    message's greatest height (None: all it needs)."""
+    """Whether More/Less shows, what it says, and the message's greatest height (None: all)."""
 
     toggle_shown: bool
     toggle_text: str
@@ -54,14 +53,10 @@ def default_choice_of(default: str | None, offered: Collection[str]) -> str | No
 class ActionsNow(NamedTuple):
     """Which of the editor's actions apply now."""
 
-    find: bool
-    """Find, find next and previous, go to line: a file is shown."""
-    replace: bool
-    """Replace: a file that can be edited is shown."""
-    on_disk: bool
-    """Open in an external editor, copy the real path: the file is somewhere on disk."""
-    close: bool
-    """Close the tab: a file is shown."""
+    find: bool  # Find, find next and previous, go to line: a file is shown.
+    replace: bool  # Replace: a file that can be edited is shown.
+    on_disk: bool  # Open in an external editor, copy the real path: the file is somewhere on disk.
+    close: bool  # Close the tab: a file is shown.
 
 
 def actions_now(*, has_file: bool, read_only: bool, on_disk: bool) -> ActionsNow:
@@ -92,8 +87,7 @@ MIRROR_DELAY_MS = 120
 PREVIEW_DELAY_MS = 250
 PREVIEW_MAX_DELAY_MS = 2000
 DESCRIPTION_HINT = "What this file is for — shown in the tree"
-READING = "Reading…"
-"""What the text of a file whose content is on its way from disk says."""
+READING = "Reading…"  # What the text of a file whose content is on its way from disk says.
 
 
 class ViewMode(Enum):
@@ -236,9 +230,7 @@ _SHOWN: dict[Situation, Shown] = {
 }
 
 
-def has_cut(ref: MemoryFileRef | None) -> bool:
-    """Whether `ref` is a file Claude Code reads only to its cut (its MEMORY.md)."""
-    return ref is not None and is_cut_index(ref.agent, ref.name)
+has_cut = is_cut_file  # Whether `ref` is a file Claude Code reads only to its cut (MEMORY.md).
 
 
 class CutStep(NamedTuple):
@@ -250,8 +242,7 @@ class CutStep(NamedTuple):
     choices: tuple[Choice, ...] = ()
 
 
-KEEP = CutStep()
-"""The bar stays as it is."""
+KEEP = CutStep()  # The bar stays as it is.
 
 
 class CutFollow:
@@ -303,38 +294,26 @@ def note_after_saving_anyway(saved: bool, situation: Situation, text: str) -> st
 class OpenTab(Protocol):
     """What the rules ask of a tab (`gui.editor.tab.file_tab.FileTab`)."""
 
+    # A kept tab stays when another file opens; a preview tab is replaced.
     @property
-    def kept(self) -> bool:
-        """A kept tab stays when another file opens; a preview tab is replaced."""
-        ...
-
+    def kept(self) -> bool: ...
     @property
     def is_dirty(self) -> bool: ...
-
+    # What tells two tabs apart (None: nothing is shown).
     @property
-    def identity(self) -> str | None:
-        """What tells two tabs apart (None: nothing is shown)."""
-        ...
-
+    def identity(self) -> str | None: ...
+    # The mux file's virtual path (None: none, or another agent's file).
     @property
-    def path(self) -> VirtualPath | None:
-        """The mux file's virtual path (None: none, or another agent's file)."""
-        ...
-
+    def path(self) -> VirtualPath | None: ...
+    # Which memory file it shows (None: none, or one opened by physical path).
     @property
-    def ref(self) -> MemoryFileRef | None:
-        """Which memory file it shows (None: none, or one opened by physical path)."""
-        ...
-
+    def ref(self) -> MemoryFileRef | None: ...
+    # Its file's text is on its way from disk.
     @property
-    def reading(self) -> bool:
-        """Its file's text is on its way from disk."""
-        ...
-
+    def reading(self) -> bool: ...
+    # A save is on its way to disk.
     @property
-    def saving(self) -> bool:
-        """A save is on its way to disk."""
-        ...
+    def saving(self) -> bool: ...
 
 
 TabT = TypeVar("TabT", bound=OpenTab)
@@ -459,9 +438,7 @@ WEB_SCHEMES = ("http", "https")
 
 @dataclass(frozen=True)
 class LinkTarget:
-    """Where a link leads: a memory file (`ref`), a place in the page (`anchor`), a web
-    page (`web`), a file on disk an `@`-import names (`file`), or nowhere Memtab follows
-    (all None; `why` says so)."""
+    """Where a link leads: a memory `ref`, an `anchor`, a `web` page, a `file`; else `why`."""
 
     ref: MemoryFileRef | None = None
     anchor: str | None = None
@@ -486,8 +463,7 @@ def follow_link(
 
 
 def resolve_link(source: MemoryFileRef | None, href: str) -> LinkTarget:
-    """Where `href`, a link in the file `source` (None: a file shown only to be read),
-    leads."""
+    """Where `href`, a link in the file `source` (None: a file shown only to be read), leads."""
     written = href.strip()
     scheme = written.split(":", 1)[0].lower() if ":" in written else ""
     if scheme in WEB_SCHEMES:

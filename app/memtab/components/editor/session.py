@@ -29,8 +29,7 @@ SAVE_WITHOUT_COPY = "save_without_copy"
 # What Enter (the default button) may do: look, or keep both sides' changes.
 _SAFE_DEFAULTS = (MERGE, SHOW_DIFF)
 
-Choice = tuple[str, str]
-"""An action id and its button label."""
+Choice = tuple[str, str]  # An action id and its button label.
 
 
 class Situation(enum.Enum):
@@ -55,8 +54,7 @@ class Situation(enum.Enum):
 
 
 class BarKind(enum.Enum):
-    """How serious a message of the bar is (`gui.editor.tab.bar` gives each its accent
-    and icon)."""
+    """How serious a bar message is (`gui.editor.tab.bar` gives each its accent and icon)."""
 
     INFO = "info"
     WARNING = "warning"
@@ -80,28 +78,23 @@ class DiskAbsence(enum.Enum):
     UNREADABLE = "unreadable"
 
 
-DiskRead = FileContent | DiskAbsence
-"""The file on disk now, or why there is none."""
+DiskRead = FileContent | DiskAbsence  # The file on disk now, or why there is none.
 
 
 class Decision(enum.Enum):
     """What to do with the open file after the disk changed under it."""
 
-    UNREADABLE = "unreadable"
-    """It cannot be read now: leave the buffer (the error is shown)."""
-    MISSING = "missing"
-    """It is gone: keep the text; Save recreates the file."""
+    UNREADABLE = "unreadable"  # It cannot be read now: leave the buffer (the error is shown).
+    MISSING = "missing"  # It is gone: keep the text; Save recreates the file.
     UNCHANGED = "unchanged"
     """The disk holds what the buffer is based on (our own save's echo, a touch)."""
     REOPEN = "reopen"
     """Load it again: a read-only view follows the disk, and so does a clean buffer of a
     file that is no longer editable."""
-    ADOPT = "adopt"
-    """The disk caught up with the draft: base the next save on it, mark it clean."""
+    ADOPT = "adopt"  # The disk caught up with the draft: base the next save on it, mark it clean.
     RELOAD = "reload"
     """A clean buffer: replace it with the disk version (undoably, keeping the cursor)."""
-    ASK = "ask"
-    """A dirty buffer and a different file on disk: the user chooses."""
+    ASK = "ask"  # A dirty buffer and a different file on disk: the user chooses.
 
 
 class TakeDecision(enum.Enum):
@@ -119,10 +112,8 @@ class SaveStart(enum.Enum):
 
     AFTER_TEXT = "after_text"
     """The text is on its way from disk: save once it (and what was typed meanwhile) is in."""
-    REFUSE = "refuse"
-    """Nothing here can be saved: no file, or a read-only one."""
-    SAVED = "saved"
-    """Nothing unsaved and no save on its way: it counts as saved."""
+    REFUSE = "refuse"  # Nothing here can be saved: no file, or a read-only one.
+    SAVED = "saved"  # Nothing unsaved and no save on its way: it counts as saved.
     SAVE = "save"
 
 
@@ -166,8 +157,7 @@ class OpenFile:
         self.ref = ref
         self.loaded_sha: str | None = None
         """The sha on disk the buffer is based on; None when the file is not on disk."""
-        self.clean_text = ""
-        """The buffer as last loaded or saved."""
+        self.clean_text = ""  # The buffer as last loaded or saved.
         self.base_text = ""
         """The disk version the buffer is based on, as the buffer shows it: what a merge
         of the draft with a newer disk version starts from."""
@@ -177,8 +167,7 @@ class OpenFile:
         self.draft_backup: str | None = None
         """The draft a Reload / Take theirs replaced, for "Restore my draft"."""
         self.situation = Situation.NONE
-        self.reading = False
-        """Its content is on its way from disk: nothing is shown to edit yet."""
+        self.reading = False  # Its content is on its way from disk: nothing is shown to edit yet.
 
     # --- questions --------------------------------------------------------------------------
 
@@ -273,11 +262,9 @@ class OpenFile:
         ]
 
     def diff_choices(self, disk_exists: bool) -> list[Choice]:
-        """The diff dialog's choices, by why it was opened and whether the file exists.
-
-        Merge (Keep both) is offered whenever there is a disk version to merge with; the
-        dialog enables it once the merge turned out clean. With their mnemonics, as the
-        bar's."""
+        """The diff dialog's choices, by why it opened and whether the file exists, with their
+        mnemonics; Merge (Keep both) is offered whenever there is a disk version, enabled once
+        the merge is clean."""
         if not disk_exists:
             return [(OVERWRITE, "Recreate from my draft")]
         merge = (MERGE, choices.KEEP_BOTH.label)
@@ -322,8 +309,7 @@ class OpenFile:
         self.base_text = buffer_text
 
     def kept_mine(self, disk: FileContent) -> None:
-        """Keep the draft (or a merge of it), and base the next save on what is on disk
-        now."""
+        """Keep the draft (or a merge of it), and base the next save on what is on disk now."""
         self.loaded_sha = disk.sha256
         self.exists_on_disk = True
         self.base_text = self.codec.to_buffer(disk.content)

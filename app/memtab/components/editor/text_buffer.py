@@ -136,13 +136,9 @@ def description_line(description: str) -> str:
 
 
 def with_description(text: str, description: str) -> str:
-    """`text` with its frontmatter `description:` set to `description`.
-
-    Only the description entry changes (a repeated one, which no reader accepts, is
-    replaced by one entry). Without frontmatter, one is added at the top; an empty
-    description removes the entry, and the frontmatter too if nothing else is left in it
-    (so typing and then clearing the field gives back the original text).
-    """
+    """`text` with its frontmatter `description:` set (a repeated entry becomes one); added at
+    the top without frontmatter; empty removes the entry, and an emptied frontmatter, so typing
+    then clearing gives back the text."""
     span = find_frontmatter(text)
     cleared = description.strip() == ""
     if span is None:
@@ -175,10 +171,9 @@ def body_without_frontmatter(text: str) -> str:
 
 
 def frontmatter_lines(text: str) -> int | None:
-    """How many lines the frontmatter at the top of `text` takes, its fences included
-    (None: it has none) — by the one reader's rule, so the cursor of a file just opened
-    lands in its body, where a key typed cannot break the YAML that holds its description.
-    `text` may be the head of the file only, as long as it holds the closing fence."""
+    """How many lines the frontmatter at the top of `text` takes, fences included (None: none),
+    so a file opens with the cursor in its body; `text` may be the file's head if it holds the
+    closing fence."""
     span = find_frontmatter(text)
     if span is None:
         return None

@@ -194,8 +194,7 @@ def target_icon(target: CopyTarget) -> str:
 
 @dataclass(frozen=True)
 class CopyFormState:
-    """What Copy to… shows for its inputs: where the copy lands ("—" while it cannot),
-    why it cannot (None: it can) and whether the memory type is asked."""
+    """Copy to…'s inputs: where the copy lands ("—": nowhere), why not, whether type is asked."""
 
     where: str
     problem: str | None

@@ -62,14 +62,11 @@ class OpResult:
     error: str | None = None
     created: MemoryFileRef | None = None
     """A new file or folder to select (and, for a file, open): mux's or another agent's."""
-    moved: tuple[tuple[VirtualPath, VirtualPath], ...] = ()
-    """(old, new) pairs that were moved."""
-    touched: tuple[str, ...] = ()
-    """Physical paths that changed, for an immediate rescan."""
+    moved: tuple[tuple[VirtualPath, VirtualPath], ...] = ()  # (old, new) pairs that were moved.
+    touched: tuple[str, ...] = ()  # Physical paths that changed, for an immediate rescan.
     unkept: str | None = None
-    """Refused only because history cannot keep a copy of what it would destroy: what it
-    would have done (`deleted`, `restored`…); the same operation with `allow_unkept` makes
-    it without one."""
+    """Refused only because history cannot keep a copy of what it would destroy: what it would have
+    done (`deleted`, `restored`…); the same operation with `allow_unkept` makes it without one."""
 
     @property
     def ok(self) -> bool:
@@ -179,10 +176,8 @@ class DeletionCount:
     """What a delete of some items takes with it, for the question asked before it."""
 
     items: int
-    files: int
-    """Every file that goes, those inside folders included."""
-    hidden: int
-    """Of those, the files the search filter hides (none without a search)."""
+    files: int  # Every file that goes, those inside folders included.
+    hidden: int  # Of those, the files the search filter hides (none without a search).
 
 
 def count_deletion(
@@ -230,11 +225,8 @@ def delete_orphan_project_dir(
     dir_name: str,
     on_deleted: Callable[[orphans.OrphanDeletion], None] | None = None,
 ) -> OpResult:
-    """Delete a project dir under `memory/project/` that no registered project owns.
-
-    Every file goes to history first, so it can be restored (`memtab.store.restore.orphans`);
-    `on_deleted` is told which versions recorded them (how Edit → Undo restores them).
-    """
+    """Delete a project dir under `memory/project/` no registered project owns, every file to
+    history first; `on_deleted` is told the versions (how Edit → Undo restores them)."""
     action = f"Deleting the orphaned project memory {dir_name}"
     source = home.projects_root / dir_name
     try:
@@ -259,11 +251,9 @@ def restore_file(
     *,
     allow_unkept: bool = False,
 ) -> OpResult:
-    """Make a file hold one of its versions again (a deleted one comes back with its pins
-    and usage, beside a newer file of the same name; `to`: elsewhere, never over a file).
-    `path` is the file as history names it; `created` names the file when the restore
-    made one (to select and open it).
-    `allow_unkept`: even when history cannot keep what it replaces (the user chose to)."""
+    """Make a file hold one of its versions again (a deleted one with its pins and usage, beside
+    a newer file of its name; `to`: elsewhere, never over a file); `created` names a file it
+    made; `allow_unkept`: even when history cannot keep what it replaces."""
     name = display_name(path)
     failed = f"Restoring {name} failed"
     try:

@@ -27,11 +27,8 @@ class NewKind(enum.Enum):
 def resolve_new_path(
     store: MemoryStore, location: VirtualPath, text: str, kind: NewKind
 ) -> tuple[VirtualPath | None, str | None]:
-    """The path a "new" dialog's input names, or the reason it cannot be used.
-
-    Input is relative to `location` (`notes.md`, `sub/dir/notes.md`) or a full virtual
-    path (`/memories/global/notes.md`). A file name without an extension gets `.md`.
-    """
+    """The path a "new" dialog's input names (relative to `location`, or a full virtual path;
+    `.md` added to a bare name), or why it cannot be used."""
     text = text.strip()
     if not text:
         return None, "Enter a name"
@@ -69,9 +66,7 @@ def resolve_move_target(
 
 
 class FieldState(NamedTuple):
-    """What a dialog shows for what its field holds: the path it names (None: none can be
-    used, and the button is off), the reason shown under the field ("" hides it) and the
-    button's words."""
+    """A dialog's field: the path it names (None: the button is off), the reason, the button."""
 
     path: VirtualPath | None
     reason: str

@@ -49,11 +49,9 @@ def linked_text(node: TreeNode | None) -> str:
 
 
 def row_actions(node: TreeNode) -> tuple[RowAction, ...]:
-    """What a row's context menu offers, in order: another agent's file can only be copied
-    (or its folder opened), an orphaned project dir deleted whole; a file of a scope is
-    pinned, copied, renamed, deleted…; a scope or folder takes new files. A Claude Code
-    `MEMORY.md` past its cut offers Go to the cut first; a file Codex imported from Claude
-    Code, or its original, Open the other before all."""
+    """A row's context menu, in order: another agent's file is only copied (or its folder
+    opened), an orphaned dir deleted whole, a scope's file pinned, copied, renamed, deleted…; Go
+    to the cut and Open the other come first where they apply."""
     offered: list[RowAction] = []
     if node.linked is not None and node.kind is NodeKind.FILE:
         offered += (RowAction.OPEN_LINKED, RowAction.SEPARATOR)
@@ -126,9 +124,8 @@ def has_scope(node: TreeNode | None) -> bool:
 
 
 def scope_trash_text(node: TreeNode | None) -> str:
-    """What the scope's Recently deleted is called for `node`: named by its scope, so it
-    is never taken for the window's, which shows everything ("Recently deleted in
-    Global…")."""
+    """What the scope's Recently deleted is called for `node`: named by its scope, so it is never
+    taken for the window's, which shows everything ("Recently deleted in Global…")."""
     scope = node.path.scope if node is not None and node.path is not None else None
     return (
         f"Recently deleted in {SCOPE_TITLES[scope]}…"

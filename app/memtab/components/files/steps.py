@@ -1,20 +1,25 @@
 """How each file operation is turned around: the steps of Edit → Undo and Edit → Redo
-(`components.files.undo` keeps them and runs them)."""
+(`components.files.undo` keeps them and runs them), many files at once among them (`EachStep`:
+Restore all of a burst, 745 files, taken back as one step, each file on its own terms)."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, TypeVar
 
 from memtab.components.files import ops as file_ops
 from memtab.components.files.ops import OpResult, restore_file
 from memtab.file_protocol.file_ref import MemoryFileRef
-from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError
-from memtab.store.history.versions import Version
+from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError, MuxFile
+from memtab.store.history.recorder import RecordedChange
+from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.home import Home
-from memtab.store.paths import PathError, VirtualPath, parse_file_path
+from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
+from memtab.store.restore.bulk_restore import Restore, RestoreResult, restore_contents
+from memtab.store.restore.from_history import content_of
 from memtab.store.restore.orphans import OrphanProjectStore
 from memtab.store.scopes.memory import (
     MemoryStore,
@@ -98,8 +103,7 @@ class DeleteStep(UndoStep):
     and usage); deleted folders that held no file come back empty. Turned around: what
     came back goes again while it holds what came back (`RemoveFilesStep`)."""
 
-    files: tuple[tuple[str, str], ...]
-    """(path, version id of its deletion)."""
+    files: tuple[tuple[str, str], ...]  # (path, version id of its deletion).
     folders: tuple[VirtualPath, ...]
 
     @property
@@ -166,13 +170,10 @@ class RemoveFilesStep(UndoStep):
     was written (so it goes to Recently deleted); folders it made, each only while empty.
     Turned around: they come back from the versions history kept (`DeleteStep`)."""
 
-    files: tuple[tuple[VirtualPath, str], ...] = ()
-    """(path, the content it was given)."""
+    files: tuple[tuple[VirtualPath, str], ...] = ()  # (path, the content it was given).
     folders: tuple[VirtualPath, ...] = ()
-    noun: str = ""
-    """How the message names a single item (`the new file`); none: by its path alone."""
-    made: str = "created"
-    """How the operation made it (`… changed since it was created; kept`)."""
+    noun: str = ""  # How the message names a single item (`the new file`); none: by its path alone.
+    made: str = "created"  # How the operation made it (`… changed since it was created; kept`).
 
     @property
     def affected(self) -> tuple[MemoryFileRef, ...]:
@@ -295,8 +296,7 @@ class RestoreStep(UndoStep):
 
     file: MemoryFile
     before: Version
-    sha256: str
-    """What the operation left in the file."""
+    sha256: str  # What the operation left in the file.
     count_as_write: bool = True
     """Whether giving the content back is one use of the file (not for an operation that
     left its usage as it was: Trust's Combine)."""
@@ -342,14 +342,10 @@ class MadeFileStep(UndoStep):
     """A file an operation made (`RemoveStep` removes it, `BringBackStep` brings it back)."""
 
     file: MemoryFile
-    sha256: str
-    """What the operation wrote."""
-    created_folders: int = 0
-    """The folders made for it (removed with it while empty)."""
-    noun: str = "new file"
-    """How the message names it (`Removed the copy …`)."""
-    made: str = "created"
-    """How the operation made it (`… changed since it was copied; kept`)."""
+    sha256: str  # What the operation wrote.
+    created_folders: int = 0  # The folders made for it (removed with it while empty).
+    noun: str = "new file"  # How the message names it (`Removed the copy …`).
+    made: str = "created"  # How the operation made it (`… changed since it was copied; kept`).
 
     def turned(self, kind: type[MadeStepT], **changes: Any) -> MadeStepT:
         """The step of `kind` about the same file (`changes`: what differs)."""
@@ -362,10 +358,9 @@ MadeStepT = TypeVar("MadeStepT", bound=MadeFileStep)
 
 @dataclass(frozen=True)
 class RemoveStep(MadeFileStep):
-    """A file an operation made — a copy, a restore that brought a file back; any memory
-    file, mux's or another agent's — is removed if it still holds what was written (so a
-    mux file goes to Recently deleted), with the folders made for it while empty. Turned
-    around: it comes back from history while nothing took its place (`BringBackStep`)."""
+    """A file an operation made (a copy, a restore) is removed if it still holds what was
+    written, with folders made for it while empty. Turned around: it comes back from history
+    while nothing took its place (`BringBackStep`)."""
 
     @property
     def affected(self) -> tuple[MemoryFileRef, ...]:
@@ -389,10 +384,9 @@ class RemoveStep(MadeFileStep):
 
 @dataclass(frozen=True)
 class BringBackStep(MadeFileStep):
-    """A file `RemoveStep` removed comes back from history — from its removal, with the pins
-    and usage it kept and no use more (none if it had none), else from the newest version
-    that held what it was removed with — only while no file took its place. Turned around:
-    removed again (`RemoveStep`)."""
+    """A file `RemoveStep` removed comes back from history (its removal, or the newest version
+    holding that content) only while no file took its place. Turned around: removed again
+    (`RemoveStep`)."""
 
     @property
     def written(self) -> tuple[MemoryFileRef, ...]:
@@ -449,8 +443,7 @@ class PinStep(UndoStep):
 
 @dataclass(frozen=True)
 class SeveralSteps(UndoStep):
-    """Steps over several files taken back as one: they affect and write what their
-    steps do."""
+    """Steps over several files taken back as one: they affect and write what their steps do."""
 
     steps: tuple[UndoStep, ...]
 
@@ -490,3 +483,216 @@ class TogetherStep(SeveralSteps):
             messages.append(applied.result.message)
         result = OpResult("; ".join(messages), created=created, touched=tuple(touched))
         return Applied(result, self.with_steps(inverses))
+
+
+_Batched = RemoveStep | RestoreStep | BringBackStep
+
+
+@contextmanager
+def _uses_counted_once(store: MemoryStore, steps: Sequence[UndoStep]) -> Iterator[None]:
+    """`store`, and the store of each of mux's files `steps` write, counting writes and
+    forgetting removed files in one update of memory-meta.json when the steps are done
+    (`writes_counted_once`): 745 files taken back, one update, not 745."""
+    stores = {id(store): store}
+    for step in steps:
+        file = step.file if isinstance(step, RestoreStep | MadeFileStep) else None
+        if isinstance(file, MuxFile):
+            stores.setdefault(id(file.store), file.store)
+    with ExitStack() as counting:
+        for each in stores.values():
+            counting.enter_context(each.writes_counted_once())
+        yield
+
+
+@dataclass(frozen=True)
+class EachStep(SeveralSteps):
+    """Many files changed at once, taken back as one step, each on its own terms: one changed
+    since is left and named. Turned around: what the applied ones did."""
+
+    def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
+        inverses: list[UndoStep] = []
+        touched: list[str] = []
+        kept: list[str] = []
+        with _uses_counted_once(store, self.steps):
+            batched = {} if allow_unkept else _apply_batched(self.steps)
+            for index, step in enumerate(self.steps):
+                applied = batched.get(index) or step.apply(store, allow_unkept=allow_unkept)
+                if applied.inverse is not None:
+                    inverses.append(applied.inverse)
+                touched += applied.result.touched
+                if not applied.result.ok:
+                    kept.append(applied.result.error or applied.result.message)
+        done = len(self.steps) - len(kept)
+        inverse = self.with_steps(inverses)
+        if not done:
+            failed = OpResult(f"Undo of {self.description} failed", error="; ".join(kept[:3]))
+            return Applied(replace(failed, touched=tuple(touched)), inverse)
+        message = (
+            f"{done} of {len(self.steps)} files turned back"
+            if kept
+            else (
+                f"{len(self.steps)} files turned back"
+                if len(self.steps) != 1
+                else "1 file turned back"
+            )
+        )
+        if kept:
+            message += f"; left as changed since: {'; '.join(kept[:3])}"
+            if len(kept) > 3:
+                message += f" and {len(kept) - 3} more"
+        return Applied(OpResult(message, touched=tuple(touched)), inverse)
+
+
+@dataclass(frozen=True)
+class _Taking:
+    """A step of one of mux's files taken back in its scope's batch."""
+
+    index: int
+    step: _Batched
+    file: MuxFile
+    item: Restore
+    as_it_was: bool = False
+    """A removed file brought back from its removal: its usage is what that kept, no use
+    more (none if it had none)."""
+
+
+def _apply_batched(steps: Sequence[UndoStep]) -> dict[int, Applied]:
+    """The steps over mux's files applied a scope at a time, by the index of each (the
+    others, and any whose content history lost, are left to be applied alone)."""
+    scopes: dict[tuple[int, Scope], list[_Taking]] = {}
+    histories = _Histories()
+    for index, step in enumerate(steps):
+        taking = _taking(index, step, histories)
+        if taking is not None:
+            scope = taking.item.path.scope
+            assert scope is not None
+            scopes.setdefault((id(taking.file.store), scope), []).append(taking)
+    applied: dict[int, Applied] = {}
+    for (_store, scope), group in scopes.items():
+        store = group[0].file.store
+        touched = {taking.index: physical_paths(taking.file) for taking in group}
+        try:
+            result = restore_contents(store, scope, [taking.item for taking in group])
+        except MemoryStoreError as error:  # the scope cannot be written at all
+            for taking in group:
+                failed = f"Undo of {taking.step.description} failed"
+                applied[taking.index] = Applied(OpResult.failed(failed, error))
+            continue
+        recorded = {change.path: change for change in result.recorded}
+        for taking in group:
+            applied[taking.index] = _outcome(taking, result, recorded, touched[taking.index])
+    return applied
+
+
+class _Histories:
+    """Each scope's history index, read once for the whole step."""
+
+    def __init__(self) -> None:
+        self._read: dict[tuple[int, Scope], dict[str, list[Version]]] = {}
+
+    def of(self, file: MuxFile) -> list[Version]:
+        """The versions recorded at `file`'s path, newest first."""
+        scope = file.path.scope
+        assert scope is not None
+        by_path = self._read.get((id(file.store), scope))
+        if by_path is None:
+            by_path = self._read[(id(file.store), scope)] = {}
+            try:
+                key = file.store.history_key(scope)
+            except MemoryStoreError:
+                return []
+            for version in ScopeHistory(file.store.home, key).versions():
+                by_path.setdefault(version.path, []).insert(0, version)
+        return by_path.get(str(file.path), [])
+
+
+def _taking(index: int, step: UndoStep, histories: _Histories) -> _Taking | None:
+    """`step` as an item of its scope's batch, or None when it is applied alone."""
+    if type(step) not in (RemoveStep, RestoreStep, BringBackStep):
+        return None
+    assert isinstance(step, _Batched)
+    file = step.file
+    if not isinstance(file, MuxFile) or file.path.scope is None:
+        return None
+    if isinstance(step, RemoveStep):
+        if step.created_folders:
+            return None  # its folders go with it: `MemoryFile.remove_created`
+        return _Taking(index, step, file, Restore(file.path, None, step.sha256))
+    if isinstance(step, BringBackStep):
+        return _bringing_back(index, step, file, histories.of(file))
+    if step.before.deleted:
+        return None
+    try:
+        data = content_of(file.store.home, step.before)
+    except (MemoryStoreError, OSError):
+        return None  # alone, it says what history lost
+    item = Restore(file.path, data, step.sha256, restored_from=step.before.id)
+    return _Taking(index, step, file, item)
+
+
+def _bringing_back(
+    index: int, step: BringBackStep, file: MuxFile, versions: list[Version]
+) -> _Taking | None:
+    """A removed file brought back as `BringBackStep` brings it (only where nothing is),
+    with the pins and usage its removal kept, and no use more."""
+    version = next((v for v in versions if not v.deleted and v.sha256 == step.sha256), None)
+    if version is None:
+        return None  # alone, it says history keeps no copy (or follows a rename)
+    removal = versions[0]
+    kept = removal.deleted and removal.sha256 == step.sha256
+    meta = removal.meta if kept else None
+    try:
+        data = content_of(file.store.home, version)
+    except (MemoryStoreError, OSError):
+        return None
+    item = Restore(file.path, data, None, restored_from=version.id, meta=meta)
+    return _Taking(index, step, file, item, as_it_was=kept)
+
+
+def _outcome(
+    taking: _Taking,
+    result: RestoreResult,
+    recorded: dict[str, RecordedChange],
+    touched: tuple[str, ...],
+) -> Applied:
+    """What the batch did with one step's file, as the step applied alone says it."""
+    step, file, path = taking.step, taking.file, taking.item.path
+    key = file.ref.key
+    failed = f"Undo of {step.description} failed"
+    if isinstance(step, BringBackStep):
+        failed = f"Redo of {step.description} failed"
+    if path in result.changed:
+        if isinstance(step, BringBackStep):
+            return Applied(OpResult(failed, error=f"{key} exists again; kept"))
+        since = f" since it was {step.made}" if isinstance(step, RemoveStep) else " since"
+        return Applied(OpResult(failed, error=f"{key} changed{since}; kept"))
+    if path not in result.written:
+        return Applied(OpResult(failed, error=result.failed.get(path, "it was not written")))
+    if isinstance(step, BringBackStep):
+        if not taking.item.meta and not taking.as_it_was:  # else its uses came back with it
+            file.store.record_write(path, created=True)  # brought back where none was
+        brought = OpResult(f"Restored {key}", created=file.ref, touched=touched)
+        return Applied(brought, step.turned(RemoveStep))
+    if isinstance(step, RemoveStep):
+        return Applied(
+            OpResult(f"Removed the {step.noun} {key}", touched=touched),
+            step.turned(BringBackStep),
+        )
+    if step.count_as_write:
+        file.store.record_write(path)  # counted once, when the step ends
+    change = recorded.get(str(path))
+    before = change.before if change is not None else None
+    inverse = (
+        RestoreStep(
+            step.workspace,
+            step.description,
+            orphan_dir=step.orphan_dir,
+            file=file,
+            before=before,
+            sha256=change.after.sha256,
+            count_as_write=step.count_as_write,
+        )
+        if change is not None and before is not None and not before.deleted
+        else None
+    )
+    return Applied(OpResult(f"{key} holds what it held before", touched=touched), inverse)

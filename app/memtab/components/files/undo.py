@@ -13,12 +13,12 @@ from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
 from memtab.components.files import ops as file_ops
-from memtab.components.files.each_step import EachStep
 from memtab.components.files.ops import OpResult, restore_file, restored_result
 from memtab.components.files.steps import (
     Applied,
     BringBackStep,
     DeleteStep,
+    EachStep,
     MoveStep,
     PinStep,
     RemoveFilesStep,
@@ -49,7 +49,7 @@ from memtab.store.paths import PathError, VirtualPath, parse_file_path
 from memtab.store.restore.from_history import revert_run
 from memtab.store.restore.orphans import OrphanDeletion, OrphanProjectStore
 from memtab.store.scopes.memory import MemoryStore
-from memtab.store.sidecars.registry import load_registry
+from memtab.store.sidecars.registry import Workspace, load_registry
 from memtab.watch import events
 from memtab.watch.events import ChangeEvent, EventRestore, RestoredFile
 
@@ -267,11 +267,9 @@ def restore(
     *,
     allow_unkept: bool = False,
 ) -> OpResult:
-    """Recently deleted's restore of a mux file (`path` as history names it; `to`:
-    elsewhere; an orphaned project dir's file through its store):
-    `ops.restore_file`, remembering what the file held before —
-    a file the restore brought back goes again (to Recently deleted), a file it gave an
-    older content gets the newer one back."""
+    """Recently deleted's restore of a mux file (`to`: elsewhere) as `ops.restore_file`,
+    remembering what it held: a file brought back goes again on undo, an older content gives way
+    to the newer."""
     with store.collecting_changes() as changes:
         result = restore_file(store, path, version_id, to, allow_unkept=allow_unkept)
     change = next((c for c in reversed(changes) if c.after.op == "restore"), None)
@@ -290,11 +288,8 @@ def restore(
                     orphan_dir=store.dir_name,
                 )
             )
-        elif before is None or before.deleted:
-            stack.push(RemoveStep(store.workspace, description, MuxFile(store, target), sha))
         else:
-            file = MuxFile(store, target)
-            stack.push(RestoreStep(store.workspace, description, file, before, sha))
+            stack.push(_undo_of(store.workspace, description, MuxFile(store, target), before, sha))
     if isinstance(store, OrphanProjectStore):  # not a path of the workspace's to select
         message = result.message
         if result.ok and result.created is not None:
@@ -316,11 +311,7 @@ def restore_version(
     target = restored.file
     if not restored.unchanged:
         description = f"restore of {target.name}"
-        before = restored.before
-        if before is None or before.deleted:
-            stack.push(RemoveStep(None, description, target, restored.sha256))
-        else:
-            stack.push(RestoreStep(None, description, target, before, restored.sha256))
+        stack.push(_undo_of(None, description, target, restored.before, restored.sha256))
     return restored_result(
         file.ref,
         target.ref,
@@ -350,15 +341,10 @@ def restore_event(
     holds again what the burst left (a deleted one goes again) if unchanged since."""
     done: list[RestoredFile] = []
     restored = events.restore_event(home, event, only, done=done)
-    steps: list[UndoStep] = []
     description = f"restore of {event.words()}"
-    for file in done:
-        if file.left.deleted:
-            steps.append(RemoveStep(None, description, file.file, file.sha256, noun="file"))
-        else:
-            steps.append(RestoreStep(None, description, file.file, file.left, file.sha256))
+    steps = tuple(_undo_of(None, description, f.file, f.left, f.sha256, "file") for f in done)
     if steps:
-        stack.push(EachStep(None, description, steps=tuple(steps)))
+        stack.push(EachStep(None, description, steps=steps))
     message = f"Restored {plural(len(restored.restored), 'file')} of {event.words()}"
     if restored.left:
         message += f"; left {plural(len(restored.left), 'file')} (changed since, or back already)"
@@ -380,8 +366,7 @@ def restore_deleted_file(
 
 @dataclass(frozen=True)
 class BurstRestored:
-    """What `restore_burst_undoably` did: the restore, its undo step, and the files it
-    wrote (physical paths: the user's own writes, never an agent's change)."""
+    """A burst restored: the restore, its undo step, and the physical paths it wrote."""
 
     restored: EventRestore
     step: UndoStep | None
@@ -485,10 +470,8 @@ class RevertRunStep(UndoStep):
     """A run reverted as Runs… → Revert reverts it."""
 
     run_id: str
-    paths: tuple[VirtualPath, ...]
-    """The files the run changed."""
-    made: tuple[VirtualPath, ...] = ()
-    """The files the run made (reverting it removes them)."""
+    paths: tuple[VirtualPath, ...]  # The files the run changed.
+    made: tuple[VirtualPath, ...] = ()  # The files the run made (reverting it removes them).
 
     @property
     def affected(self) -> tuple[MemoryFileRef, ...]:
@@ -533,13 +516,26 @@ def _made_again(
             steps.append(
                 BringBackStep(step.workspace, step.description, file, before.sha256, noun="file")
             )
-        elif before is None or before.deleted:
-            steps.append(
-                RemoveStep(step.workspace, step.description, file, after.sha256, noun="file")
-            )
         else:
-            steps.append(RestoreStep(step.workspace, step.description, file, before, after.sha256))
+            steps.append(
+                _undo_of(step.workspace, step.description, file, before, after.sha256, "file")
+            )
     return steps
+
+
+def _undo_of(
+    workspace: Workspace | None,
+    description: str,
+    file: MemoryFile,
+    before: Version | None,
+    sha256: str,
+    noun: str = "new file",
+) -> UndoStep:
+    """What takes back a write of `sha256` into `file`: its removal when it had no file
+    before (`before` None or deleted), else `before` given back."""
+    if before is None or before.deleted:
+        return RemoveStep(workspace, description, file, sha256, noun=noun)
+    return RestoreStep(workspace, description, file, before, sha256)
 
 
 def push_run(stack: UndoStack, home: Home, run_id: str) -> RevertRunStep | None:

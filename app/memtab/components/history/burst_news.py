@@ -18,8 +18,7 @@ logger = logging.getLogger(__name__)
 
 SEEN_KEPT = 200
 """The most burst ids remembered as seen (the newest): a burst is news for 7 days only."""
-REVIEW = "review"
-"""The notice's action: Recently deleted at its burst."""
+REVIEW = "review"  # The notice's action: Recently deleted at its burst.
 RESTORE_ALL = "restore-all"
 """A mass change's notice's action: put the whole event back, as one undoable step."""
 MASS_PREFIX = "Mass change: "
@@ -27,8 +26,7 @@ MASS_PREFIX = "Mass change: "
 
 @dataclass(frozen=True)
 class NewsRead:
-    """What the window's worker read for the notice: the bursts (newest first) and, by
-    id, those the guard flags as mass changes."""
+    """The bursts read for the notice (newest first), and the mass changes among them by id."""
 
     bursts: list[ChangeEvent]
     mass: dict[str, MassChange] = field(default_factory=dict)
@@ -39,8 +37,7 @@ class BurstNotice:
     """What the notice says, and the burst Review… leads to."""
 
     burst_id: str
-    text: str
-    """`Claude Code removed 23 files at 15:27` (`and 2 more bursts` when there are)."""
+    text: str  # `Claude Code removed 23 files at 15:27` (`and 2 more bursts` when there are).
     event: ChangeEvent | None = None
     """The burst, when it is a mass change (Restore all puts it back)."""
 
@@ -81,10 +78,9 @@ class BurstNews:
     def take(
         self, bursts: Sequence[ChangeEvent], mass: Mapping[str, MassChange] | None = None
     ) -> bool:
-        """Take the bursts listed now (newest first) and those of them that are mass
-        changes; whether the notice changed — it then shows the newest not seen yet, which
-        is seen from now on, or nothing once every burst it named is put back (no longer
-        listed)."""
+        """Take the bursts listed now (newest first) and those of them that are mass changes;
+        whether the notice changed — it then shows the newest not seen yet, which is seen from now
+        on, or nothing once every burst it named is put back (no longer listed)."""
         self._mass = dict(mass or {})
         listed = {burst.id for burst in bursts}
         still = [burst for burst in self._showing if burst.id in listed]
@@ -133,18 +129,12 @@ class RecordingWait(Generic[S]):
 class BatchRoutes:
     """What a watcher batch reloads or reads again."""
 
-    panel: bool = False
-    """The History panel (its file's scope's history changed)."""
-    trash: bool = False
-    """Recently deleted (shown), without recording first: history changed."""
-    news: bool = False
-    """The bursts, for the notice."""
-    runs: bool = False
-    """Runs… (shown): the runs log changed."""
-    import_runs: bool = False
-    """mux's journal changed: its new runs go to the log."""
-    recording: bool = False
-    """Whether history is recorded changed."""
+    panel: bool = False  # The History panel (its file's scope's history changed).
+    trash: bool = False  # Recently deleted (shown), without recording first: history changed.
+    news: bool = False  # The bursts, for the notice.
+    runs: bool = False  # Runs… (shown): the runs log changed.
+    import_runs: bool = False  # mux's journal changed: its new runs go to the log.
+    recording: bool = False  # Whether history is recorded changed.
 
 
 def batch_routes(

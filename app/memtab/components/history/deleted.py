@@ -46,32 +46,26 @@ logger = logging.getLogger(__name__)
 
 BURSTS_SHOWN_MS = 7 * 24 * 60 * 60 * 1000
 """How long a burst is listed (and news: `burst_news`) after it happened."""
-ACROSS = "Across several memories"
-"""The group of the bursts that took files of several groups."""
+ACROSS = "Across several memories"  # The group of the bursts that took files of several groups.
 
 
 @dataclass(frozen=True)
 class DeletedFile:
     """One file a memory lost, as Recently deleted lists it."""
 
-    path: str
-    """As history names it: a virtual path, or another agent's file id."""
+    path: str  # As history names it: a virtual path, or another agent's file id.
     version: Version
     """What it held: the deletion (which keeps the content), or for a file a burst
     rewrote, its version before the burst."""
-    key: str
-    """The history index it is in."""
-    actor: str
-    """Who removed (or rewrote) it."""
+    key: str  # The history index it is in.
+    actor: str  # Who removed (or rewrote) it.
     at: int
-    rewritten: bool = False
-    """A burst rewrote it (it was not deleted)."""
+    rewritten: bool = False  # A burst rewrote it (it was not deleted).
     restored_by: Version | None = None
     """The restore that put back what it held, once one did (a burst's file)."""
     there_again: bool = False
     """A file is at its path again, not by a restore of it (a burst's file)."""
-    source: Source | None = None
-    """Another agent's source it belongs to (None: mux's)."""
+    source: Source | None = None  # Another agent's source it belongs to (None: mux's).
     orphan_dir: str | None = None
     """The orphaned project dir it was in: restored through that dir's store."""
     burst_id: str | None = None
@@ -157,8 +151,7 @@ class BurstFiles:
 
     event: ChangeEvent
     files: tuple[DeletedFile, ...]
-    place: str = ""
-    """Where it happened, when not said by its group (another agent's source)."""
+    place: str = ""  # Where it happened, when not said by its group (another agent's source).
 
     @property
     def id(self) -> str:
@@ -186,12 +179,9 @@ class TrashGroup:
     """What one of mux's scopes (or orphaned project dirs) or one other agent lost."""
 
     label: str
-    scope: Scope | None
-    """mux's scope (an orphan's: project); None for another agent's."""
-    items: tuple[DeletedFile, ...]
-    """Its deleted files outside a burst, newest first."""
-    bursts: tuple[BurstFiles, ...] = ()
-    """Its bursts, newest first."""
+    scope: Scope | None  # mux's scope (an orphan's: project); None for another agent's.
+    items: tuple[DeletedFile, ...]  # Its deleted files outside a burst, newest first.
+    bursts: tuple[BurstFiles, ...] = ()  # Its bursts, newest first.
     orphan_dir: str | None = None
     agent: str = MUX_SOURCE_ID
     across: bool = False
@@ -265,12 +255,9 @@ def load_trash(
     orphans: bool = True,
     now: int | None = None,
 ) -> list[TrashGroup]:
-    """What every memory the window shows lost, grouped.
-
-    `record_first`: record what other programs deleted since the last look first (not
-    when history has just changed: it is up to date). `sources`: the other agents'
-    sources shown (None: those discovery finds). `orphans`: with orphaned project dirs'
-    groups."""
+    """What every memory the window shows lost, grouped; `record_first`: record what other
+    programs deleted first; `sources`: the other agents' shown (None: discovered); `orphans`:
+    with orphaned project dirs."""
     home = store.home
     found = discovered_sources(home) if sources is None else tuple(sources)
     if record_first:
@@ -329,8 +316,7 @@ def _places(store: MemoryStore, sources: Sequence[Source], orphans: bool) -> dic
 
 
 def _deleted(places: dict[str, _Place]) -> None:
-    """The deleted files of mux's scopes and orphans (`trash`, once per store) into
-    their places."""
+    """The deleted files of mux's scopes and orphans (`trash`, once per store) into their places."""
     stores = {id(p.store): p.store for p in places.values() if p.store is not None}
     for store in stores.values():
         for item in trash(store):
@@ -515,10 +501,8 @@ def _files(count: int) -> str:
 def news_read(
     store: MemoryStore, sources: Sequence[Source] | None = None, *, now: int | None = None
 ) -> NewsRead:
-    """The bursts of the last `BURSTS_SHOWN_MS` Recently deleted lists for `store` that
-    deleted files — or, mass changes (`memtab.watch.guard`), rewrote them — and have some
-    left to put back, newest first (`burst_news`), with the mass changes among them by id
-    (the notice's)."""
+    """The bursts of the last `BURSTS_SHOWN_MS` that deleted (or, mass changes, rewrote) files
+    and have some left to put back, newest first, with the mass changes among them by id."""
     found = discovered_sources(store.home) if sources is None else tuple(sources)
     moment = now_ms() if now is None else now
     keys = _places(store, found, orphans=True)

@@ -135,11 +135,9 @@ def version_rows(
 class FileHistory:
     """A file's versions (newest first, following renames) and what it holds now."""
 
-    ref: MemoryFileRef
-    """The file, mux's or another agent's."""
+    ref: MemoryFileRef  # The file, mux's or another agent's.
     rows: tuple[VersionRow, ...]
-    current: bytes | None
-    """The file now (None: there is no file)."""
+    current: bytes | None  # The file now (None: there is no file).
     commits: tuple[Commit, ...] = ()
     """The commits of the agent's own repository touching the file (Codex's memories)."""
 
@@ -190,14 +188,9 @@ def version_diff(
 def record_external_changes(
     store: MemoryStore, cancel: Callable[[], bool] | None = None
 ) -> ExternalReport:
-    """What the window runs after each scan: record what other programs changed (mux, an
-    editor), then prune history if its day has come. `cancel` stops it between batches
-    (the first recording pass of a big home reads every file: a closing window must not wait). The
-    first one of a home also removes what a killed Memtab left there (`store.leftovers`).
-    Other agents' sources are recorded too (`watch.sources`). While `memtab watch` runs
-    for the home it records them all (with who made them): the window leaves them to it
-    (docs/formats.md §14.5). Whether history could be written, the home says
-    (`store.catch_up.recording`): the window's status bar follows that file."""
+    """After each scan: record what other programs changed (mux, an editor; other agents' sources
+    unless `memtab watch` records them, §14.5), remove what a killed Memtab left once, and prune
+    history when due. `cancel` stops it between batches: a closing window must not wait."""
     remove_leftover_temps_once(store.home)
     if recorder_running(store.home):
         return ExternalReport()
@@ -245,8 +238,7 @@ HOLDS_IT = "The file holds this version now"
 
 @dataclass(frozen=True)
 class PanelRow:
-    """A row of the list: its id (a version's, or `commit:<sha>`), its cells (when, who,
-    change, size) and the tooltip every cell shows."""
+    """A row of the list: its id (a version's, or `commit:<sha>`), its cells and its tooltip."""
 
     id: str
     cells: tuple[str, str, str, str]
@@ -255,8 +247,7 @@ class PanelRow:
 
 @dataclass(frozen=True)
 class Selected:
-    """What selecting a row offers: the version to diff (or the commit), whether Restore
-    may run and its tooltip, and the diff's sides."""
+    """What a selected row offers: the version (or commit) to diff, Restore and its tip, sides."""
 
     version: Version | None
     commit: Commit | None

@@ -1,7 +1,6 @@
-"""History's jobs in the window: a file's versions and diffs, what other programs changed
-recorded, the runs log caught up, what was deleted (Recently deleted, a burst's news, a
-burst put back), the runs (Runs…) and a run reverted. What is put on Edit → Undo as it
-is done is `components.files` (`undo`)."""
+"""History's jobs in the window (versions and diffs, outside changes recorded, the runs log
+caught up, Recently deleted and bursts, Runs… and a run reverted): each calls the function it
+names, which says what it does, with the job's context last."""
 
 from __future__ import annotations
 
@@ -48,56 +47,42 @@ from memtab.watch.events import ChangeEvent, EventRestore, restore_event
 
 
 def file_history(file: MemoryFile, _ctx: JobContext) -> FileHistory:
-    """`file`'s versions, as the History panel lists them."""
     return load_file_history(file)
 
 
 def diff_version(
     home: Home, version: Version, current: bytes | None, ctx: JobContext
 ) -> DiffResult:
-    """A version (a deletion: what was deleted) against the file now (`current`)."""
     return version_diff(home, version, current, ctx)
 
 
 def diff_commit(file: MemoryFile, sha: str, current: bytes | None, ctx: JobContext) -> DiffResult:
-    """The file as of one of its agent's commits against the file now (`current`)."""
     return commit_diff(file, sha, current, ctx)
 
 
 def record_outside_changes(store: MemoryStore, ctx: JobContext) -> ExternalReport:
-    """Record in history what other programs changed in `store`'s scopes (stops early
-    when cancelled: the next pass goes on)."""
     return record_external_changes(store, ctx.is_cancelled)
 
 
 def recording(home: Home, _ctx: JobContext) -> tuple[str, str] | None:
-    """The status bar's note while history is not being recorded (`recording.json`, which
-    the window's recording passes and `memtab watch` write), or None while it is."""
     return recording_notice(recording_state(home))
 
 
 def catch_up_runs_log(home: Home, _ctx: JobContext) -> list[RunEntry]:
-    """Log the runs a kill left unlogged and mux's runs since the last look."""
     return catch_up_runs(home)
 
 
 def burst_news(store: MemoryStore, sources: Sequence[Source] | None, _ctx: JobContext) -> NewsRead:
-    """The bursts Recently deleted lists, and the mass changes among them, for the news
-    bar."""
     return news_read(store, sources)
 
 
 def contents_written_since(home: Home, since_ms: int, _ctx: JobContext) -> dict[str, str]:
-    """The contents (by sha) Memtab's runs wrote since `since_ms`, each with its run's
-    kind (the badges name the run that wrote a file)."""
     return RunsLog(home).contents_written_since(since_ms)
 
 
 def trash(
     store: MemoryStore, sources: Sequence[Source] | None, record_first: bool, _ctx: JobContext
 ) -> list[TrashGroup]:
-    """What `store`'s scopes and other agents' `sources` lost (`record_first`: what other
-    programs deleted is recorded first)."""
     return load_trash(store, record_first=record_first, sources=sources)
 
 
@@ -110,27 +95,22 @@ class DeletedPreview:
 
 
 def deleted_preview(home: Home, file: DeletedFile, _ctx: JobContext) -> DeletedPreview:
-    """What the deleted `file` held."""
     return DeletedPreview(file, deleted_text(home, file))
 
 
 def restore_burst(
     home: Home, event: ChangeEvent, only: frozenset[str] | None, _ctx: JobContext
 ) -> EventRestore:
-    """Put back what a burst deleted or rewrote (`only`: those of its files; None: all)."""
     return restore_event(home, event, only)
 
 
 def runs(home: Home, run_filter: RunFilter, _ctx: JobContext) -> RunList:
-    """The runs Runs… lists for `run_filter`, newest first."""
     return load_run_list(home, run_filter)
 
 
 def run_detail(home: Home, run: RunEntry, _ctx: JobContext) -> RunDetail:
-    """A run's ops and their diffs."""
     return load_run_detail(home, run)
 
 
 def revert(home: Home, run_id: str, _ctx: JobContext) -> RevertResult:
-    """Restore every file the run changed to what it held before it."""
     return revert_run(home, run_id)

@@ -52,8 +52,7 @@ class RunFilter:
 
 
 class RunList(NamedTuple):
-    """The runs a filter lists, for each run a revert reverted the newest revert, and the
-    runs whose reverts left some of their files alone (`left_alone`)."""
+    """The runs a filter lists, each reverted run's newest revert, and `left_alone` partial ones."""
 
     runs: list[RunEntry]
     reverted: dict[str, RunEntry]
@@ -90,9 +89,8 @@ def left_alone(run: RunEntry, reverts: list[RunEntry]) -> tuple[str, ...]:
 
 
 def run_title(run: RunEntry) -> str:
-    """`Consolidation · manual`, `Memory writer`, `Consolidation by mux · launch`,
-    `Revert · You`; a consolidation of one scope alone names it (`Consolidation of Global ·
-    manual`)."""
+    """`Consolidation · manual`, `Memory writer`, `Consolidation by mux · launch`, `Revert · You`; a
+    consolidation of one scope alone names it (`Consolidation of Global · manual`)."""
     if run.provider == CHECK_FIX_PROVIDER:
         return "Fixes from the check"
     if run.kind == REVERT_KIND:
@@ -151,8 +149,7 @@ class OpView:
     state: OpState
     diff: DiffResult
     open_path: str | None
-    """The file to open for this op (its new name after a rename); None when it no
-    longer exists."""
+    """The file to open for this op (its new name after a rename); None when it no longer exists."""
 
 
 @dataclass(frozen=True)
@@ -162,8 +159,7 @@ class RunDetail:
     run: RunEntry
     ops: tuple[OpView, ...]
     revert_refusal: str | None
-    reverted_at: int | None = None
-    """When a revert of this run restored its files (ms), if one did."""
+    reverted_at: int | None = None  # When a revert of this run restored its files (ms), if one did.
     reverted_by: RunEntry | None = None
     """The revert run that did (None: none logged — a revert before reverts were runs)."""
     left_alone: tuple[str, ...] = ()
@@ -324,8 +320,7 @@ class RunHeading:
 
 @dataclass(frozen=True)
 class OpDiffView:
-    """What the diff pane shows for an op: a message (None: the op's diff), and the
-    names of its sides (None: as they are)."""
+    """The diff pane for an op: a message (None: the op's diff) and its sides' names."""
 
     message: str | None
     sides: tuple[str, str] | None
@@ -333,8 +328,7 @@ class OpDiffView:
 
 @dataclass(frozen=True)
 class ListingChoice:
-    """What a new listing selects: a run (None: the first listed), a note, and the op of
-    the run shown to select now (its details are shown already)."""
+    """What a new listing selects: a run (None: the first), a note, and the op to select now."""
 
     run_id: str | None
     note: str | None = None

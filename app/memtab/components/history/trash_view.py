@@ -41,8 +41,7 @@ class BurstRow:
 
 @dataclass(frozen=True)
 class FileRow:
-    """A file's row: its cells (name, when, who, size), their tooltips ("" for none), and
-    whether it is greyed (back, or cannot come back)."""
+    """A file's row: its cells, their tooltips ("": none), and whether it is greyed."""
 
     cells: tuple[str, str, str, str]
     tooltips: tuple[str, str, str]

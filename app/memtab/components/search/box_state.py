@@ -20,8 +20,7 @@ from memtab.components.tree.scan import HomeScan
 
 
 class AfterShown(NamedTuple):
-    """What the tree does once a search's tree is shown: expand every row (results), or
-    bring back `restore` (the browsing expansion; None: leave it as it is)."""
+    """Once a search's tree shows: expand every row, or bring back `restore` (None: leave it)."""
 
     expand_all: bool
     restore: set[str] | None

@@ -1,20 +1,12 @@
-"""Where a search's terms occur in a text: the spans the tree highlights in a row's name
-and description, and the search's line matches.
-
-Apart from the search (`components.search.search`) so that the tree's rows, painted from
-the first paint, import only this.
-"""
+"""Where a search's terms occur in a text: the spans the tree highlights in a row's name and
+description; apart from the search so that the tree's rows, painted first, import only this."""
 
 from __future__ import annotations
 
 
 def highlight_spans(text: str, terms: tuple[str, ...]) -> list[tuple[int, int]]:
-    """Merged (start, end) spans of `text` where any term occurs, case-insensitively.
-
-    Terms are casefolded; spans are found in `text.casefold()`, which has the same length
-    for the texts shown (names and descriptions) except for rare characters such as `ß`
-    — then highlighting is skipped rather than misplaced.
-    """
+    """Merged (start, end) spans of `text` where any term occurs, case-insensitively; where
+    casefolding changes the length (`ß`) highlighting is skipped rather than misplaced."""
     folded = text.casefold()
     if len(folded) != len(text) or not terms:
         return []

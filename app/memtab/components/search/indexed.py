@@ -1,33 +1,28 @@
-"""The texts the window's search checks, from the home's search index on disk — the one
-the MCP servers and `memtab search` share (`memtab.search_index`, docs/formats.md §22.11).
-
-Before it answers, the index is brought to the scan shown (`SearchIndex.refresh`), again
-whenever the scan changes (the watcher's news, the window's own writes) or any
-process committed to the index since (`SubstringReader.version`), so nothing it answers
-is older than the tree. A file's stamp is taken once per listing entry
-(`Searchable.listed`; none to trust: `trusted_stamp`). The window keeps no file's text: a
-search reads the texts of its candidates from the index, a chunk at a time.
-
-Use it from one thread at a time: the search's jobs run one at a time on one lane.
-"""
+"""The files the window's search looks at, and their texts from the home's search index on
+disk (`memtab.search_index`, docs/formats.md §22.11), each row named as the MCP catalog names
+it (one row a file, shared with the servers), brought to the scan shown before it answers. The
+window keeps no file's text; one thread at a time (the search's lane)."""
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import logging
 import os
 import threading
 import time
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
-from memtab.components.search.searchables import ScanFiles, Searchable, roots_of, searchables
+from memtab.components.tree.nodes import file_key, orphan_entry_key, ref_key
 from memtab.components.tree.scan import HomeScan
 from memtab.fs import memo
 from memtab.fs.memo import Stamp
 from memtab.search_index.documents import IndexedFile, readable_text, trusted_stamp
 from memtab.search_index.index import Key, SearchIndex, index_file_for
 from memtab.search_index.substrings import SubstringReader
+from memtab.store.files import MAX_FILE_BYTES, ScopeListing
 
 logger = logging.getLogger(__name__)
 
@@ -69,11 +64,10 @@ class IndexedTexts:
     def candidates(
         self, scan: HomeScan, terms: tuple[str, ...]
     ) -> tuple[list[tuple[str, set[Key] | None]], set[Key] | None]:
-        """For each term, the rows of `scan`'s files whose text may hold it (None: any
-        may); and, unless the index is as the last refresh left it, every row the index
-        holds under `scan`'s roots (None: a row of every file) — all read at one moment,
-        so a row another process takes out and puts back meanwhile is in both or in
-        neither."""
+        """For each term, the rows of `scan`'s files whose text may hold it (None: any may);
+        and, unless the index is as the last refresh left it, every row under `scan`'s roots
+        (None: every file) — read at one moment, so a row taken out and put back meanwhile is in
+        both or neither."""
         roots = roots_of(scan)
         self.refresh(scan)
         reader = self._opened_reader(scan)
@@ -115,15 +109,10 @@ class IndexedTexts:
     # --- the index ----------------------------------------------------------------------
 
     def refresh(self, scan: HomeScan, stop: threading.Event | None = None) -> bool:
-        """Bring the index to `scan` unless it is there already: opened if needed (again if
-        another process rebuilt it), and refreshed when the scan changed or any process
-        committed since the last refresh began; False when `stop` was set before it was
-        (the rest is read by the next refresh). An outline lists no file: it is left alone.
-
-        The version kept is the one read before a refresh that wrote nothing: the index is
-        still as that refresh found it — a row of every file of the scan — only while no
-        process has committed since (a refresh that wrote is followed by one that finds
-        nothing to write, to settle)."""
+        """Bring the index to `scan` unless it is there already (opened, again if another
+        process rebuilt it; refreshed when the scan changed or any process committed since);
+        False when `stop` was set first. The version kept is the one read before a refresh that
+        wrote nothing: only then is the index a row of every file of the scan."""
         if scan.is_outline:
             return True
         if self._reader is not None and self._reader.replaced:
@@ -199,3 +188,121 @@ def _indexed(item: Searchable, stamp: Stamp | None) -> IndexedFile:
     """`item` as the index takes it: its row, labelled by its id and description."""
     physical = item.path if item.readable else None
     return IndexedFile(item.root, item.row, item.named, physical, stamp, item.linked)
+
+
+@dataclass(frozen=True, slots=True)
+class Searchable:
+    """A file as the search sees it: its tree key and what its name and description say (`label`);
+    its row in the index (`root`, `row`; `named`: the row's label); where it is, whether `view` may
+    show its text (`readable`; else it is found by name and description only), whether it is read
+    through a link another agent's layout allows (`linked`); and what the listing holds of it
+    (`listed`: a stamp taken of it holds while the listing keeps this entry), or its stamp when the
+    listing gives one (`stamp`: other agents' files, by size and mtime)."""
+
+    key: str
+    label: str
+    root: str
+    row: str
+    path: str
+    readable: bool
+    listed: object
+    stamp: tuple[int, int, int, int] | None = None
+    linked: bool = False
+    folded: str = ""
+    """`named` casefolded: what a keystroke compares its terms with (once a scan), the words
+    the ranked search counts as its name (its id: scope or source and path)."""
+
+    @property
+    def where(self) -> tuple[str, str]:
+        """Its row in the index: (root, row)."""
+        return self.root, self.row
+
+    @property
+    def named(self) -> str:
+        """The row's label: its id and the description."""
+        return self.row + self.label[self.label.index("\n") :]
+
+
+def searchables(scan: HomeScan) -> Iterator[Searchable]:
+    """Every file of `scan`, in tree order (paths joined as strings: at 20,000 files
+    `Path.joinpath` costs more than a narrowing query)."""
+    listings: list[tuple[str, ScopeListing, str | None]] = [
+        (os.fspath(item.root), item.listing, None) for item in scan.scopes if item.root is not None
+    ]
+    listings += [(os.fspath(item.root), item.listing, item.dir_name) for item in scan.orphans]
+    for root, listing, orphan_dir in listings:
+        prefix = listing.scope.virtual_root + "/"
+        for entry in listing.files:
+            if orphan_dir is None:
+                key = file_key(entry.path)
+            else:
+                key = orphan_entry_key(orphan_dir, entry.path, is_dir=False)
+            relative = "/".join(entry.path.segments)
+            label = f"{relative}\n{entry.description}"
+            yield Searchable(
+                key,
+                label,
+                root,
+                prefix + relative,
+                f"{root}/{relative}",
+                entry.editable,
+                entry,
+                folded=f"{prefix}{label}".casefold(),
+            )
+    for source in scan.sources.listings if scan.sources is not None else ():
+        for file in source.files:
+            label = f"{file.relative}\n{file.description}"
+            yield Searchable(
+                ref_key(file.ref),
+                label,
+                file.source_id,
+                file.id,
+                os.fspath(file.physical),
+                file.size_bytes <= MAX_FILE_BYTES,
+                file,
+                (file.size_bytes, file.modified_at_ms, 0, 0),
+                file.linked,
+                f"{file.id}\n{file.description}".casefold(),
+            )
+
+
+def roots_of(scan: HomeScan) -> tuple[str, ...]:
+    """The roots `scan` lists in full (the index keeps exactly their files' rows): its
+    scopes' and orphaned dirs' roots, and the sources' ids once sources are listed."""
+    roots = [os.fspath(item.root) for item in scan.scopes if item.root is not None]
+    roots += [os.fspath(item.root) for item in scan.orphans]
+    if scan.sources is not None:
+        roots += [listing.source.id for listing in scan.sources.listings]
+    return tuple(dict.fromkeys(roots))
+
+
+class ScanFiles:
+    """A scan's files in tree order (`searchables`), and what a keystroke looks up among
+    them without a walk of every file in Python: each one's place by its row in the index
+    and by its tree key, and the places of the files whose label holds a term (their
+    labels casefolded in one text, searched by `str.find`)."""
+
+    __slots__ = ("_labels", "_starts", "by_key", "by_row", "items")
+
+    def __init__(self, items: list[Searchable]) -> None:
+        self.items = items
+        self.by_row = {item.where: at for at, item in enumerate(items)}
+        self.by_key = {item.key: at for at, item in enumerate(items)}
+        # Made with the rest (a refresh's, on the lane before the first keystroke).
+        self._starts = list(
+            itertools.accumulate((len(item.folded) + 1 for item in items), initial=0)
+        )
+        self._labels = "\0".join(item.folded for item in items)
+
+    def labelled(self, term: str, most: int) -> set[int] | None:
+        """The places of the files whose label (casefolded) holds `term`; None when more
+        than `most` do (so many narrow nothing)."""
+        labels, starts, found = self._labels, self._starts, set()
+        at = labels.find(term)
+        while at >= 0:
+            place = bisect.bisect_right(starts, at) - 1
+            found.add(place)
+            if len(found) > most:
+                return None
+            at = labels.find(term, starts[place + 1])
+        return found

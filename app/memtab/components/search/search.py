@@ -1,23 +1,9 @@
-"""Searching memories by name, description and content — plain Python, run off the GUI thread.
-
-A query is split into terms; a file matches when every term (case-insensitively) occurs in
-its path inside the scope (or the source), its description or its text. Other agents'
-files are searched with mux's (their keys are their refs' tree keys, `tree.ref_key`); a
-file's text is what `view` would show of it, read from the home's search index on disk
-(`components.search.indexed`, shared with the MCP servers and `memtab search`): a file
-`view` refuses is matched by name and description only (`documents.readable_text`), and
-loki-mode's JSON is searched as written, not as rendered.
-
-A search shows the best `MAX_MATCHED_FILES` matching files (ranked as the MCP servers and
-`memtab search` rank them), each with its first matching
-lines (`find_matches`). Searching is incremental (`SearchQuery.narrows`), and a long search
-checks its cancel token as it goes, so the next keystroke never waits for it.
-
-`Searcher` is the window's: it owns the index as the window uses it (opened by its first
-job, not with the window) and the last search's matches; its jobs run one at a time on
-the job service's scans lane, so neither needs a lock. `warm` brings the index to the scan
-in the background, so the first search is quick.
-"""
+"""Searching memories by name, description and content, off the GUI thread: a file matches when
+every term occurs (case-insensitively) in its path, description or text, as `view` shows it,
+read from the home's search index (`components.search.indexed`, shared with the MCP servers and
+`memtab search`). The best `MAX_MATCHED_FILES` are shown, ranked as those rank them; searching
+is incremental (`SearchQuery.narrows`) and cancellable per keystroke. `Searcher` owns the index
+and the last matches; its jobs run one at a time on the scans lane, so neither needs a lock."""
 
 from __future__ import annotations
 
@@ -72,8 +58,7 @@ class SearchQuery:
 
 
 class Matches(dict[str, FileMatch]):
-    """The files a search matched, by tree key, best first; `more` when it stopped at
-    its limit with files left that may match too."""
+    """The files a search matched, by tree key, best first; `more`: it stopped at its limit."""
 
     more: bool = False
 
@@ -87,19 +72,11 @@ def find_matches(
     cancel: CancelToken | None = None,
 ) -> Matches:
     """The best `MAX_MATCHED_FILES` files of `scan` matching `query` (ranked as `memtab search`
-    ranks them, then those only part of a word finds, in tree order), by
-    tree key, each with its content hit count and its first matching lines; `more` says
-    whether files were left unlooked at that may match too.
-
-    With `candidates` (tree keys), only those files are looked at: the matches of an
-    earlier query this one narrows. No file is walked in Python to find what may match:
-    each term's files are those the index says may hold it in their text
-    (`IndexedTexts.candidates`, by their rows' places) or whose label holds it
-    (`ScanFiles.labelled`); a term the index cannot narrow (no letter or digit, in most
-    files) leaves every file, and the files are then looked at in that order until
-    enough match — a term in every file costs `MAX_MATCHED_FILES` texts. `cancel` is
-    checked every few hundred files, and before each file's lines are found.
-    """
+    ranks them, then part-word matches, in tree order), by tree key, with their hit counts and
+    first lines; `more`: files left unlooked at may match too. With `candidates` (tree keys)
+    only those are looked at. No file is walked in Python: each term's files are those the index
+    or a label says may hold it (a term the index cannot narrow leaves every file, looked at
+    until enough match); `cancel` is checked every few hundred files."""
     matches = Matches()
     if not query.active:
         return matches
@@ -161,12 +138,9 @@ def _best_first(
 
 
 def line_matches(text: str, folded: str, query: SearchQuery) -> tuple[int, tuple[LineMatch, ...]]:
-    """How many lines of `text` hold a term — what a result's pill counts, as its rows
-    under it are lines — and the first `MAX_LINES_PER_FILE` of them, with the terms' spans.
-
-    `folded` is `text.casefold()` (as the index keeps it): terms are found there, and
-    line numbers are the same in both.
-    """
+    """How many lines of `text` hold a term (a result's pill) and the first `MAX_LINES_PER_FILE`
+    of them with the terms' spans; `folded` is `text.casefold()`, where terms are found (same
+    line numbers)."""
     if not query.active or not folded:
         return 0, ()
     lines = text.split("\n")
@@ -209,13 +183,11 @@ class SearchOutcome:
     match_count: int
     problem: str | None = None
     """Why the index on disk could not be used (the search read the files instead)."""
-    more: bool = False
-    """Whether more files may match than the tree shows (`MAX_MATCHED_FILES`)."""
+    more: bool = False  # Whether more files may match than the tree shows (`MAX_MATCHED_FILES`).
 
 
 class Searcher:
-    """The index and the last search (see the module docstring); only its lane's jobs
-    touch them."""
+    """The index and the last search (see the module docstring); only its lane's jobs touch them."""
 
     def __init__(self) -> None:
         self._index_texts: IndexedTexts | None = None

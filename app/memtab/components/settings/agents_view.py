@@ -1,7 +1,5 @@
-"""Settings → Other agents without Qt: where each agent's memory is looked for and what was
-found, what the form saves, and each agent's line and button in "Memtab for your agents"
-(docs/formats.md §22.6) — `gui/settings/dialog.py` and `gui/settings/agent_server.py`
-build the widgets and run the jobs."""
+"""Settings → Other agents without Qt: where each agent's memory is looked for, what the form
+saves, and each agent's line in "Memtab for your agents" (docs/formats.md §22.6)."""
 
 from __future__ import annotations
 
@@ -104,8 +102,7 @@ class ServerRow:
     registered: bool
     button: str
     tip: str
-    offered: bool
-    """A button at all: not for a file Memtab cannot read."""
+    offered: bool  # A button at all: not for a file Memtab cannot read.
 
 
 def server_row(registration: Registration, *, demo: bool = False) -> ServerRow:

@@ -1,8 +1,6 @@
-"""Settings' jobs: what the dialog asks off the GUI thread — a test of the model
-connection as the form says, the local model servers running here, where other agents'
-memory was looked for, which agents have Memtab's MCP server registered (and whether
-their sessions get a warm one), and registering it with one agent or taking it out
-(`memtab mcp install` / `uninstall` for that agent)."""
+"""Settings' jobs off the GUI thread: the model connection tested, local model servers found,
+where other agents' memory was looked for, and Memtab's MCP server registered with an agent or
+taken out."""
 
 from __future__ import annotations
 
@@ -50,9 +48,7 @@ def looked_for(home: Home, env: Mapping[str, str], _ctx: JobContext) -> list[Loo
 
 
 class AgentServerLook(NamedTuple):
-    """What Settings shows of Memtab's server and the agents: each agent's registration,
-    whether their sessions get a warm server, and why this home changes no agent's files
-    (None: it may; else it is a demo home)."""
+    """Each agent's registration of Memtab's server, warm sessions, and why not (a demo home)."""
 
     registrations: list[Registration]
     warm: str

@@ -99,8 +99,7 @@ class FormKeys:
 
 @dataclass(frozen=True)
 class Switch:
-    """What the fields show for a provider just chosen; `left`: another was shown (a test
-    result was about it)."""
+    """The fields for a provider just chosen; `left`: another was shown (a test was of it)."""
 
     model: str
     base_url: str
@@ -176,10 +175,9 @@ class ModelForm:
         self.keys = FormKeys(dict(saved_origins))
 
     def switch(self, provider: ProviderName, model: str, base_url: str) -> Switch | None:
-        """`provider` is chosen with `model` and `base_url` in the fields: what they show
-        now (None: it is the one shown). Model, base URL and key are a provider's own: a
-        local server's URL must not become Anthropic's, a key typed for Anthropic must not
-        go to it."""
+        """`provider` is chosen with `model` and `base_url` in the fields: what they show now (None:
+        it is the one shown). Model, base URL and key are a provider's own: a local server's URL
+        must not become Anthropic's, a key typed for Anthropic must not go to it."""
         if provider == self._shown:
             return None
         left = self._shown is not None

@@ -51,10 +51,8 @@ class ConflictItem:
     """One conflict to resolve, as the dialog lists it."""
 
     kind: ConflictKind
-    key: str
-    """Unique among the listed conflicts (a virtual path, or a sidecar copy's name)."""
-    title: str
-    """The file's name and what the conflict is, on two lines."""
+    key: str  # Unique among the listed conflicts (a virtual path, or a sidecar copy's name).
+    title: str  # The file's name and what the conflict is, on two lines.
     detail: str
     subject: SyncConflict | ConflictCopy | SidecarCopy
 
@@ -233,6 +231,8 @@ def resolve(
 ) -> str:
     """Decide a conflict through its engine; what was done, in words. Raises the
     engine's error (one line) when it cannot (the file changed meanwhile, a sync runs)."""
+    written = merged.encode("utf-8") if decision == "merged" and merged is not None else None
+    done = DECISIONS[decision].done
     if item.kind == "sync":
         # lazy: sync's engine (~1.5 MiB, ~90 ms), on its worker
         from memtab.sync.conflicts.resolve import resolve_conflict
@@ -243,10 +243,10 @@ def resolve(
             service_for(home, git_program),
             item.subject,
             keep=keep,  # type: ignore[arg-type]
-            merged=merged.encode("utf-8") if decision == "merged" and merged is not None else None,
+            merged=written,
         )
         # The file's name: the title is two lines (the list's), the status bar has one.
-        return f"Resolved {_name(item.subject.path)}: {_DONE[decision]}; the next sync sends it"
+        return f"Resolved {_name(item.subject.path)}: {done}; the next sync sends it"
     copy_keep = {"mine": "mine", "theirs": "this", "both": "both"}.get(decision)
     if item.kind == "copy":
         assert isinstance(item.subject, ConflictCopy)
@@ -254,16 +254,13 @@ def resolve(
             MemoryStore(home, workspace),
             str(item.subject.path),
             keep=copy_keep,  # type: ignore[arg-type]
-            merged=merged.encode("utf-8") if decision == "merged" and merged is not None else None,
+            merged=written,
         )
-        return (
-            f"Resolved {item.subject.original.name}: {_DONE[decision]}; the copy is in "
-            "Recently deleted"
-        )
+        return f"Resolved {item.subject.original.name}: {done}; the copy is in Recently deleted"
 
     assert isinstance(item.subject, SidecarCopy) and copy_keep is not None
     aside = resolve_sidecar_copy(home, item.subject, copy_keep)  # type: ignore[arg-type]
-    return f"Resolved {item.subject.original.name}: {_DONE[decision]}; set aside in {aside}"
+    return f"Resolved {item.subject.original.name}: {done}; set aside in {aside}"
 
 
 def resolve_sync_conflict(
@@ -276,14 +273,6 @@ def resolve_sync_conflict(
 ) -> str:
     """Decide a sync conflict from the editor's bar (as `resolve`, no text written)."""
     return resolve(home, workspace, sync_item(conflict), decision, None, git_program, ctx)
-
-
-_DONE: dict[Decision, str] = {
-    "mine": choices.KEEP_MINE.done,
-    "theirs": choices.KEEP_THEIRS.done,
-    "both": choices.KEEP_BOTH.done,
-    "merged": choices.KEEP_TEXT.done,
-}
 
 
 Decision = Literal["mine", "theirs", "both", "merged"]
@@ -327,8 +316,7 @@ class Press(enum.Enum):
 
 @dataclass(frozen=True)
 class Allowed:
-    """The decisions a conflict allows once its texts are read, and whether the text to
-    keep may be edited."""
+    """The decisions a conflict allows once read, and whether the text to keep is editable."""
 
     buttons: dict[Decision, bool]
     editable: bool
@@ -354,9 +342,8 @@ def resolve_failed_text(message: str) -> str:
 
 
 class ConflictsPresenter(Generic[ItemT]):
-    """The dialog's state: the conflicts listed, the one to select once listed (and
-    whether to show Keep both's result for it), whether that result is shown, and the
-    decision under way."""
+    """The dialog's state: the conflicts listed, the one to select once listed (and whether to show
+    Keep both's result for it), whether that result is shown, and the decision under way."""
 
     def __init__(self) -> None:
         self.items: list[ItemT] = []
@@ -417,8 +404,7 @@ class ConflictsPresenter(Generic[ItemT]):
 PREFIX = "sync:"
 """The bar's action ids are the choices' ids after this (the editor's own never are)."""
 CHOICES = (COMPARE, KEEP_MINE, KEEP_THEIRS, KEEP_BOTH)
-DEFAULT_ACTION = PREFIX + COMPARE.id
-"""Enter picks Compare."""
+DEFAULT_ACTION = PREFIX + COMPARE.id  # Enter picks Compare.
 BAR_DECISIONS: dict[str, Decision] = {
     KEEP_MINE.id: "mine",
     KEEP_THEIRS.id: "theirs",
@@ -441,7 +427,7 @@ def bar_actions() -> list[tuple[str, str]]:
 
 def not_resolved_text(message: str) -> str:
     """What the bar says first when a decision was refused."""
-    return f"Not resolved: {message.split(': ', 1)[-1]}. "
+    return f"Not resolved: {resolve_failed_text(message)}. "
 
 
 class BarStep(enum.Enum):

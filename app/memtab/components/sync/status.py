@@ -202,9 +202,8 @@ class SyncNowNote:
 
 
 SyncKind = Literal["look", "changes", "full"]
-"""`look`: read where sync stands (no git, no network); `changes`: sync only when this
-machine has changes to send (after an edit); `full`: sync every target (Sync now, the
-schedule)."""
+"""`look`: read where sync stands (no git, no network); `changes`: sync only when this machine has
+changes to send (after an edit); `full`: sync every target (Sync now, the schedule)."""
 
 _RANK: dict[SyncKind, int] = {"look": 0, "changes": 1, "full": 2}
 _MEMORY_KINDS = (PathKind.GLOBAL_SCOPE, PathKind.PROJECT_SCOPE, PathKind.WORKSPACE_SCOPE)
@@ -213,22 +212,17 @@ _MEMORY_KINDS = (PathKind.GLOBAL_SCOPE, PathKind.PROJECT_SCOPE, PathKind.WORKSPA
 class Schedule(enum.Enum):
     """What the schedule's timer does after a job."""
 
-    STOP = "stop"
-    """Sync is not set up (or the window closes): no sync is scheduled."""
-    FIRST = "first"
-    """Sync was just found set up: the first full sync, soon."""
-    INTERVAL = "interval"
-    """A full sync ended: the next one an interval later."""
-    KEEP = "keep"
-    """A sync is scheduled already: it stays as it is."""
+    STOP = "stop"  # Sync is not set up (or the window closes): no sync is scheduled.
+    FIRST = "first"  # Sync was just found set up: the first full sync, soon.
+    INTERVAL = "interval"  # A full sync ended: the next one an interval later.
+    KEEP = "keep"  # A sync is scheduled already: it stays as it is.
 
 
 @dataclass(frozen=True)
 class BatchWants:
     """What a watcher batch asks of the window's sync."""
 
-    look: bool = False
-    """Sync's set-up or a target's state changed (the CLI): look again now."""
+    look: bool = False  # Sync's set-up or a target's state changed (the CLI): look again now.
     settle: bool = False
     """A memory file changed: sync once the changes settle, count what waits soon."""
 
@@ -359,8 +353,7 @@ class QuitQuestion:
         self._then: Callable[[], object] | None = None
         self._waiting: QuitStep | None = None  # LOOK or SYNC: what the answer waits for
         self._failure: str | None = None
-        self.asking = False
-        """Whether the question is open."""
+        self.asking = False  # Whether the question is open.
 
     def ask(self, then: Callable[[], object]) -> QuitStep:
         """The window closes; `then` closes it once nothing waits."""
@@ -423,16 +416,13 @@ class QuitQuestion:
 class SyncLook:
     """Where sync stands after a job."""
 
-    targets: tuple[str, ...] = ()
-    """The home's sync targets (none: sync is not set up)."""
+    targets: tuple[str, ...] = ()  # The home's sync targets (none: sync is not set up).
     conflicts: tuple[SyncConflict, ...] = ()
-    report: SyncReport | None = None
-    """What the last sync did (None: none yet in this window)."""
+    report: SyncReport | None = None  # What the last sync did (None: none yet in this window).
     synced: bool = False
     """Whether this job synced (False: it only looked, or had nothing to send; `report`
     is then the one before, kept by `WindowSync`)."""
-    error: str | None = None
-    """Why the job could not sync at all (git missing, a broken set-up)."""
+    error: str | None = None  # Why the job could not sync at all (git missing, a broken set-up).
     last_sync_at: int | None = None
     offline_since: int | None = None
     to_send: tuple[str, ...] = ()

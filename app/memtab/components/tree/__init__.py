@@ -1,4 +1,2 @@
-"""The Memory tab's tree: the home scan it is built from (`scan`), its nodes (`tree`),
-what a row says besides its name (`text`), the shown tree reconciled by key
-(`reconcile_slices`), and the workspaces the tree can show (`workspace_rows`).
-"""
+"""The Memory tab's tree: the home scan (`scan`), its nodes (`tree`), a row's words (`text`), the
+shown tree reconciled by key (`reconcile_slices`), the workspaces it can show (`workspace_rows`)."""

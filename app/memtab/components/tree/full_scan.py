@@ -1,8 +1,6 @@
-"""The full scan of the memory home: every file of the shown scopes listed (and read, or
-its description remembered), the recency metadata, `memory-meta.json` and the
-consolidation journal — `scan_home(request)`, run on the job service's scans lane
-(`scan_policy.scan`, which imports this module): a big home's outline
-(`components.tree.scan.scan_outline`) paints before it is loaded."""
+"""The full scan of the memory home (`scan_home`, on the scans lane): every file of the shown
+scopes listed and described, the recency metadata, `memory-meta.json` and the consolidation
+journal; a big home's outline paints first."""
 
 from __future__ import annotations
 

@@ -45,5 +45,5 @@ class RowMarks:
 class MarkedRows(Protocol):
     """What marks the rows (the tree's model), as a feature that marks sees it."""
 
-    def set_marks(self, feature: str, marks: Mapping[str, RowMark]) -> None:
-        """Show exactly these marks of `feature` (by row key), in place of its last ones."""
+    # Show exactly these marks of `feature` (by row key), in place of its last ones.
+    def set_marks(self, feature: str, marks: Mapping[str, RowMark]) -> None: ...

@@ -1,8 +1,5 @@
-"""The search results' matching lines in the tree, without Qt: while searching, a file's
-matching lines are rows under it (`nodes.match_node`); F3 and Shift+F3 step to the next or
-previous one in the tree's order, file after file, round the end (`step`), and a result
-opens at its first match (`first_match`). `gui/tree/editor_link.py` selects and shows them.
-"""
+"""The search results' matching lines in the tree: F3 and Shift+F3 step to the next or previous
+one in tree order, round the end (`step`); a result opens at its first match (`first_match`)."""
 
 from __future__ import annotations
 

@@ -19,8 +19,7 @@ class NodeKind(enum.IntEnum):
     FILE = 3
     MESSAGE = 4
     ORPHAN_DIR = 5
-    MATCH = 6
-    """A line of a file that matches the search (a child of the file's row)."""
+    MATCH = 6  # A line of a file that matches the search (a child of the file's row).
     SOURCE = 7
     """One other agent's source (Claude Code auto memory, Codex memories…), under its
     project's or agent's section (`components.tree.sources`)."""
@@ -32,11 +31,9 @@ class SectionId(enum.StrEnum):
     GLOBAL = "global"
     PROJECT = "project"
     WORKSPACE = "workspace"
-    SESSION = "session"
-    """xum's session scope of the workspace, shown when it keeps one."""
+    SESSION = "session"  # xum's session scope of the workspace, shown when it keeps one.
     ORPHANS = "orphans"
-    SOURCES = "sources"
-    """Every section of other agents' memory (one per project, or per agent)."""
+    SOURCES = "sources"  # Every section of other agents' memory (one per project, or per agent).
 
 
 # The kinds the tree asks of every node, looked up once: an attribute of an enum class
@@ -46,6 +43,7 @@ _MATCH = NodeKind.MATCH
 _CONTAINER_KINDS = (NodeKind.SECTION, NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR, NodeKind.SOURCE)
 _FOLDER_KINDS = (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR, NodeKind.SOURCE)
 """Containers sorted before files (`child_order`)."""
+_PLACE_FIELDS = ("key", "kind", "fingerprint", "parent", "children", "row")
 
 
 SECTION_TITLES = {
@@ -103,38 +101,26 @@ def match_key(file_row_key: str, line: int) -> str:
 
 
 class LineMatch(NamedTuple):
-    """A line of a file holding a search term, as shown under the file's row.
-
-    `line` counts from 0; `text` is the part of the line shown (it starts `column`
-    characters into the line, leading blanks and far-away text left out), and `spans`
-    are where the terms are in `text`.
-    """
+    """A line of a file holding a search term: `line` from 0, `text` from `column`, `spans`."""
 
     line: int
     text: str
     column: int = 0
     spans: tuple[tuple[int, int], ...] = ()
-    cut: bool = False
-    """Whether text before `column` (other than indentation) was left out."""
+    cut: bool = False  # Whether text before `column` (other than indentation) was left out.
 
 
 class FileMatch(NamedTuple):
-    """How a file matched the search: by name/description, how many lines of its text
-    hold a term (`content_hits`: lines, as its result rows are; `memtab search` and the MCP
-    `search` name a line too), and the first matching lines."""
+    """How a file matched: how many lines hold a term (`content_hits`) and the first of them."""
 
     content_hits: int = 0
     lines: tuple[LineMatch, ...] = ()
 
 
 class TreeNode:
-    """One row of the tree. Plain data; `children` is owned by the node; compared by
-    identity.
-
-    A slotted class with its `__init__` written out, not a dataclass: the tree is built
-    before the window's first paint, and a dataclass writes and compiles its methods when
-    its module loads (this one ~5 M instructions of the start).
-    """
+    """One row of the tree: plain data, `children` owned, compared by identity. Slotted with a
+    hand-written `__init__`, not a dataclass: it loads before the first paint, and a dataclass
+    compiles its methods at import."""
 
     __slots__ = (
         "accepts_drops",
@@ -178,15 +164,12 @@ class TreeNode:
     section: SectionId | None
     path: VirtualPath | None
     """Scope items and scope sections: the virtual path (None for orphans and messages)."""
-    physical: str | None
-    """Files and directories: where they are on disk."""
+    physical: str | None  # Files and directories: where they are on disk.
     orphan_dir: str | None
     subtitle: str
     description: str
-    file_count: int
-    """Sections and directories: files below (those matching, while searching)."""
-    total_count: int | None
-    """Sections while searching: all files, for "3 of 12"."""
+    file_count: int  # Sections and directories: files below (those matching, while searching).
+    total_count: int | None  # Sections while searching: all files, for "3 of 12".
     size_bytes: int
     modified_at_ms: int
     not_editable_reason: str | None
@@ -195,8 +178,7 @@ class TreeNode:
     last_accessed_at: int | None
     message_kind: MessageKind | None
     content_hits: int
-    line_match: LineMatch | None
-    """Search-result lines: where the match is in the file."""
+    line_match: LineMatch | None  # Search-result lines: where the match is in the file.
     read_only: bool
     accepts_drops: bool
     unfilled_files: int
@@ -352,20 +334,16 @@ class TreeNode:
             stack.extend(reversed(node.children))
 
     def dispose(self) -> None:
-        """Break the parent/child reference cycles of this subtree, which left the tree, so
-        it is freed at once by reference counting instead of by a (GUI-pausing) full
-        collection."""
+        """Break the parent/child reference cycles of this subtree, which left the tree, so it is
+        freed at once by reference counting instead of by a (GUI-pausing) full collection."""
         for node in list(self.walk()):
             node.children = []
             node.parent = None
 
     def forget_fingerprints(self) -> None:
-        """Clear the fingerprint (0: compared again) of this node and of every one above it.
-
-        A reconcile dropped half-way (a newer tree wins) gave the nodes it reached the new
-        tree's fields and fingerprint before it reached the nodes below them: a next tree
-        like that one would be skipped there, and what was left undone never shown.
-        """
+        """Clear the fingerprint (0: compared again) of this node and every one above it: a
+        reconcile dropped half-way left them the new tree's fingerprints, and a next tree like
+        it would be skipped there."""
         node: TreeNode | None = self
         while node is not None:
             node.fingerprint = 0
@@ -388,35 +366,8 @@ class TreeNode:
         return self.path.scope
 
 
-_DATA_FIELDS = (
-    "name",
-    "section",
-    "path",
-    "physical",
-    "orphan_dir",
-    "subtitle",
-    "description",
-    "file_count",
-    "total_count",
-    "size_bytes",
-    "modified_at_ms",
-    "not_editable_reason",
-    "pinned",
-    "access_count",
-    "last_accessed_at",
-    "message_kind",
-    "content_hits",
-    "line_match",
-    "read_only",
-    "accepts_drops",
-    "unfilled_files",
-    "agent",
-    "ref",
-    "tag",
-    "warning",
-    "warning_label",
-    "linked",
-)
+_DATA_FIELDS = tuple(f for f in TreeNode.__slots__ if f not in _PLACE_FIELDS)
+"""Every shown field (`copy_fields_from`)."""
 
 
 def fingerprint_tree(root: TreeNode) -> TreeNode:
@@ -434,11 +385,8 @@ def child_order(child: TreeNode) -> tuple[int, str, str]:
 
 
 def finish_counts(container: TreeNode) -> None:
-    """Sort every level below `container` and count the files under each container.
-
-    Iterative (parents before children, then in reverse), so deep trees cannot overflow
-    the stack.
-    """
+    """Sort every level below `container` and count the files under each container, iteratively
+    (deep trees cannot overflow the stack)."""
     nodes = list(container.walk())
     for node in nodes:
         if node.children and node.kind is not _FILE:  # a file's matches: line order
@@ -509,8 +457,7 @@ def is_movable(node: TreeNode) -> bool:
 
 
 def dragged_text(nodes: Iterable[TreeNode]) -> str:
-    """What a drag of `nodes` carries: the movable ones' virtual paths, once each, a line
-    each."""
+    """What a drag of `nodes` carries: the movable ones' virtual paths, once each, a line each."""
     paths: list[str] = []
     for node in nodes:
         if is_movable(node) and node.path is not None and str(node.path) not in paths:

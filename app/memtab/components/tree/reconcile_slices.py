@@ -1,9 +1,6 @@
-"""How a new tree is shown without freezing the window: reconciled into the shown one in
-slices of `RECONCILE_SLICE_MS` on the clock given, the GUI painting between them (a newer
-tree replaces a reconcile in progress). Qt-free: `ShownTree` holds the shown node tree, its
-rows by key and by file, its badges and marks, and the reconcile's steps, and tells a
-`RowEvents` (the window's `gui/tree/model.py`) which rows go, come and change; the window's
-`gui/tree/reconcile.py` keeps the timer between slices."""
+"""A new tree shown without freezing the window: reconciled into the shown one in slices of
+`RECONCILE_SLICE_MS`, painting between them. `ShownTree` holds the shown nodes, rows, badges and
+marks and tells a `RowEvents` (`gui/tree/model.py`) which rows go, come and change."""
 
 from __future__ import annotations
 
@@ -18,8 +15,7 @@ from memtab.components.tree.tree import loading_tree
 
 logger = logging.getLogger(__name__)
 
-RECONCILE_SLICE_MS = 12.0
-"""How long one slice of a reconcile runs before the GUI paints."""
+RECONCILE_SLICE_MS = 12.0  # How long one slice of a reconcile runs before the GUI paints.
 
 
 def perf_ms() -> float:
@@ -28,8 +24,7 @@ def perf_ms() -> float:
 
 
 class Slice:
-    """One slice of a reconcile: over once `budget_ms` passed on `now_ms` since it began
-    (None: never — the reconcile runs to its end)."""
+    """One slice of a reconcile: over once `budget_ms` passed (None: runs to its end)."""
 
     def __init__(self, budget_ms: float | None, now_ms: Callable[[], float] = perf_ms) -> None:
         self._now_ms = now_ms
@@ -60,11 +55,10 @@ class RowEvents(Protocol):
 
     def inserted(self) -> None: ...
 
-    def rows_changed(self, parent: TreeNode, first: int, last: int) -> None:
-        """What rows `first`..`last` of `parent` show changed."""
-
-    def marks_changed(self, node: TreeNode) -> None:
-        """The marks on a shown file row changed."""
+    # What rows `first`..`last` of `parent` show changed.
+    def rows_changed(self, parent: TreeNode, first: int, last: int) -> None: ...
+    # The marks on a shown file row changed.
+    def marks_changed(self, node: TreeNode) -> None: ...
 
 
 def runs(rows: Iterable[int]) -> Iterator[tuple[int, int]]:

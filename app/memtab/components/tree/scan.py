@@ -48,8 +48,7 @@ def stamp_of(entry: FileEntry) -> FileStamp:
 # The scan's records are NamedTuples: a dataclass writes and compiles its methods when its
 # module loads (~4M instructions each), and this one loads before the tree's first paint.
 class ScopeScan(NamedTuple):
-    """One scope as scanned: its root (None when unavailable) and listing — or, in an
-    outline (`scan_outline`), only its directories and file counts, the listing empty."""
+    """One scope as scanned: its root (None: unavailable) and listing (an outline's: empty)."""
 
     scope: Scope
     root: Path | None
@@ -81,10 +80,7 @@ class ScopeScan(NamedTuple):
 
 
 class OrphanScan(NamedTuple):
-    """A dir under `memory/project/` that no registered project owns, with its files.
-
-    The listing's paths use the project scope, relative to the orphan dir.
-    """
+    """A dir under `memory/project/` no registered project owns, with its files."""
 
     dir_name: str
     root: Path
@@ -99,10 +95,8 @@ class OrphanScan(NamedTuple):
 class DiskChanges(NamedTuple):
     """What changed on disk since the previous scan of the same scope roots."""
 
-    changed: frozenset[VirtualPath] = frozenset()
-    """Files created or modified."""
-    deleted: frozenset[VirtualPath] = frozenset()
-    """Files that are gone (deleted, or moved away)."""
+    changed: frozenset[VirtualPath] = frozenset()  # Files created or modified.
+    deleted: frozenset[VirtualPath] = frozenset()  # Files that are gone (deleted, or moved away).
     shas: Mapping[VirtualPath, str] = MappingProxyType({})
     """The content sha of each changed file that could be read."""
 
@@ -167,20 +161,16 @@ class HomeScan(NamedTuple):
 
 
 class ScanRequest(NamedTuple):
-    """What to scan.
-
-    `changed_paths` are absolute paths from the watcher (or the tab's own writes); None
-    means "anything may have changed": every scope is relisted. With `choose_default`, an
-    unknown or missing `workspace_id` falls back to the most recently used workspace.
-    """
+    """What to scan: `changed_paths` from the watcher (or the tab's own writes), None: every
+    scope relisted; `choose_default`: an unknown `workspace_id` falls back to the most recently
+    used workspace."""
 
     home: Home
     workspace_id: str | None
     choose_default: bool = True
     previous: HomeScan | None = None
     changed_paths: frozenset[str] | None = None
-    with_sources: bool = False
-    """Scan other agents' memory too."""
+    with_sources: bool = False  # Scan other agents' memory too.
     source_context: "ContextLoader | None" = None
     """How discovery reads its settings (default: `SourceContext.load`)."""
     remember_descriptions: bool = False
@@ -202,11 +192,8 @@ class ScanOutcome(NamedTuple):
 def choose_workspace(
     registry: Registry, requested: str | None, recency: Mapping[str, int], choose_default: bool
 ) -> tuple[Workspace | None, str | None]:
-    """The workspace to show and, when the request could not be honoured, a note saying so.
-
-    The default is the most recently used top-level, non-archived workspace (by
-    extensionMetadata.json), else the first such in registry order, else any.
-    """
+    """The workspace to show, and a note when the request could not be honoured; the default is
+    the most recently used top-level, non-archived one, else the first such, else any."""
     note: str | None = None
     if requested:
         workspace = registry.workspace(requested)

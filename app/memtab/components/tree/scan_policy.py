@@ -1,6 +1,5 @@
-"""When the Memory tab scans and what each scan covers (`ScanPolicy`), and the scans as
-jobs (`scan`, `outline`): `gui/tree/scan_scheduler.py` keeps only the job client and signals.
-"""
+"""When the Memory tab scans and what each scan covers (`ScanPolicy`), and the scans as jobs
+(`scan`, `outline`): `gui/tree/scan_scheduler.py` keeps only the job client and signals."""
 
 from __future__ import annotations
 

@@ -11,18 +11,14 @@ NOT_SHOWN_SUFFIX = "; showing another workspace instead."
 class ScanSteps(NamedTuple):
     """What one scan fans out to."""
 
-    first: bool
-    """The parts are not built yet: the tree alone."""
-    workspace_changed: bool
-    """The scan shows another workspace than the last one: show it anew."""
+    first: bool  # The parts are not built yet: the tree alone.
+    workspace_changed: bool  # The scan shows another workspace than the last one: show it anew.
     workspace_note: str | None
     """Why the workspace asked for by name is not the one shown (to say), or None."""
-    search_again: bool
-    """A search is under way: search the new scan (else the tree shows it)."""
+    search_again: bool  # A search is under way: search the new scan (else the tree shows it).
     followed: frozenset[MemoryFileRef]
     """The files that changed on disk, for the open editor tabs to follow."""
-    error: str | None
-    """The registry's error to show, or None."""
+    error: str | None  # The registry's error to show, or None.
 
 
 def scan_steps(

@@ -25,8 +25,7 @@ logger = logging.getLogger(__name__)
 ContextLoader = Callable[[Home], SourceContext]
 """Reads what discovery needs (settings, the home's overrides, the registry)."""
 
-WatchTarget = tuple[str, bool]
-"""A directory to watch and whether recursively."""
+WatchTarget = tuple[str, bool]  # A directory to watch and whether recursively.
 
 
 @dataclass(frozen=True)
@@ -47,8 +46,7 @@ class SourcesScan:
 
     discovery: Discovery
     listings: tuple[SourceListing, ...]
-    problems: tuple[str, ...] = ()
-    """Settings Memtab could not use (one line each)."""
+    problems: tuple[str, ...] = ()  # Settings Memtab could not use (one line each).
     changes: SourceChanges = field(default_factory=SourceChanges)
     watch: tuple[WatchTarget, ...] = ()
     """The existing directories whose changes concern a source (`layouts.watch_targets`)."""
@@ -75,10 +73,9 @@ class SourcesScan:
         return (listing.source, found) if listing is not None and found is not None else None
 
     def opens_a_source(self, path: str) -> bool:
-        """Whether a change of `path` may be a source discovery has not found yet (a
-        project's first Claude Code folder, Codex's first memories, loki-mode's in a
-        project: `Discovery.opens`; team memory appearing in an auto memory directory):
-        the sources are found again."""
+        """Whether a change of `path` may be a source discovery has not found yet (a project's first
+        Claude Code folder, Codex's first memories, loki-mode's in a project: `Discovery.opens`;
+        team memory appearing in an auto memory directory): the sources are found again."""
         if self.discovery.opens(path):
             return True
         source = self.discovery.source_containing(Path(path))
@@ -211,8 +208,7 @@ EXPAND_SOURCES_MAX_FILES = 60
 
 @dataclass(frozen=True)
 class SourcesNews:
-    """What a new scan of the sources asks of the window: the open files to follow, the
-    directories to watch now (None: the same), the problems to say (None: said already)."""
+    """A sources scan's asks: open files to follow, directories to watch, problems to say."""
 
     follow: frozenset[MemoryFileRef]
     watch: tuple[WatchTarget, ...] | None

@@ -1,6 +1,5 @@
-"""What the Memory tab's tree says about a row besides its name: tooltips and the text a
-screen reader reads after the name (Qt-free; `gui/tree/model` asks for them by role).
-"""
+"""What the Memory tab's tree says about a row besides its name: tooltips and the text a screen
+reader reads after the name (Qt-free; `gui/tree/model` asks for them by role)."""
 
 from __future__ import annotations
 

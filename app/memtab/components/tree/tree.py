@@ -317,9 +317,8 @@ def _listing_keys(listing: ScopeListing, orphan_dir: str | None) -> list[str]:
 
 
 def prepare_search(scan: HomeScan) -> None:
-    """Make what a search's trees take of each listing of `scan` (its files' keys, its
-    conflict copies) before the first keystroke asks (on the lane, as the search field
-    takes the focus)."""
+    """Make what a search's trees take of each listing of `scan` (its files' keys, its conflict
+    copies) before the first keystroke asks (on the lane, as the search field takes the focus)."""
     for listing, orphan_dir in [(item.listing, None) for item in scan.scopes] + [
         (orphan.listing, orphan.dir_name) for orphan in scan.orphans
     ]:

@@ -46,8 +46,7 @@ REVIEW_NOTE = (
 
 @dataclass(frozen=True)
 class CombineChoice:
-    """Where a group can be combined: one of its members (`member`: its index) or mux's
-    global memory (`member` None)."""
+    """Where a group is combined: member `member` (an index), or global memory (None)."""
 
     label: str
     member: int | None
@@ -78,8 +77,7 @@ def newest(places: Sequence[MemoryPlace]) -> int:
 
 @dataclass(frozen=True)
 class CombineMember:
-    """One file of the group as it was read: its text and sha, and what makes it the
-    better file to keep (its description, its uses, its pin)."""
+    """One file of the group as read: text, sha, and its description, uses and pin."""
 
     place: MemoryPlace
     text: str
@@ -169,8 +167,7 @@ class KeepStep(UndoStep):
 
     home: Home
     group: DuplicateGroup
-    kept: bool
-    """Whether applying this forgets the group (True) or keeps it (False)."""
+    kept: bool  # Whether applying this forgets the group (True) or keeps it (False).
 
     def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
         try:
@@ -233,8 +230,7 @@ def current_text(file: MemoryFile, place: MemoryPlace) -> tuple[str, str]:
 
 
 def _remove_file(file: MemoryFile, sha: str, changes: _Changes, noun: str) -> None:
-    """Remove `file` if it holds `sha`. SaveConflictError, UnkeptChangeError,
-    MemoryFileError."""
+    """Remove `file` if it holds `sha`. SaveConflictError, UnkeptChangeError, MemoryFileError."""
     step = RemoveStep(None, f"{noun} {file.name}", file, sha, noun=noun, made="read")
     applied = step.apply(MemoryStore(file.home, None))
     if not applied.result.ok:

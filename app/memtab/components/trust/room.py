@@ -1,7 +1,6 @@
-"""What needs the user, without Qt: the room the editor shows with no file open and the trust
-panel's rows (`gui/trust/`). Sections in order — what each agent changed, the Inbox, what the
-check finds stale, duplicates, contradictions, leaks — each its count in words and its first
-`SHOWN` items (`Target`); the rest a key away in its panel."""
+"""What needs the user, without Qt: the room shown with no file open and the trust panel's rows
+— each section (agents' changes, Inbox, stale, duplicates, contradictions, leaks) its count and
+first `SHOWN` items."""
 
 from __future__ import annotations
 
@@ -21,8 +20,7 @@ from memtab.trust.report import TrustReport
 
 _Found = TypeVar("_Found")
 
-SHOWN = 4
-"""Items a section of the room lists (the rest are in its panel)."""
+SHOWN = 4  # Items a section of the room lists (the rest are in its panel).
 
 SectionKey = Literal["changed", "inbox", "stale", "duplicates", "contradictions", "leaks"]
 PANEL_OF: Mapping[SectionKey, str] = {
@@ -44,8 +42,7 @@ TRUST_TITLES: Mapping[SectionKey, str] = {
 
 @dataclass(frozen=True)
 class Target:
-    """Where an item leads: a memory file (`path` as the CLI names it, or `physical` for
-    a badged file) at a line (1-based), or a panel (`panel`)."""
+    """Where an item leads: a memory file (`path` or `physical`) at a line, or a `panel`."""
 
     path: str = ""
     line: int | None = None
@@ -73,10 +70,8 @@ class RoomSection:
     count: int
     summary: str
     items: tuple[RoomItem, ...] = ()
-    more: str = ""
-    """What the section does not list, and where it is ("" when it lists everything)."""
-    known: bool = True
-    """False while its count is not known yet (the summary says why)."""
+    more: str = ""  # What the section does not list, and where it is ("" when it lists everything).
+    known: bool = True  # False while its count is not known yet (the summary says why).
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,7 @@ class ShortcutRow:
     """One line of Help → Keyboard shortcuts."""
 
     id: str
-    section: str
-    """The menu that shows the action ("Edit"), else its feature ("Editor")."""
+    section: str  # The menu that shows the action ("Edit"), else its feature ("Editor").
     name: str
     keys: str
     also: tuple[str, ...] = ()
@@ -85,8 +84,7 @@ def shortcuts_html(rows: list[ShortcutRow]) -> str:
 MENUS = (("file", "&File"), ("edit", "&Edit"), ("view", "&View"), ("help", "&Help"))
 """The menus, in menu-bar order: (id, title)."""
 
-MENU_AT_MOST = 15
-"""Entries a menu shows at most (issue 84): the rest are the palette's and F1's."""
+MENU_AT_MOST = 15  # Entries a menu shows at most (issue 84): the rest are the palette's and F1's.
 
 MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
     "file": (
@@ -173,11 +171,9 @@ class MenuAction:
     """A registered action as the menus and the shortcuts list see it."""
 
     id: str
-    name: str
-    """What it is called, as registered ("Undo last change")."""
+    name: str  # What it is called, as registered ("Undo last change").
     menu: str | None
-    keys: str = ""
-    """Its keys every keyboard has, as the platform writes them ("" when none)."""
+    keys: str = ""  # Its keys every keyboard has, as the platform writes them ("" when none).
 
 
 def plan_menu(menu: str, actions: Sequence[MenuAction]) -> list[str | None]:
@@ -253,8 +249,7 @@ def writer_pause_title(paused: bool) -> str:
 
 @dataclass(frozen=True)
 class HomeFolder:
-    """What Open home found about a folder: whether it can be opened, and what to say
-    before opening it (None: it is a memory home)."""
+    """Whether Open home can open a folder, and what to say first (None: a memory home)."""
 
     path: Path
     can_open: bool
@@ -262,11 +257,8 @@ class HomeFolder:
 
 
 def describe_home_folder(path: Path, _ctx: JobContext | None = None) -> HomeFolder:
-    """Whether `path` can be opened as a home (a job: it looks at the disk).
-
-    A folder without config.json, memory/ or sessions/ is not a memory home yet: Memtab
-    can still open it (its files are made on the first write), but the user should know.
-    """
+    """Whether `path` can be opened as a home (a job: it looks at the disk); a folder without
+    config.json, memory/ or sessions/ still opens, but the user should know."""
     if not path.is_dir():
         return HomeFolder(path, False, f"{path} is not a folder")
     home = Home(path)
@@ -281,8 +273,7 @@ def describe_home_folder(path: Path, _ctx: JobContext | None = None) -> HomeFold
 
 
 class OpenHomeStep(NamedTuple):
-    """What Open home does with a folder: say why not (`refusal`), or open it, after the
-    user answered `question` if there is one."""
+    """Open home's step: say why not (`refusal`), or open, after `question` if there is one."""
 
     refusal: str | None
     question: str | None
@@ -319,8 +310,7 @@ def worth_checking(project: str) -> bool:
 
 @dataclass(frozen=True)
 class Added:
-    """What registering a workspace did: its id, or why it could not (`missing`: the
-    folder does not exist on this machine, which the user may confirm)."""
+    """A registered workspace's id, or why not (`missing`: no such folder here; confirmable)."""
 
     workspace_id: str | None = None
     error: str | None = None
@@ -370,8 +360,7 @@ class Register:
 
 @dataclass(frozen=True)
 class Answer:
-    """What the dialog does with a registration's outcome: close with `workspace_id`, or
-    say `error` (with the OK button reading `ok_label`)."""
+    """Close with `workspace_id`, or say `error` (the OK button reading `ok_label`)."""
 
     workspace_id: str | None
     error: str | None
@@ -391,8 +380,7 @@ class AddWorkspaceForm:
         return ADD_ANYWAY_LABEL if self._missing_confirmable is not None else ADD_LABEL
 
     def project_changed(self) -> None:
-        """Another path typed: whatever was said (and confirmed) of the last one no
-        longer holds."""
+        """Another path typed: whatever was said (and confirmed) of the last one no longer holds."""
         self._missing_confirmable = None
 
     def add(self, project_text: str, name_text: str) -> Register | str:

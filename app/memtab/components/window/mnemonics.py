@@ -1,15 +1,12 @@
-"""Mnemonics (the letter `&` marks: Alt+letter on a button, the letter in an open menu),
-without Qt: which letter a text marks (`mnemonic`), a free one given to a text
-(`with_mnemonic`), and a menu's entries each given a letter no other entry of it has
-(`menu_mnemonics`)."""
+"""Mnemonics without Qt: the letter a text marks (`mnemonic`), a free one given
+(`with_mnemonic`), a menu's entries each given its own (`menu_mnemonics`)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 
-MNEMONIC = re.compile(r"(?<!&)&(?!&)(.)")
-"""A mnemonic's `&` and its letter (`&&` is a drawn `&`)."""
+MNEMONIC = re.compile(r"(?<!&)&(?!&)(.)")  # A mnemonic's `&` and its letter (`&&` is a drawn `&`).
 _WORD_START = re.compile(r"\b\w")
 
 
@@ -36,10 +33,8 @@ def with_mnemonic(text: str, taken: set[str]) -> str:
 
 
 def menu_mnemonics(texts: Sequence[str]) -> list[str]:
-    """The entries of one menu (`texts`, in menu order), each with a letter no other has:
-    a letter its text marks is kept unless an entry before it marks the same one; an entry
-    without one (or whose letter was taken) gets a free one (`with_mnemonic`), left without
-    when none of its letters is free."""
+    """The entries of one menu, each with a letter no other has: a marked letter is kept unless an
+    earlier entry marks it; others get a free one (`with_mnemonic`), or none when none is free."""
     taken: set[str] = set()
     kept: list[str | None] = []
     for text in texts:

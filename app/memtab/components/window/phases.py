@@ -26,8 +26,7 @@ class Phase(enum.IntEnum):
 
 
 class Feature(Slotted, Generic[Host]):
-    """One part of the window: its name, its phase, and how to build it on the host (the
-    part built, or None for a step that only starts something)."""
+    """One part of the window: its name, phase, and how it is built (None: it only starts)."""
 
     __slots__ = ("build", "name", "phase")
 
@@ -62,10 +61,8 @@ class Composition(Generic[Host]):
     """Builds a window's features phase by phase."""
 
     def __init__(self, host: Host, features: Sequence[Feature[Host]]) -> None:
-        """The features of `host`, in the order they are built; none is built yet.
-
-        Raises ValueError when a name repeats or a feature comes before one of an earlier
-        phase (the list is the order things happen)."""
+        """The features of `host` in build order, none built yet; ValueError when a name repeats
+        or a feature comes before one of an earlier phase."""
         names = [feature.name for feature in features]
         if len(set(names)) != len(names):
             raise ValueError(f"a feature is named twice: {names}")
@@ -92,10 +89,8 @@ class Composition(Generic[Host]):
         return self._built.get(name)
 
     def get(self, key: FeatureKey[T]) -> T:
-        """What the feature `key` names built.
-
-        Raises LookupError when it is not built yet (or is being built): a feature asks
-        only for those the list puts before it."""
+        """The built feature `key`; LookupError when it is not built yet (a feature asks only
+        for those listed before it)."""
         if key.name not in self._finished:
             raise LookupError(f"the window's {key.name} is not built yet")
         return cast(T, self._built[key.name])

@@ -12,15 +12,13 @@ from memtab.fs.slotted import Slotted
 class SettingsSection(enum.StrEnum):
     """A part of settings.json a feature follows."""
 
-    MODEL = "model"
-    """The provider, model, base URL and keys (the top-level keys)."""
+    MODEL = "model"  # The provider, model, base URL and keys (the top-level keys).
     WRITER = "writer"
     CONSOLIDATION = "consolidation"
     SOURCES = "sources"
     HISTORY = "history"
     CHECK = "check"
-    OTHER = "other"
-    """A key no section above names."""
+    OTHER = "other"  # A key no section above names.
 
 
 _MODEL_KEYS = frozenset({"provider", "model", "base_url", "api_key", "api_keys", "unused_keys"})
@@ -40,8 +38,7 @@ class SettingsChange(Slotted):
     __slots__ = ("sections", "settings")
 
     sections: frozenset[SettingsSection]
-    settings: Mapping[str, Any]
-    """The file as it is now (empty when it could not be read)."""
+    settings: Mapping[str, Any]  # The file as it is now (empty when it could not be read).
 
     def __init__(self, sections: frozenset[SettingsSection], settings: Mapping[str, Any]) -> None:
         self.sections = sections

@@ -1,7 +1,6 @@
-"""Choices the window remembers between runs: the workspace and open file per home, the
-"agent edited" badges not yet looked at, the bursts whose notice was shown, geometry,
-splitters, the sizes users gave dialogs, and yes/no choices such as "don't ask again"
-(`flag`)."""
+"""Choices the window remembers between runs: the workspace and open file per home, the "agent
+edited" badges not yet looked at, the bursts whose notice was shown, geometry, splitters, the sizes
+users gave dialogs, and yes/no choices such as "don't ask again" (`flag`)."""
 
 import base64
 import binascii
@@ -41,14 +40,12 @@ def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-Text = Annotated[str | None, Healed(_text)]
-"""A non-empty string, else None."""
+Text = Annotated[str | None, Healed(_text)]  # A non-empty string, else None.
 Size = Annotated[int, AtLeast(1)]
 
 
 class HomeUiState(Record):
-    """What the window remembers of one home: an entry of ui-state.json's `homes`
-    (docs/formats.md §15.2), by workspace id (`""`: none)."""
+    """One home's entry of ui-state.json's `homes` (docs/formats.md §15.2), by workspace id."""
 
     workspace: Text = None
     open_files: ValidEntries[dict[str, Text]] = field(default_factory=dict)

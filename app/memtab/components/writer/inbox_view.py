@@ -237,10 +237,8 @@ def details_html(item: InboxItemView) -> str:
 
 
 def inbox_places(workspace: Workspace | None) -> frozenset[PathPlace]:
-    """Where a change changes what waits in `workspace`'s Inbox (as `Home.classify` says):
-    its suggestions, mux's harvest folder, its agents' proposals and the global ones, and
-    Gemini CLI's inbox of patches — and the folders that hold the harvest folder (the
-    workspace's, `sessions/`): one that comes or goes brings or takes its candidates."""
+    """Where a change changes `workspace`'s Inbox (`Home.classify`): its suggestions, harvest
+    folder and the folders holding it, its and global proposals, and Gemini CLI's inbox."""
     places = {PathPlace(PathKind.PROPOSALS, GLOBAL_QUEUE), PathPlace(PathKind.AGENT_INBOX)}
     if workspace is not None:
         places |= {
@@ -254,18 +252,15 @@ def inbox_places(workspace: Workspace | None) -> frozenset[PathPlace]:
 
 
 def agent_queues(sources: Iterable[Source]) -> frozenset[Path]:
-    """The folders of other agents' memory that hold a review queue the Inbox shows:
-    Gemini CLI's private project memories (their `.inbox/`). One that appears (at its
-    first extraction) or goes (its folder removed or moved away) is its proposals
-    appearing or going — news no path of a watcher's batch need name."""
+    """The folders of other agents' memory holding a review queue the Inbox shows (Gemini CLI's
+    `.inbox/`): one appearing or going is its proposals appearing or going."""
     return frozenset(source.root for source in sources if source.layout is Layout.GEMINI_MEMORY)
 
 
 def queues_touched(sources: Iterable[Source], touched: Iterable[MemoryFileRef]) -> bool:
-    """Whether a listing's changed or gone files (`touched`) are in a folder holding a
-    review queue (`agent_queues`): Gemini CLI's notes beside its `.inbox/`. Its folder
-    removed and made again between two listings is the same queue, and what it holds
-    now is unknown (a patch written before its watch began is in no watcher's batch)."""
+    """Whether changed or gone files (`touched`) are in a folder holding a review queue
+    (`agent_queues`): what it holds is then unknown (a patch written before its watch began is
+    in no batch)."""
     held = {source.id for source in sources if source.layout is Layout.GEMINI_MEMORY}
     return any(ref.source_id in held for ref in touched)
 
@@ -281,8 +276,7 @@ class InboxButtons:
 
 @dataclass(frozen=True)
 class Accepting:
-    """Who an accepted item's write is: the agent's own (`agent`: it is accepted as the
-    agent proposed it), else the user's, into `path`."""
+    """Whose an accepted item's write is: the agent's (`agent`), else the user's, into `path`."""
 
     path: str
     agent: str | None
@@ -321,10 +315,8 @@ class InboxPresenter(Generic[ItemT]):
         return workspace_id == self.workspace_id
 
     def queues_found(self, queues: frozenset[Path]) -> bool:
-        """Other agents' memory was found again, its review queues in `queues`
-        (`agent_queues`); whether what waits is to be read again: one came or went — the
-        first time, whether there is any (what was written in one before the watcher
-        followed it is unknown)."""
+        """Review queues found again (`agent_queues`): whether the inbox is to be read again —
+        one came or went, or, the first time, there is any."""
         before, self._queues = self._queues, queues
         return queues != (before if before is not None else frozenset())
 
@@ -347,12 +339,9 @@ class InboxPresenter(Generic[ItemT]):
             self._follow = ()
 
     def selection_after_decision(self) -> str | None:
-        """The item to select once a decision's items have left the list, so the keyboard
-        goes on to the next without the pointer: of those that followed them and still
-        wait (else the nearest before them), the first of the same sort — a harvest
-        candidate after one, an agent's change after one — else the first of any sort
-        but a deletion: Enter, next, never deletes a file the user did not choose. None
-        when only deletions are left; asked once."""
+        """The item to select once decided items leave the list: of those after them (else the
+        nearest before), the first of the same sort, else the first that is not a deletion (Enter
+        never deletes a file the user did not choose); None: only deletions left. Asked once."""
         follow, self._follow = self._follow, ()
         sorts, self._decided_sorts = self._decided_sorts, frozenset()
         waiting = {item.id: item for item in self.items}
@@ -425,11 +414,9 @@ def _has_text(item: InboxItemView) -> bool:
 def list_heights(
     row_heights: Sequence[int], line: int, frame: int, *, held: int, first_whole: bool
 ) -> tuple[int, int]:
-    """The list's (least, most) height: as tall as its first rows (`row_heights`, wrapped
-    at its width), at most LIST_ROWS of them and LIST_LINES lines; never below `held` (it
-    does not shrink while decisions land); short of room it gives way down to its first
-    row whole (`first_whole`: its rows are wrapped at the width it shows at), up to
-    LIST_LEAST_LINES lines, two at least."""
+    """The list's (least, most) height: its first rows (at most LIST_ROWS, LIST_LINES lines),
+    never below `held` (no shrinking while decisions land); short of room down to its first row
+    whole (`first_whole`), up to LIST_LEAST_LINES lines, two at least."""
     heights = list(row_heights)[:LIST_ROWS]
     fitted = min(max(sum(heights), line), LIST_LINES * line) + frame
     fitted = max(fitted, held)
@@ -455,15 +442,20 @@ def review_heading(preview: ProposalPreview, diff: DiffResult | None) -> str:
         return f"Moves {path} to {preview.new_path}"
     if diff is None or diff.identical:
         return f"Leaves {path} as it is"
-    counts = [f"{humanize.plural(diff.added, 'line')} added"] if diff.added else []
-    if diff.removed:
-        removed = f"{diff.removed}" if counts else humanize.plural(diff.removed, "line")
-        counts.append(f"{removed} removed")
-    return f"Changes {path}: {', '.join(counts)}"
+    return f"Changes {path}: {_counts(diff)}"
 
 
 def _lines(text: str | None) -> str:
     return humanize.plural(len((text or "").splitlines()), "line")
+
+
+def _counts(diff: DiffResult) -> str:
+    """`2 lines added, 1 removed` ("" when neither)."""
+    counts = [f"{humanize.plural(diff.added, 'line')} added"] if diff.added else []
+    if diff.removed:
+        removed = f"{diff.removed}" if counts else humanize.plural(diff.removed, "line")
+        counts.append(f"{removed} removed")
+    return ", ".join(counts)
 
 
 @dataclass(frozen=True)
@@ -484,16 +476,7 @@ def patch_heading(files: Sequence[PatchedFile]) -> str:
         if file.new_file:
             parts.append(f"{short} (new, {humanize.plural(file.diff.added, 'line')})")
         else:
-            counts = (
-                [f"{humanize.plural(file.diff.added, 'line')} added"] if file.diff.added else []
-            )
-            if file.diff.removed:
-                counts.append(
-                    f"{file.diff.removed} removed"
-                    if counts
-                    else f"{humanize.plural(file.diff.removed, 'line')} removed"
-                )
-            parts.append(f"{short} ({', '.join(counts) or 'unchanged'})")
+            parts.append(f"{short} ({_counts(file.diff) or 'unchanged'})")
     return f"Changes {humanize.plural(len(files), 'file')}: {'; '.join(parts)}"
 
 
@@ -510,30 +493,23 @@ def patched_diff(files: Sequence[PatchedFile]) -> DiffResult:
     GEMINI.md", not its file id)."""
     lines: list[DiffLine] = []
     for file in files:
-        lines.append(
-            DiffLine(LineKind.HUNK, f"{_shown(file.name)}{' (new file)' if file.new_file else ''}")
-        )
-        lines.extend(file.diff.lines)
-    return DiffResult(
-        tuple(lines),
-        sum(f.diff.added for f in files),
-        sum(f.diff.removed for f in files),
-    )
+        new = " (new file)" if file.new_file else ""
+        lines += [DiffLine(LineKind.HUNK, f"{_shown(file.name)}{new}"), *file.diff.lines]
+    added, removed = sum(f.diff.added for f in files), sum(f.diff.removed for f in files)
+    return DiffResult(tuple(lines), added, removed)
 
 
 def patch_diff(text: str) -> DiffResult:
     """A patch's own lines as a diff: headers and `@@` lines, added, removed, context."""
     lines: list[DiffLine] = []
-    added = removed = 0
     for line in text.split("\n"):
         if line.startswith(("@@", "--- ", "+++ ")):
             lines.append(DiffLine(LineKind.HUNK, line))
-        elif line.startswith("+"):
-            lines.append(DiffLine(LineKind.ADDED, line[1:]))
-            added += 1
-        elif line.startswith("-"):
-            lines.append(DiffLine(LineKind.REMOVED, line[1:]))
-            removed += 1
         else:
-            lines.append(DiffLine(LineKind.CONTEXT, line[1:] if line.startswith(" ") else line))
-    return DiffResult(tuple(lines), added, removed)
+            kind = _PATCH_KINDS.get(line[:1], LineKind.CONTEXT)
+            lines.append(DiffLine(kind, line[1:] if line[:1] in ("+", "-", " ") else line))
+    count = [line.kind for line in lines].count
+    return DiffResult(tuple(lines), count(LineKind.ADDED), count(LineKind.REMOVED))
+
+
+_PATCH_KINDS = {"+": LineKind.ADDED, "-": LineKind.REMOVED}

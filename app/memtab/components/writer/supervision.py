@@ -31,8 +31,7 @@ class WatchJob(enum.Enum):
 
 @dataclass(frozen=True)
 class WatchStep:
-    """A watch job to submit: `BEGIN`; `POLL` of `keys` (None: every transcript); `CHECK`
-    of the writer states `keys`."""
+    """A watch job: `BEGIN`; `POLL` of `keys` (None: every transcript); `CHECK` of `keys`."""
 
     kind: WatchJob
     keys: list[str] | None = None
@@ -49,8 +48,7 @@ T = TypeVar("T", bound=Ticket)
 
 
 class Supervision(Generic[T]):
-    """The writer's supervision in one window; the jobs' ids are
-    the clients'."""
+    """The writer's supervision in one window; the jobs' ids are the clients'."""
 
     def __init__(self) -> None:
         self._watch_jobs: dict[int, WatchJob] = {}
@@ -67,8 +65,7 @@ class Supervision(Generic[T]):
     # -- beginning ---------------------------------------------------------------------------
 
     def start(self) -> WatchStep | None:
-        """The window starts the writer: the BEGIN to submit (None: started already, or
-        closed)."""
+        """The window starts the writer: the BEGIN to submit (None: started already, or closed)."""
         if self._started or self.closed:
             return None
         self._started = True
@@ -174,8 +171,7 @@ class Supervision(Generic[T]):
         return ticket
 
     def run_ended(self, job: int) -> tuple[T | None, bool]:
-        """The run `job` ended: its ticket (None: not a run of ours) and whether it had
-        started."""
+        """The run `job` ended: its ticket (None: not a run of ours) and whether it had started."""
         started = job in self._running
         self._running.discard(job)
         return self._tickets.pop(job, None), started
@@ -306,27 +302,14 @@ def news_from_run(
         count = count_notes(after, lines)
         if count <= 0:
             return None  # it only removed or reworded: nothing recorded
-        return WriterNews(
-            NewsKind.RECORDED,
-            workspace_id,
-            workspace_name,
-            memory_path,
-            count,
-            at_ms,
-            lines,
-            left_out,
-        )
-    if outcome == "suggested" and suggested > 0:
-        return WriterNews(
-            NewsKind.SUGGESTED,
-            workspace_id,
-            workspace_name,
-            memory_path,
-            suggested,
-            at_ms,
-            left_out=left_out,
-        )
-    return None
+        kind = NewsKind.RECORDED
+    elif outcome == "suggested" and suggested > 0:
+        kind, count, lines = NewsKind.SUGGESTED, suggested, ()
+    else:
+        return None
+    return WriterNews(
+        kind, workspace_id, workspace_name, memory_path, count, at_ms, lines, left_out
+    )
 
 
 TRACE_LINK = "memtab-writer-trace"
@@ -349,9 +332,7 @@ class WriterActivity(enum.StrEnum):
 
 @dataclass(frozen=True)
 class WriterStatus:
-    """The writer's status for the status bar. `message` is the last run's one-line
-    summary (or error); `trace_path` the dump of a failed run, when one was written;
-    `standby` means another Memtab process runs the writer of this home."""
+    """The writer's status bar state; `standby`: another Memtab process runs this home's writer."""
 
     activity: WriterActivity = WriterActivity.IDLE
     paused: bool = False
@@ -364,8 +345,7 @@ class WriterStatus:
 
 @dataclass(frozen=True)
 class StatusView:
-    """What the widget shows: the line as rich text (with its link) and as plain text,
-    the tooltip, the dot's colour and the pause button's words."""
+    """The widget's line (rich and plain), tooltip, dot colour and pause button's words."""
 
     html: str
     text: str

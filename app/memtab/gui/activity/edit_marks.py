@@ -1,22 +1,6 @@
-"""The "agent edited" badges on screen: the tree's rows and the editor's header.
-
-`components.activity.badges.AgentEdits` decides which files carry a badge and whose change it names,
-`components.activity.edit_claims.EditClaims` which claims and opens count; this
-collaborator of the Memory tab feeds them and shows the result:
-
-- after each scan it counts the changes in and updates the tree and the open file's
-  header;
-- Memtab's own jobs claim what they wrote: a writer run of this window
-  (`claim_writer_run`), a consolidation run of this window (its journal record, and
-  every change seen while it runs on the shown workspace), a sync of this window
-  (`claim_sync`: the files it brought in) and an agent's proposal accepted in the Inbox
-  (`claim_agent`: the agent's change);
-- Memtab's runs in other processes (`memtab sync`, `memtab write`, another window) claim
-  the contents they wrote: each run the runs log gains is read off the GUI thread
-  (`follow_other_runs`);
-- a file the *user* opens loses its badge — not one the tab reopens by itself (the file
-  open last time, or a file the editor reloads after a change on disk);
-- the badges are kept in the UI state, so they survive a restart.
+"""The "agent edited" badges on the tree's rows and the editor's header: fed after each scan,
+claimed by Memtab's own runs (here and in other processes), dropped when the user opens the
+file, kept in the UI state (`components.activity.badges`, `edit_claims`).
 """
 
 from __future__ import annotations

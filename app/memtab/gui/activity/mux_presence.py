@@ -1,8 +1,5 @@
-"""Whether mux may be running on the shown home, checked off the GUI thread.
-
-The warning "a running mux may overwrite pin changes" is only true while mux runs; this
-asks `components.activity.mux_activity` now and then (on the job service's jobs lane: it
-lists processes and looks at the home) and says when the answer changes.
+"""Whether mux may be running on the shown home ("a running mux may overwrite pin changes"),
+asked of `components.activity.mux_activity` now and then on the jobs lane.
 """
 
 from __future__ import annotations
@@ -10,10 +7,11 @@ from __future__ import annotations
 import functools
 import logging
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from memtab.components.activity.mux_activity import MuxActivity, mux_presence
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
+from memtab.gui.toolkit.clock import qtimer
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
@@ -23,13 +21,9 @@ CHECK_KEY = "mux"
 
 
 class MuxPresence(QObject):
-    """Checks whether mux may run (see the module docstring).
+    """Checks whether mux may run (see the module docstring)."""
 
-    Signals:
-        changed(bool): whether mux may be running, when that answer changes (the first
-            answer is always sent).
-    """
-
+    # whether mux may be running, when that answer changes (the first answer is always sent)
     changed = Signal(bool)
 
     def __init__(self, home: Home, jobs: JobService, parent: QObject | None = None) -> None:
@@ -39,9 +33,7 @@ class MuxPresence(QObject):
         self._activity: MuxActivity | None = None
         self._job_service = jobs
         self._client: JobClient | None = None
-        self._timer = QTimer(self)
-        self._timer.setInterval(CHECK_EVERY_MS)
-        self._timer.timeout.connect(self._on_timer_timeout)
+        self._timer = qtimer(self, self._on_timer_timeout, CHECK_EVERY_MS, single_shot=False)
 
     @property
     def activity(self) -> MuxActivity | None:

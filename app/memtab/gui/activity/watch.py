@@ -1,46 +1,7 @@
-"""The watchdog → Qt bridge: one GUI-thread object that reports what changed in the home.
-
-`HomeWatcher` runs a watchdog observer over the memory home (recursively). The observer's
-handler runs on the observer thread and does one thing: it turns the event into paths
-(`memtab.watch_policy.paths`: reads, attribute changes, temp names and parent-dir noise are
-dropped there, as `memtab watch` drops them) and posts them to the watcher through a queued
-signal. On the GUI thread the watcher asks the one coalescing policy
-(`memtab.watch_policy.coalesce.Coalescer`, on the watcher's clock) what to do with them and
-keeps only its timer: a trailing debounce (150 ms by default) capped by a maximum latency (1 s
-by default), a settled change (a rename onto the path — an atomic save —, the close after a
-write, a deletion) reported at once while calm, a storm in batches. Each flush emits
-`paths_changed(list[str])`, sorted absolute paths under the root as given to `start()` — or
-under one of the extra directories (`set_extra_targets`: other agents' memory outside the
-home, each watched recursively or not, on the same observer; one watched anew is reported,
-its files written before its watch began unknown). The window hands each batch
-to its context (`WindowContext.changes`), which classifies it once
-(`components.activity.change_batch.ChangeBatch`) for every feature; they rescan the
-affected scopes off the GUI thread and never replay event semantics.
-
-Backends: the platform's native observer (inotify on Linux) by default; watchdog's
-polling observer when the native one cannot start (inotify watch/instance limits,
-permissions) or when asked (`use_polling=True`, for network file systems and tests).
-`backend` / `backend_detail` say which one runs, for a status line; `backend_changed`
-fires when either changes.
-
-Running out of inotify watches after start-up is silent in watchdog: each directory that
-appears is checked with a probe, and one the kernel would not watch is polled from then on
-(`components.activity.inotify_probe`), `backend_detail` saying so. A native observer whose
-thread died is replaced by polling of the whole home — but an extra directory's watch that
-ended because the directory went is dropped, and the directory watched anew when it is back.
-
-A root that does not exist yet (a new home, before the first write creates it) is not
-created: the watcher waits, checking once a second, starts observing when it appears and
-then reports the root itself (meaning "rescan everything"). If the root is deleted while
-watched, it reports the root and goes back to waiting.
-
-Usage::
-
-    watcher = HomeWatcher(parent=window)
-    watcher.paths_changed.connect(context.changes.publish)
-    watcher.start(home)
-    ...
-    watcher.stop()  # on close; joins the observer thread
+"""The watchdog → Qt bridge: `HomeWatcher` watches the home (and extra directories) and
+emits `paths_changed(list[str])` on the GUI thread, debounced by the one coalescing policy
+(`memtab.watch_policy`). Native observer by default, polling where inotify cannot serve;
+a root that does not exist yet is waited for, and its appearance or loss reported as the root.
 """
 
 from __future__ import annotations
@@ -86,17 +47,13 @@ _HEALTH_CHECK_MS = 5000
 
 
 class HomeWatcher(QObject):
-    """Reports coalesced changes under a directory tree; lives on the GUI thread.
+    """Reports coalesced changes under a directory tree; lives on the GUI thread."""
 
-    Signals:
-        paths_changed(list[str]): sorted absolute paths (str) that changed since the
-            last emission, under the root as passed to `start()`. The root itself in
-            the list means "anything may have changed" (it appeared or vanished).
-        backend_changed(str): the new `WatchBackend` value.
-    """
-
+    # (list[str]) sorted absolute paths (str) that changed since the last emission, under the root
+    # as passed to `start()`. The root itself in the list means "anything may have changed" (it
+    # appeared or vanished)
     paths_changed = Signal(object)
-    backend_changed = Signal(str)
+    backend_changed = Signal(str)  # the new `WatchBackend` value
     # Observer thread → GUI thread: "the inbox has paths". Events go into the inbox with
     # whether they are settled (see the module docstring) and the observer generation, so
     # paths posted by an observer that has since been stopped or replaced are dropped.
@@ -119,16 +76,9 @@ class HomeWatcher(QObject):
         probe_factory: ProbeFactory | None = None,
         clock: GuiClock = QT_CLOCK,
     ) -> None:
-        """Configure the watcher; nothing is watched until `start()`.
-
-        `observer_factory` builds the native observer (default: watchdog's platform
-        `Observer`, imported when watching starts); if it, or scheduling/starting it,
-        raises OSError, the watcher falls back to polling every `polling_interval_s`
-        seconds. `probe_factory` builds the
-        probe of new directories when the native observer is inotify (default:
-        `InotifyProbe.open`). `clock` times the debounce, the latency cap and the
-        checks (tests pass one they advance by hand).
-        """
+        """Configure the watcher; nothing is watched until `start()`. `observer_factory` builds
+        the native observer (OSError: polling every `polling_interval_s` s), `probe_factory`
+        the probe of new directories, `clock` times the debounce and checks."""
         super().__init__(parent)
         self._coalescer = Coalescer(debounce_ms=debounce_ms, max_latency_ms=max_latency_ms)
         self._missing_root_retry_ms = missing_root_retry_ms
@@ -187,15 +137,8 @@ class HomeWatcher(QObject):
     @Slot(object)
     def set_extra_targets(self, targets: Sequence[tuple[str, bool]]) -> None:
         """Also watch these directories (other agents' memory outside the home), each
-        recursively or not; replaces the previous ones. Applied now when watching, else
-        when watching starts. A directory that cannot be watched is left out (logged).
-
-        A directory watched anew while watching (a source that appeared: Gemini CLI's
-        private memory at its first extraction, Claude Code's `memory/` in a project's
-        folder) is reported at once: what was written in it before its watch began is
-        unknown, and an agent often writes a new folder's files in one burst. Not those
-        of the first hand-over: they come with the first listing of every source, and
-        reporting them would list every source twice at start."""
+        recursively or not, replacing the previous ones; one watched anew while watching is
+        reported at once (what was written before its watch began is unknown)."""
         wanted = tuple(sorted((str(Path(d).absolute()), bool(r)) for d, r in targets))
         if wanted == self._extra_targets:
             return

@@ -1,8 +1,6 @@
-"""The watchdog side of `memtab.gui.activity.watch`: the observer-thread handler (the one
-`memtab watch` uses, `memtab.watch.observers.EventPoster`), starting an observer, and one
-watch's observers, extra directories and polled gaps (`Observing`). Imported when watching
-begins (after the window's first paint), in one import, so importing watchdog and the
-probe of new directories (`components.activity.inotify_probe`) never delays start-up.
+"""The watchdog side of `memtab.gui.activity.watch`: the observer-thread handler, starting an
+observer, and one watch's observers, extra directories and polled gaps (`Observing`);
+imported when watching begins, so watchdog never delays start-up.
 """
 
 from __future__ import annotations
@@ -128,10 +126,7 @@ def _identity(directory: str) -> tuple[int, int] | None:
 
 class Observing:
     """The watchdog side of one watch of a root: its observer, the extra directories'
-    watches, the probe of new directories when the observer is inotify, and the
-    directories polled because it could not watch them. `HomeWatcher` makes one each time
-    it starts observing (this module is imported then, after the first paint) and drops
-    it when it stops; its events are posted by `post`."""
+    watches, the probe of new directories and the directories polled instead."""
 
     def __init__(
         self, post: Poster, watched_root: str, reported_root: str, polling_interval_s: float
@@ -214,11 +209,9 @@ class Observing:
     def schedule_extras(
         self, targets: Sequence[tuple[str, bool]]
     ) -> tuple[list[str], list[tuple[str, OSError]]]:
-        """Put the extra watches on the observer: those no longer in `targets` go, and
-        those whose directory went (removed, moved away: the watch ended, or watches what
-        is no longer at the path); those kept stay as they are (never a moment unwatched),
-        the new ones are made — one whose directory is not there (gone since it was found)
-        when it is back. The directories newly watched, and those that could not be."""
+        """Put the extra watches on the observer: gone targets and gone directories go, kept
+        ones stay (never a moment unwatched), new ones are made. The directories newly
+        watched, and those that could not be."""
         observer = self.observer
         if observer is None:
             return [], []

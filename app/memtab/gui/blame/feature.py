@@ -1,18 +1,6 @@
-"""Blame in the window: View → Blame toggles the gutter beside the editor's text.
-
-`BlameFeature` follows the editor: each file opened or saved, and each scan shown (the
-file may have changed on disk), is blamed off the GUI thread (`components.blame`, on the
-job service's jobs lane: `blame.service.blame_file`, history read and compared; cached per
-file and newest version, so a rescan costs little), and the gutter shows the result.
-Typing realigns the lines on the lane after a pause (`components.blame.entries`),
-so a line keeps its author while lines are added above it. A click on the gutter opens the
-line's card (`BlameCard`): a writer line's trace dump opens in the Traces tab, a
-consolidation line's run in Runs… on its op.
-
-Nothing is read while the gutter is hidden; whether it shows is remembered (UI state).
-The editor is whatever provides `BlameEditor` (`EditorPanel`): the gutter attaches to its
-text widget now — each editor tab's its own, made when that tab is first shown — and
-knows nothing else of it.
+"""Blame in the window: View → Blame toggles a gutter beside the editor's text, each line's
+author computed off the GUI thread (`components.blame`) and realigned as the user types; a
+click opens the line's card. Nothing is read while the gutter is hidden.
 """
 
 from __future__ import annotations
@@ -30,7 +18,6 @@ from PySide6.QtCore import (
     QRect,
     QSize,
     Qt,
-    QTimer,
     Signal,
     SignalInstance,
     Slot,
@@ -60,6 +47,7 @@ from memtab.components.blame import (
 from memtab.components.rich_text import escape_html
 from memtab.gui.context import WindowContext
 from memtab.gui.tasks.jobs import JobClient, Lane
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn
 from memtab.gui.toolkit.style import Accent, muted_text
 from memtab.gui.toolkit.text.line_margin import LineMargin, MarginEditor, Side
@@ -85,13 +73,9 @@ ACTOR_ACCENTS: dict[str, Accent] = {
 
 
 class BlameGutter(LineMargin):
-    """A blame gutter on `text_edit`'s left (see the module docstring).
+    """A blame gutter on `text_edit`'s left (see the module docstring)."""
 
-    Signals:
-        card_requested(int, QPoint): a click on line `n` (0-based), at this global point.
-    """
-
-    card_requested = Signal(int, QPoint)
+    card_requested = Signal(int, QPoint)  # a click on line `n` (0-based), at this global point
 
     def __init__(self, text_edit: QPlainTextEdit) -> None:
         super().__init__(text_edit, Side.LEFT)
@@ -216,13 +200,9 @@ CARD_WIDTH = 420
 
 
 class BlameCard(QFrame):
-    """One line's card (see the module docstring).
+    """One line's card (see the module docstring)."""
 
-    Signals:
-        link_activated(Link): a link's button was clicked (the card closes).
-    """
-
-    link_activated = Signal(object)
+    link_activated = Signal(object)  # (Link) a link's button was clicked (the card closes)
 
     def __init__(self, entry: GutterEntry, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Popup)
@@ -311,10 +291,7 @@ class BlameFeature(QObject):
         self._follow: BlameFollow[Blame] = BlameFollow()
         self.card: BlameCard | None = None
         self._gutters: list[BlameGutter] = []  # one per text widget it was shown on
-        self._realign = QTimer(self)
-        self._realign.setSingleShot(True)
-        self._realign.setInterval(REALIGN_DELAY_MS)
-        self._realign.timeout.connect(self._on_realign_timeout)
+        self._realign = qtimer(self, self._on_realign_timeout, REALIGN_DELAY_MS)
         self.action = context.actions.add(
             "blame.toggle",
             "&Blame: who wrote each line",

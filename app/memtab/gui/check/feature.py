@@ -14,13 +14,11 @@ from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
-    QHBoxLayout,
     QPlainTextEdit,
     QPushButton,
     QToolTip,
     QTreeWidget,
     QTreeWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -50,10 +48,11 @@ from memtab.components.tree.marks import MarkedRows
 from memtab.consolidation.records import ConsolidationPlan
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobClient, Lane
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.keyboard_return import PanelLetters
 from memtab.gui.toolkit.style import Accent
 from memtab.gui.toolkit.text.line_margin import LineMargin, MarginEditor, Side
-from memtab.gui.toolkit.widgets import WrappedLabel
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
 from memtab.operations.check import NotChecked, WindowCheck, plan_check_fixes, release_heap
 
 if TYPE_CHECKING:  # lazy: the consolidation engine loads with the first fix
@@ -96,20 +95,11 @@ class CheckPanel(QWidget):
         self.open_button = QPushButton("&Open", self)
         self.fix_button = QPushButton("Apply fi&x…", self)  # Alt+F: the File menu
         self.fix_button.setToolTip(FIX_TIP)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.check_button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.open_button)
-        buttons.addWidget(self.fix_button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.status)
-        layout.addWidget(self.list, 1)
-        layout.addWidget(self.why)
-        layout.addLayout(buttons)
+        buttons = hbox(self.check_button, 1, self.open_button, self.fix_button)
+        vbox(self.status, (self.list, 1), self.why, buttons, on=self, margins=6)
         self.setFocusProxy(self.list)  # the panel's key puts the keyboard in the findings
         self.letters = PanelLetters(self)  # Alt+O is Trust's Open too: each panel's own
-        self.check_button.clicked.connect(self._on_check_button_clicked)
+        self.check_button.clicked.connect(self.check_requested)
         self.open_button.clicked.connect(self._on_open_button_clicked)
         self.fix_button.clicked.connect(self._on_fix_button_clicked)
         self.list.itemSelectionChanged.connect(self._on_list_selection_changed)
@@ -166,10 +156,6 @@ class CheckPanel(QWidget):
         self.open_button.setEnabled(shown.open_enabled)
         self.fix_button.setEnabled(shown.fix_enabled)
         self.why.setText(shown.why)
-
-    @Slot()
-    def _on_check_button_clicked(self) -> None:
-        self.check_requested.emit()
 
     @Slot()
     def _on_open_button_clicked(self) -> None:
@@ -302,10 +288,7 @@ class CheckFeature(QObject):
             menu="view",
             tip="What the memory says that its project's code no longer bears out",
         )
-        self._recheck = QTimer(self)
-        self._recheck.setSingleShot(True)
-        self._recheck.setInterval(RECHECK_DELAY_MS)
-        self._recheck.timeout.connect(self._on_recheck_timeout)
+        self._recheck = qtimer(self, self.check_now, RECHECK_DELAY_MS)
         self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
         editor.file_opened.connect(self._on_editor_file_opened)
         context.shown.scan_applied.connect(self._on_shown_scan_applied)
@@ -462,10 +445,6 @@ class CheckFeature(QObject):
     def _on_dock_visibility_changed(self, visible: bool) -> None:
         if visible:
             _ = self.panel  # built as it first shows
-
-    @Slot()
-    def _on_recheck_timeout(self) -> None:
-        self.check_now()
 
     @Slot(object)
     def _on_editor_file_opened(self, _ref: object) -> None:

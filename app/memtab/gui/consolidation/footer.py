@@ -1,29 +1,6 @@
-"""The consolidation footer: how recently each scope was consolidated, and Consolidate now.
-
-Compact, under the tree: a header (the "Consolidation" toggle, the runs button and
-**Consolidate now**), one line per scope (`CoverageLines`: `Workspace:`,
-`Project:`, `Global:`, `Session:` for a workspace that shows xum's session scope — never
-consolidated — and `Harvest:`) which the toggle collapses into the header, and a
-status line of fixed height. The tooltip lists the runs' summaries, each once. The
-footer never reads disk: the tab calls `set_context` after every scan, including the one
-the watcher triggers when a run journals its record, so the lines change because the
-disk changed — never from `run_finished` (which only shows a short "Done: <summary>").
-
-Consolidate now starts the consolidation facade for the selected workspace; while the
-run goes the button reads "Consolidating…", and the status line shows a busy bar, the
-step message and Cancel; a failure (in flight, run by another process, provider error)
-is shown there too. What each says as runs start, go and end is decided without Qt, by
-`components.consolidation.RunStates`: the footer tells it what happened and
-shows its `controls()`. In review-first mode (the `consolidation.review` setting, the
-default) the run makes a plan instead: nothing changes until the user accepts its ops
-in the review dialog (`review_dialog.ReviewDialog`, built while the plan is made and
-opened in short steps by `ReviewOpener`), and applying them is a run of its
-own. The status line never changes height, so a run starting or ending never moves the
-tree above it (a click lands where it was aimed). Every text elides (whole in its
-tooltip): nothing here widens the window. The clock button asks for Runs…
-(`runs_dialog_requested`; the window's history opens it). While another agent's file is
-open, the status line says consolidation is mux's only (`set_mux_only_note`) when it has
-nothing else to say.
+"""The consolidation footer under the tree: how recently each scope was consolidated, and
+Consolidate now with its progress, failure and Cancel on a status line of fixed height (a run
+never moves the tree). It never reads disk; what it says is `components.consolidation.RunStates`.
 """
 
 from __future__ import annotations
@@ -32,18 +9,16 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal, SignalInstance, Slot
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal, SignalInstance, Slot
 from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
-    QHBoxLayout,
     QLabel,
     QProgressBar,
     QPushButton,
     QSizePolicy,
     QToolButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -63,9 +38,10 @@ from memtab.components.consolidation import (
 )
 from memtab.consolidation.records import ConsolidationPlan
 from memtab.gui.tasks.jobs import JobService
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet
-from memtab.gui.toolkit.widgets import ElidedLabel
+from memtab.gui.toolkit.widgets import ElidedLabel, hbox, vbox
 from memtab.store.sidecars.journal import (
     ConsolidationRecord,
     ConsolidationStatus,
@@ -85,16 +61,11 @@ STEP_PAUSE_MS = 16
 
 
 class ReviewOpener(QObject):
-    """Opens the review of a plan in steps (see the module docstring), one at a time.
+    """Opens the review of a plan in steps (see the module docstring), one at a time."""
 
-    Signals:
-        apply_requested(object, object): the open review's Apply (the plan, the accepted
-            op numbers).
-        discarded(): the open review was closed without applying.
-    """
-
+    # the open review's Apply (the plan, the accepted op numbers)
     apply_requested = Signal(object, object)
-    discarded = Signal()
+    discarded = Signal()  # the open review was closed without applying
 
     def __init__(self, jobs: JobService, parent: QWidget) -> None:
         """Dialogs are made as children of `parent` (the footer), their jobs on `jobs`."""
@@ -105,10 +76,7 @@ class ReviewOpener(QObject):
         self._pending: tuple[ConsolidationPlan, str] | None = None  # a plan to show
         self._filled: ReviewDialog | None = None  # showing the plan, not open yet
         self._open: ReviewDialog | None = None
-        self._step = QTimer(self)
-        self._step.setSingleShot(True)
-        self._step.setInterval(STEP_PAUSE_MS)
-        self._step.timeout.connect(self._on_step_timeout)
+        self._step = qtimer(self, self._on_step_timeout, STEP_PAUSE_MS)
 
     @property
     def dialog(self) -> ReviewDialog | None:
@@ -162,19 +130,11 @@ class ReviewOpener(QObject):
 
     def _show(self, dialog: ReviewDialog) -> None:
         self._filled = None
-        dialog.apply_requested.connect(self._on_dialog_apply_requested)
-        dialog.discarded.connect(self._on_dialog_discarded)
+        dialog.apply_requested.connect(self.apply_requested)
+        dialog.discarded.connect(self.discarded)
         dialog.finished.connect(self._on_dialog_finished)
         self._open = dialog
         dialog.open()
-
-    @Slot(object, object)
-    def _on_dialog_apply_requested(self, plan: object, accepted: object) -> None:
-        self.apply_requested.emit(plan, accepted)
-
-    @Slot()
-    def _on_dialog_discarded(self) -> None:
-        self.discarded.emit()
 
     @Slot(int)
     def _on_dialog_finished(self, _result: int) -> None:
@@ -210,11 +170,13 @@ class CoverageLines(QWidget):
         # In a widget of its own, hidden with the line: a layout whose widgets are all
         # hidden still counts in the grid, and left no width to the other values.
         self._harvest_row = QWidget(self)
-        harvest = QHBoxLayout(self._harvest_row)
-        harvest.setContentsMargins(0, 0, 0, 0)
-        harvest.setSpacing(6)
-        harvest.addWidget(self._values["Harvest"], 1)
-        harvest.addWidget(self.harvest_error, 2)
+        hbox(
+            (self._values["Harvest"], 1),
+            (self.harvest_error, 2),
+            on=self._harvest_row,
+            margins=0,
+            spacing=6,
+        )
         grid.addWidget(self._harvest_row, LINE_KEYS.index("Harvest"), 1)
         grid.setColumnStretch(1, 1)
         self._values["Session"].set_full_text(glossary.SESSION_NEVER_CONSOLIDATED, glossary.SESSION)
@@ -320,15 +282,11 @@ class ConsolidationFacade(Protocol):
 
 
 class ConsolidationFooter(QFrame):
-    """Coverage lines, harvest line and the Consolidate now button for one workspace.
+    """Coverage lines, harvest line and the Consolidate now button for one workspace."""
 
-    Signals:
-        runs_dialog_requested(): the runs button was clicked (the window opens Runs…).
-        about_to_consolidate(): the pointer or the focus reached Consolidate now for the
-            first time — a click may follow (the window loads the engine then).
-    """
-
-    runs_dialog_requested = Signal()
+    runs_dialog_requested = Signal()  # the runs button was clicked (the window opens Runs…)
+    # the pointer or the focus reached Consolidate now for the first time — a click may follow (the
+    # window loads the engine then)
     about_to_consolidate = Signal()
 
     def __init__(
@@ -354,13 +312,8 @@ class ConsolidationFooter(QFrame):
         consolidation.run_cancelled.connect(self._on_consolidation_run_cancelled)
         consolidation.plan_ready.connect(self._on_consolidation_plan_ready)
 
-        self._note_timer = QTimer(self)
-        self._note_timer.setSingleShot(True)
-        self._note_timer.setInterval(DONE_NOTE_MS)
-        self._note_timer.timeout.connect(self._on_note_timer_timeout)
-        self._lines_timer = QTimer(self)
-        self._lines_timer.setInterval(LINES_REFRESH_MS)
-        self._lines_timer.timeout.connect(self._on_lines_timer_timeout)
+        self._note_timer = qtimer(self, self._on_note_timer_timeout, DONE_NOTE_MS)
+        self._lines_timer = qtimer(self, self._refresh_lines, LINES_REFRESH_MS, single_shot=False)
         self._lines_timer.start()
         self._refresh()
 
@@ -388,20 +341,21 @@ class ConsolidationFooter(QFrame):
             "Runs… — every consolidation, writer run, sync and revert, its changes, and Revert"
         )
         self.runs_button.setAccessibleName("Consolidation runs")
-        self.runs_button.clicked.connect(self._on_runs_button_clicked)
+        self.runs_button.clicked.connect(self.runs_dialog_requested)
         self.consolidate_button = QPushButton(CONSOLIDATE_NOW, self)
         self.consolidate_button.setAccessibleName(CONSOLIDATE_NOW)
         self.consolidate_button.setIconSize(QSize(16, 16))
         self.consolidate_button.clicked.connect(self._on_consolidate_button_clicked)
         self.consolidate_button.installEventFilter(self)
         self.consolidate_button.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
-        header = QHBoxLayout()
-        header.setSpacing(4)
-        header.addWidget(self.details_button)
-        header.addWidget(self.summary, 1)
-        header.addStretch(0)
-        header.addWidget(self.runs_button)
-        header.addWidget(self.consolidate_button)
+        header = hbox(
+            self.details_button,
+            (self.summary, 1),
+            0,
+            self.runs_button,
+            self.consolidate_button,
+            spacing=4,
+        )
 
         self._lines = CoverageLines(self)
         self.harvest_error = self._lines.harvest_error
@@ -432,25 +386,29 @@ class ConsolidationFooter(QFrame):
         self.cancel_button.clicked.connect(self._on_cancel_button_clicked)
         self.status_area = QWidget(self)
         self.status_area.setObjectName("consolidationStatus")
-        status = QHBoxLayout(self.status_area)
-        status.setContentsMargins(0, 0, 0, 0)
-        status.setSpacing(6)
-        status.addWidget(self.progress_bar, 0, Qt.AlignmentFlag.AlignVCenter)
-        status.addWidget(self.progress_text, 1)
-        status.addWidget(self.status_text, 1)
+        status = hbox(
+            (self.progress_bar, 0, Qt.AlignmentFlag.AlignVCenter),
+            (self.progress_text, 1),
+            (self.status_text, 1),
+            on=self.status_area,
+            margins=0,
+            spacing=6,
+        )
         status.addWidget(self.mux_only_note, 1)  # when nothing else is said there
         status.addWidget(self.cancel_button)
         # Fixed: progress, notes and Cancel come and go without moving the tree.
         line = self.fontMetrics().height() + 4
         self.status_area.setFixedHeight(max(line, self.cancel_button.sizeHint().height()))
 
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 4, 8, 4)
-        layout.setSpacing(2)
-        layout.addLayout(header)
-        layout.addWidget(self._lines)
-        layout.addWidget(self.hint)
-        layout.addWidget(self.status_area)
+        vbox(
+            header,
+            self._lines,
+            self.hint,
+            self.status_area,
+            on=self,
+            margins=(6, 4, 8, 4),
+            spacing=2,
+        )
         self._apply_palette()
 
     # --- the seam ----------------------------------------------------------------------------
@@ -660,10 +618,6 @@ class ConsolidationFooter(QFrame):
     def _on_details_button_clicked(self) -> None:
         self.set_details_expanded(not self._expanded)
 
-    @Slot()
-    def _on_runs_button_clicked(self) -> None:
-        self.runs_dialog_requested.emit()
-
     @Slot(str)
     def _on_consolidation_run_started(self, workspace_id: str) -> None:
         self._runs.run_started(workspace_id)
@@ -717,7 +671,3 @@ class ConsolidationFooter(QFrame):
     def _on_note_timer_timeout(self) -> None:
         self._runs.note_expired()
         self._refresh_controls()
-
-    @Slot()
-    def _on_lines_timer_timeout(self) -> None:
-        self._refresh_lines()

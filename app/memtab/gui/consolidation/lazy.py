@@ -1,17 +1,6 @@
-"""The consolidation facade, loaded on first use.
-
-The footer needs a facade from the first paint, but nothing runs until someone clicks
-Consolidate now; `LazyConsolidationTasks` has the facade's signals and methods, imports
-and builds the real `ConsolidationTasks` on the first `start()`, and re-emits its
-signals. `preload()` imports the service and the job on a background thread when a
-click is likely — the pointer or the focus reaches Consolidate now (the footer's
-`about_to_consolidate`) — so the first click does not wait for them either, and a window
-nobody consolidates from never loads them (~1 MiB resident).
-
-The window's runs happen in a child process (`consolidation/job.py`), so this process
-only reserves them: the engine itself (the runner, the offline consolidator, the model
-providers and their HTTP client, ~15 MB) is imported by the child, never here. A
-`service_factory` (tests) runs in this process and loads the engine with its first run.
+"""The consolidation facade, loaded on first use (`preload()` when a click is likely): a
+window nobody consolidates from never imports the service, and the engine runs in a child
+process.
 """
 
 from __future__ import annotations
@@ -118,13 +107,13 @@ class LazyConsolidationTasks(QObject):
 
             service = (self._service_factory or default_service)(self._home)
             tasks = ConsolidationTasks(service, self._jobs, parent=self, isolated=self._isolated)
-            tasks.run_started.connect(self._on_tasks_run_started)
-            tasks.progress.connect(self._on_tasks_progress)
-            tasks.run_finished.connect(self._on_tasks_run_finished)
-            tasks.run_logged.connect(self._on_tasks_run_logged)
-            tasks.run_failed.connect(self._on_tasks_run_failed)
-            tasks.run_cancelled.connect(self._on_tasks_run_cancelled)
-            tasks.plan_ready.connect(self._on_tasks_plan_ready)
+            tasks.run_started.connect(self.run_started)
+            tasks.progress.connect(self.progress)
+            tasks.run_finished.connect(self.run_finished)
+            tasks.run_logged.connect(self.run_logged)
+            tasks.run_failed.connect(self.run_failed)
+            tasks.run_cancelled.connect(self.run_cancelled)
+            tasks.plan_ready.connect(self.plan_ready)
             self._tasks = tasks
         return self._tasks
 
@@ -162,34 +151,6 @@ class LazyConsolidationTasks(QObject):
         """Cancel the runs, if the facade was built (see `ConsolidationTasks.shutdown`)."""
         self._closed = True
         return self._tasks.shutdown(timeout_ms) if self._tasks is not None else True
-
-    @Slot(str)
-    def _on_tasks_run_started(self, workspace_id: str) -> None:
-        self.run_started.emit(workspace_id)
-
-    @Slot(int, str)
-    def _on_tasks_progress(self, step: int, message: str) -> None:
-        self.progress.emit(step, message)
-
-    @Slot(object)
-    def _on_tasks_run_finished(self, record: object) -> None:
-        self.run_finished.emit(record)
-
-    @Slot(str)
-    def _on_tasks_run_logged(self, run_id: str) -> None:
-        self.run_logged.emit(run_id)
-
-    @Slot(str)
-    def _on_tasks_run_failed(self, message: str) -> None:
-        self.run_failed.emit(message)
-
-    @Slot(str)
-    def _on_tasks_run_cancelled(self, workspace_id: str) -> None:
-        self.run_cancelled.emit(workspace_id)
-
-    @Slot(object)
-    def _on_tasks_plan_ready(self, plan: object) -> None:
-        self.plan_ready.emit(plan)
 
 
 def _import_engine() -> bool:

@@ -1,19 +1,6 @@
-"""Review before apply: the changes "Consolidate now" proposes, accepted one by one.
-
-The plan (`memtab.consolidation.records.ConsolidationPlan`, made on a scratch copy: nothing
-has changed yet) lists each change in words with its diff and why the consolidator
-proposes it (its note). A change is one unit of the
-plan: ops that go together — a merge's edit and the delete of the merged file — are one
-row with its parts under it, ticked and unticked together, so a delete never goes
-without the edit that keeps its lines. Every proposed change starts accepted; the user
-unticks the ones to leave out (or uses Accept all / Reject all), then **Apply** asks for
-exactly the ticked ones' ops (`apply_requested`) — they go through the same check,
-guard, budget and journal as any run, and an op whose file changed since the plan is
-refused then. Ops the rails refused while planning are listed, greyed, with why. "Always apply
-directly" stores the setting, so the next Consolidate now applies without asking (the
-Settings dialog turns the review back on).
-
-The plan is only read here (no engine import at start-up: the type is for the checker).
+"""Review before apply: the changes a consolidation plan proposes, one row per unit (ops that
+go together tick together), all accepted at first; Apply asks for the ticked ones' ops
+(`apply_requested`). The plan is only read here.
 """
 
 from __future__ import annotations
@@ -25,11 +12,9 @@ from PySide6.QtCore import QSize, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
-    QHBoxLayout,
     QPushButton,
     QSplitter,
     QTreeWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -52,7 +37,7 @@ from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title
 from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import muted_text
 from memtab.gui.toolkit.text.diff_view import DiffPane
-from memtab.gui.toolkit.widgets import WrappedLabel
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
 from memtab.operations.consolidation import forget_declined
 
 logger = logging.getLogger(__name__)
@@ -62,15 +47,10 @@ _INDEXES_ROLE = Qt.ItemDataRole.UserRole
 
 
 class ReviewDialog(QDialog):
-    """A plan's ops to accept or reject (see the module docstring).
+    """A plan's ops to accept or reject (see the module docstring)."""
 
-    Signals:
-        apply_requested(object, object): (the plan, the tuple of accepted op numbers).
-        discarded(): closed without applying.
-    """
-
-    apply_requested = Signal(object, object)
-    discarded = Signal()
+    apply_requested = Signal(object, object)  # (the plan, the tuple of accepted op numbers)
+    discarded = Signal()  # closed without applying
 
     def __init__(
         self,
@@ -98,10 +78,7 @@ class ReviewDialog(QDialog):
         self.reason.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.reason.hide()
         details = QWidget(self)
-        details_layout = QVBoxLayout(details)
-        details_layout.setContentsMargins(0, 0, 0, 0)
-        details_layout.addWidget(self.reason)
-        details_layout.addWidget(self.diff, 1)
+        vbox(self.reason, (self.diff, 1), on=details, margins=0)
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.setChildrenCollapsible(False)
         splitter.addWidget(self.ops)
@@ -131,20 +108,17 @@ class ReviewDialog(QDialog):
         self.discard_button = QPushButton("Di&scard", self)
         self.discard_button.setToolTip("Change nothing")
         self.discard_button.clicked.connect(self.reject)
-        choices = QHBoxLayout()
-        choices.addWidget(self.accept_all_button)
-        choices.addWidget(self.reject_all_button)
-        choices.addWidget(self.forget_button)
-        choices.addStretch(1)
-        choices.addWidget(self.discard_button)
-        choices.addWidget(self.apply_button)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.summary)
-        layout.addWidget(splitter, 1)
-        layout.addWidget(self.always_direct)
-        layout.addLayout(choices)
+        choices = hbox(
+            self.accept_all_button,
+            self.reject_all_button,
+            self.forget_button,
+            1,
+            self.discard_button,
+            self.apply_button,
+        )
+        vbox(self.summary, (splitter, 1), self.always_direct, choices, on=self)
         fit_to_screen(self, QSize(900, 600), remember="review")
-        self.rejected.connect(self._on_rejected)
+        self.rejected.connect(self.discarded)
         self._update_apply()
         if plan is not None:
             self.show_plan(plan, workspace_name)
@@ -326,7 +300,3 @@ class ReviewDialog(QDialog):
             self._save_direct_mode()
         self.apply_requested.emit(self._plan, accepted)
         self.done(QDialog.DialogCode.Accepted)
-
-    @Slot()
-    def _on_rejected(self) -> None:
-        self.discarded.emit()

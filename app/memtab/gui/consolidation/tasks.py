@@ -1,33 +1,6 @@
 """Consolidation runs in the window, on the job service's runs lane (`operations.consolidation`).
-
-Wire a "Consolidate now" button like this::
-
-    tasks = ConsolidationTasks(ConsolidationService(home), context.jobs, parent=window)
-    tasks.start(workspace_id)                      # e.g. from the button's clicked slot
-    tasks.run_started.connect(self._on_consolidation_run_started)      # str workspace id
-    tasks.progress.connect(self._on_consolidation_progress)            # int step, str text
-    tasks.run_finished.connect(self._on_consolidation_run_finished)    # ConsolidationRecord
-    tasks.run_logged.connect(self._on_consolidation_run_logged)        # str run id
-    tasks.run_failed.connect(self._on_consolidation_run_failed)        # str message
-    tasks.run_cancelled.connect(self._on_consolidation_run_cancelled)  # str workspace id
-    tasks.plan_ready.connect(self._on_consolidation_plan_ready)        # ConsolidationPlan
-
-Every accepted `start` ends with exactly one of `run_finished`, `run_failed`,
-`run_cancelled` or — for a run made to be reviewed first — `plan_ready` (a run's
-`run_finished` comes after `run_logged`, its id in the runs log: Edit → Undo takes it back
-next). `start(..., review=True)` makes a plan (nothing changes on disk; `review=None`
-follows the `consolidation.review` setting, read on the worker), and `apply(plan,
-accepted)` then applies the accepted ops as a run of its own (`run_started` …
-`run_finished`).
-
-Whether a run may start is the service's answer, not the facade's: `start` reserves the
-workspace's place with `ConsolidationService.reserve` at once, so a workspace that
-already has a run queued or running (here, or started by another caller in this process)
-is refused (`run_failed` with "a consolidation run is already in flight…", and `start`
-returns False) — except `trigger="archive"`, which queues behind it. Runs take turns on
-the runs lane. `cancel()` stops the running run within about a second (the model
-call is abandoned; nothing is journaled). The memory files and journal a run changes
-reach the views through the file watcher, not through these signals.
+Every accepted `start` ends with exactly one of `run_finished`, `run_failed`, `run_cancelled`
+or (a run to review first) `plan_ready`; the service's reservation refuses a second run.
 """
 
 from __future__ import annotations

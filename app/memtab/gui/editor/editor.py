@@ -1,22 +1,6 @@
-"""The editor panel: the open memory files as tabs, VS Code's way.
-
-- Each open file is a `file_tab.FileTab` with its own buffer, undo history, unsaved
-  state, bar and conflict: switching tabs never asks anything.
-- Opening a file from the tree (one click, or arrowing through it) shows it in the
-  *preview* tab — its title in italics — which the next file opened replaces. Editing it,
-  double-clicking its tab, or opening the file for good (Enter or a double click in the
-  tree: `open(file, keep=True)`) keeps it: a kept tab stays until it is closed.
-- Closing a tab with unsaved changes asks Save / Discard / Cancel without blocking
-  (`ask_unsaved`); so does `leave` (closing the window, switching workspace) for
-  every tab with unsaved changes at once — the Qt-free rules of `components.editor.leaving`.
-- A file moved by Memtab is followed by its tab (`follow_moves`), draft and all.
-- A file opens at once; its text follows from the window's file channel (the tab says
-  "Reading…" meanwhile, and keeps what is typed for the text). `file_opened` says the
-  text is shown; `when_loaded` runs what needs the text (a selection) once it is.
-
-What the rest of the window asks of "the editor" — `current_file`, `text_edit`, `save`,
-`set_badge`… — is the current tab's. The actions (`editor_actions.EditorActions`: save, find,
-close tab, next and previous tab, …) are registered once and act on the current tab.
+"""The editor panel: the open memory files as tabs, VS Code's way (a preview tab the next file
+replaces, kept tabs, Save / Discard / Cancel without blocking, tabs that follow moves).
+What the window asks of "the editor" is the current tab's.
 """
 
 from __future__ import annotations
@@ -35,7 +19,6 @@ from PySide6.QtWidgets import (
     QStyleOptionTab,
     QStylePainter,
     QTabBar,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -52,7 +35,7 @@ from memtab.gui.editor.text.view import EditorView, EmptyRoom, EmptyState
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
-from memtab.gui.toolkit.widgets import chain_tab_order, tab_stops
+from memtab.gui.toolkit.widgets import chain_tab_order, tab_stops, vbox
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_view import ScopeView
@@ -62,13 +45,9 @@ logger = logging.getLogger(__name__)
 
 class EditorTabBar(QTabBar):
     """Tabs of the open files, the preview's title in italics: a double click keeps a tab, a
-    middle click closes it; titles elide in the middle and the bar scrolls, never widening.
+    middle click closes it; titles elide in the middle and the bar scrolls, never widening."""
 
-    Signals:
-        keep_requested(int): the tab at this index was double-clicked.
-    """
-
-    keep_requested = Signal(int)
+    keep_requested = Signal(int)  # the tab at this index was double-clicked
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -205,27 +184,20 @@ NO_WORKSPACE_NOTE = "no workspace is selected"
 
 
 class EditorPanel(CurrentTab, QWidget):
-    """The open memory files of the selected workspace, or of other agents, as tabs.
+    """The open memory files of the selected workspace, or of other agents, as tabs."""
 
-    Signals:
-        saved(object): a file's MemoryFileRef, after a save (of any tab).
-        dirty_changed(bool): whether the current tab has unsaved changes.
-        file_opened(object): the current tab's MemoryFileRef, once it was opened or
-            reopened and its text is shown, or made current.
-        file_closed(): the last tab was closed (the panel shows its empty state).
-        tabs_changed(): a tab was opened, closed or kept (the UI state remembers them).
-        link_opened(object): a link in the current tab's preview leads to this memory file
-            (a MemoryFileRef); the tab opens it where the tree shows it.
-        path_opened(object): an `@`-import followed leads to this file on disk (a Path):
-            the tab shows it if it is a memory file, else `open_external` opens it.
-    """
-
-    saved = Signal(object)
-    dirty_changed = Signal(bool)
+    saved = Signal(object)  # a file's MemoryFileRef, after a save (of any tab)
+    dirty_changed = Signal(bool)  # whether the current tab has unsaved changes
+    # the current tab's MemoryFileRef, once it was opened or reopened and its text is shown, or made
+    # current
     file_opened = Signal(object)
-    file_closed = Signal()
-    tabs_changed = Signal()
+    file_closed = Signal()  # the last tab was closed (the panel shows its empty state)
+    tabs_changed = Signal()  # a tab was opened, closed or kept (the UI state remembers them)
+    # a link in the current tab's preview leads to this memory file (a MemoryFileRef); the tab opens
+    # it where the tree shows it
     link_opened = Signal(object)
+    # an `@`-import followed leads to this file on disk (a Path): the tab shows it if it is a memory
+    # file, else `open_external` opens it
     path_opened = Signal(object)
 
     def __init__(
@@ -270,11 +242,7 @@ class EditorPanel(CurrentTab, QWidget):
         self._stack.addWidget(self._empty_state)
         self._empty_page: FileTab | None = None
         self.empty_room = EmptyRoom(self._stack)  # what another feature shows there
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(0)
-        layout.addWidget(self.tab_bar)
-        layout.addWidget(self._stack, 1)
+        vbox(self.tab_bar, (self._stack, 1), on=self, margins=0, spacing=0)
         self.autosave = AutoSave(
             self, self.tabs_for_autosave, context.ui_state, context.save_ui_state
         )
@@ -580,7 +548,7 @@ class EditorPanel(CurrentTab, QWidget):
             self,
             clock=self._clock,
         )
-        tab.saved.connect(self._on_tab_saved)
+        tab.saved.connect(self.saved)
         tab.opened.connect(self._on_tab_opened)
         tab.state_changed.connect(self._on_tab_state_changed)
         tab.close_requested.connect(self._on_tab_close_requested)
@@ -666,10 +634,6 @@ class EditorPanel(CurrentTab, QWidget):
         tab = self._tabs.at(index)
         if tab is not None:
             self.keep(tab)
-
-    @Slot(object)
-    def _on_tab_saved(self, ref: MemoryFileRef) -> None:
-        self.saved.emit(ref)
 
     @Slot(object)
     def _on_tab_opened(self, ref: MemoryFileRef) -> None:

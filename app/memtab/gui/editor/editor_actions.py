@@ -1,17 +1,6 @@
-"""The editor's actions: save, find, replace, find next/previous, go to line, open in an
-external editor, copy the real path — registered as actions (`gui/actions.py`, ids `editor.*`) and
-callable as methods.
-
-The window's menus and the editor's "more" menu show the same `QAction`s. Their keys
-work while the focus is anywhere in the editor, even when a window-wide shortcut uses
-the same key (the window's Ctrl+F searches memories): the editor claims its own keys
-(`claim=True`), so Ctrl+F in the editor always finds in the file. Save's keys (Ctrl+S,
-Ctrl+Enter) work anywhere in the window: in the tree, the footer, the search box, after
-Keep both moved the focus to its bar.
-
-Keys are written out where Qt's standard key is not the same on every desktop:
-`StandardKey.Replace` is Ctrl+H only on GNOME and XFCE, so Replace is "Ctrl+H" and the
-platform's own key besides.
+"""The editor's actions (ids `editor.*`): save, find, replace, find next/previous, go to line,
+open externally, copy the real path. The editor claims its keys (`claim=True`: Ctrl+F finds in
+the file); Save's work anywhere in the window. Replace is "Ctrl+H" on every desktop.
 """
 
 from __future__ import annotations
@@ -22,7 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QObject, QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -31,7 +20,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -46,11 +34,13 @@ from memtab.components.editor.session import BarKind
 from memtab.components.window.ui_state import UiState
 from memtab.gui.actions import ActionRegistry, Focus, Key
 from memtab.gui.editor.text.view import EditorView
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
 from memtab.gui.toolkit.external_editor import ExternalOpener
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.text.line_margin import go_to
 from memtab.gui.toolkit.text.source_edit import SourceEdit
+from memtab.gui.toolkit.widgets import vbox
 
 logger = logging.getLogger(__name__)
 
@@ -86,10 +76,7 @@ class AutoSave(QObject):
         self._ui_state = ui_state
         self._save_state = save_state
         self.enabled = ui_state.flag(AUTOSAVE_FLAG) if ui_state is not None else False
-        self.timer = QTimer(self)
-        self.timer.setSingleShot(True)
-        self.timer.setInterval(AUTOSAVE_DELAY_MS)
-        self.timer.timeout.connect(self._on_timer_timeout)
+        self.timer = qtimer(self, self._on_timer_timeout, AUTOSAVE_DELAY_MS)
         app = QApplication.instance()
         if isinstance(app, QApplication):
             app.focusChanged.connect(self._on_application_focus_changed)
@@ -132,13 +119,9 @@ class AutoSave(QObject):
 
 
 class GoToLineDialog(QDialog):
-    """Asks for a line of a text of `lines` lines whose cursor is on `current`.
+    """Asks for a line of a text of `lines` lines whose cursor is on `current`."""
 
-    Signals:
-        chosen(object): the `LineTarget` typed, on Enter (or Go).
-    """
-
-    chosen = Signal(object)
+    chosen = Signal(object)  # the `LineTarget` typed, on Enter (or Go)
 
     def __init__(self, current: int, lines: int, parent: QWidget | None = None) -> None:
         # A small dialog: a title and a close button, no minimize or maximize.
@@ -167,11 +150,7 @@ class GoToLineDialog(QDialog):
         go = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         go.setText("&Go")
         give_mnemonics(self.buttons)
-        layout = QVBoxLayout(self)
-        layout.addWidget(label)
-        layout.addWidget(self.field)
-        layout.addWidget(self.hint)
-        layout.addWidget(self.buttons)
+        vbox(label, self.field, self.hint, self.buttons, on=self)
         self.buttons.accepted.connect(self._on_buttons_accepted)
         self.buttons.rejected.connect(self.reject)
         self.field.textChanged.connect(self._on_field_text_changed)
@@ -231,15 +210,10 @@ class EditorForActions(Protocol):
 
 
 class EditorActions(QObject):
-    """The editor panel's find / external editor / real path actions.
+    """The editor panel's find / external editor / real path actions."""
 
-    Signals:
-        notice(object, str): a `BarKind` and a message for the editor's bar.
-        said(str): a passing note for the status bar.
-    """
-
-    notice = Signal(object, str)
-    said = Signal(str)
+    notice = Signal(object, str)  # a `BarKind` and a message for the editor's bar
+    said = Signal(str)  # a passing note for the status bar
 
     def __init__(
         self,

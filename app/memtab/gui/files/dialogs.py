@@ -1,9 +1,6 @@
-"""The Memory tab's dialogs: new file/folder, rename/move, Copy to…, and the confirmations
-of a delete, of a drop into another scope and of a change history cannot keep a copy for.
-
-`TabDialogs` is what the tab calls; tests replace it with canned answers. The dialogs
-check their field as the user types and show the reason inline, and the confirmations say
-what goes: what each says and decides is `components.files.questions`.
+"""The Memory tab's dialogs (new, rename/move, Copy to…) and confirmations; `TabDialogs` is
+what the tab calls (tests answer instead). What each says and decides is
+`components.files.questions`.
 """
 
 from __future__ import annotations
@@ -24,7 +21,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMessageBox,
     QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -45,6 +41,8 @@ from memtab.components.tree.nodes import TreeNode
 from memtab.gui.context import WindowContext
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.toolkit.dialog_layout import (
+    OK_CANCEL,
+    button_box,
     fit_to_screen,
     fit_to_title,
     give_mnemonics,
@@ -54,7 +52,7 @@ from memtab.gui.toolkit.dialog_layout import (
 )
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text
-from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, vbox
 from memtab.sources.copy import default_name
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
@@ -97,17 +95,8 @@ class CopyToDialog(QDialog):
         form.addRow("&Name", self.name_edit)
         form.addRow(self.type_label, self.type_combo)
         form.addRow("Creates", self.where)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
-        )
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("&Copy")
-        give_mnemonics(self.buttons)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.error)
-        layout.addWidget(self.buttons)
+        self.buttons = button_box(self, OK_CANCEL, ok="&Copy")
+        vbox(form, self.error, self.buttons, on=self)
         self.target_combo.currentIndexChanged.connect(self._on_inputs_changed)
         self.name_edit.textChanged.connect(self._on_inputs_changed)
         self._on_inputs_changed()
@@ -239,17 +228,8 @@ class NewItemDialog(QDialog):
         else:
             self.description_edit.hide()
         form.addRow("Creates", self.target_label)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
-        )
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.form.state("").button)
-        give_mnemonics(self.buttons)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.error_label)
-        layout.addWidget(self.buttons)
+        self.buttons = button_box(self, OK_CANCEL, ok=self.form.state("").button)
+        vbox(form, self.error_label, self.buttons, on=self)
         self.name_edit.textChanged.connect(self._on_name_edit_text_changed)
         self._on_name_edit_text_changed("")
         room_for_mnemonics(self)
@@ -308,11 +288,7 @@ class MoveDialog(QDialog):
         form = QFormLayout()
         form.addRow("From", _path_label(str(source), self))
         form.addRow("&To", self.path_edit)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(hint)
-        layout.addWidget(self.error_label)
-        layout.addWidget(self.buttons)
+        vbox(form, hint, self.error_label, self.buttons, on=self)
         self.path_edit.textChanged.connect(self._on_path_edit_text_changed)
         self._on_path_edit_text_changed(self.path_edit.text())
         give_mnemonics(self.buttons)  # after OK's text: Rename or Move

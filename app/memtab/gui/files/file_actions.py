@@ -1,18 +1,7 @@
-"""The tree's file actions: new file or folder, pin, rename or move (also by drag and
-drop), delete, copy the path, open the containing folder, a file's history, what a scope
-lost (Recently deleted), delete an orphaned project dir, and Copy to… (a memory into
-another agent's scope, `gui.files.dialogs`), also for other agents' files — registered as
-actions (`gui/actions.py`, ids `tree.*`) and offered in the row's context menu; Edit →
-Undo and Redo of these are `UndoRedoActions`'.
-
-Every change runs as a file operation on the window's worker (`WindowContext.file_ops`),
-through `components.files.undo`, which pushes how to take it back on the window's undo
-stack; the rescan it causes shows the result, like any other change on disk. What Memtab
-is about to write is noted in `OwnWrites` first, so it gets no "agent edited" badge. A
-drop into another scope asks first, unless the user said not to (remembered in the UI
-state). Which action a row offers, what each may act on and what it says are the
-Qt-free rules of `components/files/rules.py`; this module keeps the actions, the menu and
-the dialogs they ask through."""
+"""The tree's file actions (ids `tree.*`) and the row's context menu: new, pin, rename or
+move, delete, copy path, history, Copy to…; each runs as a file operation Edit → Undo takes
+back. The rules are `components/files/rules.py`.
+"""
 
 from __future__ import annotations
 
@@ -352,15 +341,10 @@ class TabForFileActions(Protocol):
 
 
 class FileActions(QObject):
-    """The tree's file actions (see the module docstring).
+    """The tree's file actions (see the module docstring)."""
 
-    Signals:
-        history_requested(VirtualPath): show the History panel for this file.
-        trash_requested(object): show Recently deleted (of a Scope, or None: all).
-    """
-
-    history_requested = Signal(object)
-    trash_requested = Signal(object)
+    history_requested = Signal(object)  # (VirtualPath) show the History panel for this file
+    trash_requested = Signal(object)  # show Recently deleted (of a Scope, or None: all)
 
     def __init__(
         self,

@@ -1,12 +1,7 @@
-"""The window's start-up boundary: what may be imported before the tree's first paint (what
-the import contract "first-paint" lets its sources reach, within the budgets below;
-tests/gui/test_startup_boundary.py compares), and `settled_step()`, the one step after it.
-
-Modules on that path keep their records as slotted classes or NamedTuples, not dataclasses
-(compiled at import), and name Qt classes whose enums cost the start through `QtGui` or
-`QtWidgets`. Whatever only the window's later life needs is imported by `SETTLED_STEP`,
-never by a module of this package. Raise a budget only on purpose, measured with
-`python -X importtime` or tests/bench/test_startup_bench.py.
+"""The window's start-up boundary: what may be imported before the tree's first paint (the
+"first-paint" contract, within the budgets below: tests/gui/test_startup_boundary.py), and
+`settled_step()`, the one step after it. Modules on that path use slotted classes or
+NamedTuples, not dataclasses, and name enum-heavy Qt classes through `QtGui`/`QtWidgets`.
 """
 
 from __future__ import annotations

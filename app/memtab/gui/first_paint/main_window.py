@@ -123,7 +123,7 @@ class WindowStatusBar(QStatusBar):
         self.addWidget(self.note, 1)
         self._expiry = QTimer(self)
         self._expiry.setSingleShot(True)
-        self._expiry.timeout.connect(self._on_expiry_timeout)
+        self._expiry.timeout.connect(self.clearMessage)
 
     def addWidget(self, widget: QWidget, stretch: int | None = 0) -> None:
         """A normal widget, on the left (counted: permanent ones are placed after)."""
@@ -216,10 +216,6 @@ class WindowStatusBar(QStatusBar):
         self._covered = [w for w in self._give_way if w.isVisibleTo(self)] if cover else []
         for widget in self._covered:
             widget.hide()
-
-    @Slot()
-    def _on_expiry_timeout(self) -> None:
-        self.clearMessage()
 
 
 T = TypeVar("T")

@@ -1,38 +1,6 @@
-"""Nothing is lost, in the window: the History panel, Runs…, Recently deleted, and the
-recording of what other programs changed.
-
-`HistoryHub` joins them to the window (through `WindowShell`) and to what the Memory
-tab shows (through the `WindowContext`), without either knowing the details; it registers
-its actions (`history.panel`, `history.trash`, `history.runs`):
-
-- After the scans (from the one the watcher's start causes, once the loaded tab has
-  painted), `record_external_changes` runs on the job service's runs lane (it may read
-  every file): what mux, an editor or a
-  script changed is recorded in history as `external`, so a file another program deletes
-  can still be restored. It waits for the changes to settle (`RECORD_QUIET_MS` without a
-  scan, at most `RECORD_MAX_WAIT_MS`): reading the scopes competes with the window for the
-  interpreter, and the first recording pass of a big home reads every file.
-- The History panel (a dock beside the editor) follows the editor's file; its Restore
-  runs as a file operation of the tab, like every change the tree makes. Hidden, as most
-  windows start, it is built the first time it shows (or is asked for): its ~2 ms of the
-  GUI thread are not a cost of every start.
-- Runs… (the footer's clock button, View → Runs…) and Recently deleted (View, a scope's
-  context menu) are built on first use; a double-click on a run's op opens its file, a
-  restore from the trash opens the restored file.
-- The watcher's batches (`context.changes`) are routed by place: a history index that changed
-  reloads the panel (for the open file's scope) and the trash, the runs log reloads
-  Runs…, and mux's journal adds its new runs to the log (`catch_up_runs`, which
-  also logs the runs a kill left unlogged; it runs once when the tab has loaded too).
-- A burst is news: when the tab has loaded, when history changes and when another
-  workspace is shown, the bursts Recently deleted lists are read off the GUI thread
-  (`news_read`) and one not seen yet is shown in the tab's news bar (`BurstNotices`);
-  its Review… opens Recently deleted at it. A mass change (the guard's) also offers
-  Restore all: the whole event put back as one file operation of the window, which
-  Edit → Undo takes back whole (`restore_burst`; Recently deleted's Restore all too).
-- Whether history is being recorded (`memtab/history/recording.json`, which this window's
-  recording passes and `memtab watch` write) is read when the tab has loaded and whenever
-  the watcher says it changed: while it is not, the status bar says so (`recording_note`,
-  why and since when in its tooltip).
+"""Nothing is lost, in the window: `HistoryHub` joins the History panel, Runs…, Recently
+deleted, the recording of what other programs changed and the burst news to the window and
+the Memory tab; it registers `history.panel`, `history.trash` and `history.runs`.
 """
 
 from __future__ import annotations
@@ -43,7 +11,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol, cast
 
-from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance, Slot
+from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QDockWidget, QLabel, QWidget
 
@@ -81,7 +49,7 @@ from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.history.panel import HistoryPanel
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.jobs import JobClient, Lane
-from memtab.gui.toolkit.clock import QT_CLOCK
+from memtab.gui.toolkit.clock import QT_CLOCK, qtimer
 from memtab.gui.toolkit.style import Accent, accent_text
 from memtab.sources.model import Source
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
@@ -125,15 +93,10 @@ class NoticeBar(Protocol):
 
 class BurstNotices(QObject):
     """Shows the newest burst not seen yet as news in the bar, once: Review…, and for a mass
-    change Restore all (one undoable step); which were shown is kept in the UI state.
+    change Restore all (one undoable step); which were shown is kept in the UI state."""
 
-    Signals:
-        review_requested(str): Review… was clicked: the burst's id.
-        restore_all_requested(object): a mass change's Restore all was clicked: its
-            `ChangeEvent`.
-    """
-
-    review_requested = Signal(str)
+    review_requested = Signal(str)  # Review… was clicked: the burst's id
+    # a mass change's Restore all was clicked: its `ChangeEvent`
     restore_all_requested = Signal(object)
 
     def __init__(self, context: WindowContext, bar: NoticeBar, parent: QObject) -> None:
@@ -273,9 +236,7 @@ class HistoryHub(QObject):
         self._restores: list[OpFollowUp] = []  # the follow-ups of restores from the trash
         self._panel_away = PanelAway()
         self._record_wait: RecordingWait[MemoryStore] = RecordingWait()
-        self._record_timer = QTimer(self)
-        self._record_timer.setSingleShot(True)
-        self._record_timer.timeout.connect(self._on_record_timer_timeout)
+        self._record_timer = qtimer(self, self._on_record_timer_timeout)
         self.runs_dialog: RunsDialog | None = None
         self.trash_dialog: TrashDialog | None = None
         self.notices: BurstNotices | None = None

@@ -1,20 +1,6 @@
-"""The History panel: every version of the open file, and a diff of one against it now.
-
-It follows the editor's file (`show_file`: any `MemoryFile` — a mux file, or another
-agent's file with the versions Memtab recorded when it wrote it). Each version says
-when, who (you, the
-consolidator, the memory writer, an agent through `memtab tool`, or a program outside
-Memtab), what it did (edited, renamed from…, restored…) and how the size changed;
-selecting one shows its diff against what the file holds now. "Restore this version"
-asks the tab to make the file hold it again (`restore_requested`): a recorded change,
-so it is one more version on top and can itself be undone from here. A Codex memories
-file also lists the commits of Codex's own repository that touched it, with their diffs
-(they are shown, not restored).
-
-Reading history and diffing run on the panel's own worker, the latest request winning;
-nothing is read while the panel is hidden (`set_active`). The window reloads it when
-the file's history index changes (`reload`), which is how a save, a run or a change by
-another program shows up.
+"""The History panel: every version of the open file, a diff of one against it now, and
+Restore this version (a recorded change); Codex's own commits too. Reads and diffs run on its
+own worker, nothing while it is hidden.
 """
 
 from __future__ import annotations
@@ -24,11 +10,9 @@ import logging
 
 from PySide6.QtCore import QSize, Qt, Signal, Slot
 from PySide6.QtWidgets import (
-    QHBoxLayout,
     QPushButton,
     QSplitter,
     QTreeWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -53,7 +37,7 @@ from memtab.gui.toolkit.keyboard_return import PanelLetters
 from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.text.diff_view import DiffPane
-from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, vbox
 
 logger = logging.getLogger(__name__)
 
@@ -65,15 +49,10 @@ _ID_ROLE = Qt.ItemDataRole.UserRole
 
 
 class HistoryPanel(QWidget):
-    """The open file's versions (see the module docstring).
+    """The open file's versions (see the module docstring)."""
 
-    Signals:
-        restore_requested(object, str): restore the file (its MemoryFile) to version id.
-        loaded(): a history (or its failure) is shown — tests wait for it.
-    """
-
-    restore_requested = Signal(object, str)
-    loaded = Signal()
+    restore_requested = Signal(object, str)  # restore the file (its MemoryFile) to version id
+    loaded = Signal()  # a history (or its failure) is shown — tests wait for it
 
     def __init__(self, jobs: JobService, parent: QWidget | None = None) -> None:
         """An empty panel; its reads run on `jobs`' scans lane."""
@@ -101,20 +80,13 @@ class HistoryPanel(QWidget):
         self.restore_button.setToolTip(RESTORE_TIP)
         self.restore_button.setEnabled(False)
         self.restore_button.clicked.connect(self._on_restore_button_clicked)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(self.restore_button)
+        buttons = hbox(1, self.restore_button)
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.setChildrenCollapsible(False)
         splitter.addWidget(self.versions)
         splitter.addWidget(self.diff)
         splitter.setSizes([200, 300])
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.title)
-        layout.addWidget(self.note)
-        layout.addWidget(splitter, 1)
-        layout.addLayout(buttons)
+        vbox(self.title, self.note, (splitter, 1), buttons, on=self, margins=6)
         self.setFocusProxy(self.versions)  # the panel's key puts the keyboard in its versions
         self.letters = PanelLetters(self)  # Alt+S is Trust's Side by side too: its own
         self.setMinimumWidth(240)

@@ -1,17 +1,6 @@
-"""Runs…: every run Memtab logged (consolidations, writer runs, syncs that brought files
-in, reverts) or saw in mux's journal.
-
-The list is newest first and filtered by workspace, kind, trigger and "failed only".
-Selecting a run shows when and how it ran, its summary, and each op in words ("Merged
-test-tips.md into testing.md") with its state; selecting an op shows its diff, and a
-double-click opens its file in the Memory tab (`open_file_requested`). "Revert this run"
-restores every file the run touched to what it held before — except a file changed
-after the run, which it leaves alone and shows with the reason and the diff it would
-have applied (`RevertResultDialog`).
-
-Reading the log, describing ops and reverting run on the dialog's own worker
-(`components.history.runs`, `store.restore.from_history.revert_run`); the window calls `reload`
-when the runs log changes on disk.
+"""Runs…: every run Memtab logged or saw in mux's journal, filtered, each with its ops and
+their diffs; "Revert this run" restores what it touched, except files changed since
+(`RevertResultDialog`). Reads and reverts run on the dialog's own worker.
 """
 
 from __future__ import annotations
@@ -25,14 +14,11 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
-    QHBoxLayout,
     QMessageBox,
     QPushButton,
     QSplitter,
     QStackedWidget,
     QTreeWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -66,6 +52,7 @@ from memtab.components.history.runs import (
 )
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.dialog_layout import (
+    button_box,
     fit_to_screen,
     fit_to_title,
     give_mnemonics,
@@ -75,7 +62,7 @@ from memtab.gui.toolkit.dialog_layout import (
 from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet
 from memtab.gui.toolkit.text.diff_view import DiffPane
-from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, vbox
 from memtab.store.history.records import RunEntry
 from memtab.store.home import Home
 from memtab.store.restore.from_history import RevertResult
@@ -106,14 +93,8 @@ class RevertResultDialog(QDialog):
             self.files.addTopLevelItem(item)
         self.diff = DiffPane(self)
         self.diff.show_message(first_message(result))
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        give_mnemonics(buttons)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.summary)
-        layout.addWidget(self.files, 1)
-        layout.addWidget(self.diff, 2)
-        layout.addWidget(buttons)
+        buttons = button_box(self)
+        vbox(self.summary, (self.files, 1), (self.diff, 2), buttons, on=self)
         fit_to_title(self)
         fit_to_screen(self, QSize(760, 480), remember="revert")
         first_refused = self.files.topLevelItem(len(result.restored))
@@ -146,17 +127,11 @@ _RUN_ROLE = Qt.ItemDataRole.UserRole
 
 
 class RunsDialog(QDialog):
-    """Every run, filtered, with its ops and their diffs (see the module docstring).
+    """Every run, filtered, with its ops and their diffs (see the module docstring)."""
 
-    Signals:
-        open_file_requested(object, str): (workspace id or None, virtual path) to open.
-        loaded(): a list or a run's details were shown (tests wait for it).
-        reverted(object): a revert ended (its `RevertResult`).
-    """
-
-    open_file_requested = Signal(object, str)
-    loaded = Signal()
-    reverted = Signal(object)
+    open_file_requested = Signal(object, str)  # (workspace id or None, virtual path) to open
+    loaded = Signal()  # a list or a run's details were shown (tests wait for it)
+    reverted = Signal(object)  # a revert ended (its `RevertResult`)
 
     def __init__(self, home: Home, jobs: JobService, parent: QWidget | None = None) -> None:
         """An empty dialog; `set_workspaces` names the workspaces, `reload` lists runs (on
@@ -197,11 +172,12 @@ class RunsDialog(QDialog):
         for combo in (self.workspace_filter, self.kind_filter, self.trigger_filter):
             combo.currentIndexChanged.connect(self._on_filter_changed)
         self.failed_only.toggled.connect(self._on_filter_changed)
-        filters = QHBoxLayout()
-        filters.addWidget(self.workspace_filter, 2)
-        filters.addWidget(self.kind_filter, 1)
-        filters.addWidget(self.trigger_filter, 1)
-        filters.addWidget(self.failed_only)
+        filters = hbox(
+            (self.workspace_filter, 2),
+            (self.kind_filter, 1),
+            (self.trigger_filter, 1),
+            self.failed_only,
+        )
 
         self.run_list = RowList(["When", "Run", "Result", "Workspace"], "Runs", self, whole=(0,))
         self.run_list.currentItemChanged.connect(self._on_run_list_current_item_changed)
@@ -231,20 +207,19 @@ class RunsDialog(QDialog):
         self.open_button.setToolTip("Open the selected change's file (or double-click it)")
         self.open_button.clicked.connect(self._on_open_button_clicked)
         self.revert_button = QPushButton("&Revert this run…", self._detail_pane)
-        self.revert_button.clicked.connect(self._on_revert_button_clicked)
+        self.revert_button.clicked.connect(self.revert_selected)
         self.note = ElidedLabel("", self._detail_pane, min_width=0)
-        actions = QHBoxLayout()
-        actions.addWidget(self.note, 1)
-        actions.addWidget(self.open_button)
-        actions.addWidget(self.revert_button)
-        detail = QVBoxLayout(self._detail_pane)
-        detail.setContentsMargins(8, 0, 0, 0)
-        detail.setSpacing(6)
-        detail.addWidget(self._heading)
-        detail.addWidget(self._meta)
-        detail.addWidget(self.summary)
-        detail.addWidget(ops_split, 1)
-        detail.addLayout(actions)
+        actions = hbox((self.note, 1), self.open_button, self.revert_button)
+        vbox(
+            self._heading,
+            self._meta,
+            self.summary,
+            (ops_split, 1),
+            actions,
+            on=self._detail_pane,
+            margins=(8, 0, 0, 0),
+            spacing=6,
+        )
 
         self._empty = WrappedLabel(EMPTY_TEXT, self)
         self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -257,13 +232,8 @@ class RunsDialog(QDialog):
         self._body = QStackedWidget(self)
         self._body.addWidget(splitter)
         self._body.addWidget(self._empty)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        give_mnemonics(buttons)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(filters)
-        layout.addWidget(self._body, 1)
-        layout.addWidget(buttons)
+        buttons = button_box(self)
+        vbox(filters, (self._body, 1), buttons, on=self)
         self._show_detail(None)
 
     # -- what the window calls ---------------------------------------------------------------
@@ -537,10 +507,6 @@ class RunsDialog(QDialog):
     @Slot()
     def _on_open_button_clicked(self) -> None:
         self._open_selected_op()
-
-    @Slot()
-    def _on_revert_button_clicked(self) -> None:
-        self.revert_selected()
 
     @Slot(str, object)
     def _on_client_latest_finished(self, key: str, result: object) -> None:

@@ -1,27 +1,6 @@
-"""Recently deleted: the files every memory the window shows lost — by a delete in Memtab,
-a consolidation run, or another program (mux, an agent, a shell) — and restoring them.
-
-Files are grouped under their scope (as in the tree), an orphaned project dir (deleted
-whole from the tree) or their agent (Claude Code, Codex, loki-mode), and within a group
-by burst: what one program removed at once ("Claude Code removed 23 files at 14:02",
-`components.history.deleted`) is a row of its own holding every file it took — still
-deleted, or marked restored (or there again) once back. The filter shows one scope or
-agent. Each file row says when it went, who removed it and its size; the preview shows
-what it held (a burst's row: what became of each of its files).
-
-**Restore** puts the selected file back where it was — a mux file with its pins and
-usage, beside a newer file of the same name if one took its place; another agent's only
-while nothing is at its path — asking the window to do it (`restore_requested`,
-`restore_file_requested`) as a recorded change that Edit → Undo takes back; a file a
-burst rewrote gets what it held before, if unchanged since. **Restore to…** puts a mux
-file at another path (not an orphan's file: it goes back into its dir). **Restore all**
-puts back every file of the selected burst that has not changed since (`restore_event`,
-the user's restores) — in the window through its `restore_all` (the history hub's: one
-step Edit → Undo takes back whole). The tree and editor follow through the watcher, as
-for any change.
-
-Listing (after recording what other programs deleted), reading a deleted file's content
-and restoring a burst run on the dialog's own worker.
+"""Recently deleted: the files every memory the window shows lost — by Memtab, a run or
+another program — grouped by scope or agent and by burst, with Restore, Restore to… and
+Restore all (recorded changes Edit → Undo takes back); its reads run on its own worker.
 """
 
 from __future__ import annotations
@@ -35,14 +14,11 @@ from PySide6.QtGui import QFont, QFontDatabase, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
-    QHBoxLayout,
     QInputDialog,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
     QTreeWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -74,15 +50,15 @@ from memtab.components.history.trash_view import file_row as file_view
 from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.dialog_layout import (
+    button_box,
     fit_to_screen,
     fit_to_title,
-    give_mnemonics,
     small_dialog,
     stack_when_narrow,
 )
 from memtab.gui.toolkit.row_list import FittedTree
 from memtab.gui.toolkit.style import muted_text, set_style_sheet
-from memtab.gui.toolkit.widgets import ElidedLabel
+from memtab.gui.toolkit.widgets import ElidedLabel, hbox, vbox
 from memtab.sources.model import Source
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
@@ -168,19 +144,13 @@ RESTORE_BURST_KEY = "trash-restore-burst"
 
 
 class TrashDialog(QDialog):
-    """Recently deleted (see the module docstring).
+    """Recently deleted (see the module docstring)."""
 
-    Signals:
-        restore_requested(str, str, object, str): a mux file: (path, version id, target
-            VirtualPath or None for where it was, the orphaned project dir it was deleted
-            from or "").
-        restore_file_requested(object): another agent's deleted file (`DeletedFile`).
-        loaded(): the list (or its failure) is shown.
-    """
-
+    # a mux file: (path, version id, target VirtualPath or None for where it was, the orphaned
+    # project dir it was deleted from or "")
     restore_requested = Signal(str, str, object, str)
-    restore_file_requested = Signal(object)
-    loaded = Signal()
+    restore_file_requested = Signal(object)  # another agent's deleted file (`DeletedFile`)
+    loaded = Signal()  # the list (or its failure) is shown
 
     def __init__(
         self,
@@ -243,22 +213,12 @@ class TrashDialog(QDialog):
             "left as it is)"
         )
         self.restore_all_button.clicked.connect(self._on_restore_all_button_clicked)
-        actions = QHBoxLayout()
-        actions.addWidget(self.note, 1)
-        actions.addWidget(self.restore_all_button)
-        actions.addWidget(self.restore_to_button)
-        actions.addWidget(self.restore_button)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        give_mnemonics(buttons)
-        buttons.rejected.connect(self.reject)
-        top = QHBoxLayout()
-        top.addWidget(self.scope_filter)
-        top.addStretch(1)
-        layout = QVBoxLayout(self)
-        layout.addLayout(top)
-        layout.addWidget(splitter, 1)
-        layout.addLayout(actions)
-        layout.addWidget(buttons)
+        actions = hbox(
+            (self.note, 1), self.restore_all_button, self.restore_to_button, self.restore_button
+        )
+        buttons = button_box(self)
+        top = hbox(self.scope_filter, 1)
+        vbox(top, (splitter, 1), actions, buttons, on=self)
         self._recolor()
         self._update_buttons()
         fit_to_title(self)

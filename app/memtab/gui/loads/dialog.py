@@ -8,7 +8,6 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt,
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QHeaderView,
     QLabel,
     QPushButton,
@@ -22,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.loads import agent_rows, file_tip, opens_outside
-from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
+from memtab.gui.toolkit.dialog_layout import button_box, fit_to_screen
 from memtab.gui.toolkit.style import Accent
 from memtab.humanize import display_path
 from memtab.loads.records import AGENT_LABELS, AgentLoads, LoadedFile, Loads
@@ -94,14 +93,11 @@ class LoadsDialog(QDialog):
         header.setStretchLastSection(True)
         self.tree.setItemDelegate(WrappingDelegate(self.tree))
         header.sectionResized.connect(self._on_header_section_resized)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.refresh_button = QPushButton("&Refresh", self)
-        buttons.addButton(self.refresh_button, QDialogButtonBox.ButtonRole.ActionRole)
-        give_mnemonics(buttons)
+        buttons = button_box(self, extra=[self.refresh_button])
         layout.addWidget(self.summary)
         layout.addWidget(self.tree, 1)
         layout.addWidget(buttons)
-        buttons.rejected.connect(self.reject)
         fit_to_screen(self, QSize(900, 520), remember="loads")  # a list: it keeps min/max
         self.refresh_button.clicked.connect(self.refresh_requested)
         self.tree.itemActivated.connect(self._on_tree_item_activated)

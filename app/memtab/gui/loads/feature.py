@@ -9,7 +9,7 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer, Slot
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, Slot
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -41,6 +41,7 @@ from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.jobs import JobClient, Lane
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.external_editor import ExternalOpener
 from memtab.gui.toolkit.style import Accent
 from memtab.gui.toolkit.text.line_margin import MarginEditor, go_to
@@ -78,10 +79,7 @@ class CutLine(QWidget):
         self.cut: IndexCut | None = None
         self._past = 0
         self.shown = False
-        self._recut = QTimer(self)
-        self._recut.setSingleShot(True)
-        self._recut.setInterval(RECUT_DELAY_MS)
-        self._recut.timeout.connect(self.recut)
+        self._recut = qtimer(self, self.recut, RECUT_DELAY_MS)
         text_edit.document().contentsChanged.connect(self._on_document_contents_changed)
         text_edit.updateRequest.connect(self._on_text_update_request)
         text_edit.viewport().installEventFilter(self)
@@ -396,10 +394,7 @@ class LoadsFeature(QObject):
         self._asked: str | None = None  # the prompt the recall shows, or is asked for
         self._ask_model = False  # the next recall's words go to the model too (the user's ask)
         self._picked: Recall | None = None  # the last recall the model answered
-        self._again = QTimer(self)
-        self._again.setSingleShot(True)
-        self._again.setInterval(AGAIN_AFTER_MS)
-        self._again.timeout.connect(self._on_again_timeout)
+        self._again = qtimer(self, self._on_again_timeout, AGAIN_AFTER_MS)
         self.cut = IndexCutActions(context, editor, self)
         self._opener = ExternalOpener(self)  # files no source holds: on disk, as they are
         self._opener.failed.connect(context.status.show)
@@ -478,7 +473,7 @@ class LoadsFeature(QObject):
             from memtab.gui.loads.dialog import LoadsDialog
 
             self.dialog = LoadsDialog(self._shell.as_widget())
-            self.dialog.refresh_requested.connect(self._on_dialog_refresh_requested)
+            self.dialog.refresh_requested.connect(self._request)
             self.dialog.file_requested.connect(self._on_dialog_file_requested)
             self.dialog.outside_requested.connect(self._on_dialog_outside_requested)
         self.dialog.show()
@@ -550,10 +545,6 @@ class LoadsFeature(QObject):
             self.recall_dialog.show_failure(message)
         elif key == LOADS_KEY and self.dialog is not None:
             self.dialog.show_failure(message)
-
-    @Slot()
-    def _on_dialog_refresh_requested(self) -> None:
-        self._request()
 
     @Slot(object)
     def _on_shown_workspace_changed(self, _workspace: object) -> None:

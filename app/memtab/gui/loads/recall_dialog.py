@@ -10,7 +10,6 @@ from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
-    QDialogButtonBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -33,7 +32,7 @@ from memtab.components.loads import (
     summary,
 )
 from memtab.gui.loads.dialog import WrappingDelegate
-from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
+from memtab.gui.toolkit.dialog_layout import button_box, fit_to_screen
 from memtab.gui.toolkit.style import Accent
 from memtab.loads.recall.records import Recall
 
@@ -104,8 +103,7 @@ class RecallDialog(QDialog):
         header.setStretchLastSection(True)
         self.tree.setItemDelegate(WrappingDelegate(self.tree, WHY_COLUMN))
         header.sectionResized.connect(self._on_header_section_resized)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        give_mnemonics(buttons)
+        buttons = button_box(self)
         for button in (*buttons.buttons(), self.recall_button):
             if isinstance(button, QPushButton):
                 button.setAutoDefault(False)  # Enter in the rows opens a file, nothing else
@@ -117,11 +115,10 @@ class RecallDialog(QDialog):
         QWidget.setTabOrder(self.prompt, self.tree)
         QWidget.setTabOrder(self.tree, self.ask_model)
         QWidget.setTabOrder(self.ask_model, self.recall_button)
-        buttons.rejected.connect(self.reject)
         fit_to_screen(self, QSize(1000, 600), remember="recall")
-        self.recall_button.clicked.connect(self._on_recall_button_clicked)
-        self.ask_model.toggled.connect(self._on_ask_model_toggled)
-        self.prompt.returnPressed.connect(self._on_prompt_return_pressed)
+        self.recall_button.clicked.connect(self._ask)
+        self.ask_model.toggled.connect(self.model_wanted)
+        self.prompt.returnPressed.connect(self._ask)
         self.prompt.installEventFilter(self)
         self.tree.installEventFilter(self)
         self.tree.itemActivated.connect(self._on_tree_item_activated)
@@ -247,18 +244,6 @@ class RecallDialog(QDialog):
         prompt = self.prompt.text().strip()
         if prompt:
             self.recall_requested.emit(prompt)
-
-    @Slot()
-    def _on_prompt_return_pressed(self) -> None:
-        self._ask()
-
-    @Slot()
-    def _on_recall_button_clicked(self) -> None:
-        self._ask()
-
-    @Slot(bool)
-    def _on_ask_model_toggled(self, checked: bool) -> None:
-        self.model_wanted.emit(checked)
 
     @Slot(int, int, int)
     def _on_header_section_resized(self, column: int, _old: int, _new: int) -> None:

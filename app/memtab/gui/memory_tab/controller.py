@@ -1,17 +1,6 @@
-"""The Memory tab's settled half: what the tab coordinates once its first paint is done.
-
-The frame (`gui/first_paint/memory_tab.py`) shows the picker, the tree and its scans; the
-window's features after the paint (`gui/window/features.py`) build the parts the paint does
-not show — the editor, the consolidation footer, the file actions' dialogs, the badges
-(`EditMarks`), the Inbox, mux's presence, other agents' memory (`SourcesFollower`), the
-tree ↔ editor link, the search box, the file actions, the open file (`TabFiles`), the
-message and news bars — and hand them to `MemoryTabController` as its arguments. It places
-them in the frame's gaps, wires them to each other and to the window's context, and settles
-the frame (`MemoryTab.settle`), which from then on hands each scan shown to it
-(`scan_shown`, `files_changed`, `catch_up`: what `components.tree.scan_steps` decided) and
-asks it what only the parts know (a search under way, the badges, an error to show). Nothing
-is set on the frame from outside: the frame gets the controller through `settle`, the
-features get the parts from the composition by their keys (`gui/window/keys.py`).
+"""The Memory tab's settled half: `MemoryTabController` places the parts built after the paint
+(editor, footer, search, file actions, Inbox, badges…) in the frame, wires them to each other
+and the context, and takes each scan shown from the frame (`MemoryTab.settle`).
 """
 
 from __future__ import annotations

@@ -1,13 +1,6 @@
-"""Panels that come and go over the bottom of the tree, never moving it.
-
-The tab's message bar (an error, a file operation's result), its news bar (a burst of
-deletions) and the Inbox (mux's harvest candidates, the offline writer's suggestions)
-appear and disappear while the user works in the tree. Laid out above it, each one pushed
-every row down under the pointer — a click landed on another file. Here they lie over the
-bottom of the tree instead, like a notification: the tree keeps its place and
-size, and `MemoryTreeView.reserve_bottom` keeps its last rows reachable by scrolling
-(its viewport ends above the panels). Over a short tree they cover at most
-`MOST_OF_THE_TREE` of it, squeezed to what they need at least (their lists scroll).
+"""Panels that come and go over the bottom of the tree (the message bar, the news bar, the
+Inbox) lie over it like a notification, so the tree never moves under the pointer;
+`MemoryTreeView.reserve_bottom` keeps its last rows reachable.
 """
 
 from __future__ import annotations

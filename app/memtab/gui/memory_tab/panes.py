@@ -1,24 +1,6 @@
-"""One pane at a time when the Memory tab is narrow (half a laptop screen, beside a
-terminal), as VS Code's and Obsidian's narrow layouts do.
-
-Wide, the tab shows the files (picker, search, tree, footer) and the editor side by side.
-Below `NARROW_WIDTH` — or below what the two panes need side by side, whichever is more —
-it shows one of them: the files, or the editor with a "Files" button above it to go back
-(Files, Ctrl+0, works anywhere in the window; Editor, Ctrl+E, goes back to
-the open file's text, wide or narrow). The tab then asks only for the wider pane's minimum
-width, so the window can be as narrow as one pane.
-
-What moves between the panes, narrow:
-- clicking a file in the tree, or Enter on it, shows the editor with the cursor in the
-  text; walking the tree with the arrow keys opens files without leaving it;
-- a file opened from elsewhere (Runs…, the History panel, a search hit, a link) while
-  the keyboard is not in the files pane shows the editor;
-- Files / Ctrl+0, and the search key, show the files with the tree (or the search
-  field) focused; so does closing the last open file (the editor has nothing to show).
-
-Going from narrow to wide shows both panes at the sizes the user gave them (`wide_sizes`,
-what the tab remembers: the last drag of the splitter, or the remembered or default
-sizes — never what a resize squeezed them to, nor a one-pane layout).
+"""One pane at a time when the Memory tab is narrow: the files, or the editor with a "Files"
+button (Ctrl+0; Ctrl+E back to the editor). Going wide again restores the sizes the user
+gave the panes (`wide_sizes`).
 """
 
 from __future__ import annotations
@@ -88,13 +70,9 @@ class PaneEditor(Protocol):
 
 
 class PaneSwitch(QObject):
-    """Shows both panes, or one at a time when narrow (see the module docstring).
+    """Shows both panes, or one at a time when narrow (see the module docstring)."""
 
-    Signals:
-        narrow_changed(bool): the tab went narrow (one pane) or wide (both).
-    """
-
-    narrow_changed = Signal(bool)
+    narrow_changed = Signal(bool)  # the tab went narrow (one pane) or wide (both)
 
     def __init__(
         self,

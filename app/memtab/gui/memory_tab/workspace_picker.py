@@ -1,10 +1,5 @@
-"""Choosing the workspace whose project and workspace scopes the Memory tab shows.
-
-A combo box over `WorkspaceListModel`, whose rows and their words are
-`components.tree.workspace_rows`': non-selectable project headers in small caps, workspaces
-indented under their parents, archived ones dimmed, their tags muted. A home without
-workspaces (a fresh Memtab home) shows a single "No workspace" row and a link that adds one
-(File → Add workspace).
+"""Choosing the workspace the Memory tab shows: a combo over `WorkspaceListModel`
+(`components.tree.workspace_rows`), or "No workspace" and a link that adds one.
 """
 
 from __future__ import annotations
@@ -29,7 +24,6 @@ from PySide6.QtWidgets import (
     QStyledItemDelegate,
     QStyleOptionComboBox,
     QStyleOptionViewItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -42,6 +36,7 @@ from memtab.components.tree.workspace_rows import (
 )
 from memtab.gui.toolkit.paint import paint_row_panel, row_state
 from memtab.gui.toolkit.style import mute
+from memtab.gui.toolkit.widgets import vbox
 from memtab.store.sidecars.registry import Registry
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -189,16 +184,12 @@ class _PickerCombo(QComboBox):
 
 
 class WorkspacePicker(QWidget):
-    """The workspace combo box plus the "no workspace yet" hint.
+    """The workspace combo box plus the "no workspace yet" hint."""
 
-    Signals:
-        workspace_requested(str): the user chose a workspace (the tab decides whether to
-            switch — it may refuse over unsaved changes and call `select_workspace` back).
-        add_workspace_requested(): the user clicked "Add a workspace…" in the hint.
-    """
-
+    # the user chose a workspace (the tab decides whether to switch — it may refuse over unsaved
+    # changes and call `select_workspace` back)
     workspace_requested = Signal(str)
-    add_workspace_requested = Signal()
+    add_workspace_requested = Signal()  # the user clicked "Add a workspace…" in the hint
 
     def __init__(self, parent: QWidget | None = None) -> None:
         """An empty picker; `set_registry` fills it."""
@@ -227,11 +218,7 @@ class WorkspacePicker(QWidget):
         self.hint.linkActivated.connect(self._on_hint_link_activated)
         mute(self.hint)
         self.hint.hide()
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(6)
-        layout.addWidget(self.combo)
-        layout.addWidget(self.hint)
+        vbox(self.combo, self.hint, on=self, margins=0, spacing=6)
         self.setFocusProxy(self.combo)
         self._current_id: str | None = None
         self.combo.activated.connect(self._on_combo_activated)

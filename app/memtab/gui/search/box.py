@@ -1,28 +1,14 @@
-"""The Memory tab's search field and what it does to the tree.
-
-Typing filters the tree to the files whose path, description or text hold every term
-(searched off the GUI thread, on the job service's scans lane, by `components.search.search`; a
-newer query supersedes the older one, and an outcome whose scan or query is no longer
-current is dropped). Matches are highlighted, and each file's matching lines are shown
-under it — the first files in tree order, and the status bar says when more match; the
-expansion the user had while browsing comes back when the field is cleared.
-Escape clears the field; Down or Enter move to the first match. The search answers from
-the home's search index on disk, shared with the MCP servers and `memtab search`; it is
-opened and brought up to date on the scans lane when the field first takes the focus (so
-the first query is quick), never at start-up. What a keystroke asks and when an outcome is
-stale are Qt-free (`components/search/box_state.py`).
-
-Its actions: `search.focus` (Ctrl+Shift+F) puts the cursor in the field,
-`search.next_result` and `search.previous_result` step through the matching lines in the
-editor — by name in the command palette; their keys, F3 and Shift+F3, are the editor's
-Find next and Find previous, which step here with the keyboard out of the open file
-(`editor_actions.steps_elsewhere`): one key, one entry in Edit.
+"""The Memory tab's search field: typing filters the tree to the matching files (searched off
+the GUI thread from the home's search index, the newest query winning) and shows their
+matching lines; F3/Shift+F3 step through them. The rules are `components/search/box_state.py`.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Iterable
+from typing import Protocol
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtGui import QFocusEvent, QKeyEvent
@@ -30,10 +16,10 @@ from PySide6.QtWidgets import QLineEdit, QWidget
 
 from memtab.components.search.box_state import SearchBoxState, first_match
 from memtab.components.search.search import Searcher, SearchOutcome, SearchQuery
+from memtab.components.tree.nodes import TreeNode
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
-from memtab.gui.search.needs import MatchStepper, SearchedRows, SearchedTree, ShownScan
 from memtab.gui.tasks.jobs import Lane
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import muted_text
@@ -48,6 +34,56 @@ WARM_KEY = "warm-index"
 
 NO_MATCHING_LINES = "No matching lines: type in the search box first"
 MORE_MATCHES = "The first {count} matching files are shown: type more to narrow them"
+
+# What the search box needs of the Memory tab's other parts, as small protocols the
+# composition (`gui/window/features.py`) fills with the tree's own.
+
+
+class TermsHighlighter(Protocol):
+    """The tree's row painter (`MemoryItemDelegate`): the terms it marks in the rows."""
+
+    highlight_terms: tuple[str, ...]
+
+
+class SearchedTree(Protocol):
+    """The tree (`MemoryTreeView`): its current row, what is expanded, its painter."""
+
+    @property
+    def delegate(self) -> TermsHighlighter: ...
+
+    def current_node(self) -> TreeNode | None: ...
+
+    def expandAll(self) -> None: ...
+
+    def expanded_keys(self) -> set[str]: ...
+
+    def set_expanded_keys(self, keys: Iterable[str], *, collapse_others: bool = False) -> None: ...
+
+    def setFocus(self, reason: Qt.FocusReason) -> None: ...
+
+
+class SearchedRows(Protocol):
+    """The tree's model (`MemoryTreeModel`): its rows, repainted when the terms change."""
+
+    def nodes(self) -> Iterable[TreeNode]: ...
+
+    def refresh_all(self) -> None: ...
+
+
+class MatchStepper(Protocol):
+    """The tree and the editor kept in step (`TreeEditorLink`): a row selected, a matching
+    line gone to."""
+
+    def select_key(self, key: str, open_it: bool) -> None: ...
+
+    def step_match(self, forward: bool) -> bool: ...
+
+
+class ShownScan(Protocol):
+    """The tab (`MemoryTab`): the scan it shows, which searches run over."""
+
+    @property
+    def scan(self) -> HomeScan | None: ...
 
 
 class _SearchField(QLineEdit):
@@ -71,13 +107,10 @@ class _SearchField(QLineEdit):
 
 
 class SearchBox(QObject):
-    """The search field, its searches, and the tree's search state.
+    """The search field, its searches, and the tree's search state."""
 
-    Signals:
-        results_found(TreeNode): the tree to show for the current query (the full tree
-            once the query is cleared); call `after_tree_shown` when it is shown.
-    """
-
+    # (TreeNode) the tree to show for the current query (the full tree once the query is cleared);
+    # call `after_tree_shown` when it is shown
     results_found = Signal(object)
 
     def __init__(

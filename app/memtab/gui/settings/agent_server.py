@@ -1,12 +1,6 @@
-"""Settings → Other agents → Memtab for your agents: which agents have Memtab's MCP server
-(`memtab mcp`, docs/formats.md §22.6) registered and what it serves them, with Install and
-Remove — `memtab mcp install` / `uninstall` for that agent. Install asks first, naming
-each file it will change and the home it will serve (`confirm_install`; Cancel changes
-nothing). Reading and changing the agents' files runs on the window's job service (Claude
-Code's ~/.claude.json may be megabytes); a file Memtab cannot read offers no button: it is
-never rewritten blindly; nor does a demo home, which reaches no real agent (the box says
-why). Below, whether their sessions get a warm server (§22.8: the host asked over its
-socket, off the GUI thread)."""
+"""Settings → Other agents → Memtab for your agents: which agents have `memtab mcp`
+registered (docs/formats.md §22.6), with Install (asking first) and Remove, run on the job
+service; whether their sessions get a warm server (§22.8)."""
 
 from __future__ import annotations
 

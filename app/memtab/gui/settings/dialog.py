@@ -1,31 +1,7 @@
-"""File → Settings: which model consolidates and writes memories, and how the writer runs.
-
-Everything is stored in Memtab's `settings.json` (mode 0600, unknown keys kept), the same
-file the CLI reads. A save is news on the window's context (`context.settings`): each
-feature applies what it holds at once (other agents' memory is scanned again, the writer
-turned off withdraws its queued runs, `notify` counts from the next news), and every writer
-or consolidation run started after it reads what was saved. Environment variables still win
-over the file, and the dialog says so when they are set. Under the key field it says which
-key requests will carry and why (never the key): `$ANTHROPIC_API_KEY`/`$OPENAI_API_KEY` only
-reach their official API, so a custom base URL needs a key typed here or `$MEMTAB_API_KEY`.
-
-A key belongs to the provider and host it was typed for (docs/formats.md §12.3): the key
-field shows the chosen provider's own key (typed in this dialog, else "a key is saved" for
-this host, else nothing), so switching provider never carries a key along. A key typed
-with one base URL and then pointed at another host is sent or saved there only after a
-question that names the host.
-
-Other agents' memory (Claude Code, Codex, loki-mode) has its own box
-(`SourcesSettingsBox`): on/off and a path per agent, and where Memtab looked.
-
-The form is three pages (Model, Memory writer, Other agents), each as tall as the screen
-leaves it and scrolling beyond, so the dialog fits a 1366×768 screen with Other agents
-whole. *Local model servers* (`gui.settings.local_servers`) finds
-Ollama, LM Studio, llama.cpp or vLLM on this machine and fills the form with one.
-
-*Test connection* sends one small request with what the form says now (saved or not),
-on a worker thread (`memtab.llm.probe`); the button cancels a test under way, and closing
-the dialog cancels it too.
+"""File → Settings: which model consolidates and writes memories, how the writer runs and
+other agents' memory, saved to `settings.json` (0600, unknown keys kept) and published on
+the window's context. A key belongs to the provider and host it was typed for
+(docs/formats.md §12.3).
 """
 
 from __future__ import annotations
@@ -46,7 +22,6 @@ from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QMessageBox,
@@ -90,6 +65,7 @@ from memtab.gui.settings.local_servers import LocalServersBox
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit import dialog_layout
 from memtab.gui.toolkit.dialog_layout import (
+    button_box,
     fit_to_screen,
     fit_to_title,
     give_mnemonics,
@@ -97,7 +73,7 @@ from memtab.gui.toolkit.dialog_layout import (
 )
 from memtab.gui.toolkit.screen_room import room_on
 from memtab.gui.toolkit.style import Accent, accent_text, mute
-from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, vbox
 from memtab.llm.local_servers import KNOWN_SERVERS, LocalServer, ServerKind
 from memtab.llm.probe import ProbeResult
 from memtab.llm.saved_keys import SavedKeys
@@ -462,9 +438,7 @@ class SettingsDialog(QDialog):
         self.forget_key.setAutoRaise(True)
         self.forget_key.setToolTip("Remove the key saved for this provider and host on Save")
         self.forget_key.clicked.connect(self._on_forget_key_clicked)
-        key_row = QHBoxLayout()
-        key_row.addWidget(self.api_key, 1)
-        key_row.addWidget(self.forget_key)
+        key_row = hbox((self.api_key, 1), self.forget_key)
         self.key_note = WrappedLabel("", self)
         self.key_note.setObjectName("keyNote")
         # Room for the longest note: a shown dialog does not grow when the text does.
@@ -481,9 +455,7 @@ class SettingsDialog(QDialog):
         self.test_result.setObjectName("testResult")
         self.test_result.setTextFormat(Qt.TextFormat.PlainText)
         self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        test_row = QHBoxLayout()
-        test_row.addWidget(self.test_button)
-        test_row.addStretch(1)
+        test_row = hbox(self.test_button, 1)
 
         self.review_first = QCheckBox(
             "Show Consolidate now's changes for review before applying them", self
@@ -503,12 +475,7 @@ class SettingsDialog(QDialog):
         # One field-column widget for the texts under the key: a form sizes a wrapped text
         # in a row of its own as if at its narrowest (a word a line), leaving gaps.
         below = QWidget(model_box)
-        column = QVBoxLayout(below)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(self.key_note)
-        column.addLayout(test_row)
-        column.addWidget(self.test_result)
-        column.addWidget(self.review_first)
+        vbox(self.key_note, test_row, self.test_result, self.review_first, on=below, margins=0)
         model_form.addRow("", below)
         self.local_servers = LocalServersBox(self._jobs, self._local_server_kinds, self)
         self.local_servers.use_requested.connect(self._on_local_servers_use_requested)
@@ -523,12 +490,9 @@ class SettingsDialog(QDialog):
         self.location = ElidedLabel(f"Stored in {settings_path(self._env)}", self)
         mute(self.location)
 
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
+        buttons = button_box(
+            self, QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
         )
-        give_mnemonics(buttons)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
 
         self.sources_box = SourcesSettingsBox(self._home, self._env, self._jobs, self)
         self.agent_server_box = (
@@ -546,12 +510,7 @@ class SettingsDialog(QDialog):
         self.pages.addTab(ScrollingPage([model_box, self.local_servers], self), "Model")
         self.pages.addTab(ScrollingPage([self.writer], self), "Memory writer")
         self.pages.addTab(ScrollingPage(agents_page, self), "Other agents")
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.pages, 1)
-        layout.addWidget(self.override_note)
-        layout.addWidget(self.error)
-        layout.addWidget(self.location)
-        layout.addWidget(buttons)
+        vbox((self.pages, 1), self.override_note, self.error, self.location, buttons, on=self)
 
     # -- reading and writing -------------------------------------------------------------
 

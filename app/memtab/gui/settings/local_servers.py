@@ -1,12 +1,5 @@
-"""Settings → Model → Local model servers: find the servers running here, use one.
-
-People run Ollama (port 11434), LM Studio (1234), a llama.cpp server (8080) or vLLM
-(8000) on their own machine. *Find local servers* asks each of those ports on the
-loopback address which models it serves (`memtab.llm.local_servers.find_local_servers`,
-what `memtab models --local` runs) off the GUI thread — the dialog never waits — and
-lists each server that answered with its models; *Use* fills the form with it (the
-OpenAI-compatible provider, the server's base URL, the model chosen, no key needed).
-Nothing is saved until the dialog's Save. Only this machine is ever asked.
+"""Settings → Model → Local model servers: finds Ollama, LM Studio, llama.cpp or vLLM on
+this machine's loopback ports off the GUI thread, and *Use* fills the form with one.
 """
 
 from __future__ import annotations
@@ -20,10 +13,8 @@ from PySide6.QtWidgets import (
     QComboBox,
     QGridLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -40,7 +31,7 @@ from memtab.components.settings.model_form import (
 )
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.style import mute
-from memtab.gui.toolkit.widgets import WrappedLabel
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
 from memtab.llm.local_servers import KNOWN_SERVERS, LocalServer, ServerKind
 
 logger = logging.getLogger(__name__)
@@ -49,15 +40,10 @@ FIND_KEY = "local-servers"
 
 
 class LocalServersBox(QGroupBox):
-    """The local model servers found, each with its models and a Use button.
+    """The local model servers found, each with its models and a Use button."""
 
-    Signals:
-        use_requested(object, str): use this `LocalServer` with this model.
-        searched(): a search ended (its servers, or why it failed, are shown).
-    """
-
-    use_requested = Signal(object, str)
-    searched = Signal()
+    use_requested = Signal(object, str)  # use this `LocalServer` with this model
+    searched = Signal()  # a search ended (its servers, or why it failed, are shown)
 
     def __init__(
         self,
@@ -82,12 +68,8 @@ class LocalServersBox(QGroupBox):
         self._rows.setContentsMargins(0, 0, 0, 0)
         self._rows.setColumnStretch(1, 1)
         self._row_widgets: list[QWidget] = []
-        top = QHBoxLayout()
-        top.addWidget(self.status, 1)
-        top.addWidget(self.find_button)
-        layout = QVBoxLayout(self)
-        layout.addLayout(top)
-        layout.addLayout(self._rows)
+        top = hbox((self.status, 1), self.find_button)
+        vbox(top, self._rows, on=self)
 
     @property
     def servers(self) -> list[LocalServer]:

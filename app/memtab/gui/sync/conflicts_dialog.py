@@ -1,23 +1,6 @@
-"""Resolve conflicts…: every conflict of the home, each opened in the three-way view.
-
-The list holds the files two machines changed on the same lines (sync), then the
-conflict copies a file-sync tool left beside their originals in the scopes the window
-shows, then copies of the home's sidecars (`components.sync.conflicts`). Choosing one shows its
-texts (`gui.toolkit.text.three_way.ThreeWayView`) and the decisions it allows:
-
-- **Keep mine** — this machine's text, or the original beside the copy;
-- **Keep theirs** — the other machine's text, or the copy's;
-- **Keep both** — every line of each, the shared ones once (memory-meta.json: merged by
-  sync's rules); a text's result shows in the text to keep first, and a second press
-  keeps it;
-- **Keep the text below** — the text as edited in the view.
-
-The buttons' words are the editor's conflict bar's (`components.merge`).
-
-Listing, reading and deciding run on the dialog's own worker; the engine decides
-(nothing is lost: the text not kept stays in history, or in the sync repository's). A
-decision refused (the file changed meanwhile, a sync is running) is said in the dialog,
-and the list is read again.
+"""Resolve conflicts…: every conflict of the home (sync's, file-sync copies, sidecar copies:
+`components.sync.conflicts`), each opened in the three-way view with Keep mine, Keep theirs,
+Keep both and Keep the text below; the engine decides, on the dialog's own worker.
 """
 
 from __future__ import annotations
@@ -60,7 +43,7 @@ from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.jobs import Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, stack_when_narrow
 from memtab.gui.toolkit.text.three_way import ThreeWayView
-from memtab.gui.toolkit.widgets import WrappedLabel
+from memtab.gui.toolkit.widgets import WrappedLabel, vbox
 
 logger = logging.getLogger(__name__)
 
@@ -116,18 +99,9 @@ class ConflictsDialog(QDialog):
         row.addWidget(close)
 
         right = QWidget(self)
-        right_layout = QVBoxLayout(right)
-        right_layout.setContentsMargins(0, 0, 0, 0)
-        right_layout.addWidget(self.detail)
-        right_layout.addWidget(self.view, 1)
-        right_layout.addWidget(self.message)
-        right_layout.addLayout(row)
+        vbox(self.detail, (self.view, 1), self.message, row, on=right, margins=0)
         left = QWidget(self)
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 0, 0)
-        left_layout.addWidget(QLabel("Conflicts", left))
-        left_layout.addWidget(self.list, 1)
-        left_layout.addWidget(self.empty)
+        vbox(QLabel("Conflicts", left), (self.list, 1), self.empty, on=left, margins=0)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(left)
         splitter.addWidget(right)

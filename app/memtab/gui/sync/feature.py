@@ -1,12 +1,6 @@
-"""Sync in the window: the background sync, its status-bar corner and its commands.
-
-Built by the window once its watcher starts (`MainWindow._start_watching`): it follows
-the watcher's batches, puts `SyncStatusWidget` in the status bar, and registers File →
-Sync now (F9) and File → Resolve conflicts…; a file in sync conflict open in an editor
-tab says so in the tab's bar (`SyncConflictBars`). The conflicts are counted from the sync
-targets' states and from the conflict copies a file-sync tool left in the scopes the
-Memory tab shows (`memtab.store.conflict_copies`). Closing the window with changes not
-sent yet syncs first or asks (`UnsentAtQuit`).
+"""Sync in the window: the background sync, its status-bar corner, File → Sync now (F9) and
+Resolve conflicts…, conflict bars in editor tabs, and syncing or asking before a close with
+changes not sent yet.
 """
 
 from __future__ import annotations
@@ -72,12 +66,8 @@ __all__ = ["PREFIX", "SyncConflictBars"]
 
 
 class SyncConflictBars(QObject):
-    """The sync conflict bars of one editor panel (see the module docstring).
-
-    `compare(path, show_both)` opens Resolve conflicts… on the conflict at that virtual
-    path (with Keep both's result shown);
-    `resolved(message)` is told what a decision did (for the status bar).
-    """
+    """The sync conflict bars of one editor panel: `compare(path, show_both)` opens Resolve
+    conflicts… on that file, `resolved(message)` says what a decision did."""
 
     def __init__(
         self,
@@ -347,15 +337,10 @@ __all__ = ["UnsentAtQuit", "UnsentChoice", "ask_unsent", "unsent_question"]
 
 
 class SyncStatusWidget(QToolButton):
-    """The status-bar button (see the module docstring).
+    """The status-bar button (see the module docstring)."""
 
-    Signals:
-        conflicts_requested(): open the conflicts (there are some).
-        sync_requested(): sync now.
-    """
-
-    conflicts_requested = Signal()
-    sync_requested = Signal()
+    conflicts_requested = Signal()  # open the conflicts (there are some)
+    sync_requested = Signal()  # sync now
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -1,32 +1,6 @@
-"""The window's sync: git sync in the background, never on the GUI thread.
-
-    sync = WindowSync(home, context.jobs, parent=window)
-    context.changes.published.connect(sync.follow_changes)  # the watcher's batches
-    sync.changed.connect(status_widget.show_look)       # SyncLook
-    sync.start()                                         # looks once, then follows
-
-When the home has a sync target (`memtab sync init`, docs/formats.md §18) it syncs:
-
-- **on change**: a memory file changed (the watcher's batches) → once the changes have
-  settled for `debounce_ms`, a sync that only goes out when this machine has something
-  to send (so the files a sync itself brought in do not start another);
-- **on a schedule**: every `interval_ms`, a full sync (what the others sent comes in,
-  what waited while offline goes out); the first one soon after `start()`;
-- **Sync now** (`sync_now()`, File → Sync now).
-
-Every job ends with a look at where sync stands without the network (`sync status`): the
-files that wait to be sent and brought in, which the status bar counts ("↑2 ↓1"); a
-memory file that changed is counted `LOOK_MS` later, long before it is sent.
-
-One sync at a time, on the job service's `runs` lane (`components.sync.status`); a request
-while one runs is kept and runs after it (a full sync wins over a sync of changes). A
-change to sync's set-up or a target's state (the CLI synced or resolved) is looked at
-again. Offline is normal: the
-look says so and the schedule retries.
-
-Signals: `changed(SyncLook)` after every job; `busy_changed(bool)` when a sync starts or
-ends; `progress(str)` a line of what the running sync does; `finished(SyncLook | None)`
-after each sync that talked to the remote (None: it was cancelled, `cancel()`).
+"""The window's sync: git sync in the background (docs/formats.md §18), on change, on a
+schedule and on Sync now; one sync at a time on the job service's runs lane, each job
+ending with a look (`SyncLook`) at what waits to be sent and brought in.
 """
 
 from __future__ import annotations

@@ -1,19 +1,6 @@
-"""File → Sync…: set sync up in the window — the remote, what syncs, a test of the
-connection, and the first sync with its progress — then change it or stop it.
-
-    Remote      [git@github.com:you/memory.git        ] [Test connection]
-    What syncs  [x] Global memory   [ ] This project's memory (app)   [ ] …
-                [busy bar] Recording the changes among 2000 memory files here
-                                     [Start first sync] [Stop syncing] [Cancel] [Close]
-
-Everything that reads the disk or talks to the remote runs off the GUI thread
-(`components.sync.setup`, the service `memtab sync init` uses: reads on the job service's
-`jobs` lane, the remote on its `runs` lane); the sync itself is the window's
-(`WindowSync`: one sync at a time, its progress lines, its cancel). Cancel stops what runs:
-a set-up being made is not kept (the service removes what it began), a first sync keeps
-what it committed and the set-up (the next sync goes on; nothing is half-written). Once
-set up, the dialog shows the remote and scopes, saves a change of them, or stops syncing
-(the repository stays). It is a small dialog: it fits beside a terminal (683 px).
+"""File → Sync…: set sync up (remote, scopes, a test, the first sync with its progress), then
+change it or stop it. Everything that reads the disk or the remote runs off the GUI thread
+(`components.sync.setup`); it fits beside a terminal (683 px).
 """
 
 from __future__ import annotations
@@ -68,7 +55,7 @@ from memtab.gui.context import WindowContext
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen
-from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order
+from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order, hbox, vbox
 from memtab.sync.repository.layout import DEFAULT_TARGET, SyncedScope
 
 logger = logging.getLogger(__name__)
@@ -136,21 +123,21 @@ class SyncSetupDialog(QDialog):
         self.close_button = QPushButton("Close", self)
         self.close_button.setAutoDefault(False)
         self.close_button.clicked.connect(self.close)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.stop)
-        buttons.addStretch(1)
+        buttons = hbox(self.stop, 1)
         for button in (self.primary, self.cancel, self.close_button):
             buttons.addWidget(button)
 
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.intro)
-        layout.addWidget(self.current)
-        layout.addLayout(remote_row)
-        layout.addWidget(self.scopes)
-        layout.addWidget(self.progress)
-        layout.addWidget(self.message)
-        layout.addStretch(1)
-        layout.addLayout(buttons)
+        vbox(
+            self.intro,
+            self.current,
+            remote_row,
+            self.scopes,
+            self.progress,
+            self.message,
+            1,
+            buttons,
+            on=self,
+        )
         sync.progress.connect(self._on_sync_progress)
         sync.finished.connect(self._on_sync_finished)
         fit_to_screen(self, QSize(600, 0))

@@ -1,11 +1,7 @@
 """One asynchronous channel for every read and write of memory files the window makes: the
-GUI thread never locks, fsyncs or reads a file whole; `done`/`failed` run on the GUI thread.
-
-The **files** lane runs writes and the reads that must see them, in the order asked; a
-`write` is never dropped (closing drains them, within `DRAIN_MS`), a `read` of a key is "the
-latest wins" and may be waited for a moment (`wait_ms`) to show in the click's frame. The
-**scans** lane runs `listing`s (history only), which never wait behind a save. Outcomes a user
-is told about (a conflict, a refusal) are results; `failed` is an unexpected exception.
+GUI thread never locks, fsyncs or reads a file whole. Writes run in order and are never
+dropped (closing drains them); a read of a key is "the latest wins"; `listing`s run on the
+scans lane. `done`/`failed` run on the GUI thread; `failed` is an unexpected exception.
 """
 
 from __future__ import annotations

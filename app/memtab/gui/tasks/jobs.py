@@ -1,12 +1,6 @@
-"""The window's one job service (ARCHITECTURE "Threads and the watcher"): a few lanes, each
-one worker thread started with its first job, and a client per feature
-(`context.jobs.client("history")`) that submits its Qt-free jobs (`components/<feature>/`).
-
-A client's keys are its own ("the latest job wins" never crosses features); a client
-belongs to its parent widget, and when that goes its jobs are cancelled and their results
-dropped. The lanes, by what must not queue behind what: `files` (the file channel's reads
-and writes, in order), `scans` (reads of the home for show), `jobs` (short work a feature
-waits on), `runs` (seconds to minutes: consolidation, the writer, sync, the check).
+"""The window's one job service (ARCHITECTURE "Threads and the watcher"): lanes `files`,
+`scans`, `jobs` and `runs`, each one worker thread, and a client per feature
+(`context.jobs.client("history")`) whose jobs are cancelled when its parent widget goes.
 """
 
 from __future__ import annotations

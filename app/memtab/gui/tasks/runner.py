@@ -1,12 +1,6 @@
-"""One worker thread that runs jobs in order: a lane of the window's job service, built by
-it alone (`tests/unit/test_one_job_service.py`); features submit through a `JobClient`.
-
-A job is plain `fn(ctx: JobContext) -> result`, checking `ctx.is_cancelled()` between steps.
-Every job ends with exactly one of `job_finished`, `job_failed` or `job_cancelled`, on the
-GUI thread; a cancelled job's result is dropped; a newer job of a key cancels the older; an
-exception is logged and a defect (`crash_reports.is_defect`) reported. The job book is
-Qt-free (`components/jobs.py`). Worker signals connect only to bound `@Slot` methods
-(a lambda would run on the worker thread).
+"""One worker thread that runs jobs in order: a lane of the window's job service. Every job
+ends with exactly one of `job_finished`, `job_failed` or `job_cancelled` on the GUI thread;
+worker signals connect only to bound `@Slot` methods (a lambda would run on the worker).
 """
 
 from __future__ import annotations

@@ -47,10 +47,19 @@ class QtClock:
     def timer(
         self, parent: QObject, on_timeout: Callable[[], None], *, single_shot: bool
     ) -> QTimer:
-        timer = QTimer(parent)
-        timer.setSingleShot(single_shot)
-        timer.timeout.connect(on_timeout)
-        return timer
+        return qtimer(parent, on_timeout, single_shot=single_shot)
+
+
+def qtimer(
+    parent: QObject, on_timeout: Callable[[], object], ms: int = 0, *, single_shot: bool = True
+) -> QTimer:
+    """A stopped QTimer owned by `parent` that calls `on_timeout` `ms` ms after each start
+    (and every `ms` ms unless `single_shot`)."""
+    timer = QTimer(parent)
+    timer.setSingleShot(single_shot)
+    timer.setInterval(ms)
+    timer.timeout.connect(on_timeout)
+    return timer
 
 
 QT_CLOCK = QtClock()

@@ -10,16 +10,15 @@ from PySide6.QtCore import QSize, Qt, Slot
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QLabel,
     QPlainTextEdit,
     QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
 from memtab import __version__
-from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
+from memtab.gui.toolkit.dialog_layout import button_box, fit_to_screen
+from memtab.gui.toolkit.widgets import vbox
 from memtab.logs import log_file
 
 # Reports after this many in one dialog are only counted (their tracebacks are in the log).
@@ -60,17 +59,10 @@ class CrashDialog(QDialog):
         self.details.setReadOnly(True)
         self.details.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.details.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.copy_button = QPushButton("&Copy details", self)
-        buttons.addButton(self.copy_button, QDialogButtonBox.ButtonRole.ActionRole)
-        give_mnemonics(buttons)
-        buttons.rejected.connect(self.reject)
+        buttons = button_box(self, extra=[self.copy_button])
         self.copy_button.clicked.connect(self._on_copy_button_clicked)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.summary)
-        layout.addWidget(self.details, 1)
-        layout.addWidget(self.log_label)
-        layout.addWidget(buttons)
+        vbox(self.summary, (self.details, 1), self.log_label, buttons, on=self)
         fit_to_screen(self, QSize(720, 420))
 
     @property

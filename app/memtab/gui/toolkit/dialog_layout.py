@@ -5,10 +5,12 @@ wide enough for their title (`fit_to_title`), an Alt+letter on every button
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication, QKeySequence, QScreen, QShortcut
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QDialog,
     QDialogButtonBox,
     QGridLayout,
@@ -19,13 +21,13 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QSpacerItem,
     QSplitter,
-    QVBoxLayout,
     QWidget,
 )
 
 from memtab.components.window.mnemonics import MNEMONIC, menu_mnemonics, mnemonic, with_mnemonic
 from memtab.components.window.ui_state import UiState
 from memtab.gui.toolkit.screen_room import room_on
+from memtab.gui.toolkit.widgets import vbox
 
 logger = logging.getLogger(__name__)
 
@@ -122,6 +124,29 @@ def give_mnemonics(box: QDialogButtonBox | QMessageBox) -> None:
                 taken.add(letter)
 
 
+OK_CANCEL = QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+
+
+def button_box(
+    dialog: QDialog,
+    buttons: QDialogButtonBox.StandardButton = QDialogButtonBox.StandardButton.Close,
+    *,
+    ok: str | None = None,
+    extra: Sequence[QAbstractButton] = (),
+) -> QDialogButtonBox:
+    """`dialog`'s row of `buttons` (the Ok one reading `ok`) and `extra` ones, each with a
+    mnemonic, accepting and rejecting `dialog`."""
+    box = QDialogButtonBox(buttons, dialog)
+    if ok is not None:
+        box.button(QDialogButtonBox.StandardButton.Ok).setText(ok)
+    for button in extra:
+        box.addButton(button, QDialogButtonBox.ButtonRole.ActionRole)
+    give_mnemonics(box)
+    box.accepted.connect(dialog.accept)
+    box.rejected.connect(dialog.reject)
+    return box
+
+
 def give_menu_letters(menu: QMenu) -> None:
     """Give each entry `menu` shows a letter no other of its entries has: Qt runs an entry
     by its letter only when the letter is its alone."""
@@ -155,21 +180,12 @@ def lay_out_prose_dialog(
     `text_edit` takes it (Tab goes on to the buttons), and the buttons are `accept_text`
     (also Ctrl+Enter, as the editor saves) and Cancel."""
     text_edit.setTabChangesFocus(True)
-    buttons = QDialogButtonBox(
-        QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, dialog
-    )
+    buttons = button_box(dialog, OK_CANCEL, ok=accept_text)
     ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
-    ok.setText(accept_text)
     ok.setToolTip(f"{accept_text.replace('&', '')} (Ctrl+Enter)")
     for key in ("Ctrl+Return", "Ctrl+Enter"):
         QShortcut(QKeySequence(key), dialog).activated.connect(ok.click)
-    give_mnemonics(buttons)
-    buttons.accepted.connect(dialog.accept)
-    buttons.rejected.connect(dialog.reject)
-    layout = QVBoxLayout(dialog)
-    layout.addWidget(above)
-    layout.addWidget(text_edit, 1)
-    layout.addWidget(buttons)
+    vbox(above, (text_edit, 1), buttons, on=dialog)
     above.setWordWrap(True)  # a long path in it never widens the dialog past the screen
     fit_to_screen(dialog, QSize(480, height))
 

@@ -10,10 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QTimer, QUrl, Signal, Slot
+from PySide6.QtCore import QObject, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices
 
 from memtab.components.editor.external import editor_launch
+from memtab.gui.toolkit.clock import qtimer
 
 logger = logging.getLogger(__name__)
 
@@ -43,9 +44,7 @@ class ExternalOpener(QObject):
         # Editors still running once no longer watched: kept so they are not collected
         # (a collected Popen of a live process warns), reaped as they exit.
         self._detached: list[subprocess.Popen[bytes]] = []
-        self._timer = QTimer(self)
-        self._timer.setInterval(_POLL_MS)
-        self._timer.timeout.connect(self._on_timer_timeout)
+        self._timer = qtimer(self, self._on_timer_timeout, _POLL_MS, single_shot=False)
 
     def open(self, path: Path) -> None:
         """Open `path` in the user's editor (or the desktop's default application)."""

@@ -4,7 +4,7 @@ text left), and Escape in the panel gives it back, `KeyboardReturn(dock).take()`
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QAbstractButton, QApplication, QDockWidget, QWidget
 from shiboken6 import isValid
@@ -106,7 +106,7 @@ class KeyboardReturn(QObject):
         self._back = QShortcut(QKeySequence(BACK_KEY), panel)
         self._back.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self._back.setEnabled(False)
-        self._back.activated.connect(self._on_back_activated)
+        self._back.activated.connect(self.give_back)
 
     @property
     def origin(self) -> QWidget | None:
@@ -160,7 +160,3 @@ class KeyboardReturn(QObject):
         """The panel is about to hide: the keyboard, if in it, goes back."""
         if holds_keyboard(self._panel):
             self.give_back()
-
-    @Slot()
-    def _on_back_activated(self) -> None:
-        self.give_back()

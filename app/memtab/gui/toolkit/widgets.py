@@ -1,14 +1,24 @@
 """Small widgets more than one tab uses: `ElidedLabel` and `WrappedLabel`, labels that never
-set the window's minimum width (a QLabel asks for its whole text, a path past the screen)."""
+set the window's minimum width (a QLabel asks for its whole text, a path past the screen),
+and `vbox`/`hbox`, a box layout filled in one call."""
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from typing import TypeAlias, TypeVar
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+from PySide6.QtWidgets import (
+    QBoxLayout,
+    QHBoxLayout,
+    QLabel,
+    QLayout,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 _MIN_WIDTH = 40
 MAX_HINT_WIDTH = 640  # an elided label never asks for more (dialogs open at a sane size)
@@ -116,3 +126,48 @@ def chain_tab_order(widgets: Sequence[QWidget]) -> None:
     what followed the first follows the last)."""
     for first, second in itertools.pairwise(widgets):
         QWidget.setTabOrder(first, second)
+
+
+Item: TypeAlias = (
+    QWidget | QLayout | int | tuple[QWidget | QLayout, int] | tuple[QWidget, int, Qt.AlignmentFlag]
+)
+"""What a box holds: a widget or layout, with a stretch (and an alignment), or an int: a stretch."""
+Margins: TypeAlias = int | tuple[int, int, int, int] | None
+_Box = TypeVar("_Box", bound=QBoxLayout)
+
+
+def fill(box: _Box, *items: Item, margins: Margins = None, spacing: int | None = None) -> _Box:
+    """`box` holding `items` in order, with `margins` (one for every side, or four) and
+    `spacing` if given."""
+    if margins is not None:
+        box.setContentsMargins(*((margins,) * 4 if isinstance(margins, int) else margins))
+    if spacing is not None:
+        box.setSpacing(spacing)
+    for item in items:
+        if isinstance(item, int):
+            box.addStretch(item)
+            continue
+        thing, stretch, *align = item if isinstance(item, tuple) else (item, 0)
+        if isinstance(thing, QLayout):
+            box.addLayout(thing, stretch)
+        else:
+            box.addWidget(thing, stretch, *align)
+    return box
+
+
+def vbox(
+    *items: Item, on: QWidget | None = None, margins: Margins = None, spacing: int | None = None
+) -> QVBoxLayout:
+    """A vertical box of `items` (see `fill`), laid on `on` if given."""
+    return fill(
+        QVBoxLayout() if on is None else QVBoxLayout(on), *items, margins=margins, spacing=spacing
+    )
+
+
+def hbox(
+    *items: Item, on: QWidget | None = None, margins: Margins = None, spacing: int | None = None
+) -> QHBoxLayout:
+    """A horizontal box of `items` (see `fill`), laid on `on` if given."""
+    return fill(
+        QHBoxLayout() if on is None else QHBoxLayout(on), *items, margins=margins, spacing=spacing
+    )

@@ -1,8 +1,5 @@
-"""The detail pane of the Traces tab: one dump's header, attempts, memory, events and raw JSON.
-
-Everything here is filled from a `TraceDump` parsed off the GUI thread. Nothing big is put
-into a widget at once: tables are lazy models, long texts show their start with "Show
-all", and the raw JSON is only loaded when its tab is first opened.
+"""The detail pane of the Traces tab: one dump's header, attempts, memory, events and raw
+JSON, filled lazily (lazy models, "Show all", raw JSON loaded on first open).
 """
 
 from __future__ import annotations
@@ -10,19 +7,17 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QPalette, QTextCursor, QTextOption
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
-    QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
     QStackedWidget,
     QTabWidget,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -46,10 +41,11 @@ from memtab.components.traces import (
     prompt_sections,
     step_preview,
 )
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.row_list import FittedTable
 from memtab.gui.toolkit.style import Accent, accent_text, mute, tint
 from memtab.gui.toolkit.text.find_bar import FindBar
-from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, vbox
 from memtab.gui.traces.models import PreviewTableModel, ToolExecutionModel, outcome_icon
 from memtab.humanize import size_text
 from memtab.traces.describe import format_json
@@ -95,23 +91,14 @@ class LongTextView(QWidget):
         mute(self._more_label)
         self.more_button = QPushButton("Show all", self)
         self.more_button.setAccessibleName(f"Show all of {accessible_name}")
-        self.more_button.clicked.connect(self._on_more_button_clicked)
+        self.more_button.clicked.connect(self.show_all)
         self._more_bar = QWidget(self)
-        bar = QHBoxLayout(self._more_bar)
-        bar.setContentsMargins(4, 2, 4, 2)
-        bar.addWidget(self._more_label, 1)
-        bar.addWidget(self.more_button)
+        hbox((self._more_label, 1), self.more_button, on=self._more_bar, margins=(4, 2, 4, 2))
         self._more_bar.hide()
 
-        self._chunk_timer = QTimer(self)
-        self._chunk_timer.setInterval(0)
-        self._chunk_timer.timeout.connect(self._on_chunk_timer_timeout)
+        self._chunk_timer = qtimer(self, self._on_chunk_timer_timeout, 0, single_shot=False)
 
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        layout.addWidget(self.editor, 1)
-        layout.addWidget(self._more_bar)
+        vbox((self.editor, 1), self._more_bar, on=self, margins=0, spacing=2)
 
     @property
     def full_text(self) -> str:
@@ -150,10 +137,6 @@ class LongTextView(QWidget):
         self._more_label.setText(f"Showing the first {shown} of {total}")
         self.more_button.setEnabled(not self._chunk_timer.isActive())
         self._more_bar.show()
-
-    @Slot()
-    def _on_more_button_clicked(self) -> None:
-        self.show_all()
 
     @Slot()
     def _on_chunk_timer_timeout(self) -> None:
@@ -245,9 +228,7 @@ class Inspector(QWidget):
         splitter.addWidget(self.viewer)
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 3)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(splitter)
+        vbox(splitter, on=self, margins=0)
 
     @property
     def model(self) -> PreviewTableModel | None:
@@ -296,9 +277,7 @@ class AttemptPage(QWidget):
         number = QLabel(f"<b>{attempt_tab_title(attempt.number)}</b>", self)
         facts = attempt_status(attempt)  # may hold a model's finish reason: elided
         self.status = ElidedLabel(f"· {facts}" if facts else "", self)
-        status = QHBoxLayout()
-        status.addWidget(number)
-        status.addWidget(self.status, 1)
+        status = hbox(number, (self.status, 1))
         record = attempt.record
         self.error_label = WrappedLabel(record.error or "", self)
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -348,11 +327,7 @@ class AttemptPage(QWidget):
         self.inner_tabs.addTab(self.steps, f"Step results ({len(record.step_results)})")
 
         top = QWidget(self)
-        top_layout = QVBoxLayout(top)
-        top_layout.setContentsMargins(0, 0, 0, 0)
-        top_layout.addWidget(calls_title)
-        top_layout.addWidget(self.tool_table, 1)
-        top_layout.addWidget(no_calls)
+        vbox(calls_title, (self.tool_table, 1), no_calls, on=top, margins=0)
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.setChildrenCollapsible(False)
         splitter.addWidget(top)
@@ -364,11 +339,7 @@ class AttemptPage(QWidget):
         table_height = row_height * (min(max(len(calls), 2), 12) + 2) + 30
         splitter.setSizes([table_height, 3 * table_height])
 
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 8, 8, 8)
-        layout.addLayout(status)
-        layout.addWidget(self.error_label)
-        layout.addWidget(splitter, 1)
+        vbox(status, self.error_label, (splitter, 1), on=self, margins=8)
 
         if calls:
             self.tool_table.setCurrentIndex(self.tool_model.index(first_failed(calls), 0))
@@ -405,18 +376,9 @@ class RawJsonView(QWidget):
         self.copy_button.clicked.connect(self._on_copy_button_clicked)
         self.text_view = LongTextView("Raw JSON", self, limit=RAW_LIMIT_CHARS)
         self.find_bar = FindBar(self.text_view.editor, parent=self)
-        self._reset_timer = QTimer(self)
-        self._reset_timer.setSingleShot(True)
-        self._reset_timer.setInterval(1500)
-        self._reset_timer.timeout.connect(self._on_reset_timer_timeout)
-        bar = QHBoxLayout()
-        bar.addWidget(self.info, 1)
-        bar.addWidget(self.copy_button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 8, 8, 8)
-        layout.addLayout(bar)
-        layout.addWidget(self.text_view, 1)
-        layout.addWidget(self.find_bar)
+        self._reset_timer = qtimer(self, self._on_reset_timer_timeout, 1500)
+        bar = hbox((self.info, 1), self.copy_button)
+        vbox(bar, (self.text_view, 1), self.find_bar, on=self, margins=8)
 
     def open_find(self) -> None:
         """Open the find bar over the whole file (the rest of a long one streams in and
@@ -474,10 +436,7 @@ class TraceDetailView(QWidget):
         self.loading = QLabel("Opening…", self)
         self.loading.setAlignment(Qt.AlignmentFlag.AlignCenter)
         mute(self.loading)
-        self._loading_timer = QTimer(self)
-        self._loading_timer.setSingleShot(True)
-        self._loading_timer.setInterval(LOADING_DELAY_MS)
-        self._loading_timer.timeout.connect(self._on_loading_timer_timeout)
+        self._loading_timer = qtimer(self, self._on_loading_timer_timeout, LOADING_DELAY_MS)
 
         content = QWidget(self)
         self._build_header(content)
@@ -490,19 +449,12 @@ class TraceDetailView(QWidget):
         mute(self.events_summary)
         self.events = Inspector("Events", content)
         events_page = QWidget(content)
-        events_layout = QVBoxLayout(events_page)
-        events_layout.setContentsMargins(8, 8, 8, 8)
-        events_layout.addWidget(self.events_summary)
-        events_layout.addWidget(self.events, 1)
+        vbox(self.events_summary, (self.events, 1), on=events_page, margins=8)
         self.prompt = Inspector("Prompt and context", content, monospace=False)
         prompt_page = QWidget(content)
-        prompt_layout = QVBoxLayout(prompt_page)
-        prompt_layout.setContentsMargins(8, 8, 8, 8)
-        prompt_layout.addWidget(self.prompt)
+        vbox(self.prompt, on=prompt_page, margins=8)
         memory_page = QWidget(content)
-        memory_layout = QVBoxLayout(memory_page)
-        memory_layout.setContentsMargins(8, 8, 8, 8)
-        memory_layout.addWidget(self.memory_view)
+        vbox(self.memory_view, on=memory_page, margins=8)
         self.raw_view = RawJsonView(content)
         self._fixed_pages = (
             (memory_page, "Memory"),
@@ -512,18 +464,12 @@ class TraceDetailView(QWidget):
         )
         self._events_page = events_page
 
-        content_layout = QVBoxLayout(content)
-        content_layout.setContentsMargins(0, 0, 0, 0)
-        content_layout.setSpacing(6)
-        content_layout.addWidget(self.header)
-        content_layout.addWidget(self.tabs, 1)
+        vbox(self.header, (self.tabs, 1), on=content, margins=0, spacing=6)
 
         self.stack.addWidget(self.placeholder)
         self.stack.addWidget(self.loading)
         self.stack.addWidget(content)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.stack)
+        vbox(self.stack, on=self, margins=0)
 
     # -- building ------------------------------------------------------------------------
 
@@ -546,15 +492,10 @@ class TraceDetailView(QWidget):
         self.problem_label = WrappedLabel("", self.problem_banner)
         self.problem_label.setObjectName("traceProblem")
         self.problem_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        banner_layout = QHBoxLayout(self.problem_banner)
-        banner_layout.setContentsMargins(8, 6, 8, 6)
-        banner_layout.addWidget(self.problem_label)
+        hbox(self.problem_label, on=self.problem_banner, margins=(8, 6, 8, 6))
         self._styled.banner(self.problem_banner, Accent.WARNING)
 
-        title_row = QHBoxLayout()
-        title_row.setSpacing(8)
-        title_row.addWidget(self.outcome_dot)
-        title_row.addWidget(self.title, 1)
+        title_row = hbox(self.outcome_dot, (self.title, 1), spacing=8)
 
         self.fields: dict[str, ElidedLabel] = {}
         self._field_rows: list[tuple[QLabel, ElidedLabel, bool]] = []  # name, value, wide
@@ -578,13 +519,15 @@ class TraceDetailView(QWidget):
         self._lay_out_fields(2)
         self.header.installEventFilter(self)
 
-        layout = QVBoxLayout(self.header)
-        layout.setContentsMargins(10, 10, 10, 4)
-        layout.setSpacing(6)
-        layout.addLayout(title_row)
-        layout.addWidget(self.subtitle)
-        layout.addWidget(self.error_label)
-        layout.addWidget(self.problem_banner)
+        layout = vbox(
+            title_row,
+            self.subtitle,
+            self.error_label,
+            self.problem_banner,
+            on=self.header,
+            margins=(10, 10, 10, 4),
+            spacing=6,
+        )
         layout.addSpacing(4)
         layout.addLayout(self._fields_grid)
 

@@ -7,14 +7,13 @@ import logging
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QGridLayout,
     QLabel,
     QSplitter,
     QStackedWidget,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -35,8 +34,10 @@ from memtab.components.traces import (
 )
 from memtab.gui.context import ChangeFeed
 from memtab.gui.tasks.jobs import JobService, Lane
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.row_list import FittedTable
 from memtab.gui.toolkit.style import mute
+from memtab.gui.toolkit.widgets import vbox
 from memtab.gui.traces.detail import TraceDetailView
 from memtab.gui.traces.models import (
     SUMMARY_ROLE,
@@ -62,15 +63,10 @@ _OPEN_KEY = "traces:open"
 
 
 class TracesTab(QWidget):
-    """The list of dumps (filterable, live) beside the selected dump in full.
+    """The list of dumps (filterable, live) beside the selected dump in full."""
 
-    Signals:
-        scan_finished(): a rescan landed and the list shows it.
-        trace_shown(object): a dump (`TraceDump`) is now displayed in the detail pane.
-    """
-
-    scan_finished = Signal()
-    trace_shown = Signal(object)
+    scan_finished = Signal()  # a rescan landed and the list shows it
+    trace_shown = Signal(object)  # a dump (`TraceDump`) is now displayed in the detail pane
 
     def __init__(
         self,
@@ -100,9 +96,9 @@ class TracesTab(QWidget):
         self._jobs.job_failed.connect(self._on_jobs_job_failed)
         if changes is not None:
             changes.published.connect(self._on_changes_published)
-        self._time_timer = QTimer(self)
-        self._time_timer.setInterval(TIME_REFRESH_MS)
-        self._time_timer.timeout.connect(self._on_time_timer_timeout)
+        self._time_timer = qtimer(
+            self, self._on_time_timer_timeout, TIME_REFRESH_MS, single_shot=False
+        )
         self._time_timer.start()
         self.refresh()
 
@@ -153,11 +149,7 @@ class TracesTab(QWidget):
         mute(self.no_match)
         self.no_match.hide()
         list_pane = QWidget(self)
-        list_layout = QVBoxLayout(list_pane)
-        list_layout.setContentsMargins(0, 0, 0, 8)
-        list_layout.addLayout(filters)
-        list_layout.addWidget(self.list_view, 1)
-        list_layout.addWidget(self.no_match)
+        vbox(filters, (self.list_view, 1), self.no_match, on=list_pane, margins=(0, 0, 0, 8))
 
         self.detail = TraceDetailView(self)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
@@ -179,9 +171,7 @@ class TracesTab(QWidget):
         self.stack.addWidget(self.loading_label)
         self.stack.addWidget(self.empty_label)
         self.stack.addWidget(self.splitter)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 0, 8, 0)
-        layout.addWidget(self.stack)
+        vbox(self.stack, on=self, margins=(8, 0, 8, 0))
         self.setFocusProxy(self.list_view)
 
     # -- public ----------------------------------------------------------------------------
@@ -195,11 +185,8 @@ class TracesTab(QWidget):
         )
 
     def show_trace(self, path: Path) -> None:
-        """Select and open the dump at `path` (clearing filters that would hide it).
-
-        A dump the last scan has not seen yet (just written) is opened at once and
-        selected when the rescan this triggers lands.
-        """
+        """Select and open the dump at `path` (clearing filters that would hide it); one the
+        last scan has not seen yet opens at once and is selected when the rescan lands."""
         path = Path(os.path.abspath(path))
         if self._select_path(path, clear_filters=True):
             return

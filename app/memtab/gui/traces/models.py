@@ -1,7 +1,5 @@
-"""Item models of the Traces tab: the dump list (and its filter), tool executions, previews.
-
-All are thin adapters over the Qt-free views of `memtab.traces`; colours come from
-the application palette at paint time, so they follow a light/dark theme switch.
+"""Item models of the Traces tab (the dump list and its filter, tool executions, previews):
+thin adapters over `memtab.traces`' views, coloured from the palette at paint time.
 """
 
 from __future__ import annotations
@@ -282,11 +280,7 @@ class ToolExecutionModel(_FlatTableModel):
 
 
 class PreviewTableModel(_FlatTableModel):
-    """A table over any sequence, describing each item only when a view asks for it.
-
-    A dump can hold thousands of events: nothing is formatted up front, and each row's
-    preview is computed once, on first paint.
-    """
+    """A table over any sequence, each row's preview computed once, on first paint."""
 
     def __init__(
         self,

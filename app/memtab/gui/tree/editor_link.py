@@ -1,14 +1,6 @@
-"""The tree and the editor in step: choosing a file opens it, the open file stays current.
-
-Selecting a file row opens its memory file in the editor's preview tab — mux's or
-another agent's alike, by the row's `MemoryFileRef` (read-only for a file of an orphaned
-project dir; another agent's as its listing says); activating it (Enter, double click)
-keeps its tab and moves the keyboard into the text. Rows the code selects — after a
-rescan, or to show the open file — never reopen anything.
-
-While searching, a file's matching lines are rows under it: opening a result selects its
-first match in the editor, a line row selects that match, and `step_match` goes to the
-next or previous match row (F3, Shift+F3), file after file.
+"""The tree and the editor in step: selecting a file opens it in the preview tab, activating it
+keeps the tab; rows the code selects never reopen anything. While searching, `step_match`
+walks the matching lines (F3, Shift+F3).
 """
 
 from __future__ import annotations

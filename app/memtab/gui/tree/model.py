@@ -1,22 +1,6 @@
-"""The Qt item model over the Memory tab's plain node tree (`tree_nodes`).
-
-One model, one column, fixed section roots. A rescan builds a whole new node tree off the
-GUI thread; `replace_tree` reconciles it into the live one (Qt-free, by key:
-`components.tree.reconcile_slices.ShownTree`), which tells the model the row removals,
-insertions and data changes to emit, so expansion, selection and scroll position survive
-without being saved and restored.
-
-A large home's tree comes with some containers unfilled (`TreeNode.unfilled_files`, see
-`components.tree.tree`): they report children so the view shows an arrow, and Qt's
-`canFetchMore`/`fetchMore` (called when one is expanded) asks `filler` for their file
-rows. `reveal(key)` fills the container of a file row before it is selected.
-
-What a row says besides its name (tooltips, accessible descriptions) is
-`components.tree.text`.
-
-Drag and drop moves files and directories (across scopes too): the model never moves
-anything itself; `dropMimeData` emits `move_requested(sources, target_dir)` and the tab
-asks the store, after which the watcher's rescan shows the result.
+"""The Qt item model over the Memory tab's node tree: a rescan's tree is reconciled in by key
+(`components.tree.reconcile_slices.ShownTree`), so expansion, selection and scroll survive;
+unfilled containers are fetched as opened; a drop emits `move_requested`.
 """
 
 from __future__ import annotations
@@ -80,13 +64,10 @@ _MESSAGE_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
 
 
 class MemoryTreeModel(QAbstractItemModel):
-    """Sections → directories → files, reconciled in place on every rescan.
+    """Sections → directories → files, reconciled in place on every rescan."""
 
-    Signals:
-        move_requested(list[VirtualPath], VirtualPath): files/dirs dropped on a directory
-            or scope section (the target directory).
-    """
-
+    # (list[VirtualPath], VirtualPath) files/dirs dropped on a directory or scope section (the
+    # target directory)
     move_requested = Signal(object, object)
 
     def __init__(self, parent: Any = None) -> None:
@@ -368,10 +349,7 @@ class MemoryTreeModel(QAbstractItemModel):
         column: int,
         parent: ModelIndex,
     ) -> bool:
-        """Qt: ask for the move; the rows change when the rescan shows it happened.
-
-        Returns False so the view never removes the dragged rows itself.
-        """
+        """Qt: ask for the move (False: the view never removes the dragged rows itself)."""
         if action != Qt.DropAction.MoveAction:
             return False
         sources, target = self._movable(data, parent)

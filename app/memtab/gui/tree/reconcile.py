@@ -1,12 +1,6 @@
-"""Showing a tree in the Memory tab: reconciled into the model in slices, painting between.
-
-A scan or search result is a whole new node tree; `MemoryTreeModel` reconciles it into the
-shown one step by step (`start_reconcile`/`continue_reconcile`). `SlicedReconcile` runs
-those steps in slices (`components.tree.reconcile_slices`: `RECONCILE_SLICE_MS` on its
-clock) on a zero-interval timer, so the GUI stays responsive even when thousands of rows
-change, and a newer tree simply replaces a reconcile in progress.
-When a reconcile is done it builds the file rows of open containers (`TreeFill`), runs the
-caller's follow-up, then emits `reconciled`.
+"""Showing a tree in the Memory tab: `SlicedReconcile` reconciles a new tree into the model in
+slices on a zero-interval timer (`components.tree.reconcile_slices`), a newer tree replacing
+one in progress, then fills open containers and emits `reconciled`.
 """
 
 from __future__ import annotations
@@ -73,13 +67,9 @@ Quietly = Callable[[], AbstractContextManager[None]]
 
 
 class SlicedReconcile(QObject):
-    """Reconciles trees into `model` in slices (see the module docstring).
+    """Reconciles trees into `model` in slices (see the module docstring)."""
 
-    Signals:
-        reconciled(): a reconcile finished, its follow-up run.
-    """
-
-    reconciled = Signal()
+    reconciled = Signal()  # a reconcile finished, its follow-up run
 
     def __init__(
         self,

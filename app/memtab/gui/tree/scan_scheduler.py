@@ -1,23 +1,6 @@
-"""When the Memory tab rescans, and what: one scan at a time, changes folded into the next
-(the decisions are `components.tree.scan_policy.ScanPolicy`'s; this keeps the job client).
-
-The watcher (and the tab's own file operations) report changed paths; `ScanScheduler`
-keeps those that concern the tab (scopes, pins and usage, the journal, the registry — not
-transcripts, writer state or traces) and runs an incremental rescan
-(`components.tree.scan_policy.scan`) on the job service's scans lane, off the GUI thread: the latest
-scan wins, only the newest lands. Only one scan runs at a time: paths arriving meanwhile
-are collected and covered by the next scan, submitted as soon as the running one lands. A
-workspace switch supersedes the scan in flight (what it covered is covered again).
-
-The first scan (`start`) is preceded by an outline, so a big home paints its folders and
-counts before any file is read (`outline_finished`); that scan is submitted once the
-target says the outline is on screen (`outline_shown`) — run meanwhile, on the worker,
-it held the interpreter while the GUI thread merged and painted the outline — or at once
-when there is no outline to show; it lists the outline's walks instead of walking the
-scopes again (`components.tree.full_scan`). Each scan's tree is built on the
-worker with the file rows of the target's open containers (`components.tree.tree.build_tree`).
-Other agents' memory joins the scans once `enable_sources()` is called (the tab does when
-its first scan is shown): from then on a change inside a source also concerns the tab.
+"""When the Memory tab rescans, and what: one scan at a time on the scans lane, the changes
+met meanwhile folded into the next, the first scan after its outline is shown (the decisions
+are `components.tree.scan_policy.ScanPolicy`'s; this keeps the job client).
 """
 
 from __future__ import annotations
@@ -88,17 +71,13 @@ ContextLoader = Callable[[Home], "SourceContext"]
 
 
 class ScanScheduler(QObject):
-    """Collects changed paths and runs one rescan at a time (see the module docstring).
+    """Collects changed paths and runs one rescan at a time (see the module docstring)."""
 
-    Signals (GUI thread):
-        scan_finished(ScanOutcome): a scan landed (its `presented` is the built tree).
-        outline_finished(ScanOutcome): the outline before the first scan of a big home.
-        scan_failed(str): a message for the user.
-    """
-
+    # (ScanOutcome) a scan landed (its `presented` is the built tree)
     scan_finished = Signal(object)
+    # (ScanOutcome) the outline before the first scan of a big home
     outline_finished = Signal(object)
-    scan_failed = Signal(str)
+    scan_failed = Signal(str)  # a message for the user
 
     def __init__(
         self,

@@ -1,16 +1,6 @@
-"""Other agents' memory in the Memory tab: what follows each scan of the sources.
-
-The tab's scans include the sources once its first scan is shown (`ScanScheduler.
-enable_sources`); `SourcesSync` then keeps the rest of the window in step with them:
-
-- the open file, when it is another agent's, follows the disk like a mux file
-  (`EditorPanel.follow_changes`);
-- the watcher is given the sources' directories (`watch_targets_changed`, connected to
-  `HomeWatcher.set_extra_targets` by the window) whenever they change;
-- a section that appears for the first time is expanded once (with all its folders too
-  while there are few files), after the tree has merged it; never while searching;
-- settings Memtab could not use are said once in the status bar;
-- the footer says consolidation is mux's only while another agent's file is open.
+"""Other agents' memory in the Memory tab: after each scan of the sources, `SourcesSync` keeps
+the open file, the watcher's extra directories, a new section's expansion, the status bar's
+notes and the footer's mux-only note in step.
 """
 
 from __future__ import annotations
@@ -50,18 +40,14 @@ class MuxOnlyNote(Protocol):
 
 
 class SourcesFollower(QObject):
-    """See the module docstring.
+    """See the module docstring."""
 
-    Signals:
-        watch_targets_changed(list[tuple[str, bool]]): the sources' directories to watch
-            (directory, recursive), outside the home.
-        status_message(str): a note for the status bar.
-        shown(): the tree first shows other agents' memory (after the first scan with
-            sources merged; also when none was found).
-    """
-
+    # (list[tuple[str, bool]]) the sources' directories to watch (directory, recursive), outside the
+    # home
     watch_targets_changed = Signal(object)
-    status_message = Signal(str)
+    status_message = Signal(str)  # a note for the status bar
+    # the tree first shows other agents' memory (after the first scan with sources merged; also when
+    # none was found)
     shown = Signal()
 
     def __init__(

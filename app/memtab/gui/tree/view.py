@@ -47,6 +47,7 @@ from memtab.components.search.highlight import highlight_spans
 from memtab.components.tree.marks import RowMark
 from memtab.components.tree.nodes import MessageKind, NodeKind, TreeNode
 from memtab.components.tree.row_fit import Pill, PillTone, file_pills, pills_kept
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.icons import tinted_pixmap
 from memtab.gui.toolkit.paint import fill, paint_row_panel
 from memtab.gui.toolkit.style import Accent, accent_text, blend, muted
@@ -466,13 +467,8 @@ PAINT_WAIT_MS = 250
 
 
 def own_viewport(view: QTreeView) -> QWidget:
-    """A viewport for `view` made here, set up as Qt sets up its own.
-
-    Qt's own viewport reaches Python first through `viewport()`, and shiboken then looks
-    the type of a widget it has never seen up among every QWidget subclass, building each
-    one (~8 ms, once a process, before the tree's first paint). A widget made in Python is
-    known already.
-    """
+    """A viewport for `view` made in Python, set up as Qt sets up its own: shiboken then
+    knows its type (Qt's own made it build every QWidget subclass, ~8 ms at start-up)."""
     viewport = QWidget(view)
     viewport.setObjectName("qt_scrollarea_viewport")  # Qt's name (style sheets match it)
     viewport.setBackgroundRole(QPalette.ColorRole.Base)
@@ -487,10 +483,7 @@ class _AfterPaint(QObject):
         super().__init__(view)
         self._view = view
         self._waiting: list[Callable[[], object]] = []
-        self._no_paint = QTimer(self)
-        self._no_paint.setSingleShot(True)
-        self._no_paint.setInterval(PAINT_WAIT_MS)
-        self._no_paint.timeout.connect(self._run)
+        self._no_paint = qtimer(self, self._run, PAINT_WAIT_MS)
 
     def add(self, then: Callable[[], object]) -> None:
         if not self._view.isVisible():
@@ -519,13 +512,10 @@ class _AfterPaint(QObject):
 
 
 class MemoryTreeView(QTreeView):
-    """The one tree of the Memory tab: sections, directories and files; drag to move.
+    """The one tree of the Memory tab: sections, directories and files; drag to move."""
 
-    Signals:
-        context_menu_requested(QPoint): where (in viewport coordinates) a context menu
-            was asked for — by mouse, or by keyboard for the current row.
-    """
-
+    # where (in viewport coordinates) a context menu was asked for — by mouse, or by keyboard for
+    # the current row
     context_menu_requested = Signal(QPoint)
     _bottom_reserve = 0  # `reserve_bottom` (a class default: Qt asks before __init__ ends)
 
@@ -661,10 +651,8 @@ class MemoryTreeView(QTreeView):
         }
 
     def set_expanded_keys(self, keys: Iterable[str], *, collapse_others: bool = False) -> None:
-        """Expand the rows with these keys (and, optionally, collapse every other).
-
-        Expanding alone looks up those rows by key, parents first: a big home's outline
-        opens its three sections among ~400 folders before the first paint."""
+        """Expand the rows with these keys, parents first (and, optionally, collapse every
+        other)."""
         model = self.memory_model()
         wanted = set(keys)
         if not collapse_others:

@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QObject, QSize, Qt, QTimer, Signal, SignalInstance, Slot
+from PySide6.QtCore import QObject, QSize, Qt, Signal, SignalInstance, Slot
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QApplication,
@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QDockWidget,
-    QHBoxLayout,
     QInputDialog,
     QLabel,
     QListWidget,
@@ -62,6 +61,7 @@ from memtab.components.trust.room import (
 from memtab.file_protocol.file_ref import SourceError, parse_file_ref
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobClient, Lane
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.dialog_layout import (
     fit_to_screen,
     fit_to_title,
@@ -72,7 +72,7 @@ from memtab.gui.toolkit.dialog_layout import (
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn, holds_keyboard
 from memtab.gui.toolkit.style import muted_text, set_style_sheet
 from memtab.gui.toolkit.text.three_way import ThreeWayView
-from memtab.gui.toolkit.widgets import WrappedLabel
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
 from memtab.gui.trust.panel import TrustPanel
 from memtab.humanize import relative_time
 from memtab.operations import trust as operations
@@ -113,14 +113,8 @@ class CombineDialog(QDialog):
         give_mnemonics(self.buttons)
         self.buttons.accepted.connect(self._on_buttons_accepted)
         self.buttons.rejected.connect(self.reject)
-        row = QHBoxLayout()
-        row.addWidget(keep_label)
-        row.addWidget(self.keep, 1)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.summary)
-        layout.addLayout(row)
-        layout.addWidget(self.view, 1)
-        layout.addWidget(self.buttons)
+        row = hbox(keep_label, (self.keep, 1))
+        vbox(self.summary, row, (self.view, 1), self.buttons, on=self)
         self.keep.currentIndexChanged.connect(self._on_keep_current_index_changed)
         self._show(self.choices[0])
         fit_to_screen(self, QSize(1000, 640), remember="combine")
@@ -185,10 +179,7 @@ class RoomView(QWidget):
         hint = QStyle.StyleHint.SH_ItemView_ActivateItemOnSingleClick
         if not self.list.style().styleHint(hint, None, self.list):
             self.list.itemClicked.connect(self._on_list_item_activated)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(24, 8, 24, 8)
-        layout.addWidget(self.headline)
-        layout.addWidget(self.list, 1)
+        vbox(self.headline, (self.list, 1), on=self, margins=(24, 8, 24, 8))
         self.sections: tuple[RoomSection, ...] = ()
 
     def show_sections(self, sections: Sequence[RoomSection]) -> None:
@@ -284,11 +275,7 @@ class SideBySideDialog(QDialog):
             button = QPushButton("&Open this one" if column == 0 else "O&pen this one", pane)
             button.clicked.connect(self._on_open_clicked)
             button.setProperty("side", column)
-            column_layout = QVBoxLayout(pane)
-            column_layout.setContentsMargins(0, 0, 0, 0)
-            column_layout.addWidget(title)
-            column_layout.addWidget(edit, 1)
-            column_layout.addWidget(button)
+            vbox(title, (edit, 1), button, on=pane, margins=0)
             self.splitter.addWidget(pane)
             self.texts.append(edit)
             self._targets.append(place_target(side.place))
@@ -444,18 +431,9 @@ class TrustFeature(QObject):
             menu="view",
             tip="What each agent changed, the Inbox, and what to look at (no file open)",
         )
-        self._recompute = QTimer(self)
-        self._recompute.setSingleShot(True)
-        self._recompute.setInterval(RECOMPUTE_DELAY_MS)
-        self._recompute.timeout.connect(self._on_recompute_timeout)
-        self._refresh_soon = QTimer(self)
-        self._refresh_soon.setSingleShot(True)
-        self._refresh_soon.setInterval(0)
-        self._refresh_soon.timeout.connect(self._refresh_room)
-        self._first_look = QTimer(self)
-        self._first_look.setSingleShot(True)
-        self._first_look.setInterval(FIRST_LOOK_DELAY_MS)
-        self._first_look.timeout.connect(self._on_first_look_timeout)
+        self._recompute = qtimer(self, self.find_now, RECOMPUTE_DELAY_MS)
+        self._refresh_soon = qtimer(self, self._refresh_room, 0)
+        self._first_look = qtimer(self, self._on_first_look_timeout, FIRST_LOOK_DELAY_MS)
         context.shown.scan_applied.connect(self._on_shown_scan_applied)
         context.changes.published.connect(self._on_changes_published)
         if inbox is not None:
@@ -835,7 +813,3 @@ class TrustFeature(QObject):
     def _on_first_look_timeout(self) -> None:
         if not self._started:
             self.find_now()
-
-    @Slot()
-    def _on_recompute_timeout(self) -> None:
-        self.find_now()

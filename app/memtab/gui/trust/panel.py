@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTreeWidget,
     QTreeWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -30,6 +29,7 @@ from memtab.components.trust.room import (
 from memtab.components.window.menus import MENUS
 from memtab.components.window.mnemonics import mnemonic, with_mnemonic
 from memtab.gui.toolkit.keyboard_return import PanelLetters
+from memtab.gui.toolkit.widgets import vbox
 from memtab.trust.contradictions.records import Contradiction
 from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.leaks.records import Leak
@@ -98,11 +98,7 @@ class TrustPanel(QWidget):
         ):
             buttons.addWidget(button)
         buttons.addStretch(1)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.status)
-        layout.addWidget(self.tree, 1)
-        layout.addWidget(self.why)
-        layout.addLayout(buttons)
+        vbox(self.status, (self.tree, 1), self.why, buttons, on=self)
         self.letters = PanelLetters(self)  # Alt+O is Check's Open too: each panel's own
         self.report: TrustReport | None = None
         self._update_buttons()

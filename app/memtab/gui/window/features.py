@@ -1,25 +1,6 @@
-"""The window's one step after its first paint: the only module that imports the features
-the settled window is made of (the Memory tab's parts — the editor, the footer, search,
-file actions, the Inbox, the badges —, the window's actions and menus, history, blame,
-check, loads, sync, the writer; Traces when first shown).
-
-`WINDOW_FEATURES` is the window's composition root: every feature of the window in one
-ordered list, each with the phase it is built in (first paint, after paint, watching, on
-demand: `components/window/phases.py`). The window runs it (`MainWindow.features`): it
-reaches a phase, the features of it are built in the list's order, and closing saves
-the UI state of those built and shuts them down, the last built first. Each part of the
-Memory tab is a feature too, and the tab's controller (`gui/memory_tab/controller.py`) one
-more, built with them as its arguments: it places and wires them and settles the tab's
-frame, which catches it up with its scan (`catch_up`) once the window's features that use
-the parts are built. `MemoryTab.assemble()` — right after the tree's first paint, or sooner
-when something needs the controller — reaches the after-paint phase through its window.
-A feature gets what another built from the composition by its key (`keys`,
-`MainWindow.part`) and never sets anything on the window or the tab.
-
-`memtab.gui.first_paint` never imports it: `boundary.settled_step()` imports it by name when
-the window first runs its list (the tab assembled), so the import-linter contract
-"first-paint" holds the window's start to what its package imports. Everything here
-imports at the top of the module but the Traces tab, built on demand.
+"""The window's composition root: `WINDOW_FEATURES`, every feature in build order with its
+phase (`components/window/phases.py`). `memtab.gui.first_paint` never imports it:
+`boundary.settled_step()` does, so the "first-paint" contract holds.
 """
 
 from __future__ import annotations
@@ -182,13 +163,9 @@ def open_context_menus_by_key() -> None:
 
 
 def after_first_paint() -> None:
-    """What changes once the tree has painted: the log file starts rotating, the threads
-    started from now on share the C heap's arenas and its free top goes back to the
-    system as it is freed (`fs.heap`: ~1 MiB less once settled each),
-    rows' backgrounds are drawn by the widget style from then on
-    (`memtab.gui.toolkit.paint`), the window's keys are never a text field's
-    (`text_fields`: Ctrl+D deletes nothing), and Shift+F10 and the Menu key open the
-    context menu of what has the keyboard (`ContextMenuKeys`)."""
+    """What changes once the tree has painted: log rotation, the heap's arenas (`fs.heap`),
+    rows' backgrounds by the style (`toolkit.paint`), window keys never a text field's
+    (`text_fields`), and Shift+F10 / Menu opening the context menu (`ContextMenuKeys`)."""
     start_rotating()
     share_one_arena()
     keep_heap_trimmed()

@@ -1,12 +1,5 @@
-"""The keys the window's features are given to each other by (`MainWindow.part(key)`,
-`components.window.phases.FeatureKey`): each names one feature of
-`gui.window.features.WINDOW_FEATURES` and the type of what it builds, so mypy checks what
-a feature asks for against what the one it names builds. A feature a window may not have
-(the writer where none runs, the Traces tab) is keyed with `| None`.
-
-The Memory tab's parts and its controller, the window's features built after the paint and
-those that follow the disk; the window's own actions and the Traces tab are keyed in
-`gui.first_paint.main_window` (the window asks them) and named here too.
+"""The keys features are given to each other by (`MainWindow.part(key)`): each names one
+feature of `WINDOW_FEATURES` and the type it builds, so mypy checks what a feature asks for.
 """
 
 from __future__ import annotations

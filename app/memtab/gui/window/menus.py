@@ -1,20 +1,6 @@
-"""The window's menu bar, made from the action registry: File, Edit, View, Help.
-
-What each menu holds, in order, is said once without Qt (`components/window/menus.py`,
-`MENU_LAYOUT`); the actions are registered by the features that carry them out
-(`gui/actions.py`). A menu is filled again each time it opens (a feature may register
-later), after `ActionRegistry.refresh()` brought enabled states and texts up to date; when
-it hides, `release()` lets the keys of what it disabled work again for whatever is selected
-next.
-
-Help → Keyboard shortcuts lists `shortcut_rows(actions)` (made by
-`components.window.menus.shortcut_rows`): each action by its registered name (a text that
-changes, like "Undo delete of notes.md", is listed as registered); keys only special
-keyboards have (Save, Undo, F13 and up) are bound but not listed.
-
-Each time a menu is filled or opens, its entries get letters no other entry of it has
-(`toolkit.dialog_layout.give_menu_letters`): Qt runs an entry by its letter only when
-the letter is the entry's alone.
+"""The window's menu bar, made from the action registry (`MENU_LAYOUT` in
+`components/window/menus.py` says what each menu holds); filled again each time it opens,
+each entry with a letter of its own.
 """
 
 from __future__ import annotations

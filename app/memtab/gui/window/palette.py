@@ -1,13 +1,5 @@
-"""Quick open (Ctrl+P) and the command palette (Ctrl+Shift+P), as in VS Code.
-
-Quick open lists every memory file the Memory tab's scan shows — the workspace's scopes
-and the other agents' memory — by name and path; typing narrows the list by fuzzy match
-(`components.search.fuzzy`), Enter opens the file in the editor (its row is selected, its
-folder opened) with the keyboard in its text. The palette lists every action of the
-window's registry that is enabled now, with its menu and key — typing matches its name and
-menu, never its key; Enter runs it. Both are one
-small dialog over the window: a field and a list, Up/Down moving in the list while the
-field keeps the focus. The rows and their matching are Qt-free
+"""Quick open (Ctrl+P) and the command palette (Ctrl+Shift+P), as in VS Code: one small
+dialog with a field and a list; the rows and their matching are Qt-free
 (`components/window/palette.py`)."""
 
 from __future__ import annotations
@@ -37,7 +29,6 @@ from PySide6.QtWidgets import (
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -55,6 +46,7 @@ from memtab.gui.actions import ActionRegistry, plain_title
 from memtab.gui.context import WindowContext
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, small_dialog
 from memtab.gui.toolkit.style import mute
+from memtab.gui.toolkit.widgets import vbox
 
 logger = logging.getLogger(__name__)
 
@@ -146,10 +138,7 @@ class PaletteDialog(QDialog):
         self.list.itemClicked.connect(self._on_list_item_activated)
         self.empty = QLabel(empty_text, self)
         mute(self.empty)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.field)
-        layout.addWidget(self.list, 1)
-        layout.addWidget(self.empty)
+        vbox(self.field, (self.list, 1), self.empty, on=self)
         self._filter("")
         self.field.setFocus()
         fit_to_screen(self, QSize(560, 420))

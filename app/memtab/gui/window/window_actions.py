@@ -1,12 +1,6 @@
-"""The window's own actions, registered as actions once the Memory tab is assembled:
-Open home, Add workspace, Settings, Quit, Find, Consolidate now and the current row's
-scope alone ("Consolidate Global only", also in a scope's context menu), pausing the
-writer, the editor's view modes, the tabs, Switch workspace, Keyboard shortcuts, About
-(ids `window.*`, `consolidation.run_now`, `consolidation.run_scope`, `writer.pause`).
-
-They act on the window through `CommandWindow` (what `MainWindow` provides) and on the
-Memory tab it shows; dialogs run through the window's seams (`exec_dialog`,
-`choose_folder`, `confirm`), which tests answer instead.
+"""The window's own actions (ids `window.*`, `consolidation.run_now`, `consolidation.run_scope`,
+`writer.pause`), acting through `CommandWindow` and its seams (`exec_dialog`, `choose_folder`,
+`confirm`), which tests answer instead.
 """
 
 from __future__ import annotations
@@ -16,7 +10,7 @@ import logging
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from PySide6.QtCore import QObject, QSize, Qt, QTimer, Slot
+from PySide6.QtCore import QObject, QSize, Qt, Slot
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -25,13 +19,11 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QMessageBox,
     QPushButton,
     QTextBrowser,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -70,8 +62,16 @@ from memtab.gui.first_paint.main_window import TracesPage
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.memory_tab.controller import MemoryTabController
 from memtab.gui.tasks.jobs import JobClient, Lane
-from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics, small_dialog
+from memtab.gui.toolkit.clock import qtimer
+from memtab.gui.toolkit.dialog_layout import (
+    OK_CANCEL,
+    button_box,
+    fit_to_screen,
+    give_mnemonics,
+    small_dialog,
+)
 from memtab.gui.toolkit.style import Accent, accent_text, mute
+from memtab.gui.toolkit.widgets import hbox, vbox
 from memtab.gui.window.keys import WRITER_STATUS
 from memtab.gui.window.menus import shortcut_rows
 from memtab.logs import log_file
@@ -138,10 +138,7 @@ class AddWorkspaceDialog(QDialog):
         if line is not None:
             line.setPlaceholderText("/path/to/your/project")
         self.project_edit.currentTextChanged.connect(self._on_project_edit_text_changed)
-        self._check_timer = QTimer(self)
-        self._check_timer.setSingleShot(True)
-        self._check_timer.setInterval(CHECK_DELAY_MS)
-        self._check_timer.timeout.connect(self._on_check_timer_timeout)
+        self._check_timer = qtimer(self, self._on_check_timer_timeout, CHECK_DELAY_MS)
         self.folder_note = QLabel(self)
         self.folder_note.setObjectName("folderNote")
         self.folder_note.setWordWrap(True)
@@ -151,9 +148,7 @@ class AddWorkspaceDialog(QDialog):
         browse = QPushButton("Choose…", self)
         browse.setAccessibleName("Choose the project folder")
         browse.clicked.connect(self._on_browse_clicked)
-        project_row = QHBoxLayout()
-        project_row.addWidget(self.project_edit, 1)
-        project_row.addWidget(browse)
+        project_row = hbox((self.project_edit, 1), browse)
         self.name_edit = QLineEdit(self)
         self.name_edit.setAccessibleName("Workspace name")
         self.name_edit.setPlaceholderText("main")
@@ -167,19 +162,9 @@ class AddWorkspaceDialog(QDialog):
         self.error_label.setAccessibleName("Why the workspace was not added")
         self.error_label.setStyleSheet(f"color: {accent_text(self.palette(), Accent.ERROR).name()}")
         self.error_label.hide()
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
-        )
+        self.buttons = button_box(self, OK_CANCEL, ok=ADD_LABEL)
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.ok_button.setText(ADD_LABEL)
-        give_mnemonics(self.buttons)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(intro)
-        layout.addLayout(form)
-        layout.addWidget(self.error_label)
-        layout.addWidget(self.buttons)
+        vbox(intro, form, self.error_label, self.buttons, on=self)
         fit_to_screen(self, QSize(520, 0))  # room for a path; less on a narrow screen
 
     @property
@@ -305,14 +290,8 @@ class ShortcutsDialog(QDialog):
         notes = QLabel(NOTES, self)
         notes.setWordWrap(True)
         mute(notes)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        give_mnemonics(buttons)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.filter_edit)
-        layout.addWidget(self.table, 1)
-        layout.addWidget(notes)
-        layout.addWidget(buttons)
+        buttons = button_box(self)
+        vbox(self.filter_edit, (self.table, 1), notes, buttons, on=self)
         self.shown_rows: list[ShortcutRow] = []
         self._show(self.rows)
         self.filter_edit.setFocus()

@@ -1,14 +1,6 @@
-"""What the window does with the background writer's news.
-
-- A run of this window's writer that wrote a file claims it: its badge says "written by
-  Memtab's writer", not "changed outside Memtab".
-- Clicking "Recorded 3 notes in notes.md" opens the file in the Memory tab with the new
-  lines highlighted; clicking "Suggested 2 notes — review" shows the Suggested memories
-  of that workspace.
-- With the writer setting `notify` on, news that arrives while the window is not the
-  active one becomes a desktop notification (a change of it applies at once: settings news
-  on the context).
-- "Suggested 2 notes — review" goes once that workspace has no suggestion left to review.
+"""What the window does with the background writer's news: claims what this window's writer
+wrote, opens the file (or the Suggested memories) a click names, notifies the desktop when
+`notify` is on, and drops "Suggested … — review" once nothing is left.
 """
 
 from __future__ import annotations
@@ -21,10 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal, SignalInstance, Slot
+from PySide6.QtCore import QObject, Qt, Signal, SignalInstance, Slot
 from PySide6.QtWidgets import (
     QApplication,
-    QHBoxLayout,
     QLabel,
     QSystemTrayIcon,
     QToolButton,
@@ -51,7 +42,9 @@ from memtab.components.writer.supervision import (
 from memtab.fs.clock import now_ms
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobService, Lane
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.style import set_style_sheet
+from memtab.gui.toolkit.widgets import hbox
 from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.operations.writer import begin, check_states, poll, run
 from memtab.store.home import Home
@@ -377,19 +370,12 @@ def run_news(result: WriterRunResult) -> WriterNews | None:
 
 
 class WriterStatusWidget(QWidget):
-    """Status-bar widget of the background memory writer.
+    """Status-bar widget of the background memory writer."""
 
-    Signals:
-        trace_requested(Path): the user clicked "view trace" of a failed run.
-        paused_changed(bool): the pause button was clicked (or `setPaused` changed it).
-        news_arrived(WriterNews): a run recorded or suggested notes.
-        news_opened(WriterNews): the user clicked that news.
-    """
-
-    trace_requested = Signal(object)
-    paused_changed = Signal(bool)
-    news_arrived = Signal(object)
-    news_opened = Signal(object)
+    trace_requested = Signal(object)  # (Path) the user clicked "view trace" of a failed run
+    paused_changed = Signal(bool)  # the pause button was clicked (or `setPaused` changed it)
+    news_arrived = Signal(object)  # (WriterNews) a run recorded or suggested notes
+    news_opened = Signal(object)  # (WriterNews) the user clicked that news
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -410,16 +396,9 @@ class WriterStatusWidget(QWidget):
         self._toggle.setObjectName("writerPauseToggle")
         self._toggle.setAutoRaise(True)
         self._toggle.clicked.connect(self._on_toggle_clicked)
-        self._refresh = QTimer(self)
-        self._refresh.setInterval(NEWS_REFRESH_MS)
-        self._refresh.timeout.connect(self._on_refresh_timeout)
+        self._refresh = qtimer(self, self._render, NEWS_REFRESH_MS, single_shot=False)
 
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(4, 0, 4, 0)
-        layout.setSpacing(4)
-        layout.addWidget(self._dot)
-        layout.addWidget(self._label)
-        layout.addWidget(self._toggle)
+        hbox(self._dot, self._label, self._toggle, on=self, margins=(4, 0, 4, 0), spacing=4)
         self._render()
 
     # --- public API -----------------------------------------------------------------------
@@ -508,10 +487,6 @@ class WriterStatusWidget(QWidget):
     @Slot()
     def _on_toggle_clicked(self) -> None:
         self.setPaused(not self._paused)
-
-    @Slot()
-    def _on_refresh_timeout(self) -> None:
-        self._render()
 
 
 __all__ = ["TRACE_LINK", "WriterStatusWidget", "run_news", "status_text"]

@@ -1,18 +1,6 @@
-"""The Inbox's widgets and what they do: the "Accept into:" chooser, the list of proposed
-memories, the details of the one selected (its evidence, or an agent's proposal's review),
-the Accept, Edit… and Reject buttons and the decisions they start.
-
-Built by `InboxPanel` (`gui/writer/inbox_panel.py`) when something first waits or the
-Inbox is revealed: a window where nothing was ever proposed keeps none of it. The panel
-reads what waits and follows its files; this shows it, and decides. Decisions are
-ordered writes of the file operations (`FileOpTasks.decide`: the suggestion queue is a
-file under a cross-process lock, a harvest file is changed under the scope's lock,
-accepting writes the notes file through the store), each pushing its step on the
-window's undo stack — Edit → Undo takes it back, Undo pressed before it ends waits for
-it — and the evidence — the transcript, not a memory file — is read on the file
-channel's listings lane. Selecting an item shows where it came from, its confidence and
-rationale, where accepting puts it and why ("Accept into:", `TargetBox`), and the
-transcript messages it rests on (read for that item alone).
+"""The Inbox's widgets and decisions: the "Accept into:" chooser, the proposed memories, the
+selected one's details and evidence, Accept / Edit… / Reject, each an ordered file operation
+Edit → Undo takes back. Built by `InboxPanel` when something first waits.
 """
 
 from __future__ import annotations
@@ -28,7 +16,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QDialog,
-    QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -62,7 +49,7 @@ from memtab.gui.toolkit.clock import call_soon
 from memtab.gui.toolkit.dialog_layout import lay_out_prose_dialog
 from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.gui.toolkit.text.diff_view import DiffView
-from memtab.gui.toolkit.widgets import WrappedLabel
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
 from memtab.operations.writer import (
     Decided,
     Reviewed,
@@ -109,11 +96,7 @@ class TargetBox(QWidget):
         self.combo.setMinimumContentsLength(MIN_CHARS)
         self.combo.setPlaceholderText(NOTHING_SELECTED)  # an empty box read as broken
         self.label.setBuddy(self.combo)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(4)
-        layout.addWidget(self.label)
-        layout.addWidget(self.combo, 1)
+        hbox(self.label, (self.combo, 1), on=self, margins=0, spacing=4)
         self._choices: tuple[str, ...] = ()
         self._items: tuple[InboxItem, ...] = ()
         self._shown_for: frozenset[str] = frozenset()  # the items' ids
@@ -194,11 +177,7 @@ class ProposalReview(QWidget):
         self._line = lines
         self.diff.setMinimumHeight(3 * lines + self._frame)
         self._error = accent_text(self.palette(), Accent.ERROR).name()
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        layout.addWidget(self.heading)
-        layout.addWidget(self.diff)
+        vbox(self.heading, self.diff, on=self, margins=0, spacing=2)
         self.set_roomy(False)
         self._origin = ""
         self.shown_id: str | None = None
@@ -334,7 +313,7 @@ class InboxBody(QWidget):
         # one proposal could not be selected).
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setAlternatingRowColors(True)
-        self.list.itemSelectionChanged.connect(self._on_list_item_selection_changed)
+        self.list.itemSelectionChanged.connect(self.show_selection)
         self.list.itemDoubleClicked.connect(self._on_list_item_double_clicked)
         self._fitting = False  # a fit of the list's height is scheduled
         self.list.installEventFilter(self)
@@ -354,26 +333,17 @@ class InboxBody(QWidget):
         self.reject_button = QPushButton("&Reject", self)
         self.reject_button.setToolTip(REJECT_TIP)
         self.accept_button.clicked.connect(self._on_accept_button_clicked)
-        self.edit_button.clicked.connect(self._on_edit_button_clicked)
-        self.reject_button.clicked.connect(self._on_reject_button_clicked)
+        self.edit_button.clicked.connect(self.edit_selected)
+        self.reject_button.clicked.connect(self.reject_selected)
         self.error_label = QLabel(self)
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet(f"color: {accent_text(self.palette(), Accent.ERROR).name()}")
         self.error_label.hide()
-        body = QVBoxLayout(self)
-        body.setContentsMargins(0, 0, 0, 0)
-        body.setSpacing(4)
-        body.addWidget(self.list)
-        body.addWidget(self.details)
+        body = vbox(self.list, self.details, on=self, margins=0, spacing=4)
         # Below the editor (a splitter's room) the buttons stay at the bottom, where the
         # last click was, whatever shows above them; over the tree it adds nothing.
         body.addStretch(0)
-        buttons = QHBoxLayout()
-        buttons.setSpacing(4)
-        buttons.addWidget(self.accept_button)
-        buttons.addWidget(self.edit_button)
-        buttons.addWidget(self.reject_button)
-        buttons.addStretch(1)
+        buttons = hbox(self.accept_button, self.edit_button, self.reject_button, 1, spacing=4)
         body.addLayout(buttons)
         body.addWidget(self.error_label)
         self._update_buttons()
@@ -564,12 +534,9 @@ class InboxBody(QWidget):
         self._context.files.listing(TARGETS_KEY, job, self.target.set_choices)
 
     def _fit_list(self, *, keep_height: bool = False) -> None:
-        """As tall as its first rows, wrapped at the list's width (each row whole), at most
-        LIST_ROWS of them and LIST_LINES lines of text; more scroll. Short of room (the
-        tree it lies over is short, a proposal's review shows) it gives way down to its
-        first row whole, up to LIST_LEAST_LINES lines (two at least). `keep_height`: items
-        were decided while it shows — it does not shrink, so its buttons stay where the
-        last click was (the next one landed on a tree row)."""
+        """As tall as its first rows (at most LIST_ROWS and LIST_LINES lines; more scroll),
+        giving way down to LIST_LEAST_LINES when short of room; `keep_height`: it does not
+        shrink while items are decided, so its buttons stay under the pointer."""
         self._fitting = False
         self.list.doItemsLayout()  # rows wrapped at the width the list has now
         least, most = list_heights(
@@ -658,10 +625,6 @@ class InboxBody(QWidget):
         self.reject_button.setEnabled(buttons.reject)
         self.edit_button.setEnabled(buttons.edit)
 
-    @Slot()
-    def _on_list_item_selection_changed(self) -> None:
-        self.show_selection()
-
     @Slot(QListWidgetItem)
     def _on_list_item_double_clicked(self, _item: QListWidgetItem) -> None:
         self.edit_selected()
@@ -669,11 +632,3 @@ class InboxBody(QWidget):
     @Slot()
     def _on_accept_button_clicked(self) -> None:
         self.accept_selected()
-
-    @Slot()
-    def _on_edit_button_clicked(self) -> None:
-        self.edit_selected()
-
-    @Slot()
-    def _on_reject_button_clicked(self) -> None:
-        self.reject_selected()

@@ -1,26 +1,6 @@
-"""The Inbox: what agents proposed for the shown workspace — mux's harvest candidates and
-the offline writer's suggestions — to accept (as it is, or edited first) or reject.
-
-Built on `memtab.writer.inbox.inbox.Inbox` (docs/formats.md §10.5); every read and decision
-goes through the window's file channel (`gui/tasks/file_channel.py`, the jobs in
-`inbox_jobs`): the inbox is read on its files lane, after the writes asked before. The
-panel shows itself only while something waits; its title says how many, and what the
-window shows of it before (the writer's "Suggested N notes — review", gone once none is
-left: `count_changed`) needs only this module. Its list, details and buttons
-(`inbox_body`) are built when something first waits or the Inbox is revealed: a window
-where nothing was ever proposed keeps none of them. Their keys are declared with the panel
-(Help → Keyboard shortcuts lists them from the start) and bound to the list once it is made.
-
-It follows its files — the suggestions, mux's harvest folder, agents' proposals
-(`inbox_places`) — by the places of the watcher's batches (`context.changes`): what mux
-harvests, what the writer suggests and what the CLI (`memtab inbox`) or another Memtab
-decides shows here at once. An agent's review queue that comes or goes with its memory
-folder (Gemini CLI's private memory at its first extraction, or removed) is read again
-when the Memory tab lists the other agents' memory again (`sources_found`), once the
-watcher follows it — and when the notes beside it changed: its folder removed and made
-again between two listings is the same queue, what it holds unknown.
-Accepted lines land in the notes file; the watcher's rescan then shows them in the tree,
-like any change.
+"""The Inbox: what agents proposed for the shown workspace (docs/formats.md §10.5), to accept
+or reject, read through the window's file channel and followed by the watcher's batches.
+Its widgets (`inbox_body`) are built only when something first waits.
 """
 
 from __future__ import annotations
@@ -36,7 +16,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QDialog,
     QFrame,
-    QHBoxLayout,
     QLabel,
     QListWidget,
     QPushButton,
@@ -61,7 +40,7 @@ from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn
 from memtab.gui.toolkit.text.text_fields import is_redo_key
-from memtab.gui.toolkit.widgets import chain_tab_order, tab_stops
+from memtab.gui.toolkit.widgets import chain_tab_order, hbox, tab_stops
 from memtab.operations.writer import Pending, load_pending
 from memtab.store.home import PathPlace
 from memtab.store.sidecars.registry import Workspace
@@ -77,20 +56,14 @@ _LIST_KEYS = ("inbox.edit", "inbox.reject")  # the list's, declared before it is
 
 
 class InboxPanel(QFrame):
-    """The Inbox of the shown workspace (see the module docstring).
+    """The Inbox of the shown workspace (see the module docstring)."""
 
-    Signals:
-        status_message(str): what an accept or reject did (or why it failed).
-        count_changed(int): how many proposed memories wait for review.
-        agent_accepting(str, str): an agent's proposal is accepted as it is: the file it
-            changes (a virtual path) is about to be the agent's change (its history actor).
-        reviewing_changed(bool): an agent's proposal's review shows (or went).
-    """
-
-    status_message = Signal(str)
-    count_changed = Signal(int)
+    status_message = Signal(str)  # what an accept or reject did (or why it failed)
+    count_changed = Signal(int)  # how many proposed memories wait for review
+    # an agent's proposal is accepted as it is: the file it changes (a virtual path) is about to be
+    # the agent's change (its history actor)
     agent_accepting = Signal(str, str)
-    reviewing_changed = Signal(bool)
+    reviewing_changed = Signal(bool)  # an agent's proposal's review shows (or went)
 
     def __init__(self, context: WindowContext, parent: QWidget | None = None) -> None:
         """A hidden panel; `set_workspace` fills it."""
@@ -123,9 +96,7 @@ class InboxPanel(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 6)
         layout.setSpacing(4)
-        self._header = QHBoxLayout()
-        self._header.setSpacing(8)
-        self._header.addWidget(self.toggle)
+        self._header = hbox(self.toggle, spacing=8)
         layout.addLayout(self._header)
         self.hide()
         self.way_back = KeyboardReturn(self)  # Escape in the Inbox: back where it came from

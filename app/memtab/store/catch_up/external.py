@@ -8,6 +8,7 @@ import logging
 import os
 import stat
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -165,17 +166,19 @@ def _record_scope(
         for p, found in walked.items()
         if not _unchanged(newest.get(p), found, cache) and not_kept.get(p) != found
     ]
-    gone = (
-        [p for p, v in newest.items() if not v.deleted and p not in walked and _walked_to(p)]
-        if complete
-        else []
-    )
+    gone = [
+        p
+        for p, v in newest.items()
+        # Not walked (deeper than the walk goes) is not gone.
+        if complete and not v.deleted and p not in walked and p.count("/") - 2 <= MAX_PATH_DEPTH
+    ]
     kept_cache = {p: entry for p, entry in cache.items() if p in walked}
     still_not_kept = {p: found for p, found in not_kept.items() if walked.get(p) == found}
     if not candidates and not gone:
         _save_stat_cache(cache_path, (cache, not_kept), (kept_cache, still_not_kept))
         return
     not_kept_before = len(report.not_kept)
+    recording = _Recording(store, recorder, scope, key, report, lock_wait_s, actor_of)
     observed: list[Observation] = []
     arrived: list[Observation] = []  # new files a gone one's content: maybe it, renamed
     gone_contents = {newest[p].sha256 for p in gone}
@@ -197,7 +200,7 @@ def _record_scope(
                     observed.append(observation.stored())
     if not report.cancelled:  # cancelled, the next pass pairs them
         renames, arrived, gone = pair_renames(arrived, gone, newest)
-        _record_renames(store, recorder, scope, key, renames, report, lock_wait_s, actor_of)
+        _record_renames(recording, renames)
         observed += [observation.stored() for observation in arrived]
     if gone and not report.cancelled:
         meta = store.meta_snapshot()
@@ -211,8 +214,7 @@ def _record_scope(
         if start and stop():
             report.cancelled = True
             break
-        batch = observed[start : start + INDEX_BATCH]
-        _record(store, recorder, scope, key, batch, report, lock_wait_s, actor_of)
+        _record(recording, observed[start : start + INDEX_BATCH])
     for path_text, _ in report.not_kept[not_kept_before:]:
         still_not_kept[path_text] = walked[path_text]
     _save_stat_cache(cache_path, (cache, not_kept), (kept_cache, still_not_kept))
@@ -289,25 +291,35 @@ def _read_files(
                     yield path_text, data
 
 
-def _record(
-    store: MemoryStore,
-    recorder: HistoryRecorder,
-    scope: Scope,
-    key: str,
-    seen: list[Observation],
-    report: ExternalReport,
-    lock_wait_s: float,
-    actor_of: ActorOf | None,
-) -> None:
+@dataclass(frozen=True)
+class _Recording:
+    """One scope's pass: where its changes are recorded, as whom, and what it found."""
+
+    store: MemoryStore
+    recorder: HistoryRecorder
+    scope: Scope
+    key: str
+    report: ExternalReport
+    lock_wait_s: float
+    actor_of: ActorOf | None
+
+    def actor(self, paths: list[str]) -> str:
+        return self.actor_of(self.scope, paths) if self.actor_of is not None else "external"
+
+    def writing(self) -> AbstractContextManager[object]:
+        # Under the scope lock: a Memtab change is recorded by its own process first.
+        return self.store.writing(self.scope, timeout_s=self.lock_wait_s, changes_home=False)
+
+
+def _record(recording: _Recording, seen: list[Observation]) -> None:
     if not seen:
         return
-    actor = actor_of(scope, [o.path for o in seen]) if actor_of is not None else "external"
-    # Under the scope lock: a Memtab change is recorded by its own process first.
-    with store.writing(scope, timeout_s=lock_wait_s, changes_home=False):
+    store, actor = recording.store, recording.actor([o.path for o in seen])
+    with recording.writing():
         still = [o for o in seen if not o.gone or _missing(store, o.path)]
-        added = recorder.observe(key, still, actor=actor)
-    report.recorded += sum(1 for version in added if not version.deleted)
-    report.deleted += sum(1 for version in added if version.deleted)
+        added = recording.recorder.observe(recording.key, still, actor=actor)
+    recording.report.recorded += sum(1 for version in added if not version.deleted)
+    recording.report.deleted += sum(1 for version in added if version.deleted)
 
 
 @dataclass(frozen=True)
@@ -348,46 +360,33 @@ def _likeliest(olds: list[str], new: str) -> str:
     return (same_name or same_folder or olds)[0]
 
 
-def _record_renames(
-    store: MemoryStore,
-    recorder: HistoryRecorder,
-    scope: Scope,
-    key: str,
-    renames: list[Rename],
-    report: ExternalReport,
-    lock_wait_s: float,
-    actor_of: ActorOf | None,
-) -> None:
+def _record_renames(recording: _Recording, renames: list[Rename]) -> None:
     """Record each rename as a move, pins and usage carried, where the old path is still gone and
     history recorded neither since the pass read them."""
     if not renames:
         return
-    paths = [path for rename in renames for path in (rename.old, rename.new.path)]
-    actor = actor_of(scope, paths) if actor_of is not None else "external"
+    store, key = recording.store, recording.key
+    actor = recording.actor([path for r in renames for path in (r.old, r.new.path)])
     meta = store.meta_snapshot()
-    with store.writing(scope, timeout_s=lock_wait_s, changes_home=False):
+    with recording.writing():
         newest = ScopeHistory(store.home, key).newest_by_path()
         still = [r for r in renames if _missing(store, r.old) and _as_read(newest, r)]
         changes: list[FileChange] = []
         for rename in still:
-            new, data = rename.new, rename.new.data
-            old_meta = meta.get(_meta_key(store, rename.old))
-            changes.append(
-                FileChange(rename.old, data, None, "move", moved_to=new.path, meta=old_meta)
+            new, data, old_meta = (
+                rename.new,
+                rename.new.data,
+                meta.get(_meta_key(store, rename.old)),
             )
-            changes.append(
+            changes += [
+                FileChange(rename.old, data, None, "move", moved_to=new.path, meta=old_meta),
                 FileChange(
-                    new.path,
-                    None,
-                    data,
-                    "move",
-                    stat=new.stat,
-                    after_sha256=new.sha256,
+                    new.path, None, data, "move", stat=new.stat, after_sha256=new.sha256,
                     moved_from=rename.old,
-                )
-            )
-        recorder.record(key, changes, actor=actor, before_kept=True, after_kept=True)
-    report.moved += len(still)
+                ),
+            ]  # fmt: skip
+        recording.recorder.record(key, changes, actor=actor, before_kept=True, after_kept=True)
+    recording.report.moved += len(still)
     for rename in still:
         old_key, new_key = _meta_key(store, rename.old), _meta_key(store, rename.new.path)
         try:
@@ -429,11 +428,6 @@ def _meta_key(store: MemoryStore, path_text: str) -> str:
         return store.meta_key(parse_file_path(path_text))
     except (PathError, MemoryStoreError):
         return ""
-
-
-def _walked_to(path_text: str) -> bool:
-    """Whether the walk goes as deep as a path (not walked is not gone)."""
-    return path_text.count("/") - 2 <= MAX_PATH_DEPTH
 
 
 def _stat_walk(

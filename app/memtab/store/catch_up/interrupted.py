@@ -33,7 +33,7 @@ from memtab.store.home import CONSOLIDATION_LOCK, Home, HomeError
 from memtab.store.paths import SHARED_SCOPES, PathError, parse_file_path, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool
-from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp
+from memtab.store.sidecars.journal import ConsolidationRecord
 from memtab.store.sidecars.registry import load_registry
 from memtab.store.sidecars.scope_runs import journal_run, journaled_run
 
@@ -135,16 +135,7 @@ def _log_one(home: Home, path: Path) -> RunEntry | None:
         trigger=header.trigger,
         summary=summary or interrupted_summary(home, ops, header.planned),
         scope=header.scope,
-        ops=tuple(
-            JournalOp(
-                command=op.command,
-                path=op.path,
-                applied=op.applied,
-                new_path=op.new_path,
-                note=op.note,
-            )
-            for op in ops
-        ),
+        ops=tuple(op.journal_op() for op in ops),
     )
     fingerprint = _journaled(home, header, record) or end.journal_fingerprint
     if fingerprint is None and started.end is None and record.applied_count:

@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from memtab.fs.atomic import atomic_write_bytes, encode_utf8
+from memtab.fs.atomic import atomic_write_bytes, encode_utf8, write_all
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.locking.locks import interprocess_lock
 from memtab.fs.private import PRIVATE_FILE_MODE, open_private_append, private_folders
+from memtab.fs.user_files import read_at_most
 
 logger = logging.getLogger(__name__)
 
@@ -93,7 +94,7 @@ class JsonLinesFile(Generic[T]):
             if info.st_size == cache.offset:
                 return
             os.lseek(fd, cache.offset, os.SEEK_SET)
-            data = _read_all(fd, info.st_size - cache.offset)
+            data = read_at_most(fd, info.st_size - cache.offset)
         except OSError as error:
             logger.warning("Cannot read %s: %s", self.path, error.strerror or error)
             return
@@ -148,7 +149,7 @@ class JsonLinesFile(Generic[T]):
             size = os.fstat(fd).st_size
             if size and not _ends_with_newline(self.path, size):
                 data = b"\n" + data  # close a line a crashed writer left open
-            _write_all(fd, data)
+            write_all(fd, data)
             if durable:
                 os.fsync(fd)
         finally:
@@ -192,26 +193,7 @@ def _holds_what_was_read(fd: int, identity: tuple[int, int], size: int, cache: _
     if not cache.tail:
         return True
     os.lseek(fd, cache.offset - len(cache.tail), os.SEEK_SET)
-    return _read_all(fd, len(cache.tail)) == cache.tail
-
-
-def _read_all(fd: int, size: int) -> bytes:
-    chunks: list[bytes] = []
-    remaining = size
-    while remaining > 0:
-        chunk = os.read(fd, min(remaining, 1 << 20))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        remaining -= len(chunk)
-    return b"".join(chunks)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
+    return read_at_most(fd, len(cache.tail)) == cache.tail
 
 
 def _ends_with_newline(path: Path, size: int) -> bool:

@@ -8,7 +8,6 @@ import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Annotated
 
 from memtab.fs import clock
@@ -105,7 +104,10 @@ def prune(home: Home, limits: HistoryLimits, *, now_ms: int | None = None) -> Pr
             history.file.rewrite_locked([v.to_json() for v in kept])
             removed += len(versions) - len(kept)
     referenced = {v.sha256 for history in by_key.values() for v in history.versions()}
-    referenced |= _kept_by_provenance(home)
+    # The blobs provenance records refer to (a resolution's other side, §20.1); none: no run built.
+    provenance = home.provenance_log_path.exists()
+    if provenance:
+        referenced |= kept_blobs(home)
     blobs_removed = 0
     for blob in blobs.all():
         if blob.packed or blob.sha256 in referenced or blob.mtime >= started - BLOB_GRACE_S:
@@ -113,8 +115,13 @@ def prune(home: Home, limits: HistoryLimits, *, now_ms: int | None = None) -> Pr
         blobs.remove(blob.sha256)
         blobs_removed += 1
     blobs_removed += blobs.dissolve_packs(referenced, started - BLOB_GRACE_S)
-    runs_removed = _prune_runs(home, limits.oldest_kept(now))
-    _prune_provenance(home, limits.oldest_kept(now))
+    oldest_kept, log = limits.oldest_kept(now), RunsLog(home)
+    runs_removed = 0
+    if any(0 < line.at < oldest_kept for line in log.logged()):  # else none to drop: no run built
+        runs_removed = log.file.drop(lambda run: run.at < oldest_kept, lambda run: run.to_json())
+    # Provenance records of the same age as the runs dropped (docs/formats.md §20.1).
+    if provenance and (dropped := prune_provenance(home, oldest_kept)):
+        logger.info("history pruned: %d provenance records removed", dropped)
     kept_bytes = sum(size for sha, size in sizes.items() if sha in referenced)
     if removed or blobs_removed or runs_removed:
         logger.info(
@@ -159,38 +166,9 @@ def _versions_to_drop(
     return drop
 
 
-def _prune_runs(home: Home, oldest_kept: int) -> int:
-    log = RunsLog(home)
-    if not any(0 < line.at < oldest_kept for line in log.logged()):
-        return 0  # none to drop: no run built
-    return log.file.drop(lambda run: run.at < oldest_kept, lambda run: run.to_json())
-
-
-def _prune_provenance(home: Home, oldest_kept: int) -> None:
-    """Provenance records of the same age as the runs dropped (docs/formats.md §20.1)."""
-    if not home.provenance_log_path.exists():
-        return  # nothing to prune: no run built
-
-    removed = prune_provenance(home, oldest_kept)
-    if removed:
-        logger.info("history pruned: %d provenance records removed", removed)
-
-
-def _kept_by_provenance(home: Home) -> set[str]:
-    """The blobs provenance records refer to (a resolution's other side, §20.1)."""
-    if not home.provenance_log_path.exists():
-        return set()  # as above: no run built
-
-    return kept_blobs(home)
-
-
-def _stamp_path(home: Home) -> Path:
-    return home.history_dir / "pruned-at"
-
-
 def maybe_prune(home: Home, limits: HistoryLimits | None = None) -> PruneReport | None:
     """Prune if the last prune is over a day old (a failure is a warning)."""
-    stamp = _stamp_path(home)
+    stamp = home.history_dir / "pruned-at"
     try:
         if time.time() - stamp.stat().st_mtime < PRUNE_INTERVAL_S:
             return None

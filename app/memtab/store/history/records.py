@@ -72,15 +72,16 @@ class RunOp(JournalOp, keep_unknown=True):
     def from_journal(
         cls, op: JournalOp, changes: Sequence[RecordedChange] = (), *, unit: int | None = None
     ) -> RunOp:
-        return cls(
-            command=op.command,
-            path=op.path,
-            applied=op.applied,
-            new_path=op.new_path,
-            note=op.note,
-            files=tuple(FileVersions.from_change(change) for change in changes),
-            unit=unit,
-        )
+        files = tuple(FileVersions.from_change(change) for change in changes)
+        return cls(**_journal_fields(op), files=files, unit=unit)
+
+    def journal_op(self) -> JournalOp:
+        """The op as the consolidation journal keeps it (§8)."""
+        return JournalOp(**_journal_fields(self))
+
+
+def _journal_fields(op: JournalOp) -> dict[str, Any]:
+    return {declared.name: getattr(op, declared.name) for declared in JournalOp.fields()}
 
 
 class TokenUsage(Record):

@@ -80,8 +80,6 @@ def advance_after_change(home: Home, owner_id: str, clock: Clock) -> None:
         )
 
 
-logger = logging.getLogger(__name__)
-
 JOURNAL_NAME = "durable-events.jsonl"
 MAX_JOURNAL_BYTES = 64 * 1024 * 1024
 """A journal larger than this is read only to here."""

@@ -52,10 +52,14 @@ class HistoryError(MemoryStoreError):
 
 def content_of(home: Home, version: Version) -> bytes:
     """What a version holds (a deletion: what was deleted); HistoryError when history lost it."""
+    return _blob(home, version.sha256, f"Cannot restore {version.path} version {version.id}")
+
+
+def _blob(home: Home, sha: str, failure: str) -> bytes:
     try:
-        return BlobStore(home.history_blobs_dir).get(version.sha256)
+        return BlobStore(home.history_blobs_dir).get(sha)
     except BlobError as error:
-        raise HistoryError(f"Cannot restore {version.path} version {version.id}: {error}") from None
+        raise HistoryError(f"{failure}: {error}") from None
 
 
 def text_of(data: bytes | None) -> str:
@@ -77,8 +81,8 @@ def _lineage(
     assert path.scope is not None
     if store.unavailable_reason(path.scope):
         return []
-    own = [v for v in ScopeHistory(store.home, store.history_key(path.scope)).versions()]
-    own = [v for v in own if v.path == str(path)]
+    versions = ScopeHistory(store.home, store.history_key(path.scope)).versions()
+    own = [v for v in versions if v.path == str(path)]
     if cutoff is not None:
         until, moved_to = cutoff
         own = [v for v in own if v.at <= until]
@@ -102,9 +106,9 @@ def _lineage(
 
 def find_version(store: MemoryStore, path: VirtualPath, version_id: str) -> Version:
     """Version `version_id` of a file (or of a name it had). HistoryError if unknown."""
-    for version in file_history(store, path):
-        if version.id == version_id:
-            return version
+    found = next((v for v in file_history(store, path) if v.id == version_id), None)
+    if found is not None:
+        return found
     raise HistoryError(
         f"No version {version_id!r} of {path} (see `memtab history PATH` for its versions)"
     )
@@ -143,12 +147,11 @@ def restore(
     `allow_unkept`); without `count_as_write` it is no use of the file."""
     version = find_version(store, path, version_id)
     data = content_of(store.home, version)
-    own = path
-    target = require_file_path(to) if to is not None else own
+    target = require_file_path(to) if to is not None else path
     current = store.read_whole(target)
-    if target != own and current is not None and current != data and not replace:
+    if target != path and current is not None and current != data and not replace:
         raise TargetTakenError(
-            f"{target} already exists: restoring {own} there would replace it. Restore to "
+            f"{target} already exists: restoring {path} there would replace it. Restore to "
             "a free path, or choose to replace it (its content is kept in history)"
         )
     if version.deleted and current is not None and to is None and current != data:
@@ -183,10 +186,6 @@ def free_path_near(store: MemoryStore, path: VirtualPath) -> VirtualPath:
     raise HistoryError(f"No free name to restore {path} beside it; give another path")
 
 
-def _was_pinned(item: TrashItem) -> bool:
-    return bool(item.version.meta and item.version.meta.get("pinned") is True)
-
-
 class TrashItem(Record, write_only=True):
     """A deleted file history still has: `memtab trash --json` (docs/formats.md §14.2, stable)."""
 
@@ -196,7 +195,9 @@ class TrashItem(Record, write_only=True):
     size_bytes: int = computed(lambda item: item.version.size_bytes)
     actor: str = computed(lambda item: item.version.actor)
     run_id: str | None = computed(lambda item: item.version.run_id)
-    pinned: bool = computed(_was_pinned)
+    pinned: bool = computed(
+        lambda item: bool(item.version.meta and item.version.meta.get("pinned") is True)
+    )
     agent: str = "mux"
     """Whose memory it was: `mux` or another agent's (§17)."""
     event: str | None = None
@@ -234,14 +235,10 @@ class Refusal(Record):
     unkept: bool = False
 
 
-def _run_id(run: RunEntry) -> str:
-    return run.id
-
-
 class RevertResult(Record, write_only=True):
     """What reverting a run did; `memtab revert-run --json` (docs/formats.md §14.3)."""
 
-    run: Annotated[RunEntry, Key("runId"), WrittenAs(_run_id)]
+    run: Annotated[RunEntry, Key("runId"), WrittenAs(lambda run: run.id)]
     restored: list[str] = field(default_factory=list)
     refused: list[Refusal] = field(default_factory=list)
     already: Annotated[list[str], Key("alreadyReverted")] = field(default_factory=list)
@@ -388,11 +385,15 @@ def _revert_file(
         current_sha = sha256_of(current) if current is not None else None
         if current_sha == item.pre_sha256 != item.post_sha256:
             return "already"
-        pre = _content_by_sha(store.home, item.pre_sha256) if item.pre_sha256 else None
+        pre = (
+            _blob(store.home, item.pre_sha256, "the content before the run is gone")
+            if item.pre_sha256
+            else None
+        )
         if current_sha != item.post_sha256:
             return Refusal(
                 path=item.path,
-                reason=_changed_since(item, run),
+                reason=_changed_since(item),
                 diff=unified_diff(
                     text_of(current), text_of(pre), before_name="current", after_name="before run"
                 ),
@@ -420,17 +421,9 @@ def _files(count: int) -> str:
     return f"{count} file" if count == 1 else f"{count} files"
 
 
-def _content_by_sha(home: Home, sha: str) -> bytes:
-    try:
-        return BlobStore(home.history_blobs_dir).get(sha)
-    except BlobError as error:
-        raise HistoryError(f"the content before the run is gone: {error}") from None
-
-
-def _changed_since(item: _Touched, run: RunEntry) -> str:
-    if item.later:
-        newest = item.later[-1]
-        who = actor_name(newest.actor)
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(newest.at / 1000))
-        return f"changed after the run (by {who} at {when})"
-    return "changed after the run (not yet seen by Memtab)"
+def _changed_since(item: _Touched) -> str:
+    if not item.later:
+        return "changed after the run (not yet seen by Memtab)"
+    newest = item.later[-1]
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(newest.at / 1000))
+    return f"changed after the run (by {actor_name(newest.actor)} at {when})"

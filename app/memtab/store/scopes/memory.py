@@ -57,7 +57,6 @@ from memtab.store.scopes.scope_access import (
 from memtab.store.scopes.scope_dir import ScopeDir
 from memtab.store.scopes.scope_store import SCOPE_LOCK_TIMEOUT_S, ScopeStore
 from memtab.store.scopes.scope_view import NO_WORKSPACE, PROJECT_UNAVAILABLE, kind_in, read_in
-from memtab.store.sidecars.meta import provenance_of, sanitize_entry
 
 logger = logging.getLogger(__name__)
 
@@ -486,10 +485,7 @@ class MemoryStore(ScopeStore):
         where, path = at
         key = where.meta_key(path)
         if meta:
-            self._update_meta(
-                path,
-                lambda: self.meta.restore_entry(key, sanitize_entry(meta), provenance_of(meta)),
-            )
+            self._update_meta(path, lambda: self.meta.restore_entries({key: meta}))
         try:
             parent.create_new(path.name, data)
         except BaseException as error:

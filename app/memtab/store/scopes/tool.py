@@ -60,9 +60,8 @@ TOOL_DESCRIPTION = (
 )
 
 
-def tool_input_schema() -> dict[str, Any]:
-    """The tool's input schema, generated from the argument records (`tool_args`)."""
-    return input_schema()
+tool_input_schema = input_schema
+"""The tool's input schema, generated from the argument records (`tool_args`)."""
 
 
 class ToolResult(Record, write_only=True):
@@ -125,16 +124,12 @@ class ToolRequest:
     def named_paths(self) -> list[tuple[str, VirtualPath | None]]:
         """Each path the call names, as sent and parsed (None: it breaks a rule)."""
         named: list[tuple[str, VirtualPath | None]] = []
-        for raw, parse in (
-            (self.path, lambda: self.target_path),
-            (self.new_path, lambda: self.destination_path),
-        ):
-            if raw is None:
-                continue
-            try:
-                named.append((raw, parse()))
-            except PathError:
-                named.append((raw, None))
+        for raw, attribute in ((self.path, "target_path"), (self.new_path, "destination_path")):
+            if raw is not None:
+                try:
+                    named.append((raw, getattr(self, attribute)))
+                except PathError:
+                    named.append((raw, None))
         return named
 
 
@@ -233,9 +228,10 @@ class MemoryTool:
         if kind is None:
             raise NotFoundError(f"No memory file or directory at {path}")
         if kind == "dir":
-            lines = [f"Directory: {path}", *self._tree(path, depth=2, indent="")]
-            return "\n".join(lines)
-        return self._view_file(path, args)
+            return "\n".join([f"Directory: {path}", *self._tree(path, depth=2, indent="")])
+        output = numbered_view(self.store.read_text(path), str(path), args.offset or 1, args.limit)
+        self.store.record_read(path)
+        return output
 
     def _view_root(self) -> str:
         lines = ["Directory: /memories"]
@@ -250,12 +246,10 @@ class MemoryTool:
         return "\n".join(lines)
 
     def _tree(self, path: VirtualPath, *, depth: int, indent: str) -> list[str]:
+        entries = self.store.entries(path)
         if entries_too_deep(path.segments):
             # Nothing below is listed (docs/formats.md §5): say so.
-            if self.store.entries(path):
-                return [f"{indent}(not listed: {too_deep_words(path)})"]
-            return []
-        entries = self.store.entries(path)
+            return [f"{indent}(not listed: {too_deep_words(path)})"] if entries else []
         # A conflict copy is not shown to agents until resolved.
         copies = copy_names(name for name, is_dir in entries if not is_dir)
         entries = [(name, is_dir) for name, is_dir in entries if is_dir or name not in copies]
@@ -266,12 +260,6 @@ class MemoryTool:
             if is_dir and depth > 1:
                 lines.extend(self._tree(path.child(name), depth=depth - 1, indent=indent + "  "))
         return lines
-
-    def _view_file(self, path: VirtualPath, args: ViewArgs) -> str:
-        text = self.store.read_text(path)
-        output = numbered_view(text, str(path), args.offset or 1, args.limit)
-        self.store.record_read(path)
-        return output
 
     def _create(self, args: CreateArgs, request: ToolRequest) -> str:
         path = request.file_path()
@@ -370,9 +358,7 @@ def inserted(content: str, args: InsertArgs) -> str:
 
 def _inserted_lines(args: InsertArgs) -> list[str]:
     new_lines = args.insert_text.split("\n")
-    if new_lines and new_lines[-1] == "":
-        new_lines.pop()
-    return new_lines
+    return new_lines[:-1] if new_lines[-1] == "" else new_lines
 
 
 def view_lines(text: str, label: str, offset: int) -> list[str]:

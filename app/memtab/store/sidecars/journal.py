@@ -73,18 +73,6 @@ def _scope_of(raw: str) -> Scope | None:
         return None
 
 
-def _capped_note(note: str | None) -> str | None:
-    return cap_optional(note, MAX_NOTE_BYTES)
-
-
-def _capped_summary(summary: str) -> str:
-    return cap_text(summary, MAX_SUMMARY_BYTES)
-
-
-def _non_empty(value: Any) -> Any:
-    return value or None
-
-
 class JournalOp(Record, keep_unknown=True):
     """One mutation attempt of a run (§8); `applied` only if it really happened; the note capped."""
 
@@ -92,7 +80,9 @@ class JournalOp(Record, keep_unknown=True):
     path: str
     new_path: Annotated[OrNone[str], OmitNone] = None
     applied: bool
-    note: Annotated[OrNone[str], Checked(_capped_note), OmitNone] = None
+    note: Annotated[
+        OrNone[str], Checked(lambda note: cap_optional(note, MAX_NOTE_BYTES)), OmitNone
+    ] = None
 
 
 def _count_or_none(value: Any) -> int | None:
@@ -121,7 +111,9 @@ class ConsolidationRecord(Record, keep_unknown=True):
     last_run_at: RequiredTime
     trigger: str
     """A `Trigger`; a record read back keeps any other text as written."""
-    summary: Annotated[str, Lenient(""), Checked(_capped_summary)] = ""
+    summary: Annotated[
+        str, Lenient(""), Checked(lambda summary: cap_text(summary, MAX_SUMMARY_BYTES))
+    ] = ""
     ops: tuple[JournalOp, ...] = ()
     usage: Annotated[OrNone[RunUsage], OmitNone] = None
     scope: Annotated[OrNone[RunScope], OmitNone] = None
@@ -160,7 +152,7 @@ class HarvestRecord(Record, keep_unknown=True):
     started_at: PositiveTime = None
     completed_at: PositiveTime = None
     attempt_count: Count = 0
-    error: Annotated[OrNone[str], Healed(_non_empty)] = None
+    error: Annotated[OrNone[str], Healed(lambda value: value or None)] = None
 
     @property
     def sort_time(self) -> int:
@@ -170,9 +162,9 @@ class HarvestRecord(Record, keep_unknown=True):
 def parse_harvest(message_id: str, raw: Any) -> HarvestRecord | None:
     """A harvest record, or None when malformed."""
     harvest = HarvestRecord.read(raw)
-    if harvest is None:
-        return None
-    return harvest.replaced(summary_message_id=message_id, as_written=raw)
+    return (
+        None if harvest is None else harvest.replaced(summary_message_id=message_id, as_written=raw)
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -185,10 +177,6 @@ class JournalData:
     problems: tuple[str, ...] = ()
 
 
-def _as_mux_wrote_it(harvest: HarvestRecord) -> dict[str, Any]:
-    return harvest.as_written
-
-
 class ConsolidationStatus(Record, write_only=True):
     """Coverage of one workspace's scopes, as the footer and `memtab status --json` show it."""
 
@@ -197,7 +185,9 @@ class ConsolidationStatus(Record, write_only=True):
     global_record: ConsolidationRecord | None
     project_available: bool
     latest_harvest: Annotated[
-        HarvestRecord | None, Key("latestHarvestRecord"), WrittenAs(_as_mux_wrote_it)
+        HarvestRecord | None,
+        Key("latestHarvestRecord"),
+        WrittenAs(lambda harvest: harvest.as_written),
     ]
 
 
@@ -212,14 +202,11 @@ def parse_journal_document(document: Any) -> JournalData:
         if not isinstance(bucket, dict):
             problems.append(f"`{bucket_name}` is not an object")
             return {}
-        parsed: dict[str, ConsolidationRecord] = {}
-        for key, raw in bucket.items():
-            record = parse_record(raw)
-            if record is None:
-                problems.append(f"`{bucket_name}.{key}` is malformed")
-            else:
-                parsed[key] = record
-        return parsed
+        parsed = {key: parse_record(raw) for key, raw in bucket.items()}
+        problems.extend(
+            f"`{bucket_name}.{key}` is malformed" for key, r in parsed.items() if r is None
+        )
+        return {key: record for key, record in parsed.items() if record is not None}
 
     harvests: dict[str, dict[str, HarvestRecord]] = {}
     raw_harvests = document.get("harvestsByWorkspace", {})
@@ -227,12 +214,11 @@ def parse_journal_document(document: Any) -> JournalData:
         for workspace_id, by_message in raw_harvests.items():
             if not isinstance(by_message, dict):
                 continue
-            valid = {
+            harvests[workspace_id] = {
                 message_id: harvest
                 for message_id, raw in by_message.items()
                 if (harvest := parse_harvest(message_id, raw)) is not None
             }
-            harvests[workspace_id] = valid
     else:
         problems.append("`harvestsByWorkspace` is not an object")
     return JournalData(records("workspaces"), records("projects"), harvests, tuple(problems))

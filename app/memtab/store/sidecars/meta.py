@@ -93,16 +93,15 @@ def sanitize_entry(raw: Any) -> MetaEntry:
 def parse_meta_document(document: Any) -> dict[str, MetaEntry]:
     """All non-default entries of a parsed meta file; anything malformed heals to empty."""
     read = MetaFile.read(document)
-    if read is None:
-        return {}
-    return {key: entry for key, entry in read.entries.items() if not entry.is_default}
+    entries = read.entries if read is not None else {}
+    return {key: entry for key, entry in entries.items() if not entry.is_default}
 
 
 def _shape_problem(document: dict[str, Any]) -> str | None:
     entries = document.get("entries")
-    if entries is None or isinstance(entries, dict):
-        return None
-    return "its `entries` is not an object"
+    return (
+        None if entries is None or isinstance(entries, dict) else "its `entries` is not an object"
+    )
 
 
 class _Entries:
@@ -226,15 +225,8 @@ class MetaStore:
         now = self._clock()
         with self._editing() as entries:
             entry = entries.get(key)
-            if pinned:
-                entries.set(
-                    key,
-                    entry.replaced(
-                        pinned=True, access_count=entry.access_count + 1, last_accessed_at=now
-                    ),
-                )
-            else:
-                entries.set(key, entry.replaced(pinned=False))
+            used = {"access_count": entry.access_count + 1, "last_accessed_at": now}
+            entries.set(key, entry.replaced(pinned=pinned, **(used if pinned else {})))
 
     def snapshot(self) -> dict[str, dict[str, Any]]:
         """Every entry as history keeps it with a removed file."""
@@ -248,16 +240,6 @@ class MetaStore:
             if provenance or not entry.is_default:
                 kept[key] = {**entry.to_json(), **provenance}
         return kept
-
-    def restore_entry(
-        self, key: str, entry: MetaEntry, provenance: Mapping[str, bool] | None = None
-    ) -> None:
-        """Give a file brought back from history the pins, usage and provenance it had."""
-        with self._editing() as entries:
-            entries.set(key, entry)
-            if provenance:
-                current = entries.raw.get(key)
-                entries.raw[key] = {**(current if isinstance(current, dict) else {}), **provenance}
 
     def restore_entries(self, kept: Mapping[str, Any]) -> None:
         """Give several keys the pins, usage and provenance history kept, in one write."""

@@ -20,31 +20,18 @@ from memtab.fs.records import (
     ValidItems,
 )
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
-from memtab.fs.slotted import Slotted
 from memtab.store.home import Home, HomeError
 from memtab.store.paths import normalize_project_path, project_basename, project_dir_name
 
 MAX_CHAIN_DEPTH = 32
 
 
-class OwnerLinks(Slotted):
+class OwnerLinks(NamedTuple):
     """What a workspace's registry entry says about whose notebook it uses."""
 
-    __slots__ = ("parent_id", "pinned_owner_id", "side_chat_parent_id")
-
-    parent_id: str | None
-    side_chat_parent_id: str | None
-    pinned_owner_id: str | None
-
-    def __init__(
-        self,
-        parent_id: str | None = None,
-        side_chat_parent_id: str | None = None,
-        pinned_owner_id: str | None = None,
-    ) -> None:
-        self.parent_id = parent_id
-        self.side_chat_parent_id = side_chat_parent_id
-        self.pinned_owner_id = pinned_owner_id
+    parent_id: str | None = None
+    side_chat_parent_id: str | None = None
+    pinned_owner_id: str | None = None
 
 
 def notebook_owner(links: Mapping[str, OwnerLinks], workspace_id: str) -> str:
@@ -94,14 +81,6 @@ def parse_iso_time(value: Any) -> "datetime | None":
     except ValueError:
         return None
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-
-
-def iso_now() -> str:
-    """The current time as config.json writes it (`2026-01-02T03:04:05.678Z`)."""
-    # lazy: as parse_iso_time's
-    from datetime import UTC, datetime
-
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class Workspace(NamedTuple):
@@ -211,11 +190,9 @@ class Registry(NamedTuple):
         return workspace
 
 
-def _optional_str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value.strip() else None
-
-
-Text = Annotated[str | None, Healed(_optional_str)]
+Text = Annotated[
+    str | None, Healed(lambda value: value if isinstance(value, str) and value.strip() else None)
+]
 """A string that is not blank (kept as written), else None."""
 
 
@@ -263,8 +240,7 @@ class ProjectPair(Positional):
 
 
 def _interval(value: Any) -> int:
-    number = finite_number(value)
-    if number is None:
+    if (number := finite_number(value)) is None:
         return DEFAULT_WRITER_INTERVAL
     return max(MIN_WRITER_INTERVAL, min(MAX_WRITER_INTERVAL, math.floor(number)))
 
@@ -340,7 +316,13 @@ def registry_from_document(home: Home, document: dict[str, Any]) -> Registry:
         workspaces[owner].extend(
             _iter_workspaces(home, owner, displays[owner], config.workspaces, problems)
         )
-    owners_of = _notebook_owners([ws for listed in workspaces.values() for ws in listed])
+    # Each workspace's notebook owner over the whole registry.
+    every = [ws for listed in workspaces.values() for ws in listed]
+    links = {
+        ws.id: OwnerLinks(ws.parent_id, ws.side_chat_parent_id, ws.pinned_notebook_id)
+        for ws in every
+    }
+    owners_of = {ws.id: notebook_owner(links, ws.id) for ws in every}
     projects = [
         Project(
             project_path,
@@ -351,16 +333,9 @@ def registry_from_document(home: Home, document: dict[str, Any]) -> Registry:
         )
         for project_path in configs
     ]
-    return Registry(tuple(projects), _writer_interval(document), tuple(problems))
-
-
-def _notebook_owners(workspaces: list[Workspace]) -> dict[str, str]:
-    """Each workspace's notebook owner over the whole registry (`notebook_owner`)."""
-    links = {
-        ws.id: OwnerLinks(ws.parent_id, ws.side_chat_parent_id, ws.pinned_notebook_id)
-        for ws in workspaces
-    }
-    return {ws.id: notebook_owner(links, ws.id) for ws in workspaces}
+    # `taskSettings.memoryWriterIntervalMessages` as mux normalizes it.
+    settings = TaskSettings.read(document.get("taskSettings")) or TaskSettings()
+    return Registry(tuple(projects), settings.memory_writer_interval_messages, tuple(problems))
 
 
 def top_level_project(registry: Registry, project_path: str) -> str:
@@ -394,12 +369,6 @@ def _descendant_form(path: str) -> str:
     trimmed = slashed.rstrip("/")
     windows = _WINDOWS_PATH.match(slashed) is not None or slashed.startswith("//")
     return trimmed.lower() if windows else trimmed
-
-
-def _writer_interval(document: dict[str, Any]) -> int:
-    """`taskSettings.memoryWriterIntervalMessages` as mux normalizes it."""
-    settings = TaskSettings.read(document.get("taskSettings")) or TaskSettings()
-    return settings.memory_writer_interval_messages
 
 
 def _iter_workspaces(
@@ -450,9 +419,9 @@ def new_workspace_id() -> str:
 
 def _registry_shape_problem(document: dict[str, Any]) -> str | None:
     projects = document.get("projects")
-    if projects is None or isinstance(projects, list):
-        return None
-    return "its `projects` is not a list"
+    return (
+        None if projects is None or isinstance(projects, list) else "its `projects` is not a list"
+    )
 
 
 def _project_entry(projects: list[Any], project_path: str) -> list[Any] | None:
@@ -534,8 +503,13 @@ def add_workspace(
             raise HomeError(
                 f"{home.config_path}: `workspaces` of {normalized!r} is not a list; fix it by hand"
             )
+        # lazy: as parse_iso_time's
+        from datetime import UTC, datetime
+
+        # As config.json writes it: `2026-01-02T03:04:05.678Z`.
+        now = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
         added = WorkspaceEntry(
-            path=workspace_path or normalized, id=new_id, name=name, created_at=iso_now()
+            path=workspace_path or normalized, id=new_id, name=name, created_at=now
         )
         workspaces.append(added.to_json())
     return new_id

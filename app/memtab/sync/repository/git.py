@@ -101,17 +101,14 @@ class Pipes:
 
     def drained(self, timeout_s: float) -> bool:
         """Wait for stdout and stderr to end; whether they did."""
-        deadline = time.monotonic() + timeout_s
-        for thread in self._threads[:2]:
-            thread.join(max(deadline - time.monotonic(), 0))
-        return not any(thread.is_alive() for thread in self._threads[:2])
+        return self.join(timeout_s, self._threads[:2])
 
-    def join(self, timeout_s: float) -> bool:
-        """Wait for the three to end; whether they did."""
+    def join(self, timeout_s: float, threads: list[threading.Thread] | None = None) -> bool:
+        """Wait for the three (or `threads`) to end; whether they did."""
         deadline = time.monotonic() + timeout_s
-        for thread in self._threads:
+        for thread in (waited := self._threads if threads is None else threads):
             thread.join(max(deadline - time.monotonic(), 0))
-        return not any(thread.is_alive() for thread in self._threads)
+        return not any(thread.is_alive() for thread in waited)
 
     @property
     def stdout(self) -> bytes:
@@ -367,24 +364,16 @@ class Git:
         return result
 
     def _command(self, args: Sequence[str]) -> list[str]:
-        return [
-            self.git,
-            "--git-dir",
-            str(self.repo),
-            "-c",
+        # Fetched objects stay packed; a fetch's result is read in FETCH_HEAD whatever the user's
+        # config says.
+        settings = (
             "core.hooksPath=" + os.devnull,
-            "-c",
             "gc.autoDetach=false",
-            "-c",
             "maintenance.autoDetach=false",
-            # Fetched objects stay packed.
-            "-c",
             "fetch.unpackLimit=1",
-            # A fetch's result is read in FETCH_HEAD whatever the user's config says.
-            "-c",
             "fetch.writeFetchHEAD=true",
-            *args,
-        ]
+        )
+        return [self.git, "--git-dir", str(self.repo), *_with_c(settings), *args]
 
     @staticmethod
     def _spawn(
@@ -417,13 +406,12 @@ class Git:
         pipes = Pipes(process, input_data)
         deadline = time.monotonic() + timeout_s
         while not ended(process, pipes):
-            if self.cancel():
+            cancelled = self.cancel()
+            if cancelled or time.monotonic() > deadline:
                 kill(process)
                 pipes.join(POLL_S)
-                raise GitError("cancelled", "cancelled")
-            if time.monotonic() > deadline:
-                kill(process)
-                pipes.join(POLL_S)
+                if cancelled:
+                    raise GitError("cancelled", "cancelled")
                 raise GitError(
                     f"git {args[0]} took longer than {timeout_s:.0f} s and was stopped", "offline"
                 )
@@ -542,7 +530,7 @@ class Git:
         url = self.remote_url()
         if url is None or not is_local_remote(url):
             return []
-        settings = " ".join(f"-c {shlex.quote(item)}" for item in _REMOTE_SIDE_CONFIG)
+        settings = " ".join(shlex.quote(item) for item in _with_c(_REMOTE_SIDE_CONFIG))
         return [f"{option}={shlex.quote(self.git)} {settings} {program}"]
 
     def fetch(
@@ -598,8 +586,11 @@ class Git:
         except OSError:
             return None
         oid = line.split(b"\t", 1)[0].decode("ascii", "replace").strip()
-        length = 64 if self.object_format == "sha256" else 40
-        return oid if len(oid) == length and all(c in "0123456789abcdef" for c in oid) else None
+        return (
+            oid
+            if len(oid) == len(self.null_oid) and all(c in "0123456789abcdef" for c in oid)
+            else None
+        )
 
     def track(self, branch: str, commit: str | None) -> None:
         """Move origin's tracking branch to `commit` (None: remove it)."""
@@ -663,6 +654,10 @@ _BOILERPLATE = (
     "Please make sure you have the correct access rights",
     "and the repository exists",
 )
+
+
+def _with_c(settings: Sequence[str]) -> list[str]:
+    return [word for setting in settings for word in ("-c", setting)]
 
 
 def _last_lines(stderr: bytes, count: int = 3) -> str:

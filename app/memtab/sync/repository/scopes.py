@@ -134,8 +134,6 @@ class SeenFiles:
         return cache.files
 
 
-logger = logging.getLogger(__name__)
-
 SYNC_ACTOR = "sync"
 
 

@@ -71,7 +71,13 @@ from memtab.trust.duplicates.boilerplate import (
 from memtab.trust.duplicates.boilerplate import (
     similarity as weighted_similarity,
 )
-from memtab.trust.duplicates.meaning import POLARITIES, POLARITY, at_odds, content_text
+from memtab.trust.duplicates.meaning import (
+    POLARITIES,
+    POLARITY,
+    at_odds,
+    content_text,
+    own_name,
+)
 from memtab.trust.duplicates.records import (
     DuplicateGroup,
     DuplicateKind,
@@ -123,6 +129,7 @@ def note_words(document: Document) -> NoteWords:
     """A memory's words (see the module doc)."""
     stems: set[str] = set()
     found: list[Statement] = []
+    own = own_name(document)
     lines = content_lines(document.text)
     wrapped = wrapped_lines(lines, text_lines(document.text))
     for line in lines:
@@ -131,7 +138,7 @@ def note_words(document: Document) -> NoteWords:
             continue
         said_here = statements(line.text)
         for index, sentence in enumerate(said_here):
-            said = sentence_stems(sentence)
+            said = sentence_stems(sentence if own is None else own.sub(" ", sentence))
             rule = rule_of(sentence)
             if rule is not None:  # "Never rebase…" is no "Always rebase…"
                 said = said | {POLARITY[rule.polarity]}

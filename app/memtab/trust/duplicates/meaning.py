@@ -6,11 +6,13 @@ words are one rule only when they say one thing.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from memtab.check.documents import Document
+from memtab.store.paths import project_basename
 from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.claims import Claim, claims_of, contradict, same_thing, sentence_claims
 from memtab.trust.polarity import opposed, other_subjects, rule_of
@@ -100,7 +102,7 @@ def narrowed(one: str, other: str, said: frozenset[str]) -> bool:
     """Whether sentence `one` narrows `other`'s rule or limits what it says always, by
     something its note (`said`: the note's stems) does not say ("Log in JSON, except in
     the CLI" of "Log in JSON")."""
-    if _narrows(one, other, said):
+    if _narrows(one, other, said) or _excepts(one, other):
         return True
     return _RESTRICTED.search(other) is None and restricts(one, said, _LIMITED)
 
@@ -135,7 +137,7 @@ def _narrows(one: str, other: str, said: frozenset[str] | None = None) -> bool:
     from forks." of "Always squash-merge PRs."; not "Run `pnpm test --filter auth` to test
     auth." of "Tests for auth: run `pnpm test --filter auth`."); `said`: where to look for
     the more, `other`'s stems unless given."""
-    rule, their_rule = rule_of(one), rule_of(other)
+    rule, their_rule = rule_of(_as_rule(one)), rule_of(_as_rule(other))
     if rule is None or their_rule is None or rule.polarity != their_rule.polarity:
         return False
     return their_rule.action < rule.action and not (
@@ -147,13 +149,16 @@ def _restricted(one: str, other: str) -> bool:
     """Whether `one` limits what `other`, which says it always, says (`_LIMITED`) — "Run
     the integration tests before merging only when the schema changed" is not "Run the
     integration tests before merging" — or says it held once (`_NO_MORE`)."""
-    if _NO_MORE.search(one) is not None and _NO_MORE.search(other) is None:
+    if (_NO_MORE.search(one) is not None and _NO_MORE.search(other) is None) or _excepts(
+        one, other
+    ):
         return True
     return _RESTRICTED.search(other) is None and restricts(one, sentence_stems(other), _LIMITED)
 
 
 _NEGATION = re.compile(
-    r"\b(?:not|never|no|nor|cannot|without|except|unless|instead\s+of|rather\s+than)\b"
+    r"\b(?:not|never|no|nor|cannot|without|except|unless|instead\s+of|rather\s+than|"
+    r"avoid(?:s|ed|ing)?|refrain\s+from|steer\s+clear\s+of)\b"
     r"|n't\b|n’t\b",
     re.IGNORECASE,
 )
@@ -178,6 +183,76 @@ fact's time as a rule's condition)."""
 _NO_MORE = re.compile(r"\b(?:used\s+to|no\s+longer|any\s*more)\b", re.IGNORECASE)
 """What held once and holds no more ("used to be verified with HMAC-SHA256; we moved to
 Ed25519")."""
+
+
+_ASIDE = re.compile(r"\s*\([^()\n]*\)")
+"""A parenthesis: an example or an aside, no part of what a rule says to do ("Commit
+messages in the imperative mood ("Add parser", not "Added parser")")."""
+LABEL = re.compile(r"^\s*([^\s:`]+(?:\s+[^\s:`]+)?):\s")
+"""A line's label ("Sentry: https://…", "Index creation: `CONCURRENTLY`"): what the line
+is of, not what it says to do."""
+
+
+def _as_rule(sentence: str) -> str:
+    """What of a sentence says its rule: not its label nor its asides."""
+    return _ASIDE.sub(" ", LABEL.sub("", sentence, count=1))
+
+
+_WISH = re.compile(
+    r"^(?:(?:the\s+)?(?:user|team|[A-Z][a-z]+)\s+(?:prefers|wants|likes|expects|asks\s+for)"
+    r"|(?:I|we)(?:'d|\s+would)\s+(?:like|prefer)(?:\s+(?:you|it))?\s+to"
+    r"|make\s+sure|be\s+sure)(?:\s+that)?(?:\s+you)?(?:\s+to)?\s+",
+    re.IGNORECASE,
+)
+"""Who wishes a rule, said before it ("Dana prefers that you X", "I'd like you to X",
+"make sure that X"): not what the rule is about."""
+
+
+def compared(sentence: str, own: re.Pattern[str] | None) -> str:
+    """A statement as the duplicates compare what it says: without who wishes it
+    (`_WISH`), nor the name of its memory's own project (`own_name`)."""
+    if own is not None:
+        sentence = own.sub(" ", sentence).strip(" ,:")
+    said = _WISH.sub("", sentence, count=1)
+    return said[:1].upper() + said[1:] if said is not sentence else sentence
+
+
+def own_name(document: Document) -> re.Pattern[str] | None:
+    """The name of a memory's own project (its path's last part) where the memory says
+    it as the place or the doer of what it states ("In tern, …", "For harbor-api: …",
+    "Quarry reads…", "saltmarsh too: …"), or None: there it says "here" — "In tern, no
+    `print`…" states what a global "No `print`…" does; "the tern renderer" names a
+    part of the project, and stays."""
+    return _name_of(project_basename(document.project)) if document.project else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _name_of(project: str) -> re.Pattern[str] | None:
+    parts = [re.escape(part) for part in re.split(r"[\W_]+", project) if part]
+    if not parts:
+        return None
+    name = r"[\s_.-]?".join(parts)
+    return re.compile(
+        rf"\b(?:in|for|on|at|within|across)\s+(?:the\s+)?{name}\b(?![’'-])"
+        rf"(?:\s+(?:repo|repository|codebase|project|code))?"
+        rf"|^(?:[-*+]\s+)?{name}(?:['’]s\s+(?:rule|convention|policy|way))?\b(?![’'-])"
+        rf"|\b{name}\s+(?:too|also|as\s+well)\b",
+        re.IGNORECASE,
+    )
+
+
+_EXCEPTION = re.compile(
+    r"\b(?:(?:the|an|one)\s+exception|exception:|exempt(?:ed)?|unlike|differs?\s+from|"
+    r"overrides?|opts?\s+out|deviates?)\b",
+    re.IGNORECASE,
+)
+"""A statement saying it is an exception to a rule ("Quarry is the exception: keep every
+commit", "unlike the other repos"): never the rule it is an exception to."""
+
+
+def _excepts(one: str, other: str) -> bool:
+    """Whether `one` says it is an exception (`_EXCEPTION`) and `other` does not."""
+    return _EXCEPTION.search(one) is not None and _EXCEPTION.search(other) is None
 
 
 def restricts(longer: str, said: frozenset[str], words: re.Pattern[str] = _RESTRICTED) -> bool:
@@ -231,9 +306,19 @@ def _denied(one: str, other: str) -> bool:
     queue retries failed jobs")."""
     if _negations(other):
         return False
-    said = sentence_stems(other)
+    said = sentence_stems(other) - _after_over(other)
     for negation in _negations(one):
         denied = next(stems_of(one[negation.end() :]), None)
         if denied is not None and denied in said:
             return True
     return False
+
+
+def _after_over(sentence: str) -> frozenset[str]:
+    """The stems a sentence puts after "over" ("composition over inheritance" puts
+    inheritance second, as "prefer composition over inheritance" denies it)."""
+    return frozenset(
+        stem
+        for over in _OVER.finditer(sentence)
+        if (stem := next(stems_of(sentence[over.end() :]), None)) is not None
+    )

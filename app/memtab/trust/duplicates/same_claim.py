@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from memtab.check.documents import Document
 from memtab.trust.duplicates.boilerplate import line_digest
-from memtab.trust.duplicates.meaning import POLARITIES, narrowed
+from memtab.trust.duplicates.meaning import LABEL, POLARITIES, narrowed
 from memtab.trust.specifics import different_specifics
 from memtab.trust.values import WEB_ADDRESS
 from memtab.trust.words import content_lines, sentence_stems, statements, stems_of
@@ -33,8 +33,6 @@ _NAME = re.compile(
 """A name: a capitalised word inside a sentence ("… go to Lena"), or capitalised words
 in a row, a person's full name ("Priyanka Rao") wherever it is; not a short form in
 capitals ("CLI", "UTC": a term, said of many things)."""
-_LABEL = re.compile(r"^\s*([^\s:`]+(?:\s+[^\s:`]+)?):\s")
-"""A line's label ("Sentry: https://…", "Stripe: payouts…"): what the line is of."""
 
 
 class _Sentence(NamedTuple):
@@ -103,7 +101,7 @@ def _subject(sentences: Iterable[str]) -> frozenset[str]:
         for pattern in (_NAME, WEB_ADDRESS):
             for match in pattern.finditer(sentence):
                 found.update(stems_of(match.group(0)))
-        label = _LABEL.match(sentence)
+        label = LABEL.match(sentence)
         if label is not None:
             found.update(stems_of(label.group(1)))
     return frozenset(found)

@@ -38,7 +38,9 @@ from memtab.trust.duplicates.boilerplate import BOILERPLATE_NOTES
 from memtab.trust.duplicates.meaning import (
     POLARITIES,
     agreeing,
+    compared,
     opposed_stems,
+    own_name,
     recounts,
     restricts,
 )
@@ -311,11 +313,14 @@ def statement_groups(
         written = lines[said.note]
         if not number <= len(written) or text not in written[number - 1]:
             raise NotAsMadeError("a statement not on its line")
-        return text, written[number - 1]
+        own = own_name(notes[said.note][0])
+        return compared(text, own), compared(written[number - 1], own)
 
     def apart(one: Said, other: Said) -> bool:  # Codex's summary restates its handbook
         return restates(notes[one.note][0].path, notes[other.note][0].path) or subject_only(
-            one.statement.text, other.statement.text, weight
+            compared(one.statement.text, own_name(notes[one.note][0])),
+            compared(other.statement.text, own_name(notes[other.note][0])),
+            weight,
         )
 
     kept = _kept_parts(agreed, len(alike_found))

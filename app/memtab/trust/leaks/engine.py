@@ -47,7 +47,14 @@ from memtab.markdown import text_lines
 from memtab.redact import redact_secrets, secrets_named
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, load_registry
-from memtab.trust.leaks.hosts import hosts_in, project_hosts, project_words, said_owners
+from memtab.trust.leaks.hosts import (
+    company_domains,
+    hosts_in,
+    project_hosts,
+    project_words,
+    said_owners,
+)
+from memtab.trust.leaks.places import places_in, repository_owners
 from memtab.trust.leaks.records import Leak, LeakKind, LeaksReport
 from memtab.trust.memories import copies_of, place_of, read_memories
 from memtab.trust.records import MemoryPlace
@@ -179,15 +186,18 @@ class LeaksEngine:
         owner = _Owners(projects)
         copies = copies_of(ordered)
         words = {path: project_words(path, i.names) for path, i in projects.items()}
-        hosts = project_hosts(
-            [
-                (d.project, (m.named for m in f.hosts))
-                for d, f in zip(ordered, mentions, strict=True)
-                if d.key not in copies  # a copy is no second file naming a host
-            ],
-            words,
+        named_by = [
+            (d.project, tuple(m.named for m in f.hosts))
+            for d, f in zip(ordered, mentions, strict=True)
+            if d.key not in copies  # a copy is no second file naming a host
+        ]
+        companies = company_domains((host for _, named in named_by for host in named), words)
+        hosts = project_hosts(named_by, words, companies)
+        hosts.update(
+            repository_owners((m.named for f in mentions for m in f.hosts), folders(projects))
         )
-        hosts.update(said_owners(_host_lines(ordered, mentions, copies, hosts), hosts, words))
+        lines = _host_lines(ordered, mentions, copies, hosts)
+        hosts.update(said_owners(lines, hosts, words, companies))
         leaks: dict[str, list[Leak]] = {}
         for document, found in zip(ordered, mentions, strict=True):
             leaks[document.key] = mine = _secrets(document, found)
@@ -251,6 +261,14 @@ class _Owners:
         return self._exact.get(named) or self._folded.get(named.lower())
 
 
+def folders(projects: Mapping[str, Identity]) -> dict[str, str]:
+    """Each project's folder name (lower-case) → its path, where no other has that name."""
+    named: dict[str, list[str]] = defaultdict(list)
+    for path in projects:
+        named[os.path.basename(path.rstrip("/")).lower()].append(path)
+    return {name: paths[0] for name, paths in named.items() if len(paths) == 1}
+
+
 def identity_of(path: str) -> Identity:
     """What names the project at `path` (see the module doc)."""
     names = [path.rstrip("/")]
@@ -300,6 +318,7 @@ def mentions_of(text: str, names: re.Pattern[str] | None) -> FileMentions:
             ]
         if "." in line:
             hosts += [Mention(number, host) for host in hosts_in(line)]
+        hosts += [Mention(number, place) for place in places_in(line)]
         if "/home/" in line or "/Users/" in line or ":\\Users\\" in line:
             personal += _homes(line, number)
         if not holds_secrets:

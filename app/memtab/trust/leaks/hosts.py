@@ -24,6 +24,8 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
+from memtab.trust.leaks.places import REPOSITORY, named_by_labels
+
 _URL_HOST = re.compile(
     r"\b[a-z][a-z0-9+.-]{0,30}://(?:[^\s/@?#]{0,200}@)?"
     r"((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){2,}[a-z]{2,12})(?![\w-])"
@@ -68,6 +70,7 @@ _GENERIC = """api app apps web www site docs doc data core main admin auth test 
 _GENERIC_WORDS = frozenset(_GENERIC.split())
 """Words too common to say which project a host is (`api-gateway`, `billing-ledger`)."""
 MIN_FILES = 2
+_HOST_SHAPE = re.compile(r"^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,12}$")
 
 
 def hosts_in(line: str) -> list[str]:
@@ -101,23 +104,31 @@ def project_words(path: str, names: Iterable[str]) -> tuple[str, ...]:
 
 
 def project_hosts(
-    named_by: Sequence[tuple[str | None, Iterable[str]]], words: Mapping[str, tuple[str, ...]]
+    named_by: Sequence[tuple[str | None, Iterable[str]]],
+    words: Mapping[str, tuple[str, ...]],
+    companies: frozenset[str] | None = None,
 ) -> dict[str, str]:
-    """Each host that is a project's → that project (see the module doc); `named_by`: each
-    memory's project (None: of no project) and the hosts it names; `words`: each project's
-    `project_words`."""
+    """Each host (or other place, `places`) that is a project's → that project (see the
+    module doc); `named_by`: each memory's project (None: of no project) and the hosts it
+    names; `words`: each project's `project_words`."""
     counts: dict[str, dict[str | None, int]] = defaultdict(lambda: defaultdict(int))
     for project, hosts in named_by:
         for host in set(hosts):
-            counts[host][project] += 1
+            if not host.startswith(REPOSITORY):
+                counts[host][project] += 1
+    labelled = {host: _named_by_labels(host, words) for host in counts}
+    if companies is None:
+        companies = _company_domains(labelled)
     owners: dict[str, str] = {}
     for host, by_project in counts.items():
-        named = _named_by_labels(host, words)
+        named = labelled[host]
         if len(named) == 1 and by_project.get(named[0]):
             owners[host] = named[0]
             continue
         if named or _HOSTING.search(host) or _FRONT.match(host):
             continue
+        if _company_s(host, companies):
+            continue  # the company's own service (its Grafana, its registry): nobody's
         ranked = sorted(((n, p) for p, n in by_project.items() if p is not None), reverse=True)
         if (
             ranked
@@ -128,8 +139,33 @@ def project_hosts(
     return owners
 
 
+def company_domains(hosts: Iterable[str], words: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
+    """`_company_domains` of the hosts named."""
+    return _company_domains({host: _named_by_labels(host, words) for host in set(hosts)})
+
+
+def _company_domains(labelled: Mapping[str, list[str]]) -> frozenset[str]:
+    """The domains under which hosts named by two projects' labels or more are: a company's
+    (`fernhill.io` of `staging.kelp.fernhill.io` and `api.tern.fernhill.io`)."""
+    projects: dict[str, set[str]] = defaultdict(set)
+    for host, named in labelled.items():
+        if named and _HOST_SHAPE.match(host) and not _HOSTING.search(host):
+            projects[_domain(host)].update(named)
+    return frozenset(domain for domain, named in projects.items() if len(named) > 1)
+
+
+def _company_s(host: str, companies: frozenset[str]) -> bool:
+    return _HOST_SHAPE.match(host) is not None and _domain(host) in companies
+
+
+def _domain(host: str) -> str:
+    return host.split(".", host.count(".") - 1)[-1]
+
+
 def _named_by_labels(host: str, words: Mapping[str, tuple[str, ...]]) -> list[str]:
     """The projects a label of `host` names (see the module doc)."""
+    if not _HOST_SHAPE.match(host):
+        return named_by_labels(host, words)
     *subdomain, domain, _ = [f"-{label}-" for label in host.split(".")]
     firsts = {said[-1] for said in words.values() if len(said) > 1}
     company = any(f"-{first}-" in domain for first in firsts)
@@ -145,6 +181,7 @@ def said_owners(
     mentions: Iterable[tuple[str | None, str, str]],
     owners: Mapping[str, str],
     words: Mapping[str, tuple[str, ...]],
+    companies: frozenset[str] = frozenset(),
 ) -> dict[str, str]:
     """Hosts of no project by `project_hosts` that a project's memory names on a line saying
     whose it is (`ledgerly's Metabase: https://bi.acme.cloud`), when that project's memory
@@ -153,13 +190,13 @@ def said_owners(
     named_in: dict[str, set[str]] = defaultdict(set)
     said: list[tuple[str, str, str]] = []
     for project, host, line in mentions:
-        if project is None or host in owners:
+        if project is None or host in owners or host.startswith(REPOSITORY):
             continue
         named_in[host].add(project)
         said.append((project, host, line))
     found: dict[str, set[str]] = defaultdict(set)
     for project, host, line in said:
-        if _HOSTING.search(host) or _FRONT.match(host):
+        if _HOSTING.search(host) or _FRONT.match(host) or _company_s(host, companies):
             continue
         lowered = line.lower()
         for other in named_in[host] - {project}:

@@ -42,8 +42,9 @@ TOOL_KINDS: dict[str, tuple[str, ...]] = {
     "end-to-end test runner": ("cypress", "playwright", "puppeteer", "webdriverio", "testcafe",
                                "selenium"),
     "infrastructure-as-code tool": (
-        "terraform", "opentofu", "pulumi", "cloudformation", "aws cdk", "ansible",
+        "terraform", "opentofu", "pulumi", "cloudformation", "aws cdk", "crossplane",
     ),
+    "configuration management tool": ("ansible", "chef", "puppet", "saltstack"),
     "Kubernetes packaging": ("helm", "kustomize", "jsonnet", "kapp", "cdk8s"),
     "CI service": (
         "github actions", "gitlab ci", "circleci", "jenkins", "buildkite", "travis ci",
@@ -84,9 +85,10 @@ TOOL_KINDS: dict[str, tuple[str, ...]] = {
     "HTTP mocking library": ("msw", "nock", "pollyjs", "mirage", "wiremock", "responses",
                              "respx", "vcrpy"),
     "styling approach": (
-        "tailwind", "styled-components", "emotion", "css modules", "sass", "vanilla-extract",
+        "tailwind", "styled-components", "emotion", "css modules", "vanilla-extract",
         "stitches", "unocss", "panda css",
     ),
+    "CSS preprocessor": ("sass", "less", "stylus"),
     "frontend framework": ("react", "vue", "svelte", "angular", "solid", "preact", "lit",
                            "ember"),
     "background job runner": (
@@ -103,13 +105,98 @@ TOOL_KINDS: dict[str, tuple[str, ...]] = {
     "Python notebook": ("jupyter", "jupyterlab", "marimo", "colab"),
     "component workshop": ("storybook", "ladle", "histoire"),
     "load tester": ("k6", "locust", "jmeter", "gatling", "artillery", "vegeta"),
+    # Python: data, ML, command lines, servers.
+    "Python dataframe library": ("pandas", "polars", "pyspark", "vaex", "cudf"),
+    "Python plotting library": ("matplotlib", "plotly", "bokeh", "altair", "plotnine"),
+    "deep learning framework": ("pytorch", "tensorflow", "jax", "mxnet"),
+    "ML experiment tracker": ("mlflow", "wandb", "neptune", "comet", "clearml"),
+    "vector database": ("pinecone", "weaviate", "qdrant", "milvus", "chroma", "pgvector"),
+    "Python CLI library": ("click", "typer", "argparse", "docopt", "cyclopts"),
+    "ASGI server": ("uvicorn", "hypercorn", "daphne", "granian"),
+    "WSGI server": ("gunicorn", "waitress", "uwsgi"),
+    "Python async library": ("asyncio", "trio", "curio"),
+    "Python template engine": ("jinja", "mako", "chameleon"),
+    "Python import sorter": ("isort", "usort", "reorder-python-imports"),
+    "Python Postgres driver": ("psycopg", "psycopg2", "asyncpg", "pg8000"),
+    # JavaScript and TypeScript, beyond the above.
+    "JavaScript assertion library": ("chai", "should.js", "unexpected"),
+    "component testing library": ("testing-library", "enzyme"),
+    "JavaScript meta-framework": ("next.js", "nuxt", "remix", "astro", "gatsby"),
+    "data fetching library": ("tanstack query", "swr", "urql", "apollo client", "relay"),
+    "form library": ("react-hook-form", "formik", "final-form", "tanstack form"),
+    "React component library": ("mui", "chakra ui", "ant design", "mantine", "shadcn/ui",
+                                "react-bootstrap"),
+    "Vue component library": ("vuetify", "quasar", "element plus", "primevue", "naive ui"),
+    "GraphQL server": ("apollo server", "graphql yoga", "mercurius"),
+    "TypeScript runner": ("ts-node", "tsx", "swc-node", "esno"),
+    "JavaScript compiler": ("babel", "swc"),
+    "JavaScript task runner": ("gulp", "grunt"),
+    "auth provider": ("auth0", "clerk", "firebase auth", "supabase auth", "cognito", "keycloak",
+                      "okta"),
+    "payment provider": ("stripe", "paddle", "braintree", "adyen", "mollie"),
+    "email delivery service": ("sendgrid", "mailgun", "postmark", "amazon ses", "resend",
+                               "mailjet", "sparkpost"),
+    "search engine": ("elasticsearch", "opensearch", "meilisearch", "typesense", "algolia",
+                      "solr"),
+    "product analytics": ("google analytics", "plausible", "posthog", "mixpanel", "amplitude",
+                          "fathom", "matomo"),
+    "GitOps tool": ("argo cd", "flux"),
+    "service mesh": ("istio", "linkerd"),
+    # Go.
+    "Go logger": ("zap", "zerolog", "logrus", "slog"),
+    "Go CLI library": ("cobra", "urfave cli", "kong", "kingpin"),
+    "Go config library": ("viper", "koanf", "envconfig", "cleanenv"),
+    "Go assertion library": ("testify", "gomega"),
+    "Go dependency injection": ("wire", "fx", "dig"),
+    "Go mock generator": ("gomock", "mockery", "counterfeiter"),
+    # Rust.
+    "Rust web framework": ("axum", "actix-web", "rocket", "warp", "poem", "salvo"),
+    "Rust async runtime": ("tokio", "async-std", "smol"),
+    "Rust HTTP client": ("reqwest", "ureq", "isahc", "surf"),
+    "Rust CLI library": ("clap", "argh", "structopt", "pico-args", "bpaf"),
+    "Rust error library": ("anyhow", "eyre", "snafu"),
+    "Rust database library": ("diesel", "sea-orm"),
+    # The JVM.
+    "JVM test framework": ("junit", "testng", "spock", "kotest"),
+    "JVM mocking library": ("mockito", "mockk", "easymock", "jmockit"),
+    "JVM assertion library": ("assertj", "hamcrest"),
+    "JVM web framework": ("spring boot", "quarkus", "micronaut", "ktor", "dropwizard",
+                          "javalin", "vert.x", "helidon"),
+    "JVM ORM": ("hibernate", "jooq", "mybatis", "jdbi"),
+    "JVM logger": ("logback", "log4j"),
+    "JVM JSON library": ("jackson", "gson", "moshi", "kotlinx.serialization"),
+    "JVM HTTP client": ("okhttp", "apache httpclient"),
+    # .NET.
+    ".NET test framework": ("xunit", "nunit", "mstest"),
+    ".NET mocking library": ("moq", "nsubstitute", "fakeiteasy"),
+    ".NET assertion library": ("fluentassertions", "shouldly"),
+    ".NET ORM": ("entity framework", "nhibernate"),
+    ".NET logger": ("serilog", "nlog", "log4net"),
+    ".NET JSON library": ("system.text.json", "newtonsoft.json"),
+    # Ruby, PHP, C and C++.
+    "Ruby HTTP client": ("faraday", "httparty", "rest-client", "typhoeus"),
+    "Ruby ORM": ("activerecord", "sequel", "rom-rb"),
+    "PHP web framework": ("laravel", "symfony", "slim", "cakephp", "codeigniter", "yii"),
+    "PHP static analyser": ("phpstan", "psalm"),
+    "PHP ORM": ("eloquent", "doctrine"),
+    "C++ package manager": ("conan", "vcpkg"),
+    # Mobile.
+    "cross-platform mobile framework": ("react native", "flutter", "ionic", "xamarin",
+                                        ".net maui", "nativescript"),
+    "iOS dependency manager": ("cocoapods", "swift package manager", "carthage"),
+    "mobile end-to-end test runner": ("detox", "appium", "maestro"),
+    "Flutter state manager": ("riverpod", "bloc", "getx"),
+    "Android dependency injection": ("hilt", "koin"),
+    "iOS HTTP client": ("alamofire", "urlsession"),
 }  # fmt: skip
 """Tools one of which a project uses for a job."""
 TOOL_KIND = {tool: kind for kind, tools in TOOL_KINDS.items() for tool in tools}
 _COMMON_PARTS = frozenset(
     {"new", "good", "day", "text", "format", "build", "orm", "docs", "ui", "job", "queue",
      "code", "css", "pages", "cloud", "secrets", "manager", "actions", "ci", "aws", "mux",
-     "modules", "test", "solid", "delayed", "panda"}
+     "modules", "test", "solid", "delayed", "panda", "query", "client", "server", "native",
+     "package", "framework", "element", "plus", "naive", "system", "auth", "analytics",
+     "boot", "testing", "cd", "cli", "google", "amazon", "apache", "next", "js", "form"}
 )  # fmt: skip
 
 
@@ -117,8 +204,9 @@ _NON_WORD = re.compile(r"\W")
 
 
 def _words(tool: str) -> list[str]:
-    words = [_NON_WORD.split(word, maxsplit=1)[0] for word in tool.split()]
-    return [w for w in words if w and (len(words) == 1 or w not in _COMMON_PARTS)]
+    words = [w for w in (_NON_WORD.split(word, maxsplit=1)[0] for word in tool.split()) if w]
+    rare = [w for w in words if len(words) == 1 or w not in _COMMON_PARTS]
+    return rare or words
 
 
 GATED: dict[str, tuple[str, ...]] = {
@@ -147,6 +235,35 @@ GATED: dict[str, tuple[str, ...]] = {
     "pulsar": ("broker", "event", "messag", "queue"),
     "sops": ("secret",), "stitches": ("styl",), "tox": ("env", "matrix", "session"),
     "nox": ("session",),
+    "click": ("cli", "command", "option"), "trio": ("async",), "curio": ("async",),
+    "mako": ("templat",), "chameleon": ("templat",), "daphne": ("asgi", "serv"),
+    "waitress": ("wsgi", "serv"), "comet": ("experiment", "track"),
+    "neptune": ("experiment", "track"), "chroma": ("vector", "embed"),
+    "relay": ("graphql", "fetch", "query"), "enzyme": ("test",),
+    "remix": ("framework", "route", "loader"), "tsx": ("typescript", "script", "node", "ts"),
+    "gulp": ("task", "build", "gulpfile"), "grunt": ("task", "build", "gruntfile"),
+    "clerk": ("auth", "login", "sign"), "stripe": ("pay", "billing", "checkout", "subscri"),
+    "paddle": ("pay", "billing", "checkout", "subscri"), "resend": ("email", "mail"),
+    "plausible": ("analytic", "track", "pageview"), "fathom": ("analytic", "track", "pageview"),
+    "amplitude": ("analytic", "track", "event"),
+    "flux": ("gitops", "deploy", "sync", "cluster", "kubernetes", "helm"),
+    "zap": ("log",), "kong": ("cli", "command", "flag", "argument", "pars"),
+    "wire": ("inject", "depend"), "fx": ("inject", "depend"), "dig": ("inject", "depend"),
+    "mockery": ("mock",), "rocket": ("framework", "http", "server", "rust", "route", "web"),
+    "warp": ("framework", "http", "server", "rust", "route", "web"),
+    "poem": ("framework", "http", "server", "rust", "route", "web"),
+    "salvo": ("framework", "http", "server", "rust", "route", "web"),
+    "smol": ("async", "runtime"), "surf": ("http",), "argh": ("argument", "cli", "flag", "pars"),
+    "anyhow": ("error",), "diesel": ("orm", "database", "schema", "migrat", "sql", "query"),
+    "spock": ("test", "spec"), "hibernate": ("orm", "jpa", "entit", "persist", "database"),
+    "jackson": ("json", "serial"), "sequel": ("orm", "database", "sql", "model", "migrat"),
+    "slim": ("php", "framework", "route", "middleware"),
+    "doctrine": ("orm", "entit", "database", "migrat"),
+    "eloquent": ("orm", "model", "database", "query"), "chef": ("config", "server", "provision"),
+    "puppet": ("config", "server", "provision"), "bloc": ("state", "flutter", "cubit"),
+    "maestro": ("test", "e2e", "mobile", "flow"), "detox": ("test", "e2e", "mobile"),
+    "jax": ("model", "train", "learn", "neural", "gradient"),
+    "less": ("css", "styl", "preprocess"),
 }  # fmt: skip
 """A tool named by a common word, and the words of its job one of which must be said with
 it (a word of the sentence starting with one: "format" is said in "formatting")."""
@@ -190,6 +307,48 @@ SAID_AS: tuple[tuple[str, str], ...] = (
     (r"\bgithub\s+pages\b", "github pages"),
     (r"\bjupyter\s*lab\b", "jupyterlab"),
     (r"\bbiome\s+format\b", "biome format"),
+    (r"\bweights\s*(?:&|and)\s*biases\b", "wandb"),
+    (r"\bnext\.?js\b", "next.js"),
+    (r"\bnuxt(?:\.?js)?\b", "nuxt"),
+    (r"\b(?:tanstack\s+query|react[\s-]query)\b", "tanstack query"),
+    (r"\b(?:react\s+)?testing[\s-]library\b", "testing-library"),
+    (r"\bmaterial[\s-]ui\b", "mui"),
+    (r"\bchakra(?:[\s-]ui)?\b", "chakra ui"),
+    (r"\bant\s+design\b|\bantd\b", "ant design"),
+    (r"\bshadcn(?:/ui|-ui)?\b", "shadcn/ui"),
+    (r"\bapollo\s+client\b", "apollo client"),
+    (r"\bapollo\s+server\b", "apollo server"),
+    (r"\bgraphql[\s-]yoga\b", "graphql yoga"),
+    (r"\bfirebase\s+auth(?:entication)?\b", "firebase auth"),
+    (r"\bsupabase\s+auth\b", "supabase auth"),
+    (r"\b(?:amazon|aws)\s+ses\b", "amazon ses"),
+    (r"\bgoogle\s+analytics\b", "google analytics"),
+    (r"\bargo\s*cd\b", "argo cd"),
+    (r"\bflux\s*cd\b", "flux"),
+    (r"\burfave(?:/|\s+)cli\b", "urfave cli"),
+    (r"\blog/slog\b", "slog"),
+    (r"\bactix(?:[\s-]web)?\b", "actix-web"),
+    (r"\basync[\s_-]std\b", "async-std"),
+    (r"\bcolor[\s-]eyre\b", "eyre"),
+    (r"\bsea[\s_-]?orm\b", "sea-orm"),
+    (r"\bjunit\s*[345]\b", "junit"),
+    (r"\bspring[\s-]boot\b", "spring boot"),
+    (r"\bvert\.?x\b", "vert.x"),
+    (r"\blog4j\s*2?\b", "log4j"),
+    (r"\bkotlinx[\s.]serialization\b", "kotlinx.serialization"),
+    (r"\bapache\s+http\s*client\b", "apache httpclient"),
+    (r"\bxunit(?:\.net)?\b", "xunit"),
+    (r"\bfluent\s*assertions\b", "fluentassertions"),
+    (r"\b(?:entity\s+framework(?:\s+core)?|ef\s*core)\b", "entity framework"),
+    (r"\b(?:newtonsoft(?:\.json)?|json\.net)\b", "newtonsoft.json"),
+    (r"\bactive\s*record\b", "activerecord"),
+    (r"\breact[\s-]native\b", "react native"),
+    (r"(?<![\w.])(?:\.net\s+)?maui\b", ".net maui"),
+    (r"\b(?:swift\s*package\s*manager|swiftpm|spm)\b", "swift package manager"),
+    (r"\bcocoa\s*pods\b", "cocoapods"),
+    (r"\bjinja\s*2?\b", "jinja"),
+    (r"\bpsycopg\s*3\b", "psycopg"),
+    (r"\belastic\s+search\b", "elasticsearch"),
 )
 """Names said in more than one word or more than one way (a pattern), as the one name."""
 SAID = re.compile("|".join(f"(?P<n{i}>{said})" for i, (said, _) in enumerate(SAID_AS)))
@@ -203,7 +362,14 @@ _SAID_WORDS = frozenset(
      "tailwind", "tailwindcss", "styled", "vue", "vuejs", "react", "reactjs", "angular",
      "angularjs", "svelte", "sveltekit", "bitbucket", "azure", "aws", "gorilla", "delayed",
      "delayed_job", "solid", "solid_queue", "css", "panda", "pandacss", "swagger", "grafana",
-     "cloudflare", "jupyter", "jupyterlab", "biome"}
+     "cloudflare", "jupyter", "jupyterlab", "biome", "weights", "next", "nextjs", "nuxt",
+     "nuxtjs", "tanstack", "testing", "material", "chakra", "ant", "antd", "shadcn", "apollo",
+     "graphql", "firebase", "supabase", "amazon", "google", "argo", "argocd", "flux", "fluxcd",
+     "urfave", "log", "actix", "async", "async_std", "color", "sea", "seaorm", "sea_orm",
+     "junit", "spring", "vert", "vertx", "log4j", "log4j2", "kotlinx", "apache", "xunit",
+     "fluent", "fluentassertions", "entity", "ef", "efcore", "newtonsoft", "json", "active",
+     "activerecord", "net", "maui", "swift", "swiftpm", "spm", "cocoa", "jinja", "jinja2",
+     "psycopg", "elastic"}
 )  # fmt: skip
 """The first word of each of `SAID_AS`' ways (a text holding none says none)."""
 
@@ -218,7 +384,9 @@ def said_as(lowered: str) -> str:
 TOOL_WORDS = frozenset(
     {word for tool in TOOL_KIND for word in _words(tool)}
     | {"neovim", "vscode", "visual", "gha", "ponyorm", "goodjob", "reactjs", "vuejs",
-       "angularjs", "sveltekit", "swagger", "nestjs", "dayjs", "tailwindcss", "jupyterlab"}
+       "angularjs", "sveltekit", "swagger", "nestjs", "dayjs", "tailwindcss", "jupyterlab",
+       "ef", "efcore", "antd", "spm", "swiftpm", "cocoa", "weights", "nextjs", "actix", "maui",
+       "log4j2", "jinja2", "elastic", "argocd", "fluxcd", "urfave"}
 )  # fmt: skip
 """A word of every way a tool is named (a sentence holding none names no tool): each
 word of its name but the common ones a longer name holds ("new relic": relic)."""

@@ -27,18 +27,21 @@ _WORD = re.compile(
     + r")(?![\w/@'-]|\.\w)"
 )
 _HEAD = re.compile(
-    r"\s*+(?:$|[.,;:!?)\]—–(]|-\s)|\s++(?:for|in|into|on|to|with|here|now|is|are|was|were|as|only|"
-    r"not|instead|over|rather|and|across|everywhere|from|by|at|via|then|too|also|since|"
+    r"(?:\s++v?\d++(?:\.\d++)*+)?+"
+    r"(?:\s*+(?:$|[.,;:!?)\]—–(]|-\s)|\s++(?:for|in|into|on|to|with|here|now|is|are|was|were|"
+    r"as|only|not|instead|over|rather|and|across|everywhere|from|by|at|via|then|too|also|since|"
     r"again|last|this|locally|globally|everything|exclusively|builds|runs|handles|manages|"
     r"formats|lints|checks|installs|bundles|serves|compiles|does|writes|generates|pins|"
-    r"works|publishes|cuts|creates|produces|packages|tests|shop|house)\b"
+    r"works|publishes|cuts|creates|produces|packages|tests|shop|house|configures|provisions|"
+    r"syncs|renders|parses|logs|mocks|stores)\b)"
 )
 """What follows a tool named as itself: an end, a preposition, a verb of its job — not a
-noun it describes ("npm token", "docker desktop"), but "shop" ("we're a uv shop")."""
+noun it describes ("npm token", "docker desktop"), but "shop" ("we're a uv shop"); its
+version may stand between ("Unit tests are written in JUnit 5.")."""
 _CUES = frozenset(
     {"use", "uses", "using", "prefer", "prefers", "adopt", "adopted", "with", "via",
      "through", "under", "on", "by", "is", "are", "to", "now", "not", "never", "no", "avoid",
-     "than", "over", "of", ":", "we're"}
+     "than", "over", "of", ":", "we're", "run", "runs"}
 )  # fmt: skip
 """What comes right before a tool that is chosen (or said not to be): a verb of using, a
 preposition of means ("Format with black", "Node via fnm"), a label's colon, a negation
@@ -52,7 +55,8 @@ _SUBJECT_AFTER = re.compile(
     r"\s++(?:for\b|here\b|everywhere\b|only\b|(?:is|are)\s++(?:our|the|my|what|not)\b|"
     r"instead\s++of\b|over\b|rather\s++than\b|"
     r"(?:builds|runs|handles|manages|formats|lints|checks|installs|bundles|compiles|does|"
-    r"writes|generates|publishes|cuts|creates|produces|packages|tests)\b)|\s*+$|,\s*+not\b"
+    r"writes|generates|publishes|cuts|creates|produces|packages|tests|configures|provisions|"
+    r"syncs|serves|renders|parses|logs|mocks|stores)\b)|\s*+$|,\s*+not\b"
 )
 """What follows a tool said as the subject of its job at a clause's start ("pnpm for
 installs", "goreleaser builds the releases", "pnpm is our package manager")."""
@@ -68,6 +72,36 @@ _INSTALLS = frozenset({"install", "i", "add", "remove", "rm", "uninstall", "sync
 """A package manager's own job: its commands that install as a developer does (its others
 publish, run scripts or install a CI image's "`npm ci`", which a project may do with
 another)."""
+_RUNNER = re.compile(
+    r"^(?:(?:uv|poetry|pipenv|pdm|hatch|rye|pixi)\s++run|python3?+\s++-m|npx|bunx|bun\s++x|"
+    r"(?:pnpm|npm|yarn)\s++(?:exec|dlx)|bundle\s++exec|go\s++run|cargo)\s++"
+)
+"""What runs another program (`` `uv run pytest` ``, `` `npx playwright test` ``)."""
+_COMMANDS = {"./gradlew": "gradle", "gradlew": "gradle", "mvn": "maven", "./mvnw": "maven",
+             "mvnw": "maven"}  # fmt: skip
+"""Commands named otherwise than their tool."""
+_IMPORT = re.compile(
+    r"^(?:from\s++([\w.]++)\s++import\b|import\s++(?:static\s++)?([\w.]++)\s*+(?:$|;|as\b)|"
+    r"import\s++[^'\"]*?\bfrom\s++['\"]([^'\"]++)['\"]|"
+    r"(?:const|let|var)\s++\w++\s*+=\s*+require\(\s*+['\"]([^'\"]++)['\"]|"
+    r"import\s++(?:\w++\s++)?\"([^\"]++)\"|use\s++(\w++)::|using\s++([\w.]++)\s*+;?$|"
+    r"require\s++['\"]([^'\"]++)['\"])"
+)
+"""An import of a module in Python, JavaScript, Go, Rust, C#, the JVM or Ruby."""
+_MODULES = {
+    "torch": "pytorch", "jinja2": "jinja", "okhttp3": "okhttp", "react-query": "tanstack query",
+    "gin-gonic": "gin", "actix_web": "actix-web", "newtonsoft": "newtonsoft.json",
+    "fasterxml": "jackson", "sirupsen": "logrus",
+}  # fmt: skip
+"""Modules named otherwise than their tool."""
+_MODULE_PARTS = re.compile(r"[./:@]+")
+_IMPORT_OPENS = re.compile(
+    r"^\s*+(?:[-*+]\s++)?+(?:[\w /-]{1,40}:\s*+)?+(?:(?:always|never|just|only|don't|do\s+not|"
+    r"please|we|i)\s++)*+$",
+    re.IGNORECASE,
+)
+"""What may come before an import that states a tool used: nothing, a label, "always",
+"never" ("Dataframes: `import polars as pl`") — not a story ("Error when `import torch`…")."""
 _BY_MEANS = re.compile(r"\b(?:with|via|using|use|through)\s*+$", re.IGNORECASE)
 """What comes right before a command said as the means of a job ("install with `poetry
 install`"): only there is its program chosen ("Run: `pnpm run seed`" chooses nothing)."""
@@ -83,23 +117,39 @@ _COMPARED = re.compile(r"\b(?:than|like|vs\.?|versus)\s+$")
 _COMPARISON = re.compile(r"\b(?:faster|slower|better|worse|nicer|simpler)\s+than\b")
 _NEGATION = re.compile(
     r"\b(?:not|no|never|avoid|without|don't|do not|instead of|rather than)\s++"
-    r"(?:(?:use|using|reach\s++for|bring(?:\s++in)?|install|add|pick|choose|touch)\s++)?$"
+    r"(?:(?:use|using|reach\s++for|bring(?:\s++in)?|install|add|pick|choose|touch|run)\s++)?$"
 )
 """A negation right before a tool, or before a verb of using it: not to use it."""
 _MEANS = frozenset(
     {"written", "built", "lives", "live", "kept", "managed", "defined", "done", "implemented",
-     "configured", "handled", "declared", "described", "tracked"}
+     "configured", "handled", "declared", "described", "tracked", "stored", "modelled",
+     "modeled"}
 )  # fmt: skip
 """Verbs after which "in" names the tool a thing is done with ("written in Cypress")."""
 _CLAUSE_BREAK = re.compile(r";|\s[—–]\s|\.\s")
 _ARROW = re.compile(r"->|→|=>")
 _MOVED_TO = re.compile(r"\b(?:moved|switched|migrated)\s+(?:[\w.-]+\s+){0,3}?to\b")
 _TOOL_CLAUSE = re.compile(r"[;,(—–]\s*|\)\s*|\.\s+|(?<!\s)\s++but\s+")  # a run's first space
-_SCOPE = re.compile(r"\b(?:for|in|to)\s+((?:[\w-]+\s*){1,5})")
+_SCOPE = re.compile(r"\b(?:for|in|to|on)\s+((?:[\w-]+\s*){1,5})")
+_PART = re.compile(
+    r"\s*+(?:the|our|my)\s++((?:[\w.-]++\s++){0,3}?(?:apps?|site|website|frontend|backend|api|"
+    r"services?|server|workers?|admin|dashboard|cli|storefront|monolith|lambdas?|sdk|portal|"
+    r"extension|plugin|bot|microservices?))\b(?!\s*+(?:code|tests?|files?)\b)"
+)
+"""A clause's subject naming a part of the project ("the docs site", "the API")."""
+_JOBS = (
+    "logging logs tests testing mocks mocking assertions dates times state fetching arguments "
+    "parsing errors configuration config static analysis access layer outbound requests "
+    "doubles gitops flags injection dependencies serialization validation migrations emails "
+    "styling styles components ui orm persistence queues jobs installs packages types checking "
+    "runtime async cli command-line tools experiments tracking linting formatting bundling "
+    "builds releases deploys deployment"
+)
+"""Words of the job a tool does: "for logging" says what it is used for, not where."""
 _NO_SCOPE = frozenset(
     {
         *TOOL_KIND,
-        *stems_of(" ".join(TOOL_KIND)),
+        *stems_of(_JOBS),
         "everyth",
         "anyth",
         "all",
@@ -108,7 +158,8 @@ _NO_SCOPE = frozenset(
         "whole",
     }
 )
-"""Stems a "for …" names when it names no part of the project ("uv for everything")."""
+"""Stems a "for …" names when it names no part of the project ("uv for everything", "pino
+for logging")."""
 
 Choice = tuple[str, str, str]
 """(key: the kind and what it holds for, value: the tool or "not:" and it, shown)."""
@@ -122,21 +173,47 @@ def plain(sentence: str) -> str:
 
 def _span_said(span: re.Match[str]) -> str:
     """A code span as `plain` reads it: the name alone of a tool named by a common word
-    ("`just`", "`make`": the span says it is the tool) as the name; a command as the tool
-    it runs where said as the means (`_BY_MEANS`); any other (a binary, "`npm`", "run
-    `npm ci`") left out."""
+    ("`just`", "`make`": the span says it is the tool) as the name; an import of a tool's
+    module stated as the rule (`_IMPORT_OPENS`) as a use of it ("Dataframes: `import polars
+    as pl`"); a command as the tool it runs where
+    said as the means (`_BY_MEANS`), through a runner or not ("`npx playwright test`",
+    "`bundle exec rspec`"); any other (a binary, "`npm`", "run `npm ci`") left out."""
     said = span.group(1).strip()
     if said.lower() in GATED:
         return f" {said} "
-    words = said_as(said.lower()).split()
-    if len(words) < 2 or not _BY_MEANS.search(span.string, max(0, span.start() - 12), span.start()):
+    if (module := imported(said)) is not None:
+        stated = _IMPORT_OPENS.search(span.string, 0, span.start()) is not None
+        return f" use {module} " if stated else " "
+    command = _RUNNER.sub("", said.lower())
+    words = said_as(command).split()
+    run = len(command) < len(said)  # a runner's program: named alone ("`npx vitest`")
+    means = _BY_MEANS.search(span.string, max(0, span.start() - 12), span.start())
+    if len(words) < 2 - run or not means:
         return " "
+    words[0] = _COMMANDS.get(words[0], words[0])
     program = next((t for t in (" ".join(words[:2]), words[0]) if t in TOOL_KIND), None)
     if program is None:
         return " "
     if TOOL_KIND[program].endswith("package manager") and words[1] not in _INSTALLS:
         return " "  # "`npm publish`", "`pnpm run jobs`": another job than installing
     return f" {program} "
+
+
+def imported(said: str) -> str | None:
+    """The tool whose module a line of code imports ("`import polars as pl`", "`from
+    loguru import logger`", "`use axum::Router`", "`using Serilog;`"), or None."""
+    found = _IMPORT.match(said)
+    if found is None:
+        return None
+    module = next(group for group in found.groups() if group).lower()
+    parts = [part for part in _MODULE_PARTS.split(module) if part]
+    dotted = [".".join(parts[:end]) for end in range(len(parts), 0, -1)]
+    for part in (*dotted, *parts):
+        name = _MODULES.get(part, part)
+        for tool in (name, name.replace("_", "-")):
+            if tool in TOOL_KIND:
+                return tool
+    return None
 
 
 def _says_job(lowered: str, job: tuple[str, ...]) -> bool:
@@ -223,7 +300,8 @@ def tools(sentence: str) -> list[Choice]:
     used, unused = _which_is_used(lowered, named, names)
     if used is None and (unused is None or len(names) > 1):
         return []
-    scope = _scope(next(c for c in _TOOL_CLAUSE.split(lowered) if _WORD.search(c)))
+    clause = next(c for c in _TOOL_CLAUSE.split(lowered) if _WORD.search(c))
+    scope = _scope(clause) | _part(clause, kind)
     key = f"{kind}:{' '.join(sorted(scope))}" if scope else kind
     shown = f"the {kind} to use" + (f" for {' '.join(sorted(scope))}" if scope else "")
     claims = [(key, used, shown)] if used is not None else []
@@ -236,10 +314,21 @@ def _scope(lowered: str) -> frozenset[str]:
     """What a choice of tool holds for, when the sentence says ("for the web app", "in the
     web app", "to publish the SDK": its stems), the tools' names aside: empty for the whole
     project."""
-    found = _SCOPE.search(lowered)
+    found = _SCOPE.search(_WORD.sub(" ", lowered))  # a tool's name is no scope ("fly.io")
     if found is None:
         return frozenset()
     return frozenset(s for s in stems_of(found.group(1)) if s not in _NO_SCOPE)
+
+
+def _part(clause: str, kind: str) -> frozenset[str]:
+    """The part of the project a clause's subject names, when it does ("The docs site
+    uses npm", "The frontend deploys to Vercel"): its stems, the kind's own aside ("the
+    frontend" of a frontend framework is the whole project's)."""
+    found = _PART.match(clause)
+    if found is None:
+        return frozenset()
+    said = _WORD.sub(" ", found.group(1))
+    return frozenset(stems_of(said)) - _NO_SCOPE - frozenset(stems_of(kind))
 
 
 def _which_is_used(

@@ -13,7 +13,7 @@ import pytest
 
 from memtab.components.jobs import JobContext
 from memtab.components.search import indexed as indexed_module
-from memtab.components.search.indexed import IndexedTexts
+from memtab.components.search.indexed import IndexedTexts, Searchable, searchables
 from memtab.components.search.search import (
     MAX_MATCHED_FILES,
     Matches,
@@ -21,7 +21,6 @@ from memtab.components.search.search import (
     SearchQuery,
     find_matches,
 )
-from memtab.components.search.searchables import Searchable, searchables
 from memtab.components.tree.full_scan import scan_home
 from memtab.components.tree.nodes import MessageKind, NodeKind
 from memtab.components.tree.scan import HomeScan, ScanRequest

@@ -1,14 +1,6 @@
-"""An inline message bar (not a modal) with a message and a few action buttons.
-
-The editor shows conflicts, disk changes, read-only notes and save errors in it; each
-action is reported by id through `action_triggered`, so the panel decides what it means.
-One action may be the default: it is drawn as such, and Enter anywhere in the bar picks
-it (never the focused button's neighbour by surprise). Tab goes through its buttons
-between the text above it and its ✕. A label's Alt+letter (a conflict's "Keep &mine") is
-drawn and named in its tooltip, but the key is the window's action's (`BarKeys`,
-which works from the text too), never the button's own. The message wraps and never
-widens the window, however long a path it names; it takes at most `COLLAPSED_LINES`
-lines until "More" shows the rest (`components.editor.panel`).
+"""An inline message bar (not a modal) with a message and a few actions, reported by id
+(`action_triggered`); Enter picks the default one, a label's Alt+letter is the window's action
+(`BarKeys`). The message wraps, collapsed to `COLLAPSED_LINES` until "More".
 """
 
 from __future__ import annotations
@@ -50,7 +42,7 @@ from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn, holds_keyboard
 from memtab.gui.toolkit.style import Accent, blend, muted_text, tint
-from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order
+from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order, hbox
 
 _NO_MAX_HEIGHT = 16_777_215  # Qt's QWIDGETSIZE_MAX
 _ACCENTS = {
@@ -67,17 +59,12 @@ _ICONS = {
 
 
 class MessageBar(QFrame):
-    """A tinted strip: icon, wrapped message, action buttons and a dismiss button.
+    """A tinted strip: icon, wrapped message, action buttons and a dismiss button."""
 
-    Signals:
-        action_triggered(str): the id of the action button clicked.
-        dismissed(): the close button was clicked (the bar hides itself).
-        offer_changed(): a message was shown or the bar cleared — the buttons it offers
-            changed (the conflict's keys follow them: `BarKeys`).
-    """
-
-    action_triggered = Signal(str)
-    dismissed = Signal()
+    action_triggered = Signal(str)  # the id of the action button clicked
+    dismissed = Signal()  # the close button was clicked (the bar hides itself)
+    # a message was shown or the bar cleared — the buttons it offers changed (the conflict's keys
+    # follow them: `BarKeys`)
     offer_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -110,11 +97,13 @@ class MessageBar(QFrame):
         self._close.setAccessibleName("Dismiss message")
         self._close.clicked.connect(self._on_close_clicked)
 
-        self._layout = QHBoxLayout(self)
-        self._layout.setContentsMargins(10, 6, 6, 6)
-        self._layout.setSpacing(8)
-        self._layout.addWidget(self._icon, 0, Qt.AlignmentFlag.AlignTop)
-        self._layout.addWidget(self._text, 1)
+        self._layout = hbox(
+            (self._icon, 0, Qt.AlignmentFlag.AlignTop),
+            (self._text, 1),
+            on=self,
+            margins=(10, 6, 6, 6),
+            spacing=8,
+        )
         self._actions_layout = QHBoxLayout()
         self._actions_layout.setSpacing(6)
         self._layout.addWidget(self._more, 0, Qt.AlignmentFlag.AlignTop)

@@ -1,42 +1,6 @@
-"""One open memory file of the editor: a tab, saved only if the disk still holds what
-was loaded.
-
-What it guarantees:
-
-- Saves are sha-checked (`MemoryFile.save(content, loaded_sha)`) and end the file with a
-  line break (the buffer gets it too, as an undoable edit; the cursor stays). A conflict
-  never loses the draft: the bar (not a modal) offers Compare / Keep mine / Keep theirs
-  (Alt+C, Alt+M, Alt+T from anywhere, `bar.BarKeys`; Enter on the bar: Compare); the
-  100 KiB cap and other save errors show there too.
-- Disk changes (`follow_changes`, after each rescan): a clean buffer reloads silently,
-  keeping cursor and scroll; a dirty one gets a "changed on disk" bar (Compare / Keep
-  mine / Keep theirs); a deleted file keeps the draft and Save recreates it. Whether
-  anything changed is decided by sha, so the echo of our own save is a no-op.
-- Reload, Keep theirs and the diff window's "Keep both" (`components.editor.merge`, when the two
-  sides changed different lines) replace the buffer with one undoable edit and offer
-  "Restore my draft", so they need not ask first.
-- The description field edits the frontmatter `description:` line and follows it.
-- Claude Code's MEMORY.md says on the bar what Claude Code does not read of it, and a
-  save that would push more lines past its cut waits for *Save anyway*; both bars follow
-  the text (`components.loads`) and their *Go to the cut* and *Move them to a
-  topic file* are the loads feature's actions (`action_requested`).
-- Binary (NUL) and over-cap files open read-only with a note; so does another agent's
-  file that agent writes itself (Codex's generated files, loki-mode's), the bar saying who.
-- Diffs and merges are computed off the GUI thread (`components.editor.merge.compare`),
-  never blocking; the file is read and saved on the window's file channel
-  (`components.editor.disk_jobs`): a file opens at once saying "Reading…", and its text
-  follows (`opened` then, `after_load` for what needs it).
-
-What is open is a `memtab.file_protocol.memory_file.MemoryFile`: a mux file through the
-workspace's store, or another agent's file through `memtab.sources` — read, saved and
-followed alike, never asked which kind it is.
-
-The rules (what a disk change means, which choices to offer) are the Qt-free
-`components.editor.session`; the Qt-free presenter `components.editor.document.OpenDocument`
-carries out what they decide (loading, saving, following the disk, the bar's choices) over
-this tab (its `DocumentHost`), the bar and the diff window (`prompts`), the widgets and
-text mechanics (`text.view`) and the "Reading…" page (`reading`). The tabs around it, and
-the commands that act on the current one, are `editor.EditorPanel`'s.
+"""One open memory file of the editor: a tab, saved only if the disk still holds what was
+loaded (sha-checked); a conflict or a change on disk never loses the draft. The rules are
+`components.editor.session`, carried out by `components.editor.document.OpenDocument`.
 """
 
 from __future__ import annotations
@@ -50,7 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QMouseEvent, QTextCursor
-from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QPushButton, QWidget
 
 from memtab.components import merge as choices
 from memtab.components.activity.own_writes import OwnWrites
@@ -99,6 +63,7 @@ from memtab.gui.toolkit.text.diff_view import DiffDialog
 from memtab.gui.toolkit.text.find_bar import FindBar
 from memtab.gui.toolkit.text.source_edit import SourceEdit
 from memtab.gui.toolkit.text.three_way import ThreeWayView
+from memtab.gui.toolkit.widgets import vbox
 from memtab.humanize import short_name
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
@@ -113,15 +78,10 @@ _diff_keys = itertools.count(1)
 
 
 class EditorPrompts(QObject):
-    """The message bar and the diff window of one editor panel.
+    """The message bar and the diff window of one editor panel."""
 
-    Signals:
-        action_chosen(str): an action id, from a bar button or a diff window button.
-        dismissed(): the bar was closed by the user.
-    """
-
-    action_chosen = Signal(str)
-    dismissed = Signal()
+    action_chosen = Signal(str)  # an action id, from a bar button or a diff window button
+    dismissed = Signal()  # the bar was closed by the user
 
     def __init__(self, page: QWidget, tasks: TaskSource) -> None:
         """A hidden bar on `page`; `tasks()` gives the job client the diffs run on (shared
@@ -175,7 +135,7 @@ class EditorPrompts(QObject):
         is computed on the worker thread."""
         self.close_diff()
         dialog = diff_view.DiffDialog(title, old_label, "Your draft", choices, self._page)
-        dialog.action_triggered.connect(self._on_diff_dialog_action_triggered)
+        dialog.action_triggered.connect(self.action_chosen)
         dialog.finished.connect(self._on_diff_dialog_finished)
         if merge_basis is not None:
             # Three ways: each side's changes tinted by who made them (the agent's added
@@ -217,10 +177,6 @@ class EditorPrompts(QObject):
     @Slot()
     def _on_bar_dismissed(self) -> None:
         self.dismissed.emit()
-
-    @Slot(str)
-    def _on_diff_dialog_action_triggered(self, action: str) -> None:
-        self.action_chosen.emit(action)
 
     @Slot()
     def _on_three_way_merged_edited(self) -> None:
@@ -322,13 +278,9 @@ class WhileReading:
 
 
 class ImportClicks(QObject):
-    """Follows Ctrl+clicks on the `@`-imports of `text_edit` while `on`.
+    """Follows Ctrl+clicks on the `@`-imports of `text_edit` while `on`."""
 
-    Signals:
-        link_clicked(str): the import clicked, as a preview link names it (`@path`).
-    """
-
-    link_clicked = Signal(str)
+    link_clicked = Signal(str)  # the import clicked, as a preview link names it (`@path`)
 
     def __init__(self, text_edit: QPlainTextEdit) -> None:
         super().__init__(text_edit)
@@ -353,30 +305,21 @@ class ImportClicks(QObject):
 
 
 class FileTab(QWidget):
-    """One open memory file (or, as the panel's empty page, none).
+    """One open memory file (or, as the panel's empty page, none)."""
 
-    Signals:
-        saved(object): the file's MemoryFileRef, after a save.
-        opened(object): the file's MemoryFileRef, once it was opened or reloaded whole and
-            its text is shown.
-        state_changed(): its title, unsaved state or read-only state changed (the tab bar
-            follows).
-        close_requested(): the bar's Close was chosen (the panel asks, then closes).
-        link_opened(object): a link of the preview to a memory file (its MemoryFileRef)
-            was clicked.
-        path_link_opened(object): an `@`-import of the text or the preview was followed:
-            the file it names on disk (a Path), which may be no memory file.
-        action_requested(str): a button of the bar asks for another feature's
-            registered action, by its id (the cut's Go to the cut, Move them to a topic
-            file: `components.loads`).
-    """
-
-    saved = Signal(object)
+    saved = Signal(object)  # the file's MemoryFileRef, after a save
+    # the file's MemoryFileRef, once it was opened or reloaded whole and its text is shown
     opened = Signal(object)
+    # its title, unsaved state or read-only state changed (the tab bar follows)
     state_changed = Signal()
-    close_requested = Signal()
+    close_requested = Signal()  # the bar's Close was chosen (the panel asks, then closes)
+    # a link of the preview to a memory file (its MemoryFileRef) was clicked
     link_opened = Signal(object)
+    # an `@`-import of the text or the preview was followed: the file it names on disk (a Path),
+    # which may be no memory file
     path_link_opened = Signal(object)
+    # a button of the bar asks for another feature's registered action, by its id (the cut's Go to
+    # the cut, Move them to a topic file: `components.loads`)
     action_requested = Signal(str)
 
     def __init__(
@@ -404,9 +347,7 @@ class FileTab(QWidget):
         self.view.set_bar(self.prompts.bar)
         reading = WhileReading(self.view, clock, self.refresh_chrome)
         self.doc = OpenDocument(self, self.view, self.prompts, reading, own_writes, files)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.view)
+        vbox(self.view, on=self, margins=0)
         self.view.save_requested.connect(self._on_view_save_requested)
         self.view.modified_changed.connect(self._on_view_modified_changed)
         self.view.description_edited.connect(self._on_view_description_edited)

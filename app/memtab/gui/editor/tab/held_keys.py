@@ -1,26 +1,19 @@
-"""Keys typed into a tab whose file is still being read, held until its text is there.
-
-A file opens at once and its content arrives from the file channel a moment later
-("Reading…"). What the user types meanwhile must neither be lost nor land in the empty
-placeholder text that the content then replaces: `HeldKeys` takes the key presses meant
-for the tab's text and description fields while it holds them, and sends them again, in
-order, to the widget each was meant for once the text is loaded (`release`). Keys that are
-shortcuts never reach a widget, so they are not held: Ctrl+S, Ctrl+W… act as ever.
-Pasting with the mouse, dropping and the context menu are refused while holding (there is
-no text to put them in yet). Opening another file instead drops what was held (`drop`):
-those keys were meant for a text that is not shown any more.
+"""Keys typed into a tab whose file is still being read, held and sent again in order once its
+text is there (`release`), or dropped when another file opens (`drop`). Shortcuts act as
+ever; mouse paste, drop and the context menu are refused while holding.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QApplication, QWidget
 from shiboken6 import isValid
 
 from memtab.components.editor.panel import Held
+from memtab.gui.toolkit.clock import qtimer
 
 _REFUSED = (
     QEvent.Type.ContextMenu,
@@ -117,25 +110,15 @@ its own waits."""
 
 
 class TypedAhead(QObject):
-    """Keys typed in a window while a new file is made, for that file's text.
-
-    After New file's dialog closes, the file is created on the file channel, the tree
-    rescanned and the file read before its text can take the keyboard; meanwhile the keys
-    went to the tree, whose type-ahead jumped to other files. `hold` takes every key press
-    sent to a widget of the window (shortcuts never reach a widget: they act as ever),
-    `send_to` types them into the new text once it is there, and `drop` forgets them (the
-    file was not made). A hold ends by itself after `timeout_ms` (`HOLD_MS` unless given;
-    what was held is dropped).
-    """
+    """Keys typed in a window while a new file is made (created, rescanned, read), for that
+    file's text: `hold` takes them, `send_to` types them into the new text, `drop` forgets
+    them; a hold ends by itself after `timeout_ms` (`HOLD_MS` unless given)."""
 
     def __init__(self, parent: QObject | None = None, timeout_ms: int | None = None) -> None:
         super().__init__(parent)
         self._window: QWidget | None = None
         self._held: Held[QKeyEvent] = Held()
-        self._timeout = QTimer(self)
-        self._timeout.setSingleShot(True)
-        self._timeout.setInterval(HOLD_MS if timeout_ms is None else timeout_ms)
-        self._timeout.timeout.connect(self.drop)
+        self._timeout = qtimer(self, self.drop, HOLD_MS if timeout_ms is None else timeout_ms)
 
     @property
     def holding(self) -> bool:

@@ -1,17 +1,6 @@
-"""The editor's widgets and its text mechanics, apart from what the text is for.
-
-`EditorView` lays out the path (elided; its tooltip and context menu carry the real path),
-the state ("● Unsaved"), the Source / Split / Preview buttons, Save, a "more" menu (the
-panel's actions: find, open in an external editor, copy the real path), the description
-field, a slot for the message bar, the Markdown source (highlighted, its lines numbered on
-the left: `gui.toolkit.text.line_margin`), the rendered preview and the find bar
-(`gui.toolkit.text.find_bar`). It also does what any text editor must do with its buffer: load
-text with a fresh undo history, replace it with one undoable edit that keeps the cursor
-and scroll position, end it with a line break before a save, keep the description field
-in step with the frontmatter, and re-render the preview when typing pauses (what it
-shows, and when, is `components.editor.panel`). The text widget is
-`source_edit.SourceEdit` (Tab never traps the keyboard, Redo on Ctrl+Y too).
-Which file is shown, and when it is saved or reloaded, is `editor.EditorPanel`'s business."""
+"""The editor's widgets and text mechanics: `EditorView` lays out the path, state, view modes,
+Save, the description, the Markdown source and preview; it loads and replaces text as one
+undoable edit keeping cursor and scroll. Which file is shown is `editor.EditorPanel`'s."""
 
 from __future__ import annotations
 
@@ -20,7 +9,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import (
     QAction,
     QColor,
@@ -46,7 +35,6 @@ from PySide6.QtWidgets import (
     QStyle,
     QTextBrowser,
     QToolButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -71,6 +59,7 @@ from memtab.components.editor.text_buffer import (
 )
 from memtab.components.loads import with_import_links
 from memtab.components.text import Style, line_spans
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import (
     Accent,
@@ -84,19 +73,15 @@ from memtab.gui.toolkit.text.find_bar import FindBar
 from memtab.gui.toolkit.text.line_margin import LineNumbers
 from memtab.gui.toolkit.text.source_edit import SourceEdit
 from memtab.gui.toolkit.text.text_fields import give_redo_keys
-from memtab.gui.toolkit.widgets import ElidedLabel
+from memtab.gui.toolkit.widgets import ElidedLabel, hbox, vbox
 
 logger = logging.getLogger(__name__)
 
 
 class MarkdownPreview(QTextBrowser):
-    """A read-only view of a Markdown buffer, rendered; accessible name "Markdown preview".
+    """A read-only view of a Markdown buffer, rendered; accessible name "Markdown preview"."""
 
-    Signals:
-        link_clicked(str): the target of a link clicked, as written.
-    """
-
-    link_clicked = Signal(str)
+    link_clicked = Signal(str)  # the target of a link clicked, as written
 
     def __init__(self, parent: QWidget | None = None) -> None:
         """An empty preview."""
@@ -147,10 +132,7 @@ class EmptyState(QWidget):
         self._label = QLabel("Select a memory file to view or edit it.", self)
         self._label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._label.setWordWrap(True)
-        self._layout = layout = QVBoxLayout(self)
-        layout.addStretch(1)
-        layout.addWidget(self._label)
-        layout.addStretch(2)
+        self._layout = vbox(1, self._label, 2, on=self)
         self._recolor()
 
     def hold(self, room: QWidget) -> None:
@@ -174,10 +156,8 @@ class EmptyState(QWidget):
 
 
 class EmptyRoom(QObject):
-    """The one room of an editor's stack: lent to whichever empty state the stack shows
-    (the panel's own, or the empty page's), moved there as the stack changes — and taken
-    back, hidden, when the page holding it leaves the stack, so a closed tab never takes
-    the room with it."""
+    """The one room of an editor's stack, lent to whichever empty state it shows and taken
+    back, hidden, when that page leaves the stack (a closed tab never takes it along)."""
 
     def __init__(self, stack: QStackedWidget) -> None:
         super().__init__(stack)
@@ -294,17 +274,11 @@ EDITOR_ACCESSIBLE_NAME = "Memory file content"
 
 
 class EditorView(QWidget):
-    """The editor's widgets and text mechanics (see the module docstring).
+    """The editor's widgets and text mechanics (see the module docstring)."""
 
-    Signals:
-        save_requested(): Save was clicked (its keys are the `editor.save` action's).
-        modified_changed(bool): the buffer's modified flag changed (not during `quietly`).
-        description_edited(str): the user typed in the description field.
-    """
-
-    save_requested = Signal()
-    modified_changed = Signal(bool)
-    description_edited = Signal(str)
+    save_requested = Signal()  # Save was clicked (its keys are the `editor.save` action's)
+    modified_changed = Signal(bool)  # the buffer's modified flag changed (not during `quietly`)
+    description_edited = Signal(str)  # the user typed in the description field
 
     def __init__(self, parent: QWidget | None = None) -> None:
         """An empty view (the empty state shows until `show_file`)."""
@@ -318,14 +292,8 @@ class EditorView(QWidget):
         self._bar: QWidget | None = None
         self._rendered: str | None = None  # what Preview shows instead of the buffer
         self._build()
-        self._mirror_timer = QTimer(self)
-        self._mirror_timer.setSingleShot(True)
-        self._mirror_timer.setInterval(MIRROR_DELAY_MS)
-        self._mirror_timer.timeout.connect(self._on_mirror_timer_timeout)
-        self._preview_timer = QTimer(self)
-        self._preview_timer.setSingleShot(True)
-        self._preview_timer.setInterval(PREVIEW_DELAY_MS)
-        self._preview_timer.timeout.connect(self._on_preview_timer_timeout)
+        self._mirror_timer = qtimer(self, self._mirror_description_field, MIRROR_DELAY_MS)
+        self._preview_timer = qtimer(self, self._on_preview_timer_timeout, PREVIEW_DELAY_MS)
 
     # --- construction -------------------------------------------------------------------
 
@@ -373,7 +341,7 @@ class EditorView(QWidget):
         )
         self.save_button.setToolTip("Save (Ctrl+S or Ctrl+Enter)")
         self.save_button.setAccessibleName("Save")
-        self.save_button.clicked.connect(self._on_save_button_clicked)
+        self.save_button.clicked.connect(self.save_requested)
         self.more_button = QToolButton(self.page)
         self.more_button.setAutoRaise(True)
         self.more_button.setToolTip("More: find, open in an external editor, real path")
@@ -382,14 +350,15 @@ class EditorView(QWidget):
         self.more_button.setMenu(QMenu(self.more_button))
         self.more_button.setIcon(tinted_icon("editor-more", muted_text(self.palette())))
 
-        header = QHBoxLayout()
-        header.setSpacing(10)
-        header.addWidget(self._path_label, 1)
-        header.addWidget(self.badge_label)
-        header.addWidget(self._state_label)
-        header.addLayout(modes)
-        header.addWidget(self.save_button)
-        header.addWidget(self.more_button)
+        header = hbox(
+            (self._path_label, 1),
+            self.badge_label,
+            self._state_label,
+            modes,
+            self.save_button,
+            self.more_button,
+            spacing=10,
+        )
 
         self._description_label = QLabel("Description", self.page)
         self.description_edit = QLineEdit(self.page)
@@ -400,11 +369,8 @@ class EditorView(QWidget):
             "The frontmatter description: line of this file. Agents and the tree show it."
         )
         self._description_label.setBuddy(self.description_edit)
-        self.description_edit.textEdited.connect(self._on_description_text_edited)
-        description_row = QHBoxLayout()
-        description_row.setSpacing(8)
-        description_row.addWidget(self._description_label)
-        description_row.addWidget(self.description_edit, 1)
+        self.description_edit.textEdited.connect(self.description_edited)
+        description_row = hbox(self._description_label, (self.description_edit, 1), spacing=8)
 
         self.text_edit = SourceEdit(self.page)
         self.text_edit.setAccessibleName(EDITOR_ACCESSIBLE_NAME)
@@ -427,20 +393,15 @@ class EditorView(QWidget):
         self._splitter.addWidget(self.preview)
         self.preview.hide()
 
-        self._page_layout = QVBoxLayout(self.page)
-        self._page_layout.setContentsMargins(0, 0, 0, 0)
-        self._page_layout.setSpacing(6)
-        self._page_layout.addLayout(header)
-        self._page_layout.addLayout(description_row)
-        self._page_layout.addWidget(self._splitter, 1)
+        self._page_layout = vbox(
+            header, description_row, (self._splitter, 1), on=self.page, margins=0, spacing=6
+        )
         # The find bar is made when first asked for: most tabs are never searched, and it
         # was a third of a tab's making (~1 ms) and a Python filter of the text's events.
         self._find_bar: FindBar | None = None
         self._find_read_only = False
 
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 8, 8, 8)
-        layout.addWidget(self._stack)
+        vbox(self._stack, on=self, margins=8)
 
     def set_bar(self, bar: QWidget) -> None:
         """Lay the message bar over the foot of the text, not in the page's layout: a
@@ -752,18 +713,10 @@ class EditorView(QWidget):
     # --- slots ---------------------------------------------------------------------------
 
     @Slot()
-    def _on_save_button_clicked(self) -> None:
-        self.save_requested.emit()
-
-    @Slot()
     def _on_mode_button_clicked(self) -> None:
         button = self.sender()
         if isinstance(button, QToolButton):
             self.set_view_mode(ViewMode(str(button.property("viewMode"))))
-
-    @Slot(str)
-    def _on_description_text_edited(self, text: str) -> None:
-        self.description_edited.emit(text)
 
     @Slot()
     def _on_document_contents_changed(self) -> None:
@@ -778,10 +731,6 @@ class EditorView(QWidget):
     def _on_document_modification_changed(self, modified: bool) -> None:
         if not self._quiet:
             self.modified_changed.emit(modified)
-
-    @Slot()
-    def _on_mirror_timer_timeout(self) -> None:
-        self._mirror_description_field()
 
     @Slot()
     def _on_preview_timer_timeout(self) -> None:

@@ -3,7 +3,7 @@ with the editor's choices; Enter never picks a choice that drops a change."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QSize, Qt, Signal, Slot
 from PySide6.QtGui import (
     QColor,
     QFontDatabase,
@@ -15,12 +15,10 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QPushButton,
     QTabWidget,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -29,9 +27,10 @@ from memtab.components.editor.session import MERGE
 from memtab.components.rich_text import escape_html
 from memtab.components.text import counts_text, diff_rows, merge_offer, next_pass
 from memtab.components.text_diff import DiffLine, DiffResult, LineKind
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title, give_mnemonics
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet, tint
-from memtab.gui.toolkit.widgets import WrappedLabel
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
 
 IDENTICAL = "No differences: the draft matches the file on disk."
 
@@ -53,10 +52,7 @@ class DiffView(QPlainTextEdit):
         self._result: DiffResult | None = None
         # The lines still to colour: (the lines shown, the number gutter's width, the first).
         self._uncolored: tuple[tuple[DiffLine, ...], int, int] | None = None
-        self._color_timer = QTimer(self)
-        self._color_timer.setSingleShot(True)
-        self._color_timer.setInterval(0)
-        self._color_timer.timeout.connect(self._on_color_timer_timeout)
+        self._color_timer = qtimer(self, self._color_next_lines, 0)
 
     @property
     def result(self) -> DiffResult | None:
@@ -105,10 +101,6 @@ class DiffView(QPlainTextEdit):
             self._uncolored = (rows.lines, rows.gutter, 0)
             self._color_next_lines()
         self._result = result
-
-    @Slot()
-    def _on_color_timer_timeout(self) -> None:
-        self._color_next_lines()
 
     def _color_next_lines(self) -> None:
         if self._uncolored is None:
@@ -185,9 +177,7 @@ class DiffDialog(QDialog):
         )
         self._stats = QLabel(self)
         self._stats.setStyleSheet(f"color: {muted_text(palette).name()}")
-        header = QHBoxLayout()
-        header.addWidget(self._legend, 1)
-        header.addWidget(self._stats)
+        header = hbox((self._legend, 1), self._stats)
 
         self.merge_note = WrappedLabel("", self)
         self.merge_note.setAccessibleName("Merge")
@@ -214,11 +204,7 @@ class DiffDialog(QDialog):
         self.views.setDocumentMode(True)
         self.views.addTab(self.view, "Unified diff")
         self.views.tabBar().hide()  # one view: no tabs to choose from
-        layout = QVBoxLayout(self)
-        layout.addLayout(header)
-        layout.addWidget(self.merge_note)
-        layout.addWidget(self.views, 1)
-        layout.addWidget(buttons)
+        vbox(header, self.merge_note, (self.views, 1), buttons, on=self)
         self.view.show_computing()
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
         fit_to_title(self)
@@ -293,15 +279,8 @@ class DiffPane(QWidget):
         self.legend = WrappedLabel("", self)
         self.stats = QLabel(self)
         self.view = DiffView(self)
-        header = QHBoxLayout()
-        header.setContentsMargins(0, 0, 0, 0)
-        header.addWidget(self.legend, 1)
-        header.addWidget(self.stats)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        layout.addLayout(header)
-        layout.addWidget(self.view, 1)
+        header = hbox((self.legend, 1), self.stats, margins=0)
+        vbox(header, (self.view, 1), on=self, margins=0, spacing=2)
         self._recolor()
 
     @property

@@ -7,18 +7,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QKeyEvent, QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QFrame,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QTextEdit,
     QToolButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -31,8 +29,10 @@ from memtab.components.text import (
     find_key,
     replaced_words,
 )
+from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet, tint
+from memtab.gui.toolkit.widgets import hbox, vbox
 
 logger = logging.getLogger(__name__)
 
@@ -59,10 +59,7 @@ class FindBar(QFrame):
         self._find = FindState()
         self._read_only = replace_text is None
         self._build()
-        self._refresh_timer = QTimer(self)
-        self._refresh_timer.setSingleShot(True)
-        self._refresh_timer.setInterval(_REFRESH_DELAY_MS)
-        self._refresh_timer.timeout.connect(self._on_refresh_timer_timeout)
+        self._refresh_timer = qtimer(self, self._on_refresh_timer_timeout, _REFRESH_DELAY_MS)
         text_edit.document().contentsChanged.connect(self._on_document_contents_changed)
         text_edit.installEventFilter(self)  # Esc in the text closes the bar too
         self.hide()
@@ -96,26 +93,22 @@ class FindBar(QFrame):
         self.replace_all_button.setToolTip("Replace every match (one step to undo)")
         self.replace_all_button.clicked.connect(self.replace_every)
 
-        find_row = QHBoxLayout()
-        find_row.setSpacing(4)
-        find_row.addWidget(self.query_edit, 1)
+        find_row = hbox((self.query_edit, 1), spacing=4)
         for widget in (self.case_button, self.words_button, self.count_label):
             find_row.addWidget(widget)
         for widget in (self.previous_button, self.next_button, self.close_button):
             find_row.addWidget(widget)
         self._replace_row = QWidget(self)
-        replace_row = QHBoxLayout(self._replace_row)
-        replace_row.setContentsMargins(0, 0, 0, 0)
-        replace_row.setSpacing(4)
-        replace_row.addWidget(self.replace_edit, 1)
-        replace_row.addWidget(self.replace_button)
-        replace_row.addWidget(self.replace_all_button)
+        hbox(
+            (self.replace_edit, 1),
+            self.replace_button,
+            self.replace_all_button,
+            on=self._replace_row,
+            margins=0,
+            spacing=4,
+        )
         self._replace_row.hide()
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 4, 0, 0)
-        layout.setSpacing(4)
-        layout.addLayout(find_row)
-        layout.addWidget(self._replace_row)
+        vbox(find_row, self._replace_row, on=self, margins=(0, 4, 0, 0), spacing=4)
         self._recolor()
 
     def _toggle(self, text: str, tip: str) -> QToolButton:

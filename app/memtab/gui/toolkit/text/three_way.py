@@ -29,6 +29,7 @@ from memtab.components.text import (
 )
 from memtab.gui.toolkit.style import Accent, mute, tint
 from memtab.gui.toolkit.text.source_edit import SourceEdit
+from memtab.gui.toolkit.widgets import vbox
 
 WordSpans = Mapping[int, tuple[tuple[int, int], ...]]
 
@@ -158,9 +159,7 @@ class ThreeWayView(QWidget):
         splitter.addWidget(merged)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(splitter)
+        vbox(splitter, on=self, margins=0)
         self._following = False  # the panes are being scrolled to follow one
         for pane in (self.base, self.mine, self.theirs):
             scroll_bar = pane.text.verticalScrollBar()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memtab.components.search.fuzzy import fuzzy_score, rank
+from memtab.components.window.palette import fuzzy_score, rank
 
 
 @pytest.mark.parametrize(
