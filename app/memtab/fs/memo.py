@@ -13,7 +13,6 @@ import marshal
 import os
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -94,17 +93,21 @@ def memo_path(home_root: Path, name: str, env: Mapping[str, str] | None = None) 
     return cache_dir(env) / name.format(home_digest(home_root))
 
 
-@dataclass(frozen=True)
 class Memo:
     """One private memo file: `what` names it in `log`; `limit` is more than any real one holds
     (a bigger file is not read). Read only as a regular file of this user's in a folder only this
     user may enter (a link, FIFO or another's file at its name removed, never followed); written
-    atomically, not durably (a memo lost with a crash is only worked out again), 0600 in 0700."""
+    atomically, not durably (a memo lost with a crash is only worked out again), 0600 in 0700.
+    A plain class: the description cache makes one before the first paint, where a dataclass's
+    making costs the start (tests/gui/test_startup_boundary.py)."""
 
-    path: Path
-    what: str
-    limit: int
-    log: logging.Logger = logger
+    __slots__ = ("limit", "log", "path", "what")
+
+    def __init__(self, path: Path, what: str, limit: int, log: logging.Logger = logger) -> None:
+        self.path = path
+        self.what = what
+        self.limit = limit
+        self.log = log
 
     def read(self) -> bytes | None:
         """The memo's bytes; None when there is none, or it cannot be read or is too big (logged at
