@@ -80,12 +80,8 @@ from memtab.gui.window.keys import (
 from memtab.gui.window.menus import WindowMenus
 from memtab.gui.window.palette import Palette
 from memtab.gui.window.window_actions import WindowActions
-from memtab.gui.writer.feature import (
-    InboxPanel,
-    WriterFeedback,
-    WriterStatusWidget,
-    WriterSupervisor,
-)
+from memtab.gui.writer.feedback import WriterFeedback, WriterStatusWidget, WriterSupervisor
+from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.log_rotation import start_rotating
 
 if TYPE_CHECKING:  # lazy: the Traces tab loads when first shown (build_traces)

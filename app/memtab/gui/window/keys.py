@@ -25,12 +25,8 @@ from memtab.gui.tree.sources import SourcesFollower
 from memtab.gui.trust.feature import TrustFeature
 from memtab.gui.window.menus import WindowMenus
 from memtab.gui.window.palette import Palette
-from memtab.gui.writer.feature import (
-    InboxPanel,
-    WriterFeedback,
-    WriterStatusWidget,
-    WriterSupervisor,
-)
+from memtab.gui.writer.feedback import WriterFeedback, WriterStatusWidget, WriterSupervisor
+from memtab.gui.writer.inbox_panel import InboxPanel
 
 # The Memory tab's parts, then its controller built with them.
 CONSOLIDATION = FeatureKey[LazyConsolidationTasks]("consolidation")
