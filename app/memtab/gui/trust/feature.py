@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 from memtab.check.records import CheckReport
 from memtab.components.activity.badges import Badge
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.check import rechecks
+from memtab.components.check.check import rechecks
 from memtab.components.files.ops import OpResult, ref_on_disk
 from memtab.components.tree.nodes import file_key, ref_key
 from memtab.components.trust import jobs as trust_jobs
