@@ -5,6 +5,7 @@ through the records Memtab writes with and mux's files as mux writes them."""
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import os
@@ -14,27 +15,20 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memtab.demo_gemini import write_gemini_demo
 from memtab.demo_history import (
     Branch,
     SeedChangedError,
     write_demo_history,
     write_failed_trace_dump,
 )
-from memtab.demo_projects import (
-    acme_api,
-    claude_folder,
-    copy_seed_tree,
-    seeded,
-    webapp,
-    write_projects,
-)
 from memtab.file_protocol.file_ref import Agent
 from memtab.fs import clock
 from memtab.fs.atomic import atomic_write_json, atomic_write_text
 from memtab.fs.locking.locks import interprocess_lock
 from memtab.resources import resource_path
+from memtab.sources.claude.source import MAX_ENCODED_LENGTH, encode_project_path
 from memtab.sources.config import HOME_OVERRIDES_NAME, AgentSettings, HomeSources
+from memtab.sources.gemini.source import PROJECT_ROOT_FILE, PROJECTS_NAME, memory_dir_of, slugify
 from memtab.store.home import DEMO_MARKER, Home, HomeError
 from memtab.store.paths import project_dir_name
 from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, RunUsage
@@ -58,6 +52,78 @@ STYLING_CREATED_AGO = 2 * DAY + 2 * MINUTE
 
 class DemoError(HomeError):
     """The demo home cannot be written where asked (a home error: said as one)."""
+
+
+CODE_DIR = "code"
+"""The demo home's folder of its projects' checkouts."""
+ACME_API = "acme-api"
+WEBAPP = "webapp"
+CLAUDE_PROJECT_SEED = "acme-api"
+"""The name of acme-api's folder in the seed's `claude/projects/`."""
+
+
+def acme_api(home: Home) -> str:
+    """acme-api's checkout, as mux's registry has it."""
+    return str(home.root / CODE_DIR / ACME_API)
+
+
+def webapp(home: Home) -> str:
+    return str(home.root / CODE_DIR / WEBAPP)
+
+
+def seeded(text: str, home: Home) -> str:
+    """A seed's `text` naming the demo's projects where they are."""
+    return text.replace("{acme}", acme_api(home)).replace("{webapp}", webapp(home))
+
+
+def claude_folder(home: Home, relative: Path) -> Path:
+    """Where a file of the seed's `claude/` goes (acme-api's memory in Claude Code's folder)."""
+    parts = relative.parts
+    if len(parts) > 1 and parts[0] == "projects" and parts[1] == CLAUDE_PROJECT_SEED:
+        return Path("projects", claude_project_name(acme_api(home)), *parts[2:])
+    return relative
+
+
+def claude_project_name(path: str) -> str:
+    """The name of Claude Code's folder of the project at `path` (a long one cut and given a
+    suffix)."""
+    encoded = encode_project_path(path)
+    if len(encoded) <= MAX_ENCODED_LENGTH:
+        return encoded
+    suffix = hashlib.sha256(path.encode("utf-8")).hexdigest()[:8]
+    return f"{encoded[:MAX_ENCODED_LENGTH]}-{suffix}"
+
+
+def copy_seed_tree(
+    seed: Path, target: Path, first_ms: int, step_ms: int, *, leaving: frozenset[str] = frozenset()
+) -> None:
+    """Every file of `seed` but `leaving` written under `target`, mtimes `step_ms` apart from
+    `first_ms`."""
+    files = [
+        p
+        for p in seed.rglob("*")
+        if p.is_file()
+        and "__pycache__" not in p.parts
+        and p.relative_to(seed).as_posix() not in leaving
+    ]
+    for index, file in enumerate(sorted(files)):
+        written = target / file.relative_to(seed)
+        atomic_write_text(written, file.read_text(encoding="utf-8"))
+        modified = (first_ms + index * step_ms) / 1000
+        os.utime(written, (modified, modified))
+
+
+BRANCH_ONLY = frozenset({"GEMINI.md"})
+"""The worktree's files its branch added: not in acme-api's main checkout."""
+
+
+def write_projects(home: Home, now: int) -> None:
+    """acme-api's checkout and the webapp's, where the registry says they are."""
+    acme = Path(acme_api(home))
+    copy_seed_tree(
+        resource_path("demo", "worktree"), acme, now - 6 * DAY, MINUTE, leaving=BRANCH_ONLY
+    )
+    copy_seed_tree(resource_path("demo", WEBAPP), Path(webapp(home)), now - 21 * DAY, MINUTE)
 
 
 def _iso(ms: int) -> str:
@@ -88,9 +154,11 @@ def create_demo_home(target: Path, now_ms: int | None = None) -> Home:
     _write_meta(home, now)
     _write_extension_metadata(home, now)
     _write_transcript_and_writer_state(home, now)
-    _write_trace_dump(home, now)
+    branch = Branch(MAIN_ID, demo_transcript(now)[:2])
+    write_failed_trace_dump(home, now, branch, "fix-token-refresh", acme_api(home))
     _write_agent_sources(home, now)
-    _write_worktree(home, now)
+    seed = resource_path("demo", "worktree")
+    copy_seed_tree(seed, demo_worktree(home), now - 3 * DAY, 11 * MINUTE)
     write_projects(home, now)
     return home
 
@@ -178,11 +246,6 @@ def _copy_memories(home: Home, now: int) -> None:
             atomic_write_text(target, seeded(file.read_text(encoding="utf-8"), home))
             modified = (now - age + index * 7 * MINUTE) / 1000
             os.utime(target, (modified, modified))
-
-
-def _write_trace_dump(home: Home, now: int) -> None:
-    branch = Branch(MAIN_ID, demo_transcript(now)[:2])
-    write_failed_trace_dump(home, now, branch, "fix-token-refresh", acme_api(home))
 
 
 def _write_history(home: Home, now: int) -> None:
@@ -455,7 +518,7 @@ def _write_transcript_and_writer_state(home: Home, now: int) -> None:
 DEMO_AGENTS_DIR = "other-agents"
 DEMO_AGENT_DIRS: dict[Agent, str] = {"claude-code": "claude", "codex": "codex", "loki": "loki"}
 DEMO_GEMINI_DIR = "gemini"
-"""Gemini CLI's directory in the demo: written by `demo_gemini` (it names absolute paths)."""
+"""Gemini CLI's directory in the demo: written by `write_gemini_demo` (it names absolute paths)."""
 
 
 def _write_agent_sources(home: Home, now: int) -> None:
@@ -485,12 +548,6 @@ def demo_worktree(home: Home) -> Path:
     """The main workspace's worktree in `src/<project>/<workspace>`, as mux keeps it, for
     `memtab check` to check against."""
     return home.root / "src" / "acme-api" / "fix-token-refresh"
-
-
-def _write_worktree(home: Home, now: int) -> None:
-    copy_seed_tree(
-        resource_path("demo", "worktree"), demo_worktree(home), now - 3 * DAY, 11 * MINUTE
-    )
 
 
 def demo_config_dir(home: Home) -> Path:
@@ -543,3 +600,51 @@ def open_fresh_demo(target: Path, *, replace_unmarked: bool = False) -> DemoSess
     except BaseException:
         hold.close()
         raise
+
+
+GEMINI_SEED = "gemini"
+
+
+def write_gemini_demo(gemini_dir: Path, project: Path, now: int) -> None:
+    """Write the demo's Gemini CLI home (docs/formats.md §17.7) into `gemini_dir`, as having run in
+    `project`: its seed, with what names absolute paths written where the demo home is."""
+    seed = resource_path("demo", "other-agents", GEMINI_SEED)
+    project_id = slugify(project.name)
+    memory = memory_dir_of(gemini_dir, project_id)
+    global_file = gemini_dir / "GEMINI.md"
+    for name in ("GEMINI.md", "settings.json"):
+        _write(gemini_dir / name, (seed / name).read_text(encoding="utf-8"), now - 20 * DAY)
+    files = sorted(p for p in (seed / "memory").rglob("*") if p.is_file())
+    for index, file in enumerate(files):
+        text = file.read_text(encoding="utf-8")
+        text = text.replace("{memory}", str(memory)).replace("{global}", str(global_file))
+        _write(
+            memory / file.relative_to(seed / "memory"), text, now - 9 * DAY + index * 97 * MINUTE
+        )
+    # Gemini CLI's own JSON (`JSON.stringify(data, null, 2)`, no final newline).
+    registry = {"projects": {str(project): project_id}}
+    _write(gemini_dir / PROJECTS_NAME, json.dumps(registry, indent=2), now - 20 * DAY)
+    trusted = {str(project): "TRUST_FOLDER"}
+    _write(gemini_dir / "trustedFolders.json", json.dumps(trusted, indent=2), now - 20 * DAY)
+    for base in ("tmp", "history"):
+        _write(gemini_dir / base / project_id / PROJECT_ROOT_FILE, str(project), now - 20 * DAY)
+    state = {
+        "runs": [
+            {
+                "runAt": _iso(now - 2 * DAY),
+                "sessionIds": ["d3c1a8e0-5b7f-4c2e-9a14-6f0e2b7d9c41"],
+                "skillsCreated": ["refresh-token-tests"],
+                "memoryCandidatesCreated": [
+                    ".inbox/global/extraction.patch",
+                    ".inbox/private/extraction.patch",
+                ],
+                "memoryFilesUpdated": [],
+            }
+        ]
+    }
+    _write(memory / ".extraction-state.json", json.dumps(state, indent=2), now - 2 * DAY)
+
+
+def _write(path: Path, text: str, modified_ms: int) -> None:
+    atomic_write_text(path, text)
+    os.utime(path, (modified_ms / 1000, modified_ms / 1000))

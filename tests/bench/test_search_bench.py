@@ -27,7 +27,7 @@ from memtab.components.search.search import Matches, SearchQuery, find_matches
 from memtab.components.tree.full_scan import scan_home
 from memtab.components.tree.scan import HomeScan, ScanRequest
 from memtab.components.tree.tree import build_tree, prepare_search
-from memtab.store import description_cache
+from memtab.fs import memo
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace
 
@@ -90,7 +90,7 @@ def test_typing_a_query(
     big_scan: HomeScan, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Written (and their mtimes set back) just now: not racy for this measure.
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", 0)
     path = tmp_path / "index"
     texts = IndexedTexts(path)
     started = time.perf_counter()
@@ -139,7 +139,7 @@ def test_typing_a_query(
 def test_a_superseded_search_stops_quickly(
     big_scan: HomeScan, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", 0)
     texts = IndexedTexts(tmp_path / "index")
     texts.refresh(big_scan)
     cancelled = threading.Event()

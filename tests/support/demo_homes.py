@@ -15,8 +15,7 @@ import shutil
 import time
 from pathlib import Path
 
-from memtab.demo import create_demo_home, require_empty_target
-from memtab.demo_projects import acme_api, claude_project_name
+from memtab.demo import acme_api, claude_project_name, create_demo_home, require_empty_target
 from memtab.store.home import Home
 from support.tree_templates import TreeTemplate
 

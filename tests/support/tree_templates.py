@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from memtab.demo_projects import claude_project_name
+from memtab.demo import claude_project_name
 from memtab.store.paths import project_dir_name
 from memtab.store.scopes.scope_store import root_lock_digest
 

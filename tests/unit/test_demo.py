@@ -16,9 +16,11 @@ from memtab.demo import (
     DEMO_GEMINI_DIR,
     MAIN_ID,
     MULTI_ID,
+    acme_api,
+    claude_project_name,
     create_demo_home,
+    webapp,
 )
-from memtab.demo_projects import acme_api, claude_project_name, webapp
 from memtab.sources.config import (
     HOME_OVERRIDES_NAME,
     AgentSettings,

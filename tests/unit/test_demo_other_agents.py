@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memtab.demo_projects import CLAUDE_PROJECT_SEED
+from memtab.demo import CLAUDE_PROJECT_SEED
 from memtab.resources import resource_path
 from support.demo_homes import claude_memory
 

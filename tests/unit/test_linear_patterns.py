@@ -42,6 +42,7 @@ from memtab.fs.lazy_re import LazyPattern
 from memtab.markdown import heading
 from memtab.redact import KeyScrubber
 from memtab.store.text.frontmatter import title_of
+from memtab.trust.duplicates import meaning
 from memtab.trust.leaks import engine as leaks_engine
 from memtab.writer.offline import directives
 from memtab.writer.offline.shell import commands, outcomes
@@ -79,6 +80,10 @@ CALLS: dict[str, tuple[Callable[[str], object], Worst]] = {
     "memtab.redact.keys:_keys_pattern": (
         lambda text: KeyScrubber(["k", "a" * 40 + "b"]).text(text),
         Worst(CALL, "", "a"),
+    ),
+    "memtab.trust.duplicates.meaning:_name_of": (
+        lambda text: meaning._name_of("acme-api").sub(" ", text),  # type: ignore[union-attr]
+        Worst(CALL, "", "in the acme-ap "),
     ),
     "memtab.trust.leaks.engine:_names_pattern": (
         lambda text: leaks_engine.mentions_of(text, leaks_engine._names_pattern(["acme-api"])),

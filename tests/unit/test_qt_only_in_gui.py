@@ -15,7 +15,7 @@ PYPROJECT = APP.parents[1] / "pyproject.toml"
 CONTRACT = "only gui imports PySide6"
 
 QT_IN_A_CHILD = {
-    "memtab.diagnostics.runtime": "`memtab doctor` reads Qt's version and whether its xcb plugin "
+    "memtab.diagnostics.setup": "`memtab doctor` reads Qt's version and whether its xcb plugin "
     "loads from a child Python running `QT_CHECK`: the doctor's process never loads Qt",
 }
 """The modules outside gui/ whose text imports PySide6 — code another process runs, which no

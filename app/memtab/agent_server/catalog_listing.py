@@ -18,6 +18,8 @@ from typing import NamedTuple
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers.api import BaseObserver
 
+from memtab.fs import memo
+from memtab.fs.memo import Stamp
 from memtab.search_index.documents import IndexedFile, trusted_stamp
 from memtab.search_index.index import Rows, SearchIndex
 from memtab.sources.codex.imports import link_imports
@@ -26,8 +28,6 @@ from memtab.sources.discovery import discover, is_shown
 from memtab.sources.layouts import watch_targets
 from memtab.sources.listing import list_source, source_file_row
 from memtab.sources.model import Source
-from memtab.store import description_cache
-from memtab.store.description_cache import Stamp
 from memtab.store.files import (
     MAX_FILE_BYTES,
     name_scope,
@@ -145,7 +145,7 @@ class ListedFiles(Mapping[str, Listed]):
     def confirm(self, keys: Iterable[str]) -> tuple[list[str], list[tuple[str, str]]]:
         """Stat the presumed files among `keys`: the keys whose stamp is not the one presumed, and
         the roots and keys of those gone."""
-        racy_after_ns = time.time_ns() - description_cache.RACY_MARGIN_NS
+        racy_after_ns = time.time_ns() - memo.RACY_MARGIN_NS
         changed: list[str] = []
         gone: list[tuple[str, str]] = []
         for key in keys:
@@ -222,7 +222,7 @@ def list_presumed(
     """Every file of the available scopes walked by names and the `kept` sources, each one the index
     holds under the same name and inode presumed as it is (the caller confirms those it answers
     with), the rest stat'ed."""
-    racy_after_ns = time.time_ns() - description_cache.RACY_MARGIN_NS
+    racy_after_ns = time.time_ns() - memo.RACY_MARGIN_NS
     walks = [
         (root, scope, scope.virtual_root + "/", name_scope(root))
         for scope, root in scope_roots(store).items()
@@ -433,7 +433,7 @@ class NeedsListingError(Exception):
 def restat(roots: dict[Scope, str], paths: Iterable[str]) -> tuple[dict[str, Listed], set[str]]:
     """The store files at `paths` as they are now, and the keys no longer listed; NeedsListingError
     for a folder or root."""
-    racy_after_ns = time.time_ns() - description_cache.RACY_MARGIN_NS
+    racy_after_ns = time.time_ns() - memo.RACY_MARGIN_NS
     listed: dict[str, Listed] = {}
     gone: set[str] = set()
     for path in paths:

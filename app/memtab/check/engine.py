@@ -37,8 +37,9 @@ from memtab.check.rules.runnable import aliases_in, run_problems
 from memtab.check.settings import load_stale_days
 from memtab.file_protocol.file_ref import SourceError
 from memtab.fs.clock import Clock, now_ms
+from memtab.fs.memo import collection_paused
 from memtab.humanize import plural
-from memtab.kept.per_file import KeptOnDisk, PerFile, collection_paused
+from memtab.kept.per_file import KeptOnDisk, PerFile
 from memtab.kept.texts import KeptTexts
 from memtab.markdown import text_lines
 from memtab.sources.codex.summary import VERSION_LINE

@@ -186,10 +186,8 @@ class RecallChecks:
         checks = file_checks(located, report, stamps, at=self._clock())
         if not report.cancelled:
             seen = {str(path) for _, path in located}
-            try:
-                self.cache.write(checks, forget=lambda key: _forgotten(key, seen, checks))
-            except OSError as error:  # a cache: the check stands without it (said in its log)
-                logger.info("Cannot keep what the check found in %s: %s", self.cache.path, error)
+            # A cache: the check stands without it (a failure is said in its log).
+            self.cache.write(checks, forget=lambda key: _forgotten(key, seen, checks))
         return report
 
     def warm(self, workspace_id: str | None) -> None:

@@ -5,6 +5,7 @@ marks are worse than none."""
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import stat
@@ -14,16 +15,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
-from memtab.fs.atomic import atomic_write_json
-from memtab.fs.config.config_dir import cache_dir, home_digest
-from memtab.fs.jsonfile import JsonError, read_json
-from memtab.fs.private import PRIVATE_FILE_MODE, keep_private, private_dir
+from memtab.fs.atomic import encode_utf8
+from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.memo import Memo, memo_path
 from memtab.fs.records import OmitEmpty, OmitNone, Record, ValidEntries, field
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
 
 CACHE_VERSION = 1
+MAX_CACHE_BYTES = 256 * 1024 * 1024
+"""Bigger than any real cache: not read."""
 
 
 class LineMark(Record):
@@ -56,11 +58,6 @@ class CheckedFiles(Record):
 
     version: int
     files: ValidEntries[dict[str, FileCheck]] = field(default_factory=dict)
-
-
-def cache_file_for(home: Home) -> Path:
-    """Where the cache of `home` lives: Memtab's cache dir, never a scope."""
-    return cache_dir() / f"checks-{home_digest(home.root)}.json"
 
 
 def checkout_stamp(root: str | Path) -> str:
@@ -124,8 +121,10 @@ class CheckCache:
     """One home's cache, read (again when the file changed) and written (thread-safe)."""
 
     def __init__(self, home: Home, *, path: Path | None = None) -> None:
+        """`path`: the cache file (else the home's in Memtab's cache dir, never a scope)."""
         self.home = home
-        self.path = path or cache_file_for(home)
+        self.path = path or memo_path(home.root, "checks-{}.json")
+        self._memo = Memo(self.path, "check cache", MAX_CACHE_BYTES, logger)
         self._lock = threading.Lock()
         self._files: dict[str, FileCheck] = {}
         self._read_stamp: tuple[int, int, int] | None = None
@@ -186,12 +185,12 @@ class CheckCache:
         if found is None:
             self._files = {}
             return
+        data = self._memo.read()
         try:
-            raw = read_json(self.path)
-        except (OSError, JsonError) as error:
+            raw = parse_json(data) if data is not None else None
+        except JsonError as error:
             logger.info("The check cache %s cannot be read (%s): checked anew", self.path, error)
-            self._files = {}
-            return
+            raw = None
         record = CheckedFiles.read(raw)
         if record is None or record.version != CACHE_VERSION:
             self._files = {}
@@ -206,13 +205,10 @@ class CheckCache:
             self._reload()
             kept = {key: entry for key, entry in self._files.items() if not forget(key)}
             kept.update(checked)
-            private_dir(self.path.parent)
-            keep_private(self.path)
-            atomic_write_json(
-                self.path,
-                CheckedFiles(version=CACHE_VERSION, files=kept).to_json(),
-                mode=PRIVATE_FILE_MODE,
-                compact=True,  # megabytes on a large home, rewritten by every check
-            )
+            document = CheckedFiles(version=CACHE_VERSION, files=kept).to_json()
+            # Compact: megabytes on a large home, rewritten by every check.
+            text = json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n"
+            if not self._memo.write(encode_utf8(text)):
+                return
             self._files = kept
             self._read_stamp = _stat_key(self.path)

@@ -28,17 +28,6 @@ from memtab.store.scopes.memory import MemoryStore
 
 logger = logging.getLogger(__name__)
 
-__all__ = [
-    "Commit",
-    "MemoryFile",
-    "MemoryFileError",
-    "MemoryFileMissingError",
-    "MuxFile",
-    "Restored",
-    "SaveConflictError",
-    "UnkeptChangeError",
-]
-
 
 class MemoryFileError(Exception):
     """The file cannot be read or changed; the message is one line for the user."""

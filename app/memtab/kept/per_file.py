@@ -1,41 +1,18 @@
-"""What an engine keeps of each memory file between runs, refreshed per file — in the
-process and, between processes, in Memtab's cache dir (docs/formats.md §19.10).
-
-An engine works out what it needs of each file — its words, its claims, what it names —
-once per text: `PerFile.of_all(documents, make)` answers from what it kept while a file's
-key and text are the same (a 16-byte BLAKE2b digest of both, not the text), works it out
-again when either changed, and forgets the files a run of everything no longer read, so
-what is kept follows the home.
-
-With a `KeptOnDisk`, what was kept outlives the process: a command's next run (`memtab
-duplicates` again, the window's next look in its child process) reads the one cache file
-of its engine and works out only the files whose text changed since; a `KeptAnswer`
-keeps what it worked out of them all together (the duplicates' pairs) for a run over the
-same files. A file's value is keyed by its text's digest, not the file's size and times:
-the text is read anyway (the engines show lines of it), and a digest never misses an
-edit within the clock's grain nor a `touch` setting the time back.
-"""
+"""What an engine keeps of each memory file between runs (docs/formats.md §19.10): worked out
+once per text, keyed by a digest of the file's key and text (read anyway: the engines show its
+lines), in the process and in the engine's memo (`fs.memo`), so a next run works out only the files
+whose text changed."""
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import hashlib
-import logging
-import marshal
 import threading
-import zlib
-from collections.abc import Callable, Collection, Hashable, Iterator, Sequence
+from collections.abc import Callable, Collection, Hashable, Sequence
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
-from memtab.fs.atomic import Directory
-from memtab.fs.config.config_dir import cache_dir, home_digest
-from memtab.fs.private import PRIVATE_FILE_MODE, clear_entry, private_dir
-from memtab.fs.user_files import read_regular_file
+from memtab.fs.memo import Memo, memo_path
 from memtab.store.home import Home
-
-logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -57,25 +34,12 @@ CACHE_VERSION = 17
 """Bumped when what an engine keeps of a file changes shape or meaning (a test pins what
 the engines work out of the seeded corpora to it: tests/unit/trust/test_per_file.py)."""
 MAGIC = b"memtab-trust\n"
-MARSHAL_VERSION = 4
-"""The `marshal` format written (read by every Python since 3.4)."""
 MAX_CACHE_BYTES = 256 * 1024 * 1024
 """Bigger than any real cache (20,000 files' words take ~1 MB): not read — nor a file
 whose data unpacks to more (a forged file of a few bytes can unpack to gigabytes)."""
 MAX_LINE = 10_000_000
 """No memory file read has more lines: a line number past it is no line."""
 _DIGEST = 16
-DAMAGE = (
-    ValueError,
-    TypeError,
-    EOFError,
-    IndexError,
-    KeyError,
-    OverflowError,
-    RecursionError,
-    zlib.error,
-)
-"""What reading a cache file's values may raise where they are not what Memtab wrote."""
 
 
 class NotAsMadeError(Exception):
@@ -102,43 +66,27 @@ def digest_of(document: Keyed) -> bytes:
     return digest.digest()
 
 
+def memo_of(home: Home, engine: str) -> Memo:
+    """`engine`'s memo of `home`: `MAGIC`, a digest and its sealed tuple (`Memo.write_sealed`),
+    first the format's version, the home and the engine; private: it holds the memory's words."""
+    path = memo_path(home.root, f"trust-{engine}-v{CACHE_VERSION}-{{}}.bin")
+    return Memo(path, "trust cache", MAX_CACHE_BYTES)
+
+
 def cache_file_for(home: Home, engine: str) -> Path:
-    """Where `engine`'s cache of `home` lives: Memtab's cache dir, never a scope (nothing
-    syncs it); the name holds the format's version, so a Memtab of another version keeps
-    its own."""
-    return cache_dir() / f"trust-{engine}-v{CACHE_VERSION}-{home_digest(home.root)}.bin"
-
-
-@contextlib.contextmanager
-def collection_paused() -> Iterator[None]:
-    """The cycle collector held off for the block (as it was after): a run reads 16,000
-    documents and makes ten times as many tuples and sets, none in a cycle, and the
-    collector's passes over them as they grow took ~0.25 s of a 0.3 s load of 16,000
-    files' words, and 0.05–0.1 s (~10%) of each engine's warm run."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
+    return memo_of(home, engine).path
 
 
 class KeptOnDisk(Generic[T]):
-    """One engine's cache file of one home (docs/formats.md §19.10): `MAGIC`, a 16-byte
-    BLAKE2b digest of the rest, and the rest — zlib-compressed `marshal` data of plain
-    tuples, strings, bytes, ints and frozensets, never code: the format's version, the
-    home, the engine, its `context` (what else its values depend on: the leaks' project
-    names), each file's key and digest, and each file's value as `pack` makes it.
-
-    A file that is missing, damaged (its digest, its compression, its data), of another
-    version, home, engine or context is read as empty: every file is worked out again
-    and the next save replaces it. Private (0600 in a 0700 folder, whatever the umask,
-    never written through a link): it holds the memory's sentences."""
+    """One engine's cache file of one home (docs/formats.md §19.10): its sealed tuple holds
+    the format's version, the home, the engine, its `context` (what else its values depend
+    on: the leaks' project names), each file's key and digest, and each file's value as
+    `pack` makes it. A file missing, damaged, or of another version, home, engine or context
+    is read as empty: every file is worked out again and the next save replaces it."""
 
     def __init__(
         self,
-        path: Path,
+        memo: Memo,
         *,
         home: Home,
         engine: str,
@@ -148,7 +96,7 @@ class KeptOnDisk(Generic[T]):
     ) -> None:
         """`unpack` raises one of `DAMAGE` for a value `pack` never made; `fits` says
         whether a value could have been made for the context (else the file is damage)."""
-        self.path = path
+        self.memo = memo
         self._home = str(home.root)
         self._engine = engine
         self._pack = pack
@@ -165,13 +113,13 @@ class KeptOnDisk(Generic[T]):
         unpack: Callable[[Any], T],
         fits: Callable[[T, Any], bool] | None = None,
     ) -> KeptOnDisk[T]:
-        path = cache_file_for(home, engine)
-        return cls(path, home=home, engine=engine, pack=pack, unpack=unpack, fits=fits)
+        memo = memo_of(home, engine)
+        return cls(memo, home=home, engine=engine, pack=pack, unpack=unpack, fits=fits)
 
     def load(self, context: Hashable) -> dict[str, tuple[bytes, T]]:
         """Each file's digest and value by its key, as the cache file holds them for
         `context` (empty when it holds none: see the class doc)."""
-        return read_held(self.path, lambda held: self._entries(held, context)) or {}
+        return self.memo.read_sealed(MAGIC, lambda held: self._entries(held, context)) or {}
 
     def _entries(self, held: tuple[Any, ...], context: Hashable) -> dict[str, tuple[bytes, T]]:
         if len(held) != 7:
@@ -205,19 +153,19 @@ class KeptOnDisk(Generic[T]):
             b"".join(digest for digest, _ in entries.values()),
             tuple(pack(value) for _, value in entries.values()),
         )
-        write_held(self.path, held)
+        self.memo.write_sealed(MAGIC, held)
 
 
 class KeptAnswer:
     """What an engine worked out of every file's values together — the duplicates' pair
     searches — kept for its next run over the same files: by a digest of their keys and
-    texts in order (`PerFile.last_run`), in memory and in a cache file of its own (the
-    format of `KeptOnDisk`'s, its tuple `(version, "<home path>", "<engine>", digest,
-    answer)`). `valid` says whether what the file holds is an answer the engine could
-    have made (a file damaged or forged is none: worked out anew)."""
+    texts in order (`PerFile.last_run`), in memory and in a memo of its own (sealed tuple
+    `(version, "<home path>", "<engine>", digest, answer)`). `valid` says whether what the
+    file holds is an answer the engine could have made (a file damaged or forged is none:
+    worked out anew)."""
 
-    def __init__(self, path: Path, *, home: Home, engine: str, valid: Callable[[Any], bool]):
-        self.path = path
+    def __init__(self, memo: Memo, *, home: Home, engine: str, valid: Callable[[Any], bool]):
+        self.memo = memo
         self._home = str(home.root)
         self._engine = engine
         self._valid = valid
@@ -227,7 +175,7 @@ class KeptAnswer:
 
     @classmethod
     def of_home(cls, home: Home, engine: str, *, valid: Callable[[Any], bool]) -> KeptAnswer:
-        return cls(cache_file_for(home, engine), home=home, engine=engine, valid=valid)
+        return cls(memo_of(home, engine), home=home, engine=engine, valid=valid)
 
     def get(self, run: bytes) -> Any | None:
         """The answer kept for the files digested to `run`, or None."""
@@ -236,7 +184,7 @@ class KeptAnswer:
                 return self._kept[1]
             if self._forgotten:
                 return None
-        answer = read_held(self.path, lambda held: self._answer(held, run))
+        answer = self.memo.read_sealed(MAGIC, lambda held: self._answer(held, run))
         if answer is not None:
             with self._lock:
                 self._kept = (run, answer)
@@ -257,7 +205,7 @@ class KeptAnswer:
         with self._lock:
             self._kept = (run, answer)
             self._forgotten = False
-        write_held(self.path, (CACHE_VERSION, self._home, self._engine, run, answer))
+        self.memo.write_sealed(MAGIC, (CACHE_VERSION, self._home, self._engine, run, answer))
 
     def forget(self) -> None:
         """Hold what was kept for no answer (one found at its use not to be what the
@@ -265,65 +213,6 @@ class KeptAnswer:
         with self._lock:
             self._kept = None
             self._forgotten = True
-
-
-R = TypeVar("R")
-
-
-def read_held(path: Path, read: Callable[[tuple[Any, ...]], R]) -> R | None:
-    """What `read` makes of the tuple a cache file at `path` holds (see `KeptOnDisk`):
-    None when there is no file, or it is damaged (logged at info; `read` raising one of
-    `DAMAGE` for a value that is not what Memtab writes — a wrong type at any level, a
-    number out of its range — is damage too)."""
-    try:
-        # Only a file of this user's, in a folder only this user may enter (another's,
-        # a link or a FIFO at its name removed, never followed): what another user could
-        # have written is never loaded.
-        done = clear_entry(private_dir(path.parent) / path.name)
-        if done is not None:
-            logger.info("The trust cache %s was %s", path, done)
-        data = read_regular_file(path, limit=MAX_CACHE_BYTES + 1, truncate=True, follow_links=False)
-    except FileNotFoundError:
-        return None
-    except OSError as error:
-        logger.info("The trust cache %s is not read (%s): worked out anew", path, error)
-        return None
-    head = len(MAGIC) + _DIGEST
-    try:
-        if len(data) > MAX_CACHE_BYTES or not data.startswith(MAGIC):
-            raise ValueError("not a cache of this kind")
-        body = data[head:]
-        if hashlib.blake2b(body, digest_size=_DIGEST).digest() != data[len(MAGIC) : head]:
-            raise ValueError("its digest is not its content's")
-        with collection_paused():
-            unpacking = zlib.decompressobj()
-            plain = unpacking.decompress(body, MAX_CACHE_BYTES)
-            if unpacking.unconsumed_tail or not unpacking.eof:
-                raise ValueError("it unpacks to more than any cache, or is cut short")
-            held = marshal.loads(plain)
-            if type(held) is not tuple:
-                raise ValueError("not the shape written")
-            return read(held)
-    except DAMAGE as error:
-        logger.info("The trust cache %s is damaged (%s): worked out anew", path, error)
-        return None
-
-
-def write_held(path: Path, held: tuple[Any, ...]) -> None:
-    """Write `held` (plain data) as a cache file at `path` (see `KeptOnDisk`): atomically,
-    not durably — a cache lost with a crash is only worked out again; a failure is
-    logged."""
-    try:
-        body = zlib.compress(marshal.dumps(held, MARSHAL_VERSION), 1)
-    except ValueError as error:  # a value marshal cannot write: an engine's bug
-        logger.error("The trust cache %s is not written: %s", path, error)
-        return
-    data = MAGIC + hashlib.blake2b(body, digest_size=_DIGEST).digest() + body
-    try:
-        with Directory.open(private_dir(path.parent)) as directory:
-            directory.replace(path.name, data, mode=PRIVATE_FILE_MODE, durable=False)
-    except OSError as error:
-        logger.info("The trust cache %s is not written (%s)", path, error)
 
 
 class PerFile(Generic[T]):

@@ -1,18 +1,7 @@
-"""The texts of mux's memory files as the check and trust commands last read them, kept between
-processes (docs/formats.md §19.10), so a file still as it was is not opened again.
-
-Reading 16,000 files was half of a warm command's CPU (its `open`, `fstat`, reads,
-decoding and packing each, through the confined reader). `KeptTexts` is what
-`check.documents.collect` asks (`KnownTexts`): a file whose `lstat` now gives the size,
-mtime, ctime and inode it had when it was read is taken as its text then, packed
-(`pack_text`), without an open; any other is read as always and learnt — unless it
-changed within `RACY_MARGIN_NS` of its reading, as a write right after could keep the
-same mtime on a coarse clock (the description cache's rule, `store.description_cache`:
-a write changes the mtime and the ctime, which no program can set back; a rename over
-the file the inode). A link at a file's name is no file as read: it is read, and
-refused, as always. Kept in one cache file per home (`per_file.write_held`'s format,
-private), written after a run that learnt a file or no longer saw one.
-"""
+"""The texts of the memory files as the check and trust commands last read them, kept between
+processes (docs/formats.md §19.10): a file whose `lstat` still gives the stamp it had when read,
+past the racy margin (`fs.memo`), is taken as its text then, without an open; a link at its name is
+read, and refused, as always. In one sealed memo per home (`per_file.memo_of`)."""
 
 from __future__ import annotations
 
@@ -22,8 +11,8 @@ import zlib
 from collections.abc import Callable
 from typing import Any
 
-from memtab.kept.per_file import CACHE_VERSION, cache_file_for, only, read_held, write_held
-from memtab.store.description_cache import RACY_MARGIN_NS, changed_since, stamp_of
+from memtab.fs.memo import RACY_MARGIN_NS, changed_since, stamp_of
+from memtab.kept.per_file import CACHE_VERSION, MAGIC, memo_of, only
 from memtab.store.files import MAX_FILE_BYTES
 from memtab.store.home import Home
 
@@ -45,7 +34,7 @@ class KeptTexts:
         """`now_ns`: when a file is read (tests: a later or an earlier moment); `hold`:
         the texts stay in memory between runs (else read from the cache file again: a
         long-lived engine holds no copy of the memory)."""
-        self.path = cache_file_for(home, ENGINE)
+        self.memo = memo_of(home, ENGINE)
         self._home = str(home.root)
         self._now_ns = now_ns
         self._hold = hold
@@ -58,7 +47,7 @@ class KeptTexts:
 
     def recall(self, physical: str, info: os.stat_result) -> tuple[bytes, bool] | None:
         if self._known is None:
-            self._known = read_held(self.path, self._entries) or {}
+            self._known = self.memo.read_sealed(MAGIC, self._entries) or {}
         entry = self._known.get(physical)
         if entry is None or entry[0] != stamp_of(info) or not _as_read(entry):
             return None
@@ -77,8 +66,8 @@ class KeptTexts:
         known = self._known or {}
         kept = self._seen if everything else {**known, **self._seen}
         if self.read_again or kept.keys() != known.keys():
-            write_held(
-                self.path,
+            self.memo.write_sealed(
+                MAGIC,
                 (
                     CACHE_VERSION,
                     self._home,

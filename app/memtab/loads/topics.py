@@ -12,10 +12,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from memtab.fs.memo import RACY_MARGIN_NS, Stamp, changed_since, stamp_of
 from memtab.fs.readable import read_readable_path
 from memtab.sources.claude.memory_dir import not_personal
 from memtab.sources.claude.recall import RECALL_CANDIDATES, is_recalled_topic, topic_frontmatter
-from memtab.store.description_cache import RACY_MARGIN_NS, Stamp, changed_since, stamp_of
 from memtab.store.text.frontmatter import find_frontmatter
 
 TOPIC_TYPES = ("user", "feedback", "project", "reference")

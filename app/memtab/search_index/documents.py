@@ -8,9 +8,9 @@ from typing import Any
 
 import tantivy
 
+from memtab.fs.memo import Stamp, changed_since, stamp_of
 from memtab.fs.readable import read_readable_path
 from memtab.search_index.ranking import LABEL_WEIGHT, cjk_runs, has_cjk, tokens
-from memtab.store.description_cache import Stamp, changed_since, stamp_of
 from memtab.store.files import MAX_FILE_BYTES, capped_text, read_description
 from memtab.store.text.frontmatter import DESCRIPTION_PREFIX_BYTES, description_from_prefix
 

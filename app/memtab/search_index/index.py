@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 import tantivy
 
 from memtab.fs.config.config_dir import cache_dir, home_digest
+from memtab.fs.memo import Stamp
 from memtab.search_index.documents import (
     IndexedFile,
     document_of,
@@ -50,7 +51,6 @@ from memtab.search_index.opening import (
     writing,
 )
 from memtab.search_index.ranking import query_terms
-from memtab.store.description_cache import Stamp
 
 logger = logging.getLogger(__name__)
 

@@ -18,6 +18,7 @@ from typing import Any
 import tantivy
 
 from memtab.fs.locking.locks import interprocess_lock
+from memtab.fs.memo import Stamp
 from memtab.fs.private import (
     PRIVATE_DIR_MODE,
     clear_entry,
@@ -28,7 +29,6 @@ from memtab.fs.private import (
 )
 from memtab.fs.sidecar import corrupt_copy_name
 from memtab.search_index.documents import term
-from memtab.store.description_cache import Stamp
 
 MANIFEST_FIELD = "manifest"
 """The root a manifest document is of (raw; no file's document has it)."""

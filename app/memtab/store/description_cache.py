@@ -10,21 +10,17 @@ import logging
 import os
 import struct
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
-from memtab.fs.atomic import Directory
-from memtab.fs.config.config_dir import cache_dir, home_digest
-from memtab.fs.private import PRIVATE_FILE_MODE, keep_private, private_dir
+from memtab.fs import memo
+from memtab.fs.memo import Memo, Stamp, changed_since, memo_path, stamp_of
 from memtab.fs.records import PlainJson, Record, ValidEntries
-from memtab.fs.user_files import read_regular_file
 
 logger = logging.getLogger(__name__)
 
 CACHE_VERSION: Final = 2
-# A file modified this close to its reading may change again with the same mtime.
-RACY_MARGIN_NS = 2_000_000_000
 # The scope roots one cache remembers, the most recently listed.
 MAX_ROOTS = 16
 # Bigger than any real cache: not read.
@@ -32,9 +28,6 @@ MAX_CACHE_BYTES = 64 * 1024 * 1024
 
 Described = tuple[str, str, bool]
 """What a listing shows of a file it did not read: (description, heading, binary)."""
-
-Stamp = tuple[int, int, int, int]
-"""A file's identity as read: size, mtime, ctime (ns) and inode."""
 
 # Three signed and one unsigned 64-bit little-endian integers.
 _PACKED_STAMP = struct.Struct("<qqqQ")
@@ -97,7 +90,7 @@ class KnownFiles:
     def __init__(self, known: Mapping[str, KnownEntry], *, read_at_ns: int | None = None) -> None:
         """`known`: the root's entries; `read_at_ns`: when the listing started."""
         self._known = known
-        self._racy_after_ns = (read_at_ns or time.time_ns()) - RACY_MARGIN_NS
+        self._racy_after_ns = (read_at_ns or time.time_ns()) - memo.RACY_MARGIN_NS
         self.seen: dict[str, KnownEntry] = {}
         """Every file listed so far, remembered or read (the next cache of this root)."""
         self.read_again = 0
@@ -138,46 +131,10 @@ class KnownFiles:
         return self.read_again > 0 or len(self.seen) != len(self._known)
 
 
-def stamp_of(info: os.stat_result) -> Stamp:
-    """What identifies a file's content: mtime and ctime (a write changes both), and the inode (a
-    rename over it)."""
-    return (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
-
-
-def changed_since(info: os.stat_result, racy_after_ns: int) -> bool:
-    """Whether the file was modified after `racy_after_ns` (its next write could keep the mtime on a
-    coarse clock)."""
-    return max(info.st_mtime_ns, info.st_ctime_ns) >= racy_after_ns
-
-
-def still_as_read(entry: object, info: os.stat_result, more: int) -> bool:
-    """Whether `entry` (as JSON holds it: the `stamp_of` list, then `more` values) is of a file
-    still as `info` says."""
-    return (
-        type(entry) is list
-        and len(entry) == 4 + more
-        and entry[0] == info.st_size
-        and entry[1] == info.st_mtime_ns
-        and entry[2] == info.st_ctime_ns
-        and entry[3] == info.st_ino
-        and type(entry[0]) is type(entry[1]) is type(entry[2]) is type(entry[3]) is int
-    )
-
-
-def remembered(
-    info: os.stat_result, racy_after_ns: int, held: Sequence[object]
-) -> list[object] | None:
-    """The JSON entry of a file read as `info` says, holding `held`; None when modified after
-    `racy_after_ns`."""
-    if changed_since(info, racy_after_ns):
-        return None
-    return [*stamp_of(info), *held]
-
-
 def cache_file_for(home_root: Path, env: Mapping[str, str] | None = None) -> Path:
     """Where the home's cache lives in Memtab's cache dir; its name holds the format's version, so
     another version's Memtab keeps its own."""
-    return cache_dir(env) / f"descriptions-v{CACHE_VERSION}-{home_digest(home_root)}.json"
+    return memo_path(home_root, f"descriptions-v{CACHE_VERSION}-{{}}.json", env)
 
 
 class DescriptionCache:
@@ -188,7 +145,7 @@ class DescriptionCache:
     ) -> None:
         """`now_ns` tells when a listing starts (tests: a later or an earlier moment)."""
         self._home = str(home_root)
-        self._path = path
+        self._memo = Memo(path, "description cache", MAX_CACHE_BYTES, logger)
         self._now_ns = now_ns
         self._roots: dict[str, CachedRoot] | None = None
         self._listed: dict[str, KnownFiles] = {}
@@ -218,32 +175,17 @@ class DescriptionCache:
                 roots[root] = files
         document = DescriptionCacheFile(version=CACHE_VERSION, home=self._home, roots=roots)
         data = json.dumps(document.to_json(), ensure_ascii=False, separators=(",", ":")).encode()
-        try:  # atomic, not durable: a cache lost with a crash is only read again
-            # Private (docs/formats.md §15.5): it holds the memory's descriptions.
-            with Directory.open(private_dir(self._path.parent)) as directory:
-                directory.replace(self._path.name, data, mode=PRIVATE_FILE_MODE, durable=False)
-        except OSError as error:
-            logger.warning("Could not write the description cache %s: %s", self._path, error)
-            return
-        self._roots = roots
-        self._listed = {}
+        # Private (docs/formats.md §15.5): it holds the memory's descriptions.
+        if self._memo.write(data, failure=logging.WARNING):
+            self._roots = roots
+            self._listed = {}
 
     def _load(self) -> dict[str, CachedRoot]:
-        keep_private(self._path)
+        data = self._memo.read()
         try:
-            data = read_regular_file(self._path, limit=MAX_CACHE_BYTES + 1, truncate=True)
-        except FileNotFoundError:
-            return {}
-        except OSError as error:
-            logger.info("Description cache %s not read: %s", self._path, error)
-            return {}
-        if len(data) > MAX_CACHE_BYTES:
-            return {}
-        try:
-            document = json.loads(data)
+            document = json.loads(data) if data is not None else None
         except (ValueError, RecursionError):
-            logger.info("Description cache %s is not JSON: ignored", self._path)
-            return {}
+            return {}  # not JSON
         cache = DescriptionCacheFile.read(document)
         if cache is None or cache.home != self._home:
             return {}

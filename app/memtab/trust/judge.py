@@ -13,7 +13,7 @@ that fails, leaves the finding as the offline engine judged it, and the report s
 
 What it answered is kept per question and content (`JudgedQuestions`: a digest of the
 model, the question and the statements), in Memtab's cache dir as the other trust caches
-(private, `per_file.write_held`'s format): asking again about the same statements costs
+(a sealed memo, `per_file.memo_of`): asking again about the same statements costs
 nothing. It calls a model over the network: run it off the GUI thread.
 """
 
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from memtab.fs.records import Record
-from memtab.kept.per_file import CACHE_VERSION, cache_file_for, only, read_held, write_held
+from memtab.kept.per_file import CACHE_VERSION, MAGIC, memo_of, only
 from memtab.llm.settings import ProviderSettings, create_provider
 from memtab.llm.types import ChatProvider, ProviderError, UserMessage
 from memtab.llm.written.answers import json_values_in
@@ -216,19 +216,19 @@ def _key(model: str, question: str, about: str, statements: Sequence[str]) -> by
 class JudgedQuestions:
     """The model's answers, by question and content, between runs: `(version, "<home
     path>", "judged", (key…), (yes…), (reason…), (model…))` in the trust caches' format
-    (`per_file.read_held`), the newest `MAX_KEPT`; a file not of that shape is none."""
+    (`per_file.memo_of`), the newest `MAX_KEPT`; a file not of that shape is none."""
 
     ENGINE = "judged"
 
     def __init__(self, home: Home) -> None:
-        self.path = cache_file_for(home, self.ENGINE)
+        self.memo = memo_of(home, self.ENGINE)
         self._home = str(home.root)
         self._answers: dict[bytes, Verdict] | None = None
         self._changed = False
 
     def _load(self) -> dict[bytes, Verdict]:
         if self._answers is None:
-            self._answers = read_held(self.path, self._read) or {}
+            self._answers = self.memo.read_sealed(MAGIC, self._read) or {}
         return self._answers
 
     def _read(self, held: tuple[Any, ...]) -> dict[bytes, Verdict]:
@@ -261,8 +261,8 @@ class JudgedQuestions:
         if not self._changed:
             return
         kept = list(self._load().items())[-MAX_KEPT:]
-        write_held(
-            self.path,
+        self.memo.write_sealed(
+            MAGIC,
             (
                 CACHE_VERSION,
                 self._home,

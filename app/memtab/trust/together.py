@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
-from memtab.kept.per_file import collection_paused
+from memtab.fs.memo import collection_paused
 from memtab.kept.texts import KeptTexts
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry

@@ -180,7 +180,8 @@ word ("resign", "precommit", "sha1"); longer parts stay two words ("kebab-case")
 _DOTTED_NUMBER = re.compile(r"(?<=\d)\.(?=\d)")
 """A version's dots ("1.30" is one number, not 1 and 30)."""
 _DOCUMENTS = re.compile(r"\.(?:md|markdown|txt|rst)\b", re.IGNORECASE)
-_DOCUMENT_FILE = re.compile(r"\b([\w-]+)\.(?:md|markdown|txt|rst)\b", re.IGNORECASE)
+# A name starts where a run of name characters does (from inside one, quadratic).
+_DOCUMENT_FILE = re.compile(r"(?<![\w-])([\w-]+)\.(?:md|markdown|txt|rst)\b", re.IGNORECASE)
 """A document's file name says the document ("`CHANGELOG.md`" is the changelog)."""
 _ABSOLUTE_PATH = re.compile(r"(?<![\w.:/~])(?:~/|/)(?:[\w.@+-]+/)+([\w.@+-]*)")
 """An absolute path: said by its name, its folders are where a machine keeps it."""

@@ -23,6 +23,7 @@ from memtab.file_protocol.file_ref import (
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.records import Key, Record
+from memtab.humanize import plural
 from memtab.sources.agent_file import INDEX_PREFIX, AgentFile, SourceVersions, restore_version
 from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file
@@ -161,8 +162,6 @@ def _project_dirs(home: Home) -> list[str]:
     )
 
 
-logger = logging.getLogger(__name__)
-
 GAP_MS = 2_000
 """Versions of one actor further apart than this are separate events."""
 BURST_MIN_FILES = 2
@@ -255,9 +254,9 @@ class ChangeEvent:
         who = actor_name(self.actor)
         parts = []
         if self.deleted:
-            parts.append(f"removed {_files(self.deleted)}")
+            parts.append(f"removed {plural(self.deleted, 'file')}")
         if self.rewritten:
-            parts.append(f"rewrote {_files(self.rewritten)}")
+            parts.append(f"rewrote {plural(self.rewritten, 'file')}")
         when = time.strftime("%H:%M", time.localtime(self.at / 1000))
         where = self.where_words()
         return f"{who} {' and '.join(parts)} at {when}" + (f": {where}" if where else "")
@@ -313,10 +312,6 @@ class ListedEvent(Record):
     """Whether the guard flags it as a mass change (`memtab.watch.guard.is_mass`)."""
     indexes: tuple[str, ...] = ()
     """Every history index it touched, `index` first (`ChangeEvent.indexes`)."""
-
-
-def _files(count: int) -> str:
-    return f"{count} file" if count == 1 else f"{count} files"
 
 
 def memory_words(path: str) -> tuple[int, str]:

@@ -114,8 +114,6 @@ class MassNotices:
         return told
 
 
-logger = logging.getLogger(__name__)
-
 SETTLE_S = 0.1
 """Quiet time after a change before it is recorded (an atomic save is two events)."""
 MAX_DELAY_S = 0.3

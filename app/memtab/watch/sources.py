@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from memtab.fs.clock import now_ms
+from memtab.fs.locking.lease_lock import pid_alive
 from memtab.fs.user_files import read_regular_file
 from memtab.sources.claude.settings import CONSOLIDATE_LOCK
 from memtab.sources.config import SourceContext
@@ -44,7 +45,8 @@ def mux_actor(
     disk), else `external`."""
     moment = now_ms() if now is None else now
     wanted = set(paths)
-    if _in_durable_events(home, wanted | set(physical), moment):
+    named = wanted | set(physical)  # a recent xum memory-tool row of `durable-events.jsonl`'s tail
+    if any(edit.paths & named for edit in recent_edits(home, moment - RECENT_MS, _TAIL_BYTES)):
         return XUM
     data = Journal(home).load()
     for record in (*data.workspaces.values(), *data.projects.values()):
@@ -54,12 +56,6 @@ def mux_actor(
             if op.applied and {op.path, op.new_path} & wanted:
                 return MUX
     return EXTERNAL
-
-
-def _in_durable_events(home: Home, wanted: set[str], moment: int) -> bool:
-    """Whether a `durable-events.jsonl` has a recent xum memory-tool row naming one of `wanted` (its
-    tail only)."""
-    return any(edit.paths & wanted for edit in recent_edits(home, moment - RECENT_MS, _TAIL_BYTES))
 
 
 def source_actor(source: Source, *, now: int | None = None) -> str:
@@ -94,19 +90,8 @@ def _claude_consolidating(memory_dir: Path, moment: int) -> bool:
         return False
     if moment - info.st_mtime_ns // 1_000_000 <= RECENT_MS:
         return True
-    return body.isdigit() and _alive(int(body))
-
-
-def _alive(pid: int) -> bool:
-    if pid <= 0 or os.name == "nt":  # Windows' os.kill ends the process: not asked there
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # it exists, owned by someone else
-    return True
+    # pid 0 would ask the process group; Windows is not asked (pid_alive: None)
+    return body.isdigit() and int(body) > 0 and pid_alive(int(body)) is True
 
 
 def _head_moved(root: Path, moment: int) -> bool:
@@ -117,9 +102,6 @@ def _head_moved(root: Path, moment: int) -> bool:
             continue
         return moment - changed <= RECENT_MS
     return False
-
-
-logger = logging.getLogger(__name__)
 
 
 def record_source(home: Home, source: Source) -> SourceExternalReport:

@@ -17,8 +17,7 @@ from gui.memory_tree_support import WindowFactory, action, wait_for
 from memtab.check.records import CheckReport, Finding
 from memtab.components.check import jobs as check_ops
 from memtab.components.check.check import row_marks, shown_in
-from memtab.demo import MAIN_ID
-from memtab.demo_projects import acme_api, webapp
+from memtab.demo import MAIN_ID, acme_api, webapp
 from memtab.gui.check import feature
 from memtab.gui.check.feature import CheckFeature, CheckPanel
 from memtab.gui.first_paint.main_window import MainWindow

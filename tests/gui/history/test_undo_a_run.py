@@ -13,8 +13,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory, action, refresh_menus, wait_for
 from memtab.consolidation.review.review_setting import save_review_mode
-from memtab.demo import MAIN_ID
-from memtab.demo_projects import webapp
+from memtab.demo import MAIN_ID, webapp
 from memtab.gui.window import keys
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home

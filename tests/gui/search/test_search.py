@@ -17,9 +17,9 @@ from gui.memory_tree_support import WAIT_MS, WindowFactory, file_names
 from memtab.components.search import search as search_module
 from memtab.components.search import search as search_tasks
 from memtab.components.tree.nodes import NodeKind, SectionId, directory_key, file_key, section_key
+from memtab.fs import memo
 from memtab.fs.atomic import atomic_write_text
 from memtab.search_index.index import Refreshed, SearchIndex
-from memtab.store import description_cache
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from support.agent_machine import notes_home
@@ -241,7 +241,7 @@ def test_the_files_are_read_for_search_once_the_field_takes_the_focus(
     """A window nobody searches in reads no file for it: the search index on disk is
     brought to the scan when the field first takes the focus (so the first query is
     quick), once; the search then reads nothing again."""
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", 0)  # files written just now
     indexed: list[int] = []
     real = SearchIndex.refresh
 
@@ -297,7 +297,7 @@ def test_korean_words_inside_longer_ones_find_the_notes_holding_them(
     qtbot: QtBot, make_window: WindowFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The real Korean auto memory: 검증 stands in 재검증 and 검증할, 동기화 in 동기화를."""
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", 0)  # files written just now
     window = make_window(notes_home(tmp_path / "home", "claude-code-auto-memory"), None)
     box = search_box(window)
     for word, note in (

@@ -17,8 +17,7 @@ from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from memtab.components import traces as trace_ops
-from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID, create_demo_home
-from memtab.demo_projects import acme_api
+from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID, acme_api, create_demo_home
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.context import ChangeFeed
 from memtab.gui.tasks.jobs import JobService

@@ -13,8 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory, action, wait_for
-from memtab.demo import MAIN_ID
-from memtab.demo_projects import acme_api
+from memtab.demo import MAIN_ID, acme_api
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.trust.feature import CombineDialog, TrustFeature
 from memtab.gui.trust.panel import FOUND_ROLE

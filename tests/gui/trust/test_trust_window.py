@@ -18,8 +18,7 @@ from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory, action, wait_for, wait_idle
 from memtab.components.trust.room import RoomSection, Target
 from memtab.components.window.mnemonics import mnemonic
-from memtab.demo import MAIN_ID
-from memtab.demo_projects import acme_api, webapp
+from memtab.demo import MAIN_ID, acme_api, webapp
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.trust.feature import TARGET_ROLE, TrustFeature

@@ -21,9 +21,9 @@ from memtab.agent_server import catalog as catalog_module
 from memtab.agent_server import catalog_listing as catalog_listing_module
 from memtab.agent_server.catalog_listing import WatchedChanges
 from memtab.agent_server.service import MemoryService
+from memtab.fs import memo
 from memtab.search_index import documents as documents_module
 from memtab.search_index.index import SearchIndex
-from memtab.store import description_cache
 from memtab.store import files as store_files
 from memtab.store.home import Home
 from memtab.store.scopes import file_rows as file_rows_module
@@ -74,7 +74,7 @@ def _until(service: MemoryService, query: str, expected: list[str]) -> None:
 def test_a_fresh_servers_first_search_reads_only_what_changed_while_none_ran(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", 0)  # files written just now
     home = _home(tmp_path, 20)
     first = _service(home)
     assert len(_paths(first, "kestrel")) == 20
@@ -125,7 +125,7 @@ def test_a_fresh_servers_first_search_reads_only_what_changed_while_none_ran(
 def test_a_first_answer_searched_again_stats_each_file_it_names_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", 0)  # files written just now
     home = Home(tmp_path / "home")
     home.global_root.mkdir(parents=True)
     for name, text in (("c.md", "heron heron heron"), ("b.md", "heron heron"), ("d.md", "heron")):
@@ -151,7 +151,7 @@ def test_a_first_answer_searched_again_stats_each_file_it_names_too(
 def test_a_call_while_the_watchs_walk_stats_what_a_first_search_presumed_waits_for_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", 0)  # files written just now
     home = _home(tmp_path, 5)
     first = _service(home)
     assert len(_paths(first, "kestrel")) == 5
@@ -183,7 +183,7 @@ def test_a_call_while_the_watchs_walk_stats_what_a_first_search_presumed_waits_f
 def test_lists_rows_after_a_first_search_are_of_every_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", 0)  # files written just now
     home = _home(tmp_path, 6)
     first = _service(home)
     assert len(_paths(first, "kestrel")) == 6
@@ -268,7 +268,7 @@ def test_a_removed_workspaces_rows_go_from_the_index(tmp_path: Path) -> None:
 def test_with_nothing_changed_the_first_search_is_the_one_read_while_listing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", 0)  # files written just now
     home = _home(tmp_path, 5)
     add_workspace(home, "/src/app", "app", workspace_id="w1")
     root = home.workspace_root("w1")
@@ -305,7 +305,7 @@ def test_the_first_search_reads_the_index_on_the_calls_own_thread(
 ) -> None:
     # A thread reading the index beside the walk hands the interpreter back and forth
     # with it at every stat: the two took longer together than one after the other.
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", 0)  # files written just now
     home = _home(tmp_path, 5)
     first = _service(home)
     assert len(_paths(first, "kestrel")) == 5

@@ -21,8 +21,7 @@ from memtab.agent_server import catalog as catalog_module
 from memtab.agent_server import catalog_listing
 from memtab.agent_server.catalog import MemoryCatalog
 from memtab.agent_server.service import MemoryService
-from memtab.demo import MAIN_ID
-from memtab.demo_projects import acme_api, claude_project_name
+from memtab.demo import MAIN_ID, acme_api, claude_project_name
 from memtab.sources.config import SourceContext
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore

@@ -11,8 +11,7 @@ import json
 from pathlib import Path
 
 from memtab.agent_server.service import MemoryService
-from memtab.demo import MAIN_ID
-from memtab.demo_projects import acme_api, claude_project_name
+from memtab.demo import MAIN_ID, acme_api, claude_project_name
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
 from support.codex_home import import_claude_memory

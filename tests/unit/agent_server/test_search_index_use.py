@@ -19,10 +19,9 @@ import pytest
 
 from memtab.agent_server import catalog as catalog_module
 from memtab.agent_server.service import MemoryService
-from memtab.fs import readable
+from memtab.fs import memo, readable
 from memtab.search_index import documents as documents_module
 from memtab.search_index import index as index_module
-from memtab.store import description_cache
 from memtab.store.home import Home
 
 
@@ -47,7 +46,7 @@ def _home(tmp_path: Path, count: int) -> Home:
 def test_a_new_server_reads_only_the_files_changed_since_the_last_one_listed_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", 0)  # files written just now
     home = _home(tmp_path, 30)
     first = _service(home)
     assert len(_paths(first, "kestrel")) == 30
@@ -109,7 +108,7 @@ def test_a_change_made_outside_is_answered_by_the_next_search_once_watched(
 def test_with_nothing_indexed_the_first_answer_says_indexing_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spent: str
 ) -> None:
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", 0)  # files written just now
     monkeypatch.setattr(catalog_module, spent, 0.0)  # one commit
     monkeypatch.setattr(index_module, "CHUNK_FILES", 1)
     home = _home(tmp_path, 3)
@@ -148,7 +147,7 @@ def test_with_nothing_indexed_the_first_answer_says_indexing_goes_on(
 def test_an_index_rebuilt_while_a_warm_server_searches_it_answers_from_every_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", 0)  # files written just now
     home = _home(tmp_path, 3)
     service = _service(home)
     try:
@@ -173,7 +172,7 @@ def test_an_index_rebuilt_while_a_warm_server_searches_it_answers_from_every_fil
 def test_an_index_moved_away_from_a_warm_server_is_rebuilt_and_answers_from_every_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, expect_log: Any, left: str
 ) -> None:
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", 0)  # files written just now
     home = _home(tmp_path, 3)
     service = _service(home)
     try:

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from memtab.agent_server.service import MemoryService
-from memtab.store import description_cache
+from memtab.fs import memo
 from support.agent_machine import notes_home
 
 
 def test_the_server_finds_the_korean_notes_by_their_words(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", 0)  # files written just now
     service = MemoryService(
         notes_home(tmp_path / "home", "claude-code-auto-memory"),
         None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 
-from memtab.blame.attribution import OLDER, owners_of
+from memtab.blame.service import OLDER, owners_of
 from memtab.store.history.versions import Version
 
 

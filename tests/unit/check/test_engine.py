@@ -16,8 +16,7 @@ from memtab.check.documents import Document, pack_text
 from memtab.check.engine import CheckEngine
 from memtab.check.programs import which_in
 from memtab.check.settings import DEFAULT_STALE_DAYS, load_stale_days
-from memtab.demo import MAIN_ID, demo_worktree
-from memtab.demo_projects import acme_api, webapp
+from memtab.demo import MAIN_ID, acme_api, demo_worktree, webapp
 from memtab.fs.config.settings_file import save_settings_section
 from memtab.sources.codex.source import bucket_name
 from memtab.store.sidecars.meta import project_key

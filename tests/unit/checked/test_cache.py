@@ -133,3 +133,16 @@ def test_what_an_answer_says(tmp_path: Path) -> None:
     assert row_state(OUTDATED) == "not checked as it is now" and row_state(NOT_READ) is None
     assert view_notes(OUTDATED) == (NOT_CHECKED_NOTE,)
     assert demoted(2.0, state) == 1.0 and demoted(2.0, OUTDATED) == 2.0  # the ranking's hook
+
+
+def test_a_link_at_its_name_is_never_read_through(tmp_path: Path) -> None:
+    """Read as every memo is (`fs.memo`): a link where the cache belongs is removed, unread."""
+    memory = tmp_path / "m.md"
+    memory.write_text(TEXT, "utf-8")
+    elsewhere = CheckCache(Home(tmp_path / "home"), path=tmp_path / "elsewhere" / "checks.json")
+    elsewhere.write({str(memory): _entry(memory, None)}, forget=lambda _key: False)
+    path = tmp_path / "cache" / "checks.json"
+    path.parent.mkdir()
+    path.symlink_to(elsewhere.path)
+    assert CheckCache(Home(tmp_path / "home"), path=path).state(memory) == NOT_READ
+    assert not path.is_symlink() and elsewhere.path.is_file()

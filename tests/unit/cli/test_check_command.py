@@ -13,8 +13,7 @@ from tests.unit.check.helpers import home_with_project, make_checkout
 
 from memtab.cli.main import main
 from memtab.components.history.runs import run_title
-from memtab.demo import MAIN_ID
-from memtab.demo_projects import acme_api, webapp
+from memtab.demo import MAIN_ID, acme_api, webapp
 from memtab.store.history.runs import RunsLog
 from support.demo_homes import copied_demo_home, demo_home_moved_away
 

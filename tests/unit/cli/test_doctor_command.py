@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main, modules_for
-from memtab.diagnostics.runtime import QtCheck
+from memtab.diagnostics.setup import QtCheck
 from support.demo_homes import copied_demo_home
 
 

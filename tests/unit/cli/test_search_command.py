@@ -13,9 +13,9 @@ import pytest
 
 from memtab.agent_server import catalog as catalog_module
 from memtab.cli.main import main
+from memtab.fs import memo
 from memtab.search_index import documents as documents_module
 from memtab.search_index import index as index_module
-from memtab.store import description_cache
 from memtab.store.home import Home
 from support.agent_machine import notes_home
 from support.demo_homes import copied_demo_home
@@ -68,7 +68,7 @@ def test_bad_input_is_refused_in_words(demo: Home, capsys: pytest.CaptureFixture
 def test_a_second_search_reads_only_what_changed_since(
     demo: Home, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", 0)  # files written just now
     first = searched(capsys, demo, "--mux-only", "ruff")["results"]
     assert [hit["path"] for hit in first] == ["/memories/global/tools/python.md"]
     (demo.global_root / "birds.md").write_text("---\ndescription: Birds\n---\nThe ruff wades.\n")
@@ -91,7 +91,7 @@ def test_a_search_finds_a_file_written_over_in_place_since_the_last(
 ) -> None:
     """`memtab search` answers once and ends: no walk follows its first answer, so it
     stats every file (a file written over in place keeps its name and inode)."""
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", 0)  # files written just now
     assert searched(capsys, demo, "--mux-only", "ruff")["results"]
     (demo.global_root / "tools" / "git.md").write_text("The ruff wades by the rebase.\n")
     again = searched(capsys, demo, "--mux-only", "ruff")["results"]
@@ -101,7 +101,7 @@ def test_a_search_finds_a_file_written_over_in_place_since_the_last(
 def test_search_finds_a_korean_note_by_a_word_inside_longer_ones(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", 0)  # files written just now
     home = notes_home(tmp_path / "home", "claude-code-auto-memory")  # 검증 in 재검증, 검증할
     results = searched(capsys, home, "검증")["results"]
     assert results[0]["path"] == "/memories/global/feedback_verify-before-asserting.md"
@@ -115,7 +115,7 @@ def test_a_first_search_answers_from_every_file_once_the_background_indexing_end
 ) -> None:
     """The catalog indexes for its budget, then goes on in the background: the command
     waits for that indexing itself (not by polling the words of its note)."""
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", 0)  # files written just now
     monkeypatch.setattr(catalog_module, "INDEXING_BUDGET_S", 0.0)  # one transaction
     monkeypatch.setattr(index_module, "CHUNK_FILES", 1)
     monkeypatch.setattr(catalog_module, "ANSWER_OUT_S", 0.0)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
-from memtab.demo_projects import acme_api
+from memtab.demo import acme_api
 from memtab.sources.claude.source import encode_project_path
 from memtab.store.home import Home
 from memtab.store.paths import project_dir_name

@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
-from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID
-from memtab.demo_projects import acme_api
+from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID, acme_api
 from memtab.store.home import Home
 from support.demo_homes import copied_demo_home
 

@@ -9,8 +9,7 @@ import pytest
 
 from memtab.consolidation.job import run_for_outcome, run_isolated
 from memtab.consolidation.service import ConsolidationService
-from memtab.demo import MAIN_ID
-from memtab.demo_projects import acme_api
+from memtab.demo import MAIN_ID, acme_api
 from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.logs import setup_logging
 from memtab.store.sidecars.journal import Journal

@@ -18,8 +18,7 @@ from memtab.consolidation.offline.describe import (
 from memtab.consolidation.offline.plan import edit_arguments
 from memtab.consolidation.offline.units import Coverage, clean_lines, is_label
 from memtab.consolidation.service import ConsolidationService
-from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID
-from memtab.demo_projects import acme_api
+from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID, acme_api
 from memtab.llm.settings import ProviderSettings
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore

@@ -16,7 +16,7 @@ import pytest
 from memtab.cli.health.doctor_commands import run_doctor
 from memtab.diagnostics.home import check_sidecars, home_why
 from memtab.diagnostics.report import Level
-from memtab.diagnostics.runtime import QT_CHECK, QtCheck, read_qt_check, run_qt_check
+from memtab.diagnostics.setup import QT_CHECK, QtCheck, read_qt_check, run_qt_check
 from memtab.diagnostics.watching import check_watcher, inotify_in_use
 from memtab.fs.atomic import Directory
 from memtab.fs.config.config_dir import config_dir

@@ -10,7 +10,7 @@ import pytest
 
 from memtab.cli.health.doctor_commands import run_doctor
 from memtab.demo import MAIN_ID
-from memtab.diagnostics.runtime import QtCheck
+from memtab.diagnostics.setup import QtCheck
 from memtab.store.home import HomeLocation
 from memtab.store.paths import MAX_PATH_DEPTH
 from memtab.watch.observers import WATCH_MAX_DEPTH

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from memtab.cli.health.doctor_commands import run_doctor
-from memtab.diagnostics.runtime import QtCheck
+from memtab.diagnostics.setup import QtCheck
 from memtab.store.home import HomeLocation
 from support.demo_homes import copied_demo_home
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.health.doctor_commands import describe, run_doctor
-from memtab.diagnostics.runtime import QtCheck
+from memtab.diagnostics.setup import QtCheck
 from memtab.store.home import Home, HomeLocation
 from memtab.store.xum_locks import meta_lock_path, target_lock_paths
 from support.demo_homes import copied_demo_home

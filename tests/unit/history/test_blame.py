@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.blame import attribution, service
+from memtab.blame import service
 from memtab.blame.records import Blame
 from memtab.blame.service import blame_memory_file
 from memtab.fs.clock import now_ms
@@ -217,7 +217,7 @@ def test_blaming_again_reuses_the_walk_until_a_new_version(
     store = store_for(home)
     store.create_file(vpath(NOTES), "- a\n")
     walks: list[int] = []
-    real = attribution.owners_of
+    real = service.owners_of
 
     def counting(*args: object, **kwargs: object) -> object:
         walks.append(1)

@@ -14,7 +14,7 @@ import pytest
 
 from memtab.cli.health.doctor_commands import run_doctor
 from memtab.cli.main import main
-from memtab.diagnostics.runtime import QtCheck
+from memtab.diagnostics.setup import QtCheck
 from memtab.llm.local_servers import OLLAMA_DEFAULT_CONTEXT, context_tokens, served_context
 from memtab.llm.openai import OpenAIProvider
 from memtab.store.home import HomeLocation

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import tantivy
 
+from memtab.fs.memo import Stamp
 from memtab.search_index import index as index_module
 from memtab.search_index.documents import IndexedFile
 from memtab.search_index.index import CHUNK_FILES, SearchIndex, index_file_for
@@ -24,7 +25,6 @@ from memtab.search_index.opening import (
     encode,
     writing,
 )
-from memtab.store.description_cache import Stamp
 from support.indexed import indexed_count
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from memtab.fs.memo import Stamp
 from memtab.search_index.documents import IndexedFile
 from memtab.search_index.index import SearchIndex
-from memtab.store.description_cache import Stamp
 
 
 def _indexed(root: str, stamps: dict[str, Stamp | None]) -> list[IndexedFile]:

@@ -18,8 +18,7 @@ from memtab.components.tree.scan import HomeScan, ScanRequest
 from memtab.components.tree.sources import build_source_sections
 from memtab.components.tree.sources_scan import SourcesScan
 from memtab.components.window.palette import file_entries
-from memtab.demo import MAIN_ID
-from memtab.demo_projects import acme_api, claude_project_name
+from memtab.demo import MAIN_ID, acme_api, claude_project_name
 from memtab.file_protocol.file_ref import parse_file_id
 from memtab.store.home import Home
 from memtab.trust.duplicates.engine import DuplicatesEngine

@@ -16,10 +16,10 @@ from memtab.file_protocol.memory_file import (
     MemoryFileError,
     MemoryFileMissingError,
     MuxFile,
-    SaveConflictError,
 )
 from memtab.sources.layouts import GENERATED_BY_CODEX
 from memtab.sources.open_file import open_memory_file
+from memtab.store.errors import SaveConflictError
 from memtab.store.paths import PathError, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from support.agent_machine import Machine, build_machine, scan_machine

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from memtab.diagnostics.memtab_files import check_history, check_locks
+from memtab.diagnostics.home import check_history, check_locks
 from memtab.diagnostics.sync import check_sync
 from memtab.diagnostics.watching import check_depth, check_xum_temps
 from memtab.fs import atomic

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.demo_projects import acme_api, claude_project_name
+from memtab.demo import acme_api, claude_project_name
 from memtab.store.home import Home
 from memtab.trust.contradictions.engine import ContradictionsEngine
 from memtab.trust.leaks.engine import LeaksEngine

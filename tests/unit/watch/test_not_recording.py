@@ -15,7 +15,7 @@ import pytest
 
 from memtab import humanize
 from memtab.components.history.history import record_external_changes, recording_notice
-from memtab.diagnostics.memtab_files import check_history
+from memtab.diagnostics.home import check_history
 from memtab.fs.atomic import Directory
 from memtab.store.catch_up.recording import STATE_BYTES, note_recording, recording_state
 from memtab.store.home import Home

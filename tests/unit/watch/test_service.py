@@ -17,12 +17,13 @@ from hypothesis import strategies as st
 
 from memtab.cli.main import main
 from memtab.store.home import Home
-from memtab.watch.service import install, service_path
-from memtab.watch.service_files import (
+from memtab.watch.service import (
     ServiceRefusedError,
     exec_words,
+    install,
     launch_agent,
     read_unit,
+    service_path,
     startup_entry,
     systemd_unit,
 )

@@ -30,8 +30,13 @@ from memtab.watch.events import BURST_MIN_FILES, ChangeEvent, ListedEvent, chang
 from memtab.watch.guard import MASS_MIN_FILES
 from memtab.watch.lease import RecorderLease, RecorderStatus
 from memtab.watch.recorder import Recorder, RecorderBusyError
-from memtab.watch.service import install, platform_name, service_path, uninstall
-from memtab.watch.service_files import ServiceRefusedError
+from memtab.watch.service import (
+    ServiceRefusedError,
+    install,
+    platform_name,
+    service_path,
+    uninstall,
+)
 
 if TYPE_CHECKING:  # lazy: the annotation of what `_host_agents` loads when it runs
     from memtab.cli.share.mcp_sessions import HostThread

@@ -10,16 +10,24 @@ from collections.abc import Mapping
 from typing import Any
 
 from memtab.cli.common import Argument, command, format_table
-from memtab.diagnostics.home import check_home, check_registry, check_sidecars
-from memtab.diagnostics.memtab_files import check_history, check_locks, check_xum_locks
+from memtab.diagnostics.home import (
+    check_history,
+    check_home,
+    check_locks,
+    check_registry,
+    check_sidecars,
+    check_xum_locks,
+)
 from memtab.diagnostics.report import DoctorReport, Finding, Findings, Level, Section
-from memtab.diagnostics.runtime import QtChecker, check_runtime, run_qt_check
 from memtab.diagnostics.setup import (
+    QtChecker,
     check_agent_server,
     check_login_service,
     check_provider,
+    check_runtime,
     check_sources,
     check_writer,
+    run_qt_check,
 )
 from memtab.diagnostics.sync import check_sync
 from memtab.diagnostics.watching import check_depth, check_watcher, check_xum_temps

@@ -17,11 +17,11 @@ from pathlib import Path
 
 from memtab.components.tree.nodes import file_key, orphan_entry_key, ref_key
 from memtab.components.tree.scan import HomeScan
+from memtab.fs import memo
+from memtab.fs.memo import Stamp
 from memtab.search_index.documents import IndexedFile, readable_text, trusted_stamp
 from memtab.search_index.index import Key, SearchIndex, index_file_for
 from memtab.search_index.substrings import SubstringReader
-from memtab.store import description_cache
-from memtab.store.description_cache import Stamp
 from memtab.store.files import MAX_FILE_BYTES, ScopeListing
 
 logger = logging.getLogger(__name__)
@@ -163,7 +163,7 @@ class IndexedTexts:
 
     def _files(self, scan: HomeScan) -> list[IndexedFile]:
         """`scan`'s files as the index takes them, each stamped (see the module docstring)."""
-        racy_after = time.time_ns() - description_cache.RACY_MARGIN_NS
+        racy_after = time.time_ns() - memo.RACY_MARGIN_NS
         known, stamps = self._stamps, {}
         files = []
         for item in self.files(scan).items:

@@ -16,12 +16,12 @@ from typing import Annotated, Any, Final, Literal
 from memtab.fs.atomic import Directory
 from memtab.fs.config.config_dir import cache_dir
 from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.memo import RACY_MARGIN_NS, remembered, still_as_read
 from memtab.fs.private import PRIVATE_FILE_MODE, keep_private, private_dir
 from memtab.fs.records import PlainJson, Record
 from memtab.fs.user_files import read_regular_file
 from memtab.store.catch_up.external import record_external
 from memtab.store.conflict_copies import find_copies
-from memtab.store.description_cache import RACY_MARGIN_NS, remembered, still_as_read
 from memtab.store.errors import MemoryStoreError, NotFoundError, ScopeUnavailableError
 from memtab.store.files import name_scope, note_too_deep, stat_names
 from memtab.store.history.capture import read_whole

@@ -31,11 +31,11 @@ from memtab.blame.service import blame_file
 from memtab.check.documents import Document
 from memtab.file_protocol.file_ref import SourceError
 from memtab.file_protocol.memory_file import MemoryFileError
+from memtab.fs.memo import collection_paused
 from memtab.kept.per_file import (
     KeptOnDisk,
     NotAsMadeError,
     PerFile,
-    collection_paused,
     is_line,
     only,
 )

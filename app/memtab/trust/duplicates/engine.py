@@ -42,13 +42,13 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from memtab.check.documents import Document
+from memtab.fs.memo import collection_paused
 from memtab.kept.per_file import (
     MAX_LINE,
     KeptAnswer,
     KeptOnDisk,
     NotAsMadeError,
     PerFile,
-    collection_paused,
     only,
 )
 from memtab.kept.texts import KeptTexts

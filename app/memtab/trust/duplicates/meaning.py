@@ -185,7 +185,8 @@ _NO_MORE = re.compile(r"\b(?:used\s+to|no\s+longer|any\s*more)\b", re.IGNORECASE
 Ed25519")."""
 
 
-_ASIDE = re.compile(r"\s*\([^()\n]*\)")
+# Only a run's first blank starts a match: from each blank of a long run it would be quadratic.
+_ASIDE = re.compile(r"(?<!\s)\s*\([^()\n]*\)")
 """A parenthesis: an example or an aside, no part of what a rule says to do ("Commit
 messages in the imperative mood ("Add parser", not "Added parser")")."""
 LABEL = re.compile(r"^\s*([^\s:`]+(?:\s+[^\s:`]+)?):\s")

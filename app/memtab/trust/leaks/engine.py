@@ -40,7 +40,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from memtab.check.documents import Document
-from memtab.kept.per_file import KeptOnDisk, PerFile, collection_paused, is_line, only
+from memtab.fs.memo import collection_paused
+from memtab.kept.per_file import KeptOnDisk, PerFile, is_line, only
 from memtab.kept.texts import KeptTexts
 from memtab.markdown import text_lines
 from memtab.redact import redact_secrets, secrets_named

@@ -25,7 +25,7 @@ from memtab.components.tree.full_scan import scan_home
 from memtab.components.tree.nodes import MessageKind, NodeKind
 from memtab.components.tree.scan import HomeScan, ScanRequest
 from memtab.components.tree.tree import NOT_REACHED_TEXT, build_tree
-from memtab.store import description_cache
+from memtab.fs import memo
 from memtab.store.home import Home
 
 FILES = MAX_MATCHED_FILES + 30
@@ -33,7 +33,7 @@ FILES = MAX_MATCHED_FILES + 30
 
 @pytest.fixture
 def scan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> HomeScan:
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", 0)  # files written just now
     home = Home(tmp_path / "home")
     home.global_root.mkdir(parents=True)
     for number in range(FILES):

@@ -17,9 +17,9 @@ from memtab.components.search import search
 from memtab.components.search.search import SearchQuery
 from memtab.components.tree.nodes import NodeKind, file_key
 from memtab.components.tree.scan import HomeScan
+from memtab.fs import memo
 from memtab.search_index import documents as documents_module
 from memtab.search_index.index import SearchIndex, index_file_for
-from memtab.store import description_cache
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.sidecars.registry import load_registry
@@ -51,7 +51,7 @@ def matched(searcher: search.Searcher, scan: HomeScan, text: str) -> set[str]:
 def test_the_window_reads_no_file_a_server_indexed_and_follows_other_programs(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", 0)  # files written just now
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", 0)  # files written just now
     workspace = load_registry(home).workspace(MAIN)
     server = MemoryService(home, workspace, writes="off", other_agents=False)
     try:

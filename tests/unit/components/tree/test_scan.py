@@ -9,6 +9,7 @@ import pytest
 
 from memtab.components.tree.full_scan import scan_home
 from memtab.components.tree.scan import HomeScan, ScanRequest, choose_workspace
+from memtab.fs import memo
 from memtab.fs.atomic import atomic_write_text
 from memtab.store import description_cache, files
 from memtab.store.home import Home
@@ -137,7 +138,7 @@ def test_a_start_shows_what_changed_on_disk_since_the_last_one(
     """The window's scans remember descriptions between starts (`store.description_cache`);
     a file mux or an editor changed in between is read again, the others are not."""
     # Every file here is a moment old: remember them all the same (no racy margin).
-    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", -3600 * 10**9)
+    monkeypatch.setattr(memo, "RACY_MARGIN_NS", -3600 * 10**9)
     window_scan = ScanRequest(home, MAIN, remember_descriptions=True)
     first = scan_home(window_scan)
     git, notes = home.global_root / "tools" / "git.md", home.workspace_root(MAIN) / "notes.md"
