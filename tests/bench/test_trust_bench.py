@@ -47,8 +47,8 @@ from bench.table import Row, record
 from memtab.check.engine import CheckEngine
 from memtab.cli.main import main
 from memtab.components.jobs import JobContext
+from memtab.components.trust.jobs import WindowTrust
 from memtab.kept.per_file import cache_file_for
-from memtab.operations.trust import WindowTrust
 from memtab.sources.claude.source import encode_project_path
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import QObject, Qt, Signal
 from pytestqt.qtbot import QtBot
 
-from memtab.components.consolidation import review_rows
+from memtab.components.consolidation.consolidation import review_rows
 from memtab.fs.clock import now_ms
 from memtab.gui.consolidation.footer import ConsolidationFooter
 from memtab.gui.consolidation.review_dialog import ReviewDialog

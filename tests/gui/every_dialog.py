@@ -26,6 +26,7 @@ from memtab.components.files.copy import CopyTarget
 from memtab.components.files.questions import NewKind
 from memtab.components.settings.agents_view import install_question
 from memtab.components.trust.changes import CombineMember, CombineProposal
+from memtab.components.trust.jobs import SideBySide, proposal_of
 from memtab.consolidation.records import ConsolidationPlan, PlannedFile, PlannedOp
 from memtab.gui.consolidation.review_dialog import ReviewDialog
 from memtab.gui.editor.editor import ask_unsaved
@@ -45,7 +46,6 @@ from memtab.gui.trust.feature import CombineDialog, SideBySideDialog
 from memtab.gui.window import keys
 from memtab.gui.window.palette import PaletteDialog
 from memtab.gui.writer.inbox_body import EditProposalDialog
-from memtab.operations.trust import SideBySide, proposal_of
 from memtab.store.history.records import RunEntry
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path

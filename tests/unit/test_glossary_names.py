@@ -84,7 +84,7 @@ RULES = (
         "the consolidator joining notes is not a merge: combine (the journal's op kind stays)",
         where=(
             "memtab/consolidation/",
-            "memtab/components/consolidation.py",
+            "memtab/components/consolidation/consolidation.py",
             "memtab/gui/consolidation/",
             "memtab/store/history/describe.py",
             # the tree model takes a new scan in (reconcile); the writer adds its findings

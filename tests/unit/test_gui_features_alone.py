@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import memtab
-from support.syntax_trees import walk
 
 GUI = Path(memtab.__file__).parent / "gui"
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
@@ -22,17 +21,6 @@ PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 COMPOSITION = {"first_paint", "memory_tab", "window"}
 """What puts the features together (the first paint's frame, the tab, the window): it may
 import every feature."""
-
-OLD_SHAPE = {
-    "check",
-    "consolidation",
-    "loads",
-    "traces",
-    "trust",
-    "writer",
-}
-"""Features still in four places until they move (issue 84): jobs in `operations/`, the
-window entering them through `gui/<feature>/feature.py`."""
 
 SHARED = {"tasks", "toolkit"}
 """What every feature may stand on: the job service, and the widgets, text widgets and
@@ -68,34 +56,6 @@ def test_the_gui_layers_place_the_same_features() -> None:
     assert set(others.replace(":", " ").split()) == COMPOSITION | SHARED | {"context", "actions"}
 
 
-def _imported(path: Path) -> set[str]:
-    """The modules `path` imports, lazily or for annotations too."""
-    names: set[str] = set()
-    for node in walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names.add(node.module)
-            names |= {f"{node.module}.{alias.name}" for alias in node.names}
-    return names
-
-
-def test_the_window_builds_an_old_shaped_feature_from_its_entry_module() -> None:
-    features = _feature_folders() & OLD_SHAPE
-    for feature in features:
-        assert (GUI / feature / "feature.py").is_file(), f"gui/{feature}/ has no feature.py"
-    reached = {
-        f"{path.name} imports {name}"
-        for path in sorted((GUI / "window").glob("*.py"))
-        for name in _imported(path)
-        if name.split(".")[:2] == ["memtab", "gui"]
-        and len(name.split(".")) > 3
-        and name.split(".")[2] in features
-        and name.split(".")[3] != "feature"
-    }
-    assert reached == set()
-
-
 def _re_exports(path: Path) -> bool:
     """Whether a module only imports and re-exports (a docstring, imports, `__all__`)."""
     body = ast.parse(path.read_text(encoding="utf-8")).body
@@ -120,23 +80,30 @@ def _re_exports(path: Path) -> bool:
 def test_a_feature_has_no_re_export_face() -> None:
     faces = {
         str(path.relative_to(GUI))
-        for feature in _feature_folders() - OLD_SHAPE
+        for feature in _feature_folders()
         for path in sorted((GUI / feature).rglob("*.py"))
         if _re_exports(path)
     }
     assert faces == set(), "the window imports a feature's own modules, through no face"
 
 
-def test_the_check_sees_a_face() -> None:
-    assert _re_exports(GUI / "writer" / "feature.py")  # an old-shaped feature's
+def test_the_check_sees_a_face(tmp_path: Path) -> None:
+    face = tmp_path / "feature.py"
+    face.write_text(
+        '"""A face."""\n\nfrom memtab.gui.writer.feedback import WriterFeedback\n\n'
+        '__all__ = ["WriterFeedback"]\n',
+        encoding="utf-8",
+    )
+    assert _re_exports(face)
     assert not _re_exports(GUI / "window" / "features.py")
 
 
 def test_a_features_jobs_sit_beside_its_presenter() -> None:
-    operations = GUI.parent / "operations"
-    apart = {
-        feature
-        for feature in _feature_folders() - OLD_SHAPE
-        if (operations / f"{feature}.py").exists() or (operations / feature).is_dir()
-    }
-    assert apart == set(), "a feature's jobs go in components/<feature>/, beside its presenter"
+    """A job of the window's (a function taking a `JobContext`) lives in components/."""
+    apart = sorted(
+        str(path.relative_to(GUI.parent))
+        for path in GUI.parent.rglob("*.py")
+        if path.relative_to(GUI.parent).parts[0] not in {"components", "gui"}
+        and "JobContext" in path.read_text(encoding="utf-8")
+    )
+    assert apart == [], "a feature's jobs go in components/<feature>/, beside its presenter"

@@ -3,8 +3,8 @@
 `gui/tasks/jobs.py` builds a `TaskRunner` per lane, at most four lanes; a feature asks its
 context for a client (`context.jobs.client(...)`). A feature that builds a runner of its
 own — one more thread, its keys and its shutdown its own business — fails here, as does a
-fifth lane. What the jobs do is `memtab/operations/`' (Qt-free: the import contract
-"operations" holds it).
+fifth lane. What the jobs do is each feature's `components/<feature>/jobs.py` (Qt-free: the
+components import contract holds it).
 """
 
 from __future__ import annotations

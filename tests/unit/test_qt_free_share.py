@@ -1,10 +1,9 @@
 """At least 40 % of the window's code is Qt-free (issue 53's target).
 
 The window's code is `gui/` (Qt: widgets, wiring, slots) and what it stands on that no
-other front end uses without it: `components/` (the window's state and rules, plain
-Python) and `operations/` (what its jobs do). Logic that needs no Qt belongs in the two
-Qt-free folders, where a test reaches it without a window; a change that grows `gui/` with
-it fails here.
+other front end uses without it: `components/` (the window's state, rules and jobs, plain
+Python). Logic that needs no Qt belongs there, where a test reaches it without a window; a
+change that grows `gui/` with it fails here.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from pathlib import Path
 import memtab
 
 APP = Path(memtab.__file__).parent
-QT_FREE_FOLDERS = ("components", "operations")
+QT_FREE_FOLDERS = ("components",)
 MIN_QT_FREE_SHARE = 0.40
 
 
@@ -28,12 +27,10 @@ def test_at_least_forty_percent_of_the_window_is_qt_free() -> None:
     share = qt_free / (qt_free + with_qt)
     assert share >= MIN_QT_FREE_SHARE, (
         f"the window's Qt-free share is {share:.1%} ({qt_free} of {qt_free + with_qt} "
-        "lines): what needs no Qt goes to components/ (state, rules, presenters) or "
-        "operations/ (what the jobs do)"
+        "lines): what needs no Qt goes to components/ (state, rules, presenters, jobs)"
     )
 
 
 def test_the_count_sees_every_folder() -> None:
-    # operations/ empties as the features' jobs move beside their presenters (issue 84)
     for folder in ("components", "gui"):
         assert _lines(folder) > 1_000, f"{folder}/ not found under {APP}"

@@ -7,7 +7,7 @@ what it worked out of every file by its text (`per_file.PerFile`, in Memtab's ca
 between processes too): a second run reads every file again but works out again only the
 changed files' words, claims and mentions. What the three found is a
 `report.TrustReport`, with the projects' workspaces (where a project's memory can be
-opened and written). The window asks in a child process (`operations.trust`).
+opened and written). The window asks in a child process (`components.trust.jobs`).
 """
 
 from __future__ import annotations

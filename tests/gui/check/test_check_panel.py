@@ -15,14 +15,14 @@ from gui import memory_tree_support as support
 from gui.editor_support import open_loaded
 from gui.memory_tree_support import WindowFactory, action, wait_for
 from memtab.check.records import CheckReport, Finding
-from memtab.components.check import row_marks, shown_in
+from memtab.components.check import jobs as check_ops
+from memtab.components.check.check import row_marks, shown_in
 from memtab.demo import MAIN_ID, acme_api, webapp
 from memtab.gui.check import feature
 from memtab.gui.check.feature import CheckFeature, CheckPanel
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.tree.model import MARKS_ROLE
 from memtab.gui.window import keys
-from memtab.operations import check as check_ops
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from support.demo_homes import copied_demo_home, demo_home_moved_away

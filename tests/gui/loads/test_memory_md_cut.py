@@ -15,7 +15,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.editor_support import replace_in_buffer, saved, settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
-from memtab.components.loads import GO_TO_CUT, MOVE_PAST_CUT, SAVE_PAST_CUT
+from memtab.components.loads.loads import GO_TO_CUT, MOVE_PAST_CUT, SAVE_PAST_CUT
 from memtab.components.tree.nodes import ref_key
 from memtab.components.window.mnemonics import mnemonic, without_mnemonic
 from memtab.file_protocol.file_ref import MemoryFileRef

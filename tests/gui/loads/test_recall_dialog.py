@@ -17,7 +17,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.editor_support import settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_idle
-from memtab.components.loads import FilePlace
+from memtab.components.loads.loads import FilePlace
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.loads.recall_dialog import PLACE_ROLE, RecallDialog
 from memtab.gui.window import keys

@@ -100,7 +100,7 @@ def test_reserving_runs_imports_no_part_of_the_engine(home: Home) -> None:
     code = (
         "import sys; from pathlib import Path; "
         "from memtab.consolidation.service import ConsolidationService; "
-        "import memtab.consolidation.job, memtab.operations.consolidation; "
+        "import memtab.consolidation.job, memtab.components.consolidation.jobs; "
         "from memtab.store.home import Home; "
         f"service = ConsolidationService(Home(Path({str(home.root)!r}))); "
         f"service.reserve({WS!r}).release(); service.describe_provider(); "

@@ -8,7 +8,7 @@ import os
 import time
 from pathlib import Path
 
-from memtab.components.loads import recall_groups
+from memtab.components.loads.loads import recall_groups
 from memtab.loads.recall.claude import WORDS_NOTE, iso_time, manifest, manifest_line
 from memtab.loads.recall.engine import compute_recall
 from memtab.loads.recall.records import AgentRecall, Recall

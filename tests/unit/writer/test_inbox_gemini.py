@@ -15,7 +15,7 @@ import pytest
 
 from memtab.cli.main import main
 from memtab.components.jobs import JobCancelledError, JobContext
-from memtab.operations.writer import review_patch
+from memtab.components.writer.jobs import review_patch
 from memtab.sources.agent_file import SourceVersions
 from memtab.sources.gemini.inbox import EXTRACTION_LOCK
 from memtab.store.home import Home

@@ -20,7 +20,7 @@ from memtab.components.editor.session import (
 )
 from memtab.components.editor.text_buffer import TextCodec
 from memtab.components.jobs import CancelToken
-from memtab.components.loads import NOTE_CHOICES, cut_note
+from memtab.components.loads.loads import NOTE_CHOICES, cut_note
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import (
     MemoryFile,

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Generic, NamedTuple, Protocol, TypeVar
 
 from memtab.components.editor.session import Choice, FileState, OpenFile, Situation
-from memtab.components.loads import (
+from memtab.components.loads.loads import (
     IMPORT_HREF,
     Shown,
     bar_now,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from memtab.components import merge as choices
 from memtab.components.editor.merge import MergeBasis
 from memtab.components.editor.text_buffer import TextCodec
-from memtab.components.loads import past_cut_warning
+from memtab.components.loads.loads import past_cut_warning
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.sources.claude.index import is_cut_index
 from memtab.store.files import MAX_FILE_BYTES, FileContent
@@ -43,11 +43,11 @@ class Situation(enum.Enum):
     ERROR = "error"
     NOTE = "note"
     CUT_NOTE = "cut_note"
-    """What Claude Code does not read of the open MEMORY.md (`components.loads.CutBar`): it
-    follows the text, and stays over saves."""
+    """What Claude Code does not read of the open MEMORY.md (`components.loads.loads.CutBar`):
+    it follows the text, and stays over saves."""
     PAST_CUT = "past_cut"
-    """A save of MEMORY.md that waits for *Save anyway* (`components.loads.CutBar`): it follows
-    the text."""
+    """A save of MEMORY.md that waits for *Save anyway* (`components.loads.loads.CutBar`): it
+    follows the text."""
     SYNC_CONFLICT = "sync_conflict"
     """Another machine changed the file's same lines (`gui.sync.feature.SyncConflictBars`): the
     bar stays over saves and reloads until the conflict is decided."""

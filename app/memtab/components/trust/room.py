@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
 from memtab.check.records import Finding
-from memtab.components.check import KIND_WORDS
+from memtab.components.check.check import KIND_WORDS
 from memtab.humanize import plural
 from memtab.trust.contradictions.records import ClaimedLine, Contradiction
 from memtab.trust.duplicates.records import DuplicateGroup

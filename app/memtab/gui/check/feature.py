@@ -1,6 +1,6 @@
-"""The check in the window: `CheckFeature` runs `operations.check` (rechecking only what changed)
-on the runs lane after the first scan and each change, shows it in the Check panel, the tree's
-rows and the open file's lines, and hands "Apply fix"'s plan to `review`."""
+"""The check in the window: `CheckFeature` runs `components.check.jobs` (rechecking only what
+changed) on the runs lane after the first scan and each change, shows it in the Check panel, the
+tree's rows and the open file's lines, and hands "Apply fix"'s plan to `review`."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from memtab.check.records import CheckReport, Finding
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.check import (
+from memtab.components.check.check import (
     FIX_TIP,
     MAKING_FIXES,
     NO_WORKSPACE,
@@ -44,6 +44,7 @@ from memtab.components.check import (
     selection_view,
     shown_in,
 )
+from memtab.components.check.jobs import NotChecked, WindowCheck, plan_check_fixes, release_heap
 from memtab.components.tree.marks import MarkedRows
 from memtab.consolidation.records import ConsolidationPlan
 from memtab.gui.context import WindowContext, WindowShell
@@ -53,7 +54,6 @@ from memtab.gui.toolkit.keyboard_return import PanelLetters
 from memtab.gui.toolkit.style import Accent
 from memtab.gui.toolkit.text.line_margin import LineMargin, MarginEditor, Side
 from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
-from memtab.operations.check import NotChecked, WindowCheck, plan_check_fixes, release_heap
 
 if TYPE_CHECKING:  # lazy: the consolidation engine loads with the first fix
     from memtab.consolidation.review.check_fixes import FixPlan

@@ -1,6 +1,7 @@
 """The consolidation footer under the tree: how recently each scope was consolidated, and
 Consolidate now with its progress, failure and Cancel on a status line of fixed height (a run
-never moves the tree). It never reads disk; what it says is `components.consolidation.RunStates`.
+never moves the tree). It never reads disk; what it says is
+`components.consolidation.consolidation.RunStates`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components import glossary
-from memtab.components.consolidation import (
+from memtab.components.consolidation.consolidation import (
     CONSOLIDATE_NOW,
     LINE_KEYS,
     NO_WORKSPACE,
@@ -115,7 +116,7 @@ class ReviewOpener(QObject):
             return False
         if self._spare is None:
             # lazy: the dialog and what only it uses (the review's view and setting, the
-            # consolidation's operations) are not imported by a window that never reviews
+            # consolidation's jobs) are not imported by a window that never reviews
             from memtab.gui.consolidation.review_dialog import ReviewDialog
 
             self._spare = ReviewDialog(self._jobs, parent=self._parent)

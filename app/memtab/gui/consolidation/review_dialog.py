@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.consolidation import (
+from memtab.components.consolidation.consolidation import (
     PlannedOpView,
     accepted_ops,
     apply_label,
@@ -30,6 +30,7 @@ from memtab.components.consolidation import (
     review_title,
     row_diff,
 )
+from memtab.components.consolidation.jobs import forget_declined
 from memtab.consolidation.records import ConsolidationPlan
 from memtab.consolidation.review.review_setting import save_review_mode
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
@@ -38,7 +39,6 @@ from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import muted_text
 from memtab.gui.toolkit.text.diff_view import DiffPane
 from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
-from memtab.operations.consolidation import forget_declined
 
 logger = logging.getLogger(__name__)
 

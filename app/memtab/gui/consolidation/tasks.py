@@ -1,6 +1,7 @@
-"""Consolidation runs in the window, on the job service's runs lane (`operations.consolidation`).
-Every accepted `start` ends with exactly one of `run_finished`, `run_failed`, `run_cancelled`
-or (a run to review first) `plan_ready`; the service's reservation refuses a second run.
+"""Consolidation runs in the window, on the job service's runs lane
+(`components.consolidation.jobs`). Every accepted `start` ends with exactly one of
+`run_finished`, `run_failed`, `run_cancelled` or (a run to review first) `plan_ready`; the
+service's reservation refuses a second run.
 """
 
 from __future__ import annotations
@@ -11,12 +12,12 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from memtab.components.consolidation.jobs import RunRequest, consolidate
 from memtab.consolidation.errors import ConsolidationError
 from memtab.consolidation.job import PlanChoice, RunOutcome
 from memtab.consolidation.records import ConsolidationPlan
 from memtab.consolidation.service import ConsolidationService, RunReservation
 from memtab.gui.tasks.jobs import JobService, Lane
-from memtab.operations.consolidation import RunRequest, consolidate
 from memtab.store.home import Home
 from memtab.store.sidecars.journal import RunScope, Trigger
 

@@ -14,14 +14,14 @@ from PySide6.QtCore import QModelIndex, QObject, QPoint, QUrl, Signal, SignalIns
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QDialog, QLabel, QMenu, QPlainTextEdit, QToolButton, QWidget
 
-from memtab.components.consolidation import CONSOLIDATE_SCOPE
+from memtab.components.consolidation.consolidation import CONSOLIDATE_SCOPE
 from memtab.components.files import ops as file_ops
 from memtab.components.files import rules, undo
 from memtab.components.files.ops import OpResult
 from memtab.components.files.questions import NewKind
 from memtab.components.files.rules import RowAction
 from memtab.components.files.steps import UndoStep
-from memtab.components.loads import GO_TO_CUT
+from memtab.components.loads.loads import GO_TO_CUT
 from memtab.components.tree.nodes import NodeKind, TreeNode, file_key, ref_key
 from memtab.components.tree.text import PIN_NOTE
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError

@@ -1,6 +1,6 @@
 """The dialog of View → What each agent loads: per agent, in its order, the files it reads
 at a session's start — each `@`-import under the file that imports it — how much of each
-and where it stops, wrapped (`memtab.loads`; the rows: `components.loads`)."""
+and where it stops, wrapped (`memtab.loads`; the rows: `components.loads.loads`)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.loads import agent_rows, file_tip, opens_outside
+from memtab.components.loads.loads import agent_rows, file_tip, opens_outside
 from memtab.gui.toolkit.dialog_layout import button_box, fit_to_screen
 from memtab.gui.toolkit.style import Accent
 from memtab.humanize import display_path

@@ -1,5 +1,5 @@
 """What each agent loads and recalls for a prompt: the dialogs, filled off the GUI thread
-(`operations.loads`) for the shown workspace and asked again as the disk changes. *Ask the
+(`components.loads.jobs`) for the shown workspace and asked again as the disk changes. *Ask the
 model too* sends Claude Code's selection request to the configured model on the user's ask only."""
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from PySide6.QtWidgets import QPlainTextEdit, QWidget
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.editor.text_buffer import changed_span, utf16_offset
 from memtab.components.files.undo import MovedPastCut, move_lines_past_cut
-from memtab.components.loads import (
+from memtab.components.loads.jobs import ContextLoader, agent_loads, agent_recall, model_recall
+from memtab.components.loads.loads import (
     GO_TO_CUT,
     GO_TO_ONLY,
     MOVE_PAST_CUT,
@@ -47,7 +48,6 @@ from memtab.gui.toolkit.style import Accent
 from memtab.gui.toolkit.text.line_margin import MarginEditor, go_to
 from memtab.loads.kept import KeptHeads
 from memtab.loads.recall.records import Recall
-from memtab.operations.loads import ContextLoader, agent_loads, agent_recall, model_recall
 from memtab.sources.claude.index import IndexCut, index_cut
 from memtab.sources.config import SourceContext
 from memtab.store.paths import PathError, parse_file_path

@@ -1,6 +1,6 @@
 """The dialog of What each agent recalls (Ctrl+Shift+Y): a prompt, then per agent what it
 loads, would recall (by rank) and misses and why (`memtab.loads.recall`; rows:
-`components.loads`). Enter in the prompt asks, ↓ goes to the rows, Enter on a row
+`components.loads.loads`). Enter in the prompt asks, ↓ goes to the rows, Enter on a row
 opens its file and puts the dialog away; no button is a default one (Enter never asks again)."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.loads import (
+from memtab.components.loads.loads import (
     LOADED,
     MISSED,
     NEVER,

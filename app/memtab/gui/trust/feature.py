@@ -1,5 +1,5 @@
 """Memory every agent can trust, in the window: `TrustFeature` finds the home's duplicates,
-contradictions and leaks (`operations.trust.WindowTrust`) on the runs lane as the home
+contradictions and leaks (`components.trust.jobs.WindowTrust`) on the runs lane as the home
 changes, and shows them in the room (what needs you) and the Trust panel."""
 
 from __future__ import annotations
@@ -34,9 +34,10 @@ from PySide6.QtWidgets import (
 from memtab.check.records import CheckReport
 from memtab.components.activity.badges import Badge
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.check import rechecks
+from memtab.components.check.check import rechecks
 from memtab.components.files.ops import OpResult, ref_on_disk
 from memtab.components.tree.nodes import file_key, ref_key
+from memtab.components.trust import jobs as trust_jobs
 from memtab.components.trust.changes import (
     REVIEW_NOTE,
     CombineChoice,
@@ -47,6 +48,7 @@ from memtab.components.trust.changes import (
     newest,
     side_labels,
 )
+from memtab.components.trust.jobs import NotRead, SideBySide, WindowTrust, propose_combine
 from memtab.components.trust.room import (
     PANEL_OF,
     ChangedFile,
@@ -75,8 +77,6 @@ from memtab.gui.toolkit.text.three_way import ThreeWayView
 from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
 from memtab.gui.trust.panel import TrustPanel
 from memtab.humanize import relative_time
-from memtab.operations import trust as operations
-from memtab.operations.trust import NotRead, SideBySide, WindowTrust, propose_combine
 from memtab.store.paths import PathError
 from memtab.trust.contradictions.records import ClaimedLine, Contradiction
 from memtab.trust.duplicates.records import DuplicateGroup
@@ -684,7 +684,7 @@ class TrustFeature(QObject):
         if index is None:
             return
         job = functools.partial(
-            operations.combine_lines, home, self._context.undo_stack, group, choices[index]
+            trust_jobs.combine_lines, home, self._context.undo_stack, group, choices[index]
         )
         self._run(job, [m.path for m in group.members])
 
@@ -713,14 +713,14 @@ class TrustFeature(QObject):
             places.append(f"/memories/global/{name}")
         stack = self._context.undo_stack
         job = functools.partial(
-            operations.combine_files, self._context.home, stack, proposal, choice, text
+            trust_jobs.combine_files, self._context.home, stack, proposal, choice, text
         )
         self._run(job, places)
 
     @Slot(object)
     def _on_keep_requested(self, group: DuplicateGroup) -> None:
         home, stack = self._context.home, self._context.undo_stack
-        self._run(functools.partial(operations.keep, home, stack, group), ())
+        self._run(functools.partial(trust_jobs.keep, home, stack, group), ())
 
     @Slot(object)
     def _on_move_requested(self, leak: Leak) -> None:
@@ -731,7 +731,7 @@ class TrustFeature(QObject):
         if leak.kind != "secret" and leak.place.path.startswith("/memories/"):
             relative = leak.place.path.split("/", 3)[-1]
             places.append(f"/memories/project/{relative}")
-        self._run(functools.partial(operations.move, home, stack, leak), places)
+        self._run(functools.partial(trust_jobs.move, home, stack, leak), places)
 
     @Slot(bool)
     def _on_undo_requested(self, redo: bool) -> None:
@@ -740,7 +740,7 @@ class TrustFeature(QObject):
     @Slot(object)
     def _on_side_by_side_requested(self, found: Contradiction) -> None:
         self._jobs().submit(
-            functools.partial(operations.read_side_by_side, self._context.home, found)
+            functools.partial(trust_jobs.read_side_by_side, self._context.home, found)
         )
 
     @Slot(int, object)

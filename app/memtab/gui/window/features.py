@@ -25,7 +25,8 @@ from memtab.gui.activity.edit_marks import EditMarks
 from memtab.gui.activity.mux_presence import MuxPresence
 from memtab.gui.blame.feature import BlameFeature
 from memtab.gui.check.feature import CheckFeature
-from memtab.gui.consolidation.feature import ConsolidationFooter, LazyConsolidationTasks
+from memtab.gui.consolidation.footer import ConsolidationFooter
+from memtab.gui.consolidation.lazy import LazyConsolidationTasks
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.tab.bar import MessageBar
 from memtab.gui.files.dialogs import TabDialogs
@@ -80,12 +81,8 @@ from memtab.gui.window.keys import (
 from memtab.gui.window.menus import WindowMenus
 from memtab.gui.window.palette import Palette
 from memtab.gui.window.window_actions import WindowActions
-from memtab.gui.writer.feature import (
-    InboxPanel,
-    WriterFeedback,
-    WriterStatusWidget,
-    WriterSupervisor,
-)
+from memtab.gui.writer.feedback import WriterFeedback, WriterStatusWidget, WriterSupervisor
+from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.log_rotation import start_rotating
 
 if TYPE_CHECKING:  # lazy: the Traces tab loads when first shown (build_traces)

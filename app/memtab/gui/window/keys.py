@@ -9,7 +9,8 @@ from memtab.gui.activity.edit_marks import EditMarks
 from memtab.gui.activity.mux_presence import MuxPresence
 from memtab.gui.blame.feature import BlameFeature
 from memtab.gui.check.feature import CheckFeature
-from memtab.gui.consolidation.feature import ConsolidationFooter, LazyConsolidationTasks
+from memtab.gui.consolidation.footer import ConsolidationFooter
+from memtab.gui.consolidation.lazy import LazyConsolidationTasks
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.tab.bar import MessageBar
 from memtab.gui.files.dialogs import TabDialogs
@@ -25,12 +26,8 @@ from memtab.gui.tree.sources import SourcesFollower
 from memtab.gui.trust.feature import TrustFeature
 from memtab.gui.window.menus import WindowMenus
 from memtab.gui.window.palette import Palette
-from memtab.gui.writer.feature import (
-    InboxPanel,
-    WriterFeedback,
-    WriterStatusWidget,
-    WriterSupervisor,
-)
+from memtab.gui.writer.feedback import WriterFeedback, WriterStatusWidget, WriterSupervisor
+from memtab.gui.writer.inbox_panel import InboxPanel
 
 # The Memory tab's parts, then its controller built with them.
 CONSOLIDATION = FeatureKey[LazyConsolidationTasks]("consolidation")

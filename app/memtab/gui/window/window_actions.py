@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab import __version__
-from memtab.components.consolidation import CONSOLIDATE_SCOPE
+from memtab.components.consolidation.consolidation import CONSOLIDATE_SCOPE
 from memtab.components.editor.panel import ViewMode
 from memtab.components.files.rules import consolidate_text, consolidated_scope
 from memtab.components.window.menus import (

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.jobs import JobFunction
 from memtab.components.window.settings_news import SettingsChange, SettingsSection
+from memtab.components.writer.jobs import begin, check_states, poll, run
 from memtab.components.writer.supervision import (
     NEWS_LINK,
     TRACE_LINK,
@@ -46,7 +47,6 @@ from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.style import set_style_sheet
 from memtab.gui.toolkit.widgets import hbox
 from memtab.gui.writer.inbox_panel import InboxPanel
-from memtab.operations.writer import begin, check_states, poll, run
 from memtab.store.home import Home
 from memtab.store.paths import PathError, parse_file_path
 from memtab.writer.config import load_writer_settings, parse_writer_settings

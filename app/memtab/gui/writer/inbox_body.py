@@ -43,14 +43,7 @@ from memtab.components.writer.inbox_view import (
     row_tooltip,
     where_text,
 )
-from memtab.file_protocol.file_ref import SourceError, is_virtual_path, parse_file_id
-from memtab.gui.context import WindowContext
-from memtab.gui.toolkit.clock import call_soon
-from memtab.gui.toolkit.dialog_layout import lay_out_prose_dialog
-from memtab.gui.toolkit.style import Accent, accent_text, mute
-from memtab.gui.toolkit.text.diff_view import DiffView
-from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
-from memtab.operations.writer import (
+from memtab.components.writer.jobs import (
     Decided,
     Reviewed,
     WithEvidence,
@@ -60,6 +53,13 @@ from memtab.operations.writer import (
     load_targets,
     reject,
 )
+from memtab.file_protocol.file_ref import SourceError, is_virtual_path, parse_file_id
+from memtab.gui.context import WindowContext
+from memtab.gui.toolkit.clock import call_soon
+from memtab.gui.toolkit.dialog_layout import lay_out_prose_dialog
+from memtab.gui.toolkit.style import Accent, accent_text, mute
+from memtab.gui.toolkit.text.diff_view import DiffView
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
 from memtab.writer.inbox.inbox import InboxItem
 
 logger = logging.getLogger(__name__)

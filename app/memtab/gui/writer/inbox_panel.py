@@ -36,12 +36,12 @@ from memtab.components.writer.inbox_view import (
     inbox_places,
     queues_touched,
 )
+from memtab.components.writer.jobs import Pending, load_pending
 from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn
 from memtab.gui.toolkit.text.text_fields import is_redo_key
 from memtab.gui.toolkit.widgets import chain_tab_order, hbox, tab_stops
-from memtab.operations.writer import Pending, load_pending
 from memtab.store.home import PathPlace
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.inbox.inbox import InboxItem

@@ -9,7 +9,7 @@ import pytest
 
 from memtab.check.records import CheckReport, Finding, Fix
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.check import (
+from memtab.components.check.check import (
     FindingPlace,
     finding_key,
     finding_place,

@@ -4,7 +4,7 @@ word, and each run summary once after the scopes it was the last run of."""
 
 from __future__ import annotations
 
-from memtab.components.consolidation import (
+from memtab.components.consolidation.consolidation import (
     PROJECT_UNAVAILABLE,
     harvest_line,
     header_summary,

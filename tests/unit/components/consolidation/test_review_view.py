@@ -4,7 +4,7 @@ of a row."""
 
 from __future__ import annotations
 
-from memtab.components.consolidation import (
+from memtab.components.consolidation.consolidation import (
     accepted_ops,
     apply_label,
     forgot_text,

@@ -1,11 +1,11 @@
-"""components.consolidation: Consolidate now's states, without Qt."""
+"""components.consolidation.consolidation: Consolidate now's states, without Qt."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from memtab.components.consolidation import (
+from memtab.components.consolidation.consolidation import (
     CANCELLED,
     CONSOLIDATE_NOW,
     CONSOLIDATING,

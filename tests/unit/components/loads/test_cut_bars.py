@@ -4,7 +4,7 @@ says as the text changes (docs/formats.md §17.6)."""
 
 from __future__ import annotations
 
-from memtab.components.loads import (
+from memtab.components.loads.loads import (
     NOTE_CHOICES,
     SAVE_CHOICES,
     CutBar,

@@ -4,7 +4,7 @@ the file it was of and a text not typed in meanwhile."""
 
 from __future__ import annotations
 
-from memtab.components.loads import (
+from memtab.components.loads.loads import (
     MOVE_ONLY,
     NO_CUT,
     NOTHING_TO_MOVE,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memtab.components.loads import (
+from memtab.components.loads.loads import (
     import_at,
     import_file,
     reads_imports,

@@ -1,4 +1,4 @@
-"""What the window shows of a recall, without Qt (components.loads): a group an
+"""What the window shows of a recall, without Qt (components.loads.loads): a group an
 agent with its counts, how it picks and its notes, a row a file in its order — loaded,
 recalled by rank with the lines it reads, missed and why — then what no agent can recall;
 where each row opens; which changes on disk ask again."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.loads import (
+from memtab.components.loads.loads import (
     FilePlace,
     RecallCounts,
     asks_again,

@@ -3,7 +3,7 @@ imports them, where each stops in words; a file no source holds opens on disk.""
 
 from __future__ import annotations
 
-from memtab.components.loads import agent_rows, opens_outside, where_it_stops
+from memtab.components.loads.loads import agent_rows, opens_outside, where_it_stops
 from memtab.loads.records import AgentLoads, LoadedFile
 
 PROJECT = "/home/dev/src/acme"

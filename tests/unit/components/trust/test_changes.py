@@ -10,10 +10,10 @@ import pytest
 
 from memtab.components.files.undo import UndoStack, redo_step, undo_step
 from memtab.components.jobs import JobContext
+from memtab.components.trust import jobs as trust_jobs
 from memtab.components.trust.changes import CombineProposal, combine_choices, move_target
+from memtab.components.trust.jobs import NotRead, WindowTrust, propose_combine
 from memtab.fs.atomic import atomic_write_text
-from memtab.operations import trust as operations
-from memtab.operations.trust import NotRead, WindowTrust, propose_combine
 from memtab.store.files import content_sha256
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
@@ -67,7 +67,7 @@ def test_combine_into_one_member_removes_the_copy_and_undo_brings_it_back(home: 
     into = next(c for c in proposal.choices() if c.member is not None and "deploying.md" in c.label)
     assert proposal.review(into).draft == NOTE  # a copy adds nothing
     stack = UndoStack()
-    result = operations.combine_files(home, stack, proposal, into, NOTE, _ctx())
+    result = trust_jobs.combine_files(home, stack, proposal, into, NOTE, _ctx())
     assert result.ok, result.error
     assert kept.read_text() == NOTE and not copy.exists()
     assert len(stack) == 1
@@ -89,7 +89,7 @@ def test_combine_of_a_rule_takes_the_line_out_of_the_others_only(home: Home) -> 
     [group] = _groups_with(home, "habits.md")
     into = next(c for c in combine_choices(group) if "habits.md" in c.label)
     stack = UndoStack()
-    assert operations.combine_lines(home, stack, group, into, _ctx()).ok
+    assert trust_jobs.combine_lines(home, stack, group, into, _ctx()).ok
     assert RULE in one.read_text()
     assert other.read_text() == f"# Workflow\n\n{WORKFLOW}"
     step = stack.pop()
@@ -108,7 +108,7 @@ def test_nothing_is_combined_where_a_member_changed_since_it_was_read(home: Home
     into = next(c for c in proposal.choices() if "deploying.md" in c.label)
     atomic_write_text(copy, NOTE + "\nA line added meanwhile.\n")
     stack = UndoStack()
-    result = operations.combine_files(home, stack, proposal, into, NOTE + "- Edited.\n", _ctx())
+    result = trust_jobs.combine_files(home, stack, proposal, into, NOTE + "- Edited.\n", _ctx())
     assert not result.ok and "changed since it was read" in (result.error or "")
     assert "A line added meanwhile" in copy.read_text() and kept.read_text() == NOTE
     assert len(stack) == 0
@@ -119,7 +119,7 @@ def test_keep_is_undone_by_forgetting_it(home: Home) -> None:
     atomic_write_text(home.global_root / "deploy-notes.md", NOTE)
     [group] = _groups_with(home, "deploying.md")
     stack = UndoStack()
-    assert operations.keep(home, stack, group, _ctx()).ok
+    assert trust_jobs.keep(home, stack, group, _ctx()).ok
     assert group.key in load_kept(home) and _groups_with(home, "deploying.md") == []
     step = stack.pop()
     assert step is not None and undo_step(home, step, stack=stack).ok
@@ -134,7 +134,7 @@ def test_a_global_memory_naming_one_project_moves_to_its_memory_in_one_step(home
     [leak] = leaks
     assert move_target(leak) == f"Move to project {OTHER_PROJECT}'s memory"
     stack = UndoStack()
-    result = operations.move(home, stack, leak, _ctx())
+    result = trust_jobs.move(home, stack, leak, _ctx())
     assert result.ok, result.error
     moved = home.project_root(OTHER_PROJECT) / "web-build.md"
     assert moved.read_text() == text and not leaking.exists()
@@ -172,7 +172,7 @@ def test_take_the_line_out_removes_the_secret_s_line_and_only_it(home: Home) -> 
     atomic_write_text(path, changed)
     os.utime(path, ns=(read_at, read_at + 5_000_000_000))
     stack = UndoStack()
-    refused = operations.move(home, stack, leak, _ctx())
+    refused = trust_jobs.move(home, stack, leak, _ctx())
     assert not refused.ok and "changed since it was read" in (refused.error or "")
     assert path.read_text() == changed and len(stack) == 0
 
@@ -180,7 +180,7 @@ def test_take_the_line_out_removes_the_secret_s_line_and_only_it(home: Home) -> 
     leak = _secret_leak(home, "local-services.md")
     assert PASSWORD not in leak.place.text and leak.place.line == 4
     assert move_target(leak) == "Take the line out"
-    result = operations.move(home, stack, leak, _ctx())
+    result = trust_jobs.move(home, stack, leak, _ctx())
     assert result.ok, result.error
     lines = text.splitlines(keepends=True)
     assert path.read_text() == "".join(lines[:3] + lines[4:])

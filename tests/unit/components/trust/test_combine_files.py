@@ -13,10 +13,10 @@ import pytest
 
 from memtab.components.files.undo import UndoStack, undo_step
 from memtab.components.jobs import JobContext
+from memtab.components.trust import jobs as trust_jobs
 from memtab.components.trust.changes import CombineProposal
+from memtab.components.trust.jobs import NotRead, WindowTrust, combined_text, propose_combine
 from memtab.fs.atomic import atomic_write_json, atomic_write_text
-from memtab.operations import trust as operations
-from memtab.operations.trust import NotRead, WindowTrust, combined_text, propose_combine
 from memtab.store.home import Home
 from memtab.store.sidecars.meta import MetaStore, project_key
 from memtab.store.text.content_lines import content_lines
@@ -99,7 +99,7 @@ def test_combine_keeps_the_better_file_with_every_line_and_undo_brings_the_other
 
     stack = UndoStack()
     edited = draft + "- Reviewed by hand.\n"
-    result = operations.combine_files(home, stack, proposal, first, edited, _ctx())
+    result = trust_jobs.combine_files(home, stack, proposal, first, edited, _ctx())
     assert result.ok, result.error
     testing = home.project_root(PROJECT) / "testing.md"
     tips = home.project_root(PROJECT) / "test-tips.md"
@@ -124,7 +124,7 @@ def test_keeping_the_weaker_file_still_loses_no_line_and_undo_brings_the_pin_bac
     assert FLAKY in draft and RERUN in draft
     assert draft.startswith("---\ndescription: How to run, filter and debug the test suite\n---\n")
     stack = UndoStack()
-    assert operations.combine_files(home, stack, proposal, tips_choice, draft, _ctx()).ok
+    assert trust_jobs.combine_files(home, stack, proposal, tips_choice, draft, _ctx()).ok
     testing = home.project_root(PROJECT) / "testing.md"
     assert not testing.exists()
     step = stack.pop()

@@ -40,7 +40,7 @@ from memtab.components.editor.session import (
     default_choice,
 )
 from memtab.components.editor.text_buffer import with_description
-from memtab.components.loads import (
+from memtab.components.loads.loads import (
     GO_TO_CUT,
     IMPORT_HREF,
     MOVE_PAST_CUT,
@@ -319,7 +319,7 @@ class FileTab(QWidget):
     # which may be no memory file
     path_link_opened = Signal(object)
     # a button of the bar asks for another feature's registered action, by its id (the cut's Go to
-    # the cut, Move them to a topic file: `components.loads`)
+    # the cut, Move them to a topic file: `components.loads.loads`)
     action_requested = Signal(str)
 
     def __init__(

@@ -57,7 +57,7 @@ from memtab.components.editor.text_buffer import (
     utf16_offset,
     with_final_newline,
 )
-from memtab.components.loads import with_import_links
+from memtab.components.loads.loads import with_import_links
 from memtab.components.text import Style, line_spans
 from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.icons import tinted_icon
@@ -574,7 +574,7 @@ class EditorView(QWidget):
 
     def set_imports(self, on: bool) -> None:
         """`@`-imports as links in the text and the preview (Claude Code's instruction
-        files: `components.loads`), or not."""
+        files: `components.loads.loads`), or not."""
         self._highlighter.set_imports(on)
         self.preview.set_imports(on)
 

@@ -9,7 +9,7 @@ from memtab.components.editor.panel import (
     note_after_saving_anyway,
 )
 from memtab.components.editor.session import OpenFile, Situation
-from memtab.components.loads import NOTE_CHOICES, SAVE_CHOICES
+from memtab.components.loads.loads import NOTE_CHOICES, SAVE_CHOICES
 from memtab.file_protocol.file_ref import MemoryFileRef
 
 WITHIN = "".join(f"- line {number}\n" for number in range(199))

@@ -1,4 +1,4 @@
-"""Consolidation's operations in the window: a run, a plan to review or a reviewed plan
+"""Consolidation's jobs in the window: a run, a plan to review or a reviewed plan
 applied (`consolidate`), here or in a child process (`consolidation/job.py`), and the
 declines of earlier reviews forgotten (`forget_declined`)."""
 

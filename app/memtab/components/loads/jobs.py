@@ -1,4 +1,4 @@
-"""View → What each agent loads and What each agent recalls, as operations: what Claude
+"""View → What each agent loads and What each agent recalls, as jobs: what Claude
 Code, Codex, xum and Gemini CLI read at a session's start, and what each would recall for a
 prompt, for the workspace the Memory tab shows (`memtab.loads`, `memtab.loads.recall`)."""
 

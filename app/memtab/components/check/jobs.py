@@ -1,4 +1,4 @@
-"""The check's operations in the window: is the memory still true of the code?"""
+"""The check's jobs in the window: is the memory still true of the code?"""
 
 from __future__ import annotations
 

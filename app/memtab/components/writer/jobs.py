@@ -1,4 +1,4 @@
-"""The writer in the window, as operations: the writer lock, polls and runs
+"""The writer in the window, off the GUI thread: the writer lock, polls and runs
 (`writer.job.service.WriterService` does the work); the Inbox read, reviewed and decided,
 each decision a step Edit → Undo takes back (`InboxStep`)."""
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from memtab.components.jobs import JobContext
+from memtab.components.trust.jobs import NotRead, WindowTrust
 from memtab.fs.atomic import atomic_write_text
-from memtab.operations.trust import NotRead, WindowTrust
 from memtab.store.home import Home
 from memtab.trust.duplicates.kept import keep_group
 from memtab.trust.report import TrustReport
