@@ -3,14 +3,16 @@ rules without Qt (states, outcomes, the book by key, routes); threads and signal
 `gui/tasks/`'s. No postponed annotations: the start compiles its NamedTuples' fields."""
 
 import enum
+import functools
 import logging
 import threading
 from collections.abc import Callable, Iterator
-from typing import Generic, NamedTuple, Protocol, TypeVar
+from typing import Generic, NamedTuple, ParamSpec, Protocol, TypeVar
 
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 class CancelToken(Protocol):
@@ -63,6 +65,16 @@ def _ignore_progress(_job_id: int, _step: int, _message: str) -> None:
 
 JobFunction = Callable[[JobContext], object]
 """A job: runs off the GUI thread, gets its context, returns its result."""
+
+
+def plain(fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Callable[[JobContext], T]:
+    """The job of an engine function that takes no context: once started it runs to its
+    end (cancelling it drops its result)."""
+    return functools.partial(_call_plain, functools.partial(fn, *args, **kwargs))
+
+
+def _call_plain(call: Callable[[], T], _ctx: JobContext) -> T:
+    return call()
 
 
 class JobState(enum.Enum):

@@ -26,7 +26,6 @@ from gui.memory_tree_support import (
 )
 from memtab.components.activity.badges import Actor
 from memtab.components.files.ops import DeletionCount
-from memtab.components.history import jobs as history_ops
 from memtab.components.tree.nodes import (
     NodeKind,
     SectionId,
@@ -38,6 +37,7 @@ from memtab.components.tree.nodes import (
 )
 from memtab.components.window.mnemonics import without_mnemonic
 from memtab.gui.first_paint.main_window import MainWindow
+from memtab.gui.history import hub as history_ops
 from memtab.store.catch_up.external import ExternalReport
 from memtab.store.files import read_file_content
 from memtab.store.history.blobs import BlobStore

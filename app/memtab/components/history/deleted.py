@@ -480,6 +480,18 @@ def deleted_text(home: Home, item: DeletedFile | TrashItem) -> str:
     return text_of(content_of(home, item.version))
 
 
+@dataclass(frozen=True)
+class DeletedPreview:
+    """What a deleted file held, for Recently deleted's preview."""
+
+    file: DeletedFile
+    text: str
+
+
+def deleted_preview(home: Home, file: DeletedFile) -> DeletedPreview:
+    return DeletedPreview(file, deleted_text(home, file))
+
+
 def burst_text(burst: BurstFiles, now: int | None = None) -> str:
     """A burst in a few lines: what happened, and what became of each of its files."""
     lines = [burst.words] + ([f"In {burst.place}"] if burst.place else [])

@@ -5,7 +5,6 @@ file, kept in the UI state (`components.activity.badges`, `edit_claims`).
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -18,13 +17,14 @@ from memtab.components.activity.badges import CLAIM_TTL_MS, Actor, Badge
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.activity.edit_claims import EditClaims
 from memtab.components.activity.own_writes import OwnWrites
-from memtab.components.history.jobs import contents_written_since
+from memtab.components.jobs import plain
 from memtab.components.sync.status import SyncLook
 from memtab.components.tree.scan import HomeScan
 from memtab.components.window.ui_state import UiState
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.fs.clock import now_ms
 from memtab.gui.context import WindowContext
+from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home, PathKind
 from memtab.store.paths import VirtualPath
 from memtab.store.sidecars.journal import ConsolidationRecord
@@ -171,7 +171,7 @@ class EditMarks(QObject):
     def _on_changes_published(self, batch: ChangeBatch) -> None:
         if self._context is not None and batch.affects(PathKind.RUNS_LOG):
             since = now_ms() - CLAIM_TTL_MS
-            job = functools.partial(contents_written_since, self._home, since)
+            job = plain(RunsLog(self._home).contents_written_since, since)
             self._context.files.read(_RUNS_READ, job, self._claim_contents)
 
     def _claim_contents(self, written: dict[str, str]) -> None:

@@ -35,14 +35,10 @@ from memtab.components.history.burst_news import (
     RecordingWait,
     batch_routes,
 )
-from memtab.components.history.deleted import DeletedFile
-from memtab.components.history.jobs import (
-    burst_news,
-    catch_up_runs_log,
-    record_outside_changes,
-    recording,
-)
+from memtab.components.history.deleted import DeletedFile, news_read
+from memtab.components.history.history import record_external_changes, recording_notice
 from memtab.components.history.trash_view import restored_words
+from memtab.components.jobs import plain
 from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.context import WindowContext, WindowShell
@@ -52,6 +48,8 @@ from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK, qtimer
 from memtab.gui.toolkit.style import Accent, accent_text
 from memtab.sources.model import Source
+from memtab.store.catch_up.recording import recording_state
+from memtab.store.catch_up.runs_log import catch_up_runs
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.restore.orphans import OrphanProjectStore
 from memtab.store.scopes.memory import MemoryStore
@@ -488,7 +486,7 @@ class HistoryHub(QObject):
         if self.notices is None or not self._loaded or self._shut_down:
             return
         store = MemoryStore.of(self._context.shown.view())
-        job = functools.partial(burst_news, store, self._shown_sources())
+        job = plain(news_read, store, self._shown_sources())
         self._jobs().submit_latest(NEWS_KEY, job)
 
     # -- slots -------------------------------------------------------------------------------
@@ -513,7 +511,7 @@ class HistoryHub(QObject):
         if routes.runs and self.runs_dialog is not None:
             self.runs_dialog.reload()
         if routes.import_runs:
-            self._jobs().submit_latest(IMPORT_KEY, functools.partial(catch_up_runs_log, self._home))
+            self._jobs().submit_latest(IMPORT_KEY, plain(catch_up_runs, self._home))
         if routes.recording:
             self._read_recording()
 
@@ -526,13 +524,16 @@ class HistoryHub(QObject):
         # CLI's) is logged with its changes, mux's records since the last look are added.
         # (Not once the window is closing: its last scan may end after the workers did.)
         if not self._shut_down:
-            self._jobs().submit_latest(IMPORT_KEY, functools.partial(catch_up_runs_log, self._home))
+            self._jobs().submit_latest(IMPORT_KEY, plain(catch_up_runs, self._home))
             self._read_recording()
         self._look_for_news()  # what happened while no window ran
 
     def _read_recording(self) -> None:
         """Read whether history is being recorded (off the GUI thread) and show it."""
-        self._jobs().submit_latest(RECORDING_KEY, functools.partial(recording, self._home))
+        home = self._home
+        self._jobs().submit_latest(
+            RECORDING_KEY, lambda _ctx: recording_notice(recording_state(home))
+        )
 
     @Slot(object)
     def _on_shown_scan_applied(self, scan: HomeScan) -> None:
@@ -558,7 +559,9 @@ class HistoryHub(QObject):
     def _on_record_timer_timeout(self) -> None:
         store = self._record_wait.take()
         if store is not None:
-            self._jobs().submit_latest(RECORD_KEY, functools.partial(record_outside_changes, store))
+            self._jobs().submit_latest(
+                RECORD_KEY, lambda ctx: record_external_changes(store, ctx.is_cancelled)
+            )
 
     @Slot(object)
     def _on_shown_workspace_changed(self, _workspace: object) -> None:

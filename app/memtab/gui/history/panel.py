@@ -24,12 +24,15 @@ from memtab.components.history.history import (
     RESTORE_TIP,
     FileHistory,
     Selected,
+    commit_diff,
     history_note,
+    load_file_history,
     panel_rows,
     selected,
     title_text,
+    version_diff,
 )
-from memtab.components.history.jobs import diff_commit, diff_version, file_history
+from memtab.components.jobs import plain
 from memtab.components.text_diff import DiffResult
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
@@ -138,7 +141,7 @@ class HistoryPanel(QWidget):
         self.title.set_full_text(title_text(subject.label), subject.ref.key)
         if not self._active:
             return
-        self._jobs().submit_latest(HISTORY_KEY, functools.partial(file_history, subject))
+        self._jobs().submit_latest(HISTORY_KEY, plain(load_file_history, subject))
 
     def select_version(self, version_id: str) -> bool:
         """Select the row of a version (False when it is not listed)."""
@@ -207,10 +210,10 @@ class HistoryPanel(QWidget):
         self.diff.set_sides(*chosen.sides)
         self.diff.show_message(COMPUTING)
         if chosen.commit is not None:
-            job = functools.partial(diff_commit, subject, chosen.commit.sha, history.current)
+            job = functools.partial(commit_diff, subject, chosen.commit.sha, history.current)
         else:
             assert chosen.version is not None
-            job = functools.partial(diff_version, subject.home, chosen.version, history.current)
+            job = functools.partial(version_diff, subject.home, chosen.version, history.current)
         self._jobs().submit_latest(DIFF_KEY, job)
 
     # -- slots -------------------------------------------------------------------------------

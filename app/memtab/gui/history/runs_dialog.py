@@ -5,7 +5,6 @@ their diffs; "Revert this run" restores what it touched, except files changed si
 
 from __future__ import annotations
 
-import functools
 import logging
 
 from PySide6.QtCore import QEvent, QSize, Qt, Signal, Slot
@@ -30,7 +29,6 @@ from memtab.components.history.diff import (
     revert_rows,
     revert_summary,
 )
-from memtab.components.history.jobs import revert, run_detail, runs
 from memtab.components.history.runs import (
     EMPTY_TEXT,
     KIND_WORDS,
@@ -44,12 +42,15 @@ from memtab.components.history.runs import (
     RunList,
     RunsPresenter,
     empty_text,
+    load_run_detail,
+    load_run_list,
     no_change_message,
     op_diff_view,
     revert_tip,
     run_heading,
     run_rows,
 )
+from memtab.components.jobs import plain
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.dialog_layout import (
     button_box,
@@ -65,7 +66,7 @@ from memtab.gui.toolkit.text.diff_view import DiffPane
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, vbox
 from memtab.store.history.records import RunEntry
 from memtab.store.home import Home
-from memtab.store.restore.from_history import RevertResult
+from memtab.store.restore.from_history import RevertResult, revert_run
 from memtab.store.sidecars.journal import TRIGGERS
 
 logger = logging.getLogger(__name__)
@@ -282,7 +283,7 @@ class RunsDialog(QDialog):
         select the newest run instead (the dialog is opened again)."""
         if newest:
             self._state.ask_newest()
-        self._jobs().submit_latest(LIST_KEY, functools.partial(runs, self._home, self.run_filter))
+        self._jobs().submit_latest(LIST_KEY, plain(load_run_list, self._home, self.run_filter))
 
     def select_run(self, run_id: str) -> bool:
         """Select a listed run (False when it is not listed)."""
@@ -334,9 +335,7 @@ class RunsDialog(QDialog):
             return False
         if not self.confirm_revert(detail.run):
             return False
-        self._state.revert_job = self._jobs().submit(
-            functools.partial(revert, self._home, detail.run.id)
-        )
+        self._state.revert_job = self._jobs().submit(plain(revert_run, self._home, detail.run.id))
         self.revert_button.setEnabled(False)
         self.note.set_full_text(REVERTING)
         return True
@@ -482,7 +481,7 @@ class RunsDialog(QDialog):
         if not self._state.needs_detail(run):
             return
         self._show_detail(None, run)
-        self._jobs().submit_latest(DETAIL_KEY, functools.partial(run_detail, self._home, run))
+        self._jobs().submit_latest(DETAIL_KEY, plain(load_run_detail, self._home, run))
 
     @Slot(QTreeWidgetItem, QTreeWidgetItem)
     def _on_ops_current_item_changed(
@@ -541,7 +540,7 @@ class RunsDialog(QDialog):
         if self._state.detail is not None:  # read again: reverted, or partly (offered again)
             run = self._state.detail.run
             self._show_detail(None, run)
-            self._jobs().submit_latest(DETAIL_KEY, functools.partial(run_detail, self._home, run))
+            self._jobs().submit_latest(DETAIL_KEY, plain(load_run_detail, self._home, run))
         self.reload()  # the revert is a run of its own
 
     @Slot(int, str)

@@ -5,7 +5,6 @@ Restore all (recorded changes Edit → Undo takes back); its reads run on its ow
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Callable, Sequence
 
@@ -25,11 +24,13 @@ from PySide6.QtWidgets import (
 from memtab.components.history.deleted import (
     BurstFiles,
     DeletedFile,
+    DeletedPreview,
     TrashGroup,
     burst_text,
+    deleted_preview,
+    load_trash,
 )
 from memtab.components.history.history import SCOPE_TITLES
-from memtab.components.history.jobs import DeletedPreview, deleted_preview, restore_burst, trash
 from memtab.components.history.trash_view import (
     NOTHING,
     READING,
@@ -47,6 +48,7 @@ from memtab.components.history.trash_view import (
 )
 from memtab.components.history.trash_view import burst_row as burst_view
 from memtab.components.history.trash_view import file_row as file_view
+from memtab.components.jobs import plain
 from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.dialog_layout import (
@@ -62,7 +64,7 @@ from memtab.gui.toolkit.widgets import ElidedLabel, hbox, vbox
 from memtab.sources.model import Source
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
-from memtab.watch.events import ChangeEvent, EventRestore
+from memtab.watch.events import ChangeEvent, EventRestore, restore_event
 
 logger = logging.getLogger(__name__)
 
@@ -270,7 +272,7 @@ class TrashDialog(QDialog):
         """Read the trash again (off the GUI thread); `record_first`: record what other
         programs deleted first (not when history itself just changed: it is up to date)."""
         if self._store is not None:
-            job = functools.partial(trash, self._store, self._sources, record_first)
+            job = plain(load_trash, self._store, record_first=record_first, sources=self._sources)
             self._jobs().submit_latest(LIST_KEY, job)
 
     def select_path(self, path: str, orphan_dir: str | None = None) -> bool:
@@ -471,7 +473,7 @@ class TrashDialog(QDialog):
         if self._restore_all is not None:
             self._restore_all(burst.event, only, self._burst_restored, self._burst_failed)
             return
-        job = functools.partial(restore_burst, self._store.home, burst.event, only)
+        job = plain(restore_event, self._store.home, burst.event, only)
         self._jobs().submit_latest(RESTORE_BURST_KEY, job)
 
     def _burst_restored(self, result: EventRestore) -> None:
@@ -512,7 +514,7 @@ class TrashDialog(QDialog):
         if selected is not None and self._store is not None:
             self.preview.setPlaceholderText(READING)
             self._jobs().submit_latest(
-                PREVIEW_KEY, functools.partial(deleted_preview, self._store.home, selected)
+                PREVIEW_KEY, plain(deleted_preview, self._store.home, selected)
             )
 
     @Slot(QTreeWidgetItem, int)
