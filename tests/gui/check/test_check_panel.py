@@ -275,6 +275,7 @@ def test_the_heap_is_given_back_once_the_first_report_is_shown(
 
     monkeypatch.setattr(CheckFeature, "_show", shown)
     monkeypatch.setattr(check_ops, "release_free_heap", release)
+    monkeypatch.setattr(feature, "release_free_heap", release)
     window = make_window(demo, MAIN_ID)
     check = window.part(keys.CHECK)
     assert check is not None

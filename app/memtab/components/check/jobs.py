@@ -55,11 +55,6 @@ class WindowCheck:
         return report
 
 
-def release_heap(_ctx: JobContext) -> None:
-    """Give the heap's free pages back to the system (it walks the heap: off the GUI thread)."""
-    release_free_heap()
-
-
 def plan_check_fixes(
     home: Home, workspace: Workspace, findings: tuple[Finding, ...], _ctx: JobContext
 ) -> FixPlan:

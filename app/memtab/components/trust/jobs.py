@@ -212,11 +212,6 @@ def combine_files(
         return OpResult.failed("Combining failed", error)
 
 
-def keep(home: Home, stack: UndoStack, group: DuplicateGroup, _ctx: JobContext) -> OpResult:
-    """Keep `group` as it is."""
-    return changes.keep(stack, home, group)
-
-
 def move(home: Home, stack: UndoStack, leak: Leak, _ctx: JobContext) -> OpResult:
     """Move `leak` where it belongs (`components.trust.changes.move`)."""
     files = PlaceFiles(home)

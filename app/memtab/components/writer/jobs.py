@@ -68,11 +68,6 @@ def poll(
     return service.poll(workspace_ids, paused=paused())
 
 
-def check_states(service: WriterService, workspace_ids: list[str], _ctx: JobContext) -> list[str]:
-    """The workspaces whose writer state another process advanced (mux runs its writer)."""
-    return service.check_state_changes(workspace_ids)
-
-
 def run(service: WriterService, ticket: RunTicket, ctx: JobContext) -> WriterRunResult:
     """One writer run (cancelled within about a second)."""
     return service.run(ticket, ctx.cancel_event)

@@ -44,9 +44,11 @@ from memtab.components.check.check import (
     selection_view,
     shown_in,
 )
-from memtab.components.check.jobs import NotChecked, WindowCheck, plan_check_fixes, release_heap
+from memtab.components.check.jobs import NotChecked, WindowCheck, plan_check_fixes
+from memtab.components.jobs import plain
 from memtab.components.tree.marks import MarkedRows
 from memtab.consolidation.records import ConsolidationPlan
+from memtab.fs.heap import release_free_heap
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.clock import qtimer
@@ -396,7 +398,7 @@ class CheckFeature(QObject):
         # The start's big jobs are done: give back the heap they freed (`fs.heap`), on the
         # lane (it walks the heap).
         if not self._shut_down:
-            self._jobs().submit(release_heap)
+            self._jobs().submit(plain(release_free_heap))
 
     def _jobs(self) -> JobClient:
         if self._client is None:

@@ -36,6 +36,7 @@ from memtab.components.activity.badges import Badge
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.check.check import rechecks
 from memtab.components.files.ops import OpResult, ref_on_disk
+from memtab.components.jobs import plain
 from memtab.components.tree.nodes import file_key, ref_key
 from memtab.components.trust import jobs as trust_jobs
 from memtab.components.trust.changes import (
@@ -44,6 +45,7 @@ from memtab.components.trust.changes import (
     CombineProposal,
     combine_choices,
     file_name,
+    keep,
     move_target,
     newest,
     side_labels,
@@ -720,7 +722,7 @@ class TrustFeature(QObject):
     @Slot(object)
     def _on_keep_requested(self, group: DuplicateGroup) -> None:
         home, stack = self._context.home, self._context.undo_stack
-        self._run(functools.partial(trust_jobs.keep, home, stack, group), ())
+        self._run(plain(keep, stack, home, group), ())
 
     @Slot(object)
     def _on_move_requested(self, leak: Leak) -> None:

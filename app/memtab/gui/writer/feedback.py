@@ -23,9 +23,9 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.jobs import JobFunction
+from memtab.components.jobs import JobFunction, plain
 from memtab.components.window.settings_news import SettingsChange, SettingsSection
-from memtab.components.writer.jobs import begin, check_states, poll, run
+from memtab.components.writer.jobs import begin, poll, run
 from memtab.components.writer.supervision import (
     NEWS_LINK,
     TRACE_LINK,
@@ -264,7 +264,7 @@ class WriterSupervisor(QObject):
         if step.kind is WatchJob.BEGIN:
             job = functools.partial(begin, self._writer_lock, self._service)
         elif step.kind is WatchJob.CHECK:
-            job = functools.partial(check_states, self._service, step.keys or [])
+            job = plain(self._service.check_state_changes, step.keys or [])
         else:
             job = functools.partial(poll, self._service, step.keys, self._pause.is_set)
         self._turns.watch_submitted(self._watch_client.submit(job), step.kind)

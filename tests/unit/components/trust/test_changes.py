@@ -11,7 +11,7 @@ import pytest
 from memtab.components.files.undo import UndoStack, redo_step, undo_step
 from memtab.components.jobs import JobContext
 from memtab.components.trust import jobs as trust_jobs
-from memtab.components.trust.changes import CombineProposal, combine_choices, move_target
+from memtab.components.trust.changes import CombineProposal, combine_choices, keep, move_target
 from memtab.components.trust.jobs import NotRead, WindowTrust, propose_combine
 from memtab.fs.atomic import atomic_write_text
 from memtab.store.files import content_sha256
@@ -119,7 +119,7 @@ def test_keep_is_undone_by_forgetting_it(home: Home) -> None:
     atomic_write_text(home.global_root / "deploy-notes.md", NOTE)
     [group] = _groups_with(home, "deploying.md")
     stack = UndoStack()
-    assert trust_jobs.keep(home, stack, group, _ctx()).ok
+    assert keep(stack, home, group).ok
     assert group.key in load_kept(home) and _groups_with(home, "deploying.md") == []
     step = stack.pop()
     assert step is not None and undo_step(home, step, stack=stack).ok
