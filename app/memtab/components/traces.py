@@ -14,11 +14,9 @@ from typing import Any
 
 from memtab.components import glossary
 from memtab.components.activity.change_batch import ChangeBatch
-from memtab.components.jobs import JobContext
 from memtab.humanize import absolute_time, plural, relative_time, size_text
 from memtab.store.home import PathKind
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY
-from memtab.traces.catalog import TraceCatalog
 from memtab.traces.describe import (
     compact_json,
     describe_event,
@@ -27,7 +25,7 @@ from memtab.traces.describe import (
     format_json,
 )
 from memtab.traces.outcome import Outcome
-from memtab.traces.reader import TraceAttempt, TraceDump, TraceMessage, TraceSummary, parse_trace
+from memtab.traces.reader import TraceAttempt, TraceDump, TraceMessage, TraceSummary
 from memtab.traces.schema import CONSOLIDATION_KIND, ToolExecutionRecord
 
 CELL_MAX_CHARS = 160
@@ -483,16 +481,6 @@ def execution_tooltip(execution: ToolExecutionRecord, column: int) -> str | None
 
 
 DUMP_GONE = "The dump you were looking at was deleted (the writer prunes old dumps)."
-
-
-def trace_list(catalog: TraceCatalog, _ctx: JobContext) -> list[TraceSummary]:
-    """The job: every dump of the catalog's home, summarized."""
-    return catalog.scan()
-
-
-def read_trace(path: Path, _ctx: JobContext) -> TraceDump:
-    """The job: one dump, read in full (the reader never raises on a bad file)."""
-    return parse_trace(path)
 
 
 def cannot_open(message: str) -> str:

@@ -16,11 +16,11 @@ from PySide6.QtWidgets import QApplication, QLabel
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-from memtab.components import traces as trace_ops
 from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID, acme_api, create_demo_home
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.context import ChangeFeed
 from memtab.gui.tasks.jobs import JobService
+from memtab.gui.traces import feature as trace_ops
 from memtab.gui.traces.detail import AttemptPage
 from memtab.gui.traces.feature import EMPTY_TEXT, TracesTab
 from memtab.gui.traces.models import FAILED_ROLE, TraceListModel

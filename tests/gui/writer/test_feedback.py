@@ -17,11 +17,11 @@ from gui import memory_tree_support as support
 from gui.editor_support import settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_idle, wait_watching
 from memtab.components import glossary
-from memtab.components.activity import mux_activity as activity_ops
 from memtab.components.activity.badges import Actor
 from memtab.components.activity.mux_activity import MuxActivity
 from memtab.components.tree.nodes import NodeKind, file_key
 from memtab.components.window.ui_state import UiState
+from memtab.gui.activity import mux_presence as activity_ops
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.tree.model import AGENT_EDITED_ROLE, KEY_ROLE
 from memtab.gui.window import keys

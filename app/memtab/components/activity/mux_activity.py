@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from memtab.components.jobs import JobContext
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
@@ -111,8 +110,3 @@ def mux_activity(
     if listed is None:
         return MuxActivity(None, "processes cannot be listed here")
     return MuxActivity(False, "no mux process and no recent mux writes")
-
-
-def mux_presence(home: Home, _ctx: JobContext) -> MuxActivity:
-    """The window's job: `mux_activity` on the job service's jobs lane."""
-    return mux_activity(home)

@@ -7,11 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from memtab.agent_server.agents import AgentName, demo_refusal
+from memtab.agent_server.agents import demo_refusal
 from memtab.agent_server.hosting.status import shared_server_facts
-from memtab.agent_server.install import Outcome, install_on_home
 from memtab.agent_server.registrations import Registration, registrations
-from memtab.agent_server.uninstall import uninstall_agent
 from memtab.components.jobs import JobContext
 from memtab.llm.local_servers import LocalServer, ServerKind, find_local_servers
 from memtab.llm.probe import ProbeResult, probe_provider
@@ -64,17 +62,3 @@ def agent_server_registrations(
     return AgentServerLook(
         registrations(home, env), shared_server_facts(home, env).note, demo_refusal(home)
     )
-
-
-def install_agent_server(
-    agent: AgentName, home: Home, env: Mapping[str, str], _ctx: JobContext
-) -> list[Outcome]:
-    """Register Memtab's MCP server with `agent` (what `memtab mcp install` does for it)."""
-    return install_on_home(agent, home, env)
-
-
-def uninstall_agent_server(
-    agent: AgentName, home: Home, env: Mapping[str, str], _ctx: JobContext
-) -> list[Outcome]:
-    """Take Memtab's MCP server out of `agent`'s configuration (`memtab mcp uninstall`)."""
-    return uninstall_agent(agent, home, env)

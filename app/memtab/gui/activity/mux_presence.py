@@ -4,12 +4,12 @@ asked of `components.activity.mux_activity` now and then on the jobs lane.
 
 from __future__ import annotations
 
-import functools
 import logging
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from memtab.components.activity.mux_activity import MuxActivity, mux_presence
+from memtab.components.activity.mux_activity import MuxActivity, mux_activity
+from memtab.components.jobs import plain
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.clock import qtimer
 from memtab.store.home import Home
@@ -50,7 +50,7 @@ class MuxPresence(QObject):
         if self._client is None:
             self._client = self._job_service.client("mux-presence", Lane.JOBS, parent=self)
             self._client.latest_finished.connect(self._on_client_latest_finished)
-        self._client.submit_latest(CHECK_KEY, functools.partial(mux_presence, self._home))
+        self._client.submit_latest(CHECK_KEY, plain(mux_activity, self._home))
         self._timer.start()
 
     def shutdown(self) -> None:

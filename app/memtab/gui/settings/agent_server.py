@@ -19,7 +19,9 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.agent_server.agents import AGENTS
-from memtab.agent_server.install import planned_changes
+from memtab.agent_server.install import install_on_home, planned_changes
+from memtab.agent_server.uninstall import uninstall_agent
+from memtab.components.jobs import plain
 from memtab.components.settings.agents_view import (
     LOOKING,
     SERVER_INTRO,
@@ -32,12 +34,7 @@ from memtab.components.settings.agents_view import (
     server_row,
     server_tip,
 )
-from memtab.components.settings.jobs import (
-    AgentServerLook,
-    agent_server_registrations,
-    install_agent_server,
-    uninstall_agent_server,
-)
+from memtab.components.settings.jobs import AgentServerLook, agent_server_registrations
 from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
 from memtab.gui.toolkit.style import Accent, accent_text, mute
@@ -127,12 +124,12 @@ class AgentServerBox(QGroupBox):
             changes = planned_changes(agent, self._home, self._env)
             if not confirm_install(self, install_question(agent, str(self._home.root), changes)):
                 return  # nothing changed
-        change = uninstall_agent_server if registered else install_agent_server
+        change = uninstall_agent if registered else install_on_home
         for button in self.buttons:
             button.setEnabled(False)
         self.result.setText(changing(agent, self._registered[row]))
         self.result.show()
-        job = functools.partial(change, agent, self._home, self._env)
+        job = plain(change, agent, self._home, self._env)
         self._runner.submit_latest(CHANGE_KEY, job)
 
     @Slot(str, object)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import logging
 import os
 from pathlib import Path
@@ -18,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.activity.change_batch import ChangeBatch
+from memtab.components.jobs import plain
 from memtab.components.traces import (
     ALL_WORKSPACES,
     AfterScan,
@@ -27,9 +27,7 @@ from memtab.components.traces import (
     count_text,
     outcome_choices,
     outcome_of,
-    read_trace,
     rescans,
-    trace_list,
     workspace_choices,
 )
 from memtab.gui.context import ChangeFeed
@@ -47,7 +45,7 @@ from memtab.gui.traces.models import (
 )
 from memtab.store.home import Home
 from memtab.traces.catalog import TraceCatalog
-from memtab.traces.reader import TraceDump, TraceSummary
+from memtab.traces.reader import TraceDump, TraceSummary, parse_trace
 
 logger = logging.getLogger(__name__)
 
@@ -180,9 +178,7 @@ class TracesTab(QWidget):
         """Rescan the home's dumps (off the GUI thread); `scan_finished` when it lands."""
         if self._closed:
             return
-        self._scan_job = self._jobs.submit(
-            functools.partial(trace_list, self._catalog), key=_SCAN_KEY
-        )
+        self._scan_job = self._jobs.submit(plain(self._catalog.scan), key=_SCAN_KEY)
 
     def show_trace(self, path: Path) -> None:
         """Select and open the dump at `path` (clearing filters that would hide it); one the
@@ -312,7 +308,8 @@ class TracesTab(QWidget):
             return
         self._opening.read(path)
         self.detail.show_loading(path.name)
-        self._open_job = self._jobs.submit(functools.partial(read_trace, path), key=_OPEN_KEY)
+        # The reader never raises on a bad file.
+        self._open_job = self._jobs.submit(plain(parse_trace, path), key=_OPEN_KEY)
 
     def _show_dump(self, dump: TraceDump) -> None:
         row = self.model.row_of(dump.path)
