@@ -83,6 +83,14 @@ def parse_iso_time(value: Any) -> "datetime | None":
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
+def iso_now() -> str:
+    """The current time as config.json writes it (`2026-01-02T03:04:05.678Z`)."""
+    # lazy: as parse_iso_time's
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
 class Workspace(NamedTuple):
     """A workspace (one branch/session of an agent) as the registry describes it."""
 
@@ -503,13 +511,8 @@ def add_workspace(
             raise HomeError(
                 f"{home.config_path}: `workspaces` of {normalized!r} is not a list; fix it by hand"
             )
-        # lazy: as parse_iso_time's
-        from datetime import UTC, datetime
-
-        # As config.json writes it: `2026-01-02T03:04:05.678Z`.
-        now = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
         added = WorkspaceEntry(
-            path=workspace_path or normalized, id=new_id, name=name, created_at=now
+            path=workspace_path or normalized, id=new_id, name=name, created_at=iso_now()
         )
         workspaces.append(added.to_json())
     return new_id
