@@ -1,0 +1,290 @@
+"""A labelled set of memories for `memtab duplicates` (issue 83): one rule in other words,
+and one rule kept globally and again in a project, in voices neither the trust corpus,
+`duplicate_voices` nor `duplicate_scopes` use — "No X without Y" and "Y before X", "X is
+off-limits / mandatory / banned", "don't forget to", "heads-up:", an agent told in the third
+person ("the assistant must…"), a correction recorded ("user corrected me: …"), terse chat
+shorthand, a non-native writer, a question and its answer — with the rule's reason or the
+project's command, path or tool beside it.
+
+`BATCH` was written before the engine's change this corpus measures; `AFTER` after it, and
+never tuned on (docs/trust-quality.md "Duplicates: claims"). Kinds as in `duplicate_scopes`:
+`reworded` and `global-project` must be one group; `value`, `narrower`, `exception`,
+`opposite` and `subject` must not.
+"""
+
+from __future__ import annotations
+
+from support.duplicate_voices import Case, Note
+
+G, U, C, GE = "global", "claude-user", "codex", "gemini"
+F, M, P = "project:fernhill", "project:mossgate", "project:pebblecast"
+FT, MC, PW = "team:fernhill", "claude:mossgate", "workspace:pebblecast"
+_GEMINI = "## Gemini Added Memories\n"
+
+
+def _case(kind: str, expected: str, one: tuple[str, str], other: tuple[str, str]) -> Case:
+    """Two one-paragraph memories, each (place, text), named by the case's kind."""
+    (place, text), (their_place, their_text) = one, other
+    return Case(
+        kind,
+        expected,  # type: ignore[arg-type]
+        Note(place, f"{kind}.md", _noted(place, text)),
+        Note(their_place, f"{kind}.md", _noted(their_place, their_text)),
+    )
+
+
+def _noted(place: str, text: str) -> str:
+    return f"{_GEMINI}- {text}\n" if place == GE else f"# Working notes\n\n{text}\n"
+
+
+def _same(kind: str, one: tuple[str, str], other: tuple[str, str]) -> Case:
+    return _case(kind, "duplicate", one, other)
+
+
+def _apart(kind: str, one: tuple[str, str], other: tuple[str, str]) -> Case:
+    return _case(kind, "neither", one, other)
+
+
+REWORDED: tuple[Case, ...] = (
+    _same("reworded",
+          (G, "No schema migration without a rollback script."),
+          (MC, "- Every schema migration ships with a rollback script.")),
+    _same("reworded",
+          (U, "Don't forget to bump the API version when a response field is removed."),
+          (F, "- Removing a field from a response means bumping the API version.")),
+    _same("reworded",
+          (C, "- The assistant must never force-push to shared branches."),
+          (P, "Force-pushing to a shared branch is off-limits.")),
+    _same("reworded",
+          (G, "Heads-up: feature work branches off `develop`, not `main`."),
+          (FT, "- Feature branches are cut from `develop` (never from `main`).")),
+    _same("reworded",
+          (U, "User corrected me: integration tests belong in `it/`, not next to the code."),
+          (M, "- Integration tests live in the `it/` folder.")),
+    _same("reworded",
+          (GE, "pls always run shellcheck on scripts b4 committing"),
+          (PW, "Shell scripts are checked with shellcheck before every commit.")),
+    _same("reworded",
+          (G, "Is important to close the HTTP client after use, otherwise sockets leak."),
+          (MC, "Always close the HTTP client when done with it; leaked sockets piled up "
+               "last month.")),
+    _same("reworded",
+          (C, "- Q: where do fixtures go? A: under `tests/fixtures/`, one folder per module."),
+          (F, "- Test fixtures are stored in `tests/fixtures/`, a folder per module.")),
+    _same("reworded",
+          (U, "Passwords are hashed with Argon2id, nothing weaker."),
+          (P, "- Hash every password using Argon2id.")),
+    _same("reworded",
+          (G, "Mandatory: a changelog entry for each release."),
+          (FT, "- Each release needs its changelog entry.")),
+    _same("reworded",
+          (GE, "The user wants numbers in tables right-aligned"),
+          (M, "Right-align numeric columns in tables.")),
+    _same("reworded",
+          (C, "- Secrets are never printed to the console, not even in debug mode."),
+          (PW, "Do not print secrets to the console, debug mode included.")),
+    _same("reworded",
+          (G, "Before opening a PR, rebase it on the latest `main`."),
+          (MC, "PRs get rebased onto the latest `main` before they are opened.")),
+    _same("reworded",
+          (U, "Hard rule: no `console.log` left in committed code."),
+          (F, "- Committed code must not contain `console.log` calls.")),
+    _same("reworded",
+          (C, "- Mocking `datetime` is banned; inject a clock instead."),
+          (P, "Inject a clock rather than mocking `datetime`.")),
+    _same("reworded",
+          (G, "When a test is flaky, quarantine it and file a ticket the same day."),
+          (FT, "- Flaky tests are quarantined and get a ticket filed the same day.")),
+    _same("reworded",
+          (GE, "Always answer me in German"),
+          (M, "Answers should be written in German.")),
+    _same("reworded",
+          (U, "Wrap lines of prose in docs at 80 columns."),
+          (PW, "Docs prose is wrapped at 80 columns.")),
+    _same("reworded",
+          (C, "- Every public API change needs an ADR in `docs/adr/`."),
+          (MC, "Write an ADR under `docs/adr/` for any change to the public API.")),
+    _same("reworded",
+          (G, "Cache keys include the tenant id, always."),
+          (F, "- Never build a cache key without the tenant id in it.")),
+    _same("reworded",
+          (U, "Run the database in Docker for local development, never a local install."),
+          (P, "- Local development uses the Dockerised database instead of a native "
+              "install.")),
+    _same("reworded",
+          (GE, "Dont merge your own pull requests"),
+          (FT, "- Nobody merges their own pull request; another person does.")),
+    _same("reworded",
+          (C, "- Dependencies are updated by Renovate; no manual bumps."),
+          (M, "Let Renovate do dependency updates, don't bump versions by hand.")),
+    _same("reworded",
+          (G, "Time zones: the server works in UTC only."),
+          (MC, "All server-side times are in UTC.")),
+    _same("reworded",
+          (U, "Prefer early returns to nested ifs."),
+          (PW, "Return early instead of nesting if statements.")),
+)  # fmt: skip
+
+GLOBAL_PROJECT: tuple[Case, ...] = (
+    _same("global-project",
+          (G, "Never commit directly to `main`."),
+          (F, "- fernhill: no direct commits to `main`; everything goes through a PR.")),
+    _same("global-project",
+          (U, "Write tests before fixing a bug."),
+          (M, "- Write the failing test first when fixing a bug (`make test-one`).")),
+    _same("global-project",
+          (C, "- Never put credentials in source code."),
+          (PW, "Credentials never go in the source code of pebblecast; they come from SOPS.")),
+    _same("global-project",
+          (GE, "Use descriptive branch names"),
+          (FT, "- Branch names in this project are descriptive (`fix/login-timeout`, not "
+               "`fix1`).")),
+    _same("global-project",
+          (G, "Don't ignore linter warnings; fix them."),
+          (P, "- Linter warnings from `ruff` get fixed, not ignored.")),
+    _same("global-project",
+          (U, "Squash commits before merging."),
+          (MC, "In mossgate we squash commits before merging (`gh pr merge --squash`).")),
+    _same("global-project",
+          (C, "- No magic numbers; name the constant."),
+          (F, "- No magic numbers in fernhill's code: give each constant a name in "
+              "`constants.py`.")),
+    _same("global-project",
+          (G, "Ask before adding a new service to docker-compose."),
+          (PW, "pebblecast: check with me before adding a service to `docker-compose.yml`.")),
+    _same("global-project",
+          (GE, "Keep secrets out of logs"),
+          (M, "- Secrets stay out of the logs (the `redact()` filter in `log.py`).")),
+    _same("global-project",
+          (U, "Don't use wildcard imports."),
+          (FT, "- Wildcard imports are not allowed in this codebase.")),
+    _same("global-project",
+          (G, "Every TODO carries a ticket number."),
+          (MC, "TODO comments in mossgate need a ticket number (`TODO(MG-123)`).")),
+    _same("global-project",
+          (C, "- Use structured logging, never string formatting in log calls."),
+          (P, "- Structured logging only (`structlog`), no string formatting in log calls.")),
+    _same("global-project",
+          (G, "Run the whole test suite before tagging a release."),
+          (F, "- Before a release is tagged, `tox` runs the whole test suite.")),
+    _same("global-project",
+          (U, "Pin the Docker base image by digest."),
+          (PW, "Base images in pebblecast's Dockerfiles are pinned by digest.")),
+    _same("global-project",
+          (GE, "Never use `git add -A`; stage files by name"),
+          (FT, "- Stage files by name here; `git add -A` is not used.")),
+    _same("global-project",
+          (G, "Review your own diff before asking for a review."),
+          (M, "- Look over your own diff before asking for a review — `git diff main...`.")),
+    _same("global-project",
+          (C, "- Keep API responses backwards compatible."),
+          (MC, "Mossgate's API responses stay backwards compatible; the mobile app lags.")),
+    _same("global-project",
+          (U, "No network calls in unit tests."),
+          (P, "- Unit tests never make network calls (`pytest-socket` blocks them).")),
+    _same("global-project",
+          (G, "Document every environment variable in the README."),
+          (F, "- Each environment variable fernhill reads is documented in `README.md`.")),
+    _same("global-project",
+          (GE, "Explain the root cause in the PR description"),
+          (PW, "PR descriptions on pebblecast explain the root cause of the bug.")),
+)  # fmt: skip
+
+NEAR: tuple[Case, ...] = (
+    _apart("value",
+           (G, "Keep functions under 30 lines."),
+           (F, "- Functions in fernhill stay under 60 lines.")),
+    _apart("value",
+           (U, "Cache keys expire after 10 minutes."),
+           (M, "- Cache keys expire after 2 hours.")),
+    _apart("value",
+           (C, "- Answers in French."),
+           (P, "Answers should be written in Spanish.")),
+    _apart("value",
+           (G, "Feature branches are cut from `develop`."),
+           (FT, "- Feature branches are cut from `release`.")),
+    _apart("value",
+           (GE, "Hash passwords with bcrypt"),
+           (MC, "Passwords are hashed with scrypt.")),
+    _apart("value",
+           (U, "Wrap docs prose at 72 columns."),
+           (PW, "Docs prose is wrapped at 100 columns.")),
+    _apart("value",
+           (C, "- Dependencies are updated by Dependabot."),
+           (F, "Let Renovate do dependency updates.")),
+    _apart("narrower",
+           (G, "No schema migration without a rollback script."),
+           (M, "- No schema migration on the billing database without a rollback script.")),
+    _apart("narrower",
+           (U, "Right-align numeric columns in tables."),
+           (P, "- Right-align numeric columns in the invoice tables only.")),
+    _apart("narrower",
+           (C, "- Quarantine flaky tests."),
+           (FT, "- Quarantine flaky tests only when they fail twice in one week.")),
+    _apart("narrower",
+           (G, "Write an ADR for any change to the public API."),
+           (MC, "Write an ADR for a change to the public API only if it breaks clients.")),
+    _apart("narrower",
+           (GE, "Rebase PRs on the latest main before opening them"),
+           (F, "- Rebase PRs on the latest `main` before opening them when they touch "
+               "migrations.")),
+    _apart("narrower",
+           (U, "Close the HTTP client after use."),
+           (PW, "Close the HTTP client after use in the batch importer.")),
+    _apart("exception",
+           (G, "Never commit directly to `main`."),
+           (P, "- pebblecast is the exception: docs typos may be committed directly to "
+               "`main`.")),
+    _apart("exception",
+           (C, "- No network calls in unit tests."),
+           (M, "- Unlike the global rule, mossgate's unit tests may call the local "
+               "emulator.")),
+    _apart("exception",
+           (U, "Squash commits before merging."),
+           (FT, "- This repo opts out of squashing: merge commits keep the history.")),
+    _apart("exception",
+           (G, "Use structured logging everywhere."),
+           (MC, "The CLI in mossgate overrides that: plain-text logging for the CLI.")),
+    _apart("exception",
+           (GE, "Pin Docker base images by digest"),
+           (F, "- fernhill's dev images are exempt from digest pinning.")),
+    _apart("opposite",
+           (G, "Always rebase PRs on `main` before opening them."),
+           (M, "- Don't rebase PRs on `main` before opening them; we merge `main` in.")),
+    _apart("opposite",
+           (U, "Mock `datetime` in tests."),
+           (P, "- Never mock `datetime` in tests.")),
+    _apart("opposite",
+           (C, "- Squash commits before merging."),
+           (FT, "- Never squash commits before merging; bisect needs them.")),
+    _apart("opposite",
+           (G, "Wildcard imports are fine in `__init__.py`."),
+           (MC, "Wildcard imports are not allowed in `__init__.py`.")),
+    _apart("opposite",
+           (GE, "Print secrets to the console in debug mode"),
+           (PW, "Do not print secrets to the console, not even in debug mode.")),
+    _apart("opposite",
+           (U, "Merge your own pull requests once approved."),
+           (F, "- Never merge your own pull request.")),
+    _apart("subject",
+           (G, "Every schema migration ships with a rollback script."),
+           (M, "- Rollback scripts are stored in `db/rollback/`.")),
+    _apart("subject",
+           (C, "- The changelog is generated by `git-cliff`."),
+           (P, "- Each release needs its changelog entry reviewed by Marta.")),
+    _apart("subject",
+           (U, "Flaky tests are quarantined."),
+           (FT, "- The quarantine list is `tests/flaky.txt`.")),
+    _apart("subject",
+           (G, "Structured logging only."),
+           (MC, "Logs are shipped to Loki by the Promtail sidecar.")),
+    _apart("subject",
+           (GE, "Renovate updates the dependencies"),
+           (F, "- Renovate's dashboard issue is pinned in the tracker.")),
+    _apart("subject",
+           (C, "- Integration tests live in `it/`."),
+           (PW, "Integration tests need the `docker` group on the runner.")),
+)  # fmt: skip
+
+BATCH: tuple[Case, ...] = REWORDED + GLOBAL_PROJECT + NEAR
+"""The corpus written before the change."""
