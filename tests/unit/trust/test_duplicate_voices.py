@@ -63,13 +63,13 @@ def test_a_rule_in_other_words_or_with_its_project_s_context_is_found_and_its_ne
 ) -> None:
     """tests/support/duplicate_claims.py, the duplicates in one home and the near misses in
     another: the project's copy saying where it holds ("in this project", "fernhill's code"),
-    a rule told to the agent, "No X without Y" for "every X with Y", "X is banned; do Y" for
-    "Y rather than X" — and not a rule and its denial, nor one said of a part only. Held at
-    what it measures (docs/trust-quality.md "Duplicates: claims")."""
+    a rule told to the agent, "No X without Y" for "every X with Y" or "X, always with Y",
+    "X is banned; do Y" for "Y rather than X" — and not a rule and its denial, nor one said
+    of a part only. Held at what it measures (docs/trust-quality.md "Duplicates: claims")."""
     same = [case for case in duplicate_claims.BATCH if case.expected == "duplicate"]
     near = [case for case in duplicate_claims.BATCH if case.expected == "neither"]
     found = _scored(same, tmp_path / "same")
-    assert found.found["reworded"][0] >= 18 and found.found["global-project"][0] >= 14
+    assert found.found["reworded"][0] >= 19 and found.found["global-project"][0] >= 14
     assert found.across == []
     missed = _scored(near, tmp_path / "near")
     assert missed.polarity == 0 and missed.near["opposite"][0] == missed.near["exception"][0] == 0

@@ -292,6 +292,11 @@ def test_a_rule_said_with_where_it_holds_to_whom_or_as_a_requirement_is_one(
          "Cache the rendered map tiles for a day in the preview server only.", False),
         ("Retry the nightly upload after a network timeout.",
          "Do not retry the nightly upload after a network timeout.", False),
+        ("Outgoing webhooks always carry a signature made with the shared secret.",
+         "Never send an outgoing webhook without a signature made with the shared secret.",
+         True),
+        ("Hotfixes go to production on Fridays without a review.",
+         "Never send hotfixes to production on Fridays without a review.", False),
         ("The release branch is deployed to staging on Fridays.",
          "Never deploy the release branch to staging on Fridays without asking.", False),
     ):  # fmt: skip

@@ -15,7 +15,7 @@ from memtab.check.documents import Document
 from memtab.store.paths import project_basename
 from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.claims import Claim, claims_of, contradict, same_thing, sentence_claims
-from memtab.trust.polarity import opposed, other_subjects, rule_of
+from memtab.trust.polarity import Rule, opposed, other_subjects, rule_of
 from memtab.trust.specifics import different_specifics
 from memtab.trust.words import IRREGULAR, content_lines, sentence_stems, statements, stems_of
 
@@ -117,7 +117,12 @@ def _at_odds(one: tuple[str, str], other: tuple[str, str]) -> bool:
         if any(contradict(a, b) for a in claims for b in their_claims):
             return True
         rule, their_rule = rule_of(mine), rule_of(theirs)
-        if rule is not None and their_rule is not None and opposed(rule, their_rule):
+        if (
+            rule is not None
+            and their_rule is not None
+            and opposed(rule, their_rule)
+            and not _required((rule, mine), (their_rule, theirs))
+        ):
             return True
     if _narrows(sentence, their_sentence) or _narrows(their_sentence, sentence):
         return True
@@ -375,6 +380,35 @@ def denied(one: str, other: str) -> bool:
         if said_no is not None and said_no in said:
             return True
     return False
+
+
+def required_by(sentence: str) -> str | None:
+    """What a rule forbidding something without it requires ("Never merge a migration
+    without a down step": down), as its first stem, or None for no such rule."""
+    for negation in _NEGATION.finditer(sentence):
+        gate = _GATE.match(sentence, negation.end())
+        if gate is not None and negation.group(0).lower() not in _GATES:
+            return _first_stem(sentence, gate.end())
+    return None
+
+
+_GATES = frozenset({"without", "unless", "except"})
+
+
+def _required(one: tuple[Rule, str], other: tuple[Rule, str]) -> bool:
+    """Whether of two rules of opposite polarities the one forbidding something without a
+    thing (`required_by`) is the other, which says it always with that thing and denies
+    nothing: "Cache keys include the tenant id, always" / "Never build a cache key without
+    the tenant id"."""
+    (never, sentence), (_, their_sentence) = (
+        (one, other) if one[0].polarity == "never" else (other, one)
+    )
+    required = required_by(sentence) if never.polarity == "never" else None
+    return (
+        required is not None
+        and required in sentence_stems(their_sentence)
+        and not _negations(their_sentence)
+    )
 
 
 def _first_stem(text: str, start: int) -> str | None:
