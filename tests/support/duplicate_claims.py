@@ -7,7 +7,7 @@ shorthand, a non-native writer, a question and its answer — with the rule's re
 project's command, path or tool beside it.
 
 `BATCH` was written before the engine's change this corpus measures; `AFTER` after it, and
-never tuned on (docs/trust-quality.md "Duplicates: claims"). Kinds as in `duplicate_scopes`:
+never tuned on (docs/trust-quality.md "The seeded corpora"). Kinds as in `duplicate_scopes`:
 `reworded` and `global-project` must be one group; `value`, `narrower`, `exception`,
 `opposite` and `subject` must not.
 """

@@ -65,7 +65,7 @@ def test_a_rule_in_other_words_or_with_its_project_s_context_is_found_and_its_ne
     another: the project's copy saying where it holds ("in this project", "fernhill's code"),
     a rule told to the agent, "No X without Y" for "every X with Y" or "X, always with Y",
     "X is banned; do Y" for "Y rather than X" — and not a rule and its denial, nor one said
-    of a part only. Held at what it measures (docs/trust-quality.md "Duplicates: claims")."""
+    of a part only. Held at what it measures (docs/trust-quality.md "The seeded corpora")."""
     same = [case for case in duplicate_claims.BATCH if case.expected == "duplicate"]
     near = [case for case in duplicate_claims.BATCH if case.expected == "neither"]
     found = _scored(same, tmp_path / "same")
