@@ -466,6 +466,7 @@ WORST: dict[str, Worst] = {
     "memtab.trust.duplicates.meaning:_PROHIBITED": S("", "is ban "),
     "memtab.trust.duplicates.meaning:_GATE": M("", "a "),
     "memtab.trust.duplicates.meaning:_CLAUSE_END": S("", "a."),
+    "memtab.trust.duplicates.meaning:_CLAUSE_START": F("", "a, "),
     "memtab.trust.duplicates.meaning:_HERE": F("", "in this here "),
     "memtab.trust.duplicates.meaning:_PREFERRED_TO": M("", "a "),
     "memtab.trust.words:_BRITISH_ENCE": S("", "lic"),

@@ -10,6 +10,7 @@ from pathlib import Path
 from memtab.check.documents import Document
 from memtab.store.home import Home
 from memtab.trust.duplicates.engine import DuplicatesEngine
+from memtab.trust.duplicates.meaning import denied
 from memtab.trust.duplicates.records import DuplicateGroup
 from support.meaning_cases import FILLERS
 from support.seeded_memories import memory
@@ -297,7 +298,20 @@ def test_a_rule_said_with_where_it_holds_to_whom_or_as_a_requirement_is_one(
          True),
         ("Hotfixes go to production on Fridays without a review.",
          "Never send hotfixes to production on Fridays without a review.", False),
+        ("Force-pushing to the release branches is banned.",
+         "Force-pushing to the release branches is not banned.", False),
         ("The release branch is deployed to staging on Fridays.",
          "Never deploy the release branch to staging on Fridays without asking.", False),
     ):  # fmt: skip
         assert said_together(tmp_path, one, other) is together, (one, other)
+
+
+def test_what_a_ban_names_is_not_denied_by_saying_so_and_the_ban_is() -> None:
+    """ "Rather than mocking" does not deny "Mocking … is banned" (both say no); "is not
+    banned" denies "is banned"."""
+    banned = "Mocking `datetime` is banned; inject a clock instead."
+    assert not denied("Inject a clock rather than mocking `datetime`.", banned)
+    assert denied(
+        "Force-pushing to release branches is not banned.",
+        banned.replace("Mocking `datetime`", "Force-pushing to release branches"),
+    )

@@ -333,8 +333,8 @@ _PROHIBITED = re.compile(
     r"|(?:ban|forbid|prohibit|disallow)(?:s|ned|den|ed)?)\b",
     re.IGNORECASE,
 )
-"""What says a thing must not be, after it ("Mocking `datetime` is banned"): a statement
-saying so denies, as one with a negation does."""
+"""What says a thing must not be, after it ("Mocking `datetime` is banned"): what it bans
+is no word another statement's negation denies."""
 _CLAUSE_END = re.compile(r"[.;!?—](?:\s|$)")
 """Where a clause ends: a negation denies within its own ("never use `any`. anything under
 infra/…" denies no word of the second)."""
@@ -363,9 +363,9 @@ def denied(one: str, other: str) -> bool:
     between workers" / "The cache is shared between workers"); not two negations requiring
     what `other` says ("No migration without a rollback script" / "Every migration ships
     with a rollback script")."""
-    if _negations(other) or _PROHIBITED.search(other) is not None:
+    if _negations(other):
         return False
-    said = sentence_stems(other) - _after_over(other)
+    said = sentence_stems(other) - _after_over(other) - _prohibited(other)
     gated = 0
     for negation in sorted(_negations(one), key=lambda found: found.start()):
         if negation.start() < gated:
@@ -414,6 +414,20 @@ def _required(one: tuple[Rule, str], other: tuple[Rule, str]) -> bool:
 def _first_stem(text: str, start: int) -> str | None:
     """The first stem of `text` from `start`, in the clause there (`_CLAUSE`)."""
     return next(stems_of(text[start : start + _CLAUSE]), None)
+
+
+def _prohibited(sentence: str) -> frozenset[str]:
+    """The stems of what a sentence says is banned, in the clause before the word that
+    says so ("Mocking `datetime` is banned": mock, datetime)."""
+    found: set[str] = set()
+    for prohibition in _PROHIBITED.finditer(sentence):
+        start = max(0, prohibition.start() - _CLAUSE)
+        before = sentence[start : prohibition.start()]
+        found.update(stems_of(_CLAUSE_START.split(before)[-1]))
+    return frozenset(found)
+
+
+_CLAUSE_START = re.compile(r"[.;:!?—,]\s")
 
 
 def _after_over(sentence: str) -> frozenset[str]:
