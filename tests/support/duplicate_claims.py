@@ -384,3 +384,35 @@ AFTER: tuple[Case, ...] = (
            (MC, "Access tokens expire after 15 minutes.")),
 )  # fmt: skip
 """The corpus written after the change (`BATCH`'s figures known), never tuned on."""
+
+MODEL_PARAPHRASES: tuple[Case, ...] = (
+    _same("reworded",
+          (G, "Never store API keys in the frontend bundle."),
+          (F, "- Do not store API keys in the client-side code.")),
+    _same("reworded",
+          (U, "Run the database migrations before starting the API server."),
+          (M, "- Ensure migration scripts are executed before starting the API.")),
+    _same("reworded",
+          (C, "- Keep each pull request focused on a single change."),
+          (P, "- Ensure each pull request addresses a single change.")),
+    _same("reworded",
+          (G, "Validate request bodies at the API boundary, not deep in the services."),
+          (MC, "Validate API requests at the boundary, not within services.")),
+    _same("reworded",
+          (GE, "Always pin the Python version in the Dockerfile"),
+          (FT, "- Ensure the Python version is pinned in the Dockerfile.")),
+    _same("reworded",
+          (U, "Never edit files under the vendor directory by hand."),
+          (PW, "Do not alter files within the vendor directory manually.")),
+    _same("reworded",
+          (C, "- Prefer composition over inheritance in the UI components."),
+          (F, "- In the UI components, prefer composition over inheritance.")),
+    _apart("value",
+           (G, "Use snake_case for every column name in the database."),
+           (M, "- Use camelCase for every column name in the database.")),
+)  # fmt: skip
+"""A second source of voices: each first rule written here, the second the real local
+model's rewording of it (Qwen2.5-Coder-1.5B Q4 on llama-server, temperature 0.7, seed 83,
+asked to "say exactly the same rule in different words"), read and kept as it answered —
+the one that changed the value is a near miss; four that changed the meaning or said it
+word for word are left out. Measured after the change, never tuned on."""
