@@ -20,7 +20,8 @@ from typing import NamedTuple
 
 from memtab.check.documents import Document
 from memtab.trust.duplicates.boilerplate import line_digest
-from memtab.trust.duplicates.meaning import LABEL, POLARITIES, denied, narrowed
+from memtab.trust.duplicates.clauses import LABEL
+from memtab.trust.duplicates.meaning import POLARITIES, denied, narrowed
 from memtab.trust.specifics import different_specifics
 from memtab.trust.values import WEB_ADDRESS
 from memtab.trust.words import content_lines, sentence_stems, statements, stems_of
