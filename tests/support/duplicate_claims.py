@@ -527,3 +527,48 @@ ATTACHED: tuple[Case, ...] = (
 """Rules with a reason, an example or the project's command beside them, in the same
 sentence ("X, because Y", "X — `cmd` does it", "X, e.g. Y", "X: Y"): written before the
 engine's candidate search read a rule's own clause, and measured before and after it."""
+
+ATTACHED_AFTER: tuple[Case, ...] = (
+    _same("global-project",
+          (U, "Bump the minor version for every new public endpoint, since clients pin on "
+              "minor versions."),
+          (M, "- A new public endpoint bumps the minor version — `make bump-minor` handles "
+              "the tag.")),
+    _same("reworded",
+          (C, "- Never merge on a red CI run, even if the failure looks unrelated."),
+          (FT, "Merging while CI is red is off the table; flaky or not, rerun it first.")),
+    _same("global-project",
+          (G, "Translate every new UI string, otherwise the German build falls back to "
+              "English keys."),
+          (P, "- Every new UI string gets translated (`pnpm i18n:extract` lists the "
+              "missing ones).")),
+    _same("reworded",
+          (GE, "Add a regression test for each fixed bug, e.g. `test_issue_512_empty_cart`"),
+          (MC, "Each bug fix comes with a regression test; reviewers ask for it anyway.")),
+    _same("reworded",
+          (U, "Don't print stack traces to users, they leak file paths and versions."),
+          (F, "- Stack traces are never shown to users: log them, show an error id.")),
+    _apart("value",
+           (U, "Bump the minor version for every new public endpoint, since clients pin on "
+               "minor versions."),
+           (P, "- Bump the major version for every new public endpoint, since clients pin "
+               "on minor versions.")),
+    _apart("opposite",
+           (C, "- Never merge on a red CI run, even if the failure looks unrelated."),
+           (M, "Merging on a red CI run is fine when the failure looks unrelated.")),
+    _apart("subject",
+           (G, "Translate every new UI string, otherwise the German build falls back to "
+               "English keys."),
+           (FT, "- Review every new UI string, otherwise the German build falls back to "
+                "English keys.")),
+    _apart("narrower",
+           (GE, "Add a regression test for each fixed bug, e.g. `test_issue_512_empty_cart`"),
+           (F, "- Add a regression test for each fixed bug in the payment code only, e.g. "
+               "`test_issue_512_empty_cart`.")),
+    _apart("exception",
+           (U, "Don't print stack traces to users, they leak file paths and versions."),
+           (MC, "The admin console is the exception: it prints stack traces to staff "
+                "users.")),
+)  # fmt: skip
+"""Written after the candidate search read a rule's own clause (`ATTACHED`'s figures known),
+never tuned on."""
