@@ -364,7 +364,8 @@ def test_a_rule_with_a_reason_example_or_command_beside_it_is_the_rule_without(
 ) -> None:
     """Two memories' rules, each with its own reason, example or command beside it
     (tests/support/duplicate_claims.py `ATTACHED`): their own clauses find them, and what
-    they say is read there; a rule and its opposite with the same reason stay apart."""
+    they say is read there; two rules sharing only a reason or an example, or a rule and
+    its opposite with the same reason, stay apart."""
     assert said_together(
         tmp_path / "squash",
         "Squash fixup commits before merging, because reviewers read the history commit by commit.",
@@ -376,6 +377,16 @@ def test_a_rule_with_a_reason_example_or_command_beside_it_is_the_rule_without(
         "Never paste customer emails into prompts; legal flagged it after the March audit.",
         "Customer emails must never be pasted into a prompt, e.g. when asking for help with "
         "a support ticket.",
+    )
+    assert not said_together(
+        tmp_path / "example",
+        "Keep secrets out of log lines, e.g. tokens, passwords and session cookies.",
+        "Keep secrets out of error messages, e.g. tokens, passwords and session cookies.",
+    )
+    assert not said_together(
+        tmp_path / "reason",
+        "Translate every new UI string, otherwise the German build falls back to English.",
+        "Review every new UI string, otherwise the German build falls back to English.",
     )
     assert not said_together(
         tmp_path / "opposite",

@@ -91,3 +91,13 @@ def apart_as_said(apart: Callable[[str, str], bool], one: str, other: str) -> bo
         return True
     mine, theirs = own_clause(one), own_clause(other)
     return (mine, theirs) == (one, other) or apart(mine, theirs)
+
+
+def rules_beside(one: str, other: str) -> tuple[str, str] | None:
+    """The own clauses of two statements that each state a rule with something said beside
+    it (`a_rule`), or None: what they share beside their rules (the same reason, the same
+    example) is not what they say to do."""
+    mine, theirs = own_clause(one), own_clause(other)
+    if mine == one.strip() or theirs == other.strip() or not (a_rule(one) and a_rule(other)):
+        return None
+    return mine, theirs

@@ -98,6 +98,7 @@ from memtab.trust.duplicates.statements import (
     clause_alike,
     is_statement,
     rare_weight,
+    rules_apart,
     said_whole,
     statement_groups,
     statement_pairs,
@@ -303,7 +304,11 @@ class DuplicatesEngine:
                         REWORDED_SIMILARITY,
                     )
                     and same_claims(
-                        notes[eligible[a]][0], notes[eligible[b]][0], boilerplate, weight
+                        notes[eligible[a]][0],
+                        notes[eligible[b]][0],
+                        boilerplate,
+                        weight,
+                        lambda one, other: rules_apart(one, other, weight),
                     )
                 ),
                 statement_pairs(

@@ -38,7 +38,7 @@ from memtab.sources.codex.summary import restates
 from memtab.store.text.near_duplicates import COMMON_FILES, alike_groups, near_duplicate_pairs
 from memtab.trust.duplicates.boilerplate import BOILERPLATE_NOTES
 from memtab.trust.duplicates.boilerplate import similarity as weighted_similarity
-from memtab.trust.duplicates.clauses import a_rule, apart_as_said, own_clause
+from memtab.trust.duplicates.clauses import a_rule, apart_as_said, own_clause, rules_beside
 from memtab.trust.duplicates.meaning import (
     POLARITIES,
     agreeing,
@@ -204,6 +204,17 @@ def _own_clause_pairs(
         and _clauses_alike(clauses[a], clauses[b], weight)
         and not framed(a, b)
     )
+
+
+def rules_apart(one: str, other: str, weight: Mapping[str, float]) -> bool:
+    """Whether two statements, each a rule with something beside it (`rules_beside`), say
+    other things to do: their own clauses not `alike` (one word for another, or more
+    besides) — a reason or an example they share is no part of the rule."""
+    clauses = rules_beside(one, other)
+    if clauses is None:
+        return False
+    mine, theirs = (sentence_stems(clause) for clause in clauses)
+    return alike(mine, theirs, weight, 0.0) is None
 
 
 def clause_stems(sentence: str, stems: frozenset[str]) -> frozenset[str]:
@@ -391,7 +402,9 @@ def statement_groups(
             return True
         mine = compared(one.statement.text, own_name(notes[one.note][0]))
         theirs = compared(other.statement.text, own_name(notes[other.note][0]))
-        return apart_as_said(lambda a, b: subject_only(a, b, weight), mine, theirs)
+        return apart_as_said(lambda a, b: subject_only(a, b, weight), mine, theirs) or rules_apart(
+            mine, theirs, weight
+        )
 
     kept = _kept_parts(agreed, len(alike_found))
     groups, found = [], []
