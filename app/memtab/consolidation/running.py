@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,10 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 from memtab import __version__
 from memtab.consolidation.declined import DeclinedMatcher, record_declined
-from memtab.consolidation.engine.run_books import RunBooks, RunIdentity
-from memtab.consolidation.engine.run_store import RunStore
+from memtab.consolidation.engine.run_books import RunBooks, RunIdentity, RunStore
 from memtab.consolidation.engine.runner import RunLimits, RunResult, run_consolidation
-from memtab.consolidation.errors import ConsolidationError, RunFailedError
+from memtab.consolidation.errors import (
+    ConsolidationError,
+    LockHeldError,
+    RunCancelledError,
+    RunFailedError,
+)
 from memtab.consolidation.guard import check_run_scope, run_scopes
 from memtab.consolidation.offline.provider import OfflineConsolidator
 from memtab.consolidation.records import ConsolidationPlan
@@ -27,6 +32,7 @@ from memtab.consolidation.review.plan_apply import applied_summary, apply_ops
 from memtab.consolidation.review.plan_check import check_ops
 from memtab.fs.clock import Clock
 from memtab.fs.config.settings_file import SettingsFileError
+from memtab.fs.locking.locks import LockUnavailableError, OwnedLock, interprocess_lock, lock_holder
 from memtab.llm.limits import CONSOLIDATION_JOB
 from memtab.llm.loop import StepCallback
 from memtab.llm.offline import OFFLINE_PROVIDER
@@ -34,16 +40,11 @@ from memtab.llm.settings import ProviderSettings, create_provider, resolve_provi
 from memtab.llm.types import ChatProvider, ProviderError
 from memtab.store.catch_up.runs_log import catch_up_runs
 from memtab.store.history.runs import new_run_id
-from memtab.store.home import Home
+from memtab.store.home import CONSOLIDATION_LOCK, Home
 from memtab.store.paths import SHARED_SCOPES, Scope
 from memtab.store.scopes.memory import MemoryStore
-from memtab.store.sidecars.journal import (
-    TRIGGERS,
-    ConsolidationRecord,
-    RunScope,
-    RunUsage,
-    Trigger,
-)
+from memtab.store.scopes.scope_store import ScopeStore
+from memtab.store.sidecars.journal import TRIGGERS, ConsolidationRecord, RunScope, RunUsage, Trigger
 from memtab.store.sidecars.registry import Workspace, load_registry
 from memtab.traces.names import trace_file_name
 from memtab.traces.schema import CONSOLIDATION_KIND, DUMP_SCHEMA_VERSION, DumpRecord
@@ -52,12 +53,8 @@ from memtab.writer.job.dumps import AttemptTrace, save_dump
 
 if TYPE_CHECKING:  # lazy: httpx2 (~6 MiB) loads with a model's provider, never offline
     from memtab.llm.http import HttpOptions
-import time
 
-from memtab.consolidation.errors import LockHeldError, RunCancelledError
-from memtab.fs.locking.locks import LockUnavailableError, OwnedLock, interprocess_lock, lock_holder
-from memtab.store.home import CONSOLIDATION_LOCK
-from memtab.store.scopes.scope_store import ScopeStore
+logger = logging.getLogger(__name__)
 
 # While waiting for another process's run, how often to look again (and at `cancel`).
 _WAIT_SLICE_S = 0.25
@@ -135,9 +132,6 @@ def check_scopes_free(
                 "the run did not start and nothing was changed — try again once it lets go "
                 f"(its lock: {path})"
             ) from None
-
-
-logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -297,9 +291,8 @@ class ServiceRuns:
                 books = None
                 if not dry_run:
                     check_scopes_free(store, scopes=scopes)
-                    books = self._books(
-                        store, run_id, started_at, workspace, trigger, provider, scope=run_scope
-                    )
+                    run = (run_id, workspace, started_at)
+                    books = self._books(store, run, trigger, provider, scope=run_scope)
                     books.begin()
                 result = run_consolidation(
                     provider,
@@ -341,9 +334,7 @@ class ServiceRuns:
     def _books(
         self,
         store: RunStore,
-        run_id: str,
-        started_at: int,
-        workspace: Workspace,
+        run: RunAt,
         trigger: Trigger,
         provider: ChatProvider | tuple[str | None, str | None],
         plan_id: str | None = None,
@@ -352,9 +343,10 @@ class ServiceRuns:
         scope: RunScope | None = None,
     ) -> RunBooks:
         """The records of a run that changes memory (`run_books`)."""
+        run_id, workspace, started_at = run
         name, model = provider if isinstance(provider, tuple) else (provider.name, provider.model)
-        run = (run_id, started_at, workspace, trigger, name or "unknown", model or "")
-        identity = RunIdentity(*run, plan_id, planned, scope)
+        named = (run_id, started_at, workspace, trigger, name or "unknown", model or "")
+        identity = RunIdentity(*named, plan_id, planned, scope)
         return RunBooks(self.home, store, identity, self.clock)
 
     @contextlib.contextmanager
@@ -481,19 +473,11 @@ class ServiceRuns:
     ) -> ConsolidationRecord:
         """Apply `chosen` of `plan` to `store` as the run `run` (its id, workspace and
         start) and journal and log it, in the workspace's turn its caller holds."""
-        run_id, workspace, started_at = run
+        workspace = run[1]
         try:
             provider = (plan.provider, plan.model)
             books = self._books(
-                store,
-                run_id,
-                started_at,
-                workspace,
-                plan.trigger,
-                provider,
-                plan.id,
-                len(chosen),
-                scope=plan.scope,
+                store, run, plan.trigger, provider, plan.id, len(chosen), scope=plan.scope
             )
             checked = check_ops(store, plan)  # a plan changed since: nothing applied
             check_scopes_free(store, scopes=run_scopes(plan.scope))

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from memtab.transcripts.base import RecordParser, as_dict, as_int, as_list, as_str
 from memtab.transcripts.events import (
     EventRole,
+    RecordParser,
     SourceLine,
     TranscriptEvent,
     TranscriptToolCall,
+    as_dict,
+    as_int,
+    as_list,
+    as_str,
     clean_text,
     compact_json,
     parse_timestamp,
@@ -55,9 +59,7 @@ def _apply_output(call: TranscriptToolCall, output: Any) -> None:
 
 def _tool_call(part: dict[str, Any], name: str) -> TranscriptToolCall:
     call = TranscriptToolCall(
-        id=as_str(part.get("toolCallId")),
-        name=name,
-        input=_tool_input(part.get("input")),
+        id=as_str(part.get("toolCallId")), name=name, input=_tool_input(part.get("input"))
     )
     state = part.get("state")
     if state == "output-error" or "errorText" in part:

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.transcripts.base import RecordParser
 from memtab.transcripts.claude import ClaudeParser
 from memtab.transcripts.codex import CodexParser
 from memtab.transcripts.events import (
     TRANSCRIPT_FORMATS,
+    RecordParser,
     SourceLine,
     TranscriptEvent,
     TranscriptFormat,
@@ -146,10 +146,7 @@ class TranscriptTail:
     still gain data in place (`may_change`); `offset` resumes after a restart. One per thread."""
 
     def __init__(
-        self,
-        path: str | os.PathLike[str],
-        format: TranscriptFormat | None = None,
-        offset: int = 0,
+        self, path: str | os.PathLike[str], format: TranscriptFormat | None = None, offset: int = 0
     ) -> None:
         self.path = Path(path)
         self._fixed_format = _check_format(format)

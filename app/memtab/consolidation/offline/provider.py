@@ -9,12 +9,7 @@ from typing import Any
 
 from memtab.consolidation.guard import MUTATION_BUDGET
 from memtab.consolidation.offline.inputs import collect_memory_files, current_sha256
-from memtab.consolidation.offline.plan import (
-    Plan,
-    PlannedChange,
-    plan_consolidation,
-    summarize,
-)
+from memtab.consolidation.offline.plan import Plan, PlannedChange, plan_consolidation, summarize
 from memtab.fs.heap import collector_paused
 from memtab.llm.offline import CallsSoFar, OfflineProvider
 from memtab.llm.types import ModelReply, ToolCall, ToolOutcome

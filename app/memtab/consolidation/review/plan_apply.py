@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from memtab.consolidation.engine.run_store import RunStore
+from memtab.consolidation.engine.run_books import RunStore
 from memtab.consolidation.engine.runner import NO_CHANGES_SUMMARY
 from memtab.consolidation.guard import (
     BeforeDispatch,
