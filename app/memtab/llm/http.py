@@ -24,14 +24,7 @@ import httpx2
 
 from memtab.fs.jsonfile import MAX_DEPTH, JsonError, parse_json
 from memtab.llm.endpoints import base_url_problem, display_url, is_loopback_host
-from memtab.llm.types import (
-    Message,
-    ModelReply,
-    ProviderError,
-    ProviderErrorKind,
-    ToolSpec,
-    Usage,
-)
+from memtab.llm.types import Message, ModelReply, ProviderError, ProviderErrorKind, ToolSpec, Usage
 from memtab.llm.wire import as_text, as_token_count, make_tool_call, server_error_text, snippet
 from memtab.llm.written.calls import calls_in_text
 from memtab.redact import KeyScrubber

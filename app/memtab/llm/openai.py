@@ -93,11 +93,7 @@ def answer_in_text(text: str) -> str | None:
     if (
         not isinstance(value, dict)
         or value.get("name") != FINAL_ANSWER
-        or set(value)
-        != {
-            "name",
-            "arguments",
-        }
+        or set(value) != {"name", "arguments"}
     ):
         return None
     arguments = value["arguments"]

@@ -12,13 +12,7 @@ from memtab.fs.records import Record
 from memtab.llm.endpoints import base_url_problem
 from memtab.llm.limits import ModelJob, is_local
 from memtab.llm.settings import ProviderSettings, create_provider
-from memtab.llm.types import (
-    ModelReply,
-    ProviderError,
-    ProviderErrorKind,
-    ToolSpec,
-    UserMessage,
-)
+from memtab.llm.types import ModelReply, ProviderError, ProviderErrorKind, ToolSpec, UserMessage
 from memtab.llm.written.schema import schema_problem
 
 if TYPE_CHECKING:  # lazy: httpx2 (~6 MiB, ~40 ms) with the first model call

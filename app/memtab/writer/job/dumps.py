@@ -236,11 +236,7 @@ class RunTrace:
 
 
 def write_trace_dump(
-    home: Home,
-    trace: RunTrace,
-    *,
-    known_secrets: Iterable[str] = (),
-    max_dumps: int,
+    home: Home, trace: RunTrace, *, known_secrets: Iterable[str] = (), max_dumps: int
 ) -> Path:
     """Redact and write the dump of a writer's run (`save_dump`); return its path."""
     name = trace_file_name(trace.run_started_at, trace.trigger_message_id)

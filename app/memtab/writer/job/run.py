@@ -72,13 +72,7 @@ from memtab.writer.prompts import (
     reminder_prompt,
     system_prompt,
 )
-from memtab.writer.tools import (
-    NO_NEW_MEMORIES,
-    STALE_CHANGED,
-    ContentRails,
-    Effect,
-    WriterTools,
-)
+from memtab.writer.tools import NO_NEW_MEMORIES, STALE_CHANGED, ContentRails, Effect, WriterTools
 
 RECORD_LESSONS = "record_lessons"
 SAVE_TRIES = 3

@@ -156,8 +156,7 @@ _LEADING_FILLER = re.compile(
     re.IGNORECASE,
 )
 _REWRITE_PREFIXES = re.compile(
-    r"^(?:remember(?: that)?|from now on|going forward|in (?:the )?future)\b[,:]?\s*",
-    re.IGNORECASE,
+    r"^(?:remember(?: that)?|from now on|going forward|in (?:the )?future)\b[,:]?\s*", re.IGNORECASE
 )
 
 
