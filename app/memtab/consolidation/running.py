@@ -33,11 +33,10 @@ from memtab.consolidation.review.plan_check import check_ops
 from memtab.fs.clock import Clock
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.fs.locking.locks import LockUnavailableError, OwnedLock, interprocess_lock, lock_holder
-from memtab.llm.limits import CONSOLIDATION_JOB
 from memtab.llm.loop import StepCallback
-from memtab.llm.offline import OFFLINE_PROVIDER
 from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
-from memtab.llm.types import ChatProvider, ProviderError
+from memtab.llm.settings_model import CONSOLIDATION_JOB
+from memtab.llm.types import OFFLINE_PROVIDER, ChatProvider, ProviderError
 from memtab.store.catch_up.runs_log import catch_up_runs
 from memtab.store.history.runs import new_run_id
 from memtab.store.home import CONSOLIDATION_LOCK, Home

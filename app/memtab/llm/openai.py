@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.llm.endpoints import DEFAULT_OPENAI_BASE_URL, is_official_endpoint
 from memtab.llm.http import HttpChatProvider, HttpOptions
-from memtab.llm.limits import Structured
+from memtab.llm.settings_model import Structured
 from memtab.llm.types import (
     AssistantMessage,
     Message,
@@ -236,10 +236,8 @@ class OpenAIProvider(HttpChatProvider):
             ]
         if schema:
             body["response_format"] = calls_response_format(tools, answer=answer)
-        if "max_tokens" in refused:
-            body["max_completion_tokens"] = self.max_tokens
-        else:
-            body[self._limit_key] = self.max_tokens
+        limit_key = "max_completion_tokens" if "max_tokens" in refused else self._limit_key
+        body[limit_key] = self.max_tokens
         return body
 
     def parse_reply(self, payload: dict[str, Any]) -> ModelReply:

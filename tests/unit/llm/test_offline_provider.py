@@ -9,16 +9,18 @@ import threading
 import pytest
 
 from memtab.consolidation.offline.provider import OfflineConsolidator
-from memtab.llm.offline import CallsSoFar, OfflineProvider, calls_so_far
 from memtab.llm.types import (
     AssistantMessage,
+    CallsSoFar,
     ModelReply,
+    OfflineProvider,
     ProviderError,
     ToolCall,
     ToolOutcome,
     ToolResultsMessage,
     ToolSpec,
     UserMessage,
+    calls_so_far,
 )
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 

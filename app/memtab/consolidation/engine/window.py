@@ -8,8 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from memtab.humanize import plural
-from memtab.llm.limits import CONSOLIDATION_JOB
 from memtab.llm.local_servers import context_tokens
+from memtab.llm.settings_model import CONSOLIDATION_JOB
 from memtab.llm.types import (
     ChatProvider,
     Message,

@@ -53,15 +53,17 @@ from memtab.writer.job.dumps import AttemptTrace, RunTrace, write_trace_dump
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.rails import WriterRails
 from memtab.writer.job.result import RunOutcome, WriterRunResult
-from memtab.writer.lessons.checks import (
+from memtab.writer.lessons import (
+    DIGEST_CHARS,
     MOST_LESSONS,
     NOT_A_LESSON,
     TOO_MANY,
+    Digest,
     Lesson,
+    digest_of,
     lesson_note,
     why_refused,
 )
-from memtab.writer.lessons.digest import DIGEST_CHARS, Digest, digest_of
 from memtab.writer.offline.notes import Note, apply_notes, notes_missing_from
 from memtab.writer.prompts import (
     build_lessons_message,
