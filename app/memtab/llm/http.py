@@ -24,7 +24,15 @@ import httpx2
 
 from memtab.fs.jsonfile import MAX_DEPTH, JsonError, parse_json
 from memtab.llm.endpoints import base_url_problem, display_url, is_loopback_host
-from memtab.llm.types import Message, ModelReply, ProviderError, ProviderErrorKind, ToolSpec, Usage
+from memtab.llm.types import (
+    Cancel,
+    Message,
+    ModelReply,
+    ProviderError,
+    ProviderErrorKind,
+    ToolSpec,
+    Usage,
+)
 from memtab.llm.wire import as_text, as_token_count, make_tool_call, server_error_text, snippet
 from memtab.llm.written.calls import calls_in_text
 from memtab.redact import KeyScrubber
@@ -501,12 +509,7 @@ class HttpChatProvider(ABC):
         return f"{self.provider_name} · {self._model} · {display_url(self._base_url)}"
 
     def complete(
-        self,
-        system: str,
-        messages: list[Message],
-        tools: list[ToolSpec],
-        *,
-        cancel: threading.Event | None = None,
+        self, system: str, messages: list[Message], tools: list[ToolSpec], *, cancel: Cancel = None
     ) -> ModelReply:
         """One model turn. Raises ProviderError; kind "cancelled" within ~0.1 s of `cancel`. A reply
         without calls whose text is calls of `tools` is taken as those calls

@@ -16,6 +16,7 @@ from memtab.llm.http import HttpChatProvider, HttpOptions
 from memtab.llm.settings_model import Structured
 from memtab.llm.types import (
     AssistantMessage,
+    Cancel,
     Message,
     ModelReply,
     ProviderError,
@@ -160,12 +161,7 @@ class OpenAIProvider(HttpChatProvider):
             return frozenset(self._refused)
 
     def complete(
-        self,
-        system: str,
-        messages: list[Message],
-        tools: list[ToolSpec],
-        *,
-        cancel: threading.Event | None = None,
+        self, system: str, messages: list[Message], tools: list[ToolSpec], *, cancel: Cancel = None
     ) -> ModelReply:
         """One model turn; asked again without a part of the request the server refused.
         A final answer asked by schema comes back as the reply's text."""

@@ -64,6 +64,8 @@ class ToolResultsMessage:
 
 
 Message = UserMessage | AssistantMessage | ToolResultsMessage
+Cancel = threading.Event | None
+"""What a provider's turn watches: set, the turn ends (kind "cancelled")."""
 
 
 @dataclass
@@ -149,12 +151,7 @@ class ChatProvider(Protocol):
         ...
 
     def complete(
-        self,
-        system: str,
-        messages: list[Message],
-        tools: list[ToolSpec],
-        *,
-        cancel: threading.Event | None = None,
+        self, system: str, messages: list[Message], tools: list[ToolSpec], *, cancel: Cancel = None
     ) -> ModelReply:
         """One model turn. Raises ProviderError; kind "cancelled" within ~1 s of `cancel`."""
         ...
@@ -176,12 +173,7 @@ class ProviderWrapper:
         return self.provider.model
 
     def complete(
-        self,
-        system: str,
-        messages: list[Message],
-        tools: list[ToolSpec],
-        *,
-        cancel: threading.Event | None = None,
+        self, system: str, messages: list[Message], tools: list[ToolSpec], *, cancel: Cancel = None
     ) -> ModelReply:
         """The wrapped provider's turn."""
         return self.provider.complete(system, messages, tools, cancel=cancel)
@@ -220,12 +212,7 @@ class OfflineProvider:
         return self.model_label
 
     def complete(
-        self,
-        system: str,
-        messages: list[Message],
-        tools: list[ToolSpec],
-        *,
-        cancel: threading.Event | None = None,
+        self, system: str, messages: list[Message], tools: list[ToolSpec], *, cancel: Cancel = None
     ) -> ModelReply:
         """The next turn, decided from the calls so far (`next_turn`)."""
         if cancel is not None and cancel.is_set():

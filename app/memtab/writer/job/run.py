@@ -12,6 +12,7 @@ from typing import Any
 from memtab.fs.clock import Clock, now_ms
 from memtab.llm.loop import LoopResult, Redacted, run_tool_loop
 from memtab.llm.types import (
+    Cancel,
     ChatProvider,
     Message,
     ModelReply,
@@ -193,12 +194,7 @@ class _StopWhenSatisfied(ProviderWrapper):
         self._tools = tools
 
     def complete(
-        self,
-        system: str,
-        messages: list[Message],
-        tools: list[ToolSpec],
-        *,
-        cancel: threading.Event | None = None,
+        self, system: str, messages: list[Message], tools: list[ToolSpec], *, cancel: Cancel = None
     ) -> ModelReply:
         if self._tools.tally.satisfied:
             return ModelReply(text="", stop_reason=POLICY_SATISFIED_STOP)
