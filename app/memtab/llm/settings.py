@@ -84,7 +84,7 @@ class ProviderSettings:
     max_tokens: int | None = None
 
     def request_limit(self) -> float:
-        """How long one request may take, in seconds (`limits.py`)."""
+        """How long one request may take, in seconds (`settings_model.default_request_timeout`)."""
         if self.request_timeout_s is not None:
             return self.request_timeout_s
         return default_request_timeout(self.base_url)

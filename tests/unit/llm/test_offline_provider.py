@@ -1,4 +1,4 @@
-"""The base of the offline engines (`llm/offline.py`): what the offline consolidator and
+"""The base of the offline engines (`llm/types.py`): what the offline consolidator and
 the offline writer share — their provider name, a cancelled run's error, the tools they
 cannot work without, and the calls so far read out of the conversation."""
 

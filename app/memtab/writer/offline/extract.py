@@ -442,7 +442,7 @@ class TranscriptDigest:
     def _workflow_tools(
         self, origins: dict[tuple[str, str], tuple[str, ...]]
     ) -> list[WorkflowTool]:
-        """The workflow tools (`workflow_tools`), their origins added to `origins`."""
+        """The workflow tools (`findings.ToolUses`), their origins added to `origins`."""
         tools: list[WorkflowTool] = []
         for tool, ids in self._tools.tools():
             tools.append(tool)
