@@ -29,7 +29,7 @@ from memtab.writer.offline.answers import (
     opens_on_a_verb,
     stands_alone,
 )
-from memtab.writer.offline.directives import directives_in, human_text
+from memtab.writer.offline.directives import directives_in, ended, human_text, is_claimed
 from memtab.writer.offline.findings import (
     Findings,
     OriginKind,
@@ -37,8 +37,11 @@ from memtab.writer.offline.findings import (
     WorkflowTool,
     WorkingCommand,
 )
-from memtab.writer.offline.language import ended, is_claimed
-from memtab.writer.offline.shell.command_scope import is_narrowed, without_passthrough
+from memtab.writer.offline.shell.command_scope import (
+    is_narrowed,
+    without_passthrough,
+    worktree_added,
+)
 from memtab.writer.offline.shell.commands import (
     chained_commands,
     command_family,
@@ -54,7 +57,6 @@ from memtab.writer.offline.shell.commands import (
     tool_program,
 )
 from memtab.writer.offline.shell.outcomes import hooks_note, hooks_that_passed, output_shows_success
-from memtab.writer.offline.shell.project_dirs import worktree_added
 from memtab.writer.offline.solved_problems import (
     EDIT_TOOL_NAME,
     SolvedProblem,
@@ -135,7 +137,7 @@ def goal_in(first_message: str) -> str | None:
     if plan is not None:
         title = " ".join(plan.split()).rstrip(".")
         if not is_claimed(title):
-            return None  # prose the writer cannot check (`language`)
+            return None  # prose the writer cannot check (`is_claimed`)
         if MIN_GOAL_CHARS <= len(title) <= MAX_GOAL_CHARS:
             return f"Goal of this session: carry out the plan “{title}”."
         return None
@@ -215,7 +217,7 @@ def memories_saved(call: TranscriptToolCall) -> list[SavedMemory]:
     """The memories one call saved: a memory file written (`memory_saved`), or the bullets
     an edit added to an inline `MEMORY.md` (the older layout), at most
     `MAX_MEMORIES_PER_EDIT`, each a finding that stands alone and names its subject — in a
-    language the writer claims (`language`): a memory is prose, and one in a language no
+    language the writer claims (`is_claimed`): a memory is prose, and one in a language no
     session checked cannot be told from the session's news."""
     return [memory for memory in _memories_saved(call) if is_claimed(memory.text)]
 
@@ -459,7 +461,7 @@ class TranscriptDigest:
     ) -> None:
         """Keep new findings with how sure each is (`answers.best_facts` keeps the surest);
         of a sub-agent's report, which mostly describes the code it read, only firm ones."""
-        found = [fact for fact in found if is_claimed(fact)]  # `language`: checked languages
+        found = [fact for fact in found if is_claimed(fact)]  # `is_claimed`: checked languages
         weights = {fact: fact_weight(fact, told_the_user=told_the_user) for fact in found}
         found = [fact for fact, weight in weights.items() if not report or weight >= FIRM_WEIGHT]
         self._keep(self._facts, found, "finding", origin)
@@ -476,7 +478,7 @@ class TranscriptDigest:
             if self._goal is not None:
                 self._origins[("goal", self._goal)] = (origin,)
         # The user's own rule is kept in every language `directives` reads: its words are
-        # the user's, not the writer's judgement (`language`, docs/formats.md §10.2).
+        # the user's, not the writer's judgement (`is_claimed`, docs/formats.md §10.2).
         self._keep(self._directives, directives_in(text), "directive", origin)
 
     def _call(self, call: TranscriptToolCall, origin: str) -> None:
