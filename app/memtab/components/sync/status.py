@@ -44,7 +44,7 @@ def sync_line(
         if not copies:
             return SyncLine("", "", visible=False)
         return SyncLine(
-            _conflicts_text(conflicts),
+            plural(conflicts, "conflict"),
             "Conflict copies a file-sync tool made beside their originals; click to resolve.",
             conflicts,
         )
@@ -60,7 +60,7 @@ def sync_line(
                 f"{plural(copies, 'conflict copy', 'conflict copies')} of a file-sync tool"
             )
         return SyncLine(
-            _conflicts_text(conflicts),
+            plural(conflicts, "conflict"),
             f"{'; '.join(parts)}. Click to resolve them; neither side's text is lost.",
             conflicts,
         )
@@ -129,10 +129,6 @@ _NAMED = 3  # files named in a tooltip or the quit question; more are counted
 def _names(paths: tuple[str, ...]) -> str:
     names = ", ".join(path.rsplit("/", 1)[-1] for path in paths[:_NAMED])
     return names if len(paths) <= _NAMED else f"{names} and {len(paths) - _NAMED} more"
-
-
-def _conflicts_text(count: int) -> str:
-    return plural(count, "conflict")
 
 
 def why_not_synced(look: SyncLook) -> str | None:
@@ -325,11 +321,8 @@ def unsent_question(look: SyncLook, failure: str | None = None) -> tuple[str, st
     """The question and its detail for the changes `look` counts as not sent (`failure`:
     why the sync just tried could not send them)."""
     waiting = look.to_send
-    one = len(waiting) == 1
-    names = ", ".join(path.rsplit("/", 1)[-1] for path in waiting[:_NAMED])
-    if len(waiting) > _NAMED:
-        names += f" and {len(waiting) - _NAMED} more"
-    them = "it" if one else "them"
+    names = _names(waiting)
+    them = "it" if len(waiting) == 1 else "them"
     why = f"The sync could not send {them}: {failure}\n\n" if failure else ""
     return (
         f"{plural(len(waiting), 'change')} not sent yet",
