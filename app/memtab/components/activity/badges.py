@@ -36,16 +36,6 @@ class Actor(enum.StrEnum):
     """An agent's change the user accepted in the Inbox (the badge's `agent` says whose)."""
 
 
-_ACTOR_IDS = {
-    Actor.WRITER: "writer",
-    Actor.CONSOLIDATOR: "consolidator",
-    Actor.MUX: "mux",
-    Actor.SYNC: "sync",
-    Actor.OUTSIDE: "external",
-}
-"""Each badge's actor as history names it (`memtab.store.actors` words them all)."""
-
-
 class Badge(Record):
     """A file's badge: who changed it, and when the change was seen. Saved in ui-state.json
     by physical path, `{"actor", "at", "agent"?}` (docs/formats.md §15.2); one whose actor
@@ -58,8 +48,9 @@ class Badge(Record):
 
     @property
     def _who(self) -> str:
-        """The actor as history names it."""
-        return self.agent or _ACTOR_IDS.get(self.actor, "external")
+        """The actor as history names it (`memtab.store.actors` words them all)."""
+        outside = self.actor in (Actor.OUTSIDE, Actor.AGENT)  # an agent's: by `agent`
+        return self.agent or ("external" if outside else self.actor.value)
 
     @property
     def label(self) -> str:
@@ -166,27 +157,18 @@ class AgentEdits:
         """A file operation of this window (a restore, its undo or redo) wrote these files:
         their badges go, also one a scan gave meanwhile (it took the change for mux's or another
         program's). True if any went."""
-        gone = [p for p in physical if p in self._badges]
-        for each in gone:
-            del self._badges[each]
-        return bool(gone)
+        return self._drop([p for p in physical if p in self._badges])
 
     def clear(self, physical: str | None) -> bool:
         """Drop the badge of the file at `physical` (opened); True if it had one."""
-        if physical is None or physical not in self._badges:
-            return False
-        del self._badges[physical]
-        return True
+        return self._drop([physical] if physical in self._badges else [])
 
     def drop_under(self, scan: HomeScan | None, old: VirtualPath) -> bool:
         """Drop the badges at or under `old` (moved away); True if any went."""
         prefix = _physical(scan, old) if scan is not None else None
         if prefix is None:
             return False
-        moved = [p for p in self._badges if p == prefix or p.startswith(prefix + "/")]
-        for physical in moved:
-            del self._badges[physical]
-        return bool(moved)
+        return self._drop([p for p in self._badges if p == prefix or p.startswith(prefix + "/")])
 
     def forget_missing(self, scan: HomeScan) -> bool:
         """Drop the badges of files a scan shows are gone (say, deleted while Memtab was
@@ -198,7 +180,11 @@ class AgentEdits:
             for entry in scope.listing.files
             if (physical := scope.physical(entry.path)) is not None
         }
-        gone = [p for p in self._badges if p not in listed and any(p.startswith(r) for r in roots)]
+        return self._drop(
+            [p for p in self._badges if p not in listed and any(p.startswith(r) for r in roots)]
+        )
+
+    def _drop(self, gone: list[str]) -> bool:
         for physical in gone:
             del self._badges[physical]
         return bool(gone)
