@@ -41,13 +41,6 @@ def actor_words(actor: str) -> str:
     return actor_name(actor)
 
 
-def _signed_size(delta: int) -> str:
-    if delta == 0:
-        return ""
-    sign = "+" if delta > 0 else "−"
-    return f"{sign}{humanize.size_text(abs(delta))}"
-
-
 def change_words(version: Version) -> str:
     """What one version did to the file: `Edited`, `Renamed from old.md`, `Restored`…"""
     if version.op == "move":
@@ -116,7 +109,8 @@ def version_rows(
             delta = version.size_bytes - before
         when = (humanize.relative_time(version.at, now), humanize.absolute_time(version.at))
         size = "" if version.deleted else humanize.size_text(version.size_bytes)
-        change = (change_words(version), size, _signed_size(delta))
+        signed = f"{'+' if delta > 0 else '−'}{humanize.size_text(abs(delta))}" if delta else ""
+        change = (change_words(version), size, signed)
         rows.append(VersionRow(version, *when, _who(version, xum), *change))
     return rows
 

@@ -460,7 +460,9 @@ def run_sync(
     try:
         if kind == "changes":
             status = service.status(cancel=cancel)
-        if kind == "full" or (status is not None and _has_changes(status)):
+        # this machine has changes no sync sent yet (no network)
+        ahead = status is not None and any(t.local_changes or t.ahead for t in status.targets)
+        if kind == "full" or ahead:
             report = service.sync(progress=progress, cancel=cancel)
             status = None  # what it sent and brought in changed where things stand
         if status is None:
@@ -479,11 +481,6 @@ def look_or_sync(home: Home, kind: SyncKind, git_program: str | None, ctx: JobCo
         progress=functools.partial(ctx.report_progress, 0),
         cancel=ctx.is_cancelled,
     )
-
-
-def _has_changes(status: SyncStatus) -> bool:
-    """Whether this machine has changes no sync sent yet (no network)."""
-    return any(target.local_changes or target.ahead for target in status.targets)
 
 
 def _look(
