@@ -37,10 +37,9 @@ class Actor(enum.StrEnum):
 
 
 class Badge(Record):
-    """A file's badge: who changed it, and when the change was seen. Saved in ui-state.json
-    by physical path, `{"actor", "at", "agent"?}` (docs/formats.md §15.2); one whose actor
-    is not one of `Actor` or whose time is not an integer > 0 is not restored. `agent`:
-    an agent's change, by its history actor (`mcp:codex-mcp-client`)."""
+    """A file's badge: who changed it, and when it was seen; in ui-state.json by physical path
+    as `{"actor", "at", "agent"?}` (docs/formats.md §15.2: a bad actor or time is not restored).
+    `agent`: an agent's change, by its history actor (`mcp:codex-mcp-client`)."""
 
     actor: Actor
     at_ms: Annotated[int, Key("at"), AtLeast(1)]
@@ -92,10 +91,8 @@ class AgentEdits:
         return self._badges.get(physical) if physical is not None else None
 
     def count_in(self, scan: HomeScan) -> bool:
-        """Count `scan`'s changes in; True when a badge came, went or changed.
-
-        The file open in the editor is badged like any other: the editor shows it.
-        """
+        """Count `scan`'s changes in; True when a badge came, went or changed (the file open
+        in the editor is badged like any other: the editor shows it)."""
         changes = scan.changes
         if changes.empty:
             return False

@@ -404,10 +404,9 @@ def move_lines_past_cut(
     text: str,
     expected_sha256: str | None,
 ) -> OpResult:
-    """Move the lines of `text` (the index `index` of `source` as the editor holds it, the
-    file on disk expected to hold `expected_sha256`) past Claude Code's cut into
-    `MEMORY-continued.md` (else `-2`, `-3`…) beside it, and save the index with a link to it
-    in their place (`MovedPastCut`: what it holds now)."""
+    """Move the lines of `text` (`source`'s `index` as the editor holds it; on disk
+    `expected_sha256`) past Claude Code's cut into `MEMORY-continued.md` (else `-2`…) beside it,
+    the index saved with a link in their place (`MovedPastCut`: what it holds now)."""
     folder = PurePosixPath(index.ref.path).parent
     action = "Moving the lines past Claude Code's cut"
     try:

@@ -101,10 +101,9 @@ def run_title(run: RunEntry) -> str:
 
 
 def run_outcome(run: RunEntry, reverted: RunEntry | None = None, *, partly: bool = False) -> str:
-    """`2 files changed · 1 not applied`, `failed: …`, `changed nothing`; a writer run that changed
-    no file says what it did instead (`suggested 5 memories for review`, its summary);
-    `Reverted · …` when a revert run (`reverted`) took it back, `Partly reverted · …` when
-    it left some of its files alone (first: a narrow column cuts the end)."""
+    """`2 files changed · 1 not applied`, `failed: …`, `changed nothing` (a writer run: what it did
+    instead); `Reverted · …` when a revert run (`reverted`) took it back, `Partly reverted · …`
+    when it left some files alone (first: a narrow column cuts the end)."""
     if reverted is not None:
         return f"{'Partly reverted' if partly else 'Reverted'} · {run_outcome(run)}"
     if run.failed:

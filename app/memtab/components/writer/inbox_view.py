@@ -163,9 +163,8 @@ def _unbulleted(line: str) -> str:
 
 def accepted_text(items: Sequence[InboxItemView]) -> str:
     """What accepting `items` did, where each went: "Accepted 3 memories: 1 into
-    /memories/workspace/notes.md, an edit of /memories/global/gotchas.md, a new file
-    /memories/global/shell.md" — or, all notes into one file, "Accepted 2 memories into
-    /memories/workspace/notes.md"."""
+    /memories/workspace/notes.md, a new file /memories/global/shell.md" — or, all notes into
+    one file, "Accepted 2 memories into /memories/workspace/notes.md"."""
     count = plural(len(items), "memory", "memories")
     notes: dict[str, int] = {}
     changes: list[str] = []
