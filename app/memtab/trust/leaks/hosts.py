@@ -70,6 +70,11 @@ _GENERIC = """api app apps web www site docs doc data core main admin auth test 
 _GENERIC_WORDS = frozenset(_GENERIC.split())
 """Words too common to say which project a host is (`api-gateway`, `billing-ledger`)."""
 MIN_FILES = 2
+_CUSTOMER_LABEL = re.compile(
+    r"(?=[\w-]{6})(?=[\w-]*[\d-])(?![\w-]*-(?:[a-z]+-)?(?:east|west|north|south|central)-\d)"
+)
+"""A customer's own name on a hosting service (`d2hq7rt0v1x`, `harbor-staging-db`), not a
+service's endpoint (`s3`, `dynamodb`, `s3-eu-west-1`)."""
 _HOST_SHAPE = re.compile(r"^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,12}$")
 
 
@@ -107,10 +112,13 @@ def project_hosts(
     named_by: Sequence[tuple[str | None, Iterable[str]]],
     words: Mapping[str, tuple[str, ...]],
     companies: frozenset[str] | None = None,
+    evidence: Mapping[str, str | None] | None = None,
 ) -> dict[str, str]:
     """Each host (or other place, `places`) that is a project's → that project (see the
     module doc); `named_by`: each memory's project (None: of no project) and the hosts it
-    names; `words`: each project's `project_words`."""
+    names; `words`: each project's `project_words`; `evidence`: what the projects'
+    checkouts name (`checkouts.evidence`)."""
+    evidence = {} if evidence is None else evidence
     counts: dict[str, dict[str | None, int]] = defaultdict(lambda: defaultdict(int))
     for project, hosts in named_by:
         for host in set(hosts):
@@ -122,10 +130,17 @@ def project_hosts(
     owners: dict[str, str] = {}
     for host, by_project in counts.items():
         named = labelled[host]
-        if len(named) == 1 and by_project.get(named[0]):
+        if len(named) == 1 and (by_project.get(named[0]) or evidence.get(host) == named[0]):
             owners[host] = named[0]
             continue
-        if named or _HOSTING.search(host) or _FRONT.match(host):
+        if named or _FRONT.match(host):
+            continue
+        if host in evidence:
+            said = evidence[host]  # one checkout's (None: several checkouts', shared)
+            if said is not None and _owned_by_evidence(host, by_project, companies):
+                owners[host] = said
+            continue
+        if _HOSTING.search(host):
             continue
         if _company_s(host, companies):
             continue  # the company's own service (its Grafana, its registry): nobody's
@@ -137,6 +152,17 @@ def project_hosts(
         ):
             owners[host] = ranked[0][1]
     return owners
+
+
+def _owned_by_evidence(
+    host: str, by_project: Mapping[str | None, int], companies: frozenset[str]
+) -> bool:
+    """Whether the one checkout naming `host` makes it its project's: not a hosting
+    service's own endpoint (`s3.eu-central-1.amazonaws.com`, `_CUSTOMER_LABEL`), nor a
+    company's service global memory names (its Sentry, every project's)."""
+    if _HOSTING.search(host) and not _CUSTOMER_LABEL.match(host.split(".", 1)[0]):
+        return False
+    return not (_company_s(host, companies) and by_project.get(None))
 
 
 def company_domains(hosts: Iterable[str], words: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
@@ -182,15 +208,16 @@ def said_owners(
     owners: Mapping[str, str],
     words: Mapping[str, tuple[str, ...]],
     companies: frozenset[str] = frozenset(),
+    shared: frozenset[str] = frozenset(),
 ) -> dict[str, str]:
     """Hosts of no project by `project_hosts` that a project's memory names on a line saying
     whose it is (`ledgerly's Metabase: https://bi.acme.cloud`), when that project's memory
     names it too → that project; `mentions`: each memory's project, a host it names and
-    that line."""
+    that line; `shared`: hosts several projects' checkouts name (nobody's)."""
     named_in: dict[str, set[str]] = defaultdict(set)
     said: list[tuple[str, str, str]] = []
     for project, host, line in mentions:
-        if project is None or host in owners or host.startswith(REPOSITORY):
+        if project is None or host in owners or host in shared or host.startswith(REPOSITORY):
             continue
         named_in[host].add(project)
         said.append((project, host, line))
