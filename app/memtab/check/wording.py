@@ -76,16 +76,26 @@ _EXAMPLE = _Words(
     "예", "예시", "예를 들어", "例如", "比如", "示例", "例えば", "例",
 )  # fmt: skip
 
-# The line speaks of what is not there yet, may be, or is being planned.
+# The line speaks of what is not there yet, or is being planned or made.
 _NOT_YET = _Words(
-    "create", "creates", "creating", "will", "would", "could", "might", "may",
+    "create", "creates", "creating",
     "todo", "to-do", "to do", "plan", "planned", "planning", "proposed", "propose",
-    "next", "future", "later", "eventually", "someday", "new file", "generate",
+    "next", "new file", "generate",
     "generated", "generates", "output", "outputs", "writes to", "written to", "produces",
-    "emits", "if", "unless", "whether", "optional", "optionally", "consider",
-    "maybe", "perhaps", "wip", "draft", "idea", "tbd",
+    "emits", "wip", "draft", "idea", "tbd",
     "생성", "예정", "계획", "할 것", "만들", "创建", "将", "计划", "待办", "作成", "予定",
 )  # fmt: skip
+
+# The sentence is a condition, a future or a maybe (English's modal verbs, conditional
+# conjunctions, hedges): what it names may not be there. Its own sentence only — "Config
+# is in `a.toml`; if you change it, restart" still states where the config is.
+_MAYBE = _Words(
+    "will", "would", "could", "might", "may", "shall", "should", "if", "unless",
+    "whether", "once", "optional", "optionally", "consider", "maybe", "perhaps",
+    "future", "later", "eventually", "someday", "possibly", "probably",
+)  # fmt: skip
+_CONTRACTED_WILL = re.compile(r"\w['’](?:ll|d)\b")
+"""`it'll`, `we'd`: a contracted will or would."""
 
 
 # The line speaks of a command or target still to be made.
@@ -153,9 +163,15 @@ def is_example(text: str) -> bool:
 
 def names_paths_as_they_are(text: str) -> bool:
     """Whether the paths a line names are stated as they are now: not gone, not an
-    example, not yet or maybe there. Only such lines' paths are checked."""
+    example, not yet there. Only such lines' paths are checked (each in a sentence not
+    `hedged`)."""
     gone, example, not_yet, _ = _read(text)
     return not (gone or example or not_yet)
+
+
+def hedged(sentence: str) -> bool:
+    """Whether a sentence is a condition, a future or a maybe (see `_MAYBE`)."""
+    return _MAYBE.search(sentence) or _CONTRACTED_WILL.search(sentence) is not None
 
 
 def names_commands_as_they_are(text: str) -> bool:
