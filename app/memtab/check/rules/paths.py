@@ -281,6 +281,8 @@ def _relative(
         return f"{base}/{token}"
     if checkout.exists(parts[0]) or (explicit and len(parts) == 1):
         return token
+    if not _EXTENSION.search(parts[-1]):
+        return None  # a branch, a repository, a media type: only a file is looked for
     ends = [path for path in checkout.named(parts[-1]) if path.endswith("/" + token)]
     if ends:
         return ends[0]  # there, as a package names it
