@@ -48,7 +48,8 @@ CHECKOUTS: dict[str, dict[str, str]] = {
         '"url": "git+https://github.com/oakwell/lantern-ui.git"}\n}\n',
         ".env.production": "NEXT_PUBLIC_ORDERS_API=https://orders.oakwell.net/v2\n"
         "NEXT_PUBLIC_ASSETS=https://d2hq7rt0v1x.cloudfront.net\n"
-        "GRAFANA_URL=https://grafana.oakwell.net\n",
+        "GRAFANA_URL=https://grafana.oakwell.net\n"
+        "NEXT_PUBLIC_ANALYTICS=https://cdn.segment-eu.com/analytics.js\n",
         "vercel.json": '{"rewrites": [{"source": "/api/:path*", '
         '"destination": "https://bff-7.oakwell.net/:path*"}]}\n',
         "app/page.tsx": "export default function Page() {}\n",
@@ -71,7 +72,8 @@ CHECKOUTS: dict[str, dict[str, str]] = {
         "docker-compose.yml": "services:\n  web:\n    environment:\n"
         "      REDIS_URL: redis://cache-b.oakwell.internal:6379/1\n"
         "      DATABASE_URL: postgres://tallow@10.88.7.12:5432/tallow_prod\n"
-        "      ATTACHMENTS_URL: s3://tw-attach-prod/\n",
+        "      ATTACHMENTS_URL: s3://tw-attach-prod/\n"
+        "      SMTP_HOST: smtp.mailgun.org\n",
         ".env": "VAULT_ADDR=https://vault.oakwell.internal:8200\n"
         "S3_ENDPOINT=https://s3.eu-west-1.amazonaws.com\n"
         "GRAFANA_URL=https://grafana.oakwell.net\n",
@@ -417,6 +419,18 @@ CASES: tuple[Case, ...] = (
         "# Cloud\n\n`gcloud config set project my-project-id` is what the guide says.\n",
         None,
         "placeholder project id",
+    ),
+    Case(
+        "claude:skiff",
+        "# Mail\n\nOrder mails go out through smtp.mailgun.org (port 587).\n",
+        None,
+        "a third party's host one checkout names",
+    ),
+    Case(
+        "project:gristmill",
+        "# Events\n\nClickstream comes from https://cdn.segment-eu.com via the warehouse sync.\n",
+        None,
+        "another third party's host one checkout names",
     ),
     Case(
         "project:tallow",

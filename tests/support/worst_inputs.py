@@ -489,6 +489,7 @@ WORST: dict[str, Worst] = {
     "memtab.trust.leaks.checkouts:_REMOTE_URL": F("", "\n url =", ""),
     "memtab.trust.leaks.checkouts:_MODULE": F("", "\nmodule a.", ""),
     "memtab.trust.leaks.checkouts:_SHORTHAND": M("github:", "a", "!"),
+    "memtab.trust.leaks.checkouts:_HOST_END": S("", ".a"),
     "memtab.trust.leaks.checkouts:_OWNER_NAME": X("", "a.", "!"),
     "memtab.trust.leaks.hosts:_CUSTOMER_LABEL": M("", "a-east", "!"),
     "memtab.trust.leaks.hosts:_URL_HOST": F("", "a://ab."),

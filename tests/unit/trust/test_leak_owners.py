@@ -72,3 +72,11 @@ def test_a_link_out_of_the_checkout_and_what_is_no_config_are_not_read(tmp_path:
 def test_a_place_several_checkouts_name_is_shared() -> None:
     said = evidence({"/a": frozenset({"x.acme.internal", "y"}), "/b": frozenset({"y"})})
     assert said == {"x.acme.internal": "/a", "y": None}
+
+
+def test_a_module_s_dotted_name_in_a_checkout_s_config_is_no_host(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.importlinter]\nsource_modules = ["memtab.cli.main", "django.contrib.auth"]\n'
+        '[project.urls]\nDocs = "https://docs.tern.fernhill.io"\n'
+    )
+    assert checkout_places(str(tmp_path)) == {"docs.tern.fernhill.io"}

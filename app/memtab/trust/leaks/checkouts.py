@@ -18,8 +18,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
-from memtab.trust.leaks.hosts import hosts_in
-from memtab.trust.leaks.places import places_in
+from memtab.trust.leaks.hosts import domain_of, hosts_in, ownable
+from memtab.trust.leaks.places import REPOSITORY, places_in
 
 _ROOT_FILES = re.compile(
     r"^(?:\.env(?:\..+)?|.+\.env|(?:docker-)?compose(?:\..+)?\.ya?ml|package\.json|"
@@ -44,6 +44,14 @@ _REMOTE_URL = re.compile(r"^[ \t]*(?:push)?url[ \t]*=[ \t]*(\S+)", re.MULTILINE)
 _MODULE = re.compile(r"^module[ \t]+([\w.-]+\.[a-z]{2,12}/[\w./-]+)", re.MULTILINE)
 _OWNER_NAME = re.compile(r"[\w.-]+/[\w.-]+")
 _SHORTHAND = re.compile(r"^(github|gitlab|bitbucket):([\w.-]+/[\w.-]+)$")
+_HOST_END = re.compile(
+    r"\.(?:[a-z]{2}|com|net|org|io|dev|app|cloud|tech|site|online|services|systems|info|biz"
+    r"|xyz|internal|local|lan|corp|intranet|localdomain|svc|cluster)$"
+)
+"""What a host's name ends in (a country's or a common top-level domain, a private network's
+suffix): a checkout's `memtab.cli.main` or `django.contrib.auth` is a module, no host."""
+_PUBLIC_DOMAINS = frozenset({"github.com", "gitlab.com", "bitbucket.org", "codeberg.org"})
+"""Public code hosts: a repository there says nothing of the user's own domain."""
 _SHORTHAND_HOSTS = {"github": "github.com", "gitlab": "gitlab.com", "bitbucket": "bitbucket.org"}
 
 
@@ -64,20 +72,34 @@ def checkout_places(checkout: str) -> frozenset[str]:
         elif path.name == "package.json":
             lines += _package_repository(text)
         for line in lines:
-            found.update(hosts_in(line))
+            found.update(host for host in hosts_in(line) if _HOST_END.search(host))
             found.update(places_in(line))
     return frozenset(found)
 
 
 def evidence(places: Mapping[str, frozenset[str]]) -> dict[str, str | None]:
     """Each place a checkout names → the project whose checkout it is, or None when the
-    checkouts of several name it (a service they share); `places`: each project's
-    `checkout_places`."""
+    checkouts of several name it (a service they share); a host only when it may be that
+    project's own (`hosts.ownable`: under the user's domains — those of their checkouts'
+    own code hosts, and those several checkouts name hosts under); `places`: each
+    project's `checkout_places`."""
     named: dict[str, set[str]] = defaultdict(set)
+    code_hosts: set[str] = set()  # the domains of the checkouts' own code hosts
+    by_domain: dict[str, set[str]] = defaultdict(set)
     for project, mine in places.items():
         for place in mine:
             named[place].add(project)
-    return {place: next(iter(them)) if len(them) == 1 else None for place, them in named.items()}
+            if place.startswith(REPOSITORY):
+                code_hosts.add(domain_of(place[len(REPOSITORY) :].partition("/")[0]) or "")
+            elif (domain := domain_of(place)) is not None:
+                by_domain[domain].add(project)
+    shared = {domain for domain, projects in by_domain.items() if len(projects) > 1}
+    domains = frozenset(code_hosts | shared) - _PUBLIC_DOMAINS - {""}
+    return {
+        place: next(iter(them)) if len(them) == 1 else None
+        for place, them in named.items()
+        if len(them) > 1 or ownable(place, domains)
+    }
 
 
 def _files(root: Path) -> Iterator[Path]:

@@ -157,12 +157,27 @@ def project_hosts(
 def _owned_by_evidence(
     host: str, by_project: Mapping[str | None, int], companies: frozenset[str]
 ) -> bool:
-    """Whether the one checkout naming `host` makes it its project's: not a hosting
-    service's own endpoint (`s3.eu-central-1.amazonaws.com`, `_CUSTOMER_LABEL`), nor a
-    company's service global memory names (its Sentry, every project's)."""
-    if _HOSTING.search(host) and not _CUSTOMER_LABEL.match(host.split(".", 1)[0]):
-        return False
+    """Whether the one checkout naming `host` makes it its project's: not a company's
+    service global memory names (its Sentry, every project's)."""
     return not (_company_s(host, companies) and by_project.get(None))
+
+
+def ownable(host: str, domains: frozenset[str]) -> bool:
+    """Whether a host a checkout names may be its project's own: on a private network,
+    under one of the user's `domains` (the company's: see `checkouts.evidence`), or a
+    customer's name on a hosting service (not its endpoint, `s3.eu-central-1.amazonaws.com`);
+    never a third party's (`api-eu.dhl.com`, `cdn.jsdelivr.net`)."""
+    if not _HOST_SHAPE.match(host):
+        return True  # an address, a bucket, a context: no one else's name
+    if host.endswith(_PRIVATE_SUFFIXES) or _domain(host) in domains:
+        return True
+    return _HOSTING.search(host) is not None and _CUSTOMER_LABEL.match(host) is not None
+
+
+def domain_of(host: str) -> str | None:
+    """The domain a host name is under (`fernhill.io` of `api.tern.fernhill.io`); None for
+    a place that is no host name."""
+    return _domain(host) if _HOST_SHAPE.match(host) and not _HOSTING.search(host) else None
 
 
 def company_domains(hosts: Iterable[str], words: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
