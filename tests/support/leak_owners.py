@@ -267,7 +267,74 @@ CASES: tuple[Case, ...] = (
         "tallow",
         "git remote add",
     ),
+    # --- a host no checkout names, said to be another project's (its possessive) -----
+    Case(
+        "claude:tallow",
+        "# Status\n\nChecked skiff's status page: https://status-7.oakwell.net/orders\n",
+        "skiff",
+        "possessive, colon",
+    ),
+    Case(
+        "project:gristmill",
+        "# Flags\n\nlantern-ui's feature flags are at https://flags.oakwell.net\n",
+        "lantern-ui",
+        "possessive, are at",
+    ),
+    Case(
+        "workspace:skiff",
+        "# Demo\n\nFor the demo I used gristmill's notebook server (https://nb-2.oakwell.net).\n",
+        "gristmill",
+        "possessive, parenthesis",
+    ),
+    Case(
+        "team:lantern-ui",
+        "# Admin\n\n- tallow's admin → https://backoffice.oakwell.net/admin\n",
+        "tallow",
+        "possessive, arrow",
+    ),
+    Case(
+        "claude:gristmill",
+        "# Kafka\n\nSkiff's Kafka UI is kafka-ui.oakwell.internal (VPN).\n",
+        "skiff",
+        "capitalised possessive, bare host",
+    ),
+    Case(
+        "project:tallow",
+        "# UI kit\n\nlantern's storybook: https://sb.oakwell.net\n",
+        "lantern-ui",
+        "possessive of a name's first word",
+    ),
     # --- near misses ------------------------------------------------------------------
+    Case(
+        "claude:skiff",
+        "# Status\n\nskiff's own status page: https://status-9.oakwell.net\n",
+        None,
+        "its own possessive",
+    ),
+    Case(
+        "project:tallow",
+        "# Ingest\n\ngristmill's loads push to https://ingest.oakwell.net nightly.\n",
+        None,
+        "possessive, then a verb",
+    ),
+    Case(
+        "claude:lantern-ui",
+        "# Dash\n\nDana's dashboard is https://dash-3.oakwell.net\n",
+        None,
+        "a person's possessive",
+    ),
+    Case(
+        "project:gristmill",
+        "# Hooks\n\ntallow's webhooks call https://hooks.partner-x.com on refunds.\n",
+        None,
+        "possessive, a third party's host it calls",
+    ),
+    Case(
+        "claude:skiff",
+        "# Dashboards\n\ngristmill's and tallow's dashboards: https://grafana-x.oakwell.net\n",
+        None,
+        "two projects' possessives",
+    ),
     Case(
         "claude:skiff",
         "# DB\n\nFailover drill: promote the replica of pg-ledger-3.db.oakwell.internal.\n",

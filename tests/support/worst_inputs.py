@@ -492,6 +492,8 @@ WORST: dict[str, Worst] = {
     "memtab.trust.leaks.checkouts:_HOST_END": S("", ".a"),
     "memtab.trust.leaks.checkouts:_OWNER_NAME": X("", "a.", "!"),
     "memtab.trust.leaks.hosts:_CUSTOMER_LABEL": M("", "a-east", "!"),
+    "memtab.trust.leaks.hosts:_POSSESSIVE": F("", "a's"),
+    "memtab.trust.leaks.hosts:_SCHEME_TAIL": S("", "a", "!"),
     "memtab.trust.leaks.hosts:_URL_HOST": F("", "a://ab."),
     "memtab.trust.leaks.hosts:_BARE_HOST": F("", "ab.", "-"),
     "memtab.trust.leaks.hosts:_PUBLIC": S("x", ".github", "!"),

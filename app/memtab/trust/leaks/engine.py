@@ -232,22 +232,14 @@ def _host_lines(
 ) -> list[tuple[str | None, str, str]]:
     """Each project memory's mention of a host no project owns: its project, the host and its
     line (`said_owners`)."""
-    named_in: dict[str, set[str]] = defaultdict(set)
-    loose: list[tuple[Document, list[Mention]]] = []
+    said: list[tuple[str | None, str, str]] = []
     for document, found in zip(documents, mentions, strict=True):
         if document.project is None or document.key in copies:
             continue
         mine = [m for m in found.hosts if m.named not in owned]
-        for mention in mine:
-            named_in[mention.named].add(document.project)
         if mine:
-            loose.append((document, mine))
-    said: list[tuple[str | None, str, str]] = []
-    for document, mine in loose:
-        shared = [m for m in mine if len(named_in[m.named]) > 1]  # most: one project's
-        if shared:
             lines = text_lines(document.text)
-            said += [(document.project, m.named, lines[m.line - 1]) for m in shared]
+            said += [(document.project, m.named, lines[m.line - 1]) for m in mine]
     return said
 
 

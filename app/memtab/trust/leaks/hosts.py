@@ -70,6 +70,10 @@ _GENERIC = """api app apps web www site docs doc data core main admin auth test 
 _GENERIC_WORDS = frozenset(_GENERIC.split())
 """Words too common to say which project a host is (`api-gateway`, `billing-ledger`)."""
 MIN_FILES = 2
+_POSSESSIVE = re.compile(r"(?<![\w.-])([a-z0-9][a-z0-9_-]*+)['’]s(?=\s)")
+_SCHEME_TAIL = re.compile(r"(?<![\w+.-])[a-z][\w+.-]*+://(?:[^\s/@]*+@)?$")
+_LINKS = (" is", " are", " at", ":", "=", "(", "—", "–", "->", "→", " is at", " lives at")
+"""What links a thing's name to where it is ("… API is", "… staging:")."""
 _CUSTOMER_LABEL = re.compile(
     r"(?=[\w-]{6})(?=[\w-]*[\d-])(?![\w-]*-(?:[a-z]+-)?(?:east|west|north|south|central)-\d)"
 )
@@ -241,10 +245,33 @@ def said_owners(
         if _HOSTING.search(host) or _FRONT.match(host) or _company_s(host, companies):
             continue
         lowered = line.lower()
+        if named_in[host] == {project}:  # only this project's memory names it
+            found[host].update(_possessor(lowered, host, words) - {project})
         for other in named_in[host] - {project}:
             if any(_says_word(lowered, word) for word in words.get(other, ())):
                 found[host].add(other)
     return {host: next(iter(them)) for host, them in found.items() if len(them) == 1}
+
+
+def _possessor(line: str, host: str, words: Mapping[str, tuple[str, ...]]) -> set[str]:
+    """The projects whose possessive leads to `host` on `line` (lower-case), as English
+    says whose a thing is: "dockyard's canary API is https://…", "harbor's staging:
+    https://…" — the possessive, a few words naming the thing, then a link (is, at, `:`,
+    `=`, `(`, a dash, an arrow) or none; not "harbor's deploys push to …"."""
+    at = line.find(host)
+    if at < 0 or "s" not in line[:at]:
+        return set()
+    head = line[max(0, at - 160) : at].rstrip("`'\"<[*")
+    scheme = _SCHEME_TAIL.search(head)
+    head = (head[: scheme.start()] if scheme is not None else head).rstrip("`'\"<[* ")
+    owners = set()
+    for possessive in _POSSESSIVE.finditer(head):
+        between = head[possessive.end() :].strip()
+        if len(between.split()) > 5 or not (not between or between.endswith(_LINKS)):
+            continue
+        name = possessive.group(1)
+        owners |= {project for project, said in words.items() if name in said}
+    return owners
 
 
 def _says_word(line: str, word: str) -> bool:
