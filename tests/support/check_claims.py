@@ -216,6 +216,12 @@ CASES: tuple[Case, ...] = (
     ),
     Case(_note("Run `./scripts/dev.sh`."), None, None, "existing ./ path"),
     Case(
+        _note("`./main.go` is the worker's entry point."),
+        None,
+        None,
+        "./ file of a folder the line does not name",
+    ),
+    Case(
         _note("`src/routes/orders.ts` validates the orders."),
         None,
         None,

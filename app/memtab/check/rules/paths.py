@@ -279,7 +279,10 @@ def _relative(
     base = next((b for b in named if checkout.exists(f"{b}/{parts[0]}")), None)
     if base is not None:
         return f"{base}/{token}"
-    if checkout.exists(parts[0]) or (explicit and len(parts) == 1):
+    if explicit and len(parts) == 1:
+        # `./manage.py` run from a folder the note does not name: there when anywhere.
+        return next(iter(checkout.named(token)), token)
+    if checkout.exists(parts[0]):
         return token
     if not _EXTENSION.search(parts[-1]):
         return None  # a branch, a repository, a media type: only a file is looked for
