@@ -189,7 +189,43 @@ CASES: tuple[Case, ...] = (
         5,
         "relative to a package its heading names",
     ),
+    Case(
+        _note("Poller: `services/worker/internal/poll/poller.go`; errors go to Sentry."),
+        M,
+        3,
+        "a claim beside errors in another clause",
+    ),
+    Case(
+        _note("The timeout was raised to 30 s. It is set in `config/timeouts.toml`."),
+        M,
+        3,
+        "a claim in the sentence after a past",
+    ),
+    Case(
+        _note("Without the VPN it hangs — the client is `services/api/src/vpn/client.ts`."),
+        M,
+        3,
+        "a claim after a dash beside without",
+    ),
     # --- near misses ------------------------------------------------------------------
+    Case(
+        _note("We deleted the legacy importer; its tests in `services/api/test/importer/` too."),
+        None,
+        None,
+        "a deletion in the clause before",
+    ),
+    Case(
+        _note("`services/api/src/old-auth.ts` was broken and is gone."),
+        None,
+        None,
+        "gone and broken in one sentence",
+    ),
+    Case(
+        _note("Renamed `scripts/dev-old.sh`. Nothing else changed."),
+        None,
+        None,
+        "a rename in the sentence",
+    ),
     Case(
         _note("Config lives in `config/base.toml`; if you change it, restart the worker."),
         None,
