@@ -223,7 +223,61 @@ FIRST: tuple[Case, ...] = (
           "- Run the CPU tests locally.", N, CODEX),
 )  # fmt: skip
 
-SECOND: tuple[Case, ...] = ()
+SECOND: tuple[Case, ...] = (
+    _case("terse", "- Rebasing shared branches: a no-go.",
+          "- Rebase shared branches before each release.", C, SAME),
+    _case("diary", "Reminder to myself — I won't commit straight to `develop` any more.",
+          "- Commit straight to `develop` for small fixes.", C, SAME),
+    _case("team", "Our team never merges its own PRs.", "- Merge your own PRs after CI passes.",
+          C, SAME),
+    _case("claude",
+          feedback("lockfile", "Never regenerate the lockfile from scratch.\n\n**Why:** it "
+                   "bumps every transitive dependency.\n\n**How to apply:** run `pnpm "
+                   "install` against the existing lockfile."),
+          "- Regenerate the lockfile from scratch every sprint.", C, CLAUDE),
+    _case("codex", CODEX_HEAD + "- user wants Conventional Commits prefixes on every commit "
+          "message", "- Don't use Conventional Commits prefixes in commit messages.", C, CODEX),
+    _case("gemini", GEMINI_HEAD + "- The user said to always run `go vet` before committing.",
+          "- Skip `go vet` before committing; golangci-lint covers it.", C, GEMINI),
+    _case("scopes", "- Always add a `Signed-off-by` line.",
+          "- This workspace doesn't need `Signed-off-by` lines.", C, WORKSPACE),
+    _case("terse", "- Tag releases by hand, not with the bot.",
+          "- Tag releases with the release bot.", C, SAME),
+    _case("team", "We'd rather not pin Docker images by digest.",
+          "- Pin Docker images by digest.", C, SAME),
+    _case("diary", "Past me kept forgetting: always bump the schema version in the same commit.",
+          "- Never bump the schema version in the same commit as the code change.", C, SAME),
+    _case("claude",
+          feedback("prints", "Leave debug prints out of commits.\n\n**Why:** the user reads "
+                   "the diffs on a phone."), "- Commit the debug prints; CI greps them.", C,
+          CLAUDE),
+    _case("codex", CODEX_HEAD + "- The user forbids `git push --force` on any branch.",
+          "- Use `git push --force` on your own branch after a rebase.", C, CODEX),
+    _case("gemini", GEMINI_HEAD + "- Never open the browser for OAuth logins; print the URL "
+          "instead.", "- Open the browser for OAuth logins automatically.", C, GEMINI),
+    _case("terse", "- Mocks: not in e2e tests.", "- Mock the payment provider in the e2e tests.",
+          C, SAME),
+    # Near misses.
+    _case("terse", "- Never deploy on Fridays.",
+          "- Deploy hotfixes on Fridays if the on-call approves.", N, SAME),
+    _case("terse", "- Don't run migrations by hand.", "- Run the seed script by hand.", N, SAME),
+    _case("terse", "- Never commit `.env`.", "- Commit `.env.sample`.", N, SAME),
+    _case("team", "- Always squash-merge PRs.",
+          "- Squash-merging used to lose co-author trailers.", N, SAME),
+    _case("terse", "- Don't use `sudo` in scripts.",
+          "- Use `sudo` to install the system packages on the build box.", N, SAME),
+    _case("terse", "- Never rebase `main`.", "- Rebase feature branches onto `main`.", N, SAME),
+    _case("team", "- Always vendor dependencies.", "- Never vendor dependencies.", N, APART),
+    _case("team", "- We quit using Heroku.", "- Deploy with Fly.", N, SAME),
+    _case("terse", "- Don't write tests for generated code.",
+          "- Write tests for the code generator.", N, SAME),
+    _case("scopes", "- Never skip code review.",
+          "- Docs typo fixes may skip code review (the one exception).", N, SCOPES),
+    _case("terse", "- Avoid long functions.", "- Write long docstrings.", N, SAME),
+    _case("claude", "- Never disable TLS verification.",
+          "- Disabling TLS verification hid a cert expiry last year.", N, CLAUDE),
+    _case("team", "- Do we still squash-merge?", "- Squash-merge PRs.", N, SAME),
+)  # fmt: skip
 """Written after the readers were changed for `FIRST`: never tuned on."""
 
 
