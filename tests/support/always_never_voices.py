@@ -278,7 +278,104 @@ SECOND: tuple[Case, ...] = (
           "- Disabling TLS verification hid a cert expiry last year.", N, CLAUDE),
     _case("team", "- Do we still squash-merge?", "- Squash-merge PRs.", N, SAME),
 )  # fmt: skip
-"""Written after the readers were changed for `FIRST`: never tuned on."""
+"""Written after the readers were changed for `FIRST`, before a second change was made
+for what it missed."""
+
+THIRD: tuple[Case, ...] = (
+    _case("terse", "- Hotfix branches: never from `develop`.",
+          "- Cut hotfix branches from `develop`.", C, SAME),
+    _case("diary", "Mon: I will never again deploy without the smoke tests.",
+          "- Deploy without running the smoke tests.", C, SAME),
+    _case("team", "We always pair on database migrations.",
+          "We don't pair on database migrations; one reviewer is enough.", C, SAME),
+    _case("claude",
+          feedback("screenshots", "Attach a screenshot to every UI pull request.\n\n**Why:** "
+                   "reviewers asked for it.\n\n**How to apply:** use the `pnpm shot` script."),
+          "- Don't attach screenshots to pull requests; link the preview deploy.", C, CLAUDE),
+    _case("codex", CODEX_HEAD + "- The user asked that Python code never use `assert` for "
+          "validation.", "- Use `assert` for validation in Python code.", C, CODEX),
+    _case("gemini", GEMINI_HEAD + "- Answer the user in German.", "- Never answer in German.",
+          C, GEMINI),
+    _case("scopes", "- Keep PRs under 400 lines.", "- PRs over 400 lines are fine in this repo.",
+          C, SCOPES),
+    _case("terse", "- Ban `eval` in the templates.",
+          "- Use `eval` in the templates for the dynamic fields.", C, SAME),
+    _case("team", "Around here we don't bump major versions without an RFC.",
+          "- Bump major versions without an RFC.", C, SAME),
+    _case("diary", "Note: the agent must never touch `infra/`.",
+          "- Edit `infra/` freely for staging changes.", C, SAME),
+    _case("codex", CODEX_HEAD + "- user dislikes merge commits on `main`",
+          "- Create merge commits on `main`.", C, CODEX),
+    _case("claude",
+          feedback("amend", "Never amend commits on a PR under review.\n\n**Why:** the "
+                   "reviewer loses track of what changed."),
+          "- Amend commits on a PR under review to keep the history tidy.", C, CLAUDE),
+    # Near misses.
+    _case("terse", "- Never push to `main`.", "- Push tags to `origin`.", N, SAME),
+    _case("terse", "- Don't run the full test suite in pre-commit.",
+          "- Run the full test suite in CI.", N, SAME),
+    _case("team", "- Avoid ORMs in the analytics service.",
+          "- Use the ORM in the analytics service.", N, APART),
+    _case("team", "- We dropped Redux last year.", "- Use Zustand for state.", N, SAME),
+    _case("terse", "- Always lint before pushing.", "- Linting caught two real bugs this week.",
+          N, SAME),
+    _case("terse", "- Never delete user data.", "- Delete the test users after each run.", N,
+          SAME),
+    _case("terse", "- Don't add new dependencies without asking.",
+          "- Add type stubs as dev dependencies.", N, SAME),
+    _case("terse", "- No force-pushes to release branches.",
+          "- Force-push your feature branch after rebasing.", N, SAME),
+    _case("team", "- Should we always vendor the SDK?", "- Never vendor the SDK.", N, SAME),
+    _case("terse", "- Never use `any`.",
+          "- `any` is fine in the generated API client — an exception we accept.", N, SAME),
+    _case("team", "- Don't commit secrets.", "- Never commit secrets; use the vault.", N, SAME),
+    _case("terse", "- Never merge on Fridays.", "- Merge dependabot PRs on Mondays.", N, SAME),
+)  # fmt: skip
+"""Written after the second change (for what `SECOND` missed), before a third was made for
+what it missed."""
+
+FOURTH: tuple[Case, ...] = (
+    _case("terse", "- Localize the error messages.",
+          "- Never localize error messages; support greps them in English.", C, SAME),
+    _case("diary", "Decided today: I'll always squash my WIP commits before opening a PR.",
+          "- Don't squash WIP commits before opening a PR; reviewers like the steps.", C, SAME),
+    _case("team", "We archive stale branches every month.",
+          "We never archive branches; the history tool needs them.", C, SAME),
+    _case("claude",
+          feedback("stories", "Write a Storybook story for every new component.\n\n**Why:** "
+                   "design reviews run in Storybook."),
+          "- Don't write Storybook stories for new components.", C, CLAUDE),
+    _case("codex", CODEX_HEAD + "- user never wants the agent to install global npm packages",
+          "- Install global npm packages when a tool needs them.", C, CODEX),
+    _case("gemini", GEMINI_HEAD + "- Summarize long logs before showing them to the user.",
+          "- Never summarize logs; show them whole.", C, GEMINI),
+    _case("scopes", "- Prefix branch names with your initials.",
+          "- Don't prefix branch names here; the bot names them.", C, SCOPES),
+    _case("terse", "- Throttle the webhook retries.", "- Webhook retries: never throttled.", C,
+          SAME),
+    _case("team", "Nobody should hand-edit `schema.graphql`.",
+          "- Hand-edit `schema.graphql` to add descriptions.", C, SAME),
+    _case("codex", CODEX_HEAD + "- user always wants tests written before the fix",
+          "- Write the fix first, then the tests.", C, CODEX),
+    # Near misses.
+    _case("terse", "- Never localize log messages.", "- Localize the UI strings.", N, SAME),
+    _case("terse", "- Don't squash release merges.", "- Squash WIP commits before review.", N,
+          SAME),
+    _case("team", "- We never archive the audit logs.", "- Archive stale branches monthly.", N,
+          SAME),
+    _case("terse", "- Never install packages with `sudo`.", "- Install packages into the venv.",
+          N, SAME),
+    _case("terse", "- Don't summarize test failures.",
+          "- Summarize the release notes for the changelog.", N, SAME),
+    _case("terse", "- Never prefix commit subjects with emojis.",
+          "- Prefix branch names with the ticket id.", N, SAME),
+    _case("terse", "- Avoid hand-editing lockfiles.", "- Hand-edit the README.", N, SAME),
+    _case("team", "- Throttle webhook retries.", "- Never throttle webhook retries.", N, APART),
+    _case("team", "- We stopped translating the docs in 2024.", "- Translate the UI strings.",
+          N, SAME),
+    _case("terse", "- Never deploy during the freeze.", "- Deploy every afternoon.", N, SAME),
+)  # fmt: skip
+"""Written after the third change (for what `THIRD` missed): never tuned on."""
 
 
 def voice_of(case: Case) -> str:

@@ -510,6 +510,7 @@ WORST: dict[str, Worst] = {
     "memtab.trust.polarity:_ACRONYMS": F("", "AA"),
     "memtab.trust.polarity:_ALWAYS": S("", "make sur "),
     "memtab.trust.polarity:_ASIDE": F("(", "a"),
+    "memtab.trust.polarity:_BARE": M("not", " ", "x"),
     "memtab.trust.polarity:_CONTRAST": S("", ", not a"),
     "memtab.trust.polarity:_DONT_WANT": F("", "want me "),
     "memtab.trust.polarity:_FRONTED": M("in the ", "a"),

@@ -41,9 +41,12 @@ from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.polarity import (
     IMPERATIVES,
     MAX_EXTRA,
+    UNSURE,
     WHEN,
     Rule,
     contrasted,
+    guessed,
+    maybe_verb,
     opposite,
     rule_of,
 )
@@ -121,7 +124,9 @@ _TRIGGER_WORDS = frozenset(
      "encouraged", "time", "exception", "circumstances", "permitted", "discouraged",
      "prefer", "prefers", "preferred", "instead", "rather", "stick", "gone", "dropped",
      "moved", "switched", "migrated", "replaced", "nobody", "doesn", "insist", "insists",
-     "forgo", "forego", "eschew", "shun", "abstain", "cease",
+     "forgo", "forego", "eschew", "shun", "abstain", "cease", "leave", "keep", "forbids",
+     "bans", "prohibits", "disallows", "stay", "hold", "wants", "expects", "requires",
+     "likes",
      *TOOL_WORDS, *STYLE_WORDS,
      "code", *IMPERATIVES, *LANGUAGES, *DAY_WORDS}
 )  # fmt: skip
@@ -134,7 +139,9 @@ _POLARITY_SHOWN = frozenset(
     {"always", "never", "ever", "don't", "do", "not", "must", "mustn't", "make", "sure", "to",
      "i", "we", "we've", "you", "they", "user", "prefers", "that", "agent", "please", "refrain",
      "from", "stopped", "banned", "forbidden", "allowed", "required", "mandatory", "fine",
-     "okay", "ok", "is", "are"}
+     "okay", "ok", "is", "are", "should", "requires", "wants", "expects", "likes", "insists",
+     "forbids", "bans", "prohibits", "disallows", "nobody", "won't", "can't", "does",
+     "doesn't", "want", "feel", "free", "off-limits"}
 )  # fmt: skip
 """Words of how a rule is said or who does it, left out of what it is shown to be about."""
 
@@ -154,11 +161,21 @@ def claims_of(text: str) -> tuple[Claim, ...]:
     """Every claim of a memory's text, line by line (see the module doc)."""
     found: list[Claim] = []
     for line in content_lines(text):
-        if line.code or not _triggered(line.text):
+        if line.code:
             continue
+        read = _claims if _triggered(line.text) else _unlisted_rule
         for sentence in statements(line.text):
-            found += [claim._replace(line=line.number) for claim in _claims(sentence)]
+            found += [claim._replace(line=line.number) for claim in read(sentence)]
     return tuple(found)
+
+
+@functools.lru_cache(maxsize=8192)
+def _unlisted_rule(sentence: str) -> tuple[Claim, ...]:
+    """The rule of a sentence that says nothing else: an imperative of a verb no list
+    names ("Localize the error messages"), which opposes only a `never` of that verb."""
+    if not maybe_verb(sentence) or _hedged(sentence) or sentence.rstrip(" *_").endswith("?"):
+        return ()
+    return tuple(c for c in _polarity(0, sentence) if UNSURE in c.key)
 
 
 def _triggered(text: str) -> bool:
@@ -314,7 +331,7 @@ _THING_SKIP = frozenset(
 def _polarity(number: int, sentence: str) -> list[Claim]:
     """A rule to do something or not to (`trust.polarity`): its key the action's stems."""
     found = []
-    for rule in (rule_of(sentence), contrasted(sentence)):
+    for rule in (rule_of(sentence) or guessed(sentence), contrasted(sentence)):
         if rule is None:
             continue
         key = " ".join(sorted(rule.action))

@@ -22,7 +22,7 @@ import functools
 import re
 from typing import Literal, NamedTuple
 
-from memtab.trust.words import stems_of
+from memtab.trust.words import STOP_WORDS, stems_of
 
 Polarity = Literal["always", "never"]
 MAX_EXTRA = 3
@@ -41,8 +41,13 @@ _NEVER = re.compile(
     r"(?:nobody|no\s+one|no-one)\s+(?:should|may|must|can|gets\s+to|is\s+allowed\s+to))\b|"
     r"^(?:please\s+)?(?:avoid|stop)\b|"
     r"^(?:strictly\s+)?(?:forbidden|banned|prohibited|disallowed|off-limits|a\s+no-go)\b|"
+    r"^not\s+(?=(?:in|on|for|from|at|to|during|inside|under|with)\b)|"
+    r"\b(?:forbids|bans|prohibits|disallows|stay\s+away\s+from|hold\s+off\s+on)\b|"
+    r"^(?:please\s+)?(?:leave|keep)\s+(?=[^,;]*?\bout\s+of\b)|"
     r"(?:^|\b(?:should|must|to|will|'ll|we|i|you|please|agents?|users?)\s+)"
     r"(?:avoid|forgo|forego|eschew|shun|abstain\s+from)\b|"
+    r"^(?:please\s+)?(?:ban|forbid|prohibit|disallow)\b|"
+    r"\b(?:user|users|team|we|i)\s+(?:dislikes?|hates?)\b|"
     r"(?:^|\b(?:should|must|to|will|'ll|please)\s+)(?:stop|quit|cease|give\s+up)\s+(?=\w+ing\b)|"
     r"^no\b(?!\s+(?:longer|one|idea|need|matter|way|more|doubt)\b)|"
     r"\b(?:won't|will\s+not|cannot|can't|(?:prefers?|would\s+rather|'d\s+rather)\s+not|"
@@ -56,13 +61,15 @@ _NEVER = re.compile(
 )
 """How a rule not to do something is said: "never X", "avoid X", "refrain from X", "no X",
 "under no circumstances X", "X is banned" (or discouraged, not permitted), "we've banned
-X", "we stopped Xing", "nobody should X", "won't", "can't", "would rather not", the
-negative verbs (avoid, forgo, eschew, abstain from;
-stop, quit, cease, give up before an -ing) at the clause's start or after a modal or a
-doer (a bare "don't" or "off-limits" after its action too: "X — don't", "X: off-limits")."""
+X", "we stopped Xing", "nobody should X", "won't", "can't", "would rather not", "X forbids
+Y", "the user dislikes X", "stay away from X", "leave X out of Y", a label's "X: not in
+Y", the negative verbs (avoid, forgo, eschew, abstain from, ban, forbid; stop, quit,
+cease, give up before an -ing) at the clause's start or after a modal or a doer (a bare
+"don't" or "off-limits" after its action too: "X — don't", "X: off-limits")."""
 _ALWAYS = re.compile(
     r"\b(?:always|(?:you|we|i)\s+must(?!\s*+(?:not|n't|never)\b)|must\s+always|"
     r"make\s+sure\s+to|insists?\s+on|feel\s+free\s+to|"
+    r"(?:user|users|team)\s+(?:wants|expects|requires|likes)(?!\s+(?:me|you|us|the)\s)|"
     r"(?:you|we|i)\s+(?:should|ought\s+to|have\s+to|need\s+to)(?!\s*+(?:not|n't|never)\b)|"
     r"you\s+(?:may|can)(?!\s*+(?:not|n't|never)\b)|"
     r"(?:wants?|expects?|asks?)\s+(?:me|you|us|the\s+agent|the\s+assistant)\s+to|"
@@ -74,8 +81,12 @@ _ALWAYS = re.compile(
 )
 """How a rule to do something (or that it may be done) is said: "always X", "you must X"
 (should, have to, may: a person's obligation or leave, not a thing's), "X every time",
-"X is required", "X is fine", "it's OK to X", "insists on X", "wants me to X", an emphatic
-"Do X"."""
+"X is required", "X is fine", "it's OK to X", "insists on X", "wants me to X", "the user
+wants X", an emphatic "Do X"."""
+_BARE = re.compile(
+    r"^(?:not|never)\s+(?=(?:in|on|for|from|at|to|during|inside|under|with)\b)", re.IGNORECASE
+)
+"""A label's bare "not in Y": what is not done is the label's ("Mocks: not in e2e tests")."""
 _DONT_WANT = re.compile(
     r"\b(?:want|wants|like|likes|expect|expects|ask|asks)\s+(?:me|you|us|the\s+agent|"
     r"the\s+assistant)\s+to\b",
@@ -204,13 +215,31 @@ def rule_of(sentence: str) -> Rule | None:
         said = never or always
         assert said is not None
         action = _said_action(clause, said)
-        if not action and index > 0:
-            action = _action(clauses[index - 1])  # "Committing generated files — don't"
+        if index > 0 and (not action or _BARE.match(clause)):
+            # "Committing generated files — don't", "Mocks: not in e2e tests"
+            action |= _action(clauses[index - 1])
         if 2 <= _size(action) <= 8:
             return Rule("never" if never else "always", action | _when(clause), clause.strip())
         return None
-    if _AT_TIMES.search(sentence):
+    return None if _AT_TIMES.search(sentence) else _plain_rule(clauses, guess=False)
+
+
+@functools.lru_cache(maxsize=16384)
+def guessed(sentence: str) -> Rule | None:
+    """The `always` rule of a sentence `rule_of` reads none in, starting with a verb no
+    list names ("Answer the user in German"): marked `UNSURE`, it opposes only a `never`
+    of that verb (the contradictions'; the duplicates never read it)."""
+    if rule_of(sentence) is not None or _AT_TIMES.search(sentence):
         return None
+    clauses = [c for c in _CLAUSE.split(sentence.strip().rstrip(".!")) if c.strip()]
+    if any(_NEVER.search(c) or _ALWAYS.search(c) for c in clauses):
+        return None
+    return _plain_rule(clauses, guess=True)
+
+
+def _plain_rule(clauses: list[str], *, guess: bool) -> Rule | None:
+    """The `always` rule of the first clause that is a habit or an imperative (of a verb
+    no list names too, when `guess`)."""
     for written in clauses:
         clause = _CONTRAST.sub("", _FRONTED.sub("", written))
         habit = _HABIT.match(clause)
@@ -220,6 +249,8 @@ def rule_of(sentence: str) -> Rule | None:
             action = frozenset(s for s in action if s not in _DOERS)
         elif verb is not None and _imperative(verb.group(1)) and _no_subject(clause):
             action = _action(clause)
+        elif guess and verb is not None and _maybe_verb(verb.group(1)) and _no_subject(clause):
+            action = _action(clause) | {UNSURE + stem for stem in stems_of(verb.group(1))}
         else:
             continue
         if 2 <= _size(action) <= 8:
@@ -247,6 +278,50 @@ def contrasted(sentence: str) -> Rule | None:
             return Rule("never", action | _when(clause), f"{verb.group(0)} {said.group(1)}")
         return None
     return None
+
+
+def maybe_verb(sentence: str) -> bool:
+    """Whether a sentence starts with what may be a verb no list names (`_maybe_verb`)."""
+    verb = _VERB.match(sentence)
+    return verb is not None and _maybe_verb(verb.group(1))
+
+
+def _maybe_verb(word: str) -> bool:
+    """Whether a clause's first word may be a verb no list names ("Answer…", "Attach…"):
+    not a word of a closed class (`_NOT_VERBS`), a plural or a third person's -s, a past or
+    an -ing form, an acronym."""
+    bare = word.lower()
+    return (
+        "-" not in bare
+        and len(bare) > 2
+        and bare not in _NOT_VERBS
+        and bare not in _FINITE
+        and not word.isupper()
+        and not (bare.endswith("s") and not bare.endswith("ss"))
+        and not bare.endswith(("ed", "ing", "ly"))
+    )
+
+
+_NOT_VERBS = STOP_WORDS | frozenset(
+    {"the", "our", "their", "his", "her", "its", "this", "that", "these", "those", "some",
+     "any", "all", "both", "each", "every", "few", "many", "much", "most", "other", "another",
+     "such", "what", "which", "who", "whom", "whose", "where", "when", "why", "how", "there",
+     "here", "then", "now", "also", "just", "only", "still", "even", "yet", "today", "later",
+     "never", "always", "often", "sometimes", "usually", "maybe", "perhaps", "note", "tip",
+     "see", "todo", "fixme", "done", "ok", "okay", "yes", "none", "nothing", "everyone",
+     "nobody", "someone", "something", "anything", "everything", "without", "within",
+     "via", "per", "across", "against", "along", "among", "around", "behind", "below",
+     "beside", "between", "beyond", "despite", "during", "except", "inside", "like", "near",
+     "outside", "since", "toward", "towards", "unlike", "upon", "whether", "while",
+     "although", "though", "unless", "until", "because", "once", "default", "main", "new",
+     "old", "good", "bad", "big", "small", "first", "last", "next", "same", "local",
+     "remote", "staging", "production", "prod", "dev", "api", "one", "two", "three"}
+)  # fmt: skip
+"""Words a clause starts with that are no verb: determiners, pronouns, prepositions,
+conjunctions, adverbs, common adjectives."""
+UNSURE = "~verb:"
+"""The marker of a clause's first word read as a verb no list names: the `always` it
+makes opposes only a `never` saying that verb."""
 
 
 def _imperative(word: str) -> bool:
@@ -337,6 +412,9 @@ def opposite(one: Rule, other: Rule) -> bool:
     never, always = (one, other) if one.polarity == "never" else (other, one)
     if not _held(never.action, always.action):
         return False
+    unsure = {m.removeprefix(UNSURE) for m in always.action if m.startswith(UNSURE)}
+    if not unsure <= never.action:
+        return False  # "Answer…" is a rule only against "Never answer…"
     done, not_done = _plain(always.action), _plain(never.action)
     return not_done <= done and len(done - not_done) <= MAX_EXTRA
 

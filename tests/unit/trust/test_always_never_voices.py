@@ -5,8 +5,10 @@ reason, another project, what happened — not."""
 
 from __future__ import annotations
 
+import pytest
+
 from support import contradiction_voices
-from support.always_never_voices import FIRST, SECOND, voice_of
+from support.always_never_voices import FIRST, FOURTH, SECOND, THIRD, voice_of
 from support.contradiction_cases import Case
 
 NOT_READ = {
@@ -38,16 +40,25 @@ def test_a_rule_and_its_opposite_are_found_in_every_voice_and_near_misses_are_no
     assert _wrong(FIRST, contradiction_voices.found(FIRST)) == ([], [])
 
 
-def test_the_batch_written_after_the_change_holds_at_what_it_measured() -> None:
-    """`SECOND`, never tuned on: 8 of its 14 contradictions found (a wish said "wants X on
-    every Y", "said to always", "forbids", "leave X out", "X: not in Y" and a `never` more
-    precise than its `always` are not), 2 of its 13 near misses flagged ("Never rebase
-    `main`" / "Rebase … onto `main`" and "tests for generated code" / "for the code
-    generator": what is done to a thing and where or of what are one action's stems)."""
-    joined = contradiction_voices.found(SECOND)
-    found = [joined[n] for n, case in enumerate(SECOND) if case.expected == "contradiction"]
-    flagged = [joined[n] for n, case in enumerate(SECOND) if case.expected == "neither"]
-    assert sum(found) >= 8 and sum(flagged) <= 2
+@pytest.mark.parametrize(
+    ("batch", "at_least", "at_most"),
+    [(SECOND, 12, 2), (THIRD, 10, 0), (FOURTH, 7, 0)],
+    ids=["second", "third", "fourth"],
+)
+def test_the_batches_written_after_each_change_hold_at_what_they_measured(
+    batch: tuple[Case, ...], at_least: int, at_most: int
+) -> None:
+    """Each batch was written after a change and before the next (its figures then, never
+    tuned on: 8/14, 5/12, 5/10). Still missed: "said to always" against "skip", a `never`
+    more precise than its `always`, "touch" against "edit", "under 400 lines" against "over
+    400 lines are fine", a wish said "wants X written before Y", a passive "never
+    throttled"; flagged: "Never rebase `main`" / "Rebase … onto `main`", "tests for
+    generated code" / "for the code generator" (what is done to a thing and where or of
+    what are one action's stems)."""
+    joined = contradiction_voices.found(batch)
+    found = [joined[n] for n, case in enumerate(batch) if case.expected == "contradiction"]
+    flagged = [joined[n] for n, case in enumerate(batch) if case.expected == "neither"]
+    assert sum(found) >= at_least and sum(flagged) <= at_most
 
 
 def test_what_is_not_read_is_still_not_found_and_the_flagged_still_flagged() -> None:
@@ -65,5 +76,6 @@ def test_the_corpus_holds_what_the_issue_asks() -> None:
     first = [case for case in FIRST if case.expected == "contradiction"]
     assert len(first) >= 30 and len({voice_of(case) for case in first}) >= 6
     assert len(FIRST) - len(first) >= 30
-    second = [case for case in SECOND if case.expected == "contradiction"]
-    assert len(second) >= 10 and len(SECOND) - len(second) >= 10
+    for batch in (SECOND, THIRD, FOURTH):
+        after = [case for case in batch if case.expected == "contradiction"]
+        assert len(after) >= 10 and len(batch) - len(after) >= 10

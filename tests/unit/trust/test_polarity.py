@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from memtab.trust.polarity import contrasted, opposite, rule_of
+from memtab.trust.polarity import contrasted, guessed, opposite, rule_of
 
 RULES = [
     ("Force pushes to shared branches are banned.", "never", {"forc", "push", "share", "branch"}),
@@ -55,6 +55,13 @@ RULES = [
     ("Hand-edit the generated client.", "always", {"hand", "edit", "generat", "client"}),
     ("If the change is docs-only, don't run the full suite.", "never",
      {"run", "suit", "~if"}),
+    ("Leave debug prints out of commits.", "never", {"debug", "print", "commit"}),
+    ("The user forbids `git push --force` on any branch.", "never",
+     {"git push --force", "branch"}),
+    ("Mocks: not in e2e tests.", "never", {"mock", "e2e", "test"}),
+    ("Ban `eval` in the templates.", "never", {"eval", "templat"}),
+    ("user dislikes merge commits on `main`", "never", {"merg", "commit", "main"}),
+    ("User requires signed commits.", "always", {"sign", "commit"}),
 ]  # fmt: skip
 NO_RULE = [
     "Seed data comes from the staging dump.",
@@ -129,3 +136,20 @@ def test_a_rule_s_x_not_y_says_never_to_do_it_to_y() -> None:
     opposite_rule = rule_of("Deploy from your laptop with `make deploy`.")
     assert opposite_rule is not None and opposite(never, opposite_rule)
     assert contrasted("Run the full matrix, not just your local Python.") is None
+
+
+def test_a_verb_no_list_names_makes_a_rule_only_against_a_never_of_it() -> None:
+    """ "Answer the user in German" is guessed an imperative (the duplicates never read it
+    so): it opposes "Never answer in German", and "Proofread the answers in German", its
+    words and more but another verb, does not."""
+    answer, docker = (
+        guessed("Answer the user in German."),
+        guessed("Proofread the answers in German."),
+    )
+    never = rule_of("Never answer in German.")
+    assert rule_of("Answer the user in German.") is None
+    assert answer is not None and docker is not None and never is not None
+    assert set(answer.action) == {"answer", "user", "german", "~verb:answer"}
+    assert opposite(never, answer) and not opposite(never, docker)
+    assert guessed("The API answers in German.") is None
+    assert guessed("Never answer in German.") is None
