@@ -124,23 +124,17 @@ class InterruptedImport:
                 writes[path] = Write(item, have, planned.after, virtual)
             else:
                 pending[path] = Pending(
-                    kind="unapplied",
-                    base=planned.before,
-                    local=have.sha256 if have else None,
-                    remote=planned.after,
-                    since=self.importer.clock(),
-                )
+                    kind="unapplied", base=planned.before, local=have.sha256 if have else None,
+                    remote=planned.after, since=self.importer.clock(),
+                )  # fmt: skip
         self.importer.brought.imported += not_logged(self.importer.paths.home, _sync_versions(done))
         return writes
 
     def _stale(self, intent: ImportIntent, branch: str | None, why: str = "") -> None:
         """An intent that names another branch than this one: not finished, and gone."""
         reason = why or f"the branch is at {(branch or 'nothing')[:12]}, not where it began"
-        logger.warning(
-            "Sync of %s: an unfinished import was left as it is: %s",
-            self.importer.target.name,
-            reason,
-        )
+        name = self.importer.target.name
+        logger.warning("Sync of %s: an unfinished import was left as it is: %s", name, reason)
         self.importer.brought.problems.append(
             f"An import a stopped sync began could not be finished ({reason}); "
             "its files were taken as they are"
@@ -191,11 +185,9 @@ class InterruptedImport:
                 before = self._repo.blobs([planned.before]).get(planned.before)
             except ObjectMissingError:
                 return None
-            if before is None:
-                return None
+        if (before is None) != (planned.before is None) or (data is None and before is None):
+            return None
         if data is None:
-            if before is None:
-                return None
             meta = store.meta_snapshot().get(store.meta_key(virtual))
             return FileChange(str(virtual), before, None, "delete", meta=meta)
         return FileChange(str(virtual), before, data, "create" if before is None else "edit")
@@ -225,24 +217,14 @@ class InterruptedImport:
             mine, merged = ours.get(path), after.get(path)
             if mine != before.get(path) and merged is not None and merged == theirs.get(path):
                 pending[path] = Pending(
-                    kind="conflict",
-                    base=before.get(path),
-                    local=None,
-                    remote=after.get(path),
-                    since=self.importer.clock(),
-                    remote_commit=remote,
+                    kind="conflict", base=before.get(path), local=None, remote=merged,
+                    since=self.importer.clock(), remote_commit=remote,
                     reason="both sides changed it (an interrupted sync's record was lost)",
-                )
+                )  # fmt: skip
                 continue
-            files[path] = IntendedFile(before=ours.get(path), after=after.get(path))
-        return ImportIntent(
-            version=INTENT_VERSION,
-            merge=merge,
-            start=branch,
-            remote=remote,
-            files=files,
-            state=state.with_changes(pending=pending),
-        )
+            files[path] = IntendedFile(before=mine, after=merged)
+        return ImportIntent(version=INTENT_VERSION, merge=merge, start=branch, remote=remote,
+                            files=files, state=state.with_changes(pending=pending))  # fmt: skip
 
     def _waiting_merge(self, branch: str | None) -> tuple[str, str] | None:
         """The commit an import was bringing in on `branch`, and the remote's."""
@@ -267,10 +249,8 @@ def _meta_written(synced: Sequence[SyncedStore], intent: ImportIntent) -> bool:
     entries = synced[0].store.meta.load()
     for key, change in intent.meta.items():
         now = entries.get(key, MetaEntry())
-        if now == change.after:
-            return True
-        if now == change.before:
-            return False
+        if now in (change.after, change.before):
+            return now == change.after
     return True
 
 
@@ -298,7 +278,7 @@ def _sync_versions(
         for path, (before, after) in sorted(newest.items()):
             have = files[path]
             holds = (
-                after.deleted if have is None else not after.deleted and after.sha256 == have.sha256
+                after.deleted if have is None else after.sha256 == have.sha256 and not after.deleted
             )
             if after.actor == SYNC_ACTOR and holds:
                 alive = before if before is not None and not before.deleted else None
