@@ -89,9 +89,9 @@ class ExternalReport:
         more = len(self.not_kept) - len(named)
         listed = ", ".join(named) + (f" and {more} more" if more else "")
         them = "it" if len(self.not_kept) == 1 else "them"
+        lost = f"it cannot restore earlier contents of {them}"
         return (
-            f"history keeps no copy of {listed}: it cannot restore earlier contents of "
-            f"{them}; the files themselves are left as they are"
+            f"history keeps no copy of {listed}: {lost}; the files themselves are left as they are"
         )
 
 
@@ -100,26 +100,19 @@ ActorOf = Callable[[Scope, Sequence[str]], str]
 
 
 def record_external(
-    store: MemoryStore,
-    cancel: Callable[[], bool] | None = None,
-    *,
-    wait: bool = True,
-    scopes: Sequence[Scope] = SCOPE_ORDER,
-    actor_of: ActorOf | None = None,
+    store: MemoryStore, cancel: Callable[[], bool] | None = None, *, wait: bool = True,
+    scopes: Sequence[Scope] = SCOPE_ORDER, actor_of: ActorOf | None = None,
     walked: dict[str, os.stat_result] | None = None,
-) -> ExternalReport:
+) -> ExternalReport:  # fmt: skip
     """Record every change to the store's `scopes` history has not seen; never raises for one file
     or scope. `cancel` is asked between batches; without `wait` a busy scope is left for the next
     pass; `actor_of` names who made them (else `external`); `walked` gets each walked file's
     `lstat`."""
     report = ExternalReport()
     stop = cancel or (lambda: False)
+    workspace_id = store.workspace.id if store.workspace else None
     recorder = HistoryRecorder(
-        store.home,
-        actor="external",
-        run_id=None,
-        workspace_id=store.workspace.id if store.workspace else None,
-        clock=now_ms,
+        store.home, actor="external", run_id=None, workspace_id=workspace_id, clock=now_ms
     )
     for scope in scopes:
         if store.unavailable_reason(scope):
@@ -146,15 +139,10 @@ def record_external(
 
 
 def _record_scope(
-    store: MemoryStore,
-    recorder: HistoryRecorder,
-    scope: Scope,
-    report: ExternalReport,
-    stop: Callable[[], bool],
-    lock_wait_s: float,
-    actor_of: ActorOf | None,
+    store: MemoryStore, recorder: HistoryRecorder, scope: Scope, report: ExternalReport,
+    stop: Callable[[], bool], lock_wait_s: float, actor_of: ActorOf | None,
     stats: dict[str, os.stat_result] | None = None,
-) -> None:
+) -> None:  # fmt: skip
     walked, complete, raw = _stat_walk(scope, store.root(scope), stats)
     report.scanned += len(walked)
     key = store.history_key(scope)
@@ -204,10 +192,9 @@ def _record_scope(
         observed += [observation.stored() for observation in arrived]
     if gone and not report.cancelled:
         meta = store.meta_snapshot()
+        against = {p: ReadAgainst(newest[p].id) for p in gone}
         observed += [
-            Observation(
-                p, None, meta=meta.get(_meta_key(store, p)), read_against=ReadAgainst(newest[p].id)
-            )
+            Observation(p, None, meta=meta.get(_meta_key(store, p)), read_against=against[p])
             for p in gone
         ]
     for start in range(0, len(observed), INDEX_BATCH):
@@ -221,15 +208,10 @@ def _record_scope(
 
 
 def _read_changed(
-    root: Path,
-    scope: Scope,
-    paths: list[str],
-    raw: dict[str, tuple[str, ...]],
-    newest: dict[str, Version],
-    walked: dict[str, Stat],
-    kept_cache: dict[str, tuple[int, int, str]],
-    report: ExternalReport,
-) -> list[Observation]:
+    root: Path, scope: Scope, paths: list[str], raw: dict[str, tuple[str, ...]],
+    newest: dict[str, Version], walked: dict[str, Stat],
+    kept_cache: dict[str, tuple[int, int, str]], report: ExternalReport,
+) -> list[Observation]:  # fmt: skip
     """What files whose stat changed hold now, where it differs from their newest version."""
     seen: list[Observation] = []
     for path_text, data in _read_files(root, scope, paths, raw, report):
@@ -271,11 +253,8 @@ def _read_files(
         with directory:
             for path_text, path in files:
                 try:
-                    data = (
-                        read_whole(directory, path.name)
-                        if kind_in(directory, path.name) == "file"
-                        else None
-                    )
+                    is_file = kind_in(directory, path.name) == "file"
+                    data = read_whole(directory, path.name) if is_file else None
                 except TooLargeForHistoryError:
                     report.not_kept.append((path_text, f"over {MAX_HISTORY_FILE_BYTES // MB} MB"))
                     continue
@@ -408,10 +387,8 @@ def _as_read(newest: dict[str, Version], rename: Rename) -> bool:
 def _unchanged(
     version: Version | None, found: Stat, cache: dict[str, tuple[int, int, str]]
 ) -> bool:
-    if version is None or version.deleted:
-        return False
-    if version.stat == found:
-        return True
+    if version is None or version.deleted or version.stat == found:
+        return version is not None and not version.deleted
     cached = cache.get(version.path)
     return cached is not None and cached[:2] == found and cached[2] == version.sha256
 

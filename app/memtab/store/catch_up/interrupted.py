@@ -131,38 +131,25 @@ def _log_one(home: Home, path: Path) -> RunEntry | None:
     error, summary = end.error, end.summary
     at = max((v.after_version for op in ops for v in op.files), default=None)
     record = ConsolidationRecord(
-        last_run_at=_time_of(at, header.started_at),
-        trigger=header.trigger,
+        last_run_at=_time_of(at, header.started_at), trigger=header.trigger, scope=header.scope,
         summary=summary or interrupted_summary(home, ops, header.planned),
-        scope=header.scope,
         ops=tuple(op.journal_op() for op in ops),
-    )
+    )  # fmt: skip
     fingerprint = _journaled(home, header, record) or end.journal_fingerprint
     if fingerprint is None and started.end is None and record.applied_count:
         fingerprint = _journal(home, header, record)
     entry = RunEntry(
-        id=header.id,
-        at=record.last_run_at,
-        kind="consolidation",
-        trigger=header.trigger,
-        workspace_id=header.workspace_id,
-        project_path=header.project_path,
-        summary=record.summary,
-        ops=tuple(ops),
-        provider=header.provider,
-        model=header.model,
-        status=status,
+        id=header.id, at=record.last_run_at, kind="consolidation", trigger=header.trigger,
+        workspace_id=header.workspace_id, project_path=header.project_path, summary=record.summary,
+        ops=tuple(ops), provider=header.provider, model=header.model, status=status,
         error=error or (INTERRUPTED_ERROR if started.end is None else None),
-        started_at=header.started_at,
-        journal_fingerprint=fingerprint,
-        plan_id=header.plan_id,
+        started_at=header.started_at, journal_fingerprint=fingerprint, plan_id=header.plan_id,
         scope=header.scope,
-    )
+    )  # fmt: skip
     log.append(entry)
     path.unlink(missing_ok=True)
-    logger.info(
-        "Logged the interrupted run %s (%d changes applied)", header.id, record.applied_count
-    )
+    applied = record.applied_count
+    logger.info("Logged the interrupted run %s (%d changes applied)", header.id, applied)
     return entry
 
 
@@ -211,25 +198,22 @@ def _run_versions(home: Home, header: RunHeader) -> dict[str, list[tuple[Version
 
 
 def _op(
-    home: Home,
-    store: MemoryStore | None,
-    header: RunHeader,
-    attempt: StartedAttempt,
+    home: Home, store: MemoryStore | None, header: RunHeader, attempt: StartedAttempt,
     found: dict[str, list[tuple[Version | None, Version]]],
-) -> RunOp:
+) -> RunOp:  # fmt: skip
     command, path, new_path = attempt.command, attempt.path or "", attempt.new_path
     files = _claim(found, path, command == "delete")
     if new_path is not None:
         files += _claim(found, new_path, False)
     if not files and store is not None:
         files = _made_unrecorded(home, store, attempt)
-    applied = bool(files)
+    note = None if files else NOT_MADE_NOTE
     return RunOp(
         command=command,
         path=path,
-        applied=applied,
+        applied=bool(files),
         new_path=new_path,
-        note=None if applied else NOT_MADE_NOTE,
+        note=note,
         files=tuple(files),
     )
 
@@ -238,31 +222,21 @@ def _claim(
     found: dict[str, list[tuple[Version | None, Version]]], path: str, subtree: bool
 ) -> list[FileVersions]:
     """Take the run's versions of `path` (and below it, for a directory's delete)."""
-    claimed = []
-    for name in sorted(found):
-        if name == path or (subtree and name.startswith(path + "/")):
-            for before, after in found.pop(name):
-                claimed.append(
-                    FileVersions(
-                        path=name,
-                        before_version=before.id if before is not None else None,
-                        before_sha256=before.sha256 if before is not None else None,
-                        after_version=after.id,
-                        after_sha256=after.sha256,
-                        deleted=after.deleted,
-                    )
-                )
-    return claimed
+    names = [
+        name for name in sorted(found) if name == path or (subtree and name.startswith(path + "/"))
+    ]
+    return [
+        FileVersions.from_change(RecordedChange("", name, before, after))
+        for name in names
+        for before, after in found.pop(name)
+    ]
 
 
 def _made_unrecorded(home: Home, store: MemoryStore, attempt: StartedAttempt) -> list[FileVersions]:
     """The change a kill left unrecorded, recorded now when each file holds exactly what the call
     makes of what it held."""
-    before, arguments = attempt.before, attempt.arguments
-    if before is None or arguments is None:
-        return []
-    paths = attempt.paths
-    if not paths:
+    before, arguments, paths = attempt.before, attempt.arguments, attempt.paths
+    if before is None or arguments is None or not paths:
         return []
     blobs = BlobStore(home.history_blobs_dir)
     contents: dict[str, bytes | None] = {}
@@ -301,12 +275,9 @@ def replay_call(
 
 
 def _record(
-    store: MemoryStore,
-    attempt: StartedAttempt,
-    paths: Sequence[str],
-    contents: Mapping[str, bytes | None],
-    now: Mapping[str, bytes | None],
-) -> list[FileVersions]:
+    store: MemoryStore, attempt: StartedAttempt, paths: Sequence[str],
+    contents: Mapping[str, bytes | None], now: Mapping[str, bytes | None],
+) -> list[FileVersions]:  # fmt: skip
     """Record the change as the run's (the store's actor and run id)."""
     moved = attempt.command == "rename" and len(paths) == 2
     changes: list[FileChange] = []
@@ -322,7 +293,6 @@ def _record(
             op = "create" if before is None else "delete" if after is None else "edit"
             extra = {}
         changes.append(FileChange(path, before, after, op, **extra))  # type: ignore[arg-type]
-    recorded: list[RecordedChange] = []
     scope = parse_virtual_path(paths[0]).scope
     assert scope is not None
     with store.writing(scope, changes_home=False):

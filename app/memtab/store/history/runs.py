@@ -48,10 +48,8 @@ class LoggedLine:
 def _logged_line(raw: dict[str, Any]) -> LoggedLine:
     at = raw.get("at")
     fingerprint = raw.get("journalFingerprint", raw.get("journal_fingerprint"))
-    return LoggedLine(
-        at if type(at) is int and at > 0 else 0,
-        fingerprint if isinstance(fingerprint, str) else "",
-    )
+    at = at if type(at) is int and at > 0 else 0
+    return LoggedLine(at, fingerprint if isinstance(fingerprint, str) else "")
 
 
 class RunsLog:
@@ -72,13 +70,9 @@ class RunsLog:
         self.file.append([run.to_json()], durable=durable)
 
     def runs(
-        self,
-        *,
-        workspace_id: str | None = None,
-        kind: str | None = None,
-        trigger: str | None = None,
-        failed_only: bool = False,
-    ) -> list[RunEntry]:
+        self, *, workspace_id: str | None = None, kind: str | None = None,
+        trigger: str | None = None, failed_only: bool = False,
+    ) -> list[RunEntry]:  # fmt: skip
         """Runs newest first, filtered."""
         selected = [
             run
@@ -95,21 +89,18 @@ class RunsLog:
     def contents_written_since(self, since_ms: int) -> dict[str, str]:
         """The contents (sha256) runs logged since `since_ms` wrote, each with its last writer's
         kind."""
-        written: dict[str, str] = {}
-        for run in self.file.records():
-            if run.at < since_ms:
-                continue
-            for op in run.ops:
-                for file in op.files if op.applied else ():
-                    if not file.deleted:
-                        written[file.after_sha256] = run.kind
-        return written
+        return {
+            file.after_sha256: run.kind
+            for run in self.file.records()
+            if run.at >= since_ms
+            for op in run.ops
+            if op.applied
+            for file in op.files
+            if not file.deleted
+        }
 
     def get(self, run_id: str) -> RunEntry | None:
-        for run in self.file.records():
-            if run.id == run_id:
-                return run
-        return None
+        return next((run for run in self.file.records() if run.id == run_id), None)
 
 
 def reverted_by(runs: Iterable[RunEntry]) -> dict[str, RunEntry]:
@@ -186,29 +177,18 @@ def _imported(
     project_path: str | None,
 ) -> RunEntry:
     return RunEntry(
-        id=f"mux-{fingerprint[:16]}",
-        at=record.last_run_at,
-        kind="consolidation",
-        trigger=record.trigger,
-        workspace_id=workspace_id,
-        project_path=project_path,
-        summary=record.summary,
-        ops=tuple(RunOp.from_journal(op) for op in record.ops),
-        source=MUX_SOURCE,
-        journal_fingerprint=fingerprint,
+        id=f"mux-{fingerprint[:16]}", at=record.last_run_at, kind="consolidation",
+        trigger=record.trigger, workspace_id=workspace_id, project_path=project_path,
+        summary=record.summary, ops=tuple(RunOp.from_journal(op) for op in record.ops),
+        source=MUX_SOURCE, journal_fingerprint=fingerprint,
         usage=TokenUsage.of(record.input_tokens, record.output_tokens),
-    )
+    )  # fmt: skip
 
 
 def touched_paths(ops: Iterable[RunOp]) -> list[str]:
     """The paths a run's applied ops named, in order, once each."""
-    paths: dict[str, None] = {}
-    for op in ops:
-        if op.applied:
-            paths[op.path] = None
-            if op.new_path:
-                paths[op.new_path] = None
-    return list(paths)
+    named = (p for op in ops if op.applied for p in (op.path, op.new_path or None) if p is not None)
+    return list(dict.fromkeys(named))
 
 
 def files_changed(run: RunEntry) -> int:

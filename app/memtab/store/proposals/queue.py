@@ -131,19 +131,13 @@ class ProposalQueue:
     def _edit(self, change: Callable[[list[AgentProposal]], None]) -> None:
         lock = self.home.lock_path(f"proposals-{self.key}")
         private_folders(self.path.parent, below=self.home.memtab_dir)  # memory's words
-        with edit_sidecar(
-            self.path,
-            lock,
-            shape_problem=_shape_problem,
-            mode=PRIVATE_FILE_MODE,
-            max_bytes=MAX_QUEUED_BYTES,
-        ) as raw:
+        with edit_sidecar(self.path, lock, shape_problem=_shape_problem, mode=PRIVATE_FILE_MODE,
+                          max_bytes=MAX_QUEUED_BYTES) as raw:  # fmt: skip
             proposals, unknown = _split(raw)
             change(proposals)
-            proposals = _pruned(proposals)
+            workspace_id = self.workspace.id if self.workspace else None
             document = ProposalFile(
-                workspace_id=self.workspace.id if self.workspace else None,
-                proposals=(*proposals, *unknown),
+                workspace_id=workspace_id, proposals=(*_pruned(proposals), *unknown)
             )
             raw.update(document.to_json())
 
@@ -164,13 +158,9 @@ class ProposalQueue:
         arguments = request.args.arguments
         at = self._clock()
         proposal = AgentProposal(
-            id=_proposal_id(client, call, at),
-            client=client,
-            command=call.command,
-            arguments=arguments,
-            expected_sha256=call.expected_sha256,
-            created_at=at,
-        )
+            id=_proposal_id(client, call, at), client=client, command=call.command,
+            arguments=arguments, expected_sha256=call.expected_sha256, created_at=at,
+        )  # fmt: skip
 
         def change(proposals: list[AgentProposal]) -> None:
             if sum(p.status == "pending" for p in proposals) >= MAX_PENDING:
@@ -239,11 +229,9 @@ class ProposalQueue:
                 recorded.extend(changes)
             if not result.success:
                 raise ProposalError(f"{proposal.id} cannot be applied now: {result.error}")
+            edited_mark = True if edited else None
             decided = proposal.replaced(
-                arguments=arguments,
-                status="accepted",
-                decided_at=self._clock(),
-                edited=True if edited else None,
+                arguments=arguments, status="accepted", decided_at=self._clock(), edited=edited_mark
             )
             proposals[index] = decided
             done.append((decided, result.output))
@@ -303,10 +291,8 @@ def proposing_workspaces(home: Home) -> list[str]:
 
 
 def _inbox_full(why: str) -> ProposalError:
-    return ProposalError(
-        f"The user's Memtab Inbox is full ({why}); nothing was proposed. Ask the user to "
-        "review the Inbox (accept or reject what waits) before proposing more"
-    )
+    review = "Ask the user to review the Inbox (accept or reject what waits) before proposing more"
+    return ProposalError(f"The user's Memtab Inbox is full ({why}); nothing was proposed. {review}")
 
 
 def _entry_bytes(proposal: AgentProposal) -> int:
@@ -342,15 +328,13 @@ def _split(raw: dict[str, Any]) -> tuple[list[AgentProposal], list[Any]]:
 
 def _shape_problem(raw: dict[str, Any]) -> str | None:
     entries = raw.get("proposals")
-    if entries is None or isinstance(entries, list):
-        return None
-    return "its proposals are not a list"
+    return None if entries is None or isinstance(entries, list) else "its proposals are not a list"
 
 
 def _pending_index(proposals: list[AgentProposal], proposal_id: str) -> int:
-    for index, proposal in enumerate(proposals):
-        if proposal.id == proposal_id and proposal.status == "pending":
-            return index
+    found = (i for i, p in enumerate(proposals) if p.id == proposal_id and p.status == "pending")
+    if (index := next(found, None)) is not None:
+        return index
     raise ProposalError(f"No pending proposal with id {proposal_id}")
 
 

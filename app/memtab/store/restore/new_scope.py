@@ -36,14 +36,10 @@ logger = logging.getLogger(__name__)
 
 
 def restore_new_scope(
-    store: MemoryStore,
-    scope: Scope,
-    paths: Sequence[VirtualPath],
-    contents: Callable[[], Generator[bytes, None, None]],
-    *,
-    staging: Path,
+    store: MemoryStore, scope: Scope, paths: Sequence[VirtualPath],
+    contents: Callable[[], Generator[bytes, None, None]], *, staging: Path,
     unflushed: Sequence[Path] = (),
-) -> RestoreResult | None:
+) -> RestoreResult | None:  # fmt: skip
     """Create the new files `paths` of `scope` staged in `staging` and published by renaming it to
     the root; None, nothing published, where that does not apply. `contents()` yields each file's
     content in order. MemoryStoreError as `restore_contents`."""
@@ -101,7 +97,7 @@ def discard_staging(staging: Path) -> None:
 def _applies(count: int, root: Path, staging: Path) -> bool:
     """Whether `count` files can be staged whole: many, a root missing or empty, staging on its file
     system."""
-    if count <= FSYNC_AT_MOST or count > MAX_FILES_PER_SCOPE:
+    if not FSYNC_AT_MOST < count <= MAX_FILES_PER_SCOPE:
         return False
     if not FILESYSTEM_FLUSH_WORKS or not moves_whole_folders():
         return False
@@ -133,13 +129,9 @@ def _listed(path: VirtualPath, result: RestoreResult) -> bool:
 
 
 def _write_staged(
-    staging: Path,
-    paths: Sequence[VirtualPath],
-    contents: Iterable[bytes],
-    listed: Sequence[bool],
-    keep: Callable[[bytes], str | None],
-    result: RestoreResult,
-) -> list[tuple[VirtualPath, bytes, tuple[int, int], str | None]]:
+    staging: Path, paths: Sequence[VirtualPath], contents: Iterable[bytes], listed: Sequence[bool],
+    keep: Callable[[bytes], str | None], result: RestoreResult,
+) -> list[tuple[VirtualPath, bytes, tuple[int, int], str | None]]:  # fmt: skip
     """Each listed file written in the staging folder, not fsynced, its content kept first; those
     written, with content, stat and copy sha256."""
     written: list[tuple[VirtualPath, bytes, tuple[int, int], str | None]] = []

@@ -60,14 +60,9 @@ def remove_partial_copy(directory: Directory, name: str) -> None:
 
 
 def replace_loaded_in(
-    parent: Directory,
-    name: str,
-    data: bytes,
-    expected_sha256: str,
-    *,
-    label: str,
+    parent: Directory, name: str, data: bytes, expected_sha256: str, *, label: str,
     before_replacing: Callable[[bytes], None] | None = None,
-) -> bytes:
+) -> bytes:  # fmt: skip
     """Replace file `name` in `parent` with `data` if it still holds what the editor loaded,
     rechecked before the rename (docs/formats.md §6): the one sha-checked save, memory's and other
     agents'. `before_replacing` gets the bytes to go; returns them. SaveConflictError,
@@ -96,10 +91,8 @@ def require_editable(label: str, current: FileContent) -> None:
     if current.binary:
         raise NotEditableError(not_text_message(label))
     if current.over_cap:
-        raise NotEditableError(
-            f"{label} is {current.size_bytes} bytes, over the {MAX_FILE_BYTES}-byte cap; "
-            "it cannot be edited through Memtab"
-        )
+        over = f"over the {MAX_FILE_BYTES}-byte cap; it cannot be edited through Memtab"
+        raise NotEditableError(f"{label} is {current.size_bytes} bytes, {over}")
 
 
 def missing_conflict(label: str) -> SaveConflictError:
@@ -108,20 +101,15 @@ def missing_conflict(label: str) -> SaveConflictError:
 
 
 def copy_across_scopes(
-    source_at: tuple[ScopeDir, VirtualPath],
-    target_at: tuple[ScopeDir, VirtualPath],
-    kind: str,
+    source_at: tuple[ScopeDir, VirtualPath], target_at: tuple[ScopeDir, VirtualPath], kind: str,
     taken: AlreadyExistsError,
-) -> None:
+) -> None:  # fmt: skip
     """Move `kind` ("file" or "dir") across scopes: copied, then the original removed; `taken` when
     something is at the target. Never replaces anything."""
     (source_dir, old), (target_dir, new) = source_at, target_at
     adding = 1 if kind == "file" else count_files(source_dir.physical(old))
     target_dir.check_room(adding)
-    with (
-        source_dir.open_parent(old) as source,
-        target_dir.open_parent(new, create=True) as target,
-    ):
+    with source_dir.open_parent(old) as source, target_dir.open_parent(new, create=True) as target:
         try:
             if kind == "file":
                 target.create_new(new.name, read_readable(source, old.name, limit=None)[0])
@@ -138,6 +126,5 @@ def copy_across_scopes(
         try:
             remove_entry(source, old.name, directory=kind == "dir")
         except OSError as error:
-            raise MemoryStoreError(
-                f"Copied {old} to {new}, but cannot remove the original: {error.strerror or error}"
-            ) from None
+            kept = f"but cannot remove the original: {error.strerror or error}"
+            raise MemoryStoreError(f"Copied {old} to {new}, {kept}") from None
