@@ -49,11 +49,7 @@ def open_readable_path(path: str) -> tuple[int, os.stat_result]:
 
 
 def _opened(
-    path: str,
-    at: dict[str, Any],
-    directory: Directory | None,
-    name: str,
-    parent: str = "",
+    path: str, at: dict[str, Any], directory: Directory | None, name: str, parent: str = ""
 ) -> tuple[int, os.stat_result]:
     shown = directory.display(name) if directory is not None else path
     try:
