@@ -138,15 +138,9 @@ class MemoryStore(ScopeStore):
         return path
 
     def _keep_replaced(
-        self,
-        where: ScopeDir,
-        path: VirtualPath,
-        before: bytes,
-        after: bytes | None,
-        *,
-        done: str,
+        self, where: ScopeDir, path: VirtualPath, before: bytes, after: bytes | None, *, done: str,
         allow_unkept: bool,
-    ) -> bool:
+    ) -> bool:  # fmt: skip
         """`keep_before` of what `path` holds when a change gives it `after` (None: removes it)."""
         destroys = after is None or not removes_nothing(before, after)
         return self.keep_before(where, [(path, before)], label=path, done=done, destroys=destroys,
@@ -171,14 +165,9 @@ class MemoryStore(ScopeStore):
         self.record_changes(where, [FileChange(str(path), None, data, "create", stat)])
 
     def save(
-        self,
-        path: VirtualPath,
-        content: str,
-        expected_sha256: str | None,
-        *,
-        allow_unkept: bool = False,
-        count_as_write: bool = True,
-    ) -> SaveResult:
+        self, path: VirtualPath, content: str, expected_sha256: str | None, *,
+        allow_unkept: bool = False, count_as_write: bool = True,
+    ) -> SaveResult:  # fmt: skip
         """Save editor content if the file is still what was loaded (`expected_sha256` None: a new
         file); a conflict touches nothing. Counts as a write unless not `count_as_write`;
         UnkeptChangeError unless `allow_unkept`."""
@@ -197,14 +186,9 @@ class MemoryStore(ScopeStore):
         return SaveResult(path, content_sha256(content))
 
     def _replace_loaded(
-        self,
-        where: ScopeDir,
-        path: VirtualPath,
-        data: bytes,
-        expected_sha256: str,
-        *,
+        self, where: ScopeDir, path: VirtualPath, data: bytes, expected_sha256: str, *,
         allow_unkept: bool,
-    ) -> None:
+    ) -> None:  # fmt: skip
         try:
             parent = where.open_parent(path)
         except NotFoundError:
@@ -292,13 +276,9 @@ class MemoryStore(ScopeStore):
         return path
 
     def _capture(
-        self,
-        parent: Directory,
-        path: VirtualPath,
-        kind: str,
-        *,
+        self, parent: Directory, path: VirtualPath, kind: str, *,
         unkept: list[tuple[VirtualPath, str]] | None = None,
-    ) -> list[tuple[VirtualPath, bytes]]:
+    ) -> list[tuple[VirtualPath, bytes]]:  # fmt: skip
         """What a delete or move takes away, for history; `unkept`: see `capture_file`."""
         if self.history is None:
             return []
@@ -308,13 +288,9 @@ class MemoryStore(ScopeStore):
         return [] if data is None else [(path, data)]
 
     def _record_move(
-        self,
-        source: tuple[ScopeDir, VirtualPath],
-        target: tuple[ScopeDir, VirtualPath],
-        moved: list[tuple[VirtualPath, bytes]],
-        *,
-        kept: bool,
-    ) -> None:
+        self, source: tuple[ScopeDir, VirtualPath], target: tuple[ScopeDir, VirtualPath],
+        moved: list[tuple[VirtualPath, bytes]], *, kept: bool,
+    ) -> None:  # fmt: skip
         """Record a move: each file deleted at its old path, created at its new one."""
         (source_dir, old), (target_dir, new) = source, target
         meta = self.meta_snapshot()
@@ -369,18 +345,11 @@ class MemoryStore(ScopeStore):
         return new
 
     def restore_content(
-        self,
-        path: VirtualPath,
-        data: bytes | None,
-        *,
-        expected_sha256: str | None,
-        op: Op = "restore",
-        restored_from: str | None = None,
-        revert_of: str | None = None,
-        meta: dict[str, object] | None = None,
-        allow_unkept: bool = False,
+        self, path: VirtualPath, data: bytes | None, *, expected_sha256: str | None,
+        op: Op = "restore", restored_from: str | None = None, revert_of: str | None = None,
+        meta: dict[str, object] | None = None, allow_unkept: bool = False,
         count_as_write: bool = True,
-    ) -> VirtualPath:
+    ) -> VirtualPath:  # fmt: skip
         """Make file `path` hold `data` (None: no file) only if it holds `expected_sha256`: the one
         write of restore, revert and sync, recorded as `op`, no text rule or size cap. `meta` comes
         back with a recreated file. SaveConflictError or UnkeptChangeError, nothing changed."""
@@ -429,13 +398,9 @@ class MemoryStore(ScopeStore):
         return path
 
     def _recreate(
-        self,
-        parent: Directory,
-        at: tuple[ScopeDir, VirtualPath],
-        data: bytes,
-        meta: dict[str, object] | None,
-        changed: SaveConflictError,
-    ) -> None:
+        self, parent: Directory, at: tuple[ScopeDir, VirtualPath], data: bytes,
+        meta: dict[str, object] | None, changed: SaveConflictError,
+    ) -> None:  # fmt: skip
         """Create the file a restore brings back, its pins and usage first (dropped again if the
         create fails); `changed` if a file appeared."""
         where, path = at

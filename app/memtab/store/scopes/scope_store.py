@@ -65,16 +65,10 @@ class ScopeStore(ScopeView):
     """The scopes as one workspace sees them, with what every change needs."""
 
     def __init__(
-        self,
-        home: Home,
-        workspace: Workspace | None = None,
-        *,
-        project: str | None = None,
-        clock: Clock = now_ms,
-        actor: str = "user",
-        run_id: str | None = None,
+        self, home: Home, workspace: Workspace | None = None, *, project: str | None = None,
+        clock: Clock = now_ms, actor: str = "user", run_id: str | None = None,
         record_history: bool = True,
-    ) -> None:
+    ) -> None:  # fmt: skip
         """`actor`/`run_id`: who its changes are recorded as; `project`: a project to see without a
         workspace."""
         super().__init__(home, workspace, project=project)

@@ -325,15 +325,10 @@ class Git:
         return env
 
     def run(
-        self,
-        args: Sequence[str],
-        *,
-        input_data: bytes | None = None,
-        timeout_s: float = LOCAL_TIMEOUT_S,
-        env: Mapping[str, str] | None = None,
-        check: bool = True,
-        network: bool = False,
-    ) -> subprocess.CompletedProcess[bytes]:
+        self, args: Sequence[str], *, input_data: bytes | None = None,
+        timeout_s: float = LOCAL_TIMEOUT_S, env: Mapping[str, str] | None = None,
+        check: bool = True, network: bool = False,
+    ) -> subprocess.CompletedProcess[bytes]:  # fmt: skip
         """Run `git <args>` in the repository; GitError when it fails (unless not `check`), times
         out or is cancelled."""
         command = self._command(args)
@@ -489,16 +484,8 @@ class Git:
 
     def set_branch(self, branch: str, commit: str, old: str | None) -> None:
         """Move the branch to `commit` only if it still points at `old`."""
-        self.run(
-            [
-                "update-ref",
-                "-m",
-                "memtab sync",
-                f"refs/heads/{branch}",
-                commit,
-                old or self.null_oid,
-            ]
-        )
+        ref, expected = f"refs/heads/{branch}", old or self.null_oid
+        self.run(["update-ref", "-m", "memtab sync", ref, commit, expected])
 
     def merge_base(self, one: str, other: str) -> str | None:
         result = self.run(["merge-base", one, other], check=False)
@@ -520,32 +507,28 @@ class Git:
         return [f"{option}={shlex.quote(self.git)} {settings} {program}"]
 
     def fetch(
-        self,
-        branch: str,
-        *,
-        track: bool = True,
-        maintain: bool = True,
+        self, branch: str, *, track: bool = True, maintain: bool = True,
         timeout_s: float = NETWORK_TIMEOUT_S,
-    ) -> str | None:
+    ) -> str | None:  # fmt: skip
         """Fetch `branch` of origin; its commit, None when the remote has none. GitError. `track`
         moves origin's tracking branch too; `maintain` runs git's maintenance after."""
         tracking = f"refs/remotes/origin/{branch}"
         spec = f"+refs/heads/{branch}:{tracking}" if track else f"refs/heads/{branch}"
         try:
-            self.run(
-                [
-                    *([] if maintain else ["-c", "maintenance.auto=false"]),
-                    "fetch",
-                    "--quiet",
-                    "--no-tags",
-                    *([] if track else ["--refmap="]),  # nothing but FETCH_HEAD written
-                    *self._remote_side("--upload-pack", "upload-pack"),
-                    "origin",
-                    spec,
-                ],
-                timeout_s=timeout_s,
-                network=True,
-            )
+            no_maintenance = [] if maintain else ["-c", "maintenance.auto=false"]
+            refmap = [] if track else ["--refmap="]  # nothing but FETCH_HEAD written
+            side = self._remote_side("--upload-pack", "upload-pack")
+            args = [
+                *no_maintenance,
+                "fetch",
+                "--quiet",
+                "--no-tags",
+                *refmap,
+                *side,
+                "origin",
+                spec,
+            ]
+            self.run(args, timeout_s=timeout_s, network=True)
         except GitError as error:
             if "couldn't find remote ref" in str(error):
                 if track:
