@@ -37,9 +37,12 @@ class SidecarRead(Slotted):
     over_cap: bool
 
     def __init__(
-        self, document: dict[str, Any], problem: str | None = None, raw: bytes | None = None,
+        self,
+        document: dict[str, Any],
+        problem: str | None = None,
+        raw: bytes | None = None,
         over_cap: bool = False,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.document, self.problem, self.raw, self.over_cap = document, problem, raw, over_cap
 
     @property
@@ -121,10 +124,14 @@ def _json_type(value: Any) -> str:
 
 @contextlib.contextmanager
 def edit_sidecar(
-    path: Path, lock_path: Path | None, *,
-    shape_problem: Callable[[dict[str, Any]], str | None] | None = None, mode: int | None = None,
-    lock_timeout_s: float = DEFAULT_TIMEOUT_S, max_bytes: int | None = None,
-) -> Iterator[dict[str, Any]]:  # fmt: skip
+    path: Path,
+    lock_path: Path | None,
+    *,
+    shape_problem: Callable[[dict[str, Any]], str | None] | None = None,
+    mode: int | None = None,
+    lock_timeout_s: float = DEFAULT_TIMEOUT_S,
+    max_bytes: int | None = None,
+) -> Iterator[dict[str, Any]]:
     """Read-modify-write the JSON object in `path`, holding `lock_path` (None: the caller keeps
     writers apart). An unparsable or `shape_problem` file is kept aside first, one past `max_bytes`
     set aside; a raise or no change writes nothing; an unreadable one raises OSError."""

@@ -32,16 +32,24 @@ def not_regular_error(info: os.stat_result, path: str) -> OSError:
     mode = info.st_mode
     if stat.S_ISDIR(mode):
         return IsADirectoryError(errno.EISDIR, "it is a directory, not a file", path)
-    kinds = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a device"),
-             (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))  # fmt: skip
+    kinds = (
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a device"),
+        (stat.S_ISSOCK, "a socket"),
+    )
     kind = next((name for test, name in kinds if test(mode)), "something")
     return OSError(errno.EINVAL, f"it is {kind}, not a regular file", path)
 
 
 def read_regular_file(
-    path: Path | str, *, limit: int, follow_links: bool = True, truncate: bool = False,
+    path: Path | str,
+    *,
+    limit: int,
+    follow_links: bool = True,
+    truncate: bool = False,
     dir_fd: int | None = None,
-) -> bytes:  # fmt: skip
+) -> bytes:
     """At most `limit` bytes of regular file `path`, never blocking. OSError saying in words what
     else it is or that it is too big (`truncate`: its first `limit` bytes); `follow_links=False`
     refuses a link."""

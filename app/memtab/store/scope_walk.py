@@ -30,9 +30,13 @@ class Folder(Slotted):
     inodes: list[int]
 
     def __init__(
-        self, path: str, segments: tuple[str, ...], files: list[str], directories: list[str],
+        self,
+        path: str,
+        segments: tuple[str, ...],
+        files: list[str],
+        directories: list[str],
         inodes: list[int] | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.path, self.segments, self.files, self.directories = path, segments, files, directories
         self.inodes = [] if inodes is None else inodes
 
@@ -52,10 +56,13 @@ class ScopeWalk(Slotted):
     """The segments of directories at `MAX_PATH_DEPTH` that hold entries (not walked)."""
 
     def __init__(
-        self, root: str, folders: tuple[Folder, ...], error: str | None = None,
+        self,
+        root: str,
+        folders: tuple[Folder, ...],
+        error: str | None = None,
         unaddressable: tuple[tuple[tuple[str, ...], str, bool], ...] = (),
         too_deep: tuple[tuple[str, ...], ...] = (),
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.root, self.folders, self.error = root, folders, error
         self.unaddressable, self.too_deep = unaddressable, too_deep
 

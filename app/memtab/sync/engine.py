@@ -169,8 +169,16 @@ class TargetSync:
 
     def _run(self) -> SyncOutcome:
         outcome = self.outcome = SyncOutcome(state=self.state)
-        importer = Importer(self.target, self.repo, self.paths, self.open_scopes, self.read_scopes,
-                            self.clock, self.progress, outcome)  # fmt: skip
+        importer = Importer(
+            self.target,
+            self.repo,
+            self.paths,
+            self.open_scopes,
+            self.read_scopes,
+            self.clock,
+            self.progress,
+            outcome,
+        )
         with self._importing():
             finished = InterruptedImport(importer).finish(outcome.state)
         if finished is not None:
@@ -302,9 +310,12 @@ class TargetSync:
         }
         before = outcome.state
         outcome.state = before.with_changes(
-            unpushed=before.unpushed + exported.commits, head=exported.head, meta=baseline,
-            pending=exported.pending, history_at=exported.history_at,
-        )  # fmt: skip
+            unpushed=before.unpushed + exported.commits,
+            head=exported.head,
+            meta=baseline,
+            pending=exported.pending,
+            history_at=exported.history_at,
+        )
         # What was sent is not sent again after a kill; a machine with no commit that made none sent
         # nothing.
         unsent = exported.commits == 0 and before.head is None and exported.head is None
@@ -395,9 +406,15 @@ class TargetSync:
         return merged, new_contents, files.conflicts, files.notes
 
     def _merged_meta(
-        self, path: str, before: str | None, one: str | None, other: str | None, files: set[str],
-        has_base: bool, renames: Mapping[str, str],
-    ) -> bytes | None:  # fmt: skip
+        self,
+        path: str,
+        before: str | None,
+        one: str | None,
+        other: str | None,
+        files: set[str],
+        has_base: bool,
+        renames: Mapping[str, str],
+    ) -> bytes | None:
         prefix = path[len(META_DIR) + 1 : -len(".json")]
         head = prefix + "/"
         moved = {

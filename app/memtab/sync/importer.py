@@ -64,8 +64,15 @@ def log_imports(
     workspaces = {scope.key for scope in target.scopes if scope.kind == "workspace"}
     only_workspace = next(iter(workspaces)) if len(target.scopes) == len(workspaces) == 1 else None
     summary = f"Brought in {plural(len(changes), 'change')} from {target.remote}"
-    run = RunEntry(id=new_run_id(at_ms), at=at_ms, kind="sync", trigger=target.name, ops=ops,
-                   workspace_id=only_workspace, summary=summary)  # fmt: skip
+    run = RunEntry(
+        id=new_run_id(at_ms),
+        at=at_ms,
+        kind="sync",
+        trigger=target.name,
+        ops=ops,
+        workspace_id=only_workspace,
+        summary=summary,
+    )
     log_run(home, run, durable=durable)
 
 
@@ -192,10 +199,14 @@ class Importer:
         for conflict in conflicts:
             local = _local(synced, conflict.path)
             pending[conflict.path] = Pending(
-                kind="conflict", base=conflict.base, local=local.sha256 if local else None,
-                remote=tree.get(conflict.path), since=self.clock(), remote_commit=remote,
+                kind="conflict",
+                base=conflict.base,
+                local=local.sha256 if local else None,
+                remote=tree.get(conflict.path),
+                since=self.clock(),
+                remote_commit=remote,
                 reason=conflict.reason,
-            )  # fmt: skip
+            )
         for path, why in sorted(self.repo.reader.skipped.items()):
             self.brought.problems.append(f"{path} in the repository was not read: {why}")
         writes = _planned(synced, tree, pending)
@@ -328,9 +339,12 @@ class Importer:
         self.brought.imported += recorded
         if pinned:  # history keeps the pin with the deleted version: a restore brings both
             self.brought.notes.append(
-                (path, "pinned here, deleted on another machine: in the trash with its pin "
-                 "(memtab trash; memtab restore brings it back pinned)")
-            )  # fmt: skip
+                (
+                    path,
+                    "pinned here, deleted on another machine: in the trash with its pin "
+                    "(memtab trash; memtab restore brings it back pinned)",
+                )
+            )
 
     def _unapplied(self, have: LocalFile | None, want: str | None) -> Pending:
         """A merge that could not be written, merged again next time from what the file held."""
@@ -446,8 +460,14 @@ def _planned(
 def ended(
     state: SyncState, merged: str | None, pending: dict[str, Pending], meta: ScopeMeta, now: int
 ) -> SyncState:
-    return state.with_changes(head=merged, pending=pending, meta=meta, last_sync_at=now,
-                              offline_since=None, last_error=None)  # fmt: skip
+    return state.with_changes(
+        head=merged,
+        pending=pending,
+        meta=meta,
+        last_sync_at=now,
+        offline_since=None,
+        last_error=None,
+    )
 
 
 def meta_plan(

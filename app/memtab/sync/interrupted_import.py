@@ -124,9 +124,12 @@ class InterruptedImport:
                 writes[path] = Write(item, have, planned.after, virtual)
             else:
                 pending[path] = Pending(
-                    kind="unapplied", base=planned.before, local=have.sha256 if have else None,
-                    remote=planned.after, since=self.importer.clock(),
-                )  # fmt: skip
+                    kind="unapplied",
+                    base=planned.before,
+                    local=have.sha256 if have else None,
+                    remote=planned.after,
+                    since=self.importer.clock(),
+                )
         self.importer.brought.imported += not_logged(self.importer.paths.home, _sync_versions(done))
         return writes
 
@@ -217,14 +220,24 @@ class InterruptedImport:
             mine, merged = ours.get(path), after.get(path)
             if mine != before.get(path) and merged is not None and merged == theirs.get(path):
                 pending[path] = Pending(
-                    kind="conflict", base=before.get(path), local=None, remote=merged,
-                    since=self.importer.clock(), remote_commit=remote,
+                    kind="conflict",
+                    base=before.get(path),
+                    local=None,
+                    remote=merged,
+                    since=self.importer.clock(),
+                    remote_commit=remote,
                     reason="both sides changed it (an interrupted sync's record was lost)",
-                )  # fmt: skip
+                )
                 continue
             files[path] = IntendedFile(before=mine, after=merged)
-        return ImportIntent(version=INTENT_VERSION, merge=merge, start=branch, remote=remote,
-                            files=files, state=state.with_changes(pending=pending))  # fmt: skip
+        return ImportIntent(
+            version=INTENT_VERSION,
+            merge=merge,
+            start=branch,
+            remote=remote,
+            files=files,
+            state=state.with_changes(pending=pending),
+        )
 
     def _waiting_merge(self, branch: str | None) -> tuple[str, str] | None:
         """The commit an import was bringing in on `branch`, and the remote's."""

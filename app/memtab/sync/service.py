@@ -389,10 +389,18 @@ class SyncService:
         read = functools.partial(self._read_scopes, target, git)
         attempted = state.with_changes(last_attempt_at=now)  # now, in every state it saves
         target_sync = TargetSync(
-            target, git, committer, self.paths, lambda: self._open_scopes(target), read, attempted,
-            ever_synced=state.last_sync_at is not None, progress=progress, cancel=cancel,
+            target,
+            git,
+            committer,
+            self.paths,
+            lambda: self._open_scopes(target),
+            read,
+            attempted,
+            ever_synced=state.last_sync_at is not None,
+            progress=progress,
+            cancel=cancel,
             clock=self.clock,
-        )  # fmt: skip
+        )
         try:
             outcome = target_sync.run()
         except Exception as error:
@@ -465,12 +473,20 @@ class SyncService:
             status = "conflicts"
         notes = tuple(f"{shown(target, path)}: {note}" for path, note in outcome.notes)
         return TargetReport(
-            target=target.name, remote=target.remote, status=status, commits=outcome.commits,
-            pushed=outcome.pushed, pulled=tuple(outcome.pulled), conflicts=conflicts,
-            deleted=tuple(outcome.deleted), pulled_on_disk=tuple(outcome.pulled_on_disk),
-            notes=notes, problems=tuple(outcome.problems), error=outcome.error,
+            target=target.name,
+            remote=target.remote,
+            status=status,
+            commits=outcome.commits,
+            pushed=outcome.pushed,
+            pulled=tuple(outcome.pulled),
+            conflicts=conflicts,
+            deleted=tuple(outcome.deleted),
+            pulled_on_disk=tuple(outcome.pulled_on_disk),
+            notes=notes,
+            problems=tuple(outcome.problems),
+            error=outcome.error,
             offline=outcome.offline,
-        )  # fmt: skip
+        )
 
     def _conflicts(self, target: Target, state: SyncState) -> list[SyncConflict]:
         return [
@@ -536,14 +552,19 @@ class SyncService:
             problems.append(str(error))
         unapplied = [path for path, record in state.pending.items() if record.kind == "unapplied"]
         return TargetState(
-            target=target, ahead=ahead, behind=behind, local_changes=len(changed),
+            target=target,
+            ahead=ahead,
+            behind=behind,
+            local_changes=len(changed),
             conflicts=tuple(self._conflicts(target, state)),
             unapplied=tuple(shown(target, path) for path in sorted(unapplied)),
-            last_sync_at=state.last_sync_at, offline_since=state.offline_since,
-            last_error=state.last_error, problems=tuple(problems),
+            last_sync_at=state.last_sync_at,
+            offline_since=state.offline_since,
+            last_error=state.last_error,
+            problems=tuple(problems),
             to_send=tuple(sorted({shown(target, path) for path in changed | committed})),
             to_receive=tuple(sorted({shown(target, path) for path in {*received, *unapplied}})),
-        )  # fmt: skip
+        )
 
 
 def _not_set_up(config: SyncConfig) -> str:

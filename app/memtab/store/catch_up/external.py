@@ -100,10 +100,14 @@ ActorOf = Callable[[Scope, Sequence[str]], str]
 
 
 def record_external(
-    store: MemoryStore, cancel: Callable[[], bool] | None = None, *, wait: bool = True,
-    scopes: Sequence[Scope] = SCOPE_ORDER, actor_of: ActorOf | None = None,
+    store: MemoryStore,
+    cancel: Callable[[], bool] | None = None,
+    *,
+    wait: bool = True,
+    scopes: Sequence[Scope] = SCOPE_ORDER,
+    actor_of: ActorOf | None = None,
     walked: dict[str, os.stat_result] | None = None,
-) -> ExternalReport:  # fmt: skip
+) -> ExternalReport:
     """Record every change to the store's `scopes` history has not seen; never raises for one file
     or scope. `cancel` is asked between batches; without `wait` a busy scope is left for the next
     pass; `actor_of` names who made them (else `external`); `walked` gets each walked file's
@@ -139,10 +143,15 @@ def record_external(
 
 
 def _record_scope(
-    store: MemoryStore, recorder: HistoryRecorder, scope: Scope, report: ExternalReport,
-    stop: Callable[[], bool], lock_wait_s: float, actor_of: ActorOf | None,
+    store: MemoryStore,
+    recorder: HistoryRecorder,
+    scope: Scope,
+    report: ExternalReport,
+    stop: Callable[[], bool],
+    lock_wait_s: float,
+    actor_of: ActorOf | None,
     stats: dict[str, os.stat_result] | None = None,
-) -> None:  # fmt: skip
+) -> None:
     walked, complete, raw = _stat_walk(scope, store.root(scope), stats)
     report.scanned += len(walked)
     key = store.history_key(scope)
@@ -208,10 +217,15 @@ def _record_scope(
 
 
 def _read_changed(
-    root: Path, scope: Scope, paths: list[str], raw: dict[str, tuple[str, ...]],
-    newest: dict[str, Version], walked: dict[str, Stat],
-    kept_cache: dict[str, tuple[int, int, str]], report: ExternalReport,
-) -> list[Observation]:  # fmt: skip
+    root: Path,
+    scope: Scope,
+    paths: list[str],
+    raw: dict[str, tuple[str, ...]],
+    newest: dict[str, Version],
+    walked: dict[str, Stat],
+    kept_cache: dict[str, tuple[int, int, str]],
+    report: ExternalReport,
+) -> list[Observation]:
     """What files whose stat changed hold now, where it differs from their newest version."""
     seen: list[Observation] = []
     for path_text, data in _read_files(root, scope, paths, raw, report):

@@ -131,21 +131,33 @@ def _log_one(home: Home, path: Path) -> RunEntry | None:
     error, summary = end.error, end.summary
     at = max((v.after_version for op in ops for v in op.files), default=None)
     record = ConsolidationRecord(
-        last_run_at=_time_of(at, header.started_at), trigger=header.trigger, scope=header.scope,
+        last_run_at=_time_of(at, header.started_at),
+        trigger=header.trigger,
+        scope=header.scope,
         summary=summary or interrupted_summary(home, ops, header.planned),
         ops=tuple(op.journal_op() for op in ops),
-    )  # fmt: skip
+    )
     fingerprint = _journaled(home, header, record) or end.journal_fingerprint
     if fingerprint is None and started.end is None and record.applied_count:
         fingerprint = _journal(home, header, record)
     entry = RunEntry(
-        id=header.id, at=record.last_run_at, kind="consolidation", trigger=header.trigger,
-        workspace_id=header.workspace_id, project_path=header.project_path, summary=record.summary,
-        ops=tuple(ops), provider=header.provider, model=header.model, status=status,
+        id=header.id,
+        at=record.last_run_at,
+        kind="consolidation",
+        trigger=header.trigger,
+        workspace_id=header.workspace_id,
+        project_path=header.project_path,
+        summary=record.summary,
+        ops=tuple(ops),
+        provider=header.provider,
+        model=header.model,
+        status=status,
         error=error or (INTERRUPTED_ERROR if started.end is None else None),
-        started_at=header.started_at, journal_fingerprint=fingerprint, plan_id=header.plan_id,
+        started_at=header.started_at,
+        journal_fingerprint=fingerprint,
+        plan_id=header.plan_id,
         scope=header.scope,
-    )  # fmt: skip
+    )
     log.append(entry)
     path.unlink(missing_ok=True)
     applied = record.applied_count
@@ -198,9 +210,12 @@ def _run_versions(home: Home, header: RunHeader) -> dict[str, list[tuple[Version
 
 
 def _op(
-    home: Home, store: MemoryStore | None, header: RunHeader, attempt: StartedAttempt,
+    home: Home,
+    store: MemoryStore | None,
+    header: RunHeader,
+    attempt: StartedAttempt,
     found: dict[str, list[tuple[Version | None, Version]]],
-) -> RunOp:  # fmt: skip
+) -> RunOp:
     command, path, new_path = attempt.command, attempt.path or "", attempt.new_path
     files = _claim(found, path, command == "delete")
     if new_path is not None:
@@ -275,9 +290,12 @@ def replay_call(
 
 
 def _record(
-    store: MemoryStore, attempt: StartedAttempt, paths: Sequence[str],
-    contents: Mapping[str, bytes | None], now: Mapping[str, bytes | None],
-) -> list[FileVersions]:  # fmt: skip
+    store: MemoryStore,
+    attempt: StartedAttempt,
+    paths: Sequence[str],
+    contents: Mapping[str, bytes | None],
+    now: Mapping[str, bytes | None],
+) -> list[FileVersions]:
     """Record the change as the run's (the store's actor and run id)."""
     moved = attempt.command == "rename" and len(paths) == 2
     changes: list[FileChange] = []

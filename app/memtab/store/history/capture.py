@@ -63,9 +63,12 @@ def capture_file(
 
 
 def capture_tree(
-    parent: Directory, path: VirtualPath, *, shown_as: VirtualPath | None = None,
+    parent: Directory,
+    path: VirtualPath,
+    *,
+    shown_as: VirtualPath | None = None,
     unkept: list[tuple[VirtualPath, str]] | None = None,
-) -> list[tuple[VirtualPath, bytes]]:  # fmt: skip
+) -> list[tuple[VirtualPath, bytes]]:
     """Every listable file below directory `path` with its content; `shown_as` names them where the
     tree really belongs (an orphan's hidden rename). `unkept`: as `capture_file`."""
     captured: list[tuple[VirtualPath, bytes]] = []

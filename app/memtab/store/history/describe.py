@@ -67,9 +67,12 @@ def line_changes(before: str, after: str) -> tuple[int, int]:
 
 
 def describe_op(
-    op: RunOp, texts: OpTexts | None = None, *, combined_into: str | None = None,
+    op: RunOp,
+    texts: OpTexts | None = None,
+    *,
+    combined_into: str | None = None,
     names: Callable[[str], str] = display_name,
-) -> str:  # fmt: skip
+) -> str:
     """One op in words; `merged_into`: where its lines went; `names`: how files are named."""
     name = names(op.path)
     if not op.applied:

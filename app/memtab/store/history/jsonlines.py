@@ -56,9 +56,13 @@ class JsonLinesFile(Generic[T]):
     `own` down."""
 
     def __init__(
-        self, path: Path, lock_path: Path, parse: Callable[[dict[str, Any]], T | None], *,
+        self,
+        path: Path,
+        lock_path: Path,
+        parse: Callable[[dict[str, Any]], T | None],
+        *,
         own: Path | None = None,
-    ):  # fmt: skip
+    ):
         self.path = path
         self.lock_path = lock_path
         self._parse = parse

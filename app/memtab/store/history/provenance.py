@@ -68,9 +68,14 @@ def log_kept_from(
         logger.warning("Could not keep the other side of %s's conflict: %s", version.path, error)
         return
     kept = KeptFrom(actor=actor, sha256=sha, at=at)
-    record = ProvenanceRecord(at=now_ms(), kind="conflict-resolution", versions=(version.id,),
-                              workspace_id=version.workspace_id, memory_path=version.path,
-                              kept_from=kept)  # fmt: skip
+    record = ProvenanceRecord(
+        at=now_ms(),
+        kind="conflict-resolution",
+        versions=(version.id,),
+        workspace_id=version.workspace_id,
+        memory_path=version.path,
+        kept_from=kept,
+    )
     log_provenance(home, record)
 
 

@@ -139,9 +139,16 @@ class HistoryRecorder:
         return stack
 
     def keep_before(
-        self, key: str, contents: Sequence[tuple[str, bytes]], *, label: str, done: str,
-        destroys: bool, allow_unkept: bool, stat_of: StatOf | None = None,
-    ) -> bool:  # fmt: skip
+        self,
+        key: str,
+        contents: Sequence[tuple[str, bytes]],
+        *,
+        label: str,
+        done: str,
+        destroys: bool,
+        allow_unkept: bool,
+        stat_of: StatOf | None = None,
+    ) -> bool:
         """Write-ahead: store each content a change is about to replace or remove durably, recorded
         `external` where it is not its path's newest (with `stat_of(path)`); whether kept. A change
         that `destroys` what history cannot keep raises UnkeptChangeError unless `allow_unkept`."""
@@ -223,9 +230,14 @@ class HistoryRecorder:
             keeper.kept = False
 
     def record(
-        self, key: str, changes: Sequence[FileChange], *, actor: str | None = None,
-        before_kept: bool = False, after_kept: bool = False,
-    ) -> list[RecordedChange]:  # fmt: skip
+        self,
+        key: str,
+        changes: Sequence[FileChange],
+        *,
+        actor: str | None = None,
+        before_kept: bool = False,
+        after_kept: bool = False,
+    ) -> list[RecordedChange]:
         """Record changes of one scope; never raises. `before_kept`/`after_kept`: stored already."""
         if not changes:
             return []
@@ -281,9 +293,14 @@ class HistoryRecorder:
         return added
 
     def _record(
-        self, key: str, changes: Sequence[FileChange], actor: str, *, before_kept: bool,
+        self,
+        key: str,
+        changes: Sequence[FileChange],
+        actor: str,
+        *,
+        before_kept: bool,
         after_kept: bool = False,
-    ) -> list[RecordedChange]:  # fmt: skip
+    ) -> list[RecordedChange]:
         # Blobs first, outside the index lock, made durable together.
         sides = [
             (None if before_kept else c.before, None if after_kept else c.after) for c in changes
@@ -331,9 +348,15 @@ class HistoryRecorder:
         return self._caught_up_to(newest, change.path, sha256_of(before), len(before), actor=actor)
 
     def _caught_up_to(
-        self, newest: Version | None, path: str, sha: str, size: int, *,
-        stat: tuple[int, int] | None = None, actor: str = "external",
-    ) -> Version:  # fmt: skip
+        self,
+        newest: Version | None,
+        path: str,
+        sha: str,
+        size: int,
+        *,
+        stat: tuple[int, int] | None = None,
+        actor: str = "external",
+    ) -> Version:
         """The version that holds `sha`: `newest`, or an `external` one recorded now."""
         if newest is not None and _holds(newest, sha):
             return newest
@@ -355,23 +378,51 @@ class HistoryRecorder:
             size, deleted = len(change.after), False
         now = self._clock()
         return Version(
-            id=new_version_id(now, entropy), at=now, path=change.path, actor=actor, op=change.op,
-            sha256=sha, size_bytes=size, deleted=deleted, prev_sha256=prev_sha, run_id=self.run_id,
-            workspace_id=self.workspace_id, moved_from=change.moved_from, moved_to=change.moved_to,
-            restored_from=change.restored_from, revert_of=change.revert_of, stat=change.stat,
+            id=new_version_id(now, entropy),
+            at=now,
+            path=change.path,
+            actor=actor,
+            op=change.op,
+            sha256=sha,
+            size_bytes=size,
+            deleted=deleted,
+            prev_sha256=prev_sha,
+            run_id=self.run_id,
+            workspace_id=self.workspace_id,
+            moved_from=change.moved_from,
+            moved_to=change.moved_to,
+            restored_from=change.restored_from,
+            revert_of=change.revert_of,
+            stat=change.stat,
             meta=dict(change.meta) if change.meta else None,
-        )  # fmt: skip
+        )
 
     def _new_version(
-        self, path: str, sha: str, size: int, op: Op, actor: str, *, deleted: bool = False,
-        prev_sha256: str | None = None, stat: tuple[int, int] | None = None,
-    ) -> Version:  # fmt: skip
+        self,
+        path: str,
+        sha: str,
+        size: int,
+        op: Op,
+        actor: str,
+        *,
+        deleted: bool = False,
+        prev_sha256: str | None = None,
+        stat: tuple[int, int] | None = None,
+    ) -> Version:
         now = self._clock()
         return Version(
-            id=new_version_id(now), at=now, path=path, actor=actor, op=op, sha256=sha, stat=stat,
-            size_bytes=size, deleted=deleted, prev_sha256=prev_sha256,
+            id=new_version_id(now),
+            at=now,
+            path=path,
+            actor=actor,
+            op=op,
+            sha256=sha,
+            stat=stat,
+            size_bytes=size,
+            deleted=deleted,
+            prev_sha256=prev_sha256,
             workspace_id=self.workspace_id,
-        )  # fmt: skip
+        )
 
 
 def _holds(version: Version | None, sha: str) -> bool:

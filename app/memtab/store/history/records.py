@@ -53,9 +53,13 @@ class FileVersions(Record, keep_unknown=True, checked_when_built=False):
         before, after = change.before, change.after
         was_id, was_sha = (before.id, before.sha256) if before is not None else (None, None)
         return cls(
-            path=change.path, before_version=was_id, before_sha256=was_sha, after_version=after.id,
-            after_sha256=after.sha256, deleted=after.deleted,
-        )  # fmt: skip
+            path=change.path,
+            before_version=was_id,
+            before_sha256=was_sha,
+            after_version=after.id,
+            after_sha256=after.sha256,
+            deleted=after.deleted,
+        )
 
 
 class RunOp(JournalOp, keep_unknown=True):

@@ -70,9 +70,13 @@ class RunsLog:
         self.file.append([run.to_json()], durable=durable)
 
     def runs(
-        self, *, workspace_id: str | None = None, kind: str | None = None,
-        trigger: str | None = None, failed_only: bool = False,
-    ) -> list[RunEntry]:  # fmt: skip
+        self,
+        *,
+        workspace_id: str | None = None,
+        kind: str | None = None,
+        trigger: str | None = None,
+        failed_only: bool = False,
+    ) -> list[RunEntry]:
         """Runs newest first, filtered."""
         selected = [
             run
@@ -177,12 +181,18 @@ def _imported(
     project_path: str | None,
 ) -> RunEntry:
     return RunEntry(
-        id=f"mux-{fingerprint[:16]}", at=record.last_run_at, kind="consolidation",
-        trigger=record.trigger, workspace_id=workspace_id, project_path=project_path,
-        summary=record.summary, ops=tuple(RunOp.from_journal(op) for op in record.ops),
-        source=MUX_SOURCE, journal_fingerprint=fingerprint,
+        id=f"mux-{fingerprint[:16]}",
+        at=record.last_run_at,
+        kind="consolidation",
+        trigger=record.trigger,
+        workspace_id=workspace_id,
+        project_path=project_path,
+        summary=record.summary,
+        ops=tuple(RunOp.from_journal(op) for op in record.ops),
+        source=MUX_SOURCE,
+        journal_fingerprint=fingerprint,
         usage=TokenUsage.of(record.input_tokens, record.output_tokens),
-    )  # fmt: skip
+    )
 
 
 def touched_paths(ops: Iterable[RunOp]) -> list[str]:

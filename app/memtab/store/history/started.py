@@ -25,16 +25,33 @@ class StartedRun:
     intent changes nothing."""
 
     def __init__(
-        self, home: Home, *, run_id: str, trigger: str, workspace_id: str, project_path: str | None,
-        started_at: int, provider: str | None = None, model: str | None = None,
-        plan_id: str | None = None, planned: int | None = None, scope: RunScope | None = None,
-    ) -> None:  # fmt: skip
+        self,
+        home: Home,
+        *,
+        run_id: str,
+        trigger: str,
+        workspace_id: str,
+        project_path: str | None,
+        started_at: int,
+        provider: str | None = None,
+        model: str | None = None,
+        plan_id: str | None = None,
+        planned: int | None = None,
+        scope: RunScope | None = None,
+    ) -> None:
         self.home = home
         self.header = RunHeader(
-            id=run_id, trigger=trigger, workspace_id=workspace_id, project_path=project_path,
-            started_at=started_at, provider=provider, model=model, plan_id=plan_id, planned=planned,
+            id=run_id,
+            trigger=trigger,
+            workspace_id=workspace_id,
+            project_path=project_path,
+            started_at=started_at,
+            provider=provider,
+            model=model,
+            plan_id=plan_id,
+            planned=planned,
             scope=scope,
-        )  # fmt: skip
+        )
         self.path = home.started_runs_dir / f"{run_id}{STARTED_SUFFIX}"
         self._file: JsonLinesFile[dict[str, Any]] = JsonLinesFile(
             self.path, self.path, dict, own=home.memtab_dir
@@ -46,13 +63,23 @@ class StartedRun:
         self._file.append_locked([{"run": self.header.to_json()}])
 
     def attempt(
-        self, command: str, path: str, new_path: str | None, arguments: Mapping[str, Any],
+        self,
+        command: str,
+        path: str,
+        new_path: str | None,
+        arguments: Mapping[str, Any],
         before: Mapping[str, str | None],
-    ) -> None:  # fmt: skip
+    ) -> None:
         """Record the change about to be made: the call and what its files hold now."""
         self._attempts += 1
-        line = StartedAttempt(attempt=self._attempts, command=command, path=path, new_path=new_path,
-                              arguments=dict(arguments), before=dict(before))  # fmt: skip
+        line = StartedAttempt(
+            attempt=self._attempts,
+            command=command,
+            path=path,
+            new_path=new_path,
+            arguments=dict(arguments),
+            before=dict(before),
+        )
         self._file.append_locked([line.to_json()])
 
     def end(self, status: str, summary: str, error: str | None, fingerprint: str | None) -> None:

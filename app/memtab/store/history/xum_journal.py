@@ -270,12 +270,20 @@ def _read(session_id: str, data: bytes) -> Iterator[XumEdit]:
             acting = body.origin_journal or body.migrated_from.partition(":")[0] or acting
             at = _clock_or(body.source_ts, row.ts)
         yield XumEdit(
-            event_id=row.id, at=at, workspace_id=acting, op=action.op, path=action.path,
-            new_path=action.new_path, tool_name=evidence.tool_name, actor=evidence.actor,
-            tool_call_id=evidence.tool_call_id, post_sha256=frozenset(file.sha256 for file in post),
+            event_id=row.id,
+            at=at,
+            workspace_id=acting,
+            op=action.op,
+            path=action.path,
+            new_path=action.new_path,
+            tool_name=evidence.tool_name,
+            actor=evidence.actor,
+            tool_call_id=evidence.tool_call_id,
+            post_sha256=frozenset(file.sha256 for file in post),
             paths=frozenset(named | {p for p in (action.path, action.new_path) if p}),
-            journal=session_id, migrated_from=body.migrated_from,
-        )  # fmt: skip
+            journal=session_id,
+            migrated_from=body.migrated_from,
+        )
 
 
 def _clock_or(source_ts: int | None, ts: int) -> int:

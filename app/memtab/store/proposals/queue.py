@@ -131,8 +131,13 @@ class ProposalQueue:
     def _edit(self, change: Callable[[list[AgentProposal]], None]) -> None:
         lock = self.home.lock_path(f"proposals-{self.key}")
         private_folders(self.path.parent, below=self.home.memtab_dir)  # memory's words
-        with edit_sidecar(self.path, lock, shape_problem=_shape_problem, mode=PRIVATE_FILE_MODE,
-                          max_bytes=MAX_QUEUED_BYTES) as raw:  # fmt: skip
+        with edit_sidecar(
+            self.path,
+            lock,
+            shape_problem=_shape_problem,
+            mode=PRIVATE_FILE_MODE,
+            max_bytes=MAX_QUEUED_BYTES,
+        ) as raw:
             proposals, unknown = _split(raw)
             change(proposals)
             workspace_id = self.workspace.id if self.workspace else None
@@ -158,9 +163,13 @@ class ProposalQueue:
         arguments = request.args.arguments
         at = self._clock()
         proposal = AgentProposal(
-            id=_proposal_id(client, call, at), client=client, command=call.command,
-            arguments=arguments, expected_sha256=call.expected_sha256, created_at=at,
-        )  # fmt: skip
+            id=_proposal_id(client, call, at),
+            client=client,
+            command=call.command,
+            arguments=arguments,
+            expected_sha256=call.expected_sha256,
+            created_at=at,
+        )
 
         def change(proposals: list[AgentProposal]) -> None:
             if sum(p.status == "pending" for p in proposals) >= MAX_PENDING:

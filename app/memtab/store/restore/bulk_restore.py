@@ -140,9 +140,12 @@ def remove_empty_folders(store: MemoryStore, scope: Scope, paths: Iterable[Virtu
 
 
 def _stage(
-    store: MemoryStore, scope: Scope, items: Sequence[Restore], result: RestoreResult,
+    store: MemoryStore,
+    scope: Scope,
+    items: Sequence[Restore],
+    result: RestoreResult,
     unflushed: Sequence[Path],
-) -> list[_Planned]:  # fmt: skip
+) -> list[_Planned]:
     """Every new content copied into history and staged as its temp, durable with `unflushed`,
     before the scope lock; the staged entries, a folder's together."""
     if not items:
@@ -394,9 +397,14 @@ def _make_durable(store: MemoryStore, scope: Scope, planned: list[_Planned]) -> 
 
 
 def _publish(
-    root: Path, planned: list[_Planned], result: RestoreResult, until: float, *,
-    meta: Mapping[str, dict[str, object]], store: MemoryStore,
-) -> tuple[list[FileChange], list[_Planned]]:  # fmt: skip
+    root: Path,
+    planned: list[_Planned],
+    result: RestoreResult,
+    until: float,
+    *,
+    meta: Mapping[str, dict[str, object]],
+    store: MemoryStore,
+) -> tuple[list[FileChange], list[_Planned]]:
     """Publish (or remove) the planned entries in order until `until`; the changes to record and the
     entries not reached. `meta` is kept with each removal."""
     changes: list[FileChange] = []

@@ -125,9 +125,15 @@ class TargetTakenError(AlreadyExistsError):
 
 
 def restore(
-    store: MemoryStore, path: VirtualPath, version_id: str, *, to: VirtualPath | None = None,
-    replace: bool = False, allow_unkept: bool = False, count_as_write: bool = True,
-) -> RestoreResult:  # fmt: skip
+    store: MemoryStore,
+    path: VirtualPath,
+    version_id: str,
+    *,
+    to: VirtualPath | None = None,
+    replace: bool = False,
+    allow_unkept: bool = False,
+    count_as_write: bool = True,
+) -> RestoreResult:
     """Make a file hold one of its versions again: a deleted file at its path, or beside it when
     something new is there, with its pins and usage. `to` restores elsewhere (`replace` to replace a
     file there, else TargetTakenError). HistoryError, SaveConflictError, UnkeptChangeError (unless
@@ -147,10 +153,15 @@ def restore(
     if current == data:
         return RestoreResult(version=version, path=str(target), unchanged=True)
     store.restore_content(
-        target, data, expected_sha256=sha256_of(current) if current is not None else None,
-        op="restore", restored_from=version.id, meta=version.meta if version.deleted else None,
-        allow_unkept=allow_unkept, count_as_write=count_as_write,
-    )  # fmt: skip
+        target,
+        data,
+        expected_sha256=sha256_of(current) if current is not None else None,
+        op="restore",
+        restored_from=version.id,
+        meta=version.meta if version.deleted else None,
+        allow_unkept=allow_unkept,
+        count_as_write=count_as_write,
+    )
     return RestoreResult(version=version, path=str(target))
 
 
@@ -310,9 +321,17 @@ def _log_revert(
     left = f"; left {_files(len(result.refused))} alone" if result.refused else ""
     summary = f"Reverted run {run.id}: restored {_files(len(result.restored))}{left}"
     entry = RunEntry(
-        id=revert_id, at=now_ms(), kind=REVERT_KIND, trigger="manual", summary=summary, ops=ops,
-        workspace_id=run.workspace_id, project_path=run.project_path, reverts=run.id, actor="user",
-    )  # fmt: skip
+        id=revert_id,
+        at=now_ms(),
+        kind=REVERT_KIND,
+        trigger="manual",
+        summary=summary,
+        ops=ops,
+        workspace_id=run.workspace_id,
+        project_path=run.project_path,
+        reverts=run.id,
+        actor="user",
+    )
     try:
         RunsLog(home).append(entry)
     except (OSError, TimeoutError) as error:

@@ -36,10 +36,14 @@ logger = logging.getLogger(__name__)
 
 
 def restore_new_scope(
-    store: MemoryStore, scope: Scope, paths: Sequence[VirtualPath],
-    contents: Callable[[], Generator[bytes, None, None]], *, staging: Path,
+    store: MemoryStore,
+    scope: Scope,
+    paths: Sequence[VirtualPath],
+    contents: Callable[[], Generator[bytes, None, None]],
+    *,
+    staging: Path,
     unflushed: Sequence[Path] = (),
-) -> RestoreResult | None:  # fmt: skip
+) -> RestoreResult | None:
     """Create the new files `paths` of `scope` staged in `staging` and published by renaming it to
     the root; None, nothing published, where that does not apply. `contents()` yields each file's
     content in order. MemoryStoreError as `restore_contents`."""
@@ -129,9 +133,13 @@ def _listed(path: VirtualPath, result: RestoreResult) -> bool:
 
 
 def _write_staged(
-    staging: Path, paths: Sequence[VirtualPath], contents: Iterable[bytes], listed: Sequence[bool],
-    keep: Callable[[bytes], str | None], result: RestoreResult,
-) -> list[tuple[VirtualPath, bytes, tuple[int, int], str | None]]:  # fmt: skip
+    staging: Path,
+    paths: Sequence[VirtualPath],
+    contents: Iterable[bytes],
+    listed: Sequence[bool],
+    keep: Callable[[bytes], str | None],
+    result: RestoreResult,
+) -> list[tuple[VirtualPath, bytes, tuple[int, int], str | None]]:
     """Each listed file written in the staging folder, not fsynced, its content kept first; those
     written, with content, stat and copy sha256."""
     written: list[tuple[VirtualPath, bytes, tuple[int, int], str | None]] = []

@@ -55,9 +55,14 @@ class OrphanProjectStore(MemoryStore):
     """The project scope of one orphaned project dir (global and workspace unavailable)."""
 
     def __init__(
-        self, home: Home, dir_name: str, *, identity: str | None = None, actor: str = "user",
+        self,
+        home: Home,
+        dir_name: str,
+        *,
+        identity: str | None = None,
+        actor: str = "user",
         clock: Clock = now_ms,
-    ) -> None:  # fmt: skip
+    ) -> None:
         if not dir_name or dir_name.startswith(".") or any(c in dir_name for c in "/\\\0"):
             raise ScopeUnavailableError(f"{dir_name!r} is not a project memory dir name")
         super().__init__(home, None, actor=actor, clock=clock)

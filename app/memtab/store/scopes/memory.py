@@ -138,13 +138,25 @@ class MemoryStore(ScopeStore):
         return path
 
     def _keep_replaced(
-        self, where: ScopeDir, path: VirtualPath, before: bytes, after: bytes | None, *, done: str,
+        self,
+        where: ScopeDir,
+        path: VirtualPath,
+        before: bytes,
+        after: bytes | None,
+        *,
+        done: str,
         allow_unkept: bool,
-    ) -> bool:  # fmt: skip
+    ) -> bool:
         """`keep_before` of what `path` holds when a change gives it `after` (None: removes it)."""
         destroys = after is None or not removes_nothing(before, after)
-        return self.keep_before(where, [(path, before)], label=path, done=done, destroys=destroys,
-                                allow_unkept=allow_unkept)  # fmt: skip
+        return self.keep_before(
+            where,
+            [(path, before)],
+            label=path,
+            done=done,
+            destroys=destroys,
+            allow_unkept=allow_unkept,
+        )
 
     def _create_new(
         self, where: ScopeDir, path: VirtualPath, data: bytes, *, conflict: Exception
@@ -165,9 +177,14 @@ class MemoryStore(ScopeStore):
         self.record_changes(where, [FileChange(str(path), None, data, "create", stat)])
 
     def save(
-        self, path: VirtualPath, content: str, expected_sha256: str | None, *,
-        allow_unkept: bool = False, count_as_write: bool = True,
-    ) -> SaveResult:  # fmt: skip
+        self,
+        path: VirtualPath,
+        content: str,
+        expected_sha256: str | None,
+        *,
+        allow_unkept: bool = False,
+        count_as_write: bool = True,
+    ) -> SaveResult:
         """Save editor content if the file is still what was loaded (`expected_sha256` None: a new
         file); a conflict touches nothing. Counts as a write unless not `count_as_write`;
         UnkeptChangeError unless `allow_unkept`."""
@@ -186,9 +203,14 @@ class MemoryStore(ScopeStore):
         return SaveResult(path, content_sha256(content))
 
     def _replace_loaded(
-        self, where: ScopeDir, path: VirtualPath, data: bytes, expected_sha256: str, *,
+        self,
+        where: ScopeDir,
+        path: VirtualPath,
+        data: bytes,
+        expected_sha256: str,
+        *,
         allow_unkept: bool,
-    ) -> None:  # fmt: skip
+    ) -> None:
         try:
             parent = where.open_parent(path)
         except NotFoundError:
@@ -258,8 +280,14 @@ class MemoryStore(ScopeStore):
                     if not allow_unkept:
                         raise UnkeptChangeError(str(path), "deleted", cause)
                     logger.warning("%s deleted without a copy in history: %s", path, cause)
-                kept = self.keep_before(where, removed, label=path, done="deleted", destroys=True,
-                                        allow_unkept=allow_unkept)  # fmt: skip
+                kept = self.keep_before(
+                    where,
+                    removed,
+                    label=path,
+                    done="deleted",
+                    destroys=True,
+                    allow_unkept=allow_unkept,
+                )
                 try:
                     remove_entry(parent, path.name, directory=kind == "dir")
                 except OSError as error:
@@ -276,9 +304,13 @@ class MemoryStore(ScopeStore):
         return path
 
     def _capture(
-        self, parent: Directory, path: VirtualPath, kind: str, *,
+        self,
+        parent: Directory,
+        path: VirtualPath,
+        kind: str,
+        *,
         unkept: list[tuple[VirtualPath, str]] | None = None,
-    ) -> list[tuple[VirtualPath, bytes]]:  # fmt: skip
+    ) -> list[tuple[VirtualPath, bytes]]:
         """What a delete or move takes away, for history; `unkept`: see `capture_file`."""
         if self.history is None:
             return []
@@ -288,9 +320,13 @@ class MemoryStore(ScopeStore):
         return [] if data is None else [(path, data)]
 
     def _record_move(
-        self, source: tuple[ScopeDir, VirtualPath], target: tuple[ScopeDir, VirtualPath],
-        moved: list[tuple[VirtualPath, bytes]], *, kept: bool,
-    ) -> None:  # fmt: skip
+        self,
+        source: tuple[ScopeDir, VirtualPath],
+        target: tuple[ScopeDir, VirtualPath],
+        moved: list[tuple[VirtualPath, bytes]],
+        *,
+        kept: bool,
+    ) -> None:
         """Record a move: each file deleted at its old path, created at its new one."""
         (source_dir, old), (target_dir, new) = source, target
         meta = self.meta_snapshot()
@@ -345,11 +381,18 @@ class MemoryStore(ScopeStore):
         return new
 
     def restore_content(
-        self, path: VirtualPath, data: bytes | None, *, expected_sha256: str | None,
-        op: Op = "restore", restored_from: str | None = None, revert_of: str | None = None,
-        meta: dict[str, object] | None = None, allow_unkept: bool = False,
+        self,
+        path: VirtualPath,
+        data: bytes | None,
+        *,
+        expected_sha256: str | None,
+        op: Op = "restore",
+        restored_from: str | None = None,
+        revert_of: str | None = None,
+        meta: dict[str, object] | None = None,
+        allow_unkept: bool = False,
         count_as_write: bool = True,
-    ) -> VirtualPath:  # fmt: skip
+    ) -> VirtualPath:
         """Make file `path` hold `data` (None: no file) only if it holds `expected_sha256`: the one
         write of restore, revert and sync, recorded as `op`, no text rule or size cap. `meta` comes
         back with a recreated file. SaveConflictError or UnkeptChangeError, nothing changed."""
@@ -388,8 +431,16 @@ class MemoryStore(ScopeStore):
                     raise changed
                 stat = file_stat(parent, path.name) if data is not None else None
             gone_meta = self.meta_snapshot().get(where.meta_key(path)) if data is None else None
-            change = FileChange(str(path), current, data, op, stat, restored_from=restored_from,
-                                revert_of=revert_of, meta=gone_meta)  # fmt: skip
+            change = FileChange(
+                str(path),
+                current,
+                data,
+                op,
+                stat,
+                restored_from=restored_from,
+                revert_of=revert_of,
+                meta=gone_meta,
+            )
             self.record_changes(where, [change], before_kept=kept)
         if data is None:
             self.forget_meta(path, where=where)
@@ -398,9 +449,13 @@ class MemoryStore(ScopeStore):
         return path
 
     def _recreate(
-        self, parent: Directory, at: tuple[ScopeDir, VirtualPath], data: bytes,
-        meta: dict[str, object] | None, changed: SaveConflictError,
-    ) -> None:  # fmt: skip
+        self,
+        parent: Directory,
+        at: tuple[ScopeDir, VirtualPath],
+        data: bytes,
+        meta: dict[str, object] | None,
+        changed: SaveConflictError,
+    ) -> None:
         """Create the file a restore brings back, its pins and usage first (dropped again if the
         create fails); `changed` if a file appeared."""
         where, path = at

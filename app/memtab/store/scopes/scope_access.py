@@ -60,9 +60,14 @@ def remove_partial_copy(directory: Directory, name: str) -> None:
 
 
 def replace_loaded_in(
-    parent: Directory, name: str, data: bytes, expected_sha256: str, *, label: str,
+    parent: Directory,
+    name: str,
+    data: bytes,
+    expected_sha256: str,
+    *,
+    label: str,
     before_replacing: Callable[[bytes], None] | None = None,
-) -> bytes:  # fmt: skip
+) -> bytes:
     """Replace file `name` in `parent` with `data` if it still holds what the editor loaded,
     rechecked before the rename (docs/formats.md §6): the one sha-checked save, memory's and other
     agents'. `before_replacing` gets the bytes to go; returns them. SaveConflictError,
@@ -101,9 +106,11 @@ def missing_conflict(label: str) -> SaveConflictError:
 
 
 def copy_across_scopes(
-    source_at: tuple[ScopeDir, VirtualPath], target_at: tuple[ScopeDir, VirtualPath], kind: str,
+    source_at: tuple[ScopeDir, VirtualPath],
+    target_at: tuple[ScopeDir, VirtualPath],
+    kind: str,
     taken: AlreadyExistsError,
-) -> None:  # fmt: skip
+) -> None:
     """Move `kind` ("file" or "dir") across scopes: copied, then the original removed; `taken` when
     something is at the target. Never replaces anything."""
     (source_dir, old), (target_dir, new) = source_at, target_at

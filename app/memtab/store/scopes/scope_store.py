@@ -65,10 +65,16 @@ class ScopeStore(ScopeView):
     """The scopes as one workspace sees them, with what every change needs."""
 
     def __init__(
-        self, home: Home, workspace: Workspace | None = None, *, project: str | None = None,
-        clock: Clock = now_ms, actor: str = "user", run_id: str | None = None,
+        self,
+        home: Home,
+        workspace: Workspace | None = None,
+        *,
+        project: str | None = None,
+        clock: Clock = now_ms,
+        actor: str = "user",
+        run_id: str | None = None,
         record_history: bool = True,
-    ) -> None:  # fmt: skip
+    ) -> None:
         """`actor`/`run_id`: who its changes are recorded as; `project`: a project to see without a
         workspace."""
         super().__init__(home, workspace, project=project)
@@ -142,10 +148,14 @@ class ScopeStore(ScopeView):
             return False
         paths = {str(path): path for path, _ in contents}
         return self.history.keep_before(
-            self._history_key_of(scope), [(str(path), data) for path, data in contents],
-            label=str(label), done=done, destroys=destroys, allow_unkept=allow_unkept,
+            self._history_key_of(scope),
+            [(str(path), data) for path, data in contents],
+            label=str(label),
+            done=done,
+            destroys=destroys,
+            allow_unkept=allow_unkept,
             stat_of=lambda text: self._stat_now(scope, paths[text]),
-        )  # fmt: skip
+        )
 
     def _stat_now(self, scope: Scope | ScopeDir, path: VirtualPath) -> tuple[int, int] | None:
         """(size, mtime_ns) of file `path` now (None: no file)."""
@@ -176,9 +186,13 @@ class ScopeStore(ScopeView):
             yield keeper
 
     def record_changes(
-        self, scope: Scope | ScopeDir, changes: Sequence[FileChange], *, before_kept: bool = False,
+        self,
+        scope: Scope | ScopeDir,
+        changes: Sequence[FileChange],
+        *,
+        before_kept: bool = False,
         after_kept: bool = False,
-    ) -> list[RecordedChange]:  # fmt: skip
+    ) -> list[RecordedChange]:
         """Record changes of one scope in history; never raises. `before_kept`/`after_kept` from
         `keep_before`/`keep_contents`."""
         if self.history is None:

@@ -229,9 +229,12 @@ class ScopeRunRecords(Protocol):
 
 
 def status_from(
-    data: JournalData, workspace_id: str, project_path: str | None, notebook_id: str | None = None,
+    data: JournalData,
+    workspace_id: str,
+    project_path: str | None,
+    notebook_id: str | None = None,
     scope_runs: ScopeRunRecords | None = None,
-) -> ConsolidationStatus:  # fmt: skip
+) -> ConsolidationStatus:
     """Status of docs/formats.md §8: legacy records never count as project coverage; a sub-agent's
     notebook runs are its owner's (§2.5); a scope's own newer run (§9.8) is its line."""
     notebook = notebook_id or workspace_id
@@ -242,11 +245,12 @@ def status_from(
         workspace_record = _newer(workspace_record, scope_runs.workspace_run(notebook))
     harvests = data.harvests.get(workspace_id, {}).values()
     return ConsolidationStatus(
-        workspace_record=workspace_record, global_record=global_record,
+        workspace_record=workspace_record,
+        global_record=global_record,
         project_record=data.projects.get(project_path) if project_path is not None else None,
         project_available=project_path is not None,
         latest_harvest=max(harvests, key=lambda h: h.sort_time, default=None),
-    )  # fmt: skip
+    )
 
 
 def _newer(
@@ -281,9 +285,12 @@ class Journal:
         return parse_journal_document(read.document)
 
     def status(
-        self, workspace_id: str, project_path: str | None, notebook_id: str | None = None,
+        self,
+        workspace_id: str,
+        project_path: str | None,
+        notebook_id: str | None = None,
         scope_runs: ScopeRunRecords | None = None,
-    ) -> ConsolidationStatus:  # fmt: skip
+    ) -> ConsolidationStatus:
         """Coverage of a workspace (its notebook's runs), its project and the global scope."""
         return status_from(self.load(), workspace_id, project_path, notebook_id, scope_runs)
 

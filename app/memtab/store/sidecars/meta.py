@@ -244,9 +244,11 @@ class MetaStore:
                     }
 
     def update_entries(
-        self, updates: Mapping[str, Callable[[MetaEntry], MetaEntry | None]], *,
+        self,
+        updates: Mapping[str, Callable[[MetaEntry], MetaEntry | None]],
+        *,
         before_write: Callable[[dict[str, tuple[MetaEntry, MetaEntry]]], None] | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         """Change several entries in one write: each becomes what its function makes of it now
         (None: removed). `before_write` is told each change under the lock, before the write."""
         with self._editing() as entries:

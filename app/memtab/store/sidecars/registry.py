@@ -379,15 +379,21 @@ def _iter_workspaces(
         if workspace_id is None:
             continue  # legacy entry with no id and no session dir: nothing to show
         yield Workspace(
-            id=workspace_id, name=entry.name or workspace_id, path=entry.path or "",
+            id=workspace_id,
+            name=entry.name or workspace_id,
+            path=entry.path or "",
             project_path=project_path,
             project_name=SCRATCH_PROJECT_NAME if entry.kind == SCRATCH_KIND else project_name,
-            projects=tuple(ref.project_path for ref in entry.projects or ()), title=entry.title,
-            parent_id=entry.parent_workspace_id, created_at=entry.created_at,
-            archived_at=entry.archived_at, unarchived_at=entry.unarchived_at, kind=entry.kind,
+            projects=tuple(ref.project_path for ref in entry.projects or ()),
+            title=entry.title,
+            parent_id=entry.parent_workspace_id,
+            created_at=entry.created_at,
+            archived_at=entry.archived_at,
+            unarchived_at=entry.unarchived_at,
+            kind=entry.kind,
             side_chat_parent_id=entry.side_chat_parent_workspace_id,
             pinned_notebook_id=entry.memory_owner_workspace_id,
-        )  # fmt: skip
+        )
 
 
 def _workspace_id(home: Home, entry: WorkspaceEntry) -> str | None:
@@ -458,9 +464,12 @@ def add_project(home: Home, project_path: str, display_name: str | None = None) 
 
 
 def add_workspace(
-    home: Home, project_path: str, name: str, workspace_id: str | None = None,
+    home: Home,
+    project_path: str,
+    name: str,
+    workspace_id: str | None = None,
     workspace_path: str | None = None,
-) -> str:  # fmt: skip
+) -> str:
     """Register a workspace under a project (added if needed); returns its id."""
     if not name.strip():
         raise HomeError("A workspace name must not be empty")

@@ -325,10 +325,15 @@ class Git:
         return env
 
     def run(
-        self, args: Sequence[str], *, input_data: bytes | None = None,
-        timeout_s: float = LOCAL_TIMEOUT_S, env: Mapping[str, str] | None = None,
-        check: bool = True, network: bool = False,
-    ) -> subprocess.CompletedProcess[bytes]:  # fmt: skip
+        self,
+        args: Sequence[str],
+        *,
+        input_data: bytes | None = None,
+        timeout_s: float = LOCAL_TIMEOUT_S,
+        env: Mapping[str, str] | None = None,
+        check: bool = True,
+        network: bool = False,
+    ) -> subprocess.CompletedProcess[bytes]:
         """Run `git <args>` in the repository; GitError when it fails (unless not `check`), times
         out or is cancelled."""
         command = self._command(args)
@@ -507,9 +512,13 @@ class Git:
         return [f"{option}={shlex.quote(self.git)} {settings} {program}"]
 
     def fetch(
-        self, branch: str, *, track: bool = True, maintain: bool = True,
+        self,
+        branch: str,
+        *,
+        track: bool = True,
+        maintain: bool = True,
         timeout_s: float = NETWORK_TIMEOUT_S,
-    ) -> str | None:  # fmt: skip
+    ) -> str | None:
         """Fetch `branch` of origin; its commit, None when the remote has none. GitError. `track`
         moves origin's tracking branch too; `maintain` runs git's maintenance after."""
         tracking = f"refs/remotes/origin/{branch}"
