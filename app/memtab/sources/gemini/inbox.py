@@ -14,6 +14,7 @@ from pathlib import Path
 
 from memtab.fs.clock import now_ms
 from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.locking.lease_lock import pid_alive
 from memtab.fs.readable import read_readable_path
 from memtab.fs.records import Record
 from memtab.fs.user_files import read_regular_file
@@ -463,27 +464,14 @@ def extraction_running(memory_dir: Path, *, now: int | None = None) -> Extractio
         lock = ExtractionLock.read(parse_json(data))
     except (OSError, JsonError):
         return None
-    if lock is None or not _alive(lock.pid):
+    # pid 0 would ask the process group; where the pid cannot be asked (Windows) the age decides
+    if lock is None or lock.pid <= 0 or pid_alive(lock.pid) is False:
         return None
     started = _iso_ms(lock.started_at)
     moment = now_ms() if now is None else now
     if started is None or moment - started > LOCK_STALE_MS:
         return None
     return lock
-
-
-def _alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except OSError:
-        return False
-    return True
 
 
 def _iso_ms(text: str) -> int | None:
