@@ -4,10 +4,11 @@ returned record is what `--json` prints), the home, errors, JSON and tables."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
 
@@ -35,6 +36,7 @@ __all__ = [
     "CommandParser",
     "Exclusive",
     "add_commands",
+    "as_cli_error",
     "command",
     "default_demo_home",
     "elide",
@@ -54,6 +56,15 @@ R = TypeVar("R", bound=Record)
 Commands: TypeAlias = "argparse._SubParsersAction[Any]"
 Run = Callable[[argparse.Namespace], "R | int"]
 Words = Callable[[R, argparse.Namespace], "int | None"]
+
+
+@contextlib.contextmanager
+def as_cli_error(*kinds: type[Exception]) -> Iterator[None]:
+    """Errors of `kinds` raised inside as the CLI's one-line error, in their own words."""
+    try:
+        yield
+    except kinds as error:
+        raise CliError(str(error)) from None
 
 
 class Argument:

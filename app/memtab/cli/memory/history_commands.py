@@ -14,6 +14,7 @@ from memtab.blame.service import blame_file_id, blame_memory_file
 from memtab.cli.common import (
     Argument,
     CliError,
+    as_cli_error,
     command,
     elide,
     format_table,
@@ -111,11 +112,9 @@ def _restore_source_file(args: argparse.Namespace) -> SourceRestored | int:
 
     history = _source_versions(args)
     file_id = args.path.strip()
-    try:
+    with as_cli_error(SourceError):
         source = discover(SourceContext.load(history.home)).source(parse_file_id(file_id).source_id)
         changed = restore_version(history, source, file_id, args.version)
-    except SourceError as error:
-        raise CliError(str(error)) from None
     if args.json:
         return SourceRestored(path=file_id, version=args.version, unchanged=not changed)
     if changed:
@@ -146,10 +145,8 @@ class VersionHistory(Record, write_only=True):
 def run_history(args: argparse.Namespace) -> VersionHistory | int:
     require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "history")
     if not is_virtual_path(args.path):
-        try:
+        with as_cli_error(SourceError):
             versions = _source_versions(args).versions(args.path.strip())
-        except SourceError as error:
-            raise CliError(str(error)) from None
     else:
         versions = file_history(_caught_up_store(args), parse_file_path(args.path))
     if args.json:
@@ -189,10 +186,8 @@ def run_blame(args: argparse.Namespace) -> Blame | int:
     """`memtab blame PATH`: each line, who introduced it (docs/formats.md §20.2)."""
     require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "blame")
     if not is_virtual_path(args.path):
-        try:
+        with as_cli_error(SourceError):
             blame = blame_file_id(_source_versions(args).home, args.path.strip())
-        except SourceError as error:
-            raise CliError(str(error)) from None
     else:
         store = _caught_up_store(args)
         catch_up_runs(store.home)
@@ -290,10 +285,8 @@ def _restore_event(args: argparse.Namespace) -> EventRestore | int:
     if args.path is not None or args.version is not None or args.to is not None:
         raise CliError("--event restores the files of one event: give no PATH, --version or --to")
     home = open_home(args)
-    try:
+    with as_cli_error(LookupError):
         event = find_event(home, args.event.strip())
-    except LookupError as error:
-        raise CliError(str(error)) from None
     result = restore_event(home, event)
     if args.json:
         return result

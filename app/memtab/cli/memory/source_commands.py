@@ -4,17 +4,16 @@ codex-note. Other agents' files are named by file id, mux's by virtual path."""
 from __future__ import annotations
 
 import argparse
-import functools
 import logging
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated
 
 from memtab.cli.common import (
     Argument,
     CliError,
+    as_cli_error,
     command,
     elide,
     format_table,
@@ -55,22 +54,7 @@ from memtab.store.paths import parse_file_path
 
 logger = logging.getLogger(__name__)
 
-T = TypeVar("T")
-
-
-def _one_line_errors(
-    handler: Callable[[argparse.Namespace], T],
-) -> Callable[[argparse.Namespace], T]:
-    """SourceError, MemoryFileError and settings errors as the CLI's one-line errors."""
-
-    @functools.wraps(handler)
-    def run(args: argparse.Namespace) -> T:
-        try:
-            return handler(args)
-        except (SourceError, MemoryFileError, SettingsFileError) as error:
-            raise CliError(str(error)) from None
-
-    return run
+_one_line_errors = as_cli_error(SourceError, MemoryFileError, SettingsFileError)
 
 
 def _context(home: Home) -> SourceContext:
