@@ -252,8 +252,7 @@ def list_presumed(
         too_deep = note_too_deep(scope, root, walk.too_deep)
         notes += [f"Not listed or searched: {too_deep_words(path)}" for path in too_deep]
     scopes = tuple((prefix, root, scope.value, root + os.sep) for root, scope, prefix, _ in walks)
-    files = ListedFiles(infos, scopes, stamps, listed)
-    return Listing(files, tuple(notes), roots, stamps)
+    return Listing(ListedFiles(infos, scopes, stamps, listed), tuple(notes), roots, stamps)
 
 
 def confirm_answer(files: ListedFiles, index: SearchIndex, keys: list[str]) -> bool:
