@@ -226,18 +226,13 @@ def format_table(rows: Sequence[Sequence[str]], *, right_aligned: Sequence[int] 
     if not rows:
         return ""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = []
-    for row in rows:
-        cells = []
-        for index, cell in enumerate(row):
-            if index == len(row) - 1:
-                cells.append(cell)
-            elif index in right_aligned:
-                cells.append(cell.rjust(widths[index]))
-            else:
-                cells.append(cell.ljust(widths[index]))
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
+    pads = [str.rjust if i in right_aligned else str.ljust for i in range(len(widths))]
+    return "\n".join(
+        "  ".join(
+            [*(pads[i](cell, widths[i]) for i, cell in enumerate(row[:-1])), *row[-1:]]
+        ).rstrip()
+        for row in rows
+    )
 
 
 def elide(text: str, width: int) -> str:

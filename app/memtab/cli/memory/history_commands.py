@@ -61,18 +61,22 @@ from memtab.store.restore.orphans import OrphanProjectStore
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.events import EventRestore, find_event, restore_event
 
-_PATH = Argument(
-    "path",
-    metavar="PATH",
-    help="virtual path, e.g. /memories/global/a.md, or another agent's file id",
-)
 _ORPHAN = Argument(
     "--orphan",
     metavar="DIR",
     help="an orphaned project memory dir (memory/project/DIR), deleted or not; "
     "its files are /memories/project/…",
 )
-_FILE_WORKSPACE = Argument.workspace("for project and workspace files")
+_FILE_ARGUMENTS = (
+    Argument(
+        "path",
+        metavar="PATH",
+        help="virtual path, e.g. /memories/global/a.md, or another agent's file id",
+    ),
+    Argument.workspace("for project and workspace files"),
+    _ORPHAN,
+    Argument.JSON,
+)
 
 
 def _caught_up_store(args: argparse.Namespace, *, reading: bool = True) -> MemoryStore:
@@ -135,10 +139,7 @@ class VersionHistory(Record, write_only=True):
 
 @command(
     "history",
-    _PATH,
-    _FILE_WORKSPACE,
-    _ORPHAN,
-    Argument.JSON,
+    *_FILE_ARGUMENTS,
     writes_home=True,
     help="every recorded version of a memory file",
 )
@@ -150,8 +151,7 @@ def run_history(args: argparse.Namespace) -> VersionHistory | int:
     else:
         versions = file_history(_caught_up_store(args), parse_file_path(args.path))
     if args.json:
-        listed = tuple(version.listed() for version in versions)
-        return VersionHistory(versions=listed)
+        return VersionHistory(versions=tuple(version.listed() for version in versions))
     if not versions:
         print(f"No history for {args.path}")
         return 0
@@ -175,10 +175,7 @@ def run_history(args: argparse.Namespace) -> VersionHistory | int:
 
 @command(
     "blame",
-    _PATH,
-    _FILE_WORKSPACE,
-    _ORPHAN,
-    Argument.JSON,
+    *_FILE_ARGUMENTS,
     writes_home=True,
     help="who introduced each line of a memory file, when, and from what",
 )
@@ -319,8 +316,7 @@ def run_runs(args: argparse.Namespace) -> RunsListing | int:
     runs = log.runs(workspace_id=args.workspace, kind=args.kind, failed_only=args.failed)
     reverts = reverted_by(log.runs(kind=REVERT_KIND))
     if args.json:
-        listed = tuple(RunListing.of(run, reverts.get(run.id)) for run in runs)
-        return RunsListing(runs=listed)
+        return RunsListing(runs=tuple(RunListing.of(run, reverts.get(run.id)) for run in runs))
     if not runs:
         print("No runs recorded")
         return 0

@@ -132,8 +132,7 @@ def _by_workspace(home: Home, args: argparse.Namespace) -> list[tuple[Inbox, lis
     holders: dict[str, list[Workspace | None]] = {}
     for item in _items(home, workspaces, evidence=False):
         # A global proposal listed under a workspace is decided through that one's Inbox.
-        holder = by_id.get(item.workspace_id, workspaces[0])
-        holders.setdefault(item.id, []).append(holder)
+        holders.setdefault(item.id, []).append(by_id.get(item.workspace_id, workspaces[0]))
     grouped: dict[str | None, tuple[Workspace | None, list[str]]] = {}
     for item_id in args.ids:
         found = holders.get(item_id, [])

@@ -379,8 +379,7 @@ workspace_group = group("workspace", writes_home=True, help="register workspaces
 def run_workspace_add(args: argparse.Namespace) -> int:
     home = open_home(args)
     project = os.path.abspath(os.path.expanduser(args.project))
-    workspace_id = add_workspace(home, project, args.name, args.workspace_id)
-    print(workspace_id)
+    print(add_workspace(home, project, args.name, args.workspace_id))
     return 0
 
 
