@@ -189,15 +189,12 @@ def _project_sources(
         return
     root = Path(project)
     slug = project_dir_name(project)
+
+    def instructions(agent: Agent, layout: Layout, label: str) -> Source:
+        return Source(source_id(agent, f"project-{slug}"), agent, layout, root, label, project)
+
     if enabled["claude-code"] and _any_exists(project, _CLAUDE_PROJECT_MARKERS):
-        yield Source(
-            id=source_id("claude-code", f"project-{slug}"),
-            agent="claude-code",
-            layout=Layout.CLAUDE_PROJECT,
-            root=root,
-            label="Claude Code instructions",
-            project=project,
-        )
+        yield instructions("claude-code", Layout.CLAUDE_PROJECT, "Claude Code instructions")
     moved = local_auto_memory_directory(project) if enabled["claude-code"] else None
     if moved is not None:
         note = f"This project's auto memory: {moved.how}"
@@ -205,14 +202,7 @@ def _project_sources(
             f"auto-memory-project-{slug}", moved.path, note, project, stores
         )
     if enabled["codex"] and _any_exists(project, _CODEX_PROJECT_MARKERS):
-        yield Source(
-            id=source_id("codex", f"project-{slug}"),
-            agent="codex",
-            layout=Layout.CODEX_PROJECT,
-            root=root,
-            label="Codex AGENTS.md",
-            project=project,
-        )
+        yield instructions("codex", Layout.CODEX_PROJECT, "Codex AGENTS.md")
     if gemini is not None:
         names = gemini.settings(root).context_names
         if _any_exists(project, names):

@@ -58,8 +58,7 @@ def file_at(source: Source, sha: str, relative: str) -> str:
     """The text of `relative` as of commit `sha` (at most the cap). SourceError if absent."""
     if not sha or not all(c in "0123456789abcdef" for c in sha.lower()):
         raise SourceError(f"Not a commit id: {sha!r}")
-    output = run_git(source.root, ["show", f"{sha}:{relative}"])
-    return output[:MAX_FILE_BYTES]
+    return run_git(source.root, ["show", f"{sha}:{relative}"])[:MAX_FILE_BYTES]
 
 
 def run_git(

@@ -44,8 +44,7 @@ def _stamp(match: re.Match[str], at_ms: int) -> str:
         return time.strftime("%Y-%m-%d", now)
     seconds = time.strftime(f"%Y-%m-%d{value[10]}%H:%M:%S", now)
     if match.group("fraction") is not None or match.group("zone") == "Z":
-        milliseconds = f".{at_ms % 1000:03d}" if match.group("fraction") else ""
-        return seconds + milliseconds + "Z"
+        return seconds + (f".{at_ms % 1000:03d}" if match.group("fraction") else "") + "Z"
     if match.group("zone"):  # an offset: written in UTC, as Claude Code would
         return seconds + "+00:00"
     return seconds

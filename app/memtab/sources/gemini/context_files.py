@@ -169,8 +169,7 @@ def with_imports(
         listed.append(file)
         root = boundary_root(file.path.parent, markers) or file.path.parent
         if import_format == "flat":
-            seen = {file.path}
-            listed.extend(_flat_imports(file, root, seen))
+            listed.extend(_flat_imports(file, root, {file.path}))
         else:
             listed.extend(_tree_imports(file, root, set(), 0))
     return listed

@@ -9,7 +9,7 @@ import hashlib
 import logging
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from memtab.fs.clock import now_ms
@@ -181,38 +181,27 @@ def read_patch(roots: MemoryRoots, kind: str, path: Path) -> InboxPatch | None:
     modified = info.st_mtime_ns // 1_000_000
     patch = InboxPatch(kind, path, relative, data, modified)
     if len(data) > MAX_PATCH_BYTES:
-        return _with_problem(patch, f"larger than {MAX_PATCH_BYTES // (1024 * 1024)} MiB: not read")
+        return replace(
+            patch, problem=f"larger than {MAX_PATCH_BYTES // (1024 * 1024)} MiB: not read"
+        )
     try:
         parts = tuple(parse_patch(patch.text))
     except PatchError as error:
-        return _with_problem(patch, f"failed to parse patch: {error}")
-    checked = InboxPatch(kind, path, relative, data, modified, parts)
+        return replace(patch, problem=f"failed to parse patch: {error}")
+    checked = replace(patch, parts=parts)
     if not has_hunks(parts):
-        return _with_problem(checked, "no hunks found in patch")
+        return replace(checked, problem="no hunks found in patch")
     targets = patch_targets(parts)
     if isinstance(targets, str):
-        return _with_problem(checked, targets)
-    checked = InboxPatch(kind, path, relative, data, modified, parts, targets)
+        return replace(checked, problem=targets)
+    checked = replace(checked, targets=targets)
     problem = unnumbered_hunk(parts)
     if problem is None:
         allowed = _Allowed(roots, kind)
         outside = next((t.path for t in targets if allowed.resolve(t.path) is None), None)
         if outside is not None:
             problem = f"target file is outside {kind} memory roots: {outside}"
-    return _with_problem(checked, problem) if problem else checked
-
-
-def _with_problem(patch: InboxPatch, problem: str | None) -> InboxPatch:
-    return InboxPatch(
-        patch.kind,
-        patch.path,
-        patch.relative,
-        patch.data,
-        patch.modified_ms,
-        patch.parts,
-        patch.targets,
-        problem,
-    )
+    return replace(checked, problem=problem) if problem else checked
 
 
 # --- where a patch may write (`getMemoryPatchTargetValidationContext`) --------------------

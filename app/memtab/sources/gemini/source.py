@@ -50,8 +50,7 @@ _DASHES = re.compile(r"-+")
 
 def slugify(name: str) -> str:
     """A folder's name made an id as Gemini CLI makes one (`ProjectRegistry.slugify`)."""
-    slug = _DASHES.sub("-", _NOT_IN_SLUG.sub("-", name.lower())).strip("-")
-    return slug or "project"
+    return _DASHES.sub("-", _NOT_IN_SLUG.sub("-", name.lower())).strip("-") or "project"
 
 
 def gemini_projects(gemini_dir: Path) -> list[GeminiProject]:
