@@ -153,8 +153,7 @@ def agent_found(agent: AgentName, home: Home, env: Mapping[str, str] | None = No
 
 
 class ServedOptions(NamedTuple):
-    """What a registered command line serves: a workspace (else global only), the write mode, its
-    `--home`."""
+    """What a registered command line serves: a workspace (else global), the writes, `--home`."""
 
     workspace: str | None
     writes: str

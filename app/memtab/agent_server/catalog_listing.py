@@ -177,8 +177,7 @@ class ListedFiles(Mapping[str, Listed]):
 
 
 class Listing(NamedTuple):
-    """Every file listed, what the walk left out, every root listed, and each root's stamps by
-    key."""
+    """Every file listed, what the walk left out, every root listed, each root's stamps by key."""
 
     files: ListedFiles
     notes: tuple[str, ...]

@@ -23,8 +23,7 @@ from memtab.store.home import Home
 
 
 class Registration(NamedTuple):
-    """One agent's file and Memtab's entry: `command` (None: none), `options` served (None: not
-    `memtab mcp`), `problem`."""
+    """One agent's file and Memtab's entry: `command`, the `options` it serves, `problem`."""
 
     agent: AgentName
     path: Path

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import logging
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -38,8 +37,6 @@ from memtab.store.history.versions import Op, ScopeHistory, Version
 from memtab.store.home import Home
 from memtab.store.restore.from_history import HistoryError, content_of, text_of
 from memtab.store.scopes.memory import MemoryStore
-
-logger = logging.getLogger(__name__)
 
 INDEX_PREFIX = "source-"
 

@@ -3,7 +3,6 @@ from the known projects: mux's, Codex's, Claude Code's decoded and Gemini CLI's.
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -34,8 +33,6 @@ from memtab.sources.listing import list_source
 from memtab.sources.model import Discovery, Layout, LookedFor, Opening, Source, SourceListing
 from memtab.store.paths import project_dir_name
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, Registry
-
-logger = logging.getLogger(__name__)
 
 _CLAUDE_PROJECT_MARKERS = (
     "CLAUDE.md",

@@ -3,7 +3,6 @@ shell, pager, prompts or the repository's hooks; none without git, saying why.""
 
 from __future__ import annotations
 
-import logging
 import os
 import shutil
 import subprocess
@@ -14,8 +13,6 @@ from memtab.file_protocol.file_ref import SourceError
 from memtab.file_protocol.memory_file import Commit
 from memtab.sources.model import Source
 from memtab.store.files import MAX_FILE_BYTES
-
-logger = logging.getLogger(__name__)
 
 GIT_TIMEOUT_S = 5.0
 _FIELD = "\x1f"

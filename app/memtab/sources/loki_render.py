@@ -4,14 +4,11 @@ is said in a line, then the raw text."""
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Callable
 from typing import Any
 
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.store.files import MAX_FILE_BYTES
-
-logger = logging.getLogger(__name__)
 
 _MAX_VALUE_CHARS = 400
 _MAX_GENERIC_DEPTH = 8

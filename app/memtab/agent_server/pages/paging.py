@@ -109,8 +109,7 @@ def decode_cursor(text: str, tool: str) -> PageCursor:
 
 @dataclass(frozen=True)
 class LineWindow:
-    """The lines a page shows: text, first and last line, and where the next page starts (None: the
-    end)."""
+    """The lines a page shows: text, first and last line, the next page's start (None: the end)."""
 
     text: str
     first: int

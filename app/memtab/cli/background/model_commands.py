@@ -175,8 +175,7 @@ class ProviderProblem(Record, write_only=True):
 
 
 class ModelsFound(Record, write_only=True):
-    """`memtab models --json`: the model in use (or why none is) and the local servers
-    found (`--local`; docs/formats.md §13)."""
+    """`memtab models --json`: the model in use (or why none is) and the local servers found."""
 
     configured: ProviderRow | ProviderProblem
     local: tuple[LocalServer, ...]

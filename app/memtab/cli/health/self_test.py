@@ -32,8 +32,7 @@ class SelfTestConsolidation(Record, write_only=True):
 
 
 class SelfTestReport(Record, write_only=True):
-    """What `memtab --self-test` prints (docs/install.md): ok when the demo listed files
-    and its consolidation ran."""
+    """What `memtab --self-test` prints: ok when the demo listed files and consolidated."""
 
     version: str
     frozen: bool

@@ -102,8 +102,7 @@ def _source_versions(args: argparse.Namespace) -> SourceVersions:
 
 
 class SourceRestored(Record, write_only=True):
-    """`memtab restore ID --version V --json` of another agent's file: whether the file
-    already held that version."""
+    """`memtab restore ID --version V --json`: whether the file already held that version."""
 
     path: str
     version: str

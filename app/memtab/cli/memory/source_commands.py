@@ -4,7 +4,6 @@ codex-note. Other agents' files are named by file id, mux's by virtual path."""
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
 from pathlib import Path
@@ -51,8 +50,6 @@ from memtab.sources.open_file import open_memory_file
 from memtab.store.files import count_files
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
-
-logger = logging.getLogger(__name__)
 
 _one_line_errors = as_cli_error(SourceError, MemoryFileError, SettingsFileError)
 
@@ -153,8 +150,7 @@ def _apply_settings(args: argparse.Namespace, home: Home) -> None:
 
 
 class SourceRow(Record, write_only=True):
-    """A source as `memtab sources --json` lists it (docs/formats.md §17); mux's memory is
-    the first."""
+    """A source as `memtab sources --json` lists it (§17); mux's memory is the first."""
 
     id: str
     agent: Agent
@@ -212,8 +208,7 @@ def _source_row(listing: SourceListing) -> SourceRow:
 
 
 class SourceListingOutput(Record, write_only=True):
-    """`memtab sources --json`: the sources (mux's memory first) and where each agent's
-    memory was looked for (docs/formats.md §17)."""
+    """`memtab sources --json`: the sources, mux's first, and where each was looked for (§17)."""
 
     sources: tuple[SourceRow, ...]
     looked_for: tuple[LookedFor, ...]

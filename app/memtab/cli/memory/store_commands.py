@@ -57,8 +57,7 @@ def _described(row: FileRow) -> str:
 
 
 class UnaddressableRow(Record, write_only=True):
-    """A file or folder no virtual path can name (`memtab list --json`'s `unaddressable`):
-    shown, never addressable."""
+    """A file or folder no virtual path can name: shown in `unaddressable`, never addressable."""
 
     path: str
     scope: str

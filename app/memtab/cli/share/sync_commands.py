@@ -256,8 +256,7 @@ def _print_resolved(done: SyncResolved, args: argparse.Namespace) -> None:
 
 
 class SyncResolved(Record, write_only=True):
-    """`memtab sync resolve --json`: the conflict resolved and what was kept (local,
-    remote, both, `your merge`)."""
+    """`memtab sync resolve --json`: the conflict resolved and what was kept."""
 
     resolved: SyncConflict
     kept: str

@@ -21,8 +21,7 @@ _BLANKS = " \t\n\r"
 
 @dataclass(frozen=True)
 class ContextFile:
-    """A file Gemini CLI reads at the start: where, its list, and which file imports it at
-    which line."""
+    """A file Gemini CLI reads at the start: where, its list, and which file imports it where."""
 
     path: Path
     tier: str

@@ -49,8 +49,7 @@ MAX_TARGET_BYTES = 4 * 1024 * 1024
 
 @dataclass(frozen=True)
 class MemoryRoots:
-    """Where one project's patches may write: its private memory folder and the global context
-    file."""
+    """Where one project's patches may write: its private memory folder, the global file."""
 
     memory_dir: Path
     global_file: Path
@@ -61,8 +60,7 @@ class MemoryRoots:
 
 @dataclass(frozen=True)
 class InboxPatch:
-    """One `.patch` file of the inbox as read: its kind, place, bytes, and `problem` (None:
-    valid)."""
+    """One `.patch` file of the inbox as read, and its `problem` (None: valid)."""
 
     kind: str
     path: Path
