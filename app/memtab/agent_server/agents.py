@@ -37,8 +37,7 @@ GEMINI_READ_TOOLS: tuple[str, ...] = tuple(f"mcp_{SERVER_KEY}_{name}" for name i
 
 def demo_around(home: Home) -> Path | None:
     """The demo home `home` is or lies in (by path or through links), else None."""
-    seen = dict.fromkeys([home.root, Path(os.path.realpath(home.root))])
-    for root in seen:
+    for root in dict.fromkeys([home.root, Path(os.path.realpath(home.root))]):
         for folder in (root, *root.parents):
             if Home(folder).demo_marker.is_file():
                 return folder

@@ -193,8 +193,7 @@ def _add(
     if rule is None or any(s.startswith(".") and s != ".claude" for s in segments):
         return
     # Strings, not Paths, until a file is found: listing speed is path handling.
-    physical = os.path.join(source.root, *segments)
-    entry = _file_entry(source, segments, physical, rule, described)
+    entry = _file_entry(source, segments, os.path.join(source.root, *segments), rule, described)
     if entry is not None:
         found[entry.relative] = entry
 

@@ -18,8 +18,7 @@ _NONE = "(none recorded)"
 def render_loki(relative: str, data: bytes, *, newest_only: bool = False) -> str:
     """The Markdown shown for loki-mode file `relative` (`newest_only`: `data` is a JSON-lines
     file's end)."""
-    name = relative.rsplit("/", 1)[-1]
-    if name.endswith(".jsonl"):
+    if relative.rsplit("/", 1)[-1].endswith(".jsonl"):
         text = _render_lines(relative, data, newest_only=newest_only)
     else:
         try:

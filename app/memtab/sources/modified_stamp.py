@@ -28,8 +28,7 @@ def refresh_modified(text: str, at_ms: int) -> str:
     span = find_frontmatter(text)
     if span is None:
         return text
-    block = text[span.body_start : span.body_end]
-    match = _LINE.search(block)
+    match = _LINE.search(text[span.body_start : span.body_end])
     if match is None:
         return text
     stamp = _stamp(match, at_ms)

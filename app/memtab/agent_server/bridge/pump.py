@@ -222,8 +222,7 @@ class Pump:
         if events:
             poller.register(connection, events)
         timeout = self._timeout()
-        ready = poller.poll(None if timeout is None else max(timeout, 0.0) * 1000)
-        for fd, event in ready:
+        for fd, event in poller.poll(None if timeout is None else max(timeout, 0.0) * 1000):
             if self._status is not None or self._socket is not connection or self.carried:
                 return
             if fd == self._stdin:

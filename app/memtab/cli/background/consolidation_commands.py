@@ -345,8 +345,7 @@ def run_declined(args: argparse.Namespace) -> int:
     "when you want one (e.g. from a login script).",
 )
 def run_sweep(args: argparse.Namespace) -> int:
-    service = _service(args)
-    report = run_launch_sweep(service)
+    report = run_launch_sweep(_service(args))
     if args.json:
         print_json(report.to_json())
         return 0

@@ -47,8 +47,7 @@ def run_self_test() -> int:
         os.environ["MEMTAB_PROVIDER"] = "offline"
         os.environ["MEMTAB_CONFIG_DIR"] = str(Path(scratch) / "config")
         home = create_demo_home(Path(scratch) / "demo")
-        registry = load_registry(home)
-        store = MemoryStore.open(home, MAIN_ID, registry)
+        store = MemoryStore.open(home, MAIN_ID, load_registry(home))
         listed = sum(len(listing.files) for listing in store.list_all())
         steps: list[str] = []
         outcome = run_isolated(

@@ -444,8 +444,7 @@ class SourceLog(Record, write_only=True):
 )
 @_one_line_errors
 def run_source_log(args: argparse.Namespace) -> SourceLog | int:
-    discovery = discover(_context(open_home(args)))
-    source = discovery.source(args.source)
+    source = discover(_context(open_home(args))).source(args.source)
     history = source_history(source, args.path, limit=args.limit)
     if args.json:
         commits = tuple(map(CommitRow.of, history.commits))

@@ -213,8 +213,7 @@ def offer_login_service(
     on stdout, a failure on stderr. The exit status (1: the service could not be set up)."""
     facts = login_service_facts(home)
     if chosen is None:
-        answer = remembered_answer(home)
-        if facts.installed or answer == "declined":
+        if facts.installed or remembered_answer(home) == "declined":
             print(f"Login: {facts.note}")
             return 0
         if not interactive():

@@ -75,8 +75,7 @@ def gemini_projects(gemini_dir: Path) -> list[GeminiProject]:
 def _registry(gemini_dir: Path) -> dict[str, str]:
     path = gemini_dir / PROJECTS_NAME
     try:  # without blocking: a FIFO named projects.json is refused at once
-        data = read_regular_file(path, limit=_MAX_BYTES)
-        registry = ProjectRegistryFile.read(parse_json(data))
+        registry = ProjectRegistryFile.read(parse_json(read_regular_file(path, limit=_MAX_BYTES)))
     except FileNotFoundError:
         return {}
     except (OSError, JsonError) as error:
