@@ -66,7 +66,7 @@ class SourceVersions:
             done=done,
             destroys=destroys,
             allow_unkept=allow_unkept,
-            stat_of=lambda _: _stat_now(file),
+            stat_of=lambda _: stat_now(file),
         )
 
     def record(
@@ -303,7 +303,7 @@ def _file_errors(
         raise MemoryFileError(said or str(error)) from None
 
 
-def _stat_now(file: SourceFile) -> tuple[int, int] | None:
+def stat_now(file: SourceFile) -> tuple[int, int] | None:
     """(size, mtime_ns) of an agent's file now, as `sources.external` records it."""
     try:
         info = os.stat(file.physical, follow_symlinks=file.linked)

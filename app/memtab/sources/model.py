@@ -121,6 +121,14 @@ class Source:
         return f"{self.id}:{relative}"
 
 
+def is_folder(entry: os.DirEntry[str]) -> bool:
+    """Whether a scanned entry is a folder itself (a link to one is not)."""
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
 def linked_root_reason(trusted_root: Path, root: Path) -> str | None:
     """Why nothing can be written in `root`: a folder below `trusted_root` on the way is a link
     (None: none is)."""

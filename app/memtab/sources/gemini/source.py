@@ -15,7 +15,7 @@ from memtab.file_protocol.file_ref import source_id
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.records import Lenient, Record
 from memtab.fs.user_files import read_regular_file
-from memtab.sources.model import AgentFolder, Layout, Source, folder_sources
+from memtab.sources.model import AgentFolder, Layout, Source, folder_sources, is_folder
 
 logger = logging.getLogger(__name__)
 
@@ -92,16 +92,9 @@ def _registry(gemini_dir: Path) -> dict[str, str]:
 def _tmp_ids(temp: Path) -> list[str]:
     try:
         with os.scandir(temp) as entries:
-            return sorted(e.name for e in entries if _ID.match(e.name) and _is_dir(e))
+            return sorted(e.name for e in entries if _ID.match(e.name) and is_folder(e))
     except OSError:
         return []
-
-
-def _is_dir(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir(follow_symlinks=False)
-    except OSError:
-        return False
 
 
 def _marker(folder: Path) -> str | None:
