@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Literal, NamedTuple
 
+from memtab.agent_server.bridge.rendezvous import last_option
 from memtab.agent_server.server_names import DEFAULT_WRITES, READ_TOOLS
 from memtab.sources.claude.source import auto_memory_base
 from memtab.sources.gemini.settings import SETTINGS_NAME as GEMINI_SETTINGS_NAME
@@ -178,13 +179,13 @@ def served_options(command: Sequence[str]) -> ServedOptions | None:
         at = words.index("mcp")
     except ValueError:
         return None
-    found = {"--workspace": "", "--writes": DEFAULT_WRITES, "--home": ""}
     rest = words[at + 1 :]
-    for index, word in enumerate(rest):
-        name, equals, value = word.partition("=")
-        if name in found and (equals or index + 1 < len(rest)):
-            found[name] = value if equals else rest[index + 1]
-    return ServedOptions(found["--workspace"] or None, found["--writes"], found["--home"] or None)
+    writes = last_option(rest, "--writes")
+    return ServedOptions(
+        last_option(rest, "--workspace") or None,
+        DEFAULT_WRITES if writes is None else writes,
+        last_option(rest, "--home") or None,
+    )
 
 
 def changed_options(before: ServedOptions | None, after: ServedOptions) -> list[str]:
