@@ -116,7 +116,6 @@ class HomeWatcher(QObject):
 
     @property
     def backend(self) -> WatchBackend:
-        """Which machinery watches the home right now."""
         return self._backend
 
     @property

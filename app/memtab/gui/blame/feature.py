@@ -323,7 +323,6 @@ class BlameFeature(QObject):
 
     @property
     def shown(self) -> bool:
-        """Whether the gutter shows."""
         return self._follow.shown
 
     @property
@@ -389,7 +388,6 @@ class BlameFeature(QObject):
                 self._context.status.show(trace_gone(link.target))
 
     def save_ui_state(self) -> None:
-        """Remember whether the gutter shows."""
         if self._context.ui_state is not None:
             self._context.ui_state.set_flag(SHOWN_FLAG, self.shown)
 

@@ -13,7 +13,6 @@ from PySide6.QtCore import QObject, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QDockWidget,
     QPlainTextEdit,
     QPushButton,
     QToolTip,
@@ -113,7 +112,6 @@ class CheckPanel(QWidget):
 
     @property
     def findings(self) -> list[Finding]:
-        """The findings listed, in order."""
         return list(self._findings)
 
     def set_status(self, text: str) -> None:
@@ -274,14 +272,8 @@ class CheckFeature(QObject):
         self.report: CheckReport | None = None
         self.shown = PanelState()
         self._panel: CheckPanel | None = None
-        self.dock = QDockWidget("Check")
-        self.dock.setObjectName("checkDock")
-        self.dock.setFeatures(
-            QDockWidget.DockWidgetFeature.DockWidgetClosable
-            | QDockWidget.DockWidgetFeature.DockWidgetMovable
-        )
-        shell.add_dock(self.dock, below=True)  # a list: its rows want the window's width
-        self.dock.hide()
+        # a list: its rows want the window's width
+        self.dock = shell.add_dock("Check", "checkDock", below=True)
         self.action = context.actions.add_panel_toggle(
             "check.panel",
             "&Check: still true of the code?",
@@ -344,7 +336,6 @@ class CheckFeature(QObject):
             self._recheck.start()
 
     def save_ui_state(self) -> None:
-        """Remember whether the panel shows."""
         if self._context.ui_state is not None:
             self._context.ui_state.set_flag(PANEL_FLAG, self.dock.isVisible())
 

@@ -277,9 +277,7 @@ class ConsolidationFacade(Protocol):
         """Apply the accepted ops of a reviewed plan (a run of its own)."""
         ...
 
-    def cancel(self) -> object:
-        """Cancel the run in flight."""
-        ...
+    def cancel(self) -> object: ...
 
 
 class ConsolidationFooter(QFrame):
@@ -431,7 +429,6 @@ class ConsolidationFooter(QFrame):
 
     @property
     def workspace(self) -> Workspace | None:
-        """The workspace whose coverage is shown."""
         return self._runs.workspace
 
     def set_mux_only_note(self, agent: str | None) -> None:

@@ -304,7 +304,6 @@ class EditorPanel(CurrentTab, QWidget):
         return self._tabs.tab_for(ref)
 
     def set_current_tab(self, tab: FileTab) -> None:
-        """Show `tab`."""
         self.tab_bar.setCurrentIndex(self._tabs.index(tab))
 
     def keep(self, tab: FileTab) -> None:
@@ -415,7 +414,6 @@ class EditorPanel(CurrentTab, QWidget):
 
     @property
     def has_unsaved_tabs(self) -> bool:
-        """Whether any tab has unsaved changes."""
         return self._tabs.has_unsaved
 
     def set_store(self, view: ScopeView | None) -> None:
@@ -492,7 +490,6 @@ class EditorPanel(CurrentTab, QWidget):
 
     @property
     def saving(self) -> bool:
-        """Whether a tab's save is on its way to disk."""
         return self._tabs.saving
 
     @property

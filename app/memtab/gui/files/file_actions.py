@@ -580,7 +580,6 @@ class FileActions(QObject):
         self._new_item(NewKind.FILE)
 
     def new_folder(self) -> None:
-        """Ask for a name and create a folder."""
         self._new_item(NewKind.FOLDER)
 
     def toggle_pin(self) -> None:

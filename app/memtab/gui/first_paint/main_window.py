@@ -539,11 +539,9 @@ class MainWindow(QMainWindow):
 
     @property
     def has_traces_tab(self) -> bool:
-        """Whether this window has a Traces tab."""
         return self._traces_container is not None
 
     def show_memory_tab(self) -> None:
-        """Bring the Memory tab to the front."""
         self.tabs.setCurrentWidget(self.memory_tab)
 
     def show_traces_tab(self) -> None:
@@ -561,8 +559,14 @@ class MainWindow(QMainWindow):
         """Show the suggested memories of `workspace_id` in the Memory tab."""
         self.memory_tab.show_suggestions(workspace_id)
 
-    def add_dock(self, dock: QDockWidget, *, below: bool = False) -> None:
-        """Dock a panel at the right, beside the editor (or below the tabs: a list)."""
+    def add_dock(self, title: str, name: str, *, below: bool = False) -> QDockWidget:
+        """A hidden panel docked at the right, beside the editor (or below the tabs: a list)."""
+        dock = QDockWidget(title)
+        dock.setObjectName(name)
+        dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetClosable
+            | QDockWidget.DockWidgetFeature.DockWidgetMovable
+        )
         area = (
             Qt.DockWidgetArea.BottomDockWidgetArea
             if below
@@ -572,6 +576,8 @@ class MainWindow(QMainWindow):
         self.context.actions.share_keys(self.memory_tab, dock)  # its panels: the tab's keys
         if below:
             dock.visibilityChanged.connect(functools.partial(self._first_height, dock))
+        dock.hide()
+        return dock
 
     def _first_height(self, dock: QDockWidget, visible: bool) -> None:
         """A list docked below first takes a third of the window's height, not all its

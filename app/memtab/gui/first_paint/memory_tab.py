@@ -370,12 +370,10 @@ class MemoryTab(QWidget):
 
     @property
     def workspace(self) -> Workspace | None:
-        """The workspace shown."""
         return self._shown.workspace
 
     @property
     def is_loaded(self) -> bool:
-        """Whether the first scan has been shown."""
         return self._loaded
 
     @property

@@ -270,7 +270,6 @@ class RunsDialog(QDialog):
 
     @property
     def run_filter(self) -> RunFilter:
-        """What the filter row selects."""
         return RunFilter(
             workspace_id=self.workspace_filter.currentData(),
             kind=self.kind_filter.currentData(),

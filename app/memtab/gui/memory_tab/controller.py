@@ -88,16 +88,10 @@ class FileNavigation(QObject):
             enabled_when=lambda: self.history.can_go(1),
         )
 
-    def visited(self, key: str) -> None:
-        """The editor shows `key`'s file."""
-        self.history.visited(key)
-
     def back(self) -> None:
-        """Show the file shown before this one."""
         self.history.go(-1, self._opens)
 
     def forward(self) -> None:
-        """Show the file shown after this one."""
         self.history.go(1, self._opens)
 
 
@@ -230,7 +224,7 @@ class TabFiles(QObject):
 
     @Slot(object)
     def _on_editor_file_opened(self, ref: MemoryFileRef) -> None:
-        self.navigation.visited(ref_key(ref))
+        self.navigation.history.visited(ref_key(ref))
         self._sources.file_opened(ref)
         self._editor_link.clear_line_highlight()
         self._editor_link.show_open_file()
@@ -531,23 +525,18 @@ class TabHost:
 
     @property
     def is_loaded(self) -> bool:
-        """Whether the tab has shown its first scan."""
         return self._frame.is_loaded
 
     def is_searching(self) -> bool:
-        """Whether the tree shows search results."""
         return self._frame.is_searching()
 
     def show_menu(self, menu: QMenu, where: QPoint) -> None:
-        """Run a context menu (the frame's)."""
         self._frame.show_menu(menu, where)
 
     def show_error(self, text: str) -> None:
-        """An error in the tab's bar and the status bar."""
         self._frame.show_error(text)
 
     def rescan_all(self) -> None:
-        """Reread everything the tab shows."""
         self._frame.rescan_all()
 
 
@@ -652,12 +641,10 @@ class MemoryTabController(QObject):
 
     @property
     def badges(self) -> Mapping[str, Badge]:
-        """The "agent edited" badges by physical path."""
         return self.marks.badges
 
     @property
     def agent_edited(self) -> frozenset[str]:
-        """Physical paths of files with the "agent edited" badge."""
         return self.marks.edits.paths
 
     @property
@@ -667,12 +654,10 @@ class MemoryTabController(QObject):
 
     @property
     def sources_shown(self) -> bool:
-        """Whether other agents' memory has been shown."""
         return self.sources.is_shown
 
     @property
     def has_unsaved_tabs(self) -> bool:
-        """Whether an editor tab has changes not saved."""
         return self.editor.has_unsaved_tabs
 
     def leave(self, then: Callable[[], None]) -> None:
@@ -680,7 +665,6 @@ class MemoryTabController(QObject):
         self.editor.leave(then)
 
     def is_searching(self) -> bool:
-        """Whether the tree shows search results."""
         return self.search_box.query.active
 
     def quietly(self) -> AbstractContextManager[None]:
@@ -715,7 +699,6 @@ class MemoryTabController(QObject):
         self.mux.check()
 
     def show_error(self, text: str) -> None:
-        """An error in the tab's message bar."""
         self.message_bar.show_message(BarKind.ERROR, text)
 
     def reload(self) -> None:

@@ -49,7 +49,6 @@ class TreeOverlay(QWidget):
 
     @property
     def panels(self) -> list[QWidget]:
-        """The panels, top to bottom."""
         return list(self._panels)
 
     def add(self, panel: QWidget) -> None:

@@ -119,7 +119,6 @@ class PaneSwitch(QObject):
 
     @property
     def narrow(self) -> bool:
-        """Whether one pane shows at a time."""
         return self._narrow
 
     @property

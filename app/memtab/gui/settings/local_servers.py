@@ -73,12 +73,10 @@ class LocalServersBox(QGroupBox):
 
     @property
     def servers(self) -> list[LocalServer]:
-        """The servers the last search found."""
         return list(self._servers)
 
     @property
     def busy(self) -> bool:
-        """Whether a search is under way."""
         return self._client is not None and self._client.is_busy(FIND_KEY)
 
     @Slot()

@@ -140,7 +140,6 @@ class ConflictsDialog(QDialog):
 
     @property
     def items(self) -> list[ConflictItem]:
-        """The conflicts listed."""
         return list(self._state.items)
 
     def current(self) -> ConflictItem | None:

@@ -67,7 +67,6 @@ class JobClient(QObject):
 
     @property
     def lane(self) -> Lane:
-        """The lane this client's jobs run on."""
         return self._lane
 
     def submit(self, fn: JobFunction, *, key: str | None = None) -> int:
@@ -104,7 +103,6 @@ class JobClient(QObject):
         return runner is not None and runner.cancel(job_id)
 
     def cancel_all(self) -> None:
-        """Cancel every queued and running job of this client."""
         for job_id in list(self._jobs):
             self.cancel(job_id)
 

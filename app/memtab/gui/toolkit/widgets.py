@@ -51,7 +51,6 @@ class ElidedLabel(QLabel):
 
     @property
     def full_text(self) -> str:
-        """The text before eliding."""
         return self._full_text
 
     def set_full_text(self, text: str, tooltip: str | None = None) -> None:

@@ -147,7 +147,6 @@ class TraceListModel(_FlatTableModel):
         self.endResetModel()
 
     def summaries(self) -> list[TraceSummary]:
-        """The rows, in order."""
         return self._rows.summaries()
 
     def row_of(self, path: Path) -> int | None:

@@ -144,7 +144,6 @@ class MemoryTreeModel(QAbstractItemModel):
         return len(self.node(parent).children)
 
     def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
-        """Qt: one column."""
         return 1
 
     def hasChildren(self, parent: ModelIndex = QModelIndex()) -> bool:  # noqa: B008
@@ -245,7 +244,6 @@ class MemoryTreeModel(QAbstractItemModel):
         self._shown.set_badges(badges)
 
     def marks_for(self, node: TreeNode) -> tuple[RowMark, ...]:
-        """The features' marks on a file row."""
         return self._shown.marks_for(node)
 
     def set_marks(self, feature: str, marks: Mapping[str, RowMark]) -> None:

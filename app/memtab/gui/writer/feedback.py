@@ -185,7 +185,6 @@ class WriterSupervisor(QObject):
 
     @property
     def paused(self) -> bool:
-        """Whether runs are paused."""
         return self._turns.paused
 
     @property
@@ -405,7 +404,6 @@ class WriterStatusWidget(QWidget):
 
     @property
     def status(self) -> WriterStatus:
-        """The status shown."""
         return self._status
 
     @property

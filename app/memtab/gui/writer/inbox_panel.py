@@ -150,7 +150,6 @@ class InboxPanel(QFrame):
 
     @property
     def list(self) -> QListWidget:
-        """The proposed memories."""
         return self.body.list
 
     @property
@@ -268,7 +267,6 @@ class InboxPanel(QFrame):
             self._body.accept_selected(text)
 
     def reject_selected(self) -> None:
-        """Reject the selected items."""
         if self._body is not None:
             self._body.reject_selected()
 

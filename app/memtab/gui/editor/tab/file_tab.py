@@ -118,7 +118,6 @@ class EditorPrompts(QObject):
         self.bar.show_message(kind, text, choices, default=default_choice(choices))
 
     def clear(self) -> None:
-        """Hide the bar."""
         self.bar.clear()
 
     def open_diff(
@@ -527,7 +526,6 @@ class FileTab(QWidget):
 
     @property
     def saving(self) -> bool:
-        """Whether a save is on its way to disk."""
         return self.doc.saving
 
     def show_notice(self, kind: BarKind, text: str) -> None:
@@ -733,7 +731,6 @@ class CurrentTab:
 
     @property
     def description_edit(self) -> QLineEdit:
-        """The current tab's description field."""
         return self._current.view.description_edit
 
     @property
@@ -743,12 +740,10 @@ class CurrentTab:
 
     @property
     def preview(self) -> MarkdownPreview:
-        """The current tab's rendered Markdown preview."""
         return self._current.view.preview
 
     @property
     def save_button(self) -> QPushButton:
-        """The current tab's Save button."""
         return self._current.view.save_button
 
     @property
@@ -758,7 +753,6 @@ class CurrentTab:
 
     @property
     def find_bar(self) -> FindBar:
-        """The current tab's find / replace bar."""
         return self._current.view.find_bar
 
     @property

@@ -492,7 +492,6 @@ class EditorView(QWidget):
 
     @property
     def view_mode(self) -> ViewMode:
-        """Source, split or preview."""
         return self._view_mode
 
     @property
@@ -618,7 +617,6 @@ class EditorView(QWidget):
         return self.text_edit.document().isModified()
 
     def set_modified(self, modified: bool) -> None:
-        """Mark the buffer edited (or clean)."""
         self.text_edit.document().setModified(modified)
 
     def load_text(self, text: str) -> None:
