@@ -54,7 +54,7 @@ from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.keyboard_return import PanelLetters
 from memtab.gui.toolkit.style import Accent
 from memtab.gui.toolkit.text.line_margin import LineMargin, MarginEditor, Side
-from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, named, vbox
 
 if TYPE_CHECKING:  # lazy: the consolidation engine loads with the first fix
     from memtab.consolidation.review.check_fixes import FixPlan
@@ -79,18 +79,15 @@ class CheckPanel(QWidget):
         super().__init__(parent)
         self.setObjectName("checkPanel")
         self._findings: list[Finding] = []
-        self.status = WrappedLabel(NOT_CHECKED_YET, self)
-        self.status.setAccessibleName("Check status")
-        self.list = QTreeWidget(self)
-        self.list.setAccessibleName("Findings")
+        self.status = named(WrappedLabel(NOT_CHECKED_YET, self), accessible="Check status")
+        self.list = named(QTreeWidget(self), accessible="Findings")
         self.list.setHeaderLabels(list(COLUMNS))
         self.list.setRootIsDecorated(False)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.list.setColumnWidth(0, 120)
         self.list.setColumnWidth(1, 36)
         self.list.setColumnWidth(2, 175)
-        self.why = WrappedLabel("", self)
-        self.why.setAccessibleName("Why")
+        self.why = named(WrappedLabel("", self), accessible="Why")
         self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.check_button = QPushButton("Check no&w", self)
         self.open_button = QPushButton("&Open", self)

@@ -38,7 +38,7 @@ from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title
 from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import muted_text
 from memtab.gui.toolkit.text.diff_view import DiffPane
-from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, named, vbox
 
 logger = logging.getLogger(__name__)
 
@@ -105,8 +105,7 @@ class ReviewDialog(QDialog):
         self.forget_button.clicked.connect(self._on_forget_button_clicked)
         self.forget_button.hide()
         self._client: JobClient | None = None  # forgets the declines off the GUI thread
-        self.discard_button = QPushButton("Di&scard", self)
-        self.discard_button.setToolTip("Change nothing")
+        self.discard_button = named(QPushButton("Di&scard", self), tip="Change nothing")
         self.discard_button.clicked.connect(self.reject)
         choices = hbox(
             self.accept_all_button,

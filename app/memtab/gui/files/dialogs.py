@@ -52,7 +52,7 @@ from memtab.gui.toolkit.dialog_layout import (
 )
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text
-from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, vbox
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, named, vbox
 from memtab.sources.copy import default_name
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
@@ -73,14 +73,11 @@ class CopyToDialog(QDialog):
         self.setWindowTitle("Copy to…")
         self.form = CopyForm(targets)
         muted = muted_text(self.palette())
-        self.target_combo = QComboBox(self)
-        self.target_combo.setAccessibleName("Copy to")
+        self.target_combo = named(QComboBox(self), accessible="Copy to")
         for target in self.form.targets:
             self.target_combo.addItem(tinted_icon(target_icon(target), muted), target.label)
-        self.name_edit = QLineEdit(name, self)
-        self.name_edit.setAccessibleName("Name")
-        self.type_combo = QComboBox(self)
-        self.type_combo.setAccessibleName("Claude Code memory type")
+        self.name_edit = named(QLineEdit(name, self), accessible="Name")
+        self.type_combo = named(QComboBox(self), accessible="Claude Code memory type")
         self.type_combo.addItems(list(topic_type_choices(topic_type)))
         self.type_label = QLabel("&Type", self)
         self.type_label.setBuddy(self.type_combo)
@@ -212,11 +209,9 @@ class NewItemDialog(QDialog):
         self.form = NewItemForm(store, location, kind)
         self._path: VirtualPath | None = None
         self.setWindowTitle(self.form.title)
-        self.name_edit = QLineEdit(self)
-        self.name_edit.setAccessibleName("Name")
+        self.name_edit = named(QLineEdit(self), accessible="Name")
         self.name_edit.setPlaceholderText(self.form.placeholder)
-        self.description_edit = QLineEdit(self)
-        self.description_edit.setAccessibleName("Description")
+        self.description_edit = named(QLineEdit(self), accessible="Description")
         self.description_edit.setPlaceholderText("What this memory is for (optional)")
         self.target_label = _path_label("", self)
         self.error_label = _error_label(self)
@@ -270,8 +265,7 @@ class MoveDialog(QDialog):
         self.form = MoveForm(store, source)
         self._target: VirtualPath | None = None
         self.setWindowTitle(self.form.title)
-        self.path_edit = QLineEdit(self.form.text, self)
-        self.path_edit.setAccessibleName("New path")
+        self.path_edit = named(QLineEdit(self.form.text, self), accessible="New path")
         self.path_edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         hint = WrappedLabel(
             "Edit the name to rename; edit the folders or the scope "

@@ -37,7 +37,7 @@ from memtab.gui.context import WindowContext
 from memtab.gui.first_paint.boundary import settled_step
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.toolkit.screen_room import FRAME_ALLOWANCE, room_on
-from memtab.gui.toolkit.widgets import ElidedLabel
+from memtab.gui.toolkit.widgets import ElidedLabel, named
 from memtab.humanize import display_path
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath
@@ -334,8 +334,7 @@ class MainWindow(QMainWindow):
         self._closed = False
         self.setWindowTitle(display_path(home.root))
 
-        self.tabs = QTabWidget(self)
-        self.tabs.setObjectName("mainTabs")
+        self.tabs = named(QTabWidget(self), "mainTabs")
         self.tabs.setDocumentMode(True)
         self.setCentralWidget(self.tabs)
         self.add_tab(memory_tab, "Memory")
@@ -357,9 +356,7 @@ class MainWindow(QMainWindow):
         )
         self._home_label.setObjectName("homeStatus")
         self._home_label.setAccessibleName("Memory home")
-        self._watch_label = QLabel(self)
-        self._watch_label.setObjectName("watcherStatus")
-        self._watch_label.setAccessibleName("File watcher")
+        self._watch_label = named(QLabel(self), "watcherStatus", accessible="File watcher")
         self.add_status_widget(self._watch_label)
         self._update_watch_label()
 
@@ -561,8 +558,7 @@ class MainWindow(QMainWindow):
 
     def add_dock(self, title: str, name: str, *, below: bool = False) -> QDockWidget:
         """A hidden panel docked at the right, beside the editor (or below the tabs: a list)."""
-        dock = QDockWidget(title)
-        dock.setObjectName(name)
+        dock = named(QDockWidget(title), name)
         dock.setFeatures(
             QDockWidget.DockWidgetFeature.DockWidgetClosable
             | QDockWidget.DockWidgetFeature.DockWidgetMovable

@@ -40,7 +40,7 @@ from memtab.gui.memory_tab.panes import PaneSwitch
 from memtab.gui.memory_tab.workspace_picker import WorkspacePicker
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import muted_text
-from memtab.gui.toolkit.widgets import chain_tab_order, tab_stops
+from memtab.gui.toolkit.widgets import chain_tab_order, named, tab_stops
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.reconcile import SlicedReconcile, TreeFill
 from memtab.gui.tree.scan_scheduler import ContextLoader, ScanScheduler
@@ -65,9 +65,7 @@ class TabLayout:
         search_stand_in = QLineEdit(tab)
         search_stand_in.setPlaceholderText(SEARCH_PLACEHOLDER)
         search_stand_in.setEnabled(False)
-        self.new_button = QToolButton(tab)
-        self.new_button.setAccessibleName("New")
-        self.new_button.setToolTip("New memory file or folder")
+        self.new_button = named(QToolButton(tab), accessible="New", tip="New memory file or folder")
         self.new_button.setIcon(tinted_icon("new-file", muted_text(tab.palette())))
         self.new_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.new_button.setAutoRaise(True)
@@ -76,8 +74,7 @@ class TabLayout:
         self._search_row.addWidget(search_stand_in, 1)
         self._search_row.addWidget(self.new_button)
 
-        left = QWidget(tab)
-        left.setObjectName("memoryTreePane")
+        left = named(QWidget(tab), "memoryTreePane")
         self._left = QVBoxLayout(left)
         self._left.setContentsMargins(8, 8, 4, 6)
         self._left.setSpacing(6)
@@ -86,13 +83,11 @@ class TabLayout:
         self._left.addWidget(tree, 1)
 
         # The editor's pane: the Files button (shown while narrow) above the editor.
-        self.editor_pane = QWidget(tab)
-        self.editor_pane.setObjectName("memoryEditorPane")
+        self.editor_pane = named(QWidget(tab), "memoryEditorPane")
         self._editor_column = QVBoxLayout(self.editor_pane)
         self._editor_column.setContentsMargins(0, 0, 0, 0)
         self._editor_column.setSpacing(0)
-        back = QToolButton(self.editor_pane)
-        back.setObjectName("backToFiles")
+        back = named(QToolButton(self.editor_pane), "backToFiles")
         back_row = QHBoxLayout()
         back_row.setContentsMargins(4, 4, 4, 0)
         back_row.addWidget(back)
@@ -103,8 +98,7 @@ class TabLayout:
         # Replaced (and deleted) by `place`, which lets go of them.
         self._stand_ins: tuple[QWidget, QWidget] | None = (search_stand_in, editor_stand_in)
 
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, tab)
-        self.splitter.setObjectName("memorySplitter")
+        self.splitter = named(QSplitter(Qt.Orientation.Horizontal, tab), "memorySplitter")
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.editor_pane)

@@ -40,7 +40,7 @@ from memtab.gui.toolkit.keyboard_return import PanelLetters
 from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.text.diff_view import DiffPane
-from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, vbox
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, named, vbox
 
 logger = logging.getLogger(__name__)
 
@@ -79,8 +79,7 @@ class HistoryPanel(QWidget):
         self.diff = DiffPane(self)
         self.diff.show_message(PICK_VERSION)
         # Alt+S: Alt+R is the Inbox's Reject (the Inbox is no panel of its own letters)
-        self.restore_button = QPushButton("Re&store this version", self)
-        self.restore_button.setToolTip(RESTORE_TIP)
+        self.restore_button = named(QPushButton("Re&store this version", self), tip=RESTORE_TIP)
         self.restore_button.setEnabled(False)
         self.restore_button.clicked.connect(self._on_restore_button_clicked)
         buttons = hbox(1, self.restore_button)

@@ -95,25 +95,13 @@ class FileNavigation(QObject):
         self.history.go(1, self._opens)
 
 
-class FilesHost(Protocol):
-    """What `TabFiles` needs of the tab (`MemoryTab`)."""
-
-    @property
-    def is_loaded(self) -> bool: ...
-
-    @property
-    def dialogs(self) -> TabDialogs: ...
-
-    def show_error(self, text: str) -> None: ...
-
-
 class TabFiles(QObject):
     """Follows the open file and file operations (see the module docstring)."""
 
     def __init__(
         self,
         context: WindowContext,
-        host: FilesHost,
+        host: TabHost,
         *,
         model: MemoryTreeModel,
         editor_link: TreeEditorLink,
@@ -320,25 +308,12 @@ INBOX_SHARE = 0.5
 """The Inbox's share of the editor's column until the user moves the splitter."""
 
 
-class RoomyInbox(Protocol):
-    """The Inbox, as its room needs it (`InboxPanel`)."""
-
-    @property
-    def reviewing_changed(self) -> SignalInstance: ...
-
-    @property
-    def reviewing(self) -> bool: ...
-
-    def set_roomy(self, roomy: bool) -> None: ...
-
-
 class InboxRoom(QObject):
     """Moves the Inbox between the tree and the editor's column (see the module doc)."""
 
     def __init__(
         self,
-        inbox: QWidget,
-        roomy: RoomyInbox,
+        inbox: InboxPanel,
         overlay: TreeOverlay,
         below_editor: QSplitter,
         panes: PaneSwitch,
@@ -349,14 +324,13 @@ class InboxRoom(QObject):
         `below_editor`) as `panes` is narrow or wide, from now on."""
         super().__init__(parent)
         self._inbox = inbox
-        self._roomy = roomy
         self._overlay = overlay
         self._splitter = below_editor
         self._state = ui_state
         self._sized = False  # the splitter has its sizes (remembered, or the first share)
         self._fit_soon = QT_CLOCK.timer(self, self._fit, single_shot=True)
         below_editor.splitterMoved.connect(self._on_splitter_moved)
-        roomy.reviewing_changed.connect(self._on_inbox_reviewing_changed)
+        inbox.reviewing_changed.connect(self._on_inbox_reviewing_changed)
         inbox.installEventFilter(self)
         panes.narrow_changed.connect(self._on_panes_narrow_changed)
         self._place(panes.narrow)
@@ -372,13 +346,13 @@ class InboxRoom(QObject):
                 self._overlay.add(self._inbox)  # reparented: out of the splitter
             elif self._inbox not in self._overlay.panels:
                 self._overlay.add(self._inbox)
-            self._roomy.set_roomy(False)
+            self._inbox.set_roomy(False)
             return
         self._overlay.remove(self._inbox)
         self._splitter.addWidget(self._inbox)
         self._splitter.setStretchFactor(0, 1)
         self._splitter.setStretchFactor(1, 0)
-        self._roomy.set_roomy(True)
+        self._inbox.set_roomy(True)
         if not self._sized and not self._inbox.isHidden():
             self._size()
 
@@ -398,7 +372,7 @@ class InboxRoom(QObject):
         """Without a review, the Inbox as tall as what it shows, at the bottom of the
         column (its buttons stay where they were as details come and go); the editor takes
         the rest."""
-        if self._roomy.reviewing or not self.below_editor or self._inbox.isHidden():
+        if self._inbox.reviewing or not self.below_editor or self._inbox.isHidden():
             return
         total = sum(self._splitter.sizes())
         wanted = min(self._inbox.sizeHint().height(), total)
@@ -438,7 +412,7 @@ class InboxRoom(QObject):
     @Slot(int, int)
     def _on_splitter_moved(self, _position: int, _index: int) -> None:
         # The room a review is given (without one, the Inbox is as tall as its rows).
-        if self._state is not None and self.below_editor and self._roomy.reviewing:
+        if self._state is not None and self.below_editor and self._inbox.reviewing:
             self._state.set_splitter_sizes(INBOX_SPLITTER, self._splitter.sizes())
 
 
@@ -594,7 +568,6 @@ class MemoryTabController(QObject):
         frame.place_parts(self.search_box.edit, over_tree, self.footer, self.editor)
         frame.panes.follow(self.context.actions, frame.tree, self.editor)
         self.inbox_room = InboxRoom(
-            self.inbox,
             self.inbox,
             frame.overlay,
             frame.below_editor,

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication, QSplitter, QToolButton, QWidget
 
 from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.toolkit.icons import tinted_icon
+from memtab.gui.tree.view import MemoryTreeView
 
 logger = logging.getLogger(__name__)
 
@@ -31,20 +32,6 @@ class Pane(enum.Enum):
 
     FILES = "files"
     EDITOR = "editor"
-
-
-class FileTree(Protocol):
-    """The tree, as the switch needs it (`MemoryTreeView`)."""
-
-    @property
-    def clicked(self) -> SignalInstance: ...
-
-    @property
-    def activated(self) -> SignalInstance: ...
-
-    def is_file_row(self, index: QModelIndex) -> bool: ...
-
-    def setFocus(self) -> None: ...
 
 
 class KeyboardText(Protocol):
@@ -141,7 +128,7 @@ class PaneSwitch(QObject):
 
     # -- switching ----------------------------------------------------------------------------
 
-    def follow(self, actions: ActionRegistry, tree: FileTree, editor: PaneEditor) -> None:
+    def follow(self, actions: ActionRegistry, tree: MemoryTreeView, editor: PaneEditor) -> None:
         """Switch panes as the user picks files (see the module docstring): a click or
         Enter on a file row of `tree`, a file `editor` opened while the keyboard is
         elsewhere, its last file closed; register Files in `actions`; follow the

@@ -21,7 +21,21 @@ from PySide6.QtWidgets import (
 )
 
 _MIN_WIDTH = 40
+W = TypeVar("W", bound=QWidget)
 MAX_HINT_WIDTH = 640  # an elided label never asks for more (dialogs open at a sane size)
+
+
+def named(
+    widget: W, name: str | None = None, *, accessible: str | None = None, tip: str | None = None
+) -> W:
+    """`widget` with the object name, accessible name and tooltip given."""
+    if name is not None:
+        widget.setObjectName(name)
+    if accessible is not None:
+        widget.setAccessibleName(accessible)
+    if tip is not None:
+        widget.setToolTip(tip)
+    return widget
 
 
 class ElidedLabel(QLabel):

@@ -45,7 +45,7 @@ from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.row_list import FittedTable
 from memtab.gui.toolkit.style import Accent, accent_text, mute, tint
 from memtab.gui.toolkit.text.find_bar import FindBar
-from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, vbox
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, named, vbox
 from memtab.gui.traces.models import PreviewTableModel, ToolExecutionModel, outcome_icon
 from memtab.humanize import size_text
 from memtab.traces.describe import format_json
@@ -440,8 +440,7 @@ class TraceDetailView(QWidget):
 
         content = QWidget(self)
         self._build_header(content)
-        self.tabs = QTabWidget(content)
-        self.tabs.setAccessibleName("Trace dump sections")
+        self.tabs = named(QTabWidget(content), accessible="Trace dump sections")
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.memory_view = LongTextView("Existing memory", content, monospace=False)
         self.memory_view.set_placeholder("The memory file was empty when the run started.")
@@ -484,13 +483,11 @@ class TraceDetailView(QWidget):
         self.outcome_dot = QLabel(self.header)
         self.subtitle = ElidedLabel("", self.header)
         mute(self.subtitle)
-        self.error_label = WrappedLabel("", self.header)
-        self.error_label.setObjectName("traceError")
+        self.error_label = named(WrappedLabel("", self.header), "traceError")
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._styled.text(self.error_label, Accent.ERROR)
         self.problem_banner = QFrame(self.header)
-        self.problem_label = WrappedLabel("", self.problem_banner)
-        self.problem_label.setObjectName("traceProblem")
+        self.problem_label = named(WrappedLabel("", self.problem_banner), "traceProblem")
         self.problem_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         hbox(self.problem_label, on=self.problem_banner, margins=(8, 6, 8, 6))
         self._styled.banner(self.problem_banner, Accent.WARNING)
@@ -505,14 +502,12 @@ class TraceDetailView(QWidget):
         for key, label in FIELDS:
             name = self._field_name(label)
             name.setToolTip(FIELD_TIPS.get(key, ""))  # the value's tooltip is its whole text
-            value = ElidedLabel("", self.header)
-            value.setObjectName(f"field:{key}")
+            value = named(ElidedLabel("", self.header), f"field:{key}")
             self.fields[key] = value
             self._field_rows.append((name, value, False))
         for key, label in WIDE_FIELDS:
             # Spanning the value columns: it takes their room, not decides it.
-            wide = ElidedLabel("", self.header, max_hint=120)
-            wide.setObjectName(f"field:{key}")
+            wide = named(ElidedLabel("", self.header, max_hint=120), f"field:{key}")
             self.fields[key] = wide
             self._field_rows.append((self._field_name(label), wide, True))
         self._field_columns = 0

@@ -75,7 +75,7 @@ from memtab.gui.toolkit.dialog_layout import (
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn, holds_keyboard
 from memtab.gui.toolkit.style import muted_text, set_style_sheet
 from memtab.gui.toolkit.text.three_way import ThreeWayView
-from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, named, vbox
 from memtab.gui.trust.panel import TrustPanel
 from memtab.humanize import relative_time
 from memtab.store.paths import PathError
@@ -99,8 +99,7 @@ class CombineDialog(QDialog):
         self.proposal = proposal
         self.choices = proposal.choices()
         self.summary = WrappedLabel("", self)
-        self.keep = QComboBox(self)
-        self.keep.setAccessibleName("Keep in")
+        self.keep = named(QComboBox(self), accessible="Keep in")
         self.keep.addItems([choice.label for choice in self.choices])
         keep_label = QLabel("&Keep in:", self)
         keep_label.setBuddy(self.keep)
@@ -156,16 +155,13 @@ class RoomView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("needsYouRoom")
-        self.headline = QLabel("Looking at the memory…", self)
-        self.headline.setObjectName("needsYouHeadline")
+        self.headline = named(QLabel("Looking at the memory…", self), "needsYouHeadline")
         font = QFont(self.headline.font())
         font.setPointSizeF(font.pointSizeF() * 1.15)
         font.setBold(True)
         self.headline.setFont(font)
         self.headline.setWordWrap(True)
-        self.list = QListWidget(self)
-        self.list.setObjectName("needsYouList")
-        self.list.setAccessibleName("What needs you")
+        self.list = named(QListWidget(self), "needsYouList", accessible="What needs you")
         self.list.setWordWrap(True)
         self.list.setUniformItemSizes(False)
         self.list.setFrameShape(QListWidget.Shape.NoFrame)

@@ -46,6 +46,7 @@ from memtab.gui.search.box import SearchBox
 from memtab.gui.sync.feature import SyncFeature
 from memtab.gui.toolkit.paint import use_native_panels
 from memtab.gui.toolkit.text.text_fields import keep_window_keys_from_fields
+from memtab.gui.toolkit.widgets import named
 from memtab.gui.tree.editor_link import TreeEditorLink
 from memtab.gui.tree.sources import SourcesFollower
 from memtab.gui.trust.feature import TrustFeature
@@ -235,9 +236,7 @@ def build_file_actions(window: MainWindow) -> FileActions:
 
 def build_news_bar(window: MainWindow) -> MessageBar:
     """The tab's news bar (a burst of deletions: `gui/history/hub.py`)."""
-    news_bar = MessageBar(window.memory_tab)
-    news_bar.setObjectName("newsBar")
-    news_bar.setAccessibleName("News")
+    news_bar = named(MessageBar(window.memory_tab), "newsBar", accessible="News")
     return news_bar
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from PySide6.QtCore import QObject, Qt, Signal, SignalInstance, Slot
+from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
@@ -41,11 +41,11 @@ from memtab.components.writer.supervision import (
     status_view,
 )
 from memtab.fs.clock import now_ms
-from memtab.gui.context import WindowContext, WindowShell
+from memtab.gui.context import ChangeFeed, SettingsFeed, WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.style import set_style_sheet
-from memtab.gui.toolkit.widgets import hbox
+from memtab.gui.toolkit.widgets import hbox, named
 from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.store.home import Home
 from memtab.store.paths import PathError, parse_file_path
@@ -120,24 +120,6 @@ class DesktopNotifier(QObject):
 R = TypeVar("R")
 
 
-class ChangePublisher(Protocol):
-    """What publishes the watcher's batches of the home (`gui.context.ChangeFeed`)."""
-
-    @property
-    def published(self) -> SignalInstance:
-        """Signal(ChangeBatch): one batch of changed paths, classified."""
-        ...
-
-
-class SettingsPublisher(Protocol):
-    """What publishes settings.json's changes (`gui.context.SettingsFeed`)."""
-
-    @property
-    def published(self) -> SignalInstance:
-        """Signal(SettingsChange): which sections changed, and what they hold now."""
-        ...
-
-
 class WriterSupervisor(QObject):
     """Runs the memory writer in the background (see the module docstring)."""
 
@@ -192,7 +174,7 @@ class WriterSupervisor(QObject):
         """The Qt-free service the worker jobs call."""
         return self._service
 
-    def attach(self, changes: ChangePublisher) -> None:
+    def attach(self, changes: ChangeFeed) -> None:
         """Follow the batches of a watcher of this supervisor's home (`context.changes`)."""
         changes.published.connect(self._on_changes_published)
 
@@ -225,7 +207,7 @@ class WriterSupervisor(QObject):
             self._run_client.cancel(job)
         self._changed(lambda: None, before)
 
-    def follow_settings(self, settings: SettingsPublisher) -> None:
+    def follow_settings(self, settings: SettingsFeed) -> None:
         """Apply the writer's settings as they are saved (`context.settings`): the writer
         turned off withdraws the runs still queued at once (a run going finishes, as when
         paused); every run started after a save reads the model and settings saved."""
@@ -381,18 +363,15 @@ class WriterStatusWidget(QWidget):
         self._status = WriterStatus()
         self._news: WriterNews | None = None
         self._paused = False
-        self._dot = QLabel("●", self)
-        self._dot.setObjectName("writerStatusDot")
-        self._label = QLabel(self)
-        self._label.setObjectName("writerStatusText")
+        self._dot = named(QLabel("●", self), "writerStatusDot")
+        self._label = named(QLabel(self), "writerStatusText")
         self._label.setTextFormat(Qt.TextFormat.RichText)
         self._label.setTextInteractionFlags(
             Qt.TextInteractionFlag.LinksAccessibleByMouse
             | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
         )
         self._label.linkActivated.connect(self._on_label_link_activated)
-        self._toggle = QToolButton(self)
-        self._toggle.setObjectName("writerPauseToggle")
+        self._toggle = named(QToolButton(self), "writerPauseToggle")
         self._toggle.setAutoRaise(True)
         self._toggle.clicked.connect(self._on_toggle_clicked)
         self._refresh = qtimer(self, self._render, NEWS_REFRESH_MS, single_shot=False)

@@ -41,7 +41,7 @@ from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn
 from memtab.gui.toolkit.text.text_fields import is_redo_key
-from memtab.gui.toolkit.widgets import chain_tab_order, hbox, tab_stops
+from memtab.gui.toolkit.widgets import chain_tab_order, hbox, named, tab_stops
 from memtab.store.home import PathPlace
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.inbox.inbox import InboxItem
@@ -80,8 +80,7 @@ class InboxPanel(QFrame):
         self._reviewing = False
         # Made with the panel: the tab's focus chain has the Inbox's place from the start
         # (its body's stops follow the toggle's when built).
-        self.toggle = QToolButton(self)
-        self.toggle.setObjectName("inboxToggle")
+        self.toggle = named(QToolButton(self), "inboxToggle")
         self.toggle.setCheckable(True)
         self.toggle.setChecked(True)
         self.toggle.setAutoRaise(True)

@@ -42,7 +42,7 @@ from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn, holds_keyboard
 from memtab.gui.toolkit.style import Accent, blend, muted_text, tint
-from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order, hbox
+from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order, hbox, named
 
 _NO_MAX_HEIGHT = 16_777_215  # Qt's QWIDGETSIZE_MAX
 _ACCENTS = {
@@ -154,8 +154,7 @@ class MessageBar(QFrame):
             button.deleteLater()
         self._buttons = {}
         for action_id, label in actions:
-            button = QPushButton(label, self)
-            button.setAccessibleName(label.replace("&", ""))
+            button = named(QPushButton(label, self), accessible=label.replace("&", ""))
             button.setProperty("actionId", action_id)
             key = QKeySequence.mnemonic(label)
             if not key.isEmpty():  # the window's action has the key (see the module doc)

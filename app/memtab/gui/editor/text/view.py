@@ -73,7 +73,7 @@ from memtab.gui.toolkit.text.find_bar import FindBar
 from memtab.gui.toolkit.text.line_margin import LineNumbers
 from memtab.gui.toolkit.text.source_edit import SourceEdit
 from memtab.gui.toolkit.text.text_fields import give_redo_keys
-from memtab.gui.toolkit.widgets import ElidedLabel, hbox, vbox
+from memtab.gui.toolkit.widgets import ElidedLabel, hbox, named, vbox
 
 logger = logging.getLogger(__name__)
 
@@ -308,12 +308,9 @@ class EditorView(QWidget):
         self._path_label = ElidedLabel("", self.page, min_width=0)
         self._path_label.setAccessibleName("Memory file path")
         self._path_label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self._state_label = QLabel(self.page)
-        self._state_label.setAccessibleName("Editor state")
+        self._state_label = named(QLabel(self.page), accessible="Editor state")
         # Who changed the open file since the user opened it (set by the Memory tab).
-        self.badge_label = QLabel(self.page)
-        self.badge_label.setObjectName("editorBadge")
-        self.badge_label.setAccessibleName("Changed by")
+        self.badge_label = named(QLabel(self.page), "editorBadge", accessible="Changed by")
         self.badge_label.hide()
 
         self._mode_buttons: dict[ViewMode, QToolButton] = {}
@@ -361,8 +358,7 @@ class EditorView(QWidget):
         )
 
         self._description_label = QLabel("Description", self.page)
-        self.description_edit = QLineEdit(self.page)
-        self.description_edit.setAccessibleName("Description")
+        self.description_edit = named(QLineEdit(self.page), accessible="Description")
         give_redo_keys(self.description_edit)  # Ctrl+Y too, as in the text
         self.description_edit.setPlaceholderText(DESCRIPTION_HINT)
         self.description_edit.setToolTip(
@@ -372,8 +368,7 @@ class EditorView(QWidget):
         self.description_edit.textEdited.connect(self.description_edited)
         description_row = hbox(self._description_label, (self.description_edit, 1), spacing=8)
 
-        self.text_edit = SourceEdit(self.page)
-        self.text_edit.setAccessibleName(EDITOR_ACCESSIBLE_NAME)
+        self.text_edit = named(SourceEdit(self.page), accessible=EDITOR_ACCESSIBLE_NAME)
         editor_font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.text_edit.setFont(editor_font)
         self.text_edit.setTabStopDistance(QFontMetricsF(editor_font).horizontalAdvance(" ") * 4)

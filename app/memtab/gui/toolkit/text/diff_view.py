@@ -30,7 +30,7 @@ from memtab.components.text_diff import DiffLine, DiffResult, LineKind
 from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title, give_mnemonics
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet, tint
-from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, named, vbox
 
 IDENTICAL = "No differences: the draft matches the file on disk."
 
@@ -179,8 +179,7 @@ class DiffDialog(QDialog):
         self._stats.setStyleSheet(f"color: {muted_text(palette).name()}")
         header = hbox((self._legend, 1), self._stats)
 
-        self.merge_note = WrappedLabel("", self)
-        self.merge_note.setAccessibleName("Merge")
+        self.merge_note = named(WrappedLabel("", self), accessible="Merge")
         self.merge_note.hide()
 
         buttons = QDialogButtonBox(self)
