@@ -343,11 +343,11 @@ class MainWindow(QMainWindow):
         memory_tab.tree.setFocus()
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self._traces_tab: TracesPage | None = None
-        self._traces_container: QWidget | None = None
+        self.traces_container: QWidget | None = None
         if with_traces:
-            self._traces_container = QWidget(self)
-            QVBoxLayout(self._traces_container).setContentsMargins(0, 0, 0, 0)
-            self.add_tab(self._traces_container, "Traces")
+            self.traces_container = QWidget(self)
+            QVBoxLayout(self.traces_container).setContentsMargins(0, 0, 0, 0)
+            self.add_tab(self.traces_container, "Traces")
 
         self.setStatusBar(WindowStatusBar(self))
         self._home_label = self.status_bar.home_label(
@@ -417,18 +417,13 @@ class MainWindow(QMainWindow):
     @property
     def shown_traces_tab(self) -> TracesPage | None:
         """The Traces tab when it is the one shown, else None."""
-        container = self._traces_container
+        container = self.traces_container
         if container is None or self.tabs.currentWidget() is not container:
             return None
         return self.traces_tab
 
-    @property
-    def traces_container(self) -> QWidget | None:
-        """The Traces tab's page (None in a window without one); the tab goes in it."""
-        return self._traces_container
-
     def _build_traces_tab(self) -> None:
-        if self._traces_tab is None and self._traces_container is not None:
+        if self._traces_tab is None and self.traces_container is not None:
             features = self._composition()
             features.demand(TRACES.name)
             self._traces_tab = features.get(TRACES)
@@ -437,9 +432,9 @@ class MainWindow(QMainWindow):
     def show_trace(self, path: Path) -> None:
         """Switch to the Traces tab and open a writer trace dump."""
         traces = self.traces_tab
-        if traces is None or self._traces_container is None:
+        if traces is None or self.traces_container is None:
             return
-        self.tabs.setCurrentWidget(self._traces_container)
+        self.tabs.setCurrentWidget(self.traces_container)
         traces.show_trace(Path(path))
 
     def start(self) -> None:
@@ -510,7 +505,7 @@ class MainWindow(QMainWindow):
 
     @Slot(int)
     def _on_tabs_current_changed(self, index: int) -> None:
-        if self._traces_container is not None and self.tabs.widget(index) is self._traces_container:
+        if self.traces_container is not None and self.tabs.widget(index) is self.traces_container:
             self._build_traces_tab()  # on first view
         self._size_by_current_tab()
         self.memory_tab_current.emit(self.tabs.widget(index) is self.memory_tab)
@@ -536,15 +531,15 @@ class MainWindow(QMainWindow):
 
     @property
     def has_traces_tab(self) -> bool:
-        return self._traces_container is not None
+        return self.traces_container is not None
 
     def show_memory_tab(self) -> None:
         self.tabs.setCurrentWidget(self.memory_tab)
 
     def show_traces_tab(self) -> None:
         """Bring the Traces tab to the front (built now if it was not yet)."""
-        if self.traces_tab is not None and self._traces_container is not None:
-            self.tabs.setCurrentWidget(self._traces_container)
+        if self.traces_tab is not None and self.traces_container is not None:
+            self.tabs.setCurrentWidget(self.traces_container)
 
     def reveal_file(
         self, workspace_id: str | None, path: VirtualPath, lines: tuple[int, ...] = ()

@@ -244,7 +244,7 @@ class MemoryTab(QWidget):
         self._first_scan_shown = False
         self._assembled = False
         self._assembler: Callable[[], None] | None = None
-        self._controller: TabController | None = None
+        self.controller: TabController | None = None
         self._loaded = False
         self._stopped = False
 
@@ -277,11 +277,6 @@ class MemoryTab(QWidget):
     def is_assembled(self) -> bool:
         """Whether `assemble()` has run (its controller may still be being built)."""
         return self._assembled
-
-    @property
-    def controller(self) -> TabController | None:
-        """The tab's settled half, once built (`settle`)."""
-        return self._controller
 
     def set_assembler(self, assemble: Callable[[], None]) -> None:
         """How the tab is assembled: its window's features of the phase after the paint
@@ -327,14 +322,14 @@ class MemoryTab(QWidget):
         """The controller is built and wired: the frame follows it from now on
         (`assembled`)."""
         self._assembled = True
-        self._controller = controller
+        self.controller = controller
         self.assembled.emit()
 
     def catch_up(self) -> None:
         """Feed the controller the scan the tree already shows (built after it: it has not
         seen it), then `loaded` if it was the first; after the window's features that
         follow the scans shown."""
-        scan, controller = self._shown.scan, self._controller
+        scan, controller = self._shown.scan, self.controller
         if scan is None or controller is None:
             return
         caught_up = scan_steps(
@@ -373,7 +368,7 @@ class MemoryTab(QWidget):
     @property
     def is_sources_loaded(self) -> bool:
         """Whether other agents' memory has been shown (`sources_loaded`)."""
-        return self._controller is not None and self._controller.sources_shown
+        return self.controller is not None and self.controller.sources_shown
 
     @property
     def is_idle(self) -> bool:
@@ -381,7 +376,7 @@ class MemoryTab(QWidget):
         return not (
             self.scans.busy
             or (self._first_scan_shown and not self._loaded)  # the controller is still to build
-            or (self._controller is not None and self._controller.busy)
+            or (self.controller is not None and self.controller.busy)
             or self.context.file_ops_busy
             or self.tree_reconcile.busy
         )
@@ -394,7 +389,7 @@ class MemoryTab(QWidget):
     @property
     def agent_edited(self) -> frozenset[str]:
         """Physical paths of files with the "agent edited" badge."""
-        return self._controller.agent_edited if self._controller is not None else frozenset()
+        return self.controller.agent_edited if self.controller is not None else frozenset()
 
     def view(self) -> ScopeView:
         """The shown workspace's scopes, to read."""
@@ -409,8 +404,8 @@ class MemoryTab(QWidget):
         """Reread everything the tab shows (F5): the scopes, and the controller's (the
         Inbox) once built."""
         self.scans.request(None)
-        if self._controller is not None:
-            self._controller.reload()
+        if self.controller is not None:
+            self.controller.reload()
 
     def save_ui_state(self) -> None:
         """Remember the splitter's sizes (the window saves the file)."""
@@ -438,14 +433,14 @@ class MemoryTab(QWidget):
             then()
             return
         self.assemble()
-        if self._controller is not None:  # not in a window closing before it was built
-            self._controller.switch_workspace(workspace_id, then)
+        if self.controller is not None:  # not in a window closing before it was built
+            self.controller.switch_workspace(workspace_id, then)
 
     def focus_search(self) -> None:
         """Ctrl+Shift+F: put the cursor in the search box."""
         self.assemble()
-        if self._controller is not None:
-            self._controller.focus_search()
+        if self.controller is not None:
+            self.controller.focus_search()
 
     def reveal_file(
         self, workspace_id: str | None, path: VirtualPath, lines: tuple[int, ...] = ()
@@ -453,14 +448,14 @@ class MemoryTab(QWidget):
         """Open `path` of `workspace_id` (switching to it) with `lines` highlighted, as
         soon as the tree shows it (e.g. the notes the writer just recorded)."""
         self.assemble()
-        if self._controller is not None:
-            self._controller.reveal_file(workspace_id, path, lines)
+        if self.controller is not None:
+            self.controller.reveal_file(workspace_id, path, lines)
 
     def show_suggestions(self, workspace_id: str | None) -> None:
         """Show the Inbox of `workspace_id` (switching to it)."""
         self.assemble()
-        if self._controller is not None:
-            self._controller.show_suggestions(workspace_id)
+        if self.controller is not None:
+            self.controller.show_suggestions(workspace_id)
 
     def show_workspace(self, workspace_id: str | None) -> None:
         """A workspace switch is made (the controller's, once drafts are settled): the
@@ -486,18 +481,18 @@ class MemoryTab(QWidget):
     def show_error(self, text: str) -> None:
         """An error in the tab's bar (and the status bar)."""
         self.assemble()
-        if self._controller is not None:  # not in a window closed before it was built
-            self._controller.show_error(text)
+        if self.controller is not None:  # not in a window closed before it was built
+            self.controller.show_error(text)
         self.context.status.show(text)
 
     def is_searching(self) -> bool:
         """Whether the tree shows search results (their containers hold only matches)."""
-        return self._controller is not None and self._controller.is_searching()
+        return self.controller is not None and self.controller.is_searching()
 
     def show_tree(self, tree: TreeNode, then: Callable[[], None] | None = None) -> None:
         """Reconcile `tree` into the model in slices (`SlicedReconcile`), then run `then` and the
         follow-ups of a shown tree."""
-        badges = self._controller.badges if self._controller is not None else None
+        badges = self.controller.badges if self.controller is not None else None
         self.tree_reconcile.show(tree, badges, then)
 
     def show_search_results(self, tree: TreeNode, then: Callable[[], None]) -> None:
@@ -540,7 +535,7 @@ class MemoryTab(QWidget):
         )
         tree = outcome.presented
         assert isinstance(tree, TreeNode)
-        controller = self._controller
+        controller = self.controller
         steps = scan_steps(
             scan,
             previous,
@@ -574,14 +569,14 @@ class MemoryTab(QWidget):
     # -- reconciling a tree into the model -------------------------------------------------------
 
     def _quietly(self) -> AbstractContextManager[None]:
-        controller = self._controller
+        controller = self.controller
         return controller.quietly() if controller is not None else contextlib.nullcontext()
 
     @Slot()
     def _on_tree_reconciled(self) -> None:
-        if self._controller is None:
+        if self.controller is None:
             return  # an outline or the first scan: nothing is open or selected yet
-        self._controller.tree_shown()
+        self.controller.tree_shown()
         self.tree_updated.emit()
 
     def _on_first_scan_shown(self) -> None:
@@ -590,7 +585,7 @@ class MemoryTab(QWidget):
         self._mark_tree_ready()
         self._first_scan_shown = True
         self.descriptions_shown.emit()
-        if self._controller is not None:
+        if self.controller is not None:
             self._finish_loading()
         else:
             self.tree.after_next_paint(self.assemble)
@@ -598,10 +593,10 @@ class MemoryTab(QWidget):
     def _finish_loading(self) -> None:
         """The controller has caught up with the first scan: what follows it, then
         `loaded`."""
-        if self._loaded or self._controller is None:
+        if self._loaded or self.controller is None:
             return
         self._loaded = True
-        self._controller.first_scan_loaded()
+        self.controller.first_scan_loaded()
         self.scans.enable_sources()  # other agents' memory: after the mux scopes are shown
         self.loaded.emit()
 

@@ -423,7 +423,7 @@ class TraceDetailView(QWidget):
         """Starts on the placeholder."""
         super().__init__(parent)
         self._styled = Styled()
-        self._dump: TraceDump | None = None
+        self.dump: TraceDump | None = None
         self._raw_loaded = False
         self.attempt_pages: list[AttemptPage] = []
         self._dump_pages: list[QWidget] = []  # the pages made for the dump shown
@@ -565,15 +565,10 @@ class TraceDetailView(QWidget):
 
     # -- states --------------------------------------------------------------------------
 
-    @property
-    def dump(self) -> TraceDump | None:
-        """The dump shown (None on the placeholder)."""
-        return self._dump
-
     def show_placeholder(self, text: str) -> None:
         """No dump: say why (nothing selected, the dump was deleted...)."""
         self._loading_timer.stop()
-        self._dump = None
+        self.dump = None
         self.placeholder.setText(text)
         self.stack.setCurrentIndex(self.PLACEHOLDER)
 
@@ -585,7 +580,7 @@ class TraceDetailView(QWidget):
     def show_dump(self, dump: TraceDump, workspace_label: str) -> None:
         """Fill every section from `dump` (`workspace_label`: how to name its workspace)."""
         self._loading_timer.stop()
-        self._dump = dump
+        self.dump = dump
         self._fill_header(dump, workspace_label)
         self._fill_tabs(dump)
         self.stack.setCurrentIndex(self.CONTENT)
@@ -663,7 +658,7 @@ class TraceDetailView(QWidget):
     def find_in_dump(self) -> bool:
         """Show the dump's raw JSON with its find bar open (Ctrl+F); False when no dump
         is shown."""
-        if self._dump is None or self.stack.currentIndex() != self.CONTENT:
+        if self.dump is None or self.stack.currentIndex() != self.CONTENT:
             return False
         self.tabs.setCurrentWidget(self.raw_view)
         self.raw_view.open_find()
@@ -671,9 +666,9 @@ class TraceDetailView(QWidget):
 
     @Slot(int)
     def _on_tabs_current_changed(self, index: int) -> None:
-        if self.tabs.widget(index) is self.raw_view and self._dump and not self._raw_loaded:
+        if self.tabs.widget(index) is self.raw_view and self.dump and not self._raw_loaded:
             self._raw_loaded = True
-            self.raw_view.load(self._dump)
+            self.raw_view.load(self.dump)
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)

@@ -77,7 +77,7 @@ class InboxPanel(QFrame):
         self._loading: int | None = None  # the latest read asked for
         self._body: InboxBody | None = None
         self._roomy = False  # below the editor (`set_roomy`)
-        self._reviewing = False
+        self.reviewing = False
         # Made with the panel: the tab's focus chain has the Inbox's place from the start
         # (its body's stops follow the toggle's when built).
         self.toggle = named(QToolButton(self), "inboxToggle")
@@ -234,18 +234,13 @@ class InboxPanel(QFrame):
         if self._body is not None:
             self._body.set_roomy(roomy)
 
-    @property
-    def reviewing(self) -> bool:
-        """Whether an agent's proposal's review shows."""
-        return self._reviewing
-
     def event(self, event: QEvent) -> bool:
         """What it shows changed (rows, details, the review): say whether a review shows."""
         if event.type() == QEvent.Type.LayoutRequest:
             body = self._body
             reviewing = body is not None and body.reviewing
-            if reviewing != self._reviewing:
-                self._reviewing = reviewing
+            if reviewing != self.reviewing:
+                self.reviewing = reviewing
                 self.reviewing_changed.emit(reviewing)
         return super().event(event)
 

@@ -162,23 +162,19 @@ class EmptyRoom(QObject):
     def __init__(self, stack: QStackedWidget) -> None:
         super().__init__(stack)
         self._stack = stack
-        self._room: QWidget | None = None
+        self.room: QWidget | None = None
         stack.currentChanged.connect(self._on_stack_current_changed)
         stack.widgetRemoved.connect(self._on_stack_widget_removed)
-
-    @property
-    def room(self) -> QWidget | None:
-        return self._room
 
     def hold(self, room: QWidget) -> None:
         """Show `room` whenever no file is open; it is the stack's from now on, lent to
         the page that shows it."""
-        self._room = room
+        self.room = room
         self._take_back()
         self._on_stack_current_changed(self._stack.currentIndex())
 
     def _take_back(self) -> None:
-        room = self._room
+        room = self.room
         if room is not None and room.parentWidget() is not self._stack:
             room.hide()
             room.setParent(self._stack)  # not a page: kept hidden until a page shows it
@@ -186,17 +182,17 @@ class EmptyRoom(QObject):
     @Slot(int)
     def _on_stack_current_changed(self, index: int) -> None:
         shown = self._stack.widget(index)
-        if self._room is None or shown is None:
+        if self.room is None or shown is None:
             return
         state = shown if isinstance(shown, EmptyState) else shown.findChild(EmptyState)
         # A file tab's own empty state is never shown while it holds a file: the room
         # stays where it was.
         if state is not None and (state is shown or state.isVisibleTo(shown)):
-            state.hold(self._room)
+            state.hold(self.room)
 
     @Slot(int)
     def _on_stack_widget_removed(self, _index: int) -> None:
-        room = self._room
+        room = self.room
         if room is None or room.parentWidget() is self._stack:
             return
         pages = (self._stack.widget(i) for i in range(self._stack.count()))
@@ -283,8 +279,8 @@ class EditorView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         """An empty view (the empty state shows until `show_file`)."""
         super().__init__(parent)
-        self._view_mode = ViewMode.SOURCE
-        self._state = FileState.CLEAN
+        self.view_mode = ViewMode.SOURCE
+        self.state = FileState.CLEAN
         # Guards against the text widget's own signals while the text is set by code.
         self._loading = False
         self._applying_description = False
@@ -486,15 +482,6 @@ class EditorView(QWidget):
             self._find_bar.close_bar()
 
     @property
-    def view_mode(self) -> ViewMode:
-        return self._view_mode
-
-    @property
-    def state(self) -> FileState:
-        """What the state label says of the file (e.g. `FileState.READING`)."""
-        return self._state
-
-    @property
     def has_file(self) -> bool:
         """Whether a file page (not the empty state) is shown."""
         return self._stack.currentWidget() is self.page
@@ -523,7 +510,7 @@ class EditorView(QWidget):
             self._find_bar.set_read_only(read_only)
         self._mirror_description_field()
         self._stack.setCurrentWidget(self.page)
-        if self._view_mode.shows_preview:
+        if self.view_mode.shows_preview:
             self.preview.set_markdown_source(text)
 
     def show_reading(self, title: str, tooltip: str) -> None:
@@ -546,7 +533,7 @@ class EditorView(QWidget):
     def show_state(self, state: FileState, can_save: bool) -> None:
         """Say what the open file's state is, and enable Save when there is something to
         save."""
-        self._state = state
+        self.state = state
         self.save_button.setEnabled(self.has_file and can_save)
         palette = self.palette()
         warning = is_warning(state)
@@ -574,7 +561,7 @@ class EditorView(QWidget):
 
     def set_view_mode(self, mode: ViewMode) -> None:
         """Show the source, the preview, or both."""
-        self._view_mode = mode
+        self.view_mode = mode
         self._mode_buttons[mode].setChecked(True)
         self.text_edit.setVisible(mode.shows_source)
         self.preview.setVisible(mode.shows_preview)
@@ -699,7 +686,7 @@ class EditorView(QWidget):
         """Follow palette changes (light ↔ dark) in highlighting and labels."""
         if event.type() == QEvent.Type.PaletteChange:
             self._highlighter.set_palette(self.palette())
-            self.show_state(self._state, self.save_button.isEnabled())
+            self.show_state(self.state, self.save_button.isEnabled())
             self.more_button.setIcon(tinted_icon("editor-more", muted_text(self.palette())))
         super().changeEvent(event)
 
@@ -717,7 +704,7 @@ class EditorView(QWidget):
             return
         if not self._applying_description:
             self._mirror_timer.start()
-        if self._view_mode.shows_preview:
+        if self.view_mode.shows_preview:
             self._preview_timer.start()
 
     @Slot(bool)
@@ -727,5 +714,5 @@ class EditorView(QWidget):
 
     @Slot()
     def _on_preview_timer_timeout(self) -> None:
-        if self._view_mode.shows_preview:
+        if self.view_mode.shows_preview:
             self._render_preview()
