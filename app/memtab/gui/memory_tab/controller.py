@@ -32,7 +32,6 @@ from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.scan_steps import ScanSteps
 from memtab.components.window.ui_state import UiState
 from memtab.file_protocol.file_ref import MemoryFileRef
-from memtab.gui.actions import ActionRegistry
 from memtab.gui.activity.edit_marks import EditMarks
 from memtab.gui.activity.mux_presence import MuxPresence
 from memtab.gui.consolidation.footer import ConsolidationFooter
@@ -56,43 +55,6 @@ from memtab.gui.tree.view import MemoryTreeView
 from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.scope_view import ScopeView
-
-
-class FileNavigation(QObject):
-    """The Back and Forward actions over the editor's `VisitedFiles`; `opens(key)` shows a
-    file by its key (False: the tree does not show it)."""
-
-    def __init__(
-        self,
-        actions: ActionRegistry,
-        opens: Callable[[str], bool],
-        parent: QObject | None = None,
-    ) -> None:
-        super().__init__(parent)
-        self.history = VisitedFiles()
-        self._opens = opens
-        actions.add(
-            "editor.back",
-            "&Back",
-            self.back,
-            keys=["Alt+Left", "Back"],  # not StandardKey.Back: Backspace on some desktops
-            tip="The file shown before this one (as after following a link)",
-            enabled_when=lambda: self.history.can_go(-1),
-        )
-        actions.add(
-            "editor.forward",
-            "&Forward",
-            self.forward,
-            keys=["Alt+Right", "Forward"],
-            tip="The file shown after this one, before going back",
-            enabled_when=lambda: self.history.can_go(1),
-        )
-
-    def back(self) -> None:
-        self.history.go(-1, self._opens)
-
-    def forward(self) -> None:
-        self.history.go(1, self._opens)
 
 
 class TabFiles(QObject):
@@ -127,7 +89,22 @@ class TabFiles(QObject):
         self._panes = panes
         self._follow_ups = FileFollowUps()
         self._typed_ahead = TypedAhead(self)
-        self.navigation = FileNavigation(context.actions, self.edit_key, self)
+        self.visited = VisitedFiles()  # Back and Forward
+        for action_id, text, step, keys, tip in (
+            # not StandardKey.Back: Backspace on some desktops
+            ("editor.back", "&Back", -1, ["Alt+Left", "Back"],
+             "The file shown before this one (as after following a link)"),
+            ("editor.forward", "&Forward", 1, ["Alt+Right", "Forward"],
+             "The file shown after this one, before going back"),
+        ):  # fmt: skip
+            context.actions.add(
+                action_id,
+                text,
+                functools.partial(self.visited.go, step, self.edit_key),
+                keys=keys,
+                tip=tip,
+                enabled_when=functools.partial(self.visited.can_go, step),
+            )
         context.file_ops.op_queued.connect(self._on_file_ops_op_queued)
         context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
         context.file_ops.op_failed.connect(self._on_file_ops_op_failed)
@@ -212,7 +189,7 @@ class TabFiles(QObject):
 
     @Slot(object)
     def _on_editor_file_opened(self, ref: MemoryFileRef) -> None:
-        self.navigation.history.visited(ref_key(ref))
+        self.visited.visited(ref_key(ref))
         self._sources.file_opened(ref)
         self._editor_link.clear_line_highlight()
         self._editor_link.show_open_file()

@@ -300,18 +300,18 @@ class WriterSettingsBox(QGroupBox):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Background memory writer", parent)
-        self.writer_mode = named(QComboBox(self), accessible="Writer mode")
+        self.writer_mode = named(QComboBox(self), accessible="Writer mode", tip=glossary.STEP_ASIDE)
         for mode, label in WRITER_MODES:
             self.writer_mode.addItem(label, mode.value)
-        self.writer_mode.setToolTip(glossary.STEP_ASIDE)
         self.writer_timeout = named(QDoubleSpinBox(self), accessible="Writer timeout")
         self.writer_timeout.setRange(*number_range("timeout_s"))
         self.writer_timeout.setDecimals(0)
         self.writer_timeout.setSuffix(" s")
         self.memory_path = named(QLineEdit(self), accessible="Writer memory file")
-        self.offline_notes = named(QComboBox(self), accessible="Offline writer notes")
-        self.offline_notes.setToolTip(
-            "What the writer does with its notes when no model is configured"
+        self.offline_notes = named(
+            QComboBox(self),
+            accessible="Offline writer notes",
+            tip="What the writer does with its notes when no model is configured",
         )
         for choice, label in OFFLINE_NOTES_CHOICES:
             self.offline_notes.addItem(label, choice.value)
