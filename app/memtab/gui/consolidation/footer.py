@@ -365,11 +365,10 @@ class ConsolidationFooter(QFrame):
         self.mux_only_note.setToolTip(glossary.OTHER_AGENTS)
         self.mux_only_note.hide()
 
-        self.progress_bar = QProgressBar(self)
+        self.progress_bar = named(QProgressBar(self), accessible="Consolidation progress")
         self.progress_bar.setRange(0, 0)  # busy: the number of model steps is not known
         self.progress_bar.setTextVisible(False)
         self.progress_bar.setFixedSize(48, 4)
-        self.progress_bar.setAccessibleName("Consolidation progress")
         self.progress_text = ElidedLabel("", self, min_width=0)
         self.progress_text.setAccessibleName("Consolidation step")
         self.status_text = ElidedLabel("", self, min_width=0)

@@ -187,9 +187,8 @@ class TrashDialog(QDialog):
         self.files.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a long path keeps its name
         self.files.currentItemChanged.connect(self._on_files_current_item_changed)
         self.files.itemDoubleClicked.connect(self._on_files_item_double_clicked)
-        self.preview = QPlainTextEdit(self)
+        self.preview = named(QPlainTextEdit(self), accessible="Deleted content")
         self.preview.setReadOnly(True)
-        self.preview.setAccessibleName("Deleted content")
         self.preview.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.preview.setPlaceholderText(SELECT_PROMPT)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)

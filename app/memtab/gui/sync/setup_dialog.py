@@ -83,9 +83,8 @@ class SyncSetupDialog(QDialog):
 
         self.intro = WrappedLabel(INTRO, self)
         self.current = named(WrappedLabel("", self), "syncSetupCurrent")
-        self.remote = named(QLineEdit(self), "syncRemote")
+        self.remote = named(QLineEdit(self), "syncRemote", accessible="Remote")
         self.remote.setPlaceholderText(PLACEHOLDER)
-        self.remote.setAccessibleName("Remote")
         self.remote.setClearButtonEnabled(True)
         self.remote.textChanged.connect(self._on_remote_text_changed)
         self.test = QPushButton("&Test connection", self)

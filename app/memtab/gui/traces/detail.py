@@ -75,10 +75,9 @@ class LongTextView(QWidget):
         self._text = ""
         self._loaded = 0  # characters of `_text` in the editor
 
-        self.editor = QPlainTextEdit(self)
+        self.editor = named(QPlainTextEdit(self), accessible=accessible_name)
         self.editor.setReadOnly(True)
         self.editor.setUndoRedoEnabled(False)
-        self.editor.setAccessibleName(accessible_name)
         self.editor.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextSelectableByMouse
             | Qt.TextInteractionFlag.TextSelectableByKeyboard

@@ -121,9 +121,8 @@ class PaletteDialog(QDialog):
         self.entries = list(entries)
         self.chosen: PaletteEntry | None = None
         self.shown: list[PaletteEntry] = []
-        self.field = QLineEdit(self)
+        self.field = named(QLineEdit(self), accessible=title)
         self.field.setPlaceholderText(placeholder)
-        self.field.setAccessibleName(title)
         self.field.setClearButtonEnabled(True)
         self.field.installEventFilter(self)
         self.field.textChanged.connect(self._on_field_text_changed)

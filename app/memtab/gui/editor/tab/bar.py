@@ -78,23 +78,19 @@ class MessageBar(QFrame):
         self._default: str | None = None
 
         self._icon = QLabel(self)
-        self._text = WrappedLabel("", self)
+        self._text = named(WrappedLabel("", self), accessible="Editor message")
         self._text.setTextFormat(Qt.TextFormat.PlainText)
         self._text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._text.setAccessibleName("Editor message")
         self._text.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.expanded = False
-        self._more = QToolButton(self)
+        self._more = named(QToolButton(self), accessible="Show the whole message")
         self._more.setAutoRaise(True)
         self._more.setText("More")
-        self._more.setAccessibleName("Show the whole message")
         self._more.clicked.connect(self._on_more_clicked)
         self._more.hide()
-        self._close = QToolButton(self)
+        self._close = named(QToolButton(self), accessible="Dismiss message", tip="Dismiss")
         self._close.setAutoRaise(True)
         self._close.setIcon(tinted_icon("editor-dismiss", muted_text(self.palette())))
-        self._close.setToolTip("Dismiss")
-        self._close.setAccessibleName("Dismiss message")
         self._close.clicked.connect(self._on_close_clicked)
 
         self._layout = hbox(

@@ -315,12 +315,10 @@ class EditorView(QWidget):
         modes = QHBoxLayout()
         modes.setSpacing(0)
         for mode in ViewMode:
-            button = QToolButton(self.page)
+            button = named(QToolButton(self.page), accessible=f"{mode.value} view", tip=mode.tip)
             button.setText(mode.value)
             button.setCheckable(True)
             button.setAutoRaise(True)
-            button.setAccessibleName(f"{mode.value} view")
-            button.setToolTip(mode.tip)
             button.setProperty("viewMode", mode.value)
             button.clicked.connect(self._on_mode_button_clicked)
             self._mode_group.addButton(button)

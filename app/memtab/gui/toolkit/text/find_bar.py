@@ -109,21 +109,17 @@ class FindBar(QFrame):
         self._recolor()
 
     def _toggle(self, text: str, tip: str) -> QToolButton:
-        button = QToolButton(self)
+        button = named(QToolButton(self), accessible=tip, tip=tip)
         button.setText(text)
         button.setCheckable(True)
         button.setAutoRaise(True)
-        button.setToolTip(tip)
-        button.setAccessibleName(tip)
         button.toggled.connect(self._on_option_toggled)
         return button
 
     def _tool(self, icon: str, tip: str) -> QToolButton:
-        button = QToolButton(self)
+        button = named(QToolButton(self), accessible=tip.split(" (", maxsplit=1)[0], tip=tip)
         button.setAutoRaise(True)
         button.setIcon(tinted_icon(icon, muted_text(self.palette())))
-        button.setToolTip(tip)
-        button.setAccessibleName(tip.split(" (", maxsplit=1)[0])
         return button
 
     # --- the seam ----------------------------------------------------------------------------
