@@ -70,7 +70,7 @@ class ReviewDialog(QDialog):
         self.ops = RowList(["Apply", "Change"], "Proposed changes", self)
         self.ops.setWordWrap(True)
         self.ops.currentItemChanged.connect(self._on_ops_current_item_changed)
-        self.ops.itemChanged.connect(self._on_ops_item_changed)
+        self.ops.itemChanged.connect(self._update_apply)
         self.diff = DiffPane(self)
         self.diff.show_message("Select a change to see its diff.")
         self.reason = WrappedLabel("", self)  # why the consolidator proposes the change
@@ -247,10 +247,6 @@ class ReviewDialog(QDialog):
             return
         self.diff.set_sides("before this change", "after it")
         self.diff.set_diff(shown.diff)
-
-    @Slot(QTreeWidgetItem, int)
-    def _on_ops_item_changed(self, _item: QTreeWidgetItem, _column: int) -> None:
-        self._update_apply()
 
     @Slot()
     def _on_accept_all_button_clicked(self) -> None:

@@ -75,7 +75,7 @@ class HistoryPanel(QWidget):
         self.versions = RowList(
             ["When", "Who", "Change", "Size"], "Versions", self, stretch=2, whole=(0, 1)
         )
-        self.versions.currentItemChanged.connect(self._on_versions_current_item_changed)
+        self.versions.currentItemChanged.connect(self._show_selected)
         self.diff = DiffPane(self)
         self.diff.show_message(PICK_VERSION)
         # Alt+S: Alt+R is the Inbox's Reject (the Inbox is no panel of its own letters)
@@ -206,12 +206,6 @@ class HistoryPanel(QWidget):
         self._jobs().submit_latest(DIFF_KEY, job)
 
     # -- slots -------------------------------------------------------------------------------
-
-    @Slot(QTreeWidgetItem, QTreeWidgetItem)
-    def _on_versions_current_item_changed(
-        self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None
-    ) -> None:
-        self._show_selected()
 
     @Slot()
     def _on_restore_button_clicked(self) -> None:

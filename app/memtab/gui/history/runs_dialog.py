@@ -192,7 +192,7 @@ class RunsDialog(QDialog):
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.ops = RowList(["State", "Change"], "Operations", self._detail_pane)
         self.ops.currentItemChanged.connect(self._on_ops_current_item_changed)
-        self.ops.itemDoubleClicked.connect(self._on_ops_item_double_clicked)
+        self.ops.itemDoubleClicked.connect(self._open_selected_op)
         self.diff = DiffPane(self._detail_pane)
         self.diff.show_message(PICK_A_CHANGE)
         ops_split = QSplitter(Qt.Orientation.Vertical, self._detail_pane)
@@ -493,10 +493,6 @@ class RunsDialog(QDialog):
             self.diff.set_diff(op.diff)
         else:
             self.diff.show_message(view.message)
-
-    @Slot(QTreeWidgetItem, int)
-    def _on_ops_item_double_clicked(self, _item: QTreeWidgetItem, _column: int) -> None:
-        self._open_selected_op()
 
     @Slot()
     def _on_open_button_clicked(self) -> None:

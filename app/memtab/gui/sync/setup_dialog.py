@@ -86,7 +86,7 @@ class SyncSetupDialog(QDialog):
         self.remote = named(QLineEdit(self), "syncRemote", accessible="Remote")
         self.remote.setPlaceholderText(PLACEHOLDER)
         self.remote.setClearButtonEnabled(True)
-        self.remote.textChanged.connect(self._on_remote_text_changed)
+        self.remote.textChanged.connect(self._enable)
         self.test = QPushButton("&Test connection", self)
         self.test.setAutoDefault(False)
         self.test.setToolTip("Ask the remote for its branches with your credentials (no change)")
@@ -214,7 +214,7 @@ class SyncSetupDialog(QDialog):
         for choice in self.choices:
             box = named(QCheckBox(choice.label, self.scopes), tip=choice.detail)
             box.setChecked(checked_at_first(choice, target))
-            box.toggled.connect(self._on_box_toggled)
+            box.toggled.connect(self._enable)
             self._scopes_layout.addWidget(box)
             self.boxes.append(box)
         # Made now, after the buttons: Tab goes through them where they are, not last.
@@ -315,14 +315,6 @@ class SyncSetupDialog(QDialog):
         self.reload()
 
     # --- slots ---------------------------------------------------------------------------------
-
-    @Slot(str)
-    def _on_remote_text_changed(self, _text: str) -> None:
-        self._enable()
-
-    @Slot(bool)
-    def _on_box_toggled(self, _checked: bool) -> None:
-        self._enable()
 
     @Slot(str)
     def _on_sync_progress(self, line: str) -> None:

@@ -307,7 +307,7 @@ class InboxBody(QWidget):
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setAlternatingRowColors(True)
         self.list.itemSelectionChanged.connect(self.show_selection)
-        self.list.itemDoubleClicked.connect(self._on_list_item_double_clicked)
+        self.list.itemDoubleClicked.connect(self.edit_selected)
         self._fitting = False  # a fit of the list's height is scheduled
         self.list.installEventFilter(self)
         self.details = QTextBrowser(self)
@@ -614,10 +614,6 @@ class InboxBody(QWidget):
         self.accept_button.setEnabled(buttons.accept)
         self.reject_button.setEnabled(buttons.reject)
         self.edit_button.setEnabled(buttons.edit)
-
-    @Slot(QListWidgetItem)
-    def _on_list_item_double_clicked(self, _item: QListWidgetItem) -> None:
-        self.edit_selected()
 
     @Slot()
     def _on_accept_button_clicked(self) -> None:

@@ -343,7 +343,7 @@ class FileTab(QWidget):
         self.doc = OpenDocument(self, self.view, self.prompts, reading, own_writes, files)
         vbox(self.view, on=self, margins=0)
         self.view.save_requested.connect(self._on_view_save_requested)
-        self.view.modified_changed.connect(self._on_view_modified_changed)
+        self.view.modified_changed.connect(self.refresh_chrome)
         self.view.description_edited.connect(self._on_view_description_edited)
         self.prompts.action_chosen.connect(self._on_prompts_action_chosen)
         self.prompts.dismissed.connect(self._on_prompts_dismissed)
@@ -578,10 +578,6 @@ class FileTab(QWidget):
     @Slot()
     def _on_view_save_requested(self) -> None:
         self.save()
-
-    @Slot(bool)
-    def _on_view_modified_changed(self, _modified: bool) -> None:
-        self.refresh_chrome()
 
     @Slot(str)
     def _on_view_description_edited(self, text: str) -> None:
