@@ -482,9 +482,5 @@ class BlameFeature(QObject):
             self.card.close()
             self.card.deleteLater()
         self.card = BlameCard(entry, self.gutter)
-        self.card.link_activated.connect(self._on_card_link_activated)
+        self.card.link_activated.connect(self.open_link)
         self.card.show_at(point)
-
-    @Slot(object)
-    def _on_card_link_activated(self, link: Link) -> None:
-        self.open_link(link)

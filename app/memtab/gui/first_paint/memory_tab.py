@@ -261,7 +261,7 @@ class MemoryTab(QWidget):
         self.panes = self._layout.panes
         self.scans.scan_finished.connect(self._on_scans_scan_finished)
         self.scans.outline_finished.connect(self._on_scans_outline_finished)
-        self.scans.scan_failed.connect(self._on_scans_scan_failed)
+        self.scans.scan_failed.connect(self.show_error)
         self.picker.workspace_requested.connect(self._on_picker_workspace_requested)
         self.tree_reconcile.reconciled.connect(self._on_tree_reconciled)
         context.changes.published.connect(self._on_changes_published)
@@ -561,10 +561,6 @@ class MemoryTab(QWidget):
 
     def _workspace_shown(self, scan: HomeScan) -> None:
         self._shown.workspace_id = scan.workspace.id if scan.workspace is not None else None
-
-    @Slot(str)
-    def _on_scans_scan_failed(self, message: str) -> None:
-        self.show_error(message)
 
     # -- reconciling a tree into the model -------------------------------------------------------
 

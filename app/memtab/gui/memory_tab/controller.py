@@ -309,7 +309,7 @@ class InboxRoom(QObject):
         below_editor.splitterMoved.connect(self._on_splitter_moved)
         inbox.reviewing_changed.connect(self._on_inbox_reviewing_changed)
         inbox.installEventFilter(self)
-        panes.narrow_changed.connect(self._on_panes_narrow_changed)
+        panes.narrow_changed.connect(self._place)
         self._place(panes.narrow)
 
     @property
@@ -370,10 +370,6 @@ class InboxRoom(QObject):
             self._size()
         self._fit_soon.start(0)
         return False
-
-    @Slot(bool)
-    def _on_panes_narrow_changed(self, narrow: bool) -> None:
-        self._place(narrow)
 
     @Slot(bool)
     def _on_inbox_reviewing_changed(self, reviewing: bool) -> None:
