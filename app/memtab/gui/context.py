@@ -124,13 +124,9 @@ class WindowShell(Protocol):
     def add_dock(self, title: str, name: str, *, below: bool = False) -> QDockWidget:
         """A hidden panel docked beside the editor (or below the tabs: a list of rows)."""
 
-    def as_widget(self) -> QWidget:
-        """The window as a widget: the parent of a feature's dialogs."""
-        ...
+    def as_widget(self) -> QWidget: ...
 
-    def isActiveWindow(self) -> bool:
-        """Whether the window is the active one (QWidget's)."""
-        ...
+    def isActiveWindow(self) -> bool: ...
 
     def activateWindow(self) -> None:
         """Make the window the active one (QWidget's)."""

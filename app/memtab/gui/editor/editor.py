@@ -300,7 +300,6 @@ class EditorPanel(CurrentTab, QWidget):
         return self._current.view
 
     def tab_for(self, ref: MemoryFileRef) -> FileTab | None:
-        """The tab showing `ref`, if one does."""
         return self._tabs.tab_for(ref)
 
     def set_current_tab(self, tab: FileTab) -> None:

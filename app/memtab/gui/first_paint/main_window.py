@@ -405,7 +405,6 @@ class MainWindow(QMainWindow):
         return bar
 
     def add_status_widget(self, widget: QWidget) -> None:
-        """Add a widget to the status bar, on the right (permanent)."""
         self.statusBar().addPermanentWidget(widget)
 
     @property
@@ -548,7 +547,6 @@ class MainWindow(QMainWindow):
         self.memory_tab.reveal_file(workspace_id, path, lines)
 
     def show_suggestions(self, workspace_id: str | None) -> None:
-        """Show the suggested memories of `workspace_id` in the Memory tab."""
         self.memory_tab.show_suggestions(workspace_id)
 
     def add_dock(self, title: str, name: str, *, below: bool = False) -> QDockWidget:
@@ -579,7 +577,6 @@ class MainWindow(QMainWindow):
             self.resizeDocks([dock], [wanted], Qt.Orientation.Vertical)
 
     def as_widget(self) -> QWidget:
-        """The window, as the parent of a feature's dialogs."""
         return self
 
     def add_workspace(self) -> None:

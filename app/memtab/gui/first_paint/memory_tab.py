@@ -308,7 +308,6 @@ class MemoryTab(QWidget):
 
     @property
     def overlay(self) -> TreeOverlay:
-        """The panels over the bottom of the tree."""
         return self._layout.overlay
 
     @property
@@ -388,7 +387,6 @@ class MemoryTab(QWidget):
 
     @property
     def agent_edited(self) -> frozenset[str]:
-        """Physical paths of files with the "agent edited" badge."""
         return self.controller.agent_edited if self.controller is not None else frozenset()
 
     def view(self) -> ScopeView:

@@ -242,7 +242,6 @@ class RunsDialog(QDialog):
 
     @property
     def detail(self) -> RunDetail | None:
-        """The selected run's details, once read."""
         return self._state.detail
 
     @property

@@ -575,7 +575,6 @@ class MemoryTabController(QObject):
 
     @property
     def dialogs(self) -> TabDialogs:
-        """The file actions' dialogs."""
         return self.host.dialogs
 
     @dialogs.setter

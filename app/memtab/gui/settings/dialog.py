@@ -343,7 +343,6 @@ class WriterSettingsBox(QGroupBox):
         self.max_dumps.setValue(writer.max_dumps)
 
     def settings(self) -> WriterSettings:
-        """The values shown, as the writer reads them."""
         return WriterSettings(
             mode=WriterMode(self.writer_mode.currentData()),
             timeout_s=self.writer_timeout.value(),

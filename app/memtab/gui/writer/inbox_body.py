@@ -449,7 +449,6 @@ class InboxBody(QWidget):
             self.accept_selected(dialog.text)
 
     def selected_ids(self) -> list[str]:
-        """The ids of the selected items, in list order."""
         return [
             str(item.data(_ID_ROLE))
             for item in (self.list.item(row) for row in range(self.list.count()))

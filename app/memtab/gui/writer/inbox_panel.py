@@ -144,7 +144,6 @@ class InboxPanel(QFrame):
 
     @property
     def target(self) -> TargetBox:
-        """The "Accept into:" chooser."""
         return self.body.target
 
     @property
@@ -153,7 +152,6 @@ class InboxPanel(QFrame):
 
     @property
     def details(self) -> QTextBrowser:
-        """Where the one selected came from."""
         return self.body.details
 
     @property
@@ -274,7 +272,6 @@ class InboxPanel(QFrame):
         return dialog.exec()
 
     def selected_ids(self) -> builtins.list[str]:  # `list` here is the widget
-        """The ids of the selected items, in list order."""
         return [] if self._body is None else self._body.selected_ids()
 
     # -- internals -----------------------------------------------------------------------

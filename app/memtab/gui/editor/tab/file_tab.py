@@ -519,7 +519,6 @@ class FileTab(QWidget):
         return self.doc.saving
 
     def show_notice(self, kind: BarKind, text: str) -> None:
-        """Show a note or an error of a command in the bar."""
         self.doc.show_bar(Situation.ERROR if kind is BarKind.ERROR else Situation.NOTE, kind, text)
 
     def shutdown(self) -> None:

@@ -471,11 +471,9 @@ class EditorView(QWidget):
 
     @property
     def finding(self) -> bool:
-        """Whether the find bar shows."""
         return self._find_bar is not None and self._find_bar.isVisible()
 
     def close_find(self) -> None:
-        """Close the find bar, if it was made."""
         if self._find_bar is not None:
             self._find_bar.close_bar()
 
