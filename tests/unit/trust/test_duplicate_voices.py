@@ -13,7 +13,7 @@ from pathlib import Path
 
 from memtab.store.home import Home
 from memtab.trust.duplicates.engine import DuplicatesEngine
-from support import duplicate_scopes
+from support import duplicate_claims, duplicate_scopes
 from support.duplicate_voices import BACKGROUND, CASES, Case, Score, score
 from support.seeded_memories import memory, unique_names
 
@@ -56,3 +56,21 @@ def test_a_rule_kept_in_global_memory_and_a_project_s_or_reworded_is_found(
     assert found.found["global-project"][0] >= 20 and found.found["reworded"][0] >= 11
     assert found.polarity == 0 and found.near["opposite"][0] == found.near["exception"][0] == 0
     assert sum(hit for hit, _ in found.near.values()) + len(found.across) <= 2
+
+
+def test_a_rule_in_other_words_or_with_its_project_s_context_is_found_and_its_near_misses_not(
+    tmp_path: Path,
+) -> None:
+    """tests/support/duplicate_claims.py, the duplicates in one home and the near misses in
+    another: the project's copy saying where it holds ("in this project", "fernhill's code"),
+    a rule told to the agent, "No X without Y" for "every X with Y" or "X, always with Y",
+    "X is banned; do Y" for "Y rather than X" — and not a rule and its denial, nor one said
+    of a part only. Held at what it measures (docs/trust-quality.md "The seeded corpora")."""
+    same = [case for case in duplicate_claims.BATCH if case.expected == "duplicate"]
+    near = [case for case in duplicate_claims.BATCH if case.expected == "neither"]
+    found = _scored(same, tmp_path / "same")
+    assert found.found["reworded"][0] >= 19 and found.found["global-project"][0] >= 14
+    assert found.across == []
+    missed = _scored(near, tmp_path / "near")
+    assert missed.polarity == 0 and missed.near["opposite"][0] == missed.near["exception"][0] == 0
+    assert sum(hit for hit, _ in missed.near.values()) <= 2

@@ -342,6 +342,7 @@ WORKED_OUT = {
     15: "2e2696c31c8bab41",
     16: "b938489e5edda339",
     17: "28f236c92a1d3273",
+    18: "28f236c92a1d3273",
 }
 """What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
 `per_file.CACHE_VERSION`."""
@@ -380,7 +381,12 @@ def test_what_is_worked_out_of_a_file_is_pinned_to_the_cache_s_version() -> None
     )
 
 
-DECIDED = {15: "1f104754108c93aa", 16: "2cbb81d4bbcedea5", 17: "2cbb81d4bbcedea5"}
+DECIDED = {
+    15: "1f104754108c93aa",
+    16: "2cbb81d4bbcedea5",
+    17: "2cbb81d4bbcedea5",
+    18: "2cbb81d4bbcedea5",
+}
 """What the duplicates decide over the seeded duplicates (`_decided`), digested, by
 `per_file.CACHE_VERSION`: the kept pair searches and statement groups are keyed by the files'
 texts, not by the code that judged them."""

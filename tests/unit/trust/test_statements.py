@@ -10,6 +10,7 @@ from pathlib import Path
 from memtab.check.documents import Document
 from memtab.store.home import Home
 from memtab.trust.duplicates.engine import DuplicatesEngine
+from memtab.trust.duplicates.meaning import denied
 from memtab.trust.duplicates.records import DuplicateGroup
 from support.meaning_cases import FILLERS
 from support.seeded_memories import memory
@@ -264,4 +265,53 @@ def test_a_rule_in_other_words_of_the_same_meaning_is_one(tmp_path: Path) -> Non
         tmp_path,
         "Security reviews of the payment service finish within one working day.",
         "Security reviews of the payment service finish within three working days.",
+    )
+
+
+def test_a_rule_said_with_where_it_holds_to_whom_or_as_a_requirement_is_one(
+    tmp_path: Path,
+) -> None:
+    """What points at the memory's own place ("in this project", the project's name as its
+    owner), whom a rule is told to ("the agent must"), two negations ("never X without Y")
+    and a prohibition said after its thing ("X is banned") or with "prefer X to Y" say the
+    rule; a rule said of one place only ("in the preview server only"), or denied, is not
+    it."""
+    for one, other, together in (
+        ("Never rebase a branch someone else pushed to.",
+         "In this project, never rebase a branch someone else pushed to.", True),
+        ("Keep the public HTTP API free of breaking changes.",
+         "acme-api's public HTTP API is kept free of breaking changes.", True),
+        ("Never merge a database migration without a down step.",
+         "Every database migration is merged with a down step.", True),
+        ("Monkeypatching `time.time` is banned; pass a clock in.",
+         "Pass a clock in rather than monkeypatching `time.time`.", True),
+        ("The agent must always quote shell variables in scripts.",
+         "Quote shell variables in scripts.", True),
+        ("Prefer dataclasses to plain dicts for config records.",
+         "Use dataclasses instead of plain dicts for config records.", True),
+        ("Cache the rendered map tiles for a day.",
+         "Cache the rendered map tiles for a day in the preview server only.", False),
+        ("Retry the nightly upload after a network timeout.",
+         "Do not retry the nightly upload after a network timeout.", False),
+        ("Outgoing webhooks always carry a signature made with the shared secret.",
+         "Never send an outgoing webhook without a signature made with the shared secret.",
+         True),
+        ("Hotfixes go to production on Fridays without a review.",
+         "Never send hotfixes to production on Fridays without a review.", False),
+        ("Force-pushing to the release branches is banned.",
+         "Force-pushing to the release branches is not banned.", False),
+        ("The release branch is deployed to staging on Fridays.",
+         "Never deploy the release branch to staging on Fridays without asking.", False),
+    ):  # fmt: skip
+        assert said_together(tmp_path, one, other) is together, (one, other)
+
+
+def test_what_a_ban_names_is_not_denied_by_saying_so_and_the_ban_is() -> None:
+    """ "Rather than mocking" does not deny "Mocking … is banned" (both say no); "is not
+    banned" denies "is banned"."""
+    banned = "Mocking `datetime` is banned; inject a clock instead."
+    assert not denied("Inject a clock rather than mocking `datetime`.", banned)
+    assert denied(
+        "Force-pushing to release branches is not banned.",
+        banned.replace("Mocking `datetime`", "Force-pushing to release branches"),
     )

@@ -77,6 +77,7 @@ from memtab.trust.duplicates.meaning import (
     at_odds,
     content_text,
     own_name,
+    required_by,
 )
 from memtab.trust.duplicates.records import (
     DuplicateGroup,
@@ -141,7 +142,9 @@ def note_words(document: Document) -> NoteWords:
             said = sentence_stems(sentence if own is None else own.sub(" ", sentence))
             rule = rule_of(sentence)
             if rule is not None:  # "Never rebase…" is no "Always rebase…"
-                said = said | {POLARITY[rule.polarity]}
+                # "Never X without Y" requires Y: it says what "Always X with Y" says
+                required = rule.polarity == "never" and required_by(sentence) is not None
+                said = said | {POLARITY["always" if required else rule.polarity]}
             stems |= said
             cut = (index == len(said_here) - 1 and line.number in wrapped) or (
                 index == 0 and line.number - 1 in wrapped

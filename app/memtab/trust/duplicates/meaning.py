@@ -15,7 +15,7 @@ from memtab.check.documents import Document
 from memtab.store.paths import project_basename
 from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.claims import Claim, claims_of, contradict, same_thing, sentence_claims
-from memtab.trust.polarity import opposed, other_subjects, rule_of
+from memtab.trust.polarity import Rule, opposed, other_subjects, rule_of
 from memtab.trust.specifics import different_specifics
 from memtab.trust.words import IRREGULAR, content_lines, sentence_stems, statements, stems_of
 
@@ -117,15 +117,20 @@ def _at_odds(one: tuple[str, str], other: tuple[str, str]) -> bool:
         if any(contradict(a, b) for a in claims for b in their_claims):
             return True
         rule, their_rule = rule_of(mine), rule_of(theirs)
-        if rule is not None and their_rule is not None and opposed(rule, their_rule):
+        if (
+            rule is not None
+            and their_rule is not None
+            and opposed(rule, their_rule)
+            and not _required((rule, mine), (their_rule, theirs))
+        ):
             return True
     if _narrows(sentence, their_sentence) or _narrows(their_sentence, sentence):
         return True
     return (
         other_subjects(sentence, their_sentence)
         or different_specifics(sentence, their_sentence)
-        or _denied(sentence, their_sentence)
-        or _denied(their_sentence, sentence)
+        or denied(sentence, their_sentence)
+        or denied(their_sentence, sentence)
         or _restricted(sentence, their_sentence)
         or _restricted(their_sentence, sentence)
     )
@@ -157,16 +162,20 @@ def _restricted(one: str, other: str) -> bool:
 
 
 _NEGATION = re.compile(
-    r"\b(?:not|never|no|nor|cannot|without|except|unless|instead\s+of|rather\s+than|"
+    r"\b(?:not|never|no|nor|nobody|nothing|none|neither|cannot|without|except|unless|"
+    r"instead\s+of|rather\s+than|"
     r"avoid(?:s|ed|ing)?|refrain\s+from|steer\s+clear\s+of)\b"
     r"|n't\b|n’t\b",
     re.IGNORECASE,
 )
 """A word denying what follows it ("is not shared", "never retries", "pnpm, not npm",
-"except the last 4 digits")."""
+"except the last 4 digits", "nobody edits it")."""
 _PREFER = re.compile(r"\bprefer", re.IGNORECASE)
 _OVER = re.compile(r"\bover\b", re.IGNORECASE)
 """After "prefer", "over" denies what follows it too ("prefer pnpm over npm")."""
+_PREFERRED_TO = re.compile(r"\w*+\s++(?:[\w`'’-]++\s++){1,3}?to\b", re.IGNORECASE)
+"""After "prefer" and what is preferred, "to" denies what follows ("prefer early returns
+to nested ifs"), not "prefer to X" (what follows is what is preferred)."""
 
 
 _RESTRICTED = re.compile(r"\b(?:only|unless|except|but|if|when|until)\b", re.IGNORECASE)
@@ -202,11 +211,25 @@ def _as_rule(sentence: str) -> str:
 _WISH = re.compile(
     r"^(?:(?:the\s+)?(?:user|team|[A-Z][a-z]+)\s+(?:prefers|wants|likes|expects|asks\s+for)"
     r"|(?:I|we)(?:'d|\s+would)\s+(?:like|prefer)(?:\s+(?:you|it))?\s+to"
-    r"|make\s+sure|be\s+sure)(?:\s+that)?(?:\s+you)?(?:\s+to)?\s+",
+    r"|make\s+sure|be\s+sure"
+    r"|(?:the\s+)?(?:assistant|agent|model|AI|Claude|Codex|Gemini|Copilot)\s+"
+    r"(?:must|should|has\s+to|needs\s+to|is\s+to))(?:\s+that)?(?:\s+you)?(?:\s+to)?\s+",
     re.IGNORECASE,
 )
 """Who wishes a rule, said before it ("Dana prefers that you X", "I'd like you to X",
-"make sure that X"): not what the rule is about."""
+"make sure that X"), or whom it is told to ("the assistant must X"): not what the rule is
+about."""
+
+
+_HERE = re.compile(
+    r"\b(?:in|for|on|across|within|throughout)\s+(?:this|the\s+current)\s+"
+    r"(?:project|repo|repository|codebase|code\s+base|monorepo|service|app)\b"
+    r"|\bhere(?:\s+(?:too|as\s+well))?\b(?!\s+(?:is|are)\b)",
+    re.IGNORECASE,
+)
+"""Where a memory's statement says it holds, in words that point at its own place ("in
+this project", "here too"): the place the memory is kept says it already — a project's
+copy of a global rule saying so states the rule, no other subject."""
 
 
 def compared(sentence: str, own: re.Pattern[str] | None) -> str:
@@ -214,6 +237,8 @@ def compared(sentence: str, own: re.Pattern[str] | None) -> str:
     (`_WISH`), nor the name of its memory's own project (`own_name`)."""
     if own is not None:
         sentence = own.sub(" ", sentence).strip(" ,:")
+    if _HERE.search(sentence) is not None:
+        sentence = _HERE.sub(" ", sentence).strip(" ,:")
     said = _WISH.sub("", sentence, count=1)
     return said[:1].upper() + said[1:] if said is not sentence else sentence
 
@@ -237,6 +262,8 @@ def _name_of(project: str) -> re.Pattern[str] | None:
         rf"\b(?:in|for|on|at|within|across)\s+(?:the\s+)?{name}\b(?![’'-])"
         rf"(?:\s+(?:repo|repository|codebase|project|code))?"
         rf"|^(?:[-*+]\s+)?{name}(?:['’]s\s+(?:rule|convention|policy|way))?\b(?![’'-])"
+        rf"|^(?:[-*+]\s+)?{name}['’]s\b"
+        rf"|\b(?:in|for|on|across|within)\s+{name}['’]s\s+(?:code(?:base)?|repo(?:sitory)?|project)\b"
         rf"|\b{name}\s+(?:too|also|as\s+well)\b",
         re.IGNORECASE,
     )
@@ -260,11 +287,20 @@ def restricts(longer: str, said: frozenset[str], words: re.Pattern[str] = _RESTR
     """Whether a statement says when what a shorter one (`said`, its stems) says holds, or
     where not — of something the shorter does not say ("only when the schema changed";
     not "When I fix a bug …" of "Tests first for bug fixes")."""
+    longer = _ASIDE.sub(" ", longer)
     for restriction in words.finditer(longer):
         first = next(stems_of(longer[restriction.end() :]), None)
         if first is not None and first not in said:
             return True
-    return False
+    return any(not set(stems_of(place.group(1))) <= said for place in _ONLY_THERE.finditer(longer))
+
+
+_ONLY_THERE = re.compile(
+    r"\b(?:in|on|for|at|within|inside|from|to)\s+((?:[\w'’-]++\s+){0,4}?[\w'’-]++)\s+only\b",
+    re.IGNORECASE,
+)
+"""A place or a case named before "only" ("in the invoice tables only"): where alone a
+statement holds — not "parameterised queries only", which says what alone is used."""
 
 
 def recounts(longer: str, shorter: str, said: frozenset[str]) -> bool:
@@ -292,27 +328,106 @@ def _past_stems(text: str) -> set[str]:
     }
 
 
+_PROHIBITED = re.compile(
+    r"\b(?:(?:is|are|be)\s+(?:banned|forbidden|prohibited|disallowed|off[\s-]limits)"
+    r"|(?:ban|forbid|prohibit|disallow)(?:s|ned|den|ed)?)\b",
+    re.IGNORECASE,
+)
+"""What says a thing must not be, after it ("Mocking `datetime` is banned"): what it bans
+is no word another statement's negation denies."""
+_CLAUSE_END = re.compile(r"[.;!?—](?:\s|$)")
+"""Where a clause ends: a negation denies within its own ("never use `any`. anything under
+infra/…" denies no word of the second)."""
+_CLAUSE = 200
+"""A clause's length at most, as a negation's reach is read (a line of thousands of "no"s
+is not read to its end from each)."""
+_GATE = re.compile(r"[^,;:.!?—]{0,200}?\b(?:without|unless)\b", re.IGNORECASE)
+"""A negation whose clause goes on with "without" or "unless" ("No X without Y", "Never
+X unless Y"): two negations, one requirement (X only with Y)."""
+
+
 def _negations(sentence: str) -> list[re.Match[str]]:
     """Where a sentence denies what follows (`_NEGATION`, `_OVER`)."""
     found = list(_NEGATION.finditer(sentence))
-    if _PREFER.search(sentence) is not None:
+    prefer = _PREFER.search(sentence)
+    if prefer is not None:
         found += _OVER.finditer(sentence)
+        to = _PREFERRED_TO.match(sentence, prefer.end())
+        found += [to] if to is not None else []
     return found
 
 
-def _denied(one: str, other: str) -> bool:
+def denied(one: str, other: str) -> bool:
     """Whether `one` denies what `other`, which denies nothing, says: the first word after
-    one of its negations is a word of `other` ("The cache is not shared between workers" /
-    "The cache is shared between workers", "The queue never retries failed jobs" / "The
-    queue retries failed jobs")."""
+    one of its negations, in its clause, is a word of `other` ("The cache is not shared
+    between workers" / "The cache is shared between workers"); not two negations requiring
+    what `other` says ("No migration without a rollback script" / "Every migration ships
+    with a rollback script")."""
     if _negations(other):
         return False
-    said = sentence_stems(other) - _after_over(other)
-    for negation in _negations(one):
-        denied = next(stems_of(one[negation.end() :]), None)
-        if denied is not None and denied in said:
+    said = sentence_stems(other) - _after_over(other) - _prohibited(other)
+    gated = 0
+    for negation in sorted(_negations(one), key=lambda found: found.start()):
+        if negation.start() < gated:
+            continue
+        gate = _GATE.match(one, negation.end())
+        if gate is not None and _first_stem(one, gate.end()) in said:
+            gated = gate.end()  # "No migration without a rollback script" of "… with a …"
+            continue
+        end = negation.end()
+        clause = _CLAUSE_END.search(one, end, end + _CLAUSE)
+        said_no = next(stems_of(one[end : clause.start() if clause else end + _CLAUSE]), None)
+        if said_no is not None and said_no in said:
             return True
     return False
+
+
+def required_by(sentence: str) -> str | None:
+    """What a rule forbidding something without it requires ("Never merge a migration
+    without a down step": down), as its first stem, or None for no such rule."""
+    for negation in _NEGATION.finditer(sentence):
+        gate = _GATE.match(sentence, negation.end())
+        if gate is not None and negation.group(0).lower() not in _GATES:
+            return _first_stem(sentence, gate.end())
+    return None
+
+
+_GATES = frozenset({"without", "unless", "except"})
+
+
+def _required(one: tuple[Rule, str], other: tuple[Rule, str]) -> bool:
+    """Whether of two rules of opposite polarities the one forbidding something without a
+    thing (`required_by`) is the other, which says it always with that thing and denies
+    nothing: "Cache keys include the tenant id, always" / "Never build a cache key without
+    the tenant id"."""
+    (never, sentence), (_, their_sentence) = (
+        (one, other) if one[0].polarity == "never" else (other, one)
+    )
+    required = required_by(sentence) if never.polarity == "never" else None
+    return (
+        required is not None
+        and required in sentence_stems(their_sentence)
+        and not _negations(their_sentence)
+    )
+
+
+def _first_stem(text: str, start: int) -> str | None:
+    """The first stem of `text` from `start`, in the clause there (`_CLAUSE`)."""
+    return next(stems_of(text[start : start + _CLAUSE]), None)
+
+
+def _prohibited(sentence: str) -> frozenset[str]:
+    """The stems of what a sentence says is banned, in the clause before the word that
+    says so ("Mocking `datetime` is banned": mock, datetime)."""
+    found: set[str] = set()
+    for prohibition in _PROHIBITED.finditer(sentence):
+        start = max(0, prohibition.start() - _CLAUSE)
+        before = sentence[start : prohibition.start()]
+        found.update(stems_of(_CLAUSE_START.split(before)[-1]))
+    return frozenset(found)
+
+
+_CLAUSE_START = re.compile(r"[.;:!?—,]\s")
 
 
 def _after_over(sentence: str) -> frozenset[str]:

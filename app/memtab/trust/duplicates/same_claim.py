@@ -6,7 +6,8 @@ share most of their words and say different things.
 The two sentences that carry most of what two notes share are compared: what they say
 besides their subject (the names, addresses and labels they hold) is mostly one
 (`subject_only`), and they name the same specific values (`trust.specifics`) and neither
-narrows nor limits the other's rule (`meaning.narrowed`). Opposite rules and claims that
+narrows nor limits the other's rule (`meaning.narrowed`) nor denies what it says
+(`meaning.denied`: "Do not print secrets…" of "Print secrets…"). Opposite rules and claims that
 contradict are the engine's own check (`meaning.at_odds`).
 """
 
@@ -19,7 +20,7 @@ from typing import NamedTuple
 
 from memtab.check.documents import Document
 from memtab.trust.duplicates.boilerplate import line_digest
-from memtab.trust.duplicates.meaning import LABEL, POLARITIES, narrowed
+from memtab.trust.duplicates.meaning import LABEL, POLARITIES, denied, narrowed
 from memtab.trust.specifics import different_specifics
 from memtab.trust.values import WEB_ADDRESS
 from memtab.trust.words import content_lines, sentence_stems, statements, stems_of
@@ -64,6 +65,8 @@ def same_claims(
         or different_specifics(a.text, b.text)
         or narrowed(a.text, b.text, their_said)
         or narrowed(b.text, a.text, said)
+        or denied(a.text, b.text)
+        or denied(b.text, a.text)
     )
 
 
