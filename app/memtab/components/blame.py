@@ -5,7 +5,7 @@ versions; and when the gutter blames the open file, which answer it takes, where
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
 from memtab.blame.lines import matched_lines, split_lines
@@ -19,11 +19,6 @@ from memtab.humanize import absolute_time, relative_time
 from memtab.store.actors import BEFORE_MEMTAB, UNSAVED, actor_name, actor_short
 from memtab.store.errors import MemoryStoreError
 from memtab.store.paths import PathError
-
-
-def actor_words(actor: str) -> str:
-    """The card's words for `actor`: its name (`memtab.store.actors`)."""
-    return actor_name(actor)
 
 
 @dataclass(frozen=True)
@@ -86,14 +81,8 @@ def describe(line: BlameLine, now: int) -> GutterEntry:
         if source.transcript_path:
             details.append(f"Transcript: {source.transcript_path}")
         if source.trace_dump:
-            links.append(
-                Link(
-                    "trace",
-                    "Open its trace dump in Traces",
-                    source.trace_dump,
-                    workspace_id=source.workspace_id,
-                )
-            )
+            trace = Link("trace", "Open its trace dump in Traces", source.trace_dump)
+            links.append(replace(trace, workspace_id=source.workspace_id))
         if source.run_id:
             links.append(Link("run", "Open the run in Runs…", source.run_id))
     elif source is not None and source.kind == "xum-tool-call":
@@ -104,7 +93,7 @@ def describe(line: BlameLine, now: int) -> GutterEntry:
     elif source is not None and source.kind == "codex-ad-hoc-note":
         details.append("Tagged [ad-hoc note]: Codex's consolidation drew it from the user's notes")
         for note in source.notes:
-            written = f"{actor_words(note.actor)}, {absolute_time(note.at)}"
+            written = f"{actor_name(note.actor)}, {absolute_time(note.at)}"
             details.append(f"From the note {note.id} ({written})")
         if not source.notes:
             details.append("No note there now shares its words (deleted, or reworded)")
@@ -113,15 +102,12 @@ def describe(line: BlameLine, now: int) -> GutterEntry:
         links.append(Link("run", "Open the run in Runs…", line.run_id))
     if line.version:
         details.append(f"Version {line.version}")
+    label = actor_short(line.actor)
+    if line.actor != BEFORE_MEMTAB:
+        label += f" {_age(line.at, now)}"
+    owner = line.version or line.run_id or line.actor
     return GutterEntry(
-        actor=line.actor,
-        label=actor_short(line.actor)
-        if line.actor == BEFORE_MEMTAB
-        else f"{actor_short(line.actor)} {_age(line.at, now)}",
-        owner=line.version or line.run_id or line.actor,
-        title=actor_words(line.actor),
-        details=tuple(details),
-        links=tuple(links),
+        line.actor, label, owner, actor_name(line.actor), tuple(details), tuple(links)
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import enum
 import os
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -89,9 +90,7 @@ def event_preview(row: int, event: Any) -> Preview:
     number = str(view.sequence) if view.sequence is not None else str(row + 1)
     tools = ""
     if view.tool_names:
-        counts: dict[str, int] = {}
-        for name in view.tool_names:
-            counts[name] = counts.get(name, 0) + 1
+        counts = Counter(view.tool_names)  # in the order first called
         tools = ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in counts.items())
         if view.failed_tools:
             tools += f" ({view.failed_tools} failed)"
@@ -284,13 +283,8 @@ def dump_header(dump: TraceDump, workspace_label: str) -> DumpHeader:
         "file": FieldValue(str(dump.path)),
     }
     consolidation = "Consolidation · " if header.kind == CONSOLIDATION_KIND else ""
-    return DumpHeader(
-        title=f"{consolidation}{outcome_label(dump.outcome)} · {workspace_label}",
-        subtitle=" · ".join(facts),
-        error=dump.error_line,
-        notes=problem_notes(dump),
-        fields=fields,
-    )
+    title = f"{consolidation}{outcome_label(dump.outcome)} · {workspace_label}"
+    return DumpHeader(title, " · ".join(facts), dump.error_line, problem_notes(dump), fields)
 
 
 def _trigger(dump: TraceDump) -> str:

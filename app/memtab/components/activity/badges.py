@@ -36,21 +36,10 @@ class Actor(enum.StrEnum):
     """An agent's change the user accepted in the Inbox (the badge's `agent` says whose)."""
 
 
-_ACTOR_IDS = {
-    Actor.WRITER: "writer",
-    Actor.CONSOLIDATOR: "consolidator",
-    Actor.MUX: "mux",
-    Actor.SYNC: "sync",
-    Actor.OUTSIDE: "external",
-}
-"""Each badge's actor as history names it (`memtab.store.actors` words them all)."""
-
-
 class Badge(Record):
-    """A file's badge: who changed it, and when the change was seen. Saved in ui-state.json
-    by physical path, `{"actor", "at", "agent"?}` (docs/formats.md §15.2); one whose actor
-    is not one of `Actor` or whose time is not an integer > 0 is not restored. `agent`:
-    an agent's change, by its history actor (`mcp:codex-mcp-client`)."""
+    """A file's badge: who changed it, and when it was seen; in ui-state.json by physical path
+    as `{"actor", "at", "agent"?}` (docs/formats.md §15.2: a bad actor or time is not restored).
+    `agent`: an agent's change, by its history actor (`mcp:codex-mcp-client`)."""
 
     actor: Actor
     at_ms: Annotated[int, Key("at"), AtLeast(1)]
@@ -58,8 +47,9 @@ class Badge(Record):
 
     @property
     def _who(self) -> str:
-        """The actor as history names it."""
-        return self.agent or _ACTOR_IDS.get(self.actor, "external")
+        """The actor as history names it (`memtab.store.actors` words them all)."""
+        outside = self.actor in (Actor.OUTSIDE, Actor.AGENT)  # an agent's: by `agent`
+        return self.agent or ("external" if outside else self.actor.value)
 
     @property
     def label(self) -> str:
@@ -101,10 +91,8 @@ class AgentEdits:
         return self._badges.get(physical) if physical is not None else None
 
     def count_in(self, scan: HomeScan) -> bool:
-        """Count `scan`'s changes in; True when a badge came, went or changed.
-
-        The file open in the editor is badged like any other: the editor shows it.
-        """
+        """Count `scan`'s changes in; True when a badge came, went or changed (the file open
+        in the editor is badged like any other: the editor shows it)."""
         changes = scan.changes
         if changes.empty:
             return False
@@ -166,27 +154,18 @@ class AgentEdits:
         """A file operation of this window (a restore, its undo or redo) wrote these files:
         their badges go, also one a scan gave meanwhile (it took the change for mux's or another
         program's). True if any went."""
-        gone = [p for p in physical if p in self._badges]
-        for each in gone:
-            del self._badges[each]
-        return bool(gone)
+        return self._drop([p for p in physical if p in self._badges])
 
     def clear(self, physical: str | None) -> bool:
         """Drop the badge of the file at `physical` (opened); True if it had one."""
-        if physical is None or physical not in self._badges:
-            return False
-        del self._badges[physical]
-        return True
+        return self._drop([physical] if physical in self._badges else [])
 
     def drop_under(self, scan: HomeScan | None, old: VirtualPath) -> bool:
         """Drop the badges at or under `old` (moved away); True if any went."""
         prefix = _physical(scan, old) if scan is not None else None
         if prefix is None:
             return False
-        moved = [p for p in self._badges if p == prefix or p.startswith(prefix + "/")]
-        for physical in moved:
-            del self._badges[physical]
-        return bool(moved)
+        return self._drop([p for p in self._badges if p == prefix or p.startswith(prefix + "/")])
 
     def forget_missing(self, scan: HomeScan) -> bool:
         """Drop the badges of files a scan shows are gone (say, deleted while Memtab was
@@ -198,7 +177,11 @@ class AgentEdits:
             for entry in scope.listing.files
             if (physical := scope.physical(entry.path)) is not None
         }
-        gone = [p for p in self._badges if p not in listed and any(p.startswith(r) for r in roots)]
+        return self._drop(
+            [p for p in self._badges if p not in listed and any(p.startswith(r) for r in roots)]
+        )
+
+    def _drop(self, gone: list[str]) -> bool:
         for physical in gone:
             del self._badges[physical]
         return bool(gone)

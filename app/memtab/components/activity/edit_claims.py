@@ -1,7 +1,6 @@
-"""Whose change each badge names, without Qt: `EditClaims` keeps the badges between scans and
-turns what the window hears (a writer run, an Inbox accept, a sync, a consolidation run, the
-runs log of other processes) into claims, and knows which opens are the user's.
-`gui/activity/edit_marks.py` feeds it and shows the badges."""
+"""Whose change each badge names, without Qt: `EditClaims` keeps the badges between scans,
+turns what the window hears (a writer run, an Inbox accept, a sync, a consolidation, other
+processes' runs) into claims, and knows which opens are the user's (`gui/activity/edit_marks`)."""
 
 from __future__ import annotations
 
@@ -61,10 +60,7 @@ class EditClaims:
 
     def claim_all(self, physical: Iterable[str | Path], actor: Actor) -> bool:
         """These files' changes are `actor`'s (True: a badge changed)."""
-        changed = False
-        for each in physical:
-            changed = self.edits.claim(str(each), actor) or changed
-        return changed
+        return any([self.edits.claim(str(each), actor) for each in physical])  # each claimed
 
     def user_wrote(self, physical: Iterable[str]) -> bool:
         """A file operation of this window wrote these files (True: a badge went)."""
@@ -89,12 +85,8 @@ class EditClaims:
 
     def contents_written(self, written: dict[str, str]) -> bool:
         """Memtab's runs elsewhere wrote these contents (sha → the run's kind)."""
-        changed = False
-        for sha, kind in written.items():
-            actor = RUN_ACTORS.get(kind)
-            if actor is not None:
-                changed = self.edits.claim_content(sha, actor) or changed
-        return changed
+        claims = [(sha, RUN_ACTORS.get(kind)) for sha, kind in written.items()]
+        return any([self.edits.claim_content(sha, actor) for sha, actor in claims if actor])
 
     def consolidation_started(self, workspace_id: str) -> None:
         """This window's consolidation runs on `workspace_id` (changes meanwhile are its,

@@ -4,6 +4,7 @@ panel built late, what findings say on rows, lines and the panel (docs/formats.m
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -62,12 +63,8 @@ ROW_MARK_DETAIL = "The check found lines to look at: open the file to see them (
 
 def row_marks(findings: Iterable[Finding]) -> dict[str, RowMark]:
     """The mark of each file row with findings ("2 to check"), by row key."""
-    counts: dict[str, int] = {}
-    for finding in findings:
-        ref = finding_ref(finding)
-        if ref is not None:
-            key = ref_key(ref)
-            counts[key] = counts.get(key, 0) + 1
+    refs = (finding_ref(finding) for finding in findings)
+    counts = Counter(ref_key(ref) for ref in refs if ref is not None)
     return {
         key: RowMark(f"{count} to check", MarkTone.CHECK, ROW_MARK_DETAIL)
         for key, count in counts.items()

@@ -5,6 +5,7 @@ declines of earlier reviews forgotten (`forget_declined`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from memtab.components.jobs import JobContext
 from memtab.consolidation.job import JobMode, PlanChoice, RunOutcome, run_for_outcome, run_isolated
@@ -53,28 +54,12 @@ def consolidate(
             last[:] = [(step, message)]
             ctx.report_progress(step, message)
 
+    # The same run either way: what it is, and where its steps and cancel go.
+    run: dict[str, Any] = dict(mode=mode, choice=request.choice, scope=request.scope)
+    run.update(cancel=ctx.cancel_event, on_step=report)
     if isolated:
-        return run_isolated(
-            service.home.root,
-            workspace_id,
-            trigger,
-            cancel=ctx.cancel_event,
-            on_step=report,
-            mode=mode,
-            choice=request.choice,
-            scope=request.scope,
-        )
-    return run_for_outcome(
-        service,
-        workspace_id,
-        trigger,
-        cancel=ctx.cancel_event,
-        on_step=report,
-        reservation=reservation,
-        mode=mode,
-        choice=request.choice,
-        scope=request.scope,
-    )
+        return run_isolated(service.home.root, workspace_id, trigger, **run)
+    return run_for_outcome(service, workspace_id, trigger, reservation=reservation, **run)
 
 
 def forget_declined(home_root: str, workspace_id: str, _ctx: JobContext) -> int:

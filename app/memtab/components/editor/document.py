@@ -1,6 +1,6 @@
-"""The editor's open document, between the buffer and the file on disk, no Qt: `DocumentBase`
-(what is open, its loads, the bar, reads of the disk, over the protocols the window fills) and
-`OpenDocument`, which carries out what `session` decides; every read and save a `disk_jobs` job."""
+"""The editor's open document between the buffer and the file on disk, no Qt: `OpenDocument`
+carries out what `session` decides over the protocols the window fills; every read and save
+a `disk_jobs` job."""
 
 from __future__ import annotations
 
@@ -148,8 +148,66 @@ CHOICE = "choice"  # a choice of the bar or the diff window that looks at the di
 RENAME = "rename"  # the read that looks for where the open file went
 
 
-class DocumentBase:
-    """What is open, loading and showing it, the bar, and reads of the disk."""
+Then = Callable[[bool], None] | None
+"""Who waits for a save: told whether it was written (None: nobody)."""
+
+
+class SaveTurns:
+    """One save at a time."""
+
+    def __init__(self) -> None:
+        self._waiting: list[Then] | None = None  # the save on its way's, first; None: none
+        self._follow = False
+
+    @property
+    def busy(self) -> bool:
+        """Whether a save is on its way to disk."""
+        return self._waiting is not None
+
+    def ask(self, then: Then) -> bool:
+        """A save is asked for (`then` is told its outcome): whether to start it now
+        (False: it waits for the one on its way)."""
+        if self._waiting is not None:
+            self._waiting.append(then)
+            return False
+        self._waiting = [then]
+        return True
+
+    def landed(self) -> tuple[Then, tuple[Then, ...]]:
+        """The save on its way landed: who asked for it, and who asked meanwhile."""
+        waiting, self._waiting = self._waiting or [None], None
+        return waiting[0], tuple(waiting[1:])
+
+    @staticmethod
+    def again(later: Sequence[Then], *, saved: bool, dirty: bool) -> bool:
+        """Whether the saves asked meanwhile (`later`) are one more save (the last one was
+        `saved` and the buffer is still `dirty`) rather than told its outcome."""
+        return bool(later) and saved and dirty
+
+    def follow_later(self) -> bool:
+        """The disk changed: whether following it waits for the save on its way."""
+        if self._waiting is None:
+            return False
+        self._follow = True
+        return True
+
+    def follow_due(self) -> bool:
+        """Whether a follow of the disk put off is due now (no save on its way), once."""
+        if not self._follow or self._waiting is not None:
+            return False
+        self._follow = False
+        return True
+
+
+def tell_all(waiting: Sequence[Then], saved: bool) -> None:
+    """Tell every one of `waiting` whether the save was written."""
+    for then in waiting:
+        if then is not None:
+            then(saved)
+
+
+class OpenDocument:
+    """What is open, loading and showing it, the bar, reads of the disk, and saves."""
 
     def __init__(
         self,
@@ -157,22 +215,23 @@ class DocumentBase:
         view: DocumentView,
         prompts: DocumentPrompts,
         while_reading: Reading,
+        own_writes: OwnWrites,
         files: FileJobs,
     ) -> None:
         """Nothing open; loads into `view`, asks through `prompts`' bar and diff window, holds keys
-        through `while_reading`, reads through `files` (the window's file channel)."""
+        through `while_reading`, reads and saves through `files` (the window's file channel),
+        each save noted in `own_writes` before it is written."""
         self._host = host
         self._view = view
         self._prompts = prompts
         self.document: MemoryFile | None = None
         self.file = OpenFile()
-        self.real_path: Path | None = None
-        """Where the open file is on disk (None: no file, or one Memtab cannot place)."""
+        self.real_path: Path | None = None  # where the file is on disk (None: none, or unplaced)
         self._files = files
-        self.reads = DocumentReads(files, f"editor:{id(self)}")
-        """The reads of the open document on their way (dropped when another opens)."""
-        self.while_reading = while_reading
-        """The "Reading…" page and the keys held while the text is on its way."""
+        self.reads = DocumentReads(files, f"editor:{id(self)}")  # dropped when another opens
+        self.while_reading = while_reading  # the "Reading…" page and the keys held meanwhile
+        self._own_writes = own_writes
+        self._saves = SaveTurns()
 
     @property
     def reading(self) -> bool:
@@ -340,83 +399,6 @@ class DocumentBase:
         self.while_reading.drop()
         self.document = None
 
-
-Then = Callable[[bool], None] | None
-"""Who waits for a save: told whether it was written (None: nobody)."""
-
-
-class SaveTurns:
-    """One save at a time."""
-
-    def __init__(self) -> None:
-        self._waiting: list[Then] | None = None  # the save on its way's, first; None: none
-        self._follow = False
-
-    @property
-    def busy(self) -> bool:
-        """Whether a save is on its way to disk."""
-        return self._waiting is not None
-
-    def ask(self, then: Then) -> bool:
-        """A save is asked for (`then` is told its outcome): whether to start it now
-        (False: it waits for the one on its way)."""
-        if self._waiting is not None:
-            self._waiting.append(then)
-            return False
-        self._waiting = [then]
-        return True
-
-    def landed(self) -> tuple[Then, tuple[Then, ...]]:
-        """The save on its way landed: who asked for it, and who asked meanwhile."""
-        waiting, self._waiting = self._waiting or [None], None
-        return waiting[0], tuple(waiting[1:])
-
-    @staticmethod
-    def again(later: Sequence[Then], *, saved: bool, dirty: bool) -> bool:
-        """Whether the saves asked meanwhile (`later`) are one more save (the last one was
-        `saved` and the buffer is still `dirty`) rather than told its outcome."""
-        return bool(later) and saved and dirty
-
-    def follow_later(self) -> bool:
-        """The disk changed: whether following it waits for the save on its way."""
-        if self._waiting is None:
-            return False
-        self._follow = True
-        return True
-
-    def follow_due(self) -> bool:
-        """Whether a follow of the disk put off is due now (no save on its way), once."""
-        if not self._follow or self._waiting is not None:
-            return False
-        self._follow = False
-        return True
-
-
-def tell_all(waiting: Sequence[Then], saved: bool) -> None:
-    """Tell every one of `waiting` whether the save was written."""
-    for then in waiting:
-        if then is not None:
-            then(saved)
-
-
-class OpenDocument(DocumentBase):
-    """The open document and its disk side."""
-
-    def __init__(
-        self,
-        host: DocumentHost,
-        view: DocumentView,
-        prompts: DocumentPrompts,
-        while_reading: Reading,
-        own_writes: OwnWrites,
-        files: FileJobs,
-    ) -> None:
-        """Nothing open (`DocumentBase`); saves go through `files` too, each noted in
-        `own_writes` before it is written."""
-        super().__init__(host, view, prompts, while_reading, files)
-        self._own_writes = own_writes
-        self._saves = SaveTurns()
-
     # --- following the disk --------------------------------------------------------------
 
     def follow_changes(
@@ -515,10 +497,6 @@ class OpenDocument(DocumentBase):
 
     # --- the choices of the bar and the diff window ----------------------------------------
 
-    def _take_disk_version(self) -> None:
-        """Reload / Keep theirs: load the disk version, keeping the draft restorable."""
-        self.read_disk(self._take, CHOICE)
-
     def _take(self, disk: DiskRead) -> None:
         decision = self.file.decide_take(disk)
         if decision is TakeDecision.MISSING:
@@ -595,10 +573,6 @@ class OpenDocument(DocumentBase):
             f"{said} Review it, then save; your draft is kept: restore it here or with Undo.",
         )
         self._view.focus_text()  # to review and save
-
-    def _keep_mine(self) -> None:
-        """Keep the draft and base the next save on what is on disk now."""
-        self.read_disk(self._keep_mine_over, CHOICE)
 
     def _keep_mine_over(self, disk: DiskRead) -> None:
         if disk is DiskAbsence.MISSING:
@@ -702,7 +676,7 @@ class OpenDocument(DocumentBase):
         (`components.editor.document`)."""
         first, later = self._saves.landed()
         tell_all((first,), saved)
-        dirty = self.document is not None and self._host_dirty()
+        dirty = self.document is not None and self.file.is_dirty(self._view.is_modified())
         if SaveTurns.again(later, saved=saved, dirty=dirty):
             self.save_against(self.file.save_expectation(), then=functools.partial(tell_all, later))
         else:
@@ -711,27 +685,20 @@ class OpenDocument(DocumentBase):
         if self._saves.follow_due() and self.file.situation is not Situation.CONFLICT:
             self.follow_disk()
 
-    def _host_dirty(self) -> bool:
-        return self.file.is_dirty(self._view.is_modified())
-
-    def _overwrite(self) -> None:
-        """Save the draft over whatever is on disk now (or recreate it)."""
-        self.read_disk(self._overwrite_over, CHOICE)
-
     def _overwrite_over(self, disk: DiskRead) -> None:
         if disk is not DiskAbsence.UNREADABLE:
             self.save_against(disk.sha256 if isinstance(disk, FileContent) else None)
 
     def perform(self, action: str) -> None:
         """Carry out a choice of the bar or the diff window (`components.editor.session`)."""
-        if action in (RELOAD, TAKE_THEIRS):
-            self._take_disk_version()
+        # Reload / Keep theirs: the disk version in place of the draft (kept restorable);
+        # Keep mine: the draft, based on the disk now; Overwrite: the draft over the disk now.
+        takes = {RELOAD: self._take, TAKE_THEIRS: self._take, KEEP_MINE: self._keep_mine_over}
+        over_disk = takes.get(action) or (self._overwrite_over if action == OVERWRITE else None)
+        if over_disk is not None:
+            self.read_disk(over_disk, CHOICE)
         elif action == SHOW_DIFF:
             self.show_diff()
-        elif action == OVERWRITE:
-            self._overwrite()
-        elif action == KEEP_MINE:
-            self._keep_mine()
         elif action == MERGE:
             self._merge_with_disk()
         elif action == RESTORE_DRAFT:

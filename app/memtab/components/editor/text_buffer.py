@@ -60,10 +60,9 @@ def utf16_offset(text: str, index: int) -> int:
 
 
 class DocumentPositions:
-    """Python string indices of a text ↔ positions in the QTextDocument holding it.
-
-    Qt counts UTF-16 code units, so each character beyond U+FFFF (most emoji) takes two
-    positions. Built once per text; each lookup is a binary search."""
+    """Python string indices of a text ↔ positions in the QTextDocument holding it: Qt counts
+    UTF-16 code units, so a character beyond U+FFFF (most emoji) takes two. Built once per text;
+    each lookup is a binary search."""
 
     def __init__(self, text: str) -> None:
         wide = len(text.encode("utf-16-le")) != 2 * len(text)  # C speed: usually False
@@ -97,10 +96,8 @@ def changed_span(old: str, new: str) -> tuple[int, int, int]:
 
 
 def with_final_newline(text: str) -> str:
-    """`text` ending in a line break (an empty text stays empty).
-
-    Saved files end with one, so a line an agent appends (`echo … >> notes.md`) starts
-    on its own line instead of joining the user's last one."""
+    """`text` ending in a line break (an empty text stays empty): a line an agent appends to a
+    saved file (`echo … >> notes.md`) starts on its own line, not on the user's last one."""
     return text if not text or text.endswith("\n") else text + "\n"
 
 

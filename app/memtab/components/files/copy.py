@@ -5,12 +5,13 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
 from memtab.components.files.ops import OpResult, open_file
-from memtab.components.files.steps import RemoveStep
+from memtab.components.files.steps import RemoveStep, physical_paths
 from memtab.components.files.undo import UndoStack
+from memtab.components.history.history import SCOPE_TITLES
 from memtab.components.tree.nodes import NodeKind, TreeNode
 from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.sources import source_title
@@ -29,7 +30,6 @@ from memtab.store.scopes.memory import MemoryStore
 logger = logging.getLogger(__name__)
 
 TOPIC_TYPES = CLAUDE_TOPIC_TYPES
-_SCOPE_TITLES = {Scope.GLOBAL: "Global", Scope.PROJECT: "Project", Scope.WORKSPACE: "Workspace"}
 # Where a new file goes in each kind of source that takes one (`{}` is the name).
 _NEW_FILE = {
     Layout.CLAUDE_USER: "rules/{}.md",
@@ -102,7 +102,7 @@ def copy_targets(scan: HomeScan, origin: MemoryFileRef | None = None) -> list[Co
     """The places a copy of `origin` can go."""
     targets = [
         CopyTarget(
-            f"mux:{item.scope.value}", f"mux · {_SCOPE_TITLES[item.scope]}", "mux", item.scope
+            f"mux:{item.scope.value}", f"mux · {SCOPE_TITLES[item.scope]}", "mux", item.scope
         )
         for item in scan.scopes
         if item.unavailable is None and item.root is not None and item.scope.shared
@@ -153,23 +153,11 @@ def copy_to(
         return OpResult(f"{action} failed", error=str(error))
     except OSError as error:
         return OpResult(f"{action} failed", error=error.strerror or str(error))
-    stack.push(
-        RemoveStep(
-            store.workspace,
-            f"copy to {PurePosixPath(where).name}",
-            copy,
-            result.sha256,
-            created_folders,
-            noun="copy",
-            made="copied",
-        )
-    )
-    physical = copy.physical()
-    return OpResult(
-        f"Copied {note.label} to {result.target}",
-        created=copy.ref,
-        touched=(str(physical),) if physical is not None else (),
-    )
+    description = f"copy to {PurePosixPath(where).name}"
+    made = RemoveStep(store.workspace, description, copy, result.sha256, created_folders)
+    stack.push(replace(made, noun="copy", made="copied"))
+    said = f"Copied {note.label} to {result.target}"
+    return OpResult(said, created=copy.ref, touched=physical_paths(copy))
 
 
 def topic_type_choices(default: str | None) -> Sequence[str]:

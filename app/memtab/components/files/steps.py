@@ -14,6 +14,7 @@ from memtab.components.files import ops as file_ops
 from memtab.components.files.ops import OpResult, restore_file
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError, MuxFile
+from memtab.humanize import plural
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.home import Home
@@ -86,6 +87,14 @@ class UndoStep:
         """Where the file `ref` names is once this is applied (None: it goes away)."""
         return None if any(ref.is_within(gone) for gone in self.affected) else ref
 
+    def turned(self, kind: type[StepT], **changes: Any) -> StepT:
+        """The step of `kind` over the same operation: the fields the two share, but `changes`."""
+        shared = {item.name for item in fields(kind)} & {item.name for item in fields(self)}
+        return kind(**{**{name: getattr(self, name) for name in shared}, **changes})
+
+
+StepT = TypeVar("StepT", bound=UndoStep)
+
 
 def physical_paths(file: MemoryFile) -> tuple[str, ...]:
     """Where `file` is on disk, for an immediate rescan (none when that cannot be said)."""
@@ -141,17 +150,8 @@ class DeleteStep(UndoStep):
             except (MemoryStoreError, PathError, OSError) as error:
                 failure = OpResult(f"Undo of {self.description} failed", error=str(error))
                 break
-        inverse = (
-            RemoveFilesStep(
-                self.workspace,
-                self.description,
-                orphan_dir=self.orphan_dir,
-                files=tuple(brought),
-                folders=tuple(made),
-            )
-            if brought or made
-            else None
-        )
+        turned = self.turned(RemoveFilesStep, files=tuple(brought), folders=tuple(made))
+        inverse = turned if brought or made else None
         if failure is not None:
             return Applied(failure, inverse)
         what = restored[0].key if len(restored) == 1 else f"{len(restored)} files"
@@ -224,17 +224,8 @@ class RemoveFilesStep(UndoStep):
             for change in changes
             if change.after.deleted and change.after.op == "delete"
         )
-        inverse = (
-            DeleteStep(
-                self.workspace,
-                self.description,
-                orphan_dir=self.orphan_dir,
-                files=deleted,
-                folders=tuple(removed_folders),
-            )
-            if deleted or removed_folders
-            else None
-        )
+        turned = self.turned(DeleteStep, files=deleted, folders=tuple(removed_folders))
+        inverse = turned if deleted or removed_folders else None
         if failure is not None:
             return Applied(failure, inverse)
         items = [path for path, _sha in self.files] + list(self.folders)
@@ -270,13 +261,7 @@ class MoveStep(UndoStep):
     def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
         backwards = [(new, old) for old, new in reversed(self.moves)]  # never refused
         result = file_ops.move(store, backwards)
-        inverse = (
-            MoveStep(
-                self.workspace, self.description, orphan_dir=self.orphan_dir, moves=result.moved
-            )
-            if result.moved
-            else None
-        )
+        inverse = self.turned(MoveStep, moves=result.moved) if result.moved else None
         if not result.ok:
             failed = OpResult(
                 f"Undo of {self.description} failed",
@@ -320,18 +305,9 @@ class RestoreStep(UndoStep):
         except (UnkeptChangeError, MemoryFileError) as error:
             return Applied(OpResult.failed(failed, error))
         before = restored.before
+        turned = self.turned(RestoreStep, file=restored.file, before=before, sha256=restored.sha256)
         inverse = (
-            RestoreStep(
-                self.workspace,
-                self.description,
-                orphan_dir=self.orphan_dir,
-                file=restored.file,
-                before=before,
-                sha256=restored.sha256,
-                count_as_write=self.count_as_write,
-            )
-            if before is not None and not before.deleted and not restored.unchanged
-            else None
+            turned if before is not None and not before.deleted and not restored.unchanged else None
         )
         result = OpResult(f"{key} holds what it held before", touched=physical_paths(restored.file))
         return Applied(result, inverse)
@@ -346,14 +322,6 @@ class MadeFileStep(UndoStep):
     created_folders: int = 0  # The folders made for it (removed with it while empty).
     noun: str = "new file"  # How the message names it (`Removed the copy …`).
     made: str = "created"  # How the operation made it (`… changed since it was copied; kept`).
-
-    def turned(self, kind: type[MadeStepT], **changes: Any) -> MadeStepT:
-        """The step of `kind` about the same file (`changes`: what differs)."""
-        values = {item.name: getattr(self, item.name) for item in fields(self)}
-        return kind(**{**values, **changes})
-
-
-MadeStepT = TypeVar("MadeStepT", bound=MadeFileStep)
 
 
 @dataclass(frozen=True)
@@ -431,13 +399,7 @@ class PinStep(UndoStep):
 
     def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
         result = file_ops.set_pinned(store, self.path, self.pinned_before)
-        inverse = PinStep(
-            self.workspace,
-            self.description,
-            orphan_dir=self.orphan_dir,
-            path=self.path,
-            pinned_before=not self.pinned_before,
-        )
+        inverse = self.turned(PinStep, pinned_before=not self.pinned_before)
         return Applied(result, inverse if result.ok else None)
 
 
@@ -527,15 +489,8 @@ class EachStep(SeveralSteps):
         if not done:
             failed = OpResult(f"Undo of {self.description} failed", error="; ".join(kept[:3]))
             return Applied(replace(failed, touched=tuple(touched)), inverse)
-        message = (
-            f"{done} of {len(self.steps)} files turned back"
-            if kept
-            else (
-                f"{len(self.steps)} files turned back"
-                if len(self.steps) != 1
-                else "1 file turned back"
-            )
-        )
+        total = plural(len(self.steps), "file")
+        message = f"{done} of {total} turned back" if kept else f"{total} turned back"
         if kept:
             message += f"; left as changed since: {'; '.join(kept[:3])}"
             if len(kept) > 3:
@@ -683,15 +638,7 @@ def _outcome(
     change = recorded.get(str(path))
     before = change.before if change is not None else None
     inverse = (
-        RestoreStep(
-            step.workspace,
-            step.description,
-            orphan_dir=step.orphan_dir,
-            file=file,
-            before=before,
-            sha256=change.after.sha256,
-            count_as_write=step.count_as_write,
-        )
+        step.turned(RestoreStep, file=file, before=before, sha256=change.after.sha256)
         if change is not None and before is not None and not before.deleted
         else None
     )

@@ -112,11 +112,10 @@ class UndoStack:
 
 
 def _take(steps: deque[UndoStep], step: UndoStep) -> bool:
-    for index in range(len(steps) - 1, -1, -1):
-        if steps[index] is step:
-            del steps[index]
-            return True
-    return False
+    found = next((i for i in range(len(steps) - 1, -1, -1) if steps[i] is step), None)
+    if found is not None:
+        del steps[found]
+    return found is not None
 
 
 def undo_step(
@@ -124,10 +123,7 @@ def undo_step(
 ) -> OpResult:
     """Take `step` back through a store of the workspace it was made in (`allow_unkept`:
     see `UndoStep.apply`); what makes it again goes on `stack`'s redo stack."""
-    applied = step.apply(step.store_for(home), allow_unkept=allow_unkept)
-    if stack is not None and applied.inverse is not None:
-        stack._turned(applied.inverse, redo=True)
-    return _said("Undid", step, applied.result)
+    return _turn(home, step, stack, allow_unkept, redo=False)
 
 
 def redo_step(
@@ -135,23 +131,23 @@ def redo_step(
 ) -> OpResult:
     """Make again what `step` (from the redo stack) takes back; what takes it back once
     more goes on `stack`'s undo stack (without emptying the redo stack)."""
+    return _turn(home, step, stack, allow_unkept, redo=True)
+
+
+def _turn(
+    home: Home, step: UndoStep, stack: UndoStack | None, allow_unkept: bool, *, redo: bool
+) -> OpResult:
     applied = step.apply(step.store_for(home), allow_unkept=allow_unkept)
     if stack is not None and applied.inverse is not None:
-        stack._turned(applied.inverse, redo=False)
+        stack._turned(applied.inverse, redo=not redo)  # what turns it back goes on the other stack
     result = applied.result
-    if not result.ok and result.message.startswith("Undo of "):
-        result = replace(result, message=f"Redo of {step.description} failed")
-    return _said("Redid", step, result)
-
-
-def _said(verb: str, step: UndoStep, result: OpResult) -> OpResult:
     if not result.ok:
-        return result
-    return OpResult(
-        f"{verb} {step.description}: {result.message}",
-        created=result.created,
-        moved=result.moved,
-        touched=result.touched,
+        failed_redo = redo and result.message.startswith("Undo of ")
+        return (
+            replace(result, message=f"Redo of {step.description} failed") if failed_redo else result
+        )
+    return replace(
+        result, message=f"{'Redid' if redo else 'Undid'} {step.description}: {result.message}"
     )
 
 
@@ -408,10 +404,9 @@ def move_lines_past_cut(
     text: str,
     expected_sha256: str | None,
 ) -> OpResult:
-    """Move the lines of `text` (the index `index` of `source` as the editor holds it, the
-    file on disk expected to hold `expected_sha256`) past Claude Code's cut into
-    `MEMORY-continued.md` (else `-2`, `-3`…) beside it, and save the index with a link to it
-    in their place (`MovedPastCut`: what it holds now)."""
+    """Move the lines of `text` (`source`'s `index` as the editor holds it; on disk
+    `expected_sha256`) past Claude Code's cut into `MEMORY-continued.md` (else `-2`…) beside it,
+    the index saved with a link in their place (`MovedPastCut`: what it holds now)."""
     folder = PurePosixPath(index.ref.path).parent
     action = "Moving the lines past Claude Code's cut"
     try:

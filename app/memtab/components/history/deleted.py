@@ -224,15 +224,8 @@ class _Place:
 
     def group(self) -> TrashGroup:
         items = tuple(sorted(self.items, key=lambda item: item.at, reverse=True))
-        return TrashGroup(
-            self.label,
-            self.scope,
-            items,
-            tuple(self.bursts),
-            self.orphan_dir,
-            self.agent,
-            self.across,
-        )
+        place = (self.orphan_dir, self.agent, self.across)
+        return TrashGroup(self.label, self.scope, items, tuple(self.bursts), *place)
 
 
 def discovered_sources(home: Home) -> tuple[Source, ...]:
@@ -324,16 +317,8 @@ def _deleted(places: dict[str, _Place]) -> None:
             place = places.get(key)
             if place is None or place.store is not store:
                 continue
-            place.items.append(
-                DeletedFile(
-                    path=item.path,
-                    version=item.version,
-                    key=key,
-                    actor=item.version.actor,
-                    at=item.deleted_at,
-                    orphan_dir=place.orphan_dir,
-                )
-            )
+            row = DeletedFile(item.path, item.version, key, item.version.actor, item.deleted_at)
+            place.items.append(replace(row, orphan_dir=place.orphan_dir))
 
 
 def _key_of(store: MemoryStore, path: str) -> str:
@@ -372,15 +357,8 @@ def _source_of(file_id: str, sources: dict[str, Source]) -> Source | None:
 
 
 def _source_row(source: Source, path: str, version: Version, key: str) -> DeletedFile:
-    return DeletedFile(
-        path=path,
-        version=version,
-        key=key,
-        actor=version.actor,
-        at=version.at,
-        source=source,
-        cannot_restore=_cannot_restore(source, path),
-    )
+    row = DeletedFile(path, version, key, version.actor, version.at, source=source)
+    return replace(row, cannot_restore=_cannot_restore(source, path))
 
 
 def _cannot_restore(source: Source, file_id: str) -> str | None:
@@ -496,7 +474,7 @@ def burst_text(burst: BurstFiles, now: int | None = None) -> str:
     """A burst in a few lines: what happened, and what became of each of its files."""
     lines = [burst.words] + ([f"In {burst.place}"] if burst.place else [])
     if burst.left_to_restore:
-        lines.append(f"Restore all puts back {_files(burst.left_to_restore)}.")
+        lines.append(f"Restore all puts back {humanize.plural(burst.left_to_restore, 'file')}.")
     lines.append("")
     for file in burst.files:
         state = file.state_words(now) or ("rewritten" if file.rewritten else "deleted")
@@ -504,10 +482,6 @@ def burst_text(burst: BurstFiles, now: int | None = None) -> str:
             f"{file.place} · {file.name} — {state}" if file.place else f"{file.name} — {state}"
         )
     return "\n".join(lines)
-
-
-def _files(count: int) -> str:
-    return f"{count} file" if count == 1 else f"{count} files"
 
 
 def news_read(

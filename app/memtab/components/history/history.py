@@ -24,10 +24,7 @@ from memtab.store.history.xum_journal import XumJournal
 from memtab.store.home import Home
 from memtab.store.leftovers import remove_leftover_temps_once
 from memtab.store.paths import PathError, Scope, parse_file_path
-from memtab.store.restore.from_history import (
-    content_of,
-    text_of,
-)
+from memtab.store.restore.from_history import content_of, text_of
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.lease import recorder_running
 from memtab.watch.sources import record_sources
@@ -42,13 +39,6 @@ SCOPE_TITLES = {scope: SECTION_TITLES[SectionId(scope.value)] for scope in Scope
 def actor_words(actor: str) -> str:
     """Who made a version, by name (`memtab.store.actors`)."""
     return actor_name(actor)
-
-
-def _signed_size(delta: int) -> str:
-    if delta == 0:
-        return ""
-    sign = "+" if delta > 0 else "−"
-    return f"{sign}{humanize.size_text(abs(delta))}"
 
 
 def change_words(version: Version) -> str:
@@ -117,17 +107,11 @@ def version_rows(
             delta = 0 if version.moved_to else -version.size_bytes
         else:
             delta = version.size_bytes - before
-        rows.append(
-            VersionRow(
-                version=version,
-                when=humanize.relative_time(version.at, now),
-                when_exact=humanize.absolute_time(version.at),
-                who=_who(version, xum),
-                change=change_words(version),
-                size="" if version.deleted else humanize.size_text(version.size_bytes),
-                size_change=_signed_size(delta),
-            )
-        )
+        when = (humanize.relative_time(version.at, now), humanize.absolute_time(version.at))
+        size = "" if version.deleted else humanize.size_text(version.size_bytes)
+        signed = f"{'+' if delta > 0 else '−'}{humanize.size_text(abs(delta))}" if delta else ""
+        change = (change_words(version), size, signed)
+        rows.append(VersionRow(version, *when, _who(version, xum), *change))
     return rows
 
 

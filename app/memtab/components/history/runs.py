@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 import logging
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import NamedTuple
 
 from memtab import humanize
@@ -64,12 +64,7 @@ def load_run_list(home: Home, run_filter: RunFilter) -> RunList:
     the reverts of the runs listed."""
     catch_up_runs(home)
     log = RunsLog(home)
-    runs = log.runs(
-        workspace_id=run_filter.workspace_id,
-        kind=run_filter.kind,
-        trigger=run_filter.trigger,
-        failed_only=run_filter.failed_only,
-    )
+    runs = log.runs(**asdict(run_filter))
     reverts = log.runs(kind=REVERT_KIND)
     reverted = reverted_by(reverts)
     partly = frozenset(run.id for run in runs if run.id in reverted and left_alone(run, reverts))
@@ -106,10 +101,9 @@ def run_title(run: RunEntry) -> str:
 
 
 def run_outcome(run: RunEntry, reverted: RunEntry | None = None, *, partly: bool = False) -> str:
-    """`2 files changed · 1 not applied`, `failed: …`, `changed nothing`; a writer run that changed
-    no file says what it did instead (`suggested 5 memories for review`, its summary);
-    `Reverted · …` when a revert run (`reverted`) took it back, `Partly reverted · …` when
-    it left some of its files alone (first: a narrow column cuts the end)."""
+    """`2 files changed · 1 not applied`, `failed: …`, `changed nothing` (a writer run: what it did
+    instead); `Reverted · …` when a revert run (`reverted`) took it back, `Partly reverted · …`
+    when it left some files alone (first: a narrow column cuts the end)."""
     if reverted is not None:
         return f"{'Partly reverted' if partly else 'Reverted'} · {run_outcome(run)}"
     if run.failed:
@@ -207,17 +201,10 @@ def load_run_detail(home: Home, run: RunEntry) -> RunDetail:
     """Describe every op of a run and read its diffs."""
     words = describe_run(home, run)
     store = _store_of(home, run)
-    ops = []
-    for op, text in zip(run.ops, words, strict=True):
-        ops.append(
-            OpView(
-                op=op,
-                words=text,
-                state=op_state(op),
-                diff=parse_unified_diff(op_diff(home, op)),
-                open_path=_existing(store, op.new_path or op.path) if store is not None else None,
-            )
-        )
+    ops = [
+        OpView(op, text, op_state(op), parse_unified_diff(op_diff(home, op)), _opens(store, op))
+        for op, text in zip(run.ops, words, strict=True)
+    ]
     reverted = reverted_at(store, run) if store is not None else None
     reverts = RunsLog(home).runs(kind=REVERT_KIND)
     revert = reverted_by(reverts).get(run.id)
@@ -273,10 +260,10 @@ def _store_of(home: Home, run: RunEntry) -> MemoryStore | None:
     return MemoryStore(home, workspace, record_history=False)
 
 
-def _existing(store: MemoryStore, raw_path: str) -> str | None:
+def _opens(store: MemoryStore | None, op: RunOp) -> str | None:
     try:
-        path = parse_file_path(raw_path)
-        return str(path) if store.kind_of(path) == "file" else None
+        path = parse_file_path(op.new_path or op.path)
+        return str(path) if store is not None and store.kind_of(path) == "file" else None
     except (PathError, MemoryStoreError):
         return None
 
@@ -342,23 +329,20 @@ def empty_text(run_filter: RunFilter) -> str:
 
 def run_rows(listing: RunList, names: dict[str, str]) -> list[RunRow]:
     """The listed runs' rows, newest first (`names`: each workspace id's name)."""
-    rows = []
-    for run in listing.runs:
-        workspace = names.get(run.workspace_id or "", run.workspace_id or "—")
-        partly = run.id in listing.partly_reverted
-        outcome = run_outcome(run, listing.reverted.get(run.id), partly=partly)
-        rows.append(
-            RunRow(
-                run_id=run.id,
-                when=humanize.relative_time(run.at),
-                title=run_title(run),
-                outcome=outcome,
-                workspace=workspace,
-                when_tip=humanize.absolute_time(run.at),
-                failed=run.failed,
-            )
+    return [
+        RunRow(
+            run.id,
+            humanize.relative_time(run.at),
+            run_title(run),
+            run_outcome(
+                run, listing.reverted.get(run.id), partly=run.id in listing.partly_reverted
+            ),
+            names.get(run.workspace_id or "", run.workspace_id or "—"),
+            humanize.absolute_time(run.at),
+            run.failed,
         )
-    return rows
+        for run in listing.runs
+    ]
 
 
 def run_heading(run: RunEntry, detail: RunDetail | None, names: dict[str, str]) -> RunHeading:

@@ -93,8 +93,7 @@ def file_row(file: DeletedFile) -> FileRow:
 
 def restored_words(result: EventRestore) -> str:
     """`Restored 23 files` and what was left, in one line."""
-    count = len(result.restored)
-    words = f"Restored {count} file{'s' if count != 1 else ''}"
+    words = f"Restored {humanize.plural(len(result.restored), 'file')}"
     if result.left:
         left = result.left[0]
         more = f" and {len(result.left) - 1} more" if len(result.left) > 1 else ""
@@ -211,13 +210,7 @@ class TrashPresenter:
         """Restore a file that can come back; Restore to… only a mux file deleted on its
         own; Restore all a burst with files still gone."""
         restorable = file is not None and file.restorable
-        movable = (
-            restorable
-            and file is not None
-            and file.source is None
-            and not file.orphan_dir
-            and not file.rewritten
-        )
+        movable = file is not None and restorable and may_restore_to(file) and not file.rewritten
         note = (
             f"Cannot be restored: {file.cannot_restore}"
             if file is not None and file.cannot_restore

@@ -1,13 +1,6 @@
-"""The Memory tab's search box, without Qt: what a keystroke asks, when an outcome is stale,
-what the tree expands once results show (the field and its wiring: `gui/search/box.py`).
-
-A keystroke searches again only when the query's terms changed (spaces and case typed
-around the same words do not). Starting to search remembers the expansion the user had
-while browsing; it comes back once the field is cleared and the full tree shows. An outcome
-counts only if it is of the scan shown and of the terms typed now. The index is warmed once,
-when the field first takes the focus with a scan shown. Down or Enter in the field go to
-the first matching file, unless a file row is current already.
-"""
+"""The Memory tab's search box, without Qt (`gui/search/box.py` wires it): what a keystroke asks,
+when an outcome is stale, what the tree expands once results show, when the index is warmed,
+where Down or Enter in the field goes."""
 
 from __future__ import annotations
 

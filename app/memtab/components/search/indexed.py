@@ -1,7 +1,6 @@
-"""The files the window's search looks at, and their texts from the home's search index on
-disk (`memtab.search_index`, docs/formats.md §22.11), each row named as the MCP catalog names
-it (one row a file, shared with the servers), brought to the scan shown before it answers. The
-window keeps no file's text; one thread at a time (the search's lane)."""
+"""The files the window's search looks at, and their texts from the home's search index on disk
+(`memtab.search_index`, §22.11), rows named as the MCP catalog names them, brought to the scan
+shown before it answers; the window keeps no file's text; one thread at a time (its lane)."""
 
 from __future__ import annotations
 
@@ -64,10 +63,9 @@ class IndexedTexts:
     def candidates(
         self, scan: HomeScan, terms: tuple[str, ...]
     ) -> tuple[list[tuple[str, set[Key] | None]], set[Key] | None]:
-        """For each term, the rows of `scan`'s files whose text may hold it (None: any may);
-        and, unless the index is as the last refresh left it, every row under `scan`'s roots
-        (None: every file) — read at one moment, so a row taken out and put back meanwhile is in
-        both or neither."""
+        """For each term, the rows of `scan`'s files whose text may hold it (None: any may); and,
+        unless the index is as the last refresh left it, every row under `scan`'s roots (None:
+        every file), read at one moment: a row taken out and put back is in both or neither."""
         roots = roots_of(scan)
         self.refresh(scan)
         reader = self._opened_reader(scan)
@@ -109,10 +107,9 @@ class IndexedTexts:
     # --- the index ----------------------------------------------------------------------
 
     def refresh(self, scan: HomeScan, stop: threading.Event | None = None) -> bool:
-        """Bring the index to `scan` unless it is there already (opened, again if another
-        process rebuilt it; refreshed when the scan changed or any process committed since);
-        False when `stop` was set first. The version kept is the one read before a refresh that
-        wrote nothing: only then is the index a row of every file of the scan."""
+        """Bring the index to `scan` unless it is there (reopened if rebuilt, refreshed when the
+        scan changed or a process committed); False when `stop` was set first. The version kept is
+        read before a refresh that wrote nothing: only then does it row every file of the scan."""
         if scan.is_outline:
             return True
         if self._reader is not None and self._reader.replaced:
@@ -192,12 +189,9 @@ def _indexed(item: Searchable, stamp: Stamp | None) -> IndexedFile:
 
 @dataclass(frozen=True, slots=True)
 class Searchable:
-    """A file as the search sees it: its tree key and what its name and description say (`label`);
-    its row in the index (`root`, `row`; `named`: the row's label); where it is, whether `view` may
-    show its text (`readable`; else it is found by name and description only), whether it is read
-    through a link another agent's layout allows (`linked`); and what the listing holds of it
-    (`listed`: a stamp taken of it holds while the listing keeps this entry), or its stamp when the
-    listing gives one (`stamp`: other agents' files, by size and mtime)."""
+    """A file as the search sees it: tree key, `label` (name and description), its index row
+    (`root`, `row`), whether `view` shows its text (`readable`) or through a link (`linked`), and
+    what the listing holds of it (`listed`) or its `stamp` (other agents' files: size, mtime)."""
 
     key: str
     label: str
@@ -277,10 +271,9 @@ def roots_of(scan: HomeScan) -> tuple[str, ...]:
 
 
 class ScanFiles:
-    """A scan's files in tree order (`searchables`), and what a keystroke looks up among
-    them without a walk of every file in Python: each one's place by its row in the index
-    and by its tree key, and the places of the files whose label holds a term (their
-    labels casefolded in one text, searched by `str.find`)."""
+    """A scan's files in tree order (`searchables`) and what a keystroke looks up with no walk in
+    Python: each one's place by index row and tree key, and the files whose label holds a term
+    (the labels casefolded in one text, searched by `str.find`)."""
 
     __slots__ = ("_labels", "_starts", "by_key", "by_row", "items")
 

@@ -1,9 +1,6 @@
-"""Searching memories by name, description and content, off the GUI thread: a file matches when
-every term occurs (case-insensitively) in its path, description or text, as `view` shows it,
-read from the home's search index (`components.search.indexed`, shared with the MCP servers and
-`memtab search`). The best `MAX_MATCHED_FILES` are shown, ranked as those rank them; searching
-is incremental (`SearchQuery.narrows`) and cancellable per keystroke. `Searcher` owns the index
-and the last matches; its jobs run one at a time on the scans lane, so neither needs a lock."""
+"""Searching memories by name, description and content off the GUI thread, from the home's search
+index (shared with the MCP servers and `memtab search`, ranked as they rank): incremental,
+cancellable per keystroke; `Searcher`'s jobs run one at a time on the scans lane (no lock)."""
 
 from __future__ import annotations
 
@@ -71,12 +68,9 @@ def find_matches(
     candidates: Collection[str] | None = None,
     cancel: CancelToken | None = None,
 ) -> Matches:
-    """The best `MAX_MATCHED_FILES` files of `scan` matching `query` (ranked as `memtab search`
-    ranks them, then part-word matches, in tree order), by tree key, with their hit counts and
-    first lines; `more`: files left unlooked at may match too. With `candidates` (tree keys)
-    only those are looked at. No file is walked in Python: each term's files are those the index
-    or a label says may hold it (a term the index cannot narrow leaves every file, looked at
-    until enough match); `cancel` is checked every few hundred files."""
+    """The best `MAX_MATCHED_FILES` files of `scan` holding every term of `query` (ranked, then
+    part-word matches in tree order; `candidates`: only those keys), with hit counts and first
+    lines; `more`: others may match. Each term's files come from the index or a label, no walk."""
     matches = Matches()
     if not query.active:
         return matches

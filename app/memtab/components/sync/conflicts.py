@@ -77,25 +77,15 @@ def list_conflicts(
     items: list[ConflictItem] = []
     if load_config(home).targets:
         items += [sync_item(conflict) for conflict in service_for(home, git_program).conflicts()]
-    for copy in memory_copies(MemoryStore(home, workspace)):
+    copies: list[tuple[ConflictKind, ConflictCopy | SidecarCopy, str, str]] = [
+        ("copy", c, str(c.path), str(c.original))
+        for c in memory_copies(MemoryStore(home, workspace))
+    ]
+    copies += [("sidecar", c, c.path.name, c.original.name) for c in sidecar_copies(home)]
+    for kind, copy, path, original in copies:
+        title = f"{copy.original.name}\n{copy.name.label}"
         items.append(
-            ConflictItem(
-                "copy",
-                str(copy.path),
-                f"{copy.original.name}\n{copy.name.label}",
-                _copy_detail(copy.name, str(copy.path), str(copy.original)),
-                copy,
-            )
-        )
-    for sidecar in sidecar_copies(home):
-        items.append(
-            ConflictItem(
-                "sidecar",
-                str(sidecar.path),
-                f"{sidecar.original.name}\n{sidecar.name.label}",
-                _copy_detail(sidecar.name, sidecar.path.name, sidecar.original.name),
-                sidecar,
-            )
+            ConflictItem(kind, str(copy.path), title, _copy_detail(copy.name, path, original), copy)
         )
     return items
 

@@ -44,7 +44,7 @@ def sync_line(
         if not copies:
             return SyncLine("", "", visible=False)
         return SyncLine(
-            _conflicts_text(conflicts),
+            plural(conflicts, "conflict"),
             "Conflict copies a file-sync tool made beside their originals; click to resolve.",
             conflicts,
         )
@@ -60,7 +60,7 @@ def sync_line(
                 f"{plural(copies, 'conflict copy', 'conflict copies')} of a file-sync tool"
             )
         return SyncLine(
-            _conflicts_text(conflicts),
+            plural(conflicts, "conflict"),
             f"{'; '.join(parts)}. Click to resolve them; neither side's text is lost.",
             conflicts,
         )
@@ -129,10 +129,6 @@ _NAMED = 3  # files named in a tooltip or the quit question; more are counted
 def _names(paths: tuple[str, ...]) -> str:
     names = ", ".join(path.rsplit("/", 1)[-1] for path in paths[:_NAMED])
     return names if len(paths) <= _NAMED else f"{names} and {len(paths) - _NAMED} more"
-
-
-def _conflicts_text(count: int) -> str:
-    return plural(count, "conflict")
 
 
 def why_not_synced(look: SyncLook) -> str | None:
@@ -325,11 +321,8 @@ def unsent_question(look: SyncLook, failure: str | None = None) -> tuple[str, st
     """The question and its detail for the changes `look` counts as not sent (`failure`:
     why the sync just tried could not send them)."""
     waiting = look.to_send
-    one = len(waiting) == 1
-    names = ", ".join(path.rsplit("/", 1)[-1] for path in waiting[:_NAMED])
-    if len(waiting) > _NAMED:
-        names += f" and {len(waiting) - _NAMED} more"
-    them = "it" if one else "them"
+    names = _names(waiting)
+    them = "it" if len(waiting) == 1 else "them"
     why = f"The sync could not send {them}: {failure}\n\n" if failure else ""
     return (
         f"{plural(len(waiting), 'change')} not sent yet",
@@ -467,7 +460,9 @@ def run_sync(
     try:
         if kind == "changes":
             status = service.status(cancel=cancel)
-        if kind == "full" or (status is not None and _has_changes(status)):
+        # this machine has changes no sync sent yet (no network)
+        ahead = status is not None and any(t.local_changes or t.ahead for t in status.targets)
+        if kind == "full" or ahead:
             report = service.sync(progress=progress, cancel=cancel)
             status = None  # what it sent and brought in changed where things stand
         if status is None:
@@ -486,11 +481,6 @@ def look_or_sync(home: Home, kind: SyncKind, git_program: str | None, ctx: JobCo
         progress=functools.partial(ctx.report_progress, 0),
         cancel=ctx.is_cancelled,
     )
-
-
-def _has_changes(status: SyncStatus) -> bool:
-    """Whether this machine has changes no sync sent yet (no network)."""
-    return any(target.local_changes or target.ahead for target in status.targets)
 
 
 def _look(

@@ -152,10 +152,9 @@ def _scan_orphans(
 def _disk_changes(
     previous: HomeScan | None, workspace: Workspace | None, scopes: tuple[ScopeScan, ...]
 ) -> DiskChanges:
-    """Files created, modified or deleted since `previous`, for scopes with the same root.
-
-    Of the same workspace, a scope that appeared since (xum's session scope at an agent's
-    first checkpoint) is its files created, and one that went is its files deleted."""
+    """Files created, modified or deleted since `previous`, for scopes with the same root; of the
+    same workspace, a scope that appeared (xum's session scope) is its files created, one that
+    went its files deleted."""
     if previous is None:
         return DiskChanges()
     same_workspace = _workspace_id(previous.workspace) == _workspace_id(workspace)

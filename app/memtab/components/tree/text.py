@@ -87,24 +87,14 @@ def describe_for_accessibility(
     if node.kind is NodeKind.SOURCE:
         return f"{agent_title(node.agent)} memory, {humanize.plural(node.file_count, 'file')}"
     if node.kind is NodeKind.FILE:
-        parts = []
-        if node.pinned:
-            parts.append("pinned")
-        if badge is not None:
-            parts.append(f"agent edited: {badge.sentence()}")
-        if node.tag:
-            parts.append(node.tag)
-        if node.warning:
-            parts.append(node.warning)
-        parts += [mark.text for mark in marks]
-        if node.description:
-            parts.append(node.description)
+        edited = f"agent edited: {badge.sentence()}" if badge is not None else ""
+        before = ["pinned" if node.pinned else "", edited, node.tag, node.warning or ""]
+        hits = humanize.plural(node.content_hits, "matching line") if node.content_hits else ""
         usage = humanize.usage_text(node.access_count, node.last_accessed_at)
-        if usage:
-            parts.append(usage)
-        if node.content_hits:
-            parts.append(humanize.plural(node.content_hits, "matching line"))
-        return ", ".join(parts)
+        after = [node.description, usage, hits]
+        return ", ".join(
+            [*filter(None, before), *(mark.text for mark in marks), *filter(None, after)]
+        )
     if node.kind is NodeKind.MATCH and node.line_match is not None:
         return f"matching line {node.line_match.line + 1}"
     return ""

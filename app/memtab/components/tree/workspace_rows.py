@@ -32,16 +32,11 @@ class PickerRow(NamedTuple):
     @property
     def tags(self) -> list[str]:
         """Muted labels after a workspace's name."""
-        if self.workspace is None:
+        ws = self.workspace
+        if ws is None:
             return []
-        tags = []
-        if self.workspace.shares_notebook:
-            tags.append("shared notebook")
-        if self.workspace.multi_project:
-            tags.append("multi-project")
-        if self.workspace.archived:
-            tags.append("archived")
-        return tags
+        said = (("shared notebook", ws.shares_notebook), ("multi-project", ws.multi_project))
+        return [tag for tag, on in (*said, ("archived", ws.archived)) if on]
 
     @property
     def accessible_text(self) -> str:

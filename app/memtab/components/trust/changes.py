@@ -177,9 +177,7 @@ class KeepStep(UndoStep):
                 keep_group(self.home, self.group)
         except OSError as error:
             return Applied(OpResult.failed(f"Undo of {self.description} failed", error))
-        turned = KeepStep(
-            self.workspace, self.description, home=self.home, group=self.group, kept=not self.kept
-        )
+        turned = self.turned(KeepStep, kept=not self.kept)
         said = "shown again" if self.kept else "kept as it is"
         return Applied(OpResult(f"The group is {said}"), turned)
 

@@ -4,6 +4,7 @@ first `SHOWN` items."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar
@@ -97,9 +98,7 @@ class RoomFacts:
 
 
 def place_target(place: MemoryPlace) -> Target:
-    return Target(
-        path=place.path, line=place.line, workspace=place.workspace, project=place.project
-    )
+    return Target(place.path, place.line, place.workspace, place.project)
 
 
 def _line(place: MemoryPlace) -> str:
@@ -177,9 +176,7 @@ def finding_item(finding: Finding) -> RoomItem:
 
 def _changed(files: Sequence[ChangedFile]) -> RoomSection:
     newest = sorted(files, key=lambda f: -f.at_ms)
-    by_who: dict[str, int] = {}
-    for file in newest:
-        by_who[file.who] = by_who.get(file.who, 0) + 1
+    by_who = Counter(file.who for file in newest)  # in the order first seen
     summary = ", ".join(f"{who} {count}" for who, count in by_who.items())
     items = tuple(
         RoomItem(
@@ -266,7 +263,4 @@ def headline(sections: Sequence[RoomSection]) -> str:
 
 def agent_name(who: str) -> str:
     """A badge's label as the room names it ("claude code" → "Claude Code")."""
-    for name in AGENT_NAMES.values():
-        if name.lower() == who.lower():
-            return name
-    return who
+    return next((name for name in AGENT_NAMES.values() if name.lower() == who.lower()), who)

@@ -86,70 +86,32 @@ MENUS = (("file", "&File"), ("edit", "&Edit"), ("view", "&View"), ("help", "&Hel
 
 MENU_AT_MOST = 15  # Entries a menu shows at most (issue 84): the rest are the palette's and F1's.
 
+
+def _menu(words: str) -> tuple[str | None, ...]:
+    """A menu's action ids in order, from `words`; `|` is a separator."""
+    return tuple(None if word == "|" else word for word in words.split())
+
+
 MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
-    "file": (
-        "window.quick_open",
-        None,
-        "tree.new_file",
-        "tree.new_folder",
-        "files.codex_note",
-        "editor.save",
-        "editor.revert",
-        "editor.autosave",
-        "editor.close_tab",
-        None,
-        "window.open_home",
-        "window.add_workspace",
-        None,
-        "sync.setup",
-        "sync.now",
-        "sync.conflicts",
-        None,
-        "window.settings",
-        "window.quit",
+    "file": _menu(
+        "window.quick_open | tree.new_file tree.new_folder files.codex_note editor.save "
+        "editor.revert editor.autosave editor.close_tab | window.open_home "
+        "window.add_workspace | sync.setup sync.now sync.conflicts | window.settings "
+        "window.quit"
     ),
-    "edit": (
-        "files.undo",
-        "files.redo",
-        None,
-        "window.find",
-        "editor.replace",
-        "editor.find_next",
-        "editor.find_previous",
-        "editor.go_to_line",
-        "search.focus",
-        None,
-        "tree.rename",
-        "tree.delete",
-        "tree.pin",
-        "tree.copy_to",
-        None,
-        "consolidation.run_now",
-        "consolidation.run_scope",
-        "writer.pause",
+    "edit": _menu(
+        "files.undo files.redo | window.find editor.replace editor.find_next "
+        "editor.find_previous editor.go_to_line search.focus | tree.rename tree.delete "
+        "tree.pin tree.copy_to | consolidation.run_now consolidation.run_scope "
+        "writer.pause"
     ),
-    "view": (
-        "window.command_palette",
-        None,
-        "trust.room",
-        "inbox.focus",
-        None,
-        "window.view_source",
-        "window.view_split",
-        "window.view_preview",
-        "blame.toggle",
-        "blame.line",
-        None,
-        "history.panel",
-        "history.trash",
-        "history.runs",
-        "check.panel",
-        "loads.show",
-        "trust.panel",
-        None,
-        "window.switch_workspace",
+    "view": _menu(
+        "window.command_palette | trust.room inbox.focus | window.view_source "
+        "window.view_split window.view_preview blame.toggle blame.line | history.panel "
+        "history.trash history.runs check.panel loads.show trust.panel | "
+        "window.switch_workspace"
     ),
-    "help": ("window.shortcuts", "window.about"),
+    "help": _menu("window.shortcuts window.about"),
 }
 """What each menu holds, in order, by action id (`None`: a separator)."""
 

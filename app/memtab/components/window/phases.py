@@ -100,11 +100,9 @@ class Composition(Generic[Host]):
         return cast(T, self._built[key.name]) if key.name in self._finished else None
 
     def reach(self, phase: Phase) -> None:
-        """Build every feature up to `phase` not built yet, in the list's order.
-
-        Called again while features are being built (re-entered from a builder), it
-        builds nothing itself: the building under way goes on up to `phase`, so nothing
-        is built twice or before a feature the list puts first."""
+        """Build every feature up to `phase` not built yet, in the list's order; re-entered from a
+        builder, it builds nothing itself (the building under way goes on up to `phase`), so
+        nothing is built twice or before a feature the list puts first."""
         if phase is Phase.ON_DEMAND:
             raise ValueError("on-demand features are built by demand(name)")
         if self.reached is None or phase > self.reached:

@@ -103,10 +103,8 @@ class UiState:
         return state
 
     def save(self) -> bool:
-        """Write the state atomically; False (and a log line) when it cannot be written.
-
-        A file that could not be read at load time is kept aside first, never overwritten.
-        """
+        """Write the state atomically; False (and a log line) when it cannot be written. A file
+        that could not be read at load time is kept aside first, never overwritten."""
         return self.save_job()()
 
     def save_job(self) -> Callable[[], bool]:

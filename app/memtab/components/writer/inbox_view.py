@@ -158,17 +158,13 @@ def text_gist(text: str) -> str:
 
 def _unbulleted(line: str) -> str:
     """A line without its list marker ("- Sign commits" → "Sign commits")."""
-    for marker in ("- ", "* ", "+ "):
-        if line.startswith(marker):
-            return line[len(marker) :]
-    return line
+    return line[2:] if line[:2] in ("- ", "* ", "+ ") else line
 
 
 def accepted_text(items: Sequence[InboxItemView]) -> str:
     """What accepting `items` did, where each went: "Accepted 3 memories: 1 into
-    /memories/workspace/notes.md, an edit of /memories/global/gotchas.md, a new file
-    /memories/global/shell.md" — or, all notes into one file, "Accepted 2 memories into
-    /memories/workspace/notes.md"."""
+    /memories/workspace/notes.md, a new file /memories/global/shell.md" — or, all notes into
+    one file, "Accepted 2 memories into /memories/workspace/notes.md"."""
     count = plural(len(items), "memory", "memories")
     notes: dict[str, int] = {}
     changes: list[str] = []
@@ -219,16 +215,14 @@ def details_html(item: InboxItemView) -> str:
     if item.target_reason:
         parts.append(f"<p><i>Why there:</i> {escape(item.target_reason)}</p>")
     if item.evidence:
-        rows = []
-        for evidence in item.evidence:
-            if evidence.text is None:
-                rows.append(f"<li><code>{escape(evidence.id)}</code> — not in the transcript</li>")
-            else:
-                text = escape(evidence.text).replace("\n", "<br>")
-                rows.append(
-                    f"<li><code>{escape(evidence.id)}</code> ({escape(evidence.role or '?')}): "
-                    f"{text}</li>"
-                )
+        rows = [
+            f"<li><code>{escape(evidence.id)}</code> — not in the transcript</li>"
+            if evidence.text is None
+            else f"<li><code>{escape(evidence.id)}</code> ({escape(evidence.role or '?')}): "
+            + escape(evidence.text).replace("\n", "<br>")
+            + "</li>"
+            for evidence in item.evidence
+        ]
         parts.append("<p><i>Evidence:</i></p><ul>" + "".join(rows) + "</ul>")
     return "".join(parts)
 
@@ -470,13 +464,15 @@ class PatchedFile:
 def patch_heading(files: Sequence[PatchedFile]) -> str:
     """What a patch would do, in one line ("Changes 2 files: deploy.md (new, 3 lines);
     MEMORY.md (1 line added)")."""
-    parts = []
-    for file in files:
-        short = file.name.rsplit(":", 1)[-1]
-        if file.new_file:
-            parts.append(f"{short} (new, {humanize.plural(file.diff.added, 'line')})")
-        else:
-            parts.append(f"{short} ({_counts(file.diff) or 'unchanged'})")
+    parts = [
+        f"{file.name.rsplit(':', 1)[-1]} "
+        + (
+            f"(new, {humanize.plural(file.diff.added, 'line')})"
+            if file.new_file
+            else f"({_counts(file.diff) or 'unchanged'})"
+        )
+        for file in files
+    ]
     return f"Changes {humanize.plural(len(files), 'file')}: {'; '.join(parts)}"
 
 

@@ -158,10 +158,9 @@ class WithEvidence:
 
 @dataclass(frozen=True)
 class Reviewed:
-    """What an agent's proposal would write (`preview`) and its diff against the file
-    now, or why it could not be read (`problem`: no longer pending, unreadable). A Gemini
-    patch's review says it in `heading` (`refused`: it cannot be applied now), over the
-    diff of every file it writes, or over the patch as it is."""
+    """What an agent's proposal would write (`preview`) and its diff against the file now, or
+    why not (`problem`); a Gemini patch's review says it in `heading` (`refused`: it cannot be
+    applied now), over each file's diff or the patch as it is."""
 
     item_id: str
     preview: ProposalPreview | None = None

@@ -161,13 +161,7 @@ class Supervision(Generic[T]):
         if ticket is None:
             return None
         self._running.add(job)
-        self.status = replace(
-            self.status,
-            activity=WriterActivity.RUNNING,
-            workspace_id=ticket.workspace_id,
-            workspace_name=self._name(ticket),
-            trace_path=None,
-        )
+        self.settle(WriterActivity.RUNNING, ticket, self.status.message)
         return ticket
 
     def run_ended(self, job: int) -> tuple[T | None, bool]:
