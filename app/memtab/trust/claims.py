@@ -61,7 +61,7 @@ from memtab.trust.reading.styles import (
     style_values_disagree,
     styles,
 )
-from memtab.trust.reading.tools import TOOL_WORDS, moved_tools, tools
+from memtab.trust.reading.tools import OLD_PART, TOOL_WORDS, moved_tools, tells_change, tools
 from memtab.trust.reading.versions import same_use, version_key, versions
 from memtab.trust.values import value_of
 from memtab.trust.words import content_lines, statements, stems_of
@@ -211,7 +211,7 @@ def _plain_claims(sentence: str) -> tuple[Claim, ...]:
         return tuple(facts)
     if _ALTERNATIVES.search(sentence) or is_example(sentence):
         return ()
-    if _PAST.search(sentence) or _GONE.search(sentence):
+    if _PAST.search(sentence) or _GONE.search(sentence) or tells_change(sentence):
         # What was says nothing of what is, but of a tool it can say both: "We moved to
         # bun, pnpm is gone", "CSV is written with csv-stringify (papaparse was removed)".
         if _PAST.search(sentence):
@@ -410,7 +410,9 @@ def same_thing(one: Claim, other: Claim) -> bool:
         kind, _, scope = one.key.partition(":")
         other_kind, _, other_scope = other.key.partition(":")
         mine, theirs = set(scope.split()), set(other_scope.split())
-        return kind == other_kind and (not mine or not theirs or bool(mine & theirs))
+        if not mine or not theirs:  # the whole project: not its old part ("the old admin")
+            return kind == other_kind and not (mine | theirs) & OLD_PART
+        return kind == other_kind and bool(mine & theirs)
     return False
 
 

@@ -191,6 +191,16 @@ TOOL_KINDS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 """Tools one of which a project uses for a job."""
 TOOL_KIND = {tool: kind for kind, tools in TOOL_KINDS.items() for tool in tools}
+SENSES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "bun": (
+        ("JavaScript package manager", ("install", "package", "depend", "lock", "add", "npm")),
+        ("Go ORM", ("go", "golang", "uptrace", "row", "rows", "sql", "quer")),
+        ("JavaScript runtime", ("run", "runs", "runtime", "server", "serve", "script", "exec")),
+    ),
+    "sqlx": (("Rust database library", ("rust", "crate", "cargo", "tokio", "axum", "actix")),),
+}  # fmt: skip
+"""A name two tools share (Bun the package manager, the runtime and the Go ORM; `sqlx` of
+Go and of Rust): the first kind whose words the sentence says, else `TOOL_KIND`'s."""
 _COMMON_PARTS = frozenset(
     {"new", "good", "day", "text", "format", "build", "orm", "docs", "ui", "job", "queue",
      "code", "css", "pages", "cloud", "secrets", "manager", "actions", "ci", "aws", "mux",
@@ -390,3 +400,12 @@ TOOL_WORDS = frozenset(
 )  # fmt: skip
 """A word of every way a tool is named (a sentence holding none names no tool): each
 word of its name but the common ones a longer name holds ("new relic": relic)."""
+
+
+def kind_of(tool: str, lowered: str) -> str:
+    """The kind of job a tool named in a lowered sentence does (`SENSES`)."""
+    words = lowered_words(lowered)
+    for kind, cues in SENSES.get(tool, ()):
+        if any(w == cue or (len(cue) > 3 and w.startswith(cue)) for w in words for cue in cues):
+            return kind
+    return TOOL_KIND[tool]

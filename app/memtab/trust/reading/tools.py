@@ -16,10 +16,25 @@ from __future__ import annotations
 import itertools
 import re
 
-from memtab.trust.reading.tool_kinds import GATED, TOOL_KIND, TOOL_KINDS, TOOL_WORDS, said_as
+from memtab.trust.reading.tool_kinds import (
+    GATED,
+    TOOL_KIND,
+    TOOL_KINDS,
+    TOOL_WORDS,
+    kind_of,
+    said_as,
+)
 from memtab.trust.words import stems_of
 
-__all__ = ["TOOL_KIND", "TOOL_KINDS", "TOOL_WORDS", "moved_tools", "tools"]
+__all__ = [
+    "OLD_PART",
+    "TOOL_KIND",
+    "TOOL_KINDS",
+    "TOOL_WORDS",
+    "moved_tools",
+    "tells_change",
+    "tools",
+]
 
 _WORD = re.compile(
     r"(?<![\w./@-])("
@@ -28,12 +43,13 @@ _WORD = re.compile(
 )
 _HEAD = re.compile(
     r"(?:\s++v?\d++(?:\.\d++)*+)?+"
-    r"(?:\s*+(?:$|[.,;:!?)\]—–(]|-\s)|\s++(?:for|in|into|on|to|with|here|now|is|are|was|were|"
+    r"(?:\s*+(?:$|[.,;:!?)\]—–(→]|-[\s>]|=>)|\s++(?:for|in|into|on|to|with|here|now|is|are|was|were|"
     r"as|only|not|instead|over|rather|and|across|everywhere|from|by|at|via|then|too|also|since|"
     r"again|last|this|locally|globally|everything|exclusively|builds|runs|handles|manages|"
     r"formats|lints|checks|installs|bundles|serves|compiles|does|writes|generates|pins|"
     r"works|publishes|cuts|creates|produces|packages|tests|shop|house|configures|provisions|"
-    r"syncs|renders|parses|logs|mocks|stores)\b)"
+    r"syncs|renders|parses|logs|mocks|stores|stays|remains|orchestrates|drives|powers|owns|"
+    r"replaced|replaces|took|takes|wins|won)\b)"
 )
 """What follows a tool named as itself: an end, a preposition, a verb of its job — not a
 noun it describes ("npm token", "docker desktop"), but "shop" ("we're a uv shop"); its
@@ -41,7 +57,7 @@ version may stand between ("Unit tests are written in JUnit 5.")."""
 _CUES = frozenset(
     {"use", "uses", "using", "prefer", "prefers", "adopt", "adopted", "with", "via",
      "through", "under", "on", "by", "is", "are", "to", "now", "not", "never", "no", "avoid",
-     "than", "over", "of", ":", "we're", "run", "runs"}
+     "than", "over", "of", ":", "we're", "run", "runs", "kept", "keep", "keeps"}
 )  # fmt: skip
 """What comes right before a tool that is chosen (or said not to be): a verb of using, a
 preposition of means ("Format with black", "Node via fnm"), a label's colon, a negation
@@ -61,12 +77,42 @@ _SUBJECT_AFTER = re.compile(
 """What follows a tool said as the subject of its job at a clause's start ("pnpm for
 installs", "goreleaser builds the releases", "pnpm is our package manager")."""
 _PAST = re.compile(
-    r"\b(?:was|were|used to|no longer|anymore|previously|formerly|legacy|until)\b|->|→|=>"
+    r"\b(?:was|were|used to|no longer|any ?more|previously|formerly|until|nobody uses|"
+    r"(?:is|are|now|considered)\s++legacy)\b|->|→|=>"
 )
+"""A clause saying what was ("legacy" as what a tool is, not of a part: "the legacy
+theme" is a part of the project, `OLD_PART`)."""
 _GONE = re.compile(
     r"\b(?:removed|deleted|moved|renamed|replaced|deprecated|obsolete|gone|dropped|retired|"
-    r"superseded|archived|instead of|rather than|broken|no such|missing)\b"
+    r"superseded|archived|instead of|rather than|broken|no such|missing|stopped|quit|ditched|"
+    r"abandoned|gave up|given up|giving up|rejected|reverted|cancell?ed|decided against|"
+    r"(?:is|are) out|no more|went back|took over|in favou?r of|phased out|got rid of|sunset)\b"
 )
+"""A clause saying a tool is gone, left or turned down: the verbs and phrases English says
+it with (a closed class: of removing, leaving, rejecting and replacing)."""
+_PLANNED = re.compile(
+    r"\b(?:will|would|could|might|shall|going to|want to|wants to|plan\w*|intend\w*|"
+    r"consider\w*|evaluat\w*|explor\w*|try|tries|trying|trial\w*|spike|pilot\w*|"
+    r"prototyp\w*|candidates?|propos\w*|someday|one day|eventually|if|whether|"
+    r"next (?:quarter|sprint|month|year|week))\b|'ll\b|(?<!in )(?<!since )(?<!until )"
+    r"(?<!by )(?<!of )\bmay\b"
+)
+"""A clause telling what may be, is wanted or being tried (a modal, a verb of intending or
+trying, a condition): the tool it names is not the one used now ("was tried for a month;
+it did not stick" tells what was, `_PAST`)."""
+_ROLE = re.compile(
+    r"(?:\b(?:(to|onto|for|with|by|in favou?r of)|(from|off|over))|(→|->|=>))\s*+"
+    r"(?:(?:the|a|an|our)\s++)?$"
+)
+"""The preposition right before the second of two tools in a change: to (for, with, by, in
+favour of, an arrow) the one used, from (off, over) the one left ("moved from Y to X",
+"dropped Y for X", "X took over from Y")."""
+_REPLACING = re.compile(r"\b(?:replaced|replaces|superseded|supersedes|took over|beat)\b")
+OLD_PART = frozenset(
+    {"legaci", "old", "older", "previous", "former", "classic", "deprec", "outdat"}
+)
+"""Stems marking a part of the project as its old one ("the legacy theme", "the old
+admin"): a choice for it says nothing of the rest."""
 _SPAN = re.compile(r"`([^`\n]+)`")
 _INSTALLS = frozenset({"install", "i", "add", "remove", "rm", "uninstall", "sync", "lock"})
 """A package manager's own job: its commands that install as a developer does (its others
@@ -114,7 +160,12 @@ _NEGATED_BETWEEN = re.compile(r"(?:not|instead of|rather than|over|never)\s")
 _WITH = re.compile(r"\bwith\b")
 _REPLACE = re.compile(r"\breplace")
 _COMPARED = re.compile(r"\b(?:than|like|vs\.?|versus)\s+$")
-_COMPARISON = re.compile(r"\b(?:faster|slower|better|worse|nicer|simpler)\s+than\b")
+_COMPARISON = re.compile(
+    r"\b(?:faster|slower|better|worse|nicer|simpler|quicker|lighter|heavier|smaller|bigger|"
+    r"easier|harder|safer|stricter|leaner)\s+than\b|\bmore\s+\w+\s+than\b|"
+    r"\b(?:vs\.?(?!\s*+code\b)|versus|compar\w*|benchmark\w*)(?!\w)"
+)
+"""A sentence comparing tools: no choice said."""
 _NEGATION = re.compile(
     r"\b(?:not|no|never|avoid|without|don't|do not|instead of|rather than)\s++"
     r"(?:(?:use|using|reach\s++for|bring(?:\s++in)?|install|add|pick|choose|touch|run)\s++)?$"
@@ -130,6 +181,8 @@ _CLAUSE_BREAK = re.compile(r";|\s[—–]\s|\.\s")
 _ARROW = re.compile(r"->|→|=>")
 _MOVED_TO = re.compile(r"\b(?:moved|switched|migrated)\s+(?:[\w.-]+\s+){0,3}?to\b")
 _TOOL_CLAUSE = re.compile(r"[;,(—–]\s*|\)\s*|\.\s+|(?<!\s)\s++but\s+")  # a run's first space
+_TOOL_CLAUSE_SPAN = re.compile(r"[^;,(—–.]++(?:\.(?!\s)[^;,(—–.]*+)*+")
+"""A clause as `_TOOL_CLAUSE` splits them, with where it is."""
 _SCOPE = re.compile(r"\b(?:for|in|to|on)\s+((?:[\w-]+\s*){1,5})")
 _PART = re.compile(
     r"\s*+(?:the|our|my)\s++((?:[\w.-]++\s++){0,3}?(?:apps?|site|website|frontend|backend|api|"
@@ -160,6 +213,13 @@ _NO_SCOPE = frozenset(
 )
 """Stems a "for …" names when it names no part of the project ("uv for everything", "pino
 for logging")."""
+
+_DATA = ("ORM", "database library")
+_DATA_JOB = frozenset(stems_of("database queries rows sql"))
+"""What a database library is for: "for the database" names its job, not a part."""
+_INDEX_ENTRY = re.compile(r"^\s*+(?:[-*+]\s++)?+\[[^\]\n]*+\]\([^)\n]*+\)\s*+[—–:-]")
+"""A line of an index pointing to a memory and saying what it holds ("[tooling.md](…) —
+switched npm → pnpm"): the memory it points to says it, not the index."""
 
 Choice = tuple[str, str, str]
 """(key: the kind and what it holds for, value: the tool or "not:" and it, shown)."""
@@ -250,31 +310,54 @@ def _chosen(lowered: str, start: int, tool: str) -> bool:
     return opens and _SUBJECT_AFTER.match(lowered, start + len(tool)) is not None
 
 
+def tells_change(sentence: str) -> bool:
+    """Whether a sentence tells a tool left, turned down or replaced (`moved_tools` reads
+    it): "We stopped using Lerna", "Flake8 is out", "Sentry was retired in favour of
+    Rollbar"."""
+    lowered = plain(sentence)
+    if _GONE.search(lowered) is None and _PAST.search(lowered) is None:
+        return False
+    return bool(_named(lowered, lowered))  # "We stopped squashing commits": no tool
+
+
 def moved_tools(sentence: str) -> list[Choice]:
     """A change of tool a sentence tells, clause by clause: a clause saying a tool is gone
     says not to use it; another naming one of its kind, that it is the one used now ("We
-    dropped goreleaser; releases are built with ko now")."""
+    dropped goreleaser; releases are built with ko now"); two in one clause, by the
+    preposition before the second ("moved from Y to X", "Y retired in favour of X", "X
+    took over from Y"). What a clause plans or tries, and a comparison, choose nothing."""
     lowered = plain(sentence)
+    if _COMPARISON.search(lowered) or _INDEX_ENTRY.match(sentence):
+        return []
     used: list[str] = []
     unused: list[str] = []
-    # What comes before an arrow is what was, or what asked for what follows: only the
-    # last part says what is.
-    for clause in _TOOL_CLAUSE.split(_ARROW.split(lowered)[-1]):
-        mentions = _named(clause, lowered)
-        named = list(dict.fromkeys(tool for _, tool in mentions))
-        if len(named) != 1:
+    *before, now = _ARROW.split(lowered)
+    if before:  # "black → ruff format": what was, where what follows is of its kind
+        after = {kind_of(tool, lowered) for _, tool in _named(now, lowered)}
+        was = [tool for _, tool in _named(before[-1], lowered)]
+        unused += [tool for tool in was if kind_of(tool, lowered) in after]
+    for clause in _TOOL_CLAUSE.split(now):
+        if _PLANNED.search(clause):
             continue
+        mentions = list({tool: (at, tool) for at, tool in _named(clause, lowered)}.values())
+        if len(mentions) == 2:
+            roles = _roles(clause, mentions)
+            if roles is not None:
+                used.append(roles[0])
+                unused.append(roles[1])
+            continue
+        if len(mentions) != 1:
+            continue
+        at, tool = mentions[0]
         gone = _PAST.search(clause) or _GONE.search(clause)
-        if (
-            gone
-            and gone.group(0) in ("instead of", "rather than")
-            and gone.start() > mentions[0][0]
-        ):
+        if gone and gone.group(0) in _FOR_THE_ONE_USED and gone.start() < at:
+            gone = None  # "…, in favour of pnpm": pnpm is the one used
+        elif gone and gone.group(0) in ("instead of", "rather than") and gone.start() > at:
             gone = None  # "managed by npm instead of by hand": npm is the one used
         moved_to = _MOVED_TO.search(clause)
-        (used if moved_to or not gone else unused).append(named[0])
-    kinds = {TOOL_KIND[tool] for tool in (*used, *unused)}
-    if not unused or len(kinds) != 1 or len(set(used)) > 1:
+        (used if moved_to or not gone else unused).append(tool)
+    kinds = {kind_of(tool, lowered) for tool in (*used, *unused)}
+    if not unused or len(kinds) != 1 or len(set(used)) > 1 or set(used) & set(unused):
         return []
     kind = kinds.pop()
     shown = f"the {kind} to use"
@@ -282,17 +365,37 @@ def moved_tools(sentence: str) -> list[Choice]:
     return claims + [(kind, f"not:{tool}", shown) for tool in dict.fromkeys(unused)]
 
 
+_FOR_THE_ONE_USED = frozenset({"in favour of", "in favor of"})
+
+
+def _roles(clause: str, mentions: list[tuple[int, str]]) -> tuple[str, str] | None:
+    """The tool used and the one left of two a clause telling a change names (None: the
+    clause tells no change, or not which is which)."""
+    (_, first), (at, second) = sorted(mentions)
+    if not (_GONE.search(clause) or _MOVED_TO.search(clause)):
+        return None  # "We used to prefer yarn over npm": no change told
+    role = _ROLE.search(clause, 0, at)
+    if role is not None:
+        return (second, first) if role.group(1) or role.group(3) else (first, second)
+    if _REPLACING.search(clause, 0, at):
+        return first, second  # "Pytest replaced unittest"
+    return None
+
+
 def tools(sentence: str) -> list[Choice]:
     """The tool a sentence says to use, and the one it says not to (module doc)."""
     lowered = plain(sentence)
     if _COMPARISON.search(lowered):
         return []  # "uv is much faster than pip": no choice said
+    planned = [m.span() for m in _TOOL_CLAUSE_SPAN.finditer(lowered) if _PLANNED.search(m[0])]
     named = [
-        (start, tool) for start, tool in _named(lowered, lowered) if _chosen(lowered, start, tool)
+        (start, tool)
+        for start, tool in _named(lowered, lowered)
+        if _chosen(lowered, start, tool) and not any(a <= start < b for a, b in planned)
     ]
     if not named:
         return []
-    kinds = {TOOL_KIND[tool] for _, tool in named}
+    kinds = {kind_of(tool, lowered) for _, tool in named}
     if len(kinds) != 1 or len({tool for _, tool in named}) > 2:
         return []
     kind = kinds.pop()
@@ -301,7 +404,11 @@ def tools(sentence: str) -> list[Choice]:
     if used is None and (unused is None or len(names) > 1):
         return []
     clause = next(c for c in _TOOL_CLAUSE.split(lowered) if _WORD.search(c))
-    scope = _scope(clause) | _part(clause, kind)
+    scope = (
+        (_scope(clause) | _part(clause, kind)) - _DATA_JOB
+        if kind.endswith(_DATA)
+        else (_scope(clause) | _part(clause, kind))
+    )
     key = f"{kind}:{' '.join(sorted(scope))}" if scope else kind
     shown = f"the {kind} to use" + (f" for {' '.join(sorted(scope))}" if scope else "")
     claims = [(key, used, shown)] if used is not None else []
