@@ -9,8 +9,8 @@ row into a `WriterCase`.
 
 Block A was run once with the rules as they were (a blind figure) and then tuned on. Block B
 is run once with this session's rules frozen (the honest check at the end), then joins the
-tuned-on part. Korean is a language the writer does not claim (writer/offline/language.py): its two
-sessions test what an unclaimed language gets.
+tuned-on part. Korean is a language the writer does not claim (writer/offline/directives.py):
+its two sessions test what an unclaimed language gets.
 
 Each row: name, file under tests/fixtures/shared/claude-code, the items (fragments one note
 must all contain; `a|b` is met by either spelling: the session's language or English), and

@@ -77,7 +77,7 @@ CALLS: dict[str, tuple[Callable[[str], object], Worst]] = {
         lambda text: PythonProject(mentioned=text).runs("a" * 40 + "b"),
         Worst(CALL, "", "a"),
     ),
-    "memtab.redact.keys:_keys_pattern": (
+    "memtab.redact.__init__:_keys_pattern": (
         lambda text: KeyScrubber(["k", "a" * 40 + "b"]).text(text),
         Worst(CALL, "", "a"),
     ),

@@ -96,9 +96,7 @@ def _targets(chain: Sequence[Version]) -> dict[int, int]:
 
 
 def owners_of(
-    chain: Sequence[Version],
-    load: Callable[[str], str | None],
-    current: str | None = None,
+    chain: Sequence[Version], load: Callable[[str], str | None], current: str | None = None
 ) -> Owners:
     """The owners of the lines of the file's text now; `load(sha256)` gives a version's
     `normalized` text (None: lost)."""
@@ -312,12 +310,7 @@ class Attributor:
             run, index = found
             op = run.ops[index]
             source = ConsolidationSource(
-                run_id=run.id,
-                by="mux",
-                op=op.command,
-                op_index=index,
-                path=op.path,
-                reason=op.note,
+                run_id=run.id, by="mux", op=op.command, op_index=index, path=op.path, reason=op.note
             )
             return _Origin(MUX, run.at, run.id, version.id, source)
         actor = BEFORE_MEMTAB if first_sight else EXTERNAL

@@ -14,12 +14,7 @@ from memtab.redact import REDACTED, redact_outgoing, redact_view
 from memtab.store.errors import MemoryStoreError, ToolArgumentError
 from memtab.store.paths import SHARED_SCOPES, PathError, Scope, VirtualPath, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
-from memtab.store.scopes.tool import (
-    MemoryTool,
-    ToolRequest,
-    ToolResult,
-    parse_tool_request,
-)
+from memtab.store.scopes.tool import MemoryTool, ToolRequest, ToolResult, parse_tool_request
 from memtab.store.scopes.tool_args import CreateArgs, StrReplaceArgs
 from memtab.store.sidecars.journal import RUN_SCOPES, JournalOp, RunScope
 from memtab.store.text.content_lines import content_lines
@@ -363,24 +358,14 @@ class ConsolidationGuard:
             raise _RejectedError(str(error)) from None
 
     def _journal(
-        self,
-        request: ToolRequest,
-        path: str,
-        new_path: str | None,
-        applied: bool,
-        note: str,
+        self, request: ToolRequest, path: str, new_path: str | None, applied: bool, note: str
     ) -> ToolResult:
         """Record a refused attempt and tell the caller why."""
         self._record(request, path, new_path, applied, note)
         return ToolResult(success=False, error=note)
 
     def _record(
-        self,
-        request: ToolRequest,
-        path: str,
-        new_path: str | None,
-        applied: bool,
-        note: str | None,
+        self, request: ToolRequest, path: str, new_path: str | None, applied: bool, note: str | None
     ) -> None:
         op = JournalOp(
             command=request.command,

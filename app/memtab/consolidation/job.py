@@ -72,38 +72,21 @@ def run_for_outcome(
     `apply_plan` of `choice`, with its expected failures turned into plain text; `scope`:
     a run or plan of that scope alone."""
     run_id = run_id or new_run_id(now_ms())
+    common = {"cancel": cancel, "on_step": on_step, "reservation": reservation}
     try:
         if mode == "plan":
+            # journal_nothing: nothing to review means the run is done, and journaled
             plan = service.plan(
-                workspace_id,
-                trigger=trigger,
-                cancel=cancel,
-                on_step=on_step,
-                reservation=reservation,
-                scope=scope,
-                journal_nothing=True,  # nothing to review: the run is done, and journaled
+                workspace_id, trigger=trigger, scope=scope, journal_nothing=True, **common
             )
             return RunOutcome(plan=plan)
         if mode == "apply":
             if choice is None:
                 raise ValueError("applying a plan needs the plan")
-            record = service.apply_plan(
-                choice.plan,
-                choice.accepted,
-                cancel=cancel,
-                on_step=on_step,
-                run_id=run_id,
-                reservation=reservation,
-            )
+            record = service.apply_plan(choice.plan, choice.accepted, run_id=run_id, **common)
         else:
             record = service.run(
-                workspace_id,
-                trigger=trigger,
-                cancel=cancel,
-                on_step=on_step,
-                reservation=reservation,
-                run_id=run_id,
-                scope=scope,
+                workspace_id, trigger=trigger, run_id=run_id, scope=scope, **common
             )
     except RunCancelledError as error:
         return RunOutcome(error=str(error), cancelled=True, run_id=run_id)
@@ -121,11 +104,8 @@ def _child_main(
     trigger: Trigger,
     connection: Connection,
     cancel: Any,
-    mode: JobMode = "run",
-    choice: PlanChoice | None = None,
-    run_id: str | None = None,
-    log_to_file: bool = False,
-    scope: RunScope | None = None,
+    log_to_file: bool,
+    job: dict[str, Any],
 ) -> None:
     """The child process: a fresh service on the home, progress, files kept aside and the
     result over the pipe."""
@@ -143,15 +123,7 @@ def _child_main(
     try:
         service = ConsolidationService(Home(Path(home_root)))
         outcome = run_for_outcome(
-            service,
-            workspace_id,
-            trigger,
-            cancel=cancel,
-            on_step=report,
-            mode=mode,
-            choice=choice,
-            run_id=run_id,
-            scope=scope,
+            service, workspace_id, trigger, cancel=cancel, on_step=report, **job
         )
         connection.send(("outcome", outcome))
     except BaseException as error:  # reported to the parent instead of a silent exit
@@ -180,18 +152,8 @@ def run_isolated(
     child_cancel = context.Event()
     process = context.Process(
         target=_child_main,
-        args=(
-            str(home_root),
-            workspace_id,
-            trigger,
-            sender,
-            child_cancel,
-            mode,
-            choice,
-            run_id,
-            log_file() is not None,
-            scope,
-        ),
+        args=(str(home_root), workspace_id, trigger, sender, child_cancel, log_file() is not None),
+        kwargs={"job": {"mode": mode, "choice": choice, "run_id": run_id, "scope": scope}},
         name=f"memtab-consolidation-{workspace_id}",
         daemon=True,
     )

@@ -125,10 +125,7 @@ def running(home: Home, workspace_id: str) -> bool:
 
 
 def claim(
-    reservation: RunReservation,
-    *,
-    cancel: threading.Event | None,
-    on_wait: Callable[[str], None],
+    reservation: RunReservation, *, cancel: threading.Event | None, on_wait: Callable[[str], None]
 ) -> contextlib.AbstractContextManager[None]:
     """The reservation's turn in its workspace, then its home's (see `_RunSlots.claim`)."""
     return _slots.claim(reservation, cancel=cancel, on_wait=on_wait)

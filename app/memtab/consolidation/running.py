@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,11 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 from memtab import __version__
 from memtab.consolidation.declined import DeclinedMatcher, record_declined
-from memtab.consolidation.engine.lock import CATCH_UP_WAIT_S, ConsolidationLock, check_scopes_free
-from memtab.consolidation.engine.run_books import RunBooks, RunIdentity
-from memtab.consolidation.engine.run_store import RunStore
+from memtab.consolidation.engine.run_books import RunBooks, RunIdentity, RunStore
 from memtab.consolidation.engine.runner import RunLimits, RunResult, run_consolidation
-from memtab.consolidation.errors import ConsolidationError, RunFailedError
+from memtab.consolidation.errors import (
+    ConsolidationError,
+    LockHeldError,
+    RunCancelledError,
+    RunFailedError,
+)
 from memtab.consolidation.guard import check_run_scope, run_scopes
 from memtab.consolidation.offline.provider import OfflineConsolidator
 from memtab.consolidation.records import ConsolidationPlan
@@ -28,23 +32,18 @@ from memtab.consolidation.review.plan_apply import applied_summary, apply_ops
 from memtab.consolidation.review.plan_check import check_ops
 from memtab.fs.clock import Clock
 from memtab.fs.config.settings_file import SettingsFileError
-from memtab.llm.limits import CONSOLIDATION_JOB
+from memtab.fs.locking.locks import LockUnavailableError, OwnedLock, interprocess_lock, lock_holder
 from memtab.llm.loop import StepCallback
-from memtab.llm.offline import OFFLINE_PROVIDER
 from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
-from memtab.llm.types import ChatProvider, ProviderError
+from memtab.llm.settings_model import CONSOLIDATION_JOB
+from memtab.llm.types import OFFLINE_PROVIDER, ChatProvider, ProviderError
 from memtab.store.catch_up.runs_log import catch_up_runs
 from memtab.store.history.runs import new_run_id
-from memtab.store.home import Home
+from memtab.store.home import CONSOLIDATION_LOCK, Home
 from memtab.store.paths import SHARED_SCOPES, Scope
 from memtab.store.scopes.memory import MemoryStore
-from memtab.store.sidecars.journal import (
-    TRIGGERS,
-    ConsolidationRecord,
-    RunScope,
-    RunUsage,
-    Trigger,
-)
+from memtab.store.scopes.scope_store import ScopeStore
+from memtab.store.sidecars.journal import TRIGGERS, ConsolidationRecord, RunScope, RunUsage, Trigger
 from memtab.store.sidecars.registry import Workspace, load_registry
 from memtab.traces.names import trace_file_name
 from memtab.traces.schema import CONSOLIDATION_KIND, DUMP_SCHEMA_VERSION, DumpRecord
@@ -55,6 +54,83 @@ if TYPE_CHECKING:  # lazy: httpx2 (~6 MiB) loads with a model's provider, never 
     from memtab.llm.http import HttpOptions
 
 logger = logging.getLogger(__name__)
+
+# While waiting for another process's run, how often to look again (and at `cancel`).
+_WAIT_SLICE_S = 0.25
+# A run that cannot start says so within 2 s (docs/formats.md §9.1): a short wait for the
+# runs log (an append holds it a millisecond; its catch-up is done next time otherwise),
+# then the rest for the scopes.
+CATCH_UP_WAIT_S = 0.2
+SCOPE_WAIT_S = 1.8
+"""How long a run waits for a scope another program holds before failing (an edit holds
+it about a millisecond)."""
+
+
+class ConsolidationLock:
+    """The home's consolidation lock: `with lock.hold(workspace_id):` around a run."""
+
+    def __init__(self, home: Home) -> None:
+        self._lock = OwnedLock(home.lock_path(CONSOLIDATION_LOCK))
+
+    @property
+    def held(self) -> bool:
+        return self._lock.held
+
+    @contextlib.contextmanager
+    def hold(
+        self, workspace_id: str, *, wait_s: float = 0.0, cancel: threading.Event | None = None
+    ) -> Iterator[None]:
+        """Hold the lock for the block, waiting up to `wait_s` for another holder. Raises
+        LockHeldError when the wait runs out (naming the holder), and RunCancelledError when
+        `cancel` is set while waiting."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                self._lock.acquire(
+                    min(_WAIT_SLICE_S, max(deadline - time.monotonic(), 0.0)),
+                    workspaceId=workspace_id,
+                )
+                break
+            except LockUnavailableError:
+                if time.monotonic() >= deadline:
+                    raise LockHeldError(self._busy_message()) from None
+            if cancel is not None and cancel.is_set():
+                raise RunCancelledError("the consolidation run was cancelled while it waited")
+        try:
+            yield
+        finally:
+            self._lock.release()
+
+    def _busy_message(self) -> str:
+        holder = self._lock.holder()
+        if holder is None:
+            who, what = "another Memtab process", ""
+        else:
+            who = f"another Memtab process ({holder.describe()})"
+            what = f" (workspace {holder.details.get('workspaceId') or '?'})"
+        return f"{who} is consolidating this memory home{what}; try again when it has finished"
+
+
+def check_scopes_free(
+    store: ScopeStore, wait_s: float = SCOPE_WAIT_S, scopes: Sequence[Scope] = SHARED_SCOPES
+) -> None:
+    """LockHeldError, naming the holder where the system tells, when another program has
+    kept one of the store's scopes (of `scopes`: those the run changes) locked for
+    `wait_s` (see the module doc)."""
+    for scope in scopes:  # a run never changes a session scope
+        if store.unavailable_reason(scope):
+            continue
+        path = store.scope_lock_path(scope)
+        try:
+            with interprocess_lock(path, timeout_s=wait_s):
+                pass
+        except LockUnavailableError:
+            who = lock_holder(path) or "another program"
+            raise LockHeldError(
+                f"the {scope.value} memory scope is locked by {who}, for over {wait_s:g} s; "
+                "the run did not start and nothing was changed — try again once it lets go "
+                f"(its lock: {path})"
+            ) from None
 
 
 @dataclass(frozen=True)
@@ -214,9 +290,8 @@ class ServiceRuns:
                 books = None
                 if not dry_run:
                     check_scopes_free(store, scopes=scopes)
-                    books = self._books(
-                        store, run_id, started_at, workspace, trigger, provider, scope=run_scope
-                    )
+                    run = (run_id, workspace, started_at)
+                    books = self._books(store, run, trigger, provider, scope=run_scope)
                     books.begin()
                 result = run_consolidation(
                     provider,
@@ -258,9 +333,7 @@ class ServiceRuns:
     def _books(
         self,
         store: RunStore,
-        run_id: str,
-        started_at: int,
-        workspace: Workspace,
+        run: RunAt,
         trigger: Trigger,
         provider: ChatProvider | tuple[str | None, str | None],
         plan_id: str | None = None,
@@ -269,9 +342,10 @@ class ServiceRuns:
         scope: RunScope | None = None,
     ) -> RunBooks:
         """The records of a run that changes memory (`run_books`)."""
+        run_id, workspace, started_at = run
         name, model = provider if isinstance(provider, tuple) else (provider.name, provider.model)
-        run = (run_id, started_at, workspace, trigger, name or "unknown", model or "")
-        identity = RunIdentity(*run, plan_id, planned, scope)
+        named = (run_id, started_at, workspace, trigger, name or "unknown", model or "")
+        identity = RunIdentity(*named, plan_id, planned, scope)
         return RunBooks(self.home, store, identity, self.clock)
 
     @contextlib.contextmanager
@@ -398,19 +472,11 @@ class ServiceRuns:
     ) -> ConsolidationRecord:
         """Apply `chosen` of `plan` to `store` as the run `run` (its id, workspace and
         start) and journal and log it, in the workspace's turn its caller holds."""
-        run_id, workspace, started_at = run
+        workspace = run[1]
         try:
             provider = (plan.provider, plan.model)
             books = self._books(
-                store,
-                run_id,
-                started_at,
-                workspace,
-                plan.trigger,
-                provider,
-                plan.id,
-                len(chosen),
-                scope=plan.scope,
+                store, run, plan.trigger, provider, plan.id, len(chosen), scope=plan.scope
             )
             checked = check_ops(store, plan)  # a plan changed since: nothing applied
             check_scopes_free(store, scopes=run_scopes(plan.scope))

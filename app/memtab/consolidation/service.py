@@ -178,12 +178,7 @@ class ConsolidationService:
         errors of `run` about locks; journaled and logged like a run otherwise.
         """
         return self._runs().apply_plan(
-            plan,
-            accepted,
-            cancel=cancel,
-            on_step=on_step,
-            run_id=run_id,
-            reservation=reservation,
+            plan, accepted, cancel=cancel, on_step=on_step, run_id=run_id, reservation=reservation
         )
 
     def _check_debounce(self, workspace_id: str) -> None:

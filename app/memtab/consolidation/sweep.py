@@ -7,11 +7,7 @@ import logging
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from memtab.consolidation.errors import (
-    ConsolidationError,
-    RunCancelledError,
-    RunFailedError,
-)
+from memtab.consolidation.errors import ConsolidationError, RunCancelledError, RunFailedError
 from memtab.consolidation.service import DEBOUNCE_MS, ConsolidationService
 from memtab.fs.records import OmitNone, Record, computed
 from memtab.humanize import plural, relative_time
@@ -26,14 +22,7 @@ MAX_LAUNCH_RUNS = 3
 ACTIVE_WINDOW_MS = 24 * 60 * 60 * 1000
 
 SkipKind = Literal[
-    "cap",
-    "archived",
-    "agent-task",
-    "active",
-    "no-writes",
-    "debounced",
-    "busy",
-    "untracked",
+    "cap", "archived", "agent-task", "active", "no-writes", "debounced", "busy", "untracked"
 ]
 UNTRACKED_REASON = "not in extensionMetadata.json, so mux's launch sweep would not consider it"
 

@@ -20,11 +20,7 @@ from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
 from memtab.fs.records import Inlined, OmitNone, Record
 from memtab.fs.sidecar import CORRUPT_INFIX, read_sidecar
 from memtab.humanize import plural
-from memtab.store.catch_up.recording import (
-    RecordingState,
-    not_recorded_words,
-    recording_state,
-)
+from memtab.store.catch_up.recording import RecordingState, not_recorded_words, recording_state
 from memtab.store.history.blobs import BlobError, BlobStore
 from memtab.store.history.recorder import history_problem
 from memtab.store.history.runs import parse_run
@@ -160,12 +156,7 @@ def check_registry(home: Home) -> tuple[RegistryFacts, Findings, Registry | None
 
 def sidecar_paths(home: Home, config_dir: Path) -> list[Path]:
     """Every sidecar of the home and of Memtab's config dir, in a stable order."""
-    paths = [
-        home.config_path,
-        home.meta_path,
-        home.journal_path,
-        home.extension_metadata_path,
-    ]
+    paths = [home.config_path, home.meta_path, home.journal_path, home.extension_metadata_path]
     try:
         with os.scandir(home.sessions_dir) as entries:
             workspace_ids = sorted(e.name for e in entries if e.is_dir(follow_symlinks=False))

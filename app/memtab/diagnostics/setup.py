@@ -29,13 +29,9 @@ from memtab.fs.config.settings_file import SettingsFileError, load_settings_file
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.records import Key, OrNone, Record
 from memtab.llm.endpoints import OFFICIAL_HOSTS, url_host
-from memtab.llm.limits import CONSOLIDATION_JOB, WRITER_JOB, is_local
 from memtab.llm.local_servers import ServedContext, served_context
-from memtab.llm.settings import (
-    ProviderSettings,
-    explain_provider_settings,
-    unused_key_problems,
-)
+from memtab.llm.settings import ProviderSettings, explain_provider_settings, unused_key_problems
+from memtab.llm.settings_model import CONSOLIDATION_JOB, WRITER_JOB, is_local
 from memtab.llm.types import ProviderError
 from memtab.logs import LOG_FILE_NAME, log_dir, log_file
 from memtab.sources.codex.memory_settings import (

@@ -156,11 +156,7 @@ class WatcherFacts(Record, write_only=True):
 
 
 def check_watcher(
-    home_root: Path,
-    *,
-    limits: Path = INOTIFY_LIMITS,
-    proc: Path = PROC,
-    backend: str | None = None,
+    home_root: Path, *, limits: Path = INOTIFY_LIMITS, proc: Path = PROC, backend: str | None = None
 ) -> tuple[WatcherFacts, Findings]:
     """The backend, the home's directory count and, on Linux, the inotify headroom."""
     found = Findings("watcher")

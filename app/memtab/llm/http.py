@@ -25,6 +25,7 @@ import httpx2
 from memtab.fs.jsonfile import MAX_DEPTH, JsonError, parse_json
 from memtab.llm.endpoints import base_url_problem, display_url, is_loopback_host
 from memtab.llm.types import (
+    Cancel,
     Message,
     ModelReply,
     ProviderError,
@@ -508,12 +509,7 @@ class HttpChatProvider(ABC):
         return f"{self.provider_name} · {self._model} · {display_url(self._base_url)}"
 
     def complete(
-        self,
-        system: str,
-        messages: list[Message],
-        tools: list[ToolSpec],
-        *,
-        cancel: threading.Event | None = None,
+        self, system: str, messages: list[Message], tools: list[ToolSpec], *, cancel: Cancel = None
     ) -> ModelReply:
         """One model turn. Raises ProviderError; kind "cancelled" within ~0.1 s of `cancel`. A reply
         without calls whose text is calls of `tools` is taken as those calls

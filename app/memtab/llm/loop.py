@@ -14,6 +14,7 @@ from typing import Any, Literal
 from memtab.fs.clock import now_ms
 from memtab.llm.types import (
     AssistantMessage,
+    Cancel,
     ChatProvider,
     Message,
     ModelReply,
@@ -292,12 +293,7 @@ class Redacted(ProviderWrapper):
         self._lock = threading.Lock()
 
     def complete(
-        self,
-        system: str,
-        messages: list[Message],
-        tools: list[ToolSpec],
-        *,
-        cancel: threading.Event | None = None,
+        self, system: str, messages: list[Message], tools: list[ToolSpec], *, cancel: Cancel = None
     ) -> ModelReply:
         """One model turn, asked with the conversation redacted."""
         sent = [self._redacted(message) for message in messages]

@@ -13,9 +13,10 @@ from typing import Any, ClassVar
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.llm.endpoints import DEFAULT_OPENAI_BASE_URL, is_official_endpoint
 from memtab.llm.http import HttpChatProvider, HttpOptions
-from memtab.llm.limits import Structured
+from memtab.llm.settings_model import Structured
 from memtab.llm.types import (
     AssistantMessage,
+    Cancel,
     Message,
     ModelReply,
     ProviderError,
@@ -93,11 +94,7 @@ def answer_in_text(text: str) -> str | None:
     if (
         not isinstance(value, dict)
         or value.get("name") != FINAL_ANSWER
-        or set(value)
-        != {
-            "name",
-            "arguments",
-        }
+        or set(value) != {"name", "arguments"}
     ):
         return None
     arguments = value["arguments"]
@@ -164,12 +161,7 @@ class OpenAIProvider(HttpChatProvider):
             return frozenset(self._refused)
 
     def complete(
-        self,
-        system: str,
-        messages: list[Message],
-        tools: list[ToolSpec],
-        *,
-        cancel: threading.Event | None = None,
+        self, system: str, messages: list[Message], tools: list[ToolSpec], *, cancel: Cancel = None
     ) -> ModelReply:
         """One model turn; asked again without a part of the request the server refused.
         A final answer asked by schema comes back as the reply's text."""
@@ -240,10 +232,8 @@ class OpenAIProvider(HttpChatProvider):
             ]
         if schema:
             body["response_format"] = calls_response_format(tools, answer=answer)
-        if "max_tokens" in refused:
-            body["max_completion_tokens"] = self.max_tokens
-        else:
-            body[self._limit_key] = self.max_tokens
+        limit_key = "max_completion_tokens" if "max_tokens" in refused else self._limit_key
+        body[limit_key] = self.max_tokens
         return body
 
     def parse_reply(self, payload: dict[str, Any]) -> ModelReply:

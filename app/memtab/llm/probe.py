@@ -10,16 +10,10 @@ from typing import TYPE_CHECKING, Literal
 
 from memtab.fs.records import Record
 from memtab.llm.endpoints import base_url_problem
-from memtab.llm.limits import ModelJob, is_local
 from memtab.llm.settings import ProviderSettings, create_provider
-from memtab.llm.types import (
-    ModelReply,
-    ProviderError,
-    ProviderErrorKind,
-    ToolSpec,
-    UserMessage,
-)
-from memtab.llm.written.schema import schema_problem
+from memtab.llm.settings_model import ModelJob, is_local
+from memtab.llm.types import ModelReply, ProviderError, ProviderErrorKind, ToolSpec, UserMessage
+from memtab.llm.written.calls import schema_problem
 
 if TYPE_CHECKING:  # lazy: httpx2 (~6 MiB, ~40 ms) with the first model call
     from memtab.llm.http import HttpOptions

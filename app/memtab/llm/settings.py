@@ -27,15 +27,17 @@ from memtab.llm.endpoints import (
     origin_label,
     url_host,
 )
-from memtab.llm.limits import (
+from memtab.llm.saved_keys import KeyPlace, SavedKeys, configured, place_of, store_keys
+from memtab.llm.settings_model import (
     REQUEST_TIMEOUT_HINT,
     REQUEST_TIMEOUT_KEY,
     ModelJob,
+    ProviderSection,
     default_request_timeout,
     is_local,
+    provider_section,
+    read_provider_section,
 )
-from memtab.llm.saved_keys import KeyPlace, SavedKeys, configured, place_of, store_keys
-from memtab.llm.settings_model import ProviderSection, provider_section, read_provider_section
 from memtab.llm.types import ChatProvider, ProviderError
 
 if TYPE_CHECKING:  # lazy: httpx2 (~6 MiB, ~40 ms) with the first model call
@@ -82,7 +84,7 @@ class ProviderSettings:
     max_tokens: int | None = None
 
     def request_limit(self) -> float:
-        """How long one request may take, in seconds (`limits.py`)."""
+        """How long one request may take, in seconds (`settings_model.default_request_timeout`)."""
         if self.request_timeout_s is not None:
             return self.request_timeout_s
         return default_request_timeout(self.base_url)

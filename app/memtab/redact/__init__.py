@@ -1,73 +1,17 @@
-"""Redaction (docs/formats.md §12) — the one package, with one token, `[REDACTED_SECRET]`.
+"""Redaction (docs/formats.md §12): one package, one token, `[REDACTED_SECRET]`. `rules.py` (and
+`tokens.py`) hold the rules and `redact_outgoing`/`redact_json`; here are `redact_view` (what a
+model saw, so its edits keep the secrets) and `KeyScrubber` (the keys Memtab holds, whatever
+their shape). The rules are our own, one per documented format: detect-secrets' plugins miss
+vendors' prefixes, leave most of a token in place and cost ~180 ms to import."""
 
-- `redact_outgoing` / `redact_json`: what may leave the machine or be kept — everything a
-  model is sent (every provider: `llm.loop.Redacted`), a trace dump, a writer's note. It removes
-  `<private>…</private>` blocks (claude-mem's "never remember this") and the secrets
-  `redact_secrets` knows by their shape or by how they are said, keeping the context
-  around each (`Bearer `, `password: "`, `postgres://user:`…@host, "the password is ").
-- `redact_view`: a memory file as a model sees it, with what each `REDACTED` hides, so an
-  edit the model makes of what it saw (`str_replace`, `memory_write`) is made on the file
-  with the secrets it never saw kept.
-- `KeyScrubber`: the API keys Memtab holds, whatever their shape. Servers echo a key back
-  in error messages (`memtab.llm.http`), and a trace dump copies requests, replies and
-  errors.
+from __future__ import annotations
 
-`rules.py` holds the rules and the redactions made with them, `view.py` the view, `keys.py`
-the keys. This package stands alone (an import contract): `llm`, `transcripts` and the writer all
-import it, and it imports nothing of Memtab.
+import bisect
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
-The shape rules, in the order they run (`RULES`):
-- private keys: PEM blocks of every kind (RSA, EC, DSA, OPENSSH, ENCRYPTED, PGP … BLOCK),
-  BEGIN to END or, cut off before END (a truncated tool output), to the end of the text;
-  SSH2 `---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----` blocks; PuTTY's `Private-Lines`;
-- tokens recognisable by their documented prefix: Anthropic `sk-ant-…`, OpenAI `sk-proj-…`
-  (and `sk-…` of 20+ alphanumerics, the minimum of docs/formats.md §12.1), GitHub
-  `ghp_/gho_/ghu_/ghs_/ghr_` and `github_pat_…`, GitLab `glpat-…`, Slack `xox[abposr]-…` and webhook
-  URLs, Stripe `sk_/rk_` live and test keys, Google `AIza…`, `GOCSPX-…` and `ya29.…`, AWS key ids
-  (`AKIA`/`ASIA`…), npm `npm_…`, PyPI `pypi-…`, Hugging Face `hf_…`, bare JWTs
-  (`eyJ….eyJ….…`), SendGrid `SG.….…`, Square `sq0atp-…`, DigitalOcean `dop_v1_…`;
-- credentials in URLs (`scheme://user:password@host`) and `Authorization: Basic …`;
-- `Bearer <16+ chars>` (the minimum of docs/formats.md §12.1);
-- passwords in commands as agents run them: upper-case variables glued to the name
-  (`PGPASSWORD=…`, `MYSQL_PWD=…`), `--password VALUE`, `curl -u user:password`,
-  `docker login -p …` (and podman, helm, oras, skopeo), `sshpass -p …`; Azure
-  `AccountKey=`/`SharedAccessKey=` in connection strings;
-- `tokens.py`'s families: ~50 more vendors' prefixed tokens, webhook URLs, a token as a URL's
-  user, and passwords as `.netrc`, `mysql -p`, `redis-cli -a`, openssl, keytool and ODBC
-  take them;
-- values of secret-named keys, in env files, YAML, INI, code and JSON: a name that ends in
-  `password`, `passwd`, `passphrase`, `secret`, `token`, `api_key`/`apikey`, `access_key`,
-  `secret_key`, `private_key` or `client_secret`, alone or glued with `_`, `-` or `.`
-  (`DB_PASSWORD`, `aws_secret_access_key`, `spring.datasource.password`), then `:`, `=` or
-  `=>` (optionally after the key's closing quote, as in JSON), then a value of 8+
-  characters; a quoted value may contain spaces. References to a secret are not one
-  (`${DB_PASSWORD}`, `{{ secrets.X }}`, `<your key>`, `os.environ[…]`, `process.env.…`),
-  nor is code (`token = s.dumps(…)`);
-- secrets said in prose: "the schema password is hunter2", "my token for CI is …" (a quoted
-  value, or a word that is no plain word: "expired", "required", "short-lived" are not
-  secrets), `password: hunter2` (4–7 characters with a digit);
-- a name ending in `key` (`dhl_key=`, `LICENSE_KEY:`) given a random token of 20+
-  characters, upper and lower case and digits.
-
-`secrets_named` says what the rules hide, in words; `secret_labels` names the tokens of the
-first kinds (private keys, vendors' prefixed tokens; not JWTs, which Claude Code holds
-unsure) a text holds, as Claude Code names them when it refuses to write one into memory
-that is synced or shared (§17.5).
-
-Not a secret, and left alone: git shas, UUIDs, base64 images, `token_count`/`max_tokens`,
-Stripe publishable keys (`pk_live_…`), public keys and certificates, URLs without a
-password; what documentation writes in a secret's place (`AKIAIOSFODNN7EXAMPLE`, `sk-xxxx`,
-`ghp_xxxx…`, `********`, `your-api-key`, `changeme`); a service's documented default on
-this machine (`postgres://postgres:postgres@localhost`, `guest:guest@rabbitmq`).
-
-Why not detect-secrets' plugins: on tests/support/leaks.py they remove 10 of the first 35
-leaks whole (16 with its heuristics, which then flag 4 of the 19 look-alikes), miss
-`sk-ant-`, `github_pat_`, `AIza`, Hugging Face and YAML keys, leave most of a GitHub, JWT,
-Stripe or private key in place, cost ~180 ms to import and carry `verify()` methods that
-send a secret to its vendor. So the rules live here, one per documented format.
-"""
-
-from memtab.redact.keys import KeyScrubber
 from memtab.redact.rules import (
     PRIVATE_RULE,
     REDACTED,
@@ -80,7 +24,155 @@ from memtab.redact.rules import (
     secret_labels,
     secrets_named,
 )
-from memtab.redact.view import RedactedView, redact_view
+
+_Token = tuple[int, int, int]
+"""A `REDACTED` of the view: where it starts in the view, and the original range it hides."""
+
+
+@dataclass(frozen=True)
+class RedactedView:
+    """A text as a model is shown it (`redact_outgoing`), and the part of the original each
+    `[REDACTED_SECRET]` of it hides, so that an edit the model makes of what it saw is made
+    on the original, the secrets it never saw kept (`original_edit`)."""
+
+    original: str
+    text: str
+    tokens: tuple[_Token, ...]
+
+    @property
+    def hides(self) -> bool:
+        """Whether the view differs from the original."""
+        return bool(self.tokens)
+
+    def original_offset(self, offset: int, *, end: bool) -> int:
+        """Where a place in the view is in the original; one inside a `REDACTED` is its
+        hidden range's start (`end`: its end)."""
+        return _to_original(self.tokens, offset, end=end)
+
+    def original_edit(self, old: str, new: str) -> tuple[str, str] | None:
+        """The edit "`old` → `new`" of the view as an edit of the original: `old` as the
+        original text it shows, and each line of `new` that repeats a line of `old` holding
+        a `REDACTED` as that line's original text (its secret kept). None when `old` is not
+        in the view exactly once."""
+        if not old or self.text.count(old) != 1:
+            return None
+        start = self.text.index(old)
+        hidden: dict[str, list[str]] = {}
+        place = start
+        for line in old.split("\n"):
+            if REDACTED in line:
+                first = self.original_offset(place, end=False)
+                last = self.original_offset(place + len(line), end=True)
+                hidden.setdefault(line, []).append(self.original[first:last])
+            place += len(line) + 1
+        lines = [
+            hidden[line].pop(0) if REDACTED in line and hidden.get(line) else line
+            for line in new.split("\n")
+        ]
+        first = self.original_offset(start, end=False)
+        last = self.original_offset(start + len(old), end=True)
+        return self.original[first:last], "\n".join(lines)
+
+
+def redact_view(text: str) -> RedactedView:
+    """`text` as `redact_outgoing` gives it, with what each `REDACTED` hides."""
+    lowered = text.lower()
+    current = text
+    tokens: list[_Token] = []
+    for rule in (PRIVATE_RULE, *RULES):
+        if not any(needle in lowered for needle in rule.needles):
+            continue
+        spans = rule.spans(current)
+        if spans:
+            current, tokens = _replaced(current, tokens, spans)
+    return RedactedView(text, current, tuple(tokens))
+
+
+def _to_original(tokens: Sequence[_Token], offset: int, *, end: bool) -> int:
+    index = bisect.bisect_right(tokens, offset, key=lambda token: token[0]) - 1
+    if index < 0:
+        return offset
+    start, hidden_start, hidden_end = tokens[index]
+    if offset == start:
+        return hidden_start
+    if offset < start + len(REDACTED):
+        return hidden_end if end else hidden_start
+    return hidden_end + offset - start - len(REDACTED)
+
+
+def _replaced(
+    text: str, tokens: list[_Token], spans: Sequence[tuple[int, int]]
+) -> tuple[str, list[_Token]]:
+    """`text` with each span replaced by `REDACTED`, and the tokens after it (a token a span
+    covers is part of the new one)."""
+    pieces: list[str] = []
+    kept: list[_Token] = []
+    cursor = shift = 0
+    remaining = list(tokens)
+    for start, end in spans:
+        hidden = (_to_original(tokens, start, end=False), _to_original(tokens, end, end=True))
+        while remaining and remaining[0][0] < end:
+            token = remaining.pop(0)
+            if token[0] + len(REDACTED) <= start:
+                kept.append((token[0] + shift, token[1], token[2]))
+        pieces += [text[cursor:start], REDACTED]
+        kept.append((start + shift, *hidden))
+        shift += len(REDACTED) - (end - start)
+        cursor = end
+    kept += [(token[0] + shift, token[1], token[2]) for token in remaining]
+    pieces.append(text[cursor:])
+    return "".join(pieces), kept
+
+
+ALWAYS_HIDDEN_KEY_CHARS = 16
+
+
+class KeyScrubber:
+    """Replaces each of `keys` (blank ones ignored) by `REDACTED` in text and JSON.
+
+    A key of 16 characters or more is hidden wherever it appears. A shorter one (Ollama and
+    other local servers take any key, and users give them "x" or "ollama") is hidden only
+    where it stands alone — not touching a letter or digit — so the words around it stay
+    readable: the key "k" hides "key=k", never the k of "fake".
+    """
+
+    def __init__(self, keys: Iterable[str | None]) -> None:
+        self._pattern = _keys_pattern({key for key in keys if key and key.strip()})
+
+    def __bool__(self) -> bool:
+        return self._pattern is not None
+
+    def text(self, text: str) -> str:
+        """`text` with every key hidden."""
+        return self._pattern.sub(REDACTED, text) if self._pattern is not None else text
+
+    def json(self, value: Any) -> Any:
+        """A copy of a JSON-like value with every key hidden in its strings (member names
+        too)."""
+        if self._pattern is None:
+            return value
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {self.json(key): self.json(item) for key, item in value.items()}
+        if isinstance(value, list | tuple):
+            return [self.json(item) for item in value]
+        return value
+
+
+def _keys_pattern(keys: set[str]) -> re.Pattern[str] | None:
+    """One alternation of every key, the longest first (a key inside another is not cut
+    out of it first)."""
+    if not keys:
+        return None
+    alternatives = [
+        re.escape(key)
+        if len(key) >= ALWAYS_HIDDEN_KEY_CHARS
+        else rf"(?<![A-Za-z0-9]){re.escape(key)}(?![A-Za-z0-9])"
+        for key in sorted(keys, key=len, reverse=True)
+    ]
+    return re.compile("|".join(alternatives))
+
 
 __all__ = [
     "PRIVATE_RULE",

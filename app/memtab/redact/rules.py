@@ -166,19 +166,8 @@ _LOCAL_HOST = re.compile(
     r"localhost|127(?:\.\d+){3}|0\.0\.0\.0|\[::1\]|host\.docker\.internal|[\w-]+"
 )
 _DEFAULT_PASSWORDS = frozenset(
-    [
-        "postgres",
-        "password",
-        "secret",
-        "root",
-        "admin",
-        "guest",
-        "example",
-        "changeme",
-        "test",
-        "minioadmin",
-        "mysql",
-    ]
+    {"postgres", "password", "secret", "root", "admin", "guest", "example", "changeme"}
+    | {"test", "minioadmin", "mysql"}
 )
 
 

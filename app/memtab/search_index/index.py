@@ -23,13 +23,7 @@ import tantivy
 
 from memtab.fs.config.config_dir import cache_dir, home_digest
 from memtab.fs.memo import Stamp
-from memtab.search_index.documents import (
-    IndexedFile,
-    document_of,
-    first,
-    term,
-    words_query,
-)
+from memtab.search_index.documents import IndexedFile, document_of, first, term, words_query
 from memtab.search_index.opening import (
     MANIFEST_FIELD,
     VERSION,

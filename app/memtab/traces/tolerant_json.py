@@ -287,55 +287,40 @@ def _recover_value(text: str, position: int, depth: int) -> Recovered:
     opener = text[position]
     if opener in "{[" and depth >= MAX_DEPTH:
         return _MISSING, position, False, ()
-    if opener == "{":
-        return _recover_object(text, position + 1, depth + 1)
-    if opener == "[":
-        return _recover_array(text, position + 1, depth + 1)
+    if opener in "{[":
+        return _recover_container(text, position + 1, depth + 1, "}" if opener == "{" else "]")
     if opener == '"':
         return _recover_string(text, position), len(text), False, ()
     return _MISSING, position, False, ()
 
 
-def _recover_object(text: str, position: int, depth: int) -> Recovered:
-    result: dict[str, Any] = {}
+def _recover_container(text: str, position: int, depth: int, close: str) -> Recovered:
+    """An object's members (`close` "}") or an array's items ("]"), as far as they read."""
+    result: Any = {} if close == "}" else []
     while True:
         position = _skip_space(text, position)
-        if text.startswith("}", position):
+        if text.startswith(close, position):
             return result, position + 1, True, ()
-        match = _KEY.match(text, position)
-        key = None if match is None else _json_string(match.group(1))
-        if match is None or key is None:
-            return result, position, False, ()
-        value, position, complete, cut = _recover_value(text, match.end(), depth)
+        if close == "}":
+            match = _KEY.match(text, position)
+            key: PathPart | None = None if match is None else _json_string(match.group(1))
+            if match is None or key is None:
+                return result, position, False, ()
+            position = match.end()
+        else:
+            key = len(result)
+        value, position, complete, cut = _recover_value(text, position, depth)
         if not isinstance(value, _Missing):
-            result[key] = value
+            if close == "}":
+                result[key] = value
+            else:
+                result.append(value)
         if not complete:
             return result, position, False, (key, *cut)
         position = _skip_space(text, position)
         if text.startswith(",", position):
             position += 1
-        elif text.startswith("}", position):
-            return result, position + 1, True, ()
-        else:
-            return result, position, False, ()
-
-
-def _recover_array(text: str, position: int, depth: int) -> Recovered:
-    result: list[Any] = []
-    while True:
-        position = _skip_space(text, position)
-        if text.startswith("]", position):
-            return result, position + 1, True, ()
-        index = len(result)
-        value, position, complete, cut = _recover_value(text, position, depth)
-        if not isinstance(value, _Missing):
-            result.append(value)
-        if not complete:
-            return result, position, False, (index, *cut)
-        position = _skip_space(text, position)
-        if text.startswith(",", position):
-            position += 1
-        elif text.startswith("]", position):
+        elif text.startswith(close, position):
             return result, position + 1, True, ()
         else:
             return result, position, False, ()

@@ -8,12 +8,15 @@ import re
 from collections import OrderedDict
 from typing import Any
 
-from memtab.transcripts.base import RecordParser, as_dict, as_list, as_str
 from memtab.transcripts.events import (
     EventRole,
+    RecordParser,
     SourceLine,
     TranscriptEvent,
     TranscriptToolCall,
+    as_dict,
+    as_list,
+    as_str,
     clean_text,
     compact_json,
     parse_timestamp,

@@ -9,12 +9,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.transcripts.base import RecordParser, as_dict, as_int, as_list, as_str
 from memtab.transcripts.events import (
     EventRole,
+    RecordParser,
     SourceLine,
     TranscriptEvent,
     TranscriptToolCall,
+    as_dict,
+    as_int,
+    as_list,
+    as_str,
     clean_text,
     compact_json,
     parse_timestamp,
@@ -239,9 +243,7 @@ class CodexParser(RecordParser):
         else:
             name, call_input = as_str(item.get("name")), _arguments(item.get("arguments"))
         call = TranscriptToolCall(
-            id=as_str(item.get("call_id")) or as_str(item.get("id")),
-            name=name,
-            input=call_input,
+            id=as_str(item.get("call_id")) or as_str(item.get("id")), name=name, input=call_input
         )
         self._remember_call(call)
         if self._held is not None and self._held.role == "assistant":

@@ -14,12 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, NamedTuple
 
-from memtab.file_protocol.file_ref import (
-    AGENT_TITLES,
-    SourceError,
-    is_virtual_path,
-    parse_file_id,
-)
+from memtab.file_protocol.file_ref import AGENT_TITLES, SourceError, is_virtual_path, parse_file_id
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.records import Key, Record
@@ -335,11 +330,7 @@ def memory_words(path: str) -> tuple[int, str]:
 
 
 def change_events(
-    home: Home,
-    *,
-    min_files: int = 1,
-    since_ms: int = 0,
-    keys: Collection[str] | None = None,
+    home: Home, *, min_files: int = 1, since_ms: int = 0, keys: Collection[str] | None = None
 ) -> list[ChangeEvent]:
     """Every event with at least `min_files` files (touching `keys`, when given), newest first, with
     what was restored since; read across every index so an event's id is the same however asked."""
@@ -595,11 +586,7 @@ class _ScopeBatch:
 
 
 def _restore_one(
-    targets: Targets,
-    key: str,
-    outcome: _Outcome,
-    stores: _Stores,
-    batches: dict[str, _ScopeBatch],
+    targets: Targets, key: str, outcome: _Outcome, stores: _Stores, batches: dict[str, _ScopeBatch]
 ) -> None:
     """Restore one file of an event, or add it to its scope's batch."""
     path, version, target = outcome.taken

@@ -110,9 +110,7 @@ def record_source(home: Home, source: Source) -> SourceExternalReport:
 
 
 def record_sources(
-    home: Home,
-    sources: Iterable[Source] | None = None,
-    cancel: Callable[[], bool] | None = None,
+    home: Home, sources: Iterable[Source] | None = None, cancel: Callable[[], bool] | None = None
 ) -> SourceExternalReport:
     """Record every source's changes (`sources`, else all discovery finds); `cancel` between
     sources; never raises for one."""

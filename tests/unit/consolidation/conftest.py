@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from memtab.consolidation import running
-from memtab.consolidation.engine.lock import SCOPE_WAIT_S, check_scopes_free
+from memtab.consolidation.running import SCOPE_WAIT_S, check_scopes_free
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from support.fake_model_server import FakeModelServer

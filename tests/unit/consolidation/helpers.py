@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memtab.consolidation.engine import lock as consolidation_lock
+from memtab.consolidation import running as consolidation_lock
 from memtab.consolidation.service import ConsolidationService
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import Clock

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from memtab.consolidation.engine.lock import ConsolidationLock
 from memtab.consolidation.errors import LockHeldError, RunCancelledError
+from memtab.consolidation.running import ConsolidationLock
 from memtab.store.home import Home
 from support.processes import python_child
 
@@ -21,7 +21,7 @@ HOLDER = r"""
 import sys
 from pathlib import Path
 from memtab.store.home import Home
-from memtab.consolidation.engine.lock import ConsolidationLock
+from memtab.consolidation.running import ConsolidationLock
 with ConsolidationLock(Home(Path(sys.argv[1]))).hold("elsewhere"):
     print("held", flush=True)
     sys.stdin.readline()

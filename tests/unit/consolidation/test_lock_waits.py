@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
-from memtab.consolidation.engine.lock import CATCH_UP_WAIT_S, SCOPE_WAIT_S
+from memtab.consolidation.running import CATCH_UP_WAIT_S, SCOPE_WAIT_S
 from memtab.demo import MAIN_ID
 from memtab.fs.locking.locks import InterprocessLock, LockUnavailableError
 from memtab.store.paths import Scope

@@ -28,7 +28,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memtab.consolidation.engine.run_store import RunStore
+from memtab.consolidation.engine.run_books import RunStore
 from memtab.consolidation.review.plan_apply import apply_ops
 from memtab.consolidation.review.plan_check import check_ops
 from memtab.consolidation.service import ConsolidationService

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from memtab.consolidation.engine.lock import ConsolidationLock
 from memtab.consolidation.errors import (
     ConsolidationError,
     DebouncedError,
@@ -21,6 +20,7 @@ from memtab.consolidation.errors import (
     RunInFlightError,
 )
 from memtab.consolidation.guard import DRY_RUN_NOTE
+from memtab.consolidation.running import ConsolidationLock
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import DARK_MODE_ID
 from memtab.llm.loop import StepCallback
@@ -156,7 +156,7 @@ def lock_holder(home: Home) -> contextlib.AbstractContextManager[subprocess.Pope
         "import sys\n"
         "from pathlib import Path\n"
         "from memtab.store.home import Home\n"
-        "from memtab.consolidation.engine.lock import ConsolidationLock\n"
+        "from memtab.consolidation.running import ConsolidationLock\n"
         "with ConsolidationLock(Home(Path(sys.argv[1]))).hold('elsewhere'):\n"
         "    print('held', flush=True)\n"
         "    sys.stdin.readline()\n"

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from memtab.fs.config.settings_file import SettingsFileError
-from memtab.llm.limits import LOCAL_REQUEST_TIMEOUT_S, REMOTE_REQUEST_TIMEOUT_S, ModelJob
 from memtab.llm.openai import OpenAIProvider
 from memtab.llm.settings import (
     ProviderSettings,
@@ -17,6 +16,7 @@ from memtab.llm.settings import (
     resolve_provider_settings,
     save_provider_settings,
 )
+from memtab.llm.settings_model import LOCAL_REQUEST_TIMEOUT_S, REMOTE_REQUEST_TIMEOUT_S, ModelJob
 
 LOCAL = "http://127.0.0.1:8080/v1"
 WRITER_LIKE = ModelJob("the writer", 2048, "calls")

@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from memtab.llm.types import ToolSpec
-from memtab.llm.written.calls import calls_in_text
-from memtab.llm.written.schema import schema_problem
+from memtab.llm.written.calls import calls_in_text, schema_problem
 
 WRITE = ToolSpec(
     "memory_write",

@@ -1,4 +1,4 @@
-"""The base of the offline engines (`llm/offline.py`): what the offline consolidator and
+"""The base of the offline engines (`llm/types.py`): what the offline consolidator and
 the offline writer share — their provider name, a cancelled run's error, the tools they
 cannot work without, and the calls so far read out of the conversation."""
 
@@ -9,16 +9,18 @@ import threading
 import pytest
 
 from memtab.consolidation.offline.provider import OfflineConsolidator
-from memtab.llm.offline import CallsSoFar, OfflineProvider, calls_so_far
 from memtab.llm.types import (
     AssistantMessage,
+    CallsSoFar,
     ModelReply,
+    OfflineProvider,
     ProviderError,
     ToolCall,
     ToolOutcome,
     ToolResultsMessage,
     ToolSpec,
     UserMessage,
+    calls_so_far,
 )
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 

@@ -8,10 +8,14 @@ the project runs its checks."""
 from __future__ import annotations
 
 from memtab.writer.offline.extract import extract_findings
-from memtab.writer.offline.shell.command_scope import is_narrowed, without_passthrough
+from memtab.writer.offline.shell.command_scope import (
+    in_project,
+    is_narrowed,
+    runs_elsewhere,
+    without_passthrough,
+)
 from memtab.writer.offline.shell.commands import skips_hooks, without_machine_env
 from memtab.writer.offline.shell.outcomes import error_signature, repair_hint
-from memtab.writer.offline.shell.project_dirs import in_project, runs_elsewhere
 
 from .events import bash, calls, tool
 

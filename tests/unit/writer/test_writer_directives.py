@@ -7,9 +7,8 @@ from pathlib import Path
 import pytest
 
 from memtab.transcripts import read_transcript
-from memtab.writer.offline.directives import directives_in
+from memtab.writer.offline.directives import directives_in, language_of
 from memtab.writer.offline.extract import extract_findings
-from memtab.writer.offline.language import language_of
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "shared"
 

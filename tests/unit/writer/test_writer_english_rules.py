@@ -6,8 +6,8 @@ only moves between branches is no goal."""
 from __future__ import annotations
 
 from memtab.writer.offline.answers import facts_in
-from memtab.writer.offline.asked import goal_in
 from memtab.writer.offline.directives import directives_in
+from memtab.writer.offline.extract import goal_in
 
 
 def test_a_rule_said_with_should_always_or_never_is_a_directive() -> None:

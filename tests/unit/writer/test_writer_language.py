@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from memtab.writer.offline.directives import CLAIMED_LANGUAGES, ended, is_claimed, language_of
 from memtab.writer.offline.extract import extract_findings, memory_saved
-from memtab.writer.offline.language import CLAIMED_LANGUAGES, ended, is_claimed, language_of
 
 from .events import answer, bash, calls, tool, user
 

@@ -18,7 +18,7 @@ from memtab.transcripts import TranscriptEvent
 from memtab.trust.rails import HOLDS_A_SECRET, IN_THE_FIRST_PERSON
 from memtab.writer.config import WriterSettings
 from memtab.writer.job.run import run_writer
-from memtab.writer.lessons.checks import (
+from memtab.writer.lessons import (
     HOLDS_A_REDACTION,
     NAMES_NOTHING,
     NO_ERROR,
@@ -30,10 +30,10 @@ from memtab.writer.lessons.checks import (
     ONE_OFF,
     TOO_MANY,
     Lesson,
+    digest_of,
     lesson_note,
     why_refused,
 )
-from memtab.writer.lessons.digest import digest_of
 from memtab.writer.offline.notes import COMMANDS, Note
 from memtab.writer.prompts import lessons_prompt
 from support.scripted_provider import ScriptedProvider

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from memtab.transcripts import TranscriptToolCall
 from memtab.writer.offline.answers import facts_in
-from memtab.writer.offline.asked import goal_in
 from memtab.writer.offline.directives import directives_in, human_text, looks_pasted
-from memtab.writer.offline.extract import command_a_bash_agent_ran
+from memtab.writer.offline.extract import command_a_bash_agent_ran, goal_in
 
 FACT = "The integration tests require `OPENAI_API_KEY` and `ANTHROPIC_API_KEY`."
 

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from memtab.writer.offline.extract import extract_findings
 from memtab.writer.offline.notes import render_solved_problem
-from memtab.writer.offline.shell.command_scope import is_narrowed, without_passthrough
+from memtab.writer.offline.shell.command_scope import (
+    in_project,
+    is_narrowed,
+    without_passthrough,
+    worktree_added,
+)
 from memtab.writer.offline.shell.outcomes import says_nothing
-from memtab.writer.offline.shell.project_dirs import in_project, worktree_added
 
 from .events import bash
 

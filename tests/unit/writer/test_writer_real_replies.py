@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from memtab.llm.http import HttpOptions
-from memtab.llm.limits import WRITER_JOB
 from memtab.llm.settings import ProviderSettings, create_provider
+from memtab.llm.settings_model import WRITER_JOB
 from memtab.writer.config import WriterSettings
 from memtab.writer.job.providers import close_provider, read_for_run
 from memtab.writer.job.run import run_writer

@@ -37,8 +37,8 @@ from memtab.llm.loop import (
     StepCallback,
     run_tool_loop,
 )
-from memtab.llm.offline import OFFLINE_PROVIDER
 from memtab.llm.types import (
+    OFFLINE_PROVIDER,
     ChatProvider,
     Message,
     ToolCall,

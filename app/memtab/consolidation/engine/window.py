@@ -8,9 +8,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from memtab.humanize import plural
-from memtab.llm.limits import CONSOLIDATION_JOB
 from memtab.llm.local_servers import context_tokens
+from memtab.llm.settings_model import CONSOLIDATION_JOB
 from memtab.llm.types import (
+    Cancel,
     ChatProvider,
     Message,
     ModelReply,
@@ -194,12 +195,7 @@ class FitToContext(ProviderWrapper):
         self.window = window
 
     def complete(
-        self,
-        system: str,
-        messages: list[Message],
-        tools: list[ToolSpec],
-        *,
-        cancel: threading.Event | None = None,
+        self, system: str, messages: list[Message], tools: list[ToolSpec], *, cancel: Cancel = None
     ) -> ModelReply:
         fitted = self.window.fit(system, messages, tools)
         return self.provider.complete(system, fitted, tools, cancel=cancel)

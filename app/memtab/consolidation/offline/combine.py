@@ -33,9 +33,7 @@ _UNCLEAN_NAME = re.compile(
 
 
 def near_duplicate_groups(
-    shingles: Sequence[frozenset[int]],
-    compatible: Sequence[str],
-    rank: Callable[[int], Any],
+    shingles: Sequence[frozenset[int]], compatible: Sequence[str], rank: Callable[[int], Any]
 ) -> list[tuple[list[int], float]]:
     """Groups of near-duplicates (indexes, keeper first, at least two each) with the lowest
     similarity of a member to the keeper."""

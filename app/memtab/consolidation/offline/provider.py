@@ -9,15 +9,9 @@ from typing import Any
 
 from memtab.consolidation.guard import MUTATION_BUDGET
 from memtab.consolidation.offline.inputs import collect_memory_files, current_sha256
-from memtab.consolidation.offline.plan import (
-    Plan,
-    PlannedChange,
-    plan_consolidation,
-    summarize,
-)
+from memtab.consolidation.offline.plan import Plan, PlannedChange, plan_consolidation, summarize
 from memtab.fs.heap import collector_paused
-from memtab.llm.offline import CallsSoFar, OfflineProvider
-from memtab.llm.types import ModelReply, ToolCall, ToolOutcome
+from memtab.llm.types import CallsSoFar, ModelReply, OfflineProvider, ToolCall, ToolOutcome
 from memtab.store.paths import SHARED_SCOPES, PathError, Scope, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import TOOL_NAME

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from memtab.consolidation.engine.run_store import RunStore
+from memtab.consolidation.engine.run_books import RunStore
 from memtab.consolidation.engine.runner import NO_CHANGES_SUMMARY
 from memtab.consolidation.guard import (
     BeforeDispatch,
@@ -79,13 +79,7 @@ def apply_ops(
         if note is None:
             note = base_problem(store, planned) or _lost_lines(planned, checked, holders)
         if note is not None:
-            op = JournalOp(
-                command=planned.command,
-                path=planned.path,
-                applied=False,
-                new_path=planned.new_path,
-                note=note,
-            )
+            op = _refused(planned, note)
             ops.append(op)
             run_ops.append(RunOp.from_journal(op, unit=planned.unit))
             if planned.index in accepted:
@@ -153,14 +147,7 @@ def _execute(
         guard.execute(planned.arguments)
         changes = list(collected)
     if len(guard.ops) == attempts:  # the arguments did not even parse: nothing attempted
-        op = JournalOp(
-            command=planned.command,
-            path=planned.path,
-            applied=False,
-            new_path=planned.new_path,
-            note=INVALID_CALL_NOTE,
-        )
-        return op, changes
+        return _refused(planned, INVALID_CALL_NOTE), changes
     op = guard.ops[-1]
     reason = planned.arguments.get(REASON_ARGUMENT)
     if op.applied and op.note is None and isinstance(reason, str) and reason.strip():
@@ -204,3 +191,9 @@ def applied_summary(plan: ConsolidationPlan, applied: AppliedOps) -> str:
         text += f" Stopped: {applied.stopped}"
         text += f"; {plural(unattempted, 'change')} not attempted." if unattempted else "."
     return text
+
+
+def _refused(planned: PlannedOp, note: str) -> JournalOp:
+    """The op as journaled when it is not applied: its command and paths, and why."""
+    command, path, new_path = planned.command, planned.path, planned.new_path
+    return JournalOp(command=command, path=path, applied=False, new_path=new_path, note=note)

@@ -85,15 +85,9 @@ DumpMessage = DumpUserMessage | DumpAssistantMessage | DumpToolMessage
 
 
 def dump_call(call: ToolCall) -> DumpToolCall:
-    if call.parse_error is None:
-        return DumpToolCall(id=call.id, name=call.name, arguments=call.arguments)
-    return DumpToolCall(
-        id=call.id,
-        name=call.name,
-        arguments=call.arguments,
-        raw_arguments=call.raw_arguments,
-        parse_error=call.parse_error,
-    )
+    unread = {"raw_arguments": call.raw_arguments, "parse_error": call.parse_error}
+    broken = unread if call.parse_error is not None else {}
+    return DumpToolCall(id=call.id, name=call.name, arguments=call.arguments, **broken)
 
 
 def _result(outcome: ToolOutcome) -> DumpToolResult:
@@ -236,11 +230,7 @@ class RunTrace:
 
 
 def write_trace_dump(
-    home: Home,
-    trace: RunTrace,
-    *,
-    known_secrets: Iterable[str] = (),
-    max_dumps: int,
+    home: Home, trace: RunTrace, *, known_secrets: Iterable[str] = (), max_dumps: int
 ) -> Path:
     """Redact and write the dump of a writer's run (`save_dump`); return its path."""
     name = trace_file_name(trace.run_started_at, trace.trigger_message_id)

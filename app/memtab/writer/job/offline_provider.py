@@ -8,8 +8,14 @@ from typing import Any
 
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.humanize import plural
-from memtab.llm.offline import CallsSoFar, OfflineProvider
-from memtab.llm.types import ModelReply, ProviderError, ToolCall, ToolOutcome
+from memtab.llm.types import (
+    CallsSoFar,
+    ModelReply,
+    OfflineProvider,
+    ProviderError,
+    ToolCall,
+    ToolOutcome,
+)
 from memtab.transcripts import EventBudget, TranscriptEvent, select_event_budget
 from memtab.writer.inbox.suggestions import RunOrigin, SuggestionError, SuggestionQueue
 from memtab.writer.offline.extract import Findings, extract_findings

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memtab.llm.limits import WRITER_JOB
 from memtab.llm.local_servers import context_tokens
 from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
+from memtab.llm.settings_model import WRITER_JOB
 from memtab.llm.types import ChatProvider
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import Workspace

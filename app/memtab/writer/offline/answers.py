@@ -1,5 +1,5 @@
 """Findings: facts about the project the agent stated — in its answers, or a sub-agent in its report
-— in the languages the writer claims (`language`: English, Japanese, Portuguese)."""
+— in the languages the writer claims (`is_claimed`: English, Japanese, Portuguese)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ from collections.abc import Sequence
 
 from memtab.markdown import LineKind, classify
 from memtab.transcripts import TranscriptToolCall
-from memtab.writer.offline.directives import bare_line
-from memtab.writer.offline.language import ended
+from memtab.writer.offline.directives import bare_line, ended
 
 MAX_FINDING_CHARS = 240
 MIN_FINDING_CHARS = 20

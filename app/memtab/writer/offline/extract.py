@@ -9,7 +9,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Literal, NamedTuple
 
-from memtab.markdown import LineKind, classify, fenced_blocks, item_text
+from memtab.markdown import LineKind, classify, fenced_blocks, heading, item_text
 from memtab.transcripts import (
     TranscriptEvent,
     TranscriptToolCall,
@@ -24,15 +24,24 @@ from memtab.writer.offline.answers import (
     fact_weight,
     facts_in_text,
     is_agent_report,
+    is_english,
     is_news,
     opens_on_a_verb,
     stands_alone,
 )
-from memtab.writer.offline.asked import goal_in, is_question
-from memtab.writer.offline.directives import directives_in, human_text
-from memtab.writer.offline.findings import Findings, OriginKind, WorkingCommand
-from memtab.writer.offline.language import ended, is_claimed
-from memtab.writer.offline.shell.command_scope import is_narrowed, without_passthrough
+from memtab.writer.offline.directives import directives_in, ended, human_text, is_claimed
+from memtab.writer.offline.findings import (
+    Findings,
+    OriginKind,
+    ToolUses,
+    WorkflowTool,
+    WorkingCommand,
+)
+from memtab.writer.offline.shell.command_scope import (
+    is_narrowed,
+    without_passthrough,
+    worktree_added,
+)
 from memtab.writer.offline.shell.commands import (
     chained_commands,
     command_family,
@@ -48,8 +57,6 @@ from memtab.writer.offline.shell.commands import (
     tool_program,
 )
 from memtab.writer.offline.shell.outcomes import hooks_note, hooks_that_passed, output_shows_success
-from memtab.writer.offline.shell.project_dirs import worktree_added
-from memtab.writer.offline.shell.workflow_tools import ToolUses, WorkflowTool
 from memtab.writer.offline.solved_problems import (
     EDIT_TOOL_NAME,
     SolvedProblem,
@@ -60,6 +67,123 @@ from memtab.writer.offline.solved_problems import (
     find_solution,
     read_step,
 )
+
+MAX_GOAL_CHARS = 200
+MIN_GOAL_CHARS = 8
+# A goal this short must name what it is about ("Implement spotter-gqc"), not only a chore.
+MIN_GOAL_WORDS = 3
+_NAMES_SOMETHING = re.compile(r"\w[-_/.#]\w|\d|`")
+
+_QUESTION_TOOL = re.compile(r"^ask_?user_?questions?$", re.IGNORECASE)
+_COMMAND_ARGS = re.compile(r"<command-args>(.*?)(?:</command-args>|\Z)", re.DOTALL)
+_NOT_HUMAN = re.compile(r"^\s*(?:<task-notification>|\[Request interrupted)")
+_FIRST_SENTENCE = re.compile(r"^(.+?(?:[.!?](?=\s|$)|[。！？]))")
+# "Additional feedback: …", "Error: …": text pasted in, not the user's own words.
+_PASTED_LABEL = re.compile(r"^[A-Za-z][\w ]{1,30}:\s")
+# A first sentence that says what is wrong ("GA4の設定が間違えているようです。") or what the
+# user is after in general tells why the session started, not what to keep working on.
+_REPORTS_A_PROBLEM = re.compile(
+    r"\b(?:seems?|is broken|doesn't work|does not work|isn't working|not working"
+    r"|what i'm trying|não est(?:á|ão)|não funciona|no está|no funciona|ne marche pas"
+    r"|ne fonctionne pas|funktioniert nicht)\b|ようです|みたいです|好像|似乎|것 같",
+    re.IGNORECASE,
+)
+# Claude Code hands a plan made in plan mode to the session that carries it out as
+# "Implement the following plan:" and the plan, whose first heading is its title.
+_PLAN_HANDOFF = "Implement the following plan:"
+# A first sentence that is not a task of its own: a role given to the agent ("You are an
+# expert in Hugo."), a link the message is about, or one that points at what follows it
+# ("Add the following meta tag:", "以下のメタタグを追加してください"). (Nor is a heading:
+# no request opens on one, `_REQUEST`.)
+_NOT_A_TASK = re.compile(
+    r"^(?:you are|you're|あなたは|你是|您是|tu es|vous êtes|você é|eres|du bist|당신은|너는)\b"
+    r"|^(?:https?://|/[\w:-]+$)|:$|：$"
+    r"|\b(?:the following|below|ci-dessous|suivant(?:e|s)?|folgende[nrs]?|unten|siguiente"
+    r"|abaixo|seguinte)\b|以下|下面|下記|次の|아래|다음",
+    re.IGNORECASE,
+)
+# A goal is asked for: an imperative or a request opens it. A first sentence that only
+# describes ("Right now, we display a warning…", "I'm rebasing my commit onto…") is the
+# context of the ask. A goal typed in another language is not kept (`goal_in`).
+_REQUEST = re.compile(
+    r"^(?:please |pls |ok,? |so,? |now,? )?(?:can you|could you|would you|let'?s|let us|help me"
+    r"|i (?:want|need|would like|'d like) (?:you )?to|we (?:need|want) to|go ahead"
+    r"|implement|add|fix|make|create|build|write|update|refactor|remove|delete|migrate|port"
+    r"|convert|rename|move|support|work|set ?up|configure|investigate|debug|review|document"
+    r"|improve|optimi[sz]e|clean|replace|change|upgrade|bump|introduce|extract|split|merge"
+    r"|integrate|enable|disable|allow|prevent|ensure|handle|finish|continue|complete|look"
+    r"|check|find|run|test|deploy|release|publish|prepare|design|draft|plan|analy[sz]e|explore"
+    r"|research|generate|translate|adjust|tweak|rewrite|redesign|resolve|address|commit|push"
+    r"|open|start|get|use|show|sync|install|upload|download|verify|audit|polish|clarify)\b",
+    re.IGNORECASE,
+)
+# A first sentence that only moves between branches or syncs one: housekeeping, the same
+# in every session ("Ok lets get back to main", "switch to the phase 12 branch").
+_BRANCH_CHORE = re.compile(
+    r"^(?:ok(?:ay)?,? |so,? |now,? )?(?:let'?s |lets |please )?(?:get|go|switch|check ?out"
+    r"|move|head) (?:back )?(?:to|on|onto) (?:the )?(?:main|master|develop|trunk"
+    r"|[\w./-]+ branch|branch [\w./-]+)(?: branch)?(?: again)?"
+    r"(?:,? (?:and )?(?:pull|fetch|rebase)(?: in)?(?: the)?(?: latest)?)?[.!]?$",
+    re.IGNORECASE,
+)
+
+
+def goal_in(first_message: str) -> str | None:
+    """The goal a user's first message states, as a note; None when it states none that
+    fits one sentence."""
+    if _NOT_HUMAN.match(first_message):
+        return None
+    plan = _handed_plan(first_message)
+    if plan is not None:
+        title = " ".join(plan.split()).rstrip(".")
+        if not is_claimed(title):
+            return None  # prose the writer cannot check (`is_claimed`)
+        if MIN_GOAL_CHARS <= len(title) <= MAX_GOAL_CHARS:
+            return f"Goal of this session: carry out the plan “{title}”."
+        return None
+    arguments = _COMMAND_ARGS.search(first_message)
+    text = arguments.group(1) if arguments else human_text(first_message)
+    paragraph = text.strip().split("\n\n", 1)[0]
+    paragraph = " ".join(paragraph.split())
+    sentence = _FIRST_SENTENCE.match(paragraph)  # the task; what follows says how
+    if sentence is not None:
+        paragraph = sentence.group(1)
+    elif len(paragraph) > MAX_GOAL_CHARS:
+        return None
+    if not MIN_GOAL_CHARS <= len(paragraph) <= MAX_GOAL_CHARS or paragraph.endswith(("?", "？")):
+        return None  # nothing that fits a note, or a question rather than a task
+    if _PASTED_LABEL.match(paragraph) or _REPORTS_A_PROBLEM.search(paragraph):
+        return None  # pasted feedback, or what went wrong: the session's trigger, not a goal
+    if _NOT_A_TASK.search(paragraph) or not _REQUEST.match(paragraph):
+        return None  # not a task of its own, or not asked for
+    if len(paragraph.split()) < MIN_GOAL_WORDS and not _NAMES_SOMETHING.search(paragraph):
+        return None  # "Create pr.", "Commit this": a chore, naming nothing to keep working on
+    if _BRANCH_CHORE.match(paragraph):
+        return None  # "Ok lets get back to main": housekeeping, not what the session is for
+    if not is_english(paragraph):
+        # Every goal typed in another language that the tuned-on sessions held was a
+        # problem report, a role, a link or a chore: the rules cannot tell them apart there.
+        return None
+    goal = paragraph[0].upper() + paragraph[1:]
+    if goal[-1] not in ".!?。！？)":
+        goal += "."
+    return f"Goal of this session, as the user put it: {goal}"
+
+
+def _handed_plan(message: str) -> str | None:
+    """The title of the plan a message hands over (`_PLAN_HANDOFF`, then its first line, a
+    heading), or None."""
+    lines = [line for line in message.splitlines() if line.strip()]
+    if len(lines) < 2 or lines[0].strip() != _PLAN_HANDOFF:
+        return None
+    title = heading(lines[1])
+    return title.text if title is not None else None
+
+
+def is_question(call: TranscriptToolCall) -> bool:
+    """A call of the agent's tool for asking the user a question."""
+    return bool(_QUESTION_TOOL.match(call.name))
+
 
 MIN_MEMORY_CHARS = 20
 MAX_MEMORY_CHARS = 240
@@ -93,7 +217,7 @@ def memories_saved(call: TranscriptToolCall) -> list[SavedMemory]:
     """The memories one call saved: a memory file written (`memory_saved`), or the bullets
     an edit added to an inline `MEMORY.md` (the older layout), at most
     `MAX_MEMORIES_PER_EDIT`, each a finding that stands alone and names its subject — in a
-    language the writer claims (`language`): a memory is prose, and one in a language no
+    language the writer claims (`is_claimed`): a memory is prose, and one in a language no
     session checked cannot be told from the session's news."""
     return [memory for memory in _memories_saved(call) if is_claimed(memory.text)]
 
@@ -320,7 +444,7 @@ class TranscriptDigest:
     def _workflow_tools(
         self, origins: dict[tuple[str, str], tuple[str, ...]]
     ) -> list[WorkflowTool]:
-        """The workflow tools (`workflow_tools`), their origins added to `origins`."""
+        """The workflow tools (`findings.ToolUses`), their origins added to `origins`."""
         tools: list[WorkflowTool] = []
         for tool, ids in self._tools.tools():
             tools.append(tool)
@@ -337,7 +461,7 @@ class TranscriptDigest:
     ) -> None:
         """Keep new findings with how sure each is (`answers.best_facts` keeps the surest);
         of a sub-agent's report, which mostly describes the code it read, only firm ones."""
-        found = [fact for fact in found if is_claimed(fact)]  # `language`: checked languages
+        found = [fact for fact in found if is_claimed(fact)]  # `is_claimed`: checked languages
         weights = {fact: fact_weight(fact, told_the_user=told_the_user) for fact in found}
         found = [fact for fact, weight in weights.items() if not report or weight >= FIRM_WEIGHT]
         self._keep(self._facts, found, "finding", origin)
@@ -354,7 +478,7 @@ class TranscriptDigest:
             if self._goal is not None:
                 self._origins[("goal", self._goal)] = (origin,)
         # The user's own rule is kept in every language `directives` reads: its words are
-        # the user's, not the writer's judgement (`language`, docs/formats.md §10.2).
+        # the user's, not the writer's judgement (`is_claimed`, docs/formats.md §10.2).
         self._keep(self._directives, directives_in(text), "directive", origin)
 
     def _call(self, call: TranscriptToolCall, origin: str) -> None:

@@ -12,8 +12,7 @@ from memtab.redact import redact_secrets
 from memtab.store.paths import Scope
 
 if TYPE_CHECKING:  # lazy: the writer's engine (~1.4 MiB, ~140 ms) with its first run
-    from memtab.writer.offline.findings import Findings, OriginKind, WorkingCommand
-    from memtab.writer.offline.shell.workflow_tools import WorkflowTool
+    from memtab.writer.offline.findings import Findings, OriginKind, WorkflowTool, WorkingCommand
     from memtab.writer.offline.solved_problems import SolvedProblem
 
 GOAL = "Goal"

@@ -9,7 +9,13 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from memtab.transcripts import TranscriptToolCall
-from memtab.writer.offline.shell.command_scope import does_less, without_passthrough
+from memtab.writer.offline.shell.command_scope import (
+    does_less,
+    in_project,
+    relative_path,
+    runs_elsewhere,
+    without_passthrough,
+)
 from memtab.writer.offline.shell.commands import (
     command_family,
     command_label,
@@ -37,7 +43,6 @@ from memtab.writer.offline.shell.outcomes import (
     repair_hint,
     says_nothing,
 )
-from memtab.writer.offline.shell.project_dirs import in_project, relative_path, runs_elsewhere
 
 MAX_SOLVING_STEPS = 3
 
