@@ -21,6 +21,7 @@ from memtab.components.window.ui_state import UiState
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.first_paint.app import create_main_window
 from memtab.gui.first_paint.main_window import MainWindow
+from memtab.gui.trust.feature import TrustFeature
 from memtab.gui.window import keys
 from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.store.home import Home
@@ -32,6 +33,9 @@ from support.memory_home import MAIN
 # Only bounds a broken run: a passing test goes on as soon as its condition holds. Two test
 # workers on a loaded 2-core machine can take several seconds to show a search or a rescan.
 WAIT_MS = 20_000
+LOOK_MS = 120_000
+"""The same for a Trust look: a spawned child (`WindowTrust`), whose interpreter and engines
+start in 8-16 s on that machine, the look itself a moment."""
 
 home = memory_home.home  # the fixture, for `home = support.home` in the tests
 
@@ -139,6 +143,11 @@ def activate(qtbot: QtBot, window: MainWindow) -> None:
 
 def wait_for(qtbot: QtBot, condition: Callable[[], object], timeout: int = WAIT_MS) -> None:
     qtbot.waitUntil(lambda: bool(condition()), timeout=timeout)
+
+
+def wait_for_look(qtbot: QtBot, trust: TrustFeature) -> None:
+    """Wait until the Trust look asked for (`find_now`) has its report."""
+    qtbot.waitUntil(lambda: trust.report is not None and not trust.busy, timeout=LOOK_MS)
 
 
 def wait_idle(qtbot: QtBot, window: MainWindow) -> None:

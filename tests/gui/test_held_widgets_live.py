@@ -17,7 +17,7 @@ from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.every_dialog import open_every_dialog
-from gui.memory_tree_support import FakeDialogs, WindowFactory, wait_for, wait_idle
+from gui.memory_tree_support import FakeDialogs, WindowFactory, wait_for, wait_for_look, wait_idle
 from memtab.demo import DARK_MODE_ID, MAIN_ID
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.window import keys
@@ -39,6 +39,9 @@ def _open(qtbot: QtBot, window: MainWindow, name: str, *, keep: bool) -> None:
     assert node is not None, name
     window.part(keys.EDITOR_LINK).open_node(node, keep=keep)
     wait_for(qtbot, lambda: (ref := editor.current_ref) is not None and ref.key.endswith(name))
+    # Its row selected, as the editor's load selects it: what Delete then deletes.
+    tree = window.memory_tab.tree
+    wait_for(qtbot, lambda: [row.key for row in tree.selected_nodes()] == [node.key])
 
 
 @pytest.mark.slow  # slow: a window on the demo home walked through every rebuild and dialog
@@ -52,7 +55,7 @@ def test_no_feature_keeps_a_widget_that_was_deleted(
     window.memory_tab.controller.dialogs = dialogs  # type: ignore[assignment]
     trust = window.part(keys.TRUST)
     trust.find_now()
-    wait_for(qtbot, lambda: trust.report is not None and not trust.busy)
+    wait_for_look(qtbot, trust)
     editor = window.part(keys.EDITOR)
     # Two kept tabs and a preview; the preview closed, then another deleted from the tree.
     _open(qtbot, window, "preferences.md", keep=True)
@@ -94,7 +97,7 @@ def test_no_feature_keeps_a_widget_that_was_deleted(
         editor.close_tab(tab)
     wait_for(qtbot, trust.room.isVisible)
     trust.find_now()
-    wait_for(qtbot, lambda: not trust.busy)
+    wait_for_look(qtbot, trust)
 
     def close(dialog: QWidget) -> None:
         assert isinstance(dialog, QDialog)

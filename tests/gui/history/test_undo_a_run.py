@@ -11,7 +11,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.memory_tree_support import WindowFactory, action, refresh_menus, wait_for
+from gui.memory_tree_support import WindowFactory, action, refresh_menus, wait_for, wait_for_look
 from memtab.consolidation.review.review_setting import save_review_mode
 from memtab.demo import MAIN_ID, webapp
 from memtab.gui.window import keys
@@ -45,7 +45,7 @@ def test_undo_right_after_consolidate_now_takes_back_the_run(
     window.show()
     trust = window.part(keys.TRUST)
     trust.find_now()
-    wait_for(qtbot, lambda: trust.report is not None and not trust.busy)
+    wait_for_look(qtbot, trust)
     # A Trust move first: the leak to the webapp's memory.
     [leak] = [x for x in trust.report.leaks if x.place.path == LEAK]  # type: ignore[union-attr]
     trust.panel.move_requested.emit(leak)

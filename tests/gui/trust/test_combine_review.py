@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.memory_tree_support import WindowFactory, action, wait_for
+from gui.memory_tree_support import WindowFactory, action, wait_for, wait_for_look
 from memtab.demo import MAIN_ID, acme_api
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.trust.feature import CombineDialog, TrustFeature
@@ -42,7 +42,7 @@ def looked_at(
     window.show()
     trust = window.part(keys.TRUST)
     trust.find_now()
-    wait_for(qtbot, lambda: trust.report is not None and not trust.busy)
+    wait_for_look(qtbot, trust)
     assert trust.report is not None
     [group] = [
         g

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.memory_tree_support import WindowFactory, action, wait_for, wait_idle
+from gui.memory_tree_support import WindowFactory, action, wait_for, wait_for_look, wait_idle
 from memtab.components.trust.room import RoomSection, Target
 from memtab.components.window.mnemonics import mnemonic
 from memtab.demo import MAIN_ID, acme_api, webapp
@@ -45,7 +45,7 @@ def looked_at(
     window.show()
     trust = window.part(keys.TRUST)
     trust.find_now()  # not the start's delay (`FIRST_LOOK_DELAY_MS`, a test of its own)
-    wait_for(qtbot, lambda: trust.report is not None and not trust.busy)
+    wait_for_look(qtbot, trust)
     return window, trust
 
 
@@ -245,7 +245,7 @@ def test_the_panel_leaves_the_tree_its_rows_in_a_window_beside_a_terminal(
     window.show()
     trust = window.part(keys.TRUST)
     trust.find_now()
-    wait_for(qtbot, lambda: trust.report is not None and not trust.busy)
+    wait_for_look(qtbot, trust)
     tree = window.memory_tab.tree
     trust.open_panel()
     dock = trust.dock

@@ -6,8 +6,10 @@ checked under the scope lock: what an agent writes meanwhile is left as it wrote
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -18,6 +20,7 @@ from memtab.store.catch_up.external import record_external
 from memtab.store.history.blobs import sha256_of
 from memtab.store.home import Home
 from memtab.store.paths import Scope
+from memtab.store.restore import bulk_restore
 from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.meta import MetaStore
@@ -43,6 +46,11 @@ class FakeClock:
 def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeClock]:
     fake = FakeClock()
     monkeypatch.setattr(external, "now_ms", fake)
+    # Publishing takes no time on bulk_restore's clock: one chunk however loaded the machine
+    # (how a slow publish splits into chunks: tests/unit/store/test_bulk_restore_chunks.py).
+    monkeypatch.setattr(
+        bulk_restore, "time", SimpleNamespace(monotonic=lambda: 0.0, sleep=time.sleep)
+    )
     yield fake
 
 
