@@ -344,6 +344,7 @@ WORKED_OUT = {
     17: "28f236c92a1d3273",
     18: "28f236c92a1d3273",
     19: "b18bf2ff96f42295",
+    20: "c68b0b4c74d5376b",
 }
 """What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
 `per_file.CACHE_VERSION`."""
@@ -388,6 +389,7 @@ DECIDED = {
     17: "2cbb81d4bbcedea5",
     18: "2cbb81d4bbcedea5",
     19: "2cbb81d4bbcedea5",
+    20: "2cbb81d4bbcedea5",
 }
 """What the duplicates decide over the seeded duplicates (`_decided`), digested, by
 `per_file.CACHE_VERSION`: the kept pair searches and statement groups are keyed by the files'
