@@ -483,3 +483,20 @@ def _extends(one: str, other: str) -> bool:
         return True
     sep = "/" if "/" in short and " " not in short else " "
     return long.startswith(short + sep) or long.startswith(short.rstrip("/") + "/")
+
+
+VALUED = frozenset({"port", "version", "setting", "value"})
+"""The kinds of claim that give a thing a value (a tool, a command, a path and a rule are
+the other questions)."""
+
+
+def values_disagree(one: str, other: str) -> bool:
+    """Whether statements `one` and `other` give one thing different values — a port, a
+    version, a setting, an amount, a day, a time, a branch or host of a role — the same
+    value in other words ("30s" / "half a minute", "Node 20" / "node@20") not: what the
+    duplicates ask before calling two notes one ("wiped every Sunday" / "…Wednesday")."""
+    mine = [claim for claim in sentence_claims(one) if claim.kind in VALUED]
+    if not mine:
+        return False
+    theirs = [claim for claim in sentence_claims(other) if claim.kind in VALUED]
+    return any(contradict(a, b) for a in mine for b in theirs)

@@ -1,11 +1,11 @@
-"""`trust.reading.disagree.values_disagree`: two statements giving one thing two values —
+"""`trust.claims.values_disagree`: two statements giving one thing two values —
 what the duplicates engine asks before calling two notes one (issue 83)."""
 
 from __future__ import annotations
 
 import pytest
 
-from memtab.trust.reading.disagree import values_disagree
+from memtab.trust.claims import values_disagree
 
 
 @pytest.mark.parametrize(
@@ -36,9 +36,11 @@ def test_two_values_of_one_thing_disagree(one: str, other: str) -> None:
         ("The staging DB is wiped every Sunday night.",
          "The production DB is wiped every Wednesday night."),
         ("Always rebase on main.", "Never rebase on main."),
+        ("`pytest tests/unit` runs in about 8 s.", "`pytest tests/unit` runs in about 12 s."),
+        ("Uploads under 1 MB skip the virus scan.", "Uploads are capped at 10 MB."),
     ],
 )  # fmt: skip
 def test_one_value_in_other_words_or_two_things_do_not(one: str, other: str) -> None:
-    """The same value reworded, two things sharing a word, and two rules (the
-    duplicates' own polarity question) are no two values."""
+    """The same value reworded, two things sharing a word, a measurement or a bound, and
+    two rules (the duplicates' own polarity question) are no two values."""
     assert not values_disagree(one, other) and not values_disagree(other, one)

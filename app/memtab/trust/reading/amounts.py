@@ -66,12 +66,14 @@ _ASIDE = re.compile(r"\([^()]*\)")
 _HEDGE = re.compile(
     r"\b(?:" + HEDGED + r"|not|never|no longer|over|under|above|below|exceed\w*|beyond|"
     r"more|less|fewer|least|most|up\s++to|than|default|defaults|instead|rather|both|also|"
-    r"too|each|except|try|trying|tried|recommended|suggest\w*|like|vs|versus|between)\b"
+    r"too|each|except|try|trying|tried|recommended|suggest\w*|like|vs|versus|between|about|"
+    r"around|roughly|approximately|nearly|almost|typical\w*|average|median|p\d\d)\b"
     r"|->|→|=>|[<>≤≥~]|\?|\d\s*+(?:[–-]|to)\s*+\d",
     re.IGNORECASE,
 )
-"""A clause giving what was, may be or holds only at times, or a bound ("under 1 MB",
-"at most", "up to"), a range ("5–10 s") or a comparison: no setting's one value."""
+"""A clause giving what was, may be or holds only at times, a bound ("under 1 MB", "at
+most", "up to"), a range ("5–10 s"), a comparison or a measurement ("about 8 s", "p95"):
+no setting's one value."""
 _ROLES = {
     "duration": frozenset(
         {"timeout", "time", "out", "ttl", "expiri", "expir", "interv", "interval", "poll",
