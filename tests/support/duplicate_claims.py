@@ -416,3 +416,159 @@ model's rewording of it (Qwen2.5-Coder-1.5B Q4 on llama-server, temperature 0.7,
 asked to "say exactly the same rule in different words"), read and kept as it answered —
 the one that changed the value is a near miss; four that changed the meaning or said it
 word for word are left out. Measured after the change, never tuned on."""
+
+
+ATTACHED: tuple[Case, ...] = (
+    _same("global-project",
+          (G, "Squash fixup commits before merging, because reviewers read the history "
+              "commit by commit."),
+          (F, "- Squash your fixup commits before the merge — `git rebase -i --autosquash "
+              "main` does it in one go.")),
+    _same("reworded",
+          (U, "Never paste customer emails into prompts; legal flagged it after the March "
+              "audit."),
+          (M, "- Customer emails must never be pasted into a prompt, e.g. when asking for "
+              "help with a support ticket.")),
+    _same("global-project",
+          (C, "- Set a timeout on every outbound HTTP call, otherwise a slow carrier hangs "
+              "the worker pool."),
+          (P, "Every outbound HTTP call gets a timeout (we use `httpx.Timeout(10)`).")),
+    _same("reworded",
+          (G, "Use feature flags for unfinished features so main stays releasable."),
+          (FT, "- Unfinished features go behind a feature flag: trunk has to be shippable "
+               "at any moment.")),
+    _same("global-project",
+          (GE, "Always add an index for new foreign key columns, Postgres doesn't create "
+               "one for you"),
+          (MC, "New foreign key columns need an index — found that out when the orders "
+               "page took 40 s.")),
+    _same("reworded",
+          (U, "Don't use `latest` as a Docker image tag; a rebuild can silently pull a "
+              "different base."),
+          (PW, "Pin Docker images to a version tag instead of `latest`, so builds are "
+               "reproducible.")),
+    _same("reworded",
+          (C, "- Prefer early returns over nested ifs; it keeps the happy path at the left "
+              "margin."),
+          (F, "Early returns instead of nested ifs, e.g. `if not user: return None` at the "
+              "top.")),
+    _same("reworded",
+          (G, "Write migrations so they can run twice without failing — deploys sometimes "
+              "retry them."),
+          (M, "- Migrations must be safe to run twice; `make migrate` is rerun on every "
+              "deploy.")),
+    _same("reworded",
+          (U, "Keep secrets out of log lines, incident 2291 was a bearer token in a debug "
+              "log."),
+          (P, "- No secrets in log lines; the log shipper forwards everything to a "
+              "third-party vendor.")),
+    _same("global-project",
+          (GE, "Ask before deleting any branch on the remote, someone may still have work "
+               "on it"),
+          (FT, "- Never delete a remote branch without asking first (`git push origin "
+               "--delete` included).")),
+    _same("global-project",
+          (G, "Regenerate the API client after changing the OpenAPI spec, since the "
+              "frontend types come from it."),
+          (PW, "After any OpenAPI spec change, regenerate the API client with "
+               "`pnpm gen:api`.")),
+    _same("reworded",
+          (C, "- Never block the event loop with synchronous file IO: one slow disk stalls "
+              "every request."),
+          (MC, "Synchronous file IO on the event loop is not allowed, use `aiofiles` or a "
+               "thread.")),
+    _apart("opposite",
+           (G, "Squash fixup commits before merging, because reviewers read the history "
+               "commit by commit."),
+           (M, "- Don't squash fixup commits before merging; reviewers read the history "
+               "commit by commit.")),
+    _apart("subject",
+           (C, "- Set a timeout on every outbound HTTP call, otherwise a slow carrier hangs "
+               "the worker pool."),
+           (P, "Retry outbound HTTP calls to carriers twice, otherwise a slow carrier hangs "
+               "the worker pool.")),
+    _apart("value",
+           (U, "Pin Docker base images to a version tag, so builds are reproducible."),
+           (F, "- Pin Docker base images to a digest, so builds are reproducible.")),
+    _apart("narrower",
+           (GE, "Always add an index for new foreign key columns, Postgres doesn't create "
+                "one for you"),
+           (MC, "Add an index for new foreign key columns on the orders table only — it is "
+                "the one that is slow.")),
+    _apart("exception",
+           (G, "Use feature flags for unfinished features so main stays releasable."),
+           (PW, "- The mobile app is exempt from feature flags: store review makes them "
+                "useless there.")),
+    _apart("subject",
+           (C, "- Keep secrets out of log lines, e.g. tokens, passwords and session "
+               "cookies."),
+           (FT, "Keep secrets out of error messages, e.g. tokens, passwords and session "
+                "cookies.")),
+    _apart("value",
+           (U, "Run the full test suite before tagging a release, it takes about 12 "
+               "minutes."),
+           (M, "- Run the smoke tests before tagging a release, they take about 12 "
+               "minutes.")),
+    _apart("opposite",
+           (GE, "Never delete a remote branch without asking first"),
+           (P, "- Delete remote branches right after merging, nobody needs them "
+               "afterwards.")),
+    _apart("narrower",
+           (G, "Write migrations so they can run twice without failing — deploys sometimes "
+               "retry them."),
+           (F, "- Data migrations that backfill columns must be safe to run twice; the "
+               "backfill job retries.")),
+    _apart("opposite",
+           (C, "- Prefer early returns over nested ifs; it keeps the happy path at the left "
+               "margin."),
+           (MC, "Prefer nested ifs over early returns, it keeps the single exit point the "
+                "linter wants.")),
+)  # fmt: skip
+"""Rules with a reason, an example or the project's command beside them, in the same
+sentence ("X, because Y", "X — `cmd` does it", "X, e.g. Y", "X: Y"): written before the
+engine's candidate search read a rule's own clause, and measured before and after it."""
+
+ATTACHED_AFTER: tuple[Case, ...] = (
+    _same("global-project",
+          (U, "Bump the minor version for every new public endpoint, since clients pin on "
+              "minor versions."),
+          (M, "- A new public endpoint bumps the minor version — `make bump-minor` handles "
+              "the tag.")),
+    _same("reworded",
+          (C, "- Never merge on a red CI run, even if the failure looks unrelated."),
+          (FT, "Merging while CI is red is off the table; flaky or not, rerun it first.")),
+    _same("global-project",
+          (G, "Translate every new UI string, otherwise the German build falls back to "
+              "English keys."),
+          (P, "- Every new UI string gets translated (`pnpm i18n:extract` lists the "
+              "missing ones).")),
+    _same("reworded",
+          (GE, "Add a regression test for each fixed bug, e.g. `test_issue_512_empty_cart`"),
+          (MC, "Each bug fix comes with a regression test; reviewers ask for it anyway.")),
+    _same("reworded",
+          (U, "Don't print stack traces to users, they leak file paths and versions."),
+          (F, "- Stack traces are never shown to users: log them, show an error id.")),
+    _apart("value",
+           (U, "Bump the minor version for every new public endpoint, since clients pin on "
+               "minor versions."),
+           (P, "- Bump the major version for every new public endpoint, since clients pin "
+               "on minor versions.")),
+    _apart("opposite",
+           (C, "- Never merge on a red CI run, even if the failure looks unrelated."),
+           (M, "Merging on a red CI run is fine when the failure looks unrelated.")),
+    _apart("subject",
+           (G, "Translate every new UI string, otherwise the German build falls back to "
+               "English keys."),
+           (FT, "- Review every new UI string, otherwise the German build falls back to "
+                "English keys.")),
+    _apart("narrower",
+           (GE, "Add a regression test for each fixed bug, e.g. `test_issue_512_empty_cart`"),
+           (F, "- Add a regression test for each fixed bug in the payment code only, e.g. "
+               "`test_issue_512_empty_cart`.")),
+    _apart("exception",
+           (U, "Don't print stack traces to users, they leak file paths and versions."),
+           (MC, "The admin console is the exception: it prints stack traces to staff "
+                "users.")),
+)  # fmt: skip
+"""Written after the candidate search read a rule's own clause (`ATTACHED`'s figures known),
+never tuned on."""

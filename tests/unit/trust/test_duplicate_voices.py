@@ -74,3 +74,20 @@ def test_a_rule_in_other_words_or_with_its_project_s_context_is_found_and_its_ne
     missed = _scored(near, tmp_path / "near")
     assert missed.polarity == 0 and missed.near["opposite"][0] == missed.near["exception"][0] == 0
     assert sum(hit for hit, _ in missed.near.values()) <= 2
+
+
+def test_a_rule_with_its_reason_example_or_command_beside_it_is_found(tmp_path: Path) -> None:
+    """tests/support/duplicate_claims.py `ATTACHED`, the duplicates in one home and the near
+    misses in another: each rule with a reason, an example or a command beside it in the
+    same sentence, another beside the other; and not two rules that share only their
+    reason or example. Held at what it measures (docs/trust-quality.md "The seeded
+    corpora")."""
+    same = [case for case in duplicate_claims.ATTACHED if case.expected == "duplicate"]
+    near = [case for case in duplicate_claims.ATTACHED if case.expected == "neither"]
+    found = _scored(same, tmp_path / "same")
+    assert found.found["reworded"][0] + found.found["global-project"][0] >= 6
+    assert found.across == []
+    missed = _scored(near, tmp_path / "near")
+    assert missed.polarity == 0 and missed.near["opposite"][0] == 0
+    assert missed.near["subject"][0] == 0
+    assert sum(hit for hit, _ in missed.near.values()) + len(missed.across) <= 2

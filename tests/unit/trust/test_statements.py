@@ -9,6 +9,7 @@ from pathlib import Path
 
 from memtab.check.documents import Document
 from memtab.store.home import Home
+from memtab.trust.duplicates.clauses import a_rule, own_clause
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.duplicates.meaning import denied
 from memtab.trust.duplicates.records import DuplicateGroup
@@ -315,3 +316,92 @@ def test_what_a_ban_names_is_not_denied_by_saying_so_and_the_ban_is() -> None:
         "Force-pushing to release branches is not banned.",
         banned.replace("Mocking `datetime`", "Force-pushing to release branches"),
     )
+
+
+def test_a_rule_s_own_clause_leaves_out_its_reason_example_aside_and_command() -> None:
+    assert own_clause("Squash fixup commits before merging, because reviewers read it.") == (
+        "Squash fixup commits before merging"
+    )
+    assert own_clause("Squash them before the merge — `git rebase -i` does it.") == (
+        "Squash them before the merge"
+    )
+    assert own_clause("Never paste emails into prompts; legal flagged it.") == (
+        "Never paste emails into prompts"
+    )
+    assert own_clause("Keep secrets out of logs, e.g. tokens and cookies.") == (
+        "Keep secrets out of logs"
+    )
+    assert own_clause("Add an index for foreign keys, Postgres doesn't create one") == (
+        "Add an index for foreign keys"
+    )
+    assert own_clause("Run the suite before a release, it takes 12 minutes.") == (
+        "Run the suite before a release"
+    )
+    assert own_clause("Every call gets a timeout (we use `httpx.Timeout`)") == (
+        "Every call gets a timeout"
+    )
+    # a label is what the line is of; a condition is the rule's; a list is what it names
+    assert own_clause("Go style: wrap errors with context, e.g. `%w`.") == (
+        "Go style: wrap errors with context"
+    )
+    assert own_clause("If the build fails, ask first.") == "If the build fails, ask first."
+    assert own_clause("Never commit `.env` files, keys or certificates.") == (
+        "Never commit `.env` files, keys or certificates."
+    )
+
+
+def test_a_fact_and_the_rule_said_of_it_is_no_rule_s_own_clause() -> None:
+    """What follows a fact can be its point: the fact is no rule, and the two together are
+    the statement."""
+    fact = "The CSV import drops messages after a reconnect; paginate the table first."
+    assert own_clause(fact) == fact and not a_rule(fact)
+    assert a_rule("Squash fixup commits before merging, because reviewers read it.")
+    assert not a_rule("Gotcha: the export drops rows — the remedy is to stream it.")
+
+
+def test_a_rule_with_a_reason_example_or_command_beside_it_is_the_rule_without(
+    tmp_path: Path,
+) -> None:
+    """Two memories' rules, each with its own reason, example or command beside it
+    (tests/support/duplicate_claims.py `ATTACHED`): their own clauses find them, and what
+    they say is read there; two rules sharing only a reason or an example, or a rule and
+    its opposite with the same reason, stay apart."""
+    assert said_together(
+        tmp_path / "squash",
+        "Squash fixup commits before merging, because reviewers read the history commit by commit.",
+        "Squash your fixup commits before the merge — `git rebase -i --autosquash main` "
+        "does it in one go.",
+    )
+    assert said_together(
+        tmp_path / "emails",
+        "Never paste customer emails into prompts; legal flagged it after the March audit.",
+        "Customer emails must never be pasted into a prompt, e.g. when asking for help with "
+        "a support ticket.",
+    )
+    assert not said_together(
+        tmp_path / "example",
+        "Keep secrets out of log lines, e.g. tokens, passwords and session cookies.",
+        "Keep secrets out of error messages, e.g. tokens, passwords and session cookies.",
+    )
+    assert not said_together(
+        tmp_path / "reason",
+        "Translate every new UI string, otherwise the German build falls back to English.",
+        "Review every new UI string, otherwise the German build falls back to English.",
+    )
+    assert not said_together(
+        tmp_path / "opposite",
+        "Squash fixup commits before merging, because reviewers read the history commit by commit.",
+        "Don't squash fixup commits before merging; reviewers read the history commit by commit.",
+    )
+
+
+def test_pairs_found_by_their_own_clauses_are_kept_for_the_next_run(tmp_path: Path) -> None:
+    """A warm run over the same files answers with the pairs the last found (their own
+    clauses alike, the statements not), not searching again."""
+    a = memory("global", "a.md", "# A\n\n- Never paste customer emails into prompts; legal "
+               "flagged it after the March audit.\n")  # fmt: skip
+    b = memory("project:acme-api", "b.md", "# B\n\n- Customer emails must never be pasted "
+               "into a prompt, e.g. when asking for help with a support ticket.\n")  # fmt: skip
+    found = groups(tmp_path, a, b)
+    assert joined(found, a, b)
+    assert groups(tmp_path, a, b) == found

@@ -16,7 +16,9 @@ lines), and compared three ways, each finding a group of the memories it joins:
    memories no group above joins (the same rule in global and in a project), found by
    what it says (`trust.duplicates.statements`: `Use pnpm, not npm` / `Prefer pnpm over
    npm in this repo`; never `Branch names are kebab-case` / `Test names are kebab-case`,
-   nor two ports). A sentence held by more than `COMMON_FILES` memories is a template's.
+   nor two ports), a rule by its own clause too, its reason or example aside
+   (`trust.duplicates.clauses`). A sentence held by more than `COMMON_FILES` memories is
+   a template's.
 
 Records of what happened (session summaries, episodes, Codex's rollout summaries:
 `Document.record`) are not compared: what they repeat is history; nor are Codex's copies of
@@ -93,8 +95,10 @@ from memtab.trust.duplicates.statements import (
     Statement,
     a_header,
     alike,
+    clause_alike,
     is_statement,
     rare_weight,
+    rules_apart,
     said_whole,
     statement_groups,
     statement_pairs,
@@ -275,10 +279,11 @@ class DuplicatesEngine:
         # The two searches over the same files (their words in the same order) find the
         # same pairs: the last run's are kept (most of a run over files that did not change).
         searched = self._searches.get(self._words.last_run)
+        texts = [held[stems][0].statement.text for stems in rules]
         if searched is not None and not _holds(
             searched,
             [notes[i][1].stems for i in eligible],
-            rules,
+            (rules, texts),
             weight,
             rare_weight(len(representatives)),
         ):
@@ -299,12 +304,16 @@ class DuplicatesEngine:
                         REWORDED_SIMILARITY,
                     )
                     and same_claims(
-                        notes[eligible[a]][0], notes[eligible[b]][0], boilerplate, weight
+                        notes[eligible[a]][0],
+                        notes[eligible[b]][0],
+                        boilerplate,
+                        weight,
+                        lambda one, other: rules_apart(one, other, weight),
                     )
                 ),
                 statement_pairs(
                     rules,
-                    [held[stems][0].statement.text for stems in rules],
+                    texts,
                     weight,
                     rare_weight(len(representatives)),
                 ),
@@ -380,21 +389,29 @@ def _is_pair(pair: object) -> bool:
 def _holds(
     searched: tuple[Pairs, Pairs],
     notes: Sequence[frozenset[str]],
-    rules: Sequence[frozenset[str]],
+    rules: tuple[Sequence[frozenset[str]], Sequence[str]],
     weight: Mapping[str, float],
     rare: float,
 ) -> bool:
     """Whether the pairs kept name sets that are there (the same files digest alike), each
     as alike as kept and as its search requires (a pair forged under a valid digest is
-    none)."""
+    none); `rules`: the statements' stems and a sentence of each."""
+    said, texts = rules
+
+    def searched_so(sets: Sequence[frozenset[str]], kept: float, i: int, j: int) -> bool:
+        if sets is notes:
+            return kept >= REWORDED_SIMILARITY - 1e-9
+        if (kept >= STATEMENT_SIMILARITY - 1e-9 or said_whole(said[i], said[j])) and alike(
+            said[i], said[j], weight, rare
+        ) is not None:
+            return True
+        return clause_alike((texts[i], said[i]), (texts[j], said[j]), weight)
+
     return all(
         j < len(sets)
         and math.isclose(kept, weighted_similarity(sets[i], sets[j], weight))
-        and (kept >= threshold - 1e-9 or (sets is rules and said_whole(sets[i], sets[j])))
-        and (sets is notes or alike(sets[i], sets[j], weight, rare) is not None)
-        for pairs, sets, threshold in zip(
-            searched, (notes, rules), (REWORDED_SIMILARITY, STATEMENT_SIMILARITY), strict=True
-        )
+        and searched_so(sets, kept, i, j)
+        for pairs, sets in zip(searched, (notes, said), strict=True)
         for kept, i, j in pairs
     )
 

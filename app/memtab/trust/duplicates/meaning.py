@@ -15,6 +15,7 @@ from memtab.check.documents import Document
 from memtab.store.paths import project_basename
 from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.claims import Claim, claims_of, contradict, same_thing, sentence_claims
+from memtab.trust.duplicates.clauses import ASIDE, LABEL, apart_as_said
 from memtab.trust.polarity import Rule, opposed, other_subjects, rule_of
 from memtab.trust.specifics import different_specifics
 from memtab.trust.words import IRREGULAR, content_lines, sentence_stems, statements, stems_of
@@ -127,7 +128,7 @@ def _at_odds(one: tuple[str, str], other: tuple[str, str]) -> bool:
     if _narrows(sentence, their_sentence) or _narrows(their_sentence, sentence):
         return True
     return (
-        other_subjects(sentence, their_sentence)
+        apart_as_said(other_subjects, sentence, their_sentence)
         or different_specifics(sentence, their_sentence)
         or denied(sentence, their_sentence)
         or denied(their_sentence, sentence)
@@ -194,18 +195,9 @@ _NO_MORE = re.compile(r"\b(?:used\s+to|no\s+longer|any\s*more)\b", re.IGNORECASE
 Ed25519")."""
 
 
-# Only a run's first blank starts a match: from each blank of a long run it would be quadratic.
-_ASIDE = re.compile(r"(?<!\s)\s*\([^()\n]*\)")
-"""A parenthesis: an example or an aside, no part of what a rule says to do ("Commit
-messages in the imperative mood ("Add parser", not "Added parser")")."""
-LABEL = re.compile(r"^\s*([^\s:`]+(?:\s+[^\s:`]+)?):\s")
-"""A line's label ("Sentry: https://…", "Index creation: `CONCURRENTLY`"): what the line
-is of, not what it says to do."""
-
-
 def _as_rule(sentence: str) -> str:
     """What of a sentence says its rule: not its label nor its asides."""
-    return _ASIDE.sub(" ", LABEL.sub("", sentence, count=1))
+    return ASIDE.sub(" ", LABEL.sub("", sentence, count=1))
 
 
 _WISH = re.compile(
@@ -287,7 +279,7 @@ def restricts(longer: str, said: frozenset[str], words: re.Pattern[str] = _RESTR
     """Whether a statement says when what a shorter one (`said`, its stems) says holds, or
     where not — of something the shorter does not say ("only when the schema changed";
     not "When I fix a bug …" of "Tests first for bug fixes")."""
-    longer = _ASIDE.sub(" ", longer)
+    longer = ASIDE.sub(" ", longer)
     for restriction in words.finditer(longer):
         first = next(stems_of(longer[restriction.end() :]), None)
         if first is not None and first not in said:

@@ -14,13 +14,14 @@ contradict are the engine's own check (`meaning.at_odds`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from itertools import repeat
 from typing import NamedTuple
 
 from memtab.check.documents import Document
 from memtab.trust.duplicates.boilerplate import line_digest
-from memtab.trust.duplicates.meaning import LABEL, POLARITIES, denied, narrowed
+from memtab.trust.duplicates.clauses import LABEL
+from memtab.trust.duplicates.meaning import POLARITIES, denied, narrowed
 from memtab.trust.specifics import different_specifics
 from memtab.trust.values import WEB_ADDRESS
 from memtab.trust.words import content_lines, sentence_stems, statements, stems_of
@@ -46,9 +47,11 @@ def same_claims(
     other: Document,
     boilerplate: frozenset[bytes],
     weight: Mapping[str, float],
+    apart: Callable[[str, str], bool] = lambda one, other: False,
 ) -> bool:
     """Whether two memories alike in words make the same claims (see the module doc); the
-    lines of `boilerplate` (`boilerplate.boilerplate_of`) say nothing of either."""
+    lines of `boilerplate` (`boilerplate.boilerplate_of`) say nothing of either; `apart`:
+    whether two sentences say other things besides."""
     mine, theirs = _sentences(one, boilerplate), _sentences(other, boilerplate)
     if not mine or not theirs:
         return True
@@ -62,6 +65,7 @@ def same_claims(
     their_said = frozenset().union(*(t.stems for t in theirs))
     return not (
         subject_only(a.text, b.text, weight)
+        or apart(a.text, b.text)
         or different_specifics(a.text, b.text)
         or narrowed(a.text, b.text, their_said)
         or narrowed(b.text, a.text, said)

@@ -9,7 +9,9 @@ memory), a template's header (a sentence opening every memory that says it,
 `BOILERPLATE_NOTES` of them or more), and what Codex's summary says again of its handbook
 (`memory_summary.md` of `MEMORY.md`: Codex's own short form).
 Two statements are alike when the IDF-weighted Jaccard similarity of their stems reaches
-`STATEMENT_SIMILARITY` (`store.text.near_duplicates`), and one statement when, read whole,
+`STATEMENT_SIMILARITY` (`store.text.near_duplicates`), or, one of them a rule, that of their
+own clauses `CLAUSE_SIMILARITY` (`clauses`: the rule without the reason, example or command
+said beside it), and one statement when, read whole,
 they also say one thing (`meaning.agreeing`): no opposite rules, no claims that contradict,
 no other subject, and the same specific values where both name some (`trust.specifics`:
 "retries 3 times" is not "retries 5 times", `git commit -S` not `git tag -s`). The line
@@ -35,6 +37,8 @@ from memtab.markdown import text_lines
 from memtab.sources.codex.summary import restates
 from memtab.store.text.near_duplicates import COMMON_FILES, alike_groups, near_duplicate_pairs
 from memtab.trust.duplicates.boilerplate import BOILERPLATE_NOTES
+from memtab.trust.duplicates.boilerplate import similarity as weighted_similarity
+from memtab.trust.duplicates.clauses import a_rule, apart_as_said, own_clause, rules_beside
 from memtab.trust.duplicates.meaning import (
     POLARITIES,
     agreeing,
@@ -59,6 +63,8 @@ SAYS_MORE = 0.6
 """What the statement that says less says besides what they share, at most, as a part
 of what they share: "Prefer small, focused PRs." in "Keep PRs small and focused; the
 maintainers review one concern per PR."; not two frames filled with other values."""
+CLAUSE_SIMILARITY = 0.6
+"""Statements whose own clauses are alike at this are compared by what they say too."""
 MIN_STATEMENT_STEMS = 2
 MIN_SHARED = 3
 """Statements alike as a fact share this many stems at least (two say too little: "Invoices
@@ -69,6 +75,7 @@ _INDEX_ENTRY = re.compile(r"\[[^\[\]\n]*\]\([^()\n]*\)|see\s+\S+\.md\b", re.IGNO
 _ITEM = re.compile(r"\s*+(?:[-*+]|\d{1,9}[.)])\s")
 _FIELD = re.compile(r"[\w.-]++:[ \t]*+[\w.@/+-]++")
 """A record's field and its value ("schema_version: 1.0.0"): data, not a statement."""
+_CODE = re.compile(r"`[^`\n]*`")
 _CODE_ALONE = re.compile(r"(?:`[^`]*`[\s,;]*)+")
 
 Pairs = tuple[tuple[float, int, int], ...]
@@ -162,30 +169,104 @@ def statement_pairs(
     or one said whole in the other (`said_whole`), that may say one thing (`alike`), but
     those whose shared stems another statement holds too (a frame many statements fill
     with other values: "Known issue: the X leaks memory on large files")."""
-    postings: dict[str, set[int]] = defaultdict(set)
-    for index, stems in enumerate(sets):
-        for stem in stems - POLARITIES:
-            postings[stem].add(index)
+    framed = _Framing(sets)
+    postings = framed.postings
+    found = near_duplicate_pairs(sets, STATEMENT_SIMILARITY, weight=weight)
+    searched = {(a, b) for _, a, b in found}
+    whole = _said_whole(sets, texts, postings, weight, rare)
+    found += sorted(pair for pair in whole if pair[1:] not in searched)
+    kept = tuple(
+        (similarity, a, b)
+        for similarity, a, b in found
+        if (how := alike(sets[a], sets[b], weight, rare)) is not None
+        and (how == "wording" or not framed(a, b))
+    )
+    return kept + _own_clause_pairs(sets, texts, weight, {pair[1:] for pair in kept})
 
-    def framed(a: int, b: int) -> bool:
-        shared = sorted((sets[a] & sets[b]) - POLARITIES, key=lambda s: len(postings[s]))
+
+def _own_clause_pairs(
+    sets: Sequence[frozenset[str]],
+    texts: Sequence[str],
+    weight: Mapping[str, float],
+    found: set[tuple[int, int]],
+) -> Pairs:
+    """The statements not `found` whose own clauses (`clauses.own_clause`: the rule or
+    fact without the reason, example or command said beside it) are alike at
+    `CLAUSE_SIMILARITY` and may say one thing (`clause_alike`), each with its statements'
+    similarity."""
+    clauses = [clause_stems(text, stems) for text, stems in zip(texts, sets, strict=True)]
+    framed = _Framing(clauses)
+    return tuple(
+        (weighted_similarity(sets[a], sets[b], weight), a, b)
+        for _, a, b in near_duplicate_pairs(clauses, CLAUSE_SIMILARITY, weight=weight)
+        if (a, b) not in found
+        and (a_rule(texts[a]) or a_rule(texts[b]))
+        and _clauses_alike(clauses[a], clauses[b], weight)
+        and not framed(a, b)
+    )
+
+
+def rules_apart(one: str, other: str, weight: Mapping[str, float]) -> bool:
+    """Whether two statements, each a rule with something beside it (`rules_beside`), say
+    other things to do: their own clauses not `alike` (one word for another, or more
+    besides) — a reason or an example they share is no part of the rule."""
+    clauses = rules_beside(one, other)
+    if clauses is None:
+        return False
+    mine, theirs = (sentence_stems(clause) for clause in clauses)
+    return alike(mine, theirs, weight, 0.0) is None
+
+
+def clause_stems(sentence: str, stems: frozenset[str]) -> frozenset[str]:
+    """The stems of a statement's own clause (`own_clause`) and its polarity mark (`stems`:
+    the statement's, its project's name left out), or its `stems` when the clause says
+    too little in words to stand for it ("Export `OFFLINE_MAPS=1`: it adds a trace id":
+    what follows is what it says)."""
+    clause = own_clause(sentence)
+    if len(sentence_stems(_CODE.sub(" ", clause)) & stems) < MIN_SHARED:
+        return stems
+    return (sentence_stems(clause) & stems) | (stems & POLARITIES)
+
+
+def clause_alike(
+    one: tuple[str, frozenset[str]], other: tuple[str, frozenset[str]], weight: Mapping[str, float]
+) -> bool:
+    """Whether two statements (each its sentence and stems) are alike in their own clauses
+    as `statement_pairs` requires (a pair it keeps found so)."""
+    mine, theirs = clause_stems(*one), clause_stems(*other)
+    return (
+        (a_rule(one[0]) or a_rule(other[0]))
+        and weighted_similarity(mine, theirs, weight) >= CLAUSE_SIMILARITY - 1e-9
+        and _clauses_alike(mine, theirs, weight)
+    )
+
+
+def _clauses_alike(one: frozenset[str], other: frozenset[str], weight: Mapping[str, float]) -> bool:
+    """Whether two own clauses may say one thing (`alike`, of any weight: what two
+    clauses share is what they say, however many memories say its words)."""
+    return alike(one, other, weight, 0.0) is not None
+
+
+class _Framing:
+    """Whether two statements' shared stems another statement holds too (a frame many
+    statements fill with other values)."""
+
+    def __init__(self, sets: Sequence[frozenset[str]]) -> None:
+        self.sets = sets
+        self.postings: dict[str, set[int]] = defaultdict(set)
+        for index, stems in enumerate(sets):
+            for stem in stems - POLARITIES:
+                self.postings[stem].add(index)
+
+    def __call__(self, a: int, b: int) -> bool:
+        postings = self.postings
+        shared = sorted((self.sets[a] & self.sets[b]) - POLARITIES, key=lambda s: len(postings[s]))
         holders = set(postings[shared[0]]) if shared else set()
         for stem in shared[1:]:
             holders &= postings[stem]
             if len(holders) <= 2:
                 break
         return len(holders - {a, b}) > 0
-
-    found = near_duplicate_pairs(sets, STATEMENT_SIMILARITY, weight=weight)
-    searched = {(a, b) for _, a, b in found}
-    whole = _said_whole(sets, texts, postings, weight, rare)
-    found += sorted(pair for pair in whole if pair[1:] not in searched)
-    return tuple(
-        (similarity, a, b)
-        for similarity, a, b in found
-        if (how := alike(sets[a], sets[b], weight, rare)) is not None
-        and (how == "wording" or not framed(a, b))
-    )
 
 
 def said_whole(one: frozenset[str], other: frozenset[str]) -> bool:
@@ -317,10 +398,12 @@ def statement_groups(
         return compared(text, own), compared(written[number - 1], own)
 
     def apart(one: Said, other: Said) -> bool:  # Codex's summary restates its handbook
-        return restates(notes[one.note][0].path, notes[other.note][0].path) or subject_only(
-            compared(one.statement.text, own_name(notes[one.note][0])),
-            compared(other.statement.text, own_name(notes[other.note][0])),
-            weight,
+        if restates(notes[one.note][0].path, notes[other.note][0].path):
+            return True
+        mine = compared(one.statement.text, own_name(notes[one.note][0]))
+        theirs = compared(other.statement.text, own_name(notes[other.note][0]))
+        return apart_as_said(lambda a, b: subject_only(a, b, weight), mine, theirs) or rules_apart(
+            mine, theirs, weight
         )
 
     kept = _kept_parts(agreed, len(alike_found))
