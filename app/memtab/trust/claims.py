@@ -50,6 +50,7 @@ from memtab.trust.polarity import (
     opposite,
     rule_of,
 )
+from memtab.trust.reading.amounts import AMOUNT, amount_groups, amount_key, amounts, same_amount
 from memtab.trust.reading.choices import PAIR, USING, choices, used
 from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, named, same_count
 from memtab.trust.reading.ports import port_key, ports, same_service
@@ -196,6 +197,7 @@ def _claims(sentence: str) -> tuple[Claim, ...]:
     said = [
         Claim(0, "value", f"{n.kind}:{n.of}", n.value, n.shown) for n in named(sentence)
     ]  # how each holds is its reading's, the sentence's hedges aside
+    said += [Claim(0, "value", AMOUNT + amount_key(a), a.value, a.shown) for a in amounts(sentence)]
     return tuple(dict.fromkeys([*_plain_claims(sentence), *said]))
 
 
@@ -359,6 +361,8 @@ def group_keys(claim: Claim) -> tuple[str, ...]:
         return (head,)
     if claim.key.startswith(STYLE):  # its property's: the things are `same_thing`'s
         return (claim.key.split(":", 2)[1],)
+    if claim.key.startswith(AMOUNT):  # its kind and each word of what it is of
+        return amount_groups(claim.key.removeprefix(AMOUNT))
     if claim.kind in ("version", "setting") or claim.key.startswith("count:"):
         return (claim.key.split("|", 1)[0],)
     stems = claim.key.split()
@@ -394,6 +398,8 @@ def same_thing(one: Claim, other: Claim) -> bool:
         return same_setting(one.key, other.key)
     if one.key.startswith(STYLE) and other.key.startswith(STYLE):
         return same_style(one.key, other.key)
+    if one.key.startswith(AMOUNT) and other.key.startswith(AMOUNT):
+        return same_amount(one.key.removeprefix(AMOUNT), other.key.removeprefix(AMOUNT))
     if one.kind == "value" and one.key.startswith("count:") and other.key.startswith("count:"):
         return same_count(one.key.removeprefix("count:"), other.key.removeprefix("count:"))
     if one.kind in ("path", "command"):
@@ -479,3 +485,20 @@ def _extends(one: str, other: str) -> bool:
         return True
     sep = "/" if "/" in short and " " not in short else " "
     return long.startswith(short + sep) or long.startswith(short.rstrip("/") + "/")
+
+
+VALUED = frozenset({"port", "version", "setting", "value"})
+"""The kinds of claim that give a thing a value (a tool, a command, a path and a rule are
+the other questions)."""
+
+
+def values_disagree(one: str, other: str) -> bool:
+    """Whether statements `one` and `other` give one thing different values — a port, a
+    version, a setting, an amount, a day, a time, a branch or host of a role — the same
+    value in other words ("30s" / "half a minute", "Node 20" / "node@20") not: what the
+    duplicates ask before calling two notes one ("wiped every Sunday" / "…Wednesday")."""
+    mine = [claim for claim in sentence_claims(one) if claim.kind in VALUED]
+    if not mine:
+        return False
+    theirs = [claim for claim in sentence_claims(other) if claim.kind in VALUED]
+    return any(contradict(a, b) for a in mine for b in theirs)

@@ -16,7 +16,14 @@ import re
 from typing import NamedTuple
 
 from memtab.trust.polarity import subject_of
-from memtab.trust.reading.scopes import HEDGED, pack, same_place, scope_of, unpack
+from memtab.trust.reading.scopes import (
+    HEDGED,
+    SCOPE_STEMS,
+    pack,
+    same_place,
+    scope_of,
+    unpack,
+)
 from memtab.trust.words import NUMBERS, stems_of
 
 LANGUAGES = frozenset(
@@ -39,7 +46,7 @@ _HEDGE = re.compile(
 _HOW_SAID = frozenset(
     {"write", "written", "are", "is", "keep", "kept", "happen", "go", "goe", "out", "window",
      "onli", "everi", "week", "alway", "should", "must", "here", "team", "convent", "our",
-     "default", "plain", "get", "done", "run", "ship", "shipped", "place", "take"}
+     "default", "plain", "get", "done", "run", "ship", "shipped", "place", "take", "day"}
 )  # fmt: skip
 """Stems of how a value is said, not what it is of."""
 _OPENING_PRS = frozenset({"open", "creat", "make", "send", "submit", "rais", "new", "base"})
@@ -133,10 +140,13 @@ def _days(clause: str) -> list[Named]:
         days.add(match.group(1).lower())
     if not days:
         return []
-    of = _of(_TIME.sub(" ", _DAY.sub(" ", clause)))
+    # Where it holds and when in the day are no part of what happens ("The staging DB is
+    # wiped every Sunday night": the DB's wipe, in staging).
+    of = _of(_TIME.sub(" ", _DAY.sub(" ", clause))) - SCOPE_STEMS - _DAILY
     if not 1 <= len(of) <= 3:
         return []
-    key = " ".join(sorted(of))
+    where = sorted(scope_of(clause).environments)
+    key = " ".join([*sorted(of), *(f"in {place}" for place in where)])
     value = " and ".join(day.capitalize() + "s" for day in _DAYS if day in days)
     return [Named("days", key, value, f"the days of {key}")]
 

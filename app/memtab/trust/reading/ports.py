@@ -40,10 +40,10 @@ _PORT = re.compile(
     r":(?P<b>\d{2,5})(?![\d:])"
     r"|\b(?:listens?|listening|runs?|running|served|serves|serving|binds?|bound|exposed|"
     r"available|reachable|answers|is|are|lives?|sits?|up)\s+(?:locally\s+)?(?:on|at|to)\s+"
-    r"(?P<c>\d{2,5})\b(?![.,]\d)",
+    r"(?P<c>\d{2,5})\b(?![.,:]\d)",
     re.IGNORECASE,
 )
-_BARE_ON = re.compile(r"^(?P<subject>[A-Za-z][\w .'-]{0,40}?)\s+on\s+(?P<d>\d{4,5})\b(?![.,]\d)")
+_BARE_ON = re.compile(r"^(?P<subject>[A-Za-z][\w .'-]{0,40}?)\s+on\s+(?P<d>\d{4,5})\b(?![.,:]\d)")
 """A service and its port with no verb: "Redis on 6379", "Staging API on 3001"."""
 _HEDGE = re.compile(
     r"\b(?:" + HEDGED + r"|legacy|should|planned|plan|soon|default|instead|than|like|both|"

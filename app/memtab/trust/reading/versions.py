@@ -61,7 +61,7 @@ _NAME = (
 """A product's name: capitalised (one or two words: "React Native"), or in lower case."""
 _VERSION = re.compile(
     r"(?<![\w.@/#-])(?P<product>" + _NAME + r")"
-    r"(?:\s+version)?(?:\s*:\s*|\s+is\s+|\s+)(?:version\s+)?v?"
+    r"(?:\s+version)?(?:\s*:\s*|\s+is\s+|\s+|@)(?:version\s+)?v?"
     r"(?P<value>(?!0\d)\d{1,3}(?:\.\d{1,4}){0,2})"
     r"(?![\w+*/%:-]|\.[\dxX*]|\s*(?:\+|x\b|-\s*\d|–|to\s+\d|or\s+\d|and\s+\d|/))"
 )
