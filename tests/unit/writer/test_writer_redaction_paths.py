@@ -17,7 +17,8 @@ from memtab.redact import REDACTED
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
-from memtab.transcripts import NewestEvents, read_transcript
+from memtab.transcripts.reader import read_transcript
+from memtab.transcripts.window import NewestEvents
 from memtab.trust.rails import HOLDS_A_SECRET
 from memtab.writer.config import WriterSettings
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH, OfflineNotes

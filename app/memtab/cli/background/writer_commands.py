@@ -14,7 +14,7 @@ from memtab.humanize import plural
 from memtab.llm.settings import PROVIDER_NAMES, resolve_provider_settings
 from memtab.llm.types import ProviderError
 from memtab.store.sidecars.registry import load_registry
-from memtab.transcripts import TRANSCRIPT_FORMATS
+from memtab.transcripts.events import TRANSCRIPT_FORMATS
 from memtab.writer.config import WriterSettings, load_writer_settings
 from memtab.writer.config_values import (
     MAX_TIMEOUT_S,

@@ -14,7 +14,8 @@ from memtab.fs.config.settings_file import SettingsFileError
 from memtab.llm.types import ChatProvider, ProviderError
 from memtab.store.home import Home, HomeError
 from memtab.store.sidecars.registry import Registry, load_registry
-from memtab.transcripts import TranscriptEvent, TranscriptTail
+from memtab.transcripts.events import TranscriptEvent
+from memtab.transcripts.reader import TranscriptTail
 from memtab.writer.config import WriterSettings, load_writer_settings
 from memtab.writer.config_values import WriterMode
 from memtab.writer.job.policy import RunTicket, WriterScheduler
