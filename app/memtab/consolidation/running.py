@@ -47,7 +47,7 @@ from memtab.store.sidecars.journal import TRIGGERS, ConsolidationRecord, RunScop
 from memtab.store.sidecars.registry import Workspace, load_registry
 from memtab.traces.names import trace_file_name
 from memtab.traces.schema import CONSOLIDATION_KIND, DUMP_SCHEMA_VERSION, DumpRecord
-from memtab.writer.config_values import DEFAULT_MAX_DUMPS
+from memtab.writer.config import DEFAULT_MAX_DUMPS
 from memtab.writer.job.dumps import AttemptTrace, save_dump
 
 if TYPE_CHECKING:  # lazy: httpx2 (~6 MiB) loads with a model's provider, never offline

@@ -24,8 +24,7 @@ from memtab.llm.http import HttpOptions
 from memtab.llm.types import ChatProvider
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace, read_registry_document
-from memtab.writer.config import WriterSettings, save_writer_settings
-from memtab.writer.config_values import OfflineNotes
+from memtab.writer.config import OfflineNotes, WriterSettings, save_writer_settings
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.policy import load_state, save_state
 from memtab.writer.job.service import WriterProviderFactory, WriterService

@@ -16,8 +16,7 @@ from memtab.store.home import Home, HomeError
 from memtab.store.sidecars.registry import Registry, load_registry
 from memtab.transcripts.events import TranscriptEvent
 from memtab.transcripts.reader import TranscriptTail
-from memtab.writer.config import WriterSettings, load_writer_settings
-from memtab.writer.config_values import WriterMode
+from memtab.writer.config import WriterMode, WriterSettings, load_writer_settings
 from memtab.writer.job.policy import RunTicket, WriterScheduler
 from memtab.writer.job.result import WriterRunResult
 
