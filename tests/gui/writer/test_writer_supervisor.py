@@ -223,7 +223,7 @@ def test_a_workspace_whose_state_mux_advances_is_left_to_mux(
 HOLDER = r"""
 import sys
 from memtab.store.home import Home
-from memtab.writer.job.lock import WriterLock
+from memtab.writer.job.service import WriterLock
 lock = WriterLock(Home(sys.argv[1]))
 print("held" if lock.acquire() else "busy", flush=True)
 sys.stdin.read()
