@@ -371,14 +371,16 @@ CASES: tuple[Case, ...] = (
 )
 
 
-def lay_out(root: Path) -> tuple[Home, str, Path, dict[str, int]]:
+def lay_out(
+    root: Path, cases: tuple[Case, ...] = CASES, checkout_files: dict[str, str] = CHECKOUT
+) -> tuple[Home, str, Path, dict[str, int]]:
     """The corpus as a home in `root`: the home, its workspace, the checkout, and each case's
     file (its physical path) → its index."""
     home = Home(root / "home")
     checkout = home.root / "src" / "kelp"  # an isolated home looks into its own folders only
-    files = dict(CHECKOUT)
+    files = dict(checkout_files)
     where: dict[str, int] = {}
-    for number, case in enumerate(CASES):
+    for number, case in enumerate(cases):
         if case.where == "rule":
             files[f".claude/rules/case-{number}.md"] = case.text
             where[str(checkout / ".claude" / "rules" / f"case-{number}.md")] = number
@@ -392,7 +394,7 @@ def lay_out(root: Path) -> tuple[Home, str, Path, dict[str, int]]:
     for relative, text in TOPICS.items():
         (memory / relative).parent.mkdir(parents=True, exist_ok=True)
         (memory / relative).write_text(text, encoding="utf-8")
-    for number, case in enumerate(CASES):
+    for number, case in enumerate(cases):
         if case.where != "memory":
             continue
         relative = f"{'topics/' if case.sub else ''}case-{number}.md"
@@ -414,9 +416,11 @@ def lay_out(root: Path) -> tuple[Home, str, Path, dict[str, int]]:
     return home, workspace, checkout, where
 
 
-def found(root: Path) -> tuple[dict[int, list[Finding]], list[Finding]]:
+def found(
+    root: Path, cases: tuple[Case, ...] = CASES, checkout_files: dict[str, str] = CHECKOUT
+) -> tuple[dict[int, list[Finding]], list[Finding]]:
     """Each case's missing paths and broken links, and those of no case's file."""
-    home, workspace, _checkout, _where = lay_out(root)
+    home, workspace, _checkout, _where = lay_out(root, cases, checkout_files)
     path = stand_in_programs(root / "bin", ("git", "make", "python", "pytest"))
     env = {"PATH": path, "HOME": str(root / "home"), "MEMTAB_CONFIG_DIR": str(root / "config")}
     engine = CheckEngine(home, env=env, find_program=which_in(path), stale_days=0)
@@ -434,13 +438,15 @@ def found(root: Path) -> tuple[dict[int, list[Finding]], list[Finding]]:
     return by_case, others
 
 
-def score(root: Path) -> dict[str, object]:
+def score(
+    root: Path, cases: tuple[Case, ...] = CASES, checkout_files: dict[str, str] = CHECKOUT
+) -> dict[str, object]:
     """Recall over the cases (found on their line, of their kind), precision over what is
     found, and the near misses flagged."""
-    by_case, others = found(root)
+    by_case, others = found(root, cases, checkout_files)
     right = wrong = 0
     missed, flagged = [], []
-    for number, case in enumerate(CASES):
+    for number, case in enumerate(cases):
         mine = by_case.get(number, [])
         hit = [f for f in mine if f.kind == case.kind and f.line == case.line]
         if case.kind is not None and hit:
@@ -451,6 +457,6 @@ def score(root: Path) -> dict[str, object]:
         if case.kind is None and mine:
             flagged.append(case.form)
     wrong += len(others)
-    seeded = sum(case.kind is not None for case in CASES)
+    seeded = sum(case.kind is not None for case in cases)
     others_found = [(f.path, f.line, f.subject) for f in others]
     return card(right, wrong, seeded, missed, flagged, others=others_found)

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Literal, NamedTuple
 
+from memtab.agent_server.bridge.rendezvous import last_option
 from memtab.agent_server.server_names import DEFAULT_WRITES, READ_TOOLS
 from memtab.sources.claude.source import auto_memory_base
 from memtab.sources.gemini.settings import SETTINGS_NAME as GEMINI_SETTINGS_NAME
@@ -37,8 +38,7 @@ GEMINI_READ_TOOLS: tuple[str, ...] = tuple(f"mcp_{SERVER_KEY}_{name}" for name i
 
 def demo_around(home: Home) -> Path | None:
     """The demo home `home` is or lies in (by path or through links), else None."""
-    seen = dict.fromkeys([home.root, Path(os.path.realpath(home.root))])
-    for root in seen:
+    for root in dict.fromkeys([home.root, Path(os.path.realpath(home.root))]):
         for folder in (root, *root.parents):
             if Home(folder).demo_marker.is_file():
                 return folder
@@ -153,8 +153,7 @@ def agent_found(agent: AgentName, home: Home, env: Mapping[str, str] | None = No
 
 
 class ServedOptions(NamedTuple):
-    """What a registered command line serves: a workspace (else global only), the write mode, its
-    `--home`."""
+    """What a registered command line serves: a workspace (else global), the writes, `--home`."""
 
     workspace: str | None
     writes: str
@@ -180,13 +179,13 @@ def served_options(command: Sequence[str]) -> ServedOptions | None:
         at = words.index("mcp")
     except ValueError:
         return None
-    found = {"--workspace": "", "--writes": DEFAULT_WRITES, "--home": ""}
     rest = words[at + 1 :]
-    for index, word in enumerate(rest):
-        name, equals, value = word.partition("=")
-        if name in found and (equals or index + 1 < len(rest)):
-            found[name] = value if equals else rest[index + 1]
-    return ServedOptions(found["--workspace"] or None, found["--writes"], found["--home"] or None)
+    writes = last_option(rest, "--writes")
+    return ServedOptions(
+        last_option(rest, "--workspace") or None,
+        DEFAULT_WRITES if writes is None else writes,
+        last_option(rest, "--home") or None,
+    )
 
 
 def changed_options(before: ServedOptions | None, after: ServedOptions) -> list[str]:

@@ -427,8 +427,7 @@ class MemoryCatalog:
         stale = index.stale({(file.root, key): file.stamp for key, file in listed.items()})
         changed = [file.indexed(key) for key, file in listed.items() if (file.root, key) in stale]
         files = self._files
-        out = [(files[key].root, key) for key in gone if key in files]
-        index.update(changed, out)
+        index.update(changed, [(files[key].root, key) for key in gone if key in files])
         if index.generation != self._generation:  # started again: index every file
             self._relist()
             return

@@ -177,8 +177,7 @@ class ListedFiles(Mapping[str, Listed]):
 
 
 class Listing(NamedTuple):
-    """Every file listed, what the walk left out, every root listed, and each root's stamps by
-    key."""
+    """Every file listed, what the walk left out, every root listed, each root's stamps by key."""
 
     files: ListedFiles
     notes: tuple[str, ...]
@@ -252,8 +251,7 @@ def list_presumed(
         too_deep = note_too_deep(scope, root, walk.too_deep)
         notes += [f"Not listed or searched: {too_deep_words(path)}" for path in too_deep]
     scopes = tuple((prefix, root, scope.value, root + os.sep) for root, scope, prefix, _ in walks)
-    files = ListedFiles(infos, scopes, stamps, listed)
-    return Listing(files, tuple(notes), roots, stamps)
+    return Listing(ListedFiles(infos, scopes, stamps, listed), tuple(notes), roots, stamps)
 
 
 def confirm_answer(files: ListedFiles, index: SearchIndex, keys: list[str]) -> bool:

@@ -105,8 +105,7 @@ def set_codex_server(
         document = _document(text)
         set_table(document, _TABLE, _wanted(command, current), newline)
         for name in READ_TOOLS:
-            approval = {"approval_mode": APPROVED}
-            set_table(document, (*_TABLE, "tools", name), approval, newline)
+            set_table(document, (*_TABLE, "tools", name), {"approval_mode": APPROVED}, newline)
         updated = ending_as(text, document.as_string())
         after = tomllib.loads(updated)
     except (TomlEditError, TOMLKitError, tomllib.TOMLDecodeError, RecursionError):

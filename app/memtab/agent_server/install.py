@@ -4,12 +4,13 @@ edited gets the snippet to add by hand. `uninstall.py` takes it out again."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
 import shutil
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
@@ -67,6 +68,17 @@ class InstallError(Exception):
     """A configuration file Memtab will not rewrite; the message says why and what to do."""
 
 
+@contextlib.contextmanager
+def refusing(path: Path) -> Iterator[None]:
+    """The edits' own errors as InstallError, naming `path` (Codex's name it themselves)."""
+    try:
+        yield
+    except CodexConfigError as error:
+        raise InstallError(str(error)) from None
+    except (JsonEditError, ForeignPolicyError) as error:
+        raise InstallError(f"{path} {error}") from None
+
+
 class Outcome(Record):
     """What registering did to one agent file; `warnings`: what the user may not have meant."""
 
@@ -119,11 +131,6 @@ class ClaudeMcpServer(Record, write_only=True):
     always_load: bool = True
 
 
-def claude_entry(command: list[str]) -> dict[str, Any]:
-    """Claude Code's entry of the server run by `command`, as JSON."""
-    return _claude_server(command).to_json()
-
-
 def _claude_server(command: list[str]) -> ClaudeMcpServer:
     return ClaudeMcpServer(command=command[0], args=tuple(command[1:]))
 
@@ -152,10 +159,6 @@ class XumMcpServers(Record, write_only=True):
     servers: dict[str, str]
 
 
-def xum_entry(command: list[str]) -> str:
-    return shlex.join(command)
-
-
 def snippet(agent: AgentName, command: list[str]) -> str:
     """What to add to the agent's file by hand."""
     if agent == "claude":
@@ -165,7 +168,7 @@ def snippet(agent: AgentName, command: list[str]) -> str:
         return set_codex_server("", command)[0].rstrip("\n")
     if agent == "gemini":
         return gemini_settings.server_snippet(command)
-    return json.dumps(XumMcpServers(servers={SERVER_KEY: xum_entry(command)}).to_json(), indent=2)
+    return json.dumps(XumMcpServers(servers={SERVER_KEY: shlex.join(command)}).to_json(), indent=2)
 
 
 def permissions_snippet(agent: AgentName = "claude") -> str:
@@ -349,11 +352,8 @@ def allow_read_tools(path: Path, created: CreatedFiles | None = None) -> Outcome
     others)."""
 
     def edit(data: bytes | None) -> tuple[bytes, EditStatus]:
-        text = decode(path, data)
-        try:
-            edited, status = add_items(text, CLAUDE_ALLOW_PATH, list(CLAUDE_READ_RULES))
-        except JsonEditError as error:
-            raise InstallError(f"{path} {error}") from None
+        with refusing(path):
+            edited, status = add_items(decode(path, data), CLAUDE_ALLOW_PATH, [*CLAUDE_READ_RULES])
         return edited.encode("utf-8"), status
 
     by_hand = lambda: f"add this by hand:\n{permissions_snippet()}"  # noqa: E731
@@ -376,10 +376,8 @@ def allow_gemini_read_tools(path: Path, created: CreatedFiles | None = None) -> 
     ask)."""
 
     def edit(data: bytes | None) -> tuple[bytes, EditStatus]:
-        try:
+        with refusing(path):
             return gemini_settings.policy_written(data)
-        except ForeignPolicyError as error:
-            raise InstallError(f"{path} {error}") from None
 
     policy = gemini_settings.POLICY_TEXT.rstrip()
     by_hand = f"add this by hand:\n(in another file of {path.parent})\n{policy}"
@@ -462,7 +460,7 @@ def entry_command(
     unreadable as its format."""
     if not text.strip():
         return None
-    try:
+    with refusing(path):
         if agent == "codex":
             server = codex_server(path, parse_toml(path, text))
             if not isinstance(server, dict):
@@ -475,10 +473,6 @@ def entry_command(
             there, value = member_value(text, entry, jsonc=agent in JSONC_AGENTS)
             if not there:
                 return None
-    except CodexConfigError as error:
-        raise InstallError(str(error)) from None
-    except JsonEditError as error:
-        raise InstallError(f"{path} {error}") from None
     if isinstance(value, dict):
         command, args = value.get("command"), value.get("args", [])
         if agent == "xum":
@@ -496,38 +490,24 @@ def entry_command(
 def _edited(
     agent: AgentName, path: Path, text: str, command: list[str], keys: tuple[str, ...]
 ) -> tuple[bytes, EditStatus]:
-    """The file's new bytes with the server's entry, and what changed."""
-    if agent == "codex":
-        try:
+    """The file's new bytes with the server's entry (an existing object entry keeping its other
+    keys), and what changed."""
+    with refusing(path):
+        if agent == "codex":
             updated, status = set_codex_server(text, command, path=path)
-        except CodexConfigError as error:
-            raise InstallError(str(error)) from None
-    else:
-        try:
-            updated, status = _json_text(agent, text, command, keys)
-        except JsonEditError as error:
-            raise InstallError(f"{path} {error}") from None
+        elif agent == "gemini":
+            updated, status = gemini_settings.set_gemini_server(text, command, keys)
+        elif agent == "claude":
+            updated, status = set_member(text, keys, _claude_server(command).to_json())
+        else:
+            there, current = member_value(text, keys, jsonc=True) if text.strip() else (False, None)
+            in_object = there and isinstance(current, dict)  # xum's {"command": …} form
+            at = (*keys, "command") if in_object else keys
+            updated, status = set_member(text, at, shlex.join(command), jsonc=True)
+            status = "updated" if in_object and status == "added" else status
     try:
         return updated.encode("utf-8"), status
     except UnicodeEncodeError:
         raise InstallError(
             f"the server's command line cannot be written as UTF-8: {command}"
         ) from None
-
-
-def _json_text(
-    agent: AgentName, text: str, command: list[str], keys: tuple[str, ...]
-) -> tuple[str, EditStatus]:
-    """Set the server's member in Claude Code's, Gemini CLI's or xum's file, an existing object
-    entry keeping its other keys."""
-    if agent == "gemini":
-        return gemini_settings.set_gemini_server(text, command, keys)
-    xum = agent == "xum"
-    path = keys
-    entry: Any = claude_entry(command) if agent == "claude" else xum_entry(command)
-    if xum and text.strip():
-        there, current = member_value(text, path, jsonc=True)
-        if there and isinstance(current, dict):
-            path = (*path, "command")
-    edited, status = set_member(text, path, entry, jsonc=xum)
-    return edited, "updated" if status == "added" and len(path) > len(keys) else status

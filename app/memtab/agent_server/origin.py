@@ -12,8 +12,7 @@ from memtab.fs.records import Record
 
 
 class SessionOrigin(Record):
-    """A session's origin (docs/formats.md §22.8): command words, directory ("" when none),
-    variables, its pid and the agent's."""
+    """A session's origin (§22.8): command words, directory ("": none), variables, pids."""
 
     argv: tuple[str, ...]
     cwd: str

@@ -17,14 +17,13 @@ from memtab.agent_server.agents import (
     served_options,
 )
 from memtab.agent_server.config_files.checked_replace import CONFIG_LIMIT
-from memtab.agent_server.install import InstallError, entry_command
+from memtab.agent_server.install import InstallError, decode, entry_command
 from memtab.fs.user_files import read_regular_file
 from memtab.store.home import Home
 
 
 class Registration(NamedTuple):
-    """One agent's file and Memtab's entry: `command` (None: none), `options` served (None: not
-    `memtab mcp`), `problem`."""
+    """One agent's file and Memtab's entry: `command`, the `options` it serves, `problem`."""
 
     agent: AgentName
     path: Path
@@ -53,18 +52,13 @@ def registration(agent: AgentName, path: Path) -> Registration:
     """What the agent's MCP file `path` says of Memtab's server (disk)."""
     try:
         data = read_regular_file(path, limit=CONFIG_LIMIT)
+        command = entry_command(agent, path, decode(path, data))
     except FileNotFoundError:
         return Registration(agent, path, None, None)
     except OSError as error:
-        why = error.strerror or str(error)
-        return Registration(agent, path, None, None, f"cannot read {path}: {why}")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return Registration(agent, path, None, None, f"{path} is not UTF-8 text")
-    try:
-        command = entry_command(agent, path, text)
-    except InstallError as error:
+        why = f"cannot read {path}: {error.strerror or error}"
+        return Registration(agent, path, None, None, why)
+    except InstallError as error:  # not UTF-8, or not readable as its format
         return Registration(agent, path, None, None, str(error))
     return Registration(agent, path, command, served_options(command) if command else None)
 

@@ -51,8 +51,7 @@ def checkout_owner(registry: Registry, directory: str) -> CheckoutOwner:
         ((ws.path, ws) for ws in registry.workspaces if ws.path and not ws.archived), forms
     ) or _deepest(((ws.path, ws) for ws in registry.workspaces if ws.path), forms)
     if holding:
-        notebooks = {(ws.notebook_id, ws.project_identity) for ws in holding}
-        if len(notebooks) == 1:
+        if len({(ws.notebook_id, ws.project_identity) for ws in holding}) == 1:
             chosen = next((ws for ws in holding if ws.id == ws.notebook_id), holding[0])
             return CheckoutOwner(directory, chosen, chosen.project_identity, chosen.project_name)
         identities = {ws.project_identity for ws in holding}

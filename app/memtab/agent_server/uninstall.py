@@ -4,7 +4,7 @@ and nothing else, replaced as install does, so right after an install the file i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from memtab.agent_server.agents import (
@@ -17,7 +17,7 @@ from memtab.agent_server.agents import (
     demo_refusal,
     project_folder,
 )
-from memtab.agent_server.codex_config import CodexConfigError, remove_codex_server
+from memtab.agent_server.codex_config import remove_codex_server
 from memtab.agent_server.config_files import EditStatus, gemini_settings
 from memtab.agent_server.config_files.checked_replace import (
     CreatedFiles,
@@ -25,11 +25,9 @@ from memtab.agent_server.config_files.checked_replace import (
 )
 from memtab.agent_server.config_files.gemini_settings import policy_path
 from memtab.agent_server.config_files.json_edits import remove_items, remove_member
-from memtab.agent_server.config_files.json_members import JsonEditError
 from memtab.agent_server.install import (
     CLAUDE_ALLOW_PATH,
     JSONC_AGENTS,
-    InstallError,
     Outcome,
     decode,
     edit_outcome,
@@ -37,6 +35,7 @@ from memtab.agent_server.install import (
     entry_name,
     kept_words,
     outcome,
+    refusing,
     where,
 )
 from memtab.store.home import Home
@@ -65,6 +64,19 @@ def uninstall_agent(
     return outcomes
 
 
+def _taken_out(path: Path, take_out: Callable[[str], tuple[str, str]]) -> Edit:
+    """The edit of `path` that `take_out` makes of its text (nothing when there is no file)."""
+
+    def edit(data: bytes | None) -> tuple[bytes, EditStatus]:
+        if data is None:
+            return b"", "unchanged"
+        with refusing(path):
+            updated, status = take_out(decode(path, data))
+        return updated.encode("utf-8"), "updated" if status == "removed" else "unchanged"
+
+    return edit
+
+
 def unregister_server(
     agent: AgentName,
     path: Path,
@@ -73,40 +85,19 @@ def unregister_server(
 ) -> Outcome:
     """Take `memtab` out of the agent's MCP servers in `path`, nothing else; a file install created
     goes once empty."""
-
-    def edit(data: bytes | None) -> tuple[bytes, EditStatus]:
-        if data is None:
-            return b"", "unchanged"
-        text = decode(path, data)
-        try:
-            if agent == "codex":
-                updated, status = remove_codex_server(text, path=path)
-            else:
-                entry = entry_keys(agent, project)
-                updated, status = remove_member(text, entry, jsonc=agent in JSONC_AGENTS)
-        except CodexConfigError as error:
-            raise InstallError(str(error)) from None
-        except JsonEditError as error:
-            raise InstallError(f"{path} {error}") from None
-        return updated.encode("utf-8"), "updated" if status == "removed" else "unchanged"
-
+    if agent == "codex":
+        edit = _taken_out(path, lambda text: remove_codex_server(text, path=path))
+    else:
+        keys, jsonc = entry_keys(agent, project), agent in JSONC_AGENTS
+        edit = _taken_out(path, lambda text: remove_member(text, keys, jsonc=jsonc))
     what = f"the memtab server ({entry_name(agent, project)})"
     return _removed(agent, path, edit, what, project_folder(agent, project), created)
 
 
 def forbid_read_tools(path: Path, created: CreatedFiles | None = None) -> Outcome:
     """Take Memtab's read-only tools out of Claude Code's permission list in `path`."""
-
-    def edit(data: bytes | None) -> tuple[bytes, EditStatus]:
-        if data is None:
-            return b"", "unchanged"
-        text = decode(path, data)
-        try:
-            updated, status = remove_items(text, CLAUDE_ALLOW_PATH, list(CLAUDE_READ_RULES))
-        except JsonEditError as error:
-            raise InstallError(f"{path} {error}") from None
-        return updated.encode("utf-8"), "updated" if status == "removed" else "unchanged"
-
+    rules = list(CLAUDE_READ_RULES)
+    edit = _taken_out(path, lambda text: remove_items(text, CLAUDE_ALLOW_PATH, rules))
     what = f"Memtab's read-only tools ({', '.join(CLAUDE_READ_RULES)}) in permissions.allow"
     return _removed("claude", path, edit, what, None, created)
 
@@ -115,10 +106,8 @@ def forbid_gemini_read_tools(path: Path, created: CreatedFiles | None = None) ->
     """Take Memtab's policy file (`path`) out of Gemini CLI's policies."""
 
     def edit(data: bytes | None) -> tuple[bytes, EditStatus]:
-        try:
+        with refusing(path):
             return gemini_settings.policy_removed(data)
-        except gemini_settings.ForeignPolicyError as error:
-            raise InstallError(f"{path} {error}") from None
 
     what = f"Memtab's rule (its read-only tools, {', '.join(GEMINI_READ_TOOLS)}, allowed)"
     return _removed("gemini", path, edit, what, None, created, whole=True)

@@ -203,6 +203,11 @@ class Checkout:
         (`src/lib/api.ts` for `src/lib/api`)."""
         return self._ask("stem-taken", relative)  # type: ignore[return-value]
 
+    def prefix_taken(self, relative: str) -> bool:
+        """Whether a file or folder of `relative`'s folder has a name that starts with its
+        name (`docs/adr/0003-outbox.md` for `docs/adr/0003-`, a name cut short)."""
+        return self._ask("prefix-taken", relative)  # type: ignore[return-value]
+
     def defines(self, definition: str, target: str) -> bool:
         """Whether the definition file `relative` (a Makefile, a justfile, package.json)
         defines `target` (read again only when it changed)."""
@@ -301,6 +306,14 @@ class Checkout:
         except OSError:
             return False
 
+    def _prefix_taken(self, relative: str) -> bool:
+        parent, _, name = relative.rpartition("/")
+        try:
+            with os.scandir(self.root / parent) as entries:
+                return any(entry.name.startswith(name) for entry in entries)
+        except OSError:
+            return False
+
     def _targets(self, relative: str) -> Targets:
         found = self._cached(relative, _read_targets)
         assert isinstance(found, Targets)
@@ -392,6 +405,7 @@ _ANSWERS: dict[str, Callable[..., Answer]] = {
     "is-dir": Checkout._is_dir,
     "is-file": Checkout._is_file,
     "stem-taken": Checkout._stem_taken,
+    "prefix-taken": Checkout._prefix_taken,
     "stat": lambda checkout, relative: _stat_key(checkout.root / relative),
     "defines": lambda checkout, definition, target: checkout._targets(definition).defines(target),
     "defined": Checkout._defined,

@@ -29,6 +29,8 @@ _BACKTICKS = re.compile(r"`+")
 _SHELL_COMMENT = re.compile(r"(?:^|\s)#\s*+(.*)")  # to the line's end, which `.` stops at
 # A token (what lies between spaces) with a slash, or a dot inside a word (`x.py`).
 _NOT_WORDS = re.compile(r"(?<!\S)\S*?(?:[/\\]|\w\.\w\w)\S*+")
+# Where a sentence or clause ends: at `.`, `;`, `!`, `?` before a blank, or a dash set apart.
+_SENTENCE_BREAK = re.compile(r"[.;!?][\"')\]*_`]*+\s++|\s[—–]\s|\s--\s")
 # A line that is only a bold label, `**Still open:**` or `**Next steps**:`.
 _LABEL = re.compile(r"^\s{0,3}(?:\*\*|__)([^*_]{1,80}?):?(?:\*\*|__):?\s*$")
 
@@ -62,6 +64,16 @@ class Line:
             comment = _SHELL_COMMENT.search(self.text)
             return comment.group(1) if comment is not None else ""
         return _NOT_WORDS.sub(" ", self.prose)
+
+    def words_around(self, token: str) -> str:
+        """What the sentence holding `token` says in words (`words`' way); in a block, or
+        when the token is not on the line as written, the line's words."""
+        at = self.text.find(token) if self.block is None else -1
+        if at < 0:
+            return self.words
+        start = max((b.end() for b in _SENTENCE_BREAK.finditer(self.text, 0, at)), default=0)
+        after = _SENTENCE_BREAK.search(self.text, at + len(token.rstrip(".;!?")))
+        return _NOT_WORDS.sub(" ", self.prose[start : after.start() if after else None])
 
 
 @dataclass(frozen=True)

@@ -53,15 +53,22 @@ def _split(text: str) -> tuple[str, frozenset[str], str]:
 _GONE = _Words(
     "removed", "remove", "deleted", "delete", "moved", "move", "renamed", "rename",
     "no longer", "gone", "dropped", "replaced", "replace", "deprecated", "obsolete",
-    "legacy", "formerly", "used to", "previously", "old", "older", "was", "were",
+    "legacy", "formerly", "used to", "previously",
     "instead of", "rather than", "migrated", "migrate", "migration", "archived", "retired",
     "superseded", "missing", "not found", "no such", "does not exist", "doesn't exist",
-    "don't exist", "not exist", "nonexistent", "non-existent", "stale", "outdated",
-    "not installed", "isn't installed", "not available", "unavailable", "uninstalled",
-    "without", "fails", "failed", "broken", "error", "errors",
+    "don't exist", "not exist", "nonexistent", "non-existent",
     "삭제", "제거", "이동", "폐기", "대신", "없음", "없는", "없다",
     "删除", "移除", "移动", "迁移", "废弃", "替换", "改名", "重命名", "不存在", "没有",
     "削除", "移動", "廃止", "置き換え", "名前変更", "存在しない",
+)  # fmt: skip
+
+# The sentence speaks of the past or of a failure ("was", "old", "errors", "without"):
+# what it names may have changed. Its own sentence only, where a removal, move or rename
+# (`_GONE`) leaves the whole line alone.
+_FAILED_OR_PAST = _Words(
+    "old", "older", "was", "were", "stale", "outdated", "not installed", "isn't installed",
+    "not available", "unavailable", "uninstalled", "without", "fails", "failed", "broken",
+    "error", "errors",
 )  # fmt: skip
 _ARROW = re.compile(r"->|→|=>|⇒")
 # What lies beside an arrow, up to a code span or path (blanked to 2+ spaces in a line's
@@ -76,16 +83,26 @@ _EXAMPLE = _Words(
     "예", "예시", "예를 들어", "例如", "比如", "示例", "例えば", "例",
 )  # fmt: skip
 
-# The line speaks of what is not there yet, may be, or is being planned.
+# The line speaks of what is not there yet, or is being planned or made.
 _NOT_YET = _Words(
-    "create", "creates", "creating", "will", "would", "could", "might", "may",
+    "create", "creates", "creating",
     "todo", "to-do", "to do", "plan", "planned", "planning", "proposed", "propose",
-    "next", "future", "later", "eventually", "someday", "new file", "generate",
+    "next", "new file", "generate",
     "generated", "generates", "output", "outputs", "writes to", "written to", "produces",
-    "emits", "if", "unless", "whether", "optional", "optionally", "consider",
-    "maybe", "perhaps", "wip", "draft", "idea", "tbd",
+    "emits", "wip", "draft", "idea", "tbd",
     "생성", "예정", "계획", "할 것", "만들", "创建", "将", "计划", "待办", "作成", "予定",
 )  # fmt: skip
+
+# The sentence is a condition, a future or a maybe (English's modal verbs, conditional
+# conjunctions, hedges): what it names may not be there. Its own sentence only — "Config
+# is in `a.toml`; if you change it, restart" still states where the config is.
+_MAYBE = _Words(
+    "will", "would", "could", "might", "may", "shall", "should", "if", "unless",
+    "whether", "once", "optional", "optionally", "consider", "maybe", "perhaps",
+    "future", "later", "eventually", "someday", "possibly", "probably",
+)  # fmt: skip
+_CONTRACTED_WILL = re.compile(r"\w['’](?:ll|d)\b")
+"""`it'll`, `we'd`: a contracted will or would."""
 
 
 # The line speaks of a command or target still to be made.
@@ -115,7 +132,7 @@ def is_open_section(section: str) -> bool:
 def _read(text: str) -> tuple[bool, bool, bool, bool]:
     """What a line says (gone, an example, not there yet, planned), worked out once."""
     return (
-        _GONE.search(text) or _changes(text),
+        _GONE.search(text) or _FAILED_OR_PAST.search(text) or _changes(text),
         _EXAMPLE.search(text),
         _NOT_YET.search(text),
         _PLANNED.search(text),
@@ -152,10 +169,21 @@ def is_example(text: str) -> bool:
 
 
 def names_paths_as_they_are(text: str) -> bool:
-    """Whether the paths a line names are stated as they are now: not gone, not an
-    example, not yet or maybe there. Only such lines' paths are checked."""
-    gone, example, not_yet, _ = _read(text)
-    return not (gone or example or not_yet)
+    """Whether the paths a line names are stated as they are now: not removed, moved or
+    renamed, not an example, not yet there. Only such lines' paths are checked (each in a
+    sentence not `hedged`)."""
+    _, example, not_yet, _ = _read(text)
+    return not (example or not_yet or _GONE.search(text) or _changes(text))
+
+
+def hedged(sentence: str) -> bool:
+    """Whether a sentence is a condition, a future or a maybe (see `_MAYBE`), or speaks of
+    the past or a failure (`_FAILED_OR_PAST`)."""
+    return (
+        _MAYBE.search(sentence)
+        or _FAILED_OR_PAST.search(sentence)
+        or _CONTRACTED_WILL.search(sentence) is not None
+    )
 
 
 def names_commands_as_they_are(text: str) -> bool:

@@ -4,10 +4,11 @@ returned record is what `--json` prints), the home, errors, JSON and tables."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
 
@@ -35,6 +36,7 @@ __all__ = [
     "CommandParser",
     "Exclusive",
     "add_commands",
+    "as_cli_error",
     "command",
     "default_demo_home",
     "elide",
@@ -54,6 +56,15 @@ R = TypeVar("R", bound=Record)
 Commands: TypeAlias = "argparse._SubParsersAction[Any]"
 Run = Callable[[argparse.Namespace], "R | int"]
 Words = Callable[[R, argparse.Namespace], "int | None"]
+
+
+@contextlib.contextmanager
+def as_cli_error(*kinds: type[Exception]) -> Iterator[None]:
+    """Errors of `kinds` raised inside as the CLI's one-line error, in their own words."""
+    try:
+        yield
+    except kinds as error:
+        raise CliError(str(error)) from None
 
 
 class Argument:
@@ -215,18 +226,13 @@ def format_table(rows: Sequence[Sequence[str]], *, right_aligned: Sequence[int] 
     if not rows:
         return ""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = []
-    for row in rows:
-        cells = []
-        for index, cell in enumerate(row):
-            if index == len(row) - 1:
-                cells.append(cell)
-            elif index in right_aligned:
-                cells.append(cell.rjust(widths[index]))
-            else:
-                cells.append(cell.ljust(widths[index]))
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
+    pads = [str.rjust if i in right_aligned else str.ljust for i in range(len(widths))]
+    return "\n".join(
+        "  ".join(
+            [*(pads[i](cell, widths[i]) for i, cell in enumerate(row[:-1])), *row[-1:]]
+        ).rstrip()
+        for row in rows
+    )
 
 
 def elide(text: str, width: int) -> str:

@@ -4,15 +4,12 @@ object on stdout as well, so a script gets JSON either way (docs/formats.md, the
 from __future__ import annotations
 
 import errno as errnos
-import logging
 import sys
 from typing import Annotated, Any, Literal
 
 from memtab.cli.common import CliError, print_json
 from memtab.fs.records import OmitNone, Record
 from memtab.fs.terminal_text import printable
-
-logger = logging.getLogger(__name__)
 
 Kind = Literal["usage", "refused", "system", "internal"]
 

@@ -46,38 +46,26 @@ logger = logging.getLogger(__name__)
 # home), in `--help`'s order. A module is imported only when one of its commands is named:
 # the engines they pull in (httpx2, the consolidator) would slow the window's start.
 COMMAND_MODULES = {
-    "memtab.cli.memory.store_commands": (
-        "list",
-        "tool",
-        "status",
-        "workspaces",
-        "project",
-        "workspace",
-        "demo",
-    ),
-    "memtab.cli.background.consolidation_commands": ("consolidate", "declined", "sweep"),
-    "memtab.cli.background.writer_commands": ("write",),
-    "memtab.cli.memory.inbox_commands": ("inbox", "suggestions"),
-    "memtab.cli.background.traces_commands": ("traces",),
-    "memtab.cli.memory.source_commands": ("sources", "show", "copy", "source-log", "codex-note"),
-    "memtab.cli.memory.history_commands": (
-        "history",
-        "blame",
-        "restore",
-        "runs",
-        "revert-run",
-        "trash",
-    ),
-    "memtab.cli.health.doctor_commands": ("doctor",),
-    "memtab.cli.background.model_commands": ("models", "settings"),
-    "memtab.cli.share.sync_commands": ("sync", "conflicts"),
-    "memtab.cli.health.check_commands": ("check",),
-    "memtab.cli.health.trust_commands": ("duplicates", "contradictions", "leaks"),
-    "memtab.cli.memory.loads_commands": ("loads",),
-    "memtab.cli.memory.recall_commands": ("recall",),
-    "memtab.cli.memory.search_commands": ("search",),
-    "memtab.cli.background.watch_commands": ("watch", "events"),
-    "memtab.cli.share.agent_server_commands": ("mcp",),
+    module: commands.split()
+    for module, commands in {
+        "memtab.cli.memory.store_commands": "list tool status workspaces project workspace demo",
+        "memtab.cli.background.consolidation_commands": "consolidate declined sweep",
+        "memtab.cli.background.writer_commands": "write",
+        "memtab.cli.memory.inbox_commands": "inbox suggestions",
+        "memtab.cli.background.traces_commands": "traces",
+        "memtab.cli.memory.source_commands": "sources show copy source-log codex-note",
+        "memtab.cli.memory.history_commands": "history blame restore runs revert-run trash",
+        "memtab.cli.health.doctor_commands": "doctor",
+        "memtab.cli.background.model_commands": "models settings",
+        "memtab.cli.share.sync_commands": "sync conflicts",
+        "memtab.cli.health.check_commands": "check",
+        "memtab.cli.health.trust_commands": "duplicates contradictions leaks",
+        "memtab.cli.memory.loads_commands": "loads",
+        "memtab.cli.memory.recall_commands": "recall",
+        "memtab.cli.memory.search_commands": "search",
+        "memtab.cli.background.watch_commands": "watch events",
+        "memtab.cli.share.agent_server_commands": "mcp",
+    }.items()
 }
 
 
@@ -173,14 +161,9 @@ def run_window(args: argparse.Namespace) -> int:
 
 
 def _demo_home(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> Path:
-    """A fresh demo home for this run (`--demo`), released or removed by `cleanup`, with
-    its own config dir inside it (settings and window state: never the user's, gone with
-    the demo) until `cleanup`.
-
-    A screenshot renders a pristine demo of its own, so it never disturbs (or shows the
-    edits of) a demo window that is open; the window recreates the shared demo home. When
-    another Memtab has the demo open, it is shown as it is, its settings and state too.
-    """
+    """A fresh demo home for this run (`--demo`) with its own config dir inside it, until `cleanup`;
+    a screenshot renders a pristine one of its own, and a demo another Memtab has open is shown as
+    it is."""
     # lazy: only `--demo` writes a demo home (~20 ms the window's start saves)
     from memtab.demo import create_demo_home, demo_config_dir, open_fresh_demo
 

@@ -26,12 +26,8 @@ class HardLinkedFileError(OSError):
     its stat."""
 
     def __init__(self, path: str, info: os.stat_result | None = None) -> None:
-        super().__init__(
-            errno.EPERM,
-            "it has other hard links (one may be outside the memory home), so Memtab "
-            "does not read it",
-            path,
-        )
+        why = "it has other hard links (one may be outside the memory home), so Memtab does not"
+        super().__init__(errno.EPERM, f"{why} read it", path)
         self.info = info
 
 
@@ -49,11 +45,7 @@ def open_readable_path(path: str) -> tuple[int, os.stat_result]:
 
 
 def _opened(
-    path: str,
-    at: dict[str, Any],
-    directory: Directory | None,
-    name: str,
-    parent: str = "",
+    path: str, at: dict[str, Any], directory: Directory | None, name: str, parent: str = ""
 ) -> tuple[int, os.stat_result]:
     shown = directory.display(name) if directory is not None else path
     try:
@@ -94,9 +86,7 @@ def read_readable_path(
 ) -> bytes:
     """`read_readable` by path; `follow_link` reads a link as the file it names (held to the
     rule)."""
-    text = os.fspath(path)
-    if follow_link:
-        text = os.path.realpath(text)
+    text = os.path.realpath(path) if follow_link else os.fspath(path)
     fd, _ = open_readable_path(text)  # no folder opened, nor its path joined again
     try:
         return read_at_most(fd, limit)

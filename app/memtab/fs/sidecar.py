@@ -43,10 +43,7 @@ class SidecarRead(Slotted):
         raw: bytes | None = None,
         over_cap: bool = False,
     ) -> None:
-        self.document = document
-        self.problem = problem
-        self.raw = raw
-        self.over_cap = over_cap
+        self.document, self.problem, self.raw, self.over_cap = document, problem, raw, over_cap
 
     @property
     def exists(self) -> bool:
@@ -63,17 +60,13 @@ class KeptAside(Slotted):
     reason: str
 
     def __init__(self, original: Path, backup: Path, reason: str) -> None:
-        self.original = original
-        self.backup = backup
-        self.reason = reason
+        self.original, self.backup, self.reason = original, backup, reason
 
     @property
     def message(self) -> str:
         """One line for the user: which file, why, and where its old bytes are."""
-        return (
-            f"{self.original.name} could not be used ({self.reason}); "
-            f"its content was kept as {self.backup.name} and a fresh one was started"
-        )
+        kept = f"its content was kept as {self.backup.name} and a fresh one was started"
+        return f"{self.original.name} could not be used ({self.reason}); {kept}"
 
 
 def parse_object(data: bytes) -> tuple[dict[str, Any], str | None]:
@@ -125,15 +118,8 @@ def _over_cap_problem(path: Path, max_bytes: int | None) -> str:
 
 
 def _json_type(value: Any) -> str:
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, str):
-        return "a string"
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    return "a number"
+    kinds = ((list, "a list"), (str, "a string"), (type(None), "null"), (bool, "a boolean"))
+    return next((name for kind, name in kinds if isinstance(value, kind)), "a number")
 
 
 @contextlib.contextmanager
@@ -149,12 +135,11 @@ def edit_sidecar(
     """Read-modify-write the JSON object in `path`, holding `lock_path` (None: the caller keeps
     writers apart). An unparsable or `shape_problem` file is kept aside first, one past `max_bytes`
     set aside; a raise or no change writes nothing; an unreadable one raises OSError."""
-    locking = (
+    with (
         interprocess_lock(lock_path, timeout_s=lock_timeout_s)
-        if lock_path is not None
+        if lock_path
         else contextlib.nullcontext()
-    )
-    with locking:
+    ):
         try:
             data = _read_capped(path, max_bytes)
             if data is None:
@@ -185,19 +170,18 @@ def _fingerprint(document: dict[str, Any]) -> str:
 def keep_aside(path: Path, data: bytes, reason: str) -> KeptAside:
     """Copy `data` beside `path` as `<name>.corrupt-<UTC>` (an identical copy reused), warn and tell
     listeners; OSError: the caller must not replace the file."""
-    backup = _existing_copy(path, data) or _write_copy(path, data)
-    kept = KeptAside(path, backup, reason)
-    logger.warning("%s (in %s)", kept.message, path.parent)
-    notify_kept_aside(kept)
-    return kept
+    return _told(KeptAside(path, _existing_copy(path, data) or _write_copy(path, data), reason))
 
 
 def set_aside(path: Path, reason: str) -> KeptAside:
     """Rename a sidecar too large to read to `keep_aside`'s name, warn and tell listeners."""
     backup = corrupt_copy_name(path)
     os.replace(path, backup)
-    kept = KeptAside(path, backup, reason)
-    logger.warning("%s (in %s)", kept.message, path.parent)
+    return _told(KeptAside(path, backup, reason))
+
+
+def _told(kept: KeptAside) -> KeptAside:
+    logger.warning("%s (in %s)", kept.message, kept.original.parent)
     notify_kept_aside(kept)
     return kept
 

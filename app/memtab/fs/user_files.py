@@ -21,10 +21,9 @@ _CHUNK_BYTES = 1 << 20
 
 def size_words(limit: int) -> str:
     """`100 KiB (102,400 bytes)`: a cap as a message says it."""
-    if limit >= 1 << 20 and limit % (1 << 20) == 0:
-        return f"{limit >> 20} MiB ({limit:,} bytes)"
-    if limit >= 1 << 10 and limit % (1 << 10) == 0:
-        return f"{limit >> 10} KiB ({limit:,} bytes)"
+    for shift, unit in ((20, "MiB"), (10, "KiB")):
+        if limit >= 1 << shift and limit % (1 << shift) == 0:
+            return f"{limit >> shift} {unit} ({limit:,} bytes)"
     return f"{limit:,} bytes"
 
 
@@ -33,14 +32,13 @@ def not_regular_error(info: os.stat_result, path: str) -> OSError:
     mode = info.st_mode
     if stat.S_ISDIR(mode):
         return IsADirectoryError(errno.EISDIR, "it is a directory, not a file", path)
-    if stat.S_ISFIFO(mode):
-        kind = "a FIFO (named pipe)"
-    elif stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        kind = "a device"
-    elif stat.S_ISSOCK(mode):
-        kind = "a socket"
-    else:
-        kind = "something"
+    kinds = (
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a device"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    kind = next((name for test, name in kinds if test(mode)), "something")
     return OSError(errno.EINVAL, f"it is {kind}, not a regular file", path)
 
 

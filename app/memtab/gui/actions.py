@@ -140,7 +140,6 @@ class Registered(Slotted):
 
     @property
     def keys(self) -> list[QtGui.QKeySequence]:
-        """The action's key sequences, in order."""
         return [key for key in self.action.shortcuts() if not key.isEmpty()]
 
 
@@ -320,7 +319,6 @@ class ActionRegistry(QObject):
         return action_id in self._entries
 
     def entries(self) -> list[Registered]:
-        """Every registered action, in the order they were registered."""
         return list(self._entries.values())
 
     def entry(self, action_id: str) -> Registered:

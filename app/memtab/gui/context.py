@@ -64,7 +64,6 @@ class Shown(QObject):
 
     @property
     def workspace(self) -> Workspace | None:
-        """The workspace shown."""
         return self.scan.workspace if self.scan is not None else None
 
     def view(self) -> ScopeView:
@@ -122,16 +121,12 @@ class WindowShell(Protocol):
     def show_suggestions(self, workspace_id: str | None) -> None:
         """Show the suggested memories of `workspace_id` in the Memory tab."""
 
-    def add_dock(self, dock: QDockWidget, *, below: bool = False) -> None:
-        """Dock a panel beside the editor (or below the tabs: a list of rows)."""
+    def add_dock(self, title: str, name: str, *, below: bool = False) -> QDockWidget:
+        """A hidden panel docked beside the editor (or below the tabs: a list of rows)."""
 
-    def as_widget(self) -> QWidget:
-        """The window as a widget: the parent of a feature's dialogs."""
-        ...
+    def as_widget(self) -> QWidget: ...
 
-    def isActiveWindow(self) -> bool:
-        """Whether the window is the active one (QWidget's)."""
-        ...
+    def isActiveWindow(self) -> bool: ...
 
     def activateWindow(self) -> None:
         """Make the window the active one (QWidget's)."""

@@ -4,9 +4,10 @@ mux's files (`keep_before`), so a crash loses nothing the agent wrote."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-import logging
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,8 +38,6 @@ from memtab.store.home import Home
 from memtab.store.restore.from_history import HistoryError, content_of, text_of
 from memtab.store.scopes.memory import MemoryStore
 
-logger = logging.getLogger(__name__)
-
 INDEX_PREFIX = "source-"
 
 
@@ -67,7 +66,7 @@ class SourceVersions:
             done=done,
             destroys=destroys,
             allow_unkept=allow_unkept,
-            stat_of=lambda _: _stat_now(file),
+            stat_of=lambda _: stat_now(file),
         )
 
     def record(
@@ -210,10 +209,8 @@ class AgentFile:
     def source_text(self) -> str | None:
         if self.file.kind is not FileKind.RENDERED:
             return None
-        try:
+        with _file_errors((SourceError,)):
             return read_raw_source_text(self.source, self.file)
-        except SourceError as error:
-            raise MemoryFileError(str(error)) from None
 
     def save(
         self,
@@ -224,7 +221,7 @@ class AgentFile:
         count_as_write: bool = True,
     ) -> str:
         del count_as_write  # another agent's file has no usage of Memtab's to count
-        try:
+        with _file_errors():
             return save_source_file(
                 self.source,
                 self.file,
@@ -233,10 +230,6 @@ class AgentFile:
                 history=self.history,
                 allow_unkept=allow_unkept,
             )
-        except (SaveConflictError, UnkeptChangeError):
-            raise
-        except (SourceError, MemoryStoreError, OSError) as error:
-            raise _as_file_error(error) from None
 
     def history_index(self) -> str | None:
         return index_key(self.source.id)
@@ -250,10 +243,8 @@ class AgentFile:
         return source_history(self.source, self.file.relative).commits
 
     def commit_text(self, sha: str) -> str:
-        try:
+        with _file_errors((SourceError,)):
             return file_at(self.source, sha, self.file.relative)
-        except SourceError as error:
-            raise MemoryFileError(str(error)) from None
 
     def restore(
         self,
@@ -264,7 +255,7 @@ class AgentFile:
         count_as_write: bool = True,
     ) -> Restored:
         del count_as_write  # another agent's file has no usage of Memtab's to count
-        try:
+        with _file_errors():
             changed = restore_version(
                 self.history,
                 self.source,
@@ -273,10 +264,6 @@ class AgentFile:
                 expected_sha256=expected_sha256,
                 allow_unkept=allow_unkept,
             )
-        except (SaveConflictError, UnkeptChangeError):
-            raise
-        except (SourceError, MemoryStoreError, OSError) as error:
-            raise _as_file_error(error) from None
         versions = self.versions()
         if not changed:
             return Restored(self, None, versions[0].sha256 if versions else "", unchanged=True)
@@ -290,7 +277,7 @@ class AgentFile:
     def remove_created(
         self, expected_sha256: str, *, created_folders: int = 0, allow_unkept: bool = False
     ) -> None:
-        try:
+        with _file_errors():
             remove_created_file(
                 self.source,
                 self.file,
@@ -299,20 +286,24 @@ class AgentFile:
                 history=self.history,
                 allow_unkept=allow_unkept,
             )
-        except (SaveConflictError, UnkeptChangeError):
-            raise
-        except (SourceError, MemoryStoreError, OSError) as error:
-            raise _as_file_error(error) from None
 
 
-def _as_file_error(error: Exception) -> MemoryFileError:
-    """A source's, the store's or the system's error in one line."""
-    if isinstance(error, OSError):
-        return MemoryFileError(error.strerror or str(error))
-    return MemoryFileError(str(error))
+@contextlib.contextmanager
+def _file_errors(
+    kinds: tuple[type[Exception], ...] = (SourceError, MemoryStoreError, OSError),
+) -> Iterator[None]:
+    """A source's, the store's or the system's error (`kinds`) in one line; a conflict or an
+    unkept change as itself."""
+    try:
+        yield
+    except (SaveConflictError, UnkeptChangeError):
+        raise
+    except kinds as error:
+        said = error.strerror if isinstance(error, OSError) else None
+        raise MemoryFileError(said or str(error)) from None
 
 
-def _stat_now(file: SourceFile) -> tuple[int, int] | None:
+def stat_now(file: SourceFile) -> tuple[int, int] | None:
     """(size, mtime_ns) of an agent's file now, as `sources.external` records it."""
     try:
         info = os.stat(file.physical, follow_symlinks=file.linked)

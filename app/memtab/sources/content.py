@@ -328,6 +328,5 @@ def _reason(error: Exception) -> str:
 
 def file_lock_path(physical: Path, env: Mapping[str, str] | None = None) -> Path:
     """One lock per real file path in Memtab's config dir, held by saves and the recorder."""
-    real = os.path.realpath(physical)
-    digest = hashlib.sha256(encode_utf8(real)).hexdigest()[:20]
+    digest = hashlib.sha256(encode_utf8(os.path.realpath(physical))).hexdigest()[:20]
     return config_dir(env) / "locks" / f"source-{digest}.lock"

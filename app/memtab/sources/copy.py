@@ -142,8 +142,7 @@ def add_codex_note(
     body = redact_secrets(text.strip())
     if not body:
         raise SourceError("The note is empty")
-    name = note_name(body, now_ms() if at_ms is None else at_ms)
-    stem = name.removesuffix(".md")
+    stem = note_name(body, now_ms() if at_ms is None else at_ms).removesuffix(".md")
     for attempt in range(1, _NAME_TRIES + 1):
         relative = f"{CODEX_NOTES_DIR}/{stem if attempt == 1 else f'{stem}-{attempt}'}.md"
         file = target_file(source, relative)

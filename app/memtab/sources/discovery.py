@@ -3,7 +3,6 @@ from the known projects: mux's, Codex's, Claude Code's decoded and Gemini CLI's.
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -34,8 +33,6 @@ from memtab.sources.listing import list_source
 from memtab.sources.model import Discovery, Layout, LookedFor, Opening, Source, SourceListing
 from memtab.store.paths import project_dir_name
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, Registry
-
-logger = logging.getLogger(__name__)
 
 _CLAUDE_PROJECT_MARKERS = (
     "CLAUDE.md",
@@ -189,15 +186,12 @@ def _project_sources(
         return
     root = Path(project)
     slug = project_dir_name(project)
+
+    def instructions(agent: Agent, layout: Layout, label: str) -> Source:
+        return Source(source_id(agent, f"project-{slug}"), agent, layout, root, label, project)
+
     if enabled["claude-code"] and _any_exists(project, _CLAUDE_PROJECT_MARKERS):
-        yield Source(
-            id=source_id("claude-code", f"project-{slug}"),
-            agent="claude-code",
-            layout=Layout.CLAUDE_PROJECT,
-            root=root,
-            label="Claude Code instructions",
-            project=project,
-        )
+        yield instructions("claude-code", Layout.CLAUDE_PROJECT, "Claude Code instructions")
     moved = local_auto_memory_directory(project) if enabled["claude-code"] else None
     if moved is not None:
         note = f"This project's auto memory: {moved.how}"
@@ -205,14 +199,7 @@ def _project_sources(
             f"auto-memory-project-{slug}", moved.path, note, project, stores
         )
     if enabled["codex"] and _any_exists(project, _CODEX_PROJECT_MARKERS):
-        yield Source(
-            id=source_id("codex", f"project-{slug}"),
-            agent="codex",
-            layout=Layout.CODEX_PROJECT,
-            root=root,
-            label="Codex AGENTS.md",
-            project=project,
-        )
+        yield instructions("codex", Layout.CODEX_PROJECT, "Codex AGENTS.md")
     if gemini is not None:
         names = gemini.settings(root).context_names
         if _any_exists(project, names):

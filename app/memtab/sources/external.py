@@ -5,14 +5,13 @@ without waiting; a listing cut short records no deletion."""
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import dataclass, field
 
 from memtab.file_protocol.file_ref import SourceError, parse_file_id
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.clock import now_ms
 from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
-from memtab.sources.agent_file import index_key
+from memtab.sources.agent_file import index_key, stat_now
 from memtab.sources.content import file_lock_path, read_source_file
 from memtab.sources.listing import source_file
 from memtab.sources.model import Source, SourceFile, SourceListing
@@ -56,7 +55,7 @@ def record_source_external(
     recorder = HistoryRecorder(home, actor=actor, run_id=None, workspace_id=None, clock=now_ms)
     listed = {file.id: file for file in listing.files}
     for file in listing.files:
-        found = _stat(file)
+        found = stat_now(file)
         if found is None or _unchanged(newest.get(file.id), found, _SAME.get((key, file.id))):
             continue
         _record_file(home, recorder, key, listing, file, found, report, actor)
@@ -104,7 +103,7 @@ def _record_file(
         report.busy += 1
         return
     except (SourceError, OSError, TimeoutError) as error:
-        if _stat(file) is None:
+        if stat_now(file) is None:
             return  # deleted since it was listed: the next pass records it gone
         report.problems.append(f"{file.id}: {error}")
         report.unrecorded = report.unrecorded or unrecorded_reason(error, home)
@@ -119,14 +118,6 @@ def _still_gone(source: Source, file_id: str) -> bool:
         return source_file(source, parse_file_id(file_id).path) is None
     except SourceError:
         return True
-
-
-def _stat(file: SourceFile) -> tuple[int, int] | None:
-    try:
-        info = os.stat(file.physical, follow_symlinks=file.linked)
-    except OSError:
-        return None
-    return (info.st_size, info.st_mtime_ns)
 
 
 def _unchanged(

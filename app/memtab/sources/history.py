@@ -3,7 +3,6 @@ shell, pager, prompts or the repository's hooks; none without git, saying why.""
 
 from __future__ import annotations
 
-import logging
 import os
 import shutil
 import subprocess
@@ -14,8 +13,6 @@ from memtab.file_protocol.file_ref import SourceError
 from memtab.file_protocol.memory_file import Commit
 from memtab.sources.model import Source
 from memtab.store.files import MAX_FILE_BYTES
-
-logger = logging.getLogger(__name__)
 
 GIT_TIMEOUT_S = 5.0
 _FIELD = "\x1f"
@@ -58,8 +55,7 @@ def file_at(source: Source, sha: str, relative: str) -> str:
     """The text of `relative` as of commit `sha` (at most the cap). SourceError if absent."""
     if not sha or not all(c in "0123456789abcdef" for c in sha.lower()):
         raise SourceError(f"Not a commit id: {sha!r}")
-    output = run_git(source.root, ["show", f"{sha}:{relative}"])
-    return output[:MAX_FILE_BYTES]
+    return run_git(source.root, ["show", f"{sha}:{relative}"])[:MAX_FILE_BYTES]
 
 
 def run_git(

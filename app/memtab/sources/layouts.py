@@ -4,7 +4,6 @@ by another route (docs/formats.md §17.2–§17.4, §17.7)."""
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,8 +18,6 @@ from memtab.sources.codex.imports import IMPORT_EXTENSION, SCOPE_NAME
 from memtab.sources.codex.manifest import MANIFEST_NAME
 from memtab.sources.codex.summary import SUMMARY_NAME, summary_problem
 from memtab.sources.model import AD_HOC_EXTENSION, FileKind, Layout, Source
-
-logger = logging.getLogger(__name__)
 
 CODEX_NOTES_DIR = "extensions/ad_hoc/notes"
 _ADD_A_NOTE = (

@@ -37,6 +37,7 @@ from memtab.sources.model import (
     Source,
     SourceFile,
     SourceListing,
+    is_folder,
 )
 from memtab.store.files import MAX_FILE_BYTES, MAX_FILES_PER_SCOPE
 from memtab.store.paths import MAX_PATH_DEPTH, too_deep_words
@@ -193,8 +194,7 @@ def _add(
     if rule is None or any(s.startswith(".") and s != ".claude" for s in segments):
         return
     # Strings, not Paths, until a file is found: listing speed is path handling.
-    physical = os.path.join(source.root, *segments)
-    entry = _file_entry(source, segments, physical, rule, described)
+    entry = _file_entry(source, segments, os.path.join(source.root, *segments), rule, described)
     if entry is not None:
         found[entry.relative] = entry
 
@@ -360,17 +360,10 @@ def _subdirectories(root: Path) -> list[str]:
             return sorted(
                 e.name
                 for e in iterator
-                if not e.name.startswith(".") and e.name != "memory" and _is_dir(e)
+                if not e.name.startswith(".") and e.name != "memory" and is_folder(e)
             )
     except OSError:
         return []
-
-
-def _is_dir(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir(follow_symlinks=False)
-    except OSError:
-        return False
 
 
 class SourceFileRow(FileRow, write_only=True):

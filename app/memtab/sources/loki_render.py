@@ -4,14 +4,11 @@ is said in a line, then the raw text."""
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Callable
 from typing import Any
 
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.store.files import MAX_FILE_BYTES
-
-logger = logging.getLogger(__name__)
 
 _MAX_VALUE_CHARS = 400
 _MAX_GENERIC_DEPTH = 8
@@ -21,8 +18,7 @@ _NONE = "(none recorded)"
 def render_loki(relative: str, data: bytes, *, newest_only: bool = False) -> str:
     """The Markdown shown for loki-mode file `relative` (`newest_only`: `data` is a JSON-lines
     file's end)."""
-    name = relative.rsplit("/", 1)[-1]
-    if name.endswith(".jsonl"):
+    if relative.rsplit("/", 1)[-1].endswith(".jsonl"):
         text = _render_lines(relative, data, newest_only=newest_only)
     else:
         try:

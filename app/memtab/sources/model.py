@@ -3,7 +3,6 @@ is read-only; ids are `memtab.file_protocol.file_ref`'s."""
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -14,8 +13,6 @@ from typing import Literal
 from memtab.file_protocol.file_ref import Agent, MemoryFileRef, SourceError, source_id
 from memtab.fs.records import Record
 from memtab.humanize import plural
-
-logger = logging.getLogger(__name__)
 
 AD_HOC_EXTENSION = "ad_hoc"
 """Codex's ad-hoc notes extension: its `notes/` are the user's (docs/formats.md §17.3)."""
@@ -122,6 +119,14 @@ class Source:
 
     def file_id(self, relative: str) -> str:
         return f"{self.id}:{relative}"
+
+
+def is_folder(entry: os.DirEntry[str]) -> bool:
+    """Whether a scanned entry is a folder itself (a link to one is not)."""
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def linked_root_reason(trusted_root: Path, root: Path) -> str | None:
@@ -240,8 +245,7 @@ class ImportedProject:
 
 @dataclass(frozen=True)
 class CodexExtension:
-    """One of Codex's memory extensions as its folder and manifest have it (docs/formats.md
-    §17.3)."""
+    """One of Codex's memory extensions as its folder and manifest have it (§17.3)."""
 
     name: str
     folder: str

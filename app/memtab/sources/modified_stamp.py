@@ -28,8 +28,7 @@ def refresh_modified(text: str, at_ms: int) -> str:
     span = find_frontmatter(text)
     if span is None:
         return text
-    block = text[span.body_start : span.body_end]
-    match = _LINE.search(block)
+    match = _LINE.search(text[span.body_start : span.body_end])
     if match is None:
         return text
     stamp = _stamp(match, at_ms)
@@ -44,8 +43,7 @@ def _stamp(match: re.Match[str], at_ms: int) -> str:
         return time.strftime("%Y-%m-%d", now)
     seconds = time.strftime(f"%Y-%m-%d{value[10]}%H:%M:%S", now)
     if match.group("fraction") is not None or match.group("zone") == "Z":
-        milliseconds = f".{at_ms % 1000:03d}" if match.group("fraction") else ""
-        return seconds + milliseconds + "Z"
+        return seconds + (f".{at_ms % 1000:03d}" if match.group("fraction") else "") + "Z"
     if match.group("zone"):  # an offset: written in UTC, as Claude Code would
         return seconds + "+00:00"
     return seconds

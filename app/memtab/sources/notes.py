@@ -3,7 +3,6 @@ another agent's format (Claude Code topic ↔ mux `description:` ↔ Codex skill
 
 from __future__ import annotations
 
-import logging
 import re
 from dataclasses import dataclass
 
@@ -14,8 +13,6 @@ from memtab.store.text.frontmatter import (
     title_of,
     yaml_scalar,
 )
-
-logger = logging.getLogger(__name__)
 
 _NOT_A_SLUG_CHAR = re.compile(r"[^a-z0-9]+")
 

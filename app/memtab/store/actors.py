@@ -28,8 +28,7 @@ class ActorName(Slotted):
     """At most seven letters (the blame gutter)."""
 
     def __init__(self, name: str, short: str) -> None:
-        self.name = name
-        self.short = short
+        self.name, self.short = name, short
 
 
 ACTORS: dict[str, ActorName] = {
@@ -69,9 +68,11 @@ VIA_MCP = "via Memtab MCP"
 
 def mcp_agent(actor: str) -> ActorName | None:
     """The agent of an MCP client's actor (`mcp:codex-mcp-client`: Codex), if known."""
-    if not actor.startswith(MCP_PREFIX):
-        return None
-    return MCP_CLIENTS.get(actor.removeprefix(MCP_PREFIX).casefold())
+    return (
+        MCP_CLIENTS.get(actor[len(MCP_PREFIX) :].casefold())
+        if actor.startswith(MCP_PREFIX)
+        else None
+    )
 
 
 def actor_name(actor: str, *, how: bool = True) -> str:

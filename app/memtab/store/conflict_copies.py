@@ -91,11 +91,9 @@ def parse_copy_name(name: str) -> CopyName | None:
     if _MAYBE_A_COPY.search(name) is None:
         return None
     for tool, pattern in _PATTERNS:
-        match = pattern.match(name)
-        if match is None:
+        if (match := pattern.match(name)) is None:
             continue
-        stem = match["stem"]
-        original = stem + (match["ext"] or "")
+        original = match["stem"] + (match["ext"] or "")
         if original != name and not original.startswith("."):
             groups = match.groupdict()
             return CopyName(original, tool, groups.get("when"), groups.get("by"))
@@ -124,21 +122,14 @@ def find_copies(files: Iterable[VirtualPath]) -> dict[VirtualPath, ConflictCopy]
     if not named:
         return {}  # (the usual case: no set of every path to build)
     present = set(listed)
-    copies: dict[VirtualPath, ConflictCopy] = {}
-    for path in named:
-        copy = copy_of(path, present)
-        if copy is not None:
-            copies[path] = copy
-    return copies
+    return {path: copy for path in named if (copy := copy_of(path, present)) is not None}
 
 
 def copy_of(
     path: VirtualPath, siblings: Iterable[VirtualPath] | set[VirtualPath]
 ) -> ConflictCopy | None:
     """`path` as a conflict copy when its original is among `siblings` (files), else None."""
-    if not path.segments:
-        return None
-    name = parse_copy_name(path.name)
+    name = parse_copy_name(path.name) if path.segments else None
     if name is None:
         return None
     original = path.parent.child(name.original)
@@ -150,7 +141,5 @@ def copy_names(names: Iterable[str]) -> set[str]:
     """The names in one directory's file names that are conflict copies of another."""
     present = set(names)
     return {
-        name
-        for name in present
-        if (parsed := parse_copy_name(name)) is not None and parsed.original in present
+        name for name in present if (parsed := parse_copy_name(name)) and parsed.original in present
     }

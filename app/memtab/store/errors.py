@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from memtab.store.files import MAX_FILE_BYTES
-from memtab.store.paths import VirtualPath
+from memtab.store.files import MAX_FILE_BYTES, MAX_FILES_PER_SCOPE
+from memtab.store.paths import Scope, VirtualPath
 
 
 class MemoryStoreError(Exception):
@@ -62,9 +62,7 @@ class UnkeptChangeError(MemoryStoreError):
         super().__init__(
             f"{label} was not {done}: history cannot keep a copy of what it holds ({cause})"
         )
-        self.label = label
-        self.done = done
-        self.cause = cause
+        self.label, self.done, self.cause = label, done, cause
 
 
 ConflictKind = Literal["exists", "missing", "changed"]
@@ -84,6 +82,12 @@ def file_cap_message(size: int) -> str:
         f"Memory files are limited to {MAX_FILE_BYTES} bytes (got {size}); "
         "split the content into smaller files"
     )
+
+
+def scope_full_error(scope: Scope) -> CapError:
+    """Refusing one more file in a scope at `MAX_FILES_PER_SCOPE` (docs/formats.md §4.3)."""
+    full = f"({MAX_FILES_PER_SCOPE} files); delete unused files first"
+    return CapError(f"The {scope.value} memory scope is full {full}")
 
 
 def over_cap_message(path: VirtualPath) -> str:

@@ -176,15 +176,8 @@ def _read_entry_stat(
     heading = ""
     if not description and not binary and b"#" in prefix:
         heading = title_of(prefix.decode("utf-8", "replace"))
-    entry = FileEntry(
-        path=path,
-        description=description,
-        size_bytes=stat_result.st_size,
-        modified_at_ms=stat_result.st_mtime_ns // 1_000_000,
-        binary=binary,
-        heading=heading,
-    )
-    return entry, stat_result
+    modified = stat_result.st_mtime_ns // 1_000_000
+    return FileEntry(path, description, stat_result.st_size, modified, binary, heading), stat_result
 
 
 def _listed_entry(physical: str, path: VirtualPath) -> FileEntry | None:
@@ -304,20 +297,29 @@ def name_scope(root: Path | str) -> ScopeWalk:
 def stat_listed_file(root: Path | str, segments: tuple[str, ...]) -> os.stat_result | None:
     """The `lstat` of the file at `segments` under `root` when a listing lists it there, else None;
     IsADirectoryError for a directory."""
-    if not segments or not all(is_listable_name(name) for name in segments):
-        return None
-    if is_too_deep(segments):
+    if (
+        not segments
+        or not all(is_listable_name(name) for name in segments)
+        or is_too_deep(segments)
+    ):
         return None
     try:
-        for depth in range(1, len(segments)):  # no directory on the way is a link
-            if not stat.S_ISDIR(os.lstat(os.path.join(root, *segments[:depth])).st_mode):
-                return None
+        if not _folders_on_the_way(root, segments):
+            return None
         info = os.lstat(os.path.join(root, *segments))
     except OSError:
         return None
     if stat.S_ISDIR(info.st_mode):
         raise IsADirectoryError(os.path.join(root, *segments))
     return info if stat.S_ISREG(info.st_mode) else None
+
+
+def _folders_on_the_way(root: Path | str, segments: tuple[str, ...]) -> bool:
+    """Whether every directory on the way to `segments` is one, not a link (OSError)."""
+    join, lstat = os.path.join, os.lstat
+    return all(
+        stat.S_ISDIR(lstat(join(root, *segments[:d])).st_mode) for d in range(1, len(segments))
+    )
 
 
 def read_description(physical: str) -> str:
@@ -373,10 +375,8 @@ def list_scope(
         for segments, name, is_dir in sorted(walked.unaddressable)
     ]
     too_deep = note_too_deep(scope, root, walked.too_deep)
-    files = tuple(map(_second, keyed))
-    return ScopeListing(
-        scope, files, tuple(directories), walked.error, tuple(unaddressable), too_deep
-    )
+    files, found = tuple(map(_second, keyed)), tuple(directories)
+    return ScopeListing(scope, files, found, walked.error, tuple(unaddressable), too_deep)
 
 
 def outline_scope(scope: Scope, root: Path | None) -> ScopeOutline:
@@ -415,9 +415,8 @@ def update_listing(
             return None
         physical = os.path.join(root, *segments)
         try:
-            for depth in range(1, len(segments)):  # no directory on the way became a link
-                if not stat.S_ISDIR(os.lstat(os.path.join(root, *segments[:depth])).st_mode):
-                    return None
+            if not _folders_on_the_way(root, segments):  # one became a link
+                return None
             info = os.lstat(physical)
         except FileNotFoundError:
             by_path.pop(path, None)
@@ -495,8 +494,7 @@ def capped_text(data: bytes) -> tuple[str, bytes, bool]:
     cap."""
     kept = data[:MAX_FILE_BYTES]
     try:
-        content = kept.decode("utf-8")
-        encoded = kept  # valid UTF-8 is its own encoding: no need to encode it again
+        content, encoded = kept.decode("utf-8"), kept  # valid UTF-8 is its own encoding
     except UnicodeDecodeError:
         content = kept.decode("utf-8", "replace")
         encoded = encode_utf8(content)

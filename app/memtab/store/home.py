@@ -114,70 +114,48 @@ def _absolute(raw: str, cwd: str | None = None) -> Path:
 class PathKind(enum.StrEnum):
     """What part of a memory home a path belongs to (`Home.classify`)."""
 
-    HOME = "home"
-    """The home directory itself: everything may have changed."""
-    MEMORY_DIR = "memory_dir"
-    """`memory/` itself: the global scope and every project scope."""
-    GLOBAL_SCOPE = "global_scope"
-    """The global scope and anything in it."""
+    HOME = "home"  # The home directory itself: everything may have changed.
+    MEMORY_DIR = "memory_dir"  # `memory/` itself: the global scope and every project scope.
+    GLOBAL_SCOPE = "global_scope"  # The global scope and anything in it.
+    # A project scope (key = its dir name); key None for the dir of all project scopes.
     PROJECT_SCOPE = "project_scope"
-    """A project scope (key = its dir name); key None for the dir of all project scopes."""
+    # A workspace's session dir (key = id), or the sessions dir (key None).
     WORKSPACE_DIR = "workspace_dir"
-    """A workspace's session dir (key = id), or the sessions dir (key None)."""
+    # A workspace scope and anything in it (key = workspace id).
     WORKSPACE_SCOPE = "workspace_scope"
-    """A workspace scope and anything in it (key = workspace id)."""
+    # xum's session scope of a workspace and anything in it (key = workspace id).
     SESSION_SCOPE = "session_scope"
-    """xum's session scope of a workspace and anything in it (key = workspace id)."""
-    CHAT_TRANSCRIPT = "chat_transcript"
-    """A workspace's transcript (key = workspace id)."""
-    WRITER_STATE = "writer_state"
-    """A workspace's memory-writer state (key = workspace id)."""
+    CHAT_TRANSCRIPT = "chat_transcript"  # A workspace's transcript (key = workspace id).
+    WRITER_STATE = "writer_state"  # A workspace's memory-writer state (key = workspace id).
+    # A workspace's trace dumps or debug dir (key = id); None: the debug dir itself.
     WRITER_TRACES = "writer_traces"
-    """A workspace's trace dumps or debug dir (key = id); None: the debug dir itself."""
-    MEMORY_META = "memory_meta"
-    """`memory-meta.json` (pins and usage)."""
-    CONSOLIDATION_JOURNAL = "consolidation_journal"
-    """`memory-consolidation.json`."""
-    CONFIG = "config"
-    """`config.json` (the project/workspace registry)."""
-    EXTENSION_METADATA = "extension_metadata"
-    """`extensionMetadata.json` (workspace recency)."""
-    HISTORY_INDEX = "history_index"
-    """A history index (key = its scope key)."""
+    MEMORY_META = "memory_meta"  # `memory-meta.json` (pins and usage).
+    CONSOLIDATION_JOURNAL = "consolidation_journal"  # `memory-consolidation.json`.
+    CONFIG = "config"  # `config.json` (the project/workspace registry).
+    EXTENSION_METADATA = "extension_metadata"  # `extensionMetadata.json` (workspace recency).
+    HISTORY_INDEX = "history_index"  # A history index (key = its scope key).
+    # Whether other programs' changes are being recorded (`store.catch_up.recording`).
     HISTORY_RECORDING = "history_recording"
-    """Whether other programs' changes are being recorded (`store.catch_up.recording`)."""
-    RUNS_LOG = "runs_log"
-    """Memtab's log of every run: consolidation, writer, sync, revert."""
+    RUNS_LOG = "runs_log"  # Memtab's log of every run: consolidation, writer, sync, revert.
+    # The latest runs of the global or a workspace scope alone (`memtab/scope-runs.json`).
     SCOPE_RUNS = "scope_runs"
-    """The latest runs of the global or a workspace scope alone (`memtab/scope-runs.json`)."""
-    SYNC = "sync"
-    """Sync's set-up (key None) or a target's state (key = its name)."""
+    SYNC = "sync"  # Sync's set-up (key None) or a target's state (key = its name).
+    # Anything in a sync target's git repository: never reported by the watcher.
     SYNC_REPOSITORY = "sync_repository"
-    """Anything in a sync target's git repository: never reported by the watcher."""
+    # A workspace's queue of the offline writer's suggestions (key = workspace id).
     SUGGESTIONS = "suggestions"
-    """A workspace's queue of the offline writer's suggestions (key = workspace id)."""
-    PROPOSALS = "proposals"
-    """A queue of agents' proposals (key = workspace id, or `global`)."""
+    PROPOSALS = "proposals"  # A queue of agents' proposals (key = workspace id, or `global`).
+    # Memtab's own dir and anything in it no kind above names (locks, history's blobs…).
     MEMTAB_DATA = "memtab_data"
-    """Memtab's own dir and anything in it no kind above names (locks, history's blobs…)."""
+    # Outside the home: Gemini CLI's memory inbox (docs/formats.md §17.7).
     AGENT_INBOX = "agent_inbox"
-    """Outside the home: Gemini CLI's memory inbox (docs/formats.md §17.7)."""
-    OTHER = "other"
-    """Anything else: paths outside the home, or in it but no part of its layout."""
+    OTHER = "other"  # Anything else: paths outside the home, or in it but no part of its layout.
 
 
 MEMTAB_KINDS = frozenset(
-    {
-        PathKind.HISTORY_INDEX,
-        PathKind.HISTORY_RECORDING,
-        PathKind.RUNS_LOG,
-        PathKind.SCOPE_RUNS,
-        PathKind.SYNC,
-        PathKind.SYNC_REPOSITORY,
-        PathKind.SUGGESTIONS,
-        PathKind.PROPOSALS,
-        PathKind.MEMTAB_DATA,
-    }
+    {PathKind.HISTORY_INDEX, PathKind.HISTORY_RECORDING, PathKind.RUNS_LOG, PathKind.SCOPE_RUNS}
+    | {PathKind.SYNC, PathKind.SYNC_REPOSITORY, PathKind.SUGGESTIONS, PathKind.PROPOSALS}
+    | {PathKind.MEMTAB_DATA}
 )
 """The kinds of path inside Memtab's own dir (`Home.memtab_dir`), and only those."""
 
@@ -324,6 +302,18 @@ CONSOLIDATION_LOCK = "consolidation"
 """The lock every consolidation run, plan or apply holds for its whole length."""
 
 
+class _Below:
+    """A path of the home: `parts` below its root (or below another such path, `under`)."""
+
+    __slots__ = ("parts", "under")
+
+    def __init__(self, *parts: str, under: str = "root") -> None:
+        self.parts, self.under = parts, under
+
+    def __get__(self, home: "Home", owner: type | None = None) -> Path:
+        return Path(getattr(home, self.under), *self.parts)
+
+
 class Home:
     """The layout of one memory home directory (nothing is created until written)."""
 
@@ -376,95 +366,38 @@ class Home:
             return _memtab_place(rest)
         return PathPlace(PathKind.OTHER)
 
-    @property
-    def config_path(self) -> Path:
-        return self.root / _Names.config
-
-    @property
-    def sessions_dir(self) -> Path:
-        return self.root / _Names.sessions
-
-    @property
-    def global_root(self) -> Path:
-        return self.root / _Names.memory / _Names.global_scope
-
-    @property
-    def projects_root(self) -> Path:
-        return self.root / _Names.memory / _Names.projects
-
-    @property
-    def meta_path(self) -> Path:
-        return self.root / _Names.meta
-
-    @property
-    def journal_path(self) -> Path:
-        return self.root / _Names.journal
-
-    @property
-    def extension_metadata_path(self) -> Path:
-        return self.root / _Names.extension_metadata
-
-    @property
-    def debug_dir(self) -> Path:
-        return self.root / _Names.debug
-
-    @property
-    def demo_marker(self) -> Path:
-        """The file that marks a demo home (`DEMO_MARKER`)."""
-        return self.root / DEMO_MARKER
-
-    @property
-    def memtab_dir(self) -> Path:
-        """Memtab's own data (locks, settings, history); never inside a memory scope."""
-        return self.root / _Names.memtab
+    config_path = _Below(_Names.config)
+    sessions_dir = _Below(_Names.sessions)
+    global_root = _Below(_Names.memory, _Names.global_scope)
+    projects_root = _Below(_Names.memory, _Names.projects)
+    meta_path = _Below(_Names.meta)
+    journal_path = _Below(_Names.journal)
+    extension_metadata_path = _Below(_Names.extension_metadata)
+    debug_dir = _Below(_Names.debug)
+    demo_marker = _Below(DEMO_MARKER)  # the file that marks a demo home
+    # Memtab's own data (locks, settings, history); never inside a memory scope.
+    memtab_dir = _Below(_Names.memtab)
+    # Every version of every memory file Memtab has seen (`memtab.store.history`).
+    history_dir = _Below(_Names.history, under="memtab_dir")
+    # Sync's set-up, each target's state and git repository (docs/formats.md §18).
+    sync_dir = _Below(_Names.sync, under="memtab_dir")
+    # The latest runs of the global or a workspace scope alone (docs/formats.md §9.8).
+    scope_runs_path = _Below(_Names.scope_runs, under="memtab_dir")
+    # Runs in progress, each recording its intent before its changes.
+    started_runs_dir = _Below("started", under="history_dir")
+    # File contents, compressed, named by their sha256 (one copy per content).
+    history_blobs_dir = _Below("blobs", under="history_dir")
+    # One append-only JSON-lines index per scope (global, a project, a workspace).
+    history_index_dir = _Below(_Names.history_index, under="history_dir")
+    # Whether history is being recorded, and why not (`store.catch_up.recording`).
+    recording_path = _Below(_Names.recording, under="history_dir")
+    # Memtab's log of every run (JSON lines): consolidation, writer, sync, revert.
+    runs_log_path = _Below(_Names.runs_log, under="history_dir")
+    # Where the lines writers added came from (JSON lines, `history.provenance`).
+    provenance_log_path = _Below("provenance.jsonl", under="history_dir")
 
     def lock_path(self, name: str) -> Path:
         return self.memtab_dir / "locks" / f"{name}.lock"
-
-    @property
-    def started_runs_dir(self) -> Path:
-        """Runs in progress, each recording its intent before its changes."""
-        return self.history_dir / "started"
-
-    @property
-    def history_dir(self) -> Path:
-        """Every version of every memory file Memtab has seen (`memtab.store.history`)."""
-        return self.memtab_dir / _Names.history
-
-    @property
-    def sync_dir(self) -> Path:
-        """Sync's set-up, each target's state and git repository (docs/formats.md §18)."""
-        return self.memtab_dir / _Names.sync
-
-    @property
-    def history_blobs_dir(self) -> Path:
-        """File contents, compressed, named by their sha256 (one copy per content)."""
-        return self.history_dir / "blobs"
-
-    @property
-    def history_index_dir(self) -> Path:
-        """One append-only JSON-lines index per scope (global, a project, a workspace)."""
-        return self.history_dir / _Names.history_index
-
-    @property
-    def recording_path(self) -> Path:
-        """Whether history is being recorded, and why not (`store.catch_up.recording`)."""
-        return self.history_dir / _Names.recording
-
-    @property
-    def runs_log_path(self) -> Path:
-        """Memtab's log of every run (JSON lines): consolidation, writer, sync, revert."""
-        return self.history_dir / _Names.runs_log
-
-    @property
-    def scope_runs_path(self) -> Path:
-        """The latest runs of the global or a workspace scope alone (docs/formats.md §9.8)."""
-        return self.memtab_dir / _Names.scope_runs
-
-    @property
-    def provenance_log_path(self) -> Path:
-        """Where the lines writers added came from (JSON lines, `history.provenance`)."""
-        return self.history_dir / "provenance.jsonl"
 
     def scope_roots(self) -> list[tuple[Scope, Path]]:
         """Every scope root of the home that is a directory now, of any workspace."""

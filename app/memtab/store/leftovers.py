@@ -25,19 +25,11 @@ _cleaned_lock = threading.Lock()
 
 def leftover_dirs(home: Home) -> list[Path]:
     """The home's own directories Memtab writes temp files in (not the memory scopes)."""
-    memtab = home.memtab_dir
-    dirs = [
-        home.root,
-        memtab,
-        memtab / "locks",
-        memtab / "suggestions",
-        home.history_dir,
-        home.history_index_dir,
-        home.history_blobs_dir,
-        home.history_blobs_dir / "packs",
-    ]
+    memtab, blobs = home.memtab_dir, home.history_blobs_dir
+    dirs = [home.root, memtab, memtab / "locks", memtab / "suggestions", home.history_dir]
+    dirs += [home.history_index_dir, blobs, blobs / "packs"]
     try:
-        with os.scandir(home.history_blobs_dir) as entries:
+        with os.scandir(blobs) as entries:
             shards = [
                 e.path for e in entries if len(e.name) == 2 and e.is_dir(follow_symlinks=False)
             ]
@@ -48,8 +40,7 @@ def leftover_dirs(home: Home) -> list[Path]:
 
 def remove_leftover_temps(home: Home) -> int:
     """Remove temp files killed Memtabs left in the home's own directories; how many went."""
-    now = time.time()
-    removed = 0
+    now, removed = time.time(), 0
     for directory in leftover_dirs(home):
         try:
             with os.scandir(directory) as entries:
@@ -94,10 +85,6 @@ def xum_temp_leftovers(home: Home, *, now: float | None = None) -> list[Path]:
                 if stat.S_ISDIR(info.st_mode):
                     if depth + 1 < MAX_PATH_DEPTH:
                         pending.append((entry.path, depth + 1))
-                elif (
-                    stat.S_ISREG(info.st_mode)
-                    and is_xum_temp_name(entry.name)
-                    and now - info.st_mtime > STALE_TEMP_AGE_S
-                ):
-                    found.append(Path(entry.path))
+                elif stat.S_ISREG(info.st_mode) and is_xum_temp_name(entry.name):
+                    found += [Path(entry.path)] if now - info.st_mtime > STALE_TEMP_AGE_S else []
     return sorted(found)

@@ -82,9 +82,7 @@ class VirtualPath(NamedTuple):
 
     @property
     def parent(self) -> VirtualPath:
-        if self.segments:
-            return VirtualPath(self.scope, self.segments[:-1])
-        return VirtualPath(None)
+        return VirtualPath(self.scope, self.segments[:-1]) if self.segments else VirtualPath(None)
 
     def child(self, name: str) -> VirtualPath:
         """The path of `name` inside this one (validated)."""
@@ -92,9 +90,8 @@ class VirtualPath(NamedTuple):
 
     def is_within(self, other: VirtualPath) -> bool:
         """True when this path equals `other` or lies inside it."""
-        if other.is_root:
-            return True
-        return self.scope == other.scope and self.segments[: len(other.segments)] == other.segments
+        inside = self.segments[: len(other.segments)] == other.segments
+        return other.is_root or (self.scope == other.scope and inside)
 
     def __str__(self) -> str:
         if self.scope is None:
@@ -130,16 +127,19 @@ PLAIN_LISTED_NAME = re.compile(
 )
 
 
+_DOTS = {
+    "": "empty path segments are not allowed",
+    ".": "'.' segments are not allowed",
+    "..": "'..' is not allowed",
+}
+
+
 def segment_problem(segment: str) -> str | None:
     """Why `segment` is not allowed in a virtual path, or None when it is fine."""
     if _ORDINARY_SEGMENT.fullmatch(segment):
         return None
-    if segment == "":
-        return "empty path segments are not allowed"
-    if segment == ".":
-        return "'.' segments are not allowed"
-    if segment == "..":
-        return "'..' is not allowed"
+    if segment in _DOTS:
+        return _DOTS[segment]
     if ".." in segment:  # mux's rule (parseMemoryPath): not only a whole `..`
         return "'..' is not allowed, inside a name either (mux refuses such a name)"
     for char in _FORBIDDEN_CHARS:
@@ -196,8 +196,7 @@ def unaddressable_reason(name: str) -> str:
         return "its name holds a control character (a line break, a tab…)"
     if "\\" in name:
         return "its name holds a backslash"
-    problem = segment_problem(name)
-    if problem is not None:
+    if (problem := segment_problem(name)) is not None:
         return f"no memory path can name it: {problem}"
     return "its name ends with white space"
 
@@ -229,10 +228,8 @@ def hidden_name_problem(path: VirtualPath) -> str | None:
     """Why no listing would show a file or folder created at `path` (a dotfile, past
     `MAX_PATH_DEPTH`, a xum temp's name; docs/formats.md §4.2, §5, §16), or None."""
     if is_too_deep(path.segments):
-        return (
-            f"it would be {len(path.segments)} levels deep, and memory paths go at most "
-            f"{MAX_PATH_DEPTH} levels below their scope"
-        )
+        most = f"memory paths go at most {MAX_PATH_DEPTH} levels below their scope"
+        return f"it would be {len(path.segments)} levels deep, and {most}"
     for segment in path.segments:
         if segment.startswith("."):
             if "." not in segment[1:]:
@@ -252,8 +249,7 @@ def hidden_name_problem(path: VirtualPath) -> str | None:
 def require_listed(path: VirtualPath, doing: str) -> None:
     """PathError when something made at `path` would be hidden from every listing; `doing` says what
     was refused."""
-    problem = hidden_name_problem(path)
-    if problem is not None:
+    if (problem := hidden_name_problem(path)) is not None:
         choose = "a shallower place" if is_too_deep(path.segments) else "another name"
         raise PathError(f"Cannot {doing} {short_path(str(path))}: {problem}; choose {choose}")
 
@@ -291,8 +287,7 @@ def parse_virtual_path(raw: str) -> VirtualPath:
         ) from None
     segments = tuple(parts[1:])
     for segment in segments:
-        problem = segment_problem(segment)
-        if problem:
+        if problem := segment_problem(segment):
             raise PathError(f"Invalid memory path {raw!r}: {problem}")
     return VirtualPath(scope, segments)
 
@@ -365,8 +360,7 @@ def resolve_inside_root(
     """The physical path for `segments` under `root`; PathError when symlinks lead it out of the
     real root (`real_root`)."""
     physical = root.joinpath(*segments)
-    if real_root is None:
-        real_root = real_path(root, display)
+    real_root = real_path(root, display) if real_root is None else real_root
     # realpath resolves the existing prefix and appends the rest (validated: no `..`).
     real_target = real_path(physical, display)
     if not is_within_directory(real_target, real_root):

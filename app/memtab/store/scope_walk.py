@@ -9,11 +9,7 @@ from pathlib import Path
 
 from memtab.fs.atomic import is_temp_name, is_write_temp
 from memtab.fs.slotted import Slotted
-from memtab.store.paths import (
-    MAX_PATH_DEPTH,
-    PLAIN_LISTED_NAME,
-    is_addressable_name,
-)
+from memtab.store.paths import MAX_PATH_DEPTH, PLAIN_LISTED_NAME, is_addressable_name
 
 logger = logging.getLogger(__name__)
 
@@ -41,10 +37,7 @@ class Folder(Slotted):
         directories: list[str],
         inodes: list[int] | None = None,
     ) -> None:
-        self.path = path
-        self.segments = segments
-        self.files = files
-        self.directories = directories
+        self.path, self.segments, self.files, self.directories = path, segments, files, directories
         self.inodes = [] if inodes is None else inodes
 
 
@@ -70,11 +63,8 @@ class ScopeWalk(Slotted):
         unaddressable: tuple[tuple[tuple[str, ...], str, bool], ...] = (),
         too_deep: tuple[tuple[str, ...], ...] = (),
     ) -> None:
-        self.root = root
-        self.folders = folders
-        self.error = error
-        self.unaddressable = unaddressable
-        self.too_deep = too_deep
+        self.root, self.folders, self.error = root, folders, error
+        self.unaddressable, self.too_deep = unaddressable, too_deep
 
 
 def walk_scope(root: Path | str, *, remove_stale_temps: bool = False) -> ScopeWalk:
@@ -156,9 +146,9 @@ def is_hidden_name(name: str) -> bool:
 
 def is_listable_name(name: str) -> bool:
     """Whether a directory entry may appear in listings: not hidden, an addressable name."""
-    if PLAIN_LISTED_NAME.fullmatch(name):
-        return True
-    return not is_hidden_name(name) and is_addressable_name(name)
+    return bool(PLAIN_LISTED_NAME.fullmatch(name)) or (
+        not is_hidden_name(name) and is_addressable_name(name)
+    )
 
 
 def holds_entries(directory: str) -> bool:

@@ -30,20 +30,17 @@ class XumBackupSettings(Record):
 def _overlap_message(overlap: BackupOverlap) -> str:
     carried = ", ".join(overlap.scopes)
     both = f"xum's settings backup ({overlap.repo_url}) also carries {carried}"
-    if overlap.owner == "memtab":
-        return (
-            f"{both}; you chose Memtab's sync to own it: turn off the memory in xum's "
-            "Settings → Backup, or both will push and restore it"
-        )
-    if overlap.owner == "xum":
-        return (
-            f"{both}; you chose xum's backup to own it: stop syncing it here "
-            "(memtab sync remove NAME, then memtab sync init without it)"
-        )
-    return (
-        f"{both}: two owners push and restore the same files. Choose one: "
-        "memtab sync backup-owner memtab|xum"
-    )
+    return both + _OWNED[overlap.owner]
+
+
+_OWNED = {
+    "memtab": "; you chose Memtab's sync to own it: turn off the memory in xum's Settings → Backup,"
+    " or both will push and restore it",
+    "xum": "; you chose xum's backup to own it: stop syncing it here (memtab sync remove NAME, then"
+    " memtab sync init without it)",
+    None: ": two owners push and restore the same files. Choose one: memtab sync backup-owner"
+    " memtab|xum",
+}
 
 
 class BackupOverlap(Record, write_only=True):
@@ -76,12 +73,16 @@ def backup_overlap(home: Home, synced: Iterable[tuple[str, str | None]]) -> Back
         projects = {project.path for project in load_registry(home).projects}
     except HomeError:
         projects = set()
-    scopes: list[str] = []
-    for kind, key in synced:
-        if kind == "global" and settings.include_global_memory is not False:
-            scopes.append("global")
-        elif kind == "project" and settings.include_projects is True and key in projects:
-            scopes.append(f"project:{key}")
+    global_too, projects_too = (
+        settings.include_global_memory is not False,
+        settings.include_projects is True,
+    )
+    scopes = [
+        "global" if kind == "global" else f"project:{key}"
+        for kind, key in synced
+        if (kind == "global" and global_too)
+        or (kind == "project" and projects_too and key in projects)
+    ]
     if not scopes:
         return None
     return BackupOverlap(repo_url=settings.repo_url, scopes=tuple(scopes), owner=backup_owner(home))

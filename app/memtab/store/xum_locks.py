@@ -150,22 +150,17 @@ def removal_tombstone_path(home: Home, workspace_id: str) -> Path:
 
 def workspace_removed(home: Home, workspace_id: str) -> bool:
     """Whether xum removed the workspace; fails closed as xum does."""
-    if not workspace_id:
-        return False
     try:
-        os.stat(removal_tombstone_path(home, workspace_id))
+        return bool(workspace_id) and bool(os.stat(removal_tombstone_path(home, workspace_id)))
     except FileNotFoundError:
         return False
     except OSError:
         return True
-    return True
 
 
 def removed_message(workspace_id: str) -> str:
-    return (
-        f"Workspace {workspace_id} was removed in xum: Memtab writes nothing into its "
-        "memory any more"
-    )
+    nothing = "Memtab writes nothing into its memory any more"
+    return f"Workspace {workspace_id} was removed in xum: {nothing}"
 
 
 def owner_of_root(home: Home, store_root: Path) -> str | None:

@@ -62,18 +62,15 @@ def maintenance_due(repository: Path, config: Mapping[str, str], *, oid_hex: int
         return False
     objects = repository / "objects"
     try:
-        return _too_many_packs(objects / "pack", pack_limit) or _too_many_loose(
-            objects / "17", auto, oid_hex - 2
-        )
+        packs = _too_many_packs(objects / "pack", pack_limit)
+        return packs or _too_many_loose(objects / "17", auto, oid_hex - 2)
     except OSError:
         return True
 
 
 def _number(value: str | None, default: int) -> int | None:
-    if value is None:
-        return default
     try:
-        return int(value.strip())
+        return default if value is None else int(value.strip())
     except ValueError:
         return None
 
@@ -100,8 +97,7 @@ def _too_many_loose(folder: Path, auto: int, name_length: int) -> bool:
         names = os.listdir(folder)
     except FileNotFoundError:
         return False
-    loose = sum(len(name) == name_length and _HEX.issuperset(name) for name in names)
-    return loose > threshold
+    return sum(len(name) == name_length and _HEX.issuperset(name) for name in names) > threshold
 
 
 logger = logging.getLogger(__name__)
@@ -249,9 +245,7 @@ class TargetSync:
         remote is fetched again beside; None when this is no join, else the commit, the branch and
         the fetch."""
         branch = self.target.branch
-        if head is not None:
-            return None
-        tracked = self.repo.resolve(f"refs/remotes/origin/{branch}")
+        tracked = self.repo.resolve(f"refs/remotes/origin/{branch}") if head is None else None
         if tracked is None:
             return None
         self.progress(f"Fetching {self.target.remote}")
@@ -285,8 +279,9 @@ class TargetSync:
         if not taken:
             return False
         with self._importing():
+            meta_read = exported.meta_read
             outcome.state = importer.bring_in(
-                self.synced, head, head, head, [], exported.meta_read, outcome.state
+                self.synced, head, head, head, [], meta_read, outcome.state
             )
         outcome.pushed += outcome.state.unpushed
         outcome.state = outcome.state.with_changes(unpushed=0)
@@ -317,9 +312,9 @@ class TargetSync:
         outcome.state = before.with_changes(
             unpushed=before.unpushed + exported.commits,
             head=exported.head,
+            meta=baseline,
             pending=exported.pending,
             history_at=exported.history_at,
-            meta=baseline,
         )
         # What was sent is not sent again after a kill; a machine with no commit that made none sent
         # nothing.

@@ -18,12 +18,7 @@ from memtab.store.sidecars.meta import MetaEntry
 from memtab.store.text.line_merge import merge_lines
 from memtab.sync.records import MetaRecord, Pending, RepoFormat, RepoMetaFile, SyncState
 from memtab.sync.repository.layout import FORMAT_PATH, FORMAT_VERSION, SyncedScope
-from memtab.sync.repository.objects import (
-    Change,
-    Existing,
-    NewCommit,
-    ObjectMissingError,
-)
+from memtab.sync.repository.objects import Change, Existing, NewCommit, ObjectMissingError
 from memtab.sync.repository.scopes import SYNC_ACTOR, LocalFile, ScopeFiles
 from memtab.sync.repository.writing import Repository
 
@@ -34,13 +29,10 @@ Records = dict[str, MetaRecord]
 
 def parse_records(data: bytes | None) -> Records:
     """A repository meta file's entries (an unreadable one has none: the files stay)."""
-    if not data:
-        return {}
     try:
-        document = parse_json(data)
+        read = RepoMetaFile.read(parse_json(data)) if data else None
     except JsonError:
         return {}
-    read = RepoMetaFile.read(document)
     entries = read.entries if read is not None else {}
     return {rel: record for rel, record in entries.items() if not record.is_default}
 
@@ -119,10 +111,8 @@ def merge_records(
 
 def merge_record(base: MetaRecord | None, ours: MetaRecord, theirs: MetaRecord) -> MetaRecord:
     """One file's entry from two sides (and their common state, when known)."""
-    if base is None:
-        count = max(ours.access_count, theirs.access_count)
-    else:
-        count = max(0, ours.access_count + theirs.access_count - base.access_count)
+    both = ours.access_count, theirs.access_count
+    count = max(both) if base is None else max(0, sum(both) - base.access_count)
     pinned, changed_at = _merged_pin(base, ours, theirs)
     return MetaRecord(
         pinned=pinned,
@@ -276,10 +266,8 @@ def _merge_text(
 
 
 def _text(data: bytes | None) -> str | None:
-    if data is None or b"\0" in data:
-        return None
     try:
-        return data.decode("utf-8")
+        return None if data is None or b"\0" in data else data.decode("utf-8")
     except UnicodeDecodeError:
         return None
 
@@ -410,10 +398,10 @@ def _applied(repo: Repository, tree: Mapping[str, str], commits: list[NewCommit]
         for path, change in commit.changes.items():
             if change is None:
                 files.pop(path, None)
-            elif isinstance(change, Existing):
-                files[path] = change.oid
             else:
-                files[path] = repo.git.blob_id(change)
+                files[path] = (
+                    change.oid if isinstance(change, Existing) else repo.git.blob_id(change)
+                )
     return files
 
 
@@ -427,12 +415,7 @@ class _Merged:
 
 
 def _merge_pending(
-    repo: Repository,
-    path: str,
-    record: Pending,
-    disk: LocalFile | None,
-    held: str | None,
-    now: int,
+    repo: Repository, path: str, record: Pending, disk: LocalFile | None, held: str | None, now: int
 ) -> Pending | _Merged:
     """A pending file merged again: still pending (its record), or merged."""
     disk_sha = disk.sha256 if disk else None
@@ -452,18 +435,12 @@ def _merge_pending(
         found.update(repo.blobs(oid for oid in wanted if oid not in own))
         return found
 
-    base = {path: base_oid} if base_oid else {}
-    ours = {path: disk.blob} if disk else {}
-    theirs = {path: held} if held else {}
-    merged = merge_trees(base, ours, theirs, read)
+    base, ours = ({path: base_oid} if base_oid else {}), ({path: disk.blob} if disk else {})
+    merged = merge_trees(base, ours, {path: held} if held else {}, read)
     if merged.conflicts:
-        reason = merged.conflicts[0].reason
+        since, reason = record.since or now, merged.conflicts[0].reason
         return record.replaced(
-            kind="conflict",
-            local=disk_sha,
-            remote=held,
-            since=record.since or now,
-            reason=reason,
+            kind="conflict", local=disk_sha, remote=held, since=since, reason=reason
         )
     if path in merged.merged:
         return _Merged(merged.merged[path], unchanged=False)
@@ -480,9 +457,7 @@ def _shown(synced: list[SyncedStore], path: str) -> str:
 
 def _message(summary: str, details: list[str], trailers: Mapping[str, str | None]) -> str:
     """A commit message: a summary line, the files, then `Memtab-<name>: value` lines."""
-    lines = [summary, ""]
-    if details:
-        lines += [*details, ""]
+    lines = [summary, "", *details, *([""] if details else [])]
     lines += [f"Memtab-{name}: {value}" for name, value in trailers.items() if value]
     return "\n".join(lines) + "\n"
 
@@ -585,16 +560,13 @@ def _describe(group: list[tuple[Version, str]], machine: str) -> str:
             lines.append(f"{'delete' if version.deleted else version.op} {version.path}")
     what = _first_and_more(lines)
     who = first.actor + (f" run {first.run_id}" if first.run_id else "")
-    return _message(
-        f"{who}: {what}",
-        lines if len(lines) > 1 else [],
-        {
-            "Actor": first.actor,
-            "Run": first.run_id,
-            "Machine": machine,
-            "Version": group[-1][0].id,
-        },
-    )
+    trailers = {
+        "Actor": first.actor,
+        "Run": first.run_id,
+        "Machine": machine,
+        "Version": group[-1][0].id,
+    }
+    return _message(f"{who}: {what}", lines if len(lines) > 1 else [], trailers)
 
 
 def _meta_changes(

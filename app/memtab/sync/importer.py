@@ -55,31 +55,25 @@ def log_imports(
     flushes."""
     if not changes:
         return
-
-    ops = tuple(
-        RunOp.unchecked(  # a thousand for a machine joining, of values history made
-            command=_command(change),
-            path=change.path,
-            applied=True,
-            files=(FileVersions.from_change(change),),
+    ops = tuple(  # a thousand for a machine joining, of values history made: unchecked
+        RunOp.unchecked(
+            command=_command(c), path=c.path, applied=True, files=(FileVersions.from_change(c),)
         )
-        for change in changes
+        for c in changes
     )
     workspaces = {scope.key for scope in target.scopes if scope.kind == "workspace"}
     only_workspace = next(iter(workspaces)) if len(target.scopes) == len(workspaces) == 1 else None
-    log_run(
-        home,
-        RunEntry(
-            id=new_run_id(at_ms),
-            at=at_ms,
-            kind="sync",
-            trigger=target.name,
-            workspace_id=only_workspace,
-            summary=f"Brought in {plural(len(changes), 'change')} from {target.remote}",
-            ops=ops,
-        ),
-        durable=durable,
+    summary = f"Brought in {plural(len(changes), 'change')} from {target.remote}"
+    run = RunEntry(
+        id=new_run_id(at_ms),
+        at=at_ms,
+        kind="sync",
+        trigger=target.name,
+        ops=ops,
+        workspace_id=only_workspace,
+        summary=summary,
     )
+    log_run(home, run, durable=durable)
 
 
 def not_logged(home: Home, changes: Sequence[RecordedChange]) -> list[RecordedChange]:
@@ -345,21 +339,19 @@ class Importer:
         self.brought.imported += recorded
         if pinned:  # history keeps the pin with the deleted version: a restore brings both
             self.brought.notes.append(
-                (path, "pinned here, deleted on another machine: in the trash with its pin "
-                 "(memtab trash; memtab restore brings it back pinned)")
-            )  # fmt: skip
+                (
+                    path,
+                    "pinned here, deleted on another machine: in the trash with its pin "
+                    "(memtab trash; memtab restore brings it back pinned)",
+                )
+            )
 
     def _unapplied(self, have: LocalFile | None, want: str | None) -> Pending:
         """A merge that could not be written, merged again next time from what the file held."""
         if have is not None and have.data is not None:  # not read: the repository holds it
             self.repo.store_blob(have.data)
-        return Pending(
-            kind="unapplied",
-            base=have.blob if have else None,
-            local=have.sha256 if have else None,
-            remote=want,
-            since=self.clock(),
-        )
+        base, local = (have.blob, have.sha256) if have else (None, None)
+        return Pending(kind="unapplied", base=base, local=local, remote=want, since=self.clock())
 
     def pulled(self, item: SyncedStore, virtual: VirtualPath, *, deleted: bool = False) -> None:
         """Count `virtual` of `item` in as pulled, with where it is on disk."""
@@ -405,10 +397,8 @@ class Importer:
         durable together, then the intent gone."""
         moving = None
         if branch != intent.merge:
-            move = functools.partial(
-                self.repo.git.set_branch, self.target.branch, intent.merge, branch
-            )
-            moving = Beside(move, "memtab-sync-branch")
+            move = functools.partial(self.repo.git.set_branch, self.target.branch, intent.merge)
+            moving = Beside(functools.partial(move, branch), "memtab-sync-branch")
         state = self.paths.state(self.target.name)
         try:
             log_imports(self.paths.home, self.target, recorded, self.clock(), durable=False)
@@ -426,15 +416,9 @@ class Importer:
 def _done(intent: ImportIntent, final: SyncState, meta: dict[str, MetaChange]) -> ImportIntent:
     """`intent` once its files are written, with its end state and pins and usage (built
     unchecked)."""
+    values = {name: getattr(intent, name) for name in ("version", "merge", "start", "remote")}
     return ImportIntent.unchecked(
-        version=intent.version,
-        merge=intent.merge,
-        start=intent.start,
-        remote=intent.remote,
-        files=intent.files,
-        state=intent.state,
-        done=final,
-        meta=meta,
+        **values, files=intent.files, state=intent.state, done=final, meta=meta
     )
 
 
@@ -448,10 +432,7 @@ def blob_of(file: LocalFile | None) -> str | None:
 
 
 def scope_item(synced: Sequence[SyncedStore], path: str) -> SyncedStore | None:
-    for item in synced:
-        if item.scope.virtual_path(path) is not None:
-            return item
-    return None
+    return next((item for item in synced if item.scope.virtual_path(path) is not None), None)
 
 
 def _planned(
@@ -510,12 +491,9 @@ def meta_plan(
         baseline[scope.prefix] = merged
         exported = read.get(scope.prefix, {})
         for rel in sorted(files & (set(merged) | set(exported))):
-            record = merged.get(rel, MetaRecord())
-            before = exported.get(rel, MetaEntry())
-            if record.to_entry() == before:
-                # Nothing to bring: a sync that brings nothing writes nothing.
-                continue
-            updates[scope.meta_key(rel)] = functools.partial(_imported, before, record)
+            record, before = merged.get(rel, MetaRecord()), exported.get(rel, MetaEntry())
+            if record.to_entry() != before:  # else nothing to bring: nothing written
+                updates[scope.meta_key(rel)] = functools.partial(_imported, before, record)
     return baseline, updates
 
 
@@ -527,7 +505,4 @@ def _imported(before: MetaEntry, record: MetaRecord, current: MetaEntry) -> Meta
 
 def meta_read_then(meta: ScopeMeta) -> dict[str, dict[str, MetaEntry]]:
     """This machine's entries as the export read them (the state's baseline after it)."""
-    return {
-        prefix: {rel: r.to_entry() for rel, r in records.items()}
-        for prefix, records in meta.items()
-    }
+    return {prefix: {rel: r.to_entry() for rel, r in rs.items()} for prefix, rs in meta.items()}

@@ -136,11 +136,8 @@ class InterruptedImport:
     def _stale(self, intent: ImportIntent, branch: str | None, why: str = "") -> None:
         """An intent that names another branch than this one: not finished, and gone."""
         reason = why or f"the branch is at {(branch or 'nothing')[:12]}, not where it began"
-        logger.warning(
-            "Sync of %s: an unfinished import was left as it is: %s",
-            self.importer.target.name,
-            reason,
-        )
+        name = self.importer.target.name
+        logger.warning("Sync of %s: an unfinished import was left as it is: %s", name, reason)
         self.importer.brought.problems.append(
             f"An import a stopped sync began could not be finished ({reason}); "
             "its files were taken as they are"
@@ -191,11 +188,9 @@ class InterruptedImport:
                 before = self._repo.blobs([planned.before]).get(planned.before)
             except ObjectMissingError:
                 return None
-            if before is None:
-                return None
+        if (before is None) != (planned.before is None) or (data is None and before is None):
+            return None
         if data is None:
-            if before is None:
-                return None
             meta = store.meta_snapshot().get(store.meta_key(virtual))
             return FileChange(str(virtual), before, None, "delete", meta=meta)
         return FileChange(str(virtual), before, data, "create" if before is None else "edit")
@@ -228,13 +223,13 @@ class InterruptedImport:
                     kind="conflict",
                     base=before.get(path),
                     local=None,
-                    remote=after.get(path),
+                    remote=merged,
                     since=self.importer.clock(),
                     remote_commit=remote,
                     reason="both sides changed it (an interrupted sync's record was lost)",
                 )
                 continue
-            files[path] = IntendedFile(before=ours.get(path), after=after.get(path))
+            files[path] = IntendedFile(before=mine, after=merged)
         return ImportIntent(
             version=INTENT_VERSION,
             merge=merge,
@@ -267,10 +262,8 @@ def _meta_written(synced: Sequence[SyncedStore], intent: ImportIntent) -> bool:
     entries = synced[0].store.meta.load()
     for key, change in intent.meta.items():
         now = entries.get(key, MetaEntry())
-        if now == change.after:
-            return True
-        if now == change.before:
-            return False
+        if now in (change.after, change.before):
+            return now == change.after
     return True
 
 
@@ -298,7 +291,7 @@ def _sync_versions(
         for path, (before, after) in sorted(newest.items()):
             have = files[path]
             holds = (
-                after.deleted if have is None else not after.deleted and after.sha256 == have.sha256
+                after.deleted if have is None else after.sha256 == have.sha256 and not after.deleted
             )
             if after.actor == SYNC_ACTOR and holds:
                 alive = before if before is not None and not before.deleted else None

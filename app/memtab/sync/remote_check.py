@@ -48,23 +48,17 @@ class RemoteCheck:
 
 
 def check_remote(
-    service: SyncService,
-    remote: str,
-    *,
-    branch: str = DEFAULT_BRANCH,
-    cancel: Cancel | None = None,
+    service: SyncService, remote: str, *, branch: str = DEFAULT_BRANCH, cancel: Cancel | None = None
 ) -> RemoteCheck:
     """Ask `remote` for its branches (see the module doc); SyncError says why not."""
-    problem = remote_problem(remote)
-    if problem:
+    if problem := remote_problem(remote):
         raise SyncError(problem)
     remote = remote.strip()
     try:
         program = service.git_program or find_git()
     except GitError as error:  # git is missing
         raise SyncError(str(error)) from None
-    refused = branch_problem(branch, program)
-    if refused:
+    if refused := branch_problem(branch, program):
         raise SyncError(refused)
     with tempfile.TemporaryDirectory(prefix="memtab-remote-check-") as scratch:
         git = Git(Path(scratch) / "repo.git", git=program, cancel=cancel)

@@ -108,12 +108,8 @@ def _entries(folder: Path) -> list[Path]:
 def distance(git: Git, head: str | None, remote: str | None) -> tuple[int, int]:
     """Commits only `head` has, and only `remote` has."""
     if head is None or remote is None:
-        count = lambda commit: (  # noqa: E731
-            int(git.run(["rev-list", "--count", commit]).stdout.decode().strip() or 0)
-            if commit
-            else 0
-        )
-        return count(head), count(remote)
+        counts = [git.run(["rev-list", "--count", c]).stdout if c else b"" for c in (head, remote)]
+        return int(counts[0].strip() or 0), int(counts[1].strip() or 0)
     result = git.run(["rev-list", "--left-right", "--count", f"{head}...{remote}"])
     left, _, right = result.stdout.decode().strip().partition("\t")
     return int(left or 0), int(right or 0)
@@ -290,12 +286,8 @@ class SyncService:
         """Connect scopes of this home to a git remote: a repository of its own and a first fetch;
         SyncError, nothing changed, when it cannot be reached."""
         check_name(name, "The target name")
-        problem = remote_problem(remote)
-        if problem:
+        if problem := remote_problem(remote) or branch_problem(branch, self.git(name).git):
             raise SyncError(problem)
-        refused = branch_problem(branch, self.git(name).git)
-        if refused:
-            raise SyncError(refused)
         chosen = tuple(scopes) or (GLOBAL_SCOPE,)
         prefixes = [scope.prefix for scope in chosen]
         if len(set(prefixes)) != len(prefixes):
@@ -316,16 +308,16 @@ class SyncService:
             private_folders(self.paths.target_dir(name), below=self.home.memtab_dir)
             git.init(target.remote, branch)
             git.fetch(branch)
-        except GitError as error:
-            if not existed:
-                shutil.rmtree(self.paths.target_dir(name), ignore_errors=True)
-            raise SyncError(describe_remote_error(target.remote, error)) from None
-        try:
             save_target(self.home, target, machine=machine)
-        except SyncSetupError as error:
+        except (GitError, SyncSetupError) as error:
             if not existed:
                 shutil.rmtree(self.paths.target_dir(name), ignore_errors=True)
-            raise SyncError(str(error)) from None
+            words = (
+                error
+                if isinstance(error, SyncSetupError)
+                else describe_remote_error(target.remote, error)
+            )
+            raise SyncError(str(words)) from None
         return target
 
     def remove(self, name: str) -> None:
@@ -334,10 +326,8 @@ class SyncService:
         config.target(name)
         state = load_state(self.paths.state(name))
         if state.conflicts:
-            raise SyncError(
-                f"{name} has {len(state.conflicts)} conflict(s) to resolve first "
-                "(memtab sync resolve)"
-            )
+            n = len(state.conflicts)
+            raise SyncError(f"{name} has {n} conflict(s) to resolve first (memtab sync resolve)")
         remove_target(self.home, name)
 
     def sync(
@@ -354,29 +344,18 @@ class SyncService:
             raise SyncError(_not_set_up(config))
         chosen = [config.target(target)] if target else list(config.targets)
         report = progress or (lambda _line: None)
-        return SyncReport(
-            targets=tuple(
-                self._sync_target(
-                    config,
-                    item,
-                    # Progress lines prefixed with the target's name when there are several.
-                    functools.partial(
-                        _prefixed, report, f"{item.name}: " if len(chosen) > 1 else ""
-                    ),
-                    cancel or (lambda: False),
-                    wait_s,
-                )
-                for item in chosen
+        reports = []
+        for item in chosen:
+            # Progress lines prefixed with the target's name when there are several.
+            prefix = f"{item.name}: " if len(chosen) > 1 else ""
+            prefixed = functools.partial(_prefixed, report, prefix)
+            reports.append(
+                self._sync_target(config, item, prefixed, cancel or (lambda: False), wait_s)
             )
-        )
+        return SyncReport(targets=tuple(reports))
 
     def _sync_target(
-        self,
-        config: SyncConfig,
-        target: Target,
-        progress: Progress,
-        cancel: Cancel,
-        wait_s: float,
+        self, config: SyncConfig, target: Target, progress: Progress, cancel: Cancel, wait_s: float
     ) -> TargetReport:
         try:
             with interprocess_lock(self.paths.lock(target.name), timeout_s=wait_s):
@@ -397,8 +376,7 @@ class SyncService:
             git = self.git(target.name, cancel)
         except SyncError as error:
             return _failed(target, str(error))
-        refused = branch_problem(target.branch, git.git)
-        if refused:
+        if refused := branch_problem(target.branch, git.git):
             return _failed(
                 target, f"{refused} ({self.paths.config}); set it right or run memtab sync init"
             )
@@ -407,15 +385,17 @@ class SyncService:
                 target, f"The repository of {target.name} is missing; run memtab sync init again"
             )
         repo = self.repository(git, config.machine)
+        committer = Committer(repo, config.machine, target.branch)
+        read = functools.partial(self._read_scopes, target, git)
+        attempted = state.with_changes(last_attempt_at=now)  # now, in every state it saves
         target_sync = TargetSync(
             target,
             git,
-            Committer(repo, config.machine, target.branch),
+            committer,
             self.paths,
             lambda: self._open_scopes(target),
-            functools.partial(self._read_scopes, target, git),
-            # Attempted now, in every state it saves.
-            state.with_changes(last_attempt_at=now),
+            read,
+            attempted,
             ever_synced=state.last_sync_at is not None,
             progress=progress,
             cancel=cancel,
@@ -464,17 +444,10 @@ class SyncService:
         synced = []
         for scope, store in self._open_scopes(target):
             problems, walked = record_outside_changes(store, scope)
-            files = functools.partial(
-                read_scope,
-                store,
-                scope,
-                git.blob_id,
-                seen=seen,
-                held=held,
-                wanted=wanted,
-                walked=walked,
+            read = functools.partial(read_scope, store, scope, git.blob_id, seen=seen, held=held)
+            item = SyncedStore.read(
+                scope, store, functools.partial(read, wanted=wanted, walked=walked)
             )
-            item = SyncedStore.read(scope, store, files)
             item.files.problems[:0] = problems
             synced.append(item)
         seen.save()
@@ -493,12 +466,10 @@ class SyncService:
 
     def _report(self, target: Target, outcome: SyncOutcome, state: SyncState) -> TargetReport:
         conflicts = tuple(self._conflicts(target, state))
-        status: TargetStatus = "synced"
-        if outcome.error:
-            status = "failed"
-        elif outcome.offline:
-            status = "offline"
-        elif conflicts:
+        status: TargetStatus = (
+            "failed" if outcome.error else "offline" if outcome.offline else "synced"
+        )
+        if status == "synced" and conflicts:
             status = "conflicts"
         notes = tuple(f"{shown(target, path)}: {note}" for path, note in outcome.notes)
         return TargetReport(
@@ -523,8 +494,8 @@ class SyncService:
                 target=target.name,
                 path=shown(target, path),
                 repo_path=path,
-                reason=record.reason or "both sides changed it",
                 since=record.since,
+                reason=record.reason or "both sides changed it",
                 scope=scope_of(target, path),
             )
             for path, record in sorted(state.conflicts.items())
@@ -572,12 +543,10 @@ class SyncService:
                 problems += item.files.problems
                 in_tree = {p for p in tree if item.scope.virtual_path(p) is not None}
                 for path in in_tree | set(item.files.files):
-                    if item.files.leaves_out(path):
-                        continue
                     file = item.files.files.get(path)
-                    if path not in state.pending and (file.blob if file else None) != tree.get(
-                        path
-                    ):
+                    if item.files.leaves_out(path) or path in state.pending:
+                        continue
+                    if (file.blob if file else None) != tree.get(path):
                         changed.add(path)
         except (SyncError, *_FAILURES) as error:
             problems.append(str(error))

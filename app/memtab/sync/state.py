@@ -8,12 +8,7 @@ import logging
 from pathlib import Path
 from typing import NamedTuple
 
-from memtab.fs.atomic import (
-    atomic_write_bytes,
-    encode_utf8,
-    json_document,
-    make_directory_durably,
-)
+from memtab.fs.atomic import atomic_write_bytes, encode_utf8, json_document, make_directory_durably
 from memtab.fs.private import PRIVATE_FILE_MODE
 from memtab.fs.records import RecordError
 from memtab.fs.sidecar import keep_aside, read_sidecar

@@ -38,7 +38,18 @@ from typing import NamedTuple
 
 from memtab.check.wording import is_example
 from memtab.store.text.near_duplicates import lowered_words
-from memtab.trust.polarity import IMPERATIVES, MAX_EXTRA, Rule, opposite, rule_of
+from memtab.trust.polarity import (
+    IMPERATIVES,
+    MAX_EXTRA,
+    UNSURE,
+    WHEN,
+    Rule,
+    contrasted,
+    guessed,
+    maybe_verb,
+    opposite,
+    rule_of,
+)
 from memtab.trust.reading.choices import PAIR, USING, choices, used
 from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, named, same_count
 from memtab.trust.reading.ports import port_key, ports, same_service
@@ -112,7 +123,10 @@ _TRIGGER_WORDS = frozenset(
      "stopped", "quit", "refrain", "steer", "fine", "ok", "okay", "allowed", "acceptable",
      "encouraged", "time", "exception", "circumstances", "permitted", "discouraged",
      "prefer", "prefers", "preferred", "instead", "rather", "stick", "gone", "dropped",
-     "moved", "switched", "migrated", "replaced",
+     "moved", "switched", "migrated", "replaced", "nobody", "doesn", "insist", "insists",
+     "forgo", "forego", "eschew", "shun", "abstain", "cease", "leave", "keep", "forbids",
+     "bans", "prohibits", "disallows", "stay", "hold", "wants", "expects", "requires",
+     "likes",
      *TOOL_WORDS, *STYLE_WORDS,
      "code", *IMPERATIVES, *LANGUAGES, *DAY_WORDS}
 )  # fmt: skip
@@ -125,7 +139,9 @@ _POLARITY_SHOWN = frozenset(
     {"always", "never", "ever", "don't", "do", "not", "must", "mustn't", "make", "sure", "to",
      "i", "we", "we've", "you", "they", "user", "prefers", "that", "agent", "please", "refrain",
      "from", "stopped", "banned", "forbidden", "allowed", "required", "mandatory", "fine",
-     "okay", "ok", "is", "are"}
+     "okay", "ok", "is", "are", "should", "requires", "wants", "expects", "likes", "insists",
+     "forbids", "bans", "prohibits", "disallows", "nobody", "won't", "can't", "does",
+     "doesn't", "want", "feel", "free", "off-limits"}
 )  # fmt: skip
 """Words of how a rule is said or who does it, left out of what it is shown to be about."""
 
@@ -145,11 +161,21 @@ def claims_of(text: str) -> tuple[Claim, ...]:
     """Every claim of a memory's text, line by line (see the module doc)."""
     found: list[Claim] = []
     for line in content_lines(text):
-        if line.code or not _triggered(line.text):
+        if line.code:
             continue
+        read = _claims if _triggered(line.text) else _unlisted_rule
         for sentence in statements(line.text):
-            found += [claim._replace(line=line.number) for claim in _claims(sentence)]
+            found += [claim._replace(line=line.number) for claim in read(sentence)]
     return tuple(found)
+
+
+@functools.lru_cache(maxsize=8192)
+def _unlisted_rule(sentence: str) -> tuple[Claim, ...]:
+    """The rule of a sentence that says nothing else: an imperative of a verb no list
+    names ("Localize the error messages"), which opposes only a `never` of that verb."""
+    if not maybe_verb(sentence) or _hedged(sentence) or sentence.rstrip(" *_").endswith("?"):
+        return ()
+    return tuple(c for c in _polarity(0, sentence) if UNSURE in c.key)
 
 
 def _triggered(text: str) -> bool:
@@ -304,16 +330,18 @@ _THING_SKIP = frozenset(
 
 def _polarity(number: int, sentence: str) -> list[Claim]:
     """A rule to do something or not to (`trust.polarity`): its key the action's stems."""
-    rule = rule_of(sentence)
-    if rule is None:
-        return []
-    key = " ".join(sorted(rule.action))
-    words = _WORD_TOKEN.findall(_SPAN.sub(lambda m: m.group(1), rule.said))
-    kept = [w for w in words if w.lower() not in _POLARITY_SHOWN]
-    while kept and kept[0].lower() in _DETERMINERS:
-        kept.pop(0)  # "the agent never runs…": what it runs
-    shown = " ".join(kept)[:60].lower()
-    return [Claim(number, "always-never", key, rule.polarity, f"whether to {shown}")]
+    found = []
+    for rule in (rule_of(sentence) or guessed(sentence), contrasted(sentence)):
+        if rule is None:
+            continue
+        key = " ".join(sorted(rule.action))
+        words = _WORD_TOKEN.findall(_SPAN.sub(lambda m: m.group(1), rule.said))
+        kept = [w for w in words if w.lower() not in _POLARITY_SHOWN]
+        while kept and kept[0].lower() in _DETERMINERS:
+            kept.pop(0)  # "the agent never runs…": what it runs
+        shown = " ".join(kept)[:60].lower()
+        found.append(Claim(number, "always-never", key, rule.polarity, f"whether to {shown}"))
+    return found
 
 
 def group_keys(claim: Claim) -> tuple[str, ...]:
@@ -334,11 +362,15 @@ def group_keys(claim: Claim) -> tuple[str, ...]:
     if claim.kind in ("version", "setting") or claim.key.startswith("count:"):
         return (claim.key.split("|", 1)[0],)
     stems = claim.key.split()
+    if claim.kind == "always-never":  # met by what is done; when it holds is `opposite`'s
+        stems = [stem for stem in stems if not stem.startswith(WHEN)]
+        if claim.value == "never":
+            return (" ".join(stems),)
     if claim.kind == "always-never" and claim.value == "always":
         # An `always` rule opposes a `never` rule of its action or a part of it.
         sizes = range(max(2, len(stems) - MAX_EXTRA), len(stems))
         parts = (" ".join(part) for size in sizes for part in itertools.combinations(stems, size))
-        return (claim.key, *parts)
+        return (" ".join(stems), *parts)
     if claim.kind in ("path", "command") and len(stems) >= 3:
         fewer = (" ".join(stems[:i] + stems[i + 1 :]) for i in range(len(stems)))
         return (claim.key, *fewer)
@@ -368,7 +400,7 @@ def same_thing(one: Claim, other: Claim) -> bool:
         small, large = sorted((set(one.key.split()), set(other.key.split())), key=len)
         return len(small) >= 2 and small <= large and len(large) - len(small) == 1
     if one.kind == "always-never":
-        small, large = sorted((set(one.key.split()), set(other.key.split())), key=len)
+        small, large = sorted((_done(one.key), _done(other.key)), key=len)
         return len(small) >= 2 and small <= large and len(large) - len(small) <= MAX_EXTRA
     if one.kind == "tool" and one.key.startswith((PAIR, USING)):
         return _same_choice(one.key, other.key)
@@ -426,6 +458,11 @@ def contradict(one: Claim, other: Claim) -> bool:
     if one.key.startswith("days:"):  # one day in both: they may both hold
         return not set(one.value.split(" and ")) & set(other.value.split(" and "))
     return one.value != other.value
+
+
+def _done(key: str) -> set[str]:
+    """An always-never key's stems of what is done (its markers of when aside)."""
+    return {stem for stem in key.split() if not stem.startswith(WHEN)}
 
 
 def _rule(claim: Claim) -> Rule:

@@ -8,7 +8,9 @@ German." is about writing commit messages in English). Two rules are *opposite* 
 polarities differ and the action of the `never` one is the other's, or a part of it
 ("Never rebase on main." / "Always rebase on main before asking for review."): the two
 can't both hold. A `never` rule narrower than its `always` ("Always run the tests." /
-"Never run the tests against production.") is an exception, not its opposite.
+"Never run the tests against production.") is an exception, not its opposite, and so is
+one said only at a time the other does not say (`when`: "If the change is docs-only,
+don't run the full suite", "Never amend after pushing" / "Amend before pushing").
 
 The duplicates never join opposite rules (the same words, opposite meaning) and the
 contradictions report them (`claims`).
@@ -20,7 +22,7 @@ import functools
 import re
 from typing import Literal, NamedTuple
 
-from memtab.trust.words import stems_of
+from memtab.trust.words import STOP_WORDS, stems_of
 
 Polarity = Literal["always", "never"]
 MAX_EXTRA = 3
@@ -28,15 +30,30 @@ MAX_EXTRA = 3
 (a qualifier: "before asking for review"), else it is about something else."""
 
 _CLAUSE = re.compile(
-    r";\s+|(?<!\s)\s++[—–]\s+|:\s+|\.\s+|,\s+(?:so|because|since|as|which|but)\s+"
-)  # a run's first space; a purpose or reason is no part of the rule's action
+    r";\s+|(?<!\s)\s++[—–]\s+|:\s+|\.\s+|,\s+(?:so|because|since|as|which|but)\s+|"
+    r",\s+(?=(?:it|they|we|he|she)\s|(?:the|our|this|that)\s+[\w-]+\s+[a-z]+s\b)"
+)  # a run's first space; a purpose or reason, or a clause of its own after a comma ("…, the
+# org rejects unsigned pushes"), is no part of the rule's action
 _NEVER = re.compile(
-    r"\b(?:never|do\s+not|don't|dont|must\s+not|mustn't|should\s+not|shouldn't|"
-    r"no\s+longer\s+allowed\s+to|refrain\s+from|steer\s+clear\s+of|"
-    r"under\s+no\s+circumstances|at\s+no\s+point)\b|"
+    r"\b(?:never|do\s+not|don't|dont|does\s+not|doesn't|must\s+not|mustn't|should\s+not|"
+    r"shouldn't|may\s+not|no\s+longer\s+allowed\s+to|refrain\s+from|steer\s+clear\s+of|"
+    r"under\s+no\s+circumstances|at\s+no\s+point|"
+    r"(?:nobody|no\s+one|no-one)\s+(?:should|may|must|can|gets\s+to|is\s+allowed\s+to))\b|"
     r"^(?:please\s+)?(?:avoid|stop)\b|"
+    r"^(?:strictly\s+)?(?:forbidden|banned|prohibited|disallowed|off-limits|a\s+no-go)\b|"
+    r"^not\s+(?=(?:in|on|for|from|at|to|during|inside|under|with)\b)|"
+    r"\b(?:forbids|bans|prohibits|disallows|stay\s+away\s+from|hold\s+off\s+on)\b|"
+    r"^(?:please\s+)?(?:leave|keep)\s+(?=[^,;]*?\bout\s+of\b)|"
+    r"(?:^|\b(?:should|must|to|will|'ll|we|i|you|please|agents?|users?)\s+)"
+    r"(?:avoid|forgo|forego|eschew|shun|abstain\s+from)\b|"
+    r"^(?:please\s+)?(?:ban|forbid|prohibit|disallow)\b|"
+    r"\b(?:user|users|team|we|i)\s+(?:dislikes?|hates?)\b|"
+    r"(?:^|\b(?:should|must|to|will|'ll|please)\s+)(?:stop|quit|cease|give\s+up)\s+(?=\w+ing\b)|"
     r"^no\b(?!\s+(?:longer|one|idea|need|matter|way|more|doubt)\b)|"
-    r"\b(?:is|are)\s+(?:not\s+(?:allowed|permitted|ok|okay)|forbidden|banned|prohibited|"
+    r"\b(?:won't|will\s+not|cannot|can't|(?:prefers?|would\s+rather|'d\s+rather)\s+not|"
+    r"(?:isn't|aren't)\s+(?:allowed|permitted|ok|okay|acceptable)|unacceptable)\b|"
+    r"\b(?:is|are)\s+(?:not\s+(?:allowed|permitted|ok|okay|acceptable)|forbidden|banned|"
+    r"prohibited|"
     r"disallowed|discouraged|off-limits)\b|"
     r"\b(?:we|i|they)(?:\s+have|'ve)?\s+(?:banned|forbidden|prohibited)\b|"
     r"\b(?:we|i|they)(?:\s+have|'ve)?\s+(?:stopped|quit)\b(?=\s+\w+ing\b)",
@@ -44,16 +61,38 @@ _NEVER = re.compile(
 )
 """How a rule not to do something is said: "never X", "avoid X", "refrain from X", "no X",
 "under no circumstances X", "X is banned" (or discouraged, not permitted), "we've banned
-X", "we stopped Xing" (a bare "don't" after its action too: "X — don't")."""
+X", "we stopped Xing", "nobody should X", "won't", "can't", "would rather not", "X forbids
+Y", "the user dislikes X", "stay away from X", "leave X out of Y", a label's "X: not in
+Y", the negative verbs (avoid, forgo, eschew, abstain from, ban, forbid; stop, quit,
+cease, give up before an -ing) at the clause's start or after a modal or a doer (a bare
+"don't" or "off-limits" after its action too: "X — don't", "X: off-limits")."""
 _ALWAYS = re.compile(
-    r"\b(?:always|you\s+must|we\s+must|must\s+always|make\s+sure\s+to|"
+    r"\b(?:always|(?:you|we|i)\s+must(?!\s*+(?:not|n't|never)\b)|must\s+always|"
+    r"make\s+sure\s+to|insists?\s+on|feel\s+free\s+to|"
+    r"(?:user|users|team)\s+(?:wants|expects|requires|likes)(?!\s+(?:me|you|us|the)\s)|"
+    r"(?:you|we|i)\s+(?:should|ought\s+to|have\s+to|need\s+to)(?!\s*+(?:not|n't|never)\b)|"
+    r"you\s+(?:may|can)(?!\s*+(?:not|n't|never)\b)|"
+    r"(?:wants?|expects?|asks?)\s+(?:me|you|us|the\s+agent|the\s+assistant)\s+to|"
     r"be\s+sure\s+to|every\s+(?:single\s+)?time|each\s+time|without\s+exception)\b|"
     r"\b(?:is|are)\s+(?:required|mandatory|fine|ok|okay|allowed|acceptable|encouraged)\b|"
-    r"\b(?:it's|it\s+is)\s+(?:fine|ok|okay|allowed|acceptable)\s+to\b",
+    r"\b(?:it's|it\s+is)\s+(?:fine|ok|okay|allowed|acceptable)\s+to\b|"
+    r"^(?:please\s+)?do\s+(?!not\b)(?=[a-z])|^(?:required|mandatory)\b",
     re.IGNORECASE,
 )
-"""How a rule to do something (or that it may be done) is said: "always X", "X every
-time", "X is required", "X is fine", "it's OK to X"."""
+"""How a rule to do something (or that it may be done) is said: "always X", "you must X"
+(should, have to, may: a person's obligation or leave, not a thing's), "X every time",
+"X is required", "X is fine", "it's OK to X", "insists on X", "wants me to X", "the user
+wants X", an emphatic "Do X"."""
+_BARE = re.compile(
+    r"^(?:not|never)\s+(?=(?:in|on|for|from|at|to|during|inside|under|with)\b)", re.IGNORECASE
+)
+"""A label's bare "not in Y": what is not done is the label's ("Mocks: not in e2e tests")."""
+_DONT_WANT = re.compile(
+    r"\b(?:want|wants|like|likes|expect|expects|ask|asks)\s+(?:me|you|us|the\s+agent|"
+    r"the\s+assistant)\s+to\b",
+    re.IGNORECASE,
+)
+"""A wish's own words after its negation ("does not want me to X"): no part of X."""
 _PREDICATE = re.compile(r"^(?:is|are|we|i|they)\b", re.IGNORECASE)
 """A cue said of what comes before it ("X is banned", "we've banned X": the doer)."""
 _PASSIVE = re.compile(r"^\s*+(?:be|been|being|[a-z]{3,}ed|[a-z]{3,}en)\b", re.IGNORECASE)
@@ -61,7 +100,8 @@ _PASSIVE = re.compile(r"^\s*+(?:be|been|being|[a-z]{3,}ed|[a-z]{3,}en)\b", re.IG
 comes before the cue is what it is done to."""
 _DOERS = frozenset(
     {"i", "we", "you", "they", "user", "users", "agent", "agents", "team", "everyone", "people",
-     "nobody", "dev", "devs", "developers", "he", "she", "prefers", "wants", "that"}
+     "nobody", "dev", "devs", "developers", "he", "she", "prefers", "wants", "that",
+     "claude", "gemini", "codex", "assistant"}
 )  # fmt: skip
 """Who a rule's sentence says does it: no part of the action."""
 _AT_TIMES = re.compile(
@@ -71,14 +111,60 @@ _AT_TIMES = re.compile(
     re.IGNORECASE,
 )
 """A plain imperative holding only at times, or not one ("Run X if Y", "Run X or Y")."""
+_WHEN = (
+    ("~before", re.compile(r"\b(?:before|until|prior\s+to)\b", re.IGNORECASE)),
+    ("~after", re.compile(r"\b(?:after|once|since)\b", re.IGNORECASE)),
+    ("~if", re.compile(r"\b(?:if|when|whenever|unless|while|except)\b", re.IGNORECASE)),
+)
+"""When a rule holds, where its clause says: before or after something, or on a
+condition — markers among its action's stems that no word makes (`~`)."""
+WHEN = "~"
+CONDITION = "~if"
+_TIMES = frozenset({"~before", "~after"})
+_HABIT = re.compile(
+    r"^(?:we|i|the\s+team|our\s+team)\s+(?!(?:am|are|is|was|were|be|been|have|has|had|do|"
+    r"did|can|could|will|would|shall|should|may|might|must|need|want|think|know|believe|"
+    r"feel|guess|hope|wish|like|love|hate|prefer|see|saw|hear|remember|forget|mean|agree|"
+    r"got|get|still|also|just|only|then|now|really|mostly|rarely)\b)[a-z][a-z-]*+(?<!ed)(?<!ing)\b",
+    re.IGNORECASE,
+)
+"""A team's or a diarist's habit said in the present ("We squash-merge every PR", "I push
+my fixes straight to `main`"): an `always` rule — not a state, a wish or a thought."""
+_FRONTED = re.compile(
+    r"^(?:(?:in|on|for|within|inside)\s+(?:this|the|our|my)\s+[\w-]+(?:\s+[\w-]+)?|here|"
+    r"locally),\s*",
+    re.IGNORECASE,
+)
+"""A scope said before an imperative ("In this workspace, commit…"): where, not what."""
+_POSSESSOR = re.compile(
+    r"(?<![\w-])(?!(?:it|that|what|there|here|let|who|he|she)'s)([\w-]++)['’]s\s+(?=\w)",
+    re.IGNORECASE,
+)
+"""A possessor: "the token's expiry time" is about a time of the token's, which "log
+tokens" is not (its stems are kept apart, `OF`)."""
+OF = "'"
+_CONTRAST = re.compile(
+    r",\s+(?:and\s+)?not\s+(?!(?:just|only|even|always|every|all|necessarily)\b)([^,;]+)$",
+    re.IGNORECASE,
+)
+"""A rule's "X, not Y": its verb is not to be done to Y ("Deploy from CI, not from your
+laptop"); "not just Y" says Y too."""
+_ASIDE = re.compile(r"\([^()\n]*+\)")
+"""An aside in brackets says more of an action, not which ("Sign every commit (`git commit
+-S`, ssh key signing)")."""
+_ACRONYMS = re.compile(r"\b([A-Z]{2,})s\b")
+"""An acronym's plural ("PRs", "APIs"): the acronym."""
 _POLARITY_STEMS = frozenset(
     {"alway", "never", "ever", "don", "dont", "t", "must", "not", "do", "onto", "into", "upon",
-     "anywher", "everywher", "whatsoev"}
+     "anywher", "everywher", "whatsoev",
+     "myself", "yourself", "ourselv", "themselv", "full", "whole", "entir", "complet",
+     "freeli", "regular", "routin", "religi"}
 )  # fmt: skip
 """Stems of how a rule is said, not what it is about ("rebase onto main": on main; "banned
-anywhere": banned)."""
+anywhere": banned): who does it themselves, how much ("the full suite") or how often."""
 _SPAN = re.compile(r"`([^`\n]+)`")
 _FIRST_WORD = re.compile(r"^(?:please\s+)?([a-z]+)\b", re.IGNORECASE)
+_VERB = re.compile(r"^(?:please\s+)?([a-z]++(?:-[a-z]++)*+)\b", re.IGNORECASE)
 IMPERATIVES = frozenset(
     {
         "add", "ask", "bump", "call", "check", "clean", "commit", "configure", "create",
@@ -104,7 +190,8 @@ IMPERATIVES = frozenset(
 
 
 class Rule(NamedTuple):
-    """What a sentence says to do or not to: its polarity and its action's stems."""
+    """What a sentence says to do or not to: its polarity and its action's stems (with
+    when it holds: `_WHEN`'s markers)."""
 
     polarity: Polarity
     action: frozenset[str]
@@ -116,26 +203,154 @@ class Rule(NamedTuple):
 def rule_of(sentence: str) -> Rule | None:
     """The rule a sentence states (see the module doc), or None."""
     clauses = [c for c in _CLAUSE.split(sentence.strip().rstrip(".!")) if c.strip()]
-    for index, clause in enumerate(clauses):
+    for index, written in enumerate(clauses):
+        clause = written
         never, always = _NEVER.search(clause), _ALWAYS.search(clause)
+        if never is not None and always is not None and never.start() < always.start():
+            # The negation scopes over what follows: "does not want me to X".
+            clause = clause[: always.start()] + " " + clause[always.end() :]
+            always = None
         if (never is None) == (always is None):
             continue
         said = never or always
         assert said is not None
         action = _said_action(clause, said)
-        if not action and index > 0 and not _action(clause):
-            action = _action(clauses[index - 1])  # "Committing generated files — don't"
+        if index > 0 and (not action or _BARE.match(clause)):
+            # "Committing generated files — don't", "Mocks: not in e2e tests"
+            action |= _action(clauses[index - 1])
         if 2 <= _size(action) <= 8:
-            return Rule("never" if never else "always", action, clause.strip())
+            return Rule("never" if never else "always", action | _when(clause), clause.strip())
         return None
+    return None if _AT_TIMES.search(sentence) else _plain_rule(clauses, guess=False)
+
+
+@functools.lru_cache(maxsize=16384)
+def guessed(sentence: str) -> Rule | None:
+    """The `always` rule of a sentence `rule_of` reads none in, starting with a verb no
+    list names ("Answer the user in German"): marked `UNSURE`, it opposes only a `never`
+    of that verb (the contradictions'; the duplicates never read it)."""
+    if rule_of(sentence) is not None or _AT_TIMES.search(sentence):
+        return None
+    clauses = [c for c in _CLAUSE.split(sentence.strip().rstrip(".!")) if c.strip()]
+    if any(_NEVER.search(c) or _ALWAYS.search(c) for c in clauses):
+        return None
+    return _plain_rule(clauses, guess=True)
+
+
+def _plain_rule(clauses: list[str], *, guess: bool) -> Rule | None:
+    """The `always` rule of the first clause that is a habit or an imperative (of a verb
+    no list names too, when `guess`)."""
+    for written in clauses:
+        clause = _CONTRAST.sub("", _FRONTED.sub("", written))
+        habit = _HABIT.match(clause)
+        verb = _VERB.match(clause)
+        if habit is not None:
+            action = _action(clause[habit.start(0) + len(habit.group(0).split()[0]) :])
+            action = frozenset(s for s in action if s not in _DOERS)
+        elif verb is not None and _imperative(verb.group(1)) and _no_subject(clause):
+            action = _action(clause)
+        elif guess and verb is not None and _maybe_verb(verb.group(1)) and _no_subject(clause):
+            action = _action(clause) | {UNSURE + stem for stem in stems_of(verb.group(1))}
+        else:
+            continue
+        if 2 <= _size(action) <= 8:
+            return Rule("always", action | _when(clause), clause.strip())
+        return None
+    return None
+
+
+@functools.lru_cache(maxsize=16384)
+def contrasted(sentence: str) -> Rule | None:
+    """The `never` rule a plain imperative's "X, not Y" says: its verb done to Y ("Deploy
+    from CI, not from your laptop": never deploy from your laptop), or None."""
     if _AT_TIMES.search(sentence):
         return None
-    for clause in clauses:
-        verb = _FIRST_WORD.match(clause)
-        if verb is not None and verb.group(1).lower() in IMPERATIVES and _no_subject(clause):
-            action = _action(clause)
-            return Rule("always", action, clause.strip()) if 2 <= _size(action) <= 8 else None
+    for written in _CLAUSE.split(sentence.strip().rstrip(".!")):
+        clause = _FRONTED.sub("", written)
+        said = _CONTRAST.search(clause)
+        verb = _VERB.match(clause)
+        if said is None or verb is None or not _imperative(verb.group(1)):
+            continue
+        if not _no_subject(clause):
+            return None
+        action = _action(verb.group(0)) | _action(said.group(1))
+        if 2 <= _size(action) <= 8:
+            return Rule("never", action | _when(clause), f"{verb.group(0)} {said.group(1)}")
+        return None
     return None
+
+
+def maybe_verb(sentence: str) -> bool:
+    """Whether a sentence starts with what may be a verb no list names (`_maybe_verb`)."""
+    verb = _VERB.match(sentence)
+    return verb is not None and _maybe_verb(verb.group(1))
+
+
+def _maybe_verb(word: str) -> bool:
+    """Whether a clause's first word may be a verb no list names ("Answer…", "Attach…"):
+    not a word of a closed class (`_NOT_VERBS`), a plural or a third person's -s, a past or
+    an -ing form, an acronym."""
+    bare = word.lower()
+    return (
+        "-" not in bare
+        and len(bare) > 2
+        and bare not in _NOT_VERBS
+        and bare not in _FINITE
+        and not word.isupper()
+        and not (bare.endswith("s") and not bare.endswith("ss"))
+        and not bare.endswith(("ed", "ing", "ly"))
+    )
+
+
+_NOT_VERBS = STOP_WORDS | frozenset(
+    {"the", "our", "their", "his", "her", "its", "this", "that", "these", "those", "some",
+     "any", "all", "both", "each", "every", "few", "many", "much", "most", "other", "another",
+     "such", "what", "which", "who", "whom", "whose", "where", "when", "why", "how", "there",
+     "here", "then", "now", "also", "just", "only", "still", "even", "yet", "today", "later",
+     "never", "always", "often", "sometimes", "usually", "maybe", "perhaps", "note", "tip",
+     "see", "todo", "fixme", "done", "ok", "okay", "yes", "none", "nothing", "everyone",
+     "nobody", "someone", "something", "anything", "everything", "without", "within",
+     "via", "per", "across", "against", "along", "among", "around", "behind", "below",
+     "beside", "between", "beyond", "despite", "during", "except", "inside", "like", "near",
+     "outside", "since", "toward", "towards", "unlike", "upon", "whether", "while",
+     "although", "though", "unless", "until", "because", "once", "default", "main", "new",
+     "old", "good", "bad", "big", "small", "first", "last", "next", "same", "local",
+     "remote", "staging", "production", "prod", "dev", "api", "one", "two", "three"}
+)  # fmt: skip
+"""Words a clause starts with that are no verb: determiners, pronouns, prepositions,
+conjunctions, adverbs, common adjectives."""
+UNSURE = "~verb:"
+"""The marker of a clause's first word read as a verb no list names: the `always` it
+makes opposes only a `never` saying that verb."""
+
+
+def _imperative(word: str) -> bool:
+    """Whether a clause's first word is a rule's verb: one of `IMPERATIVES`, or made of
+    one ("hand-edit", "squash-merge", "re-run", "rerun")."""
+    word = word.lower()
+    last = word.rsplit("-", 1)[-1]
+    again = word.removeprefix("re").lstrip("-") if word.startswith("re") else ""
+    return word in IMPERATIVES or last in IMPERATIVES or again in IMPERATIVES
+
+
+def _held(never: frozenset[str], always: frozenset[str]) -> bool:
+    """Whether a `never` holds when its `always` does: not one said on a condition the
+    `always` does not say ("If the change is docs-only, don't…"), nor at another time
+    ("…after pushing" / "…before pushing")."""
+    if CONDITION in never and CONDITION not in always:
+        return False
+    times, other_times = never & _TIMES, always & _TIMES
+    return not (times and other_times and times != other_times)
+
+
+def _when(clause: str) -> frozenset[str]:
+    """When a clause's rule holds (`_WHEN`)."""
+    return frozenset(marker for marker, said in _WHEN if said.search(clause))
+
+
+def _plain(action: frozenset[str]) -> frozenset[str]:
+    """An action without its markers of when it holds."""
+    return frozenset(stem for stem in action if not stem.startswith(WHEN))
 
 
 def _said_action(clause: str, said: re.Match[str]) -> frozenset[str]:
@@ -147,12 +362,13 @@ def _said_action(clause: str, said: re.Match[str]) -> frozenset[str]:
     action = _action(after)
     if not after.strip(" ,.!") or _PREDICATE.match(said.group(0)) or _PASSIVE.match(after):
         done_to = frozenset(s for s in _action(before) if s not in _DOERS)
-        action = action | done_to if action or done_to else _action(clause)
+        action = action | done_to if action or done_to else _action(before + " " + after)
     return action
 
 
 def _size(action: frozenset[str]) -> int:
     """How much an action says: a stem each, a command in a code span ("`git add .`") two."""
+    action = _plain(action)
     return len(action) + sum(1 for stem in action if " " in stem)
 
 
@@ -178,7 +394,9 @@ _FINITE = frozenset(
 def _action(text: str) -> frozenset[str]:
     """The stems of what is done, a code span's text as it is ("`any`", "`rm -rf`") but a
     name's in one word, as the same name said without one ("`pre-commit`", pre-commit)."""
-    spans: set[str] = set()
+    text = _DONT_WANT.sub(" ", _ACRONYMS.sub(r"\1", _ASIDE.sub(" ", text)))
+    spans = {OF + stem for owner in _POSSESSOR.findall(text) for stem in stems_of(owner)}
+    text = _POSSESSOR.sub(" ", text)
     for span in _SPAN.findall(text):
         said = span.strip().lower()
         named = set(stems_of(said)) if said and " " not in said else set()
@@ -192,7 +410,13 @@ def opposite(one: Rule, other: Rule) -> bool:
     if one.polarity == other.polarity:
         return False
     never, always = (one, other) if one.polarity == "never" else (other, one)
-    return never.action <= always.action and len(always.action - never.action) <= MAX_EXTRA
+    if not _held(never.action, always.action):
+        return False
+    unsure = {m.removeprefix(UNSURE) for m in always.action if m.startswith(UNSURE)}
+    if not unsure <= never.action:
+        return False  # "Answer…" is a rule only against "Never answer…"
+    done, not_done = _plain(always.action), _plain(never.action)
+    return not_done <= done and len(done - not_done) <= MAX_EXTRA
 
 
 @functools.lru_cache(maxsize=16384)
@@ -266,5 +490,6 @@ def opposed(one: Rule, other: Rule) -> bool:
     exception are not one rule either)."""
     if one.polarity == other.polarity:
         return False
-    shared = one.action & other.action
-    return len(shared) >= 2 and len(shared) * 2 >= min(len(one.action), len(other.action))
+    mine, theirs = _plain(one.action), _plain(other.action)
+    shared = mine & theirs
+    return len(shared) >= 2 and len(shared) * 2 >= min(len(mine), len(theirs))

@@ -14,6 +14,7 @@ import pytest
 from memtab.check.engine import CheckEngine
 from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.discovery import discover, scan
+from memtab.sources.gemini.inbox import EXTRACTION_LOCK, extraction_running
 from memtab.sources.gemini.settings import SettingsReader, context_names
 from memtab.sources.gemini.source import gemini_projects, slugify
 from memtab.sources.listing import source_file, target_file
@@ -225,3 +226,19 @@ def test_a_note_memory_md_names_nowhere_is_one_gemini_cli_never_finds(
         "project",
     )
     assert found.message == "Gemini CLI never finds this note: MEMORY.md does not point to it"
+
+
+def test_an_extraction_lock_is_never_asked_of_a_process_where_pids_cannot_be_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One pid check (fs.locking.lease_lock.pid_alive): on Windows os.kill(pid, 0) is not a
+    # question, so a fresh lock stands until it is stale by its age, as Gemini CLI's does.
+    gone = 2**22 + 12345  # past Linux's largest pid: no process has it
+    (tmp_path / EXTRACTION_LOCK).write_text(
+        json.dumps({"pid": gone, "startedAt": "2099-01-01T00:00:00.000Z"})
+    )
+    assert extraction_running(tmp_path) is None  # asked here: its process is gone
+    monkeypatch.setattr("sys.platform", "win32")
+    monkeypatch.setattr(os, "kill", lambda *_: pytest.fail("os.kill asked on Windows"))
+    lock = extraction_running(tmp_path)
+    assert lock is not None and lock.pid == gone

@@ -180,7 +180,7 @@ def test_a_patch_too_costly_to_place_is_refused_with_why() -> None:
         for n in range(2000)
     )
     (part,) = parse_patch("--- /a\n+++ /a\n" + hunks)
-    started = time.perf_counter()
+    started = time.process_time()  # CPU, not wall: the refusal's own work, whatever the load
     with pytest.raises(PatchTooCostlyError, match="placing them would search more than 64 million"):
         apply_patch(memory, part)
-    assert time.perf_counter() - started < 1.0
+    assert time.process_time() - started < 1.0

@@ -27,12 +27,10 @@ locally" holds in two places; a path whose thing is said in the path is not read
 ci]`" and "skipping CI" are other words; "when merging" is no part of "squash
 everything"."""
 FLAGGED = {
-    "- Never rebase after the review has started.",
     "- Never write raw SQL.",
 }
-"""Near misses found all the same: "after" and "before" are no part of a rule's action;
-"Always write migrations in raw SQL" is an exception read as the opposite (an `always`
-saying at most three stems more than its `never`)."""
+"""Near misses found all the same: "Always write migrations in raw SQL" is an exception
+read as the opposite (an `always` saying at most three stems more than its `never`)."""
 STYLING = next(case.one for case in CASES if "Tailwind" in case.one)
 """"written with Tailwind utility classes": a tool's name before a noun describes it."""
 KINDS = sorted({case.kind for case in CASES})

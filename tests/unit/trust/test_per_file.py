@@ -343,6 +343,7 @@ WORKED_OUT = {
     16: "b938489e5edda339",
     17: "28f236c92a1d3273",
     18: "28f236c92a1d3273",
+    19: "b18bf2ff96f42295",
 }
 """What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
 `per_file.CACHE_VERSION`."""
@@ -386,6 +387,7 @@ DECIDED = {
     16: "2cbb81d4bbcedea5",
     17: "2cbb81d4bbcedea5",
     18: "2cbb81d4bbcedea5",
+    19: "2cbb81d4bbcedea5",
 }
 """What the duplicates decide over the seeded duplicates (`_decided`), digested, by
 `per_file.CACHE_VERSION`: the kept pair searches and statement groups are keyed by the files'

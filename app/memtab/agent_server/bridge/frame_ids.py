@@ -33,8 +33,7 @@ def frame_id(head: str, tail: str) -> RequestId | None:
     """The id of a request not read whole, from the members at its start and end (clients write it
     first or last)."""
     first = _leading_members(head[:ID_WINDOW_CHARS])
-    last = _trailing_members(tail[-ID_WINDOW_CHARS:])
-    return request_id({**first, **last})
+    return request_id({**first, **_trailing_members(tail[-ID_WINDOW_CHARS:])})
 
 
 def _leading_members(head: str) -> dict[str, object]:

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from memtab.agent_server.bridge.frame_ids import ID_WINDOW_CHARS, frame_id, request_id
+from memtab.agent_server.bridge.rendezvous import last_option
 
 READ_TOOLS = ("list", "search", "view")
 """The tools that change nothing (`agent_server.server_names.READ_TOOLS`)."""
@@ -25,13 +26,8 @@ _PATH_ARGUMENTS = ("new_path", "path", "old_path")
 
 def writes_option(words: Sequence[str]) -> str:
     """The write mode a `memtab mcp` command line gives (its last `--writes`), else the default."""
-    value = DEFAULT_WRITES
-    for index, word in enumerate(words):
-        if word == "--writes" and index + 1 < len(words):
-            value = words[index + 1]
-        elif word.startswith("--writes="):
-            value = word.removeprefix("--writes=")
-    return value
+    value = last_option(words, "--writes")
+    return DEFAULT_WRITES if value is None else value
 
 
 def change_in_flight(message: dict[str, object], writes: str) -> str | None:
@@ -222,8 +218,7 @@ class Pump:
         if events:
             poller.register(connection, events)
         timeout = self._timeout()
-        ready = poller.poll(None if timeout is None else max(timeout, 0.0) * 1000)
-        for fd, event in ready:
+        for fd, event in poller.poll(None if timeout is None else max(timeout, 0.0) * 1000):
             if self._status is not None or self._socket is not connection or self.carried:
                 return
             if fd == self._stdin:

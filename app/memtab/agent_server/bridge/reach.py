@@ -229,8 +229,7 @@ def _become_host(
         if os.fork() > 0:
             os._exit(0)
         os.chdir("/")
-        null = os.open(os.devnull, os.O_RDWR)
-        os.dup2(null, 0)
+        os.dup2(os.open(os.devnull, os.O_RDWR), 0)
         os.dup2(log, 1)
         os.dup2(log, 2)
         os.set_inheritable(ready, True)

@@ -120,14 +120,20 @@ def install_identity() -> tuple[str, str]:
     return sys.executable, os.path.dirname(os.path.abspath(memtab.__file__))
 
 
-def home_option(words: Sequence[str]) -> str | None:
-    """The last `--home` of a `memtab mcp` command line, made absolute; None without one."""
+def last_option(words: Sequence[str], name: str) -> str | None:
+    """The last value of option `name` (`--name V` or `--name=V`) in a command line, or None."""
     value = None
     for index, word in enumerate(words):
-        if word == "--home" and index + 1 < len(words):
+        if word == name and index + 1 < len(words):
             value = words[index + 1]
-        elif word.startswith("--home="):
-            value = word.removeprefix("--home=")
+        elif word.startswith(f"{name}="):
+            value = word.removeprefix(f"{name}=")
+    return value
+
+
+def home_option(words: Sequence[str]) -> str | None:
+    """The last `--home` of a `memtab mcp` command line, made absolute; None without one."""
+    value = last_option(words, "--home")
     return os.path.abspath(os.path.expanduser(value)) if value else None
 
 

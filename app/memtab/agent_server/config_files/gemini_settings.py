@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from memtab.agent_server.agents import SERVER_KEY
 from memtab.agent_server.config_files import EditStatus
@@ -59,11 +58,6 @@ def policy_path(gemini_dir: Path) -> Path:
     return gemini_dir / POLICIES_DIR / POLICY_NAME
 
 
-def gemini_entry(command: list[str]) -> dict[str, Any]:
-    """Gemini CLI's entry of the server run by `command`, as JSON."""
-    return GeminiMcpServer(command=command[0], args=tuple(command[1:])).to_json()
-
-
 def server_snippet(command: list[str]) -> str:
     """What to add to Gemini CLI's settings.json by hand for the server."""
     server = GeminiMcpServer(command=command[0], args=tuple(command[1:]))
@@ -89,7 +83,7 @@ def set_gemini_server(
 ) -> tuple[str, EditStatus]:
     """`text` with Memtab's server run by `command` at `keys`, and what changed; JsonEditError."""
     check_readable(text)
-    entry = gemini_entry(command)
+    entry = GeminiMcpServer(command=command[0], args=tuple(command[1:])).to_json()
     there, current = member_value(text, keys, jsonc=True) if text.strip() else (False, None)
     if there and isinstance(current, dict) and not any(k in current for k in _OTHER_TRANSPORTS):
         updated, command_status = set_member(text, (*keys, "command"), entry["command"], jsonc=True)

@@ -298,8 +298,7 @@ def set_member(
         if len(found) > 1:
             raise JsonEditError(f"holds {dotted!r} more than once")
         if not found:
-            rest = _nested(path[depth + 1 :], value)
-            edited = _insert(text, obj, layout, key, rest)
+            edited = _insert(text, obj, layout, key, _nested(path[depth + 1 :], value))
             status: EditStatus = "added"
             break
         member = found[0]
@@ -399,8 +398,7 @@ def _insert(text: str, obj: JsonObject, layout: _Layout, key: str, value: Any) -
     newline = layout.newline
     if not obj.members:
         inner_start, inner_end = obj.start + 1, obj.end - 1
-        inner = text[inner_start:inner_end]
-        if not inner.strip(" \t\r\n"):
+        if not text[inner_start:inner_end].strip(" \t\r\n"):
             body = newline + layout.member_indent + member + newline + layout.indent
             return text[:inner_start] + (body if layout.multiline else member) + text[inner_end:]
         if not layout.multiline:

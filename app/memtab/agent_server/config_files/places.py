@@ -147,8 +147,7 @@ def project_link_error(link: Path, project: Path, *, folder: bool) -> ProjectLin
         points = os.readlink(link)
     except OSError:
         points = "somewhere"
-    leads = Path(os.path.realpath(link))
-    inside = leads.is_relative_to(os.path.realpath(project))
+    inside = Path(os.path.realpath(link)).is_relative_to(os.path.realpath(project))
     where = "" if inside else ", out of the project"
     return ProjectLinkError(
         f"{link} is a link (to {points}){where}, and Memtab writes nothing through a link "

@@ -26,8 +26,7 @@ def set_table(
     """Set each key of `values` in `[table]` of `document`; `newline`: how the file's lines end."""
     chain = _chain(document, table[:-1], create=True)
     assert chain is not None
-    container = chain[-1][1]
-    found = _find(container, table)
+    found = _find(chain[-1][1], table)
     if found is None:
         _add_table(document, chain, table, values, newline)
         return

@@ -21,8 +21,7 @@ host` by hand."""
 
 
 class Hello(Record):
-    """The bridge's first line (§22.8): its Memtab, what it wants (`session` or `status`), a
-    session's origin."""
+    """The bridge's first line (§22.8): its Memtab, `session` or `status`, a session's origin."""
 
     memtab: str
     protocol: int
@@ -33,8 +32,7 @@ class Hello(Record):
 
 
 class Welcome(Record):
-    """The host's answer to a session's `Hello` (§22.8): `ok` with its Memtab and pid, or
-    `reason`."""
+    """The host's answer to a session's `Hello` (§22.8): `ok`, its Memtab and pid, or `reason`."""
 
     ok: bool
     memtab: str

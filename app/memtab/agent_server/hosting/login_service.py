@@ -28,8 +28,7 @@ Answer = Literal["installed", "declined"]
 
 
 class LoginServiceAnswer(Record):
-    """What the user answered for one home (docs/formats.md §15.1): `installed` or `declined`, and
-    when."""
+    """What the user answered for one home (§15.1): `installed` or `declined`, and when."""
 
     answer: Answer
     at: int
@@ -42,8 +41,7 @@ class LoginServiceSettings(Record, keep_unknown=True):
 
 
 class LoginServiceFacts(Record, write_only=True):
-    """`memtab doctor --json`'s `loginService`: installed, what was answered, the entry, and
-    `note`."""
+    """`memtab doctor --json`'s `loginService`: installed, the answer, the entry, `note`."""
 
     installed: bool
     answer: Answer | None

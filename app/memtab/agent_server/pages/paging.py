@@ -32,8 +32,7 @@ _ESCAPED_NEWLINE = 2  # "\n" in a frame
 
 def framed_size(text: str) -> int:
     """The bytes `text` takes in a JSON-RPC frame, JSON-escaped UTF-8 (additive)."""
-    escaped = json.dumps(text, ensure_ascii=False)
-    return len(escaped.encode("utf-8", "surrogatepass")) - 2
+    return len(json.dumps(text, ensure_ascii=False).encode("utf-8", "surrogatepass")) - 2
 
 
 def max_result_size_chars(tool: str, budget: int) -> int | None:
@@ -110,8 +109,7 @@ def decode_cursor(text: str, tool: str) -> PageCursor:
 
 @dataclass(frozen=True)
 class LineWindow:
-    """The lines a page shows: text, first and last line, and where the next page starts (None: the
-    end)."""
+    """The lines a page shows: text, first and last line, the next page's start (None: the end)."""
 
     text: str
     first: int
@@ -150,8 +148,7 @@ def line_window(
         shown.append(head + text[:taken])
         skipped = column if number == start else 0
         return LineWindow("\n".join(shown), start, number, number, skipped + taken)
-    last = number - 1
-    return LineWindow("\n".join(shown), start, last, number if number < end else None)
+    return LineWindow("\n".join(shown), start, number - 1, number if number < end else None)
 
 
 def rows_that_fit(render: Callable[[int], str], size_of: Callable[[int], int], count: int,

@@ -4,7 +4,6 @@ checked as it is is answered unmarked and checked in the background."""
 
 from __future__ import annotations
 
-import logging
 import os
 import threading
 import time
@@ -31,8 +30,6 @@ from memtab.store.home import Home
 from memtab.store.paths import PathError, parse_file_path
 from memtab.store.scopes.file_rows import FileRow
 from memtab.store.scopes.memory import MemoryStore, MemoryStoreError
-
-logger = logging.getLogger(__name__)
 
 UNREAD_ASK_S = 60.0
 """A file the cache has nothing of asks for a check at most this often."""

@@ -4,7 +4,9 @@ Only what is clearly a path of the checkout is checked (docs/formats.md §19.3):
 
 - a relative path of at least two parts (`src/auth/refresh.py`, `docs/adr/`, as Windows
   writes it `src\\auth\\refresh.py`) whose first part is in the checkout (so `origin/main`,
-  `owner/repo`, `application/json` and a path in another repository are not), or an
+  `owner/repo`, `application/json` and a path in another repository are not), or in a
+  folder the line or its heading names or `cd`s to (`In services/api, … src/main.ts`), or
+  nowhere but a file of the checkout ends with its folder and name (moved); `./file`; an
   absolute path inside the checkout (`~/src/app/x.py` too, `~` the user's home);
 - in a code span, a shell line, or prose — in prose only with a file extension, a
   trailing `/` or three parts (`and/or`, `client/server` are words);
@@ -14,7 +16,8 @@ Only what is clearly a path of the checkout is checked (docs/formats.md §19.3):
   resource in a `kubectl` or `oc` command (`logs deploy/api`: a Deployment, where `-f
   deploy/api.yaml` is a file);
 - never on a line that says the path is gone, moved or renamed, gives it as an example,
-  or speaks of it as not there yet (`check.wording`).
+  or speaks of it as not there yet, nor in a sentence that is a condition or a future
+  (`check.wording`), nor in a command run on another machine or in a container.
 
 A missing file whose name is the name of exactly one other file in the checkout was
 probably moved there: the fix replaces the path on that line.
@@ -31,7 +34,7 @@ from dataclasses import dataclass
 from memtab.check.checkout import SKIPPED_DIRS, Checkout
 from memtab.check.markdown import Line, ScannedText
 from memtab.check.rules.commands import SESSION_BLOCKS, SHELL_BLOCKS, commands_of
-from memtab.check.wording import is_open_section, names_paths_as_they_are
+from memtab.check.wording import hedged, is_open_section, names_paths_as_they_are
 
 # Linear in the line (a memory may hold a 100 KB line): a token starts only where its
 # look-behind allows, and a run it cannot give back to is possessive. A URL's scheme is
@@ -41,6 +44,8 @@ _URL = re.compile(
 )
 _RELATIVE = re.compile(r"(?<![\w/.~$@:%+\\-])(?:\./)?\.?[\w@+-][\w@.+-]*+(?:/[\w@.+-]++)+/?")
 _ABSOLUTE = re.compile(r"(?<![\w/.~$@:%\\-])/[\w@.+-]++(?:/[\w@.+-]++)+/?")
+# `./seed.sh`, `.\\dev.ps1`: a file in the folder commands run in.
+_DOT_RELATIVE = re.compile(r"(?<![\w/.~$@:%+\\-])\.[/\\]\.?[\w@+-][\w@.+-]*+(?![/\\])")
 _HOME_RELATIVE = re.compile(r"(?<![\w/.~$@:%\\-])~/[\w@.+-]++(?:/[\w@.+-]++)+/?")
 # `src\kelp\api.py`, as Windows writes a relative path (never after a drive or a `\`).
 _WINDOWS = re.compile(r"(?<![\w/.~$@:%\\-])(?:\.\\)?[\w@+-][\w@.+-]*+(?:\\[\w@.+-]++)+\\?")
@@ -73,6 +78,13 @@ _RESOURCE_TYPES = frozenset(
     }
 )  # fmt: skip
 _FILE_OPTIONS = frozenset({"-f", "--filename", "-k", "--kustomize"})
+# Programs that run a command on another machine or in a container: its paths are there.
+_ELSEWHERE_PROGRAMS = frozenset({"ssh", "mosh", "vagrant"})
+_IN_CONTAINER = frozenset({"exec", "run", "cp", "debug", "attach"})
+_CONTAINER_PROGRAMS = frozenset({"docker", "podman", "nerdctl", "kubectl", "oc", "docker-compose"})
+_COMMAND_BREAK = re.compile(r"&&|\|\||[;|]|^\s*\$\s")
+_CUT = ("…", "...")
+"""What ends a name cut short (`docs/adr/0003-…`)."""
 
 
 @dataclass(frozen=True)
@@ -83,12 +95,14 @@ class NamedPath:
     written: str
     relative: str
     directory: bool
+    cut: bool = False
+    """The name is cut short (`docs/adr/0003-…`): what is there starts with it."""
 
 
 def named_paths(
     scanned: ScannedText, checkout: Checkout, home: str | None = None
 ) -> Iterator[NamedPath]:
-    """Every path of the checkout the text names on a line that states it as it is
+    """Every path of the checkout the text names in a sentence that states it as it is
     (`home`: the user's home folder, what `~/` names)."""
     link_targets: dict[int, set[str]] = {}
     for link in scanned.links:
@@ -96,16 +110,59 @@ def named_paths(
     for line in scanned.lines:
         if line.fence or not names_paths_as_they_are(line.words) or is_open_section(line.section):
             continue
-        seen: set[str] = set()
         resources = frozenset(_cluster_resources(line))
-        for written, strict in _candidates(line):
-            if written in resources:
+        candidates = [c for c in _candidates(line) if c[0] not in resources]
+        if not candidates or _runs_elsewhere(line):
+            continue
+        seen: set[str] = set()
+        bases = _bases(line, [written for written, _ in candidates], checkout)
+        for written, strict in candidates:
+            if hedged(line.words_around(written)):
                 continue
-            named = _inside(written, checkout, strict=strict, home=home)
+            named = _inside(written, checkout, strict=strict, home=home, bases=bases)
             if named is None or named[0] in seen or named[0] in link_targets.get(line.number, ()):
                 continue
             seen.add(named[0])
-            yield NamedPath(line.number, written, named[0], named[1])
+            yield NamedPath(line.number, written, *named)
+
+
+def _runs_elsewhere(line: Line) -> bool:
+    """Whether the line's code runs on another machine or in a container (`ssh app-1 …`,
+    `docker compose exec api …`): the paths it names are there, not in the checkout."""
+    code = [line.text] if line.block is not None else line.spans
+    for piece in code:
+        for command in _COMMAND_BREAK.split(piece):
+            words = command.split(maxsplit=4)[:4]
+            if not words:
+                continue
+            program = words[0].rsplit("/", 1)[-1]
+            if program in _ELSEWHERE_PROGRAMS or (
+                program in _CONTAINER_PROGRAMS and not _IN_CONTAINER.isdisjoint(words)
+            ):
+                return True
+    return False
+
+
+def _bases(line: Line, written: list[str], checkout: Checkout) -> tuple[list[str], list[str]]:
+    """The checkout's folders the line (or its heading) names, and those its commands `cd`
+    to: what a path on the line may be written relative to (`In services/api, … src/x.ts`)."""
+    named = [*written, *_tokens(line.section)] if line.section else written
+    folders = []
+    for token in named:
+        relative = _plain(token).rstrip("/")
+        if "/" in relative and not relative.startswith("/") and checkout.is_dir(relative):
+            folders.append(relative)
+    moved = [c.directory.removeprefix("./").rstrip("/") for c in commands_of(line) if c.directory]
+    return folders, [d for d in moved if d and not d.startswith(("/", "~")) and checkout.is_dir(d)]
+
+
+def _plain(written: str) -> str:
+    """A token without what trails it (`:12`, `#L3`, punctuation), `/`-separated."""
+    trailing = _TRAILING_REVERSED.match(written[::-1])  # it matches every text (`*`)
+    token = written[: len(written) - (trailing.end() if trailing is not None else 0)]
+    if "\\" in token and "/" not in token:
+        token = token.replace("\\", "/")
+    return token
 
 
 def _candidates(line: Line) -> Iterator[tuple[str, bool]]:
@@ -138,11 +195,12 @@ def _tokens(text: str) -> Iterator[str]:
     patterns = [_ABSOLUTE, _RELATIVE]
     patterns += [_HOME_RELATIVE] if "~/" in text else []
     patterns += [_WINDOWS] if "\\" in text else []
+    patterns += [_DOT_RELATIVE] if ".\\" in text or "./" in text else []
     for pattern in patterns:
         for match in pattern.finditer(text):
             start, end = match.span()
             if text[end : end + 1] not in _TEMPLATE_CONTINUES or _emphasised(text, start, end):
-                yield match.group(0)
+                yield match.group(0) + ("…" if text.startswith("…", end) else "")
 
 
 def _emphasised(text: str, start: int, end: int) -> bool:
@@ -157,14 +215,18 @@ def _emphasised(text: str, start: int, end: int) -> bool:
 
 
 def _inside(
-    written: str, checkout: Checkout, *, strict: bool, home: str | None = None
-) -> tuple[str, bool] | None:
-    """The path inside the checkout a token names, and whether it names a folder; None
-    when it is not clearly a path of this checkout (see the module doc)."""
-    trailing = _TRAILING_REVERSED.match(written[::-1])  # it matches every text (`*`)
-    token = written[: len(written) - (trailing.end() if trailing is not None else 0)]
-    if "\\" in token and "/" not in token:
-        token = token.replace("\\", "/")
+    written: str,
+    checkout: Checkout,
+    *,
+    strict: bool,
+    home: str | None = None,
+    bases: tuple[list[str], list[str]] = ([], []),
+) -> tuple[str, bool, bool] | None:
+    """The path inside the checkout a token names, whether it names a folder, and whether
+    its name is cut short; None when it is not clearly a path of this checkout (see the
+    module doc). `bases`: the folders the line names, and those it `cd`s to."""
+    cut = written.endswith(_CUT)
+    token = _plain(written.removesuffix("…"))
     if token.startswith("~/"):
         if not home:
             return None
@@ -180,17 +242,57 @@ def _inside(
         token, anchored = token[len(prefix) :], True
     else:
         anchored = False
-        token = token.removeprefix("./")
+    explicit = token.startswith("./")  # relative to where the line's commands run
+    token = token.removeprefix("./")
     parts = token.split("/")
-    if len(parts) < 2 or not _plausible(parts):
+    single = explicit and len(parts) == 1 and (_EXTENSION.search(token) or token[:1] == ".")
+    if (len(parts) < 2 and not single) or not _plausible(parts):
         return None
     if strict and not (directory or len(parts) >= 3 or _EXTENSION.search(parts[-1])):
         return None
     if parts[0] in SKIPPED_DIRS or any(part in SKIPPED_DIRS for part in parts[:-1]):
         return None
-    if not anchored and not checkout.exists(parts[0]):
+    if anchored:
+        return token, directory, cut
+    relative = _relative(token, parts, checkout, bases, explicit=explicit)
+    return (relative, directory, cut) if relative is not None else None
+
+
+def _relative(
+    token: str,
+    parts: list[str],
+    checkout: Checkout,
+    bases: tuple[list[str], list[str]],
+    *,
+    explicit: bool,
+) -> str | None:
+    """Where in the checkout a relative path is: under the folder the line `cd`s to (a
+    `./` path), at the root, under a folder the line names, or — its first folder nowhere —
+    where a file of the checkout ends with it (a package's own path, `src/x.ts` of
+    `services/api/src/x.ts`) or with its folder and name (moved: `src/settings/base.py`
+    of `services/billing/settings/base.py`); None when it is no path of this checkout."""
+    named, moved_to = bases
+    if explicit and moved_to:
+        return f"{moved_to[-1]}/{token}"
+    if checkout.exists(token):
+        return token
+    base = next((b for b in named if checkout.exists(f"{b}/{parts[0]}")), None)
+    if base is not None:
+        return f"{base}/{token}"
+    if explicit and len(parts) == 1:
+        # `./manage.py` run from a folder the note does not name: there when anywhere.
+        return next(iter(checkout.named(token)), token)
+    if checkout.exists(parts[0]):
+        return token
+    if not _EXTENSION.search(parts[-1]):
+        return None  # a branch, a repository, a media type: only a file is looked for
+    ends = [path for path in checkout.named(parts[-1]) if path.endswith("/" + token)]
+    if ends:
+        return ends[0]  # there, as a package names it
+    if len(parts) < 3:
         return None
-    return token, directory
+    tail = "/" + "/".join(parts[-2:])
+    return token if len([p for p in checkout.named(parts[-1]) if p.endswith(tail)]) == 1 else None
 
 
 def _plausible(parts: list[str]) -> bool:
@@ -210,6 +312,8 @@ def _plausible(parts: list[str]) -> bool:
 def is_missing(checkout: Checkout, named: NamedPath) -> bool:
     """Whether nothing is at the path — nor, for a name without an extension, a file of
     that name with one (`src/lib/api` for `src/lib/api.ts`, as imports name modules)."""
+    if named.cut:
+        return not checkout.prefix_taken(named.relative)
     if checkout.exists(named.relative):
         return False
     if named.directory or _EXTENSION.search(named.relative.rsplit("/", 1)[-1]):

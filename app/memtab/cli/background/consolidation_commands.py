@@ -11,6 +11,7 @@ from memtab.cli.common import (
     Argument,
     CliError,
     Exclusive,
+    as_cli_error,
     command,
     format_table,
     open_home,
@@ -74,12 +75,10 @@ def _service(args: argparse.Namespace) -> ConsolidationService:
         raise CliError(f"--max-steps must be between 1 and {MAX_STEPS}")
     if args.timeout <= 0:
         raise CliError("--timeout must be positive")
-    try:
+    with as_cli_error(ProviderError, SettingsFileError):
         settings: ProviderSettings = resolve_provider_settings(
             args.provider, args.model, args.base_url
         )
-    except (ProviderError, SettingsFileError) as error:
-        raise CliError(str(error)) from None
     limits = RunLimits(max_steps=args.max_steps, timeout_s=args.timeout)
     return ConsolidationService(open_home(args), settings=settings, limits=limits)
 
@@ -241,11 +240,9 @@ def _failed(args: argparse.Namespace, error: ConsolidationError) -> CliError:
 def _plan_out(
     args: argparse.Namespace, service: ConsolidationService, workspace_id: str, path: Path
 ) -> int:
-    try:
+    with as_cli_error(ConsolidationError):
         plan = service.plan(workspace_id, trigger=args.trigger, scope=args.scope)
         write_plan(path, plan)
-    except ConsolidationError as error:
-        raise CliError(str(error)) from None
     if args.json:
         print_json(plan.to_json())
         return 0
@@ -348,8 +345,7 @@ def run_declined(args: argparse.Namespace) -> int:
     "when you want one (e.g. from a login script).",
 )
 def run_sweep(args: argparse.Namespace) -> int:
-    service = _service(args)
-    report = run_launch_sweep(service)
+    report = run_launch_sweep(_service(args))
     if args.json:
         print_json(report.to_json())
         return 0

@@ -7,7 +7,7 @@ import argparse
 import dataclasses
 from pathlib import Path
 
-from memtab.cli.common import Argument, CliError, command, format_table, group
+from memtab.cli.common import Argument, CliError, as_cli_error, command, format_table, group
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.fs.records import Record
 from memtab.fs.terminal_text import printable
@@ -101,10 +101,8 @@ def run_use_local(args: argparse.Namespace) -> SettingsSaved | int:
             f"No {args.server} server answers on this machine (running: {running}). "
             "Start it (e.g. `ollama serve`), or give its port with --port."
         )
-    try:
+    with as_cli_error(LocalServerError):
         model = choose_model(server, args.model)
-    except LocalServerError as error:
-        raise CliError(str(error)) from None
     return _save(settings_for(server, model), args.json)
 
 
@@ -140,10 +138,8 @@ def _save(settings: ProviderSettings, as_json: bool) -> SettingsSaved | int:
 
 
 def _find(args: argparse.Namespace) -> list[LocalServer]:
-    try:
+    with as_cli_error(LocalServerError):
         return find_local_servers(_kinds(args.port), timeout=args.timeout)
-    except LocalServerError as error:
-        raise CliError(str(error)) from None
 
 
 def _kinds(overrides: list[str]) -> list[ServerKind]:
@@ -178,8 +174,7 @@ class ProviderProblem(Record, write_only=True):
 
 
 class ModelsFound(Record, write_only=True):
-    """`memtab models --json`: the model in use (or why none is) and the local servers
-    found (`--local`; docs/formats.md §13)."""
+    """`memtab models --json`: the model in use (or why none is) and the local servers found."""
 
     configured: ProviderRow | ProviderProblem
     local: tuple[LocalServer, ...]

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from memtab.cli.common import Argument, CliError, command, open_home, print_json
+from memtab.cli.common import Argument, CliError, as_cli_error, command, open_home, print_json
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.humanize import plural
 from memtab.llm.settings import PROVIDER_NAMES, resolve_provider_settings
@@ -80,11 +80,9 @@ def run_write(args: argparse.Namespace) -> int:
     if not transcript.is_file():
         hint = "" if args.transcript else "; pass --transcript FILE"
         raise CliError(f"No transcript at {transcript} for workspace {workspace.id}{hint}")
-    try:
+    with as_cli_error(ProviderError, SettingsFileError):
         provider_settings = resolve_provider_settings(args.provider, args.model, args.base_url)
         provider = create_writer_provider(provider_settings)
-    except (ProviderError, SettingsFileError) as error:
-        raise CliError(str(error)) from None
     if not args.json:  # which model, and which key and why (never the key itself)
         print(f"Memory writer with {provider_settings.describe()}…", file=sys.stderr)
     try:

@@ -11,7 +11,7 @@ from memtab.check.engine import CheckEngine
 from memtab.check.recalled import RecallChecks
 from memtab.check.records import CheckReport, Finding
 from memtab.check.settings import MAX_STALE_DAYS
-from memtab.cli.common import Argument, CliError, command, open_home, print_json
+from memtab.cli.common import Argument, CliError, as_cli_error, command, open_home, print_json
 from memtab.cli.failure import Kind, failed
 from memtab.consolidation.errors import ConsolidationError
 from memtab.consolidation.review.plan import write_plan
@@ -105,11 +105,9 @@ def _write_plan(home: Home, workspace_id: str, report: CheckReport, path: Path) 
     from memtab.consolidation.review.check_fixes import plan_fixes
 
     workspace = load_registry(home).require_workspace(workspace_id)
-    try:
+    with as_cli_error(ConsolidationError):
         fixes = plan_fixes(home, workspace, report.findings)
         write_plan(path, fixes.plan)
-    except ConsolidationError as error:
-        raise CliError(str(error)) from None
     plan, later = fixes.plan, fixes.later
     more = f"; {plural(later, 'more fix', 'more fixes')} after these are applied" if later else ""
     return (

@@ -32,8 +32,7 @@ class SelfTestConsolidation(Record, write_only=True):
 
 
 class SelfTestReport(Record, write_only=True):
-    """What `memtab --self-test` prints (docs/install.md): ok when the demo listed files
-    and its consolidation ran."""
+    """What `memtab --self-test` prints: ok when the demo listed files and consolidated."""
 
     version: str
     frozen: bool
@@ -48,8 +47,7 @@ def run_self_test() -> int:
         os.environ["MEMTAB_PROVIDER"] = "offline"
         os.environ["MEMTAB_CONFIG_DIR"] = str(Path(scratch) / "config")
         home = create_demo_home(Path(scratch) / "demo")
-        registry = load_registry(home)
-        store = MemoryStore.open(home, MAIN_ID, registry)
+        store = MemoryStore.open(home, MAIN_ID, load_registry(home))
         listed = sum(len(listing.files) for listing in store.list_all())
         steps: list[str] = []
         outcome = run_isolated(

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from memtab.cli.common import Argument, command, open_home, print_json
 from memtab.cli.failure import Kind, failed
@@ -29,6 +30,7 @@ from memtab.trust.leaks.records import LeaksReport
 from memtab.trust.memories import where_in_words
 from memtab.trust.records import MemoryPlace
 
+R = TypeVar("R")
 COULD_NOT_READ = 2
 _SCOPE_HELP = (
     "what this workspace's sessions see (global, its project's and its own memory, and "
@@ -88,12 +90,7 @@ def run_duplicates(args: argparse.Namespace) -> int:
     if isinstance(report, int):
         return report
     assert isinstance(report, DuplicatesReport)
-    judge = _judge(args, home)
-    if judge is not None:
-        try:
-            report = judge_duplicates(report, judge, engine.said)
-        finally:
-            judge.close()
+    report = _judged(args, home, report, lambda found, by: judge_duplicates(found, by, engine.said))
     if args.json:
         print_json(report.to_json())
     else:
@@ -101,18 +98,13 @@ def run_duplicates(args: argparse.Namespace) -> int:
             _print_group(group)
         for group in report.dismissed:
             print(f"dismissed by {group.judged_by}: {printable(group.why)} — {group.reason}")
-        files = plural(report.files_read, "memory file")
-        found = plural(len(report.groups), "group")
-        print(
-            f"{found} of duplicates in {files}." if report.groups else f"No duplicates in {files}."
-        )
+        found = f"{plural(len(report.groups), 'group')} of duplicates"
+        _say_found(report.groups, found, "duplicates", report.files_read)
         if report.kept:
             print(f"({plural(report.kept, 'group')} kept as they are not shown: --all shows them)")
         if report.judged:
             print(report.judged)
-    for problem in report.problems:
-        print(f"memtab: not read: {problem}", file=sys.stderr)
-    return 1 if report.groups else 0
+    return _done(report.problems, report.groups)
 
 
 @command(
@@ -135,12 +127,7 @@ def run_contradictions(args: argparse.Namespace) -> int:
     if isinstance(report, int):
         return report
     assert isinstance(report, ContradictionsReport)
-    judge = _judge(args, home)
-    if judge is not None:
-        try:
-            report = judge_contradictions(report, judge)
-        finally:
-            judge.close()
+    report = _judged(args, home, report, judge_contradictions)
     if args.json:
         print_json(report.to_json())
     else:
@@ -167,18 +154,13 @@ def run_contradictions(args: argparse.Namespace) -> int:
                 f"dismissed by {found.judged_by}: {printable(found.about)} · "
                 f"{printable(found.reason)}"
             )
-        files = plural(report.files_read, "memory file")
-        if report.contradictions:
-            print(f"{plural(len(report.contradictions), 'contradiction')} in {files}.")
-        else:
-            print(f"No contradictions in {files}.")
+        many = plural(len(report.contradictions), "contradiction")
+        _say_found(report.contradictions, many, "contradictions", report.files_read)
         if report.cut:
             print(report.cut)
         if report.judged:
             print(report.judged)
-    for problem in report.problems:
-        print(f"memtab: not read: {problem}", file=sys.stderr)
-    return 1 if report.contradictions else 0
+    return _done(report.problems, report.contradictions)
 
 
 @command(
@@ -214,14 +196,8 @@ def run_leaks(args: argparse.Namespace) -> int:
                     print(f"    and {_where(place)}  ({where_in_words(place)})")
             print(f"    {printable(leak.why)}")
             print(f"    belongs in: {printable(leak.belongs)}")
-        files = plural(report.files_read, "memory file")
-        if report.leaks:
-            print(f"{plural(len(report.leaks), 'leak')} in {files}.")
-        else:
-            print(f"No leaks in {files}.")
-    for problem in report.problems:
-        print(f"memtab: not read: {problem}", file=sys.stderr)
-    return 1 if report.leaks else 0
+        _say_found(report.leaks, plural(len(report.leaks), "leak"), "leaks", report.files_read)
+    return _done(report.problems, report.leaks)
 
 
 def _print_group(group: DuplicateGroup) -> None:
@@ -235,16 +211,35 @@ def _print_group(group: DuplicateGroup) -> None:
         print(f"    judged by {group.judged_by}: {printable(group.reason)}")
 
 
-def _judge(args: argparse.Namespace, home: Home) -> ModelJudge | None:
-    """The configured model as the judge of what the engine found (`trust.judge`), or
-    None: `--offline`, no model configured, or settings that name none usable."""
+def _judged(
+    args: argparse.Namespace, home: Home, report: R, judge: Callable[[R, ModelJudge], R]
+) -> R:
+    """`report` judged by the configured model (`trust.judge`); as it is with `--offline`, no model
+    configured, or settings that name none usable."""
     if args.offline:
-        return None
+        return report
     try:
         settings = resolve_provider_settings()
     except (SettingsFileError, ProviderError):
-        return None
-    return None if settings.is_offline else ModelJudge(home, settings)
+        return report
+    if settings.is_offline:
+        return report
+    model = ModelJudge(home, settings)
+    try:
+        return judge(report, model)
+    finally:
+        model.close()
+
+
+def _say_found(found: Sequence[object], words: str, what: str, files_read: int) -> None:
+    files = plural(files_read, "memory file")
+    print(f"{words} in {files}." if found else f"No {what} in {files}.")
+
+
+def _done(problems: Sequence[str], found: Sequence[object]) -> int:
+    for problem in problems:
+        print(f"memtab: not read: {problem}", file=sys.stderr)
+    return 1 if found else 0
 
 
 def _where(place: MemoryPlace) -> str:

@@ -14,6 +14,7 @@ from memtab.blame.service import blame_file_id, blame_memory_file
 from memtab.cli.common import (
     Argument,
     CliError,
+    as_cli_error,
     command,
     elide,
     format_table,
@@ -60,18 +61,22 @@ from memtab.store.restore.orphans import OrphanProjectStore
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.events import EventRestore, find_event, restore_event
 
-_PATH = Argument(
-    "path",
-    metavar="PATH",
-    help="virtual path, e.g. /memories/global/a.md, or another agent's file id",
-)
 _ORPHAN = Argument(
     "--orphan",
     metavar="DIR",
     help="an orphaned project memory dir (memory/project/DIR), deleted or not; "
     "its files are /memories/project/…",
 )
-_FILE_WORKSPACE = Argument.workspace("for project and workspace files")
+_FILE_ARGUMENTS = (
+    Argument(
+        "path",
+        metavar="PATH",
+        help="virtual path, e.g. /memories/global/a.md, or another agent's file id",
+    ),
+    Argument.workspace("for project and workspace files"),
+    _ORPHAN,
+    Argument.JSON,
+)
 
 
 def _caught_up_store(args: argparse.Namespace, *, reading: bool = True) -> MemoryStore:
@@ -97,8 +102,7 @@ def _source_versions(args: argparse.Namespace) -> SourceVersions:
 
 
 class SourceRestored(Record, write_only=True):
-    """`memtab restore ID --version V --json` of another agent's file: whether the file
-    already held that version."""
+    """`memtab restore ID --version V --json`: whether the file already held that version."""
 
     path: str
     version: str
@@ -111,11 +115,9 @@ def _restore_source_file(args: argparse.Namespace) -> SourceRestored | int:
 
     history = _source_versions(args)
     file_id = args.path.strip()
-    try:
+    with as_cli_error(SourceError):
         source = discover(SourceContext.load(history.home)).source(parse_file_id(file_id).source_id)
         changed = restore_version(history, source, file_id, args.version)
-    except SourceError as error:
-        raise CliError(str(error)) from None
     if args.json:
         return SourceRestored(path=file_id, version=args.version, unchanged=not changed)
     if changed:
@@ -136,25 +138,19 @@ class VersionHistory(Record, write_only=True):
 
 @command(
     "history",
-    _PATH,
-    _FILE_WORKSPACE,
-    _ORPHAN,
-    Argument.JSON,
+    *_FILE_ARGUMENTS,
     writes_home=True,
     help="every recorded version of a memory file",
 )
 def run_history(args: argparse.Namespace) -> VersionHistory | int:
     require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "history")
     if not is_virtual_path(args.path):
-        try:
+        with as_cli_error(SourceError):
             versions = _source_versions(args).versions(args.path.strip())
-        except SourceError as error:
-            raise CliError(str(error)) from None
     else:
         versions = file_history(_caught_up_store(args), parse_file_path(args.path))
     if args.json:
-        listed = tuple(version.listed() for version in versions)
-        return VersionHistory(versions=listed)
+        return VersionHistory(versions=tuple(version.listed() for version in versions))
     if not versions:
         print(f"No history for {args.path}")
         return 0
@@ -178,10 +174,7 @@ def run_history(args: argparse.Namespace) -> VersionHistory | int:
 
 @command(
     "blame",
-    _PATH,
-    _FILE_WORKSPACE,
-    _ORPHAN,
-    Argument.JSON,
+    *_FILE_ARGUMENTS,
     writes_home=True,
     help="who introduced each line of a memory file, when, and from what",
 )
@@ -189,10 +182,8 @@ def run_blame(args: argparse.Namespace) -> Blame | int:
     """`memtab blame PATH`: each line, who introduced it (docs/formats.md §20.2)."""
     require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "blame")
     if not is_virtual_path(args.path):
-        try:
+        with as_cli_error(SourceError):
             blame = blame_file_id(_source_versions(args).home, args.path.strip())
-        except SourceError as error:
-            raise CliError(str(error)) from None
     else:
         store = _caught_up_store(args)
         catch_up_runs(store.home)
@@ -290,10 +281,8 @@ def _restore_event(args: argparse.Namespace) -> EventRestore | int:
     if args.path is not None or args.version is not None or args.to is not None:
         raise CliError("--event restores the files of one event: give no PATH, --version or --to")
     home = open_home(args)
-    try:
+    with as_cli_error(LookupError):
         event = find_event(home, args.event.strip())
-    except LookupError as error:
-        raise CliError(str(error)) from None
     result = restore_event(home, event)
     if args.json:
         return result
@@ -326,8 +315,7 @@ def run_runs(args: argparse.Namespace) -> RunsListing | int:
     runs = log.runs(workspace_id=args.workspace, kind=args.kind, failed_only=args.failed)
     reverts = reverted_by(log.runs(kind=REVERT_KIND))
     if args.json:
-        listed = tuple(RunListing.of(run, reverts.get(run.id)) for run in runs)
-        return RunsListing(runs=listed)
+        return RunsListing(runs=tuple(RunListing.of(run, reverts.get(run.id)) for run in runs))
     if not runs:
         print("No runs recorded")
         return 0

@@ -8,7 +8,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from memtab.cli.common import Argument, CliError, command, format_table, open_home
+from memtab.cli.common import Argument, CliError, as_cli_error, command, format_table, open_home
 from memtab.fs.records import Record
 from memtab.fs.terminal_text import printable
 from memtab.store.actors import actor_name
@@ -30,12 +30,10 @@ RENAMED = "memtab suggestions is now memtab inbox (the old name goes in the next
 def _workspaces(home: Home, workspace_id: str | None) -> list[Workspace | None]:
     """The workspace asked for, or every one with something in its inbox and the global
     Inbox (None)."""
-    try:
+    with as_cli_error(*_ERRORS):
         registry = load_registry(home)
         if workspace_id is not None:
             return [registry.require_workspace(workspace_id)]
-    except _ERRORS as error:
-        raise CliError(str(error)) from None
     return [*_with_inbox(home, registry), None]
 
 
@@ -56,7 +54,7 @@ def _items(
     """Each inbox's items; a global proposal once, from the global Inbox when it is listed."""
     with_global = None not in workspaces
     gemini = GeminiInbox(home)  # Gemini CLI's sources, found once for every inbox
-    try:
+    with as_cli_error(*_ERRORS):
         return [
             item
             for workspace in workspaces
@@ -64,8 +62,6 @@ def _items(
                 with_evidence=evidence, with_global=with_global
             )
         ]
-    except _ERRORS as error:
-        raise CliError(str(error)) from None
 
 
 def _say_if_renamed(args: argparse.Namespace) -> None:
@@ -136,8 +132,7 @@ def _by_workspace(home: Home, args: argparse.Namespace) -> list[tuple[Inbox, lis
     holders: dict[str, list[Workspace | None]] = {}
     for item in _items(home, workspaces, evidence=False):
         # A global proposal listed under a workspace is decided through that one's Inbox.
-        holder = by_id.get(item.workspace_id, workspaces[0])
-        holders.setdefault(item.id, []).append(holder)
+        holders.setdefault(item.id, []).append(by_id.get(item.workspace_id, workspaces[0]))
     grouped: dict[str | None, tuple[Workspace | None, list[str]]] = {}
     for item_id in args.ids:
         found = holders.get(item_id, [])
@@ -185,10 +180,8 @@ def run_accept(args: argparse.Namespace) -> InboxAccepted:
         raise CliError("--text edits one item: give exactly one ID")
     accepted: list[InboxItem] = []
     for inbox, ids in _by_workspace(home, args):
-        try:
+        with as_cli_error(*_ERRORS):
             decision = inbox.accept(ids, text=args.text, to=args.to)
-        except _ERRORS as error:
-            raise CliError(str(error)) from None
         for item in decision.items:
             accepted.append(item.replaced(text=decision.texts[item.id]))
     return InboxAccepted(accepted=tuple(accepted))
@@ -209,10 +202,8 @@ def run_reject(args: argparse.Namespace) -> InboxRejected:
     home = open_home(args)
     rejected: list[InboxItem] = []
     for inbox, ids in _by_workspace(home, args):
-        try:
+        with as_cli_error(*_ERRORS):
             decision = inbox.reject(ids)
-        except _ERRORS as error:
-            raise CliError(str(error)) from None
         rejected += decision.items
     return InboxRejected(rejected=tuple(rejected))
 

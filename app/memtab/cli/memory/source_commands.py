@@ -4,17 +4,15 @@ codex-note. Other agents' files are named by file id, mux's by virtual path."""
 from __future__ import annotations
 
 import argparse
-import functools
-import logging
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated
 
 from memtab.cli.common import (
     Argument,
     CliError,
+    as_cli_error,
     command,
     elide,
     format_table,
@@ -53,24 +51,7 @@ from memtab.store.files import count_files
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 
-logger = logging.getLogger(__name__)
-
-T = TypeVar("T")
-
-
-def _one_line_errors(
-    handler: Callable[[argparse.Namespace], T],
-) -> Callable[[argparse.Namespace], T]:
-    """SourceError, MemoryFileError and settings errors as the CLI's one-line errors."""
-
-    @functools.wraps(handler)
-    def run(args: argparse.Namespace) -> T:
-        try:
-            return handler(args)
-        except (SourceError, MemoryFileError, SettingsFileError) as error:
-            raise CliError(str(error)) from None
-
-    return run
+_one_line_errors = as_cli_error(SourceError, MemoryFileError, SettingsFileError)
 
 
 def _context(home: Home) -> SourceContext:
@@ -169,8 +150,7 @@ def _apply_settings(args: argparse.Namespace, home: Home) -> None:
 
 
 class SourceRow(Record, write_only=True):
-    """A source as `memtab sources --json` lists it (docs/formats.md §17); mux's memory is
-    the first."""
+    """A source as `memtab sources --json` lists it (§17); mux's memory is the first."""
 
     id: str
     agent: Agent
@@ -228,8 +208,7 @@ def _source_row(listing: SourceListing) -> SourceRow:
 
 
 class SourceListingOutput(Record, write_only=True):
-    """`memtab sources --json`: the sources (mux's memory first) and where each agent's
-    memory was looked for (docs/formats.md §17)."""
+    """`memtab sources --json`: the sources, mux's first, and where each was looked for (§17)."""
 
     sources: tuple[SourceRow, ...]
     looked_for: tuple[LookedFor, ...]
@@ -465,8 +444,7 @@ class SourceLog(Record, write_only=True):
 )
 @_one_line_errors
 def run_source_log(args: argparse.Namespace) -> SourceLog | int:
-    discovery = discover(_context(open_home(args)))
-    source = discovery.source(args.source)
+    source = discover(_context(open_home(args))).source(args.source)
     history = source_history(source, args.path, limit=args.limit)
     if args.json:
         commits = tuple(map(CommitRow.of, history.commits))

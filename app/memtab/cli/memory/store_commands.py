@@ -57,8 +57,7 @@ def _described(row: FileRow) -> str:
 
 
 class UnaddressableRow(Record, write_only=True):
-    """A file or folder no virtual path can name (`memtab list --json`'s `unaddressable`):
-    shown, never addressable."""
+    """A file or folder no virtual path can name: shown in `unaddressable`, never addressable."""
 
     path: str
     scope: str
@@ -379,8 +378,7 @@ workspace_group = group("workspace", writes_home=True, help="register workspaces
 def run_workspace_add(args: argparse.Namespace) -> int:
     home = open_home(args)
     project = os.path.abspath(os.path.expanduser(args.project))
-    workspace_id = add_workspace(home, project, args.name, args.workspace_id)
-    print(workspace_id)
+    print(add_workspace(home, project, args.name, args.workspace_id))
     return 0
 
 

@@ -182,8 +182,7 @@ def _refuse_xum(agents: list[AgentName], project: ProjectPlace | None) -> None:
 def _report(outcomes: list[Outcome]) -> int:
     """Each outcome's line (a refusal's and the warnings on stderr); 1 if one was refused."""
     for outcome in outcomes:
-        refused = outcome.status == "refused"
-        print(outcome.message, file=sys.stderr if refused else sys.stdout)
+        print(outcome.message, file=sys.stderr if outcome.status == "refused" else sys.stdout)
         for warning in outcome.warnings:
             print(warning, file=sys.stderr)
     return 1 if any(outcome.status == "refused" for outcome in outcomes) else 0
@@ -214,8 +213,7 @@ def offer_login_service(
     on stdout, a failure on stderr. The exit status (1: the service could not be set up)."""
     facts = login_service_facts(home)
     if chosen is None:
-        answer = remembered_answer(home)
-        if facts.installed or answer == "declined":
+        if facts.installed or remembered_answer(home) == "declined":
             print(f"Login: {facts.note}")
             return 0
         if not interactive():

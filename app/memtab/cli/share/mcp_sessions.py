@@ -25,7 +25,7 @@ from memtab.agent_server.origin import SessionOrigin
 from memtab.agent_server.server import serve_stdio
 from memtab.agent_server.service import MemoryService
 from memtab.check.recalled import RecallChecks
-from memtab.cli.common import CliError, home_location
+from memtab.cli.common import CliError, as_cli_error, home_location
 from memtab.cli.main import build_parser
 from memtab.store.home import Home, HomeError
 from memtab.store.sidecars.registry import load_registry
@@ -49,10 +49,8 @@ def session_service(
     home = Home(home_location(args, env=origin.env, cwd=origin.cwd).path)
     workspace = None
     if args.workspace is not None:
-        try:
+        with as_cli_error(HomeError):
             workspace = load_registry(home).require_workspace(args.workspace)
-        except HomeError as error:
-            raise CliError(str(error)) from None
     return MemoryService(
         home,
         workspace,

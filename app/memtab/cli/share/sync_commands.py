@@ -13,6 +13,7 @@ from memtab.cli.common import (
     Argument,
     CliError,
     Exclusive,
+    as_cli_error,
     command,
     open_home,
     open_store,
@@ -86,10 +87,8 @@ def run_sync(args: argparse.Namespace) -> SyncReport:
     service = _service(args)
     quiet = args.json or not sys.stderr.isatty()
     progress = None if quiet else (lambda line: print(f"… {line}", file=sys.stderr))
-    try:
+    with as_cli_error(SyncError, SyncSetupError):
         return service.sync(args.target, progress=progress)
-    except (SyncError, SyncSetupError) as error:
-        raise CliError(str(error)) from None
 
 
 @run_sync.text
@@ -147,13 +146,11 @@ def run_init(args: argparse.Namespace) -> SyncInitResult | int:
     home = open_home(args)
     if (problem := lock_problem(home.root, home.lock_path("x").parent)) is not None:
         raise CliError(problem)
-    try:
+    with as_cli_error(SyncError, SyncSetupError):
         scopes = [parse_scope(spec) for spec in args.scope]
         target = SyncService(home).init(
             args.remote, scopes, name=args.name, branch=args.branch, machine=args.machine
         )
-    except (SyncError, SyncSetupError) as error:
-        raise CliError(str(error)) from None
     overlap = _xum_backup_overlap(home, [target])
     if args.json:
         return SyncInitResult(target=target, xum_backup=overlap)
@@ -247,11 +244,9 @@ def _print_files(what: str, paths: tuple[str, ...]) -> None:
 def run_resolve(args: argparse.Namespace) -> SyncResolved:
     service = _service(args)
     merged = _merged_text(args.merged)
-    try:
+    with as_cli_error(SyncError, SyncSetupError):
         conflict = find_conflict(service, args.path, args.target)
         resolve_conflict(service, conflict, keep=args.keep, merged=merged)
-    except (SyncError, SyncSetupError) as error:
-        raise CliError(str(error)) from None
     return SyncResolved(resolved=conflict, kept=args.keep or "your merge")
 
 
@@ -261,8 +256,7 @@ def _print_resolved(done: SyncResolved, args: argparse.Namespace) -> None:
 
 
 class SyncResolved(Record, write_only=True):
-    """`memtab sync resolve --json`: the conflict resolved and what was kept (local,
-    remote, both, `your merge`)."""
+    """`memtab sync resolve --json`: the conflict resolved and what was kept."""
 
     resolved: SyncConflict
     kept: str
@@ -276,10 +270,8 @@ class SyncResolved(Record, write_only=True):
 )
 def run_remove(args: argparse.Namespace) -> int:
     service = _service(args)
-    try:
+    with as_cli_error(SyncError, SyncSetupError):
         service.remove(args.name)
-    except (SyncError, SyncSetupError) as error:
-        raise CliError(str(error)) from None
     print(f"{args.name} is no longer synced; its repository stays in {service.paths.root}.")
     return 0
 

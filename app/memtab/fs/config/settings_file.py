@@ -32,8 +32,7 @@ def settings_path(env: Mapping[str, str] | None = None) -> Path:
 def load_settings_file(path: Path) -> dict[str, Any]:
     """The settings file as a dict ({} when absent or empty); SettingsFileError when unreadable, not
     an object, or another user's (it chooses where memory is sent)."""
-    planted = anothers(path)
-    if planted is not None:
+    if (planted := anothers(path)) is not None:
         raise SettingsFileError(
             f"the settings file {path} {planted}: Memtab does not use it, as it would choose "
             "where your memory is sent; remove it if you did not put it there"

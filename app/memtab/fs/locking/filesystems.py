@@ -15,26 +15,8 @@ _MOUNTINFO = Path("/proc/self/mountinfo")
 
 # Files on another machine or behind a FUSE daemon.
 NETWORK_TYPES = frozenset(
-    {
-        "nfs",
-        "nfs4",
-        "cifs",
-        "smb",
-        "smb2",
-        "smb3",
-        "smbfs",
-        "9p",
-        "afs",
-        "ceph",
-        "glusterfs",
-        "lustre",
-        "gpfs",
-        "beegfs",
-        "davfs",
-        "ncpfs",
-        "coda",
-        "virtiofs",
-    }
+    {"nfs", "nfs4", "cifs", "smb", "smb2", "smb3", "smbfs", "9p", "afs", "ceph", "glusterfs"}
+    | {"lustre", "gpfs", "beegfs", "davfs", "ncpfs", "coda", "virtiofs"}
 )
 
 

@@ -368,12 +368,7 @@ class LockState(Slotted):
     stale: bool
 
     def __init__(
-        self,
-        path: Path,
-        pid: int | None,
-        alive: bool | None,
-        since: float,
-        stale: bool,
+        self, path: Path, pid: int | None, alive: bool | None, since: float, stale: bool
     ) -> None:
         self.path = path
         self.pid = pid

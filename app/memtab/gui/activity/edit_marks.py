@@ -99,7 +99,6 @@ class EditMarks(QObject):
 
     @property
     def badges(self) -> Mapping[str, Badge]:
-        """The badges by physical path (what the model shows)."""
         return self.edits.badges
 
     def scanned(self, scan: HomeScan, *, first: bool) -> None:

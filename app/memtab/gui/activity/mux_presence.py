@@ -30,20 +30,15 @@ class MuxPresence(QObject):
         """Nothing is checked until `check()`; then every minute, on `jobs`' jobs lane."""
         super().__init__(parent)
         self._home = home
-        self._activity: MuxActivity | None = None
+        self.activity: MuxActivity | None = None
         self._job_service = jobs
         self._client: JobClient | None = None
         self._timer = qtimer(self, self._on_timer_timeout, CHECK_EVERY_MS, single_shot=False)
 
     @property
-    def activity(self) -> MuxActivity | None:
-        """The last answer (None before the first)."""
-        return self._activity
-
-    @property
     def may_run(self) -> bool:
         """Whether mux may be running (True until known otherwise)."""
-        return self._activity is None or self._activity.may_run
+        return self.activity is None or self.activity.may_run
 
     def check(self) -> None:
         """Ask now (off the GUI thread), and every minute from now on."""
@@ -67,9 +62,9 @@ class MuxPresence(QObject):
     def _on_client_latest_finished(self, _key: str, result: object) -> None:
         if not isinstance(result, MuxActivity):
             return
-        first = self._activity is None
+        first = self.activity is None
         before = self.may_run
-        self._activity = result
+        self.activity = result
         logger.debug("mux activity: %s", result.reason)
         if first or result.may_run != before:
             self.changed.emit(result.may_run)

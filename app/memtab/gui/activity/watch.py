@@ -87,7 +87,7 @@ class HomeWatcher(QObject):
         self._polling_interval_s = polling_interval_s
         self._observer_factory = observer_factory
         self._probe_factory = probe_factory
-        self._extra_targets: tuple[tuple[str, bool], ...] = ()
+        self.extra_targets: tuple[tuple[str, bool], ...] = ()
         # The extra directories and every folder holding them: one of them in a batch
         # may be an extra directory coming or going.
         self._extra_holders: frozenset[str] = frozenset()
@@ -97,8 +97,8 @@ class HomeWatcher(QObject):
         # The watchdog side of the watch, while observing (`watch_observer.Observing`).
         self._watching: Observing | None = None
         self._generation = 0
-        self._backend = WatchBackend.STOPPED
-        self._backend_detail = "not watching"
+        self.backend = WatchBackend.STOPPED
+        self.backend_detail = "not watching"
 
         self._inbox = PostedPaths()
         self._flush_timer = clock.timer(self, self._on_flush_timer_timeout, single_shot=True)
@@ -115,24 +115,9 @@ class HomeWatcher(QObject):
         return self._root
 
     @property
-    def backend(self) -> WatchBackend:
-        """Which machinery watches the home right now."""
-        return self._backend
-
-    @property
-    def backend_detail(self) -> str:
-        """A short human description of the backend, for a status line."""
-        return self._backend_detail
-
-    @property
     def polled_dirs(self) -> list[str]:
         """Directories polled because the native watcher could not watch them."""
         return list(self._watching.polled_dirs) if self._watching is not None else []
-
-    @property
-    def extra_targets(self) -> tuple[tuple[str, bool], ...]:
-        """The directories watched besides the root: (directory, recursive)."""
-        return self._extra_targets
 
     @Slot(object)
     def set_extra_targets(self, targets: Sequence[tuple[str, bool]]) -> None:
@@ -140,11 +125,11 @@ class HomeWatcher(QObject):
         recursively or not, replacing the previous ones; one watched anew while watching is
         reported at once (what was written before its watch began is unknown)."""
         wanted = tuple(sorted((str(Path(d).absolute()), bool(r)) for d, r in targets))
-        if wanted == self._extra_targets:
+        if wanted == self.extra_targets:
             return
         first = not self._extras_handed
         self._extras_handed = True
-        self._extra_targets = wanted
+        self.extra_targets = wanted
         self._extra_holders = frozenset(
             str(folder)
             for directory, _ in wanted
@@ -159,7 +144,7 @@ class HomeWatcher(QObject):
         the directories newly watched."""
         if self._watching is None:
             return []
-        added, failed = self._watching.schedule_extras(self._extra_targets)
+        added, failed = self._watching.schedule_extras(self.extra_targets)
         for directory, error in failed:
             logger.warning("Cannot watch %s: %s", directory, error.strerror or error)
         return added
@@ -276,7 +261,7 @@ class HomeWatcher(QObject):
     @Slot()
     def _on_health_timer_timeout(self) -> None:
         watching = self._watching
-        if watching is None or self._backend is not WatchBackend.NATIVE or self._root is None:
+        if watching is None or self.backend is not WatchBackend.NATIVE or self._root is None:
             return
         # An extra directory's watch ends when the directory goes (Gemini CLI's memory
         # folder removed, moved away): no failure of the watcher. Made again, it is
@@ -316,8 +301,8 @@ class HomeWatcher(QObject):
         self._retry_timer.start(self._missing_root_retry_ms)
 
     def _set_backend(self, backend: WatchBackend, detail: str) -> None:
-        changed = backend is not self._backend or detail != self._backend_detail
-        self._backend, self._backend_detail = backend, detail
+        changed = backend is not self.backend or detail != self.backend_detail
+        self.backend, self.backend_detail = backend, detail
         if changed:
             logger.info("File watcher: %s (%s)", backend.value, detail)
             self.backend_changed.emit(backend.value)
@@ -367,6 +352,6 @@ class HomeWatcher(QObject):
             return
         self._retry_timer.stop()
         self._start_observer()
-        if self._backend is not WatchBackend.WAITING:
+        if self.backend is not WatchBackend.WAITING:
             # Whatever was written before the watch began is unknown: report the root.
             self._add_pending([str(self._root)])

@@ -82,7 +82,7 @@ class BlameGutter(LineMargin):
         self.setObjectName("blameGutter")
         self.setAccessibleName("Blame: who wrote each line")
         self._entries: list[GutterEntry] = []
-        self._status = ""
+        self.status = ""
 
     # -- what is shown -----------------------------------------------------------------------
 
@@ -91,23 +91,18 @@ class BlameGutter(LineMargin):
         """One entry per line of the text, as last set."""
         return list(self._entries)
 
-    @property
-    def status(self) -> str:
-        """The word shown when there are no entries ("" when none)."""
-        return self._status
-
     def set_entries(self, entries: Sequence[GutterEntry]) -> None:
         """Paint `entries` (one per line of the text)."""
         self._entries = list(entries)
         self.follow_lines()
-        self._status = ""
+        self.status = ""
         self.setToolTip("")  # the lines' cards now, not "Reading history…"
         self.update()
 
     def set_status(self, text: str) -> None:
         """Paint no entries, only `text` at the top ("Reading history…", "No history")."""
         self._entries = []
-        self._status = text
+        self.status = text
         self.setToolTip(text)
         self.update()
 
@@ -128,9 +123,9 @@ class BlameGutter(LineMargin):
         painter.setPen(muted)
         metrics = self.fontMetrics()
         if not self._entries:
-            if self._status:
+            if self.status:
                 text = metrics.elidedText(
-                    self._status, Qt.TextElideMode.ElideRight, self.width() - 2 * PADDING
+                    self.status, Qt.TextElideMode.ElideRight, self.width() - 2 * PADDING
                 )
                 painter.drawText(PADDING, metrics.ascent() + PADDING, text)
             return
@@ -323,7 +318,6 @@ class BlameFeature(QObject):
 
     @property
     def shown(self) -> bool:
-        """Whether the gutter shows."""
         return self._follow.shown
 
     @property
@@ -389,7 +383,6 @@ class BlameFeature(QObject):
                 self._context.status.show(trace_gone(link.target))
 
     def save_ui_state(self) -> None:
-        """Remember whether the gutter shows."""
         if self._context.ui_state is not None:
             self._context.ui_state.set_flag(SHOWN_FLAG, self.shown)
 
@@ -489,9 +482,5 @@ class BlameFeature(QObject):
             self.card.close()
             self.card.deleteLater()
         self.card = BlameCard(entry, self.gutter)
-        self.card.link_activated.connect(self._on_card_link_activated)
+        self.card.link_activated.connect(self.open_link)
         self.card.show_at(point)
-
-    @Slot(object)
-    def _on_card_link_activated(self, link: Link) -> None:
-        self.open_link(link)

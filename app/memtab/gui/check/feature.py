@@ -13,7 +13,6 @@ from PySide6.QtCore import QObject, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QDockWidget,
     QPlainTextEdit,
     QPushButton,
     QToolTip,
@@ -55,7 +54,7 @@ from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.keyboard_return import PanelLetters
 from memtab.gui.toolkit.style import Accent
 from memtab.gui.toolkit.text.line_margin import LineMargin, MarginEditor, Side
-from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, named, vbox
 
 if TYPE_CHECKING:  # lazy: the consolidation engine loads with the first fix
     from memtab.consolidation.review.check_fixes import FixPlan
@@ -80,18 +79,15 @@ class CheckPanel(QWidget):
         super().__init__(parent)
         self.setObjectName("checkPanel")
         self._findings: list[Finding] = []
-        self.status = WrappedLabel(NOT_CHECKED_YET, self)
-        self.status.setAccessibleName("Check status")
-        self.list = QTreeWidget(self)
-        self.list.setAccessibleName("Findings")
+        self.status = named(WrappedLabel(NOT_CHECKED_YET, self), accessible="Check status")
+        self.list = named(QTreeWidget(self), accessible="Findings")
         self.list.setHeaderLabels(list(COLUMNS))
         self.list.setRootIsDecorated(False)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.list.setColumnWidth(0, 120)
         self.list.setColumnWidth(1, 36)
         self.list.setColumnWidth(2, 175)
-        self.why = WrappedLabel("", self)
-        self.why.setAccessibleName("Why")
+        self.why = named(WrappedLabel("", self), accessible="Why")
         self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.check_button = QPushButton("Check no&w", self)
         self.open_button = QPushButton("&Open", self)
@@ -113,7 +109,6 @@ class CheckPanel(QWidget):
 
     @property
     def findings(self) -> list[Finding]:
-        """The findings listed, in order."""
         return list(self._findings)
 
     def set_status(self, text: str) -> None:
@@ -274,14 +269,8 @@ class CheckFeature(QObject):
         self.report: CheckReport | None = None
         self.shown = PanelState()
         self._panel: CheckPanel | None = None
-        self.dock = QDockWidget("Check")
-        self.dock.setObjectName("checkDock")
-        self.dock.setFeatures(
-            QDockWidget.DockWidgetFeature.DockWidgetClosable
-            | QDockWidget.DockWidgetFeature.DockWidgetMovable
-        )
-        shell.add_dock(self.dock, below=True)  # a list: its rows want the window's width
-        self.dock.hide()
+        # a list: its rows want the window's width
+        self.dock = shell.add_dock("Check", "checkDock", below=True)
         self.action = context.actions.add_panel_toggle(
             "check.panel",
             "&Check: still true of the code?",
@@ -344,7 +333,6 @@ class CheckFeature(QObject):
             self._recheck.start()
 
     def save_ui_state(self) -> None:
-        """Remember whether the panel shows."""
         if self._context.ui_state is not None:
             self._context.ui_state.set_flag(PANEL_FLAG, self.dock.isVisible())
 

@@ -42,7 +42,7 @@ from memtab.gui.tasks.jobs import JobService
 from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet
-from memtab.gui.toolkit.widgets import ElidedLabel, hbox, vbox
+from memtab.gui.toolkit.widgets import ElidedLabel, hbox, named, vbox
 from memtab.store.sidecars.journal import (
     ConsolidationRecord,
     ConsolidationStatus,
@@ -158,16 +158,14 @@ class CoverageLines(QWidget):
         self._values: dict[str, ElidedLabel] = {}
         for row, key in enumerate(LINE_KEYS):
             key_label = QLabel(f"{key}:", self)
-            value = ElidedLabel("", self, min_width=0)
-            value.setAccessibleName(f"{key} consolidation")
+            value = named(ElidedLabel("", self, min_width=0), accessible=f"{key} consolidation")
             grid.addWidget(key_label, row, 0)
             grid.addWidget(value, row, 1)
             self._keys[key] = key_label
             self._values[key] = value
         self._keys["Harvest"].setToolTip(glossary.HARVEST)
         # The last harvest's error, on the Harvest line (whole in its tooltip).
-        self.harvest_error = ElidedLabel("", self, min_width=0)
-        self.harvest_error.setAccessibleName("Harvest error")
+        self.harvest_error = named(ElidedLabel("", self, min_width=0), accessible="Harvest error")
         # In a widget of its own, hidden with the line: a layout whose widgets are all
         # hidden still counts in the grid, and left no width to the other values.
         self._harvest_row = QWidget(self)
@@ -277,9 +275,7 @@ class ConsolidationFacade(Protocol):
         """Apply the accepted ops of a reviewed plan (a run of its own)."""
         ...
 
-    def cancel(self) -> object:
-        """Cancel the run in flight."""
-        ...
+    def cancel(self) -> object: ...
 
 
 class ConsolidationFooter(QFrame):
@@ -369,11 +365,10 @@ class ConsolidationFooter(QFrame):
         self.mux_only_note.setToolTip(glossary.OTHER_AGENTS)
         self.mux_only_note.hide()
 
-        self.progress_bar = QProgressBar(self)
+        self.progress_bar = named(QProgressBar(self), accessible="Consolidation progress")
         self.progress_bar.setRange(0, 0)  # busy: the number of model steps is not known
         self.progress_bar.setTextVisible(False)
         self.progress_bar.setFixedSize(48, 4)
-        self.progress_bar.setAccessibleName("Consolidation progress")
         self.progress_text = ElidedLabel("", self, min_width=0)
         self.progress_text.setAccessibleName("Consolidation step")
         self.status_text = ElidedLabel("", self, min_width=0)
@@ -385,8 +380,7 @@ class ConsolidationFooter(QFrame):
         self.cancel_button.setAccessibleName("Cancel consolidation")
         self.cancel_button.setToolTip("Stop the run; nothing is journaled for a cancelled run")
         self.cancel_button.clicked.connect(self._on_cancel_button_clicked)
-        self.status_area = QWidget(self)
-        self.status_area.setObjectName("consolidationStatus")
+        self.status_area = named(QWidget(self), "consolidationStatus")
         status = hbox(
             (self.progress_bar, 0, Qt.AlignmentFlag.AlignVCenter),
             (self.progress_text, 1),
@@ -431,7 +425,6 @@ class ConsolidationFooter(QFrame):
 
     @property
     def workspace(self) -> Workspace | None:
-        """The workspace whose coverage is shown."""
         return self._runs.workspace
 
     def set_mux_only_note(self, agent: str | None) -> None:

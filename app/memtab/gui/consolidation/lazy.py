@@ -71,7 +71,6 @@ class LazyConsolidationTasks(QObject):
 
     @property
     def loaded(self) -> bool:
-        """Whether the real facade exists yet."""
         return self._tasks is not None
 
     @Slot()
@@ -143,7 +142,6 @@ class LazyConsolidationTasks(QObject):
             self.plan_ready.emit(plan)
 
     def cancel(self) -> None:
-        """Cancel the running run, if any."""
         if self._tasks is not None:
             self._tasks.cancel()
 

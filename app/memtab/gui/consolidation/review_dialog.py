@@ -38,7 +38,7 @@ from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title
 from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import muted_text
 from memtab.gui.toolkit.text.diff_view import DiffPane
-from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, named, vbox
 
 logger = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ class ReviewDialog(QDialog):
         self.ops = RowList(["Apply", "Change"], "Proposed changes", self)
         self.ops.setWordWrap(True)
         self.ops.currentItemChanged.connect(self._on_ops_current_item_changed)
-        self.ops.itemChanged.connect(self._on_ops_item_changed)
+        self.ops.itemChanged.connect(self._update_apply)
         self.diff = DiffPane(self)
         self.diff.show_message("Select a change to see its diff.")
         self.reason = WrappedLabel("", self)  # why the consolidator proposes the change
@@ -105,8 +105,7 @@ class ReviewDialog(QDialog):
         self.forget_button.clicked.connect(self._on_forget_button_clicked)
         self.forget_button.hide()
         self._client: JobClient | None = None  # forgets the declines off the GUI thread
-        self.discard_button = QPushButton("Di&scard", self)
-        self.discard_button.setToolTip("Change nothing")
+        self.discard_button = named(QPushButton("Di&scard", self), tip="Change nothing")
         self.discard_button.clicked.connect(self.reject)
         choices = hbox(
             self.accept_all_button,
@@ -248,10 +247,6 @@ class ReviewDialog(QDialog):
             return
         self.diff.set_sides("before this change", "after it")
         self.diff.set_diff(shown.diff)
-
-    @Slot(QTreeWidgetItem, int)
-    def _on_ops_item_changed(self, _item: QTreeWidgetItem, _column: int) -> None:
-        self._update_apply()
 
     @Slot()
     def _on_accept_all_button_clicked(self) -> None:

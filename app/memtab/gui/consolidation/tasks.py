@@ -53,7 +53,7 @@ class ConsolidationTasks(QObject):
         on the service's home (a fresh default service there), which keeps the GUI thread
         smooth."""
         super().__init__(parent)
-        self._service = service
+        self.service = service
         self._isolated = isolated
         self._jobs = jobs.client("consolidation", Lane.RUNS, parent=self)
         self._reservations: dict[int, RunReservation] = {}
@@ -62,10 +62,6 @@ class ConsolidationTasks(QObject):
         self._jobs.job_finished.connect(self._on_jobs_job_finished)
         self._jobs.job_failed.connect(self._on_jobs_job_failed)
         self._jobs.job_cancelled.connect(self._on_jobs_job_cancelled)
-
-    @property
-    def service(self) -> ConsolidationService:
-        return self._service
 
     @property
     def is_running(self) -> bool:
@@ -92,12 +88,12 @@ class ConsolidationTasks(QObject):
 
     def _submit(self, workspace_id: str, request: RunRequest) -> bool:
         try:
-            reservation = self._service.reserve(workspace_id, request.trigger)
+            reservation = self.service.reserve(workspace_id, request.trigger)
         except ConsolidationError as refusal:
             self.run_failed.emit(str(refusal))
             return False
         job = self._jobs.submit(
-            functools.partial(consolidate, self._service, reservation, request, self._isolated)
+            functools.partial(consolidate, self.service, reservation, request, self._isolated)
         )
         self._reservations[job] = reservation
         return True

@@ -300,11 +300,9 @@ class EditorPanel(CurrentTab, QWidget):
         return self._current.view
 
     def tab_for(self, ref: MemoryFileRef) -> FileTab | None:
-        """The tab showing `ref`, if one does."""
         return self._tabs.tab_for(ref)
 
     def set_current_tab(self, tab: FileTab) -> None:
-        """Show `tab`."""
         self.tab_bar.setCurrentIndex(self._tabs.index(tab))
 
     def keep(self, tab: FileTab) -> None:
@@ -415,7 +413,6 @@ class EditorPanel(CurrentTab, QWidget):
 
     @property
     def has_unsaved_tabs(self) -> bool:
-        """Whether any tab has unsaved changes."""
         return self._tabs.has_unsaved
 
     def set_store(self, view: ScopeView | None) -> None:
@@ -492,7 +489,6 @@ class EditorPanel(CurrentTab, QWidget):
 
     @property
     def saving(self) -> bool:
-        """Whether a tab's save is on its way to disk."""
         return self._tabs.saving
 
     @property

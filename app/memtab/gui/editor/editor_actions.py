@@ -40,7 +40,7 @@ from memtab.gui.toolkit.external_editor import ExternalOpener
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.text.line_margin import go_to
 from memtab.gui.toolkit.text.source_edit import SourceEdit
-from memtab.gui.toolkit.widgets import vbox
+from memtab.gui.toolkit.widgets import named, vbox
 
 logger = logging.getLogger(__name__)
 
@@ -136,8 +136,7 @@ class GoToLineDialog(QDialog):
         self.setObjectName("goToLineDialog")
         self.setWindowTitle("Go to line")
         self._lines = lines
-        self.field = QLineEdit(self)
-        self.field.setAccessibleName("Line number")
+        self.field = named(QLineEdit(self), accessible="Line number")
         self.field.setPlaceholderText(f"{current}")
         self.hint = QLabel(go_to_hint(current, lines), self)
         self.hint.setWordWrap(True)

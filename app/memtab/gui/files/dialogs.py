@@ -52,7 +52,7 @@ from memtab.gui.toolkit.dialog_layout import (
 )
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text
-from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, vbox
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, named, vbox
 from memtab.sources.copy import default_name
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
@@ -73,14 +73,11 @@ class CopyToDialog(QDialog):
         self.setWindowTitle("Copy to…")
         self.form = CopyForm(targets)
         muted = muted_text(self.palette())
-        self.target_combo = QComboBox(self)
-        self.target_combo.setAccessibleName("Copy to")
+        self.target_combo = named(QComboBox(self), accessible="Copy to")
         for target in self.form.targets:
             self.target_combo.addItem(tinted_icon(target_icon(target), muted), target.label)
-        self.name_edit = QLineEdit(name, self)
-        self.name_edit.setAccessibleName("Name")
-        self.type_combo = QComboBox(self)
-        self.type_combo.setAccessibleName("Claude Code memory type")
+        self.name_edit = named(QLineEdit(name, self), accessible="Name")
+        self.type_combo = named(QComboBox(self), accessible="Claude Code memory type")
         self.type_combo.addItems(list(topic_type_choices(topic_type)))
         self.type_label = QLabel("&Type", self)
         self.type_label.setBuddy(self.type_combo)
@@ -210,13 +207,11 @@ class NewItemDialog(QDialog):
         """A dialog creating a `kind` inside `location` (a scope root or directory)."""
         super().__init__(parent)
         self.form = NewItemForm(store, location, kind)
-        self._path: VirtualPath | None = None
+        self.path: VirtualPath | None = None
         self.setWindowTitle(self.form.title)
-        self.name_edit = QLineEdit(self)
-        self.name_edit.setAccessibleName("Name")
+        self.name_edit = named(QLineEdit(self), accessible="Name")
         self.name_edit.setPlaceholderText(self.form.placeholder)
-        self.description_edit = QLineEdit(self)
-        self.description_edit.setAccessibleName("Description")
+        self.description_edit = named(QLineEdit(self), accessible="Description")
         self.description_edit.setPlaceholderText("What this memory is for (optional)")
         self.target_label = _path_label("", self)
         self.error_label = _error_label(self)
@@ -237,25 +232,20 @@ class NewItemDialog(QDialog):
         fit_to_screen(self, QSize(460, 0))  # room for a name; less on a narrow screen
 
     @property
-    def path(self) -> VirtualPath | None:
-        """The validated path to create (None while the input is invalid)."""
-        return self._path
-
-    @property
     def description(self) -> str:
         return self.description_edit.text().strip()
 
     @Slot(str)
     def _on_name_edit_text_changed(self, text: str) -> None:
         state = self.form.state(text)
-        self._path = state.path
-        self.target_label.set_full_text(str(self._path) if self._path is not None else "—")
+        self.path = state.path
+        self.target_label.set_full_text(str(self.path) if self.path is not None else "—")
         _show_reason(self, self.error_label, state.reason)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(self._path is not None)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(self.path is not None)
 
     def accept(self) -> None:
         """Close only with a valid path."""
-        if self._path is not None:
+        if self.path is not None:
             super().accept()
 
 
@@ -268,10 +258,9 @@ class MoveDialog(QDialog):
         """A dialog moving `source`; the name part of the path is preselected."""
         super().__init__(parent)
         self.form = MoveForm(store, source)
-        self._target: VirtualPath | None = None
+        self.target: VirtualPath | None = None
         self.setWindowTitle(self.form.title)
-        self.path_edit = QLineEdit(self.form.text, self)
-        self.path_edit.setAccessibleName("New path")
+        self.path_edit = named(QLineEdit(self.form.text, self), accessible="New path")
         self.path_edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         hint = WrappedLabel(
             "Edit the name to rename; edit the folders or the scope "
@@ -297,23 +286,18 @@ class MoveDialog(QDialog):
         fit_to_title(self)
         fit_to_screen(self, QSize(520, 0))  # room for a path; less on a narrow screen
 
-    @property
-    def target(self) -> VirtualPath | None:
-        """The validated destination (None while the input is invalid)."""
-        return self._target
-
     @Slot(str)
     def _on_path_edit_text_changed(self, text: str) -> None:
         state = self.form.state(text)
-        self._target = state.path
+        self.target = state.path
         _show_reason(self, self.error_label, state.reason)
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        ok.setEnabled(self._target is not None)
+        ok.setEnabled(self.target is not None)
         ok.setText(state.button)
 
     def accept(self) -> None:
         """Close only with a valid destination."""
-        if self._target is not None:
+        if self.target is not None:
             super().accept()
 
 

@@ -32,6 +32,7 @@ from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.toolkit.dialog_layout import give_menu_letters, lay_out_prose_dialog
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.text.text_fields import field_can, focused_text_field
+from memtab.gui.toolkit.widgets import named
 from memtab.sources.copy import add_codex_note, codex_memories
 from memtab.sources.layouts import CODEX_NOTES_DIR
 from memtab.sources.model import Source
@@ -210,8 +211,7 @@ class CodexNoteDialog(QDialog):
         )
         about.setWordWrap(True)
         mute(about)
-        self.text_edit = QPlainTextEdit(self)
-        self.text_edit.setAccessibleName("Note for Codex")
+        self.text_edit = named(QPlainTextEdit(self), accessible="Note for Codex")
         self.text_edit.setPlaceholderText("What Codex should remember…")
         lay_out_prose_dialog(self, about, self.text_edit, "&Add note", height=220)
 
@@ -580,7 +580,6 @@ class FileActions(QObject):
         self._new_item(NewKind.FILE)
 
     def new_folder(self) -> None:
-        """Ask for a name and create a folder."""
         self._new_item(NewKind.FOLDER)
 
     def toggle_pin(self) -> None:

@@ -37,7 +37,7 @@ from memtab.gui.context import WindowContext
 from memtab.gui.first_paint.boundary import settled_step
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.toolkit.screen_room import FRAME_ALLOWANCE, room_on
-from memtab.gui.toolkit.widgets import ElidedLabel
+from memtab.gui.toolkit.widgets import ElidedLabel, named
 from memtab.humanize import display_path
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath
@@ -334,8 +334,7 @@ class MainWindow(QMainWindow):
         self._closed = False
         self.setWindowTitle(display_path(home.root))
 
-        self.tabs = QTabWidget(self)
-        self.tabs.setObjectName("mainTabs")
+        self.tabs = named(QTabWidget(self), "mainTabs")
         self.tabs.setDocumentMode(True)
         self.setCentralWidget(self.tabs)
         self.add_tab(memory_tab, "Memory")
@@ -344,11 +343,11 @@ class MainWindow(QMainWindow):
         memory_tab.tree.setFocus()
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self._traces_tab: TracesPage | None = None
-        self._traces_container: QWidget | None = None
+        self.traces_container: QWidget | None = None
         if with_traces:
-            self._traces_container = QWidget(self)
-            QVBoxLayout(self._traces_container).setContentsMargins(0, 0, 0, 0)
-            self.add_tab(self._traces_container, "Traces")
+            self.traces_container = QWidget(self)
+            QVBoxLayout(self.traces_container).setContentsMargins(0, 0, 0, 0)
+            self.add_tab(self.traces_container, "Traces")
 
         self.setStatusBar(WindowStatusBar(self))
         self._home_label = self.status_bar.home_label(
@@ -357,9 +356,7 @@ class MainWindow(QMainWindow):
         )
         self._home_label.setObjectName("homeStatus")
         self._home_label.setAccessibleName("Memory home")
-        self._watch_label = QLabel(self)
-        self._watch_label.setObjectName("watcherStatus")
-        self._watch_label.setAccessibleName("File watcher")
+        self._watch_label = named(QLabel(self), "watcherStatus", accessible="File watcher")
         self.add_status_widget(self._watch_label)
         self._update_watch_label()
 
@@ -408,7 +405,6 @@ class MainWindow(QMainWindow):
         return bar
 
     def add_status_widget(self, widget: QWidget) -> None:
-        """Add a widget to the status bar, on the right (permanent)."""
         self.statusBar().addPermanentWidget(widget)
 
     @property
@@ -420,18 +416,13 @@ class MainWindow(QMainWindow):
     @property
     def shown_traces_tab(self) -> TracesPage | None:
         """The Traces tab when it is the one shown, else None."""
-        container = self._traces_container
+        container = self.traces_container
         if container is None or self.tabs.currentWidget() is not container:
             return None
         return self.traces_tab
 
-    @property
-    def traces_container(self) -> QWidget | None:
-        """The Traces tab's page (None in a window without one); the tab goes in it."""
-        return self._traces_container
-
     def _build_traces_tab(self) -> None:
-        if self._traces_tab is None and self._traces_container is not None:
+        if self._traces_tab is None and self.traces_container is not None:
             features = self._composition()
             features.demand(TRACES.name)
             self._traces_tab = features.get(TRACES)
@@ -440,9 +431,9 @@ class MainWindow(QMainWindow):
     def show_trace(self, path: Path) -> None:
         """Switch to the Traces tab and open a writer trace dump."""
         traces = self.traces_tab
-        if traces is None or self._traces_container is None:
+        if traces is None or self.traces_container is None:
             return
-        self.tabs.setCurrentWidget(self._traces_container)
+        self.tabs.setCurrentWidget(self.traces_container)
         traces.show_trace(Path(path))
 
     def start(self) -> None:
@@ -513,7 +504,7 @@ class MainWindow(QMainWindow):
 
     @Slot(int)
     def _on_tabs_current_changed(self, index: int) -> None:
-        if self._traces_container is not None and self.tabs.widget(index) is self._traces_container:
+        if self.traces_container is not None and self.tabs.widget(index) is self.traces_container:
             self._build_traces_tab()  # on first view
         self._size_by_current_tab()
         self.memory_tab_current.emit(self.tabs.widget(index) is self.memory_tab)
@@ -539,17 +530,15 @@ class MainWindow(QMainWindow):
 
     @property
     def has_traces_tab(self) -> bool:
-        """Whether this window has a Traces tab."""
-        return self._traces_container is not None
+        return self.traces_container is not None
 
     def show_memory_tab(self) -> None:
-        """Bring the Memory tab to the front."""
         self.tabs.setCurrentWidget(self.memory_tab)
 
     def show_traces_tab(self) -> None:
         """Bring the Traces tab to the front (built now if it was not yet)."""
-        if self.traces_tab is not None and self._traces_container is not None:
-            self.tabs.setCurrentWidget(self._traces_container)
+        if self.traces_tab is not None and self.traces_container is not None:
+            self.tabs.setCurrentWidget(self.traces_container)
 
     def reveal_file(
         self, workspace_id: str | None, path: VirtualPath, lines: tuple[int, ...] = ()
@@ -558,11 +547,15 @@ class MainWindow(QMainWindow):
         self.memory_tab.reveal_file(workspace_id, path, lines)
 
     def show_suggestions(self, workspace_id: str | None) -> None:
-        """Show the suggested memories of `workspace_id` in the Memory tab."""
         self.memory_tab.show_suggestions(workspace_id)
 
-    def add_dock(self, dock: QDockWidget, *, below: bool = False) -> None:
-        """Dock a panel at the right, beside the editor (or below the tabs: a list)."""
+    def add_dock(self, title: str, name: str, *, below: bool = False) -> QDockWidget:
+        """A hidden panel docked at the right, beside the editor (or below the tabs: a list)."""
+        dock = named(QDockWidget(title), name)
+        dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetClosable
+            | QDockWidget.DockWidgetFeature.DockWidgetMovable
+        )
         area = (
             Qt.DockWidgetArea.BottomDockWidgetArea
             if below
@@ -572,6 +565,8 @@ class MainWindow(QMainWindow):
         self.context.actions.share_keys(self.memory_tab, dock)  # its panels: the tab's keys
         if below:
             dock.visibilityChanged.connect(functools.partial(self._first_height, dock))
+        dock.hide()
+        return dock
 
     def _first_height(self, dock: QDockWidget, visible: bool) -> None:
         """A list docked below first takes a third of the window's height, not all its
@@ -582,7 +577,6 @@ class MainWindow(QMainWindow):
             self.resizeDocks([dock], [wanted], Qt.Orientation.Vertical)
 
     def as_widget(self) -> QWidget:
-        """The window, as the parent of a feature's dialogs."""
         return self
 
     def add_workspace(self) -> None:

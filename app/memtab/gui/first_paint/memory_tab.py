@@ -40,7 +40,7 @@ from memtab.gui.memory_tab.panes import PaneSwitch
 from memtab.gui.memory_tab.workspace_picker import WorkspacePicker
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import muted_text
-from memtab.gui.toolkit.widgets import chain_tab_order, tab_stops
+from memtab.gui.toolkit.widgets import chain_tab_order, named, tab_stops
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.reconcile import SlicedReconcile, TreeFill
 from memtab.gui.tree.scan_scheduler import ContextLoader, ScanScheduler
@@ -65,9 +65,7 @@ class TabLayout:
         search_stand_in = QLineEdit(tab)
         search_stand_in.setPlaceholderText(SEARCH_PLACEHOLDER)
         search_stand_in.setEnabled(False)
-        self.new_button = QToolButton(tab)
-        self.new_button.setAccessibleName("New")
-        self.new_button.setToolTip("New memory file or folder")
+        self.new_button = named(QToolButton(tab), accessible="New", tip="New memory file or folder")
         self.new_button.setIcon(tinted_icon("new-file", muted_text(tab.palette())))
         self.new_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.new_button.setAutoRaise(True)
@@ -76,8 +74,7 @@ class TabLayout:
         self._search_row.addWidget(search_stand_in, 1)
         self._search_row.addWidget(self.new_button)
 
-        left = QWidget(tab)
-        left.setObjectName("memoryTreePane")
+        left = named(QWidget(tab), "memoryTreePane")
         self._left = QVBoxLayout(left)
         self._left.setContentsMargins(8, 8, 4, 6)
         self._left.setSpacing(6)
@@ -86,13 +83,11 @@ class TabLayout:
         self._left.addWidget(tree, 1)
 
         # The editor's pane: the Files button (shown while narrow) above the editor.
-        self.editor_pane = QWidget(tab)
-        self.editor_pane.setObjectName("memoryEditorPane")
+        self.editor_pane = named(QWidget(tab), "memoryEditorPane")
         self._editor_column = QVBoxLayout(self.editor_pane)
         self._editor_column.setContentsMargins(0, 0, 0, 0)
         self._editor_column.setSpacing(0)
-        back = QToolButton(self.editor_pane)
-        back.setObjectName("backToFiles")
+        back = named(QToolButton(self.editor_pane), "backToFiles")
         back_row = QHBoxLayout()
         back_row.setContentsMargins(4, 4, 4, 0)
         back_row.addWidget(back)
@@ -103,8 +98,7 @@ class TabLayout:
         # Replaced (and deleted) by `place`, which lets go of them.
         self._stand_ins: tuple[QWidget, QWidget] | None = (search_stand_in, editor_stand_in)
 
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, tab)
-        self.splitter.setObjectName("memorySplitter")
+        self.splitter = named(QSplitter(Qt.Orientation.Horizontal, tab), "memorySplitter")
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.editor_pane)
@@ -250,7 +244,7 @@ class MemoryTab(QWidget):
         self._first_scan_shown = False
         self._assembled = False
         self._assembler: Callable[[], None] | None = None
-        self._controller: TabController | None = None
+        self.controller: TabController | None = None
         self._loaded = False
         self._stopped = False
 
@@ -267,7 +261,7 @@ class MemoryTab(QWidget):
         self.panes = self._layout.panes
         self.scans.scan_finished.connect(self._on_scans_scan_finished)
         self.scans.outline_finished.connect(self._on_scans_outline_finished)
-        self.scans.scan_failed.connect(self._on_scans_scan_failed)
+        self.scans.scan_failed.connect(self.show_error)
         self.picker.workspace_requested.connect(self._on_picker_workspace_requested)
         self.tree_reconcile.reconciled.connect(self._on_tree_reconciled)
         context.changes.published.connect(self._on_changes_published)
@@ -283,11 +277,6 @@ class MemoryTab(QWidget):
     def is_assembled(self) -> bool:
         """Whether `assemble()` has run (its controller may still be being built)."""
         return self._assembled
-
-    @property
-    def controller(self) -> TabController | None:
-        """The tab's settled half, once built (`settle`)."""
-        return self._controller
 
     def set_assembler(self, assemble: Callable[[], None]) -> None:
         """How the tab is assembled: its window's features of the phase after the paint
@@ -319,7 +308,6 @@ class MemoryTab(QWidget):
 
     @property
     def overlay(self) -> TreeOverlay:
-        """The panels over the bottom of the tree."""
         return self._layout.overlay
 
     @property
@@ -333,14 +321,14 @@ class MemoryTab(QWidget):
         """The controller is built and wired: the frame follows it from now on
         (`assembled`)."""
         self._assembled = True
-        self._controller = controller
+        self.controller = controller
         self.assembled.emit()
 
     def catch_up(self) -> None:
         """Feed the controller the scan the tree already shows (built after it: it has not
         seen it), then `loaded` if it was the first; after the window's features that
         follow the scans shown."""
-        scan, controller = self._shown.scan, self._controller
+        scan, controller = self._shown.scan, self.controller
         if scan is None or controller is None:
             return
         caught_up = scan_steps(
@@ -370,18 +358,16 @@ class MemoryTab(QWidget):
 
     @property
     def workspace(self) -> Workspace | None:
-        """The workspace shown."""
         return self._shown.workspace
 
     @property
     def is_loaded(self) -> bool:
-        """Whether the first scan has been shown."""
         return self._loaded
 
     @property
     def is_sources_loaded(self) -> bool:
         """Whether other agents' memory has been shown (`sources_loaded`)."""
-        return self._controller is not None and self._controller.sources_shown
+        return self.controller is not None and self.controller.sources_shown
 
     @property
     def is_idle(self) -> bool:
@@ -389,7 +375,7 @@ class MemoryTab(QWidget):
         return not (
             self.scans.busy
             or (self._first_scan_shown and not self._loaded)  # the controller is still to build
-            or (self._controller is not None and self._controller.busy)
+            or (self.controller is not None and self.controller.busy)
             or self.context.file_ops_busy
             or self.tree_reconcile.busy
         )
@@ -401,8 +387,7 @@ class MemoryTab(QWidget):
 
     @property
     def agent_edited(self) -> frozenset[str]:
-        """Physical paths of files with the "agent edited" badge."""
-        return self._controller.agent_edited if self._controller is not None else frozenset()
+        return self.controller.agent_edited if self.controller is not None else frozenset()
 
     def view(self) -> ScopeView:
         """The shown workspace's scopes, to read."""
@@ -417,8 +402,8 @@ class MemoryTab(QWidget):
         """Reread everything the tab shows (F5): the scopes, and the controller's (the
         Inbox) once built."""
         self.scans.request(None)
-        if self._controller is not None:
-            self._controller.reload()
+        if self.controller is not None:
+            self.controller.reload()
 
     def save_ui_state(self) -> None:
         """Remember the splitter's sizes (the window saves the file)."""
@@ -446,14 +431,14 @@ class MemoryTab(QWidget):
             then()
             return
         self.assemble()
-        if self._controller is not None:  # not in a window closing before it was built
-            self._controller.switch_workspace(workspace_id, then)
+        if self.controller is not None:  # not in a window closing before it was built
+            self.controller.switch_workspace(workspace_id, then)
 
     def focus_search(self) -> None:
         """Ctrl+Shift+F: put the cursor in the search box."""
         self.assemble()
-        if self._controller is not None:
-            self._controller.focus_search()
+        if self.controller is not None:
+            self.controller.focus_search()
 
     def reveal_file(
         self, workspace_id: str | None, path: VirtualPath, lines: tuple[int, ...] = ()
@@ -461,14 +446,14 @@ class MemoryTab(QWidget):
         """Open `path` of `workspace_id` (switching to it) with `lines` highlighted, as
         soon as the tree shows it (e.g. the notes the writer just recorded)."""
         self.assemble()
-        if self._controller is not None:
-            self._controller.reveal_file(workspace_id, path, lines)
+        if self.controller is not None:
+            self.controller.reveal_file(workspace_id, path, lines)
 
     def show_suggestions(self, workspace_id: str | None) -> None:
         """Show the Inbox of `workspace_id` (switching to it)."""
         self.assemble()
-        if self._controller is not None:
-            self._controller.show_suggestions(workspace_id)
+        if self.controller is not None:
+            self.controller.show_suggestions(workspace_id)
 
     def show_workspace(self, workspace_id: str | None) -> None:
         """A workspace switch is made (the controller's, once drafts are settled): the
@@ -494,18 +479,18 @@ class MemoryTab(QWidget):
     def show_error(self, text: str) -> None:
         """An error in the tab's bar (and the status bar)."""
         self.assemble()
-        if self._controller is not None:  # not in a window closed before it was built
-            self._controller.show_error(text)
+        if self.controller is not None:  # not in a window closed before it was built
+            self.controller.show_error(text)
         self.context.status.show(text)
 
     def is_searching(self) -> bool:
         """Whether the tree shows search results (their containers hold only matches)."""
-        return self._controller is not None and self._controller.is_searching()
+        return self.controller is not None and self.controller.is_searching()
 
     def show_tree(self, tree: TreeNode, then: Callable[[], None] | None = None) -> None:
         """Reconcile `tree` into the model in slices (`SlicedReconcile`), then run `then` and the
         follow-ups of a shown tree."""
-        badges = self._controller.badges if self._controller is not None else None
+        badges = self.controller.badges if self.controller is not None else None
         self.tree_reconcile.show(tree, badges, then)
 
     def show_search_results(self, tree: TreeNode, then: Callable[[], None]) -> None:
@@ -548,7 +533,7 @@ class MemoryTab(QWidget):
         )
         tree = outcome.presented
         assert isinstance(tree, TreeNode)
-        controller = self._controller
+        controller = self.controller
         steps = scan_steps(
             scan,
             previous,
@@ -575,21 +560,17 @@ class MemoryTab(QWidget):
     def _workspace_shown(self, scan: HomeScan) -> None:
         self._shown.workspace_id = scan.workspace.id if scan.workspace is not None else None
 
-    @Slot(str)
-    def _on_scans_scan_failed(self, message: str) -> None:
-        self.show_error(message)
-
     # -- reconciling a tree into the model -------------------------------------------------------
 
     def _quietly(self) -> AbstractContextManager[None]:
-        controller = self._controller
+        controller = self.controller
         return controller.quietly() if controller is not None else contextlib.nullcontext()
 
     @Slot()
     def _on_tree_reconciled(self) -> None:
-        if self._controller is None:
+        if self.controller is None:
             return  # an outline or the first scan: nothing is open or selected yet
-        self._controller.tree_shown()
+        self.controller.tree_shown()
         self.tree_updated.emit()
 
     def _on_first_scan_shown(self) -> None:
@@ -598,7 +579,7 @@ class MemoryTab(QWidget):
         self._mark_tree_ready()
         self._first_scan_shown = True
         self.descriptions_shown.emit()
-        if self._controller is not None:
+        if self.controller is not None:
             self._finish_loading()
         else:
             self.tree.after_next_paint(self.assemble)
@@ -606,10 +587,10 @@ class MemoryTab(QWidget):
     def _finish_loading(self) -> None:
         """The controller has caught up with the first scan: what follows it, then
         `loaded`."""
-        if self._loaded or self._controller is None:
+        if self._loaded or self.controller is None:
             return
         self._loaded = True
-        self._controller.first_scan_loaded()
+        self.controller.first_scan_loaded()
         self.scans.enable_sources()  # other agents' memory: after the mux scopes are shown
         self.loaded.emit()
 

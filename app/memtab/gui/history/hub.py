@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QDockWidget, QLabel, QWidget
+from PySide6.QtWidgets import QLabel, QWidget
 
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.editor.session import BarKind
@@ -247,14 +247,7 @@ class HistoryHub(QObject):
 
         self._panel: HistoryPanel | None = None  # built when first shown or asked for
         self._followed: MemoryFile | None = None  # the editor's file, for the panel
-        self.dock = QDockWidget("History")
-        self.dock.setObjectName("historyDock")
-        self.dock.setFeatures(
-            QDockWidget.DockWidgetFeature.DockWidgetClosable
-            | QDockWidget.DockWidgetFeature.DockWidgetMovable
-        )
-        shell.add_dock(self.dock)
-        self.dock.hide()
+        self.dock = shell.add_dock("History", "historyDock")
         actions = context.actions
         self.panel_action = actions.add_panel_toggle(
             "history.panel",

@@ -40,7 +40,7 @@ from memtab.gui.toolkit.keyboard_return import PanelLetters
 from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.text.diff_view import DiffPane
-from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, vbox
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, named, vbox
 
 logger = logging.getLogger(__name__)
 
@@ -62,8 +62,8 @@ class HistoryPanel(QWidget):
         super().__init__(parent)
         self.setObjectName("historyPanel")
         self.setAccessibleName("File history")
-        self._subject: MemoryFile | None = None
-        self._history: FileHistory | None = None
+        self.subject: MemoryFile | None = None
+        self.history: FileHistory | None = None
         self._active = False
         self._job_service = jobs
         self._client: JobClient | None = None  # made with the first read
@@ -75,12 +75,11 @@ class HistoryPanel(QWidget):
         self.versions = RowList(
             ["When", "Who", "Change", "Size"], "Versions", self, stretch=2, whole=(0, 1)
         )
-        self.versions.currentItemChanged.connect(self._on_versions_current_item_changed)
+        self.versions.currentItemChanged.connect(self._show_selected)
         self.diff = DiffPane(self)
         self.diff.show_message(PICK_VERSION)
         # Alt+S: Alt+R is the Inbox's Reject (the Inbox is no panel of its own letters)
-        self.restore_button = QPushButton("Re&store this version", self)
-        self.restore_button.setToolTip(RESTORE_TIP)
+        self.restore_button = named(QPushButton("Re&store this version", self), tip=RESTORE_TIP)
         self.restore_button.setEnabled(False)
         self.restore_button.clicked.connect(self._on_restore_button_clicked)
         buttons = hbox(1, self.restore_button)
@@ -103,26 +102,16 @@ class HistoryPanel(QWidget):
     # -- what the window calls ---------------------------------------------------------------
 
     @property
-    def subject(self) -> MemoryFile | None:
-        """The file whose history is shown (a mux file or another agent's)."""
-        return self._subject
-
-    @property
-    def history(self) -> FileHistory | None:
-        """The history shown (None while none is loaded)."""
-        return self._history
-
-    @property
     def busy(self) -> bool:
         """Whether a history or a diff is being read (tests wait for this)."""
         return self._client is not None and self._client.is_busy()
 
     def show_file(self, file: MemoryFile | None) -> None:
         """Follow the editor: show `file`'s history (None: no file)."""
-        if file is not None and file == self._subject:
+        if file is not None and file == self.subject:
             return
-        self._subject = file
-        self._history = None
+        self.subject = file
+        self.history = None
         self.versions.clear()
         self.reload()
 
@@ -134,7 +123,7 @@ class HistoryPanel(QWidget):
 
     def reload(self) -> None:
         """Read the file's history again (off the GUI thread), keeping the selection."""
-        subject = self._subject
+        subject = self.subject
         if subject is None:
             self._show_state(NO_FILE)
             return
@@ -167,7 +156,7 @@ class HistoryPanel(QWidget):
         return self._client
 
     def _show_state(self, note: str) -> None:
-        shown = self._subject is not None
+        shown = self.subject is not None
         if not shown:
             self.title.set_full_text(NO_FILE)
         self.note.setText(note)
@@ -179,7 +168,7 @@ class HistoryPanel(QWidget):
 
     def _show_history(self, history: FileHistory) -> None:
         chosen = self._selected()
-        self._history = history
+        self.history = history
         self.versions.blockSignals(True)
         self.versions.clear()
         for row in panel_rows(history):
@@ -197,10 +186,10 @@ class HistoryPanel(QWidget):
 
     def _selected(self) -> Selected | None:
         item = self.versions.currentItem()
-        return selected(self._history, item.data(0, _ID_ROLE) if item is not None else None)
+        return selected(self.history, item.data(0, _ID_ROLE) if item is not None else None)
 
     def _show_selected(self) -> None:
-        chosen, history, subject = self._selected(), self._history, self._subject
+        chosen, history, subject = self._selected(), self.history, self.subject
         if chosen is None or history is None or subject is None:
             self.restore_button.setEnabled(False)
             self.diff.show_message(PICK_VERSION)
@@ -218,21 +207,15 @@ class HistoryPanel(QWidget):
 
     # -- slots -------------------------------------------------------------------------------
 
-    @Slot(QTreeWidgetItem, QTreeWidgetItem)
-    def _on_versions_current_item_changed(
-        self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None
-    ) -> None:
-        self._show_selected()
-
     @Slot()
     def _on_restore_button_clicked(self) -> None:
         chosen = self._selected()
-        if chosen is not None and chosen.version is not None and self._subject is not None:
-            self.restore_requested.emit(self._subject, chosen.version.id)
+        if chosen is not None and chosen.version is not None and self.subject is not None:
+            self.restore_requested.emit(self.subject, chosen.version.id)
 
     @Slot(str, object)
     def _on_client_latest_finished(self, key: str, result: object) -> None:
-        shown = self._subject.ref if self._subject is not None else None
+        shown = self.subject.ref if self.subject is not None else None
         if key == HISTORY_KEY and isinstance(result, FileHistory) and result.ref == shown:
             self._show_history(result)
         elif key == DIFF_KEY and isinstance(result, DiffResult):
@@ -241,7 +224,7 @@ class HistoryPanel(QWidget):
     @Slot(str, str)
     def _on_client_latest_failed(self, key: str, message: str) -> None:
         if key == HISTORY_KEY:
-            self._history = None
+            self.history = None
             self.versions.clear()
             self._show_state(f"Cannot read the history: {message}")
             self.loaded.emit()

@@ -63,7 +63,7 @@ from memtab.gui.toolkit.dialog_layout import (
 from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet
 from memtab.gui.toolkit.text.diff_view import DiffPane
-from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, vbox
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, named, vbox
 from memtab.store.history.records import RunEntry
 from memtab.store.home import Home
 from memtab.store.restore.from_history import RevertResult, revert_run
@@ -151,21 +151,18 @@ class RunsDialog(QDialog):
         fit_to_screen(self, QSize(980, 580), remember="runs")
 
     def _build(self) -> None:
-        self.workspace_filter = QComboBox(self)
-        self.workspace_filter.setAccessibleName("Workspace filter")
+        self.workspace_filter = named(QComboBox(self), accessible="Workspace filter")
         self.workspace_filter.addItem(ALL_WORKSPACES, None)
         # Workspace names can be long: the combo elides them rather than widen the dialog.
         self.workspace_filter.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         self.workspace_filter.setMinimumContentsLength(18)
-        self.kind_filter = QComboBox(self)
-        self.kind_filter.setAccessibleName("Kind filter")
+        self.kind_filter = named(QComboBox(self), accessible="Kind filter")
         self.kind_filter.addItem("All kinds", None)
         for kind, words in KIND_WORDS.items():
             self.kind_filter.addItem(words, kind)
-        self.trigger_filter = QComboBox(self)
-        self.trigger_filter.setAccessibleName("Trigger filter")
+        self.trigger_filter = named(QComboBox(self), accessible="Trigger filter")
         self.trigger_filter.addItem("Any trigger", None)
         for trigger in TRIGGERS:
             self.trigger_filter.addItem(trigger, trigger)
@@ -191,12 +188,11 @@ class RunsDialog(QDialog):
         self._heading.setFont(heading_font)
         self._meta = WrappedLabel("", self._detail_pane)
         self._meta.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.summary = WrappedLabel("", self._detail_pane)
-        self.summary.setAccessibleName("Run summary")
+        self.summary = named(WrappedLabel("", self._detail_pane), accessible="Run summary")
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.ops = RowList(["State", "Change"], "Operations", self._detail_pane)
         self.ops.currentItemChanged.connect(self._on_ops_current_item_changed)
-        self.ops.itemDoubleClicked.connect(self._on_ops_item_double_clicked)
+        self.ops.itemDoubleClicked.connect(self._open_selected_op)
         self.diff = DiffPane(self._detail_pane)
         self.diff.show_message(PICK_A_CHANGE)
         ops_split = QSplitter(Qt.Orientation.Vertical, self._detail_pane)
@@ -246,7 +242,6 @@ class RunsDialog(QDialog):
 
     @property
     def detail(self) -> RunDetail | None:
-        """The selected run's details, once read."""
         return self._state.detail
 
     @property
@@ -270,7 +265,6 @@ class RunsDialog(QDialog):
 
     @property
     def run_filter(self) -> RunFilter:
-        """What the filter row selects."""
         return RunFilter(
             workspace_id=self.workspace_filter.currentData(),
             kind=self.kind_filter.currentData(),
@@ -498,10 +492,6 @@ class RunsDialog(QDialog):
             self.diff.set_diff(op.diff)
         else:
             self.diff.show_message(view.message)
-
-    @Slot(QTreeWidgetItem, int)
-    def _on_ops_item_double_clicked(self, _item: QTreeWidgetItem, _column: int) -> None:
-        self._open_selected_op()
 
     @Slot()
     def _on_open_button_clicked(self) -> None:

@@ -60,7 +60,7 @@ from memtab.gui.toolkit.dialog_layout import (
 )
 from memtab.gui.toolkit.row_list import FittedTree
 from memtab.gui.toolkit.style import muted_text, set_style_sheet
-from memtab.gui.toolkit.widgets import ElidedLabel, hbox, vbox
+from memtab.gui.toolkit.widgets import ElidedLabel, hbox, named, vbox
 from memtab.sources.model import Source
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
@@ -173,8 +173,7 @@ class TrashDialog(QDialog):
         self._job_service = jobs
         self._client: JobClient | None = None  # made on first use, let go on close
 
-        self.scope_filter = QComboBox(self)
-        self.scope_filter.setAccessibleName("Scope or agent")
+        self.scope_filter = named(QComboBox(self), accessible="Scope or agent")
         self.scope_filter.addItem("Everything", None)
         for scope in SCOPE_ORDER:
             self.scope_filter.addItem(SCOPE_TITLES[scope], scope.value)
@@ -188,9 +187,8 @@ class TrashDialog(QDialog):
         self.files.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a long path keeps its name
         self.files.currentItemChanged.connect(self._on_files_current_item_changed)
         self.files.itemDoubleClicked.connect(self._on_files_item_double_clicked)
-        self.preview = QPlainTextEdit(self)
+        self.preview = named(QPlainTextEdit(self), accessible="Deleted content")
         self.preview.setReadOnly(True)
-        self.preview.setAccessibleName("Deleted content")
         self.preview.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.preview.setPlaceholderText(SELECT_PROMPT)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)

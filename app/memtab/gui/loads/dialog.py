@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from memtab.components.loads.loads import agent_rows, file_tip, opens_outside
 from memtab.gui.toolkit.dialog_layout import button_box, fit_to_screen
 from memtab.gui.toolkit.style import Accent
+from memtab.gui.toolkit.widgets import named
 from memtab.humanize import display_path
 from memtab.loads.records import AGENT_LABELS, AgentLoads, LoadedFile, Loads
 
@@ -74,11 +75,9 @@ class LoadsDialog(QDialog):
         self.setObjectName("loadsDialog")
         self.setWindowTitle("What each agent loads")
         layout = QVBoxLayout(self)
-        self.summary = QLabel("Reading what each agent loads…", self)
-        self.summary.setObjectName("loadsSummary")
+        self.summary = named(QLabel("Reading what each agent loads…", self), "loadsSummary")
         self.summary.setWordWrap(True)
-        self.tree = QTreeWidget(self)
-        self.tree.setObjectName("loadsTree")
+        self.tree = named(QTreeWidget(self), "loadsTree")
         self.tree.setHeaderLabels(list(COLUMNS))
         self.tree.setRootIsDecorated(True)
         # Where a file stops is wrapped, never elided: rows grow to hold it.

@@ -34,6 +34,7 @@ from memtab.components.loads.loads import (
 from memtab.gui.loads.dialog import WrappingDelegate
 from memtab.gui.toolkit.dialog_layout import button_box, fit_to_screen
 from memtab.gui.toolkit.style import Accent
+from memtab.gui.toolkit.widgets import named
 from memtab.loads.recall.records import Recall
 
 COLUMNS = ("", "File", "Why")
@@ -69,14 +70,12 @@ class RecallDialog(QDialog):
         layout = QVBoxLayout(self)
         asking = QHBoxLayout()
         label = QLabel("&Prompt:", self)
-        self.prompt = QLineEdit(self)
-        self.prompt.setObjectName("recallPrompt")
+        self.prompt = named(QLineEdit(self), "recallPrompt")
         self.prompt.setPlaceholderText("e.g. why does the stripe webhook fire twice?")
         self.prompt.setClearButtonEnabled(True)
         label.setBuddy(self.prompt)
         self.recall_button = QPushButton("&Recall", self)
-        self.ask_model = QCheckBox("Ask the &model too", self)
-        self.ask_model.setObjectName("recallAskModel")
+        self.ask_model = named(QCheckBox("Ask the &model too", self), "recallAskModel")
         self.ask_model.setToolTip(
             "Also send the model set in File → Settings the request Claude Code sends its "
             "own to pick memories (the manifest and the prompt): its pick beside the "
@@ -86,11 +85,9 @@ class RecallDialog(QDialog):
         asking.addWidget(self.prompt, 1)
         asking.addWidget(self.ask_model)
         asking.addWidget(self.recall_button)
-        self.summary = QLabel(ASK_FIRST, self)
-        self.summary.setObjectName("recallSummary")
+        self.summary = named(QLabel(ASK_FIRST, self), "recallSummary")
         self.summary.setWordWrap(True)
-        self.tree = QTreeWidget(self)
-        self.tree.setObjectName("recallTree")
+        self.tree = named(QTreeWidget(self), "recallTree")
         self.tree.setHeaderLabels(list(COLUMNS))
         self.tree.setRootIsDecorated(True)
         self.tree.setUniformRowHeights(False)

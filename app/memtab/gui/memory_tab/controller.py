@@ -32,7 +32,6 @@ from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.scan_steps import ScanSteps
 from memtab.components.window.ui_state import UiState
 from memtab.file_protocol.file_ref import MemoryFileRef
-from memtab.gui.actions import ActionRegistry
 from memtab.gui.activity.edit_marks import EditMarks
 from memtab.gui.activity.mux_presence import MuxPresence
 from memtab.gui.consolidation.footer import ConsolidationFooter
@@ -58,68 +57,13 @@ from memtab.store.paths import VirtualPath
 from memtab.store.scopes.scope_view import ScopeView
 
 
-class FileNavigation(QObject):
-    """The Back and Forward actions over the editor's `VisitedFiles`; `opens(key)` shows a
-    file by its key (False: the tree does not show it)."""
-
-    def __init__(
-        self,
-        actions: ActionRegistry,
-        opens: Callable[[str], bool],
-        parent: QObject | None = None,
-    ) -> None:
-        super().__init__(parent)
-        self.history = VisitedFiles()
-        self._opens = opens
-        actions.add(
-            "editor.back",
-            "&Back",
-            self.back,
-            keys=["Alt+Left", "Back"],  # not StandardKey.Back: Backspace on some desktops
-            tip="The file shown before this one (as after following a link)",
-            enabled_when=lambda: self.history.can_go(-1),
-        )
-        actions.add(
-            "editor.forward",
-            "&Forward",
-            self.forward,
-            keys=["Alt+Right", "Forward"],
-            tip="The file shown after this one, before going back",
-            enabled_when=lambda: self.history.can_go(1),
-        )
-
-    def visited(self, key: str) -> None:
-        """The editor shows `key`'s file."""
-        self.history.visited(key)
-
-    def back(self) -> None:
-        """Show the file shown before this one."""
-        self.history.go(-1, self._opens)
-
-    def forward(self) -> None:
-        """Show the file shown after this one."""
-        self.history.go(1, self._opens)
-
-
-class FilesHost(Protocol):
-    """What `TabFiles` needs of the tab (`MemoryTab`)."""
-
-    @property
-    def is_loaded(self) -> bool: ...
-
-    @property
-    def dialogs(self) -> TabDialogs: ...
-
-    def show_error(self, text: str) -> None: ...
-
-
 class TabFiles(QObject):
     """Follows the open file and file operations (see the module docstring)."""
 
     def __init__(
         self,
         context: WindowContext,
-        host: FilesHost,
+        host: TabHost,
         *,
         model: MemoryTreeModel,
         editor_link: TreeEditorLink,
@@ -145,7 +89,22 @@ class TabFiles(QObject):
         self._panes = panes
         self._follow_ups = FileFollowUps()
         self._typed_ahead = TypedAhead(self)
-        self.navigation = FileNavigation(context.actions, self.edit_key, self)
+        self.visited = VisitedFiles()  # Back and Forward
+        for action_id, text, step, keys, tip in (
+            # not StandardKey.Back: Backspace on some desktops
+            ("editor.back", "&Back", -1, ["Alt+Left", "Back"],
+             "The file shown before this one (as after following a link)"),
+            ("editor.forward", "&Forward", 1, ["Alt+Right", "Forward"],
+             "The file shown after this one, before going back"),
+        ):  # fmt: skip
+            context.actions.add(
+                action_id,
+                text,
+                functools.partial(self.visited.go, step, self.edit_key),
+                keys=keys,
+                tip=tip,
+                enabled_when=functools.partial(self.visited.can_go, step),
+            )
         context.file_ops.op_queued.connect(self._on_file_ops_op_queued)
         context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
         context.file_ops.op_failed.connect(self._on_file_ops_op_failed)
@@ -230,7 +189,7 @@ class TabFiles(QObject):
 
     @Slot(object)
     def _on_editor_file_opened(self, ref: MemoryFileRef) -> None:
-        self.navigation.visited(ref_key(ref))
+        self.visited.visited(ref_key(ref))
         self._sources.file_opened(ref)
         self._editor_link.clear_line_highlight()
         self._editor_link.show_open_file()
@@ -326,25 +285,12 @@ INBOX_SHARE = 0.5
 """The Inbox's share of the editor's column until the user moves the splitter."""
 
 
-class RoomyInbox(Protocol):
-    """The Inbox, as its room needs it (`InboxPanel`)."""
-
-    @property
-    def reviewing_changed(self) -> SignalInstance: ...
-
-    @property
-    def reviewing(self) -> bool: ...
-
-    def set_roomy(self, roomy: bool) -> None: ...
-
-
 class InboxRoom(QObject):
     """Moves the Inbox between the tree and the editor's column (see the module doc)."""
 
     def __init__(
         self,
-        inbox: QWidget,
-        roomy: RoomyInbox,
+        inbox: InboxPanel,
         overlay: TreeOverlay,
         below_editor: QSplitter,
         panes: PaneSwitch,
@@ -355,16 +301,15 @@ class InboxRoom(QObject):
         `below_editor`) as `panes` is narrow or wide, from now on."""
         super().__init__(parent)
         self._inbox = inbox
-        self._roomy = roomy
         self._overlay = overlay
         self._splitter = below_editor
         self._state = ui_state
         self._sized = False  # the splitter has its sizes (remembered, or the first share)
         self._fit_soon = QT_CLOCK.timer(self, self._fit, single_shot=True)
         below_editor.splitterMoved.connect(self._on_splitter_moved)
-        roomy.reviewing_changed.connect(self._on_inbox_reviewing_changed)
+        inbox.reviewing_changed.connect(self._on_inbox_reviewing_changed)
         inbox.installEventFilter(self)
-        panes.narrow_changed.connect(self._on_panes_narrow_changed)
+        panes.narrow_changed.connect(self._place)
         self._place(panes.narrow)
 
     @property
@@ -378,13 +323,13 @@ class InboxRoom(QObject):
                 self._overlay.add(self._inbox)  # reparented: out of the splitter
             elif self._inbox not in self._overlay.panels:
                 self._overlay.add(self._inbox)
-            self._roomy.set_roomy(False)
+            self._inbox.set_roomy(False)
             return
         self._overlay.remove(self._inbox)
         self._splitter.addWidget(self._inbox)
         self._splitter.setStretchFactor(0, 1)
         self._splitter.setStretchFactor(1, 0)
-        self._roomy.set_roomy(True)
+        self._inbox.set_roomy(True)
         if not self._sized and not self._inbox.isHidden():
             self._size()
 
@@ -404,7 +349,7 @@ class InboxRoom(QObject):
         """Without a review, the Inbox as tall as what it shows, at the bottom of the
         column (its buttons stay where they were as details come and go); the editor takes
         the rest."""
-        if self._roomy.reviewing or not self.below_editor or self._inbox.isHidden():
+        if self._inbox.reviewing or not self.below_editor or self._inbox.isHidden():
             return
         total = sum(self._splitter.sizes())
         wanted = min(self._inbox.sizeHint().height(), total)
@@ -427,10 +372,6 @@ class InboxRoom(QObject):
         return False
 
     @Slot(bool)
-    def _on_panes_narrow_changed(self, narrow: bool) -> None:
-        self._place(narrow)
-
-    @Slot(bool)
     def _on_inbox_reviewing_changed(self, reviewing: bool) -> None:
         """A review shows: the Inbox gets its room again (without one it is no taller
         than its rows, the editor taking the rest)."""
@@ -444,7 +385,7 @@ class InboxRoom(QObject):
     @Slot(int, int)
     def _on_splitter_moved(self, _position: int, _index: int) -> None:
         # The room a review is given (without one, the Inbox is as tall as its rows).
-        if self._state is not None and self.below_editor and self._roomy.reviewing:
+        if self._state is not None and self.below_editor and self._inbox.reviewing:
             self._state.set_splitter_sizes(INBOX_SPLITTER, self._splitter.sizes())
 
 
@@ -531,23 +472,18 @@ class TabHost:
 
     @property
     def is_loaded(self) -> bool:
-        """Whether the tab has shown its first scan."""
         return self._frame.is_loaded
 
     def is_searching(self) -> bool:
-        """Whether the tree shows search results."""
         return self._frame.is_searching()
 
     def show_menu(self, menu: QMenu, where: QPoint) -> None:
-        """Run a context menu (the frame's)."""
         self._frame.show_menu(menu, where)
 
     def show_error(self, text: str) -> None:
-        """An error in the tab's bar and the status bar."""
         self._frame.show_error(text)
 
     def rescan_all(self) -> None:
-        """Reread everything the tab shows."""
         self._frame.rescan_all()
 
 
@@ -606,7 +542,6 @@ class MemoryTabController(QObject):
         frame.panes.follow(self.context.actions, frame.tree, self.editor)
         self.inbox_room = InboxRoom(
             self.inbox,
-            self.inbox,
             frame.overlay,
             frame.below_editor,
             frame.panes,
@@ -640,7 +575,6 @@ class MemoryTabController(QObject):
 
     @property
     def dialogs(self) -> TabDialogs:
-        """The file actions' dialogs."""
         return self.host.dialogs
 
     @dialogs.setter
@@ -652,12 +586,10 @@ class MemoryTabController(QObject):
 
     @property
     def badges(self) -> Mapping[str, Badge]:
-        """The "agent edited" badges by physical path."""
         return self.marks.badges
 
     @property
     def agent_edited(self) -> frozenset[str]:
-        """Physical paths of files with the "agent edited" badge."""
         return self.marks.edits.paths
 
     @property
@@ -667,12 +599,10 @@ class MemoryTabController(QObject):
 
     @property
     def sources_shown(self) -> bool:
-        """Whether other agents' memory has been shown."""
         return self.sources.is_shown
 
     @property
     def has_unsaved_tabs(self) -> bool:
-        """Whether an editor tab has changes not saved."""
         return self.editor.has_unsaved_tabs
 
     def leave(self, then: Callable[[], None]) -> None:
@@ -680,7 +610,6 @@ class MemoryTabController(QObject):
         self.editor.leave(then)
 
     def is_searching(self) -> bool:
-        """Whether the tree shows search results."""
         return self.search_box.query.active
 
     def quietly(self) -> AbstractContextManager[None]:
@@ -715,7 +644,6 @@ class MemoryTabController(QObject):
         self.mux.check()
 
     def show_error(self, text: str) -> None:
-        """An error in the tab's message bar."""
         self.message_bar.show_message(BarKind.ERROR, text)
 
     def reload(self) -> None:

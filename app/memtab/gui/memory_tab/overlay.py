@@ -6,34 +6,24 @@ Inbox) lie over it like a notification, so the tree never moves under the pointe
 from __future__ import annotations
 
 import logging
-from typing import Protocol
 
-from PySide6.QtCore import QEvent, QObject, QRect
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from memtab.gui.toolkit.clock import QT_CLOCK
+from memtab.gui.tree.view import MemoryTreeView
 
 logger = logging.getLogger(__name__)
 
 MOST_OF_THE_TREE = 0.6  # the share of the tree's height the panels cover at most
 
 
-class ReservingView(Protocol):
-    """The tree, as the overlay needs it (`MemoryTreeView`)."""
-
-    def geometry(self) -> QRect: ...
-
-    def installEventFilter(self, watcher: QObject) -> None: ...
-
-    def reserve_bottom(self, height: int) -> None: ...
-
-
 class TreeOverlay(QWidget):
     """The panels over the bottom of the tree (see the module docstring): shown while one
     of them is, as tall as they need (at most the tree's height)."""
 
-    def __init__(self, tree: ReservingView, parent: QWidget) -> None:
+    def __init__(self, tree: MemoryTreeView, parent: QWidget) -> None:
         """An empty overlay over `tree`, a child of `parent` (the tree's pane) outside
         its layout."""
         super().__init__(parent)
@@ -49,7 +39,6 @@ class TreeOverlay(QWidget):
 
     @property
     def panels(self) -> list[QWidget]:
-        """The panels, top to bottom."""
         return list(self._panels)
 
     def add(self, panel: QWidget) -> None:

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication, QSplitter, QToolButton, QWidget
 
 from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.toolkit.icons import tinted_icon
+from memtab.gui.tree.view import MemoryTreeView
 
 logger = logging.getLogger(__name__)
 
@@ -31,20 +32,6 @@ class Pane(enum.Enum):
 
     FILES = "files"
     EDITOR = "editor"
-
-
-class FileTree(Protocol):
-    """The tree, as the switch needs it (`MemoryTreeView`)."""
-
-    @property
-    def clicked(self) -> SignalInstance: ...
-
-    @property
-    def activated(self) -> SignalInstance: ...
-
-    def is_file_row(self, index: QModelIndex) -> bool: ...
-
-    def setFocus(self) -> None: ...
 
 
 class KeyboardText(Protocol):
@@ -91,7 +78,7 @@ class PaneSwitch(QObject):
         self._splitter = splitter
         self._panes = {Pane.FILES: files_pane, Pane.EDITOR: editor_pane}
         self._back = back_button
-        self._narrow = False
+        self.narrow = False
         self._shown = Pane.FILES
         # Both panes' sizes, wide: the user's (a drag), never what a resize squeezed them
         # to — nor a splitter's not laid out yet (64 + 32 px, which left the files 321 px
@@ -118,14 +105,9 @@ class PaneSwitch(QObject):
     # -- state --------------------------------------------------------------------------------
 
     @property
-    def narrow(self) -> bool:
-        """Whether one pane shows at a time."""
-        return self._narrow
-
-    @property
     def shown(self) -> Pane | None:
         """The pane shown while narrow (None: both show)."""
-        return self._shown if self._narrow else None
+        return self._shown if self.narrow else None
 
     def wide_sizes(self) -> list[int]:
         """Both panes' sizes, wide, as the user left them (what the tab remembers)."""
@@ -142,7 +124,7 @@ class PaneSwitch(QObject):
 
     # -- switching ----------------------------------------------------------------------------
 
-    def follow(self, actions: ActionRegistry, tree: FileTree, editor: PaneEditor) -> None:
+    def follow(self, actions: ActionRegistry, tree: MemoryTreeView, editor: PaneEditor) -> None:
         """Switch panes as the user picks files (see the module docstring): a click or
         Enter on a file row of `tree`, a file `editor` opened while the keyboard is
         elsewhere, its last file closed; register Files in `actions`; follow the
@@ -196,16 +178,16 @@ class PaneSwitch(QObject):
     def fit(self, width: int) -> None:
         """Go narrow or wide for a tab `width` pixels wide (the tab's resize)."""
         narrow = width < max(NARROW_WIDTH, self.two_pane_width())
-        if narrow == self._narrow:
+        if narrow == self.narrow:
             return
         if narrow:
             focus = QApplication.focusWidget()
             editor = self._panes[Pane.EDITOR]
             in_editor = focus is not None and (focus is editor or editor.isAncestorOf(focus))
-            self._narrow = True
+            self.narrow = True
             self._apply(Pane.EDITOR if in_editor else Pane.FILES)
         else:
-            self._narrow = False
+            self.narrow = False
             for pane in self._panes.values():
                 pane.show()
             self._back.hide()
@@ -216,7 +198,7 @@ class PaneSwitch(QObject):
     def show_pane(self, pane: Pane, *, focus: bool = True) -> None:
         """Show `pane` (narrow: instead of the other) and, with `focus`, put the keyboard
         in it."""
-        if self._narrow and pane is not self._shown:
+        if self.narrow and pane is not self._shown:
             self._apply(pane)
         if focus and pane in self._focus:
             self._focus[pane]()
@@ -231,7 +213,7 @@ class PaneSwitch(QObject):
 
     @Slot(int, int)
     def _on_splitter_moved(self, _position: int, _index: int) -> None:
-        if not self._narrow:
+        if not self.narrow:
             self._wide_sizes = self._splitter.sizes()
 
     @Slot()
@@ -240,12 +222,12 @@ class PaneSwitch(QObject):
 
     @Slot(QModelIndex)
     def _on_tree_row_chosen(self, index: QModelIndex) -> None:
-        if self._narrow and self._is_file_row(index):
+        if self.narrow and self._is_file_row(index):
             self.show_pane(Pane.EDITOR)
 
     @Slot(object)
     def _on_file_opened(self, _ref: object) -> None:
-        if not self._narrow or self._shown is Pane.EDITOR:
+        if not self.narrow or self._shown is Pane.EDITOR:
             return
         focus = QApplication.focusWidget()
         files = self._panes[Pane.FILES]
@@ -255,5 +237,5 @@ class PaneSwitch(QObject):
 
     @Slot()
     def _on_last_file_closed(self) -> None:
-        if self._narrow and self._shown is Pane.EDITOR:
+        if self.narrow and self._shown is Pane.EDITOR:
             self.show_pane(Pane.FILES)

@@ -36,7 +36,7 @@ from memtab.components.tree.workspace_rows import (
 )
 from memtab.gui.toolkit.paint import paint_row_panel, row_state
 from memtab.gui.toolkit.style import mute
-from memtab.gui.toolkit.widgets import vbox
+from memtab.gui.toolkit.widgets import named, vbox
 from memtab.store.sidecars.registry import Registry
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -206,8 +206,7 @@ class WorkspacePicker(QWidget):
         self.combo.setMinimumContentsLength(16)
         self.combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.combo.setMaxVisibleItems(24)
-        self.hint = QLabel(ADD_WORKSPACE_HINT, self)
-        self.hint.setObjectName("noWorkspaceHint")
+        self.hint = named(QLabel(ADD_WORKSPACE_HINT, self), "noWorkspaceHint")
         self.hint.setWordWrap(True)
         self.hint.setTextFormat(Qt.TextFormat.RichText)
         self.hint.setTextInteractionFlags(

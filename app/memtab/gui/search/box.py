@@ -173,7 +173,6 @@ class SearchBox(QObject):
 
     @property
     def busy(self) -> bool:
-        """Whether a search is queued or running."""
         return self._jobs.is_busy(SEARCH_KEY)
 
     def search(self, scan: HomeScan) -> None:

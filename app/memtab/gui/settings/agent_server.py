@@ -38,6 +38,7 @@ from memtab.components.settings.jobs import AgentServerLook, agent_server_regist
 from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
 from memtab.gui.toolkit.style import Accent, accent_text, mute
+from memtab.gui.toolkit.widgets import named
 from memtab.store.home import Home
 
 LOOK_KEY = "agent-server-registrations"
@@ -90,14 +91,12 @@ class AgentServerBox(QGroupBox):
             self.lines.append(line)
             self.buttons.append(button)
         grid.setColumnStretch(0, 1)
-        self.warm_line = QLabel(LOOKING, self)
-        self.warm_line.setObjectName("agentServerWarm")
+        self.warm_line = named(QLabel(LOOKING, self), "agentServerWarm")
         self.warm_line.setWordWrap(True)
         self.warm_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         mute(self.warm_line)
         layout.addWidget(self.warm_line)
-        self.result = QLabel("", self)
-        self.result.setObjectName("agentServerResult")
+        self.result = named(QLabel("", self), "agentServerResult")
         self.result.setWordWrap(True)
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.result.hide()

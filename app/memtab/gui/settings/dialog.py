@@ -73,7 +73,7 @@ from memtab.gui.toolkit.dialog_layout import (
 )
 from memtab.gui.toolkit.screen_room import room_on
 from memtab.gui.toolkit.style import Accent, accent_text, mute
-from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, vbox
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, named, vbox
 from memtab.llm.local_servers import KNOWN_SERVERS, LocalServer, ServerKind
 from memtab.llm.probe import ProbeResult
 from memtab.llm.saved_keys import SavedKeys
@@ -302,22 +302,18 @@ class WriterSettingsBox(QGroupBox):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Background memory writer", parent)
-        self.writer_mode = QComboBox(self)
-        self.writer_mode.setAccessibleName("Writer mode")
+        self.writer_mode = named(QComboBox(self), accessible="Writer mode", tip=glossary.STEP_ASIDE)
         for mode, label in WRITER_MODES:
             self.writer_mode.addItem(label, mode.value)
-        self.writer_mode.setToolTip(glossary.STEP_ASIDE)
-        self.writer_timeout = QDoubleSpinBox(self)
-        self.writer_timeout.setAccessibleName("Writer timeout")
+        self.writer_timeout = named(QDoubleSpinBox(self), accessible="Writer timeout")
         self.writer_timeout.setRange(*number_range("timeout_s"))
         self.writer_timeout.setDecimals(0)
         self.writer_timeout.setSuffix(" s")
-        self.memory_path = QLineEdit(self)
-        self.memory_path.setAccessibleName("Writer memory file")
-        self.offline_notes = QComboBox(self)
-        self.offline_notes.setAccessibleName("Offline writer notes")
-        self.offline_notes.setToolTip(
-            "What the writer does with its notes when no model is configured"
+        self.memory_path = named(QLineEdit(self), accessible="Writer memory file")
+        self.offline_notes = named(
+            QComboBox(self),
+            accessible="Offline writer notes",
+            tip="What the writer does with its notes when no model is configured",
         )
         for choice, label in OFFLINE_NOTES_CHOICES:
             self.offline_notes.addItem(label, choice.value)
@@ -325,8 +321,7 @@ class WriterSettingsBox(QGroupBox):
         self.notify = QCheckBox(
             "Notify me when it records notes while Memtab is not in front", self
         )
-        self.max_dumps = QSpinBox(self)
-        self.max_dumps.setAccessibleName("Trace dumps kept per workspace")
+        self.max_dumps = named(QSpinBox(self), accessible="Trace dumps kept per workspace")
         low, high = number_range("max_dumps")
         self.max_dumps.setRange(int(low), int(high))
 
@@ -350,7 +345,6 @@ class WriterSettingsBox(QGroupBox):
         self.max_dumps.setValue(writer.max_dumps)
 
     def settings(self) -> WriterSettings:
-        """The values shown, as the writer reads them."""
         return WriterSettings(
             mode=WriterMode(self.writer_mode.currentData()),
             timeout_s=self.writer_timeout.value(),
@@ -421,18 +415,14 @@ class SettingsDialog(QDialog):
     # -- building ------------------------------------------------------------------------
 
     def _build(self) -> None:
-        self.provider = QComboBox(self)
-        self.provider.setAccessibleName("Model provider")
+        self.provider = named(QComboBox(self), accessible="Model provider")
         for name, label in PROVIDER_CHOICES:
             self.provider.addItem(label, name)
         self.provider.currentIndexChanged.connect(self._on_provider_current_index_changed)
-        self.model = QLineEdit(self)
-        self.model.setAccessibleName("Model")
-        self.base_url = QLineEdit(self)
-        self.base_url.setAccessibleName("Base URL")
+        self.model = named(QLineEdit(self), accessible="Model")
+        self.base_url = named(QLineEdit(self), accessible="Base URL")
         self.base_url.textChanged.connect(self._on_key_inputs_changed)
-        self.api_key = QLineEdit(self)
-        self.api_key.setAccessibleName("API key")
+        self.api_key = named(QLineEdit(self), accessible="API key")
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
         self.api_key.textChanged.connect(self._on_api_key_text_changed)
         self.forget_key = QToolButton(self)
@@ -441,20 +431,17 @@ class SettingsDialog(QDialog):
         self.forget_key.setToolTip("Remove the key saved for this provider and host on Save")
         self.forget_key.clicked.connect(self._on_forget_key_clicked)
         key_row = hbox((self.api_key, 1), self.forget_key)
-        self.key_note = WrappedLabel("", self)
-        self.key_note.setObjectName("keyNote")
+        self.key_note = named(WrappedLabel("", self), "keyNote")
         # Room for the longest note: a shown dialog does not grow when the text does.
         self.key_note.setMinimumHeight(self.key_note.fontMetrics().lineSpacing() * 4)
         mute(self.key_note)
-        self.test_button = QPushButton(TEST_LABEL, self)
-        self.test_button.setObjectName("testConnection")
+        self.test_button = named(QPushButton(TEST_LABEL, self), "testConnection")
         self.test_button.setToolTip(
             "Send one small request with the values above (saved or not) and say how it went"
         )
         self.test_button.clicked.connect(self._on_test_button_clicked)
         # Its own row, wrapping across the form's width: a long error is read whole.
-        self.test_result = WrappedLabel("", self)
-        self.test_result.setObjectName("testResult")
+        self.test_result = named(WrappedLabel("", self), "testResult")
         self.test_result.setTextFormat(Qt.TextFormat.PlainText)
         self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         test_row = hbox(self.test_button, 1)
@@ -485,8 +472,7 @@ class SettingsDialog(QDialog):
         self.writer = WriterSettingsBox(self)
 
         self.override_note = WrappedLabel("", self)
-        self.error = WrappedLabel("", self)
-        self.error.setObjectName("settingsError")
+        self.error = named(WrappedLabel("", self), "settingsError")
         self.error.setStyleSheet("color: #c0392b;")
         self.error.hide()
         self.location = ElidedLabel(f"Stored in {settings_path(self._env)}", self)
@@ -507,8 +493,7 @@ class SettingsDialog(QDialog):
             agents_page.append(self.agent_server_box)
 
         # Three pages, each scrolling: the dialog fits a 768-px screen whatever the texts.
-        self.pages = QTabWidget(self)
-        self.pages.setObjectName("settingsPages")
+        self.pages = named(QTabWidget(self), "settingsPages")
         self.pages.addTab(ScrollingPage([model_box, self.local_servers], self), "Model")
         self.pages.addTab(ScrollingPage([self.writer], self), "Memory writer")
         self.pages.addTab(ScrollingPage(agents_page, self), "Other agents")

@@ -31,7 +31,7 @@ from memtab.components.settings.model_form import (
 )
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.style import mute
-from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, named, vbox
 from memtab.llm.local_servers import KNOWN_SERVERS, LocalServer, ServerKind
 
 logger = logging.getLogger(__name__)
@@ -58,11 +58,9 @@ class LocalServersBox(QGroupBox):
         self._kinds = tuple(kinds)
         self._servers: list[LocalServer] = []
         self._client: JobClient | None = None
-        self.find_button = QPushButton(FIND_LABEL, self)
-        self.find_button.setToolTip(FIND_TIP)
+        self.find_button = named(QPushButton(FIND_LABEL, self), tip=FIND_TIP)
         self.find_button.clicked.connect(self.search)
-        self.status = WrappedLabel(before_search(self._kinds), self)
-        self.status.setObjectName("localServersStatus")
+        self.status = named(WrappedLabel(before_search(self._kinds), self), "localServersStatus")
         mute(self.status)
         self._rows = QGridLayout()
         self._rows.setContentsMargins(0, 0, 0, 0)
@@ -73,12 +71,10 @@ class LocalServersBox(QGroupBox):
 
     @property
     def servers(self) -> list[LocalServer]:
-        """The servers the last search found."""
         return list(self._servers)
 
     @property
     def busy(self) -> bool:
-        """Whether a search is under way."""
         return self._client is not None and self._client.is_busy(FIND_KEY)
 
     @Slot()
@@ -110,15 +106,11 @@ class LocalServersBox(QGroupBox):
         self.status.setText(searched(self._kinds, servers))
         for row, server in enumerate(servers):
             view = server_row(server)
-            name = QLabel(view.name, self)
-            name.setToolTip(view.name_tip)
-            models = QComboBox(self)
-            models.setAccessibleName(view.models_name)
+            name = named(QLabel(view.name, self), tip=view.name_tip)
+            models = named(QComboBox(self), accessible=view.models_name)
             models.addItems(list(view.models))
             models.setEnabled(view.usable)
-            use = QPushButton("Use", self)
-            use.setAccessibleName(view.use_name)
-            use.setToolTip(view.use_tip)
+            use = named(QPushButton("Use", self), accessible=view.use_name, tip=view.use_tip)
             use.setEnabled(view.usable)
             use.clicked.connect(functools.partial(self._on_use_clicked, server, models))
             for column, widget in enumerate((name, models, use)):

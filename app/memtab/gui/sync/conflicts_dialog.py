@@ -43,7 +43,7 @@ from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.jobs import Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, stack_when_narrow
 from memtab.gui.toolkit.text.three_way import ThreeWayView
-from memtab.gui.toolkit.widgets import WrappedLabel, vbox
+from memtab.gui.toolkit.widgets import WrappedLabel, named, vbox
 
 logger = logging.getLogger(__name__)
 
@@ -71,23 +71,18 @@ class ConflictsDialog(QDialog):
         self._jobs.job_failed.connect(self._on_jobs_job_failed)
         self._state: ConflictsPresenter[ConflictItem] = ConflictsPresenter()
 
-        self.list = QListWidget(self)
-        self.list.setObjectName("conflictList")
-        self.list.setAccessibleName("Conflicts")
+        self.list = named(QListWidget(self), "conflictList", accessible="Conflicts")
         self.list.setSpacing(3)
         self.list.currentItemChanged.connect(self._on_list_current_item_changed)
         self.empty = WrappedLabel(EMPTY_TEXT, self)
         self.detail = WrappedLabel("", self)
         self.view = ThreeWayView(self)
         self.view.merged_edited.connect(self._on_view_merged_edited)
-        self.message = WrappedLabel("", self)
-        self.message.setObjectName("conflictMessage")
+        self.message = named(WrappedLabel("", self), "conflictMessage")
         self.buttons: dict[Decision, QPushButton] = {}
         row = QHBoxLayout()
         for decision, choice in DECISIONS.items():
-            button = QPushButton(choice.label, self)
-            button.setToolTip(choice.tip)
-            button.setObjectName(f"conflict_{decision}")
+            button = named(QPushButton(choice.label, self), f"conflict_{decision}", tip=choice.tip)
             button.setAutoDefault(False)
             button.clicked.connect(functools.partial(self.decide, decision))
             self.buttons[decision] = button
@@ -140,7 +135,6 @@ class ConflictsDialog(QDialog):
 
     @property
     def items(self) -> list[ConflictItem]:
-        """The conflicts listed."""
         return list(self._state.items)
 
     def current(self) -> ConflictItem | None:

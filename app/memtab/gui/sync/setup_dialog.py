@@ -55,7 +55,7 @@ from memtab.gui.context import WindowContext
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen
-from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order, hbox, vbox
+from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order, hbox, named, vbox
 from memtab.sync.repository.layout import DEFAULT_TARGET, SyncedScope
 
 logger = logging.getLogger(__name__)
@@ -82,14 +82,11 @@ class SyncSetupDialog(QDialog):
         self.boxes: list[QCheckBox] = []
 
         self.intro = WrappedLabel(INTRO, self)
-        self.current = WrappedLabel("", self)
-        self.current.setObjectName("syncSetupCurrent")
-        self.remote = QLineEdit(self)
-        self.remote.setObjectName("syncRemote")
+        self.current = named(WrappedLabel("", self), "syncSetupCurrent")
+        self.remote = named(QLineEdit(self), "syncRemote", accessible="Remote")
         self.remote.setPlaceholderText(PLACEHOLDER)
-        self.remote.setAccessibleName("Remote")
         self.remote.setClearButtonEnabled(True)
-        self.remote.textChanged.connect(self._on_remote_text_changed)
+        self.remote.textChanged.connect(self._enable)
         self.test = QPushButton("&Test connection", self)
         self.test.setAutoDefault(False)
         self.test.setToolTip("Ask the remote for its branches with your credentials (no change)")
@@ -107,8 +104,7 @@ class SyncSetupDialog(QDialog):
         self.progress.setTextVisible(False)
         self.progress.setMaximumHeight(8)
         self.progress.hide()
-        self.message = WrappedLabel("", self)
-        self.message.setObjectName("syncSetupMessage")
+        self.message = named(WrappedLabel("", self), "syncSetupMessage")
 
         self.primary = QPushButton("&Start first sync", self)
         self.primary.setDefault(True)
@@ -216,10 +212,9 @@ class SyncSetupDialog(QDialog):
             box.deleteLater()
         self.boxes = []
         for choice in self.choices:
-            box = QCheckBox(choice.label, self.scopes)
-            box.setToolTip(choice.detail)
+            box = named(QCheckBox(choice.label, self.scopes), tip=choice.detail)
             box.setChecked(checked_at_first(choice, target))
-            box.toggled.connect(self._on_box_toggled)
+            box.toggled.connect(self._enable)
             self._scopes_layout.addWidget(box)
             self.boxes.append(box)
         # Made now, after the buttons: Tab goes through them where they are, not last.
@@ -320,14 +315,6 @@ class SyncSetupDialog(QDialog):
         self.reload()
 
     # --- slots ---------------------------------------------------------------------------------
-
-    @Slot(str)
-    def _on_remote_text_changed(self, _text: str) -> None:
-        self._enable()
-
-    @Slot(bool)
-    def _on_box_toggled(self, _checked: bool) -> None:
-        self._enable()
 
     @Slot(str)
     def _on_sync_progress(self, line: str) -> None:

@@ -53,7 +53,7 @@ class JobClient(QObject):
         super().__init__(parent)
         self._service = service
         self._name = name
-        self._lane = lane
+        self.lane = lane
         self._prefix = f"{name}#{next(_client_numbers)}:"
         self._jobs = JobBook[None]()  # its keys as the feature gave them
         self._closed = False
@@ -65,17 +65,12 @@ class JobClient(QObject):
         """The feature's name, as given to `JobService.client`."""
         return self._name
 
-    @property
-    def lane(self) -> Lane:
-        """The lane this client's jobs run on."""
-        return self._lane
-
     def submit(self, fn: JobFunction, *, key: str | None = None) -> int:
         """Queue `fn` on the lane; return its job id. With a `key`, this client's older
         jobs of that key are cancelled first (see `TaskRunner.submit`)."""
         if self._closed:
             raise RuntimeError(f"the {self._name} jobs have been shut down")
-        runner = self._service.runner(self._lane)
+        runner = self._service.runner(self.lane)
         lane_key = self._prefix + key if key is not None else None
         job_id = runner.submit(fn, key=lane_key, label=self._name)
         self._jobs.add(job_id, key, None)
@@ -100,11 +95,10 @@ class JobClient(QObject):
         """Cancel one of this client's jobs; False if it is not one or has ended."""
         if job_id not in self._jobs:
             return False
-        runner = self._service.started_runner(self._lane)
+        runner = self._service.started_runner(self.lane)
         return runner is not None and runner.cancel(job_id)
 
     def cancel_all(self) -> None:
-        """Cancel every queued and running job of this client."""
         for job_id in list(self._jobs):
             self.cancel(job_id)
 
@@ -114,13 +108,13 @@ class JobClient(QObject):
 
     def lane_busy(self) -> bool:
         """Whether anything — this client's or another's — is queued or running on the lane."""
-        runner = self._service.started_runner(self._lane)
+        runner = self._service.started_runner(self.lane)
         return runner is not None and runner.is_busy()
 
     def wait_briefly(self, job_id: int, timeout_ms: float) -> bool:
         """Wait (blocking, at most `timeout_ms`) for one of this client's jobs to end, and
         deliver its outcome before returning; True if it ended (`TaskRunner.wait_briefly`)."""
-        runner = self._service.started_runner(self._lane)
+        runner = self._service.started_runner(self.lane)
         if runner is None or job_id not in self._jobs:
             return True
         runner.wait_briefly(job_id, timeout_ms)
@@ -130,7 +124,7 @@ class JobClient(QObject):
         """Wait (blocking, at most `timeout_ms`) until every job queued on the lane now has
         run, and deliver their outcomes; True if they all ran (writes that must not be
         dropped, before closing)."""
-        runner = self._service.started_runner(self._lane)
+        runner = self._service.started_runner(self.lane)
         return runner is None or runner.drain(timeout_ms)
 
     def shutdown(self, timeout_ms: int = 0) -> bool:
@@ -139,7 +133,7 @@ class JobClient(QObject):
         its cancel; True if none runs any more. Safe to call more than once."""
         self._closed = True
         self.cancel_all()
-        runner = self._service.started_runner(self._lane)
+        runner = self._service.started_runner(self.lane)
         deadline = time.monotonic() + max(timeout_ms, 0) / 1000
         for job_id in list(self._jobs):
             left_ms = (deadline - time.monotonic()) * 1000

@@ -174,7 +174,6 @@ class TaskRunner(QObject):
         return True
 
     def cancel_all(self) -> None:
-        """Cancel every queued and running job."""
         for job in self._jobs.items():
             self._cancel(job)
 

@@ -19,9 +19,7 @@ class GuiTimer(Protocol):
     def stop(self) -> None:
         """Do not time out (again)."""
 
-    def isActive(self) -> bool:
-        """Whether it will time out."""
-        ...
+    def isActive(self) -> bool: ...
 
 
 class GuiClock(Protocol):

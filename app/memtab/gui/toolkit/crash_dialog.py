@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from memtab import __version__
 from memtab.gui.toolkit.dialog_layout import button_box, fit_to_screen
-from memtab.gui.toolkit.widgets import vbox
+from memtab.gui.toolkit.widgets import named, vbox
 from memtab.logs import log_file
 
 # Reports after this many in one dialog are only counted (their tracebacks are in the log).
@@ -54,8 +54,7 @@ class CrashDialog(QDialog):
         self.log_label.setObjectName("crashLogPath")
         self.log_label.setWordWrap(True)
         self.log_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.details = QPlainTextEdit(self)
-        self.details.setObjectName("crashDetails")
+        self.details = named(QPlainTextEdit(self), "crashDetails")
         self.details.setReadOnly(True)
         self.details.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.details.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))

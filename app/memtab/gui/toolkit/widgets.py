@@ -21,7 +21,21 @@ from PySide6.QtWidgets import (
 )
 
 _MIN_WIDTH = 40
+W = TypeVar("W", bound=QWidget)
 MAX_HINT_WIDTH = 640  # an elided label never asks for more (dialogs open at a sane size)
+
+
+def named(
+    widget: W, name: str | None = None, *, accessible: str | None = None, tip: str | None = None
+) -> W:
+    """`widget` with the object name, accessible name and tooltip given."""
+    if name is not None:
+        widget.setObjectName(name)
+    if accessible is not None:
+        widget.setAccessibleName(accessible)
+    if tip is not None:
+        widget.setToolTip(tip)
+    return widget
 
 
 class ElidedLabel(QLabel):
@@ -40,7 +54,7 @@ class ElidedLabel(QLabel):
         """A selectable label that may shrink to `min_width` and asks for at most `max_hint`;
         `elide`: where the text is cut."""
         super().__init__(parent)
-        self._full_text = ""
+        self.full_text = ""
         self._min_width = min_width
         self._max_hint = max_hint
         self._elide_mode = elide
@@ -49,18 +63,13 @@ class ElidedLabel(QLabel):
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.set_full_text(text)
 
-    @property
-    def full_text(self) -> str:
-        """The text before eliding."""
-        return self._full_text
-
     def set_full_text(self, text: str, tooltip: str | None = None) -> None:
         """Show `text`, elided to the current width; the tooltip is `tooltip`, or the
         whole text."""
         tip = text if tooltip is None else tooltip
-        if text == self._full_text and tip == self.toolTip():
+        if text == self.full_text and tip == self.toolTip():
             return  # as shown: the footer and the panels set their texts again on each refresh
-        self._full_text = text
+        self.full_text = text
         self.setToolTip(tip)
         self._elide()
         self.updateGeometry()
@@ -70,7 +79,7 @@ class ElidedLabel(QLabel):
         hint = super().sizeHint()
         margins = self.contentsMargins()
         extra = margins.left() + margins.right() + 2 * self.margin() + 8  # elision slack
-        wanted = self.fontMetrics().horizontalAdvance(self._full_text) + extra
+        wanted = self.fontMetrics().horizontalAdvance(self.full_text) + extra
         return QSize(min(wanted, self._max_hint), hint.height())
 
     def minimumSizeHint(self) -> QSize:
@@ -83,7 +92,7 @@ class ElidedLabel(QLabel):
 
     def _elide(self) -> None:
         width = max(self.width() - 2, _MIN_WIDTH // 2)
-        self.setText(self.fontMetrics().elidedText(self._full_text, self._elide_mode, width))
+        self.setText(self.fontMetrics().elidedText(self.full_text, self._elide_mode, width))
 
 
 class WrappedLabel(QLabel):

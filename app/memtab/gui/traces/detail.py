@@ -45,7 +45,7 @@ from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.row_list import FittedTable
 from memtab.gui.toolkit.style import Accent, accent_text, mute, tint
 from memtab.gui.toolkit.text.find_bar import FindBar
-from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, vbox
+from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, named, vbox
 from memtab.gui.traces.models import PreviewTableModel, ToolExecutionModel, outcome_icon
 from memtab.humanize import size_text
 from memtab.traces.describe import format_json
@@ -75,10 +75,9 @@ class LongTextView(QWidget):
         self._text = ""
         self._loaded = 0  # characters of `_text` in the editor
 
-        self.editor = QPlainTextEdit(self)
+        self.editor = named(QPlainTextEdit(self), accessible=accessible_name)
         self.editor.setReadOnly(True)
         self.editor.setUndoRedoEnabled(False)
-        self.editor.setAccessibleName(accessible_name)
         self.editor.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextSelectableByMouse
             | Qt.TextInteractionFlag.TextSelectableByKeyboard
@@ -423,7 +422,7 @@ class TraceDetailView(QWidget):
         """Starts on the placeholder."""
         super().__init__(parent)
         self._styled = Styled()
-        self._dump: TraceDump | None = None
+        self.dump: TraceDump | None = None
         self._raw_loaded = False
         self.attempt_pages: list[AttemptPage] = []
         self._dump_pages: list[QWidget] = []  # the pages made for the dump shown
@@ -440,8 +439,7 @@ class TraceDetailView(QWidget):
 
         content = QWidget(self)
         self._build_header(content)
-        self.tabs = QTabWidget(content)
-        self.tabs.setAccessibleName("Trace dump sections")
+        self.tabs = named(QTabWidget(content), accessible="Trace dump sections")
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.memory_view = LongTextView("Existing memory", content, monospace=False)
         self.memory_view.set_placeholder("The memory file was empty when the run started.")
@@ -484,13 +482,11 @@ class TraceDetailView(QWidget):
         self.outcome_dot = QLabel(self.header)
         self.subtitle = ElidedLabel("", self.header)
         mute(self.subtitle)
-        self.error_label = WrappedLabel("", self.header)
-        self.error_label.setObjectName("traceError")
+        self.error_label = named(WrappedLabel("", self.header), "traceError")
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._styled.text(self.error_label, Accent.ERROR)
         self.problem_banner = QFrame(self.header)
-        self.problem_label = WrappedLabel("", self.problem_banner)
-        self.problem_label.setObjectName("traceProblem")
+        self.problem_label = named(WrappedLabel("", self.problem_banner), "traceProblem")
         self.problem_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         hbox(self.problem_label, on=self.problem_banner, margins=(8, 6, 8, 6))
         self._styled.banner(self.problem_banner, Accent.WARNING)
@@ -505,14 +501,12 @@ class TraceDetailView(QWidget):
         for key, label in FIELDS:
             name = self._field_name(label)
             name.setToolTip(FIELD_TIPS.get(key, ""))  # the value's tooltip is its whole text
-            value = ElidedLabel("", self.header)
-            value.setObjectName(f"field:{key}")
+            value = named(ElidedLabel("", self.header), f"field:{key}")
             self.fields[key] = value
             self._field_rows.append((name, value, False))
         for key, label in WIDE_FIELDS:
             # Spanning the value columns: it takes their room, not decides it.
-            wide = ElidedLabel("", self.header, max_hint=120)
-            wide.setObjectName(f"field:{key}")
+            wide = named(ElidedLabel("", self.header, max_hint=120), f"field:{key}")
             self.fields[key] = wide
             self._field_rows.append((self._field_name(label), wide, True))
         self._field_columns = 0
@@ -570,15 +564,10 @@ class TraceDetailView(QWidget):
 
     # -- states --------------------------------------------------------------------------
 
-    @property
-    def dump(self) -> TraceDump | None:
-        """The dump shown (None on the placeholder)."""
-        return self._dump
-
     def show_placeholder(self, text: str) -> None:
         """No dump: say why (nothing selected, the dump was deleted...)."""
         self._loading_timer.stop()
-        self._dump = None
+        self.dump = None
         self.placeholder.setText(text)
         self.stack.setCurrentIndex(self.PLACEHOLDER)
 
@@ -590,7 +579,7 @@ class TraceDetailView(QWidget):
     def show_dump(self, dump: TraceDump, workspace_label: str) -> None:
         """Fill every section from `dump` (`workspace_label`: how to name its workspace)."""
         self._loading_timer.stop()
-        self._dump = dump
+        self.dump = dump
         self._fill_header(dump, workspace_label)
         self._fill_tabs(dump)
         self.stack.setCurrentIndex(self.CONTENT)
@@ -668,7 +657,7 @@ class TraceDetailView(QWidget):
     def find_in_dump(self) -> bool:
         """Show the dump's raw JSON with its find bar open (Ctrl+F); False when no dump
         is shown."""
-        if self._dump is None or self.stack.currentIndex() != self.CONTENT:
+        if self.dump is None or self.stack.currentIndex() != self.CONTENT:
             return False
         self.tabs.setCurrentWidget(self.raw_view)
         self.raw_view.open_find()
@@ -676,9 +665,9 @@ class TraceDetailView(QWidget):
 
     @Slot(int)
     def _on_tabs_current_changed(self, index: int) -> None:
-        if self.tabs.widget(index) is self.raw_view and self._dump and not self._raw_loaded:
+        if self.tabs.widget(index) is self.raw_view and self.dump and not self._raw_loaded:
             self._raw_loaded = True
-            self.raw_view.load(self._dump)
+            self.raw_view.load(self.dump)
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)

@@ -35,7 +35,7 @@ from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.row_list import FittedTable
 from memtab.gui.toolkit.style import mute
-from memtab.gui.toolkit.widgets import vbox
+from memtab.gui.toolkit.widgets import named, vbox
 from memtab.gui.traces.detail import TraceDetailView
 from memtab.gui.traces.models import (
     SUMMARY_ROLE,
@@ -103,8 +103,7 @@ class TracesTab(QWidget):
     # -- building --------------------------------------------------------------------------
 
     def _build(self) -> None:
-        self.workspace_filter = QComboBox(self)
-        self.workspace_filter.setAccessibleName("Filter by workspace")
+        self.workspace_filter = named(QComboBox(self), accessible="Filter by workspace")
         # A long workspace name must not widen the window: the popup shows it whole.
         self.workspace_filter.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
@@ -112,8 +111,7 @@ class TracesTab(QWidget):
         self.workspace_filter.setMinimumContentsLength(14)
         self.workspace_filter.addItem(ALL_WORKSPACES, None)
         self.workspace_filter.currentIndexChanged.connect(self._on_filter_changed)
-        self.outcome_filter = QComboBox(self)
-        self.outcome_filter.setAccessibleName("Filter by outcome")
+        self.outcome_filter = named(QComboBox(self), accessible="Filter by outcome")
         self.outcome_filter.addItem("All outcomes", None)
         for outcome, label in outcome_choices():
             self.outcome_filter.addItem(outcome_icon(outcome), label, outcome.value)

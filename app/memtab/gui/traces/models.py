@@ -147,11 +147,9 @@ class TraceListModel(_FlatTableModel):
         self.endResetModel()
 
     def summaries(self) -> list[TraceSummary]:
-        """The rows, in order."""
         return self._rows.summaries()
 
     def row_of(self, path: Path) -> int | None:
-        """The row of the dump at `path`, or None."""
         return self._rows.row_of(path)
 
     def _row_count(self) -> int:
@@ -245,7 +243,6 @@ class ToolExecutionModel(_FlatTableModel):
         self._run_started_at = run_started_at
 
     def execution(self, row: int) -> ToolExecutionRecord | None:
-        """The execution at `row`, or None."""
         return self._rows[row] if 0 <= row < len(self._rows) else None
 
     def _row_count(self) -> int:
@@ -297,7 +294,6 @@ class PreviewTableModel(_FlatTableModel):
         self._previews: dict[int, Preview] = {}
 
     def item(self, row: int) -> Any:
-        """The item at `row` (None when out of range)."""
         return self._items[row] if 0 <= row < len(self._items) else None
 
     def _row_count(self) -> int:

@@ -171,7 +171,6 @@ class TreeEditorLink(QObject):
         self.highlighted_lines = tuple(lines) if selections else ()
 
     def clear_line_highlight(self) -> None:
-        """Drop the highlight of `highlight_lines`."""
         if self.highlighted_lines:
             self._editor.text_edit.setExtraSelections([])
             self.highlighted_lines = ()

@@ -95,7 +95,6 @@ class MemoryTreeModel(QAbstractItemModel):
         return node
 
     def node_for_key(self, key: str) -> TreeNode | None:
-        """The node with `key`, if it is in the tree."""
         return self._shown.node_for_key(key)
 
     def index_for_node(self, node: TreeNode) -> QModelIndex:
@@ -110,7 +109,6 @@ class MemoryTreeModel(QAbstractItemModel):
         return self.index_for_node(node) if node is not None else QModelIndex()
 
     def nodes(self) -> Iterable[TreeNode]:
-        """Every node except the root."""
         return self._shown.nodes()
 
     def badge_for(self, node: TreeNode) -> Badge | None:
@@ -144,7 +142,6 @@ class MemoryTreeModel(QAbstractItemModel):
         return len(self.node(parent).children)
 
     def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
-        """Qt: one column."""
         return 1
 
     def hasChildren(self, parent: ModelIndex = QModelIndex()) -> bool:  # noqa: B008
@@ -245,7 +242,6 @@ class MemoryTreeModel(QAbstractItemModel):
         self._shown.set_badges(badges)
 
     def marks_for(self, node: TreeNode) -> tuple[RowMark, ...]:
-        """The features' marks on a file row."""
         return self._shown.marks_for(node)
 
     def set_marks(self, feature: str, marks: Mapping[str, RowMark]) -> None:

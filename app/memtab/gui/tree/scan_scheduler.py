@@ -93,8 +93,8 @@ class ScanScheduler(QObject):
         super().__init__(parent)
         self._home = home
         self._target = target
-        self._source_context = source_context
-        self._with_sources = False
+        self.source_context = source_context
+        self.with_sources = False
         self._outline: HomeScan | None = None
         """A big home's outline until a scan lands: the first scan lists its walks."""
         self._policy = ScanPolicy()
@@ -103,20 +103,10 @@ class ScanScheduler(QObject):
         self._jobs.latest_failed.connect(self._on_jobs_latest_failed)
 
     @property
-    def source_context(self) -> ContextLoader | None:
-        """What reads the sources' settings (None: `SourceContext.load`)."""
-        return self._source_context
-
-    @property
     def busy(self) -> bool:
         """Whether a scan is queued or running, or another one is due after it."""
         policy = self._policy
         return self._jobs.is_busy() or policy.due or policy.waiting_for_outline
-
-    @property
-    def with_sources(self) -> bool:
-        """Whether scans include other agents' memory (`enable_sources`)."""
-        return self._with_sources
 
     def concerns(self, path: str, place: PathPlace) -> bool:
         """Whether a change of `path` (at `place` in the home) can alter what the tab shows."""
@@ -130,8 +120,8 @@ class ScanScheduler(QObject):
 
     def enable_sources(self) -> None:
         """Scan other agents' memory from now on, starting now (once)."""
-        if not self._with_sources:
-            self._with_sources = True
+        if not self.with_sources:
+            self.with_sources = True
             self.request(())
 
     def start(self) -> None:
@@ -171,8 +161,8 @@ class ScanScheduler(QObject):
             choose_default=True,
             previous=shown if shown is not None else self._outline,
             changed_paths=changed_paths,
-            with_sources=self._with_sources,
-            source_context=self._source_context,
+            with_sources=self.with_sources,
+            source_context=self.source_context,
             remember_descriptions=True,
         )
 

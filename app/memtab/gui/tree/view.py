@@ -609,7 +609,6 @@ class MemoryTreeView(QTreeView):
         return node if isinstance(node, TreeNode) else None
 
     def current_node(self) -> TreeNode | None:
-        """The node of the current row."""
         return self.node_at(self.currentIndex())
 
     def selectAll(self) -> None:

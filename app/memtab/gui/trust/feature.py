@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QDockWidget,
     QInputDialog,
     QLabel,
     QListWidget,
@@ -76,7 +75,7 @@ from memtab.gui.toolkit.dialog_layout import (
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn, holds_keyboard
 from memtab.gui.toolkit.style import muted_text, set_style_sheet
 from memtab.gui.toolkit.text.three_way import ThreeWayView
-from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, named, vbox
 from memtab.gui.trust.panel import TrustPanel
 from memtab.humanize import relative_time
 from memtab.store.paths import PathError
@@ -100,23 +99,19 @@ class CombineDialog(QDialog):
         self.proposal = proposal
         self.choices = proposal.choices()
         self.summary = WrappedLabel("", self)
-        self.keep = QComboBox(self)
-        self.keep.setAccessibleName("Keep in")
+        self.keep = named(QComboBox(self), accessible="Keep in")
         self.keep.addItems([choice.label for choice in self.choices])
         keep_label = QLabel("&Keep in:", self)
         keep_label.setBuddy(self.keep)
         self.view = ThreeWayView(self)
         self.buttons = QDialogButtonBox(self)
-        self.combine_button = self.buttons.addButton(
-            "C&ombine", QDialogButtonBox.ButtonRole.AcceptRole
-        )
+        self.combine_button = self.buttons.addButton("C&ombine", Role.AcceptRole)
         self.combine_button.setToolTip("Keep the text below there; the other files go")
-        self.buttons.addButton("&Cancel", QDialogButtonBox.ButtonRole.RejectRole)
+        self.buttons.addButton("&Cancel", Role.RejectRole)
         give_mnemonics(self.buttons)
         self.buttons.accepted.connect(self._on_buttons_accepted)
         self.buttons.rejected.connect(self.reject)
-        row = hbox(keep_label, (self.keep, 1))
-        vbox(self.summary, row, (self.view, 1), self.buttons, on=self)
+        vbox(self.summary, hbox(keep_label, (self.keep, 1)), (self.view, 1), self.buttons, on=self)
         self.keep.currentIndexChanged.connect(self._on_keep_current_index_changed)
         self._show(self.choices[0])
         fit_to_screen(self, QSize(1000, 640), remember="combine")
@@ -125,11 +120,9 @@ class CombineDialog(QDialog):
 
     @property
     def choice(self) -> CombineChoice:
-        """Where the group goes, as chosen."""
         return self.choices[max(self.keep.currentIndex(), 0)]
 
     def text(self) -> str:
-        """The text to keep, as the user left it."""
         return self.view.merged_text()
 
     def _show(self, choice: CombineChoice) -> None:
@@ -151,6 +144,7 @@ class CombineDialog(QDialog):
 
 
 TARGET_ROLE = Qt.ItemDataRole.UserRole + 1
+Role = QDialogButtonBox.ButtonRole
 
 
 class RoomView(QWidget):
@@ -161,16 +155,13 @@ class RoomView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("needsYouRoom")
-        self.headline = QLabel("Looking at the memory…", self)
-        self.headline.setObjectName("needsYouHeadline")
+        self.headline = named(QLabel("Looking at the memory…", self), "needsYouHeadline")
         font = QFont(self.headline.font())
         font.setPointSizeF(font.pointSizeF() * 1.15)
         font.setBold(True)
         self.headline.setFont(font)
         self.headline.setWordWrap(True)
-        self.list = QListWidget(self)
-        self.list.setObjectName("needsYouList")
-        self.list.setAccessibleName("What needs you")
+        self.list = named(QListWidget(self), "needsYouList", accessible="What needs you")
         self.list.setWordWrap(True)
         self.list.setUniformItemSizes(False)
         self.list.setFrameShape(QListWidget.Shape.NoFrame)
@@ -400,17 +391,10 @@ class TrustFeature(QObject):
         self.combine_review: CombineDialog | None = None
         """The last review of Combine into… opened (whole files: `CombineDialog`)."""
         self.room = RoomView()
-        self.room.open_requested.connect(self._on_open_requested)
+        self.room.open_requested.connect(self.open_target)
         self._room_way_back = KeyboardReturn(self.room)  # Alt+3 takes the keyboard, Escape back
         room_host.hold(self.room)
-        self.dock = QDockWidget("Trust")
-        self.dock.setObjectName("trustDock")
-        self.dock.setFeatures(
-            QDockWidget.DockWidgetFeature.DockWidgetClosable
-            | QDockWidget.DockWidgetFeature.DockWidgetMovable
-        )
-        shell.add_dock(self.dock, below=True)
-        self.dock.hide()
+        self.dock = shell.add_dock("Trust", "trustDock", below=True)
         self._way_back = KeyboardReturn(self.dock)  # its key takes the keyboard, Escape back
         self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
         actions = context.actions
@@ -457,7 +441,7 @@ class TrustFeature(QObject):
             panel.set_status(self.status)
             if self.report is not None:
                 panel.set_report(self.report)
-            panel.open_requested.connect(self._on_open_requested)
+            panel.open_requested.connect(self.open_target)
             panel.combine_requested.connect(self._on_combine_requested)
             panel.keep_requested.connect(self._on_keep_requested)
             panel.side_by_side_requested.connect(self._on_side_by_side_requested)
@@ -667,10 +651,6 @@ class TrustFeature(QObject):
     # -- slots ------------------------------------------------------------------------------
 
     @Slot(object)
-    def _on_open_requested(self, target: Target) -> None:
-        self.open_target(target)
-
-    @Slot(object)
     def _on_combine_requested(self, group: DuplicateGroup) -> None:
         home = self._context.home
         if group.kind != "rule":  # whole files: their combined text is reviewed first
@@ -763,7 +743,7 @@ class TrustFeature(QObject):
 
     def _show_side_by_side(self, read: SideBySide) -> None:
         dialog = SideBySideDialog(read, self._shell.as_widget())
-        dialog.open_requested.connect(self._on_open_requested)
+        dialog.open_requested.connect(self.open_target)
         dialog.setModal(True)
         dialog.show()
         self.side_by_side = dialog

@@ -4,12 +4,12 @@ and why it was found; Ctrl+Z in it is Edit → Undo (`undo_requested`)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import Qt, Signal, SignalInstance, Slot
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QHBoxLayout,
     QLabel,
     QPushButton,
     QTreeWidget,
@@ -29,7 +29,7 @@ from memtab.components.trust.room import (
 from memtab.components.window.menus import MENUS
 from memtab.components.window.mnemonics import mnemonic, with_mnemonic
 from memtab.gui.toolkit.keyboard_return import PanelLetters
-from memtab.gui.toolkit.widgets import vbox
+from memtab.gui.toolkit.widgets import hbox, vbox
 from memtab.trust.contradictions.records import Contradiction
 from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.leaks.records import Leak
@@ -75,7 +75,7 @@ class TrustPanel(QWidget):
         self.tree.setHeaderHidden(True)
         self.tree.setUniformRowHeights(True)
         self.tree.itemActivated.connect(self._on_tree_item_activated)
-        self.tree.currentItemChanged.connect(self._on_tree_current_item_changed)
+        self.tree.currentItemChanged.connect(self._update_buttons)
         self.why = QLabel(self)
         self.why.setWordWrap(True)
         self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -84,20 +84,17 @@ class TrustPanel(QWidget):
         )
         self.move_button = QPushButton("&Move", self)
         self.open_button.clicked.connect(self._on_open_button_clicked)
-        self.combine_button.clicked.connect(self._on_combine_button_clicked)
-        self.keep_button.clicked.connect(self._on_keep_button_clicked)
-        self.side_button.clicked.connect(self._on_side_button_clicked)
-        self.move_button.clicked.connect(self._on_move_button_clicked)
-        buttons = QHBoxLayout()
-        for button in (
-            self.open_button,
-            self.combine_button,
-            self.keep_button,
-            self.side_button,
-            self.move_button,
+        for button, kind, signal in (
+            (self.combine_button, DuplicateGroup, self.combine_requested),
+            (self.keep_button, DuplicateGroup, self.keep_requested),
+            (self.side_button, Contradiction, self.side_by_side_requested),
+            (self.move_button, Leak, self.move_requested),
         ):
-            buttons.addWidget(button)
-        buttons.addStretch(1)
+            button.clicked.connect(functools.partial(self._emit_selected, kind, signal))
+        buttons = hbox(
+            self.open_button, self.combine_button, self.keep_button, self.side_button,
+            self.move_button, 1,
+        )  # fmt: skip
         vbox(self.status, (self.tree, 1), self.why, buttons, on=self)
         self.letters = PanelLetters(self)  # Alt+O is Check's Open too: each panel's own
         self.report: TrustReport | None = None
@@ -158,14 +155,14 @@ class TrustPanel(QWidget):
         return found if isinstance(found, DuplicateGroup | Contradiction | Leak) else None
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.matches(QKeySequence.StandardKey.Undo):
-            self.undo_requested.emit(False)
-            event.accept()
-            return
-        if event.matches(QKeySequence.StandardKey.Redo):
-            self.undo_requested.emit(True)
-            event.accept()
-            return
+        for key, redo in (
+            (QKeySequence.StandardKey.Undo, False),
+            (QKeySequence.StandardKey.Redo, True),
+        ):
+            if event.matches(key):
+                self.undo_requested.emit(redo)
+                event.accept()
+                return
         super().keyPressEvent(event)
 
     # -- slots ----------------------------------------------------------------------------
@@ -188,10 +185,6 @@ class TrustPanel(QWidget):
             self.move_button.setToolTip("")
         self.why.setText(_why(found) if found is not None else "")
 
-    @Slot(QTreeWidgetItem, QTreeWidgetItem)
-    def _on_tree_current_item_changed(self, *_items: object) -> None:
-        self._update_buttons()
-
     @Slot(QTreeWidgetItem, int)
     def _on_tree_item_activated(self, item: QTreeWidgetItem, _column: int) -> None:
         place = item.data(0, PLACE_ROLE)
@@ -210,25 +203,10 @@ class TrustPanel(QWidget):
         if item is not None:
             self._on_tree_item_activated(item, 0)
 
-    @Slot()
-    def _on_combine_button_clicked(self) -> None:
-        if isinstance(found := self.selected(), DuplicateGroup):
-            self.combine_requested.emit(found)
-
-    @Slot()
-    def _on_keep_button_clicked(self) -> None:
-        if isinstance(found := self.selected(), DuplicateGroup):
-            self.keep_requested.emit(found)
-
-    @Slot()
-    def _on_side_button_clicked(self) -> None:
-        if isinstance(found := self.selected(), Contradiction):
-            self.side_by_side_requested.emit(found)
-
-    @Slot()
-    def _on_move_button_clicked(self) -> None:
-        if isinstance(found := self.selected(), Leak):
-            self.move_requested.emit(found)
+    def _emit_selected(self, kind: type, signal: SignalInstance) -> None:
+        """A button's click: its signal, with the finding selected if it is a `kind`."""
+        if isinstance(found := self.selected(), kind):
+            signal.emit(found)
 
 
 def _places(found: Found) -> tuple[MemoryPlace, ...]:
@@ -264,11 +242,9 @@ def _text(found: Found) -> str:
 
 
 def _why(found: Found) -> str:
-    if isinstance(found, DuplicateGroup):
-        return found.why
-    if isinstance(found, Contradiction):
-        return found.why
-    return f"{found.why} Belongs in {found.belongs}."
+    if isinstance(found, Leak):
+        return f"{found.why} Belongs in {found.belongs}."
+    return found.why
 
 
 def _key_of(found: object) -> tuple[str, ...] | None:

@@ -46,6 +46,7 @@ from memtab.gui.search.box import SearchBox
 from memtab.gui.sync.feature import SyncFeature
 from memtab.gui.toolkit.paint import use_native_panels
 from memtab.gui.toolkit.text.text_fields import keep_window_keys_from_fields
+from memtab.gui.toolkit.widgets import named
 from memtab.gui.tree.editor_link import TreeEditorLink
 from memtab.gui.tree.sources import SourcesFollower
 from memtab.gui.trust.feature import TrustFeature
@@ -183,17 +184,6 @@ def start_assembling(window: MainWindow) -> None:
 # then the tab's controller, built with them.
 
 
-def build_consolidation(window: MainWindow) -> LazyConsolidationTasks:
-    """Consolidate now's tasks: the engine loads when first pointed at (`preload`)."""
-    return LazyConsolidationTasks(window.home, window.context.jobs, parent=window.memory_tab)
-
-
-def build_editor(window: MainWindow) -> EditorPanel:
-    """The editor (the tab's Ctrl+W works from the tree too)."""
-    tab = window.memory_tab
-    return EditorPanel(tab.context, tab_keys_in=tab)
-
-
 def build_footer(window: MainWindow) -> ConsolidationFooter:
     """The consolidation footer."""
     consolidation = window.part(CONSOLIDATION)
@@ -204,11 +194,6 @@ def build_footer(window: MainWindow) -> ConsolidationFooter:
     return footer
 
 
-def build_dialogs(window: MainWindow) -> TabDialogs:
-    """The file actions' dialogs (replaced by canned answers in tests)."""
-    return TabDialogs(window.memory_tab)
-
-
 def build_marks(window: MainWindow) -> EditMarks:
     """The edit marks: the badges naming who changed a file, other windows' runs too."""
     tab, context = window.memory_tab, window.context
@@ -216,16 +201,6 @@ def build_marks(window: MainWindow) -> EditMarks:
     marks = EditMarks(tab.home, tab.model, editor, context.own_writes, context.ui_state, tab)
     marks.follow_other_runs(context)
     return marks
-
-
-def build_inbox(window: MainWindow) -> InboxPanel:
-    """The Inbox: what the writer and agents proposed."""
-    return InboxPanel(window.context, window.memory_tab)
-
-
-def build_mux(window: MainWindow) -> MuxPresence:
-    """Whether mux runs (the warnings that only matter then)."""
-    return MuxPresence(window.home, window.context.jobs, window.memory_tab)
 
 
 def build_editor_link(window: MainWindow) -> TreeEditorLink:
@@ -252,11 +227,6 @@ def build_search_box(window: MainWindow) -> SearchBox:
     return box
 
 
-def build_tab_host(window: MainWindow) -> TabHost:
-    """What the file actions and the open file ask of the tab, the dialogs with it."""
-    return TabHost(window.memory_tab, window.part(DIALOGS))
-
-
 def build_file_actions(window: MainWindow) -> FileActions:
     """The tree's file actions, run by the window's file operations."""
     tab = window.memory_tab
@@ -264,16 +234,9 @@ def build_file_actions(window: MainWindow) -> FileActions:
     return FileActions(window.context, tab, tab.tree, tab.model, editor, host)
 
 
-def build_message_bar(window: MainWindow) -> MessageBar:
-    """The tab's message bar (its errors)."""
-    return MessageBar(window.memory_tab)
-
-
 def build_news_bar(window: MainWindow) -> MessageBar:
     """The tab's news bar (a burst of deletions: `gui/history/hub.py`)."""
-    news_bar = MessageBar(window.memory_tab)
-    news_bar.setObjectName("newsBar")
-    news_bar.setAccessibleName("News")
+    news_bar = named(MessageBar(window.memory_tab), "newsBar", accessible="News")
     return news_bar
 
 
@@ -393,11 +356,6 @@ def build_trust(window: MainWindow) -> TrustFeature:
     )
 
 
-def build_actions(window: MainWindow) -> WindowActions:
-    """The window's own actions (Open home, Settings, Find, Consolidate now…)."""
-    return WindowActions(window.context, window, window.part(MEMORY_TAB), window)
-
-
 def build_palette(window: MainWindow) -> Palette:
     """The command palette."""
     edit = window.part(FILES).edit_key  # Quick open: the keyboard in the file's text
@@ -473,11 +431,6 @@ def start_writer(window: MainWindow) -> None:
         writer.start()
 
 
-def start_sync(window: MainWindow) -> None:
-    """Sync looks where it stands, then follows the edits and its schedule."""
-    window.part(SYNC).start()
-
-
 def build_traces(window: MainWindow) -> TracesTab | None:
     """The Traces tab, in its place among the tabs (None in a window without one)."""
     container = window.traces_container
@@ -496,23 +449,37 @@ def build_traces(window: MainWindow) -> TracesTab | None:
 
 WINDOW_FEATURES: tuple[Feature[MainWindow], ...] = (
     # built before the first paint by the window's start (`first_paint.app`)
-    Feature("memory tab", Phase.FIRST_PAINT, lambda window: window.memory_tab),
+    Feature("memory tab", Phase.FIRST_PAINT, lambda w: w.memory_tab),
     # right after the tree's first paint (`MemoryTab.assemble()`, or sooner when needed):
     # the Memory tab's parts, then its controller with them...
     Feature("start assembling", Phase.AFTER_PAINT, start_assembling),
-    keyed(CONSOLIDATION, Phase.AFTER_PAINT, build_consolidation),
-    keyed(EDITOR, Phase.AFTER_PAINT, build_editor),
+    keyed(
+        CONSOLIDATION,
+        Phase.AFTER_PAINT,
+        lambda window: LazyConsolidationTasks(
+            window.home, window.context.jobs, parent=window.memory_tab
+        ),
+    ),
+    keyed(
+        EDITOR,
+        Phase.AFTER_PAINT,
+        lambda w: EditorPanel(w.context, tab_keys_in=w.memory_tab),
+    ),
     keyed(FOOTER, Phase.AFTER_PAINT, build_footer),
-    keyed(DIALOGS, Phase.AFTER_PAINT, build_dialogs),
+    keyed(DIALOGS, Phase.AFTER_PAINT, lambda w: TabDialogs(w.memory_tab)),
     keyed(MARKS, Phase.AFTER_PAINT, build_marks),
-    keyed(INBOX, Phase.AFTER_PAINT, build_inbox),
-    keyed(MUX, Phase.AFTER_PAINT, build_mux),
+    keyed(INBOX, Phase.AFTER_PAINT, lambda w: InboxPanel(w.context, w.memory_tab)),
+    keyed(
+        MUX,
+        Phase.AFTER_PAINT,
+        lambda w: MuxPresence(w.home, w.context.jobs, w.memory_tab),
+    ),
     keyed(EDITOR_LINK, Phase.AFTER_PAINT, build_editor_link),
     keyed(SOURCES, Phase.AFTER_PAINT, build_sources),
     keyed(SEARCH_BOX, Phase.AFTER_PAINT, build_search_box),
-    keyed(TAB_HOST, Phase.AFTER_PAINT, build_tab_host),
+    keyed(TAB_HOST, Phase.AFTER_PAINT, lambda w: TabHost(w.memory_tab, w.part(DIALOGS))),
     keyed(FILE_ACTIONS, Phase.AFTER_PAINT, build_file_actions),
-    keyed(MESSAGE_BAR, Phase.AFTER_PAINT, build_message_bar),
+    keyed(MESSAGE_BAR, Phase.AFTER_PAINT, lambda w: MessageBar(w.memory_tab)),
     keyed(NEWS_BAR, Phase.AFTER_PAINT, build_news_bar),
     keyed(FILES, Phase.AFTER_PAINT, build_files),
     keyed(MEMORY_TAB, Phase.AFTER_PAINT, build_memory_tab),
@@ -522,19 +489,23 @@ WINDOW_FEATURES: tuple[Feature[MainWindow], ...] = (
     keyed(CHECK, Phase.AFTER_PAINT, build_check),
     keyed(LOADS, Phase.AFTER_PAINT, build_loads),
     keyed(TRUST, Phase.AFTER_PAINT, build_trust),
-    keyed(OWN_ACTIONS, Phase.AFTER_PAINT, build_actions),
+    keyed(
+        OWN_ACTIONS,
+        Phase.AFTER_PAINT,
+        lambda w: WindowActions(w.context, w, w.part(MEMORY_TAB), w),
+    ),
     keyed(PALETTE, Phase.AFTER_PAINT, build_palette),
     keyed(SYNC, Phase.AFTER_PAINT, build_sync),
     keyed(MENUS, Phase.AFTER_PAINT, build_menus),
     # ...and the controller catches up with the scan the tree shows (`loaded` when it is the first)
-    Feature("tab caught up", Phase.AFTER_PAINT, lambda window: window.memory_tab.catch_up()),
+    Feature("tab caught up", Phase.AFTER_PAINT, lambda w: w.memory_tab.catch_up()),
     # once the first scan is shown (its paint first: the watch setup slows everything)
     Feature("watching", Phase.WATCHING, start_watching),
     keyed(WRITER, Phase.WATCHING, build_writer),
     keyed(WRITER_STATUS, Phase.WATCHING, build_writer_status),
     keyed(WRITER_FEEDBACK, Phase.WATCHING, build_writer_feedback),
     Feature("writer start", Phase.WATCHING, start_writer),
-    Feature("sync start", Phase.WATCHING, start_sync),
+    Feature("sync start", Phase.WATCHING, lambda w: w.part(SYNC).start()),
     # when first shown or asked for
     keyed(TRACES, Phase.ON_DEMAND, build_traces),
 )

@@ -70,7 +70,6 @@ class WindowMenus(QObject):
 
     @property
     def menus(self) -> list[QMenu]:
-        """The menus, in menu-bar order."""
         return list(self._menus.values())
 
     def menu(self, menu_id: str) -> QMenu:

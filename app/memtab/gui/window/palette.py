@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import Protocol
 
 from PySide6.QtCore import (
     QEvent,
@@ -44,9 +43,10 @@ from memtab.components.window.palette import (
 )
 from memtab.gui.actions import ActionRegistry, plain_title
 from memtab.gui.context import WindowContext
+from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, small_dialog
 from memtab.gui.toolkit.style import mute
-from memtab.gui.toolkit.widgets import vbox
+from memtab.gui.toolkit.widgets import named, vbox
 
 logger = logging.getLogger(__name__)
 
@@ -121,14 +121,12 @@ class PaletteDialog(QDialog):
         self.entries = list(entries)
         self.chosen: PaletteEntry | None = None
         self.shown: list[PaletteEntry] = []
-        self.field = QLineEdit(self)
+        self.field = named(QLineEdit(self), accessible=title)
         self.field.setPlaceholderText(placeholder)
-        self.field.setAccessibleName(title)
         self.field.setClearButtonEnabled(True)
         self.field.installEventFilter(self)
         self.field.textChanged.connect(self._on_field_text_changed)
-        self.list = QListWidget(self)
-        self.list.setAccessibleName(f"{title}: matches")
+        self.list = named(QListWidget(self), accessible=f"{title}: matches")
         self.list.setUniformItemSizes(True)
         self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a long path keeps its end
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -202,16 +200,6 @@ def action_entries(actions: ActionRegistry, *, leave_out: frozenset[str]) -> lis
     return by_label(entries)
 
 
-class PaletteWindow(Protocol):
-    """What the palette needs of the window (MainWindow provides it)."""
-
-    def show_memory_tab(self) -> None: ...
-
-    def as_widget(self) -> QWidget: ...
-
-    def exec_dialog(self, dialog: QDialog) -> int: ...
-
-
 class Palette(QObject):
     """Registers Quick open and the command palette, and runs their dialogs."""
 
@@ -221,7 +209,7 @@ class Palette(QObject):
     def __init__(
         self,
         context: WindowContext,
-        window: PaletteWindow,
+        window: MainWindow,
         open_key: Callable[[str], object],
         parent: QObject,
     ) -> None:

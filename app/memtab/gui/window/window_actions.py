@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import logging
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, QSize, Qt, Slot
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
@@ -53,13 +53,11 @@ from memtab.components.window.menus import (
     worth_checking,
     writer_pause_title,
 )
-from memtab.components.window.phases import FeatureKey
 from memtab.components.window.settings_news import settings_change
 from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
-from memtab.gui.context import WindowContext, WindowShell
+from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
-from memtab.gui.first_paint.main_window import TracesPage
-from memtab.gui.first_paint.memory_tab import MemoryTab
+from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.memory_tab.controller import MemoryTabController
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.clock import qtimer
@@ -71,7 +69,7 @@ from memtab.gui.toolkit.dialog_layout import (
     small_dialog,
 )
 from memtab.gui.toolkit.style import Accent, accent_text, mute
-from memtab.gui.toolkit.widgets import hbox, vbox
+from memtab.gui.toolkit.widgets import hbox, named, vbox
 from memtab.gui.window.keys import WRITER_STATUS
 from memtab.gui.window.menus import shortcut_rows
 from memtab.logs import log_file
@@ -119,9 +117,8 @@ class AddWorkspaceDialog(QDialog):
         )
         intro.setWordWrap(True)
         mute(intro)
-        self.project_edit = QComboBox(self)
+        self.project_edit = named(QComboBox(self), accessible="Project folder")
         self.project_edit.setEditable(True)
-        self.project_edit.setAccessibleName("Project folder")
         self.project_edit.setMinimumContentsLength(32)
         for project in registry.projects if registry is not None else ():
             if not project.path.startswith("_"):  # "_multi", "_scratch": not folders
@@ -139,27 +136,22 @@ class AddWorkspaceDialog(QDialog):
             line.setPlaceholderText("/path/to/your/project")
         self.project_edit.currentTextChanged.connect(self._on_project_edit_text_changed)
         self._check_timer = qtimer(self, self._on_check_timer_timeout, CHECK_DELAY_MS)
-        self.folder_note = QLabel(self)
-        self.folder_note.setObjectName("folderNote")
+        self.folder_note = named(QLabel(self), "folderNote", accessible="About the project folder")
         self.folder_note.setWordWrap(True)
-        self.folder_note.setAccessibleName("About the project folder")
         mute(self.folder_note)
         self.folder_note.hide()
-        browse = QPushButton("Choose…", self)
-        browse.setAccessibleName("Choose the project folder")
+        browse = named(QPushButton("Choose…", self), accessible="Choose the project folder")
         browse.clicked.connect(self._on_browse_clicked)
         project_row = hbox((self.project_edit, 1), browse)
-        self.name_edit = QLineEdit(self)
-        self.name_edit.setAccessibleName("Workspace name")
+        self.name_edit = named(QLineEdit(self), accessible="Workspace name")
         self.name_edit.setPlaceholderText("main")
         self.name_edit.textEdited.connect(self._on_name_edit_text_edited)
         form = QFormLayout()
         form.addRow("Project folder:", project_row)
         form.addRow("", self.folder_note)
         form.addRow("Workspace name:", self.name_edit)
-        self.error_label = QLabel(self)
+        self.error_label = named(QLabel(self), accessible="Why the workspace was not added")
         self.error_label.setWordWrap(True)
-        self.error_label.setAccessibleName("Why the workspace was not added")
         self.error_label.setStyleSheet(f"color: {accent_text(self.palette(), Accent.ERROR).name()}")
         self.error_label.hide()
         self.buttons = button_box(self, OK_CANCEL, ok=ADD_LABEL)
@@ -280,13 +272,11 @@ class ShortcutsDialog(QDialog):
         self.setObjectName("shortcutsDialog")
         self.setWindowTitle("Keyboard shortcuts — Memtab")
         self.rows = [*rows, *FIELD_KEYS]
-        self.filter_edit = QLineEdit(self)
-        self.filter_edit.setAccessibleName("Filter shortcuts")
+        self.filter_edit = named(QLineEdit(self), accessible="Filter shortcuts")
         self.filter_edit.setPlaceholderText("Filter: a name or a key (redo, Ctrl+S, tab…)")
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.textChanged.connect(self._on_filter_edit_text_changed)
-        self.table = QTextBrowser(self)
-        self.table.setAccessibleName("Keyboard shortcuts")
+        self.table = named(QTextBrowser(self), accessible="Keyboard shortcuts")
         notes = QLabel(NOTES, self)
         notes.setWordWrap(True)
         mute(notes)
@@ -326,43 +316,13 @@ def _shows(editor: EditorPanel, mode: ViewMode) -> bool:
     return editor.view_mode is mode
 
 
-class WindowForActions(WindowShell, Protocol):
-    """What the actions need of the window (`MainWindow`)."""
-
-    @property
-    def memory_tab(self) -> MemoryTab: ...
-
-    def built_part(self, key: FeatureKey[T]) -> T | None: ...
-
-    @property
-    def has_traces_tab(self) -> bool: ...
-
-    @property
-    def shown_traces_tab(self) -> TracesPage | None: ...
-
-    @property
-    def is_closing(self) -> bool: ...
-
-    def show_traces_tab(self) -> None: ...
-
-    def exec_dialog(self, dialog: QDialog) -> int: ...
-
-    def choose_folder(self, title: str, start: str) -> Path | None: ...
-
-    def confirm(self, title: str, text: str) -> bool: ...
-
-    def open_home_window(self, folder: Path) -> object: ...
-
-    def close(self) -> bool: ...
-
-
 class WindowActions(QObject):
     """The window's actions and their actions (see the module docstring)."""
 
     def __init__(
         self,
         context: WindowContext,
-        window: WindowForActions,
+        window: MainWindow,
         memory_tab: MemoryTabController,
         parent: QObject,
     ) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from PySide6.QtCore import QObject, Qt, Signal, SignalInstance, Slot
+from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
@@ -41,11 +41,11 @@ from memtab.components.writer.supervision import (
     status_view,
 )
 from memtab.fs.clock import now_ms
-from memtab.gui.context import WindowContext, WindowShell
+from memtab.gui.context import ChangeFeed, SettingsFeed, WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.style import set_style_sheet
-from memtab.gui.toolkit.widgets import hbox
+from memtab.gui.toolkit.widgets import hbox, named
 from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.store.home import Home
 from memtab.store.paths import PathError, parse_file_path
@@ -118,24 +118,6 @@ class DesktopNotifier(QObject):
 R = TypeVar("R")
 
 
-class ChangePublisher(Protocol):
-    """What publishes the watcher's batches of the home (`gui.context.ChangeFeed`)."""
-
-    @property
-    def published(self) -> SignalInstance:
-        """Signal(ChangeBatch): one batch of changed paths, classified."""
-        ...
-
-
-class SettingsPublisher(Protocol):
-    """What publishes settings.json's changes (`gui.context.SettingsFeed`)."""
-
-    @property
-    def published(self) -> SignalInstance:
-        """Signal(SettingsChange): which sections changed, and what they hold now."""
-        ...
-
-
 class WriterSupervisor(QObject):
     """Runs the memory writer in the background (see the module docstring)."""
 
@@ -159,7 +141,7 @@ class WriterSupervisor(QObject):
         on its runs lane."""
         super().__init__(parent)
         self._home = home
-        self._service = service or WriterService(home)
+        self.service = service or WriterService(home)
         self._watch_client = jobs.client("writer-watch", Lane.JOBS, parent=self)
         self._run_client = jobs.client("writer-runs", Lane.RUNS, parent=self)
         self._turns: Supervision[RunTicket] = Supervision()
@@ -183,15 +165,9 @@ class WriterSupervisor(QObject):
 
     @property
     def paused(self) -> bool:
-        """Whether runs are paused."""
         return self._turns.paused
 
-    @property
-    def service(self) -> WriterService:
-        """The Qt-free service the worker jobs call."""
-        return self._service
-
-    def attach(self, changes: ChangePublisher) -> None:
+    def attach(self, changes: ChangeFeed) -> None:
         """Follow the batches of a watcher of this supervisor's home (`context.changes`)."""
         changes.published.connect(self._on_changes_published)
 
@@ -224,7 +200,7 @@ class WriterSupervisor(QObject):
             self._run_client.cancel(job)
         self._changed(lambda: None, before)
 
-    def follow_settings(self, settings: SettingsPublisher) -> None:
+    def follow_settings(self, settings: SettingsFeed) -> None:
         """Apply the writer's settings as they are saved (`context.settings`): the writer
         turned off withdraws the runs still queued at once (a run going finishes, as when
         paused); every run started after a save reads the model and settings saved."""
@@ -260,11 +236,11 @@ class WriterSupervisor(QObject):
     def _submit_watch(self, step: WatchStep) -> None:
         job: JobFunction
         if step.kind is WatchJob.BEGIN:
-            job = functools.partial(begin, self._writer_lock, self._service)
+            job = functools.partial(begin, self._writer_lock, self.service)
         elif step.kind is WatchJob.CHECK:
-            job = plain(self._service.check_state_changes, step.keys or [])
+            job = plain(self.service.check_state_changes, step.keys or [])
         else:
-            job = functools.partial(poll, self._service, step.keys, self._pause.is_set)
+            job = functools.partial(poll, self.service, step.keys, self._pause.is_set)
         self._turns.watch_submitted(self._watch_client.submit(job), step.kind)
 
     @Slot(int, object)
@@ -291,9 +267,9 @@ class WriterSupervisor(QObject):
     def _start_runs(self, result: PollResult) -> None:
         runs, abandoned = self._turns.polled(result.names, result.tickets)
         for ticket in abandoned:
-            self._service.abandon(ticket)
+            self.service.abandon(ticket)
         for ticket in runs:
-            job = self._run_client.submit(functools.partial(run, self._service, ticket))
+            job = self._run_client.submit(functools.partial(run, self.service, ticket))
             self._turns.run_submitted(job, ticket)
 
     # --- runs ---------------------------------------------------------------------------
@@ -331,7 +307,7 @@ class WriterSupervisor(QObject):
         if ticket is None:
             return
         if not started:
-            self._service.abandon(ticket)  # never ran: the next turn runs instead
+            self.service.abandon(ticket)  # never ran: the next turn runs instead
         if started and not self._turns.closed:
             self._settle(WriterActivity.IDLE, ticket, "cancelled", None)
 
@@ -377,21 +353,18 @@ class WriterStatusWidget(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._status = WriterStatus()
-        self._news: WriterNews | None = None
+        self.status = WriterStatus()
+        self.news: WriterNews | None = None
         self._paused = False
-        self._dot = QLabel("●", self)
-        self._dot.setObjectName("writerStatusDot")
-        self._label = QLabel(self)
-        self._label.setObjectName("writerStatusText")
+        self._dot = named(QLabel("●", self), "writerStatusDot")
+        self._label = named(QLabel(self), "writerStatusText")
         self._label.setTextFormat(Qt.TextFormat.RichText)
         self._label.setTextInteractionFlags(
             Qt.TextInteractionFlag.LinksAccessibleByMouse
             | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
         )
         self._label.linkActivated.connect(self._on_label_link_activated)
-        self._toggle = QToolButton(self)
-        self._toggle.setObjectName("writerPauseToggle")
+        self._toggle = named(QToolButton(self), "writerPauseToggle")
         self._toggle.setAutoRaise(True)
         self._toggle.clicked.connect(self._on_toggle_clicked)
         self._refresh = qtimer(self, self._render, NEWS_REFRESH_MS, single_shot=False)
@@ -401,19 +374,9 @@ class WriterStatusWidget(QWidget):
 
     # --- public API -----------------------------------------------------------------------
 
-    @property
-    def status(self) -> WriterStatus:
-        """The status shown."""
-        return self._status
-
-    @property
-    def news(self) -> WriterNews | None:
-        """The last run's news, while it is shown."""
-        return self._news
-
     def text(self) -> str:
         """The line shown, as plain text (for tests and accessibility)."""
-        return status_text(self._status, self._news)
+        return status_text(self.status, self.news)
 
     def isPaused(self) -> bool:
         """Whether the writer is shown as paused (the button offers Resume)."""
@@ -430,7 +393,7 @@ class WriterStatusWidget(QWidget):
     @Slot(object)
     def set_status(self, status: WriterStatus) -> None:
         """Show a status (the button follows its `paused`, without echoing it back)."""
-        self._status = status
+        self.status = status
         self._paused = status.paused
         self._render()
 
@@ -440,14 +403,14 @@ class WriterStatusWidget(QWidget):
         news = run_news(result)
         if news is None:
             return
-        self._news = news
+        self.news = news
         self._refresh.start()
         self._render()
         self.news_arrived.emit(news)
 
     def clear_news(self) -> None:
         """Stop showing the last run's news (e.g. its suggestions were all reviewed)."""
-        self._news = None
+        self.news = None
         self._refresh.stop()
         self._render()
 
@@ -465,7 +428,7 @@ class WriterStatusWidget(QWidget):
     # --- internals ------------------------------------------------------------------------
 
     def _render(self) -> None:
-        view = status_view(self._status, self._news, paused=self._paused)
+        view = status_view(self.status, self.news, paused=self._paused)
         self._label.setText(view.html)
         self._label.setAccessibleName(view.text)
         set_style_sheet(self._dot, f"color: {view.dot_color};")
@@ -477,10 +440,10 @@ class WriterStatusWidget(QWidget):
 
     @Slot(str)
     def _on_label_link_activated(self, link: str) -> None:
-        if link == TRACE_LINK and self._status.trace_path is not None:
-            self.trace_requested.emit(Path(self._status.trace_path))
-        elif link == NEWS_LINK and self._news is not None:
-            self.news_opened.emit(self._news)
+        if link == TRACE_LINK and self.status.trace_path is not None:
+            self.trace_requested.emit(Path(self.status.trace_path))
+        elif link == NEWS_LINK and self.news is not None:
+            self.news_opened.emit(self.news)
 
     @Slot()
     def _on_toggle_clicked(self) -> None:

@@ -59,7 +59,7 @@ from memtab.gui.toolkit.clock import call_soon
 from memtab.gui.toolkit.dialog_layout import lay_out_prose_dialog
 from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.gui.toolkit.text.diff_view import DiffView
-from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, named, vbox
 from memtab.writer.inbox.inbox import InboxItem
 
 logger = logging.getLogger(__name__)
@@ -87,9 +87,7 @@ class TargetBox(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.label = QLabel("Accept &into:", self)
-        self.combo = QComboBox(self)
-        self.combo.setObjectName("inboxTarget")
-        self.combo.setAccessibleName("Accept into")
+        self.combo = named(QComboBox(self), "inboxTarget", accessible="Accept into")
         self.combo.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
@@ -164,11 +162,9 @@ class ProposalReview(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("proposalReview")
-        self.heading = WrappedLabel("", self)
-        self.heading.setObjectName("proposalReviewHeading")
+        self.heading = named(WrappedLabel("", self), "proposalReviewHeading")
         self.heading.setTextFormat(Qt.TextFormat.RichText)
-        self.diff = DiffView(self)
-        self.diff.setAccessibleName("What the proposal would write")
+        self.diff = named(DiffView(self), accessible="What the proposal would write")
         self.diff.setTabChangesFocus(True)  # a review, not a text: Tab goes on to the buttons
         self.diff.wraps_lines = True  # whole lines, however narrow the column
         self.diff.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
@@ -266,8 +262,7 @@ class EditProposalDialog(QDialog):
         self.setWindowTitle("Edit, then accept — Memtab")
         where = QLabel(where_text(item, to), self)
         mute(where)
-        self.text_edit = QPlainTextEdit(item.text, self)
-        self.text_edit.setAccessibleName("Proposed memory")
+        self.text_edit = named(QPlainTextEdit(item.text, self), accessible="Proposed memory")
         lay_out_prose_dialog(self, where, self.text_edit, "&Accept", height=200)
 
     @property
@@ -302,9 +297,7 @@ class InboxBody(QWidget):
         # Beside the title, in a row the panel has anyway: no height of its own over the
         # tree; before the list in the focus chain, as on screen.
         self.target = TargetBox(parent)
-        self.list = QListWidget(self)
-        self.list.setObjectName("inboxList")
-        self.list.setAccessibleName("Inbox")
+        self.list = named(QListWidget(self), "inboxList", accessible="Inbox")
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.list.setWordWrap(True)
         # Rows wrap at the list's width and never scroll sideways: QListView wraps in its
@@ -314,7 +307,7 @@ class InboxBody(QWidget):
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setAlternatingRowColors(True)
         self.list.itemSelectionChanged.connect(self.show_selection)
-        self.list.itemDoubleClicked.connect(self._on_list_item_double_clicked)
+        self.list.itemDoubleClicked.connect(self.edit_selected)
         self._fitting = False  # a fit of the list's height is scheduled
         self.list.installEventFilter(self)
         self.details = QTextBrowser(self)
@@ -326,12 +319,9 @@ class InboxBody(QWidget):
         self.details.setMinimumHeight(2 * lines + 2 * self.details.frameWidth())  # scrolls
         self.details.hide()
         self._proposal_review: ProposalReview | None = None  # built with the first review
-        self.accept_button = QPushButton("&Accept", self)
-        self.accept_button.setToolTip(ACCEPT_TIP)
-        self.edit_button = QPushButton("E&dit…", self)
-        self.edit_button.setToolTip(EDIT_TIP)
-        self.reject_button = QPushButton("&Reject", self)
-        self.reject_button.setToolTip(REJECT_TIP)
+        self.accept_button = named(QPushButton("&Accept", self), tip=ACCEPT_TIP)
+        self.edit_button = named(QPushButton("E&dit…", self), tip=EDIT_TIP)
+        self.reject_button = named(QPushButton("&Reject", self), tip=REJECT_TIP)
         self.accept_button.clicked.connect(self._on_accept_button_clicked)
         self.edit_button.clicked.connect(self.edit_selected)
         self.reject_button.clicked.connect(self.reject_selected)
@@ -459,7 +449,6 @@ class InboxBody(QWidget):
             self.accept_selected(dialog.text)
 
     def selected_ids(self) -> list[str]:
-        """The ids of the selected items, in list order."""
         return [
             str(item.data(_ID_ROLE))
             for item in (self.list.item(row) for row in range(self.list.count()))
@@ -624,10 +613,6 @@ class InboxBody(QWidget):
         self.accept_button.setEnabled(buttons.accept)
         self.reject_button.setEnabled(buttons.reject)
         self.edit_button.setEnabled(buttons.edit)
-
-    @Slot(QListWidgetItem)
-    def _on_list_item_double_clicked(self, _item: QListWidgetItem) -> None:
-        self.edit_selected()
 
     @Slot()
     def _on_accept_button_clicked(self) -> None:

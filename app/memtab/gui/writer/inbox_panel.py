@@ -41,7 +41,7 @@ from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn
 from memtab.gui.toolkit.text.text_fields import is_redo_key
-from memtab.gui.toolkit.widgets import chain_tab_order, hbox, tab_stops
+from memtab.gui.toolkit.widgets import chain_tab_order, hbox, named, tab_stops
 from memtab.store.home import PathPlace
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.inbox.inbox import InboxItem
@@ -77,11 +77,10 @@ class InboxPanel(QFrame):
         self._loading: int | None = None  # the latest read asked for
         self._body: InboxBody | None = None
         self._roomy = False  # below the editor (`set_roomy`)
-        self._reviewing = False
+        self.reviewing = False
         # Made with the panel: the tab's focus chain has the Inbox's place from the start
         # (its body's stops follow the toggle's when built).
-        self.toggle = QToolButton(self)
-        self.toggle.setObjectName("inboxToggle")
+        self.toggle = named(QToolButton(self), "inboxToggle")
         self.toggle.setCheckable(True)
         self.toggle.setChecked(True)
         self.toggle.setAutoRaise(True)
@@ -145,17 +144,14 @@ class InboxPanel(QFrame):
 
     @property
     def target(self) -> TargetBox:
-        """The "Accept into:" chooser."""
         return self.body.target
 
     @property
     def list(self) -> QListWidget:
-        """The proposed memories."""
         return self.body.list
 
     @property
     def details(self) -> QTextBrowser:
-        """Where the one selected came from."""
         return self.body.details
 
     @property
@@ -236,18 +232,13 @@ class InboxPanel(QFrame):
         if self._body is not None:
             self._body.set_roomy(roomy)
 
-    @property
-    def reviewing(self) -> bool:
-        """Whether an agent's proposal's review shows."""
-        return self._reviewing
-
     def event(self, event: QEvent) -> bool:
         """What it shows changed (rows, details, the review): say whether a review shows."""
         if event.type() == QEvent.Type.LayoutRequest:
             body = self._body
             reviewing = body is not None and body.reviewing
-            if reviewing != self._reviewing:
-                self._reviewing = reviewing
+            if reviewing != self.reviewing:
+                self.reviewing = reviewing
                 self.reviewing_changed.emit(reviewing)
         return super().event(event)
 
@@ -268,7 +259,6 @@ class InboxPanel(QFrame):
             self._body.accept_selected(text)
 
     def reject_selected(self) -> None:
-        """Reject the selected items."""
         if self._body is not None:
             self._body.reject_selected()
 
@@ -282,7 +272,6 @@ class InboxPanel(QFrame):
         return dialog.exec()
 
     def selected_ids(self) -> builtins.list[str]:  # `list` here is the widget
-        """The ids of the selected items, in list order."""
         return [] if self._body is None else self._body.selected_ids()
 
     # -- internals -----------------------------------------------------------------------

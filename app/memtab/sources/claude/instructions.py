@@ -90,8 +90,7 @@ def instruction_mode(settings_files: Sequence[Path]) -> tuple[InstructionMode, P
             continue
         raw = settings.instruction_files_option
         if raw is not None:
-            mode = next((m for m in MODES if m == raw), DEFAULT_MODE)
-            return mode, settings_file
+            return next((m for m in MODES if m == raw), DEFAULT_MODE), settings_file
     return DEFAULT_MODE, None
 
 

@@ -112,8 +112,7 @@ def _store(entry: object) -> MemoryStore | None:
     if mode not in ("rw", "ro") or scope not in ("team", "user"):
         return None
     if mount is None:
-        last = entry["path"].rstrip("/").rsplit("/", 1)[-1]
-        mount = _MOUNT_UNSAFE.sub("-", last)
+        mount = _MOUNT_UNSAFE.sub("-", entry["path"].rstrip("/").rsplit("/", 1)[-1])
     if not isinstance(mount, str) or not _MOUNT_NAME.match(mount):
         return None
     index, cap = entry.get("promptIndex"), entry.get("promptIndexMaxBytes")

@@ -68,8 +68,7 @@ class Decoded:
 
 
 class KnownPaths:
-    """Known project paths by the directory name Claude Code gives each (a path known twice is
-    one project)."""
+    """Known project paths by the directory name Claude Code gives each (one path: one project)."""
 
     def __init__(self, paths: Iterable[str]) -> None:
         self._by_name: dict[str, list[str]] = {}

@@ -75,8 +75,7 @@ def _definitions(folder: Path) -> list[Path]:
 def _read(path: Path, managed: bool) -> Subagent | None:
     try:
         data = read_readable_path(path, limit=_MAX_DEFINITION_BYTES, follow_link=True)
-        text = data.decode("utf-8", "replace")
-        frontmatter = read_agent_definition(text).frontmatter
+        frontmatter = read_agent_definition(data.decode("utf-8", "replace")).frontmatter
     except (OSError, FrontmatterError):
         return None
     name = frontmatter.get("name")

@@ -121,8 +121,7 @@ class ListedRow(Record, write_only=True):
 
 
 class ExtensionRow(Record, write_only=True):
-    """A Codex memory extension as `memtab list --source ID --json` gives it (docs/formats.md
-    §17.3)."""
+    """A Codex memory extension as `memtab list --source ID --json` gives it (§17.3)."""
 
     name: str
     folder: str

@@ -18,8 +18,7 @@ _SHA_SHOWN = 12
 
 
 class ManifestEntry(Record):
-    """One resource a manifest lists: its file below `resources/` and the sha256 of the content
-    it was made from."""
+    """One resource a manifest lists: its file below `resources/` and its origin's sha256."""
 
     target_file_name: str
     content_sha256: Annotated[str, Lenient("")] = ""

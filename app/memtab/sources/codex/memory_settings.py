@@ -3,14 +3,11 @@ what Codex remembers (docs/formats.md §17.6); a file it cannot read is the defa
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from memtab.fs.user_files import read_regular_file
-
-logger = logging.getLogger(__name__)
 
 CONFIG_NAME = "config.toml"
 CONFIG_MAX_BYTES = 1024 * 1024

@@ -24,8 +24,7 @@ def first_line(text: str) -> str | None:
     """The first line as Codex reads it (Rust's `str::lines`); None for an empty text."""
     if not text:
         return None
-    line = text.split("\n", 1)[0]
-    return line.removesuffix("\r")
+    return text.split("\n", 1)[0].removesuffix("\r")
 
 
 def has_version_line(text: str) -> bool:

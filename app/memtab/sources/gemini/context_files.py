@@ -21,8 +21,7 @@ _BLANKS = " \t\n\r"
 
 @dataclass(frozen=True)
 class ContextFile:
-    """A file Gemini CLI reads at the start: where, its list, and which file imports it at
-    which line."""
+    """A file Gemini CLI reads at the start: where, its list, and which file imports it where."""
 
     path: Path
     tier: str
@@ -169,8 +168,7 @@ def with_imports(
         listed.append(file)
         root = boundary_root(file.path.parent, markers) or file.path.parent
         if import_format == "flat":
-            seen = {file.path}
-            listed.extend(_flat_imports(file, root, seen))
+            listed.extend(_flat_imports(file, root, {file.path}))
         else:
             listed.extend(_tree_imports(file, root, set(), 0))
     return listed

@@ -9,11 +9,12 @@ import hashlib
 import logging
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from memtab.fs.clock import now_ms
 from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.locking.lease_lock import pid_alive
 from memtab.fs.readable import read_readable_path
 from memtab.fs.records import Record
 from memtab.fs.user_files import read_regular_file
@@ -48,8 +49,7 @@ MAX_TARGET_BYTES = 4 * 1024 * 1024
 
 @dataclass(frozen=True)
 class MemoryRoots:
-    """Where one project's patches may write: its private memory folder and the global context
-    file."""
+    """Where one project's patches may write: its private memory folder, the global file."""
 
     memory_dir: Path
     global_file: Path
@@ -60,8 +60,7 @@ class MemoryRoots:
 
 @dataclass(frozen=True)
 class InboxPatch:
-    """One `.patch` file of the inbox as read: its kind, place, bytes, and `problem` (None:
-    valid)."""
+    """One `.patch` file of the inbox as read, and its `problem` (None: valid)."""
 
     kind: str
     path: Path
@@ -180,38 +179,27 @@ def read_patch(roots: MemoryRoots, kind: str, path: Path) -> InboxPatch | None:
     modified = info.st_mtime_ns // 1_000_000
     patch = InboxPatch(kind, path, relative, data, modified)
     if len(data) > MAX_PATCH_BYTES:
-        return _with_problem(patch, f"larger than {MAX_PATCH_BYTES // (1024 * 1024)} MiB: not read")
+        return replace(
+            patch, problem=f"larger than {MAX_PATCH_BYTES // (1024 * 1024)} MiB: not read"
+        )
     try:
         parts = tuple(parse_patch(patch.text))
     except PatchError as error:
-        return _with_problem(patch, f"failed to parse patch: {error}")
-    checked = InboxPatch(kind, path, relative, data, modified, parts)
+        return replace(patch, problem=f"failed to parse patch: {error}")
+    checked = replace(patch, parts=parts)
     if not has_hunks(parts):
-        return _with_problem(checked, "no hunks found in patch")
+        return replace(checked, problem="no hunks found in patch")
     targets = patch_targets(parts)
     if isinstance(targets, str):
-        return _with_problem(checked, targets)
-    checked = InboxPatch(kind, path, relative, data, modified, parts, targets)
+        return replace(checked, problem=targets)
+    checked = replace(checked, targets=targets)
     problem = unnumbered_hunk(parts)
     if problem is None:
         allowed = _Allowed(roots, kind)
         outside = next((t.path for t in targets if allowed.resolve(t.path) is None), None)
         if outside is not None:
             problem = f"target file is outside {kind} memory roots: {outside}"
-    return _with_problem(checked, problem) if problem else checked
-
-
-def _with_problem(patch: InboxPatch, problem: str | None) -> InboxPatch:
-    return InboxPatch(
-        patch.kind,
-        patch.path,
-        patch.relative,
-        patch.data,
-        patch.modified_ms,
-        patch.parts,
-        patch.targets,
-        problem,
-    )
+    return replace(checked, problem=problem) if problem else checked
 
 
 # --- where a patch may write (`getMemoryPatchTargetValidationContext`) --------------------
@@ -463,27 +451,14 @@ def extraction_running(memory_dir: Path, *, now: int | None = None) -> Extractio
         lock = ExtractionLock.read(parse_json(data))
     except (OSError, JsonError):
         return None
-    if lock is None or not _alive(lock.pid):
+    # pid 0 would ask the process group; where the pid cannot be asked (Windows) the age decides
+    if lock is None or lock.pid <= 0 or pid_alive(lock.pid) is False:
         return None
     started = _iso_ms(lock.started_at)
     moment = now_ms() if now is None else now
     if started is None or moment - started > LOCK_STALE_MS:
         return None
     return lock
-
-
-def _alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except OSError:
-        return False
-    return True
 
 
 def _iso_ms(text: str) -> int | None:

@@ -4,7 +4,6 @@ not an object read as empty, saying so."""
 
 from __future__ import annotations
 
-import logging
 import os
 import re
 import sys
@@ -17,7 +16,6 @@ from memtab.fs.jsonfile import JsonError, parse_json, strip_json_comments
 from memtab.fs.records import Lenient, Record
 from memtab.fs.user_files import read_regular_file
 
-logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
 DEFAULT_CONTEXT_NAME = "GEMINI.md"

@@ -15,7 +15,7 @@ from memtab.file_protocol.file_ref import source_id
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.records import Lenient, Record
 from memtab.fs.user_files import read_regular_file
-from memtab.sources.model import AgentFolder, Layout, Source, folder_sources
+from memtab.sources.model import AgentFolder, Layout, Source, folder_sources, is_folder
 
 logger = logging.getLogger(__name__)
 
@@ -50,8 +50,7 @@ _DASHES = re.compile(r"-+")
 
 def slugify(name: str) -> str:
     """A folder's name made an id as Gemini CLI makes one (`ProjectRegistry.slugify`)."""
-    slug = _DASHES.sub("-", _NOT_IN_SLUG.sub("-", name.lower())).strip("-")
-    return slug or "project"
+    return _DASHES.sub("-", _NOT_IN_SLUG.sub("-", name.lower())).strip("-") or "project"
 
 
 def gemini_projects(gemini_dir: Path) -> list[GeminiProject]:
@@ -76,8 +75,7 @@ def gemini_projects(gemini_dir: Path) -> list[GeminiProject]:
 def _registry(gemini_dir: Path) -> dict[str, str]:
     path = gemini_dir / PROJECTS_NAME
     try:  # without blocking: a FIFO named projects.json is refused at once
-        data = read_regular_file(path, limit=_MAX_BYTES)
-        registry = ProjectRegistryFile.read(parse_json(data))
+        registry = ProjectRegistryFile.read(parse_json(read_regular_file(path, limit=_MAX_BYTES)))
     except FileNotFoundError:
         return {}
     except (OSError, JsonError) as error:
@@ -94,16 +92,9 @@ def _registry(gemini_dir: Path) -> dict[str, str]:
 def _tmp_ids(temp: Path) -> list[str]:
     try:
         with os.scandir(temp) as entries:
-            return sorted(e.name for e in entries if _ID.match(e.name) and _is_dir(e))
+            return sorted(e.name for e in entries if _ID.match(e.name) and is_folder(e))
     except OSError:
         return []
-
-
-def _is_dir(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir(follow_symlinks=False)
-    except OSError:
-        return False
 
 
 def _marker(folder: Path) -> str | None:

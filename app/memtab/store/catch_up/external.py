@@ -89,9 +89,9 @@ class ExternalReport:
         more = len(self.not_kept) - len(named)
         listed = ", ".join(named) + (f" and {more} more" if more else "")
         them = "it" if len(self.not_kept) == 1 else "them"
+        lost = f"it cannot restore earlier contents of {them}"
         return (
-            f"history keeps no copy of {listed}: it cannot restore earlier contents of "
-            f"{them}; the files themselves are left as they are"
+            f"history keeps no copy of {listed}: {lost}; the files themselves are left as they are"
         )
 
 
@@ -114,12 +114,9 @@ def record_external(
     `lstat`."""
     report = ExternalReport()
     stop = cancel or (lambda: False)
+    workspace_id = store.workspace.id if store.workspace else None
     recorder = HistoryRecorder(
-        store.home,
-        actor="external",
-        run_id=None,
-        workspace_id=store.workspace.id if store.workspace else None,
-        clock=now_ms,
+        store.home, actor="external", run_id=None, workspace_id=workspace_id, clock=now_ms
     )
     for scope in scopes:
         if store.unavailable_reason(scope):
@@ -204,10 +201,9 @@ def _record_scope(
         observed += [observation.stored() for observation in arrived]
     if gone and not report.cancelled:
         meta = store.meta_snapshot()
+        against = {p: ReadAgainst(newest[p].id) for p in gone}
         observed += [
-            Observation(
-                p, None, meta=meta.get(_meta_key(store, p)), read_against=ReadAgainst(newest[p].id)
-            )
+            Observation(p, None, meta=meta.get(_meta_key(store, p)), read_against=against[p])
             for p in gone
         ]
     for start in range(0, len(observed), INDEX_BATCH):
@@ -271,11 +267,8 @@ def _read_files(
         with directory:
             for path_text, path in files:
                 try:
-                    data = (
-                        read_whole(directory, path.name)
-                        if kind_in(directory, path.name) == "file"
-                        else None
-                    )
+                    is_file = kind_in(directory, path.name) == "file"
+                    data = read_whole(directory, path.name) if is_file else None
                 except TooLargeForHistoryError:
                     report.not_kept.append((path_text, f"over {MAX_HISTORY_FILE_BYTES // MB} MB"))
                     continue
@@ -408,10 +401,8 @@ def _as_read(newest: dict[str, Version], rename: Rename) -> bool:
 def _unchanged(
     version: Version | None, found: Stat, cache: dict[str, tuple[int, int, str]]
 ) -> bool:
-    if version is None or version.deleted:
-        return False
-    if version.stat == found:
-        return True
+    if version is None or version.deleted or version.stat == found:
+        return version is not None and not version.deleted
     cached = cache.get(version.path)
     return cached is not None and cached[:2] == found and cached[2] == version.sha256
 

@@ -133,8 +133,8 @@ def _log_one(home: Home, path: Path) -> RunEntry | None:
     record = ConsolidationRecord(
         last_run_at=_time_of(at, header.started_at),
         trigger=header.trigger,
-        summary=summary or interrupted_summary(home, ops, header.planned),
         scope=header.scope,
+        summary=summary or interrupted_summary(home, ops, header.planned),
         ops=tuple(op.journal_op() for op in ops),
     )
     fingerprint = _journaled(home, header, record) or end.journal_fingerprint
@@ -160,9 +160,8 @@ def _log_one(home: Home, path: Path) -> RunEntry | None:
     )
     log.append(entry)
     path.unlink(missing_ok=True)
-    logger.info(
-        "Logged the interrupted run %s (%d changes applied)", header.id, record.applied_count
-    )
+    applied = record.applied_count
+    logger.info("Logged the interrupted run %s (%d changes applied)", header.id, applied)
     return entry
 
 
@@ -223,13 +222,13 @@ def _op(
         files += _claim(found, new_path, False)
     if not files and store is not None:
         files = _made_unrecorded(home, store, attempt)
-    applied = bool(files)
+    note = None if files else NOT_MADE_NOTE
     return RunOp(
         command=command,
         path=path,
-        applied=applied,
+        applied=bool(files),
         new_path=new_path,
-        note=None if applied else NOT_MADE_NOTE,
+        note=note,
         files=tuple(files),
     )
 
@@ -238,31 +237,21 @@ def _claim(
     found: dict[str, list[tuple[Version | None, Version]]], path: str, subtree: bool
 ) -> list[FileVersions]:
     """Take the run's versions of `path` (and below it, for a directory's delete)."""
-    claimed = []
-    for name in sorted(found):
-        if name == path or (subtree and name.startswith(path + "/")):
-            for before, after in found.pop(name):
-                claimed.append(
-                    FileVersions(
-                        path=name,
-                        before_version=before.id if before is not None else None,
-                        before_sha256=before.sha256 if before is not None else None,
-                        after_version=after.id,
-                        after_sha256=after.sha256,
-                        deleted=after.deleted,
-                    )
-                )
-    return claimed
+    names = [
+        name for name in sorted(found) if name == path or (subtree and name.startswith(path + "/"))
+    ]
+    return [
+        FileVersions.from_change(RecordedChange("", name, before, after))
+        for name in names
+        for before, after in found.pop(name)
+    ]
 
 
 def _made_unrecorded(home: Home, store: MemoryStore, attempt: StartedAttempt) -> list[FileVersions]:
     """The change a kill left unrecorded, recorded now when each file holds exactly what the call
     makes of what it held."""
-    before, arguments = attempt.before, attempt.arguments
-    if before is None or arguments is None:
-        return []
-    paths = attempt.paths
-    if not paths:
+    before, arguments, paths = attempt.before, attempt.arguments, attempt.paths
+    if before is None or arguments is None or not paths:
         return []
     blobs = BlobStore(home.history_blobs_dir)
     contents: dict[str, bytes | None] = {}
@@ -322,7 +311,6 @@ def _record(
             op = "create" if before is None else "delete" if after is None else "edit"
             extra = {}
         changes.append(FileChange(path, before, after, op, **extra))  # type: ignore[arg-type]
-    recorded: list[RecordedChange] = []
     scope = parse_virtual_path(paths[0]).scope
     assert scope is not None
     with store.writing(scope, changes_home=False):

@@ -84,12 +84,9 @@ def _write(home: Home, state: RecordingState) -> None:
         try:
             overwrite_in_place(home.recording_path, data)
         except OSError:
-            logger.warning(
-                "%s cannot say that history is %s: %s",
-                home.recording_path,
-                "recorded again" if state.recording else f"not recorded ({state.reason})",
-                error.strerror or error,
-            )
+            news = "recorded again" if state.recording else f"not recorded ({state.reason})"
+            why = error.strerror or error
+            logger.warning("%s cannot say that history is %s: %s", home.recording_path, news, why)
 
 
 def _fitting(state: RecordingState) -> RecordingState:

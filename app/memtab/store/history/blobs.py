@@ -140,10 +140,8 @@ class BlobStore:
             except FileNotFoundError:
                 continue
             except OversizedBlobError:
-                problem = (
-                    f"expands past {MAX_HISTORY_FILE_BYTES // MB} MB, more than history keeps "
-                    "(damaged, or not Memtab's): it is not read"
-                )
+                keeps = f"{MAX_HISTORY_FILE_BYTES // MB} MB, more than history keeps"
+                problem = f"expands past {keeps} (damaged, or not Memtab's): it is not read"
                 continue
             except (OSError, zlib.error) as error:
                 problem = f"cannot be read: {error}"
@@ -257,10 +255,7 @@ class BlobBatch:
         if len(new) >= packs.PACK_MIN:
             # Durable by the batch's one flush, with its loose blobs.
             packs.write_pack(
-                self._store.packs_dir,
-                new,
-                durable=not FILESYSTEM_FLUSH_WORKS,
-                own=self._store.own,
+                self._store.packs_dir, new, durable=not FILESYSTEM_FLUSH_WORKS, own=self._store.own
             )
             self._not_durable = FILESYSTEM_FLUSH_WORKS
             return
@@ -297,13 +292,10 @@ class BlobBatch:
         if self._missing_shards is None:  # one listing, not an open failing for each shard
             self._missing_shards = _missing_shards(self._store.directory)
         if shard is None and (create or digest[:2] not in self._missing_shards):
+            store, durable = self._store, not FILESYSTEM_FLUSH_WORKS
             try:
                 shard = _open_shard(
-                    self._store.directory,
-                    digest,
-                    create=create,
-                    durable=not FILESYSTEM_FLUSH_WORKS,
-                    own=self._store.own,
+                    store.directory, digest, create=create, durable=durable, own=store.own
                 )
             except FileNotFoundError:
                 self._missing_shards.add(digest[:2])  # gone since the listing

@@ -54,10 +54,8 @@ def capture_file(
     `unkept` collects (path, why) of content that would be lost instead of the warning."""
     try:
         return read_whole(directory, path.name)
-    except HardLinkedFileError as error:
-        logger.warning("History cannot keep %s: %s", path, error.strerror or error)
-    except OSError as error:
-        if unkept is None:
+    except OSError as error:  # a hard-linked file is never one whose content is lost
+        if unkept is None or isinstance(error, HardLinkedFileError):
             logger.warning("History cannot keep %s: %s", path, error.strerror or error)
         else:
             unkept.append((path, str(error.strerror or error)))
@@ -108,10 +106,7 @@ def capture_tree(
 
 
 def _not_kept_too_deep(
-    directory: Directory,
-    name: str,
-    path: VirtualPath,
-    unkept: list[tuple[VirtualPath, str]] | None,
+    directory: Directory, name: str, path: VirtualPath, unkept: list[tuple[VirtualPath, str]] | None
 ) -> None:
     """A directory at the depth (docs/formats.md §5): its contents are not kept, said when it holds
     any."""
@@ -131,9 +126,9 @@ def _not_kept_too_deep(
 def removes_nothing(before: bytes, after: bytes) -> bool:
     """Whether `after` is `before` with one run of bytes inserted: it destroys nothing, so it may go
     on when history cannot keep `before` (docs/formats.md §14.2)."""
-    if len(after) < len(before):
-        return False
-    return after.endswith(before[common_prefix_length(before, after) :])
+    return len(after) >= len(before) and after.endswith(
+        before[common_prefix_length(before, after) :]
+    )
 
 
 def common_prefix_length(first: Sequence[T], second: Sequence[T]) -> int:

@@ -18,15 +18,7 @@ from memtab.store.text.content_lines import content_lines
 DRY_RUN_NOTE = "dry-run"
 MAX_DIFF_LINES = 400
 _EDITS = ("str_replace", "insert", "create", "memory_write")
-_VERBS = {
-    "create": "create",
-    "str_replace": "edit",
-    "insert": "edit",
-    "delete": "delete",
-    "rename": "rename",
-    "memory_write": "write",
-    "revert": "restore",
-}
+_VERBS = {"str_replace": "edit", "insert": "edit", "memory_write": "write", "revert": "restore"}
 
 
 @dataclass(frozen=True)
@@ -84,7 +76,7 @@ def describe_op(
     """One op in words; `merged_into`: where its lines went; `names`: how files are named."""
     name = names(op.path)
     if not op.applied:
-        verb = _VERBS.get(op.command, op.command)
+        verb = _VERBS.get(op.command, op.command)  # create, delete, rename: as they are
         target = f"{name} to {names(op.new_path)}" if op.new_path else name
         if op.note == DRY_RUN_NOTE:
             return f"Proposed: {verb} {target}"
@@ -136,11 +128,10 @@ def names_for(paths: Iterable[str]) -> Callable[[str], str]:
         scopes.setdefault(display_name(path), set()).add(_scope_of(path))
 
     def name(path: str) -> str:
-        relative = display_name(path)
-        scope = _scope_of(path)
-        if scope is not None and len(scopes.get(relative, ())) > 1:
-            return f"{scope.value}/{relative}"
-        return relative
+        relative, scope = display_name(path), _scope_of(path)
+        return (
+            f"{scope.value}/{relative}" if scope and len(scopes.get(relative, ())) > 1 else relative
+        )
 
     return name
 
@@ -161,9 +152,7 @@ def describe_ops(
 
 
 def op_units(
-    ops: Sequence[RunOp],
-    texts: Sequence[OpTexts],
-    engine_keys: Sequence[str | None] | None = None,
+    ops: Sequence[RunOp], texts: Sequence[OpTexts], engine_keys: Sequence[str | None] | None = None
 ) -> list[int | None]:
     """A unit number per applied op (from 1; None: not applied): ops changing one file, and a delete
     with the edits that carried its lines elsewhere, are one unit. `engine_keys` replaces the
@@ -220,20 +209,20 @@ def _join_carried(
 
 def _added_lines(texts: OpTexts) -> set[str]:
     """The content lines an op brought into the files it left in place."""
-    found: set[str] = set()
-    for file in texts.values():
-        if file.after is not None:
-            found |= content_lines(file.after) - content_lines(file.before or "")
-    return found
+    added = (
+        content_lines(f.after) - content_lines(f.before or "")
+        for f in texts.values()
+        if f.after is not None
+    )
+    return set().union(*added)
 
 
 def _deleted_lines(texts: OpTexts) -> set[str]:
     """The content lines of the files an op deleted."""
-    found: set[str] = set()
-    for file in texts.values():
-        if file.after is None and file.before is not None:
-            found |= content_lines(file.before)
-    return found
+    gone = (
+        content_lines(f.before) for f in texts.values() if f.after is None and f.before is not None
+    )
+    return set().union(*gone)
 
 
 def combine_targets(
@@ -250,9 +239,13 @@ def combine_targets(
             continue
         best: tuple[int, str] | None = None
         for other_index, other in enumerate(ops):
-            if other_index == index or units[other_index] != units[index]:
+            if (
+                other_index == index
+                or units[other_index] != units[index]
+                or other.command not in _EDITS
+            ):
                 continue
-            if not other.applied or other.command not in _EDITS:
+            if not other.applied:
                 continue
             for path, file in texts[other_index].items():
                 if file.after is None or path == op.path:
@@ -303,14 +296,9 @@ def describe_run(home: Home, run: RunEntry) -> list[str]:
 
 def unified_diff(before: str, after: str, *, before_name: str, after_name: str) -> str:
     """A unified diff of two texts (at most MAX_DIFF_LINES lines), for messages."""
+    old, new = before.splitlines(), after.splitlines()
     lines = list(
-        difflib.unified_diff(
-            before.splitlines(),
-            after.splitlines(),
-            fromfile=before_name,
-            tofile=after_name,
-            lineterm="",
-        )
+        difflib.unified_diff(old, new, fromfile=before_name, tofile=after_name, lineterm="")
     )
     if len(lines) > MAX_DIFF_LINES:
         lines = [*lines[:MAX_DIFF_LINES], f"… ({len(lines) - MAX_DIFF_LINES} more lines)"]

@@ -112,23 +112,16 @@ class JsonLinesFile(Generic[T]):
                 cache.records.append(record)
         cache.offset += end
         cache.tail = (cache.tail + data[max(0, end - _TAIL) : end])[-_TAIL:]
-        if cache.skipped > skipped_before:
+        if skipped := cache.skipped - skipped_before:
             logger.warning(
-                "Skipped %d unreadable line(s) of %s (kept as they are)",
-                cache.skipped - skipped_before,
-                self.path,
+                "Skipped %d unreadable line(s) of %s (kept as they are)", skipped, self.path
             )
 
     def _parse_line(self, line: bytes) -> T | None:
         try:
             value = parse_json(line)
-        except JsonError:
-            return None
-        if not isinstance(value, dict):
-            return None
-        try:
-            return self._parse(value)
-        except (TypeError, ValueError, KeyError):
+            return self._parse(value) if isinstance(value, dict) else None
+        except (JsonError, TypeError, ValueError, KeyError):
             return None
 
     @contextmanager

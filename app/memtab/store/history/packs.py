@@ -58,8 +58,7 @@ def write_pack(
         make_directory_durably(directory)
     # Folders made here are durable by that flush too.
     private_folders(directory, below=own if own is not None else directory)
-    body = bytearray()
-    index = bytearray()
+    body, index = bytearray(), bytearray()
     for digest, compressed in contents:
         index += _ENTRY.pack(bytes.fromhex(digest), len(body), len(compressed))
         body += compressed
@@ -80,11 +79,8 @@ def pack_paths(directory: Path) -> list[Path]:
 
 def locate(directory: Path, sha256: str) -> PackEntry | None:
     """Where a pack in `directory` holds this content, if one does."""
-    for path in pack_paths(directory):
-        entry = index_of(path).get(sha256)
-        if entry is not None:
-            return entry
-    return None
+    found = (index_of(path).get(sha256) for path in pack_paths(directory))
+    return next((entry for entry in found if entry is not None), None)
 
 
 def all_entries(directory: Path) -> Iterator[tuple[str, PackEntry, float]]:

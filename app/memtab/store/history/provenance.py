@@ -26,9 +26,8 @@ class ProvenanceLog:
 
     def __init__(self, home: Home) -> None:
         self.home = home
-        self.file: JsonLinesFile[ProvenanceRecord] = JsonLinesFile(
-            home.provenance_log_path, home.lock_path(PROVENANCE_LOCK), _parse, own=home.memtab_dir
-        )
+        lock = home.lock_path(PROVENANCE_LOCK)
+        self.file = JsonLinesFile(home.provenance_log_path, lock, _parse, own=home.memtab_dir)
 
     def records(self) -> list[ProvenanceRecord]:
         """Every record, oldest first."""
@@ -54,9 +53,8 @@ def log_provenance(home: Home, record: ProvenanceRecord) -> None:
     try:
         ProvenanceLog(home).append(record)
     except (OSError, TimeoutError) as error:
-        logger.warning(
-            "Could not record where the new lines of %s came from: %s", record.memory_path, error
-        )
+        path = record.memory_path
+        logger.warning("Could not record where the new lines of %s came from: %s", path, error)
 
 
 def log_kept_from(
@@ -69,17 +67,16 @@ def log_kept_from(
     except OSError as error:
         logger.warning("Could not keep the other side of %s's conflict: %s", version.path, error)
         return
-    log_provenance(
-        home,
-        ProvenanceRecord(
-            at=now_ms(),
-            kind="conflict-resolution",
-            versions=(version.id,),
-            workspace_id=version.workspace_id,
-            memory_path=version.path,
-            kept_from=KeptFrom(actor=actor, sha256=sha, at=at),
-        ),
+    kept = KeptFrom(actor=actor, sha256=sha, at=at)
+    record = ProvenanceRecord(
+        at=now_ms(),
+        kind="conflict-resolution",
+        versions=(version.id,),
+        workspace_id=version.workspace_id,
+        memory_path=version.path,
+        kept_from=kept,
     )
+    log_provenance(home, record)
 
 
 def kept_blobs(home: Home) -> set[str]:
@@ -89,6 +86,4 @@ def kept_blobs(home: Home) -> set[str]:
 
 def prune_provenance(home: Home, oldest_kept: int) -> int:
     """Drop records older than `oldest_kept` (ms), with the runs of the same age; how many."""
-    return ProvenanceLog(home).file.drop(
-        lambda record: record.at < oldest_kept, lambda record: record.to_json()
-    )
+    return ProvenanceLog(home).file.drop(lambda r: r.at < oldest_kept, lambda r: r.to_json())

@@ -3,6 +3,7 @@ of a file; at most once a day (`maybe_prune`)."""
 
 from __future__ import annotations
 
+import collections
 import logging
 import os
 import time
@@ -66,11 +67,8 @@ def load_history_limits(env: Mapping[str, str] | None = None) -> HistoryLimits:
     for problem in HistorySettings.read_problems(values):
         key = str(problem.where[0])
         del values[key]
-        logger.warning(
-            "settings.json: history.%s must be a number ≥ 1; using %g",
-            key,
-            HistorySettings._defaults[key],
-        )
+        default = HistorySettings._defaults[key]
+        logger.warning("settings.json: history.%s must be a number ≥ 1; using %g", key, default)
     settings = HistorySettings.read_or_raise(values)
     return HistoryLimits(int(settings.max_mb * MB), settings.max_age_days)
 
@@ -90,9 +88,8 @@ def prune(home: Home, limits: HistoryLimits, *, now_ms: int | None = None) -> Pr
     blobs = BlobStore(home.history_blobs_dir, own=home.memtab_dir)
     sizes = {blob.sha256: blob.size_bytes for blob in blobs.all()}
     by_key = {key: ScopeHistory(home, key) for key in index_keys(home)}
-    drop = _versions_to_drop(
-        {key: history.versions() for key, history in by_key.items()}, sizes, limits, now
-    )
+    every = {key: history.versions() for key, history in by_key.items()}
+    drop = _versions_to_drop(every, sizes, limits, now)
     removed = 0
     for key, history in by_key.items():
         doomed = drop.get(key)
@@ -124,12 +121,9 @@ def prune(home: Home, limits: HistoryLimits, *, now_ms: int | None = None) -> Pr
         logger.info("history pruned: %d provenance records removed", dropped)
     kept_bytes = sum(size for sha, size in sizes.items() if sha in referenced)
     if removed or blobs_removed or runs_removed:
+        counts = removed, blobs_removed, runs_removed, kept_bytes
         logger.info(
-            "history pruned: %d versions, %d contents, %d runs removed; %d bytes kept",
-            removed,
-            blobs_removed,
-            runs_removed,
-            kept_bytes,
+            "history pruned: %d versions, %d contents, %d runs removed; %d bytes kept", *counts
         )
     return PruneReport(removed, blobs_removed, runs_removed, kept_bytes)
 
@@ -137,22 +131,14 @@ def prune(home: Home, limits: HistoryLimits, *, now_ms: int | None = None) -> Pr
 def _versions_to_drop(
     by_key: dict[str, list[Version]], sizes: dict[str, int], limits: HistoryLimits, now: int
 ) -> dict[str, set[str]]:
-    newest: set[str] = set()
-    for versions in by_key.values():
-        newest.update({v.path: v.id for v in versions}.values())
+    newest = {
+        id_ for versions in by_key.values() for id_ in {v.path: v.id for v in versions}.values()
+    }
+    every = [(v.at, key, v) for key, versions in by_key.items() for v in versions]
     candidates = sorted(
-        (
-            (version.at, key, version)
-            for key, versions in by_key.items()
-            for version in versions
-            if version.id not in newest
-        ),
-        key=lambda item: item[0],
+        (item for item in every if item[2].id not in newest), key=lambda item: item[0]
     )
-    references: dict[str, int] = {}
-    for versions in by_key.values():
-        for version in versions:
-            references[version.sha256] = references.get(version.sha256, 0) + 1
+    references = collections.Counter(version.sha256 for _, _, version in every)
     total = sum(sizes.get(sha, 0) for sha in references)
     oldest_kept = limits.oldest_kept(now)
     drop: dict[str, set[str]] = {}

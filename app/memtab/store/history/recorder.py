@@ -22,6 +22,7 @@ from memtab.store.history.versions import Op, ScopeHistory, Version, new_version
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
+StatOf = Callable[[str], tuple[int, int] | None]
 
 
 @dataclass(frozen=True)
@@ -107,13 +108,7 @@ class HistoryRecorder:
     """Records the changes of one store (one actor, one run) into a home's history."""
 
     def __init__(
-        self,
-        home: Home,
-        *,
-        actor: str,
-        run_id: str | None,
-        workspace_id: str | None,
-        clock: Clock,
+        self, home: Home, *, actor: str, run_id: str | None, workspace_id: str | None, clock: Clock
     ) -> None:
         self.home = home
         self.actor = actor
@@ -152,7 +147,7 @@ class HistoryRecorder:
         done: str,
         destroys: bool,
         allow_unkept: bool,
-        stat_of: Callable[[str], tuple[int, int] | None] | None = None,
+        stat_of: StatOf | None = None,
     ) -> bool:
         """Write-ahead: store each content a change is about to replace or remove durably, recorded
         `external` where it is not its path's newest (with `stat_of(path)`); whether kept. A change
@@ -162,20 +157,13 @@ class HistoryRecorder:
         except HistoryUnavailableError as error:
             if destroys and not allow_unkept:
                 raise UnkeptChangeError(label, done, error.cause) from None
-            logger.warning(
-                "%s %s without a copy in history: %s",
-                label,
-                done if destroys else f"{done} (nothing of it was lost)",
-                error.cause,
-            )
+            done = done if destroys else f"{done} (nothing of it was lost)"
+            logger.warning("%s %s without a copy in history: %s", label, done, error.cause)
             return False
         return True
 
     def _keep(
-        self,
-        key: str,
-        contents: Sequence[tuple[str, bytes]],
-        stat_of: Callable[[str], tuple[int, int] | None] | None,
+        self, key: str, contents: Sequence[tuple[str, bytes]], stat_of: StatOf | None
     ) -> None:
         """`keep_before`'s copy; HistoryUnavailableError (the cause) when it cannot be made."""
         if not contents:
@@ -314,15 +302,10 @@ class HistoryRecorder:
         after_kept: bool = False,
     ) -> list[RecordedChange]:
         # Blobs first, outside the index lock, made durable together.
-        contents = [
-            data
-            for change in changes
-            for data in (
-                None if before_kept else change.before,
-                None if after_kept else change.after,
-            )
-            if data is not None
+        sides = [
+            (None if before_kept else c.before, None if after_kept else c.after) for c in changes
         ]
+        contents = [data for pair in sides for data in pair if data is not None]
         if len(contents) > 2:
             with self.blobs.batch() as batch:
                 for data in contents:
@@ -358,14 +341,9 @@ class HistoryRecorder:
             if newest is None or newest.deleted:
                 return newest
             # Recorded as existing but gone: deleted by another program.
+            sha, size = newest.sha256, newest.size_bytes
             return self._new_version(
-                newest.path,
-                newest.sha256,
-                newest.size_bytes,
-                "delete",
-                actor,
-                deleted=True,
-                prev_sha256=newest.sha256,
+                newest.path, sha, size, "delete", actor, deleted=True, prev_sha256=sha
             )
         return self._caught_up_to(newest, change.path, sha256_of(before), len(before), actor=actor)
 
@@ -382,10 +360,7 @@ class HistoryRecorder:
         """The version that holds `sha`: `newest`, or an `external` one recorded now."""
         if newest is not None and _holds(newest, sha):
             return newest
-        if newest is None:
-            op: Op = "seen"
-        else:
-            op = "create" if newest.deleted else "edit"
+        op: Op = "seen" if newest is None else "create" if newest.deleted else "edit"
         prev = None if newest is None or newest.deleted else newest.sha256
         return self._new_version(path, sha, size, op, actor, prev_sha256=prev, stat=stat)
 
@@ -442,11 +417,11 @@ class HistoryRecorder:
             actor=actor,
             op=op,
             sha256=sha,
+            stat=stat,
             size_bytes=size,
             deleted=deleted,
             prev_sha256=prev_sha256,
             workspace_id=self.workspace_id,
-            stat=stat,
         )
 
 

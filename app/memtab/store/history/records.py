@@ -50,14 +50,15 @@ class FileVersions(Record, keep_unknown=True, checked_when_built=False):
 
     @classmethod
     def from_change(cls, change: RecordedChange) -> FileVersions:
-        before = change.before
+        before, after = change.before, change.after
+        was_id, was_sha = (before.id, before.sha256) if before is not None else (None, None)
         return cls(
             path=change.path,
-            before_version=before.id if before is not None else None,
-            before_sha256=before.sha256 if before is not None else None,
-            after_version=change.after.id,
-            after_sha256=change.after.sha256,
-            deleted=change.after.deleted,
+            before_version=was_id,
+            before_sha256=was_sha,
+            after_version=after.id,
+            after_sha256=after.sha256,
+            deleted=after.deleted,
         )
 
 

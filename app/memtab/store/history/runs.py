@@ -48,10 +48,8 @@ class LoggedLine:
 def _logged_line(raw: dict[str, Any]) -> LoggedLine:
     at = raw.get("at")
     fingerprint = raw.get("journalFingerprint", raw.get("journal_fingerprint"))
-    return LoggedLine(
-        at if type(at) is int and at > 0 else 0,
-        fingerprint if isinstance(fingerprint, str) else "",
-    )
+    at = at if type(at) is int and at > 0 else 0
+    return LoggedLine(at, fingerprint if isinstance(fingerprint, str) else "")
 
 
 class RunsLog:
@@ -95,21 +93,18 @@ class RunsLog:
     def contents_written_since(self, since_ms: int) -> dict[str, str]:
         """The contents (sha256) runs logged since `since_ms` wrote, each with its last writer's
         kind."""
-        written: dict[str, str] = {}
-        for run in self.file.records():
-            if run.at < since_ms:
-                continue
-            for op in run.ops:
-                for file in op.files if op.applied else ():
-                    if not file.deleted:
-                        written[file.after_sha256] = run.kind
-        return written
+        return {
+            file.after_sha256: run.kind
+            for run in self.file.records()
+            if run.at >= since_ms
+            for op in run.ops
+            if op.applied
+            for file in op.files
+            if not file.deleted
+        }
 
     def get(self, run_id: str) -> RunEntry | None:
-        for run in self.file.records():
-            if run.id == run_id:
-                return run
-        return None
+        return next((run for run in self.file.records() if run.id == run_id), None)
 
 
 def reverted_by(runs: Iterable[RunEntry]) -> dict[str, RunEntry]:
@@ -202,13 +197,8 @@ def _imported(
 
 def touched_paths(ops: Iterable[RunOp]) -> list[str]:
     """The paths a run's applied ops named, in order, once each."""
-    paths: dict[str, None] = {}
-    for op in ops:
-        if op.applied:
-            paths[op.path] = None
-            if op.new_path:
-                paths[op.new_path] = None
-    return list(paths)
+    named = (p for op in ops if op.applied for p in (op.path, op.new_path or None) if p is not None)
+    return list(dict.fromkeys(named))
 
 
 def files_changed(run: RunEntry) -> int:

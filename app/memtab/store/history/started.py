@@ -52,7 +52,7 @@ class StartedRun:
             planned=planned,
             scope=scope,
         )
-        self.path = started_dir(home) / f"{run_id}{STARTED_SUFFIX}"
+        self.path = home.started_runs_dir / f"{run_id}{STARTED_SUFFIX}"
         self._file: JsonLinesFile[dict[str, Any]] = JsonLinesFile(
             self.path, self.path, dict, own=home.memtab_dir
         )

@@ -44,10 +44,8 @@ def scope_key(scope: Scope, *, project_path: str | None, workspace_id: str | Non
         return "global"
     if scope is Scope.PROJECT and project_path is not None:
         return f"project-{project_dir_name(project_path)}"
-    if scope is Scope.WORKSPACE and workspace_id is not None:
-        return f"workspace-{workspace_id}"
-    if scope is Scope.SESSION and workspace_id is not None:
-        return f"session-{workspace_id}"
+    if scope in (Scope.WORKSPACE, Scope.SESSION) and workspace_id is not None:
+        return f"{scope.value}-{workspace_id}"
     raise ValueError(f"the {scope.value} scope is not available here")
 
 
@@ -140,28 +138,18 @@ class ScopeHistory:
     def __init__(self, home: Home, key: str) -> None:
         self.home = home
         self.key = key
-        self.file: JsonLinesFile[Version] = JsonLinesFile(
-            index_path(home, key),
-            home.lock_path(f"history-{key}"),
-            parse_version,
-            own=home.memtab_dir,
-        )
+        lock = home.lock_path(f"history-{key}")
+        self.file = JsonLinesFile(index_path(home, key), lock, parse_version, own=home.memtab_dir)
 
     def versions(self) -> list[Version]:
         """Every version, oldest first (the order they were recorded)."""
         return self.file.records()
 
     def newest_by_path(self) -> dict[str, Version]:
-        newest: dict[str, Version] = {}
-        for version in self.file.records():
-            newest[version.path] = version
-        return newest
+        return {version.path: version for version in self.file.records()}
 
     def find(self, version_id: str) -> Version | None:
-        for version in self.file.records():
-            if version.id == version_id:
-                return version
-        return None
+        return next((version for version in self.file.records() if version.id == version_id), None)
 
 
 def index_path(home: Home, key: str) -> Path:

@@ -55,12 +55,10 @@ def advance_revision(home: Home, owner_id: str, clock: Clock) -> int | None:
     if previous is None:
         return None
     following = max(clock(), previous + 1)
-    if following > MAX_SAFE_INTEGER:
-        raise RevisionUnusableError(
-            f"{home.notebook_revision_path(owner_id)} is exhausted: {previous} is the "
-            "largest value it can hold"
-        )
     path = home.notebook_revision_path(owner_id)
+    if following > MAX_SAFE_INTEGER:
+        largest = "is the largest value it can hold"
+        raise RevisionUnusableError(f"{path} is exhausted: {previous} {largest}")
     with Directory.open(path.parent) as directory:  # never makes a removed session dir
         directory.replace(path.name, str(following).encode("ascii"))
     return following
@@ -73,11 +71,8 @@ def advance_after_change(home: Home, owner_id: str, clock: Clock) -> None:
     except RevisionUnusableError as unusable:
         logger.warning("xum's notebook clock was not advanced: %s", unusable)
     except OSError as error:
-        logger.warning(
-            "xum's notebook clock %s was not advanced: %s",
-            home.notebook_revision_path(owner_id),
-            error.strerror or error,
-        )
+        path, why = home.notebook_revision_path(owner_id), error.strerror or error
+        logger.warning("xum's notebook clock %s was not advanced: %s", path, why)
 
 
 JOURNAL_NAME = "durable-events.jsonl"
@@ -186,11 +181,8 @@ class XumEdit:
         """`xum's memory tool (str_replace, call toolu_01…, agent)`."""
         tool = self.tool_name or "memory"
         who = "xum's Memory tab" if self.actor == "user" else f"xum's {tool} tool"
-        details = [self.op]
-        if self.tool_call_id:
-            details.append(f"call {self.tool_call_id}")
-        details.append(f"workspace {self.workspace_id}")
-        return f"{who} ({', '.join(details)})"
+        call = [f"call {self.tool_call_id}"] if self.tool_call_id else []
+        return f"{who} ({', '.join([self.op, *call, f'workspace {self.workspace_id}'])})"
 
 
 class XumJournal:
@@ -217,15 +209,10 @@ class XumJournal:
     def edit_for(self, path: str, sha256: str, at: int | None = None) -> XumEdit | None:
         """The journaled change that left `path` holding `sha256`: the newest no later than `at`,
         else the oldest after."""
-        matches = [
-            edit
-            for edit in self.edits
-            if sha256 in edit.post_sha256 and path in (edit.path, edit.new_path)
-        ]
-        if not matches:
-            return None
-        if at is None:
-            return matches[-1]
+        edits = self.edits
+        matches = [e for e in edits if sha256 in e.post_sha256 and path in (e.path, e.new_path)]
+        if not matches or at is None:
+            return matches[-1] if matches else None
         before = [edit for edit in matches if edit.at <= at]
         return before[-1] if before else matches[0]
 
@@ -286,12 +273,12 @@ def _read(session_id: str, data: bytes) -> Iterator[XumEdit]:
             event_id=row.id,
             at=at,
             workspace_id=acting,
-            op=row.data.action.op,
-            path=row.data.action.path,
-            new_path=row.data.action.new_path,
+            op=action.op,
+            path=action.path,
+            new_path=action.new_path,
             tool_name=evidence.tool_name,
-            tool_call_id=evidence.tool_call_id,
             actor=evidence.actor,
+            tool_call_id=evidence.tool_call_id,
             post_sha256=frozenset(file.sha256 for file in post),
             paths=frozenset(named | {p for p in (action.path, action.new_path) if p}),
             journal=session_id,
@@ -301,6 +288,4 @@ def _read(session_id: str, data: bytes) -> Iterator[XumEdit]:
 
 def _clock_or(source_ts: int | None, ts: int) -> int:
     """When a row's change was made: its `sourceTs` when a positive safe integer, else its `ts`."""
-    if source_ts is not None and 0 < source_ts <= MAX_SAFE_INTEGER:
-        return source_ts
-    return ts
+    return source_ts if source_ts is not None and 0 < source_ts <= MAX_SAFE_INTEGER else ts

@@ -17,12 +17,7 @@ from memtab.store.paths import PathError, parse_file_path
 from memtab.store.proposals.queue import ProposalError, ProposalQueue
 from memtab.store.proposals.records import AgentProposal
 from memtab.store.scopes.memory import MemoryStore
-from memtab.store.scopes.tool import (
-    inserted,
-    parse_tool_request,
-    replaced_once,
-    require_sha,
-)
+from memtab.store.scopes.tool import inserted, parse_tool_request, replaced_once, require_sha
 from memtab.store.scopes.tool_args import CreateArgs, InsertArgs, StrReplaceArgs
 from memtab.store.sidecars.registry import Workspace
 

@@ -140,10 +140,9 @@ class ProposalQueue:
         ) as raw:
             proposals, unknown = _split(raw)
             change(proposals)
-            proposals = _pruned(proposals)
+            workspace_id = self.workspace.id if self.workspace else None
             document = ProposalFile(
-                workspace_id=self.workspace.id if self.workspace else None,
-                proposals=(*proposals, *unknown),
+                workspace_id=workspace_id, proposals=(*_pruned(proposals), *unknown)
             )
             raw.update(document.to_json())
 
@@ -239,11 +238,9 @@ class ProposalQueue:
                 recorded.extend(changes)
             if not result.success:
                 raise ProposalError(f"{proposal.id} cannot be applied now: {result.error}")
+            edited_mark = True if edited else None
             decided = proposal.replaced(
-                arguments=arguments,
-                status="accepted",
-                decided_at=self._clock(),
-                edited=True if edited else None,
+                arguments=arguments, status="accepted", decided_at=self._clock(), edited=edited_mark
             )
             proposals[index] = decided
             done.append((decided, result.output))
@@ -303,10 +300,8 @@ def proposing_workspaces(home: Home) -> list[str]:
 
 
 def _inbox_full(why: str) -> ProposalError:
-    return ProposalError(
-        f"The user's Memtab Inbox is full ({why}); nothing was proposed. Ask the user to "
-        "review the Inbox (accept or reject what waits) before proposing more"
-    )
+    review = "Ask the user to review the Inbox (accept or reject what waits) before proposing more"
+    return ProposalError(f"The user's Memtab Inbox is full ({why}); nothing was proposed. {review}")
 
 
 def _entry_bytes(proposal: AgentProposal) -> int:
@@ -342,15 +337,13 @@ def _split(raw: dict[str, Any]) -> tuple[list[AgentProposal], list[Any]]:
 
 def _shape_problem(raw: dict[str, Any]) -> str | None:
     entries = raw.get("proposals")
-    if entries is None or isinstance(entries, list):
-        return None
-    return "its proposals are not a list"
+    return None if entries is None or isinstance(entries, list) else "its proposals are not a list"
 
 
 def _pending_index(proposals: list[AgentProposal], proposal_id: str) -> int:
-    for index, proposal in enumerate(proposals):
-        if proposal.id == proposal_id and proposal.status == "pending":
-            return index
+    found = (i for i, p in enumerate(proposals) if p.id == proposal_id and p.status == "pending")
+    if (index := next(found, None)) is not None:
+        return index
     raise ProposalError(f"No pending proposal with id {proposal_id}")
 
 

@@ -32,7 +32,4 @@ class ProposalFile(Record, keep_unknown=True):
 
     version: Annotated[int, Healed(lambda _: PROPOSALS_VERSION)] = PROPOSALS_VERSION
     workspace_id: OrNone[str] = None
-    proposals: Annotated[
-        tuple[AgentProposal | Any, ...],
-        Lenient(()),
-    ] = ()
+    proposals: Annotated[tuple[AgentProposal | Any, ...], Lenient(())] = ()

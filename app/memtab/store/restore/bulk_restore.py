@@ -23,7 +23,7 @@ from memtab.fs.atomic import (
 )
 from memtab.fs.confined import remove_entry
 from memtab.fs.private import kept_permissions
-from memtab.store.errors import CapError, MemoryStoreError, NotFoundError, UnkeptChangeError
+from memtab.store.errors import MemoryStoreError, NotFoundError, UnkeptChangeError, scope_full_error
 from memtab.store.files import MAX_FILES_PER_SCOPE, count_files
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.capture import file_stat, read_whole, removes_nothing
@@ -256,10 +256,7 @@ def _plan(
                     if current is None:
                         require_listed(item.path, "restore")
                         if room <= 0:
-                            raise CapError(
-                                f"The {scope.value} memory scope is full "
-                                f"({MAX_FILES_PER_SCOPE} files); delete unused files first"
-                            )
+                            raise scope_full_error(scope)
                         room -= 1
                 except (MemoryStoreError, PathError) as error:
                     result.failed[item.path] = str(error)
@@ -282,11 +279,9 @@ def _path_of(entry: Restore | _Planned) -> VirtualPath:
 
 
 def _read(directory: Directory | None, path: VirtualPath) -> bytes | None:
-    if directory is None:
-        return None
     with reporting_os_errors(path, "restore"):
-        info = directory.lstat(path.name)
-        if info is None:
+        info = directory.lstat(path.name) if directory is not None else None
+        if directory is None or info is None:
             return None  # nothing there (most files a home joining brings)
         if stat.S_ISDIR(info.st_mode):
             raise MemoryStoreError(f"{path} is a directory")
@@ -424,9 +419,8 @@ def _publish(
         path, data, current = entry.item.path, entry.item.data, entry.current
         try:
             with reporting_os_errors(path, "restore"):
-                if not (
-                    _published(directory, entry) if data is not None else _removed(directory, entry)
-                ):
+                done = _published if data is not None else _removed
+                if not done(directory, entry):
                     result.changed.append(path)
                     continue
                 seen = file_stat(directory, path.name) if data is not None else None
@@ -439,11 +433,10 @@ def _publish(
             kept_meta = meta.get(store.meta_key(path))
             changes.append(FileChange(str(path), current, None, "delete", meta=kept_meta))
         else:
-            changes.append(
-                FileChange(
-                    str(path), current, data, op, seen, entry.copied, restored_from=restored_from
-                )
+            change = FileChange(
+                str(path), current, data, op, seen, entry.copied, restored_from=restored_from
             )
+            changes.append(change)
         result.written.append(path)
     return changes, unreached
 

@@ -22,13 +22,7 @@ from memtab.store.history.blobs import BlobError, BlobStore, sha256_of
 from memtab.store.history.describe import unified_diff
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.records import FileVersions, RunEntry, RunOp
-from memtab.store.history.runs import (
-    MUX_SOURCE,
-    REVERT_KIND,
-    RunsLog,
-    new_run_id,
-    touched_paths,
-)
+from memtab.store.history.runs import MUX_SOURCE, REVERT_KIND, RunsLog, new_run_id, touched_paths
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.home import Home
 from memtab.store.paths import (
@@ -106,8 +100,7 @@ def _lineage(
 
 def find_version(store: MemoryStore, path: VirtualPath, version_id: str) -> Version:
     """Version `version_id` of a file (or of a name it had). HistoryError if unknown."""
-    found = next((v for v in file_history(store, path) if v.id == version_id), None)
-    if found is not None:
+    if found := next((v for v in file_history(store, path) if v.id == version_id), None):
         return found
     raise HistoryError(
         f"No version {version_id!r} of {path} (see `memtab history PATH` for its versions)"
@@ -195,9 +188,7 @@ class TrashItem(Record, write_only=True):
     size_bytes: int = computed(lambda item: item.version.size_bytes)
     actor: str = computed(lambda item: item.version.actor)
     run_id: str | None = computed(lambda item: item.version.run_id)
-    pinned: bool = computed(
-        lambda item: bool(item.version.meta and item.version.meta.get("pinned") is True)
-    )
+    pinned: bool = computed(lambda item: bool((item.version.meta or {}).get("pinned") is True))
     agent: str = "mux"
     """Whose memory it was: `mux` or another agent's (§17)."""
     event: str | None = None
@@ -319,33 +310,25 @@ def revert_run(
 
 
 def _log_revert(
-    home: Home,
-    run: RunEntry,
-    result: RevertResult,
-    changes: list[RecordedChange],
-    revert_id: str,
+    home: Home, run: RunEntry, result: RevertResult, changes: list[RecordedChange], revert_id: str
 ) -> str | None:
     """Log the revert as a run of its own: one op per file it restored."""
     ops = tuple(
-        RunOp(
-            command=REVERT_KIND,
-            path=change.path,
-            applied=True,
-            files=(FileVersions.from_change(change),),
-        )
-        for change in changes
-        if change.path in result.restored
+        RunOp(command=REVERT_KIND, path=c.path, applied=True, files=(FileVersions.from_change(c),))
+        for c in changes
+        if c.path in result.restored
     )
     left = f"; left {_files(len(result.refused))} alone" if result.refused else ""
+    summary = f"Reverted run {run.id}: restored {_files(len(result.restored))}{left}"
     entry = RunEntry(
         id=revert_id,
         at=now_ms(),
         kind=REVERT_KIND,
         trigger="manual",
+        summary=summary,
+        ops=ops,
         workspace_id=run.workspace_id,
         project_path=run.project_path,
-        summary=f"Reverted run {run.id}: restored {_files(len(result.restored))}{left}",
-        ops=ops,
         reverts=run.id,
         actor="user",
     )
@@ -385,28 +368,18 @@ def _revert_file(
         current_sha = sha256_of(current) if current is not None else None
         if current_sha == item.pre_sha256 != item.post_sha256:
             return "already"
-        pre = (
-            _blob(store.home, item.pre_sha256, "the content before the run is gone")
-            if item.pre_sha256
-            else None
-        )
+        gone = "the content before the run is gone"
+        pre = _blob(store.home, item.pre_sha256, gone) if item.pre_sha256 else None
         if current_sha != item.post_sha256:
-            return Refusal(
-                path=item.path,
-                reason=_changed_since(item),
-                diff=unified_diff(
-                    text_of(current), text_of(pre), before_name="current", after_name="before run"
-                ),
+            diff = unified_diff(
+                text_of(current), text_of(pre), before_name="current", after_name="before run"
             )
+            return Refusal(path=item.path, reason=_changed_since(item), diff=diff)
         if item.pre_sha256 == item.post_sha256:
             return "unchanged"
+        meta = item.last.meta if item.last.deleted else None
         store.restore_content(
-            path,
-            pre,
-            expected_sha256=current_sha,
-            op="revert",
-            revert_of=run.id,
-            meta=item.last.meta if item.last.deleted else None,
+            path, pre, expected_sha256=current_sha, op="revert", revert_of=run.id, meta=meta
         )
     except SaveConflictError:
         return Refusal(path=item.path, reason="it changed while the run was being reverted")

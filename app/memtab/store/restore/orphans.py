@@ -136,17 +136,13 @@ class OrphanProjectStore(MemoryStore):
                 "was deleted"
             )
         meta = self.meta_snapshot()
-        recorded = self.record_changes(
-            Scope.PROJECT,
-            [
-                FileChange(str(path), data, None, "delete", meta=self._kept_meta(meta, path))
-                for path, data in captured
-            ],
-        )
-        if len(recorded) != len(captured):
-            raise MemoryStoreError(
-                f"Cannot record the files of {label} in history (see the log); nothing was deleted"
-            )
+        changes = [
+            FileChange(str(path), data, None, "delete", meta=self._kept_meta(meta, path))
+            for path, data in captured
+        ]
+        if len(self.record_changes(Scope.PROJECT, changes)) != len(captured):
+            unrecorded = "in history (see the log); nothing was deleted"
+            raise MemoryStoreError(f"Cannot record the files of {label} {unrecorded}")
         return captured
 
     def _kept_meta(
@@ -154,9 +150,7 @@ class OrphanProjectStore(MemoryStore):
     ) -> dict[str, object] | None:
         """The pins, usage and identity kept with a deleted file, for a later restore."""
         entry = meta.get(self.meta_key(path))
-        if self.identity is None:
-            return entry
-        return {**(entry or {}), _IDENTITY_FIELD: self.identity}
+        return entry if self.identity is None else {**(entry or {}), _IDENTITY_FIELD: self.identity}
 
 
 @dataclass(frozen=True)
@@ -171,12 +165,9 @@ class OrphanDeletion:
     @property
     def message(self) -> str:
         count = len(self.files)
-        kept = (
-            f"; its {count} file{'s' if count != 1 else ''} can be restored from history "
-            f"(memtab trash --orphan {self.dir_name})"
-            if count
-            else ""
-        )
+        files = f"{count} file{'s' if count != 1 else ''}"
+        kept = f"; its {files} can be restored from history (memtab trash --orphan {self.dir_name})"
+        kept = kept if count else ""
         return f"Deleted the orphaned project memory {self.dir_name}{kept}"
 
 
@@ -222,10 +213,5 @@ def _put_back(projects: Directory, doomed: str, name: str) -> None:
     try:
         projects.rename_no_replace(doomed, projects, name)
     except OSError as error:
-        logger.error(
-            "Could not put %s back as %s (%s); its files are in %s",
-            doomed,
-            name,
-            error.strerror or error,
-            projects.display(doomed),
-        )
+        where = doomed, name, error.strerror or error, projects.display(doomed)
+        logger.error("Could not put %s back as %s (%s); its files are in %s", *where)

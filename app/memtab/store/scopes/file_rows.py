@@ -37,18 +37,19 @@ def file_rows(listings: list[ScopeListing], store: ScopeStore) -> list[FileRow]:
         for file in listing.files:
             meta = entries.get(store.meta_key(file.path))
             copy = copies.get(file.path)
-            row = FileRow(
-                path=str(file.path),
-                scope=listing.scope.value,
-                description=file.description,
-                pinned=bool(meta and meta.pinned),
-                access_count=meta.access_count if meta else 0,
-                last_accessed_at=meta.last_accessed_at if meta else None,
-                size_bytes=file.size_bytes,
-                modified_at=file.modified_at_ms,
-                conflict_of=str(copy.original) if copy else None,
-                not_editable=file.not_editable_reason,
-                adopted_from=adopted_child(file.path),
+            rows.append(
+                FileRow(
+                    path=str(file.path),
+                    scope=listing.scope.value,
+                    description=file.description,
+                    pinned=bool(meta and meta.pinned),
+                    access_count=meta.access_count if meta else 0,
+                    last_accessed_at=meta.last_accessed_at if meta else None,
+                    size_bytes=file.size_bytes,
+                    modified_at=file.modified_at_ms,
+                    conflict_of=str(copy.original) if copy else None,
+                    not_editable=file.not_editable_reason,
+                    adopted_from=adopted_child(file.path),
+                )
             )
-            rows.append(row)
     return rows

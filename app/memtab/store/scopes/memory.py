@@ -5,6 +5,7 @@ unless `allow_unkept` (§14.2)."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 from collections.abc import Callable
@@ -25,9 +26,7 @@ from memtab.store.errors import (
     ScopeUnavailableError,
     UnkeptChangeError,
 )
-from memtab.store.files import (
-    content_sha256,
-)
+from memtab.store.files import content_sha256
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.capture import (
     capture_file,
@@ -55,7 +54,7 @@ from memtab.store.scopes.scope_access import (
     still_holds,
 )
 from memtab.store.scopes.scope_dir import ScopeDir
-from memtab.store.scopes.scope_store import SCOPE_LOCK_TIMEOUT_S, ScopeStore
+from memtab.store.scopes.scope_store import SCOPE_LOCK_TIMEOUT_S, ScopeStore, check_file_size
 from memtab.store.scopes.scope_view import NO_WORKSPACE, PROJECT_UNAVAILABLE, kind_in, read_in
 
 logger = logging.getLogger(__name__)
@@ -118,7 +117,7 @@ class MemoryStore(ScopeStore):
             for attempt in range(1, EDIT_ATTEMPTS + 1):
                 current, read_bytes = read_in(parent, path)
                 updated = encode_utf8(change(self._text_of(path, current)))
-                self._check_size(len(updated))
+                check_file_size(len(updated))
                 kept = self._keep_replaced(
                     where, path, read_bytes, updated, done="edited", allow_unkept=False
                 )
@@ -164,7 +163,7 @@ class MemoryStore(ScopeStore):
     ) -> None:
         """Create file `path` (parents made) that must not exist, even a moment ago (`conflict`);
         caps checked; recorded."""
-        self._check_size(len(data))
+        check_file_size(len(data))
         require_listed(path, "create")
         if where.kind_of(path) is not None:
             raise conflict
@@ -191,7 +190,7 @@ class MemoryStore(ScopeStore):
         UnkeptChangeError unless `allow_unkept`."""
         scope = _scope_of(path)
         data = encode_utf8(content)
-        self._check_size(len(data))
+        check_file_size(len(data))
         with self.writing(scope) as (where,):
             if expected_sha256 is None:
                 exists = SaveConflictError("exists", f"{path} already exists; reload before saving")
@@ -225,12 +224,7 @@ class MemoryStore(ScopeStore):
 
         with parent, reporting_os_errors(path, "save"):
             replaced = replace_loaded_in(
-                parent,
-                path.name,
-                data,
-                expected_sha256,
-                label=str(path),
-                before_replacing=keep,
+                parent, path.name, data, expected_sha256, label=str(path), before_replacing=keep
             )
             stat = file_stat(parent, path.name)
         change = FileChange(str(path), replaced, data, "edit", stat)
@@ -238,10 +232,8 @@ class MemoryStore(ScopeStore):
 
     def create_file(self, path: VirtualPath, content: str = "") -> SaveResult:
         """Create a new file (fails if anything exists there); counts as a write."""
-        exists = AlreadyExistsError(
-            f"A file already exists at {path}. To overwrite a file, delete it first, "
-            "then create it."
-        )
+        words = "To overwrite a file, delete it first, then create it."
+        exists = AlreadyExistsError(f"A file already exists at {path}. {words}")
         with self.writing(_scope_of(path)) as (where,):
             self._create_new(where, path, encode_utf8(content), conflict=exists)
         self.record_write(path, where=where, created=True)
@@ -303,14 +295,11 @@ class MemoryStore(ScopeStore):
                         f"Cannot delete {path}: {error.strerror or error}"
                     ) from None
             meta = self.meta_snapshot()
-            self.record_changes(
-                where,
-                [
-                    FileChange(str(p), data, None, "delete", meta=meta.get(where.meta_key(p)))
-                    for p, data in removed
-                ],
-                before_kept=kept,
-            )
+            changes = [
+                FileChange(str(p), data, None, "delete", meta=meta.get(where.meta_key(p)))
+                for p, data in removed
+            ]
+            self.record_changes(where, changes, before_kept=kept)
         self._update_meta(path, lambda: self.meta.drop_subtree(where.meta_key(path)))
         return path
 
@@ -343,17 +332,8 @@ class MemoryStore(ScopeStore):
         meta = self.meta_snapshot()
         gone, arrived = [], []
         for was, data in moved:
-            now = relocate(was, old, new)
-            gone.append(
-                FileChange(
-                    str(was),
-                    data,
-                    None,
-                    "move",
-                    moved_to=str(now),
-                    meta=meta.get(source_dir.meta_key(was)),
-                )
-            )
+            now, was_meta = relocate(was, old, new), meta.get(source_dir.meta_key(was))
+            gone.append(FileChange(str(was), data, None, "move", moved_to=str(now), meta=was_meta))
             arrived.append(FileChange(str(now), None, data, "move", moved_from=str(was)))
         self.record_changes(source_dir, gone, before_kept=kept)
         self.record_changes(target_dir, arrived)
@@ -392,17 +372,12 @@ class MemoryStore(ScopeStore):
                     except FileExistsError:
                         raise taken from None
                     except OSError as error:
-                        raise MemoryStoreError(
-                            f"Cannot move {old} to {new}: {error.strerror or error}"
-                        ) from None
+                        why = error.strerror or error
+                        raise MemoryStoreError(f"Cannot move {old} to {new}: {why}") from None
             self._record_move((source, old), (target, new), moved, kept=kept)
-        self._update_meta(
-            new,
-            # docs/formats.md §7: the keys move, then the rename counts as a write of the new path.
-            lambda: self.meta.move_subtree(
-                source.meta_key(old), target.meta_key(new), record_write=True
-            ),
-        )
+        # docs/formats.md §7: the keys move, then the rename counts as a write of the new path.
+        keys = source.meta_key(old), target.meta_key(new)
+        self._update_meta(new, lambda: self.meta.move_subtree(*keys, record_write=True))
         return new
 
     def restore_content(
@@ -455,6 +430,7 @@ class MemoryStore(ScopeStore):
                 ):
                     raise changed
                 stat = file_stat(parent, path.name) if data is not None else None
+            gone_meta = self.meta_snapshot().get(where.meta_key(path)) if data is None else None
             change = FileChange(
                 str(path),
                 current,
@@ -463,7 +439,7 @@ class MemoryStore(ScopeStore):
                 stat,
                 restored_from=restored_from,
                 revert_of=revert_of,
-                meta=self.meta_snapshot().get(where.meta_key(path)) if data is None else None,
+                meta=gone_meta,
             )
             self.record_changes(where, [change], before_kept=kept)
         if data is None:
@@ -500,11 +476,12 @@ class MemoryStore(ScopeStore):
         require_file_path(path)
         if self.kind_of(path) != "file":
             raise NotFoundError(f"Only files can be pinned; no memory file at {path}")
-        if path.scope is Scope.WORKSPACE:
-            # As xum: under the notebook's locks, refused for a removed workspace, its clock
-            # advanced.
-            with self.writing(Scope.WORKSPACE):
-                self.meta.set_pinned(self.meta_key(path), pinned)
-            return path
-        self.meta.set_pinned(self.meta_key(path), pinned)
+        # As xum: a workspace's under the notebook's locks, refused for a removed workspace, its
+        # clock advanced.
+        with (
+            self.writing(Scope.WORKSPACE)
+            if path.scope is Scope.WORKSPACE
+            else contextlib.nullcontext()
+        ):
+            self.meta.set_pinned(self.meta_key(path), pinned)
         return path

@@ -96,10 +96,8 @@ def require_editable(label: str, current: FileContent) -> None:
     if current.binary:
         raise NotEditableError(not_text_message(label))
     if current.over_cap:
-        raise NotEditableError(
-            f"{label} is {current.size_bytes} bytes, over the {MAX_FILE_BYTES}-byte cap; "
-            "it cannot be edited through Memtab"
-        )
+        over = f"over the {MAX_FILE_BYTES}-byte cap; it cannot be edited through Memtab"
+        raise NotEditableError(f"{label} is {current.size_bytes} bytes, {over}")
 
 
 def missing_conflict(label: str) -> SaveConflictError:
@@ -118,10 +116,7 @@ def copy_across_scopes(
     (source_dir, old), (target_dir, new) = source_at, target_at
     adding = 1 if kind == "file" else count_files(source_dir.physical(old))
     target_dir.check_room(adding)
-    with (
-        source_dir.open_parent(old) as source,
-        target_dir.open_parent(new, create=True) as target,
-    ):
+    with source_dir.open_parent(old) as source, target_dir.open_parent(new, create=True) as target:
         try:
             if kind == "file":
                 target.create_new(new.name, read_readable(source, old.name, limit=None)[0])
@@ -138,6 +133,5 @@ def copy_across_scopes(
         try:
             remove_entry(source, old.name, directory=kind == "dir")
         except OSError as error:
-            raise MemoryStoreError(
-                f"Copied {old} to {new}, but cannot remove the original: {error.strerror or error}"
-            ) from None
+            kept = f"but cannot remove the original: {error.strerror or error}"
+            raise MemoryStoreError(f"Copied {old} to {new}, {kept}") from None

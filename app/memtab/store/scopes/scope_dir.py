@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Literal
 
 from memtab.fs.atomic import Directory
-from memtab.store.errors import CapError, NotFoundError
+from memtab.store.errors import NotFoundError, scope_full_error
 from memtab.store.files import MAX_FILES_PER_SCOPE, count_files
 from memtab.store.paths import Scope, VirtualPath, resolve_inside_root
 from memtab.store.scopes.scope_view import kind_in, open_scope_directory
@@ -61,7 +61,4 @@ class ScopeDir:
     def check_room(self, adding: int = 1) -> None:
         """CapError when `adding` more files would pass the scope's cap (docs/formats.md §4.3)."""
         if count_files(self.root) + adding > MAX_FILES_PER_SCOPE:
-            raise CapError(
-                f"The {self.scope.value} memory scope is full ({MAX_FILES_PER_SCOPE} files); "
-                "delete unused files first"
-            )
+            raise scope_full_error(self.scope)

@@ -26,12 +26,7 @@ from memtab.store.errors import (
 )
 from memtab.store.files import MAX_FILE_BYTES
 from memtab.store.history.capture import read_whole
-from memtab.store.history.recorder import (
-    ContentKeeper,
-    FileChange,
-    HistoryRecorder,
-    RecordedChange,
-)
+from memtab.store.history.recorder import ContentKeeper, FileChange, HistoryRecorder, RecordedChange
 from memtab.store.history.versions import scope_key
 from memtab.store.history.xum_journal import advance_after_change
 from memtab.store.home import Home
@@ -88,12 +83,9 @@ class ScopeStore(ScopeView):
         self._counted_later: list[tuple[VirtualPath, str, Counted]] | None = None
         self.history: HistoryRecorder | None = None
         if record_history:
+            workspace_id = workspace.id if workspace else None
             self.history = HistoryRecorder(
-                home,
-                actor=actor,
-                run_id=run_id,
-                workspace_id=workspace.id if workspace else None,
-                clock=clock,
+                home, actor=actor, run_id=run_id, workspace_id=workspace_id, clock=clock
             )
 
     @classmethod
@@ -134,14 +126,8 @@ class ScopeStore(ScopeView):
         here."""
         root = self.root(scope)
         real_root = os.path.realpath(root)
-        return ScopeDir(
-            scope,
-            root,
-            real_root,
-            self._lock_path(scope, real_root),
-            self.history_key(scope),
-            self.meta_key(VirtualPath(scope)),
-        )
+        lock, key = self._lock_path(scope, real_root), self.history_key(scope)
+        return ScopeDir(scope, root, real_root, lock, key, self.meta_key(VirtualPath(scope)))
 
     def _history_key_of(self, where: Scope | ScopeDir) -> str:
         return where.history_key if isinstance(where, ScopeDir) else self.history_key(where)
@@ -232,10 +218,7 @@ class ScopeStore(ScopeView):
 
     @contextmanager
     def writing(
-        self,
-        *scopes: Scope,
-        timeout_s: float = SCOPE_LOCK_TIMEOUT_S,
-        changes_home: bool = True,
+        self, *scopes: Scope, timeout_s: float = SCOPE_LOCK_TIMEOUT_S, changes_home: bool = True
     ) -> Iterator[tuple[ScopeDir, ...]]:
         """Hold these scope roots' locks (in one order, each up to `timeout_s`, then
         ScopeBusyError), giving each scope's `ScopeDir`. `changes_home`: also xum's target locks, a
@@ -273,14 +256,11 @@ class ScopeStore(ScopeView):
                 try:
                     held.enter_context(interprocess_lock(lock_path, timeout_s=timeout_s))
                 except LockUnavailableError as error:
-                    raise ScopeBusyError(
-                        f"The memory scope is busy: {error}. Another program may be stuck "
-                        "while holding it; try again"
-                    ) from None
+                    stuck = "Another program may be stuck while holding it; try again"
+                    raise ScopeBusyError(f"The memory scope is busy: {error}. {stuck}") from None
                 except OSError as error:
-                    raise MemoryStoreError(
-                        f"Cannot lock {lock_path}: {error.strerror or error}"
-                    ) from None
+                    why = error.strerror or error
+                    raise MemoryStoreError(f"Cannot lock {lock_path}: {why}") from None
             yield
 
     def meta_entries(self) -> dict[str, MetaEntry]:
@@ -372,10 +352,6 @@ class ScopeStore(ScopeView):
             update()
         except (OSError, MemoryStoreError) as error:
             logger.warning("Could not update memory-meta.json for %s: %s", path, error)
-
-    @staticmethod
-    def _check_size(size: int) -> None:
-        check_file_size(size)
 
     def meta_snapshot(self) -> dict[str, dict[str, object]]:
         """Pins and usage of every file, to keep with the versions of removed files."""

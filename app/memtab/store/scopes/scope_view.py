@@ -80,8 +80,7 @@ class ScopeView:
 
     def root(self, scope: Scope) -> Path:
         """The physical root of a scope (may not exist yet); ScopeUnavailableError if none."""
-        reason = self.unavailable_reason(scope)
-        if reason:
+        if reason := self.unavailable_reason(scope):
             raise ScopeUnavailableError(reason)
         if scope is Scope.GLOBAL:
             return self.home.global_root
@@ -96,11 +95,9 @@ class ScopeView:
     def workspace_holding(self, scope: Scope) -> str | None:
         """The workspace whose session dir holds a scope: the notebook's owner (docs/formats.md
         §2.5), the acting one for the session scope (§3.1); None otherwise."""
-        if self.workspace is None:
+        if self.workspace is None or scope not in (Scope.SESSION, Scope.WORKSPACE):
             return None
-        if scope is Scope.SESSION:
-            return self.workspace.id
-        return self.workspace.notebook_id if scope is Scope.WORKSPACE else None
+        return self.workspace.id if scope is Scope.SESSION else self.workspace.notebook_id
 
     def scopes(self) -> tuple[Scope, ...]:
         """The scopes this workspace shows, in order; the session scope when its directory
@@ -145,15 +142,15 @@ class ScopeView:
         """The memory-meta.json key of a path (docs/formats.md §7)."""
         if path.scope is Scope.GLOBAL:
             return global_key(path.relative)
+        workspace = self.workspace
         if path.scope is Scope.PROJECT and self.project_path is not None:
             return project_key(self.project_path, path.relative)
-        if path.scope is Scope.WORKSPACE and self.workspace is not None:
-            return workspace_key(self.workspace.notebook_id, path.relative)
-        if path.scope is Scope.SESSION and self.workspace is not None:
-            return session_key(self.workspace.id, path.relative)
-        raise ScopeUnavailableError(
-            self.unavailable_reason(path.scope or Scope.GLOBAL) or f"No key for {path}"
-        )
+        if path.scope is Scope.WORKSPACE and workspace is not None:
+            return workspace_key(workspace.notebook_id, path.relative)
+        if path.scope is Scope.SESSION and workspace is not None:
+            return session_key(workspace.id, path.relative)
+        reason = self.unavailable_reason(path.scope or Scope.GLOBAL)
+        raise ScopeUnavailableError(reason or f"No key for {path}")
 
     def _open_directory(
         self, path: VirtualPath, *, target: VirtualPath, create: bool = False
@@ -293,15 +290,11 @@ def _directory_error(
 ) -> MemoryStoreError | PathError:
     """The store error for failing to open directory `walked` on the way to `target`."""
     if isinstance(error, LinkInPathError):
-        return PathError(
-            f"Invalid memory path {str(target)!r}: {walked} is a symbolic link, and memory "
-            "paths never go through links"
-        )
-    if isinstance(error, NotADirectoryError):
-        if create:
-            return AlreadyExistsError(f"{walked} is a file, not a directory")
-        return NotFoundError(f"No memory file or directory at {target}")
-    if isinstance(error, FileNotFoundError):
+        link = "is a symbolic link, and memory paths never go through links"
+        return PathError(f"Invalid memory path {str(target)!r}: {walked} {link}")
+    if isinstance(error, NotADirectoryError) and create:
+        return AlreadyExistsError(f"{walked} is a file, not a directory")
+    if isinstance(error, NotADirectoryError | FileNotFoundError):
         return NotFoundError(f"No memory file or directory at {target}")
     return MemoryStoreError(f"Cannot open {walked}: {error.strerror or error}")
 
@@ -325,10 +318,8 @@ def resolve_in_scopes(physical: Path, roots: dict[Scope, Path], *, display: str)
 def kind_in(directory: Directory, name: str) -> Literal["file", "dir"] | None:
     """What `name` is in `directory`; a symlink (or anything else) counts as missing."""
     info = directory.lstat(name)
-    if info is None:
-        return None
-    if stat.S_ISDIR(info.st_mode):
-        return "dir"
+    if info is None or stat.S_ISDIR(info.st_mode):
+        return None if info is None else "dir"
     return "file" if stat.S_ISREG(info.st_mode) else None
 
 
@@ -341,7 +332,6 @@ def read_in(directory: Directory, path: VirtualPath) -> tuple[FileContent, bytes
         return read_file_in(directory, path.name)
     except FileNotFoundError:
         raise NotFoundError(f"No memory file at {path}") from None
-    except HardLinkedFileError as error:
-        raise MemoryStoreError(f"Cannot read {path}: {error.strerror}") from None
-    except OSError as error:
-        raise MemoryStoreError(f"Cannot read {path}: {error.strerror or error}") from None
+    except OSError as error:  # HardLinkedFileError says why in its strerror
+        why = error.strerror if isinstance(error, HardLinkedFileError) else error.strerror or error
+        raise MemoryStoreError(f"Cannot read {path}: {why}") from None

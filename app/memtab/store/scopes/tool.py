@@ -195,9 +195,8 @@ class MemoryTool:
         if expected is None:
             return None
         if not request.mutating or request.command == "create":
-            raise ToolArgumentError(
-                f"`expected_sha256` applies to a change of an existing file, not {request.command}"
-            )
+            words = "`expected_sha256` applies to a change of an existing file, not"
+            raise ToolArgumentError(f"{words} {request.command}")
         if request.command in ("delete", "rename"):
             path = request.file_path()
             if self.store.kind_of(path) != "file":
@@ -221,8 +220,7 @@ class MemoryTool:
         if path.is_root:
             return self._view_root()
         assert path.scope is not None
-        reason = self.store.unavailable_reason(path.scope)
-        if reason:
+        if reason := self.store.unavailable_reason(path.scope):
             raise MemoryStoreError(reason)
         kind = "dir" if path.is_scope_root else self.store.kind_of(path)
         if kind is None:
@@ -237,8 +235,7 @@ class MemoryTool:
         lines = ["Directory: /memories"]
         for scope in (scope for scope in self.store.scopes() if scope in self.scopes):
             lines.append(f"- {scope.value}/")
-            reason = self.store.unavailable_reason(scope)
-            if reason:
+            if reason := self.store.unavailable_reason(scope):
                 why = reason.split(": ", 1)[-1]  # "Project memory is unavailable: <why>"
                 lines.append(f"  (unavailable: {why})")
             else:
@@ -262,8 +259,7 @@ class MemoryTool:
         return lines
 
     def _create(self, args: CreateArgs, request: ToolRequest) -> str:
-        path = request.file_path()
-        self.store.create_file(path, args.file_text)
+        self.store.create_file(path := request.file_path(), args.file_text)
         return f"Created {path}"
 
     def _str_replace(self, args: StrReplaceArgs, request: ToolRequest) -> str:
@@ -278,8 +274,7 @@ class MemoryTool:
         return f"Inserted {count} line(s) into {path} after line {args.insert_line}"
 
     def _delete(self, args: DeleteArgs, request: ToolRequest) -> str:
-        path = request.file_path()
-        self.store.delete(path)
+        self.store.delete(path := request.file_path())
         return f"Deleted {path}"
 
     def _rename(self, args: RenameArgs, request: ToolRequest) -> str:
@@ -348,10 +343,8 @@ def inserted(content: str, args: InsertArgs) -> str:
     lines = _lines(content)
     line = args.insert_line
     if line > len(lines):
-        raise ToolArgumentError(
-            f"insert_line must be between 0 and {len(lines)} "
-            "(0 inserts at the top; N inserts after line N)"
-        )
+        words = "(0 inserts at the top; N inserts after line N)"
+        raise ToolArgumentError(f"insert_line must be between 0 and {len(lines)} {words}")
     lines[line:line] = _inserted_lines(args)
     return "\n".join(lines)
 
@@ -399,12 +392,10 @@ def require_sha(path: VirtualPath, actual: str, expected: str) -> None:
 
 def _match_starts(content: str, needle: str) -> list[int]:
     """Where `needle` starts in `content`, overlapping matches included (as mux counts)."""
-    starts: list[int] = []
-    index = content.find(needle)
-    while index != -1:
-        starts.append(index)
-        index = content.find(needle, index + 1)
-    return starts
+    starts = [content.find(needle)]
+    while starts[-1] != -1:
+        starts.append(content.find(needle, starts[-1] + 1))
+    return starts[:-1]
 
 
 def _line_numbers(content: str, starts: list[int]) -> str:

@@ -58,10 +58,8 @@ def type_schema(declared: Any) -> dict[str, Any]:
         return {"type": "array", "items": type_schema(args[0])} if args else {"type": "array"}
     if origin is dict or declared is dict:
         key_and_value = get_args(declared)
-        schema: dict[str, Any] = {"type": "object"}
-        if key_and_value:
-            schema["additionalProperties"] = type_schema(key_and_value[1])
-        return schema
+        values = {"additionalProperties": type_schema(key_and_value[1])} if key_and_value else {}
+        return {"type": "object", **values}
     if isinstance(declared, type) and issubclass(declared, Record):
         return record_schema(declared)
     if isinstance(declared, type) and issubclass(declared, enum.Enum):
@@ -204,14 +202,7 @@ class RenameArgs(CommandArgs):
 
 
 ToolArgs = ViewArgs | CreateArgs | StrReplaceArgs | InsertArgs | DeleteArgs | RenameArgs
-_MODELS: Final[tuple[type[CommandArgs], ...]] = (
-    ViewArgs,
-    CreateArgs,
-    StrReplaceArgs,
-    InsertArgs,
-    DeleteArgs,
-    RenameArgs,
-)
+_MODELS: Final[tuple[type[CommandArgs], ...]] = get_args(ToolArgs)
 COMMANDS: Final = ("view", "create", "str_replace", "insert", "delete", "rename")
 _BY_COMMAND: Final[dict[str, type[CommandArgs]]] = {
     get_args(next(f.type for f in model.fields() if f.name == "command"))[0]: model
@@ -231,11 +222,9 @@ def validate_arguments(raw: Any) -> ToolArgs:
         raise ToolArgumentError(
             f"Unknown command {command!r}; expected one of: {', '.join(COMMANDS)}"
         )
-    problems: list[str] = []
-    for refused in model.read_problems(raw):
-        problem = argument_problem(model, refused)
-        if problem not in problems:
-            problems.append(problem)
+    problems = list(
+        dict.fromkeys(argument_problem(model, refused) for refused in model.read_problems(raw))
+    )
     if problems:
         raise ToolArgumentError("; ".join(problems))
     return model.read_or_raise(raw)  # type: ignore[return-value]
@@ -252,10 +241,8 @@ def argument_problem(model: type[CommandArgs], refused: RecordError) -> str:
         return f"`{name}` must be an integer ≥ {prop['minimum']}"
     if isinstance(refused.value, str):  # a text too short
         return f"`{name}` must not be empty"
-    required = name in record_schema(model)["required"]
-    return (
-        f"`{name}` is required and must be a string" if required else f"`{name}` must be a string"
-    )
+    required = " is required and" if name in record_schema(model)["required"] else ""
+    return f"`{name}`{required} must be a string"
 
 
 @functools.cache
@@ -270,13 +257,12 @@ def input_schema() -> dict[str, Any]:
 
 @functools.cache
 def _input_schema() -> dict[str, Any]:
-    properties: dict[str, Any] = {
-        "command": {
-            "type": "string",
-            "enum": list(COMMANDS),
-            "description": "The memory operation to perform.",
-        }
+    command = {
+        "type": "string",
+        "enum": list(COMMANDS),
+        "description": "The memory operation to perform.",
     }
+    properties: dict[str, Any] = {"command": command}
     for model in _MODELS:
         for name, prop in _properties(model).items():
             if name == "command":

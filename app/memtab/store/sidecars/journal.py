@@ -58,12 +58,8 @@ class NamesFiles(Protocol):
 def changed_files(ops: Iterable[NamesFiles], scope: Scope | None = None) -> list[str]:
     """The files `ops` change, each once, in order (a rename: its new name): the one count of what a
     run did (docs/formats.md §9.6). `scope`: only that scope's."""
-    found: dict[str, None] = {}
-    for op in ops:
-        name = op.new_path or op.path
-        if scope is None or _scope_of(name) is scope:
-            found[name] = None
-    return list(found)
+    names = (op.new_path or op.path for op in ops)
+    return list(dict.fromkeys(name for name in names if scope is None or _scope_of(name) is scope))
 
 
 def _scope_of(raw: str) -> Scope | None:
@@ -112,7 +108,7 @@ class ConsolidationRecord(Record, keep_unknown=True):
     trigger: str
     """A `Trigger`; a record read back keeps any other text as written."""
     summary: Annotated[
-        str, Lenient(""), Checked(lambda summary: cap_text(summary, MAX_SUMMARY_BYTES))
+        str, Lenient(""), Checked(lambda text: cap_text(text, MAX_SUMMARY_BYTES))
     ] = ""
     ops: tuple[JournalOp, ...] = ()
     usage: Annotated[OrNone[RunUsage], OmitNone] = None
@@ -161,10 +157,9 @@ class HarvestRecord(Record, keep_unknown=True):
 
 def parse_harvest(message_id: str, raw: Any) -> HarvestRecord | None:
     """A harvest record, or None when malformed."""
-    harvest = HarvestRecord.read(raw)
-    return (
-        None if harvest is None else harvest.replaced(summary_message_id=message_id, as_written=raw)
-    )
+    if (harvest := HarvestRecord.read(raw)) is not None:
+        return harvest.replaced(summary_message_id=message_id, as_written=raw)
+    return None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -251,8 +246,8 @@ def status_from(
     harvests = data.harvests.get(workspace_id, {}).values()
     return ConsolidationStatus(
         workspace_record=workspace_record,
-        project_record=data.projects.get(project_path) if project_path is not None else None,
         global_record=global_record,
+        project_record=data.projects.get(project_path) if project_path is not None else None,
         project_available=project_path is not None,
         latest_harvest=max(harvests, key=lambda h: h.sort_time, default=None),
     )
@@ -261,9 +256,11 @@ def status_from(
 def _newer(
     first: ConsolidationRecord | None, second: ConsolidationRecord | None
 ) -> ConsolidationRecord | None:
-    if first is None or (second is not None and second.last_run_at > first.last_run_at):
-        return second
-    return first
+    return (
+        second
+        if first is None or (second is not None and second.last_run_at > first.last_run_at)
+        else first
+    )
 
 
 def _shape_problem(document: dict[str, Any]) -> str | None:
@@ -307,11 +304,8 @@ class Journal:
             targets.append(("projects", project_path))
         if not targets:
             raise ValueError(f"a run of the {record.scope} scope alone has no place in the journal")
-        with edit_sidecar(
-            self._home.journal_path,
-            self._home.lock_path("memory-consolidation"),
-            shape_problem=_shape_problem,
-        ) as document:
+        lock = self._home.lock_path("memory-consolidation")
+        with edit_sidecar(self._home.journal_path, lock, shape_problem=_shape_problem) as document:
             for bucket_name, key in targets:
                 bucket = document.get(bucket_name)
                 if not isinstance(bucket, dict):  # kept aside by edit_sidecar: start it anew

@@ -34,17 +34,14 @@ def global_key(relative: str) -> str:
     return f"global:{escape_key_component(relative)}"
 
 
-def project_key(project_path: str, relative: str) -> str:
-    return f"project:{escape_key_component(project_path)}:{escape_key_component(relative)}"
+def _scoped_key(scope: str, owner: str, relative: str) -> str:
+    return f"{scope}:{escape_key_component(owner)}:{escape_key_component(relative)}"
 
 
-def workspace_key(workspace_id: str, relative: str) -> str:
-    return f"workspace:{escape_key_component(workspace_id)}:{escape_key_component(relative)}"
-
-
-def session_key(workspace_id: str, relative: str) -> str:
-    """The key of a file of xum's session scope: the ACTING workspace's id (§7)."""
-    return f"session:{escape_key_component(workspace_id)}:{escape_key_component(relative)}"
+project_key = functools.partial(_scoped_key, "project")
+workspace_key = functools.partial(_scoped_key, "workspace")
+session_key = functools.partial(_scoped_key, "session")
+"""The key of a file of xum's session scope: the ACTING workspace's id (§7)."""
 
 
 def key_in_subtree(key: str, subtree: str) -> bool:
@@ -119,11 +116,8 @@ class _Entries:
 
     def set(self, key: str, entry: MetaEntry) -> None:
         current, known = self.raw.get(key), _known_fields()
-        others = (
-            {name: value for name, value in current.items() if name not in known}
-            if isinstance(current, dict)
-            else {}
-        )
+        current = current if isinstance(current, dict) else {}
+        others = {name: value for name, value in current.items() if name not in known}
         if entry.is_default and not others:
             self.raw.pop(key, None)
         else:
@@ -234,20 +228,15 @@ class MetaStore:
         raw_entries = document.get("entries") if isinstance(document, dict) else None
         if not isinstance(raw_entries, dict):
             return {}
-        kept: dict[str, dict[str, Any]] = {}
-        for key, raw in raw_entries.items():
-            entry, provenance = sanitize_entry(raw), provenance_of(raw)
-            if provenance or not entry.is_default:
-                kept[key] = {**entry.to_json(), **provenance}
-        return kept
+        read = ((key, sanitize_entry(raw), provenance_of(raw)) for key, raw in raw_entries.items())
+        return {key: {**e.to_json(), **kept} for key, e, kept in read if kept or not e.is_default}
 
     def restore_entries(self, kept: Mapping[str, Any]) -> None:
         """Give several keys the pins, usage and provenance history kept, in one write."""
         with self._editing() as entries:
             for key, raw in kept.items():
                 entries.set(key, sanitize_entry(raw))
-                provenance = provenance_of(raw)
-                if provenance:
+                if provenance := provenance_of(raw):
                     current = entries.raw.get(key)
                     entries.raw[key] = {
                         **(current if isinstance(current, dict) else {}),

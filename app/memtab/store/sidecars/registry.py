@@ -10,15 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
 
 from memtab.fs.jsonfile import finite_number
 from memtab.fs.lazy_re import LazyPattern
-from memtab.fs.records import (
-    Healed,
-    OmitNone,
-    OrNone,
-    Positional,
-    Record,
-    ValidEntries,
-    ValidItems,
-)
+from memtab.fs.records import Healed, OmitNone, OrNone, Positional, Record, ValidEntries, ValidItems
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import Home, HomeError
 from memtab.store.paths import normalize_project_path, project_basename, project_dir_name
@@ -148,12 +140,9 @@ class Workspace(NamedTuple):
         §2.2); None when it has none."""
         if len(self.projects) > 1:
             return None
-        if self.scratch:
-            identity = self.path
-        elif self.projects:
-            identity = self.projects[0]
-        else:
-            identity = self.project_path
+        identity = (
+            self.path if self.scratch else self.projects[0] if self.projects else self.project_path
+        )
         return identity if identity and identity != MULTI_PROJECT_KEY else None
 
     @property
@@ -192,10 +181,9 @@ class Registry(NamedTuple):
 
     def require_workspace(self, workspace_id: str) -> Workspace:
         """The workspace with this id, or HomeError naming it."""
-        workspace = self.workspace(workspace_id)
-        if workspace is None:
-            raise HomeError(f"Unknown workspace {workspace_id!r} (see `memtab workspaces`)")
-        return workspace
+        if workspace := self.workspace(workspace_id):
+            return workspace
+        raise HomeError(f"Unknown workspace {workspace_id!r} (see `memtab workspaces`)")
 
 
 Text = Annotated[
@@ -333,13 +321,11 @@ def registry_from_document(home: Home, document: dict[str, Any]) -> Registry:
     owners_of = {ws.id: notebook_owner(links, ws.id) for ws in every}
     projects = [
         Project(
-            project_path,
-            displays[project_path],
-            tuple(
-                ws._replace(notebook_owner_id=owners_of[ws.id]) for ws in workspaces[project_path]
-            ),
+            path,
+            displays[path],
+            tuple(ws._replace(notebook_owner_id=owners_of[ws.id]) for ws in listed),
         )
-        for project_path in configs
+        for path, listed in workspaces.items()
     ]
     # `taskSettings.memoryWriterIntervalMessages` as mux normalizes it.
     settings = TaskSettings.read(document.get("taskSettings")) or TaskSettings()
@@ -434,16 +420,8 @@ def _registry_shape_problem(document: dict[str, Any]) -> str | None:
 
 def _project_entry(projects: list[Any], project_path: str) -> list[Any] | None:
     """The entry mux uses for `project_path`: the last whose key normalizes to it."""
-    found = None
-    for entry in projects:
-        if (
-            isinstance(entry, list)
-            and entry
-            and isinstance(entry[0], str)
-            and normalize_project_path(entry[0]) == project_path
-        ):
-            found = entry
-    return found
+    found = [e for e in projects if isinstance(e, list) and e and isinstance(e[0], str)]
+    return next((e for e in reversed(found) if normalize_project_path(e[0]) == project_path), None)
 
 
 def _ensure_project(
@@ -508,13 +486,12 @@ def add_workspace(
         config, _ = _ensure_project(document, normalized, None)
         workspaces = config.setdefault("workspaces", [])
         if not isinstance(workspaces, list):
-            raise HomeError(
-                f"{home.config_path}: `workspaces` of {normalized!r} is not a list; fix it by hand"
-            )
-        added = WorkspaceEntry(
-            path=workspace_path or normalized, id=new_id, name=name, created_at=iso_now()
+            not_a_list = f"`workspaces` of {normalized!r} is not a list; fix it by hand"
+            raise HomeError(f"{home.config_path}: {not_a_list}")
+        path = workspace_path or normalized
+        workspaces.append(
+            WorkspaceEntry(path=path, id=new_id, name=name, created_at=iso_now()).to_json()
         )
-        workspaces.append(added.to_json())
     return new_id
 
 
@@ -543,10 +520,7 @@ def orphan_project_dirs(home: Home, registry: Registry) -> list[str]:
 
 def known_project_dirs(registry: Registry) -> set[str]:
     """The dirs under memory/project/ a registered project or workspace uses."""
-    known = {project.dir_name for project in registry.projects}
-    known.update(
-        project_dir_name(workspace.project_identity)
-        for workspace in registry.workspaces
-        if workspace.project_identity is not None
-    )
-    return known
+    used = {
+        project_dir_name(i) for ws in registry.workspaces if (i := ws.project_identity) is not None
+    }
+    return {project.dir_name for project in registry.projects} | used

@@ -39,9 +39,8 @@ def save_scope_run(home: Home, notebook_id: str, record: ConsolidationRecord) ->
     if record.scope not in KEPT_HERE:
         raise ValueError(f"a run of the {record.scope or 'whole'} scope is not kept here")
     private_folders(home.memtab_dir, below=home.memtab_dir)
-    with edit_sidecar(
-        home.scope_runs_path, home.lock_path(LOCK_NAME), mode=PRIVATE_FILE_MODE
-    ) as document:
+    lock = home.lock_path(LOCK_NAME)
+    with edit_sidecar(home.scope_runs_path, lock, mode=PRIVATE_FILE_MODE) as document:
         runs = ScopeRuns.read(document) or ScopeRuns()
         if record.scope == "global":
             runs = runs.replaced(global_run=record)

@@ -90,23 +90,12 @@ def description_from_prefix(prefix: bytes) -> str:
 def frontmatter_strings(prefix: str) -> dict[str, str]:
     """Every top-level string of the frontmatter in `prefix`, by the description's rules ({} when
     none or refused)."""
-    match = _SIMPLE_FRONTMATTER.match(prefix)
-    if match is not None:
-        block = match.group(1)
-        outside = _OUTSIDE_SIMPLE_ASCII if block.isascii() else _OUTSIDE_SIMPLE_SUBSET
-        entries = _SIMPLE_ENTRY.findall(block)
-        values = dict(entries)
-        if outside.search(block) is None and _NON_STRING_KEYS.isdisjoint(values):
-            if len(values) != len(entries):
-                return {}  # a repeated key is an error for mux's parser
-            simple = {key: _simple_value(raw.lstrip(" ")) for key, raw in values.items()}
-            return {key: value for key, value in simple.items() if value is not None}
+    values = _simple_values(prefix)
+    if values is not None:
+        simple = {key: _simple_value(raw.lstrip(" ")) for key, raw in values.items()}
+        return {key: value for key, value in simple.items() if value is not None}
     block = frontmatter_block(prefix)
-    if not block:
-        return {}
-    data = _yaml_mapping(block)
-    if data is None:
-        return {}
+    data = (_yaml_mapping(block) if block else None) or {}
     return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
 
 
@@ -266,11 +255,8 @@ _CORE_SCHEMA_SCALARS: tuple[tuple[str, LazyPattern, list[str]], ...] = (
 
 def _key_identity(key: Any) -> tuple[str, Any]:
     # Keys the `yaml` package counts as one: true is not 1, but 1 and 1.0 are.
-    if isinstance(key, bool):
-        return ("bool", key)
-    if isinstance(key, int | float):
-        return ("number", key)
-    return (type(key).__name__, key)
+    kind = "bool" if isinstance(key, bool) else "number" if isinstance(key, int | float) else None
+    return (kind or type(key).__name__, key)
 
 
 @functools.cache
@@ -384,24 +370,28 @@ _NON_STRING_KEYS = frozenset(
 )
 
 
-def _fast_description(prefix: str) -> tuple[bool, str | None]:
-    """(True, the raw description or None) when the frontmatter lies in the simple subset, else
-    (False, None)."""
+def _simple_values(prefix: str) -> dict[str, str] | None:
+    """The raw values of the frontmatter when it lies in the simple subset, else None."""
     match = _SIMPLE_FRONTMATTER.match(prefix)
     if match is None:
-        return False, None
+        return None
     block = match.group(1)
     outside = _OUTSIDE_SIMPLE_ASCII if block.isascii() else _OUTSIDE_SIMPLE_SUBSET
     if outside.search(block) is not None:
-        return False, None
+        return None
     entries = _SIMPLE_ENTRY.findall(block)
     values = dict(entries)
     if not _NON_STRING_KEYS.isdisjoint(values):
-        return False, None
-    if len(values) != len(entries):
-        return True, None  # a repeated key is an error for mux's parser
-    value = values.get("description")
-    return True, (_simple_value(value.lstrip(" ")) if value is not None else None)
+        return None
+    return values if len(values) == len(entries) else {}  # a repeated key: mux's parser refuses
+
+
+def _fast_description(prefix: str) -> tuple[bool, str | None]:
+    """(True, the raw description or None) when the frontmatter lies in the simple subset, else
+    (False, None)."""
+    values = _simple_values(prefix)
+    value = values.get("description") if values is not None else None
+    return values is not None, (_simple_value(value.lstrip(" ")) if value is not None else None)
 
 
 def _simple_value(text: str) -> str | None:

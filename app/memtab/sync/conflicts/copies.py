@@ -5,10 +5,11 @@ sidecar's moved to `memtab/conflict-copies/`."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from memtab.fs.atomic import make_directory_durably
 from memtab.fs.locking.locks import interprocess_lock
@@ -69,14 +70,8 @@ class CopyRow(Record, write_only=True):
 
 
 def copy_row(copy: ConflictCopy) -> CopyRow:
-    name = copy.name
-    return CopyRow(
-        path=str(copy.path),
-        conflict_of=str(copy.original),
-        tool=name.tool,
-        when=name.when,
-        by=name.by,
-    )
+    name, path, original = copy.name, str(copy.path), str(copy.original)
+    return CopyRow(path=path, conflict_of=original, tool=name.tool, when=name.when, by=name.by)
 
 
 class SidecarCopy(Record, write_only=True):
@@ -102,16 +97,12 @@ def sidecar_copies(home: Home) -> list[SidecarCopy]:
         names = sorted(entry.name for entry in os.scandir(home.root) if entry.is_file())
     except OSError:
         return []
-    found = []
-    for name in names:
-        parsed = parse_copy_name(name)
-        if parsed is not None and parsed.original in SIDECAR_LOCKS:
-            found.append(
-                SidecarCopy(
-                    path=home.root / name, original=home.root / parsed.original, name=parsed
-                )
-            )
-    return found
+    parsed = [(name, copy) for name in names if (copy := parse_copy_name(name)) is not None]
+    return [
+        SidecarCopy(path=home.root / name, original=home.root / copy.original, name=copy)
+        for name, copy in parsed
+        if copy.original in SIDECAR_LOCKS
+    ]
 
 
 def resolve_memory_copy(
@@ -128,34 +119,23 @@ def resolve_memory_copy(
     }
     copy = copy_of(path, siblings)
     if copy is None:
-        raise NotFoundError(
-            f"{path} is not a conflict copy of a file beside it (memtab conflicts lists them)"
-        )
-    mine = store.read_whole(copy.original)
-    theirs = store.read_whole(copy.path)
+        words = "is not a conflict copy of a file beside it (memtab conflicts lists them)"
+        raise NotFoundError(f"{path} {words}")
+    mine, theirs = store.read_whole(copy.original), store.read_whole(copy.path)
     if mine is None or theirs is None:
         raise NotFoundError(f"{copy.original} or its copy is gone; list the conflicts again")
-    if keep == "this":
-        chosen = theirs
-    elif keep == "mine":
-        chosen = mine
-    elif keep == "both":
+    chosen = {"this": theirs, "mine": mine, None: merged}.get(keep)
+    if keep == "both":
         try:
             chosen = merge_union(mine.decode("utf-8"), theirs.decode("utf-8")).encode("utf-8")
         except UnicodeDecodeError:
-            raise MemoryStoreError(
-                f"{copy.original} or its copy is not UTF-8 text; keep one of them instead"
-            ) from None
-    else:
-        assert merged is not None
-        chosen = merged
+            words = "or its copy is not UTF-8 text; keep one of them instead"
+            raise MemoryStoreError(f"{copy.original} {words}") from None
+    assert chosen is not None
     if chosen != mine:
         with store.collecting_changes() as changes:
             store.restore_content(
-                copy.original,
-                chosen,
-                expected_sha256=hashlib.sha256(mine).hexdigest(),
-                op="edit",
+                copy.original, chosen, expected_sha256=hashlib.sha256(mine).hexdigest(), op="edit"
             )
         for change in changes:  # the lines it keeps from the copy are its writer's (§20.1)
             log_kept_from(store.home, change.after, _writer_of(store, copy.path), theirs)
@@ -173,9 +153,8 @@ def resolve_sidecar_copy(home: Home, copy: SidecarCopy, keep: Keep) -> Path:
     """Resolve a sidecar's copy; where what went was put aside."""
     if keep == "both":
         if not copy.mergeable:
-            raise MemoryStoreError(
-                f"{copy.original.name} cannot be merged; keep this copy or yours instead"
-            )
+            words = "cannot be merged; keep this copy or yours instead"
+            raise MemoryStoreError(f"{copy.original.name} {words}")
         _merge_meta_copy(home, copy.path)
         return _set_aside(home, copy.path)
     if keep == "mine":
@@ -201,17 +180,15 @@ def _merge_meta_copy(home: Home, path: Path) -> None:
         raise MemoryStoreError(f"{path.name} is {read.problem}; keep yours instead")
     theirs = parse_meta_document(read.document)
 
-    def merged_with(other: MetaEntry) -> Any:
-        def update(current: MetaEntry) -> MetaEntry | None:
-            record = merge_record(
-                None, MetaRecord.from_entry(current), MetaRecord.from_entry(other)
-            )
-            entry = record.to_entry()
-            return None if entry.is_default else entry
+    def merged_with(other: MetaEntry, current: MetaEntry) -> MetaEntry | None:
+        entry = merge_record(
+            None, MetaRecord.from_entry(current), MetaRecord.from_entry(other)
+        ).to_entry()
+        return None if entry.is_default else entry
 
-        return update
-
-    MetaStore(home).update_entries({key: merged_with(entry) for key, entry in theirs.items()})
+    MetaStore(home).update_entries(
+        {key: functools.partial(merged_with, e) for key, e in theirs.items()}
+    )
 
 
 def _set_aside(home: Home, path: Path) -> Path:

@@ -36,10 +36,9 @@ def find_conflict(service: SyncService, path: str, target: str | None = None) ->
     """The conflict at `path` (virtual or repository path); SyncError when none or several (`target`
     chooses)."""
     found = [
-        conflict
-        for conflict in service.conflicts()
-        if path in (conflict.path, conflict.repo_path)
-        and (target is None or conflict.target == target)
+        c
+        for c in service.conflicts()
+        if path in (c.path, c.repo_path) and target in (None, c.target)
     ]
     if not found:
         raise SyncError(f"No sync conflict at {path} (memtab sync status lists them)")
@@ -51,8 +50,7 @@ def find_conflict(service: SyncService, path: str, target: str | None = None) ->
 
 def _scope_of(target: Target, repo_path: str) -> tuple[SyncedScope, VirtualPath]:
     for scope in target.scopes:
-        virtual = scope.virtual_path(repo_path)
-        if virtual is not None:
+        if (virtual := scope.virtual_path(repo_path)) is not None:
             return scope, virtual
     raise SyncError(f"{repo_path} is in no scope {target.name} syncs any more")
 
@@ -70,12 +68,8 @@ def conflict_texts(service: SyncService, conflict: SyncConflict) -> ConflictText
         blobs = repo.blobs(oid for oid in (record.base, record.remote) if oid)
     finally:
         repo.close()
-    return ConflictTexts(
-        conflict,
-        blobs.get(record.base) if record.base else None,
-        local,
-        blobs.get(record.remote) if record.remote else None,
-    )
+    base, remote = (blobs.get(oid) if oid else None for oid in (record.base, record.remote))
+    return ConflictTexts(conflict, base, local, remote)
 
 
 def resolve_conflict(
@@ -121,14 +115,8 @@ def _resolve_locked(
     repo = service.repository(service.git(target.name), config.machine)
     try:
         remote = repo.blobs([record.remote]).get(record.remote) if record.remote else None
-        if keep == "local":
-            chosen = local
-        elif keep == "remote":
-            chosen = remote
-        elif keep == "both":
-            chosen = _both(conflict, local, remote)
-        else:
-            chosen = merged
+        sides = {"local": local, "remote": remote, None: merged}
+        chosen = _both(conflict, local, remote) if keep == "both" else sides[keep]
         if chosen != local:
             with store.collecting_changes() as changes:
                 write_file(store, virtual, chosen, local_sha)
@@ -146,8 +134,7 @@ def _resolve_locked(
             state = state.with_changes(unpushed=state.unpushed + 1)
     finally:
         repo.close()
-    pending = dict(state.pending)
-    del pending[conflict.repo_path]
+    pending = {path: p for path, p in state.pending.items() if path != conflict.repo_path}
     save_state(state_path, state.with_changes(head=head, pending=pending))
 
 
@@ -157,6 +144,5 @@ def _both(conflict: SyncConflict, local: bytes | None, remote: bytes | None) -> 
     try:
         return merge_union(local.decode("utf-8"), remote.decode("utf-8")).encode("utf-8")
     except UnicodeDecodeError:
-        raise SyncError(
-            f"{conflict.path} is not UTF-8 text on both sides; keep local or remote instead"
-        ) from None
+        words = "is not UTF-8 text on both sides; keep local or remote instead"
+        raise SyncError(f"{conflict.path} {words}") from None

@@ -218,23 +218,19 @@ def remote_problem(url: str) -> str | None:
 
 def describe_remote_error(remote: str, error: GitError) -> str:
     """A failed fetch or ls-remote of `remote`, said as what to do, git's words after."""
-    words = str(error)
-    if error.kind == "auth":
-        return (
-            f"{remote} refused your credentials ({words}). Memtab uses git's own: an ssh key "
-            "loaded in your agent (ssh-add), or a credential helper for https; it never asks "
-            "for a password"
-        )
-    if error.kind == "missing":
-        return (
-            f"There is no git repository at {remote} ({words}). Make an empty private "
-            "repository first (for a path: git init --bare PATH)"
-        )
-    if error.kind == "offline":
-        return f"Cannot reach {remote} ({words}). Check the address and the network"
-    if error.kind == "cancelled":
-        return "Stopped"
-    return f"Cannot use {remote}: {words}"
+    return _REMOTE_ERRORS.get(error.kind, "Cannot use {remote}: {words}").format(
+        remote=remote, words=error
+    )
+
+
+_REMOTE_ERRORS = {
+    "auth": "{remote} refused your credentials ({words}). Memtab uses git's own: an ssh key loaded"
+    " in your agent (ssh-add), or a credential helper for https; it never asks for a password",
+    "missing": "There is no git repository at {remote} ({words}). Make an empty private "
+    "repository first (for a path: git init --bare PATH)",
+    "offline": "Cannot reach {remote} ({words}). Check the address and the network",
+    "cancelled": "Stopped",
+}
 
 
 # The (git, branch) pairs git accepted: its rules do not change under a running Memtab.
@@ -289,11 +285,9 @@ class GitMissingError(GitError):
 
 def find_git(env: Mapping[str, str] | None = None) -> str:
     """The path of the git program (GitMissingError when there is none)."""
-    path = (env or os.environ).get("PATH")
-    found = shutil.which("git", path=path)
-    if found is None:
-        raise GitMissingError
-    return found
+    if found := shutil.which("git", path=(env or os.environ).get("PATH")):
+        return found
+    raise GitMissingError
 
 
 def classify_network_error(stderr: str) -> ErrorKind:
@@ -323,17 +317,9 @@ class Git:
         self._origin: tuple[str | None] | None = None  # (origin's URL,) once asked
 
     def _environment(self) -> dict[str, str]:
-        env = dict(os.environ)
         # In English, without a pager or a prompt.
-        env.update(
-            {
-                "LC_ALL": "C",
-                "LANGUAGE": "C",
-                "GIT_TERMINAL_PROMPT": "0",
-                "GIT_PAGER": "cat",
-                "GCM_INTERACTIVE": "never",
-            }
-        )
+        env = {**os.environ, "LC_ALL": "C", "LANGUAGE": "C", "GIT_TERMINAL_PROMPT": "0"}
+        env.update(GIT_PAGER="cat", GCM_INTERACTIVE="never")
         for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY"):
             env.pop(name, None)
         return env
@@ -436,25 +422,23 @@ class Git:
 
     def _uses_default_ssh(self) -> bool:
         """Whether ssh runs in batch mode (unless the user names an ssh command)."""
-        if self._env.get("GIT_SSH_COMMAND") or self._env.get("GIT_SSH"):
-            return False
-        return not self.config().get("core.sshcommand")
+        env = self._env
+        return not (
+            env.get("GIT_SSH_COMMAND") or env.get("GIT_SSH") or self.config().get("core.sshcommand")
+        )
 
     def identity(self, fallback: Identity) -> Identity:
         """Who commits: the user's git identity (environment, then config) when known."""
         config = self.config()
         name = self._env.get("GIT_COMMITTER_NAME") or config.get("user.name")
         email = self._env.get("GIT_COMMITTER_EMAIL") or config.get("user.email")
-        if name and email:
-            return Identity(name, email)
-        return fallback
+        return Identity(name, email) if name and email else fallback
 
     def init(self, remote: str, branch: str) -> None:
         """A new bare repository fetching `branch` of `remote` as `origin`."""
         private_dir(self.repo)
-        subprocess_args = ["init", "--quiet", "--bare", "--shared=0600", str(self.repo)]
         result = subprocess.run(
-            [self.git, *subprocess_args],
+            [self.git, "init", "--quiet", "--bare", "--shared=0600", str(self.repo)],
             capture_output=True,
             env=self._env,
             stdin=subprocess.DEVNULL,
@@ -466,10 +450,7 @@ class Git:
         self.run(["symbolic-ref", "HEAD", f"refs/heads/{branch}"])
         self.run(["config", "core.logAllRefUpdates", "true"])
         existing = self.run(["remote"], check=False).stdout.split()
-        if b"origin" in existing:
-            self.run(["remote", "set-url", "origin", remote])
-        else:
-            self.run(["remote", "add", "origin", remote])
+        self.run(["remote", "set-url" if b"origin" in existing else "add", "origin", remote])
         self._config = self._origin = None
 
     def remote_url(self) -> str | None:
@@ -494,10 +475,8 @@ class Git:
 
     def blob_id(self, data: bytes) -> str:
         """The id git gives `data` as a blob (computed here: no process per file)."""
-        digest = hashlib.sha256() if self.object_format == "sha256" else hashlib.sha1()
-        digest.update(b"blob %d\0" % len(data))
-        digest.update(data)
-        return digest.hexdigest()
+        digest = hashlib.sha256 if self.object_format == "sha256" else hashlib.sha1
+        return digest(b"blob %d\0" % len(data) + data).hexdigest()
 
     def resolve(self, ref: str) -> str | None:
         """The commit a ref names, or None when it does not exist."""
@@ -510,9 +489,8 @@ class Git:
 
     def set_branch(self, branch: str, commit: str, old: str | None) -> None:
         """Move the branch to `commit` only if it still points at `old`."""
-        args = ["update-ref", "-m", "memtab sync", f"refs/heads/{branch}", commit]
-        args.append(old if old is not None else self.null_oid)
-        self.run(args)
+        ref, expected = f"refs/heads/{branch}", old or self.null_oid
+        self.run(["update-ref", "-m", "memtab sync", ref, commit, expected])
 
     def merge_base(self, one: str, other: str) -> str | None:
         result = self.run(["merge-base", one, other], check=False)
@@ -546,20 +524,20 @@ class Git:
         tracking = f"refs/remotes/origin/{branch}"
         spec = f"+refs/heads/{branch}:{tracking}" if track else f"refs/heads/{branch}"
         try:
-            self.run(
-                [
-                    *([] if maintain else ["-c", "maintenance.auto=false"]),
-                    "fetch",
-                    "--quiet",
-                    "--no-tags",
-                    *([] if track else ["--refmap="]),  # nothing but FETCH_HEAD written
-                    *self._remote_side("--upload-pack", "upload-pack"),
-                    "origin",
-                    spec,
-                ],
-                timeout_s=timeout_s,
-                network=True,
-            )
+            no_maintenance = [] if maintain else ["-c", "maintenance.auto=false"]
+            refmap = [] if track else ["--refmap="]  # nothing but FETCH_HEAD written
+            side = self._remote_side("--upload-pack", "upload-pack")
+            args = [
+                *no_maintenance,
+                "fetch",
+                "--quiet",
+                "--no-tags",
+                *refmap,
+                *side,
+                "origin",
+                spec,
+            ]
+            self.run(args, timeout_s=timeout_s, network=True)
         except GitError as error:
             if "couldn't find remote ref" in str(error):
                 if track:
@@ -586,11 +564,8 @@ class Git:
         except OSError:
             return None
         oid = line.split(b"\t", 1)[0].decode("ascii", "replace").strip()
-        return (
-            oid
-            if len(oid) == len(self.null_oid) and all(c in "0123456789abcdef" for c in oid)
-            else None
-        )
+        hex_oid = len(oid) == len(self.null_oid) and all(c in "0123456789abcdef" for c in oid)
+        return oid if hex_oid else None
 
     def track(self, branch: str, commit: str | None) -> None:
         """Move origin's tracking branch to `commit` (None: remove it)."""
@@ -607,12 +582,10 @@ class Git:
             timeout_s=timeout_s,
             network=True,
         )
-        heads = {}
-        for line in result.stdout.decode("utf-8", "replace").splitlines():
-            oid, _, ref = line.partition("\t")
-            if ref.startswith("refs/heads/"):
-                heads[ref.removeprefix("refs/heads/")] = oid
-        return heads
+        lines = (
+            line.partition("\t") for line in result.stdout.decode("utf-8", "replace").splitlines()
+        )
+        return {ref[11:]: oid for oid, _, ref in lines if ref.startswith("refs/heads/")}
 
     def push(self, branch: str, commit: str, *, timeout_s: float = NETWORK_TIMEOUT_S) -> bool:
         """Push `commit` to `branch` of origin; False when the remote moved meanwhile. GitError

@@ -25,12 +25,7 @@ from memtab.fs.records import (
 )
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import SYNC_CONFIG_NAME, SYNC_REPOSITORY_NAME, SYNC_STATE_NAME, Home
-from memtab.store.paths import (
-    Scope,
-    VirtualPath,
-    normalize_project_path,
-    project_basename,
-)
+from memtab.store.paths import Scope, VirtualPath, normalize_project_path, project_basename
 from memtab.store.scope_walk import is_listable_name
 from memtab.store.sidecars.meta import global_key, project_key, workspace_key
 
@@ -54,7 +49,7 @@ class SyncSetupError(ValueError):
 
 def check_name(name: str, what: str) -> str:
     """A target or scope name: letters, digits, `.`, `_`, `-`, at most 64, no leading dot."""
-    if not _NAME.match(name) or name in (".", ".."):
+    if not _is_usable(name):
         raise SyncSetupError(
             f"{what} {name!r} is not a usable name: use letters, digits, '.', '_' and '-' "
             "(at most 64, starting with a letter or digit)"
@@ -62,8 +57,12 @@ def check_name(name: str, what: str) -> str:
     return name
 
 
+def _is_usable(name: str) -> bool:
+    return bool(_NAME.match(name)) and name not in (".", "..")
+
+
 def _usable_name(name: str | None) -> str | None:
-    if name is not None and (not _NAME.match(name) or name in (".", "..")):
+    if name is not None and not _is_usable(name):
         raise ValueError("not a usable name")
     return name
 
@@ -113,9 +112,7 @@ class SyncedScope(Record):
     @property
     def key(self) -> str | None:
         """The project path (on this machine) or the workspace id; None for global."""
-        return (
-            self.path if self.kind == "project" else self.id if self.kind == "workspace" else None
-        )
+        return {"project": self.path, "workspace": self.id}.get(self.kind)
 
     @property
     def scope(self) -> Scope:
@@ -150,9 +147,7 @@ class SyncedScope(Record):
         if self.kind == "global":
             return global_key(relative)
         assert self.key is not None
-        if self.kind == "project":
-            return project_key(self.key, relative)
-        return workspace_key(self.key, relative)
+        return (project_key if self.kind == "project" else workspace_key)(self.key, relative)
 
 
 GLOBAL_SCOPE = SyncedScope(kind="global")
@@ -239,9 +234,8 @@ class SyncConfig(Record):
         return raw
 
     def target(self, name: str) -> Target:
-        for target in self.targets:
-            if target.name == name:
-                return target
+        if found := next((target for target in self.targets if target.name == name), None):
+            return found
         raise SyncSetupError(f"No sync target named {name!r} (see memtab sync status)")
 
 
@@ -284,9 +278,11 @@ def load_config(home: Home) -> SyncConfig:
     path = SyncPaths(home).config
     read = read_sidecar(path)
     config = SyncConfig.read(read.document) or SyncConfig()  # a document always reads
-    if read.problem:
-        return config.replaced(problem=f"{path} cannot be read: {read.problem}")
-    return config
+    return (
+        config.replaced(problem=f"{path} cannot be read: {read.problem}")
+        if read.problem
+        else config
+    )
 
 
 def save_target(home: Home, target: Target, *, machine: str | None = None) -> SyncConfig:
@@ -308,14 +304,7 @@ def save_target(home: Home, target: Target, *, machine: str | None = None) -> Sy
                         f"{scope.label} is synced with {other.name} already; a scope goes "
                         "to one remote"
                     )
-        document["targets"] = [
-            *[
-                raw
-                for raw in kept
-                if not (isinstance(raw, dict) and raw.get("name") == target.name)
-            ],
-            target.to_json(),
-        ]
+        document["targets"] = [*_without(kept, target.name), target.to_json()]
     return load_config(home)
 
 
@@ -323,8 +312,8 @@ def remove_target(home: Home, name: str) -> None:
     with edit_sidecar(SyncPaths(home).config, home.lock_path("sync-config")) as document:
         raw_targets = document.get("targets")
         if isinstance(raw_targets, list):
-            document["targets"] = [
-                raw
-                for raw in raw_targets
-                if not (isinstance(raw, dict) and raw.get("name") == name)
-            ]
+            document["targets"] = _without(raw_targets, name)
+
+
+def _without(raw_targets: list[Any], name: str) -> list[Any]:
+    return [raw for raw in raw_targets if not (isinstance(raw, dict) and raw.get("name") == name)]

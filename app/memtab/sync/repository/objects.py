@@ -102,35 +102,30 @@ class ObjectReader:
                 assert process.stdin is not None and process.stdout is not None
                 return process.stdin, process.stdout, b"info " if check else b"contents "
             self._stop()
-        process = self._check if check else self._process
+        name = "_check" if check else "_process"
+        process = getattr(self, name)
         if process is None or process.poll() is not None:
             process = self.git.start(["cat-file", "--batch-check" if check else "--batch"])
-            if check:
-                self._check = process
-            else:
-                self._process = process
+            setattr(self, name, process)
         assert process.stdin is not None and process.stdout is not None
         return process.stdin, process.stdout, b""
 
     def close(self) -> None:
-        for process in (self._process, self._check):
-            if process is not None:
-                if process.stdin:
-                    process.stdin.close()
-                process.wait()
-                if process.stdout:
-                    process.stdout.close()
+        for process in filter(None, (self._process, self._check)):
+            if process.stdin:
+                process.stdin.close()
+            process.wait()
+            if process.stdout:
+                process.stdout.close()
         self._process = self._check = None
 
     def _stop(self) -> None:
-        for process in (self._process, self._check):
-            if process is not None:
-                process.kill()
-                process.wait()
-                for pipe in (process.stdin, process.stdout):
-                    if pipe is not None:
-                        with contextlib.suppress(OSError):
-                            pipe.close()
+        for process in filter(None, (self._process, self._check)):
+            process.kill()
+            process.wait()
+            for pipe in filter(None, (process.stdin, process.stdout)):
+                with contextlib.suppress(OSError):
+                    pipe.close()
         self._process = self._check = None
 
     def info(self, name: str) -> tuple[str, str, int]:
@@ -148,28 +143,28 @@ class ObjectReader:
     def read(self, name: str) -> tuple[str, str, bytes]:
         """(id, type, content) of an object; ObjectMissingError, ObjectTooLargeError."""
         oid, kind, size = self.info(name)
-        limit = _LIMITS.get(kind, 0)
-        if size > limit:
-            raise ObjectTooLargeError(
-                f"the sync repository's {kind} {oid} is {size:,} bytes, larger than the "
-                f"{limit:,} sync reads"
-            )
+        if size > (limit := _LIMITS.get(kind, 0)):
+            words = f"the sync repository's {kind} {oid} is {size:,} bytes"
+            raise ObjectTooLargeError(f"{words}, larger than the {limit:,} sync reads")
         stdin, stdout, ask = self._pipes()
         stdin.write(ask + oid.encode() + b"\n")
         stdin.flush()
         header = stdout.readline().rstrip(b"\n").split(b" ")
         if len(header) != 3 or int(header[2]) != size:
             raise ObjectMissingError(f"the sync repository has no object {name}")
-        data = stdout.read(size + 1)[:size]
-        return oid, kind, data
+        return oid, kind, stdout.read(size + 1)[:size]
 
     def blob(self, oid: str) -> bytes:
-        data = self._blobs.get(oid)
+        return self._typed(oid, "blob", self._blobs, "is a {kind}, not a file's content")
+
+    def _typed(self, name: str, wanted: str, cache: dict[str, bytes], refused: str) -> bytes:
+        """An object of kind `wanted`, read once into `cache`; ObjectMissingError `refused`."""
+        data = cache.get(name)
         if data is None:
-            _, kind, data = self.read(oid)
-            if kind != "blob":
-                raise ObjectMissingError(f"{oid} is a {kind}, not a file's content")
-            self._blobs[oid] = data
+            _, kind, data = self.read(name)
+            if kind != wanted:
+                raise ObjectMissingError(f"{name} " + refused.format(kind=kind))
+            cache[name] = data
         return data
 
     def blobs(self, oids: Iterable[str]) -> dict[str, bytes]:
@@ -189,10 +184,9 @@ class ObjectReader:
             except BaseException:
                 self._stop()  # answers may be left unread: the next question starts afresh
                 raise
+        sizes, too_large = self._sizes, MAX_BLOB_BYTES + 1
         return {
-            oid
-            for oid in wanted
-            if oid in self._blobs or self._sizes.get(oid, MAX_BLOB_BYTES + 1) <= MAX_BLOB_BYTES
+            oid for oid in wanted if oid in self._blobs or sizes.get(oid, too_large) < too_large
         }
 
     def stream(self, oids: Sequence[str]) -> Generator[bytes, None, None]:
@@ -246,19 +240,16 @@ class ObjectReader:
 
     def files(self, commit: str | None) -> dict[str, TreeEntry]:
         """Every file of a commit by path (directories walked), {} for None."""
-        if commit is None:
-            return {}
-        return self._files(self.tree_of(commit))
+        return {} if commit is None else self._files(self.tree_of(commit))
 
     def tree_of(self, commit: str) -> str:
         """The id of a commit's tree (ObjectMissingError: no such commit)."""
         tree = self._commit_trees.get(commit)
         if tree is None:
-            _, kind, data = self.read(commit)
-            if kind != "commit":
-                raise ObjectMissingError(f"{commit} is not a commit")
-            tree = data.split(b"\n", 1)[0].removeprefix(b"tree ").decode()
-            self._commit_trees[commit] = tree
+            data = self._typed(commit, "commit", {}, "is not a commit")
+            tree = self._commit_trees[commit] = (
+                data.split(b"\n", 1)[0].removeprefix(b"tree ").decode()
+            )
         return tree
 
     def known_files(self, tree: str) -> dict[str, TreeEntry] | None:
@@ -273,13 +264,7 @@ class ObjectReader:
 
     def tree_data(self, tree: str) -> bytes:
         """A tree object's bytes, every entry in it (those `files` skips too)."""
-        data = self._raw_trees.get(tree)
-        if data is None:
-            _, kind, data = self.read(tree)
-            if kind != "tree":
-                raise ObjectMissingError(f"{tree} is not a tree")
-            self._raw_trees[tree] = data
-        return data
+        return self._typed(tree, "tree", self._raw_trees, "is not a tree")
 
     def _files(self, root: str) -> dict[str, TreeEntry]:
         cached = self._trees.get(root)
@@ -309,9 +294,8 @@ class ObjectReader:
     def _entries(self, tree: str) -> list[tuple[bytes, str, str]]:
         """(mode, name, id) of a tree's entries whose names a path can hold."""
         data = self.tree_data(tree)
-        digest = self.git.oid_bytes
-        entries = []
-        position = 0
+        digest, position = self.git.oid_bytes, 0
+        entries: list[tuple[bytes, str, str]] = []
         while position < len(data):
             space, nul = data.find(b" ", position), data.find(b"\0", position)
             if not position < space < nul:

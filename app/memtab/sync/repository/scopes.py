@@ -13,13 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
-from memtab.fs.atomic import Directory
 from memtab.fs.config.config_dir import cache_dir
 from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.fs.memo import RACY_MARGIN_NS, remembered, still_as_read
-from memtab.fs.private import PRIVATE_FILE_MODE, keep_private, private_dir
+from memtab.fs.memo import RACY_MARGIN_NS, Memo, remembered, still_as_read
 from memtab.fs.records import PlainJson, Record
-from memtab.fs.user_files import read_regular_file
 from memtab.store.catch_up.external import record_external
 from memtab.store.conflict_copies import find_copies
 from memtab.store.errors import MemoryStoreError, NotFoundError, ScopeUnavailableError
@@ -64,7 +61,9 @@ class SeenFiles:
         """`now_ns`: the wall clock the files' times are compared with (tests: later)."""
         self._home = str(home_root)
         self._target = target
-        self._path = seen_files_path(home_root, target)
+        self._memo = Memo(
+            seen_files_path(home_root, target), "sync's cache", MAX_SEEN_BYTES, logger
+        )
         self._now_ns = now_ns
         self._known: dict[str, Any] | None = None
         self._seen: dict[str, Any] = {}
@@ -107,26 +106,18 @@ class SeenFiles:
             version=SEEN_VERSION, home=self._home, target=self._target, files=self._seen
         ).to_json()
         data = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
-        try:  # private (docs/formats.md §15.5): it names the memory's files
-            with Directory.open(private_dir(self._path.parent)) as directory:
-                directory.replace(self._path.name, data, mode=PRIVATE_FILE_MODE, durable=False)
-        except OSError as error:
-            logger.warning("Could not write the sync's cache %s: %s", self._path, error)
-            return
-        self._known, self._seen, self._learnt = self._seen, {}, False
+        # private (docs/formats.md §15.5): it names the memory's files
+        if self._memo.write(data, failure=logging.WARNING):
+            self._known, self._seen, self._learnt = self._seen, {}, False
 
     def _load(self) -> dict[str, Any]:
-        keep_private(self._path)
-        try:
-            data = read_regular_file(self._path, limit=MAX_SEEN_BYTES + 1, truncate=True)
-        except OSError:  # missing, mostly: every file is read
-            return {}
-        if len(data) > MAX_SEEN_BYTES:
+        data = self._memo.read()
+        if data is None:  # missing, mostly: every file is read
             return {}
         try:
             document = parse_json(data)
         except JsonError:
-            logger.info("The sync's cache %s is not JSON: ignored", self._path)
+            logger.info("The sync's cache %s is not JSON: ignored", self._memo.path)
             return {}
         cache = SeenFilesFile.read(document)
         if cache is None or (cache.home, cache.target) != (self._home, self._target):

@@ -118,12 +118,8 @@ class LooseObjects:
             ids.append(oid)
             parent = oid
         assert parent is not None
-        if ref.startswith("refs/memtab/"):
-            self.git.run(["update-ref", "-m", "memtab sync", ref, parent])
-        else:
-            self.git.run(
-                ["update-ref", "-m", "memtab sync", ref, parent, start or self.git.null_oid]
-            )
+        expected = [] if ref.startswith("refs/memtab/") else [start or self.git.null_oid]
+        self.git.run(["update-ref", "-m", "memtab sync", ref, parent, *expected])
         return ids
 
     def _entries(self, tree: bytes | None) -> _Entries:
@@ -169,8 +165,7 @@ class LooseObjects:
         if not entries:
             return None
         ordered = sorted(
-            entries.items(),
-            key=lambda item: item[0] + b"/" if item[1][0] == _TREE_MODE else item[0],
+            entries.items(), key=lambda e: e[0] + b"/" if e[1][0] == _TREE_MODE else e[0]
         )
         data = b"".join(mode + b" " + name + b"\0" + oid for name, (mode, oid) in ordered)
         written = bytes.fromhex(self.write(b"tree", data))
@@ -200,17 +195,11 @@ class LooseObjects:
                 if folder in folders:
                     break
                 folders.add(folder)
-        if not folders.isdisjoint(files):
-            return None
-        return files
+        return files if folders.isdisjoint(files) else None
 
 
 def write_commits(
-    git: Git,
-    ref: str,
-    start: str | None,
-    commits: Sequence[NewCommit],
-    identity: Identity,
+    git: Git, ref: str, start: str | None, commits: Sequence[NewCommit], identity: Identity
 ) -> list[str]:
     """Write `commits` one on the other from `start` in one `git fast-import`; their ids. `ref`
     moves to the last: the branch as a fast-forward, `refs/memtab/…` whatever it held."""
@@ -244,16 +233,9 @@ def write_commits(
     stream.append(b"done\n")
     with tempfile.TemporaryDirectory(prefix="memtab-marks-") as scratch:
         marks = Path(scratch) / "marks"
-        git.run(
-            [
-                "fast-import",
-                "--quiet",
-                "--date-format=raw",
-                f"--export-marks={marks}",
-                *(["--force"] if ref.startswith("refs/memtab/") else []),
-            ],
-            input_data=b"".join(stream),
-        )
+        force = ["--force"] if ref.startswith("refs/memtab/") else []
+        args = ["fast-import", "--quiet", "--date-format=raw", f"--export-marks={marks}", *force]
+        git.run(args, input_data=b"".join(stream))
         by_mark = dict(
             line.split(" ", 1) for line in marks.read_text(encoding="ascii").split("\n") if line
         )

@@ -47,6 +47,7 @@ from memtab.markdown import text_lines
 from memtab.redact import redact_secrets, secrets_named
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, load_registry
+from memtab.trust.leaks.checkouts import checkout_places, evidence
 from memtab.trust.leaks.hosts import (
     company_domains,
     hosts_in,
@@ -87,6 +88,8 @@ class Identity:
 
     path: str
     names: tuple[str, ...]
+    places: frozenset[str] = frozenset()
+    """The hosts and places its checkout names (`checkouts.checkout_places`)."""
 
 
 class Mention(NamedTuple):
@@ -192,12 +195,13 @@ class LeaksEngine:
             if d.key not in copies  # a copy is no second file naming a host
         ]
         companies = company_domains((host for _, named in named_by for host in named), words)
-        hosts = project_hosts(named_by, words, companies)
-        hosts.update(
-            repository_owners((m.named for f in mentions for m in f.hosts), folders(projects))
-        )
+        said = evidence({path: i.places for path, i in projects.items()})
+        hosts = project_hosts(named_by, words, companies, said)
+        mentioned = (m.named for f in mentions for m in f.hosts)
+        hosts.update(repository_owners(mentioned, projects, said))
         lines = _host_lines(ordered, mentions, copies, hosts)
-        hosts.update(said_owners(lines, hosts, words, companies))
+        shared = frozenset(place for place, project in said.items() if project is None)
+        hosts.update(said_owners(lines, hosts, words, companies, shared))
         leaks: dict[str, list[Leak]] = {}
         for document, found in zip(ordered, mentions, strict=True):
             leaks[document.key] = mine = _secrets(document, found)
@@ -209,8 +213,10 @@ class LeaksEngine:
                 project = owner.of(mention.named)
                 if project is not None and (mention.strong or document.project is None):
                     named[project].append(mention)
+            identity = projects.get(document.project) if document.project else None
+            uses = identity.places if identity is not None else frozenset()
             for mention in found.hosts:
-                if mention.named in hosts:
+                if mention.named in hosts and mention.named not in uses:
                     named[hosts[mention.named]].append(mention)
             mine += _misplaced(document, named, projects)
         for copy, original in copies.items():
@@ -226,22 +232,14 @@ def _host_lines(
 ) -> list[tuple[str | None, str, str]]:
     """Each project memory's mention of a host no project owns: its project, the host and its
     line (`said_owners`)."""
-    named_in: dict[str, set[str]] = defaultdict(set)
-    loose: list[tuple[Document, list[Mention]]] = []
+    said: list[tuple[str | None, str, str]] = []
     for document, found in zip(documents, mentions, strict=True):
         if document.project is None or document.key in copies:
             continue
         mine = [m for m in found.hosts if m.named not in owned]
-        for mention in mine:
-            named_in[mention.named].add(document.project)
         if mine:
-            loose.append((document, mine))
-    said: list[tuple[str | None, str, str]] = []
-    for document, mine in loose:
-        shared = [m for m in mine if len(named_in[m.named]) > 1]  # most: one project's
-        if shared:
             lines = text_lines(document.text)
-            said += [(document.project, m.named, lines[m.line - 1]) for m in shared]
+            said += [(document.project, m.named, lines[m.line - 1]) for m in mine]
     return said
 
 
@@ -261,14 +259,6 @@ class _Owners:
         return self._exact.get(named) or self._folded.get(named.lower())
 
 
-def folders(projects: Mapping[str, Identity]) -> dict[str, str]:
-    """Each project's folder name (lower-case) → its path, where no other has that name."""
-    named: dict[str, list[str]] = defaultdict(list)
-    for path in projects:
-        named[os.path.basename(path.rstrip("/")).lower()].append(path)
-    return {name: paths[0] for name, paths in named.items() if len(paths) == 1}
-
-
 def identity_of(path: str) -> Identity:
     """What names the project at `path` (see the module doc)."""
     names = [path.rstrip("/")]
@@ -278,7 +268,7 @@ def identity_of(path: str) -> Identity:
     slug = _repository(Path(path))
     if slug is not None:
         names.append(slug)
-    return Identity(path, tuple(dict.fromkeys(names)))
+    return Identity(path, tuple(dict.fromkeys(names)), checkout_places(path))
 
 
 def _repository(checkout: Path) -> str | None:

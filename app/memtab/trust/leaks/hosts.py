@@ -70,6 +70,15 @@ _GENERIC = """api app apps web www site docs doc data core main admin auth test 
 _GENERIC_WORDS = frozenset(_GENERIC.split())
 """Words too common to say which project a host is (`api-gateway`, `billing-ledger`)."""
 MIN_FILES = 2
+_POSSESSIVE = re.compile(r"(?<![\w.-])([a-z0-9][a-z0-9_-]*+)['’]s(?=\s)")
+_SCHEME_TAIL = re.compile(r"(?<![\w+.-])[a-z][\w+.-]*+://(?:[^\s/@]*+@)?$")
+_LINKS = (" is", " are", " at", ":", "=", "(", "—", "–", "->", "→", " is at", " lives at")
+"""What links a thing's name to where it is ("… API is", "… staging:")."""
+_CUSTOMER_LABEL = re.compile(
+    r"(?=[\w-]{6})(?=[\w-]*[\d-])(?![\w-]*-(?:[a-z]+-)?(?:east|west|north|south|central)-\d)"
+)
+"""A customer's own name on a hosting service (`d2hq7rt0v1x`, `harbor-staging-db`), not a
+service's endpoint (`s3`, `dynamodb`, `s3-eu-west-1`)."""
 _HOST_SHAPE = re.compile(r"^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,12}$")
 
 
@@ -107,10 +116,13 @@ def project_hosts(
     named_by: Sequence[tuple[str | None, Iterable[str]]],
     words: Mapping[str, tuple[str, ...]],
     companies: frozenset[str] | None = None,
+    evidence: Mapping[str, str | None] | None = None,
 ) -> dict[str, str]:
     """Each host (or other place, `places`) that is a project's → that project (see the
     module doc); `named_by`: each memory's project (None: of no project) and the hosts it
-    names; `words`: each project's `project_words`."""
+    names; `words`: each project's `project_words`; `evidence`: what the projects'
+    checkouts name (`checkouts.evidence`)."""
+    evidence = {} if evidence is None else evidence
     counts: dict[str, dict[str | None, int]] = defaultdict(lambda: defaultdict(int))
     for project, hosts in named_by:
         for host in set(hosts):
@@ -122,10 +134,17 @@ def project_hosts(
     owners: dict[str, str] = {}
     for host, by_project in counts.items():
         named = labelled[host]
-        if len(named) == 1 and by_project.get(named[0]):
+        if len(named) == 1 and (by_project.get(named[0]) or evidence.get(host) == named[0]):
             owners[host] = named[0]
             continue
-        if named or _HOSTING.search(host) or _FRONT.match(host):
+        if named or _FRONT.match(host):
+            continue
+        if host in evidence:
+            said = evidence[host]  # one checkout's (None: several checkouts', shared)
+            if said is not None and _owned_by_evidence(host, by_project, companies):
+                owners[host] = said
+            continue
+        if _HOSTING.search(host):
             continue
         if _company_s(host, companies):
             continue  # the company's own service (its Grafana, its registry): nobody's
@@ -137,6 +156,32 @@ def project_hosts(
         ):
             owners[host] = ranked[0][1]
     return owners
+
+
+def _owned_by_evidence(
+    host: str, by_project: Mapping[str | None, int], companies: frozenset[str]
+) -> bool:
+    """Whether the one checkout naming `host` makes it its project's: not a company's
+    service global memory names (its Sentry, every project's)."""
+    return not (_company_s(host, companies) and by_project.get(None))
+
+
+def ownable(host: str, domains: frozenset[str]) -> bool:
+    """Whether a host a checkout names may be its project's own: on a private network,
+    under one of the user's `domains` (the company's: see `checkouts.evidence`), or a
+    customer's name on a hosting service (not its endpoint, `s3.eu-central-1.amazonaws.com`);
+    never a third party's (`api-eu.dhl.com`, `cdn.jsdelivr.net`)."""
+    if not _HOST_SHAPE.match(host):
+        return True  # an address, a bucket, a context: no one else's name
+    if host.endswith(_PRIVATE_SUFFIXES) or _domain(host) in domains:
+        return True
+    return _HOSTING.search(host) is not None and _CUSTOMER_LABEL.match(host) is not None
+
+
+def domain_of(host: str) -> str | None:
+    """The domain a host name is under (`fernhill.io` of `api.tern.fernhill.io`); None for
+    a place that is no host name."""
+    return _domain(host) if _HOST_SHAPE.match(host) and not _HOSTING.search(host) else None
 
 
 def company_domains(hosts: Iterable[str], words: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
@@ -182,15 +227,16 @@ def said_owners(
     owners: Mapping[str, str],
     words: Mapping[str, tuple[str, ...]],
     companies: frozenset[str] = frozenset(),
+    shared: frozenset[str] = frozenset(),
 ) -> dict[str, str]:
     """Hosts of no project by `project_hosts` that a project's memory names on a line saying
     whose it is (`ledgerly's Metabase: https://bi.acme.cloud`), when that project's memory
     names it too → that project; `mentions`: each memory's project, a host it names and
-    that line."""
+    that line; `shared`: hosts several projects' checkouts name (nobody's)."""
     named_in: dict[str, set[str]] = defaultdict(set)
     said: list[tuple[str, str, str]] = []
     for project, host, line in mentions:
-        if project is None or host in owners or host.startswith(REPOSITORY):
+        if project is None or host in owners or host in shared or host.startswith(REPOSITORY):
             continue
         named_in[host].add(project)
         said.append((project, host, line))
@@ -199,10 +245,33 @@ def said_owners(
         if _HOSTING.search(host) or _FRONT.match(host) or _company_s(host, companies):
             continue
         lowered = line.lower()
+        if named_in[host] == {project}:  # only this project's memory names it
+            found[host].update(_possessor(lowered, host, words) - {project})
         for other in named_in[host] - {project}:
             if any(_says_word(lowered, word) for word in words.get(other, ())):
                 found[host].add(other)
     return {host: next(iter(them)) for host, them in found.items() if len(them) == 1}
+
+
+def _possessor(line: str, host: str, words: Mapping[str, tuple[str, ...]]) -> set[str]:
+    """The projects whose possessive leads to `host` on `line` (lower-case), as English
+    says whose a thing is: "dockyard's canary API is https://…", "harbor's staging:
+    https://…" — the possessive, a few words naming the thing, then a link (is, at, `:`,
+    `=`, `(`, a dash, an arrow) or none; not "harbor's deploys push to …"."""
+    at = line.find(host)
+    if at < 0 or "s" not in line[:at]:
+        return set()
+    head = line[max(0, at - 160) : at].rstrip("`'\"<[*")
+    scheme = _SCHEME_TAIL.search(head)
+    head = (head[: scheme.start()] if scheme is not None else head).rstrip("`'\"<[* ")
+    owners = set()
+    for possessive in _POSSESSIVE.finditer(head):
+        between = head[possessive.end() :].strip()
+        if len(between.split()) > 5 or not (not between or between.endswith(_LINKS)):
+            continue
+        name = possessive.group(1)
+        owners |= {project for project, said in words.items() if name in said}
+    return owners
 
 
 def _says_word(line: str, word: str) -> bool:

@@ -18,6 +18,7 @@ owner holding the repositories of two projects or more (`repository_owners`).
 
 from __future__ import annotations
 
+import os
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
@@ -144,21 +145,37 @@ def named_by_labels(place: str, words: Mapping[str, tuple[str, ...]]) -> list[st
     ]
 
 
-def repository_owners(places: Iterable[str], folders: Mapping[str, str]) -> dict[str, str]:
-    """Each repository place that is a known project's → that project: its name is the
-    project's folder name and it is private (see the module doc); `folders`: each project's
-    folder name (lower-case) → its path."""
+def folders(projects: Iterable[str]) -> dict[str, str]:
+    """Each project's folder name (lower-case) → its path, where no other has that name."""
+    named: dict[str, list[str]] = defaultdict(list)
+    for path in projects:
+        named[os.path.basename(path.rstrip("/")).lower()].append(path)
+    return {name: paths[0] for name, paths in named.items() if len(paths) == 1}
+
+
+def repository_owners(
+    places: Iterable[str],
+    projects: Iterable[str],
+    evidence: Mapping[str, str | None] | None = None,
+) -> dict[str, str]:
+    """Each repository place that is a known project's → that project: its checkout's
+    remote or module (`evidence`, `checkouts.evidence`), else its name is the project's
+    folder name; and it is private (see the module doc); `projects`: their paths."""
+    evidence = {} if evidence is None else evidence
+    named_by_folder = folders(projects)
+    said = {p: o for p, o in evidence.items() if p.startswith(REPOSITORY) and o is not None}
     repositories = [place for place in set(places) if place.startswith(REPOSITORY)]
     named: dict[tuple[str, str], set[str]] = defaultdict(set)
-    for place in repositories:
+    for place in [*repositories, *said]:
         host, owner, name = _parts(place)
-        if name in folders:
-            named[(host, owner)].add(folders[name])
+        project = said.get(place) or named_by_folder.get(name)
+        if project is not None:
+            named[(host, owner)].add(project)
     owners = {}
     for place in repositories:
         host, owner, name = _parts(place)
-        project = folders.get(name)
-        if project is None:
+        project = said.get(place) or named_by_folder.get(name)
+        if project is None or (place in evidence and evidence[place] is None):
             continue
         if host not in _PUBLIC_CODE_HOSTS or len(named[(host, owner)]) > 1:
             owners[place] = project

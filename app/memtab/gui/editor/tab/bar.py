@@ -42,7 +42,7 @@ from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn, holds_keyboard
 from memtab.gui.toolkit.style import Accent, blend, muted_text, tint
-from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order, hbox
+from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order, hbox, named
 
 _NO_MAX_HEIGHT = 16_777_215  # Qt's QWIDGETSIZE_MAX
 _ACCENTS = {
@@ -73,28 +73,24 @@ class MessageBar(QFrame):
         self.setObjectName("messageBar")
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setAutoFillBackground(False)
-        self._kind = BarKind.INFO
+        self.kind = BarKind.INFO
         self._buttons: dict[str, QPushButton] = {}
         self._default: str | None = None
 
         self._icon = QLabel(self)
-        self._text = WrappedLabel("", self)
+        self._text = named(WrappedLabel("", self), accessible="Editor message")
         self._text.setTextFormat(Qt.TextFormat.PlainText)
         self._text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._text.setAccessibleName("Editor message")
         self._text.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self._expanded = False
-        self._more = QToolButton(self)
+        self.expanded = False
+        self._more = named(QToolButton(self), accessible="Show the whole message")
         self._more.setAutoRaise(True)
         self._more.setText("More")
-        self._more.setAccessibleName("Show the whole message")
         self._more.clicked.connect(self._on_more_clicked)
         self._more.hide()
-        self._close = QToolButton(self)
+        self._close = named(QToolButton(self), accessible="Dismiss message", tip="Dismiss")
         self._close.setAutoRaise(True)
         self._close.setIcon(tinted_icon("editor-dismiss", muted_text(self.palette())))
-        self._close.setToolTip("Dismiss")
-        self._close.setAccessibleName("Dismiss message")
         self._close.clicked.connect(self._on_close_clicked)
 
         self._layout = hbox(
@@ -110,11 +106,6 @@ class MessageBar(QFrame):
         self._layout.addLayout(self._actions_layout)
         self._layout.addWidget(self._close, 0, Qt.AlignmentFlag.AlignTop)
         self.hide()
-
-    @property
-    def kind(self) -> BarKind:
-        """The kind of the message shown last."""
-        return self._kind
 
     @property
     def text(self) -> str:
@@ -144,9 +135,9 @@ class MessageBar(QFrame):
     ) -> None:
         """Show `text` with buttons for `actions` (pairs of id and label); `default` is
         the id Enter picks (None: Enter picks nothing)."""
-        self._kind = kind
+        self.kind = kind
         self._text.setText(text)
-        self._expanded = False
+        self.expanded = False
         size = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
         self._icon.setPixmap(self.style().standardIcon(_ICONS[kind]).pixmap(size, size))
         for button in self._buttons.values():
@@ -154,8 +145,7 @@ class MessageBar(QFrame):
             button.deleteLater()
         self._buttons = {}
         for action_id, label in actions:
-            button = QPushButton(label, self)
-            button.setAccessibleName(label.replace("&", ""))
+            button = named(QPushButton(label, self), accessible=label.replace("&", ""))
             button.setProperty("actionId", action_id)
             key = QKeySequence.mnemonic(label)
             if not key.isEmpty():  # the window's action has the key (see the module doc)
@@ -174,11 +164,6 @@ class MessageBar(QFrame):
         self._fit_text()
         self.offer_changed.emit()
 
-    @property
-    def expanded(self) -> bool:
-        """Whether the whole message shows (else at most `COLLAPSED_LINES` lines)."""
-        return self._expanded
-
     def _fit_text(self) -> None:
         """At most `COLLAPSED_LINES` lines until expanded; "More" when there are more."""
         lines = self._text.fontMetrics().lineSpacing()
@@ -186,7 +171,7 @@ class MessageBar(QFrame):
         collapsed = COLLAPSED_LINES * lines + margins.top() + margins.bottom()
         width = self._text.width()
         needed = self._text.heightForWidth(width) if width > 0 else collapsed
-        fit = bar_fit(needed, collapsed, expanded=self._expanded)
+        fit = bar_fit(needed, collapsed, expanded=self.expanded)
         self._more.setVisible(fit.toggle_shown)
         self._more.setText(fit.toggle_text)
         self._text.setMaximumHeight(_NO_MAX_HEIGHT if fit.max_height is None else fit.max_height)
@@ -222,7 +207,7 @@ class MessageBar(QFrame):
         """A rounded strip tinted with the kind's accent, from the current palette (so it
         follows light and dark themes without a style sheet)."""
         palette = self.palette()
-        accent = _ACCENTS[self._kind]
+        accent = _ACCENTS[self.kind]
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(QPen(blend(palette.color(QPalette.ColorRole.Window), accent.color, 0.5)))
@@ -238,7 +223,7 @@ class MessageBar(QFrame):
 
     @Slot()
     def _on_more_clicked(self) -> None:
-        self._expanded = not self._expanded
+        self.expanded = not self.expanded
         self._fit_text()
 
     @Slot()

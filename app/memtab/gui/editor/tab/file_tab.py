@@ -91,18 +91,13 @@ class EditorPrompts(QObject):
         self._task_source = tasks
         self._tasks: JobClient | None = None
         self._diff_key = f"editor-diff-{next(_diff_keys)}"
-        self._diff_dialog: diff_view.DiffDialog | None = None
+        self.diff_dialog: diff_view.DiffDialog | None = None
         self._keep_both = KeepBoth()
         self._three_way: ThreeWayView | None = None
         self._filling = False  # the three-way view is being filled (not edited)
         self.bar = MessageBar(page)
         self.bar.action_triggered.connect(self._on_bar_action_triggered)
         self.bar.dismissed.connect(self._on_bar_dismissed)
-
-    @property
-    def diff_dialog(self) -> diff_view.DiffDialog | None:
-        """The diff window, while one is open."""
-        return self._diff_dialog
 
     @property
     def merge(self) -> MergeOutcome | None:
@@ -118,7 +113,6 @@ class EditorPrompts(QObject):
         self.bar.show_message(kind, text, choices, default=default_choice(choices))
 
     def clear(self) -> None:
-        """Hide the bar."""
         self.bar.clear()
 
     def open_diff(
@@ -143,7 +137,7 @@ class EditorPrompts(QObject):
             self._three_way = ThreeWayView(dialog)
             self._three_way.merged_edited.connect(self._on_three_way_merged_edited)
             dialog.add_first_view(self._three_way, "Three ways")
-        self._diff_dialog = dialog
+        self.diff_dialog = dialog
         self._runner().submit_latest(
             self._diff_key, functools.partial(compare, old, new, merge_basis)
         )
@@ -153,8 +147,8 @@ class EditorPrompts(QObject):
         """Close the diff window, if open, and drop its diff job."""
         self._keep_both.reset()
         self._three_way = None
-        if self._diff_dialog is not None:
-            dialog, self._diff_dialog = self._diff_dialog, None
+        if self.diff_dialog is not None:
+            dialog, self.diff_dialog = self.diff_dialog, None
             dialog.finished.disconnect(self._on_diff_dialog_finished)
             dialog.close()
             dialog.deleteLater()
@@ -180,7 +174,7 @@ class EditorPrompts(QObject):
 
     @Slot()
     def _on_three_way_merged_edited(self) -> None:
-        dialog = self._diff_dialog
+        dialog = self.diff_dialog
         if self._filling or dialog is None or not self._keep_both.text_edited():
             return
         with contextlib.suppress(KeyError):  # the user made a text to keep: it may be used
@@ -193,7 +187,7 @@ class EditorPrompts(QObject):
     def _on_diff_dialog_finished(self, _result: int) -> None:
         self._keep_both.reset()
         self._three_way = None
-        dialog, self._diff_dialog = self._diff_dialog, None
+        dialog, self.diff_dialog = self.diff_dialog, None
         if dialog is not None:
             dialog.deleteLater()
         if self._tasks is not None:
@@ -201,7 +195,7 @@ class EditorPrompts(QObject):
 
     @Slot(str, object)
     def _on_tasks_latest_finished(self, key: str, result: object) -> None:
-        dialog = self._diff_dialog
+        dialog = self.diff_dialog
         if key != self._diff_key or dialog is None or not isinstance(result, Comparison):
             return
         dialog.set_diff(result.diff)
@@ -216,8 +210,8 @@ class EditorPrompts(QObject):
 
     @Slot(str, str)
     def _on_tasks_latest_failed(self, key: str, message: str) -> None:
-        if key == self._diff_key and self._diff_dialog is not None:
-            self._diff_dialog.show_failure(message)
+        if key == self._diff_key and self.diff_dialog is not None:
+            self.diff_dialog.show_failure(message)
 
 
 class WhileReading:
@@ -338,7 +332,7 @@ class FileTab(QWidget):
         self.kept = False
         """A kept tab stays when another file opens; a preview tab (False) is replaced."""
         self._last_dirty = False
-        self._title = ""
+        self.title = ""
         self._physical_only: Path | None = None  # an orphan's file, shown read-only
         self._after_load: list[Callable[[], None]] = []  # once the text is shown
         self._cut = CutFollow()
@@ -349,7 +343,7 @@ class FileTab(QWidget):
         self.doc = OpenDocument(self, self.view, self.prompts, reading, own_writes, files)
         vbox(self.view, on=self, margins=0)
         self.view.save_requested.connect(self._on_view_save_requested)
-        self.view.modified_changed.connect(self._on_view_modified_changed)
+        self.view.modified_changed.connect(self.refresh_chrome)
         self.view.description_edited.connect(self._on_view_description_edited)
         self.prompts.action_chosen.connect(self._on_prompts_action_chosen)
         self.prompts.dismissed.connect(self._on_prompts_dismissed)
@@ -391,11 +385,6 @@ class FileTab(QWidget):
         if self.doc.file.ref is not None:
             return self.doc.file.ref.key
         return f"physical:{self._physical_only}" if self._physical_only is not None else None
-
-    @property
-    def title(self) -> str:
-        """What the tab says: the file's name."""
-        return self._title
 
     @property
     def tooltip(self) -> str:
@@ -442,7 +431,7 @@ class FileTab(QWidget):
         with the error in the bar)."""
         self._physical_only = None
         self._after_load.clear()
-        self._title = short_name(file.name)
+        self.title = short_name(file.name)
         self.doc.open(file)
 
     def open_read_only(self, physical: Path, title: str, note: str) -> None:
@@ -450,7 +439,7 @@ class FileTab(QWidget):
         dir), read-only with `note`; `title` takes the place of the virtual path."""
         self._after_load.clear()
         self._physical_only = physical
-        self._title = short_name(physical.name)
+        self.title = short_name(physical.name)
         self.doc.open_physical(physical, title, note)
 
     def show_unavailable(self, title: str, note: str) -> None:
@@ -458,7 +447,7 @@ class FileTab(QWidget):
         self.doc.reset()
         self._after_load.clear()
         self._physical_only = None
-        self._title = short_name(title)
+        self.title = short_name(title)
         self.doc.show_page(title, "", note)
 
     def keep_in(self, store: MemoryStore | None) -> bool:
@@ -527,11 +516,9 @@ class FileTab(QWidget):
 
     @property
     def saving(self) -> bool:
-        """Whether a save is on its way to disk."""
         return self.doc.saving
 
     def show_notice(self, kind: BarKind, text: str) -> None:
-        """Show a note or an error of a command in the bar."""
         self.doc.show_bar(Situation.ERROR if kind is BarKind.ERROR else Situation.NOTE, kind, text)
 
     def shutdown(self) -> None:
@@ -574,7 +561,7 @@ class FileTab(QWidget):
     def document_moved(self, document: MemoryFile) -> None:
         """The open file is `document` now, elsewhere: its name in the tab and the header,
         then `opened` (once its text is shown, if it is on its way)."""
-        self._title = short_name(document.name)
+        self.title = short_name(document.name)
         real = f"\nOn disk: {self.doc.real_path}" if self.doc.real_path is not None else ""
         self.view.set_title(document.title, f"{document.title}{real}")
         self.refresh_chrome()
@@ -590,10 +577,6 @@ class FileTab(QWidget):
     @Slot()
     def _on_view_save_requested(self) -> None:
         self.save()
-
-    @Slot(bool)
-    def _on_view_modified_changed(self, _modified: bool) -> None:
-        self.refresh_chrome()
 
     @Slot(str)
     def _on_view_description_edited(self, text: str) -> None:
@@ -733,7 +716,6 @@ class CurrentTab:
 
     @property
     def description_edit(self) -> QLineEdit:
-        """The current tab's description field."""
         return self._current.view.description_edit
 
     @property
@@ -743,12 +725,10 @@ class CurrentTab:
 
     @property
     def preview(self) -> MarkdownPreview:
-        """The current tab's rendered Markdown preview."""
         return self._current.view.preview
 
     @property
     def save_button(self) -> QPushButton:
-        """The current tab's Save button."""
         return self._current.view.save_button
 
     @property
@@ -758,7 +738,6 @@ class CurrentTab:
 
     @property
     def find_bar(self) -> FindBar:
-        """The current tab's find / replace bar."""
         return self._current.view.find_bar
 
     @property

@@ -73,7 +73,7 @@ from memtab.gui.toolkit.text.find_bar import FindBar
 from memtab.gui.toolkit.text.line_margin import LineNumbers
 from memtab.gui.toolkit.text.source_edit import SourceEdit
 from memtab.gui.toolkit.text.text_fields import give_redo_keys
-from memtab.gui.toolkit.widgets import ElidedLabel, hbox, vbox
+from memtab.gui.toolkit.widgets import ElidedLabel, hbox, named, vbox
 
 logger = logging.getLogger(__name__)
 
@@ -162,23 +162,19 @@ class EmptyRoom(QObject):
     def __init__(self, stack: QStackedWidget) -> None:
         super().__init__(stack)
         self._stack = stack
-        self._room: QWidget | None = None
+        self.room: QWidget | None = None
         stack.currentChanged.connect(self._on_stack_current_changed)
         stack.widgetRemoved.connect(self._on_stack_widget_removed)
-
-    @property
-    def room(self) -> QWidget | None:
-        return self._room
 
     def hold(self, room: QWidget) -> None:
         """Show `room` whenever no file is open; it is the stack's from now on, lent to
         the page that shows it."""
-        self._room = room
+        self.room = room
         self._take_back()
         self._on_stack_current_changed(self._stack.currentIndex())
 
     def _take_back(self) -> None:
-        room = self._room
+        room = self.room
         if room is not None and room.parentWidget() is not self._stack:
             room.hide()
             room.setParent(self._stack)  # not a page: kept hidden until a page shows it
@@ -186,17 +182,17 @@ class EmptyRoom(QObject):
     @Slot(int)
     def _on_stack_current_changed(self, index: int) -> None:
         shown = self._stack.widget(index)
-        if self._room is None or shown is None:
+        if self.room is None or shown is None:
             return
         state = shown if isinstance(shown, EmptyState) else shown.findChild(EmptyState)
         # A file tab's own empty state is never shown while it holds a file: the room
         # stays where it was.
         if state is not None and (state is shown or state.isVisibleTo(shown)):
-            state.hold(self._room)
+            state.hold(self.room)
 
     @Slot(int)
     def _on_stack_widget_removed(self, _index: int) -> None:
-        room = self._room
+        room = self.room
         if room is None or room.parentWidget() is self._stack:
             return
         pages = (self._stack.widget(i) for i in range(self._stack.count()))
@@ -283,8 +279,8 @@ class EditorView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         """An empty view (the empty state shows until `show_file`)."""
         super().__init__(parent)
-        self._view_mode = ViewMode.SOURCE
-        self._state = FileState.CLEAN
+        self.view_mode = ViewMode.SOURCE
+        self.state = FileState.CLEAN
         # Guards against the text widget's own signals while the text is set by code.
         self._loading = False
         self._applying_description = False
@@ -308,12 +304,9 @@ class EditorView(QWidget):
         self._path_label = ElidedLabel("", self.page, min_width=0)
         self._path_label.setAccessibleName("Memory file path")
         self._path_label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self._state_label = QLabel(self.page)
-        self._state_label.setAccessibleName("Editor state")
+        self._state_label = named(QLabel(self.page), accessible="Editor state")
         # Who changed the open file since the user opened it (set by the Memory tab).
-        self.badge_label = QLabel(self.page)
-        self.badge_label.setObjectName("editorBadge")
-        self.badge_label.setAccessibleName("Changed by")
+        self.badge_label = named(QLabel(self.page), "editorBadge", accessible="Changed by")
         self.badge_label.hide()
 
         self._mode_buttons: dict[ViewMode, QToolButton] = {}
@@ -322,12 +315,10 @@ class EditorView(QWidget):
         modes = QHBoxLayout()
         modes.setSpacing(0)
         for mode in ViewMode:
-            button = QToolButton(self.page)
+            button = named(QToolButton(self.page), accessible=f"{mode.value} view", tip=mode.tip)
             button.setText(mode.value)
             button.setCheckable(True)
             button.setAutoRaise(True)
-            button.setAccessibleName(f"{mode.value} view")
-            button.setToolTip(mode.tip)
             button.setProperty("viewMode", mode.value)
             button.clicked.connect(self._on_mode_button_clicked)
             self._mode_group.addButton(button)
@@ -361,8 +352,7 @@ class EditorView(QWidget):
         )
 
         self._description_label = QLabel("Description", self.page)
-        self.description_edit = QLineEdit(self.page)
-        self.description_edit.setAccessibleName("Description")
+        self.description_edit = named(QLineEdit(self.page), accessible="Description")
         give_redo_keys(self.description_edit)  # Ctrl+Y too, as in the text
         self.description_edit.setPlaceholderText(DESCRIPTION_HINT)
         self.description_edit.setToolTip(
@@ -372,8 +362,7 @@ class EditorView(QWidget):
         self.description_edit.textEdited.connect(self.description_edited)
         description_row = hbox(self._description_label, (self.description_edit, 1), spacing=8)
 
-        self.text_edit = SourceEdit(self.page)
-        self.text_edit.setAccessibleName(EDITOR_ACCESSIBLE_NAME)
+        self.text_edit = named(SourceEdit(self.page), accessible=EDITOR_ACCESSIBLE_NAME)
         editor_font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.text_edit.setFont(editor_font)
         self.text_edit.setTabStopDistance(QFontMetricsF(editor_font).horizontalAdvance(" ") * 4)
@@ -482,23 +471,11 @@ class EditorView(QWidget):
 
     @property
     def finding(self) -> bool:
-        """Whether the find bar shows."""
         return self._find_bar is not None and self._find_bar.isVisible()
 
     def close_find(self) -> None:
-        """Close the find bar, if it was made."""
         if self._find_bar is not None:
             self._find_bar.close_bar()
-
-    @property
-    def view_mode(self) -> ViewMode:
-        """Source, split or preview."""
-        return self._view_mode
-
-    @property
-    def state(self) -> FileState:
-        """What the state label says of the file (e.g. `FileState.READING`)."""
-        return self._state
 
     @property
     def has_file(self) -> bool:
@@ -529,7 +506,7 @@ class EditorView(QWidget):
             self._find_bar.set_read_only(read_only)
         self._mirror_description_field()
         self._stack.setCurrentWidget(self.page)
-        if self._view_mode.shows_preview:
+        if self.view_mode.shows_preview:
             self.preview.set_markdown_source(text)
 
     def show_reading(self, title: str, tooltip: str) -> None:
@@ -552,7 +529,7 @@ class EditorView(QWidget):
     def show_state(self, state: FileState, can_save: bool) -> None:
         """Say what the open file's state is, and enable Save when there is something to
         save."""
-        self._state = state
+        self.state = state
         self.save_button.setEnabled(self.has_file and can_save)
         palette = self.palette()
         warning = is_warning(state)
@@ -580,7 +557,7 @@ class EditorView(QWidget):
 
     def set_view_mode(self, mode: ViewMode) -> None:
         """Show the source, the preview, or both."""
-        self._view_mode = mode
+        self.view_mode = mode
         self._mode_buttons[mode].setChecked(True)
         self.text_edit.setVisible(mode.shows_source)
         self.preview.setVisible(mode.shows_preview)
@@ -618,7 +595,6 @@ class EditorView(QWidget):
         return self.text_edit.document().isModified()
 
     def set_modified(self, modified: bool) -> None:
-        """Mark the buffer edited (or clean)."""
         self.text_edit.document().setModified(modified)
 
     def load_text(self, text: str) -> None:
@@ -706,7 +682,7 @@ class EditorView(QWidget):
         """Follow palette changes (light ↔ dark) in highlighting and labels."""
         if event.type() == QEvent.Type.PaletteChange:
             self._highlighter.set_palette(self.palette())
-            self.show_state(self._state, self.save_button.isEnabled())
+            self.show_state(self.state, self.save_button.isEnabled())
             self.more_button.setIcon(tinted_icon("editor-more", muted_text(self.palette())))
         super().changeEvent(event)
 
@@ -724,7 +700,7 @@ class EditorView(QWidget):
             return
         if not self._applying_description:
             self._mirror_timer.start()
-        if self._view_mode.shows_preview:
+        if self.view_mode.shows_preview:
             self._preview_timer.start()
 
     @Slot(bool)
@@ -734,5 +710,5 @@ class EditorView(QWidget):
 
     @Slot()
     def _on_preview_timer_timeout(self) -> None:
-        if self._view_mode.shows_preview:
+        if self.view_mode.shows_preview:
             self._render_preview()

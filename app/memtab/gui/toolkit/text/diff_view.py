@@ -30,7 +30,7 @@ from memtab.components.text_diff import DiffLine, DiffResult, LineKind
 from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title, give_mnemonics
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet, tint
-from memtab.gui.toolkit.widgets import WrappedLabel, hbox, vbox
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, named, vbox
 
 IDENTICAL = "No differences: the draft matches the file on disk."
 
@@ -49,15 +49,10 @@ class DiffView(QPlainTextEdit):
         self.wraps_lines = False
         """Whether a diff's lines wrap at the view's width (a review in a column that may
         be narrow) instead of scrolling sideways (a diff's columns, side by side)."""
-        self._result: DiffResult | None = None
+        self.result: DiffResult | None = None
         # The lines still to colour: (the lines shown, the number gutter's width, the first).
         self._uncolored: tuple[tuple[DiffLine, ...], int, int] | None = None
         self._color_timer = qtimer(self, self._color_next_lines, 0)
-
-    @property
-    def result(self) -> DiffResult | None:
-        """The diff shown, or None while computing."""
-        return self._result
 
     @property
     def is_colored(self) -> bool:
@@ -73,7 +68,7 @@ class DiffView(QPlainTextEdit):
     def show_sentence(self, text: str) -> None:
         """Show a sentence instead of a diff, wrapped: a narrow pane never scrolls sideways
         to read it (a diff's lines stay whole, as a diff's columns must)."""
-        self._result = None
+        self.result = None
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.setPlainText(text)
 
@@ -100,7 +95,7 @@ class DiffView(QPlainTextEdit):
             self.setPlainText(rows.text)
             self._uncolored = (rows.lines, rows.gutter, 0)
             self._color_next_lines()
-        self._result = result
+        self.result = result
 
     def _color_next_lines(self) -> None:
         if self._uncolored is None:
@@ -179,8 +174,7 @@ class DiffDialog(QDialog):
         self._stats.setStyleSheet(f"color: {muted_text(palette).name()}")
         header = hbox((self._legend, 1), self._stats)
 
-        self.merge_note = WrappedLabel("", self)
-        self.merge_note.setAccessibleName("Merge")
+        self.merge_note = named(WrappedLabel("", self), accessible="Merge")
         self.merge_note.hide()
 
         buttons = QDialogButtonBox(self)

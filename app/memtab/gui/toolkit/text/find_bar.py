@@ -32,7 +32,7 @@ from memtab.components.text import (
 from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet, tint
-from memtab.gui.toolkit.widgets import hbox, vbox
+from memtab.gui.toolkit.widgets import hbox, named, vbox
 
 logger = logging.getLogger(__name__)
 
@@ -65,16 +65,14 @@ class FindBar(QFrame):
         self.hide()
 
     def _build(self) -> None:
-        self.query_edit = QLineEdit(self)
-        self.query_edit.setAccessibleName("Find in file")
+        self.query_edit = named(QLineEdit(self), accessible="Find in file")
         self.query_edit.setPlaceholderText("Find in file")
         self.query_edit.setClearButtonEnabled(True)
         self.query_edit.textChanged.connect(self._on_query_edit_text_changed)
         self.query_edit.installEventFilter(self)
         self.case_button = self._toggle("Aa", "Match case")
         self.words_button = self._toggle("W", "Whole words only")
-        self.count_label = QLabel(self)
-        self.count_label.setAccessibleName("Matches")
+        self.count_label = named(QLabel(self), accessible="Matches")
         self.previous_button = self._tool("chevron-up", "Previous match (Shift+F3, Shift+Enter)")
         self.previous_button.clicked.connect(self.find_previous)
         self.next_button = self._tool("chevron-down", "Next match (F3, Enter)")
@@ -82,8 +80,7 @@ class FindBar(QFrame):
         self.close_button = self._tool("editor-dismiss", "Close (Esc)")
         self.close_button.clicked.connect(self.close_bar)
 
-        self.replace_edit = QLineEdit(self)
-        self.replace_edit.setAccessibleName("Replace with")
+        self.replace_edit = named(QLineEdit(self), accessible="Replace with")
         self.replace_edit.setPlaceholderText("Replace with")
         self.replace_edit.installEventFilter(self)
         self.replace_button = QPushButton("Replace", self)
@@ -112,21 +109,17 @@ class FindBar(QFrame):
         self._recolor()
 
     def _toggle(self, text: str, tip: str) -> QToolButton:
-        button = QToolButton(self)
+        button = named(QToolButton(self), accessible=tip, tip=tip)
         button.setText(text)
         button.setCheckable(True)
         button.setAutoRaise(True)
-        button.setToolTip(tip)
-        button.setAccessibleName(tip)
         button.toggled.connect(self._on_option_toggled)
         return button
 
     def _tool(self, icon: str, tip: str) -> QToolButton:
-        button = QToolButton(self)
+        button = named(QToolButton(self), accessible=tip.split(" (", maxsplit=1)[0], tip=tip)
         button.setAutoRaise(True)
         button.setIcon(tinted_icon(icon, muted_text(self.palette())))
-        button.setToolTip(tip)
-        button.setAccessibleName(tip.split(" (", maxsplit=1)[0])
         return button
 
     # --- the seam ----------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from memtab.components.text import (
 )
 from memtab.gui.toolkit.style import Accent, mute, tint
 from memtab.gui.toolkit.text.source_edit import SourceEdit
-from memtab.gui.toolkit.widgets import vbox
+from memtab.gui.toolkit.widgets import named, vbox
 
 WordSpans = Mapping[int, tuple[tuple[int, int], ...]]
 
@@ -49,8 +49,7 @@ class _TextPane(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         self.title = QLabel(title, self)
-        self.text = QPlainTextEdit(self)
-        self.text.setObjectName(name)
+        self.text = named(QPlainTextEdit(self), name)
         self.text.setReadOnly(True)
         wrap_lines(self.text)
         self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
