@@ -44,14 +44,10 @@ from memtab.fs.jsonfile import finite_number
 from memtab.fs.records.codec import written
 from memtab.store.description_cache import CACHE_VERSION, DescriptionCacheFile
 from memtab.store.sidecars.meta import parse_meta_document
-from memtab.transcripts import (
-    TranscriptEvent,
-    TranscriptToolCall,
-    compact_json,
-    read_newest_events,
-    read_transcript,
-    select_event_budget,
-)
+from memtab.transcripts.budget import select_event_budget
+from memtab.transcripts.events import TranscriptEvent, TranscriptToolCall, compact_json
+from memtab.transcripts.reader import read_transcript
+from memtab.transcripts.window import read_newest_events
 
 pytestmark = pytest.mark.bench
 

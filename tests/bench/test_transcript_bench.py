@@ -12,12 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from memtab.transcripts import (
-    TranscriptTail,
-    read_newest_events,
-    read_transcript,
-    select_event_budget,
-)
+from memtab.transcripts.budget import select_event_budget
+from memtab.transcripts.reader import TranscriptTail, read_transcript
+from memtab.transcripts.window import read_newest_events
 
 from .transcript_gen import claude_lines, mux_lines, write_transcript
 

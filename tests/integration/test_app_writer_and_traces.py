@@ -23,8 +23,7 @@ from memtab.components.writer.supervision import WriterActivity
 from memtab.gui.window import keys
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
-from memtab.writer.config import WriterSettings, save_writer_settings
-from memtab.writer.config_values import OfflineNotes
+from memtab.writer.config import OfflineNotes, WriterSettings, save_writer_settings
 from support.memory_home import MAIN
 
 home = support.home

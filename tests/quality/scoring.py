@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memtab.transcripts import TranscriptEvent, read_transcript
+from memtab.transcripts.events import TranscriptEvent
+from memtab.transcripts.reader import read_transcript
 from memtab.writer.job.run import load_writer_events
 from memtab.writer.offline.extract import TranscriptDigest
 from memtab.writer.offline.findings import Findings

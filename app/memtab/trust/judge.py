@@ -30,7 +30,7 @@ from memtab.fs.records import Record
 from memtab.kept.per_file import CACHE_VERSION, MAGIC, memo_of, only
 from memtab.llm.settings import ProviderSettings, create_provider
 from memtab.llm.types import ChatProvider, ProviderError, UserMessage
-from memtab.llm.written.answers import json_values_in
+from memtab.llm.written.calls import json_values_in
 from memtab.store.home import Home
 from memtab.trust.contradictions.records import Contradiction, ContradictionsReport
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport

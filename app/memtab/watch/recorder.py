@@ -28,14 +28,13 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.watch.events import RETARGET, ScopeTarget, Targets
 from memtab.watch.guard import MassChange, mass_changes
-from memtab.watch.lease import RecorderLease
 from memtab.watch.observers import (
     CHANGE_EVENTS,
     BoundedPollingObserver,
     EventPoster,
     watching_any_depth,
 )
-from memtab.watch.sources import mux_actor, record_source
+from memtab.watch.sources import RecorderLease, mux_actor, record_source
 from memtab.watch_policy.coalesce import Coalescer
 
 logger = logging.getLogger(__name__)

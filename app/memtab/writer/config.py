@@ -3,6 +3,7 @@ dumped, and whether the app runs it at all (docs/formats.md §15.1, §2.1)."""
 
 from __future__ import annotations
 
+import enum
 import logging
 import math
 from collections.abc import Mapping
@@ -16,21 +17,45 @@ from memtab.fs.config.settings_file import (
     settings_path,
 )
 from memtab.fs.records import Checked, Healed, Key, Record, RecordError
-from memtab.writer.config_values import (
-    DEFAULT_MAX_DUMPS,
-    DEFAULT_MEMORY_PATH,
-    DEFAULT_TIMEOUT_S,
-    MAX_TIMEOUT_S,
-    MIN_TIMEOUT_S,
-    MOST_DUMPS_KEPT,
-    OfflineNotes,
-    WriterMode,
-    memory_path_problem,
-)
+from memtab.store.paths import PathError, Scope, parse_file_path
 
 logger = logging.getLogger(__name__)
 
 SETTINGS_KEY = "writer"
+
+DEFAULT_MEMORY_PATH = "/memories/workspace/notes.md"
+# mux gives its (small, fast) model 10 s; real models behind a busy API need more.
+DEFAULT_TIMEOUT_S = 60.0
+MIN_TIMEOUT_S = 1.0
+MAX_TIMEOUT_S = 900.0
+DEFAULT_MAX_DUMPS = 50
+MOST_DUMPS_KEPT = 10_000
+
+
+class OfflineNotes(enum.StrEnum):
+    """What the offline writer does with its notes."""
+
+    SUGGEST = "suggest"
+    WRITE = "write"
+
+
+class WriterMode(enum.StrEnum):
+    """Whether the app runs the writer."""
+
+    AUTO = "auto"
+    ALWAYS = "always"
+    OFF = "off"
+
+
+def memory_path_problem(raw: str) -> str | None:
+    """Why `raw` cannot be the writer's target, or None: it must be a workspace-scope file."""
+    try:
+        path = parse_file_path(raw)
+    except PathError as error:
+        return str(error)
+    if path.scope is not Scope.WORKSPACE:
+        return f"The writer's memory file must be in the workspace scope, not {raw!r}"
+    return None
 
 
 def _any_case(value: Any) -> Any:

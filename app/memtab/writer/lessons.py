@@ -11,7 +11,7 @@ from itertools import pairwise
 from typing import Any
 
 from memtab.redact import redact_outgoing
-from memtab.transcripts import TranscriptEvent
+from memtab.transcripts.events import TranscriptEvent
 from memtab.trust.rails import HOLDS_A_SECRET
 from memtab.writer.offline.directives import directives_in, human_text
 from memtab.writer.offline.extract import extract_findings

@@ -17,7 +17,7 @@ from memtab.fs.records import (
     TrimmedText,
     ValidItems,
 )
-from memtab.writer.config_values import memory_path_problem
+from memtab.writer.config import memory_path_problem
 from memtab.writer.offline.notes import Note
 
 STATE_SCHEMA_VERSION = 1

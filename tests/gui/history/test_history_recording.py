@@ -13,7 +13,7 @@ from gui.memory_tree_support import WindowFactory, wait_for
 from memtab.gui.window import keys
 from memtab.store.catch_up.recording import note_recording
 from memtab.store.home import Home
-from memtab.watch.lease import RecorderLease
+from memtab.watch.sources import RecorderLease
 
 pytestmark = pytest.mark.no_background_runs  # no writer, no check at start: none is tested here
 

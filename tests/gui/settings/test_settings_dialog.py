@@ -30,8 +30,7 @@ from memtab.llm.settings import (
     resolve_provider_settings,
     save_provider_settings,
 )
-from memtab.writer.config import load_writer_settings, number_range
-from memtab.writer.config_values import OfflineNotes, WriterMode
+from memtab.writer.config import OfflineNotes, WriterMode, load_writer_settings, number_range
 from support.fake_model_server import FakeModelServer
 
 

@@ -24,8 +24,7 @@ from memtab.llm.http import HttpOptions
 from memtab.llm.types import ChatProvider
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace, read_registry_document
-from memtab.writer.config import WriterSettings, save_writer_settings
-from memtab.writer.config_values import OfflineNotes
+from memtab.writer.config import OfflineNotes, WriterSettings, save_writer_settings
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.policy import load_state, save_state
 from memtab.writer.job.service import WriterProviderFactory, WriterService
@@ -224,7 +223,7 @@ def test_a_workspace_whose_state_mux_advances_is_left_to_mux(
 HOLDER = r"""
 import sys
 from memtab.store.home import Home
-from memtab.writer.job.lock import WriterLock
+from memtab.writer.job.service import WriterLock
 lock = WriterLock(Home(sys.argv[1]))
 print("held" if lock.acquire() else "busy", flush=True)
 sys.stdin.read()

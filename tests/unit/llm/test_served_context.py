@@ -18,7 +18,7 @@ from memtab.diagnostics.setup import QtCheck
 from memtab.llm.local_servers import OLLAMA_DEFAULT_CONTEXT, context_tokens, served_context
 from memtab.llm.openai import OpenAIProvider
 from memtab.store.home import HomeLocation
-from memtab.transcripts import DEFAULT_MAX_JSON_CHARS
+from memtab.transcripts.budget import DEFAULT_MAX_JSON_CHARS
 from memtab.writer.job.providers import window_chars
 from support.demo_homes import copied_demo_home
 from support.fake_model_server import FakeModelServer

@@ -8,14 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memtab.transcripts import (
-    EventBudget,
+from memtab.transcripts.budget import EventBudget, select_event_budget
+from memtab.transcripts.events import (
     EventRole,
     TranscriptEvent,
     TranscriptToolCall,
     compact_json,
     json_len,
-    select_event_budget,
 )
 from support.property_examples import examples
 

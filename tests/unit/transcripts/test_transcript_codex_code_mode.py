@@ -10,14 +10,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from memtab.transcripts import (
-    TranscriptEvent,
-    TranscriptToolCall,
-    polled_session,
-    read_transcript,
-    running_session,
-)
-from memtab.transcripts.events import code_mode_command
+from memtab.transcripts.codex import polled_session, running_session
+from memtab.transcripts.events import TranscriptEvent, TranscriptToolCall, code_mode_command
+from memtab.transcripts.reader import read_transcript
 from memtab.writer.offline.extract import extract_findings
 
 from .helpers import jsonl

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.transcripts import TranscriptTail, read_transcript, select_event_budget
+from memtab.transcripts.budget import select_event_budget
+from memtab.transcripts.reader import TranscriptTail, read_transcript
 
 from .helpers import jsonl
 

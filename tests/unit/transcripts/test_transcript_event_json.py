@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from memtab.transcripts import TranscriptEvent, TranscriptToolCall, compact_json, read_transcript
+from memtab.transcripts.events import TranscriptEvent, TranscriptToolCall, compact_json
+from memtab.transcripts.reader import read_transcript
 
 from .helpers import fixture_file
 

@@ -6,13 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.transcripts import (
-    Transcript,
-    TranscriptEvent,
-    TranscriptTail,
-    compact_json,
-    read_transcript,
-)
+from memtab.transcripts.events import TranscriptEvent, compact_json
+from memtab.transcripts.reader import Transcript, TranscriptTail, read_transcript
 
 from .helpers import append, fixture_file
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.transcripts import compact_json, detect_format, read_transcript
+from memtab.transcripts.events import compact_json
+from memtab.transcripts.reader import detect_format, read_transcript
 
 from .helpers import jsonl
 

@@ -9,14 +9,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memtab.transcripts import (
-    TRANSCRIPT_FORMATS,
-    TranscriptFormat,
-    TranscriptTail,
-    compact_json,
-    read_transcript,
-    select_event_budget,
-)
+from memtab.transcripts.budget import select_event_budget
+from memtab.transcripts.events import TRANSCRIPT_FORMATS, TranscriptFormat, compact_json
+from memtab.transcripts.reader import TranscriptTail, read_transcript
 from support.property_examples import examples
 
 from .helpers import jsonl

@@ -6,7 +6,7 @@ from __future__ import annotations
 import gzip
 from pathlib import Path
 
-from memtab.transcripts import read_transcript
+from memtab.transcripts.reader import read_transcript
 
 from .helpers import jsonl
 

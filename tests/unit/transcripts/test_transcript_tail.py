@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.transcripts import TranscriptTail, reader
+from memtab.transcripts import reader
+from memtab.transcripts.reader import TranscriptTail
 
 from .helpers import append, jsonl
 

@@ -16,15 +16,9 @@ from hypothesis import strategies as st
 import memtab.transcripts.budget as budget_module
 import memtab.transcripts.window as window_module
 from bench.transcript_gen import claude_lines, huge_log, mux_lines, write_transcript
-from memtab.transcripts import (
-    NewestEvents,
-    TranscriptEvent,
-    TranscriptFormat,
-    TranscriptTail,
-    read_newest_events,
-    read_transcript,
-)
-from memtab.transcripts.window import BudgetWindow
+from memtab.transcripts.events import TranscriptEvent, TranscriptFormat
+from memtab.transcripts.reader import TranscriptTail, read_transcript
+from memtab.transcripts.window import BudgetWindow, NewestEvents, read_newest_events
 from support.property_examples import examples
 
 from .helpers import append, jsonl

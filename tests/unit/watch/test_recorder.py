@@ -24,7 +24,7 @@ from memtab.store.paths import Scope
 from memtab.store.restore.from_history import file_history
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalOp
 from memtab.watch.events import LeftPath, Targets, change_events, restore_event
-from memtab.watch.lease import RecorderLease
+from memtab.watch.sources import RecorderLease
 from support.agent_machine import WORKSPACE_ID
 from support.memory_paths import vpath
 

@@ -17,7 +17,7 @@ from memtab.cli.background.watch_commands import _say_ready
 from memtab.cli.main import main
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.paths import Scope
-from memtab.watch.lease import RecorderLease
+from memtab.watch.sources import RecorderLease
 
 from .helpers import change_in_another_process, machine_with_notes, wait_for
 

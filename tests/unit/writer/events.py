@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import count
 from typing import Any
 
-from memtab.transcripts import TranscriptEvent, TranscriptToolCall
+from memtab.transcripts.events import TranscriptEvent, TranscriptToolCall
 
 _ids = count()
 

@@ -14,7 +14,7 @@ from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
-from memtab.writer.config_values import DEFAULT_MEMORY_PATH
+from memtab.writer.config import DEFAULT_MEMORY_PATH
 from memtab.writer.inbox.harvest import (
     HARVEST_DIR,
     HarvestError,

@@ -21,7 +21,7 @@ from memtab.store.sidecars.registry import (
     add_workspace,
     load_registry,
 )
-from memtab.writer.config_values import DEFAULT_MEMORY_PATH
+from memtab.writer.config import DEFAULT_MEMORY_PATH
 from memtab.writer.inbox.inbox import Inbox, InboxError
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.inbox.targets import GLOBAL_NOTES, PROJECT_NOTES, target_choices

@@ -13,7 +13,7 @@ from memtab.store.home import Home
 from memtab.store.proposals.queue import ProposalQueue, ToolCall
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
-from memtab.writer.config_values import DEFAULT_MEMORY_PATH
+from memtab.writer.config import DEFAULT_MEMORY_PATH
 from memtab.writer.inbox.inbox import Inbox
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.inbox.targets import PROJECT_NOTES

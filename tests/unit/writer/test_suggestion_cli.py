@@ -12,7 +12,7 @@ from memtab.cli.memory.inbox_commands import RENAMED
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
-from memtab.writer.config_values import DEFAULT_MEMORY_PATH
+from memtab.writer.config import DEFAULT_MEMORY_PATH
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.inbox.targets import PROJECT_NOTES
 from memtab.writer.offline.notes import COMMANDS, DIRECTIVES, Note

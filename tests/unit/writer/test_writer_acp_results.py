@@ -9,7 +9,7 @@ from __future__ import annotations
 import gzip
 from pathlib import Path
 
-from memtab.transcripts import read_transcript
+from memtab.transcripts.reader import read_transcript
 from memtab.writer.offline.extract import extract_findings
 
 from .events import calls, tool

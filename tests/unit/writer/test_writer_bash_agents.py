@@ -5,7 +5,7 @@ it passed."""
 
 from __future__ import annotations
 
-from memtab.transcripts import TranscriptToolCall
+from memtab.transcripts.events import TranscriptToolCall
 from memtab.writer.offline.extract import command_a_bash_agent_ran, extract_findings
 
 from .events import calls

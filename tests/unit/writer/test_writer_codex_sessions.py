@@ -5,7 +5,8 @@ never counted as a success because its call returned."""
 
 from __future__ import annotations
 
-from memtab.transcripts import TranscriptToolCall, polled_session, running_session
+from memtab.transcripts.codex import polled_session, running_session
+from memtab.transcripts.events import TranscriptToolCall
 from memtab.writer.offline.extract import extract_findings
 
 from .events import calls

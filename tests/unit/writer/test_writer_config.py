@@ -8,19 +8,17 @@ from pathlib import Path
 import pytest
 
 from memtab.writer.config import (
+    DEFAULT_MEMORY_PATH,
+    MAX_TIMEOUT_S,
+    MIN_TIMEOUT_S,
+    OfflineNotes,
+    WriterMode,
     WriterSettings,
     check_writer_settings,
     load_writer_settings,
     number_range,
     parse_writer_settings,
     save_writer_settings,
-)
-from memtab.writer.config_values import (
-    DEFAULT_MEMORY_PATH,
-    MAX_TIMEOUT_S,
-    MIN_TIMEOUT_S,
-    OfflineNotes,
-    WriterMode,
 )
 from support.logfail import ExpectLog
 

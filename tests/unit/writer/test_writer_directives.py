@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.transcripts import read_transcript
+from memtab.transcripts.reader import read_transcript
 from memtab.writer.offline.directives import directives_in, language_of
 from memtab.writer.offline.extract import extract_findings
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from itertools import count
 
-from memtab.transcripts import TranscriptEvent, TranscriptToolCall
+from memtab.transcripts.events import TranscriptEvent, TranscriptToolCall
 from memtab.writer.offline.extract import extract_findings
 
 from .events import answer, shell, user

@@ -4,7 +4,8 @@ format itself."""
 
 from __future__ import annotations
 
-from memtab.transcripts import TranscriptEvent, background_task, ended_task
+from memtab.transcripts.claude import background_task, ended_task
+from memtab.transcripts.events import TranscriptEvent
 from memtab.writer.offline.extract import extract_findings
 from memtab.writer.offline.notes import render_solved_problem
 from memtab.writer.offline.shell.command_scope import does_less, narrows

@@ -14,7 +14,7 @@ from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.scopes.memory import MemoryStore, NotFoundError
 from memtab.store.sidecars.registry import Workspace
-from memtab.transcripts import TranscriptEvent
+from memtab.transcripts.events import TranscriptEvent
 from memtab.trust.rails import HOLDS_A_SECRET, IN_THE_FIRST_PERSON
 from memtab.writer.config import WriterSettings
 from memtab.writer.job.run import run_writer

@@ -12,7 +12,8 @@ import pytest
 from memtab.llm.openai import OpenAIProvider
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import Workspace
-from memtab.transcripts import TranscriptEvent, read_transcript
+from memtab.transcripts.events import TranscriptEvent
+from memtab.transcripts.reader import read_transcript
 from memtab.writer.config import WriterSettings
 from memtab.writer.job.run import run_writer
 from support.fake_model_server import FakeModelServer

@@ -9,13 +9,13 @@ from collections.abc import Iterator
 import pytest
 
 from memtab.store.home import Home
-from memtab.writer.job.lock import WriterLock
+from memtab.writer.job.service import WriterLock
 from support.processes import python_child
 
 HOLDER = r"""
 import sys
 from memtab.store.home import Home
-from memtab.writer.job.lock import WriterLock
+from memtab.writer.job.service import WriterLock
 lock = WriterLock(Home(sys.argv[1]))
 print("held" if lock.acquire() else "busy", flush=True)
 sys.stdin.read()

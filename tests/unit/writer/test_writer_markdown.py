@@ -7,7 +7,7 @@ otherwise, these failed; on every real transcript of the corpus the findings are
 
 from __future__ import annotations
 
-from memtab.transcripts import TranscriptToolCall
+from memtab.transcripts.events import TranscriptToolCall
 from memtab.writer.offline.answers import facts_in
 from memtab.writer.offline.directives import directives_in, human_text, looks_pasted
 from memtab.writer.offline.extract import command_a_bash_agent_ran, goal_in

@@ -3,7 +3,7 @@ FSM1/cipher-box's MEMORY.md, tests/fixtures/shared/claude-code)."""
 
 from __future__ import annotations
 
-from memtab.transcripts import TranscriptToolCall
+from memtab.transcripts.events import TranscriptToolCall
 from memtab.writer.offline.extract import extract_findings
 
 from .events import calls

@@ -18,8 +18,7 @@ from memtab.store.sidecars.registry import (
     load_registry,
     read_registry_document,
 )
-from memtab.writer.config import WriterSettings
-from memtab.writer.config_values import OfflineNotes, WriterMode
+from memtab.writer.config import OfflineNotes, WriterMode, WriterSettings
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.policy import RunTicket, load_state, save_state

@@ -9,7 +9,7 @@ import pytest
 
 import memtab.writer.job.service as monitor_module
 from memtab.store.home import Home
-from memtab.transcripts import TranscriptEvent
+from memtab.transcripts.events import TranscriptEvent
 from memtab.writer.job.service import TranscriptMonitor
 
 from .helpers import WORKSPACE_ID, mux_message, write_chat

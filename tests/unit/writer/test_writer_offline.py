@@ -20,9 +20,8 @@ from memtab.llm.types import (
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
-from memtab.transcripts import NewestEvents
-from memtab.writer.config import WriterSettings
-from memtab.writer.config_values import DEFAULT_MEMORY_PATH, OfflineNotes
+from memtab.transcripts.window import NewestEvents
+from memtab.writer.config import DEFAULT_MEMORY_PATH, OfflineNotes, WriterSettings
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.providers import bind_to_run

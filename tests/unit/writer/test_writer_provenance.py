@@ -13,9 +13,8 @@ from memtab.store.home import Home
 from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
-from memtab.transcripts import read_transcript
-from memtab.writer.config import WriterSettings
-from memtab.writer.config_values import DEFAULT_MEMORY_PATH, OfflineNotes
+from memtab.transcripts.reader import read_transcript
+from memtab.writer.config import DEFAULT_MEMORY_PATH, OfflineNotes, WriterSettings
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.offline.extract import extract_findings
 from support.memory_paths import vpath

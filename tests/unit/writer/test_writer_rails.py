@@ -15,7 +15,7 @@ from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
-from memtab.transcripts import TranscriptEvent
+from memtab.transcripts.events import TranscriptEvent
 from memtab.trust.rails import PUTS_WORDS_IN_THE_USERS_MOUTH, RESTATES_INSTRUCTIONS, SAYS_NOTHING
 from memtab.writer.config import WriterSettings
 from memtab.writer.job.rails import (

@@ -16,7 +16,7 @@ from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
-from memtab.transcripts import NewestEvents
+from memtab.transcripts.window import NewestEvents
 from memtab.writer.job.rails import WriterRails
 from memtab.writer.job.run import load_writer_events, run_writer
 from support.logfail import ExpectLog

@@ -17,10 +17,10 @@ from memtab.redact import REDACTED
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
-from memtab.transcripts import NewestEvents, read_transcript
+from memtab.transcripts.reader import read_transcript
+from memtab.transcripts.window import NewestEvents
 from memtab.trust.rails import HOLDS_A_SECRET
-from memtab.writer.config import WriterSettings
-from memtab.writer.config_values import DEFAULT_MEMORY_PATH, OfflineNotes
+from memtab.writer.config import DEFAULT_MEMORY_PATH, OfflineNotes, WriterSettings
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.job.dumps import dump_message
 from memtab.writer.job.offline_provider import OfflineWriterProvider

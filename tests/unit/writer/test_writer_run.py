@@ -16,11 +16,11 @@ from memtab.redact import REDACTED
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
-from memtab.traces.names import trace_file_name
-from memtab.transcripts import TranscriptEvent, read_transcript
+from memtab.traces.schema import trace_file_name
+from memtab.transcripts.events import TranscriptEvent
+from memtab.transcripts.reader import read_transcript
 from memtab.trust.rails import HOLDS_A_SECRET
-from memtab.writer.config import WriterSettings
-from memtab.writer.config_values import DEFAULT_MEMORY_PATH
+from memtab.writer.config import DEFAULT_MEMORY_PATH, WriterSettings
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.run import run_writer
 from memtab.writer.prompts import reminder_prompt, system_prompt

@@ -18,14 +18,11 @@ from memtab.llm.types import (
 )
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace, load_registry
-from memtab.transcripts import (
-    DEFAULT_MAX_JSON_CHARS,
-    NewestEvents,
-    TranscriptEvent,
-    read_transcript,
-)
-from memtab.writer.config import WriterSettings
-from memtab.writer.config_values import OfflineNotes
+from memtab.transcripts.budget import DEFAULT_MAX_JSON_CHARS
+from memtab.transcripts.events import TranscriptEvent
+from memtab.transcripts.reader import read_transcript
+from memtab.transcripts.window import NewestEvents
+from memtab.writer.config import OfflineNotes, WriterSettings
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.providers import bind_to_run
 from memtab.writer.job.run import (

@@ -17,7 +17,7 @@ from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore, SaveConflictError
 from memtab.store.sidecars.meta import MetaStore
 from memtab.store.sidecars.registry import Workspace
-from memtab.writer.config_values import DEFAULT_MEMORY_PATH
+from memtab.writer.config import DEFAULT_MEMORY_PATH
 from memtab.writer.inbox.suggestions import (
     SuggestionError,
     SuggestionQueue,

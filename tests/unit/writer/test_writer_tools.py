@@ -13,7 +13,7 @@ from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore, SaveResult
 from memtab.store.sidecars.meta import workspace_key
 from memtab.store.sidecars.registry import Workspace
-from memtab.writer.config_values import DEFAULT_MEMORY_PATH
+from memtab.writer.config import DEFAULT_MEMORY_PATH
 from memtab.writer.tools import (
     EMPTY_OLD_STRING,
     OLD_STRING_IN_EMPTY_FILE,

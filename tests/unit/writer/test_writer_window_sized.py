@@ -15,7 +15,7 @@ from memtab.llm.local_servers import context_tokens
 from memtab.llm.openai import OpenAIProvider
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import Workspace
-from memtab.transcripts import DEFAULT_MAX_JSON_CHARS
+from memtab.transcripts.budget import DEFAULT_MAX_JSON_CHARS
 from memtab.writer.job.providers import read_for_run, window_chars
 from memtab.writer.job.run import run_writer
 from support.fake_model_server import FakeModelServer

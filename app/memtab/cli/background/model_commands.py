@@ -28,8 +28,7 @@ from memtab.llm.settings import (
     save_provider_settings,
 )
 from memtab.llm.types import ProviderError
-from memtab.writer.config import load_writer_settings
-from memtab.writer.config_values import MAX_TIMEOUT_S
+from memtab.writer.config import MAX_TIMEOUT_S, load_writer_settings
 
 # A writer run shorter than this is short for a small model on a laptop's CPU.
 LOCAL_RUN_LIMIT_S = 300.0

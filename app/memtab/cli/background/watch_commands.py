@@ -28,7 +28,6 @@ from memtab.store.home import Home
 from memtab.watch import guard
 from memtab.watch.events import BURST_MIN_FILES, ChangeEvent, ListedEvent, change_events
 from memtab.watch.guard import MASS_MIN_FILES
-from memtab.watch.lease import RecorderLease, RecorderStatus
 from memtab.watch.recorder import Recorder, RecorderBusyError
 from memtab.watch.service import (
     ServiceRefusedError,
@@ -37,6 +36,7 @@ from memtab.watch.service import (
     service_path,
     uninstall,
 )
+from memtab.watch.sources import RecorderLease, RecorderStatus
 
 if TYPE_CHECKING:  # lazy: the annotation of what `_host_agents` loads when it runs
     from memtab.cli.share.mcp_sessions import HostThread

@@ -14,12 +14,13 @@ from memtab.humanize import plural
 from memtab.llm.settings import PROVIDER_NAMES, resolve_provider_settings
 from memtab.llm.types import ProviderError
 from memtab.store.sidecars.registry import load_registry
-from memtab.transcripts import TRANSCRIPT_FORMATS
-from memtab.writer.config import WriterSettings, load_writer_settings
-from memtab.writer.config_values import (
+from memtab.transcripts.events import TRANSCRIPT_FORMATS
+from memtab.writer.config import (
     MAX_TIMEOUT_S,
     MIN_TIMEOUT_S,
     OfflineNotes,
+    WriterSettings,
+    load_writer_settings,
     memory_path_problem,
 )
 from memtab.writer.job.offline_provider import OfflineWriterProvider

@@ -39,8 +39,7 @@ from memtab.store.restore.orphans import OrphanProjectStore, orphans_with_histor
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.events import BURST_MIN_FILES, ChangeEvent, Taken, change_events, taken_by
 from memtab.watch.guard import flag
-from memtab.watch.lease import recorder_running
-from memtab.watch.sources import record_sources
+from memtab.watch.sources import record_sources, recorder_running
 
 logger = logging.getLogger(__name__)
 

@@ -26,8 +26,7 @@ from memtab.store.leftovers import remove_leftover_temps_once
 from memtab.store.paths import PathError, Scope, parse_file_path
 from memtab.store.restore.from_history import content_of, text_of
 from memtab.store.scopes.memory import MemoryStore
-from memtab.watch.lease import recorder_running
-from memtab.watch.sources import record_sources
+from memtab.watch.sources import record_sources, recorder_running
 
 logger = logging.getLogger(__name__)
 

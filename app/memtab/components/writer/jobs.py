@@ -39,10 +39,9 @@ from memtab.writer.inbox.inbox import (
 )
 from memtab.writer.inbox.targets import target_choices
 from memtab.writer.inbox.undo import InboxUndo, take_back
-from memtab.writer.job.lock import WriterLock
 from memtab.writer.job.policy import RunTicket
 from memtab.writer.job.result import WriterRunResult
-from memtab.writer.job.service import PollResult, WriterService
+from memtab.writer.job.service import PollResult, WriterLock, WriterService
 
 
 def begin(lock: WriterLock, service: WriterService, _ctx: JobContext) -> bool:

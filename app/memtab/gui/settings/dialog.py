@@ -95,12 +95,14 @@ from memtab.sources.config import (
 )
 from memtab.store.home import Home
 from memtab.writer.config import (
+    OfflineNotes,
+    WriterMode,
     WriterSettings,
+    memory_path_problem,
     number_range,
     parse_writer_settings,
     save_writer_settings,
 )
-from memtab.writer.config_values import OfflineNotes, WriterMode, memory_path_problem
 
 DISCOVERY_KEY = "discover-sources"
 

@@ -49,12 +49,10 @@ from memtab.gui.toolkit.widgets import hbox, named
 from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.store.home import Home
 from memtab.store.paths import PathError, parse_file_path
-from memtab.writer.config import load_writer_settings, parse_writer_settings
-from memtab.writer.config_values import WriterMode
-from memtab.writer.job.lock import WriterLock
+from memtab.writer.config import WriterMode, load_writer_settings, parse_writer_settings
 from memtab.writer.job.policy import RunTicket
 from memtab.writer.job.result import WriterRunResult
-from memtab.writer.job.service import PollResult, WriterService
+from memtab.writer.job.service import PollResult, WriterLock, WriterService
 
 logger = logging.getLogger(__name__)
 

@@ -1,16 +1,43 @@
-"""A reply whose text is a tool call: taken as the call when it parses and names a tool offered."""
+"""A reply whose text is a tool call: taken as the call when it parses and names a tool offered;
+and the JSON a model was asked to answer with, read from the text it wrote."""
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from memtab.fs.jsonfile import MAX_DEPTH, JsonError, nesting_exceeds, parse_json
 from memtab.llm.types import ToolCall, ToolSpec
 from memtab.llm.wire import synthesize_call_id
-from memtab.llm.written.answers import FENCE
+
+FENCE = "```"
+
+
+def json_values_in(text: str) -> Iterator[Any]:
+    """Each JSON value `text` holds, in the order a reader should try them."""
+    stripped = text.strip()
+    tries = [_unfenced(stripped)]
+    start, end = stripped.find("{"), stripped.rfind("}")
+    if 0 <= start < end:
+        tries.append(stripped[start : end + 1])
+    for attempt in tries:
+        try:
+            yield parse_json(attempt)
+        except JsonError:
+            continue
+
+
+def _unfenced(text: str) -> str:
+    """`text` without the Markdown code fence around it, if it has one."""
+    if not (text.startswith(FENCE) and text.endswith(FENCE) and len(text) > 2 * len(FENCE)):
+        return text
+    first_line_end = text.find("\n")
+    if first_line_end < 0:
+        return text[len(FENCE) : -len(FENCE)]
+    return text[first_line_end + 1 : -len(FENCE)]
+
 
 _ANNOTATIONS = frozenset({"description", "title", "default", "examples", "$schema"})
 _CHECKED = frozenset(

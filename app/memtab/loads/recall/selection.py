@@ -7,7 +7,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from memtab.fs.records import Record, ValidItems
-from memtab.llm.written.answers import json_values_in
+from memtab.llm.written.calls import json_values_in
 
 SYSTEM_PROMPT = (
     "You are selecting memories that will be useful to Claude Code as it processes a "

@@ -28,7 +28,7 @@ from memtab.store.proposals.records import AgentProposal
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.registry import Workspace
-from memtab.writer.config_values import DEFAULT_MEMORY_PATH
+from memtab.writer.config import DEFAULT_MEMORY_PATH
 from memtab.writer.inbox.gemini import GeminiDecided, GeminiInbox, GeminiInboxError, GeminiPatchItem
 from memtab.writer.inbox.harvest import MAX_TEXT_CHARS, Candidate, HarvestError, HarvestInbox
 from memtab.writer.inbox.suggestions import (

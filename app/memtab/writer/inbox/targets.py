@@ -12,7 +12,7 @@ from itertools import islice
 from memtab.store.files import ScopeListing
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.scopes.scope_view import ScopeView
-from memtab.writer.config_values import DEFAULT_MEMORY_PATH
+from memtab.writer.config import DEFAULT_MEMORY_PATH
 from memtab.writer.inbox.harvest import HARVEST_DIR
 from memtab.writer.offline.notes import GOAL
 

@@ -16,7 +16,8 @@ from memtab.llm.types import (
     ToolCall,
     ToolOutcome,
 )
-from memtab.transcripts import EventBudget, TranscriptEvent, select_event_budget
+from memtab.transcripts.budget import EventBudget, select_event_budget
+from memtab.transcripts.events import TranscriptEvent
 from memtab.writer.inbox.suggestions import RunOrigin, SuggestionError, SuggestionQueue
 from memtab.writer.offline.extract import Findings, extract_findings
 from memtab.writer.offline.notes import (

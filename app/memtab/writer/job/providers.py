@@ -10,9 +10,10 @@ from memtab.llm.settings_model import WRITER_JOB
 from memtab.llm.types import ChatProvider
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import Workspace
-from memtab.transcripts import DEFAULT_MAX_JSON_CHARS, EventBudget, NewestEvents, TranscriptFormat
-from memtab.writer.config import WriterSettings
-from memtab.writer.config_values import OfflineNotes
+from memtab.transcripts.budget import DEFAULT_MAX_JSON_CHARS, EventBudget
+from memtab.transcripts.events import TranscriptFormat
+from memtab.transcripts.window import NewestEvents
+from memtab.writer.config import OfflineNotes, WriterSettings
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.run import load_writer_events

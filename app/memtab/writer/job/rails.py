@@ -13,7 +13,7 @@ from typing import Any
 
 from memtab.markdown import Line, LineKind, classify, text_lines
 from memtab.redact import redact_outgoing
-from memtab.transcripts import TranscriptEvent
+from memtab.transcripts.events import TranscriptEvent
 from memtab.trust.rails import (
     CODE_SPAN,
     HOLDS_A_SECRET,

@@ -40,14 +40,9 @@ from memtab.store.home import Home
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
 from memtab.store.scopes.memory import MemoryStore, MemoryStoreError
 from memtab.store.sidecars.registry import Workspace
-from memtab.transcripts import (
-    DEFAULT_MAX_JSON_CHARS,
-    EventBudget,
-    NewestEvents,
-    TranscriptEvent,
-    TranscriptFormat,
-    read_newest_events,
-)
+from memtab.transcripts.budget import DEFAULT_MAX_JSON_CHARS, EventBudget
+from memtab.transcripts.events import TranscriptEvent, TranscriptFormat
+from memtab.transcripts.window import NewestEvents, read_newest_events
 from memtab.writer.config import WriterSettings
 from memtab.writer.inbox.suggestions import RunOrigin
 from memtab.writer.job.dumps import AttemptTrace, RunTrace, write_trace_dump

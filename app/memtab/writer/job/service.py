@@ -11,12 +11,13 @@ from pathlib import Path
 
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.config.settings_file import SettingsFileError
+from memtab.fs.locking.locks import LockUnavailableError, OwnedLock
 from memtab.llm.types import ChatProvider, ProviderError
 from memtab.store.home import Home, HomeError
 from memtab.store.sidecars.registry import Registry, load_registry
-from memtab.transcripts import TranscriptEvent, TranscriptTail
-from memtab.writer.config import WriterSettings, load_writer_settings
-from memtab.writer.config_values import WriterMode
+from memtab.transcripts.events import TranscriptEvent
+from memtab.transcripts.reader import TranscriptTail
+from memtab.writer.config import WriterMode, WriterSettings, load_writer_settings
 from memtab.writer.job.policy import RunTicket, WriterScheduler
 from memtab.writer.job.result import WriterRunResult
 
@@ -135,6 +136,41 @@ class TranscriptMonitor:
 
 WriterProviderFactory = Callable[[], tuple[ChatProvider, tuple[str, ...]]]
 """Builds the provider for one writer run, with the secrets it holds (kept out of dumps)."""
+
+
+class WriterLock:
+    """The home's writer lock, held from `acquire()` to `release()` (any thread): one Memtab
+    process runs a home's writer, or two windows would both run and each take the other's state
+    writes for mux's and step back, leaving nobody writing."""
+
+    def __init__(self, home: Home) -> None:
+        self._lock = OwnedLock(home.lock_path("memory-writer"))
+
+    @property
+    def path(self) -> str:
+        return str(self._lock.path)
+
+    @property
+    def held(self) -> bool:
+        """Whether this object holds the lock."""
+        return self._lock.held
+
+    def acquire(self) -> bool:
+        """Take the lock if it is free (never waits); True when held afterwards."""
+        if self._lock.held:
+            return True
+        try:
+            self._lock.acquire(0)
+        except LockUnavailableError:
+            return False
+        except OSError as error:
+            logger.warning("Cannot take the memory writer lock %s: %s", self._lock.path, error)
+            return False
+        return True
+
+    def release(self) -> None:
+        """Let the lock go (no-op when not held)."""
+        self._lock.release()
 
 
 class WriterServiceError(Exception):

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from memtab.markdown import LineKind, classify
-from memtab.transcripts import TranscriptToolCall
+from memtab.transcripts.events import TranscriptToolCall
 from memtab.writer.offline.directives import bare_line, ended
 
 MAX_FINDING_CHARS = 240

@@ -10,14 +10,9 @@ from collections.abc import Iterable, Sequence
 from typing import Literal, NamedTuple
 
 from memtab.markdown import LineKind, classify, fenced_blocks, heading, item_text
-from memtab.transcripts import (
-    TranscriptEvent,
-    TranscriptToolCall,
-    background_task,
-    ended_task,
-    polled_session,
-    running_session,
-)
+from memtab.transcripts.claude import background_task, ended_task
+from memtab.transcripts.codex import polled_session, running_session
+from memtab.transcripts.events import TranscriptEvent, TranscriptToolCall
 from memtab.writer.offline.answers import (
     FIRM_WEIGHT,
     best_facts,

@@ -8,7 +8,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from memtab.transcripts import TranscriptToolCall
+from memtab.transcripts.events import TranscriptToolCall
 from memtab.writer.offline.shell.command_scope import (
     does_less,
     in_project,

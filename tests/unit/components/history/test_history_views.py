@@ -34,7 +34,7 @@ from memtab.store.history.describe import unified_diff
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
 from memtab.store.restore.from_history import revert_run
-from memtab.watch.lease import RecorderLease
+from memtab.watch.sources import RecorderLease
 from support.memory_paths import vpath
 from support.scripted_provider import ScriptedProvider, reading_first
 from unit.history.helpers import WS, disk, memory_call, new_home, store_for
