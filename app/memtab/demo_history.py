@@ -20,12 +20,12 @@ from memtab.store.paths import Scope, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import Journal
 from memtab.store.sidecars.registry import Workspace, load_registry
+from memtab.traces.names import trace_file_name
 from memtab.traces.schema import (
     AttemptRecord,
     DumpRecord,
     EventsSummaryRecord,
     ToolExecutionRecord,
-    trace_file_name,
 )
 
 NOTES = "/memories/workspace/notes.md"

@@ -215,8 +215,8 @@ WORST: dict[str, Worst] = {
     "memtab.sync.repository.layout:_UNSAFE": F("", "a!"),
     "memtab.sync.service:_NOT_A_HOST_CHAR": F("", "a!"),
     # traces
-    "memtab.traces.schema:_UNSAFE_NAME_CHARS": F("", "a!"),
-    "memtab.traces.schema:_TRACE_FILE_NAME": X("1_", "a", ".jso"),
+    "memtab.traces.names:_UNSAFE_NAME_CHARS": F("", "a!"),
+    "memtab.traces.names:_TRACE_FILE_NAME": X("1_", "a", ".jso"),
     "memtab.traces.tolerant_json:_WHITESPACE": M("", " "),
     "memtab.traces.tolerant_json:_KEY": M('"', "\\a"),
     "memtab.traces.tolerant_json:_PARTIAL_SCALAR": X("", "1", "x"),

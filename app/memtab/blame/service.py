@@ -51,7 +51,7 @@ from memtab.store.home import Home
 from memtab.store.paths import PathError, Scope, parse_file_path
 from memtab.store.restore.from_history import file_history, text_of
 from memtab.store.scopes.memory import MemoryStore
-from memtab.traces.schema import parse_trace_file_name, trace_file_name
+from memtab.traces.names import parse_trace_file_name, trace_file_name
 
 OLDER = -1
 """The owner of lines older than the history Memtab still keeps."""

@@ -45,12 +45,8 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_store import ScopeStore
 from memtab.store.sidecars.journal import TRIGGERS, ConsolidationRecord, RunScope, RunUsage, Trigger
 from memtab.store.sidecars.registry import Workspace, load_registry
-from memtab.traces.schema import (
-    CONSOLIDATION_KIND,
-    DUMP_SCHEMA_VERSION,
-    DumpRecord,
-    trace_file_name,
-)
+from memtab.traces.names import trace_file_name
+from memtab.traces.schema import CONSOLIDATION_KIND, DUMP_SCHEMA_VERSION, DumpRecord
 from memtab.writer.config import DEFAULT_MAX_DUMPS
 from memtab.writer.job.dumps import AttemptTrace, save_dump
 

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 from memtab.fs.records import NotWritten, Record, RecordError, computed
 from memtab.traces.describe import content_text, describe_value, message_text
+from memtab.traces.names import parse_trace_file_name, trace_workspace_id
 from memtab.traces.outcome import Outcome, assess
 from memtab.traces.schema import (
     CONSOLIDATION_KIND,
@@ -18,8 +19,6 @@ from memtab.traces.schema import (
     DumpRecord,
     ToolExecutionRecord,
     dump_items,
-    parse_trace_file_name,
-    trace_workspace_id,
 )
 from memtab.traces.tolerant_json import load_members
 

@@ -20,7 +20,7 @@ from memtab.store.history.records import (
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace, add_workspace, load_registry
-from memtab.traces.schema import parse_trace_file_name
+from memtab.traces.names import parse_trace_file_name
 from memtab.writer.config import DEFAULT_MEMORY_PATH, OfflineNotes, WriterSettings
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from support.writer_models import run_model, run_offline, write_demo_transcript

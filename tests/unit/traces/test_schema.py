@@ -11,15 +11,13 @@ from pathlib import Path
 import pytest
 
 from memtab.demo import MAIN_ID
+from memtab.traces.names import parse_trace_file_name, trace_file_name, trace_workspace_id
 from memtab.traces.reader import parse_trace
 from memtab.traces.schema import (
     AttemptRecord,
     DumpRecord,
     EventsSummaryRecord,
     ToolExecutionRecord,
-    parse_trace_file_name,
-    trace_file_name,
-    trace_workspace_id,
 )
 from support.demo_homes import copied_demo_home
 from support.trace_dumps import fixture_dump

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.traces.schema import trace_file_name
+from memtab.traces.names import trace_file_name
 from memtab.writer.job.dumps import prune_trace_dumps
 from memtab.writer.prompts import (
     PromptError,

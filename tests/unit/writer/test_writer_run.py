@@ -16,7 +16,7 @@ from memtab.redact import REDACTED
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
-from memtab.traces.schema import trace_file_name
+from memtab.traces.names import trace_file_name
 from memtab.transcripts.events import TranscriptEvent
 from memtab.transcripts.reader import read_transcript
 from memtab.trust.rails import HOLDS_A_SECRET

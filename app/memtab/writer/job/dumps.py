@@ -29,14 +29,13 @@ from memtab.llm.types import (
 )
 from memtab.redact import KeyScrubber, redact_json
 from memtab.store.home import Home
+from memtab.traces.names import parse_trace_file_name, trace_file_name
 from memtab.traces.schema import (
     DUMP_SCHEMA_VERSION,
     AttemptRecord,
     DumpRecord,
     EventsSummaryRecord,
     ToolExecutionRecord,
-    parse_trace_file_name,
-    trace_file_name,
 )
 from memtab.writer.job.result import usage_json
 
