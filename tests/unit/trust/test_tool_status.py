@@ -24,11 +24,12 @@ AFTER_WRONG = (
         "with pipenv.",
         "Rolled back the switch from Webpack to Rspack — webpack it is. | Bundle with rspack.",
     ],
-    ["There's a ticket to move the API to Bun. | Use pnpm."],
+    [],
 )
-"""The batch written after the change, never tuned on, as it reads (missed, flagged): a
-test runner no taxonomy lists, "has been retired" with the new tool as a possessive, a
-change rolled back read as made, an errand ("a ticket to move") read as done."""
+"""The batch written after the change, as it reads (missed, flagged): a test runner no
+taxonomy lists, "has been retired" with the new tool as a possessive, a change rolled back
+read as made. (Its errand, "a ticket to move to Bun", was read as done until `_PLANNED`
+took errands in: that near miss is no longer held out.)"""
 KINDS = sorted({case.kind for case in CASES})
 
 

@@ -94,12 +94,13 @@ _PLANNED = re.compile(
     r"\b(?:will|would|could|might|shall|going to|want to|wants to|plan\w*|intend\w*|"
     r"consider\w*|evaluat\w*|explor\w*|try|tries|trying|trial\w*|spike|pilot\w*|"
     r"prototyp\w*|candidates?|propos\w*|someday|one day|eventually|if|whether|"
+    r"(?:ticket|todo) (?:to|for)|on the roadmap|in the backlog|"
     r"next (?:quarter|sprint|month|year|week))\b|'ll\b|(?<!in )(?<!since )(?<!until )"
     r"(?<!by )(?<!of )\bmay\b"
 )
 """A clause telling what may be, is wanted or being tried (a modal, a verb of intending or
-trying, a condition): the tool it names is not the one used now ("was tried for a month;
-it did not stick" tells what was, `_PAST`)."""
+trying, a condition, an errand: "a ticket to move to X"): the tool it names is not the one
+used now ("was tried for a month; it did not stick" tells what was, `_PAST`)."""
 _ROLE = re.compile(
     r"(?:\b(?:(to|onto|for|with|by|in favou?r of)|(from|off|over))|(→|->|=>))\s*+"
     r"(?:(?:the|a|an|our)\s++)?$"
