@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
+from memtab.fs.user_files import read_regular_file
 from memtab.trust.leaks.hosts import domain_of, hosts_in, ownable
 from memtab.trust.leaks.places import REPOSITORY, places_in
 
@@ -146,10 +147,10 @@ def _walk(folder: Path, depth: int) -> list[Path]:
 
 def _read(path: Path) -> str:
     try:
-        with path.open("rb") as file:
-            return file.read(_MOST_BYTES).decode("utf-8", errors="replace")
-    except OSError:
+        data = read_regular_file(path, limit=_MOST_BYTES, truncate=True, follow_links=False)
+    except OSError:  # gone, a link or a FIFO put there since it was listed: nothing it names
         return ""
+    return data.decode("utf-8", errors="replace")
 
 
 def _as_url(remote: str) -> str:
