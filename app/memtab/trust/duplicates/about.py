@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from difflib import SequenceMatcher
 from typing import NamedTuple
 
@@ -78,22 +78,27 @@ class _Word(NamedTuple):
 
 
 def about_other(
-    one: str, other: str, their_note: frozenset[str], weight: Mapping[str, float], rare: float
+    one: str,
+    other: str,
+    their_note: Callable[[], frozenset[str]],
+    weight: Mapping[str, float],
+    rare: float,
 ) -> bool:
     """Whether statement `one` says its claim of something `other` does not (see the module
     doc): `one`'s fronted condition, scope or time names a thing few memories name (of
     `weight` `rare`: "During a release freeze", not "When writing Rust") that neither `other`
-    nor its note (`their_note`: its stems, title and frontmatter with them) names; or the
-    two put other
-    words in a noun phrase's or a preposition's place ("the events table" / "the sessions
-    table", "to staging" / "to production"), an adverbial for an adverbial ("in CI" /
-    "locally"), or another time ("before" / "after")."""
+    nor its note (`their_note`: its stems, title and frontmatter with them, read only when
+    needed) names; or the two put other words in a noun phrase's or a preposition's place
+    ("the events table" / "the sessions table", "to staging" / "to production"), an
+    adverbial for an adverbial ("in CI" / "locally"), or another time ("before" / "after")."""
+    if one == other:
+        return False
     fronted = _FRONTED.match(one)
     if fronted is not None and not (_timed(fronted.group(0)) and _SEQUENCE.search(other)):
         said = {
             s for s in stems_of(fronted.group(1).replace("-", " ")) if weight.get(s, 0.0) >= rare
         }
-        if said and not _short_forms(said, their_note | _said(other)):
+        if said and not _short_forms(said, _said(other)) and not _short_forms(said, their_note()):
             return True
     return _substituted(one, other, their_note)
 
@@ -110,9 +115,11 @@ def left_open(one: str, other: str) -> bool:
     return (_OPEN.search(one) is None) != (_OPEN.search(other) is None)
 
 
-def _substituted(one: str, other: str, their_note: frozenset[str]) -> bool:
+def _substituted(one: str, other: str, their_note: Callable[[], frozenset[str]]) -> bool:
+    said, their_said = _said(one), _said(other)
+    if not (said - their_said and their_said - said) and not _times(one) ^ _times(other):
+        return False  # no word of either is not the other's: nothing put in another's place
     mine, theirs = _words(one), _words(other)
-    said, their_said = _said(one), _said(other) | their_note
     matcher = SequenceMatcher(None, [w.key for w in mine], [w.key for w in theirs], False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "replace" or max(i2 - i1, j2 - j1) > _MOST_REPLACED:
@@ -120,9 +127,12 @@ def _substituted(one: str, other: str, their_note: frozenset[str]) -> bool:
         put, their_put = mine[i1:i2], theirs[j1:j2]
         if len(put) == len(their_put) == 1 and {put[0].word, their_put[0].word} <= _TIMES:
             return True
-        new = {w.stem for w in put if w.stem is not None} - their_said
         their_new = {w.stem for w in their_put if w.stem is not None} - said
+        new = {w.stem for w in put if w.stem is not None} - their_said
         if not new or not their_new or _short_forms(new, their_new):
+            continue
+        new -= their_note()
+        if not new or _short_forms(new, their_new):
             continue
         before = mine[i1 - 1].word if i1 > 0 else ""
         if before in _DETERMINERS or before in _PLACES or before == "s":
@@ -144,14 +154,18 @@ def _short_forms(one: set[str], other: frozenset[str] | set[str]) -> bool:
     return all(any(a.startswith(b) or b.startswith(a) for b in other) for a in one)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=16384)
 def _words(sentence: str) -> tuple[_Word, ...]:
     return tuple(_Word(word, _stem(word)) for word in lowered_words(sentence))
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=16384)
 def _said(sentence: str) -> frozenset[str]:
     return frozenset(stems_of(sentence))
+
+
+def _times(sentence: str) -> frozenset[str]:
+    return _TIMES.intersection(w.word for w in _words(sentence))
 
 
 @functools.lru_cache(maxsize=16384)

@@ -90,9 +90,14 @@ def _about_other(
     (sentence, document), (their_sentence, their_document) = one, other
     mine = compared(sentence, own_name(document))
     theirs = compared(their_sentence, own_name(their_document))
-    return about_other(
-        mine, theirs, frozenset(stems_of(their_document.text)), weight, rare
-    ) or about_other(theirs, mine, frozenset(stems_of(document.text)), weight, rare)
+    return about_other(mine, theirs, lambda: _said(their_document), weight, rare) or about_other(
+        theirs, mine, lambda: _said(document), weight, rare
+    )
+
+
+def _said(document: Document) -> frozenset[str]:
+    """A memory's stems, its title and frontmatter with them (what it is about)."""
+    return frozenset(stems_of(document.text))
 
 
 def _sentences(document: Document, boilerplate: frozenset[bytes]) -> list[_Sentence]:

@@ -408,8 +408,8 @@ def statement_groups(
             apart_as_said(lambda a, b: subject_only(a, b, weight), mine, theirs)
             or rules_apart(mine, theirs, weight)
             or left_open(line, their_line)
-            or about_other(mine, theirs, said_of(other.note), weight, rare)
-            or about_other(theirs, mine, said_of(one.note), weight, rare)
+            or about_other(mine, theirs, lambda: said_of(other.note), weight, rare)
+            or about_other(theirs, mine, lambda: said_of(one.note), weight, rare)
         )
 
     @functools.cache
