@@ -17,13 +17,13 @@ from memtab.components.loads.loads import (
     Shown,
     bar_now,
     cut_note,
-    import_file,
     is_cut_file,
     reads_imports,
 )
 from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
 from memtab.markdown import link_path
 from memtab.sources.claude.index import lines_past_cut
+from memtab.sources.claude.instructions import import_target
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
 
 COLLAPSED_LINES = 2  # The lines a message takes until its bar is expanded.
@@ -456,7 +456,7 @@ def follow_link(
     if not (href.startswith(IMPORT_HREF) and reads_imports(source)):
         return resolve_link(source, href)
     written = href.removeprefix(IMPORT_HREF)
-    target = import_file(written, real_path, home) if real_path is not None else None
+    target = import_target(written, real_path.parent, home) if real_path is not None else None
     if target is None:
         return LinkTarget(why=f"Claude Code imports no file by @{written}")
     return LinkTarget(file=target)
