@@ -9,7 +9,7 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from memtab import humanize
 from memtab.components.activity.change_batch import ChangeBatch
@@ -17,6 +17,9 @@ from memtab.components.rich_text import escape_html
 from memtab.markdown import LineKind, classify, text_lines
 from memtab.store.home import PathKind, PathPlace
 from memtab.store.paths import PathError, parse_file_path
+
+if TYPE_CHECKING:
+    from memtab.writer.job.policy import RunTicket
 
 STANDBY = "Another Memtab process runs the memory writer of this home"
 
@@ -37,14 +40,7 @@ class WatchStep:
     keys: list[str] | None = None
 
 
-class Ticket(Protocol):
-    """What supervision reads of a run's ticket (`writer.job.policy.RunTicket`)."""
-
-    @property
-    def workspace_id(self) -> str: ...
-
-
-T = TypeVar("T", bound=Ticket)
+T = TypeVar("T", bound="RunTicket")
 
 
 class Supervision(Generic[T]):
