@@ -63,16 +63,12 @@ def duration_text(duration_ms: float | None) -> str:
     if duration_ms < 1000:
         return f"{duration_ms:.0f} ms" if duration_ms >= 1 else f"{duration_ms:.1f} ms"
     seconds = duration_ms / 1000
-    if seconds < 60:
-        return f"{seconds:.1f} s"
-    return f"{int(seconds // 60)} min {int(seconds % 60)} s"
+    return f"{seconds:.1f} s" if seconds < 60 else f"{int(seconds // 60)} min {int(seconds % 60)} s"
 
 
 def timeout_text(timeout_ms: int | None) -> str:
     """`1.2 s (1,200 ms)`; "—" when not recorded."""
-    if timeout_ms is None:
-        return "—"
-    return f"{duration_text(timeout_ms)} ({timeout_ms:,} ms)"
+    return "—" if timeout_ms is None else f"{duration_text(timeout_ms)} ({timeout_ms:,} ms)"
 
 
 def count_text(total: int, shown: int) -> str:

@@ -74,9 +74,7 @@ def running_command_lines(proc: Path = Path("/proc")) -> list[list[str]] | None:
     """The command lines of this user's visible processes (None: cannot be listed)."""
     if sys.platform.startswith("linux") and proc.is_dir():
         return _linux_command_lines(proc)
-    if sys.platform == "win32":
-        return None
-    return _ps_command_lines()
+    return None if sys.platform == "win32" else _ps_command_lines()
 
 
 def _newest_mux_write(home: Home) -> float | None:

@@ -99,9 +99,7 @@ def _physical(store: MemoryStore, path: VirtualPath) -> str:
 def initial_content(description: str) -> str:
     """A new file's text: frontmatter with the description, or nothing."""
     description = " ".join(description.split())
-    if not description:
-        return ""
-    return f"---\ndescription: {yaml_scalar(description)}\n---\n\n"
+    return "" if not description else f"---\ndescription: {yaml_scalar(description)}\n---\n\n"
 
 
 def new_file_sha(content: str) -> str:

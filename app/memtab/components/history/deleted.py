@@ -133,9 +133,7 @@ class DeletedFile:
         if self.restored_by is not None:
             when = humanize.relative_time(self.restored_by.at, now)
             return f"restored {when} by {actor_name(self.restored_by.actor)}"
-        if self.there_again:
-            return "a file is there again"
-        return ""
+        return "a file is there again" if self.there_again else ""
 
     def trash_item(self) -> TrashItem:
         """The row as `memtab trash --json` lists it."""

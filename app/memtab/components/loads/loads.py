@@ -166,9 +166,7 @@ def move_refused(ref: MemoryFileRef | None, *, has_source: bool, text: str) -> s
     not) cannot be moved (None: they can)."""
     if not has_source or not is_cut_file(ref):
         return MOVE_ONLY
-    if not lines_past_cut(text):
-        return NOTHING_TO_MOVE
-    return None
+    return NOTHING_TO_MOVE if not lines_past_cut(text) else None
 
 
 @dataclass(frozen=True)
@@ -226,9 +224,7 @@ def file_label(file: LoadedFile) -> str:
     `./AGENTS.md`), else where it is on disk (`~/…`), else its id or path."""
     if file.name:
         return file.name
-    if file.physical_path:
-        return display_path(file.physical_path)
-    return file.path or file.id or ""
+    return display_path(file.physical_path) if file.physical_path else file.path or file.id or ""
 
 
 def file_tip(file: LoadedFile) -> str:

@@ -60,9 +60,7 @@ class ConflictItem:
     def mergeable(self) -> bool:
         """Whether "both" and a written text are possible (a sidecar: memory-meta only,
         merged by sync's rules, never by lines)."""
-        if self.kind == "sidecar":
-            return bool(getattr(self.subject, "mergeable", False))
-        return True
+        return bool(getattr(self.subject, "mergeable", False)) if self.kind == "sidecar" else True
 
     @property
     def editable(self) -> bool:

@@ -324,9 +324,7 @@ def unsent_question(look: SyncLook, failure: str | None = None) -> tuple[str, st
 
 def why_not_sent(look: SyncLook | None) -> str:
     """Why the sync Sync now ran did not send what waits."""
-    if look is None:
-        return "the sync was stopped"
-    return why_not_synced(look) or "it is still waiting"
+    return "the sync was stopped" if look is None else why_not_synced(look) or "it is still waiting"
 
 
 class QuitQuestion:

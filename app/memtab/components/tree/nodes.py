@@ -361,9 +361,7 @@ class TreeNode:
     @property
     def scope(self) -> Scope | None:
         """The memory scope of a scope item (None for orphans and the orphans section)."""
-        if self.read_only or self.path is None:
-            return None
-        return self.path.scope
+        return None if self.read_only or self.path is None else self.path.scope
 
 
 _DATA_FIELDS = tuple(f for f in TreeNode.__slots__ if f not in _PLACE_FIELDS)
@@ -483,9 +481,7 @@ def drop_target(node: TreeNode) -> VirtualPath | None:
         node.kind in (NodeKind.FILE, NodeKind.MESSAGE, NodeKind.MATCH) and node.parent is not None
     ):
         node = node.parent
-    if not node.accepts_drops or node.path is None:
-        return None
-    return node.path
+    return None if not node.accepts_drops or node.path is None else node.path
 
 
 def moved_by_drop(sources: Iterable[VirtualPath], target: VirtualPath) -> list[VirtualPath]:

@@ -74,9 +74,7 @@ class ScopeScan(NamedTuple):
     def physical(self, path: VirtualPath) -> str | None:
         """Where a listed path of this scope lives, as a string (no symlink checks:
         listings hold none). Spelled like the tree's `TreeNode.physical`."""
-        if self.root is None:
-            return None
-        return "/".join((str(self.root), *path.segments))
+        return None if self.root is None else "/".join((str(self.root), *path.segments))
 
 
 class OrphanScan(NamedTuple):

@@ -74,9 +74,7 @@ def row_tag(item: InboxItem) -> str:
 
 def item_words(item: InboxItem) -> str:
     """What an item says: its text — a Gemini patch, what it changes (a diff is no line)."""
-    if item.kind == "gemini":
-        return item.rationale or ""
-    return item.text
+    return item.rationale or "" if item.kind == "gemini" else item.text
 
 
 AGENT_CHANGES = {
