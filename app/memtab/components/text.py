@@ -37,7 +37,6 @@ class ToldLines:
     """Each line of the text now → its number when the margin was told (None: a new line)."""
 
     def __init__(self, count: int) -> None:
-        """Told of a text of `count` lines, as it is now."""
         self._lines: list[int | None] | None = None  # None: every line is where it was
         self.count = count
 

@@ -77,9 +77,6 @@ def count_text(total: int, shown: int) -> str:
     return text if shown == total else f"{shown} of {text}"
 
 
-# --- the detail's previews ------------------------------------------------------------------
-
-
 def event_preview(row: int, event: Any) -> Preview:
     """An event's row: its number, role, first line and the tools it called."""
     view = describe_event(event)
@@ -323,14 +320,10 @@ def same_path(first: Path | str, second: Path | str) -> bool:
     return os.path.abspath(first) == os.path.abspath(second)
 
 
-# --- the dump list --------------------------------------------------------------------------
-
-
 class TraceRows:
     """Every dump as a row (newest first, as the scan gives them)."""
 
     def __init__(self) -> None:
-        """No rows until a scan is set."""
         self._rows: list[TraceSummary] = []
 
     def set(self, summaries: Sequence[TraceSummary]) -> None:
@@ -431,9 +424,6 @@ def reopen_after_scan(shown: TraceSummary | None, listed: TraceSummary) -> Reope
     if (shown.size_bytes, shown.modified_at_ms) != (listed.size_bytes, listed.modified_at_ms):
         return Reopen.REOPEN
     return Reopen.NOTHING
-
-
-# --- tool executions ------------------------------------------------------------------------
 
 
 def execution_cell(execution: ToolExecutionRecord, column: int, run_started_at: int | None) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import subprocess
 import sys
@@ -13,8 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.store.home import Home
-
-logger = logging.getLogger(__name__)
 
 RECENT_MS = 10 * 60_000
 MUX_NAMES = frozenset({"mux", "xum", "cmux", "Mux", "Xum"})

@@ -4,7 +4,6 @@ cannot keep a copy for waits for the user: docs/formats.md §14.2); a row's file
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -49,9 +48,6 @@ def ref_on_disk(scan: HomeScan, physical: Path) -> MemoryFileRef | None:
             if os.path.normpath(file.physical) == wanted:
                 return file.ref
     return None
-
-
-logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)

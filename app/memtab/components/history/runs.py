@@ -381,7 +381,6 @@ class RunsPresenter:
     the run it was shown over."""
 
     def __init__(self) -> None:
-        """Nothing listed yet."""
         self.runs: list[RunEntry] = []
         self.detail: RunDetail | None = None
         self.names: dict[str, str] = {}

@@ -96,10 +96,6 @@ def orphan_entry_key(dir_name: str, path: VirtualPath, *, is_dir: bool) -> str:
     return f"{kind}:{dir_name}/{path.relative}"
 
 
-def match_key(file_row_key: str, line: int) -> str:
-    return f"match:{line}:{file_row_key}"
-
-
 class LineMatch(NamedTuple):
     """A line of a file holding a search term: `line` from 0, `text` from `column`, `spans`."""
 
@@ -408,7 +404,7 @@ def too_deep_key(section: SectionId) -> str:
 def match_node(file_node: TreeNode, line: LineMatch) -> TreeNode:
     """A row under a file's row: one of its lines that matches the search."""
     return TreeNode(  # where the file is, by position: a search makes thousands of these
-        match_key(file_node.key, line.line),
+        f"match:{line.line}:{file_node.key}",
         _MATCH,
         line.text,
         file_node.section,
@@ -444,9 +440,6 @@ def file_container_key(key: str) -> str | None:
             return orphan_key(dir_name)
         return orphan_entry_key(dir_name, VirtualPath(Scope.PROJECT, parent), is_dir=True)
     return None
-
-
-# -- drag and drop: the model never moves anything, it asks for the move ---------------------
 
 
 def is_movable(node: TreeNode) -> bool:

@@ -1,6 +1,5 @@
 """Scanning the memory home: what the Memory tab shows, read at one moment (`HomeScan`)."""
 
-import logging
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -30,7 +29,6 @@ if TYPE_CHECKING:  # lazy: loaded by the full scan (the journal) or the first sc
     from memtab.components.tree.sources_scan import ContextLoader, SourcesScan
     from memtab.store.sidecars.journal import ConsolidationRecord, ConsolidationStatus
 
-logger = logging.getLogger(__name__)
 
 # Below this many files the whole scan is as quick as an outline: none is made.
 OUTLINE_MIN_FILES = 500
@@ -182,9 +180,6 @@ class ScanOutcome(NamedTuple):
     request: ScanRequest
     scan: HomeScan
     presented: object = None
-
-
-# -- choosing the workspace ----------------------------------------------------------------
 
 
 def choose_workspace(

@@ -46,9 +46,6 @@ REJECT_TIP = (
 ItemT = TypeVar("ItemT", bound="InboxItem")
 
 
-# --- words -----------------------------------------------------------------------------------
-
-
 def origin_text(item: InboxItem) -> str:
     """Who proposed an item, in a few words."""
     if item.kind == "harvest":
@@ -188,9 +185,6 @@ def details_html(item: InboxItem) -> str:
     return "".join(parts)
 
 
-# --- rules -----------------------------------------------------------------------------------
-
-
 def inbox_places(workspace: Workspace | None) -> frozenset[PathPlace]:
     """Where a change changes `workspace`'s Inbox (`Home.classify`): its suggestions, harvest
     folder and the folders holding it, its and global proposals, and Gemini CLI's inbox."""
@@ -253,7 +247,6 @@ class InboxPresenter(Generic[ItemT]):
     """The shown workspace's Inbox: its items and the decisions under way."""
 
     def __init__(self) -> None:
-        """No workspace, nothing waiting."""
         self.workspace: Workspace | None = None
         self.items: tuple[ItemT, ...] = ()
         self._decisions: set[object] = set()

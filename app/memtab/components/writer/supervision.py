@@ -58,8 +58,6 @@ class Supervision(Generic[T]):
         self._changed_while_beginning = False
         self.closed = False
 
-    # -- beginning ---------------------------------------------------------------------------
-
     def start(self) -> WatchStep | None:
         """The window starts the writer: the BEGIN to submit (None: started already, or closed)."""
         if self._started or self.closed:
@@ -122,8 +120,6 @@ class Supervision(Generic[T]):
         if kind is WatchJob.BEGIN and not finished:
             self._beginning = False
         return kind
-
-    # -- runs --------------------------------------------------------------------------------
 
     @property
     def paused(self) -> bool:
@@ -360,11 +356,6 @@ def status_text(status: WriterStatus, news: WriterNews | None = None) -> str:
     return "Memory writer paused" if status.paused else "Memory writer idle"
 
 
-def news_shown(status: WriterStatus, news: WriterNews | None) -> bool:
-    """Whether the line is the last run's news, a link that opens it."""
-    return news is not None and not status.standby and status.activity is WriterActivity.IDLE
-
-
 def status_view(status: WriterStatus, news: WriterNews | None, *, paused: bool) -> StatusView:
     """The widget for `status` (`news`: the last run's; `paused`: the button's state)."""
     text = status_text(status, news)
@@ -373,7 +364,8 @@ def status_view(status: WriterStatus, news: WriterNews | None, *, paused: bool) 
     if status.activity is WriterActivity.FAILED:
         if status.trace_path is not None:
             html += f' · <a href="{TRACE_LINK}">view trace</a>'
-    elif news is not None and news_shown(status, news):
+    elif news is not None and not status.standby and status.activity is WriterActivity.IDLE:
+        # the line is the last run's news, a link that opens it
         html = f'<a href="{NEWS_LINK}">{html}</a>'
         tip = news.details()
     key = "paused" if paused and status.activity is WriterActivity.IDLE else None
