@@ -24,7 +24,7 @@ def test_a_rule_said_of_another_thing_scope_or_time_is_no_duplicate(tmp_path: Pa
 
 
 def test_near_misses_written_after_the_change_are_no_duplicates(tmp_path: Path) -> None:
-    """`AFTER`, never tuned on: held at what it measures (3 of 16 joined: "EU" / "US", an
+    """`AFTER`, never tuned on: held at what it measures (3 of 28 joined: "EU" / "US", an
     incident's entry, a shared header of two notes); its rewordings all found."""
     found = _scored(AFTER, tmp_path)
     assert sum(hit for hit, _ in found.near.values()) + len(found.across) <= 3
