@@ -509,3 +509,53 @@ AFTER_REWORDED: tuple[Case, ...] = (
           "Logins"),
 )  # fmt: skip
 """Rewordings written after the engine's change and never tuned on."""
+
+DAYS: tuple[Case, ...] = (
+    _apart("incident",
+           (B, "- Last Friday the cert on the payments gateway expired and checkout failed "
+               "for two hours."),
+           (BC, "Renew the cert on the payments gateway a month before it expires."),
+           "Certs"),
+    _apart("incident",
+           (Q, "- 2026-09-02: the nightly export filled the shared volume and the API "
+               "stopped writing logs."),
+           (QW, "Write the nightly export to its own volume, not the shared one."),
+           "Export volume"),
+    _apart("incident",
+           (S, "- Two weeks ago a migration dropped the default on `orders.status` and "
+               "inserts failed."),
+           (SC, "Keep a default on `orders.status` in every migration."),
+           "Defaults"),
+    _apart("incident",
+           (GE, "Earlier today the agent ran the seed script against staging and wiped it."),
+           (C, "Never run the seed script against staging."),
+           "Seeding"),
+    _apart("incident",
+           (U, "Yesterday the release workflow published the wheel twice to PyPI."),
+           (B, "- The release workflow publishes the wheel to PyPI once, on tags."),
+           "Publishing"),
+    _apart("incident",
+           (QC, "Last sprint the flaky geocoder test blocked three merges."),
+           (Q, "- The flaky geocoder test is quarantined with the `flaky` marker."),
+           "Geocoder"),
+)  # fmt: skip
+"""Incidents told of a day gone beside the rule they led to, written after the engine read
+a day gone (`about.told_of_a_day`) and never tuned on."""
+
+DAYS_REWORDED: tuple[Case, ...] = (
+    _same("reworded",
+          (B, "- Renew the payments gateway cert a month before it expires; it lapsed last "
+              "Friday."),
+          (BC, "The payments gateway cert gets renewed a month ahead of its expiry."),
+          "Gateway cert"),
+    _same("reworded",
+          (S, "- Never run the seed script against staging."),
+          (SC, "The seed script must not be run against staging: it wiped it two weeks ago."),
+          "Seed script"),
+    _same("reworded",
+          (G, "Quarantine flaky tests with the `flaky` marker."),
+          (QW, "Flaky tests get the `flaky` marker, so they stop blocking merges like last "
+               "sprint."),
+          "Flaky"),
+)  # fmt: skip
+"""Rewordings with a day gone in their reason, written with `DAYS`."""

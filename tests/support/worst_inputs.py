@@ -450,6 +450,7 @@ WORST: dict[str, Worst] = {
     "memtab.trust.duplicates.meaning:_LIMITED": F("", "a onl save  other  apart bar "),
     "memtab.trust.duplicates.about:_FRONTED": M("in ", "a "),
     "memtab.trust.duplicates.about:_SEQUENCE": S("", "firs "),
+    "memtab.trust.duplicates.about:_PAST": S("", "1 2  last  day couple  of "),
     "memtab.trust.duplicates.about:_OPEN": S("", "not  yet  sure still to ? "),
     "memtab.trust.duplicates.meaning:_NEGATION": F("", "a no"),
     "memtab.trust.duplicates.meaning:_NO_MORE": S("", "used any no "),

@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from support.duplicate_near_misses import AFTER, AFTER_REWORDED, BATCH, REWORDED
+from support.duplicate_near_misses import (
+    AFTER,
+    AFTER_REWORDED,
+    BATCH,
+    DAYS,
+    DAYS_REWORDED,
+    REWORDED,
+)
 from unit.trust.test_duplicate_voices import _scored
 
 
@@ -31,3 +38,12 @@ def test_near_misses_written_after_the_change_are_no_duplicates(tmp_path: Path) 
     assert found.polarity == 0
     reworded = _scored(AFTER_REWORDED, tmp_path / "reworded")
     assert reworded.found["reworded"][0] == 8 and reworded.across == []
+
+
+def test_an_incident_told_of_a_day_gone_is_not_the_rule_it_led_to(tmp_path: Path) -> None:
+    """`DAYS`, written after the engine read a day gone and never tuned on: none of 6 joined
+    (2 before); a day gone in a rule's reason keeps its rewording (2 of 3, as before)."""
+    found = _scored(DAYS, tmp_path)
+    assert found.near["incident"][0] == 0 and found.across == []
+    reworded = _scored(DAYS_REWORDED, tmp_path / "reworded")
+    assert reworded.found["reworded"][0] >= 2 and reworded.across == []

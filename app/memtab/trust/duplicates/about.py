@@ -16,6 +16,7 @@ from difflib import SequenceMatcher
 from typing import NamedTuple
 
 from memtab.store.text.near_duplicates import lowered_words
+from memtab.trust.duplicates.clauses import own_clause
 from memtab.trust.words import stems_of
 
 _DETERMINERS = frozenset(
@@ -62,6 +63,15 @@ _SEQUENCE = re.compile(
 )
 """An adverb of sequence: a statement doing a thing "first" says a time, as one doing it
 "Before a push, …" does."""
+_UNITS = r"(?:minute|hour|day|night|week|month|quarter|year|sprint|weekend)"
+_PAST = re.compile(
+    rf"\b(?:yesterday|last\s+(?:{_UNITS}|monday|tuesday|wednesday|thursday|friday|saturday"
+    rf"|sunday)|(?:\d+|an?|two|three|few|several|couple\s+of)\s+{_UNITS}s?\s+ago"
+    r"|earlier\s+today|this\s+morning)\b|^\s*+(?:[-*+]\s++)?\d{4}-\d{2}-\d{2}\b",
+    re.IGNORECASE,
+)
+"""A day gone, told by deixis ("yesterday", "last week", "three days ago") or a date
+opening the line: a record of what happened."""
 _MOST_REPLACED = 3
 """Words one statement says in place of the other's, at most, for a substitution (more is
 a rewording of the whole)."""
@@ -107,6 +117,13 @@ def _timed(fronted: str) -> bool:
     """Whether a fronted adverbial is one of time ("Before a push, …")."""
     first = lowered_words(fronted)[:1]
     return bool(first) and first[0] in _TIMES
+
+
+def told_of_a_day(one: str, other: str) -> bool:
+    """Whether one of two statements tells of a day gone (`_PAST`, in its own clause: not a
+    reason beside a rule, "…; sockets piled up last month") and the other does not: an
+    incident's entry is not the rule it led to."""
+    return (_PAST.search(own_clause(one)) is None) != (_PAST.search(own_clause(other)) is None)
 
 
 def left_open(one: str, other: str) -> bool:

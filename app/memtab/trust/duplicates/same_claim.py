@@ -19,7 +19,7 @@ from itertools import repeat
 from typing import NamedTuple
 
 from memtab.check.documents import Document
-from memtab.trust.duplicates.about import about_other, left_open
+from memtab.trust.duplicates.about import about_other, left_open, told_of_a_day
 from memtab.trust.duplicates.boilerplate import line_digest
 from memtab.trust.duplicates.clauses import LABEL
 from memtab.trust.duplicates.meaning import POLARITIES, compared, denied, narrowed, own_name
@@ -75,6 +75,7 @@ def same_claims(
         or denied(a.text, b.text)
         or denied(b.text, a.text)
         or left_open(a.line, b.line)
+        or told_of_a_day(a.text, b.text)
         or _about_other((a.text, one), (b.text, other), weight, rare)
     )
 

@@ -37,7 +37,7 @@ from memtab.kept.per_file import NotAsMadeError
 from memtab.markdown import text_lines
 from memtab.sources.codex.summary import restates
 from memtab.store.text.near_duplicates import COMMON_FILES, alike_groups, near_duplicate_pairs
-from memtab.trust.duplicates.about import about_other, left_open
+from memtab.trust.duplicates.about import about_other, left_open, told_of_a_day
 from memtab.trust.duplicates.boilerplate import BOILERPLATE_NOTES
 from memtab.trust.duplicates.boilerplate import similarity as weighted_similarity
 from memtab.trust.duplicates.clauses import a_rule, apart_as_said, own_clause, rules_beside
@@ -408,6 +408,7 @@ def statement_groups(
             apart_as_said(lambda a, b: subject_only(a, b, weight), mine, theirs)
             or rules_apart(mine, theirs, weight)
             or left_open(line, their_line)
+            or told_of_a_day(mine, theirs)
             or about_other(mine, theirs, lambda: said_of(other.note), weight, rare)
             or about_other(theirs, mine, lambda: said_of(one.note), weight, rare)
         )
