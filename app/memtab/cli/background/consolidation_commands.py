@@ -9,7 +9,6 @@ from pathlib import Path
 
 from memtab.cli.common import (
     Argument,
-    CliError,
     Exclusive,
     as_cli_error,
     command,
@@ -18,6 +17,7 @@ from memtab.cli.common import (
     open_store,
     print_json,
 )
+from memtab.cli.options import CliError
 from memtab.consolidation.declined import DeclinedMatcher, DeclinedOp, forget_declined
 from memtab.consolidation.engine.runner import RunLimits
 from memtab.consolidation.errors import ConsolidationError, RunFailedError

@@ -13,7 +13,6 @@ from memtab.blame.records import AdHocNoteSource, Blame, BlameLine
 from memtab.blame.service import blame_file_id, blame_memory_file
 from memtab.cli.common import (
     Argument,
-    CliError,
     as_cli_error,
     command,
     elide,
@@ -22,6 +21,7 @@ from memtab.cli.common import (
     open_store,
     require_memory_path,
 )
+from memtab.cli.options import CliError
 from memtab.components.history.deleted import (
     discovered_sources,
     every_item,

@@ -11,7 +11,6 @@ from typing import Annotated
 
 from memtab.cli.common import (
     Argument,
-    CliError,
     as_cli_error,
     command,
     elide,
@@ -21,6 +20,7 @@ from memtab.cli.common import (
     print_json,
     require_memory_path,
 )
+from memtab.cli.options import CliError
 from memtab.file_protocol.file_ref import (
     AGENT_TITLES,
     MUX_SOURCE_ID,
