@@ -345,4 +345,7 @@ def unnumbered_hunk(patches: Sequence[FilePatch]) -> str | None:
     """Why Memtab will not apply a patch Gemini CLI would misplace (see the module doc)."""
     if all(hunk.numbered for patch in patches for hunk in patch.hunks):
         return None
-    return "a hunk's @@ line has no line numbers: Gemini CLI would put its lines in place of the whole file"
+    return (
+        "a hunk's @@ line has no line numbers: Gemini CLI would put its lines in place of the "
+        "whole file"
+    )
