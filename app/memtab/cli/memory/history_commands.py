@@ -340,12 +340,8 @@ def run_runs(args: argparse.Namespace) -> RunsListing | int:
 
 def trace_folder(home: Home, run: RunEntry) -> Path:
     """The folder of a run's trace dump: the writer's, or the consolidation's."""
-    workspace = run.workspace_id or ""
-    return (
-        home.trace_dir(workspace)
-        if run.kind == "writer"
-        else home.consolidation_trace_dir(workspace)
-    )
+    folder = home.trace_dir if run.kind == "writer" else home.consolidation_trace_dir
+    return folder(run.workspace_id or "")
 
 
 class RunListing(Record, write_only=True):
