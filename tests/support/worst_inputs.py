@@ -152,7 +152,7 @@ WORST: dict[str, Worst] = {
     "memtab.sources.claude.memory_dir:_MOUNT_NAME": M("", "a", "!"),
     "memtab.sources.claude.memory_dir:_MOUNT_UNSAFE": F("", "a!"),
     "memtab.sources.claude.memory_dir:_INDEX_SEGMENT": M("", "a", "!"),
-    "memtab.sources.claude.subagents:_UNSAFE": F("", "a!"),
+    "memtab.loads.claude:_UNSAFE": F("", "a!"),
     "memtab.sources.claude.instructions:_PATHS_KEY": S("paths", "\n", "x"),
     "memtab.sources.claude.instructions:_IMPORT": F("", " @a\\"),
     "memtab.sources.claude.instructions:_CODE_SPAN": F("`", "a"),

@@ -34,13 +34,7 @@ from memtab.agent_server.bridge.rendezvous import (
 from memtab.agent_server.catalog import MemoryCatalog
 from memtab.agent_server.frames import CHUNK_BYTES
 from memtab.agent_server.hosting.catalogs import CatalogShelf
-from memtab.agent_server.hosting.handshake import (
-    Hello,
-    HostedBy,
-    HostSetup,
-    HostStatus,
-    Welcome,
-)
+from memtab.agent_server.hosting.handshake import Hello, HostedBy, HostSetup, HostStatus, Welcome
 from memtab.agent_server.origin import SessionOrigin
 from memtab.agent_server.server import keep_start_out_of_collections, serve_streams
 from memtab.agent_server.service import MemoryService
@@ -225,7 +219,14 @@ class McpHost:
                 )
             except SessionRefusedError as error:
                 problem = str(error)
-        await connection.send_record(self._welcome(problem))
+        welcome = Welcome(
+            ok=problem is None,
+            memtab=self._version,
+            protocol=PROTOCOL,
+            pid=os.getpid(),
+            reason=problem,
+        )
+        await connection.send_record(welcome)
         if service is None:
             logger.info("memtab mcp host: refused a session of pid %d: %s", pid, problem)
             return
@@ -247,15 +248,6 @@ class McpHost:
             f"this host {self._version} (protocol {PROTOCOL}, {package})"
         )
 
-    def _welcome(self, problem: str | None) -> Welcome:
-        return Welcome(
-            ok=problem is None,
-            memtab=self._version,
-            protocol=PROTOCOL,
-            pid=os.getpid(),
-            reason=problem,
-        )
-
     def status(self) -> HostStatus:
         return HostStatus(
             memtab=self._version,
@@ -273,10 +265,9 @@ class McpHost:
         """List a catalog the first session took, on a worker thread."""
         fresh, self.shelf.fresh = self.shelf.fresh, []
         for catalog in fresh:
-            thread = threading.Thread(
+            threading.Thread(
                 target=_warm, args=(catalog,), name="memtab-mcp-warm", daemon=True
-            )
-            thread.start()
+            ).start()
 
     def _bind(self) -> socket.socket:
         """A socket listening under the rendezvous name (taken over from a host before)."""

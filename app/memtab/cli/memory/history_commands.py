@@ -13,7 +13,6 @@ from memtab.blame.records import AdHocNoteSource, Blame, BlameLine
 from memtab.blame.service import blame_file_id, blame_memory_file
 from memtab.cli.common import (
     Argument,
-    CliError,
     as_cli_error,
     command,
     elide,
@@ -22,6 +21,7 @@ from memtab.cli.common import (
     open_store,
     require_memory_path,
 )
+from memtab.cli.options import CliError
 from memtab.components.history.deleted import (
     discovered_sources,
     every_item,
@@ -40,13 +40,7 @@ from memtab.store.catch_up.runs_log import catch_up_runs
 from memtab.store.history.describe import describe_run, op_diff
 from memtab.store.history.prune import maybe_prune
 from memtab.store.history.records import RunEntry
-from memtab.store.history.runs import (
-    REVERT_KIND,
-    RUN_KINDS,
-    RunsLog,
-    files_changed,
-    reverted_by,
-)
+from memtab.store.history.runs import REVERT_KIND, RUN_KINDS, RunsLog, files_changed, reverted_by
 from memtab.store.history.versions import VersionListing
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
@@ -137,10 +131,7 @@ class VersionHistory(Record, write_only=True):
 
 
 @command(
-    "history",
-    *_FILE_ARGUMENTS,
-    writes_home=True,
-    help="every recorded version of a memory file",
+    "history", *_FILE_ARGUMENTS, writes_home=True, help="every recorded version of a memory file"
 )
 def run_history(args: argparse.Namespace) -> VersionHistory | int:
     require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "history")
@@ -349,12 +340,8 @@ def run_runs(args: argparse.Namespace) -> RunsListing | int:
 
 def trace_folder(home: Home, run: RunEntry) -> Path:
     """The folder of a run's trace dump: the writer's, or the consolidation's."""
-    workspace = run.workspace_id or ""
-    return (
-        home.trace_dir(workspace)
-        if run.kind == "writer"
-        else home.consolidation_trace_dir(workspace)
-    )
+    folder = home.trace_dir if run.kind == "writer" else home.consolidation_trace_dir
+    return folder(run.workspace_id or "")
 
 
 class RunListing(Record, write_only=True):

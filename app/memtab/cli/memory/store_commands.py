@@ -8,27 +8,14 @@ import sys
 from pathlib import Path
 from typing import Annotated, Literal
 
-from memtab.cli.common import (
-    Argument,
-    CliError,
-    command,
-    elide,
-    format_table,
-    group,
-    open_home,
-    open_store,
-)
+from memtab.cli.common import Argument, command, elide, format_table, group, open_home, open_store
+from memtab.cli.options import CliError
 from memtab.demo import create_demo_home
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.records import OmitEmpty, Record
 from memtab.humanize import coverage_text, harvest_text, relative_time, size_text
 from memtab.store.catch_up.external import record_external
-from memtab.store.paths import (
-    MAX_PATH_DEPTH,
-    Scope,
-    normalize_project_path,
-    too_deep_words,
-)
+from memtab.store.paths import MAX_PATH_DEPTH, Scope, normalize_project_path, too_deep_words
 from memtab.store.scopes.file_rows import FileRow, file_rows
 from memtab.store.scopes.tool import MemoryTool, ToolResult
 from memtab.store.sidecars.journal import ConsolidationStatus, Journal

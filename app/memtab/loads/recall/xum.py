@@ -8,9 +8,8 @@ from dataclasses import dataclass
 
 from memtab.loads.kept import KeptHeads
 from memtab.loads.limits import XUM_NO_DESCRIPTION, xum_recall_warning
-from memtab.loads.recall.records import AgentRecall, RecallFile, Unrecallable
+from memtab.loads.recall.records import AgentRecall, RecallFile, Unrecallable, loaded_files
 from memtab.loads.recall.relevance import Fields, Judgement, Prompt, holds, judge, ranked
-from memtab.loads.recall.starts import loaded_files
 from memtab.loads.records import AgentLoads
 from memtab.loads.xum import index_notes
 from memtab.store.files import FileContent, FileEntry
@@ -80,8 +79,7 @@ def xum_recall(
     files = loaded_files(loads)
     listed = index_notes(view, removed=removed, kept=heads)
     judgements = judge(
-        prompt,
-        [Fields.of((_path_words(f.path), 1.0), (f.description, 1.0)) for f in listed],
+        prompt, [Fields.of((_path_words(f.path), 1.0), (f.description, 1.0)) for f in listed]
     )
     order = ranked(judgements)
     kept: list[int] = []
@@ -108,8 +106,7 @@ def xum_recall(
         best.setdefault(chunk.path, (chunk, chunk_judgements[chunk_index]))
     entry_of = {listed[i].path: i for i in kept}
     recalled = sorted(
-        best,
-        key=lambda p: (-(judgements[entry_of[p]].score + best[p][1].score), str(p)),
+        best, key=lambda p: (-(judgements[entry_of[p]].score + best[p][1].score), str(p))
     )[:RECALL_NOTES]
     for rank, path in enumerate(recalled, start=1):
         chunk, chunk_judgement = best[path]
