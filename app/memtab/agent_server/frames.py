@@ -17,7 +17,13 @@ import anyio.to_thread
 from mcp.os.win32.utilities import rebind_std_handle_to_fd
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
-from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError, jsonrpc_message_adapter
+from mcp_types import (
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    ErrorData,
+    JSONRPCError,
+    jsonrpc_message_adapter,
+)
 
 from memtab.agent_server.bridge.frame_ids import (
     ID_WINDOW_CHARS,

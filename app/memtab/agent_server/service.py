@@ -61,7 +61,12 @@ from memtab.store.home import Home
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope
 from memtab.store.proposals.queue import ProposalError, ProposalQueue, ToolCall
 from memtab.store.scopes.memory import MemoryStore
-from memtab.store.scopes.tool import MemoryTool, ToolRequest, parse_tool_request, view_lines
+from memtab.store.scopes.tool import (
+    MemoryTool,
+    ToolRequest,
+    parse_tool_request,
+    view_lines,
+)
 from memtab.store.scopes.tool_args import ViewArgs
 from memtab.store.sidecars.registry import Workspace
 
@@ -581,7 +586,9 @@ class MemoryService:
             if scope is Scope.PROJECT and self.workspace is None:
                 return Answer(error=_NO_INBOX.format(project=self.scope.project))
         call = ToolCall(
-            command=request.command, arguments=request.args.arguments, expected_sha256=expected
+            command=request.command,
+            arguments=request.args.arguments,
+            expected_sha256=expected,
         )
         try:
             proposal = ProposalQueue(self.home, self.workspace).propose(

@@ -246,7 +246,10 @@ def session_scope(
 
 
 def _combined(
-    owners: list[CheckoutOwner], pin: Workspace | None, decided_by: str, directories: Sequence[str]
+    owners: list[CheckoutOwner],
+    pin: Workspace | None,
+    decided_by: str,
+    directories: Sequence[str],
 ) -> SessionScope:
     known = [owner for owner in owners if owner.known]
     projects = {owner.project for owner in known}

@@ -97,7 +97,8 @@ LOADING: Final[dict[str, ToolLoading]] = {
     "view": ToolLoading(True, "read a remembered note or memory file"),
     "list": ToolLoading(True, "list the remembered notes and memory files"),
     "create": ToolLoading(
-        False, "remember this for next time: save a fact, note, decision, preference or lesson"
+        False,
+        "remember this for next time: save a fact, note, decision, preference or lesson",
     ),
     "str_replace": ToolLoading(
         False, "update a remembered fact, note, decided choice or preference that changed"

@@ -19,7 +19,10 @@ from memtab.agent_server.agents import (
 )
 from memtab.agent_server.codex_config import remove_codex_server
 from memtab.agent_server.config_files import EditStatus, gemini_settings
-from memtab.agent_server.config_files.checked_replace import CreatedFiles, Edit
+from memtab.agent_server.config_files.checked_replace import (
+    CreatedFiles,
+    Edit,
+)
 from memtab.agent_server.config_files.gemini_settings import policy_path
 from memtab.agent_server.config_files.json_edits import remove_items, remove_member
 from memtab.agent_server.install import (

@@ -19,7 +19,11 @@ from memtab.sources.claude.auto_memory_switch import auto_memory_switch, local_s
 from memtab.sources.claude.index import INDEX_MAX_LINES, INDEX_MAX_UNITS, INDEX_NAME, index_cut
 from memtab.sources.claude.instructions import instruction_files, instruction_mode
 from memtab.sources.claude.memory_dir import TEAM_FOLDER
-from memtab.sources.claude.recall import HOW_TOPICS_ARE_RECALLED, NO_DESCRIPTION, RECALL_CANDIDATES
+from memtab.sources.claude.recall import (
+    HOW_TOPICS_ARE_RECALLED,
+    NO_DESCRIPTION,
+    RECALL_CANDIDATES,
+)
 from memtab.sources.claude.settings import auto_memory_turned_off, session_memory_stores
 from memtab.sources.claude.source import auto_memory_base, auto_memory_directory
 from memtab.store.text.frontmatter import FrontmatterError, read_agent_definition

@@ -7,7 +7,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from memtab.loads.measure import BYTES_PER_TOKEN, Identify, line_of_byte, measured, named, read_text
+from memtab.loads.measure import (
+    BYTES_PER_TOKEN,
+    Identify,
+    line_of_byte,
+    measured,
+    named,
+    read_text,
+)
 from memtab.loads.records import AgentLoads, LoadedFile
 from memtab.sources.claude.index import count_lines
 from memtab.sources.codex.memory_settings import (

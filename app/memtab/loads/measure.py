@@ -40,7 +40,11 @@ def read_text(path: Path, notes: list[str] | None = None) -> str | None:
 
 
 def measured(
-    text: str, *, loaded: str | None = None, loaded_lines: int | None = None, **fields: object
+    text: str,
+    *,
+    loaded: str | None = None,
+    loaded_lines: int | None = None,
+    **fields: object,
 ) -> LoadedFile:
     """The record of a file whose text is `text`, of which the agent reads `loaded` (None: all)."""
     read = text if loaded is None else loaded

@@ -22,7 +22,13 @@ from memtab.sources.codex.extensions import read_extensions
 from memtab.sources.codex.imports import ImportLinks
 from memtab.sources.content import read_raw_source_text
 from memtab.sources.gemini.context_files import NOT_IN_INDEX, NOT_IN_INDEX_LABEL, named_in_index
-from memtab.sources.layouts import FOLLOWS_LINKED_FILES, PLANS, Rule, auto_memory_dir, classify_file
+from memtab.sources.layouts import (
+    FOLLOWS_LINKED_FILES,
+    PLANS,
+    Rule,
+    auto_memory_dir,
+    classify_file,
+)
 from memtab.sources.model import (
     Discovery,
     FileKind,
@@ -179,7 +185,10 @@ def find_file(discovery: Discovery, raw_id: str) -> tuple[Source, SourceFile]:
 
 
 def _add(
-    found: dict[str, SourceFile], source: Source, segments: tuple[str, ...], described: bool = True
+    found: dict[str, SourceFile],
+    source: Source,
+    segments: tuple[str, ...],
+    described: bool = True,
 ) -> None:
     rule = classify_file(source, segments)
     if rule is None or any(s.startswith(".") and s != ".claude" for s in segments):

@@ -34,7 +34,13 @@ from memtab.agent_server.bridge.rendezvous import (
 from memtab.agent_server.catalog import MemoryCatalog
 from memtab.agent_server.frames import CHUNK_BYTES
 from memtab.agent_server.hosting.catalogs import CatalogShelf
-from memtab.agent_server.hosting.handshake import Hello, HostedBy, HostSetup, HostStatus, Welcome
+from memtab.agent_server.hosting.handshake import (
+    Hello,
+    HostedBy,
+    HostSetup,
+    HostStatus,
+    Welcome,
+)
 from memtab.agent_server.origin import SessionOrigin
 from memtab.agent_server.server import keep_start_out_of_collections, serve_streams
 from memtab.agent_server.service import MemoryService

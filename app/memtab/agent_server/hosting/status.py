@@ -13,7 +13,11 @@ from collections.abc import Mapping
 from memtab import __version__
 from memtab.agent_server.bridge.greeting import STATUS, hello
 from memtab.agent_server.bridge.reach import IDLE_EXIT_S
-from memtab.agent_server.bridge.rendezvous import RendezvousError, host_rendezvous, peer_credentials
+from memtab.agent_server.bridge.rendezvous import (
+    RendezvousError,
+    host_rendezvous,
+    peer_credentials,
+)
 from memtab.agent_server.hosting.handshake import HostSetup, HostStatus, host_setup
 from memtab.fs.records import Record
 from memtab.store.home import Home

@@ -128,7 +128,12 @@ def file_page(
 
 
 def search_page(
-    hits: Sequence[SearchHit], *, offset: int, cursor: PageCursor, notes: Sequence[str], budget: int
+    hits: Sequence[SearchHit],
+    *,
+    offset: int,
+    cursor: PageCursor,
+    notes: Sequence[str],
+    budget: int,
 ) -> str:
     """The page of `hits` from `offset`, as many as fit, with the next `cursor`."""
     candidates = list(hits[offset:])

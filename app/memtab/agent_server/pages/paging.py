@@ -119,7 +119,13 @@ class LineWindow:
 
 
 def line_window(
-    lines: Sequence[str], start: int, column: int, end: int, room: int, *, numbered: bool
+    lines: Sequence[str],
+    start: int,
+    column: int,
+    end: int,
+    room: int,
+    *,
+    numbered: bool,
 ) -> LineWindow:
     """The lines `start`..`end - 1` that fit in `room`, each `N<tab>line` when `numbered`; at least
     part of the first line, a longer line going on next page."""

@@ -40,7 +40,13 @@ from memtab.store.catch_up.runs_log import catch_up_runs
 from memtab.store.history.describe import describe_run, op_diff
 from memtab.store.history.prune import maybe_prune
 from memtab.store.history.records import RunEntry
-from memtab.store.history.runs import REVERT_KIND, RUN_KINDS, RunsLog, files_changed, reverted_by
+from memtab.store.history.runs import (
+    REVERT_KIND,
+    RUN_KINDS,
+    RunsLog,
+    files_changed,
+    reverted_by,
+)
 from memtab.store.history.versions import VersionListing
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
@@ -131,7 +137,10 @@ class VersionHistory(Record, write_only=True):
 
 
 @command(
-    "history", *_FILE_ARGUMENTS, writes_home=True, help="every recorded version of a memory file"
+    "history",
+    *_FILE_ARGUMENTS,
+    writes_home=True,
+    help="every recorded version of a memory file",
 )
 def run_history(args: argparse.Namespace) -> VersionHistory | int:
     require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "history")

@@ -15,7 +15,12 @@ from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.records import OmitEmpty, Record
 from memtab.humanize import coverage_text, harvest_text, relative_time, size_text
 from memtab.store.catch_up.external import record_external
-from memtab.store.paths import MAX_PATH_DEPTH, Scope, normalize_project_path, too_deep_words
+from memtab.store.paths import (
+    MAX_PATH_DEPTH,
+    Scope,
+    normalize_project_path,
+    too_deep_words,
+)
 from memtab.store.scopes.file_rows import FileRow, file_rows
 from memtab.store.scopes.tool import MemoryTool, ToolResult
 from memtab.store.sidecars.journal import ConsolidationStatus, Journal

@@ -13,7 +13,11 @@ import sys
 import threading
 from collections.abc import Sequence
 
-from memtab.agent_server.bridge.rendezvous import Rendezvous, RendezvousError, host_rendezvous
+from memtab.agent_server.bridge.rendezvous import (
+    Rendezvous,
+    RendezvousError,
+    host_rendezvous,
+)
 from memtab.agent_server.hosting.catalogs import CatalogShelf
 from memtab.agent_server.hosting.handshake import HostedBy, host_setup
 from memtab.agent_server.hosting.host import McpHost, SessionRefusedError

@@ -52,7 +52,8 @@ def ask_model(
     the others. ProviderError when offline; other failures are the pick's `problem`."""
     if settings.is_offline:
         raise ProviderError(
-            "config", "No model is configured: choose one in File → Settings or with memtab models"
+            "config",
+            "No model is configured: choose one in File → Settings or with memtab models",
         )
     agents = tuple(
         _claude(agent, recall.prompt, settings, cancel, make, clock)

@@ -79,7 +79,8 @@ def xum_recall(
     files = loaded_files(loads)
     listed = index_notes(view, removed=removed, kept=heads)
     judgements = judge(
-        prompt, [Fields.of((_path_words(f.path), 1.0), (f.description, 1.0)) for f in listed]
+        prompt,
+        [Fields.of((_path_words(f.path), 1.0), (f.description, 1.0)) for f in listed],
     )
     order = ranked(judgements)
     kept: list[int] = []
@@ -106,7 +107,8 @@ def xum_recall(
         best.setdefault(chunk.path, (chunk, chunk_judgements[chunk_index]))
     entry_of = {listed[i].path: i for i in kept}
     recalled = sorted(
-        best, key=lambda p: (-(judgements[entry_of[p]].score + best[p][1].score), str(p))
+        best,
+        key=lambda p: (-(judgements[entry_of[p]].score + best[p][1].score), str(p)),
     )[:RECALL_NOTES]
     for rank, path in enumerate(recalled, start=1):
         chunk, chunk_judgement = best[path]

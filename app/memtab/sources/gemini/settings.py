@@ -277,7 +277,11 @@ def _same(one: Path, other: Path) -> bool:
 
 
 def trusted(
-    project: Path, env: Mapping[str, str], rules: Sequence[tuple[str, str]], *, folder_trust: bool
+    project: Path,
+    env: Mapping[str, str],
+    rules: Sequence[tuple[str, str]],
+    *,
+    folder_trust: bool,
 ) -> bool:
     """Whether Gemini CLI trusts `project` (`checkPathTrust`)."""
     forced = env.get("GEMINI_CLI_TRUST_WORKSPACE")
