@@ -88,11 +88,6 @@ def proposal_summary(proposal: AgentProposal) -> str:
     return " ".join([head, *shown]) if shown else head
 
 
-def _proposal_id(client: str, call: ToolCall, at: int) -> str:
-    key = f"{client}\n{call.command}\n{sorted(call.arguments.items())!r}\n{at}"
-    return "p" + hashlib.blake2b(key.encode(), digest_size=5).hexdigest()
-
-
 class ProposalQueue:
     """One queue of proposals: a workspace's, or the global one (`workspace` None)."""
 
@@ -162,8 +157,9 @@ class ProposalQueue:
 
         arguments = request.args.arguments
         at = self._clock()
+        key = f"{client}\n{call.command}\n{sorted(call.arguments.items())!r}\n{at}"
         proposal = AgentProposal(
-            id=_proposal_id(client, call, at),
+            id="p" + hashlib.blake2b(key.encode(), digest_size=5).hexdigest(),
             client=client,
             command=call.command,
             arguments=arguments,
