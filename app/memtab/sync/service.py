@@ -348,7 +348,7 @@ class SyncService:
         for item in chosen:
             # Progress lines prefixed with the target's name when there are several.
             prefix = f"{item.name}: " if len(chosen) > 1 else ""
-            prefixed = functools.partial(_prefixed, report, prefix)
+            prefixed = functools.partial(lambda prefix, line: report(prefix + line), prefix)
             reports.append(
                 self._sync_target(config, item, prefixed, cancel or (lambda: False), wait_s)
             )
@@ -571,10 +571,6 @@ def _not_set_up(config: SyncConfig) -> str:
     if config.problem:
         return f"Sync's set-up {config.problem}; fix it, or run memtab sync init again"
     return "Sync is not set up in this home: run memtab sync init --remote URL"
-
-
-def _prefixed(report: Progress, prefix: str, line: str) -> None:
-    report(prefix + line)
 
 
 def _failed(target: Target, error: str) -> TargetReport:
