@@ -193,16 +193,14 @@ class TargetReport(Record, write_only=True):
     offline: str | None = None
 
 
-def _all_conflicts(report: SyncReport) -> list[SyncConflict]:
-    return [conflict for target in report.targets for conflict in target.conflicts]
-
-
 class SyncReport(Record, write_only=True):
     """What a sync did: `memtab sync --json` (docs/formats.md §18.4)."""
 
     pushed: int = computed(lambda report: sum(target.pushed for target in report.targets))
     pulled: int = computed(lambda report: sum(len(target.pulled) for target in report.targets))
-    conflicts: list[SyncConflict] = computed(_all_conflicts)
+    conflicts: list[SyncConflict] = computed(
+        lambda report: [conflict for target in report.targets for conflict in target.conflicts]
+    )
     offline: bool = computed(
         lambda report: any(target.status == "offline" for target in report.targets)
     )
