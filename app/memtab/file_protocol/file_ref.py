@@ -73,8 +73,7 @@ class MemoryFileRef(NamedTuple):
         """How a list shows it: the virtual path, or `Claude Code · rules/testing.md`."""
         if self.source_id == MUX_SOURCE_ID:
             return self.path
-        title = next((t for agent, t in AGENT_TITLES.items() if agent == self.agent), self.agent)
-        return f"{title} · {self.path}"
+        return f"{agent_title(self.agent)} · {self.path}"
 
     @property
     def relative(self) -> str:
