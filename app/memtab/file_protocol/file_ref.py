@@ -110,8 +110,7 @@ class MemoryFileRef(NamedTuple):
 
 def parse_file_id(raw: str) -> MemoryFileRef:
     """Split `<agent>:<name>:<relative path>`; SourceError saying what is wrong."""
-    text = raw.strip()
-    parts = text.split(":", 2)
+    parts = raw.strip().split(":", 2)
     if len(parts) != 3 or parts[0] not in OTHER_AGENTS or not parts[2]:
         raise SourceError(
             f"Not a file id: {raw!r} (expected AGENT:SOURCE:PATH, e.g. "
