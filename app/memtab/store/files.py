@@ -462,8 +462,7 @@ def read_file_in(directory: Directory, name: str) -> tuple[FileContent, bytes]:
     also the bytes read. Over the cap as mux counts it; OSError (`HardLinkedFileError`)."""
     content, encoded, data, size, over_cap = read_text_in(directory, name)
     sha256 = hashlib.sha256(encoded).hexdigest()  # = content_sha256(content)
-    binary = b"\x00" in data[:MAX_FILE_BYTES]
-    return FileContent(content, sha256, size, binary, over_cap), data
+    return FileContent(content, sha256, size, b"\x00" in data[:MAX_FILE_BYTES], over_cap), data
 
 
 def read_text_in(directory: Directory, name: str) -> tuple[str, bytes, bytes, int, bool]:

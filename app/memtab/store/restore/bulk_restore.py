@@ -294,8 +294,7 @@ def _read(directory: Directory | None, path: VirtualPath) -> bytes | None:
 
 def _open_parent(store: MemoryStore, path: VirtualPath, *, create: bool = False) -> Directory:
     assert path.scope is not None
-    root = store.root(path.scope)
-    return open_scope_directory(root, path.parent, target=path, create=create)
+    return open_scope_directory(store.root(path.scope), path.parent, target=path, create=create)
 
 
 def _keep_replaced(
