@@ -296,8 +296,7 @@ class SyncService:
                 open_scope_store(self.home, scope)
             except (SyncSetupError, MemoryStoreError) as error:
                 raise SyncError(str(error)) from None
-        repository = self.paths.repository(name)
-        existed = repository.exists()
+        existed = self.paths.repository(name).exists()
         if not existed:  # a state left by an earlier repository names commits it had
             self.paths.state(name).unlink(missing_ok=True)
             self.paths.import_intent(name).unlink(missing_ok=True)
@@ -320,8 +319,7 @@ class SyncService:
 
     def remove(self, name: str) -> None:
         """Stop syncing a target (its repository stays, with everything it held)."""
-        config = self.config()
-        config.target(name)
+        self.config().target(name)  # SyncSetupError for an unknown target
         state = load_state(self.paths.state(name))
         if state.conflicts:
             n = len(state.conflicts)
