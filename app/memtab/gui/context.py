@@ -125,7 +125,6 @@ class WindowShell(Protocol):
         """A hidden panel docked beside the editor (or below the tabs: a list of rows)."""
 
     def as_widget(self) -> QWidget: ...
-
     def isActiveWindow(self) -> bool: ...
 
     def activateWindow(self) -> None:

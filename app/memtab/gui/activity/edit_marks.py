@@ -52,7 +52,6 @@ class BadgedEditor(Protocol):
     def reading_refs(self) -> list[MemoryFileRef]: ...
     @property
     def real_path(self) -> Path | None: ...
-
     def set_badge(self, text: str | None, tooltip: str = "") -> None: ...
 
 
@@ -153,7 +152,7 @@ class EditMarks(QObject):
 
     def follow(self, consolidation: ConsolidationRuns) -> None:
         """Claim what this window's consolidation runs change."""
-        consolidation.run_started.connect(self._on_consolidation_run_started)
+        consolidation.run_started.connect(self.consolidation_started)
         consolidation.run_finished.connect(self._on_consolidation_run_finished)
         consolidation.run_failed.connect(self._on_consolidation_run_ended)
         consolidation.run_cancelled.connect(self._on_consolidation_run_ended)
@@ -208,10 +207,6 @@ class EditMarks(QObject):
         if self.claims.opened(ref, self._open_physical(), self._editor.reading_refs):
             self._model.set_agent_edited(self.edits.badges)  # the user looked
         self._show_in_editor()
-
-    @Slot(str)
-    def _on_consolidation_run_started(self, workspace_id: str) -> None:
-        self.consolidation_started(workspace_id)
 
     @Slot(object)
     def _on_consolidation_run_finished(self, record: object) -> None:

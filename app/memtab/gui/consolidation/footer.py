@@ -243,19 +243,14 @@ class ConsolidationFacade(Protocol):
 
     @property
     def run_started(self) -> SignalInstance: ...  # (str workspace_id)
-
     @property
     def progress(self) -> SignalInstance: ...  # (int step, str message)
-
     @property
     def run_finished(self) -> SignalInstance: ...  # (object record)
-
     @property
     def run_failed(self) -> SignalInstance: ...  # (str message)
-
     @property
     def run_cancelled(self) -> SignalInstance: ...  # (str workspace_id)
-
     @property
     def plan_ready(self) -> SignalInstance: ...  # (ConsolidationPlan)
 

@@ -552,7 +552,7 @@ class EditorPanel(CurrentTab, QWidget):
         tab.action_requested.connect(self._on_tab_action_requested)
         tab.path_link_opened.connect(self.path_opened)
         tab.prompts.bar.offer_changed.connect(self.bar_keys.follow_bar)
-        tab.view.text_edit.textChanged.connect(self._on_tab_text_changed)
+        tab.view.text_edit.textChanged.connect(self.autosave.edited)
         self._stack.addWidget(tab)
         return tab
 
@@ -654,10 +654,6 @@ class EditorPanel(CurrentTab, QWidget):
         tab = self.sender()
         if isinstance(tab, FileTab):
             self.close_tab_asking(tab)
-
-    @Slot()
-    def _on_tab_text_changed(self) -> None:
-        self.autosave.edited()
 
     @Slot(object)
     def _on_tab_link_opened(self, ref: MemoryFileRef) -> None:

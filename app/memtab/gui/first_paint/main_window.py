@@ -269,7 +269,6 @@ class OwnActions(Protocol):
     built after the first paint: this package names no module of `gui.window`)."""
 
     def add_workspace(self) -> None: ...
-
     def shutdown(self) -> None: ...
 
 
@@ -279,9 +278,7 @@ class TracesPage(Protocol):
 
     @property
     def splitter(self) -> QSplitter: ...
-
     def show_trace(self, path: Path) -> None: ...
-
     def find_in_trace(self) -> None: ...
 
 

@@ -83,9 +83,7 @@ class NoticeBar(Protocol):
         *,
         default: str | None = None,
     ) -> None: ...
-
     def clear(self) -> None: ...
-
     def isHidden(self) -> bool: ...
 
 

@@ -202,7 +202,7 @@ class RunsDialog(QDialog):
         ops_split.setSizes([170, 260])
         self.open_button = QPushButton("&Open file", self._detail_pane)
         self.open_button.setToolTip("Open the selected change's file (or double-click it)")
-        self.open_button.clicked.connect(self._on_open_button_clicked)
+        self.open_button.clicked.connect(self._open_selected_op)
         self.revert_button = QPushButton("&Revert this run…", self._detail_pane)
         self.revert_button.clicked.connect(self.revert_selected)
         self.note = ElidedLabel("", self._detail_pane, min_width=0)
@@ -492,10 +492,6 @@ class RunsDialog(QDialog):
             self.diff.set_diff(op.diff)
         else:
             self.diff.show_message(view.message)
-
-    @Slot()
-    def _on_open_button_clicked(self) -> None:
-        self._open_selected_op()
 
     @Slot(str, object)
     def _on_client_latest_finished(self, key: str, result: object) -> None:

@@ -220,11 +220,8 @@ class CutEditor(MarginEditor, Protocol):
 
     @property
     def expected_on_disk(self) -> str | None: ...
-
     def buffer_text(self) -> str: ...
-
     def when_loaded(self, ref: MemoryFileRef, then: Callable[[], None]) -> None: ...
-
     def follow_changes(self, changed: Collection[MemoryFileRef]) -> None: ...
 
 
@@ -253,7 +250,7 @@ class IndexCutActions(QObject):
             "beside it; a link to it takes the last line it reads",
         )
         editor.file_opened.connect(self._on_editor_file_opened)
-        editor.file_closed.connect(self._on_editor_file_closed)
+        editor.file_closed.connect(self._follow_editor)
 
     def cut_line(self) -> CutLine | None:
         """The cut drawn over the open file's text, when it is Claude Code's MEMORY.md."""
@@ -341,10 +338,6 @@ class IndexCutActions(QObject):
 
     @Slot(object)
     def _on_editor_file_opened(self, _ref: object) -> None:
-        self._follow_editor()
-
-    @Slot()
-    def _on_editor_file_closed(self) -> None:
         self._follow_editor()
 
     def _follow_editor(self) -> None:

@@ -45,13 +45,10 @@ class PaneEditor(Protocol):
 
     @property
     def file_opened(self) -> SignalInstance: ...
-
     @property
     def file_closed(self) -> SignalInstance: ...
-
     @property
     def text_edit(self) -> KeyboardText: ...
-
     @property
     def current_ref(self) -> object | None: ...
 

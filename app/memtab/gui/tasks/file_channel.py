@@ -130,7 +130,7 @@ class FileChannel(QObject):
         client = jobs.client(name, lane, parent=self)
         client.job_finished.connect(self._on_client_job_finished)
         client.job_failed.connect(self._on_client_job_failed)
-        client.job_cancelled.connect(self._on_client_job_cancelled)
+        client.job_cancelled.connect(self._take)
         client.idle.connect(self._on_client_idle)
         return client
 
@@ -165,10 +165,6 @@ class FileChannel(QObject):
         callbacks = self._take(job_id)
         if callbacks is not None and callbacks.failed is not None:
             callbacks.failed(message)
-
-    @Slot(int)
-    def _on_client_job_cancelled(self, job_id: int) -> None:
-        self._take(job_id)
 
     @Slot()
     def _on_client_idle(self) -> None:

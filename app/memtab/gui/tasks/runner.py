@@ -131,7 +131,7 @@ class TaskRunner(QObject):
         app = QCoreApplication.instance()
         if app is not None:
             # A safety net: the owner should call shutdown() itself on close.
-            app.aboutToQuit.connect(self._on_application_about_to_quit)
+            app.aboutToQuit.connect(self.shutdown)
         # Another: deleted with its owner before shutdown() (a dialog destroyed unclosed),
         # the runner still stops its thread — one destroyed while running aborts.
         self.destroyed.connect(
@@ -279,7 +279,3 @@ class TaskRunner(QObject):
         if self._jobs.end(job_id) is not None:
             self.job_cancelled.emit(job_id)
             self._emit_idle_if_done()
-
-    @Slot()
-    def _on_application_about_to_quit(self) -> None:
-        self.shutdown()

@@ -95,7 +95,7 @@ class TracesTab(QWidget):
         if changes is not None:
             changes.published.connect(self._on_changes_published)
         self._time_timer = qtimer(
-            self, self._on_time_timer_timeout, TIME_REFRESH_MS, single_shot=False
+            self, self.model.refresh_times, TIME_REFRESH_MS, single_shot=False
         )
         self._time_timer.start()
         self.refresh()
@@ -325,10 +325,6 @@ class TracesTab(QWidget):
         self._update_counts()
         if not self.list_view.currentIndex().isValid() and self.proxy.rowCount():
             self.list_view.setCurrentIndex(self.proxy.index(0, 0))
-
-    @Slot()
-    def _on_time_timer_timeout(self) -> None:
-        self.model.refresh_times()
 
 
 __all__ = ["TracesTab"]

@@ -9,7 +9,7 @@ import logging
 from collections.abc import Callable, Collection, Mapping
 from contextlib import AbstractContextManager
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject, Signal
 
 from memtab.components.activity.badges import Badge
 from memtab.components.tree.nodes import TreeNode
@@ -88,7 +88,7 @@ class SlicedReconcile(QObject):
         self._quietly = quietly
         self._clock = clock
         self._after: Callable[[], None] | None = None
-        self._timer = clock.timer(self, self._on_timer_timeout, single_shot=True)
+        self._timer = clock.timer(self, self._continue, single_shot=True)
 
     @property
     def busy(self) -> bool:
@@ -110,10 +110,6 @@ class SlicedReconcile(QObject):
     def stop(self) -> None:
         """Stop slicing (on window close)."""
         self._timer.stop()
-
-    @Slot()
-    def _on_timer_timeout(self) -> None:
-        self._continue()
 
     def _continue(self) -> None:
         with self._quietly():

@@ -343,7 +343,6 @@ class CheckReports(Protocol):
 
     @property
     def reported(self) -> SignalInstance: ...
-
     def show_panel(self) -> None: ...
 
 

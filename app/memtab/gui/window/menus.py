@@ -65,7 +65,7 @@ class WindowMenus(QObject):
             menu.setToolTipsVisible(True)
             self._menus[menu_id] = menu
             menu.aboutToShow.connect(self._on_menu_about_to_show)
-            menu.aboutToHide.connect(self._on_menu_about_to_hide)
+            menu.aboutToHide.connect(self._actions.release)
             self._fill(menu_id)
 
     @property
@@ -112,7 +112,3 @@ class WindowMenus(QObject):
         menu_id = self._menu_id(self.sender())
         if menu_id is not None:
             self._fill(menu_id)
-
-    @Slot()
-    def _on_menu_about_to_hide(self) -> None:
-        self._actions.release()

@@ -15,7 +15,6 @@ from PySide6.QtCore import (
     QRect,
     QSize,
     Qt,
-    Slot,
 )
 from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
@@ -125,15 +124,15 @@ class PaletteDialog(QDialog):
         self.field.setPlaceholderText(placeholder)
         self.field.setClearButtonEnabled(True)
         self.field.installEventFilter(self)
-        self.field.textChanged.connect(self._on_field_text_changed)
+        self.field.textChanged.connect(self._filter)
         self.list = named(QListWidget(self), accessible=f"{title}: matches")
         self.list.setUniformItemSizes(True)
         self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a long path keeps its end
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the field keeps the keyboard
         self.list.setItemDelegate(MatchedLetters(self.list))
-        self.list.itemActivated.connect(self._on_list_item_activated)
-        self.list.itemClicked.connect(self._on_list_item_activated)
+        self.list.itemActivated.connect(self._choose)
+        self.list.itemClicked.connect(self._choose)
         self.empty = QLabel(empty_text, self)
         mute(self.empty)
         vbox(self.field, (self.list, 1), self.empty, on=self)
@@ -175,14 +174,6 @@ class PaletteDialog(QDialog):
     def _choose(self, item: QListWidgetItem) -> None:
         self.chosen = self.shown[self.list.row(item)]
         self.accept()
-
-    @Slot(str)
-    def _on_field_text_changed(self, text: str) -> None:
-        self._filter(text)
-
-    @Slot(QListWidgetItem)
-    def _on_list_item_activated(self, item: QListWidgetItem) -> None:
-        self._choose(item)
 
 
 def action_entries(actions: ActionRegistry, *, leave_out: frozenset[str]) -> list[PaletteEntry]:

@@ -464,7 +464,6 @@ class FeedbackTab(Protocol):
 
     @property
     def marks(self) -> WriterClaims: ...
-
     @property
     def inbox(self) -> InboxPanel: ...
 

@@ -263,10 +263,8 @@ class BarTab(Protocol):
 
     @property
     def key(self) -> str | None: ...
-
     @property
     def prompts(self) -> BarPrompts: ...
-
     @property
     def view(self) -> BarView: ...
 

@@ -96,8 +96,8 @@ class EditorPrompts(QObject):
         self._three_way: ThreeWayView | None = None
         self._filling = False  # the three-way view is being filled (not edited)
         self.bar = MessageBar(page)
-        self.bar.action_triggered.connect(self._on_bar_action_triggered)
-        self.bar.dismissed.connect(self._on_bar_dismissed)
+        self.bar.action_triggered.connect(self.action_chosen)
+        self.bar.dismissed.connect(self.dismissed)
 
     @property
     def merge(self) -> MergeOutcome | None:
@@ -163,14 +163,6 @@ class EditorPrompts(QObject):
         return self._tasks
 
     # --- slots ---------------------------------------------------------------------------
-
-    @Slot(str)
-    def _on_bar_action_triggered(self, action: str) -> None:
-        self.action_chosen.emit(action)
-
-    @Slot()
-    def _on_bar_dismissed(self) -> None:
-        self.dismissed.emit()
 
     @Slot()
     def _on_three_way_merged_edited(self) -> None:
@@ -342,7 +334,7 @@ class FileTab(QWidget):
         reading = WhileReading(self.view, clock, self.refresh_chrome)
         self.doc = OpenDocument(self, self.view, self.prompts, reading, own_writes, files)
         vbox(self.view, on=self, margins=0)
-        self.view.save_requested.connect(self._on_view_save_requested)
+        self.view.save_requested.connect(self.save)
         self.view.modified_changed.connect(self.refresh_chrome)
         self.view.description_edited.connect(self._on_view_description_edited)
         self.prompts.action_chosen.connect(self._on_prompts_action_chosen)
@@ -573,10 +565,6 @@ class FileTab(QWidget):
         self.close_requested.emit()
 
     # --- slots -------------------------------------------------------------------------------
-
-    @Slot()
-    def _on_view_save_requested(self) -> None:
-        self.save()
 
     @Slot(str)
     def _on_view_description_edited(self, text: str) -> None:
