@@ -76,13 +76,8 @@ class ReviewOpener(QObject):
         self._spare: ReviewDialog | None = None  # built ahead, hidden, without a plan
         self._pending: tuple[ConsolidationPlan, str] | None = None  # a plan to show
         self._filled: ReviewDialog | None = None  # showing the plan, not open yet
-        self._open: ReviewDialog | None = None
+        self.dialog: ReviewDialog | None = None  # the review open (None while it opens)
         self._step = qtimer(self, self._on_step_timeout, STEP_PAUSE_MS)
-
-    @property
-    def dialog(self) -> ReviewDialog | None:
-        """The review open now (None while it is still being opened)."""
-        return self._open
 
     def prepare(self) -> None:
         """Build a review ahead, hidden, in short steps: a plan is being made."""
@@ -91,8 +86,8 @@ class ReviewOpener(QObject):
     def open(self, plan: ConsolidationPlan, workspace_name: str) -> None:
         """Show `plan` for review, in short steps; a review still open is closed first
         (as a discard), and a plan not shown yet gives way to this one."""
-        if self._open is not None:
-            self._open.reject()
+        if self.dialog is not None:
+            self.dialog.reject()
         if self._filled is not None:
             self._filled.deleteLater()  # never shown: nothing to say about it
             self._filled = None
@@ -134,12 +129,12 @@ class ReviewOpener(QObject):
         dialog.apply_requested.connect(self.apply_requested)
         dialog.discarded.connect(self.discarded)
         dialog.finished.connect(self._on_dialog_finished)
-        self._open = dialog
+        self.dialog = dialog
         dialog.open()
 
     @Slot(int)
     def _on_dialog_finished(self, _result: int) -> None:
-        dialog, self._open = self._open, None  # the one open review is the one closing
+        dialog, self.dialog = self.dialog, None  # the one open review is the one closing
         if dialog is not None:
             dialog.deleteLater()
 

@@ -327,7 +327,7 @@ class MainWindow(QMainWindow):
         """The window's features, built phase by phase (made when the Memory tab is first
         assembled, or the Traces tab first asked for: its list is the settled step's,
         `gui.window.features.WINDOW_FEATURES`)."""
-        self._closing = False
+        self.is_closing = False
         self._closed = False
         self.setWindowTitle(display_path(home.root))
 
@@ -446,7 +446,7 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _start_watching(self) -> None:
-        if self.watcher.root is None and not self._closing:
+        if self.watcher.root is None and not self.is_closing:
             self._composition().reach(Phase.WATCHING)
 
     # -- construction ------------------------------------------------------------------------
@@ -471,7 +471,7 @@ class MainWindow(QMainWindow):
     def _assemble_memory_tab(self) -> None:
         """The Memory tab's parts and the features that use them (`MemoryTab.assemble`):
         the phase after the paint (not once the window is closing)."""
-        if not self._closing:
+        if not self.is_closing:
             self._composition().reach(Phase.AFTER_PAINT)
 
     def _restore_geometry(self) -> None:
@@ -488,7 +488,7 @@ class MainWindow(QMainWindow):
         elif backend is WatchBackend.WAITING:
             text = "Waiting for the home to appear"
         else:
-            text = "Not watching yet" if not self._closing else "Not watching"
+            text = "Not watching yet" if not self.is_closing else "Not watching"
         self._watch_label.setText(text)
         how = glossary.INOTIFY if "inotify" in detail else ""
         if backend is WatchBackend.POLLING or "polling" in detail:
@@ -519,11 +519,6 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(kept.message, KEPT_ASIDE_MESSAGE_MS)
 
     # -- the window's own actions (in the menus) ---------------------------------------------------
-
-    @property
-    def is_closing(self) -> bool:
-        """Whether the window is closing (its workers are stopping)."""
-        return self._closing
 
     @property
     def has_traces_tab(self) -> bool:
@@ -579,7 +574,7 @@ class MainWindow(QMainWindow):
     def add_workspace(self) -> None:
         """File → Add workspace (also the picker's link)."""
         self.memory_tab.assemble()  # the window's actions are built with the tab's parts
-        if not self._closing:
+        if not self.is_closing:
             self.part(OWN_ACTIONS).add_workspace()
 
     def exec_dialog(self, dialog: QDialog) -> int:
@@ -621,13 +616,13 @@ class MainWindow(QMainWindow):
                 self.successor.close()
             event.accept()
             return
-        if not self._closing and self._must_ask():
+        if not self.is_closing and self._must_ask():
             # Ask about every tab with unsaved changes, then what the features ask (sync's
             # changes not sent yet), each without blocking; close after the last.
             event.ignore()
             self._ask_before_closing(0)
             return
-        self._closing = True
+        self.is_closing = True
         self.kept_aside_notices.stop()
         # Before the paint's step only the Memory tab is built: nothing more to import.
         features = self.features
@@ -672,5 +667,5 @@ class MainWindow(QMainWindow):
 
     def close_without_asking(self) -> None:
         """Close even with unsaved changes (used by `--screenshot`)."""
-        self._closing = True
+        self.is_closing = True
         self.close()

@@ -224,10 +224,10 @@ class MemoryTab(QWidget):
         self._shown.workspace_id = workspace_id or remembered
         self._tree_ready = False
         self._first_scan_shown = False
-        self._assembled = False
+        self.is_assembled = False
         self._assembler: Callable[[], None] | None = None
         self.controller: TabController | None = None
-        self._loaded = False
+        self.is_loaded = False
         self._stopped = False
 
         self.model = MemoryTreeModel(self)
@@ -255,11 +255,6 @@ class MemoryTab(QWidget):
 
     # -- construction ----------------------------------------------------------------------
 
-    @property
-    def is_assembled(self) -> bool:
-        """Whether `assemble()` has run (its controller may still be being built)."""
-        return self._assembled
-
     def set_assembler(self, assemble: Callable[[], None]) -> None:
         """How the tab is assembled: its window's features of the phase after the paint
         (`MainWindow`, as it is built; this package never names `gui.window.features`)."""
@@ -268,7 +263,7 @@ class MemoryTab(QWidget):
     def assemble(self) -> None:
         """Build the controller now if it is not yet: the window reaches its phase after
         the paint, whose features build it (once; see the module docstring)."""
-        if self._assembled:
+        if self.is_assembled:
             return
         if self._assembler is None:
             raise RuntimeError("a Memory tab is assembled by its window (MainWindow)")
@@ -276,7 +271,7 @@ class MemoryTab(QWidget):
 
     def start_assembling(self) -> None:
         """The controller is being built: `assemble()` returns at once from here on."""
-        self._assembled = True
+        self.is_assembled = True
 
     def place_parts(
         self, search_field: QWidget, over_tree: list[QWidget], footer: QWidget, editor: QWidget
@@ -302,7 +297,7 @@ class MemoryTab(QWidget):
     def settle(self, controller: TabController) -> None:
         """The controller is built and wired: the frame follows it from now on
         (`assembled`)."""
-        self._assembled = True
+        self.is_assembled = True
         self.controller = controller
         self.assembled.emit()
 
@@ -343,10 +338,6 @@ class MemoryTab(QWidget):
         return self._shown.workspace
 
     @property
-    def is_loaded(self) -> bool:
-        return self._loaded
-
-    @property
     def is_sources_loaded(self) -> bool:
         """Whether other agents' memory has been shown (`sources_loaded`)."""
         return self.controller is not None and self.controller.sources_shown
@@ -356,7 +347,7 @@ class MemoryTab(QWidget):
         """Whether nothing is scanning, building, searching, running or reconciling (tests)."""
         return not (
             self.scans.busy
-            or (self._first_scan_shown and not self._loaded)  # the controller is still to build
+            or (self._first_scan_shown and not self.is_loaded)  # the controller is still to build
             or (self.controller is not None and self.controller.busy)
             or self.context.file_ops_busy
             or self.tree_reconcile.busy
@@ -569,9 +560,9 @@ class MemoryTab(QWidget):
     def _finish_loading(self) -> None:
         """The controller has caught up with the first scan: what follows it, then
         `loaded`."""
-        if self._loaded or self.controller is None:
+        if self.is_loaded or self.controller is None:
             return
-        self._loaded = True
+        self.is_loaded = True
         self.controller.first_scan_loaded()
         self.scans.enable_sources()  # other agents' memory: after the mux scopes are shown
         self.loaded.emit()

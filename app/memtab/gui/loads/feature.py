@@ -77,7 +77,7 @@ class CutLine(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.text_edit = text_edit
         self.cut: IndexCut | None = None
-        self._past = 0
+        self.past_cut = 0
         self.shown = False
         self._recut = qtimer(self, self.recut, RECUT_DELAY_MS)
         text_edit.document().contentsChanged.connect(self._on_document_contents_changed)
@@ -85,11 +85,6 @@ class CutLine(QWidget):
         text_edit.viewport().installEventFilter(self)
         self.setGeometry(text_edit.viewport().geometry())
         self.hide()
-
-    @property
-    def past_cut(self) -> int:
-        """Lines past the cut (0 when Claude Code reads the whole text)."""
-        return self._past
 
     def follow(self, shown: bool) -> None:
         """Draw the cut of this text (or stop)."""
@@ -106,7 +101,7 @@ class CutLine(QWidget):
             return
         self.cut = index_cut(self.text_edit.toPlainText())
         past = 0 if self.cut.cut_at_line is None else self.cut.lines - self.cut.cut_at_line + 1
-        self._past = past
+        self.past_cut = past
         self.update()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

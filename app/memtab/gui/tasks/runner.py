@@ -109,7 +109,7 @@ class TaskRunner(QObject):
     def __init__(self, name: str = "tasks", parent: QObject | None = None) -> None:
         """Start the worker thread (named `memtab-<name>`, as shown in debuggers)."""
         super().__init__(parent)
-        self._name = name
+        self.name = name
         self._jobs = JobBook[Job]()
         self._closed = False
 
@@ -140,11 +140,6 @@ class TaskRunner(QObject):
         self._thread.start()
 
     @property
-    def name(self) -> str:
-        """The name given at construction."""
-        return self._name
-
-    @property
     def thread_finished(self) -> bool:
         """Whether the worker thread has ended (after `shutdown`)."""
         return self._thread.isFinished()
@@ -153,10 +148,10 @@ class TaskRunner(QObject):
         """Queue `fn` to run on the worker thread; return its job id. A `key` cancels every
         older job with it first; `label` names the job in the log and the crash dialog."""
         if self._closed:
-            raise RuntimeError(f"the {self._name} task runner has been shut down")
+            raise RuntimeError(f"the {self.name} task runner has been shut down")
         job_id = next(_job_ids)
         context = JobContext(job_id, threading.Event(), self._worker.job_progress.emit)
-        job = Job(fn, key, context, label or self._name)
+        job = Job(fn, key, context, label or self.name)
         older = self._jobs.with_key(key)
         # Known before the older ones are cancelled, so the runner never looks idle between.
         self._jobs.add(job_id, key, job)
@@ -221,7 +216,7 @@ class TaskRunner(QObject):
         else:
             logger.error(
                 "The %s worker did not stop within %d ms; leaving it to finish",
-                self._name,
+                self.name,
                 timeout_ms,
             )
             _abandoned_threads.append((self._thread, self._worker))

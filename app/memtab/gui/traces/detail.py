@@ -220,7 +220,7 @@ class Inspector(QWidget):
         self.table = FittedTable(name, self)
         self.viewer = LongTextView(f"{name} detail", self, monospace=monospace)
         self._detail: Callable[[Any], str] = format_json
-        self._model: PreviewTableModel | None = None
+        self.model: PreviewTableModel | None = None
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.setChildrenCollapsible(False)
         splitter.addWidget(self.table)
@@ -228,11 +228,6 @@ class Inspector(QWidget):
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 3)
         vbox(splitter, on=self, margins=0)
-
-    @property
-    def model(self) -> PreviewTableModel | None:
-        """The current model (None before `set_items`)."""
-        return self._model
 
     def set_items(
         self,
@@ -246,23 +241,23 @@ class Inspector(QWidget):
     ) -> None:
         """Show `items` (described lazily) and the first one in the viewer; the column
         `stretch` takes the room the others leave, the `whole` ones are never cut."""
-        old = self._model
-        self._model = PreviewTableModel(headers, items, describe, self)
+        old = self.model
+        self.model = PreviewTableModel(headers, items, describe, self)
         self._detail = detail
-        self.table.set_model(self._model, stretch=stretch, whole=whole)
+        self.table.set_model(self.model, stretch=stretch, whole=whole)
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current_row_changed)
         if old is not None:
             old.deleteLater()
         if items:
-            self.table.setCurrentIndex(self._model.index(0, 0))
+            self.table.setCurrentIndex(self.model.index(0, 0))
         else:
             self.viewer.set_text("")
 
     @Slot(QModelIndex, QModelIndex)
     def _on_table_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if self._model is None or not current.isValid():
+        if self.model is None or not current.isValid():
             return
-        self.viewer.set_text(self._detail(self._model.item(current.row())))
+        self.viewer.set_text(self._detail(self.model.item(current.row())))
 
 
 class AttemptPage(QWidget):

@@ -74,22 +74,17 @@ class MemoryTreeModel(QAbstractItemModel):
         """Start with the "Loading…" tree."""
         super().__init__(parent)
         self._shown: ShownTree[Badge] = ShownTree(self)
-        self._root = self._shown.root
+        self.root = self._shown.root  # invisible; its children are the sections
         self.pin_note = PIN_NOTE
         """What a pinned file's tooltip says about mux (the tab knows whether it runs)."""
         self.filler: Filler | None = None
 
     # -- lookups -------------------------------------------------------------------------
 
-    @property
-    def root(self) -> TreeNode:
-        """The invisible root; its children are the sections."""
-        return self._root
-
     def node(self, index: ModelIndex) -> TreeNode:
         """The node of `index` (the root for an invalid index)."""
         if not index.isValid():
-            return self._root
+            return self.root
         node = index.internalPointer()
         assert isinstance(node, TreeNode)
         return node
@@ -99,7 +94,7 @@ class MemoryTreeModel(QAbstractItemModel):
 
     def index_for_node(self, node: TreeNode) -> QModelIndex:
         """The index of a node of this tree."""
-        if node is self._root or node.parent is None:
+        if node is self.root or node.parent is None:
             return QModelIndex()
         return self.createIndex(node.row, 0, node)
 
@@ -131,7 +126,7 @@ class MemoryTreeModel(QAbstractItemModel):
         if not index.isValid():
             return QModelIndex()
         parent = self.node(index).parent
-        if parent is None or parent is self._root:
+        if parent is None or parent is self.root:
             return QModelIndex()
         return self.createIndex(parent.row, 0, parent)
 
@@ -278,7 +273,7 @@ class MemoryTreeModel(QAbstractItemModel):
 
     def refresh_all(self) -> None:
         """Repaint every row (e.g. search highlighting or relative times changed)."""
-        stack = [self._root]
+        stack = [self.root]
         while stack:
             node = stack.pop()
             if node.children:

@@ -6,7 +6,7 @@ one in progress, then fills open containers and emits `reconciled`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 
 from PySide6.QtCore import QObject, Signal
@@ -36,16 +36,11 @@ class TreeFill:
         self._model = model
         self._shown_scan = shown_scan
         self._searching = searching
-        self._open: set[str] = set(default_open_containers())
+        self.open_containers: set[str] = set(default_open_containers())
         model.filler = self._rows
 
-    @property
-    def open_containers(self) -> Collection[str]:
-        """The keys of the containers whose file rows the tree builds."""
-        return self._open
-
     def _rows(self, container_key: str) -> list[TreeNode] | None:
-        self._open.add(container_key)
+        self.open_containers.add(container_key)
         scan = self._shown_scan()
         if scan is None or self._searching():
             return None  # the scan that follows builds them
@@ -56,7 +51,7 @@ class TreeFill:
         file rows of its open containers only)."""
         if self._shown_scan() is None or self._searching():
             return
-        for key in list(self._open):
+        for key in list(self.open_containers):
             node = self._model.node_for_key(key)
             if node is not None and node.unfilled_files:
                 self._model.fill(node)

@@ -66,12 +66,7 @@ class SourcesFollower(QObject):
         self._footer = footer
         self._searching = searching
         self._follow = SourcesShown()
-        self._shown = False
-
-    @property
-    def is_shown(self) -> bool:
-        """Whether the tree has shown other agents' memory (see `shown`)."""
-        return self._shown
+        self.is_shown = False
 
     @property
     def watch_targets(self) -> tuple[WatchTarget, ...]:
@@ -92,8 +87,8 @@ class SourcesFollower(QObject):
     @Slot()
     def tree_shown(self) -> None:
         """The tree finished showing a scan: open the sections seen for the first time."""
-        if self._follow.sources is not None and not self._shown:
-            self._shown = True
+        if self._follow.sources is not None and not self.is_shown:
+            self.is_shown = True
             self.shown.emit()
         if self._searching():
             return

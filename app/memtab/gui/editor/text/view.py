@@ -91,19 +91,14 @@ class MarkdownPreview(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.anchorClicked.connect(self._on_anchor_clicked)
         self.document().setDocumentMargin(14)
-        self._source = ""
+        self.source_text = ""
         self._imports = False
-
-    @property
-    def source_text(self) -> str:
-        """The Markdown (with frontmatter) last rendered."""
-        return self._source
 
     def set_markdown_source(self, text: str) -> None:
         """Render `text`, leaving out its frontmatter; keeps the scroll position."""
-        if text == self._source and not self.document().isEmpty():
+        if text == self.source_text and not self.document().isEmpty():
             return
-        self._source = text
+        self.source_text = text
         bar = self.verticalScrollBar()
         position = bar.value()
         body = body_without_frontmatter(text)
@@ -116,7 +111,7 @@ class MarkdownPreview(QTextBrowser):
         """Render `@`-imports as links (Claude Code's instruction files), or not."""
         if on != self._imports:
             self._imports = on
-            source, self._source = self._source, ""
+            source, self.source_text = self.source_text, ""
             self.set_markdown_source(source)
 
     @Slot(QUrl)
