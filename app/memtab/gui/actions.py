@@ -169,8 +169,6 @@ class ActionRegistry(QObject):
         self._claimers: dict[QWidget, list[Registered]] = {}
         self._sharing: dict[QWidget, list[QWidget]] = {}  # `on` → where its keys work too
 
-    # -- registering -------------------------------------------------------------------------
-
     def add(
         self,
         action_id: str,
@@ -309,8 +307,6 @@ class ActionRegistry(QObject):
             if entry.on is widget and entry.focus is Focus.WITHIN:
                 panel.addAction(entry.action)
 
-    # -- reading -----------------------------------------------------------------------------
-
     def action(self, action_id: str) -> QtGui.QAction:
         """The action registered as `action_id` (KeyError if none is)."""
         return self._entries[action_id].action
@@ -324,8 +320,6 @@ class ActionRegistry(QObject):
     def entry(self, action_id: str) -> Registered:
         """The registration of `action_id` (KeyError if none)."""
         return self._entries[action_id]
-
-    # -- keeping actions current -------------------------------------------------------------
 
     def refresh(self) -> None:
         """Ask every action's `enabled_when`, `text_when` and `checked_when` (before a menu
@@ -344,8 +338,6 @@ class ActionRegistry(QObject):
         for entry in self._entries.values():
             if entry.enabled_when is not None:
                 entry.action.setEnabled(True)
-
-    # -- keys --------------------------------------------------------------------------------
 
     def conflicts(self) -> list[Conflict]:
         """Pairs of actions live at once with the same key, neither claiming it."""

@@ -188,8 +188,6 @@ class EditMarks(QObject):
         if self._ui_state is not None:
             self._ui_state.set_badges(self._home.root, self.edits.saved())
 
-    # -- internals -----------------------------------------------------------------------
-
     def _open_physical(self) -> str | None:
         """Where the open file is, spelled as badges (and the tree's rows) spell it."""
         real = self._editor.real_path

@@ -166,8 +166,6 @@ class HomeWatcher(QObject):
         self.root = None
         self._set_backend(WatchBackend.STOPPED, "not watching")
 
-    # -- observer lifecycle ------------------------------------------------------------
-
     def _start_observer(self, *, polling_reason: str | None = None) -> None:
         # lazy: watchdog, the observers and the probe of new directories (37 modules,
         # ~1.5 MiB traced, ~45 ms) load when watching starts, after the paint
@@ -301,8 +299,6 @@ class HomeWatcher(QObject):
         if changed:
             logger.info("File watcher: %s (%s)", backend.value, detail)
             self.backend_changed.emit(backend.value)
-
-    # -- coalescing --------------------------------------------------------------------
 
     def _add_pending(self, paths: list[str], *, settled: bool = False) -> None:
         decision = self._coalescer.add(self._clock.monotonic_ms(), paths, settled=settled)

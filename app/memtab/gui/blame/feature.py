@@ -84,8 +84,6 @@ class BlameGutter(LineMargin):
         self._entries: list[GutterEntry] = []
         self.status = ""
 
-    # -- what is shown -----------------------------------------------------------------------
-
     @property
     def entries(self) -> list[GutterEntry]:
         """One entry per line of the text, as last set."""
@@ -114,8 +112,6 @@ class BlameGutter(LineMargin):
         width = self.fontMetrics().horizontalAdvance("m" * LABEL_CHARS)
         return QSize(BAR_WIDTH + 2 * PADDING + width, 0)
 
-    # -- painting ----------------------------------------------------------------------------
-
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         self.fill_background(painter, event.rect())
@@ -143,8 +139,6 @@ class BlameGutter(LineMargin):
                 entry.label, Qt.TextElideMode.ElideRight, self.width() - BAR_WIDTH - 2 * PADDING
             )
             painter.drawText(BAR_WIDTH + PADDING, top + metrics.ascent() + 1, label)
-
-    # -- the card ----------------------------------------------------------------------------
 
     def event(self, event: QEvent) -> bool:
         """A hover that rests (Qt's tooltip event): the card of the line under it."""
@@ -314,8 +308,6 @@ class BlameFeature(QObject):
         if state is not None and state.flag(SHOWN_FLAG):
             self.set_shown(True)
 
-    # -- the seam ----------------------------------------------------------------------------
-
     @property
     def shown(self) -> bool:
         return self._follow.shown
@@ -392,8 +384,6 @@ class BlameFeature(QObject):
         if self._client is not None:
             self._client.shutdown()
 
-    # -- the worker --------------------------------------------------------------------------
-
     def _jobs(self) -> JobClient:
         if self._client is None:
             self._client = self._context.jobs.client("blame", Lane.JOBS, parent=self)
@@ -417,8 +407,6 @@ class BlameFeature(QObject):
     def _on_client_latest_failed(self, _key: str, message: str) -> None:
         self.gutter.set_status(NO_BLAME)
         self._context.status.show(cannot_blame(message))
-
-    # -- slots -------------------------------------------------------------------------------
 
     def _on_action_toggled(self) -> None:
         shown = self.action.isChecked()

@@ -289,8 +289,6 @@ class CheckFeature(QObject):
         if state is not None and state.flag(PANEL_FLAG):
             self.dock.show()
 
-    # -- the seam ----------------------------------------------------------------------------
-
     @property
     def panel(self) -> CheckPanel:
         """The Check panel, built now if it was not (it is when the dock first shows)."""
@@ -343,8 +341,6 @@ class CheckFeature(QObject):
         if self._client is not None:
             self._client.shutdown()
 
-    # -- showing -----------------------------------------------------------------------------
-
     def _show(self, report: CheckReport) -> None:
         self.report = report
         self.shown.findings = tuple(report.findings)
@@ -395,8 +391,6 @@ class CheckFeature(QObject):
             self._client.latest_finished.connect(self._on_client_latest_finished)
             self._client.latest_failed.connect(self._on_client_latest_failed)
         return self._client
-
-    # -- slots -------------------------------------------------------------------------------
 
     @Slot(str, object)
     def _on_client_latest_finished(self, key: str, result: object) -> None:

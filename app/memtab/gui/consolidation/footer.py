@@ -304,8 +304,6 @@ class ConsolidationFooter(QFrame):
         self._lines_timer.start()
         self._refresh()
 
-    # --- construction ------------------------------------------------------------------------
-
     def _build_ui(self) -> None:
         self._expanded = True
         self.details_button = QToolButton(self)
@@ -396,8 +394,6 @@ class ConsolidationFooter(QFrame):
         )
         self._apply_palette()
 
-    # --- the seam ----------------------------------------------------------------------------
-
     def set_context(
         self,
         workspace: Workspace | None,
@@ -467,8 +463,6 @@ class ConsolidationFooter(QFrame):
         """The review of the last plan, while it is open (it opens in steps: see
         `ReviewOpener`)."""
         return self._reviews.dialog
-
-    # --- rendering ---------------------------------------------------------------------------
 
     def _refresh(self) -> None:
         self._refresh_lines()
@@ -562,8 +556,6 @@ class ConsolidationFooter(QFrame):
             self._apply_palette()
             self._refresh_lines()
         super().changeEvent(event)
-
-    # --- slots -------------------------------------------------------------------------------
 
     def consolidate_scope(self, scope: RunScope) -> None:
         """Consolidate `scope` of the shown workspace alone (a scope's "Consolidate Global

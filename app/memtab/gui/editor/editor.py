@@ -254,8 +254,6 @@ class EditorPanel(CurrentTab, QWidget):
         self.bar_keys = BarKeys(context.actions, self, self, context.status.show)
         self.refresh_chrome()
 
-    # --- the tabs ----------------------------------------------------------------------------
-
     @property
     def tabs(self) -> list[FileTab]:
         """The open tabs, in the tab bar's order."""
@@ -529,8 +527,6 @@ class EditorPanel(CurrentTab, QWidget):
         """Ask Save / Discard / Cancel about unsaved changes to `names` (patched in tests)."""
         ask_unsaved(self, names, answer)
 
-    # --- building tabs -----------------------------------------------------------------------
-
     def _task_runner(self) -> JobClient:
         if self._tasks is None:
             self._tasks = self._context.jobs.client("editor-diff", Lane.JOBS, parent=self)
@@ -611,8 +607,6 @@ class EditorPanel(CurrentTab, QWidget):
         # A tab still reading says so once its text is shown.
         if tab is not None and tab.ref is not None and not tab.reading:
             self.file_opened.emit(tab.ref)
-
-    # --- slots -------------------------------------------------------------------------------
 
     @Slot(int)
     def _on_tab_bar_current_changed(self, _index: int) -> None:

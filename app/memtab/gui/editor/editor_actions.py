@@ -438,8 +438,6 @@ class EditorActions(QObject):
         """Stop watching the editors started (they keep running)."""
         self._opener.stop()
 
-    # --- the actions ------------------------------------------------------------------------
-
     def find_in_file(self, query: str | None = None) -> None:
         """Open the find bar (with `query`, else the selection) and select the first match
         from the cursor; the source is shown if only the preview was."""
@@ -553,8 +551,6 @@ class EditorActions(QObject):
         if mode is not self._view.view_mode:
             self._view.set_view_mode(mode)
         return True
-
-    # --- slots -------------------------------------------------------------------------------
 
     @Slot(str)
     def _on_opener_opened(self, name: str) -> None:

@@ -104,8 +104,6 @@ class UndoRedoActions(QObject):
         Ctrl+Y in the tree) — in a text field with the focus, its last undone edit."""
         self._turn(redo=True)
 
-    # --- what the menus ask ---------------------------------------------------------------
-
     def _can_turn(self, *, redo: bool) -> bool:
         field = focused_text_field()
         if field is not None:
@@ -127,8 +125,6 @@ class UndoRedoActions(QObject):
         action.setToolTip(tip)
         action.setStatusTip(tip)  # the menu's hover line: never "Nothing to undo" beside a step
         return text
-
-    # --- turning a step -------------------------------------------------------------------
 
     def _turn(self, *, redo: bool) -> None:
         field = focused_text_field()
@@ -531,8 +527,6 @@ class FileActions(QObject):
         registry = self._context.actions
         return {row: registry.action(id_) for row, id_ in ids.items() if id_ in registry}
 
-    # --- what the menus ask ---------------------------------------------------------------
-
     def _applies_to_current(self, rule: Callable[[TreeNode | None], bool]) -> Callable[[], bool]:
         return lambda: rule(self._tree.current_node())
 
@@ -552,8 +546,6 @@ class FileActions(QObject):
     @staticmethod
     def _on_disk(node: TreeNode | None) -> bool:
         return rules.containing_folder(node) is not None
-
-    # --- the actions ---------------------------------------------------------------------
 
     def new_file(self) -> None:
         """Ask for a name (and description) and create a memory file; open it."""
@@ -649,8 +641,6 @@ class FileActions(QObject):
             QGuiApplication.clipboard().setText(folder)
             self._host.show_error(rules.no_file_manager_text(folder))
 
-    # --- history, trash -------------------------------------------------------------
-
     def open_linked(self) -> None:
         """Open the file the current row is linked to (Codex's import and its original)."""
         node = self._tree.current_node()
@@ -676,8 +666,6 @@ class FileActions(QObject):
         """Hand a URL to the desktop (a seam for tests); False when nothing opened it."""
         return QDesktopServices.openUrl(url)
 
-    # --- helpers --------------------------------------------------------------------------
-
     def _new_item(self, kind: NewKind) -> None:
         store = self._shown_store()
         where = rules.new_item_location(self._tree.current_node(), store.unavailable_reason)
@@ -697,8 +685,6 @@ class FileActions(QObject):
             self._context.file_ops.run(
                 functools.partial(undo.create_directory, self.undo_stack, store, path)
             )
-
-    # --- slots ----------------------------------------------------------------------------
 
     @Slot(QPoint)
     def _on_tree_context_menu_requested(self, position: QPoint) -> None:

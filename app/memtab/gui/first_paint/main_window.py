@@ -375,8 +375,6 @@ class MainWindow(QMainWindow):
         self.kept_aside_notices.kept_aside.connect(self._on_kept_aside_notices_kept_aside)
         self._restore_geometry()
 
-    # -- for other parts of the app ----------------------------------------------------------
-
     def add_tab(self, widget: QWidget, title: str) -> int:
         """Add a tab (after the existing ones); returns its index."""
         index = self.tabs.addTab(widget, title)
@@ -449,8 +447,6 @@ class MainWindow(QMainWindow):
         if self.watcher.root is None and not self.is_closing:
             self._composition().reach(Phase.WATCHING)
 
-    # -- construction ------------------------------------------------------------------------
-
     def _composition(self) -> Composition[MainWindow]:
         """The window's features (their list is the step after the first paint's)."""
         if self.features is None:
@@ -496,8 +492,6 @@ class MainWindow(QMainWindow):
         self._watch_label.setToolTip(
             f"{glossary.LIVE_WATCHING} {how}\nFile watcher: {backend.value} ({detail})"
         )
-
-    # -- slots -------------------------------------------------------------------------------
 
     @Slot(int)
     def _on_tabs_current_changed(self, index: int) -> None:

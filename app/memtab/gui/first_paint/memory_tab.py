@@ -253,8 +253,6 @@ class MemoryTab(QWidget):
         self._time_refresh.timeout.connect(self._on_time_refresh_timeout)
         self._time_refresh.start()
 
-    # -- construction ----------------------------------------------------------------------
-
     def set_assembler(self, assemble: Callable[[], None]) -> None:
         """How the tab is assembled: its window's features of the phase after the paint
         (`MainWindow`, as it is built; this package never names `gui.window.features`)."""
@@ -320,8 +318,6 @@ class MemoryTab(QWidget):
         self._shown.scan_applied.emit(scan)
         if self._first_scan_shown:
             self._finish_loading()
-
-    # -- public API ------------------------------------------------------------------------
 
     @property
     def scan(self) -> HomeScan | None:
@@ -471,8 +467,6 @@ class MemoryTab(QWidget):
         first)."""
         self.show_tree(tree, lambda: self._after_search_tree_shown(then))
 
-    # -- scans -------------------------------------------------------------------------------
-
     @Slot(object)
     def _on_scans_outline_finished(self, outcome: ScanOutcome) -> None:
         if self._tree_ready or self._shown.scan is not None:
@@ -533,8 +527,6 @@ class MemoryTab(QWidget):
     def _workspace_shown(self, scan: HomeScan) -> None:
         self._shown.workspace_id = scan.workspace.id if scan.workspace is not None else None
 
-    # -- reconciling a tree into the model -------------------------------------------------------
-
     def _quietly(self) -> AbstractContextManager[None]:
         controller = self.controller
         return controller.quietly() if controller is not None else contextlib.nullcontext()
@@ -575,8 +567,6 @@ class MemoryTab(QWidget):
         then()
         if not self._first_scan_shown:
             self._on_first_scan_shown()
-
-    # -- the picker, the disk, the clock -----------------------------------------------------
 
     @Slot(str)
     def _on_picker_workspace_requested(self, workspace_id: str) -> None:

@@ -283,8 +283,6 @@ class HistoryHub(QObject):
         if state is not None and state.flag(PANEL_FLAG):
             self.dock.show()
 
-    # -- what the window calls ---------------------------------------------------------------
-
     @property
     def panel(self) -> HistoryPanel:
         """The History panel, showing the editor's file (built now if it is not yet)."""
@@ -443,8 +441,6 @@ class HistoryHub(QObject):
         if self._client is not None:
             self._client.shutdown()
 
-    # -- helpers -----------------------------------------------------------------------------
-
     def _jobs(self) -> JobClient:
         if self._client is None:
             # The runs lane: the first recording pass of a big home reads every file.
@@ -479,8 +475,6 @@ class HistoryHub(QObject):
         store = MemoryStore.of(self._context.shown.view())
         job = plain(news_read, store, self._shown_sources())
         self._jobs().submit_latest(NEWS_KEY, job)
-
-    # -- slots -------------------------------------------------------------------------------
 
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:

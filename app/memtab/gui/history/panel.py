@@ -99,8 +99,6 @@ class HistoryPanel(QWidget):
         the dock opens showing them (at 1366 px it opened ~260 px wide: "Anot…")."""
         return QSize(PANEL_WIDTH, super().sizeHint().height())
 
-    # -- what the window calls ---------------------------------------------------------------
-
     @property
     def busy(self) -> bool:
         """Whether a history or a diff is being read (tests wait for this)."""
@@ -145,8 +143,6 @@ class HistoryPanel(QWidget):
         """Drop the reads under way (on window close)."""
         if self._client is not None:
             self._client.shutdown()
-
-    # -- showing -----------------------------------------------------------------------------
 
     def _jobs(self) -> JobClient:
         if self._client is None:
@@ -204,8 +200,6 @@ class HistoryPanel(QWidget):
             assert chosen.version is not None
             job = functools.partial(version_diff, subject.home, chosen.version, history.current)
         self._jobs().submit_latest(DIFF_KEY, job)
-
-    # -- slots -------------------------------------------------------------------------------
 
     @Slot()
     def _on_restore_button_clicked(self) -> None:

@@ -233,8 +233,6 @@ class RunsDialog(QDialog):
         vbox(filters, (self._body, 1), buttons, on=self)
         self._show_detail(None)
 
-    # -- what the window calls ---------------------------------------------------------------
-
     @property
     def runs(self) -> list[RunEntry]:
         """The runs listed, newest first."""
@@ -356,8 +354,6 @@ class RunsDialog(QDialog):
             self._client.job_failed.connect(self._on_client_job_failed)
         return self._client
 
-    # -- showing -----------------------------------------------------------------------------
-
     def _show_runs(self, listing: RunList) -> None:
         choice = self._state.listed(listing, self._selected_run_id())
         self.run_list.blockSignals(True)
@@ -457,8 +453,6 @@ class RunsDialog(QDialog):
         muted = muted_text(self.palette()).name()
         for label in (self._meta, self._empty, self.note):
             set_style_sheet(label, f"color: {muted}")
-
-    # -- slots -------------------------------------------------------------------------------
 
     @Slot()
     def _on_filter_changed(self) -> None:

@@ -224,8 +224,6 @@ class TrashDialog(QDialog):
         fit_to_title(self)
         fit_to_screen(self, QSize(820, 520), remember="trash")
 
-    # -- what the window calls ---------------------------------------------------------------
-
     @property
     def groups(self) -> list[TrashGroup]:
         """The deleted files by scope and agent, as last read."""
@@ -340,8 +338,6 @@ class TrashDialog(QDialog):
             self._client.latest_finished.connect(self._on_client_latest_finished)
             self._client.latest_failed.connect(self._on_client_latest_failed)
         return self._client
-
-    # -- showing -----------------------------------------------------------------------------
 
     def _items(self) -> list[QTreeWidgetItem]:
         """Every row of the list, in order."""
@@ -490,8 +486,6 @@ class TrashDialog(QDialog):
 
     def _recolor(self) -> None:
         set_style_sheet(self.note, f"color: {muted_text(self.palette()).name()}")
-
-    # -- slots -------------------------------------------------------------------------------
 
     @Slot()
     def _on_scope_filter_changed(self) -> None:

@@ -252,8 +252,6 @@ class IndexCutActions(QObject):
         line = self._editor.text_edit.findChild(CutLine)
         return line if isinstance(line, CutLine) and line.shown else None
 
-    # -- Go to the cut ------------------------------------------------------------------------
-
     def go_to_cut(self) -> None:
         """The cursor on the first line of the open MEMORY.md Claude Code does not read,
         the keyboard in the text (once it is shown)."""
@@ -271,8 +269,6 @@ class IndexCutActions(QObject):
         if SHOW_EDITOR in self._context.actions:  # one pane at a time: the editor's
             self._context.actions.action(SHOW_EDITOR).trigger()
         go_to(self._editor.text_edit, line)
-
-    # -- Move the lines past the cut ----------------------------------------------------------
 
     def move_past_cut(self) -> None:
         """Move the lines of the open MEMORY.md Claude Code does not read into a new topic
@@ -328,8 +324,6 @@ class IndexCutActions(QObject):
         cursor.setPosition(utf16_offset(old_text, start))
         cursor.setPosition(utf16_offset(old_text, old_end), QTextCursor.MoveMode.KeepAnchor)
         cursor.insertText(new_text[start:new_end])
-
-    # -- the cut over the text ----------------------------------------------------------------
 
     @Slot(object)
     def _on_editor_file_opened(self, _ref: object) -> None:

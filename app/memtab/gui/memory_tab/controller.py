@@ -163,8 +163,6 @@ class TabFiles(QObject):
         for file in tabs_to_reopen(keys, shown.scan, lambda ref: is_open(ref) is not None):
             self._editor.open(file, keep=True, show=False)
 
-    # -- the open file -----------------------------------------------------------------------
-
     @Slot()
     def _mark_unsaved(self) -> None:
         """Mark the rows of the files with unsaved changes in a tab (and only those)."""
@@ -236,8 +234,6 @@ class TabFiles(QObject):
         ui_state, shown = self._context.ui_state, self._context.shown
         if ui_state is not None and self._host.is_loaded:
             ui_state.set_open_file(self._context.home.root, shown.workspace_id, path)
-
-    # -- file-operation follow-ups -----------------------------------------------------------
 
     @Slot(object)
     def _on_file_ops_op_queued(self, follow_up: OpFollowUp) -> None:
@@ -550,8 +546,6 @@ class MemoryTabController(QObject):
             "(Escape goes back)",
         )
 
-    # -- what the window's features read ---------------------------------------------------
-
     @property
     def dialogs(self) -> TabDialogs:
         return self.host.dialogs
@@ -679,8 +673,6 @@ class MemoryTabController(QObject):
         """The frame's scans stop before the parts they feed (the window stops those
         after this, the last built first)."""
         self.frame.stop_scanning()
-
-    # -- the parts' news ---------------------------------------------------------------------
 
     def _apply(self, scan: HomeScan, steps: ScanSteps) -> None:
         if steps.workspace_changed:

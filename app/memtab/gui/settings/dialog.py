@@ -412,8 +412,6 @@ class SettingsDialog(QDialog):
         # a window's first show holds it to 2/3 of the screen, which cut Other agents.
         fit_to_screen(self, QSize(0, 0))
 
-    # -- building ------------------------------------------------------------------------
-
     def _build(self) -> None:
         self.provider = named(QComboBox(self), accessible="Model provider")
         for name, label in PROVIDER_CHOICES:
@@ -498,8 +496,6 @@ class SettingsDialog(QDialog):
         self.pages.addTab(ScrollingPage([self.writer], self), "Memory writer")
         self.pages.addTab(ScrollingPage(agents_page, self), "Other agents")
         vbox((self.pages, 1), self.override_note, self.error, self.location, buttons, on=self)
-
-    # -- reading and writing -------------------------------------------------------------
 
     def _load(self) -> None:
         path = settings_path(self._env)
@@ -614,8 +610,6 @@ class SettingsDialog(QDialog):
     def _show_error(self, message: str) -> None:
         self.error.setText(message)
         self.error.setVisible(bool(message))
-
-    # -- testing the connection ----------------------------------------------------------
 
     def _testing(self) -> bool:
         return self._probes is not None and self._probes.is_busy(PROBE_KEY)

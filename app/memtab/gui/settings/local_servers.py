@@ -95,8 +95,6 @@ class LocalServersBox(QGroupBox):
         if client is not None:
             client.shutdown(timeout_ms=2000)
 
-    # -- showing ------------------------------------------------------------------------------
-
     def _show(self, servers: list[LocalServer]) -> None:
         self._servers = servers
         for widget in self._row_widgets:
@@ -121,8 +119,6 @@ class LocalServersBox(QGroupBox):
         self.find_button.setEnabled(True)
         self.find_button.setText(FIND_LABEL)
         self.searched.emit()
-
-    # -- slots --------------------------------------------------------------------------------
 
     def _on_use_clicked(
         self, server: LocalServer, models: QComboBox, _checked: bool = False

@@ -108,8 +108,6 @@ class ConflictsDialog(QDialog):
         fit_to_screen(self, QSize(1000, 640), remember="conflicts")
         self._show_item(None)
 
-    # --- reading ---------------------------------------------------------------------------
-
     @property
     def busy(self) -> bool:
         return self._jobs.is_busy()
@@ -180,8 +178,6 @@ class ConflictsDialog(QDialog):
         if self._state.show_both_now(item, offered.buttons["both"]):
             self.decide("both")  # shows what it keeps: a second press keeps it
 
-    # --- deciding --------------------------------------------------------------------------
-
     def decide(self, decision: Decision) -> None:
         """Resolve the selected conflict as `decision` says (on the worker)."""
         item = self.current()
@@ -206,8 +202,6 @@ class ConflictsDialog(QDialog):
 
     def shutdown(self) -> None:
         self._jobs.shutdown()
-
-    # --- slots -----------------------------------------------------------------------------
 
     @Slot(object, object)
     def _on_list_current_item_changed(

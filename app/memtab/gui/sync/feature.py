@@ -126,8 +126,6 @@ class SyncConflictBars(QObject):
         if self._client is not None:
             self._client.shutdown()
 
-    # --- the bar -----------------------------------------------------------------------------
-
     def _dismissed(self, tab: ConflictTab) -> bool:
         return self._showing.get(id(tab)) == tab.key
 
@@ -154,8 +152,6 @@ class SyncConflictBars(QObject):
     def _forget(self, tab_id: int, _object: object = None) -> None:
         self._connected.discard(tab_id)
         self._showing.pop(tab_id, None)
-
-    # --- deciding ----------------------------------------------------------------------------
 
     def decide(self, tab: ConflictTab, choice: str) -> None:
         """Carry out a choice of `tab`'s bar (a choice's id: `compare`, `mine`, …)."""
@@ -191,8 +187,6 @@ class SyncConflictBars(QObject):
             self._client.job_failed.connect(self._on_client_job_failed)
             self._client.job_cancelled.connect(self._on_client_job_cancelled)
         return self._client
-
-    # --- slots -------------------------------------------------------------------------------
 
     @Slot(object)
     def _on_sync_changed(self, _look: object) -> None:

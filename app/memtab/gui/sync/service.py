@@ -76,8 +76,6 @@ class WindowSync(QObject):
         self.looked = False
         """Whether a job has said where sync stands (`look` is more than a guess)."""
 
-    # --- what the window asks ----------------------------------------------------------------
-
     @property
     def configured(self) -> bool:
         """Whether the home has a sync target (as of the last job)."""
@@ -138,8 +136,6 @@ class WindowSync(QObject):
         self._look_soon.stop()
         if self._client is not None:
             self._client.shutdown()
-
-    # --- running one job at a time -------------------------------------------------------------
 
     def _request(self, kind: SyncKind) -> None:
         now = self._turns.request(kind)

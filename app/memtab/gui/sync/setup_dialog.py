@@ -139,8 +139,6 @@ class SyncSetupDialog(QDialog):
         fit_to_screen(self, QSize(600, 0))
         self._show_state()
 
-    # --- what the dialog does ----------------------------------------------------------------
-
     @property
     def busy(self) -> bool:
         """Whether it reads, tests, sets up, or follows the first sync."""
@@ -202,8 +200,6 @@ class SyncSetupDialog(QDialog):
         self._reads.shutdown()
         self._remote.shutdown()
 
-    # --- showing ------------------------------------------------------------------------------
-
     def _show_state(self) -> None:
         state = self.state
         target = target_of(state)
@@ -244,8 +240,6 @@ class SyncSetupDialog(QDialog):
         if busy:
             self.progress.show()
             self.cancel.show()
-
-    # --- jobs ---------------------------------------------------------------------------------
 
     def _client(self, lane: Lane) -> JobClient:
         client = self._context.jobs.client("sync-setup", lane, parent=self)
@@ -313,8 +307,6 @@ class SyncSetupDialog(QDialog):
         self._say(f"{result}.")
         self._sync.look_again()
         self.reload()
-
-    # --- slots ---------------------------------------------------------------------------------
 
     @Slot(str)
     def _on_sync_progress(self, line: str) -> None:

@@ -124,8 +124,6 @@ class FileChannel(QObject):
         self._files.shutdown()
         return drained
 
-    # --- lanes -----------------------------------------------------------------------------
-
     def _client(self, jobs: JobService, name: str, lane: Lane) -> JobClient:
         client = jobs.client(name, lane, parent=self)
         client.job_finished.connect(self._on_client_job_finished)
@@ -147,8 +145,6 @@ class FileChannel(QObject):
         job_id = client.submit(job, key=key)
         self._callbacks[job_id] = _Callbacks(done, failed)
         return job_id
-
-    # --- slots -----------------------------------------------------------------------------
 
     def _take(self, job_id: int) -> _Callbacks | None:
         self._reads.discard(job_id)

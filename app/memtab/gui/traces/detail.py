@@ -464,8 +464,6 @@ class TraceDetailView(QWidget):
         self.stack.addWidget(content)
         vbox(self.stack, on=self, margins=0)
 
-    # -- building ------------------------------------------------------------------------
-
     def _build_header(self, parent: QWidget) -> None:
         self.header = QWidget(parent)
         # Paths, names and messages elide or wrap: none may widen the window.
@@ -556,8 +554,6 @@ class TraceDetailView(QWidget):
         label = QLabel(text, self.header)
         mute(label)
         return label
-
-    # -- states --------------------------------------------------------------------------
 
     def show_placeholder(self, text: str) -> None:
         """No dump: say why (nothing selected, the dump was deleted...)."""

@@ -100,8 +100,6 @@ class TracesTab(QWidget):
         self._time_timer.start()
         self.refresh()
 
-    # -- building --------------------------------------------------------------------------
-
     def _build(self) -> None:
         self.workspace_filter = named(QComboBox(self), accessible="Filter by workspace")
         # A long workspace name must not widen the window: the popup shows it whole.
@@ -170,8 +168,6 @@ class TracesTab(QWidget):
         vbox(self.stack, on=self, margins=(8, 0, 8, 0))
         self.setFocusProxy(self.list_view)
 
-    # -- public ----------------------------------------------------------------------------
-
     def refresh(self) -> None:
         """Rescan the home's dumps (off the GUI thread); `scan_finished` when it lands."""
         if self._closed:
@@ -207,8 +203,6 @@ class TracesTab(QWidget):
             self._changes.published.disconnect(self._on_changes_published)
             self._changes = None
         self._jobs.shutdown()
-
-    # -- scanning --------------------------------------------------------------------------
 
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:
@@ -271,8 +265,6 @@ class TracesTab(QWidget):
         self.count_label.setText(count_text(total, shown))
         self.no_match.setVisible(total > 0 and shown == 0)
 
-    # -- selection and opening -------------------------------------------------------------
-
     def _select_path(self, path: Path, *, clear_filters: bool) -> bool:
         row = self.model.row_of(path)
         if row is None:
@@ -315,8 +307,6 @@ class TracesTab(QWidget):
         shown = self._opening.landed(listed, dump.summary())
         self.detail.show_dump(dump, shown.display_workspace)
         self.trace_shown.emit(dump)
-
-    # -- filters and time ------------------------------------------------------------------
 
     @Slot(int)
     def _on_filter_changed(self, _index: int) -> None:

@@ -121,9 +121,6 @@ class _FlatTableModel(QAbstractTableModel):
         return None
 
 
-# --- the dump list --------------------------------------------------------------------------
-
-
 class TraceListModel(_FlatTableModel):
     """Every dump as a row: time, workspace, outcome, error (newest first, as given)."""
 
@@ -216,9 +213,6 @@ class TraceFilterProxy(QSortFilterProxyModel):
         return isinstance(summary, TraceSummary) and self._filter.accepts(summary)
 
 
-# --- tool executions ------------------------------------------------------------------------
-
-
 class ToolExecutionModel(_FlatTableModel):
     """An attempt's tool calls: tool, input, output or error, duration, start; errors tinted."""
 
@@ -271,9 +265,6 @@ class ToolExecutionModel(_FlatTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (self.DURATION, self.STARTED):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
-
-
-# --- previews: events, messages, step results, prompt sections ------------------------------
 
 
 class PreviewTableModel(_FlatTableModel):

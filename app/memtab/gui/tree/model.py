@@ -79,8 +79,6 @@ class MemoryTreeModel(QAbstractItemModel):
         """What a pinned file's tooltip says about mux (the tab knows whether it runs)."""
         self.filler: Filler | None = None
 
-    # -- lookups -------------------------------------------------------------------------
-
     def node(self, index: ModelIndex) -> TreeNode:
         """The node of `index` (the root for an invalid index)."""
         if not index.isValid():
@@ -109,8 +107,6 @@ class MemoryTreeModel(QAbstractItemModel):
     def badge_for(self, node: TreeNode) -> Badge | None:
         """The row's "agent edited" badge (who changed the file), if it has one."""
         return self._shown.badge_for(node)
-
-    # -- structure -----------------------------------------------------------------------
 
     def index(self, row: int, column: int, parent: ModelIndex = QModelIndex()) -> QModelIndex:  # noqa: B008
         """Qt: the index of a child row."""
@@ -207,8 +203,6 @@ class MemoryTreeModel(QAbstractItemModel):
             return row_tooltip(node, shown.badge_for(node), self.pin_note, shown.marks_for(node))
         return None
 
-    # -- updates -------------------------------------------------------------------------
-
     def replace_tree(self, new_root: TreeNode, badges: Mapping[str, Badge] | None = None) -> None:
         """Reconcile a freshly built tree into the shown one (see the module docstring), and
         set the "agent edited" badges (by physical path) in the same pass."""
@@ -282,8 +276,6 @@ class MemoryTreeModel(QAbstractItemModel):
                 last = self.index(len(node.children) - 1, 0, parent)
                 self.dataChanged.emit(first, last)
                 stack.extend(node.children)
-
-    # -- drag and drop -------------------------------------------------------------------
 
     def supportedDragActions(self) -> Qt.DropAction:
         """Qt: rows are moved, never copied."""

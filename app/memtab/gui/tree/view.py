@@ -107,8 +107,6 @@ class MemoryItemDelegate(QStyledItemDelegate):
         # A row's colours by (palette, selected): every row of a paint uses the same few.
         self._colors: dict[tuple[int, bool], _Colors] = {}
 
-    # -- fonts and sizes ----------------------------------------------------------------
-
     @staticmethod
     def _small_font(font: QFont) -> QFont:
         small = QFont(font)
@@ -150,8 +148,6 @@ class MemoryItemDelegate(QStyledItemDelegate):
                 height = line + 10
             self._heights[cache_key] = height
         return QSize(200, height)
-
-    # -- painting -----------------------------------------------------------------------
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
         """Draw one row."""

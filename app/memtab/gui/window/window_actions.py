@@ -456,8 +456,6 @@ class WindowActions(QObject):
         if self._home_client is not None:
             self._home_client.shutdown()
 
-    # -- the actions ------------------------------------------------------------------------
-
     def find_text(self) -> None:
         """Edit → Find (Ctrl+F): on the Traces tab, find in the dump being read; else
         find in the open file, or search memories when no file is open (in the editor,

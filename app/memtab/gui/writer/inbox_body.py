@@ -335,8 +335,6 @@ class InboxBody(QWidget):
         body.addWidget(self.error_label)
         self._update_buttons()
 
-    # -- public API ----------------------------------------------------------------------
-
     @property
     def review(self) -> ProposalReview:
         """What an agent's proposal would write, under the details (built when first asked)."""
@@ -456,8 +454,6 @@ class InboxBody(QWidget):
         """An error under the buttons (until the next decision)."""
         self.error_label.setText(message)
         self.error_label.show()
-
-    # -- internals -----------------------------------------------------------------------
 
     def _decide(self, job: functools.partial[Decided]) -> None:
         self.error_label.hide()

@@ -118,8 +118,6 @@ class InboxPanel(QFrame):
                 action_id, text, pressed, keys=[key], focus=Focus.WIDGET, on=None, tip=tip
             )
 
-    # -- public API ----------------------------------------------------------------------
-
     @property
     def body(self) -> InboxBody:
         """The list, details and buttons (built when first asked)."""
@@ -273,8 +271,6 @@ class InboxPanel(QFrame):
 
     def selected_ids(self) -> builtins.list[str]:  # `list` here is the widget
         return [] if self._body is None else self._body.selected_ids()
-
-    # -- internals -----------------------------------------------------------------------
 
     def _on_edit_key_pressed(self) -> None:
         if self._body is not None:  # else nothing was listed: the key does nothing

@@ -161,8 +161,6 @@ class EditorPrompts(QObject):
             self._tasks.latest_failed.connect(self._on_tasks_latest_failed)
         return self._tasks
 
-    # --- slots ---------------------------------------------------------------------------
-
     @Slot()
     def _on_three_way_merged_edited(self) -> None:
         dialog = self.diff_dialog
@@ -344,8 +342,6 @@ class FileTab(QWidget):
         self._cut_follow = clock.timer(self, self._follow_cut, single_shot=True)
         self.view.text_edit.document().contentsChanged.connect(self._on_document_contents_changed)
 
-    # --- what is open ------------------------------------------------------------------------
-
     @property
     def file(self) -> MemoryFile | None:
         """The open memory file (None: no file, or one opened by physical path)."""
@@ -415,8 +411,6 @@ class FileTab(QWidget):
         """Where the open file is on disk (None: no file, or one Memtab cannot place)."""
         return self.doc.real_path
 
-    # --- opening -----------------------------------------------------------------------------
-
     def open(self, file: MemoryFile) -> None:
         """Open and load `file` (read-only when its agent writes it; an unreadable one
         with the error in the bar)."""
@@ -456,8 +450,6 @@ class FileTab(QWidget):
         keeping the buffer and what the next save expects on disk."""
         self.doc.retarget(file)
         self.document_moved(file)
-
-    # --- the disk ----------------------------------------------------------------------------
 
     def follow_changes(
         self,
@@ -562,8 +554,6 @@ class FileTab(QWidget):
     def close_after_asking(self) -> None:
         """The bar's Close: the panel asks about unsaved changes, then closes the tab."""
         self.close_requested.emit()
-
-    # --- slots -------------------------------------------------------------------------------
 
     @Slot(str)
     def _on_view_description_edited(self, text: str) -> None:

@@ -286,8 +286,6 @@ class EditorView(QWidget):
         self._mirror_timer = qtimer(self, self._mirror_description_field, MIRROR_DELAY_MS)
         self._preview_timer = qtimer(self, self._on_preview_timer_timeout, PREVIEW_DELAY_MS)
 
-    # --- construction -------------------------------------------------------------------
-
     def _build(self) -> None:
         self._stack = QStackedWidget(self)
         self._empty = EmptyState(self._stack)
@@ -453,8 +451,6 @@ class EditorView(QWidget):
         for action in actions:
             self._path_label.addAction(action)
 
-    # --- what is shown --------------------------------------------------------------------
-
     @property
     def find_bar(self) -> FindBar:
         """The find / replace bar under the text (made now if it is not yet)."""
@@ -563,8 +559,6 @@ class EditorView(QWidget):
             half = max(1, self._splitter.width() // 2)
             self._splitter.setSizes([half, half])
 
-    # --- the buffer -----------------------------------------------------------------------
-
     def buffer_text(self) -> str:
         """What the editor holds, with `\\n` line breaks (exactly, unlike toPlainText)."""
         return buffer_from_raw(self.text_edit.document().toRawText())
@@ -657,8 +651,6 @@ class EditorView(QWidget):
         finally:
             self._quiet = False
 
-    # --- keeping the field and the preview in step ----------------------------------------
-
     def _mirror_description_field(self) -> None:
         value = read_description(self.buffer_text())
         if self.description_edit.text() != value:
@@ -680,8 +672,6 @@ class EditorView(QWidget):
             self.show_state(self.state, self.save_button.isEnabled())
             self.more_button.setIcon(tinted_icon("editor-more", muted_text(self.palette())))
         super().changeEvent(event)
-
-    # --- slots ---------------------------------------------------------------------------
 
     @Slot()
     def _on_mode_button_clicked(self) -> None:

@@ -122,8 +122,6 @@ class FindBar(QFrame):
         button.setIcon(tinted_icon(icon, muted_text(self.palette())))
         return button
 
-    # --- the seam ----------------------------------------------------------------------------
-
     @property
     def query(self) -> str:
         return self.query_edit.text()
@@ -213,8 +211,6 @@ class FindBar(QFrame):
             self._refresh()
         self.count_label.setText(replaced_words(count))
 
-    # --- finding -----------------------------------------------------------------------------
-
     def _refresh_if_stale(self) -> None:
         if self._find.stale:
             self._refresh()
@@ -278,8 +274,6 @@ class FindBar(QFrame):
         self.previous_button.setIcon(tinted_icon("chevron-up", muted))
         self.next_button.setIcon(tinted_icon("chevron-down", muted))
         self.close_button.setIcon(tinted_icon("editor-dismiss", muted))
-
-    # --- events and slots --------------------------------------------------------------------
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Enter in the fields: next match (Shift: previous; in the replace field:
