@@ -77,7 +77,6 @@ class WorkspaceListModel(QAbstractListModel):
         return row_of(self._rows, workspace_id)
 
     def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
-        """Qt: a flat list."""
         return 0 if parent.isValid() else len(self._rows)
 
     def flags(self, index: ModelIndex) -> Qt.ItemFlag:

@@ -109,7 +109,6 @@ class MemoryTreeModel(QAbstractItemModel):
         return self._shown.badge_for(node)
 
     def index(self, row: int, column: int, parent: ModelIndex = QModelIndex()) -> QModelIndex:  # noqa: B008
-        """Qt: the index of a child row."""
         if column != 0 or row < 0:
             return QModelIndex()
         node = self.node(parent)
@@ -118,7 +117,6 @@ class MemoryTreeModel(QAbstractItemModel):
         return self.createIndex(row, 0, node.children[row])
 
     def parent(self, index: ModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
-        """Qt: the parent of a row."""
         if not index.isValid():
             return QModelIndex()
         parent = self.node(index).parent
@@ -127,7 +125,6 @@ class MemoryTreeModel(QAbstractItemModel):
         return self.createIndex(parent.row, 0, parent)
 
     def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
-        """Qt: children of a row."""
         if parent.isValid() and parent.column() != 0:
             return 0
         return len(self.node(parent).children)
@@ -170,7 +167,6 @@ class MemoryTreeModel(QAbstractItemModel):
         return None
 
     def flags(self, index: ModelIndex) -> Qt.ItemFlag:
-        """Qt: what can be done with a row."""
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
         node = self.node(index)
@@ -180,7 +176,6 @@ class MemoryTreeModel(QAbstractItemModel):
         return _ROW_FLAGS[leaf, is_movable(node), node.accepts_drops]
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        """Qt: what a row shows."""
         if not index.isValid():
             return None
         node = self.node(index)
@@ -282,11 +277,9 @@ class MemoryTreeModel(QAbstractItemModel):
         return Qt.DropAction.MoveAction
 
     def supportedDropActions(self) -> Qt.DropAction:
-        """Qt: drops move."""
         return Qt.DropAction.MoveAction
 
     def mimeTypes(self) -> list[str]:
-        """Qt: the virtual paths of the dragged rows."""
         return [MIME_TYPE]
 
     def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:
