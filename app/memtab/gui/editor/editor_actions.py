@@ -35,7 +35,7 @@ from memtab.components.window.ui_state import UiState
 from memtab.gui.actions import ActionRegistry, Focus, Key
 from memtab.gui.editor.text.view import EditorView
 from memtab.gui.toolkit.clock import qtimer
-from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
+from memtab.gui.toolkit.dialog_layout import OK_CANCEL, button_box, fit_to_screen
 from memtab.gui.toolkit.external_editor import ExternalOpener
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.text.line_margin import go_to
@@ -142,15 +142,8 @@ class GoToLineDialog(QDialog):
         mute(self.hint)
         label = QLabel("&Line:", self)
         label.setBuddy(self.field)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
-        )
-        go = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        go.setText("&Go")
-        give_mnemonics(self.buttons)
+        self.buttons = button_box(self, OK_CANCEL, ok="&Go")
         vbox(label, self.field, self.hint, self.buttons, on=self)
-        self.buttons.accepted.connect(self._on_buttons_accepted)
-        self.buttons.rejected.connect(self.reject)
         self.field.textChanged.connect(self._on_field_text_changed)
         self._on_field_text_changed("")
         self.setWindowModality(Qt.WindowModality.WindowModal)
@@ -166,13 +159,12 @@ class GoToLineDialog(QDialog):
         go = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         go.setEnabled(self.target() is not None)
 
-    @Slot()
-    def _on_buttons_accepted(self) -> None:
+    def accept(self) -> None:
+        """Go (or Enter): close and say the line typed, if one is."""
         target = self.target()
-        if target is None:
-            return
-        self.accept()
-        self.chosen.emit(target)
+        if target is not None:
+            super().accept()
+            self.chosen.emit(target)
 
 
 StandardKey = QKeySequence.StandardKey
