@@ -387,8 +387,8 @@ class FileActions(QObject):
             on=tab,
             menu="edit",
             tip=PIN_NOTE,
-            enabled_when=self._pinnable,
-            text_when=self._pin_text,
+            enabled_when=lambda: rules.is_pinnable(self._pin_node()),
+            text_when=lambda: rules.pin_text(self._pin_node()),
         )
         self.rename_action = actions.add(
             "tree.rename",
@@ -504,6 +504,8 @@ class FileActions(QObject):
         return menu
 
     def _row_actions(self) -> dict[RowAction, QAction]:
+        registry = self._context.actions  # other features' actions a row offers, if here:
+        others = {RowAction.GO_TO_CUT: GO_TO_CUT, RowAction.CONSOLIDATE: CONSOLIDATE_SCOPE}
         return {
             RowAction.PIN: self.pin_action,
             RowAction.HISTORY: self.history_action,
@@ -517,21 +519,10 @@ class FileActions(QObject):
             RowAction.DELETE: self.delete_action,
             RowAction.DELETE_ORPHAN: self.delete_orphan_action,
             RowAction.OPEN_LINKED: self.open_linked_action,
-        } | self._registered(
-            {RowAction.GO_TO_CUT: GO_TO_CUT, RowAction.CONSOLIDATE: CONSOLIDATE_SCOPE}
-        )
-
-    def _registered(self, ids: dict[RowAction, str]) -> dict[RowAction, QAction]:
-        """Other features' actions a row offers, by their registered ids (those the window
-        has)."""
-        registry = self._context.actions
-        return {row: registry.action(id_) for row, id_ in ids.items() if id_ in registry}
+        } | {row: registry.action(key) for row, key in others.items() if key in registry}
 
     def _applies_to_current(self, rule: Callable[[TreeNode | None], bool]) -> Callable[[], bool]:
         return lambda: rule(self._tree.current_node())
-
-    def _pin_text(self) -> str:
-        return rules.pin_text(self._pin_node())
 
     def _pin_node(self) -> TreeNode | None:
         path = self._editor.current_path
@@ -539,9 +530,6 @@ class FileActions(QObject):
         return rules.pin_target(
             self._tree.current_node(), open_file, tree_has_keyboard=self._tree.hasFocus()
         )
-
-    def _pinnable(self) -> bool:
-        return rules.is_pinnable(self._pin_node())
 
     @staticmethod
     def _on_disk(node: TreeNode | None) -> bool:

@@ -370,10 +370,11 @@ class MainWindow(QMainWindow):
         memory_tab.watch_targets_changed.connect(watcher.set_extra_targets)
         context.owned_by(self)
         context.actions.attach(self)
-        context.status.shown.connect(self._on_status_shown)
+        context.status.shown.connect(self.status_bar.showMessage)
         self.kept_aside_notices = KeptAsideNotices(self)
         self.kept_aside_notices.kept_aside.connect(self._on_kept_aside_notices_kept_aside)
-        self._restore_geometry()
+        # As the user left it; on first start, fitted to the screen (a 1366×768 laptop).
+        place_window(self, self.ui_state.geometry() if self.ui_state is not None else None)
 
     def add_tab(self, widget: QWidget, title: str) -> int:
         """Add a tab (after the existing ones); returns its index."""
@@ -470,10 +471,6 @@ class MainWindow(QMainWindow):
         if not self.is_closing:
             self._composition().reach(Phase.AFTER_PAINT)
 
-    def _restore_geometry(self) -> None:
-        """As the user left it; on first start, fitted to the screen (a 1366×768 laptop)."""
-        place_window(self, self.ui_state.geometry() if self.ui_state is not None else None)
-
     def _update_watch_label(self) -> None:
         backend = self.watcher.backend
         detail = self.watcher.backend_detail
@@ -503,10 +500,6 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def _on_watcher_backend_changed(self, backend: str) -> None:
         self._update_watch_label()
-
-    @Slot(str, int)
-    def _on_status_shown(self, text: str, timeout_ms: int) -> None:
-        self.statusBar().showMessage(text, timeout_ms)
 
     @Slot(object)
     def _on_kept_aside_notices_kept_aside(self, kept: KeptAside) -> None:
@@ -653,11 +646,8 @@ class MainWindow(QMainWindow):
             else:
                 self._ask_before_closing(step + 1)
         else:
-            self._close_after_leaving()
-
-    def _close_after_leaving(self) -> None:
-        # Later: an answer given inside this close event cannot close the window from it.
-        QTimer.singleShot(0, self.close_without_asking)
+            # Later: an answer given inside this close event cannot close the window from it.
+            QTimer.singleShot(0, self.close_without_asking)
 
     def close_without_asking(self) -> None:
         """Close even with unsaved changes (used by `--screenshot`)."""

@@ -89,7 +89,6 @@ from memtab.llm.settings import (
     DEFAULT_BASE_URLS,
     DEFAULT_MODELS,
     ProviderName,
-    ProviderSettings,
     load_provider_section,
     save_provider_settings,
 )
@@ -682,14 +681,6 @@ class SettingsDialog(QDialog):
         """The origin requests go to with the form as it is ('' offline or unparsable)."""
         return self._form.origin(self.chosen_provider, self.base_url.text())
 
-    def _typed_here(self) -> str:
-        """The key typed for the chosen provider with this base URL's host ('' if none)."""
-        return self._form.typed_here(self.chosen_provider, self.base_url.text())
-
-    def _preview(self) -> ProviderSettings:
-        """What the form would resolve to, key included, without reading the disk."""
-        return self._form.preview(self.chosen_provider, self.model.text(), self.base_url.text())
-
     @Slot()
     def _on_key_inputs_changed(self) -> None:
         view = self._form.key_view(self.chosen_provider, self.model.text(), self.base_url.text())
@@ -742,7 +733,8 @@ class SettingsDialog(QDialog):
                 self._form.not_sent(self.chosen_provider, self.base_url.text()), None
             )
             return
-        preview = self._preview()
+        model, base_url = self.model.text(), self.base_url.text()
+        preview = self._form.preview(self.chosen_provider, model, base_url)  # no disk read
         untested = self._form.untested(preview)
         if untested is not None:
             self._show_test_result(untested, None)
@@ -752,9 +744,9 @@ class SettingsDialog(QDialog):
             functools.partial(
                 probe_connection,
                 self.chosen_provider,
-                self.model.text(),
-                self.base_url.text(),
-                self._typed_here(),
+                model,
+                base_url,
+                self._form.typed_here(self.chosen_provider, base_url),  # for this host
                 dict(self._env),
             ),
         )

@@ -66,9 +66,10 @@ class WindowSync(QObject):
         self._first_sync_ms = first_sync_ms
         self._jobs_service = jobs
         self._client: JobClient | None = None  # made with the first job
-        self._debounce = clock.timer(self, self._on_debounce_timeout, single_shot=True)
-        self._schedule = clock.timer(self, self._on_schedule_timeout, single_shot=True)
-        self._look_soon = clock.timer(self, self._on_look_soon_timeout, single_shot=True)
+        timer = functools.partial(clock.timer, self, single_shot=True)
+        self._debounce = timer(functools.partial(self._request, "changes"))
+        self._schedule = timer(functools.partial(self._request, "full"))
+        self._look_soon = timer(functools.partial(self._request, "look"))
         self._turns = SyncTurns()
         self._started = False
         self.look = SyncLook()
@@ -215,12 +216,3 @@ class WindowSync(QObject):
     @Slot(int, int, str)
     def _on_client_job_progress(self, job_id: int, step: int, message: str) -> None:
         self.progress.emit(message)
-
-    def _on_debounce_timeout(self) -> None:
-        self._request("changes")
-
-    def _on_schedule_timeout(self) -> None:
-        self._request("full")
-
-    def _on_look_soon_timeout(self) -> None:
-        self._request("look")

@@ -103,12 +103,10 @@ class WindowMenus(QObject):
                 menu.addAction(entry.action)
         give_menu_letters(menu)
 
-    def _menu_id(self, menu: object) -> str | None:
-        return next((key for key, value in self._menus.items() if value is menu), None)
-
     @Slot()
     def _on_menu_about_to_show(self) -> None:
         self._actions.refresh()
-        menu_id = self._menu_id(self.sender())
+        menu = self.sender()
+        menu_id = next((key for key, value in self._menus.items() if value is menu), None)
         if menu_id is not None:
             self._fill(menu_id)
