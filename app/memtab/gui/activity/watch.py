@@ -241,15 +241,11 @@ class HomeWatcher(QObject):
         except OSError as error:  # it vanished already: nothing to poll
             logger.info("Not polling %s: %s", directory, error)
             return
-        # Whatever was written in it before polling began is unknown: report it.
-        self._add_pending([self._reported(directory)])
-        self._set_backend(WatchBackend.NATIVE, detail)
-
-    def _reported(self, real_path: str) -> str:
-        """`real_path` (under the real root) as a path under the root given to `start()`."""
+        # Whatever was written in it before polling began is unknown: report it (as a path
+        # under the root given to `start()`).
         assert self.root is not None
-        real_root = os.path.realpath(self.root)
-        return str(self.root) + real_path[len(real_root) :]
+        self._add_pending([str(self.root) + directory[len(os.path.realpath(self.root)) :]])
+        self._set_backend(WatchBackend.NATIVE, detail)
 
     @Slot()
     def _on_health_timer_timeout(self) -> None:

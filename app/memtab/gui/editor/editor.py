@@ -31,7 +31,7 @@ from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor_actions import AutoSave, EditorActions
 from memtab.gui.editor.tab.bar import BarKeys
 from memtab.gui.editor.tab.file_tab import CurrentTab, FileTab
-from memtab.gui.editor.text.view import EditorView, EmptyRoom, EmptyState
+from memtab.gui.editor.text.view import EmptyRoom, EmptyState
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
@@ -247,7 +247,7 @@ class EditorPanel(CurrentTab, QWidget):
             self, self.tabs_for_autosave, context.ui_state, context.save_ui_state
         )
         self.editor_actions = EditorActions(
-            context.actions, self, self, self._current_view, tab_keys_in=tab_keys_in
+            context.actions, self, self, lambda: self._current.view, tab_keys_in=tab_keys_in
         )
         self.editor_actions.notice.connect(self._on_actions_notice)
         self.editor_actions.said.connect(context.status.show)
@@ -292,10 +292,6 @@ class EditorPanel(CurrentTab, QWidget):
     def _built_pages(self) -> list[FileTab]:
         """The open tabs and the empty page, if built."""
         return [*self._tabs, *([self._empty_page] if self._empty_page is not None else [])]
-
-    def _current_view(self) -> EditorView:
-        """What the actions act on: the current tab's view (the empty page's: none)."""
-        return self._current.view
 
     def tab_for(self, ref: MemoryFileRef) -> FileTab | None:
         return self._tabs.tab_for(ref)

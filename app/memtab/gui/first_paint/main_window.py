@@ -603,7 +603,11 @@ class MainWindow(QMainWindow):
                 self.successor.close()
             event.accept()
             return
-        if not self.is_closing and self._must_ask():
+        controller = self.memory_tab.controller
+        unsaved = controller is not None and controller.has_unsaved_tabs
+        if not self.is_closing and (
+            unsaved or any(q.needs_asking() for q in self.context.before_closing)
+        ):
             # Ask about every tab with unsaved changes, then what the features ask (sync's
             # changes not sent yet), each without blocking; close after the last.
             event.ignore()
@@ -624,11 +628,6 @@ class MainWindow(QMainWindow):
         self.context.shutdown()
         self._closed = True
         event.accept()
-
-    def _must_ask(self) -> bool:
-        controller = self.memory_tab.controller
-        unsaved = controller is not None and controller.has_unsaved_tabs
-        return unsaved or any(q.needs_asking() for q in self.context.before_closing)
 
     def _ask_before_closing(self, step: int) -> None:
         """Ask the `step`th question (0: the editor's unsaved changes), then the next."""

@@ -145,7 +145,9 @@ class PaletteDialog(QDialog):
             assert isinstance(event, QKeyEvent)
             key = event.key()
             if key in _MOVES:
-                self._move(_MOVES[Qt.Key(key)])
+                row = moved_row(self.list.currentRow(), _MOVES[Qt.Key(key)], self.list.count())
+                if row is not None:
+                    self.list.setCurrentRow(row)
                 return True
             if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
                 item = self.list.currentItem()
@@ -153,11 +155,6 @@ class PaletteDialog(QDialog):
                     self._choose(item)
                 return True
         return super().eventFilter(watched, event)
-
-    def _move(self, step: int) -> None:
-        row = moved_row(self.list.currentRow(), step, self.list.count())
-        if row is not None:
-            self.list.setCurrentRow(row)
 
     def _filter(self, query: str) -> None:
         self.shown = matching(query, self.entries)
