@@ -178,8 +178,6 @@ def ask_unsaved(
     return box
 
 
-__all__ = ["DiscardChoice", "EditorPanel"]
-
 NO_WORKSPACE_NOTE = "no workspace is selected"
 
 

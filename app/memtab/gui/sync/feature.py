@@ -126,9 +126,6 @@ if TYPE_CHECKING:  # lazy: ~1.3 MiB, ~110 ms (sync's engine) when File → Sync�
 logger = logging.getLogger(__name__)
 
 
-__all__ = ["PREFIX", "SyncConflictBars"]
-
-
 class SyncConflictBars(QObject):
     """The sync conflict bars of one editor panel: `compare(path, show_both)` opens Resolve
     conflicts… on that file, `resolved(message)` says what a decision did."""
@@ -391,9 +388,6 @@ class UnsentAtQuit(QObject):
             then()
 
 
-__all__ = ["UnsentAtQuit", "UnsentChoice", "ask_unsent", "unsent_question"]
-
-
 class SyncStatusWidget(QToolButton):
     """The status-bar button (see the module docstring)."""
 
@@ -639,3 +633,6 @@ class SyncFeature(QObject):
         self.status.set_copies(self._count_copies(scan))
         if self.dialog is not None and self.dialog.isVisible():
             self.dialog.reload()
+
+
+__all__ = ["unsent_question"]

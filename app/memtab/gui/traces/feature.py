@@ -315,6 +315,3 @@ class TracesTab(QWidget):
         self._update_counts()
         if not self.list_view.currentIndex().isValid() and self.proxy.rowCount():
             self.list_view.setCurrentIndex(self.proxy.index(0, 0))
-
-
-__all__ = ["TracesTab"]

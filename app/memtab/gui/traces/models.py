@@ -316,16 +316,3 @@ class PreviewTableModel(_FlatTableModel):
         if role == SUMMARY_ROLE:
             return self._items[index.row()]
         return None
-
-
-__all__ = [
-    "FAILED_ROLE",
-    "PATH_ROLE",
-    "SUMMARY_ROLE",
-    "Preview",
-    "PreviewTableModel",
-    "ToolExecutionModel",
-    "TraceFilterProxy",
-    "TraceListModel",
-    "outcome_icon",
-]

@@ -440,9 +440,6 @@ class WriterStatusWidget(QWidget):
         self.setPaused(not self._paused)
 
 
-__all__ = ["TRACE_LINK", "WriterStatusWidget", "run_news", "status_text"]
-
-
 class WriterClaims(Protocol):
     """The badges (`EditMarks`): what this window's writer wrote is claimed for it."""
 
