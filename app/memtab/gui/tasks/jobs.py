@@ -144,12 +144,6 @@ class JobClient(QObject):
 
     # -- from the service (GUI thread) --------------------------------------------------
 
-    def _started(self, job_id: int) -> None:
-        self.job_started.emit(job_id)
-
-    def _progress(self, job_id: int, step: int, message: str) -> None:
-        self.job_progress.emit(job_id, step, message)
-
     def _finished(self, job_id: int, result: object) -> None:
         self._deliver(job_id, self.job_finished, self.latest_finished, result)
 
@@ -265,13 +259,13 @@ class JobService(QObject):
             logger.debug(
                 "%s job %d waited %.0f ms on %s", client.name, job_id, waited_ms, client.lane.value
             )
-            client._started(job_id)
+            client.job_started.emit(job_id)
 
     @Slot(int, int, str)
     def _on_runner_job_progress(self, job_id: int, step: int, message: str) -> None:
         client = self._routes.owner(job_id)
         if client is not None:
-            client._progress(job_id, step, message)
+            client.job_progress.emit(job_id, step, message)
 
     @Slot(int, object)
     def _on_runner_job_finished(self, job_id: int, result: object) -> None:
