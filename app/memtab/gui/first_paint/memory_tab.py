@@ -41,8 +41,7 @@ from memtab.gui.memory_tab.workspace_picker import WorkspacePicker
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import muted_text
 from memtab.gui.toolkit.widgets import chain_tab_order, named, tab_stops
-from memtab.gui.tree.model import MemoryTreeModel
-from memtab.gui.tree.reconcile import SlicedReconcile, TreeFill
+from memtab.gui.tree.model import MemoryTreeModel, SlicedReconcile, TreeFill
 from memtab.gui.tree.scan_scheduler import ContextLoader, ScanScheduler
 from memtab.gui.tree.view import MemoryTreeView
 from memtab.store.paths import VirtualPath
