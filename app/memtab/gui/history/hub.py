@@ -66,15 +66,9 @@ class NoticeBar(Protocol):
     """What the notice needs of its bar (`gui.editor.tab.bar.MessageBar`)."""
 
     @property
-    def action_triggered(self) -> SignalInstance:
-        """Signal(str): the id of the action clicked."""
-        ...
-
+    def action_triggered(self) -> SignalInstance: ...  # Signal(str): the id of the action clicked.
     @property
-    def dismissed(self) -> SignalInstance:
-        """Signal(): closed by the user."""
-        ...
-
+    def dismissed(self) -> SignalInstance: ...  # Signal(): closed by the user.
     def show_message(
         self,
         kind: BarKind,
