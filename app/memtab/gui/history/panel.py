@@ -9,12 +9,7 @@ import functools
 import logging
 
 from PySide6.QtCore import QSize, Qt, Signal, Slot
-from PySide6.QtWidgets import (
-    QPushButton,
-    QSplitter,
-    QTreeWidgetItem,
-    QWidget,
-)
+from PySide6.QtWidgets import QPushButton, QSplitter, QTreeWidgetItem, QWidget
 
 from memtab.components.history.history import (
     COMPUTING,
