@@ -18,7 +18,6 @@ are named through `QtGui`: a class imported by name builds its enums at import.
 from __future__ import annotations
 
 import enum
-import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeAlias
 
@@ -28,8 +27,6 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QDockWidget, QWidget
 
 from memtab.fs.slotted import Slotted
-
-logger = logging.getLogger(__name__)
 
 Key: TypeAlias = "str | QtGui.QKeySequence.StandardKey"
 """A key: a portable string ("Ctrl+Shift+F") or the platform's standard binding(s)."""

@@ -5,7 +5,6 @@ file, kept in the UI state (`components.activity.badges`, `edit_claims`).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,8 +27,6 @@ from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home, PathKind
 from memtab.store.paths import VirtualPath
 from memtab.store.sidecars.journal import ConsolidationRecord
-
-logger = logging.getLogger(__name__)
 
 _RUNS_READ = "edit-marks-runs"
 

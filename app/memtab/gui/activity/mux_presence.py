@@ -49,7 +49,6 @@ class MuxPresence(QObject):
         self._timer.start()
 
     def shutdown(self) -> None:
-        """Stop checking."""
         self._timer.stop()
         if self._client is not None:
             self._client.shutdown()

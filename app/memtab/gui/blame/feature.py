@@ -6,7 +6,6 @@ click opens the line's card. Nothing is read while the gutter is hidden.
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
@@ -41,9 +40,6 @@ from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn
 from memtab.gui.toolkit.style import Accent, muted_text
 from memtab.gui.toolkit.text.line_margin import LineMargin, MarginEditor, Side
-
-logger = logging.getLogger(__name__)
-
 
 LABEL_CHARS = 11
 """The gutter is as wide as this many characters of the label (`writer 12w`)."""

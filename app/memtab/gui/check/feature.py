@@ -5,7 +5,6 @@ tree's rows and the open file's lines, and hands "Apply fix"'s plan to `review`.
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol, cast
 
@@ -58,8 +57,6 @@ from memtab.gui.toolkit.widgets import WrappedLabel, hbox, named, vbox
 
 if TYPE_CHECKING:  # lazy: the consolidation engine loads with the first fix
     from memtab.consolidation.review.check_fixes import FixPlan
-
-logger = logging.getLogger(__name__)
 
 
 _INDEX_ROLE = Qt.ItemDataRole.UserRole

@@ -5,7 +5,6 @@ What the window asks of "the editor" is the current tab's.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -39,8 +38,6 @@ from memtab.gui.toolkit.widgets import chain_tab_order, tab_stops, vbox
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_view import ScopeView
-
-logger = logging.getLogger(__name__)
 
 
 class EditorTabBar(QTabBar):

@@ -6,7 +6,6 @@ the file); Save's work anywhere in the window. Replace is "Ctrl+H" on every desk
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
@@ -41,9 +40,6 @@ from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.text.line_margin import go_to
 from memtab.gui.toolkit.text.source_edit import SourceEdit
 from memtab.gui.toolkit.widgets import named, vbox
-
-logger = logging.getLogger(__name__)
-
 
 AUTOSAVE_FLAG = "editor_autosave"
 AUTOSAVE_DELAY_MS = 1000

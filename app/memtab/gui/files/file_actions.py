@@ -6,7 +6,6 @@ back. The rules are `components/files/rules.py`.
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable, Collection, Iterable
 from typing import Protocol
 
@@ -255,8 +254,6 @@ class CodexNoteAction(QObject):
 
 ASK_CROSS_SCOPE_DROPS = "ask-before-cross-scope-drops"
 """The UI-state flag: ask before a drop moves files into another scope (default yes)."""
-
-logger = logging.getLogger(__name__)
 
 
 class ActionTree(Protocol):

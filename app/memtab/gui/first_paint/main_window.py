@@ -5,7 +5,6 @@ its features ask; they run as one ordered list in phases (`gui/window/features`)
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, TypeVar
@@ -41,9 +40,6 @@ from memtab.gui.toolkit.widgets import ElidedLabel, named
 from memtab.humanize import display_path
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath
-
-logger = logging.getLogger(__name__)
-
 
 PREFERRED_SIZE = QSize(1280, 820)
 LAPTOP_WIDTH = 1366
@@ -199,7 +195,6 @@ class WindowStatusBar(QStatusBar):
         return self.note.full_text
 
     def clearMessage(self) -> None:
-        """Remove the note."""
         self._expiry.stop()
         if self._before_tip is not None:  # under a tip: gone once the tip goes
             self._before_tip = ""

@@ -6,7 +6,6 @@ own worker, nothing while it is hidden.
 from __future__ import annotations
 
 import functools
-import logging
 
 from PySide6.QtCore import QSize, Qt, Signal, Slot
 from PySide6.QtWidgets import QPushButton, QSplitter, QTreeWidgetItem, QWidget
@@ -36,8 +35,6 @@ from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.text.diff_view import DiffPane
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, named, vbox
-
-logger = logging.getLogger(__name__)
 
 HISTORY_KEY = "file-history"
 DIFF_KEY = "version-diff"

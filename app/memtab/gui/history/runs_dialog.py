@@ -5,8 +5,6 @@ their diffs; "Revert this run" restores what it touched, except files changed si
 
 from __future__ import annotations
 
-import logging
-
 from PySide6.QtCore import QEvent, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import (
@@ -68,9 +66,6 @@ from memtab.store.history.records import RunEntry
 from memtab.store.home import Home
 from memtab.store.restore.from_history import RevertResult, revert_run
 from memtab.store.sidecars.journal import TRIGGERS
-
-logger = logging.getLogger(__name__)
-
 
 _INDEX_ROLE = Qt.ItemDataRole.UserRole
 

@@ -5,7 +5,6 @@ Restore all (recorded changes Edit → Undo takes back); its reads run on its ow
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QSize, Qt, Signal, Slot
@@ -65,9 +64,6 @@ from memtab.sources.model import Source
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.events import ChangeEvent, EventRestore, restore_event
-
-logger = logging.getLogger(__name__)
-
 
 PATH_ROLE = Qt.ItemDataRole.UserRole
 """A file row's path as history names it."""

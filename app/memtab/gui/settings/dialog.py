@@ -7,7 +7,6 @@ the window's context. A key belongs to the provider and host it was typed for
 from __future__ import annotations
 
 import functools
-import logging
 import os
 from collections.abc import Mapping, Sequence
 
@@ -110,8 +109,6 @@ from memtab.writer.config import (
     parse_writer_settings,
     save_writer_settings,
 )
-
-logger = logging.getLogger(__name__)
 
 FIND_KEY = "local-servers"
 

@@ -6,7 +6,6 @@ Keep both and Keep the text below; the engine decides, on the dialog's own worke
 from __future__ import annotations
 
 import functools
-import logging
 
 from PySide6.QtCore import QSize, Qt, Slot
 from PySide6.QtWidgets import (
@@ -44,8 +43,6 @@ from memtab.gui.tasks.jobs import Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, stack_when_narrow
 from memtab.gui.toolkit.text.three_way import ThreeWayView
 from memtab.gui.toolkit.widgets import WrappedLabel, named, vbox
-
-logger = logging.getLogger(__name__)
 
 STACK_BELOW = 840  # px: narrower, the list goes above the texts
 LIST_KEY = "conflicts"

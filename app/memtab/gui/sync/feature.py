@@ -6,7 +6,6 @@ changes not sent yet.
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
@@ -122,8 +121,6 @@ if TYPE_CHECKING:  # lazy: ~1.3 MiB, ~110 ms (sync's engine) when File â†’ Syncâ
     from memtab.gui.sync.conflicts_dialog import ConflictsDialog
     from memtab.gui.sync.setup_dialog import SyncSetupDialog
     from memtab.sync.service import SyncConflict
-
-logger = logging.getLogger(__name__)
 
 
 class SyncConflictBars(QObject):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import logging
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -24,8 +23,6 @@ from memtab.components.sync.status import (
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.store.home import Home
-
-logger = logging.getLogger(__name__)
 
 DEBOUNCE_MS = 20_000
 """How long edits must have settled before they are sent (a burst of saves is one sync)."""

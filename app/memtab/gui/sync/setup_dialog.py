@@ -6,7 +6,6 @@ change it or stop it. Everything that reads the disk or the remote runs off the 
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable
 
 from PySide6.QtCore import QSize, Slot
@@ -57,8 +56,6 @@ from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen
 from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order, hbox, named, vbox
 from memtab.sync.repository.layout import DEFAULT_TARGET, SyncedScope
-
-logger = logging.getLogger(__name__)
 
 
 class SyncSetupDialog(QDialog):

@@ -5,7 +5,6 @@ walks the matching lines (F3, Shift+F3).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,8 +24,6 @@ from memtab.gui.context import Shown
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
 from memtab.store.paths import VirtualPath
-
-logger = logging.getLogger(__name__)
 
 ORPHAN_NOTE = "Orphaned project memory: no registered project owns it, so it is read-only."
 

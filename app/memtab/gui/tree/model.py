@@ -5,7 +5,6 @@ selection and scroll survive; unfilled containers are filled as opened (`TreeFil
 from __future__ import annotations
 
 import itertools
-import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
@@ -244,7 +243,6 @@ class MemoryTreeModel(QAbstractItemModel):
         self.beginRemoveRows(self.index_for_node(parent), first, last)
 
     def removed(self) -> None:
-        """They went."""
         self.endRemoveRows()
 
     def inserting(self, parent: TreeNode, first: int, last: int) -> None:
@@ -252,7 +250,6 @@ class MemoryTreeModel(QAbstractItemModel):
         self.beginInsertRows(self.index_for_node(parent), first, last)
 
     def inserted(self) -> None:
-        """They came."""
         self.endInsertRows()
 
     def rows_changed(self, parent: TreeNode, first: int, last: int) -> None:
@@ -327,9 +324,6 @@ class MemoryTreeModel(QAbstractItemModel):
         if sources:
             self.move_requested.emit(sources, target)
         return False
-
-
-logger = logging.getLogger(__name__)
 
 
 class TreeFill:

@@ -6,7 +6,6 @@ notes and the footer's mux-only note in step.
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable, Collection
 from typing import Protocol
 
@@ -19,8 +18,6 @@ from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef, agent_ti
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
-
-logger = logging.getLogger(__name__)
 
 
 class SourceEditor(Protocol):

@@ -91,7 +91,6 @@ class MemoryItemDelegate(QStyledItemDelegate):
     and description, messages, search matches — in the palette's colours; no editors."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        """A delegate for `MemoryTreeView`."""
         super().__init__(parent)
         self.highlight_terms: tuple[str, ...] = ()
         # Row heights by (font, kind, two lines): sizeHint runs for every row on layout.
@@ -142,7 +141,6 @@ class MemoryItemDelegate(QStyledItemDelegate):
         return QSize(200, height)
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
-        """Draw one row."""
         node = index.data(NODE_ROLE)
         if not isinstance(node, TreeNode):
             super().paint(painter, option, index)
@@ -561,7 +559,6 @@ class MemoryTreeView(QTreeView):
 
     @property
     def delegate(self) -> MemoryItemDelegate:
-        """The row painter."""
         delegate = self.itemDelegate()
         assert isinstance(delegate, MemoryItemDelegate)
         return delegate
@@ -571,7 +568,6 @@ class MemoryTreeView(QTreeView):
         return self
 
     def memory_model(self) -> MemoryTreeModel:
-        """The model, typed."""
         model = self.model()
         assert isinstance(model, MemoryTreeModel)
         return model

@@ -5,7 +5,6 @@ each entry with a letter of its own.
 
 from __future__ import annotations
 
-import logging
 from typing import Any, cast
 
 from PySide6.QtCore import QKeyCombination, QObject, Qt, Slot
@@ -16,8 +15,6 @@ from memtab.components.window.menus import MENUS, MenuAction, ShortcutRow, plan_
 from memtab.components.window.menus import shortcut_rows as menu_shortcut_rows
 from memtab.gui.actions import ActionRegistry, Registered
 from memtab.gui.toolkit.dialog_layout import give_menu_letters
-
-logger = logging.getLogger(__name__)
 
 
 def listed_key(key: QKeySequence) -> bool:

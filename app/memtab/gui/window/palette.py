@@ -4,7 +4,6 @@ dialog with a field and a list; the rows and their matching are Qt-free
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRect, QSize, Qt
@@ -38,8 +37,6 @@ from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, small_dialog
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.widgets import named, vbox
-
-logger = logging.getLogger(__name__)
 
 _MOVES = {Qt.Key.Key_Down: 1, Qt.Key.Key_Up: -1, Qt.Key.Key_PageDown: 10, Qt.Key.Key_PageUp: -10}
 

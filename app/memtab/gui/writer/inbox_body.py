@@ -6,7 +6,6 @@ Edit → Undo takes back. Built by `InboxPanel` when something first waits.
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Sequence
 from typing import Protocol, cast
 
@@ -61,9 +60,6 @@ from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.gui.toolkit.text.diff_view import DiffView
 from memtab.gui.toolkit.widgets import WrappedLabel, hbox, named, vbox
 from memtab.writer.inbox.inbox import InboxItem
-
-logger = logging.getLogger(__name__)
-
 
 MIN_CHARS = 8  # the shortest the chooser gets: it never widens the panel over the tree
 _MEMORIES = "/memories/"
@@ -427,7 +423,6 @@ class InboxBody(QWidget):
             self._decide(job)
 
     def reject_selected(self) -> None:
-        """Reject the selected items."""
         ids = self.selected_ids()
         if ids:
             stack = self._context.undo_stack

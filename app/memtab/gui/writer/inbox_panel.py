@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import builtins
 import functools
-import logging
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, Signal, Slot
@@ -49,7 +48,6 @@ from memtab.writer.inbox.inbox import InboxItem
 if TYPE_CHECKING:  # lazy: the list, details and buttons load when something first waits
     from memtab.gui.writer.inbox_body import InboxBody, ProposalReview, TargetBox
 
-logger = logging.getLogger(__name__)
 
 LOAD_KEY = "inbox"
 _LIST_KEYS = ("inbox.edit", "inbox.reject")  # the list's, declared before it is made

@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
-import logging
 from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -65,9 +64,6 @@ from memtab.gui.toolkit.widgets import vbox
 from memtab.humanize import short_name
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
-
-logger = logging.getLogger(__name__)
-
 
 TaskSource = Callable[[], JobClient]
 """Gives the job client the diffs run on (one for every tab, made on first use)."""

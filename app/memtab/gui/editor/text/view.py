@@ -4,7 +4,6 @@ undoable edit keeping cursor and scroll. Which file is shown is `editor.EditorPa
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -75,8 +74,6 @@ from memtab.gui.toolkit.text.source_edit import SourceEdit
 from memtab.gui.toolkit.text.text_fields import give_redo_keys
 from memtab.gui.toolkit.widgets import ElidedLabel, hbox, named, vbox
 
-logger = logging.getLogger(__name__)
-
 
 class MarkdownPreview(QTextBrowser):
     """A read-only view of a Markdown buffer, rendered; accessible name "Markdown preview"."""
@@ -84,7 +81,6 @@ class MarkdownPreview(QTextBrowser):
     link_clicked = Signal(str)  # the target of a link clicked, as written
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        """An empty preview."""
         super().__init__(parent)
         self.setAccessibleName("Markdown preview")
         self.setOpenLinks(False)

@@ -4,7 +4,6 @@ text the focus back. The matching is `components.text`'s (Qt-free)."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
@@ -27,8 +26,6 @@ from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet, tint
 from memtab.gui.toolkit.widgets import hbox, named, vbox
-
-logger = logging.getLogger(__name__)
 
 _REFRESH_DELAY_MS = 150  # re-find after typing in the text pauses
 
