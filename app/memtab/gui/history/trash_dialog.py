@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTreeWidgetItem,
+    QTreeWidgetItemIterator,
     QWidget,
 )
 
@@ -337,18 +338,7 @@ class TrashDialog(QDialog):
 
     def _items(self) -> list[QTreeWidgetItem]:
         """Every row of the list, in order."""
-        found: list[QTreeWidgetItem] = []
-
-        def walk(item: QTreeWidgetItem | None) -> None:
-            if item is None:
-                return
-            found.append(item)
-            for index in range(item.childCount()):
-                walk(item.child(index))
-
-        for index in range(self.files.topLevelItemCount()):
-            walk(self.files.topLevelItem(index))
-        return found
+        return [row.value() for row in QTreeWidgetItemIterator(self.files)]
 
     def _show_groups(self, groups: list[TrashGroup]) -> None:
         selected = self._selection_key()

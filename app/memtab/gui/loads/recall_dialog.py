@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTreeWidget,
     QTreeWidgetItem,
+    QTreeWidgetItemIterator,
     QVBoxLayout,
     QWidget,
 )
@@ -200,20 +201,8 @@ class RecallDialog(QDialog):
 
     def _rows(self) -> list[QTreeWidgetItem]:
         """Every row under the groups, in the tree's order (folded ones too)."""
-        rows: list[QTreeWidgetItem] = []
-
-        def under(item: QTreeWidgetItem) -> None:
-            for index in range(item.childCount()):
-                child = item.child(index)
-                if child is not None:
-                    rows.append(child)
-                    under(child)
-
-        for number in range(self.tree.topLevelItemCount()):
-            group = self.tree.topLevelItem(number)
-            if group is not None:
-                under(group)
-        return rows
+        rows = (row.value() for row in QTreeWidgetItemIterator(self.tree))
+        return [row for row in rows if row.parent() is not None]
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """↓ in the prompt goes to the rows (their first file, when none is current); the
