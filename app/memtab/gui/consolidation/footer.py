@@ -305,7 +305,7 @@ class ConsolidationFooter(QFrame):
         self._refresh()
 
     def _build_ui(self) -> None:
-        self._expanded = True
+        self.details_expanded = True  # the line of each scope shown (else the summary alone)
         self.details_button = QToolButton(self)
         self.details_button.setText("Consolidation")
         self.details_button.setAutoRaise(True)
@@ -444,14 +444,9 @@ class ConsolidationFooter(QFrame):
         """Whether a line is shown (Harvest only when mux wrote harvests)."""
         return self._lines.value(key).isVisibleTo(self)
 
-    @property
-    def details_expanded(self) -> bool:
-        """Whether the line of each scope is shown (else only the header's summary)."""
-        return self._expanded
-
     def set_details_expanded(self, expanded: bool) -> None:
         """Show or hide the lines (the header keeps a one-line summary)."""
-        self._expanded = expanded
+        self.details_expanded = expanded
         self.details_button.setAccessibleName(
             "Hide consolidation details" if expanded else "Show consolidation details"
         )
@@ -592,7 +587,7 @@ class ConsolidationFooter(QFrame):
 
     @Slot()
     def _on_details_button_clicked(self) -> None:
-        self.set_details_expanded(not self._expanded)
+        self.set_details_expanded(not self.details_expanded)
 
     @Slot(str)
     def _on_consolidation_run_started(self, workspace_id: str) -> None:

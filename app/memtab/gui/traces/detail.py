@@ -72,7 +72,7 @@ class LongTextView(QWidget):
         """`accessible_name` names the text area for screen readers and tests."""
         super().__init__(parent)
         self._limit = limit
-        self._text = ""
+        self.full_text = ""
         self._loaded = 0  # characters of `_text` in the editor
 
         self.editor = named(QPlainTextEdit(self), accessible=accessible_name)
@@ -100,14 +100,9 @@ class LongTextView(QWidget):
         vbox((self.editor, 1), self._more_bar, on=self, margins=0, spacing=2)
 
     @property
-    def full_text(self) -> str:
-        """The whole value, whatever part of it is shown."""
-        return self._text
-
-    @property
     def is_complete(self) -> bool:
         """Whether the editor holds the whole value."""
-        return self._loaded >= len(self._text)
+        return self._loaded >= len(self.full_text)
 
     def set_placeholder(self, text: str) -> None:
         """What the empty view says (e.g. "The memory file was empty")."""
@@ -116,7 +111,7 @@ class LongTextView(QWidget):
     def set_text(self, text: str) -> None:
         """Show `text`: all of it if short, else its start and a "Show all" bar."""
         self._chunk_timer.stop()
-        self._text = text
+        self.full_text = text
         cut = _cut_point(text, self._limit)
         self._loaded = cut
         self.editor.setPlainText(text[:cut])
@@ -132,24 +127,24 @@ class LongTextView(QWidget):
         if self.is_complete:
             self._more_bar.hide()
             return
-        shown, total = size_text(self._loaded), size_text(len(self._text))
+        shown, total = size_text(self._loaded), size_text(len(self.full_text))
         self._more_label.setText(f"Showing the first {shown} of {total}")
         self.more_button.setEnabled(not self._chunk_timer.isActive())
         self._more_bar.show()
 
     @Slot()
     def _on_chunk_timer_timeout(self) -> None:
-        end = min(len(self._text), self._loaded + CHUNK_CHARS)
+        end = min(len(self.full_text), self._loaded + CHUNK_CHARS)
         cursor = QTextCursor(self.editor.document())
         cursor.movePosition(QTextCursor.MoveOperation.End)
-        cursor.insertText(self._text[self._loaded : end])
+        cursor.insertText(self.full_text[self._loaded : end])
         self._loaded = end
         if self.is_complete:
             self._chunk_timer.stop()
             self._update_more_bar()
             self.fully_loaded.emit()
         else:
-            percent = round(100 * self._loaded / len(self._text))
+            percent = round(100 * self._loaded / len(self.full_text))
             self._more_label.setText(f"Loading… {percent}%")
 
 
