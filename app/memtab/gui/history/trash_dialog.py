@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTreeWidgetItem,
-    QTreeWidgetItemIterator,
     QWidget,
 )
 
@@ -58,7 +57,7 @@ from memtab.gui.toolkit.dialog_layout import (
     small_dialog,
     stack_when_narrow,
 )
-from memtab.gui.toolkit.row_list import FittedTree
+from memtab.gui.toolkit.row_list import FittedTree, tree_rows
 from memtab.gui.toolkit.style import muted_text, set_style_sheet
 from memtab.gui.toolkit.widgets import ElidedLabel, hbox, named, vbox
 from memtab.sources.model import Source
@@ -338,7 +337,7 @@ class TrashDialog(QDialog):
 
     def _items(self) -> list[QTreeWidgetItem]:
         """Every row of the list, in order."""
-        return [row.value() for row in QTreeWidgetItemIterator(self.files)]
+        return tree_rows(self.files)
 
     def _show_groups(self, groups: list[TrashGroup]) -> None:
         selected = self._selection_key()

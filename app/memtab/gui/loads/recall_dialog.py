@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTreeWidget,
     QTreeWidgetItem,
-    QTreeWidgetItemIterator,
     QVBoxLayout,
     QWidget,
 )
@@ -34,6 +33,7 @@ from memtab.components.loads.loads import (
 )
 from memtab.gui.loads.dialog import WrappingDelegate
 from memtab.gui.toolkit.dialog_layout import button_box, fit_to_screen
+from memtab.gui.toolkit.row_list import tree_rows
 from memtab.gui.toolkit.style import Accent
 from memtab.gui.toolkit.widgets import named
 from memtab.loads.recall.records import Recall
@@ -201,8 +201,7 @@ class RecallDialog(QDialog):
 
     def _rows(self) -> list[QTreeWidgetItem]:
         """Every row under the groups, in the tree's order (folded ones too)."""
-        rows = (row.value() for row in QTreeWidgetItemIterator(self.tree))
-        return [row for row in rows if row.parent() is not None]
+        return [row for row in tree_rows(self.tree) if row.parent() is not None]
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """↓ in the prompt goes to the rows (their first file, when none is current); the
