@@ -23,15 +23,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import (
-    QColor,
-    QContextMenuEvent,
-    QFont,
-    QFontMetrics,
-    QPainter,
-    QPalette,
-    QPen,
-)
+from PySide6.QtGui import QColor, QContextMenuEvent, QFont, QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -99,15 +91,12 @@ class MemoryItemDelegate(QStyledItemDelegate):
     and description, messages, search matches — in the palette's colours; no editors."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        """A delegate for `MemoryTreeView`."""
         super().__init__(parent)
         self.highlight_terms: tuple[str, ...] = ()
         # Row heights by (font, kind, two lines): sizeHint runs for every row on layout.
         self._heights: dict[tuple[str, NodeKind, bool], int] = {}
         # A row's colours by (palette, selected): every row of a paint uses the same few.
         self._colors: dict[tuple[int, bool], _Colors] = {}
-
-    # -- fonts and sizes ----------------------------------------------------------------
 
     @staticmethod
     def _small_font(font: QFont) -> QFont:
@@ -151,10 +140,7 @@ class MemoryItemDelegate(QStyledItemDelegate):
             self._heights[cache_key] = height
         return QSize(200, height)
 
-    # -- painting -----------------------------------------------------------------------
-
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
-        """Draw one row."""
         node = index.data(NODE_ROLE)
         if not isinstance(node, TreeNode):
             super().paint(painter, option, index)
@@ -265,11 +251,7 @@ class MemoryItemDelegate(QStyledItemDelegate):
                 )
                 painter.setFont(small)
                 painter.setPen(colors.muted)
-                painter.drawText(
-                    text_rect.adjusted(shift, 0, 0, 0),
-                    _LEFT,
-                    subtitle,
-                )
+                painter.drawText(text_rect.adjusted(shift, 0, 0, 0), _LEFT, subtitle)
 
     def _paint_message(
         self, painter: QPainter, rect: QRect, node: TreeNode, font: QFont, colors: _Colors
@@ -296,9 +278,7 @@ class MemoryItemDelegate(QStyledItemDelegate):
         painter.setFont(small)
         painter.setPen(colors.faint)
         painter.drawText(
-            QRect(rect.left(), rect.top(), number_width, rect.height()),
-            _RIGHT,
-            number,
+            QRect(rect.left(), rect.top(), number_width, rect.height()), _RIGHT, number
         )
         left = rect.left() + number_width + _GAP
         room = max(0, rect.right() - left)
@@ -429,11 +409,7 @@ class MemoryItemDelegate(QStyledItemDelegate):
                 box = QRect(x - 1, line.top() + (line.height() - height) // 2, width + 2, height)
                 fill(painter, box, background)
             painter.setPen(color)
-            painter.drawText(
-                QRect(x, line.top(), width + 2, line.height()),
-                _LEFT,
-                piece,
-            )
+            painter.drawText(QRect(x, line.top(), width + 2, line.height()), _LEFT, piece)
             x += width
         return x
 
@@ -583,7 +559,6 @@ class MemoryTreeView(QTreeView):
 
     @property
     def delegate(self) -> MemoryItemDelegate:
-        """The row painter."""
         delegate = self.itemDelegate()
         assert isinstance(delegate, MemoryItemDelegate)
         return delegate
@@ -593,7 +568,6 @@ class MemoryTreeView(QTreeView):
         return self
 
     def memory_model(self) -> MemoryTreeModel:
-        """The model, typed."""
         model = self.model()
         assert isinstance(model, MemoryTreeModel)
         return model

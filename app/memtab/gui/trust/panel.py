@@ -9,13 +9,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal, SignalInstance, Slot
 from PySide6.QtGui import QKeyEvent, QKeySequence
-from PySide6.QtWidgets import (
-    QLabel,
-    QPushButton,
-    QTreeWidget,
-    QTreeWidgetItem,
-    QWidget,
-)
+from PySide6.QtWidgets import QLabel, QPushButton, QTreeWidget, QTreeWidgetItem, QWidget
 
 from memtab.components.trust.changes import move_target
 from memtab.components.trust.room import (
@@ -100,8 +94,6 @@ class TrustPanel(QWidget):
         self.report: TrustReport | None = None
         self._update_buttons()
 
-    # -- what it shows ---------------------------------------------------------------------
-
     def set_status(self, text: str) -> None:
         self.status.setText(text)
 
@@ -164,8 +156,6 @@ class TrustPanel(QWidget):
                 event.accept()
                 return
         super().keyPressEvent(event)
-
-    # -- slots ----------------------------------------------------------------------------
 
     def _update_buttons(self) -> None:
         found = self.selected()

@@ -14,13 +14,7 @@ from pathlib import Path
 from typing import Protocol, TypeVar
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
-from PySide6.QtWidgets import (
-    QApplication,
-    QLabel,
-    QSystemTrayIcon,
-    QToolButton,
-    QWidget,
-)
+from PySide6.QtWidgets import QApplication, QLabel, QSystemTrayIcon, QToolButton, QWidget
 
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.jobs import JobFunction, plain
@@ -91,16 +85,7 @@ class DesktopNotifier(QObject):
         if not interface.isValid():
             return False
         interface.call(
-            QDBus.CallMode.NoBlock,
-            "Notify",
-            APP_NAME,
-            0,
-            "memtab",
-            title,
-            body,
-            [],
-            {},
-            EXPIRE_MS,
+            QDBus.CallMode.NoBlock, "Notify", APP_NAME, 0, "memtab", title, body, [], {}, EXPIRE_MS
         )
         return True
 
@@ -155,8 +140,6 @@ class WriterSupervisor(QObject):
         self._run_client.job_finished.connect(self._on_run_client_job_finished)
         self._run_client.job_failed.connect(self._on_run_client_job_failed)
         self._run_client.job_cancelled.connect(self._on_run_client_job_cancelled)
-
-    # --- public API ---------------------------------------------------------------------
 
     @property
     def status(self) -> WriterStatus:
@@ -226,8 +209,6 @@ class WriterSupervisor(QObject):
         self._run_client.shutdown(timeout_ms)
         self._writer_lock.release()
 
-    # --- watcher ------------------------------------------------------------------------
-
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:
         for step in self._turns.batch_steps(batch):
@@ -271,8 +252,6 @@ class WriterSupervisor(QObject):
         for ticket in runs:
             job = self._run_client.submit(functools.partial(run, self.service, ticket))
             self._turns.run_submitted(job, ticket)
-
-    # --- runs ---------------------------------------------------------------------------
 
     @Slot(int)
     def _on_run_client_job_started(self, job: int) -> None:
@@ -372,8 +351,6 @@ class WriterStatusWidget(QWidget):
         hbox(self._dot, self._label, self._toggle, on=self, margins=(4, 0, 4, 0), spacing=4)
         self._render()
 
-    # --- public API -----------------------------------------------------------------------
-
     def text(self) -> str:
         """The line shown, as plain text (for tests and accessibility)."""
         return status_text(self.status, self.news)
@@ -425,8 +402,6 @@ class WriterStatusWidget(QWidget):
         self.paused_changed.connect(supervisor.set_paused)
         self.set_status(supervisor.status)
 
-    # --- internals ------------------------------------------------------------------------
-
     def _render(self) -> None:
         view = status_view(self.status, self.news, paused=self._paused)
         self._label.setText(view.html)
@@ -450,9 +425,6 @@ class WriterStatusWidget(QWidget):
         self.setPaused(not self._paused)
 
 
-__all__ = ["TRACE_LINK", "WriterStatusWidget", "run_news", "status_text"]
-
-
 class WriterClaims(Protocol):
     """The badges (`EditMarks`): what this window's writer wrote is claimed for it."""
 
@@ -464,7 +436,6 @@ class FeedbackTab(Protocol):
 
     @property
     def marks(self) -> WriterClaims: ...
-
     @property
     def inbox(self) -> InboxPanel: ...
 

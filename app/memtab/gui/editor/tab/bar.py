@@ -20,22 +20,10 @@ from PySide6.QtGui import (
     QPen,
     QResizeEvent,
 )
-from PySide6.QtWidgets import (
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QStyle,
-    QToolButton,
-    QWidget,
-)
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QStyle, QToolButton, QWidget
 
 from memtab.components import merge as choices
-from memtab.components.editor.panel import (
-    COLLAPSED_LINES,
-    bar_fit,
-    default_choice_of,
-)
+from memtab.components.editor.panel import COLLAPSED_LINES, bar_fit, default_choice_of
 from memtab.components.editor.session import SHOW_DIFF, BarKind, bar_choice
 from memtab.components.merge import ConflictChoice
 from memtab.gui.actions import ActionRegistry, Focus
@@ -45,11 +33,7 @@ from memtab.gui.toolkit.style import Accent, blend, muted_text, tint
 from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order, hbox, named
 
 _NO_MAX_HEIGHT = 16_777_215  # Qt's QWIDGETSIZE_MAX
-_ACCENTS = {
-    BarKind.INFO: Accent.INFO,
-    BarKind.WARNING: Accent.WARNING,
-    BarKind.ERROR: Accent.ERROR,
-}
+_ACCENTS = {BarKind.INFO: Accent.INFO, BarKind.WARNING: Accent.WARNING, BarKind.ERROR: Accent.ERROR}
 
 _ICONS = {
     BarKind.INFO: QStyle.StandardPixmap.SP_MessageBoxInformation,
@@ -75,7 +59,7 @@ class MessageBar(QFrame):
         self.setAutoFillBackground(False)
         self.kind = BarKind.INFO
         self._buttons: dict[str, QPushButton] = {}
-        self._default: str | None = None
+        self.default_action: str | None = None
 
         self._icon = QLabel(self)
         self._text = named(WrappedLabel("", self), accessible="Editor message")
@@ -120,11 +104,6 @@ class MessageBar(QFrame):
         """The button of an action (KeyError when not offered)."""
         return self._buttons[action_id]
 
-    @property
-    def default_action(self) -> str | None:
-        """The action Enter picks, if any."""
-        return self._default
-
     def show_message(
         self,
         kind: BarKind,
@@ -155,10 +134,10 @@ class MessageBar(QFrame):
             self._actions_layout.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
             self._buttons[action_id] = button
         chain_tab_order([self._more, *self._buttons.values(), self._close])
-        self._default = default_choice_of(default, self._buttons)
+        self.default_action = default_choice_of(default, self._buttons)
         for action_id, button in self._buttons.items():
             button.setAutoDefault(False)
-            button.setDefault(action_id == self._default)
+            button.setDefault(action_id == self.default_action)
         self.update()
         self.show()
         self._fit_text()
@@ -186,14 +165,14 @@ class MessageBar(QFrame):
         for button in self._buttons.values():
             button.deleteLater()
         self._buttons = {}
-        self._default = None
+        self.default_action = None
         self.hide()
         self.offer_changed.emit()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Enter on the bar (or a button in it) picks the default action."""
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self._default is not None:
-            self.action_triggered.emit(self._default)
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.default_action is not None:
+            self.action_triggered.emit(self.default_action)
             return
         super().keyPressEvent(event)
 
@@ -263,10 +242,8 @@ class BarTab(Protocol):
 
     @property
     def key(self) -> str | None: ...
-
     @property
     def prompts(self) -> BarPrompts: ...
-
     @property
     def view(self) -> BarView: ...
 
