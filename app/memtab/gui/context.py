@@ -147,7 +147,11 @@ class WindowContext:
     """What every feature of one window needs (see the module docstring)."""
 
     def __init__(
-        self, home: Home, *, ui_state: UiState | None = None, own_writes: OwnWrites | None = None
+        self,
+        home: Home,
+        *,
+        ui_state: UiState | None = None,
+        own_writes: OwnWrites | None = None,
     ) -> None:
         """A context for a window on `home` (`owned_by(window)` once there is one)."""
         self.home = home

@@ -10,7 +10,17 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, Signal, SignalInstance, Slot
+from PySide6.QtCore import (
+    QEvent,
+    QObject,
+    QPoint,
+    QRect,
+    QSize,
+    Qt,
+    Signal,
+    SignalInstance,
+    Slot,
+)
 from PySide6.QtGui import QColor, QGuiApplication, QHelpEvent, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QFrame,

@@ -9,7 +9,14 @@ import functools
 import logging
 
 from PySide6.QtCore import QSize, Qt, Signal, Slot
-from PySide6.QtWidgets import QCheckBox, QDialog, QPushButton, QSplitter, QTreeWidgetItem, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QPushButton,
+    QSplitter,
+    QTreeWidgetItem,
+    QWidget,
+)
 
 from memtab.components.consolidation.consolidation import (
     accepted_ops,

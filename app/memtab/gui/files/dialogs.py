@@ -124,7 +124,11 @@ class CopyToDialog(QDialog):
 
 
 def ask_copy_target(
-    parent: QWidget, label: str, targets: Sequence[CopyTarget], name: str, topic_type: str | None
+    parent: QWidget,
+    label: str,
+    targets: Sequence[CopyTarget],
+    name: str,
+    topic_type: str | None,
 ) -> CopyChoice | None:
     """Run the dialog; None when cancelled."""
     dialog = CopyToDialog(label, targets, name, topic_type, parent)

@@ -54,7 +54,11 @@ class UndoRedoActions(QObject):
     """Edit → Undo and Edit → Redo (see the module docstring)."""
 
     def __init__(
-        self, context: WindowContext, actions: ActionRegistry, tree: QWidget, editor: TabsToClose
+        self,
+        context: WindowContext,
+        actions: ActionRegistry,
+        tree: QWidget,
+        editor: TabsToClose,
     ) -> None:
         """Register the actions; their keys work while `tree` has the focus (in a text
         field the field's own keys do the same)."""
@@ -542,7 +546,11 @@ class FileActions(QObject):
             return
         self._context.file_ops.run(
             functools.partial(
-                undo.set_pinned, self.undo_stack, self._shown_store(), node.path, not node.pinned
+                undo.set_pinned,
+                self.undo_stack,
+                self._shown_store(),
+                node.path,
+                not node.pinned,
             )
         )
 

@@ -85,7 +85,11 @@ def create_main_window(
     prefer_the_gui_thread()
     state = ui_state if ui_state is not None else UiState.load()
     context = WindowContext(home, ui_state=state)
-    tab = MemoryTab(context, workspace_id=workspace_id, source_context=source_context)
+    tab = MemoryTab(
+        context,
+        workspace_id=workspace_id,
+        source_context=source_context,
+    )
     watcher = watcher or HomeWatcher()
     window = MainWindow(
         context,

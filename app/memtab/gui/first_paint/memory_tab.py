@@ -115,7 +115,11 @@ class TabLayout:
         self.below_editor: QSplitter | None = None  # made with the editor (`place`)
 
     def place(
-        self, search_field: QWidget, over_tree: list[QWidget], footer: QWidget, editor: QWidget
+        self,
+        search_field: QWidget,
+        over_tree: list[QWidget],
+        footer: QWidget,
+        editor: QWidget,
     ) -> None:
         """Put the assembled parts where their stand-ins (or gaps) are: `over_tree` (the
         message bar, the news bar, the Inbox) over the bottom of the tree, where they come
@@ -302,7 +306,11 @@ class MemoryTab(QWidget):
         if scan is None or controller is None:
             return
         caught_up = scan_steps(
-            scan, None, assembled=True, searching=False, explicit_workspace=self._explicit_workspace
+            scan,
+            None,
+            assembled=True,
+            searching=False,
+            explicit_workspace=self._explicit_workspace,
         )
         self._workspace_shown(scan)
         controller.catch_up(scan, caught_up)

@@ -8,7 +8,12 @@ from __future__ import annotations
 import functools
 
 from PySide6.QtCore import QSize, Qt, Signal, Slot
-from PySide6.QtWidgets import QPushButton, QSplitter, QTreeWidgetItem, QWidget
+from PySide6.QtWidgets import (
+    QPushButton,
+    QSplitter,
+    QTreeWidgetItem,
+    QWidget,
+)
 
 from memtab.components.history.history import (
     COMPUTING,

@@ -516,7 +516,12 @@ class MemoryTabController(QObject):
         frame.place_parts(self.search_box.edit, over_tree, self.footer, self.editor)
         frame.panes.follow(self.context.actions, frame.tree, self.editor)
         self.inbox_room = InboxRoom(
-            self.inbox, frame.overlay, frame.below_editor, frame.panes, self.context.ui_state, self
+            self.inbox,
+            frame.overlay,
+            frame.below_editor,
+            frame.panes,
+            self.context.ui_state,
+            self,
         )
 
     def _wire(self) -> None:

@@ -841,7 +841,8 @@ class SettingsDialog(QDialog):
             )
             save_writer_settings(writer, env=self._env)
             save_review_mode(
-                "review-first" if self.review_first.isChecked() else "apply-directly", env=self._env
+                "review-first" if self.review_first.isChecked() else "apply-directly",
+                env=self._env,
             )
             self.sources_box.save()
         except (ProviderError, SettingsFileError, OSError) as error:

@@ -192,7 +192,10 @@ class SyncConflictBars(QObject):
         tab.doc.file.situation = Situation.SYNC_CONFLICT
         bar = tab.prompts.bar
         bar.show_message(
-            BarKind.WARNING, said + bar_text(conflict), bar_actions(), default=DEFAULT_ACTION
+            BarKind.WARNING,
+            said + bar_text(conflict),
+            bar_actions(),
+            default=DEFAULT_ACTION,
         )
         for choice in CHOICES:
             bar.button(PREFIX + choice.id).setToolTip(choice.tip)

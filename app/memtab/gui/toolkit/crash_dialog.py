@@ -8,7 +8,13 @@ import platform
 from PySide6 import __version__ as pyside_version
 from PySide6.QtCore import QSize, Qt, Slot
 from PySide6.QtGui import QFontDatabase, QGuiApplication
-from PySide6.QtWidgets import QDialog, QLabel, QPlainTextEdit, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QWidget,
+)
 
 from memtab import __version__
 from memtab.gui.toolkit.dialog_layout import button_box, fit_to_screen
@@ -42,7 +48,8 @@ class CrashDialog(QDialog):
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.log_label = QLabel(
-            f"The log: {path}" if path is not None else "The log file could not be opened.", self
+            f"The log: {path}" if path is not None else "The log file could not be opened.",
+            self,
         )
         self.log_label.setObjectName("crashLogPath")
         self.log_label.setWordWrap(True)

@@ -302,7 +302,12 @@ class AttemptPage(QWidget):
         )
         self.steps = Inspector("Step results", self)
         self.steps.set_items(
-            ("#", "Summary"), record.step_results, step_preview, format_json, stretch=1, whole=(0,)
+            ("#", "Summary"),
+            record.step_results,
+            step_preview,
+            format_json,
+            stretch=1,
+            whole=(0,),
         )
         self.inner_tabs = QTabWidget(self)
         self.inner_tabs.setDocumentMode(True)

@@ -7,7 +7,14 @@ import os
 from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal, Slot
-from PySide6.QtWidgets import QComboBox, QGridLayout, QLabel, QSplitter, QStackedWidget, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGridLayout,
+    QLabel,
+    QSplitter,
+    QStackedWidget,
+    QWidget,
+)
 
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.jobs import plain
@@ -30,7 +37,12 @@ from memtab.gui.toolkit.row_list import FittedTable
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.widgets import named, vbox
 from memtab.gui.traces.detail import TraceDetailView
-from memtab.gui.traces.models import SUMMARY_ROLE, TraceFilterProxy, TraceListModel, outcome_icon
+from memtab.gui.traces.models import (
+    SUMMARY_ROLE,
+    TraceFilterProxy,
+    TraceListModel,
+    outcome_icon,
+)
 from memtab.store.home import Home
 from memtab.traces.catalog import TraceCatalog
 from memtab.traces.reader import TraceDump, TraceSummary, parse_trace

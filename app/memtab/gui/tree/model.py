@@ -306,7 +306,12 @@ class MemoryTreeModel(QAbstractItemModel):
         return moved_by_drop(dragged_paths(text), target), target
 
     def canDropMimeData(
-        self, data: QMimeData, action: Qt.DropAction, row: int, column: int, parent: ModelIndex
+        self,
+        data: QMimeData,
+        action: Qt.DropAction,
+        row: int,
+        column: int,
+        parent: ModelIndex,
     ) -> bool:
         """Qt: whether a drop here would move anything."""
         if action != Qt.DropAction.MoveAction:
@@ -315,7 +320,12 @@ class MemoryTreeModel(QAbstractItemModel):
         return bool(sources)
 
     def dropMimeData(
-        self, data: QMimeData, action: Qt.DropAction, row: int, column: int, parent: ModelIndex
+        self,
+        data: QMimeData,
+        action: Qt.DropAction,
+        row: int,
+        column: int,
+        parent: ModelIndex,
     ) -> bool:
         """Qt: ask for the move (False: the view never removes the dragged rows itself)."""
         if action != Qt.DropAction.MoveAction:

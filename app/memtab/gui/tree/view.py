@@ -23,7 +23,15 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QColor, QContextMenuEvent, QFont, QFontMetrics, QPainter, QPalette, QPen
+from PySide6.QtGui import (
+    QColor,
+    QContextMenuEvent,
+    QFont,
+    QFontMetrics,
+    QPainter,
+    QPalette,
+    QPen,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -251,7 +259,11 @@ class MemoryItemDelegate(QStyledItemDelegate):
                 )
                 painter.setFont(small)
                 painter.setPen(colors.muted)
-                painter.drawText(text_rect.adjusted(shift, 0, 0, 0), _LEFT, subtitle)
+                painter.drawText(
+                    text_rect.adjusted(shift, 0, 0, 0),
+                    _LEFT,
+                    subtitle,
+                )
 
     def _paint_message(
         self, painter: QPainter, rect: QRect, node: TreeNode, font: QFont, colors: _Colors
@@ -278,7 +290,9 @@ class MemoryItemDelegate(QStyledItemDelegate):
         painter.setFont(small)
         painter.setPen(colors.faint)
         painter.drawText(
-            QRect(rect.left(), rect.top(), number_width, rect.height()), _RIGHT, number
+            QRect(rect.left(), rect.top(), number_width, rect.height()),
+            _RIGHT,
+            number,
         )
         left = rect.left() + number_width + _GAP
         room = max(0, rect.right() - left)
@@ -409,7 +423,11 @@ class MemoryItemDelegate(QStyledItemDelegate):
                 box = QRect(x - 1, line.top() + (line.height() - height) // 2, width + 2, height)
                 fill(painter, box, background)
             painter.setPen(color)
-            painter.drawText(QRect(x, line.top(), width + 2, line.height()), _LEFT, piece)
+            painter.drawText(
+                QRect(x, line.top(), width + 2, line.height()),
+                _LEFT,
+                piece,
+            )
             x += width
         return x
 

@@ -9,7 +9,13 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal, SignalInstance, Slot
 from PySide6.QtGui import QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QLabel, QPushButton, QTreeWidget, QTreeWidgetItem, QWidget
+from PySide6.QtWidgets import (
+    QLabel,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QWidget,
+)
 
 from memtab.components.trust.changes import move_target
 from memtab.components.trust.room import (

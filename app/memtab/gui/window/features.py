@@ -458,12 +458,20 @@ WINDOW_FEATURES: tuple[Feature[MainWindow], ...] = (
             window.home, window.context.jobs, parent=window.memory_tab
         ),
     ),
-    keyed(EDITOR, Phase.AFTER_PAINT, lambda w: EditorPanel(w.context, tab_keys_in=w.memory_tab)),
+    keyed(
+        EDITOR,
+        Phase.AFTER_PAINT,
+        lambda w: EditorPanel(w.context, tab_keys_in=w.memory_tab),
+    ),
     keyed(FOOTER, Phase.AFTER_PAINT, build_footer),
     keyed(DIALOGS, Phase.AFTER_PAINT, lambda w: TabDialogs(w.memory_tab)),
     keyed(MARKS, Phase.AFTER_PAINT, build_marks),
     keyed(INBOX, Phase.AFTER_PAINT, lambda w: InboxPanel(w.context, w.memory_tab)),
-    keyed(MUX, Phase.AFTER_PAINT, lambda w: MuxPresence(w.home, w.context.jobs, w.memory_tab)),
+    keyed(
+        MUX,
+        Phase.AFTER_PAINT,
+        lambda w: MuxPresence(w.home, w.context.jobs, w.memory_tab),
+    ),
     keyed(EDITOR_LINK, Phase.AFTER_PAINT, build_editor_link),
     keyed(SOURCES, Phase.AFTER_PAINT, build_sources),
     keyed(SEARCH_BOX, Phase.AFTER_PAINT, build_search_box),
@@ -480,7 +488,9 @@ WINDOW_FEATURES: tuple[Feature[MainWindow], ...] = (
     keyed(LOADS, Phase.AFTER_PAINT, build_loads),
     keyed(TRUST, Phase.AFTER_PAINT, build_trust),
     keyed(
-        OWN_ACTIONS, Phase.AFTER_PAINT, lambda w: WindowActions(w.context, w, w.part(MEMORY_TAB), w)
+        OWN_ACTIONS,
+        Phase.AFTER_PAINT,
+        lambda w: WindowActions(w.context, w, w.part(MEMORY_TAB), w),
     ),
     keyed(PALETTE, Phase.AFTER_PAINT, build_palette),
     keyed(SYNC, Phase.AFTER_PAINT, build_sync),

@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtCore import (
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QRect,
+    QSize,
+    Qt,
+)
 from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -38,7 +46,12 @@ from memtab.gui.toolkit.dialog_layout import fit_to_screen, small_dialog
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.widgets import named, vbox
 
-_MOVES = {Qt.Key.Key_Down: 1, Qt.Key.Key_Up: -1, Qt.Key.Key_PageDown: 10, Qt.Key.Key_PageUp: -10}
+_MOVES = {
+    Qt.Key.Key_Down: 1,
+    Qt.Key.Key_Up: -1,
+    Qt.Key.Key_PageDown: 10,
+    Qt.Key.Key_PageUp: -10,
+}
 
 
 MATCHED_ROLE = Qt.ItemDataRole.UserRole + 1

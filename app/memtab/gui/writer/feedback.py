@@ -14,7 +14,13 @@ from pathlib import Path
 from typing import Protocol, TypeVar
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
-from PySide6.QtWidgets import QApplication, QLabel, QSystemTrayIcon, QToolButton, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QSystemTrayIcon,
+    QToolButton,
+    QWidget,
+)
 
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.jobs import JobFunction, plain
@@ -85,7 +91,16 @@ class DesktopNotifier(QObject):
         if not interface.isValid():
             return False
         interface.call(
-            QDBus.CallMode.NoBlock, "Notify", APP_NAME, 0, "memtab", title, body, [], {}, EXPIRE_MS
+            QDBus.CallMode.NoBlock,
+            "Notify",
+            APP_NAME,
+            0,
+            "memtab",
+            title,
+            body,
+            [],
+            {},
+            EXPIRE_MS,
         )
         return True
 

@@ -20,10 +20,22 @@ from PySide6.QtGui import (
     QPen,
     QResizeEvent,
 )
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QStyle, QToolButton, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QStyle,
+    QToolButton,
+    QWidget,
+)
 
 from memtab.components import merge as choices
-from memtab.components.editor.panel import COLLAPSED_LINES, bar_fit, default_choice_of
+from memtab.components.editor.panel import (
+    COLLAPSED_LINES,
+    bar_fit,
+    default_choice_of,
+)
 from memtab.components.editor.session import SHOW_DIFF, BarKind, bar_choice
 from memtab.components.merge import ConflictChoice
 from memtab.gui.actions import ActionRegistry, Focus
@@ -33,7 +45,11 @@ from memtab.gui.toolkit.style import Accent, blend, muted_text, tint
 from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order, hbox, named
 
 _NO_MAX_HEIGHT = 16_777_215  # Qt's QWIDGETSIZE_MAX
-_ACCENTS = {BarKind.INFO: Accent.INFO, BarKind.WARNING: Accent.WARNING, BarKind.ERROR: Accent.ERROR}
+_ACCENTS = {
+    BarKind.INFO: Accent.INFO,
+    BarKind.WARNING: Accent.WARNING,
+    BarKind.ERROR: Accent.ERROR,
+}
 
 _ICONS = {
     BarKind.INFO: QStyle.StandardPixmap.SP_MessageBoxInformation,

@@ -21,7 +21,13 @@ from PySide6.QtWidgets import (
 
 from memtab.components.editor.find import FindOptions, Span
 from memtab.components.editor.text_buffer import buffer_from_raw
-from memtab.components.text import FindKey, FindState, count_words, find_key, replaced_words
+from memtab.components.text import (
+    FindKey,
+    FindState,
+    count_words,
+    find_key,
+    replaced_words,
+)
 from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet, tint

@@ -21,7 +21,12 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
 from memtab.components.merge import ThreeWayTexts
-from memtab.components.text import BOTH_NOTE, NO_FILE, facing_line, merge_note
+from memtab.components.text import (
+    BOTH_NOTE,
+    NO_FILE,
+    facing_line,
+    merge_note,
+)
 from memtab.gui.toolkit.style import Accent, mute, tint
 from memtab.gui.toolkit.text.source_edit import SourceEdit
 from memtab.gui.toolkit.widgets import named, vbox
