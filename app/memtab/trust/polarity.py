@@ -98,6 +98,14 @@ _PREDICATE = re.compile(r"^(?:is|are|we|i|they)\b", re.IGNORECASE)
 _PASSIVE = re.compile(r"^\s*+(?:be|been|being|[a-z]{3,}ed|[a-z]{3,}en)\b", re.IGNORECASE)
 """An action said in the passive after its cue ("Lockfiles are never committed"): what
 comes before the cue is what it is done to."""
+_SUBJECT = re.compile(r"^\s*+(?:[\w`-]++\s++){1,3}$")
+"""A clause's subject before its cue: one to three words ("Builds never…", "Release
+webhooks must not…"), a thing's rule; `_thing_subject` says it is no doer, place or verb."""
+_NOT_A_THING = frozenset(
+    {"please", "and", "but", "so", "then", "just", "also", "still", "here", "around", "this",
+     "these", "in", "on", "at", "for", "when", "if", "it", "i", "we", "you", "they", "he",
+     "she", "one", "someone", "everyone", "nobody", "workspace", "repo", "project", "codebase"}
+)  # fmt: skip
 _DOERS = frozenset(
     {"i", "we", "you", "they", "user", "users", "agent", "agents", "team", "everyone", "people",
      "nobody", "dev", "devs", "developers", "he", "she", "prefers", "wants", "that",
@@ -363,7 +371,19 @@ def _said_action(clause: str, said: re.Match[str]) -> frozenset[str]:
     if not after.strip(" ,.!") or _PREDICATE.match(said.group(0)) or _PASSIVE.match(after):
         done_to = frozenset(s for s in _action(before) if s not in _DOERS)
         action = action | done_to if action or done_to else _action(before + " " + after)
+    elif action and _thing_subject(before):
+        # "Builds never run on forks": what never runs is the builds, not anything
+        action |= frozenset(s for s in _action(before) if s not in _DOERS)
     return action
+
+
+def _thing_subject(before: str) -> bool:
+    """Whether the words before a rule's cue are a thing it is said of ("Builds", "Release
+    webhooks"): not a doer, a pronoun, a place of the rule ("This workspace") or a verb."""
+    if _SUBJECT.match(before) is None:
+        return False
+    words = before.lower().split()
+    return not any(word in _NOT_A_THING or word in _DOERS or word.endswith("ed") for word in words)
 
 
 def _size(action: frozenset[str]) -> int:
@@ -374,9 +394,59 @@ def _size(action: frozenset[str]) -> int:
 
 def _no_subject(clause: str) -> bool:
     """Whether a clause starting with a verb is an imperative, not a subject and its verb
-    ("Commit messages use…", "Pull requests are…", "Test names are…")."""
-    words = clause.lower().split()[1:4]
-    return not _FINITE.intersection(words)
+    ("Commit messages use…", "Pull requests are…", "Test names are…"): a noun that is also
+    a verb followed by its third person's verb and what a verb takes ("Push triggers a
+    deploy", "Log rotates daily"), or a plural and a verb ("Export jobs retry three times",
+    "Release PRs target `stable`") is a statement."""
+    words = clause.lower().split()
+    if _FINITE.intersection(words[1:4]):
+        return False
+    if len(words) < 3:
+        return True
+    first, second, third = words[0], words[1], words[2].strip(".,;:!")
+    if _plural(second) and not first.endswith("s") and _takes(third):
+        return False  # "Push triggers a deploy": its verb, then what it takes
+    rest = words[3] if len(words) > 3 else ""
+    return not (_plural(second) and third.isalpha() and third not in _CLOSED and _takes(rest))
+
+
+def _plural(word: str) -> bool:
+    """Whether a word may be a plural or a third person's verb (-s, not -ss, -us or -is)."""
+    return (
+        len(word) > 2
+        and word.isalpha()
+        and word.endswith("s")
+        and not word.endswith(("ss", "us", "is"))
+    )
+
+
+def _takes(word: str) -> bool:
+    """Whether a word opens what a verb takes, not what a plain noun does: a determiner or
+    a number ("a deploy", "two approvals"), an adverb of manner or time ("daily"), a code
+    span."""
+    bare = word.strip(".,;:!")
+    return (
+        bare in _OBJECT_OPENERS
+        or bare[:1].isdigit()
+        or bare.startswith("`")
+        or (len(bare) > 4 and bare.endswith("ly") and bare.isalpha())
+    )
+
+
+_OBJECT_OPENERS = frozenset(
+    {"a", "an", "the", "its", "their", "our", "this", "that", "these", "those", "two", "three",
+     "four", "five", "ten", "itself", "themselves", "automatically"}
+)  # fmt: skip
+"""Determiners and numbers: a word after them is an object, not a bare plural's phrase
+("every" and "each" aside: "Run tests every time" is an imperative)."""
+_CLOSED = frozenset(
+    {"in", "on", "at", "to", "for", "from", "with", "by", "via", "into", "onto", "under",
+     "over", "as", "of", "off", "out", "up", "down", "away", "back", "before", "after",
+     "first", "last", "only", "too", "and", "or", "but", "not", "never", "always", "every",
+     "each", "through", "without", "instead", "here", "there", "now", "again", "locally"}
+)  # fmt: skip
+"""Words after an imperative's plural object ("Push tags to origin", "Write tests first"):
+no verb of the plural as a subject."""
 
 
 _FINITE = frozenset(
