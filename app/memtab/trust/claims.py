@@ -54,6 +54,7 @@ from memtab.trust.reading.amounts import AMOUNT, amount_groups, amount_key, amou
 from memtab.trust.reading.choices import PAIR, USING, choices, used
 from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, named, same_count
 from memtab.trust.reading.ports import port_key, ports, same_service
+from memtab.trust.reading.schedules import same_schedule
 from memtab.trust.reading.settings import same_setting, setting_key, settings
 from memtab.trust.reading.styles import (
     STYLE,
@@ -465,7 +466,7 @@ def contradict(one: Claim, other: Claim) -> bool:
         return style_values_disagree(one.value, other.value)
     if one.key.startswith("days:"):  # one day in both: they may both hold
         return not set(one.value.split(" and ")) & set(other.value.split(" and "))
-    return one.value != other.value
+    return one.value != other.value and not same_schedule(one.value, other.value)
 
 
 def _done(key: str) -> set[str]:
