@@ -76,13 +76,22 @@ _ALWAYS = re.compile(
     r"be\s+sure\s+to|every\s+(?:single\s+)?time|each\s+time|without\s+exception)\b|"
     r"\b(?:is|are)\s+(?:required|mandatory|fine|ok|okay|allowed|acceptable|encouraged)\b|"
     r"\b(?:it's|it\s+is)\s+(?:fine|ok|okay|allowed|acceptable)\s+to\b|"
-    r"^(?:please\s+)?do\s+(?!not\b)(?=[a-z])|^(?:required|mandatory)\b",
+    r"^(?:please\s+)?do\s+(?!not\b)(?=[a-z])|^(?:required|mandatory)\b|"
+    r"^(?:fine|ok|okay|allowed|acceptable|encouraged|welcome|expected)\b",
     re.IGNORECASE,
 )
 """How a rule to do something (or that it may be done) is said: "always X", "you must X"
 (should, have to, may: a person's obligation or leave, not a thing's), "X every time",
 "X is required", "X is fine", "it's OK to X", "insists on X", "wants me to X", "the user
-wants X", an emphatic "Do X"."""
+wants X", an emphatic "Do X", a label's "X: fine"."""
+_REQUIRED = re.compile(
+    r"\b(?:must|should|shall|has\s+to|have\s+to|needs?\s+to|(?:is|are)\s+to|ought\s+to)\s++"
+    r"(?:(?:always|still|also)\s++)?be\s++(?=([a-z]++)\b)",
+    re.IGNORECASE,
+)
+"""A requirement in the passive ("X must be removed", "X has to be committed", "X is to be
+regenerated"): a rule to do it when its participle is a rule's verb (`_required`) — "Card
+numbers must be masked" states what is."""
 _BARE = re.compile(
     r"^(?:not|never)\s+(?=(?:in|on|for|from|at|to|during|inside|under|with)\b)", re.IGNORECASE
 )
@@ -166,10 +175,11 @@ _POLARITY_STEMS = frozenset(
     {"alway", "never", "ever", "don", "dont", "t", "must", "not", "do", "onto", "into", "upon",
      "anywher", "everywher", "whatsoev",
      "myself", "yourself", "ourselv", "themselv", "full", "whole", "entir", "complet",
-     "freeli", "regular", "routin", "religi"}
+     "freeli", "regular", "routin", "religi", "make"}
 )  # fmt: skip
 """Stems of how a rule is said, not what it is about ("rebase onto main": on main; "banned
-anywhere": banned): who does it themselves, how much ("the full suite") or how often."""
+anywhere": banned): who does it themselves, how much ("the full suite") or how often, and
+the light verb "make" ("make network calls" is to call the network)."""
 _SPAN = re.compile(r"`([^`\n]+)`")
 _FIRST_WORD = re.compile(r"^(?:please\s+)?([a-z]+)\b", re.IGNORECASE)
 _VERB = re.compile(r"^(?:please\s+)?([a-z]++(?:-[a-z]++)*+)\b", re.IGNORECASE)
@@ -207,29 +217,54 @@ class Rule(NamedTuple):
     """The clause that says it, as written."""
 
 
+_HAS_TO_GO = re.compile(
+    r"\b(?:must|should|has\s+to|have\s+to|needs?\s+to|(?:is|are)\s+to)\s+go\s*+$", re.IGNORECASE
+)
+"""A thing that "has to go" (must, needs to): it must be removed."""
+
+
 @functools.lru_cache(maxsize=16384)
 def rule_of(sentence: str) -> Rule | None:
     """The rule a sentence states (see the module doc), or None."""
-    clauses = [c for c in _CLAUSE.split(sentence.strip().rstrip(".!")) if c.strip()]
+    return _rule(sentence, required=False)
+
+
+@functools.lru_cache(maxsize=16384)
+def required_rule(sentence: str) -> Rule | None:
+    """`rule_of`'s rule, or the `always` of a requirement in the passive ("The legacy cron
+    must be removed", "X has to go": `_REQUIRED`) — the contradictions' (the duplicates
+    compare what such a statement says by its words)."""
+    return rule_of(sentence) or _rule(sentence, required=True)
+
+
+def _rule(sentence: str, *, required: bool) -> Rule | None:
+    said = sentence.strip().rstrip(".!")
+    if required:
+        said = _HAS_TO_GO.sub("must be removed", said)
+    clauses = [c for c in _CLAUSE.split(said) if c.strip()]
     for index, written in enumerate(clauses):
         clause = written
         never, always = _NEVER.search(clause), _ALWAYS.search(clause)
+        if required and always is None:
+            always = _required(clause)
         if never is not None and always is not None and never.start() < always.start():
             # The negation scopes over what follows: "does not want me to X".
             clause = clause[: always.start()] + " " + clause[always.end() :]
             always = None
         if (never is None) == (always is None):
             continue
-        said = never or always
-        assert said is not None
-        action = _said_action(clause, said)
+        cue = never or always
+        assert cue is not None
+        action = _said_action(clause, cue)
         if index > 0 and (not action or _BARE.match(clause)):
             # "Committing generated files — don't", "Mocks: not in e2e tests"
             action |= _action(clauses[index - 1])
         if 2 <= _size(action) <= 8:
             return Rule("never" if never else "always", action | _when(clause), clause.strip())
         return None
-    return None if _AT_TIMES.search(sentence) else _plain_rule(clauses, guess=False)
+    if required or _AT_TIMES.search(sentence):
+        return None
+    return _plain_rule(clauses, guess=False)
 
 
 @functools.lru_cache(maxsize=16384)
@@ -330,6 +365,18 @@ conjunctions, adverbs, common adjectives."""
 UNSURE = "~verb:"
 """The marker of a clause's first word read as a verb no list names: the `always` it
 makes opposes only a `never` saying that verb."""
+
+
+_RULE_STEMS = frozenset(stem for verb in IMPERATIVES for stem in stems_of(verb))
+"""The stems of the rules' verbs, as their participles say them too ("removed", "written")."""
+
+
+def _required(clause: str) -> re.Match[str] | None:
+    """A requirement in the passive whose participle is a rule's verb (`_REQUIRED`)."""
+    found = _REQUIRED.search(clause)
+    if found is None:
+        return None
+    return found if _RULE_STEMS.intersection(stems_of(found.group(1))) else None
 
 
 def _imperative(word: str) -> bool:
