@@ -113,7 +113,8 @@ webhooks must not…"), a thing's rule; `_thing_subject` says it is no doer, pla
 _NOT_A_THING = frozenset(
     {"please", "and", "but", "so", "then", "just", "also", "still", "here", "around", "this",
      "these", "in", "on", "at", "for", "when", "if", "it", "i", "we", "you", "they", "he",
-     "she", "one", "someone", "everyone", "nobody", "workspace", "repo", "project", "codebase"}
+     "she", "one", "someone", "everyone", "nobody", "workspace", "repo", "project", "codebase",
+     "the", "a", "an", "that", "those", "its", "their"}
 )  # fmt: skip
 _DOERS = frozenset(
     {"i", "we", "you", "they", "user", "users", "agent", "agents", "team", "everyone", "people",
@@ -425,8 +426,9 @@ def _said_action(clause: str, said: re.Match[str]) -> frozenset[str]:
 
 
 def _thing_subject(before: str) -> bool:
-    """Whether the words before a rule's cue are a thing it is said of ("Builds", "Release
-    webhooks"): not a doer, a pronoun, a place of the rule ("This workspace") or a verb."""
+    """Whether the words before a rule's cue are things it is said of ("Builds", "Release
+    webhooks"): not a doer, a pronoun, a place of the rule ("This workspace"), a verb, nor
+    one thing told of ("so the nvm loader never runs": a symptom, no rule)."""
     if _SUBJECT.match(before) is None:
         return False
     words = before.lower().split()

@@ -32,6 +32,7 @@ def test_a_statement_and_a_thing_s_rule_are_read_as_what_they_say(
         "Release PRs target `stable`.",
         "semantic-release publishes the packages from tags.",
         "Fatima reviews the mobile release.",
+        "Cause: `.bashrc` exits early in non-interactive shells, so the nvm loader never runs.",
     ],
 )
 def test_a_noun_that_is_also_a_verb_opening_a_statement_is_no_imperative(sentence: str) -> None:

@@ -160,6 +160,8 @@ def test_a_change_undone_keeps_the_tool_it_left(cases: tuple[Case, ...]) -> None
         ("Went back from pnpm to npm after the CI issues.", ["not:pnpm"]),
         ("Reverted the bundler to webpack.", ["webpack"]),
         ("Never rolled back the switch to pnpm.", ["pnpm"]),
+        ("Dependabot's pull request bumping ruff failed CI with 14 new findings.", []),
+        ("Reverted the upgrade to Vite 5; still on Vite 4.", ["vite"]),
     ],
 )  # fmt: skip
 def test_an_undoing_verb_reads_the_change_it_governs(sentence: str, values: list[str]) -> None:

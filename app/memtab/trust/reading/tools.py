@@ -113,18 +113,21 @@ _UNDO = re.compile(
     r"\s++out(?:\s++of)?+|call(?:s|ed|ing)?+\s++off|revert(?:s|ed|ing)?+|revers(?:ed|ing)|"
     r"undo(?:es|ing)?+|undid|undone|unw(?:ound|inding)|scrap(?:s|ped|ping)?+|"
     r"cancell?+(?:ed|ing)|abandon(?:s|ed|ing)?+|(?:gave|give|gives|given|giving)\s++up\s++on|"
-    r"drop(?:s|ped|ping)?+(?!-)|shelv(?:e|es|ed|ing)|fail(?:s|ed)?+|stall(?:s|ed)?+|"
+    r"drop(?:s|ped|ping)?+(?!-)|shelv(?:e|es|ed|ing)|"
+    r"(?:fail(?:s|ed)?+|stall(?:s|ed)?+)(?=\s*+(?:$|[,;.!]|(?:and|so|but|because|after|when|"
+    r"again|twice|badly|completely|halfway)\b))|"
     r"fell\s++through|(?:went|go|goes|going|gone|switched|moved|came|fell)\s++back)\b"
 )
 """A verb undoing or abandoning what it governs (a closed class: of reversing, calling off,
 giving up, failing): "rolled back the switch to X", "the move to X was reverted"."""
 _CHANGE = re.compile(
     r"\b(?:switch\w*+|mov(?:e|es|ed|ing)|migrat\w++|chang\w++|transition\w*+|swap\w*+|"
-    r"port(?:s|ed|ing)?+|rewr\w++|conver\w++|shift\w*+|cut-?over\w*+|upgrad\w++|"
-    r"downgrad\w++|roll-?outs?+|adopt\w*+|replac\w++|bump\w*+)\b"
+    r"port(?:s|ed|ing)?+|rewr\w++|conver\w++|shift\w*+|cut-?over\w*+|roll-?outs?+|"
+    r"adopt\w*+|replac\w++)\b"
 )
-"""A word naming a change (a noun or a verb of changing: "the switch to X", "the PR that
-moved us to X"): a "to X" after it is the change's, not the undoing verb's."""
+"""A word naming a change of tool (a noun or a verb of changing: "the switch to X", "the PR
+that moved us to X"): a "to X" after it is the change's, not the undoing verb's (an upgrade
+or a bump keeps the tool: "reverted the upgrade to Vite 5" stays on Vite)."""
 _UNDONE_HEAD = re.compile(r"\s++(?:" + _CHANGE.pattern + r"|" + _UNDO.pattern + r"|got\b|gets\b)")
 """What else may follow a tool a clause undoing a change names: the change ("the Pulumi
 rewrite"), the undoing ("Rspack got rolled back")."""
