@@ -214,11 +214,7 @@ class WriterService:
     def prime(self) -> None:
         """Follow every existing workspace from the end of its transcript: the history
         that is already there is not new turns."""
-        ids = set(self.monitor.workspace_ids_on_disk())
-        registry = self._registry()
-        if registry is not None:
-            ids.update(workspace.id for workspace in registry.workspaces)
-        self.monitor.follow_from_end(sorted(ids))
+        self.monitor.follow_from_end(self._all_ids(self._registry()))
 
     def poll(
         self, workspace_ids: Iterable[str] | None = None, *, paused: bool = False
