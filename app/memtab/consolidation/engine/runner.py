@@ -216,8 +216,7 @@ def run_consolidation(
     system = load_system_prompt(prompt_home or store.home, trigger)
     if model:  # a model's new text passes the rails (the offline consolidator moves lines)
         guard.rails = ConsolidationRails(store, guard.scopes, system.text).refusal
-    # The offline consolidator reads the files as data, never this message: listing a big
-    # home once more for it took a fifth of a run on 20,000 files.
+    # The offline consolidator reads the files as data, never this message's listing.
     files = listed_files(store, guard.scopes) if model else []
 
     def message_listing(count: int) -> str:

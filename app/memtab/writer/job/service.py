@@ -291,10 +291,7 @@ class WriterService:
             self.scheduler.finish_run(ticket)
 
     def _run(self, ticket: RunTicket, cancel: threading.Event | None) -> WriterRunResult:
-        # The engine (the model loop, the offline writer and its rules: ~2 MB resident) is
-        # loaded by the first run, on the run thread: a writer that has had nothing to do
-        # since the window opened has not loaded it.
-        # lazy: the writer's engine (~1.4 MiB, ~140 ms) with its first run
+        # lazy: the writer's engine (~1.4 MiB) with its first run, on the run thread
         from memtab.writer.job import providers, run
 
         try:
