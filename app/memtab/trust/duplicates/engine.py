@@ -309,6 +309,7 @@ class DuplicatesEngine:
                         boilerplate,
                         weight,
                         lambda one, other: rules_apart(one, other, weight),
+                        rare_weight(len(representatives)),
                     )
                 ),
                 statement_pairs(
