@@ -50,7 +50,13 @@ def make_tool_call(
     tool_name = name if isinstance(name, str) else ""
     if not isinstance(call_id, str) or not call_id:
         call_id = synthesize_call_id(index, tool_name, raw_text, salt)
-    return ToolCall(call_id, tool_name, arguments, raw_text, parse_error)
+    return ToolCall(
+        id=call_id,
+        name=tool_name,
+        arguments=arguments,
+        raw_arguments=raw_text,
+        parse_error=parse_error,
+    )
 
 
 def synthesize_call_id(index: int, name: str, raw_arguments: str, salt: str = "") -> str:

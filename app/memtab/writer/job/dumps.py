@@ -18,7 +18,14 @@ from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.private import PRIVATE_FILE_MODE, private_dir
 from memtab.fs.records import OmitNone, Record, WrittenAs
 from memtab.llm.loop import ToolExecution
-from memtab.llm.types import AssistantMessage, Message, ModelReply, ToolCall, Usage, UserMessage
+from memtab.llm.types import (
+    AssistantMessage,
+    Message,
+    ModelReply,
+    ToolCall,
+    Usage,
+    UserMessage,
+)
 from memtab.redact import KeyScrubber, redact_json
 from memtab.store.home import Home
 from memtab.traces.names import parse_trace_file_name, trace_file_name
