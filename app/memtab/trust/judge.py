@@ -37,7 +37,7 @@ from memtab.llm.settings import ProviderSettings, create_provider
 from memtab.llm.types import ChatProvider, ProviderError, UserMessage
 from memtab.llm.written.calls import json_values_in
 from memtab.store.home import Home
-from memtab.trust.claims import Claim, contradict
+from memtab.trust.claims import Claim
 from memtab.trust.contradictions.records import Contradiction, ContradictionsReport
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport, group_key, listed
 from memtab.trust.duplicates.statements import Statement
@@ -50,6 +50,8 @@ from memtab.trust.wider import (
     Candidate,
     Side,
     candidates,
+    contradicting,
+    opposed_rules,
     sentences_of,
 )
 
@@ -513,12 +515,12 @@ def judged_duplicates(candidate: Candidate, verdict: Verdict) -> DuplicateGroup:
 def _claims(candidate: Candidate) -> tuple[Claim, Claim]:
     """What each side of a contradiction the model confirmed claims, its line set."""
     one, other = candidate.one, candidate.other
-    for mine in one.claims:
-        for theirs in other.claims:
-            if contradict(mine, theirs):
-                return mine._replace(line=one.line), theirs._replace(line=other.line)
-    if one.rule is not None and other.rule is not None and one.rule.polarity != other.rule.polarity:
-        return _rule_claim(one.line, one.rule), _rule_claim(other.line, other.rule)
+    claims = contradicting(one, other)
+    if claims is not None:
+        return claims[0]._replace(line=one.line), claims[1]._replace(line=other.line)
+    rules = opposed_rules(one, other)
+    if rules is not None:
+        return _rule_claim(one.line, rules[0]), _rule_claim(other.line, rules[1])
     about = "what they say"
     return (
         Claim(one.line, "value", "", _cut_value(one.text), about),

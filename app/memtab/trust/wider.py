@@ -34,13 +34,13 @@ candidates past it are left unasked, and the report says how many."""
 
 @dataclass(frozen=True)
 class Side:
-    """One statement of a candidate: its memory, line and sentence, and the claims the
-    offline readers read in it."""
+    """One statement of a candidate: its memory, line and sentence, and the rules and claims
+    the offline readers read in its line."""
 
     document: Document
     line: int
     text: str
-    rule: Rule | None
+    rules: tuple[Rule, ...]
     claims: tuple[Claim, ...]
 
 
@@ -108,36 +108,66 @@ def candidates(
 
 
 def _side(document: Document, statement: Statement) -> Side:
+    """A statement with what its line says (a line's other sentence can say its rule: "Don't
+    rebase onto main. We merge main into the branch")."""
+    line = next(
+        (c.text for c in content_lines(document.text) if c.number == statement.line),
+        statement.text,
+    )
+    said = [*statements(line)] or [statement.text]
     return Side(
         document,
         statement.line,
         statement.text,
-        rule_of(statement.text),
-        sentence_claims(statement.text),
+        tuple(rule for s in said if (rule := rule_of(s)) is not None),
+        tuple(claim for s in said for claim in sentence_claims(s)),
     )
+
+
+def contradicting(one: Side, other: Side) -> tuple[Claim, Claim] | None:
+    """Two claims of the sides' lines that contradict (`claims.contradict`), or None."""
+    return next(
+        (
+            (mine, theirs)
+            for mine in one.claims
+            for theirs in other.claims
+            if contradict(mine, theirs)
+        ),
+        None,
+    )
+
+
+def opposed_rules(one: Side, other: Side) -> tuple[Rule, Rule] | None:
+    """Two rules of the sides' lines of opposite polarities about an action that shares a
+    word ("never X without Y" requires Y: no opposite of "always Y"), or None."""
+    for mine in one.rules:
+        for theirs in other.rules:
+            never = mine if mine.polarity == "never" else theirs
+            if (
+                mine.polarity != theirs.polarity
+                and (mine.action - POLARITIES) & theirs.action
+                and required_by(never.said) is None
+            ):
+                return mine, theirs
+    return None
 
 
 def disagreement(
     one: Side, other: Side
 ) -> tuple[Literal["", "value", "polarity", "specifics"], str]:
     """What the offline readers know disagree in two statements, and in words ("": nothing)."""
-    for mine in one.claims:
-        for theirs in other.claims:
-            if contradict(mine, theirs):
-                return "value", (
-                    f"they state different values for {mine.shown}: "
-                    f"{_value(mine.value)} and {_value(theirs.value)}"
-                )
-    if (
-        one.rule is not None
-        and other.rule is not None
-        and one.rule.polarity != other.rule.polarity
-        and one.rule.action - POLARITIES & other.rule.action
-        and required_by(one.text if one.rule.polarity == "never" else other.text) is None
-    ):
+    claims = contradicting(one, other)
+    if claims is not None:
+        mine, theirs = claims
+        return "value", (
+            f"they state different values for {mine.shown}: "
+            f"{_value(mine.value)} and {_value(theirs.value)}"
+        )
+    rules = opposed_rules(one, other)
+    if rules is not None:
         return "polarity", (
-            f"the first says {one.rule.polarity} ({one.rule.said!r}), "
-            f"the second {other.rule.polarity} ({other.rule.said!r})"
+            f"the first says {rules[0].polarity} ({rules[0].said!r}), "
+            f"the second {rules[1].polarity} ({rules[1].said!r})"
         )
     if different_specifics(one.text, other.text):
         return "specifics", "they name different specific values (a number, path, name, command)"
