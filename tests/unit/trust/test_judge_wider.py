@@ -28,6 +28,7 @@ from memtab.trust.judge import (
     wider_contradictions,
     wider_duplicates,
 )
+from memtab.trust.wider import candidates
 from support.memory_home import PROJECT, make_home
 from support.scripted_provider import ScriptedProvider
 from support.seeded_memories import memory
@@ -39,6 +40,8 @@ SQUASH_NEVER = "Never squash-merge pull requests here."
 SQUASH_ALWAYS = "Always squash-merge pull requests; the title becomes the commit."
 EMOJI = "Never put emojis in commit messages."
 GITMOJI = "Always start the commit message with a gitmoji emoji."
+MERGE_MAIN = "Don't rebase onto main here. We merge main into the branch before review."
+REBASE_MAIN = "Always rebase the branch on main before review."
 
 
 def _notes(*pairs: tuple[str, str]) -> list[Document]:
@@ -99,11 +102,20 @@ def test_a_pair_the_model_dismisses_is_not_shown(tmp_path: Path) -> None:
 
 
 def test_a_pair_of_opposite_rules_is_never_asked_nor_grouped(tmp_path: Path) -> None:
-    """The offline readers know the polarities (or values) disagree: a model saying "same"
-    is never asked, so never heard."""
+    """The offline readers know the polarities (or values) disagree — of the statements, or
+    of their lines ("We merge main into the branch" follows "Don't rebase onto main"): a
+    model saying "same" is never asked, so never heard."""
     home = Home(tmp_path / "home")
-    engine, report = _duplicates(home, _notes((SQUASH_NEVER, SQUASH_ALWAYS), (EMOJI, GITMOJI)))
+    pairs = ((SQUASH_NEVER, SQUASH_ALWAYS), (EMOJI, GITMOJI), (MERGE_MAIN, REBASE_MAIN))
+    engine, report = _duplicates(home, _notes(*pairs))
     assert report.groups == ()
+    found = candidates(engine.read, apart=lambda one, other: False)
+    assert [(c.one.text, c.how) for c in found] == [
+        ("We merge main into the branch before review.", "value"),  # its line's rule
+        (SQUASH_NEVER, "value"),
+        (EMOJI, "polarity"),
+        ("Don't rebase onto main here.", "value"),
+    ]
     provider = ScriptedProvider([reply("same", "both about squash merges")] * 4)
     judged = judge_duplicates(
         report, judge_of(home, provider), engine.said, wider_duplicates(report, engine.read)
