@@ -46,7 +46,7 @@ from memtab.trust.polarity import Rule
 from memtab.trust.records import MemoryPlace
 from memtab.trust.wider import (
     MAX_QUESTIONS,
-    SPECIFICS_SIMILARITY,
+    OPPOSED_SHARED,
     Candidate,
     Side,
     candidates,
@@ -99,9 +99,10 @@ QUESTIONS: dict[Question, tuple[str, str, str]] = {
     ),
     "contradict-statement": (
         "Can an agent that reads both statements follow or believe both at once in one "
-        "project? Answer contradiction only when following or believing one means breaking "
-        "the other; statements about different things, or a rule and a narrower case of it, "
-        "are compatible.",
+        "project? Answer contradiction only when both are about the same action or thing and "
+        "following or believing one means breaking the other; statements about different "
+        "things, tools, services or places, or a rule and a narrower case of it, are "
+        "compatible.",
         "contradiction",
         "compatible",
     ),
@@ -417,7 +418,8 @@ def wider_contradictions(
 ) -> list[Candidate]:
     """The wider net of `memtab contradictions` (`trust.wider`): statements of memories a
     session sees together, no contradiction of `report` between them, that the offline
-    readers know disagree (opposite rules, different values) — nothing else is asked."""
+    readers know disagree — claims of different values, opposite rules about an action
+    sharing `OPPOSED_SHARED` words — nothing else is asked."""
     together = _Together(
         [
             [place for side in (found.first, found.second, *found.others) for place in side.places]
@@ -433,8 +435,8 @@ def wider_contradictions(
     return [
         c
         for c in found
-        if c.how in ("value", "polarity")
-        or (c.how == "specifics" and c.similarity >= SPECIFICS_SIMILARITY)
+        if c.how == "value"
+        or (c.how == "polarity" and opposed_rules(c.one, c.other, OPPOSED_SHARED) is not None)
     ]
 
 

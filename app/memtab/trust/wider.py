@@ -24,9 +24,9 @@ from memtab.trust.words import content_lines, sentence_stems, statements
 WIDER_SIMILARITY = 0.2
 """Statements alike in words at this (IDF-weighted Jaccard of their stems) are put to the
 model when the offline engines did not confirm them."""
-SPECIFICS_SIMILARITY = 0.3
-"""Statements that differ only in specific values are asked whether they contradict when
-alike at this (most such pairs are about different things)."""
+OPPOSED_SHARED = 2
+"""Opposite rules are asked whether they contradict when their actions share this many
+words (one shared word joins rules about other things: "maintain" and "maintainers")."""
 MAX_QUESTIONS = 24
 """At most this many new questions a run (answers kept from an earlier run are free); the
 candidates past it are left unasked, and the report says how many."""
@@ -137,15 +137,16 @@ def contradicting(one: Side, other: Side) -> tuple[Claim, Claim] | None:
     )
 
 
-def opposed_rules(one: Side, other: Side) -> tuple[Rule, Rule] | None:
-    """Two rules of the sides' lines of opposite polarities about an action that shares a
-    word ("never X without Y" requires Y: no opposite of "always Y"), or None."""
+def opposed_rules(one: Side, other: Side, shared: int = 1) -> tuple[Rule, Rule] | None:
+    """Two rules of the sides' lines of opposite polarities about actions that share
+    `shared` words or more ("never X without Y" requires Y: no opposite of "always Y"), or
+    None."""
     for mine in one.rules:
         for theirs in other.rules:
             never = mine if mine.polarity == "never" else theirs
             if (
                 mine.polarity != theirs.polarity
-                and (mine.action - POLARITIES) & theirs.action
+                and len((mine.action - POLARITIES) & theirs.action) >= shared
                 and required_by(never.said) is None
             ):
                 return mine, theirs

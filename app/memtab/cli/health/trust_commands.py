@@ -47,7 +47,8 @@ _SCOPE_HELP = (
 _OFFLINE = Argument(
     "--offline",
     action="store_true",
-    help="the offline engine alone: do not ask the configured model to judge what it found",
+    help="the offline engine alone: do not ask the configured model to judge what it found, "
+    "nor the pairs it did not confirm",
 )
 _COMMON_OPTIONS = (
     Argument.workspace(_SCOPE_HELP),
