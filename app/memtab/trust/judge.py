@@ -55,7 +55,9 @@ from memtab.trust.wider import (
     sentences_of,
 )
 
-Question = Literal["same", "contradict", "same-statement", "contradict-statement"]
+Question = Literal[
+    "same", "contradict", "same-statement", "differ-statement", "contradict-statement"
+]
 OFFLINE = "offline"
 """`judged_by` of a finding the offline engine alone judged."""
 MAX_TOKENS = 200
@@ -96,6 +98,13 @@ QUESTIONS: dict[Question, tuple[str, str, str]] = {
         "value the other lacks, or they disagree.",
         "same",
         "different",
+    ),
+    "differ-statement": (
+        "Does either statement say something the other does not say: another thing, tool, "
+        "service, value, place, condition or exception, or the opposite? Answer differ if "
+        "so; answer same only when each says all the other says, in other words.",
+        "differ",
+        "same",
     ),
     "contradict-statement": (
         "Can an agent that reads both statements follow or believe both at once in one "
@@ -371,7 +380,7 @@ def judge_duplicates(
             continue
         judged = group.replaced(judged_by=verdict.model, reason=verdict.reason)
         (shown if verdict.yes else dismissed).append(judged)
-    shown += [judged_duplicates(*found) for found in _put(judge, "same-statement", wider)]
+    shown += [judged_duplicates(*found) for found in _put(judge, SAME, wider)]
     return report.replaced(groups=tuple(shown), dismissed=tuple(dismissed), judged=judge.note())
 
 
@@ -395,7 +404,7 @@ def judge_contradictions(
         judged = found.replaced(judged_by=verdict.model, reason=verdict.reason)
         (shown if verdict.yes else dismissed).append(judged)
     if made is not None:
-        for candidate, verdict in _put(judge, "contradict-statement", wider):
+        for candidate, verdict in _put(judge, CONTRADICTS, wider):
             one, other = _claims(candidate)
             found = made([(candidate.one.document, one), (candidate.other.document, other)])
             shown.append(found.replaced(judged_by=verdict.model, reason=verdict.reason))
@@ -469,25 +478,41 @@ def _shown(side: Side) -> str:
     return f"({place.scope} memory of project {project}) {side.text}"
 
 
+Asked = Sequence[tuple[Question, bool]]
+"""The questions a pair of the wider net is put to, each with the answer (yes or no) that
+confirms it: the pair is confirmed when every one does, the first's reason shown."""
+SAME: Asked = (("same-statement", True), ("differ-statement", False))
+"""A duplicate is the same (yes) and says nothing the other does not (no): a small model
+says "same" too easily, and rarely errs both ways on one pair."""
+CONTRADICTS: Asked = (("contradict-statement", True),)
+
+
 def _put(
-    judge: ModelJudge, question: Question, wider: Sequence[Candidate]
+    judge: ModelJudge, asked: Asked, wider: Sequence[Candidate]
 ) -> list[tuple[Candidate, Verdict]]:
-    """The model's verdict on each pair it confirms, most alike first, at most
-    `MAX_QUESTIONS` new questions (what is left is counted in `judge.stats.unasked`)."""
+    """The pairs the model confirms (`Asked`), most alike first, at most `MAX_QUESTIONS` new
+    questions (a pair left unasked is counted in `judge.stats.unasked`, never confirmed)."""
     stats = judge.stats
     start = stats.asked
     confirmed = []
     for candidate in wider:
         statements = [_shown(candidate.one), _shown(candidate.other)]
-        new = stats.asked - start < MAX_QUESTIONS and stats.failed < MAX_FAILED
-        verdict = judge.ask(question, statements, fact=candidate.disagree, new=new)
-        if verdict is None:
-            stats.unasked += not new
-            continue
-        stats.wider += 1
-        if verdict.yes:
+        verdicts: list[Verdict] = []
+        for question, confirms in asked:
+            new = stats.asked - start < MAX_QUESTIONS and stats.failed < MAX_FAILED
+            verdict = judge.ask(question, statements, fact=candidate.disagree, new=new)
+            if verdict is None:
+                stats.unasked += not new
+                break
+            verdicts.append(verdict)
+            if verdict.yes != confirms:
+                break
+        else:
+            stats.wider += 1
             stats.confirmed += 1
-            confirmed.append((candidate, verdict))
+            confirmed.append((candidate, verdicts[0]))
+            continue
+        stats.wider += bool(verdicts) and verdicts[-1].yes != asked[len(verdicts) - 1][1]
     return confirmed
 
 

@@ -65,7 +65,12 @@ def test_a_pair_the_words_did_not_confirm_is_asked_and_shown_judged_when_the_mod
     home = Home(tmp_path / "home")
     engine, report = _duplicates(home, _notes((UTC, TIMESTAMPTZ)))
     assert report.groups == ()  # the offline engine alone finds nothing
-    provider = ScriptedProvider([reply("same", "both: timestamps in UTC, converted for display")])
+    provider = ScriptedProvider(
+        [
+            reply("same", "both: timestamps in UTC, converted for display"),
+            reply("same", "neither says more than the other"),
+        ]
+    )
     judge = judge_of(home, provider)
     judged = judge_duplicates(report, judge, engine.said, wider_duplicates(report, engine.read))
     judge.close()
@@ -77,27 +82,38 @@ def test_a_pair_the_words_did_not_confirm_is_asked_and_shown_judged_when_the_mod
         ("/memories/project/p0.md", 3),
     ]
     assert "as the model judged it" in group.why
-    [asked] = [messages[0].text for messages in provider.messages]  # type: ignore[union-attr]
-    # Each statement with its file's scope, the stricter question of the wider net.
+    asked, then = [messages[0].text for messages in provider.messages]  # type: ignore[union-attr]
+    # Each statement with its file's scope; the same, then nothing more in either.
     assert (
         f"1. (global memory, read in every project) {UTC}\n2. (project memory of project api) "
         in asked
     )
     assert "either could be deleted and nothing would be lost" in asked
+    assert "Does either statement say something the other does not say" in then
     assert judged.judged.startswith(
-        "Judged by judge-1: 1 asked, 0 answered before; of 1 pair the offline engine did not "
-        "confirm, 1 confirmed; 1 question took"
+        "Judged by judge-1: 2 asked, 0 answered before; of 1 pair the offline engine did not "
+        "confirm, 1 confirmed; 2 questions took"
     )
 
 
-def test_a_pair_the_model_dismisses_is_not_shown(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "answers",
+    [
+        [reply("different", "one is about the database only")],
+        [reply("same", "both: UTC"), reply("differ", "only one names the database")],
+    ],
+    ids=["different", "same-but-one-says-more"],
+)
+def test_a_pair_the_model_dismisses_is_not_shown(tmp_path: Path, answers: list[ModelReply]) -> None:
+    """Dismissed: not the same, or the same but one says what the other does not (a small
+    model says "same" too easily)."""
     home = Home(tmp_path / "home")
     engine, report = _duplicates(home, _notes((UTC, TIMESTAMPTZ)))
-    provider = ScriptedProvider([reply("different", "one is about the database only")])
+    provider = ScriptedProvider(answers)
     judged = judge_duplicates(
         report, judge_of(home, provider), engine.said, wider_duplicates(report, engine.read)
     )
-    assert (judged.groups, judged.dismissed, provider.calls) == ((), (), 1)
+    assert (judged.groups, judged.dismissed, provider.calls) == ((), (), len(answers))
     assert "of 1 pair the offline engine did not confirm, 0 confirmed" in judged.judged
 
 
@@ -127,7 +143,7 @@ def test_the_budget_of_questions_leaves_the_rest_unasked_and_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     home = Home(tmp_path / "home")
-    monkeypatch.setattr(judging, "MAX_QUESTIONS", 1)
+    monkeypatch.setattr(judging, "MAX_QUESTIONS", 2)
     release = (
         "Release notes are drafted by the release captain.",
         "The release captain is picked in the Monday meeting.",
@@ -135,12 +151,12 @@ def test_the_budget_of_questions_leaves_the_rest_unasked_and_says_so(
     engine, report = _duplicates(home, _notes((UTC, TIMESTAMPTZ), release))
     wider = wider_duplicates(report, engine.read)
     assert [c.one.text for c in wider] == [UTC, release[0]]  # the most alike first
-    provider = ScriptedProvider([reply("same", "timestamps in UTC")])
+    provider = ScriptedProvider([reply("same", "timestamps in UTC"), reply("same", "no more")])
     judge = judge_of(home, provider)
     judged = judge_duplicates(report, judge, engine.said, wider)
     judge.close()
-    assert provider.calls == 1 and [g.reason for g in judged.groups] == ["timestamps in UTC"]
-    assert "1 pair left unasked (at most 1 new questions a run: the next run asks them)" in (
+    assert provider.calls == 2 and [g.reason for g in judged.groups] == ["timestamps in UTC"]
+    assert "1 pair left unasked (at most 2 new questions a run: the next run asks them)" in (
         judged.judged
     )
     # The next run asks what was left (the answer kept is free).
@@ -212,7 +228,7 @@ def test_the_command_judges_the_wider_net_with_a_model_and_never_offline(
     argv = ["--home", str(home.root), "duplicates", "--no-sources", "--json"]
     status = main(argv)  # no model configured: the offline engine alone
     offline = capsys.readouterr().out
-    provider = ScriptedProvider([reply("same", "timestamps in UTC")])
+    provider = ScriptedProvider([reply("same", "timestamps in UTC"), reply("same", "no more")])
     monkeypatch.setattr(judging, "make_provider", lambda settings, limit: provider)
     monkeypatch.setattr(
         "memtab.cli.health.trust_commands.resolve_provider_settings", lambda: SETTINGS
@@ -229,4 +245,4 @@ def test_the_command_judges_the_wider_net_with_a_model_and_never_offline(
     }
     assert main([*argv[:-1]]) == 1
     out = capsys.readouterr().out
-    assert "judged by judge-1.q4: timestamps in UTC" in out and provider.calls == 1
+    assert "judged by judge-1.q4: timestamps in UTC" in out and provider.calls == 2
