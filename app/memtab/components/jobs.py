@@ -154,9 +154,7 @@ def run_job(job: Job, failed: Callable[[Job, BaseException], None]) -> Ended:
             return Ended(Outcome.CANCELLED)
         failed(job, exc)
         return Ended(Outcome.FAILED, describe_failure(exc))
-    if context.is_cancelled():
-        return Ended(Outcome.CANCELLED)
-    return Ended(Outcome.FINISHED, result)
+    return Ended(Outcome.CANCELLED) if context.is_cancelled() else Ended(Outcome.FINISHED, result)
 
 
 class Closed(NamedTuple):

@@ -37,7 +37,6 @@ class ToldLines:
     """Each line of the text now → its number when the margin was told (None: a new line)."""
 
     def __init__(self, count: int) -> None:
-        """Told of a text of `count` lines, as it is now."""
         self._lines: list[int | None] | None = None  # None: every line is where it was
         self.count = count
 
@@ -93,16 +92,12 @@ def tab_key(*, forward: bool, moves_focus: bool, selects_lines: bool) -> TabKey:
     reaches over a line break."""
     if moves_focus:
         return TabKey.MOVE_FOCUS
-    if not forward or selects_lines:
-        return TabKey.SHIFT_LINES
-    return TabKey.TYPE
+    return TabKey.SHIFT_LINES if not forward or selects_lines else TabKey.TYPE
 
 
 def indent_width(line: str) -> int:
     """How much one outdent takes from the start of `line`: a tab, or up to four spaces."""
-    if line.startswith("\t"):
-        return 1
-    return min(len(line) - len(line.lstrip(" ")), INDENT_SPACES)
+    return 1 if line.startswith("\t") else min(len(line) - len(line.lstrip(" ")), INDENT_SPACES)
 
 
 def frontmatter_head(lines: Iterable[str]) -> int | None:
@@ -116,9 +111,7 @@ def frontmatter_head(lines: Iterable[str]) -> int | None:
                 return None
         elif line.rstrip("\r") in ("---", "...") or len(head) >= FRONTMATTER_SCAN_LINES:
             break
-    if not head:
-        return None
-    return frontmatter_lines(buffer_from_raw("\n".join(head) + "\n"))
+    return None if not head else frontmatter_lines(buffer_from_raw("\n".join(head) + "\n"))
 
 
 NO_FILE = "(no file on this side: it was deleted or never made)"
@@ -299,11 +292,9 @@ def line_spans(
     if kind is LineKind.LIST_ITEM:
         spans.append((line.indent, len(line.marker), Style.BULLET))
     if "`" in text:
-        for match in _INLINE_CODE.finditer(text):
-            spans.append((match.start(), match.end() - match.start(), Style.CODE))
+        spans += [(m.start(), m.end() - m.start(), Style.CODE) for m in _INLINE_CODE.finditer(text)]
     if imports and "@" in text:
-        for start, end, _written in import_spans(text):
-            spans.append((start, end - start, Style.LINK))
+        spans += [(start, end - start, Style.LINK) for start, end, _written in import_spans(text)]
     return after, spans
 
 

@@ -63,25 +63,18 @@ def duration_text(duration_ms: float | None) -> str:
     if duration_ms < 1000:
         return f"{duration_ms:.0f} ms" if duration_ms >= 1 else f"{duration_ms:.1f} ms"
     seconds = duration_ms / 1000
-    if seconds < 60:
-        return f"{seconds:.1f} s"
-    return f"{int(seconds // 60)} min {int(seconds % 60)} s"
+    return f"{seconds:.1f} s" if seconds < 60 else f"{int(seconds // 60)} min {int(seconds % 60)} s"
 
 
 def timeout_text(timeout_ms: int | None) -> str:
     """`1.2 s (1,200 ms)`; "—" when not recorded."""
-    if timeout_ms is None:
-        return "—"
-    return f"{duration_text(timeout_ms)} ({timeout_ms:,} ms)"
+    return "—" if timeout_ms is None else f"{duration_text(timeout_ms)} ({timeout_ms:,} ms)"
 
 
 def count_text(total: int, shown: int) -> str:
     """`12 dumps`, or `3 of 12 dumps` while a filter hides some."""
     text = plural(total, "dump")
     return text if shown == total else f"{shown} of {text}"
-
-
-# --- the detail's previews ------------------------------------------------------------------
 
 
 def event_preview(row: int, event: Any) -> Preview:
@@ -327,14 +320,10 @@ def same_path(first: Path | str, second: Path | str) -> bool:
     return os.path.abspath(first) == os.path.abspath(second)
 
 
-# --- the dump list --------------------------------------------------------------------------
-
-
 class TraceRows:
     """Every dump as a row (newest first, as the scan gives them)."""
 
     def __init__(self) -> None:
-        """No rows until a scan is set."""
         self._rows: list[TraceSummary] = []
 
     def set(self, summaries: Sequence[TraceSummary]) -> None:
@@ -435,9 +424,6 @@ def reopen_after_scan(shown: TraceSummary | None, listed: TraceSummary) -> Reope
     if (shown.size_bytes, shown.modified_at_ms) != (listed.size_bytes, listed.modified_at_ms):
         return Reopen.REOPEN
     return Reopen.NOTHING
-
-
-# --- tool executions ------------------------------------------------------------------------
 
 
 def execution_cell(execution: ToolExecutionRecord, column: int, run_started_at: int | None) -> str:

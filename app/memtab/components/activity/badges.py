@@ -186,8 +186,6 @@ class AgentEdits:
             del self._badges[physical]
         return bool(gone)
 
-    # -- remembering across restarts -------------------------------------------------------
-
     def saved(self) -> dict[str, Any]:
         """The badges as ui-state.json keeps them: each `Badge` by physical path."""
         return {physical: badge.to_json() for physical, badge in self._badges.items()}
@@ -200,8 +198,6 @@ class AgentEdits:
             badge = Badge.read(raw)
             if badge is not None:
                 self._badges.setdefault(physical, badge)
-
-    # -- who changed it ----------------------------------------------------------------------
 
     def _actor(
         self,

@@ -105,8 +105,6 @@ class EditClaims:
         physical = [Path(each) for path in paths if (each := self._physical(path)) is not None]
         return self.claim_all(physical, Actor.CONSOLIDATOR)
 
-    # -- the user's opens --------------------------------------------------------------------
-
     def quiet_begins(self) -> None:
         """Files opened from now until `quiet_ends` keep their badge (the tab opens them)."""
         self._quiet_opens += 1

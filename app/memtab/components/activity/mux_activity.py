@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import subprocess
 import sys
@@ -13,8 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.store.home import Home
-
-logger = logging.getLogger(__name__)
 
 RECENT_MS = 10 * 60_000
 MUX_NAMES = frozenset({"mux", "xum", "cmux", "Mux", "Xum"})
@@ -74,9 +71,7 @@ def running_command_lines(proc: Path = Path("/proc")) -> list[list[str]] | None:
     """The command lines of this user's visible processes (None: cannot be listed)."""
     if sys.platform.startswith("linux") and proc.is_dir():
         return _linux_command_lines(proc)
-    if sys.platform == "win32":
-        return None
-    return _ps_command_lines()
+    return None if sys.platform == "win32" else _ps_command_lines()
 
 
 def _newest_mux_write(home: Home) -> float | None:

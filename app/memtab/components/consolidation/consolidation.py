@@ -7,12 +7,13 @@ from __future__ import annotations
 import enum
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
 from memtab import humanize
 from memtab.components import glossary
 from memtab.components.history.diff import join_diffs
 from memtab.components.text_diff import DiffResult
+from memtab.consolidation.records import ConsolidationPlan, PlannedOp
 from memtab.store.paths import Scope
 from memtab.store.sidecars.journal import ConsolidationRecord, ConsolidationStatus, RunScope
 from memtab.store.sidecars.registry import Workspace
@@ -157,16 +158,12 @@ class RunStates:
         self.workspace: Workspace | None = None
         self.requested: str | None = None
         self.active: str | None = None
-        self.scope: RunScope | None = None
-        """The one scope the run this footer asked for is limited to (None: all)."""
+        self.scope: RunScope | None = None  # the one scope the run asked for is limited to
         self.starting = False
         self.cancelling = False
         self.progress_text = ""
         self.status = Status()
-        self.said = 0
-        """Counts the notes said: the footer restarts a fading note's timer on each one."""
-
-    # -- what the footer asks ----------------------------------------------------------------
+        self.said = 0  # notes said: the footer restarts a fading note's timer on each one
 
     @property
     def busy_here(self) -> bool:
@@ -203,8 +200,6 @@ class RunStates:
             status_visible=not saying_progress and bool(self.status.text),
             runs_enabled=workspace is not None,
         )
-
-    # -- what happened -----------------------------------------------------------------------
 
     def show_workspace(self, workspace: Workspace | None) -> None:
         """The footer shows `workspace` (after every scan); another one clears the note."""
@@ -284,7 +279,7 @@ class RunStates:
             self.cancelling = False
             self._say(Status(CANCELLED, Tone.PLAIN, True))
 
-    def plan_ready(self, plan: PlanView) -> str | None:
+    def plan_ready(self, plan: ConsolidationPlan) -> str | None:
         """A plan came: the name of the workspace to review it under (None: nothing to
         change, said in the status line). Once its review is open: `reviewing(plan)`."""
         self._end_active()
@@ -298,12 +293,12 @@ class RunStates:
         name = shown.display_name if shown and shown.id == plan.workspace_id else plan.workspace_id
         return f"{name} · {_scope_words(plan.scope)}" if plan.scope else name
 
-    def reviewing(self, plan: PlanView) -> None:
+    def reviewing(self, plan: ConsolidationPlan) -> None:
         """The review of `plan` opened (after a review still open closed as discarded)."""
         files = humanize.plural(plan.files_changed(), "file")  # as Runs… will count it
         self._say(Status(f"Review changes to {files}…", Tone.INFO))
 
-    def apply_requested(self, plan: PlanView, accepted: Sequence[int]) -> None:
+    def apply_requested(self, plan: ConsolidationPlan, accepted: Sequence[int]) -> None:
         """The review asked to apply the `accepted` ops (a run of its own)."""
         self.requested = plan.workspace_id
         self.scope = plan.scope
@@ -350,60 +345,7 @@ def _button_tip(workspace: Workspace | None) -> str:
     )
 
 
-class PlannedFileView(Protocol):
-    @property
-    def diff(self) -> str: ...
-
-
-class PlannedOpView(Protocol):
-    """One op of the plan (`consolidation.records.PlannedOp`)."""
-
-    @property
-    def index(self) -> int: ...
-    @property
-    def command(self) -> str: ...
-    @property
-    def path(self) -> str: ...
-    @property
-    def proposed(self) -> bool: ...
-    @property
-    def note(self) -> str | None: ...
-    @property
-    def description(self) -> str: ...
-    @property
-    def files(self) -> Sequence[PlannedFileView]: ...
-
-
-class PlanUnitView(Protocol):
-    """Proposed ops taken or left together (`consolidation.records.PlanUnit`)."""
-
-    @property
-    def ops(self) -> Sequence[PlannedOpView]: ...
-    @property
-    def indexes(self) -> tuple[int, ...]: ...
-    @property
-    def description(self) -> str: ...
-    def numbers(self) -> str: ...
-
-
-class PlanView(Protocol):
-    """A consolidation plan (`consolidation.records.ConsolidationPlan`)."""
-
-    @property
-    def workspace_id(self) -> str: ...
-    @property
-    def scope(self) -> RunScope | None: ...
-    @property
-    def proposed(self) -> Sequence[object]: ...
-    @property
-    def summary(self) -> str: ...
-    @property
-    def ops(self) -> Sequence[PlannedOpView]: ...
-    @property
-    def units(self) -> Sequence[PlanUnitView]: ...
-    @property
-    def held_back_count(self) -> int: ...
-    def files_changed(self, accepted: Collection[int] | None = None) -> int: ...
+PlannedOpView = PlannedOp  # the review dialog's name for it
 
 
 @dataclass(frozen=True)
@@ -433,7 +375,7 @@ def review_title(workspace_name: str) -> str:
     return f"Review consolidation — {humanize.short_name(workspace_name)}"
 
 
-def review_summary(plan: PlanView) -> str:
+def review_summary(plan: ConsolidationPlan) -> str:
     """What the plan proposes, and that nothing has changed yet."""
     proposed = len(plan.units)
     return (
@@ -443,7 +385,7 @@ def review_summary(plan: PlanView) -> str:
     )
 
 
-def review_rows(plan: PlanView) -> list[ReviewRow]:
+def review_rows(plan: ConsolidationPlan) -> list[ReviewRow]:
     """The plan's rows, in the order of each unit's first op and each refused op."""
     units = {unit.indexes[0]: unit for unit in plan.units}
     rows = []
@@ -472,7 +414,7 @@ def review_rows(plan: PlanView) -> list[ReviewRow]:
     return rows
 
 
-def has_parts(plan: PlanView) -> bool:
+def has_parts(plan: ConsolidationPlan) -> bool:
     """Whether some row has parts under it (the list shows its branches)."""
     return any(len(unit.ops) > 1 for unit in plan.units)
 
@@ -482,20 +424,18 @@ def accepted_ops(ticked: Iterable[Sequence[int]]) -> tuple[int, ...]:
     return tuple(sorted(index for indexes in ticked for index in indexes))
 
 
-def apply_label(plan: PlanView | None, accepted: Collection[int]) -> str:
+def apply_label(plan: ConsolidationPlan | None, accepted: Collection[int]) -> str:
     """The Apply button's words: how many files the ticked changes change."""
     files = plan.files_changed(accepted) if plan is not None else 0
     return f"&Apply changes to {humanize.plural(files, 'file')}"
 
 
-def ops_of(plan: PlanView | None, indexes: Collection[int]) -> list[PlannedOpView]:
+def ops_of(plan: ConsolidationPlan | None, indexes: Collection[int]) -> list[PlannedOp]:
     """The plan's ops a row stands for."""
-    if plan is None:
-        return []
-    return [op for op in plan.ops if op.index in indexes]
+    return [op for op in plan.ops if op.index in indexes] if plan is not None else []
 
 
-def row_diff(ops: Sequence[PlannedOpView]) -> RowDiff:
+def row_diff(ops: Sequence[PlannedOp]) -> RowDiff:
     """What the details show for a row's ops (at least one)."""
     reasons = [op.note for op in ops if op.proposed and op.note]
     reason = "Why: " + " ".join(dict.fromkeys(reasons)) if reasons else ""

@@ -6,6 +6,7 @@ import bisect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import islice
 from typing import NamedTuple
 
 MAX_MATCHES = 10_000
@@ -34,12 +35,7 @@ def find_all(text: str, query: str, options: FindOptions = FindOptions()) -> lis
     """Every non-overlapping match of `query` in `text`, in order (at most MAX_MATCHES)."""
     if not query:
         return []
-    spans: list[Span] = []
-    for match in _pattern(query, options).finditer(text):
-        spans.append(match.span())
-        if len(spans) >= MAX_MATCHES:
-            break
-    return spans
+    return [match.span() for match in islice(_pattern(query, options).finditer(text), MAX_MATCHES)]
 
 
 def next_match(matches: list[Span], position: int, *, backwards: bool = False) -> int | None:

@@ -17,13 +17,13 @@ from memtab.components.loads.loads import (
     Shown,
     bar_now,
     cut_note,
-    import_file,
     is_cut_file,
     reads_imports,
 )
 from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
 from memtab.markdown import link_path
 from memtab.sources.claude.index import lines_past_cut
+from memtab.sources.claude.instructions import import_target
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
 
 COLLAPSED_LINES = 2  # The lines a message takes until its bar is expanded.
@@ -40,9 +40,7 @@ class BarFit(NamedTuple):
 def bar_fit(needed: int, collapsed: int, *, expanded: bool) -> BarFit:
     """How a message `needed` pixels high fits a bar whose collapsed text is `collapsed`
     high (COLLAPSED_LINES lines)."""
-    if expanded:
-        return BarFit(True, "Less", None)
-    return BarFit(needed > collapsed, "More", collapsed)
+    return BarFit(True, "Less", None) if expanded else BarFit(needed > collapsed, "More", collapsed)
 
 
 def default_choice_of(default: str | None, offered: Collection[str]) -> str | None:
@@ -169,9 +167,7 @@ class ReadingPage:
         file's text is shown, or the page says it already) — else how many ms the file
         shown before stays first (then the page says it)."""
         self.title, self.tooltip = title, tooltip
-        if self.page or not has_file:
-            return None
-        return READING_SHOWN_AFTER_MS
+        return None if self.page or not has_file else READING_SHOWN_AFTER_MS
 
     def shown(self) -> None:
         """The page says "Reading…" now."""
@@ -286,9 +282,7 @@ class CutFollow:
 def note_after_saving_anyway(saved: bool, situation: Situation, text: str) -> str | None:
     """The cut's note once *Save anyway* saved `text` (None: not saved, another bar shows,
     or Claude Code reads it whole)."""
-    if not saved or situation is not Situation.NONE:
-        return None
-    return cut_note(text)
+    return None if not saved or situation is not Situation.NONE else cut_note(text)
 
 
 class OpenTab(Protocol):
@@ -324,9 +318,7 @@ def preview_to_replace(tabs: Sequence[TabT], identity: str | None, *, keep: bool
     kept, no unsaved changes — unless the file opens for good (`keep`) or is the one the
     preview shows; None: a new tab."""
     preview = next((tab for tab in tabs if not tab.kept and not tab.is_dirty), None)
-    if preview is None or keep or identity == preview.identity:
-        return None
-    return preview
+    return None if preview is None or keep or identity == preview.identity else preview
 
 
 def new_tab_index(count: int, current: int, *, shown: bool) -> int:
@@ -456,7 +448,7 @@ def follow_link(
     if not (href.startswith(IMPORT_HREF) and reads_imports(source)):
         return resolve_link(source, href)
     written = href.removeprefix(IMPORT_HREF)
-    target = import_file(written, real_path, home) if real_path is not None else None
+    target = import_target(written, real_path.parent, home) if real_path is not None else None
     if target is None:
         return LinkTarget(why=f"Claude Code imports no file by @{written}")
     return LinkTarget(file=target)

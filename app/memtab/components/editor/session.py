@@ -169,8 +169,6 @@ class OpenFile:
         self.situation = Situation.NONE
         self.reading = False  # Its content is on its way from disk: nothing is shown to edit yet.
 
-    # --- questions --------------------------------------------------------------------------
-
     @property
     def is_read_only(self) -> bool:
         return self.read_only_reason is not None
@@ -288,8 +286,6 @@ class OpenFile:
             Situation.DELETED,
             Situation.CONFLICT,
         )
-
-    # --- what happened ----------------------------------------------------------------------
 
     def loaded(self, content: FileContent, read_only_reason: str | None = None) -> None:
         """The file was read from disk and shown (read-only when a reason is given)."""

@@ -139,9 +139,7 @@ def with_description(text: str, description: str) -> str:
     span = find_frontmatter(text)
     cleared = description.strip() == ""
     if span is None:
-        if cleared:
-            return text
-        return f"---\n{description_line(description)}\n---\n{text}"
+        return text if cleared else f"---\n{description_line(description)}\n---\n{text}"
     newline = span.newline
     block_lines = text[span.body_start : span.body_end].splitlines()
     found = _description_lines(block_lines)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -26,8 +25,6 @@ from memtab.sources.notes import CLAUDE_TOPIC_TYPES
 from memtab.store.errors import MemoryStoreError
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
-
-logger = logging.getLogger(__name__)
 
 TOPIC_TYPES = CLAUDE_TOPIC_TYPES
 # Where a new file goes in each kind of source that takes one (`{}` is the name).

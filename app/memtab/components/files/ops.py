@@ -4,7 +4,6 @@ cannot keep a copy for waits for the user: docs/formats.md §14.2); a row's file
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -49,9 +48,6 @@ def ref_on_disk(scan: HomeScan, physical: Path) -> MemoryFileRef | None:
             if os.path.normpath(file.physical) == wanted:
                 return file.ref
     return None
-
-
-logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -99,9 +95,7 @@ def _physical(store: MemoryStore, path: VirtualPath) -> str:
 def initial_content(description: str) -> str:
     """A new file's text: frontmatter with the description, or nothing."""
     description = " ".join(description.split())
-    if not description:
-        return ""
-    return f"---\ndescription: {yaml_scalar(description)}\n---\n\n"
+    return "" if not description else f"---\ndescription: {yaml_scalar(description)}\n---\n\n"
 
 
 def new_file_sha(content: str) -> str:

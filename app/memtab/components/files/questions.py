@@ -41,9 +41,7 @@ def resolve_new_path(
         path = path.parent.child(path.name + DEFAULT_SUFFIX)
     assert path.scope is not None
     reason = store.unavailable_reason(path.scope) or hidden_name_problem(path)
-    if reason is not None:
-        return None, reason
-    return path, None
+    return (None, reason) if reason is not None else (path, None)
 
 
 def resolve_move_target(
@@ -60,9 +58,7 @@ def resolve_move_target(
         return None, f"Cannot move {source} into itself"
     assert target.scope is not None
     reason = store.unavailable_reason(target.scope) or hidden_name_problem(target)
-    if reason is not None:
-        return None, reason
-    return target, None
+    return (None, reason) if reason is not None else (target, None)
 
 
 class FieldState(NamedTuple):

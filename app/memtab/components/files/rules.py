@@ -166,9 +166,7 @@ def pin_target(
 ) -> TreeNode | None:
     """The row Pin acts on: the tree's `current` row while the tree has the keyboard, else
     the `open_file`'s row (the text, the search field) when the tree shows it."""
-    if not tree_has_keyboard and open_file is not None:
-        return open_file
-    return current
+    return open_file if not tree_has_keyboard and open_file is not None else current
 
 
 def shown_files(rows: Iterable[TreeNode], *, searching: bool) -> set[VirtualPath] | None:

@@ -4,7 +4,6 @@ Restore all of a burst, 745 files, taken back as one step, each file on its own 
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, fields, replace
@@ -29,8 +28,6 @@ from memtab.store.scopes.memory import (
     UnkeptChangeError,
 )
 from memtab.store.sidecars.registry import Workspace
-
-logger = logging.getLogger(__name__)
 
 
 def items_text(paths: Sequence[VirtualPath]) -> str:

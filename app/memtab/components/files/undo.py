@@ -4,7 +4,6 @@ lines past Claude Code's cut of `MEMORY.md` moved into a topic file (docs/format
 
 from __future__ import annotations
 
-import logging
 import os
 import threading
 from collections import deque
@@ -52,8 +51,6 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace, load_registry
 from memtab.watch import events
 from memtab.watch.events import ChangeEvent, EventRestore, RestoredFile
-
-logger = logging.getLogger(__name__)
 
 MAX_STEPS = 100
 
@@ -149,9 +146,6 @@ def _turn(
     return replace(
         result, message=f"{'Redid' if redo else 'Undid'} {step.description}: {result.message}"
     )
-
-
-# --- the operations, each pushing how to take it back ----------------------------------------
 
 
 def delete(

@@ -4,7 +4,6 @@ changed, what a batch reloads, where the History panel goes (`gui/history/hub.py
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
@@ -13,8 +12,6 @@ from memtab.components.activity.change_batch import ChangeBatch
 from memtab.store.home import PathKind
 from memtab.watch.events import ChangeEvent
 from memtab.watch.guard import MassChange
-
-logger = logging.getLogger(__name__)
 
 SEEN_KEPT = 200
 """The most burst ids remembered as seen (the newest): a burst is news for 7 days only."""

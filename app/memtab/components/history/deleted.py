@@ -3,7 +3,6 @@ model for the window's Recently deleted and `memtab trash` (docs/formats.md §14
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -40,8 +39,6 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.events import BURST_MIN_FILES, ChangeEvent, Taken, change_events, taken_by
 from memtab.watch.guard import flag
 from memtab.watch.sources import record_sources, recorder_running
-
-logger = logging.getLogger(__name__)
 
 BURSTS_SHOWN_MS = 7 * 24 * 60 * 60 * 1000
 """How long a burst is listed (and news: `burst_news`) after it happened."""
@@ -133,9 +130,7 @@ class DeletedFile:
         if self.restored_by is not None:
             when = humanize.relative_time(self.restored_by.at, now)
             return f"restored {when} by {actor_name(self.restored_by.actor)}"
-        if self.there_again:
-            return "a file is there again"
-        return ""
+        return "a file is there again" if self.there_again else ""
 
     def trash_item(self) -> TrashItem:
         """The row as `memtab trash --json` lists it."""

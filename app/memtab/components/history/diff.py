@@ -3,7 +3,6 @@ one `DiffView`, and what "Revert this run" says it did, file by file, without Qt
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -12,8 +11,6 @@ from memtab import humanize
 from memtab.components.text_diff import DiffLine, DiffResult, LineKind
 from memtab.store.history.describe import display_name
 from memtab.store.restore.from_history import Refusal, RevertResult
-
-logger = logging.getLogger(__name__)
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 

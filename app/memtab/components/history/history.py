@@ -3,7 +3,6 @@ says with no file or no versions, and what selecting a row offers."""
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -27,9 +26,6 @@ from memtab.store.paths import PathError, Scope, parse_file_path
 from memtab.store.restore.from_history import content_of, text_of
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.sources import record_sources, recorder_running
-
-logger = logging.getLogger(__name__)
-
 
 SCOPE_TITLES = {scope: SECTION_TITLES[SectionId(scope.value)] for scope in Scope}
 """A scope as the tree's section names it."""

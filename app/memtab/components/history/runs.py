@@ -129,9 +129,7 @@ def op_state(op: RunOp) -> OpState:
     """Applied; Proposed for a dry run (not applied, note "dry-run"); otherwise Rejected."""
     if op.applied:
         return OpState.APPLIED
-    if op.note == DRY_RUN_NOTE:
-        return OpState.PROPOSED
-    return OpState.REJECTED
+    return OpState.PROPOSED if op.note == DRY_RUN_NOTE else OpState.REJECTED
 
 
 @dataclass(frozen=True)
@@ -192,9 +190,7 @@ def revert_refusal(run: RunEntry) -> str | None:
             "mux made this run: Memtab saw its changes as outside changes; restore a file "
             "from its history instead"
         )
-    if not touched_paths(run.ops):
-        return "this run changed no file"
-    return None
+    return "this run changed no file" if not touched_paths(run.ops) else None
 
 
 def load_run_detail(home: Home, run: RunEntry) -> RunDetail:
@@ -385,7 +381,6 @@ class RunsPresenter:
     the run it was shown over."""
 
     def __init__(self) -> None:
-        """Nothing listed yet."""
         self.runs: list[RunEntry] = []
         self.detail: RunDetail | None = None
         self.names: dict[str, str] = {}

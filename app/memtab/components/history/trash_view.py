@@ -231,9 +231,7 @@ def restore_kind(file: DeletedFile) -> Restore:
     """How Restore puts `file` back."""
     if file.rewritten:
         return Restore.BURST
-    if file.source is not None:
-        return Restore.AGENT_FILE
-    return Restore.FROM_HISTORY
+    return Restore.AGENT_FILE if file.source is not None else Restore.FROM_HISTORY
 
 
 def restoring_text(file: DeletedFile) -> str:

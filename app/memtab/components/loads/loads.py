@@ -8,7 +8,6 @@ import os
 import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal, NamedTuple
 
 from memtab.components.activity.change_batch import ChangeBatch
@@ -31,7 +30,7 @@ from memtab.sources.claude.index import (
     is_cut_index,
     lines_past_cut,
 )
-from memtab.sources.claude.instructions import import_spans, import_target
+from memtab.sources.claude.instructions import import_spans
 from memtab.store.home import PathKind
 
 IMPORT_HREF = "@"  # How a link of the preview says it is an `@`-import (`@docs/style.md`).
@@ -71,18 +70,9 @@ def with_import_links(text: str) -> str:
     return "\n".join(lines)
 
 
-def import_file(written: str, importer: Path, user_home: Path) -> Path | None:
-    """The file an `@`-import written `written` in the file at `importer` names (None: no
-    text file it could be)."""
-    return import_target(written, importer.parent, user_home)
-
-
-GO_TO_CUT = "loads.go_to_cut"
-"""The loads feature's action: the cursor to the first line Claude Code does not read."""
-MOVE_PAST_CUT = "loads.move_past_cut"
-"""The loads feature's action: the lines past the cut into a topic file beside the index."""
-SAVE_PAST_CUT = "save_past_cut"
-"""The bar's *Save anyway*: save this text though it pushes lines past the cut."""
+GO_TO_CUT = "loads.go_to_cut"  # the cursor to the first line Claude Code does not read
+MOVE_PAST_CUT = "loads.move_past_cut"  # the lines past the cut into a topic file beside the index
+SAVE_PAST_CUT = "save_past_cut"  # the bar's *Save anyway*, though lines go past the cut
 
 Choice = tuple[str, str]  # An action id and its button label (as `components.editor.session`'s).
 
@@ -97,12 +87,6 @@ SAVE_CHOICES: tuple[Choice, ...] = (
 )
 
 
-def _limit(cut: IndexCut) -> str:
-    if cut.reason == "size":
-        return f"its first {INDEX_MAX_UNITS:,} characters"
-    return f"its first {INDEX_MAX_LINES} lines"
-
-
 def _past(cut: IndexCut) -> int:
     """Lines of the text `cut` is of that Claude Code does not read whole."""
     return 0 if cut.cut_at_line is None else cut.lines - cut.cut_at_line + 1
@@ -113,9 +97,10 @@ def cut_note(text: str) -> str | None:
     cut = index_cut(text)
     if cut.cut_at_line is None:
         return None
+    upto = f"{INDEX_MAX_UNITS:,} characters" if cut.reason == "size" else f"{INDEX_MAX_LINES} lines"
     return (
         f"Claude Code does not read {plural(_past(cut), 'line')} of MEMORY.md, from line "
-        f"{cut.cut_at_line} on: it loads only {_limit(cut)} into a session."
+        f"{cut.cut_at_line} on: it loads only its first {upto} into a session."
     )
 
 
@@ -140,9 +125,8 @@ class CutBar(NamedTuple):
     choices: tuple[Choice, ...]
 
 
+# Which bar shows: the cut's note, *Not saved*, or none (another's, a conflict's, is not the cut's).
 Shown = Literal["note", "save", "none"]
-"""Which bar shows: the cut's note, *Not saved*, or none at all (another bar, a conflict's,
-is not the cut's to change)."""
 
 
 def bar_now(shown: Shown, was_past: int, on_disk: str, text: str) -> CutBar | None:
@@ -182,9 +166,7 @@ def move_refused(ref: MemoryFileRef | None, *, has_source: bool, text: str) -> s
     not) cannot be moved (None: they can)."""
     if not has_source or not is_cut_file(ref):
         return MOVE_ONLY
-    if not lines_past_cut(text):
-        return NOTHING_TO_MOVE
-    return None
+    return NOTHING_TO_MOVE if not lines_past_cut(text) else None
 
 
 @dataclass(frozen=True)
@@ -242,9 +224,7 @@ def file_label(file: LoadedFile) -> str:
     `./AGENTS.md`), else where it is on disk (`~/…`), else its id or path."""
     if file.name:
         return file.name
-    if file.physical_path:
-        return display_path(file.physical_path)
-    return file.path or file.id or ""
+    return display_path(file.physical_path) if file.physical_path else file.path or file.id or ""
 
 
 def file_tip(file: LoadedFile) -> str:
@@ -276,19 +256,17 @@ def agent_rows(agent: AgentLoads) -> list[LoadsRow]:
 def opens_outside(file: LoadedFile) -> bool:
     """Whether `file` is none of Memtab's memory files, only a file on disk (the external
     editor opens it)."""
-    return file.id is None and file.physical_path is not None and not _is_virtual(file.path)
+    virtual = (file.path or "").startswith("/memories/")
+    return file.id is None and file.physical_path is not None and not virtual
 
 
-def _is_virtual(path: str | None) -> bool:
-    return path is not None and path.startswith("/memories/")
-
-
-LOADED, NEVER = "start", "never"
-"""The marks of a file read at the start, and of one no prompt can reach."""
+LOADED, NEVER = "start", "never"  # a file read at the start; one no prompt can reach
 MISSED = "missed"
 MODEL = "model"  # The mark of a file the user's model picked, asked as the agent asks its own.
 
 
+# What a recall shown reads: xum's scopes, its pins and use, the registry, and what lies
+# outside the home (the other agents' files) — not Memtab's own files, transcripts or queues.
 ASKED_AGAIN_FOR = frozenset(
     {
         PathKind.HOME,
@@ -302,8 +280,6 @@ ASKED_AGAIN_FOR = frozenset(
         PathKind.OTHER,
     }
 )
-"""What a recall shown reads: xum's scopes, its pins and use, the registry, and what lies
-outside the home (the other agents' files) — not Memtab's own files, transcripts or queues."""
 
 
 def asks_again(batch: ChangeBatch) -> bool:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import logging
 import os
 import threading
 import time
@@ -22,8 +21,6 @@ from memtab.search_index.documents import IndexedFile, readable_text, trusted_st
 from memtab.search_index.index import Key, SearchIndex, index_file_for
 from memtab.search_index.substrings import SubstringReader
 from memtab.store.files import MAX_FILE_BYTES, ScopeListing
-
-logger = logging.getLogger(__name__)
 
 # Texts read from the index per query while a search checks them.
 TEXTS_PER_READ = 64
@@ -103,8 +100,6 @@ class IndexedTexts:
             for item, key in zip(part, keys, strict=True):
                 text = found.get(key)
                 yield item, text if text is not None else readable_text(_indexed(item, None))[0]
-
-    # --- the index ----------------------------------------------------------------------
 
     def refresh(self, scan: HomeScan, stop: threading.Event | None = None) -> bool:
         """Bring the index to `scan` unless it is there (reopened if rebuilt, refreshed when the

@@ -6,16 +6,21 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 from memtab.agent_server.agents import AGENT_TITLES as SERVER_AGENT_TITLES
 from memtab.agent_server.agents import AgentName
 from memtab.agent_server.config_files.checked_replace import BACKUP_SUFFIX
-from memtab.agent_server.install import PlannedChange
+from memtab.agent_server.install import Outcome, PlannedChange
 from memtab.agent_server.registrations import Registration
 from memtab.file_protocol.file_ref import Agent
 from memtab.humanize import display_path, display_paths_in
-from memtab.sources.config import DEFAULT_DIRS, ENV_SUBDIRS, ENV_VARIABLES, AgentSettings
+from memtab.sources.config import (
+    DEFAULT_DIRS,
+    ENV_SUBDIRS,
+    ENV_VARIABLES,
+    AgentSettings,
+    SourcesSettings,
+)
 from memtab.sources.model import LookedFor
 
 LOOKING = "Looking…"
@@ -68,14 +73,8 @@ def chosen_settings(enabled: bool, typed: str) -> AgentSettings:
     return AgentSettings(enabled=enabled, path=path)
 
 
-class StoredSources(Protocol):
-    """The saved settings of other agents' memory (`sources.config.SourcesSettings`)."""
-
-    def agent(self, agent: Agent) -> AgentSettings: ...
-
-
 def changed_agents(
-    stored: StoredSources, chosen: Mapping[Agent, AgentSettings]
+    stored: SourcesSettings, chosen: Mapping[Agent, AgentSettings]
 ) -> list[tuple[Agent, AgentSettings]]:
     """The agents whose chosen settings differ from the saved ones: those Save writes."""
     return [
@@ -168,16 +167,7 @@ def changing(agent: AgentName, registered: bool) -> str:
     return f"{where} {SERVER_AGENT_TITLES[agent]}…"
 
 
-class ChangeOutcome(Protocol):
-    """What a change says it did (`agent_server.install.Outcome`)."""
-
-    @property
-    def message(self) -> str: ...
-    @property
-    def warnings(self) -> tuple[str, ...]: ...
-
-
-def changed(outcomes: Sequence[ChangeOutcome]) -> str:
+def changed(outcomes: Sequence[Outcome]) -> str:
     """What a change did: each outcome's message, then each warning (a path under the
     user's home from `~`: the box is a settings page's, not a terminal's width)."""
     lines = [o.message for o in outcomes] + [w for o in outcomes for w in o.warnings]

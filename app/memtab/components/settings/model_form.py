@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 from memtab.llm.endpoints import base_url_problem, key_origin, origin_label
 from memtab.llm.settings import (
@@ -17,6 +17,9 @@ from memtab.llm.settings import (
     ProviderSettings,
     form_settings,
 )
+
+if TYPE_CHECKING:
+    from memtab.llm.local_servers import LocalServer, ServerKind
 
 PROVIDER_CHOICES: tuple[tuple[ProviderName, str], ...] = (
     ("offline", "Offline — Memtab's built-in rules, no model"),
@@ -277,26 +280,6 @@ FOUND = "Use a model: Save keeps it for the writer and Consolidate now."
 NO_MODEL = "no model loaded"
 
 
-class KindView(Protocol):
-    """What the box reads of a kind of local server (`ServerKind`)."""
-
-    @property
-    def title(self) -> str: ...
-
-    @property
-    def port(self) -> int: ...
-
-
-class ServerView(KindView, Protocol):
-    """What the box reads of a server that answered (`LocalServer`)."""
-
-    @property
-    def base_url(self) -> str: ...
-
-    @property
-    def models(self) -> tuple[str, ...]: ...
-
-
 @dataclass(frozen=True)
 class ServerRow:
     """A server's row: its name and tooltip, its models' choice, its Use button."""
@@ -310,23 +293,23 @@ class ServerRow:
     usable: bool
 
 
-def kinds_named(kinds: Sequence[KindView]) -> str:
+def kinds_named(kinds: Sequence[ServerKind]) -> str:
     """`Ollama (11434), LM Studio (1234) or vLLM (8000)`."""
     names = [f"{kind.title} ({kind.port})" for kind in kinds]
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
-def before_search(kinds: Sequence[KindView]) -> str:
+def before_search(kinds: Sequence[ServerKind]) -> str:
     """The box's line before any search."""
     return f"Running {kinds_named(kinds)} here? Find it, then use one of its models: no key needed."
 
 
-def searching(kinds: Sequence[KindView]) -> str:
+def searching(kinds: Sequence[ServerKind]) -> str:
     """The box's line while it asks."""
     return f"Asking {kinds_named(kinds)} on this machine…"
 
 
-def searched(kinds: Sequence[KindView], servers: Sequence[ServerView]) -> str:
+def searched(kinds: Sequence[ServerKind], servers: Sequence[LocalServer]) -> str:
     """The box's line once a search found `servers`."""
     if servers:
         return FOUND
@@ -338,7 +321,7 @@ def search_failed(message: str) -> str:
     return f"Could not look for local servers: {message}"
 
 
-def server_row(server: ServerView) -> ServerRow:
+def server_row(server: LocalServer) -> ServerRow:
     """What `server`'s row says; a server with no model loaded cannot be used."""
     return ServerRow(
         name=f"{server.title} · port {server.port}",

@@ -8,7 +8,7 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Generic, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Literal, TypeVar
 
 from memtab.components import merge as choices
 from memtab.components.editor.session import Situation
@@ -60,9 +60,7 @@ class ConflictItem:
     def mergeable(self) -> bool:
         """Whether "both" and a written text are possible (a sidecar: memory-meta only,
         merged by sync's rules, never by lines)."""
-        if self.kind == "sidecar":
-            return bool(getattr(self.subject, "mergeable", False))
-        return True
+        return bool(getattr(self.subject, "mergeable", False)) if self.kind == "sidecar" else True
 
     @property
     def editable(self) -> bool:
@@ -278,22 +276,7 @@ RESOLVING = "Resolving…"
 KEEP_BOTH_AGAIN = f"Press {choices.KEEP_BOTH.button} again to keep it."
 
 
-class ConflictView(Protocol):
-    """A conflict as listed (`components.sync.conflicts.ConflictItem`)."""
-
-    @property
-    def key(self) -> str: ...
-    @property
-    def title(self) -> str: ...
-    @property
-    def detail(self) -> str: ...
-    @property
-    def mergeable(self) -> bool: ...
-    @property
-    def editable(self) -> bool: ...
-
-
-ItemT = TypeVar("ItemT", bound=ConflictView)
+ItemT = TypeVar("ItemT", bound=ConflictItem)
 
 
 class Press(enum.Enum):
@@ -312,7 +295,7 @@ class Allowed:
     editable: bool
 
 
-def allowed(item: ConflictView, *, binary: bool) -> Allowed:
+def allowed(item: ConflictItem, *, binary: bool) -> Allowed:
     """Mine and theirs always; both where sync's rules merge it and it is text; the text
     below where it may be edited and is text."""
     return Allowed(
@@ -360,7 +343,7 @@ class ConflictsPresenter(Generic[ItemT]):
         """Another conflict is shown: Keep both's result is not."""
         self.both_shown = False
 
-    def show_both_now(self, item: ConflictView, allowed_both: bool) -> bool:
+    def show_both_now(self, item: ConflictItem, allowed_both: bool) -> bool:
         """Whether the texts just read are to show Keep both's result at once (an editor
         bar's Keep both asked for it)."""
         if self._both_for != item.key:
@@ -368,7 +351,7 @@ class ConflictsPresenter(Generic[ItemT]):
         self._both_for = None
         return allowed_both
 
-    def press(self, decision: Decision, item: ConflictView | None) -> Press:
+    def press(self, decision: Decision, item: ConflictItem | None) -> Press:
         """What pressing `decision` does now: nothing while one runs; Keep both of an
         editable text shows its result first."""
         if item is None or self.deciding is not None:

@@ -103,24 +103,16 @@ def _arrows(look: SyncLook) -> str:
 
 def _waiting(look: SyncLook) -> str:
     """What the arrows count, in words (each on a line of its own, after a line break)."""
-    lines = []
-    if look.to_send:
-        count = len(look.to_send)
-        lines.append(
-            f"↑{count}: {plural(count, 'file')} changed here {_wait(count)} to be sent "
-            f"({_names(look.to_send)})"
-        )
-    if look.to_receive:
-        count = len(look.to_receive)
-        lines.append(
-            f"↓{count}: {plural(count, 'file')} changed on another machine {_wait(count)} "
-            f"to be brought in ({_names(look.to_receive)})"
-        )
-    return "".join(f"\n{line}" for line in lines)
-
-
-def _wait(count: int) -> str:
-    return "waits" if count == 1 else "wait"
+    said = ""
+    for arrow, paths, where, to in (
+        ("↑", look.to_send, "here", "to be sent"),
+        ("↓", look.to_receive, "on another machine", "to be brought in"),
+    ):
+        if count := len(paths):
+            wait = "waits" if count == 1 else "wait"
+            said += f"\n{arrow}{count}: {plural(count, 'file')} changed {where} {wait} {to} "
+            said += f"({_names(paths)})"
+    return said
 
 
 _NAMED = 3  # files named in a tooltip or the quit question; more are counted
@@ -197,9 +189,9 @@ class SyncNowNote:
         return f"Sync finished: {line}"
 
 
+# `look`: read where sync stands (no git, no network); `changes`: sync only when this machine
+# has changes to send (after an edit); `full`: sync every target (Sync now, the schedule).
 SyncKind = Literal["look", "changes", "full"]
-"""`look`: read where sync stands (no git, no network); `changes`: sync only when this machine has
-changes to send (after an edit); `full`: sync every target (Sync now, the schedule)."""
 
 _RANK: dict[SyncKind, int] = {"look": 0, "changes": 1, "full": 2}
 _MEMORY_KINDS = (PathKind.GLOBAL_SCOPE, PathKind.PROJECT_SCOPE, PathKind.WORKSPACE_SCOPE)
@@ -219,8 +211,7 @@ class BatchWants:
     """What a watcher batch asks of the window's sync."""
 
     look: bool = False  # Sync's set-up or a target's state changed (the CLI): look again now.
-    settle: bool = False
-    """A memory file changed: sync once the changes settle, count what waits soon."""
+    settle: bool = False  # A memory file changed: sync once they settle, count what waits soon.
 
 
 def batch_wants(batch: ChangeBatch, *, configured: bool) -> BatchWants:
@@ -333,9 +324,7 @@ def unsent_question(look: SyncLook, failure: str | None = None) -> tuple[str, st
 
 def why_not_sent(look: SyncLook | None) -> str:
     """Why the sync Sync now ran did not send what waits."""
-    if look is None:
-        return "the sync was stopped"
-    return why_not_synced(look) or "it is still waiting"
+    return "the sync was stopped" if look is None else why_not_synced(look) or "it is still waiting"
 
 
 class QuitQuestion:
@@ -412,17 +401,16 @@ class SyncLook:
     targets: tuple[str, ...] = ()  # The home's sync targets (none: sync is not set up).
     conflicts: tuple[SyncConflict, ...] = ()
     report: SyncReport | None = None  # What the last sync did (None: none yet in this window).
+    # Whether this job synced (False: it only looked, or had nothing to send; `report` is
+    # then the one before, kept by `WindowSync`).
     synced: bool = False
-    """Whether this job synced (False: it only looked, or had nothing to send; `report`
-    is then the one before, kept by `WindowSync`)."""
     error: str | None = None  # Why the job could not sync at all (git missing, a broken set-up).
     last_sync_at: int | None = None
     offline_since: int | None = None
-    to_send: tuple[str, ...] = ()
-    """The memory files (virtual paths) changed here that no sync has sent yet."""
+    to_send: tuple[str, ...] = ()  # Memory files (virtual paths) changed here, not sent yet.
+    # The memory files another machine changed that are not here yet (as of the last fetch,
+    # and the merges that wait to be written).
     to_receive: tuple[str, ...] = ()
-    """The memory files another machine changed that are not here yet (as of the last
-    fetch, and the merges that wait to be written)."""
 
     @property
     def configured(self) -> bool:
@@ -454,9 +442,7 @@ def run_sync(
     from memtab.sync.service import SyncError
 
     service = service_for(home, git_program)
-    report = None
-    error = None
-    status = None
+    report = error = status = None
     try:
         if kind == "changes":
             status = service.status(cancel=cancel)

@@ -52,9 +52,6 @@ def agent_task_runs(
     return tuple(runs)
 
 
-# -- listing scopes --------------------------------------------------------------------------
-
-
 def _full_scope_scan(
     scope: Scope, root: Path, cache: DescriptionCache | None, walked: ScopeWalk | None = None
 ) -> ScopeScan:

@@ -96,10 +96,6 @@ def orphan_entry_key(dir_name: str, path: VirtualPath, *, is_dir: bool) -> str:
     return f"{kind}:{dir_name}/{path.relative}"
 
 
-def match_key(file_row_key: str, line: int) -> str:
-    return f"match:{line}:{file_row_key}"
-
-
 class LineMatch(NamedTuple):
     """A line of a file holding a search term: `line` from 0, `text` from `column`, `spans`."""
 
@@ -361,9 +357,7 @@ class TreeNode:
     @property
     def scope(self) -> Scope | None:
         """The memory scope of a scope item (None for orphans and the orphans section)."""
-        if self.read_only or self.path is None:
-            return None
-        return self.path.scope
+        return None if self.read_only or self.path is None else self.path.scope
 
 
 _DATA_FIELDS = tuple(f for f in TreeNode.__slots__ if f not in _PLACE_FIELDS)
@@ -410,7 +404,7 @@ def too_deep_key(section: SectionId) -> str:
 def match_node(file_node: TreeNode, line: LineMatch) -> TreeNode:
     """A row under a file's row: one of its lines that matches the search."""
     return TreeNode(  # where the file is, by position: a search makes thousands of these
-        match_key(file_node.key, line.line),
+        f"match:{line.line}:{file_node.key}",
         _MATCH,
         line.text,
         file_node.section,
@@ -448,9 +442,6 @@ def file_container_key(key: str) -> str | None:
     return None
 
 
-# -- drag and drop: the model never moves anything, it asks for the move ---------------------
-
-
 def is_movable(node: TreeNode) -> bool:
     """Whether a row can be dragged to move it: a file or directory one may change."""
     return node.kind in (NodeKind.FILE, NodeKind.DIRECTORY) and not node.read_only
@@ -483,9 +474,7 @@ def drop_target(node: TreeNode) -> VirtualPath | None:
         node.kind in (NodeKind.FILE, NodeKind.MESSAGE, NodeKind.MATCH) and node.parent is not None
     ):
         node = node.parent
-    if not node.accepts_drops or node.path is None:
-        return None
-    return node.path
+    return None if not node.accepts_drops or node.path is None else node.path
 
 
 def moved_by_drop(sources: Iterable[VirtualPath], target: VirtualPath) -> list[VirtualPath]:

@@ -104,8 +104,6 @@ class ShownTree(Generic[BadgeT]):
         self._reconcile: _Reconcile | None = None
         self._register(self.root)
 
-    # -- lookups -------------------------------------------------------------------------
-
     def node_for_key(self, key: str) -> TreeNode | None:
         """The node with `key`, if it is in the tree."""
         return self._by_key.get(key)
@@ -125,8 +123,6 @@ class ShownTree(Generic[BadgeT]):
     def marks_for(self, node: TreeNode) -> tuple[RowMark, ...]:
         """The features' marks on a file row."""
         return self._marks.on(node.key) if node.kind is NodeKind.FILE else ()
-
-    # -- filling -------------------------------------------------------------------------
 
     def fill(self, container: TreeNode, filler: Filler | None) -> bool:
         """Insert the file rows of an unfilled container (from `filler`); False when there
@@ -163,8 +159,6 @@ class ShownTree(Generic[BadgeT]):
                 node = self._by_key.get(key)
         return node
 
-    # -- badges and marks ----------------------------------------------------------------
-
     def set_badges(self, badges: Mapping[str, BadgeT]) -> None:
         """Show exactly these "agent edited" badges (by physical path)."""
         changed = changed_keys(self._badges, badges)
@@ -177,8 +171,6 @@ class ShownTree(Generic[BadgeT]):
             node = self._by_key.get(key)
             if node is not None and node.parent is not None:
                 self._events.marks_changed(node)
-
-    # -- reconciling ---------------------------------------------------------------------
 
     @property
     def reconciling(self) -> bool:

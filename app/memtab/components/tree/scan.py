@@ -1,6 +1,5 @@
 """Scanning the memory home: what the Memory tab shows, read at one moment (`HomeScan`)."""
 
-import logging
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -30,7 +29,6 @@ if TYPE_CHECKING:  # lazy: loaded by the full scan (the journal) or the first sc
     from memtab.components.tree.sources_scan import ContextLoader, SourcesScan
     from memtab.store.sidecars.journal import ConsolidationRecord, ConsolidationStatus
 
-logger = logging.getLogger(__name__)
 
 # Below this many files the whole scan is as quick as an outline: none is made.
 OUTLINE_MIN_FILES = 500
@@ -74,9 +72,7 @@ class ScopeScan(NamedTuple):
     def physical(self, path: VirtualPath) -> str | None:
         """Where a listed path of this scope lives, as a string (no symlink checks:
         listings hold none). Spelled like the tree's `TreeNode.physical`."""
-        if self.root is None:
-            return None
-        return "/".join((str(self.root), *path.segments))
+        return None if self.root is None else "/".join((str(self.root), *path.segments))
 
 
 class OrphanScan(NamedTuple):
@@ -184,9 +180,6 @@ class ScanOutcome(NamedTuple):
     request: ScanRequest
     scan: HomeScan
     presented: object = None
-
-
-# -- choosing the workspace ----------------------------------------------------------------
 
 
 def choose_workspace(

@@ -255,11 +255,8 @@ def _group_order(
     if project is not None:
         rank = 0 if project == current_project else 1
         return (rank, os.path.basename(project).casefold(), project)
-    return (
-        2,
-        f"{OTHER_AGENTS.index(listings[0].source.agent):02d}",
-        key,
-    )  # a subagents section after its agent's
+    agent_rank = f"{OTHER_AGENTS.index(listings[0].source.agent):02d}"
+    return (2, agent_rank, key)  # a subagents section after its agent's
 
 
 def _shown_once(matches: Mapping[str, FileMatch], links: ImportLinks) -> Mapping[str, FileMatch]:
@@ -284,8 +281,7 @@ def build_source_sections(
         matches = _shown_once(matches, links)
     groups: dict[str, list[SourceListing]] = {}
     for listing in sources.listings:
-        source = listing.source
-        groups.setdefault(_group_key(source), []).append(listing)
+        groups.setdefault(_group_key(listing.source), []).append(listing)
     sections = []
     for key, listings in sorted(
         groups.items(), key=lambda item: _group_order(item[0], item[1], current_project)

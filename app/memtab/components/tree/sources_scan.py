@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import os
 import time
 from collections.abc import Callable, Collection, Iterable, Mapping
@@ -19,8 +18,6 @@ from memtab.sources.layouts import PLANS, classify_file, is_team_memory, watch_t
 from memtab.sources.listing import list_source
 from memtab.sources.model import Discovery, Source, SourceFile, SourceListing
 from memtab.store.home import Home
-
-logger = logging.getLogger(__name__)
 
 ContextLoader = Callable[[Home], SourceContext]
 """Reads what discovery needs (settings, the home's overrides, the registry)."""

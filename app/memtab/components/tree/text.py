@@ -3,7 +3,6 @@ reader reads after the name (Qt-free; `gui/tree/model` asks for them by role).""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -13,8 +12,6 @@ from memtab.components.tree.marks import RowMark
 from memtab.components.tree.nodes import NodeKind, SectionId, TreeNode
 from memtab.file_protocol.file_ref import agent_title
 from memtab.store.xum_notes import xum_note_sentence
-
-logger = logging.getLogger(__name__)
 
 PIN_NOTE = glossary.PINS_WITH_MUX
 """What a pinned file's tooltip says about mux until the tab knows whether it runs."""

@@ -105,9 +105,7 @@ class _ListingTree:
         return copy.name.label if copy is not None else ""
 
     def physical(self, segments: tuple[str, ...]) -> str | None:
-        if self.root_physical is None:
-            return None
-        return "/".join((self.root_physical, *segments))
+        return None if self.root_physical is None else "/".join((self.root_physical, *segments))
 
     def directory(self, path: VirtualPath) -> TreeNode:
         """The node of a directory, created (with its missing parents) on first use."""

@@ -304,9 +304,7 @@ def _without_secret_line(text: str, place: MemoryPlace) -> str | None:
         found = [numbered]
     else:
         found = [index for index in range(count) if says_it(index)]
-    if len(found) != 1:
-        return None
-    return "\n".join(parts[: found[0]] + parts[found[0] + 1 :])
+    return None if len(found) != 1 else "\n".join(parts[: found[0]] + parts[found[0] + 1 :])
 
 
 def _take_line_out(

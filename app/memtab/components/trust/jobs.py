@@ -104,9 +104,7 @@ class WindowTrust:
             if child.is_alive():
                 child.terminate()
             child.join(_JOIN_S)
-        if isinstance(answer, TrustReport | NotRead):
-            return answer
-        return NotRead(str(answer))
+        return answer if isinstance(answer, TrustReport | NotRead) else NotRead(str(answer))
 
 
 def _look(root: str, env: Mapping[str, str] | None, send: Connection) -> None:

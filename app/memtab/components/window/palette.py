@@ -88,9 +88,7 @@ def letter_runs(text: str, matched: Sequence[int]) -> list[tuple[str, bool]]:
 def moved_row(current: int, step: int, count: int) -> int | None:
     """The row Up/Down/Page keys move to from `current` (`step` rows), kept in the list;
     None when the list is empty."""
-    if not count:
-        return None
-    return min(max(current + step, 0), count - 1)
+    return None if not count else min(max(current + step, 0), count - 1)
 
 
 def file_entries(scan: HomeScan | None, open_key: Callable[[str], object]) -> list[PaletteEntry]:

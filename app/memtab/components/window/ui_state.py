@@ -129,8 +129,6 @@ class UiState:
             return False
         return True
 
-    # -- reading and changing -----------------------------------------------------------
-
     def _read(self) -> UiStateFile:
         """The document as read (made again after a change)."""
         if self._record is None:
@@ -158,8 +156,6 @@ class UiState:
             node[key] = value
         else:
             node.pop(key, None)
-
-    # -- workspace per home ---------------------------------------------------------------
 
     def workspace_for(self, home: Path) -> str | None:
         """The workspace id last chosen in `home`, or None."""
@@ -204,8 +200,6 @@ class UiState:
         """Remember the bursts of `home` whose notice was shown."""
         self._put(self._object("homes", str(home)), "seen_bursts", list(burst_ids))
 
-    # -- yes/no choices ----------------------------------------------------------------------
-
     def flag(self, name: str, default: bool = False) -> bool:
         """A remembered yes/no choice (`default` when never made or unreadable)."""
         return self._read().flags.get(name, default)
@@ -213,8 +207,6 @@ class UiState:
     def set_flag(self, name: str, value: bool) -> None:
         """Remember a yes/no choice."""
         self._object("flags")[name] = value
-
-    # -- window geometry and splitters ----------------------------------------------------
 
     def geometry(self, name: str = "main") -> bytes | None:
         """The saved geometry bytes of window `name`, or None."""

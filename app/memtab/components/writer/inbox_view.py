@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from memtab import humanize
 from memtab.components.rich_text import escape_html
@@ -21,6 +21,9 @@ from memtab.store.proposals.preview import ProposalPreview
 from memtab.store.proposals.queue import GLOBAL_QUEUE
 from memtab.store.sidecars.registry import Workspace
 from memtab.store.text.frontmatter import find_frontmatter, full_description, heading_text
+
+if TYPE_CHECKING:
+    from memtab.writer.inbox.inbox import InboxItem
 
 LIST_ROWS = 5  # the list's height in rows (and LIST_LINES lines); more scroll
 LIST_LINES = 8
@@ -40,53 +43,10 @@ REJECT_TIP = (
 )
 
 
-class EvidenceView(Protocol):
-    """A transcript message a proposal rests on (`writer.inbox.inbox.Evidence`)."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def role(self) -> str | None: ...
-    @property
-    def text(self) -> str | None: ...
+ItemT = TypeVar("ItemT", bound="InboxItem")
 
 
-class InboxItemView(Protocol):
-    """One proposed memory (`writer.inbox.inbox.InboxItem`)."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def kind(self) -> str: ...
-    @property
-    def text(self) -> str: ...
-    @property
-    def section(self) -> str: ...
-    @property
-    def memory_path(self) -> str: ...
-    @property
-    def source(self) -> str: ...
-    @property
-    def category(self) -> str | None: ...
-    @property
-    def evidence(self) -> Sequence[EvidenceView]: ...
-    @property
-    def confidence(self) -> float | None: ...
-    @property
-    def rationale(self) -> str | None: ...
-    @property
-    def target_reason(self) -> str | None: ...
-    @property
-    def problem(self) -> str | None: ...
-
-
-ItemT = TypeVar("ItemT", bound=InboxItemView)
-
-
-# --- words -----------------------------------------------------------------------------------
-
-
-def origin_text(item: InboxItemView) -> str:
+def origin_text(item: InboxItem) -> str:
     """Who proposed an item, in a few words."""
     if item.kind == "harvest":
         confidence = "" if item.confidence is None else f" · confidence {item.confidence:.2f}"
@@ -98,7 +58,7 @@ def origin_text(item: InboxItemView) -> str:
     return "Memtab's offline writer"
 
 
-def row_tag(item: InboxItemView) -> str:
+def row_tag(item: InboxItem) -> str:
     """Who proposed an item, as its row's first words."""
     if item.kind == "harvest":
         return "mux" if item.confidence is None else f"mux {item.confidence:.2f}"
@@ -109,11 +69,9 @@ def row_tag(item: InboxItemView) -> str:
     return "writer"
 
 
-def item_words(item: InboxItemView) -> str:
+def item_words(item: InboxItem) -> str:
     """What an item says: its text — a Gemini patch, what it changes (a diff is no line)."""
-    if item.kind == "gemini":
-        return item.rationale or ""
-    return item.text
+    return item.rationale or "" if item.kind == "gemini" else item.text
 
 
 AGENT_CHANGES = {
@@ -128,12 +86,12 @@ ROW_GIST_CHARS = 160
 """At most this much of a proposed text on its row (its tooltip and review show it whole)."""
 
 
-def is_deletion(item: InboxItemView) -> bool:
+def is_deletion(item: InboxItem) -> bool:
     """Whether accepting the item deletes a file (an agent's `delete`)."""
     return item.kind == "agent" and item.category == "delete"
 
 
-def row_text(item: InboxItemView) -> str:
+def row_text(item: InboxItem) -> str:
     """An item's row: who proposed it, then its text on one line — an agent's proposal
     says the file it changes and the gist of what it writes (never the whole file,
     frontmatter and all, run together)."""
@@ -161,7 +119,7 @@ def _unbulleted(line: str) -> str:
     return line[2:] if line[:2] in ("- ", "* ", "+ ") else line
 
 
-def accepted_text(items: Sequence[InboxItemView]) -> str:
+def accepted_text(items: Sequence[InboxItem]) -> str:
     """What accepting `items` did, where each went: "Accepted 3 memories: 1 into
     /memories/workspace/notes.md, a new file /memories/global/shell.md" — or, all notes into
     one file, "Accepted 2 memories into /memories/workspace/notes.md"."""
@@ -180,7 +138,7 @@ def accepted_text(items: Sequence[InboxItemView]) -> str:
     return f"Accepted {count}: {', '.join(parts)}"
 
 
-def row_tooltip(item: InboxItemView) -> str:
+def row_tooltip(item: InboxItem) -> str:
     """An item's row's tooltip: who proposed it, then its text whole (a Gemini patch: its
     file, and why it cannot be applied)."""
     if item.kind == "gemini":
@@ -194,13 +152,13 @@ def count_text(count: int) -> str:
     return f"Inbox ({count})"
 
 
-def where_text(item: InboxItemView, to: str | None) -> str:
+def where_text(item: InboxItem, to: str | None) -> str:
     """Where accepting the edited text puts it (`to`: the file chosen, else its own)."""
     section = f", under “{item.section}”." if item.section else "."
     return f"Goes to {to or item.memory_path}{section}"
 
 
-def details_html(item: InboxItemView) -> str:
+def details_html(item: InboxItem) -> str:
     """The item's provenance and evidence, for the details pane."""
     escape = escape_html
     if item.kind == "agent":  # a memory-tool call: what it writes is the review's
@@ -225,9 +183,6 @@ def details_html(item: InboxItemView) -> str:
         ]
         parts.append("<p><i>Evidence:</i></p><ul>" + "".join(rows) + "</ul>")
     return "".join(parts)
-
-
-# --- rules -----------------------------------------------------------------------------------
 
 
 def inbox_places(workspace: Workspace | None) -> frozenset[PathPlace]:
@@ -292,7 +247,6 @@ class InboxPresenter(Generic[ItemT]):
     """The shown workspace's Inbox: its items and the decisions under way."""
 
     def __init__(self) -> None:
-        """No workspace, nothing waiting."""
         self.workspace: Workspace | None = None
         self.items: tuple[ItemT, ...] = ()
         self._decisions: set[object] = set()
@@ -393,13 +347,13 @@ class InboxPresenter(Generic[ItemT]):
         )
 
 
-def _sort_of(item: InboxItemView) -> str:
+def _sort_of(item: InboxItem) -> str:
     """An item's sort, for what is selected after a decision: its kind, an agent's
     deletion a sort of its own."""
     return "deletion" if is_deletion(item) else item.kind
 
 
-def _has_text(item: InboxItemView) -> bool:
+def _has_text(item: InboxItem) -> bool:
     """Whether the item has a text to edit before accepting (an agent's deletion or rename
     has none)."""
     return item.kind != "agent" or item.category in ("create", "str_replace", "insert")

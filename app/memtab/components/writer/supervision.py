@@ -9,7 +9,7 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from memtab import humanize
 from memtab.components.activity.change_batch import ChangeBatch
@@ -17,6 +17,9 @@ from memtab.components.rich_text import escape_html
 from memtab.markdown import LineKind, classify, text_lines
 from memtab.store.home import PathKind, PathPlace
 from memtab.store.paths import PathError, parse_file_path
+
+if TYPE_CHECKING:
+    from memtab.writer.job.policy import RunTicket
 
 STANDBY = "Another Memtab process runs the memory writer of this home"
 
@@ -37,14 +40,7 @@ class WatchStep:
     keys: list[str] | None = None
 
 
-class Ticket(Protocol):
-    """What supervision reads of a run's ticket (`writer.job.policy.RunTicket`)."""
-
-    @property
-    def workspace_id(self) -> str: ...
-
-
-T = TypeVar("T", bound=Ticket)
+T = TypeVar("T", bound="RunTicket")
 
 
 class Supervision(Generic[T]):
@@ -61,8 +57,6 @@ class Supervision(Generic[T]):
         self._beginning = False  # a BEGIN job is queued or running
         self._changed_while_beginning = False
         self.closed = False
-
-    # -- beginning ---------------------------------------------------------------------------
 
     def start(self) -> WatchStep | None:
         """The window starts the writer: the BEGIN to submit (None: started already, or closed)."""
@@ -126,8 +120,6 @@ class Supervision(Generic[T]):
         if kind is WatchJob.BEGIN and not finished:
             self._beginning = False
         return kind
-
-    # -- runs --------------------------------------------------------------------------------
 
     @property
     def paused(self) -> bool:
@@ -364,11 +356,6 @@ def status_text(status: WriterStatus, news: WriterNews | None = None) -> str:
     return "Memory writer paused" if status.paused else "Memory writer idle"
 
 
-def news_shown(status: WriterStatus, news: WriterNews | None) -> bool:
-    """Whether the line is the last run's news, a link that opens it."""
-    return news is not None and not status.standby and status.activity is WriterActivity.IDLE
-
-
 def status_view(status: WriterStatus, news: WriterNews | None, *, paused: bool) -> StatusView:
     """The widget for `status` (`news`: the last run's; `paused`: the button's state)."""
     text = status_text(status, news)
@@ -377,7 +364,8 @@ def status_view(status: WriterStatus, news: WriterNews | None, *, paused: bool) 
     if status.activity is WriterActivity.FAILED:
         if status.trace_path is not None:
             html += f' · <a href="{TRACE_LINK}">view trace</a>'
-    elif news is not None and news_shown(status, news):
+    elif news is not None and not status.standby and status.activity is WriterActivity.IDLE:
+        # the line is the last run's news, a link that opens it
         html = f'<a href="{NEWS_LINK}">{html}</a>'
         tip = news.details()
     key = "paused" if paused and status.activity is WriterActivity.IDLE else None

@@ -7,11 +7,11 @@ from pathlib import Path
 
 from memtab.components.loads.loads import (
     import_at,
-    import_file,
     reads_imports,
     with_import_links,
 )
 from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.sources.claude.instructions import import_target
 
 
 def test_the_files_claude_code_follows_imports_in() -> None:
@@ -38,8 +38,8 @@ def test_the_preview_links_imports_of_the_prose_only() -> None:
 
 
 def test_which_file_an_import_names(tmp_path: Path) -> None:
-    claude_md = tmp_path / "acme" / "CLAUDE.md"
+    acme = tmp_path / "acme"  # the folder of its CLAUDE.md
     home = tmp_path / "home"
-    assert import_file("docs/style.md", claude_md, home) == tmp_path / "acme" / "docs" / "style.md"
-    assert import_file("~/notes.md", claude_md, home) == home / "notes.md"
-    assert import_file("logo.png", claude_md, home) is None  # not a text file
+    assert import_target("docs/style.md", acme, home) == tmp_path / "acme" / "docs" / "style.md"
+    assert import_target("~/notes.md", acme, home) == home / "notes.md"
+    assert import_target("logo.png", acme, home) is None  # not a text file
