@@ -37,17 +37,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from support import always_never_voices, contradiction_voices, duplicate_claims
 from support.contradiction_cases import Case as VoiceCase
-from support.duplicate_voices import BACKGROUND, Case, score
-from support.seeded_memories import memory, unique_names
+from support.duplicate_voices import Case, laid_out, score
+from support.seeded_memories import memory
 
 
 def _duplicates(cases: Sequence[Case], home: Home, judge: ModelJudge | None) -> dict[str, int]:
-    notes = [(n, (i, s)) for i, c in enumerate(cases) for s, n in (("a", c.one), ("b", c.other))]
-    notes += [(n, (-1, str(j))) for j, n in enumerate(BACKGROUND)]
-    places = (("project" if n.place.startswith("project:") else n.place, n.name) for n, _ in notes)
-    names = unique_names(places)
-    documents = [memory(n.place, name, n.text) for (n, _), name in zip(notes, names, strict=True)]
-    ids = {d.path: who for d, (_, who) in zip(documents, notes, strict=True)}
+    documents, ids = laid_out(cases)
     engine = DuplicatesEngine(home)
     report = DuplicatesReport(groups=tuple(engine.groups_of(documents)))
     if judge is not None:
@@ -101,16 +96,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model-url", required=True, help="an OpenAI-compatible server's /v1")
     parser.add_argument("--model", default="local")
     parser.add_argument("--keep", type=Path, help="a folder keeping the answers between runs")
+    parser.add_argument(
+        "--runs", type=int, default=1, help="runs of duplicates, each asking what the last left"
+    )
+    parser.add_argument("--only", choices=("duplicates", "contradictions"), help="one engine")
     args = parser.parse_args(argv)
     settings = ProviderSettings(provider="openai", model=args.model, base_url=args.model_url)
     with tempfile.TemporaryDirectory(prefix="judge-measure-") as scratch:
         root = args.keep or Path(scratch)
         same = [c for c in duplicate_claims.BATCH if c.expected == "duplicate"]
         near = [c for c in duplicate_claims.BATCH if c.expected == "neither"]
-        for name, cases in (("duplicate_claims duplicates", same), ("near misses", near)):
+        corpora = [("duplicate_claims duplicates", same), ("near misses", near)]
+        for name, cases in corpora if args.only != "contradictions" else []:
             home = Home(root / name.replace(" ", "-"))
             print(f"{name} ({len(cases)}): offline {_duplicates(cases, home, None)}")
-            for run in range(1, 6):  # each run asks what the last left unasked
+            for run in range(1, args.runs + 1):  # each asks what the last left unasked
                 judge = ModelJudge(home, settings)
                 started = time.monotonic()
                 judged = _duplicates(cases, home, judge)
@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         batches = [
             (name, getattr(always_never_voices, name)) for name in ("SECOND", "THIRD", "FOURTH")
         ]
-        for name, cases in batches:
+        for name, cases in batches if args.only != "duplicates" else []:
             home = Home(root / f"always-never-{name.lower()}")
             offline = _contradictions(cases, home, None)
             judge = ModelJudge(home, settings)

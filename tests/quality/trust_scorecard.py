@@ -4,6 +4,7 @@ user uses — the CLI's `--json`, with HOME the person's home, the other agents'
 where each agent keeps it — and scored against the half's answer key.
 
     .venv/bin/python -m tests.quality.trust_scorecard --half tune [--details] [--json]
+        [--model-url URL]   # the person's model judges, as a user's (default: offline)
 
 `tune` is the half the engines may be tuned on; `held-out` is not to be read item by item
 (its numbers only). Each kind is printed with the issue's target beside it. A finding the key
