@@ -552,6 +552,7 @@ WORST: dict[str, Worst] = {
     "memtab.trust.polarity:_PASSIVE": M("", " ", "x"),
     "memtab.trust.polarity:_PREDICATE": M("", "is"),
     "memtab.trust.polarity:_SPAN": F("`", "a"),
+    "memtab.trust.wider:_GATE": S("", "withou "),
     "memtab.trust.words:_MARKER": F("", " ", "x"),
     "memtab.trust.words:_SENTENCE_END": F(".", " ", "a"),
     "memtab.loads.recall.codex:_POINTED": F("", "skills/"),

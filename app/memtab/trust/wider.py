@@ -7,6 +7,7 @@ contradiction. Worked out only when a model is asked: the offline answers never 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -27,6 +28,7 @@ model when the offline engines did not confirm them."""
 OPPOSED_SHARED = 2
 """Opposite rules are asked whether they contradict when their actions share this many
 words (one shared word joins rules about other things: "maintain" and "maintainers")."""
+_GATE = re.compile(r"\b(?:without|unless|until|before)\b", re.IGNORECASE)
 MAX_QUESTIONS = 24
 """At most this many new questions a run (answers kept from an earlier run are free); the
 candidates past it are left unasked, and the report says how many."""
@@ -139,8 +141,8 @@ def contradicting(one: Side, other: Side) -> tuple[Claim, Claim] | None:
 
 def opposed_rules(one: Side, other: Side, shared: int = 1) -> tuple[Rule, Rule] | None:
     """Two rules of the sides' lines of opposite polarities about actions that share
-    `shared` words or more ("never X without Y" requires Y: no opposite of "always Y"), or
-    None."""
+    `shared` words or more, or None; a `never` gated by what it requires ("never X without
+    Y", "don't say done before the linters pass") is no opposite of "always Y"."""
     for mine in one.rules:
         for theirs in other.rules:
             never = mine if mine.polarity == "never" else theirs
@@ -148,6 +150,7 @@ def opposed_rules(one: Side, other: Side, shared: int = 1) -> tuple[Rule, Rule] 
                 mine.polarity != theirs.polarity
                 and len((mine.action - POLARITIES) & theirs.action) >= shared
                 and required_by(never.said) is None
+                and _GATE.search(never.said) is None
             ):
                 return mine, theirs
     return None

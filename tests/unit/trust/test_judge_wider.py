@@ -40,6 +40,8 @@ SQUASH_NEVER = "Never squash-merge pull requests here."
 SQUASH_ALWAYS = "Always squash-merge pull requests; the title becomes the commit."
 EMOJI = "Never put emojis in commit messages."
 GITMOJI = "Always start the commit message with a gitmoji emoji."
+DONE_BEFORE = "Never say a change is done before the linters pass."
+LINT_BEFORE = "Always run the linters before saying a change is done."
 MERGE_MAIN = "Don't rebase onto main here. We merge main into the branch before review."
 REBASE_MAIN = "Always rebase the branch on main before review."
 
@@ -190,12 +192,13 @@ def test_opposite_rules_the_claims_missed_are_asked_as_a_contradiction_with_the_
     tmp_path: Path,
 ) -> None:
     home = Home(tmp_path / "home")
-    documents = _notes((EMOJI, GITMOJI), (UTC, TIMESTAMPTZ))
+    documents = _notes((EMOJI, GITMOJI), (UTC, TIMESTAMPTZ), (DONE_BEFORE, LINT_BEFORE))
     engine = ContradictionsEngine(home, line_time=lambda document, line: 0)
     report = ContradictionsReport(contradictions=tuple(engine.pairs_of(documents)))
     assert report.contradictions == ()
     wider = wider_contradictions(report, engine.compared)
-    assert [(c.one.text, c.how) for c in wider] == [(EMOJI, "polarity")]  # UTC: nothing against
+    # UTC: nothing against; "never say done before the linters pass" requires the linters
+    assert [(c.one.text, c.how) for c in wider] == [(EMOJI, "polarity")]
     provider = ScriptedProvider([reply("contradiction", "no emojis against a gitmoji")])
     judged = judge_contradictions(report, judge_of(home, provider), wider, engine.contradiction_of)
     [found] = judged.contradictions
