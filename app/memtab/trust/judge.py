@@ -162,6 +162,8 @@ class JudgeStats:
     unasked: int = 0
     """Pairs of the wider net left unasked: past the run's `MAX_QUESTIONS`, or after the
     model failed."""
+    untrusted: bool = False
+    """The model confirmed a control pair (`CONTROLS`): the wider net was not asked."""
 
 
 class ModelJudge:
@@ -269,7 +271,12 @@ class ModelJudge:
                 f"; of {plural(stats.wider, 'pair')} the offline engine did not confirm, "
                 f"{stats.confirmed} confirmed"
             )
-        if stats.unasked:
+        if stats.untrusted:
+            said += (
+                f"; {plural(stats.unasked, 'pair')} the offline engine did not confirm left "
+                "unasked: the model confirmed a control pair no judge should"
+            )
+        elif stats.unasked:
             said += (
                 f"; {plural(stats.unasked, 'pair')} left unasked (at most {MAX_QUESTIONS} new "
                 "questions a run: the next run asks them)"
@@ -487,12 +494,35 @@ says "same" too easily, and rarely errs both ways on one pair."""
 CONTRADICTS: Asked = (("contradict-statement", True),)
 
 
+CONTROLS: dict[Question, tuple[str, str]] = {
+    "same-statement": (
+        "(project memory of project shop) The API's dev server runs on port 8000.",
+        "(project memory of project shop) The docs site's dev server runs on port 8000.",
+    ),
+    "contradict-statement": (
+        "(global memory, read in every project) Always run the unit tests before pushing.",
+        "(project memory of project shop) Never run the load tests on a laptop.",
+    ),
+}
+"""A pair every judge must dismiss, by question: a model that confirms it is not asked the
+wider net (a small model confirms nearly every pair it is shown)."""
+
+
 def _put(
     judge: ModelJudge, asked: Asked, wider: Sequence[Candidate]
 ) -> list[tuple[Candidate, Verdict]]:
     """The pairs the model confirms (`Asked`), most alike first, at most `MAX_QUESTIONS` new
-    questions (a pair left unasked is counted in `judge.stats.unasked`, never confirmed)."""
+    questions (a pair left unasked is counted in `judge.stats.unasked`, never confirmed);
+    none of a model that confirms its question's `CONTROLS` pair."""
     stats = judge.stats
+    if not wider:
+        return []
+    question = asked[0][0]
+    control = judge.ask(question, CONTROLS[question])
+    if control is None or control.yes:
+        stats.unasked += len(wider)
+        stats.untrusted = control is not None
+        return []
     start = stats.asked
     confirmed = []
     for candidate in wider:

@@ -46,6 +46,11 @@ MERGE_MAIN = "Don't rebase onto main here. We merge main into the branch before 
 REBASE_MAIN = "Always rebase the branch on main before review."
 
 
+APART = reply("different", "two services")
+"""The control pair dismissed (`judge.CONTROLS`): the model may be asked the wider net."""
+COMPATIBLE = reply("compatible", "two kinds of tests")
+
+
 def _notes(*pairs: tuple[str, str]) -> list[Document]:
     """Each pair's first statement in global memory, its second in a project's."""
     documents = []
@@ -69,6 +74,7 @@ def test_a_pair_the_words_did_not_confirm_is_asked_and_shown_judged_when_the_mod
     assert report.groups == ()  # the offline engine alone finds nothing
     provider = ScriptedProvider(
         [
+            APART,
             reply("same", "both: timestamps in UTC, converted for display"),
             reply("same", "neither says more than the other"),
         ]
@@ -84,7 +90,8 @@ def test_a_pair_the_words_did_not_confirm_is_asked_and_shown_judged_when_the_mod
         ("/memories/project/p0.md", 3),
     ]
     assert "as the model judged it" in group.why
-    asked, then = [messages[0].text for messages in provider.messages]  # type: ignore[union-attr]
+    control, asked, then = [m[0].text for m in provider.messages]  # type: ignore[union-attr]
+    assert "The docs site's dev server runs on port 8000." in control
     # Each statement with its file's scope; the same, then nothing more in either.
     assert (
         f"1. (global memory, read in every project) {UTC}\n2. (project memory of project api) "
@@ -93,8 +100,8 @@ def test_a_pair_the_words_did_not_confirm_is_asked_and_shown_judged_when_the_mod
     assert "either could be deleted and nothing would be lost" in asked
     assert "Does either statement say something the other does not say" in then
     assert judged.judged.startswith(
-        "Judged by judge-1: 2 asked, 0 answered before; of 1 pair the offline engine did not "
-        "confirm, 1 confirmed; 2 questions took"
+        "Judged by judge-1: 3 asked, 0 answered before; of 1 pair the offline engine did not "
+        "confirm, 1 confirmed; 3 questions took"
     )
 
 
@@ -111,11 +118,11 @@ def test_a_pair_the_model_dismisses_is_not_shown(tmp_path: Path, answers: list[M
     model says "same" too easily)."""
     home = Home(tmp_path / "home")
     engine, report = _duplicates(home, _notes((UTC, TIMESTAMPTZ)))
-    provider = ScriptedProvider(answers)
+    provider = ScriptedProvider([APART, *answers])
     judged = judge_duplicates(
         report, judge_of(home, provider), engine.said, wider_duplicates(report, engine.read)
     )
-    assert (judged.groups, judged.dismissed, provider.calls) == ((), (), len(answers))
+    assert (judged.groups, judged.dismissed, provider.calls) == ((), (), 1 + len(answers))
     assert "of 1 pair the offline engine did not confirm, 0 confirmed" in judged.judged
 
 
@@ -153,11 +160,13 @@ def test_the_budget_of_questions_leaves_the_rest_unasked_and_says_so(
     engine, report = _duplicates(home, _notes((UTC, TIMESTAMPTZ), release))
     wider = wider_duplicates(report, engine.read)
     assert [c.one.text for c in wider] == [UTC, release[0]]  # the most alike first
-    provider = ScriptedProvider([reply("same", "timestamps in UTC"), reply("same", "no more")])
+    provider = ScriptedProvider(
+        [APART, reply("same", "timestamps in UTC"), reply("same", "no more")]
+    )
     judge = judge_of(home, provider)
     judged = judge_duplicates(report, judge, engine.said, wider)
     judge.close()
-    assert provider.calls == 2 and [g.reason for g in judged.groups] == ["timestamps in UTC"]
+    assert provider.calls == 3 and [g.reason for g in judged.groups] == ["timestamps in UTC"]
     assert "1 pair left unasked (at most 2 new questions a run: the next run asks them)" in (
         judged.judged
     )
@@ -180,7 +189,7 @@ def test_an_answer_that_is_no_verdict_leaves_the_offline_result(
     engine, report = _duplicates(home, _notes((UTC, TIMESTAMPTZ)))
     judged = judge_duplicates(
         report,
-        judge_of(home, ScriptedProvider([answer])),
+        judge_of(home, ScriptedProvider([APART, answer])),
         engine.said,
         wider_duplicates(report, engine.read),
     )
@@ -199,7 +208,7 @@ def test_opposite_rules_the_claims_missed_are_asked_as_a_contradiction_with_the_
     wider = wider_contradictions(report, engine.compared)
     # UTC: nothing against; "never say done before the linters pass" requires the linters
     assert [(c.one.text, c.how) for c in wider] == [(EMOJI, "polarity")]
-    provider = ScriptedProvider([reply("contradiction", "no emojis against a gitmoji")])
+    provider = ScriptedProvider([COMPATIBLE, reply("contradiction", "no emojis against a gitmoji")])
     judged = judge_contradictions(report, judge_of(home, provider), wider, engine.contradiction_of)
     [found] = judged.contradictions
     assert (found.kind, found.judged_by, found.reason) == (
@@ -212,9 +221,9 @@ def test_opposite_rules_the_claims_missed_are_asked_as_a_contradiction_with_the_
         "/memories/project/p0.md",
     )
     assert (found.first.value, found.second.value) == ("never", "always")
-    [asked] = [messages[0].text for messages in provider.messages]  # type: ignore[union-attr]
+    _, asked = [messages[0].text for messages in provider.messages]  # type: ignore[union-attr]
     assert "A fact you may not overrule: the first says never" in asked
-    dismissing = ScriptedProvider([reply("compatible", "emojis and gitmoji differ")])
+    dismissing = ScriptedProvider([COMPATIBLE, reply("compatible", "emojis and gitmoji differ")])
     home = Home(tmp_path / "other")
     judged = judge_contradictions(
         report, judge_of(home, dismissing), wider, engine.contradiction_of
@@ -231,7 +240,9 @@ def test_the_command_judges_the_wider_net_with_a_model_and_never_offline(
     argv = ["--home", str(home.root), "duplicates", "--no-sources", "--json"]
     status = main(argv)  # no model configured: the offline engine alone
     offline = capsys.readouterr().out
-    provider = ScriptedProvider([reply("same", "timestamps in UTC"), reply("same", "no more")])
+    provider = ScriptedProvider(
+        [APART, reply("same", "timestamps in UTC"), reply("same", "no more")]
+    )
     monkeypatch.setattr(judging, "make_provider", lambda settings, limit: provider)
     monkeypatch.setattr(
         "memtab.cli.health.trust_commands.resolve_provider_settings", lambda: SETTINGS
@@ -248,4 +259,23 @@ def test_the_command_judges_the_wider_net_with_a_model_and_never_offline(
     }
     assert main([*argv[:-1]]) == 1
     out = capsys.readouterr().out
-    assert "judged by judge-1.q4: timestamps in UTC" in out and provider.calls == 2
+    assert "judged by judge-1.q4: timestamps in UTC" in out and provider.calls == 3
+
+
+def test_a_model_that_confirms_the_control_pair_is_not_asked_the_wider_net(
+    tmp_path: Path,
+) -> None:
+    """Two dev servers of two services on one port are no duplicate: a model that says they
+    are (a small one says "same" to nearly every pair) is not asked the wider net, and the
+    report says why."""
+    home = Home(tmp_path / "home")
+    engine, report = _duplicates(home, _notes((UTC, TIMESTAMPTZ)))
+    provider = ScriptedProvider([reply("same", "both: port 8000"), reply("same", "UTC")])
+    judged = judge_duplicates(
+        report, judge_of(home, provider), engine.said, wider_duplicates(report, engine.read)
+    )
+    assert (judged.groups, provider.calls) == ((), 1)
+    assert judged.judged.startswith(
+        "Judged by judge-1: 1 asked, 0 answered before; 1 pair the offline engine did not "
+        "confirm left unasked: the model confirmed a control pair no judge should"
+    )
