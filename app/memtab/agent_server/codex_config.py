@@ -11,19 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
-import tomlkit
-from tomlkit.exceptions import TOMLKitError
-from tomlkit.toml_document import TOMLDocument
-
 from memtab.agent_server.agents import SERVER_KEY
 from memtab.agent_server.bridge.rendezvous import PATH_VARIABLES, SHARED_VARIABLE
 from memtab.agent_server.config_files import EditStatus
-from memtab.agent_server.config_files.toml_edits import (
-    TomlEditError,
-    ending_as,
-    remove_table,
-    set_table,
-)
 from memtab.agent_server.server_names import READ_TOOLS
 
 APPROVED = "approve"
@@ -97,23 +87,13 @@ def set_codex_server(
     current = codex_server(path, before)
     if _is_set(current, command):
         return text, "unchanged"
-    cannot = CodexConfigError(
-        f"{path} declares mcp_servers.{SERVER_KEY} in a way Memtab cannot edit"
-    )
-    newline = "\r\n" if "\r\n" in text else "\n"
-    try:
-        document = _document(text)
-        set_table(document, _TABLE, _wanted(command, current), newline)
-        for name in READ_TOOLS:
-            set_table(document, (*_TABLE, "tools", name), {"approval_mode": APPROVED}, newline)
-        updated = ending_as(text, document.as_string())
-        after = tomllib.loads(updated)
-    except (TomlEditError, TOMLKitError, tomllib.TOMLDecodeError, RecursionError):
-        raise cannot from None
-    if not _is_set(codex_server(path, after), command):
-        raise cannot
-    if not same_values(_unmanaged(before), _unmanaged(after)):
-        raise cannot
+    tables: dict[tuple[str, ...], dict[str, Any] | None] = {_TABLE: _wanted(command, current)}
+    tables.update({(*_TABLE, "tools", name): {"approval_mode": APPROVED} for name in READ_TOOLS})
+    updated, after = _edited(path, text, "edit", tables)
+    if not _is_set(codex_server(path, after), command) or not same_values(
+        _unmanaged(before), _unmanaged(after)
+    ):
+        raise _cannot(path, "edit")
     return updated, "added" if current is None else "updated"
 
 
@@ -124,29 +104,51 @@ def remove_codex_server(
     before = parse_toml(path, text)
     if codex_server(path, before) is None:
         return text, "unchanged"
-    cannot = CodexConfigError(
-        f"{path} declares mcp_servers.{SERVER_KEY} in a way Memtab cannot take out"
-    )
-    try:
-        document = _document(text)
-        remove_table(document, _TABLE)
-        updated = ending_as(text, document.as_string())
-        after = tomllib.loads(updated)
-    except (TomlEditError, TOMLKitError, tomllib.TOMLDecodeError, RecursionError):
-        raise cannot from None
-    if codex_server(path, after) is not None:
-        raise cannot
-    if not same_values(_without_server(before), _without_server(after)):
-        raise cannot
+    updated, after = _edited(path, text, "take out", {_TABLE: None})
+    if codex_server(path, after) is not None or not same_values(
+        _without_server(before), _without_server(after)
+    ):
+        raise _cannot(path, "take out")
     return updated, "removed"
 
 
-def _document(text: str) -> TOMLDocument:
-    """`text` as tomlkit reads it, which must write it back as it was (else TomlEditError)."""
-    document = tomlkit.parse(text)
-    if document.as_string() != text:
-        raise TomlEditError("tomlkit does not write it back as it was")
-    return document
+def _cannot(path: Path, verb: str) -> CodexConfigError:
+    return CodexConfigError(
+        f"{path} declares mcp_servers.{SERVER_KEY} in a way Memtab cannot {verb}"
+    )
+
+
+def _edited(
+    path: Path, text: str, verb: str, tables: dict[tuple[str, ...], dict[str, Any] | None]
+) -> tuple[str, dict[str, Any]]:
+    """`text` with each of `tables` set to its values (None: taken out), and as parsed; tomlkit,
+    which must first write `text` back as it was, loads only here (reading never pays for it)."""
+    # lazy: tomlkit and its editor (~10 ms, 0.7 MiB of `memtab mcp install --claude`'s start),
+    # for an edit of Codex's config.toml alone
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
+    # lazy: the same, Memtab's editor of tomlkit's documents
+    from memtab.agent_server.config_files.toml_edits import (
+        TomlEditError,
+        ending_as,
+        remove_table,
+        set_table,
+    )
+
+    try:
+        document = tomlkit.parse(text)
+        if document.as_string() != text:
+            raise TomlEditError("tomlkit does not write it back as it was")
+        for table, values in tables.items():
+            if values is None:
+                remove_table(document, table)
+            else:
+                set_table(document, table, values, "\r\n" if "\r\n" in text else "\n")
+        updated = ending_as(text, document.as_string())
+        return updated, tomllib.loads(updated)
+    except (TomlEditError, TOMLKitError, tomllib.TOMLDecodeError, RecursionError):
+        raise _cannot(path, verb) from None
 
 
 def _without_server(document: dict[str, Any]) -> dict[str, Any]:

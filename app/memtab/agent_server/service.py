@@ -142,9 +142,11 @@ def codex_limit(env: Mapping[str, str]) -> tuple[int, str]:
 
 def claude_code_limit(env: Mapping[str, str]) -> tuple[int, str]:
     """The most characters of an answer Claude Code shows whole, and why."""
-    tokens = _positive_int(env.get("MAX_MCP_OUTPUT_TOKENS"))
-    named = tokens is not None
-    tokens = tokens or CLAUDE_CODE_MCP_TOKENS
+    try:
+        named = max(0, int(env.get("MAX_MCP_OUTPUT_TOKENS") or 0))
+    except ValueError:
+        named = 0
+    tokens = named or CLAUDE_CODE_MCP_TOKENS
     limit = min(CLAUDE_CODE_WHOLE_CHARS, tokens * CLAUDE_CODE_UNCOUNTED_SHARE)
     setting = f"MAX_MCP_OUTPUT_TOKENS={tokens}" if named else f"{tokens} tokens"
     return limit, f"Claude Code shows {limit} characters whole ({setting})"
@@ -184,14 +186,6 @@ def _tool_output_token_limit(env: Mapping[str, str]) -> int | None:
         return None
     value = config.get("tool_output_token_limit")
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
-
-
-def _positive_int(text: str | None) -> int | None:
-    try:
-        value = int(text) if text else 0
-    except ValueError:
-        return None
-    return value if value > 0 else None
 
 
 logger = logging.getLogger(__name__)
@@ -283,9 +277,6 @@ class MemoryService:
     def workspace(self) -> Workspace | None:
         return self.scope.workspace
 
-    def _workspace_id(self) -> str | None:
-        return self.scope.workspace.id if self.scope.workspace is not None else None
-
     def settle(self, directories: Sequence[str], decided_by: str) -> bool:
         """Serve what a session working in `directories` serves (its workspace a pin), again
         whenever the registry changes; whether that changed."""
@@ -302,8 +293,9 @@ class MemoryService:
         self._reader = SessionStore(self.home, scope, actor=READER_ACTOR)
         self._marks = None
         if self._checks is not None:
-            self._marks = RecallMarks(self._checks, self.home, self._reader, self._workspace_id)
-            self._checks.warm(self._workspace_id())  # in the background: answers never wait
+            workspace_id = lambda: scope.workspace.id if scope.workspace else None  # noqa: E731
+            self._marks = RecallMarks(self._checks, self.home, self._reader, workspace_id)
+            self._checks.warm(workspace_id())  # in the background: answers never wait
         if self._catalogs is not None:  # a host's, shared with its other sessions
             self.catalog = self._catalogs.take(self.home, scope, self._other_agents)
         else:
@@ -611,11 +603,9 @@ class MemoryService:
 
     def _store_for(self, client: str | None) -> MemoryStore:
         actor = client_actor(client)
-        store = self._stores.get(actor)
-        if store is None:
-            store = SessionStore(self.home, self.scope, actor=actor)
-            self._stores[actor] = store
-        return store
+        if actor not in self._stores:
+            self._stores[actor] = SessionStore(self.home, self.scope, actor=actor)
+        return self._stores[actor]
 
 
 def _integer(
@@ -643,16 +633,12 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
 
 def _redacted(request: ToolRequest) -> tuple[ToolRequest, bool]:
     """The request with secrets taken out of the text it writes, and whether any were."""
-    changes = {}
-    for key in _TEXT_ARGUMENTS:
-        value = getattr(request.args, key, None)
-        if isinstance(value, str):
-            clean = redact_secrets(value)
-            if clean != value:
-                changes[key] = clean
-    if not changes:
-        return request, False
-    return ToolRequest(request.args.replaced(**changes)), True
+    values = {key: getattr(request.args, key, None) for key in _TEXT_ARGUMENTS}
+    changes = {
+        key: redact_secrets(value) for key, value in values.items() if isinstance(value, str)
+    }
+    changes = {key: clean for key, clean in changes.items() if clean != values[key]}
+    return (ToolRequest(request.args.replaced(**changes)), True) if changes else (request, False)
 
 
 def _redaction_note(redacted: bool) -> str:

@@ -111,15 +111,10 @@ LOADING: Final[dict[str, ToolLoading]] = {
 
 def tool_meta(name: str, budget: int = DEFAULT_ANSWER_BUDGET) -> dict[str, Any]:
     """Tool `name`'s `_meta` with `budget`: the keys Claude Code reads."""
-    loading = LOADING[name]
-    meta: dict[str, Any] = {
-        "anthropic/alwaysLoad": loading.always_load,
-        "anthropic/searchHint": loading.search_hint,
-    }
+    always_load, search_hint = LOADING[name]
+    meta = {"anthropic/alwaysLoad": always_load, "anthropic/searchHint": search_hint}
     whole = max_result_size_chars(name, budget)
-    if whole is not None:
-        meta["anthropic/maxResultSizeChars"] = whole
-    return meta
+    return meta if whole is None else {**meta, "anthropic/maxResultSizeChars": whole}
 
 
 _EXPECTED_SHA256 = {
@@ -220,18 +215,9 @@ def tool_specs(
     tools = []
     for name in names:
         read_only = name in READ_TOOLS
-        description = _DESCRIPTIONS[name]
-        description += " " + paths
-        if not read_only:
-            description += change_note(writes)
-        tools.append(
-            ToolSpec(
-                name=name,
-                description=f"{description} {DATA_NOT_INSTRUCTIONS}",
-                input_schema=input_schema(name),
-                meta=tool_meta(name, budget),
-                read_only=read_only,
-                destructive=None if read_only else name in ("delete", "str_replace"),
-            )
-        )
+        change = "" if read_only else change_note(writes)
+        description = f"{_DESCRIPTIONS[name]} {paths}{change} {DATA_NOT_INSTRUCTIONS}"
+        destructive = None if read_only else name in ("delete", "str_replace")
+        meta = tool_meta(name, budget)
+        tools.append(ToolSpec(name, description, input_schema(name), meta, read_only, destructive))
     return tools

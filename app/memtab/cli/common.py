@@ -12,14 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
 
-from memtab.cli.options import (
-    HOME_HELP,
-    CliError,
-    CommandParser,
-    default_demo_home,
-    home_location,
-    verbosity,
-)
+from memtab.cli.options import HOME_HELP, CliError, home_location
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.records import Record
 from memtab.store.errors import ScopeUnavailableError
@@ -28,27 +21,6 @@ from memtab.store.paths import SCOPE_ORDER, PathError, Scope, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.registry import Registry, load_registry
-
-__all__ = [
-    "Argument",
-    "CliError",
-    "Command",
-    "CommandParser",
-    "Exclusive",
-    "add_commands",
-    "as_cli_error",
-    "command",
-    "default_demo_home",
-    "elide",
-    "format_table",
-    "group",
-    "home_location",
-    "open_home",
-    "open_store",
-    "print_json",
-    "require_memory_path",
-    "verbosity",
-]
 
 _SUGGESTED_AT_MOST = 5
 

@@ -7,7 +7,8 @@ import errno as errnos
 import sys
 from typing import Annotated, Any, Literal
 
-from memtab.cli.common import CliError, print_json
+from memtab.cli.common import print_json
+from memtab.cli.options import CliError
 from memtab.fs.records import OmitNone, Record
 from memtab.fs.terminal_text import printable
 

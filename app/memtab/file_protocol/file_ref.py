@@ -73,8 +73,7 @@ class MemoryFileRef(NamedTuple):
         """How a list shows it: the virtual path, or `Claude Code · rules/testing.md`."""
         if self.source_id == MUX_SOURCE_ID:
             return self.path
-        title = next((t for agent, t in AGENT_TITLES.items() if agent == self.agent), self.agent)
-        return f"{title} · {self.path}"
+        return f"{agent_title(self.agent)} · {self.path}"
 
     @property
     def relative(self) -> str:
@@ -111,8 +110,7 @@ class MemoryFileRef(NamedTuple):
 
 def parse_file_id(raw: str) -> MemoryFileRef:
     """Split `<agent>:<name>:<relative path>`; SourceError saying what is wrong."""
-    text = raw.strip()
-    parts = text.split(":", 2)
+    parts = raw.strip().split(":", 2)
     if len(parts) != 3 or parts[0] not in OTHER_AGENTS or not parts[2]:
         raise SourceError(
             f"Not a file id: {raw!r} (expected AGENT:SOURCE:PATH, e.g. "

@@ -36,10 +36,6 @@ def finite_number(value: Any) -> int | float | None:
         return None
 
 
-def _constant_as_null(name: str) -> None:
-    return None
-
-
 def parse_json(text: str | bytes, *, max_depth: int = MAX_DEPTH, nan_as_null: bool = False) -> Any:
     """The value `text` holds (a leading BOM ignored), or JsonError, also past `max_depth` levels.
     `NaN`/`Infinity` read as floats (kept when written back), or null with `nan_as_null`."""
@@ -51,7 +47,7 @@ def parse_json(text: str | bytes, *, max_depth: int = MAX_DEPTH, nan_as_null: bo
     if text.startswith(_BOM):
         text = text[1:]
     try:
-        value = json.loads(text, parse_constant=_constant_as_null if nan_as_null else None)
+        value = json.loads(text, parse_constant=(lambda _: None) if nan_as_null else None)
     except RecursionError:
         raise JsonError("nested too deeply to read") from None
     except ValueError as error:

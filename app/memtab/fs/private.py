@@ -101,18 +101,6 @@ def create_private_file(path: Path) -> bool:
     return True
 
 
-def keep_private(path: Path) -> None:
-    """Before a private file is read: its folder private and the file safe to open; a failure is
-    logged, never raised."""
-    try:
-        done = clear_entry(private_dir(path.parent) / path.name)
-    except OSError as error:
-        logger.info("Could not make %s private: %s", path, error)
-        return
-    if done is not None:
-        logger.info("%s was %s", path, done)
-
-
 def anothers(path: Path) -> str | None:
     """Why the file at `path` (or a link's target) is not to be trusted: another user's; None when
     the user's, root's or missing."""

@@ -76,7 +76,9 @@ def parse_object(data: bytes) -> tuple[dict[str, Any], str | None]:
     except JsonError as error:
         return {}, str(error)
     if not isinstance(value, dict):
-        return {}, f"not a JSON object (found {_json_type(value)})"
+        kinds = ((list, "a list"), (str, "a string"), (type(None), "null"), (bool, "a boolean"))
+        found = next((name for kind, name in kinds if isinstance(value, kind)), "a number")
+        return {}, f"not a JSON object (found {found})"
     return value, None
 
 
@@ -115,11 +117,6 @@ def _over_cap_problem(path: Path, max_bytes: int | None) -> str:
     except OSError:
         size = "more"
     return f"larger than the {max_bytes}-byte cap: {size}, not read"
-
-
-def _json_type(value: Any) -> str:
-    kinds = ((list, "a list"), (str, "a string"), (type(None), "null"), (bool, "a boolean"))
-    return next((name for kind, name in kinds if isinstance(value, kind)), "a number")
 
 
 @contextlib.contextmanager

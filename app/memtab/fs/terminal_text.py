@@ -20,5 +20,4 @@ def _escaped(match: re.Match[str]) -> str:
 def printable(text: str, *, multiline: bool = False) -> str:
     """`text` with each control character (line feeds too unless `multiline`) written as a visible
     escape."""
-    pattern = _UNSAFE if multiline else _UNSAFE_OR_NEWLINE
-    return pattern.sub(_escaped, text)
+    return (_UNSAFE if multiline else _UNSAFE_OR_NEWLINE).sub(_escaped, text)

@@ -180,14 +180,6 @@ def _read_entry_stat(
     return FileEntry(path, description, stat_result.st_size, modified, binary, heading), stat_result
 
 
-def _listed_entry(physical: str, path: VirtualPath) -> FileEntry | None:
-    """A listed file with its description; None when gone since the walk."""
-    try:
-        return _read_entry(physical, path, None)
-    except OSError:
-        return None
-
-
 def _list_known_files(
     scope: Scope, folder: Folder, prefix: str, known: KnownFiles, keyed: list[tuple[str, FileEntry]]
 ) -> None:
@@ -247,15 +239,6 @@ def note_too_deep(
 
 
 _LOGGED_TOO_DEEP: set[tuple[str, tuple[str, ...]]] = set()
-
-
-def _stat_entry(physical: str, path: VirtualPath) -> FileEntry | None:
-    """A listed file from its `lstat` alone (None when it vanished)."""
-    try:
-        info = os.lstat(physical)
-    except OSError:
-        return None
-    return FileEntry(path, "", info.st_size, info.st_mtime_ns // 1_000_000)
 
 
 # Stat by name in a folder opened once, never through a link, where `stat` takes a folder.
@@ -364,10 +347,15 @@ def list_scope(
         for name in folder.files:
             physical = f"{folder.path}/{name}"
             path = _listed_path((scope, (*segments, name)))
-            relative = prefix + name
-            listed = _listed_entry(physical, path) if read_files else _stat_entry(physical, path)
-            if listed is not None:
-                keyed.append((relative, listed))
+            try:  # gone since the walk: not listed
+                if read_files:
+                    listed = _read_entry(physical, path, None)
+                else:  # from its `lstat` alone
+                    info = os.lstat(physical)
+                    listed = FileEntry(path, "", info.st_size, info.st_mtime_ns // 1_000_000)
+            except OSError:
+                continue
+            keyed.append((prefix + name, listed))
     keyed.sort(key=_first)
     directories.sort(key=_directory_sort_key)
     unaddressable = [
@@ -435,7 +423,7 @@ def update_listing(
             by_path.pop(path, None)  # gone again; the next change reports it
     files = list(by_path.values())
     if added:
-        files.sort(key=_file_sort_key)
+        files.sort(key=lambda entry: sort_key(entry.path.segments, is_dir=False))
     return listing._replace(files=tuple(files))
 
 
@@ -443,10 +431,6 @@ def sort_key(segments: tuple[str, ...], *, is_dir: bool) -> str:
     """Listing order: by path, with directories keyed as `name/` (docs/formats.md §4)."""
     joined = "/".join(segments)
     return joined + "/" if is_dir else joined
-
-
-def _file_sort_key(entry: FileEntry) -> str:
-    return sort_key(entry.path.segments, is_dir=False)
 
 
 _first = operator.itemgetter(0)
@@ -478,8 +462,7 @@ def read_file_in(directory: Directory, name: str) -> tuple[FileContent, bytes]:
     also the bytes read. Over the cap as mux counts it; OSError (`HardLinkedFileError`)."""
     content, encoded, data, size, over_cap = read_text_in(directory, name)
     sha256 = hashlib.sha256(encoded).hexdigest()  # = content_sha256(content)
-    binary = b"\x00" in data[:MAX_FILE_BYTES]
-    return FileContent(content, sha256, size, binary, over_cap), data
+    return FileContent(content, sha256, size, b"\x00" in data[:MAX_FILE_BYTES], over_cap), data
 
 
 def read_text_in(directory: Directory, name: str) -> tuple[str, bytes, bytes, int, bool]:

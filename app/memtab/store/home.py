@@ -232,6 +232,7 @@ SUGGESTIONS_DIR_NAME = "suggestions"
 PROPOSALS_DIR_NAME = "proposals"
 """Agents' proposals, a `<workspace id or global>.json` each."""
 _QUEUES = {SUGGESTIONS_DIR_NAME: PathKind.SUGGESTIONS, PROPOSALS_DIR_NAME: PathKind.PROPOSALS}
+_HISTORY_FILES = {_Names.runs_log: PathKind.RUNS_LOG, _Names.recording: PathKind.HISTORY_RECORDING}
 
 
 def _named(name: str, suffix: str) -> str | None:
@@ -242,27 +243,19 @@ def _named(name: str, suffix: str) -> str | None:
 def _memtab_place(inside: list[str]) -> PathPlace:
     """A path inside Memtab's own dir (every one of its places is in `MEMTAB_KINDS`)."""
     first, rest = (inside[0] if inside else ""), inside[1:]
-    if first == _Names.history:
-        return _history_place(rest)
+    if first == _Names.history:  # the runs log, the recording, an index, or other MEMTAB_DATA
+        if len(rest) == 1 and rest[0] in _HISTORY_FILES:
+            return PathPlace(_HISTORY_FILES[rest[0]])
+        index = len(rest) == 2 and rest[0] == _Names.history_index
+        if index and (key := _named(rest[1], _INDEX_SUFFIX)):
+            return PathPlace(PathKind.HISTORY_INDEX, key)
+        return _MEMTAB_DATA
     if first == _Names.sync:
         return _sync_place(rest)
     if inside == [_Names.scope_runs]:
         return PathPlace(PathKind.SCOPE_RUNS)
     if first in _QUEUES and len(rest) == 1 and (key := _named(rest[0], _QUEUE_SUFFIX)):
         return PathPlace(_QUEUES[first], key)
-    return _MEMTAB_DATA
-
-
-def _history_place(inside: list[str]) -> PathPlace:
-    """A path inside the history dir: the runs log, an index, or other MEMTAB_DATA."""
-    if inside == [_Names.runs_log]:
-        return PathPlace(PathKind.RUNS_LOG)
-    if inside == [_Names.recording]:
-        return PathPlace(PathKind.HISTORY_RECORDING)
-    if len(inside) == 2 and inside[0] == _Names.history_index:
-        key = _named(inside[1], _INDEX_SUFFIX)
-        if key is not None:
-            return PathPlace(PathKind.HISTORY_INDEX, key)
     return _MEMTAB_DATA
 
 

@@ -100,8 +100,7 @@ def backup_owner(home: Home) -> Owner | None:
         section = settings_section(SETTINGS_SECTION)
     except SettingsFileError:
         return None  # the settings checks say why
-    chosen = BackupOwners.read(section) or BackupOwners()
-    return chosen.owners.get(str(home.root))
+    return (BackupOwners.read(section) or BackupOwners()).owners.get(str(home.root))
 
 
 def set_backup_owner(home: Home, owner: Owner) -> None:

@@ -62,8 +62,20 @@ def maintenance_due(repository: Path, config: Mapping[str, str], *, oid_hex: int
         return False
     objects = repository / "objects"
     try:
-        packs = _too_many_packs(objects / "pack", pack_limit)
-        return packs or _too_many_loose(objects / "17", auto, oid_hex - 2)
+        if pack_limit > 0:
+            names = set(_names(objects / "pack"))
+            # A pack git can use: its index and its data.
+            packs = [
+                name[: -len(".idx")]
+                for name in names
+                if name.startswith("pack-")
+                and name.endswith(".idx")
+                and name[:-4] + ".pack" in names
+            ]
+            if sum(stem + ".keep" not in names for stem in packs) > pack_limit:
+                return True
+        loose = (len(n) == oid_hex - 2 and _HEX.issuperset(n) for n in _names(objects / "17"))
+        return sum(loose) > -(-auto // 256)  # rounded up, as git does
     except OSError:
         return True
 
@@ -75,29 +87,11 @@ def _number(value: str | None, default: int) -> int | None:
         return None
 
 
-def _too_many_packs(folder: Path, limit: int) -> bool:
-    if limit <= 0:
-        return False
+def _names(folder: Path) -> list[str]:
     try:
-        names = set(os.listdir(folder))
+        return os.listdir(folder)
     except FileNotFoundError:
-        return False
-    # A pack git can use: its index and its data.
-    packs = [
-        name[: -len(".idx")]
-        for name in names
-        if name.startswith("pack-") and name.endswith(".idx") and name[:-4] + ".pack" in names
-    ]
-    return sum(stem + ".keep" not in names for stem in packs) > limit
-
-
-def _too_many_loose(folder: Path, auto: int, name_length: int) -> bool:
-    threshold = -(-auto // 256)  # rounded up, as git does
-    try:
-        names = os.listdir(folder)
-    except FileNotFoundError:
-        return False
-    return sum(len(name) == name_length and _HEX.issuperset(name) for name in names) > threshold
+        return []
 
 
 logger = logging.getLogger(__name__)

@@ -294,8 +294,7 @@ class SyncedStore:
     ) -> SyncedStore:
         """The scope read now: history's newest version first, then the files."""
         versions = ScopeHistory(store.home, store.history_key(scope.scope)).versions()
-        newest = max((version.at for version in versions), default=None)
-        return cls(scope, store, files(), newest)
+        return cls(scope, store, files(), max((version.at for version in versions), default=None))
 
 
 @dataclass

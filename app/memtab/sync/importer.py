@@ -197,7 +197,8 @@ class Importer:
         tree = self.repo.files(merged)
         pending = dict(state.pending)
         for conflict in conflicts:
-            local = _local(synced, conflict.path)
+            item = scope_item(synced, conflict.path)
+            local = item.files.files.get(conflict.path) if item is not None else None
             pending[conflict.path] = Pending(
                 kind="conflict",
                 base=conflict.base,
@@ -420,11 +421,6 @@ def _done(intent: ImportIntent, final: SyncState, meta: dict[str, MetaChange]) -
     return ImportIntent.unchecked(
         **values, files=intent.files, state=intent.state, done=final, meta=meta
     )
-
-
-def _local(synced: Sequence[SyncedStore], path: str) -> LocalFile | None:
-    item = scope_item(synced, path)
-    return item.files.files.get(path) if item is not None else None
 
 
 def blob_of(file: LocalFile | None) -> str | None:

@@ -167,7 +167,7 @@ class InterruptedImport:
                     gone.append(store.meta_key(virtual))
                     if version is None or version.deleted:
                         continue
-                elif _holds(version, data):
+                elif version and not version.deleted and version.sha256 == sha256_of(data):
                     continue
                 change = self._claimed(store, virtual, planned, data)
                 if change is not None:
@@ -265,10 +265,6 @@ def _meta_written(synced: Sequence[SyncedStore], intent: ImportIntent) -> bool:
         if now in (change.after, change.before):
             return now == change.after
     return True
-
-
-def _holds(version: Version | None, data: bytes) -> bool:
-    return version is not None and not version.deleted and version.sha256 == sha256_of(data)
 
 
 def _sync_versions(

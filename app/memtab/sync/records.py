@@ -24,11 +24,7 @@ STATE_VERSION = 1
 INTENT_VERSION: Literal[1] = 1
 
 
-def _non_empty(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-Text = Annotated[str | None, Healed(_non_empty)]
+Text = Annotated[str | None, Healed(lambda text: text if isinstance(text, str) and text else None)]
 """A non-empty string, else None."""
 
 

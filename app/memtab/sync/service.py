@@ -193,16 +193,14 @@ class TargetReport(Record, write_only=True):
     offline: str | None = None
 
 
-def _all_conflicts(report: SyncReport) -> list[SyncConflict]:
-    return [conflict for target in report.targets for conflict in target.conflicts]
-
-
 class SyncReport(Record, write_only=True):
     """What a sync did: `memtab sync --json` (docs/formats.md §18.4)."""
 
     pushed: int = computed(lambda report: sum(target.pushed for target in report.targets))
     pulled: int = computed(lambda report: sum(len(target.pulled) for target in report.targets))
-    conflicts: list[SyncConflict] = computed(_all_conflicts)
+    conflicts: list[SyncConflict] = computed(
+        lambda report: [conflict for target in report.targets for conflict in target.conflicts]
+    )
     offline: bool = computed(
         lambda report: any(target.status == "offline" for target in report.targets)
     )
@@ -298,8 +296,7 @@ class SyncService:
                 open_scope_store(self.home, scope)
             except (SyncSetupError, MemoryStoreError) as error:
                 raise SyncError(str(error)) from None
-        repository = self.paths.repository(name)
-        existed = repository.exists()
+        existed = self.paths.repository(name).exists()
         if not existed:  # a state left by an earlier repository names commits it had
             self.paths.state(name).unlink(missing_ok=True)
             self.paths.import_intent(name).unlink(missing_ok=True)
@@ -322,8 +319,7 @@ class SyncService:
 
     def remove(self, name: str) -> None:
         """Stop syncing a target (its repository stays, with everything it held)."""
-        config = self.config()
-        config.target(name)
+        self.config().target(name)  # SyncSetupError for an unknown target
         state = load_state(self.paths.state(name))
         if state.conflicts:
             n = len(state.conflicts)
@@ -348,7 +344,7 @@ class SyncService:
         for item in chosen:
             # Progress lines prefixed with the target's name when there are several.
             prefix = f"{item.name}: " if len(chosen) > 1 else ""
-            prefixed = functools.partial(_prefixed, report, prefix)
+            prefixed = functools.partial(lambda prefix, line: report(prefix + line), prefix)
             reports.append(
                 self._sync_target(config, item, prefixed, cancel or (lambda: False), wait_s)
             )
@@ -571,10 +567,6 @@ def _not_set_up(config: SyncConfig) -> str:
     if config.problem:
         return f"Sync's set-up {config.problem}; fix it, or run memtab sync init again"
     return "Sync is not set up in this home: run memtab sync init --remote URL"
-
-
-def _prefixed(report: Progress, prefix: str, line: str) -> None:
-    report(prefix + line)
 
 
 def _failed(target: Target, error: str) -> TargetReport:

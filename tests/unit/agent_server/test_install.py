@@ -5,6 +5,9 @@ Memtab cannot edit safely is left alone with the snippet to add by hand."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -158,6 +161,18 @@ def test_the_command_installs_where_each_agent_looks_and_print_changes_nothing(
     assert main([*args, "--codex", "--answer-budget", "40000"]) == 0
     codex = tomllib.loads(config_path("codex", home).read_text())["mcp_servers"]["memtab"]
     assert codex["args"][-2:] == ["--answer-budget", "40000"]
+
+
+def test_installing_for_claude_code_does_not_load_the_toml_editor(tmp_path: Path) -> None:
+    """tomlkit edits Codex's config.toml alone: Claude Code's install starts without it."""
+    code = (
+        "import sys; from memtab.cli.main import main; "
+        f"assert main(['mcp', 'install', '--claude', '--home', {str(tmp_path)!r}]) == 0; "
+        "assert 'tomlkit' not in sys.modules"
+    )
+    env = {**os.environ, "CLAUDE_CONFIG_DIR": str(tmp_path / "claude")}
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, env=env)
+    assert registered("claude", tmp_path / "claude" / ".claude.json")
 
 
 def test_the_snippets_to_add_by_hand_are_what_each_file_holds() -> None:

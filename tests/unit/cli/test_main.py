@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from memtab.cli.common import add_commands, verbosity
+from memtab.cli.common import add_commands
 from memtab.cli.main import COMMAND_MODULES, build_parser, main, modules_for
-from memtab.cli.options import CommandParser
+from memtab.cli.options import CommandParser, verbosity
 from memtab.demo import MAIN_ID
 from memtab.invocation import requested_command
 from support.demo_homes import copied_demo_home

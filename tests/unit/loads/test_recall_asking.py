@@ -16,10 +16,15 @@ from memtab.llm.http import HttpOptions
 from memtab.llm.openai import OpenAIProvider
 from memtab.llm.settings import ProviderSettings
 from memtab.llm.types import ChatProvider, ProviderError
-from memtab.loads.recall.asking import ask_model, manifest_names
+from memtab.loads.recall.asking import (
+    MAX_TOKENS,
+    SYSTEM_PROMPT,
+    ask_model,
+    manifest_names,
+    read_answer,
+)
 from memtab.loads.recall.engine import compute_recall
 from memtab.loads.recall.records import AgentRecall, Recall
-from memtab.loads.recall.selection import MAX_TOKENS, SYSTEM_PROMPT, read_answer
 from support.agent_machine import WORKSPACE_ID, Machine
 from support.fake_model_server import FakeModelServer
 

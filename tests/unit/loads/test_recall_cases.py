@@ -3,7 +3,7 @@ recall trial's cases (tests/agents/recall_cases*.json; docs/performance.md, "Why
 recalled"), offline: Claude Code reads exactly what its model picks (the trial showed it
 for every prompt), so the trial's agreement on the top five is `predict`'s against the
 case's `scripted` pick. The shop is the case the predictor was tuned on; the others were
-written before any prediction was run on them; the kinds of work (`recall.kinds`) were
+written before any prediction was run on them; the kinds of work (`recall.relevance.KINDS`) were
 written after reading the misses of the first four, before lantern's and harbor's were run.
 The floors are the figures measured with the predictor as it is: a change that loses a
 prompt on any case fails here."""

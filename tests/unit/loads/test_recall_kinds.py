@@ -1,4 +1,4 @@
-"""Claude Code's predicted pick reads the kind of work a prompt is about (`recall.kinds`): a
+"""Claude Code's predicted pick reads the kind of work a prompt is about (`relevance.KINDS`): a
 file named or described for that work is picked over one sharing an incidental word, and a
 symptom reaches the file about its cause."""
 
@@ -9,8 +9,7 @@ import time
 from pathlib import Path
 
 from memtab.loads.recall.claude import predict
-from memtab.loads.recall.kinds import kinds
-from memtab.loads.recall.relevance import Fields, Prompt, _stem, judge
+from memtab.loads.recall.relevance import Fields, Prompt, _stem, judge, kinds
 from memtab.loads.topics import scan_topics
 
 TOPICS = {

@@ -347,6 +347,7 @@ WORKED_OUT = {
     20: "b18bf2ff96f42295",
     21: "c68b0b4c74d5376b",
     22: "c68b0b4c74d5376b",
+    23: "c68b0b4c74d5376b",
 }
 """What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
 `per_file.CACHE_VERSION`."""
@@ -394,6 +395,7 @@ DECIDED = {
     20: "46ed436308f4b482",
     21: "46ed436308f4b482",
     22: "46ed436308f4b482",
+    23: "46ed436308f4b482",
 }
 """What the duplicates decide over the seeded duplicates (`_decided`), digested, by
 `per_file.CACHE_VERSION`: the kept pair searches and statement groups are keyed by the files'

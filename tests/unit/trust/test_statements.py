@@ -137,13 +137,17 @@ def test_a_statement_and_its_denial_are_never_one(tmp_path: Path) -> None:
 
 def test_a_statement_said_whole_in_a_longer_one_is_one(tmp_path: Path) -> None:
     """Every word of a short statement said in a longer one, and a thing few memories name
-    among them, is the same statement ("Table-driven tests." in "In Go code, prefer
-    table-driven tests even for two cases…"); not when the longer says when it holds
-    ("only when", "unless"), nor tells as past what the shorter states ("revoked")."""
+    among them, is the same statement ("Table-driven tests." of a note on Go code in "In Go
+    code, prefer table-driven tests even for two cases…"); not when the longer says when it
+    holds ("only when", "unless"), nor tells as past what the shorter states ("revoked")."""
+    go = ("Go code: wrap errors with context.", "Deploys go out on Tuesdays.")
+    assert said_together(
+        tmp_path / "go",
+        "Table-driven tests.",
+        "In Go code, prefer table-driven tests even for two cases; it makes the third one cheap.",
+        *go,
+    )
     for one, other, together in (
-        ("Table-driven tests.",
-         "In Go code, prefer table-driven tests even for two cases; it makes the third one"
-         " cheap.", True),
         ("Squash commits on merge.",
          "We squash commits on merge so the history on the default branch reads as one entry"
          " per PR.", True),

@@ -42,7 +42,8 @@ def change_in_flight(message: dict[str, object], writes: str) -> str | None:
     if not isinstance(name, str) or name in READ_TOOLS:
         return None
     arguments = params.get("arguments")
-    path = _path(arguments if isinstance(arguments, dict) else {})
+    values = [arguments.get(key) for key in _PATH_ARGUMENTS] if isinstance(arguments, dict) else []
+    path = next((f"`{value}`" for value in values if isinstance(value, str) and value), "the file")
     if writes == "inbox":
         return (
             f"this change ({name}) may have reached the user's Memtab Inbox before it stopped: "
@@ -54,15 +55,6 @@ def change_in_flight(message: dict[str, object], writes: str) -> str | None:
         "`expected_sha256` set to the sha256 `view` gives, so it applies only to the file "
         "as you saw it"
     )
-
-
-def _path(arguments: dict[object, object]) -> str:
-    """The file a change names, in backquotes; else words for it."""
-    for key in _PATH_ARGUMENTS:
-        value = arguments.get(key)
-        if isinstance(value, str) and value:
-            return f"`{value}`"
-    return "the file"
 
 
 QUIET_S = 5.0

@@ -225,7 +225,14 @@ class McpHost:
                 )
             except SessionRefusedError as error:
                 problem = str(error)
-        await connection.send_record(self._welcome(problem))
+        welcome = Welcome(
+            ok=problem is None,
+            memtab=self._version,
+            protocol=PROTOCOL,
+            pid=os.getpid(),
+            reason=problem,
+        )
+        await connection.send_record(welcome)
         if service is None:
             logger.info("memtab mcp host: refused a session of pid %d: %s", pid, problem)
             return
@@ -247,15 +254,6 @@ class McpHost:
             f"this host {self._version} (protocol {PROTOCOL}, {package})"
         )
 
-    def _welcome(self, problem: str | None) -> Welcome:
-        return Welcome(
-            ok=problem is None,
-            memtab=self._version,
-            protocol=PROTOCOL,
-            pid=os.getpid(),
-            reason=problem,
-        )
-
     def status(self) -> HostStatus:
         return HostStatus(
             memtab=self._version,
@@ -273,10 +271,9 @@ class McpHost:
         """List a catalog the first session took, on a worker thread."""
         fresh, self.shelf.fresh = self.shelf.fresh, []
         for catalog in fresh:
-            thread = threading.Thread(
+            threading.Thread(
                 target=_warm, args=(catalog,), name="memtab-mcp-warm", daemon=True
-            )
-            thread.start()
+            ).start()
 
     def _bind(self) -> socket.socket:
         """A socket listening under the rendezvous name (taken over from a host before)."""

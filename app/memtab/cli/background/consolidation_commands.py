@@ -9,7 +9,6 @@ from pathlib import Path
 
 from memtab.cli.common import (
     Argument,
-    CliError,
     Exclusive,
     as_cli_error,
     command,
@@ -18,6 +17,7 @@ from memtab.cli.common import (
     open_store,
     print_json,
 )
+from memtab.cli.options import CliError
 from memtab.consolidation.declined import DeclinedMatcher, DeclinedOp, forget_declined
 from memtab.consolidation.engine.runner import RunLimits
 from memtab.consolidation.errors import ConsolidationError, RunFailedError
@@ -86,17 +86,12 @@ def _service(args: argparse.Namespace) -> ConsolidationService:
 # --- consolidate ----------------------------------------------------------------------------
 
 
-def op_label(op: JournalOp) -> str:
-    """`[applied ]`, `[rejected]` or `[proposed]` (a dry run's change)."""
-    if op.applied:
-        return "[applied ]"
-    return "[proposed]" if op.note == DRY_RUN_NOTE else "[rejected]"
-
-
 def format_op(op: JournalOp) -> str:
-    """One journal op on one line: label, command, path(s), and why it was refused."""
+    """One journal op on one line: `[applied ]`, `[rejected]` or `[proposed]` (a dry run's
+    change), command, path(s), and why it was refused."""
     target = f"{op.path} -> {op.new_path}" if op.new_path else op.path
-    line = f"{op_label(op)} {op.command} {target}"
+    label = "applied " if op.applied else "proposed" if op.note == DRY_RUN_NOTE else "rejected"
+    line = f"[{label}] {op.command} {target}"
     if op.note and op.note != DRY_RUN_NOTE:
         line += f" — {op.note}"
     return line

@@ -7,7 +7,8 @@ import argparse
 import dataclasses
 from pathlib import Path
 
-from memtab.cli.common import Argument, CliError, as_cli_error, command, format_table, group
+from memtab.cli.common import Argument, as_cli_error, command, format_table, group
+from memtab.cli.options import CliError
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.fs.records import Record
 from memtab.fs.terminal_text import printable

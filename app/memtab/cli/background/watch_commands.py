@@ -13,14 +13,8 @@ from types import FrameType
 from typing import TYPE_CHECKING, Annotated
 
 from memtab.agent_server.bridge.rendezvous import RendezvousError, host_rendezvous
-from memtab.cli.common import (
-    Argument,
-    CliError,
-    Exclusive,
-    command,
-    format_table,
-    open_home,
-)
+from memtab.cli.common import Argument, Exclusive, command, format_table, open_home
+from memtab.cli.options import CliError
 from memtab.fs.clock import now_ms
 from memtab.fs.records import Inlined, Record
 from memtab.humanize import absolute_time, plural, relative_time

@@ -8,7 +8,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from memtab.cli.common import Argument, CliError, as_cli_error, command, open_home, print_json
+from memtab.cli.common import Argument, as_cli_error, command, open_home, print_json
+from memtab.cli.options import CliError
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.humanize import plural
 from memtab.llm.settings import PROVIDER_NAMES, resolve_provider_settings

@@ -11,8 +11,9 @@ from memtab.check.engine import CheckEngine
 from memtab.check.recalled import RecallChecks
 from memtab.check.records import CheckReport, Finding
 from memtab.check.settings import MAX_STALE_DAYS
-from memtab.cli.common import Argument, CliError, as_cli_error, command, open_home, print_json
+from memtab.cli.common import Argument, as_cli_error, command, open_home, print_json
 from memtab.cli.failure import Kind, failed
+from memtab.cli.options import CliError
 from memtab.consolidation.errors import ConsolidationError
 from memtab.consolidation.review.plan import write_plan
 from memtab.humanize import plural

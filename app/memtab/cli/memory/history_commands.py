@@ -13,7 +13,6 @@ from memtab.blame.records import AdHocNoteSource, Blame, BlameLine
 from memtab.blame.service import blame_file_id, blame_memory_file
 from memtab.cli.common import (
     Argument,
-    CliError,
     as_cli_error,
     command,
     elide,
@@ -22,6 +21,7 @@ from memtab.cli.common import (
     open_store,
     require_memory_path,
 )
+from memtab.cli.options import CliError
 from memtab.components.history.deleted import (
     discovered_sources,
     every_item,
@@ -349,12 +349,8 @@ def run_runs(args: argparse.Namespace) -> RunsListing | int:
 
 def trace_folder(home: Home, run: RunEntry) -> Path:
     """The folder of a run's trace dump: the writer's, or the consolidation's."""
-    workspace = run.workspace_id or ""
-    return (
-        home.trace_dir(workspace)
-        if run.kind == "writer"
-        else home.consolidation_trace_dir(workspace)
-    )
+    folder = home.trace_dir if run.kind == "writer" else home.consolidation_trace_dir
+    return folder(run.workspace_id or "")
 
 
 class RunListing(Record, write_only=True):

@@ -8,7 +8,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from memtab.cli.common import Argument, CliError, as_cli_error, command, format_table, open_home
+from memtab.cli.common import Argument, as_cli_error, command, format_table, open_home
+from memtab.cli.options import CliError
 from memtab.fs.records import Record
 from memtab.fs.terminal_text import printable
 from memtab.store.actors import actor_name

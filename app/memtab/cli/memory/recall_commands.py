@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from memtab.cli.common import Argument, CliError, command, format_table, open_home
+from memtab.cli.common import Argument, command, format_table, open_home
+from memtab.cli.options import CliError
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.llm.settings import ProviderSettings, resolve_provider_settings
 from memtab.llm.types import ProviderError

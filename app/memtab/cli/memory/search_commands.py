@@ -14,7 +14,8 @@ from memtab.agent_server.catalog import (
     fold_copies,
 )
 from memtab.agent_server.session_scope import SessionScope
-from memtab.cli.common import Argument, CliError, command, open_home, open_store
+from memtab.cli.common import Argument, command, open_home, open_store
+from memtab.cli.options import CliError
 from memtab.fs.records import Record
 from memtab.search_index.ranking import tokens
 from memtab.sources.config import SourceContext

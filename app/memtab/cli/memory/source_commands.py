@@ -11,7 +11,6 @@ from typing import Annotated
 
 from memtab.cli.common import (
     Argument,
-    CliError,
     as_cli_error,
     command,
     elide,
@@ -21,6 +20,7 @@ from memtab.cli.common import (
     print_json,
     require_memory_path,
 )
+from memtab.cli.options import CliError
 from memtab.file_protocol.file_ref import (
     AGENT_TITLES,
     MUX_SOURCE_ID,
@@ -106,13 +106,8 @@ def run_sources(args: argparse.Namespace) -> SourceListingOutput | int:
         if looked and not any(item.found for item in looked):
             paths = ", ".join(item.path for item in looked if item.path)
             why = "; ".join(item.note for item in looked if item.note)
-            print(
-                f"({title}: not found"
-                + (f" in {paths}" if paths else "")
-                + (f"; {why}" if why else "")
-                + ")",
-                file=sys.stderr,
-            )
+            where = (f" in {paths}" if paths else "") + (f"; {why}" if why else "")
+            print(f"({title}: not found{where})", file=sys.stderr)
         for item in looked:
             if item.found and item.note:
                 print(f"({title}: {item.path} {item.note})", file=sys.stderr)

@@ -8,16 +8,8 @@ import sys
 from pathlib import Path
 from typing import Annotated, Literal
 
-from memtab.cli.common import (
-    Argument,
-    CliError,
-    command,
-    elide,
-    format_table,
-    group,
-    open_home,
-    open_store,
-)
+from memtab.cli.common import Argument, command, elide, format_table, group, open_home, open_store
+from memtab.cli.options import CliError
 from memtab.demo import create_demo_home
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.records import OmitEmpty, Record

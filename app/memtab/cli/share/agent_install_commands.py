@@ -39,7 +39,8 @@ from memtab.agent_server.registrations import registration
 from memtab.agent_server.server_names import DEFAULT_WRITES
 from memtab.agent_server.session_scope import FROM_DIRECTORY, session_scope
 from memtab.agent_server.uninstall import uninstall_agent
-from memtab.cli.common import CliError, open_home
+from memtab.cli.common import open_home
+from memtab.cli.options import CliError
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.store.home import Home
 from memtab.watch.service import install as install_service

@@ -25,8 +25,9 @@ from memtab.agent_server.origin import SessionOrigin
 from memtab.agent_server.server import serve_stdio
 from memtab.agent_server.service import MemoryService
 from memtab.check.recalled import RecallChecks
-from memtab.cli.common import CliError, as_cli_error, home_location
+from memtab.cli.common import as_cli_error
 from memtab.cli.main import build_parser
+from memtab.cli.options import CliError, home_location
 from memtab.store.home import Home, HomeError
 from memtab.store.sidecars.registry import load_registry
 

@@ -9,15 +9,8 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
-from memtab.cli.common import (
-    Argument,
-    CliError,
-    Exclusive,
-    as_cli_error,
-    command,
-    open_home,
-    open_store,
-)
+from memtab.cli.common import Argument, Exclusive, as_cli_error, command, open_home, open_store
+from memtab.cli.options import CliError
 from memtab.fs.locking.filesystems import lock_problem
 from memtab.fs.records import Inlined, Record
 from memtab.fs.user_files import read_regular_file, read_stream

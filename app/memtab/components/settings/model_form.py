@@ -18,7 +18,7 @@ from memtab.llm.settings import (
     form_settings,
 )
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # lazy: the local-server probe loads with the first search for servers
     from memtab.llm.local_servers import LocalServer, ServerKind
 
 PROVIDER_CHOICES: tuple[tuple[ProviderName, str], ...] = (

@@ -22,7 +22,7 @@ from memtab.store.proposals.queue import GLOBAL_QUEUE
 from memtab.store.sidecars.registry import Workspace
 from memtab.store.text.frontmatter import find_frontmatter, full_description, heading_text
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # lazy: the engine loads with its first job; components name its types only
     from memtab.writer.inbox.inbox import InboxItem
 
 LIST_ROWS = 5  # the list's height in rows (and LIST_LINES lines); more scroll

@@ -18,7 +18,7 @@ from memtab.markdown import LineKind, classify, text_lines
 from memtab.store.home import PathKind, PathPlace
 from memtab.store.paths import PathError, parse_file_path
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # lazy: the engine loads with its first job; components name its types only
     from memtab.writer.job.policy import RunTicket
 
 STANDBY = "Another Memtab process runs the memory writer of this home"

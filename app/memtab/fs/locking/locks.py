@@ -64,14 +64,6 @@ _guards: dict[str, _ThreadGuard] = {}
 _guards_lock = threading.Lock()
 
 
-def _guard_for(key: str) -> _ThreadGuard:
-    with _guards_lock:
-        guard = _guards.get(key)
-        if guard is None:
-            guard = _guards[key] = _ThreadGuard(threading.Lock())
-        return guard
-
-
 def _forget_guards_after_fork() -> None:
     # A forked child inherits the guards of threads that do not exist in it.
     global _guards_lock
@@ -89,7 +81,9 @@ class InterprocessLock:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self._guard = _guard_for(os.path.abspath(self.path))
+        key = os.path.abspath(self.path)
+        with _guards_lock:
+            self._guard = _guards.setdefault(key, _ThreadGuard(threading.Lock()))
         self._file_lock: Any = None  # what `_take_file_lock` returned while held
 
     @property
@@ -103,12 +97,7 @@ class InterprocessLock:
                 f"The lock {self.path} is already held by this thread (locks are not re-entrant)"
             )
         deadline = time.monotonic() + max(timeout_s, 0.0)
-        got_thread_lock = (
-            self._guard.lock.acquire(timeout=timeout_s)
-            if timeout_s > 0
-            else self._guard.lock.acquire(blocking=False)
-        )
-        if not got_thread_lock:
+        if not self._guard.lock.acquire(timeout_s > 0, timeout_s if timeout_s > 0 else -1):
             raise self._timed_out(timeout_s)
         self._guard.owner = threading.get_ident()
         try:

@@ -273,8 +273,7 @@ class Record(metaclass=_RecordClass):
     def to_json(self) -> dict[str, Any]:
         """The JSON object: camelCase names, declared fields first, unknown ones kept."""
         cls = type(self)
-        write = cls.__dict__.get("_writer") or cls._build_writer()
-        return write(self)
+        return (cls.__dict__.get("_writer") or cls._build_writer())(self)
 
     @classmethod
     def before_read(cls, raw: Any) -> Any:

@@ -12,9 +12,8 @@ from pathlib import Path
 
 from memtab.fs.readable import read_readable_path
 from memtab.loads.measure import Identify, named
-from memtab.loads.recall.records import AgentRecall, RecallFile, Unrecallable
+from memtab.loads.recall.records import AgentRecall, RecallFile, Unrecallable, loaded_files
 from memtab.loads.recall.relevance import NOTHING, Fields, Judgement, Prompt, holds, judge, ranked
-from memtab.loads.recall.starts import loaded_files
 from memtab.loads.records import AgentLoads
 from memtab.loads.topics import Topic, TopicHeads, scan_topics
 from memtab.sources.claude.recall import (

@@ -10,9 +10,8 @@ from pathlib import Path
 
 from memtab.loads.codex import SUMMARY_NAME, SUMMARY_TOKEN_LIMIT
 from memtab.loads.measure import Identify, named, read_text
-from memtab.loads.recall.records import AgentRecall, RecallFile
+from memtab.loads.recall.records import AgentRecall, RecallFile, loaded_files
 from memtab.loads.recall.relevance import Fields, Judgement, Prompt, holds, judge, ranked
-from memtab.loads.recall.starts import loaded_files
 from memtab.loads.records import AgentLoads
 from memtab.sources.codex.memory_settings import read_memory_settings
 

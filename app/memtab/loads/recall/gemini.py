@@ -7,9 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from memtab.loads.measure import Identify, named, read_text
-from memtab.loads.recall.records import AgentRecall, RecallFile, Unrecallable
+from memtab.loads.recall.records import AgentRecall, RecallFile, Unrecallable, loaded_files
 from memtab.loads.recall.relevance import Fields, Prompt, judge, ranked
-from memtab.loads.recall.starts import loaded_files
 from memtab.loads.records import AgentLoads, LoadedFile
 from memtab.sources.gemini.context_files import sibling_notes
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from memtab.fs.records import OmitNone, Record
-from memtab.loads.records import AgentName
+from memtab.loads.records import AgentLoads, AgentName, LoadedFile
 
 Verdict = Literal["loaded", "recalled", "missed"]
 
@@ -101,3 +101,30 @@ class Recall(Record, write_only=True):
         """The unrecallable memories this prompt does not bring up (those it does are shown
         under their agent)."""
         return tuple(item for item in self.unrecallable if item.verdict is None)
+
+
+# --- The files `memtab loads` finds an agent reads at a session's start, as `loaded` rows.
+
+
+def loaded_files(loads: AgentLoads) -> list[RecallFile]:
+    """The files `loads` reads at the start, each `loaded` (with where it stops)."""
+    return [_loaded(file) for file in loads.files if file.when == "start"]
+
+
+def _loaded(file: LoadedFile) -> RecallFile:
+    cut = file.cut_at_line is not None
+    reason = "Read at the start of every session, whatever the prompt"
+    if cut:
+        reason += f" — up to line {file.loaded_lines}"
+    return RecallFile(
+        path=file.path,
+        id=file.id,
+        physical_path=file.physical_path,
+        name=file.id or file.path or "",
+        kind=file.kind,
+        verdict="loaded",
+        reason=reason,
+        first_line=1 if cut else None,
+        last_line=file.loaded_lines if cut else None,
+        cut_reason=file.cut_reason,
+    )

@@ -8,9 +8,8 @@ from dataclasses import dataclass
 
 from memtab.loads.kept import KeptHeads
 from memtab.loads.limits import XUM_NO_DESCRIPTION, xum_recall_warning
-from memtab.loads.recall.records import AgentRecall, RecallFile, Unrecallable
+from memtab.loads.recall.records import AgentRecall, RecallFile, Unrecallable, loaded_files
 from memtab.loads.recall.relevance import Fields, Judgement, Prompt, holds, judge, ranked
-from memtab.loads.recall.starts import loaded_files
 from memtab.loads.records import AgentLoads
 from memtab.loads.xum import index_notes
 from memtab.store.files import FileContent, FileEntry

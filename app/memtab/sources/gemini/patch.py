@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memtab.sources.gemini.hunk_places import HunkPlaces, PlacingWork
 
@@ -183,11 +183,7 @@ def _js_string(text: str) -> str:
 def apply_patch(source: str, patch: FilePatch, work: PlacingWork | None = None) -> str | None:
     """`source` with `patch` applied as jsdiff's `applyPatch`, or None where it returns false;
     PatchTooCostlyError past `work`'s bound."""
-    hunks = patch.hunks
-    if _only_windows_endings(source) and _is_unix(hunks):
-        hunks = _unix_to_windows(hunks)
-    elif _only_unix_endings(source) and _is_windows(hunks):
-        hunks = _windows_to_unix(hunks)
+    hunks = _endings_as(source, patch.hunks)
     lines: list[str | None] = list(source.split("\n"))
     if not hunks:
         return source
@@ -265,57 +261,39 @@ def _apply_hunk(
     return patched, position - trailing_context - 1
 
 
-def _only_windows_endings(text: str) -> bool:
-    return "\r\n" in text and not text.startswith("\n") and not _WIN_LINE_END_INSIDE.search(text)
+def _endings_as(source: str, hunks: tuple[Hunk, ...]) -> tuple[Hunk, ...]:
+    """jsdiff's `applyPatch`: a patch's lines made to end as `source`'s do (`isUnix`, `isWin`,
+    `unixToWin`, `winToUnix`)."""
+    every = [line for hunk in hunks for line in hunk.lines]
+    if "\r\n" in source and not source.startswith("\n") and not _WIN_LINE_END_INSIDE.search(source):
+        if any(not line.startswith("\\") and line.endswith("\r") for line in every):
+            return hunks
+        ended = (
+            tuple(
+                line if _ends_as_windows(hunk.lines, at) else line + "\r"
+                for at, line in enumerate(hunk.lines)
+            )
+            for hunk in hunks
+        )
+    elif (
+        "\r\n" not in source
+        and "\n" in source
+        and any(line.endswith("\r") for line in every)
+        and all(_ends_as_windows(hunk.lines, at) for hunk in hunks for at in range(len(hunk.lines)))
+    ):
+        ended = (tuple(line.removesuffix("\r") for line in hunk.lines) for hunk in hunks)
+    else:
+        return hunks
+    return tuple(replace(hunk, lines=lines) for hunk, lines in zip(hunks, ended, strict=True))
 
 
-def _only_unix_endings(text: str) -> bool:
-    return "\r\n" not in text and "\n" in text
-
-
-def _is_unix(hunks: Sequence[Hunk]) -> bool:
-    return not any(
-        not line.startswith("\\") and line.endswith("\r") for hunk in hunks for line in hunk.lines
-    )
-
-
-def _is_windows(hunks: Sequence[Hunk]) -> bool:
-    if not any(line.endswith("\r") for hunk in hunks for line in hunk.lines):
-        return False
-    return all(
+def _ends_as_windows(lines: tuple[str, ...], at: int) -> bool:
+    """Whether line `at` needs no `\\r` for Windows: a marker, ended so, or before a marker."""
+    line = lines[at]
+    return (
         line.startswith("\\")
         or line.endswith("\r")
-        or (index + 1 < len(hunk.lines) and hunk.lines[index + 1].startswith("\\"))
-        for hunk in hunks
-        for index, line in enumerate(hunk.lines)
-    )
-
-
-def _unix_to_windows(hunks: Sequence[Hunk]) -> tuple[Hunk, ...]:
-    def converted(hunk: Hunk) -> Hunk:
-        lines = hunk.lines
-        new = tuple(
-            line
-            if line.startswith("\\")
-            or line.endswith("\r")
-            or (index + 1 < len(lines) and lines[index + 1].startswith("\\"))
-            else line + "\r"
-            for index, line in enumerate(lines)
-        )
-        return _with_lines(hunk, new)
-
-    return tuple(converted(hunk) for hunk in hunks)
-
-
-def _windows_to_unix(hunks: Sequence[Hunk]) -> tuple[Hunk, ...]:
-    return tuple(
-        _with_lines(hunk, tuple(line.removesuffix("\r") for line in hunk.lines)) for hunk in hunks
-    )
-
-
-def _with_lines(hunk: Hunk, lines: tuple[str, ...]) -> Hunk:
-    return Hunk(
-        hunk.old_start, hunk.old_lines, hunk.new_start, hunk.new_lines, lines, hunk.numbered
+        or (at + 1 < len(lines) and lines[at + 1].startswith("\\"))
     )
 
 
@@ -365,11 +343,9 @@ def has_hunks(patches: Sequence[FilePatch]) -> bool:
 
 def unnumbered_hunk(patches: Sequence[FilePatch]) -> str | None:
     """Why Memtab will not apply a patch Gemini CLI would misplace (see the module doc)."""
-    for patch in patches:
-        for hunk in patch.hunks:
-            if not hunk.numbered:
-                return (
-                    "a hunk's @@ line has no line numbers: Gemini CLI would put its lines in "
-                    "place of the whole file"
-                )
-    return None
+    if all(hunk.numbered for patch in patches for hunk in patch.hunks):
+        return None
+    return (
+        "a hunk's @@ line has no line numbers: Gemini CLI would put its lines in place of the "
+        "whole file"
+    )

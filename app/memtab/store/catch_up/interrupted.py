@@ -128,35 +128,25 @@ def _log_one(home: Home, path: Path) -> RunEntry | None:
     ops = [_op(home, store, header, attempt, found) for attempt in started.attempts]
     end = started.end or StartedEnd()
     status: Literal["ok", "failed"] = "failed" if end.status != "ok" else "ok"
-    error, summary = end.error, end.summary
     at = max((v.after_version for op in ops for v in op.files), default=None)
     record = ConsolidationRecord(
         last_run_at=_time_of(at, header.started_at),
         trigger=header.trigger,
         scope=header.scope,
-        summary=summary or interrupted_summary(home, ops, header.planned),
+        summary=end.summary or interrupted_summary(home, ops, header.planned),
         ops=tuple(op.journal_op() for op in ops),
     )
     fingerprint = _journaled(home, header, record) or end.journal_fingerprint
     if fingerprint is None and started.end is None and record.applied_count:
         fingerprint = _journal(home, header, record)
     entry = RunEntry(
-        id=header.id,
+        **{f.name: getattr(header, f.name) for f in RunHeader.fields() if f.name != "planned"},
         at=record.last_run_at,
-        kind="consolidation",
-        trigger=header.trigger,
-        workspace_id=header.workspace_id,
-        project_path=header.project_path,
         summary=record.summary,
         ops=tuple(ops),
-        provider=header.provider,
-        model=header.model,
         status=status,
-        error=error or (INTERRUPTED_ERROR if started.end is None else None),
-        started_at=header.started_at,
+        error=end.error or (INTERRUPTED_ERROR if started.end is None else None),
         journal_fingerprint=fingerprint,
-        plan_id=header.plan_id,
-        scope=header.scope,
     )
     log.append(entry)
     path.unlink(missing_ok=True)

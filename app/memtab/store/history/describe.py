@@ -82,7 +82,10 @@ def describe_op(
             return f"Proposed: {verb} {target}"
         return f"Not applied — {verb} {target}" + (f": {op.note}" if op.note else "")
     if op.command == "rename" and op.new_path:
-        return _describe_move(op.path, op.new_path, names)
+        old_path, new_path = _parse(op.path), _parse(op.new_path)
+        if old_path is not None and new_path is not None and old_path.parent == new_path.parent:
+            return f"Renamed {name} to {new_path.name}"
+        return f"Moved {name} to {names(op.new_path)}"
     if op.command == "revert":  # a revert run's op: the file back as it was before the run
         file = (texts or {}).get(op.path)
         if file is not None and file.after is None and file.before is not None:
@@ -111,13 +114,6 @@ def describe_op(
     if not added and not removed:
         return f"Rewrote {name} (no line changed)"
     return f"Edited {name} (+{added} −{removed} lines)"
-
-
-def _describe_move(old: str, new: str, names: Callable[[str], str]) -> str:
-    old_path, new_path = _parse(old), _parse(new)
-    if old_path is not None and new_path is not None and old_path.parent == new_path.parent:
-        return f"Renamed {names(old)} to {new_path.name}"
-    return f"Moved {names(old)} to {names(new)}"
 
 
 def names_for(paths: Iterable[str]) -> Callable[[str], str]:

@@ -59,8 +59,7 @@ class HistorySettings(Record):
 
 def load_history_limits(env: Mapping[str, str] | None = None) -> HistoryLimits:
     """The bounds from Memtab's settings file (defaults when absent or unusable)."""
-    read = read_sidecar(settings_path(env))
-    section = read.document.get(SETTINGS_SECTION)
+    section = read_sidecar(settings_path(env)).document.get(SETTINGS_SECTION)
     if not isinstance(section, dict):
         return HistoryLimits()
     values = dict(section)

@@ -268,7 +268,9 @@ def _read(session_id: str, data: bytes) -> Iterator[XumEdit]:
         acting, at = evidence.workspace_id or row.workspace_id or session_id, row.ts
         if body.migrated_from is not None:  # the sub-agent's change, when it made it
             acting = body.origin_journal or body.migrated_from.partition(":")[0] or acting
-            at = _clock_or(body.source_ts, row.ts)
+            # its `sourceTs` when a positive safe integer, else its `ts`
+            source_ts = body.source_ts
+            at = source_ts if source_ts is not None and 0 < source_ts <= MAX_SAFE_INTEGER else at
         yield XumEdit(
             event_id=row.id,
             at=at,
@@ -284,8 +286,3 @@ def _read(session_id: str, data: bytes) -> Iterator[XumEdit]:
             journal=session_id,
             migrated_from=body.migrated_from,
         )
-
-
-def _clock_or(source_ts: int | None, ts: int) -> int:
-    """When a row's change was made: its `sourceTs` when a positive safe integer, else its `ts`."""
-    return source_ts if source_ts is not None and 0 < source_ts <= MAX_SAFE_INTEGER else ts

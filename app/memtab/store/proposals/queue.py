@@ -5,6 +5,7 @@ thread."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -88,11 +89,6 @@ def proposal_summary(proposal: AgentProposal) -> str:
     return " ".join([head, *shown]) if shown else head
 
 
-def _proposal_id(client: str, call: ToolCall, at: int) -> str:
-    key = f"{client}\n{call.command}\n{sorted(call.arguments.items())!r}\n{at}"
-    return "p" + hashlib.blake2b(key.encode(), digest_size=5).hexdigest()
-
-
 class ProposalQueue:
     """One queue of proposals: a workspace's, or the global one (`workspace` None)."""
 
@@ -140,11 +136,14 @@ class ProposalQueue:
         ) as raw:
             proposals, unknown = _split(raw)
             change(proposals)
+            # Every pending proposal and the newest decisions, in order.
+            decided = [p for p in proposals if p.status != "pending"]
+            forget = {p.id for p in sorted(decided, key=lambda p: p.decided_at or 0)[:-MAX_DECIDED]}
+            kept = [p for p in proposals if p.id not in forget]
             workspace_id = self.workspace.id if self.workspace else None
-            document = ProposalFile(
-                workspace_id=workspace_id, proposals=(*_pruned(proposals), *unknown)
+            raw.update(
+                ProposalFile(workspace_id=workspace_id, proposals=(*kept, *unknown)).to_json()
             )
-            raw.update(document.to_json())
 
     def propose(self, call: ToolCall, *, client: str) -> AgentProposal:
         """Queue `call` from `client` (text already redacted), checked as the memory tool would
@@ -162,8 +161,9 @@ class ProposalQueue:
 
         arguments = request.args.arguments
         at = self._clock()
+        key = f"{client}\n{call.command}\n{sorted(call.arguments.items())!r}\n{at}"
         proposal = AgentProposal(
-            id=_proposal_id(client, call, at),
+            id="p" + hashlib.blake2b(key.encode(), digest_size=5).hexdigest(),
             client=client,
             command=call.command,
             arguments=arguments,
@@ -317,13 +317,10 @@ def _queue_files_bytes(folder: Path, *, but: str) -> int:
             for entry in entries:
                 if entry.name == but or not entry.name.endswith(".json"):
                     continue
-                try:
-                    if not entry.is_file(follow_symlinks=False):
-                        continue
-                    size = entry.stat(follow_symlinks=False).st_size
-                except OSError:
-                    continue
-                total += size if size <= MAX_QUEUED_BYTES else 0
+                with contextlib.suppress(OSError):
+                    if entry.is_file(follow_symlinks=False):
+                        size = entry.stat(follow_symlinks=False).st_size
+                        total += size if size <= MAX_QUEUED_BYTES else 0
     except OSError:
         return 0
     return total
@@ -345,10 +342,3 @@ def _pending_index(proposals: list[AgentProposal], proposal_id: str) -> int:
     if (index := next(found, None)) is not None:
         return index
     raise ProposalError(f"No pending proposal with id {proposal_id}")
-
-
-def _pruned(proposals: list[AgentProposal]) -> list[AgentProposal]:
-    """Every pending proposal and the newest decisions, in order."""
-    decided = [p for p in proposals if p.status != "pending"]
-    forget = {p.id for p in sorted(decided, key=lambda p: p.decided_at or 0)[:-MAX_DECIDED]}
-    return [p for p in proposals if p.id not in forget]

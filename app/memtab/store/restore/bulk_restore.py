@@ -200,7 +200,11 @@ def _restore_chunk(
         began = time.monotonic()
         planned, taken = _plan(store, scope, staged, result, began + CHUNK_HOLD_S / 3)
         kept = _keep_replaced(store, scope, planned, result)
-        _give_back_meta(store, planned)
+        # The pins and usage of the files the chunk recreates: one update.
+        giving = [e for e in planned if e.current is None and e.item.meta and not e.meta_given]
+        store.give_back_meta([(e.item.path, e.item.meta) for e in giving if e.item.meta])
+        for entry in giving:
+            entry.meta_given = True
         root = store.root(scope)
         # The pins and usage of the files it removes: one read.
         meta = store.meta_snapshot() if any(e.item.data is None for e in planned) else {}
@@ -290,8 +294,7 @@ def _read(directory: Directory | None, path: VirtualPath) -> bytes | None:
 
 def _open_parent(store: MemoryStore, path: VirtualPath, *, create: bool = False) -> Directory:
     assert path.scope is not None
-    root = store.root(path.scope)
-    return open_scope_directory(root, path.parent, target=path, create=create)
+    return open_scope_directory(store.root(path.scope), path.parent, target=path, create=create)
 
 
 def _keep_replaced(
@@ -318,14 +321,6 @@ def _keep_replaced(
                 result.failed[entry.item.path] = str(error)
                 planned.remove(entry)
         return False
-
-
-def _give_back_meta(store: MemoryStore, planned: Sequence[_Planned]) -> None:
-    """Give back the pins and usage of the files the chunk recreates: one update."""
-    giving = [e for e in planned if e.current is None and e.item.meta and not e.meta_given]
-    store.give_back_meta([(e.item.path, e.item.meta) for e in giving if e.item.meta])
-    for entry in giving:
-        entry.meta_given = True
 
 
 def in_folders(

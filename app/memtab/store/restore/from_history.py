@@ -281,8 +281,7 @@ def revert_run(
             refused=[Refusal(path=path, reason=reason) for path in touched_paths(run.ops)]
         )
     workspace = load_registry(home).workspace(run.workspace_id) if run.workspace_id else None
-    started_at = now_ms()
-    revert_id = new_run_id(started_at)
+    revert_id = new_run_id(now_ms())
     store = MemoryStore(home, workspace, run_id=revert_id)
     record_external(store)  # a later change by another program is a later version too
     touched = _touched_by(store, run_id)
@@ -304,8 +303,7 @@ def revert_run(
     if done is not None:
         done.extend(change for change in changes if change.path in result.restored)
     if result.restored:
-        logged = _log_revert(home, run, result, changes, revert_id)
-        return result.replaced(revert_run_id=logged)
+        return result.replaced(revert_run_id=_log_revert(home, run, result, changes, revert_id))
     return result
 
 

@@ -323,7 +323,10 @@ def replaced_once(content: str, args: StrReplaceArgs, path: VirtualPath) -> str:
     """`content` with `args.old_str`, found exactly once, replaced by `args.new_str`;
     MemoryStoreError otherwise."""
     old = args.old_str
-    starts = _match_starts(content, old)
+    starts = [content.find(old)]  # overlapping matches included (as mux counts)
+    while starts[-1] != -1:
+        starts.append(content.find(old, starts[-1] + 1))
+    starts.pop()
     if not starts:
         raise MemoryStoreError(f"No replacement was performed: old_str was not found in {path}")
     if len(starts) > 1:
@@ -388,14 +391,6 @@ def require_sha(path: VirtualPath, actual: str, expected: str) -> None:
             f"{path} changed since it was read (its sha256 is now {actual}, not the "
             "expected_sha256 given); nothing was changed: view it again",
         )
-
-
-def _match_starts(content: str, needle: str) -> list[int]:
-    """Where `needle` starts in `content`, overlapping matches included (as mux counts)."""
-    starts = [content.find(needle)]
-    while starts[-1] != -1:
-        starts.append(content.find(needle, starts[-1] + 1))
-    return starts[:-1]
 
 
 def _line_numbers(content: str, starts: list[int]) -> str:

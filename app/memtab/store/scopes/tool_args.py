@@ -11,7 +11,7 @@ import types
 from typing import Annotated, Any, Final, Literal, Union, get_args, get_origin
 
 from memtab.fs.records import AtLeast, Key, OmitNone, Record
-from memtab.fs.records.codec import MISSING, Field, RecordError
+from memtab.fs.records.codec import MISSING, RecordError
 from memtab.store.errors import ToolArgumentError
 
 _SCALARS: dict[Any, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
@@ -22,18 +22,13 @@ def record_schema(record: type[Record]) -> dict[str, Any]:
     defaults = record._defaults
     properties: dict[str, Any] = {}
     for declared in record.fields():
-        schema = field_schema(declared)
+        schema = _described(declared.type, declared.markers)
         default = defaults.get(declared.name)
         if isinstance(default, str | int | float | bool):
             schema["default"] = default.value if isinstance(default, enum.Enum) else default
         properties[declared.key] = schema
     required = [f.key for f in record.fields() if f.name not in defaults]
     return {"type": "object", "properties": properties, "required": required}
-
-
-def field_schema(declared: Field) -> dict[str, Any]:
-    """One field's JSON Schema (its type and its markers; no default)."""
-    return _described(declared.type, declared.markers)
 
 
 def type_schema(declared: Any) -> dict[str, Any]:

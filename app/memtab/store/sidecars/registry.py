@@ -411,19 +411,6 @@ def new_workspace_id() -> str:
     return os.urandom(5).hex()
 
 
-def _registry_shape_problem(document: dict[str, Any]) -> str | None:
-    projects = document.get("projects")
-    return (
-        None if projects is None or isinstance(projects, list) else "its `projects` is not a list"
-    )
-
-
-def _project_entry(projects: list[Any], project_path: str) -> list[Any] | None:
-    """The entry mux uses for `project_path`: the last whose key normalizes to it."""
-    found = [e for e in projects if isinstance(e, list) and e and isinstance(e[0], str)]
-    return next((e for e in reversed(found) if normalize_project_path(e[0]) == project_path), None)
-
-
 def _ensure_project(
     document: dict[str, Any], project_path: str, display_name: str | None
 ) -> tuple[dict[str, Any], bool]:
@@ -432,7 +419,9 @@ def _ensure_project(
     projects = document.get("projects")
     if not isinstance(projects, list):  # missing, or kept aside as malformed: start anew
         projects = document["projects"] = []
-    entry = _project_entry(projects, project_path)
+    # The entry mux uses for `project_path`: the last whose key normalizes to it.
+    found = [e for e in projects if isinstance(e, list) and e and isinstance(e[0], str)]
+    entry = next((e for e in reversed(found) if normalize_project_path(e[0]) == project_path), None)
     if entry is not None:
         if ProjectPair.read(entry) is not None:
             return entry[1], False  # changed in place: what Memtab does not know stays
@@ -443,8 +432,13 @@ def _ensure_project(
 
 
 def _editing_registry(home: Home) -> AbstractContextManager[dict[str, Any]]:
+    not_a_list = "its `projects` is not a list"
     return edit_sidecar(
-        home.config_path, home.lock_path("config"), shape_problem=_registry_shape_problem
+        home.config_path,
+        home.lock_path("config"),
+        shape_problem=lambda document: (
+            None if isinstance(document.get("projects"), list | None) else not_a_list
+        ),
     )
 
 

@@ -253,12 +253,6 @@ _CORE_SCHEMA_SCALARS: tuple[tuple[str, LazyPattern, list[str]], ...] = (
 )
 
 
-def _key_identity(key: Any) -> tuple[str, Any]:
-    # Keys the `yaml` package counts as one: true is not 1, but 1 and 1.0 are.
-    kind = "bool" if isinstance(key, bool) else "number" if isinstance(key, int | float) else None
-    return (kind or type(key).__name__, key)
-
-
 @functools.cache
 def _core_schema_loader() -> Any:
     """A safe loader resolving plain scalars by the YAML 1.2 core schema only and refusing a
@@ -274,7 +268,10 @@ def _core_schema_loader() -> Any:
                 seen: set[tuple[str, Any]] = set()
                 for key_node, _ in node.value:
                     try:
-                        identity = _key_identity(self.construct_object(key_node, deep=deep))
+                        key = self.construct_object(key_node, deep=deep)
+                        # Keys the `yaml` package counts as one: true is not 1, but 1 and 1.0 are.
+                        number = isinstance(key, int | float) and not isinstance(key, bool)
+                        identity = ("number" if number else type(key).__name__, key)
                         repeated = identity in seen
                     except TypeError:  # unhashable: the base class reports it
                         break

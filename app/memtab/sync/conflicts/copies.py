@@ -26,7 +26,7 @@ from memtab.store.conflict_copies import (
 from memtab.store.errors import MemoryStoreError, NotFoundError
 from memtab.store.history.provenance import log_kept_from
 from memtab.store.home import Home
-from memtab.store.paths import VirtualPath, parse_file_path
+from memtab.store.paths import parse_file_path
 from memtab.store.restore.from_history import file_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.meta import MetaEntry, MetaStore, parse_meta_document
@@ -137,16 +137,13 @@ def resolve_memory_copy(
             store.restore_content(
                 copy.original, chosen, expected_sha256=hashlib.sha256(mine).hexdigest(), op="edit"
             )
+        # Who wrote the copy, as history recorded it (another program, unless it knew).
+        versions = file_history(store, copy.path)
+        writer = versions[0].actor if versions else EXTERNAL
         for change in changes:  # the lines it keeps from the copy are its writer's (§20.1)
-            log_kept_from(store.home, change.after, _writer_of(store, copy.path), theirs)
+            log_kept_from(store.home, change.after, writer, theirs)
     store.delete(copy.path)  # history keeps it: `memtab trash` lists it
     return copy
-
-
-def _writer_of(store: MemoryStore, path: VirtualPath) -> str:
-    """Who wrote the copy, as history recorded it (another program, unless it knew)."""
-    versions = file_history(store, path)
-    return versions[0].actor if versions else EXTERNAL
 
 
 def resolve_sidecar_copy(home: Home, copy: SidecarCopy, keep: Keep) -> Path:

@@ -523,33 +523,22 @@ class Git:
         moves origin's tracking branch too; `maintain` runs git's maintenance after."""
         tracking = f"refs/remotes/origin/{branch}"
         spec = f"+refs/heads/{branch}:{tracking}" if track else f"refs/heads/{branch}"
+        no_maintenance = [] if maintain else ["-c", "maintenance.auto=false"]
+        refmap = [] if track else ["--refmap="]  # nothing but FETCH_HEAD written
+        side = self._remote_side("--upload-pack", "upload-pack")
+        args = [*no_maintenance, "fetch", "--quiet", "--no-tags", *refmap, *side, "origin", spec]
         try:
-            no_maintenance = [] if maintain else ["-c", "maintenance.auto=false"]
-            refmap = [] if track else ["--refmap="]  # nothing but FETCH_HEAD written
-            side = self._remote_side("--upload-pack", "upload-pack")
-            args = [
-                *no_maintenance,
-                "fetch",
-                "--quiet",
-                "--no-tags",
-                *refmap,
-                *side,
-                "origin",
-                spec,
-            ]
             self.run(args, timeout_s=timeout_s, network=True)
         except GitError as error:
             if "couldn't find remote ref" in str(error):
                 if track:
-                    self.run(["update-ref", "-d", tracking], check=False)
+                    self.track(branch, None)
                 return None
             raise
         fetched = self._fetched()
-        if fetched is None:  # not said where git says it: asked
-            fetched = self.resolve(tracking) if track else None
-            if not track:
-                raise GitError(f"git fetch did not say what {branch} of origin is")
-        return fetched
+        if fetched is None and not track:
+            raise GitError(f"git fetch did not say what {branch} of origin is")
+        return fetched or self.resolve(tracking)  # not said where git says it: asked
 
     def maintain(self, *, timeout_s: float = NETWORK_TIMEOUT_S) -> None:
         """git's maintenance as a fetch runs it (`maintenance run --auto`; a git before 2.29 fails,

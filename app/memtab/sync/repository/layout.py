@@ -187,7 +187,8 @@ def parse_scope(spec: str) -> SyncedScope:
         if not path:
             raise SyncSetupError(f"{spec!r}: the project path is empty")
         chosen = name or project_basename(path) or "project"
-        return SyncedScope.of("project", check_name(_safe(chosen), "The project name"), path)
+        safe = _UNSAFE.sub("_", chosen).lstrip(".") or "project"  # odd characters as `_`
+        return SyncedScope.of("project", check_name(safe, "The project name"), path)
     if kind == "workspace" and value:
         return SyncedScope.of("workspace", check_name(name or value, "The workspace name"), value)
     if kind == Scope.SESSION.value:
@@ -199,11 +200,6 @@ def parse_scope(spec: str) -> SyncedScope:
     raise SyncSetupError(
         f"{spec!r} is not a scope: use global, project:PATH[=NAME] or workspace:ID[=NAME]"
     )
-
-
-def _safe(name: str) -> str:
-    """A directory's name as a folder name of the repository (odd characters as `_`)."""
-    return _UNSAFE.sub("_", name).lstrip(".") or "project"
 
 
 class Target(Record):

@@ -159,8 +159,7 @@ def open_scope_store(
     assert synced.key is not None
     if synced.kind == "project":
         return ProjectScopeStore(home, synced.key, actor=actor, run_id=run_id)
-    registry = load_registry(home)
-    workspace = registry.workspace(synced.key)
+    workspace = load_registry(home).workspace(synced.key)
     if workspace is None:
         raise SyncSetupError(f"The workspace {synced.key} is not registered in {home.root}")
     return MemoryStore(home, workspace, actor=actor, run_id=run_id)
@@ -304,8 +303,7 @@ def record_outside_changes(
     """Record other programs' changes in the synced scope first; the warnings and each walked file's
     `lstat`."""
     walked: dict[str, os.stat_result] = {}
-    report = record_external(store, scopes=(synced.scope,), walked=walked)
-    return report.warnings(), walked
+    return record_external(store, scopes=(synced.scope,), walked=walked).warnings(), walked
 
 
 def write_file(

@@ -313,6 +313,7 @@ class DuplicatesEngine:
                         boilerplate,
                         weight,
                         lambda one, other: rules_apart(one, other, weight),
+                        rare_weight(len(representatives)),
                     )
                 ),
                 statement_pairs(

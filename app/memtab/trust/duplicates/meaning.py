@@ -184,8 +184,13 @@ _RESTRICTED = re.compile(r"\b(?:only|unless|except|but|if|when|until)\b", re.IGN
 merging only when the schema changed")."""
 
 
-_LIMITED = re.compile(r"\b(?:only|unless|except|but)\b", re.IGNORECASE)
-"""A word saying where a statement does not hold ("…, but npm for the docs site"): of two
+_LIMITED = re.compile(
+    r"\b(?:only|unless|except|but|excluding|barring|save\s+for|other\s+than|apart\s+from"
+    r"|aside\s+from|bar(?=\s+(?:the|a|an|this|that|our|its|their)\b))\b",
+    re.IGNORECASE,
+)
+"""A word saying where a statement does not hold ("…, but npm for the docs site"; the
+exceptive prepositions: "apart from the CLI", "other than `/healthz`"): of two
 statements alike in words, what one says always the other limits (not "when", as often a
 fact's time as a rule's condition)."""
 

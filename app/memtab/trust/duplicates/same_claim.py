@@ -19,9 +19,10 @@ from itertools import repeat
 from typing import NamedTuple
 
 from memtab.check.documents import Document
+from memtab.trust.duplicates.about import about_other, left_open, told_of_a_day
 from memtab.trust.duplicates.boilerplate import line_digest
 from memtab.trust.duplicates.clauses import LABEL
-from memtab.trust.duplicates.meaning import POLARITIES, denied, narrowed
+from memtab.trust.duplicates.meaning import POLARITIES, compared, denied, narrowed, own_name
 from memtab.trust.specifics import different_specifics
 from memtab.trust.values import WEB_ADDRESS
 from memtab.trust.words import content_lines, sentence_stems, statements, stems_of
@@ -40,6 +41,7 @@ capitals ("CLI", "UTC": a term, said of many things)."""
 class _Sentence(NamedTuple):
     text: str
     stems: frozenset[str]
+    line: str
 
 
 def same_claims(
@@ -48,6 +50,7 @@ def same_claims(
     boilerplate: frozenset[bytes],
     weight: Mapping[str, float],
     apart: Callable[[str, str], bool] = lambda one, other: False,
+    rare: float = 0.0,
 ) -> bool:
     """Whether two memories alike in words make the same claims (see the module doc); the
     lines of `boilerplate` (`boilerplate.boilerplate_of`) say nothing of either; `apart`:
@@ -71,13 +74,37 @@ def same_claims(
         or narrowed(b.text, a.text, said)
         or denied(a.text, b.text)
         or denied(b.text, a.text)
+        or left_open(a.line, b.line)
+        or told_of_a_day(a.text, b.text)
+        or _about_other((a.text, one), (b.text, other), weight, rare)
     )
+
+
+def _about_other(
+    one: tuple[str, Document],
+    other: tuple[str, Document],
+    weight: Mapping[str, float],
+    rare: float,
+) -> bool:
+    """Whether two sentences of two memories say their claims of other things
+    (`about.about_other`), each read without its memory's own project's name."""
+    (sentence, document), (their_sentence, their_document) = one, other
+    mine = compared(sentence, own_name(document))
+    theirs = compared(their_sentence, own_name(their_document))
+    return about_other(mine, theirs, lambda: _said(their_document), weight, rare) or about_other(
+        theirs, mine, lambda: _said(document), weight, rare
+    )
+
+
+def _said(document: Document) -> frozenset[str]:
+    """A memory's stems, its title and frontmatter with them (what it is about)."""
+    return frozenset(stems_of(document.text))
 
 
 def _sentences(document: Document, boilerplate: frozenset[bytes]) -> list[_Sentence]:
     """A memory's sentences, but code and its boilerplate lines."""
     return [
-        _Sentence(sentence, sentence_stems(sentence))
+        _Sentence(sentence, sentence_stems(sentence), line.text)
         for line in content_lines(document.text)
         if not line.code and line_digest(line.text) not in boilerplate
         for sentence in statements(line.text)

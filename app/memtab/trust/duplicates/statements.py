@@ -24,6 +24,7 @@ filters, and not adopted (docs/trust-quality.md "On memory nobody tuned them on"
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import defaultdict
@@ -36,6 +37,7 @@ from memtab.kept.per_file import NotAsMadeError
 from memtab.markdown import text_lines
 from memtab.sources.codex.summary import restates
 from memtab.store.text.near_duplicates import COMMON_FILES, alike_groups, near_duplicate_pairs
+from memtab.trust.duplicates.about import about_other, left_open, told_of_a_day
 from memtab.trust.duplicates.boilerplate import BOILERPLATE_NOTES
 from memtab.trust.duplicates.boilerplate import similarity as weighted_similarity
 from memtab.trust.duplicates.clauses import a_rule, apart_as_said, own_clause, rules_beside
@@ -52,7 +54,7 @@ from memtab.trust.duplicates.records import DuplicateGroup, group_key, listed
 from memtab.trust.duplicates.same_claim import subject_only
 from memtab.trust.memories import place_of, where_in_words
 from memtab.trust.specifics import without_addresses
-from memtab.trust.words import ContentLine, sentence_stems
+from memtab.trust.words import ContentLine, sentence_stems, stems_of
 
 STATEMENT_SIMILARITY = 0.35
 """Statements' stems alike at this are compared by what they say (`alike`)."""
@@ -382,6 +384,7 @@ def statement_groups(
     once); two that share a subject and not what they say of it are apart
     (`same_claim.subject_only`). `agreed`: what a run over the same files found (read
     whole, not again)."""
+    rare = rare_weight(len(notes))
     alike_found = alike_groups(pairs, rank=lambda index: index)
     alone = set(range(len(sets))) - {i for members, _ in alike_found for i in members}
     alike_found += [([i], 1.0) for i in sorted(alone)]  # the same sentence in several memories
@@ -400,11 +403,19 @@ def statement_groups(
     def apart(one: Said, other: Said) -> bool:  # Codex's summary restates its handbook
         if restates(notes[one.note][0].path, notes[other.note][0].path):
             return True
-        mine = compared(one.statement.text, own_name(notes[one.note][0]))
-        theirs = compared(other.statement.text, own_name(notes[other.note][0]))
-        return apart_as_said(lambda a, b: subject_only(a, b, weight), mine, theirs) or rules_apart(
-            mine, theirs, weight
+        (mine, line), (theirs, their_line) = read(one), read(other)
+        return (
+            apart_as_said(lambda a, b: subject_only(a, b, weight), mine, theirs)
+            or rules_apart(mine, theirs, weight)
+            or left_open(line, their_line)
+            or told_of_a_day(mine, theirs)
+            or about_other(mine, theirs, lambda: said_of(other.note), weight, rare)
+            or about_other(theirs, mine, lambda: said_of(one.note), weight, rare)
         )
+
+    @functools.cache
+    def said_of(note: int) -> frozenset[str]:  # its title and frontmatter too
+        return frozenset(stems_of(notes[note][0].text))
 
     kept = _kept_parts(agreed, len(alike_found))
     groups, found = [], []
