@@ -119,22 +119,30 @@ def test_an_unreadable_answer_or_a_failed_call_leaves_the_offline_finding(tmp_pa
     assert judge_of(home, ScriptedProvider([])).ask("same", ["a", "b"]) is None
 
 
-def test_the_command_asks_the_configured_model_unless_offline(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def contradicting_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, provider: ScriptedProvider
+) -> list[str]:
+    """`memtab contradictions`' arguments on a home of two opposite rules, `provider` the
+    configured model."""
     home = make_home(tmp_path / "home")
     atomic_write_text(home.global_root / "a.md", "# A\n\n- Never rebase on main.\n")
     atomic_write_text(
         home.project_root(PROJECT) / "b.md", "# B\n\n- Always rebase on main before review.\n"
     )
-    provider = ScriptedProvider(
-        [*CONTRADICT_OK, reply("contradiction", "never rebase against always rebase")]
-    )
     monkeypatch.setattr(judging, "make_provider", lambda settings, limit: provider)
     monkeypatch.setattr(
         "memtab.cli.health.trust_commands.resolve_provider_settings", lambda: SETTINGS
     )
-    argv = ["--home", str(home.root), "contradictions", "--no-sources"]
+    return ["--home", str(home.root), "contradictions", "--no-sources"]
+
+
+def test_the_command_asks_the_configured_model_unless_offline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    provider = ScriptedProvider(
+        [*CONTRADICT_OK, reply("contradiction", "never rebase against always rebase")]
+    )
+    argv = contradicting_home(tmp_path, monkeypatch, provider)
     assert main([*argv, "--json"]) == 1
     [found] = json.loads(capsys.readouterr().out)["contradictions"]
     assert (found["judgedBy"], found["reason"]) == (

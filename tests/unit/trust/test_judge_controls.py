@@ -12,19 +12,16 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
-from memtab.fs.atomic import atomic_write_text
 from memtab.llm.types import ModelReply
 from memtab.store.home import Home
-from memtab.trust import judge as judging
 from memtab.trust.contradictions.engine import ContradictionsEngine
 from memtab.trust.contradictions.records import ContradictionsReport
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.duplicates.records import DuplicatesReport
 from memtab.trust.judge import judge_contradictions, judge_duplicates, wider_duplicates
-from support.memory_home import PROJECT, make_home
 from support.scripted_provider import ScriptedProvider
 from support.seeded_memories import memory
-from unit.trust.test_judge import CONTRADICT_OK, SAME_OK, SETTINGS, judge_of, reply
+from unit.trust.test_judge import CONTRADICT_OK, SAME_OK, contradicting_home, judge_of, reply
 from unit.trust.test_judge_wider import TIMESTAMPTZ, UTC
 
 SAME_FAILED = {
@@ -159,19 +156,10 @@ def test_a_model_that_dismisses_the_rewording_is_not_asked_the_wider_net(tmp_pat
 def test_the_command_keeps_the_offline_findings_of_a_model_that_fails_a_control(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    home = make_home(tmp_path / "home")
-    atomic_write_text(home.global_root / "a.md", "# A\n\n- Never rebase on main.\n")
-    atomic_write_text(
-        home.project_root(PROJECT) / "b.md", "# B\n\n- Always rebase on main before review.\n"
-    )
     provider = ScriptedProvider(
         [reply("contradiction", "always against never"), reply("compatible", "a narrower case")]
     )
-    monkeypatch.setattr(judging, "make_provider", lambda settings, limit: provider)
-    monkeypatch.setattr(
-        "memtab.cli.health.trust_commands.resolve_provider_settings", lambda: SETTINGS
-    )
-    argv = ["--home", str(home.root), "contradictions", "--no-sources"]
+    argv = contradicting_home(tmp_path, monkeypatch, provider)
     assert main([*argv, "--json"]) == 1
     answer = json.loads(capsys.readouterr().out)
     [found] = answer["contradictions"]
