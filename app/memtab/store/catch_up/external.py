@@ -1,6 +1,7 @@
 """Changes Memtab did not make (mux, an editor, `echo >>`), recorded as `external` by comparing each
-file's stat with its newest version, hashing only what changed; a gone file whose content turns up
-at a new path is a rename. Runs off the GUI thread; a read command passes `wait=False`."""
+file's stat with its newest version, hashing what changed or was modified too near its reading for
+its stat to tell (`fs.memo.RACY_MARGIN_NS`); a gone file whose content turns up at a new path is a
+rename. Runs off the GUI thread; a read command passes `wait=False`."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import now_ms
+from memtab.fs.memo import RACY_MARGIN_NS, changed_since
 from memtab.fs.private import PRIVATE_FILE_MODE
 from memtab.fs.readable import HardLinkedFileError
 from memtab.fs.records import Record, ValidEntries
@@ -152,7 +154,9 @@ def _record_scope(
     actor_of: ActorOf | None,
     stats: dict[str, os.stat_result] | None = None,
 ) -> None:
-    walked, complete, raw = _stat_walk(scope, store.root(scope), stats)
+    started_ms = now_ms()  # before the walk: no content read this pass is older
+    infos: dict[str, os.stat_result] = {} if stats is None else stats
+    walked, complete, raw = _stat_walk(scope, store.root(scope), infos)
     report.scanned += len(walked)
     key = store.history_key(scope)
     newest = ScopeHistory(store.home, key).newest_by_path()
@@ -161,8 +165,10 @@ def _record_scope(
     candidates = [
         p
         for p, found in walked.items()
-        if not _unchanged(newest.get(p), found, cache) and not_kept.get(p) != found
+        if not _unchanged(newest.get(p), found, infos[p], cache) and not_kept.get(p) != found
     ]
+    # Read as their stat is: a stat cache entry would vouch for a same-size rewrite at that mtime.
+    unsettled = {p for p in candidates if not _settled(infos[p], started_ms)}
     gone = [
         p
         for p, v in newest.items()
@@ -186,7 +192,7 @@ def _record_scope(
                 break
             chunk = candidates[start : start + RECORD_BATCH]
             for observation in _read_changed(
-                store.root(scope), scope, chunk, raw, newest, walked, kept_cache, report
+                store.root(scope), scope, chunk, raw, newest, walked, kept_cache, report, unsettled
             ):
                 assert observation.data is not None
                 blobs.put(observation.data, observation.sha256)
@@ -225,15 +231,18 @@ def _read_changed(
     walked: dict[str, Stat],
     kept_cache: dict[str, tuple[int, int, str]],
     report: ExternalReport,
+    unsettled: set[str],
 ) -> list[Observation]:
-    """What files whose stat changed hold now, where it differs from their newest version."""
+    """What files whose stat changed hold now, where it differs from their newest version; one
+    that holds it is cached by stat unless `unsettled`."""
     seen: list[Observation] = []
     for path_text, data in _read_files(root, scope, paths, raw, report):
         report.hashed += 1
         digest = sha256_of(data)
         current = newest.get(path_text)
         if current is not None and not current.deleted and current.sha256 == digest:
-            kept_cache[path_text] = (*walked[path_text], digest)
+            if path_text not in unsettled:
+                kept_cache[path_text] = (*walked[path_text], digest)
             continue
         against = ReadAgainst(current.id if current is not None else None)
         seen.append(
@@ -399,12 +408,25 @@ def _as_read(newest: dict[str, Version], rename: Rename) -> bool:
 
 
 def _unchanged(
-    version: Version | None, found: Stat, cache: dict[str, tuple[int, int, str]]
+    version: Version | None,
+    found: Stat,
+    info: os.stat_result,
+    cache: dict[str, tuple[int, int, str]],
 ) -> bool:
-    if version is None or version.deleted or version.stat == found:
-        return version is not None and not version.deleted
+    """Whether a file's stat shows it holds its newest version: the version's own stat where the
+    file was settled when it was recorded, else a stat cache entry (only a settled file has one)."""
+    if version is None or version.deleted:
+        return False
+    if version.stat == found and _settled(info, version.at):
+        return True
     cached = cache.get(version.path)
     return cached is not None and cached[:2] == found and cached[2] == version.sha256
+
+
+def _settled(info: os.stat_result, read_at_ms: int) -> bool:
+    """Whether a file was last modified safely before `read_at_ms`: a later rewrite of the same size
+    in the same clock tick would keep its stat (git's "racily clean")."""
+    return not changed_since(info, read_at_ms * 1_000_000 - RACY_MARGIN_NS)
 
 
 def _missing(store: MemoryStore, path_text: str) -> bool:

@@ -1,0 +1,93 @@
+"""A same-size rewrite in the clock tick of history's last look keeps the file's stat (git's
+"racily clean"): `record_external` reads a file modified within `RACY_MARGIN_NS` of when its
+stat was recorded, and trusts the stat of an older one without reading it."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from memtab.store.catch_up.external import record_external
+from memtab.store.history.blobs import BlobStore
+from memtab.store.home import Home
+
+from .helpers import HOUR_NS, new_home, passes_at, store_for, versions
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Home:
+    home = new_home(tmp_path / "home")
+    home.global_root.mkdir(parents=True, exist_ok=True)
+    return home
+
+
+def rewrite_keeping_stat(path: Path, text: str) -> None:
+    """What a coarse clock does: new content of the same size under the same mtime."""
+    before = path.stat()
+    assert len(text.encode()) == before.st_size
+    path.write_text(text)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+def contents(home: Home) -> list[bytes]:
+    blobs = BlobStore(home.history_blobs_dir)
+    return [blobs.get(version.sha256) for version in versions(store_for(home))]
+
+
+def test_a_same_size_rewrite_under_the_recorded_stat_is_recorded(
+    home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    notes = home.global_root / "notes.md"
+    notes.write_text("- first\n")
+    passes_at(monkeypatch)
+    assert record_external(store_for(home)).recorded == 1
+    rewrite_keeping_stat(notes, "- again\n")
+    report = record_external(store_for(home))
+    assert report.recorded == 1
+    assert contents(home) == [b"- first\n", b"- again\n"]
+
+
+def test_an_unchanged_content_read_too_soon_is_not_cached_by_its_stat(
+    home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    notes = home.global_root / "notes.md"
+    notes.write_text("- first\n")
+    old = time.time_ns() - HOUR_NS
+    os.utime(notes, ns=(old, old))  # so that the next write surely changes the mtime
+    passes_at(monkeypatch)
+    assert record_external(store_for(home)).recorded == 1
+    notes.write_text("- first\n")  # touched: a new mtime, the same content
+    touched = record_external(store_for(home))
+    assert (touched.hashed, touched.recorded) == (1, 0)
+    rewrite_keeping_stat(notes, "- other\n")
+    assert record_external(store_for(home)).recorded == 1
+    assert contents(home) == [b"- first\n", b"- other\n"]
+
+
+def test_an_old_unchanged_file_is_not_read_again(
+    home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    notes = home.global_root / "notes.md"
+    notes.write_text("- first\n")
+    passes_at(monkeypatch, later_ns=HOUR_NS)
+    assert record_external(store_for(home)).recorded == 1
+    again = record_external(store_for(home))
+    assert (again.scanned, again.hashed, again.recorded) == (1, 0, 0)
+
+
+def test_a_file_read_too_soon_is_read_until_it_is_old_then_cached(
+    home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    notes = home.global_root / "notes.md"
+    notes.write_text("- first\n")
+    passes_at(monkeypatch)
+    assert record_external(store_for(home)).recorded == 1
+    soon = record_external(store_for(home))
+    assert (soon.hashed, soon.recorded) == (1, 0)  # modified as the version was recorded
+    passes_at(monkeypatch, later_ns=HOUR_NS)
+    settled = record_external(store_for(home))
+    assert (settled.hashed, settled.recorded) == (1, 0)  # settled by now: cached by its stat
+    assert record_external(store_for(home)).hashed == 0
