@@ -4,12 +4,14 @@ stat was recorded, and trusts the stat of an older one without reading it."""
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
 
 import pytest
 
+from memtab.store.catch_up import external
 from memtab.store.catch_up.external import record_external
 from memtab.store.history.blobs import BlobStore
 from memtab.store.home import Home
@@ -91,3 +93,35 @@ def test_a_file_read_too_soon_is_read_until_it_is_old_then_cached(
     settled = record_external(store_for(home))
     assert (settled.hashed, settled.recorded) == (1, 0)  # settled by now: cached by its stat
     assert record_external(store_for(home)).hashed == 0
+
+
+def test_a_pass_that_read_every_unsettled_file_needs_no_entry_for_each(
+    home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("a.md", "b.md"):
+        (home.global_root / name).write_text(f"- {name}\n")
+    passes_at(monkeypatch)
+    assert record_external(store_for(home)).recorded == 2
+    passes_at(monkeypatch, later_ns=HOUR_NS)
+    assert record_external(store_for(home)).hashed == 2  # changed as recorded: read once more
+    cache = json.loads((home.history_index_dir / "global.stat.json").read_text())
+    assert cache["files"] == {} and cache["verifiedAt"] > 0
+    assert record_external(store_for(home)).hashed == 0
+
+
+def test_a_pass_cut_short_does_not_vouch_for_what_it_left(
+    home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("a.md", "b.md"):
+        (home.global_root / name).write_text(f"- {name}\n")
+    passes_at(monkeypatch)
+    assert record_external(store_for(home)).recorded == 2
+    for name in ("a.md", "b.md"):
+        rewrite_keeping_stat(home.global_root / name, f"+ {name}\n")
+    monkeypatch.setattr(external, "INDEX_BATCH", 1)
+    passes_at(monkeypatch, later_ns=HOUR_NS)
+    asked = iter([False])  # the scope started, then cancelled between two batches
+    cut = record_external(store_for(home), cancel=lambda: next(asked, True))
+    assert (cut.recorded, cut.cancelled) == (1, True)
+    assert record_external(store_for(home)).recorded == 1
+    assert sorted(contents(home)) == [b"+ a.md\n", b"+ b.md\n", b"- a.md\n", b"- b.md\n"]
