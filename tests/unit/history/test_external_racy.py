@@ -39,43 +39,48 @@ def contents(home: Home) -> list[bytes]:
     return [blobs.get(version.sha256) for version in versions(store_for(home))]
 
 
+def first_seen(
+    home: Home, monkeypatch: pytest.MonkeyPatch, *names: str, later_ns: int = 0, aged: bool = False
+) -> list[Path]:
+    """`names` written ("- <name>"; `aged`: an hour's mtime, so a new write changes it), then
+    recorded by passes `later_ns` after."""
+    paths = [home.global_root / name for name in names]
+    old = time.time_ns() - HOUR_NS
+    for path in paths:
+        path.write_text(f"- {path.name}\n")
+        if aged:
+            os.utime(path, ns=(old, old))
+    passes_at(monkeypatch, later_ns=later_ns)
+    assert record_external(store_for(home)).recorded == len(names)
+    return paths
+
+
 def test_a_same_size_rewrite_under_the_recorded_stat_is_recorded(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    notes = home.global_root / "notes.md"
-    notes.write_text("- first\n")
-    passes_at(monkeypatch)
-    assert record_external(store_for(home)).recorded == 1
-    rewrite_keeping_stat(notes, "- again\n")
+    (notes,) = first_seen(home, monkeypatch, "notes.md")
+    rewrite_keeping_stat(notes, "+ notes.md\n")
     report = record_external(store_for(home))
     assert report.recorded == 1
-    assert contents(home) == [b"- first\n", b"- again\n"]
+    assert contents(home) == [b"- notes.md\n", b"+ notes.md\n"]
 
 
 def test_an_unchanged_content_read_too_soon_is_not_cached_by_its_stat(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    notes = home.global_root / "notes.md"
-    notes.write_text("- first\n")
-    old = time.time_ns() - HOUR_NS
-    os.utime(notes, ns=(old, old))  # so that the next write surely changes the mtime
-    passes_at(monkeypatch)
-    assert record_external(store_for(home)).recorded == 1
-    notes.write_text("- first\n")  # touched: a new mtime, the same content
+    (notes,) = first_seen(home, monkeypatch, "notes.md", aged=True)
+    notes.write_text("- notes.md\n")  # touched: a new mtime, the same content
     touched = record_external(store_for(home))
     assert (touched.hashed, touched.recorded) == (1, 0)
-    rewrite_keeping_stat(notes, "- other\n")
+    rewrite_keeping_stat(notes, "+ notes.md\n")
     assert record_external(store_for(home)).recorded == 1
-    assert contents(home) == [b"- first\n", b"- other\n"]
+    assert contents(home) == [b"- notes.md\n", b"+ notes.md\n"]
 
 
 def test_an_old_unchanged_file_is_not_read_again(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    notes = home.global_root / "notes.md"
-    notes.write_text("- first\n")
-    passes_at(monkeypatch, later_ns=HOUR_NS)
-    assert record_external(store_for(home)).recorded == 1
+    first_seen(home, monkeypatch, "notes.md", later_ns=HOUR_NS)
     again = record_external(store_for(home))
     assert (again.scanned, again.hashed, again.recorded) == (1, 0, 0)
 
@@ -83,10 +88,7 @@ def test_an_old_unchanged_file_is_not_read_again(
 def test_a_file_read_too_soon_is_read_until_it_is_old_then_cached(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    notes = home.global_root / "notes.md"
-    notes.write_text("- first\n")
-    passes_at(monkeypatch)
-    assert record_external(store_for(home)).recorded == 1
+    first_seen(home, monkeypatch, "notes.md")
     soon = record_external(store_for(home))
     assert (soon.hashed, soon.recorded) == (1, 0)  # modified as the version was recorded
     passes_at(monkeypatch, later_ns=HOUR_NS)
@@ -98,10 +100,7 @@ def test_a_file_read_too_soon_is_read_until_it_is_old_then_cached(
 def test_a_pass_that_read_every_unsettled_file_needs_no_entry_for_each(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for name in ("a.md", "b.md"):
-        (home.global_root / name).write_text(f"- {name}\n")
-    passes_at(monkeypatch)
-    assert record_external(store_for(home)).recorded == 2
+    first_seen(home, monkeypatch, "a.md", "b.md")
     passes_at(monkeypatch, later_ns=HOUR_NS)
     assert record_external(store_for(home)).hashed == 2  # changed as recorded: read once more
     cache = json.loads((home.history_index_dir / "global.stat.json").read_text())
@@ -112,12 +111,8 @@ def test_a_pass_that_read_every_unsettled_file_needs_no_entry_for_each(
 def test_a_pass_cut_short_does_not_vouch_for_what_it_left(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for name in ("a.md", "b.md"):
-        (home.global_root / name).write_text(f"- {name}\n")
-    passes_at(monkeypatch)
-    assert record_external(store_for(home)).recorded == 2
-    for name in ("a.md", "b.md"):
-        rewrite_keeping_stat(home.global_root / name, f"+ {name}\n")
+    for path in first_seen(home, monkeypatch, "a.md", "b.md"):
+        rewrite_keeping_stat(path, f"+ {path.name}\n")
     monkeypatch.setattr(external, "INDEX_BATCH", 1)
     passes_at(monkeypatch, later_ns=HOUR_NS)
     asked = iter([False])  # the scope started, then cancelled between two batches
