@@ -8,6 +8,8 @@ note choosing the other. Near misses: a tool named but not chosen, against a not
 another of its kind.
 
 `CASES` was written before the reader was changed for it; `AFTER` after, never tuned on.
+`UNDONE`: a change undone or abandoned ("rolled back the switch to X", "the X migration
+was reverted") keeps the tool it left and leaves its target; `UNDONE_AFTER` written after.
 Each case's notes are built and read as `contradiction_voices.found` builds them.
 """
 
@@ -146,4 +148,50 @@ AFTER: tuple[Case, ...] = (
          "Database: gorm for the Go services.", N, SAME),
     Case("rejected", "A contractor proposed Chef for the servers; turned down.",
          "Provision servers with Ansible.", N, SAME),
+)  # fmt: skip
+
+UNDONE: tuple[Case, ...] = (
+    Case("undone", "Rolled back last sprint's switch to Rspack; webpack bundles again.",
+         "Bundle with rspack.", C, SAME),
+    Case("undone", "The migration to Vitest got reverted after flaky snapshots.",
+         "Unit tests run on vitest.", C, SAME),
+    Case("undone", "We undid the move from npm to pnpm — CI caches broke.", "- Use pnpm.", C,
+         TEAM),
+    Case("undone", "Backed out of the Biome adoption; ESLint remains the linter.",
+         "Lint with biome.", C, SAME),
+    Case("undone", "The switch from Poetry to uv was rolled back in March.",
+         "Manage dependencies with uv.", C, CODEX),
+    Case("undone", "Scrapped the move to Deno, the services stay on Node.",
+         "The services run on Deno.", C, SAME),
+    Case("undone", "Abandoned the Pulumi rewrite halfway; Terraform still owns the infra.",
+         "Infrastructure is managed with Pulumi.", C, SAME),
+    Case("undone", "heads-up: the cutover to Podman was called off, keep using Docker",
+         "Run containers with podman.", C, SAME),
+    Case("undone", "Rolled back the switch to Rspack.", "Bundle with webpack.", N, SAME),
+    Case("undone", "The move to pnpm was reverted.", "Install with npm.", N, SAME),
+    Case("undone", "We reverted to yarn after the pnpm trial.", "Install packages with yarn.", N,
+         SAME),
+    Case("undone", "The switch from Jest to Vitest was reverted.", "Unit tests use jest.", N, SAME),
+    Case("undone", "Went back to Docker from Podman.", "Run containers with docker.", N, SAME),
+    Case("undone", "Reverted the Vite config to its defaults.", "Bundle with webpack.", N, SAME),
+)  # fmt: skip
+UNDONE_AFTER: tuple[Case, ...] = (
+    Case("undone", "Our Parcel experiment got rolled back; esbuild builds the bundle.",
+         "Bundle with parcel.", C, SAME),
+    Case("undone", "Per the retro, the Bun rollout is cancelled — pnpm remains.",
+         "Install dependencies with bun.", C, SAME),
+    Case("undone", "The SWC switch was undone, Babel transpiles again.", "Transpile with swc.",
+         C, SAME),
+    Case("undone", "I backed out the Ruff migration, flake8 is still what lints.",
+         "Lint Python with ruff.", C, CODEX),
+    Case("undone", "The pnpm migration fell through.", "Install dependencies with pnpm.", C,
+         SAME),
+    Case("undone", "Reverted the upgrade to Vite 5; still on Vite 4.", "Bundle with vite.", N,
+         SAME),
+    Case("undone", "The move off Jenkins was never rolled back.", "CI runs on GitHub Actions.",
+         N, SAME),
+    Case("undone", "We rolled back to Gradle after Bazel ate a week.", "Build with gradle.", N,
+         SAME),
+    Case("undone", "Cancelled the migration from Prettier to dprint.", "Format with prettier.",
+         N, SAME),
 )  # fmt: skip

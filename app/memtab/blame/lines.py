@@ -43,18 +43,13 @@ def matched_lines(old: Sequence[str], new: Sequence[str]) -> list[int | None]:
     start = common_prefix_length(old, new)
     old_rest, new_rest = old[start:], new[start:]
     end = common_prefix_length(old_rest[::-1], new_rest[::-1])
-    old_middle = old_rest[: len(old_rest) - end]
-    new_middle = new_rest[: len(new_rest) - end]
-    found: list[int | None] = list(range(start))
+    old_middle, new_middle = old_rest[: len(old_rest) - end], new_rest[: len(new_rest) - end]
     middle: list[int | None] = [None] * len(new_middle)
     if old_middle and new_middle:
         matcher = difflib.SequenceMatcher(None, old_middle, new_middle)
         for old_at, new_at, size in matcher.get_matching_blocks():
-            for offset in range(size):
-                middle[new_at + offset] = start + old_at + offset
-    found += middle
-    found += range(len(old) - end, len(old))
-    return found
+            middle[new_at : new_at + size] = range(start + old_at, start + old_at + size)
+    return [*range(start), *middle, *range(len(old) - end, len(old))]
 
 
 def carry(
@@ -72,17 +67,10 @@ def carry_from(
 ) -> list[int]:
     """`carry` from two older texts, each (lines, owners): `first`'s owner, else `then`'s, else
     `owner`."""
-    from_first = matched_lines(first[0], new)
-    from_then = matched_lines(then[0], new)
-    owners: list[int] = []
-    for in_first, in_then in zip(from_first, from_then, strict=True):
-        if in_first is not None:
-            owners.append(first[1][in_first])
-        elif in_then is not None:
-            owners.append(then[1][in_then])
-        else:
-            owners.append(owner)
-    return owners
+    return [
+        first[1][a] if a is not None else then[1][b] if b is not None else owner
+        for a, b in zip(matched_lines(first[0], new), matched_lines(then[0], new), strict=True)
+    ]
 
 
 def step(

@@ -217,10 +217,9 @@ class Attributor:
     # --- owners -------------------------------------------------------------------------
 
     def _origin(self, owner: int, pending: int) -> _Origin:
-        known = self._origins.get(owner)
-        if known is None:
-            known = self._origins[owner] = self._describe(owner, pending)
-        return known
+        if owner not in self._origins:
+            self._origins[owner] = self._describe(owner, pending)
+        return self._origins[owner]
 
     def _describe(self, owner: int, pending: int) -> _Origin:
         agent = self.context.agent
@@ -289,7 +288,7 @@ class Attributor:
         edit = self._xum.edit_for(version.path, version.sha256, version.at)
         if edit is None:
             return None
-        xum_call = XumToolCallSource(
+        called = XumToolCallSource(
             workspace_id=edit.workspace_id,
             op=edit.op,
             event_id=edit.event_id,
@@ -297,7 +296,7 @@ class Attributor:
             tool_call_id=edit.tool_call_id,
             actor=edit.actor,
         )
-        return _Origin(XUM, edit.at, version=version.id, source=xum_call)
+        return _Origin(XUM, edit.at, version=version.id, source=called)
 
     def _external(self, owner: int) -> _Origin:
         version = self.chain[owner]
@@ -351,14 +350,10 @@ class Attributor:
     @staticmethod
     def _op_on(run: RunEntry, path: str, *, creating: bool) -> int | None:
         for index, op in enumerate(run.ops):
-            if not op.applied:
-                continue
-            if creating and (
-                (op.command == "create" and op.path == path)
-                or (op.command == "rename" and op.new_path == path)
+            if op.applied and (
+                (op.path == path and (not creating or op.command == "create"))
+                or (op.new_path == path and (not creating or op.command == "rename"))
             ):
-                return index
-            if not creating and path in (op.path, op.new_path):
                 return index
         return None
 
@@ -454,7 +449,7 @@ class Attributor:
         """The file name of a writer run's trace dump while it exists."""
         key = (run_id, workspace_id, named)
         if key not in self._dumps:
-            self._dumps[key] = self._find_dump(run_id, workspace_id, named)
+            self._dumps[key] = self._find_dump(*key)
         return self._dumps[key]
 
     def _find_dump(
@@ -644,25 +639,20 @@ def _owners(home: Home, path: str, chain: Sequence[Version], current: str) -> Ow
         if found is not None:
             _cache.move_to_end(key)
             return found
-    owners = owners_of(chain, _Contents(home).text, current)
+    blobs = BlobStore(home.history_blobs_dir)
+
+    def text(sha256: str) -> str | None:
+        try:
+            return normalized(text_of(blobs.get(sha256)))
+        except BlobError:
+            return None  # pruned or damaged: the walk passes over it
+
+    owners = owners_of(chain, text, current)
     with _cache_lock:
         _cache[key] = owners
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
     return owners
-
-
-class _Contents:
-    """Versions' texts from history's blobs, `normalized`."""
-
-    def __init__(self, home: Home) -> None:
-        self._blobs = BlobStore(home.history_blobs_dir)
-
-    def text(self, sha256: str) -> str | None:
-        try:
-            return normalized(text_of(self._blobs.get(sha256)))
-        except BlobError:
-            return None  # pruned or damaged: the walk passes over it
 
 
 def _mtime_ms(store: MemoryStore, path: str) -> int | None:

@@ -49,6 +49,7 @@ from memtab.check.scripts import (
     python_project,
 )
 from memtab.file_protocol.file_ref import SourceError
+from memtab.fs.memo import stamp_of
 from memtab.fs.user_files import read_regular_file
 from memtab.sources.history import run_git
 
@@ -524,12 +525,12 @@ def _worktree_keys(pointer: Path) -> list[object]:
     return [_stat_key(git_dir / "index"), _stat_key(git_dir / "HEAD")]
 
 
-def _stat_key(path: Path | str) -> tuple[int, int, int] | None:
+def _stat_key(path: Path | str) -> tuple[int, ...] | None:
     try:
         info = os.stat(path)
     except OSError:
         return None
-    return (info.st_mtime_ns, info.st_size, stat.S_IFMT(info.st_mode))
+    return (*stamp_of(info), stat.S_IFMT(info.st_mode))
 
 
 class CheckoutCache:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from memtab.checked.cache import CheckCache, CheckState, FileCheck, LineMark, checkout_stamp
 from memtab.fs.clock import Clock, now_ms
+from memtab.fs.memo import RACY_MARGIN_NS, changed_since, stamp_of
 from memtab.store.files import content_sha256
 from memtab.store.home import Home, HomeError
 
@@ -69,7 +70,8 @@ def file_checks(
     """Each document's entry by its path on disk (`documents`: each with its file, as
     `Document.file_path` gives it), its findings from `report`, its
     checkout's stamp from `stamps` (a document whose checkout is missing from them, or
-    whose file changed since the check read it, is left out: the next check has it)."""
+    whose file changed since the check read it, is left out: the next check has it); `at`:
+    now (ms), when a file changed within the racy margin is known by its digest."""
     by_file: dict[tuple[str, str | None, str | None], list[Finding]] = {}
     missing_projects: set[str] = set()
     for finding in report.findings:
@@ -96,10 +98,14 @@ def file_checks(
         notes = [f.message for f in found if f.kind == "stale"]
         if document.project in missing_projects and checkout is None:
             notes.append("its project is not on this disk: what it says of the code is unchecked")
+        size, mtime_ns, ctime_ns, inode = stamp_of(info)
         checks[str(physical)] = FileCheck(
             sha256=content_sha256(document.text),
-            size=info.st_size,
-            mtime_ns=info.st_mtime_ns,
+            size=size,
+            mtime_ns=mtime_ns,
+            ctime_ns=ctime_ns,
+            inode=inode,
+            racy=changed_since(info, at * 1_000_000 - RACY_MARGIN_NS),
             at=at,
             checkout=checkout,
             stamp=stamps.get(checkout, "") if checkout is not None else "",

@@ -1,6 +1,7 @@
 """The check's findings per memory file, cached in one private file per home (docs/formats.md
 §19.8); an entry holds only while its file's text and its checkout's stamp are as checked: stale
-marks are worse than none."""
+marks are worse than none. A file's text is known unchanged by its stat stamp (`fs.memo`: size,
+mtime, ctime, inode), or by its digest where it was checked within the racy margin."""
 
 from __future__ import annotations
 
@@ -17,13 +18,14 @@ from typing import Annotated
 
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.fs.memo import Memo, memo_path
+from memtab.fs.memo import Memo, Stamp, memo_path, stamp_of
 from memtab.fs.records import OmitEmpty, OmitNone, Record, ValidEntries, field
+from memtab.store.files import read_file_content
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 MAX_CACHE_BYTES = 256 * 1024 * 1024
 """Bigger than any real cache: not read."""
 
@@ -42,6 +44,11 @@ class FileCheck(Record):
     sha256: str
     size: int
     mtime_ns: int
+    ctime_ns: int
+    inode: int
+    racy: bool
+    """Modified within the racy margin of its check: a same-size write in the same clock
+    tick keeps its stat, so its digest says whether it is as checked."""
     at: int
     """When it was checked (ms)."""
     checkout: Annotated[str | None, OmitNone] = None
@@ -86,12 +93,35 @@ def _worktree_git_dir(pointer: str) -> Path | None:
     return found if found.is_absolute() else Path(pointer).parent / found
 
 
-def _stat_key(path: str | Path) -> tuple[int, int, int] | None:
+def _stat_key(path: str | Path) -> tuple[int, ...] | None:
     try:
         info = os.stat(path)
     except OSError:
         return None
-    return (info.st_mtime_ns, info.st_size, stat.S_IFMT(info.st_mode))
+    return (*stamp_of(info), stat.S_IFMT(info.st_mode))
+
+
+def checked_stamp(entry: FileCheck) -> Stamp:
+    """The stat stamp (`fs.memo.stamp_of`) of the file as `entry` was checked."""
+    return (entry.size, entry.mtime_ns, entry.ctime_ns, entry.inode)
+
+
+def _same_text(physical: str, entry: FileCheck) -> bool:
+    """Whether the file at `physical` still holds the text `entry` was checked of (read
+    whole: its stat could not say)."""
+    try:
+        return read_file_content(physical).sha256 == entry.sha256
+    except OSError:
+        return False
+
+
+def _file_stamp(path: Path) -> Stamp | None:
+    """The cache file's stat stamp: a rewrite replaces it (another inode) whatever its size
+    and time."""
+    try:
+        return stamp_of(os.stat(path))
+    except OSError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -127,7 +157,7 @@ class CheckCache:
         self._memo = Memo(self.path, "check cache", MAX_CACHE_BYTES, logger)
         self._lock = threading.Lock()
         self._files: dict[str, FileCheck] = {}
-        self._read_stamp: tuple[int, int, int] | None = None
+        self._read_stamp: Stamp | None = None
 
     # --- reading -------------------------------------------------------------------------
 
@@ -145,7 +175,8 @@ class CheckCache:
         stamps: dict[str, str] | None = None,
     ) -> CheckState:
         """What the check says of the file at `physical` as it is now (`sha256`: the text read,
-        None: size and mtime tell; `stamps`: the checkouts' stamps read so far, filled)."""
+        None: its stat tells, or its digest where that cannot; `stamps`: the checkouts'
+        stamps read so far, filled)."""
         key = str(physical)
         with self._lock:
             self._reload()
@@ -167,7 +198,9 @@ class CheckCache:
                 info = os.stat(key)
             except OSError:
                 return False
-            if (info.st_size, info.st_mtime_ns) != (entry.size, entry.mtime_ns):
+            if stamp_of(info) != checked_stamp(entry):
+                return False
+            if entry.racy and not _same_text(key, entry):
                 return False
         if entry.checkout is None:
             return True
@@ -178,7 +211,7 @@ class CheckCache:
 
     def _reload(self) -> None:
         """Read the cache file again when it changed (under `_lock`)."""
-        found = _stat_key(self.path)
+        found = _file_stamp(self.path)
         if found == self._read_stamp:
             return
         self._read_stamp = found
@@ -211,4 +244,4 @@ class CheckCache:
             if not self._memo.write(encode_utf8(text)):
                 return
             self._files = kept
-            self._read_stamp = _stat_key(self.path)
+            self._read_stamp = _file_stamp(self.path)

@@ -261,12 +261,11 @@ class ConsolidationGuard:
         return result
 
     def _parse_paths(self, request: ToolRequest) -> tuple[VirtualPath, VirtualPath | None]:
-        source_name = "old_path" if request.command == "rename" else "path"
-        path = _parse_file_path(request.path, source_name)
-        new_path = None
-        if request.command == "rename":
-            new_path = _parse_file_path(request.new_path, "new_path")
-        return path, new_path
+        if request.command != "rename":
+            return _parse_file_path(request.path, "path"), None
+        return _parse_file_path(request.path, "old_path"), _parse_file_path(
+            request.new_path, "new_path"
+        )
 
     def _check_scopes(self, path: VirtualPath, new_path: VirtualPath | None) -> None:
         for candidate in (path, new_path):
@@ -367,12 +366,9 @@ class ConsolidationGuard:
     def _record(
         self, request: ToolRequest, path: str, new_path: str | None, applied: bool, note: str | None
     ) -> None:
+        new_path = new_path if request.command == "rename" else None
         op = JournalOp(
-            command=request.command,
-            path=path,
-            applied=applied,
-            new_path=new_path if request.command == "rename" else None,
-            note=note,
+            command=request.command, path=path, applied=applied, new_path=new_path, note=note
         )
         with self._ops_lock:
             self._ops.append(op)

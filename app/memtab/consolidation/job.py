@@ -16,7 +16,7 @@ from memtab.consolidation.errors import ConsolidationError, RunCancelledError, R
 from memtab.consolidation.records import ConsolidationPlan
 from memtab.consolidation.service import ConsolidationService, RunReservation
 from memtab.fs.clock import now_ms
-from memtab.fs.sidecar import KeptAside, notify_kept_aside, on_kept_aside
+from memtab.fs.sidecar import notify_kept_aside, on_kept_aside
 from memtab.llm.loop import StepCallback
 from memtab.log_rotation import start_rotating
 from memtab.logs import log_file, setup_logging
@@ -116,10 +116,7 @@ def _child_main(
     def report(step: int, message: str) -> None:
         connection.send(("progress", step, message))
 
-    def relay_kept_aside(kept: KeptAside) -> None:
-        connection.send(("kept_aside", kept))
-
-    on_kept_aside(relay_kept_aside)
+    on_kept_aside(lambda kept: connection.send(("kept_aside", kept)))
     try:
         service = ConsolidationService(Home(Path(home_root)))
         outcome = run_for_outcome(

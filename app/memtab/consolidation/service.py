@@ -66,9 +66,8 @@ class ConsolidationService:
 
     def _runs(self) -> ServiceRuns:
         """The run-time half (`running.py`), with this service's settings."""
-        # lazy: the engine (50 modules, ~1.7 MiB traced, ~0.2 s at load 5 after the service
-        # and the job) loads with the first run, plan or apply: the window reserves runs
-        # here and a child process runs them
+        # lazy: the engine (~1.7 MiB) with the first run, plan or apply: the window reserves
+        # runs here and a child process runs them
         from memtab.consolidation.running import ServiceRuns
 
         return ServiceRuns(

@@ -108,27 +108,19 @@ def _decide(
     now: int,
 ) -> SweepSkip | str:
     """A skip, or the reason the workspace qualifies."""
+
+    def skip(kind: SkipKind, reason: str) -> SweepSkip:
+        return SweepSkip(workspace_id=workspace.id, kind=kind, reason=reason)
+
     if workspace.archived:
-        return SweepSkip(workspace_id=workspace.id, kind="archived", reason="archived")
+        return skip("archived", "archived")
     if workspace.parent_id is not None:
-        return SweepSkip(
-            workspace_id=workspace.id,
-            kind="agent-task",
-            reason=f"agent task of workspace {workspace.parent_id}",
-        )
+        return skip("agent-task", f"agent task of workspace {workspace.parent_id}")
     if workspace.shares_notebook:  # a side chat: its notebook is swept with its owner
-        return SweepSkip(
-            workspace_id=workspace.id,
-            kind="agent-task",
-            reason=f"shares the notebook of workspace {workspace.notebook_id}",
-        )
+        return skip("agent-task", f"shares the notebook of workspace {workspace.notebook_id}")
     interacted = recency.get(workspace.id)
     if interacted is not None and now - interacted < ACTIVE_WINDOW_MS:
-        return SweepSkip(
-            workspace_id=workspace.id,
-            kind="active",
-            reason=f"active (last used {relative_time(interacted, now)})",
-        )
+        return skip("active", f"active (last used {relative_time(interacted, now)})")
     project = workspace.project_identity
     workspace_run = anchors.workspaces.get(workspace.id)
     project_run = anchors.projects.get(project) if project is not None else None
@@ -144,30 +136,18 @@ def _decide(
         global_=_writes_since(entries, "global:", anchors.newest),
     )
     if not writes.any:
-        return SweepSkip(
-            workspace_id=workspace.id,
-            kind="no-writes",
-            reason="no writes since the last consolidation",
-        )
+        return skip("no-writes", "no writes since the last consolidation")
     project_recent = project_run is not None and now - project_run < DEBOUNCE_MS
     workspace_recent = workspace_run is not None and now - workspace_run < DEBOUNCE_MS
     only_project = writes.project and not writes.workspace and not writes.global_
     if only_project and project_recent:
         assert project_run is not None
-        return SweepSkip(
-            workspace_id=workspace.id,
-            kind="debounced",
-            reason=f"only project writes, and the project was consolidated "
-            f"{relative_time(project_run, now)}",
-        )
+        when = relative_time(project_run, now)
+        return skip("debounced", f"only project writes, and the project was consolidated {when}")
     project_bypass = writes.project and not project_recent
     if workspace_recent and not project_bypass:
         assert workspace_run is not None
-        return SweepSkip(
-            workspace_id=workspace.id,
-            kind="debounced",
-            reason=f"consolidated {relative_time(workspace_run, now)} (6 h debounce)",
-        )
+        return skip("debounced", f"consolidated {relative_time(workspace_run, now)} (6 h debounce)")
     return writes.describe()
 
 
@@ -191,19 +171,13 @@ def run_launch_sweep(service: ConsolidationService) -> SweepReport:
             logger.debug("launch sweep: %s is in extensionMetadata.json only", workspace_id)
             continue
         if len(runs) >= MAX_LAUNCH_RUNS:
-            skipped.append(
-                SweepSkip(
-                    workspace_id=workspace.id,
-                    kind="cap",
-                    reason=f"the sweep already started {MAX_LAUNCH_RUNS} runs",
-                )
-            )
+            cap = f"the sweep already started {MAX_LAUNCH_RUNS} runs"
+            skipped.append(SweepSkip(workspace_id=workspace.id, kind="cap", reason=cap))
             continue
         decision = _decide(workspace, meta.load(), anchors, recency, service.clock())
-        if isinstance(decision, SweepSkip):
-            skipped.append(decision)
-            continue
-        outcome = _run_one(service, workspace, decision)
+        outcome = (
+            decision if isinstance(decision, SweepSkip) else _run_one(service, workspace, decision)
+        )
         if isinstance(outcome, SweepSkip):
             skipped.append(outcome)
             continue
@@ -215,9 +189,8 @@ def run_launch_sweep(service: ConsolidationService) -> SweepReport:
         for workspace_id in registered
         if workspace_id not in recency
     )
-    report = SweepReport(runs=tuple(runs), skipped=tuple(skipped))
     logger.info("launch sweep: %d run(s) started, %d workspace(s) skipped", len(runs), len(skipped))
-    return report
+    return SweepReport(runs=tuple(runs), skipped=tuple(skipped))
 
 
 def _run_one(
@@ -226,10 +199,9 @@ def _run_one(
     """Run one qualified workspace; a skip when it could not start (another run is going)."""
     try:
         record = service.run(workspace.id, trigger="launch", check_debounce=False)
-    except RunCancelledError as error:
-        return SweepRun(workspace_id=workspace.id, reason=reason, error=str(error))
-    except RunFailedError as error:
-        logger.warning("launch sweep: %s failed: %s", workspace.id, error)
+    except RunFailedError as error:  # cancelled too
+        if not isinstance(error, RunCancelledError):
+            logger.warning("launch sweep: %s failed: %s", workspace.id, error)
         return SweepRun(workspace_id=workspace.id, reason=reason, error=str(error))
     except (ConsolidationError, HomeError) as error:  # in flight, locked, or gone
         logger.info("launch sweep: %s not started: %s", workspace.id, error)

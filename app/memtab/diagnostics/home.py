@@ -157,31 +157,34 @@ def check_registry(home: Home) -> tuple[RegistryFacts, Findings, Registry | None
 def sidecar_paths(home: Home, config_dir: Path) -> list[Path]:
     """Every sidecar of the home and of Memtab's config dir, in a stable order."""
     paths = [home.config_path, home.meta_path, home.journal_path, home.extension_metadata_path]
-    try:
-        with os.scandir(home.sessions_dir) as entries:
-            workspace_ids = sorted(e.name for e in entries if e.is_dir(follow_symlinks=False))
-    except OSError:
-        workspace_ids = []
+    workspace_ids = sorted(
+        e.name for e in _entries(home.sessions_dir) if e.is_dir(follow_symlinks=False)
+    )
     paths.extend(
         path
         for path in (home.writer_state_path(ws) for ws in workspace_ids)
         if path.exists() or _kept_aside(path)
     )
-    settings = config_dir / SETTINGS_FILE_NAME
-    paths.append(settings)
-    try:
-        with os.scandir(config_dir) as entries:
-            others = sorted(
-                Path(entry.path)
-                for entry in entries
-                if entry.name.endswith(".json")
-                and entry.name != SETTINGS_FILE_NAME
-                and entry.is_file(follow_symlinks=False)
-            )
-    except OSError:
-        others = []
-    paths.extend(others)
+    paths.append(config_dir / SETTINGS_FILE_NAME)
+    paths.extend(
+        sorted(
+            Path(entry.path)
+            for entry in _entries(config_dir)
+            if entry.name.endswith(".json")
+            and entry.name != SETTINGS_FILE_NAME
+            and entry.is_file(follow_symlinks=False)
+        )
+    )
     return paths
+
+
+def _entries(directory: Path) -> list[os.DirEntry[str]]:
+    """The entries of `directory`; none when it cannot be read (missing, or not a folder)."""
+    try:
+        with os.scandir(directory) as entries:
+            return list(entries)
+    except OSError:
+        return []
 
 
 def check_sidecars(home: Home, config_dir: Path) -> tuple[tuple[SidecarFacts, ...], Findings]:
@@ -196,12 +199,12 @@ def check_sidecars(home: Home, config_dir: Path) -> tuple[tuple[SidecarFacts, ..
         status = "missing" if not read.exists and read.problem is None else "ok"
         if read.problem is not None:
             status = "unusable"
-            essential = path.parent != config_dir or path == settings
-            message = f"{path} is {read.problem}"
-            if essential:
-                found.broken(f"{message}; Memtab reads it as empty until it is fixed")
+            if path.parent != config_dir or path == settings:  # all but the UI state's
+                found.broken(
+                    f"{path} is {read.problem}; Memtab reads it as empty until it is fixed"
+                )
             else:
-                found.warning(message)
+                found.warning(f"{path} is {read.problem}")
         if kept:
             newest = kept[-1]
             found.warning(
@@ -226,15 +229,11 @@ def check_sidecars(home: Home, config_dir: Path) -> tuple[tuple[SidecarFacts, ..
 def _kept_aside(path: Path) -> list[Path]:
     """The copies of `path` kept aside, oldest first (their names sort by time)."""
     prefix = path.name + CORRUPT_INFIX
-    try:
-        with os.scandir(path.parent) as entries:
-            return sorted(
-                Path(entry.path)
-                for entry in entries
-                if entry.name.startswith(prefix) and entry.is_file(follow_symlinks=False)
-            )
-    except OSError:
-        return []
+    return sorted(
+        Path(entry.path)
+        for entry in _entries(path.parent)
+        if entry.name.startswith(prefix) and entry.is_file(follow_symlinks=False)
+    )
 
 
 def _size(path: Path) -> int | None:
@@ -414,10 +413,9 @@ def _check_indexes(home: Home, found: Findings) -> tuple[IndexFacts, ...]:
 def _parse_lines(data: bytes, kind: str) -> tuple[int, list[int]]:
     """How many lines parse as records of `kind`, and the numbers of those that do not."""
     parse = parse_version if kind == "version" else parse_run
-    records, bad = 0, []
-    for number, line in enumerate(data.split(b"\n"), start=1):
-        if not line.strip():
-            continue
+    lines = [(number, line) for number, line in enumerate(data.split(b"\n"), 1) if line.strip()]
+    bad = []
+    for number, line in lines:
         try:
             value = parse_json(line)
             record = parse(value) if isinstance(value, dict) else None
@@ -425,9 +423,7 @@ def _parse_lines(data: bytes, kind: str) -> tuple[int, list[int]]:
             record = None
         if record is None:
             bad.append(number)
-        else:
-            records += 1
-    return records, bad
+    return len(lines) - len(bad), bad
 
 
 def check_locks(home: Home) -> tuple[LocksFacts, Findings]:
@@ -451,8 +447,7 @@ def check_locks(home: Home) -> tuple[LocksFacts, Findings]:
         return facts.replaced(lockable=False), found
     with contextlib.suppress(OSError):
         probe.unlink()
-    # A lock file that is not a file fails every change taking that lock.
-    blocked = _not_lock_files((probe.parent, xum_locks_dir(home)))
+    blocked = _not_lock_files((probe.parent, xum_locks_dir(home)))  # each fails its lock's takers
     for path in blocked:
         found.broken(
             f"{path} is not a lock file (a directory or another kind of entry): every "
@@ -465,17 +460,12 @@ def check_locks(home: Home) -> tuple[LocksFacts, Findings]:
 
 def _not_lock_files(directories: tuple[Path, ...]) -> list[Path]:
     """The `*.lock` entries of these directories that are not regular files."""
-    blocked: list[Path] = []
-    for directory in directories:
-        try:
-            with os.scandir(directory) as iterator:
-                entries = list(iterator)
-        except OSError:
-            continue  # missing: made with the first lock
-        for entry in entries:
-            if entry.name.endswith(".lock") and not entry.is_file(follow_symlinks=False):
-                blocked.append(Path(entry.path))
-    return sorted(blocked)
+    return sorted(
+        Path(entry.path)
+        for directory in directories  # a missing one is made with the first lock
+        for entry in _entries(directory)
+        if entry.name.endswith(".lock") and not entry.is_file(follow_symlinks=False)
+    )
 
 
 def check_xum_locks(home: Home, found: Findings) -> XumLocksFacts:

@@ -116,8 +116,7 @@ def check_depth(home: Home) -> Findings:
 def check_xum_temps(home: Home) -> Findings:
     """A warning naming xum's temp files a killed xum left in the memory (§16)."""
     found = Findings("memory")
-    left = xum_temp_leftovers(home)
-    if left:
+    if left := xum_temp_leftovers(home):
         shown = ", ".join(str(path) for path in left[:5])
         more = f" and {len(left) - 5} more" if len(left) > 5 else ""
         found.warning(

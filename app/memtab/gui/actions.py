@@ -18,7 +18,6 @@ are named through `QtGui`: a class imported by name builds its enums at import.
 from __future__ import annotations
 
 import enum
-import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeAlias
 
@@ -28,8 +27,6 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QDockWidget, QWidget
 
 from memtab.fs.slotted import Slotted
-
-logger = logging.getLogger(__name__)
 
 Key: TypeAlias = "str | QtGui.QKeySequence.StandardKey"
 """A key: a portable string ("Ctrl+Shift+F") or the platform's standard binding(s)."""
@@ -169,8 +166,6 @@ class ActionRegistry(QObject):
         self._claimers: dict[QWidget, list[Registered]] = {}
         self._sharing: dict[QWidget, list[QWidget]] = {}  # `on` → where its keys work too
 
-    # -- registering -------------------------------------------------------------------------
-
     def add(
         self,
         action_id: str,
@@ -309,8 +304,6 @@ class ActionRegistry(QObject):
             if entry.on is widget and entry.focus is Focus.WITHIN:
                 panel.addAction(entry.action)
 
-    # -- reading -----------------------------------------------------------------------------
-
     def action(self, action_id: str) -> QtGui.QAction:
         """The action registered as `action_id` (KeyError if none is)."""
         return self._entries[action_id].action
@@ -324,8 +317,6 @@ class ActionRegistry(QObject):
     def entry(self, action_id: str) -> Registered:
         """The registration of `action_id` (KeyError if none)."""
         return self._entries[action_id]
-
-    # -- keeping actions current -------------------------------------------------------------
 
     def refresh(self) -> None:
         """Ask every action's `enabled_when`, `text_when` and `checked_when` (before a menu
@@ -344,8 +335,6 @@ class ActionRegistry(QObject):
         for entry in self._entries.values():
             if entry.enabled_when is not None:
                 entry.action.setEnabled(True)
-
-    # -- keys --------------------------------------------------------------------------------
 
     def conflicts(self) -> list[Conflict]:
         """Pairs of actions live at once with the same key, neither claiming it."""

@@ -6,7 +6,6 @@ the window itself, so nothing below `gui/window/` imports the window.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Protocol
 
@@ -30,7 +29,6 @@ if TYPE_CHECKING:  # lazy: built on first use, after the first paint (see `_file
     from memtab.gui.tasks.file_channel import FileChannel
     from memtab.gui.tasks.file_ops import FileOpTasks, FileParts
 
-logger = logging.getLogger(__name__)
 
 STATUS_MS = 8000
 """How long a status-bar note stays."""
@@ -125,7 +123,6 @@ class WindowShell(Protocol):
         """A hidden panel docked beside the editor (or below the tabs: a list of rows)."""
 
     def as_widget(self) -> QWidget: ...
-
     def isActiveWindow(self) -> bool: ...
 
     def activateWindow(self) -> None:

@@ -37,8 +37,7 @@ class AnthropicProvider(HttpChatProvider):
         *,
         options: HttpOptions | None = None,
     ) -> None:
-        base = base_url.rstrip("/")
-        base = base.removesuffix("/v1")
+        base = base_url.rstrip("/").removesuffix("/v1")
         headers = {
             "x-api-key": api_key,
             "anthropic-version": ANTHROPIC_VERSION,
@@ -113,18 +112,11 @@ def _wire_messages(messages: list[Message]) -> list[dict[str, Any]]:
 
 
 def _assistant_blocks(message: AssistantMessage) -> list[dict[str, Any]]:
-    blocks: list[dict[str, Any]] = []
-    if message.text:
-        blocks.append({"type": "text", "text": message.text})
-    for call in message.tool_calls:
-        blocks.append(
-            {
-                "type": "tool_use",
-                "id": call.id,
-                "name": call.name,
-                "input": call.arguments if call.arguments is not None else {},
-            }
-        )
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": message.text}] if message.text else []
+    blocks += [
+        {"type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments or {}}
+        for call in message.tool_calls
+    ]
     return blocks or [{"type": "text", "text": _EMPTY_TURN_TEXT}]
 
 

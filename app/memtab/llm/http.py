@@ -237,12 +237,9 @@ class ProviderHttpClient:
             # A local server (Ollama, llama.cpp) is never reached through a proxy. Redirects
             # are not followed (httpx2's default), so a key never goes on to another host.
             trust_env=not is_loopback_host(parsed.host),
-            # An https endpoint's certificate is checked against the system's trust store
-            # (httpx2's default: what the OS, browsers and curl trust; SSL_CERT_FILE or
-            # SSL_CERT_DIR instead where the environment is trusted), so a self-signed
-            # server is refused unless its certificate was added there. A plain-http
-            # endpoint never uses TLS (redirects are not followed): no trust store loaded
-            # (~20 ms a client). HTTP/2 stays off (httpx2's default): one protocol to debug.
+            # An https endpoint's certificate is checked against the system's trust store (a
+            # self-signed server is refused unless added there); a plain-http one loads none.
+            # HTTP/2 stays off (httpx2's default): one protocol to debug.
             verify=parsed.scheme == "https",
         )
 
@@ -380,17 +377,11 @@ class ProviderHttpClient:
             raise self.error(
                 "bad_request", f"the server refused the request (HTTP {status}){message}"
             )
-        if status == 429:
+        if status == 429 or status >= 500:
+            kind: ProviderErrorKind = "rate_limited" if status == 429 else "server"
+            words = "rate limited" if status == 429 else "server error"
             return _Retryable(
-                "rate_limited",
-                f"rate limited (HTTP 429){message}",
-                parse_retry_after(response.headers),
-            )
-        if status >= 500:
-            return _Retryable(
-                "server",
-                f"server error (HTTP {status}){message}",
-                parse_retry_after(response.headers),
+                kind, f"{words} (HTTP {status}){message}", parse_retry_after(response.headers)
             )
         if status in (401, 403):
             raise self.error(
@@ -433,9 +424,7 @@ class ProviderHttpClient:
             text = server_error_text(parse_json(response.content))
         except JsonError:
             text = None
-        if text is None:
-            text = response.text
-        text = snippet(text)
+        text = snippet(response.text if text is None else text)
         return f": {text}" if text else ""
 
     def _retry_delay(self, attempt: int, retry_after_s: float | None) -> float:
@@ -486,17 +475,15 @@ class HttpChatProvider(ABC):
 
     @property
     def name(self) -> str:
-        """Provider id: "anthropic" or "openai"."""
         return self.provider_name
 
     @property
     def model(self) -> str:
-        """The model id as sent to the server."""
         return self._model
 
     @property
     def base_url(self) -> str:
-        """The base URL (without trailing slash)."""
+        """Without a trailing slash."""
         return self._base_url
 
     @property

@@ -75,13 +75,9 @@ def find_local_servers(
     timeout: float = DEFAULT_TIMEOUT_S,
     cancel: threading.Event | None = None,
 ) -> list[LocalServer]:
-    """The model servers answering on `host` (loopback only), in the order of `kinds`.
-
-    Every port is asked at once; each request gives up after `timeout` seconds. A port
-    nothing listens on, or whose answer is not a model list, is left out. Raises
-    LocalServerError for a host that is not this machine; never raises for what a port
-    answers.
-    """
+    """The model servers answering on `host` (loopback only), in the order of `kinds`: every port
+    asked at once, each giving up after `timeout` s; a port whose answer is not a model list left
+    out. LocalServerError for a host that is not this machine."""
     if not is_loopback_host(host):
         raise LocalServerError(f"{host} is not this machine: only loopback addresses are asked")
     if not 0 < timeout <= MAX_TIMEOUT_S:  # NaN too
@@ -109,10 +105,7 @@ def find_local_servers(
 def find_server(name: str, servers: Sequence[LocalServer]) -> LocalServer | None:
     """The server of a kind (`ollama`), or at a port (`11434`), among those found."""
     wanted = name.strip().lower()
-    for server in servers:
-        if wanted in (server.kind, str(server.port), server.title.lower()):
-            return server
-    return None
+    return next((s for s in servers if wanted in (s.kind, str(s.port), s.title.lower())), None)
 
 
 def choose_model(server: LocalServer, wanted: str | None) -> str:
@@ -179,13 +172,9 @@ def context_tokens(
 def served_context(
     base_url: str, model: str | None = None, timeout: float = DEFAULT_TIMEOUT_S
 ) -> ServedContext | None:
-    """What a model server on this machine serves `model` with: llama.cpp's `GET /props`
-    (`default_generation_settings.n_ctx`), Ollama's `POST /api/show` and `GET /api/ps`
-    (its OpenAI-compatible API cannot ask for a context: what it serves is what a request
-    gets, the rest of a longer prompt silently dropped), LM Studio's
-    `GET /api/v0/models/{model}` (`loaded_context_length`), vLLM's `GET /v1/models`
-    (`max_model_len`). None for a remote server, another one, or one that says nothing
-    usable. Blocking: call it off the GUI thread."""
+    """What a model server on this machine serves `model` with (llama.cpp's /props, Ollama's
+    /api/show and /api/ps, LM Studio's /api/v0/models, vLLM's /v1/models); None for a remote
+    server or one that says nothing usable. Blocking: call it off the GUI thread."""
     parts = urlsplit(base_url)
     if parts.scheme != "http" or not parts.hostname or not is_loopback_host(parts.hostname):
         return None

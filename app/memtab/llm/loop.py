@@ -138,21 +138,11 @@ def run_tool_loop(
     timeout_hint: str = "",
     run_limit_s: float | None = None,
 ) -> LoopResult:
-    """Run the model with tools until it answers without tool calls or a bound is hit.
-
-    Each step asks `provider` once, then answers every tool call of the reply in order:
-    calls with a `parse_error` or an unknown tool name get an error result from the loop
-    itself; the others go to `execute_tool` (an exception there becomes an error result
-    for the model and is logged). The tool calls of the last allowed step are still run
-    before stopping with "max_steps"; a reply cut at its length limit without a call is
-    no answer: the model is told so (`CUT_REPLY`) and asked again, once. `timeout_s`
-    bounds the whole run (`timeout_hint` says what raises it; `run_limit_s` is the run's
-    whole limit, when this loop is only its rest) and each request in it; `cancel` stops
-    it within about a second.
-    A request past the provider's own limit stops the run with "timeout" too, its detail
-    naming that limit. `on_step(step, message)` reports progress from this thread.
-    Never raises ProviderError (see `LoopResult.error`).
-    """
+    """Run the model with tools until it answers without tool calls or a bound is hit: each step
+    asks once and answers every call of the reply (bad calls, and a tool's exception, as error
+    results); a reply cut at its length limit is asked again once (`CUT_REPLY`). `timeout_s` bounds
+    the run (`run_limit_s`: the whole run's, when this is its rest; `timeout_hint` says what raises
+    it). Never raises ProviderError (see `LoopResult.error`)."""
     if max_steps < 1:
         raise ValueError(f"max_steps must be at least 1, got {max_steps}")
     tool_names = {tool.name for tool in tools}
@@ -210,13 +200,9 @@ def run_tool_loop(
 
 def _stopped(result: LoopResult, reason: StopReason, timeout_s: float, hint: str) -> LoopResult:
     result.stop_reason = reason
-    if reason == "timeout":
-        why = f"; {hint}" if hint else ""
-        result.detail = (
-            f"timed out after {timeout_s:g} s, the run's time limit{why} (step {result.steps})"
-        )
-    else:
-        result.detail = f"cancelled (step {result.steps})"
+    why = f"; {hint}" if hint else ""
+    limit = f"timed out after {timeout_s:g} s, the run's time limit{why}"
+    result.detail = f"{limit if reason == 'timeout' else 'cancelled'} (step {result.steps})"
     return result
 
 
@@ -273,10 +259,9 @@ def _execute(call: ToolCall, execute_tool: ToolExecutor) -> ToolOutcome:
 
 
 def _report(on_step: StepCallback | None, step: int, message: str) -> None:
-    if on_step is None:
-        return
     try:
-        on_step(step, message)
+        if on_step is not None:
+            on_step(step, message)
     except Exception:  # progress display must never end a run
         logger.exception("on_step callback failed")
 

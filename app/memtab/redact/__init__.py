@@ -1,8 +1,8 @@
 """Redaction (docs/formats.md §12): one package, one token, `[REDACTED_SECRET]`. `rules.py` (and
 `tokens.py`) hold the rules and `redact_outgoing`/`redact_json`; here are `redact_view` (what a
 model saw, so its edits keep the secrets) and `KeyScrubber` (the keys Memtab holds, whatever
-their shape). The rules are our own, one per documented format: detect-secrets' plugins miss
-vendors' prefixes, leave most of a token in place and cost ~180 ms to import."""
+their shape). The rules are our own, one per documented format (detect-secrets' plugins miss
+vendors' prefixes and leave most of a token in place)."""
 
 from __future__ import annotations
 

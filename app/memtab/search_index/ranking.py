@@ -32,20 +32,13 @@ def is_cjk(word: str) -> bool:
 
 def bigrams(run: str) -> list[str]:
     """A CJK run's overlapping bigrams, in order (a lone character: itself)."""
-    if len(run) < 2:
-        return [run]
-    return [run[at : at + 2] for at in range(len(run) - 1)]
+    return [run[at : at + 2] for at in range(len(run) - 1)] or [run]
 
 
 def tokens(text: str) -> list[str]:
     """The words of `text`, casefolded, each CJK run as its bigrams."""
-    words: list[str] = []
-    for piece in _PIECE.findall(text.casefold()):
-        if is_cjk(piece):
-            words += bigrams(piece)
-        else:
-            words.append(piece)
-    return words
+    pieces = _PIECE.findall(text.casefold())
+    return [word for piece in pieces for word in (bigrams(piece) if is_cjk(piece) else [piece])]
 
 
 def cjk_runs(folded: str) -> str:

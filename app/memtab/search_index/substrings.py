@@ -85,8 +85,7 @@ class SubstringReader:
         searcher = self._current()
         schema = self._index.schema
         query = tantivy.Query.term_set_query(schema, "root", [term(root) for root in roots])
-        addresses = matching(searcher, query)
-        return self._named(searcher, addresses, roots)
+        return self._named(searcher, matching(searcher, query), roots)
 
     def ranked(
         self, query: str, roots: Collection[str], limit: int | None = None

@@ -7,7 +7,6 @@ import logging
 import os
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.fs.private import private_dir
@@ -18,12 +17,6 @@ from memtab.traces.reader import TraceSummary, summarize_trace, unreadable_summa
 logger = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class _FileStamp:
-    size: int
-    mtime_ns: int
-
-
 class TraceCatalog:
     """Lists the dumps of a home, remembering summaries of files that did not change. Not
     thread-safe: use one catalog from one thread at a time (the GUI keeps one and scans it on the
@@ -32,7 +25,7 @@ class TraceCatalog:
     def __init__(self, home: Home) -> None:
         """A catalog over `home`'s `debug_obj/`; nothing is read until `scan()`."""
         self.home = home
-        self._cache: dict[Path, tuple[_FileStamp, TraceSummary]] = {}
+        self._cache: dict[Path, tuple[tuple[int, int], TraceSummary]] = {}  # by (size, mtime)
 
     def scan(self, workspace_id: str | None = None) -> list[TraceSummary]:
         """Every dump (of one workspace, if given), newest first; never raises for a bad file."""
@@ -56,7 +49,7 @@ class TraceCatalog:
         except OSError as error:
             self._cache.pop(path, None)
             return unreadable_summary(owner, path, error)
-        stamp = _FileStamp(info.st_size, info.st_mtime_ns)
+        stamp = (info.st_size, info.st_mtime_ns)
         cached = self._cache.get(path)
         if cached is not None and cached[0] == stamp:
             return cached[1]

@@ -32,9 +32,7 @@ def format_json(value: Any) -> str:
 def first_line(text: str, max_chars: int = ERROR_LINE_MAX_CHARS) -> str:
     """The first non-blank line of `text`, stripped, cut to `max_chars` with `…`."""
     line = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    if len(line) > max_chars:
-        return line[: max_chars - 1] + "…"
-    return line
+    return line if len(line) <= max_chars else line[: max_chars - 1] + "…"
 
 
 def error_text(value: Any) -> str | None:
@@ -66,15 +64,14 @@ def content_text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        pieces = []
-        for part in content:
-            if isinstance(part, dict) and isinstance(part.get("text"), str):
-                pieces.append(part["text"])
-            elif isinstance(part, str):
-                pieces.append(part)
-            else:
-                pieces.append(compact_json(part))
-        return "\n".join(pieces)
+        return "\n".join(
+            part["text"]
+            if isinstance(part, dict) and isinstance(part.get("text"), str)
+            else part
+            if isinstance(part, str)
+            else compact_json(part)
+            for part in content
+        )
     return compact_json(content)
 
 
@@ -83,12 +80,9 @@ def message_text(message: Mapping[str, Any]) -> str:
     mux's `{role, content}` (content a string or parts), Memtab's `{role, text, toolCalls}` /
     `{role: "tool", results}`, and shows anything else as JSON."""
     lines: list[str] = []
-    for key in ("content", "parts", "text"):
-        if message.get(key) is not None:
-            text = content_text(message[key])
-            if text:
-                lines.append(text)
-            break
+    key = next((key for key in ("content", "parts", "text") if message.get(key) is not None), None)
+    if key is not None and (text := content_text(message[key])):
+        lines.append(text)
     calls = message.get("toolCalls")
     for call in calls if isinstance(calls, list) else ():
         if isinstance(call, dict):

@@ -246,16 +246,14 @@ def _attempts(record: DumpRecord, raw_attempts: Any) -> tuple[TraceAttempt, ...]
 
 
 def _messages(items: tuple[Any, ...]) -> tuple[TraceMessage, ...]:
-    messages = []
-    for item in items:
-        if isinstance(item, dict):
-            role = item.get("role")
-            messages.append(
-                TraceMessage(role if isinstance(role, str) and role else "?", message_text(item))
-            )
-        else:
-            messages.append(TraceMessage("?", content_text(item)))
-    return tuple(messages)
+    return tuple(
+        TraceMessage(
+            role if isinstance(role := item.get("role"), str) and role else "?", message_text(item)
+        )
+        if isinstance(item, dict)
+        else TraceMessage("?", content_text(item))
+        for item in items
+    )
 
 
 @functools.cache

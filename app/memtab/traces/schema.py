@@ -140,9 +140,7 @@ class ToolExecutionRecord(DumpModel):
     @property
     def problem(self) -> str | None:
         """What went wrong: the error, or a `{success: false}` result's own message."""
-        if self.error is not None:
-            return self.error
-        return reported_failure(self.output)
+        return self.error if self.error is not None else reported_failure(self.output)
 
     @property
     def failed(self) -> bool:

@@ -48,12 +48,13 @@ from memtab.trust.polarity import (
     guessed,
     maybe_verb,
     opposite,
-    rule_of,
+    required_rule,
 )
 from memtab.trust.reading.amounts import AMOUNT, amount_groups, amount_key, amounts, same_amount
 from memtab.trust.reading.choices import PAIR, USING, choices, used
 from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, named, same_count
 from memtab.trust.reading.ports import port_key, ports, same_service
+from memtab.trust.reading.schedules import same_schedule
 from memtab.trust.reading.settings import same_setting, setting_key, settings
 from memtab.trust.reading.styles import (
     STYLE,
@@ -89,6 +90,13 @@ _GONE = re.compile(
 )
 """A sentence saying what it names is gone or changed: no value claimed of it (the
 check's own list, `check.wording`, also reads "migration" so: too wide for a claim)."""
+_REQUIRED = re.compile(
+    r"\b(?:must|should|shall|has\s+to|have\s+to|needs?\s+to|(?:is|are)\s+to|ought\s+to)\s+"
+    r"(?:(?:always|still|also)\s+)?(?:be\s+\w|go\s*+[.!]?\s*+$)",
+    re.IGNORECASE,
+)
+"""A requirement that a thing be removed or changed ("The legacy cron must be removed", "X
+has to go"): a rule (`trust.polarity`), not a telling that it is gone."""
 _PLACE_PREPOSITIONS = frozenset({"in", "under", "inside"})
 _DETERMINERS = frozenset({"the", "a", "an", "our", "your", "its", "their"})
 _DETERMINERS = frozenset({"the", "a", "an", "our", "your", "its", "their"})
@@ -127,7 +135,7 @@ _TRIGGER_WORDS = frozenset(
      "moved", "switched", "migrated", "replaced", "nobody", "doesn", "insist", "insists",
      "forgo", "forego", "eschew", "shun", "abstain", "cease", "leave", "keep", "forbids",
      "bans", "prohibits", "disallows", "stay", "hold", "wants", "expects", "requires",
-     "likes",
+     "likes", "should", "shall", "ought", "has", "have", "need", "needs", "be",
      *TOOL_WORDS, *STYLE_WORDS,
      "code", *IMPERATIVES, *LANGUAGES, *DAY_WORDS}
 )  # fmt: skip
@@ -213,7 +221,8 @@ def _plain_claims(sentence: str) -> tuple[Claim, ...]:
         return tuple(facts)
     if _ALTERNATIVES.search(sentence) or is_example(sentence):
         return ()
-    if _PAST.search(sentence) or _GONE.search(sentence) or tells_change(sentence):
+    gone = _GONE.search(sentence) is not None and _REQUIRED.search(sentence) is None
+    if _PAST.search(sentence) or gone or tells_change(sentence):
         # What was says nothing of what is, but of a tool it can say both: "We moved to
         # bun, pnpm is gone", "CSV is written with csv-stringify (papaparse was removed)".
         if _PAST.search(sentence):
@@ -333,7 +342,7 @@ _THING_SKIP = frozenset(
 def _polarity(number: int, sentence: str) -> list[Claim]:
     """A rule to do something or not to (`trust.polarity`): its key the action's stems."""
     found = []
-    for rule in (rule_of(sentence) or guessed(sentence), contrasted(sentence)):
+    for rule in (required_rule(sentence) or guessed(sentence), contrasted(sentence)):
         if rule is None:
             continue
         key = " ".join(sorted(rule.action))
@@ -465,7 +474,7 @@ def contradict(one: Claim, other: Claim) -> bool:
         return style_values_disagree(one.value, other.value)
     if one.key.startswith("days:"):  # one day in both: they may both hold
         return not set(one.value.split(" and ")) & set(other.value.split(" and "))
-    return one.value != other.value
+    return one.value != other.value and not same_schedule(one.value, other.value)
 
 
 def _done(key: str) -> set[str]:

@@ -76,13 +76,22 @@ _ALWAYS = re.compile(
     r"be\s+sure\s+to|every\s+(?:single\s+)?time|each\s+time|without\s+exception)\b|"
     r"\b(?:is|are)\s+(?:required|mandatory|fine|ok|okay|allowed|acceptable|encouraged)\b|"
     r"\b(?:it's|it\s+is)\s+(?:fine|ok|okay|allowed|acceptable)\s+to\b|"
-    r"^(?:please\s+)?do\s+(?!not\b)(?=[a-z])|^(?:required|mandatory)\b",
+    r"^(?:please\s+)?do\s+(?!not\b)(?=[a-z])|^(?:required|mandatory)\b|"
+    r"^(?:fine|ok|okay|allowed|acceptable|encouraged|welcome|expected)\b",
     re.IGNORECASE,
 )
 """How a rule to do something (or that it may be done) is said: "always X", "you must X"
 (should, have to, may: a person's obligation or leave, not a thing's), "X every time",
 "X is required", "X is fine", "it's OK to X", "insists on X", "wants me to X", "the user
-wants X", an emphatic "Do X"."""
+wants X", an emphatic "Do X", a label's "X: fine"."""
+_REQUIRED = re.compile(
+    r"\b(?:must|should|shall|has\s+to|have\s+to|needs?\s+to|(?:is|are)\s+to|ought\s+to)\s++"
+    r"(?:(?:always|still|also)\s++)?be\s++(?=([a-z]++)\b)",
+    re.IGNORECASE,
+)
+"""A requirement in the passive ("X must be removed", "X has to be committed", "X is to be
+regenerated"): a rule to do it when its participle is a rule's verb (`_required`) — "Card
+numbers must be masked" states what is."""
 _BARE = re.compile(
     r"^(?:not|never)\s+(?=(?:in|on|for|from|at|to|during|inside|under|with)\b)", re.IGNORECASE
 )
@@ -98,6 +107,15 @@ _PREDICATE = re.compile(r"^(?:is|are|we|i|they)\b", re.IGNORECASE)
 _PASSIVE = re.compile(r"^\s*+(?:be|been|being|[a-z]{3,}ed|[a-z]{3,}en)\b", re.IGNORECASE)
 """An action said in the passive after its cue ("Lockfiles are never committed"): what
 comes before the cue is what it is done to."""
+_SUBJECT = re.compile(r"^\s*+(?:[\w`-]++\s++){1,3}$")
+"""A clause's subject before its cue: one to three words ("Builds never…", "Release
+webhooks must not…"), a thing's rule; `_thing_subject` says it is no doer, place or verb."""
+_NOT_A_THING = frozenset(
+    {"please", "and", "but", "so", "then", "just", "also", "still", "here", "around", "this",
+     "these", "in", "on", "at", "for", "when", "if", "it", "i", "we", "you", "they", "he",
+     "she", "one", "someone", "everyone", "nobody", "workspace", "repo", "project", "codebase",
+     "the", "a", "an", "that", "those", "its", "their"}
+)  # fmt: skip
 _DOERS = frozenset(
     {"i", "we", "you", "they", "user", "users", "agent", "agents", "team", "everyone", "people",
      "nobody", "dev", "devs", "developers", "he", "she", "prefers", "wants", "that",
@@ -158,10 +176,11 @@ _POLARITY_STEMS = frozenset(
     {"alway", "never", "ever", "don", "dont", "t", "must", "not", "do", "onto", "into", "upon",
      "anywher", "everywher", "whatsoev",
      "myself", "yourself", "ourselv", "themselv", "full", "whole", "entir", "complet",
-     "freeli", "regular", "routin", "religi"}
+     "freeli", "regular", "routin", "religi", "make"}
 )  # fmt: skip
 """Stems of how a rule is said, not what it is about ("rebase onto main": on main; "banned
-anywhere": banned): who does it themselves, how much ("the full suite") or how often."""
+anywhere": banned): who does it themselves, how much ("the full suite") or how often, and
+the light verb "make" ("make network calls" is to call the network)."""
 _SPAN = re.compile(r"`([^`\n]+)`")
 _FIRST_WORD = re.compile(r"^(?:please\s+)?([a-z]+)\b", re.IGNORECASE)
 _VERB = re.compile(r"^(?:please\s+)?([a-z]++(?:-[a-z]++)*+)\b", re.IGNORECASE)
@@ -199,29 +218,54 @@ class Rule(NamedTuple):
     """The clause that says it, as written."""
 
 
+_HAS_TO_GO = re.compile(
+    r"\b(?:must|should|has\s+to|have\s+to|needs?\s+to|(?:is|are)\s+to)\s+go\s*+$", re.IGNORECASE
+)
+"""A thing that "has to go" (must, needs to): it must be removed."""
+
+
 @functools.lru_cache(maxsize=16384)
 def rule_of(sentence: str) -> Rule | None:
     """The rule a sentence states (see the module doc), or None."""
-    clauses = [c for c in _CLAUSE.split(sentence.strip().rstrip(".!")) if c.strip()]
+    return _rule(sentence, required=False)
+
+
+@functools.lru_cache(maxsize=16384)
+def required_rule(sentence: str) -> Rule | None:
+    """`rule_of`'s rule, or the `always` of a requirement in the passive ("The legacy cron
+    must be removed", "X has to go": `_REQUIRED`) — the contradictions' (the duplicates
+    compare what such a statement says by its words)."""
+    return rule_of(sentence) or _rule(sentence, required=True)
+
+
+def _rule(sentence: str, *, required: bool) -> Rule | None:
+    said = sentence.strip().rstrip(".!")
+    if required:
+        said = _HAS_TO_GO.sub("must be removed", said)
+    clauses = [c for c in _CLAUSE.split(said) if c.strip()]
     for index, written in enumerate(clauses):
         clause = written
         never, always = _NEVER.search(clause), _ALWAYS.search(clause)
+        if required and always is None:
+            always = _required(clause)
         if never is not None and always is not None and never.start() < always.start():
             # The negation scopes over what follows: "does not want me to X".
             clause = clause[: always.start()] + " " + clause[always.end() :]
             always = None
         if (never is None) == (always is None):
             continue
-        said = never or always
-        assert said is not None
-        action = _said_action(clause, said)
+        cue = never or always
+        assert cue is not None
+        action = _said_action(clause, cue)
         if index > 0 and (not action or _BARE.match(clause)):
             # "Committing generated files — don't", "Mocks: not in e2e tests"
             action |= _action(clauses[index - 1])
         if 2 <= _size(action) <= 8:
             return Rule("never" if never else "always", action | _when(clause), clause.strip())
         return None
-    return None if _AT_TIMES.search(sentence) else _plain_rule(clauses, guess=False)
+    if required or _AT_TIMES.search(sentence):
+        return None
+    return _plain_rule(clauses, guess=False)
 
 
 @functools.lru_cache(maxsize=16384)
@@ -324,6 +368,18 @@ UNSURE = "~verb:"
 makes opposes only a `never` saying that verb."""
 
 
+_RULE_STEMS = frozenset(stem for verb in IMPERATIVES for stem in stems_of(verb))
+"""The stems of the rules' verbs, as their participles say them too ("removed", "written")."""
+
+
+def _required(clause: str) -> re.Match[str] | None:
+    """A requirement in the passive whose participle is a rule's verb (`_REQUIRED`)."""
+    found = _REQUIRED.search(clause)
+    if found is None:
+        return None
+    return found if _RULE_STEMS.intersection(stems_of(found.group(1))) else None
+
+
 def _imperative(word: str) -> bool:
     """Whether a clause's first word is a rule's verb: one of `IMPERATIVES`, or made of
     one ("hand-edit", "squash-merge", "re-run", "rerun")."""
@@ -363,7 +419,20 @@ def _said_action(clause: str, said: re.Match[str]) -> frozenset[str]:
     if not after.strip(" ,.!") or _PREDICATE.match(said.group(0)) or _PASSIVE.match(after):
         done_to = frozenset(s for s in _action(before) if s not in _DOERS)
         action = action | done_to if action or done_to else _action(before + " " + after)
+    elif action and _thing_subject(before):
+        # "Builds never run on forks": what never runs is the builds, not anything
+        action |= frozenset(s for s in _action(before) if s not in _DOERS)
     return action
+
+
+def _thing_subject(before: str) -> bool:
+    """Whether the words before a rule's cue are things it is said of ("Builds", "Release
+    webhooks"): not a doer, a pronoun, a place of the rule ("This workspace"), a verb, nor
+    one thing told of ("so the nvm loader never runs": a symptom, no rule)."""
+    if _SUBJECT.match(before) is None:
+        return False
+    words = before.lower().split()
+    return not any(word in _NOT_A_THING or word in _DOERS or word.endswith("ed") for word in words)
 
 
 def _size(action: frozenset[str]) -> int:
@@ -374,9 +443,59 @@ def _size(action: frozenset[str]) -> int:
 
 def _no_subject(clause: str) -> bool:
     """Whether a clause starting with a verb is an imperative, not a subject and its verb
-    ("Commit messages use…", "Pull requests are…", "Test names are…")."""
-    words = clause.lower().split()[1:4]
-    return not _FINITE.intersection(words)
+    ("Commit messages use…", "Pull requests are…", "Test names are…"): a noun that is also
+    a verb followed by its third person's verb and what a verb takes ("Push triggers a
+    deploy", "Log rotates daily"), or a plural and a verb ("Export jobs retry three times",
+    "Release PRs target `stable`") is a statement."""
+    words = clause.lower().split()
+    if _FINITE.intersection(words[1:4]):
+        return False
+    if len(words) < 3:
+        return True
+    first, second, third = words[0], words[1], words[2].strip(".,;:!")
+    if _plural(second) and not first.endswith("s") and _takes(third):
+        return False  # "Push triggers a deploy": its verb, then what it takes
+    rest = words[3] if len(words) > 3 else ""
+    return not (_plural(second) and third.isalpha() and third not in _CLOSED and _takes(rest))
+
+
+def _plural(word: str) -> bool:
+    """Whether a word may be a plural or a third person's verb (-s, not -ss, -us or -is)."""
+    return (
+        len(word) > 2
+        and word.isalpha()
+        and word.endswith("s")
+        and not word.endswith(("ss", "us", "is"))
+    )
+
+
+def _takes(word: str) -> bool:
+    """Whether a word opens what a verb takes, not what a plain noun does: a determiner or
+    a number ("a deploy", "two approvals"), an adverb of manner or time ("daily"), a code
+    span."""
+    bare = word.strip(".,;:!")
+    return (
+        bare in _OBJECT_OPENERS
+        or bare[:1].isdigit()
+        or bare.startswith("`")
+        or (len(bare) > 4 and bare.endswith("ly") and bare.isalpha())
+    )
+
+
+_OBJECT_OPENERS = frozenset(
+    {"a", "an", "the", "its", "their", "our", "this", "that", "these", "those", "two", "three",
+     "four", "five", "ten", "itself", "themselves", "automatically"}
+)  # fmt: skip
+"""Determiners and numbers: a word after them is an object, not a bare plural's phrase
+("every" and "each" aside: "Run tests every time" is an imperative)."""
+_CLOSED = frozenset(
+    {"in", "on", "at", "to", "for", "from", "with", "by", "via", "into", "onto", "under",
+     "over", "as", "of", "off", "out", "up", "down", "away", "back", "before", "after",
+     "first", "last", "only", "too", "and", "or", "but", "not", "never", "always", "every",
+     "each", "through", "without", "instead", "here", "there", "now", "again", "locally"}
+)  # fmt: skip
+"""Words after an imperative's plural object ("Push tags to origin", "Write tests first"):
+no verb of the plural as a subject."""
 
 
 _FINITE = frozenset(

@@ -45,6 +45,11 @@ RETARGET = "retarget"
 _RETARGET_KINDS = frozenset(
     {PathKind.HOME, PathKind.MEMORY_DIR, PathKind.CONFIG, PathKind.WORKSPACE_DIR}
 )
+_SCOPE_KEYS = {
+    PathKind.PROJECT_SCOPE: "project",
+    PathKind.WORKSPACE_SCOPE: "workspace",
+    PathKind.SESSION_SCOPE: "session",
+}
 
 
 @dataclass(frozen=True)
@@ -122,12 +127,9 @@ class Targets:
             return RETARGET
         if place.kind is PathKind.GLOBAL_SCOPE:
             return "global"
-        if place.kind is PathKind.PROJECT_SCOPE:
-            return f"project-{place.key}" if place.key else RETARGET
-        if place.kind is PathKind.WORKSPACE_SCOPE:
-            return f"workspace-{place.key}"
-        if place.kind is PathKind.SESSION_SCOPE:
-            return f"session-{place.key}"
+        prefix = _SCOPE_KEYS.get(place.kind)
+        if prefix is not None:  # a project dir with no name yet: the registry tells
+            return f"{prefix}-{place.key}" if place.key or prefix != "project" else RETARGET
         if place.kind is not PathKind.OTHER:
             return None
         best: Source | None = None
@@ -226,10 +228,8 @@ class ChangeEvent:
 
     def restored_words(self) -> str:
         """`restored`, `3 of 20 restored`, or "" when nothing was put back."""
-        if not self.restores:
-            return ""
-        if self.restored >= self.file_count:
-            return "restored"
+        if not self.restores or self.restored >= self.file_count:
+            return "restored" if self.restores else ""
         return f"{self.restored} of {self.file_count} restored"
 
     @property
@@ -246,15 +246,13 @@ class ChangeEvent:
 
     def words(self) -> str:
         """`Claude Code removed 23 files at 14:02`, with what it took where across memories."""
-        who = actor_name(self.actor)
-        parts = []
-        if self.deleted:
-            parts.append(f"removed {plural(self.deleted, 'file')}")
-        if self.rewritten:
-            parts.append(f"rewrote {plural(self.rewritten, 'file')}")
+        counts = (("removed", self.deleted), ("rewrote", self.rewritten))
+        parts = [f"{verb} {plural(count, 'file')}" for verb, count in counts if count]
         when = time.strftime("%H:%M", time.localtime(self.at / 1000))
         where = self.where_words()
-        return f"{who} {' and '.join(parts)} at {when}" + (f": {where}" if where else "")
+        return f"{actor_name(self.actor)} {' and '.join(parts)} at {when}" + (
+            f": {where}" if where else ""
+        )
 
     def where_words(self) -> str:
         """What it took in each memory when more than one (`2 of Claude Code's, 1 in Global`), else

@@ -26,9 +26,8 @@ MASS_ALWAYS_FILES = 100
 
 def is_mass(changed: int, before: int) -> bool:
     """Whether taking `changed` files of the `before` its index held is a mass change."""
-    if changed < MASS_MIN_FILES:
-        return False
-    return changed >= MASS_ALWAYS_FILES or changed >= MASS_SHARE * max(before, 1)
+    share = changed >= MASS_ALWAYS_FILES or changed >= MASS_SHARE * max(before, 1)
+    return changed >= MASS_MIN_FILES and share
 
 
 @dataclass(frozen=True)
@@ -55,11 +54,8 @@ class MassChange:
     def words(self) -> str:
         """`xum removed 400 and rewrote 345 of 931 files at 14:02`, with what it took where."""
         event = self.event
-        parts = []
-        if event.deleted:
-            parts.append(f"removed {event.deleted}")
-        if event.rewritten:
-            parts.append(f"rewrote {event.rewritten}")
+        counts = (("removed", event.deleted), ("rewrote", event.rewritten))
+        parts = [f"{verb} {count}" for verb, count in counts if count]
         when = time.strftime("%H:%M", time.localtime(event.at / 1000))
         of = f"{self.files_before} file" if self.files_before == 1 else f"{self.files_before} files"
         where = event.where_words()
@@ -90,20 +86,18 @@ def mass_changes(
     home: Home, *, since_ms: int = 0, keys: Collection[str] | None = None
 ) -> list[MassChange]:
     """The mass changes of the home's history (touching `keys`) since `since_ms`, newest first."""
-    events = change_events(home, min_files=MASS_MIN_FILES, since_ms=since_ms, keys=keys)
-    return flag(home, events)
+    return flag(home, change_events(home, min_files=MASS_MIN_FILES, since_ms=since_ms, keys=keys))
 
 
 def flag(home: Home, events: Sequence[ChangeEvent]) -> list[MassChange]:
     """Those of `events` that are mass changes, in their order."""
     candidates = [event for event in events if event.file_count >= MASS_MIN_FILES]
     before = sizes(home, candidates)
-    flagged = []
-    for event in candidates:
-        count = before.get(event.id)
-        if count is not None and is_mass(event.file_count, count):
-            flagged.append(MassChange(event, count))
-    return flagged
+    return [
+        MassChange(event, before[event.id])
+        for event in candidates
+        if event.id in before and is_mass(event.file_count, before[event.id])
+    ]
 
 
 def sizes(home: Home, events: Sequence[ChangeEvent]) -> dict[str, int]:

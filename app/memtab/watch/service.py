@@ -264,13 +264,8 @@ def watch_command(home: Home) -> list[str]:
 
 def platform_name(platform: str | None = None) -> str:
     name = platform or sys.platform
-    if name.startswith("linux"):
-        return "linux"
-    if name == "darwin":
-        return "macos"
-    if name in ("win32", "cygwin"):
-        return "windows"
-    return name
+    kinds = {"darwin": "macos", "win32": "windows", "cygwin": "windows"}
+    return "linux" if name.startswith("linux") else kinds.get(name, name)
 
 
 def service_path(
@@ -317,7 +312,12 @@ def install(
             ran = _run(["systemctl", "--user", *words], env)
             runs.append(ran)
             if ran.status != 0:
-                note = _no_manager_note(ran, unit)
+                note = (
+                    f"The unit is written, but `{' '.join(ran.argv)}` failed "
+                    f"({ran.said or ran.status}): no systemd user manager runs here. It starts at "
+                    f"your next login where one does (`systemctl --user enable --now {unit}`); "
+                    "`memtab watch` starts the recorder now."
+                )
                 break
     return ServiceResult(path=path, ran=tuple(runs), note=note)
 
@@ -353,14 +353,6 @@ def _verified(text: str, name: str, env: Mapping[str, str] | None) -> Ran | None
     if ran.status != 0 and name in ran.said:
         raise ServiceRefusedError(f"systemd would not load the unit: {ran.said}")
     return Ran(argv=(*ran.argv[:-1], name), status=ran.status, said=ran.said)
-
-
-def _no_manager_note(ran: Ran, unit: str) -> str:
-    return (
-        f"The unit is written, but `{' '.join(ran.argv)}` failed ({ran.said or ran.status}): "
-        f"no systemd user manager runs here. It starts at your next login where one does "
-        f"(`systemctl --user enable --now {unit}`); `memtab watch` starts the recorder now."
-    )
 
 
 def _run(argv: list[str], env: Mapping[str, str] | None) -> Ran:

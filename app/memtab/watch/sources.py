@@ -53,12 +53,10 @@ def mux_actor(
     if any(edit.paths & named for edit in recent_edits(home, moment - RECENT_MS, _TAIL_BYTES)):
         return XUM
     data = Journal(home).load()
-    for record in (*data.workspaces.values(), *data.projects.values()):
-        if moment - record.last_run_at > RECENT_MS:
-            continue
-        for op in record.ops:
-            if op.applied and {op.path, op.new_path} & wanted:
-                return MUX
+    records = (*data.workspaces.values(), *data.projects.values())
+    recent = [record for record in records if moment - record.last_run_at <= RECENT_MS]
+    if any(op.applied and {op.path, op.new_path} & wanted for r in recent for op in r.ops):
+        return MUX
     return EXTERNAL
 
 
@@ -163,10 +161,9 @@ class RecorderLease:
 
     def acquire(self, timeout_s: float = PROBE_GRACE_S) -> bool:
         """Take the lease if free (waiting out another's look at most `timeout_s`); whether held."""
-        if self._lock.held:
-            return True
         try:
-            self._lock.acquire(timeout_s, role="recorder")
+            if not self._lock.held:
+                self._lock.acquire(timeout_s, role="recorder")
         except LockUnavailableError:
             return False
         return True

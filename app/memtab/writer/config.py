@@ -7,6 +7,7 @@ import enum
 import logging
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -69,12 +70,13 @@ def _whole_number(value: Any) -> Any:
     return value
 
 
+@dataclass(frozen=True)
 class _Within:
     """A number from `least` to `most`, NaN refused (`Checked(_Within(…))`; the Settings
     dialog's spin boxes take their ranges from it, `number_range`)."""
 
-    def __init__(self, least: float, most: float) -> None:
-        self.least, self.most = least, most
+    least: float
+    most: float
 
     def __call__(self, value: float) -> float:
         if not self.least <= value <= self.most:

@@ -12,8 +12,7 @@ from PySide6.QtWidgets import QApplication
 from gui import memory_tree_support as support
 from memtab.components.tree.reconcile_slices import RECONCILE_SLICE_MS
 from memtab.components.tree.tree import build_tree
-from memtab.gui.tree.model import MemoryTreeModel
-from memtab.gui.tree.reconcile import SlicedReconcile, TreeFill
+from memtab.gui.tree.model import MemoryTreeModel, SlicedReconcile, TreeFill
 from memtab.store.home import Home
 from support.gui_clock import FakeGuiClock
 from support.memory_home import scanned

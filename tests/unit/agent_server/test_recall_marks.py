@@ -6,6 +6,7 @@ file (another agent's, by file id), and `list` rows of both agents carrying thei
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 from memtab.agent_server.service import MemoryService
@@ -101,3 +102,21 @@ def test_a_file_the_check_flags_ranks_after_what_is_still_true(tmp_path: Path) -
     setup, serving = "/memories/workspace/dev-setup.md", "/memories/global/serving.md"
     assert ranked(unmarked) == [setup, serving]  # the engine alone: the stale notes first
     assert ranked(marked) == [serving, setup]  # checked: still found, after the true one
+
+
+def test_a_check_marks_a_file_changed_within_the_racy_margin_to_be_known_by_its_digest(
+    tmp_path: Path,
+) -> None:
+    """A file written just before the check (the demo's, copied now) may change again in
+    the same clock tick with its stat kept: its entry says so (its digest decides); one
+    checked an hour after its last change is known by its stat alone."""
+    home = copied_demo_home(tmp_path / "demo")
+    cache = CheckCache(home, path=tmp_path / "checks.json")
+    RecallChecks(home, cache=cache).check_now(MAIN_ID)
+    files = cache.files()
+    assert files and all(entry.racy for entry in files.values())
+    hour_later = time.time_ns() // 1_000_000 + 3_600_000
+    RecallChecks(home, cache=cache, clock=lambda: hour_later).check_now(MAIN_ID)
+    again = cache.files()
+    assert again.keys() == files.keys() and not any(entry.racy for entry in again.values())
+    assert all(cache.state(physical).checked for physical in again)

@@ -1,6 +1,7 @@
 """The check cache (docs/formats.md §19.8): private (0600 in a 0700 folder whatever the
 umask, never written through a link), and trusted only while the file and its checkout
-are as they were checked — another text, another size or mtime, a commit or `git add` in
+are as they were checked — another text, another stat stamp (size, mtime, ctime, inode; the
+text's digest where it was checked within the racy margin), a commit or `git add` in
 the checkout each make the entry outdated; a file it has nothing of is "not read"."""
 
 from __future__ import annotations
@@ -37,12 +38,17 @@ from support.checkouts import add_to_git
 TEXT = "# Deploy\n\n- Run `scripts/deploy.sh`.\n"
 
 
-def _entry(memory: Path, checkout: Path | None, text: str = TEXT) -> FileCheck:
+def _entry(
+    memory: Path, checkout: Path | None, text: str = TEXT, *, racy: bool = False
+) -> FileCheck:
     info = memory.stat()
     return FileCheck(
         sha256=content_sha256(text),
         size=info.st_size,
         mtime_ns=info.st_mtime_ns,
+        ctime_ns=info.st_ctime_ns,
+        inode=info.st_ino,
+        racy=racy,
         at=1,
         checkout=str(checkout) if checkout is not None else None,
         stamp=checkout_stamp(checkout) if checkout is not None else "",
@@ -105,6 +111,36 @@ def test_an_entry_holds_while_the_file_and_its_checkout_are_as_checked(
     assert cache.state(memory) == OUTDATED
 
 
+def test_a_same_size_edit_keeping_the_mtime_is_not_served_stale(tmp_path: Path) -> None:
+    """An edit of the same size whose mtime is put back (a coarse clock's one tick, a tool
+    keeping times) changes the file's ctime: its entry no longer holds."""
+    memory = tmp_path / "deploy.md"
+    memory.write_text(TEXT, "utf-8")
+    cache = CheckCache(Home(tmp_path / "home"), path=tmp_path / "cache" / "checks.json")
+    cache.write({str(memory): _entry(memory, None)}, forget=lambda _key: False)
+    assert cache.state(memory).checked
+    before = memory.stat()
+    memory.write_text(TEXT.replace("deploy", "DEPLOY"), "utf-8")
+    os.utime(memory, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert memory.stat().st_size == before.st_size
+    assert cache.state(memory) == OUTDATED
+
+
+def test_a_file_checked_within_the_racy_margin_is_known_by_its_digest(tmp_path: Path) -> None:
+    """A file changed in the clock tick it was checked in keeps its whole stat (size, times,
+    inode): an entry made then holds only while the text's digest is the one checked."""
+    memory = tmp_path / "deploy.md"
+    memory.write_text(TEXT, "utf-8")
+    cache = CheckCache(Home(tmp_path / "home"), path=tmp_path / "cache" / "checks.json")
+    other = TEXT.replace("deploy", "DEPLOY")  # what the file held when checked, its stat now
+    cache.write({str(memory): _entry(memory, None, other, racy=True)}, forget=lambda _k: False)
+    assert cache.state(memory) == OUTDATED
+    cache.write({str(memory): _entry(memory, None, TEXT, racy=True)}, forget=lambda _k: False)
+    assert cache.state(memory).checked
+    cache.write({str(memory): _entry(memory, None, other)}, forget=lambda _k: False)
+    assert cache.state(memory).checked  # past the margin its stat decides, unread
+
+
 def test_a_cache_another_process_wrote_is_read_again(tmp_path: Path) -> None:
     memory = tmp_path / "m.md"
     memory.write_text(TEXT, "utf-8")
@@ -146,3 +182,18 @@ def test_a_link_at_its_name_is_never_read_through(tmp_path: Path) -> None:
     path.symlink_to(elsewhere.path)
     assert CheckCache(Home(tmp_path / "home"), path=path).state(memory) == NOT_READ
     assert not path.is_symlink() and elsewhere.path.is_file()
+
+
+def test_an_index_replaced_with_the_same_size_and_mtime_changes_the_checkout_s_stamp(
+    checkout: Path,
+) -> None:
+    """git writes its index anew and renames it over the old: a new inode, whatever its
+    size and mtime."""
+    index = checkout / ".git" / "index"
+    before, info = checkout_stamp(checkout), index.stat()
+    fresh = index.with_name("index.lock")
+    fresh.write_bytes(index.read_bytes())
+    os.utime(fresh, ns=(info.st_atime_ns, info.st_mtime_ns))
+    os.replace(fresh, index)
+    assert (index.stat().st_size, index.stat().st_mtime_ns) == (info.st_size, info.st_mtime_ns)
+    assert checkout_stamp(checkout) != before

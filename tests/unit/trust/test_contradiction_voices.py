@@ -10,7 +10,6 @@ from support import contradiction_voices
 from support.contradiction_voices import CASES
 
 NOT_READ = {
-    "- Lockfiles must be committed.",
     "* Do not add type hints to the test files.",
     "- Don't write docstrings for private helpers.",
     "- Mongo Express → http://localhost:8081",
@@ -19,8 +18,7 @@ NOT_READ = {
     "- The app runs PHP 8.1.",
     "- Alembic migrations are stored in `migrations/versions/`.",
 }
-"""Cases' first notes whose contradiction is not found, and why: "must be committed" is no
-rule (a duplicate's "must be masked" says what a "never log" says); "add type hints" and
+"""Cases' first notes whose contradiction is not found, and why: "add type hints" and
 "get a docstring" are other actions than "type hints" and "write docstrings" by their
 words; an arrow may tell a change ("Mongo Express → http://…"); "in production and
 locally" holds in two places; a path whose thing is said in the path is not read; "`[skip

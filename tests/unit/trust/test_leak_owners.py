@@ -6,11 +6,17 @@ nothing; a place this project's own checkout uses, or several checkouts name, ne
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 
-from memtab.trust.leaks.checkouts import checkout_places, evidence
+from memtab.check.documents import Document
+from memtab.store.home import Home
+from memtab.trust.leaks.checkouts import KeptCheckouts, checkout_names, checkout_places, evidence
+from memtab.trust.leaks.engine import LeaksEngine
 from support import leak_owners
 from support.leak_owners import AFTER, CASES
 
@@ -80,3 +86,52 @@ def test_a_module_s_dotted_name_in_a_checkout_s_config_is_no_host(tmp_path: Path
         '[project.urls]\nDocs = "https://docs.tern.fernhill.io"\n'
     )
     assert checkout_places(str(tmp_path)) == {"docs.tern.fernhill.io"}
+
+
+def test_a_warm_run_reads_no_checkout_file_and_a_changed_one_is_read_again(
+    tmp_path: Path,
+) -> None:
+    """What each checkout file named is kept by its stat stamp, in the home's memo: a next
+    run — in another process too — lists the files and reads none; a file rewritten (its
+    size and mtime kept: its ctime says) or new is read again; one changed within the racy
+    margin is never kept."""
+    paths = leak_owners.lay_out(tmp_path / "code")
+    home = Home(tmp_path / "home")
+    hour_later = time.time_ns() + 3_600_000_000_000
+    first = KeptCheckouts.of_home(home)
+    first._now_ns = lambda: hour_later
+    cold = {name: checkout_names(path, first) for name, path in paths.items()}
+    first.finish()
+    assert first.last_read > len(paths)
+
+    again = KeptCheckouts.of_home(home)  # another process: the memo, not the memory
+    assert {name: checkout_names(path, again) for name, path in paths.items()} == cold
+    again.finish()
+    assert again.last_read == 0
+    assert cold["gristmill"][1] == "data/gristmill"  # the origin's owner/name, kept too
+
+    vercel = Path(paths["lantern-ui"]) / "vercel.json"
+    info = vercel.stat()
+    vercel.write_text(vercel.read_text().replace("bff-7", "bff-8"))
+    os.utime(vercel, ns=(info.st_atime_ns, info.st_mtime_ns))
+    assert "bff-8.oakwell.net" in checkout_names(paths["lantern-ui"], again)[0]
+    again.finish()
+    assert again.last_read == 1
+
+    racy = KeptCheckouts.of_home(home)  # now: every file was written within the margin
+    vercel.write_text(vercel.read_text())
+    checkout_names(paths["lantern-ui"], racy)
+    racy.finish()
+    checkout_names(paths["lantern-ui"], racy)
+    racy.finish()
+    assert racy.last_read == 1
+
+
+def test_the_leaks_engine_keeps_what_checkouts_named_between_runs(tmp_path: Path) -> None:
+    paths = leak_owners.lay_out(tmp_path / "code")
+    engine = LeaksEngine(Home(tmp_path / "home"))
+    engine._checkouts._now_ns = lambda: time.time_ns() + 3_600_000_000_000
+    documents = [cast(Document, SimpleNamespace(project=path)) for path in paths.values()]
+    known = engine.known_projects(documents)
+    assert engine._checkouts.last_read > 0
+    assert engine.known_projects(documents) == known and engine._checkouts.last_read == 0

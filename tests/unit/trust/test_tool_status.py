@@ -12,7 +12,8 @@ from memtab.trust.claims import contradict, sentence_claims
 from memtab.trust.reading.tool_kinds import kind_of
 from memtab.trust.reading.tools import moved_tools, tools
 from support import contradiction_voices
-from support.tool_status import AFTER, CASES
+from support.contradiction_cases import Case
+from support.tool_status import AFTER, CASES, UNDONE, UNDONE_AFTER
 
 NOT_READ = {"Styles were converted from Less to Sass."}
 """Cases' first notes whose contradiction is not found, and why: "Write the styles in
@@ -22,14 +23,13 @@ AFTER_WRONG = (
         "Karma got the boot in 2023 and Vitest took its place. | Unit tests: jest.",
         "Pipenv has been retired; the lockfile is poetry's now. | Dependencies are managed "
         "with pipenv.",
-        "Rolled back the switch from Webpack to Rspack — webpack it is. | Bundle with rspack.",
     ],
     [],
 )
 """The batch written after the change, as it reads (missed, flagged): a test runner no
-taxonomy lists, "has been retired" with the new tool as a possessive, a change rolled back
-read as made. (Its errand, "a ticket to move to Bun", was read as done until `_PLANNED`
-took errands in: that near miss is no longer held out.)"""
+taxonomy lists, "has been retired" with the new tool as a possessive. (Its errand, "a
+ticket to move to Bun", was read as done until `_PLANNED` took errands in: that near miss
+is no longer held out.)"""
 KINDS = sorted({case.kind for case in CASES})
 
 
@@ -132,3 +132,38 @@ def test_a_choice_for_an_old_part_meets_no_choice_for_the_whole_project() -> Non
         )
     )
     assert not contradict(old, whole) and contradict(old, other)
+
+
+@pytest.mark.parametrize("cases", [UNDONE, UNDONE_AFTER], ids=["undone", "undone-after"])
+def test_a_change_undone_keeps_the_tool_it_left(cases: tuple[Case, ...]) -> None:
+    """ "Rolled back the switch to Rspack", "the Biome adoption was backed out of": the
+    target of the change undone is not the choice, its source is; "reverted to yarn" goes
+    back to it."""
+    assert contradiction_voices.wrong_of_kind(
+        cases, contradiction_voices.found(cases), "undone"
+    ) == (
+        [],
+        [],
+    )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "values"),
+    [
+        ("Rolled back the switch to Rspack.", ["not:rspack"]),
+        ("Reverted the switch from npm to pnpm.", ["npm", "not:pnpm"]),
+        ("The move from Jest to Vitest was reverted.", ["jest", "not:vitest"]),
+        ("Gave up on the Bun migration, pnpm still installs.", ["pnpm", "not:bun"]),
+        ("The cutover to Podman stalled, so docker it is.", ["not:podman"]),
+        ("We reverted to npm.", ["npm"]),
+        ("Went back to yarn.", ["yarn"]),
+        ("Went back from pnpm to npm after the CI issues.", ["not:pnpm"]),
+        ("Reverted the bundler to webpack.", ["webpack"]),
+        ("Never rolled back the switch to pnpm.", ["pnpm"]),
+        ("Dependabot's pull request bumping ruff failed CI with 14 new findings.", []),
+        ("Reverted the upgrade to Vite 5; still on Vite 4.", ["vite"]),
+    ],
+)  # fmt: skip
+def test_an_undoing_verb_reads_the_change_it_governs(sentence: str, values: list[str]) -> None:
+    said = [claim.value for claim in sentence_claims(sentence) if claim.kind == "tool"]
+    assert said == values

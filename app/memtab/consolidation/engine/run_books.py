@@ -21,7 +21,7 @@ from memtab.store.home import Home
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_dir import ScopeDir
-from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, RunScope, Trigger
+from memtab.store.sidecars.journal import ConsolidationRecord, RunScope, Trigger
 from memtab.store.sidecars.registry import Workspace
 from memtab.store.sidecars.scope_runs import journal_run
 
@@ -199,16 +199,7 @@ class RunBooks:
             trigger=self.run.trigger,
             summary=f"Stopped midway after {plural(applied, 'change')} "
             f"of {len(run_ops)} attempted: {problem}",
-            ops=tuple(
-                JournalOp(
-                    command=op.command,
-                    path=op.path,
-                    applied=op.applied,
-                    new_path=op.new_path,
-                    note=op.note,
-                )
-                for op in run_ops
-            ),
+            ops=tuple(op.journal_op() for op in run_ops),
         )
 
     def _log(
@@ -273,13 +264,12 @@ class RunBooks:
         if journal_error is not None:
             made = "every change listed as applied was made, but " if problem is None else ""
             parts.append(f"{made}{journal_error}")
-        if logged:
-            parts.append("Memtab's runs log has the run")
-        else:
-            parts.append(
-                "Memtab's runs log could not take it either: it is logged the next time "
-                "Memtab starts with room on the disk"
-            )
+        parts.append(
+            "Memtab's runs log has the run"
+            if logged
+            else "Memtab's runs log could not take it either: it is logged the next time "
+            "Memtab starts with room on the disk"
+        )
         return "; ".join(parts)
 
 

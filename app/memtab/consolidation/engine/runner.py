@@ -50,7 +50,7 @@ from memtab.llm.types import (
 from memtab.markdown import text_lines
 from memtab.redact import redact_outgoing
 from memtab.store.errors import MemoryStoreError
-from memtab.store.history.describe import describe_ops, op_texts, op_units
+from memtab.store.history.describe import OpTexts, describe_ops, op_texts, op_units
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.records import RunOp
 from memtab.store.home import Home
@@ -216,8 +216,7 @@ def run_consolidation(
     system = load_system_prompt(prompt_home or store.home, trigger)
     if model:  # a model's new text passes the rails (the offline consolidator moves lines)
         guard.rails = ConsolidationRails(store, guard.scopes, system.text).refusal
-    # The offline consolidator reads the files as data, never this message: listing a big
-    # home once more for it took a fifth of a run on 20,000 files.
+    # The offline consolidator reads the files as data, never this message's listing.
     files = listed_files(store, guard.scopes) if model else []
 
     def message_listing(count: int) -> str:
@@ -402,11 +401,7 @@ def tools_summary(home: Home, run_ops: Sequence[RunOp], read: int, listed: int) 
     """What a model's run did, from its tools alone: the changes made (a merge's edit and
     delete said as one), the changes refused and why the first was, and — when it
     changed nothing — how many of the `listed` files it `read`."""
-    texts = [op_texts(home, op) for op in run_ops]
-    units: Sequence[int | None] = [op.unit for op in run_ops]
-    if not any(unit is not None for unit in units):
-        units = op_units(run_ops, texts)
-    words = describe_ops(run_ops, texts, units)
+    _texts, units, words = described(home, run_ops)
     grouped: dict[object, list[int]] = {}
     for index, op in enumerate(run_ops):
         if op.applied or op.note == DRY_RUN_NOTE:
@@ -429,6 +424,18 @@ def tools_summary(home: Home, run_ops: Sequence[RunOp], read: int, listed: int) 
         parts.append(f"{plural(len(refused), 'change')} refused{why}")
     text = "; ".join(parts)
     return text if text == NO_CHANGES_SUMMARY else f"{text.rstrip('.')}."
+
+
+def described(
+    home: Home, run_ops: Sequence[RunOp], read: Callable[[str], str | None] | None = None
+) -> tuple[list[OpTexts], Sequence[int | None], list[str]]:
+    """Each op's texts (`op_texts`), its unit (the engine's, else read from what the ops did)
+    and its words."""
+    texts = [op_texts(home, op, read) for op in run_ops]
+    units: Sequence[int | None] = [op.unit for op in run_ops]
+    if not any(unit is not None for unit in units):
+        units = op_units(run_ops, texts)
+    return texts, units, describe_ops(run_ops, texts, units)
 
 
 def _summary(loop: LoopResult, ops: tuple[JournalOp, ...], max_steps: int) -> str:

@@ -51,15 +51,8 @@ def keeper_rank(
 ) -> tuple[Any, ...]:
     """Sort key of the naming heuristic: the smallest key is the file to keep."""
     name = name_of(path)
-    return (
-        not pinned,
-        not described,
-        -uses,
-        bool(_UNCLEAN_NAME.search(name)),
-        len(name),
-        -content_count,
-        path,
-    )
+    unclean = bool(_UNCLEAN_NAME.search(name))
+    return (not pinned, not described, -uses, unclean, len(name), -content_count, path)
 
 
 # --- carrying a member's content into the keeper ------------------------------------------
@@ -116,9 +109,7 @@ def item_words(key: str) -> frozenset[str]:
 def is_variant(words: frozenset[str], others: Sequence[frozenset[str]]) -> bool:
     """Whether an item with these words says what one of `others` says with a few words
     changed (the same item is no variant of itself)."""
-    if len(words) < VARIANT_MIN_WORDS:
-        return False
-    return any(
+    return len(words) >= VARIANT_MIN_WORDS and any(
         len(other) >= VARIANT_MIN_WORDS
         and other != words
         and jaccard(words, other) >= VARIANT_SIMILARITY

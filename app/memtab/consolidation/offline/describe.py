@@ -96,9 +96,7 @@ class Description:
 
 def _heading_text(raw: str) -> tuple[int, str]:
     found = heading(raw)
-    if found is None:
-        return 0, ""
-    return found.level, heading_text(found.text)
+    return (found.level, heading_text(found.text)) if found is not None else (0, "")
 
 
 def is_generic_heading(text: str) -> bool:

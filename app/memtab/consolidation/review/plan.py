@@ -8,7 +8,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from memtab.consolidation.engine.runner import RunResult
+from memtab.consolidation.engine.runner import RunResult, described
 from memtab.consolidation.errors import PlanError
 from memtab.consolidation.records import (
     MAX_PLAN_OPS,
@@ -26,7 +26,7 @@ from memtab.fs.records import RecordError
 from memtab.fs.user_files import read_regular_file, write_output_file
 from memtab.humanize import plural
 from memtab.store.errors import MemoryStoreError
-from memtab.store.history.describe import describe_ops, op_texts, op_units, unified_diff
+from memtab.store.history.describe import unified_diff
 from memtab.store.history.records import RunOp
 from memtab.store.home import Home
 from memtab.store.paths import SHARED_SCOPES, PathError, Scope, VirtualPath
@@ -116,11 +116,7 @@ def planned_ops(
     """The plan's ops from a run on a scratch home: each with its diffs (from the contents the
     scratch history kept, or `read` gives by sha), its words and its unit. The units are the ones
     the run's ops carry (the engine said), else read from what the ops did."""
-    texts = [op_texts(scratch, op, read) for op in run_ops]
-    units: Sequence[int | None] = [op.unit for op in run_ops]
-    if not any(unit is not None for unit in units):
-        units = op_units(run_ops, texts)
-    words = describe_ops(run_ops, texts, units)
+    texts, units, words = described(scratch, run_ops, read)
     ops = []
     for index, run_op in enumerate(run_ops):
         files = tuple(

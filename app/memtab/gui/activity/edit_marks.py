@@ -5,7 +5,6 @@ file, kept in the UI state (`components.activity.badges`, `edit_claims`).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,8 +28,6 @@ from memtab.store.home import Home, PathKind
 from memtab.store.paths import VirtualPath
 from memtab.store.sidecars.journal import ConsolidationRecord
 
-logger = logging.getLogger(__name__)
-
 _RUNS_READ = "edit-marks-runs"
 
 
@@ -52,7 +49,6 @@ class BadgedEditor(Protocol):
     def reading_refs(self) -> list[MemoryFileRef]: ...
     @property
     def real_path(self) -> Path | None: ...
-
     def set_badge(self, text: str | None, tooltip: str = "") -> None: ...
 
 
@@ -153,7 +149,7 @@ class EditMarks(QObject):
 
     def follow(self, consolidation: ConsolidationRuns) -> None:
         """Claim what this window's consolidation runs change."""
-        consolidation.run_started.connect(self._on_consolidation_run_started)
+        consolidation.run_started.connect(self.consolidation_started)
         consolidation.run_finished.connect(self._on_consolidation_run_finished)
         consolidation.run_failed.connect(self._on_consolidation_run_ended)
         consolidation.run_cancelled.connect(self._on_consolidation_run_ended)
@@ -189,8 +185,6 @@ class EditMarks(QObject):
         if self._ui_state is not None:
             self._ui_state.set_badges(self._home.root, self.edits.saved())
 
-    # -- internals -----------------------------------------------------------------------
-
     def _open_physical(self) -> str | None:
         """Where the open file is, spelled as badges (and the tree's rows) spell it."""
         real = self._editor.real_path
@@ -208,10 +202,6 @@ class EditMarks(QObject):
         if self.claims.opened(ref, self._open_physical(), self._editor.reading_refs):
             self._model.set_agent_edited(self.edits.badges)  # the user looked
         self._show_in_editor()
-
-    @Slot(str)
-    def _on_consolidation_run_started(self, workspace_id: str) -> None:
-        self.consolidation_started(workspace_id)
 
     @Slot(object)
     def _on_consolidation_run_finished(self, record: object) -> None:

@@ -33,7 +33,7 @@ class MuxPresence(QObject):
         self.activity: MuxActivity | None = None
         self._job_service = jobs
         self._client: JobClient | None = None
-        self._timer = qtimer(self, self._on_timer_timeout, CHECK_EVERY_MS, single_shot=False)
+        self._timer = qtimer(self, self.check, CHECK_EVERY_MS, single_shot=False)
 
     @property
     def may_run(self) -> bool:
@@ -49,14 +49,9 @@ class MuxPresence(QObject):
         self._timer.start()
 
     def shutdown(self) -> None:
-        """Stop checking."""
         self._timer.stop()
         if self._client is not None:
             self._client.shutdown()
-
-    @Slot()
-    def _on_timer_timeout(self) -> None:
-        self.check()
 
     @Slot(str, object)
     def _on_client_latest_finished(self, _key: str, result: object) -> None:

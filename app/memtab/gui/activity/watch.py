@@ -93,7 +93,7 @@ class HomeWatcher(QObject):
         self._extra_holders: frozenset[str] = frozenset()
         self._extras_handed = False  # whether `set_extra_targets` was called yet
 
-        self._root: Path | None = None
+        self.root: Path | None = None  # as given to start(), made absolute; None: stopped
         # The watchdog side of the watch, while observing (`watch_observer.Observing`).
         self._watching: Observing | None = None
         self._generation = 0
@@ -108,11 +108,6 @@ class HomeWatcher(QObject):
             self._on_observer_paths_posted, Qt.ConnectionType.QueuedConnection
         )
         self._native_gap.connect(self._on_native_gap, Qt.ConnectionType.QueuedConnection)
-
-    @property
-    def root(self) -> Path | None:
-        """The watched root as given to `start()` (made absolute), or None when stopped."""
-        return self._root
 
     @property
     def polled_dirs(self) -> list[str]:
@@ -155,8 +150,8 @@ class HomeWatcher(QObject):
         The root is never created; if it does not exist the watcher waits for it.
         """
         self.stop()
-        self._root = Path(root).absolute()
-        if self._root.is_dir():
+        self.root = Path(root).absolute()
+        if self.root.is_dir():
             self._start_observer()
         else:
             self._wait_for_root()
@@ -168,23 +163,21 @@ class HomeWatcher(QObject):
         self._flush_timer.stop()
         self._coalescer.clear()
         self._stop_observer()
-        self._root = None
+        self.root = None
         self._set_backend(WatchBackend.STOPPED, "not watching")
-
-    # -- observer lifecycle ------------------------------------------------------------
 
     def _start_observer(self, *, polling_reason: str | None = None) -> None:
         # lazy: watchdog, the observers and the probe of new directories (37 modules,
         # ~1.5 MiB traced, ~45 ms) load when watching starts, after the paint
         from memtab.gui.activity.watch_observer import Observing
 
-        assert self._root is not None
-        watched_root = os.path.realpath(self._root)
+        assert self.root is not None
+        watched_root = os.path.realpath(self.root)
 
         def observing() -> Observing:
             self._generation += 1
             post = self._make_poster(self._generation)
-            return Observing(post, watched_root, str(self._root), self._polling_interval_s)
+            return Observing(post, watched_root, str(self.root), self._polling_interval_s)
 
         watching = observing()
         fallback_reason = polling_reason or "requested"
@@ -193,7 +186,7 @@ class HomeWatcher(QObject):
                 polls = watching.start_native(self._observer_factory)
             except OSError as exc:
                 fallback_reason = f"native watcher failed: {exc}"
-                logger.warning("Falling back to polling for %s: %s", self._root, exc)
+                logger.warning("Falling back to polling for %s: %s", self.root, exc)
             else:
                 self._watching = watching
                 if polls:
@@ -209,13 +202,13 @@ class HomeWatcher(QObject):
                 # The limit ran out while the tree was being watched: which directories
                 # went unwatched is unknown, so poll everything.
                 fallback_reason = f"native watcher failed: {limit.strerror or limit}"
-                logger.warning("Falling back to polling for %s: %s", self._root, limit)
+                logger.warning("Falling back to polling for %s: %s", self.root, limit)
                 self._stop_observer()
                 watching = observing()
         try:
             watching.start_polling()
         except OSError as exc:  # the root vanished, or is unreadable
-            logger.warning("Cannot watch %s: %s", self._root, exc)
+            logger.warning("Cannot watch %s: %s", self.root, exc)
             self._wait_for_root()
             return
         self._watching = watching
@@ -248,20 +241,16 @@ class HomeWatcher(QObject):
         except OSError as error:  # it vanished already: nothing to poll
             logger.info("Not polling %s: %s", directory, error)
             return
-        # Whatever was written in it before polling began is unknown: report it.
-        self._add_pending([self._reported(directory)])
+        # Whatever was written in it before polling began is unknown: report it (as a path
+        # under the root given to `start()`).
+        assert self.root is not None
+        self._add_pending([str(self.root) + directory[len(os.path.realpath(self.root)) :]])
         self._set_backend(WatchBackend.NATIVE, detail)
-
-    def _reported(self, real_path: str) -> str:
-        """`real_path` (under the real root) as a path under the root given to `start()`."""
-        assert self._root is not None
-        real_root = os.path.realpath(self._root)
-        return str(self._root) + real_path[len(real_root) :]
 
     @Slot()
     def _on_health_timer_timeout(self) -> None:
         watching = self._watching
-        if watching is None or self.backend is not WatchBackend.NATIVE or self._root is None:
+        if watching is None or self.backend is not WatchBackend.NATIVE or self.root is None:
             return
         # An extra directory's watch ends when the directory goes (Gemini CLI's memory
         # folder removed, moved away): no failure of the watcher. Made again, it is
@@ -269,12 +258,12 @@ class HomeWatcher(QObject):
         added = self._schedule_extras()
         if added:
             self._add_pending(added)
-        if watching.alive() or not self._root.is_dir():
+        if watching.alive() or not self.root.is_dir():
             return
-        logger.warning("The native file watcher stopped; polling %s instead", self._root)
+        logger.warning("The native file watcher stopped; polling %s instead", self.root)
         self._stop_observer()
         self._start_observer(polling_reason="native watcher stopped")
-        self._add_pending([str(self._root)])
+        self._add_pending([str(self.root)])
 
     def _make_poster(self, generation: int) -> Callable[[list[str], bool], None]:
         """The observer-thread callable: put the paths in the inbox (tagged with
@@ -297,7 +286,7 @@ class HomeWatcher(QObject):
 
     def _wait_for_root(self) -> None:
         self._stop_observer()
-        self._set_backend(WatchBackend.WAITING, f"waiting for {self._root} to exist")
+        self._set_backend(WatchBackend.WAITING, f"waiting for {self.root} to exist")
         self._retry_timer.start(self._missing_root_retry_ms)
 
     def _set_backend(self, backend: WatchBackend, detail: str) -> None:
@@ -306,8 +295,6 @@ class HomeWatcher(QObject):
         if changed:
             logger.info("File watcher: %s (%s)", backend.value, detail)
             self.backend_changed.emit(backend.value)
-
-    # -- coalescing --------------------------------------------------------------------
 
     def _add_pending(self, paths: list[str], *, settled: bool = False) -> None:
         decision = self._coalescer.add(self._clock.monotonic_ms(), paths, settled=settled)
@@ -337,7 +324,7 @@ class HomeWatcher(QObject):
             self._emit(batch)
 
     def _emit(self, batch: list[str]) -> None:
-        root = self._root
+        root = self.root
         if root is not None:
             batch, vanished = reported_batch(batch, str(root), root.is_dir)
             if vanished:
@@ -348,10 +335,10 @@ class HomeWatcher(QObject):
 
     @Slot()
     def _on_retry_timer_timeout(self) -> None:
-        if self._root is None or not self._root.is_dir():
+        if self.root is None or not self.root.is_dir():
             return
         self._retry_timer.stop()
         self._start_observer()
         if self.backend is not WatchBackend.WAITING:
             # Whatever was written before the watch began is unknown: report the root.
-            self._add_pending([str(self._root)])
+            self._add_pending([str(self.root)])

@@ -34,20 +34,7 @@ logger = logging.getLogger(__name__)
 
 # The watcher names watchdog's and the handler's types through this module alone (it loads
 # them when watching starts).
-__all__ = [
-    "BaseObserver",
-    "EventPoster",
-    "ObservedWatch",
-    "Observing",
-    "event_poster",
-    "is_polling",
-    "launch",
-    "native_observer",
-    "observer_name",
-    "polling_observer",
-    "unwatch",
-    "watch",
-]
+__all__ = ["BaseObserver", "EventPoster", "ObservedWatch"]
 
 
 def event_poster(

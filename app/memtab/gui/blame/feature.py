@@ -6,7 +6,6 @@ click opens the line's card. Nothing is read while the gutter is hidden.
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
@@ -52,9 +51,6 @@ from memtab.gui.toolkit.keyboard_return import KeyboardReturn
 from memtab.gui.toolkit.style import Accent, muted_text
 from memtab.gui.toolkit.text.line_margin import LineMargin, MarginEditor, Side
 
-logger = logging.getLogger(__name__)
-
-
 LABEL_CHARS = 11
 """The gutter is as wide as this many characters of the label (`writer 12w`)."""
 BAR_WIDTH = 3
@@ -84,8 +80,6 @@ class BlameGutter(LineMargin):
         self._entries: list[GutterEntry] = []
         self.status = ""
 
-    # -- what is shown -----------------------------------------------------------------------
-
     @property
     def entries(self) -> list[GutterEntry]:
         """One entry per line of the text, as last set."""
@@ -114,8 +108,6 @@ class BlameGutter(LineMargin):
         width = self.fontMetrics().horizontalAdvance("m" * LABEL_CHARS)
         return QSize(BAR_WIDTH + 2 * PADDING + width, 0)
 
-    # -- painting ----------------------------------------------------------------------------
-
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         self.fill_background(painter, event.rect())
@@ -143,8 +135,6 @@ class BlameGutter(LineMargin):
                 entry.label, Qt.TextElideMode.ElideRight, self.width() - BAR_WIDTH - 2 * PADDING
             )
             painter.drawText(BAR_WIDTH + PADDING, top + metrics.ascent() + 1, label)
-
-    # -- the card ----------------------------------------------------------------------------
 
     def event(self, event: QEvent) -> bool:
         """A hover that rests (Qt's tooltip event): the card of the line under it."""
@@ -314,8 +304,6 @@ class BlameFeature(QObject):
         if state is not None and state.flag(SHOWN_FLAG):
             self.set_shown(True)
 
-    # -- the seam ----------------------------------------------------------------------------
-
     @property
     def shown(self) -> bool:
         return self._follow.shown
@@ -392,8 +380,6 @@ class BlameFeature(QObject):
         if self._client is not None:
             self._client.shutdown()
 
-    # -- the worker --------------------------------------------------------------------------
-
     def _jobs(self) -> JobClient:
         if self._client is None:
             self._client = self._context.jobs.client("blame", Lane.JOBS, parent=self)
@@ -417,8 +403,6 @@ class BlameFeature(QObject):
     def _on_client_latest_failed(self, _key: str, message: str) -> None:
         self.gutter.set_status(NO_BLAME)
         self._context.status.show(cannot_blame(message))
-
-    # -- slots -------------------------------------------------------------------------------
 
     def _on_action_toggled(self) -> None:
         shown = self.action.isChecked()

@@ -5,7 +5,6 @@ tree's rows and the open file's lines, and hands "Apply fix"'s plan to `review`.
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol, cast
 
@@ -58,8 +57,6 @@ from memtab.gui.toolkit.widgets import WrappedLabel, hbox, named, vbox
 
 if TYPE_CHECKING:  # lazy: the consolidation engine loads with the first fix
     from memtab.consolidation.review.check_fixes import FixPlan
-
-logger = logging.getLogger(__name__)
 
 
 _INDEX_ROLE = Qt.ItemDataRole.UserRole
@@ -289,8 +286,6 @@ class CheckFeature(QObject):
         if state is not None and state.flag(PANEL_FLAG):
             self.dock.show()
 
-    # -- the seam ----------------------------------------------------------------------------
-
     @property
     def panel(self) -> CheckPanel:
         """The Check panel, built now if it was not (it is when the dock first shows)."""
@@ -343,8 +338,6 @@ class CheckFeature(QObject):
         if self._client is not None:
             self._client.shutdown()
 
-    # -- showing -----------------------------------------------------------------------------
-
     def _show(self, report: CheckReport) -> None:
         self.report = report
         self.shown.findings = tuple(report.findings)
@@ -395,8 +388,6 @@ class CheckFeature(QObject):
             self._client.latest_finished.connect(self._on_client_latest_finished)
             self._client.latest_failed.connect(self._on_client_latest_failed)
         return self._client
-
-    # -- slots -------------------------------------------------------------------------------
 
     @Slot(str, object)
     def _on_client_latest_finished(self, key: str, result: object) -> None:

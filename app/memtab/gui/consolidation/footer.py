@@ -76,13 +76,8 @@ class ReviewOpener(QObject):
         self._spare: ReviewDialog | None = None  # built ahead, hidden, without a plan
         self._pending: tuple[ConsolidationPlan, str] | None = None  # a plan to show
         self._filled: ReviewDialog | None = None  # showing the plan, not open yet
-        self._open: ReviewDialog | None = None
+        self.dialog: ReviewDialog | None = None  # the review open (None while it opens)
         self._step = qtimer(self, self._on_step_timeout, STEP_PAUSE_MS)
-
-    @property
-    def dialog(self) -> ReviewDialog | None:
-        """The review open now (None while it is still being opened)."""
-        return self._open
 
     def prepare(self) -> None:
         """Build a review ahead, hidden, in short steps: a plan is being made."""
@@ -91,8 +86,8 @@ class ReviewOpener(QObject):
     def open(self, plan: ConsolidationPlan, workspace_name: str) -> None:
         """Show `plan` for review, in short steps; a review still open is closed first
         (as a discard), and a plan not shown yet gives way to this one."""
-        if self._open is not None:
-            self._open.reject()
+        if self.dialog is not None:
+            self.dialog.reject()
         if self._filled is not None:
             self._filled.deleteLater()  # never shown: nothing to say about it
             self._filled = None
@@ -134,12 +129,12 @@ class ReviewOpener(QObject):
         dialog.apply_requested.connect(self.apply_requested)
         dialog.discarded.connect(self.discarded)
         dialog.finished.connect(self._on_dialog_finished)
-        self._open = dialog
+        self.dialog = dialog
         dialog.open()
 
     @Slot(int)
     def _on_dialog_finished(self, _result: int) -> None:
-        dialog, self._open = self._open, None  # the one open review is the one closing
+        dialog, self.dialog = self.dialog, None  # the one open review is the one closing
         if dialog is not None:
             dialog.deleteLater()
 
@@ -243,19 +238,14 @@ class ConsolidationFacade(Protocol):
 
     @property
     def run_started(self) -> SignalInstance: ...  # (str workspace_id)
-
     @property
     def progress(self) -> SignalInstance: ...  # (int step, str message)
-
     @property
     def run_finished(self) -> SignalInstance: ...  # (object record)
-
     @property
     def run_failed(self) -> SignalInstance: ...  # (str message)
-
     @property
     def run_cancelled(self) -> SignalInstance: ...  # (str workspace_id)
-
     @property
     def plan_ready(self) -> SignalInstance: ...  # (ConsolidationPlan)
 
@@ -314,10 +304,8 @@ class ConsolidationFooter(QFrame):
         self._lines_timer.start()
         self._refresh()
 
-    # --- construction ------------------------------------------------------------------------
-
     def _build_ui(self) -> None:
-        self._expanded = True
+        self.details_expanded = True  # the line of each scope shown (else the summary alone)
         self.details_button = QToolButton(self)
         self.details_button.setText("Consolidation")
         self.details_button.setAutoRaise(True)
@@ -406,8 +394,6 @@ class ConsolidationFooter(QFrame):
         )
         self._apply_palette()
 
-    # --- the seam ----------------------------------------------------------------------------
-
     def set_context(
         self,
         workspace: Workspace | None,
@@ -458,14 +444,9 @@ class ConsolidationFooter(QFrame):
         """Whether a line is shown (Harvest only when mux wrote harvests)."""
         return self._lines.value(key).isVisibleTo(self)
 
-    @property
-    def details_expanded(self) -> bool:
-        """Whether the line of each scope is shown (else only the header's summary)."""
-        return self._expanded
-
     def set_details_expanded(self, expanded: bool) -> None:
         """Show or hide the lines (the header keeps a one-line summary)."""
-        self._expanded = expanded
+        self.details_expanded = expanded
         self.details_button.setAccessibleName(
             "Hide consolidation details" if expanded else "Show consolidation details"
         )
@@ -477,8 +458,6 @@ class ConsolidationFooter(QFrame):
         """The review of the last plan, while it is open (it opens in steps: see
         `ReviewOpener`)."""
         return self._reviews.dialog
-
-    # --- rendering ---------------------------------------------------------------------------
 
     def _refresh(self) -> None:
         self._refresh_lines()
@@ -573,8 +552,6 @@ class ConsolidationFooter(QFrame):
             self._refresh_lines()
         super().changeEvent(event)
 
-    # --- slots -------------------------------------------------------------------------------
-
     def consolidate_scope(self, scope: RunScope) -> None:
         """Consolidate `scope` of the shown workspace alone (a scope's "Consolidate Global
         only", docs/formats.md §9.8): as Consolidate now — a plan to review first or a run,
@@ -610,7 +587,7 @@ class ConsolidationFooter(QFrame):
 
     @Slot()
     def _on_details_button_clicked(self) -> None:
-        self.set_details_expanded(not self._expanded)
+        self.set_details_expanded(not self.details_expanded)
 
     @Slot(str)
     def _on_consolidation_run_started(self, workspace_id: str) -> None:

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.consolidation.consolidation import (
-    PlannedOpView,
     accepted_ops,
     apply_label,
     forgot_text,
@@ -216,26 +215,15 @@ class ReviewDialog(QDialog):
         self.ops.setRootIsDecorated(has_parts(plan))
         self.ops.blockSignals(False)
 
-    def _selected_ops(self, item: QTreeWidgetItem | None) -> list[PlannedOpView]:
-        if item is None:
-            return []
-        return ops_of(self._plan, item.data(0, _INDEXES_ROLE) or ())
-
     def _update_apply(self) -> None:
         self.apply_button.setText(apply_label(self._plan, self.accepted_ops))
         self.apply_button.setEnabled(self.accepted_changes > 0)
-
-    def _save_direct_mode(self) -> None:
-        try:
-            save_review_mode("apply-directly")
-        except (OSError, ValueError) as error:
-            logger.warning("Could not store the review setting: %s", error)
 
     @Slot(QTreeWidgetItem, QTreeWidgetItem)
     def _on_ops_current_item_changed(
         self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None
     ) -> None:
-        ops = self._selected_ops(current)
+        ops = ops_of(self._plan, current.data(0, _INDEXES_ROLE) or ()) if current else []
         if not ops:
             return
         shown = row_diff(ops)
@@ -292,6 +280,9 @@ class ReviewDialog(QDialog):
         if not accepted or self._plan is None:
             return
         if self.always_direct.isChecked():
-            self._save_direct_mode()
+            try:
+                save_review_mode("apply-directly")
+            except (OSError, ValueError) as error:
+                logger.warning("Could not store the review setting: %s", error)
         self.apply_requested.emit(self._plan, accepted)
         self.done(QDialog.DialogCode.Accepted)

@@ -5,7 +5,6 @@ What the window asks of "the editor" is the current tab's.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,7 +30,7 @@ from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor_actions import AutoSave, EditorActions
 from memtab.gui.editor.tab.bar import BarKeys
 from memtab.gui.editor.tab.file_tab import CurrentTab, FileTab
-from memtab.gui.editor.text.view import EditorView, EmptyRoom, EmptyState
+from memtab.gui.editor.text.view import EmptyRoom, EmptyState
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
@@ -39,8 +38,6 @@ from memtab.gui.toolkit.widgets import chain_tab_order, tab_stops, vbox
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_view import ScopeView
-
-logger = logging.getLogger(__name__)
 
 
 class EditorTabBar(QTabBar):
@@ -178,8 +175,6 @@ def ask_unsaved(
     return box
 
 
-__all__ = ["DiscardChoice", "EditorPanel"]
-
 NO_WORKSPACE_NOTE = "no workspace is selected"
 
 
@@ -247,14 +242,12 @@ class EditorPanel(CurrentTab, QWidget):
             self, self.tabs_for_autosave, context.ui_state, context.save_ui_state
         )
         self.editor_actions = EditorActions(
-            context.actions, self, self, self._current_view, tab_keys_in=tab_keys_in
+            context.actions, self, self, lambda: self._current.view, tab_keys_in=tab_keys_in
         )
         self.editor_actions.notice.connect(self._on_actions_notice)
         self.editor_actions.said.connect(context.status.show)
         self.bar_keys = BarKeys(context.actions, self, self, context.status.show)
         self.refresh_chrome()
-
-    # --- the tabs ----------------------------------------------------------------------------
 
     @property
     def tabs(self) -> list[FileTab]:
@@ -294,10 +287,6 @@ class EditorPanel(CurrentTab, QWidget):
     def _built_pages(self) -> list[FileTab]:
         """The open tabs and the empty page, if built."""
         return [*self._tabs, *([self._empty_page] if self._empty_page is not None else [])]
-
-    def _current_view(self) -> EditorView:
-        """What the actions act on: the current tab's view (the empty page's: none)."""
-        return self._current.view
 
     def tab_for(self, ref: MemoryFileRef) -> FileTab | None:
         return self._tabs.tab_for(ref)
@@ -529,8 +518,6 @@ class EditorPanel(CurrentTab, QWidget):
         """Ask Save / Discard / Cancel about unsaved changes to `names` (patched in tests)."""
         ask_unsaved(self, names, answer)
 
-    # --- building tabs -----------------------------------------------------------------------
-
     def _task_runner(self) -> JobClient:
         if self._tasks is None:
             self._tasks = self._context.jobs.client("editor-diff", Lane.JOBS, parent=self)
@@ -552,7 +539,7 @@ class EditorPanel(CurrentTab, QWidget):
         tab.action_requested.connect(self._on_tab_action_requested)
         tab.path_link_opened.connect(self.path_opened)
         tab.prompts.bar.offer_changed.connect(self.bar_keys.follow_bar)
-        tab.view.text_edit.textChanged.connect(self._on_tab_text_changed)
+        tab.view.text_edit.textChanged.connect(self.autosave.edited)
         self._stack.addWidget(tab)
         return tab
 
@@ -612,8 +599,6 @@ class EditorPanel(CurrentTab, QWidget):
         if tab is not None and tab.ref is not None and not tab.reading:
             self.file_opened.emit(tab.ref)
 
-    # --- slots -------------------------------------------------------------------------------
-
     @Slot(int)
     def _on_tab_bar_current_changed(self, _index: int) -> None:
         if not self._quiet_switch:
@@ -654,10 +639,6 @@ class EditorPanel(CurrentTab, QWidget):
         tab = self.sender()
         if isinstance(tab, FileTab):
             self.close_tab_asking(tab)
-
-    @Slot()
-    def _on_tab_text_changed(self) -> None:
-        self.autosave.edited()
 
     @Slot(object)
     def _on_tab_link_opened(self, ref: MemoryFileRef) -> None:

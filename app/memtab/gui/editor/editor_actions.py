@@ -6,7 +6,6 @@ the file); Save's work anywhere in the window. Replace is "Ctrl+H" on every desk
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
@@ -35,15 +34,12 @@ from memtab.components.window.ui_state import UiState
 from memtab.gui.actions import ActionRegistry, Focus, Key
 from memtab.gui.editor.text.view import EditorView
 from memtab.gui.toolkit.clock import qtimer
-from memtab.gui.toolkit.dialog_layout import fit_to_screen, give_mnemonics
+from memtab.gui.toolkit.dialog_layout import OK_CANCEL, button_box, fit_to_screen
 from memtab.gui.toolkit.external_editor import ExternalOpener
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.text.line_margin import go_to
 from memtab.gui.toolkit.text.source_edit import SourceEdit
 from memtab.gui.toolkit.widgets import named, vbox
-
-logger = logging.getLogger(__name__)
-
 
 AUTOSAVE_FLAG = "editor_autosave"
 AUTOSAVE_DELAY_MS = 1000
@@ -54,7 +50,6 @@ class SavableTab(Protocol):
 
     @property
     def may_autosave(self) -> bool: ...
-
     def save(self, then: Callable[[bool], None] | None = None) -> None: ...
 
 
@@ -143,15 +138,8 @@ class GoToLineDialog(QDialog):
         mute(self.hint)
         label = QLabel("&Line:", self)
         label.setBuddy(self.field)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
-        )
-        go = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        go.setText("&Go")
-        give_mnemonics(self.buttons)
+        self.buttons = button_box(self, OK_CANCEL, ok="&Go")
         vbox(label, self.field, self.hint, self.buttons, on=self)
-        self.buttons.accepted.connect(self._on_buttons_accepted)
-        self.buttons.rejected.connect(self.reject)
         self.field.textChanged.connect(self._on_field_text_changed)
         self._on_field_text_changed("")
         self.setWindowModality(Qt.WindowModality.WindowModal)
@@ -167,13 +155,12 @@ class GoToLineDialog(QDialog):
         go = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         go.setEnabled(self.target() is not None)
 
-    @Slot()
-    def _on_buttons_accepted(self) -> None:
+    def accept(self) -> None:
+        """Go (or Enter): close and say the line typed, if one is."""
         target = self.target()
-        if target is None:
-            return
-        self.accept()
-        self.chosen.emit(target)
+        if target is not None:
+            super().accept()
+            self.chosen.emit(target)
 
 
 StandardKey = QKeySequence.StandardKey
@@ -184,27 +171,18 @@ class EditorForActions(Protocol):
 
     @property
     def is_dirty(self) -> bool: ...
-
     @property
     def has_file(self) -> bool: ...
-
     @property
     def is_read_only(self) -> bool: ...
-
     @property
     def real_path(self) -> Path | None: ...
-
     def save(self, then: Callable[[bool], None] | None = None) -> None: ...
-
     def revert_to_disk(self) -> None: ...
-
     def close_current_tab(self) -> None: ...
-
     @property
     def autosave(self) -> AutoSave: ...
-
     def next_tab(self) -> None: ...
-
     def previous_tab(self) -> None: ...
 
 
@@ -448,8 +426,6 @@ class EditorActions(QObject):
         """Stop watching the editors started (they keep running)."""
         self._opener.stop()
 
-    # --- the actions ------------------------------------------------------------------------
-
     def find_in_file(self, query: str | None = None) -> None:
         """Open the find bar (with `query`, else the selection) and select the first match
         from the cursor; the source is shown if only the preview was."""
@@ -563,8 +539,6 @@ class EditorActions(QObject):
         if mode is not self._view.view_mode:
             self._view.set_view_mode(mode)
         return True
-
-    # --- slots -------------------------------------------------------------------------------
 
     @Slot(str)
     def _on_opener_opened(self, name: str) -> None:

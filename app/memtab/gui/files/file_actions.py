@@ -6,7 +6,6 @@ back. The rules are `components/files/rules.py`.
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable, Collection, Iterable
 from typing import Protocol
 
@@ -46,7 +45,6 @@ class TabsToClose(Protocol):
 
     @property
     def open_refs(self) -> list[MemoryFileRef]: ...
-
     def close_files_asking(
         self, refs: Collection[MemoryFileRef], then: Callable[[], object]
     ) -> None: ...
@@ -105,8 +103,6 @@ class UndoRedoActions(QObject):
         Ctrl+Y in the tree) — in a text field with the focus, its last undone edit."""
         self._turn(redo=True)
 
-    # --- what the menus ask ---------------------------------------------------------------
-
     def _can_turn(self, *, redo: bool) -> bool:
         field = focused_text_field()
         if field is not None:
@@ -128,8 +124,6 @@ class UndoRedoActions(QObject):
         action.setToolTip(tip)
         action.setStatusTip(tip)  # the menu's hover line: never "Nothing to undo" beside a step
         return text
-
-    # --- turning a step -------------------------------------------------------------------
 
     def _turn(self, *, redo: bool) -> None:
         field = focused_text_field()
@@ -265,8 +259,6 @@ class CodexNoteAction(QObject):
 ASK_CROSS_SCOPE_DROPS = "ask-before-cross-scope-drops"
 """The UI-state flag: ask before a drop moves files into another scope (default yes)."""
 
-logger = logging.getLogger(__name__)
-
 
 class ActionTree(Protocol):
     """What the actions need of the tree (`MemoryTreeView`): its rows, where a context menu
@@ -274,21 +266,13 @@ class ActionTree(Protocol):
 
     @property
     def context_menu_requested(self) -> SignalInstance: ...
-
     def as_widget(self) -> QWidget: ...
-
     def hasFocus(self) -> bool: ...
-
     def current_node(self) -> TreeNode | None: ...
-
     def selected_nodes(self) -> list[TreeNode]: ...
-
     def node_at(self, index: QModelIndex) -> TreeNode | None: ...
-
     def indexAt(self, point: QPoint) -> QModelIndex: ...
-
     def viewport(self) -> QWidget: ...
-
     def select_key(self, key: str) -> bool: ...
 
 
@@ -298,9 +282,7 @@ class ActionRows(Protocol):
 
     @property
     def move_requested(self) -> SignalInstance: ...
-
     def node_for_key(self, key: str) -> TreeNode | None: ...
-
     def nodes(self) -> Iterable[TreeNode]: ...
 
 
@@ -309,19 +291,14 @@ class ActionEditor(Protocol):
 
     @property
     def current_path(self) -> VirtualPath | None: ...
-
     @property
     def current_ref(self) -> MemoryFileRef | None: ...
-
     @property
     def open_refs(self) -> list[MemoryFileRef]: ...
-
     def close_files_asking(
         self, refs: Collection[MemoryFileRef], then: Callable[[], object]
     ) -> None: ...
-
     def unsaved_within(self, paths: Collection[VirtualPath]) -> bool: ...
-
     def close_tabs_within(self, paths: Collection[VirtualPath]) -> None: ...
 
 
@@ -330,13 +307,9 @@ class TabForFileActions(Protocol):
 
     @property
     def dialogs(self) -> TabDialogs: ...
-
     def is_searching(self) -> bool: ...
-
     def show_menu(self, menu: QMenu, where: QPoint) -> None: ...
-
     def show_error(self, text: str) -> None: ...
-
     def rescan_all(self) -> None: ...
 
 
@@ -411,8 +384,8 @@ class FileActions(QObject):
             on=tab,
             menu="edit",
             tip=PIN_NOTE,
-            enabled_when=self._pinnable,
-            text_when=self._pin_text,
+            enabled_when=lambda: rules.is_pinnable(self._pin_node()),
+            text_when=lambda: rules.pin_text(self._pin_node()),
         )
         self.rename_action = actions.add(
             "tree.rename",
@@ -528,6 +501,8 @@ class FileActions(QObject):
         return menu
 
     def _row_actions(self) -> dict[RowAction, QAction]:
+        registry = self._context.actions  # other features' actions a row offers, if here:
+        others = {RowAction.GO_TO_CUT: GO_TO_CUT, RowAction.CONSOLIDATE: CONSOLIDATE_SCOPE}
         return {
             RowAction.PIN: self.pin_action,
             RowAction.HISTORY: self.history_action,
@@ -541,23 +516,10 @@ class FileActions(QObject):
             RowAction.DELETE: self.delete_action,
             RowAction.DELETE_ORPHAN: self.delete_orphan_action,
             RowAction.OPEN_LINKED: self.open_linked_action,
-        } | self._registered(
-            {RowAction.GO_TO_CUT: GO_TO_CUT, RowAction.CONSOLIDATE: CONSOLIDATE_SCOPE}
-        )
-
-    def _registered(self, ids: dict[RowAction, str]) -> dict[RowAction, QAction]:
-        """Other features' actions a row offers, by their registered ids (those the window
-        has)."""
-        registry = self._context.actions
-        return {row: registry.action(id_) for row, id_ in ids.items() if id_ in registry}
-
-    # --- what the menus ask ---------------------------------------------------------------
+        } | {row: registry.action(key) for row, key in others.items() if key in registry}
 
     def _applies_to_current(self, rule: Callable[[TreeNode | None], bool]) -> Callable[[], bool]:
         return lambda: rule(self._tree.current_node())
-
-    def _pin_text(self) -> str:
-        return rules.pin_text(self._pin_node())
 
     def _pin_node(self) -> TreeNode | None:
         path = self._editor.current_path
@@ -566,14 +528,9 @@ class FileActions(QObject):
             self._tree.current_node(), open_file, tree_has_keyboard=self._tree.hasFocus()
         )
 
-    def _pinnable(self) -> bool:
-        return rules.is_pinnable(self._pin_node())
-
     @staticmethod
     def _on_disk(node: TreeNode | None) -> bool:
         return rules.containing_folder(node) is not None
-
-    # --- the actions ---------------------------------------------------------------------
 
     def new_file(self) -> None:
         """Ask for a name (and description) and create a memory file; open it."""
@@ -669,8 +626,6 @@ class FileActions(QObject):
             QGuiApplication.clipboard().setText(folder)
             self._host.show_error(rules.no_file_manager_text(folder))
 
-    # --- history, trash -------------------------------------------------------------
-
     def open_linked(self) -> None:
         """Open the file the current row is linked to (Codex's import and its original)."""
         node = self._tree.current_node()
@@ -696,8 +651,6 @@ class FileActions(QObject):
         """Hand a URL to the desktop (a seam for tests); False when nothing opened it."""
         return QDesktopServices.openUrl(url)
 
-    # --- helpers --------------------------------------------------------------------------
-
     def _new_item(self, kind: NewKind) -> None:
         store = self._shown_store()
         where = rules.new_item_location(self._tree.current_node(), store.unavailable_reason)
@@ -717,8 +670,6 @@ class FileActions(QObject):
             self._context.file_ops.run(
                 functools.partial(undo.create_directory, self.undo_stack, store, path)
             )
-
-    # --- slots ----------------------------------------------------------------------------
 
     @Slot(QPoint)
     def _on_tree_context_menu_requested(self, position: QPoint) -> None:

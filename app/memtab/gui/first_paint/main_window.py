@@ -5,7 +5,6 @@ its features ask; they run as one ordered list in phases (`gui/window/features`)
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, TypeVar
@@ -41,9 +40,6 @@ from memtab.gui.toolkit.widgets import ElidedLabel, named
 from memtab.humanize import display_path
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath
-
-logger = logging.getLogger(__name__)
-
 
 PREFERRED_SIZE = QSize(1280, 820)
 LAPTOP_WIDTH = 1366
@@ -199,7 +195,6 @@ class WindowStatusBar(QStatusBar):
         return self.note.full_text
 
     def clearMessage(self) -> None:
-        """Remove the note."""
         self._expiry.stop()
         if self._before_tip is not None:  # under a tip: gone once the tip goes
             self._before_tip = ""
@@ -269,7 +264,6 @@ class OwnActions(Protocol):
     built after the first paint: this package names no module of `gui.window`)."""
 
     def add_workspace(self) -> None: ...
-
     def shutdown(self) -> None: ...
 
 
@@ -279,9 +273,7 @@ class TracesPage(Protocol):
 
     @property
     def splitter(self) -> QSplitter: ...
-
     def show_trace(self, path: Path) -> None: ...
-
     def find_in_trace(self) -> None: ...
 
 
@@ -330,7 +322,7 @@ class MainWindow(QMainWindow):
         """The window's features, built phase by phase (made when the Memory tab is first
         assembled, or the Traces tab first asked for: its list is the settled step's,
         `gui.window.features.WINDOW_FEATURES`)."""
-        self._closing = False
+        self.is_closing = False
         self._closed = False
         self.setWindowTitle(display_path(home.root))
 
@@ -373,12 +365,11 @@ class MainWindow(QMainWindow):
         memory_tab.watch_targets_changed.connect(watcher.set_extra_targets)
         context.owned_by(self)
         context.actions.attach(self)
-        context.status.shown.connect(self._on_status_shown)
+        context.status.shown.connect(self.status_bar.showMessage)
         self.kept_aside_notices = KeptAsideNotices(self)
         self.kept_aside_notices.kept_aside.connect(self._on_kept_aside_notices_kept_aside)
-        self._restore_geometry()
-
-    # -- for other parts of the app ----------------------------------------------------------
+        # As the user left it; on first start, fitted to the screen (a 1366×768 laptop).
+        place_window(self, self.ui_state.geometry() if self.ui_state is not None else None)
 
     def add_tab(self, widget: QWidget, title: str) -> int:
         """Add a tab (after the existing ones); returns its index."""
@@ -449,10 +440,8 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _start_watching(self) -> None:
-        if self.watcher.root is None and not self._closing:
+        if self.watcher.root is None and not self.is_closing:
             self._composition().reach(Phase.WATCHING)
-
-    # -- construction ------------------------------------------------------------------------
 
     def _composition(self) -> Composition[MainWindow]:
         """The window's features (their list is the step after the first paint's)."""
@@ -474,12 +463,8 @@ class MainWindow(QMainWindow):
     def _assemble_memory_tab(self) -> None:
         """The Memory tab's parts and the features that use them (`MemoryTab.assemble`):
         the phase after the paint (not once the window is closing)."""
-        if not self._closing:
+        if not self.is_closing:
             self._composition().reach(Phase.AFTER_PAINT)
-
-    def _restore_geometry(self) -> None:
-        """As the user left it; on first start, fitted to the screen (a 1366×768 laptop)."""
-        place_window(self, self.ui_state.geometry() if self.ui_state is not None else None)
 
     def _update_watch_label(self) -> None:
         backend = self.watcher.backend
@@ -491,7 +476,7 @@ class MainWindow(QMainWindow):
         elif backend is WatchBackend.WAITING:
             text = "Waiting for the home to appear"
         else:
-            text = "Not watching yet" if not self._closing else "Not watching"
+            text = "Not watching yet" if not self.is_closing else "Not watching"
         self._watch_label.setText(text)
         how = glossary.INOTIFY if "inotify" in detail else ""
         if backend is WatchBackend.POLLING or "polling" in detail:
@@ -499,8 +484,6 @@ class MainWindow(QMainWindow):
         self._watch_label.setToolTip(
             f"{glossary.LIVE_WATCHING} {how}\nFile watcher: {backend.value} ({detail})"
         )
-
-    # -- slots -------------------------------------------------------------------------------
 
     @Slot(int)
     def _on_tabs_current_changed(self, index: int) -> None:
@@ -513,20 +496,11 @@ class MainWindow(QMainWindow):
     def _on_watcher_backend_changed(self, backend: str) -> None:
         self._update_watch_label()
 
-    @Slot(str, int)
-    def _on_status_shown(self, text: str, timeout_ms: int) -> None:
-        self.statusBar().showMessage(text, timeout_ms)
-
     @Slot(object)
     def _on_kept_aside_notices_kept_aside(self, kept: KeptAside) -> None:
         self.statusBar().showMessage(kept.message, KEPT_ASIDE_MESSAGE_MS)
 
     # -- the window's own actions (in the menus) ---------------------------------------------------
-
-    @property
-    def is_closing(self) -> bool:
-        """Whether the window is closing (its workers are stopping)."""
-        return self._closing
 
     @property
     def has_traces_tab(self) -> bool:
@@ -582,7 +556,7 @@ class MainWindow(QMainWindow):
     def add_workspace(self) -> None:
         """File → Add workspace (also the picker's link)."""
         self.memory_tab.assemble()  # the window's actions are built with the tab's parts
-        if not self._closing:
+        if not self.is_closing:
             self.part(OWN_ACTIONS).add_workspace()
 
     def exec_dialog(self, dialog: QDialog) -> int:
@@ -624,13 +598,17 @@ class MainWindow(QMainWindow):
                 self.successor.close()
             event.accept()
             return
-        if not self._closing and self._must_ask():
+        controller = self.memory_tab.controller
+        unsaved = controller is not None and controller.has_unsaved_tabs
+        if not self.is_closing and (
+            unsaved or any(q.needs_asking() for q in self.context.before_closing)
+        ):
             # Ask about every tab with unsaved changes, then what the features ask (sync's
             # changes not sent yet), each without blocking; close after the last.
             event.ignore()
             self._ask_before_closing(0)
             return
-        self._closing = True
+        self.is_closing = True
         self.kept_aside_notices.stop()
         # Before the paint's step only the Memory tab is built: nothing more to import.
         features = self.features
@@ -645,11 +623,6 @@ class MainWindow(QMainWindow):
         self.context.shutdown()
         self._closed = True
         event.accept()
-
-    def _must_ask(self) -> bool:
-        controller = self.memory_tab.controller
-        unsaved = controller is not None and controller.has_unsaved_tabs
-        return unsaved or any(q.needs_asking() for q in self.context.before_closing)
 
     def _ask_before_closing(self, step: int) -> None:
         """Ask the `step`th question (0: the editor's unsaved changes), then the next."""
@@ -667,13 +640,10 @@ class MainWindow(QMainWindow):
             else:
                 self._ask_before_closing(step + 1)
         else:
-            self._close_after_leaving()
-
-    def _close_after_leaving(self) -> None:
-        # Later: an answer given inside this close event cannot close the window from it.
-        QTimer.singleShot(0, self.close_without_asking)
+            # Later: an answer given inside this close event cannot close the window from it.
+            QTimer.singleShot(0, self.close_without_asking)
 
     def close_without_asking(self) -> None:
         """Close even with unsaved changes (used by `--screenshot`)."""
-        self._closing = True
+        self.is_closing = True
         self.close()

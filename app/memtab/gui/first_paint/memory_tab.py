@@ -41,8 +41,7 @@ from memtab.gui.memory_tab.workspace_picker import WorkspacePicker
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import muted_text
 from memtab.gui.toolkit.widgets import chain_tab_order, named, tab_stops
-from memtab.gui.tree.model import MemoryTreeModel
-from memtab.gui.tree.reconcile import SlicedReconcile, TreeFill
+from memtab.gui.tree.model import MemoryTreeModel, SlicedReconcile, TreeFill
 from memtab.gui.tree.scan_scheduler import ContextLoader, ScanScheduler
 from memtab.gui.tree.view import MemoryTreeView
 from memtab.store.paths import VirtualPath
@@ -164,47 +163,29 @@ class TabController(Protocol):
 
     @property
     def badges(self) -> Mapping[str, Badge]: ...
-
     @property
     def agent_edited(self) -> frozenset[str]: ...
-
     @property
     def busy(self) -> bool: ...
-
     @property
     def sources_shown(self) -> bool: ...
-
     @property
     def has_unsaved_tabs(self) -> bool: ...
-
     def leave(self, then: Callable[[], None]) -> None: ...
-
     def is_searching(self) -> bool: ...
-
     def quietly(self) -> AbstractContextManager[None]: ...
-
     def scan_shown(self, scan: HomeScan, steps: ScanSteps) -> None: ...
-
     def files_changed(self, changed: frozenset[MemoryFileRef]) -> None: ...
-
     def catch_up(self, scan: HomeScan, steps: ScanSteps) -> None: ...
-
     def tree_shown(self) -> None: ...
-
     def first_scan_loaded(self) -> None: ...
-
     def show_error(self, text: str) -> None: ...
-
     def reload(self) -> None: ...
-
     def switch_workspace(self, workspace_id: str | None, then: Thunk) -> None: ...
-
     def focus_search(self) -> None: ...
-
     def reveal_file(
         self, workspace_id: str | None, path: VirtualPath, lines: tuple[int, ...]
     ) -> None: ...
-
     def show_suggestions(self, workspace_id: str | None) -> None: ...
 
 
@@ -242,10 +223,10 @@ class MemoryTab(QWidget):
         self._shown.workspace_id = workspace_id or remembered
         self._tree_ready = False
         self._first_scan_shown = False
-        self._assembled = False
+        self.is_assembled = False
         self._assembler: Callable[[], None] | None = None
         self.controller: TabController | None = None
-        self._loaded = False
+        self.is_loaded = False
         self._stopped = False
 
         self.model = MemoryTreeModel(self)
@@ -271,13 +252,6 @@ class MemoryTab(QWidget):
         self._time_refresh.timeout.connect(self._on_time_refresh_timeout)
         self._time_refresh.start()
 
-    # -- construction ----------------------------------------------------------------------
-
-    @property
-    def is_assembled(self) -> bool:
-        """Whether `assemble()` has run (its controller may still be being built)."""
-        return self._assembled
-
     def set_assembler(self, assemble: Callable[[], None]) -> None:
         """How the tab is assembled: its window's features of the phase after the paint
         (`MainWindow`, as it is built; this package never names `gui.window.features`)."""
@@ -286,7 +260,7 @@ class MemoryTab(QWidget):
     def assemble(self) -> None:
         """Build the controller now if it is not yet: the window reaches its phase after
         the paint, whose features build it (once; see the module docstring)."""
-        if self._assembled:
+        if self.is_assembled:
             return
         if self._assembler is None:
             raise RuntimeError("a Memory tab is assembled by its window (MainWindow)")
@@ -294,7 +268,7 @@ class MemoryTab(QWidget):
 
     def start_assembling(self) -> None:
         """The controller is being built: `assemble()` returns at once from here on."""
-        self._assembled = True
+        self.is_assembled = True
 
     def place_parts(
         self, search_field: QWidget, over_tree: list[QWidget], footer: QWidget, editor: QWidget
@@ -320,7 +294,7 @@ class MemoryTab(QWidget):
     def settle(self, controller: TabController) -> None:
         """The controller is built and wired: the frame follows it from now on
         (`assembled`)."""
-        self._assembled = True
+        self.is_assembled = True
         self.controller = controller
         self.assembled.emit()
 
@@ -344,8 +318,6 @@ class MemoryTab(QWidget):
         if self._first_scan_shown:
             self._finish_loading()
 
-    # -- public API ------------------------------------------------------------------------
-
     @property
     def scan(self) -> HomeScan | None:
         """The scan the tree shows (None before the first one lands)."""
@@ -361,10 +333,6 @@ class MemoryTab(QWidget):
         return self._shown.workspace
 
     @property
-    def is_loaded(self) -> bool:
-        return self._loaded
-
-    @property
     def is_sources_loaded(self) -> bool:
         """Whether other agents' memory has been shown (`sources_loaded`)."""
         return self.controller is not None and self.controller.sources_shown
@@ -374,7 +342,7 @@ class MemoryTab(QWidget):
         """Whether nothing is scanning, building, searching, running or reconciling (tests)."""
         return not (
             self.scans.busy
-            or (self._first_scan_shown and not self._loaded)  # the controller is still to build
+            or (self._first_scan_shown and not self.is_loaded)  # the controller is still to build
             or (self.controller is not None and self.controller.busy)
             or self.context.file_ops_busy
             or self.tree_reconcile.busy
@@ -498,8 +466,6 @@ class MemoryTab(QWidget):
         first)."""
         self.show_tree(tree, lambda: self._after_search_tree_shown(then))
 
-    # -- scans -------------------------------------------------------------------------------
-
     @Slot(object)
     def _on_scans_outline_finished(self, outcome: ScanOutcome) -> None:
         if self._tree_ready or self._shown.scan is not None:
@@ -560,8 +526,6 @@ class MemoryTab(QWidget):
     def _workspace_shown(self, scan: HomeScan) -> None:
         self._shown.workspace_id = scan.workspace.id if scan.workspace is not None else None
 
-    # -- reconciling a tree into the model -------------------------------------------------------
-
     def _quietly(self) -> AbstractContextManager[None]:
         controller = self.controller
         return controller.quietly() if controller is not None else contextlib.nullcontext()
@@ -587,9 +551,9 @@ class MemoryTab(QWidget):
     def _finish_loading(self) -> None:
         """The controller has caught up with the first scan: what follows it, then
         `loaded`."""
-        if self._loaded or self.controller is None:
+        if self.is_loaded or self.controller is None:
             return
-        self._loaded = True
+        self.is_loaded = True
         self.controller.first_scan_loaded()
         self.scans.enable_sources()  # other agents' memory: after the mux scopes are shown
         self.loaded.emit()
@@ -602,8 +566,6 @@ class MemoryTab(QWidget):
         then()
         if not self._first_scan_shown:
             self._on_first_scan_shown()
-
-    # -- the picker, the disk, the clock -----------------------------------------------------
 
     @Slot(str)
     def _on_picker_workspace_requested(self, workspace_id: str) -> None:

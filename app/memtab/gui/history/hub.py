@@ -66,15 +66,9 @@ class NoticeBar(Protocol):
     """What the notice needs of its bar (`gui.editor.tab.bar.MessageBar`)."""
 
     @property
-    def action_triggered(self) -> SignalInstance:
-        """Signal(str): the id of the action clicked."""
-        ...
-
+    def action_triggered(self) -> SignalInstance: ...  # Signal(str): the id of the action clicked.
     @property
-    def dismissed(self) -> SignalInstance:
-        """Signal(): closed by the user."""
-        ...
-
+    def dismissed(self) -> SignalInstance: ...  # Signal(): closed by the user.
     def show_message(
         self,
         kind: BarKind,
@@ -83,9 +77,7 @@ class NoticeBar(Protocol):
         *,
         default: str | None = None,
     ) -> None: ...
-
     def clear(self) -> None: ...
-
     def isHidden(self) -> bool: ...
 
 
@@ -285,8 +277,6 @@ class HistoryHub(QObject):
         if state is not None and state.flag(PANEL_FLAG):
             self.dock.show()
 
-    # -- what the window calls ---------------------------------------------------------------
-
     @property
     def panel(self) -> HistoryPanel:
         """The History panel, showing the editor's file (built now if it is not yet)."""
@@ -445,8 +435,6 @@ class HistoryHub(QObject):
         if self._client is not None:
             self._client.shutdown()
 
-    # -- helpers -----------------------------------------------------------------------------
-
     def _jobs(self) -> JobClient:
         if self._client is None:
             # The runs lane: the first recording pass of a big home reads every file.
@@ -481,8 +469,6 @@ class HistoryHub(QObject):
         store = MemoryStore.of(self._context.shown.view())
         job = plain(news_read, store, self._shown_sources())
         self._jobs().submit_latest(NEWS_KEY, job)
-
-    # -- slots -------------------------------------------------------------------------------
 
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:

@@ -6,7 +6,6 @@ own worker, nothing while it is hidden.
 from __future__ import annotations
 
 import functools
-import logging
 
 from PySide6.QtCore import QSize, Qt, Signal, Slot
 from PySide6.QtWidgets import (
@@ -41,8 +40,6 @@ from memtab.gui.toolkit.row_list import RowList
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.text.diff_view import DiffPane
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, named, vbox
-
-logger = logging.getLogger(__name__)
 
 HISTORY_KEY = "file-history"
 DIFF_KEY = "version-diff"
@@ -99,8 +96,6 @@ class HistoryPanel(QWidget):
         the dock opens showing them (at 1366 px it opened ~260 px wide: "Anot…")."""
         return QSize(PANEL_WIDTH, super().sizeHint().height())
 
-    # -- what the window calls ---------------------------------------------------------------
-
     @property
     def busy(self) -> bool:
         """Whether a history or a diff is being read (tests wait for this)."""
@@ -145,8 +140,6 @@ class HistoryPanel(QWidget):
         """Drop the reads under way (on window close)."""
         if self._client is not None:
             self._client.shutdown()
-
-    # -- showing -----------------------------------------------------------------------------
 
     def _jobs(self) -> JobClient:
         if self._client is None:
@@ -204,8 +197,6 @@ class HistoryPanel(QWidget):
             assert chosen.version is not None
             job = functools.partial(version_diff, subject.home, chosen.version, history.current)
         self._jobs().submit_latest(DIFF_KEY, job)
-
-    # -- slots -------------------------------------------------------------------------------
 
     @Slot()
     def _on_restore_button_clicked(self) -> None:

@@ -5,8 +5,6 @@ their diffs; "Revert this run" restores what it touched, except files changed si
 
 from __future__ import annotations
 
-import logging
-
 from PySide6.QtCore import QEvent, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import (
@@ -68,9 +66,6 @@ from memtab.store.history.records import RunEntry
 from memtab.store.home import Home
 from memtab.store.restore.from_history import RevertResult, revert_run
 from memtab.store.sidecars.journal import TRIGGERS
-
-logger = logging.getLogger(__name__)
-
 
 _INDEX_ROLE = Qt.ItemDataRole.UserRole
 
@@ -202,7 +197,7 @@ class RunsDialog(QDialog):
         ops_split.setSizes([170, 260])
         self.open_button = QPushButton("&Open file", self._detail_pane)
         self.open_button.setToolTip("Open the selected change's file (or double-click it)")
-        self.open_button.clicked.connect(self._on_open_button_clicked)
+        self.open_button.clicked.connect(self._open_selected_op)
         self.revert_button = QPushButton("&Revert this run…", self._detail_pane)
         self.revert_button.clicked.connect(self.revert_selected)
         self.note = ElidedLabel("", self._detail_pane, min_width=0)
@@ -232,8 +227,6 @@ class RunsDialog(QDialog):
         buttons = button_box(self)
         vbox(filters, (self._body, 1), buttons, on=self)
         self._show_detail(None)
-
-    # -- what the window calls ---------------------------------------------------------------
 
     @property
     def runs(self) -> list[RunEntry]:
@@ -356,8 +349,6 @@ class RunsDialog(QDialog):
             self._client.job_failed.connect(self._on_client_job_failed)
         return self._client
 
-    # -- showing -----------------------------------------------------------------------------
-
     def _show_runs(self, listing: RunList) -> None:
         choice = self._state.listed(listing, self._selected_run_id())
         self.run_list.blockSignals(True)
@@ -458,8 +449,6 @@ class RunsDialog(QDialog):
         for label in (self._meta, self._empty, self.note):
             set_style_sheet(label, f"color: {muted}")
 
-    # -- slots -------------------------------------------------------------------------------
-
     @Slot()
     def _on_filter_changed(self) -> None:
         self.reload()
@@ -492,10 +481,6 @@ class RunsDialog(QDialog):
             self.diff.set_diff(op.diff)
         else:
             self.diff.show_message(view.message)
-
-    @Slot()
-    def _on_open_button_clicked(self) -> None:
-        self._open_selected_op()
 
     @Slot(str, object)
     def _on_client_latest_finished(self, key: str, result: object) -> None:

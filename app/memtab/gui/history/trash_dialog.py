@@ -5,7 +5,6 @@ Restore all (recorded changes Edit → Undo takes back); its reads run on its ow
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QSize, Qt, Signal, Slot
@@ -58,16 +57,13 @@ from memtab.gui.toolkit.dialog_layout import (
     small_dialog,
     stack_when_narrow,
 )
-from memtab.gui.toolkit.row_list import FittedTree
+from memtab.gui.toolkit.row_list import FittedTree, tree_rows
 from memtab.gui.toolkit.style import muted_text, set_style_sheet
 from memtab.gui.toolkit.widgets import ElidedLabel, hbox, named, vbox
 from memtab.sources.model import Source
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.events import ChangeEvent, EventRestore, restore_event
-
-logger = logging.getLogger(__name__)
-
 
 PATH_ROLE = Qt.ItemDataRole.UserRole
 """A file row's path as history names it."""
@@ -224,8 +220,6 @@ class TrashDialog(QDialog):
         fit_to_title(self)
         fit_to_screen(self, QSize(820, 520), remember="trash")
 
-    # -- what the window calls ---------------------------------------------------------------
-
     @property
     def groups(self) -> list[TrashGroup]:
         """The deleted files by scope and agent, as last read."""
@@ -341,22 +335,9 @@ class TrashDialog(QDialog):
             self._client.latest_failed.connect(self._on_client_latest_failed)
         return self._client
 
-    # -- showing -----------------------------------------------------------------------------
-
     def _items(self) -> list[QTreeWidgetItem]:
         """Every row of the list, in order."""
-        found: list[QTreeWidgetItem] = []
-
-        def walk(item: QTreeWidgetItem | None) -> None:
-            if item is None:
-                return
-            found.append(item)
-            for index in range(item.childCount()):
-                walk(item.child(index))
-
-        for index in range(self.files.topLevelItemCount()):
-            walk(self.files.topLevelItem(index))
-        return found
+        return tree_rows(self.files)
 
     def _show_groups(self, groups: list[TrashGroup]) -> None:
         selected = self._selection_key()
@@ -490,8 +471,6 @@ class TrashDialog(QDialog):
 
     def _recolor(self) -> None:
         set_style_sheet(self.note, f"color: {muted_text(self.palette()).name()}")
-
-    # -- slots -------------------------------------------------------------------------------
 
     @Slot()
     def _on_scope_filter_changed(self) -> None:

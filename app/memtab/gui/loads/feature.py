@@ -77,7 +77,7 @@ class CutLine(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.text_edit = text_edit
         self.cut: IndexCut | None = None
-        self._past = 0
+        self.past_cut = 0
         self.shown = False
         self._recut = qtimer(self, self.recut, RECUT_DELAY_MS)
         text_edit.document().contentsChanged.connect(self._on_document_contents_changed)
@@ -85,11 +85,6 @@ class CutLine(QWidget):
         text_edit.viewport().installEventFilter(self)
         self.setGeometry(text_edit.viewport().geometry())
         self.hide()
-
-    @property
-    def past_cut(self) -> int:
-        """Lines past the cut (0 when Claude Code reads the whole text)."""
-        return self._past
 
     def follow(self, shown: bool) -> None:
         """Draw the cut of this text (or stop)."""
@@ -106,7 +101,7 @@ class CutLine(QWidget):
             return
         self.cut = index_cut(self.text_edit.toPlainText())
         past = 0 if self.cut.cut_at_line is None else self.cut.lines - self.cut.cut_at_line + 1
-        self._past = past
+        self.past_cut = past
         self.update()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -220,11 +215,8 @@ class CutEditor(MarginEditor, Protocol):
 
     @property
     def expected_on_disk(self) -> str | None: ...
-
     def buffer_text(self) -> str: ...
-
     def when_loaded(self, ref: MemoryFileRef, then: Callable[[], None]) -> None: ...
-
     def follow_changes(self, changed: Collection[MemoryFileRef]) -> None: ...
 
 
@@ -253,14 +245,12 @@ class IndexCutActions(QObject):
             "beside it; a link to it takes the last line it reads",
         )
         editor.file_opened.connect(self._on_editor_file_opened)
-        editor.file_closed.connect(self._on_editor_file_closed)
+        editor.file_closed.connect(self._follow_editor)
 
     def cut_line(self) -> CutLine | None:
         """The cut drawn over the open file's text, when it is Claude Code's MEMORY.md."""
         line = self._editor.text_edit.findChild(CutLine)
         return line if isinstance(line, CutLine) and line.shown else None
-
-    # -- Go to the cut ------------------------------------------------------------------------
 
     def go_to_cut(self) -> None:
         """The cursor on the first line of the open MEMORY.md Claude Code does not read,
@@ -279,8 +269,6 @@ class IndexCutActions(QObject):
         if SHOW_EDITOR in self._context.actions:  # one pane at a time: the editor's
             self._context.actions.action(SHOW_EDITOR).trigger()
         go_to(self._editor.text_edit, line)
-
-    # -- Move the lines past the cut ----------------------------------------------------------
 
     def move_past_cut(self) -> None:
         """Move the lines of the open MEMORY.md Claude Code does not read into a new topic
@@ -337,14 +325,8 @@ class IndexCutActions(QObject):
         cursor.setPosition(utf16_offset(old_text, old_end), QTextCursor.MoveMode.KeepAnchor)
         cursor.insertText(new_text[start:new_end])
 
-    # -- the cut over the text ----------------------------------------------------------------
-
     @Slot(object)
     def _on_editor_file_opened(self, _ref: object) -> None:
-        self._follow_editor()
-
-    @Slot()
-    def _on_editor_file_closed(self) -> None:
         self._follow_editor()
 
     def _follow_editor(self) -> None:

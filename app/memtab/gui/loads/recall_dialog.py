@@ -33,6 +33,7 @@ from memtab.components.loads.loads import (
 )
 from memtab.gui.loads.dialog import WrappingDelegate
 from memtab.gui.toolkit.dialog_layout import button_box, fit_to_screen
+from memtab.gui.toolkit.row_list import tree_rows
 from memtab.gui.toolkit.style import Accent
 from memtab.gui.toolkit.widgets import named
 from memtab.loads.recall.records import Recall
@@ -200,20 +201,7 @@ class RecallDialog(QDialog):
 
     def _rows(self) -> list[QTreeWidgetItem]:
         """Every row under the groups, in the tree's order (folded ones too)."""
-        rows: list[QTreeWidgetItem] = []
-
-        def under(item: QTreeWidgetItem) -> None:
-            for index in range(item.childCount()):
-                child = item.child(index)
-                if child is not None:
-                    rows.append(child)
-                    under(child)
-
-        for number in range(self.tree.topLevelItemCount()):
-            group = self.tree.topLevelItem(number)
-            if group is not None:
-                under(group)
-        return rows
+        return [row for row in tree_rows(self.tree) if row.parent() is not None]
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """↓ in the prompt goes to the rows (their first file, when none is current); the

@@ -163,8 +163,6 @@ class TabFiles(QObject):
         for file in tabs_to_reopen(keys, shown.scan, lambda ref: is_open(ref) is not None):
             self._editor.open(file, keep=True, show=False)
 
-    # -- the open file -----------------------------------------------------------------------
-
     @Slot()
     def _mark_unsaved(self) -> None:
         """Mark the rows of the files with unsaved changes in a tab (and only those)."""
@@ -236,8 +234,6 @@ class TabFiles(QObject):
         ui_state, shown = self._context.ui_state, self._context.shown
         if ui_state is not None and self._host.is_loaded:
             ui_state.set_open_file(self._context.home.root, shown.workspace_id, path)
-
-    # -- file-operation follow-ups -----------------------------------------------------------
 
     @Slot(object)
     def _on_file_ops_op_queued(self, follow_up: OpFollowUp) -> None:
@@ -404,60 +400,39 @@ class TabFrame(Protocol):
 
     @property
     def tree_updated(self) -> SignalInstance: ...
-
     @property
     def watch_targets_changed(self) -> SignalInstance: ...
-
     @property
     def sources_loaded(self) -> SignalInstance: ...
-
     @property
     def tree(self) -> MemoryTreeView: ...
-
     @property
     def model(self) -> MemoryTreeModel: ...
-
     @property
     def panes(self) -> PaneSwitch: ...
-
     @property
     def overlay(self) -> TreeOverlay: ...
-
     @property
     def below_editor(self) -> QSplitter: ...
-
     @property
     def new_button(self) -> QToolButton: ...
-
     @property
     def scan(self) -> HomeScan | None: ...
-
     @property
     def workspace_id(self) -> str | None: ...
-
     @property
     def is_loaded(self) -> bool: ...
-
     def is_searching(self) -> bool: ...
-
     def show_menu(self, menu: QMenu, where: QPoint) -> None: ...
-
     def show_error(self, text: str) -> None: ...
-
     def rescan_all(self) -> None: ...
-
     def place_parts(
         self, search_field: QWidget, over_tree: list[QWidget], footer: QWidget, editor: QWidget
     ) -> None: ...
-
     def settle(self, controller: MemoryTabController) -> None: ...
-
     def show_search_results(self, tree: TreeNode, then: Callable[[], None]) -> None: ...
-
     def switch_workspace(self, workspace_id: str | None, then: Thunk) -> None: ...
-
     def show_workspace(self, workspace_id: str | None) -> None: ...
-
     def stop_scanning(self) -> None: ...
 
 
@@ -570,8 +545,6 @@ class MemoryTabController(QObject):
             tip="Put the keyboard in the Inbox: what agents proposed, to accept or reject "
             "(Escape goes back)",
         )
-
-    # -- what the window's features read ---------------------------------------------------
 
     @property
     def dialogs(self) -> TabDialogs:
@@ -700,8 +673,6 @@ class MemoryTabController(QObject):
         """The frame's scans stop before the parts they feed (the window stops those
         after this, the last built first)."""
         self.frame.stop_scanning()
-
-    # -- the parts' news ---------------------------------------------------------------------
 
     def _apply(self, scan: HomeScan, steps: ScanSteps) -> None:
         if steps.workspace_changed:

@@ -5,16 +5,12 @@ Inbox) lie over it like a notification, so the tree never moves under the pointe
 
 from __future__ import annotations
 
-import logging
-
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from memtab.gui.toolkit.clock import QT_CLOCK
 from memtab.gui.tree.view import MemoryTreeView
-
-logger = logging.getLogger(__name__)
 
 MOST_OF_THE_TREE = 0.6  # the share of the tree's height the panels cover at most
 

@@ -45,13 +45,10 @@ class PaneEditor(Protocol):
 
     @property
     def file_opened(self) -> SignalInstance: ...
-
     @property
     def file_closed(self) -> SignalInstance: ...
-
     @property
     def text_edit(self) -> KeyboardText: ...
-
     @property
     def current_ref(self) -> object | None: ...
 
@@ -102,8 +99,6 @@ class PaneSwitch(QObject):
         back_button.hide()
         back_button.clicked.connect(self._on_back_button_clicked)
 
-    # -- state --------------------------------------------------------------------------------
-
     @property
     def shown(self) -> Pane | None:
         """The pane shown while narrow (None: both show)."""
@@ -121,8 +116,6 @@ class PaneSwitch(QObject):
         """The least width of both panes side by side."""
         panes = sum(pane.minimumSizeHint().width() for pane in self._panes.values())
         return panes + self._splitter.handleWidth()
-
-    # -- switching ----------------------------------------------------------------------------
 
     def follow(self, actions: ActionRegistry, tree: MemoryTreeView, editor: PaneEditor) -> None:
         """Switch panes as the user picks files (see the module docstring): a click or
@@ -208,8 +201,6 @@ class PaneSwitch(QObject):
         for each, widget in self._panes.items():
             widget.setVisible(each is pane)
         self._back.setVisible(pane is Pane.EDITOR)
-
-    # -- slots --------------------------------------------------------------------------------
 
     @Slot(int, int)
     def _on_splitter_moved(self, _position: int, _index: int) -> None:

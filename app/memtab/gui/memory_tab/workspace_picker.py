@@ -77,7 +77,6 @@ class WorkspaceListModel(QAbstractListModel):
         return row_of(self._rows, workspace_id)
 
     def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
-        """Qt: a flat list."""
         return 0 if parent.isValid() else len(self._rows)
 
     def flags(self, index: ModelIndex) -> Qt.ItemFlag:
@@ -219,13 +218,8 @@ class WorkspacePicker(QWidget):
         self.hint.hide()
         vbox(self.combo, self.hint, on=self, margins=0, spacing=6)
         self.setFocusProxy(self.combo)
-        self._current_id: str | None = None
+        self.current_workspace_id: str | None = None
         self.combo.activated.connect(self._on_combo_activated)
-
-    @property
-    def current_workspace_id(self) -> str | None:
-        """The workspace shown as chosen (None: no workspace)."""
-        return self._current_id
 
     def set_registry(
         self, registry: Registry, current_id: str | None, *, readable: bool = True
@@ -240,7 +234,7 @@ class WorkspacePicker(QWidget):
 
     def select_workspace(self, workspace_id: str | None) -> None:
         """Show `workspace_id` as chosen, without emitting `workspace_requested`."""
-        self._current_id = workspace_id
+        self.current_workspace_id = workspace_id
         row = self.model.row_of(workspace_id)
         if row < 0:
             row = self.model.row_of(None)
@@ -257,7 +251,7 @@ class WorkspacePicker(QWidget):
     @Slot(int)
     def _on_combo_activated(self, row: int) -> None:
         workspace_id = self.model.index(row, 0).data(WORKSPACE_ID_ROLE)
-        if not isinstance(workspace_id, str) or workspace_id == self._current_id:
-            self.select_workspace(self._current_id)
+        if not isinstance(workspace_id, str) or workspace_id == self.current_workspace_id:
+            self.select_workspace(self.current_workspace_id)
             return
         self.workspace_requested.emit(workspace_id)

@@ -10,7 +10,7 @@ import functools
 import os
 from collections.abc import Mapping, Sequence
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, Slot
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -45,23 +45,30 @@ from memtab.components.settings.agents_view import (
     path_tip,
     sources_note,
 )
-from memtab.components.settings.jobs import looked_for, probe_connection
+from memtab.components.settings.jobs import local_servers, looked_for, probe_connection
 from memtab.components.settings.model_form import (
     CANCEL_TEST_LABEL,
+    FIND_LABEL,
+    FIND_TIP,
+    FINDING_LABEL,
     NOT_SAVED_KEY_HOST,
     PROVIDER_CHOICES,
     TEST_CANCELLED,
     TEST_LABEL,
     ModelForm,
+    before_search,
     key_question,
     local_server_used,
     override_note,
+    search_failed,
+    searched,
+    searching,
+    server_row,
 )
 from memtab.consolidation.review.review_setting import load_review_mode, save_review_mode
 from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS, Agent
 from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.gui.settings.agent_server import AgentServerBox
-from memtab.gui.settings.local_servers import LocalServersBox
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit import dialog_layout
 from memtab.gui.toolkit.dialog_layout import (
@@ -81,7 +88,6 @@ from memtab.llm.settings import (
     DEFAULT_BASE_URLS,
     DEFAULT_MODELS,
     ProviderName,
-    ProviderSettings,
     load_provider_section,
     save_provider_settings,
 )
@@ -103,6 +109,107 @@ from memtab.writer.config import (
     parse_writer_settings,
     save_writer_settings,
 )
+
+FIND_KEY = "local-servers"
+
+
+class LocalServersBox(QGroupBox):
+    """The local model servers found, each with its models and a Use button."""
+
+    use_requested = Signal(object, str)  # use this `LocalServer` with this model
+    searched = Signal()  # a search ended (its servers, or why it failed, are shown)
+
+    def __init__(
+        self,
+        jobs: JobService,
+        kinds: Sequence[ServerKind] = KNOWN_SERVERS,
+        parent: QWidget | None = None,
+    ) -> None:
+        """An empty box; `search()` (or its button) looks for `kinds` on this machine (on
+        `jobs`' jobs lane: it returns within about a timeout, 0.6 s)."""
+        super().__init__("Local model servers", parent)
+        self._jobs = jobs
+        self._kinds = tuple(kinds)
+        self._servers: list[LocalServer] = []
+        self._client: JobClient | None = None
+        self.find_button = named(QPushButton(FIND_LABEL, self), tip=FIND_TIP)
+        self.find_button.clicked.connect(self.search)
+        self.status = named(WrappedLabel(before_search(self._kinds), self), "localServersStatus")
+        mute(self.status)
+        self._rows = QGridLayout()
+        self._rows.setContentsMargins(0, 0, 0, 0)
+        self._rows.setColumnStretch(1, 1)
+        self._row_widgets: list[QWidget] = []
+        top = hbox((self.status, 1), self.find_button)
+        vbox(top, self._rows, on=self)
+
+    @property
+    def servers(self) -> list[LocalServer]:
+        return list(self._servers)
+
+    @property
+    def busy(self) -> bool:
+        return self._client is not None and self._client.is_busy(FIND_KEY)
+
+    @Slot()
+    def search(self) -> None:
+        """Look for the servers (off the GUI thread); the list follows when it ends."""
+        if self._client is None:
+            self._client = self._jobs.client("local-servers", Lane.JOBS, parent=self)
+            self._client.latest_finished.connect(self._on_client_latest_finished)
+            self._client.latest_failed.connect(self._on_client_latest_failed)
+        self.find_button.setEnabled(False)
+        self.find_button.setText(FINDING_LABEL)
+        self.status.setText(searching(self._kinds))
+        self._client.submit_latest(FIND_KEY, functools.partial(local_servers, self._kinds))
+
+    def shutdown(self) -> None:
+        """Stop a search under way (the dialog closes; a search ends within ~50 ms)."""
+        client, self._client = self._client, None
+        if client is not None:
+            client.shutdown(timeout_ms=2000)
+
+    def _show(self, servers: list[LocalServer]) -> None:
+        self._servers = servers
+        for widget in self._row_widgets:
+            self._rows.removeWidget(widget)
+            widget.deleteLater()
+        self._row_widgets = []
+        self.status.setText(searched(self._kinds, servers))
+        for row, server in enumerate(servers):
+            view = server_row(server)
+            name = named(QLabel(view.name, self), tip=view.name_tip)
+            models = named(QComboBox(self), accessible=view.models_name)
+            models.addItems(list(view.models))
+            models.setEnabled(view.usable)
+            use = named(QPushButton("Use", self), accessible=view.use_name, tip=view.use_tip)
+            use.setEnabled(view.usable)
+            use.clicked.connect(functools.partial(self._on_use_clicked, server, models))
+            for column, widget in enumerate((name, models, use)):
+                self._rows.addWidget(widget, row, column)
+                self._row_widgets.append(widget)
+
+    def _searched(self) -> None:
+        self.find_button.setEnabled(True)
+        self.find_button.setText(FIND_LABEL)
+        self.searched.emit()
+
+    def _on_use_clicked(
+        self, server: LocalServer, models: QComboBox, _checked: bool = False
+    ) -> None:
+        self.use_requested.emit(server, models.currentText())
+
+    @Slot(str, object)
+    def _on_client_latest_finished(self, _key: str, result: object) -> None:
+        assert isinstance(result, list)
+        self._show(result)
+        self._searched()
+
+    @Slot(str, str)
+    def _on_client_latest_failed(self, _key: str, message: str) -> None:
+        self.status.setText(search_failed(message))
+        self._searched()
+
 
 DISCOVERY_KEY = "discover-sources"
 
@@ -412,8 +519,6 @@ class SettingsDialog(QDialog):
         # a window's first show holds it to 2/3 of the screen, which cut Other agents.
         fit_to_screen(self, QSize(0, 0))
 
-    # -- building ------------------------------------------------------------------------
-
     def _build(self) -> None:
         self.provider = named(QComboBox(self), accessible="Model provider")
         for name, label in PROVIDER_CHOICES:
@@ -499,8 +604,6 @@ class SettingsDialog(QDialog):
         self.pages.addTab(ScrollingPage(agents_page, self), "Other agents")
         vbox((self.pages, 1), self.override_note, self.error, self.location, buttons, on=self)
 
-    # -- reading and writing -------------------------------------------------------------
-
     def _load(self) -> None:
         path = settings_path(self._env)
         problems: list[str] = []
@@ -575,14 +678,6 @@ class SettingsDialog(QDialog):
         """The origin requests go to with the form as it is ('' offline or unparsable)."""
         return self._form.origin(self.chosen_provider, self.base_url.text())
 
-    def _typed_here(self) -> str:
-        """The key typed for the chosen provider with this base URL's host ('' if none)."""
-        return self._form.typed_here(self.chosen_provider, self.base_url.text())
-
-    def _preview(self) -> ProviderSettings:
-        """What the form would resolve to, key included, without reading the disk."""
-        return self._form.preview(self.chosen_provider, self.model.text(), self.base_url.text())
-
     @Slot()
     def _on_key_inputs_changed(self) -> None:
         view = self._form.key_view(self.chosen_provider, self.model.text(), self.base_url.text())
@@ -615,8 +710,6 @@ class SettingsDialog(QDialog):
         self.error.setText(message)
         self.error.setVisible(bool(message))
 
-    # -- testing the connection ----------------------------------------------------------
-
     def _testing(self) -> bool:
         return self._probes is not None and self._probes.is_busy(PROBE_KEY)
 
@@ -637,7 +730,8 @@ class SettingsDialog(QDialog):
                 self._form.not_sent(self.chosen_provider, self.base_url.text()), None
             )
             return
-        preview = self._preview()
+        model, base_url = self.model.text(), self.base_url.text()
+        preview = self._form.preview(self.chosen_provider, model, base_url)  # no disk read
         untested = self._form.untested(preview)
         if untested is not None:
             self._show_test_result(untested, None)
@@ -647,9 +741,9 @@ class SettingsDialog(QDialog):
             functools.partial(
                 probe_connection,
                 self.chosen_provider,
-                self.model.text(),
-                self.base_url.text(),
-                self._typed_here(),
+                model,
+                base_url,
+                self._form.typed_here(self.chosen_provider, base_url),  # for this host
                 dict(self._env),
             ),
         )

@@ -6,7 +6,6 @@ Keep both and Keep the text below; the engine decides, on the dialog's own worke
 from __future__ import annotations
 
 import functools
-import logging
 
 from PySide6.QtCore import QSize, Qt, Slot
 from PySide6.QtWidgets import (
@@ -44,8 +43,6 @@ from memtab.gui.tasks.jobs import Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, stack_when_narrow
 from memtab.gui.toolkit.text.three_way import ThreeWayView
 from memtab.gui.toolkit.widgets import WrappedLabel, named, vbox
-
-logger = logging.getLogger(__name__)
 
 STACK_BELOW = 840  # px: narrower, the list goes above the texts
 LIST_KEY = "conflicts"
@@ -107,8 +104,6 @@ class ConflictsDialog(QDialog):
         QVBoxLayout(self).addWidget(splitter)
         fit_to_screen(self, QSize(1000, 640), remember="conflicts")
         self._show_item(None)
-
-    # --- reading ---------------------------------------------------------------------------
 
     @property
     def busy(self) -> bool:
@@ -180,8 +175,6 @@ class ConflictsDialog(QDialog):
         if self._state.show_both_now(item, offered.buttons["both"]):
             self.decide("both")  # shows what it keeps: a second press keeps it
 
-    # --- deciding --------------------------------------------------------------------------
-
     def decide(self, decision: Decision) -> None:
         """Resolve the selected conflict as `decision` says (on the worker)."""
         item = self.current()
@@ -206,8 +199,6 @@ class ConflictsDialog(QDialog):
 
     def shutdown(self) -> None:
         self._jobs.shutdown()
-
-    # --- slots -----------------------------------------------------------------------------
 
     @Slot(object, object)
     def _on_list_current_item_changed(

@@ -6,13 +6,13 @@ changes not sent yet.
 from __future__ import annotations
 
 import functools
-import logging
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
-from PySide6.QtWidgets import QMessageBox, QToolButton, QWidget
+from PySide6.QtCore import QObject, Qt, Signal, SignalInstance, Slot
+from PySide6.QtWidgets import QMessageBox, QPushButton, QToolButton, QWidget
 
+from memtab.components.editor.document import OpenDocument
 from memtab.components.editor.session import BarKind, Situation
 from memtab.components.sync.conflicts import (
     BAR_DECISIONS,
@@ -47,22 +47,80 @@ from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.fs.clock import now_ms
 from memtab.gui.actions import Focus
 from memtab.gui.context import StatusNotices, WindowContext, WindowShell
-from memtab.gui.sync.needs import ConflictEditor, ConflictTab
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
 from memtab.sync.repository.layout import SyncPaths
 
+
+class ConflictBar(Protocol):
+    """A tab's message bar (`MessageBar`): the conflict's words and its choices."""
+
+    def show_message(
+        self,
+        kind: BarKind,
+        text: str,
+        actions: list[tuple[str, str]] | tuple[tuple[str, str], ...] = (),
+        *,
+        default: str | None = None,
+    ) -> None: ...
+    def button(self, action_id: str) -> QPushButton: ...
+    def action_ids(self) -> list[str]: ...
+
+
+class ConflictPrompts(Protocol):
+    """A tab's prompts (`EditorPrompts`): its bar, and the choice made on it."""
+
+    @property
+    def bar(self) -> ConflictBar: ...
+    @property
+    def action_chosen(self) -> SignalInstance: ...
+
+
+class ConflictTab(Protocol):
+    """One open file (`FileTab`): which it is, its document, its bar, and saving it."""
+
+    @property
+    def key(self) -> str | None: ...
+    @property
+    def doc(self) -> OpenDocument: ...
+    @property
+    def reading(self) -> bool: ...
+    @property
+    def is_dirty(self) -> bool: ...
+    @property
+    def prompts(self) -> ConflictPrompts: ...
+    @property
+    def destroyed(self) -> SignalInstance: ...
+    def save(self, then: Callable[[bool], None] | None = None) -> None: ...
+
+
+class EditorConflicts(Protocol):
+    """The editor's own conflicts (`BarKeys`): a draft the disk changed under."""
+
+    def resolve_first(self) -> str | None: ...
+
+
+class ConflictEditor(Protocol):
+    """The editor (`EditorPanel`): its tabs, when files open or tabs change, and its own
+    conflicts (File → Resolve conflicts… goes to them when sync has none)."""
+
+    @property
+    def bar_keys(self) -> EditorConflicts: ...
+    @property
+    def file_opened(self) -> SignalInstance: ...
+    @property
+    def tabs_changed(self) -> SignalInstance: ...
+    @property
+    def tabs(self) -> Sequence[ConflictTab]: ...
+    def tab_for(self, ref: MemoryFileRef) -> ConflictTab | None: ...
+
+
 if TYPE_CHECKING:  # lazy: ~1.3 MiB, ~110 ms (sync's engine) when File → Sync… opens
     from memtab.gui.sync.conflicts_dialog import ConflictsDialog
     from memtab.gui.sync.setup_dialog import SyncSetupDialog
     from memtab.sync.service import SyncConflict
-
-logger = logging.getLogger(__name__)
-
-
-__all__ = ["PREFIX", "SyncConflictBars"]
 
 
 class SyncConflictBars(QObject):
@@ -126,8 +184,6 @@ class SyncConflictBars(QObject):
         if self._client is not None:
             self._client.shutdown()
 
-    # --- the bar -----------------------------------------------------------------------------
-
     def _dismissed(self, tab: ConflictTab) -> bool:
         return self._showing.get(id(tab)) == tab.key
 
@@ -154,8 +210,6 @@ class SyncConflictBars(QObject):
     def _forget(self, tab_id: int, _object: object = None) -> None:
         self._connected.discard(tab_id)
         self._showing.pop(tab_id, None)
-
-    # --- deciding ----------------------------------------------------------------------------
 
     def decide(self, tab: ConflictTab, choice: str) -> None:
         """Carry out a choice of `tab`'s bar (a choice's id: `compare`, `mine`, …)."""
@@ -191,8 +245,6 @@ class SyncConflictBars(QObject):
             self._client.job_failed.connect(self._on_client_job_failed)
             self._client.job_cancelled.connect(self._on_client_job_cancelled)
         return self._client
-
-    # --- slots -------------------------------------------------------------------------------
 
     @Slot(object)
     def _on_sync_changed(self, _look: object) -> None:
@@ -331,9 +383,6 @@ class UnsentAtQuit(QObject):
         then = self._question.take_then()
         if then is not None:
             then()
-
-
-__all__ = ["UnsentAtQuit", "UnsentChoice", "ask_unsent", "unsent_question"]
 
 
 class SyncStatusWidget(QToolButton):
@@ -581,3 +630,6 @@ class SyncFeature(QObject):
         self.status.set_copies(self._count_copies(scan))
         if self.dialog is not None and self.dialog.isVisible():
             self.dialog.reload()
+
+
+__all__ = ["unsent_question"]

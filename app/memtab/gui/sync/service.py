@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import logging
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -24,8 +23,6 @@ from memtab.components.sync.status import (
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.store.home import Home
-
-logger = logging.getLogger(__name__)
 
 DEBOUNCE_MS = 20_000
 """How long edits must have settled before they are sent (a burst of saves is one sync)."""
@@ -66,17 +63,16 @@ class WindowSync(QObject):
         self._first_sync_ms = first_sync_ms
         self._jobs_service = jobs
         self._client: JobClient | None = None  # made with the first job
-        self._debounce = clock.timer(self, self._on_debounce_timeout, single_shot=True)
-        self._schedule = clock.timer(self, self._on_schedule_timeout, single_shot=True)
-        self._look_soon = clock.timer(self, self._on_look_soon_timeout, single_shot=True)
+        timer = functools.partial(clock.timer, self, single_shot=True)
+        self._debounce = timer(functools.partial(self._request, "changes"))
+        self._schedule = timer(functools.partial(self._request, "full"))
+        self._look_soon = timer(functools.partial(self._request, "look"))
         self._turns = SyncTurns()
         self._started = False
         self.look = SyncLook()
         """Where sync stood after the last job (not set up until the first look)."""
         self.looked = False
         """Whether a job has said where sync stands (`look` is more than a guess)."""
-
-    # --- what the window asks ----------------------------------------------------------------
 
     @property
     def configured(self) -> bool:
@@ -138,8 +134,6 @@ class WindowSync(QObject):
         self._look_soon.stop()
         if self._client is not None:
             self._client.shutdown()
-
-    # --- running one job at a time -------------------------------------------------------------
 
     def _request(self, kind: SyncKind) -> None:
         now = self._turns.request(kind)
@@ -219,12 +213,3 @@ class WindowSync(QObject):
     @Slot(int, int, str)
     def _on_client_job_progress(self, job_id: int, step: int, message: str) -> None:
         self.progress.emit(message)
-
-    def _on_debounce_timeout(self) -> None:
-        self._request("changes")
-
-    def _on_schedule_timeout(self) -> None:
-        self._request("full")
-
-    def _on_look_soon_timeout(self) -> None:
-        self._request("look")

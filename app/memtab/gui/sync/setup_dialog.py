@@ -6,7 +6,6 @@ change it or stop it. Everything that reads the disk or the remote runs off the 
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable
 
 from PySide6.QtCore import QSize, Slot
@@ -57,8 +56,6 @@ from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen
 from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order, hbox, named, vbox
 from memtab.sync.repository.layout import DEFAULT_TARGET, SyncedScope
-
-logger = logging.getLogger(__name__)
 
 
 class SyncSetupDialog(QDialog):
@@ -139,8 +136,6 @@ class SyncSetupDialog(QDialog):
         fit_to_screen(self, QSize(600, 0))
         self._show_state()
 
-    # --- what the dialog does ----------------------------------------------------------------
-
     @property
     def busy(self) -> bool:
         """Whether it reads, tests, sets up, or follows the first sync."""
@@ -202,8 +197,6 @@ class SyncSetupDialog(QDialog):
         self._reads.shutdown()
         self._remote.shutdown()
 
-    # --- showing ------------------------------------------------------------------------------
-
     def _show_state(self) -> None:
         state = self.state
         target = target_of(state)
@@ -244,8 +237,6 @@ class SyncSetupDialog(QDialog):
         if busy:
             self.progress.show()
             self.cancel.show()
-
-    # --- jobs ---------------------------------------------------------------------------------
 
     def _client(self, lane: Lane) -> JobClient:
         client = self._context.jobs.client("sync-setup", lane, parent=self)
@@ -313,8 +304,6 @@ class SyncSetupDialog(QDialog):
         self._say(f"{result}.")
         self._sync.look_again()
         self.reload()
-
-    # --- slots ---------------------------------------------------------------------------------
 
     @Slot(str)
     def _on_sync_progress(self, line: str) -> None:

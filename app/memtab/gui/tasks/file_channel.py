@@ -124,13 +124,11 @@ class FileChannel(QObject):
         self._files.shutdown()
         return drained
 
-    # --- lanes -----------------------------------------------------------------------------
-
     def _client(self, jobs: JobService, name: str, lane: Lane) -> JobClient:
         client = jobs.client(name, lane, parent=self)
         client.job_finished.connect(self._on_client_job_finished)
         client.job_failed.connect(self._on_client_job_failed)
-        client.job_cancelled.connect(self._on_client_job_cancelled)
+        client.job_cancelled.connect(self._take)
         client.idle.connect(self._on_client_idle)
         return client
 
@@ -148,8 +146,6 @@ class FileChannel(QObject):
         self._callbacks[job_id] = _Callbacks(done, failed)
         return job_id
 
-    # --- slots -----------------------------------------------------------------------------
-
     def _take(self, job_id: int) -> _Callbacks | None:
         self._reads.discard(job_id)
         return self._callbacks.pop(job_id, None)
@@ -165,10 +161,6 @@ class FileChannel(QObject):
         callbacks = self._take(job_id)
         if callbacks is not None and callbacks.failed is not None:
             callbacks.failed(message)
-
-    @Slot(int)
-    def _on_client_job_cancelled(self, job_id: int) -> None:
-        self._take(job_id)
 
     @Slot()
     def _on_client_idle(self) -> None:

@@ -5,7 +5,6 @@ each with an `OpFollowUp` for after it; what they touch counts as the user's own
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -18,8 +17,6 @@ from memtab.components.files.undo import UndoStack
 from memtab.components.jobs import JobContext
 from memtab.gui.tasks.file_channel import FileChannel
 from memtab.gui.tasks.jobs import JobService
-
-logger = logging.getLogger(__name__)
 
 Operation = Callable[[], OpResult]
 T = TypeVar("T")

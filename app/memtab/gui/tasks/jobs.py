@@ -52,7 +52,7 @@ class JobClient(QObject):
     def __init__(self, service: JobService, name: str, lane: Lane, parent: QObject | None) -> None:
         super().__init__(parent)
         self._service = service
-        self._name = name
+        self.name = name
         self.lane = lane
         self._prefix = f"{name}#{next(_client_numbers)}:"
         self._jobs = JobBook[None]()  # its keys as the feature gave them
@@ -60,19 +60,14 @@ class JobClient(QObject):
         # Destroyed with its owner before `shutdown`: its jobs go too, their results unread.
         self.destroyed.connect(functools.partial(_forget_client, service, self._jobs))
 
-    @property
-    def name(self) -> str:
-        """The feature's name, as given to `JobService.client`."""
-        return self._name
-
     def submit(self, fn: JobFunction, *, key: str | None = None) -> int:
         """Queue `fn` on the lane; return its job id. With a `key`, this client's older
         jobs of that key are cancelled first (see `TaskRunner.submit`)."""
         if self._closed:
-            raise RuntimeError(f"the {self._name} jobs have been shut down")
+            raise RuntimeError(f"the {self.name} jobs have been shut down")
         runner = self._service.runner(self.lane)
         lane_key = self._prefix + key if key is not None else None
-        job_id = runner.submit(fn, key=lane_key, label=self._name)
+        job_id = runner.submit(fn, key=lane_key, label=self.name)
         self._jobs.add(job_id, key, None)
         self._service.adopt(job_id, self)
         return job_id
@@ -148,12 +143,6 @@ class JobClient(QObject):
         return not still
 
     # -- from the service (GUI thread) --------------------------------------------------
-
-    def _started(self, job_id: int) -> None:
-        self.job_started.emit(job_id)
-
-    def _progress(self, job_id: int, step: int, message: str) -> None:
-        self.job_progress.emit(job_id, step, message)
 
     def _finished(self, job_id: int, result: object) -> None:
         self._deliver(job_id, self.job_finished, self.latest_finished, result)
@@ -270,13 +259,13 @@ class JobService(QObject):
             logger.debug(
                 "%s job %d waited %.0f ms on %s", client.name, job_id, waited_ms, client.lane.value
             )
-            client._started(job_id)
+            client.job_started.emit(job_id)
 
     @Slot(int, int, str)
     def _on_runner_job_progress(self, job_id: int, step: int, message: str) -> None:
         client = self._routes.owner(job_id)
         if client is not None:
-            client._progress(job_id, step, message)
+            client.job_progress.emit(job_id, step, message)
 
     @Slot(int, object)
     def _on_runner_job_finished(self, job_id: int, result: object) -> None:

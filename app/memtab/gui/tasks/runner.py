@@ -109,7 +109,7 @@ class TaskRunner(QObject):
     def __init__(self, name: str = "tasks", parent: QObject | None = None) -> None:
         """Start the worker thread (named `memtab-<name>`, as shown in debuggers)."""
         super().__init__(parent)
-        self._name = name
+        self.name = name
         self._jobs = JobBook[Job]()
         self._closed = False
 
@@ -131,18 +131,13 @@ class TaskRunner(QObject):
         app = QCoreApplication.instance()
         if app is not None:
             # A safety net: the owner should call shutdown() itself on close.
-            app.aboutToQuit.connect(self._on_application_about_to_quit)
+            app.aboutToQuit.connect(self.shutdown)
         # Another: deleted with its owner before shutdown() (a dialog destroyed unclosed),
         # the runner still stops its thread — one destroyed while running aborts.
         self.destroyed.connect(
             functools.partial(_stop_orphaned_thread, self._thread, self._worker, self._jobs, name)
         )
         self._thread.start()
-
-    @property
-    def name(self) -> str:
-        """The name given at construction."""
-        return self._name
 
     @property
     def thread_finished(self) -> bool:
@@ -153,10 +148,10 @@ class TaskRunner(QObject):
         """Queue `fn` to run on the worker thread; return its job id. A `key` cancels every
         older job with it first; `label` names the job in the log and the crash dialog."""
         if self._closed:
-            raise RuntimeError(f"the {self._name} task runner has been shut down")
+            raise RuntimeError(f"the {self.name} task runner has been shut down")
         job_id = next(_job_ids)
         context = JobContext(job_id, threading.Event(), self._worker.job_progress.emit)
-        job = Job(fn, key, context, label or self._name)
+        job = Job(fn, key, context, label or self.name)
         older = self._jobs.with_key(key)
         # Known before the older ones are cancelled, so the runner never looks idle between.
         self._jobs.add(job_id, key, job)
@@ -221,7 +216,7 @@ class TaskRunner(QObject):
         else:
             logger.error(
                 "The %s worker did not stop within %d ms; leaving it to finish",
-                self._name,
+                self.name,
                 timeout_ms,
             )
             _abandoned_threads.append((self._thread, self._worker))
@@ -279,7 +274,3 @@ class TaskRunner(QObject):
         if self._jobs.end(job_id) is not None:
             self.job_cancelled.emit(job_id)
             self._emit_idle_if_done()
-
-    @Slot()
-    def _on_application_about_to_quit(self) -> None:
-        self.shutdown()

@@ -31,9 +31,7 @@ class GuiClock(Protocol):
 
     def timer(
         self, parent: QObject, on_timeout: Callable[[], None], *, single_shot: bool
-    ) -> GuiTimer:
-        """A stopped timer owned by `parent` calling `on_timeout` on the GUI thread."""
-        ...
+    ) -> GuiTimer: ...  # A stopped timer owned by `parent` calling `on_timeout` on the GUI thread.
 
 
 class QtClock:

@@ -56,16 +56,11 @@ class CrashReporter(QObject):
         super().__init__(parent)
         self._show_dialogs = show_dialogs
         self._seen: set[tuple[str, ...]] = set()
-        self._dialog: CrashDialog | None = None
+        self.dialog: CrashDialog | None = None
         self.errors_seen = 0
         self._previous_excepthook = sys.excepthook
         self._previous_thread_excepthook = threading.excepthook
         self._reported.connect(self._on_reported, Qt.ConnectionType.QueuedConnection)
-
-    @property
-    def dialog(self) -> CrashDialog | None:
-        """The open dialog, if any."""
-        return self._dialog
 
     def install(self) -> None:
         """Become the process's handler of uncaught errors (GUI thread and threads)."""
@@ -124,27 +119,27 @@ class CrashReporter(QObject):
     def _on_reported(self, where: str, signature: tuple[str, ...], details: str) -> None:
         self.errors_seen += 1
         if signature in self._seen:
-            if self._dialog is not None:
-                self._dialog.add_report(where, details)
+            if self.dialog is not None:
+                self.dialog.add_report(where, details)
             return
         self._seen.add(signature)
         if not self._show_dialogs:
             print(f"memtab: uncaught error in {where}:\n{details}", file=sys.stderr, end="")
             return
-        if self._dialog is None:
+        if self.dialog is None:
             from memtab.gui.toolkit.crash_dialog import (
                 CrashDialog,  # lazy: with the first crash
             )
 
             # A window of its own: closing whatever dialog was active must not take it along.
-            self._dialog = CrashDialog()
-            self._dialog.finished.connect(self._on_dialog_finished)
-            self._dialog.add_report(where, details)
-            self._dialog.show()
-            self.dialog_shown.emit(self._dialog)
+            self.dialog = CrashDialog()
+            self.dialog.finished.connect(self._on_dialog_finished)
+            self.dialog.add_report(where, details)
+            self.dialog.show()
+            self.dialog_shown.emit(self.dialog)
         else:
-            self._dialog.add_report(where, details)
+            self.dialog.add_report(where, details)
 
     @Slot(int)
     def _on_dialog_finished(self, result: int) -> None:
-        self._dialog = None
+        self.dialog = None

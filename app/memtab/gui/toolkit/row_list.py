@@ -4,10 +4,19 @@ Apart from `widgets.py` so the first paint builds none of these classes' enums."
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
+from typing import cast
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPoint, Qt
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeView, QTreeWidget, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QTreeView,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QTreeWidgetItemIterator,
+    QWidget,
+)
 
 STRETCH_SHARE = 1 / 3
 """The part of a narrow list's width its stretching column keeps while other columns can
@@ -205,3 +214,9 @@ class RowList(FittedTree):
         self.setUniformRowHeights(True)
         self.setAllColumnsShowFocus(True)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+
+
+def tree_rows(tree: QTreeWidget) -> list[QTreeWidgetItem]:
+    """Every row of `tree` in its order, a row's children after it (folded ones too)."""
+    rows = QTreeWidgetItemIterator(tree)  # PySide's stubs type its iteration as `object`
+    return [row.value() for row in cast("Iterable[QTreeWidgetItemIterator]", rows)]

@@ -72,7 +72,7 @@ class LongTextView(QWidget):
         """`accessible_name` names the text area for screen readers and tests."""
         super().__init__(parent)
         self._limit = limit
-        self._text = ""
+        self.full_text = ""
         self._loaded = 0  # characters of `_text` in the editor
 
         self.editor = named(QPlainTextEdit(self), accessible=accessible_name)
@@ -100,14 +100,9 @@ class LongTextView(QWidget):
         vbox((self.editor, 1), self._more_bar, on=self, margins=0, spacing=2)
 
     @property
-    def full_text(self) -> str:
-        """The whole value, whatever part of it is shown."""
-        return self._text
-
-    @property
     def is_complete(self) -> bool:
         """Whether the editor holds the whole value."""
-        return self._loaded >= len(self._text)
+        return self._loaded >= len(self.full_text)
 
     def set_placeholder(self, text: str) -> None:
         """What the empty view says (e.g. "The memory file was empty")."""
@@ -116,7 +111,7 @@ class LongTextView(QWidget):
     def set_text(self, text: str) -> None:
         """Show `text`: all of it if short, else its start and a "Show all" bar."""
         self._chunk_timer.stop()
-        self._text = text
+        self.full_text = text
         cut = _cut_point(text, self._limit)
         self._loaded = cut
         self.editor.setPlainText(text[:cut])
@@ -132,24 +127,24 @@ class LongTextView(QWidget):
         if self.is_complete:
             self._more_bar.hide()
             return
-        shown, total = size_text(self._loaded), size_text(len(self._text))
+        shown, total = size_text(self._loaded), size_text(len(self.full_text))
         self._more_label.setText(f"Showing the first {shown} of {total}")
         self.more_button.setEnabled(not self._chunk_timer.isActive())
         self._more_bar.show()
 
     @Slot()
     def _on_chunk_timer_timeout(self) -> None:
-        end = min(len(self._text), self._loaded + CHUNK_CHARS)
+        end = min(len(self.full_text), self._loaded + CHUNK_CHARS)
         cursor = QTextCursor(self.editor.document())
         cursor.movePosition(QTextCursor.MoveOperation.End)
-        cursor.insertText(self._text[self._loaded : end])
+        cursor.insertText(self.full_text[self._loaded : end])
         self._loaded = end
         if self.is_complete:
             self._chunk_timer.stop()
             self._update_more_bar()
             self.fully_loaded.emit()
         else:
-            percent = round(100 * self._loaded / len(self._text))
+            percent = round(100 * self._loaded / len(self.full_text))
             self._more_label.setText(f"Loading… {percent}%")
 
 
@@ -220,7 +215,7 @@ class Inspector(QWidget):
         self.table = FittedTable(name, self)
         self.viewer = LongTextView(f"{name} detail", self, monospace=monospace)
         self._detail: Callable[[Any], str] = format_json
-        self._model: PreviewTableModel | None = None
+        self.model: PreviewTableModel | None = None
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.setChildrenCollapsible(False)
         splitter.addWidget(self.table)
@@ -228,11 +223,6 @@ class Inspector(QWidget):
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 3)
         vbox(splitter, on=self, margins=0)
-
-    @property
-    def model(self) -> PreviewTableModel | None:
-        """The current model (None before `set_items`)."""
-        return self._model
 
     def set_items(
         self,
@@ -246,23 +236,23 @@ class Inspector(QWidget):
     ) -> None:
         """Show `items` (described lazily) and the first one in the viewer; the column
         `stretch` takes the room the others leave, the `whole` ones are never cut."""
-        old = self._model
-        self._model = PreviewTableModel(headers, items, describe, self)
+        old = self.model
+        self.model = PreviewTableModel(headers, items, describe, self)
         self._detail = detail
-        self.table.set_model(self._model, stretch=stretch, whole=whole)
+        self.table.set_model(self.model, stretch=stretch, whole=whole)
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current_row_changed)
         if old is not None:
             old.deleteLater()
         if items:
-            self.table.setCurrentIndex(self._model.index(0, 0))
+            self.table.setCurrentIndex(self.model.index(0, 0))
         else:
             self.viewer.set_text("")
 
     @Slot(QModelIndex, QModelIndex)
     def _on_table_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if self._model is None or not current.isValid():
+        if self.model is None or not current.isValid():
             return
-        self.viewer.set_text(self._detail(self._model.item(current.row())))
+        self.viewer.set_text(self._detail(self.model.item(current.row())))
 
 
 class AttemptPage(QWidget):
@@ -469,8 +459,6 @@ class TraceDetailView(QWidget):
         self.stack.addWidget(content)
         vbox(self.stack, on=self, margins=0)
 
-    # -- building ------------------------------------------------------------------------
-
     def _build_header(self, parent: QWidget) -> None:
         self.header = QWidget(parent)
         # Paths, names and messages elide or wrap: none may widen the window.
@@ -561,8 +549,6 @@ class TraceDetailView(QWidget):
         label = QLabel(text, self.header)
         mute(label)
         return label
-
-    # -- states --------------------------------------------------------------------------
 
     def show_placeholder(self, text: str) -> None:
         """No dump: say why (nothing selected, the dump was deleted...)."""

@@ -95,12 +95,10 @@ class TracesTab(QWidget):
         if changes is not None:
             changes.published.connect(self._on_changes_published)
         self._time_timer = qtimer(
-            self, self._on_time_timer_timeout, TIME_REFRESH_MS, single_shot=False
+            self, self.model.refresh_times, TIME_REFRESH_MS, single_shot=False
         )
         self._time_timer.start()
         self.refresh()
-
-    # -- building --------------------------------------------------------------------------
 
     def _build(self) -> None:
         self.workspace_filter = named(QComboBox(self), accessible="Filter by workspace")
@@ -170,8 +168,6 @@ class TracesTab(QWidget):
         vbox(self.stack, on=self, margins=(8, 0, 8, 0))
         self.setFocusProxy(self.list_view)
 
-    # -- public ----------------------------------------------------------------------------
-
     def refresh(self) -> None:
         """Rescan the home's dumps (off the GUI thread); `scan_finished` when it lands."""
         if self._closed:
@@ -207,8 +203,6 @@ class TracesTab(QWidget):
             self._changes.published.disconnect(self._on_changes_published)
             self._changes = None
         self._jobs.shutdown()
-
-    # -- scanning --------------------------------------------------------------------------
 
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:
@@ -271,8 +265,6 @@ class TracesTab(QWidget):
         self.count_label.setText(count_text(total, shown))
         self.no_match.setVisible(total > 0 and shown == 0)
 
-    # -- selection and opening -------------------------------------------------------------
-
     def _select_path(self, path: Path, *, clear_filters: bool) -> bool:
         row = self.model.row_of(path)
         if row is None:
@@ -316,8 +308,6 @@ class TracesTab(QWidget):
         self.detail.show_dump(dump, shown.display_workspace)
         self.trace_shown.emit(dump)
 
-    # -- filters and time ------------------------------------------------------------------
-
     @Slot(int)
     def _on_filter_changed(self, _index: int) -> None:
         outcome = outcome_of(self.outcome_filter.currentData())
@@ -325,10 +315,3 @@ class TracesTab(QWidget):
         self._update_counts()
         if not self.list_view.currentIndex().isValid() and self.proxy.rowCount():
             self.list_view.setCurrentIndex(self.proxy.index(0, 0))
-
-    @Slot()
-    def _on_time_timer_timeout(self) -> None:
-        self.model.refresh_times()
-
-
-__all__ = ["TracesTab"]

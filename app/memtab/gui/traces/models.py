@@ -5,7 +5,7 @@ thin adapters over `memtab.traces`' views, coloured from the palette at paint ti
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Sized
 from pathlib import Path
 from typing import Any
 
@@ -96,15 +96,13 @@ def _palette_muted() -> QColor:
 
 
 class _FlatTableModel(QAbstractTableModel):
-    """A table without children: rows of `_row_count()`, columns of `headers`."""
+    """A table without children: a row of `_rows` a row, columns of `headers`."""
 
     headers: tuple[str, ...] = ()
-
-    def _row_count(self) -> int:
-        raise NotImplementedError
+    _rows: Sized
 
     def rowCount(self, parent: AnyIndex = _ROOT) -> int:
-        return 0 if parent.isValid() else self._row_count()
+        return 0 if parent.isValid() else len(self._rows)
 
     def columnCount(self, parent: AnyIndex = _ROOT) -> int:
         return 0 if parent.isValid() else len(self.headers)
@@ -121,9 +119,6 @@ class _FlatTableModel(QAbstractTableModel):
         return None
 
 
-# --- the dump list --------------------------------------------------------------------------
-
-
 class TraceListModel(_FlatTableModel):
     """Every dump as a row: time, workspace, outcome, error (newest first, as given)."""
 
@@ -138,7 +133,7 @@ class TraceListModel(_FlatTableModel):
     def __init__(self, parent: QObject | None = None) -> None:
         """An empty list; fill it with `set_summaries`."""
         super().__init__(parent)
-        self._rows = TraceRows()
+        self._rows: TraceRows = TraceRows()
 
     def set_summaries(self, summaries: Sequence[TraceSummary]) -> None:
         """Swap in a new scan (views restore their selection by path afterwards)."""
@@ -151,9 +146,6 @@ class TraceListModel(_FlatTableModel):
 
     def row_of(self, path: Path) -> int | None:
         return self._rows.row_of(path)
-
-    def _row_count(self) -> int:
-        return len(self._rows)
 
     def refresh_times(self) -> None:
         """Relative times age: repaint the time column."""
@@ -193,14 +185,6 @@ class TraceFilterProxy(QSortFilterProxyModel):
         super().__init__(parent)
         self._filter = TraceFilter()
 
-    @property
-    def workspace_id(self) -> str | None:
-        return self._filter.workspace_id
-
-    @property
-    def outcome(self) -> Outcome | None:
-        return self._filter.outcome
-
     def set_filters(self, workspace_id: str | None, outcome: Outcome | None) -> None:
         """Show only `workspace_id`'s dumps with `outcome` (None: any)."""
         wanted = TraceFilter(workspace_id, outcome)
@@ -214,9 +198,6 @@ class TraceFilterProxy(QSortFilterProxyModel):
         source = self.sourceModel()
         summary = source.data(source.index(source_row, 0, source_parent), SUMMARY_ROLE)
         return isinstance(summary, TraceSummary) and self._filter.accepts(summary)
-
-
-# --- tool executions ------------------------------------------------------------------------
 
 
 class ToolExecutionModel(_FlatTableModel):
@@ -239,14 +220,11 @@ class ToolExecutionModel(_FlatTableModel):
     ) -> None:
         """`run_started_at` turns start times into offsets (`+1.2 s`)."""
         super().__init__(parent)
-        self._rows = list(executions)
+        self._rows: list[ToolExecutionRecord] = list(executions)
         self._run_started_at = run_started_at
 
     def execution(self, row: int) -> ToolExecutionRecord | None:
         return self._rows[row] if 0 <= row < len(self._rows) else None
-
-    def _row_count(self) -> int:
-        return len(self._rows)
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         execution = self.execution(index.row()) if index.isValid() else None
@@ -273,9 +251,6 @@ class ToolExecutionModel(_FlatTableModel):
         return None
 
 
-# --- previews: events, messages, step results, prompt sections ------------------------------
-
-
 class PreviewTableModel(_FlatTableModel):
     """A table over any sequence, each row's preview computed once, on first paint."""
 
@@ -289,26 +264,23 @@ class PreviewTableModel(_FlatTableModel):
         """`describe(row, item)` returns the row's preview (one cell per header)."""
         super().__init__(parent)
         self.headers = tuple(headers)
-        self._items = items
+        self._rows: Sequence[Any] = items
         self._describe = describe
         self._previews: dict[int, Preview] = {}
 
     def item(self, row: int) -> Any:
-        return self._items[row] if 0 <= row < len(self._items) else None
-
-    def _row_count(self) -> int:
-        return len(self._items)
+        return self._rows[row] if 0 <= row < len(self._rows) else None
 
     def preview(self, row: int) -> Preview:
         """The (cached) preview of `row`."""
         preview = self._previews.get(row)
         if preview is None:
-            preview = self._describe(row, self._items[row])
+            preview = self._describe(row, self._rows[row])
             self._previews[row] = preview
         return preview
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._items):
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
         if not 0 <= index.column() < len(self.headers):
             return None
@@ -323,18 +295,5 @@ class PreviewTableModel(_FlatTableModel):
             if index.column() == 0:
                 return _palette_muted()
         if role == SUMMARY_ROLE:
-            return self._items[index.row()]
+            return self._rows[index.row()]
         return None
-
-
-__all__ = [
-    "FAILED_ROLE",
-    "PATH_ROLE",
-    "SUMMARY_ROLE",
-    "Preview",
-    "PreviewTableModel",
-    "ToolExecutionModel",
-    "TraceFilterProxy",
-    "TraceListModel",
-    "outcome_icon",
-]

@@ -5,7 +5,6 @@ walks the matching lines (F3, Shift+F3).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,8 +25,6 @@ from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
 from memtab.store.paths import VirtualPath
 
-logger = logging.getLogger(__name__)
-
 ORPHAN_NOTE = "Orphaned project memory: no registered project owns it, so it is read-only."
 
 
@@ -36,19 +33,13 @@ class FileEditor(Protocol):
 
     @property
     def current_ref(self) -> MemoryFileRef | None: ...
-
     @property
     def current_key(self) -> str | None: ...
-
     @property
     def text_edit(self) -> QPlainTextEdit: ...
-
     def open(self, file: MemoryFile, *, keep: bool = False) -> None: ...
-
     def open_read_only(self, physical: Path, title: str, note: str) -> None: ...
-
     def when_loaded(self, ref: MemoryFileRef, then: Callable[[], None]) -> None: ...
-
     def setFocus(self, reason: Qt.FocusReason) -> None: ...
 
 

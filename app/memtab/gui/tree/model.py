@@ -1,18 +1,19 @@
 """The Qt item model over the Memory tab's node tree: a rescan's tree is reconciled in by key
-(`components.tree.reconcile_slices.ShownTree`), so expansion, selection and scroll survive;
-unfilled containers are fetched as opened; a drop emits `move_requested`.
-"""
+(`components.tree.reconcile_slices.ShownTree`), in slices (`SlicedReconcile`), so expansion,
+selection and scroll survive; unfilled containers are filled as opened (`TreeFill`)."""
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 from PySide6.QtCore import (
     QAbstractItemModel,
     QMimeData,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     Qt,
     Signal,
@@ -29,8 +30,11 @@ from memtab.components.tree.nodes import (
     is_movable,
     moved_by_drop,
 )
-from memtab.components.tree.reconcile_slices import Filler, ShownTree, perf_ms
+from memtab.components.tree.reconcile_slices import RECONCILE_SLICE_MS, Filler, ShownTree, perf_ms
+from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.text import PIN_NOTE, describe_for_accessibility, row_tooltip
+from memtab.components.tree.tree import default_open_containers, fill_rows
+from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.store.paths import VirtualPath
 
 MIME_TYPE = "application/x-memtab-memory-paths"
@@ -74,22 +78,15 @@ class MemoryTreeModel(QAbstractItemModel):
         """Start with the "Loading…" tree."""
         super().__init__(parent)
         self._shown: ShownTree[Badge] = ShownTree(self)
-        self._root = self._shown.root
+        self.root = self._shown.root  # invisible; its children are the sections
         self.pin_note = PIN_NOTE
         """What a pinned file's tooltip says about mux (the tab knows whether it runs)."""
         self.filler: Filler | None = None
 
-    # -- lookups -------------------------------------------------------------------------
-
-    @property
-    def root(self) -> TreeNode:
-        """The invisible root; its children are the sections."""
-        return self._root
-
     def node(self, index: ModelIndex) -> TreeNode:
         """The node of `index` (the root for an invalid index)."""
         if not index.isValid():
-            return self._root
+            return self.root
         node = index.internalPointer()
         assert isinstance(node, TreeNode)
         return node
@@ -99,7 +96,7 @@ class MemoryTreeModel(QAbstractItemModel):
 
     def index_for_node(self, node: TreeNode) -> QModelIndex:
         """The index of a node of this tree."""
-        if node is self._root or node.parent is None:
+        if node is self.root or node.parent is None:
             return QModelIndex()
         return self.createIndex(node.row, 0, node)
 
@@ -115,10 +112,7 @@ class MemoryTreeModel(QAbstractItemModel):
         """The row's "agent edited" badge (who changed the file), if it has one."""
         return self._shown.badge_for(node)
 
-    # -- structure -----------------------------------------------------------------------
-
     def index(self, row: int, column: int, parent: ModelIndex = QModelIndex()) -> QModelIndex:  # noqa: B008
-        """Qt: the index of a child row."""
         if column != 0 or row < 0:
             return QModelIndex()
         node = self.node(parent)
@@ -127,16 +121,14 @@ class MemoryTreeModel(QAbstractItemModel):
         return self.createIndex(row, 0, node.children[row])
 
     def parent(self, index: ModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
-        """Qt: the parent of a row."""
         if not index.isValid():
             return QModelIndex()
         parent = self.node(index).parent
-        if parent is None or parent is self._root:
+        if parent is None or parent is self.root:
             return QModelIndex()
         return self.createIndex(parent.row, 0, parent)
 
     def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
-        """Qt: children of a row."""
         if parent.isValid() and parent.column() != 0:
             return 0
         return len(self.node(parent).children)
@@ -179,7 +171,6 @@ class MemoryTreeModel(QAbstractItemModel):
         return None
 
     def flags(self, index: ModelIndex) -> Qt.ItemFlag:
-        """Qt: what can be done with a row."""
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
         node = self.node(index)
@@ -189,7 +180,6 @@ class MemoryTreeModel(QAbstractItemModel):
         return _ROW_FLAGS[leaf, is_movable(node), node.accepts_drops]
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        """Qt: what a row shows."""
         if not index.isValid():
             return None
         node = self.node(index)
@@ -211,8 +201,6 @@ class MemoryTreeModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             return row_tooltip(node, shown.badge_for(node), self.pin_note, shown.marks_for(node))
         return None
-
-    # -- updates -------------------------------------------------------------------------
 
     def replace_tree(self, new_root: TreeNode, badges: Mapping[str, Badge] | None = None) -> None:
         """Reconcile a freshly built tree into the shown one (see the module docstring), and
@@ -255,7 +243,6 @@ class MemoryTreeModel(QAbstractItemModel):
         self.beginRemoveRows(self.index_for_node(parent), first, last)
 
     def removed(self) -> None:
-        """They went."""
         self.endRemoveRows()
 
     def inserting(self, parent: TreeNode, first: int, last: int) -> None:
@@ -263,7 +250,6 @@ class MemoryTreeModel(QAbstractItemModel):
         self.beginInsertRows(self.index_for_node(parent), first, last)
 
     def inserted(self) -> None:
-        """They came."""
         self.endInsertRows()
 
     def rows_changed(self, parent: TreeNode, first: int, last: int) -> None:
@@ -278,7 +264,7 @@ class MemoryTreeModel(QAbstractItemModel):
 
     def refresh_all(self) -> None:
         """Repaint every row (e.g. search highlighting or relative times changed)."""
-        stack = [self._root]
+        stack = [self.root]
         while stack:
             node = stack.pop()
             if node.children:
@@ -288,18 +274,14 @@ class MemoryTreeModel(QAbstractItemModel):
                 self.dataChanged.emit(first, last)
                 stack.extend(node.children)
 
-    # -- drag and drop -------------------------------------------------------------------
-
     def supportedDragActions(self) -> Qt.DropAction:
         """Qt: rows are moved, never copied."""
         return Qt.DropAction.MoveAction
 
     def supportedDropActions(self) -> Qt.DropAction:
-        """Qt: drops move."""
         return Qt.DropAction.MoveAction
 
     def mimeTypes(self) -> list[str]:
-        """Qt: the virtual paths of the dragged rows."""
         return [MIME_TYPE]
 
     def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:
@@ -352,3 +334,100 @@ class MemoryTreeModel(QAbstractItemModel):
         if sources:
             self.move_requested.emit(sources, target)
         return False
+
+
+class TreeFill:
+    """The open containers of `model`'s tree, and the rows of those being opened."""
+
+    def __init__(
+        self,
+        model: MemoryTreeModel,
+        shown_scan: Callable[[], HomeScan | None],
+        searching: Callable[[], bool],
+    ) -> None:
+        """Fill `model` from `shown_scan()`; never while `searching()` (a search tree's
+        containers hold its matches only)."""
+        self._model = model
+        self._shown_scan = shown_scan
+        self._searching = searching
+        self.open_containers: set[str] = set(default_open_containers())
+        model.filler = self._rows
+
+    def _rows(self, container_key: str) -> list[TreeNode] | None:
+        self.open_containers.add(container_key)
+        scan = self._shown_scan()
+        if scan is None or self._searching():
+            return None  # the scan that follows builds them
+        return fill_rows(scan, container_key)
+
+    def refill(self) -> None:
+        """Fill the open containers a reconciled tree left unfilled (a big home's tree has the
+        file rows of its open containers only)."""
+        if self._shown_scan() is None or self._searching():
+            return
+        for key in list(self.open_containers):
+            node = self._model.node_for_key(key)
+            if node is not None and node.unfilled_files:
+                self._model.fill(node)
+
+
+Quietly = Callable[[], AbstractContextManager[None]]
+"""A block in which the tree's selection changes open nothing (`TreeEditorSync.quietly`)."""
+
+
+class SlicedReconcile(QObject):
+    """Reconciles trees into `model` in slices (see the module docstring)."""
+
+    reconciled = Signal()  # a reconcile finished, its follow-up run
+
+    def __init__(
+        self,
+        model: MemoryTreeModel,
+        fill: TreeFill,
+        quietly: Quietly,
+        parent: QObject,
+        *,
+        clock: GuiClock = QT_CLOCK,
+    ) -> None:
+        """Reconcile into `model`; `fill` refills open containers after each reconcile; each slice
+        runs inside `quietly()`, for `RECONCILE_SLICE_MS` on `clock` (tests pass a fake one)."""
+        super().__init__(parent)
+        self._model = model
+        self._fill = fill
+        self._quietly = quietly
+        self._clock = clock
+        self._after: Callable[[], None] | None = None
+        self._timer = clock.timer(self, self._continue, single_shot=True)
+
+    @property
+    def busy(self) -> bool:
+        """Whether a reconcile is in progress or a slice is waiting."""
+        return self._model.reconciling or self._timer.isActive()
+
+    def show(
+        self,
+        tree: TreeNode,
+        badges: Mapping[str, Badge] | None,
+        then: Callable[[], None] | None = None,
+    ) -> None:
+        """Reconcile `tree` (with the "agent edited" `badges`, None: unchanged), then run
+        `then` and emit `reconciled`."""
+        self._model.start_reconcile(tree, badges)
+        self._after = then
+        self._continue()
+
+    def stop(self) -> None:
+        """Stop slicing (on window close)."""
+        self._timer.stop()
+
+    def _continue(self) -> None:
+        with self._quietly():
+            done = self._model.continue_reconcile(RECONCILE_SLICE_MS, self._clock.monotonic_ms)
+        if not done:
+            self._timer.start(0)  # the GUI paints, then the next slice
+            return
+        self._fill.refill()
+        after, self._after = self._after, None
+        if after is not None:
+            after()
+        self.reconciled.emit()

@@ -48,9 +48,7 @@ class ScanTarget(Protocol):
     """What a scan is for, asked when it is submitted (the tab)."""
 
     @property
-    def workspace_id(self) -> str | None:
-        """The workspace to scan (None: the default one)."""
-        ...
+    def workspace_id(self) -> str | None: ...  # The workspace to scan (None: the default one).
 
     @property
     def scan(self) -> HomeScan | None:

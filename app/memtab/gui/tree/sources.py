@@ -6,7 +6,6 @@ notes and the footer's mux-only note in step.
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable, Collection
 from typing import Protocol
 
@@ -19,8 +18,6 @@ from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef, agent_ti
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
-
-logger = logging.getLogger(__name__)
 
 
 class SourceEditor(Protocol):
@@ -66,12 +63,7 @@ class SourcesFollower(QObject):
         self._footer = footer
         self._searching = searching
         self._follow = SourcesShown()
-        self._shown = False
-
-    @property
-    def is_shown(self) -> bool:
-        """Whether the tree has shown other agents' memory (see `shown`)."""
-        return self._shown
+        self.is_shown = False
 
     @property
     def watch_targets(self) -> tuple[WatchTarget, ...]:
@@ -92,8 +84,8 @@ class SourcesFollower(QObject):
     @Slot()
     def tree_shown(self) -> None:
         """The tree finished showing a scan: open the sections seen for the first time."""
-        if self._follow.sources is not None and not self._shown:
-            self._shown = True
+        if self._follow.sources is not None and not self.is_shown:
+            self.is_shown = True
             self.shown.emit()
         if self._searching():
             return

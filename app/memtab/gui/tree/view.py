@@ -99,15 +99,12 @@ class MemoryItemDelegate(QStyledItemDelegate):
     and description, messages, search matches — in the palette's colours; no editors."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        """A delegate for `MemoryTreeView`."""
         super().__init__(parent)
         self.highlight_terms: tuple[str, ...] = ()
         # Row heights by (font, kind, two lines): sizeHint runs for every row on layout.
         self._heights: dict[tuple[str, NodeKind, bool], int] = {}
         # A row's colours by (palette, selected): every row of a paint uses the same few.
         self._colors: dict[tuple[int, bool], _Colors] = {}
-
-    # -- fonts and sizes ----------------------------------------------------------------
 
     @staticmethod
     def _small_font(font: QFont) -> QFont:
@@ -151,10 +148,7 @@ class MemoryItemDelegate(QStyledItemDelegate):
             self._heights[cache_key] = height
         return QSize(200, height)
 
-    # -- painting -----------------------------------------------------------------------
-
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
-        """Draw one row."""
         node = index.data(NODE_ROLE)
         if not isinstance(node, TreeNode):
             super().paint(painter, option, index)
@@ -583,7 +577,6 @@ class MemoryTreeView(QTreeView):
 
     @property
     def delegate(self) -> MemoryItemDelegate:
-        """The row painter."""
         delegate = self.itemDelegate()
         assert isinstance(delegate, MemoryItemDelegate)
         return delegate
@@ -593,7 +586,6 @@ class MemoryTreeView(QTreeView):
         return self
 
     def memory_model(self) -> MemoryTreeModel:
-        """The model, typed."""
         model = self.model()
         assert isinstance(model, MemoryTreeModel)
         return model

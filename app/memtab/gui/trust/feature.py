@@ -343,7 +343,6 @@ class CheckReports(Protocol):
 
     @property
     def reported(self) -> SignalInstance: ...
-
     def show_panel(self) -> None: ...
 
 
@@ -429,8 +428,6 @@ class TrustFeature(QObject):
         state = context.ui_state
         if state is not None and state.flag(PANEL_FLAG):
             self.dock.show()
-
-    # -- the seam ---------------------------------------------------------------------------
 
     @property
     def panel(self) -> TrustPanel:
@@ -535,8 +532,6 @@ class TrustFeature(QObject):
         if self._client is not None:
             self._client.shutdown()
 
-    # -- showing ------------------------------------------------------------------------------
-
     def _set_status(self, text: str) -> None:
         self.status = text
         if self._panel is not None:
@@ -575,8 +570,6 @@ class TrustFeature(QObject):
             check_status="" if self._check_report is not None else "Not checked yet.",
         )
         self.room.show_sections(room_sections(self._facts))
-
-    # -- opening --------------------------------------------------------------------------
 
     def open_target(self, target: Target) -> None:
         """Open what `target` leads to: a file at its line, a badged file, a panel."""
@@ -630,8 +623,6 @@ class TrustFeature(QObject):
         else:
             self._context.status.show(f"{physical} is not in the workspace shown")
 
-    # -- actions ---------------------------------------------------------------------------
-
     def _run(self, job: Callable[..., OpResult], places: Sequence[str]) -> None:
         """Run an action on the lane, the files it writes noted as the window's own (no
         "agent edited" badge on them)."""
@@ -647,8 +638,6 @@ class TrustFeature(QObject):
             self._client.job_finished.connect(self._on_client_finished)
             self._client.job_failed.connect(self._on_client_failed)
         return self._client
-
-    # -- slots ------------------------------------------------------------------------------
 
     @Slot(object)
     def _on_combine_requested(self, group: DuplicateGroup) -> None:

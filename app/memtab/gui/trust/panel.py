@@ -100,8 +100,6 @@ class TrustPanel(QWidget):
         self.report: TrustReport | None = None
         self._update_buttons()
 
-    # -- what it shows ---------------------------------------------------------------------
-
     def set_status(self, text: str) -> None:
         self.status.setText(text)
 
@@ -164,8 +162,6 @@ class TrustPanel(QWidget):
                 event.accept()
                 return
         super().keyPressEvent(event)
-
-    # -- slots ----------------------------------------------------------------------------
 
     def _update_buttons(self) -> None:
         found = self.selected()

@@ -185,7 +185,6 @@ def start_assembling(window: MainWindow) -> None:
 
 
 def build_footer(window: MainWindow) -> ConsolidationFooter:
-    """The consolidation footer."""
     consolidation = window.part(CONSOLIDATION)
     footer = ConsolidationFooter(consolidation, window.context.jobs)
     # The engine loads when Consolidate now is first pointed at or focused (a click may
@@ -357,7 +356,6 @@ def build_trust(window: MainWindow) -> TrustFeature:
 
 
 def build_palette(window: MainWindow) -> Palette:
-    """The command palette."""
     edit = window.part(FILES).edit_key  # Quick open: the keyboard in the file's text
     return Palette(window.context, window, edit, window)
 

@@ -62,34 +62,5 @@ WRITER = FeatureKey[WriterSupervisor | None]("writer")
 WRITER_STATUS = FeatureKey[WriterStatusWidget | None]("writer status")
 WRITER_FEEDBACK = FeatureKey[WriterFeedback | None]("writer feedback")
 
-__all__ = [
-    "BLAME",
-    "CHECK",
-    "CONSOLIDATION",
-    "DIALOGS",
-    "EDITOR",
-    "EDITOR_LINK",
-    "FILES",
-    "FILE_ACTIONS",
-    "FOOTER",
-    "HISTORY",
-    "INBOX",
-    "LOADS",
-    "MARKS",
-    "MEMORY_TAB",
-    "MENUS",
-    "MESSAGE_BAR",
-    "MUX",
-    "NEWS_BAR",
-    "OWN_ACTIONS",
-    "PALETTE",
-    "SEARCH_BOX",
-    "SOURCES",
-    "SYNC",
-    "TAB_HOST",
-    "TRACES",
-    "TRUST",
-    "WRITER",
-    "WRITER_FEEDBACK",
-    "WRITER_STATUS",
-]
+
+__all__ = ["OWN_ACTIONS", "TRACES"]  # the window's own keys, named here with the others

@@ -5,7 +5,6 @@ each entry with a letter of its own.
 
 from __future__ import annotations
 
-import logging
 from typing import Any, cast
 
 from PySide6.QtCore import QKeyCombination, QObject, Qt, Slot
@@ -16,8 +15,6 @@ from memtab.components.window.menus import MENUS, MenuAction, ShortcutRow, plan_
 from memtab.components.window.menus import shortcut_rows as menu_shortcut_rows
 from memtab.gui.actions import ActionRegistry, Registered
 from memtab.gui.toolkit.dialog_layout import give_menu_letters
-
-logger = logging.getLogger(__name__)
 
 
 def listed_key(key: QKeySequence) -> bool:
@@ -65,7 +62,7 @@ class WindowMenus(QObject):
             menu.setToolTipsVisible(True)
             self._menus[menu_id] = menu
             menu.aboutToShow.connect(self._on_menu_about_to_show)
-            menu.aboutToHide.connect(self._on_menu_about_to_hide)
+            menu.aboutToHide.connect(self._actions.release)
             self._fill(menu_id)
 
     @property
@@ -103,16 +100,10 @@ class WindowMenus(QObject):
                 menu.addAction(entry.action)
         give_menu_letters(menu)
 
-    def _menu_id(self, menu: object) -> str | None:
-        return next((key for key, value in self._menus.items() if value is menu), None)
-
     @Slot()
     def _on_menu_about_to_show(self) -> None:
         self._actions.refresh()
-        menu_id = self._menu_id(self.sender())
+        menu = self.sender()
+        menu_id = next((key for key, value in self._menus.items() if value is menu), None)
         if menu_id is not None:
             self._fill(menu_id)
-
-    @Slot()
-    def _on_menu_about_to_hide(self) -> None:
-        self._actions.release()

@@ -4,7 +4,6 @@ dialog with a field and a list; the rows and their matching are Qt-free
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import (
@@ -15,7 +14,6 @@ from PySide6.QtCore import (
     QRect,
     QSize,
     Qt,
-    Slot,
 )
 from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
@@ -47,8 +45,6 @@ from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, small_dialog
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.widgets import named, vbox
-
-logger = logging.getLogger(__name__)
 
 _MOVES = {
     Qt.Key.Key_Down: 1,
@@ -125,15 +121,15 @@ class PaletteDialog(QDialog):
         self.field.setPlaceholderText(placeholder)
         self.field.setClearButtonEnabled(True)
         self.field.installEventFilter(self)
-        self.field.textChanged.connect(self._on_field_text_changed)
+        self.field.textChanged.connect(self._filter)
         self.list = named(QListWidget(self), accessible=f"{title}: matches")
         self.list.setUniformItemSizes(True)
         self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a long path keeps its end
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the field keeps the keyboard
         self.list.setItemDelegate(MatchedLetters(self.list))
-        self.list.itemActivated.connect(self._on_list_item_activated)
-        self.list.itemClicked.connect(self._on_list_item_activated)
+        self.list.itemActivated.connect(self._choose)
+        self.list.itemClicked.connect(self._choose)
         self.empty = QLabel(empty_text, self)
         mute(self.empty)
         vbox(self.field, (self.list, 1), self.empty, on=self)
@@ -146,7 +142,9 @@ class PaletteDialog(QDialog):
             assert isinstance(event, QKeyEvent)
             key = event.key()
             if key in _MOVES:
-                self._move(_MOVES[Qt.Key(key)])
+                row = moved_row(self.list.currentRow(), _MOVES[Qt.Key(key)], self.list.count())
+                if row is not None:
+                    self.list.setCurrentRow(row)
                 return True
             if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
                 item = self.list.currentItem()
@@ -154,11 +152,6 @@ class PaletteDialog(QDialog):
                     self._choose(item)
                 return True
         return super().eventFilter(watched, event)
-
-    def _move(self, step: int) -> None:
-        row = moved_row(self.list.currentRow(), step, self.list.count())
-        if row is not None:
-            self.list.setCurrentRow(row)
 
     def _filter(self, query: str) -> None:
         self.shown = matching(query, self.entries)
@@ -175,14 +168,6 @@ class PaletteDialog(QDialog):
     def _choose(self, item: QListWidgetItem) -> None:
         self.chosen = self.shown[self.list.row(item)]
         self.accept()
-
-    @Slot(str)
-    def _on_field_text_changed(self, text: str) -> None:
-        self._filter(text)
-
-    @Slot(QListWidgetItem)
-    def _on_list_item_activated(self, item: QListWidgetItem) -> None:
-        self._choose(item)
 
 
 def action_entries(actions: ActionRegistry, *, leave_out: frozenset[str]) -> list[PaletteEntry]:

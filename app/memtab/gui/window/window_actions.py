@@ -207,7 +207,10 @@ class AddWorkspaceDialog(QDialog):
         if job == self._check_job and isinstance(result, FolderCheck):
             self._check_job = None
             if self._form.still_typed(result, self.project_edit.currentText()):
-                self._show_folder_note(result)
+                shown = result.problem is not None and not self.error_label.isVisible()
+                self.folder_note.setText(result.problem or "")
+                self.folder_note.setVisible(shown)
+                self._fit_height()
             return
         if job != self._job or not isinstance(result, Added):
             return
@@ -251,12 +254,6 @@ class AddWorkspaceDialog(QDialog):
         project = typed_project(self.project_edit.currentText())
         if worth_checking(project):
             self._check_job = self._runner.submit(functools.partial(check_folder, project))
-
-    def _show_folder_note(self, found: FolderCheck) -> None:
-        shown = found.problem is not None and not self.error_label.isVisible()
-        self.folder_note.setText(found.problem or "")
-        self.folder_note.setVisible(shown)
-        self._fit_height()
 
     @Slot(str)
     def _on_name_edit_text_edited(self, _text: str) -> None:
@@ -403,7 +400,9 @@ class WindowActions(QObject):
             self.toggle_writer_pause,
             menu="edit",
             enabled_when=lambda: window.built_part(WRITER_STATUS) is not None,
-            text_when=self._writer_pause_text,
+            text_when=lambda: writer_pause_title(
+                (status := window.built_part(WRITER_STATUS)) is not None and status.isPaused()
+            ),
         )
         modes = QActionGroup(self)
         modes.setExclusive(True)
@@ -456,8 +455,6 @@ class WindowActions(QObject):
         if self._home_client is not None:
             self._home_client.shutdown()
 
-    # -- the actions ------------------------------------------------------------------------
-
     def find_text(self) -> None:
         """Edit → Find (Ctrl+F): on the Traces tab, find in the dump being read; else
         find in the open file, or search memories when no file is open (in the editor,
@@ -504,10 +501,6 @@ class WindowActions(QObject):
         status = self._window.built_part(WRITER_STATUS)
         if status is not None:
             status.setPaused(not status.isPaused())
-
-    def _writer_pause_text(self) -> str:
-        status = self._window.built_part(WRITER_STATUS)
-        return writer_pause_title(status is not None and status.isPaused())
 
     def set_view_mode(self, mode: ViewMode) -> None:
         """View → Source, Split, Preview: the editor's view, in front."""

@@ -156,8 +156,6 @@ class WriterSupervisor(QObject):
         self._run_client.job_failed.connect(self._on_run_client_job_failed)
         self._run_client.job_cancelled.connect(self._on_run_client_job_cancelled)
 
-    # --- public API ---------------------------------------------------------------------
-
     @property
     def status(self) -> WriterStatus:
         """The current status (also sent with every `status_changed`)."""
@@ -226,8 +224,6 @@ class WriterSupervisor(QObject):
         self._run_client.shutdown(timeout_ms)
         self._writer_lock.release()
 
-    # --- watcher ------------------------------------------------------------------------
-
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:
         for step in self._turns.batch_steps(batch):
@@ -271,8 +267,6 @@ class WriterSupervisor(QObject):
         for ticket in runs:
             job = self._run_client.submit(functools.partial(run, self.service, ticket))
             self._turns.run_submitted(job, ticket)
-
-    # --- runs ---------------------------------------------------------------------------
 
     @Slot(int)
     def _on_run_client_job_started(self, job: int) -> None:
@@ -372,8 +366,6 @@ class WriterStatusWidget(QWidget):
         hbox(self._dot, self._label, self._toggle, on=self, margins=(4, 0, 4, 0), spacing=4)
         self._render()
 
-    # --- public API -----------------------------------------------------------------------
-
     def text(self) -> str:
         """The line shown, as plain text (for tests and accessibility)."""
         return status_text(self.status, self.news)
@@ -425,8 +417,6 @@ class WriterStatusWidget(QWidget):
         self.paused_changed.connect(supervisor.set_paused)
         self.set_status(supervisor.status)
 
-    # --- internals ------------------------------------------------------------------------
-
     def _render(self) -> None:
         view = status_view(self.status, self.news, paused=self._paused)
         self._label.setText(view.html)
@@ -450,9 +440,6 @@ class WriterStatusWidget(QWidget):
         self.setPaused(not self._paused)
 
 
-__all__ = ["TRACE_LINK", "WriterStatusWidget", "run_news", "status_text"]
-
-
 class WriterClaims(Protocol):
     """The badges (`EditMarks`): what this window's writer wrote is claimed for it."""
 
@@ -464,7 +451,6 @@ class FeedbackTab(Protocol):
 
     @property
     def marks(self) -> WriterClaims: ...
-
     @property
     def inbox(self) -> InboxPanel: ...
 

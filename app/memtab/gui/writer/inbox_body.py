@@ -6,7 +6,6 @@ Edit → Undo takes back. Built by `InboxPanel` when something first waits.
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Sequence
 from typing import Protocol, cast
 
@@ -61,9 +60,6 @@ from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.gui.toolkit.text.diff_view import DiffView
 from memtab.gui.toolkit.widgets import WrappedLabel, hbox, named, vbox
 from memtab.writer.inbox.inbox import InboxItem
-
-logger = logging.getLogger(__name__)
-
 
 MIN_CHARS = 8  # the shortest the chooser gets: it never widens the panel over the tree
 _MEMORIES = "/memories/"
@@ -243,12 +239,9 @@ class InboxHost(Protocol):
 
     @property
     def status_message(self) -> SignalInstance: ...
-
     @property
     def agent_accepting(self) -> SignalInstance: ...
-
     def reload(self) -> None: ...
-
     def exec_dialog(self, dialog: QDialog) -> int: ...
 
 
@@ -337,8 +330,6 @@ class InboxBody(QWidget):
         body.addLayout(buttons)
         body.addWidget(self.error_label)
         self._update_buttons()
-
-    # -- public API ----------------------------------------------------------------------
 
     @property
     def review(self) -> ProposalReview:
@@ -432,7 +423,6 @@ class InboxBody(QWidget):
             self._decide(job)
 
     def reject_selected(self) -> None:
-        """Reject the selected items."""
         ids = self.selected_ids()
         if ids:
             stack = self._context.undo_stack
@@ -459,8 +449,6 @@ class InboxBody(QWidget):
         """An error under the buttons (until the next decision)."""
         self.error_label.setText(message)
         self.error_label.show()
-
-    # -- internals -----------------------------------------------------------------------
 
     def _decide(self, job: functools.partial[Decided]) -> None:
         self.error_label.hide()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import builtins
 import functools
-import logging
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, Signal, Slot
@@ -49,7 +48,6 @@ from memtab.writer.inbox.inbox import InboxItem
 if TYPE_CHECKING:  # lazy: the list, details and buttons load when something first waits
     from memtab.gui.writer.inbox_body import InboxBody, ProposalReview, TargetBox
 
-logger = logging.getLogger(__name__)
 
 LOAD_KEY = "inbox"
 _LIST_KEYS = ("inbox.edit", "inbox.reject")  # the list's, declared before it is made
@@ -117,8 +115,6 @@ class InboxPanel(QFrame):
             self._context.actions.add(
                 action_id, text, pressed, keys=[key], focus=Focus.WIDGET, on=None, tip=tip
             )
-
-    # -- public API ----------------------------------------------------------------------
 
     @property
     def body(self) -> InboxBody:
@@ -273,8 +269,6 @@ class InboxPanel(QFrame):
 
     def selected_ids(self) -> builtins.list[str]:  # `list` here is the widget
         return [] if self._body is None else self._body.selected_ids()
-
-    # -- internals -----------------------------------------------------------------------
 
     def _on_edit_key_pressed(self) -> None:
         if self._body is not None:  # else nothing was listed: the key does nothing

@@ -41,20 +41,8 @@ def _unfenced(text: str) -> str:
 
 _ANNOTATIONS = frozenset({"description", "title", "default", "examples", "$schema"})
 _CHECKED = frozenset(
-    {
-        "type",
-        "properties",
-        "required",
-        "additionalProperties",
-        "enum",
-        "const",
-        "minimum",
-        "maximum",
-        "minLength",
-        "maxLength",
-        "items",
-        "maxItems",
-    }
+    {"type", "properties", "required", "additionalProperties", "enum", "const", "items"}
+    | {"minimum", "maximum", "minLength", "maxLength", "maxItems"}
 )
 _TYPES: dict[str, tuple[type, ...]] = {
     "object": (dict,),
@@ -251,8 +239,7 @@ def _calls_of(block: str) -> list[tuple[str, Any]] | None:
 def _undoubled(block: str) -> list[str]:
     candidates = [block]
     if block.startswith("{{") and block.endswith("}}"):
-        candidates.append(block[1:-1])
-        candidates.append(block.replace("{{", "{").replace("}}", "}"))
+        candidates += [block[1:-1], block.replace("{{", "{").replace("}}", "}")]
     return candidates
 
 

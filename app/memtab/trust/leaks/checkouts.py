@@ -6,7 +6,8 @@ deploy files say. A place one checkout names is that project's, or one it uses; 
 several checkouts name is shared (`evidence`).
 
 Read bounded: the files of a few known names and those in deploy and CI folders, up to
-`_MOST_FILES` files of `_MOST_BYTES` each, never through a link.
+`_MOST_FILES` files of `_MOST_BYTES` each, never through a link. What each file named is
+kept by its stat stamp (`KeptCheckouts`): a warm run lists the checkouts' files, reads none.
 """
 
 from __future__ import annotations
@@ -14,11 +15,17 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
+import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
+from memtab.fs.memo import RACY_MARGIN_NS, Memo, Stamp, changed_since, memo_path, stamp_of
 from memtab.fs.user_files import read_regular_file
+from memtab.kept.per_file import only
+from memtab.store.home import Home
 from memtab.trust.leaks.hosts import domain_of, hosts_in, ownable
 from memtab.trust.leaks.places import REPOSITORY, places_in
 
@@ -56,26 +63,140 @@ _PUBLIC_DOMAINS = frozenset({"github.com", "gitlab.com", "bitbucket.org", "codeb
 _SHORTHAND_HOSTS = {"github": "github.com", "gitlab": "gitlab.com", "bitbucket": "bitbucket.org"}
 
 
-def checkout_places(checkout: str) -> frozenset[str]:
+_ORIGIN = "\0origin:"
+"""What a checkout's `.git/config` names as its `origin`'s `owner/name`, among its places."""
+_ORIGIN_URL = re.compile(r"^\s*url\s*=\s*(\S+)", re.MULTILINE)
+_SLUG = re.compile(r"[:/]([\w.-]+/[\w.-]+?)(?:\.git)?/?$")
+_MAGIC = b"memtab-checkouts\n"
+_VERSION = 1
+_MOST_KEPT = 64 * 1024 * 1024
+Entry = tuple[Stamp, frozenset[str]]
+
+
+class KeptCheckouts:
+    """What each checkout's file named, by its path, while its stat stamp (`fs.memo`) is
+    the one it was read with past the racy margin: in memory and in a sealed memo per home
+    (`trust-checkouts-v<version>-<home>.bin`); one engine's, one run at a time."""
+
+    def __init__(
+        self, memo: Memo | None = None, *, home: str = "", now_ns: Callable[[], int] = time.time_ns
+    ) -> None:
+        self._memo = memo
+        self._home = home
+        self._now_ns = now_ns
+        self._known: dict[str, Entry] | None = None if memo is not None else {}
+        self._seen: dict[str, Entry] = {}
+        self._roots: set[str] = set()
+        self._read = 0
+        self.last_read = 0
+        """Files the last run read (not kept, or changed since)."""
+
+    @classmethod
+    def of_home(cls, home: Home) -> KeptCheckouts:
+        path = memo_path(home.root, f"trust-checkouts-v{_VERSION}-{{}}.bin")
+        return cls(Memo(path, "checkouts' places", _MOST_KEPT), home=str(home.root))
+
+    def named(self, root: Path, path: Path, info: os.stat_result) -> frozenset[str]:
+        """What the file at `path` of the checkout at `root`, `lstat`ed as `info`, names."""
+        if self._known is None:
+            assert self._memo is not None
+            self._known = self._memo.read_sealed(_MAGIC, self._entries) or {}
+        self._roots.add(str(root))
+        key, now = str(path), stamp_of(info)
+        entry = self._known.get(key)
+        if entry is not None and entry[0] == now:
+            self._seen[key] = entry
+            return entry[1]
+        self._read += 1
+        found = _named_in(path)
+        if not changed_since(info, self._now_ns() - RACY_MARGIN_NS):
+            self._seen[key] = (now, found)
+        return found
+
+    def finish(self) -> None:
+        """The run ended: keep what it saw, and what was kept of checkouts it did not list;
+        written when it differs."""
+        known = self._known or {}
+        roots = tuple(root.rstrip(os.sep) + os.sep for root in self._roots)
+        kept = {k: e for k, e in known.items() if not k.startswith(roots)} | self._seen
+        if self._memo is not None and (self._read or kept.keys() != known.keys()):
+            held = (
+                _VERSION,
+                self._home,
+                tuple(kept),
+                tuple(stamp for stamp, _ in kept.values()),
+                tuple(named for _, named in kept.values()),
+            )
+            self._memo.write_sealed(_MAGIC, held)
+        self._known, self._seen, self._roots = kept, {}, set()
+        self.last_read, self._read = self._read, 0
+
+    def _entries(self, held: tuple[Any, ...]) -> dict[str, Entry]:
+        if len(held) != 5:
+            raise ValueError("not the shape written")
+        version, home, paths, stamps, named = held
+        if (version, home) != (_VERSION, self._home):
+            return {}
+        if not len(paths) == len(stamps) == len(named) or not only(str, paths):
+            raise ValueError("its lists do not line up")
+        if not all(type(s) is tuple and len(s) == 4 and only(int, s) for s in stamps):
+            raise TypeError("not the stamps written")
+        if not all(type(n) is frozenset and only(str, n) for n in named):
+            raise TypeError("not the places written")
+        return dict(zip(paths, zip(stamps, named, strict=True), strict=True))
+
+
+def checkout_places(checkout: str, kept: KeptCheckouts | None = None) -> frozenset[str]:
     """The hosts and places (`places.places_in`'s) the checkout at `checkout` names; none
     when it is not on this disk."""
+    return checkout_names(checkout, kept)[0]
+
+
+def checkout_names(
+    checkout: str, kept: KeptCheckouts | None = None
+) -> tuple[frozenset[str], str | None]:
+    """What the checkout at `checkout` names (`checkout_places`) and its `origin` remote's
+    `owner/name` (None: none, or not on this disk); `kept`: what was read before."""
     root = Path(checkout)
+    kept = kept if kept is not None else KeptCheckouts()
     found: set[str] = set()
-    for path in _files(root):
-        text = _read(path)
-        if not text:
-            continue
-        lines = text.splitlines()
-        if path.name == "config" and path.parent.name == ".git":
-            lines = [_as_url(url) for url in _REMOTE_URL.findall(text)]
-        elif path.name == "go.mod":
-            lines = [f"https://{module}" for module in _MODULE.findall(text)]
-        elif path.name == "package.json":
-            lines += _package_repository(text)
-        for line in lines:
-            found.update(host for host in hosts_in(line) if _HOST_END.search(host))
-            found.update(places_in(line))
+    for path, info in _files(root):
+        found |= kept.named(root, path, info)
+    origin = next((p for p in found if p.startswith(_ORIGIN)), None)
+    found.discard(origin or "")
+    return frozenset(found), origin[len(_ORIGIN) :] if origin else None
+
+
+def _named_in(path: Path) -> frozenset[str]:
+    """The hosts and places one file of a checkout names (a `.git/config`'s `origin` too)."""
+    text = _read(path)
+    if not text:
+        return frozenset()
+    found: set[str] = set()
+    lines = text.splitlines()
+    if path.name == "config" and path.parent.name == ".git":
+        lines = [_as_url(url) for url in _REMOTE_URL.findall(text)]
+        origin = _origin(text)
+        if origin is not None:
+            found.add(_ORIGIN + origin)
+    elif path.name == "go.mod":
+        lines = [f"https://{module}" for module in _MODULE.findall(text)]
+    elif path.name == "package.json":
+        lines += _package_repository(text)
+    for line in lines:
+        found.update(host for host in hosts_in(line) if _HOST_END.search(host))
+        found.update(places_in(line))
     return frozenset(found)
+
+
+def _origin(config: str) -> str | None:
+    """`owner/name` of a `.git/config`'s `origin` remote."""
+    section = config.split('[remote "origin"]', 1)
+    if len(section) < 2:
+        return None
+    url = _ORIGIN_URL.search(section[1].split("[", 1)[0])
+    slug = _SLUG.search(url.group(1)) if url is not None else None
+    return slug.group(1).lower() if slug is not None else None
 
 
 def evidence(places: Mapping[str, frozenset[str]]) -> dict[str, str | None]:
@@ -103,7 +224,8 @@ def evidence(places: Mapping[str, frozenset[str]]) -> dict[str, str | None]:
     }
 
 
-def _files(root: Path) -> Iterator[Path]:
+def _files(root: Path) -> Iterator[tuple[Path, os.stat_result]]:
+    """The checkout's files read, each with its `lstat` (a regular file: no link)."""
     count = 0
     candidates = [root / ".git" / "config"]
     candidates += sorted(_entries(root, lambda name: _ROOT_FILES.match(name) is not None))
@@ -112,9 +234,13 @@ def _files(root: Path) -> Iterator[Path]:
     for path in candidates:
         if count >= _MOST_FILES:
             return
-        if path.is_file() and not path.is_symlink():
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode):
             count += 1
-            yield path
+            yield path, info
 
 
 def _entries(folder: Path, wanted: Callable[[str], bool]) -> list[Path]:

@@ -36,7 +36,6 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from memtab.check.documents import Document
@@ -47,7 +46,7 @@ from memtab.markdown import text_lines
 from memtab.redact import redact_secrets, secrets_named
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, load_registry
-from memtab.trust.leaks.checkouts import checkout_places, evidence
+from memtab.trust.leaks.checkouts import KeptCheckouts, checkout_names, evidence
 from memtab.trust.leaks.hosts import (
     company_domains,
     hosts_in,
@@ -76,8 +75,6 @@ _NO_PERSON_NAMES = """runner runneradmin ubuntu ec2-user user username node vagr
     linuxbrew root foo bar baz"""
 _NO_PERSON = frozenset(_NO_PERSON_NAMES.split())
 """Home folders that are nobody's in particular: CI runners', images' and docs' users."""
-_REMOTE = re.compile(r"^\s*url\s*=\s*(\S+)", re.MULTILINE)
-_SLUG = re.compile(r"[:/]([\w.-]+/[\w.-]+?)(?:\.git)?/?$")
 _DISTINCT_NAME = re.compile(r"^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+$|^[a-z]+[0-9]+[a-z0-9]*$")
 """A folder name that names only its project: words joined by `-` or `_`, or with digits."""
 
@@ -123,6 +120,7 @@ class LeaksEngine:
         """The user's own names (their home folder's, their login's): their home paths
         in their own memory are no leak."""
         self._texts = KeptTexts(home)
+        self._checkouts = KeptCheckouts.of_home(home)
         self._mentions = PerFile(
             KeptOnDisk.of_home(
                 home, "leaks", pack=packed_mentions, unpack=unpacked_mentions, fits=_named_in
@@ -152,7 +150,10 @@ class LeaksEngine:
         paths = {p.path for p in registry.projects if p.path != MULTI_PROJECT_KEY}
         paths |= {w.project_identity for w in registry.workspaces if w.project_identity}
         paths |= {d.project for d in documents if d.project}
-        return {path: identity_of(path) for path in paths if os.path.isabs(path)}
+        kept = self._checkouts
+        known = {path: identity_of(path, kept) for path in paths if os.path.isabs(path)}
+        kept.finish()
+        return known
 
     def leaks_of(
         self,
@@ -259,30 +260,17 @@ class _Owners:
         return self._exact.get(named) or self._folded.get(named.lower())
 
 
-def identity_of(path: str) -> Identity:
-    """What names the project at `path` (see the module doc)."""
+def identity_of(path: str, kept: KeptCheckouts | None = None) -> Identity:
+    """What names the project at `path` (see the module doc); `kept`: what its checkout's
+    files named when read before."""
     names = [path.rstrip("/")]
     folder = os.path.basename(path.rstrip("/")).lower()
     if _DISTINCT_NAME.match(folder):
         names.append(folder)
-    slug = _repository(Path(path))
+    places, slug = checkout_names(path, kept)
     if slug is not None:
         names.append(slug)
-    return Identity(path, tuple(dict.fromkeys(names)), checkout_places(path))
-
-
-def _repository(checkout: Path) -> str | None:
-    """`owner/name` of the checkout's `origin` remote, when it is on this disk."""
-    try:
-        config = (checkout / ".git" / "config").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    section = config.split('[remote "origin"]', 1)
-    if len(section) < 2:
-        return None
-    url = _REMOTE.search(section[1].split("[", 1)[0])
-    slug = _SLUG.search(url.group(1)) if url is not None else None
-    return slug.group(1).lower() if slug is not None else None
+    return Identity(path, tuple(dict.fromkeys(names)), places)
 
 
 def _names_pattern(names: Sequence[str]) -> re.Pattern[str] | None:

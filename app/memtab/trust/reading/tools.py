@@ -45,7 +45,7 @@ _HEAD = re.compile(
     r"(?:\s++v?\d++(?:\.\d++)*+)?+"
     r"(?:\s*+(?:$|[.,;:!?)\]—–(→]|-[\s>]|=>)|\s++(?:for|in|into|on|to|with|here|now|is|are|was|were|"
     r"as|only|not|instead|over|rather|and|across|everywhere|from|by|at|via|then|too|also|since|"
-    r"again|last|this|locally|globally|everything|exclusively|builds|runs|handles|manages|"
+    r"again|still|last|this|locally|globally|everything|exclusively|builds|runs|handles|manages|"
     r"formats|lints|checks|installs|bundles|serves|compiles|does|writes|generates|pins|"
     r"works|publishes|cuts|creates|produces|packages|tests|shop|house|configures|provisions|"
     r"syncs|renders|parses|logs|mocks|stores|stays|remains|orchestrates|drives|powers|owns|"
@@ -108,6 +108,35 @@ _ROLE = re.compile(
 """The preposition right before the second of two tools in a change: to (for, with, by, in
 favour of, an arrow) the one used, from (off, over) the one left ("moved from Y to X",
 "dropped Y for X", "X took over from Y")."""
+_UNDO = re.compile(
+    r"\b(?:roll(?:s|ed|ing)?+\s++back|rollback|walk(?:s|ed|ing)?+\s++back|back(?:s|ed|ing)?+"
+    r"\s++out(?:\s++of)?+|call(?:s|ed|ing)?+\s++off|revert(?:s|ed|ing)?+|revers(?:ed|ing)|"
+    r"undo(?:es|ing)?+|undid|undone|unw(?:ound|inding)|scrap(?:s|ped|ping)?+|"
+    r"cancell?+(?:ed|ing)|abandon(?:s|ed|ing)?+|(?:gave|give|gives|given|giving)\s++up\s++on|"
+    r"drop(?:s|ped|ping)?+(?!-)|shelv(?:e|es|ed|ing)|"
+    r"(?:fail(?:s|ed)?+|stall(?:s|ed)?+)(?=\s*+(?:$|[,;.!]|(?:and|so|but|because|after|when|"
+    r"again|twice|badly|completely|halfway)\b))|"
+    r"fell\s++through|(?:went|go|goes|going|gone|switched|moved|came|fell)\s++back)\b"
+)
+"""A verb undoing or abandoning what it governs (a closed class: of reversing, calling off,
+giving up, failing): "rolled back the switch to X", "the move to X was reverted"."""
+_CHANGE = re.compile(
+    r"\b(?:switch\w*+|mov(?:e|es|ed|ing)|migrat\w++|chang\w++|transition\w*+|swap\w*+|"
+    r"port(?:s|ed|ing)?+|rewr\w++|conver\w++|shift\w*+|cut-?over\w*+|roll-?outs?+|"
+    r"adopt\w*+|replac\w++)\b"
+)
+"""A word naming a change of tool (a noun or a verb of changing: "the switch to X", "the PR
+that moved us to X"): a "to X" after it is the change's, not the undoing verb's (an upgrade
+or a bump keeps the tool: "reverted the upgrade to Vite 5" stays on Vite)."""
+_UNDONE_HEAD = re.compile(r"\s++(?:" + _CHANGE.pattern + r"|" + _UNDO.pattern + r"|got\b|gets\b)")
+"""What else may follow a tool a clause undoing a change names: the change ("the Pulumi
+rewrite"), the undoing ("Rspack got rolled back")."""
+_PASSIVE = re.compile(r"\b(?:was|were|got|get|gets|been|being|is|are)\s++(?:\w++\s++)?$")
+_UNDO_FAILS = re.compile(r"^(?:fail|stall|fell)")
+_SOURCE = re.compile(r"\b(?:from|off)\s++(?:(?:the|a|an|our)\s++)?$")
+_TARGET = re.compile(
+    r"\b(?:to|onto|into|for|in\s++favou?r\s++of)\s++(?:back\s++)?(?:(?:the|a|an|our)\s++)?$"
+)
 _REPLACING = re.compile(r"\b(?:replaced|replaces|superseded|supersedes|took over|beat)\b")
 OLD_PART = frozenset(
     {"legaci", "old", "older", "previous", "former", "classic", "deprec", "outdat"}
@@ -281,16 +310,19 @@ def _says_job(lowered: str, job: tuple[str, ...]) -> bool:
     return any(word.startswith(job) for word in _TOKEN.findall(lowered))
 
 
-def _named(lowered: str, sentence: str) -> list[tuple[int, str]]:
-    """Where tools are named as themselves (not describing another thing): a tool named
-    by a common word only where `sentence` names its job (`tool_kinds.GATED`)."""
+def _named(
+    lowered: str, sentence: str, head: re.Pattern[str] | None = None
+) -> list[tuple[int, str]]:
+    """Where tools are named as themselves (not describing another thing; `head`: or what
+    else may follow one): a tool named by a common word only where `sentence` names its job
+    (`tool_kinds.GATED`)."""
     found = []
     for match in _WORD.finditer(lowered):
         tool = match.group(1)
         job = GATED.get(tool)
         if job is not None and not _says_job(sentence, job):
             continue
-        if _HEAD.match(lowered, match.end()):
+        if _HEAD.match(lowered, match.end()) or (head and head.match(lowered, match.end())):
             found.append((match.start(), tool))
     return found
 
@@ -316,9 +348,12 @@ def tells_change(sentence: str) -> bool:
     it): "We stopped using Lerna", "Flake8 is out", "Sentry was retired in favour of
     Rollbar"."""
     lowered = plain(sentence)
-    if _GONE.search(lowered) is None and _PAST.search(lowered) is None:
+    undo = _UNDO.search(lowered)
+    if not (_GONE.search(lowered) or _PAST.search(lowered) or undo):
         return False
-    return bool(_named(lowered, lowered))  # "We stopped squashing commits": no tool
+    return bool(
+        _named(lowered, lowered, _UNDONE_HEAD if undo else None)
+    )  # "We stopped squashing commits": no tool
 
 
 def moved_tools(sentence: str) -> list[Choice]:
@@ -341,6 +376,12 @@ def moved_tools(sentence: str) -> list[Choice]:
         if _PLANNED.search(clause):
             continue
         mentions = list({tool: (at, tool) for at, tool in _named(clause, lowered)}.values())
+        undo = _UNDO.search(clause)
+        if undo is not None:
+            undone = _undone(clause, undo, _named(clause, lowered, _UNDONE_HEAD))
+            used += undone[0]
+            unused += undone[1]
+            continue
         if len(mentions) == 2:
             roles = _roles(clause, mentions)
             if roles is not None:
@@ -367,6 +408,33 @@ def moved_tools(sentence: str) -> list[Choice]:
 
 
 _FOR_THE_ONE_USED = frozenset({"in favour of", "in favor of"})
+
+
+def _undone(
+    clause: str, undo: re.Match[str], mentions: list[tuple[int, str]]
+) -> tuple[list[str], list[str]]:
+    """The tools used and left of a clause undoing what it governs: the target of the change
+    undone is left, its source kept ("rolled back the switch from Y to X", "the X migration
+    was reverted"); a "to X" of the undoing verb itself is where it went back to ("reverted to
+    X", "dropped Y for X"). A negated undoing ("never reverted the move to X") says neither."""
+    if _NEGATED_CLAUSE.search(clause, 0, undo.start()):
+        return [], []
+    passive = _PASSIVE.search(clause, 0, undo.start()) or _UNDO_FAILS.match(undo.group(0))
+    used: list[str] = []
+    unused: list[str] = []
+    for at, tool in mentions:
+        if at < undo.start() and not passive:
+            continue  # the subject of an active undoing: not what it undoes
+        start = undo.end() if at > undo.start() else 0
+        before = clause[start:at]
+        own = at > undo.start() and not _CHANGE.search(before)
+        if _SOURCE.search(before):
+            (unused if own else used).append(tool)  # "went back from pnpm to npm"
+        elif own and _TARGET.search(before):
+            used.append(tool)  # "reverted to npm", "dropped yarn for pnpm"
+        else:
+            unused.append(tool)
+    return used, unused
 
 
 def _roles(clause: str, mentions: list[tuple[int, str]]) -> tuple[str, str] | None:

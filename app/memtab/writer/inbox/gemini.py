@@ -4,6 +4,7 @@ applying them exactly as its own `/memory inbox` does, rejected as it dismisses 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
@@ -105,14 +106,11 @@ class GeminiInbox:
     def __init__(self, home: Home, context: SourceContext | None = None) -> None:
         self.home = home
         self.context = context or SourceContext.load(home)
-        self._discovery: Discovery | None = None
         self._readers: dict[Path, SettingsReader | None] = {}
 
-    @property
+    @functools.cached_property
     def discovery(self) -> Discovery:
-        if self._discovery is None:
-            self._discovery = discover(self.context)
-        return self._discovery
+        return discover(self.context)
 
     def roots(self, source: Source) -> MemoryRoots:
         """Where the patches of `source` (a private memory) may write."""
@@ -254,14 +252,8 @@ class GeminiInbox:
             if found is None:
                 kept.append(written.file_id)
                 continue
-            source, file = found
             try:
-                if written.before is None:
-                    remove_created_file(source, file, written.after_sha256, history=history)
-                else:
-                    save_source_file(
-                        source, file, written.before, written.after_sha256, history=history
-                    )
+                _undo_write(*found, written, history)
             except SaveConflictError:
                 kept.append(written.file_id)
         restored = _restore_patch(decided.patch_path, decided.patch_data)
@@ -323,12 +315,10 @@ def _deciding(item: GeminiPatchItem) -> Iterator[None]:
 
 def _belongs(project: str | None, workspace: Workspace) -> bool:
     """Whether a Gemini CLI project folder is the workspace's checkout or project, or in it."""
-    if project is None:
-        return False
-    for place in (workspace.path, workspace.project_identity):
-        if place and (project == place.rstrip("/") or project.startswith(place.rstrip("/") + "/")):
-            return True
-    return False
+    return project is not None and any(
+        place and (project == place.rstrip("/") or project.startswith(place.rstrip("/") + "/"))
+        for place in (workspace.path, workspace.project_identity)
+    )
 
 
 def _put_back(
@@ -338,14 +328,21 @@ def _put_back(
     whole = True
     for source, file, done in reversed(written):
         try:
-            if done.before is None:
-                remove_created_file(source, file, done.after_sha256, history=history)
-            else:
-                save_source_file(source, file, done.before, done.after_sha256, history=history)
+            _undo_write(source, file, done, history)
         except (SourceError, MemoryStoreError, OSError) as error:
             logger.warning("Gemini CLI inbox: could not put back %s: %s", file.id, error)
             whole = False
     return whole
+
+
+def _undo_write(
+    source: Source, file: SourceFile, done: WrittenFile, history: SourceVersions
+) -> None:
+    """Put `file` back as it was before `done`, where it still holds what was written."""
+    if done.before is None:
+        remove_created_file(source, file, done.after_sha256, history=history)
+    else:
+        save_source_file(source, file, done.before, done.after_sha256, history=history)
 
 
 def _remove_patch(patch: InboxPatch) -> str | None:

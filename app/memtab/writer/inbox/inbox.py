@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Literal, Protocol, TypeVar
+from typing import Annotated, Literal
 
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.records import OmitNone, Record, computed
@@ -59,7 +60,6 @@ CATEGORY_SECTIONS = {
     "other": FINDINGS,
 }
 MAX_EVIDENCE_CHARS = 2000  # of one message's text, as shown
-_TRANSCRIPT_CHUNK = 1 << 20
 
 
 class InboxError(Exception):
@@ -100,9 +100,6 @@ class InboxItem(Record, write_only=True):
     Gemini patch, which change the files they name)."""
     source_name: str = computed(lambda item: proposer_name(item.kind, item.source))
     """Who proposed it, in words: an agent as History names it ("Codex via Memtab MCP")."""
-
-    def with_evidence(self, evidence: tuple[Evidence, ...]) -> InboxItem:
-        return self.replaced(evidence=evidence)
 
 
 @dataclass(frozen=True)
@@ -249,13 +246,12 @@ class Inbox:
         """`gemini`: Gemini CLI's inboxes, as the sources found (found when first asked)."""
         self.home = home
         self.workspace = workspace
-        self._gemini = gemini
+        if gemini is not None:
+            self.gemini = gemini
 
-    @property
+    @functools.cached_property
     def gemini(self) -> GeminiInbox:
-        if self._gemini is None:
-            self._gemini = GeminiInbox(self.home)
-        return self._gemini
+        return GeminiInbox(self.home)
 
     def _gemini_items(self, *, with_global: bool) -> list[GeminiPatchItem]:
         """This workspace's Gemini patches and (`with_global`, or the global Inbox) those of
@@ -331,7 +327,7 @@ class Inbox:
                     continue
                 if item.kind == "agent":
                     queue = self._proposals(global_queue=item.workspace_id is None)
-                    entry = _pending(queue.pending(), item.id)
+                    entry = next((p for p in queue.pending() if p.id == item.id), None)
                     recorded: list[RecordedChange] = []
                     proposal, _ = queue.accept(item.id, text=text, recorded=recorded)
                     done.changes += recorded
@@ -341,7 +337,7 @@ class Inbox:
                 assert self.workspace is not None  # harvest and suggestions are a workspace's
                 if item.kind == "suggestion":
                     suggestions = SuggestionQueue(self.home, self.workspace.id)
-                    suggestion = _pending(suggestions.pending(), item.id)
+                    suggestion = next((s for s in suggestions.pending() if s.id == item.id), None)
                     accepted = suggestions.accept(
                         [item.id], workspace=self.workspace, text=text, to=item.memory_path
                     )
@@ -433,18 +429,6 @@ class Inbox:
         return Decision(tuple(chosen), undo=done.undo("reject", chosen))
 
 
-class _Queued(Protocol):
-    @property
-    def id(self) -> str: ...
-
-
-_Entry = TypeVar("_Entry", bound=_Queued)
-
-
-def _pending(entries: Sequence[_Entry], entry_id: str) -> _Entry | None:
-    return next((entry for entry in entries if entry.id == entry_id), None)
-
-
 def with_transcript_evidence(
     home: Home, workspace_id: str, items: Iterable[InboxItem]
 ) -> list[InboxItem]:
@@ -453,7 +437,7 @@ def with_transcript_evidence(
     wanted = {e.id for item in items for e in item.evidence}
     found = transcript_messages(home, workspace_id, wanted) if wanted else {}
     return [
-        item.with_evidence(tuple(found.get(e.id, e) for e in item.evidence))
+        item.replaced(evidence=tuple(found.get(e.id, e) for e in item.evidence))
         if item.evidence
         else item
         for item in items

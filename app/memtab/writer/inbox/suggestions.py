@@ -70,8 +70,7 @@ class SuggestionError(Exception):
 def suggestion_id(section: str, text: str) -> str:
     """A stable id: the same note proposed again gets the same id."""
     key = " ".join(text.split()).casefold()
-    digest = hashlib.blake2b(f"{section}\n{key}".encode(), digest_size=5)
-    return digest.hexdigest()
+    return hashlib.blake2b(f"{section}\n{key}".encode(), digest_size=5).hexdigest()
 
 
 @dataclass
@@ -99,9 +98,9 @@ class _Document:
 def _shape_problem(raw: dict[str, Any]) -> str | None:
     """A parsed queue whose `suggestions` is not a list cannot be kept as it is."""
     entries = raw.get("suggestions")
-    if entries is None or isinstance(entries, list):
-        return None
-    return "its suggestions are not a list"
+    return (
+        None if entries is None or isinstance(entries, list) else "its suggestions are not a list"
+    )
 
 
 def _check_workspace_id(workspace_id: str) -> str:
@@ -189,8 +188,7 @@ class SuggestionQueue:
         note's message ids); returns the ones that are new (a note already pending,
         accepted or dismissed is not proposed again)."""
         added: list[Suggestion] = []
-        wanted = [note for note in notes if note.text.strip()]
-        if not wanted:
+        if not (wanted := [note for note in notes if note.text.strip()]):
             return added
 
         def change(document: _Document) -> None:
@@ -259,16 +257,9 @@ class SuggestionQueue:
         edits: Mapping[str, str] | None = None,
         to: str | None = None,
     ) -> Accepted:
-        """Write pending suggestions into their notes file, then mark them accepted.
-
-        `text` replaces the text of a single accepted suggestion (edit, then accept);
-        `edits` maps ids to edited text for several; `to`, a file the user chose instead
-        of their `memoryPath` (recorded as `acceptedInto`). The notes file is saved through the
-        store with a content check (retried when mux or an editor wrote meanwhile), and
-        counts as a write. Raises SuggestionError, or the store's errors when the file
-        cannot be written; nothing is marked accepted unless it was written. Where each
-        accepted line came from is added to the provenance log (docs/formats.md §20.1).
-        """
+        """Write pending suggestions into their notes file (`text`/`edits`: edited; `to`: a file
+        the user chose, recorded as `acceptedInto`), then mark them accepted and log where each
+        line came from (docs/formats.md §20.1). SuggestionError, or the store's errors."""
         if text is not None:
             if len(ids) != 1:
                 raise SuggestionError("Edited text can be given for one suggestion at a time")
@@ -276,7 +267,6 @@ class SuggestionQueue:
         edits = {key: clean_note_text(value) for key, value in (edits or {}).items()}
         accepted: list[Suggestion] = []
         store = MemoryStore(self.home, workspace)
-
         written: list[RecordedChange] = []
         originals: dict[str, str] = {}
 
@@ -318,7 +308,6 @@ def _log_accepted(
     origin, under the versions its acceptance wrote."""
     if not written or not accepted:
         return
-
     notes = [
         NoteOrigin(
             line=suggestion.note.bullet,

@@ -76,7 +76,7 @@ def target_problem(view: ScopeView, raw: str) -> str | None:
         return str(error)
     if not path.name.endswith(".md"):
         return f"A note goes into a Markdown file (.md), not {raw!r}"
-    if _in_harvest(path):
+    if str(path).startswith(HARVEST_DIR + "/"):
         return f"{raw} is one of mux's harvest files; choose a memory file"
     assert path.scope is not None
     if not path.scope.shared:
@@ -85,10 +85,9 @@ def target_problem(view: ScopeView, raw: str) -> str | None:
 
 
 def target_choices(listings: Iterable[ScopeListing]) -> tuple[str, ...]:
-    """The files a note may be accepted into, widest scope first, from the listings of the scopes
-    the workspace has (the window's scan: no disk read here — listing three scopes of 20,000 files
-    took ~2 s): each scope's notes file (made by the first note) and its other Markdown files in the
-    tree's order (at most MAX_CHOICES_PER_SCOPE a scope; harvest files left out)."""
+    """The files a note may be accepted into, widest scope first, from the window's listings (no
+    disk read): each scope's notes file and its other Markdown files in the tree's order (at most
+    MAX_CHOICES_PER_SCOPE a scope; harvest files left out)."""
     by_scope = {listing.scope: listing for listing in listings}
     choices: list[str] = []
     for scope in (Scope.GLOBAL, Scope.PROJECT, Scope.WORKSPACE):
@@ -101,18 +100,15 @@ def target_choices(listings: Iterable[ScopeListing]) -> tuple[str, ...]:
             (
                 segments
                 for segments in (entry.path.segments for entry in listing.files)
-                if segments[-1].endswith(".md") and not _harvest_segments(scope, segments)
+                if segments[-1].endswith(".md")
+                and not (
+                    scope is Scope.WORKSPACE
+                    and len(segments) > 1
+                    and segments[0] == _HARVEST_FOLDER
+                )
             ),
         )
         named = (str(VirtualPath(scope, segments)) for segments in found)
         others = islice((path for path in named if path != notes), MAX_CHOICES_PER_SCOPE)
         choices += [notes, *others]
     return tuple(choices)
-
-
-def _harvest_segments(scope: Scope, segments: tuple[str, ...]) -> bool:
-    return scope is Scope.WORKSPACE and len(segments) > 1 and segments[0] == _HARVEST_FOLDER
-
-
-def _in_harvest(path: VirtualPath) -> bool:
-    return str(path).startswith(HARVEST_DIR + "/")

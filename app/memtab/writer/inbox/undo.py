@@ -86,8 +86,7 @@ def _put_back(
 ) -> None:
     """One file as it was before `change`, if it still holds what the change left; a file
     changed since loses only `bullets` (a notes file the user edited after accepting)."""
-    before = change.before
-    after = change.after
+    before, after = change.before, change.after
     path = parse_file_path(change.path)
     try:
         data = None if before is None or before.deleted else content_of(store.home, before)

@@ -8,7 +8,7 @@ import contextlib
 import logging
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -23,7 +23,6 @@ from memtab.llm.types import (
     Message,
     ModelReply,
     ToolCall,
-    ToolOutcome,
     Usage,
     UserMessage,
 )
@@ -90,12 +89,6 @@ def dump_call(call: ToolCall) -> DumpToolCall:
     return DumpToolCall(id=call.id, name=call.name, arguments=call.arguments, **broken)
 
 
-def _result(outcome: ToolOutcome) -> DumpToolResult:
-    return DumpToolResult(
-        tool_call_id=outcome.call_id, content=outcome.content, is_error=outcome.is_error
-    )
-
-
 def dump_message(message: Message) -> DumpMessage:
     """A conversation message as the dump keeps it."""
     if isinstance(message, UserMessage):
@@ -103,7 +96,12 @@ def dump_message(message: Message) -> DumpMessage:
     if isinstance(message, AssistantMessage):
         calls = tuple(map(dump_call, message.tool_calls))
         return DumpAssistantMessage(text=message.text, tool_calls=calls)
-    return DumpToolMessage(results=tuple(map(_result, message.results)))
+    return DumpToolMessage(
+        results=tuple(
+            DumpToolResult(tool_call_id=r.call_id, content=r.content, is_error=r.is_error)
+            for r in message.results
+        )
+    )
 
 
 def dump_reply(reply: ModelReply) -> DumpReply:
@@ -202,31 +200,20 @@ class RunTrace:
         optional: dict[str, Any] = {"error": self.error} if self.error is not None else {}
         if self.refused:
             optional["refused"] = tuple({"line": line, "why": why} for line, why in self.refused)
+        same = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _CONVERTED}
         return DumpRecord(
             schema_version=DUMP_SCHEMA_VERSION,
-            run_started_at=self.run_started_at,
-            workspace_id=self.workspace_id,
-            workspace_name=self.workspace_name,
-            trigger_message_id=self.trigger_message_id,
-            model_string=self.model_string,
-            timeout_ms=self.timeout_ms,
-            timed_out=self.timed_out,
-            did_write_memory=self.did_write_memory,
-            satisfied_memory_tool_policy=self.satisfied_memory_tool_policy,
-            project_path=self.project_path,
-            workspace_path=self.workspace_path,
-            memory_path=self.memory_path,
-            system_prompt=self.system_prompt,
-            existing_memory=self.existing_memory,
             events_summary=EventsSummaryRecord.read_or_raise(self.events_summary),
             events=tuple(self.events),
-            user_message=self.user_message,
             attempts=tuple(attempt.to_record() for attempt in self.attempts),
-            outcome=self.outcome,
-            memory_file=self.memory_file,
             memtab={"version": __version__},
+            **same,
             **optional,
         )
+
+
+# What `RunTrace.to_record` converts; every other field is the dump's as it is.
+_CONVERTED = frozenset({"events_summary", "events", "attempts", "error", "refused"})
 
 
 def write_trace_dump(

@@ -87,9 +87,8 @@ def bind_to_run(
     `max_json_chars`)."""
     if not isinstance(provider, OfflineWriterProvider):
         return provider
-    queue = None
-    if settings.offline_notes is OfflineNotes.SUGGEST:
-        queue = SuggestionQueue(home, workspace.id)
+    suggest = settings.offline_notes is OfflineNotes.SUGGEST
+    queue = SuggestionQueue(home, workspace.id) if suggest else None
     return provider.for_run(budget, queue=queue, memory_path=settings.memory_path, whole=whole)
 
 

@@ -246,9 +246,6 @@ def _commands_of(events: Sequence[TranscriptEvent]) -> Iterator[str]:
 def _strings(value: Any) -> Iterator[str]:
     if isinstance(value, str):
         yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
+    elif isinstance(value, dict | list):
+        for item in value.values() if isinstance(value, dict) else value:
             yield from _strings(item)

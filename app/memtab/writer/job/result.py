@@ -89,6 +89,4 @@ class WriterRunResult(Record, write_only=True):
         return f"; {plural(len(self.refused), 'line')} refused: “{line.strip()}” ({why})"
 
     def _left_out_clause(self) -> str:
-        if not self.left_out_count:
-            return ""
-        return f" ({self.left_out_count} less sure left out)"
+        return f" ({self.left_out_count} less sure left out)" if self.left_out_count else ""

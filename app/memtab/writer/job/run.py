@@ -131,10 +131,7 @@ class LessonTools(WriterTools):
 
     def _save_notes(self, call_id: str, notes: list[Note]) -> tuple[ToolOutcome, Effect]:
         """Add `notes` the file does not say yet; a change meanwhile is read again."""
-        outcome: tuple[ToolOutcome, Effect] = (
-            ToolOutcome(call_id, STALE_CHANGED, is_error=True),
-            None,
-        )
+        outcome: tuple[ToolOutcome, Effect] = ToolOutcome(call_id, STALE_CHANGED, True), None
         for _ in range(SAVE_TRIES):
             try:
                 current = self.read_current()
@@ -327,7 +324,6 @@ def _run(
     deadline = started + settings.timeout_s
     # A model is sent only what may leave the machine; the offline writer is no model.
     outgoing = provider if isinstance(provider, OfflineWriterProvider) else Redacted(provider)
-
     setup_error: str | None = None
     existing = shown = ""
     try:
@@ -425,7 +421,8 @@ def _run(
     trace.did_write_memory = wrote
     trace.refused = list(tools.refused)
     outcome: RunOutcome = "failed"
-    suggested = _suggested_count(provider)
+    offline = provider if isinstance(provider, OfflineWriterProvider) else None
+    suggested = len(offline.proposed) if offline is not None else 0
     if trace.satisfied_memory_tool_policy:
         outcome = "wrote" if wrote else "suggested" if suggested else "no_new_memories"
         trace.error = None
@@ -433,7 +430,12 @@ def _run(
     trace.outcome = "no_new_memories" if outcome == "suggested" else outcome
     trace_path: Path | None = None
     if outcome == "failed" or settings.dump_successful_runs:
-        trace_path = _write_dump(home, trace, known_secrets, settings.max_dumps)
+        try:
+            trace_path = write_trace_dump(
+                home, trace, known_secrets=known_secrets, max_dumps=settings.max_dumps
+            )
+        except OSError as error:
+            logger.warning("Cannot write the memory writer trace for %s: %s", workspace.id, error)
     result = WriterRunResult(
         workspace_id=workspace.id,
         workspace_name=workspace.display_name,
@@ -452,7 +454,7 @@ def _run(
         usage=usage,
         run_id=run_id,
         suggested_count=suggested,
-        left_out_count=provider.left_out if isinstance(provider, OfflineWriterProvider) else 0,
+        left_out_count=offline.left_out if offline is not None else 0,
         refused=tuple(tools.refused),
     )
     log = logger.info if result.ok else logger.warning
@@ -514,7 +516,6 @@ def _log_provenance(
     window it was shown and its dump; the offline writer also says it note by note."""
     if not written:
         return
-
     events = budget.events
     window = TranscriptWindow(
         first_message_id=(events[0].message_id or events[0].id) if events else None,
@@ -547,11 +548,6 @@ def _log_provenance(
     log_provenance(home, record)
 
 
-def _suggested_count(provider: ChatProvider) -> int:
-    """How many suggestions the offline writer queued in this run (0 for a model)."""
-    return len(provider.proposed) if isinstance(provider, OfflineWriterProvider) else 0
-
-
 def _record_attempt(attempt: AttemptTrace, loop: LoopResult, tools: WriterTools) -> None:
     """Copy what the tool loop did into the attempt's trace (without the synthetic stop)."""
     real_replies = [r for r in loop.replies if r.stop_reason != POLICY_SATISFIED_STOP]
@@ -564,24 +560,11 @@ def _record_attempt(attempt: AttemptTrace, loop: LoopResult, tools: WriterTools)
     if tools.tally.satisfied:
         attempt.finish_reason = real_replies[-1].stop_reason if real_replies else "stop"
         return
-    if loop.stop_reason in ("timeout", "cancelled"):
-        attempt.aborted = True
-        attempt.finish_reason = "aborted"
-        attempt.error = loop.detail
-    elif loop.stop_reason == "error":
-        attempt.finish_reason = "error"
+    if loop.stop_reason in ("timeout", "cancelled", "error"):
+        attempt.aborted = loop.stop_reason != "error"
+        attempt.finish_reason = "error" if loop.stop_reason == "error" else "aborted"
         attempt.error = loop.detail
     elif loop.stop_reason == "max_steps":
         attempt.finish_reason = "max-steps"
     else:
         attempt.finish_reason = real_replies[-1].stop_reason if real_replies else None
-
-
-def _write_dump(
-    home: Home, trace: RunTrace, known_secrets: Iterable[str], max_dumps: int
-) -> Path | None:
-    try:
-        return write_trace_dump(home, trace, known_secrets=known_secrets, max_dumps=max_dumps)
-    except OSError as error:
-        logger.warning("Cannot write the memory writer trace for %s: %s", trace.workspace_id, error)
-        return None

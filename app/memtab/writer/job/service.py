@@ -214,11 +214,7 @@ class WriterService:
     def prime(self) -> None:
         """Follow every existing workspace from the end of its transcript: the history
         that is already there is not new turns."""
-        ids = set(self.monitor.workspace_ids_on_disk())
-        registry = self._registry()
-        if registry is not None:
-            ids.update(workspace.id for workspace in registry.workspaces)
-        self.monitor.follow_from_end(sorted(ids))
+        self.monitor.follow_from_end(self._all_ids(self._registry()))
 
     def poll(
         self, workspace_ids: Iterable[str] | None = None, *, paused: bool = False
@@ -295,10 +291,7 @@ class WriterService:
             self.scheduler.finish_run(ticket)
 
     def _run(self, ticket: RunTicket, cancel: threading.Event | None) -> WriterRunResult:
-        # The engine (the model loop, the offline writer and its rules: ~2 MB resident) is
-        # loaded by the first run, on the run thread: a writer that has had nothing to do
-        # since the window opened has not loaded it.
-        # lazy: the writer's engine (~1.4 MiB, ~140 ms) with its first run
+        # lazy: the writer's engine (~1.4 MiB) with its first run, on the run thread
         from memtab.writer.job import providers, run
 
         try:

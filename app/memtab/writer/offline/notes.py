@@ -96,10 +96,7 @@ class Note:
 def normalize(text: str) -> str:
     """Text as compared for duplicates: lower case, no quotes/backticks/emphasis, every
     number as 0, whitespace collapsed."""
-    text = text.lower()
-    text = _QUOTES.sub("", text)
-    text = _NUMBER.sub("0", text)
-    return " ".join(text.split())
+    return " ".join(_NUMBER.sub("0", _QUOTES.sub("", text.lower())).split())
 
 
 def significant_words(text: str) -> frozenset[str]:
@@ -152,9 +149,7 @@ def _join_steps(steps: Sequence[str]) -> str:
 
 def _code(text: str) -> str:
     """Inline code that survives backticks inside the text."""
-    if "`" not in text:
-        return f"`{text}`"
-    return f"`` {text} ``"
+    return f"`{text}`" if "`" not in text else f"`` {text} ``"
 
 
 def plan_notes(existing: str, findings: Findings) -> list[Note]:
@@ -180,16 +175,8 @@ def plan_notes(existing: str, findings: Findings) -> list[Note]:
             add(Note(COMMANDS, render_tool(tool)), "tool", tool.program)
     for solved in findings.solved_problems:
         if not known.has_solved_problem(solved):
-            key = solved.key
-            add(
-                Note(
-                    SOLVED_PROBLEMS,
-                    render_solved_problem(solved),
-                    (solved.action, solved.signature),
-                ),
-                "fix",
-                key,
-            )
+            replaces = (solved.action, solved.signature)
+            add(Note(SOLVED_PROBLEMS, render_solved_problem(solved), replaces), "fix", solved.key)
     for finding in findings.findings:
         if not known.has_words(finding):
             add(Note(FINDINGS, finding), "finding", finding)

@@ -75,7 +75,7 @@ class MessageBar(QFrame):
         self.setAutoFillBackground(False)
         self.kind = BarKind.INFO
         self._buttons: dict[str, QPushButton] = {}
-        self._default: str | None = None
+        self.default_action: str | None = None
 
         self._icon = QLabel(self)
         self._text = named(WrappedLabel("", self), accessible="Editor message")
@@ -120,11 +120,6 @@ class MessageBar(QFrame):
         """The button of an action (KeyError when not offered)."""
         return self._buttons[action_id]
 
-    @property
-    def default_action(self) -> str | None:
-        """The action Enter picks, if any."""
-        return self._default
-
     def show_message(
         self,
         kind: BarKind,
@@ -155,10 +150,10 @@ class MessageBar(QFrame):
             self._actions_layout.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
             self._buttons[action_id] = button
         chain_tab_order([self._more, *self._buttons.values(), self._close])
-        self._default = default_choice_of(default, self._buttons)
+        self.default_action = default_choice_of(default, self._buttons)
         for action_id, button in self._buttons.items():
             button.setAutoDefault(False)
-            button.setDefault(action_id == self._default)
+            button.setDefault(action_id == self.default_action)
         self.update()
         self.show()
         self._fit_text()
@@ -186,14 +181,14 @@ class MessageBar(QFrame):
         for button in self._buttons.values():
             button.deleteLater()
         self._buttons = {}
-        self._default = None
+        self.default_action = None
         self.hide()
         self.offer_changed.emit()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Enter on the bar (or a button in it) picks the default action."""
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self._default is not None:
-            self.action_triggered.emit(self._default)
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.default_action is not None:
+            self.action_triggered.emit(self.default_action)
             return
         super().keyPressEvent(event)
 
@@ -263,10 +258,8 @@ class BarTab(Protocol):
 
     @property
     def key(self) -> str | None: ...
-
     @property
     def prompts(self) -> BarPrompts: ...
-
     @property
     def view(self) -> BarView: ...
 

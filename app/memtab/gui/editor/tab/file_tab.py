@@ -8,13 +8,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
-import logging
 from collections.abc import Callable, Collection
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from PySide6.QtCore import QEvent, QObject, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QMouseEvent, QTextCursor
-from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QPushButton, QWidget
+from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from memtab.components import merge as choices
 from memtab.components.activity.own_writes import OwnWrites
@@ -55,26 +55,21 @@ from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.editor.tab.bar import MessageBar
 from memtab.gui.editor.tab.held_keys import HeldKeys
-from memtab.gui.editor.text.view import EditorView, MarkdownPreview
+from memtab.gui.editor.text.view import EditorView
 from memtab.gui.tasks.jobs import JobClient
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock, call_soon
 from memtab.gui.toolkit.text import diff_view
-from memtab.gui.toolkit.text.diff_view import DiffDialog
-from memtab.gui.toolkit.text.find_bar import FindBar
-from memtab.gui.toolkit.text.source_edit import SourceEdit
 from memtab.gui.toolkit.text.three_way import ThreeWayView
 from memtab.gui.toolkit.widgets import vbox
 from memtab.humanize import short_name
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
 
-logger = logging.getLogger(__name__)
-
-
 TaskSource = Callable[[], JobClient]
 """Gives the job client the diffs run on (one for every tab, made on first use)."""
 
 _diff_keys = itertools.count(1)
+T = TypeVar("T")
 
 
 class EditorPrompts(QObject):
@@ -96,8 +91,8 @@ class EditorPrompts(QObject):
         self._three_way: ThreeWayView | None = None
         self._filling = False  # the three-way view is being filled (not edited)
         self.bar = MessageBar(page)
-        self.bar.action_triggered.connect(self._on_bar_action_triggered)
-        self.bar.dismissed.connect(self._on_bar_dismissed)
+        self.bar.action_triggered.connect(self.action_chosen)
+        self.bar.dismissed.connect(self.dismissed)
 
     @property
     def merge(self) -> MergeOutcome | None:
@@ -161,16 +156,6 @@ class EditorPrompts(QObject):
             self._tasks.latest_finished.connect(self._on_tasks_latest_finished)
             self._tasks.latest_failed.connect(self._on_tasks_latest_failed)
         return self._tasks
-
-    # --- slots ---------------------------------------------------------------------------
-
-    @Slot(str)
-    def _on_bar_action_triggered(self, action: str) -> None:
-        self.action_chosen.emit(action)
-
-    @Slot()
-    def _on_bar_dismissed(self) -> None:
-        self.dismissed.emit()
 
     @Slot()
     def _on_three_way_merged_edited(self) -> None:
@@ -342,7 +327,7 @@ class FileTab(QWidget):
         reading = WhileReading(self.view, clock, self.refresh_chrome)
         self.doc = OpenDocument(self, self.view, self.prompts, reading, own_writes, files)
         vbox(self.view, on=self, margins=0)
-        self.view.save_requested.connect(self._on_view_save_requested)
+        self.view.save_requested.connect(self.save)
         self.view.modified_changed.connect(self.refresh_chrome)
         self.view.description_edited.connect(self._on_view_description_edited)
         self.prompts.action_chosen.connect(self._on_prompts_action_chosen)
@@ -352,8 +337,6 @@ class FileTab(QWidget):
         self._import_clicks.link_clicked.connect(self._on_preview_link_clicked)
         self._cut_follow = clock.timer(self, self._follow_cut, single_shot=True)
         self.view.text_edit.document().contentsChanged.connect(self._on_document_contents_changed)
-
-    # --- what is open ------------------------------------------------------------------------
 
     @property
     def file(self) -> MemoryFile | None:
@@ -424,8 +407,6 @@ class FileTab(QWidget):
         """Where the open file is on disk (None: no file, or one Memtab cannot place)."""
         return self.doc.real_path
 
-    # --- opening -----------------------------------------------------------------------------
-
     def open(self, file: MemoryFile) -> None:
         """Open and load `file` (read-only when its agent writes it; an unreadable one
         with the error in the bar)."""
@@ -465,8 +446,6 @@ class FileTab(QWidget):
         keeping the buffer and what the next save expects on disk."""
         self.doc.retarget(file)
         self.document_moved(file)
-
-    # --- the disk ----------------------------------------------------------------------------
 
     def follow_changes(
         self,
@@ -572,12 +551,6 @@ class FileTab(QWidget):
         """The bar's Close: the panel asks about unsaved changes, then closes the tab."""
         self.close_requested.emit()
 
-    # --- slots -------------------------------------------------------------------------------
-
-    @Slot()
-    def _on_view_save_requested(self) -> None:
-        self.save()
-
     @Slot(str)
     def _on_view_description_edited(self, text: str) -> None:
         if self.doc.file.is_read_only or self.doc.document is None:
@@ -629,6 +602,20 @@ class FileTab(QWidget):
         self.doc.file.situation = Situation.NONE
 
 
+class OfTab(Generic[T]):
+    """A property of the panel read off a tab: the current one or the empty page (built if
+    need be), or, given a `default` for neither, the shown one (`CurrentTab._shown`)."""
+
+    def __init__(self, get: Callable[[FileTab], T], *default: T) -> None:
+        self._get, self._default = get, default
+
+    def __get__(self, panel: CurrentTab, owner: object = None) -> T:
+        if not self._default:
+            return self._get(panel._current)
+        tab = panel._shown
+        return self._get(tab) if tab is not None else self._default[0]
+
+
 class CurrentTab:
     """The current tab's side of `EditorPanel` (a mixin: `_current` is the panel's)."""
 
@@ -643,42 +630,23 @@ class CurrentTab:
         no file, nothing typed, the text shown as it is by default)."""
         raise NotImplementedError
 
-    @property
-    def current_file(self) -> MemoryFile | None:
-        """The current tab's memory file (None: no file, or one opened by physical path)."""
-        tab = self._shown
-        return tab.file if tab is not None else None
-
-    @property
-    def current_ref(self) -> MemoryFileRef | None:
-        """Which memory file the current tab shows (None: none)."""
-        tab = self._shown
-        return tab.ref if tab is not None else None
-
-    @property
-    def current_path(self) -> VirtualPath | None:
-        """The current file's virtual path, for mux's own operations (None: no file, or
-        another agent's, which has none)."""
-        tab = self._shown
-        return tab.path if tab is not None else None
-
-    @property
-    def current_key(self) -> str | None:
-        """The tree key of the current file, or None."""
-        tab = self._shown
-        return tab.key if tab is not None else None
-
-    @property
-    def has_file(self) -> bool:
-        """Whether the current tab shows a file's page (not the empty state)."""
-        tab = self._shown
-        return tab is not None and tab.view.has_file
-
-    @property
-    def is_dirty(self) -> bool:
-        """Whether the current tab has unsaved changes."""
-        tab = self._shown
-        return tab is not None and tab.is_dirty
+    current_file = OfTab(lambda tab: tab.file, None)  # None also for a file by physical path
+    current_ref = OfTab(lambda tab: tab.ref, None)
+    current_path = OfTab(lambda tab: tab.path, None)  # None for another agent's: it has none
+    current_key = OfTab(lambda tab: tab.key, None)  # the tree's
+    has_file = OfTab(lambda tab: tab.view.has_file, False)  # a file's page, not the empty state
+    is_dirty = OfTab(lambda tab: tab.is_dirty, False)
+    is_reading = OfTab(lambda tab: tab.reading, False)  # "Reading…"
+    is_read_only = OfTab(lambda tab: tab.is_read_only, False)  # binary, over the cap, orphan
+    view_mode = OfTab(lambda tab: tab.view.view_mode, ViewMode.SOURCE)  # a new view's
+    real_path = OfTab(lambda tab: tab.real_path, None)  # None: no file, or one not placed
+    text_edit = OfTab(lambda tab: tab.view.text_edit)
+    description_edit = OfTab(lambda tab: tab.view.description_edit)
+    message_bar = OfTab(lambda tab: tab.prompts.bar)  # conflicts, disk changes, notes, errors
+    preview = OfTab(lambda tab: tab.view.preview)
+    save_button = OfTab(lambda tab: tab.view.save_button)
+    diff_dialog = OfTab(lambda tab: tab.prompts.diff_dialog)  # while one is open
+    find_bar = OfTab(lambda tab: tab.view.find_bar)
 
     @property
     def expected_on_disk(self) -> str | None:
@@ -690,61 +658,6 @@ class CurrentTab:
         """File → Revert file: the version on disk in place of the draft, which stays
         restorable with Undo (as the conflict bar's Reload)."""
         self._current.doc.perform(RELOAD)
-
-    @property
-    def is_reading(self) -> bool:
-        """Whether the current tab's file is still being read ("Reading…")."""
-        tab = self._shown
-        return tab is not None and tab.reading
-
-    @property
-    def is_read_only(self) -> bool:
-        """Whether the current file cannot be edited here (binary, over the cap, orphan)."""
-        tab = self._shown
-        return tab is not None and tab.is_read_only
-
-    @property
-    def view_mode(self) -> ViewMode:
-        """Source, split or preview (of the current tab)."""
-        tab = self._shown
-        return tab.view.view_mode if tab is not None else ViewMode.SOURCE  # a new view's
-
-    @property
-    def text_edit(self) -> SourceEdit:
-        """The current tab's source editor widget (for focus handling and tests)."""
-        return self._current.view.text_edit
-
-    @property
-    def description_edit(self) -> QLineEdit:
-        return self._current.view.description_edit
-
-    @property
-    def message_bar(self) -> MessageBar:
-        """The current tab's bar for conflicts, disk changes, notes and errors."""
-        return self._current.prompts.bar
-
-    @property
-    def preview(self) -> MarkdownPreview:
-        return self._current.view.preview
-
-    @property
-    def save_button(self) -> QPushButton:
-        return self._current.view.save_button
-
-    @property
-    def diff_dialog(self) -> DiffDialog | None:
-        """The current tab's diff window, while one is open."""
-        return self._current.prompts.diff_dialog
-
-    @property
-    def find_bar(self) -> FindBar:
-        return self._current.view.find_bar
-
-    @property
-    def real_path(self) -> Path | None:
-        """Where the current file is on disk (None: no file, or one Memtab cannot place)."""
-        tab = self._shown
-        return tab.real_path if tab is not None else None
 
     def buffer_text(self) -> str:
         """What the current tab holds, with `\\n` line breaks."""

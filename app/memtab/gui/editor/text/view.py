@@ -4,7 +4,6 @@ undoable edit keeping cursor and scroll. Which file is shown is `editor.EditorPa
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -75,8 +74,6 @@ from memtab.gui.toolkit.text.source_edit import SourceEdit
 from memtab.gui.toolkit.text.text_fields import give_redo_keys
 from memtab.gui.toolkit.widgets import ElidedLabel, hbox, named, vbox
 
-logger = logging.getLogger(__name__)
-
 
 class MarkdownPreview(QTextBrowser):
     """A read-only view of a Markdown buffer, rendered; accessible name "Markdown preview"."""
@@ -84,26 +81,20 @@ class MarkdownPreview(QTextBrowser):
     link_clicked = Signal(str)  # the target of a link clicked, as written
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        """An empty preview."""
         super().__init__(parent)
         self.setAccessibleName("Markdown preview")
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
         self.anchorClicked.connect(self._on_anchor_clicked)
         self.document().setDocumentMargin(14)
-        self._source = ""
+        self.source_text = ""
         self._imports = False
-
-    @property
-    def source_text(self) -> str:
-        """The Markdown (with frontmatter) last rendered."""
-        return self._source
 
     def set_markdown_source(self, text: str) -> None:
         """Render `text`, leaving out its frontmatter; keeps the scroll position."""
-        if text == self._source and not self.document().isEmpty():
+        if text == self.source_text and not self.document().isEmpty():
             return
-        self._source = text
+        self.source_text = text
         bar = self.verticalScrollBar()
         position = bar.value()
         body = body_without_frontmatter(text)
@@ -116,7 +107,7 @@ class MarkdownPreview(QTextBrowser):
         """Render `@`-imports as links (Claude Code's instruction files), or not."""
         if on != self._imports:
             self._imports = on
-            source, self._source = self._source, ""
+            source, self.source_text = self.source_text, ""
             self.set_markdown_source(source)
 
     @Slot(QUrl)
@@ -291,8 +282,6 @@ class EditorView(QWidget):
         self._mirror_timer = qtimer(self, self._mirror_description_field, MIRROR_DELAY_MS)
         self._preview_timer = qtimer(self, self._on_preview_timer_timeout, PREVIEW_DELAY_MS)
 
-    # --- construction -------------------------------------------------------------------
-
     def _build(self) -> None:
         self._stack = QStackedWidget(self)
         self._empty = EmptyState(self._stack)
@@ -458,8 +447,6 @@ class EditorView(QWidget):
         for action in actions:
             self._path_label.addAction(action)
 
-    # --- what is shown --------------------------------------------------------------------
-
     @property
     def find_bar(self) -> FindBar:
         """The find / replace bar under the text (made now if it is not yet)."""
@@ -568,8 +555,6 @@ class EditorView(QWidget):
             half = max(1, self._splitter.width() // 2)
             self._splitter.setSizes([half, half])
 
-    # --- the buffer -----------------------------------------------------------------------
-
     def buffer_text(self) -> str:
         """What the editor holds, with `\\n` line breaks (exactly, unlike toPlainText)."""
         return buffer_from_raw(self.text_edit.document().toRawText())
@@ -662,8 +647,6 @@ class EditorView(QWidget):
         finally:
             self._quiet = False
 
-    # --- keeping the field and the preview in step ----------------------------------------
-
     def _mirror_description_field(self) -> None:
         value = read_description(self.buffer_text())
         if self.description_edit.text() != value:
@@ -685,8 +668,6 @@ class EditorView(QWidget):
             self.show_state(self.state, self.save_button.isEnabled())
             self.more_button.setIcon(tinted_icon("editor-more", muted_text(self.palette())))
         super().changeEvent(event)
-
-    # --- slots ---------------------------------------------------------------------------
 
     @Slot()
     def _on_mode_button_clicked(self) -> None:

@@ -4,7 +4,6 @@ text the focus back. The matching is `components.text`'s (Qt-free)."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
@@ -33,8 +32,6 @@ from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet, tint
 from memtab.gui.toolkit.widgets import hbox, named, vbox
-
-logger = logging.getLogger(__name__)
 
 _REFRESH_DELAY_MS = 150  # re-find after typing in the text pauses
 
@@ -121,8 +118,6 @@ class FindBar(QFrame):
         button.setAutoRaise(True)
         button.setIcon(tinted_icon(icon, muted_text(self.palette())))
         return button
-
-    # --- the seam ----------------------------------------------------------------------------
 
     @property
     def query(self) -> str:
@@ -213,8 +208,6 @@ class FindBar(QFrame):
             self._refresh()
         self.count_label.setText(replaced_words(count))
 
-    # --- finding -----------------------------------------------------------------------------
-
     def _refresh_if_stale(self) -> None:
         if self._find.stale:
             self._refresh()
@@ -278,8 +271,6 @@ class FindBar(QFrame):
         self.previous_button.setIcon(tinted_icon("chevron-up", muted))
         self.next_button.setIcon(tinted_icon("chevron-down", muted))
         self.close_button.setIcon(tinted_icon("editor-dismiss", muted))
-
-    # --- events and slots --------------------------------------------------------------------
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Enter in the fields: next match (Shift: previous; in the replace field:

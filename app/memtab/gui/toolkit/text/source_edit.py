@@ -4,7 +4,6 @@ is never the text's (`components.text`)."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterator
 from typing import ClassVar
 
@@ -14,8 +13,6 @@ from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from memtab.components.text import TabKey, frontmatter_head, indent_width, tab_key
 from memtab.gui.toolkit.text.text_fields import is_redo_key
-
-logger = logging.getLogger(__name__)
 
 _CHORD_MODIFIERS = (
     Qt.KeyboardModifier.ControlModifier

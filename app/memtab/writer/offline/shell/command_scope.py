@@ -226,10 +226,7 @@ def _skips_checks(command: str) -> bool:
 def narrows(command: str, than: str) -> bool:
     """Whether `command` runs only part of what `than` ran: it is narrowed (`is_narrowed`) by words
     `than` did not have (`bun test` → `bun test src/App.test.tsx`, `pytest` → `pytest -k login`)."""
-    if not is_narrowed(command):
-        return False
-    added = _words(command) - _words(than)
-    return bool(added)
+    return is_narrowed(command) and bool(_words(command) - _words(than))
 
 
 def _words(command: str) -> set[str]:
@@ -244,10 +241,9 @@ def is_narrowed(command: str) -> bool:
     if _NARROWING.search(" ".join(_without_workspace(line.split(" ")))):
         return True
     words = main_words(command)
-    if _picks_cargo_tests(words):
-        return True
-    return command_kind(command) in _CHECKS and any(
-        _SOURCE_FILE.search(word) for word in words[1:] if not word.startswith("-")
+    return _picks_cargo_tests(words) or (
+        command_kind(command) in _CHECKS
+        and any(_SOURCE_FILE.search(word) for word in words[1:] if not word.startswith("-"))
     )
 
 
@@ -304,11 +300,10 @@ def _without_workspace(words: list[str]) -> list[str]:
     any other command's words unchanged."""
     if not words or program_name(words[0]) not in _WORKSPACE_MANAGERS:
         return words
-    kept = [words[0]]
     index = 1
     while index < len(words) and words[index].startswith("-"):
         option = words[index].split("=", 1)[0]
         if option not in _WORKSPACE_OPTIONS:
             break
         index += 1 if "=" in words[index] else 2  # `--filter=api` or `--filter api`
-    return kept + words[index:]
+    return [words[0], *words[index:]]

@@ -183,10 +183,8 @@ def main_words(command: str) -> list[str]:
     """The words of the command that matters: the last one that is not exploration
     (`make db-up && pytest -q; echo done` → pytest)."""
     segments = command_segments(command)
-    for words in reversed(segments):
-        if not _segment_is_exploratory(words):
-            return words
-    return segments[-1] if segments else []
+    found = (words for words in reversed(segments) if not _segment_is_exploratory(words))
+    return next(found, segments[-1] if segments else [])
 
 
 def display_command(command: str) -> str | None:
@@ -300,8 +298,7 @@ def command_family(command: str) -> str:
 
 
 def program_name(word: str) -> str:
-    name = word.rsplit("/", 1)[-1]
-    return name.removesuffix(".exe")
+    return word.rsplit("/", 1)[-1].removesuffix(".exe")
 
 
 def git_hook_stage(command: str | None) -> str | None:
@@ -470,10 +467,7 @@ def command_kind(command: str) -> str | None:
     """ "tests", "lint", "type check", "format", "build" or "install", when clear."""
     words = [word for word in main_words(command) if not _LEAVES_OUT.match(word)]
     lowered = " ".join(words).lower()
-    for kind, pattern in _KINDS:
-        if pattern.search(lowered):
-            return kind
-    return None
+    return next((kind for kind, pattern in _KINDS if pattern.search(lowered)), None)
 
 
 def unfiltered(command: str) -> str | None:
@@ -483,8 +477,7 @@ def unfiltered(command: str) -> str | None:
     cut = _tail_cut(command)
     if cut is None or MASKED.search(command):
         return None
-    rest = command[:cut].rstrip()
-    rest = rest.removesuffix("2>&1").strip()
+    rest = command[:cut].rstrip().removesuffix("2>&1").strip()
     return rest if rest and not PIPE.search(rest) else None
 
 
@@ -517,9 +510,7 @@ def uncut(command: str, output: str) -> str | None:
         return None
     lines = int(match.group(1) or match.group(2) or _HEAD_DEFAULT_LINES)
     rest = command[: match.start()].strip()
-    if not rest or PIPE.search(rest) or len(output.splitlines()) >= lines:
-        return None
-    return rest
+    return None if not rest or PIPE.search(rest) or len(output.splitlines()) >= lines else rest
 
 
 def status_is_known(command: str) -> bool:
