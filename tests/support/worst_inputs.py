@@ -487,6 +487,7 @@ WORST: dict[str, Worst] = {
     "memtab.trust.words:_BRITISH_OUR": S("", "colour"),
     "memtab.trust.words:_DOCUMENTS": S("", ".m"),
     "memtab.trust.words:_DOCUMENT_FILE": F(".md ", "a-"),
+    "memtab.trust.words:_THE_US": F("", "USUS "),
     "memtab.trust.words:_PHRASES[3][0]": S("", "check with "),
     "memtab.trust.words:_PHRASES[4][0]": S("", "one working "),
     "memtab.trust.words:_ABSOLUTE_PATH": F("/", "a"),
