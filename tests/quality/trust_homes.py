@@ -20,7 +20,7 @@ import stat
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,8 @@ class LaidOut:
     home: Path
     key: dict[str, Any]
     renames: dict[str, str]  # a folder name made from a project's path: laid out → corpus
+    model: dict[str, str] = field(default_factory=dict)
+    """The person's model, as the environment names it (MEMTAB_PROVIDER…): none, offline."""
 
     @property
     def xum_home(self) -> Path:
@@ -110,6 +112,7 @@ class LaidOut:
             "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(self.root / "etc" / "gemini-settings.json"),
             "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(self.root / "etc" / "gemini-defaults.json"),
             "MEMTAB_MCP_SHARED": "off",
+            **self.model,
         }
 
 

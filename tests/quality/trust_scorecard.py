@@ -4,6 +4,7 @@ user uses — the CLI's `--json`, with HOME the person's home, the other agents'
 where each agent keeps it — and scored against the half's answer key.
 
     .venv/bin/python -m tests.quality.trust_scorecard --half tune [--details] [--json]
+        [--model-url URL]   # the person's model judges, as a user's (default: offline)
 
 `tune` is the half the engines may be tuned on; `held-out` is not to be read item by item
 (its numbers only). Each kind is printed with the issue's target beside it. A finding the key
@@ -22,6 +23,7 @@ import argparse
 import json
 import tempfile
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -339,14 +341,25 @@ ENGINES = [
 ]
 
 
-def scorecard(half: str) -> dict[str, Any]:
-    """Lay the half out in a scratch folder, run every engine on it, score each."""
+def model_env(url: str | None, model: str) -> dict[str, str]:
+    """The environment naming the person's model at `url` (an OpenAI-compatible server, as
+    llama-server is), as a user configures it; none: offline."""
+    if not url:
+        return {}
+    return {"MEMTAB_PROVIDER": "openai", "MEMTAB_BASE_URL": url, "MEMTAB_MODEL": model}
+
+
+def scorecard(half: str, model: dict[str, str] | None = None) -> dict[str, Any]:
+    """Lay the half out in a scratch folder, run every engine on it, score each (`model`: the
+    environment naming the person's model, `model_env`: the model judges; none: offline)."""
     with tempfile.TemporaryDirectory(prefix=f"trust-{half}-") as folder:
-        laid = lay_out(half, Path(folder))
+        laid = replace(lay_out(half, Path(folder)), model=model or {})
         matcher = Matcher(laid)
         card: dict[str, Any] = {"half": half}
         for engine, score, empty in ENGINES:
-            answer = laid.run(engine, "--json")
+            answer = laid.run(engine, "--json", timeout=3600 if model else 300)
+            if answer.get("judged"):
+                card[f"{engine}Judged"] = answer["judged"]
             error = answer.get("error")
             card[engine] = score(matcher, {empty: []} if error else answer)
             if error:  # a crash finds nothing: every item is missed, and the card says why
@@ -376,6 +389,9 @@ def print_card(card: dict[str, Any], details: bool) -> None:
     )
     recall = card["recall"]
     print(f"  recall: {recall['plausible']}/{recall['prompts']} plausible")
+    for engine in ("duplicates", "contradictions"):
+        if card.get(f"{engine}Judged"):
+            print(f"  {engine}: {card[f'{engine}Judged']}")
     for engine, measure, shown, met in verdicts(card):
         print(f"    {'ok  ' if met else 'MISS'} {engine} {measure}: {shown}")
     if not details:
@@ -400,8 +416,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--half", choices=HALVES, default="tune")
     parser.add_argument("--details", action="store_true", help="list misses and false findings")
     parser.add_argument("--json", action="store_true", help="print the whole scorecard as JSON")
+    parser.add_argument(
+        "--model-url",
+        help="the person's model: an OpenAI-compatible server's /v1 URL (llama-server's "
+        "http://127.0.0.1:PORT/v1), set as MEMTAB_PROVIDER=openai and MEMTAB_BASE_URL, so "
+        "duplicates and contradictions are judged by it as a user's are; default: none, offline",
+    )
+    parser.add_argument(
+        "--model", default="local", help="the model's name at --model-url (default: local)"
+    )
     args = parser.parse_args(argv)
-    card = scorecard(args.half)
+    card = scorecard(args.half, model_env(args.model_url, args.model))
     if args.json:
         print(json.dumps(card, indent=1))
     else:

@@ -20,6 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from memtab.check.documents import Document
+from support.seeded_memories import memory, unique_names
+
 Expected = Literal["duplicate", "neither"]
 
 
@@ -457,3 +460,16 @@ def score(
     )
     wrong += len(across)
     return Score(found, near, across, polarity, right / (right + wrong) if right + wrong else 1.0)
+
+
+def laid_out(cases: Sequence[Case]) -> tuple[list[Document], dict[str, tuple[int, str]]]:
+    """Every case's two notes and the background as memories (each with a unique name: a mux
+    project's notes share one folder's names), and `score`'s `ids` of them."""
+    notes = [(n, (i, s)) for i, c in enumerate(cases) for s, n in (("a", c.one), ("b", c.other))]
+    notes += [(n, (-1, str(j))) for j, n in enumerate(BACKGROUND)]
+    places = (("project" if n.place.startswith("project:") else n.place, n.name) for n, _ in notes)
+    names = unique_names(places)
+    documents = [memory(n.place, name, n.text) for (n, _), name in zip(notes, names, strict=True)]
+    ids = {d.path: who for d, (_, who) in zip(documents, notes, strict=True)}
+    assert len(ids) == len(documents)
+    return documents, ids

@@ -558,6 +558,7 @@ WORST: dict[str, Worst] = {
     "memtab.trust.polarity:_SUBJECT": M("", "a ", "!"),
     "memtab.trust.polarity:_REQUIRED": S("must", " ", "x"),
     "memtab.trust.polarity:_HAS_TO_GO": S("must go", " ", "x"),
+    "memtab.trust.wider:_GATE": S("", "withou "),
     "memtab.trust.words:_MARKER": F("", " ", "x"),
     "memtab.trust.words:_SENTENCE_END": F(".", " ", "a"),
     "memtab.loads.recall.codex:_POINTED": F("", "skills/"),

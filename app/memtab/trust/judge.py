@@ -10,6 +10,9 @@ object, its reason first, then its verdict — `{"reason": "<one line>", "verdic
 confirms is shown with its reason and its name (`judged_by`), one it dismisses is moved
 to the report's `dismissed`, with its reason. An answer that cannot be read, or a call
 that fails, leaves the finding as the offline engine judged it, and the report says why.
+Then the wider net (`trust.wider`): pairs of statements the offline engines did not confirm,
+most alike first, at most `MAX_QUESTIONS` new questions a run (the rest said unasked); each
+it confirms is shown as a finding it judged, each it dismisses is not shown.
 
 What it answered is kept per question and content (`JudgedQuestions`: a digest of the
 model, the question and the statements), in Memtab's cache dir as the other trust caches
@@ -22,20 +25,39 @@ from __future__ import annotations
 import hashlib
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from memtab.check.documents import Document, seen_together
 from memtab.fs.records import Record
+from memtab.humanize import plural
 from memtab.kept.per_file import CACHE_VERSION, MAGIC, memo_of, only
 from memtab.llm.settings import ProviderSettings, create_provider
 from memtab.llm.types import ChatProvider, ProviderError, UserMessage
 from memtab.llm.written.calls import json_values_in
 from memtab.store.home import Home
+from memtab.trust.claims import Claim
 from memtab.trust.contradictions.records import Contradiction, ContradictionsReport
-from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport
+from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport, group_key, listed
+from memtab.trust.duplicates.statements import Statement
+from memtab.trust.memories import place_of, where_in_words
+from memtab.trust.polarity import Rule
+from memtab.trust.records import MemoryPlace
+from memtab.trust.wider import (
+    MAX_QUESTIONS,
+    OPPOSED_SHARED,
+    Candidate,
+    Side,
+    candidates,
+    contradicting,
+    opposed_rules,
+    sentences_of,
+)
 
-Question = Literal["same", "contradict"]
+Question = Literal[
+    "same", "contradict", "same-statement", "differ-statement", "contradict-statement"
+]
 OFFLINE = "offline"
 """`judged_by` of a finding the offline engine alone judged."""
 MAX_TOKENS = 200
@@ -43,6 +65,9 @@ MAX_STATEMENT = 1200
 """At most this many characters of one statement are sent (a note past it is cut)."""
 MAX_KEPT = 5000
 """Answers kept (the newest)."""
+MAX_FAILED = 3
+"""After this many failed questions, the wider net is left unasked (the model is not
+answering)."""
 SYSTEM_PROMPT = (
     "You check findings about the notes (memories) that coding agents keep about a "
     "software project and read at the start of every session. Read the statements and "
@@ -66,8 +91,33 @@ QUESTIONS: dict[Question, tuple[str, str, str]] = {
         "contradiction",
         "compatible",
     ),
+    "same-statement": (
+        "Do these two statements, from two memory files the agent reads, state the same rule "
+        "or fact, so that either could be deleted and nothing would be lost? Answer different "
+        "when they are about different things, one adds a condition, exception, place or "
+        "value the other lacks, or they disagree.",
+        "same",
+        "different",
+    ),
+    "differ-statement": (
+        "Does either statement say something the other does not say: another thing, tool, "
+        "service, value, place, condition or exception, or the opposite? Answer differ if "
+        "so; answer same only when each says all the other says, in other words.",
+        "differ",
+        "same",
+    ),
+    "contradict-statement": (
+        "Can an agent that reads both statements follow or believe both at once in one "
+        "project? Answer contradiction only when both are about the same action or thing and "
+        "following or believing one means breaking the other; statements about different "
+        "things, tools, services or places, or a rule and a narrower case of it, are "
+        "compatible.",
+        "contradiction",
+        "compatible",
+    ),
 }
-"""Each question, and the verdict that confirms the finding and the one that dismisses it."""
+"""Each question, and the verdict that confirms the finding and the one that dismisses it
+(`-statement`: a pair of the wider net, `trust.wider`, each statement with its file's scope)."""
 
 ProviderFactory = Callable[[ProviderSettings, int | None], ChatProvider]
 
@@ -105,6 +155,15 @@ class JudgeStats:
     output_tokens: int = 0
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
+    wider: int = 0
+    """Pairs of the wider net judged (`trust.wider`)."""
+    confirmed: int = 0
+    """Of those, the pairs the model confirmed."""
+    unasked: int = 0
+    """Pairs of the wider net left unasked: past the run's `MAX_QUESTIONS`, or after the
+    model failed."""
+    untrusted: bool = False
+    """The model confirmed a control pair (`CONTROLS`): the wider net was not asked."""
 
 
 class ModelJudge:
@@ -129,17 +188,30 @@ class ModelJudge:
         self._kept = JudgedQuestions(home)
         self.stats = JudgeStats()
 
-    def ask(self, question: Question, statements: Sequence[str], about: str = "") -> Verdict | None:
+    def ask(
+        self,
+        question: Question,
+        statements: Sequence[str],
+        about: str = "",
+        *,
+        fact: str = "",
+        new: bool = True,
+    ) -> Verdict | None:
         """The model's verdict on `statements` (None: it could not be had — the stats say
-        why)."""
+        why); `fact`: what the offline readers know of them, given as a fact the model may
+        not overrule; `new`: ask the model if no answer is kept (else None)."""
         shown = [_cut(" ".join(s.split())) for s in statements]
-        key = _key(self.model, QUESTIONS[question][0], about, shown)
+        key = _key(self.model, QUESTIONS[question][0], f"{about}\0{fact}" if fact else about, shown)
         kept = self._kept.get(key)
         if kept is not None:
             self.stats.kept += 1
             return kept
+        if not new:
+            return None
         asked, confirms, dismisses = QUESTIONS[question]
         prompt = asked + (f" They are about {about}." if about else "")
+        if fact:
+            prompt += f" A fact you may not overrule: {fact}."
         prompt += (
             f'\nAnswer {{"reason": "<one short line>", "verdict": "{confirms}" or "{dismisses}"}}.'
         )
@@ -191,9 +263,29 @@ class ModelJudge:
     def note(self) -> str:
         """What judging did, in words ("" when nothing was put to the model)."""
         stats = self.stats
-        if not (stats.asked or stats.kept or stats.failed):
+        if not (stats.asked or stats.kept or stats.failed or stats.unasked):
             return ""
         said = f"Judged by {self.model}: {stats.asked} asked, {stats.kept} answered before"
+        if stats.wider:
+            said += (
+                f"; of {plural(stats.wider, 'pair')} the offline engine did not confirm, "
+                f"{stats.confirmed} confirmed"
+            )
+        if stats.untrusted:
+            said += (
+                f"; {plural(stats.unasked, 'pair')} the offline engine did not confirm left "
+                "unasked: the model confirmed a control pair no judge should"
+            )
+        elif stats.unasked:
+            said += (
+                f"; {plural(stats.unasked, 'pair')} left unasked (at most {MAX_QUESTIONS} new "
+                "questions a run: the next run asks them)"
+            )
+        if (stats.wider or stats.unasked) and stats.asked:
+            said += (
+                f"; {plural(stats.asked, 'question')} took {stats.seconds:.0f} s, "
+                f"{stats.input_tokens:,} tokens in and {stats.output_tokens:,} out"
+            )
         if stats.failed:
             said += (
                 f"; {stats.failed} not judged (the offline engine's finding stands): "
@@ -277,10 +369,14 @@ class JudgedQuestions:
 
 
 def judge_duplicates(
-    report: DuplicatesReport, judge: ModelJudge, said: Mapping[str, Sequence[str]]
+    report: DuplicatesReport,
+    judge: ModelJudge,
+    said: Mapping[str, Sequence[str]],
+    wider: Sequence[Candidate] = (),
 ) -> DuplicatesReport:
     """`report` with each group the words found put to the model (`said`: a `reworded`
-    group's memories' content by its key; a `rule` group's are its members' lines)."""
+    group's memories' content by its key; a `rule` group's are its members' lines), then
+    the `wider` net's pairs (`wider_duplicates`): those it confirms are shown, judged by it."""
     shown: list[DuplicateGroup] = []
     dismissed: list[DuplicateGroup] = []
     for group in report.groups:
@@ -291,11 +387,19 @@ def judge_duplicates(
             continue
         judged = group.replaced(judged_by=verdict.model, reason=verdict.reason)
         (shown if verdict.yes else dismissed).append(judged)
+    shown += [judged_duplicates(*found) for found in _put(judge, SAME, wider)]
     return report.replaced(groups=tuple(shown), dismissed=tuple(dismissed), judged=judge.note())
 
 
-def judge_contradictions(report: ContradictionsReport, judge: ModelJudge) -> ContradictionsReport:
-    """`report` with each contradiction put to the model: its sides' newest lines."""
+def judge_contradictions(
+    report: ContradictionsReport,
+    judge: ModelJudge,
+    wider: Sequence[Candidate] = (),
+    made: Callable[[Sequence[tuple[Document, Claim]]], Contradiction] | None = None,
+) -> ContradictionsReport:
+    """`report` with each contradiction put to the model: its sides' newest lines; then the
+    `wider` net's pairs (`wider_contradictions`), each it confirms shown as `made` makes it
+    (`ContradictionsEngine.contradiction_of`), judged by it."""
     shown: list[Contradiction] = []
     dismissed: list[Contradiction] = []
     for found in report.contradictions:
@@ -306,6 +410,185 @@ def judge_contradictions(report: ContradictionsReport, judge: ModelJudge) -> Con
             continue
         judged = found.replaced(judged_by=verdict.model, reason=verdict.reason)
         (shown if verdict.yes else dismissed).append(judged)
+    if made is not None:
+        for candidate, verdict in _put(judge, CONTRADICTS, wider):
+            one, other = _claims(candidate)
+            found = made([(candidate.one.document, one), (candidate.other.document, other)])
+            shown.append(found.replaced(judged_by=verdict.model, reason=verdict.reason))
     return report.replaced(
         contradictions=tuple(shown), dismissed=tuple(dismissed), judged=judge.note()
     )
+
+
+def wider_duplicates(
+    report: DuplicatesReport, read: Sequence[tuple[Document, Sequence[Statement]]]
+) -> list[Candidate]:
+    """The wider net of `memtab duplicates` (`trust.wider`): statements no group of `report`
+    holds together, that the offline readers know nothing against."""
+    together = _Together([group.members for group in (*report.groups, *report.dismissed)])
+    return [c for c in candidates(read, apart=together.side_by_side) if not c.disagree]
+
+
+def wider_contradictions(
+    report: ContradictionsReport, documents: Sequence[Document]
+) -> list[Candidate]:
+    """The wider net of `memtab contradictions` (`trust.wider`): statements of memories a
+    session sees together, no contradiction of `report` between them, that the offline
+    readers know disagree — claims of different values, opposite rules about an action
+    sharing `OPPOSED_SHARED` words — nothing else is asked."""
+    together = _Together(
+        [
+            [place for side in (found.first, found.second, *found.others) for place in side.places]
+            for found in (*report.contradictions, *report.dismissed)
+        ]
+    )
+    found = candidates(
+        ((d, sentences_of(d)) for d in documents),
+        apart=lambda one, other: (
+            not seen_together(one.document, other.document) or together.side_by_side(one, other)
+        ),
+    )
+    return [
+        c
+        for c in found
+        if c.how == "value"
+        or (c.how == "polarity" and opposed_rules(c.one, c.other, OPPOSED_SHARED) is not None)
+    ]
+
+
+class _Together:
+    """The places findings hold together: two lines, or two whole memories."""
+
+    def __init__(self, found: Iterable[Sequence[MemoryPlace]]) -> None:
+        self._lines: set[tuple[str, int | None, str, int | None]] = set()
+        for places in found:
+            for one in places:
+                for other in places:
+                    if one.path != other.path:
+                        self._lines.add((one.path, one.line, other.path, other.line))
+
+    def side_by_side(self, one: Side, other: Side) -> bool:
+        mine, theirs = one.document.path, other.document.path
+        return any(
+            (mine, a, theirs, b) in self._lines
+            for a in (one.line, None)
+            for b in (other.line, None)
+        )
+
+
+def _shown(side: Side) -> str:
+    """A statement as the model reads it: its file's scope, then what it says."""
+    place = place_of(side.document)
+    if place.project is None:
+        return f"(global memory, read in every project) {side.text}"
+    project = place.project.rstrip("/").rsplit("/", 1)[-1]
+    return f"({place.scope} memory of project {project}) {side.text}"
+
+
+Asked = Sequence[tuple[Question, bool]]
+"""The questions a pair of the wider net is put to, each with the answer (yes or no) that
+confirms it: the pair is confirmed when every one does, the first's reason shown."""
+SAME: Asked = (("same-statement", True), ("differ-statement", False))
+"""A duplicate is the same (yes) and says nothing the other does not (no): a small model
+says "same" too easily, and rarely errs both ways on one pair."""
+CONTRADICTS: Asked = (("contradict-statement", True),)
+
+
+CONTROLS: dict[Question, tuple[str, str]] = {
+    "same-statement": (
+        "(project memory of project shop) The API's dev server runs on port 8000.",
+        "(project memory of project shop) The docs site's dev server runs on port 8000.",
+    ),
+    "contradict-statement": (
+        "(global memory, read in every project) Always run the unit tests before pushing.",
+        "(project memory of project shop) Never run the load tests on a laptop.",
+    ),
+}
+"""A pair every judge must dismiss, by question: a model that confirms it is not asked the
+wider net (a small model confirms nearly every pair it is shown)."""
+
+
+def _put(
+    judge: ModelJudge, asked: Asked, wider: Sequence[Candidate]
+) -> list[tuple[Candidate, Verdict]]:
+    """The pairs the model confirms (`Asked`), most alike first, at most `MAX_QUESTIONS` new
+    questions (a pair left unasked is counted in `judge.stats.unasked`, never confirmed);
+    none of a model that confirms its question's `CONTROLS` pair."""
+    stats = judge.stats
+    if not wider:
+        return []
+    question = asked[0][0]
+    control = judge.ask(question, CONTROLS[question])
+    if control is None or control.yes:
+        stats.unasked += len(wider)
+        stats.untrusted = control is not None
+        return []
+    start = stats.asked
+    confirmed = []
+    for candidate in wider:
+        statements = [_shown(candidate.one), _shown(candidate.other)]
+        verdicts: list[Verdict] = []
+        for question, confirms in asked:
+            new = stats.asked - start < MAX_QUESTIONS and stats.failed < MAX_FAILED
+            verdict = judge.ask(question, statements, fact=candidate.disagree, new=new)
+            if verdict is None:
+                stats.unasked += not new
+                break
+            verdicts.append(verdict)
+            if verdict.yes != confirms:
+                break
+        else:
+            stats.wider += 1
+            stats.confirmed += 1
+            confirmed.append((candidate, verdicts[0]))
+            continue
+        stats.wider += bool(verdicts) and verdicts[-1].yes != asked[len(verdicts) - 1][1]
+    return confirmed
+
+
+def _places(candidate: Candidate) -> tuple[MemoryPlace, MemoryPlace]:
+    return (
+        place_of(candidate.one.document, candidate.one.line, candidate.one.text),
+        place_of(candidate.other.document, candidate.other.line, candidate.other.text),
+    )
+
+
+def judged_duplicates(candidate: Candidate, verdict: Verdict) -> DuplicateGroup:
+    """A pair of the wider net the model confirmed, as a `rule` group it judged."""
+    places = _places(candidate)
+    wheres = sorted({where_in_words(place) for place in places})
+    where = f"in {listed(wheres)}" if len(wheres) > 1 else f"twice in {wheres[0]}"
+    return DuplicateGroup(
+        kind="rule",
+        similarity=candidate.similarity,
+        why=f"The same statement in other words {where}, as the model judged it",
+        members=places,
+        key=group_key(places, [candidate.one.text, candidate.other.text]),
+        judged_by=verdict.model,
+        reason=verdict.reason,
+    )
+
+
+def _claims(candidate: Candidate) -> tuple[Claim, Claim]:
+    """What each side of a contradiction the model confirmed claims, its line set."""
+    one, other = candidate.one, candidate.other
+    claims = contradicting(one, other)
+    if claims is not None:
+        return claims[0]._replace(line=one.line), claims[1]._replace(line=other.line)
+    rules = opposed_rules(one, other)
+    if rules is not None:
+        return _rule_claim(one.line, rules[0]), _rule_claim(other.line, rules[1])
+    about = "what they say"
+    return (
+        Claim(one.line, "value", "", _cut_value(one.text), about),
+        Claim(other.line, "value", "", _cut_value(other.text), about),
+    )
+
+
+def _rule_claim(line: int, rule: Rule) -> Claim:
+    return Claim(line, "always-never", "", rule.polarity, f"whether to {rule.said[:60].lower()}")
+
+
+def _cut_value(text: str) -> str:
+    said = " ".join(text.split())
+    return said if len(said) <= 80 else said[:79] + "…"

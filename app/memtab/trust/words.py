@@ -178,6 +178,8 @@ _HYPHENED = re.compile(r"\b([A-Za-z]{1,3})-([A-Za-z]+|\d+)\b|\b([A-Za-z]+)-(\d+)
 """A prefix or a number written with a hyphen ("re-sign", "pre-commit", "SHA-1"): also one
 word ("resign", "precommit", "sha1"); longer parts stay two words ("kebab-case")."""
 _DOTTED_NUMBER = re.compile(r"(?<=\d)\.(?=\d)")
+_THE_US = re.compile(r"\bUS\b")
+""""US" in capitals is the country, never the pronoun `us` (a stop word): "the US cluster"."""
 """A version's dots ("1.30" is one number, not 1 and 30)."""
 _DOCUMENTS = re.compile(r"\.(?:md|markdown|txt|rst)\b", re.IGNORECASE)
 # A name starts where a run of name characters does (from inside one, quadratic).
@@ -200,7 +202,7 @@ def stems_of(text: str) -> Iterator[str]:
             text = _DOCUMENT_FILE.sub(r"\1", text)
     if "-" in text:
         text += " " + " ".join("".join(parts) for parts in _HYPHENED.findall(text))
-    words = lowered_words(text)
+    words = said_words(text)
     for index, word in enumerate(words):
         first = _COMPOUNDS.get(word)
         if first is not None and words[index + 1 : index + 2] in _COMPOUND_ENDS[first]:
@@ -209,6 +211,11 @@ def stems_of(text: str) -> Iterator[str]:
         if word in LEFT_OUT or (len(word) == 1 and not word.isdigit()):
             continue
         yield _stem(word)
+
+
+def said_words(text: str) -> list[str]:
+    """The lowercased words of a text, "US" in capitals read as the country (`_THE_US`)."""
+    return lowered_words(_THE_US.sub("usa", text) if "US" in text else text)
 
 
 def said_in_digits(text: str) -> str:

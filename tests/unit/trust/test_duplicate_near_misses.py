@@ -31,10 +31,12 @@ def test_a_rule_said_of_another_thing_scope_or_time_is_no_duplicate(tmp_path: Pa
 
 
 def test_near_misses_written_after_the_change_are_no_duplicates(tmp_path: Path) -> None:
-    """`AFTER`, never tuned on: held at what it measures (3 of 28 joined: "EU" / "US", an
-    incident's entry, a shared header of two notes); its rewordings all found."""
+    """`AFTER`, never tuned on: held at what it measures (2 of 28 joined: an incident's
+    entry, a shared header of two notes; "EU" / "US" apart since "US" is the country); its
+    rewordings all found."""
     found = _scored(AFTER, tmp_path)
-    assert sum(hit for hit, _ in found.near.values()) + len(found.across) <= 3
+    assert found.near["subject"][0] == 0  # "The EU cluster's nodes…" / "The US cluster's…"
+    assert sum(hit for hit, _ in found.near.values()) + len(found.across) <= 2
     assert found.polarity == 0
     reworded = _scored(AFTER_REWORDED, tmp_path / "reworded")
     assert reworded.found["reworded"][0] == 8 and reworded.across == []

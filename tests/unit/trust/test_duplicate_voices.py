@@ -14,20 +14,13 @@ from pathlib import Path
 from memtab.store.home import Home
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from support import duplicate_claims, duplicate_scopes
-from support.duplicate_voices import BACKGROUND, CASES, Case, Score, score
-from support.seeded_memories import memory, unique_names
+from support.duplicate_voices import CASES, Case, Score, laid_out, score
 
 
 def _scored(cases: Sequence[Case], home: Path) -> Score:
     """The groups found among every case's two notes and the background (each with a
     unique name: a mux project's notes share one folder's names), scored."""
-    notes = [(n, (i, s)) for i, c in enumerate(cases) for s, n in (("a", c.one), ("b", c.other))]
-    notes += [(n, (-1, str(j))) for j, n in enumerate(BACKGROUND)]
-    places = (("project" if n.place.startswith("project:") else n.place, n.name) for n, _ in notes)
-    names = unique_names(places)
-    documents = [memory(n.place, name, n.text) for (n, _), name in zip(notes, names, strict=True)]
-    ids = {d.path: who for d, (_, who) in zip(documents, notes, strict=True)}
-    assert len(ids) == len(documents)
+    documents, ids = laid_out(cases)
     groups = DuplicatesEngine(Home(home)).groups_of(documents)
     return score([[m.path for m in g.members] for g in groups], ids, cases)
 

@@ -24,7 +24,13 @@ from memtab.trust.contradictions.records import ContradictionsReport
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.duplicates.kept import load_kept
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport
-from memtab.trust.judge import ModelJudge, judge_contradictions, judge_duplicates
+from memtab.trust.judge import (
+    ModelJudge,
+    judge_contradictions,
+    judge_duplicates,
+    wider_contradictions,
+    wider_duplicates,
+)
 from memtab.trust.leaks.engine import LeaksEngine
 from memtab.trust.leaks.records import LeaksReport
 from memtab.trust.memories import where_in_words
@@ -41,7 +47,8 @@ _SCOPE_HELP = (
 _OFFLINE = Argument(
     "--offline",
     action="store_true",
-    help="the offline engine alone: do not ask the configured model to judge what it found",
+    help="the offline engine alone: do not ask the configured model to judge what it found, "
+    "nor the pairs it did not confirm",
 )
 _COMMON_OPTIONS = (
     Argument.workspace(_SCOPE_HELP),
@@ -90,7 +97,14 @@ def run_duplicates(args: argparse.Namespace) -> int:
     if isinstance(report, int):
         return report
     assert isinstance(report, DuplicatesReport)
-    report = _judged(args, home, report, lambda found, by: judge_duplicates(found, by, engine.said))
+    report = _judged(
+        args,
+        home,
+        report,
+        lambda found, by: judge_duplicates(
+            found, by, engine.said, wider_duplicates(found, engine.read)
+        ),
+    )
     if args.json:
         print_json(report.to_json())
     else:
@@ -127,7 +141,14 @@ def run_contradictions(args: argparse.Namespace) -> int:
     if isinstance(report, int):
         return report
     assert isinstance(report, ContradictionsReport)
-    report = _judged(args, home, report, judge_contradictions)
+    report = _judged(
+        args,
+        home,
+        report,
+        lambda found, by: judge_contradictions(
+            found, by, wider_contradictions(found, engine.compared), engine.contradiction_of
+        ),
+    )
     if args.json:
         print_json(report.to_json())
     else:

@@ -98,6 +98,8 @@ class ContradictionsEngine:
         self.time_bound = TIME_BOUND_S
         self.cut = ""
         """Why the last run's answer is not whole, in words ("": it is)."""
+        self.compared: list[Document] = []
+        """The last run's memories compared: the wider net a model judges (`trust.wider`)."""
 
     @collection_paused()
     def find(self, workspace_id: str | None = None) -> ContradictionsReport:
@@ -129,6 +131,7 @@ class ContradictionsEngine:
 
     def _pairs_of(self, documents: Sequence[Document], everything: bool) -> list[Contradiction]:
         compared = sorted((d for d in documents if not d.record), key=lambda d: (d.path, d.key))
+        self.compared = compared
         claims = self._claims.of_all(compared, _claims_of, everything=everything)
         lines_of: dict[str, list[str]] = {}  # a file's lines, split once a run
         for document, found in zip(compared, claims, strict=True):
@@ -162,6 +165,12 @@ class ContradictionsEngine:
                 (self.cut, f"{len(listed)} found: the first {MAX_CONTRADICTIONS} are listed.")
             ).strip()
         return listed[:MAX_CONTRADICTIONS]
+
+    def contradiction_of(self, sides: Sequence[tuple[Document, Claim]]) -> Contradiction:
+        """The contradiction of claims the offline search did not join (a model's, `trust.judge`):
+        each a memory and the claim on its line, their values different."""
+        found = Disagreement([(claim._replace(line=0), [(d, claim)]) for d, claim in sides])
+        return self._disagreement(found, {})
 
     def _disagreement(self, found: Disagreement, lines_of: dict[str, list[str]]) -> Contradiction:
         by_value: dict[str, list[Said]] = {}

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.duplicates.clauses import own_clause
-from memtab.trust.words import stems_of
+from memtab.trust.words import said_words, stems_of
 
 _DETERMINERS = frozenset(
     {"the", "a", "an", "this", "that", "these", "those", "its", "their", "our", "my", "your",
@@ -173,7 +173,7 @@ def _short_forms(one: set[str], other: frozenset[str] | set[str]) -> bool:
 
 @functools.lru_cache(maxsize=16384)
 def _words(sentence: str) -> tuple[_Word, ...]:
-    return tuple(_Word(word, _stem(word)) for word in lowered_words(sentence))
+    return tuple(_Word(word, _stem(word)) for word in said_words(sentence))
 
 
 @functools.lru_cache(maxsize=16384)

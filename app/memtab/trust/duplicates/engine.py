@@ -216,6 +216,9 @@ class DuplicatesEngine:
         self.said: dict[str, tuple[str, ...]] = {}
         """What each `reworded` group's memories say (their content), by the group's key,
         for the last run: what a model judging them reads (`trust.judge`)."""
+        self.read: list[tuple[Document, tuple[Statement, ...]]] = []
+        """The last run's memories compared and their statements: the wider net a model
+        judges (`trust.wider`)."""
 
     @collection_paused()
     def find(
@@ -260,6 +263,7 @@ class DuplicatesEngine:
         )
         words = self._words.of_all(compared, note_words, everything=everything)
         notes = [(d, w) for d, w in zip(compared, words, strict=True) if w.stems]
+        self.read = [(d, w.statements) for d, w in notes]
         by_content: dict[bytes, list[int]] = defaultdict(list)
         for index, (_, found) in enumerate(notes):
             by_content[found.content].append(index)

@@ -1,0 +1,141 @@
+"""What the user's model adds as the judge (issue 83), on corpora of our own: the duplicates
+of `support.duplicate_claims` (its duplicates in one home, its near misses in another) and
+the always/never rules of `support.always_never_voices`' batches (each case alone, with a
+background), found and near misses flagged offline and judged, and what each question cost.
+
+    .venv/bin/python -m tests.quality.judge_measure --model-url http://127.0.0.1:PORT/v1
+
+Needs a running OpenAI-compatible server (llama-server); answers are kept in a scratch home
+(`--keep DIR` to keep them between runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from memtab.llm.settings import ProviderSettings
+from memtab.store.home import Home
+from memtab.trust.contradictions.engine import ContradictionsEngine
+from memtab.trust.contradictions.records import ContradictionsReport
+from memtab.trust.duplicates.engine import DuplicatesEngine
+from memtab.trust.duplicates.records import DuplicatesReport
+from memtab.trust.judge import (
+    JudgeStats,
+    ModelJudge,
+    judge_contradictions,
+    judge_duplicates,
+    wider_contradictions,
+    wider_duplicates,
+)
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from support import always_never_voices, contradiction_voices, duplicate_claims
+from support.contradiction_cases import Case as VoiceCase
+from support.duplicate_voices import Case, laid_out, score
+from support.seeded_memories import memory
+
+
+def _duplicates(cases: Sequence[Case], home: Home, judge: ModelJudge | None) -> dict[str, int]:
+    documents, ids = laid_out(cases)
+    engine = DuplicatesEngine(home)
+    report = DuplicatesReport(groups=tuple(engine.groups_of(documents)))
+    if judge is not None:
+        report = judge_duplicates(report, judge, engine.said, wider_duplicates(report, engine.read))
+    found = score([[m.path for m in g.members] for g in report.groups], ids, cases)
+    return {
+        "found": sum(hit for hit, _ in found.found.values()),
+        "near": sum(hit for hit, _ in found.near.values()) + len(found.across),
+        "polarity": found.polarity,
+    }
+
+
+def _contradictions(
+    cases: Sequence[VoiceCase], home: Home, judge: ModelJudge | None
+) -> dict[str, int]:
+    made = contradiction_voices.notes(tuple(cases))
+    background = [
+        memory("global", f"bg-{i}.md", f"# Bg {i}\n\n- {line}\n")
+        for i, line in enumerate(contradiction_voices.FILLERS)
+    ]
+    found = near = 0
+    for number, case in enumerate(cases):
+        pair = [memory(place, name, text) for place, name, at, text in made if at == number]
+        engine = ContradictionsEngine(home, line_time=lambda d, line: 0)
+        report = ContradictionsReport(contradictions=tuple(engine.pairs_of([*pair, *background])))
+        if judge is not None:
+            wider = wider_contradictions(report, engine.compared)
+            report = judge_contradictions(report, judge, wider, engine.contradiction_of)
+        joined = any(
+            {d.path for d in pair}
+            <= {p.path for side in (c.first, c.second, *c.others) for p in side.places}
+            for c in report.contradictions
+        )
+        found += joined and case.expected == "contradiction"
+        near += joined and case.expected != "contradiction"
+    return {"found": found, "near": near}
+
+
+def _cost(stats: JudgeStats) -> str:
+    asked = max(stats.asked, 1)
+    return (
+        f"{stats.asked} questions, {stats.seconds / asked:.1f} s and "
+        f"{(stats.input_tokens + stats.output_tokens) / asked:.0f} tokens each "
+        f"({stats.output_tokens / asked:.0f} out), {stats.wider} of the wider net "
+        f"({stats.confirmed} confirmed), {stats.unasked} unasked, {stats.failed} failed"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model-url", required=True, help="an OpenAI-compatible server's /v1")
+    parser.add_argument("--model", default="local")
+    parser.add_argument("--keep", type=Path, help="a folder keeping the answers between runs")
+    parser.add_argument(
+        "--runs", type=int, default=1, help="runs of duplicates, each asking what the last left"
+    )
+    parser.add_argument("--only", choices=("duplicates", "contradictions"), help="one engine")
+    args = parser.parse_args(argv)
+    settings = ProviderSettings(provider="openai", model=args.model, base_url=args.model_url)
+    with tempfile.TemporaryDirectory(prefix="judge-measure-") as scratch:
+        root = args.keep or Path(scratch)
+        same = [c for c in duplicate_claims.BATCH if c.expected == "duplicate"]
+        near = [c for c in duplicate_claims.BATCH if c.expected == "neither"]
+        corpora = [("duplicate_claims duplicates", same), ("near misses", near)]
+        for name, cases in corpora if args.only != "contradictions" else []:
+            home = Home(root / name.replace(" ", "-"))
+            print(f"{name} ({len(cases)}): offline {_duplicates(cases, home, None)}")
+            for run in range(1, args.runs + 1):  # each asks what the last left unasked
+                judge = ModelJudge(home, settings)
+                started = time.monotonic()
+                judged = _duplicates(cases, home, judge)
+                judge.close()
+                print(f"    run {run}: judged {judged}")
+                print(f"    {_cost(judge.stats)}; {time.monotonic() - started:.0f} s")
+                if not judge.stats.unasked:
+                    break
+        batches = [
+            (name, getattr(always_never_voices, name)) for name in ("SECOND", "THIRD", "FOURTH")
+        ]
+        for name, cases in batches if args.only != "duplicates" else []:
+            home = Home(root / f"always-never-{name.lower()}")
+            offline = _contradictions(cases, home, None)
+            judge = ModelJudge(home, settings)
+            judged = _contradictions(cases, home, judge)
+            judge.close()
+            wanted = sum(c.expected == "contradiction" for c in cases)
+            print(
+                f"always_never_voices {name} ({wanted} contradictions, {len(cases) - wanted} "
+                f"near misses): offline {offline}, judged {judged}"
+            )
+            print(f"    {_cost(judge.stats)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
