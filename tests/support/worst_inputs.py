@@ -243,8 +243,6 @@ WORST: dict[str, Worst] = {
     "memtab.writer.inbox.harvest:_EPOCH": S("# Harvest inbox: compaction a", " ", "b"),
     "memtab.writer.inbox.suggestions:_BULLET": F("-", " ", "x"),
     "memtab.writer.offline.extract:_MEMORY_FILE": S("/.claude/projects/", "a"),
-    "memtab.writer.offline.extract:_MEMORY_INDEX": S("/.claude/projects/", "a"),
-    "memtab.writer.offline.extract:_EDIT_TOOL": M("edi", "t"),
     "memtab.writer.offline.extract:_WRITE_TOOL": M("writ", "e"),
     "memtab.writer.offline.extract:_FRONTMATTER": M("---", " \n", "x"),
     "memtab.writer.offline.extract:_DESCRIPTION": S("description: a", " ", "b"),
