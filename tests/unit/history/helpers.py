@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from memtab.llm.types import ToolCall
+from memtab.store.catch_up import external
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
@@ -37,3 +41,13 @@ def disk(store: MemoryStore, path: str) -> bytes | None:
 
 def memory_call(call_id: str, **arguments: Any) -> ToolCall:
     return ToolCall(call_id, "memory", arguments)
+
+
+HOUR_NS = 3600 * 1_000_000_000
+
+
+def passes_at(monkeypatch: pytest.MonkeyPatch, *, later_ns: int = 0) -> None:
+    """`record_external` passes from here on run at this moment, `later_ns` on (a file written
+    before it then modified that long before; a ctime cannot be set back)."""
+    fixed_ms = (time.time_ns() + later_ns) // 1_000_000
+    monkeypatch.setattr(external, "now_ms", lambda: fixed_ms)

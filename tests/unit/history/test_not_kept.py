@@ -13,7 +13,7 @@ from memtab.store.history import capture
 from memtab.store.home import Home
 from memtab.store.paths import Scope
 
-from .helpers import new_home, store_for, versions
+from .helpers import HOUR_NS, new_home, passes_at, store_for, versions
 
 
 @pytest.fixture
@@ -46,9 +46,10 @@ def big_and_linked(home: Home, tmp_path: Path, cap: int) -> tuple[Path, Path]:
 
 
 def test_they_are_named_in_one_notice_the_first_time_only(
-    home: Home, tmp_path: Path, small_cap: int
+    home: Home, tmp_path: Path, small_cap: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     big, _ = big_and_linked(home, tmp_path, small_cap)
+    passes_at(monkeypatch, later_ns=HOUR_NS)  # note.md settled: trusted by its stat
     store = store_for(home)
     first = record_external(store)
     assert first.problems == [] and first.recorded == 1  # note.md

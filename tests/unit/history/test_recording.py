@@ -153,7 +153,7 @@ def test_external_changes_are_recorded_by_sync(home: Home) -> None:
     (root / "seen.md").write_text("first\n")
     first = record_external(store)
     assert first.recorded == 1
-    assert record_external(store).hashed == 0  # unchanged: stat only
+    assert not record_external(store).changed
     (root / "seen.md").write_text("second, longer\n")
     assert record_external(store).recorded == 1
     baseline, changed = versions(store)

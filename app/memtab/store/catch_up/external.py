@@ -1,6 +1,7 @@
 """Changes Memtab did not make (mux, an editor, `echo >>`), recorded as `external` by comparing each
-file's stat with its newest version, hashing only what changed; a gone file whose content turns up
-at a new path is a rename. Runs off the GUI thread; a read command passes `wait=False`."""
+file's stat with its newest version, hashing what changed or was modified too near its reading for
+its stat to tell (`fs.memo.RACY_MARGIN_NS`); a gone file whose content turns up at a new path is a
+rename. Runs off the GUI thread; a read command passes `wait=False`."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import now_ms
+from memtab.fs.memo import settled
 from memtab.fs.private import PRIVATE_FILE_MODE
 from memtab.fs.readable import HardLinkedFileError
 from memtab.fs.records import Record, ValidEntries
@@ -152,17 +154,22 @@ def _record_scope(
     actor_of: ActorOf | None,
     stats: dict[str, os.stat_result] | None = None,
 ) -> None:
-    walked, complete, raw = _stat_walk(scope, store.root(scope), stats)
+    started_ms = now_ms()  # before the walk: no content read this pass is older
+    infos: dict[str, os.stat_result] = {} if stats is None else stats
+    walked, complete, raw = _stat_walk(scope, store.root(scope), infos)
     report.scanned += len(walked)
     key = store.history_key(scope)
     newest = ScopeHistory(store.home, key).newest_by_path()
     cache_path = store.home.history_index_dir / f"{key}.stat.json"
-    cache, not_kept = _load_stat_cache(cache_path)
+    cache, not_kept, verified_ms = _load_stat_cache(cache_path)
     candidates = [
         p
         for p, found in walked.items()
-        if not _unchanged(newest.get(p), found, cache) and not_kept.get(p) != found
+        if not _unchanged(newest.get(p), found, infos[p], cache, verified_ms)
+        and not_kept.get(p) != found
     ]
+    # Read as their stat is: a stat cache entry would vouch for a same-size rewrite at that mtime.
+    unsettled = {p for p in candidates if not settled(infos[p], started_ms)}
     gone = [
         p
         for p, v in newest.items()
@@ -171,10 +178,11 @@ def _record_scope(
     ]
     kept_cache = {p: entry for p, entry in cache.items() if p in walked}
     still_not_kept = {p: found for p, found in not_kept.items() if walked.get(p) == found}
+    old = (cache, not_kept, verified_ms)
     if not candidates and not gone:
-        _save_stat_cache(cache_path, (cache, not_kept), (kept_cache, still_not_kept))
+        _save_stat_cache(cache_path, old, (kept_cache, still_not_kept, verified_ms))
         return
-    not_kept_before = len(report.not_kept)
+    not_kept_before, problems_before = len(report.not_kept), len(report.problems)
     recording = _Recording(store, recorder, scope, key, report, lock_wait_s, actor_of)
     observed: list[Observation] = []
     arrived: list[Observation] = []  # new files a gone one's content: maybe it, renamed
@@ -186,7 +194,7 @@ def _record_scope(
                 break
             chunk = candidates[start : start + RECORD_BATCH]
             for observation in _read_changed(
-                store.root(scope), scope, chunk, raw, newest, walked, kept_cache, report
+                store.root(scope), scope, chunk, raw, newest, walked, kept_cache, report, unsettled
             ):
                 assert observation.data is not None
                 blobs.put(observation.data, observation.sha256)
@@ -213,7 +221,11 @@ def _record_scope(
         _record(recording, observed[start : start + INDEX_BATCH])
     for path_text, _ in report.not_kept[not_kept_before:]:
         still_not_kept[path_text] = walked[path_text]
-    _save_stat_cache(cache_path, (cache, not_kept), (kept_cache, still_not_kept))
+    # Every file read and its change recorded: each left of its newest version's stat holds it.
+    whole = (len(report.not_kept), len(report.problems)) == (not_kept_before, problems_before)
+    if whole and candidates and not report.cancelled:
+        verified_ms = started_ms
+    _save_stat_cache(cache_path, old, (kept_cache, still_not_kept, verified_ms))
 
 
 def _read_changed(
@@ -225,15 +237,18 @@ def _read_changed(
     walked: dict[str, Stat],
     kept_cache: dict[str, tuple[int, int, str]],
     report: ExternalReport,
+    unsettled: set[str],
 ) -> list[Observation]:
-    """What files whose stat changed hold now, where it differs from their newest version."""
+    """What files whose stat changed hold now, where it differs from their newest version; one
+    that holds it is cached by stat unless `unsettled`."""
     seen: list[Observation] = []
     for path_text, data in _read_files(root, scope, paths, raw, report):
         report.hashed += 1
         digest = sha256_of(data)
         current = newest.get(path_text)
         if current is not None and not current.deleted and current.sha256 == digest:
-            kept_cache[path_text] = (*walked[path_text], digest)
+            if path_text not in unsettled and current.stat != walked[path_text]:
+                kept_cache[path_text] = (*walked[path_text], digest)  # else `verifiedAt` holds it
             continue
         against = ReadAgainst(current.id if current is not None else None)
         seen.append(
@@ -399,10 +414,19 @@ def _as_read(newest: dict[str, Version], rename: Rename) -> bool:
 
 
 def _unchanged(
-    version: Version | None, found: Stat, cache: dict[str, tuple[int, int, str]]
+    version: Version | None,
+    found: Stat,
+    info: os.stat_result,
+    cache: dict[str, tuple[int, int, str]],
+    verified_ms: int,
 ) -> bool:
-    if version is None or version.deleted or version.stat == found:
-        return version is not None and not version.deleted
+    """Whether a file's stat shows it holds its newest version: the version's own stat where the
+    file was settled when it was recorded or last read whole (`verified_ms`), else a stat cache
+    entry (only a settled file has one)."""
+    if version is None or version.deleted:
+        return False
+    if version.stat == found and settled(info, max(version.at, verified_ms)):
+        return True
     cached = cache.get(version.path)
     return cached is not None and cached[:2] == found and cached[2] == version.sha256
 
@@ -474,29 +498,32 @@ def _stat_walk(
     return found, complete, raw
 
 
-StatCache = tuple[dict[str, tuple[int, int, str]], dict[str, Stat]]
+StatCache = tuple[dict[str, tuple[int, int, str]], dict[str, Stat], int]
 
 
 class StatCacheFile(Record):
     """`memtab/history/index/<key>.stat.json` (docs/formats.md §14.2): files whose stat changed but
-    not their content, and files history keeps no copy of; it only saves hashing."""
+    not their content, files history keeps no copy of, and when a pass last read every file it
+    could not trust by stat (ms); it only saves hashing."""
 
     files: ValidEntries[dict[str, tuple[int, int, str]]] = records_field(default_factory=dict)
     not_kept: ValidEntries[dict[str, tuple[int, int]]] = records_field(default_factory=dict)
+    verified_at: int = 0
 
 
 def _load_stat_cache(path: Path) -> StatCache:
-    """The stat cache: unchanged contents (`files`) and files not kept (`notKept`), by stat."""
+    """The stat cache: unchanged contents (`files`), files not kept (`notKept`), by stat, and
+    `verifiedAt`."""
     cached = StatCacheFile.read(read_sidecar(path).document) or StatCacheFile()
-    return dict(cached.files), dict(cached.not_kept)
+    return dict(cached.files), dict(cached.not_kept), cached.verified_at
 
 
 def _save_stat_cache(path: Path, old: StatCache, new: StatCache) -> None:
     if old == new:
         return
-    files, not_kept = new
-    document = StatCacheFile(files=files, not_kept=not_kept).to_json()
+    files, not_kept, verified_at = new
+    document = StatCacheFile(files=files, not_kept=not_kept, verified_at=verified_at).to_json()
     try:
         atomic_write_json(path, document, mode=PRIVATE_FILE_MODE)  # memory files' names
-    except OSError as error:  # only speed depends on it
-        logger.warning("Cannot write %s: %s", path, error.strerror or error)
+    except OSError as error:  # only speed depends on it; a full disk is told as history's
+        logger.info("Cannot write %s: %s", path, error.strerror or error)
