@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -41,17 +41,18 @@ from memtab.trust.claims import Claim
 from memtab.trust.contradictions.records import Contradiction, ContradictionsReport
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport, group_key, listed
 from memtab.trust.duplicates.statements import Statement
-from memtab.trust.memories import place_of, where_in_words
-from memtab.trust.polarity import Rule
-from memtab.trust.records import MemoryPlace
+from memtab.trust.memories import where_in_words
 from memtab.trust.wider import (
+    CONTROLS,
     MAX_QUESTIONS,
     OPPOSED_SHARED,
     Candidate,
-    Side,
+    Together,
+    as_shown,
     candidates,
-    contradicting,
+    claims_of,
     opposed_rules,
+    places_of,
     sentences_of,
 )
 
@@ -163,7 +164,11 @@ class JudgeStats:
     """Pairs of the wider net left unasked: past the run's `MAX_QUESTIONS`, or after the
     model failed."""
     untrusted: bool = False
-    """The model confirmed a control pair (`CONTROLS`): the wider net was not asked."""
+    """The model failed a control pair (`CONTROLS`): the wider net was not asked."""
+    distrust: list[str] = field(default_factory=list)
+    """What the model got wrong of the controls, in words (`CONTROLS`)."""
+    standing: int = 0
+    """Findings of the offline engines not put to a model that failed a control."""
 
 
 class ModelJudge:
@@ -186,7 +191,27 @@ class ModelJudge:
         self._cancel = cancel
         self._provider: ChatProvider | None = None
         self._kept = JudgedQuestions(home)
+        self._trusted: dict[Question, bool] = {}
         self.stats = JudgeStats()
+
+    def trusts(self, question: Question) -> bool:
+        """Whether the model answers `question`'s controls (`CONTROLS`: a pair to dismiss, then
+        one to confirm) as every judge must; asked once a run, what it got wrong in the stats."""
+        if question not in self._trusted:
+            dismiss, confirm, confirmed_wrongly, dismissed_wrongly = CONTROLS[question]
+            wrong = ""
+            for pair, right, error in (
+                (dismiss, False, confirmed_wrongly),
+                (confirm, True, dismissed_wrongly),
+            ):
+                verdict = self.ask(question, pair)
+                if verdict is None or verdict.yes != right:
+                    wrong = error if verdict is not None else "could not answer a control pair"
+                    break
+            if wrong and wrong not in self.stats.distrust:
+                self.stats.distrust.append(wrong)
+            self._trusted[question] = not wrong
+        return self._trusted[question]
 
     def ask(
         self,
@@ -271,12 +296,24 @@ class ModelJudge:
                 f"; of {plural(stats.wider, 'pair')} the offline engine did not confirm, "
                 f"{stats.confirmed} confirmed"
             )
-        if stats.untrusted:
+        if stats.distrust:
+            them = "it" if stats.standing == 1 else "them"
+            parts = []
+            if stats.standing:
+                parts.append(
+                    f"its dismissals were not used ({plural(stats.standing, 'finding')} as the "
+                    f"offline engine judged {them})"
+                )
+            if stats.untrusted:
+                parts.append(
+                    f"{plural(stats.unasked, 'pair')} the offline engine did not confirm left "
+                    "unasked"
+                )
             said += (
-                f"; {plural(stats.unasked, 'pair')} the offline engine did not confirm left "
-                "unasked: the model confirmed a control pair no judge should"
+                f"; {', and '.join(parts)}: the model {' and '.join(stats.distrust)} (a control "
+                "pair every judge answers alike)"
             )
-        elif stats.unasked:
+        if stats.unasked and not stats.untrusted:
             said += (
                 f"; {plural(stats.unasked, 'pair')} left unasked (at most {MAX_QUESTIONS} new "
                 "questions a run: the next run asks them)"
@@ -379,9 +416,10 @@ def judge_duplicates(
     the `wider` net's pairs (`wider_duplicates`): those it confirms are shown, judged by it."""
     shown: list[DuplicateGroup] = []
     dismissed: list[DuplicateGroup] = []
+    trusted = _trusted(judge, "same", sum(group.kind != "copy" for group in report.groups))
     for group in report.groups:
         statements = said.get(group.key) or [m.text for m in group.members if m.text]
-        verdict = None if group.kind == "copy" else judge.ask("same", statements)
+        verdict = judge.ask("same", statements) if trusted and group.kind != "copy" else None
         if verdict is None:
             shown.append(group)
             continue
@@ -402,9 +440,11 @@ def judge_contradictions(
     (`ContradictionsEngine.contradiction_of`), judged by it."""
     shown: list[Contradiction] = []
     dismissed: list[Contradiction] = []
+    trusted = _trusted(judge, "contradict", len(report.contradictions))
     for found in report.contradictions:
         sides = (found.first, found.second, *found.others)
-        verdict = judge.ask("contradict", [side.place.text.strip() for side in sides], found.about)
+        texts = [side.place.text.strip() for side in sides]
+        verdict = judge.ask("contradict", texts, found.about) if trusted else None
         if verdict is None:
             shown.append(found)
             continue
@@ -412,7 +452,7 @@ def judge_contradictions(
         (shown if verdict.yes else dismissed).append(judged)
     if made is not None:
         for candidate, verdict in _put(judge, CONTRADICTS, wider):
-            one, other = _claims(candidate)
+            one, other = claims_of(candidate)
             found = made([(candidate.one.document, one), (candidate.other.document, other)])
             shown.append(found.replaced(judged_by=verdict.model, reason=verdict.reason))
     return report.replaced(
@@ -420,12 +460,23 @@ def judge_contradictions(
     )
 
 
+def _trusted(judge: ModelJudge, question: Question, findings: int) -> bool:
+    """Whether the model may judge the offline engines' `findings` (none: nothing to ask): a
+    model that fails `question`'s controls does not, its findings counted as standing."""
+    if not findings:
+        return False
+    if judge.trusts(question):
+        return True
+    judge.stats.standing += findings
+    return False
+
+
 def wider_duplicates(
     report: DuplicatesReport, read: Sequence[tuple[Document, Sequence[Statement]]]
 ) -> list[Candidate]:
     """The wider net of `memtab duplicates` (`trust.wider`): statements no group of `report`
     holds together, that the offline readers know nothing against."""
-    together = _Together([group.members for group in (*report.groups, *report.dismissed)])
+    together = Together([group.members for group in (*report.groups, *report.dismissed)])
     return [c for c in candidates(read, apart=together.side_by_side) if not c.disagree]
 
 
@@ -436,7 +487,7 @@ def wider_contradictions(
     session sees together, no contradiction of `report` between them, that the offline
     readers know disagree — claims of different values, opposite rules about an action
     sharing `OPPOSED_SHARED` words — nothing else is asked."""
-    together = _Together(
+    together = Together(
         [
             [place for side in (found.first, found.second, *found.others) for place in side.places]
             for found in (*report.contradictions, *report.dismissed)
@@ -456,35 +507,6 @@ def wider_contradictions(
     ]
 
 
-class _Together:
-    """The places findings hold together: two lines, or two whole memories."""
-
-    def __init__(self, found: Iterable[Sequence[MemoryPlace]]) -> None:
-        self._lines: set[tuple[str, int | None, str, int | None]] = set()
-        for places in found:
-            for one in places:
-                for other in places:
-                    if one.path != other.path:
-                        self._lines.add((one.path, one.line, other.path, other.line))
-
-    def side_by_side(self, one: Side, other: Side) -> bool:
-        mine, theirs = one.document.path, other.document.path
-        return any(
-            (mine, a, theirs, b) in self._lines
-            for a in (one.line, None)
-            for b in (other.line, None)
-        )
-
-
-def _shown(side: Side) -> str:
-    """A statement as the model reads it: its file's scope, then what it says."""
-    place = place_of(side.document)
-    if place.project is None:
-        return f"(global memory, read in every project) {side.text}"
-    project = place.project.rstrip("/").rsplit("/", 1)[-1]
-    return f"({place.scope} memory of project {project}) {side.text}"
-
-
 Asked = Sequence[tuple[Question, bool]]
 """The questions a pair of the wider net is put to, each with the answer (yes or no) that
 confirms it: the pair is confirmed when every one does, the first's reason shown."""
@@ -494,39 +516,23 @@ says "same" too easily, and rarely errs both ways on one pair."""
 CONTRADICTS: Asked = (("contradict-statement", True),)
 
 
-CONTROLS: dict[Question, tuple[str, str]] = {
-    "same-statement": (
-        "(project memory of project shop) The API's dev server runs on port 8000.",
-        "(project memory of project shop) The docs site's dev server runs on port 8000.",
-    ),
-    "contradict-statement": (
-        "(global memory, read in every project) Always run the unit tests before pushing.",
-        "(project memory of project shop) Never run the load tests on a laptop.",
-    ),
-}
-"""A pair every judge must dismiss, by question: a model that confirms it is not asked the
-wider net (a small model confirms nearly every pair it is shown)."""
-
-
 def _put(
     judge: ModelJudge, asked: Asked, wider: Sequence[Candidate]
 ) -> list[tuple[Candidate, Verdict]]:
     """The pairs the model confirms (`Asked`), most alike first, at most `MAX_QUESTIONS` new
     questions (a pair left unasked is counted in `judge.stats.unasked`, never confirmed);
-    none of a model that confirms its question's `CONTROLS` pair."""
+    none of a model that fails its question's `CONTROLS`."""
     stats = judge.stats
     if not wider:
         return []
-    question = asked[0][0]
-    control = judge.ask(question, CONTROLS[question])
-    if control is None or control.yes:
+    if not judge.trusts(asked[0][0]):
         stats.unasked += len(wider)
-        stats.untrusted = control is not None
+        stats.untrusted = True
         return []
     start = stats.asked
     confirmed = []
     for candidate in wider:
-        statements = [_shown(candidate.one), _shown(candidate.other)]
+        statements = [as_shown(candidate.one), as_shown(candidate.other)]
         verdicts: list[Verdict] = []
         for question, confirms in asked:
             new = stats.asked - start < MAX_QUESTIONS and stats.failed < MAX_FAILED
@@ -546,16 +552,9 @@ def _put(
     return confirmed
 
 
-def _places(candidate: Candidate) -> tuple[MemoryPlace, MemoryPlace]:
-    return (
-        place_of(candidate.one.document, candidate.one.line, candidate.one.text),
-        place_of(candidate.other.document, candidate.other.line, candidate.other.text),
-    )
-
-
 def judged_duplicates(candidate: Candidate, verdict: Verdict) -> DuplicateGroup:
     """A pair of the wider net the model confirmed, as a `rule` group it judged."""
-    places = _places(candidate)
+    places = places_of(candidate)
     wheres = sorted({where_in_words(place) for place in places})
     where = f"in {listed(wheres)}" if len(wheres) > 1 else f"twice in {wheres[0]}"
     return DuplicateGroup(
@@ -567,28 +566,3 @@ def judged_duplicates(candidate: Candidate, verdict: Verdict) -> DuplicateGroup:
         judged_by=verdict.model,
         reason=verdict.reason,
     )
-
-
-def _claims(candidate: Candidate) -> tuple[Claim, Claim]:
-    """What each side of a contradiction the model confirmed claims, its line set."""
-    one, other = candidate.one, candidate.other
-    claims = contradicting(one, other)
-    if claims is not None:
-        return claims[0]._replace(line=one.line), claims[1]._replace(line=other.line)
-    rules = opposed_rules(one, other)
-    if rules is not None:
-        return _rule_claim(one.line, rules[0]), _rule_claim(other.line, rules[1])
-    about = "what they say"
-    return (
-        Claim(one.line, "value", "", _cut_value(one.text), about),
-        Claim(other.line, "value", "", _cut_value(other.text), about),
-    )
-
-
-def _rule_claim(line: int, rule: Rule) -> Claim:
-    return Claim(line, "always-never", "", rule.polarity, f"whether to {rule.said[:60].lower()}")
-
-
-def _cut_value(text: str) -> str:
-    said = " ".join(text.split())
-    return said if len(said) <= 80 else said[:79] + "…"

@@ -18,7 +18,9 @@ from memtab.store.text.near_duplicates import idf_weights, near_duplicate_pairs
 from memtab.trust.claims import Claim, contradict, sentence_claims
 from memtab.trust.duplicates.meaning import POLARITIES, required_by
 from memtab.trust.duplicates.statements import Statement, is_statement
+from memtab.trust.memories import place_of
 from memtab.trust.polarity import Rule, rule_of
+from memtab.trust.records import MemoryPlace
 from memtab.trust.specifics import different_specifics
 from memtab.trust.words import content_lines, sentence_stems, statements
 
@@ -180,3 +182,119 @@ def disagreement(
 
 def _value(value: str) -> str:
     return f"not {value.removeprefix('not:')}" if value.startswith("not:") else value
+
+
+class Together:
+    """The places findings hold together: two lines, or two whole memories."""
+
+    def __init__(self, found: Iterable[Sequence[MemoryPlace]]) -> None:
+        self._lines: set[tuple[str, int | None, str, int | None]] = set()
+        for places in found:
+            for one in places:
+                for other in places:
+                    if one.path != other.path:
+                        self._lines.add((one.path, one.line, other.path, other.line))
+
+    def side_by_side(self, one: Side, other: Side) -> bool:
+        mine, theirs = one.document.path, other.document.path
+        return any(
+            (mine, a, theirs, b) in self._lines
+            for a in (one.line, None)
+            for b in (other.line, None)
+        )
+
+
+def as_shown(side: Side) -> str:
+    """A statement as the model reads it: its file's scope, then what it says."""
+    place = place_of(side.document)
+    if place.project is None:
+        return f"{GLOBAL} {side.text}"
+    project = place.project.rstrip("/").rsplit("/", 1)[-1]
+    return f"({place.scope} memory of project {project}) {side.text}"
+
+
+def places_of(candidate: Candidate) -> tuple[MemoryPlace, MemoryPlace]:
+    return (
+        place_of(candidate.one.document, candidate.one.line, candidate.one.text),
+        place_of(candidate.other.document, candidate.other.line, candidate.other.text),
+    )
+
+
+def claims_of(candidate: Candidate) -> tuple[Claim, Claim]:
+    """What each side of a contradiction the model confirmed claims, its line set."""
+    one, other = candidate.one, candidate.other
+    claims = contradicting(one, other)
+    if claims is not None:
+        return claims[0]._replace(line=one.line), claims[1]._replace(line=other.line)
+    rules = opposed_rules(one, other)
+    if rules is not None:
+        return _rule_claim(one.line, rules[0]), _rule_claim(other.line, rules[1])
+    about = "what they say"
+    return (
+        Claim(one.line, "value", "", _cut_value(one.text), about),
+        Claim(other.line, "value", "", _cut_value(other.text), about),
+    )
+
+
+def _rule_claim(line: int, rule: Rule) -> Claim:
+    return Claim(line, "always-never", "", rule.polarity, f"whether to {rule.said[:60].lower()}")
+
+
+def _cut_value(text: str) -> str:
+    said = " ".join(text.split())
+    return said if len(said) <= 80 else said[:79] + "…"
+
+
+GLOBAL = "(global memory, read in every project)"
+SHOP = "(project memory of project shop)"
+Control = tuple[tuple[str, str], tuple[str, str], str, str]
+"""A question's controls: a pair every judge must dismiss, a pair every judge must confirm,
+and in words what a model that confirms the first, or dismisses the second, got wrong."""
+_SAME_NOT = "called two statements about different things the same"
+_SAME_MISSED = "did not call an obvious rewording the same"
+_CONTRADICT_NOT = "called two rules about different things a contradiction"
+_CONTRADICT_MISSED = "did not call an always/never opposite a contradiction"
+CONTROLS: dict[str, Control] = {
+    "same": (
+        (
+            "The API's dev server runs on port 8000.",
+            "The docs site's dev server runs on port 8000.",
+        ),
+        (
+            "Always run the unit tests before pushing.",
+            "Run the unit tests every time before you push.",
+        ),
+        _SAME_NOT,
+        _SAME_MISSED,
+    ),
+    "contradict": (
+        ("Always run the unit tests before pushing.", "Never run the load tests on a laptop."),
+        ("Always use tabs for indentation.", "Never use tabs for indentation."),
+        _CONTRADICT_NOT,
+        _CONTRADICT_MISSED,
+    ),
+    "same-statement": (
+        (
+            f"{SHOP} The API's dev server runs on port 8000.",
+            f"{SHOP} The docs site's dev server runs on port 8000.",
+        ),
+        (
+            f"{GLOBAL} Always run the unit tests before pushing.",
+            f"{SHOP} Run the unit tests every time before you push.",
+        ),
+        _SAME_NOT,
+        _SAME_MISSED,
+    ),
+    "contradict-statement": (
+        (
+            f"{GLOBAL} Always run the unit tests before pushing.",
+            f"{SHOP} Never run the load tests on a laptop.",
+        ),
+        (f"{GLOBAL} Always use tabs for indentation.", f"{SHOP} Never use tabs for indentation."),
+        _CONTRADICT_NOT,
+        _CONTRADICT_MISSED,
+    ),
+}
+"""The controls of each question a finding or a pair is put to (a small model confirms
+nearly every pair it is shown): a model that fails either may not dismiss what the offline
+engines found, nor is asked the wider net."""

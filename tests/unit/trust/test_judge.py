@@ -35,6 +35,12 @@ def reply(verdict: str, reason: str) -> ModelReply:
     return ModelReply(text, usage=Usage(120, 12), served_model="judge-1.q4")
 
 
+SAME_OK = [reply("different", "two services"), reply("same", "both: tests before a push")]
+"""The answers to the controls of "same" (`wider.CONTROLS`) every judge must give."""
+CONTRADICT_OK = [reply("compatible", "two kinds of tests"), reply("contradiction", "tabs or not")]
+"""The answers to the controls of "contradict" every judge must give."""
+
+
 def judge_of(home: Home, provider: ScriptedProvider) -> ModelJudge:
     def make(settings: ProviderSettings, limit: int | None) -> ChatProvider:
         return provider
@@ -58,7 +64,11 @@ def test_the_model_confirms_and_dismisses_with_a_reason_and_is_asked_once(tmp_pa
     assert [g.kind for g in groups] == ["reworded", "rule"]
     report = DuplicatesReport(groups=tuple(groups), files_read=4)
     provider = ScriptedProvider(
-        [reply("different", "one person to ask, two other facts"), reply("Same", "both: pnpm")]
+        [
+            *SAME_OK,
+            reply("different", "one person to ask, two other facts"),
+            reply("Same", "both: pnpm"),
+        ]
     )
     judge = judge_of(home, provider)
     judged = judge_duplicates(report, judge, engine.said)
@@ -67,16 +77,16 @@ def test_the_model_confirms_and_dismisses_with_a_reason_and_is_asked_once(tmp_pa
     [dismissed] = judged.dismissed
     assert (kept.kind, kept.judged_by, kept.reason) == ("rule", "judge-1.q4", "both: pnpm")
     assert (dismissed.kind, dismissed.reason) == ("reworded", "one person to ask, two other facts")
-    asked = [messages[0].text for messages in provider.messages]  # type: ignore[union-attr]
+    asked = [message[0].text for message in provider.messages[2:]]  # type: ignore[union-attr]
     assert "1. Ask Priya about billing. Lunch is at one.\n2. Ask Priya" in asked[0]
     assert '"verdict": "same" or "different"' in asked[0]
     assert "1. Use pnpm, not npm.\n2. Prefer pnpm over npm in this repo." in asked[1]
-    assert judged.judged == "Judged by judge-1: 2 asked, 0 answered before."
+    assert judged.judged == "Judged by judge-1: 4 asked, 0 answered before."
     # The next run asks nothing: each answer is kept by question and content, privately.
     again = ScriptedProvider([])
     judge = judge_of(home, again)
     assert judge_duplicates(report, judge, engine.said) == judged.replaced(
-        judged="Judged by judge-1: 0 asked, 2 answered before."
+        judged="Judged by judge-1: 0 asked, 4 answered before."
     )
     assert again.calls == 0
     assert mode_of(cache_file_for(home, "judged")) == 0o600
@@ -90,8 +100,8 @@ def test_an_unreadable_answer_or_a_failed_call_leaves_the_offline_finding(tmp_pa
     ]
     engine = ContradictionsEngine(home, line_time=lambda d, line: 0)
     report = ContradictionsReport(contradictions=tuple(engine.pairs_of(documents)))
-    for provider in (
-        ScriptedProvider([ModelReply("I think they might both be fine.")]),
+    for provider in (  # the controls' answers are kept after the first
+        ScriptedProvider([*CONTRADICT_OK, ModelReply("I think they might both be fine.")]),
         ScriptedProvider([reply("maybe", "a verdict of neither kind")]),
         ScriptedProvider(fail=ProviderError("connection", "judge-1: connection refused")),
     ):
@@ -109,20 +119,30 @@ def test_an_unreadable_answer_or_a_failed_call_leaves_the_offline_finding(tmp_pa
     assert judge_of(home, ScriptedProvider([])).ask("same", ["a", "b"]) is None
 
 
-def test_the_command_asks_the_configured_model_unless_offline(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def contradicting_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, provider: ScriptedProvider
+) -> list[str]:
+    """`memtab contradictions`' arguments on a home of two opposite rules, `provider` the
+    configured model."""
     home = make_home(tmp_path / "home")
     atomic_write_text(home.global_root / "a.md", "# A\n\n- Never rebase on main.\n")
     atomic_write_text(
         home.project_root(PROJECT) / "b.md", "# B\n\n- Always rebase on main before review.\n"
     )
-    provider = ScriptedProvider([reply("contradiction", "never rebase against always rebase")])
     monkeypatch.setattr(judging, "make_provider", lambda settings, limit: provider)
     monkeypatch.setattr(
         "memtab.cli.health.trust_commands.resolve_provider_settings", lambda: SETTINGS
     )
-    argv = ["--home", str(home.root), "contradictions", "--no-sources"]
+    return ["--home", str(home.root), "contradictions", "--no-sources"]
+
+
+def test_the_command_asks_the_configured_model_unless_offline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    provider = ScriptedProvider(
+        [*CONTRADICT_OK, reply("contradiction", "never rebase against always rebase")]
+    )
+    argv = contradicting_home(tmp_path, monkeypatch, provider)
     assert main([*argv, "--json"]) == 1
     [found] = json.loads(capsys.readouterr().out)["contradictions"]
     assert (found["judgedBy"], found["reason"]) == (
@@ -135,8 +155,8 @@ def test_the_command_asks_the_configured_model_unless_offline(
     assert main(argv) == 1
     out = capsys.readouterr().out
     assert "judged by judge-1.q4: never rebase against always rebase" in out
-    assert "Judged by judge-1: 0 asked, 1 answered before." in out
-    assert provider.calls == 1
+    assert "Judged by judge-1: 0 asked, 3 answered before." in out
+    assert provider.calls == 3
 
 
 def test_an_answer_is_kept_for_the_question_asked_not_another(

@@ -32,7 +32,7 @@ from memtab.trust.wider import candidates
 from support.memory_home import PROJECT, make_home
 from support.scripted_provider import ScriptedProvider
 from support.seeded_memories import memory
-from unit.trust.test_judge import SETTINGS, judge_of, reply
+from unit.trust.test_judge import CONTRADICT_OK, SAME_OK, SETTINGS, judge_of, reply
 
 UTC = "Timestamps are stored in UTC, converted only in the UI."
 TIMESTAMPTZ = "All DB timestamps are timestamptz in UTC; the frontend converts them to local time."
@@ -44,11 +44,6 @@ DONE_BEFORE = "Never say a change is done before the linters pass."
 LINT_BEFORE = "Always run the linters before saying a change is done."
 MERGE_MAIN = "Don't rebase onto main here. We merge main into the branch before review."
 REBASE_MAIN = "Always rebase the branch on main before review."
-
-
-APART = reply("different", "two services")
-"""The control pair dismissed (`judge.CONTROLS`): the model may be asked the wider net."""
-COMPATIBLE = reply("compatible", "two kinds of tests")
 
 
 def _notes(*pairs: tuple[str, str]) -> list[Document]:
@@ -74,7 +69,7 @@ def test_a_pair_the_words_did_not_confirm_is_asked_and_shown_judged_when_the_mod
     assert report.groups == ()  # the offline engine alone finds nothing
     provider = ScriptedProvider(
         [
-            APART,
+            *SAME_OK,
             reply("same", "both: timestamps in UTC, converted for display"),
             reply("same", "neither says more than the other"),
         ]
@@ -90,7 +85,7 @@ def test_a_pair_the_words_did_not_confirm_is_asked_and_shown_judged_when_the_mod
         ("/memories/project/p0.md", 3),
     ]
     assert "as the model judged it" in group.why
-    control, asked, then = [m[0].text for m in provider.messages]  # type: ignore[union-attr]
+    control, _, asked, then = [m[0].text for m in provider.messages]  # type: ignore[union-attr]
     assert "The docs site's dev server runs on port 8000." in control
     # Each statement with its file's scope; the same, then nothing more in either.
     assert (
@@ -100,8 +95,8 @@ def test_a_pair_the_words_did_not_confirm_is_asked_and_shown_judged_when_the_mod
     assert "either could be deleted and nothing would be lost" in asked
     assert "Does either statement say something the other does not say" in then
     assert judged.judged.startswith(
-        "Judged by judge-1: 3 asked, 0 answered before; of 1 pair the offline engine did not "
-        "confirm, 1 confirmed; 3 questions took"
+        "Judged by judge-1: 4 asked, 0 answered before; of 1 pair the offline engine did not "
+        "confirm, 1 confirmed; 4 questions took"
     )
 
 
@@ -118,11 +113,11 @@ def test_a_pair_the_model_dismisses_is_not_shown(tmp_path: Path, answers: list[M
     model says "same" too easily)."""
     home = Home(tmp_path / "home")
     engine, report = _duplicates(home, _notes((UTC, TIMESTAMPTZ)))
-    provider = ScriptedProvider([APART, *answers])
+    provider = ScriptedProvider([*SAME_OK, *answers])
     judged = judge_duplicates(
         report, judge_of(home, provider), engine.said, wider_duplicates(report, engine.read)
     )
-    assert (judged.groups, judged.dismissed, provider.calls) == ((), (), 1 + len(answers))
+    assert (judged.groups, judged.dismissed, provider.calls) == ((), (), 2 + len(answers))
     assert "of 1 pair the offline engine did not confirm, 0 confirmed" in judged.judged
 
 
@@ -161,12 +156,12 @@ def test_the_budget_of_questions_leaves_the_rest_unasked_and_says_so(
     wider = wider_duplicates(report, engine.read)
     assert [c.one.text for c in wider] == [UTC, release[0]]  # the most alike first
     provider = ScriptedProvider(
-        [APART, reply("same", "timestamps in UTC"), reply("same", "no more")]
+        [*SAME_OK, reply("same", "timestamps in UTC"), reply("same", "no more")]
     )
     judge = judge_of(home, provider)
     judged = judge_duplicates(report, judge, engine.said, wider)
     judge.close()
-    assert provider.calls == 3 and [g.reason for g in judged.groups] == ["timestamps in UTC"]
+    assert provider.calls == 4 and [g.reason for g in judged.groups] == ["timestamps in UTC"]
     assert "1 pair left unasked (at most 2 new questions a run: the next run asks them)" in (
         judged.judged
     )
@@ -189,7 +184,7 @@ def test_an_answer_that_is_no_verdict_leaves_the_offline_result(
     engine, report = _duplicates(home, _notes((UTC, TIMESTAMPTZ)))
     judged = judge_duplicates(
         report,
-        judge_of(home, ScriptedProvider([APART, answer])),
+        judge_of(home, ScriptedProvider([*SAME_OK, answer])),
         engine.said,
         wider_duplicates(report, engine.read),
     )
@@ -208,7 +203,9 @@ def test_opposite_rules_the_claims_missed_are_asked_as_a_contradiction_with_the_
     wider = wider_contradictions(report, engine.compared)
     # UTC: nothing against; "never say done before the linters pass" requires the linters
     assert [(c.one.text, c.how) for c in wider] == [(EMOJI, "polarity")]
-    provider = ScriptedProvider([COMPATIBLE, reply("contradiction", "no emojis against a gitmoji")])
+    provider = ScriptedProvider(
+        [*CONTRADICT_OK, reply("contradiction", "no emojis against a gitmoji")]
+    )
     judged = judge_contradictions(report, judge_of(home, provider), wider, engine.contradiction_of)
     [found] = judged.contradictions
     assert (found.kind, found.judged_by, found.reason) == (
@@ -221,9 +218,11 @@ def test_opposite_rules_the_claims_missed_are_asked_as_a_contradiction_with_the_
         "/memories/project/p0.md",
     )
     assert (found.first.value, found.second.value) == ("never", "always")
-    _, asked = [messages[0].text for messages in provider.messages]  # type: ignore[union-attr]
+    *_, asked = [messages[0].text for messages in provider.messages]  # type: ignore[union-attr]
     assert "A fact you may not overrule: the first says never" in asked
-    dismissing = ScriptedProvider([COMPATIBLE, reply("compatible", "emojis and gitmoji differ")])
+    dismissing = ScriptedProvider(
+        [*CONTRADICT_OK, reply("compatible", "emojis and gitmoji differ")]
+    )
     home = Home(tmp_path / "other")
     judged = judge_contradictions(
         report, judge_of(home, dismissing), wider, engine.contradiction_of
@@ -241,7 +240,7 @@ def test_the_command_judges_the_wider_net_with_a_model_and_never_offline(
     status = main(argv)  # no model configured: the offline engine alone
     offline = capsys.readouterr().out
     provider = ScriptedProvider(
-        [APART, reply("same", "timestamps in UTC"), reply("same", "no more")]
+        [*SAME_OK, reply("same", "timestamps in UTC"), reply("same", "no more")]
     )
     monkeypatch.setattr(judging, "make_provider", lambda settings, limit: provider)
     monkeypatch.setattr(
@@ -259,7 +258,7 @@ def test_the_command_judges_the_wider_net_with_a_model_and_never_offline(
     }
     assert main([*argv[:-1]]) == 1
     out = capsys.readouterr().out
-    assert "judged by judge-1.q4: timestamps in UTC" in out and provider.calls == 3
+    assert "judged by judge-1.q4: timestamps in UTC" in out and provider.calls == 4
 
 
 def test_a_model_that_confirms_the_control_pair_is_not_asked_the_wider_net(
@@ -277,5 +276,6 @@ def test_a_model_that_confirms_the_control_pair_is_not_asked_the_wider_net(
     assert (judged.groups, provider.calls) == ((), 1)
     assert judged.judged.startswith(
         "Judged by judge-1: 1 asked, 0 answered before; 1 pair the offline engine did not "
-        "confirm left unasked: the model confirmed a control pair no judge should"
+        "confirm left unasked: the model called two statements about different things the same "
+        "(a control pair every judge answers alike)"
     )
