@@ -50,6 +50,12 @@ def changed_since(info: os.stat_result, racy_after_ns: int) -> bool:
     return max(info.st_mtime_ns, info.st_ctime_ns) >= racy_after_ns
 
 
+def settled(info: os.stat_result, read_at_ms: int) -> bool:
+    """Whether a file was last modified safely before `read_at_ms`: a later rewrite of the same size
+    in the same clock tick would keep its stat (git's "racily clean")."""
+    return not changed_since(info, read_at_ms * 1_000_000 - RACY_MARGIN_NS)
+
+
 def still_as_read(entry: object, info: os.stat_result, more: int) -> bool:
     """Whether `entry` (as JSON holds it: the `stamp_of` list, then `more` values) is of a file
     still as `info` says."""

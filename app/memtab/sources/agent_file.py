@@ -303,10 +303,16 @@ def _file_errors(
         raise MemoryFileError(said or str(error)) from None
 
 
-def stat_now(file: SourceFile) -> tuple[int, int] | None:
-    """(size, mtime_ns) of an agent's file now, as `sources.external` records it."""
+def stat_info(file: SourceFile) -> os.stat_result | None:
+    """An agent's file's stat now (None: gone or unreadable); its ctime tells `sources.external`
+    whether the stat can vouch for its content."""
     try:
-        info = os.stat(file.physical, follow_symlinks=file.linked)
+        return os.stat(file.physical, follow_symlinks=file.linked)
     except OSError:
         return None
-    return (info.st_size, info.st_mtime_ns)
+
+
+def stat_now(file: SourceFile) -> tuple[int, int] | None:
+    """(size, mtime_ns) of an agent's file now, as `sources.external` records it."""
+    info = stat_info(file)
+    return None if info is None else (info.st_size, info.st_mtime_ns)

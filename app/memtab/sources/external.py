@@ -1,17 +1,20 @@
 """Changes another program made to another agent's files, recorded in the home's history
-(docs/formats.md §14.5): compared by stat, read when it differs, each under the file's lock
-without waiting; a listing cut short records no deletion."""
+(docs/formats.md §14.5): compared by stat, read when it differs or was modified too near its
+reading for its stat to tell (`fs.memo.settled`), each under the file's lock without waiting; a
+listing cut short records no deletion."""
 
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass, field
 
 from memtab.file_protocol.file_ref import SourceError, parse_file_id
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.clock import now_ms
 from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
-from memtab.sources.agent_file import index_key, stat_now
+from memtab.fs.memo import settled
+from memtab.sources.agent_file import index_key, stat_info, stat_now
 from memtab.sources.content import file_lock_path, read_source_file
 from memtab.sources.listing import source_file
 from memtab.sources.model import Source, SourceFile, SourceListing
@@ -23,8 +26,9 @@ from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
 
-_SAME: dict[tuple[str, str], tuple[tuple[int, int], str]] = {}
-"""(index, file id) → the stat read and the content's sha, when already its newest version."""
+_SAME: dict[tuple[str, str], tuple[tuple[int, int], str, int]] = {}
+"""(index, file id) → the stat read, the content's sha and when (ms) the pass that read it
+began, when already its newest version."""
 
 
 @dataclass
@@ -50,15 +54,17 @@ def record_source_external(
     """Record what changed in `listing`'s files since history last saw them, as `actor`'s;
     never raises for a file."""
     report = SourceExternalReport()
+    started_ms = now_ms()  # before any stat: no content read this pass is older
     key = index_key(listing.source.id)
     newest = ScopeHistory(home, key).newest_by_path()
     recorder = HistoryRecorder(home, actor=actor, run_id=None, workspace_id=None, clock=now_ms)
     listed = {file.id: file for file in listing.files}
     for file in listing.files:
-        found = stat_now(file)
-        if found is None or _unchanged(newest.get(file.id), found, _SAME.get((key, file.id))):
+        info = stat_info(file)
+        if info is None or _unchanged(newest.get(file.id), info, _SAME.get((key, file.id))):
             continue
-        _record_file(home, recorder, key, listing, file, found, report, actor)
+        found = (info.st_size, info.st_mtime_ns)
+        _record_file(home, recorder, key, listing, file, found, started_ms, report, actor)
     if listing.error is None and not listing.truncated:
         gone = [
             Observation(path, None, read_against=ReadAgainst(version.id))
@@ -85,6 +91,7 @@ def _record_file(
     listing: SourceListing,
     file: SourceFile,
     found: tuple[int, int],
+    started_ms: int,
     report: SourceExternalReport,
     actor: str,
 ) -> None:
@@ -98,7 +105,7 @@ def _record_file(
             seen = Observation(file.id, data, found, sha256=digest)
             added = recorder.observe(key, [seen], actor=actor)
             if not added:
-                _SAME[(key, file.id)] = (found, digest)
+                _SAME[(key, file.id)] = (found, digest, started_ms)
     except LockUnavailableError:
         report.busy += 1
         return
@@ -121,8 +128,15 @@ def _still_gone(source: Source, file_id: str) -> bool:
 
 
 def _unchanged(
-    version: Version | None, found: tuple[int, int], same: tuple[tuple[int, int], str] | None
+    version: Version | None,
+    info: os.stat_result,
+    same: tuple[tuple[int, int], str, int] | None,
 ) -> bool:
+    """Whether a file's stat shows it holds its newest version: the version's own stat, or the
+    stat of the pass that last read it, where the file was settled by then."""
     if version is None or version.deleted:
         return False
-    return version.stat == found or same == (found, version.sha256)
+    found = (info.st_size, info.st_mtime_ns)
+    if version.stat == found and settled(info, version.at):
+        return True
+    return same is not None and same[:2] == (found, version.sha256) and settled(info, same[2])

@@ -1,4 +1,5 @@
-"""The memories the engines read, who sees them together, and where each one is in words.
+"""The memories the engines read (through `MemoryEngine`, their base), who sees them
+together, and where each one is in words.
 
 Every memory Memtab sees, read as `memtab check` reads it (`check.documents.collect`):
 the global scope once, each registered project's scope once, each workspace's scope
@@ -12,15 +13,21 @@ workspaces', a workspace's only with its own.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from memtab.check.documents import Collected, Document, collect
+from memtab.kept.per_file import KeptAnswer, NotAsMadeError, PerFile
 from memtab.kept.texts import KeptTexts
 from memtab.sources.codex.imports import shown_once
 from memtab.sources.config import SourceContext
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
 from memtab.trust.records import MemoryPlace
+
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 AGENT_NAMES = {
     "mux": "mux",
@@ -49,6 +56,39 @@ def read_memories(
     if texts is not None:
         texts.finish(everything=workspace_id is None)
     return collected
+
+
+class MemoryEngine:
+    """What every trust engine shares: the home whose memory it reads (other agents' too
+    unless not `sources`), each file's text kept between runs (`KeptTexts`)."""
+
+    def __init__(
+        self, home: Home, *, env: Mapping[str, str] | None = None, sources: bool = True
+    ) -> None:
+        self.home = home
+        self._env = env
+        self._sources = sources
+        self._texts = KeptTexts(home)
+
+    def memories(self, workspace_id: str | None = None) -> tuple[Collected, bool]:
+        """The memories (`read_memories`), and whether they are every memory the engine
+        reads (what it keeps of others is then forgotten)."""
+        collected = read_memories(
+            self.home, workspace_id, sources=self._sources, env=self._env, texts=self._texts
+        )
+        return collected, workspace_id is None and self._sources
+
+
+def anew(what: str, work: Callable[[], T], kept: Iterable[PerFile[Any] | KeptAnswer]) -> T:
+    """What `work` returns; when what was `kept` is found at its use not to be what the
+    engine makes (`NotAsMadeError`), forgotten and the work done again."""
+    try:
+        return work()
+    except NotAsMadeError as error:
+        logger.info("The %s' cache is not what they make (%s): worked out anew", what, error)
+        for each in kept:
+            each.forget()
+        return work()
 
 
 def copies_of(documents: Sequence[Document]) -> dict[str, str]:

@@ -15,17 +15,16 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 
 from memtab.fs.memo import collection_paused
-from memtab.kept.texts import KeptTexts
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
 from memtab.trust.contradictions.engine import ContradictionsEngine, LineTime
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.leaks.engine import LeaksEngine
-from memtab.trust.memories import read_memories
+from memtab.trust.memories import MemoryEngine
 from memtab.trust.report import TrustReport
 
 
-class TrustEngines:
+class TrustEngines(MemoryEngine):
     """Duplicates, contradictions and leaks over one read (see the module doc);
     thread-safe as each engine is (one run at a time)."""
 
@@ -37,10 +36,7 @@ class TrustEngines:
         sources: bool = True,
         line_time: LineTime | None = None,
     ) -> None:
-        self.home = home
-        self._env = env
-        self._sources = sources
-        self._texts = KeptTexts(home)
+        super().__init__(home, env=env, sources=sources)
         self.duplicates = DuplicatesEngine(home, env=env, sources=sources)
         self.contradictions = ContradictionsEngine(
             home, env=env, sources=sources, line_time=line_time
@@ -52,11 +48,8 @@ class TrustEngines:
         """What the memory of the home (or what `workspace_id`'s sessions see) holds of
         the three, the duplicate groups whose key is in `kept` left out. HomeError for an
         unusable registry or an unknown workspace."""
-        collected = read_memories(
-            self.home, workspace_id, sources=self._sources, env=self._env, texts=self._texts
-        )
+        collected, everything = self.memories(workspace_id)
         documents = collected.documents
-        everything = workspace_id is None and self._sources
         groups = self.duplicates.groups_of(documents, everything=everything)
         shown = tuple(group for group in groups if group.key not in kept)
         projects = self.leaks.known_projects(documents)

@@ -17,7 +17,7 @@ import pytest
 from memtab.check.documents import Document
 from memtab.kept.per_file import CACHE_VERSION, MAGIC, cache_file_for
 from memtab.store.home import Home
-from memtab.trust import together
+from memtab.trust import memories, together
 from memtab.trust.contradictions import engine as contradictions
 from memtab.trust.duplicates import engine as duplicates
 from memtab.trust.duplicates import statements
@@ -263,15 +263,14 @@ def test_a_run_holds_the_cycle_collector_off_and_ends_with_it_on(
 ) -> None:
     """A run's documents, words and pairs hold no cycle: the collector's passes over them
     as they grow are time lost (`per_file.collection_paused`)."""
-    module = {"duplicates": duplicates, "contradictions": contradictions, "leaks": leaks}
-    read = together.read_memories
+    read = memories.read_memories
     seen: list[bool] = []
 
     def reading(*args: object, **kwargs: object) -> object:
         seen.append(gc.isenabled())
         return read(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(module.get(engine, together), "read_memories", reading)
+    monkeypatch.setattr(memories, "read_memories", reading)
     home = make_home(tmp_path / "home")
     made = {
         "duplicates": duplicates.DuplicatesEngine,

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from memtab.cli.common import Argument, command, open_home, print_json
+from memtab.cli.common import Argument, command, open_home
 from memtab.cli.failure import Kind, failed
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.fs.terminal_text import printable
@@ -23,7 +23,7 @@ from memtab.trust.contradictions.engine import ContradictionsEngine
 from memtab.trust.contradictions.records import ContradictionsReport
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.duplicates.kept import load_kept
-from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport
+from memtab.trust.duplicates.records import DuplicatesReport
 from memtab.trust.judge import (
     ModelJudge,
     judge_contradictions,
@@ -61,183 +61,25 @@ _COMMON_OPTIONS = (
 )
 
 
-def _reading(args: argparse.Namespace, command: str, read: Callable[[], object]) -> object | int:
-    """What `read` returns, or the exit status of its failure (said as `memtab check`'s)."""
+def _found(
+    args: argparse.Namespace,
+    home: Home,
+    command: str,
+    find: Callable[[], R],
+    judge: Callable[[R, ModelJudge], R] | None = None,
+) -> R | int:
+    """`find`'s report, judged by the configured model (`judge`, `trust.judge`) unless
+    `--offline`, no model is configured or settings name none usable; or the exit status of
+    its failure (said as `memtab check`'s)."""
     try:
-        return read()
+        report = find()
     except (HomeError, MemoryStoreError, PathError, OSError) as error:
         words = f"cannot read the memory: {error}"
         kind: Kind = "system" if isinstance(error, OSError) else "refused"
         return failed(
             words, kind, json=args.json, command=command, error=error, status=COULD_NOT_READ
         )
-
-
-@command(
-    "duplicates",
-    *_COMMON_OPTIONS,
-    _OFFLINE,
-    Argument(
-        "--all",
-        action="store_true",
-        help="show the groups kept as they are too (the window's Keep)",
-    ),
-    writes_home=False,
-    help="memories that say the same thing, across agents and scopes",
-    description="Find memories that say the same thing: the same text (a copy, Codex's "
-    "import of a Claude Code memory, a note under other frontmatter), the same note in "
-    "other words, and one rule written in two memories (in global and in a project). "
-    "Exits 1 when something was found, 0 when not, 2 when the memory could not be read.",
-)
-def run_duplicates(args: argparse.Namespace) -> int:
-    home = open_home(args)
-    engine = DuplicatesEngine(home, sources=not args.no_sources)
-    kept = () if args.all else load_kept(home)
-    report = _reading(args, "duplicates", lambda: engine.find(args.workspace, kept=kept))
-    if isinstance(report, int):
-        return report
-    assert isinstance(report, DuplicatesReport)
-    report = _judged(
-        args,
-        home,
-        report,
-        lambda found, by: judge_duplicates(
-            found, by, engine.said, wider_duplicates(found, engine.read)
-        ),
-    )
-    if args.json:
-        print_json(report.to_json())
-    else:
-        for group in report.groups:
-            _print_group(group)
-        for group in report.dismissed:
-            print(f"dismissed by {group.judged_by}: {printable(group.why)} — {group.reason}")
-        found = f"{plural(len(report.groups), 'group')} of duplicates"
-        _say_found(report.groups, found, "duplicates", report.files_read)
-        if report.kept:
-            print(f"({plural(report.kept, 'group')} kept as they are not shown: --all shows them)")
-        if report.judged:
-            print(report.judged)
-    return _done(report.problems, report.groups)
-
-
-@command(
-    "contradictions",
-    *_COMMON_OPTIONS,
-    _OFFLINE,
-    writes_home=False,
-    help="lines of two memories a session sees together that disagree",
-    description="Find lines, in any two memories a session sees together (global and "
-    "a project's, a project's and its workspaces', every agent's), that state different "
-    "values for one thing: a port, a version, a setting, a command, a path, a tool to "
-    "use, always or never; each names every value said, the files and lines saying it "
-    "and which is newer, one finding a thing however many lines disagree. "
-    "Exits 1 when something was found, 0 when not, 2 when the memory could not be read.",
-)
-def run_contradictions(args: argparse.Namespace) -> int:
-    home = open_home(args)
-    engine = ContradictionsEngine(home, sources=not args.no_sources)
-    report = _reading(args, "contradictions", lambda: engine.find(args.workspace))
-    if isinstance(report, int):
-        return report
-    assert isinstance(report, ContradictionsReport)
-    report = _judged(
-        args,
-        home,
-        report,
-        lambda found, by: judge_contradictions(
-            found, by, wider_contradictions(found, engine.compared), engine.contradiction_of
-        ),
-    )
-    if args.json:
-        print_json(report.to_json())
-    else:
-        for found in report.contradictions:
-            print(f"{found.kind} · {printable(found.about)} · {printable(found.why)}")
-            sides = [(found.first, "first"), (found.second, "second")]
-            for side, name in [*sides, *((other, "") for other in found.others)]:
-                newer = "  (newer)" if found.newer == name else ""
-                print(f"    {_where(side.place)}  ({where_in_words(side.place)}){newer}")
-                print(f"        {printable(side.place.text.strip())}")
-                if side.elsewhere:
-                    more = plural(len(side.elsewhere) + (side.more_places or 0), "more place")
-                    print(f"        and in {more}, newest first:")
-                for said in side.elsewhere:
-                    print(f"        {_where(said.place)}  ({where_in_words(said.place)})")
-                if side.more_places:
-                    print(f"        … and {plural(side.more_places, 'more place')}")
-            if found.more_values:
-                print(f"    … and {plural(found.more_values, 'more value')}")
-            if found.reason:
-                print(f"    judged by {found.judged_by}: {printable(found.reason)}")
-        for found in report.dismissed:
-            print(
-                f"dismissed by {found.judged_by}: {printable(found.about)} · "
-                f"{printable(found.reason)}"
-            )
-        many = plural(len(report.contradictions), "contradiction")
-        _say_found(report.contradictions, many, "contradictions", report.files_read)
-        if report.cut:
-            print(report.cut)
-        if report.judged:
-            print(report.judged)
-    return _done(report.problems, report.contradictions)
-
-
-@command(
-    "leaks",
-    *_COMMON_OPTIONS,
-    writes_home=False,
-    help="memories in the wrong place (another project's, global), and secrets",
-    description="Find memories in one project's memory (or global memory, or team "
-    "memory shared with collaborators) that name another project's paths, repository or "
-    "hosts, or a person's home folder, and secret-like values anywhere; each says where "
-    "the memory belongs. Exits 1 when something was found, 0 when not, 2 when the "
-    "memory could not be read.",
-)
-def run_leaks(args: argparse.Namespace) -> int:
-    engine = LeaksEngine(open_home(args), sources=not args.no_sources)
-    report = _reading(args, "leaks", lambda: engine.find(args.workspace))
-    if isinstance(report, int):
-        return report
-    assert isinstance(report, LeaksReport)
-    if args.json:
-        print_json(report.to_json())
-    else:
-        for leak in report.leaks:
-            print(
-                f"{_where(leak.place)}  ({where_in_words(leak.place)}): [{leak.kind}] "
-                f"names {printable(leak.names)}"
-            )
-            print(f"    {printable(leak.place.text.strip())}")
-            for place in leak.elsewhere:
-                if place.path == leak.place.path:
-                    print(f"    and line {place.line}: {printable(place.text.strip())}")
-                else:
-                    print(f"    and {_where(place)}  ({where_in_words(place)})")
-            print(f"    {printable(leak.why)}")
-            print(f"    belongs in: {printable(leak.belongs)}")
-        _say_found(report.leaks, plural(len(report.leaks), "leak"), "leaks", report.files_read)
-    return _done(report.problems, report.leaks)
-
-
-def _print_group(group: DuplicateGroup) -> None:
-    alike = "" if group.kind == "copy" else f" {round(group.similarity * 100)}%"
-    print(f"{group.kind}{alike} · {printable(group.why)}")
-    for member in group.members:
-        print(f"    {_where(member)}  ({where_in_words(member)})")
-        if member.text:
-            print(f"        {printable(member.text.strip())}")
-    if group.reason:
-        print(f"    judged by {group.judged_by}: {printable(group.reason)}")
-
-
-def _judged(
-    args: argparse.Namespace, home: Home, report: R, judge: Callable[[R, ModelJudge], R]
-) -> R:
-    """`report` judged by the configured model (`trust.judge`); as it is with `--offline`, no model
-    configured, or settings that name none usable."""
-    if args.offline:
+    if judge is None or args.offline:
         return report
     try:
         settings = resolve_provider_settings()
@@ -252,16 +94,165 @@ def _judged(
         model.close()
 
 
+@command(
+    "duplicates",
+    *_COMMON_OPTIONS,
+    _OFFLINE,
+    Argument(
+        "--all",
+        action="store_true",
+        help="show the groups kept as they are too (the window's Keep)",
+    ),
+    status=lambda report: _done(report.problems, report.groups),
+    writes_home=False,
+    help="memories that say the same thing, across agents and scopes",
+    description="Find memories that say the same thing: the same text (a copy, Codex's "
+    "import of a Claude Code memory, a note under other frontmatter), the same note in "
+    "other words, and one rule written in two memories (in global and in a project). "
+    "Exits 1 when something was found, 0 when not, 2 when the memory could not be read.",
+)
+def run_duplicates(args: argparse.Namespace) -> DuplicatesReport | int:
+    home = open_home(args)
+    engine = DuplicatesEngine(home, sources=not args.no_sources)
+    kept = () if args.all else load_kept(home)
+    return _found(
+        args,
+        home,
+        "duplicates",
+        lambda: engine.find(args.workspace, kept=kept),
+        lambda found, by: judge_duplicates(
+            found, by, engine.said, wider_duplicates(found, engine.read)
+        ),
+    )
+
+
+@run_duplicates.text
+def _show_duplicates(report: DuplicatesReport, args: argparse.Namespace) -> None:
+    for group in report.groups:
+        alike = "" if group.kind == "copy" else f" {round(group.similarity * 100)}%"
+        print(f"{group.kind}{alike} · {printable(group.why)}")
+        for member in group.members:
+            print(f"    {_at(member)}")
+            if member.text:
+                print(f"        {printable(member.text.strip())}")
+        if group.reason:
+            print(f"    judged by {group.judged_by}: {printable(group.reason)}")
+    for group in report.dismissed:
+        print(f"dismissed by {group.judged_by}: {printable(group.why)} — {group.reason}")
+    found = f"{plural(len(report.groups), 'group')} of duplicates"
+    _say_found(report.groups, found, "duplicates", report.files_read)
+    if report.kept:
+        print(f"({plural(report.kept, 'group')} kept as they are not shown: --all shows them)")
+    if report.judged:
+        print(report.judged)
+
+
+@command(
+    "contradictions",
+    *_COMMON_OPTIONS,
+    _OFFLINE,
+    status=lambda report: _done(report.problems, report.contradictions),
+    writes_home=False,
+    help="lines of two memories a session sees together that disagree",
+    description="Find lines, in any two memories a session sees together (global and "
+    "a project's, a project's and its workspaces', every agent's), that state different "
+    "values for one thing: a port, a version, a setting, a command, a path, a tool to "
+    "use, always or never; each names every value said, the files and lines saying it "
+    "and which is newer, one finding a thing however many lines disagree. "
+    "Exits 1 when something was found, 0 when not, 2 when the memory could not be read.",
+)
+def run_contradictions(args: argparse.Namespace) -> ContradictionsReport | int:
+    home = open_home(args)
+    engine = ContradictionsEngine(home, sources=not args.no_sources)
+    return _found(
+        args,
+        home,
+        "contradictions",
+        lambda: engine.find(args.workspace),
+        lambda found, by: judge_contradictions(
+            found, by, wider_contradictions(found, engine.compared), engine.contradiction_of
+        ),
+    )
+
+
+@run_contradictions.text
+def _show_contradictions(report: ContradictionsReport, args: argparse.Namespace) -> None:
+    for found in report.contradictions:
+        print(f"{found.kind} · {printable(found.about)} · {printable(found.why)}")
+        sides = [(found.first, "first"), (found.second, "second")]
+        for side, name in [*sides, *((other, "") for other in found.others)]:
+            newer = "  (newer)" if found.newer == name else ""
+            print(f"    {_at(side.place)}{newer}")
+            print(f"        {printable(side.place.text.strip())}")
+            if side.elsewhere:
+                more = plural(len(side.elsewhere) + (side.more_places or 0), "more place")
+                print(f"        and in {more}, newest first:")
+            for said in side.elsewhere:
+                print(f"        {_at(said.place)}")
+            if side.more_places:
+                print(f"        … and {plural(side.more_places, 'more place')}")
+        if found.more_values:
+            print(f"    … and {plural(found.more_values, 'more value')}")
+        if found.reason:
+            print(f"    judged by {found.judged_by}: {printable(found.reason)}")
+    for found in report.dismissed:
+        print(
+            f"dismissed by {found.judged_by}: {printable(found.about)} · {printable(found.reason)}"
+        )
+    many = plural(len(report.contradictions), "contradiction")
+    _say_found(report.contradictions, many, "contradictions", report.files_read)
+    if report.cut:
+        print(report.cut)
+    if report.judged:
+        print(report.judged)
+
+
+@command(
+    "leaks",
+    *_COMMON_OPTIONS,
+    status=lambda report: _done(report.problems, report.leaks),
+    writes_home=False,
+    help="memories in the wrong place (another project's, global), and secrets",
+    description="Find memories in one project's memory (or global memory, or team "
+    "memory shared with collaborators) that name another project's paths, repository or "
+    "hosts, or a person's home folder, and secret-like values anywhere; each says where "
+    "the memory belongs. Exits 1 when something was found, 0 when not, 2 when the "
+    "memory could not be read.",
+)
+def run_leaks(args: argparse.Namespace) -> LeaksReport | int:
+    home = open_home(args)
+    engine = LeaksEngine(home, sources=not args.no_sources)
+    return _found(args, home, "leaks", lambda: engine.find(args.workspace))
+
+
+@run_leaks.text
+def _show_leaks(report: LeaksReport, args: argparse.Namespace) -> None:
+    for leak in report.leaks:
+        print(f"{_at(leak.place)}: [{leak.kind}] names {printable(leak.names)}")
+        print(f"    {printable(leak.place.text.strip())}")
+        for place in leak.elsewhere:
+            if place.path == leak.place.path:
+                print(f"    and line {place.line}: {printable(place.text.strip())}")
+            else:
+                print(f"    and {_at(place)}")
+        print(f"    {printable(leak.why)}")
+        print(f"    belongs in: {printable(leak.belongs)}")
+    _say_found(report.leaks, plural(len(report.leaks), "leak"), "leaks", report.files_read)
+
+
 def _say_found(found: Sequence[object], words: str, what: str, files_read: int) -> None:
     files = plural(files_read, "memory file")
     print(f"{words} in {files}." if found else f"No {what} in {files}.")
 
 
 def _done(problems: Sequence[str], found: Sequence[object]) -> int:
+    """The exit status (module doc), what could not be read said on stderr."""
     for problem in problems:
         print(f"memtab: not read: {problem}", file=sys.stderr)
     return 1 if found else 0
 
 
-def _where(place: MemoryPlace) -> str:
-    return place.path + (f":{place.line}" if place.line is not None else "")
+def _at(place: MemoryPlace) -> str:
+    """ "path:line  (where in words)"."""
+    line = f":{place.line}" if place.line is not None else ""
+    return f"{place.path}{line}  ({where_in_words(place)})"

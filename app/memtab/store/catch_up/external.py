@@ -15,7 +15,7 @@ from pathlib import Path
 
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import now_ms
-from memtab.fs.memo import RACY_MARGIN_NS, changed_since
+from memtab.fs.memo import settled
 from memtab.fs.private import PRIVATE_FILE_MODE
 from memtab.fs.readable import HardLinkedFileError
 from memtab.fs.records import Record, ValidEntries
@@ -169,7 +169,7 @@ def _record_scope(
         and not_kept.get(p) != found
     ]
     # Read as their stat is: a stat cache entry would vouch for a same-size rewrite at that mtime.
-    unsettled = {p for p in candidates if not _settled(infos[p], started_ms)}
+    unsettled = {p for p in candidates if not settled(infos[p], started_ms)}
     gone = [
         p
         for p, v in newest.items()
@@ -425,16 +425,10 @@ def _unchanged(
     entry (only a settled file has one)."""
     if version is None or version.deleted:
         return False
-    if version.stat == found and _settled(info, max(version.at, verified_ms)):
+    if version.stat == found and settled(info, max(version.at, verified_ms)):
         return True
     cached = cache.get(version.path)
     return cached is not None and cached[:2] == found and cached[2] == version.sha256
-
-
-def _settled(info: os.stat_result, read_at_ms: int) -> bool:
-    """Whether a file was last modified safely before `read_at_ms`: a later rewrite of the same size
-    in the same clock tick would keep its stat (git's "racily clean")."""
-    return not changed_since(info, read_at_ms * 1_000_000 - RACY_MARGIN_NS)
 
 
 def _missing(store: MemoryStore, path_text: str) -> bool:

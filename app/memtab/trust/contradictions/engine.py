@@ -22,7 +22,6 @@ only out of those whose text changed.
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, get_args
@@ -32,14 +31,7 @@ from memtab.check.documents import Document
 from memtab.file_protocol.file_ref import SourceError
 from memtab.file_protocol.memory_file import MemoryFileError
 from memtab.fs.memo import collection_paused
-from memtab.kept.per_file import (
-    KeptOnDisk,
-    NotAsMadeError,
-    PerFile,
-    is_line,
-    only,
-)
-from memtab.kept.texts import KeptTexts
+from memtab.kept.per_file import KeptOnDisk, NotAsMadeError, PerFile, is_line, only
 from memtab.markdown import text_lines
 from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home
@@ -54,10 +46,8 @@ from memtab.trust.contradictions.records import (
     ContradictionsReport,
     SaidAt,
 )
-from memtab.trust.memories import copies_of, place_of, read_memories
+from memtab.trust.memories import MemoryEngine, anew, copies_of, place_of
 from memtab.trust.records import MemoryPlace
-
-logger = logging.getLogger(__name__)
 
 CLAIM_KINDS = frozenset(get_args(ClaimKind))
 
@@ -73,7 +63,7 @@ TIME_BOUND_S = 5.0
 """The search for disagreements stops after this long (the answer says so)."""
 
 
-class ContradictionsEngine:
+class ContradictionsEngine(MemoryEngine):
     """Finds the contradictions of a home's memory (see the module doc)."""
 
     def __init__(
@@ -86,10 +76,7 @@ class ContradictionsEngine:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """`clock`: seconds, for the search's time bound (`time_bound`, tests: a fake)."""
-        self.home = home
-        self._env = env
-        self._sources = sources
-        self._texts = KeptTexts(home)
+        super().__init__(home, env=env, sources=sources)
         self._claims = PerFile(
             KeptOnDisk.of_home(home, "contradictions", pack=packed_claims, unpack=unpacked_claims)
         )
@@ -105,10 +92,7 @@ class ContradictionsEngine:
     def find(self, workspace_id: str | None = None) -> ContradictionsReport:
         """Every contradiction of the home's memory (or of what `workspace_id`'s sessions
         see). HomeError for an unusable registry or an unknown workspace."""
-        collected = read_memories(
-            self.home, workspace_id, sources=self._sources, env=self._env, texts=self._texts
-        )
-        everything = workspace_id is None and self._sources
+        collected, everything = self.memories(workspace_id)
         return ContradictionsReport(
             contradictions=tuple(self.pairs_of(collected.documents, everything=everything)),
             files_read=len(collected.documents),
@@ -122,12 +106,7 @@ class ContradictionsEngine:
         """The contradictions among `documents` (see the module doc); `everything`: they
         are every memory the engine reads (what it keeps of others is forgotten). Claims
         kept that are found at their use not to be the file's are worked out anew."""
-        try:
-            return self._pairs_of(documents, everything)
-        except NotAsMadeError as error:
-            logger.info("The contradictions' cache is not theirs (%s): worked out anew", error)
-            self._claims.forget()
-            return self._pairs_of(documents, everything)
+        return anew("contradictions", lambda: self._pairs_of(documents, everything), [self._claims])
 
     def _pairs_of(self, documents: Sequence[Document], everything: bool) -> list[Contradiction]:
         compared = sorted((d for d in documents if not d.record), key=lambda d: (d.path, d.key))

@@ -37,7 +37,6 @@ searches and reads none again.
 from __future__ import annotations
 
 import hashlib
-import logging
 import math
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
@@ -53,7 +52,6 @@ from memtab.kept.per_file import (
     PerFile,
     only,
 )
-from memtab.kept.texts import KeptTexts
 from memtab.markdown import text_lines
 from memtab.store.home import Home
 from memtab.store.text.near_duplicates import (
@@ -105,11 +103,9 @@ from memtab.trust.duplicates.statements import (
     statements_held,
     wrapped_lines,
 )
-from memtab.trust.memories import place_of, read_memories, where_in_words
+from memtab.trust.memories import MemoryEngine, anew, place_of, where_in_words
 from memtab.trust.polarity import rule_of
 from memtab.trust.words import ContentLine, content_lines, sentence_stems, statements
-
-logger = logging.getLogger(__name__)
 
 REWORDED_SIMILARITY = 0.36
 MIN_NOTE_STEMS = 5
@@ -198,16 +194,13 @@ def _stems(held: object) -> bool:
     return type(held) is frozenset and only(str, held)
 
 
-class DuplicatesEngine:
+class DuplicatesEngine(MemoryEngine):
     """Finds the duplicates of a home's memory (see the module doc)."""
 
     def __init__(
         self, home: Home, *, env: Mapping[str, str] | None = None, sources: bool = True
     ) -> None:
-        self.home = home
-        self._env = env
-        self._sources = sources
-        self._texts = KeptTexts(home)
+        super().__init__(home, env=env, sources=sources)
         self._words = PerFile(
             KeptOnDisk.of_home(home, "duplicates", pack=packed_words, unpack=unpacked_words)
         )
@@ -227,10 +220,7 @@ class DuplicatesEngine:
         """Every group of the home's memory (or of what `workspace_id`'s sessions see),
         but those whose key is in `kept`. HomeError for an unusable registry or an
         unknown workspace."""
-        collected = read_memories(
-            self.home, workspace_id, sources=self._sources, env=self._env, texts=self._texts
-        )
-        everything = workspace_id is None and self._sources
+        collected, everything = self.memories(workspace_id)
         groups = self.groups_of(collected.documents, everything=everything)
         shown = tuple(group for group in groups if group.key not in kept)
         return DuplicatesReport(
@@ -246,14 +236,11 @@ class DuplicatesEngine:
         """The groups among `documents` (see the module doc); `everything`: they are every
         memory the engine reads (what it keeps of others is forgotten). What was kept and
         is found at its use not to be what the engine makes is worked out anew."""
-        try:
-            return self._groups_of(documents, everything)
-        except NotAsMadeError as error:
-            logger.info("The duplicates' cache is not what they make (%s): worked out anew", error)
-            self._words.forget()
-            self._searches.forget()
-            self._agreed.forget()
-            return self._groups_of(documents, everything)
+        return anew(
+            "duplicates",
+            lambda: self._groups_of(documents, everything),
+            (self._words, self._searches, self._agreed),
+        )
 
     def _groups_of(self, documents: Sequence[Document], everything: bool) -> list[DuplicateGroup]:
         self.said = {}

@@ -29,7 +29,6 @@ this process or the next, reads only the changed files' lines again.
 from __future__ import annotations
 
 import functools
-import logging
 import os
 import re
 from collections import defaultdict
@@ -40,8 +39,7 @@ from typing import Any, NamedTuple
 
 from memtab.check.documents import Document
 from memtab.fs.memo import collection_paused
-from memtab.kept.per_file import KeptOnDisk, PerFile, is_line, only
-from memtab.kept.texts import KeptTexts
+from memtab.kept.per_file import KeptOnDisk, NotAsMadeError, PerFile, is_line, only
 from memtab.markdown import text_lines
 from memtab.redact import redact_secrets, secrets_named
 from memtab.store.home import Home
@@ -56,10 +54,8 @@ from memtab.trust.leaks.hosts import (
 )
 from memtab.trust.leaks.places import places_in, repository_owners
 from memtab.trust.leaks.records import Leak, LeakKind, LeaksReport
-from memtab.trust.memories import copies_of, place_of, read_memories
+from memtab.trust.memories import MemoryEngine, anew, copies_of, place_of
 from memtab.trust.records import MemoryPlace
-
-logger = logging.getLogger(__name__)
 
 _PERSONAL = re.compile(r"(?:/home/|/Users/|[A-Za-z]:\\Users\\)([A-Za-z0-9._-]*[A-Za-z0-9])")
 _TOKEN_ENDS = " \t`'\"(<[="
@@ -107,19 +103,16 @@ class FileMentions(NamedTuple):
     secrets: tuple[Mention, ...]
 
 
-class LeaksEngine:
+class LeaksEngine(MemoryEngine):
     """Finds the leaks of a home's memory (see the module doc)."""
 
     def __init__(
         self, home: Home, *, env: Mapping[str, str] | None = None, sources: bool = True
     ) -> None:
-        self.home = home
-        self._env = env
-        self._sources = sources
+        super().__init__(home, env=env, sources=sources)
         self.own = own_names(os.environ if env is None else env)
         """The user's own names (their home folder's, their login's): their home paths
         in their own memory are no leak."""
-        self._texts = KeptTexts(home)
         self._checkouts = KeptCheckouts.of_home(home)
         self._mentions = PerFile(
             KeptOnDisk.of_home(
@@ -130,11 +123,8 @@ class LeaksEngine:
     @collection_paused()
     def find(self, workspace_id: str | None = None) -> LeaksReport:
         """Every leak of the home's memory (or of what `workspace_id`'s sessions see)."""
-        collected = read_memories(
-            self.home, workspace_id, sources=self._sources, env=self._env, texts=self._texts
-        )
+        collected, everything = self.memories(workspace_id)
         projects = self.known_projects(collected.documents)
-        everything = workspace_id is None and self._sources
         leaks = self.leaks_of(collected.documents, projects, everything=everything)
         return LeaksReport(
             leaks=tuple(leaks),
@@ -166,12 +156,9 @@ class LeaksEngine:
         `everything`: they are every memory the engine reads (what it keeps of others is
         forgotten). What a file names is kept for the projects' names it was read for;
         kept for a line its file does not have, it is worked out anew."""
-        found = self._leaks_of(documents, projects, everything)
-        if all(leak.place.text for leak in found):
-            return found
-        logger.info("The leaks' cache names lines their files do not have: worked out anew")
-        self._mentions.forget()
-        return self._leaks_of(documents, projects, everything)
+        return anew(
+            "leaks", lambda: self._leaks_of(documents, projects, everything), [self._mentions]
+        )
 
     def _leaks_of(
         self, documents: Sequence[Document], projects: Mapping[str, Identity], everything: bool
@@ -222,7 +209,10 @@ class LeaksEngine:
             mine += _misplaced(document, named, projects)
         for copy, original in copies.items():
             leaks[copy] = _folded(leaks[copy], leaks[original])
-        return [leak for found in leaks.values() for leak in found]
+        listed = [leak for found in leaks.values() for leak in found]
+        if not all(leak.place.text for leak in listed):
+            raise NotAsMadeError("a mention of a line its file does not have")
+        return listed
 
 
 def _host_lines(

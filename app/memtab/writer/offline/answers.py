@@ -180,17 +180,6 @@ _AFTER_THE_CHANGE = re.compile(
 )
 
 
-def opens_on_a_verb(text: str) -> bool:
-    """Whether a line opens on a verb (`_OPENS_ON_A_VERB`): a fragment with no subject."""
-    return bool(_OPENS_ON_A_VERB.match(text))
-
-
-def is_news(text: str) -> bool:
-    """Whether a line tells the session's news — what is done or not yet, how a change went
-    (`_STATUS`, `_AFTER_THE_CHANGE`: "Fixed in PR #186", "now works") — not a lasting fact."""
-    return bool(_STATUS.search(text) or _AFTER_THE_CHANGE.search(text))
-
-
 # A line that opens on a verb has no subject ("Uses `X` instead of `Y`", "Extract only
 # `Z`"): the fragment of a list whose heading named what it is about.
 _OPENS_ON_A_VERB = re.compile(

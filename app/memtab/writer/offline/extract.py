@@ -9,7 +9,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Literal, NamedTuple
 
-from memtab.markdown import LineKind, classify, fenced_blocks, heading, item_text
+from memtab.markdown import classify, fenced_blocks, heading
 from memtab.transcripts.claude import background_task, ended_task
 from memtab.transcripts.codex import polled_session, running_session
 from memtab.transcripts.events import TranscriptEvent, TranscriptToolCall
@@ -20,8 +20,6 @@ from memtab.writer.offline.answers import (
     facts_in_text,
     is_agent_report,
     is_english,
-    is_news,
-    opens_on_a_verb,
     stands_alone,
 )
 from memtab.writer.offline.directives import directives_in, ended, human_text, is_claimed
@@ -184,12 +182,6 @@ MIN_MEMORY_CHARS = 20
 MAX_MEMORY_CHARS = 240
 
 _MEMORY_FILE = re.compile(r"/\.claude/projects/[^/]+/memory/(?!MEMORY\.md$)[^/]+\.md$")
-_MEMORY_INDEX = re.compile(r"/\.claude/projects/[^/]+/memory/MEMORY\.md$")
-_EDIT_TOOL = re.compile(r"^edit$", re.IGNORECASE)
-# A bullet of the older inline layout (`-` or `*`); a link bullet (`- [x.md](x.md) — …`)
-# is the index's.
-_INLINE_MARKERS = ("-", "*")
-MAX_MEMORIES_PER_EDIT = 3
 _WRITE_TOOL = re.compile(r"^(?:write|create_file)$", re.IGNORECASE)
 # No run of blanks is read twice: the opening line holds no line break of the head, the
 # description is its line to the end (trimmed after), a `type:` key is looked for in its line.
@@ -209,40 +201,11 @@ _PLACEHOLDER = re.compile(r"<[A-Za-z_ -]+>|\{\{|\bTODO\b")
 
 
 def memories_saved(call: TranscriptToolCall) -> list[SavedMemory]:
-    """The memories one call saved: a memory file written (`memory_saved`), or the bullets
-    an edit added to an inline `MEMORY.md` (the older layout), at most
-    `MAX_MEMORIES_PER_EDIT`, each a finding that stands alone and names its subject — in a
-    language the writer claims (`is_claimed`): a memory is prose, and one in a language no
-    session checked cannot be told from the session's news."""
-    return [memory for memory in _memories_saved(call) if is_claimed(memory.text)]
-
-
-def _memories_saved(call: TranscriptToolCall) -> list[SavedMemory]:
+    """The memory one call saved (`memory_saved`), in a language the writer claims
+    (`is_claimed`): a memory is prose, and one in a language no session checked cannot be
+    told from the session's news."""
     saved = memory_saved(call)
-    if saved is not None:
-        return [saved]
-    if not _EDIT_TOOL.match(call.name) or call.is_error or not isinstance(call.input, dict):
-        return []
-    path, old, new = (call.input.get(key) for key in ("file_path", "old_string", "new_string"))
-    if not isinstance(path, str) or not isinstance(old, str) or not isinstance(new, str):
-        return []
-    if not _MEMORY_INDEX.search(path.replace("\\", "/")):
-        return []
-    before = set(old.splitlines())
-    found: list[SavedMemory] = []
-    lines = new.splitlines()
-    for line, item in zip(lines, classify(lines, frontmatter=False), strict=True):
-        bullet = item_text(line, item) if item.kind is LineKind.LIST_ITEM else ""
-        if line in before or item.marker not in _INLINE_MARKERS or bullet.startswith("["):
-            continue
-        text = " ".join(bullet.replace("**", "").split())
-        if not MIN_MEMORY_CHARS <= len(text) <= MAX_MEMORY_CHARS or opens_on_a_verb(text):
-            continue  # a bullet with no subject leans on its heading ("Use `IF NOT EXISTS` …")
-        if is_news(text):
-            continue  # the session's history ("Phase 14 hit this exact bug … Fixed in PR #186")
-        if stands_alone(text):
-            found.append(SavedMemory("finding", ended(text)))
-    return found[:MAX_MEMORIES_PER_EDIT]
+    return [saved] if saved is not None and is_claimed(saved.text) else []
 
 
 def memory_saved(call: TranscriptToolCall) -> SavedMemory | None:
