@@ -185,24 +185,40 @@ class ActionRegistry(QObject):
         role: QtGui.QAction.MenuRole | None = None,
     ) -> QtGui.QAction:
         """Make and register the action `action_id` (see the module docstring)."""
+        if action_id in self._entries:
+            raise ValueError(f"The action {action_id!r} is registered already")
+        if (focus is Focus.WINDOW) != (on is None) and focus is not Focus.WIDGET:
+            raise ValueError(f"{action_id}: window-wide actions have no widget, others one")
+        if claim and focus is not Focus.WITHIN:
+            raise ValueError(f"{action_id}: only keys that work within a widget are claimed")
         action = QtGui.QAction(text, on if on is not None else self)
         action.setCheckable(checkable)
         if role is not None:
             action.setMenuRole(role)
         action.triggered.connect(lambda _checked=False: handler())
-        return self.adopt(
-            action_id,
-            action,
-            keys=keys,
-            focus=focus,
-            on=on,
-            menu=menu,
-            tip=tip,
-            claim=claim,
-            enabled_when=enabled_when,
-            text_when=text_when,
-            checked_when=checked_when,
+        if keys:
+            action.setShortcuts(key_sequences(keys))
+        action.setShortcutContext(_QT_CONTEXT[focus])
+        if tip:
+            action.setToolTip(tip)
+            action.setStatusTip(tip)
+        name = plain_title(text)
+        entry = Registered(
+            action_id, name, action, focus, on, menu, claim, enabled_when, text_when, checked_when
         )
+        self._entries[action_id] = entry
+        if on is not None:
+            on.addAction(action)
+            if focus is Focus.WITHIN:
+                for panel in self._sharing.get(on, []):
+                    panel.addAction(action)
+        elif focus is Focus.WINDOW and self._window is not None:
+            self._window.addAction(action)
+        if claim and on is not None:
+            if on not in self._claimers:
+                on.installEventFilter(self)
+            self._claimers.setdefault(on, []).append(entry)
+        return action
 
     def add_panel_toggle(
         self, action_id: str, text: str, dock: QDockWidget, **options: Any
@@ -228,56 +244,6 @@ class ActionRegistry(QObject):
         action = self.add(action_id, text, toggle, checkable=True, **options)
         action.setChecked(dock.isVisible())
         dock.visibilityChanged.connect(action.setChecked)
-        return action
-
-    def adopt(
-        self,
-        action_id: str,
-        action: QtGui.QAction,
-        *,
-        text: str | None = None,
-        keys: Sequence[Key] = (),
-        focus: Focus = Focus.WINDOW,
-        on: QWidget | None = None,
-        menu: str | None = None,
-        tip: str = "",
-        claim: bool = False,
-        enabled_when: Callable[[], bool] | None = None,
-        text_when: Callable[[], str] | None = None,
-        checked_when: Callable[[], bool] | None = None,
-    ) -> QtGui.QAction:
-        """Register an action made elsewhere (a dock's toggle action, say), with its text
-        (when given), keys, tip and the rest as for `add`."""
-        if action_id in self._entries:
-            raise ValueError(f"The action {action_id!r} is registered already")
-        if (focus is Focus.WINDOW) != (on is None) and focus is not Focus.WIDGET:
-            raise ValueError(f"{action_id}: window-wide actions have no widget, others one")
-        if claim and focus is not Focus.WITHIN:
-            raise ValueError(f"{action_id}: only keys that work within a widget are claimed")
-        if text is not None:
-            action.setText(text)
-        if keys:
-            action.setShortcuts(key_sequences(keys))
-        action.setShortcutContext(_QT_CONTEXT[focus])
-        if tip:
-            action.setToolTip(tip)
-            action.setStatusTip(tip)
-        name = plain_title(action.text())
-        entry = Registered(
-            action_id, name, action, focus, on, menu, claim, enabled_when, text_when, checked_when
-        )
-        self._entries[action_id] = entry
-        if on is not None:
-            on.addAction(action)
-            if focus is Focus.WITHIN:
-                for panel in self._sharing.get(on, []):
-                    panel.addAction(action)
-        elif focus is Focus.WINDOW and self._window is not None:
-            self._window.addAction(action)
-        if claim and on is not None:
-            if on not in self._claimers:
-                on.installEventFilter(self)
-            self._claimers.setdefault(on, []).append(entry)
         return action
 
     def bind(self, action_id: str, on: QWidget) -> None:

@@ -31,7 +31,7 @@ from memtab.components.editor.panel import (
 )
 from memtab.components.editor.session import BarKind
 from memtab.components.window.ui_state import UiState
-from memtab.gui.actions import ActionRegistry, Focus, Key
+from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.editor.text.view import EditorView
 from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.dialog_layout import OK_CANCEL, button_box, fit_to_screen
@@ -208,9 +208,15 @@ class EditorActions(QObject):
         super().__init__(widget)
         self._actions = actions
         self._widget = widget
-        self._tab_keys_in = tab_keys_in or widget
         self._panel = panel
         self._current_view = view
+        # Keys that win while the focus is in the editor (or the tab: claimed); `update()`
+        # keeps each action enabled only when it applies, so that a claimed key of one that
+        # does not reaches the window's shortcut instead.
+        in_editor = functools.partial(actions.add, focus=Focus.WITHIN, on=widget, claim=True)
+        in_tab = functools.partial(
+            actions.add, focus=Focus.WITHIN, on=tab_keys_in or widget, claim=True
+        )
         self.save_action = actions.add(
             "editor.save",
             "&Save",
@@ -220,57 +226,53 @@ class EditorActions(QObject):
             tip="Save the open file",
             enabled_when=lambda: panel.is_dirty,
         )
-        self.find_action = self._action(
+        self.find_action = in_editor(
             "editor.find",
             "&Find in file…",
-            ["Ctrl+F", StandardKey.Find],
-            "Find in the open file",
             self._find_selection,
+            keys=["Ctrl+F", StandardKey.Find],
+            tip="Find in the open file",
         )
-        self.replace_action = self._action(
+        self.replace_action = in_tab(
             "editor.replace",
             "Re&place in file…",
-            ["Ctrl+H", StandardKey.Replace],
-            "Find and replace in the open file",
             self.replace_in_file,
-            keys_in=self._tab_keys_in,
+            keys=["Ctrl+H", StandardKey.Replace],
+            tip="Find and replace in the open file",
         )
         self._steps_elsewhere: tuple[Callable[[], object], Callable[[], object]] | None = None
         # F3 and Shift+F3: one action each, by where the keyboard is (`find_next`).
-        self.find_next_action = self._action(
+        self.find_next_action = in_tab(
             "editor.find_next",
             "Find &next",
-            ["F3"],  # not StandardKey.FindNext: Ctrl+G on GNOME and XFCE, Go to line
-            "Next match in the open file; from the tree or the search field, the search's "
-            "next matching line",
             self.find_next,
-            keys_in=self._tab_keys_in,
+            keys=["F3"],  # not StandardKey.FindNext: Ctrl+G on GNOME and XFCE, Go to line
+            tip="Next match in the open file; from the tree or the search field, the search's "
+            "next matching line",
         )
-        self.find_previous_action = self._action(
+        self.find_previous_action = in_tab(
             "editor.find_previous",
             "Find pre&vious",
-            ["Shift+F3"],  # not StandardKey.FindPrevious: Ctrl+Shift+G on GNOME
-            "Previous match in the open file; from the tree or the search field, the "
-            "search's previous matching line",
             self.find_previous,
-            keys_in=self._tab_keys_in,
+            keys=["Shift+F3"],  # not StandardKey.FindPrevious: Ctrl+Shift+G on GNOME
+            tip="Previous match in the open file; from the tree or the search field, the "
+            "search's previous matching line",
         )
-        self.go_to_line_action = self._action(
+        self.go_to_line_action = in_tab(
             "editor.go_to_line",
             "&Go to line…",
-            ["Ctrl+G"],
-            "Put the cursor on a line of the open file (line, or line:column)",
             self.go_to_line,
-            keys_in=self._tab_keys_in,
+            keys=["Ctrl+G"],
+            tip="Put the cursor on a line of the open file (line, or line:column)",
         )
         self.go_to_line_dialog: GoToLineDialog | None = None
         """The dialog Go to line opened last, while it is open."""
-        self.open_external_action = self._action(
+        self.open_external_action = in_editor(
             "editor.open_external",
             "Open in &external editor",
-            ["Ctrl+Shift+E"],
-            "Open the file on disk in $VISUAL, $EDITOR or the desktop's default application",
             self.open_in_external_editor,
+            keys=["Ctrl+Shift+E"],
+            tip="Open the file on disk in $VISUAL, $EDITOR or the desktop's default application",
         )
         self.tab_moves_focus_action = actions.add(
             "editor.tab_moves_focus",
@@ -283,37 +285,33 @@ class EditorActions(QObject):
             checkable=True,
             checked_when=lambda: SourceEdit.tab_moves_focus,
         )
-        self.copy_real_path_action = self._action(
+        self.copy_real_path_action = in_editor(
             "editor.copy_real_path",
             "Copy &real path",
-            [],
-            "Copy where the file is on disk",
             self.copy_real_path,
+            tip="Copy where the file is on disk",
         )
-        self.close_tab_action = self._action(
+        self.close_tab_action = in_tab(
             "editor.close_tab",
             "&Close tab",
-            ["Ctrl+W", StandardKey.Close],
-            "Close the current tab (asks first if it has unsaved changes)",
             panel.close_current_tab,
+            keys=["Ctrl+W", StandardKey.Close],
+            tip="Close the current tab (asks first if it has unsaved changes)",
             menu="file",
-            keys_in=self._tab_keys_in,
         )
-        self.next_tab_action = self._action(
+        self.next_tab_action = in_tab(
             "editor.next_tab",
             "Next tab",
-            ["Ctrl+Tab", "Ctrl+PgDown"],
-            "Show the next open file",
             panel.next_tab,
-            keys_in=self._tab_keys_in,
+            keys=["Ctrl+Tab", "Ctrl+PgDown"],
+            tip="Show the next open file",
         )
-        self.previous_tab_action = self._action(
+        self.previous_tab_action = in_tab(
             "editor.previous_tab",
             "Previous tab",
-            ["Ctrl+Shift+Tab", "Ctrl+Shift+Backtab", "Ctrl+PgUp"],
-            "Show the previous open file",
             panel.previous_tab,
-            keys_in=self._tab_keys_in,
+            keys=["Ctrl+Shift+Tab", "Ctrl+Shift+Backtab", "Ctrl+PgUp"],
+            tip="Show the previous open file",
         )
         self.revert_action = actions.add(
             "editor.revert",
@@ -370,25 +368,6 @@ class EditorActions(QObject):
                 self.said.emit(f"Saved {name}")
 
         self._panel.save(said)
-
-    def _action(
-        self,
-        action_id: str,
-        text: str,
-        keys: list[Key],
-        tip: str,
-        slot: Callable[[], None],
-        menu: str | None = None,
-        keys_in: QWidget | None = None,
-    ) -> QAction:
-        """An editor action whose keys win while the focus is in the editor (or in
-        `keys_in`: claimed); `update()` keeps it enabled only when it applies, so that a
-        claimed key of an action that does not apply reaches the window's shortcut
-        instead."""
-        return self._actions.add(
-            action_id, text, slot, keys=keys, focus=Focus.WITHIN, on=keys_in or self._widget,
-            tip=tip, claim=True, menu=menu,
-        )  # fmt: skip
 
     @property
     def actions(self) -> list[QAction]:

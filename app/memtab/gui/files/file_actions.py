@@ -351,119 +351,84 @@ class FileActions(QObject):
         return MemoryStore.of(self._context.shown.view())
 
     def _register(self, actions: ActionRegistry, tab: QWidget, tree: QWidget) -> None:
-        tree_only, in_tab = Focus.WIDGET, Focus.WITHIN  # tree_only: while the tree has focus
+        # within the tab, or only while the tree has the focus
+        in_tab = functools.partial(actions.add, focus=Focus.WITHIN, on=tab)
+        tree_only = functools.partial(actions.add, focus=Focus.WIDGET, on=tree)
         editable_row = self._applies_to_current(rules.is_editable)
-        actions.add(
-            "tree.reload", "Reload from disk", self._host.rescan_all,
-            keys=["F5"], focus=in_tab, on=tab,
-        )  # fmt: skip
-        self.new_file_action = actions.add(
-            "tree.new_file",
-            "New memory file…",
-            self.new_file,
-            keys=["Ctrl+N"],
-            focus=in_tab,
-            on=tab,
-            menu="file",
+        in_tab("tree.reload", "Reload from disk", self._host.rescan_all, keys=["F5"])
+        self.new_file_action = in_tab(
+            "tree.new_file", "New memory file…", self.new_file, keys=["Ctrl+N"], menu="file"
         )
-        self.new_folder_action = actions.add(
-            "tree.new_folder",
-            "New folder…",
-            self.new_folder,
-            keys=["Ctrl+Shift+N"],
-            focus=in_tab,
-            on=tab,
-            menu="file",
+        self.new_folder_action = in_tab(
+            "tree.new_folder", "New folder…", self.new_folder, keys=["Ctrl+Shift+N"], menu="file"
         )
-        self.pin_action = actions.add(
+        self.pin_action = in_tab(
             "tree.pin",
             "Pin",
             self.toggle_pin,
             keys=["Ctrl+D"],  # in the text too: the open file (SourceEdit leaves it to us)
-            focus=in_tab,
-            on=tab,
             menu="edit",
             tip=PIN_NOTE,
             enabled_when=lambda: rules.is_pinnable(self._pin_node()),
             text_when=lambda: rules.pin_text(self._pin_node()),
         )
-        self.rename_action = actions.add(
+        self.rename_action = tree_only(
             "tree.rename",
             "Rename or move…",
             self.rename_selected,
             keys=["F2"],
-            focus=tree_only,
-            on=tree,
             menu="edit",
             enabled_when=editable_row,
         )
-        self.delete_action = actions.add(
+        self.delete_action = tree_only(
             "tree.delete",
             "Delete…",
             self.delete_selected,
             keys=["Del"],  # not StandardKey.Delete: on X11 it is Ctrl+D too, which pins
-            focus=tree_only,
-            on=tree,
             menu="edit",
             enabled_when=editable_row,
         )
-        self.copy_to_action = actions.add(
+        self.copy_to_action = tree_only(
             "tree.copy_to",
             "Copy to…",
             self.copy_selected_to,
-            focus=tree_only,
-            on=tree,
             menu="edit",
             tip="Copy this memory into another agent's memory (or another mux scope)",
             enabled_when=self._applies_to_current(rules.is_copyable),
         )
-        self.copy_path_action = actions.add(
+        self.copy_path_action = tree_only(
             "tree.copy_path",
             "Copy path",
             self.copy_selected_path,
             keys=["Ctrl+Shift+C"],
-            focus=tree_only,
-            on=tree,
             enabled_when=editable_row,
         )
-        self.reveal_action = actions.add(
+        self.reveal_action = in_tab(
             "tree.reveal",
             "Open containing folder",
             self.reveal_selected,
-            focus=in_tab,
-            on=tab,
             enabled_when=self._applies_to_current(self._on_disk),
         )
-        self.history_action = actions.add(
-            "tree.history", "History", self.show_selected_history, focus=in_tab, on=tab
-        )
-        self.trash_action = actions.add(
+        self.history_action = in_tab("tree.history", "History", self.show_selected_history)
+        self.trash_action = in_tab(
             "tree.trash",
             "Recently deleted in this scope…",
             self.show_selected_trash,
-            focus=in_tab,
-            on=tab,
             text_when=lambda: rules.scope_trash_text(self._tree.current_node()),
             enabled_when=self._applies_to_current(rules.has_scope),
         )
-        self.open_linked_action = actions.add(
+        self.open_linked_action = tree_only(
             "tree.open_linked",
             "Open the original in Claude Code's memory",
             self.open_linked,
-            focus=tree_only,
-            on=tree,
             tip="Codex's import of a Claude Code memory file, and its original: open the other",
             enabled_when=self._applies_to_current(
                 lambda node: node is not None and node.linked is not None
             ),
             text_when=lambda: rules.linked_text(self._tree.current_node()),
         )
-        self.delete_orphan_action = actions.add(
-            "tree.delete_orphan",
-            "Delete orphaned project memory…",
-            self.delete_selected_orphan,
-            focus=in_tab,
-            on=tab,
+        self.delete_orphan_action = in_tab(
+            "tree.delete_orphan", "Delete orphaned project memory…", self.delete_selected_orphan
         )
 
     def set_pin_note(self, note: str) -> None:
