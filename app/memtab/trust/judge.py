@@ -514,6 +514,12 @@ SAME: Asked = (("same-statement", True), ("differ-statement", False))
 """A duplicate is the same (yes) and says nothing the other does not (no): a small model
 says "same" too easily, and rarely errs both ways on one pair."""
 CONTRADICTS: Asked = (("contradict-statement", True),)
+_OF_FINDINGS: dict[Question, Question] = {
+    "same-statement": "same",
+    "contradict-statement": "contradict",
+}
+"""The question findings are put to, whose controls a model must pass too before it is asked
+the wider net: one that fails either is not trusted to add findings (precision first)."""
 
 
 def _put(
@@ -521,11 +527,12 @@ def _put(
 ) -> list[tuple[Candidate, Verdict]]:
     """The pairs the model confirms (`Asked`), most alike first, at most `MAX_QUESTIONS` new
     questions (a pair left unasked is counted in `judge.stats.unasked`, never confirmed);
-    none of a model that fails its question's `CONTROLS`."""
+    none of a model that fails its question's or its findings' question's `CONTROLS`."""
     stats = judge.stats
     if not wider:
         return []
-    if not judge.trusts(asked[0][0]):
+    question = asked[0][0]
+    if not (judge.trusts(_OF_FINDINGS[question]) and judge.trusts(question)):
         stats.unasked += len(wider)
         stats.untrusted = True
         return []

@@ -70,6 +70,7 @@ def test_a_pair_the_words_did_not_confirm_is_asked_and_shown_judged_when_the_mod
     provider = ScriptedProvider(
         [
             *SAME_OK,
+            *SAME_OK,
             reply("same", "both: timestamps in UTC, converted for display"),
             reply("same", "neither says more than the other"),
         ]
@@ -85,7 +86,7 @@ def test_a_pair_the_words_did_not_confirm_is_asked_and_shown_judged_when_the_mod
         ("/memories/project/p0.md", 3),
     ]
     assert "as the model judged it" in group.why
-    control, _, asked, then = [m[0].text for m in provider.messages]  # type: ignore[union-attr]
+    control, *_, asked, then = [m[0].text for m in provider.messages]  # type: ignore[union-attr]
     assert "The docs site's dev server runs on port 8000." in control
     # Each statement with its file's scope; the same, then nothing more in either.
     assert (
@@ -95,8 +96,8 @@ def test_a_pair_the_words_did_not_confirm_is_asked_and_shown_judged_when_the_mod
     assert "either could be deleted and nothing would be lost" in asked
     assert "Does either statement say something the other does not say" in then
     assert judged.judged.startswith(
-        "Judged by judge-1: 4 asked, 0 answered before; of 1 pair the offline engine did not "
-        "confirm, 1 confirmed; 4 questions took"
+        "Judged by judge-1: 6 asked, 0 answered before; of 1 pair the offline engine did not "
+        "confirm, 1 confirmed; 6 questions took"
     )
 
 
@@ -113,11 +114,11 @@ def test_a_pair_the_model_dismisses_is_not_shown(tmp_path: Path, answers: list[M
     model says "same" too easily)."""
     home = Home(tmp_path / "home")
     engine, report = _duplicates(home, _notes((UTC, TIMESTAMPTZ)))
-    provider = ScriptedProvider([*SAME_OK, *answers])
+    provider = ScriptedProvider([*SAME_OK, *SAME_OK, *answers])
     judged = judge_duplicates(
         report, judge_of(home, provider), engine.said, wider_duplicates(report, engine.read)
     )
-    assert (judged.groups, judged.dismissed, provider.calls) == ((), (), 2 + len(answers))
+    assert (judged.groups, judged.dismissed, provider.calls) == ((), (), 4 + len(answers))
     assert "of 1 pair the offline engine did not confirm, 0 confirmed" in judged.judged
 
 
@@ -156,12 +157,12 @@ def test_the_budget_of_questions_leaves_the_rest_unasked_and_says_so(
     wider = wider_duplicates(report, engine.read)
     assert [c.one.text for c in wider] == [UTC, release[0]]  # the most alike first
     provider = ScriptedProvider(
-        [*SAME_OK, reply("same", "timestamps in UTC"), reply("same", "no more")]
+        [*SAME_OK, *SAME_OK, reply("same", "timestamps in UTC"), reply("same", "no more")]
     )
     judge = judge_of(home, provider)
     judged = judge_duplicates(report, judge, engine.said, wider)
     judge.close()
-    assert provider.calls == 4 and [g.reason for g in judged.groups] == ["timestamps in UTC"]
+    assert provider.calls == 6 and [g.reason for g in judged.groups] == ["timestamps in UTC"]
     assert "1 pair left unasked (at most 2 new questions a run: the next run asks them)" in (
         judged.judged
     )
@@ -184,7 +185,7 @@ def test_an_answer_that_is_no_verdict_leaves_the_offline_result(
     engine, report = _duplicates(home, _notes((UTC, TIMESTAMPTZ)))
     judged = judge_duplicates(
         report,
-        judge_of(home, ScriptedProvider([*SAME_OK, answer])),
+        judge_of(home, ScriptedProvider([*SAME_OK, *SAME_OK, answer])),
         engine.said,
         wider_duplicates(report, engine.read),
     )
@@ -204,7 +205,7 @@ def test_opposite_rules_the_claims_missed_are_asked_as_a_contradiction_with_the_
     # UTC: nothing against; "never say done before the linters pass" requires the linters
     assert [(c.one.text, c.how) for c in wider] == [(EMOJI, "polarity")]
     provider = ScriptedProvider(
-        [*CONTRADICT_OK, reply("contradiction", "no emojis against a gitmoji")]
+        [*CONTRADICT_OK, *CONTRADICT_OK, reply("contradiction", "no emojis against a gitmoji")]
     )
     judged = judge_contradictions(report, judge_of(home, provider), wider, engine.contradiction_of)
     [found] = judged.contradictions
@@ -221,7 +222,7 @@ def test_opposite_rules_the_claims_missed_are_asked_as_a_contradiction_with_the_
     *_, asked = [messages[0].text for messages in provider.messages]  # type: ignore[union-attr]
     assert "A fact you may not overrule: the first says never" in asked
     dismissing = ScriptedProvider(
-        [*CONTRADICT_OK, reply("compatible", "emojis and gitmoji differ")]
+        [*CONTRADICT_OK, *CONTRADICT_OK, reply("compatible", "emojis and gitmoji differ")]
     )
     home = Home(tmp_path / "other")
     judged = judge_contradictions(
@@ -240,7 +241,7 @@ def test_the_command_judges_the_wider_net_with_a_model_and_never_offline(
     status = main(argv)  # no model configured: the offline engine alone
     offline = capsys.readouterr().out
     provider = ScriptedProvider(
-        [*SAME_OK, reply("same", "timestamps in UTC"), reply("same", "no more")]
+        [*SAME_OK, *SAME_OK, reply("same", "timestamps in UTC"), reply("same", "no more")]
     )
     monkeypatch.setattr(judging, "make_provider", lambda settings, limit: provider)
     monkeypatch.setattr(
@@ -258,7 +259,7 @@ def test_the_command_judges_the_wider_net_with_a_model_and_never_offline(
     }
     assert main([*argv[:-1]]) == 1
     out = capsys.readouterr().out
-    assert "judged by judge-1.q4: timestamps in UTC" in out and provider.calls == 4
+    assert "judged by judge-1.q4: timestamps in UTC" in out and provider.calls == 6
 
 
 def test_a_model_that_confirms_the_control_pair_is_not_asked_the_wider_net(
@@ -279,3 +280,33 @@ def test_a_model_that_confirms_the_control_pair_is_not_asked_the_wider_net(
         "confirm left unasked: the model called two statements about different things the same "
         "(a control pair every judge answers alike)"
     )
+
+
+class _FailsTheFindingsControl(ScriptedProvider):
+    """A model that answers the wider net's controls (statements shown with their scope)
+    right and calls the findings' dismiss control (the same pair, no scope) the same — as
+    Qwen2.5-Coder-1.5B did on one run of the held-out half."""
+
+    def complete(self, system, messages, tools, *, cancel=None):  # type: ignore[no-untyped-def]
+        text = messages[0].text  # type: ignore[union-attr]
+        super().complete(system, messages, tools, cancel=cancel)
+        if "port 8000" in text and "(project memory" not in text:
+            return reply("same", "both: port 8000")
+        if "port 8000" in text:
+            return reply("different", "two services")
+        return reply("same", "the same")
+
+
+def test_a_model_that_fails_the_findings_control_is_not_asked_the_wider_net(
+    tmp_path: Path,
+) -> None:
+    """Precision first: a model that fails any control of a kind of question is not trusted
+    to add findings, though it answered the wider net's own controls right."""
+    home = Home(tmp_path / "home")
+    engine, report = _duplicates(home, _notes((UTC, TIMESTAMPTZ)))
+    provider = _FailsTheFindingsControl()
+    judged = judge_duplicates(
+        report, judge_of(home, provider), engine.said, wider_duplicates(report, engine.read)
+    )
+    assert (judged.groups, provider.calls) == ((), 1)
+    assert "left unasked: the model called two statements about different things" in (judged.judged)
