@@ -36,6 +36,7 @@ class AnthropicProvider(HttpChatProvider):
         max_tokens: int = DEFAULT_MAX_TOKENS,
         *,
         options: HttpOptions | None = None,
+        temperature: float | None = None,
     ) -> None:
         base = base_url.rstrip("/").removesuffix("/v1")
         headers = {
@@ -48,12 +49,15 @@ class AnthropicProvider(HttpChatProvider):
             self.close()
             raise self.error("config", "no API key (set ANTHROPIC_API_KEY)")
         self.max_tokens = max_tokens
+        self.temperature = temperature
 
     def build_request(
         self, system: str, messages: list[Message], tools: list[ToolSpec]
     ) -> dict[str, Any]:
         """The Messages API body: consecutive user-side turns are merged into one."""
         body: dict[str, Any] = {"model": self.model, "max_tokens": self.max_tokens}
+        if self.temperature is not None:
+            body["temperature"] = self.temperature
         if system:
             body["system"] = system
         body["messages"] = _wire_messages(messages)

@@ -115,6 +115,7 @@ _REFUSED_PARTS: dict[str, re.Pattern[str]] = {
     "response_format": re.compile(r"response_format|json_schema|grammar", re.IGNORECASE),
     "tools": re.compile(r"\btools?\b|tool_choice|function", re.IGNORECASE),
     "max_tokens": re.compile(r"max_completion_tokens", re.IGNORECASE),
+    "temperature": re.compile(r"\btemperature\b", re.IGNORECASE),
 }
 
 
@@ -139,12 +140,14 @@ class OpenAIProvider(HttpChatProvider):
         *,
         options: HttpOptions | None = None,
         structured: Structured | None = None,
+        temperature: float | None = None,
     ) -> None:
         headers = {"content-type": "application/json"}
         if api_key:
             headers["authorization"] = f"Bearer {api_key}"
         super().__init__(model, base_url, headers, api_key, options, lasting=_refusal_lasts)
         self.max_tokens = max_tokens
+        self.temperature = temperature
         self.structured = structured
         self._limit_key = (
             "max_completion_tokens"
@@ -234,6 +237,8 @@ class OpenAIProvider(HttpChatProvider):
             body["response_format"] = calls_response_format(tools, answer=answer)
         limit_key = "max_completion_tokens" if "max_tokens" in refused else self._limit_key
         body[limit_key] = self.max_tokens
+        if self.temperature is not None and "temperature" not in refused:
+            body["temperature"] = self.temperature
         return body
 
     def parse_reply(self, payload: dict[str, Any]) -> ModelReply:

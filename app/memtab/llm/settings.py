@@ -453,10 +453,12 @@ def create_provider(
     options: HttpOptions | None = None,
     max_tokens: int | None = None,
     job: ModelJob = DEFAULT_JOB,
+    temperature: float | None = None,
 ) -> ChatProvider:
     """The HTTP provider for `settings`, for `job`. ProviderError("config") for offline or a missing
     key. Every request carries a reply limit: `max_tokens` when given, else the settings' or the
-    job's (`reply_limit`). `options` default to the settings' request limit (`request_limit`)."""
+    job's (`reply_limit`). `options` default to the settings' request limit (`request_limit`);
+    `temperature` is the server's own unless given (a server that refuses it is asked without)."""
     # lazy: httpx2 (~6 MiB, ~40 ms) with the first model call, never in an offline run
     # or the window's start (settings are read there)
     from memtab.llm import anthropic, http, openai
@@ -490,6 +492,7 @@ def create_provider(
             settings.base_url or DEFAULT_ANTHROPIC_BASE_URL,
             limit,
             options=options,
+            temperature=temperature,
         )
     if settings.provider == "openai":
         base_url = settings.base_url or DEFAULT_OPENAI_BASE_URL
@@ -500,6 +503,7 @@ def create_provider(
             limit,
             options=options,
             structured=job.structured if is_local(base_url) else None,
+            temperature=temperature,
         )
     raise ProviderError(
         "config", "the offline provider has no model server; use the built-in offline engine"

@@ -124,7 +124,9 @@ ProviderFactory = Callable[[ProviderSettings, int | None], ChatProvider]
 
 
 def make_provider(settings: ProviderSettings, max_tokens: int | None) -> ChatProvider:
-    return create_provider(settings, max_tokens=max_tokens)
+    """The judge asks at temperature 0: the same statements get the same verdict every run
+    (a sampled one made a small model pass its control pairs in one run and fail the next)."""
+    return create_provider(settings, max_tokens=max_tokens, temperature=0.0)
 
 
 class JudgeAnswer(Record):

@@ -14,7 +14,9 @@ from memtab.llm.anthropic import AnthropicProvider
 from memtab.llm.http import HttpChatProvider, HttpOptions
 from memtab.llm.loop import run_tool_loop
 from memtab.llm.openai import OpenAIProvider
+from memtab.llm.settings import ProviderSettings
 from memtab.llm.types import ProviderError, ToolOutcome, UserMessage
+from memtab.trust.judge import make_provider
 from support.raw_server import RawServer
 
 from .cases import ANTHROPIC_KEY, FAST_OPTIONS
@@ -178,3 +180,22 @@ def test_the_runs_own_limit_is_named_with_what_raises_it() -> None:
     assert result.detail == (
         "timed out after 900 s, the run's time limit; writer.timeout_s raises it (step 0)"
     )
+
+
+def test_the_judge_asks_at_temperature_zero_and_a_server_refusing_it_is_asked_without() -> None:
+    """A sampled verdict differs run to run (a small model passed its control pairs in one run
+    and failed them the next): the trust judge asks at temperature 0; other jobs send none, and
+    a server that refuses the parameter (OpenAI's reasoning models) is asked again without."""
+    hi = [UserMessage("hi")]
+    judge = make_provider(ProviderSettings("openai", "judge-1", base_url="http://127.0.0.1:9"), 99)
+    writer = OpenAIProvider("m", None, "http://127.0.0.1:9/v1", 333)
+    anthropic = AnthropicProvider("c", ANTHROPIC_KEY, "https://api.anthropic.com", 5, temperature=0)
+    with judge, writer, anthropic:
+        assert isinstance(judge, OpenAIProvider)
+        assert judge.build_request("", hi, [])["temperature"] == 0.0
+        assert "temperature" not in writer.build_request("", hi, [])
+        assert anthropic.build_request("", hi, [])["temperature"] == 0
+        refusal = ProviderError("bad_request", "judge-1: refused", "'temperature' is unsupported")
+        assert judge._refused_part(refusal, "", hi, []) == "temperature"
+        judge._refused.add("temperature")
+        assert "temperature" not in judge.build_request("", hi, [])
