@@ -404,6 +404,7 @@ WORST: dict[str, Worst] = {
     "memtab.llm.openai:_REFUSED_PARTS['response_format']": S("", "response_forma json_schem"),
     "memtab.llm.openai:_REFUSED_PARTS['tools']": S("", "atools tool_choic functio"),
     "memtab.llm.openai:_REFUSED_PARTS['max_tokens']": S("", "max_completion_token"),
+    "memtab.llm.openai:_REFUSED_PARTS['temperature']": S("", "atemperatur"),
     # the redaction rules, as `Rule.apply` applies them
     **{
         f"memtab.redact.rules:RULES[{i}].pattern": REDACTION[rule.name]
