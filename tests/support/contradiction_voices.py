@@ -14,7 +14,11 @@ and a filler line of its own, so what is found joins the case's two notes or not
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from memtab.store.home import Home
 from memtab.trust.contradictions.engine import ContradictionsEngine
@@ -321,3 +325,21 @@ def wrong_of_kind(
         if case.expected == "neither" and joined[number]:
             flagged.append(f"{case.one} | {case.other}")
     return missed, flagged
+
+
+def each_kind(
+    cases: tuple[Case, ...], unread: Collection[str] = ()
+) -> tuple[Callable[..., Any], Callable[..., None]]:
+    """A corpus module's `found` fixture (module-scoped: `found`) and its test that each kind's
+    contradictions are found and its near misses are not, the cases whose first note is
+    `unread` aside — as `found, test_… = each_kind(CASES)`."""
+
+    @pytest.fixture(scope="module", name="found")
+    def found_once() -> dict[int, bool]:
+        return found(cases)
+
+    @pytest.mark.parametrize("kind", sorted({case.kind for case in cases}))
+    def test(found: dict[int, bool], kind: str) -> None:
+        assert wrong_of_kind(cases, found, kind, frozenset(unread)) == ([], [])
+
+    return found_once, test

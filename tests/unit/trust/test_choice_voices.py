@@ -5,26 +5,13 @@ for other purposes, a past choice, a hedge, a comparison — not."""
 
 from __future__ import annotations
 
-import pytest
-
 from memtab.trust.claims import sentence_claims
 from support import contradiction_voices
 from support.choice_voices import CASES
 
-KINDS = sorted({case.kind for case in CASES})
-
-
-@pytest.fixture(scope="module")
-def found() -> dict[int, bool]:
-    """Whether a contradiction joins each case's two notes (`contradiction_voices.found`)."""
-    return contradiction_voices.found(CASES)
-
-
-@pytest.mark.parametrize("kind", KINDS)
-def test_each_kind_s_contradictions_found_and_near_misses_not(
-    found: dict[int, bool], kind: str
-) -> None:
-    assert contradiction_voices.wrong_of_kind(CASES, found, kind) == ([], [])
+found, test_each_kind_s_contradictions_found_and_near_misses_not = contradiction_voices.each_kind(
+    CASES
+)
 
 
 def test_a_choice_between_two_is_no_rule_about_both() -> None:

@@ -25,21 +25,9 @@ pandas" names pandas after a noun of the job, not after a verb of using it ("wri
 "bill customers via Paddle" says no word of Paddle's job as `GATED` lists it ("billing");
 "keep embeddings in Weaviate" is no verb of using ("kept in" is); "the Rust API" and
 "the Rust HTTP services" are two parts by their words."""
-KINDS = sorted({case.kind for case in CASES})
-
-
-@pytest.fixture(scope="module")
-def found() -> dict[int, bool]:
-    """Whether a contradiction joins each case's two notes (`contradiction_voices.found`)."""
-    return contradiction_voices.found(CASES)
-
-
-@pytest.mark.parametrize("kind", KINDS)
-def test_each_kind_s_contradictions_found_and_near_misses_not(
-    found: dict[int, bool], kind: str
-) -> None:
-    wrong = contradiction_voices.wrong_of_kind(CASES, found, kind, frozenset(NOT_READ))
-    assert wrong == ([], [])
+found, test_each_kind_s_contradictions_found_and_near_misses_not = contradiction_voices.each_kind(
+    CASES, NOT_READ
+)
 
 
 def test_the_cases_not_read_are_still_missed(found: dict[int, bool]) -> None:

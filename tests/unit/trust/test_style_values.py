@@ -11,20 +11,9 @@ from memtab.trust.reading.styles import style_values_disagree, styles
 from support import contradiction_voices
 from support.style_values import CASES
 
-KINDS = sorted({case.kind for case in CASES})
-
-
-@pytest.fixture(scope="module")
-def found() -> dict[int, bool]:
-    """Whether a contradiction joins each case's two notes (`contradiction_voices.found`)."""
-    return contradiction_voices.found(CASES)
-
-
-@pytest.mark.parametrize("kind", KINDS)
-def test_each_kind_s_contradictions_found_and_near_misses_not(
-    found: dict[int, bool], kind: str
-) -> None:
-    assert contradiction_voices.wrong_of_kind(CASES, found, kind) == ([], [])
+found, test_each_kind_s_contradictions_found_and_near_misses_not = contradiction_voices.each_kind(
+    CASES
+)
 
 
 def test_the_corpus_holds_enough_of_each_side() -> None:

@@ -30,21 +30,9 @@ AFTER_WRONG = (
 taxonomy lists, "has been retired" with the new tool as a possessive. (Its errand, "a
 ticket to move to Bun", was read as done until `_PLANNED` took errands in: that near miss
 is no longer held out.)"""
-KINDS = sorted({case.kind for case in CASES})
-
-
-@pytest.fixture(scope="module")
-def found() -> dict[int, bool]:
-    """Whether a contradiction joins each case's two notes (`contradiction_voices.found`)."""
-    return contradiction_voices.found(CASES)
-
-
-@pytest.mark.parametrize("kind", KINDS)
-def test_each_kind_s_contradictions_found_and_near_misses_not(
-    found: dict[int, bool], kind: str
-) -> None:
-    wrong = contradiction_voices.wrong_of_kind(CASES, found, kind, frozenset(NOT_READ))
-    assert wrong == ([], [])
+found, test_each_kind_s_contradictions_found_and_near_misses_not = contradiction_voices.each_kind(
+    CASES, NOT_READ
+)
 
 
 def test_the_cases_not_read_are_still_missed(found: dict[int, bool]) -> None:
