@@ -90,14 +90,9 @@ def run_sources(args: argparse.Namespace) -> SourceListingOutput | int:
         return SourceListingOutput(sources=tuple(rows), looked_for=discovery.looked_for)
     table = [["AGENT", "ID", "FILES", "", "WHERE"]]
     for row in rows:
+        ro = "" if row.writable else "read-only"
         table.append(
-            [
-                AGENT_TITLES[row.agent],
-                row.id,
-                str(row.file_count),
-                "" if row.writable else "read-only",
-                row.project or row.root,
-            ]
+            [AGENT_TITLES[row.agent], row.id, str(row.file_count), ro, row.project or row.root]
         )
     print(format_table(table, right_aligned=(2,)))
     for agent in OTHER_AGENTS:
@@ -239,15 +234,10 @@ def run_source_list(args: argparse.Namespace) -> int:
     else:
         table = [["", "PATH", "SIZE", "MODIFIED", "KIND", "DESCRIPTION"]]
         for file in listing.files:
+            kind = file.kind.value + (f" ({file.topic_type})" if file.topic_type else "")
+            when = [size_text(file.size_bytes), relative_time(file.modified_at_ms), kind]
             table.append(
-                [
-                    "" if file.writable else "ro",
-                    file.id,
-                    size_text(file.size_bytes),
-                    relative_time(file.modified_at_ms),
-                    file.kind.value + (f" ({file.topic_type})" if file.topic_type else ""),
-                    elide(file.description, 60),
-                ]
+                ["" if file.writable else "ro", file.id, *when, elide(file.description, 60)]
             )
         print(format_table(table, right_aligned=(2,)))
         if any(not f.writable for f in listing.files):
