@@ -36,7 +36,7 @@ from memtab.fs.locking.locks import LockUnavailableError, OwnedLock, interproces
 from memtab.llm.loop import StepCallback
 from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
 from memtab.llm.settings_model import CONSOLIDATION_JOB
-from memtab.llm.types import OFFLINE_PROVIDER, ChatProvider, ProviderError
+from memtab.llm.types import OFFLINE_PROVIDER, ChatProvider, ProviderError, close_provider
 from memtab.store.catch_up.runs_log import catch_up_runs
 from memtab.store.history.runs import new_run_id
 from memtab.store.home import CONSOLIDATION_LOCK, Home
@@ -526,9 +526,7 @@ class ServiceRuns:
 
 
 def _close(provider: ChatProvider) -> None:
-    close = getattr(provider, "close", None)
-    if callable(close):
-        try:
-            close()
-        except Exception:  # closing must never hide the run's own result
-            logger.exception("closing the %s provider failed", provider.name)
+    try:
+        close_provider(provider)
+    except Exception:  # closing must never hide the run's own result
+        logger.exception("closing the %s provider failed", provider.name)

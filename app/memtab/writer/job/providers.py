@@ -95,10 +95,3 @@ def bind_to_run(
 def known_secrets(settings: ProviderSettings) -> tuple[str, ...]:
     """The secrets of these settings that must never reach a dump or a log."""
     return (settings.api_key,) if settings.api_key else ()
-
-
-def close_provider(provider: ChatProvider) -> None:
-    """Release a provider's connections (HTTP providers hold a connection pool)."""
-    close = getattr(provider, "close", None)  # duck-typed: httpx2 loads only with a model
-    if callable(close):
-        close()
