@@ -8,7 +8,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -142,33 +142,6 @@ class DumpedRun:
     workspace: Workspace
     trigger: Trigger
     timeout_s: float
-
-
-def write_consolidation_dump(
-    home: Home,
-    run: DumpedRun,
-    provider: ChatProvider,
-    result: RunResult,
-    *,
-    known_secrets: Iterable[str] = (),
-    max_dumps: int = DEFAULT_MAX_DUMPS,
-) -> Path | None:
-    """Write the dump of a run that ended as `result` (None, logged, when it cannot be)."""
-    try:
-        return save_dump(
-            home.consolidation_trace_dir(run.workspace.id),
-            trace_file_name(run.started_at, run.run_id),
-            dump_record(run, provider, result),
-            known_secrets=known_secrets,
-            max_dumps=max_dumps,
-        )
-    except OSError as error:
-        logger.warning(
-            "Cannot write the consolidation trace of %s: %s",
-            run.workspace.id,
-            error.strerror or error,
-        )
-        return None
 
 
 def dump_record(run: DumpedRun, provider: ChatProvider, result: RunResult) -> DumpRecord:
@@ -498,13 +471,20 @@ class ServiceRuns:
 
     def _dump(self, run: DumpedRun, provider: ChatProvider, result: RunResult) -> str | None:
         """Write the run's trace dump — a model's run always, the offline consolidator's
-        when it failed — and name it in the failure; the dump's file name, or None."""
+        when it failed — and name it in the failure; the dump's file name, or None (logged)."""
         if provider.name == OFFLINE_PROVIDER and result.failure is None:
             return None
-        path = write_consolidation_dump(
-            self.home, run, provider, result, known_secrets=self._secrets
-        )
-        if path is None:
+        try:
+            path = save_dump(
+                self.home.consolidation_trace_dir(run.workspace.id),
+                trace_file_name(run.started_at, run.run_id),
+                dump_record(run, provider, result),
+                known_secrets=self._secrets,
+                max_dumps=DEFAULT_MAX_DUMPS,
+            )
+        except OSError as error:
+            why = error.strerror or error
+            logger.warning("Cannot write the consolidation trace of %s: %s", run.workspace.id, why)
             return None
         if result.failure is not None:
             result.failure.trace_path = path
