@@ -121,8 +121,7 @@ def server_command(
 
 
 class ClaudeMcpServer(Record, write_only=True):
-    """The server in Claude Code's `mcpServers` (docs/formats.md §22.6), as `claude mcp add --scope
-    user` writes it, with `alwaysLoad`."""
+    """Claude Code's `mcpServers` entry (formats §22.6), as `claude mcp add` writes it."""
 
     type: Literal["stdio"] = "stdio"
     command: str

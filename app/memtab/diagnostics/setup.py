@@ -73,8 +73,7 @@ class KeyFacts(Record, write_only=True):
 
 
 class LimitsFacts(Record, write_only=True):
-    """`provider.limits`: each job's request time and reply length, and where each came from
-    (docs/formats.md §15.1)."""
+    """`provider.limits`: each job's request time and reply length, and their origin (§15.1)."""
 
     request_timeout_s: float
     request_timeout_from: str
@@ -84,8 +83,7 @@ class LimitsFacts(Record, write_only=True):
 
 
 class ProviderFacts(Record, write_only=True):
-    """`provider`: the model in use, where each value came from, the key rule, the limits, and
-    the test request's result."""
+    """`provider`: the model, each value's origin, the key rule, the limits, the test's result."""
 
     provider: str
     model: str | None
@@ -323,8 +321,7 @@ print(json.dumps(found))
 
 
 class QtCheck(Record):
-    """What `QT_CHECK` found: the versions, and why Qt (`problem`) or its xcb plugin
-    (`platformProblem`) does not load."""
+    """What `QT_CHECK` found: the versions, and why Qt or its xcb plugin does not load."""
 
     pyside6: OrNone[str] = None
     qt: OrNone[str] = None
@@ -378,8 +375,7 @@ def _distribution_version(*names: str) -> str | None:
 
 
 class Versions(Record, write_only=True):
-    """`runtime.versions`: Memtab's, Python's, the platform's and the libraries' (None: not
-    found)."""
+    """`runtime.versions`: Memtab's, Python's, the platform's and the libraries'."""
 
     memtab: str
     python: str

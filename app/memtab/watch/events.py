@@ -471,8 +471,7 @@ class EventRestore(Record):
 
 
 class RestoredFile(NamedTuple):
-    """A file an event's restore put back: the file, what the event left in it, and the restore's
-    sha256 (to take it back)."""
+    """A file an event's restore put back, what the event left in it, the restore's sha256."""
 
     path: str
     file: MemoryFile
@@ -520,8 +519,7 @@ def restore_event(
 
 @dataclass
 class _Outcome:
-    """What a restore did with one file: put back (`file`) or left (`why`); neither while its batch
-    waits."""
+    """A restore of one file: put back (`file`) or left (`why`); neither while it waits."""
 
     taken: Taken
     why: str | None = None

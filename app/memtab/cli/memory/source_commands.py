@@ -205,8 +205,7 @@ class SourceListingOutput(Record, write_only=True):
 
 
 class SourceFiles(Record, write_only=True):
-    """`memtab list --source ID --json`: another agent's files, as `list` lists mux's, and
-    Codex's memory extensions among them with their manifests (docs/formats.md §17.3)."""
+    """`memtab list --source ID --json`: the files and Codex's extensions (formats §17.3)."""
 
     files: tuple[SourceFileRow, ...]
     extensions: Annotated[tuple[ExtensionRow, ...], OmitEmpty] = ()
@@ -283,8 +282,7 @@ class MemoryText(Record, write_only=True):
 
 
 class SourceText(Record, write_only=True):
-    """`memtab show ID --json`: another agent's file (its row), its text as shown
-    (rendered for loki-mode Argument.JSON), the sha guarding a save, why it is cut or rendered."""
+    """`memtab show ID --json`: another agent's file, its text as shown, the sha guarding a save."""
 
     row: Annotated[SourceFileRow, Inlined]
     content: str

@@ -58,8 +58,7 @@ class UnaddressableRow(Record, write_only=True):
 
 
 class FileListing(Record, write_only=True):
-    """`memtab list --json` (docs/formats.md §22.2): the files, then what cannot be named,
-    then the folders whose contents are too deep to list (only when there are some)."""
+    """`memtab list --json` (docs/formats.md §22.2): files, unnamed entries, too-deep folders."""
 
     files: tuple[FileRow, ...]
     unaddressable: tuple[UnaddressableRow, ...]
@@ -255,8 +254,7 @@ class ProjectRow(Record, write_only=True):
 
 
 class WorkspaceListing(Record, write_only=True):
-    """`memtab workspaces --json` (docs/formats.md §2): the home, its projects (the
-    multi-project key left out), its workspaces, the project folders nothing uses."""
+    """`memtab workspaces --json` (docs/formats.md §2): projects, workspaces, orphan folders."""
 
     home: Path
     projects: tuple[ProjectRow, ...]
