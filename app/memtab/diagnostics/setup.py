@@ -35,7 +35,6 @@ from memtab.llm.settings_model import CONSOLIDATION_JOB, WRITER_JOB, is_local
 from memtab.llm.types import ProviderError
 from memtab.logs import LOG_FILE_NAME, log_dir, log_file
 from memtab.sources.codex.memory_settings import (
-    CodexMemorySettings,
     external_context_note,
     read_memory_settings,
 )
@@ -224,21 +223,6 @@ def check_writer(env: Mapping[str, str]) -> tuple[WriterFacts, Findings]:
     return WriterFacts(settings=settings, problems=tuple(problems)), found
 
 
-def _check_codex_memory(settings: CodexMemorySettings, found: Findings) -> None:
-    """Whether Codex leaves threads using Memtab out of its memory (docs/formats.md §17.6)."""
-    note = external_context_note(settings)
-    if note is not None and MEMTAB_SERVER in settings.mcp_servers:
-        found.warning(f"Codex: {note}. Set it to false to let those threads be remembered")
-
-
-def _check_gemini_server(home: Home, env: Mapping[str, str], found: Findings) -> None:
-    """What in Gemini CLI's settings keeps it from starting Memtab (docs/formats.md §22.6)."""
-    path = config_path("gemini", home, env)
-    if registration("gemini", path).registered:
-        for block in server_blocks(path.parent, env, MEMTAB_SERVER):
-            found.warning(f"Gemini CLI: {block}")
-
-
 def check_sources(
     home: Home, registry: Registry | None, env: Mapping[str, str]
 ) -> tuple[SourcesFacts, Findings]:
@@ -249,9 +233,15 @@ def check_sources(
     for problem in context.problems:
         found.warning(problem)
     codex_root = agent_directory(context, "codex")
-    if codex_root is not None:
-        _check_codex_memory(read_memory_settings(codex_root), found)
-    _check_gemini_server(home, env, found)
+    if codex_root is not None:  # Codex leaving threads using Memtab out of its memory (§17.6)
+        codex = read_memory_settings(codex_root)
+        note = external_context_note(codex)
+        if note is not None and MEMTAB_SERVER in codex.mcp_servers:
+            found.warning(f"Codex: {note}. Set it to false to let those threads be remembered")
+    gemini = config_path("gemini", home, env)  # what keeps Gemini CLI from starting Memtab (§22.6)
+    if registration("gemini", gemini).registered:
+        for block in server_blocks(gemini.parent, env, MEMTAB_SERVER):
+            found.warning(f"Gemini CLI: {block}")
     facts = SourcesFacts(
         found=tuple(
             SourceFacts(
