@@ -5,7 +5,6 @@ whether locks can be taken (§14.1) and who holds xum's (§21.1), and whether hi
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 from pathlib import Path
 from typing import Annotated
@@ -28,8 +27,6 @@ from memtab.store.history.versions import parse_version
 from memtab.store.home import Home, HomeLocation
 from memtab.store.sidecars.registry import Registry, orphan_project_dirs, registry_from_document
 from memtab.store.xum_locks import lock_files, lock_leftovers, lock_subjects, xum_locks_dir
-
-logger = logging.getLogger(__name__)
 
 # Why the home was chosen (`resolve_home`'s rules, store/home.py), in words.
 _WHY = {

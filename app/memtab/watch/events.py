@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import logging
 import os
 import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -37,8 +36,6 @@ from memtab.store.restore.from_history import content_of
 from memtab.store.restore.orphans import OrphanProjectStore
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
-
-logger = logging.getLogger(__name__)
 
 RETARGET = "retarget"
 """A changed path after which the targets are found again (the registry, a new workspace)."""
