@@ -36,14 +36,8 @@ from memtab.agent_server.codex_config import (
     parse_toml,
     set_codex_server,
 )
-from memtab.agent_server.config_files import EditStatus, gemini_settings
-from memtab.agent_server.config_files.checked_replace import (
-    ConfigFileError,
-    CreatedFiles,
-    Edit,
-    Edited,
-    edit_file,
-)
+from memtab.agent_server.config_files import ConfigFileError, EditStatus, gemini_settings
+from memtab.agent_server.config_files.checked_replace import CreatedFiles, Edit, Edited, edit_file
 from memtab.agent_server.config_files.gemini_settings import ForeignPolicyError, policy_path
 from memtab.agent_server.config_files.json_edits import add_items
 from memtab.agent_server.config_files.json_members import JsonEditError, member_value, set_member

@@ -19,7 +19,8 @@ from memtab.llm.types import (
 from memtab.transcripts.budget import EventBudget, select_event_budget
 from memtab.transcripts.events import TranscriptEvent
 from memtab.writer.inbox.suggestions import SuggestionError, SuggestionQueue
-from memtab.writer.offline.extract import Findings, extract_findings
+from memtab.writer.offline.extract import extract_findings
+from memtab.writer.offline.findings import Findings
 from memtab.writer.offline.notes import (
     MAX_NOTES_PER_RUN,
     Note,

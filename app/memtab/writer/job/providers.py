@@ -17,7 +17,8 @@ from memtab.writer.config import OfflineNotes, WriterSettings
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.run import load_writer_events
-from memtab.writer.offline.extract import Findings, TranscriptDigest
+from memtab.writer.offline.extract import TranscriptDigest
+from memtab.writer.offline.findings import Findings
 
 
 def default_provider_factory() -> tuple[ChatProvider, tuple[str, ...]]:
