@@ -106,7 +106,8 @@ def test_list_all_against_walk_and_read_baseline(bench_store: MemoryStore) -> No
 
     store, baseline = _best_times(bench_store.list_all, lambda: _baseline(roots))
     print(
-        f"\nlist_all over {len(Scope)} x {FILES_PER_SCOPE} files vs os.walk + 4 KiB reads (best of {ROUNDS}):"
+        f"\nlist_all over {len(Scope)} x {FILES_PER_SCOPE} files vs os.walk + 4 KiB reads"
+        f" (best of {ROUNDS}):"
     )
     for label, index in (("wall", 0), ("CPU", 1)):
         print(

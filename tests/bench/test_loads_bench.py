@@ -41,4 +41,5 @@ def test_compute_loads_for_every_agent(tmp_path: Path) -> None:
         loads = compute_loads(machine.home, workspace_id=WORKSPACE_ID, context=context)
         samples.append(time.perf_counter() - started)
     assert [agent.agent for agent in loads.agents] == ["claude", "codex", "xum", "gemini"]
-    print(f"\ncompute_loads, every agent, 200 xum files: {statistics.median(samples) * 1000:.1f} ms")
+    median_ms = statistics.median(samples) * 1000
+    print(f"\ncompute_loads, every agent, 200 xum files: {median_ms:.1f} ms")
