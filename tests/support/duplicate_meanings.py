@@ -14,20 +14,12 @@ Kinds as in `duplicate_scopes`: `reworded` and `global-project` must be one grou
 
 from __future__ import annotations
 
-from support.duplicate_claims import _case
+from support.duplicate_claims import _apart, _same
 from support.duplicate_voices import Case
 
 G, U, C, GE = "global", "claude-user", "codex", "gemini"
 T, B, W = "project:thistledown", "project:cobaltbay", "project:wrenfield"
 TT, BC, WW = "team:thistledown", "claude:cobaltbay", "workspace:wrenfield"
-
-
-def _same(kind: str, one: tuple[str, str], other: tuple[str, str]) -> Case:
-    return _case(kind, "duplicate", one, other)
-
-
-def _apart(kind: str, one: tuple[str, str], other: tuple[str, str]) -> Case:
-    return _case(kind, "neither", one, other)
 
 
 REWORDED: tuple[Case, ...] = (
