@@ -184,8 +184,7 @@ RECORD_MAX_WAIT_MS = 20_000
 IMPORT_KEY = "import-journal-runs"
 NEWS_KEY = "burst-news"
 RECORDING_KEY = "read-recording-state"
-PANEL_FLAG = "history-panel"
-"""The UI-state flag: whether the History panel is shown."""
+PANEL_FLAG = "history-panel"  # the UI-state flag: whether the History panel is shown
 
 
 class FollowedEditor(Protocol):
@@ -583,7 +582,8 @@ class HistoryHub(QObject):
         context = self._context
         context.own_writes.note(file.ref.key)  # no "edited outside" badge on a restore
         restore = functools.partial(undo.restore_version, context.undo_stack, file, version_id)
-        context.file_ops.run(restore, _without_copy(restore))
+        without_copy = functools.partial(restore, allow_unkept=True)
+        context.file_ops.run(restore, OpFollowUp(without_copy=without_copy))
 
     @Slot(str, str, object, str)
     def _on_trash_restore_requested(
@@ -600,9 +600,7 @@ class HistoryHub(QObject):
         restore = functools.partial(
             undo.restore, context.undo_stack, store, raw_path, version_id, to
         )
-        follow_up = _without_copy(restore, open_created=not orphan_dir)
-        self._restores.append(follow_up)
-        context.file_ops.run(restore, follow_up)
+        self._restore(restore, open_created=not orphan_dir)
 
     @Slot(object, object)
     def _on_file_ops_op_finished(self, result: OpResult, follow_up: OpFollowUp) -> None:
@@ -619,10 +617,15 @@ class HistoryHub(QObject):
     def _on_trash_restore_file_requested(self, file: DeletedFile) -> None:
         context = self._context
         context.own_writes.note(file.physical)  # no "edited outside" badge on a restore
-        restore = functools.partial(restore_deleted_file, context.undo_stack, self._home, file)
-        follow_up = _without_copy(restore)
+        self._restore(functools.partial(restore_deleted_file, context.undo_stack, self._home, file))
+
+    def _restore(self, restore: Callable[..., OpResult], *, open_created: bool = False) -> None:
+        """Restore from the trash; made without a copy in history if it was refused for want
+        of one and the user chooses to (`OpFollowUp.without_copy`)."""
+        without_copy = functools.partial(restore, allow_unkept=True)
+        follow_up = OpFollowUp(open_created=open_created, without_copy=without_copy)
         self._restores.append(follow_up)
-        context.file_ops.run(restore, follow_up)
+        self._context.file_ops.run(restore, follow_up)
 
     @Slot(str, object)
     def _on_client_latest_finished(self, key: str, result: object) -> None:
@@ -634,10 +637,3 @@ class HistoryHub(QObject):
     @Slot(str, str)
     def _on_client_latest_failed(self, key: str, message: str) -> None:
         logger.warning("History: %s failed: %s", key, message)
-
-
-def _without_copy(operation: Callable[..., OpResult], *, open_created: bool = False) -> OpFollowUp:
-    """The follow-up of a restore: made without a copy in history if it was refused for
-    want of one and the user chooses to (`OpFollowUp.without_copy`)."""
-    without_copy = functools.partial(operation, allow_unkept=True)
-    return OpFollowUp(open_created=open_created, without_copy=without_copy)
