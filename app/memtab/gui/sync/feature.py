@@ -148,7 +148,7 @@ class SyncConflictBars(QObject):
         self._showing: dict[int, str] = {}
         """The tabs (by id) the bar was shown on, and for which file: not shown again
         there once dismissed, until the file is opened anew."""
-        sync.changed.connect(self._on_sync_changed)
+        sync.changed.connect(self.refresh)
         editor.file_opened.connect(self._on_editor_file_opened)
         editor.tabs_changed.connect(self.refresh)
         context.shown.workspace_changed.connect(self.refresh)
@@ -245,10 +245,6 @@ class SyncConflictBars(QObject):
             self._client.job_failed.connect(self._on_client_job_failed)
             self._client.job_cancelled.connect(self._on_client_job_cancelled)
         return self._client
-
-    @Slot(object)
-    def _on_sync_changed(self, _look: object) -> None:
-        self.refresh()
 
     @Slot(object)
     def _on_editor_file_opened(self, ref: MemoryFileRef) -> None:
@@ -483,10 +479,10 @@ class SyncFeature(QObject):
         self.sync.changed.connect(self._mark_conflicts)
         context.shown.workspace_changed.connect(self._mark_conflicts)
         context.changes.published.connect(self.sync.follow_changes)
-        self.sync.busy_changed.connect(self.status.set_syncing)
-        self.sync.busy_changed.connect(self._on_sync_busy_changed)
-        self.sync.changed.connect(self._on_sync_changed)  # after the corner's update
         self._note = SyncNowNote()
+        self.sync.busy_changed.connect(self.status.set_syncing)
+        self.sync.busy_changed.connect(self._note.busy_changed)
+        self.sync.changed.connect(self._on_sync_changed)  # after the corner's update
         self.sync.progress.connect(self.status.set_progress)
         self.status.conflicts_requested.connect(self.open_conflicts)
         self.status.sync_requested.connect(self.sync_now)
@@ -543,10 +539,6 @@ class SyncFeature(QObject):
             return
         self.sync.look_again()  # the CLI may have set it up meanwhile: the dialog says so
         self.open_setup()
-
-    @Slot(bool)
-    def _on_sync_busy_changed(self, busy: bool) -> None:
-        self._note.busy_changed(busy)
 
     @Slot(object)
     def _on_sync_changed(self, _look: object) -> None:
