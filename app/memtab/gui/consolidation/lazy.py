@@ -31,12 +31,8 @@ ServiceFactory = Callable[[Home], "ConsolidationService"]
 
 
 class LazyConsolidationTasks(QObject):
-    """`ConsolidationTasks`' interface; the real facade is built on the first `start()`.
-
-    Signals: as `memtab.gui.consolidation.tasks.ConsolidationTasks` (run_started(str),
-    progress(int, str), run_finished(object), run_logged(str), run_failed(str),
-    run_cancelled(str), plan_ready(object)).
-    """
+    """`ConsolidationTasks`' interface and signals; the real facade is built on the first
+    `start()`."""
 
     run_started = Signal(str)
     progress = Signal(int, str)
