@@ -407,8 +407,7 @@ class ConsolidationFooter(QFrame):
     def set_mux_only_note(self, agent: str | None) -> None:
         """Say that consolidation leaves `agent`'s files alone (None: no such file is open)."""
         # Short enough for the footer's width; the tooltip says the rest.
-        text = f"Consolidation skips {agent}'s memory" if agent else ""
-        self.mux_only_note.set_full_text(text)
+        self.mux_only_note.set_full_text(f"Consolidation skips {agent}'s memory" if agent else "")
         self._show_mux_only_note()
 
     def _show_mux_only_note(self) -> None:

@@ -466,8 +466,7 @@ class HistoryHub(QObject):
         if self.notices is None or not self._loaded or self._shut_down:
             return
         store = MemoryStore.of(self._context.shown.view())
-        job = plain(news_read, store, self._shown_sources())
-        self._jobs().submit_latest(NEWS_KEY, job)
+        self._jobs().submit_latest(NEWS_KEY, plain(news_read, store, self._shown_sources()))
 
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:

@@ -91,8 +91,7 @@ class LoadsDialog(QDialog):
         self.tree.setItemDelegate(WrappingDelegate(self.tree))
         header.sectionResized.connect(self._on_header_section_resized)
         self.refresh_button = QPushButton("&Refresh", self)
-        buttons = button_box(self, extra=[self.refresh_button])
-        vbox(self.summary, (self.tree, 1), buttons, on=self)
+        vbox(self.summary, (self.tree, 1), button_box(self, extra=[self.refresh_button]), on=self)
         fit_to_screen(self, QSize(900, 520), remember="loads")  # a list: it keeps min/max
         self.refresh_button.clicked.connect(self.refresh_requested)
         self.tree.itemActivated.connect(self._on_tree_item_activated)

@@ -339,8 +339,7 @@ class ScrollingPage(QScrollArea):
 
     def minimumSizeHint(self) -> QSize:
         """The content's least width (it never scrolls sideways), a few lines of height."""
-        content = self._content.minimumSizeHint()
-        return QSize(content.width() + self._extra_width(), MIN_HEIGHT)
+        return QSize(self._content.minimumSizeHint().width() + self._extra_width(), MIN_HEIGHT)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -599,8 +598,7 @@ class SettingsDialog(QDialog):
         except SettingsFileError as error:
             section = ProviderSection()
             problems.append(f"{error}. Saving replaces it with the values below.")
-        saved = SavedKeys.of(section)
-        self._form.load({name: saved.origins(name) for name in DEFAULT_MODELS})
+        self._form.load({name: SavedKeys.of(section).origins(name) for name in DEFAULT_MODELS})
         # Said even when a value elsewhere is refused: a save keeps these keys either way.
         problems.extend(SavedKeys.of(provider_section(stored)).problems("the settings file"))
         index = self.provider.findData((section.provider or "offline").strip().lower())

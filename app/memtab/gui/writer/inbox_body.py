@@ -321,8 +321,7 @@ class InboxBody(QWidget):
         # Below the editor (a splitter's room) the buttons stay at the bottom, where the
         # last click was, whatever shows above them; over the tree it adds nothing.
         body.addStretch(0)
-        buttons = hbox(self.accept_button, self.edit_button, self.reject_button, 1, spacing=4)
-        body.addLayout(buttons)
+        body.addLayout(hbox(self.accept_button, self.edit_button, self.reject_button, 1, spacing=4))
         body.addWidget(self.error_label)
         self._update_buttons()
 
