@@ -426,13 +426,9 @@ class HistoryHub(QObject):
         """Stop every worker (on window close)."""
         self._shut_down = True
         self._record_timer.stop()
-        if self._panel is not None:
-            self._panel.shutdown()
-        for dialog in (self.runs_dialog, self.trash_dialog):
-            if dialog is not None:
-                dialog.shutdown()
-        if self._client is not None:
-            self._client.shutdown()
+        for part in (self._panel, self.runs_dialog, self.trash_dialog, self._client):
+            if part is not None:
+                part.shutdown()
 
     def _jobs(self) -> JobClient:
         if self._client is None:

@@ -542,8 +542,7 @@ class SyncFeature(QObject):
 
     @Slot(object)
     def _on_sync_changed(self, _look: object) -> None:
-        note = self._note.looked(self.status.line.text)
-        if note is not None:
+        if (note := self._note.looked(self.status.line.text)) is not None:
             self._context.status.show(note)
 
     @Slot()
@@ -593,12 +592,9 @@ class SyncFeature(QObject):
         self.open_conflicts(path, show_both=show_both)
 
     def shutdown(self) -> None:
-        if self.dialog is not None:
-            self.dialog.shutdown()
-        if self.setup is not None:
-            self.setup.shutdown()
-        if self.bars is not None:
-            self.bars.shutdown()
+        for part in (self.dialog, self.setup, self.bars):
+            if part is not None:
+                part.shutdown()
         self.sync.shutdown()
 
     def _on_resolved(self, message: str) -> None:
@@ -612,10 +608,8 @@ class SyncFeature(QObject):
         """Mark the rows of the files in sync conflict that the tree shows (after every
         look, and when the shown workspace changes)."""
         if self._rows is not None:
-            look: SyncLook = self.sync.look
-            self._rows.set_marks(
-                "sync", conflict_marks(look.conflicts, self._context.shown.workspace)
-            )
+            marks = conflict_marks(self.sync.look.conflicts, self._context.shown.workspace)
+            self._rows.set_marks("sync", marks)
 
     @Slot(object)
     def _on_shown_scan_applied(self, scan: HomeScan) -> None:
