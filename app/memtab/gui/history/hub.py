@@ -268,7 +268,7 @@ class HistoryHub(QObject):
         context.shown.scan_applied.connect(self._on_shown_scan_applied)
         context.shown.workspace_changed.connect(self._on_shown_workspace_changed)
         context.changes.published.connect(self._on_changes_published)
-        editor.file_opened.connect(self._on_editor_file_opened)
+        editor.file_opened.connect(self._follow_editor)
         editor.file_closed.connect(self._on_editor_file_closed)
         context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
         shell.memory_tab_current.connect(self._on_shell_memory_tab_current)
@@ -443,6 +443,7 @@ class HistoryHub(QObject):
         dialog.raise_()
         dialog.activateWindow()
 
+    @Slot()
     def _follow_editor(self) -> None:
         self._show_file(self._editor.current_file)
 
@@ -540,10 +541,6 @@ class HistoryHub(QObject):
     def _on_shown_workspace_changed(self, _workspace: object) -> None:
         self._follow_editor()
         self._look_for_news()  # its scopes' bursts
-
-    @Slot(object)
-    def _on_editor_file_opened(self, _path: object) -> None:
-        self._follow_editor()
 
     @Slot()
     def _on_editor_file_closed(self) -> None:

@@ -97,7 +97,7 @@ class InboxPanel(QFrame):
         self._declare_keys()
         # A file operation may change what waits (Edit → Undo of a decision, a harvest
         # file deleted from the tree): read again once it ends, sooner than the watcher.
-        context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
+        context.file_ops.op_finished.connect(self.reload)
         context.changes.published.connect(self._on_changes_published)
 
     def _declare_keys(self) -> None:
@@ -185,6 +185,7 @@ class InboxPanel(QFrame):
         self._show(())
         self.reload()
 
+    @Slot()
     def reload(self) -> None:
         """Read the inbox again (off the GUI thread, after the writes asked before)."""
         if self._loading is not None:
@@ -313,10 +314,6 @@ class InboxPanel(QFrame):
         if body is not None:
             body.show_selection()
         self.count_changed.emit(count)
-
-    @Slot(object, object)
-    def _on_file_ops_op_finished(self, _result: object, _follow_up: object) -> None:
-        self.reload()
 
     @Slot(bool)
     def _on_toggle_toggled(self, expanded: bool) -> None:
