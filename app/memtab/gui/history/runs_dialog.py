@@ -385,17 +385,14 @@ class RunsDialog(QDialog):
         self.note.set_full_text(self._state.note_over(run.id if run is not None else None))
         self.diff.set_sides("", "")
         self.diff.show_message(PICK_A_CHANGE)
+        heading = run_heading(run, detail, self._state.names) if run is not None else None
+        self._heading.set_full_text(heading.title if heading is not None else "")
+        self._meta.setText(heading.meta if heading is not None else "")
+        self.summary.setText(heading.summary if heading is not None else "")
         if run is None:
-            self._heading.set_full_text("")
-            self._meta.setText("")
-            self.summary.setText("")
             self.revert_button.setEnabled(False)
             self.open_button.setEnabled(False)
             return
-        heading = run_heading(run, detail, self._state.names)
-        self._heading.set_full_text(heading.title)
-        self._meta.setText(heading.meta)
-        self.summary.setText(heading.summary)
         if detail is None:
             self.ops.addTopLevelItem(QTreeWidgetItem(["", READING_CHANGES]))
             self.revert_button.setEnabled(False)
