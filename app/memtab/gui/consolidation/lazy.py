@@ -127,9 +127,7 @@ class LazyConsolidationTasks(QObject):
 
     def apply(self, plan: ConsolidationPlan, accepted: Sequence[int]) -> bool:
         """Apply the accepted ops of a reviewed plan (see `ConsolidationTasks.apply`)."""
-        if self._closed:
-            return False
-        return self.tasks().apply(plan, accepted)
+        return False if self._closed else self.tasks().apply(plan, accepted)
 
     def review(self, plan: ConsolidationPlan) -> None:
         """Review a plan made elsewhere (the check's fixes) as a run's: `plan_ready`, so the

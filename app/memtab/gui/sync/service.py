@@ -101,9 +101,7 @@ class WindowSync(QObject):
         merge being written is finished first); True if one ran. `finished(None)` once it
         has stopped."""
         job_id = self._turns.cancellable
-        if self._client is None or job_id is None:
-            return False
-        return self._client.cancel(job_id)
+        return False if self._client is None or job_id is None else self._client.cancel(job_id)
 
     def look_again(self) -> None:
         """Read where sync stands (after a conflict was resolved)."""

@@ -232,9 +232,7 @@ def _text(found: Found) -> str:
 
 
 def _why(found: Found) -> str:
-    if isinstance(found, Leak):
-        return f"{found.why} Belongs in {found.belongs}."
-    return found.why
+    return f"{found.why} Belongs in {found.belongs}." if isinstance(found, Leak) else found.why
 
 
 def _key_of(found: object) -> tuple[str, ...] | None:
