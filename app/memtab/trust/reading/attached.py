@@ -205,7 +205,7 @@ def _row(header: Sequence[str], cells: Sequence[str]) -> Iterator[Attached]:
 
 def _attached(keys: Sequence[str], value: str) -> Attached | None:
     value = value.strip().strip("`'\"").rstrip(",;.").strip("'\"")
-    if not value or " " in value or _PLACEHOLDER.match(value.lower()):
+    if not value or " " in value or "$" in value or _PLACEHOLDER.match(value.lower()):
         return None
     thing = " ".join(_JOINS.sub(" ", key).strip() for key in keys)
     return Attached(" ".join(thing.split()), value) if thing.strip() else None
@@ -236,6 +236,8 @@ def claimed(
     version = _version(words, value, scope)
     if version is not None:
         return [version]
+    if len(words) == 1 and not words[0].isupper():
+        return []  # one lower-case word ("from", "cwd", "path") names no one thing
     found = []
     name = "_".join(words)
     if _SETTING_NAME.fullmatch(name) and len(words) <= 5:
