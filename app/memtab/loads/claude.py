@@ -12,7 +12,7 @@ from pathlib import Path
 
 from memtab.fs.readable import read_readable_path
 from memtab.humanize import plural
-from memtab.loads.measure import Identify, measured, named, on_demand, read_text
+from memtab.loads.measure import Identify, measured, named, on_demand, project_root, read_text
 from memtab.loads.records import AgentLoads, LoadedFile
 from memtab.loads.topics import Topic, TopicHeads, scan_topics
 from memtab.sources.claude.auto_memory_switch import auto_memory_switch, local_settings_root
@@ -186,17 +186,12 @@ def subagent_loads(
     else:
         notes[0] += ": no omitClaudeMd, so it loads what the session loads"
         notes += session.notes
-    index = agent.memory_index(config_root, _project_root(cwd) if cwd is not None else None)
+    index = agent.memory_index(config_root, project_root(cwd) if cwd is not None else None)
     record = _index_record(index, identify, notes) if index is not None else None
     if record is not None:
         files.append(record)
         notes.append(f"Its own memory ({agent.memory} scope): {index}")
     return session.replaced(subagent=name, files=tuple(files), notes=tuple(notes))
-
-
-def _project_root(cwd: Path) -> Path:
-    """The checkout holding `cwd` (the nearest folder with `.git`), else `cwd`."""
-    return next((d for d in (cwd, *cwd.parents) if (d / ".git").exists()), cwd)
 
 
 def _recall_note(topics: list[Topic]) -> str:

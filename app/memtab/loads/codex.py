@@ -14,6 +14,7 @@ from memtab.loads.measure import (
     measured,
     named,
     on_demand,
+    project_root,
     read_text,
 )
 from memtab.loads.records import AgentLoads, LoadedFile
@@ -123,7 +124,7 @@ def _first_file(directory: Path, notes: list[str]) -> Path | None:
 
 
 def _project_docs(cwd: Path, identify: Identify, notes: list[str]) -> list[LoadedFile]:
-    root = next((d for d in (cwd, *cwd.parents) if (d / ".git").exists()), cwd)
+    root = project_root(cwd)
     directories = [d for d in (*reversed(cwd.parents), cwd) if d == root or root in d.parents]
     files: list[LoadedFile] = []
     left = PROJECT_DOC_MAX_BYTES

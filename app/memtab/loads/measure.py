@@ -86,6 +86,11 @@ def named(path: str | Path, identify: Identify) -> dict[str, Any]:
     return {"id": file_id, "path": None if file_id else physical, "physical_path": physical}
 
 
+def project_root(cwd: Path) -> Path:
+    """The checkout holding `cwd` (the nearest folder with `.git`), else `cwd`."""
+    return next((d for d in (cwd, *cwd.parents) if (d / ".git").exists()), cwd)
+
+
 def line_of_byte(text: str, offset: int) -> int:
     """The 1-based line that holds UTF-8 byte `offset` of `text`."""
     return text.encode("utf-8", errors="surrogatepass")[:offset].count(b"\n") + 1

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 
 from memtab.loads.kept import KeptHeads
 from memtab.loads.limits import (
-    HOT_SET_DECAY_HALF_LIFE_MS,
-    HOT_SET_MAX_ITEM_BYTES,
-    HOT_SET_MAX_ITEMS,
-    HOT_SET_MAX_SELECTION_ATTEMPTS,
-    HOT_SET_MAX_TOTAL_BYTES,
-    HOT_SET_MAX_TOTAL_TOKENS,
+    DECAY_HALF_LIFE_MS,
+    MAX_ITEM_BYTES,
+    MAX_ITEMS,
+    MAX_SELECTION_ATTEMPTS,
+    MAX_TOTAL_BYTES,
+    MAX_TOTAL_TOKENS,
     xum_recall_warning,
 )
 from memtab.loads.measure import estimate_tokens, line_of_byte, measured, on_demand
@@ -25,12 +25,6 @@ from memtab.store.paths import SHARED_SCOPES, Scope, VirtualPath
 from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.meta import MetaEntry
 
-MAX_ITEM_BYTES = HOT_SET_MAX_ITEM_BYTES
-MAX_TOTAL_BYTES = HOT_SET_MAX_TOTAL_BYTES
-MAX_TOTAL_TOKENS = HOT_SET_MAX_TOTAL_TOKENS
-MAX_ITEMS = HOT_SET_MAX_ITEMS
-MAX_SELECTION_ATTEMPTS = HOT_SET_MAX_SELECTION_ATTEMPTS
-DECAY_HALF_LIFE_MS = HOT_SET_DECAY_HALF_LIFE_MS
 MAX_FILES_PER_SCOPE = 1000
 INDEX_ID = "xum:memory-index"
 _SHOWN_UNDESCRIBED = 5
@@ -123,7 +117,7 @@ def xum_loads(
     ]
     index = "\n".join([_INDEX_HEADER, *(lines or ["(no memory files yet)"])])
     files: list[LoadedFile] = [measured(index, kind="index", id=INDEX_ID)]
-    entries = {f.path: _meta(view, meta, f.path) for f in listed}
+    entries = {f.path: meta.get(view.meta_key(f.path)) or MetaEntry() for f in listed}
     candidates = [
         Candidate(path, entry.pinned, usage_score(entry, now_ms)) for path, entry in entries.items()
     ]
@@ -191,7 +185,7 @@ def render(items: list[tuple[str, str, bool]]) -> str:
     """xum's `<hot_memories>` block (`formatHotMemoriesBlock`), to count its tokens."""
     parts = [_HEADER]
     for path, content, truncated in items:
-        block = [f'<memory_file path="{_escape(path)}">', _neutralized(content)]
+        block = [f'<memory_file path="{_escape(path)}">', _CLOSING.sub(r"&lt;/\1\2>", content)]
         if truncated:
             block.append(f"[truncated: view {path} with the memory tool for the full content]")
         block.append("</memory_file>")
@@ -223,15 +217,7 @@ def _left_out(candidate: Candidate, content: object, reason: str) -> LoadedFile:
     )
 
 
-def _meta(view: ScopeView, meta: dict[str, MetaEntry], path: VirtualPath) -> MetaEntry:
-    return meta.get(view.meta_key(path)) or MetaEntry()
-
-
 def _escape(value: str) -> str:
     return (
         value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
     )
-
-
-def _neutralized(content: str) -> str:
-    return _CLOSING.sub(r"&lt;/\1\2>", content)
