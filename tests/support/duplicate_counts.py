@@ -10,8 +10,8 @@ the same families (the same count in words and in digits, a frequency as an adve
 "every …"), which must stay found.
 
 `BATCH` and `REWORDED` were written before the engine's change they measure; `AFTER` and
-`AFTER_REWORDED` after it, never tuned on (docs/trust-quality.md "Counts, frequencies and
-later clauses"). A `neither` case joined, or a group joining two cases, is a wrong finding.
+`AFTER_REWORDED` after it, never tuned on (docs/trust-quality.md "The seeded corpora"). A
+`neither` case joined, or a group joining two cases, is a wrong finding.
 """
 
 from __future__ import annotations

@@ -20,9 +20,8 @@ from unit.trust.test_duplicate_voices import _scored
 def test_a_count_frequency_later_clause_actor_or_object_keeps_notes_apart(
     tmp_path: Path,
 ) -> None:
-    """Held at what it measures (docs/trust-quality.md "Counts, frequencies and later
-    clauses"): of 45 near misses none joined (19 before), the rewordings 14 of 15 (as
-    before)."""
+    """Held at what it measures (docs/trust-quality.md "The seeded corpora"): of 45 near
+    misses none joined (19 before), the rewordings 14 of 15 (as before)."""
     found = _scored(BATCH, tmp_path)
     assert {kind: hit for kind, (hit, _) in found.near.items() if hit} == {}
     assert found.across == [] and found.polarity == 0
