@@ -376,7 +376,7 @@ def _write_journal(home: Home, now: int) -> None:
                 "acceptedCandidates": 0,
                 "skippedCandidates": 0,
                 "error": "Provider returned 529 overloaded twice; will retry at next compaction",
-            }
+            },
         },
     }
     journal = {
@@ -495,7 +495,9 @@ def demo_transcript(now: int) -> list[dict[str, Any]]:
             "tests pass and `make check` is clean.",
             start + 16 * MINUTE,
             3,
-            [_bash("call_04", "make check", True, "ruff: ok\nmypy: ok\n212 passed in 41.2s")],
+            [
+                _bash("call_04", "make check", True, "ruff: ok\nmypy: ok\n212 passed in 41.2s"),
+            ],
         ),
     ]
 

@@ -21,7 +21,12 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import Journal
 from memtab.store.sidecars.registry import Workspace, load_registry
 from memtab.traces.names import trace_file_name
-from memtab.traces.schema import AttemptRecord, DumpRecord, EventsSummaryRecord, ToolExecutionRecord
+from memtab.traces.schema import (
+    AttemptRecord,
+    DumpRecord,
+    EventsSummaryRecord,
+    ToolExecutionRecord,
+)
 
 NOTES = "/memories/workspace/notes.md"
 TODO = "/memories/workspace/todo.md"
@@ -162,7 +167,8 @@ class _Replay:
         os.utime(self._physical(NOTES), (wrote_at / 1000, wrote_at / 1000))
         dump_name = trace_file_name(started, WRITER_TRIGGER)
         atomic_write_json(
-            self.home.trace_dir(self.workspace.id) / dump_name, self._dump(started, before, after)
+            self.home.trace_dir(self.workspace.id) / dump_name,
+            self._dump(started, before, after),
         )
         provider, model = WRITER_MODEL
         run = self._run(

@@ -34,7 +34,10 @@ COMPARE = ConflictChoice(
     "",
 )
 KEEP_MINE = ConflictChoice(
-    "mine", "Keep &mine", "Keep your version; theirs stays in history", "kept mine"
+    "mine",
+    "Keep &mine",
+    "Keep your version; theirs stays in history",
+    "kept mine",
 )
 KEEP_THEIRS = ConflictChoice(
     "theirs",

@@ -125,10 +125,15 @@ def merge_note(texts: ThreeWayTexts) -> str:
         return "A side is not text: keep one of them whole."
     if texts.clean:
         return "Both sides' changes merged: check the text, edit it if needed."
-    starts = f"this starts as {mine}; edit it and {keep}, or keep a side with its button."
     if texts.base is None:
-        return f"No common version to merge from: {starts}"
-    return f"Both changed the same lines: {starts}"
+        return (
+            f"No common version to merge from: this starts as {mine}; edit it and {keep}, "
+            "or keep a side with its button."
+        )
+    return (
+        f"Both changed the same lines: this starts as {mine}; edit it and {keep}, or keep "
+        "a side with its button."
+    )
 
 
 BOTH_NOTE = (
@@ -210,8 +215,11 @@ def merge_offer(result: MergeResult | None) -> MergeOffer:
     """Keep both's state for the merge computed with the diff (None: none was possible)."""
     if result is None:
         return MergeOffer(False, "Nothing to merge from: the file was not loaded from disk", None)
-    clean = "Keep your changes and the changes on disk; review the result, then save"
-    tip = clean if result.clean else "Both sides changed the same lines"
+    tip = (
+        "Keep your changes and the changes on disk; review the result, then save"
+        if result.clean
+        else "Both sides changed the same lines"
+    )
     return MergeOffer(result.clean, tip, result.describe())
 
 

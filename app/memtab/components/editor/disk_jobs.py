@@ -22,7 +22,11 @@ from memtab.components.editor.text_buffer import TextCodec
 from memtab.components.jobs import CancelToken
 from memtab.components.loads.loads import NOTE_CHOICES, cut_note
 from memtab.file_protocol.file_ref import MemoryFileRef
-from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError, MemoryFileMissingError
+from memtab.file_protocol.memory_file import (
+    MemoryFile,
+    MemoryFileError,
+    MemoryFileMissingError,
+)
 from memtab.sources.claude.index import is_cut_index
 from memtab.store.errors import SaveConflictError, UnkeptChangeError
 from memtab.store.files import FileContent, read_file_content

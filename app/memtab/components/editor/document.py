@@ -335,7 +335,11 @@ class OpenDocument:
     # --- the bar -----------------------------------------------------------------------------
 
     def show_bar(
-        self, situation: Situation, kind: BarKind, text: str, choices: list[Choice] | None = None
+        self,
+        situation: Situation,
+        kind: BarKind,
+        text: str,
+        choices: list[Choice] | None = None,
     ) -> None:
         """Show `text` in the bar with `choices`, as the open file's `situation`."""
         self.file.situation = situation

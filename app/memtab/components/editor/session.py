@@ -270,7 +270,11 @@ class OpenFile:
 
     def bar_clears_on_adopt(self) -> bool:
         """Whether taking the disk version answers what the bar was asking."""
-        return self.situation in (Situation.CHANGED_ON_DISK, Situation.DELETED, Situation.CONFLICT)
+        return self.situation in (
+            Situation.CHANGED_ON_DISK,
+            Situation.DELETED,
+            Situation.CONFLICT,
+        )
 
     def loaded(self, content: FileContent, read_only_reason: str | None = None) -> None:
         """The file was read from disk and shown (read-only when a reason is given)."""

@@ -212,7 +212,9 @@ def set_pinned(store: MemoryStore, path: VirtualPath, pinned: bool) -> OpResult:
 
 
 def delete_orphan_project_dir(
-    home: Home, dir_name: str, on_deleted: Callable[[orphans.OrphanDeletion], None] | None = None
+    home: Home,
+    dir_name: str,
+    on_deleted: Callable[[orphans.OrphanDeletion], None] | None = None,
 ) -> OpResult:
     """Delete a project dir under `memory/project/` no registered project owns, every file to
     history first; `on_deleted` is told the versions (how Edit → Undo restores them)."""
@@ -250,7 +252,13 @@ def restore_file(
         existed = store.kind_of(target) is not None
         if to is not None and existed:
             return OpResult(failed, error=f"Something exists at {to}; choose another path")
-        result = restore(store, parse_file_path(path), version_id, to=to, allow_unkept=allow_unkept)
+        result = restore(
+            store,
+            parse_file_path(path),
+            version_id,
+            to=to,
+            allow_unkept=allow_unkept,
+        )
     except (HistoryError, MemoryStoreError, PathError, OSError) as error:
         return OpResult.failed(failed, error)
     restored = parse_file_path(result.path)

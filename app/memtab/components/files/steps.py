@@ -188,7 +188,11 @@ class RemoveFilesStep(UndoStep):
                         break
                     physical = str(store.physical(path))
                     store.restore_content(
-                        path, None, expected_sha256=sha, op="delete", allow_unkept=allow_unkept
+                        path,
+                        None,
+                        expected_sha256=sha,
+                        op="delete",
+                        allow_unkept=allow_unkept,
                     )
                     touched.append(physical)
                 except SaveConflictError:
@@ -618,7 +622,8 @@ def _outcome(
         return Applied(brought, step.turned(RemoveStep))
     if isinstance(step, RemoveStep):
         return Applied(
-            OpResult(f"Removed the {step.noun} {key}", touched=touched), step.turned(BringBackStep)
+            OpResult(f"Removed the {step.noun} {key}", touched=touched),
+            step.turned(BringBackStep),
         )
     if step.count_as_write:
         file.store.record_write(path)  # counted once, when the step ends

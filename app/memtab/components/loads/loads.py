@@ -13,7 +13,13 @@ from typing import Literal, NamedTuple
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.humanize import display_path, plural
-from memtab.loads.recall.records import AgentRecall, ModelPick, Recall, RecallFile, Unrecallable
+from memtab.loads.recall.records import (
+    AgentRecall,
+    ModelPick,
+    Recall,
+    RecallFile,
+    Unrecallable,
+)
 from memtab.loads.records import AGENT_LABELS, AgentLoads, AgentName, LoadedFile
 from memtab.markdown import LineKind, classify
 from memtab.sources.claude.index import (

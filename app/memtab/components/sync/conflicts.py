@@ -363,7 +363,10 @@ PREFIX = "sync:"
 """The bar's action ids are the choices' ids after this (the editor's own never are)."""
 CHOICES = (COMPARE, KEEP_MINE, KEEP_THEIRS, KEEP_BOTH)
 DEFAULT_ACTION = PREFIX + COMPARE.id  # Enter picks Compare.
-BAR_DECISIONS: dict[str, Decision] = {KEEP_MINE.id: "mine", KEEP_THEIRS.id: "theirs"}
+BAR_DECISIONS: dict[str, Decision] = {
+    KEEP_MINE.id: "mine",
+    KEEP_THEIRS.id: "theirs",
+}
 
 
 def bar_text(conflict: SyncConflict) -> str:

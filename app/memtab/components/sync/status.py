@@ -85,7 +85,8 @@ def sync_line(
         )
     when = relative_time(look.last_sync_at, now_ms)
     return SyncLine(
-        arrows or "In sync", f"Memory synced with {remotes} {when}.{waiting}\nClick to sync now."
+        arrows or "In sync",
+        f"Memory synced with {remotes} {when}.{waiting}\nClick to sync now.",
     )
 
 

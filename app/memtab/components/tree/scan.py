@@ -7,7 +7,12 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
 from memtab.components.jobs import CancelToken
-from memtab.store.files import FileEntry, ScopeListing, ScopeOutline, outline_scope
+from memtab.store.files import (
+    FileEntry,
+    ScopeListing,
+    ScopeOutline,
+    outline_scope,
+)
 from memtab.store.home import Home, HomeError
 from memtab.store.paths import Scope, VirtualPath
 from memtab.store.scopes.scope_view import ScopeView

@@ -35,7 +35,13 @@ from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
 from memtab.loads.limits import XUM_NO_DESCRIPTION_LABEL, pinned_cut_warning, xum_recall_warning
 from memtab.store.conflict_copies import ConflictCopy, find_copies
 from memtab.store.files import FileEntry, ScopeListing, UnaddressableEntry
-from memtab.store.paths import MAX_PATH_DEPTH, SHARED_SCOPES, Scope, VirtualPath, too_deep_words
+from memtab.store.paths import (
+    MAX_PATH_DEPTH,
+    SHARED_SCOPES,
+    Scope,
+    VirtualPath,
+    too_deep_words,
+)
 from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.meta import MetaEntry
 
@@ -456,7 +462,9 @@ def _orphan_tree(orphan: OrphanScan) -> _ListingTree:
 
 
 def _build_orphans_section(
-    scan: HomeScan, matches: Mapping[str, FileMatch] | None, open_containers: Collection[str] | None
+    scan: HomeScan,
+    matches: Mapping[str, FileMatch] | None,
+    open_containers: Collection[str] | None,
 ) -> TreeNode | None:
     node = _section_node(SectionId.ORPHANS)
     total = 0

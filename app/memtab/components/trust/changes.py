@@ -9,7 +9,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from memtab.components.files.ops import OpResult, create_file
-from memtab.components.files.steps import Applied, RemoveStep, RestoreStep, TogetherStep, UndoStep
+from memtab.components.files.steps import (
+    Applied,
+    RemoveStep,
+    RestoreStep,
+    TogetherStep,
+    UndoStep,
+)
 from memtab.components.files.undo import UndoStack
 from memtab.components.merge import ThreeWayTexts
 from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError, MuxFile

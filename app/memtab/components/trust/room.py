@@ -168,7 +168,9 @@ def finding_item(finding: Finding) -> RoomItem:
     if finding.kind == "project-missing":  # about a project, not a file: its panel shows it
         return RoomItem(_quote(finding.message, 110), finding.why, Target(panel="check"))
     return RoomItem(
-        _quote(f"{_line(place)} — {kind}: {finding.message}", 110), finding.why, place_target(place)
+        _quote(f"{_line(place)} — {kind}: {finding.message}", 110),
+        finding.why,
+        place_target(place),
     )
 
 

@@ -14,7 +14,15 @@ from typing import Annotated, Any, Self
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.config.config_dir import config_dir
 from memtab.fs.private import PRIVATE_FILE_MODE, private_dir
-from memtab.fs.records import AtLeast, Healed, Lenient, Record, ValidEntries, ValidItems, field
+from memtab.fs.records import (
+    AtLeast,
+    Healed,
+    Lenient,
+    Record,
+    ValidEntries,
+    ValidItems,
+    field,
+)
 from memtab.fs.sidecar import keep_aside, read_sidecar
 
 logger = logging.getLogger(__name__)

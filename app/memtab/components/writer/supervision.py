@@ -297,7 +297,12 @@ def news_from_run(
 
 TRACE_LINK = "memtab-writer-trace"
 NEWS_LINK = "memtab-writer-news"
-DOT_COLORS = {"idle": "#8a8f98", "paused": "#c98a00", "running": "#2f7de1", "failed": "#d33a2c"}
+DOT_COLORS = {
+    "idle": "#8a8f98",
+    "paused": "#c98a00",
+    "running": "#2f7de1",
+    "failed": "#d33a2c",
+}
 
 
 class WriterActivity(enum.StrEnum):
