@@ -101,20 +101,6 @@ def _stat_key(path: str | Path) -> tuple[int, ...] | None:
     return (*stamp_of(info), stat.S_IFMT(info.st_mode))
 
 
-def checked_stamp(entry: FileCheck) -> Stamp:
-    """The stat stamp (`fs.memo.stamp_of`) of the file as `entry` was checked."""
-    return (entry.size, entry.mtime_ns, entry.ctime_ns, entry.inode)
-
-
-def _same_text(physical: str, entry: FileCheck) -> bool:
-    """Whether the file at `physical` still holds the text `entry` was checked of (read
-    whole: its stat could not say)."""
-    try:
-        return read_file_content(physical).sha256 == entry.sha256
-    except OSError:
-        return False
-
-
 def _file_stamp(path: Path) -> Stamp | None:
     """The cache file's stat stamp: a rewrite replaces it (another inode) whatever its size
     and time."""
@@ -190,24 +176,21 @@ class CheckCache:
     def _current(
         self, key: str, entry: FileCheck, sha256: str | None, stamps: dict[str, str]
     ) -> bool:
-        if sha256 is not None:
-            if sha256 != entry.sha256:
-                return False
-        else:
-            try:
-                info = os.stat(key)
-            except OSError:
-                return False
-            if stamp_of(info) != checked_stamp(entry):
-                return False
-            if entry.racy and not _same_text(key, entry):
-                return False
+        try:
+            if sha256 is None:  # its stat tells, or where it cannot its text read whole
+                checked = (entry.size, entry.mtime_ns, entry.ctime_ns, entry.inode)
+                if stamp_of(os.stat(key)) != checked:
+                    return False
+                sha256 = read_file_content(key).sha256 if entry.racy else entry.sha256
+        except OSError:
+            return False
+        if sha256 != entry.sha256:
+            return False
         if entry.checkout is None:
             return True
-        stamp = stamps.get(entry.checkout)
-        if stamp is None:
-            stamp = stamps[entry.checkout] = checkout_stamp(entry.checkout)
-        return stamp == entry.stamp
+        if entry.checkout not in stamps:
+            stamps[entry.checkout] = checkout_stamp(entry.checkout)
+        return stamps[entry.checkout] == entry.stamp
 
     def _reload(self) -> None:
         """Read the cache file again when it changed (under `_lock`)."""
@@ -215,20 +198,14 @@ class CheckCache:
         if found == self._read_stamp:
             return
         self._read_stamp = found
-        if found is None:
-            self._files = {}
-            return
-        data = self._memo.read()
+        data = self._memo.read() if found is not None else None
         try:
-            raw = parse_json(data) if data is not None else None
+            record = CheckedFiles.read(parse_json(data) if data is not None else None)
         except JsonError as error:
             logger.info("The check cache %s cannot be read (%s): checked anew", self.path, error)
-            raw = None
-        record = CheckedFiles.read(raw)
-        if record is None or record.version != CACHE_VERSION:
-            self._files = {}
-            return
-        self._files = dict(record.files)
+            record = None
+        ok = record is not None and record.version == CACHE_VERSION
+        self._files = dict(record.files) if record is not None and ok else {}
 
     # --- writing -------------------------------------------------------------------------
 

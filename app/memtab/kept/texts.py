@@ -66,18 +66,9 @@ class KeptTexts:
         known = self._known or {}
         kept = self._seen if everything else {**known, **self._seen}
         if self.read_again or kept.keys() != known.keys():
-            self.memo.write_sealed(
-                MAGIC,
-                (
-                    CACHE_VERSION,
-                    self._home,
-                    ENGINE,
-                    tuple(kept),
-                    tuple(entry[0] for entry in kept.values()),
-                    tuple(entry[1] for entry in kept.values()),
-                    tuple(entry[2] for entry in kept.values()),
-                ),
-            )
+            columns = (tuple(entry[i] for entry in kept.values()) for i in range(3))
+            held = (CACHE_VERSION, self._home, ENGINE, tuple(kept), *columns)
+            self.memo.write_sealed(MAGIC, held)
         self._known, self._seen = (kept if self._hold else None), {}
         self.last_read, self.read_again = self.read_again, 0
 
