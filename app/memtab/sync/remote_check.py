@@ -26,8 +26,7 @@ class RemoteCheck:
 
     remote: str
     branch: str
-    head: str | None
-    """The commit `branch` points at there (None: no such branch yet)."""
+    head: str | None  # the commit `branch` points at there (None: no such branch yet)
     branches: tuple[str, ...]
 
     @property

@@ -118,8 +118,7 @@ def distance(git: Git, head: str | None, remote: str | None) -> tuple[int, int]:
 def files_apart(
     repo: Repository, target: Target, head: str | None, remote: str | None
 ) -> tuple[set[str], set[str]]:
-    """The memory files `head`'s own commits change and those the remote's change, since their
-    shared commit."""
+    """The memory files changed by `head`'s own commits and by the remote's since they parted."""
     if head == remote:
         return set(), set()
     base = repo.git.merge_base(head, remote) if head is not None and remote is not None else None
@@ -163,8 +162,7 @@ class SyncError(Exception):
 class SyncConflict(Record, write_only=True):
     """A file both sides changed on the same lines, waiting for the user (docs/formats.md §18.4)."""
 
-    path: str
-    """The virtual path (`/memories/global/x.md`)."""
+    path: str  # the virtual path (`/memories/global/x.md`)
     target: str
     repo_path: str
     reason: str
@@ -214,8 +212,7 @@ class SyncReport(Record, write_only=True):
 
 
 class TargetState(Record, write_only=True):
-    """Where a target stands without syncing: `memtab sync status --json` (docs/formats.md
-    §18.4)."""
+    """Where a target stands without syncing: `memtab sync status --json` (formats §18.4)."""
 
     target: Annotated[Target, WrittenAs(lambda target: target.name)]
     remote: str = computed(lambda state: state.target.remote)
@@ -241,8 +238,7 @@ class SyncStatus(Record, write_only=True):
 
     machine: str
     targets: tuple[TargetState, ...] = ()
-    problem: str | None = None
-    """Why the set-up cannot be read (then there are no targets to show)."""
+    problem: str | None = None  # why the set-up cannot be read (then there are no targets to show)
     xum_backup: BackupOverlap | None = None
     """What xum's settings backup carries of these scopes (docs/formats.md §18.9)."""
 
@@ -336,8 +332,12 @@ class SyncService:
     ) -> SyncReport:
         """Sync every target (or the one named); never raises for what a target meets."""
         config = self.config()
+        if not config.targets and config.problem:
+            raise SyncError(
+                f"Sync's set-up {config.problem}; fix it, or run memtab sync init again"
+            )
         if not config.targets:
-            raise SyncError(_not_set_up(config))
+            raise SyncError("Sync is not set up in this home: run memtab sync init --remote URL")
         chosen = [config.target(target)] if target else list(config.targets)
         report = progress or (lambda _line: None)
         reports = []
@@ -383,7 +383,7 @@ class SyncService:
         repo = self.repository(git, config.machine)
         committer = Committer(repo, config.machine, target.branch)
         read = functools.partial(self._read_scopes, target, git)
-        attempted = state.with_changes(last_attempt_at=now)  # now, in every state it saves
+        attempted = state.replaced(last_attempt_at=now)  # now, in every state it saves
         target_sync = TargetSync(
             target,
             git,
@@ -412,11 +412,11 @@ class SyncService:
             else:  # a bug: said as a failure, kept for doctor and status
                 logger.exception("Sync of %s stopped on an internal error", target.name)
                 message = f"Memtab stopped on an internal error ({type(error).__name__}: {error})"
-            save_state(state_path, reached.with_changes(last_attempt_at=now, last_error=message))
+            save_state(state_path, reached.replaced(last_attempt_at=now, last_error=message))
             return _failed(target, message)
         finally:
             repo.close()
-        final = outcome.state.with_changes(
+        final = outcome.state.replaced(
             last_attempt_at=now,
             offline_since=(state.offline_since or now) if outcome.offline else None,
             last_error=outcome.error or outcome.offline,
@@ -561,12 +561,6 @@ class SyncService:
             to_send=tuple(sorted({shown(target, path) for path in changed | committed})),
             to_receive=tuple(sorted({shown(target, path) for path in {*received, *unapplied}})),
         )
-
-
-def _not_set_up(config: SyncConfig) -> str:
-    if config.problem:
-        return f"Sync's set-up {config.problem}; fix it, or run memtab sync init again"
-    return "Sync is not set up in this home: run memtab sync init --remote URL"
 
 
 def _failed(target: Target, error: str) -> TargetReport:

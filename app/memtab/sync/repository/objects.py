@@ -36,8 +36,7 @@ class Existing:
     mode: str = "100644"
 
 
-Change = bytes | Existing | None
-"""New content, an existing object, or None: the path is removed."""
+Change = bytes | Existing | None  # new content, an existing object, or None: the path is removed
 
 
 @dataclass(frozen=True)
