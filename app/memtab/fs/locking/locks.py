@@ -133,8 +133,7 @@ class InterprocessLock:
 
 
 def _take_file_lock(path: Path, deadline: float) -> Any:
-    """The OS's lock on `path`, tried until `deadline`; None when another process held it all
-    along."""
+    """The OS's lock on `path`, tried until `deadline`; None when another process held it."""
     if sys.platform == "win32":
         import filelock  # lazy: only Windows' locks need it
 
@@ -270,8 +269,7 @@ class OwnedLock(InterprocessLock):
 
 
 def lock_holder(path: Path) -> str | None:
-    """Who holds the OS lock on `path`, in words (Linux's /proc/locks); None when the system does
-    not say."""
+    """Who holds the OS lock on `path`, in words (Linux's /proc/locks); None where not said."""
     try:
         info = os.stat(path)
         with open("/proc/locks", encoding="ascii", errors="replace") as locks:
