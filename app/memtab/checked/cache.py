@@ -26,8 +26,7 @@ from memtab.store.home import Home
 logger = logging.getLogger(__name__)
 
 CACHE_VERSION = 2
-MAX_CACHE_BYTES = 256 * 1024 * 1024
-"""Bigger than any real cache: not read."""
+MAX_CACHE_BYTES = 256 * 1024 * 1024  # bigger than any real cache: not read
 
 
 class LineMark(Record):
@@ -49,12 +48,10 @@ class FileCheck(Record):
     racy: bool
     """Modified within the racy margin of its check: a same-size write in the same clock
     tick keeps its stat, so its digest says whether it is as checked."""
-    at: int
-    """When it was checked (ms)."""
+    at: int  # when it was checked (ms)
     checkout: Annotated[str | None, OmitNone] = None
     """The checkout it was checked against (None: memory of no project on this disk)."""
-    stamp: str = ""
-    """`checkout_stamp` of that checkout when it was checked."""
+    stamp: str = ""  # `checkout_stamp` of that checkout when it was checked
     marks: Annotated[tuple[LineMark, ...], OmitEmpty] = ()
     note: Annotated[str | None, OmitNone] = None
     """What the check says of the file as a whole, or None."""
@@ -102,8 +99,7 @@ def _stat_key(path: str | Path) -> tuple[int, ...] | None:
 
 
 def _file_stamp(path: Path) -> Stamp | None:
-    """The cache file's stat stamp: a rewrite replaces it (another inode) whatever its size
-    and time."""
+    """The cache file's stat stamp: a rewrite replaces it (a new inode) whatever its size."""
     try:
         return stamp_of(os.stat(path))
     except OSError:
@@ -127,8 +123,7 @@ class CheckState:
         return self.checked and bool(self.marks or self.note)
 
 
-NOT_READ = CheckState(checked=False, known=False)
-"""The cache has nothing of the file."""
+NOT_READ = CheckState(checked=False, known=False)  # the cache has nothing of the file
 OUTDATED = CheckState(checked=False)
 """The cache has the file as it was, or against its checkout as it was."""
 

@@ -56,12 +56,9 @@ class Restored:
     file took its name."""
     before: Version | None
     """The version the file held before (None, or a deletion: there was no file)."""
-    sha256: str
-    """What the file holds now."""
-    unchanged: bool = False
-    """It held that version already: nothing was written."""
-    created: bool = False
-    """There was no file: the restore made it."""
+    sha256: str  # what the file holds now
+    unchanged: bool = False  # it held that version already: nothing was written
+    created: bool = False  # there was no file: the restore made it
 
 
 class MemoryFile(Protocol):

@@ -37,8 +37,7 @@ MAGIC = b"memtab-trust\n"
 MAX_CACHE_BYTES = 256 * 1024 * 1024
 """Bigger than any real cache (20,000 files' words take ~1 MB): not read — nor a file
 whose data unpacks to more (a forged file of a few bytes can unpack to gigabytes)."""
-MAX_LINE = 10_000_000
-"""No memory file read has more lines: a line number past it is no line."""
+MAX_LINE = 10_000_000  # no memory file read has more lines: a line number past it is no line
 _DIGEST = 16
 
 

@@ -40,10 +40,8 @@ class KeptTexts:
         self._hold = hold
         self._known: dict[str, Entry] | None = None
         self._seen: dict[str, Entry] = {}
-        self.read_again = 0
-        """Files of the run so far that were read (not kept, or changed since)."""
-        self.last_read = 0
-        """Files the last run read."""
+        self.read_again = 0  # files of the run so far that were read (not kept, or changed since)
+        self.last_read = 0  # files the last run read
 
     def recall(self, physical: str, info: os.stat_result) -> tuple[bytes, bool] | None:
         if self._known is None:
