@@ -340,7 +340,7 @@ class TargetSync:
             return remote, []
         if base == remote:
             return head, []
-        trees = [self.repo.entries(commit) for commit in (base, head, remote)]
+        trees = [self.repo.reader.files(commit) for commit in (base, head, remote)]
         merged_tree, contents, conflicts, notes = self._merge_trees(
             *trees, has_base=base is not None
         )

@@ -287,9 +287,6 @@ class Repository:
         header = data.split(b"\n\n", 1)[0]
         return [line[7:].decode() for line in header.split(b"\n") if line.startswith(b"parent ")]
 
-    def entries(self, commit: str | None) -> dict[str, TreeEntry]:
-        return self.reader.files(commit)
-
     def files(self, commit: str | None) -> dict[str, str]:
         """Every regular file of a commit: path → object id (links and submodules are no memory)."""
         entries = self.reader.files(commit).items()
