@@ -1,7 +1,6 @@
-"""The check's findings per memory file, cached in one private file per home (docs/formats.md
-§19.8); an entry holds only while its file's text and its checkout's stamp are as checked: stale
-marks are worse than none. A file's text is known unchanged by its stat stamp (`fs.memo`: size,
-mtime, ctime, inode), or by its digest where it was checked within the racy margin."""
+"""The check's findings per memory file, in one private file per home (docs/formats.md §19.8); an
+entry holds only while its file's text and checkout's stamp are as checked: its text is unchanged by
+its stat stamp (`fs.memo`), or by its digest where checked within the racy margin."""
 
 from __future__ import annotations
 

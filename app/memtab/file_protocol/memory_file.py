@@ -167,9 +167,8 @@ class MemoryFile(Protocol):
     def remove_created(
         self, expected_sha256: str, *, created_folders: int = 0, allow_unkept: bool = False
     ) -> None:
-        """Take back a file Memtab created: removed only while it holds `expected_sha256`, then
-        its `created_folders` while empty. SaveConflictError, UnkeptChangeError,
-        MemoryFileError."""
+        """Take back a file Memtab created: removed only while it holds `expected_sha256`, then its
+        `created_folders` while empty. SaveConflictError, UnkeptChangeError, MemoryFileError."""
         ...
 
 

@@ -1,7 +1,6 @@
-"""Crash-safe writes: a hidden temp file written in full and fsynced, then published in one step, so
-a reader or a crash sees the old content or the new. `Directory` works by name inside an open
-directory, so a symlink swapped into the path cannot redirect a write; `durable=False` leaves the
-flush to one `make_filesystem_durable` later, only for copies whose reader checks them."""
+"""Crash-safe writes: a temp written whole and fsynced, then published in one step; `Directory`
+works by name in an open directory (a swapped-in symlink cannot redirect a write); `durable=False`,
+for copies whose reader checks them, leaves the flush to one `make_filesystem_durable` later."""
 
 from __future__ import annotations
 

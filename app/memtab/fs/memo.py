@@ -1,7 +1,6 @@
-"""One private memo file per home and cache in Memtab's cache dir: where it lives, how it is read
-back safely and written atomically, and when an entry of it is trusted (docs/formats.md §19.10):
-by a file's stat stamp past git's racy margin where its text is not read, by a digest where it is.
-"""
+"""One private memo file per home and cache in Memtab's cache dir: where it is, how it is read back
+safely and written atomically, and when an entry is trusted (docs/formats.md §19.10): by a stat
+stamp past git's racy margin where the text is not read, by a digest where it is."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
-"""What an engine keeps of each memory file between runs (docs/formats.md §19.10): worked out
-once per text, keyed by a digest of the file's key and text (read anyway: the engines show its
-lines), in the process and in the engine's memo (`fs.memo`), so a next run works out only the files
-whose text changed."""
+"""What an engine keeps of each memory file between runs (docs/formats.md §19.10): worked out once
+per text, keyed by a digest of the file's key and text, in the process and in the engine's memo
+(`fs.memo`), so a next run works out only the files whose text changed."""
 
 from __future__ import annotations
 

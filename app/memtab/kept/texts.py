@@ -1,7 +1,6 @@
-"""The texts of the memory files as the check and trust commands last read them, kept between
-processes (docs/formats.md §19.10): a file whose `lstat` still gives the stamp it had when read,
-past the racy margin (`fs.memo`), is taken as its text then, without an open; a link at its name is
-read, and refused, as always. In one sealed memo per home (`per_file.memo_of`)."""
+"""The memory files' texts as the check and trust commands last read them (docs/formats.md §19.10):
+a file whose `lstat` still gives its stamp when read, past the racy margin (`fs.memo`), is taken as
+its text then, unopened; a link is read, and refused, as always. One sealed memo per home."""
 
 from __future__ import annotations
 
