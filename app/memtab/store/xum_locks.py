@@ -219,8 +219,7 @@ def holding_targets(
 
 @contextlib.contextmanager
 def holding_meta(home: Home, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> Iterator[None]:
-    """Hold Memtab's lock of memory-meta.json, then xum's (up to META_WAIT_S);
-    LockUnavailableError."""
+    """Hold Memtab's lock of memory-meta.json, then xum's (to META_WAIT_S); LockUnavailableError."""
     with interprocess_lock(home.lock_path(META_LOCK_NAME), timeout_s=timeout_s):
         lock = LeaseLock(meta_lock_path(home), "memory sidecar lock")
         try:

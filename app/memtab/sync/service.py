@@ -506,8 +506,7 @@ class SyncService:
         return found
 
     def status(self, *, fetch: bool = False, cancel: Cancel | None = None) -> SyncStatus:
-        """Ahead, behind and in conflict per target; without `fetch`, behind as of the last
-        fetch."""
+        """Ahead, behind and in conflict per target; without `fetch`, behind as of the last one."""
         config = self.config()
         states = tuple(self._target_state(t, fetch=fetch, cancel=cancel) for t in config.targets)
         return SyncStatus(machine=config.machine, targets=states, problem=config.problem)

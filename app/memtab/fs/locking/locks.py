@@ -201,8 +201,7 @@ def _let_go(file_lock: Any) -> None:
 
 @contextlib.contextmanager
 def interprocess_lock(lock_path: Path, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> Iterator[None]:
-    """Hold an exclusive lock on `lock_path` for the block; LockUnavailableError after
-    `timeout_s`."""
+    """An exclusive lock on `lock_path` for the block; LockUnavailableError past `timeout_s`."""
     lock = InterprocessLock(lock_path)
     lock.acquire(timeout_s)
     try:

@@ -373,8 +373,7 @@ class Git:
         )
 
     def start(self, args: Sequence[str]) -> subprocess.Popen[bytes]:
-        """A long-running git with pipes (`cat-file --batch`), stderr not kept; the caller ends
-        it."""
+        """A long-running git with pipes (`cat-file --batch`), stderr unread; the caller ends it."""
         return self._spawn(self._command(args), self._env, stdin=True, stderr=False)
 
     def _wait(
