@@ -12,7 +12,6 @@ from memtab.humanize import plural, relative_time
 from memtab.store.home import Home
 from memtab.store.paths import project_basename
 from memtab.store.sidecars.registry import Workspace
-from memtab.sync.remote_check import check_remote
 from memtab.sync.repository.layout import (
     DEFAULT_TARGET,
     GLOBAL_SCOPE,
@@ -22,7 +21,7 @@ from memtab.sync.repository.layout import (
     load_config,
     parse_scope,
 )
-from memtab.sync.service import SyncError, SyncService
+from memtab.sync.service import SyncError, SyncService, check_remote
 from memtab.sync.state import load_state
 
 
