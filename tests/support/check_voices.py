@@ -394,7 +394,95 @@ CASES: tuple[Case, ...] = (
     ),
 )
 
-AFTER: tuple[Case, ...] = ()
+AFTER: tuple[Case, ...] = (
+    Case(
+        claude("Seed order: `make setup` → `make seed` → `make seed-accounts` → log in"),
+        S,
+        7,
+        "a four-step → chain",
+        "claude",
+    ),
+    Case(xum("```", "[dana@tansy-dev tansy]$ just publish", "```"), S, 4, "a [user@host dir]$"),
+    Case(xum("```ps1", "PS C:\\src\\tansy> pnpm run clean:win", "```"), S, 4, "a PS prompt"),
+    Case(
+        codex("- `make -C services/ledger migrate-down` reverses the last migration."),
+        S,
+        3,
+        "a target beside 'migration' (Codex)",
+    ),
+    Case(gemini("- The admin panel uses port 8051."), C, 2, "uses port (Gemini)"),
+    Case(
+        xum("Python 3.13 for the ledger service."),
+        D,
+        3,
+        "a language version",
+        pair=xum("Python 3.12 for the ledger service."),
+    ),
+    Case(
+        xum("Boot: `apps/web/src/main.tsx` → `apps/web/src/router.tsx` → the page"),
+        M,
+        3,
+        "a path in a chain ending in words",
+    ),
+    Case(
+        claude("Specs: `docs/Design Notes/ledger spec.md`"),
+        M,
+        7,
+        "a path with spaces (Claude Code)",
+        "claude",
+        subject="docs/Design Notes/ledger spec.md",
+    ),
+    Case(
+        xum("- `docs/références/index des termes.md` — the terms."),
+        M,
+        3,
+        "accents and spaces",
+        subject="docs/références/index des termes.md",
+    ),
+    Case(
+        "# Tasks\n\n| task | command |\n|---|---|\n| e2e | `pnpm --dir apps/web run test:e2e` |\n",
+        S,
+        5,
+        "pnpm --dir in a table",
+    ),
+    Case(xum("> **Note:** `just lint` checks everything."), S, 3, "a blockquote note"),
+    Case(
+        xum("[étape 3](<docs/Design Notes/payments flow.md#étape-3>)"),
+        B,
+        3,
+        "an accented anchor that is gone",
+    ),
+    Case(
+        codex(
+            "- `services/ledger/src/ledger/rates.py` → `services/ledger/src/ledger/fx/convert.py`"
+            " → ledger entries"
+        ),
+        M,
+        3,
+        "a data flow (Codex)",
+    ),
+    Case(xum("```bash", "step ca bootstrap --ca-url https://ca.tansy.dev", "```"), P, 4, "step"),
+    # --- near misses ----------------------------------------------------------------------
+    Case(xum("```ps1", "Get-ChildItem apps/web/src", "```"), None, None, "a cmdlet"),
+    Case(
+        xum("```powershell", "Set-Location apps/web; npm run dev", "```"),
+        None,
+        None,
+        "a cmdlet then a script",
+    ),
+    Case(xum("`scripts/setup.sh` → `scripts/bootstrap.sh`"), None, None, "a rename by an arrow"),
+    Case(xum("`docs/Design Notes/payments flow.md` is the spec."), None, None, "spaces, there"),
+    Case(xum("```", "[dana@tansy-dev tansy]$ make up", "```"), None, None, "a target, there"),
+    Case(xum("The web app runs on port 5173 locally, 443 in prod."), None, None, "two ports"),
+    Case(
+        xum("`make migrate-up` applies the migrations (services/ledger)."),
+        None,
+        None,
+        "a package's target",
+    ),
+    Case(xum("Open `docs/Design Notes/` in the editor."), None, None, "a folder with a space"),
+    Case(xum("```", "PS C:\\> Write-Host done", "```"), None, None, "a PS prompt's cmdlet"),
+)
 
 
 def lay_out(root: Path, cases: tuple[Case, ...]) -> tuple[Home, str]:

@@ -5,9 +5,9 @@ Precision over recall. A fact is read only from a sentence that states it plainl
 "upgrade", "or", no second value of the same kind in it, on a line without "instead of",
 "was", "e.g." — in one of three forms:
 
-- a port: "<service> runs|listens|is served… on (port) N", "<service> port: N",
-  "<service> at localhost:N"; the service is the words right before (at most four:
-  "Redis in docker-compose"), so two services are never one;
+- a port: "<service> runs|listens|is served… on (port) N", "<service> is on|uses port N",
+  "<service> port: N", "<service> at localhost:N"; the service is the words right before
+  (at most four: "Redis in docker-compose"), so two services are never one;
 - a version of a well-known product: "Postgres 16", "Python 3.12", "Python is 3.12",
   "Go 1.22", "Node 20" (not "Node 18+", not "Python >= 3.11"; "default Python is 3.11" is
   the default Python's); versions are compared as far as both are precise (16 and 16.2
@@ -54,6 +54,11 @@ _PORT_FORMS = (
     re.compile(
         _SUBJECT + r"(?:\s+(?:is\s+)?(?:served|running|available|reachable|up|exposed))?"
         r"\s+(?:at|on)\s+(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0):(?P<value>\d{2,5})\b",
+        re.IGNORECASE,
+    ),  # "<service> is on port N", "<service> uses port N": a plain verb, the port said.
+    re.compile(
+        _SUBJECT + r"\s+(?:(?:is|sits|lives)\s+on\s+(?:port\s+|:)|uses\s+port\s+)"
+        r"(?P<value>\d{2,5})\b",
         re.IGNORECASE,
     ),
 )
