@@ -311,6 +311,22 @@ CASES: tuple[Case, ...] = (
         "a port (Gemini)",
         pair=xum("The docs site runs on :4001."),
     ),
+    # --- what a making verb makes: a thing, not the line's path ------------------------
+    Case(xum("Use `make bootstrap` to create the local database."), S, 3, "to create a thing"),
+    Case(
+        "# Guides\n\n| file | read it |\n|---|---|\n"
+        "| `docs/guides/onboarding.md` | Before creating a release |\n",
+        M,
+        5,
+        "a table row: before creating a thing",
+    ),
+    Case(
+        codex("- `services/ledger/src/ledger/accounts.py` creates the default accounts."),
+        M,
+        3,
+        "a file that creates a thing (Codex)",
+    ),
+    Case(gemini("- `just seed-users` creates test users."), S, 2, "a recipe that creates"),
     # --- near misses ----------------------------------------------------------------------
     Case(xum("`pnpm run db:seed` loads fixtures."), None, None, "an existing script"),
     Case(xum("`make -C services/ledger migrate-up`"), None, None, "an existing -C target"),
@@ -384,6 +400,14 @@ CASES: tuple[Case, ...] = (
         None,
         None,
         "in a pod",
+    ),
+    Case(xum("Create `docs/guides/faq.md` with the FAQ."), None, None, "a file to create"),
+    Case(xum("`scripts/setup.sh` creates `config/local.toml`."), None, None, "a file it creates"),
+    Case(
+        xum("The first run creates the cache in `.cache/tansy/`."),
+        None,
+        None,
+        "where a thing is created",
     ),
     Case(
         xum("`LEDGER_TIMEOUT_S=30` is the default."),
@@ -482,6 +506,33 @@ AFTER: tuple[Case, ...] = (
     ),
     Case(xum("Open `docs/Design Notes/` in the editor."), None, None, "a folder with a space"),
     Case(xum("```", "PS C:\\> Write-Host done", "```"), None, None, "a PS prompt's cmdlet"),
+    # --- written after the making verbs were read by their object -------------------------
+    Case(
+        claude("Run `make venv` to create the virtualenv."),
+        S,
+        7,
+        "to create (Claude Code)",
+        "claude",
+    ),
+    Case(
+        "# Guides\n\n| file | when |\n|---|---|\n"
+        "| `docs/guides/releasing.md` | When creating a tag |\n",
+        M,
+        5,
+        "a table row: when creating a thing",
+    ),
+    Case(codex("- `pnpm run db:create` creates the dev database."), S, 3, "a script that creates"),
+    Case(
+        gemini("- The signup form is `apps/web/src/pages/Signup.tsx`; it creates the account."),
+        M,
+        2,
+        "a file, then what it creates (Gemini)",
+    ),
+    Case(xum("`make setup` creates the `config/dev.toml` file."), None, None, "a file it creates"),
+    Case(xum("We create `tmp/exports/` on demand."), None, None, "a folder made on demand"),
+    Case(
+        claude("Creating branches: `git switch -c feat/<name>`"), None, None, "a branch", "claude"
+    ),
 )
 
 

@@ -93,6 +93,7 @@ WORST: dict[str, Worst] = {
     "memtab.check.wording:_BESIDE_ARROW": M("a", " a", ","),
     "memtab.check.wording:_WORD_OF_PROSE": M("aa", "a-", "1"),
     "memtab.check.wording:_ARROW": S("", "-"),
+    "memtab.check.wording:_MAKES_A_THING": F("", "creating a "),
     # components
     "memtab.components.editor.text_buffer:_DESCRIPTION_KEY": M("description", " ", "x"),
     "memtab.components.editor.text_buffer:_CONTROL_CHARS": F("", "\x01a"),

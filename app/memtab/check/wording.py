@@ -128,14 +128,25 @@ def is_open_section(section: str) -> bool:
     return bool(section) and _OPEN_SECTION.search(section)
 
 
+# A verb of making whose object is a thing in a few words, up to the clause's end ("to create
+# the local database.", "| Before creating a release |"): it makes that thing, says nothing
+# of the line's paths and commands. A name (a blanked code span or path: two spaces or
+# more) in its object, or more after it, is what it may make.
+_MAKES_A_THING = re.compile(
+    r"\b(?:create|creates|creating)(?: [^\W\d_]++){1,6}+ ?+(?:[,.;:!?|()—–]|$)",
+    re.IGNORECASE,
+)
+
+
 @functools.lru_cache(maxsize=4096)
 def _read(text: str) -> tuple[bool, bool, bool, bool]:
     """What a line says (gone, an example, not there yet, planned), worked out once."""
+    plans = _MAKES_A_THING.sub(" ", text) if "creat" in text.lower() else text
     return (
         _GONE.search(text) or _FAILED_OR_PAST.search(text) or _changes(text),
         _EXAMPLE.search(text),
-        _NOT_YET.search(text),
-        _PLANNED.search(text),
+        _NOT_YET.search(plans),
+        _PLANNED.search(plans),
     )
 
 

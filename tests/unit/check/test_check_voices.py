@@ -2,7 +2,8 @@
 claim its rules read — scripts, targets, programs, paths, links, a fact the README or
 another memory states otherwise — in the four agents' voices and forms no other corpus
 uses (`→` chains, PowerShell blocks, `user@host:dir$` prompts, paths with spaces, `is on
-port N`, a table's `migrate` task), found on its line; near misses never."""
+port N`, a table's `migrate` task, "to create the database"), found on its line; near
+misses never."""
 
 from __future__ import annotations
 
