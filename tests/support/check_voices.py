@@ -533,6 +533,31 @@ AFTER: tuple[Case, ...] = (
     Case(
         claude("Creating branches: `git switch -c feat/<name>`"), None, None, "a branch", "claude"
     ),
+    # --- written after the verbs of using a port were read --------------------------------
+    Case(
+        gemini("- The webhook relay exposes port 9000."),
+        D,
+        2,
+        "exposes port (Gemini)",
+        pair=xum("The webhook relay exposes port 9001."),
+    ),
+    Case(
+        claude("The search sidecar binds to port 7701."),
+        D,
+        7,
+        "binds to port (Claude Code)",
+        "claude",
+        pair=xum("The search sidecar runs on port 7700."),
+    ),
+    Case(
+        xum("The web metrics port is 9100."),
+        None,
+        None,
+        "another port of one service",
+        pair=xum("The web stats port is 9200."),
+    ),
+    Case(xum("Nothing uses port 5432 besides Postgres."), None, None, "nothing uses a port"),
+    Case(xum("The metrics port 9100 and the debug port 9200 are open."), None, None, "two ports"),
 )
 
 

@@ -5,7 +5,7 @@ Precision over recall. A fact is read only from a sentence that states it plainl
 "upgrade", "or", no second value of the same kind in it, on a line without "instead of",
 "was", "e.g." — in one of three forms:
 
-- a port: "<service> runs|listens|is served… on (port) N", "<service> is on|uses port N",
+- a port: "<service> runs|listens|is served… on (port) N", "<service> is on|uses… port N",
   "<service> port: N", "<service> at localhost:N"; the service is the words right before
   (at most four: "Redis in docker-compose"), so two services are never one;
 - a version of a well-known product: "Postgres 16", "Python 3.12", "Python is 3.12",
@@ -48,17 +48,20 @@ _PORT_FORMS = (
         r"binds|is\s+reachable|is\s+up)\s+(?:locally\s+)?on\s+(?:port\s+|:)?(?P<value>\d{2,5})\b",
         re.IGNORECASE,
     ),
+    # "<service> is on port N", "<service> uses|exposes|binds port N": a verb of being on,
+    # using or opening a port, read before "<service> port N" would take it as the service's.
+    re.compile(
+        _SUBJECT + r"\s+(?:(?:is|sits|lives)\s+on\s+(?:port\s+|:)|(?:uses|exposes|opens|binds"
+        r"|takes|gets|needs|expects|publishes|forwards|maps|occupies|reserves)\s+(?:to\s+)?"
+        r"port\s+)(?P<value>\d{2,5})\b",
+        re.IGNORECASE,
+    ),
     re.compile(
         _SUBJECT + r"(?:'s)?\s+port(?:\s+is|\s*[:=])?\s+(?P<value>\d{2,5})\b", re.IGNORECASE
     ),
     re.compile(
         _SUBJECT + r"(?:\s+(?:is\s+)?(?:served|running|available|reachable|up|exposed))?"
         r"\s+(?:at|on)\s+(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0):(?P<value>\d{2,5})\b",
-        re.IGNORECASE,
-    ),  # "<service> is on port N", "<service> uses port N": a plain verb, the port said.
-    re.compile(
-        _SUBJECT + r"\s+(?:(?:is|sits|lives)\s+on\s+(?:port\s+|:)|uses\s+port\s+)"
-        r"(?P<value>\d{2,5})\b",
         re.IGNORECASE,
     ),
 )
