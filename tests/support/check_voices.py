@@ -19,18 +19,15 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from memtab.check.engine import CheckEngine
-from memtab.check.programs import which_in
 from memtab.check.records import Finding
 from memtab.sources.claude.source import encode_project_path
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace
-from support.checkouts import add_to_git, stand_in_programs
-from support.leak_places import card
+from support import check_forms
+from support.checkouts import add_to_git
 
 _PACKAGE = {
     "name": "tansy",
@@ -595,50 +592,19 @@ def lay_out(root: Path, cases: tuple[Case, ...]) -> tuple[Home, str]:
     return home, workspace
 
 
-_CASE_FILE = re.compile(r"(?:^|[/:])case-(\d+)\.md$")
-
-
 def found(root: Path, cases: tuple[Case, ...]) -> tuple[dict[int, list[Finding]], list[Finding]]:
     """Each case's findings of `KINDS`, and those of no case's file."""
     home, workspace = lay_out(root, cases)
-    path = stand_in_programs(root / "bin", INSTALLED)
-    env = {"PATH": path, "HOME": str(root / "home"), "MEMTAB_CONFIG_DIR": str(root / "config")}
-    engine = CheckEngine(home, env=env, find_program=which_in(path), stale_days=0)
-    by_case: dict[int, list[Finding]] = {}
-    others: list[Finding] = []
-    for finding in engine.check(workspace).findings:
-        if finding.kind not in KINDS:
-            continue
-        named = _CASE_FILE.search(finding.path)
-        if named is None:
-            others.append(finding)
-        else:
-            by_case.setdefault(int(named.group(1)), []).append(finding)
-    return by_case, others
+    return check_forms.by_case(root, home, workspace, KINDS, INSTALLED)
+
+
+def _hits(case: Case, finding: Finding) -> bool:
+    return check_forms.on_its_line(case, finding) and case.subject in (None, finding.subject)
 
 
 def score(root: Path, *, after: bool = False) -> dict[str, object]:
-    """Recall over the cases (found on their line, of their kind), precision over what is
-    found, the near misses flagged and the findings of no case's file."""
+    """Recall over the cases (found on their line, of their kind, about their subject),
+    precision over what is found, the near misses flagged and the findings of no case's
+    file."""
     cases = AFTER if after else CASES
-    by_case, others = found(root, cases)
-    right = wrong = 0
-    missed, flagged = [], []
-    for number, case in enumerate(cases):
-        mine = by_case.get(number, [])
-        hit = [
-            f
-            for f in mine
-            if (f.kind, f.line) == (case.kind, case.line) and case.subject in (None, f.subject)
-        ]
-        if case.kind is not None and hit:
-            right += 1
-        elif case.kind is not None:
-            missed.append(case.form)
-        wrong += len(mine) - len(hit[:1])
-        if case.kind is None and mine:
-            flagged.append(case.form)
-    wrong += len(others)
-    seeded = sum(case.kind is not None for case in cases)
-    others_found = [(f.path, f.line, f.kind, f.subject) for f in others]
-    return card(right, wrong, seeded, missed, flagged, others=others_found)
+    return check_forms.tally(cases, *found(root, cases), hits=_hits)
