@@ -458,6 +458,8 @@ WORST: dict[str, Worst] = {
     "memtab.trust.duplicates.about:_OPEN": S("", "not  yet  sure still to ? "),
     "memtab.trust.duplicates.meaning:_NEGATION": F("", "a no"),
     "memtab.trust.duplicates.meaning:_NO_MORE": S("", "used any no "),
+    "memtab.trust.duplicates.meaning:_WAIVED": S("", "is  can  be  not  if  you  where  no "),
+    "memtab.trust.reading.counts:_TOKEN": F("", "a."),
     "memtab.trust.duplicates.meaning:_OVER": F("", "a ov"),
     "memtab.trust.duplicates.meaning:_PREFER": S("", "a pre"),
     "memtab.trust.duplicates.meaning:_RESTRICTED": F("", "a onl"),
