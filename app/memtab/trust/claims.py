@@ -39,6 +39,7 @@ from typing import NamedTuple
 from memtab.check.wording import is_example
 from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.polarity import (
+    DEONTIC_WORDS,
     IMPERATIVES,
     MAX_EXTRA,
     UNSURE,
@@ -137,7 +138,7 @@ _TRIGGER_WORDS = frozenset(
      "bans", "prohibits", "disallows", "stay", "hold", "wants", "expects", "requires",
      "likes", "should", "shall", "ought", "has", "have", "need", "needs", "be",
      *TOOL_WORDS, *STYLE_WORDS,
-     "code", *IMPERATIVES, *LANGUAGES, *DAY_WORDS}
+     "code", *IMPERATIVES, *LANGUAGES, *DAY_WORDS, *DEONTIC_WORDS}
 )  # fmt: skip
 """What every sentence that claims something holds: a number, a code span or path
 (`_SIGNS`), always or never, a verb a rule starts with, or a tool's name — the other
@@ -377,7 +378,7 @@ def group_keys(claim: Claim) -> tuple[str, ...]:
     stems = claim.key.split()
     if claim.kind == "always-never":  # met by what is done; when it holds is `opposite`'s
         stems = [stem for stem in stems if not stem.startswith(WHEN)]
-        if claim.value == "never":
+        if claim.value != "always":  # never, or optional: the narrower side
             return (" ".join(stems),)
     if claim.kind == "always-never" and claim.value == "always":
         # An `always` rule opposes a `never` rule of its action or a part of it.
