@@ -13,7 +13,8 @@ requirement and once as a prohibition — "Don't say done before the linters pas
 lint before saying you're done" (a prohibition of B before A is a requirement of A before
 B), "Never skip the hooks" and "Always run the hooks": no contradiction, and a duplicate.
 
-`FIRST` and `SAME_RULE` were written before the reader was changed.
+`FIRST` and `SAME_RULE` were written before the reader was changed; `AFTER` after it,
+never tuned on (its figure is the one that predicts a corpus nobody here has seen).
 """
 
 from __future__ import annotations
@@ -192,6 +193,48 @@ FIRST: tuple[Case, ...] = (
          "Use setUp methods in the legacy unittest suites.", N, SAME),
     Case(K, "The CI bot never signs its commits.", "Sign your commits.", N, SAME),
 )  # fmt: skip
+
+AFTER: tuple[Case, ...] = (
+    Case(K, "Reviewers shall not approve their own changes.",
+         "Approve your own changes when the diff is tiny.", N, SAME),
+    Case(K, "Seeding the staging DB from prod is strictly off-limits.",
+         "Seed the staging DB from prod every Monday.", C, SAME),
+    Case(K, "You needn't bump the chart version for values-only changes.",
+         "Bump the chart version for every change.", N, SAME),
+    Case(K, "Bumping the chart version is optional.", "Always bump the chart version.", C, SAME),
+    Case(K, "Rotating the API keys by hand is a no-go.", "Rotate the API keys by hand.", C, SAME),
+    Case(K, "Please skip the smoke tests on preview deploys.",
+         "Never skip the smoke tests on preview deploys.", C, SAME),
+    Case(K, "Don't forget to regenerate the GraphQL types.",
+         "Don't regenerate the GraphQL types; CI does it.", C, SAME),
+    Case(K, "No hotfixes straight to `prod`.", "Hotfixes go straight to `prod`.", C, SAME),
+    Case(K, "Translating the error messages is mandatory.",
+         "Translating the error messages is not required.", C, SAME),
+    Case(K, "Caching the API responses in Redis is welcome.",
+         "Never cache the API responses in Redis.", C, SAME),
+    Case(K, feedback("no retries", "Don't retry failed webhooks automatically.\n\n**Why:** "
+                     "double charges."),
+         "Retry failed webhooks automatically three times.", C, CLAUDE),
+    Case(K, codex("Dana doesn't need the agent to update the README for refactors."),
+         "Always update the README.", N, CODEX),
+    Case(K, gemini("Archiving old tickets by script is fine."),
+         "Never archive old tickets by script.", C, GEMINI),
+    Case(K, xum("don't publish the package until the docs build is green"),
+         "Build the docs before publishing the package.", N, SCOPES),
+    Case(K, "Don't deploy until the smoke tests pass.", "Run the smoke tests before deploying.",
+         N, SAME),
+    Case(K, "Stop pinning transitive dependencies.", "Pin transitive dependencies.", C, SAME),
+    Case(K, "Pinning transitive dependencies was a mistake we made in 2023.",
+         "Pin transitive dependencies.", N, SAME),
+    Case(K, "Is it OK to squash the release commits?", "Never squash the release commits.", N,
+         SAME),
+    Case(K, "Profiling in prod is fine.", "Always profile in prod before release.", N, SAME),
+    Case(K, "You don't have to sign the release tags.", "Never sign the release tags.", N, SAME),
+    Case(K, "Mocking time is discouraged in the billing tests.",
+         "Mock time in the billing tests.", C, SAME),
+    Case(K, "Nobody deploys on Sundays.", "Deploy on Sundays when the queue is empty.", N, SAME),
+)  # fmt: skip
+"""Written after the reader was changed, never tuned on."""
 
 SAME_RULE_PAIRS: tuple[tuple[str, str], ...] = (
     ("Don't say done before the linters pass.", "Run lint before saying you're done."),

@@ -18,7 +18,7 @@ from memtab.trust.polarity import opposite, rule_of
 from support import contradiction_voices
 from support.contradiction_cases import Case
 from support.duplicate_voices import laid_out, score
-from support.polarity_voices import FIRST, SAME_RULE, same_rule_duplicates
+from support.polarity_voices import AFTER, FIRST, SAME_RULE, same_rule_duplicates
 
 NOT_READ = {
     "Long-lived feature branches are frowned upon.",
@@ -56,6 +56,16 @@ def _wrong(cases: tuple[Case, ...], joined: dict[int, bool]) -> tuple[list[str],
 
 def test_a_rule_and_its_opposite_are_found_however_english_marks_them() -> None:
     assert _wrong(FIRST, contradiction_voices.found(FIRST)) == ([], [])
+
+
+def test_the_batch_written_after_the_change_holds_at_what_it_measured() -> None:
+    """Written after the reader changed and never tuned on (main: 5/12, 0/10): still
+    missed, "No hotfixes straight to `prod`" against a statement ("Hotfixes go…")."""
+    joined = contradiction_voices.found(AFTER)
+    found = [joined[n] for n, case in enumerate(AFTER) if case.expected == "contradiction"]
+    flagged = [joined[n] for n, case in enumerate(AFTER) if case.expected == "neither"]
+    assert sum(found) >= 11 and sum(flagged) == 0
+    assert len(found) >= 10 and len(AFTER) >= 15
 
 
 def test_what_is_not_read_is_still_missed_and_the_flagged_still_flagged() -> None:
