@@ -22,6 +22,7 @@ from memtab.store import xum_locks
 from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.scope_dir import ScopeDir
 from memtab.store.scopes.tool import MemoryTool
 
 LOCK_ROUNDS = 2000
@@ -70,8 +71,8 @@ def test_scope_lock_cost_per_tool_edit(tmp_path: Path, monkeypatch: pytest.Monke
         assert result.success, result.error
 
     @contextlib.contextmanager
-    def no_lock(*_scopes: Scope) -> Iterator[None]:
-        yield
+    def no_lock(*scopes: Scope) -> Iterator[tuple[ScopeDir, ...]]:
+        yield tuple(store.scope_dir(scope) for scope in scopes)
 
     locked_writing = store.writing
 

@@ -124,7 +124,7 @@ def test_offline_consolidator_on_1000_files(tmp_path: Path) -> None:
     record = service.run(WS)
     run_seconds = time.perf_counter() - started
 
-    merged = sum(1 for change in plan.deletes if change.effects.merged_into)
+    merged = sum(1 for change in plan.deletes if change.effects.combined_into)
     print(
         f"\noffline consolidator, {len(files)} files / {PAIRS} near-duplicate pairs: "
         f"full run {run_seconds:.2f} s ({len(record.ops)} ops, target < 5 s); "

@@ -165,8 +165,7 @@ class EditMarks(QObject):
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:
         if self._context is not None and batch.affects(PathKind.RUNS_LOG):
-            since = now_ms() - CLAIM_TTL_MS
-            job = plain(RunsLog(self._home).contents_written_since, since)
+            job = plain(RunsLog(self._home).contents_written_since, now_ms() - CLAIM_TTL_MS)
             self._context.files.read(_RUNS_READ, job, self._claim_contents)
 
     def _claim_contents(self, written: dict[str, str]) -> None:

@@ -25,8 +25,7 @@ if TYPE_CHECKING:  # lazy: watchdog (~20 ms) loads when watching starts (watch_o
 
 logger = logging.getLogger(__name__)
 
-ObserverFactory = Callable[[], "BaseObserver"]
-"""Builds an unstarted watchdog observer; `HomeWatcher` schedules and starts it."""
+ObserverFactory = Callable[[], "BaseObserver"]  # an unstarted observer `HomeWatcher` starts
 
 _OBSERVER_JOIN_TIMEOUT_S = 2.0
 
@@ -35,10 +34,8 @@ class WatchBackend(enum.StrEnum):
     """Which machinery is watching the home."""
 
     STOPPED = "stopped"
-    WAITING = "waiting"
-    """The root does not exist (yet); checking for it periodically."""
-    NATIVE = "native"
-    """The platform observer: inotify, FSEvents, kqueue or ReadDirectoryChangesW."""
+    WAITING = "waiting"  # the root does not exist (yet); checking for it periodically
+    NATIVE = "native"  # the platform observer: inotify, FSEvents, kqueue, ReadDirectoryChanges
     POLLING = "polling"
 
 
@@ -231,9 +228,7 @@ class HomeWatcher(QObject):
     def _on_native_gap(self, directory: str, reason: str, generation: int) -> None:
         """Poll a directory the native watcher could not watch (GUI thread)."""
         watching = self._watching
-        if generation != self._generation or watching is None:
-            return
-        if not watching.needs_polling(directory):
+        if generation != self._generation or not (watching and watching.needs_polling(directory)):
             return
         logger.warning("Cannot watch %s natively (%s); polling it", directory, reason)
         try:
@@ -255,8 +250,7 @@ class HomeWatcher(QObject):
         # An extra directory's watch ends when the directory goes (Gemini CLI's memory
         # folder removed, moved away): no failure of the watcher. Made again, it is
         # watched anew and reported (what was written in it before is unknown).
-        added = self._schedule_extras()
-        if added:
+        if added := self._schedule_extras():
             self._add_pending(added)
         if watching.alive() or not self.root.is_dir():
             return
@@ -309,13 +303,11 @@ class HomeWatcher(QObject):
         if taken is not None:
             paths, settled = taken
             self._add_pending(paths, settled=settled)
-            if not self._extra_holders.isdisjoint(paths):
-                # An extra directory (or one holding it) came or went — Gemini CLI's memory
-                # folder removed and made again before its source is listed anew: watch the
-                # one there now, and report it (what was written in it before is unknown).
-                added = self._schedule_extras()
-                if added:
-                    self._add_pending(added)
+            # An extra directory (or one holding it) came or went — Gemini CLI's memory
+            # folder removed and made again before its source is listed anew: watch the
+            # one there now, and report it (what was written in it before is unknown).
+            if not self._extra_holders.isdisjoint(paths) and (added := self._schedule_extras()):
+                self._add_pending(added)
 
     @Slot()
     def _on_flush_timer_timeout(self) -> None:

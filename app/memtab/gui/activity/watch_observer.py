@@ -37,30 +37,6 @@ logger = logging.getLogger(__name__)
 __all__ = ["BaseObserver", "EventPoster", "ObservedWatch"]
 
 
-def event_poster(
-    post: Poster, watched_root: str, reported_root: str, *, shallow: bool = False
-) -> EventPoster:
-    """The observer-thread handler: each event's paths, filtered by the one watcher policy
-    (`memtab.watch_policy.paths`; `shallow` for a watch that is not recursive), posted with
-    whether they are settled."""
-    return EventPoster(post, watched_root, reported_root, shallow=shallow)
-
-
-def native_observer() -> BaseObserver:
-    """The platform's observer (inotify, FSEvents, kqueue, ReadDirectoryChangesW)."""
-    return Observer()
-
-
-def polling_observer(interval_s: float) -> BaseObserver:
-    """Polling that lists no folder deeper than a tree of any depth allows
-    (`memtab.watch.observers`)."""
-    return BoundedPollingObserver(timeout=interval_s)
-
-
-def is_polling(observer: BaseObserver) -> bool:
-    return isinstance(observer, PollingObserver | BoundedPollingObserver)
-
-
 def observer_name(observer: BaseObserver) -> str:
     """ "inotify", "fsevents", "polling"…: the watchdog observer class it is (or extends)."""
     if isinstance(observer, BoundedPollingObserver):
@@ -122,7 +98,7 @@ class Observing:
         (the root as given); polling looks every `polling_interval_s` seconds."""
         self._post = post
         self.watched_root = watched_root
-        self.handler = event_poster(post, watched_root, reported_root)
+        self.handler = EventPoster(post, watched_root, reported_root)
         self._polling_interval_s = polling_interval_s
         self.observer: BaseObserver | None = None
         self.native_name = ""
@@ -135,18 +111,19 @@ class Observing:
         self._extra_watches: dict[tuple[str, bool], tuple[ObservedWatch, tuple[int, int]]] = {}
 
     def start_native(self, factory: Callable[[], BaseObserver] | None) -> bool:
-        """Start the platform's observer (`factory`'s, else `native_observer`); whether it
-        polls all the same. OSError when it cannot start (nothing is left running)."""
-        observer = (factory or native_observer)()
+        """Start the platform's observer (`factory`'s, else watchdog's: inotify, FSEvents…);
+        whether it polls all the same. OSError when it cannot start (nothing is left running)."""
+        observer = (factory or Observer)()
         launch(observer, self.handler, self.watched_root)
         self.observer = observer
         self.native_name = observer_name(observer)
-        return is_polling(observer)
+        return isinstance(observer, PollingObserver | BoundedPollingObserver)
 
     def start_polling(self) -> None:
         """Start polling the root instead. OSError when it cannot (the root vanished, or
         is unreadable)."""
-        observer = polling_observer(self._polling_interval_s)
+        # Polling that lists no folder deeper than a tree of any depth allows.
+        observer = BoundedPollingObserver(timeout=self._polling_interval_s)
         launch(observer, self.handler, self.watched_root)
         self.observer = observer
 
@@ -187,7 +164,7 @@ class Observing:
         """Poll `directory`, which the native observer could not watch (`reason`); the
         backend's detail from now on. OSError when it cannot (it vanished already)."""
         if self._gap_observer is None:
-            self._gap_observer = polling_observer(self._polling_interval_s)
+            self._gap_observer = BoundedPollingObserver(timeout=self._polling_interval_s)
             self._gap_observer.start()
         watch(self._gap_observer, self.handler, directory)
         self.polled_dirs.append(directory)
@@ -216,7 +193,7 @@ class Observing:
             identity = _identity(directory)
             if (directory, recursive) in self._extra_watches or identity is None:
                 continue
-            poster = event_poster(
+            poster = EventPoster(
                 self._post, os.path.realpath(directory), directory, shallow=not recursive
             )
             try:

@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QToolTip,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -50,9 +49,9 @@ from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn
 from memtab.gui.toolkit.style import Accent, muted_text
 from memtab.gui.toolkit.text.line_margin import LineMargin, MarginEditor, Side
+from memtab.gui.toolkit.widgets import vbox
 
-LABEL_CHARS = 11
-"""The gutter is as wide as this many characters of the label (`writer 12w`)."""
+LABEL_CHARS = 11  # the gutter is as wide as this many characters of the label (`writer 12w`)
 BAR_WIDTH = 3
 PADDING = 6
 
@@ -64,8 +63,7 @@ ACTOR_ACCENTS: dict[str, Accent] = {
     "mux": Accent.WARNING,
     "external": Accent.WARNING,
     "unsaved": Accent.ERROR,
-}
-"""The bar's colour by actor (the others: the muted text colour)."""
+}  # the bar's colour by actor (the others: the muted text colour)
 
 
 class BlameGutter(LineMargin):
@@ -195,24 +193,20 @@ class BlameCard(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setAccessibleName(f"Blame: {entry.title}")
         self.entry = entry
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(12, 10, 12, 10)
-        layout.setSpacing(4)
-        title = QLabel(f"<b>{escape_html(entry.title)}</b>", self)
-        layout.addWidget(title)
+        lines: list[QWidget] = [QLabel(f"<b>{escape_html(entry.title)}</b>", self)]
         for detail in entry.details:
             label = QLabel(detail, self)
             label.setWordWrap(True)
             label.setTextFormat(Qt.TextFormat.PlainText)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            layout.addWidget(label)
+            lines.append(label)
         self.buttons: list[QPushButton] = []
         for link in entry.links:
             button = QPushButton(link.text, self)
             button.setProperty("blameLink", link.kind)
-            button.clicked.connect(self._on_button_clicked)
-            layout.addWidget(button)
+            button.clicked.connect(functools.partial(self._on_link_clicked, link))
             self.buttons.append(button)
+        vbox(*lines, *self.buttons, on=self, margins=(12, 10, 12, 10), spacing=4)
         self.setFixedWidth(CARD_WIDTH)
 
     def show_at(self, point: QPoint) -> None:
@@ -225,25 +219,17 @@ class BlameCard(QFrame):
         self.move(x, y)
         self.show()
 
-    @Slot()
-    def _on_button_clicked(self) -> None:
-        button = self.sender()
-        index = self.buttons.index(button) if isinstance(button, QPushButton) else -1
-        if index < 0:
-            return
-        link: Link = self.entry.links[index]
+    def _on_link_clicked(self, link: Link, _checked: bool = False) -> None:
         self.close()
         self.link_activated.emit(link)
 
 
-SHOWN_FLAG = "blame-gutter"
-"""The UI-state flag: whether the gutter shows."""
+SHOWN_FLAG = "blame-gutter"  # the UI-state flag: whether the gutter shows
 BLAME_KEY = "blame"
 ALIGN_KEY = "blame-align"
 NO_LINE_BLAME = "Show the blame first (View → Blame, Ctrl+Alt+B), with a file open"
 NOT_BLAMED_YET = "No blame for this line yet: it is being read, or the line is new"
-REALIGN_DELAY_MS = 300
-"""How long typing pauses before the lines are matched again."""
+REALIGN_DELAY_MS = 300  # how long typing pauses before the lines are matched again
 
 
 class BlameEditor(MarginEditor, Protocol):
@@ -299,7 +285,7 @@ class BlameFeature(QObject):
         editor.file_opened.connect(self._on_editor_file_changed)
         editor.saved.connect(self._on_editor_file_changed)
         editor.file_closed.connect(self._on_editor_file_closed)
-        context.shown.scan_applied.connect(self._on_shown_scan_applied)
+        context.shown.scan_applied.connect(self.refresh)
         state = context.ui_state
         if state is not None and state.flag(SHOWN_FLAG):
             self.set_shown(True)
@@ -347,6 +333,7 @@ class BlameFeature(QObject):
                 self._client.cancel_latest(BLAME_KEY)
                 self._client.cancel_latest(ALIGN_KEY)
 
+    @Slot()
     def refresh(self) -> None:
         """Blame the open file again (on the worker)."""
         file = self._editor.current_file
@@ -410,8 +397,7 @@ class BlameFeature(QObject):
         text = self._editor.text_edit
         if shown and self._editor.current_file is not None and text.isVisible():
             # The blame is beside the text: the keyboard goes there (Escape: back).
-            way_back = text.findChild(KeyboardReturn) or KeyboardReturn(text)
-            way_back.take(text)
+            (text.findChild(KeyboardReturn) or KeyboardReturn(text)).take(text)
 
     def show_line_card(self) -> None:
         """The card of the line the cursor is on (the gutter's click, by keyboard)."""
@@ -435,10 +421,6 @@ class BlameFeature(QObject):
     def _on_editor_file_closed(self) -> None:
         self._follow.closed()
         self.gutter.set_entries([])
-
-    @Slot(object)
-    def _on_shown_scan_applied(self, _scan: object) -> None:
-        self.refresh()
 
     @Slot()
     def _on_text_changed(self) -> None:

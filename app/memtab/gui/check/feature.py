@@ -60,8 +60,7 @@ if TYPE_CHECKING:  # lazy: the consolidation engine loads with the first fix
 
 
 _INDEX_ROLE = Qt.ItemDataRole.UserRole
-COLUMNS = ("File", "Line", "Kind", "Message")
-"""The list's columns; File shows the file's name (its tooltip the whole path or id)."""
+COLUMNS = ("File", "Line", "Kind", "Message")  # File: the name (its tooltip: path or id)
 
 
 class CheckPanel(QWidget):
@@ -165,8 +164,7 @@ class CheckPanel(QWidget):
 
     @Slot()
     def _on_fix_button_clicked(self) -> None:
-        chosen = fixable(self.selected())
-        if chosen:
+        if chosen := fixable(self.selected()):
             self.fix_requested.emit(chosen)
 
 
@@ -217,13 +215,11 @@ class CheckLineMarks(LineMargin):
 
 CHECK_KEY = "check"
 FIX_KEY = "check-fix"
-RECHECK_DELAY_MS = 2000
-"""How long the disk stays quiet before the memory is checked again."""
+RECHECK_DELAY_MS = 2000  # how long the disk stays quiet before the memory is checked again
+# After the first report is shown, when the window's start is over: then the heap's free
+# pages go back to the system once more (earlier, what the start's last steps free stayed).
 HEAP_RELEASE_DELAY_MS = 3000
-"""After the first report is shown, when the window's start is over: then the heap's free
-pages go back to the system once more (earlier, what the start's last steps free stayed)."""
-PANEL_FLAG = "check-panel"
-"""The UI-state flag: whether the Check panel is shown."""
+PANEL_FLAG = "check-panel"  # the UI-state flag: whether the Check panel is shown
 
 
 class MarkedEditor(MarginEditor, Protocol):
@@ -278,7 +274,7 @@ class CheckFeature(QObject):
         )
         self._recheck = qtimer(self, self.check_now, RECHECK_DELAY_MS)
         self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
-        editor.file_opened.connect(self._on_editor_file_opened)
+        editor.file_opened.connect(self._mark_lines)
         context.shown.scan_applied.connect(self._on_shown_scan_applied)
         context.shown.workspace_changed.connect(self._on_shown_workspace_changed)
         context.changes.published.connect(self._on_changes_published)
@@ -366,6 +362,7 @@ class CheckFeature(QObject):
         project = shown.view().project_path if shown.workspace is not None else None
         return shown_in(self.report.findings, shown.workspace_id, project)
 
+    @Slot()
     def _mark_lines(self) -> None:
         if not self._editor.has_file:
             return  # no file's text shown (its `file_opened` comes once it is)
@@ -426,10 +423,6 @@ class CheckFeature(QObject):
     def _on_dock_visibility_changed(self, visible: bool) -> None:
         if visible:
             _ = self.panel  # built as it first shows
-
-    @Slot(object)
-    def _on_editor_file_opened(self, _ref: object) -> None:
-        self._mark_lines()
 
     @Slot(object)
     def _on_panel_open_requested(self, finding: Finding) -> None:

@@ -57,8 +57,7 @@ if TYPE_CHECKING:  # lazy: the review dialog loads with the first plan (review_o
 logger = logging.getLogger(__name__)
 
 
-# Between two steps the window gets a frame's time of its own (paints, input, timers).
-STEP_PAUSE_MS = 16
+STEP_PAUSE_MS = 16  # between two steps, a frame's time for the window (paints, input, timers)
 
 
 class ReviewOpener(QObject):
@@ -100,7 +99,6 @@ class ReviewOpener(QObject):
 
     @Slot()
     def _on_step_timeout(self) -> None:
-        """Take the next step, and ask for the one after it."""
         if self._advance():
             self._schedule()
 
@@ -256,15 +254,8 @@ class ConsolidationFacade(Protocol):
         *,
         review: bool | None = False,
         scope: RunScope | None = None,
-    ) -> object:
-        """Start a run, or a plan to review (None: as the setting says), in the background
-        (`scope`: of that scope alone)."""
-        ...
-
-    def apply(self, plan: ConsolidationPlan, accepted: Sequence[int]) -> object:
-        """Apply the accepted ops of a reviewed plan (a run of its own)."""
-        ...
-
+    ) -> object: ...  # a run, or a plan to review (None: as the setting says)
+    def apply(self, plan: ConsolidationPlan, accepted: Sequence[int]) -> object: ...
     def cancel(self) -> object: ...
 
 
@@ -416,8 +407,7 @@ class ConsolidationFooter(QFrame):
     def set_mux_only_note(self, agent: str | None) -> None:
         """Say that consolidation leaves `agent`'s files alone (None: no such file is open)."""
         # Short enough for the footer's width; the tooltip says the rest.
-        text = f"Consolidation skips {agent}'s memory" if agent else ""
-        self.mux_only_note.set_full_text(text)
+        self.mux_only_note.set_full_text(f"Consolidation skips {agent}'s memory" if agent else "")
         self._show_mux_only_note()
 
     def _show_mux_only_note(self) -> None:

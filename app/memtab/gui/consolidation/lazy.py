@@ -31,12 +31,8 @@ ServiceFactory = Callable[[Home], "ConsolidationService"]
 
 
 class LazyConsolidationTasks(QObject):
-    """`ConsolidationTasks`' interface; the real facade is built on the first `start()`.
-
-    Signals: as `memtab.gui.consolidation.tasks.ConsolidationTasks` (run_started(str),
-    progress(int, str), run_finished(object), run_logged(str), run_failed(str),
-    run_cancelled(str), plan_ready(object)).
-    """
+    """`ConsolidationTasks`' interface and signals; the real facade is built on the first
+    `start()`."""
 
     run_started = Signal(str)
     progress = Signal(int, str)
@@ -131,9 +127,7 @@ class LazyConsolidationTasks(QObject):
 
     def apply(self, plan: ConsolidationPlan, accepted: Sequence[int]) -> bool:
         """Apply the accepted ops of a reviewed plan (see `ConsolidationTasks.apply`)."""
-        if self._closed:
-            return False
-        return self.tasks().apply(plan, accepted)
+        return False if self._closed else self.tasks().apply(plan, accepted)
 
     def review(self, plan: ConsolidationPlan) -> None:
         """Review a plan made elsewhere (the check's fixes) as a run's: `plan_ready`, so the

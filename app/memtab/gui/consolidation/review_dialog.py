@@ -34,15 +34,14 @@ from memtab.consolidation.records import ConsolidationPlan
 from memtab.consolidation.review.review_setting import save_review_mode
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, fit_to_title
-from memtab.gui.toolkit.row_list import RowList
+from memtab.gui.toolkit.row_list import RowList, tree_rows
 from memtab.gui.toolkit.style import muted_text
 from memtab.gui.toolkit.text.diff_view import DiffPane
 from memtab.gui.toolkit.widgets import WrappedLabel, hbox, named, vbox
 
 logger = logging.getLogger(__name__)
 
-_INDEXES_ROLE = Qt.ItemDataRole.UserRole
-"""The op numbers a row stands for: a unit's (its row), an op's (a part or a refused op)."""
+_INDEXES_ROLE = Qt.ItemDataRole.UserRole  # the op numbers of a unit's row, a part, a refused op
 
 
 class ReviewDialog(QDialog):
@@ -174,38 +173,31 @@ class ReviewDialog(QDialog):
 
     def _change_rows(self) -> list[QTreeWidgetItem]:
         """The rows that can be ticked: one per unit of the plan."""
-        rows = []
-        for row in range(self.ops.topLevelItemCount()):
-            item = self.ops.topLevelItem(row)
-            if item is not None and item.flags() & Qt.ItemFlag.ItemIsUserCheckable:
-                rows.append(item)
-        return rows
+        checkable = Qt.ItemFlag.ItemIsUserCheckable
+        return [item for item in tree_rows(self.ops) if item.flags() & checkable]
 
     def _fill(self, plan: ConsolidationPlan) -> None:
         # A QColor, not a QBrush: PySide builds QBrush's enums (QGradient's ~200 presets,
         # ~4 ms) the first time one is made.
         muted = muted_text(self.palette())
+        selectable = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
         self.ops.blockSignals(True)
         self.ops.clear()
         for row in review_rows(plan):
             item = QTreeWidgetItem([row.apply, row.words])
             item.setData(0, _INDEXES_ROLE, row.indexes)
             if row.checkable:
-                item.setFlags(
-                    Qt.ItemFlag.ItemIsEnabled
-                    | Qt.ItemFlag.ItemIsSelectable
-                    | Qt.ItemFlag.ItemIsUserCheckable
-                )
+                item.setFlags(selectable | Qt.ItemFlag.ItemIsUserCheckable)
                 item.setCheckState(0, Qt.CheckState.Checked)
             else:
-                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                item.setFlags(selectable)
                 item.setForeground(0, muted)
                 item.setForeground(1, muted)
             if row.tooltip:
                 item.setToolTip(0, row.tooltip)
             for words, index in row.parts:
                 child = QTreeWidgetItem(["", words])
-                child.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                child.setFlags(selectable)
                 child.setData(0, _INDEXES_ROLE, (index,))
                 child.setToolTip(1, words)
                 item.addChild(child)

@@ -107,14 +107,10 @@ class ConsolidationTasks(QObject):
         running one to stop; True if none runs any more."""
         return self._jobs.shutdown(timeout_ms)
 
-    # --- jobs → facade (GUI thread) ---------------------------------------------------
-
     @Slot(int)
     def _on_jobs_job_started(self, job: int) -> None:
-        reservation = self._reservations.get(job)
-        if reservation is None:
-            return
-        self.run_started.emit(reservation.workspace_id)
+        if (reservation := self._reservations.get(job)) is not None:
+            self.run_started.emit(reservation.workspace_id)
 
     @Slot(int, int, str)
     def _on_jobs_job_progress(self, job: int, step: int, message: str) -> None:

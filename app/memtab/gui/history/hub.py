@@ -184,8 +184,7 @@ RECORD_MAX_WAIT_MS = 20_000
 IMPORT_KEY = "import-journal-runs"
 NEWS_KEY = "burst-news"
 RECORDING_KEY = "read-recording-state"
-PANEL_FLAG = "history-panel"
-"""The UI-state flag: whether the History panel is shown."""
+PANEL_FLAG = "history-panel"  # the UI-state flag: whether the History panel is shown
 
 
 class FollowedEditor(Protocol):
@@ -269,7 +268,7 @@ class HistoryHub(QObject):
         context.shown.scan_applied.connect(self._on_shown_scan_applied)
         context.shown.workspace_changed.connect(self._on_shown_workspace_changed)
         context.changes.published.connect(self._on_changes_published)
-        editor.file_opened.connect(self._on_editor_file_opened)
+        editor.file_opened.connect(self._follow_editor)
         editor.file_closed.connect(self._on_editor_file_closed)
         context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
         shell.memory_tab_current.connect(self._on_shell_memory_tab_current)
@@ -427,13 +426,9 @@ class HistoryHub(QObject):
         """Stop every worker (on window close)."""
         self._shut_down = True
         self._record_timer.stop()
-        if self._panel is not None:
-            self._panel.shutdown()
-        for dialog in (self.runs_dialog, self.trash_dialog):
-            if dialog is not None:
-                dialog.shutdown()
-        if self._client is not None:
-            self._client.shutdown()
+        for part in (self._panel, self.runs_dialog, self.trash_dialog, self._client):
+            if part is not None:
+                part.shutdown()
 
     def _jobs(self) -> JobClient:
         if self._client is None:
@@ -448,6 +443,7 @@ class HistoryHub(QObject):
         dialog.raise_()
         dialog.activateWindow()
 
+    @Slot()
     def _follow_editor(self) -> None:
         self._show_file(self._editor.current_file)
 
@@ -467,8 +463,7 @@ class HistoryHub(QObject):
         if self.notices is None or not self._loaded or self._shut_down:
             return
         store = MemoryStore.of(self._context.shown.view())
-        job = plain(news_read, store, self._shown_sources())
-        self._jobs().submit_latest(NEWS_KEY, job)
+        self._jobs().submit_latest(NEWS_KEY, plain(news_read, store, self._shown_sources()))
 
     @Slot(object)
     def _on_changes_published(self, batch: ChangeBatch) -> None:
@@ -547,10 +542,6 @@ class HistoryHub(QObject):
         self._follow_editor()
         self._look_for_news()  # its scopes' bursts
 
-    @Slot(object)
-    def _on_editor_file_opened(self, _path: object) -> None:
-        self._follow_editor()
-
     @Slot()
     def _on_editor_file_closed(self) -> None:
         self._show_file(None)
@@ -583,7 +574,8 @@ class HistoryHub(QObject):
         context = self._context
         context.own_writes.note(file.ref.key)  # no "edited outside" badge on a restore
         restore = functools.partial(undo.restore_version, context.undo_stack, file, version_id)
-        context.file_ops.run(restore, _without_copy(restore))
+        without_copy = functools.partial(restore, allow_unkept=True)
+        context.file_ops.run(restore, OpFollowUp(without_copy=without_copy))
 
     @Slot(str, str, object, str)
     def _on_trash_restore_requested(
@@ -600,9 +592,7 @@ class HistoryHub(QObject):
         restore = functools.partial(
             undo.restore, context.undo_stack, store, raw_path, version_id, to
         )
-        follow_up = _without_copy(restore, open_created=not orphan_dir)
-        self._restores.append(follow_up)
-        context.file_ops.run(restore, follow_up)
+        self._restore(restore, open_created=not orphan_dir)
 
     @Slot(object, object)
     def _on_file_ops_op_finished(self, result: OpResult, follow_up: OpFollowUp) -> None:
@@ -619,10 +609,15 @@ class HistoryHub(QObject):
     def _on_trash_restore_file_requested(self, file: DeletedFile) -> None:
         context = self._context
         context.own_writes.note(file.physical)  # no "edited outside" badge on a restore
-        restore = functools.partial(restore_deleted_file, context.undo_stack, self._home, file)
-        follow_up = _without_copy(restore)
+        self._restore(functools.partial(restore_deleted_file, context.undo_stack, self._home, file))
+
+    def _restore(self, restore: Callable[..., OpResult], *, open_created: bool = False) -> None:
+        """Restore from the trash; made without a copy in history if it was refused for want
+        of one and the user chooses to (`OpFollowUp.without_copy`)."""
+        without_copy = functools.partial(restore, allow_unkept=True)
+        follow_up = OpFollowUp(open_created=open_created, without_copy=without_copy)
         self._restores.append(follow_up)
-        context.file_ops.run(restore, follow_up)
+        self._context.file_ops.run(restore, follow_up)
 
     @Slot(str, object)
     def _on_client_latest_finished(self, key: str, result: object) -> None:
@@ -634,10 +629,3 @@ class HistoryHub(QObject):
     @Slot(str, str)
     def _on_client_latest_failed(self, key: str, message: str) -> None:
         logger.warning("History: %s failed: %s", key, message)
-
-
-def _without_copy(operation: Callable[..., OpResult], *, open_created: bool = False) -> OpFollowUp:
-    """The follow-up of a restore: made without a copy in history if it was refused for
-    want of one and the user chooses to (`OpFollowUp.without_copy`)."""
-    without_copy = functools.partial(operation, allow_unkept=True)
-    return OpFollowUp(open_created=open_created, without_copy=without_copy)

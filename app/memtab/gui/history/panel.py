@@ -36,15 +36,14 @@ from memtab.components.text_diff import DiffResult
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.keyboard_return import PanelLetters
-from memtab.gui.toolkit.row_list import RowList
+from memtab.gui.toolkit.row_list import RowList, tree_rows
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.text.diff_view import DiffPane
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, named, vbox
 
 HISTORY_KEY = "file-history"
 DIFF_KEY = "version-diff"
-PANEL_WIDTH = 440
-"""The panel's width at first: a version's when, who, change and size, none cut."""
+PANEL_WIDTH = 440  # the panel's width at first: a version's when, who, change and size, none cut
 _ID_ROLE = Qt.ItemDataRole.UserRole
 
 
@@ -79,13 +78,12 @@ class HistoryPanel(QWidget):
         self.restore_button = named(QPushButton("Re&store this version", self), tip=RESTORE_TIP)
         self.restore_button.setEnabled(False)
         self.restore_button.clicked.connect(self._on_restore_button_clicked)
-        buttons = hbox(1, self.restore_button)
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.setChildrenCollapsible(False)
         splitter.addWidget(self.versions)
         splitter.addWidget(self.diff)
         splitter.setSizes([200, 300])
-        vbox(self.title, self.note, (splitter, 1), buttons, on=self, margins=6)
+        vbox(self.title, self.note, (splitter, 1), hbox(1, self.restore_button), on=self, margins=6)
         self.setFocusProxy(self.versions)  # the panel's key puts the keyboard in its versions
         self.letters = PanelLetters(self)  # Alt+S is Trust's Side by side too: its own
         self.setMinimumWidth(240)
@@ -123,15 +121,13 @@ class HistoryPanel(QWidget):
             self._show_state(NO_FILE)
             return
         self.title.set_full_text(title_text(subject.label), subject.ref.key)
-        if not self._active:
-            return
-        self._jobs().submit_latest(HISTORY_KEY, plain(load_file_history, subject))
+        if self._active:
+            self._jobs().submit_latest(HISTORY_KEY, plain(load_file_history, subject))
 
     def select_version(self, version_id: str) -> bool:
         """Select the row of a version (False when it is not listed)."""
-        for index in range(self.versions.topLevelItemCount()):
-            item = self.versions.topLevelItem(index)
-            if item is not None and item.data(0, _ID_ROLE) == version_id:
+        for item in tree_rows(self.versions):
+            if item.data(0, _ID_ROLE) == version_id:
                 self.versions.setCurrentItem(item)
                 return True
         return False

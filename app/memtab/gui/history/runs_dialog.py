@@ -58,7 +58,7 @@ from memtab.gui.toolkit.dialog_layout import (
     small_dialog,
     stack_when_narrow,
 )
-from memtab.gui.toolkit.row_list import RowList
+from memtab.gui.toolkit.row_list import RowList, tree_rows
 from memtab.gui.toolkit.style import Accent, accent_text, muted_text, set_style_sheet
 from memtab.gui.toolkit.text.diff_view import DiffPane
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, named, vbox
@@ -89,8 +89,7 @@ class RevertResultDialog(QDialog):
             self.files.addTopLevelItem(item)
         self.diff = DiffPane(self)
         self.diff.show_message(first_message(result))
-        buttons = button_box(self)
-        vbox(self.summary, (self.files, 1), (self.diff, 2), buttons, on=self)
+        vbox(self.summary, (self.files, 1), (self.diff, 2), button_box(self), on=self)
         fit_to_title(self)
         fit_to_screen(self, QSize(760, 480), remember="revert")
         first_refused = self.files.topLevelItem(len(result.restored))
@@ -224,8 +223,7 @@ class RunsDialog(QDialog):
         self._body = QStackedWidget(self)
         self._body.addWidget(splitter)
         self._body.addWidget(self._empty)
-        buttons = button_box(self)
-        vbox(filters, (self._body, 1), buttons, on=self)
+        vbox(filters, (self._body, 1), button_box(self), on=self)
         self._show_detail(None)
 
     @property
@@ -274,9 +272,8 @@ class RunsDialog(QDialog):
 
     def select_run(self, run_id: str) -> bool:
         """Select a listed run (False when it is not listed)."""
-        for index in range(self.run_list.topLevelItemCount()):
-            item = self.run_list.topLevelItem(index)
-            if item is not None and item.data(0, _RUN_ROLE) == run_id:
+        for item in tree_rows(self.run_list):
+            if item.data(0, _RUN_ROLE) == run_id:
                 self.run_list.setCurrentItem(item)
                 return True
         return False
@@ -388,17 +385,14 @@ class RunsDialog(QDialog):
         self.note.set_full_text(self._state.note_over(run.id if run is not None else None))
         self.diff.set_sides("", "")
         self.diff.show_message(PICK_A_CHANGE)
+        heading = run_heading(run, detail, self._state.names) if run is not None else None
+        self._heading.set_full_text(heading.title if heading is not None else "")
+        self._meta.setText(heading.meta if heading is not None else "")
+        self.summary.setText(heading.summary if heading is not None else "")
         if run is None:
-            self._heading.set_full_text("")
-            self._meta.setText("")
-            self.summary.setText("")
             self.revert_button.setEnabled(False)
             self.open_button.setEnabled(False)
             return
-        heading = run_heading(run, detail, self._state.names)
-        self._heading.set_full_text(heading.title)
-        self._meta.setText(heading.meta)
-        self.summary.setText(heading.summary)
         if detail is None:
             self.ops.addTopLevelItem(QTreeWidgetItem(["", READING_CHANGES]))
             self.revert_button.setEnabled(False)

@@ -31,7 +31,6 @@ from memtab.components.history.deleted import (
 )
 from memtab.components.history.history import SCOPE_TITLES
 from memtab.components.history.trash_view import (
-    NOTHING,
     READING,
     SELECT_PROMPT,
     Restore,
@@ -65,16 +64,11 @@ from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.events import ChangeEvent, EventRestore, restore_event
 
-PATH_ROLE = Qt.ItemDataRole.UserRole
-"""A file row's path as history names it."""
-ORPHAN_ROLE = Qt.ItemDataRole.UserRole + 1
-"""A file row's orphaned project dir ("" for none)."""
-ROW_ROLE = Qt.ItemDataRole.UserRole + 2
-"""A file row's `row_key`."""
-BURST_ROLE = Qt.ItemDataRole.UserRole + 3
-"""A burst row's id."""
-GROUP_ROLE = Qt.ItemDataRole.UserRole + 4
-"""A group row's filter key."""
+PATH_ROLE = Qt.ItemDataRole.UserRole  # a file row's path as history names it
+ORPHAN_ROLE = Qt.ItemDataRole.UserRole + 1  # a file row's orphaned project dir ("" for none)
+ROW_ROLE = Qt.ItemDataRole.UserRole + 2  # a file row's `row_key`
+BURST_ROLE = Qt.ItemDataRole.UserRole + 3  # a burst row's id
+GROUP_ROLE = Qt.ItemDataRole.UserRole + 4  # a group row's filter key
 
 
 def group_row(group: TrashGroup) -> QTreeWidgetItem:
@@ -83,12 +77,6 @@ def group_row(group: TrashGroup) -> QTreeWidgetItem:
     header.setFlags(Qt.ItemFlag.ItemIsEnabled)
     header.setData(0, GROUP_ROLE, group.filter_key)
     return header
-
-
-def empty_row(words: str = NOTHING) -> QTreeWidgetItem:
-    empty = QTreeWidgetItem([words])
-    empty.setFlags(Qt.ItemFlag.NoItemFlags)
-    return empty
 
 
 def burst_row(burst: BurstFiles, palette: QPalette) -> QTreeWidgetItem:
@@ -212,9 +200,7 @@ class TrashDialog(QDialog):
         actions = hbox(
             (self.note, 1), self.restore_all_button, self.restore_to_button, self.restore_button
         )
-        buttons = button_box(self)
-        top = hbox(self.scope_filter, 1)
-        vbox(top, (splitter, 1), actions, buttons, on=self)
+        vbox(hbox(self.scope_filter, 1), (splitter, 1), actions, button_box(self), on=self)
         self._recolor()
         self._update_buttons()
         fit_to_title(self)
@@ -270,7 +256,7 @@ class TrashDialog(QDialog):
     def select_path(self, path: str, orphan_dir: str | None = None) -> bool:
         """Select a deleted file (of an orphaned project dir: `orphan_dir`); False when
         it is not listed."""
-        for item in self._items():
+        for item in tree_rows(self.files):
             if item.data(0, PATH_ROLE) == path and item.data(0, ORPHAN_ROLE) == (orphan_dir or ""):
                 self.files.setCurrentItem(item)
                 return True
@@ -280,9 +266,9 @@ class TrashDialog(QDialog):
         """Select a burst's row (shown whatever the filter hid); False when not listed."""
         if self._state.burst(burst_id) is None:
             return False
-        if not any(item.data(0, BURST_ROLE) == burst_id for item in self._items()):
+        if not any(item.data(0, BURST_ROLE) == burst_id for item in tree_rows(self.files)):
             self.scope_filter.setCurrentIndex(0)  # everything: it is in another group
-        for item in self._items():
+        for item in tree_rows(self.files):
             if item.data(0, BURST_ROLE) == burst_id:
                 item.setExpanded(True)
                 self.files.setCurrentItem(item)
@@ -335,10 +321,6 @@ class TrashDialog(QDialog):
             self._client.latest_failed.connect(self._on_client_latest_failed)
         return self._client
 
-    def _items(self) -> list[QTreeWidgetItem]:
-        """Every row of the list, in order."""
-        return tree_rows(self.files)
-
     def _show_groups(self, groups: list[TrashGroup]) -> None:
         selected = self._selection_key()
         self._state.take(groups)
@@ -358,7 +340,8 @@ class TrashDialog(QDialog):
             for item in group.items:
                 header.addChild(file_row(item, palette))
             if not group.items and not group.bursts:
-                empty = empty_row(self._state.empty_words(group))
+                empty = QTreeWidgetItem([self._state.empty_words(group)])
+                empty.setFlags(Qt.ItemFlag.NoItemFlags)
                 header.addChild(empty)
                 empty.setFirstColumnSpanned(True)
             header.setExpanded(True)
@@ -394,19 +377,16 @@ class TrashDialog(QDialog):
 
     def _selection_key(self) -> tuple[int, str] | None:
         current = self.files.currentItem()
-        if current is None:
-            return None
-        if current.data(0, BURST_ROLE):
-            return BURST_ROLE, str(current.data(0, BURST_ROLE))
-        if current.data(0, ROW_ROLE):
-            return ROW_ROLE, str(current.data(0, ROW_ROLE))
+        for role in (BURST_ROLE, ROW_ROLE):
+            if current is not None and current.data(0, role):
+                return role, str(current.data(0, role))
         return None
 
     def _select_again(self, selected: tuple[int, str] | None) -> bool:
         if selected is None:
             return False
         role, key = selected
-        for item in self._items():
+        for item in tree_rows(self.files):
             if item.data(0, role) == key:
                 self.files.setCurrentItem(item)
                 return True
@@ -419,9 +399,8 @@ class TrashDialog(QDialog):
     def _selected_burst(self) -> BurstFiles | None:
         """The burst selected, or the burst of the file selected."""
         current = self.files.currentItem()
-        if current is None:
-            return None
-        return self._state.burst_of(current.data(0, BURST_ROLE), self._selected())
+        burst_id = current.data(0, BURST_ROLE) if current is not None else None
+        return None if current is None else self._state.burst_of(burst_id, self._selected())
 
     def _update_buttons(self) -> None:
         buttons = self._state.buttons(self._selected(), self._selected_burst())

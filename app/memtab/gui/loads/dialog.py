@@ -15,15 +15,14 @@ from PySide6.QtWidgets import (
     QStyleOptionViewItem,
     QTreeWidget,
     QTreeWidgetItem,
-    QTreeWidgetItemIterator,
-    QVBoxLayout,
     QWidget,
 )
 
 from memtab.components.loads.loads import agent_rows, file_tip, opens_outside
 from memtab.gui.toolkit.dialog_layout import button_box, fit_to_screen
+from memtab.gui.toolkit.row_list import tree_rows
 from memtab.gui.toolkit.style import Accent
-from memtab.gui.toolkit.widgets import named
+from memtab.gui.toolkit.widgets import named, vbox
 from memtab.humanize import display_path
 from memtab.loads.records import AGENT_LABELS, AgentLoads, LoadedFile, Loads
 
@@ -74,7 +73,6 @@ class LoadsDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("loadsDialog")
         self.setWindowTitle("What each agent loads")
-        layout = QVBoxLayout(self)
         self.summary = named(QLabel("Reading what each agent loads…", self), "loadsSummary")
         self.summary.setWordWrap(True)
         self.tree = named(QTreeWidget(self), "loadsTree")
@@ -93,10 +91,7 @@ class LoadsDialog(QDialog):
         self.tree.setItemDelegate(WrappingDelegate(self.tree))
         header.sectionResized.connect(self._on_header_section_resized)
         self.refresh_button = QPushButton("&Refresh", self)
-        buttons = button_box(self, extra=[self.refresh_button])
-        layout.addWidget(self.summary)
-        layout.addWidget(self.tree, 1)
-        layout.addWidget(buttons)
+        vbox(self.summary, (self.tree, 1), button_box(self, extra=[self.refresh_button]), on=self)
         fit_to_screen(self, QSize(900, 520), remember="loads")  # a list: it keeps min/max
         self.refresh_button.clicked.connect(self.refresh_requested)
         self.tree.itemActivated.connect(self._on_tree_item_activated)
@@ -130,13 +125,10 @@ class LoadsDialog(QDialog):
         for agent in loads.agents:
             self.tree.addTopLevelItem(self._agent_item(agent))
         self.tree.expandAll()
-        if kept is not None:
-            iterator = QTreeWidgetItemIterator(self.tree)
-            while (item := iterator.value()) is not None:
-                if _row_key(item) == kept:
-                    self.tree.setCurrentItem(item)
-                    break
-                iterator += 1
+        for item in tree_rows(self.tree) if kept is not None else ():
+            if _row_key(item) == kept:
+                self.tree.setCurrentItem(item)
+                break
         self.tree.verticalScrollBar().setValue(scrolled)
         self.refresh_button.setEnabled(True)
 

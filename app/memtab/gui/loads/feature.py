@@ -60,11 +60,9 @@ if TYPE_CHECKING:  # lazy: the dialogs load when View â†’ What each agent loadsâ
 
 
 LABEL = "Claude Code does not read below this line"
-LABEL_MARGIN = 8
-"""Between the label and the viewport's edge, and between the label and any text."""
+LABEL_MARGIN = 8  # between the label and the viewport's edge, and between it and any text
 LABEL_SCALE = 0.85
-RECUT_DELAY_MS = 150
-"""Typing settles this long before the cut is found again (a 25 KB file: a millisecond)."""
+RECUT_DELAY_MS = 150  # typing settles this long before the cut is found again
 
 
 class CutLine(QWidget):
@@ -100,8 +98,8 @@ class CutLine(QWidget):
         if not self.shown:
             return
         self.cut = index_cut(self.text_edit.toPlainText())
-        past = 0 if self.cut.cut_at_line is None else self.cut.lines - self.cut.cut_at_line + 1
-        self.past_cut = past
+        at = self.cut.cut_at_line
+        self.past_cut = 0 if at is None else self.cut.lines - at + 1
         self.update()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -206,8 +204,7 @@ class CutLine(QWidget):
             )
 
 
-SHOW_EDITOR = "memory.show_editor"
-"""The Memory tab's action that shows the editor (one pane at a time) and focuses it."""
+SHOW_EDITOR = "memory.show_editor"  # the Memory tab's action: the editor shown and focused
 
 
 class CutEditor(MarginEditor, Protocol):
@@ -244,7 +241,7 @@ class IndexCutActions(QObject):
             tip="The lines of MEMORY.md Claude Code does not read go to MEMORY-continued.md "
             "beside it; a link to it takes the last line it reads",
         )
-        editor.file_opened.connect(self._on_editor_file_opened)
+        editor.file_opened.connect(self._follow_editor)
         editor.file_closed.connect(self._follow_editor)
 
     def cut_line(self) -> CutLine | None:
@@ -325,10 +322,7 @@ class IndexCutActions(QObject):
         cursor.setPosition(utf16_offset(old_text, old_end), QTextCursor.MoveMode.KeepAnchor)
         cursor.insertText(new_text[start:new_end])
 
-    @Slot(object)
-    def _on_editor_file_opened(self, _ref: object) -> None:
-        self._follow_editor()
-
+    @Slot()
     def _follow_editor(self) -> None:
         text_edit = self._editor.text_edit
         line = text_edit.findChild(CutLine)
@@ -346,8 +340,7 @@ LOADS_KEY = "loads"
 RECALL_KEY = "recall"
 MODEL_KEY = "recall-model"
 RECALL_KEYS = ["Ctrl+Shift+Y"]
-AGAIN_AFTER_MS = 600
-"""How long the disk stays quiet before a recall shown is asked again."""
+AGAIN_AFTER_MS = 600  # how long the disk stays quiet before a recall shown is asked again
 SelectKey = Callable[[str], None]
 
 
@@ -530,7 +523,7 @@ class LoadsFeature(QObject):
 
     @Slot(object)
     def _on_shown_workspace_changed(self, _workspace: object) -> None:
-        if self.dialog is not None and self.dialog.isVisible():
+        if self._loads_shown():
             self._request()  # the dialog follows the workspace the Memory tab shows
         if self._recall_shown():
             self._again.start()

@@ -10,14 +10,12 @@ from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
     QTreeWidget,
     QTreeWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -35,17 +33,15 @@ from memtab.gui.loads.dialog import WrappingDelegate
 from memtab.gui.toolkit.dialog_layout import button_box, fit_to_screen
 from memtab.gui.toolkit.row_list import tree_rows
 from memtab.gui.toolkit.style import Accent
-from memtab.gui.toolkit.widgets import named
+from memtab.gui.toolkit.widgets import chain_tab_order, hbox, named, vbox
 from memtab.loads.recall.records import Recall
 
 COLUMNS = ("", "File", "Why")
 WHY_COLUMN = COLUMNS.index("Why")
 PLACE_ROLE = Qt.ItemDataRole.UserRole
 HOW_MARK = "how"
-FILE_WIDTH = 320
-"""The File column's widest, in pixels: past it, Why has the room."""
-FILE_SHARE = 0.4
-"""The File column's share of a narrow dialog's rows."""
+FILE_WIDTH = 320  # px: the File column's widest; past it, Why has the room
+FILE_SHARE = 0.4  # the File column's share of a narrow dialog's rows
 ASK_FIRST = (
     "Type what you would ask an agent, then Enter: each agent's pick for it, and why each "
     "memory is taken or missed."
@@ -68,8 +64,6 @@ class RecallDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("recallDialog")
         self.setWindowTitle("What each agent recalls for a prompt")
-        layout = QVBoxLayout(self)
-        asking = QHBoxLayout()
         label = QLabel("&Prompt:", self)
         self.prompt = named(QLineEdit(self), "recallPrompt")
         self.prompt.setPlaceholderText("e.g. why does the stripe webhook fire twice?")
@@ -82,10 +76,6 @@ class RecallDialog(QDialog):
             "own to pick memories (the manifest and the prompt): its pick beside the "
             "words'. It costs the tokens the answer says."
         )
-        asking.addWidget(label)
-        asking.addWidget(self.prompt, 1)
-        asking.addWidget(self.ask_model)
-        asking.addWidget(self.recall_button)
         self.summary = named(QLabel(ASK_FIRST, self), "recallSummary")
         self.summary.setWordWrap(True)
         self.tree = named(QTreeWidget(self), "recallTree")
@@ -106,13 +96,9 @@ class RecallDialog(QDialog):
             if isinstance(button, QPushButton):
                 button.setAutoDefault(False)  # Enter in the rows opens a file, nothing else
                 button.setDefault(False)
-        layout.addLayout(asking)
-        layout.addWidget(self.summary)
-        layout.addWidget(self.tree, 1)
-        layout.addWidget(buttons)
-        QWidget.setTabOrder(self.prompt, self.tree)
-        QWidget.setTabOrder(self.tree, self.ask_model)
-        QWidget.setTabOrder(self.ask_model, self.recall_button)
+        asking = hbox(label, (self.prompt, 1), self.ask_model, self.recall_button)
+        vbox(asking, self.summary, (self.tree, 1), buttons, on=self)
+        chain_tab_order([self.prompt, self.tree, self.ask_model, self.recall_button])
         fit_to_screen(self, QSize(1000, 600), remember="recall")
         self.recall_button.clicked.connect(self._ask)
         self.ask_model.toggled.connect(self.model_wanted)
@@ -167,10 +153,11 @@ class RecallDialog(QDialog):
         font = QFont(item.font(0))
         font.setBold(True)
         item.setFont(0, font)
-        item.setToolTip(0, "\n".join((group.how, *group.notes)))
+        notes = (group.how, *group.notes)
+        item.setToolTip(0, "\n".join(notes))
         how = QTreeWidgetItem([HOW_MARK, "How it picks", ""])
-        how.setToolTip(1, "\n".join((group.how, *group.notes)))
-        for note in (group.how, *group.notes):
+        how.setToolTip(1, "\n".join(notes))
+        for note in notes:
             line = QTreeWidgetItem(["", "", note])
             line.setToolTip(WHY_COLUMN, note)
             how.addChild(line)

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMessageBox,
     QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -38,7 +37,7 @@ from memtab.components.settings.jobs import AgentServerLook, agent_server_regist
 from memtab.gui.tasks.jobs import JobService, Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
 from memtab.gui.toolkit.style import Accent, accent_text, mute
-from memtab.gui.toolkit.widgets import named
+from memtab.gui.toolkit.widgets import named, vbox
 from memtab.store.home import Home
 
 LOOK_KEY = "agent-server-registrations"
@@ -57,11 +56,9 @@ class AgentServerBox(QGroupBox):
         self.setObjectName("agentServerSettings")
         self._home = home
         self._env = dict(env)
-        layout = QVBoxLayout(self)
         intro = QLabel(SERVER_INTRO, self)
         intro.setWordWrap(True)
         mute(intro)
-        layout.addWidget(intro)
         self.refusal = QLabel("", self)  # a demo home's: why it changes no agent's files
         self.refusal.setObjectName("agentServerRefusal")
         self.refusal.setWordWrap(True)
@@ -70,10 +67,8 @@ class AgentServerBox(QGroupBox):
         palette.setColor(self.refusal.foregroundRole(), accent_text(palette, Accent.WARNING))
         self.refusal.setPalette(palette)
         self.refusal.hide()
-        layout.addWidget(self.refusal)
         grid = QGridLayout()
         grid.setVerticalSpacing(2)  # four agents' rows, and an outcome, fit 768 px unscrolled
-        layout.addLayout(grid)
         self.lines: list[QLabel] = []
         self.buttons: list[QPushButton] = []
         self._registered: list[bool] = [False] * len(AGENTS)
@@ -95,12 +90,11 @@ class AgentServerBox(QGroupBox):
         self.warm_line.setWordWrap(True)
         self.warm_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         mute(self.warm_line)
-        layout.addWidget(self.warm_line)
         self.result = named(QLabel("", self), "agentServerResult")
         self.result.setWordWrap(True)
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.result.hide()
-        layout.addWidget(self.result)
+        vbox(intro, self.refusal, grid, self.warm_line, self.result, on=self)
         self._runner = jobs.client("agent-server-settings", Lane.JOBS, parent=self)
         self._runner.latest_finished.connect(self._on_runner_latest_finished)
         self._runner.latest_failed.connect(self._on_runner_latest_failed)
@@ -117,8 +111,7 @@ class AgentServerBox(QGroupBox):
         )
 
     def _on_button_clicked(self, row: int, _checked: bool = False) -> None:
-        agent = AGENTS[row]
-        registered = self._registered[row]
+        agent, registered = AGENTS[row], self._registered[row]
         if not registered:
             changes = planned_changes(agent, self._home, self._env)
             if not confirm_install(self, install_question(agent, str(self._home.root), changes)):
@@ -126,10 +119,9 @@ class AgentServerBox(QGroupBox):
         change = uninstall_agent if registered else install_on_home
         for button in self.buttons:
             button.setEnabled(False)
-        self.result.setText(changing(agent, self._registered[row]))
+        self.result.setText(changing(agent, registered))
         self.result.show()
-        job = plain(change, agent, self._home, self._env)
-        self._runner.submit_latest(CHANGE_KEY, job)
+        self._runner.submit_latest(CHANGE_KEY, plain(change, agent, self._home, self._env))
 
     @Slot(str, object)
     def _on_runner_latest_finished(self, key: str, found: object) -> None:

@@ -140,8 +140,7 @@ class LocalServersBox(QGroupBox):
         self._rows.setContentsMargins(0, 0, 0, 0)
         self._rows.setColumnStretch(1, 1)
         self._row_widgets: list[QWidget] = []
-        top = hbox((self.status, 1), self.find_button)
-        vbox(top, self._rows, on=self)
+        vbox(hbox((self.status, 1), self.find_button), self._rows, on=self)
 
     @property
     def servers(self) -> list[LocalServer]:
@@ -169,7 +168,9 @@ class LocalServersBox(QGroupBox):
         if client is not None:
             client.shutdown(timeout_ms=2000)
 
-    def _show(self, servers: list[LocalServer]) -> None:
+    @Slot(str, object)
+    def _on_client_latest_finished(self, _key: str, servers: object) -> None:
+        assert isinstance(servers, list)
         self._servers = servers
         for widget in self._row_widgets:
             self._rows.removeWidget(widget)
@@ -188,6 +189,7 @@ class LocalServersBox(QGroupBox):
             for column, widget in enumerate((name, models, use)):
                 self._rows.addWidget(widget, row, column)
                 self._row_widgets.append(widget)
+        self._searched()
 
     def _searched(self) -> None:
         self.find_button.setEnabled(True)
@@ -198,12 +200,6 @@ class LocalServersBox(QGroupBox):
         self, server: LocalServer, models: QComboBox, _checked: bool = False
     ) -> None:
         self.use_requested.emit(server, models.currentText())
-
-    @Slot(str, object)
-    def _on_client_latest_finished(self, _key: str, result: object) -> None:
-        assert isinstance(result, list)
-        self._show(result)
-        self._searched()
 
     @Slot(str, str)
     def _on_client_latest_failed(self, _key: str, message: str) -> None:
@@ -227,9 +223,7 @@ class SourcesSettingsBox(QGroupBox):
         """The stored settings; where discovery looks runs on `jobs`' jobs lane."""
         super().__init__("Other agents' memory", parent)
         self.setObjectName("sourcesSettings")
-        self._home = home
         self._env = env
-        self._jobs = jobs
         self._stored = load_sources_settings(env)
         self._client: JobClient | None = None
         self.enabled: dict[Agent, QCheckBox] = {}
@@ -254,18 +248,18 @@ class SourcesSettingsBox(QGroupBox):
             grid.addWidget(path, 2 * row, 1)
             grid.addWidget(looked, 2 * row + 1, 1)
             self.enabled[agent], self.paths[agent], self.looked[agent] = check, path, looked
-        self.note = QLabel(self)
+        isolated = home is not None and load_home_overrides(home).isolated
+        self.note = QLabel(sources_note(self._stored.problems, isolated=isolated), self)
         self.note.setWordWrap(True)
         mute(self.note)
-        self.note.hide()
+        self.note.setVisible(bool(self.note.text()))
         grid.addWidget(self.note, 2 * len(OTHER_AGENTS), 0, 1, 2)
-        isolated = home is not None and load_home_overrides(home).isolated
         if home is not None:
-            self._look()
-        note = sources_note(self._stored.problems, isolated=isolated)
-        if note:
-            self.note.setText(note)
-            self.note.show()
+            self._client = jobs.client("sources-settings", Lane.JOBS, parent=self)
+            self._client.latest_finished.connect(self._on_client_latest_finished)
+            self._client.latest_failed.connect(self._on_client_latest_failed)
+            job = functools.partial(looked_for, home, dict(env))
+            self._client.submit_latest(DISCOVERY_KEY, job)
 
     def chosen(self, agent: Agent) -> AgentSettings:
         """What the form says for `agent` (a path made absolute, `~` expanded)."""
@@ -285,15 +279,6 @@ class SourcesSettingsBox(QGroupBox):
             self._client.shutdown(timeout_ms=2000)
             self._client.deleteLater()
             self._client = None
-
-    def _look(self) -> None:
-        assert self._home is not None
-        self._client = self._jobs.client("sources-settings", Lane.JOBS, parent=self)
-        self._client.latest_finished.connect(self._on_client_latest_finished)
-        self._client.latest_failed.connect(self._on_client_latest_failed)
-        self._client.submit_latest(
-            DISCOVERY_KEY, functools.partial(looked_for, self._home, dict(self._env))
-        )
 
     @Slot(str, object)
     def _on_client_latest_finished(self, key: str, looked: object) -> None:
@@ -354,8 +339,7 @@ class ScrollingPage(QScrollArea):
 
     def minimumSizeHint(self) -> QSize:
         """The content's least width (it never scrolls sideways), a few lines of height."""
-        content = self._content.minimumSizeHint()
-        return QSize(content.width() + self._extra_width(), MIN_HEIGHT)
+        return QSize(self._content.minimumSizeHint().width() + self._extra_width(), MIN_HEIGHT)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -588,13 +572,10 @@ class SettingsDialog(QDialog):
         )
 
         self.sources_box = SourcesSettingsBox(self._home, self._env, self._jobs, self)
-        self.agent_server_box = (
-            AgentServerBox(self._home, self._env, self._jobs, self)
-            if self._home is not None
-            else None
-        )
         agents_page: list[QWidget] = [self.sources_box]
-        if self.agent_server_box is not None:
+        self.agent_server_box: AgentServerBox | None = None
+        if self._home is not None:
+            self.agent_server_box = AgentServerBox(self._home, self._env, self._jobs, self)
             agents_page.append(self.agent_server_box)
 
         # Three pages, each scrolling: the dialog fits a 768-px screen whatever the texts.
@@ -617,8 +598,7 @@ class SettingsDialog(QDialog):
         except SettingsFileError as error:
             section = ProviderSection()
             problems.append(f"{error}. Saving replaces it with the values below.")
-        saved = SavedKeys.of(section)
-        self._form.load({name: saved.origins(name) for name in DEFAULT_MODELS})
+        self._form.load({name: SavedKeys.of(section).origins(name) for name in DEFAULT_MODELS})
         # Said even when a value elsewhere is refused: a save keeps these keys either way.
         problems.extend(SavedKeys.of(provider_section(stored)).problems("the settings file"))
         index = self.provider.findData((section.provider or "offline").strip().lower())
@@ -774,8 +754,7 @@ class SettingsDialog(QDialog):
     def _forget_test_result(self) -> None:
         """Clear the last test's outcome (a test under way is cancelled: it tests a form
         that is no longer shown)."""
-        if self._testing():
-            assert self._probes is not None
+        if self._probes is not None and self._testing():
             self._probes.cancel_latest(PROBE_KEY)
         self._show_test_result("", None)
         self.test_result.setToolTip("")

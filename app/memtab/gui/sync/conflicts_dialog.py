@@ -10,7 +10,6 @@ import functools
 from PySide6.QtCore import QSize, Qt, Slot
 from PySide6.QtWidgets import (
     QDialog,
-    QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -42,7 +41,7 @@ from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.jobs import Lane
 from memtab.gui.toolkit.dialog_layout import fit_to_screen, stack_when_narrow
 from memtab.gui.toolkit.text.three_way import ThreeWayView
-from memtab.gui.toolkit.widgets import WrappedLabel, named, vbox
+from memtab.gui.toolkit.widgets import WrappedLabel, hbox, named, vbox
 
 STACK_BELOW = 840  # px: narrower, the list goes above the texts
 LIST_KEY = "conflicts"
@@ -77,18 +76,15 @@ class ConflictsDialog(QDialog):
         self.view.merged_edited.connect(self._on_view_merged_edited)
         self.message = named(WrappedLabel("", self), "conflictMessage")
         self.buttons: dict[Decision, QPushButton] = {}
-        row = QHBoxLayout()
         for decision, choice in DECISIONS.items():
             button = named(QPushButton(choice.label, self), f"conflict_{decision}", tip=choice.tip)
             button.setAutoDefault(False)
             button.clicked.connect(functools.partial(self.decide, decision))
             self.buttons[decision] = button
-            row.addWidget(button)
-        row.addStretch(1)
         close = QPushButton("Close", self)
         close.setAutoDefault(False)
         close.clicked.connect(self.close)
-        row.addWidget(close)
+        row = hbox(*self.buttons.values(), 1, close)
 
         right = QWidget(self)
         vbox(self.detail, (self.view, 1), self.message, row, on=right, margins=0)

@@ -148,7 +148,7 @@ class SyncConflictBars(QObject):
         self._showing: dict[int, str] = {}
         """The tabs (by id) the bar was shown on, and for which file: not shown again
         there once dismissed, until the file is opened anew."""
-        sync.changed.connect(self._on_sync_changed)
+        sync.changed.connect(self.refresh)
         editor.file_opened.connect(self._on_editor_file_opened)
         editor.tabs_changed.connect(self.refresh)
         context.shown.workspace_changed.connect(self.refresh)
@@ -245,10 +245,6 @@ class SyncConflictBars(QObject):
             self._client.job_failed.connect(self._on_client_job_failed)
             self._client.job_cancelled.connect(self._on_client_job_cancelled)
         return self._client
-
-    @Slot(object)
-    def _on_sync_changed(self, _look: object) -> None:
-        self.refresh()
 
     @Slot(object)
     def _on_editor_file_opened(self, ref: MemoryFileRef) -> None:
@@ -483,10 +479,10 @@ class SyncFeature(QObject):
         self.sync.changed.connect(self._mark_conflicts)
         context.shown.workspace_changed.connect(self._mark_conflicts)
         context.changes.published.connect(self.sync.follow_changes)
-        self.sync.busy_changed.connect(self.status.set_syncing)
-        self.sync.busy_changed.connect(self._on_sync_busy_changed)
-        self.sync.changed.connect(self._on_sync_changed)  # after the corner's update
         self._note = SyncNowNote()
+        self.sync.busy_changed.connect(self.status.set_syncing)
+        self.sync.busy_changed.connect(self._note.busy_changed)
+        self.sync.changed.connect(self._on_sync_changed)  # after the corner's update
         self.sync.progress.connect(self.status.set_progress)
         self.status.conflicts_requested.connect(self.open_conflicts)
         self.status.sync_requested.connect(self.sync_now)
@@ -544,14 +540,9 @@ class SyncFeature(QObject):
         self.sync.look_again()  # the CLI may have set it up meanwhile: the dialog says so
         self.open_setup()
 
-    @Slot(bool)
-    def _on_sync_busy_changed(self, busy: bool) -> None:
-        self._note.busy_changed(busy)
-
     @Slot(object)
     def _on_sync_changed(self, _look: object) -> None:
-        note = self._note.looked(self.status.line.text)
-        if note is not None:
+        if (note := self._note.looked(self.status.line.text)) is not None:
             self._context.status.show(note)
 
     @Slot()
@@ -601,12 +592,9 @@ class SyncFeature(QObject):
         self.open_conflicts(path, show_both=show_both)
 
     def shutdown(self) -> None:
-        if self.dialog is not None:
-            self.dialog.shutdown()
-        if self.setup is not None:
-            self.setup.shutdown()
-        if self.bars is not None:
-            self.bars.shutdown()
+        for part in (self.dialog, self.setup, self.bars):
+            if part is not None:
+                part.shutdown()
         self.sync.shutdown()
 
     def _on_resolved(self, message: str) -> None:
@@ -620,10 +608,8 @@ class SyncFeature(QObject):
         """Mark the rows of the files in sync conflict that the tree shows (after every
         look, and when the shown workspace changes)."""
         if self._rows is not None:
-            look: SyncLook = self.sync.look
-            self._rows.set_marks(
-                "sync", conflict_marks(look.conflicts, self._context.shown.workspace)
-            )
+            marks = conflict_marks(self.sync.look.conflicts, self._context.shown.workspace)
+            self._rows.set_marks("sync", marks)
 
     @Slot(object)
     def _on_shown_scan_applied(self, scan: HomeScan) -> None:

@@ -24,14 +24,10 @@ from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
 from memtab.store.home import Home
 
-DEBOUNCE_MS = 20_000
-"""How long edits must have settled before they are sent (a burst of saves is one sync)."""
-INTERVAL_MS = 5 * 60_000
-"""How often every target is synced (what the others sent comes in)."""
-FIRST_SYNC_MS = 3_000
-"""The first full sync after `start()`, once the window has settled."""
-LOOK_MS = 1_500
-"""After a memory file changed, when the status bar's "↑1" is counted (no network)."""
+DEBOUNCE_MS = 20_000  # edits settled this long are sent (a burst of saves is one sync)
+INTERVAL_MS = 5 * 60_000  # how often every target is synced (what the others sent comes in)
+FIRST_SYNC_MS = 3_000  # the first full sync after `start()`, once the window has settled
+LOOK_MS = 1_500  # after a memory file changed, when the status bar's "↑1" is counted
 
 
 class WindowSync(QObject):
@@ -105,9 +101,7 @@ class WindowSync(QObject):
         merge being written is finished first); True if one ran. `finished(None)` once it
         has stopped."""
         job_id = self._turns.cancellable
-        if self._client is None or job_id is None:
-            return False
-        return self._client.cancel(job_id)
+        return False if self._client is None or job_id is None else self._client.cancel(job_id)
 
     def look_again(self) -> None:
         """Read where sync stands (after a conflict was resolved)."""
@@ -184,24 +178,21 @@ class WindowSync(QObject):
             return
         if not result.synced and result.configured:  # what the last sync did still stands
             result = dataclasses.replace(result, report=self.look.report)
-        self.look = result
-        self.looked = True
-        self._plan_next(kind)
-        self.changed.emit(result)
-        if kind != "look":
-            self.finished.emit(result)
+        self._looked(kind, result)
 
     @Slot(int, str)
     def _on_client_job_failed(self, job_id: int, message: str) -> None:
         kind = self._ended(job_id)
-        if kind is None:
-            return
-        self.look = dataclasses.replace(self.look, synced=False, error=message)
+        if kind is not None:
+            self._looked(kind, dataclasses.replace(self.look, synced=False, error=message))
+
+    def _looked(self, kind: SyncKind, look: SyncLook) -> None:
+        self.look = look
         self.looked = True
         self._plan_next(kind)
-        self.changed.emit(self.look)
+        self.changed.emit(look)
         if kind != "look":
-            self.finished.emit(self.look)
+            self.finished.emit(look)
 
     @Slot(int)
     def _on_client_job_cancelled(self, job_id: int) -> None:

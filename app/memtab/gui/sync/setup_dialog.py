@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QProgressBar,
@@ -88,12 +87,8 @@ class SyncSetupDialog(QDialog):
         self.test.setAutoDefault(False)
         self.test.setToolTip("Ask the remote for its branches with your credentials (no change)")
         self.test.clicked.connect(self.test_connection)
-        remote_row = QHBoxLayout()
         remote_label = QLabel("&Remote", self)
         remote_label.setBuddy(self.remote)
-        remote_row.addWidget(remote_label)
-        remote_row.addWidget(self.remote, 1)
-        remote_row.addWidget(self.test)
         self.scopes = QGroupBox("What syncs", self)
         self._scopes_layout = QVBoxLayout(self.scopes)
         self.progress = QProgressBar(self)
@@ -116,14 +111,11 @@ class SyncSetupDialog(QDialog):
         self.close_button = QPushButton("Close", self)
         self.close_button.setAutoDefault(False)
         self.close_button.clicked.connect(self.close)
-        buttons = hbox(self.stop, 1)
-        for button in (self.primary, self.cancel, self.close_button):
-            buttons.addWidget(button)
-
+        buttons = hbox(self.stop, 1, self.primary, self.cancel, self.close_button)
         vbox(
             self.intro,
             self.current,
-            remote_row,
+            hbox(remote_label, (self.remote, 1), self.test),
             self.scopes,
             self.progress,
             self.message,
@@ -291,14 +283,11 @@ class SyncSetupDialog(QDialog):
 
     def _on_set_up(self, first: bool, _target: object) -> None:
         self._sync.look_again()
-        if not first:
-            self._say(SAVED)
-            self._sync.sync_now()
-            self.reload()
-            return
-        self._syncing = True
-        self._say(SETTING_UP, busy=True)
+        self._syncing = self._syncing or first
+        self._say(SETTING_UP if first else SAVED, busy=first)
         self._sync.sync_now()
+        if not first:
+            self.reload()
 
     def _on_stopped(self, result: object) -> None:
         self._say(f"{result}.")

@@ -58,8 +58,7 @@ CHUNK_CHARS = 256 * 1024
 class LongTextView(QWidget):
     """Read-only text: the first `limit` characters now, the rest on "Show all"."""
 
-    fully_loaded = Signal()
-    """The whole text is in the editor (emitted after the last chunk)."""
+    fully_loaded = Signal()  # the whole text is in the editor (after the last chunk)
 
     def __init__(
         self,
@@ -112,9 +111,8 @@ class LongTextView(QWidget):
         """Show `text`: all of it if short, else its start and a "Show all" bar."""
         self._chunk_timer.stop()
         self.full_text = text
-        cut = _cut_point(text, self._limit)
-        self._loaded = cut
-        self.editor.setPlainText(text[:cut])
+        self._loaded = _cut_point(text, self._limit)
+        self.editor.setPlainText(text[: self._loaded])
         self._update_more_bar()
 
     def show_all(self) -> None:
@@ -198,11 +196,8 @@ class Styled:
 
     @staticmethod
     def _apply_banner(widget: QWidget, accent: Accent) -> None:
-        palette = widget.palette()
-        app_palette = QGuiApplication.palette()
-        palette.setColor(
-            QPalette.ColorRole.Window, tint(app_palette, accent, QPalette.ColorRole.Window, 0.16)
-        )
+        palette, window = widget.palette(), QPalette.ColorRole.Window
+        palette.setColor(window, tint(QGuiApplication.palette(), accent, window, 0.16))
         widget.setPalette(palette)
 
 
@@ -399,8 +394,7 @@ class RawJsonView(QWidget):
 
 
 LOADING_DELAY_MS = 150
-TWO_COLUMNS_WIDTH = 640
-"""The header's least width for its short fields two pairs a row."""
+TWO_COLUMNS_WIDTH = 640  # the header's least width for its short fields two pairs a row
 
 
 class TraceDetailView(QWidget):
@@ -541,8 +535,7 @@ class TraceDetailView(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Two columns of fields where the header has the room, else one."""
         if watched is self.header and event.type() == QEvent.Type.Resize:
-            wide = self.header.width() >= TWO_COLUMNS_WIDTH
-            self._lay_out_fields(2 if wide else 1)
+            self._lay_out_fields(2 if self.header.width() >= TWO_COLUMNS_WIDTH else 1)
         return super().eventFilter(watched, event)
 
     def _field_name(self, text: str) -> QLabel:

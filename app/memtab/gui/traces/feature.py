@@ -304,8 +304,7 @@ class TracesTab(QWidget):
     def _show_dump(self, dump: TraceDump) -> None:
         row = self.model.row_of(dump.path)
         listed = self.model.summaries()[row] if row is not None else None
-        shown = self._opening.landed(listed, dump.summary())
-        self.detail.show_dump(dump, shown.display_workspace)
+        self.detail.show_dump(dump, self._opening.landed(listed, dump.summary()).display_workspace)
         self.trace_shown.emit(dump)
 
     @Slot(int)

@@ -39,12 +39,9 @@ from memtab.traces.schema import ToolExecutionRecord
 AnyIndex = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
 
-SUMMARY_ROLE = Qt.ItemDataRole.UserRole + 1
-"""The row's `TraceSummary` (list model) or item (preview model)."""
-PATH_ROLE = Qt.ItemDataRole.UserRole + 2
-"""The dump's path as a str (list model)."""
-FAILED_ROLE = Qt.ItemDataRole.UserRole + 3
-"""bool: the row is a failure (highlighted)."""
+SUMMARY_ROLE = Qt.ItemDataRole.UserRole + 1  # the row's `TraceSummary`, or preview model item
+PATH_ROLE = Qt.ItemDataRole.UserRole + 2  # the dump's path as a str (list model)
+FAILED_ROLE = Qt.ItemDataRole.UserRole + 3  # bool: the row is a failure (highlighted)
 
 # The accent each outcome's dot is drawn in.
 _OUTCOME_ACCENTS = {
@@ -77,18 +74,8 @@ def outcome_icon(outcome: Outcome) -> QIcon:
     return QIcon(pixmap)
 
 
-def _warning_icon() -> QIcon:
-    """The style's warning icon: this file is damaged (truncated, corrupt, unreadable)."""
-    style = QApplication.style()
-    return style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
-
-
 def _palette_error_text() -> QColor:
     return accent_text(QGuiApplication.palette(), Accent.ERROR)
-
-
-def _palette_error_background() -> QColor:
-    return tint(QGuiApplication.palette(), Accent.ERROR, QPalette.ColorRole.Base, 0.13)
 
 
 def _palette_muted() -> QColor:
@@ -165,7 +152,8 @@ class TraceListModel(_FlatTableModel):
         if role == Qt.ItemDataRole.DecorationRole and column == self.OUTCOME:
             return outcome_icon(summary.outcome)
         if role == Qt.ItemDataRole.DecorationRole and column == self.ERROR and summary.problem:
-            return _warning_icon()
+            # The style's warning icon: this file is damaged (truncated, corrupt, unreadable).
+            return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
         if role == Qt.ItemDataRole.ForegroundRole and column in (self.TIME, self.ERROR):
             return _palette_muted()
         if role == SUMMARY_ROLE:
@@ -238,7 +226,7 @@ class ToolExecutionModel(_FlatTableModel):
         if role == FAILED_ROLE:
             return execution.failed
         if role == Qt.ItemDataRole.BackgroundRole and execution.failed:
-            return _palette_error_background()
+            return tint(QGuiApplication.palette(), Accent.ERROR, QPalette.ColorRole.Base, 0.13)
         if role == Qt.ItemDataRole.ForegroundRole:
             if execution.failed and column in (self.TOOL, self.RESULT):
                 return _palette_error_text()
@@ -273,16 +261,13 @@ class PreviewTableModel(_FlatTableModel):
 
     def preview(self, row: int) -> Preview:
         """The (cached) preview of `row`."""
-        preview = self._previews.get(row)
-        if preview is None:
-            preview = self._describe(row, self._rows[row])
-            self._previews[row] = preview
-        return preview
+        if row not in self._previews:
+            self._previews[row] = self._describe(row, self._rows[row])
+        return self._previews[row]
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        if not 0 <= index.column() < len(self.headers):
+        row, column = index.row(), index.column()
+        if not (index.isValid() and 0 <= row < len(self._rows) and 0 <= column < len(self.headers)):
             return None
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             cells = self.preview(index.row()).cells

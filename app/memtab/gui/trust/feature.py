@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QSplitter,
     QStyle,
     QTextEdit,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -231,8 +230,7 @@ class RoomView(QWidget):
             self.open_requested.emit(target)
 
 
-STACK_BELOW = 700
-"""px: narrower than this, the two files are one above the other."""
+STACK_BELOW = 700  # px: narrower than this, the two files are one above the other
 
 
 class SideBySideDialog(QDialog):
@@ -245,10 +243,8 @@ class SideBySideDialog(QDialog):
         self.setObjectName("sideBySide")
         found = read.contradiction
         self.setWindowTitle(f"Disagreeing: {found.about}")
-        layout = QVBoxLayout(self)
         why = QLabel(found.why + (f"\n{read.problem}" if read.problem else ""), self)
         why.setWordWrap(True)
-        layout.addWidget(why)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.texts: list[QPlainTextEdit] = []
         self._targets: list[Target] = []
@@ -273,14 +269,13 @@ class SideBySideDialog(QDialog):
             self.texts.append(edit)
             self._targets.append(place_target(side.place))
             _mark_line(edit, side.place.line)
-        layout.addWidget(self.splitter, 1)
+        vbox(why, (self.splitter, 1), on=self)
         stack_when_narrow(self.splitter, STACK_BELOW)
         fit_to_screen(self, QSize(1000, 560), remember="side-by-side")
 
     @Slot()
     def _on_open_clicked(self) -> None:
-        column = self.sender().property("side")
-        self.open_requested.emit(self._targets[int(column)])
+        self.open_requested.emit(self._targets[int(self.sender().property("side"))])
         self.accept()
 
 
@@ -310,11 +305,10 @@ def _mark_line(edit: QPlainTextEdit, line: int | None) -> None:
 
 
 FIND_KEY = "trust"
-RECOMPUTE_DELAY_MS = 1500
-"""How long the disk stays quiet before the memory is looked at again."""
+RECOMPUTE_DELAY_MS = 1500  # how long the disk stays quiet before the memory is looked at again
+# After the first scan shown, when the first look starts: the window's start (history's
+# recording pass, the check) goes first, and a window closed sooner starts no child.
 FIRST_LOOK_DELAY_MS = 3000
-"""After the first scan shown, when the first look starts: the window's start (history's
-recording pass, the check) goes first, and a window closed sooner starts no child."""
 PANEL_FLAG = "trust-panel"
 
 
@@ -346,8 +340,7 @@ class CheckReports(Protocol):
     def show_panel(self) -> None: ...
 
 
-OpenKey = Callable[[str, tuple[int, ...]], None]
-"""Open a tree row by its key, with lines (0-based) highlighted."""
+OpenKey = Callable[[str, tuple[int, ...]], None]  # open a tree row by key, lines (0-based) lit
 
 
 class TrustFeature(QObject):
@@ -387,8 +380,7 @@ class TrustFeature(QObject):
         self._inbox: int | None = None
         self._check_report: CheckReport | None = None
         self._panel: TrustPanel | None = None
-        self.combine_review: CombineDialog | None = None
-        """The last review of Combine into… opened (whole files: `CombineDialog`)."""
+        self.combine_review: CombineDialog | None = None  # Combine into…'s last review
         self.room = RoomView()
         self.room.open_requested.connect(self.open_target)
         self._room_way_back = KeyboardReturn(self.room)  # Alt+3 takes the keyboard, Escape back
@@ -554,17 +546,14 @@ class TrustFeature(QObject):
 
     @Slot()
     def _refresh_room(self) -> None:
-        changed = None
-        if self._badges is not None:
-            changed = [
-                ChangedFile(agent_name(badge.label), physical, badge.at_ms)
-                for physical, badge in self._badges.badges.items()
-            ]
-        findings = self._check_report.findings if self._check_report is not None else None
+        badges = self._badges.badges.items() if self._badges is not None else None
+        report = self._check_report
         self._facts = RoomFacts(
-            changed=changed,
+            changed=None
+            if badges is None
+            else [ChangedFile(agent_name(b.label), path, b.at_ms) for path, b in badges],
             inbox=self._inbox,
-            findings=findings,
+            findings=report.findings if report is not None else None,
             trust=self.report,
             trust_status="" if self.report is not None else self.status,
             check_status="" if self._check_report is not None else "Not checked yet.",
@@ -700,8 +689,7 @@ class TrustFeature(QObject):
         home, stack = self._context.home, self._context.undo_stack
         places = [leak.place.path]
         if leak.kind != "secret" and leak.place.path.startswith("/memories/"):
-            relative = leak.place.path.split("/", 3)[-1]
-            places.append(f"/memories/project/{relative}")
+            places.append(f"/memories/project/{leak.place.path.split('/', 3)[-1]}")
         self._run(functools.partial(trust_jobs.move, home, stack, leak), places)
 
     @Slot(bool)

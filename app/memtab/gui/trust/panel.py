@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
 from memtab.components.trust.changes import move_target
 from memtab.components.trust.room import (
     TRUST_TITLES,
-    Target,
     contradiction_item,
     duplicate_item,
     leak_item,
@@ -37,8 +36,7 @@ from memtab.trust.memories import where_in_words
 from memtab.trust.records import MemoryPlace
 from memtab.trust.report import TrustReport
 
-_BUTTONS = ("&Open", "Com&bine into…", "&Keep as they are", "&Side by side")
-"""Open's, Combine into…'s, Keep's and Side by side's texts (Move's says where)."""
+_BUTTONS = ("&Open", "Com&bine into…", "&Keep as they are", "&Side by side")  # Move's says where
 _TAKEN = {
     letter
     for text in (*(title for _menu, title in MENUS), *_BUTTONS)
@@ -175,10 +173,10 @@ class TrustPanel(QWidget):
         self.letters.set_text(
             self.move_button, with_mnemonic(target, _TAKEN) if target else "&Move"
         )
-        if isinstance(found, Leak) and target is None:
-            self.move_button.setToolTip("Another agent's memory: move it with that agent")
-        else:
-            self.move_button.setToolTip("")
+        other = isinstance(found, Leak) and target is None
+        self.move_button.setToolTip(
+            "Another agent's memory: move it with that agent" if other else ""
+        )
         self.why.setText(_why(found) if found is not None else "")
 
     @Slot(QTreeWidgetItem, int)
@@ -191,7 +189,7 @@ class TrustPanel(QWidget):
         if isinstance(found, Contradiction):
             self.side_by_side_requested.emit(found)
         elif found is not None:
-            self.open_requested.emit(_first_target(found))
+            self.open_requested.emit(place_target(_places(found)[0]))
 
     @Slot()
     def _on_open_button_clicked(self) -> None:
@@ -225,10 +223,6 @@ def _rows(found: Found) -> tuple[tuple[str, MemoryPlace], ...]:
     return tuple(("", place) for place in _places(found))
 
 
-def _first_target(found: Found) -> Target:
-    return place_target(_places(found)[0])
-
-
 def _text(found: Found) -> str:
     if isinstance(found, DuplicateGroup):
         return duplicate_item(found).text
@@ -238,9 +232,7 @@ def _text(found: Found) -> str:
 
 
 def _why(found: Found) -> str:
-    if isinstance(found, Leak):
-        return f"{found.why} Belongs in {found.belongs}."
-    return found.why
+    return f"{found.why} Belongs in {found.belongs}." if isinstance(found, Leak) else found.why
 
 
 def _key_of(found: object) -> tuple[str, ...] | None:

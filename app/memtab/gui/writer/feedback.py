@@ -71,11 +71,8 @@ class DesktopNotifier(QObject):
 
     def notify(self, title: str, body: str) -> bool:
         """Show a notification; False when this desktop has no way to show one."""
-        if sys.platform.startswith(("linux", "freebsd", "openbsd")) and self._notify_dbus(
-            title, body
-        ):
-            return True
-        return self._notify_tray(title, body)
+        unix = sys.platform.startswith(("linux", "freebsd", "openbsd"))
+        return (unix and self._notify_dbus(title, body)) or self._notify_tray(title, body)
 
     def _notify_dbus(self, title: str, body: str) -> bool:
         try:
@@ -84,11 +81,9 @@ class DesktopNotifier(QObject):
         except ImportError:  # a Qt build without D-Bus
             return False
         bus = QDBusConnection.sessionBus()
-        if not bus.isConnected():
-            return False
         service, path = _FREEDESKTOP
-        interface = QDBusInterface(service, path, service, bus)
-        if not interface.isValid():
+        interface = QDBusInterface(service, path, service, bus) if bus.isConnected() else None
+        if interface is None or not interface.isValid():
             return False
         interface.call(
             QDBus.CallMode.NoBlock,
@@ -190,10 +185,7 @@ class WriterSupervisor(QObject):
         withdrawn = self._turns.set_paused(paused)
         if withdrawn is None:
             return
-        if paused:
-            self._pause.set()
-        else:
-            self._pause.clear()
+        (self._pause.set if paused else self._pause.clear)()
         for job in withdrawn:
             self._run_client.cancel(job)
         self._changed(lambda: None, before)
@@ -208,11 +200,8 @@ class WriterSupervisor(QObject):
     def _on_settings_published(self, change: SettingsChange) -> None:
         writer = change.section("writer") if change.touches(SettingsSection.WRITER) else None
         if writer is not None and parse_writer_settings(writer).mode is WriterMode.OFF:
-            self._withdraw_queued()
-
-    def _withdraw_queued(self) -> None:
-        for job in self._turns.queued():
-            self._run_client.cancel(job)
+            for job in self._turns.queued():
+                self._run_client.cancel(job)
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
         """Stop following and running (a run in progress is cancelled within about a
@@ -302,7 +291,7 @@ class WriterSupervisor(QObject):
             return
         if not started:
             self.service.abandon(ticket)  # never ran: the next turn runs instead
-        if started and not self._turns.closed:
+        elif not self._turns.closed:
             self._settle(WriterActivity.IDLE, ticket, "cancelled", None)
 
     def _settle(
@@ -320,21 +309,6 @@ class WriterSupervisor(QObject):
 
 
 NEWS_REFRESH_MS = 30_000  # "just now" → "1 min ago"
-
-
-def run_news(result: WriterRunResult) -> WriterNews | None:
-    """The news of a finished run, for the status bar (None: nothing worth saying)."""
-    return news_from_run(
-        outcome=result.outcome,
-        workspace_id=result.workspace_id,
-        workspace_name=result.workspace_name,
-        memory_path=result.memory_path,
-        before=result.before,
-        after=result.after,
-        suggested=result.suggested_count,
-        at_ms=now_ms(),
-        left_out=result.left_out_count,
-    )
 
 
 class WriterStatusWidget(QWidget):
@@ -392,7 +366,17 @@ class WriterStatusWidget(QWidget):
     @Slot(object)
     def show_run(self, result: WriterRunResult) -> None:
         """Say what a finished run did (a run that found nothing keeps the last news)."""
-        news = run_news(result)
+        news = news_from_run(
+            outcome=result.outcome,
+            workspace_id=result.workspace_id,
+            workspace_name=result.workspace_name,
+            memory_path=result.memory_path,
+            before=result.before,
+            after=result.after,
+            suggested=result.suggested_count,
+            at_ms=now_ms(),
+            left_out=result.left_out_count,
+        )
         if news is None:
             return
         self.news = news

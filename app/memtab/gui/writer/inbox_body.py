@@ -118,10 +118,8 @@ class TargetBox(QWidget):
             return
         movable = all(item.retargetable for item in items)
         proposed = " (proposed)" if movable else ""
-        if len(paths) == 1:
-            self.combo.addItem(short_path(paths[0]) + proposed, None)
-        else:
-            self.combo.addItem("Where each belongs" + proposed, None)
+        first = short_path(paths[0]) if len(paths) == 1 else "Where each belongs"
+        self.combo.addItem(first + proposed, None)
         reasons = sorted({item.target_reason for item in items if item.target_reason})
         if movable:
             for path in self._choices:
@@ -164,10 +162,9 @@ class ProposalReview(QWidget):
         self.diff.setTabChangesFocus(True)  # a review, not a text: Tab goes on to the buttons
         self.diff.wraps_lines = True  # whole lines, however narrow the column
         self.diff.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        lines = self.diff.fontMetrics().lineSpacing()
         self._frame = 2 * self.diff.frameWidth()
-        self._line = lines
-        self.diff.setMinimumHeight(3 * lines + self._frame)
+        self._line = self.diff.fontMetrics().lineSpacing()
+        self.diff.setMinimumHeight(3 * self._line + self._frame)
         self._error = accent_text(self.palette(), Accent.ERROR).name()
         vbox(self.heading, self.diff, on=self, margins=0, spacing=2)
         self.set_roomy(False)
@@ -199,15 +196,13 @@ class ProposalReview(QWidget):
         preview = reviewed.preview
         if reviewed.heading is not None:  # a Gemini patch: its own words over its diff
             self._say(reviewed.heading, error=reviewed.refused)
-            if reviewed.diff is not None:
-                self.diff.set_diff(reviewed.diff, identical=MOVED_UNCHANGED)
         elif preview is None:
             self._say(f"Cannot show what it would write: {reviewed.problem}", error=True)
             self.diff.setPlainText("")
         else:
             self._say(review_heading(preview, reviewed.diff), error=preview.problem is not None)
-            if reviewed.diff is not None:
-                self.diff.set_diff(reviewed.diff, identical=MOVED_UNCHANGED)
+        if reviewed.diff is not None and (reviewed.heading is not None or preview is not None):
+            self.diff.set_diff(reviewed.diff, identical=MOVED_UNCHANGED)
         self.show()
 
     def clear(self) -> None:
@@ -326,8 +321,7 @@ class InboxBody(QWidget):
         # Below the editor (a splitter's room) the buttons stay at the bottom, where the
         # last click was, whatever shows above them; over the tree it adds nothing.
         body.addStretch(0)
-        buttons = hbox(self.accept_button, self.edit_button, self.reject_button, 1, spacing=4)
-        body.addLayout(buttons)
+        body.addLayout(hbox(self.accept_button, self.edit_button, self.reject_button, 1, spacing=4))
         body.addWidget(self.error_label)
         self._update_buttons()
 
@@ -409,22 +403,18 @@ class InboxBody(QWidget):
 
     def accept_selected(self, text: str | None = None) -> None:
         """Accept the selected items (`text`: the edited text of the one selected)."""
-        ids = self.selected_ids()
-        if ids:
+        if ids := self.selected_ids():
             to = self.target.chosen
             for write in self._state.accepting(ids, text, to):
                 if write.agent is not None:  # as the agent proposed it
                     self._host.agent_accepting.emit(write.path, write.agent)
                 else:  # the user's own: no "agent edited" badge
                     self._context.own_writes.note(write.path)
-            stack = self._context.undo_stack
-            workspace = self._state.workspace
-            job = functools.partial(accept, self.home, workspace, ids, text, to, stack)
-            self._decide(job)
+            stack, workspace = self._context.undo_stack, self._state.workspace
+            self._decide(functools.partial(accept, self.home, workspace, ids, text, to, stack))
 
     def reject_selected(self) -> None:
-        ids = self.selected_ids()
-        if ids:
+        if ids := self.selected_ids():
             stack = self._context.undo_stack
             self._decide(functools.partial(reject, self.home, self._state.workspace, ids, stack))
 

@@ -40,7 +40,7 @@ from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn
 from memtab.gui.toolkit.text.text_fields import is_redo_key
-from memtab.gui.toolkit.widgets import chain_tab_order, hbox, named, tab_stops
+from memtab.gui.toolkit.widgets import chain_tab_order, hbox, named, tab_stops, vbox
 from memtab.store.home import PathPlace
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.inbox.inbox import InboxItem
@@ -90,17 +90,14 @@ class InboxPanel(QFrame):
             "reject them."
         )
         self.toggle.toggled.connect(self._on_toggle_toggled)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 4, 6, 6)
-        layout.setSpacing(4)
         self._header = hbox(self.toggle, spacing=8)
-        layout.addLayout(self._header)
+        vbox(self._header, on=self, margins=(6, 4, 6, 6), spacing=4)
         self.hide()
         self.way_back = KeyboardReturn(self)  # Escape in the Inbox: back where it came from
         self._declare_keys()
         # A file operation may change what waits (Edit → Undo of a decision, a harvest
         # file deleted from the tree): read again once it ends, sooner than the watcher.
-        context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
+        context.file_ops.op_finished.connect(self.reload)
         context.changes.published.connect(self._on_changes_published)
 
     def _declare_keys(self) -> None:
@@ -188,11 +185,11 @@ class InboxPanel(QFrame):
         self._show(())
         self.reload()
 
+    @Slot()
     def reload(self) -> None:
         """Read the inbox again (off the GUI thread, after the writes asked before)."""
         if self._loading is not None:
             self._context.files.cancel(self._loading)
-            self._loading = None
         self._loading = self._context.files.read(
             LOAD_KEY,
             functools.partial(load_pending, self.home, self._state.workspace),
@@ -231,8 +228,7 @@ class InboxPanel(QFrame):
     def event(self, event: QEvent) -> bool:
         """What it shows changed (rows, details, the review): say whether a review shows."""
         if event.type() == QEvent.Type.LayoutRequest:
-            body = self._body
-            reviewing = body is not None and body.reviewing
+            reviewing = self._body is not None and self._body.reviewing
             if reviewing != self.reviewing:
                 self.reviewing = reviewing
                 self.reviewing_changed.emit(reviewing)
@@ -318,10 +314,6 @@ class InboxPanel(QFrame):
         if body is not None:
             body.show_selection()
         self.count_changed.emit(count)
-
-    @Slot(object, object)
-    def _on_file_ops_op_finished(self, _result: object, _follow_up: object) -> None:
-        self.reload()
 
     @Slot(bool)
     def _on_toggle_toggled(self, expanded: bool) -> None:
