@@ -567,6 +567,8 @@ WORST: dict[str, Worst] = {
     "memtab.trust.polarity:_TIME": S("", "prior "),
     "memtab.trust.polarity:_WISH": S("", "wants "),
     "memtab.trust.polarity:_UNDONE_VERB": S("", "leave "),
+    "memtab.trust.polarity:_NEVER_HEADING": M("## don't", " "),
+    "memtab.trust.polarity:_HEADING": M("#", "#"),
     "memtab.trust.polarity:_SUBORDINATE_BEFORE": S("", "whe "),
     "memtab.trust.wider:_GATE": S("", "withou "),
     "memtab.trust.words:_MARKER": F("", " ", "x"),

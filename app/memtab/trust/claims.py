@@ -47,9 +47,11 @@ from memtab.trust.polarity import (
     Rule,
     contrasted,
     guessed,
+    headed,
     maybe_verb,
     opposite,
     required_rule,
+    under_never_heading,
 )
 from memtab.trust.reading.amounts import AMOUNT, amount_groups, amount_key, amounts, same_amount
 from memtab.trust.reading.choices import PAIR, USING, choices, used
@@ -170,11 +172,15 @@ class Claim(NamedTuple):
 def claims_of(text: str) -> tuple[Claim, ...]:
     """Every claim of a memory's text, line by line (see the module doc)."""
     found: list[Claim] = []
+    forbidden = under_never_heading(text) if "#" in text else frozenset()
     for line in content_lines(text):
         if line.code:
             continue
-        read = _claims if _triggered(line.text) else _unlisted_rule
-        for sentence in statements(line.text):
+        said = statements(line.text)
+        if line.number in forbidden:  # "## Don'ts" over "- force-push to `main`"
+            said = tuple(headed(sentence) for sentence in said)
+        read = _claims if _triggered(" ".join(said)) else _unlisted_rule
+        for sentence in said:
             found += [claim._replace(line=line.number) for claim in read(sentence)]
     return tuple(found)
 

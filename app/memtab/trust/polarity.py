@@ -437,6 +437,42 @@ def contrasted(sentence: str) -> Rule | None:
     return None
 
 
+_NEVER_HEADING = re.compile(
+    r"^#{1,6}\s++(?:don'?ts|do\s+not|don't|never(?:\s+do)?|avoid|not\s+allowed|forbidden|"
+    r"banned|prohibited|off-limits)\b[^\w\n]*+$",
+    re.IGNORECASE,
+)
+"""A heading that is itself a prohibition ("## Don'ts", "### Not allowed"): what each
+line under it says to do, it says not to."""
+_HEADING = re.compile(r"^#{1,6}\s")
+
+
+def under_never_heading(text: str) -> frozenset[int]:
+    """The numbers (from 1) of the lines under a heading that is a prohibition, up to the
+    next heading."""
+    lines: set[int] = set()
+    under = False
+    for number, line in enumerate(text.splitlines(), 1):
+        if _HEADING.match(line):
+            under = _NEVER_HEADING.match(line.strip()) is not None
+        elif under:
+            lines.add(number)
+    return frozenset(lines)
+
+
+def headed(sentence: str) -> str:
+    """A sentence under a prohibition's heading as the rule it is ("vendoring
+    `node_modules`" → "Never vendoring `node_modules`"): a rule's verb or an -ing form,
+    saying no polarity of its own."""
+    verb = _VERB.match(sentence)
+    if verb is None or any(_cue(c, required=False)[1] for c in _CLAUSE.split(sentence)):
+        return sentence  # "- Don't X" under "## Don'ts" says its own
+    word = verb.group(1)
+    if _imperative(word) or (word.lower().endswith("ing") and _no_subject(sentence)):
+        return f"Never {sentence[:1].lower()}{sentence[1:]}"
+    return sentence
+
+
 def maybe_verb(sentence: str) -> bool:
     """Whether a sentence starts with what may be a verb no list names (`_maybe_verb`)."""
     verb = _VERB.match(sentence)

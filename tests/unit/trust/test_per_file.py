@@ -353,6 +353,7 @@ WORKED_OUT = {
     27: "7af823b6a918bcac",
     28: "7af823b6a918bcac",
     29: "cda28db08f100b07",
+    30: "cda28db08f100b07",
 }
 """What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
 `per_file.CACHE_VERSION`."""
@@ -407,6 +408,7 @@ DECIDED = {
     27: "46ed436308f4b482",
     28: "46ed436308f4b482",
     29: "46ed436308f4b482",
+    30: "46ed436308f4b482",
 }
 """What the duplicates decide over the seeded duplicates (`_decided`), digested, by
 `per_file.CACHE_VERSION`: the kept pair searches and statement groups are keyed by the files'

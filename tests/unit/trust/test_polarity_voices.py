@@ -13,11 +13,13 @@ from pathlib import Path
 import pytest
 
 from memtab.store.home import Home
+from memtab.trust.claims import claims_of
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.polarity import opposite, rule_of
 from support import contradiction_voices
 from support.contradiction_cases import Case
-from support.duplicate_voices import laid_out, score
+from support.duplicate_voices import Case as Dup
+from support.duplicate_voices import Note, laid_out, score
 from support.polarity_voices import AFTER, FIRST, SAME_RULE, same_rule_duplicates
 
 NOT_READ = {
@@ -25,15 +27,13 @@ NOT_READ = {
     "Committing `.env.example` is encouraged.",
     "Keep `Cargo.lock` under version control.",
     "House rule — nobody merges their own PR.",
-    "## Don'ts\n\n- force-push to `main`",
-    "### Not allowed\n\n- vendoring `node_modules`",
     "## What Dana expects\n\nDana asked that generated files never be committed.",
     "## What Dana expects\n\nDana is fine with the agent rebasing her branches.",
 }
 """Contradictions still missed, and why: "work on" is a verb no list names; "encouraged"
 against a `never` whose claim the per-line reader keeps elsewhere; "put" is a verb
-"keep" does not say; "their own" against "your own"; a heading's polarity is not read
-into its bullets; a reported wish ("asked that…", "is fine with…") names its asker."""
+"keep" does not say; "their own" against "your own"; a reported wish ("asked that…",
+"is fine with…") names its asker."""
 FLAGGED = {
     "Don't run `terraform apply` locally.",
     "The CI bot never signs its commits.",
@@ -116,3 +116,37 @@ def test_required_allowed_excused_and_forbidden_oppose_as_english_says(
     rule, their_rule = rule_of(one), rule_of(other)
     assert rule is not None and their_rule is not None
     assert opposite(rule, their_rule) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("## Don'ts\n\n- force-push to `main`\n- vendoring `node_modules`\n", "never"),
+        ("### Not allowed\n\n- Rebase shared branches.\n", "never"),
+        ("## Don'ts\n\n- Always rebase shared branches.\n", "always"),
+        ("## Anti-patterns\n\n- Rebase shared branches.\n", "always"),
+        (
+            "## Don'ts\n\n- Rebase shared branches.\n\n## Habits\n\n- Rebase shared branches.\n",
+            "never always",
+        ),
+    ],
+)
+def test_a_heading_that_forbids_says_so_of_each_line_under_it(text: str, value: str) -> None:
+    """A heading that is a prohibition ("## Don'ts") makes each line under it, up to the
+    next heading, a rule not to — a line saying its own polarity aside; a heading naming
+    what failed ("Anti-patterns") is no rule."""
+    said = [c.value for c in claims_of(text) if c.kind == "always-never"]
+    assert " ".join(dict.fromkeys(said)) == value
+
+
+def test_a_line_under_a_heading_that_forbids_is_never_grouped_with_its_opposite(
+    tmp_path: Path,
+) -> None:
+    cases = (
+        Dup("opposite", "neither",
+            Note("global", "donts.md", "# Git\n\n## Don'ts\n\n- force-push to `main`\n"),
+            Note("project:shop", "push.md", "# Pushing\n\n- Force-push to `main`.\n")),
+    )  # fmt: skip
+    documents, ids = laid_out(cases)
+    groups = DuplicatesEngine(Home(tmp_path)).groups_of(documents)
+    assert score([[m.path for m in g.members] for g in groups], ids, cases).polarity == 0
