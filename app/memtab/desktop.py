@@ -36,14 +36,9 @@ def launcher_command() -> str:
     """The command line the desktop entry runs to open Memtab's window."""
     if getattr(sys, "frozen", False):  # the PyInstaller bundle
         return _quote_exec(sys.executable)
-    scripts = Path(sysconfig.get_path("scripts"))
-    for name in ("memtab", "memtab.exe"):
-        if (scripts / name).is_file():
-            return _quote_exec(str(scripts / name))
-    found = shutil.which("memtab")
-    if found:
-        return _quote_exec(found)
-    return _quote_exec(sys.executable) + " -m memtab"
+    scripts = [Path(sysconfig.get_path("scripts"), name) for name in ("memtab", "memtab.exe")]
+    found = next((str(path) for path in scripts if path.is_file()), None) or shutil.which("memtab")
+    return _quote_exec(found) if found else _quote_exec(sys.executable) + " -m memtab"
 
 
 def _quote_exec(argument: str) -> str:
@@ -75,19 +70,16 @@ def install_desktop_files(target: Path | None = None) -> list[Path]:
             "(see packaging/README.md for macOS and Windows)"
         )
     root = target if target is not None else data_home()
-    sources = {
-        name: resource_path("desktop", name) if name != ICON_FILE else resource_path("icons", name)
-        for name in (DESKTOP_FILE, METAINFO_FILE, ICON_FILE)
-    }
-    missing = [str(path) for path in sources.values() if not path.is_file()]
+    desktop = resource_path("desktop", DESKTOP_FILE)
+    metainfo = resource_path("desktop", METAINFO_FILE)
+    icon = resource_path("icons", ICON_FILE)
+    missing = [str(path) for path in (desktop, metainfo, icon) if not path.is_file()]
     if missing:
         raise DesktopInstallError(f"This installation lacks {', '.join(missing)}")
     installed = {
         root / "applications" / DESKTOP_FILE: desktop_entry(launcher_command()),
-        root / "metainfo" / METAINFO_FILE: sources[METAINFO_FILE].read_text(encoding="utf-8"),
-        root / "icons" / "hicolor" / "scalable" / "apps" / ICON_FILE: sources[ICON_FILE].read_text(
-            encoding="utf-8"
-        ),
+        root / "metainfo" / METAINFO_FILE: metainfo.read_text(encoding="utf-8"),
+        root / "icons/hicolor/scalable/apps" / ICON_FILE: icon.read_text(encoding="utf-8"),
     }
     try:
         for path, text in installed.items():

@@ -108,6 +108,5 @@ def usage_text(access_count: int, last_accessed_at: int | None, now: int | None 
     """`Used 4× · 2 h ago`, or "" when never used."""
     if access_count <= 0:
         return ""
-    if last_accessed_at is None:
-        return f"Used {access_count}×"
-    return f"Used {access_count}× · {relative_time(last_accessed_at, now)}"
+    when = "" if last_accessed_at is None else f" · {relative_time(last_accessed_at, now)}"
+    return f"Used {access_count}×{when}"

@@ -45,26 +45,19 @@ def bridged_mcp(argv: Sequence[str]) -> bool:
     """Whether `argv` asks for `memtab mcp` serving a session with only what the thin bridge
     understands (`--home`, `--workspace`, `--writes`, `--answer-budget`); else the full CLI."""
     words = list(argv)
-    index = 0
-    while index < len(words) and words[index] != "mcp":
-        width = _option_width(words, index, ("--home",))
-        if not width:
-            return False
-        index += width
-    if index == len(words):
-        return False
-    index += 1
+    index = _past_options(words, 0, ("--home",))
+    at_mcp = index < len(words) and words[index] == "mcp"
+    return at_mcp and _past_options(words, index + 1, MCP_OPTIONS_WITH_VALUES) == len(words)
+
+
+def _past_options(words: list[str], index: int, options: Sequence[str]) -> int:
+    """The index of the first word from `index` on that is none of `options` (with its value)."""
     while index < len(words):
-        width = _option_width(words, index, MCP_OPTIONS_WITH_VALUES)
-        if not width:
-            return False
-        index += width
-    return True
-
-
-def _option_width(words: Sequence[str], index: int, options: Sequence[str]) -> int:
-    """How many words the option at `index` takes (0: not one of `options`)."""
-    word = words[index]
-    if word in options:
-        return 2 if index + 1 < len(words) else 0
-    return 1 if any(word.startswith(option + "=") for option in options) else 0
+        word = words[index]
+        if word in options and index + 1 < len(words):
+            index += 2
+        elif word not in options and any(word.startswith(option + "=") for option in options):
+            index += 1
+        else:
+            return index
+    return index

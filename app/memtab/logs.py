@@ -100,19 +100,10 @@ def setup_logging(*, verbosity: int = 0) -> Path | None:
     return _log_file
 
 
-class _DropMessage(logging.Filter):
-    """Drops one library's record with this exact message (the format, before arguments)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__()
-        self.message = message
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return record.msg != self.message
-
-
-# watchdog's ERROR for an inotify event read while its observer stops on purpose: nothing lost.
-_STOPPING_INOTIFY = _DropMessage("InotifyEmitter.queue_events() called when the thread is inactive")
+def _not_stopping_inotify(record: logging.LogRecord) -> bool:
+    """Drops watchdog's ERROR for an event read while its observer stops on purpose (nothing
+    lost): by its exact message, the format before arguments."""
+    return record.msg != "InotifyEmitter.queue_events() called when the thread is inactive"
 
 
 def quiet_library_warnings() -> None:
@@ -121,4 +112,4 @@ def quiet_library_warnings() -> None:
     warnings.filterwarnings(
         "ignore", message=r"Callback with id .* already exists", category=RuntimeWarning
     )
-    logging.getLogger("watchdog.observers.inotify").addFilter(_STOPPING_INOTIFY)
+    logging.getLogger("watchdog.observers.inotify").addFilter(_not_stopping_inotify)

@@ -9,7 +9,9 @@ where each agent keeps it — and scored against the half's answer key.
 `tune` is the half the engines may be tuned on; `held-out` is not to be read item by item
 (its numbers only). Each kind is printed with the issue's target beside it. A finding the key
 says nothing of is "unlabelled": counted against precision where the target counts every
-finding (leaks, check) and listed by `--details`, so the key can be reviewed against it.
+finding (leaks, check) and listed by `--details`, so the key can be reviewed against it; a
+duplicates group none of whose pairs the key labels is counted apart (`unlabelledGroups`),
+as labelled precision cannot see it.
 
 Codex's import of a Claude Code memory is never a duplicate (issue 81 point 6: it is shown
 once, as the copy it is): the key's `import` pairs are scored on a line of their own, found
@@ -62,6 +64,7 @@ def score_duplicates(matcher: Matcher, answer: dict[str, Any]) -> dict[str, Any]
     pairs = {"right": 0, "wrong": 0, "index": 0}
     groups = {"right": 0, "wrong": 0}
     unlabelled: list[list[str]] = []
+    unlabelled_groups: list[list[str]] = []
     polarity_groups: list[list[str]] = []
     opposites = [i for i in key["contradictions"] if i["kind"] == "always-never"]
     opposites += [i for i in key["duplicate_near_misses"] if i["kind"] == "opposite"]
@@ -99,6 +102,8 @@ def score_duplicates(matcher: Matcher, answer: dict[str, Any]) -> dict[str, Any]
             groups["wrong"] += 1
         elif "right" in seen:
             groups["right"] += 1
+        else:  # no pair the key labels: precision cannot see it, its owner reads it
+            unlabelled_groups.append([str(m) for m in members])
     items = [i for i in key["duplicates"] if i["kind"] != IMPORT]
     labelled = pairs["right"] + pairs["wrong"] + pairs["index"]
     return {
@@ -117,6 +122,7 @@ def score_duplicates(matcher: Matcher, answer: dict[str, Any]) -> dict[str, Any]
         "missed": [i["id"] for i in items if i["id"] not in found],
         "nearMissesFlagged": sorted(near),
         "unlabelled": unlabelled,
+        "unlabelledGroups": unlabelled_groups,
         "polarity": polarity_groups,
     }
 
@@ -380,6 +386,11 @@ def print_card(card: dict[str, Any], details: bool) -> None:
         part = card[engine]
         kinds = ", ".join(f"{k} {f}/{t}" for k, (f, t) in sorted(part["byKind"].items()))
         print(f"  {engine}: {part['found']}/{part['seeded']} found — {kinds}")
+        if "unlabelledGroups" in part:
+            print(
+                f"    {len(part['unlabelledGroups'])} of {part['groups']} groups join no pair "
+                "the key labels (unseen by precision: read them with --details)"
+            )
         if part.get("error"):
             print(f"    {engine} failed: {part['error']}")
     imports = card["imports"]
@@ -401,7 +412,8 @@ def print_card(card: dict[str, Any], details: bool) -> None:
     for engine in ("duplicates", "contradictions", "leaks", "check"):
         part = card[engine]
         print(f"  {engine} missed: {' '.join(part['missed'])}")
-        for label in ("nearMissesFlagged", "negativesFlagged", "polarity", "unlabelled"):
+        labels = ("nearMissesFlagged", "negativesFlagged", "polarity", "unlabelled")
+        for label in (*labels, "unlabelledGroups"):
             for row in part.get(label, []):
                 print(f"  {engine} {label}: {row}")
     print(f"  imports missed: {' '.join(imports['missed'])}")

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 from memtab.check.engine import CheckEngine
 from memtab.check.programs import which_in
@@ -421,21 +423,28 @@ def found(
 ) -> tuple[dict[int, list[Finding]], list[Finding]]:
     """Each case's missing paths and broken links, and those of no case's file."""
     home, workspace, _checkout, _where = lay_out(root, cases, checkout_files)
-    path = stand_in_programs(root / "bin", ("git", "make", "python", "pytest"))
+    return by_case(root, home, workspace, (M, B), ("git", "make", "python", "pytest"))
+
+
+def by_case(
+    root: Path, home: Home, workspace: str, kinds: Collection[str], installed: Sequence[str]
+) -> tuple[dict[int, list[Finding]], list[Finding]]:
+    """The findings of `kinds` `memtab check` makes of `workspace` on a machine with only
+    `installed`: each case's (its file `case-N.md`), and those of no case's file."""
+    path = stand_in_programs(root / "bin", list(installed))
     env = {"PATH": path, "HOME": str(root / "home"), "MEMTAB_CONFIG_DIR": str(root / "config")}
     engine = CheckEngine(home, env=env, find_program=which_in(path), stale_days=0)
-    by_case: dict[int, list[Finding]] = {}
+    mine: dict[int, list[Finding]] = {}
     others: list[Finding] = []
     for finding in engine.check(workspace).findings:
-        if finding.kind not in (M, B):
+        if finding.kind not in kinds:
             continue
         named = _CASE_FILE.search(finding.path)
-        number = int(named.group(1)) if named is not None else None
-        if number is None:
+        if named is None:
             others.append(finding)
         else:
-            by_case.setdefault(number, []).append(finding)
-    return by_case, others
+            mine.setdefault(int(named.group(1)), []).append(finding)
+    return mine, others
 
 
 def score(
@@ -443,18 +452,45 @@ def score(
 ) -> dict[str, object]:
     """Recall over the cases (found on their line, of their kind), precision over what is
     found, and the near misses flagged."""
-    by_case, others = found(root, cases, checkout_files)
+    return tally(cases, *found(root, cases, checkout_files))
+
+
+class Labelled(Protocol):
+    """A case of a labelled check corpus: the kind found on its line (None: a near miss)."""
+
+    @property
+    def kind(self) -> str | None: ...
+    @property
+    def line(self) -> int | None: ...
+    @property
+    def form(self) -> str: ...
+
+
+L = TypeVar("L", bound=Labelled)
+
+
+def on_its_line(case: Labelled, finding: Finding) -> bool:
+    return (finding.kind, finding.line) == (case.kind, case.line)
+
+
+def tally(
+    cases: Sequence[L],
+    mine: dict[int, list[Finding]],
+    others: list[Finding],
+    hits: Callable[[L, Finding], bool] = on_its_line,
+) -> dict[str, object]:
+    """The card of what was found of `cases` (`hits`: whether a finding is its case's)."""
     right = wrong = 0
     missed, flagged = [], []
     for number, case in enumerate(cases):
-        mine = by_case.get(number, [])
-        hit = [f for f in mine if f.kind == case.kind and f.line == case.line]
+        found_here = mine.get(number, [])
+        hit = [f for f in found_here if hits(case, f)]
         if case.kind is not None and hit:
             right += 1
         elif case.kind is not None:
             missed.append(case.form)
-        wrong += len(mine) - len(hit[:1])
-        if case.kind is None and mine:
+        wrong += len(found_here) - len(hit[:1])
+        if case.kind is None and found_here:
             flagged.append(case.form)
     wrong += len(others)
     seeded = sum(case.kind is not None for case in cases)

@@ -75,8 +75,7 @@ def gemini_home(env: Mapping[str, str]) -> Path:
 
 
 class ProjectPlace(NamedTuple):
-    """Where an install for one project goes (docs/formats.md §22.6): Claude Code's local scope by
-    `claude_key`, Codex's and Gemini CLI's project files in the checkout."""
+    """Where a per-project install goes (formats §22.6): the checkout, Claude Code's key."""
 
     checkout: Path
     claude_key: str

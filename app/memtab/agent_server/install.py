@@ -36,14 +36,8 @@ from memtab.agent_server.codex_config import (
     parse_toml,
     set_codex_server,
 )
-from memtab.agent_server.config_files import EditStatus, gemini_settings
-from memtab.agent_server.config_files.checked_replace import (
-    ConfigFileError,
-    CreatedFiles,
-    Edit,
-    Edited,
-    edit_file,
-)
+from memtab.agent_server.config_files import ConfigFileError, EditStatus, gemini_settings
+from memtab.agent_server.config_files.checked_replace import CreatedFiles, Edit, Edited, edit_file
 from memtab.agent_server.config_files.gemini_settings import ForeignPolicyError, policy_path
 from memtab.agent_server.config_files.json_edits import add_items
 from memtab.agent_server.config_files.json_members import JsonEditError, member_value, set_member
@@ -121,8 +115,7 @@ def server_command(
 
 
 class ClaudeMcpServer(Record, write_only=True):
-    """The server in Claude Code's `mcpServers` (docs/formats.md §22.6), as `claude mcp add --scope
-    user` writes it, with `alwaysLoad`."""
+    """Claude Code's `mcpServers` entry (formats §22.6), as `claude mcp add` writes it."""
 
     type: Literal["stdio"] = "stdio"
     command: str

@@ -82,8 +82,7 @@ _DESCRIPTIONS = {
 
 
 class ToolLoading(NamedTuple):
-    """How an agent holds a tool before it is called (Claude Code's `_meta`, §22.2): loaded from the
-    first turn or deferred behind its search by `search_hint`."""
+    """How an agent holds a tool before its call (Claude Code's `_meta`, §22.2)."""
 
     always_load: bool
     search_hint: str

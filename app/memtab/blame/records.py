@@ -52,8 +52,7 @@ class ConsolidationSource(Record):
 
 
 class XumToolCallSource(Record):
-    """A line xum wrote through its memory service, as its undo journal tells (docs/formats.md
-    §14.6)."""
+    """A line xum wrote through its memory service, as its undo journal tells (formats §14.6)."""
 
     kind: Literal["xum-tool-call"] = "xum-tool-call"
     workspace_id: str
@@ -76,8 +75,7 @@ class AdHocNote(Record):
 
 
 class AdHocNoteSource(Record):
-    """A line tagged `[ad-hoc note]` with the notes whose words it shares, best first (none when
-    no note now there does)."""
+    """A line tagged `[ad-hoc note]` with the notes sharing its words, best first."""
 
     kind: Literal["codex-ad-hoc-note"] = "codex-ad-hoc-note"
     notes: tuple[AdHocNote, ...] = ()
@@ -87,8 +85,7 @@ Source = TranscriptSource | ConsolidationSource | XumToolCallSource | AdHocNoteS
 
 
 class BlameLine(Record, checked_when_built=False):  # built a line at a time
-    """One line of the file: its text, who introduced it, when, in which run and version, and from
-    what."""
+    """One line of the file: its text, who introduced it, when, in which run and version, why."""
 
     line: int
     """1-based."""

@@ -54,7 +54,7 @@ _GONE = _Words(
     "removed", "remove", "deleted", "delete", "moved", "move", "renamed", "rename",
     "no longer", "gone", "dropped", "replaced", "replace", "deprecated", "obsolete",
     "legacy", "formerly", "used to", "previously",
-    "instead of", "rather than", "migrated", "migrate", "migration", "archived", "retired",
+    "instead of", "rather than", "migrated", "archived", "retired",
     "superseded", "missing", "not found", "no such", "does not exist", "doesn't exist",
     "don't exist", "not exist", "nonexistent", "non-existent",
     "삭제", "제거", "이동", "폐기", "대신", "없음", "없는", "없다",
@@ -128,14 +128,25 @@ def is_open_section(section: str) -> bool:
     return bool(section) and _OPEN_SECTION.search(section)
 
 
+# A verb of making whose object is a thing in a few words, up to the clause's end ("to create
+# the local database.", "| Before creating a release |"): it makes that thing, says nothing
+# of the line's paths and commands. A name (a blanked code span or path: two spaces or
+# more) in its object, or more after it, is what it may make.
+_MAKES_A_THING = re.compile(
+    r"\b(?:create|creates|creating)(?: [^\W\d_]++){1,6}+ ?+(?:[,.;:!?|()—–]|$)",
+    re.IGNORECASE,
+)
+
+
 @functools.lru_cache(maxsize=4096)
 def _read(text: str) -> tuple[bool, bool, bool, bool]:
     """What a line says (gone, an example, not there yet, planned), worked out once."""
+    plans = _MAKES_A_THING.sub(" ", text) if "creat" in text.lower() else text
     return (
         _GONE.search(text) or _FAILED_OR_PAST.search(text) or _changes(text),
         _EXAMPLE.search(text),
-        _NOT_YET.search(text),
-        _PLANNED.search(text),
+        _NOT_YET.search(plans),
+        _PLANNED.search(plans),
     )
 
 
@@ -143,10 +154,23 @@ def _changes(text: str) -> bool:
     """Whether an arrow on the line says one thing became another (`a.js` → `a.ts`,
     `8080 → 8081`): not when a side is a description ("`make db` → drops the DB",
     "App config → `src/config.ts`": what it does, where it is)."""
+    arrows = list(_ARROW.finditer(text))
+    if len(arrows) > 1 and _a_flow(text, arrows):
+        return False
     return any(
         not (_described(text[: arrow.start()][::-1]) or _described(text[arrow.end() :]))
-        for arrow in _ARROW.finditer(text)
+        for arrow in arrows
     )
+
+
+def _a_flow(text: str, arrows: list[re.Match[str]]) -> bool:
+    """Whether arrows chain three steps or more, one of them words ("browser → `api.ts` →
+    `db.py`", "`make up` → `make seed` → open the app"): a flow or a sequence, not one
+    name becoming another. A label before the chain (`Request:`) is not a step."""
+    cuts = [0, *(edge for arrow in arrows for edge in arrow.span()), len(text)]
+    steps = [text[cuts[index] : cuts[index + 1]] for index in range(0, len(cuts), 2)]
+    steps[0] = steps[0].rpartition(":")[2]
+    return any(_WORD_OF_PROSE.match(word) for step in steps for word in step.split())
 
 
 def _described(side: str) -> bool:

@@ -1,7 +1,6 @@
-"""The check's findings per memory file, cached in one private file per home (docs/formats.md
-§19.8); an entry holds only while its file's text and its checkout's stamp are as checked: stale
-marks are worse than none. A file's text is known unchanged by its stat stamp (`fs.memo`: size,
-mtime, ctime, inode), or by its digest where it was checked within the racy margin."""
+"""The check's findings per memory file, in one private file per home (docs/formats.md §19.8); an
+entry holds only while its file's text and checkout's stamp are as checked: its text is unchanged by
+its stat stamp (`fs.memo`), or by its digest where checked within the racy margin."""
 
 from __future__ import annotations
 
@@ -26,8 +25,7 @@ from memtab.store.home import Home
 logger = logging.getLogger(__name__)
 
 CACHE_VERSION = 2
-MAX_CACHE_BYTES = 256 * 1024 * 1024
-"""Bigger than any real cache: not read."""
+MAX_CACHE_BYTES = 256 * 1024 * 1024  # bigger than any real cache: not read
 
 
 class LineMark(Record):
@@ -49,12 +47,10 @@ class FileCheck(Record):
     racy: bool
     """Modified within the racy margin of its check: a same-size write in the same clock
     tick keeps its stat, so its digest says whether it is as checked."""
-    at: int
-    """When it was checked (ms)."""
+    at: int  # when it was checked (ms)
     checkout: Annotated[str | None, OmitNone] = None
     """The checkout it was checked against (None: memory of no project on this disk)."""
-    stamp: str = ""
-    """`checkout_stamp` of that checkout when it was checked."""
+    stamp: str = ""  # `checkout_stamp` of that checkout when it was checked
     marks: Annotated[tuple[LineMark, ...], OmitEmpty] = ()
     note: Annotated[str | None, OmitNone] = None
     """What the check says of the file as a whole, or None."""
@@ -101,23 +97,8 @@ def _stat_key(path: str | Path) -> tuple[int, ...] | None:
     return (*stamp_of(info), stat.S_IFMT(info.st_mode))
 
 
-def checked_stamp(entry: FileCheck) -> Stamp:
-    """The stat stamp (`fs.memo.stamp_of`) of the file as `entry` was checked."""
-    return (entry.size, entry.mtime_ns, entry.ctime_ns, entry.inode)
-
-
-def _same_text(physical: str, entry: FileCheck) -> bool:
-    """Whether the file at `physical` still holds the text `entry` was checked of (read
-    whole: its stat could not say)."""
-    try:
-        return read_file_content(physical).sha256 == entry.sha256
-    except OSError:
-        return False
-
-
 def _file_stamp(path: Path) -> Stamp | None:
-    """The cache file's stat stamp: a rewrite replaces it (another inode) whatever its size
-    and time."""
+    """The cache file's stat stamp: a rewrite replaces it (a new inode) whatever its size."""
     try:
         return stamp_of(os.stat(path))
     except OSError:
@@ -141,8 +122,7 @@ class CheckState:
         return self.checked and bool(self.marks or self.note)
 
 
-NOT_READ = CheckState(checked=False, known=False)
-"""The cache has nothing of the file."""
+NOT_READ = CheckState(checked=False, known=False)  # the cache has nothing of the file
 OUTDATED = CheckState(checked=False)
 """The cache has the file as it was, or against its checkout as it was."""
 
@@ -190,24 +170,21 @@ class CheckCache:
     def _current(
         self, key: str, entry: FileCheck, sha256: str | None, stamps: dict[str, str]
     ) -> bool:
-        if sha256 is not None:
-            if sha256 != entry.sha256:
-                return False
-        else:
-            try:
-                info = os.stat(key)
-            except OSError:
-                return False
-            if stamp_of(info) != checked_stamp(entry):
-                return False
-            if entry.racy and not _same_text(key, entry):
-                return False
+        try:
+            if sha256 is None:  # its stat tells, or where it cannot its text read whole
+                checked = (entry.size, entry.mtime_ns, entry.ctime_ns, entry.inode)
+                if stamp_of(os.stat(key)) != checked:
+                    return False
+                sha256 = read_file_content(key).sha256 if entry.racy else entry.sha256
+        except OSError:
+            return False
+        if sha256 != entry.sha256:
+            return False
         if entry.checkout is None:
             return True
-        stamp = stamps.get(entry.checkout)
-        if stamp is None:
-            stamp = stamps[entry.checkout] = checkout_stamp(entry.checkout)
-        return stamp == entry.stamp
+        if entry.checkout not in stamps:
+            stamps[entry.checkout] = checkout_stamp(entry.checkout)
+        return stamps[entry.checkout] == entry.stamp
 
     def _reload(self) -> None:
         """Read the cache file again when it changed (under `_lock`)."""
@@ -215,20 +192,14 @@ class CheckCache:
         if found == self._read_stamp:
             return
         self._read_stamp = found
-        if found is None:
-            self._files = {}
-            return
-        data = self._memo.read()
+        data = self._memo.read() if found is not None else None
         try:
-            raw = parse_json(data) if data is not None else None
+            record = CheckedFiles.read(parse_json(data) if data is not None else None)
         except JsonError as error:
             logger.info("The check cache %s cannot be read (%s): checked anew", self.path, error)
-            raw = None
-        record = CheckedFiles.read(raw)
-        if record is None or record.version != CACHE_VERSION:
-            self._files = {}
-            return
-        self._files = dict(record.files)
+            record = None
+        ok = record is not None and record.version == CACHE_VERSION
+        self._files = dict(record.files) if record is not None and ok else {}
 
     # --- writing -------------------------------------------------------------------------
 

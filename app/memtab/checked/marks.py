@@ -9,8 +9,7 @@ from collections.abc import Sequence
 from memtab.checked.cache import CheckState, LineMark
 from memtab.humanize import plural
 
-MARK = "⚠ memtab check:"
-"""What starts a line's mark (`  ⟵ ⚠ memtab check: …` after the line)."""
+MARK = "⚠ memtab check:"  # what starts a line's mark (`  ⟵ ⚠ memtab check: …` after the line)
 MARK_JOIN = "  ⟵ "
 VIEW_NOTE = (
     "(⟵ ⚠ memtab check: marks a line the check finds false or stale in the code now, with "

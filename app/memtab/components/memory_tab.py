@@ -85,13 +85,9 @@ def tabs_to_reopen(
     listed) that no tab holds (`is_open`); a key naming no file is skipped."""
     if scan is None:
         return []
-    files: list[MemoryFile] = []
-    for key in keys:
-        ref = remembered_ref(key)
-        file = open_file(scan, ref) if ref is not None else None
-        if file is not None and not is_open(file.ref):
-            files.append(file)
-    return files
+    refs = (remembered_ref(key) for key in keys)
+    files = (open_file(scan, ref) for ref in refs if ref is not None)
+    return [file for file in files if file is not None and not is_open(file.ref)]
 
 
 class OpShown(enum.Enum):

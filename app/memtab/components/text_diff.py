@@ -72,10 +72,8 @@ def compute_diff(
                     for i in range(i1, i2)
                 )
                 continue
-            for index in range(i1, i2):
-                lines.append(DiffLine(LineKind.REMOVED, old_lines[index], index + 1, None))
-            for index in range(j1, j2):
-                lines.append(DiffLine(LineKind.ADDED, new_lines[index], None, index + 1))
+            lines += (DiffLine(LineKind.REMOVED, old_lines[i], i + 1, None) for i in range(i1, i2))
+            lines += (DiffLine(LineKind.ADDED, new_lines[j], None, j + 1) for j in range(j1, j2))
             removed += i2 - i1
             added += j2 - j1
     return DiffResult(tuple(lines), added, removed)

@@ -107,13 +107,13 @@ def events_summary_text(dump: TraceDump) -> str:
 
 def prompt_sections(dump: TraceDump) -> list[tuple[str, str]]:
     """(name, text) of the system prompt, the user message and every other field."""
-    sections = [
-        ("System prompt", dump.record.system_prompt or ""),
-        ("User message", dump.record.user_message or ""),
+    others = [(key, "" if v is None else format_json(v)) for key, v in dump.other_fields.items()]
+    record = dump.record
+    return [
+        ("System prompt", record.system_prompt or ""),
+        ("User message", record.user_message or ""),
+        *others,
     ]
-    for key, value in dump.other_fields.items():
-        sections.append((key, "" if value is None else format_json(value)))
-    return sections
 
 
 def prompt_section_preview(_row: int, section: tuple[str, str]) -> Preview:
@@ -128,16 +128,11 @@ def prompt_section_text(section: tuple[str, str]) -> str:
 
 def attempt_status(attempt: TraceAttempt) -> str:
     """`finish reason: stop · wrote memory`; "" when nothing is known."""
-    parts: list[str] = []
     record = attempt.record
-    if record.finish_reason:
-        parts.append(f"finish reason: {record.finish_reason}")
-    if record.wrote:
-        parts.append("wrote memory")
-    if record.no_new_memories:
-        parts.append("no new memories")
-    if record.aborted and record.finish_reason != "aborted":
-        parts.append("aborted")
+    parts = [f"finish reason: {record.finish_reason}"] if record.finish_reason else []
+    aborted = record.aborted and record.finish_reason != "aborted"
+    flags = (("wrote memory", record.wrote), ("no new memories", record.no_new_memories))
+    parts += [word for word, on in (*flags, ("aborted", aborted)) if on]
     return " · ".join(parts)
 
 

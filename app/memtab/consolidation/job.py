@@ -37,8 +37,7 @@ JobMode = Literal["run", "plan", "apply"]
 
 @dataclass(frozen=True)
 class RunOutcome:
-    """What a consolidation job returns: the record (a run, an applied plan), the plan
-    (a plan job), or the one-line reason it failed; and the run's id."""
+    """What a consolidation job returns: its record, its plan or why it failed; the run's id."""
 
     record: ConsolidationRecord | None = None
     error: str | None = None

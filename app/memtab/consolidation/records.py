@@ -44,8 +44,7 @@ Words = Annotated[str, Healed(_or_empty)]
 
 
 class PlannedFile(Record):
-    """A file an op changes: what it must hold first (None: no file), after (None:
-    deleted), and the change as a unified diff."""
+    """A file an op changes: before and after (None: no file) and the unified diff."""
 
     path: Text
     base_sha256: OptionalText = None
@@ -54,8 +53,7 @@ class PlannedFile(Record):
 
 
 class PlannedOp(Record):
-    """One mutation attempt of the plan (`index` from 1, as the user accepts them).
-    `unit`: the unit a proposed op belongs to (None: it stands alone)."""
+    """One op of the plan (`index` from 1); `unit`: the unit it belongs to (None: alone)."""
 
     index: int
     command: Text

@@ -8,8 +8,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,14 +35,14 @@ from memtab.fs.locking.locks import LockUnavailableError, OwnedLock, interproces
 from memtab.llm.loop import StepCallback
 from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
 from memtab.llm.settings_model import CONSOLIDATION_JOB
-from memtab.llm.types import OFFLINE_PROVIDER, ChatProvider, ProviderError
+from memtab.llm.types import OFFLINE_PROVIDER, ChatProvider, ProviderError, close_provider
 from memtab.store.catch_up.runs_log import catch_up_runs
 from memtab.store.history.runs import new_run_id
 from memtab.store.home import CONSOLIDATION_LOCK, Home
 from memtab.store.paths import SHARED_SCOPES, Scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_store import ScopeStore
-from memtab.store.sidecars.journal import TRIGGERS, ConsolidationRecord, RunScope, RunUsage, Trigger
+from memtab.store.sidecars.journal import TRIGGERS, ConsolidationRecord, RunUsage, Trigger
 from memtab.store.sidecars.registry import Workspace, load_registry
 from memtab.traces.names import trace_file_name
 from memtab.traces.schema import CONSOLIDATION_KIND, DUMP_SCHEMA_VERSION, DumpRecord
@@ -133,45 +132,9 @@ def check_scopes_free(
             ) from None
 
 
-@dataclass(frozen=True)
-class DumpedRun:
-    """Which run a dump is of."""
-
-    run_id: str
-    started_at: int
-    workspace: Workspace
-    trigger: Trigger
-    timeout_s: float
-
-
-def write_consolidation_dump(
-    home: Home,
-    run: DumpedRun,
-    provider: ChatProvider,
-    result: RunResult,
-    *,
-    known_secrets: Iterable[str] = (),
-    max_dumps: int = DEFAULT_MAX_DUMPS,
-) -> Path | None:
-    """Write the dump of a run that ended as `result` (None, logged, when it cannot be)."""
-    try:
-        return save_dump(
-            home.consolidation_trace_dir(run.workspace.id),
-            trace_file_name(run.started_at, run.run_id),
-            dump_record(run, provider, result),
-            known_secrets=known_secrets,
-            max_dumps=max_dumps,
-        )
-    except OSError as error:
-        logger.warning(
-            "Cannot write the consolidation trace of %s: %s",
-            run.workspace.id,
-            error.strerror or error,
-        )
-        return None
-
-
-def dump_record(run: DumpedRun, provider: ChatProvider, result: RunResult) -> DumpRecord:
+def dump_record(
+    run: RunIdentity, timeout_s: float, provider: ChatProvider, result: RunResult
+) -> DumpRecord:
     """The dump of a run: its header, the messages of its one conversation, its replies
     and tool calls, and what its tools did."""
     loop = result.loop
@@ -198,7 +161,7 @@ def dump_record(run: DumpedRun, provider: ChatProvider, result: RunResult) -> Du
         workspace_name=run.workspace.display_name,
         trigger_message_id=run.run_id,
         model_string=f"{provider.name}:{provider.model}",
-        timeout_ms=round(run.timeout_s * 1000),
+        timeout_ms=round(timeout_s * 1000),
         timed_out=loop.stop_reason == "timeout",
         did_write_memory=changed,
         project_path=run.workspace.project_identity,
@@ -217,9 +180,6 @@ def dump_record(run: DumpedRun, provider: ChatProvider, result: RunResult) -> Du
 
 AUTOMATIC_TRIGGERS: tuple[Trigger, ...] = ("launch", "compaction")
 LOCK_WAIT_MARGIN_S = 60.0
-
-RunAt = tuple[str, Workspace, int]
-"""A run's id, its workspace and when it started."""
 
 ConsolidationProviderFactory = Callable[[MemoryStore], ChatProvider]
 """Makes the provider of one consolidation run, given the store it will consolidate."""
@@ -287,11 +247,12 @@ class ServiceRuns:
         with self._turn(workspace_id, trigger, cancel, on_step, reservation):
             provider = self._make_provider(store, scopes)
             try:
+                named = (trigger, provider.name or "unknown", provider.model or "")
+                run = RunIdentity(run_id, started_at, workspace, *named, scope=run_scope)
                 books = None
                 if not dry_run:
                     check_scopes_free(store, scopes=scopes)
-                    run = (run_id, workspace, started_at)
-                    books = self._books(store, run, trigger, provider, scope=run_scope)
+                    books = RunBooks(self.home, store, run, self.clock)
                     books.begin()
                 result = run_consolidation(
                     provider,
@@ -306,8 +267,7 @@ class ServiceRuns:
                     declined=DeclinedMatcher.of(self.home, store),
                     scopes=scopes,
                 )
-                dumped = DumpedRun(run_id, started_at, workspace, trigger, self.limits.timeout_s)
-                dump = self._dump(dumped, provider, result)
+                dump = self._dump(run, provider, result)
                 if books is None:
                     if result.failure is not None:
                         raise result.failure
@@ -329,24 +289,6 @@ class ServiceRuns:
             record.summary,
         )
         return record
-
-    def _books(
-        self,
-        store: RunStore,
-        run: RunAt,
-        trigger: Trigger,
-        provider: ChatProvider | tuple[str | None, str | None],
-        plan_id: str | None = None,
-        planned: int | None = None,
-        *,
-        scope: RunScope | None = None,
-    ) -> RunBooks:
-        """The records of a run that changes memory (`run_books`)."""
-        run_id, workspace, started_at = run
-        name, model = provider if isinstance(provider, tuple) else (provider.name, provider.model)
-        named = (run_id, started_at, workspace, trigger, name or "unknown", model or "")
-        identity = RunIdentity(*named, plan_id, planned, scope)
-        return RunBooks(self.home, store, identity, self.clock)
 
     @contextlib.contextmanager
     def _turn(
@@ -418,9 +360,8 @@ class ServiceRuns:
                     declined=DeclinedMatcher.of(self.home, store),
                     scopes=scopes,
                 )
-                timeout_s = self.limits.timeout_s
-                dumped = DumpedRun(plan_id, plan_started, workspace, trigger, timeout_s)
-                self._dump(dumped, provider, result)
+                named = (trigger, provider.name, provider.model)
+                self._dump(RunIdentity(plan_id, plan_started, workspace, *named), provider, result)
                 if result.failure is not None:
                     raise result.failure
                 plan = plan_from_run(
@@ -440,7 +381,7 @@ class ServiceRuns:
             if journal_nothing and not plan.proposed:
                 run_id = new_run_id(self.clock())
                 store = RunStore(self.home, workspace, clock=self.clock, run_id=run_id)
-                self._apply(plan, set(), store, (run_id, workspace, self.clock()))
+                self._apply(plan, set(), store, workspace, run_id, self.clock())
             return plan
 
     def apply_plan(
@@ -465,19 +406,24 @@ class ServiceRuns:
         except OSError as error:  # a lock's timeout too
             logger.warning("Could not write down the changes declined in review: %s", error)
         with self._turn(workspace.id, plan.trigger, cancel, on_step, reservation):
-            return self._apply(plan, chosen, store, (run_id, workspace, started_at))
+            return self._apply(plan, chosen, store, workspace, run_id, started_at)
 
     def _apply(
-        self, plan: ConsolidationPlan, chosen: set[int], store: RunStore, run: RunAt
+        self,
+        plan: ConsolidationPlan,
+        chosen: set[int],
+        store: RunStore,
+        workspace: Workspace,
+        run_id: str,
+        started_at: int,
     ) -> ConsolidationRecord:
-        """Apply `chosen` of `plan` to `store` as the run `run` (its id, workspace and
-        start) and journal and log it, in the workspace's turn its caller holds."""
-        workspace = run[1]
+        """Apply `chosen` of `plan` to `store` as the run `run_id` and journal and log it, in
+        the workspace's turn its caller holds."""
         try:
-            provider = (plan.provider, plan.model)
-            books = self._books(
-                store, run, plan.trigger, provider, plan.id, len(chosen), scope=plan.scope
-            )
+            named = (plan.trigger, plan.provider or "unknown", plan.model or "")
+            planned = (plan.id, len(chosen), plan.scope)
+            run = RunIdentity(run_id, started_at, workspace, *named, *planned)
+            books = RunBooks(self.home, store, run, self.clock)
             checked = check_ops(store, plan)  # a plan changed since: nothing applied
             check_scopes_free(store, scopes=run_scopes(plan.scope))
             books.begin()
@@ -496,15 +442,22 @@ class ServiceRuns:
         logger.info("applied plan %s to %s: %s", plan.id, workspace.id, record.summary)
         return record
 
-    def _dump(self, run: DumpedRun, provider: ChatProvider, result: RunResult) -> str | None:
+    def _dump(self, run: RunIdentity, provider: ChatProvider, result: RunResult) -> str | None:
         """Write the run's trace dump — a model's run always, the offline consolidator's
-        when it failed — and name it in the failure; the dump's file name, or None."""
+        when it failed — and name it in the failure; the dump's file name, or None (logged)."""
         if provider.name == OFFLINE_PROVIDER and result.failure is None:
             return None
-        path = write_consolidation_dump(
-            self.home, run, provider, result, known_secrets=self._secrets
-        )
-        if path is None:
+        try:
+            path = save_dump(
+                self.home.consolidation_trace_dir(run.workspace.id),
+                trace_file_name(run.started_at, run.run_id),
+                dump_record(run, self.limits.timeout_s, provider, result),
+                known_secrets=self._secrets,
+                max_dumps=DEFAULT_MAX_DUMPS,
+            )
+        except OSError as error:
+            why = error.strerror or error
+            logger.warning("Cannot write the consolidation trace of %s: %s", run.workspace.id, why)
             return None
         if result.failure is not None:
             result.failure.trace_path = path
@@ -526,9 +479,7 @@ class ServiceRuns:
 
 
 def _close(provider: ChatProvider) -> None:
-    close = getattr(provider, "close", None)
-    if callable(close):
-        try:
-            close()
-        except Exception:  # closing must never hide the run's own result
-            logger.exception("closing the %s provider failed", provider.name)
+    try:
+        close_provider(provider)
+    except Exception:  # closing must never hide the run's own result
+        logger.exception("closing the %s provider failed", provider.name)

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Collection
 from typing import TYPE_CHECKING
@@ -26,8 +25,6 @@ if TYPE_CHECKING:  # lazy: the engine (~1.5 MiB) and httpx2 (~6 MiB): see `_runs
     from memtab.llm.loop import StepCallback
 
 __all__ = ["DEBOUNCE_MS", "ConsolidationService", "RunReservation"]
-
-logger = logging.getLogger(__name__)
 
 HOUR_MS = 60 * 60 * 1000
 DEBOUNCE_MS = 6 * HOUR_MS

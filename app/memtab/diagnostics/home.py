@@ -5,7 +5,6 @@ whether locks can be taken (§14.1) and who holds xum's (§21.1), and whether hi
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 from pathlib import Path
 from typing import Annotated
@@ -28,8 +27,6 @@ from memtab.store.history.versions import parse_version
 from memtab.store.home import Home, HomeLocation
 from memtab.store.sidecars.registry import Registry, orphan_project_dirs, registry_from_document
 from memtab.store.xum_locks import lock_files, lock_leftovers, lock_subjects, xum_locks_dir
-
-logger = logging.getLogger(__name__)
 
 # Why the home was chosen (`resolve_home`'s rules, store/home.py), in words.
 _WHY = {
@@ -447,7 +444,12 @@ def check_locks(home: Home) -> tuple[LocksFacts, Findings]:
         return facts.replaced(lockable=False), found
     with contextlib.suppress(OSError):
         probe.unlink()
-    blocked = _not_lock_files((probe.parent, xum_locks_dir(home)))  # each fails its lock's takers
+    blocked = sorted(  # the `*.lock` entries no regular file: each fails its lock's takers
+        Path(entry.path)
+        for directory in (probe.parent, xum_locks_dir(home))  # a missing one: made with a lock
+        for entry in _entries(directory)
+        if entry.name.endswith(".lock") and not entry.is_file(follow_symlinks=False)
+    )
     for path in blocked:
         found.broken(
             f"{path} is not a lock file (a directory or another kind of entry): every "
@@ -456,16 +458,6 @@ def check_locks(home: Home) -> tuple[LocksFacts, Findings]:
     return facts.replaced(
         lockable=not blocked, not_lock_files=tuple(str(path) for path in blocked)
     ), found
-
-
-def _not_lock_files(directories: tuple[Path, ...]) -> list[Path]:
-    """The `*.lock` entries of these directories that are not regular files."""
-    return sorted(
-        Path(entry.path)
-        for directory in directories  # a missing one is made with the first lock
-        for entry in _entries(directory)
-        if entry.name.endswith(".lock") and not entry.is_file(follow_symlinks=False)
-    )
 
 
 def check_xum_locks(home: Home, found: Findings) -> XumLocksFacts:

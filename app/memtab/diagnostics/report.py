@@ -58,8 +58,7 @@ def _worst(report: DoctorReport) -> Level:
 
 
 class DoctorReport(Record, write_only=True):
-    """Every check's findings in order and each check's section (`memtab doctor --json`); its
-    status the worst finding's level."""
+    """`memtab doctor --json`: every check's findings and section; its status the worst level."""
 
     status: Level = computed(_worst)
     findings: tuple[Finding, ...] = ()

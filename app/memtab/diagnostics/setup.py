@@ -35,7 +35,6 @@ from memtab.llm.settings_model import CONSOLIDATION_JOB, WRITER_JOB, is_local
 from memtab.llm.types import ProviderError
 from memtab.logs import LOG_FILE_NAME, log_dir, log_file
 from memtab.sources.codex.memory_settings import (
-    CodexMemorySettings,
     external_context_note,
     read_memory_settings,
 )
@@ -73,8 +72,7 @@ class KeyFacts(Record, write_only=True):
 
 
 class LimitsFacts(Record, write_only=True):
-    """`provider.limits`: each job's request time and reply length, and where each came from
-    (docs/formats.md §15.1)."""
+    """`provider.limits`: each job's request time and reply length, and their origin (§15.1)."""
 
     request_timeout_s: float
     request_timeout_from: str
@@ -84,8 +82,7 @@ class LimitsFacts(Record, write_only=True):
 
 
 class ProviderFacts(Record, write_only=True):
-    """`provider`: the model in use, where each value came from, the key rule, the limits, and
-    the test request's result."""
+    """`provider`: the model, each value's origin, the key rule, the limits, the test's result."""
 
     provider: str
     model: str | None
@@ -226,21 +223,6 @@ def check_writer(env: Mapping[str, str]) -> tuple[WriterFacts, Findings]:
     return WriterFacts(settings=settings, problems=tuple(problems)), found
 
 
-def _check_codex_memory(settings: CodexMemorySettings, found: Findings) -> None:
-    """Whether Codex leaves threads using Memtab out of its memory (docs/formats.md §17.6)."""
-    note = external_context_note(settings)
-    if note is not None and MEMTAB_SERVER in settings.mcp_servers:
-        found.warning(f"Codex: {note}. Set it to false to let those threads be remembered")
-
-
-def _check_gemini_server(home: Home, env: Mapping[str, str], found: Findings) -> None:
-    """What in Gemini CLI's settings keeps it from starting Memtab (docs/formats.md §22.6)."""
-    path = config_path("gemini", home, env)
-    if registration("gemini", path).registered:
-        for block in server_blocks(path.parent, env, MEMTAB_SERVER):
-            found.warning(f"Gemini CLI: {block}")
-
-
 def check_sources(
     home: Home, registry: Registry | None, env: Mapping[str, str]
 ) -> tuple[SourcesFacts, Findings]:
@@ -251,9 +233,15 @@ def check_sources(
     for problem in context.problems:
         found.warning(problem)
     codex_root = agent_directory(context, "codex")
-    if codex_root is not None:
-        _check_codex_memory(read_memory_settings(codex_root), found)
-    _check_gemini_server(home, env, found)
+    if codex_root is not None:  # Codex leaving threads using Memtab out of its memory (§17.6)
+        codex = read_memory_settings(codex_root)
+        note = external_context_note(codex)
+        if note is not None and MEMTAB_SERVER in codex.mcp_servers:
+            found.warning(f"Codex: {note}. Set it to false to let those threads be remembered")
+    gemini = config_path("gemini", home, env)  # what keeps Gemini CLI from starting Memtab (§22.6)
+    if registration("gemini", gemini).registered:
+        for block in server_blocks(gemini.parent, env, MEMTAB_SERVER):
+            found.warning(f"Gemini CLI: {block}")
     facts = SourcesFacts(
         found=tuple(
             SourceFacts(
@@ -323,8 +311,7 @@ print(json.dumps(found))
 
 
 class QtCheck(Record):
-    """What `QT_CHECK` found: the versions, and why Qt (`problem`) or its xcb plugin
-    (`platformProblem`) does not load."""
+    """What `QT_CHECK` found: the versions, and why Qt or its xcb plugin does not load."""
 
     pyside6: OrNone[str] = None
     qt: OrNone[str] = None
@@ -378,8 +365,7 @@ def _distribution_version(*names: str) -> str | None:
 
 
 class Versions(Record, write_only=True):
-    """`runtime.versions`: Memtab's, Python's, the platform's and the libraries' (None: not
-    found)."""
+    """`runtime.versions`: Memtab's, Python's, the platform's and the libraries'."""
 
     memtab: str
     python: str

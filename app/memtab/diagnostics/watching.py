@@ -3,7 +3,6 @@ directory takes a watch of a per-user limit; past it the window polls)."""
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 from dataclasses import dataclass
@@ -19,8 +18,6 @@ from memtab.store.home import Home
 from memtab.store.leftovers import xum_temp_leftovers
 from memtab.store.paths import MAX_PATH_DEPTH, short_path, too_deep_words
 from memtab.watch.observers import WATCH_MAX_DEPTH
-
-logger = logging.getLogger(__name__)
 
 INOTIFY_LIMITS = Path("/proc/sys/fs/inotify")
 PROC = Path("/proc")

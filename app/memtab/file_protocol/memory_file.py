@@ -56,12 +56,9 @@ class Restored:
     file took its name."""
     before: Version | None
     """The version the file held before (None, or a deletion: there was no file)."""
-    sha256: str
-    """What the file holds now."""
-    unchanged: bool = False
-    """It held that version already: nothing was written."""
-    created: bool = False
-    """There was no file: the restore made it."""
+    sha256: str  # what the file holds now
+    unchanged: bool = False  # it held that version already: nothing was written
+    created: bool = False  # there was no file: the restore made it
 
 
 class MemoryFile(Protocol):
@@ -170,9 +167,8 @@ class MemoryFile(Protocol):
     def remove_created(
         self, expected_sha256: str, *, created_folders: int = 0, allow_unkept: bool = False
     ) -> None:
-        """Take back a file Memtab created: removed only while it holds `expected_sha256`, then
-        its `created_folders` while empty. SaveConflictError, UnkeptChangeError,
-        MemoryFileError."""
+        """Take back a file Memtab created: removed only while it holds `expected_sha256`, then its
+        `created_folders` while empty. SaveConflictError, UnkeptChangeError, MemoryFileError."""
         ...
 
 
@@ -272,14 +268,13 @@ class MuxFile:
         count_as_write: bool = True,
     ) -> str:
         with store_errors():
-            saved = self.store.save(
+            return self.store.save(
                 self.path,
                 content,
                 expected_sha256,
                 allow_unkept=allow_unkept,
                 count_as_write=count_as_write,
-            )
-            return saved.sha256
+            ).sha256
 
     def history_index(self) -> str | None:
         try:
@@ -307,13 +302,13 @@ class MuxFile:
     ) -> Restored:
         """`store.restore.from_history.restore`, or with `expected_sha256` the version's content
         in place, only over that content."""
-        path = self.path
-        with store_errors(), self.store.collecting_changes() as changes:
+        store, path = self.store, self.path
+        with store_errors(), store.collecting_changes() as changes:
             if expected_sha256 is not None:
-                version = find_version(self.store, path, version_id)
-                data = None if version.deleted else content_of(self.store.home, version)
-                self.store.restore_content(
-                    self.path,
+                version = find_version(store, path, version_id)
+                data = None if version.deleted else content_of(store.home, version)
+                store.restore_content(
+                    path,
                     data,
                     expected_sha256=expected_sha256,
                     op="restore" if data is not None else "delete",
@@ -321,30 +316,26 @@ class MuxFile:
                     allow_unkept=allow_unkept,
                     count_as_write=count_as_write,
                 )
-                restored_path = self.path
             else:
                 result = restore(
-                    self.store,
+                    store,
                     path,
                     version_id,
                     allow_unkept=allow_unkept,
                     count_as_write=count_as_write,
                 )
-                restored_path = parse_file_path(result.path)
+                path = parse_file_path(result.path)
                 if result.unchanged:
-                    sha = result.version.sha256
-                    return Restored(MuxFile(self.store, restored_path), None, sha, unchanged=True)
+                    return Restored(
+                        MuxFile(store, path), None, result.version.sha256, unchanged=True
+                    )
+        restored = MuxFile(store, path)
         change = next((c for c in reversed(changes) if c.after.op in ("restore", "delete")), None)
         if change is None:  # history is not kept here: say what is known
-            data = self.store.read_whole(restored_path)
-            return Restored(MuxFile(self.store, restored_path), None, sha256_of(data or b""))
+            return Restored(restored, None, sha256_of(store.read_whole(path) or b""))
         before = change.before
-        return Restored(
-            MuxFile(self.store, restored_path),
-            before,
-            change.after.sha256,
-            created=before is None or before.deleted,
-        )
+        created = before is None or before.deleted
+        return Restored(restored, before, change.after.sha256, created=created)
 
     def in_store(self, store: MemoryStore | None) -> MemoryFile | None:
         if store is None or store.home.root != self.store.home.root:

@@ -1,7 +1,6 @@
-"""Crash-safe writes: a hidden temp file written in full and fsynced, then published in one step, so
-a reader or a crash sees the old content or the new. `Directory` works by name inside an open
-directory, so a symlink swapped into the path cannot redirect a write; `durable=False` leaves the
-flush to one `make_filesystem_durable` later, only for copies whose reader checks them."""
+"""Crash-safe writes: a temp written whole and fsynced, then published in one step; `Directory`
+works by name in an open directory (a swapped-in symlink cannot redirect a write); `durable=False`,
+for copies whose reader checks them, leaves the flush to one `make_filesystem_durable` later."""
 
 from __future__ import annotations
 
@@ -51,8 +50,7 @@ def encode_utf8(text: str) -> bytes:
 
 
 def temp_name_for(name: str) -> str:
-    """A hidden, unique temp name beside `name`, never past the 255-byte name limit (a long name is
-    hashed)."""
+    """A hidden unique temp name beside `name`, within the 255-byte limit (a long name hashed)."""
     token = os.urandom(4).hex()
     candidate = f".{name}.{token}{TEMP_SUFFIX}"
     if len(encode_utf8(candidate)) <= MAX_NAME_BYTES:
@@ -78,8 +76,7 @@ def is_xum_temp_name(name: str) -> bool:
 
 
 def is_write_temp(name: str) -> bool:
-    """Whether `name` is Memtab's or xum's atomic-write temp file: never a memory file
-    (docs/formats.md §16)."""
+    """Whether `name` is Memtab's or xum's atomic-write temp: never a memory file (formats §16)."""
     return is_temp_name(name) or is_xum_temp_name(name)
 
 
@@ -161,8 +158,7 @@ class Directory:
     def write_temp(
         self, name: str, data: bytes, *, mode: int | None = None, durable: bool = True
     ) -> str:
-        """Write `data` to a new hidden temp file for `name` (fsynced when `durable`); the temp's
-        name."""
+        """Write `data` to a new hidden temp for `name` (fsynced if `durable`); the temp's name."""
         temp = temp_name_for(name)
         self._write_new(temp, data, mode=mode, durable=durable, stat=False)
         return temp
@@ -183,8 +179,7 @@ class Directory:
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY | _CLOEXEC  # a link: EEXIST
         fd = os.open(path, flags, AGENT_FILE_MODE if mode is None else mode, **at)
         try:
-            # Plain writes on the descriptor: a buffered file asks the kernel more, per file.
-            try:
+            try:  # plain writes on the descriptor: a buffered file asks the kernel more, per file
                 write_all(fd, data)
                 if mode is not None and hasattr(os, "fchmod"):
                     os.fchmod(fd, mode)

@@ -11,11 +11,9 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-# glibc's mallopt() parameters (malloc.h).
-M_TRIM_THRESHOLD = -1
+M_TRIM_THRESHOLD = -1  # glibc's mallopt() parameters (malloc.h)
 M_ARENA_MAX = -8
-TRIM_THRESHOLD = 128 * 1024
-"""glibc's own default, which it then raises as large blocks are freed."""
+TRIM_THRESHOLD = 128 * 1024  # glibc's own default, which it then raises as large blocks are freed
 
 
 @functools.cache
@@ -68,8 +66,7 @@ def release_free_heap() -> bool:
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
-    """Python's cycle collector off for the block: a big plan makes many objects that live until it
-    is done."""
+    """The cycle collector off for the block: a big plan makes many objects living until it ends."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:

@@ -1,7 +1,6 @@
-"""One private memo file per home and cache in Memtab's cache dir: where it lives, how it is read
-back safely and written atomically, and when an entry of it is trusted (docs/formats.md §19.10):
-by a file's stat stamp past git's racy margin where its text is not read, by a digest where it is.
-"""
+"""One private memo file per home and cache in Memtab's cache dir: where it is, how it is read back
+safely and written atomically, and when an entry is trusted (docs/formats.md §19.10): by a stat
+stamp past git's racy margin where the text is not read, by a digest where it is."""
 
 from __future__ import annotations
 
@@ -28,8 +27,7 @@ R = TypeVar("R")
 RACY_MARGIN_NS = 2_000_000_000
 """A file modified this close to its reading may change again with the same mtime."""
 
-Stamp = tuple[int, int, int, int]
-"""A file's identity as read: size, mtime, ctime (ns) and inode."""
+Stamp = tuple[int, int, int, int]  # a file's identity as read: size, mtime, ctime (ns) and inode
 
 DAMAGE = (ValueError, TypeError, EOFError, IndexError, KeyError, OverflowError, RecursionError)
 """What reading a memo's values may raise where they are not what Memtab wrote (or `zlib.error`)."""
@@ -116,8 +114,7 @@ class Memo:
         self.log = log
 
     def read(self) -> bytes | None:
-        """The memo's bytes; None when there is none, or it cannot be read or is too big (logged at
-        info)."""
+        """The memo's bytes; None when none, unreadable or too big (logged at info)."""
         path = self.path
         try:
             done = clear_entry(private_dir(path.parent) / path.name)

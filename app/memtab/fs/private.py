@@ -16,8 +16,7 @@ logger = logging.getLogger(__name__)
 
 PRIVATE_DIR_MODE = 0o700
 PRIVATE_FILE_MODE = 0o600
-# What a private file or folder lets others do: nothing.
-_OPEN_TO_OTHERS = 0o077
+_OPEN_TO_OTHERS = 0o077  # what a private file or folder lets others do: nothing
 # A memory file Memtab makes is as open as the umask says, but never writable by every user.
 AGENT_FILE_MODE = 0o664
 AGENT_FOLDER_MODE = 0o775
@@ -53,8 +52,7 @@ def private_dir(path: Path) -> Path:
         )  # fmt: skip
     if stat.S_IMODE(info.st_mode) & _OPEN_TO_OTHERS:
         os.chmod(path, stat.S_IMODE(info.st_mode) & PRIVATE_DIR_MODE)  # a read-only one stays so
-        # What it holds was written while it was open: closed now.
-        closed = close_tree(path)
+        closed = close_tree(path)  # what it holds was written while it was open: closed now
         logger.info("%s was open to others (%04o): made private, and %d entries in it",
                     path, stat.S_IMODE(info.st_mode), closed)  # fmt: skip
     return path
@@ -84,8 +82,7 @@ def clear_entry(path: Path) -> str | None:
 
 
 def create_private_file(path: Path) -> bool:
-    """Make `path` a new empty 0600 file, never through a link; False when a file is there
-    already."""
+    """Make `path` a new empty 0600 file, never through a link; False when a file is there."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
     try:
         fd = os.open(path, flags, PRIVATE_FILE_MODE)
@@ -145,8 +142,7 @@ def entry_kind(mode: int) -> str:
     return "a device"
 
 
-PRIVATE_UMASK = 0o077
-"""The umask of a program Memtab runs to write memory's text (git, for sync)."""
+PRIVATE_UMASK = 0o077  # the umask of a program Memtab runs to write memory's text (git, for sync)
 _made_private: set[str] = set()  # folders made private by this process: not looked at again
 _made_private_lock = threading.Lock()
 
@@ -223,8 +219,7 @@ def make_agent_folders(path: Path) -> None:
 
 
 def kept_permissions(info: os.stat_result | None) -> int | None:
-    """The permissions a replaced file keeps: a regular file's own, else None (a new file's
-    mode)."""
+    """The permissions a replaced file keeps: a regular file's own, else None (a new file's)."""
     if info is None or not stat.S_ISREG(info.st_mode):
         return None
     return stat.S_IMODE(info.st_mode) & 0o777

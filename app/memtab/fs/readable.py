@@ -84,8 +84,7 @@ def read_readable(
 def read_readable_path(
     path: str | os.PathLike[str], *, limit: int | None, follow_link: bool = False
 ) -> bytes:
-    """`read_readable` by path; `follow_link` reads a link as the file it names (held to the
-    rule)."""
+    """`read_readable` by path; `follow_link` reads a link as the file it names (by the rule)."""
     text = os.path.realpath(path) if follow_link else os.fspath(path)
     fd, _ = open_readable_path(text)  # no folder opened, nor its path joined again
     try:
@@ -95,8 +94,7 @@ def read_readable_path(
 
 
 def _linked_only_to_own_temp(directory: Directory, info: os.stat_result) -> bool:
-    """Whether a file's one other link is a temp of Memtab's in its directory (a killed
-    create's)."""
+    """Whether a file's one other link is a Memtab temp in its directory (a killed create's)."""
     if info.st_nlink != 2:
         return False
     try:

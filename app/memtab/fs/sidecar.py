@@ -21,8 +21,7 @@ from memtab.fs.user_files import open_regular_file
 logger = logging.getLogger(__name__)
 
 CORRUPT_INFIX = ".corrupt-"
-# Sidecars may hold credentials: the copy is private.
-_KEPT_ASIDE_MODE = 0o600
+_KEPT_ASIDE_MODE = 0o600  # sidecars may hold credentials: the copy is private
 
 
 class SidecarRead(Slotted):
@@ -83,8 +82,7 @@ def parse_object(data: bytes) -> tuple[dict[str, Any], str | None]:
 
 
 def read_sidecar(path: Path, *, max_bytes: int | None = None) -> SidecarRead:
-    """Read the JSON object in `path` without ever raising (missing: empty; over `max_bytes`: not
-    read)."""
+    """The JSON object in `path`, never raising (missing: empty; over `max_bytes`: not read)."""
     try:
         data = _read_capped(path, max_bytes)
     except FileNotFoundError:
@@ -227,8 +225,7 @@ _listeners_guard = threading.Lock()
 
 
 def on_kept_aside(listener: Callable[[KeptAside], None]) -> Callable[[], None]:
-    """Call `listener` for every file this process keeps aside; returns the function that stops
-    it."""
+    """Call `listener` for every file this process keeps aside; returns what stops it."""
     with _listeners_guard:
         _listeners.append(listener)
 

@@ -18,6 +18,5 @@ def _escaped(match: re.Match[str]) -> str:
 
 
 def printable(text: str, *, multiline: bool = False) -> str:
-    """`text` with each control character (line feeds too unless `multiline`) written as a visible
-    escape."""
+    """`text` with each control character (a line feed unless `multiline`) as a visible escape."""
     return (_UNSAFE if multiline else _UNSAFE_OR_NEWLINE).sub(_escaped, text)

@@ -87,8 +87,7 @@ def open_regular_file(path: Path | str) -> BinaryIO:
 
 
 def read_whole_regular_file(path: Path | str) -> bytes:
-    """All of regular file `path` (a file Memtab keeps that may have been replaced), never waited
-    for."""
+    """All of regular file `path` (one Memtab keeps, maybe replaced), never waited for."""
     with open_regular_file(path) as stream:
         return stream.read()
 

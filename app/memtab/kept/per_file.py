@@ -1,7 +1,6 @@
-"""What an engine keeps of each memory file between runs (docs/formats.md §19.10): worked out
-once per text, keyed by a digest of the file's key and text (read anyway: the engines show its
-lines), in the process and in the engine's memo (`fs.memo`), so a next run works out only the files
-whose text changed."""
+"""What an engine keeps of each memory file between runs (docs/formats.md §19.10): worked out once
+per text, keyed by a digest of the file's key and text, in the process and in the engine's memo
+(`fs.memo`), so a next run works out only the files whose text changed."""
 
 from __future__ import annotations
 
@@ -37,8 +36,7 @@ MAGIC = b"memtab-trust\n"
 MAX_CACHE_BYTES = 256 * 1024 * 1024
 """Bigger than any real cache (20,000 files' words take ~1 MB): not read — nor a file
 whose data unpacks to more (a forged file of a few bytes can unpack to gigabytes)."""
-MAX_LINE = 10_000_000
-"""No memory file read has more lines: a line number past it is no line."""
+MAX_LINE = 10_000_000  # no memory file read has more lines: a line number past it is no line
 _DIGEST = 16
 
 
@@ -86,22 +84,18 @@ class KeptOnDisk(Generic[T]):
 
     def __init__(
         self,
-        memo: Memo,
-        *,
         home: Home,
         engine: str,
+        *,
         pack: Callable[[T], object],
         unpack: Callable[[Any], T],
         fits: Callable[[T, Any], bool] | None = None,
     ) -> None:
         """`unpack` raises one of `DAMAGE` for a value `pack` never made; `fits` says
         whether a value could have been made for the context (else the file is damage)."""
-        self.memo = memo
-        self._home = str(home.root)
-        self._engine = engine
-        self._pack = pack
-        self._unpack = unpack
-        self._fits = fits
+        self.memo = memo_of(home, engine)
+        self._home, self._engine = str(home.root), engine
+        self._pack, self._unpack, self._fits = pack, unpack, fits
 
     @classmethod
     def of_home(
@@ -113,8 +107,7 @@ class KeptOnDisk(Generic[T]):
         unpack: Callable[[Any], T],
         fits: Callable[[T, Any], bool] | None = None,
     ) -> KeptOnDisk[T]:
-        memo = memo_of(home, engine)
-        return cls(memo, home=home, engine=engine, pack=pack, unpack=unpack, fits=fits)
+        return cls(home, engine, pack=pack, unpack=unpack, fits=fits)
 
     def load(self, context: Hashable) -> dict[str, tuple[bytes, T]]:
         """Each file's digest and value by its key, as the cache file holds them for
@@ -164,18 +157,16 @@ class KeptAnswer:
     file holds is an answer the engine could have made (a file damaged or forged is none:
     worked out anew)."""
 
-    def __init__(self, memo: Memo, *, home: Home, engine: str, valid: Callable[[Any], bool]):
-        self.memo = memo
-        self._home = str(home.root)
-        self._engine = engine
-        self._valid = valid
+    def __init__(self, home: Home, engine: str, *, valid: Callable[[Any], bool]):
+        self.memo = memo_of(home, engine)
+        self._home, self._engine, self._valid = str(home.root), engine, valid
         self._kept: tuple[bytes, Any] | None = None
         self._forgotten = False
         self._lock = threading.Lock()
 
     @classmethod
     def of_home(cls, home: Home, engine: str, *, valid: Callable[[Any], bool]) -> KeptAnswer:
-        return cls(memo_of(home, engine), home=home, engine=engine, valid=valid)
+        return cls(home, engine, valid=valid)
 
     def get(self, run: bytes) -> Any | None:
         """The answer kept for the files digested to `run`, or None."""

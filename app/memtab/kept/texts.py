@@ -1,7 +1,6 @@
-"""The texts of the memory files as the check and trust commands last read them, kept between
-processes (docs/formats.md §19.10): a file whose `lstat` still gives the stamp it had when read,
-past the racy margin (`fs.memo`), is taken as its text then, without an open; a link at its name is
-read, and refused, as always. In one sealed memo per home (`per_file.memo_of`)."""
+"""The memory files' texts as the check and trust commands last read them (docs/formats.md §19.10):
+a file whose `lstat` still gives its stamp when read, past the racy margin (`fs.memo`), is taken as
+its text then, unopened; a link is read, and refused, as always. One sealed memo per home."""
 
 from __future__ import annotations
 
@@ -40,10 +39,8 @@ class KeptTexts:
         self._hold = hold
         self._known: dict[str, Entry] | None = None
         self._seen: dict[str, Entry] = {}
-        self.read_again = 0
-        """Files of the run so far that were read (not kept, or changed since)."""
-        self.last_read = 0
-        """Files the last run read."""
+        self.read_again = 0  # files of the run so far that were read (not kept, or changed since)
+        self.last_read = 0  # files the last run read
 
     def recall(self, physical: str, info: os.stat_result) -> tuple[bytes, bool] | None:
         if self._known is None:
@@ -66,18 +63,9 @@ class KeptTexts:
         known = self._known or {}
         kept = self._seen if everything else {**known, **self._seen}
         if self.read_again or kept.keys() != known.keys():
-            self.memo.write_sealed(
-                MAGIC,
-                (
-                    CACHE_VERSION,
-                    self._home,
-                    ENGINE,
-                    tuple(kept),
-                    tuple(entry[0] for entry in kept.values()),
-                    tuple(entry[1] for entry in kept.values()),
-                    tuple(entry[2] for entry in kept.values()),
-                ),
-            )
+            columns = (tuple(entry[i] for entry in kept.values()) for i in range(3))
+            held = (CACHE_VERSION, self._home, ENGINE, tuple(kept), *columns)
+            self.memo.write_sealed(MAGIC, held)
         self._known, self._seen = (kept if self._hold else None), {}
         self.last_read, self.read_again = self.read_again, 0
 

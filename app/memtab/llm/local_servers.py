@@ -52,8 +52,7 @@ def _base_url(server: LocalServer) -> str:
 
 
 class LocalServer(Record, write_only=True):
-    """A model server that answered: what it is, where, and the models it serves
-    (`memtab models --local --json`, docs/formats.md §13)."""
+    """A model server that answered (`memtab models --local --json`, docs/formats.md §13)."""
 
     kind: str
     title: str

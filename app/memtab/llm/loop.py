@@ -61,8 +61,7 @@ class ToolExecution:
 
 @dataclass
 class LoopResult:
-    """How a tool loop ended and everything that happened on the way. `text` is the last reply's
-    text, trimmed (the summary when `stop_reason == "final"`)."""
+    """How a tool loop ended and all on the way; `text`: the last reply's, trimmed."""
 
     text: str
     stop_reason: StopReason

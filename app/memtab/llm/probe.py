@@ -64,8 +64,7 @@ _HEADLINES: dict[ProviderErrorKind, str] = {
 
 
 class ProbeResult(Record):
-    """How a test request went; `summary` is one line for the dialog or the terminal
-    (`memtab models test --json`)."""
+    """How a test request went (`memtab models test --json`); `summary` in one line."""
 
     ok: bool
     summary: str

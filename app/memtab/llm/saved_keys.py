@@ -84,11 +84,9 @@ class SavedKeys:
             provider=section.provider, base_url=section.base_url, api_key=section.api_key or ""
         )
         if top_provider is None:
-            if base_url is not None and not key_origin(base_url):
-                return cls(keys, top=top, kept=tuple(kept), unused=unused)
-            return cls(keys, top_key, base_url, top, tuple(kept), unused)
-        place = place_of(top_provider, base_url)
-        if place is not None:
+            if base_url is None or key_origin(base_url):
+                return cls(keys, top_key, base_url, top, tuple(kept), unused)
+        elif (place := place_of(top_provider, base_url)) is not None:
             keys[place] = top_key  # the selection's own key wins over a stale copy
         return cls(keys, top=top, kept=tuple(kept), unused=unused)
 
@@ -144,22 +142,12 @@ class SavedKeys:
     def key_for(self, provider: str, base_url: str) -> str | None:
         """The key saved for `provider` at `base_url`'s origin, or None."""
         place = place_of(provider, base_url)
-        if place is None:
-            return None
-        if place in self.keys:
-            return self.keys[place]
-        if self.unbound is not None and place == place_of(provider, self.unbound_base_url):
-            return self.unbound
-        return None
+        return self.bound(provider).get(place) if place is not None else None
 
     def origins(self, provider: str) -> frozenset[str]:
         """Every origin a key is saved for with `provider` (never the keys themselves)."""
         name = provider.strip().lower()
-        found = {origin for (saved, origin) in self.keys if saved == name}
-        unbound = place_of(name, self.unbound_base_url) if self.unbound else None
-        if unbound is not None:
-            found.add(unbound[1])
-        return frozenset(found)
+        return frozenset(origin for (saved, origin) in self.bound(name) if saved == name)
 
     def bound(self, provider: str) -> dict[KeyPlace, str]:
         """Every key by place, the unbound one given to `provider` (a save names one)."""

@@ -27,8 +27,7 @@ answer in words (Consolidate now's)."""
 
 @dataclass(frozen=True)
 class ModelJob:
-    """What a job asks of each of its requests: a name for messages, its reply limit unless
-    settings.json sets one, and what its replies are (`Structured`; None: left to the model)."""
+    """What a job asks of its requests: a name, its reply limit, its replies' shape."""
 
     name: str
     max_tokens: int
@@ -89,8 +88,7 @@ UnusedKeys = ValidItems[tuple[UnusedKey, ...]]
 
 
 class ProviderSection(Record):
-    """The provider keys of settings.json (docs/formats.md §15.1; snake_case keys); each is
-    optional, blank counts as unset (see `saved_keys.configured`)."""
+    """settings.json's provider keys (docs/formats.md §15.1); blank counts as unset."""
 
     provider: OrNone[str] = None
     model: OrNone[str] = None

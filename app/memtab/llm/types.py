@@ -179,10 +179,14 @@ class ProviderWrapper:
         return self.provider.complete(system, messages, tools, cancel=cancel)
 
     def close(self) -> None:
-        """Close the wrapped provider, if it holds anything."""
-        close = getattr(self.provider, "close", None)
-        if callable(close):
-            close()
+        close_provider(self.provider)
+
+
+def close_provider(provider: ChatProvider) -> None:
+    """Release a provider's connections, if it holds any (HTTP providers hold a pool)."""
+    close = getattr(provider, "close", None)  # duck-typed: httpx2 loads only with a model
+    if callable(close):
+        close()
 
 
 OFFLINE_PROVIDER = "offline"

@@ -70,9 +70,7 @@ class Rule:
         if self._kept(match):
             return match.group(0)
         start, end = _secret_span(match)
-        whole_start = match.start()
-        whole = match.group(0)
-        return whole[: start - whole_start] + REDACTED + whole[end - whole_start :]
+        return match.string[match.start() : start] + REDACTED + match.string[end : match.end()]
 
 
 def _secret_span(match: re.Match[str]) -> tuple[int, int]:

@@ -4,11 +4,9 @@ gutter; a known MCP client is named as its agent."""
 
 from memtab.fs.slotted import Slotted
 
-MCP_PREFIX = "mcp:"
-"""An MCP client's actor is `mcp:<client>` (§22.4)."""
+MCP_PREFIX = "mcp:"  # an MCP client's actor is `mcp:<client>` (§22.4)
 
-EXTERNAL = "external"
-"""A change another program made, as history records it (§14.2)."""
+EXTERNAL = "external"  # a change another program made, as history records it (§14.2)
 
 BEFORE_MEMTAB = "before-memtab"
 """Blame: the file held the line when Memtab first saw it (its time is that sight's)."""
@@ -22,10 +20,8 @@ class ActorName(Slotted):
 
     __slots__ = ("name", "short")
 
-    name: str
-    """Its name, as it starts a sentence or fills a WHO column."""
-    short: str
-    """At most seven letters (the blame gutter)."""
+    name: str  # its name, as it starts a sentence or fills a WHO column
+    short: str  # at most seven letters (the blame gutter)
 
     def __init__(self, name: str, short: str) -> None:
         self.name, self.short = name, short

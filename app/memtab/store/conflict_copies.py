@@ -71,8 +71,7 @@ TOOL_NAMES = {
 
 
 class CopyName(NamedTuple):
-    """What a conflict copy's name says: its original, the tool, and the time and machine written
-    into it."""
+    """What a conflict copy's name says: its original, the tool, when and where it was written."""
 
     original: str
     tool: str

@@ -21,10 +21,8 @@ from memtab.fs.records import PlainJson, Record, ValidEntries
 logger = logging.getLogger(__name__)
 
 CACHE_VERSION: Final = 2
-# The scope roots one cache remembers, the most recently listed.
-MAX_ROOTS = 16
-# Bigger than any real cache: not read.
-MAX_CACHE_BYTES = 64 * 1024 * 1024
+MAX_ROOTS = 16  # the scope roots one cache remembers, the most recently listed
+MAX_CACHE_BYTES = 64 * 1024 * 1024  # bigger than any real cache: not read
 
 Described = tuple[str, str, bool]
 """What a listing shows of a file it did not read: (description, heading, binary)."""
@@ -40,8 +38,7 @@ class CachedRoot(Record):
     """One scope root's files (docs/formats.md §15.4), a list per field in one order, kept as parsed
     and checked as recalled."""
 
-    paths: Annotated[list[Any], PlainJson]
-    """Each file's path below the root, `/`-joined."""
+    paths: Annotated[list[Any], PlainJson]  # each file's path below the root, `/`-joined
     stamps: str
     """Base64 of each file's `Stamp` packed in 32 bytes (`_PACKED_STAMP`), one after another."""
     descriptions: Annotated[list[Any], PlainJson]
@@ -84,8 +81,7 @@ def cached_root(entries: Mapping[str, KnownEntry]) -> CachedRoot:
 
 
 class KnownFiles:
-    """One scope root's files as last read, by `/`-joined relative path, and what a listing
-    learns."""
+    """One scope root's files as last read, by `/`-joined relative path; what a listing learns."""
 
     def __init__(self, known: Mapping[str, KnownEntry], *, read_at_ns: int | None = None) -> None:
         """`known`: the root's entries; `read_at_ns`: when the listing started."""
@@ -93,8 +89,7 @@ class KnownFiles:
         self._racy_after_ns = (read_at_ns or time.time_ns()) - memo.RACY_MARGIN_NS
         self.seen: dict[str, KnownEntry] = {}
         """Every file listed so far, remembered or read (the next cache of this root)."""
-        self.read_again = 0
-        """Files the listing had to read (not remembered, or changed since)."""
+        self.read_again = 0  # files the listing had to read (not remembered, or changed since)
 
     def recall(self, relative: str, info: os.stat_result) -> Described | None:
         """The file at `relative` as last read, if still as `info` says."""

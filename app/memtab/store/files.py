@@ -46,8 +46,7 @@ class FileEntry(NamedTuple):
     size_bytes: int
     modified_at_ms: int
     binary: bool = False
-    heading: str = ""
-    """What the file calls itself, read only when it has no description."""
+    heading: str = ""  # what the file calls itself, read only when it has no description
 
     @property
     def over_cap(self) -> bool:
@@ -76,8 +75,7 @@ class UnaddressableEntry(NamedTuple):
     opened or changed (docs/formats.md §4.2)."""
 
     parent: VirtualPath
-    name: str
-    """As on disk (an undecodable byte is a lone surrogate)."""
+    name: str  # as on disk (an undecodable byte is a lone surrogate)
     is_dir: bool
 
     @property
@@ -117,8 +115,7 @@ class ScopeOutline(Slotted):
     direct_files: Mapping[tuple[str, ...], int]
     """Files directly in each directory, by its segments (`()` is the scope root)."""
     error: str | None
-    too_deep: tuple[VirtualPath, ...]
-    """As `ScopeListing.too_deep`."""
+    too_deep: tuple[VirtualPath, ...]  # as `ScopeListing.too_deep`
     walk: ScopeWalk | None
     """The walk the outline was made from, listed by the full listing that follows."""
 
@@ -152,8 +149,7 @@ def _read_entry_stat(
 ) -> tuple[FileEntry, os.stat_result]:
     """The file read and its stat as read. FileNotFoundError when gone since listed, OSError when no
     longer a regular file."""
-    # One open (by the readability rule) for both the stat and the 4 KiB prefix, unbuffered.
-    try:
+    try:  # one open (by the readability rule) for both the stat and the 4 KiB prefix, unbuffered
         fd, stat_result = open_readable_path(physical)
     except HardLinkedFileError as linked:  # may be a file outside the home: listed, not read
         stat_result = linked.info or os.lstat(physical)
@@ -368,8 +364,7 @@ def list_scope(
 
 
 def outline_scope(scope: Scope, root: Path | None) -> ScopeOutline:
-    """A scope's directories and file counts by the listing's rules, from names alone, with the
-    walk."""
+    """A scope's directories and file counts by the listing's rules, from names, with the walk."""
     if root is None:
         return ScopeOutline(scope)
     walk = walk_scope(root)
@@ -473,8 +468,7 @@ def read_text_in(directory: Directory, name: str) -> tuple[str, bytes, bytes, in
 
 
 def capped_text(data: bytes) -> tuple[str, bytes, bool]:
-    """What `read_text_in` makes of the bytes read: the text, its UTF-8, and whether over the
-    cap."""
+    """What `read_text_in` makes of the bytes read: the text, its UTF-8, whether over the cap."""
     kept = data[:MAX_FILE_BYTES]
     try:
         content, encoded = kept.decode("utf-8"), kept  # valid UTF-8 is its own encoding

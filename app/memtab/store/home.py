@@ -86,13 +86,11 @@ def _has_entries(path: Path) -> bool:
         with os.scandir(path) as entries:
             return any(True for _ in entries)
     except OSError:
-        # As mux: an unreadable tree counts as populated.
-        return True
+        return True  # as mux: an unreadable tree counts as populated
 
 
 def _marked_legacy_home(home_dir: Path) -> str | None:
-    """The leftover home `~/.xum.legacy-fallback` names, if a small regular file naming a known
-    one."""
+    """The leftover home `~/.xum.legacy-fallback` names, if a small file naming a known one."""
     marker = home_dir / _LEGACY_MARKER
     try:
         info = marker.lstat()
@@ -229,8 +227,7 @@ HARVEST_DIR_NAME = "harvest"
 """mux's harvest folder in a workspace scope (`memtab.writer.inbox.harvest`)."""
 SUGGESTIONS_DIR_NAME = "suggestions"
 """The offline writer's suggestions, a `<workspace id>.json` each."""
-PROPOSALS_DIR_NAME = "proposals"
-"""Agents' proposals, a `<workspace id or global>.json` each."""
+PROPOSALS_DIR_NAME = "proposals"  # agents' proposals, a `<workspace id or global>.json` each
 _QUEUES = {SUGGESTIONS_DIR_NAME: PathKind.SUGGESTIONS, PROPOSALS_DIR_NAME: PathKind.PROPOSALS}
 _HISTORY_FILES = {_Names.runs_log: PathKind.RUNS_LOG, _Names.recording: PathKind.HISTORY_RECORDING}
 
@@ -317,8 +314,7 @@ class Home:
         return f"Home({str(self.root)!r})"
 
     def classify(self, path: str | os.PathLike[str]) -> PathPlace:
-        """What part of this home the absolute `path` is, by string work alone (no symlinks
-        resolved)."""
+        """What part of this home the absolute `path` is, by string work (no links resolved)."""
         text, root = os.fspath(path), str(self.root)
         if text == root:
             return PathPlace(PathKind.HOME)

@@ -62,8 +62,7 @@ def remove_leftover_temps_once(home: Home) -> int:
 
 
 def xum_temp_leftovers(home: Home, *, now: float | None = None) -> list[Path]:
-    """xum's temp siblings (docs/formats.md §16) in every scope, over a minute old: what a killed
-    xum left."""
+    """xum's temp siblings (docs/formats.md §16) in every scope, over a minute old: a dead xum's."""
     now = time.time() if now is None else now
     found: list[Path] = []
     for _scope, root in home.scope_roots():

@@ -40,8 +40,7 @@ class Scope(StrEnum):
 
     @property
     def shared(self) -> bool:
-        """Whether the scope is shared beyond one agent's session: every scope but the session
-        scope."""
+        """Whether the scope is shared beyond one agent's session: all but the session scope."""
         return self is not Scope.SESSION
 
 
@@ -298,8 +297,7 @@ def parse_file_path(raw: str) -> VirtualPath:
 
 
 def require_file_path(path: VirtualPath, raw: str | None = None) -> VirtualPath:
-    """`path` when it names something inside a scope; PathError for `/memories` and the scope
-    roots."""
+    """`path` when it names something inside a scope; PathError for `/memories` and scope roots."""
     if path.scope is None or not path.segments:
         shown = str(path) if raw is None else raw
         raise PathError(f"Invalid memory path {shown!r}: expected a path inside a scope")
@@ -314,8 +312,7 @@ _SEPARATORS = re.compile(r"[/\\]" if sys.platform == "win32" else "/")
 
 
 def normalize_project_path(project_path: str) -> str:
-    """A project path as mux's config loader keys it: trailing `/` and `\\` stripped (`/` alone
-    becomes "")."""
+    r"""A project path as mux's config loader keys it: trailing `/` and `\` stripped (`/`: "")."""
     return _TRAILING_SEPARATORS.sub("", project_path)
 
 

@@ -13,8 +13,7 @@ from memtab.store.paths import MAX_PATH_DEPTH, PLAIN_LISTED_NAME, is_addressable
 
 logger = logging.getLogger(__name__)
 
-# A Memtab temp this old was left by a process that died mid-write.
-STALE_TEMP_AGE_S = 60.0
+STALE_TEMP_AGE_S = 60.0  # a Memtab temp this old was left by a process that died mid-write
 
 
 class Folder(Slotted):
@@ -48,8 +47,7 @@ class ScopeWalk(Slotted):
 
     root: str
     folders: tuple[Folder, ...]
-    error: str | None
-    """Why the root could not be read, if it could not."""
+    error: str | None  # why the root could not be read, if it could not
     unaddressable: tuple[tuple[tuple[str, ...], str, bool], ...]
     """(parent segments, name, is a dir) of entries no virtual path can name, not descended into."""
     too_deep: tuple[tuple[str, ...], ...]

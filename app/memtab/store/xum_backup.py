@@ -21,8 +21,7 @@ class XumBackupSettings(Record):
 
     repo_url: OrNone[str] = None
     branch: OrNone[str] = None
-    include_global_memory: OrNone[bool] = None
-    """Default true."""
+    include_global_memory: OrNone[bool] = None  # default true
     include_projects: OrNone[bool] = None
     """Default false: project memory goes only when the user opted in."""
 
@@ -48,8 +47,7 @@ class BackupOverlap(Record, write_only=True):
     `xumBackup` (docs/formats.md §18.9)."""
 
     repo_url: str
-    scopes: tuple[str, ...]
-    """Memtab's labels: `global`, `project:/path`."""
+    scopes: tuple[str, ...]  # Memtab's labels: `global`, `project:/path`
     owner: Owner | None
     message: str = computed(_overlap_message)
 

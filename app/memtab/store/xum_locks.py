@@ -22,8 +22,7 @@ from memtab.fs.locking.locks import DEFAULT_TIMEOUT_S, interprocess_lock
 from memtab.store.errors import MemoryStoreError, ScopeBusyError, ScopeUnavailableError
 from memtab.store.home import Home
 
-# xum's TARGET_MUTATION_LOCK_TIMEOUT_MS and MEMORY_META_LOCK_TIMEOUT_MS.
-TARGET_WAIT_S = 2.0
+TARGET_WAIT_S = 2.0  # xum's TARGET_MUTATION_LOCK_TIMEOUT_MS and MEMORY_META_LOCK_TIMEOUT_MS
 META_WAIT_S = 5.0
 BUSY_MESSAGE = "Another process is changing this memory (xum holds its lock); try again"
 META_LOCK_NAME = "memory-meta"  # Memtab's own lock of memory-meta.json (docs/formats.md §14.1)
@@ -42,8 +41,7 @@ def xum_locks_dir(home: Home) -> Path:
 
 
 def memory_lock_key(home: Home, store_root: Path) -> str:
-    """xum's key for a memory store root (`memoryMutationLockKey`), resolved as Node's
-    `path.resolve`."""
+    """xum's key for a memory store root (`memoryMutationLockKey`), as Node's `path.resolve`."""
     memory_root = os.path.abspath(home.root / "memory")
     resolved = os.path.abspath(store_root)
     if resolved == memory_root or resolved.startswith(memory_root + os.sep):
@@ -182,16 +180,9 @@ def refuse_if_removed(home: Home, workspace_ids: Iterable[str | None]) -> None:
 _holding = threading.local()
 
 
-def _held_here() -> set[str]:
-    held: set[str] | None = getattr(_holding, "paths", None)
-    if held is None:
-        held = _holding.paths = set()
-    return held
-
-
 @contextlib.contextmanager
 def _holding_lease(path: Path, label: str, timeout_s: float) -> Iterator[None]:
-    held = _held_here()
+    held: set[str] = vars(_holding).setdefault("paths", set())  # this thread's
     key = os.path.abspath(path)
     if key in held:  # this thread holds it already (one lock, two scopes)
         yield
@@ -228,8 +219,7 @@ def holding_targets(
 
 @contextlib.contextmanager
 def holding_meta(home: Home, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> Iterator[None]:
-    """Hold Memtab's lock of memory-meta.json, then xum's (up to META_WAIT_S);
-    LockUnavailableError."""
+    """Hold Memtab's lock of memory-meta.json, then xum's (to META_WAIT_S); LockUnavailableError."""
     with interprocess_lock(home.lock_path(META_LOCK_NAME), timeout_s=timeout_s):
         lock = LeaseLock(meta_lock_path(home), "memory sidecar lock")
         try:

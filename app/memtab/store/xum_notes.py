@@ -17,8 +17,7 @@ _ESCAPE = LazyPattern(r"=([0-9A-F]{2})")
 
 
 def adopted_child(path: VirtualPath) -> str | None:
-    """The sub-agent whose old notebook a note below `imported/<child>/` was adopted from, else
-    None."""
+    """The sub-agent whose old notebook a note below `imported/<child>/` came from, else None."""
     segments = path.segments
     if path.scope is not Scope.WORKSPACE or len(segments) < 2 or segments[0] != IMPORTED_DIR:
         return None

@@ -126,8 +126,7 @@ class TargetSync:
     paths: SyncPaths
     open_scopes: Callable[[], list[tuple[SyncedScope, MemoryStore]]]
     """The target's scopes' stores, nothing read yet."""
-    read_scopes: ReadScopes
-    """The target's scopes as they are now (read at each export)."""
+    read_scopes: ReadScopes  # the target's scopes as they are now (read at each export)
     state: SyncState
     ever_synced: bool
     progress: Progress
@@ -212,14 +211,14 @@ class TargetSync:
                 )
             head = merged
             if merged is None or merged == remote:
-                outcome.state = outcome.state.with_changes(unpushed=0)  # the remote has them
+                outcome.state = outcome.state.replaced(unpushed=0)  # the remote has them
                 return outcome
             sent = plural(outcome.state.unpushed, "change")
             self.progress(f"Pushing {sent} to {self.target.remote}")
             try:
                 if self.git.push(self.target.branch, merged):
                     outcome.pushed += outcome.state.unpushed
-                    outcome.state = outcome.state.with_changes(unpushed=0)
+                    outcome.state = outcome.state.replaced(unpushed=0)
                     return outcome
             except GitError as error:
                 self._network_failure(error, outcome)
@@ -278,7 +277,7 @@ class TargetSync:
                 self.synced, head, head, head, [], meta_read, outcome.state
             )
         outcome.pushed += outcome.state.unpushed
-        outcome.state = outcome.state.with_changes(unpushed=0)
+        outcome.state = outcome.state.replaced(unpushed=0)
         return True
 
     def _export(
@@ -303,7 +302,7 @@ class TargetSync:
             for prefix, entries in exported.meta_read.items()
         }
         before = outcome.state
-        outcome.state = before.with_changes(
+        outcome.state = before.replaced(
             unpushed=before.unpushed + exported.commits,
             head=exported.head,
             meta=baseline,
@@ -341,7 +340,7 @@ class TargetSync:
             return remote, []
         if base == remote:
             return head, []
-        trees = [self.repo.entries(commit) for commit in (base, head, remote)]
+        trees = [self.repo.reader.files(commit) for commit in (base, head, remote)]
         merged_tree, contents, conflicts, notes = self._merge_trees(
             *trees, has_base=base is not None
         )
@@ -386,7 +385,7 @@ class TargetSync:
         new_contents: dict[str, bytes] = dict(files.merged)
         sidecars = {p for tree in (base, ours, theirs) for p in tree if p.startswith(".memtab/")}
         for path in sorted(sidecars):
-            before, one, other = (_oid(tree.get(path)) for tree in (base, ours, theirs))
+            before, one, other = (t[path].oid if path in t else None for t in (base, ours, theirs))
             if path.startswith(META_DIR + "/") and path.endswith(".json") and one != other:
                 data = self._merged_meta(path, before, one, other, files.paths(), has_base, renames)
                 if data is not None:
@@ -424,7 +423,3 @@ class TargetSync:
         rels = [p[len(prefix) + 1 :] for p in files if p.startswith(prefix + "/")]
         merged = merge_records(records[0] if has_base else None, records[1], records[2], rels)
         return render_records(merged) if merged else None
-
-
-def _oid(entry: TreeEntry | None) -> str | None:
-    return entry.oid if entry is not None else None

@@ -8,6 +8,7 @@ import json
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.store.history.blobs import BlobError, BlobStore
@@ -54,8 +55,7 @@ def export_entries(
     files: Iterable[str],
     now: int,
 ) -> Records:
-    """The repository's entries once this machine's changes since `baseline` are added, for `files`
-    only."""
+    """The repository's entries of `files` once this machine's changes since `baseline` are in."""
     exported: Records = {}
     for rel in files:
         held = tree.get(rel, _DEFAULT)
@@ -196,8 +196,7 @@ def find_renames(base: Tree, side: Tree) -> dict[str, str]:
 def carry_renames(
     base: Tree, renamed: Tree, edited: Tree
 ) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
-    """Carry `edited`'s change of a file `renamed` moved to its new path; the three trees to
-    merge."""
+    """Carry `edited`'s change of a file `renamed` moved to its new path; the trees to merge."""
     base_out, edited_out = dict(base), dict(edited)
     for old, new in find_renames(base, renamed).items():
         oid = base[old]
@@ -274,8 +273,7 @@ def _text(data: bytes | None) -> str | None:
 
 logger = logging.getLogger(__name__)
 
-# Versions of one move this close together are one commit.
-_MOVE_WINDOW_MS = 2000
+_MOVE_WINDOW_MS = 2000  # versions of one move this close together are one commit
 
 
 @dataclass(frozen=True)
@@ -356,12 +354,11 @@ def export_changes(
 
     result = ExportResult(head, pending=pending)
     planned: list[NewCommit] = []
+    machine = {"Machine": committer.machine}
     if changed and head is None:
         contents: dict[str, Change] = {p: (f.content() if f else None) for p, f in changed.items()}
         message = _message(
-            f"First sync from {committer.machine}: {len(contents)} files",
-            [],
-            {"Machine": committer.machine},
+            f"First sync from {committer.machine}: {len(contents)} files", [], machine
         )
         format_file = json.dumps(RepoFormat(format=FORMAT_VERSION).to_json(), indent=2) + "\n"
         planned.append(NewCommit({FORMAT_PATH: format_file.encode(), **contents}, message))
@@ -372,15 +369,13 @@ def export_changes(
         message = _message(
             f"{SYNC_ACTOR}: merged again {_first_and_more(paths)}",
             [f"merge {path}" for path in paths],
-            {"Actor": SYNC_ACTOR, "Machine": committer.machine},
+            {"Actor": SYNC_ACTOR, **machine},
         )
         planned.append(NewCommit(dict(remerged), message))
     files = _applied(committer.repo, tree, planned)
     meta_changes, result.meta_read = _meta_changes(committer.repo, files, synced, state, now)
     if meta_changes:
-        message = _message(
-            f"Pins and usage from {committer.machine}", [], {"Machine": committer.machine}
-        )
+        message = _message(f"Pins and usage from {committer.machine}", [], machine)
         planned.append(NewCommit(dict(meta_changes), message))
     result.head = committer.commit(head, planned)
     result.commits = len(planned)
@@ -404,13 +399,11 @@ def _applied(repo: Repository, tree: Mapping[str, str], commits: list[NewCommit]
     return files
 
 
-@dataclass(frozen=True)
-class _Merged:
-    """What the repository should hold for a pending file merged cleanly."""
+class _Merged(NamedTuple):
+    """What the repository should hold for a pending file merged cleanly (`unchanged`: it does)."""
 
     data: bytes | None
     unchanged: bool
-    """It holds that already."""
 
 
 def _merge_pending(
@@ -559,12 +552,8 @@ def _describe(group: list[tuple[Version, str]], machine: str) -> str:
             lines.append(f"{'delete' if version.deleted else version.op} {version.path}")
     what = _first_and_more(lines)
     who = first.actor + (f" run {first.run_id}" if first.run_id else "")
-    trailers = {
-        "Actor": first.actor,
-        "Run": first.run_id,
-        "Machine": machine,
-        "Version": group[-1][0].id,
-    }
+    last = group[-1][0].id
+    trailers = {"Actor": first.actor, "Run": first.run_id, "Machine": machine, "Version": last}
     return _message(f"{who}: {what}", lines if len(lines) > 1 else [], trailers)
 
 

@@ -51,8 +51,7 @@ def log_imports(
     *,
     durable: bool = True,
 ) -> None:
-    """Add the run of a sync of `target` that brought `changes` in; not `durable`: the caller
-    flushes."""
+    """Log the run of a sync of `target` that brought `changes`; not `durable`: caller flushes."""
     if not changes:
         return
     ops = tuple(  # a thousand for a machine joining, of values history made: unchecked
@@ -225,7 +224,7 @@ class Importer:
                 path: IntendedFile(before=write.have.blob if write.have else None, after=write.want)
                 for path, write in writes.items()
             },
-            state=state.with_changes(pending=pending),
+            state=state.replaced(pending=pending),
         )
         # Durable before the first write: by the batch's flush when only files are written, else on
         # its own.
@@ -415,8 +414,7 @@ class Importer:
 
 
 def _done(intent: ImportIntent, final: SyncState, meta: dict[str, MetaChange]) -> ImportIntent:
-    """`intent` once its files are written, with its end state and pins and usage (built
-    unchecked)."""
+    """`intent` once its files are written: its end state, pins and usage (built unchecked)."""
     values = {name: getattr(intent, name) for name in ("version", "merge", "start", "remote")}
     return ImportIntent.unchecked(
         **values, files=intent.files, state=intent.state, done=final, meta=meta
@@ -456,7 +454,7 @@ def _planned(
 def ended(
     state: SyncState, merged: str | None, pending: dict[str, Pending], meta: ScopeMeta, now: int
 ) -> SyncState:
-    return state.with_changes(
+    return state.replaced(
         head=merged,
         pending=pending,
         meta=meta,

@@ -236,7 +236,7 @@ class InterruptedImport:
             start=branch,
             remote=remote,
             files=files,
-            state=state.with_changes(pending=pending),
+            state=state.replaced(pending=pending),
         )
 
     def _waiting_merge(self, branch: str | None) -> tuple[str, str] | None:
@@ -270,8 +270,7 @@ def _meta_written(synced: Sequence[SyncedStore], intent: ImportIntent) -> bool:
 def _sync_versions(
     done: Sequence[tuple[SyncedStore, VirtualPath, LocalFile | None]],
 ) -> list[RecordedChange]:
-    """The versions sync recorded of files the import wrote, when newest and holding what the file
-    holds."""
+    """The versions sync recorded of the files the import wrote, newest and as on disk."""
     found: list[RecordedChange] = []
     by_store: dict[int, tuple[SyncedStore, dict[str, LocalFile | None]]] = {}
     for item, virtual, have in done:

@@ -38,14 +38,11 @@ class Pending(Record):
 
     kind: PendingKind
     base: Text = None
-    local: Text = None
-    """sha256 of the live content the record was made for (None: no file)."""
-    remote: Text = None
-    """The blob id the repository holds (None: no file there)."""
+    local: Text = None  # sha256 of the live content the record was made for (None: no file)
+    remote: Text = None  # the blob id the repository holds (None: no file there)
     since: Annotated[int, Lenient(0)] = 0
     remote_commit: Text = None
-    reason: Text = None
-    """Why it could not be merged, in words (`both sides changed line 3`)."""
+    reason: Text = None  # why it could not be merged, in words (`both sides changed line 3`)
 
 
 class SyncState(Record):
@@ -69,9 +66,6 @@ class SyncState(Record):
     @property
     def conflicts(self) -> dict[str, Pending]:
         return {path: p for path, p in self.pending.items() if p.kind == "conflict"}
-
-    def with_changes(self, **changes: Any) -> SyncState:
-        return self.replaced(**changes)
 
 
 class MetaRecord(MetaEntry):
@@ -138,15 +132,11 @@ class ImportIntent(Record):
     worked out from the repository)."""
 
     version: Literal[1]
-    merge: str
-    """The commit brought in: the branch moves to it once the scopes hold it."""
-    start: str | None
-    """The branch's commit when the import began (None: the branch had none)."""
+    merge: str  # the commit brought in: the branch moves to it once the scopes hold it
+    start: str | None  # the branch's commit when the import began (None: the branch had none)
     remote: str | None = None
-    files: dict[str, IntendedFile]
-    """Every file the import writes, by repository path."""
-    state: SyncState
-    """The state the import began from (its conflicts included)."""
+    files: dict[str, IntendedFile]  # every file the import writes, by repository path
+    state: SyncState  # the state the import began from (its conflicts included)
     done: SyncState | None = None
     """The state once every file is written (None: they are being written)."""
     meta: dict[str, MetaChange] = field(default_factory=dict)

@@ -10,6 +10,7 @@ import logging
 import os
 import re
 import shutil
+import tempfile
 import time
 from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -118,8 +119,7 @@ def distance(git: Git, head: str | None, remote: str | None) -> tuple[int, int]:
 def files_apart(
     repo: Repository, target: Target, head: str | None, remote: str | None
 ) -> tuple[set[str], set[str]]:
-    """The memory files `head`'s own commits change and those the remote's change, since their
-    shared commit."""
+    """The memory files changed by `head`'s own commits and by the remote's since they parted."""
     if head == remote:
         return set(), set()
     base = repo.git.merge_base(head, remote) if head is not None and remote is not None else None
@@ -163,8 +163,7 @@ class SyncError(Exception):
 class SyncConflict(Record, write_only=True):
     """A file both sides changed on the same lines, waiting for the user (docs/formats.md §18.4)."""
 
-    path: str
-    """The virtual path (`/memories/global/x.md`)."""
+    path: str  # the virtual path (`/memories/global/x.md`)
     target: str
     repo_path: str
     reason: str
@@ -214,8 +213,7 @@ class SyncReport(Record, write_only=True):
 
 
 class TargetState(Record, write_only=True):
-    """Where a target stands without syncing: `memtab sync status --json` (docs/formats.md
-    §18.4)."""
+    """Where a target stands without syncing: `memtab sync status --json` (formats §18.4)."""
 
     target: Annotated[Target, WrittenAs(lambda target: target.name)]
     remote: str = computed(lambda state: state.target.remote)
@@ -241,8 +239,7 @@ class SyncStatus(Record, write_only=True):
 
     machine: str
     targets: tuple[TargetState, ...] = ()
-    problem: str | None = None
-    """Why the set-up cannot be read (then there are no targets to show)."""
+    problem: str | None = None  # why the set-up cannot be read (then there are no targets to show)
     xum_backup: BackupOverlap | None = None
     """What xum's settings backup carries of these scopes (docs/formats.md §18.9)."""
 
@@ -336,8 +333,12 @@ class SyncService:
     ) -> SyncReport:
         """Sync every target (or the one named); never raises for what a target meets."""
         config = self.config()
+        if not config.targets and config.problem:
+            raise SyncError(
+                f"Sync's set-up {config.problem}; fix it, or run memtab sync init again"
+            )
         if not config.targets:
-            raise SyncError(_not_set_up(config))
+            raise SyncError("Sync is not set up in this home: run memtab sync init --remote URL")
         chosen = [config.target(target)] if target else list(config.targets)
         report = progress or (lambda _line: None)
         reports = []
@@ -383,7 +384,7 @@ class SyncService:
         repo = self.repository(git, config.machine)
         committer = Committer(repo, config.machine, target.branch)
         read = functools.partial(self._read_scopes, target, git)
-        attempted = state.with_changes(last_attempt_at=now)  # now, in every state it saves
+        attempted = state.replaced(last_attempt_at=now)  # now, in every state it saves
         target_sync = TargetSync(
             target,
             git,
@@ -412,11 +413,11 @@ class SyncService:
             else:  # a bug: said as a failure, kept for doctor and status
                 logger.exception("Sync of %s stopped on an internal error", target.name)
                 message = f"Memtab stopped on an internal error ({type(error).__name__}: {error})"
-            save_state(state_path, reached.with_changes(last_attempt_at=now, last_error=message))
+            save_state(state_path, reached.replaced(last_attempt_at=now, last_error=message))
             return _failed(target, message)
         finally:
             repo.close()
-        final = outcome.state.with_changes(
+        final = outcome.state.replaced(
             last_attempt_at=now,
             offline_since=(state.offline_since or now) if outcome.offline else None,
             last_error=outcome.error or outcome.offline,
@@ -505,8 +506,7 @@ class SyncService:
         return found
 
     def status(self, *, fetch: bool = False, cancel: Cancel | None = None) -> SyncStatus:
-        """Ahead, behind and in conflict per target; without `fetch`, behind as of the last
-        fetch."""
+        """Ahead, behind and in conflict per target; without `fetch`, behind as of the last one."""
         config = self.config()
         states = tuple(self._target_state(t, fetch=fetch, cancel=cancel) for t in config.targets)
         return SyncStatus(machine=config.machine, targets=states, problem=config.problem)
@@ -563,11 +563,55 @@ class SyncService:
         )
 
 
-def _not_set_up(config: SyncConfig) -> str:
-    if config.problem:
-        return f"Sync's set-up {config.problem}; fix it, or run memtab sync init again"
-    return "Sync is not set up in this home: run memtab sync init --remote URL"
-
-
 def _failed(target: Target, error: str) -> TargetReport:
     return TargetReport(target=target.name, remote=target.remote, status="failed", error=error)
+
+
+@dataclass(frozen=True)
+class RemoteCheck:
+    """What the remote holds, as far as its branches tell."""
+
+    remote: str
+    branch: str
+    head: str | None  # the commit `branch` points at there (None: no such branch yet)
+    branches: tuple[str, ...]
+
+    @property
+    def message(self) -> str:
+        """What the check found, in a sentence."""
+        if self.head is not None:
+            return (
+                f"Reached {self.remote}: its branch {self.branch} has memory; a sync "
+                "merges it with this machine's"
+            )
+        if not self.branches:
+            return f"Reached {self.remote}: an empty repository; the first sync fills it"
+        others = ", ".join(self.branches[:5])
+        return (
+            f"Reached {self.remote}: it has no branch {self.branch} yet (it has {others}); "
+            f"the first sync makes {self.branch}"
+        )
+
+
+def check_remote(
+    service: SyncService, remote: str, *, branch: str = DEFAULT_BRANCH, cancel: Cancel | None = None
+) -> RemoteCheck:
+    """Test connection: `remote`'s branches by `git ls-remote` from a scratch bare repository, as a
+    sync runs git (docs/formats.md §18.1), nothing of the home changed; SyncError says why not."""
+    if problem := remote_problem(remote):
+        raise SyncError(problem)
+    remote = remote.strip()
+    try:
+        program = service.git_program or find_git()
+    except GitError as error:  # git is missing
+        raise SyncError(str(error)) from None
+    if refused := branch_problem(branch, program):
+        raise SyncError(refused)
+    with tempfile.TemporaryDirectory(prefix="memtab-remote-check-") as scratch:
+        git = Git(Path(scratch) / "repo.git", git=program, cancel=cancel)
+        try:
+            git.init(remote, branch)
+            heads = git.heads()
+        except GitError as error:
+            raise SyncError(describe_remote_error(remote, error)) from None
+    return RemoteCheck(remote, branch, heads.get(branch), tuple(sorted(heads)))

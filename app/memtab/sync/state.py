@@ -18,8 +18,7 @@ logger = logging.getLogger(__name__)
 
 
 def load_state(path: Path) -> SyncState:
-    """The state in `path` (empty when missing); an unparsable file kept aside (docs/formats.md
-    §16)."""
+    """The state in `path` (empty when missing); an unparsable one kept aside (formats §16)."""
     read = read_sidecar(path)
     if read.problem is not None:
         if read.raw is not None:

@@ -56,8 +56,7 @@ class TraceAttempt:
 
 
 class TraceSummary(Record, write_only=True):
-    """A dump as one line of a list: cheap to compute, enough to pick the one to open
-    (`memtab traces --json`, docs/formats.md §10.3)."""
+    """A dump as one line of a list (`memtab traces --json`, docs/formats.md §10.3)."""
 
     path: Path
     workspace_id: str

@@ -92,7 +92,8 @@ _GONE = re.compile(
     re.IGNORECASE,
 )
 """A sentence saying what it names is gone or changed: no value claimed of it (the
-check's own list, `check.wording`, also reads "migration" so: too wide for a claim)."""
+check's own list, `check.wording`, also reads "legacy" and "used to" so: too wide for a
+claim)."""
 _REQUIRED = re.compile(
     r"\b(?:must|should|shall|has\s+to|have\s+to|needs?\s+to|(?:is|are)\s+to|ought\s+to)\s+"
     r"(?:(?:always|still|also)\s+)?(?:be\s+\w|go\s*+[.!]?\s*+$)",

@@ -21,6 +21,7 @@ import re
 from typing import NamedTuple
 
 from memtab.store.text.near_duplicates import lowered_words
+from memtab.trust.reading.counts import counts_of, different_recurrence
 from memtab.trust.words import NUMBERS, said_in_digits
 
 _SPAN = re.compile(r"`([^`\n]+)`")
@@ -81,7 +82,7 @@ def without_addresses(sentence: str) -> str:
 
 
 def _numbers(text: str) -> frozenset[str]:
-    found = set()
+    found = set(counts_of(text))
     for match in _NUMBER.finditer(said_in_digits(text)):
         word = match.group(0).lower()
         if word[0].isdigit():
@@ -95,6 +96,8 @@ def different_specifics(one: str, other: str) -> bool:
     """Whether two sentences name different specific values of a kind both name (see the
     module doc): then they are not one statement, however alike their words."""
     mine, theirs = specifics_of(one), specifics_of(other)
+    if different_recurrence(one, other):
+        return True
     if mine.numbers and theirs.numbers and not mine.numbers & theirs.numbers:
         return True
     if mine.stated and theirs.stated and not mine.stated & theirs.stated:

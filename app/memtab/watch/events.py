@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import logging
 import os
 import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -37,8 +36,6 @@ from memtab.store.restore.from_history import content_of
 from memtab.store.restore.orphans import OrphanProjectStore
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
-
-logger = logging.getLogger(__name__)
 
 RETARGET = "retarget"
 """A changed path after which the targets are found again (the registry, a new workspace)."""
@@ -471,8 +468,7 @@ class EventRestore(Record):
 
 
 class RestoredFile(NamedTuple):
-    """A file an event's restore put back: the file, what the event left in it, and the restore's
-    sha256 (to take it back)."""
+    """A file an event's restore put back, what the event left in it, the restore's sha256."""
 
     path: str
     file: MemoryFile
@@ -520,8 +516,7 @@ def restore_event(
 
 @dataclass
 class _Outcome:
-    """What a restore did with one file: put back (`file`) or left (`why`); neither while its batch
-    waits."""
+    """A restore of one file: put back (`file`) or left (`why`); neither while it waits."""
 
     taken: Taken
     why: str | None = None

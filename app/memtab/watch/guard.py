@@ -4,7 +4,6 @@ put back as one event (docs/formats.md §14.5)."""
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -13,8 +12,6 @@ from memtab.store.actors import actor_name
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.home import Home
 from memtab.watch.events import ChangeEvent, change_events
-
-logger = logging.getLogger(__name__)
 
 MASS_MIN_FILES = 10
 """The fewest files a mass change takes: a "save all" of a few open files is not one."""

@@ -6,7 +6,6 @@ shell, with a time limit."""
 from __future__ import annotations
 
 import hashlib
-import logging
 import os
 import plistlib
 import re
@@ -20,8 +19,6 @@ from pathlib import Path
 from memtab.fs.atomic import atomic_write_bytes, encode_utf8
 from memtab.fs.records import Record
 from memtab.store.home import Home
-
-logger = logging.getLogger(__name__)
 
 UNIT_KEYS = (
     ("Unit", "Description"),

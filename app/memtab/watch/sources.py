@@ -140,8 +140,7 @@ PROBE_GRACE_S = 2.0
 
 
 class RecorderStatus(Record):
-    """Whether a recorder runs for a home (pid, host, start): `memtab watch --status --json`
-    (stable)."""
+    """Whether a recorder runs for a home: `memtab watch --status --json` (stable)."""
 
     running: bool
     pid: int | None = None

@@ -72,8 +72,7 @@ def _whole_number(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class _Within:
-    """A number from `least` to `most`, NaN refused (`Checked(_Within(…))`; the Settings
-    dialog's spin boxes take their ranges from it, `number_range`)."""
+    """A number from `least` to `most`, NaN refused; the Settings dialog's ranges too."""
 
     least: float
     most: float

@@ -231,7 +231,8 @@ def why_refused(lesson: Lesson, digest: Digest) -> str | None:
     quote = lesson.evidence.strip(_QUOTE_EDGES)
     if len(quote) < MIN_EVIDENCE_CHARS or not _within(quote, digest.text):
         return NO_EVIDENCE
-    lines = _lines_holding(quote, digest.text)
+    # The lines holding the quote, or the quote itself when it spans lines.
+    lines = [line for line in digest.text.splitlines() if _within(quote, line)] or [quote]
     command = _named_command(lesson, digest) if lesson.kind == "command" else None
     if command is not None:  # that it worked is its evidence too
         lines.append(f"{command} {WORKED}")
@@ -283,11 +284,6 @@ def _names_a_thing(text: str) -> bool:
         if camel or any(mark in inner for mark in "/._"):
             return True
     return False
-
-
-def _lines_holding(quote: str, text: str) -> list[str]:
-    """The lines of `text` that hold `quote`, or the quote itself when it spans lines."""
-    return [line for line in text.splitlines() if _within(quote, line)] or [quote]
 
 
 def _within(part: str, text: str) -> bool:

@@ -66,8 +66,7 @@ Text = Annotated[str, AtLeast(1)]
 
 
 class SuggestionOrigin(Record, keep_unknown=True):
-    """Where a suggestion was drawn from: the transcript messages of its note, the run
-    that proposed it and the transcript it read (docs/formats.md §10.4, §20.1)."""
+    """Where a suggestion was drawn from: messages, run and transcript (formats §10.4, §20.1)."""
 
     message_ids: ValidItems[tuple[str, ...]] = ()
     workspace_id: Annotated[OrNone[str], OmitNone] = None

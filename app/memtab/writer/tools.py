@@ -161,9 +161,7 @@ class WriterTools:
         new_string = arguments.get("new_string")
         if not isinstance(old_string, str) or not isinstance(new_string, str):
             return _error(call_id, "old_string and new_string are required strings")
-        count = arguments.get("replace_count", 1)
-        if count is None:
-            count = 1
+        count = 1 if (given := arguments.get("replace_count")) is None else given
         if isinstance(count, bool) or not isinstance(count, int) or (count < 1 and count != -1):
             return _error(call_id, "replace_count must be a positive integer or -1")
         try:
@@ -172,11 +170,9 @@ class WriterTools:
             return _error(call_id, str(error))
         content = current.content if current is not None else ""
         view = redact_view(content)
-        if view.hides and count == 1:  # what the model saw of it, as the file holds it
-            old_string, new_string = view.original_edit(old_string, new_string) or (
-                old_string,
-                new_string,
-            )
+        # What the model saw of it, as the file holds it.
+        edit = view.original_edit(old_string, new_string) if view.hides and count == 1 else None
+        old_string, new_string = edit or (old_string, new_string)
         replaced = replace_text(content, old_string, new_string, count)
         if isinstance(replaced, _Refusal):
             return _error(call_id, replaced.message)
@@ -285,8 +281,7 @@ class RefusedLine(Record, write_only=True):
 
 
 class Succeeded(Record, write_only=True):
-    """The answer of a `memory_write` that went through, and of `no_new_memories` (§10.2):
-    with the lines the rails refused, and a note when the write changed nothing."""
+    """A `memory_write` or `no_new_memories` that went through (§10.2): what was refused, a note."""
 
     success: bool = True
     refused: Annotated[tuple[RefusedLine, ...], OmitEmpty] = ()

@@ -226,6 +226,9 @@ RULES_FOUND = {
     4: "3656c78f5a565e3d",
     5: "3656c78f5a565e3d",
     6: "3656c78f5a565e3d",
+    7: "81e308ff6d4e4f2f",
+    8: "81e308ff6d4e4f2f",
+    9: "81e308ff6d4e4f2f",
 }
 """What the rules find in a corpus (`_rules_found`), digested, by `check.kept.RULES_VERSION`."""
 

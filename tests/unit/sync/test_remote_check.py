@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 from memtab.store.home import Home
-from memtab.sync.remote_check import check_remote
 from memtab.sync.repository.git import GitError, classify_network_error, describe_remote_error
-from memtab.sync.service import SyncError, SyncService
+from memtab.sync.service import SyncError, SyncService, check_remote
 from support.sync_machines import Machine
 
 

@@ -20,12 +20,13 @@ from unit.trust.test_duplicate_voices import _scored
 
 def test_a_rule_said_of_another_thing_scope_or_time_is_no_duplicate(tmp_path: Path) -> None:
     """Held at what it measures (docs/trust-quality.md "Near misses in new forms"): of 41,
-    none said of another subject, exception or question joined, 5 at most in all (4 on
-    this change); the same notes reworded still found (14 of 16)."""
+    none said of another subject, exception or question joined, 4 at most in all (4 when
+    written, 5 later; 4 since one word put in another's right after the verb both open on
+    is read: a step's "stop" / "start"); the same notes reworded still found (14 of 16)."""
     found = _scored(BATCH, tmp_path)
     flagged = {kind: hit for kind, (hit, _) in found.near.items()}
     assert flagged["subject"] == flagged["exception"] == flagged["question"] == 0
-    assert sum(flagged.values()) + len(found.across) <= 5 and found.polarity == 0
+    assert sum(flagged.values()) + len(found.across) <= 4 and found.polarity == 0
     reworded = _scored(REWORDED, tmp_path / "reworded")  # the same notes reworded: found
     assert reworded.found["reworded"][0] >= 14 and reworded.across == []
 

@@ -91,10 +91,11 @@ def test_a_rule_in_words_it_does_not_share_is_rarely_found_and_its_near_misses_a
 ) -> None:
     """tests/support/duplicate_meanings.py, the duplicates in one home and the near misses
     in another: of 32 rules said in other words (synonyms, another construction, a reason
-    added) the stems find 1; of 32 near misses sharing their words 2 are joined (a count
-    in words, "three times" / "once"; "locally" / "in CI"), none of another subject,
-    condition or polarity. Held at what it measures (docs/trust-quality.md "On memory
-    nobody tuned them on": embeddings as candidates, measured on it, not adopted)."""
+    added) the stems find 1; of 32 near misses sharing their words none is joined (2
+    before counts in words, "three times" / "once", and a clause waiving the rule, ";
+    locally it is optional", were read). Held at what it measures (docs/trust-quality.md
+    "On memory nobody tuned them on": embeddings as candidates, measured on it, not
+    adopted)."""
     same = [case for case in duplicate_meanings.BATCH if case.expected == "duplicate"]
     near = [case for case in duplicate_meanings.BATCH if case.expected == "neither"]
     found = _scored(same, tmp_path / "same")
@@ -102,5 +103,4 @@ def test_a_rule_in_words_it_does_not_share_is_rarely_found_and_its_near_misses_a
     assert found.across == []
     missed = _scored(near, tmp_path / "near")
     assert missed.polarity == 0
-    assert missed.near["subject"][0] == missed.near["condition"][0] == 0
-    assert sum(hit for hit, _ in missed.near.values()) + len(missed.across) <= 2
+    assert sum(hit for hit, _ in missed.near.values()) + len(missed.across) == 0

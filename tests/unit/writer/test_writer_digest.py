@@ -12,7 +12,8 @@ import pytest
 from memtab.writer.job.run import load_writer_events
 from memtab.writer.offline.answers import facts_in, stands_alone
 from memtab.writer.offline.directives import directives_in
-from memtab.writer.offline.extract import TranscriptDigest, WorkflowTool, extract_findings, goal_in
+from memtab.writer.offline.extract import TranscriptDigest, extract_findings, goal_in
+from memtab.writer.offline.findings import WorkflowTool
 from memtab.writer.offline.notes import DECISIONS, GOAL, plan_notes
 from memtab.writer.offline.shell.commands import is_worth_keeping, tool_program
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from memtab.writer.offline.extract import SolvedProblem, WorkingCommand, extract_findings
+from memtab.writer.offline.extract import extract_findings
+from memtab.writer.offline.findings import WorkingCommand
 from memtab.writer.offline.shell.commands import (
     command_family,
     command_kind,
@@ -12,6 +13,7 @@ from memtab.writer.offline.shell.commands import (
     is_project_command,
 )
 from memtab.writer.offline.shell.outcomes import error_signature
+from memtab.writer.offline.solved_problems import SolvedProblem
 
 from .events import answer, bash, calls, shell, tool, user
 

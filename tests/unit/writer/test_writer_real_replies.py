@@ -18,8 +18,9 @@ import pytest
 from memtab.llm.http import HttpOptions
 from memtab.llm.settings import ProviderSettings, create_provider
 from memtab.llm.settings_model import WRITER_JOB
+from memtab.llm.types import close_provider
 from memtab.writer.config import WriterSettings
-from memtab.writer.job.providers import close_provider, read_for_run
+from memtab.writer.job.providers import read_for_run
 from memtab.writer.job.run import run_writer
 from support.real_model import (
     CASSETTES,

@@ -104,8 +104,6 @@ class CreatedFiles:
             logger.warning("Could not note in %s %s %s: %s", self.path, what, file, error)
 
 
-__all__ = ["ConfigFileError", "Edit", "Edited", "edit_file"]
-
 CONFIG_LIMIT = 16 << 20  # a real ~/.claude.json holds a few MB of project history
 ATTEMPTS = 5
 BACKUP_SUFFIX = ".memtab-backup"

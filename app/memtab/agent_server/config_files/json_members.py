@@ -254,8 +254,7 @@ def _where(text: str, pos: int, what: str) -> str:
 
 @dataclass(frozen=True)
 class _Layout:
-    """How an object's members are written: on lines of their own at `member_indent`, or on one
-    line."""
+    """How an object's members are written: each on a line at `member_indent`, or on one."""
 
     multiline: bool
     indent: str

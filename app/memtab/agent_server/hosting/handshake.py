@@ -42,8 +42,7 @@ class Welcome(Record):
 
 
 class HostSetup(Record):
-    """What a host serves (§22.8): its sessions' `--home`, its Python and package folder, and the
-    `KEY_VARIABLES` its socket was chosen by."""
+    """What a host serves (§22.8): its `--home`, Python, package folder and key variables."""
 
     home: str | None
     python: str
@@ -60,8 +59,7 @@ def host_setup(home: str | None, env: Mapping[str, str]) -> HostSetup:
 
 
 class HostStatus(Record):
-    """The host's answer to a status `Hello` (§22.8): its Memtab, pid, runner, start, sessions, idle
-    exit, socket and set-up."""
+    """The host's answer to a status `Hello` (§22.8)."""
 
     memtab: str
     protocol: int

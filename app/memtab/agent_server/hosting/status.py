@@ -34,8 +34,7 @@ _WHO = {
 
 
 class SharedServerFacts(Record, write_only=True):
-    """`memtab doctor --json`'s `agentServer`: shared or why not, whether one runs and who runs it,
-    `note`."""
+    """`memtab doctor --json`'s `agentServer`: shared or why not, who runs it, `note`."""
 
     shared: bool
     why_not: str | None = None

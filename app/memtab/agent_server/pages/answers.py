@@ -28,8 +28,7 @@ _CUTTABLE = ("description", "not_editable", "read_only_reason", "warning", "snip
 
 
 class FilePage(Record, write_only=True):
-    """What `list` answers (docs/formats.md §22.2): a page of `memtab list --json` rows, the total,
-    the start, `notes`, `next`/`more` (§22.10) and `session` (§22.9)."""
+    """What `list` answers (docs/formats.md §22.2, §22.9, §22.10): a page of rows."""
 
     files: tuple[FileRow, ...]
     total: int

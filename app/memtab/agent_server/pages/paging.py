@@ -67,8 +67,7 @@ def _fitting_prefix(text: str, room: int) -> int:
 
 
 class PageCursor(Record):
-    """Where the next page starts (docs/formats.md §22.10): the `tool`, the next row or line `at`
-    and `column`, the `end`, what was asked, the `sha256` paged, `list`'s last row `after`."""
+    """Where the next page starts (docs/formats.md §22.10)."""
 
     tool: str
     at: int

@@ -25,7 +25,17 @@ SHELL_BLOCKS = frozenset(
 )
 # Blocks whose lines are a session: commands after a prompt, output otherwise.
 SESSION_BLOCKS = frozenset({"console", "shell-session", "terminal"})
-_PROMPT = re.compile(r"^\s*(?:\(\S+\)\s*)?[$%❯›]\s+")
+# A shell's prompt: `$ `, `% `, `❯ `, after a virtualenv's `(venv)` and the `user@host:dir`,
+# `user@host dir` or `[user@host dir]` bash and zsh write before it.
+_PROMPT = re.compile(
+    r"^\s*+(?:\(\S++\)\s*+)?"
+    r"(?:(?:\[[^\]\n]{1,200}+\]|[\w.-]{1,64}+@[\w.-]{1,64}+(?::[^\s$%]{0,200}+)?"
+    r"(?:\s[^\s$%]{1,200}+)?)\s*+)?[$%❯›]\s+"
+)
+# PowerShell's prompt (`PS C:\src\app> `) and blocks: its cmdlets and aliases are no
+# programs on PATH, so only well-known tools' commands are read there.
+_POWERSHELL_PROMPT = re.compile(r"^\s*+PS [^>\n]{1,200}+>\s+")
+POWERSHELL_BLOCKS = frozenset({"powershell", "pwsh", "ps1", "posh"})
 _PROGRAM = re.compile(r"^[A-Za-z0-9][\w.+-]*$")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "|&", ";;"})
@@ -61,6 +71,10 @@ def commands_of(line: Line) -> Iterator[Command]:
         prompted = _PROMPT.match(text)
         if prompted is not None:
             yield from _chain(text[prompted.end() :])
+        elif (powershell := _POWERSHELL_PROMPT.match(text)) is not None:
+            yield from _known(text[powershell.end() :])
+        elif line.block in POWERSHELL_BLOCKS:
+            yield from _known(text)
         elif line.block in SHELL_BLOCKS and line.block not in SESSION_BLOCKS:
             yield from _chain(text)
         return
@@ -68,8 +82,15 @@ def commands_of(line: Line) -> Iterator[Command]:
         prompted = _PROMPT.match(span)
         if prompted is not None:
             yield from _chain(span[prompted.end() :])
+        elif (powershell := _POWERSHELL_PROMPT.match(span)) is not None:
+            yield from _known(span[powershell.end() :])
         elif _may_be_a_command(span):  # a well-known tool's command, not a quoted name
-            yield from (c for c in _chain(span) if c.program in KNOWN_PROGRAMS and len(c.words) > 1)
+            yield from _known(span)
+
+
+def _known(text: str) -> Iterator[Command]:
+    """The commands of `text` that run a well-known tool with an argument."""
+    yield from (c for c in _chain(text) if c.program in KNOWN_PROGRAMS and len(c.words) > 1)
 
 
 def _may_be_a_command(span: str) -> bool:

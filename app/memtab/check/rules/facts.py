@@ -5,9 +5,9 @@ Precision over recall. A fact is read only from a sentence that states it plainl
 "upgrade", "or", no second value of the same kind in it, on a line without "instead of",
 "was", "e.g." — in one of three forms:
 
-- a port: "<service> runs|listens|is served… on (port) N", "<service> port: N",
-  "<service> at localhost:N"; the service is the words right before (at most four:
-  "Redis in docker-compose"), so two services are never one;
+- a port: "<service> runs|listens|is served… on (port) N", "<service> is on|uses… port N",
+  "<service> port: N", "<service> at localhost:N"; the service is the words right before
+  (at most four: "Redis in docker-compose"), so two services are never one;
 - a version of a well-known product: "Postgres 16", "Python 3.12", "Python is 3.12",
   "Go 1.22", "Node 20" (not "Node 18+", not "Python >= 3.11"; "default Python is 3.11" is
   the default Python's); versions are compared as far as both are precise (16 and 16.2
@@ -46,6 +46,14 @@ _PORT_FORMS = (
         _SUBJECT
         + r"\s+(?:runs|listens|is\s+served|serves|is\s+running|is\s+exposed|is\s+available|"
         r"binds|is\s+reachable|is\s+up)\s+(?:locally\s+)?on\s+(?:port\s+|:)?(?P<value>\d{2,5})\b",
+        re.IGNORECASE,
+    ),
+    # "<service> is on port N", "<service> uses|exposes|binds port N": a verb of being on,
+    # using or opening a port, read before "<service> port N" would take it as the service's.
+    re.compile(
+        _SUBJECT + r"\s+(?:(?:is|sits|lives)\s+on\s+(?:port\s+|:)|(?:uses|exposes|opens|binds"
+        r"|takes|gets|needs|expects|publishes|forwards|maps|occupies|reserves)\s+(?:to\s+)?"
+        r"port\s+)(?P<value>\d{2,5})\b",
         re.IGNORECASE,
     ),
     re.compile(

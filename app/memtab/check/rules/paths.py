@@ -83,6 +83,8 @@ _ELSEWHERE_PROGRAMS = frozenset({"ssh", "mosh", "vagrant"})
 _IN_CONTAINER = frozenset({"exec", "run", "cp", "debug", "attach"})
 _CONTAINER_PROGRAMS = frozenset({"docker", "podman", "nerdctl", "kubectl", "oc", "docker-compose"})
 _COMMAND_BREAK = re.compile(r"&&|\|\||[;|]|^\s*\$\s")
+# A code span that is one path with spaces in it (`docs/Design Notes/flow.md`).
+_SPACED = re.compile(r"[\w@.+-]++(?: [\w@.+-]++)*+(?:/[\w@.+-]++(?: [\w@.+-]++)*+)++/?")
 _CUT = ("…", "...")
 """What ends a name cut short (`docs/adr/0003-…`)."""
 
@@ -111,7 +113,7 @@ def named_paths(
         if line.fence or not names_paths_as_they_are(line.words) or is_open_section(line.section):
             continue
         resources = frozenset(_cluster_resources(line))
-        candidates = [c for c in _candidates(line) if c[0] not in resources]
+        candidates = [c for c in _candidates(line, checkout) if c[0] not in resources]
         if not candidates or _runs_elsewhere(line):
             continue
         seen: set[str] = set()
@@ -165,15 +167,31 @@ def _plain(written: str) -> str:
     return token
 
 
-def _candidates(line: Line) -> Iterator[tuple[str, bool]]:
+def _candidates(line: Line, checkout: Checkout) -> Iterator[tuple[str, bool]]:
     """(token as written, whether it needs the stricter prose rule)."""
     if line.block is not None:
         if line.block in SHELL_BLOCKS or line.block in SESSION_BLOCKS or line.block == "":
             yield from ((token, False) for token in _tokens(line.text))
         return
     for span in line.spans:
-        yield from ((token, False) for token in _tokens(span))
+        if _one_spaced_path(span.strip(), checkout):
+            yield span.strip(), False
+        else:
+            yield from ((token, False) for token in _tokens(span))
     yield from ((token, True) for token in _tokens(line.prose))
+
+
+def _one_spaced_path(span: str, checkout: Checkout) -> bool:
+    """Whether a code span is one path with spaces: only a path's characters, its folder
+    (`docs/Design Notes` of `docs/Design Notes/flow.md`) a folder of the checkout, and no
+    file name or option before a space (`src/a.py src/b.py`, `scripts/dev.sh --fresh`)."""
+    if " " not in span or _SPACED.fullmatch(span) is None:
+        return False
+    words = span.split(" ")
+    if _EXTENSION.search(words[0]) or any(word.startswith("-") for word in words):
+        return False
+    folder = span.rstrip("/").rpartition("/")[0]
+    return checkout.is_dir(folder)
 
 
 def _cluster_resources(line: Line) -> Iterator[str]:

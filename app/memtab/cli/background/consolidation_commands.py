@@ -352,14 +352,10 @@ def print_sweep(report: SweepReport) -> None:
     """The sweep report as two short tables."""
     print(f"Started {plural(len(report.runs), 'run')}.")
     if report.runs:
-        rows = [
-            [
-                "  " + run.workspace_id,
-                "ok" if run.ok else "failed",
-                run.record.summary if run.record is not None else (run.error or ""),
-            ]
-            for run in report.runs
-        ]
+        rows = []
+        for run in report.runs:
+            said = run.record.summary if run.record is not None else (run.error or "")
+            rows.append(["  " + run.workspace_id, "ok" if run.ok else "failed", said])
         print(format_table(rows))
     if report.skipped:
         print("Skipped:")

@@ -159,8 +159,7 @@ def _kinds(overrides: list[str]) -> list[ServerKind]:
 
 
 class ProviderRow(Record, write_only=True):
-    """The model in use as `memtab models --json` (`configured`) and `settings use-local
-    --json` (`saved`) give it (docs/formats.md §13); the key never."""
+    """The model in use (`memtab models --json`, `settings use-local --json`); never the key."""
 
     provider: str
     model: str | None

@@ -45,17 +45,9 @@ def run_traces(args: argparse.Namespace) -> TraceListing | int:
         )
         return 0
     rows = [["TIME", "RUN", "WORKSPACE", "TRIGGER", "OUTCOME", "ERROR", "PATH"]]
-    for summary in summaries:
-        rows.append(
-            [
-                relative_time(summary.run_started_at),
-                summary.kind,
-                summary.display_workspace,
-                summary.trigger_message_id or "",
-                summary.outcome.value,
-                elide(summary.error or summary.problem or "", ERROR_COLUMN_WIDTH),
-                str(summary.path),
-            ]
-        )
+    for s in summaries:
+        when, error = relative_time(s.run_started_at), s.error or s.problem or ""
+        what = [s.kind, s.display_workspace, s.trigger_message_id or "", s.outcome.value]
+        rows.append([when, *what, elide(error, ERROR_COLUMN_WIDTH), str(s.path)])
     print(format_table(rows))
     return 0

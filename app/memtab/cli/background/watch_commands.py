@@ -73,8 +73,7 @@ def run_watch(args: argparse.Namespace) -> Record | int:
 
 
 class WatchStatus(Record, write_only=True):
-    """`memtab watch --status --json` (a stable contract: fields are only added): the
-    recorder's status, whether the login service is installed, its entry, the home."""
+    """`memtab watch --status --json` (stable): the recorder, the login service, the home."""
 
     status: Annotated[RecorderStatus, Inlined]
     installed: bool

@@ -13,7 +13,7 @@ from memtab.cli.options import CliError
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.humanize import plural
 from memtab.llm.settings import PROVIDER_NAMES, resolve_provider_settings
-from memtab.llm.types import ProviderError
+from memtab.llm.types import ProviderError, close_provider
 from memtab.store.sidecars.registry import load_registry
 from memtab.transcripts.events import TRANSCRIPT_FORMATS
 from memtab.writer.config import (
@@ -27,7 +27,6 @@ from memtab.writer.config import (
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.providers import (
     bind_to_run,
-    close_provider,
     create_writer_provider,
     known_secrets,
     read_for_run,

@@ -263,12 +263,8 @@ def _provider(section: dict[str, Any]) -> list[list[str]]:
     if context:
         most = f"; the model takes {context['modelTokens']:,}" if context["modelTokens"] else ""
         hint = f"; {context['raiseHint']}" if context["raiseHint"] else ""
-        rows.append(
-            [
-                "Context:",
-                f"{context['tokens']:,} tokens a request ({context['source']}{most}){hint}",
-            ]
-        )
+        tokens = f"{context['tokens']:,} tokens a request ({context['source']}{most}){hint}"
+        rows.append(["Context:", tokens])
     return rows
 
 

@@ -120,10 +120,8 @@ def _restore_source_file(args: argparse.Namespace) -> SourceRestored | int:
         changed = restore_version(history, source, file_id, args.version)
     if args.json:
         return SourceRestored(path=file_id, version=args.version, unchanged=not changed)
-    if changed:
-        print(f"Restored {file_id} to version {args.version}")
-    else:
-        print(f"{file_id} already holds version {args.version}")
+    done = f"Restored {file_id} to" if changed else f"{file_id} already holds"
+    print(f"{done} version {args.version}")
     return 0
 
 
@@ -270,10 +268,8 @@ def run_restore(args: argparse.Namespace) -> Record | int:
     result = restore(store, parse_file_path(args.path), args.version, to=to, replace=args.force)
     if args.json:
         return result
-    if result.unchanged:
-        print(f"{result.path} already holds version {result.version.id}")
-    else:
-        print(f"Restored {result.path} to version {result.version.id}")
+    done = f"{result.path} already holds" if result.unchanged else f"Restored {result.path} to"
+    print(f"{done} version {result.version.id}")
     return 0
 
 
@@ -436,14 +432,9 @@ def run_trash(args: argparse.Namespace) -> TrashListing | int:
         return 0
     rows = [["PATH", "DELETED", "BY", "VERSION", "SIZE"]]
     for item in items:
+        path, when = item.path + (" *" if item.pinned else ""), relative_time(item.deleted_at)
         rows.append(
-            [
-                item.path + (" *" if item.pinned else ""),
-                relative_time(item.deleted_at),
-                actor_name(item.actor),
-                item.version.id,
-                size_text(item.size_bytes),
-            ]
+            [path, when, actor_name(item.actor), item.version.id, size_text(item.size_bytes)]
         )
     print(format_table(rows))
     where = f" --workspace {args.workspace}" if args.workspace else ""

@@ -52,16 +52,9 @@ def _print_agent(agent: AgentLoads) -> None:
         print(f"  ({note})")
     rows = [["", "FILE", "LINES", "READ", "TOKENS", "WHERE IT STOPS"]]
     for index, file in enumerate(agent.files, start=1):
-        rows.append(
-            [
-                str(index) if file.when == "start" else "-",
-                file.id or file.name or file.path or "",
-                str(file.lines),
-                str(file.loaded_lines),
-                str(file.loaded_tokens),
-                _stop(file),
-            ]
-        )
+        order, name = str(index) if file.when == "start" else "-", file.id or file.name or file.path
+        counts = [str(file.lines), str(file.loaded_lines), str(file.loaded_tokens)]
+        rows.append([order, name or "", *counts, _stop(file)])
     if len(rows) > 1:
         print(format_table(rows, right_aligned=(2, 3, 4)))
     else:

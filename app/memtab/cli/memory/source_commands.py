@@ -90,14 +90,9 @@ def run_sources(args: argparse.Namespace) -> SourceListingOutput | int:
         return SourceListingOutput(sources=tuple(rows), looked_for=discovery.looked_for)
     table = [["AGENT", "ID", "FILES", "", "WHERE"]]
     for row in rows:
+        ro = "" if row.writable else "read-only"
         table.append(
-            [
-                AGENT_TITLES[row.agent],
-                row.id,
-                str(row.file_count),
-                "" if row.writable else "read-only",
-                row.project or row.root,
-            ]
+            [AGENT_TITLES[row.agent], row.id, str(row.file_count), ro, row.project or row.root]
         )
     print(format_table(table, right_aligned=(2,)))
     for agent in OTHER_AGENTS:
@@ -210,8 +205,7 @@ class SourceListingOutput(Record, write_only=True):
 
 
 class SourceFiles(Record, write_only=True):
-    """`memtab list --source ID --json`: another agent's files, as `list` lists mux's, and
-    Codex's memory extensions among them with their manifests (docs/formats.md §17.3)."""
+    """`memtab list --source ID --json`: the files and Codex's extensions (formats §17.3)."""
 
     files: tuple[SourceFileRow, ...]
     extensions: Annotated[tuple[ExtensionRow, ...], OmitEmpty] = ()
@@ -239,15 +233,10 @@ def run_source_list(args: argparse.Namespace) -> int:
     else:
         table = [["", "PATH", "SIZE", "MODIFIED", "KIND", "DESCRIPTION"]]
         for file in listing.files:
+            kind = file.kind.value + (f" ({file.topic_type})" if file.topic_type else "")
+            when = [size_text(file.size_bytes), relative_time(file.modified_at_ms), kind]
             table.append(
-                [
-                    "" if file.writable else "ro",
-                    file.id,
-                    size_text(file.size_bytes),
-                    relative_time(file.modified_at_ms),
-                    file.kind.value + (f" ({file.topic_type})" if file.topic_type else ""),
-                    elide(file.description, 60),
-                ]
+                ["" if file.writable else "ro", file.id, *when, elide(file.description, 60)]
             )
         print(format_table(table, right_aligned=(2,)))
         if any(not f.writable for f in listing.files):
@@ -293,8 +282,7 @@ class MemoryText(Record, write_only=True):
 
 
 class SourceText(Record, write_only=True):
-    """`memtab show ID --json`: another agent's file (its row), its text as shown
-    (rendered for loki-mode Argument.JSON), the sha guarding a save, why it is cut or rendered."""
+    """`memtab show ID --json`: another agent's file, its text as shown, the sha guarding a save."""
 
     row: Annotated[SourceFileRow, Inlined]
     content: str

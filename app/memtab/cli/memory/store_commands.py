@@ -58,8 +58,7 @@ class UnaddressableRow(Record, write_only=True):
 
 
 class FileListing(Record, write_only=True):
-    """`memtab list --json` (docs/formats.md §22.2): the files, then what cannot be named,
-    then the folders whose contents are too deep to list (only when there are some)."""
+    """`memtab list --json` (docs/formats.md §22.2): files, unnamed entries, too-deep folders."""
 
     files: tuple[FileRow, ...]
     unaddressable: tuple[UnaddressableRow, ...]
@@ -121,16 +120,9 @@ def run_list(args: argparse.Namespace) -> Record | int:
     else:
         table = [["", "PATH", "SIZE", "MODIFIED", "USES", "DESCRIPTION"]]
         for row in rows:
-            table.append(
-                [
-                    "*" if row.pinned else "",
-                    row.path,
-                    size_text(row.size_bytes),
-                    relative_time(row.modified_at),
-                    str(row.access_count or ""),
-                    _described(row),
-                ]
-            )
+            when = [size_text(row.size_bytes), relative_time(row.modified_at)]
+            uses = str(row.access_count or "")
+            table.append(["*" if row.pinned else "", row.path, *when, uses, _described(row)])
         print(format_table(table, right_aligned=(2, 4)))
         if any(row.pinned for row in rows):
             print("\n* pinned")
@@ -191,14 +183,10 @@ def run_status(args: argparse.Namespace) -> ConsolidationStatus | int:
     if args.json:
         return status
     print(f"{workspace.display_name} ({workspace.id}) · {_project_label(workspace)}")
+    project = status.project_available and coverage_text(status.project_record, Scope.PROJECT)
     lines = [
         ["Workspace:", coverage_text(status.workspace_record, Scope.WORKSPACE)],
-        [
-            "Project:",
-            coverage_text(status.project_record, Scope.PROJECT)
-            if status.project_available
-            else "unavailable",
-        ],
+        ["Project:", project or "unavailable"],
         ["Global:", coverage_text(status.global_record, Scope.GLOBAL)],
     ]
     harvest = status.latest_harvest
@@ -266,8 +254,7 @@ class ProjectRow(Record, write_only=True):
 
 
 class WorkspaceListing(Record, write_only=True):
-    """`memtab workspaces --json` (docs/formats.md §2): the home, its projects (the
-    multi-project key left out), its workspaces, the project folders nothing uses."""
+    """`memtab workspaces --json` (docs/formats.md §2): projects, workspaces, orphan folders."""
 
     home: Path
     projects: tuple[ProjectRow, ...]
@@ -316,14 +303,8 @@ def _print_workspaces(registry: Registry, orphans: list[str], root: Path) -> Non
                 marks.append(f"side chat of {workspace.side_chat_parent_id}")
             if workspace.shares_notebook:
                 marks.append(f"notebook of {workspace.notebook_id}")
-            rows.append(
-                [
-                    "  " + workspace.id,
-                    workspace.name,
-                    workspace.title or "",
-                    f"[{', '.join(marks)}]" if marks else "",
-                ]
-            )
+            shown = f"[{', '.join(marks)}]" if marks else ""
+            rows.append(["  " + workspace.id, workspace.name, workspace.title or "", shown])
         print(format_table(rows) if rows else "  (no workspaces)")
     if orphans:
         print("\nOrphan project memory (no registered project):")

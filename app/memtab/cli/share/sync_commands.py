@@ -161,8 +161,7 @@ def _xum_backup_overlap(home: Home, targets: list[Target]) -> BackupOverlap | No
 
 
 class SyncInitResult(Record, write_only=True):
-    """`memtab sync init --json`: the target set up (its fields) and xum's backup that
-    carries one of its scopes too (null: none; docs/formats.md §21)."""
+    """`memtab sync init --json`: the target and xum's backup that carries it too (§21)."""
 
     target: Annotated[Target, Inlined]
     xum_backup: BackupOverlap | None

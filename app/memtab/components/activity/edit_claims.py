@@ -91,10 +91,8 @@ class EditClaims:
     def consolidation_started(self, workspace_id: str) -> None:
         """This window's consolidation runs on `workspace_id` (changes meanwhile are its,
         when it is the shown workspace)."""
-        scan = self.scan
-        self.edits.consolidating = (
-            scan is not None and scan.workspace is not None and scan.workspace.id == workspace_id
-        )
+        shown = self.scan.workspace if self.scan is not None else None
+        self.edits.consolidating = shown is not None and shown.id == workspace_id
 
     def consolidation_ended(self, record: ConsolidationRecord | None) -> bool:
         """The run ended; with its record, every file it changed is claimed for it."""

@@ -79,14 +79,11 @@ def _newest_mux_write(home: Home) -> float | None:
     paths = [home.extension_metadata_path]
     with contextlib.suppress(OSError):  # no sessions yet
         paths += [entry / "chat.jsonl" for entry in home.sessions_dir.iterdir()]
-    newest: float | None = None
+    times: list[float] = []
     for path in paths:
-        try:
-            modified = path.stat().st_mtime
-        except OSError:
-            continue
-        newest = modified if newest is None else max(newest, modified)
-    return newest
+        with contextlib.suppress(OSError):  # gone, or unreadable
+            times.append(path.stat().st_mtime)
+    return max(times, default=None)
 
 
 def mux_activity(

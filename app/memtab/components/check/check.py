@@ -200,9 +200,7 @@ def selection_view(chosen: Sequence[Finding]) -> SelectionView:
         fix = f"\nFix: {row.fix}" if row.fix else ""
         hand = "" if row.fixable or not row.fix else " (by hand or by its agent)"
         why = f"Why: {row.why}{fix}{hand}"
-    return SelectionView(
-        open_enabled=len(rows) == 1, fix_enabled=any(row.fixable for row in rows), why=why
-    )
+    return SelectionView(len(rows) == 1, any(row.fixable for row in rows), why)
 
 
 def fixable(chosen: Sequence[Finding]) -> tuple[Finding, ...]:

@@ -336,11 +336,9 @@ def _scope_words(scope: RunScope | None) -> str:
 def _button_tip(workspace: Workspace | None) -> str:
     if workspace is None:
         return "Select a workspace first"
-    scopes = (
-        "workspace, project and global" if workspace.project_identity else "workspace and global"
-    )
+    scopes = "workspace, project" if workspace.project_identity else "workspace"
     return (
-        f"Combine, prune and promote the {scopes} memories of {workspace.display_name} "
+        f"Combine, prune and promote the {scopes} and global memories of {workspace.display_name} "
         "now (ignores the 6-hour debounce)"
     )
 
@@ -391,25 +389,15 @@ def review_rows(plan: ConsolidationPlan) -> list[ReviewRow]:
     rows = []
     for op in plan.ops:
         unit = units.get(op.index)
-        if unit is not None:
-            several = len(unit.ops) > 1
-            rows.append(
-                ReviewRow(
-                    "",
-                    unit.description,
-                    unit.indexes,
-                    checkable=True,
-                    tooltip=f"Applied together: {unit.numbers()} of the plan" if several else "",
-                    parts=tuple((part.description or part.command, part.index) for part in unit.ops)
-                    if several
-                    else (),
-                )
-            )
+        if unit is not None and len(unit.ops) > 1:
+            tip = f"Applied together: {unit.numbers()} of the plan"
+            parts = tuple((part.description or part.command, part.index) for part in unit.ops)
+            rows.append(ReviewRow("", unit.description, unit.indexes, True, tip, parts))
+        elif unit is not None:
+            rows.append(ReviewRow("", unit.description, unit.indexes, checkable=True))
         elif not op.proposed:
-            words = op.description or f"{op.command} {op.path}"
-            rows.append(
-                ReviewRow("refused", f"{words}: {op.note or 'refused'}", (op.index,), False)
-            )
+            words = f"{op.description or f'{op.command} {op.path}'}: {op.note or 'refused'}"
+            rows.append(ReviewRow("refused", words, (op.index,), False))
         # else: a later part of a unit, listed under its row
     return rows
 

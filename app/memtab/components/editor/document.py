@@ -11,29 +11,10 @@ from pathlib import Path
 from typing import Protocol
 
 from memtab.components.activity.own_writes import OwnWrites
-from memtab.components.editor.disk_jobs import (
-    OPEN_WAIT_MS,
-    DocumentReads,
-    FileJobs,
-    Page,
-    load_job,
-    load_physical_job,
-    read_disk_job,
-    rename_candidates,
-    renamed_job,
-    save_job,
-)
+from memtab.components.editor import disk_jobs, session
+from memtab.components.editor.disk_jobs import DocumentReads, FileJobs, Page
 from memtab.components.editor.merge import MergeBasis, MergeOutcome
 from memtab.components.editor.session import (
-    CLOSE_FILE,
-    KEEP_MINE,
-    MERGE,
-    OVERWRITE,
-    RELOAD,
-    RESTORE_DRAFT,
-    SAVE_WITHOUT_COPY,
-    SHOW_DIFF,
-    TAKE_THEIRS,
     BarKind,
     Buffer,
     Choice,
@@ -43,7 +24,6 @@ from memtab.components.editor.session import (
     OpenFile,
     Situation,
     TakeDecision,
-    not_editable_reason,
 )
 from memtab.components.editor.text_buffer import with_final_newline
 from memtab.components.jobs import CancelToken
@@ -255,7 +235,7 @@ class OpenDocument:
         """Open `document`: "Reading…" at once, its text once read on the file channel
         (then `DocumentHost.document_opened`)."""
         self.reset(document)
-        self._load(document.title, functools.partial(load_job, document))
+        self._load(document.title, functools.partial(disk_jobs.load_job, document))
 
     def retarget(self, document: MemoryFile) -> None:
         """The open file was moved to `document`'s place: follow it, keeping the buffer
@@ -264,19 +244,19 @@ class OpenDocument:
         self.file.ref = document.ref
         self.real_path = document.physical()
         if self.file.reading:
-            self._load(document.title, functools.partial(load_job, document))
+            self._load(document.title, functools.partial(disk_jobs.load_job, document))
 
     def open_physical(self, physical: Path, title: str, note: str) -> None:
         """Show a file that is no memory file of the workspace (an orphan's) read-only,
         with `note`, once read on the file channel."""
         self.reset()
-        self._load(title, functools.partial(load_physical_job, physical, title, note))
+        self._load(title, functools.partial(disk_jobs.load_physical_job, physical, title, note))
 
     def _load(self, title: str, job: Callable[[CancelToken], Page]) -> None:
-        """Read what opening shows (`_shown`), waiting `OPEN_WAIT_MS` for it at most."""
+        """Read what opening shows (`_shown`), waiting `disk_jobs.OPEN_WAIT_MS` for it at most."""
         self.file.reading = True
         self.while_reading.hold_keys()
-        self.reads.run(DISK, job, self._shown, self._cannot_read, wait_ms=OPEN_WAIT_MS)
+        self.reads.run(DISK, job, self._shown, self._cannot_read, wait_ms=disk_jobs.OPEN_WAIT_MS)
         if self.file.reading:  # else read and shown already
             self.while_reading.say(title, self._tooltip(title))
             self._host.refresh_chrome()
@@ -348,7 +328,7 @@ class OpenDocument:
             BarKind.WARNING,
             f"{document.name} was deleted on disk. Your text is kept here; Save recreates "
             "the file.",
-            [(CLOSE_FILE, "Close")],
+            [(session.CLOSE_FILE, "Close")],
         )
         self._host.refresh_chrome()
 
@@ -385,7 +365,7 @@ class OpenDocument:
             then(disk)
 
         self.reads.run(
-            purpose, functools.partial(read_disk_job, document), found, self._cannot_read
+            purpose, functools.partial(disk_jobs.read_disk_job, document), found, self._cannot_read
         )
 
     def _cannot_read(self, why: str) -> None:
@@ -418,9 +398,9 @@ class OpenDocument:
         if document.ref not in changed:
             return
         loaded = self.file.loaded_sha
-        found = rename_candidates(document, changed, listed) if listed and loaded else []
+        found = disk_jobs.rename_candidates(document, changed, listed) if listed and loaded else []
         if found and loaded is not None:
-            job = functools.partial(renamed_job, document, found, loaded)
+            job = functools.partial(disk_jobs.renamed_job, document, found, loaded)
             found_one = functools.partial(self._renamed, document.ref)
             self.reads.run(RENAME, job, found_one, self._cannot_read)
         else:
@@ -445,7 +425,7 @@ class OpenDocument:
         if document is None:
             return
         if self.file.reading:  # read it again: what is on its way may be the old one
-            self._load(document.title, functools.partial(load_job, document))
+            self._load(document.title, functools.partial(disk_jobs.load_job, document))
             return
         if self._saves.follow_later():  # the save on its way may be the change
             return
@@ -506,10 +486,10 @@ class OpenDocument:
             self.show_bar(
                 Situation.ERROR,
                 BarKind.ERROR,
-                f"The file on disk is now {not_editable_reason(disk)}, so it cannot be "
+                f"The file on disk is now {session.not_editable_reason(disk)}, so it cannot be "
                 "loaded for editing. Your draft is kept here; copy what you need, then close "
                 "the file.",
-                [(CLOSE_FILE, "Close")],
+                [(session.CLOSE_FILE, "Close")],
             )
         elif isinstance(disk, FileContent) and decision is TakeDecision.REPLACE:
             self._replace_draft(
@@ -534,7 +514,10 @@ class OpenDocument:
             return
         self.file.draft_backup = draft
         self.show_bar(
-            Situation.DRAFT_REPLACED, BarKind.INFO, message, [(RESTORE_DRAFT, "Restore my draft")]
+            Situation.DRAFT_REPLACED,
+            BarKind.INFO,
+            message,
+            [(session.RESTORE_DRAFT, "Restore my draft")],
         )
 
     def _restore_draft(self) -> None:
@@ -612,7 +595,7 @@ class OpenDocument:
         # Noted before it is written: the watcher may see the write before we hear of it.
         self._own_writes.note(document.ref.key, content_sha256(content))
         self._files.write(
-            functools.partial(save_job, document, content, expected_sha, allow_unkept),
+            functools.partial(disk_jobs.save_job, document, content, expected_sha, allow_unkept),
             functools.partial(self._on_save_done, document, text),
             functools.partial(self._on_save_failed, document),
         )
@@ -627,7 +610,7 @@ class OpenDocument:
                 BarKind.ERROR,
                 f"Not saved: {outcome}. Your draft is kept; saving without a copy loses what "
                 "the file holds now for good.",
-                [(SAVE_WITHOUT_COPY, "Save without a copy")],
+                [(session.SAVE_WITHOUT_COPY, "Save without a copy")],
             )
         elif isinstance(outcome, SaveConflictError):
             self.file.conflicted(outcome.kind)
@@ -693,17 +676,23 @@ class OpenDocument:
         """Carry out a choice of the bar or the diff window (`components.editor.session`)."""
         # Reload / Keep theirs: the disk version in place of the draft (kept restorable);
         # Keep mine: the draft, based on the disk now; Overwrite: the draft over the disk now.
-        takes = {RELOAD: self._take, TAKE_THEIRS: self._take, KEEP_MINE: self._keep_mine_over}
-        over_disk = takes.get(action) or (self._overwrite_over if action == OVERWRITE else None)
+        takes = {
+            session.RELOAD: self._take,
+            session.TAKE_THEIRS: self._take,
+            session.KEEP_MINE: self._keep_mine_over,
+        }
+        over_disk = takes.get(action) or (
+            self._overwrite_over if action == session.OVERWRITE else None
+        )
         if over_disk is not None:
             self.read_disk(over_disk, CHOICE)
-        elif action == SHOW_DIFF:
+        elif action == session.SHOW_DIFF:
             self.show_diff()
-        elif action == MERGE:
+        elif action == session.MERGE:
             self._merge_with_disk()
-        elif action == RESTORE_DRAFT:
+        elif action == session.RESTORE_DRAFT:
             self._restore_draft()
-        elif action == CLOSE_FILE:
+        elif action == session.CLOSE_FILE:
             self._host.close_after_asking()
-        elif action == SAVE_WITHOUT_COPY:
+        elif action == session.SAVE_WITHOUT_COPY:
             self.save_against(self.file.save_expectation(), allow_unkept=True)

@@ -14,19 +14,14 @@ LISTED_NAMES = 8  # The files the question names at most (a longer list says how
 
 def unsaved_question(names: Sequence[str]) -> tuple[str, str]:
     """The question and its detail for unsaved changes to the files `names`."""
+    lost = "Your changes are lost if you don't save them."
     if len(names) == 1:
-        return (
-            f"Save the changes to {short_name(names[0])}?",
-            "Your changes are lost if you don't save them.",
-        )
+        return f"Save the changes to {short_name(names[0])}?", lost
     listed = "\n".join(f"• {short_name(name)}" for name in names[:LISTED_NAMES])
     more = len(names) - LISTED_NAMES
     if more > 0:
         listed += f"\n… and {more} more"
-    return (
-        f"Save the changes to {len(names)} files?",
-        f"{listed}\n\nYour changes are lost if you don't save them.",
-    )
+    return f"Save the changes to {len(names)} files?", f"{listed}\n\n{lost}"
 
 
 def save_label(names: Sequence[str]) -> str:

@@ -243,21 +243,13 @@ class OpenFile:
     def changed_on_disk_choices(self) -> list[Choice]:
         """The bar's choices when the disk changed under a dirty buffer (with their
         Alt+letters: the window's keys, `bar_choice`)."""
-        return [
-            (SHOW_DIFF, choices.COMPARE.label),
-            (KEEP_MINE, choices.KEEP_MINE.label),
-            (TAKE_THEIRS, choices.KEEP_THEIRS.label),
-        ]
+        return _labelled(SHOW_DIFF, KEEP_MINE, TAKE_THEIRS)
 
     def conflict_choices(self, kind: str) -> list[Choice]:
         """The bar's choices after a save was refused (`SaveConflictError.kind`)."""
         if kind == "missing":
             return [(SHOW_DIFF, choices.COMPARE.label), (OVERWRITE, "Recreate")]
-        return [
-            (SHOW_DIFF, choices.COMPARE.label),
-            (OVERWRITE, choices.KEEP_MINE.label),
-            (RELOAD, choices.KEEP_THEIRS.label),
-        ]
+        return _labelled(SHOW_DIFF, OVERWRITE, RELOAD)
 
     def diff_choices(self, disk_exists: bool) -> list[Choice]:
         """The diff dialog's choices, by why it opened and whether the file exists, with their
@@ -265,12 +257,9 @@ class OpenFile:
         the merge is clean."""
         if not disk_exists:
             return [(OVERWRITE, "Recreate from my draft")]
-        merge = (MERGE, choices.KEEP_BOTH.label)
-        if self.situation is Situation.CHANGED_ON_DISK:
-            mine, theirs = KEEP_MINE, TAKE_THEIRS
-        else:
-            mine, theirs = OVERWRITE, RELOAD
-        return [merge, (mine, choices.KEEP_MINE.label), (theirs, choices.KEEP_THEIRS.label)]
+        changed = self.situation is Situation.CHANGED_ON_DISK
+        mine, theirs = (KEEP_MINE, TAKE_THEIRS) if changed else (OVERWRITE, RELOAD)
+        return [(MERGE, choices.KEEP_BOTH.label), *_labelled(mine, theirs)]
 
     def merge_basis(self, disk: DiskRead) -> MergeBasis | None:
         """What a three-way merge of the draft with `disk` starts from; None when there is
@@ -336,6 +325,10 @@ _BAR_CHOICES = {
     TAKE_THEIRS: choices.KEEP_THEIRS,
     RELOAD: choices.KEEP_THEIRS,
 }
+
+
+def _labelled(*actions: str) -> list[Choice]:
+    return [(action, _BAR_CHOICES[action].label) for action in actions]
 
 
 def bar_choice(action_id: str) -> choices.ConflictChoice | None:

@@ -43,11 +43,8 @@ def ref_on_disk(scan: HomeScan, physical: Path) -> MemoryFileRef | None:
     if scan.sources is None:
         return None
     wanted = os.path.normpath(physical)
-    for listing in scan.sources.listings:
-        for file in listing.files:
-            if os.path.normpath(file.physical) == wanted:
-                return file.ref
-    return None
+    files = (file for listing in scan.sources.listings for file in listing.files)
+    return next((file.ref for file in files if os.path.normpath(file.physical) == wanted), None)
 
 
 @dataclass(frozen=True)

@@ -127,11 +127,7 @@ def scope_trash_text(node: TreeNode | None) -> str:
     """What the scope's Recently deleted is called for `node`: named by its scope, so it is never
     taken for the window's, which shows everything ("Recently deleted in Global…")."""
     scope = node.path.scope if node is not None and node.path is not None else None
-    return (
-        f"Recently deleted in {SCOPE_TITLES[scope]}…"
-        if scope
-        else "Recently deleted in this scope…"
-    )
+    return f"Recently deleted in {SCOPE_TITLES[scope] if scope else 'this scope'}…"
 
 
 def consolidated_scope(node: TreeNode | None) -> Scope | None:

@@ -95,8 +95,7 @@ StepT = TypeVar("StepT", bound=UndoStep)
 
 def physical_paths(file: MemoryFile) -> tuple[str, ...]:
     """Where `file` is on disk, for an immediate rescan (none when that cannot be said)."""
-    physical = file.physical()
-    return (str(physical),) if physical is not None else ()
+    return (str(physical),) if (physical := file.physical()) is not None else ()
 
 
 def _refs(paths: Sequence[VirtualPath], orphan_dir: str | None) -> tuple[MemoryFileRef, ...]:
@@ -155,9 +154,9 @@ class DeleteStep(UndoStep):
         message = f"Restored {what}" if restored else f"Restored {items_text(self.folders)}"
         if notes:
             message += " — " + "; ".join(notes)
-        created = restored[0] if len(restored) == 1 and not self.folders else None
-        if self.orphan_dir is not None:  # not a path of the workspace's to select
-            created = None
+        # An orphaned project dir's file is no path of the workspace's to select.
+        alone = len(restored) == 1 and not self.folders and self.orphan_dir is None
+        created = restored[0] if alone else None
         return Applied(OpResult(message, created=created, touched=tuple(touched)), inverse)
 
 
@@ -226,10 +225,8 @@ class RemoveFilesStep(UndoStep):
         if failure is not None:
             return Applied(failure, inverse)
         items = [path for path, _sha in self.files] + list(self.folders)
-        if len(items) == 1:
-            message = f"Removed {self.noun} {items[0]}" if self.noun else f"Removed {items[0]}"
-        else:
-            message = f"Removed {len(items)} items"
+        noun = f"{self.noun} " if self.noun else ""
+        message = f"Removed {noun}{items[0]}" if len(items) == 1 else f"Removed {len(items)} items"
         return Applied(OpResult(message, touched=tuple(touched)), inverse)
 
 
@@ -610,9 +607,7 @@ def _outcome(
     """What the batch did with one step's file, as the step applied alone says it."""
     step, file, path = taking.step, taking.file, taking.item.path
     key = file.ref.key
-    failed = f"Undo of {step.description} failed"
-    if isinstance(step, BringBackStep):
-        failed = f"Redo of {step.description} failed"
+    failed = f"{'Redo' if isinstance(step, BringBackStep) else 'Undo'} of {step.description} failed"
     if path in result.changed:
         if isinstance(step, BringBackStep):
             return Applied(OpResult(failed, error=f"{key} exists again; kept"))

@@ -138,14 +138,13 @@ def _turn(
     if stack is not None and applied.inverse is not None:
         stack._turned(applied.inverse, redo=not redo)  # what turns it back goes on the other stack
     result = applied.result
-    if not result.ok:
-        failed_redo = redo and result.message.startswith("Undo of ")
-        return (
-            replace(result, message=f"Redo of {step.description} failed") if failed_redo else result
-        )
-    return replace(
-        result, message=f"{'Redid' if redo else 'Undid'} {step.description}: {result.message}"
-    )
+    if result.ok:
+        said = f"{'Redid' if redo else 'Undid'} {step.description}: {result.message}"
+    elif redo and result.message.startswith("Undo of "):
+        said = f"Redo of {step.description} failed"
+    else:
+        return result
+    return replace(result, message=said)
 
 
 def delete(
@@ -180,14 +179,10 @@ def delete_orphan(stack: UndoStack, home: Home, dir_name: str) -> OpResult:
         return result
     (deleted,) = deletions
     message = f"Deleted the orphaned project memory {dir_name}"
-    if deleted.versions:
-        stack.push(
-            DeleteStep(None, f"delete of {dir_name}", deleted.versions, (), orphan_dir=dir_name)
-        )
-        count = len(deleted.versions)
-        message += (
-            f"; its {plural(count, 'file')} can be restored from Recently deleted (or Edit → Undo)"
-        )
+    if versions := deleted.versions:
+        stack.push(DeleteStep(None, f"delete of {dir_name}", versions, (), orphan_dir=dir_name))
+        again = "can be restored from Recently deleted (or Edit → Undo)"
+        message += f"; its {plural(len(versions), 'file')} {again}"
     return OpResult(message, touched=result.touched)
 
 
@@ -211,12 +206,9 @@ def create_file(stack: UndoStack, store: MemoryStore, path: VirtualPath, content
     """`file_ops.create_file`, remembering what the new file holds."""
     result = file_ops.create_file(store, path, content)
     if result.ok:
-        sha = content_sha256(content)
-        stack.push(
-            RemoveFilesStep(
-                store.workspace, f"new file {path.name}", files=((path, sha),), noun="the new file"
-            )
-        )
+        files = ((path, content_sha256(content)),)
+        description = f"new file {path.name}"
+        stack.push(RemoveFilesStep(store.workspace, description, files=files, noun="the new file"))
     return result
 
 
@@ -224,10 +216,9 @@ def create_directory(stack: UndoStack, store: MemoryStore, path: VirtualPath) ->
     """`file_ops.create_directory`, remembering the new folder."""
     result = file_ops.create_directory(store, path)
     if result.ok:
+        description = f"new folder {path.name}"
         stack.push(
-            RemoveFilesStep(
-                store.workspace, f"new folder {path.name}", folders=(path,), noun="the new folder"
-            )
+            RemoveFilesStep(store.workspace, description, folders=(path,), noun="the new folder")
         )
     return result
 
@@ -406,8 +397,7 @@ def move_lines_past_cut(
     try:
         for number in range(1, _MAX_TRIES + 1):
             name = f"{CONTINUED_STEM}{'' if number == 1 else f'-{number}'}.md"
-            relative = str(folder / name) if str(folder) != "." else name
-            file = target_file(source, relative)
+            file = target_file(source, str(folder / name))  # PurePosixPath(".") / name: name
             if not os.path.lexists(file.physical):
                 break
         else:

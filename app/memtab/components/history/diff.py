@@ -65,14 +65,11 @@ def revert_summary(result: RevertResult) -> str:
     """`Restored 2 files; left 1 alone (changed after the run).`"""
     if not result.restored and not result.refused:
         return "Nothing to revert: the files already hold what they held before the run."
-    parts = []
-    if result.restored:
-        parts.append(f"Restored {humanize.plural(len(result.restored), 'file')}")
-    if result.refused:
-        parts.append(
-            f"left {humanize.plural(len(result.refused), 'file')} alone — select one to see "
-            "why and the change a revert would make"
-        )
+    restored, refused = len(result.restored), len(result.refused)
+    parts = [f"Restored {humanize.plural(restored, 'file')}"] if restored else []
+    if refused:
+        why = "select one to see why and the change a revert would make"
+        parts.append(f"left {humanize.plural(refused, 'file')} alone — {why}")
     text = "; ".join(parts)
     return text[0].upper() + text[1:] + "."
 

@@ -57,11 +57,10 @@ def change_words(version: Version) -> str:
 
 def _moved_words(direction: str, other: str, own: str) -> str:
     try:
-        same_folder = parse_file_path(other).parent == parse_file_path(own).parent
+        if (moved := parse_file_path(other)).parent == parse_file_path(own).parent:
+            return f"Renamed {direction} {moved.name}"
     except PathError:
-        same_folder = False
-    if same_folder:
-        return f"Renamed {direction} {parse_file_path(other).name}"
+        pass
     return f"Moved {direction} {other}"
 
 
@@ -79,11 +78,10 @@ class VersionRow:
 
     @property
     def tooltip(self) -> str:
-        lines = [f"{self.when_exact} · {self.who}", self.change]
-        if self.version.run_id:
-            lines.append(f"Run {self.version.run_id}")
-        lines.append(f"Version {self.version.id}")
-        return "\n".join(lines)
+        run = [f"Run {self.version.run_id}"] if self.version.run_id else []
+        return "\n".join(
+            [f"{self.when_exact} · {self.who}", self.change, *run, f"Version {self.version.id}"]
+        )
 
 
 def version_rows(
@@ -244,12 +242,9 @@ def version_row(row: VersionRow) -> PanelRow:
 
 def commit_row(commit: Commit) -> PanelRow:
     when = humanize.relative_time(commit.committed_at_ms)
-    tip = f"{humanize.absolute_time(commit.committed_at_ms)} · commit {commit.sha[:10]}"
-    return PanelRow(
-        COMMIT_PREFIX + commit.sha,
-        (when, COMMIT_WHO, f"Commit: {commit.subject}", ""),
-        f"{tip}\n{commit.subject}",
-    )
+    tip = f"{humanize.absolute_time(commit.committed_at_ms)} · commit {commit.sha[:10]}\n"
+    cells = (when, COMMIT_WHO, f"Commit: {commit.subject}", "")
+    return PanelRow(COMMIT_PREFIX + commit.sha, cells, tip + commit.subject)
 
 
 def panel_rows(history: FileHistory) -> list[PanelRow]:
@@ -274,20 +269,13 @@ def selected(history: FileHistory | None, row_id: object) -> Selected | None:
     sha = row_id.removeprefix(COMMIT_PREFIX)
     commit = next((c for c in history.commits if c.sha == sha), None)
     if commit is not None:
-        when = humanize.absolute_time(commit.committed_at_ms)
-        return Selected(
-            None, commit, False, COMMIT_NOT_RESTORED, (f"commit {sha[:10]} ({when})", now)
-        )
+        sides = (f"commit {sha[:10]} ({humanize.absolute_time(commit.committed_at_ms)})", now)
+        return Selected(None, commit, False, COMMIT_NOT_RESTORED, sides)
     row = next((row for row in history.rows if row.version.id == row_id), None)
     if row is None:
         return None
     version = row.version
     current = history.is_current(version)
     what = "what was deleted" if version.deleted else "this version"
-    return Selected(
-        version,
-        None,
-        not current,
-        HOLDS_IT if current else RESTORE_TIP,
-        (f"{what} ({row.when_exact})", now),
-    )
+    tip = HOLDS_IT if current else RESTORE_TIP
+    return Selected(version, None, not current, tip, (f"{what} ({row.when_exact})", now))

@@ -211,14 +211,10 @@ class TrashPresenter:
         own; Restore all a burst with files still gone."""
         restorable = file is not None and file.restorable
         movable = file is not None and restorable and may_restore_to(file) and not file.rewritten
-        note = (
-            f"Cannot be restored: {file.cannot_restore}"
-            if file is not None and file.cannot_restore
-            else None
-        )
-        return TrashButtons(
-            restorable, movable, burst is not None and burst.left_to_restore > 0, note
-        )
+        cannot = file.cannot_restore if file is not None else None
+        note = f"Cannot be restored: {cannot}" if cannot else None
+        restore_all = burst is not None and burst.left_to_restore > 0
+        return TrashButtons(restorable, movable, restore_all, note)
 
 
 def may_restore_to(file: DeletedFile | None) -> bool:

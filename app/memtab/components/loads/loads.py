@@ -49,10 +49,9 @@ def reads_imports(ref: MemoryFileRef | None) -> bool:
 
 def import_at(line: str, column: int) -> str | None:
     """The `@`-import of a prose `line` at `column` (0-based), as written, or None."""
-    for start, end, written in import_spans(line):
-        if start <= column <= end:
-            return written
-    return None
+    return next(
+        (written for start, end, written in import_spans(line) if start <= column <= end), None
+    )
 
 
 def with_import_links(text: str) -> str:
@@ -157,8 +156,7 @@ def is_cut_file(ref: MemoryFileRef | None) -> bool:
 def cut_line(text: str) -> int | str:
     """Where Go to the cut puts the cursor in `text`: the first line Claude Code does not
     read (1-based), or why it goes nowhere."""
-    cut = index_cut(text).cut_at_line
-    return NO_CUT if cut is None else cut
+    return index_cut(text).cut_at_line or NO_CUT  # 1-based: never 0
 
 
 def move_refused(ref: MemoryFileRef | None, *, has_source: bool, text: str) -> str | None:
@@ -396,17 +394,11 @@ def summary(recall: Recall) -> str:
         else "no memory holds its words"
     )
     asked = next((a.model_pick for a in recall.agents if a.model_pick is not None), None)
+    predicts = "predicts each agent's pick from the words of what it judges by"
+    how = f"Memtab {predicts}, not by asking its model."
     if asked is not None:
         cost = f"{asked.input_tokens:,} tokens in, {asked.output_tokens:,} out"
-        how = (
-            f"Memtab asked {asked.model} as Claude Code asks its model ({cost}), and predicts "
-            "each agent's pick from the words of what it judges by."
-        )
-    else:
-        how = (
-            "Memtab predicts each agent's pick from the words of what it judges by, not by "
-            "asking its model."
-        )
+        how = f"Memtab asked {asked.model} as Claude Code asks its model ({cost}), and {predicts}."
     return f"For “{recall.prompt}”{where}: {found}. {how}"
 
 

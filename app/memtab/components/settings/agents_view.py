@@ -77,9 +77,7 @@ def changed_agents(
     stored: SourcesSettings, chosen: Mapping[Agent, AgentSettings]
 ) -> list[tuple[Agent, AgentSettings]]:
     """The agents whose chosen settings differ from the saved ones: those Save writes."""
-    return [
-        (agent, settings) for agent, settings in chosen.items() if settings != stored.agent(agent)
-    ]
+    return [(agent, chose) for agent, chose in chosen.items() if chose != stored.agent(agent)]
 
 
 def sources_note(problems: Sequence[str], *, isolated: bool) -> str:

@@ -172,38 +172,23 @@ def _texts(
 
         assert not isinstance(item.subject, ConflictCopy | SidecarCopy)  # sync's SyncConflict
         texts = conflict_texts(service_for(home, git_program), item.subject)
-        return three_way_texts(
-            texts.base,
-            texts.local,
-            texts.remote,
-            labels=("Common version", "Mine (this machine)", "Theirs (the other machine)"),
-        )
-    if item.kind == "copy":
-        assert isinstance(item.subject, ConflictCopy)
+        labels = ("Common version", "Mine (this machine)", "Theirs (the other machine)")
+        return three_way_texts(texts.base, texts.local, texts.remote, labels=labels)
+    copy = item.subject
+    assert isinstance(copy, ConflictCopy | SidecarCopy)
+    if isinstance(copy, ConflictCopy):
         store = MemoryStore(home, workspace)
-        return three_way_texts(
-            None,
-            store.read_whole(item.subject.original),
-            store.read_whole(item.subject.path),
-            labels=(
-                "Common version",
-                f"Mine ({item.subject.original.name})",
-                f"Theirs: this {item.subject.name.label}",
-            ),
-        )
-
-    assert isinstance(item.subject, SidecarCopy)
-    return three_way_texts(
-        None,
-        _read(item.subject.original),
-        _read(item.subject.path),
-        labels=("Common version", f"Mine ({item.subject.original.name})", "Theirs: this copy"),
-    )
+        mine, theirs = store.read_whole(copy.original), store.read_whole(copy.path)
+        label = f"Theirs: this {copy.name.label}"
+    else:
+        mine, theirs, label = _read(copy.original), _read(copy.path), "Theirs: this copy"
+    labels = ("Common version", f"Mine ({copy.original.name})", label)
+    return three_way_texts(None, mine, theirs, labels=labels)
 
 
-def _read(path: object) -> bytes | None:
+def _read(path: Path) -> bytes | None:
     try:
-        return Path(str(path)).read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
         return None
 

@@ -12,7 +12,6 @@ from memtab.humanize import plural, relative_time
 from memtab.store.home import Home
 from memtab.store.paths import project_basename
 from memtab.store.sidecars.registry import Workspace
-from memtab.sync.remote_check import check_remote
 from memtab.sync.repository.layout import (
     DEFAULT_TARGET,
     GLOBAL_SCOPE,
@@ -22,7 +21,7 @@ from memtab.sync.repository.layout import (
     load_config,
     parse_scope,
 )
-from memtab.sync.service import SyncError, SyncService
+from memtab.sync.service import SyncError, SyncService, check_remote
 from memtab.sync.state import load_state
 
 
@@ -101,18 +100,12 @@ def scope_choices(workspace: Workspace | None, target: Target | None) -> list[Sc
                 "Notes of this workspace alone; they stay on this machine unless chosen",
             )
         )
-    offered = {(choice.scope.kind, choice.scope.key) for choice in choices}
-    for scope in target.scopes if target is not None else ():
-        if (scope.kind, scope.key) in offered:
-            choices = [
-                ScopeChoice(scope, c.label, c.detail)  # the target's name for it stays
-                if (c.scope.kind, c.scope.key) == (scope.kind, scope.key)
-                else c
-                for c in choices
-            ]
-        else:
-            choices.append(ScopeChoice(scope, scope.label, "Synced by this target already"))
-    return choices
+    carried = {_key(s): s for s in (target.scopes if target is not None else ())}
+    # An offered scope the target carries keeps the target's name for it.
+    offered = [ScopeChoice(carried.pop(_key(c.scope), c.scope), c.label, c.detail) for c in choices]
+    return offered + [
+        ScopeChoice(s, s.label, "Synced by this target already") for s in carried.values()
+    ]
 
 
 def check_connection(
@@ -188,8 +181,12 @@ class SetupControls:
     progress_shown: bool
 
 
+def _key(scope: SyncedScope) -> tuple[str, str | None]:
+    return (scope.kind, scope.key)
+
+
 def _keys(scopes: Iterable[SyncedScope]) -> set[tuple[str, str | None]]:
-    return {(scope.kind, scope.key) for scope in scopes}
+    return set(map(_key, scopes))
 
 
 def target_of(state: SetupState | None) -> Target | None:
@@ -202,7 +199,7 @@ def checked_at_first(choice: ScopeChoice, target: Target | None) -> bool:
     it is global memory."""
     if target is None:
         return choice.scope.kind == "global"
-    return (choice.scope.kind, choice.scope.key) in _keys(target.scopes)
+    return _key(choice.scope) in _keys(target.scopes)
 
 
 def primary_label(target: Target | None) -> str:

@@ -70,11 +70,8 @@ def sync_line(
     arrows, waiting = _arrows(look), _waiting(look)
     offline = _offline(look)
     if offline is not None or look.offline_since is not None:
-        since = (
-            f" since {relative_time(look.offline_since, now_ms)}"
-            if look.offline_since is not None
-            else ""
-        )
+        at = look.offline_since
+        since = "" if at is None else f" since {relative_time(at, now_ms)}"
         words = f"\n{offline}" if offline else ""
         return SyncLine(
             f"Offline · {arrows}" if arrows else "Offline",
@@ -95,10 +92,8 @@ def sync_line(
 
 def _arrows(look: SyncLook) -> str:
     """ "↑2 ↓1": files to send, files to bring in (none: empty)."""
-    parts = [f"↑{len(look.to_send)}"] if look.to_send else []
-    if look.to_receive:
-        parts.append(f"↓{len(look.to_receive)}")
-    return " ".join(parts)
+    counts = (("↑", look.to_send), ("↓", look.to_receive))
+    return " ".join(f"{arrow}{len(paths)}" for arrow, paths in counts if paths)
 
 
 def _waiting(look: SyncLook) -> str:

@@ -162,9 +162,9 @@ def _disk_changes(
         before = previous.scope_if_shown(now.scope)
         if before is None and not same_workspace:
             continue
-        if before is not None and (now is before or before.root != now.root or before.outline):
-            continue
-        if now.root is None:
+        if now.root is None or (
+            before is not None and (now is before or before.root != now.root or before.outline)
+        ):
             continue
         stamps_now = now.stamps()
         stamps_before = before.stamps() if before is not None else {}
@@ -213,17 +213,10 @@ def scan_home(request: ScanRequest, context: CancelToken | None = None) -> HomeS
             context.raise_if_cancelled()
     meta = MetaStore(home).load()
     journal = Journal(home).load()
-    status = (
-        status_from(
-            journal,
-            workspace.id,
-            workspace.project_identity,
-            workspace.notebook_id,
-            load_scope_runs(home),  # the runs of one scope alone mux's journal has no room for
-        )
-        if workspace
-        else None
-    )
+    status = None
+    if workspace:  # with the runs of one scope alone, which mux's journal has no room for
+        ids = (workspace.id, workspace.project_identity, workspace.notebook_id)
+        status = status_from(journal, *ids, load_scope_runs(home))
     orphans = _scan_orphans(home, registry, shown_scan, request.changed_paths, cache)
     if cache is not None:
         cache.save()

@@ -133,20 +133,11 @@ class ShownTree(Generic[BadgeT]):
         if rows is None:
             return False
         # Files follow directories, and an unfilled container holds no file rows yet.
-        first = len(container.children)
         if rows:
-            self._events.inserting(container, first, first + len(rows) - 1)
-            container.children.extend(rows)
-            container.renumber(first)
-            for row in rows:
-                self._register(row)
-            self._events.inserted()
+            self._insert(container, len(container.children), rows)
         container.unfilled_files = 0
         # The fingerprints above no longer describe what is shown: the next reconcile compares.
-        node: TreeNode | None = container
-        while node is not None:
-            node.fingerprint = 0
-            node = node.parent
+        container.forget_fingerprints()
         self._events.rows_changed(container.parent or self.root, container.row, container.row)
         return True
 
@@ -247,7 +238,6 @@ class ShownTree(Generic[BadgeT]):
 
     def _children(self, old: TreeNode, new: TreeNode) -> list[tuple[TreeNode, TreeNode]]:
         """Make `old`'s children the keys of `new`'s, in order; return the kept pairs."""
-        events = self._events
         new_keys = {child.key for child in new.children}
         children = old.children
         end = len(children) - 1
@@ -258,15 +248,7 @@ class ShownTree(Generic[BadgeT]):
             start = end
             while start > 0 and children[start - 1].key not in new_keys:
                 start -= 1
-            events.removing(old, start, end)
-            removed = children[start : end + 1]
-            del children[start : end + 1]
-            old.renumber(start)
-            for node in removed:
-                self._unregister(node)
-            events.removed()
-            for node in removed:
-                node.dispose()
+            self._remove(old, start, end)
             end = start - 1
         kept_keys = [child.key for child in children]
         if [key for key in (c.key for c in new.children) if key in set(kept_keys)] != kept_keys:
@@ -285,32 +267,37 @@ class ShownTree(Generic[BadgeT]):
             stop = position
             while stop < len(new.children) and new.children[stop].key not in kept_set:
                 stop += 1
-            events.inserting(old, position, stop - 1)
-            inserted = new.children[position:stop]
-            children[position:position] = inserted
-            old.renumber(position)
-            for node in inserted:
-                self._register(node)
-            events.inserted()
+            self._insert(old, position, new.children[position:stop])
             position = stop
         return pairs
 
     def _replace_children(self, old: TreeNode, new: TreeNode) -> list[tuple[TreeNode, TreeNode]]:
         if old.children:
-            self._events.removing(old, 0, len(old.children) - 1)
-            removed, old.children = old.children, []
-            for node in removed:
-                self._unregister(node)
-            self._events.removed()
-            for node in removed:
-                node.dispose()
+            self._remove(old, 0, len(old.children) - 1)
         if new.children:
-            self._events.inserting(old, 0, len(new.children) - 1)
-            old.adopt(list(new.children))
-            for node in old.children:
-                self._register(node)
-            self._events.inserted()
+            self._insert(old, 0, list(new.children))
         return []
+
+    def _remove(self, parent: TreeNode, first: int, last: int) -> None:
+        """Take rows `first`..`last` of `parent` out (the view told around it), and free them."""
+        self._events.removing(parent, first, last)
+        removed = parent.children[first : last + 1]
+        del parent.children[first : last + 1]
+        parent.renumber(first)
+        for node in removed:
+            self._unregister(node)
+        self._events.removed()
+        for node in removed:
+            node.dispose()
+
+    def _insert(self, parent: TreeNode, first: int, nodes: list[TreeNode]) -> None:
+        """Put `nodes` in as rows `first`… of `parent` (the view told around it)."""
+        self._events.inserting(parent, first, first + len(nodes) - 1)
+        parent.children[first:first] = nodes
+        parent.renumber(first)
+        for node in nodes:
+            self._register(node)
+        self._events.inserted()
 
     def _register(self, subtree: TreeNode) -> None:
         for node in subtree.walk():

@@ -212,18 +212,11 @@ def room_sections(facts: RoomFacts) -> tuple[RoomSection, ...]:
     sections: list[RoomSection] = []
     if facts.changed is not None:
         sections.append(_changed(facts.changed))
-    if facts.inbox is not None:
-        target = Target(panel="inbox")
-        waiting = [RoomItem("Review them in the Inbox", "", target)] if facts.inbox else []
-        sections.append(
-            RoomSection(
-                "inbox",
-                "Waiting in the Inbox",
-                facts.inbox,
-                plural(facts.inbox, "proposed memory", "proposed memories") if facts.inbox else "",
-                tuple(waiting),
-            )
-        )
+    if (inbox := facts.inbox) is not None:
+        summary = plural(inbox, "proposed memory", "proposed memories") if inbox else ""
+        review = RoomItem("Review them in the Inbox", "", Target(panel="inbox"))
+        waiting = (review,) if inbox else ()
+        sections.append(RoomSection("inbox", "Waiting in the Inbox", inbox, summary, waiting))
     if facts.findings is not None:
         findings = sorted(facts.findings, key=lambda f: (f.path, f.line or 0))
         files = len({f.path for f in findings})

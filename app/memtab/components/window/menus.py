@@ -174,29 +174,21 @@ def shortcut_rows(actions: Sequence[MenuAction]) -> list[ShortcutRow]:
         if action.id not in listed:
             feature = action.id.split(".", 1)[0]
             placed.append((action, FEATURE_TITLES.get(feature, feature.title())))
-    rows: list[ShortcutRow] = []
-    by_keys: dict[str, int] = {}
+    rows: dict[str, ShortcutRow] = {}  # by keys, in the order first placed
     for action, section in placed:
-        if not action.keys:
-            continue
-        if action.keys in by_keys:
-            first = rows[by_keys[action.keys]]
-            rows[by_keys[action.keys]] = replace(
-                first, name=f"{first.name} · {action.name}", also=(*first.also, action.id)
-            )
-            continue
-        by_keys[action.keys] = len(rows)
-        rows.append(ShortcutRow(action.id, section, action.name, action.keys))
-    return rows
+        first = rows.get(action.keys)
+        if first is not None:
+            name, also = f"{first.name} · {action.name}", (*first.also, action.id)
+            rows[action.keys] = replace(first, name=name, also=also)
+        elif action.keys:
+            rows[action.keys] = ShortcutRow(action.id, section, action.name, action.keys)
+    return list(rows.values())
 
 
 def about_html(version: str, home: Path, log: Path | None) -> str:
     """Help → About: the version, the home and where the log is."""
-    log_line = (
-        f"Log: <code>{escape_html(str(log))}</code>"
-        if log is not None
-        else "Log: not written (run with --verbose to log to the terminal)"
-    )
+    where = f"<code>{escape_html(str(log))}</code>" if log is not None else None
+    log_line = f"Log: {where or 'not written (run with --verbose to log to the terminal)'}"
     return (
         f"<b>Memtab {version}</b><p>Browse, edit and consolidate the memories your "
         f"coding agents keep.</p><p>Home: <code>{escape_html(str(home))}</code></p>"

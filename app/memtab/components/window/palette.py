@@ -97,16 +97,11 @@ def file_entries(scan: HomeScan | None, open_key: Callable[[str], object]) -> li
     original where that is listed, else saying whose copy it is (`shown_once`)."""
     if scan is None:
         return []
-    entries: list[PaletteEntry] = []
-    for scope_scan in scan.scopes:
-        for file in scope_scan.listing.files:
-            entries.append(
-                PaletteEntry(
-                    str(file.path).rsplit("/", 1)[-1],
-                    str(file.path),
-                    functools.partial(open_key, file_key(file.path)),
-                )
-            )
+    paths = [file.path for scope_scan in scan.scopes for file in scope_scan.listing.files]
+    entries = [
+        PaletteEntry(str(p).rsplit("/", 1)[-1], str(p), functools.partial(open_key, file_key(p)))
+        for p in paths
+    ]
     if scan.sources is not None:
         links = scan.sources.imports
         listings = scan.sources.listings
@@ -116,12 +111,9 @@ def file_entries(scan: HomeScan | None, open_key: Callable[[str], object]) -> li
                 if source_file.id in folded:
                     continue  # Codex's copy, shown once: as its original
                 where = links.labels.get(source_file.id, source_file.relative)
+                opens = functools.partial(open_key, ref_key(source_file.ref))
                 entries.append(
-                    PaletteEntry(
-                        source_file.name,
-                        f"{listing.source.label} · {where}",
-                        functools.partial(open_key, ref_key(source_file.ref)),
-                    )
+                    PaletteEntry(source_file.name, f"{listing.source.label} · {where}", opens)
                 )
     return entries
 

@@ -342,9 +342,8 @@ class InboxPresenter(Generic[ItemT]):
         one = chosen[0] if len(chosen) == 1 else None
         agent = one if one is not None and one.kind in ("agent", "gemini") else None
         provenance = one is not None and agent is None and self.workspace is not None
-        return DetailsPlan(
-            one, agent, provenance, provenance and one is not None and bool(one.evidence)
-        )
+        evidence = provenance and one is not None and bool(one.evidence)
+        return DetailsPlan(one, agent, provenance, evidence)
 
 
 def _sort_of(item: InboxItem) -> str:
@@ -418,15 +417,11 @@ class PatchedFile:
 def patch_heading(files: Sequence[PatchedFile]) -> str:
     """What a patch would do, in one line ("Changes 2 files: deploy.md (new, 3 lines);
     MEMORY.md (1 line added)")."""
-    parts = [
-        f"{file.name.rsplit(':', 1)[-1]} "
-        + (
-            f"(new, {humanize.plural(file.diff.added, 'line')})"
-            if file.new_file
-            else f"({_counts(file.diff) or 'unchanged'})"
-        )
-        for file in files
-    ]
+    parts = []
+    for file in files:
+        added = humanize.plural(file.diff.added, "line")
+        what = f"new, {added}" if file.new_file else _counts(file.diff) or "unchanged"
+        parts.append(f"{file.name.rsplit(':', 1)[-1]} ({what})")
     return f"Changes {humanize.plural(len(files), 'file')}: {'; '.join(parts)}"
 
 

@@ -245,13 +245,12 @@ class WriterNews:
         """A tooltip: where, for which workspace, and what clicking does."""
         where = f"{self.memory_path} of workspace {self.workspace_name}"
         when = humanize.absolute_time(self.at_ms)
-        left_out = (
-            f" It found {humanize.plural(self.left_out, 'more note')} and left "
-            f"{'them' if self.left_out > 1 else 'it'} out: a run keeps only its surest, so "
-            "that a review stays short."
-            if self.left_out
-            else ""
-        )
+        left_out = ""
+        if self.left_out:
+            found = f"It found {humanize.plural(self.left_out, 'more note')}"
+            them = "them" if self.left_out > 1 else "it"
+            why = "a run keeps only its surest, so that a review stays short"
+            left_out = f" {found} and left {them} out: {why}."
         if self.kind is NewsKind.RECORDED:
             return f"The memory writer added to {where} at {when}.{left_out} Click to open it."
         return (
@@ -263,10 +262,8 @@ class WriterNews:
         """(title, body) of a desktop notification."""
         notes = humanize.plural(self.count, "note")
         if self.kind is NewsKind.RECORDED:
-            return (
-                f"Memtab recorded {notes}",
-                f"In {file_name(self.memory_path)} of {self.workspace_name}",
-            )
+            where = f"In {file_name(self.memory_path)} of {self.workspace_name}"
+            return (f"Memtab recorded {notes}", where)
         return (f"Memtab suggested {notes}", f"For {self.workspace_name}: review them in Memtab")
 
 
@@ -369,6 +366,7 @@ def status_view(status: WriterStatus, news: WriterNews | None, *, paused: bool) 
         html = f'<a href="{NEWS_LINK}">{html}</a>'
         tip = news.details()
     key = "paused" if paused and status.activity is WriterActivity.IDLE else None
+    writer = "the background memory writer"
     return StatusView(
         html=html,
         text=text,
@@ -376,9 +374,5 @@ def status_view(status: WriterStatus, news: WriterNews | None, *, paused: bool) 
         dot_color=DOT_COLORS[key or status.activity.value],
         toggle="Resume" if paused else "Pause",
         toggle_name="Resume the memory writer" if paused else "Pause the memory writer",
-        toggle_tooltip=(
-            "Resume the background memory writer"
-            if paused
-            else "Pause the background memory writer (no runs until resumed)"
-        ),
+        toggle_tooltip=f"Resume {writer}" if paused else f"Pause {writer} (no runs until resumed)",
     )

@@ -94,11 +94,6 @@ class Description:
     basis: str  # "its title" or "its 5 topics"
 
 
-def _heading_text(raw: str) -> tuple[int, str]:
-    found = heading(raw)
-    return (found.level, heading_text(found.text)) if found is not None else (0, "")
-
-
 def is_generic_heading(text: str) -> bool:
     """Whether a heading only says what kind of note this is (see `_GENERIC_WORDS`)."""
     rest = text.lower()
@@ -166,9 +161,9 @@ def build_description(lines: Sequence[str]) -> Description | None:
     prose: list[str] = []
     for unit in split_units(lines):
         if unit.kind == "heading":
-            level, text = _heading_text(lines[unit.start])
-            if text:
-                headings.append((level, text))
+            found = heading(lines[unit.start])
+            if found is not None and (text := heading_text(found.text)):
+                headings.append((found.level, text))
         elif unit.kind in ("text", "label"):
             prose.append(" ".join(lines[unit.start : unit.end]))
     if not headings:

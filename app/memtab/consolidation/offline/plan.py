@@ -224,8 +224,7 @@ class PlannedChange:
 
 @dataclass(frozen=True)
 class Plan:
-    """Edits (run first) and deletes (run after their edits succeeded), and the files
-    left alone with why."""
+    """Edits (run first), deletes (run after their edits), and the files left alone with why."""
 
     edits: tuple[PlannedChange, ...] = ()
     deletes: tuple[PlannedChange, ...] = ()

@@ -35,8 +35,7 @@ REFUSED_WHEN_PLANNED_NOTE = "refused when the plan was made"
 
 @dataclass(frozen=True)
 class AppliedOps:
-    """What applying a plan did: every op as journaled, with its versions, and why the
-    run stopped before its end (None: it went through every op)."""
+    """What applying a plan did: every op as journaled, why it stopped early (None: it did not)"""
 
     ops: tuple[JournalOp, ...]
     run_ops: tuple[RunOp, ...]

@@ -24,8 +24,7 @@ def config_dir(env: Mapping[str, str] | None = None) -> Path:
     configured = env.get(CONFIG_DIR_VARIABLE, "").strip()
     if configured:
         return Path(os.path.abspath(os.path.expanduser(configured)))
-    # As settings.json has always been found.
-    return Path(platformdirs.user_config_dir("memtab"))
+    return Path(platformdirs.user_config_dir("memtab"))  # as settings.json has always been found
 
 
 def cache_dir(env: Mapping[str, str] | None = None) -> Path:

@@ -20,8 +20,7 @@ _LOCK_NAME = ".settings.json.lock"
 
 
 class SettingsFileError(ValueError):
-    """settings.json cannot be read or holds no JSON object; the message names the file and what to
-    do."""
+    """settings.json cannot be read or holds no JSON object; says which file and what to do."""
 
 
 def settings_path(env: Mapping[str, str] | None = None) -> Path:

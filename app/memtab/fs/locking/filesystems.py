@@ -68,8 +68,7 @@ def parse_mountinfo(text: str) -> list[FileSystem]:
 
 
 def filesystem_of(path: Path, mountinfo: Path = _MOUNTINFO) -> FileSystem | None:
-    """The file system `path` is on (it need not exist); None where the mount table cannot be
-    read."""
+    """The file system `path` is on (it need not exist); None without a readable mount table."""
     try:
         mounts = parse_mountinfo(mountinfo.read_text(encoding="utf-8", errors="replace"))
     except OSError:
@@ -86,8 +85,7 @@ def filesystem_of(path: Path, mountinfo: Path = _MOUNTINFO) -> FileSystem | None
 
 @dataclass(frozen=True)
 class LockProbe:
-    """What trying a lock showed: whether one could be taken and kept a second taker out (`why` in
-    words)."""
+    """What trying a lock showed: whether one was taken and kept a second out (`why` in words)."""
 
     taken: bool
     enforced: bool

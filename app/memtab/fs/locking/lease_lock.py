@@ -26,10 +26,8 @@ logger = logging.getLogger(__name__)
 # quarter.
 LEASE_S = 300.0
 RENEW_INTERVAL_S = LEASE_S / 4
-# xum's FILE_LOCK_RETRY_MS, with its jitter.
-_RETRY_S = 0.010
-# Birth probes may spawn `ps`; a pid's birth never changes while it lives.
-_BIRTH_CACHE_S = 1.0
+_RETRY_S = 0.010  # xum's FILE_LOCK_RETRY_MS, with its jitter
+_BIRTH_CACHE_S = 1.0  # birth probes may spawn `ps`; a pid's birth never changes while it lives
 # Link failures that mean "no hard links here", not "held".
 _NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.EXDEV}
 _LEADING_INT = LazyPattern(r"\s*([+-]?\d+)")
@@ -85,8 +83,7 @@ def _probe_birth(pid: int) -> str | None:
 
 
 def pid_alive(pid: int) -> bool | None:
-    """Whether a process has this pid (EPERM: alive); None where it cannot be asked safely
-    (Windows)."""
+    """Whether a process has this pid (EPERM: alive); None where it cannot be asked (Windows)."""
     if sys.platform == "win32":
         return None
     try:
@@ -162,8 +159,7 @@ def _place(temp: Path, path: Path, token: str) -> bool:
     except OSError as error:
         if error.errno not in _NO_HARD_LINKS and sys.platform != "win32":
             raise
-    # No hard links on this file system: an exclusive create, then the token.
-    try:
+    try:  # no hard links on this file system: an exclusive create, then the token
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0))
     except FileExistsError:
         return False
@@ -249,8 +245,7 @@ class LeaseLock:
         return self._held is not None
 
     def acquire(self, timeout_s: float) -> None:
-        """Take the lock within `timeout_s`, taking over a stale one; LeaseLockBusyError
-        otherwise."""
+        """Take the lock within `timeout_s`, taking over a stale one; else LeaseLockBusyError."""
         if self._held is not None:
             raise LeaseLockBusyError(f"The {self.label} {self.path} is already held here")
         nonce = os.urandom(8).hex()
@@ -310,8 +305,7 @@ def reclaim_if_stale(path: Path) -> None:
             return  # released meanwhile
         claimed = _read(graveyard)
         if claimed is not None and claimed != observed:
-            # A fresh holder took the lock between our look and the rename: give it back.
-            try:
+            try:  # a fresh holder took the lock between our look and the rename: give it back
                 os.link(graveyard, path)
             except OSError as error:
                 logger.error(
@@ -363,8 +357,7 @@ class LockState(Slotted):
     pid: int | None
     alive: bool | None
     """None where a pid's liveness is not asked (Windows) or the token has no pid."""
-    since: float
-    """The file's mtime: when it was taken or last renewed."""
+    since: float  # the file's mtime: when it was taken or last renewed
     stale: bool
 
     def __init__(

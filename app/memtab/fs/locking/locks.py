@@ -133,8 +133,7 @@ class InterprocessLock:
 
 
 def _take_file_lock(path: Path, deadline: float) -> Any:
-    """The OS's lock on `path`, tried until `deadline`; None when another process held it all
-    along."""
+    """The OS's lock on `path`, tried until `deadline`; None when another process held it."""
     if sys.platform == "win32":
         import filelock  # lazy: only Windows' locks need it
 
@@ -202,8 +201,7 @@ def _let_go(file_lock: Any) -> None:
 
 @contextlib.contextmanager
 def interprocess_lock(lock_path: Path, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> Iterator[None]:
-    """Hold an exclusive lock on `lock_path` for the block; LockUnavailableError after
-    `timeout_s`."""
+    """An exclusive lock on `lock_path` for the block; LockUnavailableError past `timeout_s`."""
     lock = InterprocessLock(lock_path)
     lock.acquire(timeout_s)
     try:
@@ -270,8 +268,7 @@ class OwnedLock(InterprocessLock):
 
 
 def lock_holder(path: Path) -> str | None:
-    """Who holds the OS lock on `path`, in words (Linux's /proc/locks); None when the system does
-    not say."""
+    """Who holds the OS lock on `path`, in words (Linux's /proc/locks); None where not said."""
     try:
         info = os.stat(path)
         with open("/proc/locks", encoding="ascii", errors="replace") as locks:

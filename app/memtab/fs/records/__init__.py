@@ -325,8 +325,7 @@ class Record(metaclass=_RecordClass):
 
     @classmethod
     def written_fields(cls) -> tuple[Field, ...]:
-        """What `to_json` writes, in order: the fields but `NotWritten`, the computed at their
-        place."""
+        """What `to_json` writes, in order: the fields but `NotWritten`, computed ones in place."""
         if cls.__dict__.get("_writes") is None:
             stored = {declared.name: declared for declared in cls.fields()}
             declared = _annotations(cls)
@@ -419,8 +418,7 @@ def _annotations(cls: type[Record]) -> dict[str, Any]:
     return declared
 
 
-COMPILED_AT = 100
-"""The build of an unchecked record class at which its constructor is generated."""
+COMPILED_AT = 100  # the build of an unchecked record class at which its constructor is generated
 _BUILDS: dict[type[Record], int] = {}
 
 

@@ -33,8 +33,7 @@ class RecordError(ValueError):
         return f"{path}: {self.reason}" if path else self.reason
 
 
-MISSING = "missing"
-"""The reason of a required field that is absent."""
+MISSING = "missing"  # the reason of a required field that is absent
 
 T = TypeVar("T")
 
@@ -47,8 +46,7 @@ class _Notes(threading.local):
 
 
 _NOTES = _Notes()
-NOTING = [0]
-"""How many reads note now, in every thread (while 0, no reader looks for notes)."""
+NOTING = [0]  # how many reads note now, in every thread (while 0, no reader looks for notes)
 _NOTING_LOCK = threading.Lock()
 
 
@@ -103,8 +101,7 @@ class Marker:
     """Declared on a field's type by `Annotated`: how it is read (`wrap`), named or written."""
 
     __slots__ = ()
-    keeps_accepted: bool = False
-    """Whether a value the wrapped reader accepts comes out as it is."""
+    keeps_accepted: bool = False  # whether a value the wrapped reader accepts comes out as it is
     as_parsed: bool = False
     """Whether the value is kept as parsed and written as it is (`PlainJson`)."""
 
@@ -142,8 +139,7 @@ class _Absent(enum.Enum):
     ABSENT = enum.auto()
 
 
-ABSENT: Final = _Absent.ABSENT
-"""No default: the field is required."""
+ABSENT: Final = _Absent.ABSENT  # no default: the field is required
 
 
 def camel_name(name: str) -> str:
@@ -191,8 +187,7 @@ def reader_of(declared: Any, record_reader: Callable[[Any], Reader | None]) -> R
 
 
 def _outer_kind(declared: Any, in_union: bool = False) -> Reader:
-    """The reader of a value kept as parsed (`PlainJson`): its outer kind checked, nothing in it
-    read."""
+    """The reader of a value kept as parsed (`PlainJson`): its outer kind checked, nothing read."""
     origin = get_origin(declared) or declared
     if origin in (Union, types.UnionType):
         return _union(tuple(_outer_kind(member, True) for member in get_args(declared)))
@@ -220,8 +215,7 @@ def _list_as_parsed(value: Any) -> Any:
 
 
 def written_as_parsed(bare: Any, markers: tuple[Any, ...]) -> bool:
-    """Whether a field holds JSON as parsed, written as it is (`PlainJson`, or an object of
-    them)."""
+    """Whether a field holds JSON as parsed, written as it is (`PlainJson`, or objects of them)."""
     if any(getattr(marker, "as_parsed", False) for marker in markers):
         return True
     if (get_origin(bare) or bare) not in (dict, Mapping) or len(get_args(bare)) != 2:
@@ -265,8 +259,7 @@ _ACCEPTED: dict[Any, frozenset[type]] = {
 
 
 def accepted_as_is(declared: Any, var: str) -> str | None:
-    """A Python test of `var` true only where `declared`'s reader gives it back as it is; None:
-    none."""
+    """A Python test of `var`, true only where `declared`'s reader returns it as is; None: none."""
     kinds = accepted_types(declared)
     if kinds is None:
         return None

@@ -29,8 +29,7 @@ class _Computed:
 
 
 def computed(compute: Callable[[Any], Any], *, init: Literal[False] = False) -> Any:
-    """A value `compute(record)` derives, written at its declared place (not a constructor
-    argument)."""
+    """A value `compute(record)` derives, written at its declared place (not a constructor's)."""
     return _Computed(compute)
 
 
@@ -92,8 +91,7 @@ def no_field(cls: Any, given: dict[str, Any]) -> None:
 def source_of_init(
     cls: Any, field_names: tuple[str, ...], defaults: dict[str, Any]
 ) -> tuple[str, dict[str, Any]]:
-    """The source of an unchecked record's constructor: keyword-only fields, defaults made, slots
-    set."""
+    """The source of an unchecked record's constructor: keyword-only fields, defaults, slots set."""
     names: dict[str, Any] = {"_ABSENT": ABSENT, "_cls": cls, "_needs": needs, "_no": no_field}
     params, lines = [], []
     for n, name in enumerate(field_names):

@@ -178,10 +178,8 @@ PositiveTime = Annotated[int | None, Healed(_positive_time)]
 """Epoch milliseconds: a finite number ≥ 1 (truncated to an int), else None."""
 RequiredTime = Annotated[int, Healed(_positive_time)]
 """Epoch milliseconds as `PositiveTime`, required: a record without one is none."""
-Count = Annotated[int, Healed(_count)]
-"""A count: a finite number > 0, floored, else 0."""
-TrueOnly = Annotated[bool, Healed(lambda value: value is True)]
-"""`true` and nothing else is true."""
+Count = Annotated[int, Healed(_count)]  # a count: a finite number > 0, floored, else 0
+TrueOnly = Annotated[bool, Healed(lambda value: value is True)]  # `true` and nothing else is true
 TrimmedText = Annotated[str | None, Healed(_trimmed_text)]
 """A non-blank string, trimmed, else None."""
 

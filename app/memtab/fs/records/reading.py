@@ -97,8 +97,7 @@ def _field_plan(cls: Any, declared: Field, defaults: dict[str, Any], fills: bool
 def quick_test(
     bare: Any, markers: tuple[Any, ...]
 ) -> tuple[Callable[[Any], Any] | None, frozenset[type], int | None]:
-    """A field's quick test: its mending function, the types a value must then be of, and its least
-    value."""
+    """A field's quick test: its mending function, the types a value must have, its least value."""
     reading = [m for m in markers if isinstance(m, Marker)]
     heal = reading[0].heals() if reading else None
     rest = reading[1:] if heal is not None else reading

@@ -33,8 +33,8 @@ from memtab.gui.editor.tab.file_tab import CurrentTab, FileTab
 from memtab.gui.editor.text.view import EmptyRoom, EmptyState
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
-from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
-from memtab.gui.toolkit.widgets import chain_tab_order, tab_stops, vbox
+from memtab.gui.toolkit.dialog_layout import answer_later, message_box
+from memtab.gui.toolkit.widgets import chain_tab_order, named, tab_stops, vbox
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_view import ScopeView
@@ -48,8 +48,7 @@ class EditorTabBar(QTabBar):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setObjectName("editorTabs")
-        self.setAccessibleName("Open files")
+        named(self, "editorTabs", accessible="Open files")
         self.setDocumentMode(True)
         self.setTabsClosable(True)
         self.setUsesScrollButtons(True)
@@ -128,50 +127,24 @@ def chain_like(model: QWidget, widget: QWidget) -> None:
     chain_tab_order([stops[-1] if stops else model, *tab_stops(widget)])
 
 
-_ANSWERS = {
-    QMessageBox.StandardButton.Save: DiscardChoice.SAVE,
-    QMessageBox.StandardButton.Discard: DiscardChoice.DISCARD,
-}
-
-
 def ask_unsaved(
     parent: QWidget, names: Sequence[str], answer: Callable[[DiscardChoice], None]
 ) -> QMessageBox:
     """Ask Save / Discard / Cancel about unsaved changes to `names`; `answer` is called
     once with the choice (closing the box is Cancel). Returns the open box."""
-    box = QMessageBox(parent)
-    box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle("Unsaved changes")
-    box.setWindowModality(Qt.WindowModality.WindowModal)  # sets the box's window flags
-    small_dialog(box)
-    text, detail = unsaved_question(names)
-    box.setText(text)
-    box.setInformativeText(detail)
-    box.setStandardButtons(
-        QMessageBox.StandardButton.Save
-        | QMessageBox.StandardButton.Discard
-        | QMessageBox.StandardButton.Cancel
+    button = QMessageBox.StandardButton
+    box, buttons = message_box(
+        parent,
+        QMessageBox.Icon.Warning,
+        "Unsaved changes",
+        *unsaved_question(names),
+        # "Cancel": give_mnemonics makes it Alt+C
+        [(save_label(names), button.Save), ("&Discard", button.Discard), ("Cancel", button.Cancel)],
+        default=0,
+        window_modal=True,
     )
-    for button, label in (
-        (QMessageBox.StandardButton.Save, save_label(names)),
-        (QMessageBox.StandardButton.Discard, "&Discard"),
-        (QMessageBox.StandardButton.Cancel, "Cancel"),  # give_mnemonics: Alt+C
-    ):
-        widget = box.button(button)
-        if widget is not None:
-            widget.setText(label)
-    give_mnemonics(box)
-    box.setDefaultButton(QMessageBox.StandardButton.Save)
-    box.setEscapeButton(QMessageBox.StandardButton.Cancel)
-    fit_to_title(box)
-
-    def finished(_result: int) -> None:
-        clicked = box.standardButton(box.clickedButton())
-        box.deleteLater()
-        answer(_ANSWERS.get(clicked, DiscardChoice.CANCEL))
-
-    box.finished.connect(finished)
-    box.open()
+    answers = (DiscardChoice.SAVE, DiscardChoice.DISCARD, DiscardChoice.CANCEL)
+    answer_later(box, buttons, lambda index: answer(answers[index]))  # closed: -1, Cancel
     return box
 
 
@@ -239,7 +212,7 @@ class EditorPanel(CurrentTab, QWidget):
         self.empty_room = EmptyRoom(self._stack)  # what another feature shows there
         vbox(self.tab_bar, (self._stack, 1), on=self, margins=0, spacing=0)
         self.autosave = AutoSave(
-            self, self.tabs_for_autosave, context.ui_state, context.save_ui_state
+            self, lambda: list(self._tabs), context.ui_state, context.save_ui_state
         )
         self.editor_actions = EditorActions(
             context.actions, self, self, lambda: self._current.view, tab_keys_in=tab_keys_in
@@ -252,10 +225,6 @@ class EditorPanel(CurrentTab, QWidget):
     @property
     def tabs(self) -> list[FileTab]:
         """The open tabs, in the tab bar's order."""
-        return list(self._tabs)
-
-    def tabs_for_autosave(self) -> list[FileTab]:
-        """The open tabs, for auto save to save."""
         return list(self._tabs)
 
     @property
@@ -276,9 +245,6 @@ class EditorPanel(CurrentTab, QWidget):
         """The empty page, built when first asked for (and shown then, with no tab open)."""
         if self._empty_page is None:
             self._empty_page = page = self._new_tab()
-            page.view.set_file_actions(self.editor_actions.file_actions)
-            page.view.set_path_actions(self.editor_actions.path_actions)
-            chain_like(self.tab_bar, page)
             if not self._tabs:
                 self._stack.setCurrentWidget(page)
         return self._empty_page
@@ -301,15 +267,16 @@ class EditorPanel(CurrentTab, QWidget):
             self._retitle(tab)
             self.tabs_changed.emit()
 
-    def next_tab(self) -> None:
-        """Show the tab after the current one (the first after the last), the keyboard in
-        it: what is typed next goes into the file shown."""
-        self._step_tab(1)
+    def next_tab(self, step: int = 1) -> None:
+        """Show the tab after the current one (the first after the last; `step` -1: the
+        one before), the keyboard in it: what is typed next goes into the file shown."""
+        index = stepped_index(len(self._tabs), self.tab_bar.currentIndex(), step)
+        if index is not None:
+            self.tab_bar.setCurrentIndex(index)
+            self._current.view.take_keyboard()
 
     def previous_tab(self) -> None:
-        """Show the tab before the current one (the last before the first), the keyboard
-        in it."""
-        self._step_tab(-1)
+        self.next_tab(-1)
 
     def close_current_tab(self) -> None:
         """Close the current tab, asking first if it has unsaved changes (Ctrl+W)."""
@@ -540,7 +507,10 @@ class EditorPanel(CurrentTab, QWidget):
         tab.path_link_opened.connect(self.path_opened)
         tab.prompts.bar.offer_changed.connect(self.bar_keys.follow_bar)
         tab.view.text_edit.textChanged.connect(self.autosave.edited)
+        tab.view.set_file_actions(self.editor_actions.file_actions)
+        tab.view.set_path_actions(self.editor_actions.path_actions)
         self._stack.addWidget(tab)
+        chain_like(self.tab_bar, tab)
         return tab
 
     def _tab_to_open(self, keep: bool, identity: str | None, *, show: bool = True) -> FileTab:
@@ -549,11 +519,7 @@ class EditorPanel(CurrentTab, QWidget):
         tab = self._tabs.preview_to_replace(identity, keep=keep)
         if tab is None:
             tab = self._new_tab()
-            view = tab.view
-            view.set_file_actions(self.editor_actions.file_actions)
-            view.set_path_actions(self.editor_actions.path_actions)
-            view.set_view_mode(self.view_mode)
-            chain_like(self.tab_bar, tab)
+            tab.view.set_view_mode(self.view_mode)
             index = self._tabs.insert(tab, self.tab_bar.currentIndex(), shown=show)
             with self._switching_quietly():
                 self.tab_bar.insertTab(index, "")
@@ -574,12 +540,6 @@ class EditorPanel(CurrentTab, QWidget):
         self.tab_bar.setTabText(index, tab_text(tab.title, dirty=tab.is_dirty))
         self.tab_bar.setTabToolTip(index, tab.tooltip)
         self.tab_bar.set_preview(index, not tab.kept)
-
-    def _step_tab(self, step: int) -> None:
-        index = stepped_index(len(self._tabs), self.tab_bar.currentIndex(), step)
-        if index is not None:
-            self.tab_bar.setCurrentIndex(index)
-            self._current.view.take_keyboard()
 
     @contextmanager
     def _switching_quietly(self) -> Iterator[None]:
@@ -606,14 +566,12 @@ class EditorPanel(CurrentTab, QWidget):
 
     @Slot(int)
     def _on_tab_bar_tab_close_requested(self, index: int) -> None:
-        tab = self._tabs.at(index)
-        if tab is not None:
+        if (tab := self._tabs.at(index)) is not None:
             self.close_tab_asking(tab)
 
     @Slot(int)
     def _on_tab_bar_keep_requested(self, index: int) -> None:
-        tab = self._tabs.at(index)
-        if tab is not None:
+        if (tab := self._tabs.at(index)) is not None:
             self.keep(tab)
 
     @Slot(object)
@@ -659,13 +617,13 @@ class EditorPanel(CurrentTab, QWidget):
 
     def path_missing(self, path: Path) -> None:
         """Say in the current tab that the file an `@`-import names does not exist."""
-        self._current.show_notice(
+        self._on_actions_notice(
             BarKind.WARNING, f"{path.name} does not exist: the import leads to {path}."
         )
 
     def link_missing(self, ref: MemoryFileRef) -> None:
         """Say in the current tab that the file a link leads to does not exist."""
-        self._current.show_notice(
+        self._on_actions_notice(
             BarKind.WARNING, f"{ref.name} does not exist: the link leads to {ref.shown}."
         )
 

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QLabel,
     QLineEdit,
-    QPlainTextEdit,
     QWidget,
 )
 
@@ -39,7 +38,7 @@ from memtab.gui.toolkit.external_editor import ExternalOpener
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.text.line_margin import go_to
 from memtab.gui.toolkit.text.source_edit import SourceEdit
-from memtab.gui.toolkit.widgets import named, vbox
+from memtab.gui.toolkit.widgets import holds_keyboard, named, vbox
 
 AUTOSAVE_FLAG = "editor_autosave"
 AUTOSAVE_DELAY_MS = 1000
@@ -119,23 +118,13 @@ class GoToLineDialog(QDialog):
     chosen = Signal(object)  # the `LineTarget` typed, on Enter (or Go)
 
     def __init__(self, current: int, lines: int, parent: QWidget | None = None) -> None:
-        # A small dialog: a title and a close button, no minimize or maximize.
-        flags = Qt.WindowType
-        super().__init__(
-            parent,
-            flags.Dialog
-            | flags.CustomizeWindowHint
-            | flags.WindowTitleHint
-            | flags.WindowCloseButtonHint,
-        )
+        super().__init__(parent)  # a small dialog: `fit_to_screen` sets its flags
         self.setObjectName("goToLineDialog")
         self.setWindowTitle("Go to line")
         self._lines = lines
         self.field = named(QLineEdit(self), accessible="Line number")
         self.field.setPlaceholderText(f"{current}")
-        self.hint = QLabel(go_to_hint(current, lines), self)
-        self.hint.setWordWrap(True)
-        mute(self.hint)
+        self.hint = mute(QLabel(go_to_hint(current, lines), self), wrap=True)
         label = QLabel("&Line:", self)
         label.setBuddy(self.field)
         self.buttons = button_box(self, OK_CANCEL, ok="&Go")
@@ -229,7 +218,7 @@ class EditorActions(QObject):
         self.find_action = in_editor(
             "editor.find",
             "&Find in file…",
-            self._find_selection,
+            self.find_in_file,
             keys=["Ctrl+F", StandardKey.Find],
             tip="Find in the open file",
         )
@@ -299,14 +288,14 @@ class EditorActions(QObject):
             tip="Close the current tab (asks first if it has unsaved changes)",
             menu="file",
         )
-        self.next_tab_action = in_tab(
+        in_tab(
             "editor.next_tab",
             "Next tab",
             panel.next_tab,
             keys=["Ctrl+Tab", "Ctrl+PgDown"],
             tip="Show the next open file",
         )
-        self.previous_tab_action = in_tab(
+        in_tab(
             "editor.previous_tab",
             "Previous tab",
             panel.previous_tab,
@@ -369,21 +358,6 @@ class EditorActions(QObject):
 
         self._panel.save(said)
 
-    @property
-    def actions(self) -> list[QAction]:
-        """Every action, in menu order."""
-        return [
-            self.find_action,
-            self.replace_action,
-            self.find_next_action,
-            self.find_previous_action,
-            self.open_external_action,
-            self.copy_real_path_action,
-            self.close_tab_action,
-            self.next_tab_action,
-            self.previous_tab_action,
-        ]
-
     def update(self) -> None:
         """Enable what applies to the file shown now (`actions_now`)."""
         panel = self._panel
@@ -418,25 +392,21 @@ class EditorActions(QObject):
             self._view.find_bar.open(replace=True)
 
     @Slot()
-    def find_next(self) -> None:
+    def find_next(self, back: bool = False) -> None:
         """F3: with the keyboard in the open file, its next match (opens the find bar if it
         is closed); elsewhere, the next step `steps_elsewhere` gave (the search's)."""
         if self._steps_elsewhere is not None and not self._in_the_file():
-            self._steps_elsewhere[0]()
+            self._steps_elsewhere[back]()
         elif self._view.finding:
-            self._view.find_bar.find_next()
+            bar = self._view.find_bar
+            (bar.find_previous if back else bar.find_next)()
         else:
             self.find_in_file()
 
     @Slot()
     def find_previous(self) -> None:
         """Shift+F3: `find_next`'s way back."""
-        if self._steps_elsewhere is not None and not self._in_the_file():
-            self._steps_elsewhere[1]()
-        elif self._view.finding:
-            self._view.find_bar.find_previous()
-        else:
-            self.find_in_file()
+        self.find_next(back=True)
 
     def steps_elsewhere(self, forward: Callable[[], object], back: Callable[[], object]) -> None:
         """What F3 and Shift+F3 do with the keyboard out of the open file (in the tree, the
@@ -448,10 +418,7 @@ class EditorActions(QObject):
     def _in_the_file(self) -> bool:
         """Whether the keyboard is in the editor (its text, its find bar) with a file shown
         — from a menu, where it was before the menu opened."""
-        focused = QApplication.focusWidget()
-        widget = self._widget
-        inside = focused is not None and (focused is widget or widget.isAncestorOf(focused))
-        return inside and self._panel.has_file
+        return holds_keyboard(self._widget) and self._panel.has_file
 
     @Slot()
     def go_to_line(self) -> None:
@@ -463,13 +430,10 @@ class EditorActions(QObject):
         dialog = GoToLineDialog(
             text.textCursor().blockNumber() + 1, text.document().blockCount(), self._widget
         )
-        dialog.chosen.connect(functools.partial(self._go_to, text))
+        dialog.chosen.connect(lambda target: go_to(text, target.line, target.column))
         dialog.finished.connect(self._on_go_to_line_dialog_finished)
         self.go_to_line_dialog = dialog
         dialog.open()
-
-    def _go_to(self, text: QPlainTextEdit, target: LineTarget) -> None:
-        go_to(text, target.line, target.column)
 
     @Slot()
     def _on_go_to_line_dialog_finished(self) -> None:
@@ -506,10 +470,6 @@ class EditorActions(QObject):
 
     def _on_autosave_toggled(self) -> None:
         self._panel.autosave.set_enabled(self.autosave_action.isChecked())
-
-    @Slot()
-    def _find_selection(self) -> None:
-        self.find_in_file()
 
     def _show_source(self) -> bool:
         if not self._view.has_file:

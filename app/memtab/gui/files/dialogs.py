@@ -47,11 +47,11 @@ from memtab.gui.toolkit.dialog_layout import (
     fit_to_title,
     give_mnemonics,
     grow_to_fit,
+    message_box,
     room_for_mnemonics,
-    small_dialog,
 )
 from memtab.gui.toolkit.icons import tinted_icon
-from memtab.gui.toolkit.style import Accent, accent_text, muted_text
+from memtab.gui.toolkit.style import Accent, accent_text, mute, muted_text
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, named, vbox
 from memtab.sources.copy import default_name
 from memtab.store.paths import VirtualPath
@@ -82,10 +82,7 @@ class CopyToDialog(QDialog):
         self.type_label = QLabel("&Type", self)
         self.type_label.setBuddy(self.type_combo)
         self.where = ElidedLabel("", self)
-        self.error = WrappedLabel("", self)
-        palette = self.error.palette()
-        palette.setColor(self.error.foregroundRole(), accent_text(palette, Accent.ERROR))
-        self.error.setPalette(palette)
+        self.error = _error_label(self)
         form = QFormLayout()
         form.addRow("Copy", ElidedLabel(label, self))
         form.addRow("&To", self.target_combo)
@@ -262,12 +259,13 @@ class MoveDialog(QDialog):
         self.setWindowTitle(self.form.title)
         self.path_edit = named(QLineEdit(self.form.text, self), accessible="New path")
         self.path_edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        hint = WrappedLabel(
-            "Edit the name to rename; edit the folders or the scope "
-            "(/memories/global, /memories/project, /memories/workspace) to move.",
-            self,
+        hint = mute(
+            WrappedLabel(
+                "Edit the name to rename; edit the folders or the scope "
+                "(/memories/global, /memories/project, /memories/workspace) to move.",
+                self,
+            )
         )
-        hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.error_label = _error_label(self)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
@@ -306,18 +304,14 @@ def confirmation_box(
 ) -> tuple[QMessageBox, QPushButton]:
     """A warning box asking to confirm `action` (Cancel is the default), sized to show its
     whole title; and the button that confirms."""
-    box = QMessageBox(parent)
-    small_dialog(box)
-    box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle(title)
-    box.setText(text)
-    box.setInformativeText(detail)
-    confirm: QPushButton = box.addButton(action, QMessageBox.ButtonRole.DestructiveRole)
-    cancel = box.addButton(QMessageBox.StandardButton.Cancel)
-    box.setDefaultButton(cancel)
-    box.setEscapeButton(cancel)
-    give_mnemonics(box)
-    fit_to_title(box)
+    box, (confirm, _) = message_box(
+        parent,
+        QMessageBox.Icon.Warning,
+        title,
+        text,
+        detail,
+        [(action, QMessageBox.ButtonRole.DestructiveRole), QMessageBox.StandardButton.Cancel],
+    )
     return box, confirm
 
 

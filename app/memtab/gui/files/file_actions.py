@@ -203,8 +203,7 @@ class CodexNoteDialog(QDialog):
             "[ad-hoc note].",
             self,
         )
-        about.setWordWrap(True)
-        mute(about)
+        mute(about, wrap=True)
         self.text_edit = named(QPlainTextEdit(self), accessible="Note for Codex")
         self.text_edit.setPlaceholderText("What Codex should remember…")
         lay_out_prose_dialog(self, about, self.text_edit, "&Add note", height=220)

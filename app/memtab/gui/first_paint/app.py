@@ -26,7 +26,6 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
     QtMsgType,
-    Slot,
     qInstallMessageHandler,
 )
 from PySide6.QtWidgets import QApplication, QWidget
@@ -118,27 +117,19 @@ class _PaintTimer(QObject):
         self._window = window
         self._armed: list[str] = []
         self._reported: set[str] = set()
-        window.memory_tab.tree_ready.connect(self._on_memory_tab_tree_ready)
-        window.memory_tab.descriptions_shown.connect(self._on_memory_tab_descriptions_shown)
-        window.memory_tab.sources_loaded.connect(self._on_memory_tab_sources_loaded)
+        tab, events = window.memory_tab, ("tree-paint", "loaded-paint", "sources-paint")
+        for reached, count in (
+            (tab.tree_ready, 1),
+            (tab.descriptions_shown, 2),
+            (tab.sources_loaded, 3),
+        ):
+            reached.connect(functools.partial(self._arm, *events[:count]))
 
     def _arm(self, *events: str) -> None:
         self._armed += [event for event in events if event not in self._reported]
         viewport = self._window.memory_tab.tree.viewport()
         viewport.installEventFilter(self)
         viewport.update()
-
-    @Slot()
-    def _on_memory_tab_tree_ready(self) -> None:
-        self._arm("tree-paint")
-
-    @Slot()
-    def _on_memory_tab_descriptions_shown(self) -> None:
-        self._arm("tree-paint", "loaded-paint")
-
-    @Slot()
-    def _on_memory_tab_sources_loaded(self) -> None:
-        self._arm("tree-paint", "loaded-paint", "sources-paint")
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Report the first paint after each milestone, then stop listening."""

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QStatusBar,
     QTabWidget,
     QToolButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -36,7 +35,7 @@ from memtab.gui.context import WindowContext
 from memtab.gui.first_paint.boundary import settled_step
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.toolkit.screen_room import FRAME_ALLOWANCE, room_on
-from memtab.gui.toolkit.widgets import ElidedLabel, named
+from memtab.gui.toolkit.widgets import ElidedLabel, named, vbox
 from memtab.humanize import display_path
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath
@@ -107,8 +106,7 @@ class WindowStatusBar(QStatusBar):
         self._covered: list[QWidget] = []  # what the note shown covers now
         self._before_tip: str | None = None  # the note a hovered entry's tip stands in for
         self.note = ElidedLabel("", self, min_width=0, elide=Qt.TextElideMode.ElideRight)
-        self.note.setObjectName("statusNote")
-        self.note.setAccessibleName("Status")
+        named(self.note, "statusNote", accessible="Status")
         # As tall from the start as a tool button (the writer's Pause comes a moment after
         # the window shows) and empty as with a note: nothing arriving in the bar later
         # moves the tab above it.
@@ -142,13 +140,12 @@ class WindowStatusBar(QStatusBar):
     def mode_indicator(self, action: QtGui.QAction, text: str) -> QToolButton:
         """A permanent button saying `text` while the checkable `action` is on (a mode
         the keys change, as VS Code shows "Tab Moves Focus"); a click turns it off."""
-        button = QToolButton(self)
-        button.setAutoRaise(True)
-        button.setText(text)
         keys = action.shortcut().toString(QtGui.QKeySequence.SequenceFormat.NativeText)
         how = f"Click or press {keys}" if keys else "Click"
-        button.setToolTip(f"{action.toolTip()}. {how} to turn it off.")
-        button.setAccessibleName(text)
+        tip = f"{action.toolTip()}. {how} to turn it off."
+        button = named(QToolButton(self), accessible=text, tip=tip)
+        button.setAutoRaise(True)
+        button.setText(text)
         button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab never stops on a status note
         button.clicked.connect(action.trigger)
         action.toggled.connect(button.setVisible)
@@ -338,7 +335,7 @@ class MainWindow(QMainWindow):
         self.traces_container: QWidget | None = None
         if with_traces:
             self.traces_container = QWidget(self)
-            QVBoxLayout(self.traces_container).setContentsMargins(0, 0, 0, 0)
+            vbox(on=self.traces_container, margins=0)
             self.add_tab(self.traces_container, "Traces")
 
         self.setStatusBar(WindowStatusBar(self))
@@ -346,8 +343,7 @@ class MainWindow(QMainWindow):
             f"{display_path(home.root)} · {source_text(home_source)}",
             f"Memory home: {home.root}\nChosen because it was {source_text(home_source)}.",
         )
-        self._home_label.setObjectName("homeStatus")
-        self._home_label.setAccessibleName("Memory home")
+        named(self._home_label, "homeStatus", accessible="Memory home")
         self._watch_label = named(QLabel(self), "watcherStatus", accessible="File watcher")
         self.add_status_widget(self._watch_label)
         self._update_watch_label()

@@ -17,12 +17,10 @@ from typing import Protocol
 
 from PySide6.QtCore import QPoint, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
-    QHBoxLayout,
     QLineEdit,
     QMenu,
     QSplitter,
     QToolButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -40,7 +38,7 @@ from memtab.gui.memory_tab.panes import PaneSwitch
 from memtab.gui.memory_tab.workspace_picker import WorkspacePicker
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import muted_text
-from memtab.gui.toolkit.widgets import chain_tab_order, named, tab_stops
+from memtab.gui.toolkit.widgets import chain_tab_order, hbox, named, tab_stops, vbox
 from memtab.gui.tree.model import MemoryTreeModel, SlicedReconcile, TreeFill
 from memtab.gui.tree.scan_scheduler import ContextLoader, ScanScheduler
 from memtab.gui.tree.view import MemoryTreeView
@@ -68,32 +66,19 @@ class TabLayout:
         self.new_button.setIcon(tinted_icon("new-file", muted_text(tab.palette())))
         self.new_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.new_button.setAutoRaise(True)
-        self._search_row = QHBoxLayout()
-        self._search_row.setSpacing(4)
-        self._search_row.addWidget(search_stand_in, 1)
-        self._search_row.addWidget(self.new_button)
-
+        self._search_row = hbox((search_stand_in, 1), self.new_button, spacing=4)
         left = named(QWidget(tab), "memoryTreePane")
-        self._left = QVBoxLayout(left)
-        self._left.setContentsMargins(8, 8, 4, 6)
-        self._left.setSpacing(6)
-        self._left.addWidget(picker)
-        self._left.addLayout(self._search_row)
-        self._left.addWidget(tree, 1)
-
+        self._left = vbox(
+            picker, self._search_row, (tree, 1), on=left, margins=(8, 8, 4, 6), spacing=6
+        )
         # The editor's pane: the Files button (shown while narrow) above the editor.
         self.editor_pane = named(QWidget(tab), "memoryEditorPane")
-        self._editor_column = QVBoxLayout(self.editor_pane)
-        self._editor_column.setContentsMargins(0, 0, 0, 0)
-        self._editor_column.setSpacing(0)
         back = named(QToolButton(self.editor_pane), "backToFiles")
-        back_row = QHBoxLayout()
-        back_row.setContentsMargins(4, 4, 4, 0)
-        back_row.addWidget(back)
-        back_row.addStretch(1)
-        self._editor_column.addLayout(back_row)
         editor_stand_in = QWidget(self.editor_pane)
-        self._editor_column.addWidget(editor_stand_in, 1)
+        back_row = hbox(back, 1, margins=(4, 4, 4, 0))
+        self._editor_column = vbox(
+            back_row, (editor_stand_in, 1), on=self.editor_pane, margins=0, spacing=0
+        )
         # Replaced (and deleted) by `place`, which lets go of them.
         self._stand_ins: tuple[QWidget, QWidget] | None = (search_stand_in, editor_stand_in)
 
@@ -106,9 +91,7 @@ class TabLayout:
         usable = sizes is not None and len(sizes) == 2 and min(sizes) > 0
         wide_sizes = sizes if sizes is not None and usable else DEFAULT_SPLITTER_SIZES
         self.splitter.setSizes(wide_sizes)
-        layout = QVBoxLayout(tab)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.splitter)
+        vbox(self.splitter, on=tab, margins=0)
         self.tree_pane = left
         self.panes = PaneSwitch(self.splitter, left, self.editor_pane, back, wide_sizes, tab)
         self.overlay = TreeOverlay(tree, left)
@@ -134,8 +117,8 @@ class TabLayout:
         self._left.addWidget(footer)
         # The editor over what a wide tab shows below it (the Inbox:
         # `memory_tab.controller.InboxRoom`).
-        self.below_editor = QSplitter(Qt.Orientation.Vertical, self.editor_pane)
-        self.below_editor.setObjectName("belowEditorSplitter")
+        below = QSplitter(Qt.Orientation.Vertical, self.editor_pane)
+        self.below_editor = named(below, "belowEditorSplitter")
         self.below_editor.setChildrenCollapsible(False)
         self.below_editor.addWidget(editor)
         self._editor_column.replaceWidget(editor_stand_in, self.below_editor)

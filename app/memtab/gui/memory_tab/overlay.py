@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QPainter, QPaintEvent, QPalette
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtWidgets import QWidget
 
 from memtab.gui.toolkit.clock import QT_CLOCK
+from memtab.gui.toolkit.widgets import vbox
 from memtab.gui.tree.view import MemoryTreeView
 
 MOST_OF_THE_TREE = 0.6  # the share of the tree's height the panels cover at most
@@ -26,9 +27,7 @@ class TreeOverlay(QWidget):
         self.setObjectName("treeOverlay")
         self._tree = tree
         self._panels: list[QWidget] = []
-        self._column = QVBoxLayout(self)
-        self._column.setContentsMargins(0, 1, 0, 0)  # the line above the panels
-        self._column.setSpacing(2)
+        self._column = vbox(on=self, margins=(0, 1, 0, 0), spacing=2)  # 1: the line above
         self._place_soon = QT_CLOCK.timer(self, self.place, single_shot=True)
         tree.installEventFilter(self)
         self.hide()
@@ -109,12 +108,7 @@ class TreeOverlay(QWidget):
             self._place_soon.start(0)
 
 
+_Type = QEvent.Type
 _REPLACING_EVENTS = frozenset(
-    {
-        QEvent.Type.Resize,
-        QEvent.Type.Move,
-        QEvent.Type.ShowToParent,
-        QEvent.Type.HideToParent,
-        QEvent.Type.LayoutRequest,
-    }
+    {_Type.Resize, _Type.Move, _Type.ShowToParent, _Type.HideToParent, _Type.LayoutRequest}
 )

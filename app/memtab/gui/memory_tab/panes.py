@@ -13,10 +13,11 @@ from typing import Protocol
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, Signal, SignalInstance, Slot
 from PySide6.QtGui import QPalette, QResizeEvent
-from PySide6.QtWidgets import QApplication, QSplitter, QToolButton, QWidget
+from PySide6.QtWidgets import QSplitter, QToolButton, QWidget
 
 from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.toolkit.icons import tinted_icon
+from memtab.gui.toolkit.widgets import holds_keyboard, named
 from memtab.gui.tree.view import MemoryTreeView
 
 logger = logging.getLogger(__name__)
@@ -94,8 +95,9 @@ class PaneSwitch(QObject):
         )
         back_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         back_button.setAutoRaise(True)
-        back_button.setAccessibleName("Back to the files")
-        back_button.setToolTip(f"Back to the files ({SHOW_FILES_KEY})")
+        named(
+            back_button, accessible="Back to the files", tip=f"Back to the files ({SHOW_FILES_KEY})"
+        )
         back_button.hide()
         back_button.clicked.connect(self._on_back_button_clicked)
 
@@ -174,11 +176,8 @@ class PaneSwitch(QObject):
         if narrow == self.narrow:
             return
         if narrow:
-            focus = QApplication.focusWidget()
-            editor = self._panes[Pane.EDITOR]
-            in_editor = focus is not None and (focus is editor or editor.isAncestorOf(focus))
             self.narrow = True
-            self._apply(Pane.EDITOR if in_editor else Pane.FILES)
+            self._apply(Pane.EDITOR if holds_keyboard(self._panes[Pane.EDITOR]) else Pane.FILES)
         else:
             self.narrow = False
             for pane in self._panes.values():
@@ -220,9 +219,7 @@ class PaneSwitch(QObject):
     def _on_file_opened(self, _ref: object) -> None:
         if not self.narrow or self._shown is Pane.EDITOR:
             return
-        focus = QApplication.focusWidget()
-        files = self._panes[Pane.FILES]
-        if focus is not None and (focus is files or files.isAncestorOf(focus)):
+        if holds_keyboard(self._panes[Pane.FILES]):
             return  # walking the tree, or searching: the user stays in the files
         self.show_pane(Pane.EDITOR, focus=False)
 

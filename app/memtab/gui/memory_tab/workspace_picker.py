@@ -194,9 +194,8 @@ class WorkspacePicker(QWidget):
         """An empty picker; `set_registry` fills it."""
         super().__init__(parent)
         self.model = WorkspaceListModel(self)
-        self.combo = _PickerCombo(self)
-        self.combo.setAccessibleName("Choose workspace")
-        self.combo.setToolTip("The workspace whose project and workspace memory is shown")
+        tip = "The workspace whose project and workspace memory is shown"
+        self.combo = named(_PickerCombo(self), accessible="Choose workspace", tip=tip)
         self.combo.setModel(self.model)
         self.combo.setItemDelegate(_PickerDelegate(self.combo))
         self.combo.setSizeAdjustPolicy(
@@ -205,8 +204,7 @@ class WorkspacePicker(QWidget):
         self.combo.setMinimumContentsLength(16)
         self.combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.combo.setMaxVisibleItems(24)
-        self.hint = named(QLabel(ADD_WORKSPACE_HINT, self), "noWorkspaceHint")
-        self.hint.setWordWrap(True)
+        self.hint = mute(named(QLabel(ADD_WORKSPACE_HINT, self), "noWorkspaceHint"), wrap=True)
         self.hint.setTextFormat(Qt.TextFormat.RichText)
         self.hint.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextSelectableByMouse
@@ -214,7 +212,6 @@ class WorkspacePicker(QWidget):
             | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
         )
         self.hint.linkActivated.connect(self._on_hint_link_activated)
-        mute(self.hint)
         self.hint.hide()
         vbox(self.combo, self.hint, on=self, margins=0, spacing=6)
         self.setFocusProxy(self.combo)

@@ -23,6 +23,7 @@ from memtab.gui.context import WindowContext
 from memtab.gui.tasks.jobs import Lane
 from memtab.gui.toolkit.icons import tinted_icon
 from memtab.gui.toolkit.style import muted_text
+from memtab.gui.toolkit.widgets import named
 
 logger = logging.getLogger(__name__)
 
@@ -129,9 +130,7 @@ class SearchBox(QObject):
         self._jobs.latest_finished.connect(self._on_jobs_latest_finished)
         self._jobs.latest_failed.connect(self._on_jobs_latest_failed)
 
-        self.edit = _SearchField(parent)
-        self.edit.setObjectName("memorySearch")
-        self.edit.setAccessibleName("Search memories")
+        self.edit = named(_SearchField(parent), "memorySearch", accessible="Search memories")
         self.edit.setPlaceholderText("Search memories  (Ctrl+Shift+F)")
         self.edit.setClearButtonEnabled(True)
         self.edit.addAction(
@@ -178,15 +177,14 @@ class SearchBox(QObject):
         self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.edit.selectAll()
 
-    def next_result(self) -> None:
+    def next_result(self, forward: bool = True) -> None:
         """F3: the next matching line of the search results, in the editor."""
-        if not self._editor_link.step_match(forward=True):
+        if not self._editor_link.step_match(forward=forward):
             self._context.status.show(NO_MATCHING_LINES)
 
     def previous_result(self) -> None:
         """Shift+F3: the previous matching line of the search results."""
-        if not self._editor_link.step_match(forward=False):
-            self._context.status.show(NO_MATCHING_LINES)
+        self.next_result(forward=False)
 
     def after_tree_shown(self) -> None:
         """Expand every match, or bring back the browsing expansion once cleared."""

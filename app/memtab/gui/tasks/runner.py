@@ -50,10 +50,12 @@ def _stop_orphaned_thread(
     jobs.clear()
     thread.quit()
     if not thread.wait(ORPHAN_STOP_MS):
-        logger.error(
-            "The %s worker did not stop within %d ms; leaving it to finish", name, ORPHAN_STOP_MS
-        )
-        _abandoned_threads.append((thread, worker))
+        _abandon(thread, worker, name, ORPHAN_STOP_MS)
+
+
+def _abandon(thread: QThread, worker: QObject, name: str, waited_ms: int) -> None:
+    logger.error("The %s worker did not stop within %d ms; leaving it to finish", name, waited_ms)
+    _abandoned_threads.append((thread, worker))
 
 
 class _Worker(QObject):
@@ -214,12 +216,7 @@ class TaskRunner(QObject):
             # Deliver what the worker reported before it stopped (queued to this object).
             QCoreApplication.sendPostedEvents(self, QEvent.Type.MetaCall)
         else:
-            logger.error(
-                "The %s worker did not stop within %d ms; leaving it to finish",
-                self.name,
-                timeout_ms,
-            )
-            _abandoned_threads.append((self._thread, self._worker))
+            _abandon(self._thread, self._worker, self.name, timeout_ms)
         for job_id in self._jobs:
             self._jobs.end(job_id)
             self.job_cancelled.emit(job_id)

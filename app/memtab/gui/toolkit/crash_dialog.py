@@ -25,14 +25,6 @@ from memtab.logs import log_file
 MAX_REPORTS_PER_DIALOG = 5
 
 
-def _environment() -> str:
-    """What "Copy details" says the error ran on."""
-    return (
-        f"Memtab {__version__} · Python {platform.python_version()} · PySide6 "
-        f"{pyside_version} · {platform.platform()}"
-    )
-
-
 class CrashDialog(QDialog):
     """Shows one or more errors: what happened, the tracebacks, the log, "Copy details"."""
 
@@ -51,8 +43,7 @@ class CrashDialog(QDialog):
             f"The log: {path}" if path is not None else "The log file could not be opened.",
             self,
         )
-        self.log_label.setObjectName("crashLogPath")
-        self.log_label.setWordWrap(True)
+        named(self.log_label, "crashLogPath").setWordWrap(True)
         self.log_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.details = named(QPlainTextEdit(self), "crashDetails")
         self.details.setReadOnly(True)
@@ -87,7 +78,11 @@ class CrashDialog(QDialog):
     def details_text(self) -> str:
         """What "Copy details" copies: the environment, the log path and the tracebacks."""
         path = log_file()
-        parts = [_environment(), f"Log: {path if path is not None else '(none)'}", ""]
+        ran_on = (
+            f"Memtab {__version__} · Python {platform.python_version()} · PySide6 "
+            f"{pyside_version} · {platform.platform()}"
+        )
+        parts = [ran_on, f"Log: {path if path is not None else '(none)'}", ""]
         parts.append("\n\n".join(self._reports))
         if self._unshown:
             parts.append(f"\n… and {self._unshown} more; see the log.")

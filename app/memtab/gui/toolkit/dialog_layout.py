@@ -5,7 +5,8 @@ wide enough for their title (`fit_to_title`), an Alt+letter on every button
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeAlias
 
 from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication, QKeySequence, QScreen, QShortcut
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPlainTextEdit,
+    QPushButton,
     QSizePolicy,
     QSpacerItem,
     QSplitter,
@@ -145,6 +147,64 @@ def button_box(
     box.accepted.connect(dialog.accept)
     box.rejected.connect(dialog.reject)
     return box
+
+
+Choice: TypeAlias = (
+    QMessageBox.StandardButton | tuple[str, QMessageBox.ButtonRole | QMessageBox.StandardButton]
+)
+"""A message box's button: a standard one, or a text with its role (or the standard one it
+relabels)."""
+
+
+def message_box(
+    parent: QWidget | None,
+    icon: QMessageBox.Icon,
+    title: str,
+    text: str,
+    detail: str,
+    choices: Sequence[Choice],
+    *,
+    default: int = -1,
+    escape: int = -1,
+    window_modal: bool = False,
+) -> tuple[QMessageBox, list[QPushButton]]:
+    """A small message box asking `text` (`detail` under it) with a button for each of
+    `choices` (each with a mnemonic; Enter: `choices[default]`, Escape: `choices[escape]`),
+    sized to show its whole title; and its buttons, in the order of `choices`."""
+    box = QMessageBox(icon, title, text, parent=parent)
+    if window_modal:
+        box.setWindowModality(Qt.WindowModality.WindowModal)  # sets flags: before ours
+    small_dialog(box)
+    box.setInformativeText(detail)
+    buttons: list[QPushButton] = []
+    for choice in choices:
+        label, kind = choice if isinstance(choice, tuple) else ("", choice)
+        if isinstance(kind, QMessageBox.StandardButton):
+            buttons.append(box.addButton(kind))
+            if label:
+                buttons[-1].setText(label)
+        else:
+            buttons.append(box.addButton(label, kind))
+    give_mnemonics(box)
+    box.setDefaultButton(buttons[default])
+    box.setEscapeButton(buttons[escape])
+    fit_to_title(box)
+    return box, buttons
+
+
+def answer_later(
+    box: QMessageBox, buttons: Sequence[QAbstractButton], answer: Callable[[int], object]
+) -> None:
+    """Open `box` without blocking; `answer` gets the index in `buttons` of the one clicked
+    (-1: the box was closed)."""
+
+    def finished(_result: int) -> None:
+        clicked = box.clickedButton()
+        box.deleteLater()
+        answer(next((i for i, button in enumerate(buttons) if button is clicked), -1))
+
+    box.finished.connect(finished)
+    box.open()
 
 
 def give_menu_letters(menu: QMenu) -> None:

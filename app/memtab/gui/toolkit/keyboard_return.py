@@ -10,7 +10,9 @@ from PySide6.QtWidgets import QAbstractButton, QApplication, QDockWidget, QWidge
 from shiboken6 import isValid
 
 from memtab.components.window.mnemonics import mnemonic
-from memtab.gui.toolkit.widgets import tab_stops
+from memtab.gui.toolkit.widgets import holds_keyboard, tab_stops
+
+__all__ = ["holds_keyboard"]  # passed on: its users' way in
 
 _ALT = Qt.KeyboardModifier.AltModifier
 
@@ -83,12 +85,6 @@ def keyboard_stop(panel: QWidget) -> QWidget | None:
         if proxy is not None:
             return proxy
     return next((w for w in tab_stops(panel) if w.isVisible() and w.isEnabled()), None)
-
-
-def holds_keyboard(panel: QWidget) -> bool:
-    """Whether the keyboard is in `panel` or inside it."""
-    focused = QApplication.focusWidget()
-    return focused is not None and (focused is panel or panel.isAncestorOf(focused))
 
 
 class KeyboardReturn(QObject):

@@ -4,9 +4,10 @@ background) and one definition of muted text (`muted`, `muted_text`, `mute`)."""
 from __future__ import annotations
 
 from enum import Enum
+from typing import TypeVar
 
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QLabel, QWidget
 
 # How far secondary text is pulled from the text colour towards its background.
 MUTED_AMOUNT = 0.42
@@ -64,10 +65,16 @@ def set_style_sheet(widget: QWidget, sheet: str) -> None:
         widget.setStyleSheet(sheet)
 
 
-def mute(widget: QWidget) -> None:
-    """Draw a widget's text as secondary text (the palette's placeholder role), following
-    palette switches by itself."""
+W = TypeVar("W", bound=QWidget)
+
+
+def mute(widget: W, *, wrap: bool = False) -> W:
+    """`widget` with its text drawn as secondary text (the palette's placeholder role),
+    following palette switches by itself; `wrap`: a label's words wrap."""
     widget.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+    if wrap and isinstance(widget, QLabel):
+        widget.setWordWrap(True)
+    return widget
 
 
 def tint(palette: QPalette, accent: Accent, role: QPalette.ColorRole, amount: float) -> QColor:

@@ -11,6 +11,7 @@ from typing import TypeAlias, TypeVar
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QBoxLayout,
     QHBoxLayout,
     QLabel,
@@ -117,6 +118,12 @@ class WrappedLabel(QLabel):
         line = self.fontMetrics().lineSpacing() + 2 * self.margin()
         margins = self.contentsMargins()
         return QSize(hint.width(), min(hint.height(), line + margins.top() + margins.bottom()))
+
+
+def holds_keyboard(panel: QWidget) -> bool:
+    """Whether the keyboard is in `panel` or inside it."""
+    focused = QApplication.focusWidget()
+    return focused is not None and (focused is panel or panel.isAncestorOf(focused))
 
 
 def tab_stops(container: QWidget) -> list[QWidget]:

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication, QPlainTextEdit, QTextEdit
 from memtab.components.files import ops as file_ops
 from memtab.components.files.ops import open_file
 from memtab.components.tree import matches
-from memtab.components.tree.nodes import LineMatch, NodeKind, TreeNode, file_key
+from memtab.components.tree.nodes import LineMatch, NodeKind, TreeNode, file_key, ref_key
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.context import Shown
@@ -119,17 +119,14 @@ class TreeEditorLink(QObject):
         if self._model.reconciling or self._model.node_for_key(key) is None:
             return
         self._reveal = None
-        self.select_key(key, open_it=True)
-        ref = self._editor.current_ref
-        if ref is not None and ref.key == str(path) and lines:
-            self._editor.when_loaded(ref, lambda: self.highlight_lines(lines))
+        self.reveal_key(key, lines)
 
     def reveal_key(self, key: str, lines: tuple[int, ...] = ()) -> None:
         """Open the row with `key` (any memory file the tree shows: mux's or another
         agent's) with `lines` highlighted."""
         self.select_key(key, open_it=True)
         ref = self._editor.current_ref
-        if ref is not None and f"file:{ref.key}" == key and lines:
+        if ref is not None and ref_key(ref) == key and lines:
             self._editor.when_loaded(ref, lambda: self.highlight_lines(lines))
 
     def clear_selection(self) -> None:

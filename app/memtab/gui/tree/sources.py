@@ -13,7 +13,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from memtab.components.files.ops import open_file
 from memtab.components.tree.scan import HomeScan
-from memtab.components.tree.sources_scan import SourcesShown, WatchTarget
+from memtab.components.tree.sources_scan import SourcesShown
 from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef, agent_title
 from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.tree.model import MemoryTreeModel
@@ -64,11 +64,6 @@ class SourcesFollower(QObject):
         self._searching = searching
         self._follow = SourcesShown()
         self.is_shown = False
-
-    @property
-    def watch_targets(self) -> tuple[WatchTarget, ...]:
-        """The directories last handed to the watcher."""
-        return self._follow.targets
 
     def scanned(self, scan: HomeScan) -> None:
         """A scan landed (its tree may still be merging)."""

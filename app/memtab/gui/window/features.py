@@ -233,12 +233,6 @@ def build_file_actions(window: MainWindow) -> FileActions:
     return FileActions(window.context, tab, tab.tree, tab.model, editor, host)
 
 
-def build_news_bar(window: MainWindow) -> MessageBar:
-    """The tab's news bar (a burst of deletions: `gui/history/hub.py`)."""
-    news_bar = named(MessageBar(window.memory_tab), "newsBar", accessible="News")
-    return news_bar
-
-
 def build_files(window: MainWindow) -> TabFiles:
     """The open file remembered and reopened, the row a file operation selects."""
     tab = window.memory_tab
@@ -478,7 +472,12 @@ WINDOW_FEATURES: tuple[Feature[MainWindow], ...] = (
     keyed(TAB_HOST, Phase.AFTER_PAINT, lambda w: TabHost(w.memory_tab, w.part(DIALOGS))),
     keyed(FILE_ACTIONS, Phase.AFTER_PAINT, build_file_actions),
     keyed(MESSAGE_BAR, Phase.AFTER_PAINT, lambda w: MessageBar(w.memory_tab)),
-    keyed(NEWS_BAR, Phase.AFTER_PAINT, build_news_bar),
+    # the tab's news bar (a burst of deletions: `gui/history/hub.py`)
+    keyed(
+        NEWS_BAR,
+        Phase.AFTER_PAINT,
+        lambda w: named(MessageBar(w.memory_tab), "newsBar", accessible="News"),
+    ),
     keyed(FILES, Phase.AFTER_PAINT, build_files),
     keyed(MEMORY_TAB, Phase.AFTER_PAINT, build_memory_tab),
     # ...then the window's features that use them...

@@ -32,11 +32,6 @@ def keys_text(entry: Registered) -> str:
     return ", ".join(key.toString(native) for key in entry.keys if listed_key(key))
 
 
-def menu_actions(actions: ActionRegistry) -> list[MenuAction]:
-    """The registered actions, as the menus' plan and the shortcuts list see them."""
-    return [MenuAction(e.id, e.name, e.menu, keys_text(e)) for e in actions.entries()]
-
-
 def menu_plan(actions: ActionRegistry, menu: str) -> list[Registered | None]:
     """What `menu` shows (`plan_menu`): its actions, `None` for a separator."""
     planned = plan_menu(menu, [MenuAction(e.id, e.name, e.menu) for e in actions.entries()])
@@ -45,7 +40,9 @@ def menu_plan(actions: ActionRegistry, menu: str) -> list[Registered | None]:
 
 def shortcut_rows(actions: ActionRegistry) -> list[ShortcutRow]:
     """Help → Keyboard shortcuts' rows of the registered actions (see the module docstring)."""
-    return menu_shortcut_rows(menu_actions(actions))
+    return menu_shortcut_rows(
+        [MenuAction(e.id, e.name, e.menu, keys_text(e)) for e in actions.entries()]
+    )
 
 
 class WindowMenus(QObject):
@@ -84,11 +81,11 @@ class WindowMenus(QObject):
         PySide invalidates the wrappers of the actions it removed, ours included.)"""
         plan = menu_plan(self._actions, menu_id)
         ids = tuple(entry.id if entry is not None else None for entry in plan)
+        menu = self._menus[menu_id]
         if self._filled.get(menu_id) == ids:
-            give_menu_letters(self._menus[menu_id])  # texts may have changed (`refresh`)
+            give_menu_letters(menu)  # texts may have changed (`refresh`)
             return
         self._filled[menu_id] = ids
-        menu = self._menus[menu_id]
         for action in menu.actions():
             menu.removeAction(action)
             if action.isSeparator():

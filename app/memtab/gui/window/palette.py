@@ -42,7 +42,7 @@ from memtab.components.window.palette import (
 from memtab.gui.actions import ActionRegistry, plain_title
 from memtab.gui.context import WindowContext
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.toolkit.dialog_layout import fit_to_screen, small_dialog
+from memtab.gui.toolkit.dialog_layout import fit_to_screen
 from memtab.gui.toolkit.style import mute
 from memtab.gui.toolkit.widgets import named, vbox
 
@@ -110,8 +110,7 @@ class PaletteDialog(QDialog):
         *,
         empty_text: str = "Nothing matches.",
     ) -> None:
-        super().__init__(parent)
-        small_dialog(self)
+        super().__init__(parent)  # a small dialog: `fit_to_screen` sets its flags
         self.setObjectName("paletteDialog")
         self.setWindowTitle(title)
         self.entries = list(entries)
@@ -130,8 +129,7 @@ class PaletteDialog(QDialog):
         self.list.setItemDelegate(MatchedLetters(self.list))
         self.list.itemActivated.connect(self._choose)
         self.list.itemClicked.connect(self._choose)
-        self.empty = QLabel(empty_text, self)
-        mute(self.empty)
+        self.empty = mute(QLabel(empty_text, self))
         vbox(self.field, (self.list, 1), self.empty, on=self)
         self._filter("")
         self.field.setFocus()
@@ -223,32 +221,19 @@ class Palette(QObject):
         """File → Quick open: choose a file of the scan shown, then open it."""
         self._window.show_memory_tab()
         entries = file_entries(self._context.shown.scan, self._open_key)
-        self._run(
-            PaletteDialog(
-                "Quick open",
-                "Type part of a file's name or path",
-                entries,
-                self._window.as_widget(),
-                empty_text="No memory file matches.",
-            )
-        )
+        self._run("Quick open", "Type part of a file's name or path", entries, "memory file")
 
     def command_palette(self) -> None:
         """View → Command palette: choose an enabled command, then run it."""
         entries = action_entries(
             self._context.actions, leave_out=frozenset({self.QUICK_OPEN, self.PALETTE})
         )
-        self._run(
-            PaletteDialog(
-                "Command palette",
-                "Type part of an action's name",
-                entries,
-                self._window.as_widget(),
-                empty_text="No action matches.",
-            )
-        )
+        self._run("Command palette", "Type part of an action's name", entries, "action")
 
-    def _run(self, dialog: PaletteDialog) -> None:
+    def _run(self, title: str, hint: str, entries: list[PaletteEntry], kind: str) -> None:
+        dialog = PaletteDialog(
+            title, hint, entries, self._window.as_widget(), empty_text=f"No {kind} matches."
+        )
         self._window.exec_dialog(dialog)
         chosen = dialog.chosen
         dialog.deleteLater()

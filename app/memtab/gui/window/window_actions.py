@@ -66,6 +66,7 @@ from memtab.gui.toolkit.dialog_layout import (
     button_box,
     fit_to_screen,
     give_mnemonics,
+    grow_to_fit,
     small_dialog,
 )
 from memtab.gui.toolkit.style import Accent, accent_text, mute
@@ -115,8 +116,7 @@ class AddWorkspaceDialog(QDialog):
             "memory sits beside the project's and the global memory.",
             self,
         )
-        intro.setWordWrap(True)
-        mute(intro)
+        mute(intro, wrap=True)
         self.project_edit = named(QComboBox(self), accessible="Project folder")
         self.project_edit.setEditable(True)
         self.project_edit.setMinimumContentsLength(32)
@@ -137,8 +137,7 @@ class AddWorkspaceDialog(QDialog):
         self.project_edit.currentTextChanged.connect(self._on_project_edit_text_changed)
         self._check_timer = qtimer(self, self._on_check_timer_timeout, CHECK_DELAY_MS)
         self.folder_note = named(QLabel(self), "folderNote", accessible="About the project folder")
-        self.folder_note.setWordWrap(True)
-        mute(self.folder_note)
+        mute(self.folder_note, wrap=True)
         self.folder_note.hide()
         browse = named(QPushButton("Choose…", self), accessible="Choose the project folder")
         browse.clicked.connect(self._on_browse_clicked)
@@ -190,17 +189,7 @@ class AddWorkspaceDialog(QDialog):
         self.error_label.setText(text)
         self.error_label.show()
         self.folder_note.hide()  # the error says it
-        self._fit_height()
-
-    def _fit_height(self) -> None:
-        """Grow to show a note or an error whole (a shown dialog does not by itself)."""
-        layout = self.layout()
-        if layout is None or not self.isVisible():
-            return
-        layout.activate()
-        needed = layout.totalHeightForWidth(self.width())
-        if needed > self.height():
-            self.resize(self.width(), needed)
+        grow_to_fit(self)  # a note or an error shown whole
 
     @Slot(int, object)
     def _on_runner_job_finished(self, job: int, result: object) -> None:
@@ -210,7 +199,7 @@ class AddWorkspaceDialog(QDialog):
                 shown = result.problem is not None and not self.error_label.isVisible()
                 self.folder_note.setText(result.problem or "")
                 self.folder_note.setVisible(shown)
-                self._fit_height()
+                grow_to_fit(self)
             return
         if job != self._job or not isinstance(result, Added):
             return
@@ -274,11 +263,8 @@ class ShortcutsDialog(QDialog):
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.textChanged.connect(self._on_filter_edit_text_changed)
         self.table = named(QTextBrowser(self), accessible="Keyboard shortcuts")
-        notes = QLabel(NOTES, self)
-        notes.setWordWrap(True)
-        mute(notes)
-        buttons = button_box(self)
-        vbox(self.filter_edit, (self.table, 1), notes, buttons, on=self)
+        notes = mute(QLabel(NOTES, self), wrap=True)
+        vbox(self.filter_edit, (self.table, 1), notes, button_box(self), on=self)
         self.shown_rows: list[ShortcutRow] = []
         self._show(self.rows)
         self.filter_edit.setFocus()
@@ -388,7 +374,7 @@ class WindowActions(QObject):
         add(
             CONSOLIDATE_SCOPE,
             "Consolidate this scope",
-            self.consolidate_scope,
+            functools.partial(self.consolidate_now, scope=True),
             menu="edit",
             tip="Run the consolidator on the selected row's scope alone: only its files change",
             enabled_when=lambda: self._scope_to_consolidate() is not None,
@@ -472,21 +458,16 @@ class WindowActions(QObject):
         else:
             tab.focus_search()
 
-    def consolidate_now(self) -> None:
-        """Edit → Consolidate now: the footer's button, or why it cannot start."""
+    def consolidate_now(self, scope: bool = False) -> None:
+        """Edit → Consolidate now (`scope`: the current row's scope alone): the footer's
+        run, or why it cannot start."""
         button = self._tab.footer.consolidate_button
-        if button.isEnabled():
+        run = run_scope(self._scope_to_consolidate()) if scope else None
+        if run is not None:
+            self._tab.footer.consolidate_scope(run)
+        elif button.isEnabled() and not scope:
             button.click()
         else:
-            self._context.status.show(button.toolTip() or "Consolidation cannot start now")
-
-    def consolidate_scope(self) -> None:
-        """Consolidate the current row's scope alone: the footer's run, or why not now."""
-        scope = run_scope(self._scope_to_consolidate())
-        if scope is not None:
-            self._tab.footer.consolidate_scope(scope)
-        else:
-            button = self._tab.footer.consolidate_button
             self._context.status.show(button.toolTip() or "Consolidation cannot start now")
 
     def _scope_to_consolidate(self) -> Scope | None:

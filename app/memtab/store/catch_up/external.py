@@ -1,7 +1,6 @@
-"""Changes Memtab did not make (mux, an editor, `echo >>`), recorded as `external` by comparing each
-file's stat with its newest version, hashing what changed or was modified too near its reading for
-its stat to tell (`fs.memo.RACY_MARGIN_NS`); a gone file whose content turns up at a new path is a
-rename. Runs off the GUI thread; a read command passes `wait=False`."""
+"""Changes Memtab did not make (mux, an editor, `echo >>`), recorded as `external`: each file's stat
+against its newest version, hashing what changed or is too new for its stat to tell (`fs.memo`); a
+gone file's content at a new path is a rename. Off the GUI thread; a read passes `wait=False`."""
 
 from __future__ import annotations
 
@@ -51,8 +50,7 @@ from memtab.store.scopes.scope_view import kind_in, open_scope_directory
 logger = logging.getLogger(__name__)
 
 Stat = tuple[int, int]
-RECORD_BATCH = 200
-"""Files read and copied into history between two looks at `cancel`."""
+RECORD_BATCH = 200  # files read and copied into history between two looks at `cancel`
 INDEX_BATCH = 1000
 """Versions recorded per hold of the scope lock (their contents are stored already)."""
 NOTICE_NAMES = 3  # files named in the not-kept notice; the rest are counted
@@ -66,8 +64,7 @@ class ExternalReport:
     hashed: int = 0
     recorded: int = 0
     deleted: int = 0
-    moved: int = 0
-    """Files another program renamed (recorded as moves: `renames`)."""
+    moved: int = 0  # files another program renamed (recorded as moves: `renames`)
     problems: list[str] = field(default_factory=list)
     not_kept: list[tuple[str, str]] = field(default_factory=list)  # (path, why), new ones
     cancelled: bool = False
@@ -512,8 +509,7 @@ class StatCacheFile(Record):
 
 
 def _load_stat_cache(path: Path) -> StatCache:
-    """The stat cache: unchanged contents (`files`), files not kept (`notKept`), by stat, and
-    `verifiedAt`."""
+    """The stat cache: unchanged contents (`files`) and files not kept (`notKept`), `verifiedAt`."""
     cached = StatCacheFile.read(read_sidecar(path).document) or StatCacheFile()
     return dict(cached.files), dict(cached.not_kept), cached.verified_at
 

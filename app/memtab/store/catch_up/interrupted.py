@@ -309,8 +309,7 @@ def _record(
 
 
 def _journaled(home: Home, header: RunHeader, record: ConsolidationRecord) -> str | None:
-    """The fingerprint of the journal's record of this run, when the run saved one before it
-    stopped."""
+    """The fingerprint of the journal's record of this run, when it saved one before it stopped."""
     saved = journaled_run(home, _notebook(home, header), header.project_path, header.scope)
     if saved is None or saved.last_run_at < header.started_at:
         return None

@@ -19,8 +19,7 @@ from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
 
-STATE_BYTES = 1024
-"""The file's size, always: room for a reason of a few hundred characters."""
+STATE_BYTES = 1024  # the file's size, always: room for a reason of a few hundred characters
 _FULL_OR_READ_ONLY = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS})
 
 

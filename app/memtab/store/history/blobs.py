@@ -88,8 +88,7 @@ class BlobInfo:
 
 
 class BlobStore:
-    """The blobs directory of one home, made private from `own` down (0600 in 0700, docs/formats.md
-    §16.2)."""
+    """A home's blobs directory, private from `own` down (0600 in 0700, docs/formats.md §16.2)."""
 
     def __init__(self, directory: Path, *, own: Path | None = None) -> None:
         self.directory = directory
@@ -131,8 +130,7 @@ class BlobStore:
             return False  # cannot tell: flushed here
 
     def get(self, sha256: str) -> bytes:
-        """The content with this sha256, loose or packed; BlobError when missing or damaged in
-        both."""
+        """The content with this sha256, loose or packed; BlobError when missing or damaged."""
         problem = "is missing from history"
         for read in (lambda: _expand_file(self.path_of(sha256)), lambda: self._packed(sha256)):
             try:

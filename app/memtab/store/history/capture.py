@@ -17,8 +17,7 @@ from memtab.store.scope_walk import is_hidden_name, is_listable_name
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# mux's cap is 100 KiB; larger files written by hand are kept up to this.
-MB = 1024 * 1024
+MB = 1024 * 1024  # mux's cap is 100 KiB; larger files written by hand are kept up to this
 MAX_HISTORY_FILE_BYTES = 16 * MB
 
 
@@ -108,8 +107,7 @@ def capture_tree(
 def _not_kept_too_deep(
     directory: Directory, name: str, path: VirtualPath, unkept: list[tuple[VirtualPath, str]] | None
 ) -> None:
-    """A directory at the depth (docs/formats.md §5): its contents are not kept, said when it holds
-    any."""
+    """A directory at the depth (docs/formats.md §5): its contents not kept, said if any."""
     try:
         with open_subdirectory(directory, name) as below:
             if all(is_hidden_name(entry.name) for entry in entries_of(below)):
@@ -132,8 +130,7 @@ def removes_nothing(before: bytes, after: bytes) -> bool:
 
 
 def common_prefix_length(first: Sequence[T], second: Sequence[T]) -> int:
-    """How many leading items `first` and `second` share, by a binary search over slice
-    comparisons."""
+    """How many leading items `first` and `second` share (a binary search over slices)."""
     low, high = 0, min(len(first), len(second))
     while low < high:
         middle = (low + high + 1) // 2

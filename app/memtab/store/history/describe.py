@@ -204,7 +204,6 @@ def _join_carried(
 
 
 def _added_lines(texts: OpTexts) -> set[str]:
-    """The content lines an op brought into the files it left in place."""
     added = (
         content_lines(f.after) - content_lines(f.before or "")
         for f in texts.values()
@@ -214,7 +213,6 @@ def _added_lines(texts: OpTexts) -> set[str]:
 
 
 def _deleted_lines(texts: OpTexts) -> set[str]:
-    """The content lines of the files an op deleted."""
     gone = (
         content_lines(f.before) for f in texts.values() if f.after is None and f.before is not None
     )
@@ -235,13 +233,9 @@ def combine_targets(
             continue
         best: tuple[int, str] | None = None
         for other_index, other in enumerate(ops):
-            if (
-                other_index == index
-                or units[other_index] != units[index]
-                or other.command not in _EDITS
-            ):
+            if other_index == index or units[other_index] != units[index]:
                 continue
-            if not other.applied:
+            if other.command not in _EDITS or not other.applied:
                 continue
             for path, file in texts[other_index].items():
                 if file.after is None or path == op.path:

@@ -43,8 +43,7 @@ class _Cache(Generic[T]):
     offset: int = 0
     records: list[T] = field(default_factory=list)
     skipped: int = 0
-    tail: bytes = b""
-    """The last bytes read (at most `_TAIL`), ending at `offset`."""
+    tail: bytes = b""  # the last bytes read (at most `_TAIL`), ending at `offset`
 
 
 _caches: dict[str, _Cache[Any]] = {}
@@ -52,8 +51,7 @@ _caches_lock = threading.Lock()
 
 
 class JsonLinesFile(Generic[T]):
-    """One JSON-lines file whose lines `parse` turns into records (None: skipped), private from
-    `own` down."""
+    """A JSON-lines file whose lines `parse` makes records (None: skipped), private from `own`."""
 
     def __init__(
         self,
@@ -174,8 +172,7 @@ class JsonLinesFile(Generic[T]):
         return len(records) - len(kept)
 
 
-_TAIL = 256
-"""Bytes kept of what was read last: a line's worth, times and hashes in it."""
+_TAIL = 256  # bytes kept of what was read last: a line's worth, times and hashes in it
 
 
 def _holds_what_was_read(fd: int, identity: tuple[int, int], size: int, cache: _Cache[T]) -> bool:

@@ -95,8 +95,7 @@ def all_entries(directory: Path) -> Iterator[tuple[str, PackEntry, float]]:
 
 
 def entry_reader(entry: PackEntry, handle: BinaryIO) -> Callable[[int], bytes]:
-    """`read(n)` of the compressed content at `entry` through the open pack, never past what its
-    index says."""
+    """`read(n)` of the compressed content at `entry` in the open pack, within its index's size."""
     handle.seek(entry.offset)
     left = entry.length
 

@@ -30,10 +30,8 @@ DAY_MS = 24 * 60 * 60 * 1000
 DEFAULT_MAX_MB = 200
 DEFAULT_MAX_AGE_DAYS = 180
 SETTINGS_SECTION = "history"
-# The file `memtab.llm.settings` keeps (store may not import llm).
-PRUNE_INTERVAL_S = 24 * 60 * 60
-# A blob younger than this may belong to a version being recorded right now.
-BLOB_GRACE_S = 10 * 60
+PRUNE_INTERVAL_S = 24 * 60 * 60  # the file `memtab.llm.settings` keeps (store may not import llm)
+BLOB_GRACE_S = 10 * 60  # a blob younger than this may belong to a version being recorded right now
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,6 @@
 """Recording changes as `MemoryStore` makes them (actor, run, before and after) under the scope
-lock; what another program wrote meanwhile is recorded first as `external`, and a change that
-destroys content is kept before it (`keep_before`, docs/formats.md §14.2). Recording never fails the
-change."""
+lock; another program's change meanwhile is recorded first as `external`, destroyed content kept
+before (`keep_before`, docs/formats.md §14.2). Recording never fails the change."""
 
 from __future__ import annotations
 
@@ -133,9 +132,7 @@ class HistoryRecorder:
             stack.remove(collected)
 
     def _collector_stack(self) -> list[list[RecordedChange]]:
-        stack = getattr(self._collectors, "stack", None)
-        if stack is None:
-            stack = self._collectors.stack = []
+        stack: list[list[RecordedChange]] = vars(self._collectors).setdefault("stack", [])
         return stack
 
     def keep_before(

@@ -111,8 +111,7 @@ def _usage(value: Any) -> Any:
 
 
 class RunEntry(Record, keep_unknown=True):
-    """One run of the runs log (docs/formats.md §14.3): `id`, `at` and `kind` required, anything
-    else heals."""
+    """A runs log entry (docs/formats.md §14.3): `id`, `at`, `kind` required, the rest heals."""
 
     id: Annotated[str, AtLeast(1)]
     at: Positive
@@ -178,8 +177,7 @@ class RunHeader(Record):
 
 
 class StartedAttempt(Record):
-    """A change about to be made: the memory-tool call and what its files held (sha256; None: no
-    file)."""
+    """A change about to be made: the memory-tool call and its files' sha256 (None: no file)."""
 
     attempt: int
     command: Annotated[str, Lenient("?")] = "?"
@@ -203,8 +201,7 @@ class StartedEnd(Record):
     journal_fingerprint: OrNone[str] = None
 
 
-MAX_NOTES = 100
-"""Notes per record (the offline writer keeps at most 50 findings of each kind)."""
+MAX_NOTES = 100  # notes per record (the offline writer keeps at most 50 findings of each kind)
 MAX_MESSAGE_IDS = 8
 """Message ids per note: the ones it was first drawn from (a fix: the failure, the fix)."""
 MAX_VERSIONS = 64
@@ -260,8 +257,7 @@ class NoteOrigin(Record, keep_unknown=True):  # fields of a newer Memtab survive
     run_id: Id = None
     """The writer run that drew the note (an accepted suggestion: the run that proposed it)."""
     section: Id = None
-    suggestion_id: Id = None
-    """Set when the line is an accepted suggestion."""
+    suggestion_id: Id = None  # set when the line is an accepted suggestion
     edited: Annotated[OrNone[bool], OmitNone] = None
     """An accepted suggestion whose text the user changed before accepting it."""
 

@@ -38,8 +38,7 @@ def parse_run(raw: dict[str, Any]) -> RunEntry | None:
 
 @dataclass(frozen=True, slots=True)
 class LoggedLine:
-    """A runs-log line read without building its run: its time (0: no run's) and journal
-    fingerprint."""
+    """A runs-log line read without building its run: its time (0: none) and fingerprint."""
 
     at: int
     journal_fingerprint: str

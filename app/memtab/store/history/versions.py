@@ -33,8 +33,7 @@ _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 def new_version_id(at_ms: int, entropy: bytes = b"") -> str:
-    """A unique version id sorting by time: 11 hex digits of ms, 5 random (from `entropy` when
-    given)."""
+    """A unique version id sorting by time: 11 hex digits of ms, 5 random (`entropy`'s if given)."""
     return f"{at_ms:011x}{(entropy or os.urandom(3)).hex()[:5]}"
 
 
@@ -128,8 +127,7 @@ def parse_version(raw: dict[str, Any]) -> Version | None:
     return Version.read(raw)
 
 
-# Values most lines repeat, kept once.
-_SHARED = {value: value for value in (*ACTORS, *OPS)}
+_SHARED = {value: value for value in (*ACTORS, *OPS)}  # values most lines repeat, kept once
 
 
 class ScopeHistory:

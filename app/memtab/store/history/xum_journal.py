@@ -22,8 +22,7 @@ from memtab.store.paths import js_trim
 
 logger = logging.getLogger(__name__)
 
-MAX_SAFE_INTEGER = 2**53 - 1
-"""JavaScript's `Number.MAX_SAFE_INTEGER`: the clock never passes it."""
+MAX_SAFE_INTEGER = 2**53 - 1  # JavaScript's `Number.MAX_SAFE_INTEGER`: the clock never passes it
 _DIGITS = LazyPattern(r"[1-9][0-9]{0,15}")
 _MAX_BYTES = 64
 
@@ -76,8 +75,7 @@ def advance_after_change(home: Home, owner_id: str, clock: Clock) -> None:
 
 
 JOURNAL_NAME = "durable-events.jsonl"
-MAX_JOURNAL_BYTES = 64 * 1024 * 1024
-"""A journal larger than this is read only to here."""
+MAX_JOURNAL_BYTES = 64 * 1024 * 1024  # a journal larger than this is read only to here
 REFINEMENT_KIND = "refinement"
 
 
@@ -118,8 +116,7 @@ class _Evidence(Record):
 
 class _Action(Record):
     op: str
-    path: OrNone[str] = None
-    """None in a rollback row: its inverse names the files."""
+    path: OrNone[str] = None  # None in a rollback row: its inverse names the files
     new_path: OrNone[str] = None
 
 
@@ -131,8 +128,7 @@ class _Data(Record):
     post_state: OrNone[_PostState] = None
     migrated_from: OrNone[str] = None
     """`<child workspace id>:<row id>` on a row copied from a removed sub-agent's journal."""
-    origin_journal: OrNone[str] = None
-    """The journal a copied row was first appended to."""
+    origin_journal: OrNone[str] = None  # the journal a copied row was first appended to
     source_ts: OrNone[int] = None
     """The notebook's clock when the change was made; a copy keeps its source's."""
 
@@ -159,13 +155,11 @@ class XumEdit:
     new_path: str | None
     tool_name: str | None
     tool_call_id: str | None
-    actor: str | None
-    """`agent` (a model's tool call) or `user` (xum's Memory tab)."""
+    actor: str | None  # `agent` (a model's tool call) or `user` (xum's Memory tab)
     post_sha256: frozenset[str]
     paths: frozenset[str] = frozenset()
     """Every path the row names: its action's, its inverse's and post-state's."""
-    journal: str = ""
-    """The session dir whose journal holds the row."""
+    journal: str = ""  # the session dir whose journal holds the row
     migrated_from: str | None = None
     """The row this one is xum's copy of (`<workspace id>:<row id>`), for a copy."""
 
@@ -218,8 +212,7 @@ class XumJournal:
 
 
 def recent_edits(home: Home, since_ms: int, tail_bytes: int) -> Iterator[XumEdit]:
-    """The rows written since `since_ms`, from the newest `tail_bytes` of each journal changed
-    since."""
+    """The rows written since `since_ms`, from the last `tail_bytes` of each journal changed."""
     try:
         sessions = list(os.scandir(home.sessions_dir))
     except OSError:
@@ -268,8 +261,7 @@ def _read(session_id: str, data: bytes) -> Iterator[XumEdit]:
         acting, at = evidence.workspace_id or row.workspace_id or session_id, row.ts
         if body.migrated_from is not None:  # the sub-agent's change, when it made it
             acting = body.origin_journal or body.migrated_from.partition(":")[0] or acting
-            # its `sourceTs` when a positive safe integer, else its `ts`
-            source_ts = body.source_ts
+            source_ts = body.source_ts  # its `sourceTs` when a positive safe integer, else its `ts`
             at = source_ts if source_ts is not None and 0 < source_ts <= MAX_SAFE_INTEGER else at
         yield XumEdit(
             event_id=row.id,

@@ -27,12 +27,10 @@ class ProposalPreview:
     """A proposal's change of one file: the text before and after (None: no file)."""
 
     command: str
-    path: str
-    """The file it changes (a rename's source)."""
+    path: str  # the file it changes (a rename's source)
     before: str | None
     after: str | None
-    new_path: str | None = None
-    """Where a rename moves it."""
+    new_path: str | None = None  # where a rename moves it
     problem: str | None = None
     """Why the memory tool would refuse it now (then `after` is `before`)."""
 

@@ -1,7 +1,6 @@
-"""Changes agents proposed through `memtab mcp --writes inbox`, queued in a private sidecar until
-the user accepts (through the memory tool, named as the client or the user) or rejects them
-(docs/formats.md §22.5); checked as the tool checks a change, and bounded. Disk: off the GUI
-thread."""
+"""Changes agents proposed through `memtab mcp --writes inbox`, queued privately until the user
+accepts (through the memory tool, as the client or the user) or rejects them (docs/formats.md
+§22.5); checked as the tool checks a change, and bounded. Disk: off the GUI thread."""
 
 from __future__ import annotations
 

@@ -39,8 +39,7 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Restore:
-    """Make file `path` hold `data` (None: remove it), only if it holds `expected_sha256` (None: no
-    file)."""
+    """Make `path` hold `data` (None: removed) if it holds `expected_sha256` (None: no file)."""
 
     path: VirtualPath
     data: bytes | None
@@ -60,8 +59,7 @@ class RestoreResult:
     written: list[VirtualPath] = field(default_factory=list)
     changed: list[VirtualPath] = field(default_factory=list)
     """Not what the caller saw (changed meanwhile): left as they are."""
-    failed: dict[VirtualPath, str] = field(default_factory=dict)
-    """Not written, and why."""
+    failed: dict[VirtualPath, str] = field(default_factory=dict)  # not written, and why
     recorded: list[RecordedChange] = field(default_factory=list)
 
 
@@ -78,10 +76,8 @@ class _Planned:
 
 _Entry = TypeVar("_Entry", Restore, _Planned)
 
-CHUNK_HOLD_S = 0.2
-"""About how long one chunk holds the scope (xum waits 2 s for its target lock)."""
-_GAP_S = 0.03
-"""The lock let go between chunks: longer than xum's retry."""
+CHUNK_HOLD_S = 0.2  # about how long one chunk holds the scope (xum waits 2 s for its target lock)
+_GAP_S = 0.03  # the lock let go between chunks: longer than xum's retry
 FSYNC_AT_MOST = 8
 """Up to this many temps or folders are fsynced each; more, one flush of the file system."""
 
@@ -326,8 +322,7 @@ def _keep_replaced(
 def in_folders(
     root: Path, planned: Sequence[_Entry], result: RestoreResult, *, create: bool
 ) -> Iterator[tuple[Directory, _Entry]]:
-    """Each entry with its folder open (once each); a folder that cannot be opened fails its
-    entries."""
+    """Each entry with its folder open (once each); a folder that cannot be opened fails its own."""
     for folder, entries in _by_folder(planned).items():
         try:
             directory = open_scope_directory(root, folder, target=folder, create=create)

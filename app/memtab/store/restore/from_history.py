@@ -112,8 +112,7 @@ def _version_id(version: Version) -> str:
 
 
 class RestoreResult(Record, write_only=True):
-    """What a restore did (`unchanged`: there already): `memtab restore --json` (docs/formats.md
-    §14.2)."""
+    """What a restore did (`unchanged`: there already): `memtab restore --json` (formats §14.2)."""
 
     path: str
     version: Annotated[Version, WrittenAs(_version_id)]
@@ -189,10 +188,8 @@ class TrashItem(Record, write_only=True):
     actor: str = computed(lambda item: item.version.actor)
     run_id: str | None = computed(lambda item: item.version.run_id)
     pinned: bool = computed(lambda item: bool((item.version.meta or {}).get("pinned") is True))
-    agent: str = "mux"
-    """Whose memory it was: `mux` or another agent's (§17)."""
-    event: str | None = None
-    """The burst it was deleted in (`memtab events`, §14.5), or null."""
+    agent: str = "mux"  # whose memory it was: `mux` or another agent's (§17)
+    event: str | None = None  # the burst it was deleted in (`memtab events`, §14.5), or null
 
 
 def trash(store: MemoryStore) -> list[TrashItem]:

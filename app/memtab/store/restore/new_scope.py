@@ -99,8 +99,7 @@ def discard_staging(staging: Path) -> None:
 
 
 def _applies(count: int, root: Path, staging: Path) -> bool:
-    """Whether `count` files can be staged whole: many, a root missing or empty, staging on its file
-    system."""
+    """Whether `count` files are staged whole: many, a root missing or empty, staging beside it."""
     if not FSYNC_AT_MOST < count <= MAX_FILES_PER_SCOPE:
         return False
     if not FILESYSTEM_FLUSH_WORKS or not moves_whole_folders():

@@ -36,8 +36,7 @@ _IDENTITY_FIELD = "projectPath"
 
 
 def orphan_identity(home: Home, dir_name: str) -> str | None:
-    """The project identity whose dir is `dir_name`, from memory-meta.json or the journal; else
-    None."""
+    """The project identity whose dir is `dir_name`, by memory-meta.json or the journal, or None."""
     candidates = [  # the files this module deleted, newest first
         str(version.meta[_IDENTITY_FIELD])
         for version in reversed(ScopeHistory(home, f"project-{dir_name}").versions())

@@ -10,8 +10,7 @@ from memtab.store.xum_notes import adopted_child
 
 
 class FileRow(Record, write_only=True):
-    """A memory file as `memtab list --json` and MCP `list` show it (stable, docs/formats.md
-    §22.2)."""
+    """A memory file as `memtab list --json` and MCP `list` show it (docs/formats.md §22.2)."""
 
     path: str
     scope: str

@@ -1,7 +1,6 @@
-"""The memory of one workspace and every change to it (docs/formats.md §6): each under the scope's
-cross-process lock, rechecked before replacing, through descriptors that never follow links, and
-recorded in history with write-ahead; a change destroying content history cannot keep is refused
-unless `allow_unkept` (§14.2)."""
+"""One workspace's memory and every change to it (docs/formats.md §6): under the scope's lock,
+rechecked before replacing, through descriptors that never follow links, recorded with write-ahead;
+destroying content history cannot keep is refused unless `allow_unkept` (§14.2)."""
 
 from __future__ import annotations
 
@@ -94,16 +93,14 @@ class SaveResult:
 
 
 def _scope_of(path: VirtualPath) -> Scope:
-    """The scope of a path inside one (PathError for `/memories` and roots, docs/formats.md
-    §3.2)."""
+    """The scope of a path in one (PathError for `/memories` and roots, docs/formats.md §3.2)."""
     scope = require_file_path(path).scope
     assert scope is not None
     return scope
 
 
 class MemoryStore(ScopeStore):
-    """The global, project and workspace scopes as one workspace sees them, and every change to
-    them."""
+    """The global, project and workspace scopes as one workspace sees them, and their changes."""
 
     def edit_text(self, path: VirtualPath, change: Callable[[str], str]) -> VirtualPath:
         """Replace a file's text with `change(text)` under the scope lock, redone on another

@@ -51,14 +51,6 @@ def still_holds(directory: Directory, name: str, read_bytes: bytes) -> Callable[
     return check
 
 
-def remove_partial_copy(directory: Directory, name: str) -> None:
-    """Clean up after a failed copy (best effort: the source is still whole)."""
-    try:
-        remove_tree(directory, name)
-    except OSError as error:
-        logger.warning("Could not remove the partial copy %s: %s", directory.display(name), error)
-
-
 def replace_loaded_in(
     parent: Directory,
     name: str,
@@ -125,8 +117,13 @@ def copy_across_scopes(
         except FileExistsError:
             raise taken from None
         except OSError as error:
-            if kind == "dir":
-                remove_partial_copy(target, new.name)
+            if kind == "dir":  # best effort: the source is still whole
+                try:
+                    remove_tree(target, new.name)
+                except OSError as left:
+                    logger.warning(
+                        "Could not remove the partial copy %s: %s", target.display(new.name), left
+                    )
             raise MemoryStoreError(
                 f"Cannot copy {old} to {new}: {error.strerror or error}"
             ) from None

@@ -105,8 +105,7 @@ class ScopeStore(ScopeView):
 
     @classmethod
     def of(cls, view: ScopeView) -> Self:
-        """The store of the scopes `view` reads (`view` itself when it is one), recording as the
-        user."""
+        """The store of the scopes `view` reads (`view` itself if one), recording as the user."""
         if isinstance(view, cls):
             return view
         project = view.project_path if view.workspace is None else None
@@ -122,8 +121,7 @@ class ScopeStore(ScopeView):
             raise ScopeUnavailableError(self.unavailable_reason(scope) or str(scope)) from None
 
     def scope_dir(self, scope: Scope) -> ScopeDir:
-        """What a change of `scope` needs, resolved once; ScopeUnavailableError when unavailable
-        here."""
+        """What a change of `scope` needs, resolved once; ScopeUnavailableError when unavailable."""
         root = self.root(scope)
         real_root = os.path.realpath(root)
         lock, key = self._lock_path(scope, real_root), self.history_key(scope)

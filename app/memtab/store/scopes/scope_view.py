@@ -100,8 +100,7 @@ class ScopeView:
         return self.workspace.id if scope is Scope.SESSION else self.workspace.notebook_id
 
     def scopes(self) -> tuple[Scope, ...]:
-        """The scopes this workspace shows, in order; the session scope when its directory
-        exists."""
+        """The scopes this workspace shows, in order; the session scope when its folder exists."""
         if self.workspace is not None and self.root(Scope.SESSION).is_dir():
             return SCOPE_ORDER
         return SHARED_SCOPES
@@ -221,8 +220,7 @@ class ScopeView:
     def read_many(
         self, paths: Iterable[VirtualPath]
     ) -> Iterator[tuple[VirtualPath, FileContent | MemoryStoreError | PathError | OSError]]:
-        """`read` of many files, each directory opened once; yields each path with its content or
-        error."""
+        """`read` of many files, each folder opened once; each path with its content or error."""
         by_parent: dict[VirtualPath, list[VirtualPath]] = {}
         for path in paths:
             by_parent.setdefault(path.parent, []).append(path)
@@ -300,8 +298,7 @@ def _directory_error(
 
 
 def resolve_in_scopes(physical: Path, roots: dict[Scope, Path], *, display: str) -> VirtualPath:
-    """The virtual path of `physical` in the innermost scope whose real root holds it; PathError if
-    none."""
+    """The virtual path of `physical` in the innermost scope whose real root holds it; PathError."""
     real = real_path(physical, display)
     holders = [
         (len(real_root), scope, real_root)

@@ -335,8 +335,7 @@ def replaced_once(content: str, args: StrReplaceArgs, path: VirtualPath) -> str:
             f"(lines {_line_numbers(content, starts)}) in {path}. "
             "Provide a longer, unique old_str."
         )
-    # Slicing keeps `$&` and `\1` literal.
-    index = starts[0]
+    index = starts[0]  # slicing keeps `$&` and `\1` literal
     return content[:index] + args.new_str + content[index + len(old) :]
 
 
@@ -361,8 +360,7 @@ def view_lines(text: str, label: str, offset: int) -> list[str]:
     """A file's lines as `view` numbers them (docs/formats.md §5.2); ToolArgumentError for an offset
     past the end."""
     lines = _lines(text)
-    # xum counts the empty line after a final newline (`renderFileView`).
-    counted = len(lines)
+    counted = len(lines)  # xum counts the empty line after a final newline (`renderFileView`)
     if lines and lines[-1] == "":
         lines.pop()
     if offset > 1 and offset > counted:

@@ -105,8 +105,7 @@ class ConsolidationRecord(Record, keep_unknown=True):
     summary capped."""
 
     last_run_at: RequiredTime
-    trigger: str
-    """A `Trigger`; a record read back keeps any other text as written."""
+    trigger: str  # a `Trigger`; a record read back keeps any other text as written
     summary: Annotated[
         str, Lenient(""), Checked(lambda text: cap_text(text, MAX_SUMMARY_BYTES))
     ] = ""

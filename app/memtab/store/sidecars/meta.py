@@ -64,8 +64,7 @@ class MetaEntry(Record):
 
 
 class MetaFile(Record):
-    """memory-meta.json as read (docs/formats.md §7); changes edit the document itself, never this
-    record."""
+    """memory-meta.json as read (docs/formats.md §7); changes edit the document, not this."""
 
     entries: ValidEntries[dict[str, MetaEntry]] = field(default_factory=dict)
 
@@ -124,8 +123,7 @@ class _Entries:
             self.raw[key] = {**others, **entry.to_json()}
 
     def heal(self) -> None:
-        """Self-heal every entry as mux does on each write (docs/formats.md §7), keeping unknown
-        fields."""
+        """Heal every entry as mux does on each write (docs/formats.md §7), unknown fields kept."""
         for key in self:
             raw = self.raw[key]
             if isinstance(raw, dict):
@@ -202,8 +200,7 @@ class MetaStore:
         self.record_writes_and_drops((key, CREATE if created else WRITE) for key in keys)
 
     def record_writes_and_drops(self, changes: Iterable[tuple[str, Counted]]) -> None:
-        """Writes counted and removed files forgotten (with what is under them), in order, in one
-        update."""
+        """Count writes and forget removed files (and all below them), in order, in one update."""
         now = self._clock()
         with self._editing() as entries:
             for key, counted in changes:

@@ -77,8 +77,7 @@ def parse_iso_time(value: Any) -> "datetime | None":
 
 def iso_now() -> str:
     """The current time as config.json writes it (`2026-01-02T03:04:05.678Z`)."""
-    # lazy: as parse_iso_time's
-    from datetime import UTC, datetime
+    from datetime import UTC, datetime  # lazy: as parse_iso_time's
 
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -198,8 +197,7 @@ class ProjectRef(Record):
     project_path: str
 
 
-Given = Annotated[Text, OmitNone]
-"""A text field of a workspace, written only when it has a value."""
+Given = Annotated[Text, OmitNone]  # a text field of a workspace, written only when it has a value
 
 
 class WorkspaceEntry(Record):
@@ -242,15 +240,13 @@ def _interval(value: Any) -> int:
 
 
 class TaskSettings(Record):
-    """`taskSettings` (§2.1): `memoryWriterIntervalMessages` floored and clamped to 1–50, else the
-    default."""
+    """`taskSettings` (§2.1): `memoryWriterIntervalMessages` floored and clamped to 1–50."""
 
     memory_writer_interval_messages: Annotated[int, Healed(_interval)] = DEFAULT_WRITER_INTERVAL
 
 
 class Recency(Record):
-    """A workspace's entry in extensionMetadata.json (§2.1): a finite `recency` and a boolean
-    `streaming`."""
+    """A workspace's extensionMetadata.json entry (§2.1): finite `recency`, boolean `streaming`."""
 
     recency: Annotated[float, Healed(finite_number)]
     streaming: bool
@@ -339,8 +335,7 @@ def top_level_project(registry: Registry, project_path: str) -> str:
 
 
 def _top_level_projects(project_paths: list[str]) -> dict[str, str]:
-    """For each project inside another, the outermost one holding it (mux's
-    deriveProjectHierarchy)."""
+    """Each project inside another, to the outermost holding it (mux's deriveProjectHierarchy)."""
     compared = {path: _descendant_form(path) for path in project_paths}
     owners: dict[str, str] = {}
     for path, form in compared.items():

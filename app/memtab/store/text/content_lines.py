@@ -8,8 +8,7 @@ import re
 
 from memtab.markdown import LineKind, classify, text_lines
 
-BULLET = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
-"""A list item's marker and the space after it."""
+BULLET = re.compile(r"^(?:[-*+]|\d+[.)])\s+")  # a list item's marker and the space after it
 _NOT_CONTENT = frozenset({LineKind.BLANK, LineKind.FRONTMATTER, LineKind.HEADING})
 
 
@@ -17,8 +16,7 @@ def normalize_line(line: str) -> str:
     """A line as compared: whitespace runs collapsed, any bullet marker written `- `."""
     text = " ".join(line.split())
     first = text[:1]
-    # `BULLET.sub("- ", text)` without a regex for the usual markers.
-    if first in ("-", "*", "+"):
+    if first in ("-", "*", "+"):  # `BULLET.sub("- ", text)` without a regex for the usual markers
         return "- " + text[2:] if text[1:2] == " " else text
     if first.isdecimal():
         return BULLET.sub("- ", text, count=1)

@@ -5,18 +5,14 @@ from __future__ import annotations
 
 from memtab.fs.atomic import encode_utf8
 
-MAX_SUMMARY_BYTES = 4096
-"""A run's summary (mux shows it as the run's one line)."""
-MAX_NOTE_BYTES = 1024
-"""An op's note: the reason a change was made, or why it was refused."""
-MAX_ERROR_BYTES = 4096
-"""Why a run failed."""
+MAX_SUMMARY_BYTES = 4096  # a run's summary (mux shows it as the run's one line)
+MAX_NOTE_BYTES = 1024  # an op's note: the reason a change was made, or why it was refused
+MAX_ERROR_BYTES = 4096  # why a run failed
 _ELLIPSIS = "…"
 
 
 def cap_text(text: str, max_bytes: int) -> str:
-    """`text` cut on a character boundary to at most `max_bytes` of UTF-8, ending in `…` when
-    cut."""
+    """`text` cut on a character boundary to at most `max_bytes` of UTF-8, `…` ending a cut."""
     if len(text) * 4 <= max_bytes:  # no character takes more than 4 bytes
         return text
     encoded = encode_utf8(text)

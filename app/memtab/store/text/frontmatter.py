@@ -1,7 +1,6 @@
-"""The one frontmatter reader: where a memory file's frontmatter is and its description, exactly as
-mux reads them (extractMemoryDescription, docs/formats.md §4.1): YAML 1.2 core schema, no duplicate
-keys, cleaned and cut to 200 UTF-16 units; a fast path for simple frontmatter, PyYAML for the
-rest."""
+"""The one frontmatter reader: where a memory file's frontmatter is and its description, as mux
+reads them (extractMemoryDescription, docs/formats.md §4.1): YAML 1.2 core schema, no duplicate
+keys, cut to 200 UTF-16 units; a fast path for simple frontmatter, PyYAML for the rest."""
 
 import functools
 import json
@@ -67,8 +66,7 @@ def description_from_text(prefix: str) -> str:
 
 
 def full_description(text: str) -> str:
-    """The description of a whole text as the editor's field shows it: read as the tree reads it,
-    not cut."""
+    """A whole text's description as the editor shows it: read as the tree reads it, not cut."""
     value = description_value(description_prefix(text))
     return clean_description(value, limit=None) if value is not None else ""
 
@@ -311,8 +309,7 @@ def _yaml_load(block: str) -> Any:
 
 
 def _yaml_errors() -> tuple[type[Exception], ...]:
-    """What the parser raises on a malformed block (RecursionError: deep nesting without
-    libyaml)."""
+    """What the parser raises on a malformed block (RecursionError: deep, without libyaml)."""
     import yaml  # lazy: the first paint reads plain frontmatter without it
 
     return (yaml.YAMLError, ValueError, RecursionError)

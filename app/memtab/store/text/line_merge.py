@@ -94,8 +94,7 @@ def merge_lines(
 
 
 def merge_union(mine: str, theirs: str) -> str:
-    """Both texts in one: shared lines once, in order; where they differ, `mine`'s then
-    `theirs'`."""
+    """Both texts in one: shared lines once, in order; where they differ, `mine`'s, `theirs'`."""
     mine_lines, theirs_lines = _lines(mine), _lines(theirs)
     matcher = difflib.SequenceMatcher(None, mine_lines, theirs_lines, autojunk=False)
     merged: list[str] = []

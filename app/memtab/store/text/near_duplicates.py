@@ -23,8 +23,7 @@ _ASCII_NON_WORD_TO_SPACE = bytes(c if c in _ASCII_WORD_CHARS else 0x20 for c in 
 
 
 def lowered_words(text: str) -> list[str]:
-    """`\\w+` runs of the lowercased text, ASCII text split by a byte table rather than the
-    regex."""
+    r"""`\w+` runs of the lowercased text, ASCII text split by a byte table, not the regex."""
     if text.isascii():
         return (
             text.encode("ascii").translate(_ASCII_NON_WORD_TO_SPACE).decode("ascii").lower().split()

@@ -55,8 +55,7 @@ def memory_copies(store: MemoryStore) -> list[ConflictCopy]:
 
 
 class CopyRow(Record, write_only=True):
-    """A memory file's conflict copy as `memtab conflicts --json` and doctor list it
-    (docs/formats.md §18.5)."""
+    """A conflict copy as `memtab conflicts --json` and doctor list it (docs/formats.md §18.5)."""
 
     path: str
     conflict_of: str
@@ -87,8 +86,7 @@ class SidecarCopy(Record, write_only=True):
     kept: Annotated[str | None, OmitNone] = None
     """What `conflicts resolve` kept (this, mine, both), and where it set the other aside."""
     set_aside: Annotated[Path | None, OmitNone] = None
-    where: Annotated[str | None, Key("in"), OmitNone] = None
-    """`home` in the doctor's report."""
+    where: Annotated[str | None, Key("in"), OmitNone] = None  # `home` in the doctor's report
 
 
 def sidecar_copies(home: Home) -> list[SidecarCopy]:

@@ -35,11 +35,8 @@ class ConflictTexts:
 def find_conflict(service: SyncService, path: str, target: str | None = None) -> SyncConflict:
     """The conflict at `path` (virtual or repository path); SyncError when none or several (`target`
     chooses)."""
-    found = [
-        c
-        for c in service.conflicts()
-        if path in (c.path, c.repo_path) and target in (None, c.target)
-    ]
+    targets = (c for c in service.conflicts() if target in (None, c.target))
+    found = [c for c in targets if path in (c.path, c.repo_path)]
     if not found:
         raise SyncError(f"No sync conflict at {path} (memtab sync status lists them)")
     if len(found) > 1:
@@ -131,11 +128,11 @@ def _resolve_locked(
             )
             committer = Committer(repo, config.machine, target.branch)
             head = committer.commit(head, [NewCommit({conflict.repo_path: chosen}, message)])
-            state = state.with_changes(unpushed=state.unpushed + 1)
+            state = state.replaced(unpushed=state.unpushed + 1)
     finally:
         repo.close()
     pending = {path: p for path, p in state.pending.items() if path != conflict.repo_path}
-    save_state(state_path, state.with_changes(head=head, pending=pending))
+    save_state(state_path, state.replaced(head=head, pending=pending))
 
 
 def _both(conflict: SyncConflict, local: bytes | None, remote: bytes | None) -> bytes | None:

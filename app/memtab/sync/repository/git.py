@@ -22,8 +22,7 @@ from typing import IO, Literal
 
 from memtab.fs.private import PRIVATE_UMASK, private_dir
 
-POLL_S = 0.05
-"""How often a wait looks at the cancel and the time limit."""
+POLL_S = 0.05  # how often a wait looks at the cancel and the time limit
 STOP_GRACE_S = 2.0
 """How long a stopped git has to remove its lock files before its group is killed (a left
 `<ref>.lock` refuses later pushes)."""
@@ -42,8 +41,7 @@ def ended(process: subprocess.Popen[bytes], pipes: Pipes) -> bool:
 
 
 def kill(process: subprocess.Popen[bytes]) -> None:
-    """Stop the child's process group: asked to end (git removes its locks), killed after
-    `STOP_GRACE_S`."""
+    """Stop the child's process group: asked to end (git drops its locks), killed after a grace."""
     try:
         os.killpg(process.pid, signal.SIGTERM)
     except (OSError, AttributeError):
@@ -199,8 +197,7 @@ _NOT_A_REPOSITORY = re.compile(r"does not appear to be a git")
 
 
 def remote_problem(url: str) -> str | None:
-    """Why `url` is refused as a remote before git sees it (a remote helper, a leading `-`), or
-    None."""
+    """Why `url` is refused before git sees it (a remote helper, a leading `-`), or None."""
     if not url.strip():
         return "The remote is empty: give a git URL (ssh or https) or a path to a repository"
     if _CONTROL.search(url):
@@ -376,8 +373,7 @@ class Git:
         )
 
     def start(self, args: Sequence[str]) -> subprocess.Popen[bytes]:
-        """A long-running git with pipes (`cat-file --batch`), stderr not kept; the caller ends
-        it."""
+        """A long-running git with pipes (`cat-file --batch`), stderr unread; the caller ends it."""
         return self._spawn(self._command(args), self._env, stdin=True, stderr=False)
 
     def _wait(
@@ -577,8 +573,7 @@ class Git:
         return {ref[11:]: oid for oid, _, ref in lines if ref.startswith("refs/heads/")}
 
     def push(self, branch: str, commit: str, *, timeout_s: float = NETWORK_TIMEOUT_S) -> bool:
-        """Push `commit` to `branch` of origin; False when the remote moved meanwhile. GitError
-        otherwise."""
+        """Push `commit` to `branch` of origin; False when the remote moved since, else GitError."""
         side = self._remote_side("--receive-pack", "receive-pack")
         args = ["push", "--quiet", "--no-verify", *side, "origin", f"{commit}:refs/heads/{branch}"]
         result = self.run(args, timeout_s=timeout_s, network=True, check=False)

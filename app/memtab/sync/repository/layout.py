@@ -82,8 +82,7 @@ class SyncedScope(Record):
     kind: Annotated[ScopeKind, Key("scope")]
     path: Annotated[OrNone[str], OmitNone] = None
     """The project's path on this machine (a project scope)."""
-    id: Annotated[OrNone[str], OmitNone] = None
-    """The workspace's id (a workspace scope)."""
+    id: Annotated[OrNone[str], OmitNone] = None  # the workspace's id (a workspace scope)
     folder: Annotated[OrNone[str], Key("name"), OmitNone] = None
     """The project's or workspace's stable name (None for the global scope)."""
 
@@ -136,8 +135,7 @@ class SyncedScope(Record):
         return f"{self.prefix}/{path.relative}"
 
     def virtual_path(self, repo_path: str) -> VirtualPath | None:
-        """The memory file a repository path is, or None (another scope's, or a name no listing
-        shows)."""
+        """The memory file a repository path is, or None (another scope's, or a name not listed)."""
         if not repo_path.startswith(_head(self.kind, self.name)):
             return None  # another scope's: every scope is asked of every path of a tree
         return _memory_path(self.kind, self.name, repo_path)
@@ -203,8 +201,7 @@ def parse_scope(spec: str) -> SyncedScope:
 
 
 class Target(Record):
-    """One remote and the scopes it carries (docs/formats.md §18.2); an unusable scope is
-    dropped."""
+    """One remote and the scopes it carries (docs/formats.md §18.2); an unusable scope dropped."""
 
     name: Annotated[str, Checked(_usable_name)]
     remote: Annotated[str, AtLeast(1)]
@@ -236,8 +233,7 @@ class SyncConfig(Record):
 
 
 IMPORT_INTENT_NAME = "import.json"
-STAGING_NAME = ".new-scope"
-"""Where an import stages a new scope to publish it whole (hidden)."""
+STAGING_NAME = ".new-scope"  # where an import stages a new scope to publish it whole (hidden)
 
 
 class SyncPaths:
@@ -274,11 +270,9 @@ def load_config(home: Home) -> SyncConfig:
     path = SyncPaths(home).config
     read = read_sidecar(path)
     config = SyncConfig.read(read.document) or SyncConfig()  # a document always reads
-    return (
-        config.replaced(problem=f"{path} cannot be read: {read.problem}")
-        if read.problem
-        else config
-    )
+    if read.problem:
+        return config.replaced(problem=f"{path} cannot be read: {read.problem}")
+    return config
 
 
 def save_target(home: Home, target: Target, *, machine: str | None = None) -> SyncConfig:

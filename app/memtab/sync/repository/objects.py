@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import threading
-from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
@@ -36,8 +36,7 @@ class Existing:
     mode: str = "100644"
 
 
-Change = bytes | Existing | None
-"""New content, an existing object, or None: the path is removed."""
+Change = bytes | Existing | None  # new content, an existing object, or None: the path is removed
 
 
 @dataclass(frozen=True)
@@ -204,7 +203,11 @@ class ObjectReader:
 
     def _ask_sizes(self, asked: list[str]) -> None:
         stdin, stdout, ask = self._pipes(check=True)
-        headers = _exchange(stdin, ask, lambda: stdout.readline().rstrip(b"\n"), asked)
+        writer = _asking(stdin, ask, asked)  # the questions written at once, on a thread
+        try:
+            headers = [stdout.readline().rstrip(b"\n") for _ in asked]
+        finally:
+            writer.join()
         for oid, header in zip(asked, headers, strict=True):
             fields = header.split(b" ")
             if len(fields) != 3 or not fields[2].isdigit():
@@ -318,17 +321,6 @@ def _answers(process: subprocess.Popen[bytes]) -> bool:
     except OSError:
         return False
     return bool(process.stdout.readline())
-
-
-def _exchange(
-    stdin: IO[bytes], verb: bytes, answer: Callable[[], bytes], names: list[str]
-) -> list[bytes]:
-    """Ask `git cat-file` about `names` at once, a thread writing the questions."""
-    writer = _asking(stdin, verb, names)
-    try:
-        return [answer() for _ in names]
-    finally:
-        writer.join()
 
 
 def _asking(stdin: IO[bytes], verb: bytes, names: list[str]) -> threading.Thread:

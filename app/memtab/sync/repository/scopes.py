@@ -33,13 +33,11 @@ from memtab.sync.repository.layout import SyncedScope, SyncSetupError
 logger = logging.getLogger(__name__)
 
 SEEN_VERSION: Final = 1
-MAX_SEEN_BYTES = 64 * 1024 * 1024
-"""Far more than any home's entries: a bigger file is not read."""
+MAX_SEEN_BYTES = 64 * 1024 * 1024  # far more than any home's entries: a bigger file is not read
 
 
 class SeenFilesFile(Record):
-    """The cache file (docs/formats.md §18.2): version, home, target, and each file's entry as
-    parsed."""
+    """The cache file (docs/formats.md §18.2): version, home, target, each file's entry parsed."""
 
     version: Literal[1]
     home: str
@@ -256,8 +254,7 @@ def read_scope(
         else:
             by_folder.setdefault(path.parent, []).append((path, info))
     for folder, files in by_folder.items():
-        # One directory opened per folder with files to read, never through a symlink.
-        unread = []
+        unread = []  # one directory opened per folder with files to read, never through a symlink
         for path, info in files:
             repo_path = synced.repo_path(path)
             if seen is not None and repo_path not in wanted:
@@ -300,8 +297,7 @@ def _left_out(result: ScopeFiles, synced: SyncedScope, path: VirtualPath, why: o
 def record_outside_changes(
     store: MemoryStore, synced: SyncedScope
 ) -> tuple[list[str], dict[str, os.stat_result]]:
-    """Record other programs' changes in the synced scope first; the warnings and each walked file's
-    `lstat`."""
+    """Record other programs' changes in the scope first; the warnings, walked files' `lstat`."""
     walked: dict[str, os.stat_result] = {}
     return record_external(store, scopes=(synced.scope,), walked=walked).warnings(), walked
 

@@ -29,8 +29,7 @@ _TREE_MODE = b"40000"
 _CRUD = str.maketrans("", "", "\n<>")
 """What cannot be in an identity's name or address in a commit (git drops them too)."""
 
-_Entries = dict[bytes, tuple[bytes, bytes]]
-"""A tree's entries: name → (mode, raw object id)."""
+_Entries = dict[bytes, tuple[bytes, bytes]]  # a tree's entries: name → (mode, raw object id)
 
 
 def _who(identity: Identity) -> bytes:
@@ -288,12 +287,8 @@ class Repository:
         header = data.split(b"\n\n", 1)[0]
         return [line[7:].decode() for line in header.split(b"\n") if line.startswith(b"parent ")]
 
-    def entries(self, commit: str | None) -> dict[str, TreeEntry]:
-        return self.reader.files(commit)
-
     def files(self, commit: str | None) -> dict[str, str]:
-        """Every regular file of a commit: path → object id (links and submodules are not
-        memory)."""
+        """Every regular file of a commit: path → object id (links and submodules are no memory)."""
         entries = self.reader.files(commit).items()
         return {path: entry.oid for path, entry in entries if entry.is_file}
 

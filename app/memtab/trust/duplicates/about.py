@@ -53,11 +53,13 @@ _FRONTED = re.compile(
 _OPEN = re.compile(
     r"\b(?:todo|fixme|tbd|tbc|whether|unsure|undecided|uncertain|unclear|not\s+(?:yet\s+)?sure"
     r"|open\s+(?:question|item|point|issue)|to\s+be\s+(?:decided|confirmed|checked)"
-    r"|still\s+to\s+(?:decide|check|confirm)|leaning\s+towards?)\b|\?\s*+$",
+    r"|still\s+to\s+(?:decide|check|confirm)|leaning\s+towards?)\b|\?\s*+$"
+    r"|^\s*+(?:[-*+]|\d{1,9}[.)])\s++\[ \]",
     re.IGNORECASE,
 )
 """A statement left open: a question (its answer not beside it: "Q: … ? A: …" is
-answered), a TODO, an uncertainty — not the decision it is beside."""
+answered), a TODO, a task not ticked ("- [ ] replay on reconnect"), an uncertainty — not
+the decision it is beside."""
 _SEQUENCE = re.compile(
     r"\b(?:first|then|next|last|afterwards|afterward|beforehand|later|earlier)\b", re.IGNORECASE
 )
@@ -156,7 +158,36 @@ def _substituted(one: str, other: str, their_note: Callable[[], frozenset[str]])
             return True
         if _adverbial(put) and _adverbial(their_put):  # "in CI" / "locally"
             return True
+        if i1 == j1 == 0 and i2 < len(mine) and _doer(put, their_put, mine[i2]):
+            return True  # "The bot merges…" / "Humans merge…"
+        if len(put) == len(their_put) == 1 and i1 >= 2 and _object(mine, theirs, i1, j1):
+            return True  # "Validate the webhook signature" / "… the webhook timestamp"
     return False
+
+
+def _doer(put: tuple[_Word, ...], their_put: tuple[_Word, ...], verb: _Word) -> bool:
+    """Whether words put in another's place at two statements' start are who does what
+    follows (their subject, not an imperative's verb): a noun phrase opening on a
+    determiner ("The platform team opens…" / "Renovate opens…"), or plural nouns before a
+    verb in its plain form ("Reviewers resolve…" / "Authors resolve…")."""
+    if put[0].word in _DETERMINERS or their_put[0].word in _DETERMINERS:
+        return True
+    plural = all(_plural(w[-1].word) for w in (put, their_put))
+    return plural and not _plural(verb.word)
+
+
+def _plural(word: str) -> bool:
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
+
+
+def _object(mine: tuple[_Word, ...], theirs: tuple[_Word, ...], i1: int, j1: int) -> bool:
+    """Whether the one word put in another's place at `i1` (`j1`) heads a noun phrase: a
+    determiner or a preposition opens it two words before ("the webhook signature"), or
+    the verb both statements open on ("Compress uploaded images" / "… uploaded videos")."""
+    opener = mine[i1 - 2].word
+    if opener in _DETERMINERS or opener in _PLACES:
+        return True
+    return i1 == j1 == 2 and mine[0].key == theirs[0].key
 
 
 def _adverbial(words: tuple[_Word, ...]) -> bool:

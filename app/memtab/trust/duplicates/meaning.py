@@ -103,7 +103,7 @@ def narrowed(one: str, other: str, said: frozenset[str]) -> bool:
     """Whether sentence `one` narrows `other`'s rule or limits what it says always, by
     something its note (`said`: the note's stems) does not say ("Log in JSON, except in
     the CLI" of "Log in JSON")."""
-    if _narrows(one, other, said) or _excepts(one, other):
+    if _narrows(one, other, said) or _excepts(one, other) or waived(one, other):
         return True
     return _RESTRICTED.search(other) is None and restricts(one, said, _LIMITED)
 
@@ -155,8 +155,10 @@ def _restricted(one: str, other: str) -> bool:
     """Whether `one` limits what `other`, which says it always, says (`_LIMITED`) — "Run
     the integration tests before merging only when the schema changed" is not "Run the
     integration tests before merging" — or says it held once (`_NO_MORE`)."""
-    if (_NO_MORE.search(one) is not None and _NO_MORE.search(other) is None) or _excepts(
-        one, other
+    if (
+        (_NO_MORE.search(one) is not None and _NO_MORE.search(other) is None)
+        or _excepts(one, other)
+        or waived(one, other)
     ):
         return True
     return _RESTRICTED.search(other) is None and restricts(one, sentence_stems(other), _LIMITED)
@@ -185,14 +187,35 @@ merging only when the schema changed")."""
 
 
 _LIMITED = re.compile(
-    r"\b(?:only|unless|except|but|excluding|barring|save\s+for|other\s+than|apart\s+from"
+    r"\b(?:only|unless|except|but|though|although|otherwise|excluding|barring|save\s+for"
+    r"|other\s+than|apart\s+from"
     r"|aside\s+from|bar(?=\s+(?:the|a|an|this|that|our|its|their)\b))\b",
     re.IGNORECASE,
 )
-"""A word saying where a statement does not hold ("…, but npm for the docs site"; the
-exceptive prepositions: "apart from the CLI", "other than `/healthz`"): of two
+"""A word saying where a statement does not hold ("…, but npm for the docs site", "though
+on long-lived branches…", "otherwise a note will do"; the exceptive prepositions: "apart
+from the CLI", "other than `/healthz`"): of two
 statements alike in words, what one says always the other limits (not "when", as often a
 fact's time as a rule's condition)."""
+
+
+_WAIVED = re.compile(
+    r"\b(?:optional(?:ly)?|overkill|unnecessary|needless|nice\s+to\s+have|up\s+to\s+you"
+    r"|(?:is|are|it['’]s|that['’]s)\s+(?:fine|ok|okay|acceptable|allowed|enough)"
+    r"|(?:can|may|could)\s+(?:be\s+)?skip(?:s|ped|ping)?|bother(?:s|ed|ing)?|no\s+need"
+    r"|not\s+(?:needed|required|necessary|mandatory|enforced|always)|rarely|seldom"
+    r"|in\s+practice|if\s+(?:you\s+can|possible|feasible|convenient)"
+    r"|(?:where|when)\s+(?:possible|feasible|practical|convenient)|ideally|will\s+do)\b",
+    re.IGNORECASE,
+)
+"""A word making a rule optional, waived or only hoped for ("; locally it is optional",
+"but release candidates can skip it", "solo is fine", "in practice nobody bothers", "if
+you can"): the rule said without it is another."""
+
+
+def waived(one: str, other: str) -> bool:
+    """Whether `one` makes optional what `other` states (`_WAIVED`), and `other` does not."""
+    return _WAIVED.search(one) is not None and _WAIVED.search(other) is None
 
 
 _NO_MORE = re.compile(r"\b(?:used\s+to|no\s+longer|any\s*more)\b", re.IGNORECASE)

@@ -75,8 +75,7 @@ class GeminiPatchItem:
 
 @dataclass(frozen=True)
 class WrittenFile:
-    """A file an accept wrote: its id, its text before (None: created) and the sha of what
-    was written."""
+    """A file an accept wrote: its id, its text before (None: created), the sha written."""
 
     file_id: str
     before: str | None

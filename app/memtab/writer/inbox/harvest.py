@@ -36,8 +36,7 @@ class HarvestError(Exception):
 
 @dataclass(frozen=True)
 class Candidate:
-    """One candidate of a harvest file. `id` is stable: the same candidate in the same
-    file always gets the same id (from the file's name, category, text and evidence)."""
+    """One candidate of a harvest file; its `id` is stable (file, category, text, evidence)."""
 
     id: str
     category: str

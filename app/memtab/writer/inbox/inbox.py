@@ -67,8 +67,7 @@ class InboxError(Exception):
 
 
 class Evidence(Record, write_only=True):
-    """A transcript message a candidate rests on; `role`/`text` None when the message is
-    not (or no longer) in the workspace's transcript."""
+    """A transcript message a candidate rests on; `role`/`text` None: not in the transcript."""
 
     id: str
     role: str | None = None
@@ -76,8 +75,7 @@ class Evidence(Record, write_only=True):
 
 
 class InboxItem(Record, write_only=True):
-    """One proposed memory (`memtab inbox --json` prints `to_json()`: a stable contract,
-    docs/formats.md §10.5)."""
+    """One proposed memory: `memtab inbox --json`'s row (docs/formats.md §10.5)."""
 
     id: str
     kind: Kind
@@ -104,8 +102,7 @@ class InboxItem(Record, write_only=True):
 
 @dataclass(frozen=True)
 class Decision:
-    """What accept or reject did: the items decided, the notes file written (accept), and
-    how to take it back (`writer.inbox.undo`)."""
+    """What accept or reject did: the items, the notes file written, and its undo."""
 
     items: tuple[InboxItem, ...]
     memory_path: str | None = None

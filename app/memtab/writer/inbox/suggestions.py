@@ -44,25 +44,6 @@ SAVE_TRIES = 3
 _BULLET = re.compile(r"^[-*+•]\s*")
 
 
-@dataclass(frozen=True)
-class RunOrigin:
-    """The writer run notes are drawn in and the transcript it read: with each note's
-    message ids, where a suggested line comes from (docs/formats.md §20.1)."""
-
-    run_id: str | None = None
-    workspace_id: str | None = None
-    transcript_path: str | None = None
-
-    def of_note(self, note: Note) -> SuggestionOrigin:
-        """A suggestion's `origin`: the note's message ids and this run."""
-        return SuggestionOrigin(
-            message_ids=note.message_ids,
-            workspace_id=self.workspace_id,
-            transcript_path=self.transcript_path,
-            run_id=self.run_id,
-        )
-
-
 class SuggestionError(Exception):
     """A request the queue refuses (unknown id, empty text…); the message is for the user."""
 
@@ -182,10 +163,10 @@ class SuggestionQueue:
             document.write_into(raw, self.workspace_id)
 
     def propose(
-        self, notes: Iterable[Note], *, memory_path: str, origin: RunOrigin | None = None
+        self, notes: Iterable[Note], *, memory_path: str, origin: SuggestionOrigin | None = None
     ) -> list[Suggestion]:
-        """Queue these notes, each with where it was drawn from (`origin`, the run, and the
-        note's message ids); returns the ones that are new (a note already pending,
+        """Queue these notes, each with where it was drawn from (`origin`, the run and transcript,
+        with the note's message ids); returns the ones that are new (a note already pending,
         accepted or dismissed is not proposed again)."""
         added: list[Suggestion] = []
         if not (wanted := [note for note in notes if note.text.strip()]):
@@ -203,7 +184,7 @@ class SuggestionQueue:
                     memory_path=memory_path,
                     created_at=now,
                     replaces=note.replaces,
-                    origin=origin.of_note(note) if origin is not None else None,
+                    origin=origin.replaced(message_ids=note.message_ids) if origin else None,
                 )
                 if suggestion.id not in known:
                     known.add(suggestion.id)

@@ -18,8 +18,9 @@ from memtab.llm.types import (
 )
 from memtab.transcripts.budget import EventBudget, select_event_budget
 from memtab.transcripts.events import TranscriptEvent
-from memtab.writer.inbox.suggestions import RunOrigin, SuggestionError, SuggestionQueue
-from memtab.writer.offline.extract import Findings, extract_findings
+from memtab.writer.inbox.suggestions import SuggestionError, SuggestionQueue
+from memtab.writer.offline.extract import extract_findings
+from memtab.writer.offline.findings import Findings
 from memtab.writer.offline.notes import (
     MAX_NOTES_PER_RUN,
     Note,
@@ -27,7 +28,7 @@ from memtab.writer.offline.notes import (
     plan_notes,
     surest_notes,
 )
-from memtab.writer.records import Suggestion
+from memtab.writer.records import Suggestion, SuggestionOrigin
 from memtab.writer.tools import MEMORY_READ, MEMORY_WRITE, NO_NEW_MEMORIES
 
 logger = logging.getLogger(__name__)
@@ -50,14 +51,14 @@ class OfflineWriterProvider(OfflineProvider):
         queue: SuggestionQueue | None = None,
         memory_path: str = "",
         whole: Findings | None = None,
-        origin: RunOrigin | None = None,
+        origin: SuggestionOrigin | None = None,
     ) -> None:
         self.events = tuple(events)
         self.whole = whole
         """What a digest of the whole transcript found (used instead of `events`)."""
         self.queue = queue
         self.memory_path = memory_path
-        self.origin = origin or RunOrigin()
+        self.origin = origin or SuggestionOrigin()
         """The run and transcript its notes are drawn from: `writer.job.run` sets it when the
         run starts, and each note carries it (docs/formats.md §20.1)."""
         self.proposed: list[Suggestion] = []

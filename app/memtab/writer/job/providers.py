@@ -17,7 +17,8 @@ from memtab.writer.config import OfflineNotes, WriterSettings
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.run import load_writer_events
-from memtab.writer.offline.extract import Findings, TranscriptDigest
+from memtab.writer.offline.extract import TranscriptDigest
+from memtab.writer.offline.findings import Findings
 
 
 def default_provider_factory() -> tuple[ChatProvider, tuple[str, ...]]:
@@ -95,10 +96,3 @@ def bind_to_run(
 def known_secrets(settings: ProviderSettings) -> tuple[str, ...]:
     """The secrets of these settings that must never reach a dump or a log."""
     return (settings.api_key,) if settings.api_key else ()
-
-
-def close_provider(provider: ChatProvider) -> None:
-    """Release a provider's connections (HTTP providers hold a connection pool)."""
-    close = getattr(provider, "close", None)  # duck-typed: httpx2 loads only with a model
-    if callable(close):
-        close()

@@ -25,8 +25,7 @@ def usage_json(usage: Usage) -> dict[str, int]:
 
 
 class WriterRunResult(Record, write_only=True):
-    """What a run did (`memtab write --json`, docs/formats.md §10.1). `before`/`after` are the
-    memory file's content around the run."""
+    """What a run did (`memtab write --json`, formats §10.1); `before`/`after`: the file."""
 
     workspace_id: str
     workspace_name: str

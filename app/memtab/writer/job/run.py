@@ -44,7 +44,6 @@ from memtab.transcripts.budget import DEFAULT_MAX_JSON_CHARS, EventBudget
 from memtab.transcripts.events import TranscriptEvent, TranscriptFormat
 from memtab.transcripts.window import NewestEvents, read_newest_events
 from memtab.writer.config import WriterSettings
-from memtab.writer.inbox.suggestions import RunOrigin
 from memtab.writer.job.dumps import AttemptTrace, RunTrace, write_trace_dump
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.rails import WriterRails
@@ -70,6 +69,7 @@ from memtab.writer.prompts import (
     reminder_prompt,
     system_prompt,
 )
+from memtab.writer.records import SuggestionOrigin
 from memtab.writer.tools import NO_NEW_MEMORIES, STALE_CHANGED, ContentRails, Effect, WriterTools
 
 RECORD_LESSONS = "record_lessons"
@@ -264,7 +264,9 @@ def run_writer(
     run_id = new_run_id(run_started_at)
     transcript = str(transcript_path) if transcript_path is not None else None
     if isinstance(provider, OfflineWriterProvider):
-        provider.origin = RunOrigin(run_id, workspace.id, transcript)
+        provider.origin = SuggestionOrigin(
+            run_id=run_id, workspace_id=workspace.id, transcript_path=transcript
+        )
     store = MemoryStore(home, workspace, actor="writer", run_id=run_id)
     # A model's writes pass the run's rails; the offline writer's notes are the
     # transcript's own (its rules find them there).

@@ -12,7 +12,7 @@ from pathlib import Path
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.fs.locking.locks import LockUnavailableError, OwnedLock
-from memtab.llm.types import ChatProvider, ProviderError
+from memtab.llm.types import ChatProvider, ProviderError, close_provider
 from memtab.store.home import Home, HomeError
 from memtab.store.sidecars.registry import Registry, load_registry
 from memtab.transcripts.events import TranscriptEvent
@@ -180,8 +180,7 @@ class WriterServiceError(Exception):
 
 @dataclass(frozen=True)
 class PollResult:
-    """What a poll did: the workspaces whose transcripts it read, the runs to start, and
-    the display names of their workspaces."""
+    """What a poll did: the workspaces read, the runs to start, their display names."""
 
     polled: list[str] = field(default_factory=list)
     tickets: list[RunTicket] = field(default_factory=list)
@@ -326,7 +325,7 @@ class WriterService:
                 transcript_path=path,
             )
         finally:
-            providers.close_provider(provider)
+            close_provider(provider)
 
     def abandon(self, ticket: RunTicket) -> None:
         """A ticket whose run never started (cancelled while queued)."""

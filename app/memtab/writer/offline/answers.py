@@ -276,7 +276,7 @@ def _fact(sentence: str, concluded: bool) -> str | None:
     marked = marked or _CONCLUSION_LABEL.match(text)
     if not marked or not _CONCRETE.search(body) or (not concluded and _FAILED_BECAUSE.search(body)):
         return None
-    straight = _straight_apostrophes(body)  # "I’d add …" is "I'd add …" to these gates
+    straight = _CURLY_APOSTROPHE.sub("'", body)  # "I’d add …" is "I'd add …" to these gates
     if _NOT_A_FACT.search(straight) or _STATUS.search(body) or not stands_alone(body):
         return None
     if _HEDGED.search(straight) or _ALL_IS_WELL.search(straight) or _PLAN.search(body):
@@ -365,13 +365,9 @@ def _unquoted(text: str) -> str:
 
 
 # Codex (and many editors) write the apostrophe as U+2019: "I’d add", "that’s correct".
+# Straightened for the gates that refuse a line (the markers that admit one keep their
+# spelling: "doesn’t" admits nothing it did not).
 _CURLY_APOSTROPHE = re.compile("[\u2018\u2019]")
-
-
-def _straight_apostrophes(text: str) -> str:
-    """A line with its curly apostrophes straight, for the gates that refuse a line (the
-    markers that admit one keep their spelling: "doesn’t" admits nothing it did not)."""
-    return _CURLY_APOSTROPHE.sub("'", text)
 
 
 def _has_prose(text: str) -> bool:

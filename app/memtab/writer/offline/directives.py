@@ -415,7 +415,7 @@ def _as_note(text: str) -> str:
     """A sentence as a directive note: one line, its first letter up (outside CJK), ended
     (a sentence the user let trail off, "…co-author...", ends on a full stop)."""
     text = _without_trailing_off(" ".join(text.split()))
-    if not any(_is_cjk(char) for char in text):
+    if not any("\u3040" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7a3" for c in text):
         text = text[0].upper() + text[1:]
     return ended(text)
 
@@ -437,7 +437,3 @@ def _lone_dot(tail: str, index: int) -> bool:
     before = tail[index - 1] if index > 0 else ""
     after = tail[index + 1] if index + 1 < len(tail) else ""
     return before != "." and after != "."
-
-
-def _is_cjk(char: str) -> bool:
-    return "\u3040" <= char <= "\u9fff" or "\uac00" <= char <= "\ud7a3"

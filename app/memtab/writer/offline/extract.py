@@ -273,15 +273,6 @@ def command_a_bash_agent_ran(call: TranscriptToolCall) -> str | None:
     return command if after.strip() and output_shows_success(after) else None
 
 
-__all__ = [
-    "Findings",
-    "SolvedProblem",
-    "TranscriptDigest",
-    "WorkflowTool",
-    "WorkingCommand",
-    "extract_findings",
-]
-
 # A memory the agent saved itself outweighs any fact read in its prose (at most
 # FIRM_WEIGHT + 1, `answers.fact_weight`).
 SAVED_MEMORY_WEIGHT = FIRM_WEIGHT + 2

@@ -20,8 +20,7 @@ MAX_TOOLS = 50  # tools, and subcommands of one: bounded on a transcript of any 
 
 @dataclass(frozen=True)
 class WorkflowTool:
-    """A command-line tool the session used as part of the project's workflow (not one
-    Memtab knows): its program and the invocations that worked, one per subcommand."""
+    """A workflow tool Memtab does not know: its program and its invocations that worked."""
 
     program: str
     examples: tuple[str, ...]

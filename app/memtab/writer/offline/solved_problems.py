@@ -73,8 +73,7 @@ class SolvedProblem:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One tool call, classified, and only what the rules need of it (never its output:
-    the digest holds steps while it waits for the calls that may fix a failure)."""
+    """One tool call, classified: what the rules need of it (never its output)."""
 
     name: str
     command: str | None  # the shell command, for a shell tool

@@ -22,7 +22,6 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QFrame,
-    QHBoxLayout,
     QLabel,
     QPushButton,
     QStyle,
@@ -40,17 +39,11 @@ from memtab.components.editor.session import SHOW_DIFF, BarKind, bar_choice
 from memtab.components.merge import ConflictChoice
 from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.toolkit.icons import tinted_icon
-from memtab.gui.toolkit.keyboard_return import KeyboardReturn, holds_keyboard
+from memtab.gui.toolkit.keyboard_return import KeyboardReturn
 from memtab.gui.toolkit.style import Accent, blend, muted_text, tint
-from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order, hbox, named
+from memtab.gui.toolkit.widgets import WrappedLabel, chain_tab_order, hbox, holds_keyboard, named
 
 _NO_MAX_HEIGHT = 16_777_215  # Qt's QWIDGETSIZE_MAX
-_ACCENTS = {
-    BarKind.INFO: Accent.INFO,
-    BarKind.WARNING: Accent.WARNING,
-    BarKind.ERROR: Accent.ERROR,
-}
-
 _ICONS = {
     BarKind.INFO: QStyle.StandardPixmap.SP_MessageBoxInformation,
     BarKind.WARNING: QStyle.StandardPixmap.SP_MessageBoxWarning,
@@ -93,18 +86,17 @@ class MessageBar(QFrame):
         self._close.setIcon(tinted_icon("editor-dismiss", muted_text(self.palette())))
         self._close.clicked.connect(self._on_close_clicked)
 
-        self._layout = hbox(
-            (self._icon, 0, Qt.AlignmentFlag.AlignTop),
-            (self._text, 1),
+        self._actions_layout = hbox(spacing=6)
+        top = Qt.AlignmentFlag.AlignTop
+        items = ((self._icon, 0, top), (self._text, 1), (self._more, 0, top))
+        hbox(
+            *items,
+            self._actions_layout,
+            (self._close, 0, top),
             on=self,
             margins=(10, 6, 6, 6),
             spacing=8,
         )
-        self._actions_layout = QHBoxLayout()
-        self._actions_layout.setSpacing(6)
-        self._layout.addWidget(self._more, 0, Qt.AlignmentFlag.AlignTop)
-        self._layout.addLayout(self._actions_layout)
-        self._layout.addWidget(self._close, 0, Qt.AlignmentFlag.AlignTop)
         self.hide()
 
     @property
@@ -135,10 +127,7 @@ class MessageBar(QFrame):
         self.expanded = False
         size = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
         self._icon.setPixmap(self.style().standardIcon(_ICONS[kind]).pixmap(size, size))
-        for button in self._buttons.values():
-            self._actions_layout.removeWidget(button)
-            button.deleteLater()
-        self._buttons = {}
+        self._drop_buttons()
         for action_id, label in actions:
             button = named(QPushButton(label, self), accessible=label.replace("&", ""))
             button.setProperty("actionId", action_id)
@@ -178,12 +167,16 @@ class MessageBar(QFrame):
 
     def clear(self) -> None:
         """Hide the bar and drop its buttons."""
-        for button in self._buttons.values():
-            button.deleteLater()
-        self._buttons = {}
+        self._drop_buttons()
         self.default_action = None
         self.hide()
         self.offer_changed.emit()
+
+    def _drop_buttons(self) -> None:
+        for button in self._buttons.values():
+            self._actions_layout.removeWidget(button)
+            button.deleteLater()
+        self._buttons = {}
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Enter on the bar (or a button in it) picks the default action."""
@@ -202,7 +195,7 @@ class MessageBar(QFrame):
         """A rounded strip tinted with the kind's accent, from the current palette (so it
         follows light and dark themes without a style sheet)."""
         palette = self.palette()
-        accent = _ACCENTS[self.kind]
+        accent = Accent[self.kind.name]  # a kind's accent has its name
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(QPen(blend(palette.color(QPalette.ColorRole.Window), accent.color, 0.5)))

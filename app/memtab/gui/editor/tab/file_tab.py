@@ -140,15 +140,10 @@ class EditorPrompts(QObject):
 
     def close_diff(self) -> None:
         """Close the diff window, if open, and drop its diff job."""
-        self._keep_both.reset()
-        self._three_way = None
         if self.diff_dialog is not None:
-            dialog, self.diff_dialog = self.diff_dialog, None
-            dialog.finished.disconnect(self._on_diff_dialog_finished)
-            dialog.close()
-            dialog.deleteLater()
-        if self._tasks is not None:
-            self._tasks.cancel_latest(self._diff_key)
+            self.diff_dialog.finished.disconnect(self._on_diff_dialog_finished)
+            self.diff_dialog.close()
+        self._on_diff_dialog_finished(0)
 
     def _runner(self) -> JobClient:
         if self._tasks is None:
@@ -170,6 +165,7 @@ class EditorPrompts(QObject):
 
     @Slot(int)
     def _on_diff_dialog_finished(self, _result: int) -> None:
+        # closed by the user, or by `close_diff`: its merge and its job go with it
         self._keep_both.reset()
         self._three_way = None
         dialog, self.diff_dialog = self.diff_dialog, None
@@ -350,16 +346,13 @@ class FileTab(QWidget):
 
     @property
     def path(self) -> VirtualPath | None:
-        """The open file's virtual path, for mux's own operations (None: none, or another
-        agent's file, which has none)."""
-        ref = self.doc.file.ref
-        return ref.virtual_path if ref is not None else None
+        """The open file's virtual path (None: none, or another agent's file: it has none)."""
+        return self.ref.virtual_path if self.ref is not None else None
 
     @property
     def key(self) -> str | None:
         """The tree key of the open file, or None."""
-        ref = self.doc.file.ref
-        return ref_key(ref) if ref is not None else None
+        return ref_key(self.ref) if self.ref is not None else None
 
     @property
     def identity(self) -> str | None:
@@ -410,26 +403,25 @@ class FileTab(QWidget):
     def open(self, file: MemoryFile) -> None:
         """Open and load `file` (read-only when its agent writes it; an unreadable one
         with the error in the bar)."""
-        self._physical_only = None
-        self._after_load.clear()
-        self.title = short_name(file.name)
+        self._opening(None, file.name)
         self.doc.open(file)
 
     def open_read_only(self, physical: Path, title: str, note: str) -> None:
         """Show a file that is not in a scope of this workspace (e.g. an orphan project
         dir), read-only with `note`; `title` takes the place of the virtual path."""
-        self._after_load.clear()
-        self._physical_only = physical
-        self.title = short_name(physical.name)
+        self._opening(physical, physical.name)
         self.doc.open_physical(physical, title, note)
 
     def show_unavailable(self, title: str, note: str) -> None:
         """Show `title` with nothing to edit and why (e.g. no workspace is selected)."""
         self.doc.reset()
-        self._after_load.clear()
-        self._physical_only = None
-        self.title = short_name(title)
+        self._opening(None, title)
         self.doc.show_page(title, "", note)
+
+    def _opening(self, physical: Path | None, name: str) -> None:
+        self._after_load.clear()
+        self._physical_only = physical
+        self.title = short_name(name)
 
     def keep_in(self, store: MemoryStore | None) -> bool:
         """Another workspace's store is used: keep the file if it is still there

@@ -23,7 +23,6 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QButtonGroup,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QMenu,
@@ -191,18 +190,12 @@ class EmptyRoom(QObject):
             self._take_back()  # its page goes (a closed tab, deleted later)
 
 
-def _link_format(color: QColor) -> QTextCharFormat:
-    text_format = QTextCharFormat()
-    text_format.setForeground(color)
-    text_format.setFontUnderline(True)
-    return text_format
-
-
 def _format(
-    color: QColor, *, bold: bool = False, background: QColor | None = None
+    color: QColor, *, bold: bool = False, background: QColor | None = None, link: bool = False
 ) -> QTextCharFormat:
     text_format = QTextCharFormat()
     text_format.setForeground(color)
+    text_format.setFontUnderline(link)
     if bold:
         text_format.setFontWeight(QFont.Weight.Bold)
     if background is not None:
@@ -245,7 +238,7 @@ class MarkdownHighlighter(QSyntaxHighlighter):
             Style.BULLET: _format(blend(text, Accent.WARNING.color, 0.75), bold=True),
             Style.CODE: _format(code_text, background=blend(base, text, 0.06)),
             Style.FENCE: _format(muted_text(palette), background=blend(base, text, 0.06)),
-            Style.LINK: _link_format(palette.color(QPalette.ColorRole.Link)),
+            Style.LINK: _format(palette.color(QPalette.ColorRole.Link), link=True),
         }
 
     def highlightBlock(self, text: str) -> None:
@@ -258,6 +251,8 @@ class MarkdownHighlighter(QSyntaxHighlighter):
 
 
 EDITOR_ACCESSIBLE_NAME = "Memory file content"
+_Type = QEvent.Type
+_BAR_EVENTS = frozenset({_Type.Show, _Type.Hide, _Type.Resize, _Type.Move, _Type.LayoutRequest})
 
 
 class EditorView(QWidget):
@@ -290,8 +285,9 @@ class EditorView(QWidget):
         self._stack.addWidget(self.page)
 
         # The path gives way first when the editor is narrow.
-        self._path_label = ElidedLabel("", self.page, min_width=0)
-        self._path_label.setAccessibleName("Memory file path")
+        self._path_label = named(
+            ElidedLabel("", self.page, min_width=0), accessible="Memory file path"
+        )
         self._path_label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self._state_label = named(QLabel(self.page), accessible="Editor state")
         # Who changed the open file since the user opened it (set by the Memory tab).
@@ -301,8 +297,7 @@ class EditorView(QWidget):
         self._mode_buttons: dict[ViewMode, QToolButton] = {}
         self._mode_group = QButtonGroup(self)
         self._mode_group.setExclusive(True)
-        modes = QHBoxLayout()
-        modes.setSpacing(0)
+        modes = hbox(spacing=0)
         for mode in ViewMode:
             button = named(QToolButton(self.page), accessible=f"{mode.value} view", tip=mode.tip)
             button.setText(mode.value)
@@ -315,17 +310,19 @@ class EditorView(QWidget):
             modes.addWidget(button)
         self._mode_buttons[ViewMode.SOURCE].setChecked(True)
 
-        self.save_button = QPushButton("Save", self.page)
-        self.save_button.setIcon(
-            self.style().standardIcon(QStyle.StandardPixmap.SP_DialogSaveButton)
+        save_icon = self.style().standardIcon(QStyle.StandardPixmap.SP_DialogSaveButton)
+        self.save_button = named(
+            QPushButton(save_icon, "Save", self.page),
+            accessible="Save",
+            tip="Save (Ctrl+S or Ctrl+Enter)",
         )
-        self.save_button.setToolTip("Save (Ctrl+S or Ctrl+Enter)")
-        self.save_button.setAccessibleName("Save")
         self.save_button.clicked.connect(self.save_requested)
-        self.more_button = QToolButton(self.page)
+        self.more_button = named(
+            QToolButton(self.page),
+            accessible="More file actions",
+            tip="More: find, open in an external editor, real path",
+        )
         self.more_button.setAutoRaise(True)
-        self.more_button.setToolTip("More: find, open in an external editor, real path")
-        self.more_button.setAccessibleName("More file actions")
         self.more_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.more_button.setMenu(QMenu(self.more_button))
         self.more_button.setIcon(tinted_icon("editor-more", muted_text(self.palette())))
@@ -341,12 +338,13 @@ class EditorView(QWidget):
         )
 
         self._description_label = QLabel("Description", self.page)
-        self.description_edit = named(QLineEdit(self.page), accessible="Description")
+        self.description_edit = named(
+            QLineEdit(self.page),
+            accessible="Description",
+            tip="The frontmatter description: line of this file. Agents and the tree show it.",
+        )
         give_redo_keys(self.description_edit)  # Ctrl+Y too, as in the text
         self.description_edit.setPlaceholderText(DESCRIPTION_HINT)
-        self.description_edit.setToolTip(
-            "The frontmatter description: line of this file. Agents and the tree show it."
-        )
         self._description_label.setBuddy(self.description_edit)
         self.description_edit.textEdited.connect(self.description_edited)
         description_row = hbox(self._description_label, (self.description_edit, 1), spacing=8)
@@ -393,14 +391,7 @@ class EditorView(QWidget):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Keep the bar over the foot of the text as either changes size or shows."""
-        kinds = (
-            QEvent.Type.Show,
-            QEvent.Type.Hide,
-            QEvent.Type.Resize,
-            QEvent.Type.Move,
-            QEvent.Type.LayoutRequest,
-        )
-        if watched in (self._bar, self._splitter) and event.type() in kinds:
+        if watched in (self._bar, self._splitter) and event.type() in _BAR_EVENTS:
             self._place_bar()
         return super().eventFilter(watched, event)
 
@@ -585,13 +576,12 @@ class EditorView(QWidget):
     def load_text(self, text: str) -> None:
         """A new file: fresh text and a fresh undo history."""
         self._loading = True
-        self._quiet = True
         try:
-            self.text_edit.setPlainText(text)
-            self.set_modified(False)
+            with self.quietly():
+                self.text_edit.setPlainText(text)
+                self.set_modified(False)
         finally:
             self._loading = False
-            self._quiet = False
 
     def replace_text(self, new_text: str) -> None:
         """Replace the buffer with one undoable edit of the changed middle part, so the

@@ -70,28 +70,24 @@ class FindBar(QFrame):
         self.case_button = self._toggle("Aa", "Match case")
         self.words_button = self._toggle("W", "Whole words only")
         self.count_label = named(QLabel(self), accessible="Matches")
-        self.previous_button = self._tool("chevron-up", "Previous match (Shift+F3, Shift+Enter)")
-        self.previous_button.clicked.connect(self.find_previous)
-        self.next_button = self._tool("chevron-down", "Next match (F3, Enter)")
-        self.next_button.clicked.connect(self.find_next)
-        self.close_button = self._tool("editor-dismiss", "Close (Esc)")
-        self.close_button.clicked.connect(self.close_bar)
+        previous = "Previous match (Shift+F3, Shift+Enter)"
+        self.previous_button = self._tool("chevron-up", previous, self.find_previous)
+        self.next_button = self._tool("chevron-down", "Next match (F3, Enter)", self.find_next)
+        self.close_button = self._tool("editor-dismiss", "Close (Esc)", self.close_bar)
 
         self.replace_edit = named(QLineEdit(self), accessible="Replace with")
         self.replace_edit.setPlaceholderText("Replace with")
         self.replace_edit.installEventFilter(self)
-        self.replace_button = QPushButton("Replace", self)
-        self.replace_button.setToolTip("Replace the selected match and find the next one")
+        tip = "Replace the selected match and find the next one"
+        self.replace_button = named(QPushButton("Replace", self), tip=tip)
         self.replace_button.clicked.connect(self.replace_current)
-        self.replace_all_button = QPushButton("Replace all", self)
-        self.replace_all_button.setToolTip("Replace every match (one step to undo)")
+        tip = "Replace every match (one step to undo)"
+        self.replace_all_button = named(QPushButton("Replace all", self), tip=tip)
         self.replace_all_button.clicked.connect(self.replace_every)
 
-        find_row = hbox((self.query_edit, 1), spacing=4)
-        for widget in (self.case_button, self.words_button, self.count_label):
-            find_row.addWidget(widget)
-        for widget in (self.previous_button, self.next_button, self.close_button):
-            find_row.addWidget(widget)
+        options = (self.case_button, self.words_button, self.count_label)
+        steps = (self.previous_button, self.next_button, self.close_button)
+        find_row = hbox((self.query_edit, 1), *options, *steps, spacing=4)
         self._replace_row = QWidget(self)
         hbox(
             (self.replace_edit, 1),
@@ -113,10 +109,11 @@ class FindBar(QFrame):
         button.toggled.connect(self._on_option_toggled)
         return button
 
-    def _tool(self, icon: str, tip: str) -> QToolButton:
+    def _tool(self, icon: str, tip: str, clicked: Callable[[], object]) -> QToolButton:
         button = named(QToolButton(self), accessible=tip.split(" (", maxsplit=1)[0], tip=tip)
         button.setAutoRaise(True)
         button.setIcon(tinted_icon(icon, muted_text(self.palette())))
+        button.clicked.connect(clicked)
         return button
 
     @property

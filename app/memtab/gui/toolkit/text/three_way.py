@@ -18,7 +18,7 @@ from PySide6.QtGui import (
     QTextCursor,
     QTextOption,
 )
-from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QWidget
 
 from memtab.components.merge import ThreeWayTexts
 from memtab.components.text import (
@@ -45,15 +45,12 @@ class _TextPane(QWidget):
 
     def __init__(self, title: str, name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
+        layout = vbox(on=self, margins=0, spacing=2)
         self.title = QLabel(title, self)
-        self.text = named(QPlainTextEdit(self), name)
+        self.text = named(QPlainTextEdit(self), name, accessible=title)
         self.text.setReadOnly(True)
         wrap_lines(self.text)
         self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.text.setAccessibleName(title)
         self.places: tuple[int, ...] = ()
         """Each line's place in the view's common order (`ThreeWayTexts.places`)."""
         layout.addWidget(self.title)
@@ -136,23 +133,15 @@ class ThreeWayView(QWidget):
         for pane in (self.base, self.mine, self.theirs):
             sides.addWidget(pane)
         merged = QWidget(self)
-        merged_layout = QVBoxLayout(merged)
-        merged_layout.setContentsMargins(0, 0, 0, 0)
-        merged_layout.setSpacing(2)
         self.merged_title = QLabel("Text to keep", merged)
-        self.merged = SourceEdit(merged)  # the editor's keys (Ctrl+Y redoes)
+        # the editor's keys (Ctrl+Y redoes)…
+        self.merged = named(SourceEdit(merged), "threeWayMerged", accessible="Text to keep")
         self.merged.setTabChangesFocus(True)  # …but Tab goes on to the window's buttons
-        self.merged.setObjectName("threeWayMerged")
-        self.merged.setAccessibleName("Text to keep")
         wrap_lines(self.merged)
         self.merged.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.merged.textChanged.connect(self.merged_edited)
-        self.note = QLabel(merged)
-        self.note.setWordWrap(True)
-        mute(self.note)
-        merged_layout.addWidget(self.merged_title)
-        merged_layout.addWidget(self.merged, 1)
-        merged_layout.addWidget(self.note)
+        self.note = mute(QLabel(merged), wrap=True)
+        vbox(self.merged_title, (self.merged, 1), self.note, on=merged, margins=0, spacing=2)
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.addWidget(sides)
         splitter.addWidget(merged)

@@ -130,12 +130,10 @@ def command_segments(command: str) -> list[list[str]]:
     """The simple commands of a shell line, as word lists: split at `&&`, `||`, `;`, `&`;
     of a pipeline only the first command; redirections, `VAR=value` prefixes and `cd`
     commands dropped. Only the first line counts (heredoc bodies are data)."""
-    lexer = shlex.shlex(command.split("\n", 1)[0], posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    try:
-        tokens = list(lexer)
-    except ValueError:  # unbalanced quotes
-        tokens = command.split("\n", 1)[0].split()
+    first_line = command.split("\n", 1)[0]
+    tokens = _tokens(first_line)
+    if tokens is None:  # unbalanced quotes
+        tokens = first_line.split()
     segments: list[list[str]] = []
     current: list[str] = []
     in_pipe_tail = False
@@ -164,6 +162,28 @@ def command_segments(command: str) -> list[list[str]]:
         current.append(token)
     segments.append(current)
     return [words for words in segments if words and words[0] != "cd"]
+
+
+def _tokens(line: str) -> list[str] | None:
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        return list(lexer)
+    except ValueError:
+        return None
+
+
+def _chain(tokens: list[str], splits: tuple[str, ...]) -> list[list[str]] | None:
+    """A chain's parts; None when they depend on each other (`||`, `&`, a pipe or input)."""
+    parts: list[list[str]] = [[]]
+    for token in tokens:
+        if token in splits:
+            parts.append([])
+        elif token in SEPARATORS or token == "|" or token.startswith("<"):
+            return None
+        else:
+            parts[-1].append(token)
+    return parts
 
 
 def without_machine_env(command: str) -> str:
@@ -201,20 +221,10 @@ def display_command(command: str) -> str | None:
 def _without_exploration(text: str) -> str:
     """A `&&` / `;` chain without its exploratory parts (`cd` is kept: it says where the
     rest runs); the text unchanged when it has none, or is not such a chain."""
-    lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    try:
-        tokens = list(lexer)
-    except ValueError:
+    tokens = _tokens(text)
+    parts = _chain(tokens, ("&&", ";")) if tokens is not None else None
+    if tokens is None or parts is None:
         return text
-    parts: list[list[str]] = [[]]
-    for token in tokens:
-        if token in ("&&", ";"):
-            parts.append([])
-        elif token in SEPARATORS or token == "|" or token.startswith("<"):
-            return text  # `||`, `&`, a pipe or input: its parts depend on each other
-        else:
-            parts[-1].append(token)
     kept = [
         words
         for words in parts
@@ -232,24 +242,13 @@ def chained_commands(command: str) -> list[str]:
     """The commands of a plain `&&` chain, each alone and without output redirections (`mise run fmt
     && mise run lint` → both: the chain succeeding means each did); the command itself when it is
     one command, or its parts depend on each other (`cd`, `||`, `;`, a pipe, a heredoc)."""
-    first_line = command.split("\n", 1)[0]
-    lexer = shlex.shlex(first_line, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    try:
-        tokens = list(lexer)
-    except ValueError:
+    tokens = _tokens(command.split("\n", 1)[0])
+    if tokens is None or "&&" not in tokens or "\n" in command:
         return [command]
-    if "&&" not in tokens or "\n" in command:
-        return [command]
-    parts: list[list[str]] = [[]]
-    for token in tokens:
-        if token == "&&":
-            parts.append([])
-        elif token in SEPARATORS or token == "|" or token.startswith("<"):
-            return [command]
-        else:
-            parts[-1].append(token)
-    if any(not words or words[0] == "cd" or _ENV_ASSIGNMENT.match(words[0]) for words in parts):
+    parts = _chain(tokens, ("&&",))
+    if parts is None or any(
+        not words or words[0] == "cd" or _ENV_ASSIGNMENT.match(words[0]) for words in parts
+    ):
         return [command]
     return [shlex.join(_without_redirects(words)) for words in parts]
 
