@@ -154,7 +154,8 @@ _POLARITY_SHOWN = frozenset(
      "from", "stopped", "banned", "forbidden", "allowed", "required", "mandatory", "fine",
      "okay", "ok", "is", "are", "should", "requires", "wants", "expects", "likes", "insists",
      "forbids", "bans", "prohibits", "disallows", "nobody", "won't", "can't", "does",
-     "doesn't", "want", "feel", "free", "off-limits"}
+     "doesn't", "want", "feel", "free", "off-limits", "needn't", "need", "have", "shall",
+     "ought", "optional", "compulsory", "skip", "omit", "avoid", "forget", "shouldn't"}
 )  # fmt: skip
 """Words of how a rule is said or who does it, left out of what it is shown to be about."""
 
