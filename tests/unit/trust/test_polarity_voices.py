@@ -30,8 +30,8 @@ NOT_READ = {
     "## What Dana expects\n\nDana asked that generated files never be committed.",
     "## What Dana expects\n\nDana is fine with the agent rebasing her branches.",
 }
-"""Contradictions still missed, and why: "work on" is a verb no list names; "encouraged"
-against a `never` whose claim the per-line reader keeps elsewhere; "put" is a verb
+"""Contradictions still missed, and why: "work on" is a verb no list names; a file name
+in a code span ("`.env.example` is encouraged") is read as a path, not a rule; "put" is a verb
 "keep" does not say; "their own" against "your own"; a reported wish ("asked that…",
 "is fine with…") names its asker."""
 FLAGGED = {
