@@ -15,7 +15,9 @@ from tests.quality.trust_matching import Matcher
 from tests.quality.trust_scorecard import IMPORT, print_card, scorecard
 from tests.quality.trust_stages import (
     CONTRADICTION_STAGES,
-    NAMED,
+    NO_SHARED_KEY,
+    OTHER_KINDS,
+    PAIR_TESTS,
     Fate,
     Reading,
     as_laid_out,
@@ -88,7 +90,13 @@ CONTRADICTIONS = [
         {},
     ),
     (
-        "never paired",
+        "never paired (other kinds)",
+        "port",
+        {"a.md": "The API listens on port 8000.\n", "b.md": "We build with Node 20.\n"},
+        {},
+    ),
+    (
+        "never paired (no key shared)",
         "always-never",
         {"a.md": "Never deploy on Fridays.\n", "b.md": "Always use tabs for indentation.\n"},
         {},
@@ -135,12 +143,13 @@ def test_each_contradiction_stage_is_reached(
 
 
 def test_every_contradiction_stage_has_its_case() -> None:
-    named = {stage for stage, *_ in CONTRADICTIONS if stage.startswith("dropped by ")}
-    assert {s for s in CONTRADICTION_STAGES if s not in NAMED} | {"dropped by"} == {
-        stage if not stage.startswith("dropped by ") else "dropped by"
+    reached = {
+        next(s for s in CONTRADICTION_STAGES if stage == s or stage.startswith(f"{s} "))
         for stage, *_ in CONTRADICTIONS
     }
-    assert len(named) == 4  # each of PAIR_TESTS
+    assert reached == set(CONTRADICTION_STAGES)
+    named = [stage for stage, *_ in CONTRADICTIONS if stage.startswith(("dropped", "never"))]
+    assert len(named) == len({*PAIR_TESTS, OTHER_KINDS, NO_SHARED_KEY})
 
 
 def test_the_polarity_read_is_told_by_its_category(tmp_path: Path) -> None:
@@ -214,7 +223,11 @@ def test_the_counts_name_every_stage_and_each_test_that_dropped() -> None:
     row = tally(items, fates, CONTRADICTION_STAGES)["port"]
     assert row["missed"] == 2 and sum(row["stages"].values()) == 2
     assert row["stages"]["never paired"] == 1 and row["stages"]["dropped by contradict"] == 1
-    assert "dropped" not in row["stages"]
+    assert "dropped" not in row["stages"] and row["stages"]["no claim"] == 0
+    fates = {"X0": Fate("never paired", OTHER_KINDS)}
+    row = tally(items, fates, CONTRADICTION_STAGES)["port"]
+    assert row["stages"]["never paired (other kinds)"] == 1 and row["stages"]["dropped"] == 0
+    assert "never paired" not in row["stages"]
 
 
 @pytest.mark.slow

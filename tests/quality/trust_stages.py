@@ -7,7 +7,8 @@ Contradictions: each side's file among the memories read (`read_memories`) and c
 (not a `record`), its labelled line a statement (`words.statements`), a claim read on it
 (`claims_of`; always-never: a polarity), the two sides' claims proposed as a pair (one kind,
 a `group_keys` key shared), then the test that dropped them: equal values, `same_thing`,
-`contradict`, `seen_together`, else it passed them all (lost after: `_shown`, the de-dup).
+`contradict`, `seen_together` (never paired: told by `OTHER_KINDS` or `NO_SHARED_KEY`),
+else it passed them all (lost after: `_shown`, the de-dup).
 Duplicates: see `trust_stages_duplicates`.
 """
 
@@ -37,7 +38,11 @@ NO_POLARITY = "no polarity"
 NEVER_PAIRED = "never paired"
 LEFT_OUT = "statement left out by"
 DROPPED = "dropped by"
-NAMED = {DROPPED: "dropped", LEFT_OUT: "statement left out"}
+NAMED = {DROPPED: "dropped", LEFT_OUT: "statement left out", NEVER_PAIRED: NEVER_PAIRED}
+OTHER_KINDS = "(other kinds)"
+NO_SHARED_KEY = "(no key shared)"
+"""Why two sides' claims were never paired: no kind of claim both read, or one kind and
+no key of both (`group_keys`)."""
 """The stages told by the name of what stopped the item, as shown when none did."""
 PASSED = "passed every filter"
 CONTRADICTION_STAGES = (
@@ -187,7 +192,8 @@ def _pair_fate(reading: Reading, kind: str, one: dict[str, Any], other: dict[str
         return Fate(earliest, polarity=polarity)
     passed = [_pair_test(a, b) for a in mine for b in theirs if _proposed(a[1], b[1])]
     if not passed:
-        return Fate(NEVER_PAIRED, polarity=polarity)
+        kinds = {c.kind for _, c in mine} & {c.kind for _, c in theirs}
+        return Fate(NEVER_PAIRED, NO_SHARED_KEY if kinds else OTHER_KINDS, polarity)
     furthest = max(passed)
     if furthest == len(PAIR_TESTS):
         return Fate(PASSED, polarity=polarity)
@@ -195,8 +201,8 @@ def _pair_fate(reading: Reading, kind: str, one: dict[str, Any], other: dict[str
 
 
 def _rank(fate: Fate) -> tuple[int, int]:
-    order = CONTRADICTION_STAGES
-    return order.index(fate.stage), PAIR_TESTS.index(fate.by) if fate.by in PAIR_TESTS else 0
+    tests = (OTHER_KINDS, NO_SHARED_KEY, *PAIR_TESTS)
+    return CONTRADICTION_STAGES.index(fate.stage), tests.index(fate.by) if fate.by in tests else 0
 
 
 def tally(
@@ -214,10 +220,8 @@ def tally(
         counts: dict[str, int] = {}
         for stage in stages:
             named = sorted(label for label in labels if label.startswith(f"{stage} "))
-            if stage not in NAMED:
-                counts[stage] = labels[stage]
-            elif not named:
-                counts[NAMED[stage]] = 0
+            if stage not in NAMED or labels[stage] or not named:
+                counts[NAMED.get(stage, stage)] = labels[stage]
             counts.update({label: labels[label] for label in named})
         polarities = Counter(fate.polarity for fate in missed if fate.polarity)
         kinds[kind] = {"missed": len(missed), "stages": counts, "polarities": dict(polarities)}
