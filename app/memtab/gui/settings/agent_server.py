@@ -35,7 +35,7 @@ from memtab.components.settings.agents_view import (
 )
 from memtab.components.settings.jobs import AgentServerLook, agent_server_registrations
 from memtab.gui.tasks.jobs import JobService, Lane
-from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
+from memtab.gui.toolkit.dialog_layout import message_box
 from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.gui.toolkit.widgets import named, vbox
 from memtab.store.home import Home
@@ -157,20 +157,17 @@ class AgentServerBox(QGroupBox):
 def confirm_install(parent: QWidget, question: InstallQuestion) -> bool:
     """Ask before Install changes an agent's files; True to go ahead (Enter installs,
     Escape cancels)."""
-    box = QMessageBox(parent)
-    small_dialog(box)
-    box.setIcon(QMessageBox.Icon.Question)
-    box.setWindowTitle(question.title)
-    box.setText(question.text)
-    box.setInformativeText(question.informative)
+    box, (confirm, _) = message_box(
+        parent,
+        QMessageBox.Icon.Question,
+        question.title,
+        question.text,
+        question.informative,
+        [(question.confirm, QMessageBox.ButtonRole.AcceptRole), QMessageBox.StandardButton.Cancel],
+        default=0,
+    )
     box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     for label in box.findChildren(QLabel):  # long paths and commands never widen it
         label.setWordWrap(True)
-    confirm = box.addButton(question.confirm, QMessageBox.ButtonRole.AcceptRole)
-    cancel = box.addButton(QMessageBox.StandardButton.Cancel)
-    box.setDefaultButton(confirm)
-    box.setEscapeButton(cancel)
-    give_mnemonics(box)
-    fit_to_title(box)
     box.exec()
     return box.clickedButton() is confirm

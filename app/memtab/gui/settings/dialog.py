@@ -74,9 +74,7 @@ from memtab.gui.toolkit import dialog_layout
 from memtab.gui.toolkit.dialog_layout import (
     button_box,
     fit_to_screen,
-    fit_to_title,
-    give_mnemonics,
-    small_dialog,
+    message_box,
 )
 from memtab.gui.toolkit.screen_room import room_on
 from memtab.gui.toolkit.style import Accent, accent_text, mute
@@ -451,18 +449,14 @@ def confirm_key_host(parent: QWidget, typed_for: str, host: str, action: str) ->
     """Ask before a key typed for origin `typed_for` goes to origin `host` (`action`:
     "Send" or "Save"); True to go ahead."""
     question = key_question(typed_for, host, action)
-    box = QMessageBox(parent)
-    small_dialog(box)
-    box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle("Use the key for another host?")
-    box.setText(question.text)
-    box.setInformativeText(question.informative)
-    confirm = box.addButton(question.confirm, QMessageBox.ButtonRole.AcceptRole)
-    cancel = box.addButton(QMessageBox.StandardButton.Cancel)
-    box.setDefaultButton(cancel)
-    box.setEscapeButton(cancel)
-    give_mnemonics(box)
-    fit_to_title(box)
+    box, (confirm, _) = message_box(
+        parent,
+        QMessageBox.Icon.Warning,
+        "Use the key for another host?",
+        question.text,
+        question.informative,
+        [(question.confirm, QMessageBox.ButtonRole.AcceptRole), QMessageBox.StandardButton.Cancel],
+    )
     box.exec()
     return box.clickedButton() is confirm
 
