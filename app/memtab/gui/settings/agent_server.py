@@ -56,9 +56,7 @@ class AgentServerBox(QGroupBox):
         self.setObjectName("agentServerSettings")
         self._home = home
         self._env = dict(env)
-        intro = QLabel(SERVER_INTRO, self)
-        intro.setWordWrap(True)
-        mute(intro)
+        intro = mute(QLabel(SERVER_INTRO, self), wrap=True)
         self.refusal = QLabel("", self)  # a demo home's: why it changes no agent's files
         self.refusal.setObjectName("agentServerRefusal")
         self.refusal.setWordWrap(True)
@@ -86,10 +84,8 @@ class AgentServerBox(QGroupBox):
             self.lines.append(line)
             self.buttons.append(button)
         grid.setColumnStretch(0, 1)
-        self.warm_line = named(QLabel(LOOKING, self), "agentServerWarm")
-        self.warm_line.setWordWrap(True)
+        self.warm_line = mute(named(QLabel(LOOKING, self), "agentServerWarm"), wrap=True)
         self.warm_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        mute(self.warm_line)
         self.result = named(QLabel("", self), "agentServerResult")
         self.result.setWordWrap(True)
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -239,17 +239,15 @@ class SourcesSettingsBox(QGroupBox):
             path.setToolTip(path_tip(agent))
             check.toggled.connect(path.setEnabled)
             path.setEnabled(settings.enabled)
-            looked = QLabel(LOOKING if home is not None else "", self)
-            looked.setWordWrap(True)
-            mute(looked)
+            looked = mute(QLabel(LOOKING if home is not None else "", self), wrap=True)
             grid.addWidget(check, 2 * row, 0)
             grid.addWidget(path, 2 * row, 1)
             grid.addWidget(looked, 2 * row + 1, 1)
             self.enabled[agent], self.paths[agent], self.looked[agent] = check, path, looked
         isolated = home is not None and load_home_overrides(home).isolated
-        self.note = QLabel(sources_note(self._stored.problems, isolated=isolated), self)
-        self.note.setWordWrap(True)
-        mute(self.note)
+        self.note = mute(
+            QLabel(sources_note(self._stored.problems, isolated=isolated), self), wrap=True
+        )
         self.note.setVisible(bool(self.note.text()))
         grid.addWidget(self.note, 2 * len(OTHER_AGENTS), 0, 1, 2)
         if home is not None:
@@ -514,10 +512,9 @@ class SettingsDialog(QDialog):
         self.forget_key.setToolTip("Remove the key saved for this provider and host on Save")
         self.forget_key.clicked.connect(self._on_forget_key_clicked)
         key_row = hbox((self.api_key, 1), self.forget_key)
-        self.key_note = named(WrappedLabel("", self), "keyNote")
+        self.key_note = mute(named(WrappedLabel("", self), "keyNote"))
         # Room for the longest note: a shown dialog does not grow when the text does.
         self.key_note.setMinimumHeight(self.key_note.fontMetrics().lineSpacing() * 4)
-        mute(self.key_note)
         self.test_button = named(QPushButton(TEST_LABEL, self), "testConnection")
         self.test_button.setToolTip(
             "Send one small request with the values above (saved or not) and say how it went"
@@ -558,8 +555,7 @@ class SettingsDialog(QDialog):
         self.error = named(WrappedLabel("", self), "settingsError")
         self.error.setStyleSheet("color: #c0392b;")
         self.error.hide()
-        self.location = ElidedLabel(f"Stored in {settings_path(self._env)}", self)
-        mute(self.location)
+        self.location = mute(ElidedLabel(f"Stored in {settings_path(self._env)}", self))
 
         buttons = button_box(
             self, QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
