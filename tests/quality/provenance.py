@@ -12,7 +12,6 @@ from memtab.writer.job.run import load_writer_events
 from memtab.writer.offline.extract import TranscriptDigest
 from memtab.writer.offline.findings import OriginKind
 from memtab.writer.offline.notes import (
-    GOAL,
     SOLVED_PROBLEMS,
     Note,
     render_command,
@@ -24,7 +23,6 @@ from memtab.writer.offline.solved_problems import Step
 from quality.scoring import notes_written, unpacked
 
 # The extractors, as measure.py names them, with the module each lives in.
-GOAL_RULE = "goal (extract.goal_in)"
 USER_DIRECTIVES = "user's directives (directives.py)"
 SAVED_DIRECTIVES = "agent's feedback memories (extract.memories_saved)"
 SAVED_FINDINGS = "agent's saved memories (extract.memories_saved)"
@@ -116,8 +114,6 @@ def traced_notes(path: Path, scratch: Path) -> list[tuple[Note, str]]:
 
 
 def _source(note: Note, by_text: dict[str, str]) -> str:
-    if note.section == GOAL:
-        return GOAL_RULE
     if note.section == SOLVED_PROBLEMS:
         return FIXES
     return by_text.get(note.text, UNKNOWN)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from memtab.fs.readable import read_readable_path
 from memtab.humanize import plural
-from memtab.loads.measure import Identify, measured, named, read_text
+from memtab.loads.measure import Identify, measured, named, on_demand, project_root, read_text
 from memtab.loads.records import AgentLoads, LoadedFile
 from memtab.loads.topics import Topic, TopicHeads, scan_topics
 from memtab.sources.claude.auto_memory_switch import auto_memory_switch, local_settings_root
@@ -112,7 +112,16 @@ def _auto_memory(
     topics = scan_topics(memory, env, topic_heads)
     if topics:
         notes.append(_recall_note(topics))
-    files += [_unrecallable(topic, identify) for topic in topics if topic.undescribed]
+    files += [
+        on_demand(
+            read_text(topic.path) or "",
+            NO_DESCRIPTION,
+            kind="topic",
+            **named(topic.physical, identify),
+        )
+        for topic in topics
+        if topic.undescribed
+    ]
     return files
 
 
@@ -177,17 +186,12 @@ def subagent_loads(
     else:
         notes[0] += ": no omitClaudeMd, so it loads what the session loads"
         notes += session.notes
-    index = agent.memory_index(config_root, _project_root(cwd) if cwd is not None else None)
+    index = agent.memory_index(config_root, project_root(cwd) if cwd is not None else None)
     record = _index_record(index, identify, notes) if index is not None else None
     if record is not None:
         files.append(record)
         notes.append(f"Its own memory ({agent.memory} scope): {index}")
     return session.replaced(subagent=name, files=tuple(files), notes=tuple(notes))
-
-
-def _project_root(cwd: Path) -> Path:
-    """The checkout holding `cwd` (the nearest folder with `.git`), else `cwd`."""
-    return next((d for d in (cwd, *cwd.parents) if (d / ".git").exists()), cwd)
 
 
 def _recall_note(topics: list[Topic]) -> str:
@@ -200,21 +204,6 @@ def _recall_note(topics: list[Topic]) -> str:
     return note
 
 
-def _unrecallable(topic: Topic, identify: Identify) -> LoadedFile:
-    """A topic file Claude Code cannot recall well, listed `on demand` with why."""
-    text = read_text(topic.path) or ""
-    record = measured(
-        text,
-        loaded="",
-        loaded_lines=0,
-        cut_at_line=1,
-        cut_reason=NO_DESCRIPTION,
-        kind="topic",
-        **named(topic.physical, identify),
-    )
-    return record.replaced(when="on demand")
-
-
 def _index_record(
     path: Path, identify: Identify, notes: list[str], max_bytes: int | None = None
 ) -> LoadedFile | None:
@@ -224,30 +213,23 @@ def _index_record(
     if text is None:
         return None
     cut = index_cut(text)
-    reason = None
-    if cut.reason == "lines":
-        reason = f"Claude Code reads only the first {INDEX_MAX_LINES} lines of {path.name}"
-    elif cut.reason == "size":
-        reason = f"Claude Code reads only the first {INDEX_MAX_UNITS:,} characters of {path.name}"
-    if max_bytes is not None and len(cut.loaded_text.encode("utf-8", "surrogatepass")) > max_bytes:
-        kept = cut.loaded_text.encode("utf-8", "surrogatepass")[:max_bytes]
-        loaded = kept[: kept.rfind(b"\n") + 1].decode("utf-8", "replace")
-        lines = loaded.count("\n")
-        reason = f"its store's promptIndexMaxBytes is {max_bytes:,}"
-        return measured(
-            text,
-            loaded=loaded,
-            loaded_lines=lines,
-            cut_at_line=lines + 1,
-            cut_reason=f"Claude Code reads only the lines of {path.name} within {reason}",
-            kind="memory",
-            **named(path, identify),
+    loaded, at = cut.loaded_text, cut.cut_at_line
+    reason = {
+        "lines": f"Claude Code reads only the first {INDEX_MAX_LINES} lines of {path.name}",
+        "size": f"Claude Code reads only the first {INDEX_MAX_UNITS:,} characters of {path.name}",
+    }.get(cut.reason or "")
+    data = loaded.encode("utf-8", "surrogatepass")
+    if max_bytes is not None and len(data) > max_bytes:
+        loaded = data[: data[:max_bytes].rfind(b"\n") + 1].decode("utf-8", "replace")
+        at = loaded.count("\n") + 1
+        reason = (
+            f"Claude Code reads only the lines of {path.name} within its store's "
+            f"promptIndexMaxBytes is {max_bytes:,}"
         )
     return measured(
         text,
-        loaded=cut.loaded_text,
-        loaded_lines=cut.loaded_lines,
-        cut_at_line=cut.cut_at_line,
+        loaded=loaded,
+        cut_at_line=at,
         cut_reason=reason,
         kind="memory",
         **named(path, identify),

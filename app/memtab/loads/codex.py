@@ -13,6 +13,8 @@ from memtab.loads.measure import (
     line_of_byte,
     measured,
     named,
+    on_demand,
+    project_root,
     read_text,
 )
 from memtab.loads.records import AgentLoads, LoadedFile
@@ -44,7 +46,7 @@ def codex_loads(*, codex_root: Path | None, cwd: Path | None, identify: Identify
     notes: list[str] = []
     user = _first_file(codex_root, notes)
     if user is not None:
-        files.append(_whole(user, "instructions", identify))
+        files.append(measured(read_text(user) or "", kind="instructions", **named(user, identify)))
     if cwd is not None:
         files.extend(_project_docs(cwd, identify, notes))
     settings = read_memory_settings(codex_root)
@@ -121,12 +123,8 @@ def _first_file(directory: Path, notes: list[str]) -> Path | None:
     return None
 
 
-def _whole(path: Path, kind: str, identify: Identify) -> LoadedFile:
-    return measured(read_text(path) or "", kind=kind, **named(path, identify))
-
-
 def _project_docs(cwd: Path, identify: Identify, notes: list[str]) -> list[LoadedFile]:
-    root = next((d for d in (cwd, *cwd.parents) if (d / ".git").exists()), cwd)
+    root = project_root(cwd)
     directories = [d for d in (*reversed(cwd.parents), cwd) if d == root or root in d.parents]
     files: list[LoadedFile] = []
     left = PROJECT_DOC_MAX_BYTES
@@ -136,31 +134,15 @@ def _project_docs(cwd: Path, identify: Identify, notes: list[str]) -> list[Loade
             continue
         text = read_text(path) or ""
         data = text.encode("utf-8", errors="surrogatepass")
-        if left <= 0:
-            files.append(
-                measured(
-                    text,
-                    loaded="",
-                    loaded_lines=0,
-                    cut_at_line=1,
-                    cut_reason="Codex reads at most 32 KiB of project AGENTS.md files",
-                    kind="instructions",
-                    **named(path, identify),
-                )
-            )
-            continue
-        if len(data) <= left:
+        if left and len(data) <= left:
             files.append(measured(text, kind="instructions", **named(path, identify)))
             left -= len(data)
             continue
-        loaded = data[:left].decode("utf-8", errors="ignore")
-        cut = line_of_byte(text, left)
         files.append(
             measured(
                 text,
-                loaded=loaded,
-                loaded_lines=cut - 1,
-                cut_at_line=cut,
+                loaded=data[:left].decode("utf-8", errors="ignore"),
+                cut_at_line=line_of_byte(text, left),
                 cut_reason="Codex reads at most 32 KiB of project AGENTS.md files",
                 kind="instructions",
                 **named(path, identify),
@@ -184,12 +166,10 @@ def _summary(text: str, path: Path, identify: Identify) -> LoadedFile:
     tail_start = len(data) - len(kept_tail.encode("utf-8", errors="surrogatepass"))
     resumes = leading + line_of_byte(trimmed, tail_start)
     resumes += 0 if tail_start == 0 or data[tail_start - 1 : tail_start] == b"\n" else 1
-    head_lines = cut - 1
-    tail_lines = count_lines(text) - resumes + 1
     return measured(
         text,
         loaded=kept_head + kept_tail,
-        loaded_lines=head_lines + max(0, tail_lines),
+        loaded_lines=cut - 1 + max(0, count_lines(text) - resumes + 1),
         cut_at_line=cut,
         resumes_at_line=resumes,
         cut_reason=f"Codex reads at most {SUMMARY_TOKEN_LIMIT:,} tokens of {SUMMARY_NAME}: "
@@ -203,13 +183,8 @@ def _named_files(
     summary: str, memories: Path, identify: Identify, notes: list[str]
 ) -> list[LoadedFile]:
     names = ["MEMORY.md", *(m.group(1) for m in _NAMED.finditer(summary))]
-    files: list[LoadedFile] = []
-    for name in dict.fromkeys(names):
-        path = memories / name
-        text = read_text(path, notes)
-        if text is not None:
-            record = measured(text, kind="named", **named(path, identify))
-            files.append(
-                record.replaced(when="on demand", loaded_lines=0, loaded_bytes=0, loaded_tokens=0)
-            )
-    return files
+    return [
+        on_demand(text, kind="named", **named(memories / name, identify))
+        for name in dict.fromkeys(names)
+        if (text := read_text(memories / name, notes)) is not None
+    ]

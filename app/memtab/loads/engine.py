@@ -85,10 +85,8 @@ def compute_loads(
         else:
             view = ScopeView(home, workspace)
             meta = MetaStore(home).load()
-            removed = workspace is not None and any(
-                workspace_removed(home, ws) for ws in {workspace.id, workspace.notebook_id}
-            )
             moment = now_ms() if now is None else now
+            removed = is_removed(home, workspace)
             results.append(xum_loads(view, meta, moment, removed=removed, heads=kept))
     folders = {agent: agent_directory(context, source) for agent, source in AGENT_SOURCES.items()}
     return Loads(
@@ -129,6 +127,13 @@ def _name(physical: str, cwd: Path | None, folder: Path | None, shown: str | Non
     if folder is not None and shown is not None and path.is_relative_to(folder):
         return f"{shown}/{path.relative_to(folder).as_posix()}"
     return None
+
+
+def is_removed(home: Home, workspace: Workspace | None) -> bool:
+    """Whether xum removed `workspace` (or the notebook it shares)."""
+    return workspace is not None and any(
+        workspace_removed(home, ws) for ws in {workspace.id, workspace.notebook_id}
+    )
 
 
 def working_directory(workspace: Workspace | None, directory: str | None) -> Path | None:

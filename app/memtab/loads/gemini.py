@@ -10,7 +10,7 @@ from pathlib import Path
 
 from memtab.humanize import plural
 from memtab.loads import measure
-from memtab.loads.measure import Identify, measured, named
+from memtab.loads.measure import Identify, measured, named, on_demand
 from memtab.loads.records import AgentLoads, LoadedFile
 from memtab.sources.gemini.context_files import (
     ContextFile,
@@ -109,14 +109,7 @@ def _notes(
     text = read_text(index) or ""
     named_ones = named_notes(text, memory)
     found = [
-        measured(
-            read_text(path) or "",
-            loaded="",
-            loaded_lines=0,
-            kind="note",
-            when="on demand",
-            **named(path, identify),
-        )
+        on_demand(read_text(path) or "", kind="note", **named(path, identify))
         for path in named_ones
     ]
     others = [p for p in sibling_notes(memory) if p not in named_ones]

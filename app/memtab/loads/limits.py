@@ -3,12 +3,12 @@ so the tree can warn at its first paint (stdlib only)."""
 
 from __future__ import annotations
 
-HOT_SET_MAX_ITEM_BYTES = 16 * 1024
-HOT_SET_MAX_TOTAL_BYTES = 48 * 1024
-HOT_SET_MAX_TOTAL_TOKENS = 12_000
-HOT_SET_MAX_ITEMS = 8
-HOT_SET_MAX_SELECTION_ATTEMPTS = 64
-HOT_SET_DECAY_HALF_LIFE_MS = 7 * 24 * 60 * 60 * 1000
+MAX_ITEM_BYTES = 16 * 1024
+MAX_TOTAL_BYTES = 48 * 1024
+MAX_TOTAL_TOKENS = 12_000
+MAX_ITEMS = 8
+MAX_SELECTION_ATTEMPTS = 64
+DECAY_HALF_LIFE_MS = 7 * 24 * 60 * 60 * 1000
 
 PINNED_PAST_ITEM_CUT = (
     "xum preloads only the first 16 KiB of a pinned file into a session: the rest is read "
@@ -18,7 +18,7 @@ PINNED_PAST_ITEM_CUT = (
 
 def pinned_cut_warning(pinned: bool, size_bytes: int) -> str | None:
     """The tree's warning for a pinned file xum cuts when it preloads it, else None."""
-    return PINNED_PAST_ITEM_CUT if pinned and size_bytes > HOT_SET_MAX_ITEM_BYTES else None
+    return PINNED_PAST_ITEM_CUT if pinned and size_bytes > MAX_ITEM_BYTES else None
 
 
 XUM_NO_DESCRIPTION = (

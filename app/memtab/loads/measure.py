@@ -44,18 +44,38 @@ def measured(
     *,
     loaded: str | None = None,
     loaded_lines: int | None = None,
+    cut_at_line: int | None = None,
     **fields: object,
 ) -> LoadedFile:
-    """The record of a file whose text is `text`, of which the agent reads `loaded` (None: all)."""
+    """The record of a file whose text is `text`, of which the agent reads `loaded` (None: all)
+    up to `cut_at_line` (the lines before it read whole, unless `loaded_lines` says)."""
     read = text if loaded is None else loaded
+    if loaded_lines is None:
+        loaded_lines = count_lines(text) if cut_at_line is None else cut_at_line - 1
     return LoadedFile(
         lines=count_lines(text),
         bytes=len(text.encode("utf-8", errors="surrogatepass")),
         tokens=estimate_tokens(text),
-        loaded_lines=count_lines(text) if loaded_lines is None else loaded_lines,
+        loaded_lines=loaded_lines,
         loaded_bytes=len(read.encode("utf-8", errors="surrogatepass")),
         loaded_tokens=estimate_tokens(read),
+        cut_at_line=cut_at_line,
         **fields,  # type: ignore[arg-type]
+    )
+
+
+def on_demand(text: str, cut_reason: str | None = None, **fields: object) -> LoadedFile:
+    """A file the agent reads only when pointed to it, none of it at the start (`cut_reason`:
+    why not, shown as a cut at its first line)."""
+    cut = 1 if cut_reason else None
+    return measured(
+        text,
+        loaded="",
+        loaded_lines=0,
+        cut_at_line=cut,
+        cut_reason=cut_reason,
+        when="on demand",
+        **fields,
     )
 
 
@@ -64,6 +84,11 @@ def named(path: str | Path, identify: Identify) -> dict[str, Any]:
     file_id = identify(path)
     physical = os.fspath(path)
     return {"id": file_id, "path": None if file_id else physical, "physical_path": physical}
+
+
+def project_root(cwd: Path) -> Path:
+    """The checkout holding `cwd` (the nearest folder with `.git`), else `cwd`."""
+    return next((d for d in (cwd, *cwd.parents) if (d / ".git").exists()), cwd)
 
 
 def line_of_byte(text: str, offset: int) -> int:

@@ -10,27 +10,21 @@ from dataclasses import dataclass
 
 from memtab.loads.kept import KeptHeads
 from memtab.loads.limits import (
-    HOT_SET_DECAY_HALF_LIFE_MS,
-    HOT_SET_MAX_ITEM_BYTES,
-    HOT_SET_MAX_ITEMS,
-    HOT_SET_MAX_SELECTION_ATTEMPTS,
-    HOT_SET_MAX_TOTAL_BYTES,
-    HOT_SET_MAX_TOTAL_TOKENS,
+    DECAY_HALF_LIFE_MS,
+    MAX_ITEM_BYTES,
+    MAX_ITEMS,
+    MAX_SELECTION_ATTEMPTS,
+    MAX_TOTAL_BYTES,
+    MAX_TOTAL_TOKENS,
     xum_recall_warning,
 )
-from memtab.loads.measure import estimate_tokens, line_of_byte, measured
+from memtab.loads.measure import estimate_tokens, line_of_byte, measured, on_demand
 from memtab.loads.records import AgentLoads, LoadedFile
 from memtab.store.files import FileContent, FileEntry, described_file
 from memtab.store.paths import SHARED_SCOPES, Scope, VirtualPath
 from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.meta import MetaEntry
 
-MAX_ITEM_BYTES = HOT_SET_MAX_ITEM_BYTES
-MAX_TOTAL_BYTES = HOT_SET_MAX_TOTAL_BYTES
-MAX_TOTAL_TOKENS = HOT_SET_MAX_TOTAL_TOKENS
-MAX_ITEMS = HOT_SET_MAX_ITEMS
-MAX_SELECTION_ATTEMPTS = HOT_SET_MAX_SELECTION_ATTEMPTS
-DECAY_HALF_LIFE_MS = HOT_SET_DECAY_HALF_LIFE_MS
 MAX_FILES_PER_SCOPE = 1000
 INDEX_ID = "xum:memory-index"
 _SHOWN_UNDESCRIBED = 5
@@ -123,7 +117,7 @@ def xum_loads(
     ]
     index = "\n".join([_INDEX_HEADER, *(lines or ["(no memory files yet)"])])
     files: list[LoadedFile] = [measured(index, kind="index", id=INDEX_ID)]
-    entries = {f.path: _meta(view, meta, f.path) for f in listed}
+    entries = {f.path: meta.get(view.meta_key(f.path)) or MetaEntry() for f in listed}
     candidates = [
         Candidate(path, entry.pinned, usage_score(entry, now_ms)) for path, entry in entries.items()
     ]
@@ -136,7 +130,7 @@ def xum_loads(
     for candidate in order:
         if remaining <= 0 or len(chosen) >= MAX_ITEMS or attempts >= MAX_SELECTION_ATTEMPTS:
             reason = "the hot set was full (8 files, 48 KiB or 64 files tried)"
-            passed.extend(_left_out(candidate, contents.get(candidate.path), reason))
+            passed.append(_left_out(candidate, contents.get(candidate.path), reason))
             continue
         attempts += 1
         content = contents.get(candidate.path)
@@ -150,12 +144,12 @@ def xum_loads(
         size = len(kept.encode("utf-8", errors="surrogatepass"))
         if size > remaining:
             reason = f"it did not fit the {remaining:,} bytes left of the hot set's 48 KiB"
-            passed.extend(_left_out(candidate, content, reason))
+            passed.append(_left_out(candidate, content, reason))
             continue
         trial = [*chosen, (str(candidate.path), kept, truncated)]
         if estimate_tokens(render(trial)) > MAX_TOTAL_TOKENS:
             reason = "it would take the hot set over 12,000 tokens"
-            passed.extend(_left_out(candidate, content, reason))
+            passed.append(_left_out(candidate, content, reason))
             continue
         remaining -= size
         chosen = trial
@@ -191,7 +185,7 @@ def render(items: list[tuple[str, str, bool]]) -> str:
     """xum's `<hot_memories>` block (`formatHotMemoriesBlock`), to count its tokens."""
     parts = [_HEADER]
     for path, content, truncated in items:
-        block = [f'<memory_file path="{_escape(path)}">', _neutralized(content)]
+        block = [f'<memory_file path="{_escape(path)}">', _CLOSING.sub(r"&lt;/\1\2>", content)]
         if truncated:
             block.append(f"[truncated: view {path} with the memory tool for the full content]")
         block.append("</memory_file>")
@@ -201,44 +195,29 @@ def render(items: list[tuple[str, str, bool]]) -> str:
 
 
 def _item(candidate: Candidate, text: str, kept: str, truncated: bool) -> LoadedFile:
-    kind = "pinned" if candidate.pinned else "ranked"
-    if not truncated:
-        return measured(text, kind=kind, path=str(candidate.path))
-    cut = line_of_byte(text, len(kept.encode("utf-8", errors="surrogatepass")))
+    cut = (
+        line_of_byte(text, len(kept.encode("utf-8", errors="surrogatepass"))) if truncated else None
+    )
     return measured(
         text,
-        loaded=kept,
-        loaded_lines=cut - 1,
+        loaded=kept if truncated else None,
         cut_at_line=cut,
-        cut_reason="xum preloads at most the first 16 KiB of a memory file",
-        kind=kind,
-        path=str(candidate.path),
-    )
-
-
-def _left_out(candidate: Candidate, content: object, reason: str) -> list[LoadedFile]:
-    text = content.content if isinstance(content, FileContent) else ""
-    record = measured(
-        text,
-        loaded="",
-        loaded_lines=0,
-        cut_at_line=1,
-        cut_reason=f"Not preloaded: {reason}",
+        cut_reason="xum preloads at most the first 16 KiB of a memory file" if cut else None,
         kind="pinned" if candidate.pinned else "ranked",
         path=str(candidate.path),
     )
-    return [record.replaced(when="on demand")]
 
 
-def _meta(view: ScopeView, meta: dict[str, MetaEntry], path: VirtualPath) -> MetaEntry:
-    return meta.get(view.meta_key(path)) or MetaEntry()
+def _left_out(candidate: Candidate, content: object, reason: str) -> LoadedFile:
+    return on_demand(
+        content.content if isinstance(content, FileContent) else "",
+        f"Not preloaded: {reason}",
+        kind="pinned" if candidate.pinned else "ranked",
+        path=str(candidate.path),
+    )
 
 
 def _escape(value: str) -> str:
     return (
         value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
     )
-
-
-def _neutralized(content: str) -> str:
-    return _CLOSING.sub(r"&lt;/\1\2>", content)

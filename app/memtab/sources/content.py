@@ -78,12 +78,7 @@ class SourceContent:
 def read_source_file(source: Source, file: SourceFile) -> SourceContent:
     """The file's text, at most the cap. SourceError (one line) when it cannot be read."""
     tail = file.kind is FileKind.RENDERED and file.relative.endswith(".jsonl")
-    try:
-        directory, name = _directory_of(source, file, create=False)
-        with directory:
-            data, size = _read(directory, name, from_end=tail)
-    except (OSError, SourceError) as error:
-        raise SourceError(f"Cannot read {file.id}: {_reason(error)}") from None
+    data, size = _read(source, file, from_end=tail)
     over_cap = size > MAX_FILE_BYTES
     if file.kind is FileKind.RENDERED:
         if over_cap and not tail:
@@ -106,32 +101,32 @@ def read_source_file(source: Source, file: SourceFile) -> SourceContent:
 def read_raw_source_text(source: Source, file: SourceFile) -> str:
     """The file's own text, not rendered, at most the cap. SourceError."""
     tail = file.relative.endswith(".jsonl")
+    data = _read(source, file, from_end=tail)[0]
+    return (data[-MAX_FILE_BYTES:] if tail else data[:MAX_FILE_BYTES]).decode("utf-8", "replace")
+
+
+def _read(source: Source, file: SourceFile, *, from_end: bool) -> tuple[bytes, int]:
+    """At most the cap plus one byte (the last cap bytes of a log) and the full size; SourceError
+    (one line)."""
     try:
         directory, name = _directory_of(source, file, create=False)
         with directory:
-            data, _size = _read(directory, name, from_end=tail)
+            if not from_end:
+                data, info = read_readable(directory, name, limit=MAX_FILE_BYTES + 1)
+                return data, max(info.st_size, len(data))
+            fd, info = open_readable(directory, name)
+            try:
+                if info.st_size > MAX_FILE_BYTES:
+                    os.lseek(fd, info.st_size - MAX_FILE_BYTES, os.SEEK_SET)
+                chunks, remaining = [], MAX_FILE_BYTES
+                while remaining > 0 and (chunk := os.read(fd, remaining)):
+                    chunks.append(chunk)
+                    remaining -= len(chunk)
+                return b"".join(chunks), info.st_size
+            finally:
+                os.close(fd)
     except (OSError, SourceError) as error:
         raise SourceError(f"Cannot read {file.id}: {_reason(error)}") from None
-    data = data[-MAX_FILE_BYTES:] if tail else data[:MAX_FILE_BYTES]
-    return data.decode("utf-8", "replace")
-
-
-def _read(directory: Directory, name: str, *, from_end: bool) -> tuple[bytes, int]:
-    """At most the cap plus one byte (the last cap bytes of a log) and the full size."""
-    if not from_end:
-        data, info = read_readable(directory, name, limit=MAX_FILE_BYTES + 1)
-        return data, max(info.st_size, len(data))
-    fd, info = open_readable(directory, name)
-    try:
-        if info.st_size > MAX_FILE_BYTES:
-            os.lseek(fd, info.st_size - MAX_FILE_BYTES, os.SEEK_SET)
-        chunks, remaining = [], MAX_FILE_BYTES
-        while remaining > 0 and (chunk := os.read(fd, remaining)):
-            chunks.append(chunk)
-            remaining -= len(chunk)
-        return b"".join(chunks), info.st_size
-    finally:
-        os.close(fd)
 
 
 def save_source_file(

@@ -121,10 +121,10 @@ class Source:
         return f"{self.id}:{relative}"
 
 
-def is_folder(entry: os.DirEntry[str]) -> bool:
-    """Whether a scanned entry is a folder itself (a link to one is not)."""
+def is_folder(entry: os.DirEntry[str], *, follow_links: bool = False) -> bool:
+    """Whether a scanned entry is a folder (a link to one only with `follow_links`)."""
     try:
-        return entry.is_dir(follow_symlinks=False)
+        return entry.is_dir(follow_symlinks=follow_links)
     except OSError:
         return False
 

@@ -130,12 +130,7 @@ def clamp_item(item: dict[str, Any], max_chars: int) -> dict[str, Any] | None:
     base: dict[str, Any] = {
         key: item[key] for key in ("id", "role", "historySequence") if key in item
     }
-    candidates: list[dict[str, Any]] = [
-        {**base, "text": OMITTED_TEXT},
-        base,
-        {"role": item.get("role")},
-    ]
-    for candidate in candidates:
+    for candidate in ({**base, "text": OMITTED_TEXT}, base, {"role": item.get("role")}):
         if json_len(candidate) <= max_chars:
             return candidate
     return None
@@ -198,9 +193,5 @@ def cut_middle(text: str, limit: int) -> str:
 def _strip_payload(call: Any) -> Any:
     if not isinstance(call, dict):
         return call
-    stripped = {**call, "input": OMITTED_PAYLOAD}
-    if "output" in stripped:
-        stripped["output"] = OMITTED_PAYLOAD
-    if "error" in stripped:
-        stripped["error"] = OMITTED_PAYLOAD
-    return stripped
+    results = {key: OMITTED_PAYLOAD for key in ("output", "error") if key in call}
+    return {**call, "input": OMITTED_PAYLOAD, **results}

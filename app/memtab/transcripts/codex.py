@@ -283,7 +283,10 @@ class CodexParser(RecordParser):
                 call.exit_code = exit_code
                 call.is_error = call.is_error or exit_code != 0
                 if call.output is None:
-                    call.output = as_str(payload.get("aggregated_output")) or _join_streams(payload)
+                    streams = (as_str(payload.get("stdout")), as_str(payload.get("stderr")))
+                    call.output = as_str(payload.get("aggregated_output")) or "\n".join(
+                        text for text in streams if text
+                    )
 
     def _message(
         self,
@@ -338,9 +341,3 @@ class CodexParser(RecordParser):
     def _on_release(self, event: TranscriptEvent) -> None:
         if not self._saw_turn_markers and event.role == "assistant" and not event.sidechain:
             event.completed_turn = bool(event.text) and not event.tool_calls
-
-
-def _join_streams(payload: dict[str, Any]) -> str:
-    return "\n".join(
-        text for text in (as_str(payload.get("stdout")), as_str(payload.get("stderr"))) if text
-    )

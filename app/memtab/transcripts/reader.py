@@ -256,11 +256,8 @@ def _content_span(line: bytes) -> tuple[int, int]:
 
 
 def _check_format(format: str | None) -> TranscriptFormat | None:
-    if format is None:
-        return None
-    for known in TRANSCRIPT_FORMATS:
-        if format == known:
-            return known
+    if format is None or format in TRANSCRIPT_FORMATS:
+        return format
     raise ValueError(f"unknown transcript format {format!r}; expected one of {TRANSCRIPT_FORMATS}")
 
 

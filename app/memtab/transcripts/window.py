@@ -244,13 +244,10 @@ class BudgetWindow:
             self._note_dropped_completed(entry)
 
     def _settle_dropped(self) -> None:
-        still_open: list[_Entry] = []
         for entry in self._dropped_open:
-            if self._open.may_complete(entry.event):
-                still_open.append(entry)
-            else:
+            if not self._open.may_complete(entry.event):
                 self._note_dropped_completed(entry)
-        self._dropped_open = still_open
+        self._dropped_open = [e for e in self._dropped_open if self._open.may_complete(e.event)]
 
     def _note_dropped_completed(self, entry: _Entry) -> None:
         newest = self._dropped_completed

@@ -39,6 +39,7 @@ from typing import NamedTuple
 from memtab.check.wording import is_example
 from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.polarity import (
+    DEONTIC_WORDS,
     IMPERATIVES,
     MAX_EXTRA,
     UNSURE,
@@ -46,9 +47,11 @@ from memtab.trust.polarity import (
     Rule,
     contrasted,
     guessed,
+    headed,
     maybe_verb,
     opposite,
     required_rule,
+    under_never_heading,
 )
 from memtab.trust.reading.amounts import AMOUNT, amount_groups, amount_key, amounts, same_amount
 from memtab.trust.reading.choices import PAIR, USING, choices, used
@@ -138,7 +141,7 @@ _TRIGGER_WORDS = frozenset(
      "bans", "prohibits", "disallows", "stay", "hold", "wants", "expects", "requires",
      "likes", "should", "shall", "ought", "has", "have", "need", "needs", "be",
      *TOOL_WORDS, *STYLE_WORDS,
-     "code", *IMPERATIVES, *LANGUAGES, *DAY_WORDS}
+     "code", *IMPERATIVES, *LANGUAGES, *DAY_WORDS, *DEONTIC_WORDS}
 )  # fmt: skip
 """What every sentence that claims something holds: a number, a code span or path
 (`_SIGNS`), always or never, a verb a rule starts with, or a tool's name — the other
@@ -151,7 +154,8 @@ _POLARITY_SHOWN = frozenset(
      "from", "stopped", "banned", "forbidden", "allowed", "required", "mandatory", "fine",
      "okay", "ok", "is", "are", "should", "requires", "wants", "expects", "likes", "insists",
      "forbids", "bans", "prohibits", "disallows", "nobody", "won't", "can't", "does",
-     "doesn't", "want", "feel", "free", "off-limits"}
+     "doesn't", "want", "feel", "free", "off-limits", "needn't", "need", "have", "shall",
+     "ought", "optional", "compulsory", "skip", "omit", "avoid", "forget", "shouldn't"}
 )  # fmt: skip
 """Words of how a rule is said or who does it, left out of what it is shown to be about."""
 
@@ -170,11 +174,15 @@ class Claim(NamedTuple):
 def claims_of(text: str) -> tuple[Claim, ...]:
     """Every claim of a memory's text, line by line (see the module doc)."""
     found: list[Claim] = []
+    forbidden = under_never_heading(text) if "#" in text else frozenset()
     for line in content_lines(text):
         if line.code:
             continue
-        read = _claims if _triggered(line.text) else _unlisted_rule
-        for sentence in statements(line.text):
+        said = statements(line.text)
+        if line.number in forbidden:  # "## Don'ts" over "- force-push to `main`"
+            said = tuple(headed(sentence) for sentence in said)
+        read = _claims if _triggered(" ".join(said)) else _unlisted_rule
+        for sentence in said:
             found += [claim._replace(line=line.number) for claim in read(sentence)]
     return tuple(found)
 
@@ -378,7 +386,7 @@ def group_keys(claim: Claim) -> tuple[str, ...]:
     stems = claim.key.split()
     if claim.kind == "always-never":  # met by what is done; when it holds is `opposite`'s
         stems = [stem for stem in stems if not stem.startswith(WHEN)]
-        if claim.value == "never":
+        if claim.value != "always":  # never, or optional: the narrower side
             return (" ".join(stems),)
     if claim.kind == "always-never" and claim.value == "always":
         # An `always` rule opposes a `never` rule of its action or a part of it.

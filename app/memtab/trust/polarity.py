@@ -12,6 +12,12 @@ can't both hold. A `never` rule narrower than its `always` ("Always run the test
 one said only at a time the other does not say (`when`: "If the change is docs-only,
 don't run the full suite", "Never amend after pushing" / "Amend before pushing").
 
+A rule may also excuse an action (`optional`: "you needn't X", "X is optional"), which
+opposes only an `always` that requires it, not one that allows it ("X is fine", `MAY`).
+Polarity is read from closed classes — modals, negators, the deontic adjectives and nouns,
+the verbs of not doing ("skip X": never X; "never skip X": always X) — and "don't B until
+A" is the requirement "A, then B", as "Run A before B" (`THEN`) is.
+
 The duplicates never join opposite rules (the same words, opposite meaning) and the
 contradictions report them (`claims`).
 """
@@ -24,11 +30,81 @@ from typing import Literal, NamedTuple
 
 from memtab.trust.words import STOP_WORDS, stems_of
 
-Polarity = Literal["always", "never"]
+Polarity = Literal["always", "never", "optional"]
 MAX_EXTRA = 3
 """An `always` rule says at most this many stems more than the `never` rule it opposes
 (a qualifier: "before asking for review"), else it is about something else."""
 
+_DEGREE = r"(?:(?:totally|perfectly|absolutely|strictly|completely|entirely|really|very|"
+_DEGREE += r"generally|always|still|now|also|quite|highly)\s++)?"
+_OBLIGED = r"(?:required|mandatory|obligatory|compulsory|necessary|essential|non-negotiable|"
+_OBLIGED += r"a\s+must|a\s+requirement)"
+_ALLOWED = r"(?:fine|ok|okay|allowed|permitted|acceptable|encouraged|welcome|preferred|"
+_ALLOWED += r"recommended|all\s+right|alright)"
+_FORBIDDEN = r"(?:forbidden|banned|prohibited|disallowed|discouraged|off-limits|off\s+limits|"
+_FORBIDDEN += r"frowned\s+upon|a\s+no-go|a\s+no\s+go|a\s+(?:hard|firm|big)\s+no|out\s+of\s+bounds|"
+_FORBIDDEN += r"off\s+the\s+table|taboo|verboten|unacceptable|pointless|not\s+done)"
+_EXCUSED_WORDS = r"(?:optional|unnecessary|needless|not\s+(?:required|mandatory|necessary|needed|"
+_EXCUSED_WORDS += r"obligatory|compulsory)|no\s+longer\s+(?:required|needed|necessary))"
+_IS = r"(?:is|are|'s|'re|remains?|stays?)\s++" + _DEGREE
+"""The deontic adjectives and nouns, each a closed class: what a statement says is
+required ("mandatory", "a must"), allowed ("fine", "welcome"), forbidden ("off the
+table", "a hard no") or excused ("optional"), as a predicate ("X is totally fine") or a
+label ("Mandatory: X", "X: optional")."""
+_UNDONE = r"(?:skip|omit|leave\s+out|neglect|forget\s+about)"
+"""The verbs whose object is not done ("Skip the hooks": never run them), beside the
+negative verbs `_NEVER` names (avoid, refrain from, steer clear of…)."""
+_UNDONE_VERB = re.compile(_UNDONE + r"\b|\b(?:avoid|refrain)\b", re.IGNORECASE)
+_NEGATOR = r"(?:never|don't|dont|do\s+not|must\s+not|mustn't|should\s+not|shouldn't)"
+_NEGATOR += r"\s++(?:ever\s++)?"
+DEONTIC_WORDS = frozenset(
+    {"may", "can", "shall", "shan", "ought", "needn", "need", "better", "compulsory", "obligatory",
+     "necessary", "essential", "requirement", "optional", "unnecessary", "needless", "pointless",
+     "table", "bounds", "limits", "frowned", "taboo", "verboten", "unacceptable", "welcome",
+     "recommended", "permitted", "skip", "omit", "neglect", "forget", "alone", "zero", "ban",
+     "prohibition", "moratorium", "go", "nobody", "free", "prefer", "until", "till"}
+)  # fmt: skip
+"""Words of the classes above a sentence stating a rule may hold and no other cue does
+(the claims read only sentences with a cue)."""
+_DOUBLE = re.compile(
+    r"\b" + _NEGATOR + r"(?:skip|omit|leave\s+out|forget(?:\s+to)?|neglect(?:\s+to)?|fail\s+to|"
+    r"avoid)\b",
+    re.IGNORECASE,
+)
+"""A negated verb of not doing ("Never skip the hooks", "Don't forget to bump…"): a rule
+to do it."""
+_EXCUSED = re.compile(
+    r"\b(?:need\s+not|needn't|(?:don't|doesn't|do\s+not|does\s+not|won't|will\s+not)\s+"
+    r"(?:have|need)\s+to|(?:there's\s+|there\s+is\s+)?no\s+need\s+to|"
+    r"(?:is|are)\s+not\s+(?:required|obliged)\s+to)\b|"
+    r"\b" + _IS + _EXCUSED_WORDS + r"\b|^" + _EXCUSED_WORDS + r"\s*+$",
+    re.IGNORECASE,
+)
+"""How English excuses an action — neither required nor forbidden: "need not", "you
+don't have to", "no need to", "X is optional" (or unnecessary, not required)."""
+_PRECONDITION = re.compile(
+    r"\b(?:until|till|before\s++(?=(?:the|a|an|its?|they|we|you|i|ci|all|every|both|"
+    r"someone|somebody)\b))",
+    re.IGNORECASE,
+)
+"""A time said as what must have happened first ("until the migration has run", "before
+the linters pass"), not as the occasion ("before pushing")."""
+_TIME = re.compile(r"\b(?:before|until|till|prior\s+to|after|once)\b", re.IGNORECASE)
+THEN = "~then:"
+"""The marker of a stem said after a rule's time word ("…before pushing": push): two
+rules whose times say other things are one rule with its roles swapped ("Don't push
+before running the tests" / "Run the tests before pushing"), not opposites."""
+_WISH = re.compile(r"\b(?:prefers?|wants?|expects?|likes?|requires?|insists?)\b", re.IGNORECASE)
+"""A cue that is a wish: what it wishes may be a rule not to."""
+_SUBORDINATE_BEFORE = re.compile(r"\b(?:when|if|whenever|unless|while|once)\b", re.IGNORECASE)
+"""A predicate said in a condition ("…when they are optional"): no rule of its own."""
+_ORDER = "~order"
+"""A `never` of an action before another ("Don't say done before the linters pass"):
+a requirement of the other first — it says when, not whether."""
+MAY = "~may"
+"""A rule that allows, not requires ("X is fine", "you may X"): opposes a `never`, not
+an `optional`."""
+_MAY = re.compile(r"\b(?:may|can|feel\s+free|free\s+to)\b|" + _ALLOWED + r"\b", re.IGNORECASE)
 _CLAUSE = re.compile(
     r";\s+|(?<!\s)\s++[—–]\s+|:\s+|\.\s+|,\s+(?:so|because|since|as|which|but)\s+|"
     r",\s+(?=(?:it|they|we|he|she)\s|(?:the|our|this|that)\s+[\w-]+\s+[a-z]+s\b)"
@@ -36,20 +112,26 @@ _CLAUSE = re.compile(
 # org rejects unsigned pushes"), is no part of the rule's action
 _NEVER = re.compile(
     r"\b(?:never|do\s+not|don't|dont|does\s+not|doesn't|must\s+not|mustn't|should\s+not|"
-    r"shouldn't|may\s+not|no\s+longer\s+allowed\s+to|refrain\s+from|steer\s+clear\s+of|"
+    r"shouldn't|may\s+not|shall\s+not|shan't|ought\s+not\s+to|(?:is|are|am)\s+not\s+to|"
+    r"(?:isn't|aren't|'re\s+not|'s\s+not)\s+to|(?:had|'d)\s+better\s+not|no\s+longer\s+allowed\s+to|refrain\s+from|steer\s+clear\s+of|"
     r"under\s+no\s+circumstances|at\s+no\s+point|"
-    r"(?:nobody|no\s+one|no-one)\s+(?:should|may|must|can|gets\s+to|is\s+allowed\s+to))\b|"
+    r"(?:nobody|no\s+one|no-one)\s+(?:should|may|must|can|gets\s+to|is\s+allowed\s+to|"
+    r"(?!(?:knows|remembers|understands|cares|seems|thinks|needs|wants|likes)\b)"
+    r"[a-z]{3,}(?<!s)s))\b|"
+    r"^(?:please\s+)?leave\s+(?=[^,;]*?\balone\b)|"
+    r"^(?:please\s+)?" + _UNDONE + r"\b|^(?:a\s+)?(?:ban|prohibition|moratorium)\s+on\b|"
+    r"\b" + _IS + _FORBIDDEN + r"\b|^(?:strictly\s+)?" + _FORBIDDEN + r"\b|"
     r"^(?:please\s+)?(?:avoid|stop)\b|"
     r"^(?:strictly\s+)?(?:forbidden|banned|prohibited|disallowed|off-limits|a\s+no-go)\b|"
     r"^not\s+(?=(?:in|on|for|from|at|to|during|inside|under|with)\b)|"
     r"\b(?:forbids|bans|prohibits|disallows|stay\s+away\s+from|hold\s+off\s+on)\b|"
     r"^(?:please\s+)?(?:leave|keep)\s+(?=[^,;]*?\bout\s+of\b)|"
     r"(?:^|\b(?:should|must|to|will|'ll|we|i|you|please|agents?|users?)\s+)"
-    r"(?:avoid|forgo|forego|eschew|shun|abstain\s+from)\b|"
+    r"(?:avoid|forgo|forego|eschew|shun|abstain\s+from|" + _UNDONE + r")\b|"
     r"^(?:please\s+)?(?:ban|forbid|prohibit|disallow)\b|"
     r"\b(?:user|users|team|we|i)\s+(?:dislikes?|hates?)\b|"
     r"(?:^|\b(?:should|must|to|will|'ll|please)\s+)(?:stop|quit|cease|give\s+up)\s+(?=\w+ing\b)|"
-    r"^no\b(?!\s+(?:longer|one|idea|need|matter|way|more|doubt)\b)|"
+    r"^(?:no|zero)\b(?!\s+(?:longer|one|idea|need|matter|way|more|doubt)\b)|"
     r"\b(?:won't|will\s+not|cannot|can't|(?:prefers?|would\s+rather|'d\s+rather)\s+not|"
     r"(?:isn't|aren't)\s+(?:allowed|permitted|ok|okay|acceptable)|unacceptable)\b|"
     r"\b(?:is|are)\s+(?:not\s+(?:allowed|permitted|ok|okay|acceptable)|forbidden|banned|"
@@ -73,10 +155,13 @@ _ALWAYS = re.compile(
     r"(?:you|we|i)\s+(?:should|ought\s+to|have\s+to|need\s+to)(?!\s*+(?:not|n't|never)\b)|"
     r"you\s+(?:may|can)(?!\s*+(?:not|n't|never)\b)|"
     r"(?:wants?|expects?|asks?)\s+(?:me|you|us|the\s+agent|the\s+assistant)\s+to|"
-    r"be\s+sure\s+to|every\s+(?:single\s+)?time|each\s+time|without\s+exception)\b|"
+    r"be\s+sure\s+to|every\s+(?:single\s+)?time|each\s+time|without\s+exception|"
+    r"(?:you|we|i|they)\s*+(?:are|am|'re|'m)\s+to|(?:you|we|i|they)\s+shall(?!\s*+not\b)|"
+    r"(?:you|we|i|they)\s+(?:had|'d)\s+better(?!\s*+not\b))\b|"
+    r"\b" + _IS + r"(?:" + _OBLIGED + "|" + _ALLOWED + r")\b|"
     r"\b(?:is|are)\s+(?:required|mandatory|fine|ok|okay|allowed|acceptable|encouraged)\b|"
     r"\b(?:it's|it\s+is)\s+(?:fine|ok|okay|allowed|acceptable)\s+to\b|"
-    r"^(?:please\s+)?do\s+(?!not\b)(?=[a-z])|^(?:required|mandatory)\b|"
+    r"^(?:please\s+)?do\s+(?!not\b)(?=[a-z])|^(?:required|mandatory)\b|^" + _OBLIGED + r"\s*+$|"
     r"^(?:fine|ok|okay|allowed|acceptable|encouraged|welcome|expected)\b",
     re.IGNORECASE,
 )
@@ -119,7 +204,9 @@ _NOT_A_THING = frozenset(
 _DOERS = frozenset(
     {"i", "we", "you", "they", "user", "users", "agent", "agents", "team", "everyone", "people",
      "nobody", "dev", "devs", "developers", "he", "she", "prefers", "wants", "that",
-     "claude", "gemini", "codex", "assistant"}
+     "claude", "gemini", "codex", "assistant", "contributor", "contributors", "maintainer",
+     "maintainers", "reviewer", "reviewers", "engineer", "engineers", "developer", "staff",
+     "anyone", "somebody", "someone", "bot", "bots", "human", "humans", "folks"}
 )  # fmt: skip
 """Who a rule's sentence says does it: no part of the action."""
 _AT_TIMES = re.compile(
@@ -176,7 +263,7 @@ _POLARITY_STEMS = frozenset(
     {"alway", "never", "ever", "don", "dont", "t", "must", "not", "do", "onto", "into", "upon",
      "anywher", "everywher", "whatsoev",
      "myself", "yourself", "ourselv", "themselv", "full", "whole", "entir", "complet",
-     "freeli", "regular", "routin", "religi", "make"}
+     "freeli", "regular", "routin", "religi", "make", "itself", "alon", "keep"}
 )  # fmt: skip
 """Stems of how a rule is said, not what it is about ("rebase onto main": on main; "banned
 anywhere": banned): who does it themselves, how much ("the full suite") or how often, and
@@ -244,28 +331,53 @@ def _rule(sentence: str, *, required: bool) -> Rule | None:
         said = _HAS_TO_GO.sub("must be removed", said)
     clauses = [c for c in _CLAUSE.split(said) if c.strip()]
     for index, written in enumerate(clauses):
-        clause = written
-        never, always = _NEVER.search(clause), _ALWAYS.search(clause)
-        if required and always is None:
-            always = _required(clause)
-        if never is not None and always is not None and never.start() < always.start():
-            # The negation scopes over what follows: "does not want me to X".
-            clause = clause[: always.start()] + " " + clause[always.end() :]
-            always = None
-        if (never is None) == (always is None):
+        polarity, cue, clause = _cue(written, required=required)
+        if cue is None:
             continue
-        cue = never or always
-        assert cue is not None
         action = _said_action(clause, cue)
         if index > 0 and (not action or _BARE.match(clause)):
             # "Committing generated files — don't", "Mocks: not in e2e tests"
             action |= _action(clauses[index - 1])
+        elif not action and len(clauses) > 1:
+            action = _action(clauses[1])  # a label's "Mandatory: two approvals…"
         if 2 <= _size(action) <= 8:
-            return Rule("never" if never else "always", action | _when(clause), clause.strip())
+            when = _when(clause) | _then(clause)
+            if polarity == "never" and _PRECONDITION.search(clause):
+                polarity, when = "always", when | {_ORDER}  # not B until A: A, then B
+            elif polarity == "always" and _MAY.search(cue.group(0)):
+                when |= {MAY}
+            return Rule(polarity, action | when, clause.strip())
         return None
     if required or _AT_TIMES.search(sentence):
         return None
     return _plain_rule(clauses, guess=False)
+
+
+def _cue(clause: str, *, required: bool) -> tuple[Polarity, re.Match[str] | None, str]:
+    """How a clause marks its rule: its polarity, the words that say it (None: no rule, or
+    two that disagree) and the clause, a negation's own words aside."""
+    if (double := _DOUBLE.search(clause)) is not None:
+        return "always", double, clause
+    excused = _EXCUSED.search(clause)
+    if excused is not None and not _SUBORDINATE_BEFORE.search(clause, 0, excused.start()):
+        return "optional", excused, clause
+    never, always = _NEVER.search(clause), _ALWAYS.search(clause)
+    if required and always is None:
+        always = _required(clause)
+    if never is not None and always is not None and never.start() < always.start():
+        # The negation scopes over what follows: "does not want me to X".
+        clause = clause[: always.start()] + " " + clause[always.end() :]
+        always = None
+    elif never is not None and always is not None and _MAY.search(always.group(0)):
+        if _UNDONE_VERB.search(never.group(0)):
+            return "optional", never, clause  # "It's OK to skip X": X is excused
+    elif never is not None and always is not None and _WISH.search(always.group(0)):
+        # A wish scopes over its negated content: "The user prefers that I never X".
+        clause = clause[: always.start()] + " " + clause[always.end() :]
+        never, always = _NEVER.search(clause), None
+    if (never is None) == (always is None):
+        return "always", None, clause
+    return ("never", never, clause) if never else ("always", always, clause)
 
 
 @functools.lru_cache(maxsize=16384)
@@ -298,7 +410,7 @@ def _plain_rule(clauses: list[str], *, guess: bool) -> Rule | None:
         else:
             continue
         if 2 <= _size(action) <= 8:
-            return Rule("always", action | _when(clause), clause.strip())
+            return Rule("always", action | _when(clause) | _then(clause), clause.strip())
         return None
     return None
 
@@ -319,9 +431,46 @@ def contrasted(sentence: str) -> Rule | None:
             return None
         action = _action(verb.group(0)) | _action(said.group(1))
         if 2 <= _size(action) <= 8:
-            return Rule("never", action | _when(clause), f"{verb.group(0)} {said.group(1)}")
+            when = _when(clause) | _then(clause)
+            return Rule("never", action | when, f"{verb.group(0)} {said.group(1)}")
         return None
     return None
+
+
+_NEVER_HEADING = re.compile(
+    r"^#{1,6}\s++(?:don'?ts|do\s+not|don't|never(?:\s+do)?|avoid|not\s+allowed|forbidden|"
+    r"banned|prohibited|off-limits)\b[^\w\n]*+$",
+    re.IGNORECASE,
+)
+"""A heading that is itself a prohibition ("## Don'ts", "### Not allowed"): what each
+line under it says to do, it says not to."""
+_HEADING = re.compile(r"^#{1,6}\s")
+
+
+def under_never_heading(text: str) -> frozenset[int]:
+    """The numbers (from 1) of the lines under a heading that is a prohibition, up to the
+    next heading."""
+    lines: set[int] = set()
+    under = False
+    for number, line in enumerate(text.splitlines(), 1):
+        if _HEADING.match(line):
+            under = _NEVER_HEADING.match(line.strip()) is not None
+        elif under:
+            lines.add(number)
+    return frozenset(lines)
+
+
+def headed(sentence: str) -> str:
+    """A sentence under a prohibition's heading as the rule it is ("vendoring
+    `node_modules`" → "Never vendoring `node_modules`"): a rule's verb or an -ing form,
+    saying no polarity of its own."""
+    verb = _VERB.match(sentence)
+    if verb is None or any(_cue(c, required=False)[1] for c in _CLAUSE.split(sentence)):
+        return sentence  # "- Don't X" under "## Don'ts" says its own
+    word = verb.group(1)
+    if _imperative(word) or (word.lower().endswith("ing") and _no_subject(sentence)):
+        return f"Never {sentence[:1].lower()}{sentence[1:]}"
+    return sentence
 
 
 def maybe_verb(sentence: str) -> bool:
@@ -399,9 +548,22 @@ def _held(never: frozenset[str], always: frozenset[str]) -> bool:
     return not (times and other_times and times != other_times)
 
 
+def _then(clause: str) -> frozenset[str]:
+    """`THEN` markers of what a clause's time word is said of."""
+    found = _TIME.search(clause)
+    if found is None:
+        return frozenset()
+    return frozenset(THEN + stem for stem in stems_of(clause[found.end() :]))
+
+
 def _when(clause: str) -> frozenset[str]:
     """When a clause's rule holds (`_WHEN`)."""
     return frozenset(marker for marker, said in _WHEN if said.search(clause))
+
+
+def _marked(action: frozenset[str], marker: str) -> frozenset[str]:
+    """An action's markers of one kind."""
+    return frozenset(stem for stem in action if stem.startswith(marker))
 
 
 def _plain(action: frozenset[str]) -> frozenset[str]:
@@ -526,11 +688,16 @@ def _action(text: str) -> frozenset[str]:
 
 def opposite(one: Rule, other: Rule) -> bool:
     """Whether two rules can't both hold (see the module doc)."""
-    if one.polarity == other.polarity:
-        return False
-    never, always = (one, other) if one.polarity == "never" else (other, one)
+    if one.polarity == other.polarity or "always" not in (one.polarity, other.polarity):
+        return False  # "don't X" and "you needn't X" both hold
+    never, always = (one, other) if other.polarity == "always" else (other, one)
+    if _ORDER in always.action or (never.polarity == "optional" and MAY in always.action):
+        return False  # "X is fine" and "X is optional" both hold
     if not _held(never.action, always.action):
         return False
+    then, other_then = _marked(never.action, THEN), _marked(always.action, THEN)
+    if then and other_then and not then & other_then:
+        return False  # "Don't push before running the tests" / "Run the tests before pushing"
     unsure = {m.removeprefix(UNSURE) for m in always.action if m.startswith(UNSURE)}
     if not unsure <= never.action:
         return False  # "Answer…" is a rule only against "Never answer…"

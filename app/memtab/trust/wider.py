@@ -147,7 +147,7 @@ def opposed_rules(one: Side, other: Side, shared: int = 1) -> tuple[Rule, Rule] 
     Y", "don't say done before the linters pass") is no opposite of "always Y"."""
     for mine in one.rules:
         for theirs in other.rules:
-            never = mine if mine.polarity == "never" else theirs
+            never = mine if mine.polarity != "always" else theirs
             if (
                 mine.polarity != theirs.polarity
                 and len((mine.action - POLARITIES) & theirs.action) >= shared

@@ -353,6 +353,8 @@ WORKED_OUT = {
     27: "7af823b6a918bcac",
     28: "7af823b6a918bcac",
     29: "7af823b6a918bcac",
+    30: "cda28db08f100b07",
+    31: "5ef61158d0d8293e",
 }
 """What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
 `per_file.CACHE_VERSION`."""
@@ -407,6 +409,8 @@ DECIDED = {
     27: "46ed436308f4b482",
     28: "46ed436308f4b482",
     29: "c8b81d791ddc55a5",
+    30: "c8b81d791ddc55a5",
+    31: "c8b81d791ddc55a5",
 }
 """What the duplicates decide over the seeded duplicates (`_decided`), digested, by
 `per_file.CACHE_VERSION`: the kept pair searches and statement groups are keyed by the files'

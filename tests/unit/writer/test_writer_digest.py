@@ -12,9 +12,9 @@ import pytest
 from memtab.writer.job.run import load_writer_events
 from memtab.writer.offline.answers import facts_in, stands_alone
 from memtab.writer.offline.directives import directives_in
-from memtab.writer.offline.extract import TranscriptDigest, extract_findings, goal_in
+from memtab.writer.offline.extract import TranscriptDigest, extract_findings
 from memtab.writer.offline.findings import WorkflowTool
-from memtab.writer.offline.notes import DECISIONS, GOAL, plan_notes
+from memtab.writer.offline.notes import DECISIONS, DIRECTIVES, GOAL, plan_notes
 from memtab.writer.offline.shell.commands import is_worth_keeping, tool_program
 
 from .events import answer, bash, calls, tool, user
@@ -111,69 +111,13 @@ def test_a_sub_agent_report_is_read_where_the_parent_receives_it() -> None:
     ]
 
 
-# --- the user's goal ---------------------------------------------------------------------
+# --- the whole transcript ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("message", "goal"),
-    [
-        ("Implement spotter-gqc", "Implement spotter-gqc."),
-        # A goal typed in another language is not kept: in the sessions tuned on, every
-        # one was a problem report, a role, a link or a chore (a plan's title still is).
-        ("Ajoute un mode sombre à la page des réglages. Utilise les variables CSS.", None),
-        (
-            "<command-message>fix</command-message><command-name>/fix</command-name>"
-            "<command-args>make the importer skip broken rows</command-args>",
-            "Make the importer skip broken rows.",
-        ),
-        ("Can you explain how decorators work?", None),
-        # What went wrong, or pasted feedback: why the session began, not a goal to keep.
-        ("GA4の設定が間違えているようです。 G-081QKVSS83 が正しいIDなのですが", None),
-        ("Additional feedback: If the prompt contains newline characters, they break it.", None),
-        ("A ordem dos exercícios em programas não está acontecendo nada.", None),
-        ("<task-notification><result>done</result></task-notification>", None),
-        # Not a task of its own: a role, a link, a heading, or what follows it (real
-        # sessions of 135yshr/meow).
-        ("あなたは Hugo / SEO / 静的サイト生成に詳しいエンジニアです。 目的は…", None),
-        ("https://github.com/135yshr/meow/pull/64 コードレビューで指摘がありました。", None),
-        ("## 追加対応: GitHub Pages の sitemap.xml Content-Type 問題への対策", None),
-        ("所有権確認のためにサイトに以下のメタタグを追加してください。 <meta …>", None),
-        ("Implement the following plan:", None),
-        # A first sentence that describes rather than asks, or a bare slash command (real
-        # sessions of entireio/cli).
-        ("Right now, if we detect a session conflict, we display a warning at hook level.", None),
-        ("I'm rebasing my single commit onto another branch.", None),
-        ("When I'm in a fork branch, and I do git push then refs are put to the fork.", None),
-        ("/workflows:review", None),
-        ("設定画面にダークモードを追加してください。", None),
-        ("Faça a sincronia dessa branch com a main.", None),
-        (
-            "Implement the following plan:\n\n# Plano: Adaptar telas do FitToday\n\n## Context",
-            "carry out the plan “Plano: Adaptar telas do FitToday”.",
-        ),
-        # Claude Code's hand-over of a plan made in plan mode: the plan's title is the goal.
-        (
-            "Implement the following plan:\n\n# Plan: Add `to_bytes` built-in function\n\n"
-            "## Files to modify\n- runtime/meowrt/builtins.go",
-            "carry out the plan “Plan: Add `to_bytes` built-in function”.",
-        ),
-        ("ok", None),
-        # A chore that names nothing (135yshr/meow, tuned-on: the first words after /commit).
-        ("create pr", None),
-        ("Implement spotter-gqc", "Implement spotter-gqc."),
-    ],
-)
-def test_the_goal_is_the_first_sentence_of_the_first_message(
-    message: str, goal: str | None
-) -> None:
-    found = goal_in(message)
-    assert (found.split(": ", 1)[1] if found else None) == goal
-
-
-def test_the_goal_of_a_long_session_is_kept_from_its_very_start(tmp_path: Path) -> None:
+def test_a_rule_the_user_gave_at_the_start_of_a_long_session_is_kept(tmp_path: Path) -> None:
     """The model's window keeps the newest 80,000 characters; the digest reads it all."""
     path = tmp_path / "session.jsonl"
-    records = [_claude_user("u0", "Migrate the billing service to Postgres 16.")]
+    records = [_claude_user("u0", "Never push to main directly.")]
     for n in range(400):
         records += _claude_bash(n, f"pytest tests/unit -q -k case{n % 3}", "x" * 400)
     path.write_text("\n".join(json.dumps(record) for record in records) + "\n")
@@ -181,10 +125,8 @@ def test_the_goal_of_a_long_session_is_kept_from_its_very_start(tmp_path: Path) 
     events = load_writer_events(path, observe=digest.add)
     assert events.budget.trimmed_count < events.budget.original_count  # the window lost the start…
     notes = plan_notes("", digest.findings())
-    goals = [note.text for note in notes if note.section == GOAL]
-    assert goals == [  # … the digest did not
-        "Goal of this session, as the user put it: Migrate the billing service to Postgres 16."
-    ]
+    rules = [note.text for note in notes if note.section == DIRECTIVES]
+    assert rules == ["Never push to main directly."]  # … the digest did not
 
 
 def _claude_user(uuid: str, text: str) -> dict[str, object]:
@@ -268,7 +210,7 @@ def test_a_pasted_document_is_not_the_users_directive() -> None:
     assert directives_in(typed) == ["Always run `make bootstrap` first."]
 
 
-def test_goals_reach_the_notes_and_answers_to_questions_do_not() -> None:
+def test_neither_the_first_message_nor_answers_to_questions_are_notes() -> None:
     output = 'User has answered your questions: "Which port should the API use?"="8080".'
     options = [{"label": "8080"}, {"label": "3000"}]
     question = {"questions": [{"question": "Which port should the API use?", "options": options}]}
@@ -281,4 +223,4 @@ def test_goals_reach_the_notes_and_answers_to_questions_do_not() -> None:
     ]
     sections = {note.section: note.text for note in plan_notes("", extract_findings(events))}
     assert DECISIONS not in sections  # the answers were the structural notes least often right
-    assert sections[GOAL].endswith("Add a health endpoint to the API.")
+    assert GOAL not in sections  # the session's goal: what it did, not what the next one needs

@@ -1,13 +1,11 @@
 """English rules from real lines of sessions tuned on (tests/fixtures/shared/claude-code:
 FSM1/cipher-box, Safecast/safecast-map-MCP): a rule the user states with a modal about its
-subject ("… should always go to …", "… should not be updated ever"); a first message that
-only moves between branches is no goal."""
+subject ("… should always go to …", "… should not be updated ever")."""
 
 from __future__ import annotations
 
 from memtab.writer.offline.answers import facts_in
 from memtab.writer.offline.directives import directives_in
-from memtab.writer.offline.extract import goal_in
 
 
 def test_a_rule_said_with_should_always_or_never_is_a_directive() -> None:
@@ -26,14 +24,6 @@ def test_a_rule_said_with_should_always_or_never_is_a_directive() -> None:
     assert directives_in("The build should pass now.") == []
     assert directives_in("Should we always rebuild the index?") == []
     assert directives_in("It should never have failed there.") == []
-
-
-def test_a_goal_that_only_moves_between_branches_is_housekeeping() -> None:
-    # cipher-box: several sessions open this way, then do unrelated work
-    assert goal_in("ok lets get back to main") is None
-    assert goal_in("switch to the phase 12 branch") is None
-    assert goal_in("Let's get back to main and pull in the latest.") is None
-    assert goal_in("Let's get the main page to load faster.") is not None
 
 
 def test_what_the_code_does_currently_is_the_state_of_the_moment() -> None:

@@ -112,7 +112,7 @@ def test_a_korean_session_gets_what_its_structure_shows() -> None:
             ),
         ]
     )
-    assert found.goal is None and found.directives == []
+    assert found.directives == []
     assert [command.command for command in found.commands] == ["uv run ruff check ."]
     assert found.findings == [
         '`session_injection_stats` row access — uses `row["metadata"]` and `row["phase"]` '
@@ -227,17 +227,6 @@ def test_a_memory_saved_in_a_language_no_session_checked_is_not_written() -> Non
     japanese = chinese.replace(_ZH, "小さな版の更新ではポップアップを出さず、`new` の印を付ける。")
     write = tool("Write", {"file_path": f"{_MEOW_MEMORY}feedback_popup.md", "content": japanese})
     assert extract_findings([calls(write)]).directives != []
-
-
-def test_a_plan_titled_in_a_language_no_session_checked_gives_no_goal() -> None:
-    found = extract_findings(
-        [
-            user("Implement the following plan:\n\n# 悬浮球显示新版本标志\n\n## Context\n\n" + _ZH),
-            *[bash(f"pnpm test --run {n}") for n in range(12)],
-            calls(tool("Edit", {"file_path": "src/a.ts", "old_string": "a", "new_string": "b"})),
-        ]
-    )
-    assert found.goal is None
 
 
 _SAVED_JA = (

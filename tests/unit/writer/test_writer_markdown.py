@@ -10,7 +10,7 @@ from __future__ import annotations
 from memtab.transcripts.events import TranscriptToolCall
 from memtab.writer.offline.answers import facts_in
 from memtab.writer.offline.directives import directives_in, human_text, looks_pasted
-from memtab.writer.offline.extract import command_a_bash_agent_ran, goal_in
+from memtab.writer.offline.extract import command_a_bash_agent_ran
 
 FACT = "The integration tests require `OPENAI_API_KEY` and `ANTHROPIC_API_KEY`."
 
@@ -42,14 +42,6 @@ def test_comments_in_a_code_block_are_no_headings_of_a_pasted_document() -> None
 def test_an_answers_fenced_block_holds_no_fact() -> None:
     assert facts_in(f"Done. {FACT}") == [FACT]
     assert facts_in(f"Done.\n~~~\n{FACT}\n~~~\n") == []
-
-
-def test_a_handed_plans_title_is_its_headings_text() -> None:
-    plan = "Implement the following plan:\n\n# Plan: Add the `to_bytes` built-in ##\n\n## Context"
-    assert (
-        goal_in(plan)
-        == "Goal of this session: carry out the plan “Plan: Add the `to_bytes` built-in”."
-    )
 
 
 def test_a_bash_agents_command_in_a_tilde_fence() -> None:

@@ -173,15 +173,7 @@ def claude_recall(
     unrecallable = [
         _never(topic, identify, NO_DESCRIPTION) for topic in candidates if not topic.description
     ]
-    unrecallable += [
-        _never(
-            topic,
-            identify,
-            f"Older than the newest {RECALL_CANDIDATES} topic files: "
-            "Claude Code never shows it to its model",
-        )
-        for topic in older
-    ]
+    unrecallable += [_never(topic, identify, _TOO_OLD) for topic in older]
     recall = AgentRecall(
         agent="claude",
         how=HOW,
@@ -192,15 +184,16 @@ def claude_recall(
     return recall, unrecallable
 
 
+_TOO_OLD = (
+    f"Older than the newest {RECALL_CANDIDATES} topic files: Claude Code never shows it to its "
+    "model"
+)
+
+
 def _missed_reason(topic: Topic, in_view: bool, listed: Judgement, body: Judgement) -> str | None:
     """Why a topic holding the prompt's words is not picked; None when it holds none."""
     if not in_view:
-        if listed.score <= 0:
-            return None
-        return (
-            f"Older than the newest {RECALL_CANDIDATES} topic files: Claude Code never shows "
-            "it to its model"
-        )
+        return _TOO_OLD if listed.score > 0 else None
     if listed.score > 0:
         if topic.topic_type in CONSERVATIVE_TYPES and len(listed.matched) < 2:
             return (

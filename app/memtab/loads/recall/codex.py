@@ -89,7 +89,10 @@ def codex_recall(
                 identify,
                 f"Its search of {REGISTRY} for {', '.join(judgement.matched)} finds "
                 f"lines {section.first}–{section.last}",
-            ).replaced(rank=rank, first_line=section.first, last_line=section.last)
+                rank=rank,
+                first_line=section.first,
+                last_line=section.last,
+            )
         )
     for index in found:
         for name in sections[index].pointed():
@@ -120,31 +123,21 @@ def _opened(
         name = names[index]
         if not texts[name]:
             continue
-        kind = "skill" if name.startswith("skills/") else "rollout"
-        if position < OPENED:
-            files.append(
-                _record(
-                    root / name,
-                    name,
-                    kind,
-                    "recalled",
-                    judged[index],
-                    identify,
-                    f"{REGISTRY}'s section for the prompt points to it",
-                ).replaced(rank=start_rank + position)
+        taken = position < OPENED
+        files.append(
+            _record(
+                root / name,
+                name,
+                "skill" if name.startswith("skills/") else "rollout",
+                "recalled" if taken else "missed",
+                judged[index],
+                identify,
+                f"{REGISTRY}'s section for the prompt points to it"
+                if taken
+                else f"{REGISTRY} points to it, but Codex opens only the {OPENED} that fit best",
+                rank=start_rank + position if taken else None,
             )
-        else:
-            files.append(
-                _record(
-                    root / name,
-                    name,
-                    kind,
-                    "missed",
-                    judged[index],
-                    identify,
-                    f"{REGISTRY} points to it, but Codex opens only the {OPENED} that fit best",
-                )
-            )
+        )
     bodies = judge(prompt, [Fields.of((texts[name], 1.0)) for name in others])
     for name, judgement in zip(others, bodies, strict=True):
         if holds(judgement):
@@ -175,17 +168,20 @@ def _past_cut(
     judgement = judge(prompt, [Fields.of((hidden, 1.0))])[0]
     if judgement.score <= 0:
         return []
-    record = _record(
-        path,
-        SUMMARY_NAME,
-        "summary",
-        "missed",
-        judgement,
-        identify,
-        f"Lines {cut}–{last} hold the prompt's words, but Codex reads at most "
-        f"{SUMMARY_TOKEN_LIMIT:,} tokens of {SUMMARY_NAME}: they are cut",
-    )
-    return [record.replaced(first_line=cut, last_line=last)]
+    return [
+        _record(
+            path,
+            SUMMARY_NAME,
+            "summary",
+            "missed",
+            judgement,
+            identify,
+            f"Lines {cut}–{last} hold the prompt's words, but Codex reads at most "
+            f"{SUMMARY_TOKEN_LIMIT:,} tokens of {SUMMARY_NAME}: they are cut",
+            first_line=cut,
+            last_line=last,
+        )
+    ]
 
 
 def _record(
@@ -196,7 +192,9 @@ def _record(
     judgement: Judgement,
     identify: Identify,
     reason: str,
+    **lines: int | None,
 ) -> RecallFile:
+    """`rank`, `first_line`, `last_line` in `lines` where they apply."""
     return RecallFile(
         name=name,
         kind=kind,
@@ -204,5 +202,6 @@ def _record(
         score=judgement.score,
         matched=judgement.matched,
         reason=reason,
+        **lines,  # type: ignore[arg-type]
         **named(path, identify),
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memtab.loads.claude import auto_memory_folder
-from memtab.loads.engine import FileIds, compute_loads, working_directory
+from memtab.loads.engine import FileIds, compute_loads, is_removed, working_directory
 from memtab.loads.kept import KeptHeads
 from memtab.loads.recall.claude import claude_recall
 from memtab.loads.recall.codex import codex_recall
@@ -21,7 +21,6 @@ from memtab.sources.discovery import agent_directory, discover
 from memtab.store.home import Home
 from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.registry import Registry, load_registry
-from memtab.store.xum_locks import workspace_removed
 
 
 def compute_recall(
@@ -70,24 +69,16 @@ def compute_recall(
             recall, unrecallable = claude_recall(
                 words, agent_loads, memory, context.env or {}, identify, kept.topics
             )
-            results.append(recall)
-            never += unrecallable
         elif agent_loads.agent == "codex":
             codex_root = agent_directory(context, "codex")
-            results.append(codex_recall(words, agent_loads, codex_root, identify))
+            recall, unrecallable = codex_recall(words, agent_loads, codex_root, identify), []
         elif agent_loads.agent == "gemini":
             recall, unrecallable = gemini_recall(words, agent_loads, identify)
-            results.append(recall)
-            never += unrecallable
         else:
-            removed = workspace is not None and any(
-                workspace_removed(home, ws) for ws in {workspace.id, workspace.notebook_id}
-            )
-            recall, unrecallable = xum_recall(
-                words, agent_loads, ScopeView(home, workspace), removed=removed, heads=kept
-            )
-            results.append(recall)
-            never += unrecallable
+            view, removed = ScopeView(home, workspace), is_removed(home, workspace)
+            recall, unrecallable = xum_recall(words, agent_loads, view, removed=removed, heads=kept)
+        results.append(recall)
+        never += unrecallable
     return Recall(
         prompt=prompt,
         agents=tuple(results),

@@ -80,7 +80,13 @@ def xum_recall(
     listed = index_notes(view, removed=removed, kept=heads)
     judgements = judge(
         prompt,
-        [Fields.of((_path_words(f.path), 1.0), (f.description, 1.0)) for f in listed],
+        [
+            Fields.of(
+                (str(f.path).removesuffix(".md").replace("/", " ").replace("-", " "), 1.0),
+                (f.description, 1.0),
+            )
+            for f in listed
+        ],
     )
     order = ranked(judgements)
     kept: list[int] = []

@@ -73,42 +73,16 @@ def secret_scan_texts(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys((text, bare, barer)))
 
 
-HARNESS_TAGS = (
-    "bash-input",
-    "bash-stdout",
-    "bash-stderr",
-    "bash-exit-code",
-    "local-command-stdout",
-    "local-command-stderr",
-    "local-command-caveat",
-    "command-name",
-    "command-message",
-    "command-args",
-    "task-notification",
-    "agent-message",
-    "teammate-message",
-    "cross-session-message",
-    "remote-review",
-    "slack-ping",
-    "slack-tag-message",
-    "tick",
-    "fetched-web-content",
-    "untrusted-widget-state",
-    "coordinator-relay",
-    "artifact-type-instructions",
-    "cowritten-artifact-html",
-    "artifact-file-content",
-    "artifact-origin-notes",
-    "artifact-stored-declaration",
-    "channel",
-    "system-reminder",
-    "function-results",
-    "tool-use-error",
-    "sandbox-violations",
-    "persisted-output",
-    "total-tokens",
-    "user-prompt-submit-hook",
-)
+_HARNESS_TAGS = """
+    bash-input bash-stdout bash-stderr bash-exit-code local-command-stdout local-command-stderr
+    local-command-caveat command-name command-message command-args task-notification
+    agent-message teammate-message cross-session-message remote-review slack-ping
+    slack-tag-message tick fetched-web-content untrusted-widget-state coordinator-relay
+    artifact-type-instructions cowritten-artifact-html artifact-file-content
+    artifact-origin-notes artifact-stored-declaration channel system-reminder function-results
+    tool-use-error sandbox-violations persisted-output total-tokens user-prompt-submit-hook
+"""
+HARNESS_TAGS = tuple(_HARNESS_TAGS.split())
 """The tags of Claude Code's harness whose lookalikes it neutralizes (`-` for `-` or `_`)."""
 
 _OPENER = re.compile("[<\u2039\u02c2\u1438\u2329\u276c\u276e\u27e8\u3008\ufe64\uff1c]")

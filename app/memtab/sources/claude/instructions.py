@@ -37,38 +37,11 @@ _PATHS_KEY = re.compile(r"(?m)^paths\s*:")
 _IMPORT = re.compile(r"(?:^|\s)@((?:[^\s\\]|\\ )+)")
 _CODE_SPAN = re.compile(r"`[^`]*`")
 _RELATIVE_IMPORT = re.compile(r"[A-Za-z0-9._-]")
-_TEXT_SUFFIXES = frozenset(
-    [
-        ".md",
-        ".markdown",
-        ".txt",
-        ".text",
-        ".rst",
-        ".adoc",
-        ".json",
-        ".yaml",
-        ".yml",
-        ".toml",
-        ".ini",
-        ".cfg",
-        ".conf",
-        ".xml",
-        ".csv",
-        ".py",
-        ".js",
-        ".ts",
-        ".tsx",
-        ".jsx",
-        ".sh",
-        ".go",
-        ".rs",
-        ".java",
-        ".rb",
-        ".sql",
-        ".html",
-        ".css",
-    ]
-)
+_TEXT_SUFFIX_WORDS = """
+    .md .markdown .txt .text .rst .adoc .json .yaml .yml .toml .ini .cfg .conf .xml .csv
+    .py .js .ts .tsx .jsx .sh .go .rs .java .rb .sql .html .css
+"""
+_TEXT_SUFFIXES = frozenset(_TEXT_SUFFIX_WORDS.split())
 
 
 @dataclass(frozen=True)

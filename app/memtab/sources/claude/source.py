@@ -20,7 +20,14 @@ from memtab.sources.claude.memory_dir import (
     read_only_mounts,
 )
 from memtab.sources.claude.settings import auto_memory_setting, user_auto_memory_directory
-from memtab.sources.model import AgentFolder, Layout, Source, folder_sources, linked_root_reason
+from memtab.sources.model import (
+    AgentFolder,
+    Layout,
+    Source,
+    folder_sources,
+    is_folder,
+    linked_root_reason,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -180,7 +187,7 @@ def probe_filesystem(name: str, root: Path = Path("/")) -> list[str]:
         budget -= 1
         try:
             with os.scandir(directory) as iterator:
-                names = sorted(e.name for e in iterator if _is_directory(e))
+                names = sorted(e.name for e in iterator if is_folder(e, follow_links=True))
         except OSError:
             continue
         for entry in reversed(names):  # the stack pops them in sorted order
@@ -190,13 +197,6 @@ def probe_filesystem(name: str, root: Path = Path("/")) -> list[str]:
             elif rest.startswith(encoded + "-"):
                 pending.append((directory / entry, rest[len(encoded) + 1 :]))
     return sorted(found)
-
-
-def _is_directory(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir()
-    except OSError:
-        return False
 
 
 def claude_sources(
@@ -231,7 +231,7 @@ def claude_sources(
     index = KnownPaths(known)
     try:
         with os.scandir(root / "projects") as iterator:
-            names = sorted(e.name for e in iterator if _is_directory(e))
+            names = sorted(e.name for e in iterator if is_folder(e, follow_links=True))
     except OSError:
         return sources, projects
     not_read = (

@@ -230,10 +230,6 @@ def canonical(path: str) -> str | None:
         return os.path.join(real, *reversed(missing))
 
 
-def _is_subpath(parent: str, child: str) -> bool:
-    return child == parent or child.startswith(parent.rstrip("/") + "/")
-
-
 class _Allowed:
     """The roots and files a patch of `kind` may write (raw and with links resolved)."""
 
@@ -253,7 +249,9 @@ class _Allowed:
     def resolve(self, target: str) -> str | None:
         """Where `target` really is if a patch of this kind may write it, else None."""
         resolved = canonical(target)
-        if resolved is None or not any(_is_subpath(root, resolved) for root in self.roots):
+        if resolved is None or not any(
+            resolved == root or resolved.startswith(root.rstrip("/") + "/") for root in self.roots
+        ):
             return None
         if not (self.document_allowed(target) and self.document_allowed(resolved)):
             return None

@@ -189,7 +189,11 @@ class SettingsReader:
         threshold = _first(merged, _truncate_threshold)
         return GeminiSettings(
             context_names=context_names(names, self.env),
-            boundary_markers=_markers(markers, self.env),
+            boundary_markers=(
+                tuple(expand_variables(m, self.env) for m in markers if isinstance(m, str))
+                if isinstance(markers, list)
+                else (".git",)
+            ),
             import_format="flat" if fmt == "flat" else "tree",
             auto_memory=auto is True,
             folder_trust=self.folder_trust,
@@ -263,12 +267,6 @@ def context_names(raw: Any, env: Mapping[str, str] | None = None) -> tuple[str, 
         if trimmed:
             names.append(os.path.normpath(trimmed))
     return tuple(dict.fromkeys([*names, DEFAULT_CONTEXT_NAME]))
-
-
-def _markers(raw: Any, env: Mapping[str, str]) -> tuple[str, ...]:
-    if not isinstance(raw, list):
-        return (".git",)
-    return tuple(expand_variables(m, env) for m in raw if isinstance(m, str))
 
 
 def _same(one: Path, other: Path) -> bool:

@@ -104,7 +104,7 @@ from memtab.trust.duplicates.statements import (
     wrapped_lines,
 )
 from memtab.trust.memories import MemoryEngine, anew, place_of, where_in_words
-from memtab.trust.polarity import rule_of
+from memtab.trust.polarity import headed, rule_of, under_never_heading
 from memtab.trust.words import ContentLine, content_lines, sentence_stems, statements
 
 REWORDED_SIMILARITY = 0.36
@@ -133,6 +133,7 @@ def note_words(document: Document) -> NoteWords:
     own = own_name(document)
     lines = content_lines(document.text)
     wrapped = wrapped_lines(lines, text_lines(document.text))
+    forbidden = under_never_heading(document.text) if "#" in document.text else frozenset()
     for line in lines:
         if line.code:
             stems |= sentence_stems(line.text)
@@ -140,7 +141,7 @@ def note_words(document: Document) -> NoteWords:
         said_here = statements(line.text)
         for index, sentence in enumerate(said_here):
             said = sentence_stems(sentence if own is None else own.sub(" ", sentence))
-            rule = rule_of(sentence)
+            rule = rule_of(headed(sentence) if line.number in forbidden else sentence)
             if rule is not None:  # "Never rebase…" is no "Always rebase…"
                 # "Never X without Y" requires Y: it says what "Always X with Y" says
                 required = rule.polarity == "never" and required_by(sentence) is not None

@@ -20,7 +20,7 @@ from memtab.trust.polarity import Rule, opposed, other_subjects, rule_of
 from memtab.trust.specifics import different_specifics
 from memtab.trust.words import IRREGULAR, content_lines, sentence_stems, statements, stems_of
 
-POLARITY = {"always": "\0always", "never": "\0never"}
+POLARITY = {"always": "\0always", "never": "\0never", "optional": "\0optional"}
 """What a rule's stems hold of its polarity (no word stems so)."""
 POLARITIES = frozenset(POLARITY.values())
 

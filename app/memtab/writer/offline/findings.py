@@ -69,7 +69,7 @@ class WorkingCommand:
     kind: str | None = None
 
 
-OriginKind = Literal["goal", "directive", "finding", "command", "tool", "fix"]
+OriginKind = Literal["directive", "finding", "command", "tool", "fix"]
 
 
 @dataclass
@@ -80,9 +80,6 @@ class Findings:
     commands: list[WorkingCommand] = field(default_factory=list)
     solved_problems: list[SolvedProblem] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)
-    goal: str | None = None
-    """What the user set out to do, from their first message (kept when the session did
-    project work)."""
     tools: list[WorkflowTool] = field(default_factory=list)
     origins: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict, compare=False)
     """The message ids each finding was drawn from, by kind and key (docs/formats.md §20.1)."""
@@ -94,10 +91,5 @@ class Findings:
     @property
     def empty(self) -> bool:
         return not (
-            self.directives
-            or self.commands
-            or self.solved_problems
-            or self.findings
-            or self.goal
-            or self.tools
+            self.directives or self.commands or self.solved_problems or self.findings or self.tools
         )

@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # lazy: the writer's engine (~1.4 MiB, ~140 ms) with its firs
     from memtab.writer.offline.findings import Findings, OriginKind, WorkflowTool, WorkingCommand
     from memtab.writer.offline.solved_problems import SolvedProblem
 
-GOAL = "Goal"
+GOAL = "Goal"  # no longer written; a suggestion older versions queued still applies
 DIRECTIVES = "Directives"
 DECISIONS = "Decisions"
 COMMANDS = "Commands that work"
@@ -28,7 +28,7 @@ MAX_NOTE_CHARS = 500  # a suggestion's limit too (`suggestions.MAX_TEXT_CHARS`)
 # harvest has no count limit, only a confidence floor; a 200 MB session found ~100).
 MAX_NOTES_PER_RUN = 20
 # Surest first: what the user said, then what a command proved, then what the agent said.
-_SUREST_FIRST = (DIRECTIVES, DECISIONS, GOAL, SOLVED_PROBLEMS, COMMANDS, FINDINGS)
+_SUREST_FIRST = (DIRECTIVES, DECISIONS, SOLVED_PROBLEMS, COMMANDS, FINDINGS)
 
 NEW_FILE_HEADER = (
     "---\n"
@@ -162,8 +162,6 @@ def plan_notes(existing: str, findings: Findings) -> list[Note]:
         if all(note.text != other.text for other in planned):
             planned.append(replace(note, message_ids=findings.origin_of(kind, key)))
 
-    if findings.goal and not known.has_words(findings.goal):
-        add(Note(GOAL, findings.goal), "goal", findings.goal)
     for directive in findings.directives:
         if not known.has_words(directive):
             add(Note(DIRECTIVES, directive), "directive", directive)
