@@ -31,6 +31,7 @@ from typing import Any
 
 from tests.quality.trust_homes import HALVES, LaidOut, lay_out
 from tests.quality.trust_matching import Loc, Matcher
+from tests.quality.trust_stages import missed_stages, stage_lines
 
 
 def _ratio(found: int, total: int) -> float:
@@ -355,9 +356,12 @@ def model_env(url: str | None, model: str) -> dict[str, str]:
     return {"MEMTAB_PROVIDER": "openai", "MEMTAB_BASE_URL": url, "MEMTAB_MODEL": model}
 
 
-def scorecard(half: str, model: dict[str, str] | None = None) -> dict[str, Any]:
+def scorecard(
+    half: str, model: dict[str, str] | None = None, *, stages: bool = False
+) -> dict[str, Any]:
     """Lay the half out in a scratch folder, run every engine on it, score each (`model`: the
-    environment naming the person's model, `model_env`: the model judges; none: offline)."""
+    environment naming the person's model, `model_env`: the model judges; none: offline;
+    `stages`: where each labelled pair missed fell, `trust_stages`)."""
     with tempfile.TemporaryDirectory(prefix=f"trust-{half}-") as folder:
         laid = replace(lay_out(half, Path(folder)), model=model or {})
         matcher = Matcher(laid)
@@ -377,6 +381,8 @@ def scorecard(half: str, model: dict[str, str] | None = None) -> dict[str, Any]:
         ]
         card["imports"] = score_imports(matcher, listings)
         card["recall"] = score_recall(laid)
+        if stages:
+            card["stages"] = missed_stages(laid, matcher, card)
         return card
 
 
@@ -405,6 +411,10 @@ def print_card(card: dict[str, Any], details: bool) -> None:
             print(f"  {engine}: {card[f'{engine}Judged']}")
     for engine, measure, shown, met in verdicts(card):
         print(f"    {'ok  ' if met else 'MISS'} {engine} {measure}: {shown}")
+    if "stages" in card:
+        print("  where the labelled pairs missed fell:")
+        for engine in ("contradictions", "duplicates"):
+            print("\n".join(stage_lines(engine, card["stages"][engine]["byKind"])))
     if not details:
         return
     if card["half"] != "tune":
@@ -417,6 +427,9 @@ def print_card(card: dict[str, Any], details: bool) -> None:
             for row in part.get(label, []):
                 print(f"  {engine} {label}: {row}")
     print(f"  imports missed: {' '.join(imports['missed'])}")
+    for engine, found in card.get("stages", {}).items():
+        for item, stage in found["items"].items():
+            print(f"  {engine} stage {item}: {stage}")
     for row in recall["cases"]:
         mark = "ok  " if row["plausible"] else "MISS"
         picked, expect = row["picked"], row["expect"]
@@ -437,8 +450,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--model", default="local", help="the model's name at --model-url (default: local)"
     )
+    parser.add_argument(
+        "--stages",
+        action="store_true",
+        help="where each labelled contradiction and duplicate pair missed fell in the "
+        "pipeline, as counts by stage (no text, no file names; --details: by item)",
+    )
     args = parser.parse_args(argv)
-    card = scorecard(args.half, model_env(args.model_url, args.model))
+    card = scorecard(args.half, model_env(args.model_url, args.model), stages=args.stages)
     if args.json:
         print(json.dumps(card, indent=1))
     else:
