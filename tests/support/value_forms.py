@@ -175,6 +175,9 @@ CASES: tuple[Case, ...] = (
          "- Vitest maxWorkers is 2.", N, SAME),
     Case("branch", "- The default branch is `main`.",
          "| repo setting | value |\n|---|---|\n| default branch | `main` |", N, SAME),
+    # A table naming a row twice lists pairs (an endpoint's methods), not one value a thing.
+    Case("setting", "| endpoint | method |\n|---|---|\n| /users | GET |\n| /users | POST |",
+         "| endpoint | method | timeout |\n|---|---|---|\n| /users | DELETE | 30s |", N, SAME),
     Case("branch", "- `DEPLOY_BRANCH=production`", "- The docs branch is `gh-pages`.", N, SAME),
     Case("host", "- `DATABASE_HOST=db.internal`", "- `CACHE_HOST=redis.internal`", N, SAME),
     Case("host", "| env | API host |\n|---|---|\n| staging | api.staging.shop.dev |",

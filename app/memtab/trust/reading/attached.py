@@ -127,6 +127,7 @@ def structured(text: str) -> Iterator[tuple[int, Attached]]:
     lines = text_lines(text)
     kinds = classify(lines)
     header: list[str] | None = None
+    rows: list[tuple[int, list[str]]] = []
     sections: list[tuple[int, str]] = []
     listed_at: int | None = None  # a list's indent: what is under it is no one thing
     before = ""
@@ -146,11 +147,26 @@ def structured(text: str) -> Iterator[tuple[int, Attached]]:
             if header is None:
                 header = cells
             elif not _SEPARATOR.match(stripped):
-                yield from ((number, found) for found in _row(header, cells))
+                rows.append((number, cells))
             continue
-        header = None
+        if header is not None:
+            yield from _table(header, rows)
+        header, rows = None, []
         if stripped and kind.kind is not LineKind.FENCE:
             before = stripped
+    if header is not None:
+        yield from _table(header, rows)
+
+
+def _table(
+    header: Sequence[str], rows: Sequence[tuple[int, list[str]]]
+) -> Iterator[tuple[int, Attached]]:
+    """Each value of a table keyed by its first column: a table naming one row twice
+    ("| /users | GET |", "| /users | POST |") lists pairs, not one value a thing."""
+    names = [cells[0].lower() for _, cells in rows]
+    if len(set(names)) == len(names):
+        for number, cells in rows:
+            yield from ((number, found) for found in _row(header, cells))
 
 
 def _config_line(
