@@ -113,3 +113,31 @@ CASES: tuple[Case, ...] = (
     _pair("- Never skip CI.", "- Skip CI for docs-only commits.", N),
 )
 """25 pairs whose object is said two ways, then 20 near misses."""
+
+AFTER: tuple[Case, ...] = (
+    _pair("- Never hard-code the API base URL.", "- Always hardcode the API base URL in tests."),
+    _pair("- Don't rewrite the git history of main.", "- Rewriting main's git history is fine."),
+    _pair("- Never run the test suite in parallel.", "- Always run the testsuite in parallel."),
+    _pair(
+        "- Don't write inline styles in the templates.",
+        "- Always write in-line styles in the templates.",
+    ),
+    _pair("- Never auto-format the generated SQL.", "- Always autoformat the generated SQL."),
+    _pair("- Don't bump dependencies by hand.", "- Dependency bumps are always done by hand."),
+    _pair("- Never squash-merge release PRs.", "- Always squash merge release PRs."),
+    _pair("- Don't use the MySQL client directly.", "- Always use the mysql client directly."),
+    _pair(
+        "- Never check in the node_modules folder.", "- Always check the node modules folder in."
+    ),
+    _pair("- Don't hot-patch production servers.", "- Hotpatch production servers when paged."),
+    _pair("- Never hard-code the API base URL.", "- Always hardcode the test fixtures' dates.", N),
+    _pair(
+        "- Don't rewrite the git history of main.",
+        "- Always rewrite the commit messages of WIP branches.",
+        N,
+    ),
+    _pair("- Never run the test suite in parallel.", "- Always run the linters in parallel.", N),
+    _pair("- Never auto-format the generated SQL.", "- Always auto-format the Python code.", N),
+    _pair("- Don't use the MySQL client directly.", "- Always use the Redis client directly.", N),
+)
+"""10 pairs and 5 near misses written after the change, never tuned on."""

@@ -9,7 +9,7 @@ import pytest
 from memtab.trust.claims import Claim, contradict, group_keys
 from memtab.trust.words import compounds_alike, compounds_once
 from support import contradiction_voices
-from support.object_pairs import CASES
+from support.object_pairs import AFTER, CASES
 
 NOT_READ = {
     "- Avoid amending pushed commits.",
@@ -83,3 +83,21 @@ def test_a_word_that_only_looks_like_two_others_joined_is_kept_apart() -> None:
     assert compounds_alike(never, always) == (never, always)
     assert compounds_once(frozenset({"pre", "commit", "precommit"})) == {"precommit"}
     assert not contradict(_rule("forc push", "never"), _rule("fork push", "always"))
+
+
+AFTER_NOT_READ = {
+    "- Don't rewrite the git history of main.",
+    "- Never auto-format the generated SQL.",
+    "- Never check in the node_modules folder.",
+    "- Don't hot-patch production servers.",
+}
+"""The batch written after: a possessive is its own mark ("main's"), a prefix of one
+consonant ("auto") and a name with an underscore ("node_modules") are not read as a
+compound's part, and a rule said "when paged" is not read."""
+
+
+def test_the_batch_written_after_is_found_as_it_was_and_its_near_misses_not() -> None:
+    found = contradiction_voices.found(AFTER)
+    assert contradiction_voices.wrong_of_kind(
+        AFTER, found, "always-never", frozenset(AFTER_NOT_READ)
+    ) == ([], [])
