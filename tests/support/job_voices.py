@@ -87,7 +87,7 @@ CASES: tuple[Case, ...] = (
     Case("job", "- Errors are tracked in GlitchTip.", "- Uptime is tracked in Gatus.", N, SAME),
     Case("job", "- Our task runner is `poe`.", "- Our task runner is `poe` (see pyproject).", N,
          SAME),
-)
+)  # fmt: skip
 
 AFTER: tuple[Case, ...] = ()
 """A batch written after the change, never tuned on (reported apart)."""
