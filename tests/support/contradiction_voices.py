@@ -343,3 +343,13 @@ def each_kind(
         assert wrong_of_kind(cases, found, kind, frozenset(unread)) == ([], [])
 
     return found_once, test
+
+
+def read_wrong(cases: tuple[Case, ...], joined: dict[int, bool]) -> tuple[list[str], list[str]]:
+    """The first notes of `cases`' contradictions not found (sorted) and of their near
+    misses found (`found`'s `joined`): ([], []) when every one is read right."""
+    missed = sorted(
+        c.one for n, c in enumerate(cases) if c.expected == "contradiction" and not joined[n]
+    )
+    flagged = [c.one for n, c in enumerate(cases) if c.expected == "neither" and joined[n]]
+    return missed, flagged

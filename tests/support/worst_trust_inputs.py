@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from support.worst_shapes import F, M, S, Worst
+from support.worst_shapes import F, M, S, Worst, X
 
 TRUST_READING: dict[str, Worst] = {
     "memtab.trust.reading.choices:_CHOSEN_FIRST[0]": F("", "use a", "!"),
@@ -135,4 +135,22 @@ TRUST_READING: dict[str, Worst] = {
     "memtab.trust.reading.versions:_SUBJECT": M("the", " ", "x"),
     "memtab.trust.reading.versions:_UNIT_AFTER": M("", " ", "1"),
     "memtab.trust.reading.versions:_VERSION": F("", "Node "),
+    "memtab.trust.reading.versions:_CHANGED_TO": F("", "Node bumped "),
+    "memtab.trust.reading.attached:ASSIGNMENT": M("a=", "a "),
+    "memtab.trust.reading.attached:_ADDRESS": M("", "a.", "!"),
+    "memtab.trust.reading.attached:_EXAMPLE": S("", "e."),
+    "memtab.trust.reading.attached:_FROM": M("FROM ", "a", " !"),
+    "memtab.trust.reading.attached:_IMAGE": M("", "a/", "!"),
+    "memtab.trust.reading.attached:_JOINS": F("", "_a"),
+    "memtab.trust.reading.attached:_LISTED": M("", "a", " !"),
+    "memtab.trust.reading.attached:_OPENS": M("", "a", " !"),
+    "memtab.trust.reading.attached:_PINNED": F("", ".nvmrc "),
+    "memtab.trust.reading.attached:_PLACEHOLDER": M("<", "a"),
+    "memtab.trust.reading.attached:_PORT_VALUE": M("", "a.", "!"),
+    "memtab.trust.reading.attached:_SAID": F("", "a_a is "),
+    "memtab.trust.reading.attached:_SECTION": M("[", "a", "!"),
+    "memtab.trust.reading.attached:_SEPARATOR": M("|", "---|", "x"),
+    "memtab.trust.reading.attached:_SETTING_NAME": X("", "a", "!"),
+    "memtab.trust.reading.attached:_SPAN": F("`", "a"),
+    "memtab.trust.reading.attached:_VERSION_VALUE": M("", "1.", "!"),
 }

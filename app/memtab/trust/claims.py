@@ -54,10 +54,12 @@ from memtab.trust.polarity import (
     under_never_heading,
 )
 from memtab.trust.reading.amounts import AMOUNT, amount_groups, amount_key, amounts, same_amount
+from memtab.trust.reading.attached import claimed, said, structured
 from memtab.trust.reading.choices import PAIR, USING, choices, used
 from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, named, same_count
 from memtab.trust.reading.ports import port_key, ports, same_service
 from memtab.trust.reading.schedules import same_schedule
+from memtab.trust.reading.scopes import SCOPE_STEMS, scope_of
 from memtab.trust.reading.settings import same_setting, setting_key, settings
 from memtab.trust.reading.styles import (
     STYLE,
@@ -67,7 +69,7 @@ from memtab.trust.reading.styles import (
     styles,
 )
 from memtab.trust.reading.tools import OLD_PART, TOOL_WORDS, moved_tools, tells_change, tools
-from memtab.trust.reading.versions import same_use, version_key, versions
+from memtab.trust.reading.versions import same_use, version_key, versions, versions_differ
 from memtab.trust.values import value_of
 from memtab.trust.words import content_lines, statements, stems_of
 
@@ -101,6 +103,10 @@ _REQUIRED = re.compile(
 )
 """A requirement that a thing be removed or changed ("The legacy cron must be removed", "X
 has to go"): a rule (`trust.polarity`), not a telling that it is gone."""
+_HOW_GIVEN = SCOPE_STEMS | {
+    "set", "default", "configur", "file", "valu", "say", "read", "pin", "hold", "live", "run"
+}  # fmt: skip
+"""Stems of how or where a sentence gives a value in code, not whose it is."""
 _PLACE_PREPOSITIONS = frozenset({"in", "under", "inside"})
 _DETERMINERS = frozenset({"the", "a", "an", "our", "your", "its", "their"})
 _DETERMINERS = frozenset({"the", "a", "an", "our", "your", "its", "their"})
@@ -174,6 +180,8 @@ class Claim(NamedTuple):
 def claims_of(text: str) -> tuple[Claim, ...]:
     """Every claim of a memory's text, line by line (see the module doc)."""
     found: list[Claim] = []
+    if "|" in text or "```" in text or "~~~" in text:  # a table's or a config fence's
+        found += [Claim(n, *c) for n, attached in structured(text) for c in claimed(attached)]
     forbidden = under_never_heading(text) if "#" in text else frozenset()
     for line in content_lines(text):
         if line.code:
@@ -182,9 +190,20 @@ def claims_of(text: str) -> tuple[Claim, ...]:
         if line.number in forbidden:  # "## Don'ts" over "- force-push to `main`"
             said = tuple(headed(sentence) for sentence in said)
         read = _claims if _triggered(" ".join(said)) else _unlisted_rule
-        for sentence in said:
+        for sentence in _examples_joined(said):
             found += [claim._replace(line=line.number) for claim in read(sentence)]
     return tuple(found)
+
+
+def _examples_joined(sentences: tuple[str, ...]) -> list[str]:
+    """A line's sentences, one ending on "e.g." or "i.e." joined to its example."""
+    joined: list[str] = []
+    for sentence in sentences:
+        if joined and joined[-1].endswith(("e.g.", "i.e.")):
+            joined[-1] += " " + sentence
+        else:
+            joined.append(sentence)
+    return joined
 
 
 @functools.lru_cache(maxsize=8192)
@@ -296,6 +315,15 @@ def _facts(number: int, sentence: str) -> list[Claim]:
         Claim(number, "setting", setting_key(setting), setting.value, setting.name)
         for setting in settings(sentence)
     ]
+    if not _hedged(sentence) and _CONDITIONS.search(sentence) is None:
+        # What a span assigns (`API_PORT=8000`), where the sentence says it holds.
+        # What a sentence gives in code, where it holds and what else it names ("`X=4`
+        # for the importer", "in the ESLint config": whose).
+        rest = _SPAN.sub(" ", sentence)
+        where = scope_of(rest)
+        whose = " ".join(sorted({s for s in stems_of(rest) if s not in _HOW_GIVEN}))
+        for attached in said(sentence):
+            found += [Claim(number, *c) for c in claimed(attached, where, whose)]
     return found
 
 
@@ -465,9 +493,7 @@ def contradict(one: Claim, other: Claim) -> bool:
     if not same_thing(one, other):
         return False
     if one.kind == "version":
-        left, right = one.value.split("."), other.value.split(".")
-        shared = min(len(left), len(right))
-        return left[:shared] != right[:shared]
+        return versions_differ(one.value, other.value)
     if one.kind == "tool":
         a, b = one.value, other.value
         if a.startswith("not:") and b.startswith("not:"):

@@ -45,7 +45,14 @@ def value_of(sentence: str) -> tuple[str, str] | None:
         value, rest = hosts[0].lower().rstrip("."), WEB_ADDRESS.sub(" ", plain)
     else:
         value, rest = numbers[0], _NUMBER.sub(" ", plain)
-    frame = sorted({s for s in stems_of(rest) if s not in _BEING})
-    if not (1 if spans or hosts else 2) <= len(frame) <= MAX_FRAME:
+    frame = frame_of(rest, number=not (spans or hosts))
+    return None if frame is None else (frame, value)
+
+
+def frame_of(thing: str, *, number: bool) -> str | None:
+    """The frame of the words a value is said of (a key's `_` as a space), or None for
+    more than `MAX_FRAME` stems, or none — or one, for a number ("3 retries")."""
+    frame = sorted({s for s in stems_of(thing.replace("_", " ")) if s not in _BEING})
+    if not (2 if number else 1) <= len(frame) <= MAX_FRAME:
         return None
-    return " ".join(frame), value
+    return " ".join(frame)

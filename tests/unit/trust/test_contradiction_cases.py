@@ -17,7 +17,6 @@ from support.seeded_memories import memory
 
 NOT_READ = {
     "| job | tool |\n|---|---|\n| types | mypy |\n| lint | ruff |",
-    "| service | port |\n|---|---|\n| api | 4000 |\n| web | 4001 |",
     "Mailpit's web UI is on http://localhost:8025.",
     "## Local services\n\n- MinIO: 9000\n- the console: 9001",
     "- Elasticsearch (docker): 9200",
@@ -26,11 +25,12 @@ NOT_READ = {
     "## Config\n\n- file: `config/app.toml`",
     "Seed the database: `rake db:seed`.",
 }
-"""Cases' first notes whose contradiction is not found, and why: a table's cells are no
-sentence; "Mailpit's web UI" may be a part of Mailpit or all of it; a label and a bare
-number ("MinIO: 9000") may be any count; "storybook → `pnpm storybook`" tells a change;
-what a heading says of the lines under it is not read into them; "The database is seeded
-by `bin/seed`" says the command in the passive."""
+"""Cases' first notes whose contradiction is not found, and why: a table's cells under a
+header naming what its rows are ("job") are no one thing's; "Mailpit's web UI" may be a
+part of Mailpit or all of it; a label and a bare number ("MinIO: 9000") may be any count;
+"storybook → `pnpm storybook`" tells a change; what a heading says of the lines under it
+is not read into them; "The database is seeded by `bin/seed`" says the command in the
+passive."""
 KINDS = sorted({case.kind for case in CASES})
 
 

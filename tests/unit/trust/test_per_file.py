@@ -355,6 +355,8 @@ WORKED_OUT = {
     29: "7af823b6a918bcac",
     30: "cda28db08f100b07",
     31: "5ef61158d0d8293e",
+    32: "a69a16f7750e2c5a",
+    33: "a69a16f7750e2c5a",
 }
 """What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
 `per_file.CACHE_VERSION`."""
@@ -411,6 +413,8 @@ DECIDED = {
     29: "c8b81d791ddc55a5",
     30: "c8b81d791ddc55a5",
     31: "c8b81d791ddc55a5",
+    32: "c8b81d791ddc55a5",
+    33: "c8b81d791ddc55a5",
 }
 """What the duplicates decide over the seeded duplicates (`_decided`), digested, by
 `per_file.CACHE_VERSION`: the kept pair searches and statement groups are keyed by the files'

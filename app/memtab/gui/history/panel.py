@@ -65,8 +65,7 @@ class HistoryPanel(QWidget):
         self._client: JobClient | None = None  # made with the first read
 
         self.title = ElidedLabel(NO_FILE, self, min_width=0)
-        self.note = WrappedLabel("", self)
-        mute(self.note)
+        self.note = mute(WrappedLabel("", self))
         # Who is never cut ("Anot…" named nobody); Change, the longest, gives way first.
         self.versions = RowList(
             ["When", "Who", "Change", "Size"], "Versions", self, stretch=2, whole=(0, 1)

@@ -54,8 +54,7 @@ from memtab.gui.toolkit.dialog_layout import (
     button_box,
     fit_to_screen,
     fit_to_title,
-    give_mnemonics,
-    small_dialog,
+    message_box,
     stack_when_narrow,
 )
 from memtab.gui.toolkit.row_list import RowList, tree_rows
@@ -299,16 +298,16 @@ class RunsDialog(QDialog):
 
     def confirm_revert(self, run: RunEntry) -> bool:
         """Ask before reverting (a seam for tests)."""
-        box = QMessageBox(QMessageBox.Icon.Question, "Revert this run", "", parent=self)
-        small_dialog(box)
-        box.setText("Restore every file this run changed to what it held before?")
-        box.setInformativeText(
+        box, (revert, _) = message_box(
+            self,
+            QMessageBox.Icon.Question,
+            "Revert this run",
+            "Restore every file this run changed to what it held before?",
             "A file changed after the run is left alone; you will see which and why. "
-            "The revert is recorded too: each file's history can restore what it replaced."
+            "The revert is recorded too: each file's history can restore what it replaced.",
+            [("Revert", QMessageBox.ButtonRole.AcceptRole), QMessageBox.StandardButton.Cancel],
+            default=0,
         )
-        revert = box.addButton("Revert", QMessageBox.ButtonRole.AcceptRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        give_mnemonics(box)
         box.exec()
         return box.clickedButton() is revert
 

@@ -35,7 +35,7 @@ from memtab.components.settings.agents_view import (
 )
 from memtab.components.settings.jobs import AgentServerLook, agent_server_registrations
 from memtab.gui.tasks.jobs import JobService, Lane
-from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
+from memtab.gui.toolkit.dialog_layout import message_box
 from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.gui.toolkit.widgets import named, vbox
 from memtab.store.home import Home
@@ -56,9 +56,7 @@ class AgentServerBox(QGroupBox):
         self.setObjectName("agentServerSettings")
         self._home = home
         self._env = dict(env)
-        intro = QLabel(SERVER_INTRO, self)
-        intro.setWordWrap(True)
-        mute(intro)
+        intro = mute(QLabel(SERVER_INTRO, self), wrap=True)
         self.refusal = QLabel("", self)  # a demo home's: why it changes no agent's files
         self.refusal.setObjectName("agentServerRefusal")
         self.refusal.setWordWrap(True)
@@ -86,10 +84,8 @@ class AgentServerBox(QGroupBox):
             self.lines.append(line)
             self.buttons.append(button)
         grid.setColumnStretch(0, 1)
-        self.warm_line = named(QLabel(LOOKING, self), "agentServerWarm")
-        self.warm_line.setWordWrap(True)
+        self.warm_line = mute(named(QLabel(LOOKING, self), "agentServerWarm"), wrap=True)
         self.warm_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        mute(self.warm_line)
         self.result = named(QLabel("", self), "agentServerResult")
         self.result.setWordWrap(True)
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -157,20 +153,17 @@ class AgentServerBox(QGroupBox):
 def confirm_install(parent: QWidget, question: InstallQuestion) -> bool:
     """Ask before Install changes an agent's files; True to go ahead (Enter installs,
     Escape cancels)."""
-    box = QMessageBox(parent)
-    small_dialog(box)
-    box.setIcon(QMessageBox.Icon.Question)
-    box.setWindowTitle(question.title)
-    box.setText(question.text)
-    box.setInformativeText(question.informative)
+    box, (confirm, _) = message_box(
+        parent,
+        QMessageBox.Icon.Question,
+        question.title,
+        question.text,
+        question.informative,
+        [(question.confirm, QMessageBox.ButtonRole.AcceptRole), QMessageBox.StandardButton.Cancel],
+        default=0,
+    )
     box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     for label in box.findChildren(QLabel):  # long paths and commands never widen it
         label.setWordWrap(True)
-    confirm = box.addButton(question.confirm, QMessageBox.ButtonRole.AcceptRole)
-    cancel = box.addButton(QMessageBox.StandardButton.Cancel)
-    box.setDefaultButton(confirm)
-    box.setEscapeButton(cancel)
-    give_mnemonics(box)
-    fit_to_title(box)
     box.exec()
     return box.clickedButton() is confirm

@@ -74,9 +74,7 @@ from memtab.gui.toolkit import dialog_layout
 from memtab.gui.toolkit.dialog_layout import (
     button_box,
     fit_to_screen,
-    fit_to_title,
-    give_mnemonics,
-    small_dialog,
+    message_box,
 )
 from memtab.gui.toolkit.screen_room import room_on
 from memtab.gui.toolkit.style import Accent, accent_text, mute
@@ -241,17 +239,15 @@ class SourcesSettingsBox(QGroupBox):
             path.setToolTip(path_tip(agent))
             check.toggled.connect(path.setEnabled)
             path.setEnabled(settings.enabled)
-            looked = QLabel(LOOKING if home is not None else "", self)
-            looked.setWordWrap(True)
-            mute(looked)
+            looked = mute(QLabel(LOOKING if home is not None else "", self), wrap=True)
             grid.addWidget(check, 2 * row, 0)
             grid.addWidget(path, 2 * row, 1)
             grid.addWidget(looked, 2 * row + 1, 1)
             self.enabled[agent], self.paths[agent], self.looked[agent] = check, path, looked
         isolated = home is not None and load_home_overrides(home).isolated
-        self.note = QLabel(sources_note(self._stored.problems, isolated=isolated), self)
-        self.note.setWordWrap(True)
-        mute(self.note)
+        self.note = mute(
+            QLabel(sources_note(self._stored.problems, isolated=isolated), self), wrap=True
+        )
         self.note.setVisible(bool(self.note.text()))
         grid.addWidget(self.note, 2 * len(OTHER_AGENTS), 0, 1, 2)
         if home is not None:
@@ -451,18 +447,14 @@ def confirm_key_host(parent: QWidget, typed_for: str, host: str, action: str) ->
     """Ask before a key typed for origin `typed_for` goes to origin `host` (`action`:
     "Send" or "Save"); True to go ahead."""
     question = key_question(typed_for, host, action)
-    box = QMessageBox(parent)
-    small_dialog(box)
-    box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle("Use the key for another host?")
-    box.setText(question.text)
-    box.setInformativeText(question.informative)
-    confirm = box.addButton(question.confirm, QMessageBox.ButtonRole.AcceptRole)
-    cancel = box.addButton(QMessageBox.StandardButton.Cancel)
-    box.setDefaultButton(cancel)
-    box.setEscapeButton(cancel)
-    give_mnemonics(box)
-    fit_to_title(box)
+    box, (confirm, _) = message_box(
+        parent,
+        QMessageBox.Icon.Warning,
+        "Use the key for another host?",
+        question.text,
+        question.informative,
+        [(question.confirm, QMessageBox.ButtonRole.AcceptRole), QMessageBox.StandardButton.Cancel],
+    )
     box.exec()
     return box.clickedButton() is confirm
 
@@ -520,10 +512,9 @@ class SettingsDialog(QDialog):
         self.forget_key.setToolTip("Remove the key saved for this provider and host on Save")
         self.forget_key.clicked.connect(self._on_forget_key_clicked)
         key_row = hbox((self.api_key, 1), self.forget_key)
-        self.key_note = named(WrappedLabel("", self), "keyNote")
+        self.key_note = mute(named(WrappedLabel("", self), "keyNote"))
         # Room for the longest note: a shown dialog does not grow when the text does.
         self.key_note.setMinimumHeight(self.key_note.fontMetrics().lineSpacing() * 4)
-        mute(self.key_note)
         self.test_button = named(QPushButton(TEST_LABEL, self), "testConnection")
         self.test_button.setToolTip(
             "Send one small request with the values above (saved or not) and say how it went"
@@ -564,8 +555,7 @@ class SettingsDialog(QDialog):
         self.error = named(WrappedLabel("", self), "settingsError")
         self.error.setStyleSheet("color: #c0392b;")
         self.error.hide()
-        self.location = ElidedLabel(f"Stored in {settings_path(self._env)}", self)
-        mute(self.location)
+        self.location = mute(ElidedLabel(f"Stored in {settings_path(self._env)}", self))
 
         buttons = button_box(
             self, QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel

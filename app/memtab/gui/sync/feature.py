@@ -50,7 +50,7 @@ from memtab.gui.context import StatusNotices, WindowContext, WindowShell
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.clock import QT_CLOCK, GuiClock
-from memtab.gui.toolkit.dialog_layout import fit_to_title, give_mnemonics, small_dialog
+from memtab.gui.toolkit.dialog_layout import answer_later, message_box
 from memtab.sync.repository.layout import SyncPaths
 
 
@@ -284,31 +284,23 @@ def ask_unsent(
 ) -> QMessageBox:
     """Ask Sync now / Quit anyway / Cancel; `answer` is called once with the choice
     (closing the box is Cancel). Returns the open box."""
-    box = QMessageBox(parent)
-    box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle("Changes not sent")
-    box.setWindowModality(Qt.WindowModality.WindowModal)
-    small_dialog(box)
-    box.setText(text)
-    box.setInformativeText(detail)
-    sync = box.addButton("&Sync now", QMessageBox.ButtonRole.AcceptRole)
-    quit_anyway = box.addButton("&Quit anyway", QMessageBox.ButtonRole.DestructiveRole)
-    cancel = box.addButton(QMessageBox.StandardButton.Cancel)
-    give_mnemonics(box)
-    box.setDefaultButton(sync)
-    box.setEscapeButton(cancel)
-    fit_to_title(box)
-
-    def finished(_result: int) -> None:
-        clicked = box.clickedButton()
-        box.deleteLater()
-        if clicked is sync:
-            answer(UnsentChoice.SYNC)
-        else:
-            answer(UnsentChoice.QUIT if clicked is quit_anyway else UnsentChoice.CANCEL)
-
-    box.finished.connect(finished)
-    box.open()
+    role = QMessageBox.ButtonRole
+    box, buttons = message_box(
+        parent,
+        QMessageBox.Icon.Warning,
+        "Changes not sent",
+        text,
+        detail,
+        [
+            ("&Sync now", role.AcceptRole),
+            ("&Quit anyway", role.DestructiveRole),
+            QMessageBox.StandardButton.Cancel,
+        ],
+        default=0,
+        window_modal=True,
+    )
+    answers = (UnsentChoice.SYNC, UnsentChoice.QUIT, UnsentChoice.CANCEL)
+    answer_later(box, buttons, lambda index: answer(answers[index]))  # closed: -1, Cancel
     return box
 
 

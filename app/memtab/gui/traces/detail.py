@@ -85,8 +85,7 @@ class LongTextView(QWidget):
         if monospace:
             self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
 
-        self._more_label = QLabel(self)
-        mute(self._more_label)
+        self._more_label = mute(QLabel(self))
         self.more_button = QPushButton("Show all", self)
         self.more_button.setAccessibleName(f"Show all of {accessible_name}")
         self.more_button.clicked.connect(self.show_all)
@@ -281,8 +280,7 @@ class AttemptPage(QWidget):
             self._on_tool_table_current_row_changed
         )
         self.tool_table.setVisible(bool(calls))
-        no_calls = QLabel("No tool calls in this attempt.", self)
-        mute(no_calls)
+        no_calls = mute(QLabel("No tool calls in this attempt.", self))
         no_calls.setVisible(not calls)
 
         self.call_view = LongTextView("Selected tool call", self)
@@ -352,8 +350,7 @@ class RawJsonView(QWidget):
         """Empty until `load`."""
         super().__init__(parent)
         self._text = ""
-        self.info = ElidedLabel("", self)  # the dump's path: as long as the home's
-        mute(self.info)
+        self.info = mute(ElidedLabel("", self))  # the dump's path: as long as the home's
         self.copy_button = QPushButton("Copy", self)
         self.copy_button.setAccessibleName("Copy raw JSON")
         self.copy_button.setToolTip("Copy the whole file to the clipboard")
@@ -412,13 +409,12 @@ class TraceDetailView(QWidget):
         self._dump_pages: list[QWidget] = []  # the pages made for the dump shown
 
         self.stack = QStackedWidget(self)
-        self.placeholder = QLabel("Select a trace dump to see why the run failed.", self)
+        self.placeholder = mute(
+            QLabel("Select a trace dump to see why the run failed.", self), wrap=True
+        )
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.placeholder.setWordWrap(True)
-        mute(self.placeholder)
-        self.loading = QLabel("Opening…", self)
+        self.loading = mute(QLabel("Opening…", self))
         self.loading.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        mute(self.loading)
         self._loading_timer = qtimer(self, self._on_loading_timer_timeout, LOADING_DELAY_MS)
 
         content = QWidget(self)
@@ -427,8 +423,7 @@ class TraceDetailView(QWidget):
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.memory_view = LongTextView("Existing memory", content, monospace=False)
         self.memory_view.set_placeholder("The memory file was empty when the run started.")
-        self.events_summary = ElidedLabel("", content)
-        mute(self.events_summary)
+        self.events_summary = mute(ElidedLabel("", content))
         self.events = Inspector("Events", content)
         events_page = QWidget(content)
         vbox(self.events_summary, (self.events, 1), on=events_page, margins=8)
@@ -462,8 +457,7 @@ class TraceDetailView(QWidget):
         title_font.setWeight(QFont.Weight.DemiBold)
         self.title.setFont(title_font)
         self.outcome_dot = QLabel(self.header)
-        self.subtitle = ElidedLabel("", self.header)
-        mute(self.subtitle)
+        self.subtitle = mute(ElidedLabel("", self.header))
         self.error_label = named(WrappedLabel("", self.header), "traceError")
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._styled.text(self.error_label, Accent.ERROR)
@@ -539,8 +533,7 @@ class TraceDetailView(QWidget):
         return super().eventFilter(watched, event)
 
     def _field_name(self, text: str) -> QLabel:
-        label = QLabel(text, self.header)
-        mute(label)
+        label = mute(QLabel(text, self.header))
         return label
 
     def show_placeholder(self, text: str) -> None:
@@ -598,9 +591,8 @@ class TraceDetailView(QWidget):
             else:
                 self.tabs.addTab(page, title)
         if not self.attempt_pages:
-            empty = QLabel("No attempts were recorded in this dump.")
+            empty = mute(QLabel("No attempts were recorded in this dump."))
             empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            mute(empty)
             self._dump_pages.append(empty)
             self.tabs.addTab(empty, "Attempts")
         for page, title in self._fixed_pages:

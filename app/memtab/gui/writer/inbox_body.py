@@ -248,8 +248,7 @@ class EditProposalDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Edit, then accept — Memtab")
-        where = QLabel(where_text(item, to), self)
-        mute(where)
+        where = mute(QLabel(where_text(item, to), self))
         self.text_edit = named(QPlainTextEdit(item.text, self), accessible="Proposed memory")
         lay_out_prose_dialog(self, where, self.text_edit, "&Accept", height=200)
 

@@ -121,13 +121,13 @@ def _port(clause: str, sentence: str) -> Port | None:
     opening = clause.split(maxsplit=1)[:1]
     if opening and opening[0].lower() in _PERSON and (aim := _FOR_SERVICE.search(clause)):
         written = _subject(aim.group("service"))  # what the person reaches it for
-    service = _service(written)
+    service = service_of(written)
     if not service:
         return None
     also: frozenset[str] = frozenset()
     other_name = _in_parentheses_after(sentence, written)
     if other_name and _NAME.match(other_name):
-        also = _service(other_name)
+        also = service_of(other_name)
     return Port(service, also, Scope(frozenset(), "", False), value, written)
 
 
@@ -156,7 +156,8 @@ def _subject(text: str) -> str:
     return " ".join(words[start:end])
 
 
-def _service(written: str) -> frozenset[str]:
+def service_of(written: str) -> frozenset[str]:
+    """The stems naming a service in `written` ("the backend server": backend)."""
     return frozenset(s for s in stems_of(written) if s not in _GENERIC and s not in SCOPE_STEMS)
 
 

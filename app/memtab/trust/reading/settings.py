@@ -34,7 +34,7 @@ _WHERE_IT_RUNS = re.compile(
 )
 _PLACEHOLDER = re.compile(r"^(?:<.*>|x+|\.{2,}|…|changeme|your.*|\$.*|\{.*\})$", re.IGNORECASE)
 _ARROW = re.compile(r"->|→|=>")
-_CLAUSE = re.compile(r";\s*|\s[—–]\s|(?<=[.!?])\s+|,\s+")
+_CLAUSE = re.compile(r";\s*|\s[—–]\s|(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)\s+|,\s+")
 _HEDGE = re.compile(
     r"\b(?:" + HEDGED + r"|legacy|try|trying|tried|default|instead|rather|than|like|"
     r"example)\b|\?",
@@ -90,7 +90,8 @@ def settings(sentence: str) -> list[Setting]:
 
 
 def setting_key(setting: Setting) -> str:
-    return f"{setting.name}|{pack(setting.scope)}|{setting.whose}"
+    name = setting.name.lower().replace("-", "_").replace(".", "_")  # one name in any case
+    return f"{name}|{pack(setting.scope)}|{setting.whose}"
 
 
 def same_setting(one: str, other: str) -> bool:

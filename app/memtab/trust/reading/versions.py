@@ -104,6 +104,16 @@ class Version(NamedTuple):
     shown: str
 
 
+_CHANGED_TO = re.compile(
+    r"(?:\b(?:bumped|upgraded|updated|moved|pinned|raised)\s++(?P<before>" + _NAME + r")\s++to"
+    r"|(?<![\w.@/#-])(?P<after>" + _NAME + r")\s++(?:is\s++|got\s++|has\s++been\s++)?"
+    r"(?:bumped|upgraded|updated|pinned|raised)\s++to)\s++v?"
+    r"(?P<value>(?!0\d)\d{1,3}(?:\.\d{1,4}){0,2})(?![\w+*/%:-]|\.[\dxX*])"
+)
+"""A product's version said as the change that made it ("bumped Postgres to 16",
+"TypeScript bumped to 5.4"): what is now."""
+
+
 def versions(sentence: str) -> list[Version]:
     """The version of each product a clause of `sentence` says is used (module doc)."""
     if not any(c.isdigit() for c in sentence):
@@ -121,6 +131,15 @@ def versions(sentence: str) -> list[Version]:
 def _versions(clause: str) -> list[Version]:
     if _HEDGE.search(clause):
         return []
+    changed = []
+    for match in _CHANGED_TO.finditer(clause):
+        written = match.group("before") or match.group("after")
+        product = _product(written)
+        if product is not None:
+            whose = _whose(clause, match.start(), match.end(), written)
+            changed.append(Version(product, match["value"], whose, scope_of(clause), written))
+    if changed:
+        return changed if len({v.product for v in changed}) == len(changed) else []
     said = []
     for match in _VERSION.finditer(clause):
         written = match.group("product")
@@ -138,7 +157,13 @@ def _versions(clause: str) -> list[Version]:
     if len({product for product, *_ in said}) != len(said):
         return []
     return [
-        Version(product, value, _whose(clause, match), scope_of(clause), written)
+        Version(
+            product,
+            value,
+            _whose(clause, match.start(), match.end(), written),
+            scope_of(clause),
+            written,
+        )
         for product, value, written, match in said
     ]
 
@@ -155,20 +180,59 @@ def _product(written: str) -> str | None:
     return name
 
 
-def _whose(clause: str, match: re.Match[str]) -> frozenset[str]:
+def _whose(clause: str, start: int, end: int, written: str) -> frozenset[str]:
     """What a version is for: the subject before its verb, or what "for" names."""
-    before = clause[: match.start()].strip()
+    before = clause[:start].strip()
     named: list[str] = []
     subject = _SUBJECT.match(before)
     if subject is not None and subject.group("subject").split()[0].lower() not in _PRONOUNS:
         named.append(subject.group("subject"))
-    purpose = _FOR.search(clause, match.end())
+    purpose = _FOR.search(clause, end)
     if purpose is not None:
         named.append(purpose.group("what"))
-    product = set(stems_of(match.group("product")))
+    product = set(stems_of(written))
     return frozenset(
         s for s in stems_of(" ".join(named)) if s not in _GENERIC | SCOPE_STEMS | product
     )
+
+
+def versions_differ(one: str, other: str) -> bool:
+    """Whether two versions of one use cannot both hold: two pins that differ where both
+    say ("20" and "20.11" agree), or a pin outside a bound (">=3.11", "^3.11", "~> 1.5":
+    `attached`'s); two bounds never."""
+    bounds = [value for value in (one, other) if not value[:1].isdigit()]
+    if len(bounds) == 2:
+        return False
+    if bounds:
+        pin = other if bounds[0] == one else one
+        return not _within(_parts(pin), bounds[0])
+    left, right = one.split("."), other.split(".")
+    shared = min(len(left), len(right))
+    return left[:shared] != right[:shared]
+
+
+def _parts(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.lstrip(">=^~").split("."))
+
+
+def _within(pin: tuple[int, ...], bound: str) -> bool:
+    low = _parts(bound)
+    shared = min(len(pin), len(low))
+    if pin[:shared] < low[:shared]:
+        return False
+    if bound.startswith(">="):
+        return True
+    # "^3.11": the same major; "~3.11" and "~> 1.5.2": all but the last part said the same
+    fixed = 1 if bound.startswith("^") or (bound.startswith("~>") and len(low) == 2) else 2
+    fixed = min(fixed, len(low), len(pin))
+    return pin[:fixed] == low[:fixed]
+
+
+def product_named(word: str) -> str | None:
+    """The product a word names in lower case as a key does (`python`, `nodejs`, `pg`),
+    or None (a name any capitalised word may be is `versions`' alone)."""
+    name = _ALIASES.get(word.lower(), word.lower())
+    return name if name in _KNOWN else None
 
 
 def version_key(version: Version) -> str:

@@ -1,0 +1,293 @@
+"""Which thing a value is attached to, read from structure, not phrasing (docs/formats.md
+§19.6): the key of an assignment (`API_PORT=8000`, `image: redis:7.2`, `"port": 5173`)
+with the sections above it in a config fence (YAML, JSON by indentation; TOML and INI by
+`[section]`; `.env`), and a table's cell with its row's name and its column's header.
+
+Each gives a `Attached`: the thing's words and its value. `claimed` tells what the thing
+is by its last word — a port (a service's, the words before it), a version (a product's
+the words name: `JAVA_VERSION`, `engines.node`, `python = "^3.11"`), or any other setting
+— so every kind is read one way, wherever its value is written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
+
+from memtab.markdown import LineKind, classify, text_lines
+from memtab.trust.reading.ports import Port, port_key, service_of
+from memtab.trust.reading.scopes import Scope, scope_of
+from memtab.trust.reading.settings import Setting, setting_key
+from memtab.trust.reading.versions import Version, product_named, version_key
+from memtab.trust.values import frame_of
+
+_KEY = r"(?P<key>[A-Za-z_][\w.-]*+)"
+ASSIGNMENT = re.compile(
+    r"^(?:export\s++)?(?:" + _KEY + r"\s*+(?:=|:\s)|\"(?P<quoted>[A-Za-z_][\w.-]*+)\"\s*+:)"
+    r"\s*+(?P<value>[^\s#]++)\s*+(?:#.*+)?$"
+)
+"""A key and its one value: `KEY=v`, `key = v`, `key: v`, `"key": v` (a comment after)."""
+_SECTION = re.compile(r"^\[+\s*+(?P<name>[\w.\- \"]++)\]+$")
+_OPENS = re.compile(r"^\"?(?P<key>[A-Za-z_][\w.-]*+)\"?\s*+:\s*+(?P<brace>[{\[]?)$")
+"""A YAML key with its values under it, or a JSON key opening an object or a list."""
+_FENCES = frozenset(
+    {"", "yaml", "yml", "toml", "ini", "cfg", "conf", "env", "dotenv", "json", "jsonc",
+     "json5", "properties", "editorconfig"}
+)  # fmt: skip
+"""Fences of configuration (code in a programming language assigns variables, no setting)."""
+CONTAINERS = frozenset(
+    {"services", "service", "config", "configuration", "settings", "options", "env",
+     "environment", "variables", "vars", "values", "spec", "data", "tool", "project",
+     "dependencies", "dev-dependencies", "engines", "defaults", "global", "common",
+     "properties", "params", "parameters", "runtime", "versions", "tools"}
+)  # fmt: skip
+"""Section names that hold things of every kind, no part of a thing's name."""
+_GENERIC_HEADERS = frozenset({"value", "values", "setting", "current", "is", "now", "set to"})
+_SEPARATOR = re.compile(r"^\|?\s*+:?-{3,}+:?\s*+(?:\|\s*+:?-{3,}+:?\s*+)*+\|?$")
+_PLACEHOLDER = re.compile(r"^(?:<.*>|x+|\.{2,}|…|changeme|your.*|\$.*|\{.*|\[.*|null|none|~)$")
+_EXAMPLE = re.compile(r"\b(?:e\.g|example|for instance|sample|template|such as)\b", re.I)
+_PORT_VALUE = re.compile(r"^(?:(?:[a-z][a-z0-9+.-]*+://)?[\w.-]*+:)?(\d{2,5})/?$", re.I)
+_ADDRESS = re.compile(r"^(?:[a-z][a-z0-9+.-]*+://)?[\w.-]++:(\d{2,5})(?:/\S*+)?$", re.I)
+_VERSION_VALUE = re.compile(
+    r"^(?P<range>>=|\^|~>?|==|=|v)?\s*+(?P<value>\d{1,3}(?:\.\d{1,4}){0,2})$"
+)
+_IMAGE = re.compile(
+    r"^(?:[\w.-]++/)*+(?P<name>[a-z][\w.-]*+):v?(?P<tag>\d{1,3}(?:\.\d{1,4}){0,2})(?![\d.])"
+)
+_NO_VALUE = frozenset(
+    {"token", "key", "secret", "password", "passwd", "pass", "pwd", "auth", "credential",
+     "credentials", "dsn", "salt", "cert", "private", "env", "environment", "debug", "mode",
+     "level", "home", "user", "username", "id", "name"}
+)  # fmt: skip
+"""Words of a thing whose value is a secret, or differs on each machine by design."""
+_JOINS = re.compile(r"[_.]++")
+"""What joins a key's words (`API_PORT`, `server.port`)."""
+_SETTING_NAME = re.compile(r"[A-Za-z][\w-]*+")
+_PORT_WORDS = frozenset({"port", "ports"})
+_ADDRESS_WORDS = frozenset({"url", "address", "endpoint", "uri", "link", "addr"})
+_VERSION_WORDS = frozenset({"version", "ver", "requires", "required", "image", "tag"})
+
+
+class Attached(NamedTuple):
+    thing: str
+    """The thing's words as written, space-separated (its keys' `_` and `.` as spaces)."""
+    value: str
+
+
+_NAME = r"`[A-Za-z_][\w.-]*+`|[A-Za-z][A-Za-z0-9]*+(?:[_.][A-Za-z0-9]++)++"
+"""A setting's name: in a code span, or a name no word is (`max_connections`, `a.b`)."""
+_SAID = re.compile(
+    r"(?:\bset\s++(?P<set>" + _NAME + r")\s++to|(?<![\w.`])(?P<key>" + _NAME + r")\s++"
+    r"(?:is(?:\s++set\s++to)?|defaults?\s++to|=))\s*+"
+    r"(?P<value>`[^`\n]++`|\d[\w.:%/-]*+|(?:true|false|on|off)\b)",
+    re.IGNORECASE,
+)
+"""A name given a value in a sentence — a code span, a number, a flag: "set `X` to 4",
+"`X` defaults to 300", "a.b is `20`"."""
+_SPAN = re.compile(r"`([^`\n]++)`")
+VERSION_FILES = {
+    ".nvmrc": "node", ".node-version": "node", ".python-version": "python",
+    ".ruby-version": "ruby", ".terraform-version": "terraform", ".go-version": "go",
+    ".java-version": "java", ".bun-version": "bun", "rust-toolchain": "rust",
+    "rust-toolchain.toml": "rust",
+}  # fmt: skip
+"""Files that pin one product's version, and the product."""
+_PINNED = re.compile(
+    r"`?(?P<file>" + "|".join(re.escape(name) for name in VERSION_FILES) + r")`?"
+    r"(?:\s*+:|\s++(?:says|is|pins|holds|reads))\s*+`?v?(?P<value>\d{1,3}(?:\.\d{1,4}){0,2})\b"
+)
+_LISTED = re.compile(r"^(?P<key>[a-z][\w-]*+)\s++v?(?P<value>\d{1,3}(?:\.\d{1,4}){0,2})$")
+"""A `.tool-versions` line: a product and its version."""
+_FROM = re.compile(r"^FROM\s++(?P<image>\S++)(?:\s++AS\s++\S++)?$", re.IGNORECASE)
+
+
+def said(sentence: str) -> list[Attached]:
+    """The things a sentence gives a value in code: a span's assignment (`API_PORT=8000`,
+    `image: redis:7.2`), a Dockerfile's `FROM python:3.11-slim`, a name set to a value."""
+    found = []
+    for span in _SPAN.findall(sentence):
+        if (match := ASSIGNMENT.match(span.strip())) is not None:
+            found.append(_attached([match.group("key") or match.group("quoted")], match["value"]))
+        elif (image := _FROM.match(span.strip())) is not None:
+            found.append(_attached(["from"], image.group("image")))
+    for pinned in _PINNED.finditer(sentence):
+        product = VERSION_FILES[pinned.group("file")]
+        found.append(_attached([product, "version"], pinned.group("value")))
+    for match in _SAID.finditer(sentence):
+        found.append(
+            _attached([(match.group("set") or match.group("key")).strip("`")], match["value"])
+        )
+    return list(dict.fromkeys(a for a in found if a is not None))
+
+
+def structured(text: str) -> Iterator[tuple[int, Attached]]:
+    """Each value a memory's config fences and tables attach to a thing, with its line
+    number (from 1): a fence after a line naming an example gives none."""
+    lines = text_lines(text)
+    kinds = classify(lines)
+    header: list[str] | None = None
+    rows: list[tuple[int, list[str]]] = []
+    sections: list[tuple[int, str]] = []
+    listed_at: int | None = None  # a list's indent: what is under it is no one thing
+    before = ""
+    for number, (line, kind) in enumerate(zip(lines, kinds, strict=True), start=1):
+        if kind.kind is LineKind.CODE and kind.fence is not None:
+            if kind.fence.info.split()[:1] in ([], *([f] for f in _FENCES)) and not (
+                _EXAMPLE.search(before)
+            ):
+                found, listed_at = _config_line(line, sections, listed_at)
+                if found is not None:
+                    yield number, found
+            continue
+        sections, listed_at = [], None
+        stripped = line.strip()
+        if kind.kind is LineKind.TEXT and stripped.startswith("|"):
+            cells = _cells(stripped)
+            if header is None:
+                header = cells
+            elif not _SEPARATOR.match(stripped):
+                rows.append((number, cells))
+            continue
+        if header is not None:
+            yield from _table(header, rows)
+        header, rows = None, []
+        if stripped and kind.kind is not LineKind.FENCE:
+            before = stripped
+    if header is not None:
+        yield from _table(header, rows)
+
+
+def _table(
+    header: Sequence[str], rows: Sequence[tuple[int, list[str]]]
+) -> Iterator[tuple[int, Attached]]:
+    """Each value of a table keyed by its first column: a table naming one row twice
+    ("| /users | GET |", "| /users | POST |") lists pairs, not one value a thing."""
+    names = [cells[0].lower() for _, cells in rows]
+    if len(set(names)) == len(names):
+        for number, cells in rows:
+            yield from ((number, found) for found in _row(header, cells))
+
+
+def _config_line(
+    line: str, sections: list[tuple[int, str]], listed_at: int | None
+) -> tuple[Attached | None, int | None]:
+    stripped = line.strip().rstrip(",")
+    indent = len(line) - len(line.lstrip())
+    if listed_at is not None and indent > listed_at:
+        return None, listed_at
+    listed_at = None
+    if not stripped or stripped.startswith(("#", ";", "//", "}", "]")):
+        return None, None
+    if (section := _SECTION.match(stripped)) is not None:
+        sections[:] = [(-1, part.strip(' "')) for part in section.group("name").split(".")]
+        return None, None
+    while sections and sections[-1][0] >= indent:
+        sections.pop()
+    if stripped.startswith("- "):
+        return None, indent
+    if (opens := _OPENS.match(stripped)) is not None:
+        if opens.group("brace") == "[":
+            return None, indent
+        sections.append((indent, opens.group("key")))
+        return None, None
+    match = ASSIGNMENT.match(stripped)
+    if match is None:
+        listed = _LISTED.match(stripped)
+        if listed is None or product_named(listed.group("key")) is None:
+            return None, None
+        return _attached([listed.group("key"), "version"], listed.group("value")), None
+    keys = [name for _, name in sections if name.lower() not in CONTAINERS]
+    return _attached(
+        [*keys, match.group("key") or match.group("quoted")], match.group("value")
+    ), None
+
+
+def _cells(row: str) -> list[str]:
+    return [cell.strip().strip("`").strip() for cell in row.strip().strip("|").split("|")]
+
+
+def _row(header: Sequence[str], cells: Sequence[str]) -> Iterator[Attached]:
+    """Each cell of a table's row after its first, the thing its row's name and its
+    column's header (a header saying only "value" adds nothing)."""
+    if len(cells) != len(header) or not cells[0] or len(cells[0]) > 40:
+        return  # a row named by a sentence is no thing's
+    for column, cell in zip(header[1:], cells[1:], strict=True):
+        name = [] if column.lower() in _GENERIC_HEADERS else [column]
+        found = _attached([cells[0], *name], cell)
+        if found is not None:
+            yield found
+
+
+def _attached(keys: Sequence[str], value: str) -> Attached | None:
+    value = value.strip().strip("`'\"").rstrip(",;.").strip("'\"")
+    if not value or " " in value or "$" in value or _PLACEHOLDER.match(value.lower()):
+        return None
+    thing = " ".join(_JOINS.sub(" ", key).strip() for key in keys)
+    return Attached(" ".join(thing.split()), value) if thing.strip() else None
+
+
+def claimed(
+    attached: Attached, scope: Scope | None = None, whose: str = ""
+) -> list[tuple[str, str, str, str]]:
+    """The claims (kind, key, value, shown) a thing's value makes: a port of the service
+    its other words name, a version of the product they name, else a setting (`whose`:
+    what else its sentence names, stems) and, said of nothing else nowhere in particular,
+    the value of its frame (as a sentence giving it would: `values.frame_of`); none of a
+    secret nor of what differs on each machine by design (`NODE_ENV`, `LOG_LEVEL`)."""
+    words = attached.thing.split()
+    last = words[-1].lower()
+    if not _NO_VALUE.isdisjoint(w.lower() for part in words for w in part.split("-")):
+        return []
+    value = attached.value
+    framed = scope is None or (not whose and not scope.environments and not scope.place)
+    scope = scope or scope_of(f"{attached.thing} {value}")
+    if last in _PORT_WORDS or (last in _ADDRESS_WORDS and _ADDRESS.match(value)):
+        port = _PORT_VALUE.match(value) or _ADDRESS.match(value)
+        service = service_of(" ".join(words[:-1]))
+        if port is None or not service:
+            return []
+        given = Port(service, frozenset(), scope, port.group(1), " ".join(words[:-1]))
+        return [("port", port_key(given), given.value, f"{given.shown}'s port")]
+    version = _version(words, value, scope)
+    if version is not None:
+        return [version]
+    if len(words) == 1 and not words[0].isupper():
+        return []  # one lower-case word ("from", "cwd", "path") names no one thing
+    found = []
+    name = "_".join(words)
+    if _SETTING_NAME.fullmatch(name) and len(words) <= 5:
+        setting = Setting(name, value, scope, whose)
+        found.append(("setting", setting_key(setting), value, setting.name))
+    frame = frame_of(attached.thing, number=value.replace(".", "").isdigit())
+    if frame is not None and framed:
+        found.append(("value", frame, value.lower(), f"the {frame} said"))
+    return found
+
+
+def _version(words: Sequence[str], value: str, scope: Scope) -> tuple[str, str, str, str] | None:
+    image = _IMAGE.match(value) if words[-1].lower() in ("image", "from") else None
+    if image is not None:
+        product, said = product_named(image.group("name")), image.group("tag")
+    else:
+        pinned = _VERSION_VALUE.match(value)
+        split = [part for word in words for part in word.lower().split("-") if part]
+        others = [w for w in split if w not in _VERSION_WORDS and w not in CONTAINERS]
+        # The key's own product ("python" under "tool.poetry"), else the one its words name.
+        product = product_named(others[-1]) if others else None
+        if (
+            pinned is None
+            or product is None
+            or (product_named(split[-1]) is None and len(others) != 1)
+        ):
+            return None
+        bound = (pinned.group("range") or "").removeprefix("=").replace("v", "")
+        said = (
+            bound + pinned.group("value")
+            if bound in (">=", "^", "~", "~>")
+            else pinned.group("value")
+        )
+    if product is None:
+        return None
+    version = Version(product, said, frozenset(), scope, product)
+    return ("version", version_key(version), said, f"the {product} version")
