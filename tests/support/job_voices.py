@@ -89,5 +89,32 @@ CASES: tuple[Case, ...] = (
          SAME),
 )  # fmt: skip
 
-AFTER: tuple[Case, ...] = ()
+AFTER: tuple[Case, ...] = (
+    Case("job", "- `xc` runs the tasks in this repo.", "- The task runner here is `go-task`.", C,
+         SAME),
+    Case("job", "- Our Terraform linter is `tflint`.", "- Terraform is linted with Trivy.", C,
+         SAME),
+    Case("job", "- Dependency updates: Renovate.", "- `dependabot-core` handles the dependency "
+         "updates.", C, SAME),
+    Case("job", "- PDFs are generated with WeasyPrint.", "- Our PDF generator is `pdfkit`.", C,
+         SAME),
+    Case("job", "- The changelog generator is `git-cliff`.",
+         "- We rely on `auto-changelog` for the changelog.", C, SAME),
+    Case("job", "- Emails are previewed in Mailpit.", "- Email previews: `maildev`.", C, SAME),
+    Case("job", "- Benchmarks run on `criterion`.", "- The benchmark runner is `divan`.", C, SAME),
+    Case("job", "- Protobufs are compiled with `buf`.", "- Our protobuf compiler is `protoc`.", C,
+         SAME),
+    Case("job", "- Screenshots are diffed with Lost Pixel.", "- Visual diffs: `reg-suit`.", C,
+         SAME),
+    Case("job", "- Commit messages are checked by `commitlint`.",
+         "- `cocogitto` checks the commit messages.", C, SAME),
+    Case("job", "- `xc` runs the tasks in this repo.", "- `xc` reads its tasks from the README.",
+         N, SAME),
+    Case("job", "- Our Terraform linter is `tflint`.", "- Terraform is formatted with `tofu fmt`.",
+         N, SAME),
+    Case("job", "- PDFs are generated with WeasyPrint.",
+         "- Invoices are generated with `typst`.", N, SAME),
+    Case("job", "- The benchmark runner is `divan`.", "- Priya runs the benchmarks.", N, SAME),
+    Case("job", "- Emails are previewed in Mailpit.", "- Emails are sent with Postmark.", N, SAME),
+)  # fmt: skip
 """A batch written after the change, never tuned on (reported apart)."""
