@@ -353,3 +353,24 @@ def read_wrong(cases: tuple[Case, ...], joined: dict[int, bool]) -> tuple[list[s
     )
     flagged = [c.one for n, c in enumerate(cases) if c.expected == "neither" and joined[n]]
     return missed, flagged
+
+
+def held_apart(
+    cases: tuple[Case, ...],
+    not_read: Collection[str],
+    after: tuple[Case, ...],
+    after_not_read: Collection[str],
+) -> tuple[Callable[..., None], Callable[[], None]]:
+    """A corpus module's tests that the cases it says are `not_read` are still missed (one
+    found leaves the list), and that its batch written `after` the change (never tuned on)
+    flags no near miss and misses only `after_not_read` — as `test_…, test_… =
+    held_apart(CASES, NOT_READ, AFTER, AFTER_NOT_READ)`, beside `each_kind`'s `found`."""
+
+    def test_not_read(found: dict[int, bool]) -> None:
+        said = [found[n] for n, c in enumerate(cases) if c.one in not_read and c.expected == C]
+        assert said == [False] * len(not_read)
+
+    def test_after() -> None:
+        assert read_wrong(after, found(after)) == (sorted(after_not_read), [])
+
+    return test_not_read, test_after

@@ -58,6 +58,7 @@ from memtab.trust.polarity import (
 from memtab.trust.reading.amounts import AMOUNT, amount_groups, amount_key, amounts, same_amount
 from memtab.trust.reading.attached import claimed, said, structured
 from memtab.trust.reading.choices import PAIR, USING, choices, used
+from memtab.trust.reading.jobs import JOB, jobs, same_job
 from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, named, same_count
 from memtab.trust.reading.ports import port_key, ports, same_service
 from memtab.trust.reading.schedules import same_schedule
@@ -219,9 +220,12 @@ def _examples_joined(sentences: tuple[str, ...]) -> list[str]:
 def _unlisted_rule(sentence: str) -> tuple[Claim, ...]:
     """The rule of a sentence that says nothing else: an imperative of a verb no list
     names ("Localize the error messages"), which opposes only a `never` of that verb."""
-    if not maybe_verb(sentence) or _hedged(sentence) or sentence.rstrip(" *_").endswith("?"):
+    if _hedged(sentence) or sentence.rstrip(" *_").endswith("?"):
         return ()
-    return tuple(c for c in _polarity(0, sentence) if UNSURE in c.key)
+    done = tuple(Claim(0, "tool", *job) for job in jobs(sentence))
+    if not maybe_verb(sentence):
+        return done
+    return (*done, *(c for c in _polarity(0, sentence) if UNSURE in c.key))
 
 
 def _triggered(text: str) -> bool:
@@ -269,6 +273,8 @@ def _plain_claims(sentence: str) -> tuple[Claim, ...]:
     pair = _choices(sentence)
     if not pair and not found:
         found += [Claim(0, "tool", *use) for use in used(sentence)]
+    if not pair:
+        found += [Claim(0, "tool", *job) for job in jobs(sentence)]  # a tool no kind lists
     if not pair and not any(claim.value.startswith("not:") for claim in found):
         # A choice between two is no rule about both ("Use pnpm, not npm").
         found += _polarity(0, sentence)
@@ -278,7 +284,8 @@ def _plain_claims(sentence: str) -> tuple[Claim, ...]:
         spans = _SPAN.findall(sentence)
         found += _command_or_path(0, sentence, spans)
         assigned = any(_ASSIGNMENT.match(span) for span in spans)  # a setting's, not a value
-        rules_only = all(claim.kind == "always-never" for claim in found)  # "Request timeout:"
+        # "Request timeout:"; "Migrations: `pgroll`" says a job's tool and a label's value
+        rules_only = all(c.kind == "always-never" or c.key.startswith(JOB) for c in found)
         if rules_only and not assigned and (given := value_of(sentence)) is not None:
             frame, value = given
             found.append(Claim(0, "value", frame, value, f"the {frame} said"))
@@ -463,6 +470,8 @@ def same_thing(one: Claim, other: Claim) -> bool:
     if one.kind == "always-never":
         fewer, more = sorted(compounds_alike(_done(one.key), _done(other.key)), key=len)
         return len(fewer) >= 2 and fewer <= more and len(more) - len(fewer) <= MAX_EXTRA
+    if one.kind == "tool" and one.key.startswith(JOB):
+        return other.key.startswith(JOB) and same_job(one[2:4], other[2:4])
     if one.kind == "tool" and one.key.startswith((PAIR, USING)):
         return _same_choice(one.key, other.key)
     if one.kind == "tool":

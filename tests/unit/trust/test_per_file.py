@@ -357,6 +357,7 @@ WORKED_OUT = {
     31: "5ef61158d0d8293e",
     32: "a69a16f7750e2c5a",
     33: "a69a16f7750e2c5a",
+    34: "a69a16f7750e2c5a",
 }
 """What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
 `per_file.CACHE_VERSION`."""
@@ -415,6 +416,7 @@ DECIDED = {
     31: "c8b81d791ddc55a5",
     32: "c8b81d791ddc55a5",
     33: "c8b81d791ddc55a5",
+    34: "c8b81d791ddc55a5",
 }
 """What the duplicates decide over the seeded duplicates (`_decided`), digested, by
 `per_file.CACHE_VERSION`: the kept pair searches and statement groups are keyed by the files'
