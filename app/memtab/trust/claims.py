@@ -26,7 +26,8 @@ sentence that names the thing twice. Its
 - `always-never`: a rule always or never to do something ("Always squash-merge", "Never
   squash-merge PRs", "Don't rebase on main", a plain "Rebase on main before review"):
   the key what is done (`trust.polarity`), the value `always` or `never`; a `never` rule
-  opposes an `always` rule of the same action or one that says a little more of it.
+  opposes an `always` rule of the same action or one that says a little more of it (a
+  compound written as one word, two or hyphenated one thing: `words.compounds_alike`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from memtab.check.wording import is_example
@@ -72,7 +74,14 @@ from memtab.trust.reading.styles import (
 from memtab.trust.reading.tools import OLD_PART, TOOL_WORDS, moved_tools, tells_change, tools
 from memtab.trust.reading.versions import same_use, version_key, versions, versions_differ
 from memtab.trust.values import value_of
-from memtab.trust.words import content_lines, statements, stems_of
+from memtab.trust.words import (
+    compounds_alike,
+    compounds_once,
+    content_lines,
+    skeleton,
+    statements,
+    stems_of,
+)
 
 _PAST = re.compile(
     r"\b(?:was|were|used to|no longer|anymore|previously|formerly|legacy|until)\b|->|→|=>",
@@ -420,14 +429,14 @@ def group_keys(claim: Claim) -> tuple[str, ...]:
         return (claim.key.split("|", 1)[0],)
     stems = claim.key.split()
     if claim.kind == "always-never":  # met by what is done; when it holds is `opposite`'s
-        stems = [stem for stem in stems if not stem.startswith(WHEN)]
+        # by its letters: a compound said in one word, two or hyphenated is one
+        stems = sorted(compounds_once(_done(claim.key)))
         if claim.value != "always":  # never, or optional: the narrower side
-            return (" ".join(stems),)
-    if claim.kind == "always-never" and claim.value == "always":
+            return (_letters(stems),)
         # An `always` rule opposes a `never` rule of its action or a part of it.
         sizes = range(max(2, len(stems) - MAX_EXTRA), len(stems))
-        parts = (" ".join(part) for size in sizes for part in itertools.combinations(stems, size))
-        return (" ".join(stems), *parts)
+        parts = (_letters(part) for size in sizes for part in itertools.combinations(stems, size))
+        return (_letters(stems), *parts)
     if claim.kind in ("path", "command") and len(stems) >= 3:
         fewer = (" ".join(stems[:i] + stems[i + 1 :]) for i in range(len(stems)))
         return (claim.key, *fewer)
@@ -459,8 +468,8 @@ def same_thing(one: Claim, other: Claim) -> bool:
         small, large = sorted((set(one.key.split()), set(other.key.split())), key=len)
         return len(small) >= 2 and small <= large and len(large) - len(small) == 1
     if one.kind == "always-never":
-        small, large = sorted((_done(one.key), _done(other.key)), key=len)
-        return len(small) >= 2 and small <= large and len(large) - len(small) <= MAX_EXTRA
+        fewer, more = sorted(compounds_alike(_done(one.key), _done(other.key)), key=len)
+        return len(fewer) >= 2 and fewer <= more and len(more) - len(fewer) <= MAX_EXTRA
     if one.kind == "tool" and one.key.startswith(JOB):
         return other.key.startswith(JOB) and same_job(one[2:4], other[2:4])
     if one.kind == "tool" and one.key.startswith((PAIR, USING)):
@@ -513,7 +522,8 @@ def contradict(one: Claim, other: Claim) -> bool:
     if one.kind in ("command", "path"):
         return not _extends(one.value, other.value)
     if one.kind == "always-never":
-        return opposite(_rule(one), _rule(other))
+        mine, theirs = compounds_alike(frozenset(one.key.split()), frozenset(other.key.split()))
+        return opposite(_rule(one.value, mine), _rule(other.value, theirs))
     if one.key.startswith(STYLE):  # kebab-case is lowercase: they may both hold
         return style_values_disagree(one.value, other.value)
     if one.key.startswith("days:"):  # one day in both: they may both hold
@@ -521,13 +531,19 @@ def contradict(one: Claim, other: Claim) -> bool:
     return one.value != other.value and not same_schedule(one.value, other.value)
 
 
-def _done(key: str) -> set[str]:
+def _done(key: str) -> frozenset[str]:
     """An always-never key's stems of what is done (its markers of when aside)."""
-    return {stem for stem in key.split() if not stem.startswith(WHEN)}
+    return frozenset(stem for stem in key.split() if not stem.startswith(WHEN))
 
 
-def _rule(claim: Claim) -> Rule:
-    return Rule(claim.value, frozenset(claim.key.split()), "")  # type: ignore[arg-type]
+def _rule(polarity: str, action: frozenset[str]) -> Rule:
+    return Rule(polarity, action, "")  # type: ignore[arg-type]
+
+
+def _letters(stems: Iterable[str]) -> str:
+    """A set of stems by its consonants (`skeleton`), in no order: the same for a compound
+    written as one word or two."""
+    return "".join(sorted("".join(map(skeleton, stems))))
 
 
 def _extends(one: str, other: str) -> bool:

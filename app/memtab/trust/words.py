@@ -14,6 +14,7 @@ first.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterator
 from typing import NamedTuple
@@ -300,3 +301,52 @@ def sentence_stems(sentence: str) -> frozenset[str]:
     """A sentence's stems, worked out once per sentence (templates and copies repeat
     theirs)."""
     return frozenset(stems_of(sentence))
+
+
+_VOWELS = str.maketrans("", "", "aeiouy")
+
+
+@functools.lru_cache(maxsize=65536)
+def skeleton(stem: str) -> str:
+    """A stem's consonants: what a compound's parts leave alike whether it is written as one
+    word, two or hyphenated, the stemmer's cut vowel aside ("forcepush", "forc push")."""
+    return stem.translate(_VOWELS)
+
+
+def _plain_stem(stem: str) -> bool:
+    """A word's stem (no marker, code span or possessive) of two consonants at least."""
+    return stem.isalnum() and len(skeleton(stem)) > 1
+
+
+@functools.lru_cache(maxsize=16384)
+def compounds_once(stems: frozenset[str]) -> frozenset[str]:
+    """Stems with a compound said twice (a hyphenated word: its parts and its joined form,
+    "pre commit precommit") said once, as the joined form."""
+    plain = [s for s in stems if _plain_stem(s)]
+    whole = {skeleton(s): s for s in plain}
+    parts = {
+        part
+        for a, b in itertools.permutations(plain, 2)
+        if whole.get(skeleton(a) + skeleton(b)) not in (None, a, b)
+        for part in (a, b)
+    }
+    return stems - parts
+
+
+def compounds_alike(one: frozenset[str], other: frozenset[str]) -> tuple[frozenset[str], ...]:
+    """Two sets of stems, each a compound the other says in one word said in one word too
+    ("forcepush main" / "forc main push": forcepush, main both)."""
+    one, other = compounds_once(one), compounds_once(other)
+    return _joined_as(one, other), _joined_as(other, one)
+
+
+def _joined_as(stems: frozenset[str], other: frozenset[str]) -> frozenset[str]:
+    wholes = {skeleton(s): s for s in other - stems if _plain_stem(s)}
+    if not wholes:
+        return stems
+    plain = [s for s in stems - other if _plain_stem(s)]
+    for a, b in itertools.permutations(plain, 2):
+        whole = wholes.get(skeleton(a) + skeleton(b))
+        if whole is not None and a in stems and b in stems:
+            stems = (stems - {a, b}) | {whole}
+    return stems
