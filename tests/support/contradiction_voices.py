@@ -345,13 +345,18 @@ def each_kind(
     return found_once, test
 
 
-def read_wrong(cases: tuple[Case, ...], joined: dict[int, bool]) -> tuple[list[str], list[str]]:
-    """The first notes of `cases`' contradictions not found (sorted) and of their near
-    misses found (`found`'s `joined`): ([], []) when every one is read right."""
-    missed = sorted(
-        c.one for n, c in enumerate(cases) if c.expected == "contradiction" and not joined[n]
-    )
-    flagged = [c.one for n, c in enumerate(cases) if c.expected == "neither" and joined[n]]
+def read_wrong(
+    cases: tuple[Case, ...],
+    joined: dict[int, bool],
+    aside: Collection[str] = (),
+    told: Callable[[Case], str] = lambda case: case.one,
+) -> tuple[list[str], list[str]]:
+    """`cases`' contradictions not found (sorted) and near misses found (`found`'s
+    `joined`), each `told` (its first note), those whose first note is `aside` left out:
+    ([], []) when every one is read right."""
+    read = [(c, joined[n]) for n, c in enumerate(cases) if c.one not in aside]
+    missed = sorted(told(c) for c, j in read if c.expected == "contradiction" and not j)
+    flagged = [told(c) for c, j in read if c.expected == "neither" and j]
     return missed, flagged
 
 

@@ -17,7 +17,6 @@ from memtab.trust.claims import claims_of
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.polarity import opposite, rule_of
 from support import contradiction_voices
-from support.contradiction_cases import Case
 from support.duplicate_voices import Case as Dup
 from support.duplicate_voices import Note, laid_out, score
 from support.polarity_voices import AFTER, FIRST, SAME_RULE, same_rule_duplicates
@@ -42,20 +41,13 @@ FLAGGED = {
 values ("local"); a thing's habit ("The CI bot never signs") read as a rule for anyone."""
 
 
-def _wrong(cases: tuple[Case, ...], joined: dict[int, bool]) -> tuple[list[str], list[str]]:
-    missed, flagged = [], []
-    for number, case in enumerate(cases):
-        if case.one in NOT_READ | FLAGGED:
-            continue
-        if case.expected == "contradiction" and not joined[number]:
-            missed.append(f"{case.one} | {case.other}")
-        if case.expected == "neither" and joined[number]:
-            flagged.append(f"{case.one} | {case.other}")
-    return missed, flagged
-
-
 def test_a_rule_and_its_opposite_are_found_however_english_marks_them() -> None:
-    assert _wrong(FIRST, contradiction_voices.found(FIRST)) == ([], [])
+    assert contradiction_voices.read_wrong(
+        FIRST,
+        contradiction_voices.found(FIRST),
+        NOT_READ | FLAGGED,
+        lambda c: f"{c.one} | {c.other}",
+    ) == ([], [])
 
 
 def test_the_batch_written_after_the_change_holds_at_what_it_measured() -> None:

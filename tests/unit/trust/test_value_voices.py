@@ -6,7 +6,7 @@ two things sharing a word, not."""
 from __future__ import annotations
 
 from support import contradiction_voices, value_voices
-from support.value_voices import AFTER, CASES, C
+from support.value_voices import AFTER, CASES
 
 NOT_READ = {
     "- Request bodies over 1 MB are rejected.",
@@ -28,18 +28,10 @@ found, test_each_kind_s_contradictions_found_and_near_misses_not = contradiction
     CASES, NOT_READ
 )
 
-
-def test_what_is_not_read_is_still_not_found(found: dict[int, bool]) -> None:
-    """`NOT_READ` is missed (when one is found, it leaves the list)."""
-    said = [found[n] for n, case in enumerate(CASES) if case.one in NOT_READ and case.expected == C]
-    assert said == [False] * len(NOT_READ)
-
-
-def test_the_batch_written_after_holds_its_near_misses_and_most_contradictions() -> None:
-    """The batch never tuned on: no near miss flagged, its contradictions found but
-    `AFTER_NOT_READ`."""
-    found_after = contradiction_voices.found(AFTER)
-    assert contradiction_voices.read_wrong(AFTER, found_after) == (sorted(AFTER_NOT_READ), [])
+(
+    test_what_is_not_read_is_still_not_found,
+    test_the_batch_written_after_holds_its_near_misses_and_most_contradictions,
+) = contradiction_voices.held_apart(CASES, NOT_READ, AFTER, AFTER_NOT_READ)
 
 
 def test_the_corpus_is_as_large_as_the_issue_asks() -> None:
