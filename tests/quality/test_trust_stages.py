@@ -22,9 +22,11 @@ from tests.quality.trust_stages import (
     Reading,
     as_laid_out,
     contradiction_fate,
+    stage_lines,
     tally,
 )
 from tests.quality.trust_stages_duplicates import DUPLICATE_STAGES, Compared, duplicate_fate
+from tests.quality.trust_stages_lines import FEATURES
 from tests.support.memory_home import write_registry
 
 from memtab.fs.atomic import atomic_write_text
@@ -160,6 +162,68 @@ def test_the_polarity_read_is_told_by_its_category(tmp_path: Path) -> None:
     assert fate.polarity == "never/always"
 
 
+_PLAIN = "The trip was lovely.\n"
+_AND = " and the food was good and the people were kind"
+NO_CLAIM_LINES = [
+    ("code span", "The `trip` was lovely.\n", 1),
+    ("listed tool", "The trip with the pytest folks was lovely.\n", 1),
+    ("capitalised", "The trip to Lisbon was lovely.\n", 1),
+    ("number", "The 2 trips were lovely.\n", 1),
+    ("version", "The trip was plan v2.1 again.\n", 1),
+    ("negator/modal", "The trip should be lovely.\n", 1),
+    ("bullet", "- " + _PLAIN, 1),
+    ("table row", "| The trip was lovely. |\n", 1),
+    ("heading-led", "# Notes\n\n" + _PLAIN, 3),
+    ("≤ 8 words", _PLAIN, 1),
+    ("9–20 words", f"The trip was lovely{_AND}.\n", 1),
+    ("> 20 words", f"The trip was lovely{_AND}{_AND} and the weather was warm.\n", 1),
+    ("colon/arrow", "The trip → lovely.\n", 1),
+]
+"""A claimless line holding one feature (and, but a length, the shortest length)."""
+_LENGTHS = {"≤ 8 words", "9–20 words", "> 20 words"}
+
+
+@pytest.mark.parametrize(("feature", "text", "line"), NO_CLAIM_LINES)
+def test_a_line_that_gives_no_claim_tells_what_it_holds(
+    tmp_path: Path, feature: str, text: str, line: int
+) -> None:
+    files = {"a.md": "The API listens on port 8000.\n", "b.md": text}
+    fate = contradiction_fate(_reading(tmp_path, files), _item("port", ("a.md", 1), ("b.md", line)))
+    extra = set() if feature in _LENGTHS or feature == "version" else {"≤ 8 words"}
+    extra |= {"number", "≤ 8 words"} if feature == "version" else set()
+    assert fate.label == "no claim" and fate.holds == {feature, *extra}
+
+
+def test_every_feature_has_its_line_and_the_look_alikes_hold_none(tmp_path: Path) -> None:
+    assert [feature for feature, *_ in NO_CLAIM_LINES] == list(FEATURES)
+    look_alikes = (
+        "Trip notes were lovely.\n"  # capitalised, but first
+        "The trip was black and white.\n"  # a tool's name that is an English word
+        "The trip was at https://example.org then.\n"  # a link's colon
+        "The trip was v-shaped.\n"
+    )
+    files = {"a.md": "The API listens on port 8000.\n", "b.md": look_alikes}
+    fate = contradiction_fate(_reading(tmp_path, files), _item("port", ("a.md", 1), ("b.md", None)))
+    assert fate.label == "no claim" and fate.holds == {"≤ 8 words"}
+
+
+def test_the_no_claim_counts_tell_what_those_lines_hold() -> None:
+    items = [{"id": f"X{i}", "kind": "tool"} for i in range(3)]
+    fates = {
+        "X0": Fate("no claim", holds=frozenset({"bullet", "code span", "≤ 8 words"})),
+        "X1": Fate("no claim", holds=frozenset({"bullet", "9–20 words"})),
+        "X2": Fate("dropped by", "contradict"),
+    }
+    row = tally(items, fates, CONTRADICTION_STAGES)["tool"]
+    holds = row["noClaimHolds"]
+    assert list(holds) == list(FEATURES) and holds["bullet"] == 2 and holds["code span"] == 1
+    assert holds["number"] == 0 and sum(holds[f] for f in _LENGTHS) == row["stages"]["no claim"]
+    shown = stage_lines("contradictions", {"tool": row})[0]
+    assert "no claim 2 (code span 1, bullet 2, ≤ 8 words 1, 9–20 words 1) ·" in shown
+    row = tally(items, {"X2": fates["X2"]}, CONTRADICTION_STAGES)["tool"]
+    assert "noClaimHolds" not in row
+
+
 _NOTE = "Uploads go to the media bucket through the signed URL service.\n"
 _CONTEXT = "Context: the harbor fleet tracker service.\n"
 DUPLICATES = [
@@ -268,3 +332,6 @@ def test_the_tune_half_s_stages_add_up_to_its_misses_and_its_finds_pass_them_all
     shown = capsys.readouterr().out
     assert "where the labelled pairs missed fell" in shown
     assert ".md" not in shown and "home/" not in shown  # counts only: no file, no text
+    for row in card["stages"]["contradictions"]["byKind"].values():
+        at = row["stages"]["no claim"]
+        assert not at or sum(row["noClaimHolds"][f] for f in FEATURES[-4:-1]) == at

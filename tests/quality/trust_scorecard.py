@@ -429,7 +429,8 @@ def print_card(card: dict[str, Any], details: bool) -> None:
     print(f"  imports missed: {' '.join(imports['missed'])}")
     for engine, found in card.get("stages", {}).items():
         for item, stage in found["items"].items():
-            print(f"  {engine} stage {item}: {stage}")
+            holds = found.get("itemHolds", {}).get(item)
+            print(f"  {engine} stage {item}: {stage}" + (f" ({', '.join(holds)})" if holds else ""))
     for row in recall["cases"]:
         mark = "ok  " if row["plausible"] else "MISS"
         picked, expect = row["picked"], row["expect"]

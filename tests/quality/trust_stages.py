@@ -8,7 +8,8 @@ Contradictions: each side's file among the memories read (`read_memories`) and c
 (`claims_of`; always-never: a polarity), the two sides' claims proposed as a pair (one kind,
 a `group_keys` key shared), then the test that dropped them: equal values, `same_thing`,
 `contradict`, `seen_together` (never paired: told by `OTHER_KINDS` or `NO_SHARED_KEY`),
-else it passed them all (lost after: `_shown`, the de-dup).
+else it passed them all (lost after: `_shown`, the de-dup). An item stopped at "no claim"
+also tells what its claimless lines hold (`trust_stages_lines.FEATURES`).
 Duplicates: see `trust_stages_duplicates`.
 """
 
@@ -23,6 +24,7 @@ from typing import Any
 
 from tests.quality.trust_homes import LaidOut
 from tests.quality.trust_matching import Matcher
+from tests.quality.trust_stages_lines import FEATURES, held, told
 
 from memtab.check.documents import Document, seen_together
 from memtab.store.home import Home
@@ -62,11 +64,13 @@ PAIR_TESTS = ("equal values", "same_thing", "contradict", "seen_together")
 @dataclass(frozen=True)
 class Fate:
     """How far an item got: its stage, the test that dropped it (`DROPPED`), and — an
-    always-never item — the polarity read on each side (a category name, "none")."""
+    always-never item — the polarity read on each side (a category name, "none"); an
+    item at `NO_CLAIM`, what the lines that gave none hold (`FEATURES`)."""
 
     stage: str
     by: str = ""
     polarity: str = ""
+    holds: frozenset[str] = frozenset()
 
     @property
     def label(self) -> str:
@@ -188,6 +192,15 @@ def _pair_fate(reading: Reading, kind: str, one: dict[str, Any], other: dict[str
     )
     polarity = f"{_polarity(mine)}/{_polarity(theirs)}" if kind == "always-never" else ""
     earliest = min(stage, their_stage, key=CONTRADICTION_STAGES.index)
+    if earliest == NO_CLAIM:
+        holds = frozenset().union(
+            *(
+                held([d for d in reading.of_side(side) if not d.record], side["lines"])
+                for side, at in ((one, stage), (other, their_stage))
+                if at == NO_CLAIM
+            )
+        )
+        return Fate(NO_CLAIM, polarity=polarity, holds=holds)
     if earliest != PASSED:
         return Fate(earliest, polarity=polarity)
     passed = [_pair_test(a, b) for a in mine for b in theirs if _proposed(a[1], b[1])]
@@ -209,8 +222,9 @@ def tally(
     items: list[dict[str, Any]], fates: dict[str, Fate], stages: Sequence[str]
 ) -> dict[str, dict[str, Any]]:
     """Per kind of item: how many were missed, how many stopped at each stage (a stage told
-    by name once per name, "dropped by contradict"; `NAMED`'s 0 when none), and
-    always-never's polarities read."""
+    by name once per name, "dropped by contradict"; `NAMED`'s 0 when none),
+    always-never's polarities read, and — some at `NO_CLAIM` — how many of those hold each
+    of `FEATURES` (`noClaimHolds`)."""
     kinds: dict[str, dict[str, Any]] = {}
     for kind in dict.fromkeys(item["kind"] for item in items):
         missed = [fates[i["id"]] for i in items if i["kind"] == kind and i["id"] in fates]
@@ -225,14 +239,20 @@ def tally(
             counts.update({label: labels[label] for label in named})
         polarities = Counter(fate.polarity for fate in missed if fate.polarity)
         kinds[kind] = {"missed": len(missed), "stages": counts, "polarities": dict(polarities)}
+        if counts.get(NO_CLAIM):
+            holds = Counter(f for fate in missed if fate.stage == NO_CLAIM for f in fate.holds)
+            kinds[kind]["noClaimHolds"] = {feature: holds[feature] for feature in FEATURES}
     return kinds
 
 
 def stage_lines(engine: str, kinds: dict[str, dict[str, Any]]) -> list[str]:
-    """`always-never 2 missed: file not read 0 · … · dropped by contradict 1`."""
+    """`always-never 2 missed: file not read 0 · … · no claim 1 (code span 1, …) · …`."""
     lines = []
     for kind, row in sorted(kinds.items()):
-        counts = " · ".join(f"{stage} {count}" for stage, count in row["stages"].items())
+        shown = {stage: str(count) for stage, count in row["stages"].items()}
+        if row.get("noClaimHolds"):
+            shown[NO_CLAIM] += f" ({told(row['noClaimHolds'])})"
+        counts = " · ".join(f"{stage} {count}" for stage, count in shown.items())
         line = f"    {engine} {kind} {row['missed']} missed: {counts}"
         if row["polarities"]:
             read = ", ".join(f"{p} {n}" for p, n in sorted(row["polarities"].items()))
@@ -265,6 +285,11 @@ def missed_stages(laid: LaidOut, matcher: Matcher, card: dict[str, Any]) -> dict
         "contradictions": {
             "byKind": tally(key["contradictions"], contradictions, CONTRADICTION_STAGES),
             "items": {i: fate.label for i, fate in contradictions.items()},
+            "itemHolds": {
+                i: [f for f in FEATURES if f in fate.holds]
+                for i, fate in contradictions.items()
+                if fate.stage == NO_CLAIM
+            },
         },
         "duplicates": {
             "byKind": tally(key["duplicates"], duplicates, DUPLICATE_STAGES),
