@@ -11,11 +11,8 @@ Each case's notes are built and read as `contradiction_voices.found` builds them
 
 from __future__ import annotations
 
-from support.contradiction_cases import Case
-
-SAME = ("project:shop", "project:shop")
-TEAM = ("team:shop", "claude:shop")
-C, N = "contradiction", "neither"
+from support.contradiction_cases import SAME, C, Case, N
+from support.contradiction_voices import TEAM
 
 CASES: tuple[Case, ...] = (
     # Two notes, two tools, one job.

@@ -8,10 +8,7 @@ the change, never tuned on. Read with `contradiction_voices.found`.
 
 from __future__ import annotations
 
-from support.contradiction_cases import Case
-
-SAME = ("project:shop", "project:shop")
-C, N = "contradiction", "neither"
+from support.contradiction_cases import SAME, C, Case, N
 
 
 def _pair(one: str, other: str, expected: str = C) -> Case:

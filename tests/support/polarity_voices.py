@@ -20,16 +20,9 @@ never tuned on (its figure is the one that predicts a corpus nobody here has see
 from __future__ import annotations
 
 from support import duplicate_voices
-from support.contradiction_cases import Case
+from support.always_never_voices import APART, CLAUDE, CODEX, GEMINI, SAME, SCOPES, TEAM
+from support.contradiction_cases import C, Case, N
 
-SAME = ("project:shop", "project:shop")
-CLAUDE = ("claude:shop", "project:shop")
-TEAM = ("team:shop", "project:shop")
-CODEX = ("codex", "project:shop")
-GEMINI = ("gemini", "project:shop")
-SCOPES = ("global", "project:shop")
-APART = ("project:shop", "project:blog")
-C, N = "contradiction", "neither"
 K = "always-never"
 
 

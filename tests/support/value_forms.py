@@ -14,15 +14,9 @@ Each case's notes are built and read as `contradiction_voices.found` builds them
 
 from __future__ import annotations
 
-from support.contradiction_cases import Case
-
-SAME = ("project:shop", "project:shop")
-CLAUDE = ("claude:shop", "project:shop")
-CODEX = ("codex", "project:shop")
-GEMINI = ("gemini", "project:shop")
-GLOBAL = ("global", "project:shop")
-OTHER = ("project:shop", "project:blog")
-C, N = "contradiction", "neither"
+from support.always_never_voices import APART as OTHER
+from support.always_never_voices import CLAUDE, CODEX, GEMINI, SAME
+from support.contradiction_cases import C, Case, N
 
 
 def _claude(name: str, body: str) -> str:
