@@ -194,6 +194,14 @@ def test_a_line_that_gives_no_claim_tells_what_it_holds(
     assert fate.label == "no claim" and fate.holds == {feature, *extra}
 
 
+def test_an_item_whose_two_sides_give_no_claim_has_one_length_its_longest(
+    tmp_path: Path,
+) -> None:
+    files = {"a.md": _PLAIN, "b.md": f"The trip was lovely{_AND}.\n"}
+    fate = contradiction_fate(_reading(tmp_path, files), _item("port", ("a.md", 1), ("b.md", 1)))
+    assert fate.label == "no claim" and fate.holds == {"9–20 words"}
+
+
 def test_every_feature_has_its_line_and_the_look_alikes_hold_none(tmp_path: Path) -> None:
     assert [feature for feature, *_ in NO_CLAIM_LINES] == list(FEATURES)
     look_alikes = (
