@@ -40,6 +40,8 @@ from typing import NamedTuple
 
 from memtab.check.wording import is_example
 from memtab.store.text.near_duplicates import lowered_words
+from memtab.trust.located import assigns, command_or_path
+from memtab.trust.owners import owners_of
 from memtab.trust.polarity import (
     DEONTIC_WORDS,
     IMPERATIVES,
@@ -56,14 +58,14 @@ from memtab.trust.polarity import (
     under_never_heading,
 )
 from memtab.trust.reading.amounts import AMOUNT, amount_groups, amount_key, amounts, same_amount
-from memtab.trust.reading.attached import claimed, said, structured
+from memtab.trust.reading.attached import Attached, claimed, said, structured
 from memtab.trust.reading.choices import PAIR, USING, choices, used
 from memtab.trust.reading.jobs import JOB, jobs, same_job
-from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, named, same_count
+from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, cron_time, named, same_count
 from memtab.trust.reading.ports import port_key, ports, same_service
 from memtab.trust.reading.schedules import same_schedule
-from memtab.trust.reading.scopes import SCOPE_STEMS, scope_of
-from memtab.trust.reading.settings import same_setting, setting_key, settings
+from memtab.trust.reading.scopes import SCOPE_STEMS, placed, scope_of
+from memtab.trust.reading.settings import heading_whose, same_setting, setting_key, settings
 from memtab.trust.reading.styles import (
     STYLE,
     STYLE_WORDS,
@@ -117,33 +119,10 @@ _HOW_GIVEN = SCOPE_STEMS | {
     "set", "default", "configur", "file", "valu", "say", "read", "pin", "hold", "live", "run"
 }  # fmt: skip
 """Stems of how or where a sentence gives a value in code, not whose it is."""
-_PLACE_PREPOSITIONS = frozenset({"in", "under", "inside"})
-_DETERMINERS = frozenset({"the", "a", "an", "our", "your", "its", "their"})
 _DETERMINERS = frozenset({"the", "a", "an", "our", "your", "its", "their"})
 _SPAN = re.compile(r"`([^`\n]+)`")
-_LABEL = re.compile(r"^[A-Za-z][\w .'-]{0,40}:\s*`[^`\n]+`\W*$")
-"""A label and one code span, nothing else: "The seed data: `db/seeds`"."""
 _OUTPUT = re.compile(r"(?:→|->)\s*+`[^`\s/]*+/[^`\s]*+`\W*+$")
 """An arrow to a path a command's line ends on: what the command makes, not what was."""
-_PREDICATE = re.compile(r"\s(?:is|are)\s")
-_COMMAND = re.compile(r"^(?:\./\S|[a-z][a-z0-9_.+-]*\s+\S)")
-_ASSIGNMENT = re.compile(r"^\S[^\s=]*=\S*$")  # one split: `\S+=` backtracks over each `=`
-_PATH_SHAPE = re.compile(r"^(?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]*$|^[\w-]+\.[a-z0-9]{1,5}$")
-_BARE_PATH = re.compile(r"(?<![\w`/.-])((?:[\w.-]+/)+[\w.-]*)(?![\w/`-])")
-_COMMAND_WORDS = frozenset(
-    {"run", "runs", "execut", "command", "invok", "call", "via", "type", "script", "start",
-     "need", "pass", "give", "way", "suit", "whole", "entir", "full", "local"}
-)  # fmt: skip
-"""Stems every command sentence may hold: not what the command is for."""
-_LOCATION = re.compile(
-    r"\b(?:lives?|living|are|is|kept|sits?|stored|found|located|holds?|go|goes|belongs?)\s+"
-    r"(?:in|under|at|inside)\b|\bholds?\b|\bunder\b",
-    re.IGNORECASE,
-)
-_LOCATION_STEMS = frozenset(
-    {"live", "kept", "sit", "store", "found", "locat", "hold", "go", "goe", "belong", "find",
-     "look", "all", "file", "folder", "directori", "dir", "path"}
-)  # fmt: skip
 
 _SIGNS = re.compile(r"[`/\d]")
 _TRIGGER_WORDS = frozenset(
@@ -164,6 +143,8 @@ _TRIGGER_WORDS = frozenset(
 patterns run only where one is (one alternation of words costs ~25 µs a line in `re`; a
 set lookup of its words, ~1)."""
 _WORD_TOKEN = re.compile(r"[\w'-]+")
+_NOT_THING = frozenset({"the", "a", "an", "our", "its", "is", "are", "now", "currently"})
+"""Words of a statement that name no part of the thing its value is of."""
 _POLARITY_SHOWN = frozenset(
     {"always", "never", "ever", "don't", "do", "not", "must", "mustn't", "make", "sure", "to",
      "i", "we", "we've", "you", "they", "user", "prefers", "that", "agent", "please", "refrain",
@@ -190,8 +171,13 @@ class Claim(NamedTuple):
 def claims_of(text: str) -> tuple[Claim, ...]:
     """Every claim of a memory's text, line by line (see the module doc)."""
     found: list[Claim] = []
+    owners = owners_of(text)  # what a line's value belongs to where it says not
     if "|" in text or "```" in text or "~~~" in text:  # a table's or a config fence's
-        found += [Claim(n, *c) for n, attached in structured(text) for c in claimed(attached)]
+        found += [
+            Claim(n, *c)
+            for n, attached in structured(text)
+            for c in claimed(attached, owner=owners.get(n, ""))
+        ]
     forbidden = under_never_heading(text) if "#" in text else frozenset()
     for line in content_lines(text):
         if line.code:
@@ -199,9 +185,10 @@ def claims_of(text: str) -> tuple[Claim, ...]:
         said = statements(line.text)
         if line.number in forbidden:  # "## Don'ts" over "- force-push to `main`"
             said = tuple(headed(sentence) for sentence in said)
-        read = _claims if _triggered(" ".join(said)) else _unlisted_rule
+        triggered, owner = _triggered(" ".join(said)), owners.get(line.number, "")
         for sentence in _examples_joined(said):
-            found += [claim._replace(line=line.number) for claim in read(sentence)]
+            read = _claims(sentence, owner) if triggered else _unlisted_rule(sentence)
+            found += [claim._replace(line=line.number) for claim in read]
     return tuple(found)
 
 
@@ -238,24 +225,24 @@ def sentence_claims(sentence: str) -> tuple[Claim, ...]:
 
 
 @functools.lru_cache(maxsize=8192)
-def _claims(sentence: str) -> tuple[Claim, ...]:
+def _claims(sentence: str, owner: str = "") -> tuple[Claim, ...]:
     """What one sentence claims (line 0: the caller's line is set on each), worked out
-    once per sentence (templates and copies repeat theirs)."""
+    once per sentence and owner (`trust.owners`: templates and copies repeat theirs)."""
     if not _triggered(sentence):
         return ()
     said = [
         Claim(0, "value", f"{n.kind}:{n.of}", n.value, n.shown) for n in named(sentence)
     ]  # how each holds is its reading's, the sentence's hedges aside
     said += [Claim(0, "value", AMOUNT + amount_key(a), a.value, a.shown) for a in amounts(sentence)]
-    return tuple(dict.fromkeys([*_plain_claims(sentence), *said]))
+    return tuple(dict.fromkeys([*_plain_claims(sentence, owner), *said]))
 
 
-def _plain_claims(sentence: str) -> tuple[Claim, ...]:
+def _plain_claims(sentence: str, owner: str) -> tuple[Claim, ...]:
     if sentence.rstrip(" *_").endswith("?"):
         return ()  # a question claims nothing ("Should we use Pants instead of Bazel?")
     if (output := _OUTPUT.search(sentence)) is not None:
         sentence = sentence[: output.start()]  # "Build: `just build` → `bin/x`": its output
-    facts = _facts(0, sentence)
+    facts = _facts(0, sentence, owner)
     if facts:
         if all(fact.kind == "version" for fact in facts) and not _hedged(sentence):
             facts += _tools(0, sentence)  # "Unit tests are written in JUnit 5": both
@@ -282,14 +269,28 @@ def _plain_claims(sentence: str) -> tuple[Claim, ...]:
     if _CONDITIONS.search(sentence) is None:
         found += [Claim(0, "value", *style) for style in styles(sentence)]
         spans = _SPAN.findall(sentence)
-        found += _command_or_path(0, sentence, spans)
-        assigned = any(_ASSIGNMENT.match(span) for span in spans)  # a setting's, not a value
+        found += [Claim(0, *c) for c in command_or_path(sentence, spans, owner)]
+        assigned = any(map(assigns, spans))  # a setting's, not a value
         # "Request timeout:"; "Migrations: `pgroll`" says a job's tool and a label's value
         rules_only = all(c.kind == "always-never" or c.key.startswith(JOB) for c in found)
         if rules_only and not assigned and (given := value_of(sentence)) is not None:
             frame, value = given
             found.append(Claim(0, "value", frame, value, f"the {frame} said"))
+            found += _owned_value(sentence, frame, value, owner)
     return tuple(found)
+
+
+def _owned_value(sentence: str, frame: str, value: str, owner: str) -> list[Claim]:
+    """What else a statement's one value is: a product's version by its words ("The Postgres
+    image tag is `16.2`"), a time of day by its cron schedule (`named.cron_time`)."""
+    if (timed := cron_time(frame, value, owner)) is not None:
+        return [Claim(0, "value", f"time:{timed.of}", timed.value, timed.shown)]
+    if not value[:1].isdigit():
+        return []
+    words = _WORD_TOKEN.findall(_SPAN.sub(" ", sentence))
+    thing = " ".join(w for w in words if w.lower() not in _NOT_THING and w != value)
+    versions = claimed(Attached(thing, value), owner=owner) if thing else []
+    return [Claim(0, *c) for c in versions if c[0] == "version"]
 
 
 def _hedged(sentence: str) -> bool:
@@ -316,80 +317,32 @@ def _tools(number: int, sentence: str) -> list[Claim]:
     return [Claim(number, "tool", *choice) for choice in tools(sentence)]
 
 
-def _facts(number: int, sentence: str) -> list[Claim]:
+def _facts(number: int, sentence: str, owner: str = "") -> list[Claim]:
     """A port a service listens on (`reading.ports`), a product's version
     (`reading.versions`) and a setting's value (the check's `MAX_WORKERS=8`)."""
     found = [
         Claim(number, "port", port_key(port), port.value, f"{port.shown}'s port")
-        for port in ports(sentence)
+        for port in ports(sentence, owner)
     ]
     found += [
         Claim(number, "version", version_key(v), v.value, f"the {v.shown} version")
-        for v in versions(sentence)
+        for v in versions(sentence, owner)
     ]
     found += [
         Claim(number, "setting", setting_key(setting), setting.value, setting.name)
-        for setting in settings(sentence)
+        for setting in settings(sentence, owner)
     ]
     if not _hedged(sentence) and _CONDITIONS.search(sentence) is None:
         # What a span assigns (`API_PORT=8000`), where the sentence says it holds.
         # What a sentence gives in code, where it holds and what else it names ("`X=4`
         # for the importer", "in the ESLint config": whose).
         rest = _SPAN.sub(" ", sentence)
-        where = scope_of(rest)
+        where = placed(scope_of(rest), owner)
         whose = " ".join(sorted({s for s in stems_of(rest) if s not in _HOW_GIVEN}))
+        whose = whose or heading_whose(owner)
         for attached in said(sentence):
-            found += [Claim(number, *c) for c in claimed(attached, where, whose)]
+            found += [Claim(number, *c) for c in claimed(attached, where, whose, owner)]
     return found
-
-
-def _command_or_path(number: int, sentence: str, spans: list[str]) -> list[Claim]:
-    paths = [s for s in spans if _PATH_SHAPE.match(s)]
-    commands = [
-        s for s in spans if s not in paths and _COMMAND.match(s) and not _ASSIGNMENT.match(s)
-    ]
-    if not paths and not spans:
-        paths = _BARE_PATH.findall(sentence)
-    rest = _SPAN.sub(" ", sentence)
-    placed = _LABEL.match(sentence.strip()) is not None or _LOCATION.search(rest) is not None
-    if len(paths) == 1 and not placed:  # "Look in `db/seeds` for…": a place's preposition
-        at = sentence.find(f"`{paths[0]}`")
-        before = sentence[:at].split() if at > 0 else []
-        placed = bool(before) and before[-1].lower() in _PLACE_PREPOSITIONS
-    if len(paths) == 1 and not commands and placed:
-        stems = [s for s in stems_of(rest) if s not in _LOCATION_STEMS]
-        if 1 <= len(stems) <= 5:
-            key = " ".join(sorted(set(stems)))
-            return [Claim(number, "path", key, paths[0].rstrip("/"), f"where {_thing(rest)} live")]
-    if len(commands) == 1 and len(spans) == 1:
-        # The purpose is a noun phrase: what follows the last article ("Kick off the api
-        # tests via…" is the api tests'), or all of it where there is none.
-        words = rest.split()
-        cut = max((i + 1 for i, w in enumerate(words) if w.lower() in _DETERMINERS), default=0)
-        purpose = " ".join(words[cut:]) if cut < len(words) else rest
-        label, colon, _ = purpose.partition(":")
-        if colon and (said := _PREDICATE.split(label, maxsplit=1))[1:]:
-            purpose = said[0]  # "The worker is separate: `…`" is the worker's
-        stems = [s for s in stems_of(purpose) if s not in _COMMAND_WORDS]
-        if not stems:
-            stems = [s for s in stems_of(rest) if s not in _COMMAND_WORDS]
-        if 1 <= len(stems) <= 5:
-            key = " ".join(sorted(set(stems)))
-            value = " ".join(commands[0].split())
-            return [Claim(number, "command", key, value, f"the command for {_thing(rest)}")]
-    return []
-
-
-def _thing(rest: str) -> str:
-    words = [w for w in _WORD_TOKEN.findall(rest) if w.lower() not in _THING_SKIP]
-    return " ".join(words[:4]).lower() or "it"
-
-
-_THING_SKIP = frozenset(
-    {"live", "lives", "in", "under", "are", "is", "kept", "the", "all", "of", "holds", "hold",
-     "you", "will", "find", "look", "for", "sit", "sits", "at", "stored", "located", "found",
-     "with", "use", "run", "runs", "to", "a", "an", "command", "via", "type"}
-)  # fmt: skip
 
 
 def _polarity(number: int, sentence: str) -> list[Claim]:

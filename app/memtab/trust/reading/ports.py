@@ -18,11 +18,13 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from memtab.trust.owners import owner_stems
 from memtab.trust.reading.scopes import (
     HEDGED,
     SCOPE_STEMS,
     Scope,
     pack,
+    placed,
     same_place,
     scope_of,
     unpack,
@@ -87,8 +89,9 @@ class Port(NamedTuple):
     """The service as written."""
 
 
-def ports(sentence: str) -> list[Port]:
-    """The port each clause of `sentence` says a service listens on (see the module doc)."""
+def ports(sentence: str, owner: str = "") -> list[Port]:
+    """The port each clause of `sentence` says a service listens on (see the module doc);
+    one it names no service of is its note's `owner`'s (`trust.owners`), where it names one."""
     if "port" not in sentence.lower() and not _DIGITS.search(sentence):
         return []
     asides = [a for a in _ASIDE.findall(sentence) if len(a.split()) <= 3]
@@ -96,13 +99,14 @@ def ports(sentence: str) -> list[Port]:
     plain = _DASH_LABEL.sub(r"\1: ", plain, count=1)  # "Traefik dashboard — http://…:8089"
     found = []
     for clause in _CLAUSE.split(plain):
-        port = _port(clause, sentence)
+        port = _port(clause, sentence, owner)
         if port is not None:
-            found.append(port._replace(scope=scope_of(" ".join([clause, *asides]))))
+            where = placed(scope_of(" ".join([clause, *asides])), owner)
+            found.append(port._replace(scope=where))
     return found
 
 
-def _port(clause: str, sentence: str) -> Port | None:
+def _port(clause: str, sentence: str, owner: str) -> Port | None:
     clause = _NOT.sub(" ", clause)
     if _HEDGE.search(clause):
         return None
@@ -122,6 +126,9 @@ def _port(clause: str, sentence: str) -> Port | None:
     if opening and opening[0].lower() in _PERSON and (aim := _FOR_SERVICE.search(clause)):
         written = _subject(aim.group("service"))  # what the person reaches it for
     service = service_of(written)
+    if not service:
+        service = service_of(owner) & owner_stems(owner)
+        written = owner
     if not service:
         return None
     also: frozenset[str] = frozenset()

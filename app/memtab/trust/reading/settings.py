@@ -16,11 +16,13 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from memtab.trust.owners import owner_stems
 from memtab.trust.reading.scopes import (
     HEDGED,
     SCOPE_STEMS,
     Scope,
     pack,
+    placed,
     same_place,
     scope_of,
     unpack,
@@ -66,8 +68,10 @@ class Setting(NamedTuple):
     """What it is set for, stems space-separated ("" for nothing in particular)."""
 
 
-def settings(sentence: str) -> list[Setting]:
-    """The value each setting is given by `sentence` (see the module doc)."""
+def settings(sentence: str, owner: str = "") -> list[Setting]:
+    """The value each setting is given by `sentence` (see the module doc): one it says
+    neither what for nor where of is its note's `owner`'s (`trust.owners`), where it names
+    one."""
     if "`" not in sentence:
         return []
     found: dict[str, Setting] = {}
@@ -85,8 +89,22 @@ def settings(sentence: str) -> list[Setting]:
             purpose = _FOR.search(clause, match.end())
             whose = purpose.group("what") if purpose is not None else ""
             whose = " ".join(sorted(set(stems_of(whose)) - SCOPE_STEMS))
-            found[name] = Setting(name, value, scope_of(rest), whose)
+            whose = whose or heading_whose(owner)
+            found[name] = Setting(name, value, placed(scope_of(rest), owner), whose)
     return list(found.values())
+
+
+HEADED = "~"
+"""Marks a `whose` read from the note's heading, not the sentence (`heading_whose`)."""
+
+
+def heading_whose(owner: str) -> str:
+    """What a setting is for by its note's `owner` (`trust.owners`), marked `HEADED`: it
+    tells two settings apart only from one whose sentence says what it is for ("## Worker"
+    over `CONCURRENCY=4` and "`CONCURRENCY=8` for the importer"); two headings are two
+    notes' topics ("# Limits", "# Working notes"), no two owners."""
+    stems = owner_stems(owner) - SCOPE_STEMS
+    return HEADED + " ".join(sorted(stems)) if stems else ""
 
 
 def setting_key(setting: Setting) -> str:
@@ -96,8 +114,12 @@ def setting_key(setting: Setting) -> str:
 
 def same_setting(one: str, other: str) -> bool:
     """Whether two settings' keys (`setting_key`) are of one name in one place, for one
-    thing (or one of them for nothing in particular)."""
+    thing — what one is for the other's or a part of it ("the import jobs" are the
+    importer's), or one of them for nothing in particular."""
     name, scope, whose = one.split("|", 2)
     other_name, other_scope, other_whose = other.split("|", 2)
-    for_one = not whose or not other_whose or whose == other_whose
+    mine = set(whose.removeprefix(HEADED).split())
+    theirs = set(other_whose.removeprefix(HEADED).split())
+    headed = whose.startswith(HEADED) and other_whose.startswith(HEADED)  # two notes' topics
+    for_one = headed or not mine or not theirs or mine <= theirs or theirs <= mine
     return name == other_name and for_one and same_place(unpack(scope), unpack(other_scope))

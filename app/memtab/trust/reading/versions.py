@@ -21,6 +21,7 @@ from memtab.trust.reading.scopes import (
     SCOPE_STEMS,
     Scope,
     pack,
+    placed,
     same_place,
     scope_of,
     unpack,
@@ -95,6 +96,15 @@ _GENERIC = frozenset(
 _PRONOUNS = frozenset({"we", "i", "you", "they", "it", "this", "that", "we're", "we've"})
 
 
+_LABELLED = re.compile(
+    r"^(?:(?:the|our|current|pinned)\s++)?versions?\s*+(?::|\bis\b)\s*+`?v?"
+    r"(?P<value>(?!0\d)\d{1,3}(?:\.\d{1,4}){0,2})`?[\s.]*+$",
+    re.IGNORECASE,
+)
+"""A version said of no product: "Version: 20", "Current version is 3.11"."""
+_WORD = re.compile(r"[\w.+-]++")
+
+
 class Version(NamedTuple):
     product: str
     value: str
@@ -114,17 +124,27 @@ _CHANGED_TO = re.compile(
 "TypeScript bumped to 5.4"): what is now."""
 
 
-def versions(sentence: str) -> list[Version]:
-    """The version of each product a clause of `sentence` says is used (module doc)."""
+def versions(sentence: str, owner: str = "") -> list[Version]:
+    """The version of each product a clause of `sentence` says is used (module doc); a
+    version said of no product ("Version: 20") is of the one its note's `owner` names
+    ("## Node", `trust.owners`), where it holds there."""
     if not any(c.isdigit() for c in sentence):
         return []
     plain = _ASIDE.sub(" ", sentence)
+    labelled = _LABELLED.match(plain.strip())
+    if labelled is not None:
+        named = {product for w in _WORD.findall(owner) if (product := product_named(w))}
+        if len(named) != 1 or _HEDGE.search(plain):
+            return []
+        product = named.pop()
+        where = placed(scope_of(plain), owner)
+        return [Version(product, labelled["value"], frozenset(), where, product)]
     found: dict[str, Version] = {}
     for clause in _CLAUSE.split(plain):
         for version in _versions(clause):
             if version.product in found:
                 return []  # two versions of one product in a sentence: a story
-            found[version.product] = version
+            found[version.product] = version._replace(scope=placed(version.scope, owner))
     return list(found.values())
 
 

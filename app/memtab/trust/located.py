@@ -1,0 +1,129 @@
+"""Where a thing lives and the command for a purpose, as a sentence gives them in a code span
+(docs/formats.md §19.6): "The fixtures live in `tests/fixtures/`", "Settings are read from
+`config/settings.toml`", "Run the api tests with `pnpm test --filter api`".
+
+A path is placed by a verb of living somewhere ("live in", "kept under"), a place's
+preposition before it ("in", "under", "from" after a verb of reading), or a label ("Seed
+data: `db/seeds/`"); its thing is the sentence's other words, or — said of nothing but
+"Files:", "Location:" — the thing the note around it names (`trust.owners`: "## Migrations"
+over "- Files: `src/db/migrations/`"). A command's purpose is the noun phrase its sentence
+names.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memtab.trust.owners import owner_stems
+from memtab.trust.reading.scopes import SCOPE_STEMS
+from memtab.trust.words import stems_of
+
+Said = tuple[str, str, str, str]
+"""A claim as its reader gives it: kind, key, value, shown."""
+_PLACE_PREPOSITIONS = frozenset({"in", "under", "inside"})
+_READING = re.compile(r"\b(?:reads?|loads?|loaded|sourced)\b", re.IGNORECASE)
+_FROM = re.compile(r"\bfrom\s*+$", re.IGNORECASE)
+"""A verb of reading, then "from" before the path: "Settings are loaded from `…`"."""
+_DETERMINERS = frozenset({"the", "a", "an", "our", "your", "its", "their"})
+_SPAN = re.compile(r"`([^`\n]+)`")
+_LABEL = re.compile(r"^[A-Za-z][\w .'-]{0,40}:\s*`[^`\n]+`\W*$")
+"""A label and one code span, nothing else: "The seed data: `db/seeds`"."""
+_LABELLED = re.compile(
+    r"^(?P<label>[A-Za-z][\w .'-]{0,40}+):\s*+`(?P<path>[^`\n]++)`(?P<after>\s*+[,;(—–]|\W*+$)?"
+)
+"""A label and the code span it opens with, an aside after it or nothing: "Files: `db/`, one
+change per file" (the label's thing; "Note: `tmp/` is ignored" says no place of a note)."""
+_PREDICATE = re.compile(r"\s(?:is|are)\s")
+_COMMAND = re.compile(r"^(?:\./\S|[a-z][a-z0-9_.+-]*\s+\S)")
+_ASSIGNMENT = re.compile(r"^\S[^\s=]*=\S*$")  # one split: `\S+=` backtracks over each `=`
+_PATH_SHAPE = re.compile(r"^(?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]*$|^[\w-]+\.[a-z0-9]{1,5}$")
+_BARE_PATH = re.compile(r"(?<![\w`/.-])((?:[\w.-]+/)+[\w.-]*)(?![\w/`-])")
+_COMMAND_WORDS = frozenset(
+    {"run", "runs", "execut", "command", "invok", "call", "via", "type", "script", "start",
+     "need", "pass", "give", "way", "suit", "whole", "entir", "full", "local"}
+)  # fmt: skip
+"""Stems every command sentence may hold: not what the command is for."""
+_LOCATION = re.compile(
+    r"\b(?:lives?|living|are|is|kept|sits?|stored|found|located|holds?|go|goes|belongs?)\s+"
+    r"(?:in|under|at|inside)\b|\bholds?\b|\bunder\b",
+    re.IGNORECASE,
+)
+_LOCATION_STEMS = frozenset(
+    {"live", "kept", "sit", "store", "found", "locat", "hold", "go", "goe", "belong", "find",
+     "look", "all", "file", "folder", "directori", "dir", "path", "read", "load", "sourc"}
+)  # fmt: skip
+_WORD_TOKEN = re.compile(r"[\w'-]+")
+_THING_SKIP = frozenset(
+    {"live", "lives", "in", "under", "are", "is", "kept", "the", "all", "of", "holds", "hold",
+     "you", "will", "find", "look", "for", "sit", "sits", "at", "stored", "located", "found",
+     "with", "use", "run", "runs", "to", "a", "an", "command", "via", "type", "read", "loaded",
+     "from"}
+)  # fmt: skip
+
+
+def command_or_path(sentence: str, spans: list[str], owner: str = "") -> list[Said]:
+    """The path a sentence places its thing at, or the one command it gives for a purpose
+    (`spans`: its code spans; `owner`: the note's, `trust.owners`)."""
+    labelled = _LABELLED.match(sentence.strip())
+    if (
+        labelled is not None
+        and _PATH_SHAPE.match(labelled.group("path"))
+        and labelled.group("after") is not None
+    ):
+        labels = _path(labelled.group("label"), labelled.group("path"), owner)
+        if labels:
+            return labels
+    paths = [s for s in spans if _PATH_SHAPE.match(s)]
+    commands = [
+        s for s in spans if s not in paths and _COMMAND.match(s) and not _ASSIGNMENT.match(s)
+    ]
+    if not paths and not spans:
+        paths = _BARE_PATH.findall(sentence)
+    rest = _SPAN.sub(" ", sentence)
+    placed = _LABEL.match(sentence.strip()) is not None or _LOCATION.search(rest) is not None
+    if len(paths) == 1 and not placed:  # "Look in `db/seeds` for…": a place's preposition
+        at = sentence.find(f"`{paths[0]}`")
+        before = sentence[:at].split() if at > 0 else []
+        placed = bool(before) and before[-1].lower() in _PLACE_PREPOSITIONS
+        if at > 0 and _FROM.search(sentence, 0, at) is not None:
+            placed = placed or _READING.search(sentence, 0, at) is not None
+    if len(paths) == 1 and not commands and placed:
+        return _path(rest, paths[0], owner)
+    if len(commands) == 1 and len(spans) == 1:
+        # The purpose is a noun phrase: what follows the last article ("Kick off the api
+        # tests via…" is the api tests'), or all of it where there is none.
+        words = rest.split()
+        cut = max((i + 1 for i, w in enumerate(words) if w.lower() in _DETERMINERS), default=0)
+        purpose = " ".join(words[cut:]) if cut < len(words) else rest
+        label, colon, _ = purpose.partition(":")
+        if colon and (said := _PREDICATE.split(label, maxsplit=1))[1:]:
+            purpose = said[0]  # "The worker is separate: `…`" is the worker's
+        stems = [s for s in stems_of(purpose) if s not in _COMMAND_WORDS]
+        if not stems:
+            stems = [s for s in stems_of(rest) if s not in _COMMAND_WORDS]
+        if 1 <= len(stems) <= 5:
+            key = " ".join(sorted(set(stems)))
+            value = " ".join(commands[0].split())
+            return [("command", key, value, f"the command for {_thing(rest)}")]
+    return []
+
+
+def assigns(span: str) -> bool:
+    """Whether a code span assigns a value (`MAX=4`): a setting's, no command."""
+    return _ASSIGNMENT.match(span) is not None
+
+
+def _path(words: str, path: str, owner: str) -> list[Said]:
+    """A path claim of the thing `words` name, else of the note's owner (none of neither)."""
+    stems = {s for s in stems_of(words) if s not in _LOCATION_STEMS}
+    shown = _thing(words)
+    if not stems:
+        stems, shown = set(owner_stems(owner) - SCOPE_STEMS), _thing(owner)
+    if not 1 <= len(stems) <= 5:
+        return []
+    return [("path", " ".join(sorted(stems)), path.rstrip("/"), f"where {shown} live")]
+
+
+def _thing(rest: str) -> str:
+    words = [w for w in _WORD_TOKEN.findall(rest) if w.lower() not in _THING_SKIP]
+    return " ".join(words[:4]).lower() or "it"
