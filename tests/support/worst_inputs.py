@@ -438,6 +438,7 @@ WORST: dict[str, Worst] = {
     "memtab.trust.located:_SPAN": F("`", "a"),
     "memtab.trust.located:_WORD_TOKEN": F("", "a "),
     "memtab.trust.located:_READING": S("", "rea"),
+    "memtab.trust.located:_ASIDE": F("", "(", "x"),
     "memtab.trust.located:_FROM": S("from", " ", "x"),
     "memtab.trust.located:_LABELLED": M("a:", " ", "x"),
     "memtab.trust.owners:_SPAN": F("`", "a"),

@@ -36,7 +36,10 @@ change per file" (the label's thing; "Note: `tmp/` is ignored" says no place of 
 _PREDICATE = re.compile(r"\s(?:is|are)\s")
 _COMMAND = re.compile(r"^(?:\./\S|[a-z][a-z0-9_.+-]*\s+\S)")
 _ASSIGNMENT = re.compile(r"^\S[^\s=]*=\S*$")  # one split: `\S+=` backtracks over each `=`
-_PATH_SHAPE = re.compile(r"^(?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]*$|^[\w-]+\.[a-z0-9]{1,5}$")
+_PATH_SHAPE = re.compile(
+    r"^(?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]*$|^[\w-]+\.[a-z0-9]{1,5}$|^~/[\w.@-]+$"
+)
+"""A path: folders and a name, a file's name, a file in the home folder (`~/.tool.yaml`)."""
 _BARE_PATH = re.compile(r"(?<![\w`/.-])((?:[\w.-]+/)+[\w.-]*)(?![\w/`-])")
 _COMMAND_WORDS = frozenset(
     {"run", "runs", "execut", "command", "invok", "call", "via", "type", "script", "start",
@@ -56,9 +59,10 @@ _WORD_TOKEN = re.compile(r"[\w'-]+")
 _THING_SKIP = frozenset(
     {"live", "lives", "in", "under", "are", "is", "kept", "the", "all", "of", "holds", "hold",
      "you", "will", "find", "look", "for", "sit", "sits", "at", "stored", "located", "found",
-     "with", "use", "run", "runs", "to", "a", "an", "command", "via", "type", "read", "loaded",
-     "from"}
+     "with", "use", "run", "runs", "to", "a", "an", "command", "via", "type"}
 )  # fmt: skip
+_PLACE_SKIP = _THING_SKIP | {"read", "reads", "loaded", "loads", "from", "its", "their"}
+_ASIDE = re.compile(r"\([^()]*+\)")
 
 
 def command_or_path(sentence: str, spans: list[str], owner: str = "") -> list[Said]:
@@ -115,15 +119,16 @@ def assigns(span: str) -> bool:
 
 def _path(words: str, path: str, owner: str) -> list[Said]:
     """A path claim of the thing `words` name, else of the note's owner (none of neither)."""
+    words = _ASIDE.sub(" ", words)  # "(XDG)" says how, not what
     stems = {s for s in stems_of(words) if s not in _LOCATION_STEMS}
-    shown = _thing(words)
+    shown = _thing(words, _PLACE_SKIP)
     if not stems:
-        stems, shown = set(owner_stems(owner) - SCOPE_STEMS), _thing(owner)
+        stems, shown = set(owner_stems(owner) - SCOPE_STEMS), _thing(owner, _PLACE_SKIP)
     if not 1 <= len(stems) <= 5:
         return []
     return [("path", " ".join(sorted(stems)), path.rstrip("/"), f"where {shown} live")]
 
 
-def _thing(rest: str) -> str:
-    words = [w for w in _WORD_TOKEN.findall(rest) if w.lower() not in _THING_SKIP]
+def _thing(rest: str, skip: frozenset[str] = _THING_SKIP) -> str:
+    words = [w for w in _WORD_TOKEN.findall(rest) if w.lower() not in skip]
     return " ".join(words[:4]).lower() or "it"

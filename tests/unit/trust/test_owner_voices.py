@@ -50,3 +50,11 @@ def test_a_value_said_of_nothing_is_its_heading_s_thing() -> None:
 def test_a_heading_naming_an_environment_places_what_is_under_it() -> None:
     staging = claims_of("## Staging\n\n- The API listens on 8001.\n")
     assert [c.key for c in staging] == ["api||staging/"]
+
+
+def test_a_file_read_from_the_home_folder_is_a_place_its_aside_no_part_of_its_thing() -> None:
+    """A file "loaded from `~/.tool.yaml`" is placed; "(XDG)" says how, not what."""
+    said = claims_of("The config is loaded from `~/.tool.yaml`.")
+    aside = claims_of("The config is read from `~/.config/tool/config.yaml` (XDG).")
+    assert [(c.kind, c.key, c.value) for c in said] == [("path", "configur", "~/.tool.yaml")]
+    assert [(c.kind, c.key) for c in aside if c.kind == "path"] == [("path", "configur")]
