@@ -20,6 +20,9 @@ CLAUDE = ("claude:shop", "project:shop")
 TEAM = ("team:shop", "claude:shop")
 CODEX = ("codex", "project:shop")
 GLOBAL = ("global", "project:shop")
+BILLING = ("global", "project:billing-api")
+"""Global memory and the memory of a project whose name says what it is (`billing-api`)."""
+BILLING_ONLY = ("project:billing-api", "project:billing-api")
 C, N = "contradiction", "neither"
 
 _API_ENV = "The API's `.env`:\n\n```env\nPORT=8080\nLOG_FORMAT=json\n```"
@@ -50,6 +53,9 @@ CASES: tuple[Case, ...] = (
     Case("port", _GATEWAY, "- The gateway listens on 9001.", C, SAME),
     Case("port", "## Mailpit\n\n- UI: http://localhost:8025", "Mailpit's UI is on port 8026.", C,
          CODEX),
+    Case("port", "- billing-api listens on 4000.", "- The API listens on 4001.", C, BILLING),
+    Case("port", "Billing API: http://localhost:7000", "The API runs on 7001 locally.", C,
+         BILLING_ONLY),
     # Versions: in a table whose header says no "version", by a heading, as an image tag.
     Case("version", _PINNED, "- We run Postgres 16.", C, SAME),
     Case("version", "## Node\n\n- Version: 20", "- The frontend builds on Node 22.", C, SAME),
@@ -108,6 +114,10 @@ CASES: tuple[Case, ...] = (
     Case("port", "## Staging\n\n- The API listens on 8001.",
          "- In production the API listens on 8000.", N, SAME),
     Case("port", "## Notes\n\n- Port: 8000", "## Notes\n\n- Port: 3000", N, SAME),
+    Case("port", "- The API listens on 4000.", "- billing-api listens on 4001.", N, BILLING),
+    Case("port", "- The API listens on 4001.", "- The billing worker listens on 4002.", N,
+         BILLING_ONLY),
+    Case("port", "- billing-api listens on 4000.", "- The web app listens on 4001.", N, BILLING),
     Case("version", _PINNED, "- We run Postgres 15.4.", N, SAME),
     Case("version", _PINNED, "- Node 20 for the frontend.", N, SAME),
     Case("version", "## Node\n\n- Version: 20", "- Python 3.12 for the scripts.", N, SAME),

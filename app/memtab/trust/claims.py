@@ -62,7 +62,7 @@ from memtab.trust.reading.attached import Attached, claimed, said, structured
 from memtab.trust.reading.choices import PAIR, USING, choices, used
 from memtab.trust.reading.jobs import JOB, jobs, same_job
 from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, cron_time, named, same_count
-from memtab.trust.reading.ports import port_key, ports, same_service
+from memtab.trust.reading.ports import of_project, port_key, ports, same_service
 from memtab.trust.reading.schedules import same_schedule
 from memtab.trust.reading.scopes import SCOPE_STEMS, placed, scope_of
 from memtab.trust.reading.settings import heading_whose, same_setting, setting_key, settings
@@ -168,8 +168,10 @@ class Claim(NamedTuple):
     """What the claim is about, in words ("the API's port", "the tests' command")."""
 
 
-def claims_of(text: str) -> tuple[Claim, ...]:
-    """Every claim of a memory's text, line by line (see the module doc)."""
+def claims_of(text: str, project: str = "") -> tuple[Claim, ...]:
+    """Every claim of a memory's text, line by line (see the module doc); `project`: the
+    name of the project whose memory it is, whose own service "the API" may be
+    (`ports.of_project`)."""
     found: list[Claim] = []
     owners = owners_of(text)  # what a line's value belongs to where it says not
     if "|" in text or "```" in text or "~~~" in text:  # a table's or a config fence's
@@ -189,6 +191,10 @@ def claims_of(text: str) -> tuple[Claim, ...]:
         for sentence in _examples_joined(said):
             read = _claims(sentence, owner) if triggered else _unlisted_rule(sentence)
             found += [claim._replace(line=line.number) for claim in read]
+    if project:
+        found = [
+            c._replace(key=of_project(c.key, project)) if c.kind == "port" else c for c in found
+        ]
     return tuple(found)
 
 

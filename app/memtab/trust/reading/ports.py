@@ -173,6 +173,17 @@ def port_key(port: Port) -> str:
     return "|".join((" ".join(sorted(port.service)), " ".join(sorted(port.also)), pack(port.scope)))
 
 
+def of_project(key: str, project: str) -> str:
+    """A port's key (`port_key`) in a memory of `project` (its name): a service named by
+    some of the project's name's words has the project's name as its other name ("the API"
+    in harbor-api's memory is harbor-api)."""
+    service, also, scope = key.split("|", 2)
+    names = service_of(project.replace("-", " ").replace("_", " "))
+    if service and not also and set(service.split()) < names:
+        also = " ".join(sorted(names))
+    return "|".join((service, also, scope))
+
+
 def same_service(one: str, other: str) -> bool:
     """Whether two ports' keys (`port_key`) are of one service where it holds: one named
     as the other, or as its other name, in the same place (`scopes.same_place`)."""
