@@ -120,13 +120,13 @@ def assigns(span: str) -> bool:
 def _path(words: str, path: str, owner: str) -> list[Said]:
     """A path claim of the thing `words` name, else of the note's owner (none of neither)."""
     words = _ASIDE.sub(" ", words)  # "(XDG)" says how, not what
-    stems = {s for s in stems_of(words) if s not in _LOCATION_STEMS}
+    stems = [s for s in stems_of(words) if s not in _LOCATION_STEMS]  # a word said twice, twice
     shown = _thing(words, _PLACE_SKIP)
     if not stems:
-        stems, shown = set(owner_stems(owner) - SCOPE_STEMS), _thing(owner, _PLACE_SKIP)
+        stems, shown = sorted(owner_stems(owner) - SCOPE_STEMS), _thing(owner, _PLACE_SKIP)
     if not 1 <= len(stems) <= 5:
         return []
-    return [("path", " ".join(sorted(stems)), path.rstrip("/"), f"where {shown} live")]
+    return [("path", " ".join(sorted(set(stems))), path.rstrip("/"), f"where {shown} live")]
 
 
 def _thing(rest: str, skip: frozenset[str] = _THING_SKIP) -> str:

@@ -58,3 +58,9 @@ def test_a_file_read_from_the_home_folder_is_a_place_its_aside_no_part_of_its_th
     aside = claims_of("The config is read from `~/.config/tool/config.yaml` (XDG).")
     assert [(c.kind, c.key, c.value) for c in said] == [("path", "configur", "~/.tool.yaml")]
     assert [(c.kind, c.key) for c in aside if c.kind == "path"] == [("path", "configur")]
+
+
+def test_a_place_said_of_more_than_five_words_is_none_a_word_said_twice_counted_twice() -> None:
+    """What a path is said of is plain in five words at most, as before the owner was read."""
+    said = claims_of("`db/` holds the migration scripts. database migrations need Chen's review.")
+    assert [c for c in said if c.kind == "path"] == []
