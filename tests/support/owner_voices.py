@@ -13,17 +13,13 @@ and a filler line each).
 
 from __future__ import annotations
 
-from support.contradiction_cases import Case
+from support.always_never_voices import SCOPES as GLOBAL
+from support.contradiction_cases import SAME, C, Case, N
+from support.contradiction_voices import CLAUDE, CODEX, TEAM
 
-SAME = ("project:shop", "project:shop")
-CLAUDE = ("claude:shop", "project:shop")
-TEAM = ("team:shop", "claude:shop")
-CODEX = ("codex", "project:shop")
-GLOBAL = ("global", "project:shop")
 BILLING = ("global", "project:billing-api")
 """Global memory and the memory of a project whose name says what it is (`billing-api`)."""
 BILLING_ONLY = ("project:billing-api", "project:billing-api")
-C, N = "contradiction", "neither"
 
 _API_ENV = "The API's `.env`:\n\n```env\nPORT=8080\nLOG_FORMAT=json\n```"
 _GATEWAY = "## Gateway\n\n```yaml\nserver:\n  port: 9000\n```"
