@@ -1,0 +1,42 @@
+"""`memtab check` on the labelled corpus of tests/support/check_folders.py (issue 83): a
+folder written with its trailing `/` (after a fence closed earlier too), a glob that matches
+nothing of the checkout, a sibling link in any of Markdown's forms — found on their line;
+globs that match, folders that are there or in a fenced example, build output, branches,
+buckets, other checkouts and links that lead somewhere — never."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support import check_folders
+from support.check_folders import CASES
+
+_GLOBS = "globs are not read yet"
+NOT_READ: dict[str, str] = {
+    "folder after a closed tilde fence": "its first folder is nowhere in the checkout",
+    "glob ** folder": _GLOBS,
+    "glob * folder": _GLOBS,
+    "glob of files by extension": _GLOBS,
+    "glob of app folders": _GLOBS,
+    "glob in a shell block": _GLOBS,
+    "glob in a table": _GLOBS,
+    "glob ** of files": _GLOBS,
+    "glob after a closed fence": _GLOBS,
+    "glob under a missing folder": _GLOBS,
+    "link whose label names errors": "a link's line saying `error` is not checked",
+    "index link whose label says older": "a link's line saying `older` is not checked",
+}
+"""Cases not found, and why."""
+
+
+def test_missing_folders_globs_and_links_are_found_and_near_misses_are_not(
+    tmp_path: Path,
+) -> None:
+    card = check_folders.score(tmp_path)
+    assert (card["flagged"], card["others"], card["precision"]) == ([], [], 1.0)
+    assert card["missed"] == list(NOT_READ)
+
+
+def test_the_corpus_is_as_large_as_the_brief_asks() -> None:
+    assert sum(case.kind is not None for case in CASES) >= 25
+    assert sum(case.kind is None for case in CASES) >= 25
