@@ -76,6 +76,7 @@ WORST: dict[str, Worst] = {
     "memtab.check.rules.paths:_SHOUTED_PLACEHOLDER": M("A", "_A", "!"),
     "memtab.check.rules.paths:_NUMBERS": M("", "1.", "x"),
     "memtab.check.rules.paths:_EXTENSION": S("", ".a"),
+    "memtab.check.rules.paths:_GLOB": F("", "a/*"),
     "memtab.check.rules.runnable:_INSTALLS": F("install", " ", ","),
     "memtab.check.rules.runnable:_INSTALL_OBJECT_FIRST": S("", "설"),
     "memtab.check.rules.runnable:_ALIAS": F("alias ", "a"),

@@ -188,6 +188,19 @@ def says_gone(text: str) -> bool:
     return _read(text)[0]
 
 
+# A glob's sentence saying it is a pattern for names ("Templates:", "named like"), not
+# where files are.
+_NAMING = _Words(
+    "template", "templates", "pattern", "patterns", "named", "naming", "convention",
+    "conventions", "like",
+)  # fmt: skip
+
+
+def names_a_pattern(sentence: str) -> bool:
+    """Whether a glob's sentence gives it as a pattern names follow (see `_NAMING`)."""
+    return _NAMING.search(sentence)
+
+
 def is_example(text: str) -> bool:
     return _read(text)[1]
 
