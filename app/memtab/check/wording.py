@@ -138,10 +138,15 @@ _MAKES_A_THING = re.compile(
 )
 
 
+# "next to": beside, not the next thing to do.
+_NEXT_TO = re.compile(r"\bnext to\b", re.IGNORECASE)
+
+
 @functools.lru_cache(maxsize=4096)
 def _read(text: str) -> tuple[bool, bool, bool, bool]:
     """What a line says (gone, an example, not there yet, planned), worked out once."""
     plans = _MAKES_A_THING.sub(" ", text) if "creat" in text.lower() else text
+    plans = _NEXT_TO.sub(" ", plans) if "next to" in plans.lower() else plans
     return (
         _GONE.search(text) or _FAILED_OR_PAST.search(text) or _changes(text),
         _EXAMPLE.search(text),

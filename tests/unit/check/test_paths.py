@@ -192,3 +192,10 @@ def test_a_missing_glob_says_nothing_matches_it(repo: Path, tmp_path: Path) -> N
     [finding] = of_kind(check(home, tmp_path), "missing-path")
     assert finding.message.startswith("`src/*/views` is not in ")
     assert finding.why.endswith("and nothing matches src/*/views/.")
+
+
+def test_next_to_says_where_a_path_is_not_what_comes_next(repo: Path) -> None:
+    assert missing(repo, "Snapshots sit in `src/acme/snapshots/` next to each suite.\n") == [
+        "src/acme/snapshots"
+    ]
+    assert missing(repo, "Next: add `src/acme/snapshots/` for the suites.\n") == []
