@@ -193,6 +193,17 @@ def says_gone(text: str) -> bool:
     return _read(text)[0]
 
 
+# A link the line says leads nowhere already ("dead link", "the link is broken").
+_DEAD_LINK = _Words("broken", "dead", "404")
+
+
+def says_link_gone(text: str) -> bool:
+    """Whether a link's line (its label left out) says what the link leads to was removed,
+    moved or changed, or that the link is dead. A past or a failure it speaks of ("error
+    budgets", "older decisions", "was") is its topic: a link leads somewhere or not."""
+    return bool(_GONE.search(text) or _changes(text) or _DEAD_LINK.search(text))
+
+
 # A glob's sentence saying it is a pattern for names ("Templates:", "named like"), not
 # where files are.
 _NAMING = _Words(

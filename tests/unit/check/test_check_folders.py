@@ -14,8 +14,6 @@ from support.check_folders import CASES
 NOT_READ = {
     "folder after a closed tilde fence": "its first folder, config/, is nowhere in the "
     "checkout: a folder of a bucket, a container or another repository is written the same",
-    "link whose label names errors": "a link's line saying `error` is not checked",
-    "index link whose label says older": "a link's line saying `older` is not checked",
 }
 """Cases not found, and why."""
 

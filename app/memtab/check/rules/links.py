@@ -26,7 +26,7 @@ from urllib.parse import unquote
 from memtab.check.checkout import Checkout
 from memtab.check.documents import Document
 from memtab.check.markdown import ScannedText
-from memtab.check.wording import is_example, says_gone
+from memtab.check.wording import is_example, says_gone, says_link_gone
 from memtab.markdown import LineKind, classify, link_path, text_lines
 from memtab.sources.claude.instructions import import_spans, import_target
 
@@ -88,9 +88,11 @@ def broken_links(
         line = lines[link.line - 1]
         text = line.text
         written = link.target.strip()
-        # An index line's hook after its dash describes the topic, not the link.
-        about_link = _HOOK.split(line.words, maxsplit=1)[0]
-        if says_gone(about_link) or is_example(about_link):
+        # An index line's hook after its dash describes the topic, not the link, and its
+        # label names what it leads to ("Older decisions"): neither says it is gone.
+        words = line.words.replace(link.label, " ", 1) if link.label.strip() else line.words
+        about_link = _HOOK.split(words, maxsplit=1)[0]
+        if says_link_gone(about_link) or is_example(about_link):
             continue
         anchor = _anchor(written)
         if written.startswith("#") and anchor:
