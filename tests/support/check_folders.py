@@ -296,7 +296,76 @@ CASES: tuple[Case, ...] = (
     _case("# Ignore\n\n`.turbo/*` is turbo's cache.\n", None, "glob of an ignored dot folder"),
 )
 
-AFTER: tuple[Case, ...] = ()
+AFTER: tuple[Case, ...] = (
+    _case("# Stories\n\n- Storybook: `apps/*/stories/`\n", M, "glob of a folder no app has", "*"),
+    _case("# Tests\n\nIntegration tests: `tests/integration/`.\n", M, "folder in tests", "tests/"),
+    _case(
+        "# Bench\n\n```bash\nvitest bench tests/unit/**/*.bench.ts\n```\n",
+        M,
+        "glob of files in a bash block",
+        "bench.ts",
+    ),
+    _case(
+        "# Lambdas\n\nLambda handlers: `infra/lambdas/*/handler.ts`.\n",
+        M,
+        "glob under a folder that is gone",
+        "handler",
+    ),
+    _case("# FAQ\n\nSee [the FAQ](faq.md#tokens) first.\n", B, "sibling link, anchor", "faq"),
+    _case(
+        '# ADR\n\nThe [queue decision][adr] stands.\n\n[adr]: adr-0007.md "Queue ADR"\n',
+        B,
+        "reference definition with a title",
+        "[adr]:",
+    ),
+    _case(
+        "# Deploys\n\nRunbook for failed deploys: [failed deploys](deploy-failures.md)\n",
+        B,
+        "link on a line saying failed",
+        "](",
+    ),
+    _case(
+        "# Email\n\nEmail templates live in packages/core/templates/ now.\n",
+        M,
+        "folder in prose",
+        "templates/",
+    ),
+    _case(
+        "# Seeds\n\n| data | files |\n|---|---|\n| seeds | `db/seeds/*.sql` |\n",
+        M,
+        "glob in a table under a folder that is gone",
+        "seeds",
+    ),
+    _case(
+        "# Docs\n\n````md\n```sh\npnpm dev\n```\n````\n\nThe CLI's plugins sit in "
+        "`packages/cli/plugins/`.\n",
+        M,
+        "folder after a four-backtick fence",
+        "plugins/",
+    ),
+    _case("# Stories\n\n- Sources: `apps/*/src/`\n", None, "glob of app sources"),
+    _case("# Tests\n\n```bash\nvitest run tests/unit/*.test.ts\n```\n", None, "glob that matches"),
+    _case(
+        "# Guide\n\nSee [the guide](docs/guides/setup.md#setup).\n",
+        None,
+        "checkout link with its anchor",
+    ),
+    _case("# Wiki\n\nThe runbook: [runbook](https://wiki.loom.dev/runbook).\n", None, "wiki URL"),
+    _case(
+        "# API\n\n`packages/**/src/index.ts` exports the public API.\n",
+        None,
+        "** glob of a file that is there",
+    ),
+    _case("# Coverage\n\nCoverage reports: `coverage/lcov-report/`.\n", None, "ignored output"),
+    _case("# Build\n\n```yaml\nfiles:\n  - apps/*/dist/\n```\n", None, "glob in a yaml block"),
+    _case("# Git\n\nBranch names: `feature/*`, `fix/*`.\n", None, "branch globs"),
+    _case(
+        "# SDK\n\nThe SDK repo keeps examples in `../loom-sdk/examples/*/`.\n",
+        None,
+        "glob in another checkout",
+    ),
+    _case("# Workers\n\nOne file per channel: `src/workers/*.ts`.\n", None, "glob of workers"),
+)
 """Written after the change that reads globs and folders, never tuned on."""
 
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from support import check_folders
-from support.check_folders import CASES
+from support.check_folders import AFTER, CASES
 
 NOT_READ = {
     "folder after a closed tilde fence": "its first folder, config/, is nowhere in the "
@@ -18,14 +20,17 @@ NOT_READ = {
 """Cases not found, and why."""
 
 
+@pytest.mark.parametrize("after", [False, True], ids=["corpus", "written-after"])
 def test_missing_folders_globs_and_links_are_found_and_near_misses_are_not(
-    tmp_path: Path,
+    tmp_path: Path, after: bool
 ) -> None:
-    card = check_folders.score(tmp_path)
+    card = check_folders.score(tmp_path, AFTER if after else CASES)
     assert (card["flagged"], card["others"], card["precision"]) == ([], [], 1.0)
-    assert card["missed"] == list(NOT_READ)
+    assert card["missed"] == ([] if after else list(NOT_READ))
 
 
 def test_the_corpus_is_as_large_as_the_brief_asks() -> None:
     assert sum(case.kind is not None for case in CASES) >= 25
     assert sum(case.kind is None for case in CASES) >= 25
+    assert sum(case.kind is not None for case in AFTER) >= 10
+    assert sum(case.kind is None for case in AFTER) >= 10
