@@ -178,6 +178,7 @@ def test_paths_under_a_heading_or_label_of_what_is_still_open_are_not_checked(
         ("- Views are matched in prose: src/acme/*/views.py", []),  # a glob in prose
         ("- Templates: `src/{name}/x.py`, `src/*/mod.rs`", []),  # a pattern names follow
         ("- Logs: `logs/*.log`, `dist/**/*.js`, `release/*`", []),  # ignored, output, branch
+        ("```sh\nrm -rf src/*/node_modules src/acme/*/dist\n```", []),  # dependencies, output
         ("- Deep: `src/" + "*/" * 5000 + "x.py`", []),  # too deep to be a path
     ],
 )

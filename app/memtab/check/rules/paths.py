@@ -302,7 +302,8 @@ def _inside(
         return None
     if strict and not (directory or len(parts) >= 3 or _EXTENSION.search(parts[-1])):
         return None
-    if parts[0] in SKIPPED_DIRS or any(part in SKIPPED_DIRS for part in parts[:-1]):
+    # build output and dependencies (a glob's last part too: `rm -rf packages/*/dist`)
+    if not SKIPPED_DIRS.isdisjoint(parts if is_glob(token) else parts[:-1]):
         return None
     if anchored:
         return token, directory, cut
