@@ -52,6 +52,7 @@ def test_a_link_s_label_and_the_past_its_line_speaks_of_do_not_hide_it(tmp_path:
         "- [notes](notes.md) is a dead link\n"  # the line says so
         "- The link to [setup](setup.md) is broken\n"
         "- [archive](archive.md) was deleted\n"
+        "- It is gone, see [o](o.md)\n"  # a one-letter label takes no word's letter
     )
     home, _ = home_with_project(tmp_path, "/nowhere/p", {"index.md": text})
     found = of_kind(check(home, tmp_path), "broken-link")

@@ -90,8 +90,7 @@ def broken_links(
         written = link.target.strip()
         # An index line's hook after its dash describes the topic, not the link, and its
         # label names what it leads to ("Older decisions"): neither says it is gone.
-        words = line.words.replace(link.label, " ", 1) if link.label.strip() else line.words
-        about_link = _HOOK.split(words, maxsplit=1)[0]
+        about_link = _HOOK.split(_without(line.words, link.label), maxsplit=1)[0]
         if says_link_gone(about_link) or is_example(about_link):
             continue
         anchor = _anchor(written)
@@ -131,6 +130,17 @@ def broken_links(
                 fix = (f"Link to {new}, where the file is now", fixed_line)
         shown = target if virtual is not None else _shown(document, physical)
         yield BrokenLink(link.line, written, shown, fix)
+
+
+def _without(words: str, label: str) -> str:
+    """A line's words without its link's label (the first time the label stands whole)."""
+    at = words.find(label) if label.strip() else -1
+    while at >= 0:
+        end = at + len(label)
+        if not (words[at - 1 : at].isalnum() or words[end : end + 1].isalnum()):
+            return words[:at] + " " * len(label) + words[end:]
+        at = words.find(label, at + 1)
+    return words
 
 
 def broken_imports(
