@@ -76,6 +76,7 @@ WORST: dict[str, Worst] = {
     "memtab.check.rules.paths:_SHOUTED_PLACEHOLDER": M("A", "_A", "!"),
     "memtab.check.rules.paths:_NUMBERS": M("", "1.", "x"),
     "memtab.check.rules.paths:_EXTENSION": S("", ".a"),
+    "memtab.check.rules.paths:_GLOB": F("", "a/*"),
     "memtab.check.rules.runnable:_INSTALLS": F("install", " ", ","),
     "memtab.check.rules.runnable:_INSTALL_OBJECT_FIRST": S("", "설"),
     "memtab.check.rules.runnable:_ALIAS": F("alias ", "a"),
@@ -94,6 +95,7 @@ WORST: dict[str, Worst] = {
     "memtab.check.wording:_WORD_OF_PROSE": M("aa", "a-", "1"),
     "memtab.check.wording:_ARROW": S("", "-"),
     "memtab.check.wording:_MAKES_A_THING": F("", "creating a "),
+    "memtab.check.wording:_NEXT_TO": F("", "next "),
     # components
     "memtab.components.editor.text_buffer:_DESCRIPTION_KEY": M("description", " ", "x"),
     "memtab.components.editor.text_buffer:_CONTROL_CHARS": F("", "\x01a"),
