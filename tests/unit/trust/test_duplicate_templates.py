@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from memtab.kept.per_file import NotAsMadeError
 from memtab.store.home import Home
 from memtab.trust.duplicates.boilerplate import a_field, same_place
 from memtab.trust.duplicates.engine import DuplicatesEngine
+from memtab.trust.duplicates.statements import Said, Statement, a_template_field
 from memtab.trust.words import content_lines
 from support.duplicate_templates import BOILERPLATE, SAME, Shared, Tally, laid_out, tally
 from support.duplicate_templates_after import AFTER, AFTER_SAME
@@ -80,3 +82,16 @@ def test_a_line_stands_at_the_same_place_counted_from_either_end() -> None:
     assert same_place(((one, 3), (other, 1)))  # each note's first
     assert same_place(((last, 3), (content_lines("a\n\nb\n\nOwner: Ruth\n"), 5)))  # last
     assert not same_place(((one, 3), (last, 3)))  # first of three, last of two
+
+
+def test_a_field_kept_on_no_line_of_its_memory_is_worked_out_anew() -> None:
+    """A statement a cache kept on a line its memory does not hold (a forged or stale
+    cache) makes the engine work its files out anew, not fail."""
+    texts = {0: "# A\n\nOwner: Ruth\n", 1: "Owner: Ruth\n\nmore\n"}
+    lines = {note: content_lines(text) for note, text in texts.items()}
+    said = [Said(note, Statement(number, "Owner: Ruth", frozenset({"owner", "ruth"})))
+            for note, number in ((0, 3), (1, 1))]  # fmt: skip
+    assert a_template_field(said, lines.__getitem__)
+    moved = [said[0], Said(1, said[1].statement._replace(line=2))]  # the blank line
+    with pytest.raises(NotAsMadeError):
+        a_template_field(moved, lines.__getitem__)

@@ -166,7 +166,8 @@ def a_template_field(said: Sequence[Said], lines: Callable[[int], Sequence[Conte
     """Whether a sentence is a template's field (`boilerplate.a_field`, outside a list:
     "Owner: Ruth · Slack #dev", "Applies to: every DAG") that two memories or more say at
     the same place of each (`boilerplate.same_place`; `lines`: a memory's content lines),
-    or `BOILERPLATE_NOTES` memories or more wherever they say it."""
+    or `BOILERPLATE_NOTES` memories or more wherever they say it (NotAsMadeError for a
+    statement on no content line of its memory)."""
     notes = {s.note for s in said}
     if len(notes) < 2 or not all(a_field(s.statement.text) for s in said):
         return False
@@ -174,7 +175,10 @@ def a_template_field(said: Sequence[Said], lines: Callable[[int], Sequence[Conte
     for occurrence in said:
         content = lines(occurrence.note)
         number = occurrence.statement.line
-        if any(line.item for line in content if line.number == number):
+        line = next((line for line in content if line.number == number), None)
+        if line is None or line.code:
+            raise NotAsMadeError("a statement not on a line of its memory")
+        if line.item:
             return False
         held.append((content, number))
     return len(notes) >= BOILERPLATE_NOTES or same_place(held)
