@@ -59,6 +59,8 @@ def test_template_lines_written_after_the_change_are_no_duplicates(tmp_path: Pat
         ("Applies to: every DAG in the brindle repo", True),
         ("Status: accepted · Deciders: Ines, Paulo · Project: oakum", True),
         ("Last reviewed: 2026-10-30 by Ruth", True),
+        ("Point of contact: Dana Ruiz · #harbor-dev", True),  # a label of three words
+        ("Rate limit on the public API: 600 req/min", False),  # of six: a sentence's subject
         ("Deploys: only from main, never on Fridays.", False),  # a rule, and a stop
         ("Deploys: only from main, never on Fridays", False),  # a rule
         ("Tests: run `cargo nextest run`", False),  # an imperative

@@ -13,13 +13,14 @@ from collections.abc import Iterable, Mapping, Sequence, Set
 from itertools import repeat
 
 from memtab.check.documents import Document
-from memtab.trust.duplicates.clauses import LABEL
 from memtab.trust.polarity import rule_of
 from memtab.trust.words import ContentLine, content_lines, sentence_stems, statements
 
 LINE_DIGEST = 8
 BOILERPLATE_NOTES = 3
 """A line held word for word by this many memories or more is boilerplate."""
+_LABEL = re.compile(r"\s*+[^\s:`]++(?:\s++[^\s:`]++){0,2}:\s")
+"""A field's label, three words at most ("Owner:", "Applies to:", "Point of contact:")."""
 _CLAIMS = re.compile(
     r"\b(?:am|is|are|was|were|be|been|being|has|have|had|do|does|did|can|could|must|shall|"
     r"should|will|would|not|no|nor|never|always|only|if|unless|when|whenever|because|then|"
@@ -38,7 +39,7 @@ def a_field(sentence: str) -> bool:
     it holds, no stop at its end ("Stack: Rails 7.2 · Sidekiq", "Owner: Ruth · Slack
     #dev", "Applies to: every DAG"), no claim or rule in them (`_CLAIMS`, `rule_of`)."""
     plain = sentence.replace("**", "").replace("__", "").strip()
-    label = LABEL.match(plain)
+    label = _LABEL.match(plain)
     if label is None or plain.endswith((".", "!", "?", ";", ":")):
         return False
     value = plain[label.end() :]
