@@ -77,13 +77,16 @@ def test_a_template_s_field_is_a_label_and_what_it_names_with_no_claim(
     assert a_field(sentence) is field
 
 
-def test_a_line_stands_at_the_same_place_counted_from_either_end() -> None:
+def test_a_line_stands_at_the_same_place_counted_from_either_end_or_the_file_s_start() -> None:
     one = content_lines("# A\n\nOwner: Ruth\n\nfirst\n\nsecond\n")
     other = content_lines("Owner: Ruth\n\nonly\n")
-    last = content_lines("first\n\nOwner: Ruth\n")
+    last = content_lines("first\n\n\nOwner: Ruth\n")
     assert same_place(((one, 3), (other, 1)))  # each note's first
-    assert same_place(((last, 3), (content_lines("a\n\nb\n\nOwner: Ruth\n"), 5)))  # last
-    assert not same_place(((one, 3), (last, 3)))  # first of three, last of two
+    assert same_place(((last, 4), (content_lines("a\n\nb\n\nOwner: Ruth\n"), 5)))  # last
+    assert not same_place(((one, 3), (last, 4)))  # first of three, last of two
+    framed = content_lines("---\ndescription: x\n---\n# T\n\nOwner: Ruth\n\nfirst\n")
+    loose = content_lines("intro\n\nmore\n\nthird\nOwner: Ruth\n")
+    assert same_place(((framed, 6), (loose, 6)))  # the same line of each file
 
 
 def test_a_field_kept_on_no_line_of_its_memory_is_worked_out_anew() -> None:

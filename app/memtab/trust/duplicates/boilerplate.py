@@ -54,14 +54,16 @@ def a_field_line(line: ContentLine) -> bool:
 
 def same_place(held: Iterable[tuple[Sequence[ContentLine], int]]) -> bool:
     """Whether the lines (each its memory's content lines and its line's number) stand at
-    the same place of each: as many content lines before each, or after each."""
-    before, after = set(), set()
+    the same place of each: as many content lines before each, or after each, or the same
+    line of each file (a template's, frontmatter and all)."""
+    before, after, at_line = set(), set(), set()
     for lines, number in held:
         numbers = [line.number for line in lines if not line.code]
         at = numbers.index(number)
         before.add(at)
         after.add(len(numbers) - 1 - at)
-    return len(before) == 1 or len(after) == 1
+        at_line.add(number)
+    return len(before) == 1 or len(after) == 1 or len(at_line) == 1
 
 
 def line_digest(text: str) -> bytes:
