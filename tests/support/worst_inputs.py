@@ -444,6 +444,8 @@ WORST: dict[str, Worst] = {
     "memtab.trust.duplicates.clauses:_CONDITION": M("", " "),
     "memtab.trust.duplicates.clauses:_NEW_CLAUSE": S("", ", a"),
     "memtab.trust.duplicates.statements:_CODE": F("`", "a"),
+    "memtab.trust.duplicates.boilerplate:_CLAIMS": S("", "abcxed  "),
+    "memtab.trust.duplicates.boilerplate:_LABEL": M(" ", "a ", "x"),
     "memtab.trust.duplicates.meaning:_LIMITED": F("", "a onl save  other  apart bar "),
     "memtab.trust.duplicates.about:_FRONTED": M("in ", "a "),
     "memtab.trust.duplicates.about:_SEQUENCE": S("", "firs "),
