@@ -58,7 +58,7 @@ from memtab.trust.polarity import (
     under_never_heading,
 )
 from memtab.trust.reading.amounts import AMOUNT, amount_groups, amount_key, amounts, same_amount
-from memtab.trust.reading.attached import Attached, claimed, said, structured
+from memtab.trust.reading.attached import VERSION_WORDS, Attached, claimed, said, structured
 from memtab.trust.reading.choices import PAIR, USING, choices, used
 from memtab.trust.reading.jobs import JOB, jobs, same_job
 from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, cron_time, named, same_count
@@ -74,7 +74,16 @@ from memtab.trust.reading.styles import (
     styles,
 )
 from memtab.trust.reading.tools import OLD_PART, TOOL_WORDS, moved_tools, tells_change, tools
-from memtab.trust.reading.versions import same_use, version_key, versions, versions_differ
+from memtab.trust.reading.versions import (
+    hedged as version_hedged,
+)
+from memtab.trust.reading.versions import (
+    names_no_part,
+    same_use,
+    version_key,
+    versions,
+    versions_differ,
+)
 from memtab.trust.values import value_of
 from memtab.trust.words import (
     compounds_alike,
@@ -143,7 +152,9 @@ _TRIGGER_WORDS = frozenset(
 patterns run only where one is (one alternation of words costs ~25 µs a line in `re`; a
 set lookup of its words, ~1)."""
 _WORD_TOKEN = re.compile(r"[\w'-]+")
-_NOT_THING = frozenset({"the", "a", "an", "our", "its", "is", "are", "now", "currently"})
+_NOT_THING = frozenset(
+    {"the", "a", "an", "our", "its", "is", "are", "now", "currently", "we", "i", "to", "on", "at"}
+)
 """Words of a statement that name no part of the thing its value is of."""
 _POLARITY_SHOWN = frozenset(
     {"always", "never", "ever", "don't", "do", "not", "must", "mustn't", "make", "sure", "to",
@@ -291,10 +302,13 @@ def _owned_value(sentence: str, frame: str, value: str, owner: str) -> list[Clai
     image tag is `16.2`"), a time of day by its cron schedule (`named.cron_time`)."""
     if (timed := cron_time(frame, value, owner)) is not None:
         return [Claim(0, "value", f"time:{timed.of}", timed.value, timed.shown)]
-    if not value[:1].isdigit():
+    if not value[:1].isdigit() or version_hedged(sentence):
         return []
-    words = _WORD_TOKEN.findall(_SPAN.sub(" ", sentence))
-    thing = " ".join(w for w in words if w.lower() not in _NOT_THING and w != value)
+    said = _WORD_TOKEN.findall(_SPAN.sub(" ", sentence).replace(value, " "))
+    words = [w for w in said if w.lower() not in _NOT_THING]
+    if "." not in value and VERSION_WORDS.isdisjoint(w.lower() for w in words):
+        return []  # "The Redis cluster is 3": a count as often as a version
+    thing = " ".join(w for w in words if not names_no_part(w))
     versions = claimed(Attached(thing, value), owner=owner) if thing else []
     return [Claim(0, *c) for c in versions if c[0] == "version"]
 

@@ -67,7 +67,7 @@ _JOINS = re.compile(r"[_.]++")
 _SETTING_NAME = re.compile(r"[A-Za-z][\w-]*+")
 _PORT_WORDS = frozenset({"port", "ports"})
 _ADDRESS_WORDS = frozenset({"url", "address", "endpoint", "uri", "link", "addr"})
-_VERSION_WORDS = frozenset(
+VERSION_WORDS = frozenset(
     {"version", "ver", "requires", "required", "image", "tag", "pinned", "pin", "at", "current"}
 )
 
@@ -279,7 +279,7 @@ def _version(words: Sequence[str], value: str, scope: Scope) -> tuple[str, str, 
     else:
         pinned = _VERSION_VALUE.match(value)
         split = [part for word in words for part in word.lower().split("-") if part]
-        others = [w for w in split if w not in _VERSION_WORDS and w not in CONTAINERS]
+        others = [w for w in split if w not in VERSION_WORDS and w not in CONTAINERS]
         # The key's own product ("python" under "tool.poetry"), else the one its words name.
         product = product_named(others[-1]) if others else None
         if (

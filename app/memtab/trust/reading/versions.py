@@ -90,7 +90,7 @@ _GENERIC = frozenset(
     {"databas", "runtim", "cluster", "toolchain", "languag", "version", "project", "repo",
      "app", "code", "servic", "server", "everyth", "anyth", "all", "whole", "own", "here",
      "lts", "current", "now", "instal", "default", "pin", "environ", "env", "it", "thing",
-     "stack", "build", "everi"}
+     "stack", "build", "everi", "interpret", "sdk", "compil"}
 )  # fmt: skip
 """Stems that name no part of a project ("The database is PostgreSQL 15")."""
 _PRONOUNS = frozenset({"we", "i", "you", "they", "it", "this", "that", "we're", "we've"})
@@ -253,6 +253,18 @@ def product_named(word: str) -> str | None:
     or None (a name any capitalised word may be is `versions`' alone)."""
     name = _ALIASES.get(word.lower(), word.lower())
     return name if name in _KNOWN else None
+
+
+def hedged(clause: str) -> bool:
+    """Whether a clause says no version in use: what was, will be, may be, a bound, a
+    requirement or a default ("Requires Go 1.23", "Default Python is 3.12")."""
+    return _HEDGE.search(clause) is not None
+
+
+def names_no_part(word: str) -> bool:
+    """Whether a word names no part of a project, only what a product is ("toolchain",
+    "cluster", "interpreter"): "The Go toolchain is `1.22`" is Go's version."""
+    return any(stem in _GENERIC for stem in stems_of(word))
 
 
 def version_key(version: Version) -> str:
