@@ -444,6 +444,7 @@ WORST: dict[str, Worst] = {
     "memtab.trust.located:_FROM": S("from", " ", "x"),
     "memtab.trust.located:_LABELLED": M("a:", " ", "x"),
     "memtab.trust.owners:_SPAN": F("`", "a"),
+    "memtab.trust.owners:_WORD": F("", "a "),
     "memtab.trust.located:_LABEL": M("a", " ", "x"),
     "memtab.trust.duplicates.clauses:ASIDE": F("", " "),
     "memtab.trust.duplicates.clauses:LABEL": S("", "a "),

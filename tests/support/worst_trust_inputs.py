@@ -137,7 +137,6 @@ TRUST_READING: dict[str, Worst] = {
     "memtab.trust.reading.versions:_VERSION": F("", "Node "),
     "memtab.trust.reading.versions:_CHANGED_TO": F("", "Node bumped "),
     "memtab.trust.reading.versions:_LABELLED": M("version:", " ", "x"),
-    "memtab.trust.reading.versions:_WORD": F("", "a "),
     "memtab.trust.reading.attached:ASSIGNMENT": M("a=", "a "),
     "memtab.trust.reading.attached:_ADDRESS": M("", "a.", "!"),
     "memtab.trust.reading.attached:_EXAMPLE": S("", "e."),

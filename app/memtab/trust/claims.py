@@ -41,7 +41,7 @@ from typing import NamedTuple
 from memtab.check.wording import is_example
 from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.located import assigns, command_or_path
-from memtab.trust.owners import owners_of
+from memtab.trust.owners import owned, owners_of
 from memtab.trust.polarity import (
     DEONTIC_WORDS,
     IMPERATIVES,
@@ -64,8 +64,8 @@ from memtab.trust.reading.jobs import JOB, jobs, same_job
 from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, cron_time, named, same_count
 from memtab.trust.reading.ports import of_project, port_key, ports, same_service
 from memtab.trust.reading.schedules import same_schedule
-from memtab.trust.reading.scopes import SCOPE_STEMS, placed, scope_of
-from memtab.trust.reading.settings import heading_whose, same_setting, setting_key, settings
+from memtab.trust.reading.scopes import SCOPE_STEMS, scope_of
+from memtab.trust.reading.settings import same_setting, setting_key, settings
 from memtab.trust.reading.styles import (
     STYLE,
     STYLE_WORDS,
@@ -187,9 +187,10 @@ def claims_of(text: str, project: str = "") -> tuple[Claim, ...]:
     owners = owners_of(text)  # what a line's value belongs to where it says not
     if "|" in text or "```" in text or "~~~" in text:  # a table's or a config fence's
         found += [
-            Claim(n, *c)
+            Claim(n, *kept)
             for n, attached in structured(text)
-            for c in claimed(attached, owner=owners.get(n, ""))
+            for c in claimed(attached)
+            if (kept := owned(c, owners.get(n, ""))) is not None
         ]
     forbidden = under_never_heading(text) if "#" in text else frozenset()
     for line in content_lines(text):
@@ -200,8 +201,12 @@ def claims_of(text: str, project: str = "") -> tuple[Claim, ...]:
             said = tuple(headed(sentence) for sentence in said)
         triggered, owner = _triggered(" ".join(said)), owners.get(line.number, "")
         for sentence in _examples_joined(said):
-            read = _claims(sentence, owner) if triggered else _unlisted_rule(sentence)
-            found += [claim._replace(line=line.number) for claim in read]
+            read = _claims(sentence) if triggered else _unlisted_rule(sentence)
+            found += [
+                Claim(line.number, *kept)
+                for claim in read
+                if (kept := owned(claim[1:], owner)) is not None
+            ]
     if project:
         found = [
             c._replace(key=of_project(c.key, project)) if c.kind == "port" else c for c in found
@@ -237,30 +242,31 @@ def _triggered(text: str) -> bool:
 
 
 def sentence_claims(sentence: str) -> tuple[Claim, ...]:
-    """What one sentence claims (its line 0)."""
-    return _claims(sentence)
+    """What one sentence claims (its line 0), said of no note."""
+    return tuple(Claim(0, *s) for c in _claims(sentence) if (s := owned(c[1:], "")) is not None)
 
 
 @functools.lru_cache(maxsize=8192)
-def _claims(sentence: str, owner: str = "") -> tuple[Claim, ...]:
+def _claims(sentence: str) -> tuple[Claim, ...]:
     """What one sentence claims (line 0: the caller's line is set on each), worked out
-    once per sentence and owner (`trust.owners`: templates and copies repeat theirs)."""
+    once per sentence (templates and copies repeat theirs), its owner left to its line's
+    (`owners.owned`)."""
     if not _triggered(sentence):
         return ()
     said = [
         Claim(0, "value", f"{n.kind}:{n.of}", n.value, n.shown) for n in named(sentence)
     ]  # how each holds is its reading's, the sentence's hedges aside
     said += [Claim(0, "value", AMOUNT + amount_key(a), a.value, a.shown) for a in amounts(sentence)]
-    return tuple(dict.fromkeys([*_plain_claims(sentence, owner), *said]))
+    return tuple(dict.fromkeys([*_plain_claims(sentence), *said]))
 
 
-def _plain_claims(sentence: str, owner: str) -> tuple[Claim, ...]:
+def _plain_claims(sentence: str) -> tuple[Claim, ...]:
     if sentence.rstrip(" *_").endswith("?"):
         return ()  # a question claims nothing ("Should we use Pants instead of Bazel?")
     if (output := _OUTPUT.search(sentence)) is not None:
         sentence = sentence[: output.start()]  # "Build: `just build` → `bin/x`": its output
-    facts = _facts(0, sentence, owner)
-    if facts:
+    facts = _facts(0, sentence)
+    if any(fact.key[:1] != "|" for fact in facts):  # "|…": a port or version of no owner
         if all(fact.kind == "version" for fact in facts) and not _hedged(sentence):
             facts += _tools(0, sentence)  # "Unit tests are written in JUnit 5": both
         return tuple(facts)
@@ -286,21 +292,21 @@ def _plain_claims(sentence: str, owner: str) -> tuple[Claim, ...]:
     if _CONDITIONS.search(sentence) is None:
         found += [Claim(0, "value", *style) for style in styles(sentence)]
         spans = _SPAN.findall(sentence)
-        found += [Claim(0, *c) for c in command_or_path(sentence, spans, owner)]
+        found += [Claim(0, *c) for c in command_or_path(sentence, spans)]
         assigned = any(map(assigns, spans))  # a setting's, not a value
         # "Request timeout:"; "Migrations: `pgroll`" says a job's tool and a label's value
         rules_only = all(c.kind == "always-never" or c.key.startswith(JOB) for c in found)
         if rules_only and not assigned and (given := value_of(sentence)) is not None:
             frame, value = given
             found.append(Claim(0, "value", frame, value, f"the {frame} said"))
-            found += _owned_value(sentence, frame, value, owner)
-    return tuple(found)
+            found += _owned_value(sentence, frame, value)
+    return (*found, *facts)  # a value of no owner yet: its note's (`owners.owned`)
 
 
-def _owned_value(sentence: str, frame: str, value: str, owner: str) -> list[Claim]:
+def _owned_value(sentence: str, frame: str, value: str) -> list[Claim]:
     """What else a statement's one value is: a product's version by its words ("The Postgres
     image tag is `16.2`"), a time of day by its cron schedule (`named.cron_time`)."""
-    if (timed := cron_time(frame, value, owner)) is not None:
+    if (timed := cron_time(frame, value)) is not None:
         return [Claim(0, "value", f"time:{timed.of}", timed.value, timed.shown)]
     if not value[:1].isdigit() or version_hedged(sentence):
         return []
@@ -309,7 +315,7 @@ def _owned_value(sentence: str, frame: str, value: str, owner: str) -> list[Clai
     if "." not in value and VERSION_WORDS.isdisjoint(w.lower() for w in words):
         return []  # "The Redis cluster is 3": a count as often as a version
     thing = " ".join(w for w in words if not names_no_part(w))
-    versions = claimed(Attached(thing, value), owner=owner) if thing else []
+    versions = claimed(Attached(thing, value)) if thing else []
     return [Claim(0, *c) for c in versions if c[0] == "version"]
 
 
@@ -337,31 +343,30 @@ def _tools(number: int, sentence: str) -> list[Claim]:
     return [Claim(number, "tool", *choice) for choice in tools(sentence)]
 
 
-def _facts(number: int, sentence: str, owner: str = "") -> list[Claim]:
+def _facts(number: int, sentence: str) -> list[Claim]:
     """A port a service listens on (`reading.ports`), a product's version
     (`reading.versions`) and a setting's value (the check's `MAX_WORKERS=8`)."""
     found = [
         Claim(number, "port", port_key(port), port.value, f"{port.shown}'s port")
-        for port in ports(sentence, owner)
+        for port in ports(sentence)
     ]
     found += [
         Claim(number, "version", version_key(v), v.value, f"the {v.shown} version")
-        for v in versions(sentence, owner)
+        for v in versions(sentence)
     ]
     found += [
         Claim(number, "setting", setting_key(setting), setting.value, setting.name)
-        for setting in settings(sentence, owner)
+        for setting in settings(sentence)
     ]
     if not _hedged(sentence) and _CONDITIONS.search(sentence) is None:
         # What a span assigns (`API_PORT=8000`), where the sentence says it holds.
         # What a sentence gives in code, where it holds and what else it names ("`X=4`
         # for the importer", "in the ESLint config": whose).
         rest = _SPAN.sub(" ", sentence)
-        where = placed(scope_of(rest), owner)
+        where = scope_of(rest)
         whose = " ".join(sorted({s for s in stems_of(rest) if s not in _HOW_GIVEN}))
-        whose = whose or heading_whose(owner)
         for attached in said(sentence):
-            found += [Claim(number, *c) for c in claimed(attached, where, whose, owner)]
+            found += [Claim(number, *c) for c in claimed(attached, where, whose)]
     return found
 
 

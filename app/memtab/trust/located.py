@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import re
 
-from memtab.trust.owners import owner_stems
-from memtab.trust.reading.scopes import SCOPE_STEMS
 from memtab.trust.words import stems_of
 
 Said = tuple[str, str, str, str]
@@ -65,18 +63,21 @@ _PLACE_SKIP = _THING_SKIP | {"read", "reads", "loaded", "loads", "from", "its", 
 _ASIDE = re.compile(r"\([^()]*+\)")
 
 
-def command_or_path(sentence: str, spans: list[str], owner: str = "") -> list[Said]:
+def command_or_path(sentence: str, spans: list[str]) -> list[Said]:
     """The path a sentence places its thing at, or the one command it gives for a purpose
-    (`spans`: its code spans; `owner`: the note's, `trust.owners`)."""
+    (`spans`: its code spans); a path of no thing named has none (its note's, `owners.owned`)."""
     labelled = _LABELLED.match(sentence.strip())
     if (
         labelled is not None
         and _PATH_SHAPE.match(labelled.group("path"))
         and labelled.group("after") is not None
     ):
-        labels = _path(labelled.group("label"), labelled.group("path"), owner)
-        if labels:
+        labels = _path(labelled.group("label"), labelled.group("path"))
+        if labels and labels[0][1]:
             return labels
+        ownerless = labels  # "Files: `db/`": its note's, unless the sentence says more
+    else:
+        ownerless = []
     paths = [s for s in spans if _PATH_SHAPE.match(s)]
     commands = [
         s for s in spans if s not in paths and _COMMAND.match(s) and not _ASSIGNMENT.match(s)
@@ -92,7 +93,7 @@ def command_or_path(sentence: str, spans: list[str], owner: str = "") -> list[Sa
         if at > 0 and _FROM.search(sentence, 0, at) is not None:
             placed = placed or _READING.search(sentence, 0, at) is not None
     if len(paths) == 1 and not commands and placed:
-        return _path(rest, paths[0], owner)
+        return _path(rest, paths[0])
     if len(commands) == 1 and len(spans) == 1:
         # The purpose is a noun phrase: what follows the last article ("Kick off the api
         # tests via…" is the api tests'), or all of it where there is none.
@@ -109,7 +110,7 @@ def command_or_path(sentence: str, spans: list[str], owner: str = "") -> list[Sa
             key = " ".join(sorted(set(stems)))
             value = " ".join(commands[0].split())
             return [("command", key, value, f"the command for {_thing(rest)}")]
-    return []
+    return ownerless
 
 
 def assigns(span: str) -> bool:
@@ -117,14 +118,12 @@ def assigns(span: str) -> bool:
     return _ASSIGNMENT.match(span) is not None
 
 
-def _path(words: str, path: str, owner: str) -> list[Said]:
-    """A path claim of the thing `words` name, else of the note's owner (none of neither)."""
+def _path(words: str, path: str) -> list[Said]:
+    """A path claim of the thing `words` name ("" for none: its note's, `owners.owned`)."""
     words = _ASIDE.sub(" ", words)  # "(XDG)" says how, not what
     stems = [s for s in stems_of(words) if s not in _LOCATION_STEMS]  # a word said twice, twice
     shown = _thing(words, _PLACE_SKIP)
-    if not stems:
-        stems, shown = sorted(owner_stems(owner) - SCOPE_STEMS), _thing(owner, _PLACE_SKIP)
-    if not 1 <= len(stems) <= 5:
+    if len(stems) > 5:
         return []
     return [("path", " ".join(sorted(set(stems))), path.rstrip("/"), f"where {shown} live")]
 

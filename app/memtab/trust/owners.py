@@ -2,19 +2,31 @@
 around it, as a person reads "## API" over "- Port: 8000" — the heading a line is under, or
 for a config fence's line the line that opens the fence ("The API's `.env`:").
 
-A heading that names a kind of note or of value rather than a thing ("Notes", "Settings",
-"Env vars") names no owner; one that names an environment ("## Staging", "## CI") says where
-a statement under it that names none holds (`reading.scopes.placed`).
+The readers read a sentence alone (once per sentence: templates and copies repeat theirs)
+and leave a value of no owner without one; `owned` then gives it its line's. A heading
+that names a kind of note or of value rather than a thing ("Notes", "Settings", "Env
+vars") names no owner; one that names an environment ("## Staging", "## CI") says where a
+statement under it that names none holds.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import NamedTuple
 
 from memtab.markdown import LineKind, classify, text_lines
+from memtab.trust.reading.named import when_of
+from memtab.trust.reading.ports import service_of
+from memtab.trust.reading.scopes import SCOPE_STEMS, pack, placed, scope_of, unpack
+from memtab.trust.reading.settings import HEADED
+from memtab.trust.reading.versions import product_named
 from memtab.trust.words import stems_of
 
+Said = tuple[str, str, str, str]
+"""A claim as its reader gives it: kind, key, value, shown."""
 _SPAN = re.compile(r"`[^`\n]*+`")
+_WORD = re.compile(r"[\w.+-]++")
 _NO_OWNER = frozenset(
     stems_of(
         "note notes memory memories project projects general tips tip misc miscellaneous "
@@ -58,9 +70,68 @@ def owners_of(text: str) -> dict[int, str]:
     return owners
 
 
-def owner_stems(owner: str) -> frozenset[str]:
-    """The stems naming an owner's thing (where it holds is the reader's to leave out):
-    none for a heading of a kind of note or value."""
-    return frozenset(
-        s for s in stems_of(_SPAN.sub(" ", owner)) if s not in _NO_OWNER and not s.isdigit()
+class _Owner(NamedTuple):
+    text: str
+    stems: frozenset[str]
+    """The stems naming its thing, where it holds left out (none: no thing named)."""
+    products: frozenset[str]
+    environments: tuple[str, ...]
+    """Where it holds, as a frame's words ("in CI")."""
+
+
+@functools.lru_cache(maxsize=1024)
+def _owner(text: str) -> _Owner:
+    stems = frozenset(
+        s
+        for s in stems_of(_SPAN.sub(" ", text))
+        if s not in _NO_OWNER and s not in SCOPE_STEMS and not s.isdigit()
     )
+    products = frozenset(p for w in _WORD.findall(text) if (p := product_named(w)))
+    where = tuple(f"in {name.lower()}" for name in sorted(scope_of(text).environments))
+    return _Owner(" ".join(_SPAN.sub(" ", text).split()), stems, products, where)
+
+
+def owned(said: Said, owner: str) -> Said | None:
+    """A claim as its line's `owner` (`owners_of`; "" for none) has it: its thing where
+    its reader found none — a port's service, a version's product, a setting's purpose
+    (`settings.HEADED`), a path's or a time's thing — and where it holds where it says not;
+    None for a value of no owner under none."""
+    kind, key, value, shown = said
+    if kind == "value" and key == "time:":
+        of = when_of(" ".join(sorted(_owner(owner).stems)))
+        if not 1 <= len(of) <= 3:
+            return None
+        return kind, f"time:{' '.join(sorted(of))}", value, f"the time of {' '.join(sorted(of))}"
+    if kind == "path" and not key:
+        stems = _owner(owner).stems
+        if not 1 <= len(stems) <= 5:
+            return None
+        return kind, " ".join(sorted(stems)), value, f"where {_owner(owner).text.lower()} live"
+    if kind == "value" and ":" not in key and "|" not in key and owner:
+        # A frame's value (`values.value_of`) holds where its heading says, unless it says
+        where = _owner(owner).environments  # where itself ("Staging is at …")
+        if where and not scope_of(key).environments:
+            return kind, " ".join([key, *where]), value, shown
+        return said
+    if kind not in ("port", "version", "setting"):
+        return said
+    first, second, third = key.split("|", 2)
+    if kind == "setting":  # name|scope|whose
+        heading = _owner(owner).stems
+        whose = third or (HEADED + " ".join(sorted(heading)) if heading else "")
+        return kind, "|".join((first, _placed(second, owner), whose)), value, shown
+    if kind == "port" and not first:  # service|also|scope
+        first = " ".join(sorted(service_of(owner) & _owner(owner).stems))
+        if not first:
+            return None
+        shown = f"{_owner(owner).text}'s port"
+    if kind == "version" and not first:  # product|whose|scope
+        if len(_owner(owner).products) != 1:
+            return None
+        (first,) = _owner(owner).products
+        shown = f"the {first} version"
+    return kind, "|".join((first, second, _placed(third, owner))), value, shown
+
+
+def _placed(scope: str, owner: str) -> str:
+    return pack(placed(unpack(scope), owner)) if owner else scope

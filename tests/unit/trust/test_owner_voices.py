@@ -5,7 +5,7 @@ the same key of another service, environment, product or file, not."""
 
 from __future__ import annotations
 
-from memtab.trust.claims import claims_of
+from memtab.trust.claims import _claims, claims_of
 from memtab.trust.owners import owners_of
 from support import contradiction_voices, owner_voices
 from support.owner_voices import AFTER, CASES
@@ -64,3 +64,21 @@ def test_a_place_said_of_more_than_five_words_is_none_a_word_said_twice_counted_
     """What a path is said of is plain in five words at most, as before the owner was read."""
     said = claims_of("`db/` holds the migration scripts. database migrations need Chen's review.")
     assert [c for c in said if c.kind == "path"] == []
+
+
+def test_a_sentence_is_read_once_whatever_heading_it_is_under() -> None:
+    """The readers read a sentence once (templates and copies repeat theirs); its owner is
+    given after, so "- Port: 8000" under "## API" and under "## Web" is one reading, two
+    ports."""
+    _claims.cache_clear()
+    api, web = claims_of("## API\n\n- Port: 8000\n"), claims_of("## Web\n\n- Port: 8000\n")
+    assert (_claims.cache_info().misses, _claims.cache_info().hits) == (1, 1)
+    assert [c.key for c in (*api, *web)] == ["api||/", "web||/"]
+
+
+def test_a_frame_under_an_environment_s_heading_holds_there() -> None:
+    """A value of a frame under "## Staging" is staging's, unless its words say where."""
+    under = claims_of("## Staging\n\n- Default branch is `develop`.\n")
+    itself = claims_of("# Staging\n\nStaging is at https://staging.acme.io (VPN needed).\n")
+    assert [c.key for c in under] == ["branch default in staging"]
+    assert [c.key for c in itself] == ["stage"]

@@ -16,9 +16,8 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from memtab.markdown import LineKind, classify, text_lines
-from memtab.trust.owners import owner_stems
 from memtab.trust.reading.ports import Port, port_key, service_of
-from memtab.trust.reading.scopes import Scope, placed, scope_of
+from memtab.trust.reading.scopes import Scope, scope_of
 from memtab.trust.reading.settings import Setting, setting_key
 from memtab.trust.reading.versions import Version, product_named, version_key
 from memtab.trust.values import frame_of
@@ -231,28 +230,26 @@ def _attached(keys: Sequence[str], value: str) -> Attached | None:
 
 
 def claimed(
-    attached: Attached, scope: Scope | None = None, whose: str = "", owner: str = ""
+    attached: Attached, scope: Scope | None = None, whose: str = ""
 ) -> list[tuple[str, str, str, str]]:
     """The claims (kind, key, value, shown) a thing's value makes: a port of the service
     its other words name, a version of the product they name, else a setting (`whose`:
     what else its sentence names, stems) and, said of nothing else nowhere in particular,
     the value of its frame (as a sentence giving it would: `values.frame_of`); none of a
     secret nor of what differs on each machine by design (`NODE_ENV`, `LOG_LEVEL`). A port
-    of no service named (`PORT=8080`) is its note's `owner`'s (`trust.owners`)."""
+    of no service named (`PORT=8080`) has none (its note's, `owners.owned`)."""
     words = attached.thing.split()
     last = words[-1].lower()
     if not _NO_VALUE.isdisjoint(w.lower() for part in words for w in part.split("-")):
         return []
     value = attached.value
     framed = scope is None or (not whose and not scope.environments and not scope.place)
-    scope = placed(scope or scope_of(f"{attached.thing} {value}"), owner)
+    scope = scope or scope_of(f"{attached.thing} {value}")
     if last in _PORT_WORDS or (last in _ADDRESS_WORDS and _ADDRESS.match(value)):
         port = _PORT_VALUE.match(value) or _ADDRESS.match(value)
         written = " ".join(words[:-1])
         service = service_of(written)
-        if not service:
-            service, written = service_of(owner) & owner_stems(owner), owner
-        if port is None or not service:
+        if port is None:
             return []
         given = Port(service, frozenset(), scope, port.group(1), written)
         return [("port", port_key(given), given.value, f"{given.shown}'s port")]

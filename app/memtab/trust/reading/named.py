@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from memtab.trust.owners import owner_stems
 from memtab.trust.polarity import subject_of
 from memtab.trust.reading.schedules import schedule_of
 from memtab.trust.reading.scopes import (
@@ -202,22 +201,25 @@ def _time(clause: str) -> list[Named]:
     return [Named("time", key, value, f"the time of {' '.join(sorted(of))}")]
 
 
-def cron_time(frame: str, cron: str, owner: str = "") -> Named | None:
+def cron_time(frame: str, cron: str) -> Named | None:
     """The time of day a cron schedule said of a thing fires at (one minute of one hour,
     any days: `0 2 * * *`), so "Nightly backup: `0 2 * * *`" meets "Backups run every
-    night at 03:00"; its thing is the frame's (`values.value_of`), else its note's `owner`'s
-    ("## Reports" over "- Schedule: `0 6 * * *`")."""
+    night at 03:00"; its thing is the frame's (`values.value_of`), none said its note's
+    (`owners.owned`: "## Reports" over "- Schedule: `0 6 * * *`")."""
     fires = schedule_of(cron)
     if fires is None or len(fires.minutes) != 1 or len(fires.hours) != 1:
         return None
-    of = set(frame.split()) - _DAILY - _HAPPENS - _HOW_SAID
-    if not of:
-        of = set(owner_stems(owner) - SCOPE_STEMS) - _DAILY - _HAPPENS - _HOW_SAID
-    if not 1 <= len(of) <= 3:
+    of = when_of(frame)
+    if len(of) > 3:
         return None
     key = " ".join(sorted(of))
     value = f"{min(fires.hours):02d}:{min(fires.minutes):02d}"
     return Named("time", key, value, f"the time of {key}")
+
+
+def when_of(words: str) -> set[str]:
+    """The stems of what happens at a time, of a frame's or an owner's stems."""
+    return set(words.split()) - SCOPE_STEMS - _DAILY - _HAPPENS - _HOW_SAID
 
 
 def same_count(one: str, other: str) -> bool:

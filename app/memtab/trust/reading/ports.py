@@ -18,13 +18,11 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from memtab.trust.owners import owner_stems
 from memtab.trust.reading.scopes import (
     HEDGED,
     SCOPE_STEMS,
     Scope,
     pack,
-    placed,
     same_place,
     scope_of,
     unpack,
@@ -89,9 +87,9 @@ class Port(NamedTuple):
     """The service as written."""
 
 
-def ports(sentence: str, owner: str = "") -> list[Port]:
+def ports(sentence: str) -> list[Port]:
     """The port each clause of `sentence` says a service listens on (see the module doc);
-    one it names no service of is its note's `owner`'s (`trust.owners`), where it names one."""
+    one it names no service of has none (its note's, `trust.owners.owned`)."""
     if "port" not in sentence.lower() and not _DIGITS.search(sentence):
         return []
     asides = [a for a in _ASIDE.findall(sentence) if len(a.split()) <= 3]
@@ -99,14 +97,13 @@ def ports(sentence: str, owner: str = "") -> list[Port]:
     plain = _DASH_LABEL.sub(r"\1: ", plain, count=1)  # "Traefik dashboard — http://…:8089"
     found = []
     for clause in _CLAUSE.split(plain):
-        port = _port(clause, sentence, owner)
+        port = _port(clause, sentence)
         if port is not None:
-            where = placed(scope_of(" ".join([clause, *asides])), owner)
-            found.append(port._replace(scope=where))
+            found.append(port._replace(scope=scope_of(" ".join([clause, *asides]))))
     return found
 
 
-def _port(clause: str, sentence: str, owner: str) -> Port | None:
+def _port(clause: str, sentence: str) -> Port | None:
     clause = _NOT.sub(" ", clause)
     if _HEDGE.search(clause):
         return None
@@ -126,11 +123,8 @@ def _port(clause: str, sentence: str, owner: str) -> Port | None:
     if opening and opening[0].lower() in _PERSON and (aim := _FOR_SERVICE.search(clause)):
         written = _subject(aim.group("service"))  # what the person reaches it for
     service = service_of(written)
-    if not service:
-        service = service_of(owner) & owner_stems(owner)
-        written = owner
-    if not service:
-        return None
+    if not service:  # "Port: 8000" under "## API": its note's (`owners.owned`)
+        return Port(frozenset(), frozenset(), Scope(frozenset(), "", False), value, "")
     also: frozenset[str] = frozenset()
     other_name = _in_parentheses_after(sentence, written)
     if other_name and _NAME.match(other_name):

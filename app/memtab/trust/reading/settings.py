@@ -16,13 +16,11 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from memtab.trust.owners import owner_stems
 from memtab.trust.reading.scopes import (
     HEDGED,
     SCOPE_STEMS,
     Scope,
     pack,
-    placed,
     same_place,
     scope_of,
     unpack,
@@ -68,10 +66,8 @@ class Setting(NamedTuple):
     """What it is set for, stems space-separated ("" for nothing in particular)."""
 
 
-def settings(sentence: str, owner: str = "") -> list[Setting]:
-    """The value each setting is given by `sentence` (see the module doc): one it says
-    neither what for nor where of is its note's `owner`'s (`trust.owners`), where it names
-    one."""
+def settings(sentence: str) -> list[Setting]:
+    """The value each setting is given by `sentence` (see the module doc)."""
     if "`" not in sentence:
         return []
     found: dict[str, Setting] = {}
@@ -89,22 +85,14 @@ def settings(sentence: str, owner: str = "") -> list[Setting]:
             purpose = _FOR.search(clause, match.end())
             whose = purpose.group("what") if purpose is not None else ""
             whose = " ".join(sorted(set(stems_of(whose)) - SCOPE_STEMS))
-            whose = whose or heading_whose(owner)
-            found[name] = Setting(name, value, placed(scope_of(rest), owner), whose)
+            found[name] = Setting(name, value, scope_of(rest), whose)
     return list(found.values())
 
 
 HEADED = "~"
-"""Marks a `whose` read from the note's heading, not the sentence (`heading_whose`)."""
-
-
-def heading_whose(owner: str) -> str:
-    """What a setting is for by its note's `owner` (`trust.owners`), marked `HEADED`: it
-    tells two settings apart only from one whose sentence says what it is for ("## Worker"
-    over `CONCURRENCY=4` and "`CONCURRENCY=8` for the importer"); two headings are two
-    notes' topics ("# Limits", "# Working notes"), no two owners."""
-    stems = owner_stems(owner) - SCOPE_STEMS
-    return HEADED + " ".join(sorted(stems)) if stems else ""
+"""Marks a `whose` read from the note's heading, not the sentence (`owners.owned`): it tells
+two settings apart only from one whose sentence says what it is for; two headings are two
+notes' topics ("# Limits", "# Working notes"), no two owners."""
 
 
 def setting_key(setting: Setting) -> str:

@@ -21,7 +21,6 @@ from memtab.trust.reading.scopes import (
     SCOPE_STEMS,
     Scope,
     pack,
-    placed,
     same_place,
     scope_of,
     unpack,
@@ -102,7 +101,6 @@ _LABELLED = re.compile(
     re.IGNORECASE,
 )
 """A version said of no product: "Version: 20", "Current version is 3.11"."""
-_WORD = re.compile(r"[\w.+-]++")
 
 
 class Version(NamedTuple):
@@ -124,27 +122,23 @@ _CHANGED_TO = re.compile(
 "TypeScript bumped to 5.4"): what is now."""
 
 
-def versions(sentence: str, owner: str = "") -> list[Version]:
+def versions(sentence: str) -> list[Version]:
     """The version of each product a clause of `sentence` says is used (module doc); a
-    version said of no product ("Version: 20") is of the one its note's `owner` names
-    ("## Node", `trust.owners`), where it holds there."""
+    version said of no product ("Version: 20") has none (its note's, `owners.owned`)."""
     if not any(c.isdigit() for c in sentence):
         return []
     plain = _ASIDE.sub(" ", sentence)
     labelled = _LABELLED.match(plain.strip())
     if labelled is not None:
-        named = {product for w in _WORD.findall(owner) if (product := product_named(w))}
-        if len(named) != 1 or _HEDGE.search(plain):
+        if _HEDGE.search(plain):
             return []
-        product = named.pop()
-        where = placed(scope_of(plain), owner)
-        return [Version(product, labelled["value"], frozenset(), where, product)]
+        return [Version("", labelled["value"], frozenset(), scope_of(plain), "")]
     found: dict[str, Version] = {}
     for clause in _CLAUSE.split(plain):
         for version in _versions(clause):
             if version.product in found:
                 return []  # two versions of one product in a sentence: a story
-            found[version.product] = version._replace(scope=placed(version.scope, owner))
+            found[version.product] = version
     return list(found.values())
 
 
