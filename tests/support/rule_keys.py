@@ -285,3 +285,118 @@ SAME_NEAR: tuple[duplicate_voices.Case, ...] = (
 )
 """13 near misses of one polarity: the same object under another action or condition, the
 same action on another object."""
+
+OPPOSITES_AFTER: tuple[Case, ...] = (
+    _opposite("- Never pin transitive dependencies.", "- Always pin the transitive deps."),
+    _opposite(
+        "- Don't commit `.DS_Store` files.", "- Always commit the `.DS_Store` in asset folders."
+    ),
+    _opposite(
+        "- Ask before restarting the Kafka brokers.", "- Feel free to restart Kafka brokers."
+    ),
+    _opposite("- The billing schema is off limits.", "- Feel free to migrate the billing schema."),
+    _opposite("- Never turn on debug logging in prod.", "- Always enable debug logging in prod."),
+    _opposite("- No manual edits to the lockfile.", "- Always edit the lockfile by hand."),
+    _opposite(
+        "- Don't store session tokens in cookies.", "- Always put session tokens in cookies."
+    ),
+    _opposite("- Never squash-merge dependabot PRs.", "- Squash-merge the dependabot PRs."),
+    _opposite(
+        "- Don't run database migrations against the replica.",
+        "- Always run the migrations on the replica.",
+    ),
+    _opposite(
+        "- Avoid inline SVG in the email templates.", "- Always inline SVG in email templates."
+    ),
+)
+"""10 opposites written after the change, never tuned on."""
+
+OPPOSITE_NEAR_AFTER: tuple[Case, ...] = (
+    _opposite("- Never pin transitive dependencies.", "- Always pin direct dependencies.", N),
+    _opposite("- Don't commit `.DS_Store` files.", "- Always commit the `.gitkeep` files.", N),
+    _opposite(
+        "- Ask before restarting the Kafka brokers.",
+        "- Feel free to restart the Kafka consumers.",
+        N,
+    ),
+    _opposite(
+        "- The billing schema is off limits.", "- Feel free to migrate the reporting schema.", N
+    ),
+    _opposite(
+        "- Never turn on debug logging in prod.", "- Always enable debug logging locally.", N
+    ),
+    _opposite(
+        "- Don't store session tokens in cookies.", "- Always store session tokens in Redis.", N
+    ),
+    _opposite("- Never squash-merge dependabot PRs.", "- Always rebase dependabot PRs.", N),
+    _opposite(
+        "- Don't run database migrations against the replica.",
+        "- Always run read queries against the replica.",
+        N,
+    ),
+    _opposite(
+        "- Avoid inline SVG in the email templates.", "- Always inline CSS in email templates.", N
+    ),
+    _opposite("- No manual edits to the lockfile.", "- Always review the lockfile by hand.", N),
+)
+"""10 near misses written after the change, never tuned on."""
+
+SAME_RULES_AFTER: tuple[duplicate_voices.Case, ...] = (
+    _same((G, "- Never pin transitive dependencies."), (K, "- Transitive deps are never pinned.")),
+    _same((U, "- Don't commit `.DS_Store` files."), (K, "- `.DS_Store` must never be committed.")),
+    _same(
+        (G, "- Ask before restarting the Kafka brokers."),
+        (K, "- Don't restart Kafka brokers without asking me first."),
+    ),
+    _same(
+        (X, "- Never turn on debug logging in prod."), (K, "- Don't enable debug logging in prod.")
+    ),
+    _same((G, "- No manual edits to the lockfile."), (K, "- Never edit the lockfile by hand.")),
+    _same(
+        (GE, "- Don't store session tokens in cookies."),
+        (K, "- Session tokens must never go in cookies."),
+    ),
+    _same((G, "- Always sign release tags."), (K, "- Release tags must be signed.")),
+    _same(
+        (U, "- Run the contract tests before every deploy."),
+        (K, "- Always run contract tests before deploying."),
+    ),
+    _same(
+        (G, "- Never disable the CSRF middleware."),
+        (K, "- Don't turn off the CSRF middleware, not even in tests."),
+    ),
+    _same(
+        (X, "- Avoid inline SVG in email templates."),
+        (K, "- No inline SVG in the email templates."),
+    ),
+)
+"""10 rules said twice written after the change, never tuned on."""
+
+SAME_NEAR_AFTER: tuple[duplicate_voices.Case, ...] = (
+    _apart((G, "- Never pin transitive dependencies."), (K, "- Never pin dev dependencies.")),
+    _apart((U, "- Don't commit `.DS_Store` files."), (K, "- Don't commit `.idea` folders.")),
+    _apart(
+        (G, "- Ask before restarting the Kafka brokers."),
+        (K, "- Ask before resizing the Kafka brokers."),
+    ),
+    _apart(
+        (X, "- Never turn on debug logging in prod."), (K, "- Never turn on profiling in prod.")
+    ),
+    _apart((G, "- No manual edits to the lockfile."), (K, "- No manual edits to the changelog.")),
+    _apart(
+        (GE, "- Don't store session tokens in cookies."),
+        (K, "- Don't store session tokens in local storage."),
+    ),
+    _apart((G, "- Always sign release tags."), (K, "- Always push release tags.")),
+    _apart(
+        (U, "- Run the contract tests before every deploy."),
+        (K, "- Run the contract tests after every deploy."),
+    ),
+    _apart(
+        (G, "- Never disable the CSRF middleware."), (K, "- Never disable the CORS middleware.")
+    ),
+    _apart(
+        (X, "- Avoid inline SVG in email templates."), (K, "- Avoid inline CSS in email templates.")
+    ),
+)
+"""10 near misses written after the change, never tuned on."""

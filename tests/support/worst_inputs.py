@@ -534,6 +534,8 @@ WORST: dict[str, Worst] = {
     "memtab.trust.leaks.places:_CODE_HOST": M("", "git"),
     "memtab.trust.leaks.places:_LABELS": F("", "a."),
     "memtab.trust.leaks.places:_DIGIT_DOT": S("", "1."),
+    "memtab.trust.rule_key:_GATED": F("", "prior  befor "),
+    "memtab.trust.polarity:_NAMED_KIND": S("", "Aa `a` "),
     "memtab.trust.polarity:_ACRONYMS": F("", "AA"),
     "memtab.trust.polarity:_ALWAYS": S("", "make sur "),
     "memtab.trust.polarity:_ASIDE": F("(", "a"),
