@@ -4,11 +4,16 @@ other words is one duplicate group, and their near misses are neither."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
+
 import pytest
 
+from memtab.store.home import Home
 from memtab.trust.claims import Claim, contradict, group_keys, sentence_claims
+from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.rule_key import GATE, key_of, rule_key, same_rule
-from support import contradiction_voices, rule_keys
+from support import contradiction_voices, duplicate_voices, rule_keys
 from support.contradiction_cases import Case
 
 OPPOSITES_MISSED = {
@@ -44,6 +49,28 @@ def test_the_opposites_written_after_are_found_and_their_near_misses_not() -> No
     frame "commit … files" given two values), not a rule's."""
     assert len(_joined(rule_keys.OPPOSITES_AFTER)) >= 9
     assert _joined(rule_keys.OPPOSITE_NEAR_AFTER) == ["- Don't commit `.DS_Store` files."]
+
+
+def _scored(cases: Sequence[duplicate_voices.Case], home: Path) -> duplicate_voices.Score:
+    documents, ids = duplicate_voices.laid_out(cases)
+    groups = DuplicatesEngine(Home(home)).groups_of(documents)
+    return duplicate_voices.score([[m.path for m in g.members] for g in groups], ids, cases)
+
+
+def test_one_rule_said_twice_in_other_words_is_one_group(tmp_path: Path) -> None:
+    same = _scored(rule_keys.SAME_RULES, tmp_path / "same")
+    assert same.found["global-project"][0] >= 17 and same.across == []
+    after = _scored(rule_keys.SAME_RULES_AFTER, tmp_path / "after")
+    assert after.found["global-project"][0] >= 9 and after.across == []
+
+
+def test_near_misses_of_one_rule_said_twice_are_not_grouped(tmp_path: Path) -> None:
+    """Two joined before the rule key, by their words: "Don't put secrets in the Helm
+    values" / "…image tags…", "rebase … before review" / "… after the release"."""
+    near = _scored(rule_keys.SAME_NEAR, tmp_path / "near")
+    assert near.polarity == 0 and near.near["subject"][0] <= 2 and near.across == []
+    after = _scored(rule_keys.SAME_NEAR_AFTER, tmp_path / "after")
+    assert after.polarity == 0 and after.near["subject"][0] == 0 and after.across == []
 
 
 @pytest.mark.parametrize(

@@ -95,6 +95,7 @@ from memtab.trust.duplicates.statements import (
     alike,
     clause_alike,
     is_statement,
+    one_rule,
     rare_weight,
     rules_apart,
     said_whole,
@@ -398,7 +399,9 @@ def _holds(
             said[i], said[j], weight, rare
         ) is not None:
             return True
-        return clause_alike((texts[i], said[i]), (texts[j], said[j]), weight)
+        if clause_alike((texts[i], said[i]), (texts[j], said[j]), weight):
+            return True
+        return one_rule(texts[i], texts[j])
 
     return all(
         j < len(sets)
