@@ -448,6 +448,7 @@ WORST: dict[str, Worst] = {
     "memtab.trust.duplicates.about:_PAST": S("", "1 2  last  day couple  of "),
     "memtab.trust.duplicates.about:_OPEN": S("", "not  yet  sure still to ? "),
     "memtab.trust.duplicates.meaning:_NEGATION": F("", "a no"),
+    "memtab.trust.duplicates.statements:_INSTEAD": S("", " instead  rather  , and "),
     "memtab.trust.duplicates.meaning:_COORDINATED": F("", " o  an ,"),
     "memtab.trust.duplicates.meaning:_QUALIFIED": S("", "a unti "),
     "memtab.trust.duplicates.meaning:_NO_MORE": S("", "used any no "),

@@ -201,9 +201,17 @@ def one_rule(one: str, other: str) -> bool:
 
 
 def _rule_key(statement: str) -> RuleKey | None:
-    """The key of the rule a statement's own clause states (`clauses.rule_clause`)."""
+    """The key of the rule a statement's own clause states (`clauses.rule_clause`), but a
+    choice's ("Use `Path.Path` instead of `node:path`": a choice between two is no rule
+    about both, and its words compare it)."""
     clause = rule_clause(statement)
-    return None if clause is None else rule_key(clause)
+    if clause is None or _INSTEAD.search(clause) is not None:
+        return None
+    return rule_key(clause)
+
+
+_INSTEAD = re.compile(r"\s(?:instead\s+of|rather\s+than|over)\s|,\s+(?:and\s+)?not\s", re.I)
+"""Where a rule says what it is chosen over ("X instead of Y", "X, not Y")."""
 
 
 def _rule_pairs(
