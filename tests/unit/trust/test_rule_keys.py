@@ -11,6 +11,7 @@ import pytest
 
 from memtab.store.home import Home
 from memtab.trust.claims import Claim, contradict, group_keys, sentence_claims
+from memtab.trust.duplicates import statements
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.rule_key import GATE, key_of, rule_key, same_rule
 from support import contradiction_voices, duplicate_voices, rule_keys
@@ -122,3 +123,17 @@ def test_a_rule_to_ask_first_opposes_leave_and_not_a_rule_to_do_it() -> None:
 
 def _claims(sentence: str) -> list[Claim]:
     return [c for c in sentence_claims(sentence) if c.kind == "always-never"]
+
+
+def test_a_rule_pair_kept_is_taken_as_kept_by_the_next_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The next run over the same files (a fresh engine: the kept pairs read from disk)
+    searches nothing again: a rule pair kept is one the kept answer's check takes."""
+    documents, _ = duplicate_voices.laid_out(rule_keys.SAME_RULES)
+    home = Home(tmp_path / "home")
+    found = DuplicatesEngine(home).groups_of(documents)
+    assert any(group.kind == "rule" and group.similarity < 0.35 for group in found)
+    searched: list[int] = []
+    monkeypatch.setattr(statements, "_rule_pairs", lambda *args: searched.append(1) or ())
+    assert DuplicatesEngine(home).groups_of(documents) == found and searched == []
