@@ -10,7 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from memtab.trust.duplicates.anchors import fact_of, normal_form, same_fact
+from memtab.trust.duplicates.anchors import (
+    anchor_candidates,
+    fact_of,
+    normal_form,
+    reading,
+    same_fact,
+)
 from memtab.trust.words import sentence_stems
 from support.duplicate_anchors import AFTER, AFTER_NEAR, BATCH, NEAR
 from unit.trust.test_duplicate_voices import _scored
@@ -99,3 +105,11 @@ def test_two_statements_naming_one_thing_with_one_value_say_one_fact(
 ) -> None:
     said = (one, sentence_stems(one)), (other, sentence_stems(other))
     assert same_fact(*said) is same
+
+
+def test_a_name_of_letters_outside_ascii_is_an_anchor_of_its_words() -> None:
+    """A Korean note's "배포2" (a name of letters and digits) is read as "배포 2", and
+    statements naming it are candidates (a name read as no words once made the search
+    fail on a real store)."""
+    assert ("배포", "2") in reading("배포2 단계는 `make 배포` 로 한다").names
+    assert anchor_candidates(["배포2 단계 가1", "가1 배포2 단계", "`…`"]) == {(0, 1)}

@@ -48,8 +48,8 @@ _MULTIPLE = re.compile(
 _MULTIPLES = {"double": "2", "twice as": "2", "triple": "3"}
 _NUMBER = re.compile(r"(?<![\w.:/-])\d{1,9}+(?:\.\d{1,9}+)*+(?![\w:/-]|\.\w)")
 _SEPARATORS = re.compile(r"[^\w.]++")
-_PART = re.compile(r"[A-Z]?[a-z]++|[A-Z]++(?![a-z])|\d++")
-"""An identifier's words: "minSdk" is "min sdk", "FLAGS_URL" "flags url"."""
+_PART = re.compile(r"[A-Z]?[a-z]++|[A-Z]++(?![a-z])|\d++|[^\W\dA-Za-z_]++")
+"""An identifier's words: "minSdk" is "min sdk", "FLAGS_URL" "flags url", "배포2" "배포 2"."""
 
 
 class Reading(NamedTuple):
@@ -153,7 +153,7 @@ def reading(clause: str) -> Reading:
     names = {parts for span in _SPAN.findall(clause) if (parts := _parts(span))}
     plain = _SPAN.sub(lambda span: " " + " ".join(_parts(span.group(1))) + " ", clause)
     values, rest = _values(_SPAN.sub(_spaced, clause))
-    names |= {_parts(word) for word in rest.split() if _identifier(word)}
+    names |= {parts for word in rest.split() if _identifier(word) and (parts := _parts(word))}
     said = " ".join(" ".join(_parts(word)) if _identifier(word) else word for word in rest.split())
     words = tuple(part for word in plain.split() for part in _parts(word))
     return Reading(frozenset(values), frozenset(names), words, frozenset(stems_of(said)))
