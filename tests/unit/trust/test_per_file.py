@@ -418,7 +418,7 @@ DECIDED = {
     32: "c8b81d791ddc55a5",
     33: "c8b81d791ddc55a5",
     34: "c8b81d791ddc55a5",
-    35: "34de1bbb6fb09631",
+    35: "c8b81d791ddc55a5",
 }
 """What the duplicates decide over the seeded duplicates (`_decided`), digested, by
 `per_file.CACHE_VERSION`: the kept pair searches and statement groups are keyed by the files'

@@ -19,12 +19,14 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import NamedTuple
 
-from memtab.store.text.near_duplicates import COMMON_FILES
 from memtab.trust.duplicates.clauses import CONDITION, own_clause
 from memtab.trust.reading.amounts import inflected_verbs, quantities
 from memtab.trust.reading.counts import counts_of
 from memtab.trust.words import NUMBERS, said_in_digits, said_words, sentence_stems, stems_of
 
+ANCHOR_HOLDERS = 12
+"""Statements naming one anchor, at most, for it to pair them: one named by more is what a
+project talks about (its service, its port), not a fact said again."""
 MORE_SAID = 2
 """Stems one statement of a fact says besides the other's, at most (or as many as they
 share): "…, locked through DynamoDB"; more is another fact beside it."""
@@ -53,13 +55,13 @@ _PART = re.compile(r"[A-Z]?[a-z]++|[A-Z]++(?![a-z])|\d++|[^\W\dA-Za-z_]++")
 
 
 class Reading(NamedTuple):
-    """What a statement's own clause names (its quantities and names), its words (names
-    split into theirs) and its stems, names split so too."""
+    """What a statement's fact names (its quantities and names), its words (names split
+    into theirs), and the rest of it, what it says of them."""
 
     quantities: frozenset[str]
     names: frozenset[tuple[str, ...]]
     words: tuple[str, ...]
-    stems: frozenset[str]
+    rest: str
 
 
 def _identifier(word: str) -> bool:
@@ -156,17 +158,21 @@ def reading(clause: str) -> Reading:
     names |= {parts for word in rest.split() if _identifier(word) and (parts := _parts(word))}
     said = " ".join(" ".join(_parts(word)) if _identifier(word) else word for word in rest.split())
     words = tuple(part for word in plain.split() for part in _parts(word))
-    return Reading(frozenset(values), frozenset(names), words, frozenset(stems_of(said)))
+    return Reading(frozenset(values), frozenset(names), words, said)
 
 
 def _names_in(names: frozenset[tuple[str, ...]], words: Sequence[str]) -> set[tuple[str, ...]]:
     """The names (each its words) said, word after word, in `words`."""
-    found = set()
-    for name in names:
-        size = len(name)
-        if any(tuple(words[i : i + size]) == name for i in range(len(words) - size + 1)):
-            found.add(name)
-    return found
+    return {name for name in names if _said_in(name, words)}
+
+
+def _said_in(name: tuple[str, ...], words: Sequence[str]) -> bool:
+    size = len(name)
+    first = name[0]
+    return any(
+        words[i] == first and tuple(words[i : i + size]) == name
+        for i in range(len(words) - size + 1)
+    )
 
 
 def shared_anchors(one: Reading, other: Reading) -> tuple[set[str], set[tuple[str, ...]]]:
@@ -197,8 +203,8 @@ def same_fact(one: tuple[str, frozenset[str]], other: tuple[str, frozenset[str]]
         return False  # one said in the other's words: `statements.said_whole`'s to read
     named = {stem for name in names for part in name for stem in stems_of(part)}
     either = named | inflected_verbs(mine) | inflected_verbs(theirs)
-    thing = _own_stems(said.stems, sentence, stems) - either
-    their_thing = _own_stems(their_said.stems, their_sentence, their_stems) - either
+    thing = _own_stems(sentence_stems(said.rest), sentence, stems) - either
+    their_thing = _own_stems(sentence_stems(their_said.rest), their_sentence, their_stems) - either
     if thing == their_thing:
         return bool(thing)
     common = thing & their_thing
@@ -238,26 +244,25 @@ def _own_stems(read: frozenset[str], sentence: str, stems: frozenset[str]) -> fr
 def anchor_candidates(texts: Sequence[str]) -> set[tuple[int, int]]:
     """The pairs of statements (`texts`) whose facts (`fact_of`) share an anchor: a
     quantity in its normal form, or a name one says in a code span or in words and the
-    other says too, held by `COMMON_FILES` statements at most (an anchor said everywhere
-    tells no two apart)."""
+    other says too, held by `ANCHOR_HOLDERS` statements at most."""
     said = [reading(fact_of(text)) for text in texts]
-    postings: dict[object, set[int]] = defaultdict(set)
-    for index, read in enumerate(said):
-        for value in read.quantities:
-            postings["=", value].add(index)
-        for word in set(read.words):
-            postings[word].add(index)
-    pairs: set[tuple[int, int]] = set()
-    for index, read in enumerate(said):
-        for value in read.quantities:
-            holders = postings["=", value]
-            if len(holders) <= COMMON_FILES:
-                pairs.update((min(index, o), max(index, o)) for o in holders if o != index)
+    lengths: dict[str, set[int]] = defaultdict(set)  # a name's first word → its lengths
+    for read in said:
         for name in read.names:
-            holders = min((postings[word] for word in name), key=len)
-            if len(holders) > COMMON_FILES:
-                continue
-            for other in holders:
-                if other != index and _names_in(frozenset({name}), said[other].words):
-                    pairs.add((min(index, other), max(index, other)))
+            lengths[name[0]].add(len(name))
+    holders: dict[object, set[int]] = defaultdict(set)
+    for index, read in enumerate(said):
+        for value in read.quantities:
+            holders["=", value].add(index)
+        words = read.words
+        for start, word in enumerate(words):
+            for size in lengths.get(word, ()):
+                holders[words[start : start + size]].add(index)
+    pairs: set[tuple[int, int]] = set()
+    for held in holders.values():
+        if 1 < len(held) <= ANCHOR_HOLDERS:
+            ordered = sorted(held)
+            pairs.update(
+                (one, other) for at, one in enumerate(ordered) for other in ordered[at + 1 :]
+            )
     return pairs
