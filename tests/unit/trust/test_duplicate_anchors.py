@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from memtab.trust.duplicates.anchors import (
+    ANCHOR_HOLDERS,
     anchor_candidates,
     fact_of,
     normal_form,
@@ -113,3 +114,11 @@ def test_a_name_of_letters_outside_ascii_is_an_anchor_of_its_words() -> None:
     fail on a real store)."""
     assert ("배포", "2") in reading("배포2 단계는 `make 배포` 로 한다").names
     assert anchor_candidates(["배포2 단계 가1", "가1 배포2 단계", "`…`"]) == {(0, 1)}
+
+
+def test_an_anchor_many_statements_name_pairs_none() -> None:
+    """What a project talks about everywhere (its service's env var) tells no two
+    statements apart; two of them naming it are candidates."""
+    many = [f"`ORDERS_DB_URL` is read by worker {index}." for index in range(ANCHOR_HOLDERS + 1)]
+    assert anchor_candidates(many) == set()
+    assert anchor_candidates(many[:2]) == {(0, 1)}
