@@ -81,6 +81,17 @@ def a_rule(sentence: str) -> bool:
     return alone and rule_of(clause) is not None
 
 
+def rule_clause(sentence: str) -> str | None:
+    """A statement's own clause when it states a rule (`a_rule`) that is not a label of
+    what follows its colon ("Keep to this for branch names: they are…", "Export `X=1`: it
+    …": what follows says what the rule is), else None."""
+    clause, alone = _own(sentence)
+    if not alone or rule_of(clause) is None:
+        return None
+    said = ASIDE.sub(" ", sentence).strip()
+    return None if said[len(clause) :].lstrip().startswith(":") else clause
+
+
 def apart_as_said(apart: Callable[[str, str], bool], one: str, other: str) -> bool:
     """Whether two statements are `apart` (of other subjects, say other things of one)
     read whole and, when one states a rule (`a_rule`), read as their own clauses too: a

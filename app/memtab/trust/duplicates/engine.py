@@ -99,6 +99,7 @@ from memtab.trust.duplicates.statements import (
     alike,
     clause_alike,
     is_statement,
+    one_rule,
     rare_weight,
     rules_apart,
     said_whole,
@@ -405,9 +406,13 @@ def _holds(
             said[i], said[j], weight, rare
         ) is not None:
             return True
-        return clause_alike((texts[i], said[i]), (texts[j], said[j]), weight) or (
-            not opposed_stems(said[i], said[j])
-            and same_fact((texts[i], said[i]), (texts[j], said[j]))
+        return (
+            clause_alike((texts[i], said[i]), (texts[j], said[j]), weight)
+            or (
+                not opposed_stems(said[i], said[j])
+                and same_fact((texts[i], said[i]), (texts[j], said[j]))
+            )
+            or one_rule(texts[i], texts[j])
         )
 
     return all(
