@@ -40,7 +40,7 @@ from typing import NamedTuple
 
 from memtab.check.wording import is_example
 from memtab.store.text.near_duplicates import lowered_words
-from memtab.trust.located import assigns, command_or_path
+from memtab.trust.located import assigns, command_or_path, value_of
 from memtab.trust.owners import owned, owners_of
 from memtab.trust.polarity import (
     DEONTIC_WORDS,
@@ -84,7 +84,7 @@ from memtab.trust.reading.versions import (
     versions,
     versions_differ,
 )
-from memtab.trust.values import value_of
+from memtab.trust.rule_key import GATE, RuleKey, gated, key_of, opposite_keys
 from memtab.trust.words import (
     compounds_alike,
     compounds_once,
@@ -383,6 +383,8 @@ def _polarity(number: int, sentence: str) -> list[Claim]:
             kept.pop(0)  # "the agent never runs…": what it runs
         shown = " ".join(kept)[:60].lower()
         found.append(Claim(number, "always-never", key, rule.polarity, f"whether to {shown}"))
+        if (gate := gated(rule, " ".join(kept).lower())) is not None:  # never X unasked
+            found.append(Claim(number, "always-never", *gate))
     return found
 
 
@@ -407,18 +409,34 @@ def group_keys(claim: Claim) -> tuple[str, ...]:
         return (claim.key.split("|", 1)[0],)
     stems = claim.key.split()
     if claim.kind == "always-never":  # met by what is done; when it holds is `opposite`'s
-        # by its letters: a compound said in one word, two or hyphenated is one
-        stems = sorted(compounds_once(_done(claim.key)))
-        if claim.value != "always":  # never, or optional: the narrower side
-            return (_letters(stems),)
-        # An `always` rule opposes a `never` rule of its action or a part of it.
-        sizes = range(max(2, len(stems) - MAX_EXTRA), len(stems))
-        parts = (_letters(part) for size in sizes for part in itertools.combinations(stems, size))
-        return (_letters(stems), *parts)
+        keyed = _keyed(claim)  # and by its key (`rule_key`), a gate on its action a `never`
+        said = (_rule_groups(claim.value, frozenset(stems)), _rule_groups(*keyed))
+        return tuple(dict.fromkeys(itertools.chain(*said)))
     if claim.kind in ("path", "command") and len(stems) >= 3:
         fewer = (" ".join(stems[:i] + stems[i + 1 :]) for i in range(len(stems)))
         return (claim.key, *fewer)
     return (claim.key,)
+
+
+def _rule_groups(polarity: str, action: frozenset[str]) -> tuple[str, ...]:
+    """A rule's group keys: what is done, by its letters (a compound in one word or two is
+    one); an `always` rule's each part too (it opposes a `never` of a part of it)."""
+    stems = sorted(compounds_once(_done_of(action)))
+    if polarity != "always":  # never, or optional: the narrower side
+        return (_letters(stems),)
+    sizes = range(max(2, len(stems) - MAX_EXTRA), len(stems))
+    parts = (_letters(part) for size in sizes for part in itertools.combinations(stems, size))
+    return (_letters(stems), *parts)
+
+
+def _keyed(claim: Claim) -> RuleKey:  # an always-never claim's (`trust.rule_key`)
+    return key_of(claim.value, frozenset(claim.key.split()))
+
+
+def _same_action(one: frozenset[str], other: frozenset[str]) -> bool:
+    """Whether two rules' actions are one, or one the other's and up to `MAX_EXTRA` more."""
+    fewer, more = sorted(compounds_alike(_done_of(one), _done_of(other)), key=len)
+    return len(fewer) >= 2 and fewer <= more and len(more) - len(fewer) <= MAX_EXTRA
 
 
 def same_thing(one: Claim, other: Claim) -> bool:
@@ -446,8 +464,9 @@ def same_thing(one: Claim, other: Claim) -> bool:
         small, large = sorted((set(one.key.split()), set(other.key.split())), key=len)
         return len(small) >= 2 and small <= large and len(large) - len(small) == 1
     if one.kind == "always-never":
-        fewer, more = sorted(compounds_alike(_done(one.key), _done(other.key)), key=len)
-        return len(fewer) >= 2 and fewer <= more and len(more) - len(fewer) <= MAX_EXTRA
+        if _same_action(frozenset(one.key.split()), frozenset(other.key.split())):
+            return True
+        return _same_action(_keyed(one).stems, _keyed(other).stems)
     if one.kind == "tool" and one.key.startswith(JOB):
         return other.key.startswith(JOB) and same_job(one[2:4], other[2:4])
     if one.kind == "tool" and one.key.startswith((PAIR, USING)):
@@ -500,8 +519,13 @@ def contradict(one: Claim, other: Claim) -> bool:
     if one.kind in ("command", "path"):
         return not _extends(one.value, other.value)
     if one.kind == "always-never":
-        mine, theirs = compounds_alike(frozenset(one.key.split()), frozenset(other.key.split()))
-        return opposite(_rule(one.value, mine), _rule(other.value, theirs))
+        keyed, their_keyed = _keyed(one), _keyed(other)
+        if GATE not in keyed.stems | their_keyed.stems:  # a gate opposes only leave
+            mine, theirs = compounds_alike(frozenset(one.key.split()), frozenset(other.key.split()))
+            if opposite(_rule(one.value, mine), _rule(other.value, theirs)):
+                return True
+        mine, theirs = compounds_alike(keyed.stems, their_keyed.stems)
+        return opposite_keys(keyed._replace(stems=mine), their_keyed._replace(stems=theirs))
     if one.key.startswith(STYLE):  # kebab-case is lowercase: they may both hold
         return style_values_disagree(one.value, other.value)
     if one.key.startswith("days:"):  # one day in both: they may both hold
@@ -509,9 +533,9 @@ def contradict(one: Claim, other: Claim) -> bool:
     return one.value != other.value and not same_schedule(one.value, other.value)
 
 
-def _done(key: str) -> frozenset[str]:
-    """An always-never key's stems of what is done (its markers of when aside)."""
-    return frozenset(stem for stem in key.split() if not stem.startswith(WHEN))
+def _done_of(action: frozenset[str]) -> frozenset[str]:
+    """A rule's stems of what is done (its markers of when aside)."""
+    return frozenset(stem for stem in action if not stem.startswith(WHEN))
 
 
 def _rule(polarity: str, action: frozenset[str]) -> Rule:

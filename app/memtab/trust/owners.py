@@ -108,7 +108,7 @@ def owned(said: Said, owner: str) -> Said | None:
             return None
         return kind, " ".join(sorted(stems)), value, f"where {_owner(owner).text.lower()} live"
     if kind == "value" and ":" not in key and "|" not in key and owner:
-        # A frame's value (`values.value_of`) holds where its heading says, unless it says
+        # A frame's value (`located.value_of`) holds where its heading says, unless it says
         where = _owner(owner).environments  # where itself ("Staging is at …")
         if where and not scope_of(key).environments:
             return kind, " ".join([key, *where]), value, shown

@@ -269,6 +269,12 @@ _POLARITY_STEMS = frozenset(
 anywhere": banned): who does it themselves, how much ("the full suite") or how often, and
 the light verb "make" ("make network calls" is to call the network)."""
 _SPAN = re.compile(r"`([^`\n]+)`")
+_NAMED_KIND = re.compile(
+    r"(`[^`\n]++`|\b[A-Z][\w.+-]*+)\s++(?:files?|folders?|director(?:y|ies)|modules?|code|"
+    r"statements?|calls?)\b"
+)
+"""A name and the kind of thing it names ("`.env` files", "Helm code", "TypeScript
+modules"): the name is what a rule is about, as said without its kind ("`.env`")."""
 _FIRST_WORD = re.compile(r"^(?:please\s+)?([a-z]+)\b", re.IGNORECASE)
 _VERB = re.compile(r"^(?:please\s+)?([a-z]++(?:-[a-z]++)*+)\b", re.IGNORECASE)
 IMPERATIVES = frozenset(
@@ -676,6 +682,8 @@ def _action(text: str) -> frozenset[str]:
     """The stems of what is done, a code span's text as it is ("`any`", "`rm -rf`") but a
     name's in one word, as the same name said without one ("`pre-commit`", pre-commit)."""
     text = _DONT_WANT.sub(" ", _ACRONYMS.sub(r"\1", _ASIDE.sub(" ", text)))
+    if _NAMED_KIND.search(text) is not None:
+        text = _NAMED_KIND.sub(r"\1", text)  # "`.env` files": `.env`
     spans = {OF + stem for owner in _POSSESSOR.findall(text) for stem in stems_of(owner)}
     text = _POSSESSOR.sub(" ", text)
     for span in _SPAN.findall(text):

@@ -21,6 +21,7 @@ import re
 from typing import NamedTuple
 
 from memtab.store.text.near_duplicates import lowered_words
+from memtab.store.text.stems import english_stem
 from memtab.trust.reading.counts import counts_of, different_recurrence
 from memtab.trust.words import NUMBERS, said_in_digits
 
@@ -38,7 +39,8 @@ _ASIDE = re.compile(r"\([^()\n]*\)")
 """A parenthesis: an aside."""
 _NAME = re.compile(r"(?<=[a-z0-9,)] )[A-Z][A-Za-z0-9]*(?:[.+#][A-Za-z0-9]+)*")
 """A name written inside a sentence ("… go to Lena", "In our Go code"), not its first
-word nor a clause's."""
+word nor a clause's: a capitalised word by its stem ("on Fridays" names what "Friday
+deploys" does), an acronym as written ("OOMs")."""
 
 
 class Specifics(NamedTuple):
@@ -70,7 +72,10 @@ def specifics_of(sentence: str) -> Specifics:
     )
     code = tuple(words for span in spans if (words := frozenset(lowered_words(span))))
     prose = _SPAN.sub(" ", bare)
-    names = frozenset(name.lower() for name in _NAME.findall(prose))
+    names = frozenset(
+        english_stem(name.lower()) if name.istitle() else name.lower()
+        for name in _NAME.findall(prose)
+    )
     stated = _numbers(_ASIDE.sub(" ", prose)) if "(" in prose else None
     numbers = _numbers(prose)
     return Specifics(names, numbers, code, paths, hosts, numbers if stated is None else stated)

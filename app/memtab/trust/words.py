@@ -160,7 +160,8 @@ _COMPOUNDS = {
         ("roll", "roll rolls rolled rolling"), ("clean", "clean cleans cleaned cleaning"),
         ("shut", "shut shuts shutting"), ("start", "start"), ("type", "type"), ("lock", "lock"),
         ("time", "time times timed timing"), ("dry", "dry"), ("hot", "hot"),
-        ("fall", "fall falls falling"),
+        ("fall", "fall falls falling"), ("turn", "turn turns turned turning"),
+        ("switch", "switch switches switched switching"),
     )
     for form in forms.split()
 }  # fmt: skip
@@ -170,12 +171,12 @@ _COMPOUND_ENDS = {
         ("set", "up"), ("back", "off"), ("roll", "back out"), ("clean", "up"),
         ("shut", "down"), ("start", "up"), ("type", "check checks checked checking"),
         ("lock", "file files"), ("time", "out outs"), ("dry", "run runs"), ("hot", "fix fixes"),
-        ("fall", "back"),
+        ("fall", "back"), ("turn", "off on"), ("switch", "off on"),
     )
 }  # fmt: skip
 """A compound written as two words or hyphenated, as one ("back off" is "backoff",
-"type-check" "typecheck", "time out" "timeout"): the first word's forms, and the second
-words each makes one with."""
+"type-check" "typecheck", "time out" "timeout", "turn off" "turnoff": `SYNONYMS`' disable):
+the first word's forms, and the second words each makes one with."""
 _HYPHENED = re.compile(r"\b([A-Za-z]{1,3})-([A-Za-z]+|\d+)\b|\b([A-Za-z]+)-(\d+)\b")
 """A prefix or a number written with a hyphen ("re-sign", "pre-commit", "SHA-1"): also one
 word ("resign", "precommit", "sha1"); longer parts stay two words ("kebab-case")."""
@@ -285,12 +286,14 @@ SYNONYMS = {
     for verb, words in (
         ("delete", "remove erase"), ("change", "modify alter"), ("run", "execute"),
         ("start", "launch begin"), ("show", "display"), ("fix", "repair"), ("say", "tell"),
-        ("ask", "consult"),
+        ("ask", "consult"), ("disable", "turnoff switchoff"), ("enable", "turnon switchon"),
+        ("hand", "manually"),
     )
     for word in words.split()
 }  # fmt: skip
 """Rule verbs said with another verb of the same meaning, as one stem ("remove the
-file" says "delete the file", "modify" "change"): a closed set, each class one action."""
+file" says "delete the file", "modify" "change", "turn off" "disable"), and "manually" as
+"by hand": a closed set, each class one action."""
 
 
 def _path_name(path: re.Match[str]) -> str:

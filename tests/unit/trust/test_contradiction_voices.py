@@ -10,7 +10,6 @@ from support import contradiction_voices
 from support.contradiction_voices import CASES
 
 NOT_READ = {
-    "* Do not add type hints to the test files.",
     "- Don't write docstrings for private helpers.",
     "- Mongo Express → http://localhost:8081",
     "- Skipping CI with `[skip ci]` is not permitted.",
@@ -18,12 +17,11 @@ NOT_READ = {
     "- The app runs PHP 8.1.",
     "- Alembic migrations are stored in `migrations/versions/`.",
 }
-"""Cases' first notes whose contradiction is not found, and why: "add type hints" and
-"get a docstring" are other actions than "type hints" and "write docstrings" by their
-words; an arrow may tell a change ("Mongo Express → http://…"); "in production and
-locally" holds in two places; a path whose thing is said in the path is not read; "`[skip
-ci]`" and "skipping CI" are other words; "when merging" is no part of "squash
-everything"."""
+"""Cases' first notes whose contradiction is not found, and why: "get a docstring" is
+another action than "write docstrings" by its words; an arrow may tell a change ("Mongo
+Express → http://…"); "in production and locally" holds in two places; a path whose thing is
+said in the path is not read; "`[skip ci]`" and "skipping CI" are other words; "when
+merging" is no part of "squash everything"."""
 FLAGGED = {
     "- Never write raw SQL.",
 }

@@ -39,7 +39,8 @@ TIMESTAMPTZ = "All DB timestamps are timestamptz in UTC; the frontend converts t
 SQUASH_NEVER = "Never squash-merge pull requests here."
 SQUASH_ALWAYS = "Always squash-merge pull requests; the title becomes the commit."
 EMOJI = "Never put emojis in commit messages."
-GITMOJI = "Always start the commit message with a gitmoji emoji."
+GITMOJI = "Always start the commit message with a gitmoji."
+GITMOJI_EMOJI = "Always start the commit message with a gitmoji emoji."
 DONE_BEFORE = "Never say a change is done before the linters pass."
 LINT_BEFORE = "Always run the linters before saying a change is done."
 MERGE_MAIN = "Don't rebase onto main here. We merge main into the branch before review."
@@ -127,14 +128,14 @@ def test_a_pair_of_opposite_rules_is_never_asked_nor_grouped(tmp_path: Path) -> 
     of their lines ("We merge main into the branch" follows "Don't rebase onto main"): a
     model saying "same" is never asked, so never heard."""
     home = Home(tmp_path / "home")
-    pairs = ((SQUASH_NEVER, SQUASH_ALWAYS), (EMOJI, GITMOJI), (MERGE_MAIN, REBASE_MAIN))
+    pairs = ((SQUASH_NEVER, SQUASH_ALWAYS), (EMOJI, GITMOJI_EMOJI), (MERGE_MAIN, REBASE_MAIN))
     engine, report = _duplicates(home, _notes(*pairs))
     assert report.groups == ()
     found = candidates(engine.read, apart=lambda one, other: False)
     assert [(c.one.text, c.how) for c in found] == [
         ("We merge main into the branch before review.", "value"),  # its line's rule
         (SQUASH_NEVER, "value"),
-        (EMOJI, "polarity"),
+        (EMOJI, "value"),  # no emojis / a gitmoji emoji: its claims contradict
         ("Don't rebase onto main here.", "value"),
     ]
     provider = ScriptedProvider([reply("same", "both about squash merges")] * 4)

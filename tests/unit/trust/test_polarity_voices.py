@@ -24,15 +24,13 @@ from support.polarity_voices import AFTER, FIRST, SAME_RULE, same_rule_duplicate
 NOT_READ = {
     "Long-lived feature branches are frowned upon.",
     "Committing `.env.example` is encouraged.",
-    "Keep `Cargo.lock` under version control.",
     "House rule — nobody merges their own PR.",
     "## What Dana expects\n\nDana asked that generated files never be committed.",
     "## What Dana expects\n\nDana is fine with the agent rebasing her branches.",
 }
-"""Contradictions still missed, and why: "work on" is a verb no list names; a file name
-in a code span ("`.env.example` is encouraged") is read as a path, not a rule; "put" is a verb
-"keep" does not say; "their own" against "your own"; a reported wish ("asked that…",
-"is fine with…") names its asker."""
+"""Contradictions still missed, and why: "work on" is a verb no list names; a file name in a
+code span ("`.env.example` is encouraged") is read as a path, not a rule; "their own"
+against "your own"; a reported wish ("asked that…", "is fine with…") names its asker."""
 FLAGGED = {
     "Don't run `terraform apply` locally.",
     "The CI bot never signs its commits.",

@@ -38,7 +38,7 @@ _NEW_CLAUSE = re.compile(
 """A comma starting a clause of its own: a personal pronoun as its subject ("…, it takes
 12 minutes"), or a finite auxiliary or modal in what follows ("…, incident 2291 was a
 token", "…, Postgres doesn't create one") — closed classes, whatever the words around."""
-_CONDITION = re.compile(
+CONDITION = re.compile(
     r"^\s*+(?:if|when|whenever|once|after|before|unless|while|until|in\s+case)\b", re.IGNORECASE
 )
 """A statement opening with its condition: the clause after its comma says the rule."""
@@ -65,7 +65,7 @@ def _own(sentence: str) -> tuple[str, bool]:
         if rule_of(said[beside.end() :]) is not None:
             return sentence.strip(), False
         said = said[: beside.start()]
-    if _CONDITION.match(said) is None:
+    if CONDITION.match(said) is None:
         comma = _NEW_CLAUSE.search(said)
         if comma is not None and comma.start() > 0:
             said = said[: comma.start()]
@@ -79,6 +79,17 @@ def a_rule(sentence: str) -> bool:
     jitter")."""
     clause, alone = _own(sentence)
     return alone and rule_of(clause) is not None
+
+
+def rule_clause(sentence: str) -> str | None:
+    """A statement's own clause when it states a rule (`a_rule`) that is not a label of
+    what follows its colon ("Keep to this for branch names: they are…", "Export `X=1`: it
+    …": what follows says what the rule is), else None."""
+    clause, alone = _own(sentence)
+    if not alone or rule_of(clause) is None:
+        return None
+    said = ASIDE.sub(" ", sentence).strip()
+    return None if said[len(clause) :].lstrip().startswith(":") else clause
 
 
 def apart_as_said(apart: Callable[[str, str], bool], one: str, other: str) -> bool:

@@ -17,6 +17,7 @@ from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.claims import Claim, claims_of, contradict, same_thing, sentence_claims
 from memtab.trust.duplicates.clauses import ASIDE, LABEL, apart_as_said
 from memtab.trust.polarity import Rule, opposed, other_subjects, rule_of
+from memtab.trust.rule_key import key_of
 from memtab.trust.specifics import different_specifics
 from memtab.trust.words import IRREGULAR, content_lines, sentence_stems, statements, stems_of
 
@@ -146,9 +147,28 @@ def _narrows(one: str, other: str, said: frozenset[str] | None = None) -> bool:
     rule, their_rule = rule_of(_as_rule(one)), rule_of(_as_rule(other))
     if rule is None or their_rule is None or rule.polarity != their_rule.polarity:
         return False
-    return their_rule.action < rule.action and not (
-        rule.action - their_rule.action <= (sentence_stems(other) if said is None else said)
+    # Each by its key (`rule_key`): "Never commit `.env` files" says what "`.env` must
+    # never be committed" does.
+    mine, theirs = key_of(rule.polarity, rule.action), key_of(rule.polarity, their_rule.action)
+    more = mine.stems - theirs.stems
+    if not (theirs.stems < mine.stems) or more <= (sentence_stems(other) if said is None else said):
+        return False
+    return not any(
+        more <= sentence_stems(also) and _QUALIFIED.search(also) is None
+        for also in _COORDINATED.split(rule.said)[1:]
     )
+
+
+_COORDINATED = re.compile(r"\s(?:or|and|nor)\s|,\s")
+"""Where a rule's clause says another thing it holds of ("Never commit `.env` files or
+anything from `secrets/`"): what that says is more of the rule, not a narrower one — but
+for a qualifier (`_QUALIFIED`) said there, which may hold of both."""
+_QUALIFIED = re.compile(
+    r"\b(?:at|on|in|during|for|before|after|when|if|unless|while|with|without|via|by|until)\b",
+    re.IGNORECASE,
+)
+"""A preposition or conjunction opening a qualifier ("… or cookies at debug level": at
+debug level, of both)."""
 
 
 def _restricted(one: str, other: str) -> bool:

@@ -15,7 +15,9 @@ own clauses `CLAUSE_SIMILARITY` (`clauses`: the rule without the reason, example
 said beside it), and one statement when, read whole,
 they also say one thing (`meaning.agreeing`): no opposite rules, no claims that contradict,
 no other subject, and the same specific values where both name some (`trust.specifics`:
-"retries 3 times" is not "retries 5 times", `git commit -S` not `git tag -s`). The line
+"retries 3 times" is not "retries 5 times", `git commit -S` not `git tag -s`). Statements
+naming one thing with one value (`anchors`: "15 min" / "900 s", `pg_dump` / "pg dump") are
+candidates too, kept when they say one fact of it (`anchors.same_fact`). The line
 of each is read for its rule and claims (a line's "Don't rebase onto main. We merge main
 into the branch…" is no rewording of "Always rebase on main").
 
@@ -39,9 +41,16 @@ from memtab.markdown import text_lines
 from memtab.sources.codex.summary import restates
 from memtab.store.text.near_duplicates import COMMON_FILES, alike_groups, near_duplicate_pairs
 from memtab.trust.duplicates.about import about_other, left_open, told_of_a_day
+from memtab.trust.duplicates.anchors import anchor_candidates, normal_form, same_fact
 from memtab.trust.duplicates.boilerplate import BOILERPLATE_NOTES, a_field, same_place
 from memtab.trust.duplicates.boilerplate import similarity as weighted_similarity
-from memtab.trust.duplicates.clauses import a_rule, apart_as_said, own_clause, rules_beside
+from memtab.trust.duplicates.clauses import (
+    a_rule,
+    apart_as_said,
+    own_clause,
+    rule_clause,
+    rules_beside,
+)
 from memtab.trust.duplicates.meaning import (
     POLARITIES,
     agreeing,
@@ -54,6 +63,7 @@ from memtab.trust.duplicates.meaning import (
 from memtab.trust.duplicates.records import DuplicateGroup, group_key, listed
 from memtab.trust.duplicates.same_claim import subject_only
 from memtab.trust.memories import place_of, where_in_words
+from memtab.trust.rule_key import RuleKey, rule_key, same_rule
 from memtab.trust.specifics import without_addresses
 from memtab.trust.words import ContentLine, sentence_stems, stems_of
 
@@ -206,7 +216,68 @@ def statement_pairs(
         if (how := alike(sets[a], sets[b], weight, rare)) is not None
         and (how == "wording" or not framed(a, b))
     )
-    return kept + _own_clause_pairs(sets, texts, weight, {pair[1:] for pair in kept})
+    kept += _own_clause_pairs(sets, texts, weight, {pair[1:] for pair in kept})
+    paired = {pair[1:] for pair in kept}
+    kept += tuple(
+        (similarity, a, b)
+        for a, b in sorted(anchor_candidates(texts) - paired)
+        if (similarity := weighted_similarity(sets[a], sets[b], weight)) > 0.0
+        and not opposed_stems(sets[a], sets[b])
+        and same_fact((texts[a], sets[a]), (texts[b], sets[b]))
+        and not framed(a, b)
+    )
+    return kept + _rule_pairs(sets, texts, weight, {pair[1:] for pair in kept})
+
+
+def one_rule(one: str, other: str) -> bool:
+    """Whether two statements state one rule (`rule_key.same_rule`)."""
+    mine, theirs = _rule_key(one), _rule_key(other)
+    return mine is not None and theirs is not None and same_rule(mine, theirs)
+
+
+def _rule_key(statement: str) -> RuleKey | None:
+    """The key of the rule a statement's own clause states (`clauses.rule_clause`), but a
+    choice's ("Use `Path.Path` instead of `node:path`": a choice between two is no rule
+    about both, and its words compare it)."""
+    clause = rule_clause(statement)
+    if clause is None or _INSTEAD.search(clause) is not None:
+        return None
+    return rule_key(clause)
+
+
+_INSTEAD = re.compile(r"\s(?:instead\s+of|rather\s+than|over)\s|,\s+(?:and\s+)?not\s", re.I)
+"""Where a rule says what it is chosen over ("X instead of Y", "X, not Y")."""
+
+
+def _rule_pairs(
+    sets: Sequence[frozenset[str]],
+    texts: Sequence[str],
+    weight: Mapping[str, float],
+    found: set[tuple[int, int]],
+) -> Pairs:
+    """The statements not `found` that state one rule (`rule_key.same_rule`: one polarity,
+    one action on one object, in other words), each with its statements' similarity: a key
+    is met by itself and by each of its parts one stem short."""
+    keys = [_rule_key(text) for text in texts]
+    framed = _Framing(sets)
+    by_key: dict[tuple[str, frozenset[str]], list[int]] = defaultdict(list)
+    for index, key in enumerate(keys):
+        if key is not None:
+            by_key[(key.polarity, key.stems)].append(index)
+    pairs = set()
+    for index, key in enumerate(keys):
+        if key is None:
+            continue
+        for stems in (key.stems, *(key.stems - {stem} for stem in key.stems)):
+            for other in by_key.get((key.polarity, stems), ()):
+                pair = (min(index, other), max(index, other))
+                if other == index or pair in found or pair in pairs:
+                    continue
+                if sets[index] & POLARITIES != sets[other] & POLARITIES or framed(*pair):
+                    continue  # the notes' own reading of polarity (a heading's "Don'ts") first
+                if same_rule(key, keys[other]):  # type: ignore[arg-type]
+                    pairs.add(pair)
+    return tuple((weighted_similarity(sets[a], sets[b], weight), a, b) for a, b in sorted(pairs))
 
 
 def _own_clause_pairs(
@@ -421,14 +492,17 @@ def statement_groups(
         if not number <= len(written) or text not in written[number - 1]:
             raise NotAsMadeError("a statement not on its line")
         own = own_name(notes[said.note][0])
-        return compared(text, own), compared(written[number - 1], own)
+        return normal_form(compared(text, own)), normal_form(compared(written[number - 1], own))
 
     def apart(one: Said, other: Said) -> bool:  # Codex's summary restates its handbook
         if restates(notes[one.note][0].path, notes[other.note][0].path):
             return True
         (mine, line), (theirs, their_line) = read(one), read(other)
         return (
-            apart_as_said(lambda a, b: subject_only(a, b, weight), mine, theirs)
+            (
+                apart_as_said(lambda a, b: subject_only(a, b, weight), mine, theirs)
+                and not same_fact((mine, sentence_stems(mine)), (theirs, sentence_stems(theirs)))
+            )
             or rules_apart(mine, theirs, weight)
             or left_open(line, their_line)
             or told_of_a_day(mine, theirs)

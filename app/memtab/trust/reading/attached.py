@@ -16,11 +16,11 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from memtab.markdown import LineKind, classify, text_lines
+from memtab.trust.located import frame_of
 from memtab.trust.reading.ports import Port, port_key, service_of
 from memtab.trust.reading.scopes import Scope, scope_of
 from memtab.trust.reading.settings import Setting, setting_key
 from memtab.trust.reading.versions import Version, product_named, version_key
-from memtab.trust.values import frame_of
 
 _KEY = r"(?P<key>[A-Za-z_][\w.-]*+)"
 ASSIGNMENT = re.compile(
@@ -235,7 +235,7 @@ def claimed(
     """The claims (kind, key, value, shown) a thing's value makes: a port of the service
     its other words name, a version of the product they name, else a setting (`whose`:
     what else its sentence names, stems) and, said of nothing else nowhere in particular,
-    the value of its frame (as a sentence giving it would: `values.frame_of`); none of a
+    the value of its frame (as a sentence giving it would: `located.frame_of`); none of a
     secret nor of what differs on each machine by design (`NODE_ENV`, `LOG_LEVEL`). A port
     of no service named (`PORT=8080`) has none (its note's, `owners.owned`)."""
     words = attached.thing.split()

@@ -204,7 +204,7 @@ def _time(clause: str) -> list[Named]:
 def cron_time(frame: str, cron: str) -> Named | None:
     """The time of day a cron schedule said of a thing fires at (one minute of one hour,
     any days: `0 2 * * *`), so "Nightly backup: `0 2 * * *`" meets "Backups run every
-    night at 03:00"; its thing is the frame's (`values.value_of`), none said its note's
+    night at 03:00"; its thing is the frame's (`located.value_of`), none said its note's
     (`owners.owned`: "## Reports" over "- Schedule: `0 6 * * *`")."""
     fires = schedule_of(cron)
     if fires is None or len(fires.minutes) != 1 or len(fires.hours) != 1:
