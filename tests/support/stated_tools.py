@@ -164,3 +164,38 @@ CASES: tuple[Case, ...] = (
     Case("setting", "- `WORKER_CONCURRENCY`: 8 for the workers.",
          "- `WEB_CONCURRENCY=4` for the web dynos.", N, SAME),
 )  # fmt: skip
+
+AFTER: tuple[Case, ...] = (
+    Case("tool", "- Don't use Dagster for the pipelines.",
+         "- The nightly pipelines are orchestrated with Dagster (one job per source); see "
+         "`orchestration/`.", C, SAME),
+    Case("tool", "- Avoid Hypothesis; its shrinking made CI flaky.",
+         "- Parser tests generate their inputs via Hypothesis, 200 examples each.", C, SAME),
+    Case("tool", "- Never use Tox.",
+         "- We switched the test matrix to Tox last sprint; `tox.ini` lists the envs.", C, SAME),
+    Case("tool", "- No Alamofire in the iOS app.",
+         "- The iOS app talks to the API through Alamofire, with a retry adapter.", C, SAME),
+    Case("tool", "- Never rely on Testcontainers in unit tests.",
+         "- Unit tests start their Postgres on Testcontainers, one container per class.", C,
+         SAME),
+    Case("tool", "- Don't use Zap.",
+         "- Service logs are written with Zap (JSON encoder), shipped by the sidecar.", C, TEAM),
+    Case("tool", "- Avoid GORM.",
+         "- Persistence: GORM v2, models in `internal/store/`.", C, SAME),
+    Case("version", "- Go 1.22 everywhere.", "- The ingest service is still on Go 1.20.", C,
+         SAME),
+    Case("port", "- Local stack ports: grafana: 3001, prometheus: 9090.",
+         "- Grafana listens on 3000 locally.", C, SAME),
+    Case("tool", "- Don't use Poetry.",
+         "- Dependencies: Poetry 1.8, the lockfile committed.", C, SAME),
+    Case("tool", "- Don't use Dagster for the pipelines.",
+         "- The docs site is built with Dagster's own theme.", N, SAME),
+    Case("tool", "- Never use Tox.", "- We moved the test matrix off Tox to nox.", N, SAME),
+    Case("tool", "- No Alamofire in the iOS app.",
+         "- The Android app talks to the API through Retrofit.", N, SAME),
+    Case("tool", "- Avoid Hypothesis in the API tests.",
+         "- Parser tests generate their inputs via Hypothesis.", N, SAME),
+    Case("version", "- Go 1.22 everywhere.", "- The ingest service pins golangci-lint 1.55.", N,
+         SAME),
+)  # fmt: skip
+"""A batch written after the change, never tuned on (reported apart)."""
