@@ -58,7 +58,16 @@ from memtab.trust.polarity import (
 from memtab.trust.reading.amounts import AMOUNT, amount_groups, amount_key, amounts, same_amount
 from memtab.trust.reading.attached import claimed, said, structured
 from memtab.trust.reading.choices import PAIR, USING, choices, used
-from memtab.trust.reading.jobs import IN_USE, JOB, jobs, named_uses, same_job, uses_clash
+from memtab.trust.reading.jobs import (
+    IN_USE,
+    JOB,
+    USED_FOR,
+    jobs,
+    kinds_used,
+    named_uses,
+    same_job,
+    uses_clash,
+)
 from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, named, same_count
 from memtab.trust.reading.ports import port_key, ports, same_service
 from memtab.trust.reading.schedules import same_schedule
@@ -232,8 +241,10 @@ def _unlisted_rule(sentence: str) -> tuple[Claim, ...]:
 @functools.lru_cache(maxsize=8192)
 def _named_uses(sentence: str) -> tuple[Claim, ...]:
     """The tools a sentence says are in use, or rules for or against, by name
-    (`reading.jobs.named_uses`: "Never use Enzyme", "Component tests mount with Enzyme")."""
-    return tuple(Claim(0, "tool", *use) for use in named_uses(sentence))
+    (`reading.jobs.named_uses`: "Never use Enzyme", "Component tests mount with Enzyme"),
+    and the taxonomy's choice each known one in use makes (`kinds_used`)."""
+    uses = named_uses(sentence)
+    return tuple(Claim(0, "tool", *use) for use in (*uses, *kinds_used(uses, sentence)))
 
 
 def _triggered(text: str) -> bool:
@@ -492,6 +503,8 @@ def same_thing(one: Claim, other: Claim) -> bool:
         kind, _, scope = one.key.partition(":")
         other_kind, _, other_scope = other.key.partition(":")
         mine, theirs = set(scope.split()), set(other_scope.split())
+        if USED_FOR in mine | theirs:  # a use's clause: its part said by a choice too
+            return kind == other_kind and bool(mine & theirs - {USED_FOR})
         if not mine or not theirs:  # the whole project: not its old part ("the old admin")
             return kind == other_kind and not (mine | theirs) & OLD_PART
         return kind == other_kind and bool(mine & theirs)

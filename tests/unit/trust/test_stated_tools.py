@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from memtab.trust.claims import Claim, claims_of, contradict
-from memtab.trust.reading.jobs import named_uses
+from memtab.trust.reading.jobs import kinds_used, named_uses
 from support import contradiction_voices
 from support.contradiction_cases import C
 from support.stated_tools import AFTER, CASES
@@ -141,3 +141,37 @@ def test_a_version_is_read_said_of_both_places_or_with_what_of_the_product_it_is
     sentence: str,
 ) -> None:
     assert [c.kind for c in claims_of(sentence) if c.kind == "version"] == ["version"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "chosen"),
+    [
+        (
+            "Testing: unit tests run with Jest, e2e with Playwright.",
+            {("JavaScript test runner", "jest"), ("end-to-end test runner", "playwright")},
+        ),
+        ("Local stack: everything runs with Docker Compose.", {("container runtime", "docker")}),
+        ("Styles are written with Tailwind utility classes.", {("styling approach", "tailwind")}),
+        ("Never use Docker Compose for local development.", set()),  # ruled out: the rule's
+        ("Formatting runs with Black.", {("Python formatter", "black")}),  # its job said
+        ("The shop runs with Black.", set()),  # a common word, its job not said
+    ],
+)
+def test_a_known_tool_in_use_makes_its_kind_s_choice(
+    sentence: str, chosen: set[tuple[str, str]]
+) -> None:
+    """Each tool a sentence names in use, two kinds in one sentence too, is the choice of
+    its kind for what the sentence names."""
+    uses = named_uses(sentence)
+    assert {(key.partition(":")[0], tool) for key, tool, _ in kinds_used(uses, sentence)} == chosen
+
+
+def test_a_choice_read_from_a_use_meets_another_only_for_a_thing_both_name() -> None:
+    """A token said to come from Vault chooses Vault for that token: it says nothing of
+    where the OpenAI key lives, and meets a choice for CI's secrets."""
+    used = [c for c in claims_of("The deploy secret for CI comes from Vault.") if c.kind == "tool"]
+    key = [c for c in claims_of("The OpenAI key lives in 1Password.") if c.kind == "tool"]
+    ci = [c for c in claims_of("Use 1Password for the CI secrets.") if c.kind == "tool"]
+    assert used and key and ci
+    assert not any(contradict(a, b) for a in used for b in key)
+    assert any(contradict(a, b) for a in used for b in ci)

@@ -16,10 +16,19 @@ import re
 
 from memtab.store.text.stems import english_stem
 from memtab.trust.reading.named import DAY_WORDS, LANGUAGES
-from memtab.trust.reading.tool_kinds import TOOL_KIND, TOOL_KINDS, said_as
+from memtab.trust.reading.tool_kinds import GATED, TOOL_KIND, TOOL_KINDS, kind_of, said_as
 from memtab.trust.words import LEFT_OUT
 
-__all__ = ["IN_USE", "JOB", "jobs", "named_uses", "same_job", "uses_clash"]
+__all__ = [
+    "IN_USE",
+    "JOB",
+    "USED_FOR",
+    "jobs",
+    "kinds_used",
+    "named_uses",
+    "same_job",
+    "uses_clash",
+]
 
 JOB = "job:"
 """How a job's key starts: "job:lint|shell script"."""
@@ -482,6 +491,32 @@ def _subject(clause: str) -> list[Use]:
         return []
     scope = _scope(clause[aside.end() :], named[0])
     return [_use(named[0], named[0], scope)] if scope else []
+
+
+USED_FOR = "@used-for"
+"""Marks a kind's choice read from a use for what its clause names (`kinds_used`): it
+meets another choice only for something both name ("The CI token comes from Vault" says
+nothing of where "the OpenAI key lives")."""
+
+
+def kinds_used(uses: list[Use], sentence: str) -> list[Use]:
+    """The taxonomy's choice each named use in use makes ("unit tests run with Jest, e2e
+    with Playwright": Jest the JavaScript test runner), for what its clause names: a name
+    a common word is only where its job is said (`GATED`)."""
+    lowered = sentence.lower()
+    found = []
+    for key, value, _ in uses:
+        first = value.split(maxsplit=1)[0]
+        tool = value if value in TOOL_KIND else first if first in TOOL_KIND else None
+        if tool is None or value.startswith("not:"):
+            continue
+        if (job := GATED.get(tool)) and not any(word in lowered for word in job):
+            continue
+        kind = kind_of(tool, lowered)
+        scope = key.partition(":")[2]  # stems: not shown
+        said = f"{kind}:{USED_FOR} {scope}" if scope else kind
+        found.append((said, tool, f"the {kind} to use"))
+    return found
 
 
 def uses_clash(one: tuple[str, str], other: tuple[str, str]) -> bool:
