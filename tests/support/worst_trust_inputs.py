@@ -189,6 +189,7 @@ TRUST_READING: dict[str, Worst] = {
     "memtab.trust.reading.jobs:_RULE_HEDGES": S("", "unlessx "),
     "memtab.trust.reading.jobs:_HELD_FOR": M(" ", "a"),
     "memtab.trust.reading.jobs:_EVERYTHING": S("", "everyx "),
+    "memtab.trust.reading.jobs:_SINCE": M("", " ", "x"),
     "memtab.trust.reading.jobs:_CLAUSES": F("", " "),
     "memtab.trust.reading.jobs:_STEM_WORDS": F("", "a "),
     "memtab.trust.reading.attached:_LEAD": M("a", " "),

@@ -60,6 +60,9 @@ def test_the_cases_not_read_are_still_missed(found: dict[int, bool]) -> None:
             [("storybook", "compon document share")],
         ),
         ("We moved the bundling from Webpack to Vite.", [("vite", "bundl"), ("webpack", "bundl")]),
+        ("Biome since March.", [("biome", "")]),
+        ("Playwright since the spring, for every browser test.", [("playwright", "browser test")]),
+        ("Dana since March: on the platform team.", []),  # a person, maybe
         ("Pair with Alice on the parser.", []),  # "pair with": no means
         ("Priya (on leave) owns the releases.", []),  # a person: no version in parentheses
         ("Owners: Sam, Priya.", []),  # a role, and a list
@@ -124,12 +127,14 @@ def test_values_said_in_a_list_are_each_their_thing_s() -> None:
     }
     listed = claims_of("Dev servers: admin on 5174, storefront on 5173.")
     settings = claims_of("Keep them as set (`WORKERS`: 8, `PREFETCH`: 1).")
+    required = claims_of("`WORKERS` must be 8.")
     assert ports == {("api", "8080"), ("web", "3000")}
     assert {(c.kind, c.value) for c in listed} == {("port", "5174"), ("port", "5173")}
     assert {(c.kind, c.shown, c.value) for c in settings} == {
         ("setting", "WORKERS", "8"),
         ("setting", "PREFETCH", "1"),
     }
+    assert [(c.kind, c.shown, c.value) for c in required] == [("setting", "WORKERS", "8")]
     assert [c for c in claims_of("Team: Ana, Bo and Cy.") if c.kind != "always-never"] == []
 
 

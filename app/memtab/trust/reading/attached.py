@@ -79,12 +79,13 @@ _NAME = r"`[A-Za-z_][\w.-]*+`|[A-Za-z][A-Za-z0-9]*+(?:[_.][A-Za-z0-9]++)++"
 """A setting's name: in a code span, or a name no word is (`max_connections`, `a.b`)."""
 _SAID = re.compile(
     r"(?:\bset\s++(?P<set>" + _NAME + r")\s++to|(?<![\w.`])(?P<key>" + _NAME + r")\s++"
-    r"(?:is(?:\s++set\s++to)?|defaults?\s++to|=))\s*+"
+    r"(?:is(?:\s++set\s++to)?|defaults?\s++to|=|(?:must|should|has\s++to)\s++(?:be|stay\s++at)))"
+    r"\s*+"
     r"(?P<value>`[^`\n]++`|\d[\w.:%/-]*+|(?:true|false|on|off)\b)",
     re.IGNORECASE,
 )
 """A name given a value in a sentence — a code span, a number, a flag: "set `X` to 4",
-"`X` defaults to 300", "a.b is `20`"."""
+"`X` defaults to 300", "a.b is `20`", "`X` must be 8" (a value required is the value)."""
 _SPAN = re.compile(r"`([^`\n]++)`")
 VERSION_FILES = {
     ".nvmrc": "node", ".node-version": "node", ".python-version": "python",

@@ -305,6 +305,7 @@ _HELD_FOR = re.compile(
 )
 """What a rule's object holds for: a prepositional phrase after it, or an adverb ("for
 local development", "in the admin", "locally"), up to a clause mark (a reason follows)."""
+_SINCE = re.compile(r"\s++since\s++(?:(?:the|last)\s++)?[\w-]++", re.IGNORECASE)
 _EVERYTHING = re.compile(r"\b(?:everything|all|every|everywhere)\b", re.IGNORECASE)
 _CLAUSES = re.compile(r";\s*+|\s[—–]\s|(?<=[.!?])\s++")
 _STEM_WORDS = re.compile(r"[A-Za-z][\w'-]*+")
@@ -340,7 +341,7 @@ def _clause_uses(clause: str, *, first: bool) -> list[Use]:
     if _HEDGED.search(clause):
         return []
     found = _means(clause)
-    return found or (_labelled(clause) or _subject(clause) if first else [])
+    return found or (_labelled(clause) or _subject(clause) or _since(clause) if first else [])
 
 
 def _name_at(text: str, at: int) -> tuple[str, int] | None:
@@ -517,6 +518,19 @@ def kinds_used(uses: list[Use], sentence: str) -> list[Use]:
         said = f"{kind}:{USED_FOR} {scope}" if scope else kind
         found.append((said, tool, f"the {kind} to use"))
     return found
+
+
+def _since(clause: str) -> list[Use]:
+    """A tool opening a clause and the time it has been used since ("Biome since March",
+    "Playwright since the spring, for every browser test")."""
+    named = _name_at(clause, 0)
+    since = _SINCE.match(clause, named[1]) if named else None
+    if named is None or since is None:
+        return []
+    capital = _CAPITAL.fullmatch(clause.split(maxsplit=1)[0]) is not None
+    if capital and named[0].split(maxsplit=1)[0] not in TOOL_KIND:
+        return []  # "Dana since March": a capitalised name no list holds may be a person
+    return [_use(named[0], named[0], _scope(clause[since.end() :], named[0]))]
 
 
 def uses_clash(one: tuple[str, str], other: tuple[str, str]) -> bool:
