@@ -49,6 +49,7 @@ from memtab.check.scripts import (
     python_project,
 )
 from memtab.file_protocol.file_ref import SourceError
+from memtab.fs.globs import indexed_match, matches_on_disk
 from memtab.fs.memo import stamp_of
 from memtab.fs.user_files import read_regular_file
 from memtab.sources.history import run_git
@@ -141,7 +142,9 @@ class Index:
     truncated: bool = False
 
 
-INDEX_KINDS = frozenset({"manifests", "named", "indexed-dir", "indexed-file", "mise-files"})
+INDEX_KINDS = frozenset(
+    {"manifests", "named", "indexed-dir", "indexed-file", "mise-files", "glob-indexed"}
+)
 """The questions the index answers: they hold while the checkout's signature does."""
 
 
@@ -208,6 +211,13 @@ class Checkout:
         """Whether a file or folder of `relative`'s folder has a name that starts with its
         name (`docs/adr/0003-outbox.md` for `docs/adr/0003-`, a name cut short)."""
         return self._ask("prefix-taken", relative)  # type: ignore[return-value]
+
+    def glob_matches(self, pattern: str, directory: bool) -> bool:
+        """Whether a file or folder (`directory`: a folder) matches the glob `pattern`
+        (`fs.globs`): of the index, else — one it does not list yet — on disk."""
+        return bool(self._ask("glob-indexed", pattern, directory)) or bool(
+            self._ask("glob", pattern, directory)
+        )
 
     def defines(self, definition: str, target: str) -> bool:
         """Whether the definition file `relative` (a Makefile, a justfile, package.json)
@@ -407,6 +417,12 @@ _ANSWERS: dict[str, Callable[..., Answer]] = {
     "is-file": Checkout._is_file,
     "stem-taken": Checkout._stem_taken,
     "prefix-taken": Checkout._prefix_taken,
+    "glob": lambda checkout, pattern, directory: matches_on_disk(
+        checkout.root, pattern, directory, SKIPPED_DIRS
+    ),
+    "glob-indexed": lambda checkout, pattern, directory: indexed_match(
+        checkout.files, checkout.directories, pattern, directory
+    ),
     "stat": lambda checkout, relative: _stat_key(checkout.root / relative),
     "defines": lambda checkout, definition, target: checkout._targets(definition).defines(target),
     "defined": Checkout._defined,

@@ -568,11 +568,9 @@ def _counted_by_agent(documents: list[Document]) -> str:
 def _missing_path(
     on_line: Callable[..., Found], checkout: Checkout, named: NamedPath, new: str | None
 ) -> Found:
-    what_it_is = "folder" if named.directory else "file or folder"
     why = (
         f"It names a path of the checkout {checkout.root} (its first folder, "
-        f"{named.relative.split('/', 1)[0]}/, is there), and no {what_it_is} is at "
-        f"{named.relative}."
+        f"{named.relative.split('/', 1)[0]}/, is there), and {named.nothing_at}."
     )
     found: Found = on_line(
         named.line,

@@ -138,10 +138,15 @@ _MAKES_A_THING = re.compile(
 )
 
 
+# "next to": beside, not the next thing to do.
+_NEXT_TO = re.compile(r"\bnext to\b", re.IGNORECASE)
+
+
 @functools.lru_cache(maxsize=4096)
 def _read(text: str) -> tuple[bool, bool, bool, bool]:
     """What a line says (gone, an example, not there yet, planned), worked out once."""
     plans = _MAKES_A_THING.sub(" ", text) if "creat" in text.lower() else text
+    plans = _NEXT_TO.sub(" ", plans) if "next to" in plans.lower() else plans
     return (
         _GONE.search(text) or _FAILED_OR_PAST.search(text) or _changes(text),
         _EXAMPLE.search(text),
@@ -186,6 +191,30 @@ def _described(side: str) -> bool:
 def says_gone(text: str) -> bool:
     """Whether the line says something it names was removed, moved, changed or is missing."""
     return _read(text)[0]
+
+
+# A link the line says leads nowhere already ("dead link", "the link is broken").
+_DEAD_LINK = _Words("broken", "dead", "404")
+
+
+def says_link_gone(text: str) -> bool:
+    """Whether a link's line (its label left out) says what the link leads to was removed,
+    moved or changed, or that the link is dead. A past or a failure it speaks of ("error
+    budgets", "older decisions", "was") is its topic: a link leads somewhere or not."""
+    return bool(_GONE.search(text) or _changes(text) or _DEAD_LINK.search(text))
+
+
+# A glob's sentence saying it is a pattern for names ("Templates:", "named like"), not
+# where files are.
+_NAMING = _Words(
+    "template", "templates", "pattern", "patterns", "named", "naming", "convention",
+    "conventions", "like",
+)  # fmt: skip
+
+
+def names_a_pattern(sentence: str) -> bool:
+    """Whether a glob's sentence gives it as a pattern names follow (see `_NAMING`)."""
+    return _NAMING.search(sentence)
 
 
 def is_example(text: str) -> bool:

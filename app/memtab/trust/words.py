@@ -69,12 +69,13 @@ _MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?")
 
 
 class ContentLine(NamedTuple):
-    """A content line: its number (from 1), its text without a list marker, and whether
-    it is code (in a fenced block)."""
+    """A content line: its number (from 1), its text without a list marker, whether it is
+    code (in a fenced block) and whether a list item."""
 
     number: int
     text: str
     code: bool
+    item: bool = False
 
 
 def content_lines(text: str) -> list[ContentLine]:
@@ -85,7 +86,7 @@ def content_lines(text: str) -> list[ContentLine]:
         if kind.kind in _CONTENT and line.strip():
             code = kind.kind is LineKind.CODE
             shown = line.strip() if code else _MARKER.sub("", line).strip()
-            found.append(ContentLine(index + 1, shown, code))
+            found.append(ContentLine(index + 1, shown, code, kind.kind is LineKind.LIST_ITEM))
     return found
 
 

@@ -229,6 +229,11 @@ RULES_FOUND = {
     7: "81e308ff6d4e4f2f",
     8: "81e308ff6d4e4f2f",
     9: "81e308ff6d4e4f2f",
+    10: "81e308ff6d4e4f2f",
+    11: "81e308ff6d4e4f2f",
+    12: "81e308ff6d4e4f2f",
+    13: "81e308ff6d4e4f2f",
+    14: "81e308ff6d4e4f2f",
 }
 """What the rules find in a corpus (`_rules_found`), digested, by `check.kept.RULES_VERSION`."""
 

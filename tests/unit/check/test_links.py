@@ -44,6 +44,21 @@ def test_links_that_are_not_between_memory_files_are_left_alone(tmp_path: Path) 
     assert of_kind(check(home, tmp_path), "broken-link") == []
 
 
+def test_a_link_s_label_and_the_past_its_line_speaks_of_do_not_hide_it(tmp_path: Path) -> None:
+    text = (
+        "- [Older decisions](decisions-2025.md)\n"  # the label names the file
+        "- Error budget policy: [budgets](error-budgets.md)\n"  # a topic, not a failure
+        "- The old flow was written up in [auth](auth-flow.md)\n"
+        "- [notes](notes.md) is a dead link\n"  # the line says so
+        "- The link to [setup](setup.md) is broken\n"
+        "- [archive](archive.md) was deleted\n"
+        "- It is gone, see [o](o.md)\n"  # a one-letter label takes no word's letter
+    )
+    home, _ = home_with_project(tmp_path, "/nowhere/p", {"index.md": text})
+    found = of_kind(check(home, tmp_path), "broken-link")
+    assert [finding.line for finding in found] == [1, 2, 3]
+
+
 def test_a_link_to_a_renamed_memory_file_is_fixed_from_history(tmp_path: Path) -> None:
     home, workspace = home_with_project(
         tmp_path,

@@ -166,3 +166,37 @@ def test_paths_under_a_heading_or_label_of_what_is_still_open_are_not_checked(
         "\n## Layout\n- Handlers in `src/acme/api/handlers.py`\n"
     )
     assert missing(repo, text) == ["src/acme/api/handlers.py"]
+
+
+@pytest.mark.parametrize(
+    ("line", "found"),
+    [
+        ("- Routes: `src/acme/*/routes.py` and `deploy/*/app.yaml`", []),
+        ("- Views: `src/acme/*/views.py`", ["src/acme/*/views.py"]),
+        ("- Fixtures: `src/**/fixtures/`", ["src/**/fixtures"]),
+        ("```sh\nruff check src/**/*.pyi\n```", ["src/**/*.pyi"]),
+        ("- Views are matched in prose: src/acme/*/views.py", []),  # a glob in prose
+        ("- Templates: `src/{name}/x.py`, `src/*/mod.rs`", []),  # a pattern names follow
+        ("- Logs: `logs/*.log`, `dist/**/*.js`, `release/*`", []),  # ignored, output, branch
+        ("```sh\nrm -rf src/*/node_modules src/acme/*/dist\n```", []),  # dependencies, output
+        ("- Deep: `src/" + "*/" * 5000 + "x.py`", []),  # too deep to be a path
+    ],
+)
+def test_a_glob_in_code_is_missing_when_nothing_of_the_checkout_matches_it(
+    repo: Path, line: str, found: list[str]
+) -> None:
+    assert missing(repo, line + "\n") == found
+
+
+def test_a_missing_glob_says_nothing_matches_it(repo: Path, tmp_path: Path) -> None:
+    home, _ = home_with_project(tmp_path, repo, {"n.md": "- Views: `src/*/views/`\n"})
+    [finding] = of_kind(check(home, tmp_path), "missing-path")
+    assert finding.message.startswith("`src/*/views` is not in ")
+    assert finding.why.endswith("and nothing matches src/*/views/.")
+
+
+def test_next_to_says_where_a_path_is_not_what_comes_next(repo: Path) -> None:
+    assert missing(repo, "Snapshots sit in `src/acme/snapshots/` next to each suite.\n") == [
+        "src/acme/snapshots"
+    ]
+    assert missing(repo, "Next: add `src/acme/snapshots/` for the suites.\n") == []

@@ -26,7 +26,7 @@ from urllib.parse import unquote
 from memtab.check.checkout import Checkout
 from memtab.check.documents import Document
 from memtab.check.markdown import ScannedText
-from memtab.check.wording import is_example, says_gone
+from memtab.check.wording import is_example, says_gone, says_link_gone
 from memtab.markdown import LineKind, classify, link_path, text_lines
 from memtab.sources.claude.instructions import import_spans, import_target
 
@@ -88,9 +88,10 @@ def broken_links(
         line = lines[link.line - 1]
         text = line.text
         written = link.target.strip()
-        # An index line's hook after its dash describes the topic, not the link.
-        about_link = _HOOK.split(line.words, maxsplit=1)[0]
-        if says_gone(about_link) or is_example(about_link):
+        # An index line's hook after its dash describes the topic, not the link, and its
+        # label names what it leads to ("Older decisions"): neither says it is gone.
+        about_link = _HOOK.split(_without(line.words, link.label), maxsplit=1)[0]
+        if says_link_gone(about_link) or is_example(about_link):
             continue
         anchor = _anchor(written)
         if written.startswith("#") and anchor:
@@ -129,6 +130,17 @@ def broken_links(
                 fix = (f"Link to {new}, where the file is now", fixed_line)
         shown = target if virtual is not None else _shown(document, physical)
         yield BrokenLink(link.line, written, shown, fix)
+
+
+def _without(words: str, label: str) -> str:
+    """A line's words without its link's label (the first time the label stands whole)."""
+    at = words.find(label) if label.strip() else -1
+    while at >= 0:
+        end = at + len(label)
+        if not (words[at - 1 : at].isalnum() or words[end : end + 1].isalnum()):
+            return words[:at] + " " * len(label) + words[end:]
+        at = words.find(label, at + 1)
+    return words
 
 
 def broken_imports(

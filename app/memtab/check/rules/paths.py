@@ -10,7 +10,10 @@ Only what is clearly a path of the checkout is checked (docs/formats.md §19.3):
   absolute path inside the checkout (`~/src/app/x.py` too, `~` the user's home);
 - in a code span, a shell line, or prose — in prose only with a file extension, a
   trailing `/` or three parts (`and/or`, `client/server` are words);
-- never a URL, a glob or variable (`*`, `{…}`, `$X`, `<name>`), a placeholder
+- a glob in a code span or a shell line (`packages/*/lib/`, `tests/**/*.snap`) whose first
+  folder is in the checkout, missing when nothing of the checkout matches it
+  (`fs.globs`), unless its sentence gives it as a pattern names follow;
+- never a URL, a glob in prose, a template or variable (`{…}`, `$X`, `<name>`), a placeholder
   (`path/to/x`, `foo/bar`, `YOUR_NAME`), a scoped package (`@types/node`), build output or
   dependencies (`dist/`, `node_modules/`, anything the repository ignores), a cluster's
   resource in a `kubectl` or `oc` command (`logs deploy/api`: a Deployment, where `-f
@@ -34,7 +37,13 @@ from dataclasses import dataclass
 from memtab.check.checkout import SKIPPED_DIRS, Checkout
 from memtab.check.markdown import Line, ScannedText
 from memtab.check.rules.commands import SESSION_BLOCKS, SHELL_BLOCKS, commands_of
-from memtab.check.wording import hedged, is_open_section, names_paths_as_they_are
+from memtab.check.wording import (
+    hedged,
+    is_open_section,
+    names_a_pattern,
+    names_paths_as_they_are,
+)
+from memtab.fs.globs import MAX_PARTS, is_glob
 
 # Linear in the line (a memory may hold a 100 KB line): a token starts only where its
 # look-behind allows, and a run it cannot give back to is possessive. A URL's scheme is
@@ -46,6 +55,8 @@ _RELATIVE = re.compile(r"(?<![\w/.~$@:%+\\-])(?:\./)?\.?[\w@+-][\w@.+-]*+(?:/[\w
 _ABSOLUTE = re.compile(r"(?<![\w/.~$@:%\\-])/[\w@.+-]++(?:/[\w@.+-]++)+/?")
 # `./seed.sh`, `.\\dev.ps1`: a file in the folder commands run in.
 _DOT_RELATIVE = re.compile(r"(?<![\w/.~$@:%+\\-])\.[/\\]\.?[\w@+-][\w@.+-]*+(?![/\\])")
+# `packages/*/lib/`, `tests/**/fixtures/`: a glob whose first folder is a name (no `./`).
+_GLOB = re.compile(r"(?<![\w/.~$@:%+\\*-])[\w@+-][\w@.+-]*+(?:/[\w@.+*-]++)+/?")
 _HOME_RELATIVE = re.compile(r"(?<![\w/.~$@:%\\-])~/[\w@.+-]++(?:/[\w@.+-]++)+/?")
 # `src\kelp\api.py`, as Windows writes a relative path (never after a drive or a `\`).
 _WINDOWS = re.compile(r"(?<![\w/.~$@:%\\-])(?:\.\\)?[\w@+-][\w@.+-]*+(?:\\[\w@.+-]++)+\\?")
@@ -100,6 +111,13 @@ class NamedPath:
     cut: bool = False
     """The name is cut short (`docs/adr/0003-…`): what is there starts with it."""
 
+    @property
+    def nothing_at(self) -> str:
+        """What is not there, in words (`no folder is at src/jobs`)."""
+        if is_glob(self.relative):
+            return f"nothing matches {self.relative}{'/' if self.directory else ''}"
+        return f"no {'folder' if self.directory else 'file or folder'} is at {self.relative}"
+
 
 def named_paths(
     scanned: ScannedText, checkout: Checkout, home: str | None = None
@@ -119,7 +137,8 @@ def named_paths(
         seen: set[str] = set()
         bases = _bases(line, [written for written, _ in candidates], checkout)
         for written, strict in candidates:
-            if hedged(line.words_around(written)):
+            around = line.words_around(written)
+            if hedged(around) or (is_glob(written) and names_a_pattern(around)):
                 continue
             named = _inside(written, checkout, strict=strict, home=home, bases=bases)
             if named is None or named[0] in seen or named[0] in link_targets.get(line.number, ()):
@@ -152,7 +171,12 @@ def _bases(line: Line, written: list[str], checkout: Checkout) -> tuple[list[str
     folders = []
     for token in named:
         relative = _plain(token).rstrip("/")
-        if "/" in relative and not relative.startswith("/") and checkout.is_dir(relative):
+        if (
+            "/" in relative
+            and relative[0] != "/"
+            and not is_glob(relative)
+            and checkout.is_dir(relative)
+        ):
             folders.append(relative)
     moved = [c.directory.removeprefix("./").rstrip("/") for c in commands_of(line) if c.directory]
     return folders, [d for d in moved if d and not d.startswith(("/", "~")) and checkout.is_dir(d)]
@@ -171,13 +195,13 @@ def _candidates(line: Line, checkout: Checkout) -> Iterator[tuple[str, bool]]:
     """(token as written, whether it needs the stricter prose rule)."""
     if line.block is not None:
         if line.block in SHELL_BLOCKS or line.block in SESSION_BLOCKS or line.block == "":
-            yield from ((token, False) for token in _tokens(line.text))
+            yield from ((token, False) for token in _tokens(line.text, globs=True))
         return
     for span in line.spans:
         if _one_spaced_path(span.strip(), checkout):
             yield span.strip(), False
         else:
-            yield from ((token, False) for token in _tokens(span))
+            yield from ((token, False) for token in _tokens(span, globs=True))
     yield from ((token, True) for token in _tokens(line.prose))
 
 
@@ -208,8 +232,16 @@ def _cluster_resources(line: Line) -> Iterator[str]:
                 yield argument
 
 
-def _tokens(text: str) -> Iterator[str]:
+def _tokens(text: str, *, globs: bool = False) -> Iterator[str]:
+    """The paths `text` names (`globs`: and the globs, as code names them)."""
     text = _URL.sub(" ", text)
+    if globs and "*" in text:
+        yield from (
+            match.group(0)
+            for match in _GLOB.finditer(text)
+            if "*" in match.group(0)
+            and text[match.end() : match.end() + 1] not in _TEMPLATE_CONTINUES
+        )
     patterns = [_ABSOLUTE, _RELATIVE]
     patterns += [_HOME_RELATIVE] if "~/" in text else []
     patterns += [_WINDOWS] if "\\" in text else []
@@ -266,9 +298,12 @@ def _inside(
     single = explicit and len(parts) == 1 and (_EXTENSION.search(token) or token[:1] == ".")
     if (len(parts) < 2 and not single) or not _plausible(parts):
         return None
+    if is_glob(token) and len(parts) > MAX_PARTS:
+        return None
     if strict and not (directory or len(parts) >= 3 or _EXTENSION.search(parts[-1])):
         return None
-    if parts[0] in SKIPPED_DIRS or any(part in SKIPPED_DIRS for part in parts[:-1]):
+    # build output and dependencies (a glob's last part too: `rm -rf packages/*/dist`)
+    if not SKIPPED_DIRS.isdisjoint(parts if is_glob(token) else parts[:-1]):
         return None
     if anchored:
         return token, directory, cut
@@ -292,7 +327,8 @@ def _relative(
     named, moved_to = bases
     if explicit and moved_to:
         return f"{moved_to[-1]}/{token}"
-    if checkout.exists(token):
+    glob = is_glob(token)
+    if not glob and checkout.exists(token):
         return token
     base = next((b for b in named if checkout.exists(f"{b}/{parts[0]}")), None)
     if base is not None:
@@ -302,7 +338,7 @@ def _relative(
         return next(iter(checkout.named(token)), token)
     if checkout.exists(parts[0]):
         return token
-    if not _EXTENSION.search(parts[-1]):
+    if glob or not _EXTENSION.search(parts[-1]):
         return None  # a branch, a repository, a media type: only a file is looked for
     ends = [path for path in checkout.named(parts[-1]) if path.endswith("/" + token)]
     if ends:
@@ -332,6 +368,8 @@ def is_missing(checkout: Checkout, named: NamedPath) -> bool:
     that name with one (`src/lib/api` for `src/lib/api.ts`, as imports name modules)."""
     if named.cut:
         return not checkout.prefix_taken(named.relative)
+    if is_glob(named.relative):
+        return not checkout.glob_matches(named.relative, named.directory)
     if checkout.exists(named.relative):
         return False
     if named.directory or _EXTENSION.search(named.relative.rsplit("/", 1)[-1]):
@@ -343,6 +381,8 @@ def moved_to(checkout: Checkout, named: NamedPath) -> str | None:
     """Where a missing path probably went: the only file (or folder) of the checkout with
     its name, outside build output and dependencies; None when there is not exactly one."""
     name = named.relative.rsplit("/", 1)[-1]
+    if is_glob(named.relative):
+        return None
     candidates = [
         path
         for path in checkout.named(name)

@@ -1,21 +1,69 @@
 """Boilerplate: a line many memories hold word for word (a project's header, a template's),
-which says nothing of the notes that hold it (docs/formats.md §19.5): two notes alike in
-words are `reworded` only if still alike without the boilerplate lines they share.
+or a template's field at the same place of several (`a_field`, `same_place`), which says
+nothing of the notes that hold it (docs/formats.md §19.5): two notes alike in words are
+`reworded` only if still alike without the boilerplate lines they share.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence, Set
 from itertools import repeat
 
 from memtab.check.documents import Document
-from memtab.trust.words import content_lines, sentence_stems
+from memtab.trust.polarity import rule_of
+from memtab.trust.words import ContentLine, content_lines, sentence_stems, statements
 
 LINE_DIGEST = 8
 BOILERPLATE_NOTES = 3
 """A line held word for word by this many memories or more is boilerplate."""
+_LABEL = re.compile(r"\s*+[^\s:`]++(?:\s++[^\s:`]++){0,2}:\s")
+"""A field's label, three words at most ("Owner:", "Applies to:", "Point of contact:")."""
+_CLAIMS = re.compile(
+    r"\b(?:am|is|are|was|were|be|been|being|has|have|had|do|does|did|can|could|must|shall|"
+    r"should|will|would|not|no|nor|never|always|only|if|unless|when|whenever|because|then|"
+    r"while|although|though|i|we|you|he|she|they)\b|\b(?-i:may|it|It)\b|n['’]t\b"
+    r"|\b[a-z]{3,}[^\We]ed\s++(?:by|in|on|at|with|from|to|for|via|through|into|as)\b",
+    re.IGNORECASE,
+)
+"""What makes what follows a label a claim: a finite verb or a modal, a negator or an
+always/only, a condition or a next step, a personal pronoun, a passive ("shared by CI",
+"checked in a hook"; "Status: accepted" is a value) — closed classes, whatever the words
+around."""
+
+
+def a_field(sentence: str) -> bool:
+    """Whether a sentence is written as a template's field: a label and the names or values
+    it holds, no stop at its end ("Stack: Rails 7.2 · Sidekiq", "Owner: Ruth · Slack
+    #dev", "Applies to: every DAG"), no claim or rule in them (`_CLAIMS`, `rule_of`)."""
+    plain = sentence.replace("**", "").replace("__", "").strip()
+    label = _LABEL.match(plain)
+    if label is None or plain.endswith((".", "!", "?", ";", ":")):
+        return False
+    value = plain[label.end() :]
+    return bool(value.strip()) and _CLAIMS.search(value) is None and rule_of(value) is None
+
+
+def a_field_line(line: ContentLine) -> bool:
+    """Whether a content line is a template's fields (`a_field`), not a list's item (a
+    list's items are its content, written without stops)."""
+    return not (line.item or line.code) and all(map(a_field, statements(line.text)))
+
+
+def same_place(held: Iterable[tuple[Sequence[ContentLine], int]]) -> bool:
+    """Whether the lines (each its memory's content lines and its line's number) stand at
+    the same place of each: as many content lines before each, or after each, or the same
+    line of each file (a template's, frontmatter and all)."""
+    before, after, at_line = set(), set(), set()
+    for lines, number in held:
+        numbers = [line.number for line in lines if not line.code]
+        at = numbers.index(number)
+        before.add(at)
+        after.add(len(numbers) - 1 - at)
+        at_line.add(number)
+    return len(before) == 1 or len(after) == 1 or len(at_line) == 1
 
 
 def line_digest(text: str) -> bytes:
@@ -39,11 +87,32 @@ def alike_past(
     threshold: float,
 ) -> bool:
     """Whether two memories alike in words are still alike without the boilerplate lines
-    they share ("Project: acme-api (Django 5)…" atop unrelated notes is no rewording)."""
-    if not boilerplate or not lines_of(one[1]) & lines_of(other[1]) & boilerplate:
+    they share ("Project: acme-api (Django 5)…" atop unrelated notes is no rewording):
+    `boilerplate`'s, and a template's fields both hold at the same place (`a_field_line`,
+    `same_place`)."""
+    shared = lines_of(one[1]) & lines_of(other[1])
+    if not shared:
+        return True
+    boilerplate = boilerplate | _fields_shared(one[0], other[0], shared)
+    if not shared & boilerplate:
         return True
     mine, theirs = _stems_past(one[0], boilerplate), _stems_past(other[0], boilerplate)
     return similarity(mine, theirs, weight) >= threshold
+
+
+def _fields_shared(one: Document, other: Document, shared: Set[bytes]) -> set[bytes]:
+    """The lines (their digests) two memories hold word for word (`shared`) that are a
+    template's fields (`a_field_line`) at the same place of both (`same_place`)."""
+    mine, theirs = content_lines(one.text), content_lines(other.text)
+    their_fields = {line_digest(line.text): line.number for line in theirs if a_field_line(line)}
+    return {
+        digest
+        for line in mine
+        if (digest := line_digest(line.text)) in shared
+        and digest in their_fields
+        and a_field_line(line)
+        and same_place(((mine, line.number), (theirs, their_fields[digest])))
+    }
 
 
 def lines_of(digests: bytes) -> set[bytes]:
@@ -51,7 +120,7 @@ def lines_of(digests: bytes) -> set[bytes]:
     return {digests[i : i + LINE_DIGEST] for i in range(0, len(digests), LINE_DIGEST)}
 
 
-def _stems_past(document: Document, boilerplate: frozenset[bytes]) -> frozenset[str]:
+def _stems_past(document: Document, boilerplate: Set[bytes]) -> frozenset[str]:
     """A memory's stems, its boilerplate lines left out."""
     stems: set[str] = set()
     for line in content_lines(document.text):

@@ -36,6 +36,7 @@ searches and reads none again.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 from collections import defaultdict
@@ -92,6 +93,7 @@ from memtab.trust.duplicates.statements import (
     Pairs,
     Statement,
     a_header,
+    a_template_field,
     alike,
     clause_alike,
     is_statement,
@@ -263,10 +265,13 @@ class DuplicatesEngine(MemoryEngine):
         openers = {
             i: notes[i][1].statements[0].line for i in representatives if notes[i][1].statements
         }
+        content = functools.cache(lambda i: content_lines(notes[i][0].text))
         rules = [
             s
             for s, said in held.items()
-            if len({o.note for o in said}) <= COMMON_FILES and not a_header(said, openers)
+            if len({o.note for o in said}) <= COMMON_FILES
+            and not a_header(said, openers)
+            and not a_template_field(said, content)
         ]
         # The two searches over the same files (their words in the same order) find the
         # same pairs: the last run's are kept (most of a run over files that did not change).

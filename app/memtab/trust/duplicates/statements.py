@@ -6,7 +6,8 @@ short forms and symbols said one way), but labels ending in `:`, questions, code
 lists of keywords, a record's field ("schema_version: 1.0.0"), a sentence wrapped over
 two lines, an index's entries (a link to a memory and its description: it restates that
 memory), a template's header (a sentence opening every memory that says it,
-`BOILERPLATE_NOTES` of them or more), and what Codex's summary says again of its handbook
+`BOILERPLATE_NOTES` of them or more) or its fields ("Owner: Ruth · Slack #dev", at the same
+place of the memories that say it), and what Codex's summary says again of its handbook
 (`memory_summary.md` of `MEMORY.md`: Codex's own short form).
 Two statements are alike when the IDF-weighted Jaccard similarity of their stems reaches
 `STATEMENT_SIMILARITY` (`store.text.near_duplicates`), or, one of them a rule, that of their
@@ -38,7 +39,7 @@ from memtab.markdown import text_lines
 from memtab.sources.codex.summary import restates
 from memtab.store.text.near_duplicates import COMMON_FILES, alike_groups, near_duplicate_pairs
 from memtab.trust.duplicates.about import about_other, left_open, told_of_a_day
-from memtab.trust.duplicates.boilerplate import BOILERPLATE_NOTES
+from memtab.trust.duplicates.boilerplate import BOILERPLATE_NOTES, a_field, same_place
 from memtab.trust.duplicates.boilerplate import similarity as weighted_similarity
 from memtab.trust.duplicates.clauses import a_rule, apart_as_said, own_clause, rules_beside
 from memtab.trust.duplicates.meaning import (
@@ -159,6 +160,28 @@ def a_header(said: Sequence[Said], openers: Mapping[int, int]) -> bool:
     notes = {s.note for s in said}
     opening = {s.note for s in said if s.statement.line == openers.get(s.note)}
     return len(notes) >= BOILERPLATE_NOTES and opening == notes
+
+
+def a_template_field(said: Sequence[Said], lines: Callable[[int], Sequence[ContentLine]]) -> bool:
+    """Whether a sentence is a template's field (`boilerplate.a_field`, outside a list:
+    "Owner: Ruth · Slack #dev", "Applies to: every DAG") that two memories or more say at
+    the same place of each (`boilerplate.same_place`; `lines`: a memory's content lines),
+    or `BOILERPLATE_NOTES` memories or more wherever they say it (NotAsMadeError for a
+    statement on no content line of its memory)."""
+    notes = {s.note for s in said}
+    if len(notes) < 2 or not all(a_field(s.statement.text) for s in said):
+        return False
+    held = []
+    for occurrence in said:
+        content = lines(occurrence.note)
+        number = occurrence.statement.line
+        line = next((line for line in content if line.number == number), None)
+        if line is None or line.code:
+            raise NotAsMadeError("a statement not on a line of its memory")
+        if line.item:
+            return False
+        held.append((content, number))
+    return len(notes) >= BOILERPLATE_NOTES or same_place(held)
 
 
 def statement_pairs(
