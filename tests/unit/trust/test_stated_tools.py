@@ -63,6 +63,7 @@ def test_the_cases_not_read_are_still_missed(found: dict[int, bool]) -> None:
         ("Biome since March.", [("biome", "")]),
         ("Playwright since the spring, for every browser test.", [("playwright", "browser test")]),
         ("Dana since March: on the platform team.", []),  # a person, maybe
+        ("Ladle (the Storybook alternative) for previews.", [("ladle", "preview")]),
         ("Pair with Alice on the parser.", []),  # "pair with": no means
         ("Priya (on leave) owns the releases.", []),  # a person: no version in parentheses
         ("Owners: Sam, Priya.", []),  # a role, and a list
@@ -140,7 +141,11 @@ def test_values_said_in_a_list_are_each_their_thing_s() -> None:
 
 @pytest.mark.parametrize(
     "sentence",
-    ["Staging and prod both run on Postgres 14.", "Our lambdas are on the Node 18 runtime."],
+    [
+        "Staging and prod both run on Postgres 14.",
+        "Our lambdas are on the Node 18 runtime.",
+        "We are on Postgres 16: the instance was upgraded in May.",
+    ],
 )
 def test_a_version_is_read_said_of_both_places_or_with_what_of_the_product_it_is(
     sentence: str,
@@ -180,3 +185,9 @@ def test_a_choice_read_from_a_use_meets_another_only_for_a_thing_both_name() -> 
     assert used and key and ci
     assert not any(contradict(a, b) for a in used for b in key)
     assert any(contradict(a, b) for a in used for b in ci)
+
+
+def test_a_move_over_many_words_to_a_tool_chooses_it() -> None:
+    """ "moved … over to X" tells X is used now, however many words name what moved."""
+    said = "We moved all of the end-to-end browser suites over to Playwright."
+    assert {c.value for c in claims_of(said) if c.kind == "tool"} == {"playwright"}

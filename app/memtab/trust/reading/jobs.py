@@ -415,7 +415,7 @@ def _moved(clause: str, moved: re.Match[str]) -> list[Use]:
     left: list[str] = []
     rest = moved.end()
     for part in _MOVE_PART.finditer(clause, moved.end(), moved.end() + 200):
-        named = _name_at(clause, part.end()) if part.start() <= rest + 40 else None
+        named = _name_at(clause, part.end()) if part.start() <= rest + 60 else None
         if named is not None:
             (left if part.group(1).lower() in ("from", "off") else used).append(named[0])
             rest = named[1]
@@ -479,8 +479,9 @@ def _labelled(clause: str) -> list[Use]:
 
 def _subject(clause: str) -> list[Use]:
     """A tool opening a clause, a parenthesis after it, then the job it does or is for
-    ("Storybook (v8, the Vite builder) documents every shared component"); a name no list
-    holds only with a version in the parenthesis ("Priya (on leave) owns…" is a person)."""
+    ("Storybook (v8, the Vite builder) documents every shared component", "Ladle (…) for
+    previews"); a name no list holds doing a job only with a version in the parenthesis
+    ("Priya (on leave) owns…" is a person)."""
     named = _name_at(clause, 0)
     aside = _PAREN.match(clause, named[1]) if named else None
     if named is None or aside is None:
@@ -488,8 +489,9 @@ def _subject(clause: str) -> list[Use]:
     doing = _DOING.match(clause, aside.end())
     if doing is None or doing.group(0) in _NOT_DONE:
         return []
-    if named[0] not in TOOL_KIND and not any(c.isdigit() for c in aside.group(1)):
-        return []
+    known = named[0].split(maxsplit=1)[0] in TOOL_KIND or doing.group(0) == "for"
+    if not known and not any(c.isdigit() for c in aside.group(1)):
+        return []  # "Priya (on leave) owns the releases": a person
     scope = _scope(clause[aside.end() :], named[0])
     return [_use(named[0], named[0], scope)] if scope else []
 

@@ -72,7 +72,12 @@ _UNIT_AFTER = re.compile(r"\s+(?!lts\b|in\b|on\b|for\b|with\b|as\b|is\b|and\b|at
                          r"line|release)s?\b)[a-z]", re.IGNORECASE)  # fmt: skip
 """A word after the number that makes it a count ("3 retries", "Keep 7 days"), not one
 naming what of the product it is ("the Node 18 runtime", "a Postgres 14 instance")."""
-_CLAUSE = re.compile(r";\s*+|\s[—–]\s|(?<=[.!?])\s++|,\s++|(?<!\s)\s++but\s++")
+_CLAUSE = re.compile(
+    r";\s*+|\s[—–]\s|(?<=[.!?])\s++|,\s++|(?<!\s)\s++but\s++|"
+    r":\s++(?=(?:the|a|an|we|it|this|that|they|our)\s)"
+)
+"""Where a clause ends: a colon too where a clause with its own subject follows ("We are on
+Postgres 16: the instance was upgraded in May")."""
 _ASIDE = re.compile(r"\(([^()]*)\)|\[[^\[\]]*\]")
 _HEDGE = re.compile(
     r"\b(?:" + HEDGED + r"|legacy|should|planned|plan|plans|soon|coming|upcoming|next|"
