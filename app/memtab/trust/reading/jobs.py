@@ -223,13 +223,20 @@ _VERSIONED = re.compile(r"v\d++(?:\.\d++)*+")
 _WORD_AT = re.compile(r"`([^`\n]{1,40})`|[@\w][\w.+#@/-]*+")
 _BREAK = re.compile(r"\s*+(?:$|[,;:.!?(—–)])")
 _MAX_WORDS = 4
+_AFTER_NAME = frozenset(
+    {"behind", "beside", "across", "via", "onto", "within", "without", "since", "during",
+     "against", "inside", "instead", "everywhere", "anywhere", "here", "now", "too", "again",
+     "last", "next", "early", "late", "earlier", "later", "ago", "already", "still"}
+)  # fmt: skip
+"""Words that may follow a tool named as itself (a preposition, an adverb), besides the
+stop words: any other word makes the name describe it ("a fixed-window counter")."""
 _WHOLE = frozenset(
     {"sinc", "repo", "codebas", "project", "anywher", "everywher", "again", "anymor", "here",
      "code", "thing", "everyth", "anyth", "all", "ani", "whole", "entir", "still", "now"}
 )  # fmt: skip
 """Stems of what a rule or a use holds for that name no part: the whole project."""
 _HEDGED = re.compile(
-    r"\?|\b(?:or|either|e\.g|i\.e|for example|such as|like|if|unless|except|when|whether|"
+    r"\?|\b(?:or|either|e\.g|i\.e|example|such as|like|if|unless|except|when|whether|"
     r"maybe|perhaps|probably|might|could|would|should|will|plan\w*+|consider\w*+|evaluat\w*+|"
     r"try|tries|trying|tried|trial\w*+|pilot\w*+|propos\w*+|was|were|used to|no longer|"
     r"anymore|previously|formerly|legacy|until|removed|deleted|dropped|retired|deprecated|"
@@ -369,12 +376,17 @@ def _name_at(text: str, at: int) -> tuple[str, int] | None:
             break
         going_on = _CAPITAL.fullmatch(said) is not None
         closing = _BREAK.match(text, end + 1 + len(said)) is not None and said.isalpha()
+        closing = closing and (_CAPITAL.fullmatch(word) is not None or lowered in TOOL_KIND)
         if not going_on and not (len(words) == 1 and closing and not said.endswith("ly")):
             break
         words.append(said.lower()[1:] if _VERSIONED.fullmatch(said) else said.lower())
         end += 1 + len(said)
         if not going_on:
             break  # one plain noun closes the name
+    if (after := _WORD_AT.match(text, end + 1)) and text[end : end + 1] == " ":
+        said = after.group(0).lower()
+        if said.isalpha() and said not in LEFT_OUT | _AFTER_NAME and not said.endswith("ly"):
+            return None  # "a fixed-window counter", "Postgres tables": it names another thing
     name = " ".join(words)
     if name.endswith(".js") and name not in TOOL_KIND:
         name = name.removesuffix(".js")
@@ -453,8 +465,9 @@ def _means(clause: str) -> list[Use]:
 
 
 def _means_of(word: str, preposition: str) -> bool:
-    if preposition in ("with", "via", "through", "using"):
-        return not _NOT_MEANS.match(word) and word not in LEFT_OUT - {"is", "are", "done"}
+    if preposition in ("with", "via", "through", "using"):  # "1:1 with Jana": no verb
+        means = not word.isdigit() and not _NOT_MEANS.match(word)
+        return means and word not in LEFT_OUT - {"is", "are", "done"}
     if preposition == "from":
         return word in _FROM_MEANS
     return word in (_ON_MEANS if preposition == "on" else _IN_MEANS)
@@ -462,17 +475,23 @@ def _means_of(word: str, preposition: str) -> bool:
 
 def _labelled(clause: str) -> list[Use]:
     """A label naming a job and one tool after it ("App state: Redux Toolkit, with RTK
-    Query…", "Database access: SQLAlchemy 2 (async)"), not a list of them."""
+    Query…", "Database access: SQLAlchemy 2 (async)"), not a list of them: a tool no list
+    holds only after a label ending in what a tool is called or a doing ("Task runner:",
+    "Linting:")."""
     label = _LABEL_AT.match(clause)
     if label is None or label.group(1).split()[-1].lower() in _PEOPLE | LEFT_OUT:
         return []
     named = _name_at(clause, label.end())
-    if named is None:
-        return []
+    known = named is not None and named[0].split(maxsplit=1)[0] in TOOL_KIND
+    head = english_stem(label.group(1).split()[-1].lower())
+    if named is None or not (known or head in _HEADS or label.group(1).endswith("ing")):
+        return []  # "Symptom: `curl` fails…", "desc: Covers…": a label of no job
     name, end = named
     end = aside.end() if (aside := _PAREN.match(clause, end)) else end
     if (more := _LIST_NEXT.match(clause, end)) is not None and _name_at(clause, more.end()):
         return []
+    if not _BREAK.match(clause, end) and not clause.startswith("for ", end + 1):
+        return []  # "removing Helm: render the manifests": a step, no tool named
     scope = _scope(label.group(1), name)
     return [_use(name, name, scope)] if scope else []
 
