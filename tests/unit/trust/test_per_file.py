@@ -359,7 +359,8 @@ WORKED_OUT = {
     33: "a69a16f7750e2c5a",
     34: "a69a16f7750e2c5a",
     35: "a69a16f7750e2c5a",
-    36: "39f0db4a0d4e0fa1",
+    36: "a69a16f7750e2c5a",
+    37: "39f0db4a0d4e0fa1",
 }
 """What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
 `per_file.CACHE_VERSION`."""
@@ -421,6 +422,7 @@ DECIDED = {
     34: "c8b81d791ddc55a5",
     35: "c8b81d791ddc55a5",
     36: "c8b81d791ddc55a5",
+    37: "c8b81d791ddc55a5",
 }
 """What the duplicates decide over the seeded duplicates (`_decided`), digested, by
 `per_file.CACHE_VERSION`: the kept pair searches and statement groups are keyed by the files'

@@ -38,7 +38,7 @@ _NEW_CLAUSE = re.compile(
 """A comma starting a clause of its own: a personal pronoun as its subject ("…, it takes
 12 minutes"), or a finite auxiliary or modal in what follows ("…, incident 2291 was a
 token", "…, Postgres doesn't create one") — closed classes, whatever the words around."""
-_CONDITION = re.compile(
+CONDITION = re.compile(
     r"^\s*+(?:if|when|whenever|once|after|before|unless|while|until|in\s+case)\b", re.IGNORECASE
 )
 """A statement opening with its condition: the clause after its comma says the rule."""
@@ -65,7 +65,7 @@ def _own(sentence: str) -> tuple[str, bool]:
         if rule_of(said[beside.end() :]) is not None:
             return sentence.strip(), False
         said = said[: beside.start()]
-    if _CONDITION.match(said) is None:
+    if CONDITION.match(said) is None:
         comma = _NEW_CLAUSE.search(said)
         if comma is not None and comma.start() > 0:
             said = said[: comma.start()]

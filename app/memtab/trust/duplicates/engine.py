@@ -63,6 +63,7 @@ from memtab.store.text.near_duplicates import (
     near_duplicate_pairs,
 )
 from memtab.store.text.stems import english_stem
+from memtab.trust.duplicates.anchors import same_fact
 from memtab.trust.duplicates.boilerplate import (
     LINE_DIGEST,
     alike_past,
@@ -77,6 +78,7 @@ from memtab.trust.duplicates.meaning import (
     POLARITY,
     at_odds,
     content_text,
+    opposed_stems,
     own_name,
     required_by,
 )
@@ -403,7 +405,10 @@ def _holds(
             said[i], said[j], weight, rare
         ) is not None:
             return True
-        return clause_alike((texts[i], said[i]), (texts[j], said[j]), weight)
+        return clause_alike((texts[i], said[i]), (texts[j], said[j]), weight) or (
+            not opposed_stems(said[i], said[j])
+            and same_fact((texts[i], said[i]), (texts[j], said[j]))
+        )
 
     return all(
         j < len(sets)

@@ -15,7 +15,9 @@ own clauses `CLAUSE_SIMILARITY` (`clauses`: the rule without the reason, example
 said beside it), and one statement when, read whole,
 they also say one thing (`meaning.agreeing`): no opposite rules, no claims that contradict,
 no other subject, and the same specific values where both name some (`trust.specifics`:
-"retries 3 times" is not "retries 5 times", `git commit -S` not `git tag -s`). The line
+"retries 3 times" is not "retries 5 times", `git commit -S` not `git tag -s`). Statements
+naming one thing with one value (`anchors`: "15 min" / "900 s", `pg_dump` / "pg dump") are
+candidates too, kept when they say one fact of it (`anchors.same_fact`). The line
 of each is read for its rule and claims (a line's "Don't rebase onto main. We merge main
 into the branch…" is no rewording of "Always rebase on main").
 
@@ -39,6 +41,7 @@ from memtab.markdown import text_lines
 from memtab.sources.codex.summary import restates
 from memtab.store.text.near_duplicates import COMMON_FILES, alike_groups, near_duplicate_pairs
 from memtab.trust.duplicates.about import about_other, left_open, told_of_a_day
+from memtab.trust.duplicates.anchors import anchor_candidates, normal_form, same_fact
 from memtab.trust.duplicates.boilerplate import BOILERPLATE_NOTES, a_field, same_place
 from memtab.trust.duplicates.boilerplate import similarity as weighted_similarity
 from memtab.trust.duplicates.clauses import a_rule, apart_as_said, own_clause, rules_beside
@@ -206,7 +209,16 @@ def statement_pairs(
         if (how := alike(sets[a], sets[b], weight, rare)) is not None
         and (how == "wording" or not framed(a, b))
     )
-    return kept + _own_clause_pairs(sets, texts, weight, {pair[1:] for pair in kept})
+    kept += _own_clause_pairs(sets, texts, weight, {pair[1:] for pair in kept})
+    paired = {pair[1:] for pair in kept}
+    return kept + tuple(
+        (similarity, a, b)
+        for a, b in sorted(anchor_candidates(texts) - paired)
+        if (similarity := weighted_similarity(sets[a], sets[b], weight)) > 0.0
+        and not opposed_stems(sets[a], sets[b])
+        and same_fact((texts[a], sets[a]), (texts[b], sets[b]))
+        and not framed(a, b)
+    )
 
 
 def _own_clause_pairs(
@@ -421,14 +433,17 @@ def statement_groups(
         if not number <= len(written) or text not in written[number - 1]:
             raise NotAsMadeError("a statement not on its line")
         own = own_name(notes[said.note][0])
-        return compared(text, own), compared(written[number - 1], own)
+        return normal_form(compared(text, own)), normal_form(compared(written[number - 1], own))
 
     def apart(one: Said, other: Said) -> bool:  # Codex's summary restates its handbook
         if restates(notes[one.note][0].path, notes[other.note][0].path):
             return True
         (mine, line), (theirs, their_line) = read(one), read(other)
         return (
-            apart_as_said(lambda a, b: subject_only(a, b, weight), mine, theirs)
+            (
+                apart_as_said(lambda a, b: subject_only(a, b, weight), mine, theirs)
+                and not same_fact((mine, sentence_stems(mine)), (theirs, sentence_stems(theirs)))
+            )
             or rules_apart(mine, theirs, weight)
             or left_open(line, their_line)
             or told_of_a_day(mine, theirs)

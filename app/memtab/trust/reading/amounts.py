@@ -265,3 +265,25 @@ def same_amount(one: str, other: str) -> bool:
     return (
         kind == other_kind and same and same_place(unpack_scope(scope), unpack_scope(other_scope))
     )
+
+
+def inflected_verbs(text: str) -> frozenset[str]:
+    """The stems of `text`'s inflected verbs (`_verbs`), and the words naming how a value
+    is given or that it is (`_ROLES`, `_BEING`): what two wordings of one thing's value
+    may say apart."""
+    return frozenset(_verbs(text)) | _GIVEN
+
+
+_GIVEN = frozenset().union(*_ROLES.values(), _BEING)
+
+
+def quantities(text: str) -> list[tuple[int, int, str]]:
+    """Each number with its unit in `text` (a duration, a size, a rate, a number of times)
+    as its span and its value in one normal form ("24 hours", "one day" and "86400 s" are
+    "1 d"), wherever it is said: no clause is read for a setting."""
+    found = []
+    for match in _AMOUNT.finditer(text):
+        normal = _normal(match)
+        if normal is not None:
+            found.append((match.start(), match.end(), normal[1]))
+    return found
