@@ -58,7 +58,16 @@ from memtab.trust.polarity import (
 from memtab.trust.reading.amounts import AMOUNT, amount_groups, amount_key, amounts, same_amount
 from memtab.trust.reading.attached import claimed, said, structured
 from memtab.trust.reading.choices import PAIR, USING, choices, used
-from memtab.trust.reading.jobs import JOB, jobs, same_job
+from memtab.trust.reading.jobs import (
+    IN_USE,
+    JOB,
+    USED_FOR,
+    jobs,
+    kinds_used,
+    named_uses,
+    same_job,
+    uses_clash,
+)
 from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, named, same_count
 from memtab.trust.reading.ports import port_key, ports, same_service
 from memtab.trust.reading.schedules import same_schedule
@@ -202,7 +211,8 @@ def claims_of(text: str) -> tuple[Claim, ...]:
             said = tuple(headed(sentence) for sentence in said)
         read = _claims if _triggered(" ".join(said)) else _unlisted_rule
         for sentence in _examples_joined(said):
-            found += [claim._replace(line=line.number) for claim in read(sentence)]
+            claims = (*read(sentence), *_named_uses(sentence))
+            found += [claim._replace(line=line.number) for claim in claims]
     return tuple(found)
 
 
@@ -227,6 +237,15 @@ def _unlisted_rule(sentence: str) -> tuple[Claim, ...]:
     if not maybe_verb(sentence):
         return done
     return (*done, *(c for c in _polarity(0, sentence) if UNSURE in c.key))
+
+
+@functools.lru_cache(maxsize=8192)
+def _named_uses(sentence: str) -> tuple[Claim, ...]:
+    """The tools a sentence says are in use, or rules for or against, by name
+    (`reading.jobs.named_uses`: "Never use Enzyme", "Component tests mount with Enzyme"),
+    and the taxonomy's choice each known one in use makes (`kinds_used`)."""
+    uses = named_uses(sentence)
+    return tuple(Claim(0, "tool", *use) for use in (*uses, *kinds_used(uses, sentence)))
 
 
 def _triggered(text: str) -> bool:
@@ -338,7 +357,9 @@ def _facts(number: int, sentence: str) -> list[Claim]:
         # for the importer", "in the ESLint config": whose).
         rest = _SPAN.sub(" ", sentence)
         where = scope_of(rest)
-        whose = " ".join(sorted({s for s in stems_of(rest) if s not in _HOW_GIVEN}))
+        whose = " ".join(
+            sorted({s for s in stems_of(rest) if s not in _HOW_GIVEN and not s.isdigit()})
+        )  # a number is no one's ("(`A`: 8, `B`: 1)")
         for attached in said(sentence):
             found += [Claim(number, *c) for c in claimed(attached, where, whose)]
     return found
@@ -490,6 +511,8 @@ def same_thing(one: Claim, other: Claim) -> bool:
         if _same_action(frozenset(one.key.split()), frozenset(other.key.split())):
             return True
         return _same_action(_keyed(one).stems, _keyed(other).stems)
+    if one.kind == "tool" and one.key.startswith(IN_USE):  # one name's: `uses_clash` tells
+        return other.key.partition(":")[0] == one.key.partition(":")[0]
     if one.kind == "tool" and one.key.startswith(JOB):
         return other.key.startswith(JOB) and same_job(one[2:4], other[2:4])
     if one.kind == "tool" and one.key.startswith((PAIR, USING)):
@@ -500,6 +523,8 @@ def same_thing(one: Claim, other: Claim) -> bool:
         kind, _, scope = one.key.partition(":")
         other_kind, _, other_scope = other.key.partition(":")
         mine, theirs = set(scope.split()), set(other_scope.split())
+        if USED_FOR in mine | theirs:  # a use's clause: its part said by a choice too
+            return kind == other_kind and bool(mine & theirs - {USED_FOR})
         if not mine or not theirs:  # the whole project: not its old part ("the old admin")
             return kind == other_kind and not (mine | theirs) & OLD_PART
         return kind == other_kind and bool(mine & theirs)
@@ -532,12 +557,18 @@ def contradict(one: Claim, other: Claim) -> bool:
         return False
     if one.kind == "version":
         return versions_differ(one.value, other.value)
+    if one.kind == "tool" and one.key.startswith(IN_USE):
+        return uses_clash(one[2:4], other[2:4])
     if one.kind == "tool":
         a, b = one.value, other.value
         if a.startswith("not:") and b.startswith("not:"):
             return False
         if a.startswith("not:") or b.startswith("not:"):
-            return a.removeprefix("not:") == b.removeprefix("not:")
+            # One tool ruled out for a part ("for the scheduled reports") says nothing of
+            # a use that names no part: it may be another job ("Celery handles the retries").
+            ruled, use = (one, other) if a.startswith("not:") else (other, one)
+            part_only = bool(ruled.key.partition(":")[2]) and not use.key.partition(":")[2]
+            return a.removeprefix("not:") == b.removeprefix("not:") and not part_only
         return a != b
     if one.kind in ("command", "path"):
         return not _extends(one.value, other.value)
