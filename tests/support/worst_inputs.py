@@ -445,6 +445,7 @@ WORST: dict[str, Worst] = {
     "memtab.trust.located:_LABELLED": M("a:", " ", "x"),
     "memtab.trust.owners:_SPAN": F("`", "a"),
     "memtab.trust.owners:_WORD": F("", "a "),
+    "memtab.trust.owners:_WORD_TOKEN": F("", "a "),
     "memtab.trust.located:_LABEL": M("a", " ", "x"),
     "memtab.trust.duplicates.anchors:_SPAN": F("", "`a"),
     "memtab.trust.duplicates.anchors:_PERCENT": F("", "1.1 "),

@@ -41,7 +41,7 @@ from typing import NamedTuple
 from memtab.check.wording import is_example
 from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.located import assigns, command_or_path, value_of
-from memtab.trust.owners import owned, owners_of
+from memtab.trust.owners import owned, owners_of, value_owned
 from memtab.trust.polarity import (
     DEONTIC_WORDS,
     IMPERATIVES,
@@ -58,10 +58,19 @@ from memtab.trust.polarity import (
     under_never_heading,
 )
 from memtab.trust.reading.amounts import AMOUNT, amount_groups, amount_key, amounts, same_amount
-from memtab.trust.reading.attached import VERSION_WORDS, Attached, claimed, said, structured
+from memtab.trust.reading.attached import claimed, said, structured
 from memtab.trust.reading.choices import PAIR, USING, choices, used
-from memtab.trust.reading.jobs import JOB, jobs, same_job
-from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, cron_time, named, same_count
+from memtab.trust.reading.jobs import (
+    IN_USE,
+    JOB,
+    USED_FOR,
+    jobs,
+    kinds_used,
+    named_uses,
+    same_job,
+    uses_clash,
+)
+from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, named, same_count
 from memtab.trust.reading.ports import of_project, port_key, ports, same_service
 from memtab.trust.reading.schedules import same_schedule
 from memtab.trust.reading.scopes import SCOPE_STEMS, scope_of
@@ -74,16 +83,7 @@ from memtab.trust.reading.styles import (
     styles,
 )
 from memtab.trust.reading.tools import OLD_PART, TOOL_WORDS, moved_tools, tells_change, tools
-from memtab.trust.reading.versions import (
-    hedged as version_hedged,
-)
-from memtab.trust.reading.versions import (
-    names_no_part,
-    same_use,
-    version_key,
-    versions,
-    versions_differ,
-)
+from memtab.trust.reading.versions import same_use, version_key, versions, versions_differ
 from memtab.trust.rule_key import GATE, RuleKey, gated, key_of, opposite_keys
 from memtab.trust.words import (
     compounds_alike,
@@ -152,10 +152,6 @@ _TRIGGER_WORDS = frozenset(
 patterns run only where one is (one alternation of words costs ~25 µs a line in `re`; a
 set lookup of its words, ~1)."""
 _WORD_TOKEN = re.compile(r"[\w'-]+")
-_NOT_THING = frozenset(
-    {"the", "a", "an", "our", "its", "is", "are", "now", "currently", "we", "i", "to", "on", "at"}
-)
-"""Words of a statement that name no part of the thing its value is of."""
 _POLARITY_SHOWN = frozenset(
     {"always", "never", "ever", "don't", "do", "not", "must", "mustn't", "make", "sure", "to",
      "i", "we", "we've", "you", "they", "user", "prefers", "that", "agent", "please", "refrain",
@@ -204,7 +200,7 @@ def claims_of(text: str, project: str = "") -> tuple[Claim, ...]:
             read = _claims(sentence) if triggered else _unlisted_rule(sentence)
             found += [
                 Claim(line.number, *kept)
-                for claim in read
+                for claim in (*read, *_named_uses(sentence))
                 if (kept := owned(claim[1:], owner)) is not None
             ]
     if project:
@@ -235,6 +231,15 @@ def _unlisted_rule(sentence: str) -> tuple[Claim, ...]:
     if not maybe_verb(sentence):
         return done
     return (*done, *(c for c in _polarity(0, sentence) if UNSURE in c.key))
+
+
+@functools.lru_cache(maxsize=8192)
+def _named_uses(sentence: str) -> tuple[Claim, ...]:
+    """The tools a sentence says are in use, or rules for or against, by name
+    (`reading.jobs.named_uses`: "Never use Enzyme", "Component tests mount with Enzyme"),
+    and the taxonomy's choice each known one in use makes (`kinds_used`)."""
+    uses = named_uses(sentence)
+    return tuple(Claim(0, "tool", *use) for use in (*uses, *kinds_used(uses, sentence)))
 
 
 def _triggered(text: str) -> bool:
@@ -299,24 +304,8 @@ def _plain_claims(sentence: str) -> tuple[Claim, ...]:
         if rules_only and not assigned and (given := value_of(sentence)) is not None:
             frame, value = given
             found.append(Claim(0, "value", frame, value, f"the {frame} said"))
-            found += _owned_value(sentence, frame, value)
+            found += [Claim(0, *said) for said in value_owned(sentence, frame, value)]
     return (*found, *facts)  # a value of no owner yet: its note's (`owners.owned`)
-
-
-def _owned_value(sentence: str, frame: str, value: str) -> list[Claim]:
-    """What else a statement's one value is: a product's version by its words ("The Postgres
-    image tag is `16.2`"), a time of day by its cron schedule (`named.cron_time`)."""
-    if (timed := cron_time(frame, value)) is not None:
-        return [Claim(0, "value", f"time:{timed.of}", timed.value, timed.shown)]
-    if not value[:1].isdigit() or version_hedged(sentence):
-        return []
-    said = _WORD_TOKEN.findall(_SPAN.sub(" ", sentence).replace(value, " "))
-    words = [w for w in said if w.lower() not in _NOT_THING]
-    if "." not in value and VERSION_WORDS.isdisjoint(w.lower() for w in words):
-        return []  # "The Redis cluster is 3": a count as often as a version
-    thing = " ".join(w for w in words if not names_no_part(w))
-    versions = claimed(Attached(thing, value)) if thing else []
-    return [Claim(0, *c) for c in versions if c[0] == "version"]
 
 
 def _hedged(sentence: str) -> bool:
@@ -364,7 +353,9 @@ def _facts(number: int, sentence: str) -> list[Claim]:
         # for the importer", "in the ESLint config": whose).
         rest = _SPAN.sub(" ", sentence)
         where = scope_of(rest)
-        whose = " ".join(sorted({s for s in stems_of(rest) if s not in _HOW_GIVEN}))
+        whose = " ".join(
+            sorted({s for s in stems_of(rest) if s not in _HOW_GIVEN and not s.isdigit()})
+        )  # a number is no one's ("(`A`: 8, `B`: 1)")
         for attached in said(sentence):
             found += [Claim(number, *c) for c in claimed(attached, where, whose)]
     return found
@@ -467,6 +458,8 @@ def same_thing(one: Claim, other: Claim) -> bool:
         if _same_action(frozenset(one.key.split()), frozenset(other.key.split())):
             return True
         return _same_action(_keyed(one).stems, _keyed(other).stems)
+    if one.kind == "tool" and one.key.startswith(IN_USE):  # one name's: `uses_clash` tells
+        return other.key.partition(":")[0] == one.key.partition(":")[0]
     if one.kind == "tool" and one.key.startswith(JOB):
         return other.key.startswith(JOB) and same_job(one[2:4], other[2:4])
     if one.kind == "tool" and one.key.startswith((PAIR, USING)):
@@ -477,6 +470,8 @@ def same_thing(one: Claim, other: Claim) -> bool:
         kind, _, scope = one.key.partition(":")
         other_kind, _, other_scope = other.key.partition(":")
         mine, theirs = set(scope.split()), set(other_scope.split())
+        if USED_FOR in mine | theirs:  # a use's clause: its part said by a choice too
+            return kind == other_kind and bool(mine & theirs - {USED_FOR})
         if not mine or not theirs:  # the whole project: not its old part ("the old admin")
             return kind == other_kind and not (mine | theirs) & OLD_PART
         return kind == other_kind and bool(mine & theirs)
@@ -509,12 +504,18 @@ def contradict(one: Claim, other: Claim) -> bool:
         return False
     if one.kind == "version":
         return versions_differ(one.value, other.value)
+    if one.kind == "tool" and one.key.startswith(IN_USE):
+        return uses_clash(one[2:4], other[2:4])
     if one.kind == "tool":
         a, b = one.value, other.value
         if a.startswith("not:") and b.startswith("not:"):
             return False
         if a.startswith("not:") or b.startswith("not:"):
-            return a.removeprefix("not:") == b.removeprefix("not:")
+            # One tool ruled out for a part ("for the scheduled reports") says nothing of
+            # a use that names no part: it may be another job ("Celery handles the retries").
+            ruled, use = (one, other) if a.startswith("not:") else (other, one)
+            part_only = bool(ruled.key.partition(":")[2]) and not use.key.partition(":")[2]
+            return a.removeprefix("not:") == b.removeprefix("not:") and not part_only
         return a != b
     if one.kind in ("command", "path"):
         return not _extends(one.value, other.value)

@@ -16,17 +16,24 @@ import re
 from typing import NamedTuple
 
 from memtab.markdown import LineKind, classify, text_lines
-from memtab.trust.reading.named import when_of
+from memtab.trust.reading.attached import VERSION_WORDS, Attached, claimed
+from memtab.trust.reading.named import cron_time, when_of
 from memtab.trust.reading.ports import service_of
 from memtab.trust.reading.scopes import SCOPE_STEMS, pack, placed, scope_of, unpack
 from memtab.trust.reading.settings import HEADED
-from memtab.trust.reading.versions import product_named
+from memtab.trust.reading.versions import hedged as version_hedged
+from memtab.trust.reading.versions import names_no_part, product_named
 from memtab.trust.words import stems_of
 
 Said = tuple[str, str, str, str]
 """A claim as its reader gives it: kind, key, value, shown."""
 _SPAN = re.compile(r"`[^`\n]*+`")
 _WORD = re.compile(r"[\w.+-]++")
+_WORD_TOKEN = re.compile(r"[\w'-]++")
+_NOT_THING = frozenset(
+    {"the", "a", "an", "our", "its", "is", "are", "now", "currently", "we", "i", "to", "on", "at"}
+)
+"""Words of a statement that name no part of the thing its value is of."""
 _NO_OWNER = frozenset(
     stems_of(
         "note notes memory memories project projects general tips tip misc miscellaneous "
@@ -135,3 +142,19 @@ def owned(said: Said, owner: str) -> Said | None:
 
 def _placed(scope: str, owner: str) -> str:
     return pack(placed(unpack(scope), owner)) if owner else scope
+
+
+def value_owned(sentence: str, frame: str, value: str) -> list[Said]:
+    """What else a statement's one value (`located.value_of`) is and whose: a product's
+    version by its words ("The Go toolchain is `1.22`"), a time of day by its cron schedule
+    (`named.cron_time`)."""
+    if (timed := cron_time(frame, value)) is not None:
+        return [("value", f"time:{timed.of}", timed.value, timed.shown)]
+    if not value[:1].isdigit() or version_hedged(sentence):
+        return []
+    said = _WORD_TOKEN.findall(_SPAN.sub(" ", sentence).replace(value, " "))
+    words = [w for w in said if w.lower() not in _NOT_THING]
+    if "." not in value and VERSION_WORDS.isdisjoint(w.lower() for w in words):
+        return []  # "The Redis cluster is 3": a count as often as a version
+    thing = " ".join(w for w in words if not names_no_part(w))
+    return [c for c in (claimed(Attached(thing, value)) if thing else []) if c[0] == "version"]

@@ -209,7 +209,7 @@ _MEANS = frozenset(
 """Verbs after which "in" names the tool a thing is done with ("written in Cypress")."""
 _CLAUSE_BREAK = re.compile(r";|\s[—–]\s|\.\s")
 _ARROW = re.compile(r"->|→|=>")
-_MOVED_TO = re.compile(r"\b(?:moved|switched|migrated)\s+(?:[\w.-]+\s+){0,3}?to\b")
+_MOVED_TO = re.compile(r"\b(?:moved|switched|migrated)\s+(?:[\w.-]+\s+){0,8}?to\b")
 _TOOL_CLAUSE = re.compile(r"[;,(—–]\s*|\)\s*|\.\s+|(?<!\s)\s++but\s+")  # a run's first space
 _TOOL_CLAUSE_SPAN = re.compile(r"[^;,(—–.]++(?:\.(?!\s)[^;,(—–.]*+)*+")
 """A clause as `_TOOL_CLAUSE` splits them, with where it is."""

@@ -67,13 +67,21 @@ _VERSION = re.compile(
 )
 _UNIT_AFTER = re.compile(r"\s+(?!lts\b|in\b|on\b|for\b|with\b|as\b|is\b|and\b|at\b|since\b|"
                          r"everywhere\b|across\b|now\b|here\b|only\b|too\b|by\b|from\b|"
-                         r"via\b|under\b|locally\b|installed\b)[a-z]", re.IGNORECASE)  # fmt: skip
-"""A word after the number that makes it a count ("3 retries", "Keep 7 days")."""
-_CLAUSE = re.compile(r";\s*+|\s[—–]\s|(?<=[.!?])\s++|,\s++|(?<!\s)\s++but\s++")
+                         r"via\b|under\b|locally\b|installed\b|(?:runtime|image|toolchain|"
+                         r"interpreter|compiler|jdk|jre|sdk|instance|cluster|engine|series|"
+                         r"line|release)s?\b)[a-z]", re.IGNORECASE)  # fmt: skip
+"""A word after the number that makes it a count ("3 retries", "Keep 7 days"), not one
+naming what of the product it is ("the Node 18 runtime", "a Postgres 14 instance")."""
+_CLAUSE = re.compile(
+    r";\s*+|\s[—–]\s|(?<=[.!?])\s++|,\s++|(?<!\s)\s++but\s++|"
+    r":\s++(?=(?:the|a|an|we|it|this|that|they|our)\s)"
+)
+"""Where a clause ends: a colon too where a clause with its own subject follows ("We are on
+Postgres 16: the instance was upgraded in May")."""
 _ASIDE = re.compile(r"\(([^()]*)\)|\[[^\[\]]*\]")
 _HEDGE = re.compile(
     r"\b(?:" + HEDGED + r"|legacy|should|planned|plan|plans|soon|coming|upcoming|next|"
-    r"eventually|later|gone|dropped|removed|deprecated|retired|instead|rather|than|like|both|"
+    r"eventually|later|gone|dropped|removed|deprecated|retired|instead|rather|than|like|"
     r"also|support|supports|supported|compatible|requires?|required|minimum|at least|older|"
     r"newer|upgrade\s+to|upgrading|bump|downgrade|test against|matrix|from|default|latest|vs|"
     r"versus|known-good)\b|->|→|=>|>=|<=|[<>~^]|\?",
@@ -89,7 +97,7 @@ _GENERIC = frozenset(
     {"databas", "runtim", "cluster", "toolchain", "languag", "version", "project", "repo",
      "app", "code", "servic", "server", "everyth", "anyth", "all", "whole", "own", "here",
      "lts", "current", "now", "instal", "default", "pin", "environ", "env", "it", "thing",
-     "stack", "build", "everi", "interpret", "sdk", "compil"}
+     "stack", "build", "everi", "both", "interpret", "sdk", "compil"}
 )  # fmt: skip
 """Stems that name no part of a project ("The database is PostgreSQL 15")."""
 _PRONOUNS = frozenset({"we", "i", "you", "they", "it", "this", "that", "we're", "we've"})
