@@ -136,6 +136,7 @@ TRUST_READING: dict[str, Worst] = {
     "memtab.trust.reading.versions:_UNIT_AFTER": M("", " ", "1"),
     "memtab.trust.reading.versions:_VERSION": F("", "Node "),
     "memtab.trust.reading.versions:_CHANGED_TO": F("", "Node bumped "),
+    "memtab.trust.reading.versions:_LABELLED": M("version:", " ", "x"),
     "memtab.trust.reading.attached:ASSIGNMENT": M("a=", "a "),
     "memtab.trust.reading.attached:_ADDRESS": M("", "a.", "!"),
     "memtab.trust.reading.attached:_EXAMPLE": S("", "e."),

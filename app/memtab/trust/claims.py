@@ -40,6 +40,8 @@ from typing import NamedTuple
 
 from memtab.check.wording import is_example
 from memtab.store.text.near_duplicates import lowered_words
+from memtab.trust.located import assigns, command_or_path, value_of
+from memtab.trust.owners import owned, owners_of, value_owned
 from memtab.trust.polarity import (
     DEONTIC_WORDS,
     IMPERATIVES,
@@ -69,7 +71,7 @@ from memtab.trust.reading.jobs import (
     uses_clash,
 )
 from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, named, same_count
-from memtab.trust.reading.ports import port_key, ports, same_service
+from memtab.trust.reading.ports import of_project, port_key, ports, same_service
 from memtab.trust.reading.schedules import same_schedule
 from memtab.trust.reading.scopes import SCOPE_STEMS, scope_of
 from memtab.trust.reading.settings import same_setting, setting_key, settings
@@ -83,7 +85,6 @@ from memtab.trust.reading.styles import (
 from memtab.trust.reading.tools import OLD_PART, TOOL_WORDS, moved_tools, tells_change, tools
 from memtab.trust.reading.versions import same_use, version_key, versions, versions_differ
 from memtab.trust.rule_key import GATE, RuleKey, gated, key_of, opposite_keys
-from memtab.trust.values import value_of
 from memtab.trust.words import (
     compounds_alike,
     compounds_once,
@@ -127,33 +128,10 @@ _HOW_GIVEN = SCOPE_STEMS | {
     "set", "default", "configur", "file", "valu", "say", "read", "pin", "hold", "live", "run"
 }  # fmt: skip
 """Stems of how or where a sentence gives a value in code, not whose it is."""
-_PLACE_PREPOSITIONS = frozenset({"in", "under", "inside"})
-_DETERMINERS = frozenset({"the", "a", "an", "our", "your", "its", "their"})
 _DETERMINERS = frozenset({"the", "a", "an", "our", "your", "its", "their"})
 _SPAN = re.compile(r"`([^`\n]+)`")
-_LABEL = re.compile(r"^[A-Za-z][\w .'-]{0,40}:\s*`[^`\n]+`\W*$")
-"""A label and one code span, nothing else: "The seed data: `db/seeds`"."""
 _OUTPUT = re.compile(r"(?:→|->)\s*+`[^`\s/]*+/[^`\s]*+`\W*+$")
 """An arrow to a path a command's line ends on: what the command makes, not what was."""
-_PREDICATE = re.compile(r"\s(?:is|are)\s")
-_COMMAND = re.compile(r"^(?:\./\S|[a-z][a-z0-9_.+-]*\s+\S)")
-_ASSIGNMENT = re.compile(r"^\S[^\s=]*=\S*$")  # one split: `\S+=` backtracks over each `=`
-_PATH_SHAPE = re.compile(r"^(?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]*$|^[\w-]+\.[a-z0-9]{1,5}$")
-_BARE_PATH = re.compile(r"(?<![\w`/.-])((?:[\w.-]+/)+[\w.-]*)(?![\w/`-])")
-_COMMAND_WORDS = frozenset(
-    {"run", "runs", "execut", "command", "invok", "call", "via", "type", "script", "start",
-     "need", "pass", "give", "way", "suit", "whole", "entir", "full", "local"}
-)  # fmt: skip
-"""Stems every command sentence may hold: not what the command is for."""
-_LOCATION = re.compile(
-    r"\b(?:lives?|living|are|is|kept|sits?|stored|found|located|holds?|go|goes|belongs?)\s+"
-    r"(?:in|under|at|inside)\b|\bholds?\b|\bunder\b",
-    re.IGNORECASE,
-)
-_LOCATION_STEMS = frozenset(
-    {"live", "kept", "sit", "store", "found", "locat", "hold", "go", "goe", "belong", "find",
-     "look", "all", "file", "folder", "directori", "dir", "path"}
-)  # fmt: skip
 
 _SIGNS = re.compile(r"[`/\d]")
 _TRIGGER_WORDS = frozenset(
@@ -197,11 +175,19 @@ class Claim(NamedTuple):
     """What the claim is about, in words ("the API's port", "the tests' command")."""
 
 
-def claims_of(text: str) -> tuple[Claim, ...]:
-    """Every claim of a memory's text, line by line (see the module doc)."""
+def claims_of(text: str, project: str = "") -> tuple[Claim, ...]:
+    """Every claim of a memory's text, line by line (see the module doc); `project`: the
+    name of the project whose memory it is, whose own service "the API" may be
+    (`ports.of_project`)."""
     found: list[Claim] = []
+    owners = owners_of(text)  # what a line's value belongs to where it says not
     if "|" in text or "```" in text or "~~~" in text:  # a table's or a config fence's
-        found += [Claim(n, *c) for n, attached in structured(text) for c in claimed(attached)]
+        found += [
+            Claim(n, *kept)
+            for n, attached in structured(text)
+            for c in claimed(attached)
+            if (kept := owned(c, owners.get(n, ""))) is not None
+        ]
     forbidden = under_never_heading(text) if "#" in text else frozenset()
     for line in content_lines(text):
         if line.code:
@@ -209,10 +195,18 @@ def claims_of(text: str) -> tuple[Claim, ...]:
         said = statements(line.text)
         if line.number in forbidden:  # "## Don'ts" over "- force-push to `main`"
             said = tuple(headed(sentence) for sentence in said)
-        read = _claims if _triggered(" ".join(said)) else _unlisted_rule
+        triggered, owner = _triggered(" ".join(said)), owners.get(line.number, "")
         for sentence in _examples_joined(said):
-            claims = (*read(sentence), *_named_uses(sentence))
-            found += [claim._replace(line=line.number) for claim in claims]
+            read = _claims(sentence) if triggered else _unlisted_rule(sentence)
+            found += [
+                Claim(line.number, *kept)
+                for claim in (*read, *_named_uses(sentence))
+                if (kept := owned(claim[1:], owner)) is not None
+            ]
+    if project:
+        found = [
+            c._replace(key=of_project(c.key, project)) if c.kind == "port" else c for c in found
+        ]
     return tuple(found)
 
 
@@ -253,14 +247,15 @@ def _triggered(text: str) -> bool:
 
 
 def sentence_claims(sentence: str) -> tuple[Claim, ...]:
-    """What one sentence claims (its line 0)."""
-    return _claims(sentence)
+    """What one sentence claims (its line 0), said of no note."""
+    return tuple(Claim(0, *s) for c in _claims(sentence) if (s := owned(c[1:], "")) is not None)
 
 
 @functools.lru_cache(maxsize=8192)
 def _claims(sentence: str) -> tuple[Claim, ...]:
     """What one sentence claims (line 0: the caller's line is set on each), worked out
-    once per sentence (templates and copies repeat theirs)."""
+    once per sentence (templates and copies repeat theirs), its owner left to its line's
+    (`owners.owned`)."""
     if not _triggered(sentence):
         return ()
     said = [
@@ -276,7 +271,7 @@ def _plain_claims(sentence: str) -> tuple[Claim, ...]:
     if (output := _OUTPUT.search(sentence)) is not None:
         sentence = sentence[: output.start()]  # "Build: `just build` → `bin/x`": its output
     facts = _facts(0, sentence)
-    if facts:
+    if any(fact.key[:1] != "|" for fact in facts):  # "|…": a port or version of no owner
         if all(fact.kind == "version" for fact in facts) and not _hedged(sentence):
             facts += _tools(0, sentence)  # "Unit tests are written in JUnit 5": both
         return tuple(facts)
@@ -302,14 +297,15 @@ def _plain_claims(sentence: str) -> tuple[Claim, ...]:
     if _CONDITIONS.search(sentence) is None:
         found += [Claim(0, "value", *style) for style in styles(sentence)]
         spans = _SPAN.findall(sentence)
-        found += _command_or_path(0, sentence, spans)
-        assigned = any(_ASSIGNMENT.match(span) for span in spans)  # a setting's, not a value
+        found += [Claim(0, *c) for c in command_or_path(sentence, spans)]
+        assigned = any(map(assigns, spans))  # a setting's, not a value
         # "Request timeout:"; "Migrations: `pgroll`" says a job's tool and a label's value
         rules_only = all(c.kind == "always-never" or c.key.startswith(JOB) for c in found)
         if rules_only and not assigned and (given := value_of(sentence)) is not None:
             frame, value = given
             found.append(Claim(0, "value", frame, value, f"the {frame} said"))
-    return tuple(found)
+            found += [Claim(0, *said) for said in value_owned(sentence, frame, value)]
+    return (*found, *facts)  # a value of no owner yet: its note's (`owners.owned`)
 
 
 def _hedged(sentence: str) -> bool:
@@ -363,55 +359,6 @@ def _facts(number: int, sentence: str) -> list[Claim]:
         for attached in said(sentence):
             found += [Claim(number, *c) for c in claimed(attached, where, whose)]
     return found
-
-
-def _command_or_path(number: int, sentence: str, spans: list[str]) -> list[Claim]:
-    paths = [s for s in spans if _PATH_SHAPE.match(s)]
-    commands = [
-        s for s in spans if s not in paths and _COMMAND.match(s) and not _ASSIGNMENT.match(s)
-    ]
-    if not paths and not spans:
-        paths = _BARE_PATH.findall(sentence)
-    rest = _SPAN.sub(" ", sentence)
-    placed = _LABEL.match(sentence.strip()) is not None or _LOCATION.search(rest) is not None
-    if len(paths) == 1 and not placed:  # "Look in `db/seeds` for…": a place's preposition
-        at = sentence.find(f"`{paths[0]}`")
-        before = sentence[:at].split() if at > 0 else []
-        placed = bool(before) and before[-1].lower() in _PLACE_PREPOSITIONS
-    if len(paths) == 1 and not commands and placed:
-        stems = [s for s in stems_of(rest) if s not in _LOCATION_STEMS]
-        if 1 <= len(stems) <= 5:
-            key = " ".join(sorted(set(stems)))
-            return [Claim(number, "path", key, paths[0].rstrip("/"), f"where {_thing(rest)} live")]
-    if len(commands) == 1 and len(spans) == 1:
-        # The purpose is a noun phrase: what follows the last article ("Kick off the api
-        # tests via…" is the api tests'), or all of it where there is none.
-        words = rest.split()
-        cut = max((i + 1 for i, w in enumerate(words) if w.lower() in _DETERMINERS), default=0)
-        purpose = " ".join(words[cut:]) if cut < len(words) else rest
-        label, colon, _ = purpose.partition(":")
-        if colon and (said := _PREDICATE.split(label, maxsplit=1))[1:]:
-            purpose = said[0]  # "The worker is separate: `…`" is the worker's
-        stems = [s for s in stems_of(purpose) if s not in _COMMAND_WORDS]
-        if not stems:
-            stems = [s for s in stems_of(rest) if s not in _COMMAND_WORDS]
-        if 1 <= len(stems) <= 5:
-            key = " ".join(sorted(set(stems)))
-            value = " ".join(commands[0].split())
-            return [Claim(number, "command", key, value, f"the command for {_thing(rest)}")]
-    return []
-
-
-def _thing(rest: str) -> str:
-    words = [w for w in _WORD_TOKEN.findall(rest) if w.lower() not in _THING_SKIP]
-    return " ".join(words[:4]).lower() or "it"
-
-
-_THING_SKIP = frozenset(
-    {"live", "lives", "in", "under", "are", "is", "kept", "the", "all", "of", "holds", "hold",
-     "you", "will", "find", "look", "for", "sit", "sits", "at", "stored", "located", "found",
-     "with", "use", "run", "runs", "to", "a", "an", "command", "via", "type"}
-)  # fmt: skip
 
 
 def _polarity(number: int, sentence: str) -> list[Claim]:

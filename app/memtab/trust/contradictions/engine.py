@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import PurePath
 from typing import Any, Literal, get_args
 
 from memtab.blame.service import blame_file
@@ -201,7 +202,7 @@ class ContradictionsEngine(MemoryEngine):
 
 
 def _claims_of(document: Document) -> tuple[Claim, ...]:
-    return claims_of(document.text)
+    return claims_of(document.text, PurePath(document.project).name if document.project else "")
 
 
 def packed_claims(claims: tuple[Claim, ...]) -> object:

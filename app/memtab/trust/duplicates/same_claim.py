@@ -23,8 +23,8 @@ from memtab.trust.duplicates.about import about_other, left_open, told_of_a_day
 from memtab.trust.duplicates.boilerplate import line_digest
 from memtab.trust.duplicates.clauses import LABEL
 from memtab.trust.duplicates.meaning import POLARITIES, compared, denied, narrowed, own_name
+from memtab.trust.located import WEB_ADDRESS
 from memtab.trust.specifics import different_specifics
-from memtab.trust.values import WEB_ADDRESS
 from memtab.trust.words import content_lines, sentence_stems, statements, stems_of
 
 CLAIM_SHARED = 0.6

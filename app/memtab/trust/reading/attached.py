@@ -16,11 +16,11 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from memtab.markdown import LineKind, classify, text_lines
+from memtab.trust.located import frame_of
 from memtab.trust.reading.ports import Port, port_key, service_of
 from memtab.trust.reading.scopes import Scope, scope_of
 from memtab.trust.reading.settings import Setting, setting_key
 from memtab.trust.reading.versions import Version, product_named, version_key
-from memtab.trust.values import frame_of
 
 _KEY = r"(?P<key>[A-Za-z_][\w.-]*+)"
 ASSIGNMENT = re.compile(
@@ -66,7 +66,9 @@ _JOINS = re.compile(r"[_.]++")
 _SETTING_NAME = re.compile(r"[A-Za-z][\w-]*+")
 _PORT_WORDS = frozenset({"port", "ports"})
 _ADDRESS_WORDS = frozenset({"url", "address", "endpoint", "uri", "link", "addr"})
-_VERSION_WORDS = frozenset({"version", "ver", "requires", "required", "image", "tag"})
+VERSION_WORDS = frozenset(
+    {"version", "ver", "requires", "required", "image", "tag", "pinned", "pin", "at", "current"}
+)
 
 
 class Attached(NamedTuple):
@@ -270,8 +272,9 @@ def claimed(
     """The claims (kind, key, value, shown) a thing's value makes: a port of the service
     its other words name, a version of the product they name, else a setting (`whose`:
     what else its sentence names, stems) and, said of nothing else nowhere in particular,
-    the value of its frame (as a sentence giving it would: `values.frame_of`); none of a
-    secret nor of what differs on each machine by design (`NODE_ENV`, `LOG_LEVEL`)."""
+    the value of its frame (as a sentence giving it would: `located.frame_of`); none of a
+    secret nor of what differs on each machine by design (`NODE_ENV`, `LOG_LEVEL`). A port
+    of no service named (`PORT=8080`) has none (its note's, `owners.owned`)."""
     words = attached.thing.split()
     last = words[-1].lower()
     if not _NO_VALUE.isdisjoint(w.lower() for part in words for w in part.split("-")):
@@ -281,10 +284,11 @@ def claimed(
     scope = scope or scope_of(f"{attached.thing} {value}")
     if last in _PORT_WORDS or (last in _ADDRESS_WORDS and _ADDRESS.match(value)):
         port = _PORT_VALUE.match(value) or _ADDRESS.match(value)
-        service = service_of(" ".join(words[:-1]))
-        if port is None or not service:
+        written = " ".join(words[:-1])
+        service = service_of(written)
+        if port is None:
             return []
-        given = Port(service, frozenset(), scope, port.group(1), " ".join(words[:-1]))
+        given = Port(service, frozenset(), scope, port.group(1), written)
         return [("port", port_key(given), given.value, f"{given.shown}'s port")]
     version = _version(words, value, scope)
     if version is not None:
@@ -309,7 +313,7 @@ def _version(words: Sequence[str], value: str, scope: Scope) -> tuple[str, str, 
     else:
         pinned = _VERSION_VALUE.match(value)
         split = [part for word in words for part in word.lower().split("-") if part]
-        others = [w for w in split if w not in _VERSION_WORDS and w not in CONTAINERS]
+        others = [w for w in split if w not in VERSION_WORDS and w not in CONTAINERS]
         # The key's own product ("python" under "tool.poetry"), else the one its words name.
         product = product_named(others[-1]) if others else None
         if (

@@ -16,6 +16,7 @@ import re
 from typing import NamedTuple
 
 from memtab.trust.polarity import subject_of
+from memtab.trust.reading.schedules import schedule_of
 from memtab.trust.reading.scopes import (
     HEDGED,
     SCOPE_STEMS,
@@ -78,6 +79,8 @@ _DAILY = frozenset(
      "local", "start", "begin", "kick"}
 )  # fmt: skip
 """Stems of when in a day, not what happens."""
+_HAPPENS = frozenset(stems_of("cron crontab schedule job timer built build generated sent fires"))
+"""Stems of how a thing is said to happen at a time, not what happens."""
 
 
 class Named(NamedTuple):
@@ -190,12 +193,33 @@ def _time(clause: str) -> list[Named]:
     zone = (said.group("tz") or "").upper()
     if zone in ("AM", "PM"):
         zone = ""
-    of = _of(_DAY.sub(" ", clause.replace(said.group(0), " "))) - _DAILY
+    of = _of(_DAY.sub(" ", clause.replace(said.group(0), " "))) - _DAILY - _HAPPENS
     if not 1 <= len(of) <= 3:
         return []
     key = " ".join([*sorted(of), *([zone.lower()] if zone else [])])
     value = f"{hour:02d}:{said.group('m') or '00'}" + (f" {zone}" if zone else "")
     return [Named("time", key, value, f"the time of {' '.join(sorted(of))}")]
+
+
+def cron_time(frame: str, cron: str) -> Named | None:
+    """The time of day a cron schedule said of a thing fires at (one minute of one hour,
+    any days: `0 2 * * *`), so "Nightly backup: `0 2 * * *`" meets "Backups run every
+    night at 03:00"; its thing is the frame's (`located.value_of`), none said its note's
+    (`owners.owned`: "## Reports" over "- Schedule: `0 6 * * *`")."""
+    fires = schedule_of(cron)
+    if fires is None or len(fires.minutes) != 1 or len(fires.hours) != 1:
+        return None
+    of = when_of(frame)
+    if len(of) > 3:
+        return None
+    key = " ".join(sorted(of))
+    value = f"{min(fires.hours):02d}:{min(fires.minutes):02d}"
+    return Named("time", key, value, f"the time of {key}")
+
+
+def when_of(words: str) -> set[str]:
+    """The stems of what happens at a time, of a frame's or an owner's stems."""
+    return set(words.split()) - SCOPE_STEMS - _DAILY - _HAPPENS - _HOW_SAID
 
 
 def same_count(one: str, other: str) -> bool:

@@ -88,7 +88,8 @@ class Port(NamedTuple):
 
 
 def ports(sentence: str) -> list[Port]:
-    """The port each clause of `sentence` says a service listens on (see the module doc)."""
+    """The port each clause of `sentence` says a service listens on (see the module doc);
+    one it names no service of has none (its note's, `trust.owners.owned`)."""
     if "port" not in sentence.lower() and not _DIGITS.search(sentence):
         return []
     asides = [a for a in _ASIDE.findall(sentence) if len(a.split()) <= 3]
@@ -122,8 +123,8 @@ def _port(clause: str, sentence: str) -> Port | None:
     if opening and opening[0].lower() in _PERSON and (aim := _FOR_SERVICE.search(clause)):
         written = _subject(aim.group("service"))  # what the person reaches it for
     service = service_of(written)
-    if not service:
-        return None
+    if not service:  # "Port: 8000" under "## API": its note's (`owners.owned`)
+        return Port(frozenset(), frozenset(), Scope(frozenset(), "", False), value, "")
     also: frozenset[str] = frozenset()
     other_name = _in_parentheses_after(sentence, written)
     if other_name and _NAME.match(other_name):
@@ -164,6 +165,17 @@ def service_of(written: str) -> frozenset[str]:
 def port_key(port: Port) -> str:
     """A port's service, its other name and its scope, as a claim's key keeps them."""
     return "|".join((" ".join(sorted(port.service)), " ".join(sorted(port.also)), pack(port.scope)))
+
+
+def of_project(key: str, project: str) -> str:
+    """A port's key (`port_key`) in a memory of `project` (its name): a service named by
+    some of the project's name's words has the project's name as its other name ("the API"
+    in harbor-api's memory is harbor-api)."""
+    service, also, scope = key.split("|", 2)
+    names = service_of(project.replace("-", " ").replace("_", " "))
+    if service and not also and set(service.split()) < names:
+        also = " ".join(sorted(names))
+    return "|".join((service, also, scope))
 
 
 def same_service(one: str, other: str) -> bool:

@@ -78,3 +78,11 @@ def same_place(one: Scope, other: Scope) -> bool:
     if one.everywhere or other.everywhere:
         return True
     return one.environments == other.environments
+
+
+def placed(scope: Scope, owner: str) -> Scope:
+    """Where a statement holds, its owner's environment where it names none itself."""
+    if scope.environments or scope.everywhere or not owner:
+        return scope
+    under = scope_of(owner)
+    return scope._replace(environments=under.environments, everywhere=under.everywhere)

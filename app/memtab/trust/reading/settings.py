@@ -89,6 +89,12 @@ def settings(sentence: str) -> list[Setting]:
     return list(found.values())
 
 
+HEADED = "~"
+"""Marks a `whose` read from the note's heading, not the sentence (`owners.owned`): it tells
+two settings apart only from one whose sentence says what it is for; two headings are two
+notes' topics ("# Limits", "# Working notes"), no two owners."""
+
+
 def setting_key(setting: Setting) -> str:
     name = setting.name.lower().replace("-", "_").replace(".", "_")  # one name in any case
     return f"{name}|{pack(setting.scope)}|{setting.whose}"
@@ -96,8 +102,12 @@ def setting_key(setting: Setting) -> str:
 
 def same_setting(one: str, other: str) -> bool:
     """Whether two settings' keys (`setting_key`) are of one name in one place, for one
-    thing (or one of them for nothing in particular)."""
+    thing — what one is for the other's or a part of it ("the import jobs" are the
+    importer's), or one of them for nothing in particular."""
     name, scope, whose = one.split("|", 2)
     other_name, other_scope, other_whose = other.split("|", 2)
-    for_one = not whose or not other_whose or whose == other_whose
+    mine = set(whose.removeprefix(HEADED).split())
+    theirs = set(other_whose.removeprefix(HEADED).split())
+    headed = whose.startswith(HEADED) and other_whose.startswith(HEADED)  # two notes' topics
+    for_one = headed or not mine or not theirs or mine <= theirs or theirs <= mine
     return name == other_name and for_one and same_place(unpack(scope), unpack(other_scope))

@@ -97,10 +97,18 @@ _GENERIC = frozenset(
     {"databas", "runtim", "cluster", "toolchain", "languag", "version", "project", "repo",
      "app", "code", "servic", "server", "everyth", "anyth", "all", "whole", "own", "here",
      "lts", "current", "now", "instal", "default", "pin", "environ", "env", "it", "thing",
-     "stack", "build", "everi", "both"}
+     "stack", "build", "everi", "both", "interpret", "sdk", "compil"}
 )  # fmt: skip
 """Stems that name no part of a project ("The database is PostgreSQL 15")."""
 _PRONOUNS = frozenset({"we", "i", "you", "they", "it", "this", "that", "we're", "we've"})
+
+
+_LABELLED = re.compile(
+    r"^(?:(?:the|our|current|pinned)\s++)?versions?\s*+(?::|\bis\b)\s*+`?v?"
+    r"(?P<value>(?!0\d)\d{1,3}(?:\.\d{1,4}){0,2})`?[\s.]*+$",
+    re.IGNORECASE,
+)
+"""A version said of no product: "Version: 20", "Current version is 3.11"."""
 
 
 class Version(NamedTuple):
@@ -123,10 +131,16 @@ _CHANGED_TO = re.compile(
 
 
 def versions(sentence: str) -> list[Version]:
-    """The version of each product a clause of `sentence` says is used (module doc)."""
+    """The version of each product a clause of `sentence` says is used (module doc); a
+    version said of no product ("Version: 20") has none (its note's, `owners.owned`)."""
     if not any(c.isdigit() for c in sentence):
         return []
     plain = _ASIDE.sub(" ", sentence)
+    labelled = _LABELLED.match(plain.strip())
+    if labelled is not None:
+        if _HEDGE.search(plain):
+            return []
+        return [Version("", labelled["value"], frozenset(), scope_of(plain), "")]
     found: dict[str, Version] = {}
     for clause in _CLAUSE.split(plain):
         for version in _versions(clause):
@@ -241,6 +255,18 @@ def product_named(word: str) -> str | None:
     or None (a name any capitalised word may be is `versions`' alone)."""
     name = _ALIASES.get(word.lower(), word.lower())
     return name if name in _KNOWN else None
+
+
+def hedged(clause: str) -> bool:
+    """Whether a clause says no version in use: what was, will be, may be, a bound, a
+    requirement or a default ("Requires Go 1.23", "Default Python is 3.12")."""
+    return _HEDGE.search(clause) is not None
+
+
+def names_no_part(word: str) -> bool:
+    """Whether a word names no part of a project, only what a product is ("toolchain",
+    "cluster", "interpreter"): "The Go toolchain is `1.22`" is Go's version."""
+    return any(stem in _GENERIC for stem in stems_of(word))
 
 
 def version_key(version: Version) -> str:
