@@ -22,4 +22,12 @@ CASES: tuple[Case, ...] = (
     Case("ruled-out version", "- Do not start new projects on Java 11.",
          "- The billing service is built on Java 17.", N, SAME),
     Case("ruled-out version", "- We're on Node 20.", "- The API runs on Node 18.", C, SAME),
+    # A number after a tool's name is its version, no scope.
+    Case("tool version", "- The admin is on React 18.", "- The storefront is built with Vue 3.",
+         N, SAME),
+    Case("tool version", "- Use pnpm 9 for the docs site.", "- Use npm 10 for the web app.",
+         N, SAME),
+    Case("tool version", "- The workers run on Python 3.12.",
+         "- The CLI is packaged with Poetry 1.8.", N, SAME),
+    Case("tool version", "- We're on React 18.", "- The storefront is built with Vue.", C, SAME),
 )  # fmt: skip

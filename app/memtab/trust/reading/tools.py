@@ -493,7 +493,8 @@ def _scope(lowered: str) -> frozenset[str]:
     found = _SCOPE.search(_WORD.sub(" ", lowered))  # a tool's name is no scope ("fly.io")
     if found is None:
         return frozenset()
-    return frozenset(s for s in stems_of(found.group(1)) if s not in _NO_SCOPE)
+    stems = stems_of(found.group(1))  # a number is none either ("on React 18": its version)
+    return frozenset(s for s in stems if s not in _NO_SCOPE and not s.replace("_", "").isdigit())
 
 
 def _part(clause: str, kind: str) -> frozenset[str]:
