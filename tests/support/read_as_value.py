@@ -30,4 +30,17 @@ CASES: tuple[Case, ...] = (
     Case("tool version", "- The workers run on Python 3.12.",
          "- The CLI is packaged with Poetry 1.8.", N, SAME),
     Case("tool version", "- We're on React 18.", "- The storefront is built with Vue.", C, SAME),
+    # A choice naming what it is for meets another only for a thing both name.
+    Case("tool for a thing", "- The OpenAI key lives in 1Password.",
+         "- Use Vault for CI secrets.", N, SAME),
+    Case("tool for a thing", "- The signing certificates are kept in 1Password.",
+         "- We use Vault for the database passwords.", N, SAME),
+    Case("tool for a thing", "- The Sentry DSN is stored in Doppler.",
+         "- Use Vault for the deploy tokens.", N, SAME),
+    Case("tool for a thing", "- The staging database password is kept in Bitwarden.",
+         "- Use 1Password for the npm publish token.", N, SAME),
+    Case("tool for a thing", "- The Stripe keys live in Doppler.",
+         "- The Stripe keys are kept in Vault.", C, SAME),
+    Case("tool for a thing", "- The OpenAI key lives in 1Password.",
+         "- The OpenAI key is stored in Doppler.", C, SAME),
 )  # fmt: skip
