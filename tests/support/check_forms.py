@@ -287,10 +287,11 @@ CASES: tuple[Case, ...] = (
         "an open heading's whole section",
     ),
     Case(
-        "# Notes\n\n## Next steps\n\n**Exports:**\n- CSV first.\n\nThen `src/kelp/ledger.py`.\n",
+        "# Notes\n\n## Next steps\n\n**Exports:**\n- CSV in `src/kelp/csv.py`.\n\n"
+        "Then `src/kelp/ledger.py`.\n",
         None,
         None,
-        "a label's block ended under an open heading",
+        "a label's block under an open heading, and after it",
     ),
     Case(
         "# Map\n\n| what | where |\n|---|---|\n| invoices | src/kelp/invoices.py |\n",

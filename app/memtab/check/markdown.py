@@ -54,8 +54,8 @@ class Line:
     fence: bool = False
     """The line opens or closes a fenced block."""
     section: str = ""
-    """The heading the line is under, or the bold label (`**Still open:**`) that leads
-    its paragraph, list or fence (`_sections`): what the line is part of."""
+    """The heading the line is under, and the bold label (`**Still open:**`) that leads
+    its paragraph, list or fence, one a line (`_sections`): what the line is part of."""
 
     @functools.cached_property
     def words(self) -> str:
@@ -122,7 +122,7 @@ def scan_markdown(text: str) -> ScannedText:
 
 
 def _sections(raw_lines: Sequence[str], kinds: Sequence[Classified]) -> Iterator[str]:
-    """What each line is part of: the heading it is under, or the bold label on a line of
+    """What each line is part of: the heading it is under, and the bold label on a line of
     its own above it. A heading governs its section; a label only the block after it — a
     paragraph or list up to the next blank line (a list's own items past blank lines too),
     or one fenced block — so a label cannot silence the rest of a file."""
@@ -148,7 +148,7 @@ def _sections(raw_lines: Sequence[str], kinds: Sequence[Classified]) -> Iterator
                 label = label if list_goes_on_to > index else ""
         elif block is None:
             block = found
-        yield label or heading
+        yield f"{heading}\n{label}" if heading and label else label or heading
         if closes and block is not None and block.kind is LineKind.FENCE:
             label = ""  # a label over a fenced block governs that block only
 

@@ -181,10 +181,10 @@ def test_paths_under_a_heading_or_label_of_what_is_still_open_are_not_checked(
         ),
         # A label over a fence governs that fence only, even with no blank line after it.
         ("**Ideas:**\n```sh\ncat src/acme/a.py\n```\nRoutes in `src/acme/x.py`.\n", ["x"]),
-        # A heading governs its whole section: paragraphs, fences, and past a label's block.
+        # A heading governs its whole section: paragraphs, fences, a label's block and past it.
         (
             "## Next steps\n\nSplit it.\n\n```sh\ncat src/acme/a.py\n```\n\n**Then:**\n"
-            "- Ship it.\n\nRoutes in `src/acme/c.py`.\n\n## Layout\n- `src/acme/x.py`\n",
+            "- `src/acme/b.py`\n\nRoutes in `src/acme/c.py`.\n\n## Layout\n- `src/acme/x.py`\n",
             ["x"],
         ),
     ],
