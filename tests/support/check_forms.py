@@ -140,6 +140,40 @@ CASES: tuple[Case, ...] = (
         "./ path in a shell block",
     ),
     Case("# ADR\n\n- Decided in docs/adr/0003-outbox.md, see there.\n", M, 3, "path in prose"),
+    # A bold label on a line of its own governs its paragraph, list or fence, not the file.
+    Case(
+        "# Pricing\n\n**Ideas:**\n- Cache the totals.\n\nRounding is in `src/kelp/rounding.py`.\n",
+        M,
+        6,
+        "path after a label's list",
+    ),
+    Case(
+        "# Exports\n\n**Next steps:**\nShip the exports.\n\n- Exports: `src/kelp/exports.py`.\n",
+        M,
+        6,
+        "path after a label's paragraph",
+    ),
+    Case(
+        "# Seed\n\n**TODO:**\n```sh\n./scripts/seed.sh --all\n```\n"
+        "The fixtures are in `tests/fixtures/invoices.json`.\n",
+        M,
+        7,
+        "path right after a label's fence",
+    ),
+    Case(
+        "# Layout\n\n**Pending:**\n1. Split the CLI.\n2. Drop py3.9.\n\n"
+        "| what | where |\n|---|---|\n| cli | src/kelp/cli.py |\n",
+        M,
+        9,
+        "table after a label's numbered list",
+    ),
+    Case(
+        "# Jobs\n\n**Roadmap**:\n\n- Retries with backoff.\n- A dead-letter queue.\n\n"
+        "Workers live in `src/kelp/workers/`.\n",
+        M,
+        8,
+        "folder after a label, a blank line and its list",
+    ),
     # --- broken links -------------------------------------------------------------------
     Case("# See\n\n- [old deploy notes](topics/deploy-old.md)\n", B, 3, "link to a gone topic"),
     Case(
@@ -225,6 +259,40 @@ CASES: tuple[Case, ...] = (
         "anchor to a renumbered heading",
     ),
     # --- near misses ----------------------------------------------------------------------
+    Case(
+        "# Pricing\n\n**Ideas:**\n- Cache in `src/kelp/cache.py`.\n"
+        "- Batch in `src/kelp/batch.py`.\n",
+        None,
+        None,
+        "a label's list items",
+    ),
+    Case(
+        "# Pricing\n\n**Ideas:**\n\n- Cache in `src/kelp/cache.py`.\n\n"
+        "- Batch in `src/kelp/batch.py`,\n\n  sharded by `src/kelp/shards.py`.\n",
+        None,
+        None,
+        "a label's loose list",
+    ),
+    Case(
+        "# Seed\n\n**Draft:**\n\n```sh\npython src/kelp/seed_all.py\n```\n",
+        None,
+        None,
+        "a label's fence",
+    ),
+    Case(
+        "# Notes\n\n## Next steps\n\nShip the exports.\n\n```sh\ncat src/kelp/exports.py\n```\n\n"
+        "Then `src/kelp/ledger.py`.\n",
+        None,
+        None,
+        "an open heading's whole section",
+    ),
+    Case(
+        "# Notes\n\n## Next steps\n\n**Exports:**\n- CSV in `src/kelp/csv.py`.\n\n"
+        "Then `src/kelp/ledger.py`.\n",
+        None,
+        None,
+        "a label's block under an open heading, and after it",
+    ),
     Case(
         "# Map\n\n| what | where |\n|---|---|\n| invoices | src/kelp/invoices.py |\n",
         None,

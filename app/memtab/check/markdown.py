@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from memtab.markdown import (
@@ -21,6 +22,7 @@ from memtab.markdown import (
     link_target,
     text_lines,
 )
+from memtab.markdown import Line as Classified
 
 _BACKTICKS = re.compile(r"`+")
 # Every pattern here takes time linear in the line (a memory may hold a 100 KB line):
@@ -52,8 +54,8 @@ class Line:
     fence: bool = False
     """The line opens or closes a fenced block."""
     section: str = ""
-    """The heading the line is under, or the bold label (`**Still open:**`) that leads
-    its list: what the line is part of."""
+    """The heading the line is under, and the bold label (`**Still open:**`) that leads
+    its paragraph, list or fence, one a line (`_sections`): what the line is part of."""
 
     @functools.cached_property
     def words(self) -> str:
@@ -99,8 +101,10 @@ def scan_markdown(text: str) -> ScannedText:
     raw_lines = text_lines(text)
     lines: list[Line] = []
     links: list[Link] = []
-    heading = label = ""
-    for index, (raw, found) in enumerate(zip(raw_lines, classify(raw_lines), strict=True)):
+    kinds = classify(raw_lines)
+    for index, (raw, found, section) in enumerate(
+        zip(raw_lines, kinds, _sections(raw_lines, kinds), strict=True)
+    ):
         number = index + 1
         kind = found.kind
         if kind is LineKind.FRONTMATTER or kind is LineKind.FENCE:  # the frontmatter is not checked
@@ -108,17 +112,72 @@ def scan_markdown(text: str) -> ScannedText:
             continue
         if kind is LineKind.CODE:
             info = found.fence.info if found.fence is not None else ""
-            lines.append(Line(number, raw, "", block=info, section=label or heading))
+            lines.append(Line(number, raw, "", block=info, section=section))
             continue
-        if kind is LineKind.HEADING:
-            heading, label = found.text, ""
-        elif (lead := _LABEL.match(raw)) is not None:
-            label = lead.group(1)
         prose, spans = _take_code_spans(raw)
         prose, line_links = _take_links(prose, number)
         links.extend(line_links)
-        lines.append(Line(number, raw, prose, tuple(spans), section=label or heading))
+        lines.append(Line(number, raw, prose, tuple(spans), section=section))
     return ScannedText(tuple(lines), tuple(links))
+
+
+def _sections(raw_lines: Sequence[str], kinds: Sequence[Classified]) -> Iterator[str]:
+    """What each line is part of: the heading it is under, and the bold label on a line of
+    its own above it. A heading governs its section; a label only the block after it — a
+    paragraph or list up to the next blank line (a list's own items past blank lines too),
+    or one fenced block — so a label cannot silence the rest of a file."""
+    heading = label = ""
+    block: Classified | None = None  # the label's block's first line, once it started
+    in_fence = False
+    list_goes_on_to = -1  # a blank line before this one is inside the label's list
+    for index, found in enumerate(kinds):
+        kind = found.kind
+        closes = kind is LineKind.FENCE and in_fence
+        in_fence ^= kind is LineKind.FENCE
+        if kind is LineKind.HEADING:
+            heading, label = found.text, ""
+        elif kind is LineKind.TEXT and (lead := _LABEL.match(raw_lines[index])) is not None:
+            label, block = lead.group(1), None
+        elif not label or kind is LineKind.CODE:
+            pass
+        elif kind is LineKind.RULE:
+            label = ""
+        elif kind is LineKind.BLANK:
+            if block is not None and index > list_goes_on_to:
+                list_goes_on_to = _list_goes_on_to(raw_lines, kinds, index, block)
+                label = label if list_goes_on_to > index else ""
+        elif block is None:
+            block = found
+        yield f"{heading}\n{label}" if heading and label else label or heading
+        if closes and block is not None and block.kind is LineKind.FENCE:
+            label = ""  # a label over a fenced block governs that block only
+
+
+def _list_goes_on_to(
+    raw_lines: Sequence[str], kinds: Sequence[Classified], blank: int, block: Classified
+) -> int:
+    """Where the list `block` opened goes on after the blank lines from `blank`: the next
+    line, when it is an item with the same kind of marker or is indented under an item;
+    else -1."""
+    if block.kind is not LineKind.LIST_ITEM:
+        return -1
+    after = next((i for i in range(blank, len(kinds)) if kinds[i].kind is not LineKind.BLANK), -1)
+    if after < 0:
+        return -1
+    found = kinds[after]
+    if found.kind is LineKind.LIST_ITEM and _same_list(found.marker, block.marker):
+        return after
+    line = raw_lines[after].expandtabs(4)
+    indent = len(line) - len(line.lstrip(" "))
+    under = block.indent + len(block.marker) + 1
+    return after if found.kind is not LineKind.HEADING and indent >= under else -1
+
+
+def _same_list(marker: str, first: str) -> bool:
+    """Whether an item's marker (`-`, `2.`) continues the list another opened (CommonMark:
+    the same bullet, or numbers with the same delimiter)."""
+    numbered = marker[0].isdigit() and first[0].isdigit()
+    return marker == first or (numbered and marker[-1] == first[-1])
 
 
 def _take_code_spans(raw: str) -> tuple[str, list[str]]:

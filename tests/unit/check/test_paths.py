@@ -169,6 +169,33 @@ def test_paths_under_a_heading_or_label_of_what_is_still_open_are_not_checked(
 
 
 @pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # The paragraph after a label's list is checked; the list's own items are not.
+        ("**Ideas:**\n- Split `src/acme/big.py`\n\nRoutes in `src/acme/x.py`.\n", ["x"]),
+        # Its items stay silent past blank lines and in a line indented under an item.
+        (
+            "**Ideas:**\n\n- `src/acme/a.py`\n\n- `src/acme/b.py`\n\n  `src/acme/c.py`\n\n"
+            "1. Routes in `src/acme/x.py`.\n",
+            ["x"],
+        ),
+        # A label over a fence governs that fence only, even with no blank line after it.
+        ("**Ideas:**\n```sh\ncat src/acme/a.py\n```\nRoutes in `src/acme/x.py`.\n", ["x"]),
+        # A heading governs its whole section: paragraphs, fences, a label's block and past it.
+        (
+            "## Next steps\n\nSplit it.\n\n```sh\ncat src/acme/a.py\n```\n\n**Then:**\n"
+            "- `src/acme/b.py`\n\nRoutes in `src/acme/c.py`.\n\n## Layout\n- `src/acme/x.py`\n",
+            ["x"],
+        ),
+    ],
+)
+def test_a_label_governs_its_paragraph_list_or_fence_not_the_rest_of_the_file(
+    repo: Path, text: str, found: list[str]
+) -> None:
+    assert missing(repo, text) == [f"src/acme/{name}.py" for name in found]
+
+
+@pytest.mark.parametrize(
     ("line", "found"),
     [
         ("- Routes: `src/acme/*/routes.py` and `deploy/*/app.yaml`", []),
