@@ -363,6 +363,7 @@ WORKED_OUT = {
     37: "f7960353dc76b871",
     38: "41e4fa8a009225a7",
     39: "4f1dec05550e1a2d",
+    40: "1751327577d62b07",
 }
 """What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
 `per_file.CACHE_VERSION`."""
@@ -427,6 +428,7 @@ DECIDED = {
     37: "c8b81d791ddc55a5",
     38: "c8b81d791ddc55a5",
     39: "c8b81d791ddc55a5",
+    40: "c8b81d791ddc55a5",
 }
 """What the duplicates decide over the seeded duplicates (`_decided`), digested, by
 `per_file.CACHE_VERSION`: the kept pair searches and statement groups are keyed by the files'

@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from memtab.trust.reading.jobs import USED_FOR
 from memtab.trust.reading.tool_kinds import (
     GATED,
     TOOL_KIND,
@@ -478,8 +479,10 @@ def tools(sentence: str) -> list[Choice]:
         if kind.endswith(_DATA)
         else (_scope(clause) | _part(clause, kind))
     )
-    key = f"{kind}:{' '.join(sorted(scope))}" if scope else kind
     shown = f"the {kind} to use" + (f" for {' '.join(sorted(scope))}" if scope else "")
+    if used is not None and (kept := _kept_for(lowered, named, used, kind)):
+        scope |= {USED_FOR, *kept}  # it meets another only for a thing both name
+    key = f"{kind}:{' '.join(sorted(scope))}" if scope else kind
     claims = [(key, used, shown)] if used is not None else []
     if unused is not None:
         claims.append((key, f"not:{unused}", shown))
@@ -493,7 +496,23 @@ def _scope(lowered: str) -> frozenset[str]:
     found = _SCOPE.search(_WORD.sub(" ", lowered))  # a tool's name is no scope ("fly.io")
     if found is None:
         return frozenset()
-    return frozenset(s for s in stems_of(found.group(1)) if s not in _NO_SCOPE)
+    stems = stems_of(found.group(1))  # a number is none either ("on React 18": its version)
+    return frozenset(s for s in stems if s not in _NO_SCOPE and not s.replace("_", "").isdigit())
+
+
+def _kept_for(lowered: str, named: list[tuple[int, str]], used: str, kind: str) -> frozenset[str]:
+    """What a clause's subject says a tool is where it is kept, stored or written: one
+    thing, a noun and what it is of ("The OpenAI key lives in 1Password"), not the kind's
+    whole domain ("Secrets", "All infra", "E2E tests": a noun alone, the kind's or a job's)."""
+    start = next(at for at, tool in named if tool == used)
+    words = _TOKEN.findall(_TOOL_CLAUSE.split(lowered[:start])[-1])
+    while words and words[-1] in _LEADING:
+        words.pop()
+    if len(words) < 3 or words[-1] != "in" or words[-2] not in _MEANS:
+        return frozenset()
+    said = list(stems_of(_WORD.sub(" ", " ".join(words[:-2]))))
+    kept = frozenset(said) - _NO_SCOPE - frozenset(stems_of(kind))
+    return kept if said and said[-1] in kept and len(kept) > 1 else frozenset()
 
 
 def _part(clause: str, kind: str) -> frozenset[str]:

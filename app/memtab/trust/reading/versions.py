@@ -84,9 +84,13 @@ _HEDGE = re.compile(
     r"eventually|later|gone|dropped|removed|deprecated|retired|instead|rather|than|like|"
     r"also|support|supports|supported|compatible|requires?|required|minimum|at least|older|"
     r"newer|upgrade\s+to|upgrading|bump|downgrade|test against|matrix|from|default|latest|vs|"
-    r"versus|known-good)\b|->|→|=>|>=|<=|[<>~^]|\?",
+    r"versus|known-good|never|not|avoid|don't|dont|mustn't|shouldn't|isn't|aren't|"
+    r"banned|forbidden)\b|->|→|=>|>=|<=|[<>~^]|\?",
     re.IGNORECASE,
 )
+"""A clause saying no version in use: what was, will or may be, a bound, a requirement, a
+default, and a rule against a version ("Never use Node 18": the rule's object, the
+always/never reader's)."""
 _SUBJECT = re.compile(
     r"^(?:(?:the|our|my|this)\s++)?(?P<subject>[\w.'/-]++(?:\s[\w.'/-]++){0,5}?)\s++"
     r"(?:is|are|runs|run|uses|use|builds|build|targets|target|pins|needs|requires|lives)\b",
