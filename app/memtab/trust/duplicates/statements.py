@@ -226,7 +226,7 @@ def statement_pairs(
         and same_fact((texts[a], sets[a]), (texts[b], sets[b]))
         and not framed(a, b)
     )
-    return kept + _rule_pairs(sets, texts, weight, {pair[1:] for pair in kept})
+    return kept + _rule_pairs(sets, texts, weight, {pair[1:] for pair in kept}, framed)
 
 
 def one_rule(one: str, other: str) -> bool:
@@ -254,12 +254,13 @@ def _rule_pairs(
     texts: Sequence[str],
     weight: Mapping[str, float],
     found: set[tuple[int, int]],
+    framed: _Framing,
 ) -> Pairs:
     """The statements not `found` that state one rule (`rule_key.same_rule`: one polarity,
     one action on one object, in other words), each with its statements' similarity: a key
-    is met by itself and by each of its parts one stem short."""
+    is met by itself and by each of its parts one stem short (`framed`: the statements'
+    frames, as `statement_pairs` reads them)."""
     keys = [_rule_key(text) for text in texts]
-    framed = _Framing(sets)
     by_key: dict[tuple[str, frozenset[str]], list[int]] = defaultdict(list)
     for index, key in enumerate(keys):
         if key is not None:
