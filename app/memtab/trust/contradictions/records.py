@@ -82,6 +82,10 @@ class ContradictionsReport(Record, write_only=True):
     cut: Annotated[str, OmitEmpty] = ""
     """Why the answer is not whole, in words: the search stopped at its time bound, or
     more contradictions were found than are listed."""
+    candidates: Annotated[tuple[Contradiction, ...], OmitEmpty] = ()
+    """Disagreements the words only suspect (an always/never rule, a tool choice they
+    cannot pin to one thing): shown apart, never counted as findings — the user's model
+    judges them (`trust.judge`), or the user compares them."""
     dismissed: Annotated[tuple[Contradiction, ...], OmitEmpty] = ()
     """Contradictions the claims found and the user's model judged no contradiction."""
     judged: Annotated[str, OmitEmpty] = ""

@@ -46,6 +46,10 @@ class DuplicatesReport(Record, checked_when_built=False):
     """Groups the user chose to keep as they are (Keep in the window), left out."""
     problems: tuple[str, ...] = ()
     """What could not be read (a scope, a source), one line each."""
+    candidates: Annotated[tuple[DuplicateGroup, ...], OmitEmpty] = ()
+    """Groups the words only suspect (a rewording, one rule said in other words): shown
+    apart from `groups`, never counted as findings, never acted on in one click — the
+    user's model judges them (`trust.judge`), or the user compares them."""
     dismissed: Annotated[tuple[DuplicateGroup, ...], OmitEmpty] = ()
     """Groups the words found and the user's model judged not the same, with its reason."""
     judged: Annotated[str, OmitEmpty] = ""
