@@ -19,7 +19,15 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from memtab.check.checkout import INDEX_KINDS, Answer, Asked, Checkout, CheckoutCache, Question
+from memtab.check.checkout import (
+    INDEX_KINDS,
+    Answer,
+    Asked,
+    Checkout,
+    CheckoutCache,
+    Question,
+    cut_walks,
+)
 from memtab.check.documents import Document, checkout_of, collect, seen_together
 from memtab.check.findings import Found, dressed, finding, found_in, place
 from memtab.check.kept import ENGINE, RULES_VERSION, Missing, Unpacker, Worked, pack, where_of
@@ -182,7 +190,7 @@ class CheckEngine:
             findings=tuple(sorted(findings, key=lambda f: f.sort_key)),
             files_checked=len(results),
             projects=tuple(sorted({d.project for d, _ in results if d.project})),
-            problems=self._problems,
+            problems=(*self._problems, *cut_walks(a for work in worked for a in work.asked)),
             cancelled=cancelled,
             stale_days=self.stale_days,
         )
