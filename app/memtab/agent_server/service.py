@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from memtab.agent_server.build_file_names import view_note
 from memtab.agent_server.catalog import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
@@ -31,7 +32,13 @@ from memtab.agent_server.pages.paging import (
     optional_text,
 )
 from memtab.agent_server.pages.recall_marks import Checks, RecallMarks
-from memtab.agent_server.server_names import READ_TOOLS, WriteMode
+from memtab.agent_server.server_names import (
+    CLAUDE_CODE_CLIENT,
+    CODEX_CLIENT,
+    GEMINI_CLI_CLIENT,
+    READ_TOOLS,
+    WriteMode,
+)
 from memtab.agent_server.session_scope import (
     FROM_DIRECTORY,
     SessionScope,
@@ -70,9 +77,6 @@ from memtab.store.scopes.tool import (
 from memtab.store.scopes.tool_args import ViewArgs
 from memtab.store.sidecars.registry import Workspace
 
-CODEX_CLIENT = "codex-mcp-client"
-CLAUDE_CODE_CLIENT = "claude-code"
-GEMINI_CLI_CLIENT = "gemini-cli-mcp-client"
 GEMINI_WRAPPER_CHARS = len("<untrusted_context>\n") + len("\n</untrusted_context>")
 """What Gemini CLI wraps a tool's text in before it measures it (`wrapUntrusted`)."""
 CODEX_FALLBACK_POLICY_BYTES = 10_000
@@ -502,7 +506,8 @@ class MemoryService:
         text = self._reader.read_text(path)
         self._reader.record_read(path)
         sha256 = content_sha256(text)
-        tail = (f"(sha256 of {path}: {sha256})",)
+        refused = view_note(self.client, str(path))
+        tail = (*((refused,) if refused else ()), f"(sha256 of {path}: {sha256})")
         return self._lines(text, str(path), sha256, request, cursor, tail=tail)
 
     def _view_other_agents(self, request: ToolRequest, cursor: PageCursor | None) -> Answer:
