@@ -54,7 +54,7 @@ def name_gemini_takes(path: str) -> str:
     return posixpath.join(folder, name.replace(".", "-") + "-notes.md")
 
 
-def view_note(client: str | None, path: str) -> str | None:
+def refusal_note(client: str | None, path: str) -> str | None:
     """What `view` adds for a Gemini CLI session about a note it cannot change (None: nothing)."""
     if client != GEMINI_CLI_CLIENT or not named_like_build_file(path):
         return None

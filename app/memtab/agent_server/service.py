@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from memtab.agent_server.build_file_names import view_note
+from memtab.agent_server.build_file_names import refusal_note
 from memtab.agent_server.catalog import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
@@ -32,6 +32,7 @@ from memtab.agent_server.pages.paging import (
     optional_text,
 )
 from memtab.agent_server.pages.recall_marks import Checks, RecallMarks
+from memtab.agent_server.pages.waiting import Waiting, count_note, found_by, view_note
 from memtab.agent_server.server_names import (
     CLAUDE_CODE_CLIENT,
     CODEX_CLIENT,
@@ -269,6 +270,7 @@ class MemoryService:
         self._catalogs = catalogs
         self._other_agents = other_agents
         self._pinned = workspace.id if workspace is not None else None
+        self._waiting = Waiting(home)
         self._place: tuple[tuple[str, ...], str] | None = None
         self._registry_stamp: tuple[int, int, int] | None = None
         if scope is None and origin is not None and origin.cwd:
@@ -397,6 +399,8 @@ class MemoryService:
                     "The files listed changed since this cursor was given: this page goes "
                     "on after the last file shown; list without a cursor to start again."
                 )
+        waiting = len(self._waiting.pending(self._workspace_id(), scope))
+        notes += filter(None, [count_note(waiting)])
         text = file_page(
             rows,
             offset=offset,
@@ -405,6 +409,7 @@ class MemoryService:
             notes=notes,
             session=self.scope.served(),
             budget=self.budget,
+            waiting=waiting,
         )
         return Answer(text)
 
@@ -463,8 +468,22 @@ class MemoryService:
         if self._marks is not None:
             hits, said = self._marks.hits(hits, keep=wanted)
             notes += said
-        text = search_page(hits, offset=offset, cursor=cursor, notes=notes, budget=self.budget)
+        pending = self._waiting.pending(self._workspace_id(), scope)
+        waiting = found_by(pending, query) if offset == 0 else []
+        notes = [*notes, *filter(None, [count_note(len(pending), len(waiting))])]
+        text = search_page(
+            hits,
+            offset=offset,
+            cursor=cursor,
+            notes=notes,
+            budget=self.budget,
+            waiting=waiting,
+            waiting_count=len(pending),
+        )
         return Answer(text)
+
+    def _workspace_id(self) -> str | None:
+        return self.workspace.id if self.workspace is not None else None
 
     def _memory_command(self, name: str, arguments: dict[str, Any], client: str | None) -> Answer:
         raw = {k: v for k, v in arguments.items() if k not in ("expected_sha256", "cursor")}
@@ -499,15 +518,18 @@ class MemoryService:
         if not a_file:  # a directory, or what the memory tool refuses in its words
             result = MemoryTool(self._reader).execute_request(request)
             if not result.success:
-                return Answer(error=result.error)
+                waits = view_note(self._waiting.pending(self._workspace_id()), str(path))
+                return Answer(error=f"{result.error} {waits}" if waits else result.error)
             listing = result.output.split("\n")
             return self._lines(listing, str(path), content_sha256(result.output), request,
                                cursor, tail=(), numbered=False)  # fmt: skip
         text = self._reader.read_text(path)
         self._reader.record_read(path)
         sha256 = content_sha256(text)
-        refused = view_note(self.client, str(path))
-        tail = (*((refused,) if refused else ()), f"(sha256 of {path}: {sha256})")
+        waits = view_note(self._waiting.pending(self._workspace_id()), str(path))
+        refused = refusal_note(self.client, str(path))
+        said = tuple(note for note in (waits, refused) if note)
+        tail = (*said, f"(sha256 of {path}: {sha256})")
         return self._lines(text, str(path), sha256, request, cursor, tail=tail)
 
     def _view_other_agents(self, request: ToolRequest, cursor: PageCursor | None) -> Answer:
