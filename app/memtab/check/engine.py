@@ -576,10 +576,9 @@ def _counted_by_agent(documents: list[Document]) -> str:
 def _missing_path(
     on_line: Callable[..., Found], checkout: Checkout, named: NamedPath, new: str | None
 ) -> Found:
-    why = (
-        f"It names a path of the checkout {checkout.root} (its first folder, "
-        f"{named.relative.split('/', 1)[0]}/, is there), and {named.nothing_at}."
-    )
+    first, folder, _ = named.relative.partition("/")
+    there = f" (its first folder, {first}/, is there)" if folder else ""
+    why = f"It names a path of the checkout {checkout.root}{there}, and {named.nothing_at}."
     found: Found = on_line(
         named.line,
         "missing-path",
