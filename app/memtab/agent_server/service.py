@@ -470,7 +470,7 @@ class MemoryService:
             notes += said
         pending = self._waiting.pending(self._workspace_id(), scope)
         waiting = found_by(pending, query) if offset == 0 else []
-        notes = [*notes, *filter(None, [count_note(len(pending), len(waiting))])]
+        notes += tuple(filter(None, [count_note(len(pending), len(waiting))]))
         text = search_page(
             hits,
             offset=offset,

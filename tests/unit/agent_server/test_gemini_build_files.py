@@ -95,5 +95,3 @@ def test_a_gemini_cli_session_lists_the_tools_with_the_refusal_said(tmp_path: Pa
     assert "requires explicit user confirmation" not in seen["view"]
     assert "requires explicit user confirmation" in seen["create"]
     assert "requires explicit user confirmation" in seen["str_replace"]
-
-
