@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from memtab.agent_server.build_file_names import refusal_note
 from memtab.agent_server.catalog import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
@@ -21,6 +20,7 @@ from memtab.agent_server.catalog import (
 )
 from memtab.agent_server.origin import SessionOrigin
 from memtab.agent_server.pages.answers import file_page, lines_page, search_page
+from memtab.agent_server.pages.gemini_build_files import refusal_note
 from memtab.agent_server.pages.paging import (
     CLAUDE_CODE_WHOLE_CHARS,
     CURSOR_SHA_DIGITS,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Final, NamedTuple
 
-from memtab.agent_server.build_file_names import GEMINI_REFUSES, REFUSED_TOOLS
 from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT
+from memtab.agent_server.pages.gemini_build_files import GEMINI_REFUSES, REFUSED_TOOLS
 from memtab.agent_server.pages.paging import DEFAULT_ANSWER_BUDGET, max_result_size_chars
 from memtab.agent_server.server_names import GEMINI_CLI_CLIENT, READ_TOOLS
 from memtab.store.scopes.tool import MUTATING_COMMANDS

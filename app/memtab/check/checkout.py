@@ -52,8 +52,7 @@ from memtab.check.scripts import (
     python_project,
 )
 from memtab.file_protocol.file_ref import SourceError
-from memtab.fs.bounded_walk import walk_files
-from memtab.fs.globs import MAX_VISITED, indexed_match, matches_on_disk
+from memtab.fs.globs import MAX_VISITED, indexed_match, matches_on_disk, walk_files
 from memtab.fs.memo import stamp_of
 from memtab.fs.user_files import read_regular_file
 from memtab.sources.history import run_git

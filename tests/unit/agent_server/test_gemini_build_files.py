@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from mcp import Client
 
-from memtab.agent_server.build_file_names import name_gemini_takes, named_like_build_file
+from memtab.agent_server.pages.gemini_build_files import name_gemini_takes, named_like_build_file
 from memtab.agent_server.service import MemoryService
 from memtab.agent_server.tools import tool_specs
 from memtab.store.home import Home

@@ -27,7 +27,7 @@ from memtab.check.checkout import Checkout
 from memtab.check.documents import Document
 from memtab.check.markdown import ScannedText
 from memtab.check.wording import is_example, says_gone, says_link_gone
-from memtab.fs.bounded_walk import walk_files
+from memtab.fs.globs import walk_files
 from memtab.markdown import LineKind, classify, link_path, text_lines
 from memtab.sources.claude.instructions import import_spans, import_target
 

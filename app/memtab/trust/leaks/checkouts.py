@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from memtab.fs.bounded_walk import walk_files
+from memtab.fs.globs import walk_files
 from memtab.fs.memo import RACY_MARGIN_NS, Memo, Stamp, changed_since, memo_path, stamp_of
 from memtab.fs.user_files import read_regular_file
 from memtab.kept.per_file import only

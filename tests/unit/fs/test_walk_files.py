@@ -1,4 +1,4 @@
-"""`fs.bounded_walk`: a folder another program keeps is walked with a stack, never through a
+"""`fs.globs.walk_files`: a folder another program keeps is walked with a stack, never through a
 link, and bounded by the entries it reads of any kind."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from memtab.fs.bounded_walk import walk_files
+from memtab.fs.globs import walk_files
 
 
 def test_files_come_in_name_order_each_folders_files_first(tmp_path: Path) -> None:
