@@ -20,6 +20,7 @@ from memtab.agent_server.catalog import (
 )
 from memtab.agent_server.origin import SessionOrigin
 from memtab.agent_server.pages.answers import file_page, lines_page, search_page
+from memtab.agent_server.pages.gemini_build_files import refusal_note
 from memtab.agent_server.pages.paging import (
     CLAUDE_CODE_WHOLE_CHARS,
     CURSOR_SHA_DIGITS,
@@ -31,7 +32,14 @@ from memtab.agent_server.pages.paging import (
     optional_text,
 )
 from memtab.agent_server.pages.recall_marks import Checks, RecallMarks
-from memtab.agent_server.server_names import READ_TOOLS, WriteMode
+from memtab.agent_server.pages.waiting import Waiting, count_note, found_by, view_note
+from memtab.agent_server.server_names import (
+    CLAUDE_CODE_CLIENT,
+    CODEX_CLIENT,
+    GEMINI_CLI_CLIENT,
+    READ_TOOLS,
+    WriteMode,
+)
 from memtab.agent_server.session_scope import (
     FROM_DIRECTORY,
     SessionScope,
@@ -70,9 +78,6 @@ from memtab.store.scopes.tool import (
 from memtab.store.scopes.tool_args import ViewArgs
 from memtab.store.sidecars.registry import Workspace
 
-CODEX_CLIENT = "codex-mcp-client"
-CLAUDE_CODE_CLIENT = "claude-code"
-GEMINI_CLI_CLIENT = "gemini-cli-mcp-client"
 GEMINI_WRAPPER_CHARS = len("<untrusted_context>\n") + len("\n</untrusted_context>")
 """What Gemini CLI wraps a tool's text in before it measures it (`wrapUntrusted`)."""
 CODEX_FALLBACK_POLICY_BYTES = 10_000
@@ -265,6 +270,7 @@ class MemoryService:
         self._catalogs = catalogs
         self._other_agents = other_agents
         self._pinned = workspace.id if workspace is not None else None
+        self._waiting = Waiting(home)
         self._place: tuple[tuple[str, ...], str] | None = None
         self._registry_stamp: tuple[int, int, int] | None = None
         if scope is None and origin is not None and origin.cwd:
@@ -393,6 +399,8 @@ class MemoryService:
                     "The files listed changed since this cursor was given: this page goes "
                     "on after the last file shown; list without a cursor to start again."
                 )
+        waiting = len(self._waiting.pending(self._workspace_id(), scope))
+        notes += filter(None, [count_note(waiting)])
         text = file_page(
             rows,
             offset=offset,
@@ -401,6 +409,7 @@ class MemoryService:
             notes=notes,
             session=self.scope.served(),
             budget=self.budget,
+            waiting=waiting,
         )
         return Answer(text)
 
@@ -459,8 +468,22 @@ class MemoryService:
         if self._marks is not None:
             hits, said = self._marks.hits(hits, keep=wanted)
             notes += said
-        text = search_page(hits, offset=offset, cursor=cursor, notes=notes, budget=self.budget)
+        pending = self._waiting.pending(self._workspace_id(), scope)
+        waiting = found_by(pending, query) if offset == 0 else []
+        notes += tuple(filter(None, [count_note(len(pending), len(waiting))]))
+        text = search_page(
+            hits,
+            offset=offset,
+            cursor=cursor,
+            notes=notes,
+            budget=self.budget,
+            waiting=waiting,
+            waiting_count=len(pending),
+        )
         return Answer(text)
+
+    def _workspace_id(self) -> str | None:
+        return self.workspace.id if self.workspace is not None else None
 
     def _memory_command(self, name: str, arguments: dict[str, Any], client: str | None) -> Answer:
         raw = {k: v for k, v in arguments.items() if k not in ("expected_sha256", "cursor")}
@@ -495,14 +518,18 @@ class MemoryService:
         if not a_file:  # a directory, or what the memory tool refuses in its words
             result = MemoryTool(self._reader).execute_request(request)
             if not result.success:
-                return Answer(error=result.error)
+                waits = view_note(self._waiting.pending(self._workspace_id()), str(path))
+                return Answer(error=f"{result.error} {waits}" if waits else result.error)
             listing = result.output.split("\n")
             return self._lines(listing, str(path), content_sha256(result.output), request,
                                cursor, tail=(), numbered=False)  # fmt: skip
         text = self._reader.read_text(path)
         self._reader.record_read(path)
         sha256 = content_sha256(text)
-        tail = (f"(sha256 of {path}: {sha256})",)
+        waits = view_note(self._waiting.pending(self._workspace_id()), str(path))
+        refused = refusal_note(self.client, str(path))
+        said = tuple(note for note in (waits, refused) if note)
+        tail = (*said, f"(sha256 of {path}: {sha256})")
         return self._lines(text, str(path), sha256, request, cursor, tail=tail)
 
     def _view_other_agents(self, request: ToolRequest, cursor: PageCursor | None) -> Answer:

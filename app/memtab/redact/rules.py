@@ -169,11 +169,19 @@ _DEFAULT_PASSWORDS = frozenset(
 )
 
 
+# A bare value that is itself a secret's variable name (`Worker secret: NEIS_API_KEY, …`): it says
+# where the secret is kept, not what it is.
+_SECRET_VARIABLE = re.compile(
+    r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|PWD)[,;.]?"
+)
+
+
 def _code(match: re.Match[str]) -> bool:
-    """A secret-named name given code, not a value (`token = s.dumps(...)`), or a service's
-    documented default (`POSTGRES_PASSWORD=postgres`, `password: minioadmin`)."""
+    """A secret-named name given code or another secret's name, not a value (`token =
+    s.dumps(...)`, `secret: NEIS_API_KEY`), or a service's documented default
+    (`POSTGRES_PASSWORD=postgres`, `password: minioadmin`)."""
     bare = match.group("secret")
-    if bare is not None and _CODE.match(bare) is not None:
+    if bare is not None and (_CODE.match(bare) or _SECRET_VARIABLE.fullmatch(bare)):
         return True
     value = bare if bare is not None else match.group("quoted")
     return value is not None and value.lower() in _DEFAULT_PASSWORDS
