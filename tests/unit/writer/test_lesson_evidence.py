@@ -104,7 +104,7 @@ def test_the_evidence_kept_is_the_line_code_found_not_the_models_quote(
     [execution] = dump["attempts"][0]["toolExecutions"]
     fact = "The dev server port is 3000 in config/dev.toml."
     assert execution["output"]["kept"] == [
-        {"line": fact, "evidence": f"Fixed src/cli.rs for clap 4; the d{fact[1:]}"},
+        {"line": fact, "evidence": f"Fixed src/cli.rs for clap 4; t{fact[1:]}"},
         {"line": CLIPPY, "evidence": CLIPPY},
     ]
 
