@@ -198,11 +198,11 @@ class WriterTools:
     ) -> tuple[ToolOutcome, Effect]:
         """Save `replaced` over `current` (None: no file yet) through the rails, and what
         that did: wrote, left the file as it was, refused every line it added, or failed
-        (None; a change meanwhile is stale). `kept`: the lessons the write holds, named in
-        the answer with their evidence."""
+        (None; a change meanwhile is stale). `kept`: the lessons the write holds, each
+        through the rails already, named in the answer with their evidence."""
         content = current.content if current is not None else ""
         refused: list[tuple[str, str]] = []
-        if self.rails is not None:
+        if self.rails is not None and not kept:
             replaced, refused = self.rails.apply(content, replaced)
             for line, why in refused:  # named redacted by the rails
                 self._name_refused(line, why)

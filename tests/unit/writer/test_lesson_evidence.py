@@ -201,3 +201,31 @@ def test_an_obeyed_injection_is_never_a_command_that_works(
 )
 def test_a_download_run_as_code_is_told_from_a_download(text: str, runs: bool) -> None:
     assert runs_a_download(text) is runs
+
+
+def test_the_users_rules_are_written_in_their_words_past_the_writers_rails(
+    home: Home, workspace: Workspace
+) -> None:
+    """Rules no directive reader reads as one ("We use pnpm, not npm.") are still the user's
+    stated rules: written under Directives, not refused as rules nobody stated."""
+    events = [
+        user("No, we don't use styled-components here. Styling is Tailwind only."),
+        user("We use pnpm, not npm."),
+        user("No new dependencies without asking me first."),
+        bash("pnpm test", output="9 passed"),
+    ]
+    model = LocalModel(
+        [
+            record(
+                lesson("preference", "Use Tailwind only.", "Tailwind only"),
+                lesson("preference", "Use pnpm instead of npm.", "pnpm"),
+                lesson("preference", "Ask before adding dependencies.", "dependencies"),
+            )
+        ]
+    )
+    result = run_writer(home, workspace, events, model)
+    assert result.refused == ()
+    assert notes(home, workspace).endswith(
+        "## Directives\n\n- Styling is Tailwind only.\n- We use pnpm, not npm.\n"
+        "- No new dependencies without asking me first.\n"
+    )

@@ -11,6 +11,7 @@ from memtab.llm.types import ToolCall, ToolOutcome, ToolSpec
 from memtab.redact import redact_outgoing
 from memtab.store.paths import PathError, VirtualPath
 from memtab.store.scopes.memory import MemoryStore, MemoryStoreError
+from memtab.writer.job.rails import UNSTATED_RULE
 from memtab.writer.lessons.digest import Digest
 from memtab.writer.lessons.judge import MOST_LESSONS, NOT_A_LESSON, TOO_MANY, Lesson, judge
 from memtab.writer.offline.notes import Note, apply_notes, notes_missing_from
@@ -42,6 +43,7 @@ class LessonTools(WriterTools):
         super().__init__(store, memory_path, rails)
         self.digest = digest
         self.judged = 0  # lessons judged this run, by every call of every attempt
+        self._users_words: set[Note] = set()  # notes that are a rule in the user's words
 
     @property
     def specs(self) -> list[ToolSpec]:
@@ -76,6 +78,8 @@ class LessonTools(WriterTools):
                 self.refuse(lesson.shown, judgement.why or NOT_A_LESSON)
             else:
                 notes.setdefault(judgement.note, judgement.evidence)
+                if judgement.users_words:
+                    self._users_words.add(judgement.note)
         beyond = values[room:]
         if beyond:
             first = Lesson.read(beyond[0])
@@ -109,7 +113,13 @@ class LessonTools(WriterTools):
         kept = []
         for note in notes:
             _, refused = self.rails.apply(content, apply_notes(content, [note]))
-            mine = [why for line, why in refused if line == redact_outgoing(note.bullet)]
+            mine = [
+                why
+                for line, why in refused
+                if line == redact_outgoing(note.bullet)
+                # the user's rule in their words is stated, though no directive reads it so
+                and not (why == UNSTATED_RULE and note in self._users_words)
+            ]
             if mine:
                 self.refuse(note.bullet, mine[0])
             else:

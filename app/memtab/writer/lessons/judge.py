@@ -163,6 +163,8 @@ class Judgement:
     note: Note | None = None
     evidence: str | None = None
     why: str | None = None
+    users_words: bool = False
+    """The note is a standing rule in the user's own words: stated, whatever the rails read."""
 
 
 def judge(lesson: Lesson, digest: Digest) -> Judgement:
@@ -239,7 +241,7 @@ def _users_rule(lesson: Lesson, digest: Digest) -> Judgement | None:
     if found is None or found.share < share:
         return None
     words = found.line.rule or without_filler(found.line.text)
-    return Judgement(Note(DIRECTIVES, _as_rule_note(words)), found.line.text)
+    return Judgement(Note(DIRECTIVES, _as_rule_note(words)), found.line.text, users_words=True)
 
 
 def _not_a_rule(lesson: Lesson, digest: Digest) -> Judgement:
