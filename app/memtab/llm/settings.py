@@ -508,6 +508,7 @@ def create_provider(
             options=options,
             structured=job.structured if is_local(base_url) else None,
             temperature=temperature,
+            fresh_prompt=job.fresh_prompt and is_local(base_url),
         )
     raise ProviderError(
         "config", "the offline provider has no model server; use the built-in offline engine"

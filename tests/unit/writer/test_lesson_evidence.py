@@ -19,6 +19,7 @@ from memtab.writer.lessons.judge import (
     ADDS_TO_ITS_LINE,
     COPIES_THE_DIGEST,
     NAMES_NOTHING,
+    PROGRESS,
     RULED_OUT,
     RUNS_A_DOWNLOAD,
     SAYS_MORE,
@@ -229,3 +230,33 @@ def test_the_users_rules_are_written_in_their_words_past_the_writers_rails(
         "## Directives\n\n- Styling is Tailwind only.\n- We use pnpm, not npm.\n"
         "- No new dependencies without asking me first.\n"
     )
+
+
+def test_what_the_1_5b_wrote_of_a_go_session_is_judged_as_its_reader_would() -> None:
+    """Qwen2.5-Coder-1.5B's lessons on a tuning session: it copied a whole answer of two
+    sentences (true), left a code span open (true), and reported progress (no fact)."""
+    failure = "store_test.go:41: dial tcp 127.0.0.1:5433: connect: connection refused"
+    events = [
+        bash("go test ./...", ok=False, output=failure),
+        bash("docker compose up -d db", output="Started"),
+        bash("go test ./...", output="ok"),
+        answer(
+            "The integration tests need the Postgres container: `docker compose up -d db` "
+            "starts it on port 5433. After that `go test ./...` passes."
+        ),
+        answer("Fixed the ineffectual assignment in src/handler.go; `make lint` is clean."),
+    ]
+    digest = digest_of(events)
+    whole = (
+        "The integration tests need the Postgres container: `docker compose up -d db` starts "
+        "it on port 5433. After that `go test ./...` passes."
+    )
+    assert why_refused(Lesson("fact", whole, ""), digest) is None
+    open_span = (
+        "`go test ./...` failing with dial tcp 127.0.0.1:5433: connect: connection refused` — "
+        "fixed by `docker compose up -d db`."
+    )
+    kept = judge(Lesson.read({"kind": "pitfall", "lesson": open_span, "evidence": ""}), digest)
+    assert kept.note is not None and "`" not in kept.note.text
+    progress = "The ineffectual assignment in src/handler.go; `make lint` is clean."
+    assert why_refused(Lesson("fact", progress, ""), digest) == PROGRESS

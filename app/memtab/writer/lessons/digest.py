@@ -141,16 +141,20 @@ def command_key(command: str) -> str:
 
 
 def _sentences(texts: Iterable[str], source: Source, rules: Sequence[str]) -> list[Said]:
-    """Each sentence of `texts`, one holding a rule of `rules` marked with it; a rule no
-    sentence holds as it is (`directives_in` tidied it) a line of its own."""
+    """Each sentence of `texts`, one holding a rule of `rules` marked with it, and each text of
+    more than one sentence whole; a rule no sentence holds as it is (`directives_in` tidied it)
+    a line of its own."""
     lines = []
     placed: set[str] = set()
     for text in texts:
-        for sentence in statements(text):
+        sentences = statements(text)
+        for sentence in sentences:
             lowered = sentence.lower()
             rule = next((r for r in rules if r.rstrip(".!").lower() in lowered), None)
             lines.append(Said(sentence, source, rule))
             placed.add(rule or "")
+        if len(sentences) > 1:  # a lesson may copy a whole message
+            lines.append(Said(text, source))
     lines += [Said(rule, source, rule) for rule in rules if rule not in placed]
     return lines
 

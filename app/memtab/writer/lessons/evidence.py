@@ -17,10 +17,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+from memtab.trust.rails import CODE_SPAN
 from memtab.trust.words import STOP_WORDS, stems_of
 from memtab.writer.lessons.digest import Said
 
-CODE_SPAN = re.compile(r"`([^`\n]+)`")
 # A number or version as said: digits, with their dotted parts ("3.11.4", the 3000 of ":3000"),
 # not part of a word ("v2", "E0599", "1Password" are things of their own).
 _NUMBER = re.compile(r"(?<![A-Za-z0-9.])\d+(?:\.\d+)*(?![A-Za-z0-9])")

@@ -16,7 +16,7 @@ from typing import Any
 
 from memtab.fs.terminal_text import without_controls
 from memtab.redact import redact_outgoing
-from memtab.trust.rails import HOLDS_A_SECRET, is_standing_rule
+from memtab.trust.rails import CODE_SPAN, HOLDS_A_SECRET, is_standing_rule
 from memtab.writer.lessons.digest import (
     ANSWERS_HEADING,
     COMMANDS_HEADING,
@@ -29,7 +29,6 @@ from memtab.writer.lessons.digest import (
     command_key,
 )
 from memtab.writer.lessons.evidence import (
-    CODE_SPAN,
     Found,
     Reading,
     clauses,
@@ -90,6 +89,7 @@ NO_ERROR = "it names no error met in the conversation"
 HOLDS_A_REDACTION = "it holds a redaction, not a note"
 NOT_ALONE = "it does not read alone"
 NAMES_NOTHING = "it names no file, command or setting of the project"
+PROGRESS = "it reports work done in that session, not a fact of the project"
 
 # A lesson opening on one of these points back at the conversation ("That is src/x.ts").
 _POINTING = frozenset({"that", "this", "it", "these", "those", "they", "that's", "it's"})
@@ -121,6 +121,13 @@ _RULE_SHAPES = re.compile(
     r"|\b(?:is|are)\s+\S+(?:\s+\S+)?\s+only\b"
     r"|^(?:please\s+)?(?:use|keep|put|write|name|run|stick to)\b[^.]{0,200}?"
     r"(?:,\s*not\b|\binstead of\b|\brather than\b|\bfor (?:everything|all|every)\b|\bper\b)",
+    re.IGNORECASE,
+)
+# Work done in the session, reported: "`make lint` is clean", "Fixed the handler".
+_PROGRESS = re.compile(
+    r"\b(?:is|are|now) (?:clean|green|fixed|done|passing)\b"
+    r"|^(?:fixed|added|updated|bumped|switched|removed|created|implemented|refactored|renamed"
+    r"|moved|cleaned|wrote|ran)\b",
     re.IGNORECASE,
 )
 # What the user asks of this session only: "now", "this bug", "for now".
@@ -199,6 +206,8 @@ def judge(lesson: Lesson, digest: Digest) -> Judgement:
         return Judgement(why=NO_EVIDENCE)
     if lesson.kind == "fact" and not things_in(text):
         return Judgement(why=NAMES_NOTHING)
+    if lesson.kind == "fact" and _PROGRESS.search(text):
+        return Judgement(why=PROGRESS)
     missing = said_by_any(found.unsaid, _commands_named(text, digest))
     why = _says_more(text, found, missing, digest)
     if why is not None:
@@ -373,4 +382,7 @@ def _says_more(
 
 
 def _one_line(text: str) -> str:
-    return " ".join(without_controls(text).split())
+    """A model's text on one line, without control characters; its backticks dropped when they
+    do not pair (a span left open reads the words after it as code)."""
+    line = " ".join(without_controls(text).split())
+    return line.replace("`", "") if line.count("`") % 2 else line
