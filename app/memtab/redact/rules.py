@@ -259,12 +259,15 @@ _PATH_OR_ADDRESS = re.compile(r"(?:/|~/|\./|\.\./)|\w+://")
 
 def _not_a_variables_secret(match: re.Match[str]) -> bool:
     """A secret-named variable's value that is no secret: a path or an address (`SSH_KEY=
-    ~/.ssh/id_ed25519`), a flag, a documented default (`DB_PASS=postgres`), code; and, for a
+    ~/.ssh/id_ed25519`), a flag, YAML's syntax, a documented default (`DB_PASS=postgres`),
+    code; and, for a
     key, token or secret, a word (`SORT_KEY=created_at`, `"updatedAt"`): a key holds a digit (a
     longer word given a token or secret is `secret_named_value`'s)."""
     value = match.group("secret")
     lowered = value.lower()
     if _PATH_OR_ADDRESS.match(value) or lowered in _NOT_A_SECRET_VALUE:
+        return True
+    if value[0] in "!&*|>":  # YAML's tag, anchor, alias or block (`db_password: !vault |`)
         return True
     if lowered in _DEFAULT_PASSWORDS or _CODE.match(value) is not None:
         return True
@@ -493,6 +496,16 @@ RULES: tuple[Rule, ...] = (
         keeps=_code,
     ),
     _rule(
+        "named_key",
+        "key",
+        # `dhl_key=…`, `LICENSE_KEY: …`: a name ending in `key` given a random token (upper
+        # and lower case and digits, 20+), which no sort key or cache key is.
+        rf"(?i){_NAME_START}[a-z0-9]+[_.-]key\\?[\"']?\s*(?:=>|[:=])\s*\\?[\"'`]?"
+        r"(?P<secret>(?-i:(?=[A-Za-z0-9+/=_-]{0,200}[A-Z])(?=[A-Za-z0-9+/=_-]{0,200}[a-z])"
+        r"(?=[A-Za-z0-9+/=_-]{0,200}[0-9]))[A-Za-z0-9+/=_-]{20,})" + _END,
+        words="a key given by name",
+    ),
+    _rule(
         "secret_named_variable",
         "pass pwd secret token key",
         # `PG_PASS=…`, `export DB_PASSWD=…`, `ADMIN_PWD="…"`, `STRIPE_KEY: …` in an env file, a
@@ -503,16 +516,6 @@ RULES: tuple[Rule, ...] = (
         rf"{_NOT_A_VALUE}(?P<secret>[^\s\"'`#,;]{{4,}})(?(q)(?P=q))",
         words="a secret-named variable",
         keeps=_not_a_variables_secret,
-    ),
-    _rule(
-        "named_key",
-        "key",
-        # `dhl_key=…`, `LICENSE_KEY: …`: a name ending in `key` given a random token (upper
-        # and lower case and digits, 20+), which no sort key or cache key is.
-        rf"(?i){_NAME_START}[a-z0-9]+[_.-]key\\?[\"']?\s*(?:=>|[:=])\s*\\?[\"'`]?"
-        r"(?P<secret>(?-i:(?=[A-Za-z0-9+/=_-]{0,200}[A-Z])(?=[A-Za-z0-9+/=_-]{0,200}[a-z])"
-        r"(?=[A-Za-z0-9+/=_-]{0,200}[0-9]))[A-Za-z0-9+/=_-]{20,})" + _END,
-        words="a key given by name",
     ),
     _rule(
         "secret_in_prose",
