@@ -53,6 +53,7 @@ from memtab.agent_server.tools import (
     MAX_QUERY_CHARS,
 )
 from memtab.file_protocol.file_ref import OTHER_AGENTS, SourceError
+from memtab.fs.terminal_text import without_controls
 from memtab.fs.user_files import read_regular_file
 from memtab.redact import redact_secrets
 from memtab.sources.config import SourceContext
@@ -504,7 +505,7 @@ class MemoryService:
         self.catalog.invalidate([path for path in (request.path, request.new_path) if path])
         if not result.success:
             return Answer(error=result.error)
-        return Answer(result.output + _redaction_note(redacted))
+        return Answer(result.output + redacted)
 
     def _view(self, request: ToolRequest, cursor: PageCursor | None) -> Answer:
         assert isinstance(request.args, ViewArgs)
@@ -603,7 +604,7 @@ class MemoryService:
         return Answer(page)
 
     def _propose(
-        self, request: ToolRequest, expected: str | None, client: str | None, redacted: bool
+        self, request: ToolRequest, expected: str | None, client: str | None, redacted: str
     ) -> Answer:
         for _raw, path in request.named_paths():
             scope = path.scope if path is not None else None
@@ -625,7 +626,7 @@ class MemoryService:
             return Answer(error=str(error))
         return Answer(
             f"Proposed to the user's Memtab Inbox as {proposal.id}: nothing is written until "
-            "the user accepts it (maybe edited) or rejects it." + _redaction_note(redacted)
+            "the user accepts it (maybe edited) or rejects it." + redacted
         )
 
     def _store_for(self, client: str | None) -> MemoryStore:
@@ -658,15 +659,23 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
     return stat.st_size, stat.st_mtime_ns, stat.st_ino
 
 
-def _redacted(request: ToolRequest) -> tuple[ToolRequest, bool]:
-    """The request with secrets taken out of the text it writes, and whether any were."""
-    values = {key: getattr(request.args, key, None) for key in _TEXT_ARGUMENTS}
-    changes = {
-        key: redact_secrets(value) for key, value in values.items() if isinstance(value, str)
-    }
-    changes = {key: clean for key, clean in changes.items() if clean != values[key]}
-    return (ToolRequest(request.args.replaced(**changes)), True) if changes else (request, False)
-
-
-def _redaction_note(redacted: bool) -> str:
-    return " (A secret in the text was replaced by a placeholder.)" if redacted else ""
+def _redacted(request: ToolRequest) -> tuple[ToolRequest, str]:
+    """The request with control characters and secrets taken out of the text it writes, and
+    the answer's note saying what was (empty when nothing was)."""
+    changes: dict[str, str] = {}
+    notes: dict[str, None] = {}
+    for key in _TEXT_ARGUMENTS:
+        value = getattr(request.args, key, None)
+        if not isinstance(value, str):
+            continue
+        bare = without_controls(value)
+        clean = redact_secrets(bare)
+        if bare != value:
+            notes[" (Control characters in the text were taken out.)"] = None
+        if clean != bare:
+            notes[" (A secret in the text was replaced by a placeholder.)"] = None
+        if clean != value:
+            changes[key] = clean
+    if not changes:
+        return request, ""
+    return ToolRequest(request.args.replaced(**changes)), "".join(notes)
