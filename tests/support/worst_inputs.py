@@ -48,6 +48,7 @@ WORST: dict[str, Worst] = {
     "memtab.check.rules.commands:_NEEDS_SHELL_RULES": S("", "a"),
     "memtab.check.rules.commands:_PLAIN_TOKEN": F("", "1"),
     "memtab.check.rules.commands:_REDIRECTION": M("", "1", "x"),
+    "memtab.check.rules.commands:_REDIRECTED_TO": F("", "1>> "),
     "memtab.check.rules.facts:_HEDGES": S("", "upgradesx "),
     "memtab.check.rules.facts:_PORT_FORMS[0]": S("a", " ", "x"),
     "memtab.check.rules.facts:_PORT_FORMS[1]": S("a", " ", "x"),
@@ -147,6 +148,7 @@ WORST: dict[str, Worst] = {
     "memtab.markdown:REFERENCE_DEFINITION": M(" [", "a"),
     # redact
     "memtab.redact.rules:_SECRET_KEY_NAME": X("", "a_", "x"),
+    "memtab.redact.rules:_SECRET_VARIABLE": X("A", "_A", "_KEY!"),
     "memtab.redact.rules:_REFERENCE_VALUE": M("", "a"),
     "memtab.redact.rules:_CODE": M("a", "a.", "!"),
     "memtab.redact.rules:_LOCAL_HOST": X("", "a", "!"),
@@ -415,6 +417,7 @@ WORST: dict[str, Worst] = {
     "memtab.llm.openai:_REFUSED_PARTS['tools']": S("", "atools tool_choic functio"),
     "memtab.llm.openai:_REFUSED_PARTS['max_tokens']": S("", "max_completion_token"),
     "memtab.llm.openai:_REFUSED_PARTS['temperature']": S("", "atemperatur"),
+    "memtab.llm.openai:_REFUSED_PARTS['cache_prompt']": S("", "acache_promp"),
     # the redaction rules, as `Rule.apply` applies them
     **{
         f"memtab.redact.rules:RULES[{i}].pattern": REDACTION[rule.name]
