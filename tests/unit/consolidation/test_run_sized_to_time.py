@@ -222,7 +222,8 @@ def test_a_file_left_in_part_is_shown_from_where_the_last_run_left_off(
     slow: SlowLlama,
 ) -> None:
     wire = Wire("openai", fake_model_server)
-    put(store, BIG, "".join(f"- Entry {n}: the deploy key lives in Vault.\n" for n in range(400)))
+    text = "".join(f"- Entry {n}: the deploy key lives in Vault.\n" for n in range(400))
+    put(store, BIG, text)
     remember_speed(wire.settings().base_url or "", "gpt-test", Speed(10.0, 4.0))
 
     first, requests, _ = run_once(home, wire, clock, slow)
@@ -243,24 +244,9 @@ def test_a_file_left_in_part_is_shown_from_where_the_last_run_left_off(
         f"View it with offset 1 to read them again.]\n{last + 1}\t- Entry {last}:"
     )
 
-
-def test_a_change_since_the_last_run_reads_the_file_from_its_start(
-    fake_model_server: FakeModelServer,
-    home: Home,
-    store: MemoryStore,
-    clock: FakeClock,
-    slow: SlowLlama,
-) -> None:
-    wire = Wire("openai", fake_model_server)
-    text = "".join(f"- Entry {n}: the deploy key lives in Vault.\n" for n in range(400))
-    put(store, BIG, text)
-    remember_speed(wire.settings().base_url or "", "gpt-test", Speed(10.0, 4.0))
-    run_once(home, wire, clock, slow)
-    path = parse_file_path(BIG)
+    path = parse_file_path(BIG)  # changed since: read from its start again
     store.save(path, "- Entry new: keys rotate monthly.\n" + text, store.read(path).sha256)
-
     _, requests, _ = run_once(home, wire, clock, slow)
-
     assert shown(requests)[0].startswith("1\t- Entry new: keys rotate monthly.")
 
 
