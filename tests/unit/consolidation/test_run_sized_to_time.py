@@ -299,3 +299,43 @@ def test_a_cloud_model_is_not_sized(clock: FakeClock) -> None:
     remember_speed("https://api.openai.com/v1", "gpt-test", Speed(10.0, 4.0))
     with OpenAIProvider("gpt-test", "sk-test", "https://api.openai.com/v1") as provider:
         assert pace_of(provider, 300.0, None, clock) is None
+
+
+def test_ollama_is_timed_once_a_day_and_the_run_sized_by_it(
+    fake_model_server: FakeModelServer, home: Home, store: MemoryStore, clock: FakeClock
+) -> None:
+    wire = Wire("openai", fake_model_server)
+    seed(store)
+    info = {"general.architecture": "qwen2", "qwen2.context_length": 32768}
+    fake_model_server.routes["/api/show"] = {"model_info": info}
+    fake_model_server.routes["/api/ps"] = {
+        "models": [{"name": "gpt-test", "context_length": 32768}]
+    }
+    fake_model_server.routes["/api/generate"] = {
+        "prompt_eval_count": 96,
+        "prompt_eval_duration": 9_600_000_000,
+        "eval_count": 8,
+        "eval_duration": 2_000_000_000,
+    }
+    for _ in range(6):  # three runs, each reminded once to read
+        wire.reply("No changes needed.")
+
+    wire.service(home, clock=clock).run(WS, trigger="manual")
+    first = fake_model_server.requests[0].body["messages"][1]["content"]
+    assert "more files, left for the next run" in first
+    kept = known_speed(wire.settings().base_url or "", "gpt-test")
+    assert kept is not None and (kept.prompt_per_s, kept.output_per_s) == (10.0, 4.0)
+
+    fake_model_server.routes["/api/generate"] = {
+        "prompt_eval_count": 96,
+        "prompt_eval_duration": 4_800_000_000,
+        "eval_count": 8,
+        "eval_duration": 1_000_000_000,
+    }
+    clock.now += 3_600_000  # an hour on: what was timed holds
+    wire.service(home, clock=clock).run(WS, trigger="manual")
+    assert known_speed(wire.settings().base_url or "", "gpt-test") == kept
+    clock.now += 24 * 3_600_000  # a day on: timed again
+    wire.service(home, clock=clock).run(WS, trigger="manual")
+    again = known_speed(wire.settings().base_url or "", "gpt-test")
+    assert again is not None and (again.prompt_per_s, again.output_per_s) == (20.0, 8.0)
