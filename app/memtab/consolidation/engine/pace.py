@@ -34,7 +34,7 @@ CALL_TOKENS = 48
 """What a reply calling the tool once (a view) writes, about."""
 CHANGE_TOKENS = 256
 """What a reply making one change writes, about: time kept for it after the reading."""
-MIN_REPLY_TOKENS = 24
+MIN_REPLY_TOKENS = CALL_TOKENS  # a call cut short is asked again: no time gained
 MIN_RESULT_TOKENS = 64
 """Less room than this for a result shows none of it."""
 NON_ASCII_CHARS_PER_TOKEN = 1.5
