@@ -10,7 +10,6 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from memtab.consolidation.engine.window import CHARS_PER_TOKEN
 from memtab.fs.clock import Clock
 from memtab.humanize import plural
 from memtab.llm.local_servers import PROBE_MOST_S, ServedContext, probe_speed
@@ -32,14 +31,18 @@ SAFETY_SHARE = 0.15
 """Of the run's limit, kept free for a server slower than it was measured (a busy machine)."""
 CALL_TOKENS = 48
 """What a reply calling the tool once (a view) writes, about."""
-CHANGE_TOKENS = 256
-"""What a reply making one change writes, about: time kept for it after the reading."""
+CHANGE_TOKENS = 160
+"""What a reply making one change (a `str_replace` of a line or two) writes, about: time
+kept for it after the reading."""
 MIN_REPLY_TOKENS = CALL_TOKENS  # a call cut short is asked again: no time gained
 MIN_RESULT_TOKENS = 64
 """Less room than this for a result shows none of it."""
-NON_ASCII_CHARS_PER_TOKEN = 1.5
-"""Characters of other scripts a token holds, about (Qwen2.5's tokenizer on the Hangul and
-the punctuation of the fixture stores)."""
+ASCII_PER_TOKEN = 3.0
+OTHER_PER_TOKEN = 1.0
+BYTES_PER_TOKEN = 2.9
+"""Characters (ASCII, other) and bytes of a file's view a token holds, about: Qwen2.5's
+tokenizer on the three fixture stores' views, their line numbers counted (28,745 tokens;
+English Markdown 3.0 characters a token, Hangul 1.0, JSON 2.1–2.7)."""
 PROBE_AGAIN_MS = 24 * 3600 * 1000
 """How long an Ollama model's probed speed holds (its replies say none to refresh it)."""
 OLLAMA = "Ollama"
@@ -53,7 +56,12 @@ NO_TIME = (
 def estimated_tokens(text: str) -> int:
     """The tokens a model reads in `text`, about."""
     other = sum(1 for character in text if ord(character) > 127)
-    return math.ceil((len(text) - other) / CHARS_PER_TOKEN + other / NON_ASCII_CHARS_PER_TOKEN)
+    return math.ceil((len(text) - other) / ASCII_PER_TOKEN + other / OTHER_PER_TOKEN)
+
+
+def file_tokens(size_bytes: int) -> int:
+    """The tokens a view of a file of `size_bytes` shows, about."""
+    return math.ceil(size_bytes / BYTES_PER_TOKEN)
 
 
 def _message_text(message: Message) -> str:

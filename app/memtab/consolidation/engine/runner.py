@@ -13,6 +13,7 @@ from memtab.consolidation.declined import DeclinedMatcher
 from memtab.consolidation.engine.pace import (
     Paced,
     estimated_tokens,
+    file_tokens,
     pace_of,
     remember_run_speed,
 )
@@ -23,7 +24,7 @@ from memtab.consolidation.engine.prompts import (
     run_message,
 )
 from memtab.consolidation.engine.reading import ReadingPlace, RunReading, text_digest
-from memtab.consolidation.engine.window import CHARS_PER_TOKEN, ContextWindow, FitToContext
+from memtab.consolidation.engine.window import ContextWindow, FitToContext
 from memtab.consolidation.errors import FailureKind, RunCancelledError, RunFailedError
 from memtab.consolidation.guard import (
     DRY_RUN_NOTE,
@@ -254,7 +255,7 @@ def run_consolidation(
     if pace is not None:  # as many files as the run has time to read
         in_time = pace.files_to_read(
             lambda count: estimated_tokens(message_listing(count)),
-            [_tokens_of(file.size_bytes) for file in files],
+            [file_tokens(file.size_bytes) for file in files],
         )
     message = message_listing(in_time)
     if window is not None:
@@ -401,13 +402,6 @@ def _text_now(store: MemoryStore, path: object) -> str | None:
 def _digest(store: MemoryStore, path: str) -> str | None:
     text = _text_now(store, path)
     return text_digest(text) if text is not None else None
-
-
-def _tokens_of(size_bytes: int) -> int:
-    """The tokens a view of a file of `size_bytes` shows, about: UTF-8 holds a token in about
-    4 bytes whatever the script (Hangul: 3 bytes a character, 1.5 characters a token), and
-    each line's number takes one more for every 40 bytes or so."""
-    return round(size_bytes / CHARS_PER_TOKEN * 1.1)
 
 
 def _fitted_listing(
