@@ -18,6 +18,7 @@ import pytest
 
 from memtab.consolidation.engine.pace import SAFETY_SHARE, pace_of
 from memtab.consolidation.engine.runner import RunLimits
+from memtab.consolidation.errors import RunFailedError
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.loop import DEFAULT_TIMEOUT_S
 from memtab.llm.openai import OpenAIProvider
@@ -339,3 +340,22 @@ def test_ollama_is_timed_once_a_day_and_the_run_sized_by_it(
     wire.service(home, clock=clock).run(WS, trigger="manual")
     again = known_speed(wire.settings().base_url or "", "gpt-test")
     assert again is not None and (again.prompt_per_s, again.output_per_s) == (20.0, 8.0)
+
+
+@pytest.mark.expect_log("memtab.consolidation.engine.runner", "WARNING", r"run failed: .*timed out")
+def test_a_server_slower_than_measured_fails_the_run_saying_its_speed(
+    fake_model_server: FakeModelServer, home: Home, store: MemoryStore
+) -> None:
+    wire = Wire("openai", fake_model_server)
+    seed(store)
+    remember_speed(wire.settings().base_url or "", "gpt-test", Speed(1000.0, 400.0))
+    fake_model_server.props = {"default_generation_settings": {"n_ctx": 32768}}
+    wire.reply("No changes needed.", delay=5.0)  # a machine busier than when measured
+    service = wire.service(home, limits=RunLimits(timeout_s=0.5))
+
+    with pytest.raises(RunFailedError) as failed:
+        service.run(WS, trigger="manual")
+
+    assert str(failed.value).endswith(
+        "; the model server here reads about 1000 tokens a second and writes 400.0"
+    )

@@ -46,6 +46,7 @@ from memtab.llm.loop import (
     StepCallback,
     run_tool_loop,
 )
+from memtab.llm.speed import Speed
 from memtab.llm.types import (
     OFFLINE_PROVIDER,
     ChatProvider,
@@ -333,7 +334,7 @@ def run_consolidation(
         provider,
         op_calls,
     )
-    failure = _failure(loop)
+    failure = _failure(loop, pace.speed if pace is not None else None)
     # A round of runs the time cuts short: this one's, or one an earlier run left.
     in_round = reading is not None and (
         in_time < len(files)
@@ -460,16 +461,22 @@ def _with_units(
     return tuple(op.replaced(unit=unit) for op, unit in zip(run_ops, units, strict=True))
 
 
-def _failure(loop: LoopResult) -> RunFailedError | None:
+def _failure(loop: LoopResult, speed: Speed | None) -> RunFailedError | None:
     if loop.stop_reason == "cancelled":
         return RunCancelledError()
     if loop.stop_reason == "timeout":
-        return RunFailedError("timeout", f"the consolidation run {loop.detail}")
+        measured = (
+            f"; the model server here reads about {speed.prompt_per_s:.0f} tokens a second "
+            f"and writes {speed.output_per_s:.1f}"
+            if speed is not None
+            else ""
+        )
+        return RunFailedError("timeout", f"the consolidation run {loop.detail}{measured}")
     if loop.stop_reason == "error":
         error = loop.error
         kind: FailureKind = "config" if error is not None and error.kind == "config" else "error"
         return RunFailedError(kind, error.message if error is not None else loop.detail)
-    return None  # "final", or "max_steps": its changes happened and are journaled
+    return None  # "final", "max_steps" or "spent": its changes happened and are journaled
 
 
 def tools_summary(
