@@ -202,3 +202,11 @@ def test_a_link_at_the_memo_s_name_is_never_followed(tmp_path: Path) -> None:
 )
 def test_tokens_are_counted_by_script(text: str, tokens: int) -> None:
     assert estimated_tokens(text) == tokens
+
+
+def test_an_empty_file_is_read_whole_and_one_no_view_shows_is_never_left() -> None:
+    empty = entry("/memories/global/empty.md", 0)
+    binary = FileEntry(parse_file_path("/memories/global/blob.md"), "", 10, 0, binary=True)
+    reading = RunReading.start([empty, binary], {}, lambda path: None)
+    reading.viewed("/memories/global/empty.md", "", 1, "(empty file: /memories/global/empty.md)")
+    assert reading.summary() == (1, 0, "")

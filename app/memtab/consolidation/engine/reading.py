@@ -164,7 +164,7 @@ class RunReading:
         for path, read in earlier.items():
             if read.sha256 == digest(path):
                 current[path] = read
-        paths = [str(file.path) for file in files]
+        paths = [str(file.path) for file in files if file.editable]
         if paths and all(path in current and current[path].whole for path in paths):
             current = {}  # every file read: a new round
         resume = {p: r.to_line + 1 for p, r in current.items() if 0 < r.to_line < r.lines}
@@ -192,13 +192,15 @@ class RunReading:
     def viewed(self, path_text: object, text: str | None, offset: int, output: str) -> None:
         """A file's view showed `output` (from line `offset`) of its `text` now."""
         path = _canonical(path_text)
-        last = last_line_shown(output)
-        if path is None or text is None or last is None:
+        if path is None or text is None:
             return
         lines = text.split("\n")
         count = len(lines) - 1 if lines[-1] == "" else len(lines)
+        last = last_line_shown(output)
+        if last is None and count:  # none of its lines shown: no time was left for them
+            return
         self.texts[path] = (text_digest(text), count)
-        self.shown.setdefault(path, []).append((offset, last))
+        self.shown.setdefault(path, []).append((offset, last or 0))
 
     def reads(self) -> dict[str, FileRead]:
         """What runs have read, this one's added: each file read from line 1 as far as the
@@ -222,6 +224,8 @@ class RunReading:
         words = []
         unread = 0
         for file in self.files:
+            if not file.editable:  # no view shows it: nothing a run could leave
+                continue
             read = reads.get(str(file.path))
             if read is None:
                 unread += 1
