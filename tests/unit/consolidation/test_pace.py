@@ -196,12 +196,13 @@ def test_a_link_at_the_memo_s_name_is_never_followed(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "tokens"),
     [
-        ("12\t- Run `make check` before pushing the branch.", 16),
-        ("항상 커밋 전에 테스트를 실행", 14),
+        ("12\t- Run `make check` before pushing the branch.", 14),
+        ("항상 커밋 전에 테스트를 실행", 12),
     ],
 )
-def test_tokens_are_counted_by_script(text: str, tokens: int) -> None:
-    assert estimated_tokens(text) == tokens
+def test_tokens_are_counted_by_script_near_what_the_model_reads(text: str, tokens: int) -> None:
+    # `tokens`: what Qwen2.5-Coder-1.5B's tokenizer counts (llama-server's /tokenize)
+    assert tokens <= estimated_tokens(text) <= tokens * 1.2
 
 
 def test_an_empty_file_is_read_whole_and_one_no_view_shows_is_never_left() -> None:
