@@ -92,7 +92,7 @@ class SlowLlama:
         kept = min(len(self.kept), len(prompt)) if kept is None else kept
         self.kept = prompt
         text, calls = self._next_turn(request.body["messages"])
-        body = openai_completion(text, calls, finish_reason=None)
+        body = openai_completion(text, calls, completion_id=f"chatcmpl-{len(self.took_ms)}")
         read = max((len(prompt) - kept) // 4, 1)
         written = max(len(json.dumps(body["choices"][0]["message"])) // 4, 1)
         if written > request.body["max_tokens"]:  # its limit: cut, as a server cuts it
@@ -176,6 +176,12 @@ def test_a_slow_server_s_run_reads_what_its_time_holds_and_says_what_it_left(
     assert took_ms <= LIMIT_MS * (1 - SAFETY_SHARE)  # within its limit, its margin kept
     assert all(request.body["max_tokens"] < 4096 for request in requests)
     whole = sum(1 for result in shown(requests) if "[Not shown" not in result)
+    print(
+        "DBG",
+        listed,
+        [r[:80] + "..." + r[-120:] for r in shown(requests)],
+        [len(r.body["messages"]) for r in requests],
+    )
     said = f"read {whole or 'none'} of the 7 files; the rest next run: "
     assert summary.startswith(f"no changes made ({said}"), summary
     (run,) = RunsLog(home).runs()

@@ -157,9 +157,9 @@ class RunReading:
         digest: Callable[[str], str | None],
     ) -> RunReading:
         """The files in the order a run reads them: those an earlier run left in part first,
-        then those not read since they last changed, then those read whole (`digest`: a
-        file's text digest now, None when unreadable). Once every file has been read whole,
-        a new round starts from the first."""
+        then those not read since they last changed, smallest first (more are read whole in
+        a run's time), then those read whole (`digest`: a file's text digest now, None when
+        unreadable). Once every file has been read whole, a new round starts."""
         current = {}
         for path, read in earlier.items():
             if read.sha256 == digest(path):
@@ -170,9 +170,11 @@ class RunReading:
         resume = {p: r.to_line + 1 for p, r in current.items() if 0 < r.to_line < r.lines}
         done = {p for p, r in current.items() if r.whole}
 
-        def rank(file: FileEntry) -> int:
+        def rank(file: FileEntry) -> tuple[int, int]:
             path = str(file.path)
-            return 0 if path in resume else 2 if path in done else 1
+            if path in resume:
+                return (0, 0)
+            return (2, 0) if path in done else (1, file.size_bytes)
 
         return cls(sorted(files, key=rank), current, resume, done)
 

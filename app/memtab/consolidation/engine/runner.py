@@ -53,6 +53,7 @@ from memtab.llm.types import (
     Message,
     ToolCall,
     ToolOutcome,
+    ToolResultsMessage,
     ToolSpec,
     Usage,
     UserMessage,
@@ -263,6 +264,7 @@ def run_consolidation(
         message = _fitted_listing(window, system.text, message_listing, in_time)
     changes_of_op: dict[int, list[RecordedChange]] = {}
     calls: dict[int, dict[str, Any]] = {}
+    views: list[tuple[ToolOutcome, object, str | None, int, str]] = []  # path, text, from, shown
 
     reasons: dict[int, str] = {}  # op index → why the consolidator made that change
 
@@ -288,12 +290,12 @@ def run_consolidation(
             text = pace.fitted(text, command, path)
         if resumed and result.success:
             text = f"{resumed}\n{text}"
+        outcome = ToolOutcome(call.id, text, is_error=not result.success)
         if reading is not None and result.success and command == "view":
             offset = (arguments or {}).get("offset")
-            reading.viewed(
-                path, _text_now(store, path), offset if isinstance(offset, int) else 1, text
-            )
-        return ToolOutcome(call.id, text, is_error=not result.success)
+            first = offset if isinstance(offset, int) else 1
+            views.append((outcome, path, _text_now(store, path), first, text))
+        return outcome
 
     logger.info(
         "consolidating workspace %s (%s, %s%s, prompt: %s)",
@@ -335,6 +337,12 @@ def run_consolidation(
         op_calls,
     )
     failure = _failure(loop, pace.speed if pace is not None else None)
+    if reading is not None:  # what the model read: not the results a loop stopped before
+        last = loop.messages[-1] if loop.messages else None
+        unsent = last.results if isinstance(last, ToolResultsMessage) else ()
+        for outcome, path, text, first, shown in views:
+            if not any(outcome is result for result in unsent):
+                reading.viewed(path, text, first, shown)
     # A round of runs the time cuts short: this one's, or one an earlier run left.
     in_round = reading is not None and (
         in_time < len(files)
