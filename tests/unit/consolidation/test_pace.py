@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from memtab.consolidation.engine.pace import (
+    BUSY_SLOWDOWN,
     CALL_TOKENS,
     CHANGE_TOKENS,
     MIN_REPLY_TOKENS,
@@ -51,10 +52,11 @@ def test_a_run_is_given_the_files_it_has_time_to_read() -> None:
     pace = RunPace(300.0, SLOW, now=clock)
     files = [400, 400, 400, 400, 400, 400, 400]  # tokens each
     left = 300 * (1 - SAFETY_SHARE)
-    each = 400 / 10 + CALL_TOKENS / 4
-    after = (CALL_TOKENS + CHANGE_TOKENS) / 4
-    expected = (left - 20 - after) // each  # a 200-token listing read in 20 s
-    assert pace.files_to_read(lambda count: 200, files) == expected == 3
+    read, write = 10 / BUSY_SLOWDOWN, 4 / BUSY_SLOWDOWN  # planned as a busy machine's
+    each = 400 / read + CALL_TOKENS / write
+    after = (CALL_TOKENS + CHANGE_TOKENS) / write
+    expected = (left - 200 / read - after) // each  # a 200-token listing
+    assert pace.files_to_read(lambda count: 200, files) == expected == 1
     assert pace.files_to_read(lambda count: 200, [9000]) == 1  # at least one, read in part
     assert RunPace(300.0, None, now=clock).files_to_read(lambda count: 200, files) == 7
 
@@ -62,7 +64,7 @@ def test_a_run_is_given_the_files_it_has_time_to_read() -> None:
 def test_a_view_is_shown_as_far_as_the_time_left_reads_it_and_says_the_rest_waits() -> None:
     clock = Seconds()
     pace = RunPace(300.0, SLOW, now=clock)
-    clock.now += 220  # 35 s left, less than writing a change takes: no room to read
+    clock.now += 200  # 70 s left, less than writing a change takes: no room to read
     view = "\n".join(f"{n}\t- rule {n}: keep the build green" for n in range(1, 301))
     shown = pace.fitted(view, "view", "/memories/project/big.md")
     assert shown.startswith("[Not shown: this run has no time left to read more on this machine")
@@ -76,7 +78,8 @@ def test_a_view_is_shown_as_far_as_the_time_left_reads_it_and_says_the_rest_wait
     kept = [line for line in shown.split("\n") if line[:1].isdigit()]
     assert 0 < len(kept) < 300 and shown.split("\n")[: len(kept)] == view.split("\n")[: len(kept)]
     assert f"its other {300 - len(kept)} lines are left for the next run" in shown
-    room = (300 * (1 - SAFETY_SHARE) - CHANGE_TOKENS / 4) * 10
+    read, write = 10 / BUSY_SLOWDOWN, 4 / BUSY_SLOWDOWN
+    room = (300 * (1 - SAFETY_SHARE) - CHANGE_TOKENS / write) * read
     assert estimated_tokens("\n".join(kept)) <= room
     assert pace.cut
 
@@ -84,10 +87,11 @@ def test_a_view_is_shown_as_far_as_the_time_left_reads_it_and_says_the_rest_wait
 def test_a_reply_may_write_what_the_time_left_holds_and_none_is_asked_past_it() -> None:
     clock = Seconds()
     pace = RunPace(100.0, SLOW, now=clock)
-    assert pace.reply_cap(100) == (85 - 10) * 4
-    clock.now += 80  # 5 s left
+    read, write = 10 / BUSY_SLOWDOWN, 4 / BUSY_SLOWDOWN
+    assert pace.reply_cap(100) == int((90 - 100 / read) * write)
+    clock.now += 75  # 15 s left
     assert pace.reply_cap(10) == MIN_REPLY_TOKENS
-    assert pace.may_ask(10) is False  # 1 s to read + 6 s to write the least reply
+    assert pace.may_ask(10) is False  # 1.6 s to read + 19.2 s to write the least reply
     assert RunPace(100.0, None, now=clock).may_ask(10**6) is True
 
 
@@ -95,7 +99,11 @@ def test_the_run_s_own_replies_measure_the_server() -> None:
     pace = RunPace(300.0, Speed(100.0, 50.0), now=Seconds())
     pace.pending = 500
     pace.observe(ModelReply("", timings=Timings(400, 40.0, 40, 10.0)))
-    assert pace.speed == SLOW and pace.pending == 0
+    assert pace.measured == SLOW and pace.pending == 0
+    assert pace.speed == Speed(10 / BUSY_SLOWDOWN, 4 / BUSY_SLOWDOWN)  # the slower, busy
+    faster = RunPace(300.0, SLOW, now=Seconds())
+    faster.observe(ModelReply("", timings=Timings(400, 4.0, 40, 1.0)))
+    assert faster.speed == Speed(10 / BUSY_SLOWDOWN, 4 / BUSY_SLOWDOWN)
 
 
 def test_the_loop_stops_before_a_step_it_may_not_ask() -> None:

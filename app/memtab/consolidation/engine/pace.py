@@ -27,8 +27,12 @@ from memtab.llm.types import (
     UserMessage,
 )
 
-SAFETY_SHARE = 0.15
-"""Of the run's limit, kept free for a server slower than it was measured (a busy machine)."""
+SAFETY_SHARE = 0.1
+"""Of the run's limit, kept free: what no plan of a step spends."""
+BUSY_SLOWDOWN = 1.6
+"""How much slower than measured a busy machine may read and write a step: a run plans at
+its speed over this (this shared 2-core machine read 3.4–11 tokens a second within an hour,
+Qwen2.5-Coder-1.5B on one thread, and a step read at 7 took twice as long as planned)."""
 CALL_TOKENS = 48
 """What a reply calling the tool once (a view) writes, about."""
 CHANGE_TOKENS = 160
@@ -99,8 +103,22 @@ class RunPace:
         self.cut = False
 
     @property
-    def speed(self) -> Speed | None:
+    def measured(self) -> Speed | None:
+        """The server's speed: as this run's replies show it, else as last measured."""
         return measured_speed(self.timings, self.known)
+
+    @property
+    def speed(self) -> Speed | None:
+        """The speed the run plans at: the slower, each side, of this run's and the last
+        measured, over `BUSY_SLOWDOWN`."""
+        now = self.measured
+        if now is None:
+            return None
+        known = self.known or now
+        return Speed(
+            min(now.prompt_per_s, known.prompt_per_s) / BUSY_SLOWDOWN,
+            min(now.output_per_s, known.output_per_s) / BUSY_SLOWDOWN,
+        )
 
     def left_s(self) -> float:
         """Seconds left before the run must have ended (its safety share kept)."""

@@ -336,7 +336,7 @@ def run_consolidation(
         provider,
         op_calls,
     )
-    failure = _failure(loop, pace.speed if pace is not None else None)
+    failure = _failure(loop, pace.measured if pace is not None else None)
     if reading is not None:  # what the model read: not the results a loop stopped before
         last = loop.messages[-1] if loop.messages else None
         unsent = last.results if isinstance(last, ToolResultsMessage) else ()
