@@ -354,7 +354,7 @@ def test_a_server_slower_than_measured_fails_the_run_saying_its_speed(
 ) -> None:
     wire = Wire("openai", fake_model_server)
     seed(store)
-    remember_speed(wire.settings().base_url or "", "gpt-test", Speed(1000.0, 400.0))
+    remember_speed(wire.settings().base_url or "", "gpt-test", Speed(100_000.0, 40_000.0))
     fake_model_server.props = {"default_generation_settings": {"n_ctx": 32768}}
     wire.reply("No changes needed.", delay=5.0)  # a machine busier than when measured
     service = wire.service(home, limits=RunLimits(timeout_s=0.5))
@@ -363,5 +363,5 @@ def test_a_server_slower_than_measured_fails_the_run_saying_its_speed(
         service.run(WS, trigger="manual")
 
     assert str(failed.value).endswith(
-        "; the model server here reads about 1000 tokens a second and writes 400.0"
+        "; the model server here reads about 100000 tokens a second and writes 40000.0"
     )

@@ -33,8 +33,9 @@ BUSY_SLOWDOWN = 1.6
 """How much slower than measured a busy machine may read and write a step: a run plans at
 its speed over this (this shared 2-core machine read 3.4–11 tokens a second within an hour,
 Qwen2.5-Coder-1.5B on one thread, and a step read at 7 took twice as long as planned)."""
-CALL_TOKENS = 48
-"""What a reply calling the tool once (a view) writes, about."""
+CALL_TOKENS = 64
+"""What a reply calling the tool once (a view) writes, about (Qwen2.5-Coder-1.5B's view
+calls, written as indented JSON: 41–52 tokens)."""
 CHANGE_TOKENS = 160
 """What a reply making one change (a `str_replace` of a line or two) writes, about: time
 kept for it after the reading."""
@@ -212,20 +213,19 @@ class Paced(ProviderWrapper):
         self._configured = configured if isinstance(configured, int) else None
         self._sent = 0
 
-    def new_tokens(self, system: str, messages: list[Message]) -> int:
-        """What a request of `messages` adds that the server has not read, about."""
-        fresh = messages[self._sent :] if self._sent else messages
-        text = " ".join(_message_text(message) for message in fresh)
-        return estimated_tokens(text if self._sent else f"{system} {text}")
+    def new_tokens(self, messages: list[Message]) -> int:
+        """What a request of `messages` adds that the server has not read, about (the
+        instructions, the same each run, it keeps from the last: as `files_to_read`)."""
+        return estimated_tokens(" ".join(_message_text(m) for m in messages[self._sent :]))
 
     def may_ask(self, messages: list[Message]) -> bool:
         """The tool loop's question before each step (`run_tool_loop`'s `may_ask`)."""
-        return self.pace.may_ask(self.new_tokens("", messages) if self._sent else 0)
+        return self.pace.may_ask(self.new_tokens(messages))
 
     def complete(
         self, system: str, messages: list[Message], tools: list[ToolSpec], *, cancel: Cancel = None
     ) -> ModelReply:
-        cap = self.pace.reply_cap(self.new_tokens(system, messages))
+        cap = self.pace.reply_cap(self.new_tokens(messages))
         if cap is not None and self._configured is not None:
             self._sender.max_tokens = min(self._configured, cap)
         self._sent = len(messages)
