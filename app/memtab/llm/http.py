@@ -24,6 +24,7 @@ import httpx2
 
 from memtab.fs.jsonfile import MAX_DEPTH, JsonError, parse_json
 from memtab.llm.endpoints import base_url_problem, display_url, is_loopback_host
+from memtab.llm.speed import timings_of
 from memtab.llm.types import (
     Cancel,
     Message,
@@ -540,7 +541,7 @@ class HttpChatProvider(ABC):
         output_key: str,
     ) -> ModelReply:
         """The neutral reply from what both wire formats send: calls as `(id, name, arguments)`,
-        usage and model read loosely."""
+        usage, model and timings read loosely."""
         reply_id = as_text(payload.get("id"))
         usage = payload.get("usage")
         usage = usage if isinstance(usage, dict) else {}
@@ -555,6 +556,7 @@ class HttpChatProvider(ABC):
                 as_token_count(usage.get(output_key)),
             ),
             served_model=as_text(payload.get("model")) or None,
+            timings=timings_of(payload),
         )
 
     def error(self, kind: ProviderErrorKind, detail: str) -> ProviderError:

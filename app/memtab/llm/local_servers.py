@@ -17,6 +17,8 @@ from memtab.fs.jsonfile import parse_json
 from memtab.fs.records import NotWritten, Record, computed
 from memtab.llm.endpoints import is_loopback_host
 from memtab.llm.settings import ProviderSettings
+from memtab.llm.speed import timings_of
+from memtab.llm.types import Timings
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_TIMEOUT_S = 0.6
@@ -294,6 +296,41 @@ def _vllm_context(host: str, port: int, model: str, timeout: float) -> ServedCon
                     raise_hint="start vLLM with a larger --max-model-len",
                 )
     return None
+
+
+PROBE_PROMPT = (
+    "Memory notes of a software project, kept between sessions. Tests run with pytest from the "
+    "repository root; the linter is ruff; releases are tagged by the maintainer after review. "
+    "Name one tool these notes mention."
+)
+PROBE_OUTPUT_TOKENS = 8
+PROBE_MOST_S = 20.0
+
+
+def probe_speed(
+    base_url: str, model: str, *, nonce: int, timeout: float = PROBE_MOST_S
+) -> Timings | None:
+    """How long Ollama on this machine takes to read a short prompt and write a few tokens of
+    `model` (its OpenAI-compatible replies say no timings; its own API does): `nonce` starts
+    the prompt, so that no cached prompt is measured. None for another server, a remote one,
+    or no answer within 3 × `timeout`. Blocking: off the GUI thread."""
+    parts = urlsplit(base_url)
+    if parts.scheme != "http" or not parts.hostname or not is_loopback_host(parts.hostname):
+        return None
+    try:
+        port = parts.port or 80
+    except ValueError:
+        return None
+    if _ollama_context(parts.hostname, port, model, DEFAULT_TIMEOUT_S) is None:
+        return None
+    body = {
+        "model": model,
+        "prompt": f"{nonce}. {PROBE_PROMPT}",
+        "stream": False,
+        "options": {"num_predict": PROBE_OUTPUT_TOKENS, "temperature": 0},
+    }
+    answer = _get_json(parts.hostname, port, "/api/generate", timeout, body=body)
+    return timings_of(answer) if isinstance(answer, dict) else None
 
 
 def _get_json(

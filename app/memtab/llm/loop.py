@@ -32,9 +32,11 @@ from memtab.redact import redact_json, redact_outgoing
 
 logger = logging.getLogger(__name__)
 
-StopReason = Literal["final", "max_steps", "timeout", "cancelled", "error"]
+StopReason = Literal["final", "max_steps", "spent", "timeout", "cancelled", "error"]
 ToolExecutor = Callable[[ToolCall], ToolOutcome]
 StepCallback = Callable[[int, str], None]
+MayAsk = Callable[[list[Message]], bool]
+"""Whether the time left holds another request of the conversation so far."""
 
 CUT_REPLY = (
     "Your reply was cut off at its length limit before it ended, so nothing in it was "
@@ -137,12 +139,14 @@ def run_tool_loop(
     on_step: StepCallback | None = None,
     timeout_hint: str = "",
     run_limit_s: float | None = None,
+    may_ask: MayAsk | None = None,
 ) -> LoopResult:
     """Run the model with tools until it answers without tool calls or a bound is hit: each step
     asks once and answers every call of the reply (bad calls, and a tool's exception, as error
     results); a reply cut at its length limit is asked again once (`CUT_REPLY`). `timeout_s` bounds
     the run (`run_limit_s`: the whole run's, when this is its rest; `timeout_hint` says what raises
-    it). Never raises ProviderError (see `LoopResult.error`)."""
+    it); `may_ask` False before a step ends the loop there ("spent": what was done stands). Never
+    raises ProviderError (see `LoopResult.error`)."""
     if max_steps < 1:
         raise ValueError(f"max_steps must be at least 1, got {max_steps}")
     tool_names = {tool.name for tool in tools}
@@ -160,6 +164,10 @@ def run_tool_loop(
             if result.steps >= max_steps:
                 result.stop_reason = "max_steps"
                 result.detail = f"stopped after {max_steps} steps without a final answer"
+                return result
+            if may_ask is not None and not may_ask(result.messages):
+                result.stop_reason = "spent"
+                result.detail = f"stopped after {result.steps} steps: no time left for another"
                 return result
             result.steps += 1
             _report(

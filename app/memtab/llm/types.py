@@ -81,6 +81,18 @@ class Usage:
         self.output_tokens += other.output_tokens
 
 
+@dataclass(frozen=True)
+class Timings:
+    """What a server says one reply took (`llm.speed`): the prompt tokens it read (those it
+    had not kept from an earlier request) in `prompt_s` seconds, the tokens it wrote in
+    `output_s`."""
+
+    prompt_tokens: int
+    prompt_s: float
+    output_tokens: int
+    output_s: float
+
+
 CUT_STOP_REASONS = frozenset({"length", "max_tokens"})
 """Why a reply stopped when it hit its length limit: OpenAI-compatible servers'
 `finish_reason`, Anthropic's `stop_reason`."""
@@ -89,8 +101,9 @@ CUT_STOP_REASONS = frozenset({"length", "max_tokens"})
 @dataclass(frozen=True)
 class ModelReply:
     """One model turn: its text, the tool calls it asks for, why it stopped, token usage,
-    and the model the server says answered (when it says). `calls_from_text`: the calls
-    were read from the text (the model wrote them instead of making them)."""
+    and the model the server says answered and how long it took (when it says).
+    `calls_from_text`: the calls were read from the text (the model wrote them instead of
+    making them)."""
 
     text: str
     tool_calls: tuple[ToolCall, ...] = ()
@@ -98,6 +111,7 @@ class ModelReply:
     usage: Usage = field(default_factory=Usage)
     served_model: str | None = None
     calls_from_text: bool = False
+    timings: Timings | None = None
 
     @property
     def cut(self) -> bool:

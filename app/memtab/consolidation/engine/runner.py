@@ -10,12 +10,20 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
 from memtab.consolidation.declined import DeclinedMatcher
+from memtab.consolidation.engine.pace import (
+    Paced,
+    estimated_tokens,
+    file_tokens,
+    pace_of,
+    remember_run_speed,
+)
 from memtab.consolidation.engine.prompts import (
     listed_files,
     load_system_prompt,
     reminder_prompt,
     run_message,
 )
+from memtab.consolidation.engine.reading import ReadingPlace, RunReading, text_digest
 from memtab.consolidation.engine.window import ContextWindow, FitToContext
 from memtab.consolidation.errors import FailureKind, RunCancelledError, RunFailedError
 from memtab.consolidation.guard import (
@@ -29,6 +37,7 @@ from memtab.consolidation.offline.provider import REASON_ARGUMENT
 from memtab.consolidation.records import join_words
 from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import plural
+from memtab.llm.local_servers import ServedContext, served_context
 from memtab.llm.loop import (
     DEFAULT_MAX_STEPS,
     DEFAULT_TIMEOUT_S,
@@ -37,12 +46,14 @@ from memtab.llm.loop import (
     StepCallback,
     run_tool_loop,
 )
+from memtab.llm.speed import Speed
 from memtab.llm.types import (
     OFFLINE_PROVIDER,
     ChatProvider,
     Message,
     ToolCall,
     ToolOutcome,
+    ToolResultsMessage,
     ToolSpec,
     Usage,
     UserMessage,
@@ -54,7 +65,7 @@ from memtab.store.history.describe import OpTexts, describe_ops, op_texts, op_un
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.records import RunOp
 from memtab.store.home import Home
-from memtab.store.paths import SHARED_SCOPES, PathError, Scope
+from memtab.store.paths import SHARED_SCOPES, PathError, Scope, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import TOOL_DESCRIPTION, TOOL_NAME, ToolRequest, tool_input_schema
 from memtab.store.scopes.tool_args import CreateArgs, InsertArgs, StrReplaceArgs
@@ -202,6 +213,7 @@ def run_consolidation(
     """Run the consolidator over the store's workspace, project (if any) and global scopes — or
     `scopes` alone (a run of one scope, docs/formats.md §9.8: `guard.run_scopes`)."""
     limits = limits or RunLimits()
+    started = time.monotonic()
     model = provider.name != OFFLINE_PROVIDER
     guard = ConsolidationGuard(
         store,
@@ -218,6 +230,15 @@ def run_consolidation(
         guard.rails = ConsolidationRails(store, guard.scopes, system.text).refusal
     # The offline consolidator reads the files as data, never this message's listing.
     files = listed_files(store, guard.scopes) if model else []
+    served = _served(provider) if model else None
+    window = ContextWindow.of(provider, served) if model else None
+    pace = pace_of(provider, limits.timeout_s, served, clock) if model else None
+    place = reading = None
+    if pace is not None and store.workspace is not None:  # where earlier runs left off first
+        place = ReadingPlace((prompt_home or store.home).root, store.workspace.id, guard.scopes)
+        reading = RunReading.start(files, place.earlier(), lambda path: _digest(store, path))
+        files = reading.files
+    in_time = len(files)
 
     def message_listing(count: int) -> str:
         return run_message(
@@ -230,21 +251,30 @@ def run_consolidation(
             declined=[op.description for op in declined.in_force()] if declined else (),
             scopes=guard.scopes,
             unlisted=len(files) - count,
+            next_run=count >= in_time,
         )
 
-    message = message_listing(len(files))
-    window = ContextWindow.of(provider) if model else None
+    if pace is not None:  # as many files as the run has time to read
+        in_time = pace.files_to_read(
+            lambda count: estimated_tokens(message_listing(count)),
+            [file_tokens(file.size_bytes) for file in files],
+        )
+    message = message_listing(in_time)
     if window is not None:
-        message = _fitted_listing(window, system.text, message_listing, len(files))
+        message = _fitted_listing(window, system.text, message_listing, in_time)
     changes_of_op: dict[int, list[RecordedChange]] = {}
     calls: dict[int, dict[str, Any]] = {}
+    views: list[tuple[ToolOutcome, object, str | None, int, str]] = []  # path, text, from, shown
 
     reasons: dict[int, str] = {}  # op index → why the consolidator made that change
 
     def execute(call: ToolCall) -> ToolOutcome:
         ops_before = len(guard.ops)
+        arguments, resumed = (
+            reading.viewing(call.arguments or {}) if reading else (call.arguments, "")
+        )
         with store.collecting_changes() as changes:
-            result = guard.execute(call.arguments)
+            result = guard.execute(arguments)
         if len(guard.ops) > ops_before:  # a mutation attempt: remember what it made
             changes_of_op[ops_before] = list(changes)
             calls[ops_before] = dict(call.arguments or {})
@@ -252,9 +282,20 @@ def run_consolidation(
         if isinstance(reason, str) and reason.strip() and len(guard.ops) == ops_before + 1:
             reasons[ops_before] = " ".join(reason.split())
         text = result.text
+        command = (arguments or {}).get("command")
+        path = (arguments or {}).get("path")
         if window is not None:  # a result that does not fit is cut, saying where to read on
-            text = window.fitted(text, (call.arguments or {}).get("command"))
-        return ToolOutcome(call.id, text, is_error=not result.success)
+            text = window.fitted(text, command)
+        if pace is not None:  # and one the run has no time to read, saying what is left
+            text = pace.fitted(text, command, path)
+        if resumed and result.success:
+            text = f"{resumed}\n{text}"
+        outcome = ToolOutcome(call.id, text, is_error=not result.success)
+        if reading is not None and result.success and command == "view":
+            offset = (arguments or {}).get("offset")
+            first = offset if isinstance(offset, int) else 1
+            views.append((outcome, path, _text_now(store, path), first, text))
+        return outcome
 
     logger.info(
         "consolidating workspace %s (%s, %s%s, prompt: %s)",
@@ -264,11 +305,12 @@ def run_consolidation(
         ", dry run" if dry_run else "",
         system.source,
     )
-    started = time.monotonic()
+    outgoing = _outgoing(provider, model, window)
+    paced = Paced(outgoing, provider, pace) if pace is not None else None
 
     def ask(messages: list[Message], max_steps: int) -> LoopResult:
         return run_tool_loop(
-            _outgoing(provider, model, window),
+            paced or outgoing,
             system.text,
             messages,
             [memory_tool_spec()],
@@ -278,6 +320,7 @@ def run_consolidation(
             cancel=cancel,
             on_step=on_step,
             timeout_hint=RUN_LIMIT_HINT,
+            may_ask=paced.may_ask if paced is not None else None,
         )
 
     loop = ask([UserMessage(message)], limits.max_steps)
@@ -293,7 +336,24 @@ def run_consolidation(
         provider,
         op_calls,
     )
-    failure = _failure(loop)
+    failure = _failure(loop, pace.measured if pace is not None else None)
+    if reading is not None:  # what the model read: not the results a loop stopped before
+        last = loop.messages[-1] if loop.messages else None
+        unsent = last.results if isinstance(last, ToolResultsMessage) else ()
+        for outcome, path, text, first, shown in views:
+            if not any(outcome is result for result in unsent):
+                reading.viewed(path, text, first, shown)
+    # A round of runs the time cuts short: this one's, or one an earlier run left.
+    in_round = reading is not None and (
+        in_time < len(files)
+        or (pace is not None and pace.cut)
+        or loop.stop_reason == "spent"
+        or bool(reading.earlier)
+    )
+    if pace is not None:  # what the run measured and where it left off, whatever ended it
+        remember_run_speed(provider, pace, clock)
+        if place is not None and reading is not None and in_round and not dry_run:
+            place.keep(reading.reads())
     if failure is not None:
         if isinstance(failure, RunCancelledError):  # the user asked: not a problem
             logger.info("consolidation run cancelled at step %d", loop.steps)
@@ -302,7 +362,10 @@ def run_consolidation(
         return RunResult(None, ops, loop, failure, run_ops, op_calls, system.text)
     if model:
         read = sum(1 for file in files if str(file.path) in guard.read_paths)
-        summary = tools_summary(store.home, run_ops, read, len(files))
+        earlier, left = 0, ""
+        if reading is not None and in_round:
+            read, earlier, left = reading.summary()
+        summary = tools_summary(store.home, run_ops, read, len(files), earlier=earlier, left=left)
         if loop.stop_reason == "max_steps":
             summary = f"Stopped after {limits.max_steps} steps: {summary}"
         if window is not None and window.said():  # what the model was not shown is said
@@ -329,11 +392,32 @@ def _outgoing(provider: ChatProvider, model: bool, window: ContextWindow | None)
     return FitToContext(Redacted(provider), window)
 
 
+def _served(provider: ChatProvider) -> ServedContext | None:
+    """What the server of `provider` serves, when it is on this machine and says."""
+    base_url = getattr(provider, "base_url", None)
+    return served_context(base_url, provider.model) if isinstance(base_url, str) else None
+
+
+def _text_now(store: MemoryStore, path: object) -> str | None:
+    """The text of the memory file at `path` now (None: no readable file there)."""
+    if not isinstance(path, str):
+        return None
+    try:
+        return store.read_text(parse_file_path(path))
+    except (MemoryStoreError, PathError, OSError):
+        return None
+
+
+def _digest(store: MemoryStore, path: str) -> str | None:
+    text = _text_now(store, path)
+    return text_digest(text) if text is not None else None
+
+
 def _fitted_listing(
     window: ContextWindow, system: str, message_of: Callable[[int], str], files: int
 ) -> str:
-    """The run's first message listing as many of the `files` as its context holds (the
-    rest said), the window told what it takes."""
+    """The run's first message listing as many of the first `files` as its context holds
+    (the rest said), the window told what it takes."""
 
     def size(count: int) -> int:
         return window.measure(system, [UserMessage(message_of(count))], [memory_tool_spec()])
@@ -385,22 +469,42 @@ def _with_units(
     return tuple(op.replaced(unit=unit) for op, unit in zip(run_ops, units, strict=True))
 
 
-def _failure(loop: LoopResult) -> RunFailedError | None:
+def _failure(loop: LoopResult, speed: Speed | None) -> RunFailedError | None:
     if loop.stop_reason == "cancelled":
         return RunCancelledError()
     if loop.stop_reason == "timeout":
-        return RunFailedError("timeout", f"the consolidation run {loop.detail}")
+        measured = (
+            f"; the model server here reads about {speed.prompt_per_s:.0f} tokens a second "
+            f"and writes {speed.output_per_s:.1f}"
+            if speed is not None
+            else ""
+        )
+        return RunFailedError("timeout", f"the consolidation run {loop.detail}{measured}")
     if loop.stop_reason == "error":
         error = loop.error
         kind: FailureKind = "config" if error is not None and error.kind == "config" else "error"
         return RunFailedError(kind, error.message if error is not None else loop.detail)
-    return None  # "final", or "max_steps": its changes happened and are journaled
+    return None  # "final", "max_steps" or "spent": its changes happened and are journaled
 
 
-def tools_summary(home: Home, run_ops: Sequence[RunOp], read: int, listed: int) -> str:
+def tools_summary(
+    home: Home,
+    run_ops: Sequence[RunOp],
+    read: int,
+    listed: int,
+    *,
+    earlier: int = 0,
+    left: str = "",
+) -> str:
     """What a model's run did, from its tools alone: the changes made (a merge's edit and
     delete said as one), the changes refused and why the first was, and — when it
-    changed nothing — how many of the `listed` files it `read`."""
+    changed nothing, or its time ran out first — how many of the `listed` files it `read`
+    (`earlier`: read whole by earlier runs of its round) and what it `left` for the next."""
+    reading = f"read {'none' if read == 0 else read} of the {plural(listed, 'file')}"
+    if earlier:
+        reading += f", {earlier} in earlier runs"
+    if left:
+        reading += f"; the rest next run: {left}"
     _texts, units, words = described(home, run_ops)
     grouped: dict[object, list[int]] = {}
     for index, op in enumerate(run_ops):
@@ -412,12 +516,11 @@ def tools_summary(home: Home, run_ops: Sequence[RunOp], read: int, listed: int) 
         deletes = [words[index] for index in indexes if run_ops[index].command == "delete"]
         phrases.append(join_words(deletes or [words[index] for index in indexes]))
     if phrases:
-        parts = [join_words(phrases)]
-    elif read == listed:
-        parts = [NO_CHANGES_SUMMARY]
+        parts = [join_words(phrases), *([reading] if left or earlier else [])]
+    elif read + earlier == listed and not left:
+        parts = [f"{NO_CHANGES_SUMMARY} ({reading})" if earlier else NO_CHANGES_SUMMARY]
     else:
-        files = "none" if read == 0 else str(read)
-        parts = [f"no changes made (read {files} of the {plural(listed, 'file')})"]
+        parts = [f"no changes made ({reading})"]
     refused = [op for op in run_ops if not op.applied and op.note != DRY_RUN_NOTE]
     if refused:
         why = f" (the first: {refused[0].note.rstrip('.')})" if refused[0].note else ""

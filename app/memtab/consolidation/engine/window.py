@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from memtab.humanize import plural
-from memtab.llm.local_servers import context_tokens
+from memtab.llm.local_servers import ServedContext
 from memtab.llm.settings_model import CONSOLIDATION_JOB
 from memtab.llm.types import (
     Cancel,
@@ -68,14 +68,12 @@ class ContextWindow:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
-    def of(cls, provider: ChatProvider) -> ContextWindow | None:
-        """The window of `provider`'s server when one on this machine says its context."""
-        base_url = getattr(provider, "base_url", None)
-        if not isinstance(base_url, str):
+    def of(cls, provider: ChatProvider, served: ServedContext | None) -> ContextWindow | None:
+        """The window of `provider`'s server when it is one on this machine that says its
+        context (`served`, `llm.local_servers.served_context`)."""
+        if served is None:
             return None
-        tokens = context_tokens(base_url, provider.model)
-        if tokens is None:
-            return None
+        tokens = served.tokens
         reply = min(getattr(provider, "max_tokens", CONSOLIDATION_JOB.max_tokens), tokens // 4)
         return cls(tokens, (tokens - reply) * CHARS_PER_TOKEN, request_size(provider))
 

@@ -1,0 +1,267 @@
+"""A run sized to its time on a model server on this machine (docs/formats.md §9.1, "Time"):
+from the server's measured speed (`llm.speed`) and the time left, how many files the run is
+given, how much of each tool result the model is shown, how long each reply may be and
+whether another request fits — so that the run ends within its limit with what it did and
+what it left for the next run, not with a timeout."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from memtab.fs.clock import Clock
+from memtab.humanize import plural
+from memtab.llm.local_servers import PROBE_MOST_S, ServedContext, probe_speed
+from memtab.llm.settings_model import is_local
+from memtab.llm.speed import Speed, known_speed, measured_speed, remember_speed
+from memtab.llm.types import (
+    AssistantMessage,
+    Cancel,
+    ChatProvider,
+    Message,
+    ModelReply,
+    ProviderWrapper,
+    Timings,
+    ToolSpec,
+    UserMessage,
+)
+
+SAFETY_SHARE = 0.1
+"""Of the run's limit, kept free: what no plan of a step spends."""
+BUSY_SLOWDOWN = 1.6
+"""How much slower than measured a busy machine may read and write a step: a run plans at
+its speed over this (this shared 2-core machine read 3.4–11 tokens a second within an hour,
+Qwen2.5-Coder-1.5B on one thread, and a step read at 7 took twice as long as planned)."""
+CALL_TOKENS = 64
+"""What a reply calling the tool once (a view) writes, about (Qwen2.5-Coder-1.5B's view
+calls, written as indented JSON: 41–52 tokens)."""
+CHANGE_TOKENS = 160
+"""What a reply making one change (a `str_replace` of a line or two) writes, about: time
+kept for it after the reading."""
+MIN_REPLY_TOKENS = CALL_TOKENS  # a call cut short is asked again: no time gained
+MIN_RESULT_TOKENS = 64
+"""Less room than this for a result shows none of it."""
+ASCII_PER_TOKEN = 3.0
+OTHER_PER_TOKEN = 1.0
+BYTES_PER_TOKEN = 2.9
+"""Characters (ASCII, other) and bytes of a file's view a token holds, about: Qwen2.5's
+tokenizer on the three fixture stores' views, their line numbers counted (28,745 tokens;
+English Markdown 3.0 characters a token, Hangul 1.0, JSON 2.1–2.7)."""
+PROBE_AGAIN_MS = 24 * 3600 * 1000
+"""How long an Ollama model's probed speed holds (its replies say none to refresh it)."""
+OLLAMA = "Ollama"
+NO_TIME = (
+    "[Not shown: this run has no time left to read more on this machine (its limit is "
+    "{limit:g} s); {what} left for the next run. Make the changes you have found, then reply "
+    "with your one-line summary.]"
+)
+
+
+def estimated_tokens(text: str) -> int:
+    """The tokens a model reads in `text`, about."""
+    other = sum(1 for character in text if ord(character) > 127)
+    return math.ceil((len(text) - other) / ASCII_PER_TOKEN + other / OTHER_PER_TOKEN)
+
+
+def file_tokens(size_bytes: int) -> int:
+    """The tokens a view of a file of `size_bytes` shows, about."""
+    return math.ceil(size_bytes / BYTES_PER_TOKEN)
+
+
+def _message_text(message: Message) -> str:
+    if isinstance(message, UserMessage):
+        return message.text
+    if isinstance(message, AssistantMessage):
+        calls = (
+            f"{call.name} {call.raw_arguments or call.arguments}" for call in message.tool_calls
+        )
+        return " ".join((message.text, *calls))
+    return " ".join(result.content for result in message.results)
+
+
+class RunPace:
+    """The time of one run (`limit_s`, from now), spent at the speed its server was measured
+    at (`known`, then this run's own replies). Without a speed it sizes nothing."""
+
+    def __init__(
+        self,
+        limit_s: float,
+        known: Speed | None,
+        *,
+        now: Callable[[], float],
+        started: float | None = None,
+    ) -> None:
+        """`now`: the run's clock in seconds; `started`: when the run began by it (None: now)."""
+        self.limit_s = limit_s
+        self.known = known
+        self._now = now
+        begun = now() if started is None else started
+        self._deadline = begun + limit_s * (1 - SAFETY_SHARE)
+        self.timings: list[Timings] = []
+        self.pending = 0
+        """Tokens the next request adds that the server has not read (this step's results)."""
+        self.cut = False
+
+    @property
+    def measured(self) -> Speed | None:
+        """The server's speed: as this run's replies show it, else as last measured."""
+        return measured_speed(self.timings, self.known)
+
+    @property
+    def speed(self) -> Speed | None:
+        """The speed the run plans at: the slower, each side, of this run's and the last
+        measured, over `BUSY_SLOWDOWN`."""
+        now = self.measured
+        if now is None:
+            return None
+        known = self.known or now
+        return Speed(
+            min(now.prompt_per_s, known.prompt_per_s) / BUSY_SLOWDOWN,
+            min(now.output_per_s, known.output_per_s) / BUSY_SLOWDOWN,
+        )
+
+    def left_s(self) -> float:
+        """Seconds left before the run must have ended (its safety share kept)."""
+        return self._deadline - self._now()
+
+    def observe(self, reply: ModelReply) -> None:
+        """A reply came: what it took measures the server; nothing of this step is pending."""
+        if reply.timings is not None:
+            self.timings.append(reply.timings)
+        self.pending = 0
+
+    def files_to_read(self, first_request: Callable[[int], int], file_tokens: Sequence[int]) -> int:
+        """How many of the files, in order, the run can read in its time: its first request
+        listing them (`first_request(count)` tokens: the instructions, the same each run, a
+        server keeps from the last), a view of each and one change after. At least one file;
+        all of them when the speed is not known."""
+        speed = self.speed
+        if speed is None or not file_tokens:
+            return len(file_tokens)
+        reading = [0.0]
+        for tokens in file_tokens:
+            reading.append(reading[-1] + speed.seconds(tokens, CALL_TOKENS))
+        after = speed.seconds(0, CALL_TOKENS + CHANGE_TOKENS)
+        left = self.left_s()
+
+        def fits(count: int) -> bool:
+            return speed.seconds(first_request(count), 0) + reading[count] + after <= left
+
+        low, high = 1, len(file_tokens)  # the most that fit: the cost grows with the count
+        while low < high:
+            middle = (low + high + 1) // 2
+            low, high = (middle, high) if fits(middle) else (low, middle - 1)
+        return low
+
+    def may_ask(self, prompt_tokens: int) -> bool:
+        """Whether a request of `prompt_tokens` new tokens gets a reply in the time left."""
+        speed = self.speed
+        return speed is None or speed.seconds(prompt_tokens, MIN_REPLY_TOKENS) <= self.left_s()
+
+    def reply_cap(self, prompt_tokens: int) -> int | None:
+        """The most tokens the reply to a request of `prompt_tokens` new tokens may write in
+        the time left (None: no speed known)."""
+        speed = self.speed
+        if speed is None:
+            return None
+        writing_s = self.left_s() - speed.seconds(prompt_tokens, 0)
+        return max(int(writing_s * speed.output_per_s), MIN_REPLY_TOKENS)
+
+    def fitted(self, output: str, command: object, path: object) -> str:
+        """A tool result as the model is shown it: a view whole when the time left reads it
+        and still leaves time for a change, else cut at a line, saying that the rest is left
+        for the next run."""
+        speed = self.speed
+        tokens = estimated_tokens(output)
+        if speed is None or command != "view":  # a change's answer is short, and always shown
+            self.pending += tokens
+            return output
+        reading_s = self.left_s() - speed.seconds(0, CHANGE_TOKENS)
+        room = int(reading_s * speed.prompt_per_s) - self.pending
+        if tokens <= room:
+            self.pending += tokens
+            return output
+        self.cut = True
+        lines = output.split("\n")
+        kept: list[str] = []
+        used = 0
+        for line in lines:
+            cost = estimated_tokens(line) + 1
+            if used + cost > room - MIN_RESULT_TOKENS:
+                break
+            kept.append(line)
+            used += cost
+        if not kept:
+            what = f"{path} is" if isinstance(path, str) else "it is"
+        else:
+            what = f"its other {plural(len(lines) - len(kept), 'line')} are"
+        note = NO_TIME.format(limit=self.limit_s, what=what)
+        self.pending += used + estimated_tokens(note)
+        return "\n".join([*kept, note])
+
+
+class Paced(ProviderWrapper):
+    """Each request of a run given the reply limit its time holds (`RunPace.reply_cap`), set
+    on the provider that sends it when it has one; each reply measures the server."""
+
+    def __init__(self, provider: ChatProvider, sender: Any, pace: RunPace) -> None:
+        super().__init__(provider)
+        self.pace = pace
+        self._sender = sender
+        configured = getattr(sender, "max_tokens", None)
+        self._configured = configured if isinstance(configured, int) else None
+        self._sent = 0
+
+    def new_tokens(self, messages: list[Message]) -> int:
+        """What a request of `messages` adds that the server has not read, about (the
+        instructions, the same each run, it keeps from the last: as `files_to_read`)."""
+        return estimated_tokens(" ".join(_message_text(m) for m in messages[self._sent :]))
+
+    def may_ask(self, messages: list[Message]) -> bool:
+        """The tool loop's question before each step (`run_tool_loop`'s `may_ask`)."""
+        return self.pace.may_ask(self.new_tokens(messages))
+
+    def complete(
+        self, system: str, messages: list[Message], tools: list[ToolSpec], *, cancel: Cancel = None
+    ) -> ModelReply:
+        cap = self.pace.reply_cap(self.new_tokens(messages))
+        if cap is not None and self._configured is not None:
+            self._sender.max_tokens = min(self._configured, cap)
+        self._sent = len(messages)
+        reply = self.provider.complete(system, messages, tools, cancel=cancel)
+        self.pace.observe(reply)
+        return reply
+
+
+def pace_of(
+    provider: ChatProvider, limit_s: float, served: ServedContext | None, clock: Clock
+) -> RunPace | None:
+    """The pace of a run on `provider` starting now, when its server is on this machine (a
+    cloud model is not sized): at the speed last measured there, or Ollama's probed now when
+    none is known of the last day (`llm.local_servers.probe_speed`). Its time is `clock`'s,
+    the run's (a test's drives it)."""
+    started = clock() / 1000
+    base_url = getattr(provider, "base_url", None)
+    if not isinstance(base_url, str) or not is_local(base_url):
+        return None
+    kept = known_speed(base_url, provider.model)
+    known = Speed(kept.prompt_per_s, kept.output_per_s) if kept is not None else None
+    fresh = kept is not None and clock() - kept.measured_at < PROBE_AGAIN_MS
+    if served is not None and served.server == OLLAMA and not fresh:
+        timings = probe_speed(
+            base_url, provider.model, nonce=clock(), timeout=min(limit_s / 20, PROBE_MOST_S)
+        )
+        probed = measured_speed([timings]) if timings is not None else None
+        if probed is not None:
+            known = probed
+            remember_speed(base_url, provider.model, probed, at_ms=clock())
+    return RunPace(limit_s, known, now=lambda: clock() / 1000, started=started)
+
+
+def remember_run_speed(provider: ChatProvider, pace: RunPace, clock: Clock) -> None:
+    """Keep what the run's replies measured of its server, when they measured anything."""
+    base_url = getattr(provider, "base_url", None)
+    speed = measured_speed(pace.timings, pace.known) if pace.timings else None
+    if isinstance(base_url, str) and speed is not None:
+        remember_speed(base_url, provider.model, speed, at_ms=clock())
