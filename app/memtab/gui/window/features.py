@@ -286,6 +286,7 @@ def build_history(window: MainWindow) -> HistoryHub:
     )
     window.status_bar.insert_permanent_first(history.recording_note)
     window.part(FOOTER).runs_dialog_requested.connect(history.show_runs)
+    history.trace_requested.connect(window.show_trace)  # Runs…' Open trace
     window.part(CONSOLIDATION).run_logged.connect(history.run_ended)  # Edit → Undo takes it back
     file_actions = window.part(FILE_ACTIONS)
     file_actions.history_requested.connect(history.show_history)
