@@ -2,7 +2,7 @@
 at 683 px: after Discard in "Unsaved changes" — a typed character or the file deleted from a
 shell, Alt+D or a click — every shortcut was dead until Tab or a click (the keyboard in the
 window's tab bar); after Runs… opened a file beside a terminal and closed, the same; at
-683 px Ctrl+Shift+F typed into a search field the editor hid."""
+683 px Ctrl+Shift+F typed into a search field the editor hid. Runs… opens a run's trace."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 from gui.keyboard.walked import walked
 
-pytestmark = pytest.mark.slow  # slow: five windows on a fresh Xvfb, keys typed (~10 s of CPU)
+pytestmark = pytest.mark.slow  # slow: seven windows on a fresh Xvfb, keys typed (~15 s of CPU)
 
 Seen = dict[str, dict[str, Any]]
 TEXT = "belowEditorSplitter > Memory file content"
@@ -22,7 +22,15 @@ TREE = "memoryTreePane > Memory files"
 @pytest.fixture(scope="module")
 def seen() -> Seen:
     return walked(
-        ["discards", "discards_narrow", "runs_closed", "runs_closed_narrow", "search_narrow"]
+        [
+            "discards",
+            "discards_narrow",
+            "runs_closed",
+            "runs_closed_narrow",
+            "search_narrow",
+            "runs_trace",
+            "runs_trace_narrow",
+        ]
     )
 
 
@@ -63,3 +71,13 @@ def test_beside_a_terminal_the_search_key_shows_the_field_it_types_into(seen: Se
     assert walk["narrow"]
     assert walk["field_shows"] and walk["in_field"] and walk["tree_shows"]
     assert walk["typed"] == "ruff"
+
+
+@pytest.mark.parametrize("name", ["runs_trace", "runs_trace_narrow"])
+def test_runs_open_trace_shows_the_dump_with_the_keyboard_in_the_list(
+    seen: Seen, name: str
+) -> None:
+    walk = walk_of(seen, name)
+    assert walk["run"] == "writer failed" and walk["trace_on"]  # the demo's, beside its trace
+    assert walk["focus"] == "qt_tabwidget_stackedwidget > Trace dumps"
+    assert walk["selected"] == walk["trace"] is not None

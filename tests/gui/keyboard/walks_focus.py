@@ -1,8 +1,8 @@
 """Walks of where the keyboard is once a dialog or a tab closes: after *Discard* in "Unsaved
 changes" (a typed character, or the file deleted from a shell; by Alt+D or a click) it was in
 the window's tab bar, where no key of the Memory tab works, until Tab or a click; after Runs…
-it goes back where it was. Beside a terminal (683 px, one pane at a time) Ctrl+Shift+F typed
-into a search field the editor hid."""
+it goes back where it was, and its Open trace puts it in the Traces tab's list. Beside a
+terminal (683 px, one pane at a time) Ctrl+Shift+F typed into a search field the editor hid."""
 
 from __future__ import annotations
 
@@ -22,7 +22,9 @@ from gui.keyboard.driver import (
     focus_name,
 )
 from gui.keyboard.walks_editor import GIT, PYTHON, main_home, opened
+from memtab.demo import MAIN_ID, create_demo_home
 from memtab.gui.history.runs_dialog import RunsDialog
+from memtab.gui.traces.feature import TracesTab
 from memtab.gui.window.keys import HISTORY
 from memtab.store.history.records import RunEntry
 from memtab.store.history.runs import RunsLog
@@ -150,6 +152,33 @@ def runs(walk: Walk) -> WalkSteps:
     walk.note("after_open", focus_name())
 
 
+def demo_home(folder: Path) -> Home:
+    return create_demo_home(folder)
+
+
+def runs_trace(walk: Walk) -> WalkSteps:
+    """Runs… on the demo's newest run (the writer's that timed out), Open trace (Alt+T): the
+    Traces tab on its dump, the keyboard in the list of dumps — it was in the tab bar."""
+    yield Keys("ctrl+shift+r")
+    yield Until(lambda: (d := _runs_dialog(walk)) is not None and d.isActiveWindow(), "Runs…")
+    dialog = _runs_dialog(walk)
+    assert dialog is not None
+    yield Until(lambda: dialog.detail is not None and not dialog.busy, "the newest run shown")
+    detail = dialog.detail
+    walk.note("run", f"{detail.run.kind} {detail.run.status}" if detail is not None else None)
+    walk.note("trace_on", dialog.trace_button.isEnabled())
+    yield Keys("alt+t")
+    window = walk.window
+    yield Until(lambda: window.isActiveWindow() and window.shown_traces_tab, "the Traces tab")
+    traces = window.shown_traces_tab
+    assert isinstance(traces, TracesTab)
+    yield Until(lambda: focus_in(traces.list_view), "the keyboard in the list of dumps")
+    walk.note("focus", focus_name())
+    selected = traces.selected_path()
+    walk.note("selected", selected.name if selected is not None else None)
+    walk.note("trace", detail.trace.name if detail is not None and detail.trace else None)
+
+
 def search_beside_a_terminal(walk: Walk) -> WalkSteps:
     """683 px, a file shown: Ctrl+Shift+F shows the files and the field with the keyboard,
     and what is typed goes there."""
@@ -171,4 +200,6 @@ WALKS = (
     WalkSpec("runs_closed", runs, home_with_a_run, workspace_id=MAIN),
     WalkSpec("runs_closed_narrow", runs, home_with_a_run, width=683, workspace_id=MAIN),
     WalkSpec("search_narrow", search_beside_a_terminal, main_home, width=683, workspace_id=MAIN),
+    WalkSpec("runs_trace", runs_trace, demo_home, workspace_id=MAIN_ID),
+    WalkSpec("runs_trace_narrow", runs_trace, demo_home, width=683, workspace_id=MAIN_ID),
 )

@@ -228,7 +228,7 @@ def trace_tip(detail: RunDetail) -> str:
         return "Open this run's trace dump in the Traces tab: what it was given, said and did"
     if detail.run.trace_dump:
         return f"Its trace dump {detail.run.trace_dump} is gone: only the newest are kept"
-    return "This run left no trace dump (mux's runs, syncs and reverts leave none)"
+    return "This run left no trace dump"
 
 
 def no_change_message(run: RunEntry) -> str:

@@ -28,8 +28,10 @@ class KeyboardHome(QObject):
         super().__init__(window)
         self._window = window
         self._go_home = go_home
-        self._held: QWidget | None = None  # the window's last widget with the keyboard
-        self._held_shown = False  # whether it showed as it took it (code may focus a hidden one)
+        # The window's last widget with the keyboard (its own: the one Qt gives it back to),
+        # and whether it showed as it took it (code may focus a hidden one).
+        self._held: QWidget | None = window.focusWidget()
+        self._held_shown = self._held is not None and self._held.isVisible()
         self._picked: QWidget | None = None  # where Qt put a lost keyboard, until it goes home
         app = QApplication.instance()
         assert isinstance(app, QApplication)

@@ -449,6 +449,7 @@ def build_traces(window: MainWindow) -> TracesTab | None:
     layout = container.layout()
     assert layout is not None
     layout.addWidget(traces)
+    container.setFocusProxy(traces)  # the tab shown: the keyboard in its list, not its page
     return traces
 
 
