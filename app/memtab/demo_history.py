@@ -403,8 +403,8 @@ def write_failed_trace_dump(
         summary=f"Memory writer failed: {error}",
         status="failed",
         error=error,
-        provider=dump.model_string.split(":")[0],
-        model=dump.model_string.split(":")[1],
+        provider="anthropic",
+        model="claude-haiku-4-5",  # the dump's `modelString`
         started_at=started,
         trace_dump=path.name,
     )

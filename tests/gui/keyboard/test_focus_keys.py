@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from gui.keyboard.walked import walked
+from gui.keyboard.walked import walk_of, walked
 
 pytestmark = pytest.mark.slow  # slow: seven windows on a fresh Xvfb, keys typed (~15 s of CPU)
 
@@ -32,12 +32,6 @@ def seen() -> Seen:
             "runs_trace_narrow",
         ]
     )
-
-
-def walk_of(seen: Seen, name: str) -> dict[str, Any]:
-    walk = seen[name]
-    assert "error" not in walk, walk["error"]
-    return walk
 
 
 @pytest.mark.parametrize("name", ["discards", "discards_narrow"])
