@@ -75,3 +75,4 @@ def test_runs_open_trace_shows_the_dump_with_the_keyboard_in_the_list(
     assert walk["run"] == "writer failed" and walk["trace_on"]  # the demo's, beside its trace
     assert walk["focus"] == "qt_tabwidget_stackedwidget > Trace dumps"
     assert walk["selected"] == walk["trace"] is not None
+    assert walk["search_shows"]  # the search's key brings the Memory tab forward

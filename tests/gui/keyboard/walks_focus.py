@@ -158,7 +158,8 @@ def demo_home(folder: Path) -> Home:
 
 def runs_trace(walk: Walk) -> WalkSteps:
     """Runs… on the demo's newest run (the writer's that timed out), Open trace (Alt+T): the
-    Traces tab on its dump, the keyboard in the list of dumps — it was in the tab bar."""
+    Traces tab on its dump, the keyboard in the list of dumps — it was in the tab bar. Then
+    Ctrl+Shift+F: the Memory tab in front, its field with the keyboard."""
     yield Keys("ctrl+shift+r")
     yield Until(lambda: (d := _runs_dialog(walk)) is not None and d.isActiveWindow(), "Runs…")
     dialog = _runs_dialog(walk)
@@ -177,6 +178,9 @@ def runs_trace(walk: Walk) -> WalkSteps:
     selected = traces.selected_path()
     walk.note("selected", selected.name if selected is not None else None)
     walk.note("trace", detail.trace.name if detail is not None and detail.trace else None)
+    search = window.memory_tab.controller.search_box.edit
+    yield Keys("ctrl+shift+f")  # from the Traces tab: the Memory tab's field, shown
+    walk.note("search_shows", search.isVisible() and focus_in(search))
 
 
 def search_beside_a_terminal(walk: Walk) -> WalkSteps:

@@ -435,6 +435,7 @@ class TabFrame(Protocol):
     def switch_workspace(self, workspace_id: str | None, then: Thunk) -> None: ...
     def show_workspace(self, workspace_id: str | None) -> None: ...
     def stop_scanning(self) -> None: ...
+    def bring_forward(self) -> None: ...
 
 
 class TabHost:
@@ -667,10 +668,11 @@ class MemoryTabController(QObject):
         self._keyboard_to_files(self.inbox.take_keyboard)
 
     def _keyboard_to_files(self, take: Callable[[QWidget | None], object]) -> None:
-        """A key for a part of the files' pane (the search, the Inbox): the files shown (a
-        narrow tab shows one pane: else the part takes the keyboard unseen), then `take`
-        given where the keyboard was."""
+        """A key for a part of the files' pane (the search, the Inbox): the tab in front and
+        the files shown (a narrow tab shows one pane: else the part takes the keyboard
+        unseen), then `take` given where the keyboard was."""
         came_from = QApplication.focusWidget()  # before a narrow tab hides the editor
+        self.frame.bring_forward()
         self.frame.panes.show_pane(Pane.FILES, focus=False)
         take(came_from)
 
