@@ -54,7 +54,12 @@ from memtab.writer.records import Suggestion
     Argument("--base-url", metavar="URL", help="provider base URL"),
     Argument("--timeout", metavar="SECONDS", type=float, help="time limit of the run"),
     Argument("--memory-path", metavar="PATH", help="workspace memory file to keep"),
-    Argument("--dump", action="store_true", help="write a trace dump even when the run succeeds"),
+    Argument(
+        "--dump",
+        action="store_true",
+        help="write a trace dump even when the run succeeds (as by default, unless "
+        "writer.dump_successful_runs is off)",
+    ),
     Argument(
         "--write-notes",
         action="store_true",

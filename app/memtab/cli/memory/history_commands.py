@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Annotated
 
 from memtab.blame.records import AdHocNoteSource, Blame, BlameLine
@@ -46,9 +45,9 @@ from memtab.store.history.runs import (
     RunsLog,
     files_changed,
     reverted_by,
+    trace_path,
 )
 from memtab.store.history.versions import VersionListing
-from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.restore.from_history import (
     RevertResult,
@@ -326,8 +325,8 @@ def run_runs(args: argparse.Namespace) -> RunsListing | int:
             f"{files_changed_text(files_changed(run))}"
         )
         print(f"  {elide(run.summary or run.error or '', 100)}")
-        if run.trace_dump and run.workspace_id:
-            print(f"  trace: {trace_folder(home, run) / run.trace_dump}")
+        if (trace := trace_path(home, run)) is not None:
+            print(f"  trace: {trace}")
         revert = reverts.get(run.id)
         if revert is not None:
             print(
@@ -341,12 +340,6 @@ def run_runs(args: argparse.Namespace) -> RunsListing | int:
                 if diff:
                     print("    " + diff.replace("\n", "\n    "))
     return 0
-
-
-def trace_folder(home: Home, run: RunEntry) -> Path:
-    """The folder of a run's trace dump: the writer's, or the consolidation's."""
-    folder = home.trace_dir if run.kind == "writer" else home.consolidation_trace_dir
-    return folder(run.workspace_id or "")
 
 
 class RunListing(Record, write_only=True):
