@@ -238,7 +238,7 @@ class McpHost:
             await self._refuse(connection, pid, str(error))
             return None
         try:
-            await connection.send_record(self._welcome(None))
+            await connection.send_record(self._welcome(None, _answers_from(service)))
         except BaseException:
             service.close()
             raise
@@ -259,13 +259,14 @@ class McpHost:
         await connection.send_record(self._welcome(problem))
         logger.info("memtab mcp host: refused a session of pid %d: %s", pid, problem)
 
-    def _welcome(self, problem: str | None) -> Welcome:
+    def _welcome(self, problem: str | None, answers_from: tuple[str, ...] = ()) -> Welcome:
         return Welcome(
             ok=problem is None,
             memtab=self._version,
             protocol=PROTOCOL,
             pid=os.getpid(),
             reason=problem,
+            answers_from=answers_from,
         )
 
     def _skew(self, hello: Hello) -> str | None:
@@ -396,6 +397,12 @@ class _Connection:
 
     def close(self) -> None:
         self.socket.close()
+
+
+def _answers_from(service: MemoryService) -> tuple[str, ...]:
+    """The files a session's `initialize` and tools are made from, beside its command line and
+    directory: its home (there or not) and the registry that decides what it serves (§22.9)."""
+    return (str(service.home.root), str(service.home.config_path))
 
 
 def _parsed(line: bytes) -> Any:
