@@ -34,6 +34,7 @@ class Front:
         self._answers_from: list[str] = []
         self._initialized: dict[str, object] | None = None  # the host's results
         self._listed: dict[str, object] | None = None
+        self._due = False  # the host said something to keep
         self.initialized_here = False
         """`initialize` was answered here: the host is to be told it (replayed) once up."""
         self.tools_here: dict[str, object] | None = None
@@ -68,19 +69,23 @@ class Front:
     def host_initialized(self, result: dict[str, object]) -> None:
         """What the host answered `initialize` (the agent's, or the one replayed to it)."""
         self._initialized = result
+        self._due = True
 
     def host_listed(self, result: dict[str, object]) -> bool:
         """What the host answered `tools/list`, to keep; whether it differs from the list answered
         here (the agent is then to list again)."""
         self._listed = result
+        self._due = True
         answered, self.tools_here = self.tools_here, None
         return answered is not None and answered != result
 
     def keep(self) -> None:
-        """Keep the host's answers for the next session set up as this one (once it listed)."""
-        listed, self._listed = self._listed, None
-        if self._known is not None and self._initialized is not None and listed is not None:
-            self._known.keep(Answers(self._initialized, listed), self._answers_from)
+        """Keep what the host answered for the next session set up as this one (a session that
+        lists no tools keeps the list kept before)."""
+        if not self._due or self._known is None or self._initialized is None:
+            return
+        self._due = False
+        self._known.keep(Answers(self._initialized, self._listed), self._answers_from)
 
 
 def is_tools_list(message: Mapping[str, object]) -> bool:

@@ -114,13 +114,15 @@ class KnownAnswers:
         return Answers(initialize, _object(self._kept.get("tools")))
 
     def keep(self, answers: Answers, made_from: Sequence[str]) -> None:
-        """Keep what the host answered, made from the files `made_from` (unless kept already)."""
-        self.read()
+        """Keep what the host answered, made from the files `made_from` (unless kept already); no
+        tools list keeps the one kept before, if it still holds."""
+        kept = self.read()
+        tools = answers.tools if answers.tools is not None or kept is None else kept.tools
         entry = {
             "install": install_stamps(),
             "madeFrom": [[path, stamp(path)] for path in made_from],
             "initialize": answers.initialize,
-            "tools": answers.tools,
+            "tools": tools,
         }
         if entry == self._kept:
             return

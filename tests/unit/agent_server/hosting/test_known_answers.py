@@ -71,6 +71,16 @@ def test_kept_answers_are_served_as_the_host_gave_them(install: Path, tmp_path: 
     assert entry.parent.stat().st_mode & 0o777 == 0o700
 
 
+def test_a_session_that_lists_no_tools_keeps_the_list_kept_before(
+    install: Path, tmp_path: Path
+) -> None:
+    answers = kept(tmp_path, [])
+    later = {**INITIALIZE, "instructions": "Memtab is the user's memory, and more"}
+    answers.keep(Answers(later, None), [])
+    read = KnownAnswers(answers.folder, "k").read()
+    assert read is not None and (read.initialize, read.tools) == (later, TOOLS)
+
+
 def test_an_upgrade_never_gets_the_answers_of_the_install_before(
     install: Path, tmp_path: Path
 ) -> None:
