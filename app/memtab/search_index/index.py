@@ -381,10 +381,9 @@ class SearchIndex:
             numbers = [number(root, key) for key, root in probed]
             if not numbers:
                 return None
-            among = tantivy.Query.boolean_query(  # a term set costs the engine 8× as much
-                [(tantivy.Occur.Should, tantivy.Query.term_query(schema, "number", each))
-                 for each in numbers]  # fmt: skip
-            )
+            # One term query a file: a term set costs the engine 8× as much.
+            each_of = [tantivy.Query.term_query(schema, "number", each) for each in numbers]
+            among = tantivy.Query.boolean_query([(tantivy.Occur.Should, one) for one in each_of])
             probe = query_of.and_must_match(tantivy.Query.const_score_query(among, 0.0))
             found = [hit for hit in searcher.search(probe, len(numbers), count=False).hits
                      if hit[0] == score]  # fmt: skip

@@ -19,8 +19,18 @@ from memtab.agent_server.bridge.front import TOOLS_CHANGED, Front, is_tools_list
 from memtab.agent_server.bridge.rendezvous import last_option
 
 TYPE_CHECKING = False  # as typing's, which the bridge's process never loads
-if TYPE_CHECKING:  # cycle: reach starts hosts with this module's errors
-    from memtab.agent_server.bridge.reach import Starting
+if TYPE_CHECKING:  # lazy: the bridge's process does without `typing`
+    from typing import Protocol
+
+    class Starting(Protocol):
+        """A host being started (`reach.Starting`): `fd` turns readable when it has ended."""
+
+        fd: int
+        reached: Reached | None
+        error: str
+
+        def close(self) -> None: ...
+
 
 READ_TOOLS = ("list", "search", "view")
 """The tools that change nothing (`agent_server.server_names.READ_TOOLS`)."""
