@@ -53,6 +53,10 @@ CHUNK_FILES = 200
 # A commit at least every so many files or seconds: each writes and syncs a segment.
 COMMIT_FILES = 5000
 COMMIT_S = 1.0
+# A tie running past the hits asked is answered by asking for the tied files' ids in order, so many
+# per file wanted each time, before every tied match is read and ordered (notes made from one
+# template tie by the thousand).
+TIE_PROBES = (4, 64)
 
 T = TypeVar("T")
 Key = tuple[str, str]
@@ -121,6 +125,7 @@ class SearchIndex:
         self._seen: object = None  # what the index's commit looked like when last read
         self._held_roots: tuple[Any, set[str]] | None = None  # of a searcher: `_roots_held`
         self._held_ids: dict[str, tuple[Any, list[str]]] = {}  # of a searcher: `_ids`
+        self._held_named: tuple[Any, dict[tuple[str, ...], bool]] | None = None  # `_all_named`
         self.writes = 0
         """Counts this process's writes (what tells an index in memory changed)."""
         self.folder: Folder = (0, 0)
@@ -331,13 +336,7 @@ class SearchIndex:
         query_of = self._ranked_query(searcher, query, roots) if limit > 0 else None
         if query_of is None:
             return []
-        ranked = _ranked(searcher, query_of, limit)
-        answered = ranked
-        if len(ranked) > limit:  # the best above the limit's score, then its ties by id
-            lowest = -ranked[limit - 1][0]
-            above = bisect.bisect_left(ranked, lowest, key=_lower)
-            tied = ranked[above : bisect.bisect_right(ranked, lowest, key=_lower)]
-            answered = ranked[:above] + self._first_by_id(searcher, tied, roots, limit - above)
+        answered = self._answered(searcher, query_of, roots, limit)
         hits = []
         for score, address in answered:
             stored = searcher.doc(address)
@@ -346,6 +345,67 @@ class SearchIndex:
             )
         hits.sort(key=lambda hit: (-hit.score, hit.id))
         return hits
+
+    def _answered(
+        self, searcher: Any, query_of: Any, roots: Collection[str], limit: int
+    ) -> list[tuple[float, Any]]:
+        """The best `limit` matches of `query_of` (score, address), those tied at the last place
+        first by id."""
+        asked = limit * 2 + 8
+        ranked: list[tuple[float, Any]] = searcher.search(query_of, asked, count=False).hits
+        if len(ranked) <= limit:
+            return ranked
+        lowest = -ranked[limit - 1][0]
+        above = bisect.bisect_left(ranked, lowest, key=_lower)
+        if len(ranked) == asked and ranked[-1][0] == ranked[limit - 1][0]:  # ties past the asked
+            tied = self._tied_first_by_id(searcher, query_of, roots, -lowest, limit - above)
+            if tied is not None:
+                return ranked[:above] + tied
+            ranked = _ranked(searcher, query_of, limit)
+        tied = ranked[above : bisect.bisect_right(ranked, lowest, key=_lower)]
+        return ranked[:above] + self._first_by_id(searcher, tied, roots, limit - above)
+
+    def _tied_first_by_id(
+        self, searcher: Any, query_of: Any, roots: Collection[str], score: float, wanted: int
+    ) -> list[tuple[float, Any]] | None:
+        """The `wanted` matches scoring `score` whose ids come first, asked for by the ids in order
+        (`TIE_PROBES`); None when that did not find them, or a match may be named by no manifest."""
+        if not self._all_named(searcher, roots):
+            return None
+        schema, number = self._index.schema, self.number
+        in_order = heapq.merge(*(zip(self._ids(searcher, root), itertools.repeat(root))
+                                 for root in roots))  # fmt: skip
+        chosen: list[tuple[float, Any]] = []
+        for per_wanted in TIE_PROBES:
+            probed = itertools.islice(in_order, per_wanted * wanted)
+            numbers = [number(root, key) for key, root in probed]
+            if not numbers:
+                return None
+            # One term query a file: a term set costs the engine 8× as much.
+            each_of = [tantivy.Query.term_query(schema, "number", each) for each in numbers]
+            among = tantivy.Query.boolean_query([(tantivy.Occur.Should, one) for one in each_of])
+            probe = query_of.and_must_match(tantivy.Query.const_score_query(among, 0.0))
+            found = [hit for hit in searcher.search(probe, len(numbers), count=False).hits
+                     if hit[0] == score]  # fmt: skip
+            at = searcher.fast_field_values("number", [address for _, address in found])
+            by_number = dict(zip(at, found, strict=True))
+            chosen += [by_number[each] for each in numbers if each in by_number]
+            if len(chosen) >= wanted:
+                return chosen[:wanted]
+        return None
+
+    def _all_named(self, searcher: Any, roots: Collection[str]) -> bool:
+        """Whether the manifests of `roots` name exactly the documents under them (read once a
+        commit)."""
+        key = tuple(sorted(roots))
+        if self._held_named is None or self._held_named[0] is not searcher:
+            self._held_named = (searcher, {})
+        known = self._held_named[1]
+        if key not in known:
+            under = tantivy.Query.term_set_query(self._index.schema, "root", [term(r) for r in key])
+            documents = searcher.search(under, 1, count=True).count
+            known[key] = documents == sum(len(self._ids(searcher, root)) for root in key)
+        return known[key]
 
     def _first_by_id(
         self, searcher: Any, tied: list[tuple[float, Any]], roots: Collection[str], wanted: int

@@ -49,6 +49,18 @@ def hello(purpose: str, origin: dict[str, object] | None = None) -> bytes:
     return json.dumps(fields, ensure_ascii=False).encode("utf-8", "surrogatepass") + b"\n"
 
 
+def welcome_files(line: bytes) -> list[str]:
+    """The files a welcome says the session's answers are made from (`answersFrom`)."""
+    try:
+        answer = json.loads(line)
+    except ValueError:
+        return []
+    named = answer.get("answersFrom") if isinstance(answer, dict) else None
+    if not isinstance(named, list):
+        return []
+    return [path for path in named if isinstance(path, str)]
+
+
 def welcome_problem(line: bytes) -> str | None:
     """Why the host's answer is no welcome; None when the session may start."""
     try:

@@ -1,5 +1,6 @@
 """The bridge's pipe between the agent's stdio and the host's socket, byte for byte (docs/formats.md
-§22.8): every request in flight answered with an error when the host dies or hangs, then the session
+§22.8): while the host starts, what the bridge knows answered at once (`front`) and the rest held
+for it; every request in flight answered with an error when the host dies or hangs, then the session
 replayed on a new host; the session ends after `MAX_RECONNECTS`."""
 
 from __future__ import annotations
@@ -14,7 +15,22 @@ import time
 from collections.abc import Callable, Sequence
 
 from memtab.agent_server.bridge.frame_ids import ID_WINDOW_CHARS, frame_id, request_id
+from memtab.agent_server.bridge.front import TOOLS_CHANGED, Front, is_tools_list
 from memtab.agent_server.bridge.rendezvous import last_option
+
+TYPE_CHECKING = False  # as typing's, which the bridge's process never loads
+if TYPE_CHECKING:  # lazy: the bridge's process does without `typing`
+    from typing import Protocol
+
+    class Starting(Protocol):
+        """A host being started (`reach.Starting`): `fd` turns readable when it has ended."""
+
+        fd: int
+        reached: Reached | None
+        error: str
+
+        def close(self) -> None: ...
+
 
 READ_TOOLS = ("list", "search", "view")
 """The tools that change nothing (`agent_server.server_names.READ_TOOLS`)."""
@@ -68,7 +84,19 @@ CLOSING_S = 5.0  # after the agent's stdin ends: how long the host may take to f
 CONNECTION_CLOSED = -32000  # the SDK's code for a connection that closed under a request
 _INITIALIZED = b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
 
-Connect = Callable[[], socket.socket]
+
+class Reached:
+    """A connection to a host that welcomed the session, and the files it says the session's first
+    answers are made from."""
+
+    __slots__ = ("answers_from", "connection")
+
+    def __init__(self, connection: socket.socket, answers_from: Sequence[str] = ()) -> None:
+        self.connection = connection
+        self.answers_from = list(answers_from)
+
+
+Connect = Callable[[], Reached]
 """A new connection to a host, welcomed for this session (raises `NoHostError`)."""
 
 
@@ -124,13 +152,18 @@ def _key(value: object) -> tuple[str, object]:
 
 
 class Pump:
-    """Runs one session's bytes between the agent (`stdin`, `stdout`) and a host."""
+    """Runs one session's bytes between the agent (`stdin`, `stdout`) and a host: the one `reached`,
+    else the one `starting` reaches, answering what `front` knows meanwhile (`instead`: who serves
+    the session when no host starts after that)."""
 
     def __init__(
         self,
-        connection: socket.socket,
+        reached: Reached | None,
         connect: Connect,
         *,
+        starting: Starting | None = None,
+        front: Front | None = None,
+        instead: Connect | None = None,
         stdin: int = 0,
         stdout: int = 1,
         clock: Callable[[], float] = time.monotonic,
@@ -138,7 +171,11 @@ class Pump:
         hang_s: float = HANG_S,
         writes: str = DEFAULT_WRITES,
     ) -> None:
-        self._socket: socket.socket | None = connection
+        assert reached is not None or starting is not None
+        self._socket: socket.socket | None = None
+        self._starting = starting
+        self._front = front or Front()
+        self._instead = instead
         self._connect = connect
         self._stdin = stdin
         self._stdout = stdout
@@ -162,6 +199,9 @@ class Pump:
         self._ping: str | None = None
         self._ping_at = 0.0
         self._replay: str | None = None
+        self._held = bytearray()  # the agent's lines for the host, sent once it knows the session
+        self._listing: set[tuple[str, object]] = set()  # the agent's `tools/list` requests
+        self._checking: str | None = None  # the `tools/list` checking the list answered here
         self._heard_at = clock()
         self._agent_open = True
         self._closing_since: float | None = None
@@ -174,6 +214,8 @@ class Pump:
         self.carried: bytes | None = None
         """Set when `run` returned None: what the agent sent, for this process to serve."""
         self.lost_because = ""
+        if reached is not None:
+            self._take(reached)
 
     def run(self) -> int | None:
         """Pump until the session ends; the exit status, or None when this process is to serve it
@@ -203,12 +245,15 @@ class Pump:
         if self._to_agent:
             poller.register(self._stdout, select.POLLOUT)
         connection = self._socket
-        assert connection is not None
-        events = select.POLLOUT if self._to_host else 0
-        if len(self._to_agent) < HIGH_WATER_BYTES:
-            events |= select.POLLIN
-        if events:
-            poller.register(connection, events)
+        if connection is None:
+            assert self._starting is not None
+            poller.register(self._starting.fd, select.POLLIN)
+        else:
+            events = select.POLLOUT if self._to_host else 0
+            if len(self._to_agent) < HIGH_WATER_BYTES:
+                events |= select.POLLIN
+            if events:
+                poller.register(connection, events)
         timeout = self._timeout()
         for fd, event in poller.poll(None if timeout is None else max(timeout, 0.0) * 1000):
             if self._status is not None or self._socket is not connection or self.carried:
@@ -217,12 +262,16 @@ class Pump:
                 self._read_agent()
             elif fd == self._stdout:
                 self._write_agent()
+            elif connection is None:
+                self._started()
             else:
                 self._on_socket(connection, event)
         if self._status is None and self._socket is connection and self.carried is None:
             self._keep_time()
 
     def _timeout(self) -> float | None:
+        if self._socket is None:
+            return None  # the start has its own time
         now = self._clock()
         deadlines = []
         if self._ping is not None:
@@ -234,6 +283,10 @@ class Pump:
         return min(deadlines) - now if deadlines else None
 
     def _keep_time(self) -> None:
+        if self._socket is None:
+            if not self._agent_open and not self._pending:
+                self._status = 0  # the agent left, nothing waits for the host
+            return
         now = self._clock()
         if self._ping is not None and now - max(self._ping_at, self._heard_at) >= self._hang_s:
             self._lost(f"it did not answer for {self._hang_s + self._quiet_s:g} s")
@@ -261,7 +314,7 @@ class Pump:
                 self._carry = None
         if not chunk:
             self._agent_open = False
-            self._end_line()  # a last line without its newline is a frame too
+            self._end_line(newline=False)  # a last line without its newline is a frame too
             self._closing_since = self._clock()
             self._shut_when_sent()
             return
@@ -277,10 +330,10 @@ class Pump:
                 break
             if not self._dropping:
                 self._to_host += b"\n"
-            self._end_line()
+            self._end_line(newline=True)
             start = newline + 1
 
-    def _end_line(self) -> None:
+    def _end_line(self, *, newline: bool) -> None:
         line, self._line = self._line, _Line()
         if line.blank():
             self._dropping = False
@@ -294,8 +347,13 @@ class Pump:
                 self._answer_lost(its_id, "it stopped while this request was being sent", change)
             return
         its_id = request_id(message) if message is not None else line.id()
+        if message is not None and self._answered_here(message, its_id):
+            del self._to_host[len(self._to_host) - line.size - newline :]  # never the host's
+            return
         if its_id is not None:
             self._pending[_key(its_id)] = its_id
+            if message is not None and is_tools_list(message):
+                self._listing.add(_key(its_id))
         if message is None:
             return
         change = change_in_flight(message, self._writes) if its_id is not None else None
@@ -311,6 +369,28 @@ class Pump:
             params = message.get("params")
             if isinstance(params, dict):
                 self._forget(_key(params.get("requestId")))
+
+    def _answered_here(self, message: dict[str, object], its_id: int | str | None) -> bool:
+        """Whether the agent's `message` is answered by the bridge itself, while no host is up."""
+        if message.get("method") == "initialize" and its_id is not None:
+            self._front.asked_to_initialize(message.get("params"))
+        if self._socket is not None:
+            return False
+        if its_id is None:  # `initialized` waits until the host is told the session
+            initialized = message.get("method") == "notifications/initialized"
+            if initialized and self._front.initialized_here:
+                self._initialized = True
+                return True
+            return False
+        result = self._front.answer_here(message)
+        if result is None:
+            return False
+        if message.get("method") == "initialize":
+            self._initialize, self._initialize_key = message, _key(its_id)
+            self._session_open = True
+        self._to_agent += _line({"jsonrpc": "2.0", "id": its_id, "result": result})
+        self._carry = None  # the agent has had answers: no longer this process's to take over
+        return True
 
     def _write_agent(self) -> None:
         try:
@@ -362,6 +442,9 @@ class Pump:
             if self._host_line(line):
                 self._to_agent += line
                 self._carry = None
+        if self._to_agent:
+            self._write_agent()  # the answers first: keeping them below reads and writes a file
+        self._front.keep()
 
     def _host_line(self, line: bytes) -> bool:
         """Take note of a line of the host's; whether it goes on to the agent."""
@@ -372,18 +455,41 @@ class Pump:
         if not isinstance(message, dict) or "method" in message or "id" not in message:
             return True  # the host's own requests and notifications pass as they are
         key = _key(message["id"])
+        result = message.get("result")
         if self._ping is not None and key == _key(self._ping):
             self._ping = None
             return False
         if self._replay is not None and key == _key(self._replay):
             self._replay = None
-            if self._initialized:
-                self._to_host += _INITIALIZED
+            if isinstance(result, dict):
+                self._front.host_initialized(result)
+            self._told_the_session()
+            return False
+        if self._checking is not None and key == _key(self._checking):
+            self._checking = None
+            if isinstance(result, dict) and self._front.host_listed(result):
+                self._to_agent += _line(TOOLS_CHANGED)  # the list answered before was not this
             return False
         self._forget(key)
-        if key == self._initialize_key and "result" in message:
+        if key == self._initialize_key and isinstance(result, dict):
             self._session_open = True
+            self._front.host_initialized(result)
+        if key in self._listing:
+            self._listing.discard(key)
+            if isinstance(result, dict):
+                self._front.host_listed(result)
         return True
+
+    def _told_the_session(self) -> None:
+        """The host knows the session (its `initialize` replayed): what the agent said since
+        follows, and the tools list answered here is checked."""
+        if self._initialized:
+            self._to_host += _INITIALIZED
+        self._to_host += self._held
+        self._held.clear()
+        if self._front.tools_here is not None:
+            self._checking = self._own_id("tools")
+            self._to_host += _line({"jsonrpc": "2.0", "id": self._checking, "method": "tools/list"})
 
     def _shut_when_sent(self) -> None:
         if not self._agent_open and not self._to_host and self._socket is not None:
@@ -407,7 +513,9 @@ class Pump:
         self._changes.clear()
         self._to_host.clear()
         self._from_host.clear()
-        self._ping = self._replay = None
+        self._held.clear()
+        self._listing.clear()
+        self._ping = self._replay = self._checking = None
         self._dropping = self._line.size > 0
         self._flush_to_agent()  # the answers first: starting a host may take seconds
         if not self._agent_open:
@@ -418,14 +526,44 @@ class Pump:
             self._end(f"Memtab's shared server stopped {self._losses} times ({why})")
             return
         try:
-            connection = self._connect()
+            reached = self._connect()
         except NoHostError as error:
             self._end(f"Memtab's shared server stopped ({why}) and none could start: {error}")
             return
+        self._take(reached)
+
+    def _started(self) -> None:
+        """The host started in the background was reached, or not: the session goes on with it, or
+        in a process of its own."""
+        starting, self._starting = self._starting, None
+        assert starting is not None
+        starting.close()
+        if starting.reached is not None:
+            self._take(starting.reached)
+            return
+        why = f"no shared server started ({starting.error})"
+        if self._carry is not None:  # nothing reached a host: all of it is this process's to serve
+            self.carried = bytes(self._carry)
+            self.lost_because = starting.error
+            return
+        try:  # the agent has had answers: the session goes on in a server of its own
+            if self._instead is None:
+                raise NoHostError("none serves it instead")
+            self._take(self._instead())
+        except NoHostError as error:
+            self._lost(f"{why}; {error}")
+
+    def _take(self, reached: Reached) -> None:
+        """Go on with the host `reached`: told the session first (its `initialize` replayed) when it
+        was opened with another host or by the bridge itself."""
+        connection = reached.connection
         connection.setblocking(False)
         self._socket = connection
         self._heard_at = self._clock()
+        self._front.host_welcomed(reached.answers_from)
         if self._session_open and self._initialize is not None:
+            self._held[:0] = self._to_host  # the agent's lines since, after the replay
+            self._to_host.clear()
             self._replay = self._own_id("initialize")
             self._to_host += _line({**self._initialize, "id": self._replay})
 

@@ -1,6 +1,6 @@
 """Reaching a session's host (docs/formats.md §22.8): its socket, the handshake, and starting one
-detached when none listens (one at a time, a hung one replaced); files in the runtime folder never
-opened through a link or waited on."""
+detached when none listens (one at a time, a hung one replaced), in the background while the bridge
+answers what it knows; files in the runtime folder never opened through a link or waited on."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ import sys
 import time
 from collections.abc import Iterator, Mapping
 
-from memtab.agent_server.bridge.greeting import welcome_problem
-from memtab.agent_server.bridge.pump import NoHostError
+from memtab.agent_server.bridge.greeting import welcome_files, welcome_problem
+from memtab.agent_server.bridge.pump import Connect, NoHostError, Reached
 from memtab.agent_server.bridge.rendezvous import Rendezvous, peer_credentials
 
 HANDSHAKE_TIMEOUT_S = 10.0
@@ -37,17 +37,21 @@ class _HungError(Exception):
     """Something listens there and says nothing."""
 
 
-def reach(
-    place: Rendezvous, hello: bytes, home: str | None, env: Mapping[str, str]
-) -> socket.socket:
-    """A connection to the host at `place`, welcomed for `hello`, started with `env` when none
-    listens; NoHostError says why not."""
+def running(place: Rendezvous, hello: bytes) -> Reached | None:
+    """A connection to the host listening at `place`, welcomed for `hello`; None when none listens
+    (or the one there hangs); NoHostError when it refuses."""
     try:
         return _handshake(place, hello)
-    except _NobodyError:
-        pass
-    except _HungError:
-        pass
+    except (_NobodyError, _HungError):
+        return None
+
+
+def reach(place: Rendezvous, hello: bytes, home: str | None, env: Mapping[str, str]) -> Reached:
+    """A connection to the host at `place`, welcomed for `hello`, started with `env` when none
+    listens; NoHostError says why not."""
+    reached = running(place, hello)
+    if reached is not None:
+        return reached
     with _start_lock(place):
         try:  # another bridge may have started it while this one waited
             return _handshake(place, hello)
@@ -60,7 +64,7 @@ def reach(
         raise NoHostError("the shared server started but does not answer") from None
 
 
-def _handshake(place: Rendezvous, hello: bytes) -> socket.socket:
+def _handshake(place: Rendezvous, hello: bytes) -> Reached:
     """Connect, say hello and read the welcome (once more if the host was leaving)."""
     for attempt in range(2):
         connection = _connected(place)
@@ -76,7 +80,7 @@ def _handshake(place: Rendezvous, hello: bytes) -> socket.socket:
         if problem is not None:
             connection.close()
             raise NoHostError(problem)
-        return connection
+        return Reached(connection, welcome_files(line or b""))
     raise _NobodyError
 
 
@@ -233,6 +237,70 @@ def _become_host(
         os.dup2(log, 1)
         os.dup2(log, 2)
         os.set_inheritable(ready, True)
+        os.execve(command[0], command, env)
+    finally:
+        os._exit(127)
+
+
+class Starting:
+    """`connect()` run on a thread while the bridge answers what it knows; `fd` turns readable when
+    it has ended (`reached`, else `error`)."""
+
+    def __init__(self, connect: Connect) -> None:
+        import threading  # lazy: only a session that starts its host needs a thread
+
+        self.reached: Reached | None = None
+        self.error = "the shared server did not start"
+        self.fd, self._done = os.pipe()
+        self._thread = threading.Thread(
+            target=self._run, args=(connect,), name="memtab-mcp-start", daemon=True
+        )
+        self._thread.start()
+
+    def _run(self, connect: Connect) -> None:
+        try:
+            self.reached = connect()
+        except NoHostError as error:
+            self.error = str(error)
+        except Exception as error:  # a fault of the bridge's: this session is served all the same
+            self.error = repr(error)
+        finally:
+            os.write(self._done, b"!")
+
+    def close(self) -> None:
+        """After `fd` turned readable: the thread is done with its pipe."""
+        self._thread.join()
+        os.close(self.fd)
+        os.close(self._done)
+
+
+def serve_in_child(words: list[str], env: Mapping[str, str]) -> Reached:
+    """This session served by a `memtab <words>` child of its own (no shared server), spoken to as a
+    host is, over a socket pair (no handshake); NoHostError."""
+    frozen = getattr(sys, "frozen", False)
+    command = [sys.executable, *([] if frozen else ["-m", "memtab"]), *words]
+    child_env = {**env, "MEMTAB_MCP_SHARED": "off"}
+    try:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    except OSError as error:
+        raise NoHostError(f"cannot serve this session in a process of its own: {error}") from None
+    try:
+        child = os.fork()
+        if child == 0:  # pragma: no cover - the forked child execs or exits
+            _become_server(command, child_env, theirs.fileno())
+    except OSError as error:
+        ours.close()
+        raise NoHostError(f"cannot serve this session in a process of its own: {error}") from None
+    finally:
+        theirs.close()
+    return Reached(ours, [])
+
+
+def _become_server(command: list[str], env: dict[str, str], channel: int) -> None:
+    """In the forked child: the channel as its stdin and stdout, then the server."""
+    try:
+        os.dup2(channel, 0)
+        os.dup2(channel, 1)
         os.execve(command[0], command, env)
     finally:
         os._exit(127)

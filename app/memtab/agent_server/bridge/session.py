@@ -1,5 +1,6 @@
-"""`memtab mcp` in an agent's session (docs/formats.md §22.8): a bridge to the home's warm Memtab,
-else the server in this process; run by `memtab.launch` before anything else is imported."""
+"""`memtab mcp` in an agent's session (docs/formats.md §22.8): a bridge to the home's warm Memtab —
+the one up, else one it starts while it answers what it knows — else the server in this process;
+run by `memtab.launch` before anything else is imported."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 
+from memtab.agent_server.bridge.front import Front
 from memtab.agent_server.bridge.greeting import SESSION, hello, session_origin
+from memtab.agent_server.bridge.known_answers import answers_folder
 from memtab.agent_server.bridge.pump import NoHostError, Pump, writes_option
-from memtab.agent_server.bridge.reach import reach
+from memtab.agent_server.bridge.reach import Starting, reach, running, serve_in_child
 from memtab.agent_server.bridge.rendezvous import (
     RendezvousError,
     home_option,
@@ -62,20 +65,28 @@ def main(words: Sequence[str]) -> int | None:
     if shared_unavailable(os.environ) is not None:  # chosen, or the system's: said by doctor
         return None
     home = home_option(words)
-    env = resolved_env(os.environ, working_directory())
+    cwd = working_directory()
+    env = resolved_env(os.environ, cwd)
     try:
         place = rendezvous(home, env)
         greeting = hello(SESSION, session_origin(words, env))
         connect = partial(reach, place, greeting, home, env)
-        connection = connect()
+        reached = running(place, greeting)
+        starting = Starting(connect) if reached is None else None
     except (RendezvousError, NoHostError, OSError) as error:
         print(f"memtab mcp: serving this session in its own process: {error}", file=sys.stderr)
         return None
     except Exception as error:  # a fault of the bridge's: the session is served all the same
         print(f"memtab mcp: serving this session in its own process: {error!r}", file=sys.stderr)
         return None
-    connection.setblocking(False)
-    pump = Pump(connection, connect, writes=writes_option(words))
+    pump = Pump(
+        reached,
+        connect,
+        starting=starting,
+        front=Front(answers_folder(env), words, cwd, env),
+        instead=partial(serve_in_child, list(words), dict(os.environ)),
+        writes=writes_option(words),
+    )
     status = pump.run()
     if pump.carried is None:
         return status

@@ -32,13 +32,16 @@ class Hello(Record):
 
 
 class Welcome(Record):
-    """The host's answer to a session's `Hello` (§22.8): `ok`, its Memtab and pid, or `reason`."""
+    """The host's answer to a session's `Hello` (§22.8): `ok`, its Memtab and pid, or `reason`;
+    the files the session's `initialize` and tools are made from (the bridge keeps those answers
+    while they hold)."""
 
     ok: bool
     memtab: str
     protocol: int
     pid: int
     reason: Annotated[str | None, OmitNone] = None
+    answers_from: tuple[str, ...] = ()
 
 
 class HostSetup(Record):

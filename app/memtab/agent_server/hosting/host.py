@@ -1,6 +1,7 @@
 """The warm Memtab: one process serving every agent session of a home over a Unix socket, one SDK
 session per connection, exactly as `memtab mcp` on stdio (docs/formats.md §22.8); a peer of another
-user or Memtab refused, catalogs shared; it exits when its name is another's or idle."""
+user or Memtab refused, catalogs shared; it exits when its name is another's or idle — only a served
+session holds it, never a connection that is refused or only knocks."""
 
 from __future__ import annotations
 
@@ -85,7 +86,7 @@ class McpHost:
         self.setup = setup
         self.hosted_by = hosted_by
         self.idle_exit_s = idle_exit_s
-        self.sessions = 0  # connections open, a handshake's too
+        self.sessions = 0  # sessions welcomed and not yet ended
         self.checks = 0  # how often the name and the idle time were looked at
         self.shelf = CatalogShelf()
         self._open_session = open_session
@@ -158,7 +159,6 @@ class McpHost:
                 stream = await self._listener.accept()
             except (anyio.ClosedResourceError, OSError):
                 return  # no longer listening: the sessions open end as they will
-            self.sessions += 1
             group.start_soon(self._connection, stream)
 
     async def _look_after(self, group: anyio.abc.TaskGroup) -> None:
@@ -191,9 +191,6 @@ class McpHost:
                 logger.exception("memtab mcp host: a session failed")
         finally:
             connection.close()
-            self.sessions -= 1
-            if self.sessions == 0:
-                self._idle_since = self._clock()
 
     async def _serve_connection(self, connection: _Connection) -> None:
         pid, uid = peer_credentials(connection.socket)
@@ -216,26 +213,40 @@ class McpHost:
             return
         if problem is None and hello.origin is None:
             problem = "the hello carries no session origin"
-        service = None
-        if problem is None:
-            assert hello.origin is not None
-            try:
-                service = await anyio.to_thread.run_sync(
-                    self._open_session, hello.origin, self.shelf
-                )
-            except SessionRefusedError as error:
-                problem = str(error)
-        welcome = Welcome(
-            ok=problem is None,
-            memtab=self._version,
-            protocol=PROTOCOL,
-            pid=os.getpid(),
-            reason=problem,
-        )
-        await connection.send_record(welcome)
-        if service is None:
-            logger.info("memtab mcp host: refused a session of pid %d: %s", pid, problem)
+        if problem is not None:
+            await self._refuse(connection, pid, problem)
             return
+        assert hello.origin is not None
+        self.sessions += 1  # from here the session holds the host, opened or not yet
+        try:
+            service = await self._opened(connection, pid, hello.origin)
+            if service is not None:
+                try:
+                    await self._serve(service, connection, pid, rest)
+                finally:  # only a served session restarts the idle time
+                    self._idle_since = self._clock()
+        finally:
+            self.sessions -= 1
+
+    async def _opened(
+        self, connection: _Connection, pid: int, origin: SessionOrigin
+    ) -> MemoryService | None:
+        """The session's service, welcomed; None when it was refused."""
+        try:
+            service = await anyio.to_thread.run_sync(self._open_session, origin, self.shelf)
+        except SessionRefusedError as error:
+            await self._refuse(connection, pid, str(error))
+            return None
+        try:
+            await connection.send_record(self._welcome(None, _answers_from(service)))
+        except BaseException:
+            service.close()
+            raise
+        return service
+
+    async def _serve(
+        self, service: MemoryService, connection: _Connection, pid: int, rest: bytes
+    ) -> None:
         self._warm_fresh_catalogs()
         logger.info("memtab mcp host: a session of pid %d (%d open)", pid, self.sessions)
         connection.leftover = rest
@@ -243,6 +254,20 @@ class McpHost:
             await serve_streams(service, connection.receive, _SocketText(connection))
         finally:
             service.close()
+
+    async def _refuse(self, connection: _Connection, pid: int, problem: str) -> None:
+        await connection.send_record(self._welcome(problem))
+        logger.info("memtab mcp host: refused a session of pid %d: %s", pid, problem)
+
+    def _welcome(self, problem: str | None, answers_from: tuple[str, ...] = ()) -> Welcome:
+        return Welcome(
+            ok=problem is None,
+            memtab=self._version,
+            protocol=PROTOCOL,
+            pid=os.getpid(),
+            reason=problem,
+            answers_from=answers_from,
+        )
 
     def _skew(self, hello: Hello) -> str | None:
         python, package = install_identity()
@@ -261,7 +286,7 @@ class McpHost:
             pid=os.getpid(),
             hosted_by=self.hosted_by,
             started_at=self._started_at,
-            sessions=max(self.sessions - 1, 0),  # not the question's own connection
+            sessions=self.sessions,
             idle_exit_s=self.idle_exit_s,
             socket=self.rendezvous.socket,
             setup=self.setup,
@@ -372,6 +397,12 @@ class _Connection:
 
     def close(self) -> None:
         self.socket.close()
+
+
+def _answers_from(service: MemoryService) -> tuple[str, ...]:
+    """The files a session's `initialize` and tools are made from, beside its command line and
+    directory: its home (there or not) and the registry that decides what it serves (§22.9)."""
+    return (str(service.home.root), str(service.home.config_path))
 
 
 def _parsed(line: bytes) -> Any:

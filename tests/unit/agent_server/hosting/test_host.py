@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.agent_server.bridge.greeting import SESSION, hello, session_origin
+from memtab.agent_server.bridge.greeting import SESSION, STATUS, hello, session_origin
 from memtab.agent_server.bridge.rendezvous import Rendezvous, rendezvous
 from memtab.agent_server.hosting.handshake import HostStatus, Welcome
 from memtab.agent_server.hosting.status import host_status
@@ -147,6 +147,42 @@ def test_it_exits_after_its_idle_time_and_never_while_a_session_is_open(
         clock.now += 1
         assert running.ended()
         assert not Path(place.socket).exists()
+    finally:
+        running.stop()
+
+
+def closed_after(place: Rendezvous, line: bytes) -> None:
+    """Connect, send `line` (nothing: hang up at once) and read until the host closes."""
+    with connect(place) as connection:
+        if line:
+            connection.sendall(line)
+            while connection.recv(4096):
+                pass
+
+
+def test_connections_that_are_no_session_never_keep_it_from_exiting_idle(
+    place: Rendezvous, home: str
+) -> None:
+    clock = Clock()
+    running = start(place, hosted_by="agents", idle_exit_s=600.0, clock=clock)
+    try:
+        clock.now += 599
+        other_memtab = json.loads(session_hello(home))
+        other_memtab["memtab"] = "0.0.1-other"
+        knocks = [
+            b"",
+            b"not a hello\n",
+            json.dumps(other_memtab).encode() + b"\n",
+            hello(STATUS),
+            session_hello(home, "--workspace", "nope"),  # a session it cannot open
+        ]
+        for knock in knocks:
+            closed_after(place, knock)
+        running.checks_pass()
+        assert running.thread.is_alive()
+        with connect(place):  # one that never says hello is open as the time comes
+            clock.now += 1
+            assert running.ended()
     finally:
         running.stop()
 

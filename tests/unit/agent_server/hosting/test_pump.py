@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from memtab.agent_server.bridge.pump import CONNECTION_CLOSED, NoHostError, Pump
+from memtab.agent_server.bridge.pump import CONNECTION_CLOSED, NoHostError, Pump, Reached
 
 WITHIN_S = 5.0  # what "at once" is allowed on a loaded machine
 # The pump pings a host quiet for QUIET_S while a request waits, and gives it up HANG_S
@@ -133,7 +133,7 @@ class Session:
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
-    def _connect(self) -> socket.socket:
+    def _connect(self) -> Reached:
         if self.hosts:  # starting a host takes its time
             assert self.next_host_may_start.wait(WITHIN_S)
         with self._giving:
@@ -143,7 +143,7 @@ class Session:
             bridge_end, host_end = socket.socketpair()
             self.hosts.append(Host(host_end))
         self._gave.release()
-        return bridge_end
+        return Reached(bridge_end)
 
     def _run(self) -> None:
         try:
