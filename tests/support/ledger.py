@@ -1,0 +1,517 @@
+"""The ledger (issue 98): the app's code by feature and by layer — engine, presenter
+(components/), widgets (gui/), CLI (cli/) — each feature held to a budget, and the shape of a job
+the window runs. `scripts/ledger` prints it, docs/ARCHITECTURE.md "The ledger" shows the budgets,
+tests/unit/test_ledger.py fails when a row passes its budget.
+
+A row holds folders, modules, or a module's top-level definitions (`module.py::name,Class.member`
+— a module whose parts serve two features); the most specific entry wins, and every module is in
+one row (the test says which are not). Lines are code lines laid out from the syntax tree
+(support/code_lines.py): not blank, comment or docstring, and no layout change moves them.
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+import functools
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from support.code_lines import code_lines
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = ROOT / "app" / "memtab"
+
+
+class Layer(enum.StrEnum):
+    ENGINE = "engine"
+    PRESENTER = "presenter"
+    WIDGETS = "widgets"
+    CLI = "CLI"
+
+
+def layer_of(module: str) -> Layer:
+    """A module's layer by where it is (`module`: its path under app/memtab)."""
+    top = module.split("/", 1)[0]
+    return {"cli": Layer.CLI, "components": Layer.PRESENTER, "gui": Layer.WIDGETS}.get(
+        top, Layer.ENGINE
+    )
+
+
+@dataclass(frozen=True)
+class Row:
+    """A feature, what code it holds (module doc), its budget in code lines and why that."""
+
+    name: str
+    holds: tuple[str, ...]
+    budget: int
+    why: str = "hold: today's figure; a row that grows says in its issue what it buys"
+
+
+# Issue 98 wrote its budgets as `wc -l` counts lines; each is converted at its row's own ratio of
+# code lines to `wc -l` lines on 23aa62c4 (settings 2,081 of 2,943: 2.0k → 1,414; the CLI 4,122 of
+# 5,396: 4.5k → 3,438). A "hold" row's budget is its figure there.
+ROWS: tuple[Row, ...] = (
+    Row(
+        "settings",
+        (
+            "fs/config/",
+            "gui/settings/dialog.py",
+            "components/settings/",
+            "components/window/settings_news.py",
+            "llm/settings.py",
+            "llm/settings_model.py",
+            "llm/saved_keys.py",
+            "writer/config.py",
+            "consolidation/review/review_setting.py",
+            "check/settings.py",
+            "store/history/prune.py::HistorySettings,load_history_limits,_Limit,"
+            "SETTINGS_SECTION,DEFAULT_MAX_MB,DEFAULT_MAX_AGE_DAYS",
+            "sources/config.py::SETTINGS_KEY,_trimmed,AgentSettings,_AGENT_FIELDS,AgentEntry,"
+            "AgentSources,SourcesSettings,parse_sources_settings,_settings,"
+            "load_sources_settings,save_agent_settings",
+            "cli/background/model_commands.py::settings_group,run_use_local,run_use_offline,"
+            "_save,SettingsSaved,LOCAL_RUN_LIMIT_S",
+            "gui/window/window_actions.py::_settings_now,WindowActions.open_settings",
+        ),
+        1_414,
+        "issue 98: each setting declared once; 2.0k lines as `wc -l` counts them",
+    ),
+    Row(
+        "history, undo, trash, blame",
+        (
+            "store/history/",
+            "store/restore/",
+            "store/catch_up/",
+            "sources/history.py",
+            "blame/",
+            "components/history/",
+            "components/blame.py",
+            "components/files/undo.py",
+            "gui/history/",
+            "gui/blame/",
+            "cli/memory/history_commands.py",
+        ),
+        8_781,
+        "issue 98: hold at today's figure (10.5k lines as `wc -l` counts them)",
+    ),
+    Row(
+        "the window's core (tree, editor, files, first paint, toolkit, tasks, menus)",
+        (
+            "gui/",
+            "components/",
+            "gui/first_paint/",
+            "gui/window/",
+        ),
+        17_024,
+    ),
+    Row(
+        "trust findings",
+        ("trust/", "components/trust/", "gui/trust/", "cli/health/trust_commands.py"),
+        12_580,
+    ),
+    Row(
+        "store core (scopes, fs, locks, caches)",
+        ("store/", "fs/", "file_protocol/", "kept/", "markdown.py", "cli/memory/store_commands.py"),
+        8_780,
+    ),
+    Row(
+        "writer and Inbox",
+        (
+            "writer/",
+            "store/proposals/",
+            "components/writer/",
+            "gui/writer/",
+            "cli/background/writer_commands.py",
+            "cli/memory/inbox_commands.py",
+        ),
+        7_878,
+    ),
+    Row(
+        "dream (consolidation)",
+        (
+            "consolidation/",
+            "store/sidecars/journal.py",
+            "components/consolidation/",
+            "gui/consolidation/",
+            "cli/background/consolidation_commands.py",
+        ),
+        6_318,
+    ),
+    Row(
+        "git sync",
+        ("sync/", "components/sync/", "gui/sync/", "cli/share/sync_commands.py"),
+        6_016,
+    ),
+    Row(
+        "check",
+        ("check/", "checked/", "components/check/", "gui/check/", "cli/health/check_commands.py"),
+        5_130,
+    ),
+    Row(
+        "loads and recall",
+        (
+            "loads/",
+            "components/loads/",
+            "gui/loads/",
+            "cli/memory/loads_commands.py",
+            "cli/memory/recall_commands.py",
+        ),
+        3_641,
+    ),
+    Row(
+        "MCP server",
+        (
+            "agent_server/",
+            "cli/share/agent_server_commands.py",
+            "cli/share/mcp_sessions.py",
+        ),
+        3_023,
+    ),
+    Row(
+        "MCP install and config editing",
+        (
+            "agent_server/install.py",
+            "agent_server/uninstall.py",
+            "agent_server/agents.py",
+            "agent_server/registrations.py",
+            "agent_server/codex_config.py",
+            "agent_server/config_files/",
+            "agent_server/hosting/login_service.py",
+            "gui/settings/agent_server.py",
+            "cli/share/agent_install_commands.py",
+        ),
+        2_480,
+    ),
+    Row("warm host and bridge", ("agent_server/bridge/", "agent_server/hosting/"), 1_616),
+    Row(
+        "activity and watchers",
+        (
+            "watch/",
+            "watch_policy/",
+            "components/activity/",
+            "gui/activity/",
+            "cli/background/watch_commands.py",
+        ),
+        2_788,
+    ),
+    Row(
+        "model providers",
+        ("llm/", "cli/background/model_commands.py"),
+        2_058,
+    ),
+    Row(
+        "Traces",
+        ("traces/", "components/traces.py", "gui/traces/", "cli/background/traces_commands.py"),
+        2_286,
+    ),
+    Row(
+        "other agents' sources",
+        ("sources/", "components/tree/sources.py", "cli/memory/source_commands.py"),
+        5_795,
+    ),
+    Row(
+        "search",
+        ("search_index/", "components/search/", "gui/search/", "cli/memory/search_commands.py"),
+        1_661,
+    ),
+    Row("transcripts", ("transcripts/",), 1_561),
+    Row(
+        "diagnostics",
+        ("diagnostics/", "cli/health/doctor_commands.py", "cli/health/self_test.py"),
+        1_309,
+    ),
+    Row("demo", ("demo.py", "demo_history.py"), 801),
+    Row("redaction", ("redact/",), 793),
+    Row("the command line's own frame (main, common, options)", ("cli/",), 542),
+    Row(
+        "top level (start, logs, the desktop entry)",
+        (
+            "__init__.py",
+            "__main__.py",
+            "launch.py",
+            "desktop.py",
+            "humanize.py",
+            "invocation.py",
+            "log_rotation.py",
+            "logs.py",
+            "resources.py",
+        ),
+        403,
+    ),
+)
+
+COMMAND_LINE = "command line"
+COMMAND_LINE_BUDGET = 3_438
+"""Every row's CLI column (all of cli/): issue 98's 4.5k lines as `wc -l` counts them."""
+
+
+@dataclass
+class Figures:
+    """A row's code lines by layer."""
+
+    by_layer: Counter[Layer] = field(default_factory=Counter)
+
+    @property
+    def total(self) -> int:
+        return sum(self.by_layer.values())
+
+
+@dataclass(frozen=True)
+class Ledger:
+    rows: dict[str, Figures]
+    unplaced: tuple[str, ...]  # modules no row holds
+    unknown_names: tuple[str, ...]  # `module::name` entries naming nothing there
+
+    def column(self, layer: Layer) -> int:
+        return sum(figures.by_layer[layer] for figures in self.rows.values())
+
+
+def modules(app: Path = APP) -> list[str]:
+    """Every module of the app, by its path under app/memtab."""
+    return sorted(path.relative_to(app).as_posix() for path in app.rglob("*.py"))
+
+
+@functools.cache
+def _tree(module: str, app: Path = APP) -> ast.Module:
+    return ast.parse((app / module).read_text(encoding="utf-8"))
+
+
+def _names(statement: ast.stmt) -> list[str]:
+    """The names a top-level statement defines (none for an import or an expression)."""
+    match statement:
+        case ast.FunctionDef() | ast.AsyncFunctionDef() | ast.ClassDef():
+            return [statement.name]
+        case ast.Assign():
+            return [t.id for t in statement.targets if isinstance(t, ast.Name)]
+        case ast.AnnAssign() | ast.AugAssign() if isinstance(statement.target, ast.Name):
+            return [statement.target.id]
+    return []
+
+
+def _parts(rows: Sequence[Row]) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+    """Rows by what they hold: whole folders and modules, and modules' named parts."""
+    whole: dict[str, str] = {}
+    named: dict[str, dict[str, str]] = {}
+    for row in rows:
+        for entry in row.holds:
+            module, _, names = entry.partition("::")
+            if names:
+                for name in names.split(","):
+                    named.setdefault(module, {})[name.strip()] = row.name
+            else:
+                whole[module] = row.name
+    return whole, named
+
+
+def _owner(module: str, whole: dict[str, str]) -> str | None:
+    """The row of the most specific entry holding `module`."""
+    holders = [
+        entry
+        for entry in whole
+        if entry == module or (entry.endswith("/") and module.startswith(entry))
+    ]
+    return whole[max(holders, key=len)] if holders else None
+
+
+def count(rows: Sequence[Row] = ROWS, app: Path = APP) -> Ledger:
+    """Every module's code lines, in the rows that hold them."""
+    whole, named = _parts(rows)
+    figures = {row.name: Figures() for row in rows}
+    unplaced: list[str] = []
+    seen: set[tuple[str, str]] = set()
+    for module in modules(app):
+        layer = layer_of(module)
+        owner = _owner(module, whole)
+        carved = named.get(module, {})
+        for statement, depth, name in _pieces(_tree(module, app).body, carved):
+            row = carved.get(name, owner) if name is not None else owner
+            if name is not None and name in carved:
+                seen.add((module, name))
+            lines = code_lines([statement], depth)
+            if row is None:
+                if lines:
+                    unplaced.append(module)
+                continue
+            figures[row].by_layer[layer] += lines
+    unknown = [
+        f"{module}::{name}"
+        for module, names in named.items()
+        for name in names
+        if (module, name) not in seen
+    ]
+    return Ledger(figures, tuple(sorted(set(unplaced))), tuple(unknown))
+
+
+def _pieces(
+    body: Sequence[ast.stmt], carved: dict[str, str]
+) -> Iterator[tuple[ast.stmt, int, str | None]]:
+    """Each top-level statement with its name when a row names it; a class some of whose members
+    a row names is given member by member (its own header and other members: the class's)."""
+    for statement in body:
+        names = _names(statement)
+        name = next((n for n in names if n in carved), names[0] if names else None)
+        members = {m.split(".", 1)[1] for m in carved if m.startswith(f"{name}.")}
+        if not isinstance(statement, ast.ClassDef) or not members:
+            yield statement, 0, name
+            continue
+        kept = [m for m in statement.body if not (set(_names(m)) & members)]
+        header = ast.ClassDef(
+            name=statement.name,
+            bases=statement.bases,
+            keywords=statement.keywords,
+            body=kept or [ast.Pass()],
+            decorator_list=statement.decorator_list,
+            type_params=[],
+        )
+        yield header, 0, name
+        for member in statement.body:
+            if set(_names(member)) & members:
+                yield member, 1, f"{name}.{_names(member)[0]}"
+
+
+# --- the shape of a job the window runs ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    """A function a job's request passes through: `module.py::Qualified.name`, the name its
+    body calls for the next step, and the interface (a Protocol's method) it is called through."""
+
+    where: str
+    calls: str = ""
+    through: str = ""
+
+
+CONSOLIDATE_NOW: tuple[Step, ...] = (
+    Step("gui/window/window_actions.py::WindowActions.consolidate_now", "click"),
+    Step(
+        "gui/consolidation/footer.py::ConsolidationFooter._on_consolidate_button_clicked", "_start"
+    ),
+    Step("gui/consolidation/footer.py::ConsolidationFooter._start", "start"),
+    Step(
+        "gui/consolidation/lazy.py::LazyConsolidationTasks.start",
+        "start",
+        through="gui/consolidation/footer.py::ConsolidationFacade.start",
+    ),
+    Step("gui/consolidation/tasks.py::ConsolidationTasks.start", "_submit"),
+    Step("gui/consolidation/tasks.py::ConsolidationTasks._submit", "consolidate"),
+    Step("components/consolidation/jobs.py::consolidate", "run_isolated"),
+    Step("consolidation/job.py::run_isolated", "_child_main"),
+    Step("consolidation/job.py::_child_main", "run_for_outcome"),
+    Step("consolidation/job.py::run_for_outcome", "plan"),
+    Step("consolidation/service.py::ConsolidationService.plan"),
+)
+"""Edit → Consolidate now, as the window runs it by default (a plan to review, in a child
+process), from the menu action to the engine's door: the service the CLI calls too."""
+
+BOUNDARIES_BUDGET = 5
+SPELLED_TWICE_BUDGET = 0
+SHARED_NAMES = 3  # an argument list sharing this many names with an earlier one is spelled again
+UNSPELLED = frozenset({"self", "cls", "ctx"})
+
+
+@dataclass(frozen=True)
+class JobShape:
+    boundaries: int  # functions between the menu action and the engine's door
+    spelled_twice: tuple[str, ...]  # signatures repeating an earlier one's arguments
+    broken: tuple[str, ...]  # steps not found, or not calling the next
+
+
+def function(where: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The function `module.py::Qualified.name` names, or None."""
+    module, _, qualified = where.partition("::")
+    if not (APP / module).is_file():
+        return None
+    body: Sequence[ast.stmt] = _tree(module).body
+    found: ast.stmt | None = None
+    for name in qualified.split("."):
+        found = next((s for s in body if name in _names(s)), None)
+        if found is None:
+            return None
+        body = found.body if isinstance(found, ast.ClassDef) else []
+    return found if isinstance(found, ast.FunctionDef | ast.AsyncFunctionDef) else None
+
+
+def _calls(node: ast.AST, name: str) -> bool:
+    """Whether `node` refers to `name` (a call, or a function handed on, as a process's target)."""
+    return any(
+        (isinstance(n, ast.Name) and n.id == name)
+        or (isinstance(n, ast.Attribute) and n.attr == name)
+        for n in ast.walk(node)
+    )
+
+
+def _arguments(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    every = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+    return {a.arg for a in every} - UNSPELLED
+
+
+def job_shape(steps: Sequence[Step] = CONSOLIDATE_NOW) -> JobShape:
+    broken: list[str] = []
+    spelled: list[str] = []
+    earlier: list[set[str]] = []
+    for step in steps:
+        for where in filter(None, (step.through, step.where)):
+            node = function(where)
+            if node is None:
+                broken.append(f"{where}: not found")
+                continue
+            names = _arguments(node)
+            if any(len(names & before) >= SHARED_NAMES for before in earlier):
+                spelled.append(where)
+            earlier.append(names)
+        node = function(step.where)
+        if node is not None and step.calls and not _calls(node, step.calls):
+            broken.append(f"{step.where}: does not call {step.calls}")
+    return JobShape(max(len(steps) - 2, 0), tuple(spelled), tuple(broken))
+
+
+# --- the table ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the table: a figure against its budget."""
+
+    name: str
+    figure: int
+    budget: int
+    layers: Counter[Layer] | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.figure > self.budget
+
+
+def lines(ledger: Ledger, shape: JobShape, rows: Sequence[Row] = ROWS) -> list[Line]:
+    """Every budgeted figure: each row, the command line (the CLI column), the job's shape."""
+    found = [
+        Line(row.name, ledger.rows[row.name].total, row.budget, ledger.rows[row.name].by_layer)
+        for row in rows
+    ]
+    found.append(Line(COMMAND_LINE, ledger.column(Layer.CLI), COMMAND_LINE_BUDGET))
+    found.append(Line("Consolidate now: function boundaries", shape.boundaries, BOUNDARIES_BUDGET))
+    found.append(
+        Line(
+            "Consolidate now: argument lists spelled again",
+            len(shape.spelled_twice),
+            SPELLED_TWICE_BUDGET,
+        )
+    )
+    return found
+
+
+def table(found: Sequence[Line]) -> str:
+    """The ledger as a Markdown table."""
+    layers = list(Layer)
+    head = ["feature", *layers, "total", "budget", ""]
+    rows = [head, ["---"] * len(head)]
+    for line in found:
+        cells = [f"{line.layers[layer]:,}" if line.layers else "" for layer in layers]
+        rows.append(
+            [line.name, *cells, f"{line.figure:,}", f"{line.budget:,}", "over" if line.over else ""]
+        )
+    return "\n".join("| " + " | ".join(map(str, row)) + " |" for row in rows)
