@@ -412,6 +412,8 @@ WORST: dict[str, Worst] = {
     "memtab.writer.prompts:_JSON_FENCE": S("", "```json\n"),
     "memtab.llm.written.calls:_BARE_NAME": X("`", "a.", "()!"),
     "memtab.llm.written.calls:_LANGUAGE": X("", "a-", " "),
+    "memtab.consolidation.engine.reading:_SHA256": X("", "a", "!"),
+    "memtab.consolidation.engine.reading:_NUMBERED": M("", "1", "\t"),
     "memtab.llm.http:_PAST_CONTEXT": S("", "context maximum too many "),
     "memtab.llm.openai:_REFUSED_PARTS['response_format']": S("", "response_forma json_schem"),
     "memtab.llm.openai:_REFUSED_PARTS['tools']": S("", "atools tool_choic functio"),
