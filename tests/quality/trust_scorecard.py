@@ -340,6 +340,8 @@ def verdicts(card: dict[str, Any]) -> list[tuple[str, str, str, bool]]:
     return rows
 
 
+CANDIDATES = {"duplicates": "duplicateCandidates", "contradictions": "contradictionCandidates"}
+"""Where the card scores each engine's candidates (never part of its findings' figures)."""
 ENGINES = [
     ("duplicates", score_duplicates, "groups"),
     ("contradictions", score_contradictions, "contradictions"),
@@ -374,6 +376,9 @@ def scorecard(
             card[engine] = score(matcher, {empty: []} if error else answer)
             if error:  # a crash finds nothing: every item is missed, and the card says why
                 card[engine]["error"] = error
+            elif engine in CANDIDATES:
+                # What the words only suspect, shown apart: scored as if they were findings
+                card[CANDIDATES[engine]] = score(matcher, {empty: answer.get("candidates", [])})
         listings = [
             laid.run("list", "--source", source, "--json")
             for source in sorted(matcher.roots)
@@ -399,6 +404,15 @@ def print_card(card: dict[str, Any], details: bool) -> None:
             )
         if part.get("error"):
             print(f"    {engine} failed: {part['error']}")
+    for engine, part_name in CANDIDATES.items():
+        part = card.get(part_name)
+        if part is not None:
+            listed = part.get("groups", part.get("reported", 0))
+            print(
+                f"  {engine} candidates (apart, not findings): {listed} listed, "
+                f"{part['found']}/{part['seeded']} seeded items among them, near misses "
+                f"{part['nearMisses'][0]}/{part['nearMisses'][1]}"
+            )
     imports = card["imports"]
     print(
         f"  imports: {imports['found']}/{imports['seeded']} known as Codex's imports of their "
