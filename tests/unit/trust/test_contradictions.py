@@ -171,7 +171,10 @@ def _many(count: int) -> list[Document]:
 
     return [
         *(memory("global", f"one{n:04d}.md", note(*lines(10_000 + n))) for n in range(count)),
-        *(memory("project:api", f"other{n:04d}.md", note(*lines(11_000 + n))) for n in range(count)),
+        *(
+            memory("project:api", f"other{n:04d}.md", note(*lines(11_000 + n)))
+            for n in range(count)
+        ),
     ]
 
 

@@ -118,7 +118,9 @@ def test_the_cache_follows_an_edit_to_what_it_finds(home: Home) -> None:
     assert len(run(home, _documents())) == 1
     run = duplicates.DuplicatesEngine(home).found_in
     assert run(_documents()) == ([], [])
-    [group] = run([*_documents(testing=TESTING_AGAIN), memory("global", "t.md", TESTING)]).candidates
+    [group] = run(
+        [*_documents(testing=TESTING_AGAIN), memory("global", "t.md", TESTING)]
+    ).candidates
     assert group.kind == "reworded"
 
 

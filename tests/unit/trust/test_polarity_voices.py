@@ -31,9 +31,9 @@ NOT_READ = {
 }
 """Contradictions still missed, and why: "work on" is a verb no list names; a file name in a
 code span ("`.env.example` is encouraged") is read as a path, not a rule; "their own"
-against "your own"; a reported wish ("asked that…", "is fine with…") names its asker; "keep" and "put" are
-one action only to one rule's key (`rule_key`, removed with issue 94: it found nothing on
-held-out data)."""
+against "your own"; a reported wish ("asked that…", "is fine with…") names its asker;
+"keep" and "put" are one action only to one rule's key (`rule_key`, removed with issue 94:
+it found nothing on held-out data)."""
 FLAGGED = {
     "Don't run `terraform apply` locally.",
     "The CI bot never signs its commits.",
