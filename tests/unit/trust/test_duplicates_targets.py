@@ -1,13 +1,12 @@
 """Issue 72's targets for `memtab duplicates` on the seeded corpus (tests/support/
 seeded_duplicates.py), as issue 94 splits them: every imported or copied pair a finding and
 no false finding; at least 45 of 50 reworded pairs among the candidates, at most 15% false
-candidates (9 of 69 in "tune": what the words only suspect, for the user's model) — on
+candidates (9 of 69 in "held-out-2": what the words only suspect, for the user's model) — on
 the half the thresholds were chosen on ("tune") and on the half kept from that choice
 ("held-out", its own templates and seed), and on a second held-out family whose rules are
 written by templates of their own ("held-out-2").
-A rule written in two memories is found 14 of 15 times in "tune", 8 in "held-out" (5
-before its misses were looked at) and 7 in "held-out-2" (measured once): reported, not
-held (docs/trust-quality.md "Duplicates")."""
+A rule written in two memories by one template is a finding, by two a candidate:
+reported, not held (docs/trust-quality.md "The seeded corpora")."""
 
 from __future__ import annotations
 

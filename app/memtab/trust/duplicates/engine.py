@@ -54,10 +54,8 @@ from memtab.store.text.near_duplicates import (
     COMMON_FILES,
     alike_groups,
     idf_weights,
-    lowered_words,
     near_duplicate_pairs,
 )
-from memtab.store.text.stems import english_stem
 from memtab.trust.claims import contradict, sentence_claims
 from memtab.trust.duplicates.boilerplate import (
     LINE_DIGEST,
@@ -68,6 +66,7 @@ from memtab.trust.duplicates.boilerplate import (
 from memtab.trust.duplicates.boilerplate import (
     similarity as weighted_similarity,
 )
+from memtab.trust.duplicates.groups import copy_group, reworded_group
 from memtab.trust.duplicates.meaning import (
     POLARITIES,
     POLARITY,
@@ -75,13 +74,7 @@ from memtab.trust.duplicates.meaning import (
     content_text,
     required_by,
 )
-from memtab.trust.duplicates.records import (
-    DuplicateGroup,
-    DuplicateKind,
-    DuplicatesReport,
-    group_key,
-    listed,
-)
+from memtab.trust.duplicates.records import DuplicateGroup, DuplicateKind, DuplicatesReport
 from memtab.trust.duplicates.same_text import DIGEST, a_task, digest, normal_text, outline
 from memtab.trust.duplicates.same_text import text_digest as same_text_digest
 from memtab.trust.duplicates.statements import (
@@ -103,15 +96,13 @@ from memtab.trust.duplicates.statements import (
     statements_held,
     wrapped_lines,
 )
-from memtab.trust.memories import MemoryEngine, anew, place_of, where_in_words
+from memtab.trust.memories import MemoryEngine, anew
 from memtab.trust.polarity import headed, rule_of, under_never_heading
 from memtab.trust.words import ContentLine, content_lines, sentence_stems, statements
 
 REWORDED_SIMILARITY = 0.36
 MIN_NOTE_STEMS = 5
 """A memory of fewer stems says too little to be told reworded from merely alike."""
-IMPORT_FOLDER = "external_agent_import/"
-"""Where Codex keeps what it imported of another agent's memory."""
 
 
 class NoteWords(NamedTuple):
@@ -303,7 +294,9 @@ class DuplicatesEngine(MemoryEngine):
         for members in by_text.values():
             if len(members) > 1:
                 _same_text(notes, members)
-                groups.append(_copy_group(notes, members))
+                documents = [notes[i][0] for i in members]
+                contents = [notes[i][1].content for i in members]
+                groups.append(copy_group(documents, contents, [notes[i][1].text for i in members]))
         representatives = [members[0] for members in by_text.values()]
         content = functools.cache(lambda i: content_lines(notes[i][0].text))
         held = statements_held({i: notes[i][1].statements for i in representatives})
@@ -334,7 +327,16 @@ class DuplicatesEngine(MemoryEngine):
                 _same_text(notes, by_text[notes[rep][1].text])
             every = [i for rep in members for i in by_text[notes[rep][1].text]]
             reworded_of.update(dict.fromkeys(every, len(candidates)))
-            candidates.append(_reworded_group(notes, members, every, similarity, weight))
+            candidates.append(
+                reworded_group(
+                    [notes[i][0] for i in every],
+                    [notes[i][1] for i in members],
+                    [notes[i][0] for i in members],
+                    [notes[i][1].content for i in every],
+                    similarity,
+                    weight,
+                )
+            )
             self.said[candidates[-1].key] = tuple(content_text(notes[i][0]) for i in members)
 
         def one_of(said: Said) -> tuple[str, ...]:  # one statement of each, said once
@@ -374,7 +376,7 @@ class DuplicatesEngine(MemoryEngine):
         if searched is not None:
             if not _holds(searched, sets, rules, weight, rare):
                 raise NotAsMadeError("pairs that are not alike as kept")
-            return searched  # type: ignore[no-any-return]
+            return searched
         boilerplate = boilerplate_of(notes[i][1].lines for i in representatives)
         searched = (
             tuple(
@@ -514,93 +516,3 @@ def _same_text(notes: Sequence[tuple[Document, NoteWords]], members: Sequence[in
         found = {same_text_digest(notes[i][0].text) for i in checked}
         if found != {notes[members[0]][1].text}:
             raise NotAsMadeError("copies whose text differs")
-
-
-def _copy_group(
-    notes: Sequence[tuple[Document, NoteWords]], members: Sequence[int]
-) -> DuplicateGroup:
-    documents = [notes[i][0] for i in members]
-    places = tuple(place_of(d) for d in documents)
-    return DuplicateGroup(
-        kind="copy",
-        similarity=1.0,
-        why=_copies_why(documents, {notes[i][1].content for i in members}),
-        members=places,
-        key=group_key(places, [notes[i][1].text for i in members]),
-    )
-
-
-def _copies_why(documents: Sequence[Document], contents: Collection[bytes]) -> str:
-    imported = [d for d in documents if IMPORT_FOLDER in d.path]
-    originals = [d for d in documents if IMPORT_FOLDER not in d.path]
-    if imported and originals:
-        return (
-            f"The same text: {_count(imported, 'is', 'are')} Codex's import of "
-            f"{where_in_words(place_of(originals[0]))}'s {_name(originals[0])}"
-        )
-    texts = {d.text for d in documents}
-    wheres = {where_in_words(place_of(d)) for d in documents}
-    what = "the same text"
-    if len(contents) > 1:
-        what += ", laid out otherwise (a list in one, prose or other markup in another)"
-    elif len(texts) > 1:
-        what += ", under other frontmatter or spacing"
-    if len(wheres) == 1:
-        return f"{what[0].upper()}{what[1:]}, {len(documents)} times in {wheres.pop()}"
-    return f"{what[0].upper()}{what[1:]}, in {listed(sorted(wheres))}"
-
-
-def _reworded_group(
-    notes: Sequence[tuple[Document, NoteWords]],
-    representatives: Sequence[int],
-    members: Sequence[int],
-    similarity: float,
-    weight: Mapping[str, float],
-) -> DuplicateGroup:
-    documents = [notes[i][0] for i in members]
-    places = tuple(place_of(d) for d in documents)
-    shared = frozenset.intersection(*(notes[i][1].stems for i in representatives)) - POLARITIES
-    top = sorted(shared, key=lambda s: (-weight.get(s, 0.0), s))[:4]
-    shown = _as_written(top, [notes[i][0] for i in representatives])
-    copies = len(members) - len(representatives)
-    why = (
-        f"Might be the same note in other words: {round(similarity * 100)}% of what they say "
-        f"is shared ({', '.join(shown)}…)"
-    )
-    if copies:
-        why += f"; {_count_of(copies, 'copy', 'copies')} of one of them too"
-    return DuplicateGroup(
-        kind="reworded",
-        similarity=round(similarity, 3),
-        why=why,
-        members=places,
-        key=group_key(places, [notes[i][1].content for i in members]),
-    )
-
-
-def _as_written(stems: Sequence[str], documents: Sequence[Document]) -> list[str]:
-    """Each stem as the first of the documents writes it."""
-    wanted = set(stems)
-    written: dict[str, str] = {}
-    for document in documents:
-        for word in lowered_words(document.text):
-            found = english_stem(word) if len(word) > 1 else ""
-            if found in wanted and found not in written:
-                written[found] = word
-        if len(written) == len(wanted):
-            break
-    return [written.get(s, s) for s in stems]
-
-
-def _name(document: Document) -> str:
-    return document.path.rsplit("/", 1)[-1].rsplit(":", 1)[-1]
-
-
-def _count(documents: Sequence[Document], one: str, many: str) -> str:
-    if len(documents) == 1:
-        return f"{_name(documents[0])} {one}"
-    return f"{len(documents)} files {many}"
-
-
-def _count_of(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"

@@ -393,7 +393,7 @@ def apart_by_place(notes: Notes) -> Callable[[Said, Said], bool]:
 def _one_each(said: Sequence[Said], one_of: Callable[[Said], tuple[str, ...]]) -> list[Said]:
     """The first statement of each memory and of what `one_of` says it is one of (a group
     of copies, a sentence said again)."""
-    seen: set[tuple[str, ...]] = set()
+    seen: set[str] = set()
     chosen = []
     for occurrence in sorted(said, key=lambda s: (s.note, s.statement.line)):
         slots = one_of(occurrence)
