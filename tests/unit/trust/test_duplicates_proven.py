@@ -89,30 +89,6 @@ def test_a_rule_in_other_words_is_a_candidate_the_same_line_a_finding() -> None:
     ]
 
 
-TESTING = """# Testing acme-api
-
-- Run the API tests with `pnpm test --filter api` before pushing.
-- The flaky `auth.spec.ts` needs `--retries 2` on CI.
-- Fixtures live in `tests/fixtures/`; regenerate them with `pnpm fixtures`.
-"""
-TESTING_AGAIN = """# How we test
-
-Before a push, the api suite must pass: `pnpm test --filter api`. On CI, give the flaky
-auth.spec.ts `--retries 2`. To rebuild the fixtures in tests/fixtures/, run `pnpm fixtures`.
-"""
-
-
-def test_a_note_in_other_words_is_a_candidate_never_a_finding() -> None:
-    result = found(
-        memory("project:acme-api", "testing.md", TESTING),
-        memory("claude:acme-api", "how-we-test.md", TESTING_AGAIN),
-    )
-    assert result.groups == []
-    [candidate] = result.candidates
-    assert candidate.kind == "reworded"
-    assert candidate.why.startswith("Might be the same note in other words")
-
-
 @pytest.mark.parametrize(
     ("one", "other"),
     [
