@@ -8,7 +8,6 @@ from support.worst_shapes import F, M, S, Worst, X
 TRUST_READING: dict[str, Worst] = {
     "memtab.trust.duplicates.same_text:_ITEM_MARKER": M("", " ", "x"),
     "memtab.trust.duplicates.same_text:_LINK": F("", "[a](a"),
-    "memtab.trust.duplicates.same_text:_MARKUP": F("", "a*_ "),
     "memtab.trust.duplicates.same_text:_TASK": M("[", "x"),
     "memtab.trust.duplicates.same_text:_WIKI_LINK": F("", "[[a"),
     "memtab.trust.duplicates.statements:_LABEL_ALONE": X("", "a ", "!"),

@@ -40,7 +40,7 @@ def _copies_why(documents: Sequence[Document], contents: Collection[bytes]) -> s
             f"The same text: {_count(imported, 'is', 'are')} Codex's import of "
             f"{where_in_words(place_of(originals[0]))}'s {_name(originals[0])}"
         )
-    texts = {d.text for d in documents}
+    texts = {d.packed for d in documents}  # one text, one packing: no text unpacked
     wheres = {where_in_words(place_of(d)) for d in documents}
     what = "the same text"
     if len(contents) > 1:

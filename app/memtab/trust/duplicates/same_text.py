@@ -25,13 +25,11 @@ from collections.abc import Iterable, Sequence
 from memtab.markdown import Line, LineKind, classify, text_lines
 from memtab.trust.words import statements
 
-_MARKUP = re.compile(
-    r"\*\*|__|~~|`|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)"
-)
 _LINK = re.compile(r"!?\[([^\[\]\n]*)\]\(([^()\n]*)\)")
 _WIKI_LINK = re.compile(r"\[\[([^\[\]\n]*)\]\]")
 _TASK = re.compile(r"^\[[ xX]\]\s")
-_EDGES = ".,;:!?()[]{}<>\"'“”‘’«»"
+_EDGES = ".,;:!?()[]{}<>\"'“”‘’«»*_~"
+_MARKS = ("**", "__", "~~", "`")
 _TYPOGRAPHIC = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "—": "-", "–": "-"})
 _ITEM_MARKER = re.compile(r"^\s*+(?:[-*+]|\d{1,9}+[.)])\s++")
 DIGEST = 8
@@ -39,8 +37,12 @@ DIGEST = 8
 
 def normal_text(sentence: str) -> str:
     """A sentence's normal form (see the module doc)."""
-    said = _WIKI_LINK.sub(r"\1", _LINK.sub(r"\1 \2", sentence))
-    said = _MARKUP.sub("", said).translate(_TYPOGRAPHIC).lower()
+    said = sentence
+    if "[" in said:
+        said = _WIKI_LINK.sub(r"\1", _LINK.sub(r"\1 \2", said))
+    for mark in _MARKS:  # emphasis and code spans; a single `*` or `_` is a word's edge
+        said = said.replace(mark, "")
+    said = said.translate(_TYPOGRAPHIC).lower()
     return " ".join(word for word in (w.strip(_EDGES) for w in said.split()) if word)
 
 
