@@ -18,6 +18,11 @@ class TrustReport:
     duplicates: tuple[DuplicateGroup, ...] = ()
     contradictions: tuple[Contradiction, ...] = ()
     leaks: tuple[Leak, ...] = ()
+    duplicate_candidates: tuple[DuplicateGroup, ...] = ()
+    """Groups the words only suspect (`DuplicatesReport.candidates`): shown apart, never
+    counted as findings."""
+    contradiction_candidates: tuple[Contradiction, ...] = ()
+    """Disagreements the words only suspect (`ContradictionsReport.candidates`)."""
     files_read: int = 0
     kept: int = 0
     """Duplicate groups left out: kept as they are (`duplicates.kept`)."""

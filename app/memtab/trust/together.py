@@ -50,8 +50,10 @@ class TrustEngines(MemoryEngine):
         unusable registry or an unknown workspace."""
         collected, everything = self.memories(workspace_id)
         documents = collected.documents
-        groups = self.duplicates.groups_of(documents, everything=everything)
+        duplicates = self.duplicates.found_in(documents, everything=everything)
+        groups = duplicates.groups
         shown = tuple(group for group in groups if group.key not in kept)
+        contradictions = self.contradictions.found_in(documents, everything=everything)
         projects = self.leaks.known_projects(documents)
         registry = load_registry(self.home)
         workspaces: dict[str, str] = {}
@@ -60,10 +62,14 @@ class TrustEngines(MemoryEngine):
                 workspaces.setdefault(workspace.project_path, workspace.id)
         return TrustReport(
             duplicates=shown,
-            contradictions=tuple(self.contradictions.pairs_of(documents, everything=everything)),
+            contradictions=tuple(contradictions.contradictions),
             leaks=tuple(self.leaks.leaks_of(documents, projects, everything=everything)),
             files_read=len(documents),
             kept=len(groups) - len(shown),
             problems=collected.problems,
             workspaces=workspaces,
+            duplicate_candidates=tuple(
+                group for group in duplicates.candidates if group.key not in kept
+            ),
+            contradiction_candidates=tuple(contradictions.candidates),
         )

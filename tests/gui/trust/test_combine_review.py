@@ -46,9 +46,9 @@ def looked_at(
     assert trust.report is not None
     [group] = [
         g
-        for g in trust.report.duplicates
+        for g in trust.report.duplicate_candidates  # a rewording: a candidate (issue 94)
         if g.kind == "reworded" and any(m.path.endswith("test-tips.md") for m in g.members)
-    ]  # not the rule group of one of its facts said in Codex's summary
+    ]
     return window, trust, group
 
 

@@ -19,8 +19,8 @@ from memtab.store.home import Home
 from memtab.trust import judge as judging
 from memtab.trust.contradictions.engine import ContradictionsEngine
 from memtab.trust.contradictions.records import ContradictionsReport
-from memtab.trust.duplicates.engine import DuplicatesEngine
-from memtab.trust.duplicates.records import DuplicatesReport
+from memtab.trust.duplicates.engine import DuplicatesEngine, Found
+from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport
 from memtab.trust.judge import ModelJudge, judge_contradictions, judge_duplicates
 from support.memory_home import PROJECT, make_home
 from support.private_modes import mode_of
@@ -28,6 +28,11 @@ from support.scripted_provider import ScriptedProvider
 from support.seeded_memories import memory
 
 SETTINGS = ProviderSettings(provider="openai", model="judge-1", base_url="http://127.0.0.1:9")
+
+
+def _found(found: Found) -> list[DuplicateGroup]:
+    """What the words only suspect (issue 94: the candidates), as the groups a judge is given."""
+    return found.candidates
 
 
 def reply(verdict: str, reason: str) -> ModelReply:
@@ -60,7 +65,7 @@ def _rules() -> list[Document]:
 def test_the_model_confirms_and_dismisses_with_a_reason_and_is_asked_once(tmp_path: Path) -> None:
     home = Home(tmp_path / "home")
     engine = DuplicatesEngine(home)
-    groups = engine.groups_of(_rules())
+    groups = _found(engine.found_in(_rules()))
     assert [g.kind for g in groups] == ["reworded", "rule"]
     report = DuplicatesReport(groups=tuple(groups), files_read=4)
     provider = ScriptedProvider(
@@ -126,9 +131,7 @@ def contradicting_home(
     configured model."""
     home = make_home(tmp_path / "home")
     atomic_write_text(home.global_root / "a.md", "# A\n\n- Never rebase on main.\n")
-    atomic_write_text(
-        home.project_root(PROJECT) / "b.md", "# B\n\n- Always rebase on main before review.\n"
-    )
+    atomic_write_text(home.project_root(PROJECT) / "b.md", "# B\n\n- Always rebase on main.\n")
     monkeypatch.setattr(judging, "make_provider", lambda settings, limit: provider)
     monkeypatch.setattr(
         "memtab.cli.health.trust_commands.resolve_provider_settings", lambda: SETTINGS

@@ -16,8 +16,8 @@ from memtab.llm.types import ModelReply
 from memtab.store.home import Home
 from memtab.trust.contradictions.engine import ContradictionsEngine
 from memtab.trust.contradictions.records import ContradictionsReport
-from memtab.trust.duplicates.engine import DuplicatesEngine
-from memtab.trust.duplicates.records import DuplicatesReport
+from memtab.trust.duplicates.engine import DuplicatesEngine, Found
+from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport
 from memtab.trust.judge import judge_contradictions, judge_duplicates, wider_duplicates
 from support.scripted_provider import ScriptedProvider
 from support.seeded_memories import memory
@@ -51,6 +51,11 @@ CONTRADICT_FAILED = {
 NOT_USED = "its dismissals were not used (2 findings as the offline engine judged them): the model"
 
 
+def _found(found: Found) -> list[DuplicateGroup]:
+    """What the words only suspect (issue 94: the candidates), as the groups a judge is given."""
+    return found.candidates
+
+
 def _duplicates(home: Home) -> tuple[DuplicatesEngine, DuplicatesReport]:
     documents = [
         memory("global", "a.md", "# A\n\n- Use pnpm, not npm.\n- Deploys go out on Tuesdays.\n"),
@@ -59,7 +64,7 @@ def _duplicates(home: Home) -> tuple[DuplicatesEngine, DuplicatesReport]:
         memory("project:api", "d.md", "# D\n\n- Ask Priya about billing.\n- Invoices are PDF.\n"),
     ]
     engine = DuplicatesEngine(home)
-    return engine, DuplicatesReport(groups=tuple(engine.groups_of(documents)), files_read=4)
+    return engine, DuplicatesReport(groups=tuple(_found(engine.found_in(documents))), files_read=4)
 
 
 def _contradictions(home: Home) -> ContradictionsReport:
@@ -140,7 +145,7 @@ def test_a_model_that_dismisses_the_rewording_is_not_asked_the_wider_net(tmp_pat
         memory("global", "g.md", f"# G\n\n- {UTC}\n"),
         memory("project:api", "p.md", f"# P\n\n- {TIMESTAMPTZ}\n"),
     ]
-    report = DuplicatesReport(groups=tuple(engine.groups_of(documents)), files_read=2)
+    report = DuplicatesReport(groups=tuple(_found(engine.found_in(documents))), files_read=2)
     provider = ScriptedProvider(
         [SAME_OK[0], reply("different", "one says every time"), *[reply("same", "UTC")] * 2]
     )

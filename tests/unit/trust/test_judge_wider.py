@@ -20,8 +20,8 @@ from memtab.store.home import Home
 from memtab.trust import judge as judging
 from memtab.trust.contradictions.engine import ContradictionsEngine
 from memtab.trust.contradictions.records import ContradictionsReport
-from memtab.trust.duplicates.engine import DuplicatesEngine
-from memtab.trust.duplicates.records import DuplicatesReport
+from memtab.trust.duplicates.engine import DuplicatesEngine, Found
+from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport
 from memtab.trust.judge import (
     judge_contradictions,
     judge_duplicates,
@@ -47,6 +47,11 @@ MERGE_MAIN = "Don't rebase onto main here. We merge main into the branch before 
 REBASE_MAIN = "Always rebase the branch on main before review."
 
 
+def _found(found: Found) -> list[DuplicateGroup]:
+    """What the words only suspect (issue 94: the candidates), as the groups a judge is given."""
+    return found.candidates
+
+
 def _notes(*pairs: tuple[str, str]) -> list[Document]:
     """Each pair's first statement in global memory, its second in a project's."""
     documents = []
@@ -58,7 +63,9 @@ def _notes(*pairs: tuple[str, str]) -> list[Document]:
 
 def _duplicates(home: Home, documents: list[Document]) -> tuple[DuplicatesEngine, DuplicatesReport]:
     engine = DuplicatesEngine(home)
-    report = DuplicatesReport(groups=tuple(engine.groups_of(documents)), files_read=len(documents))
+    report = DuplicatesReport(
+        groups=tuple(_found(engine.found_in(documents))), files_read=len(documents)
+    )
     return engine, report
 
 
@@ -135,7 +142,7 @@ def test_a_pair_of_opposite_rules_is_never_asked_nor_grouped(tmp_path: Path) -> 
     assert [(c.one.text, c.how) for c in found] == [
         ("We merge main into the branch before review.", "value"),  # its line's rule
         (SQUASH_NEVER, "value"),
-        (EMOJI, "value"),  # no emojis / a gitmoji emoji: its claims contradict
+        (EMOJI, "polarity"),  # no emojis / always a gitmoji emoji: opposite rules
         ("Don't rebase onto main here.", "value"),
     ]
     provider = ScriptedProvider([reply("same", "both about squash merges")] * 4)
