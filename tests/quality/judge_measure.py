@@ -24,14 +24,9 @@ from memtab.trust.contradictions.engine import ContradictionsEngine
 from memtab.trust.contradictions.records import ContradictionsReport
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.duplicates.records import DuplicatesReport
-from memtab.trust.judge import (
-    JudgeStats,
-    ModelJudge,
-    judge_contradictions,
-    judge_duplicates,
-    wider_contradictions,
-    wider_duplicates,
-)
+from memtab.trust.judging.asking import JudgeStats, ModelJudge
+from memtab.trust.judging.contradictions import judge_contradictions, wider_contradictions
+from memtab.trust.judging.duplicates import judge_duplicates, wider_duplicates
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -82,12 +77,14 @@ def _contradictions(
 
 
 def _cost(stats: JudgeStats) -> str:
-    asked = max(stats.asked, 1)
+    calls, asked = max(stats.calls, 1), max(stats.asked, 1)
     return (
-        f"{stats.asked} questions, {stats.seconds / asked:.1f} s and "
-        f"{(stats.input_tokens + stats.output_tokens) / asked:.0f} tokens each "
-        f"({stats.output_tokens / asked:.0f} out), {stats.wider} of the wider net "
-        f"({stats.confirmed} confirmed), {stats.unasked} unasked, {stats.failed} failed"
+        f"{stats.calls} calls asking {stats.asked} pairs, {stats.seconds / calls:.1f} s a call "
+        f"({stats.seconds / asked:.1f} s a pair), "
+        f"{(stats.input_tokens + stats.output_tokens) / calls:.0f} tokens a call "
+        f"({stats.output_tokens / calls:.0f} out); {stats.confirmed} confirmed, "
+        f"{stats.dismissed} dismissed, {stats.waiting} waiting, {stats.failed} failed"
+        + (f"; not heard: the model {stats.unheard}" if stats.unheard else "")
     )
 
 
@@ -111,13 +108,13 @@ def main(argv: list[str] | None = None) -> int:
             home = Home(root / name.replace(" ", "-"))
             print(f"{name} ({len(cases)}): offline {_duplicates(cases, home, None)}")
             for run in range(1, args.runs + 1):  # each asks what the last left unasked
-                judge = ModelJudge(home, settings)
+                judge = ModelJudge(home, settings, files=len(cases) * 2)
                 started = time.monotonic()
                 judged = _duplicates(cases, home, judge)
                 judge.close()
                 print(f"    run {run}: judged {judged}")
                 print(f"    {_cost(judge.stats)}; {time.monotonic() - started:.0f} s")
-                if not judge.stats.unasked:
+                if not judge.stats.waiting:
                     break
         batches = [
             (name, getattr(always_never_voices, name)) for name in ("SECOND", "THIRD", "FOURTH")
@@ -125,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         for name, cases in batches if args.only != "duplicates" else []:
             home = Home(root / f"always-never-{name.lower()}")
             offline = _contradictions(cases, home, None)
-            judge = ModelJudge(home, settings)
+            # each case is its own run of the engine: the budget is the batch's, not a run's
+            judge = ModelJudge(home, settings, files=len(cases) * 10 * 20)
             judged = _contradictions(cases, home, judge)
             judge.close()
             wanted = sum(c.expected == "contradiction" for c in cases)

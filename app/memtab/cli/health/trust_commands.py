@@ -24,13 +24,9 @@ from memtab.trust.contradictions.records import ContradictionsReport
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.duplicates.kept import load_kept
 from memtab.trust.duplicates.records import DuplicatesReport
-from memtab.trust.judge import (
-    ModelJudge,
-    judge_contradictions,
-    judge_duplicates,
-    wider_contradictions,
-    wider_duplicates,
-)
+from memtab.trust.judging.asking import ModelJudge
+from memtab.trust.judging.contradictions import judge_contradictions, wider_contradictions
+from memtab.trust.judging.duplicates import judge_duplicates, wider_duplicates
 from memtab.trust.leaks.engine import LeaksEngine
 from memtab.trust.leaks.records import LeaksReport
 from memtab.trust.memories import where_in_words
@@ -68,7 +64,7 @@ def _found(
     find: Callable[[], R],
     judge: Callable[[R, ModelJudge], R] | None = None,
 ) -> R | int:
-    """`find`'s report, judged by the configured model (`judge`, `trust.judge`) unless
+    """`find`'s report, judged by the configured model (`judge`, `trust.judging`) unless
     `--offline`, no model is configured or settings name none usable; or the exit status of
     its failure (said as `memtab check`'s)."""
     try:
@@ -87,7 +83,7 @@ def _found(
         return report
     if settings.is_offline:
         return report
-    model = ModelJudge(home, settings)
+    model = ModelJudge(home, settings, files=getattr(report, "files_read", 0))
     try:
         return judge(report, model)
     finally:
