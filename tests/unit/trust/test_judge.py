@@ -13,18 +13,21 @@ from pathlib import Path
 
 import pytest
 
+from memtab.check.documents import Document
 from memtab.kept.per_file import cache_file_for
 from memtab.llm.settings import ProviderSettings
 from memtab.llm.types import ChatProvider, ProviderError
 from memtab.store.home import Home
+from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport
 from memtab.trust.judging import questions
 from memtab.trust.judging.asking import ModelJudge
-from memtab.trust.judging.duplicates import judge_duplicates
+from memtab.trust.judging.duplicates import judge_duplicates, wider_duplicates
 from memtab.trust.records import MemoryPlace
 from support.pair_models import PairsModel, by_words, control_verdict
 from support.private_modes import mode_of
 from support.scripted_provider import ScriptedProvider
+from support.seeded_memories import memory
 
 SETTINGS = ProviderSettings(provider="openai", model="judge-1", base_url="http://127.0.0.1:9")
 GLOBAL = "(global memory, read in every project)"
@@ -288,3 +291,56 @@ def test_a_reply_that_cannot_be_read_confirms_nothing_and_says_why(
     assert judged.groups == () and judged.candidates == report.candidates
     assert "could not answer a control pair" in judged.judged
     assert said in judged.judged
+
+
+def test_a_reason_or_a_model_name_with_control_characters_is_kept_visible(
+    tmp_path: Path,
+) -> None:
+    home = Home(tmp_path / "home")
+
+    def reply(asked: list[tuple[int, str, str]]) -> str:
+        given: Given = {1: {"verdict": "same", "reason": "both \x1b[31mpnpm\u202e"}}
+        return json.dumps(_answers(asked, given))
+
+    provider = PairsModel(raw=reply)
+    judged = judge_duplicates(report_of(PNPM), judge_of(home, provider), {})
+    [group] = judged.groups
+    assert group.reason == "both \\x1b[31mpnpm\\u202e"
+
+
+def test_the_wider_net_holds_what_three_runs_ask_then_a_run_asks_only_what_changed(
+    tmp_path: Path,
+) -> None:
+    home = Home(tmp_path / "home")
+    services = ["billing", "search", "gateway", "ledger", "mailer", "tracker", "notifier"]
+    services += ["scheduler", "exporter", "importer", "renderer"]
+
+    def home_of(last: str) -> list[Document]:
+        lines = [f"- The {name} service ships with the zeta chart.\n" for name in services]
+        other = [f"- Zeta charts pin the {name} image.\n" for name in services[:-1]]
+        return [
+            memory("global", "charts.md", "# Charts\n\n" + "".join(lines)),
+            memory("project:api", "images.md", "# Images\n\n" + "".join(other) + f"- {last}\n"),
+        ]
+
+    engine = DuplicatesEngine(home)
+    calls = []
+    for run, last in enumerate(
+        [
+            "Zeta charts pin every image.",
+            "Zeta charts pin every image.",
+            "Zeta charts pin every image.",
+            "Zeta charts pin every image.",
+            "Zeta charts pin no image tag.",
+        ]
+    ):
+        documents = home_of(last)
+        report = DuplicatesReport(groups=tuple(engine.groups_of(documents)), files_read=1)
+        wider = wider_duplicates(report, engine.read)
+        assert len(wider) == 60  # three runs of one call of 20 pairs
+        provider = PairsModel(by_words({}))
+        judge = judge_of(home, provider, files=1)
+        judge_duplicates(report, judge, engine.said, wider)
+        judge.close()
+        calls.append((provider.calls, len(provider.statements()), judge.stats.waiting))
+    assert calls == [(1, 20, 40), (1, 20, 20), (1, 20, 0), (0, 0, 0), (1, 11, 0)]

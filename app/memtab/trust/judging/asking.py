@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from memtab.fs.terminal_text import printable
 from memtab.humanize import plural
 from memtab.llm.settings import ProviderSettings, create_provider
 from memtab.llm.types import ChatProvider, ProviderError, UserMessage
@@ -45,6 +46,11 @@ MAX_FAILED = 2
 """After this many failed calls a run asks nothing more (the model is not answering)."""
 MAX_PROBLEMS = 3
 """Problems said in the note (the rest counted)."""
+MAX_MODEL_NAME = 120
+"""A model's name as its server gives it is cut here (it is shown with every verdict)."""
+RUNS_FOR_THE_NET = 3
+"""The wider net holds what this many runs ask (`net_size`): past them a run asks only what
+changed."""
 
 ProviderFactory = Callable[[ProviderSettings, int | None], ChatProvider]
 
@@ -53,6 +59,16 @@ def make_provider(settings: ProviderSettings, max_tokens: int | None) -> ChatPro
     """The judge asks at temperature 0: the same statements get the same verdict every run
     (a sampled one made a small model pass its control pairs in one run and fail the next)."""
     return create_provider(settings, max_tokens=max_tokens, temperature=0.0)
+
+
+def calls_a_run(files: int) -> int:
+    """The calls a run over `files` memory files may make (`CALLS_PER_FILE`, at least one)."""
+    return max(1, math.ceil(files * CALLS_PER_FILE))
+
+
+def net_size(files: int) -> int:
+    """The pairs of the wider net over `files` memory files: what `RUNS_FOR_THE_NET` runs ask."""
+    return RUNS_FOR_THE_NET * calls_a_run(files) * PAIRS_A_CALL
 
 
 @dataclass
@@ -73,8 +89,6 @@ class JudgeStats:
     dismissed: int = 0
     failed: int = 0
     """Calls that failed (the connection, the server)."""
-    refused: int = 0
-    """Answers refused (`replies.read_reply`)."""
     unheard: str = ""
     """What the model got wrong of a control pair, in words: that call's answers were not
     used and nothing more was asked ("": every call's controls were right)."""
@@ -105,36 +119,33 @@ class ModelJudge:
         self._cancel = cancel
         self._provider: ChatProvider | None = None
         self._kept = JudgedPairs(home)
-        self.stats = JudgeStats(budget=max(1, math.ceil(files * CALLS_PER_FILE)))
-
-    def known(self, pair: Pair) -> Verdict | None:
-        """The answer kept for `pair`, if it was asked before."""
-        return self._kept.get(pair.key(self.model))
+        self.stats = JudgeStats(budget=calls_a_run(files))
 
     def verdicts(self, pairs: Sequence[Pair]) -> dict[Pair, Verdict]:
         """The verdicts on `pairs`, given most likely first: those kept, then those the run's
-        calls answer, in that order; the rest wait (`JudgeStats.waiting`)."""
-        found: dict[Pair, Verdict] = {}
-        asking: list[Pair] = []
-        seen: set[bytes] = set()
+        calls answer, in that order; the rest wait (`JudgeStats.waiting`). A pair given twice
+        (either way round) is asked once."""
+        alike: dict[bytes, list[Pair]] = {}
         for pair in pairs:
-            key = pair.key(self.model)
-            if key in seen:
-                continue
-            seen.add(key)
+            alike.setdefault(pair.key(self.model), []).append(pair)
+        answered: dict[bytes, Verdict] = {}
+        asking: list[tuple[bytes, Pair]] = []
+        for key, same in alike.items():
             kept = self._kept.get(key)
             if kept is not None:
-                found[pair] = kept
+                answered[key] = kept
                 self.stats.kept += 1
             else:
-                asking.append(pair)
+                asking.append((key, same[0]))
         start = 0
         while start < len(asking) and self._may_call():
             batch = _batch(asking, start)
             start += len(batch)
-            found.update(self._call(batch))
-        self.stats.waiting += len(asking) - sum(pair in found for pair in asking)
-        return found
+            answered.update(self._call(batch))
+        self.stats.waiting += sum(key not in answered for key, _ in asking)
+        return {
+            pair: answered[key] for key, same in alike.items() if key in answered for pair in same
+        }
 
     def _may_call(self) -> bool:
         stats = self.stats
@@ -146,11 +157,12 @@ class ModelJudge:
             and not cancelled
         )
 
-    def _call(self, batch: Sequence[Pair]) -> dict[Pair, Verdict]:
-        """One call asking `batch` with its controls: the verdicts heard."""
+    def _call(self, batch: Sequence[tuple[bytes, Pair]]) -> dict[bytes, Verdict]:
+        """One call asking `batch` (each pair by its key) with its controls: the verdicts heard,
+        by key."""
         stats = self.stats
         controls = controls_of_call(stats.calls)
-        listed, at = _with_controls(batch, controls)
+        listed, at = _with_controls([pair for _, pair in batch], controls)
         started = self._clock()
         try:
             if self._provider is None:
@@ -169,7 +181,6 @@ class ModelJudge:
         stats.input_tokens += reply.usage.input_tokens
         stats.output_tokens += reply.usage.output_tokens
         read = read_reply(reply.text, len(listed))
-        stats.refused += len(read.refused)
         for refused in read.refused:
             self._problem(refused)
         for control, number in zip(controls, at, strict=True):
@@ -177,15 +188,17 @@ class ModelJudge:
             if answer is None or answer.verdict != control.verdict:
                 stats.unheard = control.wrong if answer else "could not answer a control pair"
                 return {}
-        model = reply.served_model or self.model
-        heard: dict[Pair, Verdict] = {}
-        for number, pair in enumerate(listed, start=1):
-            answer = read.answers.get(number)
-            if number in at or answer is None:
+        model = printable(reply.served_model or self.model)[:MAX_MODEL_NAME]
+        keys = iter(key for key, _ in batch)
+        heard: dict[bytes, Verdict] = {}
+        for number in range(1, len(listed) + 1):
+            if number in at:
                 continue
-            verdict = Verdict(answer.verdict, answer.reason, model)
-            self._kept.put(pair.key(self.model), verdict)
-            heard[pair] = verdict
+            key = next(keys)
+            answer = read.answers.get(number)
+            if answer is not None:
+                heard[key] = Verdict(answer.verdict, answer.reason, model)
+                self._kept.put(key, heard[key])
         stats.asked += len(heard)
         return heard
 
@@ -235,16 +248,16 @@ class ModelJudge:
         return said + "."
 
 
-def _batch(pairs: Sequence[Pair], start: int) -> list[Pair]:
+def _batch(pairs: Sequence[tuple[bytes, Pair]], start: int) -> list[tuple[bytes, Pair]]:
     """The pairs of one call from `start`: at most `PAIRS_A_CALL`, their statements within
     `CHARS_A_CALL` (one at least)."""
-    batch: list[Pair] = []
+    batch: list[tuple[bytes, Pair]] = []
     size = 0
-    for pair in pairs[start : start + PAIRS_A_CALL]:
+    for key, pair in pairs[start : start + PAIRS_A_CALL]:
         size += len(pair.one) + len(pair.other)
         if batch and size > CHARS_A_CALL:
             break
-        batch.append(pair)
+        batch.append((key, pair))
     return batch
 
 

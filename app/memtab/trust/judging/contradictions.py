@@ -25,7 +25,7 @@ from memtab.trust.contradictions.records import (
     ContradictionsReport,
     SaidAt,
 )
-from memtab.trust.judging.asking import ModelJudge
+from memtab.trust.judging.asking import ModelJudge, net_size
 from memtab.trust.judging.kept import Verdict
 from memtab.trust.judging.net import (
     Candidate,
@@ -60,6 +60,7 @@ def wider_contradictions(
         apart=lambda one, other: (
             not seen_together(one.document, other.document) or together.side_by_side(one, other)
         ),
+        most=net_size(report.files_read),
     )
 
 

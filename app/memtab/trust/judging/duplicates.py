@@ -18,7 +18,7 @@ from memtab.check.documents import Document
 from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport, group_key, listed
 from memtab.trust.duplicates.statements import Statement
-from memtab.trust.judging.asking import ModelJudge
+from memtab.trust.judging.asking import ModelJudge, net_size
 from memtab.trust.judging.kept import Verdict
 from memtab.trust.judging.net import Candidate, Together, candidates, places_of, scope_words
 from memtab.trust.judging.questions import Pair, shown
@@ -34,7 +34,7 @@ def wider_duplicates(
     together = Together(
         [group.members for group in (*report.groups, *report.candidates, *report.dismissed)]
     )
-    return candidates(read, apart=together.side_by_side)
+    return candidates(read, apart=together.side_by_side, most=net_size(report.files_read))
 
 
 @dataclass(frozen=True)

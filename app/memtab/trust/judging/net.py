@@ -27,9 +27,8 @@ from memtab.trust.words import content_lines, sentence_stems, statements
 
 WIDER_SIMILARITY = 0.05
 """Statements this alike (IDF-weighted Jaccard of their stems: one rare word in common) are
-a pair of the net; the budget of calls, not the threshold, bounds what is asked."""
-MAX_NET = 200_000
-"""At most this many pairs are kept in the net (the most likely): more than any run asks."""
+a pair of the net; the net holds the most likely of them, what three runs' calls ask
+(`asking.net_size`)."""
 
 
 @dataclass(frozen=True)
@@ -74,11 +73,12 @@ def candidates(
     said: Iterable[tuple[Document, Sequence[Statement]]],
     *,
     apart: Callable[[Side, Side], bool],
+    most: int,
     threshold: float = WIDER_SIMILARITY,
 ) -> list[Candidate]:
-    """The pairs of statements of two memories alike at `threshold`, ranked (module doc), but
-    those `apart` says are not compared (held together already, never seen together); one pair
-    for each two sentences however many copies say them."""
+    """The `most` likely pairs of statements of two memories alike at `threshold`, ranked
+    (module doc), but those `apart` says are not compared (held together already, never seen
+    together); one pair for each two sentences however many copies say them."""
     sides: list[tuple[Document, Statement]] = []
     for document, found in said:
         if document.record or document.imported is not None:
@@ -105,7 +105,7 @@ def candidates(
         together = seen_together(first, second)
         listed.append(Candidate(round(similarity, 3), one, other, together))
     listed.sort(key=lambda candidate: not candidate.together)  # stable: most alike first
-    return listed[:MAX_NET]
+    return listed[:most]
 
 
 class Together:

@@ -4,7 +4,8 @@
 Each answer is a flat JSON object `{"pair": <number>, "reason": "<one line>", "verdict":
 "same" | "conflict" | "neither"}` (`PairAnswer`), found wherever the reply holds one — an
 array, one a line, inside a wrapper object, with prose or a code fence around. A reply longer
-than its pairs' answers could take is not read; an answer for a pair not asked, a verdict of
+than its pairs' answers could take is not read; a reason's control characters are kept as
+visible escapes (`terminal_text.printable`); an answer for a pair not asked, a verdict of
 no kind, two answers for one pair that disagree are refused, each said once; a pair with no
 answer that can be used is left unanswered (never taken as confirmed or dismissed).
 """
@@ -16,6 +17,7 @@ from typing import Annotated, Any
 
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.records import Healed, Lenient, Record
+from memtab.fs.terminal_text import printable
 from memtab.trust.judging.questions import VERDICTS, VerdictKind
 
 MAX_REASON = 300
@@ -77,7 +79,7 @@ def read_reply(text: str, asked: int) -> ReadReply:
         elif verdict not in VERDICTS:
             read.refused.append(f"for pair {answer.pair}, a verdict of no kind: {verdict[:40]!r}")
         else:
-            reason = " ".join(answer.reason.split())[:MAX_REASON]
+            reason = printable(" ".join(answer.reason.split()))[:MAX_REASON]
             given.setdefault(answer.pair, []).append(Answer(verdict, reason))
     for number, answers in sorted(given.items()):
         if len({a.verdict for a in answers}) > 1:
