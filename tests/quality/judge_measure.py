@@ -1,9 +1,13 @@
-"""What the user's model adds as the judge (issue 83), on corpora of our own: the duplicates
-of `support.duplicate_claims` (its duplicates in one home, its near misses in another) and
-the always/never rules of `support.always_never_voices`' batches (each case alone, with a
-background), found and near misses flagged offline and judged, and what each question cost.
+"""What the user's model adds as the judge (issues 83, 94). With `--half`, on a half of the
+trust corpus through the door a user uses (`memtab duplicates --json`, `memtab contradictions
+--json`, the model named by the environment): offline, then `--runs` runs judged, each scored
+as `trust_scorecard` scores it, with what its calls cost. Without, on corpora of our own: the
+duplicates of `support.duplicate_claims` (its duplicates in one home, its near misses in
+another) and the always/never rules of `support.always_never_voices`' batches (each case
+alone, with a background), found and near misses flagged offline and judged.
 
     .venv/bin/python -m tests.quality.judge_measure --model-url http://127.0.0.1:PORT/v1
+        [--half tune|held-out [--runs N]]
 
 Needs a running OpenAI-compatible server (llama-server); answers are kept in a scratch home
 (`--keep DIR` to keep them between runs).
@@ -16,7 +20,14 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
+
+from tests.quality.perfect_judge import judged_runs
+from tests.quality.trust_homes import HALVES, lay_out
+from tests.quality.trust_matching import Matcher
+from tests.quality.trust_scorecard import model_env
 
 from memtab.llm.settings import ProviderSettings
 from memtab.store.home import Home
@@ -88,6 +99,30 @@ def _cost(stats: JudgeStats) -> str:
     )
 
 
+def _scores(row: dict[str, Any]) -> str:
+    dup, con = row["duplicates"], row["contradictions"]
+    return (
+        f"duplicates {dup['found']}/{dup['seeded']}, precision {dup['precisionLabelled']:.2f}, "
+        f"near misses {dup['nearMisses'][0]}/{dup['nearMisses'][1]}, polarity groups "
+        f"{dup['polarityGroups']}; contradictions {con['found']}/{con['seeded']}, precision "
+        f"{con['precisionLabelled']:.2f}, near misses {con['nearMisses'][0]}/{con['nearMisses'][1]}"
+    )
+
+
+def _half(half: str, url: str, model: str, runs: int) -> None:
+    """The half offline, then judged by the model at `url` (module doc)."""
+    with tempfile.TemporaryDirectory(prefix=f"judge-{half}-") as folder:
+        laid = lay_out(half, Path(folder))
+        matcher = Matcher(laid)
+        [offline] = judged_runs(laid, matcher, 1)
+        print(f"{half}, offline: {_scores(offline)}")
+        judged = replace(laid, model=model_env(url, model))
+        for row in judged_runs(judged, matcher, runs):
+            print(f"{half}, run {row['run']} judged ({row['seconds']} s): {_scores(row)}")
+            print(f"    duplicates: {row['duplicatesJudged']}")
+            print(f"    contradictions: {row['contradictionsJudged']}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model-url", required=True, help="an OpenAI-compatible server's /v1")
@@ -97,7 +132,11 @@ def main(argv: list[str] | None = None) -> int:
         "--runs", type=int, default=1, help="runs of duplicates, each asking what the last left"
     )
     parser.add_argument("--only", choices=("duplicates", "contradictions"), help="one engine")
+    parser.add_argument("--half", choices=HALVES, help="a half of the trust corpus, as a user")
     args = parser.parse_args(argv)
+    if args.half:
+        _half(args.half, args.model_url, args.model, args.runs)
+        return 0
     settings = ProviderSettings(provider="openai", model=args.model, base_url=args.model_url)
     with tempfile.TemporaryDirectory(prefix="judge-measure-") as scratch:
         root = args.keep or Path(scratch)

@@ -20,6 +20,8 @@ import json
 import re
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -115,24 +117,33 @@ def measured(half: str, runs: int = 3) -> list[dict[str, Any]]:
     ):
         laid = lay_out(half, Path(folder))
         matcher = Matcher(laid)
-        judge = KeyJudge(laid, matcher)
-        server.respond_always(judge.respond)
+        server.respond_always(KeyJudge(laid, matcher).respond)
         laid = replace(laid, model=model_env(server.openai_base_url, MODEL))
-        rows = []
-        for run in range(1, runs + 1):
-            duplicates = laid.run("duplicates", "--json", timeout=3600)
-            contradictions = laid.run("contradictions", "--json", timeout=3600)
-            rows.append(
-                {
-                    "run": run,
-                    "duplicates": score_duplicates(matcher, duplicates),
-                    "contradictions": score_contradictions(matcher, contradictions),
-                    "duplicatesJudged": duplicates.get("judged", ""),
-                    "contradictionsJudged": contradictions.get("judged", ""),
-                    "calls": len(server.requests),
-                }
-            )
-        return rows
+        return judged_runs(laid, matcher, runs, lambda: len(server.requests))
+
+
+def judged_runs(
+    laid: LaidOut, matcher: Matcher, runs: int, calls: Callable[[], int] = lambda: 0
+) -> list[dict[str, Any]]:
+    """`runs` runs of `memtab duplicates --json` and `memtab contradictions --json` on a laid-out
+    half as its person runs them (the model the environment names judging), each scored."""
+    rows = []
+    for run in range(1, runs + 1):
+        started = time.monotonic()
+        duplicates = laid.run("duplicates", "--json", timeout=6 * 3600)
+        contradictions = laid.run("contradictions", "--json", timeout=6 * 3600)
+        rows.append(
+            {
+                "run": run,
+                "duplicates": score_duplicates(matcher, duplicates),
+                "contradictions": score_contradictions(matcher, contradictions),
+                "duplicatesJudged": duplicates.get("judged", ""),
+                "contradictionsJudged": contradictions.get("judged", ""),
+                "calls": calls(),
+                "seconds": round(time.monotonic() - started),
+            }
+        )
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
