@@ -24,18 +24,19 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from tests.quality.perfect_judge import judged_runs
+from tests.quality.perfect_judge import KeyJudge, judged_runs
 from tests.quality.trust_homes import HALVES, lay_out
 from tests.quality.trust_matching import Matcher
 from tests.quality.trust_scorecard import model_env
 
 from memtab.llm.settings import ProviderSettings
+from memtab.llm.types import ChatProvider, ModelReply
 from memtab.store.home import Home
 from memtab.trust.contradictions.engine import ContradictionsEngine
 from memtab.trust.contradictions.records import ContradictionsReport
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.duplicates.records import DuplicatesReport
-from memtab.trust.judging.asking import JudgeStats, ModelJudge
+from memtab.trust.judging.asking import JudgeStats, ModelJudge, make_provider
 from memtab.trust.judging.contradictions import judge_contradictions, wider_contradictions
 from memtab.trust.judging.duplicates import judge_duplicates, wider_duplicates
 
@@ -123,6 +124,52 @@ def _half(half: str, url: str, model: str, runs: int) -> None:
             print(f"    contradictions: {row['contradictionsJudged']}")
 
 
+def _calls(half: str, url: str, model: str, calls: int) -> None:
+    """The first `calls` calls `memtab duplicates` makes on the half, in this process through
+    the real provider (a slow local model past the request limit still answers): each verdict
+    against the key's (`perfect_judge.KeyJudge`), the controls heard or not, the time."""
+    settings = ProviderSettings(
+        provider="openai", model=model, base_url=url, request_timeout_s=4 * 3600
+    )
+    with tempfile.TemporaryDirectory(prefix=f"judge-{half}-") as folder:
+        laid = lay_out(half, Path(folder))
+        matcher = Matcher(laid)
+        key = KeyJudge(laid, matcher)
+        home = Home(laid.xum_home)
+        engine = DuplicatesEngine(home, env=laid.env())
+        report = engine.find()
+        replies: list[str] = []
+
+        def recorded(settings: ProviderSettings, limit: int | None) -> ChatProvider:
+            provider = make_provider(settings, limit)
+            complete = provider.complete
+
+            def complete_and_keep(*args: Any, **kwargs: Any) -> ModelReply:
+                reply = complete(*args, **kwargs)
+                replies.append(reply.text)
+                return reply
+
+            provider.complete = complete_and_keep  # type: ignore[method-assign]
+            return provider
+
+        judge = ModelJudge(home, settings, files=calls * 10, make=recorded)
+        wider = wider_duplicates(report, engine.read)
+        judged = judge_duplicates(report, judge, engine.said, wider)
+        stats = judge.stats
+        print(f"{half}: {_cost(stats)}; {stats.seconds:.0f} s")
+        print(f"    {judged.judged}")
+        answered = judge.verdicts([c.pair for c in wider])  # kept: no call more
+        table: dict[tuple[str, str], int] = {}
+        for pair, verdict in answered.items():
+            right, _ = key.verdict(pair.one, pair.other)
+            table[(right, verdict.verdict)] = table.get((right, verdict.verdict), 0) + 1
+        for (right, said), count in sorted(table.items()):
+            print(f"    key {right:8} model {said:8} {count}")
+        for text in replies[:1]:
+            print(f"    its first reply begins: {text[:800]!r}")
+        judge.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model-url", required=True, help="an OpenAI-compatible server's /v1")
@@ -133,7 +180,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--only", choices=("duplicates", "contradictions"), help="one engine")
     parser.add_argument("--half", choices=HALVES, help="a half of the trust corpus, as a user")
+    parser.add_argument(
+        "--calls",
+        type=int,
+        help="with --half: only the first CALLS calls of duplicates, in-process",
+    )
     args = parser.parse_args(argv)
+    if args.half and args.calls:
+        _calls(args.half, args.model_url, args.model, args.calls)
+        return 0
     if args.half:
         _half(args.half, args.model_url, args.model, args.runs)
         return 0
