@@ -134,7 +134,8 @@ def _show_duplicates(report: DuplicatesReport, args: argparse.Namespace) -> None
         if group.reason:
             print(f"    judged by {group.judged_by}: {printable(group.reason)}")
     for group in report.dismissed:
-        print(f"dismissed by {group.judged_by}: {printable(group.why)} — {group.reason}")
+        reason = f" — {printable(group.reason)}" if group.reason else ""
+        print(f"dismissed by {printable(group.judged_by)}: {printable(group.why)}{reason}")
     found = f"{plural(len(report.groups), 'group')} of duplicates"
     _say_found(report.groups, found, "duplicates", report.files_read)
     if report.kept:
@@ -192,9 +193,8 @@ def _show_contradictions(report: ContradictionsReport, args: argparse.Namespace)
         if found.reason:
             print(f"    judged by {found.judged_by}: {printable(found.reason)}")
     for found in report.dismissed:
-        print(
-            f"dismissed by {found.judged_by}: {printable(found.about)} · {printable(found.reason)}"
-        )
+        reason = f" · {printable(found.reason)}" if found.reason else ""
+        print(f"dismissed by {printable(found.judged_by)}: {printable(found.about)}{reason}")
     many = plural(len(report.contradictions), "contradiction")
     _say_found(report.contradictions, many, "contradictions", report.files_read)
     if report.cut:

@@ -40,8 +40,8 @@ PAIRS_A_CALL = 20
 """At most this many pairs a call (its controls besides)."""
 CHARS_A_CALL = 12_000
 """A call's statements stop growing past this many characters (notes asked whole are long)."""
-TOKENS_AN_ANSWER = 48
-"""The reply limit a pair of a call adds (its reason of twelve words and its verdict)."""
+TOKENS_AN_ANSWER = 40
+"""The reply limit a pair of a call adds (its reason of a few words and its verdict)."""
 MAX_FAILED = 2
 """After this many failed calls a run asks nothing more (the model is not answering)."""
 MAX_PROBLEMS = 3

@@ -2,9 +2,10 @@
 every judge answers alike (`trust.judging`).
 
 A pair is two statements, each shown with its file's scope (`shown`). The model answers each
-with its reason, then one verdict: `same` (either could go and nothing would be lost),
-`conflict` (they cannot both hold) or `neither`. A call lists the pairs numbered, the controls
-among them (`CONTROLS`: a judge that gets one wrong is not heard in that call).
+with a reason of a few words (`neither`, most pairs, may leave it out: a small local model
+writes each word at its pace), then one verdict: `same` (either could go and nothing would be
+lost), `conflict` (they cannot both hold) or `neither`. A call lists the pairs numbered, the
+controls among them (`CONTROLS`: a judge that gets one wrong is not heard in that call).
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ QUESTION = (
     "commands for one purpose, two tools for one job);\n"
     '- "neither": they are about different things (another service, tool, place or value), or '
     "both can hold (a rule and a narrower exception to it, two different facts).\n"
-    'Answer [{"pair": 1, "reason": "<at most twelve words>", "verdict": "same" or "conflict" '
-    'or "neither"}, ...], one object for every pair.'
+    'Answer [{"pair": 1, "reason": "<a few words>", "verdict": "same" or "conflict" or '
+    '"neither"}, ...], one object for every pair; for "neither" the reason may be left out.'
 )
 """The question (its words are part of every answer's key: asked in other words, asked again)."""
 
