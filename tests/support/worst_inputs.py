@@ -130,6 +130,9 @@ WORST: dict[str, Worst] = {
     "memtab.fs.locking.lease_lock:_MOVED_NAME": M("a.stale-", "a", "g"),
     "memtab.fs.terminal_text:_UNSAFE": F("", "a\x01"),
     "memtab.fs.terminal_text:_UNSAFE_OR_NEWLINE": F("", "a\n"),
+    "memtab.fs.terminal_text:_ESCAPE_SEQUENCE": F("", "\x1b[0", "x"),
+    "memtab.fs.terminal_text:_CONTROL": F("", "a\r"),
+    "memtab.fs.terminal_text:_JOINER": F("", "é\u200d"),
     # gui
     # loads
     "memtab.loads.codex:_NAMED": F("skills/", "a"),
@@ -150,6 +153,7 @@ WORST: dict[str, Worst] = {
     "memtab.redact.rules:_PLACEHOLDER_WORDS": S("", "your"),
     "memtab.redact.rules:_VENDOR_PREFIX": S("", "a-"),
     "memtab.redact.rules:_SAYS_WHAT_IT_IS": X("", "a-", "!"),
+    "memtab.redact.rules:_PATH_OR_ADDRESS": M("", "a"),
     # sources
     "memtab.sources.claude.hidden_text:_CANDIDATE": F("", "a\u200b"),
     "memtab.sources.claude.hidden_text:_OPENER": F("", "a<"),
@@ -351,6 +355,15 @@ WORST: dict[str, Worst] = {
     "memtab.writer.offline.shell.commands:_TAIL_SEGMENT": X("| tail ", "a", "&"),
     "memtab.writer.offline.shell.commands:PIPE": S("", "||"),
     "memtab.writer.offline.shell.commands:_INLINE_CODE": S("", " python a"),
+    "memtab.writer.offline.shell.commands:_DOWNLOAD_RUN": S("", "curl |a"),
+    "memtab.writer.lessons.evidence:_NUMBER": F("", "1.1.", "a"),
+    "memtab.writer.lessons.evidence:_CLAUSE_BREAK": F("", " ", "x"),
+    "memtab.writer.lessons.evidence:_CAMEL": F("", "aa"),
+    "memtab.writer.lessons.evidence:_FILE_NAME": M("", "a.", "!"),
+    "memtab.writer.lessons.evidence:_RULED_OUT": F("", "not a "),
+    "memtab.writer.lessons.judge:_RULE_SHAPES": S("use ", "a ", "x"),
+    "memtab.writer.lessons.judge:_ONE_OFF": S("", "this "),
+    "memtab.writer.lessons.judge:_PROGRESS": S("", "is "),
     "memtab.writer.offline.shell.commands:_SCRIPT_FILE": M("", "a.", "x"),
     "memtab.writer.offline.shell.commands:_TOOL_NAME": M("a", "a"),
     "memtab.writer.offline.shell.commands:_HOME_PATH": S("", " ~"),
