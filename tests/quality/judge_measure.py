@@ -7,7 +7,10 @@ another) and the always/never rules of `support.always_never_voices`' batches (e
 alone, with a background), found and near misses flagged offline and judged.
 
     .venv/bin/python -m tests.quality.judge_measure --model-url http://127.0.0.1:PORT/v1
-        [--half tune|held-out [--runs N]]
+        [--half tune|held-out|fresh [--runs N | --calls N]]
+
+`--calls N`: only the first N calls `memtab duplicates` would make, in this process (a slow
+local model past the request limit still answers), each verdict against the key's.
 
 Needs a running OpenAI-compatible server (llama-server); answers are kept in a scratch home
 (`--keep DIR` to keep them between runs).
