@@ -567,7 +567,6 @@ WORST: dict[str, Worst] = {
     "memtab.trust.polarity:_NEVER_HEADING": M("## don't", " "),
     "memtab.trust.polarity:_HEADING": M("#", "#"),
     "memtab.trust.polarity:_SUBORDINATE_BEFORE": S("", "whe "),
-    "memtab.trust.wider:_GATE": S("", "withou "),
     "memtab.trust.words:_MARKER": F("", " ", "x"),
     "memtab.trust.words:_SENTENCE_END": F(".", " ", "a"),
     "memtab.loads.recall.codex:_POINTED": F("", "skills/"),

@@ -24,13 +24,9 @@ from memtab.trust.contradictions.records import ContradictionsReport
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.duplicates.kept import load_kept
 from memtab.trust.duplicates.records import DuplicatesReport
-from memtab.trust.judge import (
-    ModelJudge,
-    judge_contradictions,
-    judge_duplicates,
-    wider_contradictions,
-    wider_duplicates,
-)
+from memtab.trust.judging.asking import ModelJudge
+from memtab.trust.judging.contradictions import judge_contradictions, wider_contradictions
+from memtab.trust.judging.duplicates import judge_duplicates, wider_duplicates
 from memtab.trust.leaks.engine import LeaksEngine
 from memtab.trust.leaks.records import LeaksReport
 from memtab.trust.memories import where_in_words
@@ -68,7 +64,7 @@ def _found(
     find: Callable[[], R],
     judge: Callable[[R, ModelJudge], R] | None = None,
 ) -> R | int:
-    """`find`'s report, judged by the configured model (`judge`, `trust.judge`) unless
+    """`find`'s report, judged by the configured model (`judge`, `trust.judging`) unless
     `--offline`, no model is configured or settings name none usable; or the exit status of
     its failure (said as `memtab check`'s)."""
     try:
@@ -87,7 +83,7 @@ def _found(
         return report
     if settings.is_offline:
         return report
-    model = ModelJudge(home, settings)
+    model = ModelJudge(home, settings, files=getattr(report, "files_read", 0))
     try:
         return judge(report, model)
     finally:
@@ -138,7 +134,8 @@ def _show_duplicates(report: DuplicatesReport, args: argparse.Namespace) -> None
         if group.reason:
             print(f"    judged by {group.judged_by}: {printable(group.reason)}")
     for group in report.dismissed:
-        print(f"dismissed by {group.judged_by}: {printable(group.why)} — {group.reason}")
+        reason = f" — {printable(group.reason)}" if group.reason else ""
+        print(f"dismissed by {printable(group.judged_by)}: {printable(group.why)}{reason}")
     found = f"{plural(len(report.groups), 'group')} of duplicates"
     _say_found(report.groups, found, "duplicates", report.files_read)
     if report.kept:
@@ -196,9 +193,8 @@ def _show_contradictions(report: ContradictionsReport, args: argparse.Namespace)
         if found.reason:
             print(f"    judged by {found.judged_by}: {printable(found.reason)}")
     for found in report.dismissed:
-        print(
-            f"dismissed by {found.judged_by}: {printable(found.about)} · {printable(found.reason)}"
-        )
+        reason = f" · {printable(found.reason)}" if found.reason else ""
+        print(f"dismissed by {printable(found.judged_by)}: {printable(found.about)}{reason}")
     many = plural(len(report.contradictions), "contradiction")
     _say_found(report.contradictions, many, "contradictions", report.files_read)
     if report.cut:

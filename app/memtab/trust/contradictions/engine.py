@@ -95,7 +95,7 @@ class ContradictionsEngine(MemoryEngine):
         self.cut = ""
         """Why the last run's answer is not whole, in words ("": it is)."""
         self.compared: list[Document] = []
-        """The last run's memories compared: the wider net a model judges (`trust.wider`)."""
+        """The last run's memories compared: the wider net a model judges (`trust.judging.net`)."""
 
     @collection_paused()
     def find(self, workspace_id: str | None = None) -> ContradictionsReport:
@@ -165,7 +165,7 @@ class ContradictionsEngine(MemoryEngine):
         return Found(listed[:MAX_CONTRADICTIONS], suspected[:MAX_CONTRADICTIONS])
 
     def contradiction_of(self, sides: Sequence[tuple[Document, Claim]]) -> Contradiction:
-        """The contradiction of claims the offline search did not join (a model's, `trust.judge`):
+        """The contradiction of claims the offline search did not join (a model's, `trust.judging`):
         each a memory and the claim on its line, their values different."""
         found = Disagreement([(claim._replace(line=0), [(d, claim)]) for d, claim in sides])
         return self._disagreement(found, {})

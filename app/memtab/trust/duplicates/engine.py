@@ -238,10 +238,10 @@ class DuplicatesEngine(MemoryEngine):
         self._searches = KeptAnswer.of_home(home, "duplicates-pairs", valid=_searched)
         self.said: dict[str, tuple[str, ...]] = {}
         """What each `reworded` candidate's memories say (their content), by the group's
-        key, for the last run: what a model judging them reads (`trust.judge`)."""
+        key, for the last run: what a model judging them reads (`trust.judging`)."""
         self.read: list[tuple[Document, tuple[Statement, ...]]] = []
         """The last run's memories compared and their statements: the wider net a model
-        judges (`trust.wider`)."""
+        judges (`trust.judging.net`)."""
 
     @collection_paused()
     def find(
