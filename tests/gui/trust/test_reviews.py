@@ -12,13 +12,11 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.memory_tree_support import WindowFactory, action, wait_for, wait_for_look
+from gui.memory_tree_support import WindowFactory, action, trust_looked, trust_review, wait_for
 from memtab.components.trust.compare import finding_key
 from memtab.demo import MAIN_ID
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.trust.feature import TrustFeature
-from memtab.gui.trust.review import ChangesReview
-from memtab.gui.window import keys
 from memtab.store.home import Home
 from support.demo_homes import copied_demo_home
 
@@ -35,19 +33,9 @@ def demo(tmp_path: Path) -> Home:
 def looked_at(
     qtbot: QtBot, make_window: WindowFactory, demo: Home
 ) -> tuple[MainWindow, TrustFeature]:
-    window = make_window(demo, MAIN_ID)
-    window.show()
-    trust = window.part(keys.TRUST)
-    trust.find_now()
-    wait_for_look(qtbot, trust)
+    window, trust = trust_looked(qtbot, make_window, demo, MAIN_ID)
     trust.open_panel()
     return window, trust
-
-
-def reviewed(qtbot: QtBot, trust: TrustFeature) -> ChangesReview:
-    wait_for(qtbot, lambda: trust.review is not None and trust.review.isVisible())
-    assert trust.review is not None
-    return trust.review
 
 
 def test_combine_of_a_rule_said_in_other_words_takes_nothing_out(
@@ -66,7 +54,7 @@ def test_combine_of_a_rule_said_in_other_words_takes_nothing_out(
     panel = trust.panel
     assert panel.select_found(finding_key(group))
     qtbot.keyClick(panel.tree, Qt.Key.Key_B, Qt.KeyboardModifier.AltModifier)  # Com&bine into…
-    review = reviewed(qtbot, trust)
+    review = trust_review(qtbot, trust)
     assert "takes nothing out" in review.summary.text()
     assert not review.accept_button.isEnabled()
     assert any(row.endswith("keeps line 9: says it in other words") for row in review.file_rows())
@@ -91,7 +79,7 @@ def test_take_the_line_out_shows_the_secret_s_line_redacted_before_it_goes(
     panel = trust.panel
     assert panel.select_found(finding_key(leak))
     qtbot.keyClick(panel.tree, Qt.Key.Key_T, Qt.KeyboardModifier.AltModifier)  # &Take the line out
-    review = reviewed(qtbot, trust)
+    review = trust_review(qtbot, trust)
     assert review.file_rows() == [
         f"reference_local-services.md — Claude Code, project {leak.place.project} — loses line "
         f"{leak.place.line} (the secret's)"

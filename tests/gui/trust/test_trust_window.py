@@ -15,7 +15,15 @@ from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.memory_tree_support import WindowFactory, action, wait_for, wait_for_look, wait_idle
+from gui.memory_tree_support import (
+    WindowFactory,
+    action,
+    trust_looked,
+    trust_review,
+    wait_for,
+    wait_for_look,
+    wait_idle,
+)
 from memtab.components.trust.room import RoomSection, Target
 from memtab.components.window.mnemonics import mnemonic
 from memtab.demo import MAIN_ID, acme_api, webapp
@@ -23,7 +31,6 @@ from memtab.fs.atomic import atomic_write_text
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.trust.feature import TrustFeature
 from memtab.gui.trust.panel import FOUND_ROLE
-from memtab.gui.trust.review import ChangesReview
 from memtab.gui.trust.room_view import TARGET_ROLE
 from memtab.gui.window import keys
 from memtab.store.home import Home
@@ -43,19 +50,7 @@ def demo(tmp_path: Path) -> Home:
 def looked_at(
     qtbot: QtBot, make_window: WindowFactory, demo: Home
 ) -> tuple[MainWindow, TrustFeature]:
-    window = make_window(demo, MAIN_ID)
-    window.show()
-    trust = window.part(keys.TRUST)
-    trust.find_now()  # not the start's delay (`FIRST_LOOK_DELAY_MS`, a test of its own)
-    wait_for_look(qtbot, trust)
-    return window, trust
-
-
-def reviewed(qtbot: QtBot, trust: TrustFeature) -> ChangesReview:
-    """The review an action opened, once it shows."""
-    wait_for(qtbot, lambda: trust.review is not None and trust.review.isVisible())
-    assert trust.review is not None
-    return trust.review
+    return trust_looked(qtbot, make_window, demo, MAIN_ID)
 
 
 def room_rows(trust: TrustFeature) -> list[str]:
@@ -114,7 +109,7 @@ def test_move_takes_the_leak_to_its_project_and_ctrl_z_brings_it_back(
     leaving = demo.global_root / "frontend-build.md"
     text = leaving.read_text()
     panel.move_requested.emit(leak)
-    review = reviewed(qtbot, trust)
+    review = trust_review(qtbot, trust)
     arrived = demo.project_root(webapp(demo)) / "frontend-build.md"
     assert leaving.exists() and not arrived.exists()  # nothing moves before it is accepted
     moves = review.moves.text()
@@ -220,11 +215,11 @@ def test_combine_into_takes_the_rule_out_of_the_other_memory_and_undo_puts_it_ba
     panel.tree.setCurrentItem(row)
     assert panel.combine_button.isEnabled() and not panel.compare_button.isHidden()
     qtbot.mouseClick(panel.combine_button, Qt.MouseButton.LeftButton)
-    review = reviewed(qtbot, trust)
+    review = trust_review(qtbot, trust)
     assert review.keep.count() == 2  # each member (one is in global memory already)
     assert review.keep.currentText().startswith("python.md")  # every session reads it there
     assert review.file_rows() == [
-        "python.md — mux, global — keeps the line",
+        "python.md — mux, global — keeps line 8",
         "scratch.md — mux, workspace a1b2c3d4e5 — loses line 4",
     ]
     assert rule in scratch.read_text()  # nothing yet

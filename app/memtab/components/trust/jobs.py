@@ -346,6 +346,8 @@ def propose_move(home: Home, leak: Leak, ctx: JobContext) -> Proposal | OpResult
     """What Move proposes for `leak` (`review.move_review`), or why it cannot: its file
     changed since the finding, or cannot be reached."""
     place = leak.place
+    if move_target(leak) is None:  # another agent's memory, or nowhere in mux's to go
+        return OpResult("Cannot move", error=f"{place.path}: nowhere Memtab can move it")
     files = PlaceFiles(home)
     try:
         file = files.open(place)
@@ -379,7 +381,8 @@ def propose_move(home: Home, leak: Leak, ctx: JobContext) -> Proposal | OpResult
     reviewed = move_review(
         leak, ReadFile(text, sha, file.read_only_reason or ""), after, target, differ
     )
-    return Proposal(move_target(leak) or "Move", leak, (reviewed,))
+    title = "Take the secret's line out" if leak.kind == "secret" else "Move to its project"
+    return Proposal(title, leak, (reviewed,))
 
 
 def _redacted_diff(differ: Callable[[str, str], DiffResult], old: str, new: str) -> DiffResult:

@@ -197,14 +197,13 @@ def _sessions(place: MemoryPlace) -> str:
     return f"every {agent} session"
 
 
+def _memory_of(place: MemoryPlace) -> tuple[object, ...]:
+    """Which memory a place is in: an agent's scope (of a project, a workspace)."""
+    return (place.agent, place.scope, place.project, place.workspace, place.imported)
+
+
 def _same_memory(one: MemoryPlace, other: MemoryPlace) -> bool:
-    return (one.agent, one.scope, one.project, one.workspace, one.imported) == (
-        other.agent,
-        other.scope,
-        other.project,
-        other.workspace,
-        other.imported,
-    )
+    return _memory_of(one) == _memory_of(other)
 
 
 def reads_all(wider: MemoryPlace, narrower: MemoryPlace) -> bool:
@@ -225,17 +224,20 @@ def reads_all(wider: MemoryPlace, narrower: MemoryPlace) -> bool:
 def _who_else(source: MemoryPlace, target: MemoryPlace, them: str) -> str:
     """Who stops and who starts reading what goes from `source` to `target` ("" when the
     same sessions read both)."""
-    said = []
+    lost = gained = ""
     if not reads_all(target, source):
         if source.scope == "global" and source.agent == target.agent and not source.imported:
             agent = AGENT_NAMES.get(source.agent, source.agent)
-            said.append(f"{agent} sessions outside {_sessions(target).split(' in ', 1)[-1]}")
+            lost = f"{agent} sessions outside {_sessions(target).split(' in ', 1)[-1]}"
         else:
-            said.append(_sessions(source))
-        said[-1] += f" will no longer read {them}"
+            lost = _sessions(source)
     if not reads_all(source, target):
-        said.append(f"{_sessions(target)} will")
-    return ": " + ", and ".join(said) if said else ""
+        gained = _sessions(target)
+    if lost and gained:
+        return f": {lost} will no longer read {them}, and {gained} will"
+    if lost:
+        return f": {lost} will no longer read {them}"
+    return f": {gained} will read {them} too" if gained else ""
 
 
 def moved(what: str, source: MemoryPlace, target: MemoryPlace, them: str) -> str:
@@ -324,7 +326,7 @@ def lines_review(
         removed += len(going)
         becomes = []
         if kept in indexes:
-            becomes.append("keeps the line")
+            becomes.append(f"keeps {_numbered(group, [kept])}")
         if going:
             becomes.append(f"loses {_numbered(group, going)}")
         if staying:
@@ -449,16 +451,28 @@ def files_review(
         target_lines = content_lines(kept.text)
         where = f"{kept.name} ({where_in_words(kept.place)})"
     kept_lines = content_lines(texts.draft)
-    moves: list[str] = []
+    carried: dict[tuple[object, ...], tuple[MemoryPlace, set[str], list[str]]] = {}
     for index, member in enumerate(members):
         if index == choice.member:
             continue
-        carried = len((content_lines(member.text) & kept_lines) - target_lines)
-        files.append(
-            FileChange(member.place, member.text, None, member.sha256, "removed", removals[index])
+        lines = content_lines(member.text)
+        lost = len(lines - kept_lines)
+        becomes = (
+            f"removed — {plural(lost, 'line')} of it not in the text to keep"
+            if lost
+            else "removed — every line of it is in the text to keep"
         )
-        what = plural(carried, "line") if carried else f"{member.name} (its text is there already)"
-        if said := moved(what, member.place, target, "them" if carried > 1 else "it"):
+        files.append(
+            FileChange(member.place, member.text, None, member.sha256, becomes, removals[index])
+        )
+        _, moving, names = carried.setdefault(_memory_of(member.place), (member.place, set(), []))
+        moving |= (lines & kept_lines) - target_lines
+        names.append(member.name)
+    moves: list[str] = []
+    for source, moving, names in carried.values():
+        count = len(moving)
+        what = plural(count, "line") if count else f"{listed(names)} (already said there)"
+        if said := moved(what, source, target, "them" if count > 1 else "it"):
             moves.append(said)
     gone = [m.name for i, m in enumerate(members) if i != choice.member]
     summary = (

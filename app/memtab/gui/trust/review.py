@@ -113,7 +113,11 @@ class ChangesReview(QDialog):
             row = QTreeWidgetItem(self.files, [_file_words(change), change.becomes])
             for column in (0, 1):
                 row.setToolTip(column, f"{change.place.path}\n{change.becomes}")
-        first = self.files.topLevelItem(0)
+        # first the file that changes: the one kept whole is no news
+        changing = [i for i, c in enumerate(reviewed.files) if c.changes and c.diff is not None]
+        first = self.files.topLevelItem(
+            reviewed.edited if reviewed.edited is not None else (changing or [0])[0]
+        )
         if first is not None:
             self.files.setCurrentItem(first)
         else:
@@ -137,7 +141,9 @@ class ChangesReview(QDialog):
         if change.diff is not None:
             self.diff.set_diff(change.diff)
         else:
-            self.diff.show_message(f"{change.name} stays as it is: {change.becomes}.")
+            self.diff.set_sides("", "")
+            said = f"{change.name} stays as it is: it {change.becomes}."
+            self.diff.show_message(f"{said}\n\n{change.before or ''}")
 
     @Slot(int)
     def _on_keep_current_index_changed(self, index: int) -> None:

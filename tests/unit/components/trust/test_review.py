@@ -90,7 +90,7 @@ def test_combine_of_a_rule_leaves_a_member_in_other_words_untouched(home: Home) 
     )
     reviewed = _keeping(propose_combine(home, group, _ctx()), "habits.md")
     assert [(c.name, c.becomes) for c in reviewed.files] == [
-        ("habits.md", "keeps the line"),
+        ("habits.md", "keeps line 3"),
         ("workflow.md", "loses line 4"),
         ("notes.md", "keeps line 3: says it in other words"),
     ]
@@ -176,7 +176,7 @@ def test_combining_whole_files_of_two_projects_names_what_moves_and_who_stops_re
     )
     assert [(c.name, c.becomes, c.before is None, c.after is None) for c in keep_b.files] == [
         ("go.md", "becomes the text to keep", False, False),
-        ("go.md", "removed", False, True),
+        ("go.md", "removed — every line of it is in the text to keep", False, True),
     ]
     into_global = next(r for r in proposal.reviews if r.choice and r.choice.member is None)
     assert len(into_global.moves) == 2 and all(
