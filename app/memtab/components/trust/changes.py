@@ -17,7 +17,7 @@ from memtab.components.files.steps import (
     UndoStep,
 )
 from memtab.components.files.undo import UndoStack
-from memtab.components.trust.review import FileChange, Reviewed
+from memtab.components.trust.review import LIST_MARK, FileChange, Reviewed
 from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError, MuxFile
 from memtab.markdown import text_lines
 from memtab.redact import redact_secrets
@@ -132,7 +132,7 @@ def without_line(text: str, place: MemoryPlace) -> str | None:
         line = lines[index]
         if wanted not in line:
             continue
-        body = _LIST_MARK.sub("", line.strip())
+        body = LIST_MARK.sub("", line.strip())
         if body == wanted:
             return "".join(lines[:index] + lines[index + 1 :])
         end = line[len(line.rstrip("\r\n")) :]
@@ -142,7 +142,6 @@ def without_line(text: str, place: MemoryPlace) -> str | None:
     return None
 
 
-_LIST_MARK = re.compile(r"^(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
 _SPACES = re.compile(r"(?<=\S) {2,}")
 
 

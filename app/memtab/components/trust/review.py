@@ -68,18 +68,18 @@ def new_global_place(members: Sequence[MemoryPlace]) -> MemoryPlace:
     )
 
 
-_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
+"""A list item's marker, and its task box: no part of what the line says."""
+_LINK = re.compile(r"!?\[([^\[\]]*)\]\([^()\s]*\)")  # neither part reads past another's start
 _MARKUP = re.compile(r"[`*_~]+")
-_END = re.compile(r"[\s.;:!,]+$")
 
 
 def said_as(text: str) -> str:
     """What a line says, as two lines are compared for the same text: its list marker,
     Markdown markup (emphasis, code, a link's target) and closing punctuation left out,
     whitespace runs one space, case folded."""
-    text = _LINK.sub(r"\1", _LIST_MARK.sub("", text))
-    return _END.sub("", " ".join(_MARKUP.sub("", text).split())).casefold()
+    text = _LINK.sub(r"\1", LIST_MARK.sub("", text))
+    return " ".join(_MARKUP.sub("", text).split()).rstrip(".;:!, ").casefold()
 
 
 def same_text(one: str, other: str) -> bool:

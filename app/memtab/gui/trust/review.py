@@ -72,7 +72,7 @@ class ChangesReview(QDialog):
         splitter.setStretchFactor(1, 3)
         self.buttons = QDialogButtonBox(self)
         self.accept_button = self.buttons.addButton("C&ombine", Role.AcceptRole)
-        self.buttons.addButton("&Cancel", Role.RejectRole)
+        self.buttons.addButton("&Cancel", Role.RejectRole).setAccessibleName("Cancel")
         self.buttons.accepted.connect(self._on_buttons_accepted)
         self.buttons.rejected.connect(self.reject)
         layout = vbox(self.summary, self.moves, self.keep_row, (splitter, 1), on=self)
@@ -102,6 +102,7 @@ class ChangesReview(QDialog):
         self.moves.setVisible(bool(reviewed.moves))
         set_style_sheet(self.moves, f"color: {accent_text(self.palette(), Accent.WARNING).name()}")
         self.accept_button.setText(reviewed.accept)
+        self.accept_button.setAccessibleName(reviewed.accept.replace("&", ""))
         self.accept_button.setEnabled(not reviewed.refused)
         self.accept_button.setToolTip(reviewed.refused or "Write exactly what is shown here")
         if reviewed.texts is not None:
