@@ -1,6 +1,8 @@
 """Memory every agent can trust, in the window, off the GUI thread: the look for the three
-questions in a child process (`WindowTrust`), and the actions on what they find — Combine
-into…, Keep, Move — each place opened as its file (`PlaceFiles`)."""
+questions in a child process (`WindowTrust`); what an action would write, read and proposed
+for its review (`propose_combine`, `propose_move`), then written as accepted (`write`);
+Compare's files (`read_compared`) and Ask the model (`ask_model`) — each place opened as its
+file (`PlaceFiles`)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
 """Memory every agent can trust, in the window: `TrustFeature` finds the home's duplicates,
 contradictions and leaks (`components.trust.jobs.WindowTrust`) on the runs lane as the home
-changes, and shows them in the room (what needs you) and the Trust panel."""
+changes, and shows them in the room (what needs you) and the Trust panel; an action that
+writes is reviewed first (`review.ChangesReview`), a candidate only compared or put to the
+user's model."""
 
 from __future__ import annotations
 
