@@ -22,6 +22,7 @@ from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.first_paint.app import create_main_window
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.trust.feature import TrustFeature
+from memtab.gui.trust.review import ChangesReview
 from memtab.gui.window import keys
 from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.store.home import Home
@@ -148,6 +149,25 @@ def wait_for(qtbot: QtBot, condition: Callable[[], object], timeout: int = WAIT_
 def wait_for_look(qtbot: QtBot, trust: TrustFeature) -> None:
     """Wait until the Trust look asked for (`find_now`) has its report."""
     qtbot.waitUntil(lambda: trust.report is not None and not trust.busy, timeout=LOOK_MS)
+
+
+def trust_looked(
+    qtbot: QtBot, make_window: WindowFactory, home: Home, workspace_id: str
+) -> tuple[MainWindow, TrustFeature]:
+    """A window on `home`, shown, once Trust looked (not after the start's delay)."""
+    window = make_window(home, workspace_id)
+    window.show()
+    trust = window.part(keys.TRUST)
+    trust.find_now()
+    wait_for_look(qtbot, trust)
+    return window, trust
+
+
+def trust_review(qtbot: QtBot, trust: TrustFeature) -> ChangesReview:
+    """The review a Trust action opened, once it shows."""
+    qtbot.waitUntil(lambda: trust.review is not None and trust.review.isVisible(), timeout=WAIT_MS)
+    assert trust.review is not None
+    return trust.review
 
 
 def wait_idle(qtbot: QtBot, window: MainWindow) -> None:

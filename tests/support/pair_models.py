@@ -47,7 +47,8 @@ def by_words(verdicts: Mapping[tuple[str, str], str]) -> Judge:
 
 class PairsModel(ScriptedProvider):
     """A model answering each call's pairs by `judge`, its controls right (`controls_right`:
-    False answers them as a model saying the same of everything), or with `raw` text as is."""
+    False answers them as a model saying the same of everything), or with `raw` text as is;
+    `reason`: what it says of each pair but the controls ("judged N" by the pair's number)."""
 
     def __init__(
         self,
@@ -55,9 +56,11 @@ class PairsModel(ScriptedProvider):
         *,
         controls_right: bool = True,
         raw: Callable[[list[tuple[int, str, str]]], str] | None = None,
+        reason: str = "",
     ) -> None:
         super().__init__()
         self.judge = judge or by_words({})
+        self.reason = reason
         self.controls_right = controls_right
         self.raw = raw
         self.asked: list[list[tuple[int, str, str]]] = []
@@ -81,7 +84,8 @@ class PairsModel(ScriptedProvider):
             verdict = (control if self.controls_right else "same") if control else None
             verdict = verdict or self.judge(one, other)
             if verdict is not None:
-                answers.append({"pair": number, "reason": f"judged {number}", "verdict": verdict})
+                said = (not control and self.reason) or f"judged {number}"
+                answers.append({"pair": number, "reason": said, "verdict": verdict})
         text = f"Here you go:\n```json\n{json.dumps(answers)}\n```"
         return ModelReply(text, usage=Usage(100, 10), served_model="judge-1.q4")
 

@@ -106,6 +106,9 @@ WORST: dict[str, Worst] = {
     "memtab.components.merge:_WORD": F("", "a "),
     "memtab.components.text:_INLINE_CODE": F("`", "a"),
     "memtab.components.text:_FRONTMATTER_KEY": M("a", " ", "x"),
+    "memtab.components.trust.review:LIST_MARK": M("1", "1", "x"),
+    "memtab.components.trust.review:_LINK": F("", "[a](b"),
+    "memtab.components.trust.review:_MARKUP": F("", "a*"),
     "memtab.components.window.mnemonics:MNEMONIC": S("", "&&"),
     "memtab.components.window.mnemonics:_WORD_START": F("", "a "),
     # consolidation
@@ -491,7 +494,6 @@ WORST: dict[str, Worst] = {
     "memtab.trust.words:_PHRASES[0][0]": F("1", " ", "x"),
     "memtab.trust.words:_PHRASES[1][0]": S("", "half an hou "),
     "memtab.trust.words:_PHRASES[2][0]": S("", "a quarter of an hou "),
-    "memtab.components.trust.changes:_LIST_MARK": M("1", "1", "x"),
     "memtab.components.trust.changes:_SPACES": F("a", " "),
     "memtab.trust.leaks.engine:_DISTINCT_NAME": M("a", "-a", "!"),
     "memtab.trust.leaks.engine:_IMAGE_COMMAND": S("", "docker pull "),

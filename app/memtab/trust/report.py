@@ -10,6 +10,10 @@ from memtab.trust.contradictions.records import Contradiction
 from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.leaks.records import Leak
 
+DUPLICATE_CANDIDATES = "Might say the same — ask your model or compare"
+CONTRADICTION_CANDIDATES = "Might disagree — ask your model or compare"
+"""How the window and the CLI head what the words only suspect (a report's candidates)."""
+
 
 @dataclass(frozen=True)
 class TrustReport:
@@ -29,3 +33,8 @@ class TrustReport:
     problems: tuple[str, ...] = ()
     workspaces: Mapping[str, str] = field(default_factory=dict)
     """A workspace id of each project path the registry knows (its first)."""
+    duplicate_candidates: tuple[DuplicateGroup, ...] = ()
+    """Groups the words only suspect (`DuplicatesReport.candidates`): shown apart from the
+    findings, never counted, never acted on in one click."""
+    contradiction_candidates: tuple[Contradiction, ...] = ()
+    """Disagreements the words only suspect (`ContradictionsReport.candidates`), as above."""

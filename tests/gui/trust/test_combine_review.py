@@ -13,10 +13,12 @@ from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory, action, wait_for, wait_for_look
+from memtab.components.trust.compare import finding_key
 from memtab.demo import MAIN_ID, acme_api
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.trust.feature import CombineDialog, TrustFeature
+from memtab.gui.trust.feature import TrustFeature
 from memtab.gui.trust.panel import FOUND_ROLE
+from memtab.gui.trust.review import ChangesReview
 from memtab.gui.window import keys
 from memtab.store.home import Home
 from memtab.store.sidecars.meta import MetaStore, project_key
@@ -74,17 +76,18 @@ def test_combine_reviews_the_combined_text_and_ctrl_z_brings_the_other_file_back
     )
     panel.tree.setCurrentItem(row)
     qtbot.mouseClick(panel.combine_button, Qt.MouseButton.LeftButton)
-    wait_for(qtbot, lambda: trust.combine_review is not None and trust.combine_review.isVisible())
-    review = trust.combine_review
-    assert isinstance(review, CombineDialog)
+    wait_for(qtbot, lambda: trust.review is not None and trust.review.isVisible())
+    review = trust.review
+    assert isinstance(review, ChangesReview)
     assert review.keep.currentText().startswith("testing.md")  # described, used 12×
     assert "used 12×" in review.keep.currentText()
     text = review.text()
+    assert text is not None
     assert RERUN in text and FLAKY in text and text.startswith(before[0])
     assert (testing.read_text(), tips.read_text()) == before  # nothing changed yet
 
     qtbot.keyClick(review, Qt.Key.Key_O, Qt.KeyboardModifier.AltModifier)  # C&ombine
-    wait_for(qtbot, lambda: trust.combine_review is None)
+    wait_for(qtbot, lambda: trust.review is None)
     wait_for(qtbot, lambda: not tips.exists() and RERUN in testing.read_text())
     wait_for(qtbot, lambda: not trust.busy)
     action(window, "files.undo").trigger()
@@ -96,16 +99,23 @@ def test_combine_reviews_the_combined_text_and_ctrl_z_brings_the_other_file_back
     assert usage_before[0] is not None and usage_before[1] is None
 
 
-def test_cancel_changes_nothing(qtbot: QtBot, make_window: WindowFactory, demo: Home) -> None:
+def test_cancel_changes_nothing_and_the_keyboard_is_back_on_the_group_s_row(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
     testing = demo.project_root(acme_api(demo)) / "testing.md"
     before = testing.read_text()
-    _window, trust, group = looked_at(qtbot, make_window, demo)
-    trust.panel.combine_requested.emit(group)
-    wait_for(qtbot, lambda: trust.combine_review is not None and trust.combine_review.isVisible())
-    review = trust.combine_review
+    window, trust, group = looked_at(qtbot, make_window, demo)
+    trust.open_panel()
+    panel = trust.panel
+    assert panel.select_found(finding_key(group))
+    qtbot.mouseClick(panel.combine_button, Qt.MouseButton.LeftButton)  # the keyboard on it
+    wait_for(qtbot, lambda: trust.review is not None and trust.review.isVisible())
+    review = trust.review
     assert review is not None
     review.view.merged.setPlainText("everything else gone")
     qtbot.keyClick(review, Qt.Key.Key_Escape)
-    wait_for(qtbot, lambda: trust.combine_review is None)
+    wait_for(qtbot, lambda: trust.review is None)
     assert not trust.busy and testing.read_text() == before
     assert (demo.project_root(acme_api(demo)) / "test-tips.md").exists()
+    wait_for(qtbot, lambda: window.focusWidget() is panel.tree)
+    assert panel.selected() == group
