@@ -36,9 +36,7 @@ from memtab.llm.settings import ProviderSettings
 from memtab.llm.types import ChatProvider, ModelReply
 from memtab.store.home import Home
 from memtab.trust.contradictions.engine import ContradictionsEngine
-from memtab.trust.contradictions.records import ContradictionsReport
 from memtab.trust.duplicates.engine import DuplicatesEngine
-from memtab.trust.duplicates.records import DuplicatesReport
 from memtab.trust.judging.asking import JudgeStats, ModelJudge, make_provider
 from memtab.trust.judging.contradictions import judge_contradictions, wider_contradictions
 from memtab.trust.judging.duplicates import judge_duplicates, wider_duplicates
@@ -54,7 +52,7 @@ from support.seeded_memories import memory
 def _duplicates(cases: Sequence[Case], home: Home, judge: ModelJudge | None) -> dict[str, int]:
     documents, ids = laid_out(cases)
     engine = DuplicatesEngine(home)
-    report = DuplicatesReport(groups=tuple(engine.groups_of(documents)))
+    report = engine.report_of(documents).replaced(files_read=0)
     if judge is not None:
         report = judge_duplicates(report, judge, engine.said, wider_duplicates(report, engine.read))
     found = score([[m.path for m in g.members] for g in report.groups], ids, cases)
@@ -77,7 +75,7 @@ def _contradictions(
     for number, case in enumerate(cases):
         pair = [memory(place, name, text) for place, name, at, text in made if at == number]
         engine = ContradictionsEngine(home, line_time=lambda d, line: 0)
-        report = ContradictionsReport(contradictions=tuple(engine.pairs_of([*pair, *background])))
+        report = engine.report_of([*pair, *background]).replaced(files_read=0)
         if judge is not None:
             wider = wider_contradictions(report, engine.compared)
             report = judge_contradictions(report, judge, wider, engine.contradiction_of)

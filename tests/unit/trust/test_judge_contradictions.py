@@ -38,9 +38,7 @@ def _found(
     home: Home, documents: list[Document]
 ) -> tuple[ContradictionsEngine, ContradictionsReport]:
     engine = ContradictionsEngine(home, line_time=lambda document, line: 0)
-    return engine, ContradictionsReport(
-        contradictions=tuple(engine.pairs_of(documents)), files_read=len(documents)
-    )
+    return engine, engine.report_of(documents)
 
 
 def test_a_contradiction_is_asked_as_each_line_of_one_value_against_each_of_another(
@@ -190,9 +188,13 @@ def test_the_command_asks_the_configured_model_unless_offline(
         "memtab.cli.health.trust_commands.resolve_provider_settings", lambda: SETTINGS
     )
     argv = ["--home", str(home.root), "contradictions", "--no-sources"]
-    assert main([*argv, "--offline", "--json"]) == 1
-    [found] = json.loads(capsys.readouterr().out)["contradictions"]
-    assert found["judgedBy"] == "offline" and "reason" not in found and provider.calls == 0
+    # Offline, "before review" leaves it a candidate the words only suspect; the model asked
+    # about it makes it a finding it judged.
+    assert main([*argv, "--offline", "--json"]) == 0
+    offline = json.loads(capsys.readouterr().out)
+    [found] = offline["candidates"]
+    assert offline["contradictions"] == [] and provider.calls == 0
+    assert found["judgedBy"] == "offline" and "reason" not in found
     assert main([*argv, "--json"]) == 1
     answer = json.loads(capsys.readouterr().out)
     [found] = answer["contradictions"]

@@ -27,8 +27,7 @@ from unit.trust.test_judge import SETTINGS, judge_of, place
 
 def _found(home: Home, documents: list[Document]) -> tuple[DuplicatesEngine, DuplicatesReport]:
     engine = DuplicatesEngine(home)
-    report = DuplicatesReport(groups=tuple(engine.groups_of(documents)), files_read=len(documents))
-    return engine, report
+    return engine, engine.report_of(documents)
 
 
 PEOPLE = (
@@ -52,7 +51,7 @@ def test_a_copy_or_the_same_line_in_two_memories_is_not_put_to_the_model(tmp_pat
             memory("global", "release.md", note),
             memory("project:api", "release.md", note),
             memory("global", "people.md", f"# People\n\n- Ask Priya about billing.\n{PEOPLE}"),
-            memory("project:api", "team.md", f"# Team\n\n- **ask Priya about billing!**\n{TEAM}"),
+            memory("project:api", "team.md", f"# Team\n\n- ask Priya about billing!\n{TEAM}"),
         ],
     )
     assert [g.kind for g in report.groups] == ["copy", "rule"]
@@ -148,11 +147,14 @@ def test_the_model_decides_the_pairs_the_readers_think_disagree(tmp_path: Path) 
         frozenset((SQUASH_NEVER, SQUASH_ALWAYS)),
         frozenset((SESSIONS, REDIS)),
     }
+    # The two notes, a candidate of whole notes (each its one line), confirmed as one group:
+    # the same pair of lines in the net is theirs, not a second group.
     [group] = judged.groups
-    assert {m.text for m in group.members} == {SESSIONS, REDIS}
-    assert (group.kind, group.judged_by) == ("rule", "judge-1.q4")
-    assert group.why.startswith("The same statement in other words in mux, global and mux, ")
-    assert group.why.endswith("/src/api, as the model judged it")
+    assert {m.path for m in group.members} == {
+        "/memories/project/ws.md",
+        "/memories/global/redis.md",
+    }
+    assert (group.kind, group.judged_by) == ("reworded", "judge-1.q4")
 
 
 def test_pairs_the_model_confirms_that_share_a_statement_are_one_group(tmp_path: Path) -> None:

@@ -104,8 +104,9 @@ def _found(
     writes_home=False,
     help="memories that say the same thing, across agents and scopes",
     description="Find memories that say the same thing: the same text (a copy, Codex's "
-    "import of a Claude Code memory, a note under other frontmatter), the same note in "
-    "other words, and one rule written in two memories (in global and in a project). "
+    "import of a Claude Code memory, a note under other frontmatter) and one line written "
+    "in two memories (in global and in a project). The same note or rule in other words "
+    "is only a candidate, listed apart and never counted; a configured model decides it. "
     "Exits 1 when something was found, 0 when not, 2 when the memory could not be read.",
 )
 def run_duplicates(args: argparse.Namespace) -> DuplicatesReport | int:

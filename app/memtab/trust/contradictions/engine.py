@@ -102,11 +102,18 @@ class ContradictionsEngine(MemoryEngine):
         """Every contradiction of the home's memory (or of what `workspace_id`'s sessions
         see). HomeError for an unusable registry or an unknown workspace."""
         collected, everything = self.memories(workspace_id)
-        found = self.found_in(collected.documents, everything=everything)
+        report = self.report_of(collected.documents, everything=everything)
+        return report.replaced(problems=collected.problems)
+
+    def report_of(
+        self, documents: Sequence[Document], *, everything: bool = True
+    ) -> ContradictionsReport:
+        """The contradictions and candidates among `documents` (`found_in`) as a report: what
+        a model judging them is given (`trust.judging`)."""
+        found = self.found_in(documents, everything=everything)
         return ContradictionsReport(
             contradictions=tuple(found.contradictions),
-            files_read=len(collected.documents),
-            problems=collected.problems,
+            files_read=len(documents),
             cut=self.cut,
             candidates=tuple(found.candidates),
         )

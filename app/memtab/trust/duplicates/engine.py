@@ -1,7 +1,7 @@
 """Memories that say the same thing, across agents and scopes (docs/formats.md §19.5).
 
 Offline, a *finding* is only what the text itself proves; what the words only suspect is a
-*candidate*, shown apart, for the user's model (`trust.judge`) or the user to judge:
+*candidate*, shown apart, for the user's model (`trust.judging`) or the user to judge:
 
 1. **copies** (findings): the same text (`same_text`) — a copy in another scope, a note
    under other frontmatter or spacing, the same sentences as a list in one and as prose in
@@ -251,13 +251,24 @@ class DuplicatesEngine(MemoryEngine):
         sessions see), but those whose key is in `kept`. HomeError for an unusable
         registry or an unknown workspace."""
         collected, everything = self.memories(workspace_id)
-        found = self.found_in(collected.documents, everything=everything)
+        report = self.report_of(collected.documents, everything=everything, kept=kept)
+        return report.replaced(problems=collected.problems)
+
+    def report_of(
+        self,
+        documents: Sequence[Document],
+        *,
+        everything: bool = True,
+        kept: Collection[str] = (),
+    ) -> DuplicatesReport:
+        """The groups and candidates among `documents` (`found_in`) as a report, but those
+        whose key is in `kept`: what a model judging them is given (`trust.judging`)."""
+        found = self.found_in(documents, everything=everything)
         shown = tuple(group for group in found.groups if group.key not in kept)
         return DuplicatesReport(
             groups=shown,
-            files_read=len(collected.documents),
+            files_read=len(documents),
             kept=len(found.groups) - len(shown),
-            problems=collected.problems,
             candidates=tuple(group for group in found.candidates if group.key not in kept),
         )
 

@@ -30,10 +30,10 @@ def wider_duplicates(
     report: DuplicatesReport, read: Sequence[tuple[Document, Sequence[Statement]]]
 ) -> list[Candidate]:
     """The wider net of `memtab duplicates`: statements no group of `report` (its findings,
-    candidates, dismissed) holds together."""
-    together = Together(
-        [group.members for group in (*report.groups, *report.candidates, *report.dismissed)]
-    )
+    candidates, dismissed) holds together. A candidate of whole notes holds none of their
+    lines: the notes are asked as one pair, and a rule said in both is still its own."""
+    held = [*report.groups, *(g for g in report.candidates if g.kind != "reworded")]
+    together = Together([group.members for group in (*held, *report.dismissed)])
     return candidates(read, apart=together.side_by_side, most=net_size(report.files_read))
 
 
@@ -73,7 +73,14 @@ def judge_duplicates(
         for group in kept:
             (still if group.judged_by == "offline" else groups).append(group)
         dismissed += gone
-    confirmed = [c for c in wider if _says(verdicts.get(c.pair), "same")]
+    # The net asks the lines of notes a candidate holds (a rule said in two notes that are
+    # not the same note); once the notes are confirmed, their lines are theirs.
+    notes = Together([g.members for g in groups if g.kind == "reworded"])
+    confirmed = [
+        c
+        for c in wider
+        if _says(verdicts.get(c.pair), "same") and not notes.side_by_side(c.one, c.other)
+    ]
     added = _joined(confirmed, verdicts)
     stats = judge.stats
     stats.confirmed += sum(g.judged_by != "offline" for g in groups)
