@@ -23,8 +23,8 @@ class TrustReport:
     contradictions: tuple[Contradiction, ...] = ()
     leaks: tuple[Leak, ...] = ()
     duplicate_candidates: tuple[DuplicateGroup, ...] = ()
-    """Groups the words only suspect (`DuplicatesReport.candidates`): shown apart, never
-    counted as findings."""
+    """Groups the words only suspect (`DuplicatesReport.candidates`): shown apart from the
+    findings, never counted, never acted on in one click."""
     contradiction_candidates: tuple[Contradiction, ...] = ()
     """Disagreements the words only suspect (`ContradictionsReport.candidates`)."""
     files_read: int = 0
@@ -33,8 +33,3 @@ class TrustReport:
     problems: tuple[str, ...] = ()
     workspaces: Mapping[str, str] = field(default_factory=dict)
     """A workspace id of each project path the registry knows (its first)."""
-    duplicate_candidates: tuple[DuplicateGroup, ...] = ()
-    """Groups the words only suspect (`DuplicatesReport.candidates`): shown apart from the
-    findings, never counted, never acted on in one click."""
-    contradiction_candidates: tuple[Contradiction, ...] = ()
-    """Disagreements the words only suspect (`ContradictionsReport.candidates`), as above."""
