@@ -1,12 +1,13 @@
 """The Trust panel shows findings and candidates apart (issue 94 points 2 and 3), on the demo
-with its rewordings and its disagreement made candidates (what the engines' words only
-suspect): they are listed after the findings under their own headings, never counted in the
+with its rewordings (candidates: what the engines' words only suspect) and its disagreement
+made one: they are listed after the findings under their own headings, never counted in the
 room, and offer only Compare — side by side, read-only — and Ask the model, which asks the
 user's model and shows what it said; the keyboard reaches each, and is back on the row it
 came from when a dialog closes."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,6 @@ from memtab.components.jobs import JobContext
 from memtab.components.trust import jobs as trust_jobs
 from memtab.components.trust.compare import finding_key
 from memtab.components.trust.jobs import WindowTrust
-from memtab.components.trust.review import same_text
 from memtab.demo import MAIN_ID
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.trust.compare import SideBySideDialog
@@ -29,7 +29,6 @@ from memtab.gui.trust.panel import FOUND_ROLE, NO_MODEL
 from memtab.gui.window import keys
 from memtab.llm.settings import ProviderSettings
 from memtab.store.home import Home
-from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.judging import asking
 from memtab.trust.report import TrustReport
 from support.demo_homes import copied_demo_home
@@ -46,23 +45,11 @@ def demo(tmp_path: Path) -> Home:
 
 
 def suspected(report: TrustReport) -> TrustReport:
-    """`report` as the engines will give it: rewordings and rules said in other words, and
-    the disagreement, moved to the candidates."""
-
-    def proven(group: DuplicateGroup) -> bool:
-        texts = [m.text for m in group.members]
-        return group.kind == "copy" or (
-            group.kind == "rule" and all(same_text(t, texts[0]) for t in texts)
-        )
-
-    return TrustReport(
-        duplicates=tuple(g for g in report.duplicates if proven(g)),
-        duplicate_candidates=tuple(g for g in report.duplicates if not proven(g)),
-        contradiction_candidates=report.contradictions,
-        leaks=report.leaks,
-        files_read=report.files_read,
-        workspaces=report.workspaces,
-    )
+    """`report` with its disagreement made a candidate: the engines' words only suspect the
+    demo's rewordings (`duplicate_candidates`), and the demo's one disagreement is proven
+    (a port), so the panel's second section of candidates is shown with it."""
+    assert report.duplicate_candidates and not report.contradiction_candidates
+    return replace(report, contradictions=(), contradiction_candidates=report.contradictions)
 
 
 def looked_at(
@@ -160,33 +147,31 @@ def test_compare_opens_every_place_read_only_and_the_keyboard_comes_back_to_its_
 def test_ask_the_model_makes_a_candidate_it_confirms_a_finding_it_judged(
     qtbot: QtBot, make_window: WindowFactory, demo: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    provider = PairsModel(
-        lambda one, other: "same", reason="both keep commits small, imperative subjects"
-    )
+    provider = PairsModel(lambda one, other: "same", reason="both: small diffs, no reformatting")
     monkeypatch.setattr(asking, "make_provider", lambda settings, limit: provider)
     monkeypatch.setattr(trust_jobs, "resolve_provider_settings", lambda: SETTINGS)
     window, trust, report = looked_at(qtbot, make_window, demo, monkeypatch)
     wait_for(qtbot, lambda: trust.model == "judge-1")
     action(window, "trust.panel").trigger()
     panel = trust.panel
-    [commits] = [
+    [diffs] = [
         g
         for g in report.duplicate_candidates
-        if any("imperative subject lines" in m.text for m in g.members)
+        if any("Keep diffs small" in m.text for m in g.members)
     ]
-    assert panel.select_found(finding_key(commits))
+    assert panel.select_found(finding_key(diffs))
     assert panel.ask_button.isEnabled() and "judge-1" in panel.ask_button.toolTip()
     qtbot.keyClick(panel.tree, Qt.Key.Key_A, Qt.KeyboardModifier.AltModifier)  # &Ask the model
-    wait_for(qtbot, lambda: commits.key in {g.key for g in trust.report.duplicates})  # type: ignore[union-attr]
+    wait_for(qtbot, lambda: diffs.key in {g.key for g in trust.report.duplicates})  # type: ignore[union-attr]
     assert trust.report is not None
-    [judged] = [g for g in trust.report.duplicates if g.key == commits.key]
+    [judged] = [g for g in trust.report.duplicates if g.key == diffs.key]
     assert (judged.judged_by, judged.reason) == (
         "judge-1.q4",
-        "both keep commits small, imperative subjects",
+        "both: small diffs, no reformatting",
     )
-    assert commits.key not in {g.key for g in trust.report.duplicate_candidates}
+    assert diffs.key not in {g.key for g in trust.report.duplicate_candidates}
     assert provider.calls == 1  # the candidate's pairs, with the controls every judge answers
     assert titles(trust)[0] == f"Said twice · {len(report.duplicates) + 1}"
-    assert panel.select_found(finding_key(commits))
-    assert "judge-1.q4: both keep commits small" in panel.why.text()
+    assert panel.select_found(finding_key(diffs))
+    assert "judge-1.q4: both: small diffs" in panel.why.text()
     assert panel.combine_button.isEnabled()  # a finding now: its actions, each reviewed first

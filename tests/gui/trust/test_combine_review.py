@@ -12,7 +12,13 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.memory_tree_support import WindowFactory, action, wait_for, wait_for_look
+from gui.memory_tree_support import (
+    WindowFactory,
+    action,
+    model_confirmed,
+    wait_for,
+    wait_for_look,
+)
 from memtab.components.trust.compare import finding_key
 from memtab.demo import MAIN_ID, acme_api
 from memtab.gui.first_paint.main_window import MainWindow
@@ -37,9 +43,11 @@ def demo(tmp_path: Path) -> Home:
 
 
 def looked_at(
-    qtbot: QtBot, make_window: WindowFactory, demo: Home
+    qtbot: QtBot, make_window: WindowFactory, demo: Home, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[MainWindow, TrustFeature, DuplicateGroup]:
-    """The demo's window once Trust looked, and its two testing notes, said twice."""
+    """The demo's window once Trust looked, and its two testing notes, said twice: a
+    rewording, a candidate the user's model confirmed (issue 94)."""
+    model_confirmed(monkeypatch, lambda g: any(m.path.endswith("test-tips.md") for m in g.members))
     window = make_window(demo, MAIN_ID)
     window.show()
     trust = window.part(keys.TRUST)
@@ -48,14 +56,14 @@ def looked_at(
     assert trust.report is not None
     [group] = [
         g
-        for g in trust.report.duplicate_candidates  # a rewording: a candidate (issue 94)
+        for g in trust.report.duplicates
         if g.kind == "reworded" and any(m.path.endswith("test-tips.md") for m in g.members)
     ]
     return window, trust, group
 
 
 def test_combine_reviews_the_combined_text_and_ctrl_z_brings_the_other_file_back(
-    qtbot: QtBot, make_window: WindowFactory, demo: Home
+    qtbot: QtBot, make_window: WindowFactory, demo: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     testing = demo.project_root(acme_api(demo)) / "testing.md"
     tips = demo.project_root(acme_api(demo)) / "test-tips.md"
@@ -64,7 +72,7 @@ def test_combine_reviews_the_combined_text_and_ctrl_z_brings_the_other_file_back
     usage_before = [
         meta.load().get(project_key(acme_api(demo), n)) for n in ("testing.md", "test-tips.md")
     ]
-    window, trust, group = looked_at(qtbot, make_window, demo)
+    window, trust, group = looked_at(qtbot, make_window, demo, monkeypatch)
     trust.open_panel()
     panel = trust.panel
     said_twice = panel.tree.topLevelItem(0)
@@ -100,11 +108,11 @@ def test_combine_reviews_the_combined_text_and_ctrl_z_brings_the_other_file_back
 
 
 def test_cancel_changes_nothing_and_the_keyboard_is_back_on_the_group_s_row(
-    qtbot: QtBot, make_window: WindowFactory, demo: Home
+    qtbot: QtBot, make_window: WindowFactory, demo: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     testing = demo.project_root(acme_api(demo)) / "testing.md"
     before = testing.read_text()
-    window, trust, group = looked_at(qtbot, make_window, demo)
+    window, trust, group = looked_at(qtbot, make_window, demo, monkeypatch)
     trust.open_panel()
     panel = trust.panel
     assert panel.select_found(finding_key(group))
