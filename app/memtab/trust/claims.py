@@ -221,6 +221,8 @@ def _owned(said: tuple[str, str, str, str], owner: str) -> tuple[str, str, str, 
     episode's); None for a port, version, path or time whose sentence names no thing."""
     kind, key, value, shown = said
     first = key.split("|", 1)[0]
+    if not value.strip() or not key:
+        return None  # "Page: `   `" gives nothing (and a cache of it would be no claims')
     if (kind in ("port", "version") and not first) or (kind == "path" and not key):
         return None
     if kind == "value" and key == "time:":

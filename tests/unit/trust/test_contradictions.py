@@ -15,7 +15,7 @@ from memtab.store.catch_up.external import record_external
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.trust.claims import claims_of
-from memtab.trust.contradictions.engine import MAX_VALUES, ContradictionsEngine
+from memtab.trust.contradictions.engine import MAX_PLACES, MAX_VALUES, ContradictionsEngine
 from memtab.trust.contradictions.records import Contradiction, ContradictionsReport
 from support.seeded_memories import memory
 
@@ -262,3 +262,30 @@ def test_which_is_newer_holds_once_history_has_seen_both_files(tmp_path: Path) -
     newer = found.first if found.newer == "first" else found.second
     assert (newer.value, newer.written_at) == ("8080", today - DAY_MS)
     assert "the line saying 8080 is newer" in found.why
+
+
+def test_a_side_said_in_many_memories_blames_only_the_newest_places() -> None:
+    """A port said in 200 memories against another in one: each place's line is blamed
+    only while it may be among the `MAX_PLACES` newest (a line is written no later than its
+    file last changed), the newest listed and every other one counted."""
+    said = [
+        memory("project:api", f"a{n:03d}.md", note("The API runs on port 8080."), modified_ms=n)
+        for n in range(200)
+    ]
+    other = memory("global", "b.md", note("The API runs on port 9000."), modified_ms=10_000)
+    blamed: list[str] = []
+
+    def line_time(document: Document, line: int) -> int:
+        blamed.append(document.key)
+        return document.modified_ms
+
+    engine = ContradictionsEngine(Home(Path("/nowhere")), line_time=line_time)
+    [found] = engine.pairs_of([*said, other])
+    side = found.first if found.first.value == "8080" else found.second
+    assert [p.path for p in (side.place, *(s.place for s in side.elsewhere))][:3] == [
+        "/memories/project/a199.md",
+        "/memories/project/a198.md",
+        "/memories/project/a197.md",
+    ]
+    assert 1 + len(side.elsewhere) + (side.more_places or 0) == 200
+    assert len(blamed) <= 2 * MAX_PLACES

@@ -204,13 +204,21 @@ class ContradictionsEngine(MemoryEngine):
         places written at one time), each other one under it — Codex's copy of a memory
         among them after the rest, never first (`copies_of`: shown on its original)."""
         copies = copies_of([document for document, _ in places])
-        timed = sorted(
-            (
-                (self._line_time(document, claim.line), document, claim)
-                for document, claim in places
-            ),
-            key=lambda t: (t[1].key in copies, -t[0], t[1].path, t[1].key, t[2].line),
-        )
+
+        def order(at: int, document: Document, claim: Claim) -> tuple[Any, ...]:
+            return (document.key in copies, -at, document.path, document.key, claim.line)
+
+        # A line was written no later than its file last changed: past the `MAX_PLACES`
+        # newest found, a place whose file changed before them is not blamed (a side said
+        # in a thousand copies blames a few dozen).
+        timed: list[tuple[int, Document, Claim]] = []
+        for document, claim in sorted(places, key=lambda p: order(p[0].modified_ms, *p)):
+            if len(timed) >= MAX_PLACES and order(document.modified_ms, document, claim) >= (
+                order(*timed[MAX_PLACES - 1])
+            ):
+                break
+            timed.append((self._line_time(document, claim.line), document, claim))
+            timed.sort(key=lambda t: order(*t))
         written_at, document, claim = timed[0]
         value = claim.value.removeprefix("not:")
         elsewhere = tuple(
@@ -222,7 +230,7 @@ class ContradictionsEngine(MemoryEngine):
             value=f"not {value}" if claim.value.startswith("not:") else value,
             written_at=written_at,
             elsewhere=elsewhere,
-            more_places=len(timed) - MAX_PLACES if len(timed) > MAX_PLACES else None,
+            more_places=len(places) - MAX_PLACES if len(places) > MAX_PLACES else None,
         )
 
 
