@@ -155,6 +155,7 @@ def test_the_model_decides_the_pairs_the_readers_think_disagree(tmp_path: Path) 
         "/memories/global/redis.md",
     }
     assert (group.kind, group.judged_by) == ("reworded", "judge-1.q4")
+    assert group.why.startswith("The same note in other words: ")  # no longer "Might be"
 
 
 def test_pairs_the_model_confirms_that_share_a_statement_are_one_group(tmp_path: Path) -> None:

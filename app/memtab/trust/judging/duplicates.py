@@ -71,7 +71,10 @@ def judge_duplicates(
     for one in maybe:
         kept, gone = _judged(one, verdicts)
         for group in kept:
-            (still if group.judged_by == "offline" else groups).append(group)
+            if group.judged_by == "offline":
+                still.append(group)
+            else:  # what the model confirmed is said as a finding, no longer "Might be …"
+                groups.append(group.replaced(why=_as_found(group.why)))
         dismissed += gone
     # The net asks the lines of notes a candidate holds (a rule said in two notes that are
     # not the same note); once the notes are confirmed, their lines are theirs.
@@ -112,6 +115,12 @@ def _asked(group: DuplicateGroup, said: Mapping[str, Sequence[str]]) -> _Asked:
         if lowered_words(text) != lowered_words(first)
     )
     return _Asked(group, pairs, whole)
+
+
+def _as_found(why: str) -> str:
+    """A candidate's words (`Might be the same note in other words: …`) as a finding's."""
+    rest = why.removeprefix("Might be ")
+    return rest[:1].upper() + rest[1:] if rest != why else why
 
 
 def _says(verdict: Verdict | None, kind: str) -> bool:
