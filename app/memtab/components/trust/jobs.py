@@ -269,19 +269,19 @@ def ask_model(home: Home, found: Comparable, ctx: JobContext) -> Judged | OpResu
         said[found.key] = tuple(side.text or "" for side in read.sides)
     # lazy: the judge and the engines' readers it stands on (40 modules, 0.5 s of CPU
     # after the settled window's, at load 10) load in the window only once a user asks
-    from memtab.trust.judging.asking import ModelJudge
-    from memtab.trust.judging.contradictions import judge_contradictions
-    from memtab.trust.judging.duplicates import judge_duplicates
+    from memtab.trust.judging import asking, contradictions, duplicates
 
-    judge = ModelJudge(home, settings, cancel=ctx.cancel_event)
+    judge = asking.ModelJudge(home, settings, cancel=ctx.cancel_event)
     yes: Sequence[Comparable]
     no: Sequence[Comparable]
     try:
         if isinstance(found, DuplicateGroup):
-            groups = judge_duplicates(DuplicatesReport(groups=(found,)), judge, said)
+            report = DuplicatesReport(candidates=(found,))
+            groups = duplicates.judge_duplicates(report, judge, said)
             yes, no, note = groups.groups, groups.dismissed, groups.judged
         else:
-            pairs = judge_contradictions(ContradictionsReport(contradictions=(found,)), judge)
+            asked = ContradictionsReport(candidates=(found,))
+            pairs = contradictions.judge_contradictions(asked, judge)
             yes, no, note = pairs.contradictions, pairs.dismissed, pairs.judged
     finally:
         judge.close()
