@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 from unittest import mock
@@ -25,8 +26,9 @@ from memtab.agent_server.install import planned_changes
 from memtab.components.files.copy import CopyTarget
 from memtab.components.files.questions import NewKind
 from memtab.components.settings.agents_view import install_question
-from memtab.components.trust.changes import CombineMember, CombineProposal
-from memtab.components.trust.jobs import SideBySide, proposal_of
+from memtab.components.trust.compare import Compared, compared_places
+from memtab.components.trust.jobs import proposal_of
+from memtab.components.trust.review import CombineMember, Proposal
 from memtab.consolidation.records import ConsolidationPlan, PlannedFile, PlannedOp
 from memtab.gui.consolidation.review_dialog import ReviewDialog
 from memtab.gui.editor.editor import ask_unsaved
@@ -42,7 +44,8 @@ from memtab.gui.settings.dialog import confirm_key_host
 from memtab.gui.toolkit.crash_dialog import CrashDialog
 from memtab.gui.toolkit.text.diff_view import DiffDialog
 from memtab.gui.toolkit.text.three_way import ThreeWayView
-from memtab.gui.trust.feature import CombineDialog, SideBySideDialog
+from memtab.gui.trust.compare import SideBySideDialog
+from memtab.gui.trust.review import ChangesReview
 from memtab.gui.window import keys
 from memtab.gui.window.palette import PaletteDialog
 from memtab.gui.writer.inbox_body import EditProposalDialog
@@ -155,7 +158,7 @@ def open_every_dialog(
         lambda: PaletteDialog("Quick open", "Type part of a file's name", [], window),
         lambda: GoToLineDialog(120, 249, window),
         lambda: SideBySideDialog(_side_by_side(), window),
-        lambda: CombineDialog(_combine_proposal(), window),
+        lambda: ChangesReview(_combine_proposal(), window),
     ]
     for make in makers:
         dialog = make()
@@ -164,7 +167,7 @@ def open_every_dialog(
     return visited
 
 
-def _side_by_side() -> SideBySide:
+def _side_by_side() -> Compared:
     """A contradiction's two files, as Side by side shows them."""
     first = MemoryPlace(path=str(PREFERENCES), agent="mux", scope="global", line=2, text="8000")
     second = MemoryPlace(path="/memories/workspace/notes.md", agent="mux", scope="workspace")
@@ -176,10 +179,13 @@ def _side_by_side() -> SideBySide:
         newer="first",
         why="One says 8000, the other 8080.",
     )
-    return SideBySide(found, "# Ports\n\nThe API runs on port 8000.\n", "The API: 8080.\n")
+    shown = compared_places(found)
+    texts = ("# Ports\n\nThe API runs on port 8000.\n", "The API: 8080.\n")
+    sides = tuple(replace(side, text=text) for side, text in zip(shown.sides, texts, strict=True))
+    return replace(shown, sides=sides)
 
 
-def _combine_proposal() -> CombineProposal:
+def _combine_proposal() -> Proposal:
     """Two notes saying the same thing, as Combine into… proposes to combine them."""
     places = (
         MemoryPlace(path=str(PREFERENCES), agent="mux", scope="global"),

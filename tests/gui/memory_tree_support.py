@@ -7,6 +7,7 @@ for `home = support.home` in the test modules).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,17 +17,22 @@ from pytestqt.qtbot import QtBot
 from memtab.components.files.copy import CopyChoice, CopyTarget
 from memtab.components.files.ops import DeletionCount
 from memtab.components.files.questions import NewKind
+from memtab.components.jobs import JobContext
 from memtab.components.tree.nodes import NodeKind, TreeNode
+from memtab.components.trust.jobs import NotRead, WindowTrust
 from memtab.components.window.ui_state import UiState
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.first_paint.app import create_main_window
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.trust.feature import TrustFeature
+from memtab.gui.trust.review import ChangesReview
 from memtab.gui.window import keys
 from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
+from memtab.trust.duplicates.records import DuplicateGroup
+from memtab.trust.report import TrustReport
 from support import memory_home
 from support.memory_home import MAIN
 
@@ -148,6 +154,47 @@ def wait_for(qtbot: QtBot, condition: Callable[[], object], timeout: int = WAIT_
 def wait_for_look(qtbot: QtBot, trust: TrustFeature) -> None:
     """Wait until the Trust look asked for (`find_now`) has its report."""
     qtbot.waitUntil(lambda: trust.report is not None and not trust.busy, timeout=LOOK_MS)
+
+
+def trust_looked(
+    qtbot: QtBot, make_window: WindowFactory, home: Home, workspace_id: str
+) -> tuple[MainWindow, TrustFeature]:
+    """A window on `home`, shown, once Trust looked (not after the start's delay)."""
+    window = make_window(home, workspace_id)
+    window.show()
+    trust = window.part(keys.TRUST)
+    trust.find_now()
+    wait_for_look(qtbot, trust)
+    return window, trust
+
+
+def model_confirmed(
+    monkeypatch: pytest.MonkeyPatch, chosen: Callable[[DuplicateGroup], bool]
+) -> None:
+    """Trust's look answering with the candidates `chosen` picks confirmed by the user's
+    model (what Ask the model makes of one): findings it judged, with their actions."""
+    real = WindowTrust.find
+
+    def find(self: WindowTrust, ctx: JobContext) -> TrustReport | NotRead | None:
+        report = real(self, ctx)
+        if not isinstance(report, TrustReport):
+            return report
+        picked = tuple(g for g in report.duplicate_candidates if chosen(g))
+        judged = tuple(g.replaced(judged_by="judge-1", reason="the same") for g in picked)
+        return replace(
+            report,
+            duplicates=(*report.duplicates, *judged),
+            duplicate_candidates=tuple(g for g in report.duplicate_candidates if g not in picked),
+        )
+
+    monkeypatch.setattr(WindowTrust, "find", find)
+
+
+def trust_review(qtbot: QtBot, trust: TrustFeature) -> ChangesReview:
+    """The review a Trust action opened, once it shows."""
+    qtbot.waitUntil(lambda: trust.review is not None and trust.review.isVisible(), timeout=WAIT_MS)
+    assert trust.review is not None
+    return trust.review
 
 
 def wait_idle(qtbot: QtBot, window: MainWindow) -> None:

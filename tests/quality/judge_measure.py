@@ -1,9 +1,16 @@
-"""What the user's model adds as the judge (issue 83), on corpora of our own: the duplicates
-of `support.duplicate_claims` (its duplicates in one home, its near misses in another) and
-the always/never rules of `support.always_never_voices`' batches (each case alone, with a
-background), found and near misses flagged offline and judged, and what each question cost.
+"""What the user's model adds as the judge (issues 83, 94). With `--half`, on a half of the
+trust corpus through the door a user uses (`memtab duplicates --json`, `memtab contradictions
+--json`, the model named by the environment): offline, then `--runs` runs judged, each scored
+as `trust_scorecard` scores it, with what its calls cost. Without, on corpora of our own: the
+duplicates of `support.duplicate_claims` (its duplicates in one home, its near misses in
+another) and the always/never rules of `support.always_never_voices`' batches (each case
+alone, with a background), found and near misses flagged offline and judged.
 
     .venv/bin/python -m tests.quality.judge_measure --model-url http://127.0.0.1:PORT/v1
+        [--half tune|held-out|fresh [--runs N | --calls N]]
+
+`--calls N`: only the first N calls `memtab duplicates` would make, in this process (a slow
+local model past the request limit still answers), each verdict against the key's.
 
 Needs a running OpenAI-compatible server (llama-server); answers are kept in a scratch home
 (`--keep DIR` to keep them between runs).
@@ -16,22 +23,23 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
+
+from tests.quality.perfect_judge import KeyJudge, judged_runs
+from tests.quality.trust_homes import HALVES, lay_out
+from tests.quality.trust_matching import Matcher
+from tests.quality.trust_scorecard import model_env
 
 from memtab.llm.settings import ProviderSettings
+from memtab.llm.types import ChatProvider, ModelReply
 from memtab.store.home import Home
 from memtab.trust.contradictions.engine import ContradictionsEngine
-from memtab.trust.contradictions.records import ContradictionsReport
 from memtab.trust.duplicates.engine import DuplicatesEngine
-from memtab.trust.duplicates.records import DuplicatesReport
-from memtab.trust.judge import (
-    JudgeStats,
-    ModelJudge,
-    judge_contradictions,
-    judge_duplicates,
-    wider_contradictions,
-    wider_duplicates,
-)
+from memtab.trust.judging.asking import JudgeStats, ModelJudge, make_provider
+from memtab.trust.judging.contradictions import judge_contradictions, wider_contradictions
+from memtab.trust.judging.duplicates import judge_duplicates, wider_duplicates
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -44,7 +52,7 @@ from support.seeded_memories import memory
 def _duplicates(cases: Sequence[Case], home: Home, judge: ModelJudge | None) -> dict[str, int]:
     documents, ids = laid_out(cases)
     engine = DuplicatesEngine(home)
-    report = DuplicatesReport(groups=tuple(engine.groups_of(documents)))
+    report = engine.report_of(documents).replaced(files_read=0)
     if judge is not None:
         report = judge_duplicates(report, judge, engine.said, wider_duplicates(report, engine.read))
     found = score([[m.path for m in g.members] for g in report.groups], ids, cases)
@@ -67,7 +75,7 @@ def _contradictions(
     for number, case in enumerate(cases):
         pair = [memory(place, name, text) for place, name, at, text in made if at == number]
         engine = ContradictionsEngine(home, line_time=lambda d, line: 0)
-        report = ContradictionsReport(contradictions=tuple(engine.pairs_of([*pair, *background])))
+        report = engine.report_of([*pair, *background]).replaced(files_read=0)
         if judge is not None:
             wider = wider_contradictions(report, engine.compared)
             report = judge_contradictions(report, judge, wider, engine.contradiction_of)
@@ -82,13 +90,85 @@ def _contradictions(
 
 
 def _cost(stats: JudgeStats) -> str:
-    asked = max(stats.asked, 1)
+    calls, asked = max(stats.calls, 1), max(stats.asked, 1)
     return (
-        f"{stats.asked} questions, {stats.seconds / asked:.1f} s and "
-        f"{(stats.input_tokens + stats.output_tokens) / asked:.0f} tokens each "
-        f"({stats.output_tokens / asked:.0f} out), {stats.wider} of the wider net "
-        f"({stats.confirmed} confirmed), {stats.unasked} unasked, {stats.failed} failed"
+        f"{stats.calls} calls asking {stats.asked} pairs, {stats.seconds / calls:.1f} s a call "
+        f"({stats.seconds / asked:.1f} s a pair), "
+        f"{(stats.input_tokens + stats.output_tokens) / calls:.0f} tokens a call "
+        f"({stats.output_tokens / calls:.0f} out); {stats.confirmed} confirmed, "
+        f"{stats.dismissed} dismissed, {stats.waiting} waiting, {stats.failed} failed"
+        + (f"; not heard: the model {stats.unheard}" if stats.unheard else "")
     )
+
+
+def _scores(row: dict[str, Any]) -> str:
+    dup, con = row["duplicates"], row["contradictions"]
+    return (
+        f"duplicates {dup['found']}/{dup['seeded']}, precision {dup['precisionLabelled']:.2f}, "
+        f"near misses {dup['nearMisses'][0]}/{dup['nearMisses'][1]}, polarity groups "
+        f"{dup['polarityGroups']}; contradictions {con['found']}/{con['seeded']}, precision "
+        f"{con['precisionLabelled']:.2f}, near misses {con['nearMisses'][0]}/{con['nearMisses'][1]}"
+    )
+
+
+def _half(half: str, url: str, model: str, runs: int) -> None:
+    """The half offline, then judged by the model at `url` (module doc)."""
+    with tempfile.TemporaryDirectory(prefix=f"judge-{half}-") as folder:
+        laid = lay_out(half, Path(folder))
+        matcher = Matcher(laid)
+        [offline] = judged_runs(laid, matcher, 1)
+        print(f"{half}, offline: {_scores(offline)}")
+        judged = replace(laid, model=model_env(url, model))
+        for row in judged_runs(judged, matcher, runs):
+            print(f"{half}, run {row['run']} judged ({row['seconds']} s): {_scores(row)}")
+            print(f"    duplicates: {row['duplicatesJudged']}")
+            print(f"    contradictions: {row['contradictionsJudged']}")
+
+
+def _calls(half: str, url: str, model: str, calls: int) -> None:
+    """The first `calls` calls `memtab duplicates` makes on the half, in this process through
+    the real provider (a slow local model past the request limit still answers): each verdict
+    against the key's (`perfect_judge.KeyJudge`), the controls heard or not, the time."""
+    settings = ProviderSettings(
+        provider="openai", model=model, base_url=url, request_timeout_s=4 * 3600
+    )
+    with tempfile.TemporaryDirectory(prefix=f"judge-{half}-") as folder:
+        laid = lay_out(half, Path(folder))
+        matcher = Matcher(laid)
+        key = KeyJudge(laid, matcher)
+        home = Home(laid.xum_home)
+        engine = DuplicatesEngine(home, env=laid.env())
+        report = engine.find()
+        replies: list[str] = []
+
+        def recorded(settings: ProviderSettings, limit: int | None) -> ChatProvider:
+            provider = make_provider(settings, limit)
+            complete = provider.complete
+
+            def complete_and_keep(*args: Any, **kwargs: Any) -> ModelReply:
+                reply = complete(*args, **kwargs)
+                replies.append(reply.text)
+                return reply
+
+            provider.complete = complete_and_keep  # type: ignore[method-assign]
+            return provider
+
+        judge = ModelJudge(home, settings, files=calls * 10, make=recorded)
+        wider = wider_duplicates(report, engine.read)
+        judged = judge_duplicates(report, judge, engine.said, wider)
+        stats = judge.stats
+        print(f"{half}: {_cost(stats)}; {stats.seconds:.0f} s")
+        print(f"    {judged.judged}")
+        answered = judge.verdicts([c.pair for c in wider])  # kept: no call more
+        table: dict[tuple[str, str], int] = {}
+        for pair, verdict in answered.items():
+            right, _ = key.verdict(pair.one, pair.other)
+            table[(right, verdict.verdict)] = table.get((right, verdict.verdict), 0) + 1
+        for (right, said), count in sorted(table.items()):
+            print(f"    key {right:8} model {said:8} {count}")
+        for text in replies[:1]:
+            print(f"    its first reply begins: {text[:800]!r}")
+        judge.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -100,7 +180,19 @@ def main(argv: list[str] | None = None) -> int:
         "--runs", type=int, default=1, help="runs of duplicates, each asking what the last left"
     )
     parser.add_argument("--only", choices=("duplicates", "contradictions"), help="one engine")
+    parser.add_argument("--half", choices=HALVES, help="a half of the trust corpus, as a user")
+    parser.add_argument(
+        "--calls",
+        type=int,
+        help="with --half: only the first CALLS calls of duplicates, in-process",
+    )
     args = parser.parse_args(argv)
+    if args.half and args.calls:
+        _calls(args.half, args.model_url, args.model, args.calls)
+        return 0
+    if args.half:
+        _half(args.half, args.model_url, args.model, args.runs)
+        return 0
     settings = ProviderSettings(provider="openai", model=args.model, base_url=args.model_url)
     with tempfile.TemporaryDirectory(prefix="judge-measure-") as scratch:
         root = args.keep or Path(scratch)
@@ -111,13 +203,13 @@ def main(argv: list[str] | None = None) -> int:
             home = Home(root / name.replace(" ", "-"))
             print(f"{name} ({len(cases)}): offline {_duplicates(cases, home, None)}")
             for run in range(1, args.runs + 1):  # each asks what the last left unasked
-                judge = ModelJudge(home, settings)
+                judge = ModelJudge(home, settings, files=len(cases) * 2)
                 started = time.monotonic()
                 judged = _duplicates(cases, home, judge)
                 judge.close()
                 print(f"    run {run}: judged {judged}")
                 print(f"    {_cost(judge.stats)}; {time.monotonic() - started:.0f} s")
-                if not judge.stats.unasked:
+                if not judge.stats.waiting:
                     break
         batches = [
             (name, getattr(always_never_voices, name)) for name in ("SECOND", "THIRD", "FOURTH")
@@ -125,7 +217,8 @@ def main(argv: list[str] | None = None) -> int:
         for name, cases in batches if args.only != "duplicates" else []:
             home = Home(root / f"always-never-{name.lower()}")
             offline = _contradictions(cases, home, None)
-            judge = ModelJudge(home, settings)
+            # each case is its own run of the engine: the budget is the batch's, not a run's
+            judge = ModelJudge(home, settings, files=len(cases) * 10 * 20)
             judged = _contradictions(cases, home, judge)
             judge.close()
             wanted = sum(c.expected == "contradiction" for c in cases)

@@ -233,22 +233,10 @@ def test_the_no_claim_counts_tell_what_those_lines_hold() -> None:
 
 
 _NOTE = "Uploads go to the media bucket through the signed URL service.\n"
-_CONTEXT = "Context: the harbor fleet tracker service.\n"
 DUPLICATES = [
     ("file not read", {"a.md": _NOTE}, {}, (1, 1)),
     ("file not compared", {"a.md": _NOTE, "b.md": _NOTE}, {"b.md": {"imported": "Codex"}}, (1, 1)),
     ("line not a statement", {"a.md": _NOTE, "b.md": "# Uploads\n"}, {}, (1, 1)),
-    (
-        "statement left out by a_header",
-        {
-            f"{name}.md": _CONTEXT + body
-            for name, body in zip(
-                "abc", (_NOTE, "Lint with ruff before each commit.\n", ""), strict=True
-            )
-        },
-        {},
-        (1, 1),
-    ),
     (
         "never paired",
         {"a.md": _NOTE, "b.md": "Lint with ruff before each commit on every branch.\n"},
@@ -256,10 +244,10 @@ DUPLICATES = [
         (1, 1),
     ),
     (
-        "dropped by alike",
+        "a candidate",
         {
             "a.md": "Retry failed uploads 3 times before giving up.\nDeploys run nightly.\n",
-            "b.md": "Retry failed uploads 5 times before giving up.\nThe linter is ruff.\n",
+            "b.md": "Failed uploads: retry them 3 times, then give up.\nThe linter is ruff.\n",
         },
         {},
         (1, 1),

@@ -1,7 +1,7 @@
-"""Issue 83's targets the engines meet on the trust corpus's tune half
+"""Issue 94's offline targets the engines meet on the trust corpus's tune half
 (tests/quality/trust_scorecard.py), held: the duplicates' precision on labelled pairs, no
-group joining opposite rules, near misses within bounds for duplicates and
-contradictions, the contradictions' recall and tool choices, Codex's imports known as
+group joining opposite rules, every copy found, near misses within bounds for duplicates
+and contradictions, the contradictions' precision and recall, Codex's imports known as
 imports (never duplicates), and Claude Code's recall plausible on 9 prompts of 10. The
 held-out half is the lead's to run."""
 
@@ -18,10 +18,11 @@ HELD = {
     ("duplicates", "precisionLabelled"),
     ("duplicates", "polarityGroups"),
     ("duplicates", "nearMisses"),
+    ("duplicates", "byKind.copy"),
     ("imports", "recall"),
+    ("contradictions", "precisionLabelled"),
     ("contradictions", "nearMisses"),
     ("contradictions", "recall"),
-    ("contradictions", "byKind.tool"),
     ("recall", "plausible"),
 }
 

@@ -297,16 +297,14 @@ def score_recall(laid: LaidOut) -> dict[str, Any]:
 
 
 TARGETS = [
-    ("duplicates", "recall", ">=", 0.85),
-    ("duplicates", "byKind.reworded", ">=", 0.75),
-    ("duplicates", "byKind.global-project", ">=", 0.75),
-    ("duplicates", "precisionLabelled", ">=", 0.8),
+    ("duplicates", "precisionLabelled", ">=", 0.95),
     ("duplicates", "polarityGroups", "==", 0),
     ("duplicates", "nearMisses", "<=", 0.1),
+    ("duplicates", "byKind.copy", ">=", 0.95),
+    ("duplicates", "byKind.prose", ">=", 0.95),
     ("imports", "recall", ">=", 0.85),
-    ("contradictions", "recall", ">=", 0.85),
-    ("contradictions", "byKind.always-never", ">=", 5 / 6),
-    ("contradictions", "byKind.tool", ">=", 5 / 6),
+    ("contradictions", "precisionLabelled", ">=", 0.95),
+    ("contradictions", "recall", ">=", 0.75),
     ("contradictions", "nearMisses", "<=", 0.1),
     ("leaks", "recall", ">=", 0.9),
     ("leaks", "precision", ">=", 0.95),
@@ -314,6 +312,8 @@ TARGETS = [
     ("check", "precision", ">=", 0.9),
     ("recall", "plausible", ">=", 0.9),
 ]
+"""Issue 94's offline targets, of the findings alone (the candidates are the user's
+model's to judge, scored apart: `duplicateCandidates`, `contradictionCandidates`)."""
 
 
 def _value(card: dict[str, Any], engine: str, measure: str) -> tuple[float, str]:
@@ -341,6 +341,8 @@ def verdicts(card: dict[str, Any]) -> list[tuple[str, str, str, bool]]:
     return rows
 
 
+CANDIDATES = {"duplicates": "duplicateCandidates", "contradictions": "contradictionCandidates"}
+"""Where the card scores each engine's candidates (never part of its findings' figures)."""
 ENGINES = [
     ("duplicates", score_duplicates, "groups"),
     ("contradictions", score_contradictions, "contradictions"),
@@ -375,6 +377,9 @@ def scorecard(
             card[engine] = score(matcher, {empty: []} if error else answer)
             if error:  # a crash finds nothing: every item is missed, and the card says why
                 card[engine]["error"] = error
+            elif engine in CANDIDATES:
+                # What the words only suspect, shown apart: scored as if they were findings
+                card[CANDIDATES[engine]] = score(matcher, {empty: answer.get("candidates", [])})
         listings = [
             laid.run("list", "--source", source, "--json")
             for source in sorted(matcher.roots)
@@ -400,6 +405,15 @@ def print_card(card: dict[str, Any], details: bool) -> None:
             )
         if part.get("error"):
             print(f"    {engine} failed: {part['error']}")
+    for engine, part_name in CANDIDATES.items():
+        part = card.get(part_name)
+        if part is not None:
+            listed = part.get("groups", part.get("reported", 0))
+            print(
+                f"  {engine} candidates (apart, not findings): {listed} listed, "
+                f"{part['found']}/{part['seeded']} seeded items among them, near misses "
+                f"{part['nearMisses'][0]}/{part['nearMisses'][1]}"
+            )
     imports = card["imports"]
     print(
         f"  imports: {imports['found']}/{imports['seeded']} known as Codex's imports of their "

@@ -290,7 +290,9 @@ def notes(cases: tuple[Case, ...] = CASES) -> list[tuple[str, str, int, str]]:
 
 def found(cases: tuple[Case, ...] = CASES) -> dict[int, bool]:
     """Whether a contradiction joins each case's two notes, each case read alone with a
-    background of unrelated notes."""
+    background of unrelated notes: a seeded contradiction is read when shown, as a finding
+    or as a candidate (what the words only suspect, for the user's model to judge); a near
+    miss is read wrong only as a finding."""
     made = notes(cases)
     background = [
         memory("global", f"bg-{i}.md", f"# Bg {i}\n\n- {line}\n") for i, line in enumerate(FILLERS)
@@ -300,10 +302,14 @@ def found(cases: tuple[Case, ...] = CASES) -> dict[int, bool]:
     for number in range(len(cases)):
         pair = [memory(place, name, text) for place, name, case, text in made if case == number]
         engine = ContradictionsEngine(home, line_time=lambda d, line: 0)
+        shown = engine.found_in([*pair, *background])
+        listed = [*shown.contradictions]
+        if cases[number].expected == "contradiction":
+            listed += shown.candidates
         joined[number] = any(
             {d.path for d in pair}
             <= {p.path for side in (c.first, c.second, *c.others) for p in side.places}
-            for c in engine.pairs_of([*pair, *background])
+            for c in listed
         )
     return joined
 

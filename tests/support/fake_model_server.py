@@ -207,6 +207,7 @@ class FakeModelServer:
         script: llama.cpp's /props, Ollama's /api/show and /api/ps, LM Studio's
         /api/v0/models/{model}, vLLM's /version (404 unless set), and /v1/models when set."""
         self._script: deque[ScriptedResponse] = deque()
+        self._always: ScriptedResponse | None = None
         self._lock = threading.Lock()
         self._arrived = threading.Condition(self._lock)  # notified on each request
         self._closing = threading.Event()
@@ -334,6 +335,12 @@ class FakeModelServer:
         """Script a reply computed from the request (see `json_response`, `anthropic_message`)."""
         self.add(ScriptedResponse(respond=respond))
 
+    def respond_always(self, respond: Callable[[RecordedRequest], ScriptedResponse]) -> None:
+        """Answer every request the script does not cover with `respond` (a stand-in model
+        that answers by what it is asked, however many calls)."""
+        with self._lock:
+            self._always = ScriptedResponse(respond=respond)
+
     def add(self, response: ScriptedResponse) -> None:
         """Append one scripted response."""
         with self._lock:
@@ -395,7 +402,7 @@ class FakeModelServer:
     def _serve(self, handler: _Handler) -> None:
         request = self._record(handler)
         with self._lock:
-            scripted = self._script.popleft() if self._script else None
+            scripted = self._script.popleft() if self._script else self._always
             number = len(self.requests)
         response = self._resolve(scripted, request, number)
         if response.delay_s and self._closing.wait(response.delay_s):

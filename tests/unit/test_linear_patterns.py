@@ -42,10 +42,8 @@ from memtab.fs.lazy_re import LazyPattern
 from memtab.markdown import heading
 from memtab.redact import KeyScrubber
 from memtab.store.text.frontmatter import title_of
-from memtab.trust.duplicates import meaning
 from memtab.trust.leaks import engine as leaks_engine
 from memtab.trust.reading.attached import said
-from memtab.trust.reading.jobs import named_uses
 from memtab.writer.offline import directives
 from memtab.writer.offline.shell import commands, outcomes
 from support.syntax_trees import children, walk
@@ -83,10 +81,6 @@ CALLS: dict[str, tuple[Callable[[str], object], Worst]] = {
         lambda text: KeyScrubber(["k", "a" * 40 + "b"]).text(text),
         Worst(CALL, "", "a"),
     ),
-    "memtab.trust.duplicates.meaning:_name_of": (
-        lambda text: meaning._name_of("acme-api").sub(" ", text),  # type: ignore[union-attr]
-        Worst(CALL, "", "in the acme-ap "),
-    ),
     "memtab.trust.leaks.engine:_names_pattern": (
         lambda text: leaks_engine.mentions_of(text, leaks_engine._names_pattern(["acme-api"])),
         Worst(CALL, "", "acme-ap/"),
@@ -107,9 +101,6 @@ CALLS: dict[str, tuple[Callable[[str], object], Worst]] = {
         commands.unfiltered,
         Worst(CALL, "make", " | tail a", "&"),
     ),
-    "memtab.trust.reading.jobs:named_uses#means": (named_uses, Worst(CALL, "A", " runs with Aa")),
-    "memtab.trust.reading.jobs:named_uses#names": (named_uses, Worst(CALL, "runs with A", " Aa")),
-    "memtab.trust.reading.jobs:named_uses#moves": (named_uses, Worst(CALL, "moved", " to Aa")),
     "memtab.trust.reading.attached:said#list": (said, Worst(CALL, "Ports: ", "a: 1, ", "a b")),
     "memtab.writer.offline.directives:_without_trailing_off": (
         directives._without_trailing_off,

@@ -20,9 +20,10 @@ sentence that names the thing twice. Its
 - `tool`: which tool of a kind to use (`reading.tools`: "Use pnpm, not npm", "We switched
   from jest to vitest"): the key the kind (package managers, test runners…), the value the
   tool used (a sentence may also say which is not: "not:npm");
-- `value`, a style rule's (`reading.styles`: "SQL keywords in uppercase", "2-space
-  indent"): the key the property and the thing, the value the property's — two disagree
-  only where both cannot hold (kebab-case is lowercase);
+- `value`: what a sentence names in words (`reading.named`: a language, days, a time of
+  day, a count) or a label gives ("Request timeout: `30s`", `located.value_of`): a
+  label's thing is what it is said under — its heading, else its memory — so
+  "Credential:" in a note on one tool and in a note on another are two things;
 - `always-never`: a rule always or never to do something ("Always squash-merge", "Never
   squash-merge PRs", "Don't rebase on main", a plain "Rebase on main before review"):
   the key what is done (`trust.polarity`), the value `always` or `never`; a `never` rule
@@ -39,9 +40,9 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from memtab.check.wording import is_example
+from memtab.markdown import LineKind, classify, text_lines
 from memtab.store.text.near_duplicates import lowered_words
 from memtab.trust.located import assigns, command_or_path, value_of
-from memtab.trust.owners import owned, owners_of, value_owned
 from memtab.trust.polarity import (
     DEONTIC_WORDS,
     IMPERATIVES,
@@ -57,34 +58,20 @@ from memtab.trust.polarity import (
     required_rule,
     under_never_heading,
 )
-from memtab.trust.reading.amounts import AMOUNT, amount_groups, amount_key, amounts, same_amount
 from memtab.trust.reading.attached import claimed, said, structured
-from memtab.trust.reading.choices import PAIR, USING, choices, used
-from memtab.trust.reading.jobs import (
-    IN_USE,
-    JOB,
-    USED_FOR,
-    jobs,
-    kinds_used,
-    named_uses,
-    same_job,
-    uses_clash,
-)
 from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, named, same_count
 from memtab.trust.reading.ports import of_project, port_key, ports, same_service
-from memtab.trust.reading.schedules import same_schedule
 from memtab.trust.reading.scopes import SCOPE_STEMS, scope_of
 from memtab.trust.reading.settings import same_setting, setting_key, settings
-from memtab.trust.reading.styles import (
-    STYLE,
-    STYLE_WORDS,
-    same_style,
-    style_values_disagree,
-    styles,
+from memtab.trust.reading.tools import (
+    OLD_PART,
+    TOOL_WORDS,
+    USED_FOR,
+    moved_tools,
+    tells_change,
+    tools,
 )
-from memtab.trust.reading.tools import OLD_PART, TOOL_WORDS, moved_tools, tells_change, tools
 from memtab.trust.reading.versions import same_use, version_key, versions, versions_differ
-from memtab.trust.rule_key import GATE, RuleKey, gated, key_of, opposite_keys
 from memtab.trust.words import (
     compounds_alike,
     compounds_once,
@@ -144,7 +131,7 @@ _TRIGGER_WORDS = frozenset(
      "forgo", "forego", "eschew", "shun", "abstain", "cease", "leave", "keep", "forbids",
      "bans", "prohibits", "disallows", "stay", "hold", "wants", "expects", "requires",
      "likes", "should", "shall", "ought", "has", "have", "need", "needs", "be",
-     *TOOL_WORDS, *STYLE_WORDS,
+     *TOOL_WORDS,
      "code", *IMPERATIVES, *LANGUAGES, *DAY_WORDS, *DEONTIC_WORDS}
 )  # fmt: skip
 """What every sentence that claims something holds: a number, a code span or path
@@ -175,18 +162,18 @@ class Claim(NamedTuple):
     """What the claim is about, in words ("the API's port", "the tests' command")."""
 
 
-def claims_of(text: str, project: str = "") -> tuple[Claim, ...]:
+def claims_of(text: str, project: str = "", note: str = "") -> tuple[Claim, ...]:
     """Every claim of a memory's text, line by line (see the module doc); `project`: the
     name of the project whose memory it is, whose own service "the API" may be
-    (`ports.of_project`)."""
+    (`ports.of_project`); `note`: the memory's name, what a label under no heading is of."""
     found: list[Claim] = []
-    owners = owners_of(text)  # what a line's value belongs to where it says not
+    headings = _headings(text) if "#" in text else {}
     if "|" in text or "```" in text or "~~~" in text:  # a table's or a config fence's
         found += [
             Claim(n, *kept)
             for n, attached in structured(text)
             for c in claimed(attached)
-            if (kept := owned(c, owners.get(n, ""))) is not None
+            if (kept := _owned(c, headings.get(n) or note)) is not None
         ]
     forbidden = under_never_heading(text) if "#" in text else frozenset()
     for line in content_lines(text):
@@ -195,19 +182,55 @@ def claims_of(text: str, project: str = "") -> tuple[Claim, ...]:
         said = statements(line.text)
         if line.number in forbidden:  # "## Don'ts" over "- force-push to `main`"
             said = tuple(headed(sentence) for sentence in said)
-        triggered, owner = _triggered(" ".join(said)), owners.get(line.number, "")
+        triggered, owner = _triggered(" ".join(said)), headings.get(line.number) or note
         for sentence in _examples_joined(said):
             read = _claims(sentence) if triggered else _unlisted_rule(sentence)
             found += [
                 Claim(line.number, *kept)
-                for claim in (*read, *_named_uses(sentence))
-                if (kept := owned(claim[1:], owner)) is not None
+                for claim in read
+                if (kept := _owned(claim[1:], owner)) is not None
             ]
     if project:
         found = [
             c._replace(key=of_project(c.key, project)) if c.kind == "port" else c for c in found
         ]
     return tuple(found)
+
+
+def _headings(text: str) -> dict[int, str]:
+    """The heading each line (from 1) is under, in normal form."""
+    under: dict[int, str] = {}
+    heading = ""
+    lines = text_lines(text)
+    for number, kind in enumerate(classify(lines), start=1):
+        if kind.kind is LineKind.HEADING:
+            heading = " ".join(sorted(set(stems_of(kind.text))))
+        elif heading:
+            under[number] = heading
+    return under
+
+
+_LABEL_ALONE = "@label"
+"""Marks a value given under a label of one word: the label of no thing it names."""
+
+
+def _owned(said: tuple[str, str, str, str], owner: str) -> tuple[str, str, str, str] | None:
+    """A claim as what it is under has it (`owner`: its heading's stems, else its memory's
+    name): a label of one word's value is the value of that label of it ("Credential:"
+    under "## Canva API" is Canva's, `duration_seconds` in an episode's file is that
+    episode's); None for a port, version, path or time whose sentence names no thing."""
+    kind, key, value, shown = said
+    first = key.split("|", 1)[0]
+    if not value.strip() or not key:
+        return None  # "Page: `   `" gives nothing (and a cache of it would be no claims')
+    if (kind in ("port", "version") and not first) or (kind == "path" and not key):
+        return None
+    if kind == "value" and key == "time:":
+        return None
+    if kind == "value" and key.endswith(_LABEL_ALONE):
+        thing = " ".join(sorted(set(stems_of(owner)))) if owner else ""
+        return kind, f"{key.removesuffix(_LABEL_ALONE)}|{thing}", value, shown
+    return said
 
 
 def _examples_joined(sentences: tuple[str, ...]) -> list[str]:
@@ -227,19 +250,9 @@ def _unlisted_rule(sentence: str) -> tuple[Claim, ...]:
     names ("Localize the error messages"), which opposes only a `never` of that verb."""
     if _hedged(sentence) or sentence.rstrip(" *_").endswith("?"):
         return ()
-    done = tuple(Claim(0, "tool", *job) for job in jobs(sentence))
     if not maybe_verb(sentence):
-        return done
-    return (*done, *(c for c in _polarity(0, sentence) if UNSURE in c.key))
-
-
-@functools.lru_cache(maxsize=8192)
-def _named_uses(sentence: str) -> tuple[Claim, ...]:
-    """The tools a sentence says are in use, or rules for or against, by name
-    (`reading.jobs.named_uses`: "Never use Enzyme", "Component tests mount with Enzyme"),
-    and the taxonomy's choice each known one in use makes (`kinds_used`)."""
-    uses = named_uses(sentence)
-    return tuple(Claim(0, "tool", *use) for use in (*uses, *kinds_used(uses, sentence)))
+        return ()
+    return tuple(c for c in _polarity(0, sentence) if UNSURE in c.key)
 
 
 def _triggered(text: str) -> bool:
@@ -248,20 +261,19 @@ def _triggered(text: str) -> bool:
 
 def sentence_claims(sentence: str) -> tuple[Claim, ...]:
     """What one sentence claims (its line 0), said of no note."""
-    return tuple(Claim(0, *s) for c in _claims(sentence) if (s := owned(c[1:], "")) is not None)
+    return tuple(Claim(0, *s) for c in _claims(sentence) if (s := _owned(c[1:], "")) is not None)
 
 
 @functools.lru_cache(maxsize=8192)
 def _claims(sentence: str) -> tuple[Claim, ...]:
     """What one sentence claims (line 0: the caller's line is set on each), worked out
     once per sentence (templates and copies repeat theirs), its owner left to its line's
-    (`owners.owned`)."""
+    (`_owned`)."""
     if not _triggered(sentence):
         return ()
     said = [
         Claim(0, "value", f"{n.kind}:{n.of}", n.value, n.shown) for n in named(sentence)
     ]  # how each holds is its reading's, the sentence's hedges aside
-    said += [Claim(0, "value", AMOUNT + amount_key(a), a.value, a.shown) for a in amounts(sentence)]
     return tuple(dict.fromkeys([*_plain_claims(sentence), *said]))
 
 
@@ -282,30 +294,24 @@ def _plain_claims(sentence: str) -> tuple[Claim, ...]:
         # What was says nothing of what is, but of a tool it can say both: "We moved to
         # bun, pnpm is gone", "CSV is written with csv-stringify (papaparse was removed)".
         if _PAST.search(sentence):
-            return (*_moved_tools(sentence), *_choices(sentence, changes_only=True))
-        return (*_gone(sentence), *_choices(sentence))
+            return tuple(_moved_tools(sentence))
+        return _gone(sentence)
     found = _tools(0, sentence)
-    pair = _choices(sentence)
-    if not pair and not found:
-        found += [Claim(0, "tool", *use) for use in used(sentence)]
-    if not pair:
-        found += [Claim(0, "tool", *job) for job in jobs(sentence)]  # a tool no kind lists
-    if not pair and not any(claim.value.startswith("not:") for claim in found):
+    if not any(claim.value.startswith("not:") for claim in found):
         # A choice between two is no rule about both ("Use pnpm, not npm").
         found += _polarity(0, sentence)
-    found += pair
     if _CONDITIONS.search(sentence) is None:
-        found += [Claim(0, "value", *style) for style in styles(sentence)]
         spans = _SPAN.findall(sentence)
         found += [Claim(0, *c) for c in command_or_path(sentence, spans)]
         assigned = any(map(assigns, spans))  # a setting's, not a value
         # "Request timeout:"; "Migrations: `pgroll`" says a job's tool and a label's value
-        rules_only = all(c.kind == "always-never" or c.key.startswith(JOB) for c in found)
+        rules_only = all(c.kind == "always-never" for c in found)
         if rules_only and not assigned and (given := value_of(sentence)) is not None:
             frame, value = given
-            found.append(Claim(0, "value", frame, value, f"the {frame} said"))
-            found += [Claim(0, *said) for said in value_owned(sentence, frame, value)]
-    return (*found, *facts)  # a value of no owner yet: its note's (`owners.owned`)
+            alone = len(_WORD_TOKEN.findall(_SPAN.sub(" ", sentence).replace(value, " "))) == 1
+            key = frame + _LABEL_ALONE if alone else frame
+            found.append(Claim(0, "value", key, value, f"the {frame} said"))
+    return (*found, *facts)  # a value of no owner yet: its note's (`_owned`)
 
 
 def _hedged(sentence: str) -> bool:
@@ -322,10 +328,6 @@ def _gone(sentence: str) -> tuple[Claim, ...]:
 
 def _moved_tools(sentence: str) -> list[Claim]:
     return [Claim(0, "tool", *choice) for choice in moved_tools(sentence)]
-
-
-def _choices(sentence: str, *, changes_only: bool = False) -> list[Claim]:
-    return [Claim(0, "tool", *c) for c in choices(sentence, changes_only=changes_only)]
 
 
 def _tools(number: int, sentence: str) -> list[Claim]:
@@ -374,8 +376,6 @@ def _polarity(number: int, sentence: str) -> list[Claim]:
             kept.pop(0)  # "the agent never runs…": what it runs
         shown = " ".join(kept)[:60].lower()
         found.append(Claim(number, "always-never", key, rule.polarity, f"whether to {shown}"))
-        if (gate := gated(rule, " ".join(kept).lower())) is not None:  # never X unasked
-            found.append(Claim(number, "always-never", *gate))
     return found
 
 
@@ -388,21 +388,12 @@ def group_keys(claim: Claim) -> tuple[str, ...]:
     if claim.kind == "port":
         return tuple(filter(None, claim.key.split("|")[:2]))  # its service's names
     if claim.kind == "tool":
-        head = claim.key.split(":", 1)[0]
-        if head.startswith(PAIR):  # a pair meets the uses of each of its two
-            return (head, *(USING + name for name in head.removeprefix(PAIR).split(" and ")))
-        return (head,)
-    if claim.key.startswith(STYLE):  # its property's: the things are `same_thing`'s
-        return (claim.key.split(":", 2)[1],)
-    if claim.key.startswith(AMOUNT):  # its kind and each word of what it is of
-        return amount_groups(claim.key.removeprefix(AMOUNT))
+        return (claim.key.split(":", 1)[0],)
     if claim.kind in ("version", "setting") or claim.key.startswith("count:"):
         return (claim.key.split("|", 1)[0],)
     stems = claim.key.split()
     if claim.kind == "always-never":  # met by what is done; when it holds is `opposite`'s
-        keyed = _keyed(claim)  # and by its key (`rule_key`), a gate on its action a `never`
-        said = (_rule_groups(claim.value, frozenset(stems)), _rule_groups(*keyed))
-        return tuple(dict.fromkeys(itertools.chain(*said)))
+        return _rule_groups(claim.value, frozenset(stems))
     if claim.kind in ("path", "command") and len(stems) >= 3:
         fewer = (" ".join(stems[:i] + stems[i + 1 :]) for i in range(len(stems)))
         return (claim.key, *fewer)
@@ -418,10 +409,6 @@ def _rule_groups(polarity: str, action: frozenset[str]) -> tuple[str, ...]:
     sizes = range(max(2, len(stems) - MAX_EXTRA), len(stems))
     parts = (_letters(part) for size in sizes for part in itertools.combinations(stems, size))
     return (_letters(stems), *parts)
-
-
-def _keyed(claim: Claim) -> RuleKey:  # an always-never claim's (`trust.rule_key`)
-    return key_of(claim.value, frozenset(claim.key.split()))
 
 
 def _same_action(one: frozenset[str], other: frozenset[str]) -> bool:
@@ -445,57 +432,25 @@ def same_thing(one: Claim, other: Claim) -> bool:
         return same_use(one.key, other.key)
     if one.kind == "setting":
         return same_setting(one.key, other.key)
-    if one.key.startswith(STYLE) and other.key.startswith(STYLE):
-        return same_style(one.key, other.key)
-    if one.key.startswith(AMOUNT) and other.key.startswith(AMOUNT):
-        return same_amount(one.key.removeprefix(AMOUNT), other.key.removeprefix(AMOUNT))
     if one.kind == "value" and one.key.startswith("count:") and other.key.startswith("count:"):
         return same_count(one.key.removeprefix("count:"), other.key.removeprefix("count:"))
     if one.kind in ("path", "command"):
         small, large = sorted((set(one.key.split()), set(other.key.split())), key=len)
         return len(small) >= 2 and small <= large and len(large) - len(small) == 1
     if one.kind == "always-never":
-        if _same_action(frozenset(one.key.split()), frozenset(other.key.split())):
-            return True
-        return _same_action(_keyed(one).stems, _keyed(other).stems)
-    if one.kind == "tool" and one.key.startswith(IN_USE):  # one name's: `uses_clash` tells
-        return other.key.partition(":")[0] == one.key.partition(":")[0]
-    if one.kind == "tool" and one.key.startswith(JOB):
-        return other.key.startswith(JOB) and same_job(one[2:4], other[2:4])
-    if one.kind == "tool" and one.key.startswith((PAIR, USING)):
-        return _same_choice(one.key, other.key)
+        return _same_action(frozenset(one.key.split()), frozenset(other.key.split()))
     if one.kind == "tool":
         # One kind, for the same part of the project or for all of it ("Use pnpm for
         # the web app" says nothing of the docs site's).
         kind, _, scope = one.key.partition(":")
         other_kind, _, other_scope = other.key.partition(":")
         mine, theirs = set(scope.split()), set(other_scope.split())
-        if USED_FOR in mine | theirs:  # a use's clause: its part said by a choice too
+        if USED_FOR in mine | theirs:  # what a tool keeps: it meets only a choice for it
             return kind == other_kind and bool(mine & theirs - {USED_FOR})
         if not mine or not theirs:  # the whole project: not its old part ("the old admin")
             return kind == other_kind and not (mine | theirs) & OLD_PART
         return kind == other_kind and bool(mine & theirs)
     return False
-
-
-def _same_choice(one: str, other: str) -> bool:
-    """Whether a choice between two and another, or a use of one of them, are about one
-    thing: the same pair, or a use of one of its two, for the same purpose (one's the
-    other's or a part of it) or, two choices, both for no purpose said."""
-    head, _, scope = one.partition(":")
-    other_head, _, other_scope = other.partition(":")
-    if head.startswith(USING) and other_head.startswith(PAIR):
-        head, scope, other_head, other_scope = other_head, other_scope, head, scope
-    if not head.startswith(PAIR):
-        return False  # two uses say nothing of each other
-    if other_head.startswith(USING):
-        names = head.removeprefix(PAIR).split(" and ")
-        if other_head.removeprefix(USING) not in names or not scope:
-            return False
-    elif other_head != head:
-        return False
-    small, large = sorted((set(scope.split()), set(other_scope.split())), key=len)
-    return small <= large and (bool(small) or not large)
 
 
 def contradict(one: Claim, other: Claim) -> bool:
@@ -504,8 +459,6 @@ def contradict(one: Claim, other: Claim) -> bool:
         return False
     if one.kind == "version":
         return versions_differ(one.value, other.value)
-    if one.kind == "tool" and one.key.startswith(IN_USE):
-        return uses_clash(one[2:4], other[2:4])
     if one.kind == "tool":
         a, b = one.value, other.value
         if a.startswith("not:") and b.startswith("not:"):
@@ -520,18 +473,11 @@ def contradict(one: Claim, other: Claim) -> bool:
     if one.kind in ("command", "path"):
         return not _extends(one.value, other.value)
     if one.kind == "always-never":
-        keyed, their_keyed = _keyed(one), _keyed(other)
-        if GATE not in keyed.stems | their_keyed.stems:  # a gate opposes only leave
-            mine, theirs = compounds_alike(frozenset(one.key.split()), frozenset(other.key.split()))
-            if opposite(_rule(one.value, mine), _rule(other.value, theirs)):
-                return True
-        mine, theirs = compounds_alike(keyed.stems, their_keyed.stems)
-        return opposite_keys(keyed._replace(stems=mine), their_keyed._replace(stems=theirs))
-    if one.key.startswith(STYLE):  # kebab-case is lowercase: they may both hold
-        return style_values_disagree(one.value, other.value)
+        mine, theirs = compounds_alike(frozenset(one.key.split()), frozenset(other.key.split()))
+        return opposite(_rule(one.value, mine), _rule(other.value, theirs))
     if one.key.startswith("days:"):  # one day in both: they may both hold
         return not set(one.value.split(" and ")) & set(other.value.split(" and "))
-    return one.value != other.value and not same_schedule(one.value, other.value)
+    return one.value != other.value
 
 
 def _done_of(action: frozenset[str]) -> frozenset[str]:
@@ -557,20 +503,3 @@ def _extends(one: str, other: str) -> bool:
         return True
     sep = "/" if "/" in short and " " not in short else " "
     return long.startswith(short + sep) or long.startswith(short.rstrip("/") + "/")
-
-
-VALUED = frozenset({"port", "version", "setting", "value"})
-"""The kinds of claim that give a thing a value (a tool, a command, a path and a rule are
-the other questions)."""
-
-
-def values_disagree(one: str, other: str) -> bool:
-    """Whether statements `one` and `other` give one thing different values — a port, a
-    version, a setting, an amount, a day, a time, a branch or host of a role — the same
-    value in other words ("30s" / "half a minute", "Node 20" / "node@20") not: what the
-    duplicates ask before calling two notes one ("wiped every Sunday" / "…Wednesday")."""
-    mine = [claim for claim in sentence_claims(one) if claim.kind in VALUED]
-    if not mine:
-        return False
-    theirs = [claim for claim in sentence_claims(other) if claim.kind in VALUED]
-    return any(contradict(a, b) for a in mine for b in theirs)

@@ -764,13 +764,6 @@ def _subject(words: list[str]) -> frozenset[str] | None:
     return None
 
 
-def other_subjects(one: str, other: str) -> bool:
-    """Whether two sentences state something of different things: a word of one's
-    subject the other does not say ("Branch names…" / "Test names…")."""
-    mine, theirs = subject_of(one), subject_of(other)
-    return bool(mine - _stems(other)) or bool(theirs - _stems(one))
-
-
 @functools.lru_cache(maxsize=16384)
 def _stems(sentence: str) -> frozenset[str]:
     """A sentence's stems, with the words inside its identifiers: `test_refresh_rotation`

@@ -81,11 +81,6 @@ def specifics_of(sentence: str) -> Specifics:
     return Specifics(names, numbers, code, paths, hosts, numbers if stated is None else stated)
 
 
-def without_addresses(sentence: str) -> str:
-    """A sentence with its addresses' scheme and host blanked out (what is said besides)."""
-    return _URL.sub(" ", sentence)
-
-
 def _numbers(text: str) -> frozenset[str]:
     found = set(counts_of(text))
     for match in _NUMBER.finditer(said_in_digits(text)):

@@ -50,8 +50,8 @@ class TrustEngines(MemoryEngine):
         unusable registry or an unknown workspace."""
         collected, everything = self.memories(workspace_id)
         documents = collected.documents
-        groups = self.duplicates.groups_of(documents, everything=everything)
-        shown = tuple(group for group in groups if group.key not in kept)
+        duplicates = self.duplicates.report_of(documents, everything=everything, kept=kept)
+        contradictions = self.contradictions.found_in(documents, everything=everything)
         projects = self.leaks.known_projects(documents)
         registry = load_registry(self.home)
         workspaces: dict[str, str] = {}
@@ -59,11 +59,13 @@ class TrustEngines(MemoryEngine):
             if workspace.project_path:
                 workspaces.setdefault(workspace.project_path, workspace.id)
         return TrustReport(
-            duplicates=shown,
-            contradictions=tuple(self.contradictions.pairs_of(documents, everything=everything)),
+            duplicates=duplicates.groups,
+            contradictions=tuple(contradictions.contradictions),
             leaks=tuple(self.leaks.leaks_of(documents, projects, everything=everything)),
             files_read=len(documents),
-            kept=len(groups) - len(shown),
+            kept=duplicates.kept,
             problems=collected.problems,
             workspaces=workspaces,
+            duplicate_candidates=duplicates.candidates,
+            contradiction_candidates=tuple(contradictions.candidates),
         )

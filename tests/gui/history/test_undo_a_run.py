@@ -49,6 +49,8 @@ def test_undo_right_after_consolidate_now_takes_back_the_run(
     # A Trust move first: the leak to the webapp's memory.
     [leak] = [x for x in trust.report.leaks if x.place.path == LEAK]  # type: ignore[union-attr]
     trust.panel.move_requested.emit(leak)
+    wait_for(qtbot, lambda: trust.review is not None and trust.review.isVisible())
+    trust.review.accept_button.click()  # type: ignore[union-attr]  # the move reviewed
     arrived = demo.project_root(webapp(demo)) / "frontend-build.md"
     wait_for(qtbot, arrived.exists)
     wait_for(qtbot, lambda: not trust.busy)

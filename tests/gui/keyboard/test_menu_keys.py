@@ -10,12 +10,12 @@ import pytest
 
 from gui.keyboard.walked import walked
 
-pytestmark = pytest.mark.slow  # slow: two windows on a fresh Xvfb, keys typed (~8 s of CPU)
+pytestmark = pytest.mark.slow  # slow: three windows on a fresh Xvfb, keys typed (~12 s of CPU)
 
 
 @pytest.fixture(scope="module")
 def walks() -> dict[str, dict[str, Any]]:
-    return walked(["menu_letters", "trust_letters"])
+    return walked(["menu_letters", "trust_letters", "trust_review_keys"])
 
 
 @pytest.fixture
@@ -40,3 +40,17 @@ def test_combine_into_runs_by_its_letter_in_the_trust_panel(
     assert "error" not in walk, walk["error"]
     assert not walk["keep_both_on"]
     assert walk["asked"] == "Combine duplicates"  # whole files: the review of their text
+
+
+def test_the_trust_review_is_walked_by_tab_and_escape_gives_the_row_back(
+    walks: dict[str, dict[str, Any]],
+) -> None:
+    """Issue 94 point 3: each control of Combine's review takes the keyboard by Tab; once it
+    closes, the keyboard is back on the group's row in the Trust panel."""
+    walk = walks["trust_review_keys"]
+    assert "error" not in walk, walk["error"]
+    stops = walk["stops"]
+    assert stops[0].endswith("Keep in")  # where to keep it, first
+    for stop in ("What each file becomes", "Text to keep", "Combine", "Cancel"):
+        assert any(name.endswith(stop) for name in stops), (stop, stops)
+    assert walk["back_on_row"]

@@ -10,7 +10,16 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication, QWidget
 
-from gui.keyboard.driver import Keys, Text, Until, Walk, WalkSpec, WalkSteps
+from gui.keyboard.driver import (
+    Keys,
+    Text,
+    Until,
+    Walk,
+    WalkSpec,
+    WalkSteps,
+    focus_in,
+    focus_name,
+)
 from gui.keyboard.walks_editor import GIT, main_home, opened
 from memtab.components.window.mnemonics import mnemonic
 from memtab.demo import MAIN_ID
@@ -83,6 +92,28 @@ def trust_letters(walk: Walk) -> WalkSteps:
     yield Keys("Escape", until=lambda: QApplication.activeModalWidget() is None)
 
 
+def trust_review_keys(walk: Walk) -> WalkSteps:
+    """The review Combine into… opens (Alt+B on the panel's first group): Tab reaches each of
+    its controls in turn, Escape closes it, and the keyboard is back on the group's row."""
+    trust = walk.window.part(keys.TRUST)
+    trust.find_now()  # not the start's delay
+    yield Until(lambda: trust.report is not None and not trust.busy, "the trust report")
+    yield Keys("ctrl+shift+t")
+    yield Until(
+        lambda: isinstance(trust.panel.selected(), DuplicateGroup), "a duplicate group selected"
+    )
+    group = trust.panel.selected()
+    yield Keys("alt+b", until=lambda: trust.review is not None and trust.review.isActiveWindow())
+    stops: list[str] = [focus_name()]
+    for _ in range(8):
+        yield Keys("Tab")
+        stops.append(focus_name())
+    walk.note("stops", stops)
+    yield Keys("Escape", until=lambda: trust.review is None)
+    yield Until(lambda: focus_in(trust.panel.tree), "the keyboard back in the panel")
+    walk.note("back_on_row", focus_in(trust.panel.tree) and trust.panel.selected() == group)
+
+
 def demo(folder: Path) -> Home:
     return copied_demo_home(folder)
 
@@ -90,4 +121,5 @@ def demo(folder: Path) -> Home:
 WALKS = (
     WalkSpec("menu_letters", menu_letters, main_home, workspace_id=MAIN),
     WalkSpec("trust_letters", trust_letters, demo, workspace_id=MAIN_ID),
+    WalkSpec("trust_review_keys", trust_review_keys, demo, workspace_id=MAIN_ID),
 )

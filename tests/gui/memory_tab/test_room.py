@@ -375,7 +375,7 @@ def test_a_status_note_shows_at_half_a_laptop_and_a_long_one_elides(
 BIG_DIALOGS = {
     "ReviewDialog", "DiffDialog", "RunsDialog", "TrashDialog", "ConflictsDialog",
     "RevertResultDialog", "ShortcutsDialog", "LoadsDialog", "SideBySideDialog",
-    "RecallDialog", "CombineDialog",
+    "RecallDialog", "ChangesReview",
 }  # fmt: skip
 """Dialogs of lists, diffs and reviews: they keep minimize and maximize."""
 

@@ -12,11 +12,19 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.memory_tree_support import WindowFactory, action, wait_for, wait_for_look
+from gui.memory_tree_support import (
+    WindowFactory,
+    action,
+    model_confirmed,
+    wait_for,
+    wait_for_look,
+)
+from memtab.components.trust.compare import finding_key
 from memtab.demo import MAIN_ID, acme_api
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.trust.feature import CombineDialog, TrustFeature
+from memtab.gui.trust.feature import TrustFeature
 from memtab.gui.trust.panel import FOUND_ROLE
+from memtab.gui.trust.review import ChangesReview
 from memtab.gui.window import keys
 from memtab.store.home import Home
 from memtab.store.sidecars.meta import MetaStore, project_key
@@ -35,9 +43,11 @@ def demo(tmp_path: Path) -> Home:
 
 
 def looked_at(
-    qtbot: QtBot, make_window: WindowFactory, demo: Home
+    qtbot: QtBot, make_window: WindowFactory, demo: Home, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[MainWindow, TrustFeature, DuplicateGroup]:
-    """The demo's window once Trust looked, and its two testing notes, said twice."""
+    """The demo's window once Trust looked, and its two testing notes, said twice: a
+    rewording, a candidate the user's model confirmed (issue 94)."""
+    model_confirmed(monkeypatch, lambda g: any(m.path.endswith("test-tips.md") for m in g.members))
     window = make_window(demo, MAIN_ID)
     window.show()
     trust = window.part(keys.TRUST)
@@ -48,12 +58,12 @@ def looked_at(
         g
         for g in trust.report.duplicates
         if g.kind == "reworded" and any(m.path.endswith("test-tips.md") for m in g.members)
-    ]  # not the rule group of one of its facts said in Codex's summary
+    ]
     return window, trust, group
 
 
 def test_combine_reviews_the_combined_text_and_ctrl_z_brings_the_other_file_back(
-    qtbot: QtBot, make_window: WindowFactory, demo: Home
+    qtbot: QtBot, make_window: WindowFactory, demo: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     testing = demo.project_root(acme_api(demo)) / "testing.md"
     tips = demo.project_root(acme_api(demo)) / "test-tips.md"
@@ -62,7 +72,7 @@ def test_combine_reviews_the_combined_text_and_ctrl_z_brings_the_other_file_back
     usage_before = [
         meta.load().get(project_key(acme_api(demo), n)) for n in ("testing.md", "test-tips.md")
     ]
-    window, trust, group = looked_at(qtbot, make_window, demo)
+    window, trust, group = looked_at(qtbot, make_window, demo, monkeypatch)
     trust.open_panel()
     panel = trust.panel
     said_twice = panel.tree.topLevelItem(0)
@@ -74,17 +84,18 @@ def test_combine_reviews_the_combined_text_and_ctrl_z_brings_the_other_file_back
     )
     panel.tree.setCurrentItem(row)
     qtbot.mouseClick(panel.combine_button, Qt.MouseButton.LeftButton)
-    wait_for(qtbot, lambda: trust.combine_review is not None and trust.combine_review.isVisible())
-    review = trust.combine_review
-    assert isinstance(review, CombineDialog)
+    wait_for(qtbot, lambda: trust.review is not None and trust.review.isVisible())
+    review = trust.review
+    assert isinstance(review, ChangesReview)
     assert review.keep.currentText().startswith("testing.md")  # described, used 12×
     assert "used 12×" in review.keep.currentText()
     text = review.text()
+    assert text is not None
     assert RERUN in text and FLAKY in text and text.startswith(before[0])
     assert (testing.read_text(), tips.read_text()) == before  # nothing changed yet
 
     qtbot.keyClick(review, Qt.Key.Key_O, Qt.KeyboardModifier.AltModifier)  # C&ombine
-    wait_for(qtbot, lambda: trust.combine_review is None)
+    wait_for(qtbot, lambda: trust.review is None)
     wait_for(qtbot, lambda: not tips.exists() and RERUN in testing.read_text())
     wait_for(qtbot, lambda: not trust.busy)
     action(window, "files.undo").trigger()
@@ -96,16 +107,23 @@ def test_combine_reviews_the_combined_text_and_ctrl_z_brings_the_other_file_back
     assert usage_before[0] is not None and usage_before[1] is None
 
 
-def test_cancel_changes_nothing(qtbot: QtBot, make_window: WindowFactory, demo: Home) -> None:
+def test_cancel_changes_nothing_and_the_keyboard_is_back_on_the_group_s_row(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
     testing = demo.project_root(acme_api(demo)) / "testing.md"
     before = testing.read_text()
-    _window, trust, group = looked_at(qtbot, make_window, demo)
-    trust.panel.combine_requested.emit(group)
-    wait_for(qtbot, lambda: trust.combine_review is not None and trust.combine_review.isVisible())
-    review = trust.combine_review
+    window, trust, group = looked_at(qtbot, make_window, demo, monkeypatch)
+    trust.open_panel()
+    panel = trust.panel
+    assert panel.select_found(finding_key(group))
+    qtbot.mouseClick(panel.combine_button, Qt.MouseButton.LeftButton)  # the keyboard on it
+    wait_for(qtbot, lambda: trust.review is not None and trust.review.isVisible())
+    review = trust.review
     assert review is not None
     review.view.merged.setPlainText("everything else gone")
     qtbot.keyClick(review, Qt.Key.Key_Escape)
-    wait_for(qtbot, lambda: trust.combine_review is None)
+    wait_for(qtbot, lambda: trust.review is None)
     assert not trust.busy and testing.read_text() == before
     assert (demo.project_root(acme_api(demo)) / "test-tips.md").exists()
+    wait_for(qtbot, lambda: window.focusWidget() is panel.tree)
+    assert panel.selected() == group

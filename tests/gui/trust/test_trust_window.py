@@ -15,14 +15,23 @@ from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.memory_tree_support import WindowFactory, action, wait_for, wait_for_look, wait_idle
+from gui.memory_tree_support import (
+    WindowFactory,
+    action,
+    trust_looked,
+    trust_review,
+    wait_for,
+    wait_for_look,
+    wait_idle,
+)
 from memtab.components.trust.room import RoomSection, Target
 from memtab.components.window.mnemonics import mnemonic
 from memtab.demo import MAIN_ID, acme_api, webapp
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.first_paint.main_window import MainWindow
-from memtab.gui.trust.feature import TARGET_ROLE, TrustFeature
+from memtab.gui.trust.feature import TrustFeature
 from memtab.gui.trust.panel import FOUND_ROLE
+from memtab.gui.trust.room_view import TARGET_ROLE
 from memtab.gui.window import keys
 from memtab.store.home import Home
 from memtab.trust.duplicates.records import DuplicateGroup
@@ -41,12 +50,7 @@ def demo(tmp_path: Path) -> Home:
 def looked_at(
     qtbot: QtBot, make_window: WindowFactory, demo: Home
 ) -> tuple[MainWindow, TrustFeature]:
-    window = make_window(demo, MAIN_ID)
-    window.show()
-    trust = window.part(keys.TRUST)
-    trust.find_now()  # not the start's delay (`FIRST_LOOK_DELAY_MS`, a test of its own)
-    wait_for_look(qtbot, trust)
-    return window, trust
+    return trust_looked(qtbot, make_window, demo, MAIN_ID)
 
 
 def room_rows(trust: TrustFeature) -> list[str]:
@@ -105,7 +109,15 @@ def test_move_takes_the_leak_to_its_project_and_ctrl_z_brings_it_back(
     leaving = demo.global_root / "frontend-build.md"
     text = leaving.read_text()
     panel.move_requested.emit(leak)
+    review = trust_review(qtbot, trust)
     arrived = demo.project_root(webapp(demo)) / "frontend-build.md"
+    assert leaving.exists() and not arrived.exists()  # nothing moves before it is accepted
+    moves = review.moves.text()
+    assert moves.startswith(
+        f"Moves frontend-build.md from mux's global memory into project {webapp(demo)}'s mux memory"
+    )
+    assert f"mux sessions outside project {webapp(demo)} will no longer read it" in moves
+    qtbot.keyClick(review, Qt.Key.Key_M, Qt.KeyboardModifier.AltModifier)  # &Move
     wait_for(qtbot, lambda: arrived.exists() and not leaving.exists())
     assert arrived.read_text() == text
     wait_for(qtbot, lambda: not any(x.place.path == LEAK for x in trust.report.leaks))  # type: ignore[union-attr]
@@ -191,13 +203,6 @@ def test_combine_into_takes_the_rule_out_of_the_other_memory_and_undo_puts_it_ba
     scratch = demo.workspace_root(MAIN_ID) / "scratch.md"
     before = scratch.read_text()
     assert rule in before
-    asked: list[list[str]] = []
-
-    def choose(_title: str, _label: str, items: list[str]) -> int:
-        asked.append(items)
-        return next(i for i, item in enumerate(items) if item.startswith("python.md"))
-
-    trust.choose = choose  # type: ignore[method-assign]
     panel = trust.panel
     trust.open_panel()
     rows = panel.tree.topLevelItem(0)
@@ -208,9 +213,17 @@ def test_combine_into_takes_the_rule_out_of_the_other_memory_and_undo_puts_it_ba
         if rows.child(i).data(0, FOUND_ROLE) == group
     )
     panel.tree.setCurrentItem(row)
-    assert panel.combine_button.isEnabled() and not panel.side_button.isEnabled()
+    assert panel.combine_button.isEnabled() and not panel.compare_button.isHidden()
     qtbot.mouseClick(panel.combine_button, Qt.MouseButton.LeftButton)
-    assert asked and len(asked[0]) == 2  # each member (one is in global memory already)
+    review = trust_review(qtbot, trust)
+    assert review.keep.count() == 2  # each member (one is in global memory already)
+    assert review.keep.currentText().startswith("python.md")  # every session reads it there
+    assert review.file_rows() == [
+        "python.md — mux, global — keeps line 8",
+        "scratch.md — mux, workspace a1b2c3d4e5 — loses line 4",
+    ]
+    assert rule in scratch.read_text()  # nothing yet
+    qtbot.keyClick(review, Qt.Key.Key_O, Qt.KeyboardModifier.AltModifier)  # C&ombine
     wait_for(qtbot, lambda: rule not in scratch.read_text())
     assert (demo.global_root / "tools" / "python.md").read_text().count(rule) == 1
     wait_for(qtbot, lambda: group.key not in {g.key for g in trust.report.duplicates})  # type: ignore[union-attr]
@@ -270,7 +283,7 @@ def test_no_button_of_the_panel_has_a_letter_the_whole_window_has(
             window_wide |= {key[-1].lower() for key in keys_ if re.fullmatch(r"Alt\+\w", key)}
     trust.open_panel()
     panel = trust.panel
-    buttons = [panel.open_button, panel.combine_button, panel.keep_button, panel.side_button]
+    buttons = [panel.open_button, panel.combine_button, panel.keep_button, panel.compare_button]
     seen: set[str] = set()
     for part in range(panel.tree.topLevelItemCount()):
         rows = panel.tree.topLevelItem(part)

@@ -29,7 +29,7 @@ WITH_FIELDS = {
     "CodexNoteDialog": {"Note for Codex"},
     "EditProposalDialog": {"Proposed memory"},  # the Inbox's Edit, then accept
     "PaletteDialog": {"Quick open"},
-    "CombineDialog": {"Text to keep"},  # Trust's Combine into… of whole files
+    "ChangesReview": {"Text to keep"},  # Trust's Combine into… of whole files
 }
 """The text fields each window and dialog has (at least), by accessible name."""
 

@@ -14,6 +14,11 @@ from memtab.sources.claude.source import encode_project_path
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace
 from memtab.trust.contradictions import disagreements, engine
+from memtab.trust.contradictions.engine import ContradictionsEngine
+from memtab.trust.contradictions.records import ClaimedLine, Contradiction, ContradictionsReport
+from memtab.trust.duplicates.engine import DuplicatesEngine
+from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport
+from memtab.trust.records import MemoryPlace
 
 PROJECT = "/home/dev/src/acme-api"
 
@@ -172,3 +177,56 @@ def test_a_thing_said_three_ways_is_one_contradiction_and_a_cut_answer_says_so(
     assert status == 0 and "Compared for -1 s and stopped" in out
     status, out = run(home, capsys, "contradictions", "--json")
     assert json.loads(out)["cut"].startswith("Compared for -1 s and stopped")
+
+
+def test_candidates_are_listed_apart_after_the_findings_and_never_counted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 94: what the words only suspect is printed under its own heading, after the
+    findings; the summary line and the exit status count findings only."""
+    home = home_with(tmp_path, {"global/a.md": "# A\n\n- Answer in English.\n"})
+
+    def place(name: str, text: str) -> MemoryPlace:
+        return MemoryPlace(
+            path=f"/memories/global/{name}", agent="mux", scope="global", line=3, text=text
+        )
+
+    copy = DuplicateGroup(
+        kind="copy",
+        similarity=1.0,
+        why="The same text",
+        members=(place("a.md", ""), place("b.md", "")),
+    )
+    rewording = DuplicateGroup(
+        kind="rule", similarity=0.4, why="The same statement in other words",
+        members=(place("c.md", "Lint before a push."), place("d.md", "The linter runs on push.")),
+    )  # fmt: skip
+    tools = Contradiction(
+        kind="tool", about="the multiplexer", why="tmux or screen",
+        first=ClaimedLine(place=place("t.md", "Use tmux."), value="tmux"),
+        second=ClaimedLine(place=place("s.md", "Use screen: no tmux there."), value="screen"),
+    )  # fmt: skip
+    found = DuplicatesReport(groups=(copy,), candidates=(rewording,), files_read=4)
+    monkeypatch.setattr(DuplicatesEngine, "find", lambda self, *_a, **_k: found)
+    suspected = ContradictionsReport(candidates=(tools,), files_read=4)
+    monkeypatch.setattr(ContradictionsEngine, "find", lambda self, *_a: suspected)
+
+    status, out = run(home, capsys, "duplicates", "--offline")
+    lines = out.splitlines()
+    assert status == 1 and lines[0] == "copy · The same text"
+    heading = lines.index("Might say the same — ask your model or compare (1, not counted):")
+    assert lines[heading + 1] == "rule 40% · The same statement in other words"
+    assert "        Lint before a push." in lines[heading:]
+    assert lines[-1] == "1 group of duplicates in 4 memory files."
+    status, out = run(home, capsys, "duplicates", "--offline", "--json")
+    assert [g["why"] for g in json.loads(out)["candidates"]] == [
+        "The same statement in other words"
+    ]
+
+    status, out = run(home, capsys, "contradictions", "--offline")
+    lines = out.splitlines()
+    assert (
+        status == 0 and lines[0] == "Might disagree — ask your model or compare (1, not counted):"
+    )
+    assert lines[1] == "tool · the multiplexer · tmux or screen"
+    assert lines[-1] == "No contradictions in 4 memory files."

@@ -16,7 +16,7 @@ from memtab.llm.loop import run_tool_loop
 from memtab.llm.openai import OpenAIProvider
 from memtab.llm.settings import ProviderSettings
 from memtab.llm.types import ProviderError, ToolOutcome, UserMessage
-from memtab.trust.judge import make_provider
+from memtab.trust.judging.asking import make_provider
 from support.raw_server import RawServer
 
 from .cases import ANTHROPIC_KEY, FAST_OPTIONS

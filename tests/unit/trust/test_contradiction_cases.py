@@ -36,7 +36,8 @@ KINDS = sorted({case.kind for case in CASES})
 
 def found_cases(home: Home) -> dict[int, bool]:
     """Whether a contradiction joins each case's two notes, each case read alone with a
-    background of unrelated notes (one case's values are no other's)."""
+    background of unrelated notes (one case's values are no other's): a contradiction as a
+    finding or a candidate, a near miss as a finding."""
     made = notes()
     background = [
         memory("global", f"bg-{i}.md", f"# Bg {i}\n\n- {line}\n") for i, line in enumerate(FILLERS)
@@ -45,10 +46,14 @@ def found_cases(home: Home) -> dict[int, bool]:
     for number in range(len(CASES)):
         pair = [memory(place, name, text) for place, name, case, text in made if case == number]
         engine = ContradictionsEngine(home, line_time=lambda d, line: 0)
+        shown = engine.found_in([*pair, *background])
+        listed = [*shown.contradictions]  # a near miss read as a candidate is the model's
+        if CASES[number].expected == "contradiction":
+            listed += shown.candidates
         found[number] = any(
             {d.path for d in pair}
             <= {p.path for side in (c.first, c.second, *c.others) for p in side.places}
-            for c in engine.pairs_of([*pair, *background])
+            for c in listed
         )
     return found
 

@@ -16,17 +16,17 @@ NOT_READ = {
     "- Don't squash when merging release branches.",
     "- The app runs PHP 8.1.",
     "- Alembic migrations are stored in `migrations/versions/`.",
+    "* Do not add type hints to the test files.",
 }
 """Cases' first notes whose contradiction is not found, and why: "get a docstring" is
 another action than "write docstrings" by its words; an arrow may tell a change ("Mongo
 Express → http://…"); "in production and locally" holds in two places; a path whose thing is
 said in the path is not read; "`[skip ci]`" and "skipping CI" are other words; "when
-merging" is no part of "squash everything"."""
-FLAGGED = {
-    "- Never write raw SQL.",
-}
-"""Near misses found all the same: "Always write migrations in raw SQL" is an exception
-read as the opposite (an `always` saying at most three stems more than its `never`)."""
+merging" is no part of "squash everything"; "are required" opposed "do not add" only as
+one rule's key (`rule_key`, removed with issue 94: it found nothing on held-out data)."""
+FLAGGED: set[str] = set()
+"""Near misses found all the same as findings (none: "Never write raw SQL" / "Always write
+migrations in raw SQL", an exception, is only a candidate — rules in other words)."""
 STYLING = next(case.one for case in CASES if "Tailwind" in case.one)
 """"written with Tailwind utility classes": a tool's name before a noun describes it."""
 KINDS = sorted({case.kind for case in CASES})

@@ -15,7 +15,7 @@ from memtab.store.catch_up.external import record_external
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.trust.claims import claims_of
-from memtab.trust.contradictions.engine import MAX_VALUES, ContradictionsEngine
+from memtab.trust.contradictions.engine import MAX_PLACES, MAX_VALUES, ContradictionsEngine
 from memtab.trust.contradictions.records import Contradiction, ContradictionsReport
 from support.seeded_memories import memory
 
@@ -160,23 +160,29 @@ def test_a_thing_said_many_ways_is_one_contradiction_its_values_listed_to_a_boun
     assert "and 20 more" in found.why
 
 
-def _big(values: range, prefix: str) -> str:
-    """~100 KB of lines, each stating a value of one of a few things."""
+def _many(count: int) -> list[Document]:
+    """`count` memories in global and as many in a project, each stating one port of each
+    of four things, every value another (a memory giving a thing two values tells a story,
+    and claims none)."""
     things = ["The API", "The admin UI", "Grafana", "The docs site"]
-    lines = [
-        f"{things[i % 4]} runs on port {port}. ({prefix} {i})" for i, port in enumerate(values)
+
+    def lines(port: int) -> list[str]:
+        return [f"{thing} runs on port {port + 7_000 * i}." for i, thing in enumerate(things)]
+
+    return [
+        *(memory("global", f"one{n:04d}.md", note(*lines(10_000 + n))) for n in range(count)),
+        *(
+            memory("project:api", f"other{n:04d}.md", note(*lines(11_000 + n)))
+            for n in range(count)
+        ),
     ]
-    return note(*lines)
 
 
-def test_two_big_files_disagreeing_on_every_line_give_one_contradiction_a_thing() -> None:
-    """Two files of ~100 KB stating 2,500 ports each for four things (issue 81 point 12:
-    9,953 pairs, 8.9 MB of JSON): four contradictions, each place listed at most
-    `MAX_PLACES` times a value, its other values counted."""
-    one = memory("global", "one.md", _big(range(10_000, 12_600), "one"))
-    other = memory("project:api", "other.md", _big(range(20_000, 22_600), "other"))
-    assert len(one.text) > 100_000 and len(other.text) > 100_000
-    found = pairs(one, other)
+def test_memories_disagreeing_on_every_line_give_one_contradiction_a_thing() -> None:
+    """1,300 memories a side stating a port each for four things (issue 81 point 12: 9,953
+    pairs, 8.9 MB of JSON): four contradictions, each place listed at most `MAX_PLACES`
+    times a value, its other values counted."""
+    found = pairs(*_many(650))
     assert sorted(c.about for c in found) == [
         "API's port",
         "Grafana's port",
@@ -197,13 +203,12 @@ def test_the_search_stops_at_its_time_bound_and_says_so(tmp_path: Path) -> None:
     engine = ContradictionsEngine(
         Home(tmp_path), line_time=lambda d, _: 0, clock=lambda: float(next(ticks))
     )
-    one = memory("global", "one.md", _big(range(10_000, 12_600), "one"))
-    other = memory("project:api", "other.md", _big(range(20_000, 22_600), "other"))
-    cut = engine.pairs_of([one, other])
+    memories = _many(650)
+    cut = engine.pairs_of(memories)
     assert "Compared for 5 s and stopped" in engine.cut
     assert len(cut) < 4
     engine.time_bound = 1e9
-    assert len(engine.pairs_of([one, other])) == 4 and engine.cut == ""
+    assert len(engine.pairs_of(memories)) == 4 and engine.cut == ""
 
 
 def test_copies_of_each_side_are_one_contradiction_with_every_place() -> None:
@@ -257,3 +262,30 @@ def test_which_is_newer_holds_once_history_has_seen_both_files(tmp_path: Path) -
     newer = found.first if found.newer == "first" else found.second
     assert (newer.value, newer.written_at) == ("8080", today - DAY_MS)
     assert "the line saying 8080 is newer" in found.why
+
+
+def test_a_side_said_in_many_memories_blames_only_the_newest_places() -> None:
+    """A port said in 200 memories against another in one: each place's line is blamed
+    only while it may be among the `MAX_PLACES` newest (a line is written no later than its
+    file last changed), the newest listed and every other one counted."""
+    said = [
+        memory("project:api", f"a{n:03d}.md", note("The API runs on port 8080."), modified_ms=n)
+        for n in range(200)
+    ]
+    other = memory("global", "b.md", note("The API runs on port 9000."), modified_ms=10_000)
+    blamed: list[str] = []
+
+    def line_time(document: Document, line: int) -> int:
+        blamed.append(document.key)
+        return document.modified_ms
+
+    engine = ContradictionsEngine(Home(Path("/nowhere")), line_time=line_time)
+    [found] = engine.pairs_of([*said, other])
+    side = found.first if found.first.value == "8080" else found.second
+    assert [p.path for p in (side.place, *(s.place for s in side.elsewhere))][:3] == [
+        "/memories/project/a199.md",
+        "/memories/project/a198.md",
+        "/memories/project/a197.md",
+    ]
+    assert 1 + len(side.elsewhere) + (side.more_places or 0) == 200
+    assert len(blamed) <= 2 * MAX_PLACES

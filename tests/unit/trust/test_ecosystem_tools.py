@@ -17,12 +17,15 @@ NOT_READ = {
     "- Go tests assert with testify.",
     "- Payments go through Stripe.",
     "- Vector search runs on Pinecone.",
+    "- The Rust API is built with axum.",
 }
 """Cases' first notes whose contradiction is not found, and why: "does its transforms in
 pandas" names pandas after a noun of the job, not after a verb of using it ("written in");
 "gomega matchers" names a thing of gomega's (a tool's name before a noun describes it);
 "bill customers via Paddle" says no word of Paddle's job as `GATED` lists it ("billing");
-"keep embeddings in Weaviate" is no verb of using ("kept in" is)."""
+"keep embeddings in Weaviate" is no verb of using ("kept in" is); "built with axum"
+against "Use actix-web for the Rust HTTP services" was read only by a tool's named use
+(`reading.jobs`, removed with issue 94: it found nothing on held-out data)."""
 found, test_each_kind_s_contradictions_found_and_near_misses_not = contradiction_voices.each_kind(
     CASES, NOT_READ
 )

@@ -28,7 +28,7 @@ from memtab.trust.report import TrustReport
 from memtab.trust.together import TrustEngines
 from support.memory_home import OTHER_PROJECT, PROJECT, make_home
 
-CACHES = ("duplicates", "duplicates-pairs", "duplicates-rules", "contradictions", "leaks", "texts")
+CACHES = ("duplicates", "duplicates-pairs", "contradictions", "leaks", "texts")
 FILES = {
     "global/ports.md": "# Ports\n\n- The API runs on port 8000.\n- Use pnpm, not npm.\n",
     "project/local.md": "# Local\n\n- The API runs on port 8080.\n- Use yarn, not npm.\n",
@@ -184,7 +184,8 @@ def _caches(home: Home) -> dict[str, bytes]:
 
 def test_the_home_fills_every_cache(home: Home) -> None:
     found = _find(home)
-    assert {g.kind for g in found.duplicates} == {"copy", "reworded", "rule"}
+    assert {g.kind for g in found.duplicates} == {"copy", "rule"}
+    assert {g.kind for g in found.duplicate_candidates} == {"reworded"}
     assert {c.kind for c in found.contradictions} == {"port", "tool"}
     assert [leak.kind for leak in found.leaks] == ["project-in-global"]
     assert all(len(data) > 100 for data in _caches(home).values())

@@ -27,10 +27,13 @@ NOT_READ = {
     "House rule — nobody merges their own PR.",
     "## What Dana expects\n\nDana asked that generated files never be committed.",
     "## What Dana expects\n\nDana is fine with the agent rebasing her branches.",
+    "Keep `Cargo.lock` under version control.",
 }
 """Contradictions still missed, and why: "work on" is a verb no list names; a file name in a
 code span ("`.env.example` is encouraged") is read as a path, not a rule; "their own"
-against "your own"; a reported wish ("asked that…", "is fine with…") names its asker."""
+against "your own"; a reported wish ("asked that…", "is fine with…") names its asker;
+"keep" and "put" are one action only to one rule's key (`rule_key`, removed with issue 94:
+it found nothing on held-out data)."""
 FLAGGED = {
     "Don't run `terraform apply` locally.",
     "The CI bot never signs its commits.",
@@ -75,10 +78,12 @@ def test_one_rule_said_as_a_requirement_and_as_a_prohibition_of_its_order_is_no_
 
 def test_one_rule_said_both_ways_is_never_a_polarity_group(tmp_path: Path) -> None:
     """Held at what it measures: the form whose order is a precondition ("until the
-    migration has run") reads as the requirement it is; the others stay apart."""
+    migration has run") reads as the requirement it is — a candidate, in other words —;
+    the others stay apart, neither finding nor candidate."""
     cases = same_rule_duplicates()
     documents, ids = laid_out(cases)
-    groups = DuplicatesEngine(Home(tmp_path)).groups_of(documents)
+    shown = DuplicatesEngine(Home(tmp_path)).found_in(documents)
+    groups = [*shown.groups, *shown.candidates]
     found = score([[m.path for m in g.members] for g in groups], ids, cases)
     assert found.polarity == 0 and found.across == []
     assert found.found["reworded"][0] >= 1

@@ -20,21 +20,18 @@ from memtab.store.home import Home, HomeError
 from memtab.store.paths import PathError
 from memtab.store.scopes.memory import MemoryStoreError
 from memtab.trust.contradictions.engine import ContradictionsEngine
-from memtab.trust.contradictions.records import ContradictionsReport
+from memtab.trust.contradictions.records import Contradiction, ContradictionsReport
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.duplicates.kept import load_kept
-from memtab.trust.duplicates.records import DuplicatesReport
-from memtab.trust.judge import (
-    ModelJudge,
-    judge_contradictions,
-    judge_duplicates,
-    wider_contradictions,
-    wider_duplicates,
-)
+from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport
+from memtab.trust.judging.asking import ModelJudge
+from memtab.trust.judging.contradictions import judge_contradictions, wider_contradictions
+from memtab.trust.judging.duplicates import judge_duplicates, wider_duplicates
 from memtab.trust.leaks.engine import LeaksEngine
 from memtab.trust.leaks.records import LeaksReport
 from memtab.trust.memories import where_in_words
 from memtab.trust.records import MemoryPlace
+from memtab.trust.report import CONTRADICTION_CANDIDATES, DUPLICATE_CANDIDATES
 
 R = TypeVar("R")
 COULD_NOT_READ = 2
@@ -68,7 +65,7 @@ def _found(
     find: Callable[[], R],
     judge: Callable[[R, ModelJudge], R] | None = None,
 ) -> R | int:
-    """`find`'s report, judged by the configured model (`judge`, `trust.judge`) unless
+    """`find`'s report, judged by the configured model (`judge`, `trust.judging`) unless
     `--offline`, no model is configured or settings name none usable; or the exit status of
     its failure (said as `memtab check`'s)."""
     try:
@@ -87,7 +84,7 @@ def _found(
         return report
     if settings.is_offline:
         return report
-    model = ModelJudge(home, settings)
+    model = ModelJudge(home, settings, files=getattr(report, "files_read", 0))
     try:
         return judge(report, model)
     finally:
@@ -107,8 +104,9 @@ def _found(
     writes_home=False,
     help="memories that say the same thing, across agents and scopes",
     description="Find memories that say the same thing: the same text (a copy, Codex's "
-    "import of a Claude Code memory, a note under other frontmatter), the same note in "
-    "other words, and one rule written in two memories (in global and in a project). "
+    "import of a Claude Code memory, a note under other frontmatter) and one line written "
+    "in two memories (in global and in a project). The same note or rule in other words "
+    "is only a candidate, listed apart and never counted; a configured model decides it. "
     "Exits 1 when something was found, 0 when not, 2 when the memory could not be read.",
 )
 def run_duplicates(args: argparse.Namespace) -> DuplicatesReport | int:
@@ -129,22 +127,31 @@ def run_duplicates(args: argparse.Namespace) -> DuplicatesReport | int:
 @run_duplicates.text
 def _show_duplicates(report: DuplicatesReport, args: argparse.Namespace) -> None:
     for group in report.groups:
-        alike = "" if group.kind == "copy" else f" {round(group.similarity * 100)}%"
-        print(f"{group.kind}{alike} · {printable(group.why)}")
-        for member in group.members:
-            print(f"    {_at(member)}")
-            if member.text:
-                print(f"        {printable(member.text.strip())}")
-        if group.reason:
-            print(f"    judged by {group.judged_by}: {printable(group.reason)}")
+        _print_group(group)
     for group in report.dismissed:
-        print(f"dismissed by {group.judged_by}: {printable(group.why)} — {group.reason}")
+        reason = f" — {printable(group.reason)}" if group.reason else ""
+        print(f"dismissed by {printable(group.judged_by)}: {printable(group.why)}{reason}")
+    if report.candidates:
+        print(f"{DUPLICATE_CANDIDATES} ({len(report.candidates)}, not counted):")
+        for group in report.candidates:
+            _print_group(group)
     found = f"{plural(len(report.groups), 'group')} of duplicates"
     _say_found(report.groups, found, "duplicates", report.files_read)
     if report.kept:
         print(f"({plural(report.kept, 'group')} kept as they are not shown: --all shows them)")
     if report.judged:
         print(report.judged)
+
+
+def _print_group(group: DuplicateGroup) -> None:
+    alike = "" if group.kind == "copy" else f" {round(group.similarity * 100)}%"
+    print(f"{group.kind}{alike} · {printable(group.why)}")
+    for member in group.members:
+        print(f"    {_at(member)}")
+        if member.text:
+            print(f"        {printable(member.text.strip())}")
+    if group.reason:
+        print(f"    judged by {group.judged_by}: {printable(group.reason)}")
 
 
 @command(
@@ -178,33 +185,41 @@ def run_contradictions(args: argparse.Namespace) -> ContradictionsReport | int:
 @run_contradictions.text
 def _show_contradictions(report: ContradictionsReport, args: argparse.Namespace) -> None:
     for found in report.contradictions:
-        print(f"{found.kind} · {printable(found.about)} · {printable(found.why)}")
-        sides = [(found.first, "first"), (found.second, "second")]
-        for side, name in [*sides, *((other, "") for other in found.others)]:
-            newer = "  (newer)" if found.newer == name else ""
-            print(f"    {_at(side.place)}{newer}")
-            print(f"        {printable(side.place.text.strip())}")
-            if side.elsewhere:
-                more = plural(len(side.elsewhere) + (side.more_places or 0), "more place")
-                print(f"        and in {more}, newest first:")
-            for said in side.elsewhere:
-                print(f"        {_at(said.place)}")
-            if side.more_places:
-                print(f"        … and {plural(side.more_places, 'more place')}")
-        if found.more_values:
-            print(f"    … and {plural(found.more_values, 'more value')}")
-        if found.reason:
-            print(f"    judged by {found.judged_by}: {printable(found.reason)}")
+        _print_contradiction(found)
     for found in report.dismissed:
-        print(
-            f"dismissed by {found.judged_by}: {printable(found.about)} · {printable(found.reason)}"
-        )
+        reason = f" · {printable(found.reason)}" if found.reason else ""
+        print(f"dismissed by {printable(found.judged_by)}: {printable(found.about)}{reason}")
+    if report.candidates:
+        title = CONTRADICTION_CANDIDATES
+        print(f"{title} ({len(report.candidates)}, not counted):")
+        for found in report.candidates:
+            _print_contradiction(found)
     many = plural(len(report.contradictions), "contradiction")
     _say_found(report.contradictions, many, "contradictions", report.files_read)
     if report.cut:
         print(report.cut)
     if report.judged:
         print(report.judged)
+
+
+def _print_contradiction(found: Contradiction) -> None:
+    print(f"{found.kind} · {printable(found.about)} · {printable(found.why)}")
+    sides = [(found.first, "first"), (found.second, "second")]
+    for side, name in [*sides, *((other, "") for other in found.others)]:
+        newer = "  (newer)" if found.newer == name else ""
+        print(f"    {_at(side.place)}{newer}")
+        print(f"        {printable(side.place.text.strip())}")
+        if side.elsewhere:
+            more = plural(len(side.elsewhere) + (side.more_places or 0), "more place")
+            print(f"        and in {more}, newest first:")
+        for said in side.elsewhere:
+            print(f"        {_at(said.place)}")
+        if side.more_places:
+            print(f"        … and {plural(side.more_places, 'more place')}")
+    if found.more_values:
+        print(f"    … and {plural(found.more_values, 'more value')}")
+    if found.reason:
+        print(f"    judged by {found.judged_by}: {printable(found.reason)}")
 
 
 @command(

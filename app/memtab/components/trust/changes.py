@@ -1,11 +1,11 @@
-"""What the window's trust actions change, each one Edit → Undo step (a `TogetherStep`):
-Combine into… (what it proposes for whole files: one keeping every line either says, once),
-Keep and Move, each only where nothing changed since the finding was read."""
+"""What the window's trust actions write, each one Edit → Undo step (a `TogetherStep`): what
+the user accepted in a review (`components.trust.review`), written only while every file
+holds what the review read — and Keep, which writes no memory."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from memtab.components.files.ops import OpResult, create_file
@@ -17,14 +17,13 @@ from memtab.components.files.steps import (
     UndoStep,
 )
 from memtab.components.files.undo import UndoStack
-from memtab.components.merge import ThreeWayTexts
+from memtab.components.trust.review import LIST_MARK, FileChange, Reviewed
 from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError, MuxFile
-from memtab.humanize import plural
 from memtab.markdown import text_lines
 from memtab.redact import redact_secrets
 from memtab.store.files import content_sha256
 from memtab.store.home import Home
-from memtab.store.paths import PathError, Scope, parse_file_path
+from memtab.store.paths import PathError, parse_file_path
 from memtab.store.scopes.memory import (
     MemoryStore,
     MemoryStoreError,
@@ -34,126 +33,7 @@ from memtab.store.scopes.memory import (
 from memtab.trust.duplicates.kept import forget_kept, keep_group
 from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.leaks.records import Leak
-from memtab.trust.memories import where_in_words
 from memtab.trust.records import MemoryPlace
-
-REVIEW_NOTE = (
-    "Every line either file says, once, under the kept file's title. Check it and edit it "
-    "if needed: Combine keeps exactly this text."
-)
-"""The note under the text to keep."""
-
-
-@dataclass(frozen=True)
-class CombineChoice:
-    """Where a group is combined: member `member` (an index), or global memory (None)."""
-
-    label: str
-    member: int | None
-
-
-def combine_choices(group: DuplicateGroup) -> list[CombineChoice]:
-    """Where `group` can go: each member, then mux's global memory for a group of whole
-    files none of which is there already."""
-    choices = [
-        CombineChoice(f"{file_name(m.path)} — {where_in_words(m)}", index)
-        for index, m in enumerate(group.members)
-    ]
-    in_global = any(m.agent == "mux" and m.scope == "global" for m in group.members)
-    if group.kind != "rule" and not in_global:
-        choices.append(CombineChoice("A new file in mux's global memory (every session)", None))
-    return choices
-
-
-def file_name(path: str) -> str:
-    """A place's file name (`testing.md` of `/memories/project/testing.md`, of a file id)."""
-    return path.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
-
-
-def newest(places: Sequence[MemoryPlace]) -> int:
-    """The index of the place changed last."""
-    return max(range(len(places)), key=lambda i: places[i].modified_at)
-
-
-@dataclass(frozen=True)
-class CombineMember:
-    """One file of the group as read: text, sha, and its description, uses and pin."""
-
-    place: MemoryPlace
-    text: str
-    sha256: str
-    described: bool = False
-    uses: int | None = None
-    """How often agents used it (mux's memory-meta.json); None: not counted (another
-    agent's file)."""
-    pinned: bool = False
-
-    @property
-    def name(self) -> str:
-        return file_name(self.place.path)
-
-    def facts(self) -> str:
-        """`described · used 12× · pinned`, `no description · never used`."""
-        said = ["described" if self.described else "no description"]
-        if self.uses is not None:
-            said.append(f"used {self.uses}×" if self.uses else "never used")
-        if self.pinned:
-            said.append("pinned")
-        return " · ".join(said)
-
-
-@dataclass(frozen=True)
-class CombineProposal:
-    """What Combine proposes for `group`: its files as read, the one kept by default
-    (`keeper`), and for each member kept, the review's texts (`reviews`: that member as
-    "mine", the others as "theirs", the combined text as the draft to keep)."""
-
-    group: DuplicateGroup
-    members: tuple[CombineMember, ...]
-    keeper: int
-    reviews: tuple[ThreeWayTexts, ...]
-
-    def choices(self) -> list[CombineChoice]:
-        """Where the group can go, each member with why it is the better file or not, the
-        one kept by default first."""
-        listed = combine_choices(self.group)
-        for index, member in enumerate(self.members):
-            choice = listed[index]
-            listed[index] = CombineChoice(f"{choice.label} · {member.facts()}", index)
-        order = [self.keeper, *(i for i in range(len(listed)) if i != self.keeper)]
-        return [listed[i] for i in order]
-
-    def review(self, choice: CombineChoice) -> ThreeWayTexts:
-        """The texts reviewed for `choice` (a new file in global memory: the default
-        keeper's combined text, every member going)."""
-        return self.reviews[self.keeper if choice.member is None else choice.member]
-
-    def summary(self, choice: CombineChoice) -> str:
-        """What accepting `choice` does, in words."""
-        gone = [m.name for i, m in enumerate(self.members) if i != choice.member]
-        if choice.member is None:
-            where = "a new file in mux's global memory"
-        else:
-            kept = self.members[choice.member]
-            where = f"{kept.name} ({where_in_words(kept.place)})"
-        return (
-            f"{self.group.why}.\nCombine keeps the text below in {where}: every line either "
-            f"file says, once. {', '.join(gone)} then "
-            f"{'goes' if len(gone) == 1 else 'go'} — Edit → Undo brings "
-            f"{'it' if len(gone) == 1 else 'them'} back as before, usage and pins included. "
-            "Nothing changes until you combine."
-        )
-
-
-def side_labels(proposal: CombineProposal, choice: CombineChoice) -> tuple[str, str, str]:
-    """The review's titles: (no common version), the file kept, the files taken out."""
-    kept = proposal.keeper if choice.member is None else choice.member
-    others = [m.name for i, m in enumerate(proposal.members) if i != kept]
-    first = proposal.members[kept].name
-    mine = f"From {first}" if choice.member is None else f"Kept: {first}"
-    verb = "And" if choice.member is None else "Taken out"
-    return ("", mine, f"{verb}: {', '.join(others)}")
-
 
 FileOpener = Callable[[MemoryPlace], "MemoryFile | None"]
 """The memory file a place names, to read and change (None: it cannot be reached)."""
@@ -238,7 +118,7 @@ def _remove_file(file: MemoryFile, sha: str, changes: _Changes, noun: str) -> No
     changes.touched += applied.result.touched
 
 
-def _without_line(text: str, place: MemoryPlace) -> str | None:
+def without_line(text: str, place: MemoryPlace) -> str | None:
     """`text` without what `place` names: its line (found again by its text if it moved),
     or only its sentence where the line says more; None when no line holds it any more."""
     lines = text.splitlines(keepends=True)
@@ -252,7 +132,7 @@ def _without_line(text: str, place: MemoryPlace) -> str | None:
         line = lines[index]
         if wanted not in line:
             continue
-        body = _LIST_MARK.sub("", line.strip())
+        body = LIST_MARK.sub("", line.strip())
         if body == wanted:
             return "".join(lines[:index] + lines[index + 1 :])
         end = line[len(line.rstrip("\r\n")) :]
@@ -262,7 +142,6 @@ def _without_line(text: str, place: MemoryPlace) -> str | None:
     return None
 
 
-_LIST_MARK = re.compile(r"^(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
 _SPACES = re.compile(r"(?<=\S) {2,}")
 
 
@@ -289,7 +168,7 @@ def _save(
         changes.touched.append(str(physical))
 
 
-def _without_secret_line(text: str, place: MemoryPlace) -> str | None:
+def without_secret_line(text: str, place: MemoryPlace) -> str | None:
     """`text` without the line holding the secret `place` names — its text is redacted: the
     line numbered `place.line` (as `markdown.text_lines` numbers them) if it says that once
     redacted, else the one line that does; None when none does, or several."""
@@ -307,105 +186,79 @@ def _without_secret_line(text: str, place: MemoryPlace) -> str | None:
     return None if len(found) != 1 else "\n".join(parts[: found[0]] + parts[found[0] + 1 :])
 
 
-def _take_line_out(
-    file: MemoryFile, place: MemoryPlace, changes: _Changes, description: str, *, secret: bool
-) -> None:
-    """Take `place`'s line out of `file` (a secret's: that line whole), only while the file
-    is as the finding read it; SaveConflictError when it is not."""
-    text, sha = current_text(file, place)
-    shorter = _without_secret_line(text, place) if secret else _without_line(text, place)
-    if shorter is None:
-        raise SaveConflictError("changed", f"{place.path} no longer holds the line; kept")
-    _save(file, shorter, sha, changes, description)
-
-
 _CHANGE_ERRORS = (SaveConflictError, UnkeptChangeError, MemoryFileError, MemoryStoreError, OSError)
 
 
-def combine_lines(
-    stack: UndoStack, group: DuplicateGroup, choice: CombineChoice, open_file: FileOpener
-) -> OpResult:
-    """Combine a rule written in several memories into the one `choice` keeps: the rule's
-    line taken out of each other file; one step of Edit → Undo."""
-    description = "combine of duplicates"
-    changes = _Changes()
-    try:
-        files = [open_file(member) for member in group.members]
-        for index, (member, file) in enumerate(zip(group.members, files, strict=True)):
-            if file is None:
-                return OpResult("Combining failed", error=f"{member.path} cannot be reached")
-            if index != choice.member:
-                _take_line_out(file, member, changes, description, secret=False)
-    except _CHANGE_ERRORS as error:
-        message = OpResult.failed("Combining stopped", error)
-        return changes.failed(stack, description, message.message, message.error or "")
-    kept = group.members[choice.member].path if choice.member is not None else ""
-    said = f"Combined into {kept}: {_taken_out(len(group.members) - 1, 'line')}"
-    return changes.pushed(stack, description, said)
-
-
-def combine_files(
+def write_reviewed(
     stack: UndoStack,
-    members: Sequence[CombineMember],
-    choice: CombineChoice,
-    text: str,
+    reviewed: Reviewed,
+    text: str | None,
     open_file: FileOpener,
-    global_store: MemoryStore | None,
+    store_of: StoreOf,
 ) -> OpResult:
-    """Combine whole files: `text`, the combined text the user accepted, into the file
-    `choice` keeps (or a new global file), the others removed; only while every file holds
-    what was read (`members`). One Undo brings all back, usage and pins included."""
-    description = "combine of duplicates"
+    """Write what the user accepted in `reviewed` (`text`: the edited file's text as the
+    user left it): each file's after-text, a new file made, a removed one taken out — only
+    while every file read holds what the review read (its sha), none read-only that
+    changes; new and changed files first, removals last; one step of Edit → Undo."""
+    if reviewed.refused:
+        return OpResult(f"{reviewed.action} failed", error=reviewed.refused)
+    files = reviewed.with_text(text) if text is not None else reviewed.files
+    action, description = reviewed.action, reviewed.undo_as
     changes = _Changes()
-    keep_at = choice.member
     try:
-        files: list[MemoryFile] = []
-        for index, member in enumerate(members):
-            file = open_file(member.place)
-            if file is None:
-                return OpResult("Combining failed", error=f"{member.place.path} cannot be reached")
-            changing = index != keep_at or text != member.text
-            if changing and file.read_only_reason is not None:
-                return OpResult(
-                    "Combining failed", error=f"{member.place.path}: {file.read_only_reason}"
+        opened: list[MemoryFile | None] = []
+        for change in files:
+            file = open_file(change.place) if change.before is not None else None
+            if change.before is not None:
+                refused = _refused(change, file)
+                if refused:
+                    return OpResult(f"{action} failed", error=refused)
+            opened.append(file)
+        for change, file in zip(files, opened, strict=True):
+            if change.before is None and change.after is not None:
+                _make(change, change.after, store_of, changes, description)
+            elif file is not None and change.after is not None and change.changes:
+                _save(
+                    file, change.after, change.sha256, changes, description, counted=change.counted
                 )
-            if file.read_whole() is None or file.read().sha256 != member.sha256:
-                raise SaveConflictError(
-                    "changed", f"{member.place.path} changed since it was read; kept"
-                )
-            files.append(file)
-        if keep_at is None:
-            if global_store is None:
-                return OpResult("Combining failed", error="mux's global memory is not there")
-            name = file_name(members[newest([m.place for m in members])].place.path)
-            target = parse_file_path(f"/memories/{Scope.GLOBAL.value}/{name}")
-            made = create_file(global_store, target, text)
-            if not made.ok:
-                return made
-            new = MuxFile(global_store, target)
-            changes.undo.insert(0, RemoveStep(None, description, new, content_sha256(text)))
-            changes.touched += made.touched
-            kept_words = str(target)
-        else:
-            kept_words = members[keep_at].place.path
-            if text != members[keep_at].text:
-                kept = members[keep_at]  # its usage is its agents': this write is none
-                _save(files[keep_at], text, kept.sha256, changes, description, counted=False)
-        for index, (member, file) in enumerate(zip(members, files, strict=True)):
-            if index != keep_at:
-                _remove_file(file, member.sha256, changes, "duplicate")
-    except _CHANGE_ERRORS as error:
-        message = OpResult.failed("Combining stopped", error)
+        for change, file in zip(files, opened, strict=True):
+            if file is not None and change.after is None:
+                _remove_file(file, change.sha256, changes, "removed file")
+    except (*_CHANGE_ERRORS, PathError) as error:
+        message = OpResult.failed(f"{action} stopped", error)
         return changes.failed(stack, description, message.message, message.error or "")
-    gone = len(members) - (0 if keep_at is None else 1)
-    said = f"Combined into {kept_words}: {_taken_out(gone, 'file')}"
-    return changes.pushed(stack, description, said)
+    return changes.pushed(stack, description, reviewed.done)
 
 
-def _taken_out(count: int, what: str) -> str:
-    """`1 file taken out (Edit → Undo brings it back)`."""
-    them = "it" if count == 1 else "them"
-    return f"{plural(count, what)} taken out (Edit → Undo brings {them} back)"
+def _refused(change: FileChange, file: MemoryFile | None) -> str:
+    """Why `change` may not be written to `file` ("" when it may): it cannot be reached,
+    is read-only, or no longer holds what the review read."""
+    path = change.place.path
+    if file is None:
+        return f"{path} cannot be reached"
+    if change.changes and file.read_only_reason is not None:
+        return f"{path}: {file.read_only_reason}"
+    if file.read_whole() is None or file.read().sha256 != change.sha256:
+        return f"{path} changed since it was read; kept"
+    return ""
+
+
+def _make(
+    change: FileChange, text: str, store_of: StoreOf, changes: _Changes, description: str
+) -> None:
+    """Make `change`'s new file in mux's memory (never over one that is there)."""
+    place = change.place
+    store = store_of(place.project if place.scope == "project" else None)
+    if store is None or place.agent != "mux":
+        raise MemoryStoreError(f"no workspace of {place.project} to write {place.path} in")
+    target = parse_file_path(place.path)
+    made = create_file(store, target, text)
+    if not made.ok:
+        raise MemoryStoreError(made.error or made.message)
+    changes.undo.insert(
+        0, RemoveStep(None, description, MuxFile(store, target), content_sha256(text))
+    )
+    changes.touched += made.touched
 
 
 def move_target(leak: Leak) -> str | None:
@@ -418,41 +271,3 @@ def move_target(leak: Leak) -> str | None:
     if leak.kind in ("other-project", "project-in-global"):
         return f"Move to project {leak.belongs_to}'s memory"
     return None
-
-
-def move(stack: UndoStack, leak: Leak, open_file: FileOpener, store_of: StoreOf) -> OpResult:
-    """Move `leak` where it belongs: one step of Edit → Undo."""
-    description = "move of a leak"
-    changes = _Changes()
-    place = leak.place
-    file = open_file(place)
-    if file is None:
-        return OpResult("Moving failed", error=f"{place.path} cannot be reached")
-    try:
-        if leak.kind == "secret":
-            _take_line_out(file, place, changes, "removal of a secret", secret=True)
-            return changes.pushed(
-                stack, "removal of a secret", f"Took the secret's line out of {place.path}"
-            )
-        target_store = store_of(leak.belongs_to)
-        if target_store is None or leak.belongs_to is None or place.agent != "mux":
-            return OpResult(
-                "Moving failed", error=f"no workspace of {leak.belongs_to} to move it into"
-            )
-        path = parse_file_path(place.path)
-        target = parse_file_path(f"/memories/{Scope.PROJECT.value}/{path.relative}")
-        text, sha = current_text(file, place)
-        made = create_file(target_store, target, text)
-        if not made.ok:
-            return made
-        changes.undo.insert(
-            0, RemoveStep(None, description, MuxFile(target_store, target), content_sha256(text))
-        )
-        changes.touched += made.touched
-        _remove_file(file, sha, changes, "moved file")
-    except (*_CHANGE_ERRORS, PathError) as error:
-        message = OpResult.failed("Moving stopped", error)
-        return changes.failed(stack, description, message.message, message.error or "")
-    return changes.pushed(
-        stack, description, f"Moved {place.path} to project {leak.belongs_to}'s memory"
-    )

@@ -1,12 +1,15 @@
 """Memory every agent can trust, in the window, off the GUI thread: the look for the three
-questions in a child process (`WindowTrust`), and the actions on what they find — Combine
-into…, Keep, Move — each place opened as its file (`PlaceFiles`)."""
+questions in a child process (`WindowTrust`); what an action would write, read and proposed
+for its review (`propose_combine`, `propose_move`), then written as accepted (`write`);
+Compare's files (`read_compared`) and Ask the model (`ask_model`) — each place opened as its
+file (`PlaceFiles`)."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import multiprocessing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -15,12 +18,35 @@ from memtab.components.files.ops import OpResult
 from memtab.components.files.undo import UndoStack
 from memtab.components.jobs import JobContext
 from memtab.components.merge import ThreeWayTexts, three_way_texts
+from memtab.components.text_diff import DiffResult, compute_diff
 from memtab.components.trust import changes
 from memtab.components.trust.changes import (
+    current_text,
+    move_target,
+    without_line,
+    without_secret_line,
+)
+from memtab.components.trust.compare import (
+    OFFLINE,
+    Comparable,
+    Compared,
+    ComparedSide,
+    Judged,
+    compared_places,
+)
+from memtab.components.trust.review import (
     CombineChoice,
     CombineMember,
-    CombineProposal,
-    current_text,
+    FileKey,
+    Proposal,
+    ReadFile,
+    Reviewed,
+    combine_choices,
+    file_key,
+    files_review,
+    lines_review,
+    move_review,
+    side_labels,
 )
 from memtab.consolidation.offline.combine import carry_into, keeper_rank
 from memtab.consolidation.offline.describe import Description, with_description
@@ -28,13 +54,17 @@ from memtab.consolidation.offline.inputs import split_lines
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError, MuxFile
 from memtab.fs.atomic import encode_utf8
+from memtab.fs.config.settings_file import SettingsFileError
+from memtab.llm.settings import resolve_provider_settings
+from memtab.llm.types import ProviderError
+from memtab.redact import redact_secrets
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
 from memtab.sources.listing import find_file
 from memtab.sources.model import Discovery, Source, SourceFile
 from memtab.sources.open_file import open_memory_file
 from memtab.store.home import Home, HomeError
-from memtab.store.paths import PathError
+from memtab.store.paths import PathError, Scope, parse_file_path
 from memtab.store.scopes.memory import MemoryStore, MemoryStoreError, SaveConflictError
 from memtab.store.sidecars.registry import Registry, Workspace, load_registry
 from memtab.store.text.content_lines import content_lines
@@ -45,9 +75,9 @@ from memtab.store.text.frontmatter import (
     full_description,
 )
 from memtab.store.text.line_merge import merge_union
-from memtab.trust.contradictions.records import Contradiction
+from memtab.trust.contradictions.records import ContradictionsReport
 from memtab.trust.duplicates.kept import load_kept
-from memtab.trust.duplicates.records import DuplicateGroup
+from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport
 from memtab.trust.leaks.records import Leak
 from memtab.trust.records import MemoryPlace
 from memtab.trust.report import TrustReport
@@ -180,98 +210,196 @@ class PlaceFiles:
             return None
 
 
-def combine_lines(
-    home: Home, stack: UndoStack, group: DuplicateGroup, choice: CombineChoice, _ctx: JobContext
+def write(
+    home: Home, stack: UndoStack, reviewed: Reviewed, text: str | None, _ctx: JobContext
 ) -> OpResult:
-    """Combine a rule `group` into `choice` (`components.trust.changes.combine_lines`)."""
+    """Write what the user accepted in `reviewed` (`components.trust.changes.write_reviewed`;
+    `text`: the edited file's text)."""
     files = PlaceFiles(home)
     try:
-        return changes.combine_lines(stack, group, choice, files.open)
+        return changes.write_reviewed(stack, reviewed, text, files.open, files.store_of)
     except HomeError as error:
-        return OpResult.failed("Combining failed", error)
+        return OpResult.failed(f"{reviewed.action} failed", error)
 
 
-def combine_files(
-    home: Home,
-    stack: UndoStack,
-    proposal: CombineProposal,
-    choice: CombineChoice,
-    text: str,
-    _ctx: JobContext,
-) -> OpResult:
-    """Combine `proposal`'s files into `choice`, given the `text` the user accepted
-    (`components.trust.changes.combine_files`)."""
+def read_compared(home: Home, found: Comparable, _ctx: JobContext) -> Compared:
+    """`found`'s places to compare (`compare.compared_places`), each file read now."""
     files = PlaceFiles(home)
-    try:
-        return changes.combine_files(
-            stack, proposal.members, choice, text, files.open, files.store_of(None)
-        )
-    except HomeError as error:
-        return OpResult.failed("Combining failed", error)
-
-
-def move(home: Home, stack: UndoStack, leak: Leak, _ctx: JobContext) -> OpResult:
-    """Move `leak` where it belongs (`components.trust.changes.move`)."""
-    files = PlaceFiles(home)
-    try:
-        return changes.move(stack, leak, files.open, files.store_of)
-    except HomeError as error:
-        return OpResult.failed("Moving failed", error)
-
-
-@dataclass(frozen=True)
-class SideBySide:
-    """The two files of a contradiction as they are now (None: unreadable, and why)."""
-
-    contradiction: Contradiction
-    first: str | None
-    second: str | None
-    problem: str = ""
-
-
-def read_side_by_side(home: Home, found: Contradiction, _ctx: JobContext) -> SideBySide:
-    """Read both files of `found`."""
-    files = PlaceFiles(home)
-    texts: list[str | None] = []
+    shown = compared_places(found)
+    sides: list[ComparedSide] = []
     problems: list[str] = []
-    for side in (found.first, found.second):
+    for side in shown.sides:
+        text: str | None = None
         try:
             file = files.open(side.place)
-            texts.append(file.read().content if file is not None else None)
             if file is None:
                 problems.append(f"{side.place.path} cannot be reached")
+            else:
+                text = file.read().content
         except (MemoryFileError, HomeError, OSError) as error:
-            texts.append(None)
             problems.append(f"{side.place.path}: {error}")
-    return SideBySide(found, texts[0], texts[1], "; ".join(problems))
+        sides.append(replace(side, text=text))
+    return replace(shown, sides=tuple(sides), problem="; ".join(problems))
 
 
-def propose_combine(
-    home: Home, group: DuplicateGroup, _ctx: JobContext
-) -> CombineProposal | OpResult:
-    """What Combine proposes for `group`'s files, or why it cannot (a file changed since the
-    finding, or one Memtab may not change); kept by default: the one Consolidate now keeps."""
+def configured_model(_ctx: JobContext) -> str:
+    """The name of the model the user configured ("" when none is, or the settings cannot
+    be read): what Ask the model asks."""
+    try:
+        settings = resolve_provider_settings()
+    except (SettingsFileError, ProviderError):
+        return ""
+    return "" if settings.is_offline else settings.model
+
+
+def ask_model(home: Home, found: Comparable, ctx: JobContext) -> Judged | OpResult:
+    """What the user's model says of the candidate `found` (`trust.judging`: its answer kept
+    by content, a model failing its control pairs not trusted), or why it was not asked."""
+    try:
+        settings = resolve_provider_settings()
+    except (SettingsFileError, ProviderError) as error:
+        return OpResult.failed("Cannot ask the model", error)
+    if settings.is_offline:
+        return OpResult("Cannot ask the model", error="no model is set (File → Settings)")
+    said: dict[str, tuple[str, ...]] = {}
+    if isinstance(found, DuplicateGroup) and not all(m.text for m in found.members):
+        read = read_compared(home, found, ctx)  # whole files: their texts are what is judged
+        if read.problem:
+            return OpResult("Cannot ask the model", error=read.problem)
+        said[found.key] = tuple(side.text or "" for side in read.sides)
+    # lazy: the judge and the engines' readers it stands on (40 modules, 0.5 s of CPU
+    # after the settled window's, at load 10) load in the window only once a user asks
+    from memtab.trust.judging import asking, contradictions, duplicates
+
+    judge = asking.ModelJudge(home, settings, cancel=ctx.cancel_event)
+    yes: Sequence[Comparable]
+    no: Sequence[Comparable]
+    try:
+        if isinstance(found, DuplicateGroup):
+            report = DuplicatesReport(candidates=(found,))
+            groups = duplicates.judge_duplicates(report, judge, said)
+            yes, no, note = groups.groups, groups.dismissed, groups.judged
+        else:
+            asked = ContradictionsReport(candidates=(found,))
+            pairs = contradictions.judge_contradictions(asked, judge)
+            yes, no, note = pairs.contradictions, pairs.dismissed, pairs.judged
+    finally:
+        judge.close()
+    for confirmed, judged in [*((True, one) for one in yes), *((False, one) for one in no)]:
+        if judged.judged_by != OFFLINE:
+            return Judged(found, confirmed, judged.reason, judged.judged_by, note)
+    return Judged(found, None, model=settings.model, note=note)
+
+
+def propose_combine(home: Home, group: DuplicateGroup, ctx: JobContext) -> Proposal | OpResult:
+    """What Combine proposes for `group`, a review for each place it can be kept, or why it
+    cannot (a file changed since the finding): for a rule, each file without the lines that
+    say the kept line's text; for whole files, the combined text (kept by default: the file
+    Consolidate now keeps) and the others removed — none of them read-only."""
     files = PlaceFiles(home)
+    read: dict[FileKey, ReadFile] = {}
     members: list[CombineMember] = []
     try:
         for place in group.members:
             file = files.open(place)
             if file is None:
                 return OpResult("Cannot combine", error=f"{place.path} cannot be reached")
-            if file.read_only_reason is not None:
-                return OpResult("Cannot combine", error=f"{place.path}: {file.read_only_reason}")
+            refused = file.read_only_reason or ""
+            if refused and group.kind != "rule":
+                return OpResult("Cannot combine", error=f"{place.path}: {refused}")
             text, sha = current_text(file, place)
-            pinned, uses = _usage(file)
-            described = bool(description_from_text(description_prefix(text)))
-            members.append(CombineMember(place, text, sha, described, uses, pinned))
+            read.setdefault(file_key(place), ReadFile(text, sha, refused))
+            if group.kind != "rule":
+                pinned, uses = _usage(file)
+                described = bool(description_from_text(description_prefix(text)))
+                members.append(CombineMember(place, text, sha, described, uses, pinned))
     except (SaveConflictError, MemoryFileError, MemoryStoreError, HomeError, OSError) as error:
         return OpResult.failed("Cannot combine", error)
-    return proposal_of(group, members)
+    if group.kind == "rule":
+        return lines_proposal(group, read, ctx)
+    return proposal_of(group, members, ctx)
 
 
-def proposal_of(group: DuplicateGroup, members: Sequence[CombineMember]) -> CombineProposal:
-    """What Combine proposes for `group`'s files as read (`members`): the one kept by
-    default and, for each kept, the review's texts."""
+def lines_proposal(
+    group: DuplicateGroup, read: Mapping[FileKey, ReadFile], ctx: JobContext | None = None
+) -> Proposal:
+    """Combine's reviews of the rule `group` (`review.lines_review`), one for each member
+    kept: first the one that takes out most lines with fewest sessions losing one."""
+    differ = _differ(ctx)
+    reviews = [
+        lines_review(group, kept, read, without_line, differ) for kept in range(len(group.members))
+    ]
+    reviews.sort(key=lambda r: (bool(r.refused), -_changed(r), len(r.moves)))
+    return Proposal("Combine duplicates", group, tuple(reviews))
+
+
+def _changed(reviewed: Reviewed) -> int:
+    return sum(change.changes for change in reviewed.files)
+
+
+def _differ(ctx: JobContext | None) -> Callable[[str, str], DiffResult]:
+    """The differences shown in a review, each pair of texts worked out once."""
+    return functools.lru_cache(maxsize=None)(functools.partial(_diff, ctx))
+
+
+def _diff(ctx: JobContext | None, old: str, new: str) -> DiffResult:
+    return compute_diff(old, new, ctx)
+
+
+def propose_move(home: Home, leak: Leak, ctx: JobContext) -> Proposal | OpResult:
+    """What Move proposes for `leak` (`review.move_review`), or why it cannot: its file
+    changed since the finding, or cannot be reached."""
+    place = leak.place
+    if move_target(leak) is None:  # another agent's memory, or nowhere in mux's to go
+        return OpResult("Cannot move", error=f"{place.path}: nowhere Memtab can move it")
+    files = PlaceFiles(home)
+    try:
+        file = files.open(place)
+        if file is None:
+            return OpResult("Cannot move", error=f"{place.path} cannot be reached")
+        text, sha = current_text(file, place)
+        target: MemoryPlace | None = None
+        after: str | None = None
+        if leak.kind == "secret":
+            after = without_secret_line(text, place)
+        else:
+            relative = parse_file_path(place.path).relative
+            target = MemoryPlace(
+                path=f"/memories/{Scope.PROJECT.value}/{relative}",
+                agent="mux",
+                scope="project",
+                project=leak.belongs_to,
+            )
+    except (
+        SaveConflictError,
+        MemoryFileError,
+        MemoryStoreError,
+        HomeError,
+        PathError,
+        OSError,
+    ) as error:
+        return OpResult.failed("Cannot move", error)
+    differ = _differ(ctx)
+    if leak.kind == "secret":  # its line shown as the finding shows it: redacted
+        differ = functools.partial(_redacted_diff, differ)
+    reviewed = move_review(
+        leak, ReadFile(text, sha, file.read_only_reason or ""), after, target, differ
+    )
+    title = "Take the secret's line out" if leak.kind == "secret" else "Move to its project"
+    return Proposal(title, leak, (reviewed,))
+
+
+def _redacted_diff(differ: Callable[[str, str], DiffResult], old: str, new: str) -> DiffResult:
+    found = differ(old, new)
+    lines = tuple(replace(line, text=redact_secrets(line.text)) for line in found.lines)
+    return replace(found, lines=lines)
+
+
+def proposal_of(
+    group: DuplicateGroup, members: Sequence[CombineMember], ctx: JobContext | None = None
+) -> Proposal:
+    """What Combine proposes for `group`'s whole files as read (`members`): a review for each
+    place to keep them, the file Consolidate now keeps first."""
     keeper = min(
         range(len(members)),
         key=lambda i: keeper_rank(
@@ -282,8 +410,18 @@ def proposal_of(group: DuplicateGroup, members: Sequence[CombineMember]) -> Comb
             content_count=len(content_lines(members[i].text)),
         ),
     )
-    reviews = tuple(_review(members, kept) for kept in range(len(members)))
-    return CombineProposal(group, tuple(members), keeper, reviews)
+    differ = _differ(ctx)
+    removals = [differ(member.text, "") for member in members]
+    choices = combine_choices(group)
+    for index, member in enumerate(members):
+        choices[index] = CombineChoice(f"{choices[index].label} · {member.facts()}", index)
+    order = [keeper, *(i for i in range(len(choices)) if i != keeper)]
+    reviews = []
+    for choice in (choices[i] for i in order):
+        texts = _review(members, keeper if choice.member is None else choice.member)
+        labelled = replace(texts, labels=side_labels(members, choice, keeper))
+        reviews.append(files_review(group, members, choice, labelled, removals))
+    return Proposal("Combine duplicates", group, tuple(reviews))
 
 
 def combined_text(kept: str, others: Sequence[str]) -> str:

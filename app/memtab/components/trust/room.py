@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal, TypeVar
 
 from memtab.check.records import Finding
@@ -17,7 +17,7 @@ from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.leaks.records import Leak
 from memtab.trust.memories import AGENT_NAMES, where_in_words
 from memtab.trust.records import MemoryPlace
-from memtab.trust.report import TrustReport
+from memtab.trust.report import CONTRADICTION_CANDIDATES, DUPLICATE_CANDIDATES, TrustReport
 
 _Found = TypeVar("_Found")
 
@@ -39,6 +39,12 @@ TRUST_TITLES: Mapping[SectionKey, str] = {
     "leaks": "In the wrong place",
 }
 """The trust engines' sections, in the room's order."""
+CANDIDATE_TITLES: Mapping[SectionKey, str] = {
+    "duplicates": DUPLICATE_CANDIDATES,
+    "contradictions": CONTRADICTION_CANDIDATES,
+}
+"""What the words only suspect (a report's candidates), each kind apart from the findings:
+never counted, never acted on in one click."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +79,8 @@ class RoomSection:
     items: tuple[RoomItem, ...] = ()
     more: str = ""  # What the section does not list, and where it is ("" when it lists everything).
     known: bool = True  # False while its count is not known yet (the summary says why).
+    apart: str = ""
+    """What the section does not count — candidates, in the Trust panel — in words ("")."""
 
 
 @dataclass(frozen=True)
@@ -207,6 +215,13 @@ def _counted(
     return _section(key, TRUST_TITLES[key], summary, [item(one) for one in found])
 
 
+def _apart(count: int, noun: str, might: str) -> str:
+    """Candidates in words: not counted, a panel away ("" when there are none)."""
+    if not count:
+        return ""
+    return f"Not counted: {plural(count, noun)} that might {might} — in the Trust panel"
+
+
 def room_sections(facts: RoomFacts) -> tuple[RoomSection, ...]:
     """The room's sections, in order: each known part's."""
     sections: list[RoomSection] = []
@@ -229,9 +244,18 @@ def room_sections(facts: RoomFacts) -> tuple[RoomSection, ...]:
         )
     report = facts.trust
     if report is not None:
+        duplicates = _counted("duplicates", report.duplicates, duplicate_item, "group")
+        contradictions = _counted(
+            "contradictions", report.contradictions, contradiction_item, "disagreement"
+        )
         sections += [
-            _counted("duplicates", report.duplicates, duplicate_item, "group"),
-            _counted("contradictions", report.contradictions, contradiction_item, "disagreement"),
+            replace(
+                duplicates, apart=_apart(len(report.duplicate_candidates), "group", "say the same")
+            ),
+            replace(
+                contradictions,
+                apart=_apart(len(report.contradiction_candidates), "pair", "disagree"),
+            ),
             _counted("leaks", report.leaks, leak_item, "memory", "memories"),
         ]
     elif facts.trust_status:

@@ -84,7 +84,7 @@ class HistoryPanel(QWidget):
         splitter.setSizes([200, 300])
         vbox(self.title, self.note, (splitter, 1), hbox(1, self.restore_button), on=self, margins=6)
         self.setFocusProxy(self.versions)  # the panel's key puts the keyboard in its versions
-        self.letters = PanelLetters(self)  # Alt+S is Trust's Side by side too: its own
+        self.letters = PanelLetters(self)  # a letter another panel has too is each one's own
         self.setMinimumWidth(240)
         self._show_state(NO_FILE)
 

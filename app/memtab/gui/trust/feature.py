@@ -1,33 +1,18 @@
 """Memory every agent can trust, in the window: `TrustFeature` finds the home's duplicates,
 contradictions and leaks (`components.trust.jobs.WindowTrust`) on the runs lane as the home
-changes, and shows them in the room (what needs you) and the Trust panel."""
+changes, and shows them in the room (what needs you) and the Trust panel; an action that
+writes is reviewed first (`review.ChangesReview`), a candidate only compared or put to the
+user's model."""
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QObject, QSize, Qt, Signal, SignalInstance, Slot
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette, QTextCursor, QTextFormat
-from PySide6.QtWidgets import (
-    QApplication,
-    QComboBox,
-    QDialog,
-    QDialogButtonBox,
-    QInputDialog,
-    QLabel,
-    QListWidget,
-    QListWidgetItem,
-    QPlainTextEdit,
-    QPushButton,
-    QSplitter,
-    QStyle,
-    QTextEdit,
-    QWidget,
-)
+from PySide6.QtCore import QObject, Qt, SignalInstance, Slot
+from PySide6.QtWidgets import QApplication, QWidget
 
 from memtab.check.records import CheckReport
 from memtab.components.activity.badges import Badge
@@ -37,274 +22,34 @@ from memtab.components.files.ops import OpResult, ref_on_disk
 from memtab.components.jobs import plain
 from memtab.components.tree.nodes import file_key, ref_key
 from memtab.components.trust import jobs as trust_jobs
-from memtab.components.trust.changes import (
-    REVIEW_NOTE,
-    CombineChoice,
-    CombineProposal,
-    combine_choices,
-    file_name,
-    keep,
-    move_target,
-    newest,
-    side_labels,
-)
-from memtab.components.trust.jobs import NotRead, SideBySide, WindowTrust, propose_combine
+from memtab.components.trust.changes import keep, move_target
+from memtab.components.trust.compare import Comparable, Compared, Judged, finding_key, with_verdicts
+from memtab.components.trust.jobs import NotRead, WindowTrust
+from memtab.components.trust.review import Proposal, Reviewed
 from memtab.components.trust.room import (
-    PANEL_OF,
     ChangedFile,
     RoomFacts,
-    RoomSection,
     Target,
     agent_name,
-    headline,
-    place_target,
     room_sections,
 )
+from memtab.components.window.settings_news import SettingsChange, SettingsSection
 from memtab.file_protocol.file_ref import SourceError, parse_file_ref
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.tasks.jobs import JobClient, Lane
 from memtab.gui.toolkit.clock import qtimer
-from memtab.gui.toolkit.dialog_layout import (
-    fit_to_screen,
-    fit_to_title,
-    give_mnemonics,
-    small_dialog,
-    stack_when_narrow,
-)
 from memtab.gui.toolkit.keyboard_return import KeyboardReturn, holds_keyboard
-from memtab.gui.toolkit.style import muted_text, set_style_sheet
-from memtab.gui.toolkit.text.three_way import ThreeWayView
-from memtab.gui.toolkit.widgets import WrappedLabel, hbox, named, vbox
+from memtab.gui.trust.compare import SideBySideDialog
 from memtab.gui.trust.panel import TrustPanel
-from memtab.humanize import relative_time
+from memtab.gui.trust.review import ChangesReview
+from memtab.gui.trust.room_view import RoomView
 from memtab.store.paths import PathError
-from memtab.trust.contradictions.records import ClaimedLine, Contradiction
 from memtab.trust.duplicates.records import DuplicateGroup
 from memtab.trust.leaks.records import Leak
-from memtab.trust.memories import where_in_words
 from memtab.trust.report import TrustReport
 
-
-class CombineDialog(QDialog):
-    """What Combine proposes; `combine_requested(object, str)`: the `CombineChoice` and the
-    text to keep."""
-
-    combine_requested = Signal(object, str)
-
-    def __init__(self, proposal: CombineProposal, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("combineReview")
-        self.setWindowTitle("Combine duplicates")
-        self.proposal = proposal
-        self.choices = proposal.choices()
-        self.summary = WrappedLabel("", self)
-        self.keep = named(QComboBox(self), accessible="Keep in")
-        self.keep.addItems([choice.label for choice in self.choices])
-        keep_label = QLabel("&Keep in:", self)
-        keep_label.setBuddy(self.keep)
-        self.view = ThreeWayView(self)
-        self.buttons = QDialogButtonBox(self)
-        self.combine_button = self.buttons.addButton("C&ombine", Role.AcceptRole)
-        self.combine_button.setToolTip("Keep the text below there; the other files go")
-        self.buttons.addButton("&Cancel", Role.RejectRole)
-        give_mnemonics(self.buttons)
-        self.buttons.accepted.connect(self._on_buttons_accepted)
-        self.buttons.rejected.connect(self.reject)
-        vbox(self.summary, hbox(keep_label, (self.keep, 1)), (self.view, 1), self.buttons, on=self)
-        self.keep.currentIndexChanged.connect(self._on_keep_current_index_changed)
-        self._show(self.choices[0])
-        fit_to_screen(self, QSize(1000, 640), remember="combine")
-        fit_to_title(self)
-        self.keep.setFocus()
-
-    @property
-    def choice(self) -> CombineChoice:
-        return self.choices[max(self.keep.currentIndex(), 0)]
-
-    def text(self) -> str:
-        return self.view.merged_text()
-
-    def _show(self, choice: CombineChoice) -> None:
-        texts = self.proposal.review(choice)
-        self.view.set_texts(replace(texts, labels=side_labels(self.proposal, choice)))
-        self.view.merged_title.setText("Text to keep (edit it if needed)")
-        self.view.note.setText(REVIEW_NOTE)
-        self.summary.setText(self.proposal.summary(choice))
-
-    @Slot(int)
-    def _on_keep_current_index_changed(self, index: int) -> None:
-        if 0 <= index < len(self.choices):
-            self._show(self.choices[index])
-
-    @Slot()
-    def _on_buttons_accepted(self) -> None:
-        self.combine_requested.emit(self.choice, self.text())
-        self.accept()
-
-
-TARGET_ROLE = Qt.ItemDataRole.UserRole + 1
-Role = QDialogButtonBox.ButtonRole
-
-
-class RoomView(QWidget):
-    """What needs the user, as one list; `open_requested(Target)`: an item chosen."""
-
-    open_requested = Signal(object)
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("needsYouRoom")
-        self.headline = named(QLabel("Looking at the memory…", self), "needsYouHeadline")
-        font = QFont(self.headline.font())
-        font.setPointSizeF(font.pointSizeF() * 1.15)
-        font.setBold(True)
-        self.headline.setFont(font)
-        self.headline.setWordWrap(True)
-        self.list = named(QListWidget(self), "needsYouList", accessible="What needs you")
-        self.list.setWordWrap(True)
-        self.list.setUniformItemSizes(False)
-        self.list.setFrameShape(QListWidget.Shape.NoFrame)
-        self.list.viewport().setAutoFillBackground(False)
-        set_style_sheet(self.list, "QListWidget { background: transparent; }")
-        # Enter (and, where the style says so, a click) activates; else a click does too.
-        self.list.itemActivated.connect(self._on_list_item_activated)
-        hint = QStyle.StyleHint.SH_ItemView_ActivateItemOnSingleClick
-        if not self.list.style().styleHint(hint, None, self.list):
-            self.list.itemClicked.connect(self._on_list_item_activated)
-        vbox(self.headline, (self.list, 1), on=self, margins=(24, 8, 24, 8))
-        self.sections: tuple[RoomSection, ...] = ()
-
-    def show_sections(self, sections: Sequence[RoomSection]) -> None:
-        """Show `sections` in place of what was shown (the row the keys were on kept)."""
-        self.sections = tuple(sections)
-        self.headline.setText(headline(sections))
-        keep = self.list.currentRow()
-        self.list.clear()
-        muted = muted_text(self.palette())
-        for section in sections:
-            if section.summary:
-                counted = f"{section.title} — {section.summary}"
-            else:
-                counted = f"{section.title} · {section.count or 'nothing'}"
-            title = QListWidgetItem(counted)
-            font = QFont(title.font())
-            font.setBold(True)
-            title.setFont(font)
-            panel = PANEL_OF[section.key]
-            if panel and section.count:
-                title.setData(TARGET_ROLE, Target(panel=panel))
-                title.setToolTip(f"Enter: the {panel.title()} panel")
-            else:
-                title.setFlags(title.flags() & ~Qt.ItemFlag.ItemIsSelectable)
-                if not section.count:
-                    title.setForeground(muted)
-            self.list.addItem(title)
-            for item in section.items:
-                row = QListWidgetItem("    " + item.text)
-                row.setData(TARGET_ROLE, item.target)
-                row.setToolTip(item.tip)
-                self.list.addItem(row)
-            if section.more:
-                more = QListWidgetItem(f"    {section.more}")
-                more.setData(TARGET_ROLE, Target(panel=panel) if panel else None)
-                more.setForeground(muted)
-                self.list.addItem(more)
-        if 0 <= keep < self.list.count():
-            self.list.setCurrentRow(keep)
-
-    def select_first(self) -> None:
-        """Put the list's current row on its first item that leads somewhere, unless it
-        is on one."""
-        current = self.list.currentItem()
-        if current is not None and current.data(TARGET_ROLE) is not None:
-            return
-        for row in range(self.list.count()):
-            if self.list.item(row).data(TARGET_ROLE) is not None:
-                self.list.setCurrentRow(row)
-                break
-
-    @Slot(QListWidgetItem)
-    def _on_list_item_activated(self, item: QListWidgetItem) -> None:
-        target = item.data(TARGET_ROLE)
-        if isinstance(target, Target):
-            self.open_requested.emit(target)
-
-
-STACK_BELOW = 700  # px: narrower than this, the two files are one above the other
-
-
-class SideBySideDialog(QDialog):
-    """Both files of a contradiction; `open_requested(Target)`: a side's Open."""
-
-    open_requested = Signal(object)
-
-    def __init__(self, read: SideBySide, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("sideBySide")
-        found = read.contradiction
-        self.setWindowTitle(f"Disagreeing: {found.about}")
-        why = QLabel(found.why + (f"\n{read.problem}" if read.problem else ""), self)
-        why.setWordWrap(True)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        self.texts: list[QPlainTextEdit] = []
-        self._targets: list[Target] = []
-        sides = ((found.first, read.first, "first"), (found.second, read.second, "second"))
-        for column, (side, text, name) in enumerate(sides):
-            newer = found.newer == name
-            pane = QWidget(self.splitter)
-            title = QLabel(_title(side, newer=newer, undecided=found.newer is None), pane)
-            title.setWordWrap(True)
-            title.setTextFormat(Qt.TextFormat.PlainText)
-            edit = QPlainTextEdit(pane)
-            edit.setReadOnly(True)
-            edit.setObjectName(f"side{column}")
-            edit.setAccessibleName(f"{'Newer' if newer else 'Older'}: {side.place.path}")
-            edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-            edit.setPlainText(text if text is not None else "(cannot be read)")
-            button = QPushButton("&Open this one" if column == 0 else "O&pen this one", pane)
-            button.clicked.connect(self._on_open_clicked)
-            button.setProperty("side", column)
-            vbox(title, (edit, 1), button, on=pane, margins=0)
-            self.splitter.addWidget(pane)
-            self.texts.append(edit)
-            self._targets.append(place_target(side.place))
-            _mark_line(edit, side.place.line)
-        vbox(why, (self.splitter, 1), on=self)
-        stack_when_narrow(self.splitter, STACK_BELOW)
-        fit_to_screen(self, QSize(1000, 560), remember="side-by-side")
-
-    @Slot()
-    def _on_open_clicked(self) -> None:
-        self.open_requested.emit(self._targets[int(self.sender().property("side"))])
-        self.accept()
-
-
-def _title(side: ClaimedLine, *, newer: bool, undecided: bool) -> str:
-    place = side.place
-    when = relative_time(side.written_at) if side.written_at else "at an unknown time"
-    age = "" if undecided else ("Newer — " if newer else "Older — ")
-    line = f":{place.line}" if place.line is not None else ""
-    return f"{age}{place.path}{line} ({where_in_words(place)})\nsays {side.value}, written {when}"
-
-
-def _mark_line(edit: QPlainTextEdit, line: int | None) -> None:
-    if line is None:
-        return
-    block = edit.document().findBlockByNumber(line - 1)
-    if not block.isValid():
-        return
-    color = QColor(edit.palette().color(QPalette.ColorRole.Highlight))
-    color.setAlphaF(0.25)
-    selection = QTextEdit.ExtraSelection()
-    selection.cursor = QTextCursor(block)
-    selection.format.setBackground(color)
-    selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
-    edit.setExtraSelections([selection])
-    edit.setTextCursor(QTextCursor(block))
-    edit.centerCursor()
-
-
 FIND_KEY = "trust"
+MODEL_KEY = "trust-model"  # which model Ask the model asks, read again as settings change
 RECOMPUTE_DELAY_MS = 1500  # how long the disk stays quiet before the memory is looked at again
 # After the first scan shown, when the first look starts: the window's start (history's
 # recording pass, the check) goes first, and a window closed sooner starts no child.
@@ -374,13 +119,20 @@ class TrustFeature(QObject):
         self._client: JobClient | None = None
         self._shut_down = False
         self._started = False
+        self._model_read = False  # whether which model to ask was read (it is, with a look)
         self.report: TrustReport | None = None
+        """What the last look found, with what the user's model said of its candidates."""
+        self._looked: TrustReport | None = None  # the last look's report as found
+        self._judged: dict[tuple[str, ...], Judged] = {}  # the model's verdicts, by candidate
+        self.model = ""  # the user's model, that Ask the model asks ("": none is set)
         self.status = "Not looked at yet."
         self._facts = RoomFacts()
         self._inbox: int | None = None
         self._check_report: CheckReport | None = None
         self._panel: TrustPanel | None = None
-        self.combine_review: CombineDialog | None = None  # Combine into…'s last review
+        self.review: ChangesReview | None = None  # the review open (Combine into…, Move)
+        self.side_by_side: SideBySideDialog | None = None  # Compare's last
+        self._came_from: tuple[str, ...] | None = None  # the row a dialog was opened from
         self.room = RoomView()
         self.room.open_requested.connect(self.open_target)
         self._room_way_back = KeyboardReturn(self.room)  # Alt+3 takes the keyboard, Escape back
@@ -413,6 +165,7 @@ class TrustFeature(QObject):
         self._first_look = qtimer(self, self._on_first_look_timeout, FIRST_LOOK_DELAY_MS)
         context.shown.scan_applied.connect(self._on_shown_scan_applied)
         context.changes.published.connect(self._on_changes_published)
+        context.settings.published.connect(self._on_settings_published)
         if inbox is not None:
             inbox.count_changed.connect(self._on_inbox_count_changed)
         if check is not None:
@@ -433,8 +186,10 @@ class TrustFeature(QObject):
             panel.open_requested.connect(self.open_target)
             panel.combine_requested.connect(self._on_combine_requested)
             panel.keep_requested.connect(self._on_keep_requested)
-            panel.side_by_side_requested.connect(self._on_side_by_side_requested)
+            panel.compare_requested.connect(self._on_compare_requested)
             panel.move_requested.connect(self._on_move_requested)
+            panel.ask_requested.connect(self._on_ask_requested)
+            panel.set_model(self.model)
             panel.undo_requested.connect(self._on_undo_requested)
             self.dock.setWidget(panel)
             self._panel = panel
@@ -459,6 +214,8 @@ class TrustFeature(QObject):
         self._first_look.stop()
         self._set_status("Looking…")
         self._jobs().submit_latest(FIND_KEY, self._engine.find)
+        if not self._model_read:
+            self._read_model()
 
     def toggle_panel(self) -> None:
         """View → Trust: show the panel with the keyboard in it, or, pressed with the keyboard
@@ -497,21 +254,6 @@ class TrustFeature(QObject):
                 "What needs you shows when no file is open; Ctrl+Shift+T: the Trust panel"
             )
 
-    def choose(self, title: str, label: str, items: list[str]) -> int | None:
-        """Ask which of `items` (a seam for tests); None when cancelled."""
-        ask = QInputDialog(self._shell.as_widget())
-        small_dialog(ask)
-        ask.setWindowTitle(title)
-        ask.setLabelText(label)
-        ask.setComboBoxItems(items)
-        ask.setComboBoxEditable(False)
-        ask.setOkButtonText("C&ombine")
-        ask.setCancelButtonText("&Cancel")
-        answered = ask.exec() == QDialog.DialogCode.Accepted
-        chosen = ask.textValue()
-        ask.deleteLater()
-        return items.index(chosen) if answered and chosen in items else None
-
     def save_ui_state(self) -> None:
         if self._context.ui_state is not None:
             self._context.ui_state.set_flag(PANEL_FLAG, self.dock.isVisible())
@@ -531,12 +273,17 @@ class TrustFeature(QObject):
         if self.report is None:
             self._refresh_room()
 
-    def _show(self, report: TrustReport) -> None:
+    def _show(self, looked: TrustReport) -> None:
+        self._looked = looked
+        report = with_verdicts(looked, self._judged)
         self.report = report
         found = len(report.duplicates) + len(report.contradictions) + len(report.leaks)
         status = f"{found} to look at in {report.files_read} memory files"
         if report.kept:
             status += f" ({report.kept} groups kept as they are)"
+        suspected = len(report.duplicate_candidates) + len(report.contradiction_candidates)
+        if suspected:
+            status += f"; {suspected} more the words only suspect, not counted"
         if report.problems:
             status += "\n" + "\n".join(f"Not read: {p}" for p in report.problems)
         self._set_status(status)
@@ -630,52 +377,44 @@ class TrustFeature(QObject):
 
     @Slot(object)
     def _on_combine_requested(self, group: DuplicateGroup) -> None:
-        home = self._context.home
-        if group.kind != "rule":  # whole files: their combined text is reviewed first
-            self._context.status.show("Reading the files to combine…")
-            self._jobs().submit(functools.partial(propose_combine, home, group))
-            return
-        choices = combine_choices(group)
-        index = self.choose(
-            "Combine into…",
-            "Keep the rule where? It is taken out of the others (Edit → Undo brings it back).",
-            [c.label for c in choices],
+        """Combine into…: what it would write is read and reviewed first (`ChangesReview`)."""
+        self._came_from = finding_key(group)
+        self._context.status.show("Reading the files to combine…")
+        self._jobs().submit(
+            functools.partial(trust_jobs.propose_combine, self._context.home, group)
         )
-        if index is None:
-            return
-        job = functools.partial(
-            trust_jobs.combine_lines, home, self._context.undo_stack, group, choices[index]
-        )
-        self._run(job, [m.path for m in group.members])
 
-    def _review_combine(self, proposal: CombineProposal) -> None:
-        """Show what Combine proposes (`CombineDialog`); combined once the user accepts."""
-        dialog = CombineDialog(proposal, self._shell.as_widget())
-        dialog.combine_requested.connect(functools.partial(self._on_combine_accepted, proposal))
-        dialog.finished.connect(self._on_combine_review_finished)
-        self._context.status.show("Combine: nothing changes until you accept the text to keep")
+    def _review(self, proposal: Proposal) -> None:
+        """Show what an action would write; written once the user accepts."""
+        dialog = ChangesReview(proposal, self._shell.as_widget())
+        dialog.accepted_review.connect(self._on_review_accepted)
+        dialog.finished.connect(self._on_review_finished)
+        self._context.status.show(f"{proposal.title}: nothing changes until you accept it")
         dialog.open()
-        self.combine_review = dialog
+        self.review = dialog
 
     @Slot(int)
-    def _on_combine_review_finished(self, _result: int) -> None:
-        """The review closed, combined or not: it is let go (none kept once deleted)."""
-        dialog, self.combine_review = self.combine_review, None
+    def _on_review_finished(self, _result: int) -> None:
+        """The review closed, accepted or not: it is let go, the keyboard back on its row."""
+        dialog, self.review = self.review, None
         if dialog is not None:
             dialog.deleteLater()
+        self._back_to_row()
 
-    def _on_combine_accepted(
-        self, proposal: CombineProposal, choice: CombineChoice, text: str
-    ) -> None:
-        places = [m.place.path for m in proposal.members]
-        if choice.member is None:
-            name = file_name(proposal.members[newest(proposal.group.members)].place.path)
-            places.append(f"/memories/global/{name}")
+    def _back_to_row(self) -> None:
+        """The keyboard back in the panel on the row a dialog came from (or the first)."""
+        if self._panel is None or not self.dock.isVisible():
+            return
+        if not self._panel.select_found(self._came_from):
+            self._panel.select_first()
+        self._panel.window().activateWindow()
+        self._panel.tree.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    @Slot(object, object)
+    def _on_review_accepted(self, reviewed: Reviewed, text: str | None) -> None:
         stack = self._context.undo_stack
-        job = functools.partial(
-            trust_jobs.combine_files, self._context.home, stack, proposal, choice, text
-        )
-        self._run(job, places)
+        job = functools.partial(trust_jobs.write, self._context.home, stack, reviewed, text)
+        self._run(job, [change.place.path for change in reviewed.files if change.changes])
 
     @Slot(object)
     def _on_keep_requested(self, group: DuplicateGroup) -> None:
@@ -686,21 +425,30 @@ class TrustFeature(QObject):
     def _on_move_requested(self, leak: Leak) -> None:
         if move_target(leak) is None:
             return
-        home, stack = self._context.home, self._context.undo_stack
-        places = [leak.place.path]
-        if leak.kind != "secret" and leak.place.path.startswith("/memories/"):
-            places.append(f"/memories/project/{leak.place.path.split('/', 3)[-1]}")
-        self._run(functools.partial(trust_jobs.move, home, stack, leak), places)
+        self._came_from = finding_key(leak)
+        self._context.status.show("Reading the file to move…")
+        self._jobs().submit(functools.partial(trust_jobs.propose_move, self._context.home, leak))
 
     @Slot(bool)
     def _on_undo_requested(self, redo: bool) -> None:
         self._context.actions.action("files.redo" if redo else "files.undo").trigger()
 
     @Slot(object)
-    def _on_side_by_side_requested(self, found: Contradiction) -> None:
-        self._jobs().submit(
-            functools.partial(trust_jobs.read_side_by_side, self._context.home, found)
-        )
+    def _on_compare_requested(self, found: Comparable) -> None:
+        self._came_from = finding_key(found)
+        self._jobs().submit(functools.partial(trust_jobs.read_compared, self._context.home, found))
+
+    @Slot(object)
+    def _on_ask_requested(self, found: Comparable) -> None:
+        """Ask the user's model about a candidate (`trust.judging`, off the GUI thread)."""
+        if not self.model:
+            return
+        self._context.status.show(f"Asking {self.model}…")
+        self._jobs().submit(functools.partial(trust_jobs.ask_model, self._context.home, found))
+
+    def _read_model(self) -> None:
+        self._model_read = True
+        self._jobs().submit_latest(MODEL_KEY, trust_jobs.configured_model)
 
     @Slot(int, object)
     def _on_client_finished(self, _job_id: int, result: object) -> None:
@@ -709,24 +457,46 @@ class TrustFeature(QObject):
                 result.message if result.ok else f"{result.message}: {result.error}"
             )
             self.find_now()  # what changed is looked at again at once
-        elif isinstance(result, SideBySide):
-            self._show_side_by_side(result)
-        elif isinstance(result, CombineProposal):
-            self._review_combine(result)
+        elif isinstance(result, Compared):
+            self._show_compared(result)
+        elif isinstance(result, Proposal):
+            self._review(result)
+        elif isinstance(result, Judged):
+            self._on_judged(result)
+
+    def _on_judged(self, judged: Judged) -> None:
+        """What the model said: a candidate it confirms becomes a finding it judged, one it
+        dismisses stays apart with its reason."""
+        key = finding_key(judged.found)
+        if judged.confirmed is not None and key is not None:
+            self._judged[key] = judged
+        self._context.status.show(judged.said())
+        if self._looked is not None:
+            self._show(self._looked)
 
     @Slot(int, str)
     def _on_client_failed(self, _job_id: int, message: str) -> None:
         self._context.status.show(f"Could not do it: {message}")
 
-    def _show_side_by_side(self, read: SideBySide) -> None:
+    def _show_compared(self, read: Compared) -> None:
         dialog = SideBySideDialog(read, self._shell.as_widget())
         dialog.open_requested.connect(self.open_target)
+        dialog.finished.connect(self._on_compare_finished)
         dialog.setModal(True)
         dialog.show()
         self.side_by_side = dialog
 
+    @Slot(int)
+    def _on_compare_finished(self, result: int) -> None:
+        if result != 1:  # no side opened: the keyboard back where it came from
+            self._back_to_row()
+
     @Slot(str, object)
     def _on_client_latest_finished(self, key: str, result: object) -> None:
+        if key == MODEL_KEY and isinstance(result, str):
+            self.model = result
+            if self._panel is not None:
+                self._panel.set_model(result)
         if key != FIND_KEY:
             return
         if isinstance(result, NotRead):
@@ -749,6 +519,11 @@ class TrustFeature(QObject):
     def _on_changes_published(self, batch: ChangeBatch) -> None:
         if self._started and rechecks(batch):
             self._recompute.start()
+
+    @Slot(object)
+    def _on_settings_published(self, change: SettingsChange) -> None:
+        if change.touches(SettingsSection.MODEL) and self._model_read:
+            self._read_model()  # Ask the model asks the model set now
 
     @Slot(int)
     def _on_inbox_count_changed(self, count: int) -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import PurePath
-from typing import Any, Literal, get_args
+from typing import Any, Literal, NamedTuple, get_args
 
 from memtab.blame.service import blame_file
 from memtab.check.documents import Document
@@ -48,6 +48,7 @@ from memtab.trust.contradictions.records import (
     SaidAt,
 )
 from memtab.trust.memories import MemoryEngine, anew, copies_of, place_of
+from memtab.trust.polarity import UNSURE
 from memtab.trust.records import MemoryPlace
 
 CLAIM_KINDS = frozenset(get_args(ClaimKind))
@@ -62,6 +63,13 @@ MAX_PLACES = 25
 """At most this many places of one value are listed (the newest), the rest counted."""
 TIME_BOUND_S = 5.0
 """The search for disagreements stops after this long (the answer says so)."""
+
+
+class Found(NamedTuple):
+    """What a run found: the contradictions the claims prove, and those they only suspect."""
+
+    contradictions: list[Contradiction]
+    candidates: list[Contradiction]
 
 
 class ContradictionsEngine(MemoryEngine):
@@ -87,29 +95,43 @@ class ContradictionsEngine(MemoryEngine):
         self.cut = ""
         """Why the last run's answer is not whole, in words ("": it is)."""
         self.compared: list[Document] = []
-        """The last run's memories compared: the wider net a model judges (`trust.wider`)."""
+        """The last run's memories compared: the wider net a model judges (`trust.judging.net`)."""
 
     @collection_paused()
     def find(self, workspace_id: str | None = None) -> ContradictionsReport:
         """Every contradiction of the home's memory (or of what `workspace_id`'s sessions
         see). HomeError for an unusable registry or an unknown workspace."""
         collected, everything = self.memories(workspace_id)
+        report = self.report_of(collected.documents, everything=everything)
+        return report.replaced(problems=collected.problems)
+
+    def report_of(
+        self, documents: Sequence[Document], *, everything: bool = True
+    ) -> ContradictionsReport:
+        """The contradictions and candidates among `documents` (`found_in`) as a report: what
+        a model judging them is given (`trust.judging`)."""
+        found = self.found_in(documents, everything=everything)
         return ContradictionsReport(
-            contradictions=tuple(self.pairs_of(collected.documents, everything=everything)),
-            files_read=len(collected.documents),
-            problems=collected.problems,
+            contradictions=tuple(found.contradictions),
+            files_read=len(documents),
             cut=self.cut,
+            candidates=tuple(found.candidates),
         )
 
     def pairs_of(
         self, documents: Sequence[Document], *, everything: bool = True
     ) -> list[Contradiction]:
-        """The contradictions among `documents` (see the module doc); `everything`: they
-        are every memory the engine reads (what it keeps of others is forgotten). Claims
-        kept that are found at their use not to be the file's are worked out anew."""
-        return anew("contradictions", lambda: self._pairs_of(documents, everything), [self._claims])
+        """The contradictions the claims prove among `documents` (`found_in`)."""
+        return self.found_in(documents, everything=everything).contradictions
 
-    def _pairs_of(self, documents: Sequence[Document], everything: bool) -> list[Contradiction]:
+    def found_in(self, documents: Sequence[Document], *, everything: bool = True) -> Found:
+        """The contradictions and candidates among `documents` (see the module doc);
+        `everything`: they are every memory the engine reads (what it keeps of others is
+        forgotten). Claims kept that are found at their use not to be the file's are worked
+        out anew."""
+        return anew("contradictions", lambda: self._found_in(documents, everything), [self._claims])
+
+    def _found_in(self, documents: Sequence[Document], everything: bool) -> Found:
         compared = sorted((d for d in documents if not d.record), key=lambda d: (d.path, d.key))
         self.compared = compared
         claims = self._claims.of_all(compared, _claims_of, everything=everything)
@@ -122,6 +144,7 @@ class ContradictionsEngine(MemoryEngine):
         until = clock() + self.time_bound
         searched = disagreements(compared, claims, out_of_time=lambda: clock() > until)
         listed: list[Contradiction] = []
+        suspected: list[Contradiction] = []
         seen: set[tuple[frozenset[tuple[str, int]], ...]] = set()
         for disagreement in searched.found:
             # Two lines that disagree on two things (a tool and the one not to use) are
@@ -132,8 +155,10 @@ class ContradictionsEngine(MemoryEngine):
             if lines[:2] in seen or lines[1::-1] in seen:
                 continue
             seen.add(lines[:2])
-            listed.append(self._disagreement(disagreement, lines_of))
+            shown = self._disagreement(disagreement, lines_of)
+            (suspected if _suspected(disagreement) else listed).append(shown)
         listed.sort(key=lambda c: (c.first.place.path, c.first.place.line or 0))
+        suspected.sort(key=lambda c: (c.first.place.path, c.first.place.line or 0))
         self.cut = ""
         if searched.cut:
             self.cut = (
@@ -144,10 +169,10 @@ class ContradictionsEngine(MemoryEngine):
             self.cut = " ".join(
                 (self.cut, f"{len(listed)} found: the first {MAX_CONTRADICTIONS} are listed.")
             ).strip()
-        return listed[:MAX_CONTRADICTIONS]
+        return Found(listed[:MAX_CONTRADICTIONS], suspected[:MAX_CONTRADICTIONS])
 
     def contradiction_of(self, sides: Sequence[tuple[Document, Claim]]) -> Contradiction:
-        """The contradiction of claims the offline search did not join (a model's, `trust.judge`):
+        """The contradiction of claims the offline search did not join (a model's, `trust.judging`):
         each a memory and the claim on its line, their values different."""
         found = Disagreement([(claim._replace(line=0), [(d, claim)]) for d, claim in sides])
         return self._disagreement(found, {})
@@ -179,13 +204,21 @@ class ContradictionsEngine(MemoryEngine):
         places written at one time), each other one under it — Codex's copy of a memory
         among them after the rest, never first (`copies_of`: shown on its original)."""
         copies = copies_of([document for document, _ in places])
-        timed = sorted(
-            (
-                (self._line_time(document, claim.line), document, claim)
-                for document, claim in places
-            ),
-            key=lambda t: (t[1].key in copies, -t[0], t[1].path, t[1].key, t[2].line),
-        )
+
+        def order(at: int, document: Document, claim: Claim) -> tuple[Any, ...]:
+            return (document.key in copies, -at, document.path, document.key, claim.line)
+
+        # A line was written no later than its file last changed: past the `MAX_PLACES`
+        # newest found, a place whose file changed before them is not blamed (a side said
+        # in a thousand copies blames a few dozen).
+        timed: list[tuple[int, Document, Claim]] = []
+        for document, claim in sorted(places, key=lambda p: order(p[0].modified_ms, *p)):
+            if len(timed) >= MAX_PLACES and order(document.modified_ms, document, claim) >= (
+                order(*timed[MAX_PLACES - 1])
+            ):
+                break
+            timed.append((self._line_time(document, claim.line), document, claim))
+            timed.sort(key=lambda t: order(*t))
         written_at, document, claim = timed[0]
         value = claim.value.removeprefix("not:")
         elsewhere = tuple(
@@ -197,12 +230,38 @@ class ContradictionsEngine(MemoryEngine):
             value=f"not {value}" if claim.value.startswith("not:") else value,
             written_at=written_at,
             elsewhere=elsewhere,
-            more_places=len(timed) - MAX_PLACES if len(timed) > MAX_PLACES else None,
+            more_places=len(places) - MAX_PLACES if len(places) > MAX_PLACES else None,
         )
 
 
+def _suspected(found: Disagreement) -> bool:
+    """Whether the words only suspect a disagreement: a side is a guess (an imperative of a
+    verb no list names, `polarity.guessed`), or rules always and never to do things said in
+    other words ("Never write raw SQL" / "Always write migrations in raw SQL": the one that
+    says more may be the other's exception). A candidate, not a finding."""
+    if any(UNSURE in claim.key for claim, _ in found.sides):
+        return True
+    actions = {claim.key for claim, _ in found.sides if claim.kind == "always-never"}
+    return len(actions) > 1
+
+
 def _claims_of(document: Document) -> tuple[Claim, ...]:
-    return claims_of(document.text, PurePath(document.project).name if document.project else "")
+    """A memory's claims, but those of a thing it gives two values or more: a memory
+    telling how a value changed (0.130.0, then 0.131.0, then 0.132.0) tells a story, and
+    claims none of them."""
+    values: dict[tuple[str, str], set[str]] = {}
+    found = _read_claims(document)
+    for claim in found:  # "X, not Y" says one value, and one it rules out
+        said = values.setdefault((claim.kind, claim.key), set())
+        said.update(() if claim.value.startswith("not:") else (claim.value,))
+    return tuple(claim for claim in found if len(values[(claim.kind, claim.key)]) <= 1)
+
+
+def _read_claims(document: Document) -> tuple[Claim, ...]:
+    note = PurePath(document.path.rsplit(":", 1)[-1]).stem
+    return claims_of(
+        document.text, PurePath(document.project).name if document.project else "", note
+    )
 
 
 def packed_claims(claims: tuple[Claim, ...]) -> object:

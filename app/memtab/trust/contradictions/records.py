@@ -67,7 +67,7 @@ class Contradiction(Record, write_only=True):
     """Values said past those listed (None: every value is listed)."""
     judged_by: str = "offline"
     """Who judged it: "offline" (the engine alone), or the name of the user's model that
-    confirmed it — or, in `dismissed`, dismissed it (`trust.judge`)."""
+    confirmed it — or, in `dismissed`, dismissed it (`trust.judging`)."""
     reason: Annotated[str, OmitEmpty] = ""
     """The model's one line on it."""
 
@@ -85,7 +85,7 @@ class ContradictionsReport(Record, write_only=True):
     candidates: Annotated[tuple[Contradiction, ...], OmitEmpty] = ()
     """Disagreements the words only suspect (an always/never rule, a tool choice they
     cannot pin to one thing): shown apart, never counted as findings — the user's model
-    judges them (`trust.judge`), or the user compares them."""
+    judges them (`trust.judging`), or the user compares them."""
     dismissed: Annotated[tuple[Contradiction, ...], OmitEmpty] = ()
     """Contradictions the claims found and the user's model judged no contradiction."""
     judged: Annotated[str, OmitEmpty] = ""

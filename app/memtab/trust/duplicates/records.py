@@ -32,7 +32,7 @@ class DuplicateGroup(Record, checked_when_built=False):
     key: str = ""
     judged_by: str = "offline"
     """Who judged it: "offline" (the engine alone), or the name of the user's model that
-    confirmed it — or, in `dismissed`, dismissed it (`trust.judge`)."""
+    confirmed it — or, in `dismissed`, dismissed it (`trust.judging`)."""
     reason: Annotated[str, OmitEmpty] = ""
     """The model's one line on it."""
 
@@ -49,7 +49,7 @@ class DuplicatesReport(Record, checked_when_built=False):
     candidates: Annotated[tuple[DuplicateGroup, ...], OmitEmpty] = ()
     """Groups the words only suspect (a rewording, one rule said in other words): shown
     apart from `groups`, never counted as findings, never acted on in one click — the
-    user's model judges them (`trust.judge`), or the user compares them."""
+    user's model judges them (`trust.judging`), or the user compares them."""
     dismissed: Annotated[tuple[DuplicateGroup, ...], OmitEmpty] = ()
     """Groups the words found and the user's model judged not the same, with its reason."""
     judged: Annotated[str, OmitEmpty] = ""

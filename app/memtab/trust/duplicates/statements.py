@@ -1,28 +1,22 @@
-"""One statement written in two memories or more — a rule, a fact — found by what it says
-(docs/formats.md §19.5): the `rule` groups of `memtab duplicates`.
+"""Statements — a rule, a fact — written in two memories or more (docs/formats.md §19.5): the
+`rule` groups of `memtab duplicates`.
 
 Each memory's statements are its sentences of two stems or more (`trust.words`: numbers,
 short forms and symbols said one way), but labels ending in `:`, questions, code alone,
-lists of keywords, a record's field ("schema_version: 1.0.0"), a sentence wrapped over
-two lines, an index's entries (a link to a memory and its description: it restates that
-memory), a template's header (a sentence opening every memory that says it,
-`BOILERPLATE_NOTES` of them or more) or its fields ("Owner: Ruth · Slack #dev", at the same
-place of the memories that say it), and what Codex's summary says again of its handbook
-(`memory_summary.md` of `MEMORY.md`: Codex's own short form).
-Two statements are alike when the IDF-weighted Jaccard similarity of their stems reaches
-`STATEMENT_SIMILARITY` (`store.text.near_duplicates`), or, one of them a rule, that of their
-own clauses `CLAUSE_SIMILARITY` (`clauses`: the rule without the reason, example or command
-said beside it), and one statement when, read whole,
-they also say one thing (`meaning.agreeing`): no opposite rules, no claims that contradict,
-no other subject, and the same specific values where both name some (`trust.specifics`:
-"retries 3 times" is not "retries 5 times", `git commit -S` not `git tag -s`). Statements
-naming one thing with one value (`anchors`: "15 min" / "900 s", `pg_dump` / "pg dump") are
-candidates too, kept when they say one fact of it (`anchors.same_fact`). The line
-of each is read for its rule and claims (a line's "Don't rebase onto main. We merge main
-into the branch…" is no rewording of "Always rebase on main").
+lists of keywords, a record's field ("schema_version: 1.0.0"), links alone (with a label:
+"related: [[other-note]]"), a sentence wrapped over two lines, an index's entries (a link
+to a memory and its description: it restates that memory), a template's header (a
+sentence opening every memory that says it, `BOILERPLATE_NOTES` of them or more) or its
+fields ("Owner: Ruth · Slack #dev", at the same place of the memories that say it), and
+what Codex's summary says again of its handbook (`memory_summary.md` of `MEMORY.md`:
+Codex's own short form).
 
-A sentence embedding was measured against this, and as a source of candidates for these
-filters, and not adopted (docs/trust-quality.md "On memory nobody tuned them on").
+Statements of one normal form (`same_text`: the same words, markup, case and punctuation
+aside) are one statement said twice, which the text proves: a finding (`said_again`).
+Statements alike in words — the IDF-weighted Jaccard similarity of their stems at
+`STATEMENT_SIMILARITY`, or one's stems all the other's, and `alike` — only may say one
+thing: candidates (`candidate_groups`), for the user's model or the user to judge, never
+two the offline readers know disagree.
 """
 
 from __future__ import annotations
@@ -40,55 +34,34 @@ from memtab.kept.per_file import NotAsMadeError
 from memtab.markdown import text_lines
 from memtab.sources.codex.summary import restates
 from memtab.store.text.near_duplicates import COMMON_FILES, alike_groups, near_duplicate_pairs
-from memtab.trust.duplicates.about import about_other, left_open, told_of_a_day
-from memtab.trust.duplicates.anchors import anchor_candidates, normal_form, same_fact
 from memtab.trust.duplicates.boilerplate import BOILERPLATE_NOTES, a_field, same_place
-from memtab.trust.duplicates.boilerplate import similarity as weighted_similarity
-from memtab.trust.duplicates.clauses import (
-    a_rule,
-    apart_as_said,
-    own_clause,
-    rule_clause,
-    rules_beside,
-)
-from memtab.trust.duplicates.meaning import (
-    POLARITIES,
-    agreeing,
-    compared,
-    opposed_stems,
-    own_name,
-    recounts,
-    restricts,
-)
+from memtab.trust.duplicates.meaning import POLARITIES, opposed_stems
 from memtab.trust.duplicates.records import DuplicateGroup, group_key, listed
-from memtab.trust.duplicates.same_claim import subject_only
 from memtab.trust.memories import place_of, where_in_words
-from memtab.trust.rule_key import RuleKey, rule_key, same_rule
-from memtab.trust.specifics import without_addresses
-from memtab.trust.words import ContentLine, sentence_stems, stems_of
+from memtab.trust.words import ContentLine
 
 STATEMENT_SIMILARITY = 0.35
 """Statements' stems alike at this are compared by what they say (`alike`)."""
 WORDING_SIMILARITY = 0.6
-"""Two sentences that differ only in wording are one statement once what they share
+"""Two sentences that differ only in wording may be one statement once what they share
 outweighs what they do not a little."""
 SAYS_MORE = 0.6
 """What the statement that says less says besides what they share, at most, as a part
 of what they share: "Prefer small, focused PRs." in "Keep PRs small and focused; the
 maintainers review one concern per PR."; not two frames filled with other values."""
-CLAUSE_SIMILARITY = 0.6
-"""Statements whose own clauses are alike at this are compared by what they say too."""
 MIN_STATEMENT_STEMS = 2
 MIN_SHARED = 3
 """Statements alike as a fact share this many stems at least (two say too little: "Invoices
 are rendered with WeasyPrint" / "The invoice renderer runs in a queue")."""
 _INDEX_ENTRY = re.compile(r"\[[^\[\]\n]*\]\([^()\n]*\)|see\s+\S+\.md\b", re.IGNORECASE)
 """An index's entry ("[x.md](x.md) — what it holds", Gemini CLI's "See …/x.md for …")."""
+_LINKS = re.compile(r"!?\[\[[^\[\]\n]*\]\]|!?\[[^\[\]\n]*\]\([^()\n]*\)|<[a-z]+://[^<>\s]*>")
+_LABEL_ALONE = re.compile(r"[^\W\d_]*+(?:[\s-][^\W\d_]++){0,2}\s*+[:：]?")
+"""What is left of a line of links alone: a label of three words at most ("related:")."""
 
 _ITEM = re.compile(r"\s*+(?:[-*+]|\d{1,9}[.)])\s")
 _FIELD = re.compile(r"[\w.-]++:[ \t]*+[\w.@/+-]++")
 """A record's field and its value ("schema_version: 1.0.0"): data, not a statement."""
-_CODE = re.compile(r"`[^`\n]*`")
 _CODE_ALONE = re.compile(r"(?:`[^`]*`[\s,;]*)+")
 
 Pairs = tuple[tuple[float, int, int], ...]
@@ -113,7 +86,7 @@ Notes = Sequence[tuple[Document, Any]]
 
 def is_statement(sentence: str, stems: frozenset[str]) -> bool:
     """Whether a sentence of a memory is compared with others' (see the module doc): not a
-    label, a question, code alone, a record's field nor an index's entry."""
+    label, a question, code alone, a record's field, links alone nor an index's entry."""
     said = sentence.rstrip("*_ .")
     return (
         len(stems) >= MIN_STATEMENT_STEMS
@@ -121,8 +94,16 @@ def is_statement(sentence: str, stems: frozenset[str]) -> bool:
         and _INDEX_ENTRY.match(sentence) is None
         and _CODE_ALONE.fullmatch(said) is None
         and _FIELD.fullmatch(said) is None
+        and not _links_alone(said)
         and not _keywords(said)
     )
+
+
+def _links_alone(sentence: str) -> bool:
+    """Whether a sentence is links and at most a short label ("관련: [[newsletter-self-host]]",
+    "See also: [deploy](deploy.md)"): it points at memory, it says nothing of its own."""
+    rest, links = _LINKS.subn(" ", sentence)
+    return links > 0 and _LABEL_ALONE.fullmatch(rest.strip(" ,;·—-*_")) is not None
 
 
 def wrapped_lines(lines: Sequence[ContentLine], text: Sequence[str]) -> frozenset[int]:
@@ -184,164 +165,57 @@ def a_template_field(said: Sequence[Said], lines: Callable[[int], Sequence[Conte
     held = []
     for occurrence in said:
         content = lines(occurrence.note)
-        number = occurrence.statement.line
-        line = next((line for line in content if line.number == number), None)
-        if line is None or line.code:
-            raise NotAsMadeError("a statement not on a line of its memory")
+        line = _line_of(content, occurrence.statement.line)
         if line.item:
             return False
-        held.append((content, number))
+        held.append((content, line.number))
     return len(notes) >= BOILERPLATE_NOTES or same_place(held)
+
+
+def a_template_line(
+    said: Sequence[Said],
+    lines: Callable[[int], Sequence[ContentLine]],
+    outline: Callable[[int], bytes],
+) -> bool:
+    """Whether a sentence is a template's line (`same_text`): the memories that say it
+    share their sections' headings (`outline`: a digest of a memory's, b"" for none) and it
+    stands at the same place of each (`boilerplate.same_place`)."""
+    notes = {s.note for s in said}
+    outlines = {outline(note) for note in notes}
+    if len(notes) < 2 or len(outlines) != 1 or not next(iter(outlines)):
+        return False
+    return same_place(
+        (lines(s.note), _line_of(lines(s.note), s.statement.line).number) for s in said
+    )
+
+
+def _line_of(content: Sequence[ContentLine], number: int) -> ContentLine:
+    line = next((line for line in content if line.number == number), None)
+    if line is None or line.code:
+        raise NotAsMadeError("a statement not on a line of its memory")
+    return line
 
 
 def statement_pairs(
     sets: Sequence[frozenset[str]],
-    texts: Sequence[str],
     weight: Mapping[str, float],
     rare: float,
 ) -> Pairs:
-    """The statements' stems (`texts`: a sentence of each) alike at `STATEMENT_SIMILARITY`,
-    or one said whole in the other (`said_whole`), that may say one thing (`alike`), but
-    those whose shared stems another statement holds too (a frame many statements fill
-    with other values: "Known issue: the X leaks memory on large files")."""
+    """The statements' stems alike at `STATEMENT_SIMILARITY`, or one said whole in the other
+    (`said_whole`), that may say one thing (`alike`), but those whose shared stems another
+    statement holds too (a frame many statements fill with other values: "Known issue:
+    the X leaks memory on large files")."""
     framed = _Framing(sets)
-    postings = framed.postings
     found = near_duplicate_pairs(sets, STATEMENT_SIMILARITY, weight=weight)
     searched = {(a, b) for _, a, b in found}
-    whole = _said_whole(sets, texts, postings, weight, rare)
+    whole = _said_whole(sets, framed.postings, weight, rare)
     found += sorted(pair for pair in whole if pair[1:] not in searched)
-    kept = tuple(
+    return tuple(
         (similarity, a, b)
         for similarity, a, b in found
         if (how := alike(sets[a], sets[b], weight, rare)) is not None
         and (how == "wording" or not framed(a, b))
     )
-    kept += _own_clause_pairs(sets, texts, weight, {pair[1:] for pair in kept})
-    paired = {pair[1:] for pair in kept}
-    kept += tuple(
-        (similarity, a, b)
-        for a, b in sorted(anchor_candidates(texts) - paired)
-        if (similarity := weighted_similarity(sets[a], sets[b], weight)) > 0.0
-        and not opposed_stems(sets[a], sets[b])
-        and same_fact((texts[a], sets[a]), (texts[b], sets[b]))
-        and not framed(a, b)
-    )
-    return kept + _rule_pairs(sets, texts, weight, {pair[1:] for pair in kept}, framed)
-
-
-def one_rule(one: str, other: str) -> bool:
-    """Whether two statements state one rule (`rule_key.same_rule`)."""
-    mine, theirs = _rule_key(one), _rule_key(other)
-    return mine is not None and theirs is not None and same_rule(mine, theirs)
-
-
-def _rule_key(statement: str) -> RuleKey | None:
-    """The key of the rule a statement's own clause states (`clauses.rule_clause`), but a
-    choice's ("Use `Path.Path` instead of `node:path`": a choice between two is no rule
-    about both, and its words compare it)."""
-    clause = rule_clause(statement)
-    if clause is None or _INSTEAD.search(clause) is not None:
-        return None
-    return rule_key(clause)
-
-
-_INSTEAD = re.compile(r"\s(?:instead\s+of|rather\s+than|over)\s|,\s+(?:and\s+)?not\s", re.I)
-"""Where a rule says what it is chosen over ("X instead of Y", "X, not Y")."""
-
-
-def _rule_pairs(
-    sets: Sequence[frozenset[str]],
-    texts: Sequence[str],
-    weight: Mapping[str, float],
-    found: set[tuple[int, int]],
-    framed: _Framing,
-) -> Pairs:
-    """The statements not `found` that state one rule (`rule_key.same_rule`: one polarity,
-    one action on one object, in other words), each with its statements' similarity: a key
-    is met by itself and by each of its parts one stem short (`framed`: the statements'
-    frames, as `statement_pairs` reads them)."""
-    keys = [_rule_key(text) for text in texts]
-    by_key: dict[tuple[str, frozenset[str]], list[int]] = defaultdict(list)
-    for index, key in enumerate(keys):
-        if key is not None:
-            by_key[(key.polarity, key.stems)].append(index)
-    pairs = set()
-    for index, key in enumerate(keys):
-        if key is None:
-            continue
-        for stems in (key.stems, *(key.stems - {stem} for stem in key.stems)):
-            for other in by_key.get((key.polarity, stems), ()):
-                pair = (min(index, other), max(index, other))
-                if other == index or pair in found or pair in pairs:
-                    continue
-                if sets[index] & POLARITIES != sets[other] & POLARITIES or framed(*pair):
-                    continue  # the notes' own reading of polarity (a heading's "Don'ts") first
-                if same_rule(key, keys[other]):  # type: ignore[arg-type]
-                    pairs.add(pair)
-    return tuple((weighted_similarity(sets[a], sets[b], weight), a, b) for a, b in sorted(pairs))
-
-
-def _own_clause_pairs(
-    sets: Sequence[frozenset[str]],
-    texts: Sequence[str],
-    weight: Mapping[str, float],
-    found: set[tuple[int, int]],
-) -> Pairs:
-    """The statements not `found` whose own clauses (`clauses.own_clause`: the rule or
-    fact without the reason, example or command said beside it) are alike at
-    `CLAUSE_SIMILARITY` and may say one thing (`clause_alike`), each with its statements'
-    similarity."""
-    clauses = [clause_stems(text, stems) for text, stems in zip(texts, sets, strict=True)]
-    framed = _Framing(clauses)
-    return tuple(
-        (weighted_similarity(sets[a], sets[b], weight), a, b)
-        for _, a, b in near_duplicate_pairs(clauses, CLAUSE_SIMILARITY, weight=weight)
-        if (a, b) not in found
-        and (a_rule(texts[a]) or a_rule(texts[b]))
-        and _clauses_alike(clauses[a], clauses[b], weight)
-        and not framed(a, b)
-    )
-
-
-def rules_apart(one: str, other: str, weight: Mapping[str, float]) -> bool:
-    """Whether two statements, each a rule with something beside it (`rules_beside`), say
-    other things to do: their own clauses not `alike` (one word for another, or more
-    besides) — a reason or an example they share is no part of the rule."""
-    clauses = rules_beside(one, other)
-    if clauses is None:
-        return False
-    mine, theirs = (sentence_stems(clause) for clause in clauses)
-    return alike(mine, theirs, weight, 0.0) is None
-
-
-def clause_stems(sentence: str, stems: frozenset[str]) -> frozenset[str]:
-    """The stems of a statement's own clause (`own_clause`) and its polarity mark (`stems`:
-    the statement's, its project's name left out), or its `stems` when the clause says
-    too little in words to stand for it ("Export `OFFLINE_MAPS=1`: it adds a trace id":
-    what follows is what it says)."""
-    clause = own_clause(sentence)
-    if len(sentence_stems(_CODE.sub(" ", clause)) & stems) < MIN_SHARED:
-        return stems
-    return (sentence_stems(clause) & stems) | (stems & POLARITIES)
-
-
-def clause_alike(
-    one: tuple[str, frozenset[str]], other: tuple[str, frozenset[str]], weight: Mapping[str, float]
-) -> bool:
-    """Whether two statements (each its sentence and stems) are alike in their own clauses
-    as `statement_pairs` requires (a pair it keeps found so)."""
-    mine, theirs = clause_stems(*one), clause_stems(*other)
-    return (
-        (a_rule(one[0]) or a_rule(other[0]))
-        and weighted_similarity(mine, theirs, weight) >= CLAUSE_SIMILARITY - 1e-9
-        and _clauses_alike(mine, theirs, weight)
-    )
-
-
-def _clauses_alike(one: frozenset[str], other: frozenset[str], weight: Mapping[str, float]) -> bool:
-    """Whether two own clauses may say one thing (`alike`, of any weight: what two
-    clauses share is what they say, however many memories say its words)."""
-    return alike(one, other, weight, 0.0) is not None
 
 
 class _Framing:
@@ -376,16 +250,13 @@ def said_whole(one: frozenset[str], other: frozenset[str]) -> bool:
 
 def _said_whole(
     sets: Sequence[frozenset[str]],
-    texts: Sequence[str],
     postings: Mapping[str, set[int]],
     weight: Mapping[str, float],
     rare: float,
 ) -> set[tuple[float, int, int]]:
     """The statements said whole in another (`said_whole`), each with its similarity, whose
-    shorter one says `MIN_SHARED` stems besides an address's ("Unleash at https://…" says
-    one) and whose longer one neither restricts it (`meaning.restricts`) nor tells it as
-    past (`meaning.recounts`): a longer statement holds the shorter's rarest stem, so only
-    those are looked at."""
+    shorter one says `MIN_SHARED` stems: a longer statement holds the shorter's rarest
+    stem, so only those are looked at."""
     get = weight.get
     found = set()
     for index, stems in enumerate(sets):
@@ -395,18 +266,11 @@ def _said_whole(
         rarest = min(said, key=lambda stem: (len(postings[stem]), stem))
         if get(rarest, 0.0) < rare or len(postings[rarest]) > COMMON_FILES:
             continue
-        holders = [
-            i
-            for i in postings[rarest]
-            if i != index and said <= sets[i] and not restricts(texts[i], said)
-        ]
-        holders = [i for i in holders if not recounts(texts[i], texts[index], said)]
-        if not holders or len(sentence_stems(without_addresses(texts[index]))) < MIN_SHARED:
-            continue
         shared = sum(map(get, said, repeat(0.0)))
-        for other in holders:
-            every = sum(map(get, said | sets[other], repeat(0.0)))
-            found.add((shared / every, min(index, other), max(index, other)))
+        for other in postings[rarest]:
+            if other != index and said <= sets[other]:
+                every = sum(map(get, said | sets[other], repeat(0.0)))
+                found.add((shared / every, min(index, other), max(index, other)))
     return found
 
 
@@ -464,128 +328,98 @@ def _only_wording(one: frozenset[str], other: frozenset[str], weight: Mapping[st
     return max(map(get, differing, repeat(0.0))) < min(map(get, one & other, repeat(0.0)))
 
 
-def statement_groups(
-    notes: Notes,
-    held: Mapping[frozenset[str], list[Said]],
-    sets: Sequence[frozenset[str]],
-    pairs: Pairs,
-    grouped: Mapping[int, int],
-    weight: Mapping[str, float],
-    agreed: Agreed | None = None,
-) -> tuple[list[DuplicateGroup], Agreed]:
-    """The statements' groups, and which statements say one thing as `agreed` keeps it:
-    `sets` the sentences compared, `pairs` those alike (`statement_pairs`), `grouped` the
-    memories already in a group (a copy's or a rewording's: their statement is said
-    once); two that share a subject and not what they say of it are apart
-    (`same_claim.subject_only`). `agreed`: what a run over the same files found (read
-    whole, not again)."""
-    rare = rare_weight(len(notes))
-    alike_found = alike_groups(pairs, rank=lambda index: index)
-    alone = set(range(len(sets))) - {i for members, _ in alike_found for i in members}
-    alike_found += [([i], 1.0) for i in sorted(alone)]  # the same sentence in several memories
-    lines: dict[int, list[str]] = {}
-
-    def read(said: Said) -> tuple[str, str]:
-        if said.note not in lines:
-            lines[said.note] = text_lines(notes[said.note][0].text)
-        number, text = said.statement.line, said.statement.text
-        written = lines[said.note]
-        if not number <= len(written) or text not in written[number - 1]:
-            raise NotAsMadeError("a statement not on its line")
-        own = own_name(notes[said.note][0])
-        return normal_form(compared(text, own)), normal_form(compared(written[number - 1], own))
-
-    def apart(one: Said, other: Said) -> bool:  # Codex's summary restates its handbook
-        if restates(notes[one.note][0].path, notes[other.note][0].path):
-            return True
-        (mine, line), (theirs, their_line) = read(one), read(other)
-        return (
-            (
-                apart_as_said(lambda a, b: subject_only(a, b, weight), mine, theirs)
-                and not same_fact((mine, sentence_stems(mine)), (theirs, sentence_stems(theirs)))
-            )
-            or rules_apart(mine, theirs, weight)
-            or left_open(line, their_line)
-            or told_of_a_day(mine, theirs)
-            or about_other(mine, theirs, lambda: said_of(other.note), weight, rare)
-            or about_other(theirs, mine, lambda: said_of(one.note), weight, rare)
-        )
-
-    @functools.cache
-    def said_of(note: int) -> frozenset[str]:  # its title and frontmatter too
-        return frozenset(stems_of(notes[note][0].text))
-
-    kept = _kept_parts(agreed, len(alike_found))
-    groups, found = [], []
-    for number, (members, similarity) in enumerate(alike_found):
-        said = _one_a_note([o for i in members for o in held[sets[i]]], grouped)
-        if kept is None:
-            parts = agreeing(said, read, apart)
-        else:
-            parts = [_kept_part(said, part, read) for part in kept.get(number, ())]
-        for chosen in parts:
-            if kept is None:
-                found.append((number, *(s.note for s in chosen)))
-            groups.append(_statement_group(notes, chosen, similarity))
-    return groups, (agreed if agreed is not None else tuple(found))
-
-
-Agreed = tuple[tuple[int, ...], ...]
-"""Which statements of `statement_groups`' alike groups say one thing (`agreeing`), as a
-run over the same files keeps them: each part its alike group's number, then its
-statements' memories (one statement a memory)."""
-
-
-def _kept_parts(agreed: Agreed | None, alike: int) -> dict[int, list[tuple[int, ...]]] | None:
-    """`agreed` by alike group (NotAsMadeError for a group there is not)."""
-    if agreed is None:
-        return None
-    kept: dict[int, list[tuple[int, ...]]] = defaultdict(list)
-    for number, *notes in agreed:
-        if not 0 <= number < alike:
-            raise NotAsMadeError("statements kept of an alike group there is not")
-        kept[number].append(tuple(notes))
-    return kept
-
-
-def _kept_part(
-    said: Sequence[Said], part: Sequence[int], read: Callable[[Said], tuple[str, str]]
-) -> list[Said]:
-    """The statements of a part kept, by their memories (NotAsMadeError for a memory
-    with none in the group, or a statement not on its line)."""
-    by_note = {s.note: s for s in said}
-    if len(set(part)) != len(part) or not all(note in by_note for note in part):
-        raise NotAsMadeError("statements kept that are not there")
-    chosen = [by_note[note] for note in part]
-    for statement in chosen:
-        read(statement)
-    return chosen
-
-
-def _statement_group(notes: Notes, chosen: Sequence[Said], similarity: float) -> DuplicateGroup:
-    places = tuple(place_of(notes[s.note][0], s.statement.line, s.statement.text) for s in chosen)
-    wheres = sorted({where_in_words(place) for place in places})
-    where = f"in {listed(wheres)}" if len(wheres) > 1 else f"twice in {wheres[0]}"
-    what = "The same rule" if similarity >= 1.0 else "The same statement in other words"
+def said_again(notes: Notes, chosen: Sequence[Said]) -> DuplicateGroup:
+    """A statement said in two memories or more in one normal form (`same_text`): a
+    finding."""
+    places = _places(notes, chosen)
     return DuplicateGroup(
         kind="rule",
-        similarity=round(similarity, 3),
-        why=f"{what} {where}",
+        similarity=1.0,
+        why=f"The same rule {_where(places)}",
         members=places,
         key=group_key(places, [s.statement.text for s in chosen]),
     )
 
 
-def _one_a_note(said: Sequence[Said], grouped: Mapping[int, int]) -> list[Said]:
-    """The first statement of each memory, and of each group of memories found alike
-    above (a rule said twice in one memory is the consolidator's to clear; in two copies,
-    their group says it)."""
-    seen: set[tuple[str, int]] = set()
+def candidate_groups(
+    notes: Notes,
+    held: Mapping[frozenset[str], list[Said]],
+    sets: Sequence[frozenset[str]],
+    pairs: Pairs,
+    one_of: Callable[[Said], tuple[str, ...]],
+    apart: Callable[[Said, Said], bool],
+) -> list[DuplicateGroup]:
+    """The statements alike in words (`pairs` of `sets`, the stems compared, each held as
+    `held` says) as candidates: one statement of each memory, copy or sentence said again
+    (`one_of`: what it is one of), split into parts no two of which are `apart` (a
+    disagreement the offline readers know, Codex's summary restating its handbook)."""
+    groups = []
+    alike_found = alike_groups(pairs, rank=lambda index: index)
+    alone = set(range(len(sets))) - {i for members, _ in alike_found for i in members}
+    alike_found += [([i], 1.0) for i in sorted(alone)]  # one's stems in other words
+    for members, similarity in alike_found:
+        said = _one_each([o for i in members for o in held[sets[i]]], one_of)
+        for part in _agreeing(said, apart):
+            places = _places(notes, part)
+            groups.append(
+                DuplicateGroup(
+                    kind="rule",
+                    similarity=round(similarity, 3),
+                    why=f"Might be one statement in other words, {_where(places)}",
+                    members=places,
+                    key=group_key(places, [s.statement.text for s in part]),
+                )
+            )
+    return groups
+
+
+def _agreeing(said: Sequence[Said], apart: Callable[[Said, Said], bool]) -> list[list[Said]]:
+    """The statements split into parts of two or more, none holding two kept `apart`."""
+    parts: list[list[Said]] = []
+    for statement in said:
+        part = next((p for p in parts if not any(apart(statement, s) for s in p)), None)
+        if part is None:
+            parts.append([statement])
+        else:
+            part.append(statement)
+    return [part for part in parts if len(part) > 1]
+
+
+def apart_by_place(notes: Notes) -> Callable[[Said, Said], bool]:
+    """Codex's summary restates its handbook: never a duplicate of it."""
+    return lambda one, other: restates(notes[one.note][0].path, notes[other.note][0].path)
+
+
+def _one_each(said: Sequence[Said], one_of: Callable[[Said], tuple[str, ...]]) -> list[Said]:
+    """The first statement of each memory and of what `one_of` says it is one of (a group
+    of copies, a sentence said again)."""
+    seen: set[str] = set()
     chosen = []
     for occurrence in sorted(said, key=lambda s: (s.note, s.statement.line)):
-        note = occurrence.note
-        slot = ("group", grouped[note]) if note in grouped else ("note", note)
-        if slot not in seen:
-            seen.add(slot)
+        slots = one_of(occurrence)
+        if seen.isdisjoint(slots):
+            seen.update(slots)
             chosen.append(occurrence)
     return chosen
+
+
+def _places(notes: Notes, chosen: Sequence[Said]) -> tuple[Any, ...]:
+    """Where each statement is (NotAsMadeError for one not on its line: a cache not as made)."""
+    places = []
+    for said in chosen:
+        document, (number, text) = notes[said.note][0], said.statement[:2]
+        lines = _lines(document.text)
+        if not 0 < number <= len(lines) or text not in lines[number - 1]:
+            raise NotAsMadeError("a statement not on its line")
+        places.append(place_of(document, number, text))
+    return tuple(places)
+
+
+@functools.lru_cache(maxsize=256)
+def _lines(text: str) -> list[str]:
+    return text_lines(text)
+
+
+def _where(places: Sequence[Any]) -> str:
+    wheres = sorted({where_in_words(place) for place in places})
+    return f"in {listed(wheres)}" if len(wheres) > 1 else f"twice in {wheres[0]}"

@@ -16,7 +16,6 @@ import re
 from typing import NamedTuple
 
 from memtab.trust.polarity import subject_of
-from memtab.trust.reading.schedules import schedule_of
 from memtab.trust.reading.scopes import (
     HEDGED,
     SCOPE_STEMS,
@@ -67,11 +66,13 @@ _ABOUT = re.compile(
 """A bound or a rate, no count: "under 400 lines", "older than 30 days", "every 25 s"."""
 _NUMBERS_IN = re.compile(r"(?<![\w.:])\d++(?:\.\d++)?+")
 _TIME = re.compile(
-    r"(?<![\w:./-])(?:(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?:\s*+(?P<ap>[ap]m)\b)?"
+    r"(?:\b(?P<tz0>(?-i:[A-Z]{1,4}T))\s++)?"
+    r"(?<![\w:.-])(?:(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?:\s*+(?P<ap>[ap]m)\b)?"
     r"|(?P<h2>1[0-2]|0?[1-9])\s*+(?P<ap2>[ap]m)\b)(?![\w:])(?:\s*+\(?(?P<tz>(?-i:[A-Z]{2,5}))\b)?",
     re.IGNORECASE,
 )
-"""A time of day: "09:30", "9:30 am", "10am", and the zone said after it ("10:00 CET")."""
+"""A time of day: "09:30", "9:30 am", "10am", and the zone said after it ("10:00 CET") or
+before it ("KST 03:00"); times one after another ("16:41/16:42") are each a time."""
 _WINDOW = re.compile(r"\d\s*+(?:[–-]|to|until|till)\s*+\d", re.IGNORECASE)
 """Two times as a window ("10:00–15:00"): no one time of a thing."""
 _DAILY = frozenset(
@@ -105,10 +106,16 @@ def named(sentence: str) -> list[Named]:
         shown = " ".join([*which, "PRs"])
         found.append(Named("branch", of, match.group(1), f"the branch {shown} target"))
     for clause in _CLAUSE.split(sentence):
-        if not clause.strip() or _HEDGE.search(clause):
+        if not clause.strip() or _HEDGE.search(clause) or _OTHER_SCRIPT.search(clause):
             continue
         found += _language(clause) + _days(clause) + _count(clause) + _time(clause)
     return found
+
+
+_OTHER_SCRIPT = re.compile(r"[^\W\d_\u0000-\u024f]")
+"""A letter of no Latin script: these words are read in English, and cannot tell in another
+language the thing a value is of from how it is said ("매일 KST 05:00" is "daily at 05:00
+KST", of no thing)."""
 
 
 def _clause_of(sentence: str, at: int) -> str:
@@ -190,7 +197,7 @@ def _time(clause: str) -> list[Named]:
     if half and not 1 <= hour <= 12:
         return []
     hour = hour % 12 + (12 if half == "pm" else 0) if half else hour
-    zone = (said.group("tz") or "").upper()
+    zone = (said.group("tz") or said.group("tz0") or "").upper()
     if zone in ("AM", "PM"):
         zone = ""
     of = _of(_DAY.sub(" ", clause.replace(said.group(0), " "))) - _DAILY - _HAPPENS
@@ -199,27 +206,6 @@ def _time(clause: str) -> list[Named]:
     key = " ".join([*sorted(of), *([zone.lower()] if zone else [])])
     value = f"{hour:02d}:{said.group('m') or '00'}" + (f" {zone}" if zone else "")
     return [Named("time", key, value, f"the time of {' '.join(sorted(of))}")]
-
-
-def cron_time(frame: str, cron: str) -> Named | None:
-    """The time of day a cron schedule said of a thing fires at (one minute of one hour,
-    any days: `0 2 * * *`), so "Nightly backup: `0 2 * * *`" meets "Backups run every
-    night at 03:00"; its thing is the frame's (`located.value_of`), none said its note's
-    (`owners.owned`: "## Reports" over "- Schedule: `0 6 * * *`")."""
-    fires = schedule_of(cron)
-    if fires is None or len(fires.minutes) != 1 or len(fires.hours) != 1:
-        return None
-    of = when_of(frame)
-    if len(of) > 3:
-        return None
-    key = " ".join(sorted(of))
-    value = f"{min(fires.hours):02d}:{min(fires.minutes):02d}"
-    return Named("time", key, value, f"the time of {key}")
-
-
-def when_of(words: str) -> set[str]:
-    """The stems of what happens at a time, of a frame's or an owner's stems."""
-    return set(words.split()) - SCOPE_STEMS - _DAILY - _HAPPENS - _HOW_SAID
 
 
 def same_count(one: str, other: str) -> bool:

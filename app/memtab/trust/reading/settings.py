@@ -89,12 +89,6 @@ def settings(sentence: str) -> list[Setting]:
     return list(found.values())
 
 
-HEADED = "~"
-"""Marks a `whose` read from the note's heading, not the sentence (`owners.owned`): it tells
-two settings apart only from one whose sentence says what it is for; two headings are two
-notes' topics ("# Limits", "# Working notes"), no two owners."""
-
-
 def setting_key(setting: Setting) -> str:
     name = setting.name.lower().replace("-", "_").replace(".", "_")  # one name in any case
     return f"{name}|{pack(setting.scope)}|{setting.whose}"
@@ -106,8 +100,6 @@ def same_setting(one: str, other: str) -> bool:
     importer's), or one of them for nothing in particular."""
     name, scope, whose = one.split("|", 2)
     other_name, other_scope, other_whose = other.split("|", 2)
-    mine = set(whose.removeprefix(HEADED).split())
-    theirs = set(other_whose.removeprefix(HEADED).split())
-    headed = whose.startswith(HEADED) and other_whose.startswith(HEADED)  # two notes' topics
-    for_one = headed or not mine or not theirs or mine <= theirs or theirs <= mine
+    mine, theirs = set(whose.split()), set(other_whose.split())
+    for_one = not mine or not theirs or mine <= theirs or theirs <= mine
     return name == other_name and for_one and same_place(unpack(scope), unpack(other_scope))

@@ -16,7 +16,6 @@ from __future__ import annotations
 import itertools
 import re
 
-from memtab.trust.reading.jobs import USED_FOR
 from memtab.trust.reading.tool_kinds import (
     GATED,
     TOOL_KIND,
@@ -27,6 +26,9 @@ from memtab.trust.reading.tool_kinds import (
 )
 from memtab.trust.words import stems_of
 
+USED_FOR = "@used-for"
+"""Marks a choice's scope read from what the tool keeps ("The OpenAI key lives in
+1Password"): it meets another choice only for a thing both name."""
 __all__ = [
     "OLD_PART",
     "TOOL_KIND",

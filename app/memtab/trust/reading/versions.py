@@ -267,12 +267,6 @@ def hedged(clause: str) -> bool:
     return _HEDGE.search(clause) is not None
 
 
-def names_no_part(word: str) -> bool:
-    """Whether a word names no part of a project, only what a product is ("toolchain",
-    "cluster", "interpreter"): "The Go toolchain is `1.22`" is Go's version."""
-    return any(stem in _GENERIC for stem in stems_of(word))
-
-
 def version_key(version: Version) -> str:
     return "|".join((version.product, " ".join(sorted(version.whose)), pack(version.scope)))
 

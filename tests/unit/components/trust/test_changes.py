@@ -1,5 +1,6 @@
 """The window's trust actions (issue 72 points 2 and 5): Combine into…, Keep and Move,
-each one step of Edit → Undo that Redo makes again, made only where nothing changed."""
+each one step of Edit → Undo that Redo makes again, made only where nothing changed — and
+each writing exactly what its review showed (issue 94)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from memtab.components.files.ops import OpResult
 from memtab.components.files.undo import UndoStack, redo_step, undo_step
 from memtab.components.jobs import JobContext
 from memtab.components.trust import jobs as trust_jobs
-from memtab.components.trust.changes import CombineProposal, combine_choices, keep, move_target
-from memtab.components.trust.jobs import NotRead, WindowTrust, propose_combine
+from memtab.components.trust.changes import keep, move_target
+from memtab.components.trust.jobs import NotRead, WindowTrust, propose_combine, propose_move
+from memtab.components.trust.review import Proposal, Reviewed
 from memtab.fs.atomic import atomic_write_text
 from memtab.store.files import content_sha256
 from memtab.store.home import Home
@@ -56,18 +59,28 @@ def _groups_with(home: Home, name: str) -> list[DuplicateGroup]:
     return [g for g in _report(home).duplicates if any(m.path.endswith(name) for m in g.members)]
 
 
+def keeping(proposal: object, name: str) -> Reviewed:
+    """The review of `proposal` that keeps the group in the file named `name`."""
+    assert isinstance(proposal, Proposal), proposal
+    return next(r for r in proposal.reviews if r.choice and r.choice.label.startswith(name))
+
+
+def only_review(proposal: object) -> Reviewed:
+    assert isinstance(proposal, Proposal), proposal
+    [reviewed] = proposal.reviews
+    return reviewed
+
+
 def test_combine_into_one_member_removes_the_copy_and_undo_brings_it_back(home: Home) -> None:
     kept = home.project_root(PROJECT) / "deploying.md"
     copy = home.global_root / "deploy-notes.md"
     atomic_write_text(kept, NOTE)
     atomic_write_text(copy, NOTE)
     [group] = _groups_with(home, "deploying.md")
-    proposal = propose_combine(home, group, _ctx())
-    assert isinstance(proposal, CombineProposal)
-    into = next(c for c in proposal.choices() if c.member is not None and "deploying.md" in c.label)
-    assert proposal.review(into).draft == NOTE  # a copy adds nothing
+    into = keeping(propose_combine(home, group, _ctx()), "deploying.md")
+    assert into.texts is not None and into.texts.draft == NOTE  # a copy adds nothing
     stack = UndoStack()
-    result = trust_jobs.combine_files(home, stack, proposal, into, NOTE, _ctx())
+    result = trust_jobs.write(home, stack, into, NOTE, _ctx())
     assert result.ok, result.error
     assert kept.read_text() == NOTE and not copy.exists()
     assert len(stack) == 1
@@ -87,9 +100,9 @@ def test_combine_of_a_rule_takes_the_line_out_of_the_others_only(home: Home) -> 
     atomic_write_text(one, f"# Habits\n\n{RULE}\n{HABITS}")
     atomic_write_text(other, f"# Workflow\n\n{WORKFLOW}{RULE}\n")
     [group] = _groups_with(home, "habits.md")
-    into = next(c for c in combine_choices(group) if "habits.md" in c.label)
+    into = keeping(propose_combine(home, group, _ctx()), "habits.md")
     stack = UndoStack()
-    assert trust_jobs.combine_lines(home, stack, group, into, _ctx()).ok
+    assert trust_jobs.write(home, stack, into, None, _ctx()).ok
     assert RULE in one.read_text()
     assert other.read_text() == f"# Workflow\n\n{WORKFLOW}"
     step = stack.pop()
@@ -103,12 +116,10 @@ def test_nothing_is_combined_where_a_member_changed_since_it_was_read(home: Home
     atomic_write_text(kept, NOTE)
     atomic_write_text(copy, NOTE)
     [group] = _groups_with(home, "deploying.md")
-    proposal = propose_combine(home, group, _ctx())
-    assert isinstance(proposal, CombineProposal)
-    into = next(c for c in proposal.choices() if "deploying.md" in c.label)
+    into = keeping(propose_combine(home, group, _ctx()), "deploying.md")
     atomic_write_text(copy, NOTE + "\nA line added meanwhile.\n")
     stack = UndoStack()
-    result = trust_jobs.combine_files(home, stack, proposal, into, NOTE + "- Edited.\n", _ctx())
+    result = trust_jobs.write(home, stack, into, NOTE + "- Edited.\n", _ctx())
     assert not result.ok and "changed since it was read" in (result.error or "")
     assert "A line added meanwhile" in copy.read_text() and kept.read_text() == NOTE
     assert len(stack) == 0
@@ -134,7 +145,9 @@ def test_a_global_memory_naming_one_project_moves_to_its_memory_in_one_step(home
     [leak] = leaks
     assert move_target(leak) == f"Move to project {OTHER_PROJECT}'s memory"
     stack = UndoStack()
-    result = trust_jobs.move(home, stack, leak, _ctx())
+    result = trust_jobs.write(
+        home, stack, only_review(propose_move(home, leak, _ctx())), None, _ctx()
+    )
     assert result.ok, result.error
     moved = home.project_root(OTHER_PROJECT) / "web-build.md"
     assert moved.read_text() == text and not leaking.exists()
@@ -172,7 +185,8 @@ def test_take_the_line_out_removes_the_secret_s_line_and_only_it(home: Home) -> 
     atomic_write_text(path, changed)
     os.utime(path, ns=(read_at, read_at + 5_000_000_000))
     stack = UndoStack()
-    refused = trust_jobs.move(home, stack, leak, _ctx())
+    refused = propose_move(home, leak, _ctx())
+    assert isinstance(refused, OpResult)
     assert not refused.ok and "changed since it was read" in (refused.error or "")
     assert path.read_text() == changed and len(stack) == 0
 
@@ -180,7 +194,11 @@ def test_take_the_line_out_removes_the_secret_s_line_and_only_it(home: Home) -> 
     leak = _secret_leak(home, "local-services.md")
     assert PASSWORD not in leak.place.text and leak.place.line == 4
     assert move_target(leak) == "Take the line out"
-    result = trust_jobs.move(home, stack, leak, _ctx())
+    reviewed = only_review(propose_move(home, leak, _ctx()))
+    assert reviewed.accept == "&Take the line out"
+    [shown] = reviewed.files
+    assert shown.diff is not None and PASSWORD not in str(shown.diff)  # shown redacted
+    result = trust_jobs.write(home, stack, reviewed, None, _ctx())
     assert result.ok, result.error
     lines = text.splitlines(keepends=True)
     assert path.read_text() == "".join(lines[:3] + lines[4:])

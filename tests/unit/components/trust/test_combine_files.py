@@ -14,8 +14,8 @@ import pytest
 from memtab.components.files.undo import UndoStack, undo_step
 from memtab.components.jobs import JobContext
 from memtab.components.trust import jobs as trust_jobs
-from memtab.components.trust.changes import CombineProposal
 from memtab.components.trust.jobs import NotRead, WindowTrust, combined_text, propose_combine
+from memtab.components.trust.review import Proposal
 from memtab.fs.atomic import atomic_write_json, atomic_write_text
 from memtab.store.home import Home
 from memtab.store.sidecars.meta import MetaStore, project_key
@@ -72,7 +72,9 @@ def _group(home: Home) -> DuplicateGroup:
     report = WindowTrust(home).find(_ctx())
     assert not isinstance(report, NotRead) and report is not None
     [group] = [
-        g for g in report.duplicates if any(m.path.endswith("test-tips.md") for m in g.members)
+        g
+        for g in report.duplicate_candidates  # a rewording: a candidate (issue 94)
+        if g.kind == "reworded" and any(m.path.endswith("test-tips.md") for m in g.members)
     ]
     assert group.kind == "reworded"
     return group
@@ -88,18 +90,19 @@ def test_combine_keeps_the_better_file_with_every_line_and_undo_brings_the_other
     home: Home,
 ) -> None:
     proposal = propose_combine(home, _group(home), _ctx())
-    assert isinstance(proposal, CombineProposal)
-    [first, *_rest] = proposal.choices()
-    kept = proposal.members[proposal.keeper]
-    assert first.member == proposal.keeper and kept.name == "testing.md"  # described, used 12×
-    assert "described · used 12× · pinned" in first.label
-    draft = proposal.review(first).draft
+    assert isinstance(proposal, Proposal)
+    first = proposal.reviews[0]
+    assert first.choice is not None and first.edited == 0
+    assert first.files[0].name == "testing.md"  # described, used 12×
+    assert "described · used 12× · pinned" in first.choice.label
+    assert first.texts is not None
+    draft = first.texts.draft
     assert draft == TESTING + RERUN  # the tips' one line of its own, under the kept title
     assert content_lines(TIPS) | content_lines(TESTING) == content_lines(draft)
 
     stack = UndoStack()
     edited = draft + "- Reviewed by hand.\n"
-    result = trust_jobs.combine_files(home, stack, proposal, first, edited, _ctx())
+    result = trust_jobs.write(home, stack, first, edited, _ctx())
     assert result.ok, result.error
     testing = home.project_root(PROJECT) / "testing.md"
     tips = home.project_root(PROJECT) / "test-tips.md"
@@ -117,14 +120,15 @@ def test_keeping_the_weaker_file_still_loses_no_line_and_undo_brings_the_pin_bac
     home: Home,
 ) -> None:
     proposal = propose_combine(home, _group(home), _ctx())
-    assert isinstance(proposal, CombineProposal)
-    tips_choice = next(c for c in proposal.choices() if c.label.startswith("test-tips.md"))
-    assert "no description · used 3×" in tips_choice.label
-    draft = proposal.review(tips_choice).draft
+    assert isinstance(proposal, Proposal)
+    tips = next(r for r in proposal.reviews if r.choice and r.choice.label.startswith("test-tips"))
+    assert tips.choice is not None and "no description · used 3×" in tips.choice.label
+    assert tips.texts is not None
+    draft = tips.texts.draft
     assert FLAKY in draft and RERUN in draft
     assert draft.startswith("---\ndescription: How to run, filter and debug the test suite\n---\n")
     stack = UndoStack()
-    assert trust_jobs.combine_files(home, stack, proposal, tips_choice, draft, _ctx()).ok
+    assert trust_jobs.write(home, stack, tips, draft, _ctx()).ok
     testing = home.project_root(PROJECT) / "testing.md"
     assert not testing.exists()
     step = stack.pop()

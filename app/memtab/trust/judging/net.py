@@ -1,0 +1,207 @@
+"""The wider net the model judges (issues 83, 94; docs/formats.md §19.5, §19.6): pairs of
+statements of two memories alike in any word few memories share, that no finding or candidate
+holds together, ranked by what makes a pair likely — memories a session sees together first
+(global beside a project's, one project's memories of two agents), then the most alike.
+
+Code proposes, the model decides: nothing the offline readers think of a pair keeps it out
+(their readings of meaning are what the model is asked). Worked out only when a model is
+asked: the offline answers never change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from memtab.check.documents import Document, seen_together
+from memtab.sources.codex.summary import restates
+from memtab.store.text.near_duplicates import idf_weights, near_duplicate_pairs
+from memtab.trust.claims import Claim, contradict, sentence_claims
+from memtab.trust.duplicates.meaning import POLARITIES
+from memtab.trust.duplicates.statements import Statement, is_statement
+from memtab.trust.judging.questions import GLOBAL, Pair, shown
+from memtab.trust.memories import place_of
+from memtab.trust.polarity import Rule, rule_of
+from memtab.trust.records import MemoryPlace
+from memtab.trust.words import content_lines, sentence_stems, statements
+
+WIDER_SIMILARITY = 0.05
+"""Statements this alike (IDF-weighted Jaccard of their stems: one rare word in common) are
+a pair of the net; the net holds the most likely of them, what three runs' calls ask
+(`asking.net_size`)."""
+
+
+@dataclass(frozen=True)
+class Side:
+    """One statement of a pair: its memory, line and sentence."""
+
+    document: Document
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """Two statements of two memories alike in words, and whether a session sees them
+    together."""
+
+    similarity: float
+    one: Side
+    other: Side
+    together: bool
+
+    @property
+    def pair(self) -> Pair:
+        """The pair as the model reads it (`questions.shown`)."""
+        return Pair(side_shown(self.one), side_shown(self.other))
+
+
+def sentences_of(document: Document) -> tuple[Statement, ...]:
+    """A memory's statements as the duplicates engine reads them (`statements.is_statement`)."""
+    found = []
+    for line in content_lines(document.text):
+        if line.code:
+            continue
+        for sentence in statements(line.text):
+            stems = sentence_stems(sentence)
+            if is_statement(sentence, stems):
+                found.append(Statement(line.number, sentence, stems))
+    return tuple(found)
+
+
+def candidates(
+    said: Iterable[tuple[Document, Sequence[Statement]]],
+    *,
+    apart: Callable[[Side, Side], bool],
+    most: int,
+    threshold: float = WIDER_SIMILARITY,
+) -> list[Candidate]:
+    """The `most` likely pairs of statements of two memories alike at `threshold`, ranked
+    (module doc), but those `apart` says are not compared (held together already, never seen
+    together); one pair for each two sentences however many copies say them."""
+    sides: list[tuple[Document, Statement]] = []
+    for document, found in said:
+        if document.record or document.imported is not None:
+            continue
+        sides += [(document, statement) for statement in found]
+    sets = [statement.stems - POLARITIES for _, statement in sides]
+    weight = idf_weights(sets)
+    listed: list[Candidate] = []
+    seen: set[frozenset[str]] = set()
+    for similarity, a, b in near_duplicate_pairs(sets, threshold, weight=weight):
+        (first, mine), (second, theirs) = sides[a], sides[b]
+        texts = frozenset((" ".join(mine.text.split()), " ".join(theirs.text.split())))
+        if (
+            first.key == second.key
+            or len(texts) < 2
+            or texts in seen
+            or restates(first.key, second.key)
+        ):
+            continue
+        one, other = Side(first, mine.line, mine.text), Side(second, theirs.line, theirs.text)
+        if apart(one, other):
+            continue
+        seen.add(texts)
+        together = seen_together(first, second)
+        listed.append(Candidate(round(similarity, 3), one, other, together))
+    listed.sort(key=lambda candidate: not candidate.together)  # stable: most alike first
+    return listed[:most]
+
+
+class Together:
+    """The places findings hold together: two lines, or two whole memories (a memory named
+    by its path and the project and workspace it is of: two projects' `/memories/project/x.md`
+    are two)."""
+
+    def __init__(self, found: Iterable[Sequence[MemoryPlace]]) -> None:
+        self._lines: set[tuple[Where, int | None, Where, int | None]] = set()
+        for places in found:
+            for one in places:
+                for other in places:
+                    if _where(one) != _where(other):
+                        self._lines.add((_where(one), one.line, _where(other), other.line))
+
+    def side_by_side(self, one: Side, other: Side) -> bool:
+        mine, theirs = _where(place_of(one.document)), _where(place_of(other.document))
+        return any(
+            (mine, a, theirs, b) in self._lines
+            for a in (one.line, None)
+            for b in (other.line, None)
+        )
+
+
+Where = tuple[str, str | None, str | None]
+
+
+def _where(place: MemoryPlace) -> Where:
+    return place.path, place.project, place.workspace
+
+
+def scope_words(place: MemoryPlace) -> str:
+    """A memory's scope as the model reads it: "(global memory, read in every project)",
+    "(project memory of project api)"."""
+    if place.project is None:
+        return GLOBAL
+    project = place.project.rstrip("/").rsplit("/", 1)[-1]
+    return f"({place.scope} memory of project {project})"
+
+
+def side_shown(side: Side) -> str:
+    """A statement of the net as the model reads it: its file's scope, then what it says."""
+    return shown(side.text, scope_words(place_of(side.document)))
+
+
+def places_of(candidate: Candidate) -> tuple[MemoryPlace, MemoryPlace]:
+    return (
+        place_of(candidate.one.document, candidate.one.line, candidate.one.text),
+        place_of(candidate.other.document, candidate.other.line, candidate.other.text),
+    )
+
+
+def claims_of(candidate: Candidate) -> tuple[Claim, Claim]:
+    """What each side of a pair the model called a conflict claims, its line set: the values
+    the offline readers read of its lines, or its opposite rules, else its sentence itself."""
+    one, other = _line_said(candidate.one), _line_said(candidate.other)
+    for mine in (c for s in one for c in sentence_claims(s)):
+        for theirs in (c for s in other for c in sentence_claims(s)):
+            if contradict(mine, theirs):
+                return (
+                    mine._replace(line=candidate.one.line),
+                    theirs._replace(line=candidate.other.line),
+                )
+    rules = _opposed_rules(one, other)
+    if rules is not None:
+        return _rule_claim(candidate.one.line, rules[0]), _rule_claim(
+            candidate.other.line, rules[1]
+        )
+    about = "what they say"
+    return (
+        Claim(candidate.one.line, "value", "", _cut_value(candidate.one.text), about),
+        Claim(candidate.other.line, "value", "", _cut_value(candidate.other.text), about),
+    )
+
+
+def _line_said(side: Side) -> tuple[str, ...]:
+    """The sentences of a side's line (a line's other sentence can say its rule: "Don't rebase
+    onto main. We merge main into the branch")."""
+    line = next(
+        (c.text for c in content_lines(side.document.text) if c.number == side.line), side.text
+    )
+    return statements(line) or (side.text,)
+
+
+def _opposed_rules(one: Sequence[str], other: Sequence[str]) -> tuple[Rule, Rule] | None:
+    for mine in filter(None, map(rule_of, one)):
+        for theirs in filter(None, map(rule_of, other)):
+            if mine.polarity != theirs.polarity and (mine.action - POLARITIES) & theirs.action:
+                return mine, theirs
+    return None
+
+
+def _rule_claim(line: int, rule: Rule) -> Claim:
+    return Claim(line, "always-never", "", rule.polarity, f"whether to {rule.said[:60].lower()}")
+
+
+def _cut_value(text: str) -> str:
+    said = " ".join(text.split())
+    return said if len(said) <= 80 else said[:79] + "…"

@@ -1,0 +1,206 @@
+"""`memtab contradictions` with a model (issue 94): a contradiction is asked as the lines that
+disagree, each as written — every line of one value against every line of another — and a
+pair dismissed is dismissed alone; a candidate the model confirms is a finding, one it
+dismisses is dismissed, one it has not answered stays a candidate; the wider net asks what a
+session sees together, whatever the readers make of it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memtab.check.documents import Document
+from memtab.cli.main import main
+from memtab.fs.atomic import atomic_write_text
+from memtab.store.home import Home
+from memtab.trust.contradictions.engine import ContradictionsEngine
+from memtab.trust.contradictions.records import ContradictionsReport
+from memtab.trust.judging import asking
+from memtab.trust.judging.contradictions import judge_contradictions, wider_contradictions
+from support.memory_home import PROJECT, make_home
+from support.pair_models import PairsModel, by_words
+from support.seeded_memories import memory
+from unit.trust.test_judge import SETTINGS, judge_of
+
+GLOBAL = "(global memory, read in every project)"
+API = "(project memory of project api)"
+PORTS = [
+    memory("global", "a.md", "# A\n\n- The API listens on port 8000.\n"),
+    memory("project:api", "b.md", "# B\n\n- The API runs on port 8080.\n"),
+    memory("project:api", "c.md", "# C\n\n- API port: 8000 (see the compose file).\n"),
+    memory("project:api", "d.md", "# D\n\n- The API's port is 9000 in the load-test stack.\n"),
+]
+
+
+def _found(
+    home: Home, documents: list[Document]
+) -> tuple[ContradictionsEngine, ContradictionsReport]:
+    engine = ContradictionsEngine(home, line_time=lambda document, line: 0)
+    return engine, engine.report_of(documents)
+
+
+def test_a_contradiction_is_asked_as_each_line_of_one_value_against_each_of_another(
+    tmp_path: Path,
+) -> None:
+    home = Home(tmp_path / "home")
+    _, report = _found(home, PORTS)
+    [found] = report.contradictions
+    assert [s.value for s in (found.first, found.second, *found.others)] == ["8000", "8080", "9000"]
+    provider = PairsModel(lambda one, other: "conflict")
+    judged = judge_contradictions(report, judge_of(home, provider))
+    assert provider.statements() == [
+        (f"{GLOBAL} - The API listens on port 8000.", f"{API} - The API runs on port 8080."),
+        (f"{API} - API port: 8000 (see the compose file).", f"{API} - The API runs on port 8080."),
+        (
+            f"{GLOBAL} - The API listens on port 8000.",
+            f"{API} - The API's port is 9000 in the load-test stack.",
+        ),
+        (
+            f"{API} - API port: 8000 (see the compose file).",
+            f"{API} - The API's port is 9000 in the load-test stack.",
+        ),
+        (
+            f"{API} - The API runs on port 8080.",
+            f"{API} - The API's port is 9000 in the load-test stack.",
+        ),
+    ]
+    [confirmed] = judged.contradictions
+    assert confirmed == found.replaced(judged_by="judge-1.q4", reason=confirmed.reason)
+    assert judged.dismissed == ()
+
+
+def test_a_pair_dismissed_is_dismissed_alone_and_the_lines_still_standing_stay(
+    tmp_path: Path,
+) -> None:
+    """The load-test stack's port is another thing: its three pairs are dismissed, each alone;
+    the API's 8000 against 8080 stays, judged by the model."""
+    home = Home(tmp_path / "home")
+    _, report = _found(home, PORTS)
+    provider = PairsModel(by_words({("9000", "port"): "neither", ("8000", "8080"): "conflict"}))
+    judged = judge_contradictions(report, judge_of(home, provider))
+    [kept] = judged.contradictions
+    assert [
+        (s.value, [p.path for p in s.places]) for s in (kept.first, kept.second, *kept.others)
+    ] == [
+        ("8000", ["/memories/global/a.md", "/memories/project/c.md"]),
+        ("8080", ["/memories/project/b.md"]),
+    ]
+    assert (
+        kept.judged_by == "judge-1.q4"
+        and kept.why == "One says 8000, the other 8080: at most one is still true."
+    )
+    assert [
+        sorted(p.path for s in (d.first, d.second, *d.others) for p in s.places)
+        for d in judged.dismissed
+    ] == [
+        ["/memories/global/a.md", "/memories/project/d.md"],
+        ["/memories/project/c.md", "/memories/project/d.md"],
+        ["/memories/project/b.md", "/memories/project/d.md"],
+    ]
+    assert "1 confirmed, 3 dismissed" in judged.judged
+
+
+def test_candidates_confirmed_dismissed_or_not_yet_answered(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    _, found = _found(
+        home,
+        [
+            memory("global", "c.md", "# C\n\n- Deploy with Helm.\n"),
+            memory("project:api", "d.md", "# D\n\n- Deploy with Kustomize.\n"),
+            memory("global", "a.md", "# A\n\n- The docs site builds with mkdocs.\n"),
+            memory("project:api", "b.md", "# B\n\n- The docs site builds with sphinx.\n"),
+            memory("global", "e.md", "# E\n\n- Lint with ruff.\n"),
+            memory("project:api", "f.md", "# F\n\n- Lint with flake8.\n"),
+        ],
+    )
+    assert len(found.contradictions) == 3
+    report = ContradictionsReport(candidates=found.contradictions, files_read=6)
+    provider = PairsModel(
+        by_words(
+            {
+                ("Helm", "Kustomize"): "conflict",
+                ("mkdocs", "sphinx"): "neither",
+                ("ruff", "flake8"): None,
+            }
+        )  # type: ignore[dict-item]
+    )
+    judged = judge_contradictions(report, judge_of(home, provider))
+    assert [c.first.place.text for c in judged.contradictions] == ["- Deploy with Helm."]
+    assert judged.contradictions[0].judged_by == "judge-1.q4"
+    assert [c.first.place.text for c in judged.dismissed] == ["- The docs site builds with mkdocs."]
+    assert [c.first.place.text for c in judged.candidates] == ["- Lint with ruff."]
+    assert "1 pair wait" in judged.judged
+
+
+ICONS = "Icons come from lucide-react."
+HEROICONS = "Use heroicons for every icon; lucide-react was dropped."
+GONE = "Heroicons are the icon set; lucide-react is gone."
+
+
+def test_the_wider_net_asks_what_a_session_sees_together_and_the_model_decides(
+    tmp_path: Path,
+) -> None:
+    """The readers see no disagreement in a tool said dropped: the pair is asked, and the
+    model's conflict is a finding; two projects' memories are never asked."""
+    home = Home(tmp_path / "home")
+    engine, report = _found(
+        home,
+        [
+            memory("global", "g.md", f"# G\n\n- {ICONS}\n"),
+            memory("project:api", "p.md", f"# P\n\n- {HEROICONS}\n"),
+            memory("project:web", "w.md", f"# W\n\n- {GONE}\n"),
+        ],
+    )
+    assert report.contradictions == ()
+    provider = PairsModel(by_words({("lucide-react.", "heroicons for"): "conflict"}))
+    judged = judge_contradictions(
+        report,
+        judge_of(home, provider),
+        wider_contradictions(report, engine.compared),
+        engine.contradiction_of,
+    )
+    assert provider.statements() == [
+        (f"{GLOBAL} {ICONS}", f"{API} {HEROICONS}"),
+        (f"{GLOBAL} {ICONS}", f"(project memory of project web) {GONE}"),
+    ]
+    [found] = judged.contradictions
+    assert (found.first.place.text, found.second.place.text) == (f"- {ICONS}", f"- {HEROICONS}")
+    assert (found.judged_by, found.first.value, found.second.value) == (
+        "judge-1.q4",
+        ICONS,
+        HEROICONS,
+    )
+
+
+def test_the_command_asks_the_configured_model_unless_offline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = make_home(tmp_path / "home")
+    atomic_write_text(home.global_root / "a.md", "# A\n\n- Never rebase on main.\n")
+    atomic_write_text(
+        home.project_root(PROJECT) / "b.md", "# B\n\n- Always rebase on main before review.\n"
+    )
+    provider = PairsModel(by_words({("Never rebase", "Always rebase"): "conflict"}))
+    monkeypatch.setattr(asking, "make_provider", lambda settings, limit: provider)
+    monkeypatch.setattr(
+        "memtab.cli.health.trust_commands.resolve_provider_settings", lambda: SETTINGS
+    )
+    argv = ["--home", str(home.root), "contradictions", "--no-sources"]
+    # Offline, "before review" leaves it a candidate the words only suspect; the model asked
+    # about it makes it a finding it judged.
+    assert main([*argv, "--offline", "--json"]) == 0
+    offline = json.loads(capsys.readouterr().out)
+    [found] = offline["candidates"]
+    assert offline["contradictions"] == [] and provider.calls == 0
+    assert found["judgedBy"] == "offline" and "reason" not in found
+    assert main([*argv, "--json"]) == 1
+    answer = json.loads(capsys.readouterr().out)
+    [found] = answer["contradictions"]
+    assert found["judgedBy"] == "judge-1.q4" and found["reason"].startswith("judged")
+    assert answer["judged"].startswith("Judged by judge-1: 1 call asked ")
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    assert "judged by judge-1.q4: judged" in out and " answered before" in out
+    assert provider.calls == 1
