@@ -2,7 +2,8 @@
 at 683 px: after Discard in "Unsaved changes" — a typed character or the file deleted from a
 shell, Alt+D or a click — every shortcut was dead until Tab or a click (the keyboard in the
 window's tab bar); after Runs… opened a file beside a terminal and closed, the same; at
-683 px Ctrl+Shift+F typed into a search field the editor hid. Runs… opens a run's trace."""
+683 px Ctrl+Shift+F typed into a search field the editor hid. Runs… opens a run's trace —
+and steps aside for it and for a file it opens, which it hid (at 683 px wholly)."""
 
 from __future__ import annotations
 
@@ -57,6 +58,8 @@ def test_after_discarding_the_last_tab_the_keyboard_is_in_the_tree(seen: Seen, n
 def test_closing_runs_gives_the_keyboard_back(seen: Seen, name: str) -> None:
     walk = walk_of(seen, name)
     assert walk["in_runs"] and walk["back_in_text"]
+    assert walk["in_run_list"]  # it was in the workspace filter: Down changed the filter
+    assert walk["open_file_shows"]  # Runs… stepped aside: it hid the file it opened
     assert walk["after_open"] in (TEXT, TREE)
 
 
@@ -75,4 +78,6 @@ def test_runs_open_trace_shows_the_dump_with_the_keyboard_in_the_list(
     assert walk["run"] == "writer failed" and walk["trace_on"]  # the demo's, beside its trace
     assert walk["focus"] == "qt_tabwidget_stackedwidget > Trace dumps"
     assert walk["selected"] == walk["trace"] is not None
+    assert walk["trace_shows"]  # Runs… stepped aside: left open, it hid the trace
     assert walk["search_shows"]  # the search's key brings the Memory tab forward
+    assert walk["next_trace_on"] and walk["back_on_its_run"]  # opened again on its run

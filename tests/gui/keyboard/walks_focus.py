@@ -1,8 +1,9 @@
 """Walks of where the keyboard is once a dialog or a tab closes: after *Discard* in "Unsaved
 changes" (a typed character, or the file deleted from a shell; by Alt+D or a click) it was in
 the window's tab bar, where no key of the Memory tab works, until Tab or a click; after Runs…
-it goes back where it was, and its Open trace puts it in the Traces tab's list. Beside a
-terminal (683 px, one pane at a time) Ctrl+Shift+F typed into a search field the editor hid."""
+it goes back where it was, and its Open trace puts it in the Traces tab's list (Runs…
+stepping aside: left open, it hid the trace). Beside a terminal (683 px, one pane at a
+time) Ctrl+Shift+F typed into a search field the editor hid."""
 
 from __future__ import annotations
 
@@ -123,8 +124,8 @@ def _runs_dialog(walk: Walk) -> RunsDialog | None:
 
 def runs(walk: Walk) -> WalkSteps:
     """Runs… from the open file's text and Escape: the keyboard back in the text; Runs…
-    from the tree, its change opened (the window shows the file), Escape: the keyboard
-    where it belongs."""
+    from the tree, its change opened: Runs… steps aside (it hid the file it opened) and
+    the keyboard is where it belongs."""
     editor = walk.window.memory_tab.controller.editor
     yield from shown(walk, NOTES)
     yield Keys("ctrl+shift+r")
@@ -132,6 +133,7 @@ def runs(walk: Walk) -> WalkSteps:
     dialog = _runs_dialog(walk)
     assert dialog is not None
     walk.note("in_runs", focus_in(dialog))
+    walk.note("in_run_list", focus_in(dialog.run_list))  # not the filter Down changes
     yield Keys("Escape")
     yield Until(walk.window.isActiveWindow, "the window active again")
     yield Until(lambda: at_home(walk), "the keyboard back in the text")
@@ -144,9 +146,7 @@ def runs(walk: Walk) -> WalkSteps:
     dialog.select_op(0)
     yield Keys("alt+o")  # Open file: the window shows git.md
     yield Until(lambda: editor.current_path == GIT, "git.md opened")
-    dialog.activateWindow()
-    yield Until(dialog.isActiveWindow, "Runs… active again")
-    yield Keys("Escape")
+    walk.note("open_file_shows", not dialog.isVisible())
     yield Until(walk.window.isActiveWindow, "the window active again")
     yield Until(lambda: at_home(walk), "the keyboard in the open file's text or the tree")
     walk.note("after_open", focus_name())
@@ -175,12 +175,31 @@ def runs_trace(walk: Walk) -> WalkSteps:
     assert isinstance(traces, TracesTab)
     yield Until(lambda: focus_in(traces.list_view), "the keyboard in the list of dumps")
     walk.note("focus", focus_name())
+    walk.note("trace_shows", not dialog.isVisible())  # Runs… left open hid the trace
     selected = traces.selected_path()
     walk.note("selected", selected.name if selected is not None else None)
     walk.note("trace", detail.trace.name if detail is not None and detail.trace else None)
     search = window.memory_tab.controller.search_box.edit
     yield Keys("ctrl+shift+f")  # from the Traces tab: the Memory tab's field, shown
     walk.note("search_shows", search.isVisible() and focus_in(search))
+    # The next run's trace (the demo's writer run that wrote): Runs… opened again after
+    # stepping aside is on that run, not the newest.
+    yield Keys("ctrl+shift+r")
+    yield Until(lambda: dialog.isActiveWindow() and not dialog.busy, "Runs… again")
+    yield Keys("Down")  # the keyboard in the runs: the next run
+    yield Until(lambda: (d := dialog.detail) is not None and d.run.id != detail.run.id, "next run")
+    chosen = dialog.detail
+    walk.note("next_trace_on", dialog.trace_button.isEnabled())
+    yield Keys("alt+t")
+    yield Until(lambda: window.isActiveWindow() and window.shown_traces_tab, "its trace")
+    yield Keys("ctrl+shift+r")
+    yield Until(lambda: dialog.isActiveWindow() and not dialog.busy, "Runs… once more")
+    yield Until(lambda: dialog.detail is not None, "a run shown")
+    shown_again = dialog.detail
+    walk.note(
+        "back_on_its_run",
+        shown_again is not None and chosen is not None and shown_again.run.id == chosen.run.id,
+    )
 
 
 def search_beside_a_terminal(walk: Walk) -> WalkSteps:

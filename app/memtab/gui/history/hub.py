@@ -231,6 +231,7 @@ class HistoryHub(QObject):
         self._record_wait: RecordingWait[MemoryStore] = RecordingWait()
         self._record_timer = qtimer(self, self._on_record_timer_timeout)
         self.runs_dialog: RunsDialog | None = None
+        self._runs_stepped_aside = False  # Runs… closed for what it opened (Open file/trace)
         self.trash_dialog: TrashDialog | None = None
         self.notices: BurstNotices | None = None
         if news is not None:
@@ -332,9 +333,15 @@ class HistoryHub(QObject):
             else []
         )
         self.runs_dialog.set_workspaces(workspaces, self._context.shown.workspace_id)
-        # Opened again: on the newest run, not the one left selected last time.
-        self.runs_dialog.reload(newest=not self.runs_dialog.isVisible())
+        # Opened again: on the newest run, not the one left selected last time — unless
+        # it stepped aside for what it opened (its run is the one to come back to).
+        opening = not self.runs_dialog.isVisible()
+        newest = opening and not self._runs_stepped_aside
+        self._runs_stepped_aside = False
+        self.runs_dialog.reload(newest=newest)
         self._raise(self.runs_dialog)
+        if opening:  # the keyboard in the runs, not in the workspace filter Down changes
+            self.runs_dialog.run_list.setFocus()
         return self.runs_dialog
 
     def show_run(self, run_id: str, op_index: int | None = None) -> None:
@@ -570,14 +577,23 @@ class HistoryHub(QObject):
             path = parse_file_path(raw_path)
         except PathError:
             return
+        self._step_runs_aside()
         self._shell.show_memory_tab()
         self._shell.activateWindow()
         self._shell.reveal_file(workspace_id or self._context.shown.workspace_id, path)
 
     @Slot(object)
     def _on_runs_open_trace_requested(self, path: Path) -> None:
+        self._step_runs_aside()
         self._shell.activateWindow()
         self.trace_requested.emit(path)
+
+    def _step_runs_aside(self) -> None:
+        """Runs… closes for what it opens: a dialog stays above its window, so left open it
+        hid the file or trace it opened (at 683 px wholly). Opened again, it is on its run."""
+        if self.runs_dialog is not None and self.runs_dialog.isVisible():
+            self._runs_stepped_aside = True
+            self.runs_dialog.close()
 
     @Slot(object, str)
     def _on_panel_restore_requested(self, file: MemoryFile, version_id: str) -> None:
