@@ -156,7 +156,9 @@ def test_a_home_without_workspaces_shows_global_only_and_a_hint(
     assert [type(dialog).__name__ for dialog in asked] == ["AddWorkspaceDialog"]
 
 
-def test_a_home_with_workspaces_never_builds_the_hint(make_window: WindowFactory, home: Home) -> None:
+def test_a_home_with_workspaces_never_builds_the_hint(
+    make_window: WindowFactory, home: Home
+) -> None:
     """Issue 97: the hint's rich-text label cost every start ~10 ms before the first paint;
     it is made only for a home that shows it."""
     tab = make_window(home, MAIN).memory_tab

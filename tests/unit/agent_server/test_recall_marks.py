@@ -138,7 +138,9 @@ def test_a_page_of_results_looks_at_the_check_cache_once(
     service = MemoryService(home, workspace, writes="off", checks=checks)
     looked: list[object] = []
     stamp = cache_module._file_stamp
-    monkeypatch.setattr(cache_module, "_file_stamp", lambda path: looked.append(path) or stamp(path))
+    monkeypatch.setattr(
+        cache_module, "_file_stamp", lambda path: looked.append(path) or stamp(path)
+    )
 
     found = json.loads(service.call("search", {"query": "the"}, "t").text)["results"]
 
