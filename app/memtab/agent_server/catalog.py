@@ -264,6 +264,7 @@ class MemoryCatalog:
                 break
         assert ranked is not None  # the loop ran
         results = []
+        lines: dict[str, tuple[int, str] | None] = {}  # look-alike notes: one text's line once
         for hit in ranked:
             listed = files.get(hit.id)
             if listed is None:
@@ -273,7 +274,9 @@ class MemoryCatalog:
             if listed.row is not None:
                 description = listed.row.description
             row = listed.row if isinstance(listed.row, SourceFileRow) else None
-            found = best_line(hit.text, query)
+            if hit.text not in lines:
+                lines[hit.text] = best_line(hit.text, query)
+            found = lines[hit.text]
             results.append(
                 SearchHit(
                     path=hit.id,

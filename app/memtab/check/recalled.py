@@ -22,7 +22,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -149,6 +149,12 @@ class RecallChecks:
     ) -> CheckState:
         """What the check says of the file as it is now (`CheckCache.state`)."""
         return self.cache.state(physical, sha256=sha256, stamps=stamps)
+
+    def states(
+        self, physicals: Sequence[str], *, stamps: dict[str, str] | None = None
+    ) -> list[CheckState]:
+        """What the check says of each file as it is now (`CheckCache.states`)."""
+        return self.cache.states(physicals, stamps=stamps)
 
     def refresh(self, workspace_id: str | None, *, after_s: float = 0.0) -> None:
         """Check `workspace_id`'s memory (None: the home's) on the worker, in `after_s`."""

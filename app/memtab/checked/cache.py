@@ -10,7 +10,7 @@ import logging
 import os
 import stat
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
@@ -161,9 +161,28 @@ class CheckCache:
         with self._lock:
             self._reload()
             entry = self._files.get(key)
+        return self._state_of(key, entry, sha256, {} if stamps is None else stamps)
+
+    def states(
+        self, physicals: Sequence[str], *, stamps: dict[str, str] | None = None
+    ) -> list[CheckState]:
+        """`state` of each file (its stat tells), the cache file looked at once for them all: a
+        page of results."""
+        with self._lock:
+            self._reload()
+            entries = [self._files.get(key) for key in physicals]
+        stamps = {} if stamps is None else stamps
+        return [
+            self._state_of(key, entry, None, stamps)
+            for key, entry in zip(physicals, entries, strict=True)
+        ]
+
+    def _state_of(
+        self, key: str, entry: FileCheck | None, sha256: str | None, stamps: dict[str, str]
+    ) -> CheckState:
         if entry is None:
             return NOT_READ
-        if not self._current(key, entry, sha256, {} if stamps is None else stamps):
+        if not self._current(key, entry, sha256, stamps):
             return OUTDATED
         return CheckState(True, entry.marks, entry.note, entry.at)
 

@@ -85,6 +85,8 @@ def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
     settle()
     assert not panes.narrow and tab.tree.isVisible() and tab.controller.editor.isVisible()
     wide_sizes = tab.splitter.sizes()
+    back = tab.findChild(QAbstractButton, "backToFiles")
+    assert back is not None and back.icon().isNull()  # drawn when first shown: not at the start
 
     assert window.traces_tab is not None  # built: its page counts in the window's width too
     settle()
@@ -109,8 +111,7 @@ def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
     text = tab.controller.editor.text_edit
     assert text.toPlainText().startswith("---\n") and not text.in_frontmatter()
     assert text.textCursor().block().previous().text() == "---"  # the closing fence
-    back = tab.findChild(QWidget, "backToFiles")
-    assert back is not None and back.isVisible()
+    assert back.isVisible() and not back.icon().isNull()
     qtbot.mouseClick(back, Qt.MouseButton.LeftButton)
     assert panes.shown is Pane.FILES and tab.tree.hasFocus()
 

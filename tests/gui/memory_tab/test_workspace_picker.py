@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
@@ -153,6 +154,16 @@ def test_a_home_without_workspaces_shows_global_only_and_a_hint(
     window.exec_dialog = lambda dialog: asked.append(dialog) or 0  # type: ignore[method-assign]
     tab.picker.hint.linkActivated.emit("memtab-add-workspace")
     assert [type(dialog).__name__ for dialog in asked] == ["AddWorkspaceDialog"]
+
+
+def test_a_home_with_workspaces_never_builds_the_hint(
+    make_window: WindowFactory, home: Home
+) -> None:
+    """Issue 97: the hint's rich-text label cost every start ~10 ms before the first paint;
+    it is made only for a home that shows it."""
+    tab = make_window(home, MAIN).memory_tab
+    assert tab.picker.combo.isEnabled()
+    assert tab.picker.findChild(QLabel, "noWorkspaceHint") is None
 
 
 def test_a_workspace_registered_while_open_appears_in_the_picker(

@@ -9,8 +9,11 @@ import json
 import time
 from pathlib import Path
 
+import pytest
+
 from memtab.agent_server.service import MemoryService
 from memtab.check.recalled import RecallChecks
+from memtab.checked import cache as cache_module
 from memtab.checked.cache import CheckCache
 from memtab.checked.marks import LIST_NOTE, MARK
 from memtab.demo import MAIN_ID
@@ -120,3 +123,26 @@ def test_a_check_marks_a_file_changed_within_the_racy_margin_to_be_known_by_its_
     again = cache.files()
     assert again.keys() == files.keys() and not any(entry.racy for entry in again.values())
     assert all(cache.state(physical).checked for physical in again)
+
+
+def test_a_page_of_results_looks_at_the_check_cache_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 97: a search of look-alike notes stat'ed the check cache's file once a result (20
+    a page); a page's files are read from one look at it, and each still stat'ed itself."""
+    home = copied_demo_home(tmp_path / "demo")
+    checks = RecallChecks(home, cache=CheckCache(home, path=tmp_path / "checks.json"))
+    checks.check_now(MAIN_ID)
+    checks.stop()
+    workspace = load_registry(home).require_workspace(MAIN_ID)
+    service = MemoryService(home, workspace, writes="off", checks=checks)
+    looked: list[object] = []
+    stamp = cache_module._file_stamp
+    monkeypatch.setattr(
+        cache_module, "_file_stamp", lambda path: looked.append(path) or stamp(path)
+    )
+
+    found = json.loads(service.call("search", {"query": "the"}, "t").text)["results"]
+
+    assert len(found) > 3
+    assert looked == [tmp_path / "checks.json"]

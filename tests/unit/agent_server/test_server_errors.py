@@ -55,3 +55,26 @@ def test_a_server_keeps_what_its_start_made_out_of_the_collectors_sight(
     service = MemoryService(Home(tmp_path / "home"), None, writes="off", other_agents=False)
     serve_stdio(service)
     assert said == ["frozen", "served"]
+
+
+def test_a_call_opens_no_tracing_span(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 97: the SDK wrapped every request in an OpenTelemetry span, a no-op without a
+    tracer (Memtab sets up none) that a warm host's look-alike search paid on every call."""
+    import mcp.server._otel as sdk_tracing
+
+    spans: list[str] = []
+    traced = sdk_tracing.otel_span
+    monkeypatch.setattr(
+        sdk_tracing, "otel_span", lambda name, **kw: spans.append(name) or traced(name, **kw)
+    )
+    home = Home(tmp_path / "home")
+    home.global_root.mkdir(parents=True)
+    service = MemoryService(home, None, writes="off", other_agents=False)
+
+    async def session() -> None:
+        async with Client(build_server(service)) as client:
+            assert not (await client.call_tool("view", {"path": "/memories"})).is_error
+
+    anyio.run(session)
+    service.catalog.close()
+    assert spans == []

@@ -27,7 +27,7 @@ from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
 from memtab.sources.listing import SourceFileRow
 from memtab.store.home import Home
-from memtab.store.paths import PathError, parse_file_path
+from memtab.store.paths import PathError, Scope, parse_file_path
 from memtab.store.scopes.file_rows import FileRow
 from memtab.store.scopes.memory import MemoryStore, MemoryStoreError
 
@@ -43,6 +43,10 @@ class Checks(Protocol):
     def state(
         self, physical: str, *, sha256: str | None = None, stamps: dict[str, str] | None = None
     ) -> CheckState: ...
+
+    def states(
+        self, physicals: Sequence[str], *, stamps: dict[str, str] | None = None
+    ) -> list[CheckState]: ...
 
     def refresh(self, workspace_id: str | None) -> None: ...
 
@@ -98,7 +102,18 @@ class RecallMarks:
         physical = self.physical(path)
         if physical is None:
             return None
-        state = self._checks.state(physical, sha256=sha256, stamps=stamps)
+        return self._asked(self._checks.state(physical, sha256=sha256, stamps=stamps))
+
+    def states(self, paths: Sequence[str], stamps: dict[str, str]) -> list[CheckState | None]:
+        """`state` of each of a page's files, each scope's root and the cache read once."""
+        roots: dict[Scope, str] = {}
+        physicals = [self.physical(path, roots) for path in paths]
+        read = iter(self._checks.states([p for p in physicals if p is not None], stamps=stamps))
+        return [None if physical is None else self._asked(next(read)) for physical in physicals]
+
+    def _asked(self, state: CheckState) -> CheckState:
+        """`state`, a check of the workspace asked in the background when the file is not checked
+        as it is (at once when the cache knows it, else at most every `UNREAD_ASK_S`)."""
         if not state.checked:
             now = self._monotonic()
             with self._lock:
@@ -109,8 +124,9 @@ class RecallMarks:
                 self._checks.refresh(self._workspace_id())
         return state
 
-    def physical(self, path: str) -> str | None:
-        """Where the file a virtual path or another agent's file id names is on disk."""
+    def physical(self, path: str, roots: dict[Scope, str] | None = None) -> str | None:
+        """Where the file a virtual path or another agent's file id names is on disk (`roots`: the
+        scopes' roots found so far, filled)."""
         if path.split(":", 1)[0] in OTHER_AGENTS:
             try:
                 ref = parse_file_id(path)
@@ -122,7 +138,12 @@ class RecallMarks:
             virtual = parse_file_path(path)
             if virtual.scope is None:
                 return None
-            return os.path.join(self._reader.root(virtual.scope), *virtual.segments)
+            root = roots.get(virtual.scope) if roots is not None else None
+            if root is None:
+                root = os.fspath(self._reader.root(virtual.scope))
+                if roots is not None:
+                    roots[virtual.scope] = root
+            return os.path.join(root, *virtual.segments)
         except (PathError, MemoryStoreError, OSError):
             return None
 
@@ -153,8 +174,7 @@ class RecallMarks:
         marked: list[SearchHit] = []
         stamps: dict[str, str] = {}
         unknown: set[str] = set()
-        for hit in hits:
-            state = self.state(hit.path, stamps=stamps)
+        for hit, state in zip(hits, self.states([hit.path for hit in hits], stamps), strict=True):
             if state is not None and not state.known:
                 unknown.add(hit.path)
             if state is None:
@@ -179,8 +199,7 @@ class RecallMarks:
         marked: list[FileRow] = []
         stamps: dict[str, str] = {}
         unread = 0
-        for row in rows:
-            state = self.state(row.path, stamps=stamps)
+        for row, state in zip(rows, self.states([row.path for row in rows], stamps), strict=True):
             unread += state is not None and not state.known
             check = row_state(state) if state is not None else None
             if check is None:

@@ -89,10 +89,7 @@ class PaneSwitch(QObject):
         self._focus: dict[Pane, Callable[[], None]] = {}
         self._is_file_row: Callable[[QModelIndex], bool] = lambda _index: False
         self._editor: PaneEditor | None = None
-        back_button.setText("Files")
-        back_button.setIcon(
-            tinted_icon("chevron-left", back_button.palette().color(QPalette.ColorRole.ButtonText))
-        )
+        back_button.setText("Files")  # its icon drawn when first shown (narrow): not in the start
         back_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         back_button.setAutoRaise(True)
         named(
@@ -209,6 +206,9 @@ class PaneSwitch(QObject):
         self._shown = pane
         for each, widget in self._panes.items():
             widget.setVisible(each is pane)
+        if pane is Pane.EDITOR and self._back.icon().isNull():
+            color = self._back.palette().color(QPalette.ColorRole.ButtonText)
+            self._back.setIcon(tinted_icon("chevron-left", color))
         self._back.setVisible(pane is Pane.EDITOR)
 
     @Slot(int, int)

@@ -204,19 +204,29 @@ class WorkspacePicker(QWidget):
         self.combo.setMinimumContentsLength(16)
         self.combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.combo.setMaxVisibleItems(24)
-        self.hint = mute(named(QLabel(ADD_WORKSPACE_HINT, self), "noWorkspaceHint"), wrap=True)
-        self.hint.setTextFormat(Qt.TextFormat.RichText)
-        self.hint.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse
-            | Qt.TextInteractionFlag.LinksAccessibleByMouse
-            | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
-        )
-        self.hint.linkActivated.connect(self._on_hint_link_activated)
-        self.hint.hide()
-        vbox(self.combo, self.hint, on=self, margins=0, spacing=6)
+        self._hint: QLabel | None = None
+        self._column = vbox(self.combo, on=self, margins=0, spacing=6)
         self.setFocusProxy(self.combo)
         self.current_workspace_id: str | None = None
         self.combo.activated.connect(self._on_combo_activated)
+
+    @property
+    def hint(self) -> QLabel:
+        """The "add a workspace" hint under the combo, made when first asked for: a rich-text
+        label costs the first paint of a home with workspaces ~10 ms it never shows."""
+        if self._hint is None:
+            hint = mute(named(QLabel(ADD_WORKSPACE_HINT, self), "noWorkspaceHint"), wrap=True)
+            hint.setTextFormat(Qt.TextFormat.RichText)
+            hint.setTextInteractionFlags(
+                Qt.TextInteractionFlag.TextSelectableByMouse
+                | Qt.TextInteractionFlag.LinksAccessibleByMouse
+                | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
+            )
+            hint.linkActivated.connect(self._on_hint_link_activated)
+            hint.hide()
+            self._column.addWidget(hint)
+            self._hint = hint
+        return self._hint
 
     def set_registry(
         self, registry: Registry, current_id: str | None, *, readable: bool = True
@@ -225,7 +235,9 @@ class WorkspacePicker(QWidget):
         (config.json is broken: the tab says so) the "add a workspace" hint stays hidden."""
         self.model.set_registry(registry)
         has_workspaces = bool(registry.workspaces)
-        self.hint.setVisible(readable and not has_workspaces)
+        shown = readable and not has_workspaces
+        if shown or self._hint is not None:
+            self.hint.setVisible(shown)
         self.combo.setEnabled(has_workspaces)
         self.select_workspace(current_id)
 
