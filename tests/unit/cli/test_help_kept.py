@@ -1,7 +1,7 @@
 """Every command's `--help`, and what each of its arguments takes, as main had them before the
 parsers were made from the handlers' signatures (issue 98): recorded once in
-tests/fixtures/cli/help.txt, so a change to a flag, metavar, default, choice, group or help text
-shows here as a diff."""
+tests/fixtures/cli/help.txt (`described()` run over main's app/ at 972cfdcd), so a change to a
+flag, metavar, default, choice, group or help text shows here as a diff."""
 
 from __future__ import annotations
 
@@ -32,25 +32,29 @@ def parsers(
 
 
 def _taken(action: argparse.Action) -> str:
-    """What an argument takes beyond its help: its default, count, choices, whether required."""
+    """What an argument takes beyond its help: its default, count, choices, whether required
+    (a repeated option's default of nothing, `[]` or None, as None)."""
     kind = action.type if action.type in (None, int, float) else "custom"
     words = action.option_strings or [str(action.metavar or action.dest)]
+    default = None if action.default == [] else action.default
     return (
-        f"  {' '.join(words)}: default={action.default!r} nargs={action.nargs!r} "
+        f"  {' '.join(words)}: default={default!r} nargs={action.nargs!r} "
         f"const={action.const!r} choices={action.choices!r} required={action.required} "
         f"type={getattr(kind, '__name__', kind)}"
     )
 
 
 def described() -> str:
-    """Every parser's help, then its arguments (`_taken`), at 100 columns."""
+    """Every parser's help, then its arguments (`_taken`; its options, then its positionals, as
+    its help lists them), at 100 columns."""
     said = []
     for name, parser in parsers(build_parser()):
-        arguments = [
-            _taken(action)
+        actions = [
+            action
             for action in parser._actions
             if not isinstance(action, (argparse._HelpAction, argparse._SubParsersAction))
         ]
+        arguments = [_taken(a) for a in sorted(actions, key=lambda a: not a.option_strings)]
         said += [f"=== {name}", parser.format_help(), *arguments, ""]
     return "\n".join(said)
 
