@@ -18,9 +18,9 @@ from types import UnionType
 from typing import (
     Annotated,
     Any,
+    ClassVar,
     Generic,
     Literal,
-    ClassVar,
     TypeAlias,
     TypeVar,
     Union,
@@ -102,7 +102,7 @@ class Exclusive:
 
 
 class Command(Generic[R]):
-    """A `memtab` command (`@command`, `group`): its parser, made from its handler, and what runs it.
+    """A `memtab` command (`@command`, `group`): its parser, made from its handler, and its run.
 
     The handler's parameters are the command's arguments, in `--help`'s order:
     - `home`: `--home DIR` (given before the command's name too); the handler gets the home
