@@ -13,6 +13,7 @@ from memtab.fs.atomic import atomic_write_json, atomic_write_text
 from memtab.resources import resource_path
 from memtab.store.history.jsonlines import JsonLinesFile
 from memtab.store.history.recorder import HistoryRecorder, Observation, RecordedChange
+from memtab.store.history.records import RunEntry
 from memtab.store.history.runs import RunsLog, journal_fingerprint, new_run_id
 from memtab.store.history.versions import scope_key
 from memtab.store.home import PROVENANCE_LOCK, Home
@@ -180,6 +181,7 @@ class _Replay:
             "startedAt": started,
             "usage": {"inputTokens": 4210, "outputTokens": 188},
             "ops": [_op("memory_write", change.path, True, [change]) for change in written],
+            "traceDump": dump_name,
         }
         RunsLog(self.home).file.append([run])
         events = self.branch.first_turn
@@ -390,3 +392,20 @@ def write_failed_trace_dump(
     )
     path = home.trace_dir(branch.workspace_id) / trace_file_name(started, "assistant-0001")
     atomic_write_json(path, dump.to_document())
+    error = "Timed out after 10000 ms"  # the attempt's, as the dump says
+    run = RunEntry(
+        id=new_run_id(started),
+        at=started + 10_000,
+        kind="writer",
+        trigger="assistant-0001",
+        workspace_id=branch.workspace_id,
+        project_path=project_path,
+        summary=f"Memory writer failed: {error}",
+        status="failed",
+        error=error,
+        provider="anthropic",
+        model="claude-haiku-4-5",  # the dump's `modelString`
+        started_at=started,
+        trace_dump=path.name,
+    )
+    RunsLog(home).append(run)  # Runs… lists it beside its trace

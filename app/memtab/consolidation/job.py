@@ -76,7 +76,12 @@ def run_for_outcome(
         if mode == "plan":
             # journal_nothing: nothing to review means the run is done, and journaled
             plan = service.plan(
-                workspace_id, trigger=trigger, scope=scope, journal_nothing=True, **common
+                workspace_id,
+                trigger=trigger,
+                scope=scope,
+                journal_nothing=True,
+                run_id=run_id,
+                **common,
             )
             return RunOutcome(plan=plan)
         if mode == "apply":

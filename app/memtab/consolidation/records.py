@@ -122,6 +122,9 @@ class ConsolidationPlan(Record, keep_unknown=True):
     scope: Annotated[RunScope | None, OmitNone] = None
     """The one scope the run is limited to (§9.8; absent: the whole workspace): applied,
     the plan changes that scope alone."""
+    trace_dump: Annotated[OptionalText, Lenient(None), OmitNone] = None
+    """The file name of the trace dump of the run that made the plan (§10.3): the run that
+    applies it names it in the runs log."""
 
     def after_read(self) -> ConsolidationPlan:
         """Its ops are numbered from 1, in order (ValueError: one is not)."""

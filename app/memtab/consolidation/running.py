@@ -9,6 +9,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Collection, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -267,7 +268,12 @@ class ServiceRuns:
                     declined=DeclinedMatcher.of(self.home, store),
                     scopes=scopes,
                 )
-                dump = self._dump(run, provider, result)
+                # A dry run is on no record and changes nothing: only a model's words, or
+                # a failure, are worth a dump there.
+                offline_dry_run = dry_run and provider.name == OFFLINE_PROVIDER
+                dump = None
+                if not offline_dry_run or result.failure is not None:
+                    dump = self._dump(run, provider, result)
                 if books is None:
                     if result.failure is not None:
                         raise result.failure
@@ -330,12 +336,14 @@ class ServiceRuns:
         reservation: RunReservation | None,
         scope: str | None,
         journal_nothing: bool,
+        run_id: str | None,
     ) -> ConsolidationPlan:
         """`ConsolidationService.plan`."""
         _check_trigger(trigger)
         workspace = load_registry(self.home).require_workspace(workspace_id)
         plan_started = self.clock()
         plan_id = new_run_id(plan_started).replace("run-", "plan-", 1)
+        run_id = run_id or new_run_id(plan_started)
         real = MemoryStore(self.home, workspace, record_history=False)
         run_scope = check_run_scope(real, scope)
         scopes = run_scopes(run_scope)
@@ -361,9 +369,13 @@ class ServiceRuns:
                     scopes=scopes,
                 )
                 named = (trigger, provider.name, provider.model)
-                self._dump(RunIdentity(plan_id, plan_started, workspace, *named), provider, result)
-                if result.failure is not None:
-                    raise result.failure
+                planning = RunIdentity(plan_id, plan_started, workspace, *named, scope=run_scope)
+                dump = self._dump(planning, provider, result)
+                if result.failure is not None:  # on record as a failed run, then raised
+                    failed = replace(planning, run_id=run_id, plan_id=plan_id)
+                    books = RunBooks(self.home, store, failed, self.clock)
+                    books.finish(None, (), failure=result.failure, trace_dump=dump)
+                    raise result.failure  # (finish raised it already)
                 plan = plan_from_run(
                     plan_id=plan_id,
                     created_at=self.clock(),
@@ -375,11 +387,11 @@ class ServiceRuns:
                     provider=provider.name,
                     model=provider.model,
                     scope=run_scope,
+                    trace_dump=dump,
                 )
             finally:
                 _close(provider)
             if journal_nothing and not plan.proposed:
-                run_id = new_run_id(self.clock())
                 store = RunStore(self.home, workspace, clock=self.clock, run_id=run_id)
                 self._apply(plan, set(), store, workspace, run_id, self.clock())
             return plan
@@ -436,17 +448,17 @@ class ServiceRuns:
                 ops=applied.ops,
                 usage=RunUsage.of(plan.input_tokens, plan.output_tokens),
             )
-            record = books.finish(record, applied.run_ops, stopped=applied.stopped)
+            record = books.finish(
+                record, applied.run_ops, stopped=applied.stopped, trace_dump=plan.trace_dump
+            )
         finally:
             store.flush_reads()
         logger.info("applied plan %s to %s: %s", plan.id, workspace.id, record.summary)
         return record
 
     def _dump(self, run: RunIdentity, provider: ChatProvider, result: RunResult) -> str | None:
-        """Write the run's trace dump — a model's run always, the offline consolidator's
-        when it failed — and name it in the failure; the dump's file name, or None (logged)."""
-        if provider.name == OFFLINE_PROVIDER and result.failure is None:
-            return None
+        """Write the run's trace dump (a model's or the offline consolidator's, whatever
+        its end) and name it in the failure; the dump's file name, or None (logged)."""
         try:
             path = save_dump(
                 self.home.consolidation_trace_dir(run.workspace.id),

@@ -141,11 +141,13 @@ class ConsolidationService:
         reservation: RunReservation | None = None,
         scope: str | None = None,
         journal_nothing: bool = False,
+        run_id: str | None = None,
     ) -> ConsolidationPlan:
         """What a run would do (`scope`: of that scope alone), op by op with diffs, without
-        touching the home (see `memtab.consolidation.review.plan`). Raises like `run`;
-        journals and logs nothing — but with `journal_nothing` (the window's review), a
-        plan proposing nothing is the whole run, one that changed nothing: journaled and
+        touching the home (see `memtab.consolidation.review.plan`). Raises like `run`, the
+        failure logged as a failed run `run_id` (as `run` logs one); journals and logs a
+        plan nothing else — but with `journal_nothing` (the window's review), a plan
+        proposing nothing is the whole run `run_id`, one that changed nothing: journaled and
         logged as `run` journals one, in the same turn (formats §9.4)."""
         return self._runs().plan(
             workspace_id,
@@ -155,6 +157,7 @@ class ConsolidationService:
             reservation=reservation,
             scope=scope,
             journal_nothing=journal_nothing,
+            run_id=run_id,
         )
 
     def apply_plan(

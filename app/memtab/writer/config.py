@@ -101,7 +101,8 @@ class WriterSettings(Record):
         float, Checked(_Within(MIN_TIMEOUT_S, MAX_TIMEOUT_S)), Key("timeout_s")
     ] = DEFAULT_TIMEOUT_S
     memory_path: Annotated[str, Checked(_workspace_file), Key("memory_path")] = DEFAULT_MEMORY_PATH
-    dump_successful_runs: Annotated[bool, Key("dump_successful_runs")] = False
+    dump_successful_runs: Annotated[bool, Key("dump_successful_runs")] = True
+    """Every run leaves its trace, which Runs… links to (False: a failed run's alone)."""
     max_dumps: Annotated[
         int, Healed(_whole_number), Checked(_Within(1, MOST_DUMPS_KEPT)), Key("max_dumps")
     ] = DEFAULT_MAX_DUMPS

@@ -2,7 +2,8 @@
 with xdotool, what each walk saw printed as JSON.
 
 A walk is a generator over a fresh window (`Walk`): it yields what to wait for — keys
-typed (`Keys`: until Qt has handled each of them), or a condition (`Until`) — and notes
+typed (`Keys`: until Qt has handled each of them), a click (`Click`), or a condition
+(`Until`) — and notes
 what it saw in `walk.seen`. It is driven by a timer of the application's event loop, so
 it goes on while a key opened a modal dialog (whose own loop runs the timer too), and
 never sleeps: each step waits for what it needs, with a deadline.
@@ -63,6 +64,15 @@ class Text:
 
 
 @dataclass(frozen=True)
+class Click:
+    """Click the middle of the widget `target()` names with the pointer, on the display, and
+    wait until `until()` holds (a click has no key release to wait for)."""
+
+    target: Callable[[], QWidget | None]
+    until: Callable[[], object]
+
+
+@dataclass(frozen=True)
 class Until:
     """Wait until `condition()` holds; `what` names it when it never does."""
 
@@ -70,7 +80,7 @@ class Until:
     what: str
 
 
-Step = Keys | Text | Until
+Step = Keys | Text | Click | Until
 WalkSteps = Generator[Step, None, None]
 
 
@@ -255,6 +265,18 @@ class _Driver(QObject):
             return
         if isinstance(step, Until):
             self._wait(step.condition, step.what)
+            return
+        if isinstance(step, Click):
+            widget = step.target()
+            assert widget is not None and widget.isVisible(), "nothing shows there to click"
+            where = widget.mapToGlobal(widget.rect().center())
+            point = [str(where.x()), str(where.y())]
+            subprocess.run(
+                ["xdotool", "mousemove", "--sync", *point, "click", "1"],
+                check=True,
+                timeout=DEADLINE_S,
+            )
+            self._wait(step.until, "the click to be handled")
             return
         command, count = _keys_of(step)
         target = self._releases.count + count

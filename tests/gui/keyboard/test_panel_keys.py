@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gui.keyboard.walked import walked
+from gui.keyboard.walked import walk_of, walked
 
 pytestmark = pytest.mark.slow  # slow: nine windows on a fresh Xvfb, keys typed (~15 s of CPU)
 
@@ -31,12 +31,6 @@ def seen() -> Seen:
             "context_menu_keys",
         ]
     )
-
-
-def walk_of(seen: Seen, name: str) -> dict[str, Any]:
-    walk = seen[name]
-    assert "error" not in walk, walk["error"]
-    return walk
 
 
 @pytest.mark.parametrize("name", ["check_panel", "history_panel", "trust_panel"])

@@ -11,6 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests/: the supp
 from gui.keyboard import (
     walks_editor,
     walks_find,
+    walks_focus,
     walks_inbox,
     walks_letters,
     walks_menus,
@@ -27,6 +28,7 @@ WALKS = {
         *walks_menus.WALKS,
         *walks_letters.WALKS,
         *walks_find.WALKS,
+        *walks_focus.WALKS,
     )
 }
 

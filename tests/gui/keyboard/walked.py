@@ -31,3 +31,10 @@ def walked(names: Iterable[str], screen: str = "1366x768x24") -> dict[str, dict[
     seen: dict[str, dict[str, Any]] = json.loads(child.stdout.strip().splitlines()[-1])
     assert set(seen) == set(wanted), (seen, child.stderr)
     return seen
+
+
+def walk_of(seen: dict[str, dict[str, Any]], name: str) -> dict[str, Any]:
+    """What the walk `name` saw; it failed the test when the walk itself failed."""
+    walk = seen[name]
+    assert "error" not in walk, walk["error"]
+    return walk

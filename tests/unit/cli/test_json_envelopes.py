@@ -100,7 +100,7 @@ def test_the_runs(demo: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert list(runs["runs"][0]) == [
         "id", "at", "kind", "trigger", "workspaceId", "projectPath", "summary", "status",
         "error", "source", "provider", "model", "startedAt", "journalFingerprint", "planId",
-        "usage", "ops", "revertedBy", "filesChanged",
+        "usage", "ops", "traceDump", "revertedBy", "filesChanged",
     ]  # fmt: skip
 
 

@@ -86,6 +86,7 @@ def test_a_full_disk_is_said_in_json_by_every_command_that_writes(
     "memtab.fs.locking.locks", "WARNING", r"^Cannot record the holder of .*No space"
 )
 @pytest.mark.expect_log("memtab.store.history.recorder", "WARNING", r"without a copy in history")
+@pytest.mark.expect_log("memtab.consolidation.running", "WARNING", r"trace of .*No space left")
 def test_a_run_that_changed_something_before_the_disk_filled_is_one_object(
     demo: str, full_disk: None, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -52,7 +52,8 @@ def test_write_suggests_by_default_then_nothing_new(
     lines = out.splitlines()
     assert lines[0].startswith("Suggested 2 memories for review — workspace main (offline")
     assert any(line.endswith("[Directives] Prefer `uv run` for scripts.") for line in lines)
-    assert lines[-1] == f"Accept or reject them: memtab inbox --workspace {workspace.id}"
+    assert lines[-2] == f"Accept or reject them: memtab inbox --workspace {workspace.id}"
+    assert lines[-1].startswith(f"Trace: {home.trace_dir(workspace.id)}/")  # every run's
     assert not (home.workspace_root(workspace.id) / "notes.md").exists()
     status, out, _ = run_cli([*args, "--json"], capsys)
     assert status == 0 and json.loads(out)["suggested"] == []  # already waiting for review

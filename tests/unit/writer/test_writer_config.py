@@ -33,7 +33,7 @@ def test_defaults_without_a_settings_file() -> None:
     assert settings == WriterSettings()
     assert settings.mode is WriterMode.AUTO and settings.timeout_s == 60.0
     assert settings.memory_path == DEFAULT_MEMORY_PATH and settings.max_dumps == 50
-    assert not settings.dump_successful_runs
+    assert settings.dump_successful_runs  # every run is in Runs… with its trace
 
 
 def test_the_defaults_are_valid_settings() -> None:
@@ -181,7 +181,7 @@ def test_saving_keeps_keys_of_the_section_this_version_does_not_know(
         "mode": "auto",
         "timeout_s": 60.0,
         "memory_path": DEFAULT_MEMORY_PATH,
-        "dump_successful_runs": False,
+        "dump_successful_runs": True,
         "max_dumps": 3,
         "offline_notes": "write",
         "notify": False,

@@ -13,6 +13,7 @@ from memtab.llm.anthropic import AnthropicProvider
 from memtab.llm.http import ProviderHttpClient
 from memtab.llm.openai import OpenAIProvider
 from memtab.redact import REDACTED
+from memtab.store.history.runs import RunsLog, trace_path
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
@@ -182,7 +183,11 @@ def test_a_compare_and_swap_write_updates_the_file_in_one_model_call(
     assert "Use uv, not pip." in sent  # the current memory is in the prompt
     assert SK_SECRET not in sent and BEARER_SECRET not in sent  # events are redacted
     assert "[REDACTED_SECRET]" in sent
-    assert dumps(home, workspace) == []  # success: no dump unless asked for
+    # Every run leaves its trace (issue 96), which its run in the log names.
+    [dump] = dumps(home, workspace)
+    [run] = RunsLog(home).runs(kind="writer")
+    assert result.trace_path == dump and trace_path(home, run) == dump
+    only_dump(home, workspace)  # with no key in it
 
 
 def test_a_stale_compare_and_swap_is_recovered_by_read_and_retry(
@@ -240,7 +245,7 @@ def test_no_new_memories_leaves_the_file_alone(
     result = run_writer(home, workspace, events, openai)
     assert result.outcome == "no_new_memories" and result.ok
     assert memory(store) == EXISTING and result.after == EXISTING and result.diff_lines() == []
-    assert dumps(home, workspace) == []
+    assert dumps(home, workspace) == [result.trace_path]  # its trace, as every run's
     assert len(fake_model_server.requests) == 1
 
 

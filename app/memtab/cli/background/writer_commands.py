@@ -66,7 +66,8 @@ def run_write(
         base_url (URL): provider base URL
         timeout (SECONDS): time limit of the run
         memory_path (PATH): workspace memory file to keep
-        dump: write a trace dump even when the run succeeds
+        dump: write a trace dump even when the run succeeds (as by default, unless
+            writer.dump_successful_runs is off)
         write_notes: offline writer: write its notes to the memory file instead of suggesting them
         json: machine-readable output
     """

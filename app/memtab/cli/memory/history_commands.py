@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Annotated
 
 from memtab.blame.records import AdHocNoteSource, Blame, BlameLine
@@ -43,6 +42,7 @@ from memtab.store.history.runs import (
     RunsLog,
     files_changed,
     reverted_by,
+    trace_path,
 )
 from memtab.store.history.versions import VersionListing
 from memtab.store.home import Home
@@ -335,8 +335,8 @@ def run_runs(
             f"{files_changed_text(files_changed(run))}"
         )
         print(f"  {elide(run.summary or run.error or '', 100)}")
-        if run.trace_dump and run.workspace_id:
-            print(f"  trace: {trace_folder(home, run) / run.trace_dump}")
+        if (trace := trace_path(home, run)) is not None:
+            print(f"  trace: {trace}")
         revert = reverts.get(run.id)
         if revert is not None:
             print(
@@ -348,12 +348,6 @@ def run_runs(
             if diff and op.applied and (shown := op_diff(home, op)):
                 print("    " + shown.replace("\n", "\n    "))
     return 0
-
-
-def trace_folder(home: Home, run: RunEntry) -> Path:
-    """The folder of a run's trace dump: the writer's, or the consolidation's."""
-    folder = home.trace_dir if run.kind == "writer" else home.consolidation_trace_dir
-    return folder(run.workspace_id or "")
 
 
 class RunListing(Record, write_only=True):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import enum
 import logging
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import NamedTuple
 
 from memtab import humanize
@@ -24,6 +25,7 @@ from memtab.store.history.runs import (
     files_changed,
     reverted_by,
     touched_paths,
+    trace_path,
 )
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home, HomeError
@@ -157,6 +159,8 @@ class RunDetail:
     left_alone: tuple[str, ...] = ()
     """The files the run changed that no revert of it restored (a revert refused them:
     changed since); while there are any, "Revert this run" is offered again."""
+    trace: Path | None = None
+    """The run's trace dump, when it left one that is still kept."""
 
     @property
     def revertible(self) -> bool:
@@ -213,7 +217,18 @@ def load_run_detail(home: Home, run: RunEntry) -> RunDetail:
         refusal = (
             f"reverted {humanize.relative_time(reverted)}: its files hold what they held before it"
         )
-    return RunDetail(run, tuple(ops), refusal, reverted, revert, left)
+    trace = trace_path(home, run)
+    kept = trace if trace is not None and trace.is_file() else None
+    return RunDetail(run, tuple(ops), refusal, reverted, revert, left, kept)
+
+
+def trace_tip(detail: RunDetail) -> str:
+    """The trace button's tooltip: what it opens, or why there is nothing to open."""
+    if detail.trace is not None:
+        return "Open this run's trace dump in the Traces tab: what it was given, said and did"
+    if detail.run.trace_dump:
+        return f"Its trace dump {detail.run.trace_dump} is gone: only the newest are kept"
+    return "This run left no trace dump"
 
 
 def no_change_message(run: RunEntry) -> str:

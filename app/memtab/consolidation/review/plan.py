@@ -162,9 +162,10 @@ def plan_from_run(
     provider: str,
     model: str,
     scope: RunScope | None = None,
+    trace_dump: str | None = None,
 ) -> ConsolidationPlan:
     """The plan of a run made on a scratch copy (`scratch`) of `home`'s scopes (`scope`:
-    the one it was limited to)."""
+    the one it was limited to; `trace_dump`: the file name of the run's trace dump)."""
     record = result.record
     summary = record.summary if record is not None else ""
     held = sum(1 for op in result.ops if held_back(op.note))
@@ -188,6 +189,7 @@ def plan_from_run(
             output_tokens=record.output_tokens if record is not None else None,
         ),
         scope=scope,
+        trace_dump=trace_dump,
     )
 
 

@@ -356,6 +356,7 @@ class MainWindow(QMainWindow):
         self.successor: MainWindow | None = None
         """The window of the home opened with File → Open home (this one then closes)."""
         memory_tab.picker.add_workspace_requested.connect(self.add_workspace)
+        memory_tab.forward_requested.connect(self.show_memory_tab)
         watcher.backend_changed.connect(self._on_watcher_backend_changed)
         watcher.paths_changed.connect(context.changes.publish)
         memory_tab.watch_targets_changed.connect(watcher.set_extra_targets)

@@ -175,7 +175,8 @@ class TabController(Protocol):
 class MemoryTab(QWidget):
     """The Memory tab's frame. Signals: tree_ready, descriptions_shown, assembled, loaded (the
     start-up steps), tree_updated (a scan or search shown), watch_targets_changed(object)
-    (other agents' (directory, recursive) pairs), sources_loaded."""
+    (other agents' (directory, recursive) pairs), sources_loaded, forward_requested (a key
+    for one of its parts was pressed on another tab: the window shows this one)."""
 
     tree_ready = Signal()
     descriptions_shown = Signal()
@@ -184,6 +185,7 @@ class MemoryTab(QWidget):
     tree_updated = Signal()
     watch_targets_changed = Signal(object)
     sources_loaded = Signal()
+    forward_requested = Signal()
 
     def __init__(
         self,
@@ -384,6 +386,10 @@ class MemoryTab(QWidget):
         self.assemble()
         if self.controller is not None:  # not in a window closing before it was built
             self.controller.switch_workspace(workspace_id, then)
+
+    def bring_forward(self) -> None:
+        """Be the tab in front (the window shows it: `forward_requested`)."""
+        self.forward_requested.emit()
 
     def focus_search(self) -> None:
         """Ctrl+Shift+F: put the cursor in the search box."""

@@ -9,6 +9,7 @@ import contextlib
 import functools
 import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
@@ -201,7 +202,10 @@ class FollowedEditor(Protocol):
 
 
 class HistoryHub(QObject):
-    """The window's history features (see the module docstring)."""
+    """The window's history features (see the module docstring); `trace_requested(Path)`:
+    Runs… asked to show a run's trace dump (the window's Traces tab does)."""
+
+    trace_requested = Signal(object)
 
     def __init__(
         self,
@@ -320,6 +324,7 @@ class HistoryHub(QObject):
 
             self.runs_dialog = RunsDialog(self._home, self._context.jobs, self._shell.as_widget())
             self.runs_dialog.open_file_requested.connect(self._on_runs_open_file_requested)
+            self.runs_dialog.open_trace_requested.connect(self._on_runs_open_trace_requested)
         scan = self._context.shown.scan
         workspaces = (
             [(w.id, w.display_name) for w in scan.registry.workspaces if not w.archived]
@@ -568,6 +573,11 @@ class HistoryHub(QObject):
         self._shell.show_memory_tab()
         self._shell.activateWindow()
         self._shell.reveal_file(workspace_id or self._context.shown.workspace_id, path)
+
+    @Slot(object)
+    def _on_runs_open_trace_requested(self, path: Path) -> None:
+        self._shell.activateWindow()
+        self.trace_requested.emit(path)
 
     @Slot(object, str)
     def _on_panel_restore_requested(self, file: MemoryFile, version_id: str) -> None:

@@ -1,6 +1,6 @@
 """Runs…: every run Memtab logged or saw in mux's journal, filtered, each with its ops and
-their diffs; "Revert this run" restores what it touched, except files changed since
-(`RevertResultDialog`). Reads and reverts run on the dialog's own worker.
+their diffs and a way to its trace dump; "Revert this run" restores what it touched, except
+files changed since (`RevertResultDialog`). Reads and reverts run on the dialog's own worker.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ from memtab.components.history.runs import (
     revert_tip,
     run_heading,
     run_rows,
+    trace_tip,
 )
 from memtab.components.jobs import plain
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
@@ -124,6 +125,7 @@ class RunsDialog(QDialog):
     """Every run, filtered, with its ops and their diffs (see the module docstring)."""
 
     open_file_requested = Signal(object, str)  # (workspace id or None, virtual path) to open
+    open_trace_requested = Signal(object)  # the Path of a run's trace dump, to show in Traces
     loaded = Signal()  # a list or a run's details were shown (tests wait for it)
     reverted = Signal(object)  # a revert ended (its `RevertResult`)
 
@@ -196,10 +198,12 @@ class RunsDialog(QDialog):
         self.open_button = QPushButton("&Open file", self._detail_pane)
         self.open_button.setToolTip("Open the selected change's file (or double-click it)")
         self.open_button.clicked.connect(self._open_selected_op)
+        self.trace_button = QPushButton("Open &trace", self._detail_pane)
+        self.trace_button.clicked.connect(self._on_trace_button_clicked)
         self.revert_button = QPushButton("&Revert this run…", self._detail_pane)
         self.revert_button.clicked.connect(self.revert_selected)
         self.note = ElidedLabel("", self._detail_pane, min_width=0)
-        actions = hbox((self.note, 1), self.open_button, self.revert_button)
+        actions = hbox((self.note, 1), self.open_button, self.trace_button, self.revert_button)
         vbox(
             self._heading,
             self._meta,
@@ -388,6 +392,8 @@ class RunsDialog(QDialog):
         self._heading.set_full_text(heading.title if heading is not None else "")
         self._meta.setText(heading.meta if heading is not None else "")
         self.summary.setText(heading.summary if heading is not None else "")
+        self.trace_button.setEnabled(detail is not None and detail.trace is not None)
+        self.trace_button.setToolTip(trace_tip(detail) if detail is not None else "")
         if run is None:
             self.revert_button.setEnabled(False)
             self.open_button.setEnabled(False)
@@ -430,6 +436,12 @@ class RunsDialog(QDialog):
             self.note.set_full_text(opened)
             return
         self.open_file_requested.emit(*opened)
+
+    @Slot()
+    def _on_trace_button_clicked(self) -> None:
+        detail = self._state.detail
+        if detail is not None and detail.trace is not None:
+            self.open_trace_requested.emit(detail.trace)
 
     def changeEvent(self, event: QEvent) -> None:
         """Follow palette changes (light ↔ dark)."""

@@ -391,6 +391,7 @@ _FITTING_EVENTS = frozenset({QEvent.Type.Show, QEvent.Type.LayoutRequest})
 
 Thunk = Callable[[], object]
 INBOX_KEY = "Ctrl+Shift+I"
+SEARCH_KEY = "Ctrl+Shift+F"
 NOTHING_WAITS = "Nothing waits in the Inbox: no agent proposed a memory for this workspace"
 
 
@@ -434,6 +435,7 @@ class TabFrame(Protocol):
     def switch_workspace(self, workspace_id: str | None, then: Thunk) -> None: ...
     def show_workspace(self, workspace_id: str | None) -> None: ...
     def stop_scanning(self) -> None: ...
+    def bring_forward(self) -> None: ...
 
 
 class TabHost:
@@ -537,6 +539,14 @@ class MemoryTabController(QObject):
         self.marks.follow(self.consolidation)
         self.inbox.way_back.returning.connect(self._on_keyboard_returning)
         context.actions.add(
+            "search.focus",
+            "Search memories",
+            self.focus_search,
+            keys=[SEARCH_KEY],
+            menu="edit",
+            tip="Put the cursor in the search box (the files shown beside a terminal)",
+        )
+        context.actions.add(
             "inbox.focus",
             "&Inbox",
             self.focus_inbox,
@@ -638,9 +648,8 @@ class MemoryTabController(QObject):
         then()
 
     def focus_search(self) -> None:
-        """Put the cursor in the search box."""
-        self.frame.panes.show_pane(Pane.FILES, focus=False)
-        self.search_box.focus()
+        """The search's key: the files shown (narrow) and the cursor in the search box."""
+        self._keyboard_to_files(lambda _came_from: self.search_box.focus())
 
     def reveal_file(
         self, workspace_id: str | None, path: VirtualPath, lines: tuple[int, ...]
@@ -656,9 +665,16 @@ class MemoryTabController(QObject):
         if not self.inbox.items:
             self.context.status.show(NOTHING_WAITS)
             return
+        self._keyboard_to_files(self.inbox.take_keyboard)
+
+    def _keyboard_to_files(self, take: Callable[[QWidget | None], object]) -> None:
+        """A key for a part of the files' pane (the search, the Inbox): the tab in front and
+        the files shown (a narrow tab shows one pane: else the part takes the keyboard
+        unseen), then `take` given where the keyboard was."""
         came_from = QApplication.focusWidget()  # before a narrow tab hides the editor
+        self.frame.bring_forward()
         self.frame.panes.show_pane(Pane.FILES, focus=False)
-        self.inbox.take_keyboard(came_from)
+        take(came_from)
 
     def show_suggestions(self, workspace_id: str | None) -> None:
         """Show the Inbox of `workspace_id` (switching to it)."""

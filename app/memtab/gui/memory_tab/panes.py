@@ -157,6 +157,16 @@ class PaneSwitch(QObject):
         if self._editor is not None and self._editor.current_ref is not None:
             self.show_pane(Pane.EDITOR)
 
+    def take_keyboard_home(self) -> None:
+        """The keyboard where it belongs once what held it is gone
+        (`toolkit.keyboard_home`): the open file's text where the editor shows one, else
+        the tree (narrow: the files shown for it)."""
+        has_file = self._editor is not None and self._editor.current_ref is not None
+        if has_file and (not self.narrow or self._shown is Pane.EDITOR):
+            self.show_pane(Pane.EDITOR)
+        else:
+            self.show_pane(Pane.FILES)
+
     def _focus_text(self) -> None:
         """The keyboard in the editor's text: the current tab's (asked for now), past the
         frontmatter when the file was just opened (`SourceEdit.take_keyboard`)."""

@@ -18,7 +18,6 @@ from memtab.components.search.box_state import SearchBoxState, first_match
 from memtab.components.search.search import Searcher, SearchOutcome, SearchQuery
 from memtab.components.tree.nodes import TreeNode
 from memtab.components.tree.scan import HomeScan
-from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
 from memtab.gui.tasks.jobs import Lane
 from memtab.gui.toolkit.icons import tinted_icon
@@ -116,8 +115,9 @@ class SearchBox(QObject):
         editor_link: MatchStepper,
         target: ShownScan,
     ) -> None:
-        """Build the field (on `parent`, for its layout, and the actions' keys: they work
-        within it); searches run over `target.scan`."""
+        """Build the field (on `parent`, for its layout); searches run over `target.scan`.
+        Its key is the Memory tab's (`MemoryTabController.focus_search`: the files shown
+        first)."""
         super().__init__(parent)
         self._context = context
         self._tree = tree
@@ -140,19 +140,10 @@ class SearchBox(QObject):
         self.edit.textChanged.connect(self._on_edit_text_changed)
         self.edit.first_match_requested.connect(self._on_edit_first_match_requested)
         self.edit.focused.connect(self._on_edit_focused)
-        self._register(parent)
+        self._register()
 
-    def _register(self, parent: QWidget) -> None:
-        add, within = self._context.actions.add, Focus.WITHIN
-        add(
-            "search.focus",
-            "Search memories",
-            self.focus,
-            keys=["Ctrl+Shift+F"],
-            focus=within,
-            on=parent,
-            menu="edit",
-        )
+    def _register(self) -> None:
+        add = self._context.actions.add
         # F3 and Shift+F3 are Find next's and Find previous's, which step here out of the
         # open file: these are the palette's, by name (see the module docstring).
         add("search.next_result", "Next search result", self.next_result)
@@ -173,7 +164,7 @@ class SearchBox(QObject):
         self._jobs.submit_latest(SEARCH_KEY, search)
 
     def focus(self) -> None:
-        """Ctrl+Shift+F: put the cursor in the field."""
+        """Put the cursor in the field, its text selected."""
         self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.edit.selectAll()
 

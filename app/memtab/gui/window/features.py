@@ -44,6 +44,8 @@ from memtab.gui.memory_tab.controller import MemoryTabController, TabFiles, TabH
 from memtab.gui.memory_tab.panes import Pane
 from memtab.gui.search.box import SearchBox
 from memtab.gui.sync.feature import SyncFeature
+from memtab.gui.toolkit.keyboard_home import KeyboardHome
+from memtab.gui.toolkit.keyboard_return import keyboard_stop
 from memtab.gui.toolkit.paint import use_native_panels
 from memtab.gui.toolkit.text.text_fields import keep_window_keys_from_fields
 from memtab.gui.toolkit.widgets import named
@@ -284,6 +286,7 @@ def build_history(window: MainWindow) -> HistoryHub:
     )
     window.status_bar.insert_permanent_first(history.recording_note)
     window.part(FOOTER).runs_dialog_requested.connect(history.show_runs)
+    history.trace_requested.connect(window.show_trace)  # Runs…' Open trace
     window.part(CONSOLIDATION).run_logged.connect(history.run_ended)  # Edit → Undo takes it back
     file_actions = window.part(FILE_ACTIONS)
     file_actions.history_requested.connect(history.show_history)
@@ -368,6 +371,16 @@ def build_sync(window: MainWindow) -> SyncFeature:
     return sync
 
 
+def keyboard_home(window: MainWindow) -> None:
+    """Where the keyboard goes once what held it is gone (`KeyboardHome`): on the Memory
+    tab its open file's text or its tree, on another tab its first stop."""
+    page = window.tabs.currentWidget()
+    if page is window.memory_tab:
+        window.memory_tab.panes.take_keyboard_home()
+    elif page is not None and (stop := keyboard_stop(page)) is not None:
+        stop.setFocus(Qt.FocusReason.OtherFocusReason)
+
+
 def build_menus(window: MainWindow) -> WindowMenus:
     """The menus, made from the actions every feature before registered."""
     window.menuBar().clear()  # the titles shown until now
@@ -436,6 +449,7 @@ def build_traces(window: MainWindow) -> TracesTab | None:
     layout = container.layout()
     assert layout is not None
     layout.addWidget(traces)
+    container.setFocusProxy(traces)  # the tab shown: the keyboard in its list, not its page
     return traces
 
 
@@ -494,6 +508,11 @@ WINDOW_FEATURES: tuple[Feature[MainWindow], ...] = (
     keyed(PALETTE, Phase.AFTER_PAINT, build_palette),
     keyed(SYNC, Phase.AFTER_PAINT, build_sync),
     keyed(MENUS, Phase.AFTER_PAINT, build_menus),
+    Feature(
+        "keyboard home",
+        Phase.AFTER_PAINT,
+        lambda w: KeyboardHome(w, functools.partial(keyboard_home, w)),
+    ),
     # ...and the controller catches up with the scan the tree shows (`loaded` when it is the first)
     Feature("tab caught up", Phase.AFTER_PAINT, lambda w: w.memory_tab.catch_up()),
     # once the first scan is shown (its paint first: the watch setup slows everything)

@@ -8,6 +8,7 @@ import json
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 from memtab.store.history.jsonlines import LOCK_TIMEOUT_S, JsonLinesFile
@@ -116,6 +117,17 @@ def reverted_by(runs: Iterable[RunEntry]) -> dict[str, RunEntry]:
         if known is None or run.at > known.at:
             found[run.reverts] = run
     return found
+
+
+def trace_path(home: Home, run: RunEntry) -> Path | None:
+    """Where the run's trace dump is (§10.3: the writer's folder, or the consolidation's),
+    or None when it names none — or names no plain file of that folder (another program
+    may write this log)."""
+    names = (run.trace_dump or "", run.workspace_id or "")
+    if not all(name and name not in (".", "..") and Path(name).name == name for name in names):
+        return None
+    folder = home.trace_dir if run.kind == "writer" else home.consolidation_trace_dir
+    return folder(names[1]) / names[0]
 
 
 def log_run(home: Home, run: RunEntry, *, durable: bool = True) -> None:

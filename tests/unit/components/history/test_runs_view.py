@@ -4,6 +4,8 @@ run blame's card asked for, and its op once its details are shown)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from memtab.components.history.runs import (
     EMPTY_TEXT,
     NO_MATCH_TEXT,
@@ -19,6 +21,7 @@ from memtab.components.history.runs import (
     revert_tip,
     run_heading,
     run_rows,
+    trace_tip,
 )
 from memtab.components.text_diff import compute_diff
 from memtab.store.history.records import RunEntry, RunOp
@@ -152,3 +155,12 @@ def test_a_missing_runs_note_stays_over_the_run_selected_instead() -> None:
     assert presenter.note_over("new") == note  # and shown
     assert presenter.note_over("old") == ""  # another run: the note is gone
     assert presenter.note_over("new") == ""
+
+
+def test_the_trace_button_opens_a_kept_dump_or_says_why_there_is_none(tmp_path: Path) -> None:
+    kept = RunDetail(_run("r1", trace_dump="1_r1.json"), (), None, trace=tmp_path / "1_r1.json")
+    assert kept.trace is not None and trace_tip(kept).startswith("Open this run's trace dump")
+    pruned = RunDetail(_run("r2", trace_dump="1_r2.json"), (), None)
+    assert trace_tip(pruned) == "Its trace dump 1_r2.json is gone: only the newest are kept"
+    none = RunDetail(_run("r3", source=MUX_SOURCE), (), None)
+    assert trace_tip(none).startswith("This run left no trace dump")
