@@ -1,16 +1,33 @@
-"""What every `memtab` command shares: its declaration (`@command`: arguments make the parser, the
-returned record is what `--json` prints), the home, errors, JSON and tables."""
+"""What every `memtab` command shares: its declaration (`@command`: the handler's signature makes
+its parser, the record it returns is what `--json` prints), the home, errors, JSON and tables."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
 import importlib
+import inspect
 import json
+import re
 import sys
+import textwrap
 from collections.abc import Callable, Iterator, Sequence
+from functools import cached_property
 from pathlib import Path
-from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
+from types import UnionType
+from typing import (
+    Annotated,
+    Any,
+    ClassVar,
+    Generic,
+    Literal,
+    TypeAlias,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 from memtab.cli.options import HOME_HELP, CliError, home_location
 from memtab.fs.atomic import encode_utf8
@@ -26,8 +43,10 @@ _SUGGESTED_AT_MOST = 5
 
 R = TypeVar("R", bound=Record)
 Commands: TypeAlias = "argparse._SubParsersAction[Any]"
-Run = Callable[[argparse.Namespace], "R | int"]
-Words = Callable[[R, argparse.Namespace], "int | None"]
+Run = Callable[..., "R | int"]
+Words = Callable[..., "int | None"]
+
+_ENTRY = re.compile(r"(\w+)(?: \(([^)]+)\))?:(.*)")  # `name (METAVAR): help` in `Args:`
 
 
 @contextlib.contextmanager
@@ -40,12 +59,9 @@ def as_cli_error(*kinds: type[Exception]) -> Iterator[None]:
 
 
 class Argument:
-    """One of a command's options or positionals: the words `add_argument` takes. Those
-    commands share are named here: `Argument.HOME`, `Argument.JSON`, `Argument.workspace(…)`,
-    `Argument.json(…)`."""
+    """TRANSITIONAL: an old-style argument (removed when every module is converted)."""
 
     HOME: ClassVar[Argument]
-    """`--home DIR` given after the sub-command (before it, the top-level parser's)."""
     JSON: ClassVar[Argument]
     __slots__ = ("flags", "options")
 
@@ -55,12 +71,10 @@ class Argument:
 
     @classmethod
     def workspace(cls, help: str | None = None, **options: Any) -> Argument:
-        """`--workspace ID`, in the command's words."""
         return cls("--workspace", metavar="ID", help=help, **options)
 
     @classmethod
     def json(cls, help: str | None = None, **options: Any) -> Argument:
-        """`--json`: the command's record on stdout (`print_json`) instead of words."""
         return cls("--json", action="store_true", help=help, **options)
 
     def add_to(self, parser: argparse.ArgumentParser | argparse._ActionsContainer) -> None:
@@ -72,92 +86,291 @@ Argument.JSON = Argument.json()
 
 
 class Exclusive:
-    """Options of which a command takes one at most (argparse's mutually exclusive group)."""
+    """Options of which a command takes one at most (`required`: exactly one), named by their
+    parameters (argparse's mutually exclusive group)."""
 
-    __slots__ = ("arguments", "required")
+    __slots__ = ("names", "required")
 
-    def __init__(self, *arguments: Argument, required: bool = False) -> None:
-        self.arguments = arguments
+    def __init__(self, *names: Any, required: bool = False) -> None:
+        self.names = names
         self.required = required
 
-    def add_to(self, parser: argparse.ArgumentParser) -> None:
+    def add_to(self, parser: argparse.ArgumentParser) -> None:  # TRANSITIONAL
         group = parser.add_mutually_exclusive_group(required=self.required)
-        for argument in self.arguments:
+        for argument in self.names:
             argument.add_to(group)
 
 
 class Command(Generic[R]):
-    """A `memtab` command (`@command`, `group`): its parser's words and what runs it.
+    """A `memtab` command (`@command`, `group`): its parser, made from its handler, and its run.
 
-    Its function returns the command's record, which `--json` (or a command without words,
-    `@cmd.text`) prints with `print_json`, or, having printed itself, its exit status.
+    The handler's parameters are the command's arguments, in `--help`'s order:
+    - `home`: `--home DIR` (given before the command's name too); the handler gets the home
+      opened when it is annotated `Home`, else the words given (None: not given);
+    - a parameter before `*`: a positional, optional when it has a default, one or more of them
+      when it is a `tuple`;
+    - one after `*`: an option, `--its-name` (a trailing `_` dropped: `print_` is `--print`),
+      required when it has no default; a `bool` is a flag, a `bool | None` a `--name` and
+      `--no-name` of which one at most is given; a `tuple` may be given again and again;
+    - its type says what it takes: `int`, `float`, the values of a `Literal` (the choices), or
+      what `Annotated[X, parse]` returns (argparse's `type`); `Annotated[X, "help"]` gives help
+      computed from constants;
+    - an option its group (`under`) takes too keeps the value given before the sub-command's name.
+    The docstring's first paragraph is the command's help in `memtab --help`, the paragraphs after
+    it the description atop its own; its `Args:` lines (`name (METAVAR): help`, continued indented)
+    each argument's (METAVAR: the value's name in --help, else the parameter's in capitals).
+
+    The handler returns the command's record, which `--json` (or a command without words,
+    `@cmd.text`) prints with `print_json`, or, having printed itself, its exit status. The words
+    printer takes the record and, by name, any of the handler's arguments it needs.
     `status`: the exit status a record means (default 0); words that return one win."""
 
     def __init__(
         self,
         name: str,
-        arguments: Sequence[Argument | Exclusive],
         run: Run[R] | None,
+        exclusive: Sequence[Exclusive] = (),
         *,
         under: Command[Any] | None = None,
         home: bool = True,
         status: Callable[[R], int] | None = None,
         actions: str = "action",
+        renamed_from: str | None = None,
         **parser_options: Any,
     ) -> None:
         self.name, self.run, self.under, self.status = name, run, under, status
+        self.exclusive, self.renamed_from = exclusive, renamed_from
         self.actions = actions  # the dest of its sub-command's name
-        self.arguments = (Argument.HOME, *arguments) if home else tuple(arguments)
+        self.group_home = home and run is None  # a group's parser takes --home (a command: `home`)
         self.parser_options = parser_options  # add_parser's: help, writes_home (CommandParser)…
+        if renamed_from is not None:
+            self.parser_options["aliases"] = [renamed_from]
         self.children: list[Command[Any]] = []
-        self.words: Words[R] | None = None
+        self.words: Words | None = None
+        self.legacy: tuple[Any, ...] | None = None  # TRANSITIONAL
+        self.legacy_home = home
         if under is not None:
             under.children.append(self)
 
-    def text(self, words: Words[R]) -> Words[R]:
+    def text(self, words: Words) -> Words:
         """Declare how the command says its record in words (without: as JSON)."""
         self.words = words
         return words
 
+    @cached_property
+    def parameters(self) -> dict[str, tuple[inspect.Parameter, Any]]:
+        """The handler's parameters with their types (read once its module is whole)."""
+        assert self.run is not None
+        hints = get_type_hints(self.run, include_extras=True)
+        signature = inspect.signature(self.run).parameters.values()
+        return {p.name: (p, hints.get(p.name, str)) for p in signature}
+
+    def given(self, args: argparse.Namespace) -> dict[str, Any]:
+        """The handler's arguments from what the parser read."""
+        values: dict[str, Any] = {}
+        for name, (parameter, hint) in self.parameters.items():
+            value = getattr(args, name, parameter.default)
+            if name == "home" and hint is Home:
+                value = Home(home_location(value).path)
+            elif value is None and parameter.default is not inspect.Parameter.empty:
+                value = parameter.default  # a repeated option not given: ()
+            values[name] = tuple(value) if isinstance(value, list) else value
+        return values
+
     def __call__(self, args: argparse.Namespace) -> int:
         assert self.run is not None  # a group's parser requires one of its sub-commands
-        result = self.run(args)
+        top = self
+        while top.under is not None:
+            top = top.under
+        if top.renamed_from is not None and getattr(args, "command", None) == top.renamed_from:
+            print(
+                f"memtab {top.renamed_from} is now memtab {top.name} (the old name goes in the "
+                "next release)",
+                file=sys.stderr,
+            )
+        legacy = self.legacy is not None  # TRANSITIONAL
+        given = {"json": getattr(args, "json", False)} if legacy else self.given(args)
+        result = self.run(args) if legacy else self.run(**given)
         if isinstance(result, int):
             return result
-        if self.words is None or getattr(args, "json", False):
+        if self.words is None or given.get("json"):
             print_json(result.to_json())
-        elif (said := self.words(result, args)) is not None:
-            return said
+        else:
+            wanted = list(inspect.signature(self.words).parameters)[1:]
+            if legacy and (said := self.words(result, args)) is not None:  # TRANSITIONAL
+                return said
+            if (
+                not legacy
+                and (said := self.words(result, **{name: given[name] for name in wanted}))
+                is not None
+            ):
+                return said
         return 0 if self.status is None else self.status(result)
 
-    def add_to(self, commands: Commands) -> None:
-        """This command's parser, and its sub-commands', added to `commands`."""
-        parser = commands.add_parser(self.name, **self.parser_options)
-        for argument in self.arguments:
-            argument.add_to(parser)
+    def add_to(self, commands: Commands, given_before: frozenset[str] = frozenset()) -> None:
+        """This command's parser, and its sub-commands', added to `commands` (`given_before`:
+        the options of the group it is under)."""
+        options = dict(self.parser_options)
+        if self.legacy is not None:  # TRANSITIONAL
+            parser = commands.add_parser(self.name, **options)
+            for argument in ((Argument.HOME,) if self.legacy_home else ()) + self.legacy:
+                argument.add_to(parser)
+            parser.set_defaults(handler=self)
+            if self.children:
+                actions = parser.add_subparsers(dest=self.actions, metavar="ACTION", required=False)
+                for child in self.children:
+                    child.add_to(actions)
+            return
         if self.run is not None:
+            paragraphs, said = _docstring(self.run)
+            options.setdefault("help", paragraphs[0] if paragraphs else None)
+            if len(paragraphs) > 1:
+                options.setdefault("description", "\n\n".join(paragraphs[1:]))
+        parser = commands.add_parser(self.name, **options)
+        if self.group_home:
+            parser.add_argument("--home", metavar="DIR", default=argparse.SUPPRESS, help=HOME_HELP)
+        if self.run is not None:
+            self._add_arguments(parser, said, given_before)
             parser.set_defaults(handler=self)
         if self.children:
             actions = parser.add_subparsers(
                 dest=self.actions, metavar="ACTION", required=self.run is None
             )
+            taken = frozenset(self.parameters) if self.run is not None else frozenset()
             for child in self.children:
-                child.add_to(actions)
+                child.add_to(actions, taken | {"home"})
+
+    def _add_arguments(
+        self,
+        parser: argparse.ArgumentParser,
+        said: dict[str, tuple[str | None, str]],
+        given_before: frozenset[str],
+    ) -> None:
+        """An argument for each of the handler's parameters (the class doc's rules)."""
+        unknown = set(said) - set(self.parameters) - {f"no_{name}" for name in self.parameters}
+        if unknown:
+            raise TypeError(
+                f"{self.name}: its docstring's Args name no parameter: {sorted(unknown)}"
+            )
+        groups: dict[int, argparse._MutuallyExclusiveGroup] = {}
+        for name, (parameter, hint) in self.parameters.items():
+            place: argparse._ActionsContainer = parser
+            for together in self.exclusive:
+                if name in together.names:
+                    if id(together) not in groups:
+                        groups[id(together)] = parser.add_mutually_exclusive_group(
+                            required=together.required
+                        )
+                    place = groups[id(together)]
+            if name == "home":
+                place.add_argument(
+                    "--home", metavar="DIR", default=argparse.SUPPRESS, help=HOME_HELP
+                )
+                continue
+            arguments = _arguments(parameter, hint, said)
+            if len(arguments) > 1:  # `--name` and `--no-name`
+                place = parser.add_mutually_exclusive_group()
+            for flags, options in arguments:
+                if name in given_before:
+                    options["default"] = argparse.SUPPRESS
+                place.add_argument(*flags, **options)
 
 
-def command(
-    name: str, *arguments: Argument | Exclusive, **options: Any
-) -> Callable[[Run[R]], Command[R]]:
-    """Declare the decorated function the command `name`, with its arguments in `--help`'s
-    order after `--home` (`home=False`: one that opens no home, or places it itself).
-    `options`: `Command`'s (`under`: the group it belongs to, `status`) and `add_parser`'s
-    (`help`, `writes_home`: whether it writes the home, which every command says)."""
-    return lambda run: Command(name, arguments, run, **options)
+def _docstring(run: Callable[..., Any]) -> tuple[list[str], dict[str, tuple[str | None, str]]]:
+    """A handler's docstring: its paragraphs, and what its `Args:` section says of each
+    parameter (the metavar, if it names one, and the help)."""
+    text, _, entries = (inspect.getdoc(run) or "").partition("\nArgs:\n")
+    paragraphs = [paragraph for paragraph in text.split("\n\n") if paragraph.strip()]
+    said: dict[str, tuple[str | None, str]] = {}
+    name = ""
+    for line in textwrap.dedent(entries).splitlines():
+        if line[:1].isspace() and name:  # the entry goes on
+            metavar, words = said[name]
+            said[name] = (metavar, f"{words} {line.strip()}")
+        elif entry := _ENTRY.fullmatch(line):
+            name = entry[1]
+            said[name] = (entry[2], entry[3].strip())
+        elif line.strip():
+            raise TypeError(
+                f"{run.__name__}: an Args line must read `name (METAVAR): help`: {line!r}"
+            )
+    return paragraphs, said
 
 
-def group(name: str, *arguments: Argument | Exclusive, **options: Any) -> Command[Any]:
-    """A command that only holds sub-commands (`memtab project add`): one is required."""
-    return Command(name, arguments, None, **options)
+def _arguments(
+    parameter: inspect.Parameter, hint: Any, said: dict[str, tuple[str | None, str]]
+) -> list[tuple[list[str], dict[str, Any]]]:
+    """The flags and `add_argument` options a parameter makes (`Command`'s rules)."""
+    kind, extras = _unwrapped(hint)
+    name, default = parameter.name, parameter.default
+    metavar, help_words = said.get(name, (None, ""))
+    help = next((extra for extra in extras if isinstance(extra, str)), help_words or None)
+    flag = "--" + name.rstrip("_").replace("_", "-")
+    if kind is bool:
+        if default is None:
+            negative = said.get(f"no_{name}", (None, ""))[1] or None
+            return [
+                ([flag], dict(dest=name, action="store_true", default=None, help=help)),
+                ([f"--no-{flag[2:]}"], dict(dest=name, action="store_false", help=negative)),
+            ]
+        return [([flag], dict(dest=name, action="store_true", help=help))]
+    repeated = get_origin(kind) in (tuple, list)
+    if repeated:
+        kind = get_args(kind)[0]
+    choices = get_args(kind) if get_origin(kind) is Literal else None
+    parse = next(
+        (extra for extra in extras if callable(extra)), kind if kind in (int, float) else None
+    )
+    options: dict[str, Any] = dict(type=parse, choices=choices, help=help)
+    options["metavar"] = metavar or (None if choices else name.rstrip("_").upper())
+    given = default is not inspect.Parameter.empty
+    if parameter.kind is inspect.Parameter.KEYWORD_ONLY:
+        options.update(dest=name, default=None if repeated else (default if given else None))
+        if repeated:
+            options["action"] = "append"
+        return [([flag], {**options, "required": not given})]
+    nargs = "+" if repeated else "?" if given else None
+    return [([name], {**options, "nargs": nargs, "default": default if given else None})]
+
+
+def _unwrapped(hint: Any) -> tuple[Any, list[Any]]:
+    """A parameter's type without `| None` and `Annotated`'s extras, and those extras."""
+    extras: list[Any] = []
+    while True:
+        if get_origin(hint) is Annotated:
+            hint, *more = get_args(hint)
+            extras += more
+        elif get_origin(hint) in (Union, UnionType) and type(None) in get_args(hint):
+            hint = next(part for part in get_args(hint) if part is not type(None))
+        else:
+            return hint, extras
+
+
+def command(name: str, *exclusive: Any, **options: Any) -> Callable[[Run[R]], Command[R]]:
+    """Declare the decorated function the command `name` (`Command`: its parameters are the
+    command's arguments, its docstring their help); `exclusive`: options of which one at most is
+    given. `options`: `Command`'s (`under`: the group it belongs to, `status`, `renamed_from`:
+    its old name, still taken) and `add_parser`'s (`writes_home`: whether it writes the home,
+    which every command says; `help` or `description` to override its docstring's)."""
+    if any(
+        isinstance(a, Argument)
+        or (isinstance(a, Exclusive) and a.names and isinstance(a.names[0], Argument))
+        for a in exclusive
+    ):  # TRANSITIONAL
+
+        def legacy(run: Any) -> Command[R]:
+            made: Command[R] = Command(name, run, **options)
+            made.legacy = exclusive
+            return made
+
+        return legacy
+    return lambda run: Command(name, run, exclusive, **options)
+
+
+def group(name: str, *_: Any, **options: Any) -> Command[Any]:
+    """A command that only holds sub-commands (`memtab project add`): one is required. It takes
+    `--home` unless `home=False`."""
+    return Command(name, None, **options)
 
 
 def add_commands(commands: Commands, module: str) -> None:
@@ -167,8 +380,8 @@ def add_commands(commands: Commands, module: str) -> None:
             declared.add_to(commands)
 
 
-def open_home(args: argparse.Namespace) -> Home:
-    return Home(home_location(args).path)
+def open_home(args: argparse.Namespace) -> Home:  # TRANSITIONAL
+    return Home(home_location(getattr(args, "home", None)).path)
 
 
 def open_store(

@@ -60,7 +60,7 @@ def install_desktop() -> int:
 
 def _remove_leftovers(args: argparse.Namespace) -> None:
     """What a killed Memtab left in the home this command is about to write to."""
-    location = home_location(args)
+    location = home_location(getattr(args, "home", None))
     if location.path.is_dir():
         remove_leftover_temps(Home(location.path))
 

@@ -148,7 +148,7 @@ def run_window(args: argparse.Namespace) -> int:
             if args.home:
                 raise CliError("--demo and --home cannot be combined")
             args.home = str(_demo_home(args, cleanup))
-        location = home_location(args)
+        location = home_location(args.home)
         if args.demo:
             location = HomeLocation(location.path, "demo")
         # Start-up makes objects that live as long as the window (modules, widgets): the

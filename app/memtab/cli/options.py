@@ -95,13 +95,14 @@ def default_demo_home() -> Path:
 
 
 def home_location(
-    args: argparse.Namespace, *, env: Mapping[str, str] | None = None, cwd: str | None = None
+    given: str | None, *, env: Mapping[str, str] | None = None, cwd: str | None = None
 ) -> HomeLocation:
-    """The home this invocation works on (or the one whose environment `env` and directory `cwd` are
-    given: a hosted MCP session's); CliError when it is not a usable directory."""
+    """The home this invocation works on, `--home` `given` or not (or the one whose environment
+    `env` and directory `cwd` are given: a hosted MCP session's); CliError when it is not a usable
+    directory."""
     user_home = env.get("HOME") if env is not None else None
     location = resolve_home(
-        getattr(args, "home", None),
+        given,
         env,
         user_home=Path(user_home) if user_home else None,
         cwd=cwd or None,

@@ -12,7 +12,8 @@ from memtab.store.paths import VIRTUAL_ROOT, VirtualPath, parse_file_path
 Agent = Literal["mux", "claude-code", "codex", "loki", "gemini"]
 AGENTS: tuple[Agent, ...] = get_args(Agent)
 # The agents whose sources this package discovers (mux is the store's own).
-OTHER_AGENTS: tuple[Agent, ...] = ("claude-code", "codex", "loki", "gemini")
+OtherAgent = Literal["claude-code", "codex", "loki", "gemini"]
+OTHER_AGENTS: tuple[Agent, ...] = get_args(OtherAgent)
 AGENT_TITLES: dict[Agent, str] = {
     "mux": "mux",
     "claude-code": "Claude Code",

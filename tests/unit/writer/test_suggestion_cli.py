@@ -8,7 +8,6 @@ import json
 import pytest
 
 from memtab.cli.main import main
-from memtab.cli.memory.inbox_commands import RENAMED
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
@@ -18,6 +17,8 @@ from memtab.writer.inbox.targets import PROJECT_NOTES
 from memtab.writer.offline.notes import COMMANDS, DIRECTIVES, Note
 from memtab.writer.records import Suggestion
 from support.memory_paths import vpath
+
+RENAMED = "memtab suggestions is now memtab inbox (the old name goes in the next release)"
 
 
 def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -3,17 +3,15 @@ review before applying) and `memtab sweep` (launch sweep)."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
+from typing import Literal
 
 from memtab.cli.common import (
-    Argument,
     Exclusive,
     as_cli_error,
     command,
     format_table,
-    open_home,
     open_store,
     print_json,
 )
@@ -29,58 +27,39 @@ from memtab.consolidation.sweep import SweepReport, run_launch_sweep
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.fs.records import Record
 from memtab.humanize import absolute_time, files_changed_text, plural
-from memtab.llm.settings import PROVIDER_NAMES, ProviderSettings, resolve_provider_settings
+from memtab.llm.settings import ProviderName, ProviderSettings, resolve_provider_settings
 from memtab.llm.types import ProviderError
+from memtab.store.home import Home
 from memtab.store.sidecars.journal import (
-    RUN_SCOPES,
     ConsolidationRecord,
     JournalOp,
+    RunScope,
     Trigger,
     changed_files,
 )
 from memtab.store.sidecars.registry import load_registry
 
-CLI_TRIGGERS: tuple[Trigger, ...] = ("manual", "archive")
+CliTrigger = Literal["manual", "archive"]
 # A run never takes more model steps than this (mux's cap); --max-steps may only lower it.
 MAX_STEPS = RunLimits.max_steps
 
 
-_PROVIDER_OPTIONS = (
-    Argument(
-        "--provider",
-        choices=PROVIDER_NAMES,
-        help="model provider (default: MEMTAB_PROVIDER, the settings file, else offline)",
-    ),
-    Argument("--model", metavar="M", help="model id sent to the provider"),
-    Argument("--base-url", metavar="URL", help="provider base URL (e.g. Ollama)"),
-    Argument(
-        "--max-steps",
-        type=int,
-        metavar="N",
-        default=MAX_STEPS,
-        help=f"model steps, 1 to {MAX_STEPS} (the default)",
-    ),
-    Argument(
-        "--timeout",
-        type=float,
-        metavar="SECONDS",
-        default=RunLimits.timeout_s,
-        help="wall-clock limit of one run",
-    ),
-)
-
-
-def _service(args: argparse.Namespace) -> ConsolidationService:
-    if not 1 <= args.max_steps <= MAX_STEPS:
+def _service(
+    home: Home,
+    provider: ProviderName | None,
+    model: str | None,
+    base_url: str | None,
+    max_steps: int,
+    timeout: float,
+) -> ConsolidationService:
+    if not 1 <= max_steps <= MAX_STEPS:
         raise CliError(f"--max-steps must be between 1 and {MAX_STEPS}")
-    if args.timeout <= 0:
+    if timeout <= 0:
         raise CliError("--timeout must be positive")
     with as_cli_error(ProviderError, SettingsFileError):
-        settings: ProviderSettings = resolve_provider_settings(
-            args.provider, args.model, args.base_url
-        )
-    limits = RunLimits(max_steps=args.max_steps, timeout_s=args.timeout)
-    return ConsolidationService(open_home(args), settings=settings, limits=limits)
+        settings: ProviderSettings = resolve_provider_settings(provider, model, base_url)
+    limits = RunLimits(max_steps=max_steps, timeout_s=timeout)
+    return ConsolidationService(home, settings=settings, limits=limits)
 
 
 # --- consolidate ----------------------------------------------------------------------------
@@ -150,95 +129,102 @@ def _print_op(op: PlannedOp, indent: str) -> None:
             print(f"{indent}      " + file.diff.replace("\n", f"\n{indent}      "))
 
 
-@command(
-    "consolidate",
-    Argument.workspace(required=True),
-    *_PROVIDER_OPTIONS,
-    Argument(
-        "--dry-run", action="store_true", help="propose changes without applying or journaling"
-    ),
-    Exclusive(
-        Argument(
-            "--plan-out",
-            metavar="FILE",
-            help="write the plan (each proposed op with its diff) to FILE; change nothing",
-        ),
-        Argument("--apply-plan", metavar="FILE", help="apply a plan written by --plan-out"),
-    ),
-    Argument(
-        "--accept",
-        metavar="N,N",
-        help="with --apply-plan: the op numbers to apply (default: every proposed op)",
-    ),
-    Argument("--trigger", choices=CLI_TRIGGERS, default="manual"),
-    Argument(
-        "--scope",
-        choices=RUN_SCOPES,
-        help="consolidate that scope alone (its files only; journaled as such)",
-    ),
-    Argument.json("print the journal record"),
-    writes_home=True,
-    help="consolidate a workspace's memory now (combine, prune, promote)",
-)
-def run_consolidate(args: argparse.Namespace) -> int:
-    if args.accept is not None and args.apply_plan is None:
+@command("consolidate", Exclusive("plan_out", "apply_plan"), writes_home=True)
+def run_consolidate(
+    home: Home,
+    *,
+    workspace: str,
+    provider: ProviderName | None = None,
+    model: str | None = None,
+    base_url: str | None = None,
+    max_steps: int = MAX_STEPS,
+    timeout: float = RunLimits.timeout_s,
+    dry_run: bool = False,
+    plan_out: str | None = None,
+    apply_plan: str | None = None,
+    accept: str | None = None,
+    trigger: CliTrigger = "manual",
+    scope: RunScope | None = None,
+    json: bool = False,
+) -> int:
+    """consolidate a workspace's memory now (combine, prune, promote)
+
+    Args:
+        workspace (ID):
+        provider: model provider (default: MEMTAB_PROVIDER, the settings file, else offline)
+        model (M): model id sent to the provider
+        base_url (URL): provider base URL (e.g. Ollama)
+        max_steps (N): model steps, 1 to %(default)s (the default)
+        timeout (SECONDS): wall-clock limit of one run
+        dry_run: propose changes without applying or journaling
+        plan_out (FILE): write the plan (each proposed op with its diff) to FILE; change nothing
+        apply_plan (FILE): apply a plan written by --plan-out
+        accept (N,N): with --apply-plan: the op numbers to apply (default: every proposed op)
+        scope: consolidate that scope alone (its files only; journaled as such)
+        json: print the journal record
+    """
+    if accept is not None and apply_plan is None:
         raise CliError("--accept goes with --apply-plan")
-    if args.dry_run and (args.plan_out or args.apply_plan):
+    if dry_run and (plan_out or apply_plan):
         raise CliError("--dry-run cannot be combined with --plan-out or --apply-plan")
-    if args.scope and args.apply_plan:
+    if scope and apply_plan:
         raise CliError("--scope goes with a run or --plan-out: a plan keeps its own scope")
-    service = _service(args)
-    workspace = load_registry(service.home).require_workspace(args.workspace)
-    if args.plan_out:
-        return _plan_out(args, service, workspace.id, Path(args.plan_out))
-    if args.apply_plan:
-        accepted = parse_accepted(args.accept)
+    service = _service(home, provider, model, base_url, max_steps, timeout)
+    found = load_registry(service.home).require_workspace(workspace)
+    if plan_out:
+        return _plan_out(service, found.id, Path(plan_out), trigger, scope, json=json)
+    if apply_plan:
+        accepted = parse_accepted(accept)
         try:
-            plan = read_plan(Path(args.apply_plan))
-            if plan.workspace_id != workspace.id:
-                raise CliError(f"the plan is for workspace {plan.workspace_id}, not {workspace.id}")
+            plan = read_plan(Path(apply_plan))
+            if plan.workspace_id != found.id:
+                raise CliError(f"the plan is for workspace {plan.workspace_id}, not {found.id}")
             record = service.apply_plan(plan, accepted)
         except ConsolidationError as error:
-            raise _failed(args, error) from None
-        return _print_record(args, record)
-    if not args.json:
-        what = f"the {args.scope} scope of " if args.scope else ""
+            raise _failed(error, json=json) from None
+        return _print_record(record, json=json)
+    if not json:
+        what = f"the {scope} scope of " if scope else ""
         print(
-            f"Consolidating {what}{workspace.display_name} ({workspace.id}) with "
-            f"{service.describe_provider()}{' (dry run)' if args.dry_run else ''}…",
+            f"Consolidating {what}{found.display_name} ({found.id}) with "
+            f"{service.describe_provider()}{' (dry run)' if dry_run else ''}…",
             file=sys.stderr,
         )
     try:
-        record = service.run(
-            workspace.id, trigger=args.trigger, dry_run=args.dry_run, scope=args.scope
-        )
+        record = service.run(found.id, trigger=trigger, dry_run=dry_run, scope=scope)
     except ConsolidationError as error:
-        raise _failed(args, error) from None
-    return _print_record(args, record)
+        raise _failed(error, json=json, dry_run=dry_run) from None
+    return _print_record(record, json=json, dry_run=dry_run)
 
 
-def _failed(args: argparse.Namespace, error: ConsolidationError) -> CliError:
+def _failed(error: ConsolidationError, *, json: bool, dry_run: bool = False) -> CliError:
     """The error line of a run that did not go through; a run that changed something
     first prints what it applied (its journal record) before it — under `--json` inside
     the failure's one object."""
     record = error.record if isinstance(error, RunFailedError) else None
     trace = error.trace_path if isinstance(error, RunFailedError) else None
-    if trace is not None and not args.json:
+    if trace is not None and not json:
         print(f"Trace: {trace}", file=sys.stderr)
-    if record is not None and args.json:
+    if record is not None and json:
         return CliError(str(error), output=record.to_json())
     if record is not None:
-        _print_record(args, record)
+        _print_record(record, json=json, dry_run=dry_run)
     return CliError(str(error))
 
 
 def _plan_out(
-    args: argparse.Namespace, service: ConsolidationService, workspace_id: str, path: Path
+    service: ConsolidationService,
+    workspace_id: str,
+    path: Path,
+    trigger: Trigger,
+    scope: RunScope | None,
+    *,
+    json: bool,
 ) -> int:
     with as_cli_error(ConsolidationError):
-        plan = service.plan(workspace_id, trigger=args.trigger, scope=args.scope)
+        plan = service.plan(workspace_id, trigger=trigger, scope=scope)
         write_plan(path, plan)
-    if args.json:
+    if json:
         print_json(plan.to_json())
         return 0
     print_plan(plan)
@@ -250,8 +236,8 @@ def _plan_out(
     return 0
 
 
-def _print_record(args: argparse.Namespace, record: ConsolidationRecord) -> int:
-    if args.json:
+def _print_record(record: ConsolidationRecord, *, json: bool, dry_run: bool = False) -> int:
+    if json:
         print_json(record.to_json())
         return 0
     for op in record.ops:
@@ -263,7 +249,7 @@ def _print_record(args: argparse.Namespace, record: ConsolidationRecord) -> int:
         print(f"result: {files_changed_text(len(changed_files(applied)))}")
     print(usage_line(record))
     print(f"summary: {record.summary}")
-    if args.dry_run:
+    if dry_run:
         print("(dry run: nothing was changed or journaled)")
     return 0
 
@@ -283,71 +269,78 @@ class DeclinedForgotten(Record, write_only=True):
     forgotten: int
 
 
-@command(
-    "declined",
-    Argument.workspace("the workspace", required=True),
-    Argument(
-        "--forget", action="store_true", help="forget them: the next run may propose them again"
-    ),
-    Argument.json("print them as JSON"),
-    writes_home=False,
-    help="changes declined in review, not proposed again until their files change",
-    description="List the changes you declined in a consolidation review of this "
-    "workspace's scopes. A later run does not propose one again while the files it "
-    "touches are unchanged; --forget clears them all (docs/formats.md §9.7).",
-)
-def run_declined(args: argparse.Namespace) -> int:
-    """`memtab declined`: the declines of a workspace's scopes in force (docs/formats.md
-    §9.7), or `--forget` them."""
-    home = open_home(args)
-    store, _ = open_store(home, args.workspace)
-    if args.forget:
-        forgotten = forget_declined(home, store)
-        if args.json:
-            print_json(DeclinedForgotten(forgotten=forgotten).to_json())
-        else:
-            print(f"Forgot {plural(forgotten, 'declined change')}")
-        return 0
-    in_force = DeclinedMatcher.of(home, store).in_force()
-    if args.json:
-        print_json(DeclinedListing(declined=tuple(in_force)).to_json())
-        return 0
-    if not in_force:
+@command("declined", writes_home=False)
+def run_declined(
+    home: Home, *, workspace: str, forget: bool = False, json: bool = False
+) -> DeclinedListing | DeclinedForgotten:
+    """changes declined in review, not proposed again until their files change
+
+    List the changes you declined in a consolidation review of this workspace's scopes. A later
+    run does not propose one again while the files it touches are unchanged; --forget clears them
+    all (docs/formats.md §9.7).
+
+    Args:
+        workspace (ID): the workspace
+        forget: forget them: the next run may propose them again
+        json: print them as JSON
+    """
+    store, _ = open_store(home, workspace)
+    if forget:
+        return DeclinedForgotten(forgotten=forget_declined(home, store))
+    return DeclinedListing(declined=tuple(DeclinedMatcher.of(home, store).in_force()))
+
+
+@run_declined.text
+def _print_declined(result: DeclinedListing | DeclinedForgotten) -> None:
+    if isinstance(result, DeclinedForgotten):
+        print(f"Forgot {plural(result.forgotten, 'declined change')}")
+    elif not result.declined:
         print("No declined change is held back")
-        return 0
-    rows = [["DECLINED", "CHANGE"]]
-    rows += [[absolute_time(op.declined_at)[:16], op.description or op.path] for op in in_force]
-    print(format_table(rows))
-    return 0
+    else:
+        rows = [["DECLINED", "CHANGE"]]
+        rows += [
+            [absolute_time(op.declined_at)[:16], op.description or op.path]
+            for op in result.declined
+        ]
+        print(format_table(rows))
 
 
 # --- sweep ----------------------------------------------------------------------------------
 
 
-@command(
-    "sweep",
-    *_PROVIDER_OPTIONS,
-    Argument.json("print the sweep report"),
-    writes_home=True,
-    help="run the launch sweep: consolidate up to 3 idle workspaces that need it",
-    description="Run the launch sweep as mux does at start-up: consolidate up to 3 "
-    "workspaces idle for 24 h with memory writes since their last run. Like mux, it "
-    "considers only the workspaces listed in extensionMetadata.json (mux's record of "
-    "recent use), in that file's order; other registered workspaces are reported as "
-    "skipped. The window never sweeps on its own (docs/formats.md §9.5): mux sweeps "
-    "only homes whose user turned its memory-consolidation experiment on, and then "
-    "at every mux start itself, and a sweep applies changes nobody reviews; run this "
-    "when you want one (e.g. from a login script).",
-)
-def run_sweep(args: argparse.Namespace) -> int:
-    report = run_launch_sweep(_service(args))
-    if args.json:
-        print_json(report.to_json())
-        return 0
-    print_sweep(report)
-    return 0
+@command("sweep", writes_home=True)
+def run_sweep(
+    home: Home,
+    *,
+    provider: ProviderName | None = None,
+    model: str | None = None,
+    base_url: str | None = None,
+    max_steps: int = MAX_STEPS,
+    timeout: float = RunLimits.timeout_s,
+    json: bool = False,
+) -> SweepReport:
+    """run the launch sweep: consolidate up to 3 idle workspaces that need it
+
+    Run the launch sweep as mux does at start-up: consolidate up to 3 workspaces idle for 24 h
+    with memory writes since their last run. Like mux, it considers only the workspaces listed
+    in extensionMetadata.json (mux's record of recent use), in that file's order; other
+    registered workspaces are reported as skipped. The window never sweeps on its own
+    (docs/formats.md §9.5): mux sweeps only homes whose user turned its memory-consolidation
+    experiment on, and then at every mux start itself, and a sweep applies changes nobody
+    reviews; run this when you want one (e.g. from a login script).
+
+    Args:
+        provider: model provider (default: MEMTAB_PROVIDER, the settings file, else offline)
+        model (M): model id sent to the provider
+        base_url (URL): provider base URL (e.g. Ollama)
+        max_steps (N): model steps, 1 to %(default)s (the default)
+        timeout (SECONDS): wall-clock limit of one run
+        json: print the sweep report
+    """
+    return run_launch_sweep(_service(home, provider, model, base_url, max_steps, timeout))
 
 
+@run_sweep.text
 def print_sweep(report: SweepReport) -> None:
     """The sweep report as two short tables."""
     print(f"Started {plural(len(report.runs), 'run')}.")

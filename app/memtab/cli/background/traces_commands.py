@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-import argparse
-
-from memtab.cli.common import Argument, command, elide, format_table, open_home
+from memtab.cli.common import command, elide, format_table
 from memtab.fs.records import Record
 from memtab.humanize import relative_time
+from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
 from memtab.traces.catalog import list_traces, trace_workspace_ids
 from memtab.traces.reader import TraceSummary
@@ -21,33 +20,33 @@ class TraceListing(Record, write_only=True):
     traces: tuple[TraceSummary, ...]
 
 
-@command(
-    "traces",
-    Argument.workspace("only this workspace's dumps"),
-    Argument.json("machine-readable output"),
-    writes_home=False,
-    help="list the writer's and consolidation's trace dumps (why runs failed)",
-)
-def run_traces(args: argparse.Namespace) -> TraceListing | int:
-    """List the dumps: time, workspace, trigger, outcome, error and path."""
-    home = open_home(args)
+@command("traces", writes_home=False)
+def run_traces(home: Home, *, workspace: str | None = None, json: bool = False) -> TraceListing:
+    """list the writer's and consolidation's trace dumps (why runs failed)
+
+    Args:
+        workspace (ID): only this workspace's dumps
+        json: machine-readable output
+    """
     # Known if the registry lists it or it has dumps (a deleted one may).
-    if args.workspace is not None and args.workspace not in trace_workspace_ids(home):
-        load_registry(home).require_workspace(args.workspace)  # HomeError names it
-    summaries = list_traces(home, args.workspace)
-    if args.json:
-        return TraceListing(traces=tuple(summaries))
-    if not summaries:
-        where = f"workspace {args.workspace}" if args.workspace else str(home.root)
+    if workspace is not None and workspace not in trace_workspace_ids(home):
+        load_registry(home).require_workspace(workspace)  # HomeError names it
+    return TraceListing(traces=tuple(list_traces(home, workspace)))
+
+
+@run_traces.text
+def _print_traces(listing: TraceListing, home: Home, workspace: str | None) -> None:
+    """The dumps: time, workspace, trigger, outcome, error and path."""
+    if not listing.traces:
+        where = f"workspace {workspace}" if workspace else str(home.root)
         print(
             f"No trace dumps for {where} (the writer saves one when a run fails, a "
             "consolidation with a model after every run)"
         )
-        return 0
+        return
     rows = [["TIME", "RUN", "WORKSPACE", "TRIGGER", "OUTCOME", "ERROR", "PATH"]]
-    for s in summaries:
+    for s in listing.traces:
         when, error = relative_time(s.run_started_at), s.error or s.problem or ""
         what = [s.kind, s.display_workspace, s.trigger_message_id or "", s.outcome.value]
         rows.append([when, *what, elide(error, ERROR_COLUMN_WIDTH), str(s.path)])
     print(format_table(rows))
-    return 0

@@ -3,7 +3,6 @@ sessions) and `memtab events` (the bursts it recorded); docs/formats.md §14.5, 
 
 from __future__ import annotations
 
-import argparse
 import os
 import signal
 import sys
@@ -13,7 +12,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Annotated
 
 from memtab.agent_server.bridge.rendezvous import RendezvousError, host_rendezvous
-from memtab.cli.common import Argument, Exclusive, command, format_table, open_home
+from memtab.cli.common import Exclusive, command, format_table
 from memtab.cli.options import CliError
 from memtab.fs.clock import now_ms
 from memtab.fs.records import Inlined, Record
@@ -23,13 +22,9 @@ from memtab.watch import guard
 from memtab.watch.events import BURST_MIN_FILES, ChangeEvent, ListedEvent, change_events
 from memtab.watch.guard import MASS_MIN_FILES
 from memtab.watch.recorder import Recorder, RecorderBusyError
-from memtab.watch.service import (
-    ServiceRefusedError,
-    install,
-    platform_name,
-    service_path,
-    uninstall,
-)
+from memtab.watch.service import ServiceRefusedError, platform_name, service_path
+from memtab.watch.service import install as install_service
+from memtab.watch.service import uninstall as uninstall_service
 from memtab.watch.sources import RecorderLease, RecorderStatus
 
 if TYPE_CHECKING:  # lazy: the annotation of what `_host_agents` loads when it runs
@@ -38,38 +33,42 @@ if TYPE_CHECKING:  # lazy: the annotation of what `_host_agents` loads when it r
 DAY_MS = 24 * 60 * 60 * 1000
 
 
-@command(
-    "watch",
-    Exclusive(
-        Argument("--install", action="store_true", help="start it at login for this user, and now"),
-        Argument("--uninstall", action="store_true", help="stop starting it at login"),
-        Argument("--status", action="store_true", help="whether it runs, and since when"),
-    ),
-    Argument("--polling", action="store_true", help="poll the disk every second (network drives)"),
-    Argument.JSON,
-    writes_home=True,
-    help="record every change any program makes to every agent's memory, without the "
-    "window (runs until stopped)",
-)
-def run_watch(args: argparse.Namespace) -> Record | int:
-    home = open_home(args)
-    if args.install or args.uninstall:
+@command("watch", Exclusive("install", "uninstall", "status"), writes_home=True)
+def run_watch(
+    home: Home,
+    *,
+    install: bool = False,
+    uninstall: bool = False,
+    status: bool = False,
+    polling: bool = False,
+    json: bool = False,
+) -> Record | int:
+    """record every change any program makes to every agent's memory, without the window (runs
+    until stopped)
+
+    Args:
+        install: start it at login for this user, and now
+        uninstall: stop starting it at login
+        status: whether it runs, and since when
+        polling: poll the disk every second (network drives)
+    """
+    if install or uninstall:
         try:
-            result = install(home) if args.install else uninstall(home)
+            result = install_service(home) if install else uninstall_service(home)
         except ServiceRefusedError as refused:
             raise CliError(f"Not installed: {refused}") from None
-        if args.json:
+        if json:
             return result
-        print(f"{'Installed' if args.install else 'Removed'} {result.path}")
+        print(f"{'Installed' if install else 'Removed'} {result.path}")
         for ran in result.ran:
             state = "ok" if ran.status == 0 else f"exit {ran.status}"
             print(f"  $ {' '.join(ran.argv)}  ({state}){': ' + ran.said if ran.said else ''}")
         if result.note:
             print(result.note)
         return 0
-    if args.status:
-        return _print_status(home, RecorderLease(home).status(), json_out=args.json)
-    return _record(home, polling=args.polling)
+    if status:
+        return _print_status(home, RecorderLease(home).status(), json_out=json)
+    return _record(home, polling=polling)
 
 
 class WatchStatus(Record, write_only=True):
@@ -170,28 +169,24 @@ class EventListing(Record, write_only=True):
     events: tuple[ListedEvent, ...]
 
 
-@command(
-    "events",
-    Argument("--days", type=int, default=7, help="how far back (default 7)"),
-    Argument(
-        "--min-files",
-        type=int,
-        default=BURST_MIN_FILES,
-        help=f"the fewest files an event has (default {BURST_MIN_FILES})",
-    ),
-    Argument(
-        "--mass",
-        action="store_true",
-        help="only mass changes: one program deleting or rewriting much of a memory at once",
-    ),
-    Argument.JSON,
-    writes_home=False,
-    help="what a program did to many files at once (restore one with `memtab restore --event ID`)",
-)
-def run_events(args: argparse.Namespace) -> EventListing | int:
-    home = open_home(args)
-    since = now_ms() - args.days * DAY_MS if args.days > 0 else 0
-    least = max(args.min_files, MASS_MIN_FILES if args.mass else 1)
+@command("events", writes_home=False)
+def run_events(
+    home: Home,
+    *,
+    days: int = 7,
+    min_files: int = BURST_MIN_FILES,
+    mass: bool = False,
+    json: bool = False,
+) -> EventListing | int:
+    """what a program did to many files at once (restore one with `memtab restore --event ID`)
+
+    Args:
+        days: how far back (default 7)
+        min_files: the fewest files an event has (default %(default)s)
+        mass: only mass changes: one program deleting or rewriting much of a memory at once
+    """
+    since = now_ms() - days * DAY_MS if days > 0 else 0
+    least = max(min_files, MASS_MIN_FILES if mass else 1)
     events = change_events(home, min_files=least, since_ms=since)
     before = guard.sizes(home, events)
     listed = [
@@ -201,12 +196,12 @@ def run_events(args: argparse.Namespace) -> EventListing | int:
         )
         for event in events
     ]
-    if args.mass:
+    if mass:
         listed = [event for event in listed if event.mass]
-    if args.json:
+    if json:
         return EventListing(events=tuple(listed))
     if not listed:
-        print("No mass changes" if args.mass else "No events")
+        print("No mass changes" if mass else "No events")
         return 0
     by_id = {event.id: event for event in events}
     rows = [["EVENT", "WHEN", "WHAT"]]

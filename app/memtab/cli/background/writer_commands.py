@@ -3,19 +3,19 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from memtab.cli.common import Argument, as_cli_error, command, open_home, print_json
+from memtab.cli.common import as_cli_error, command, print_json
 from memtab.cli.options import CliError
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.humanize import plural
-from memtab.llm.settings import PROVIDER_NAMES, resolve_provider_settings
+from memtab.llm.settings import ProviderName, resolve_provider_settings
 from memtab.llm.types import ProviderError, close_provider
+from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
-from memtab.transcripts.events import TRANSCRIPT_FORMATS
+from memtab.transcripts.events import TranscriptFormat
 from memtab.writer.config import (
     MAX_TIMEOUT_S,
     MIN_TIMEOUT_S,
@@ -36,89 +36,87 @@ from memtab.writer.job.run import run_writer
 from memtab.writer.records import Suggestion
 
 
-@command(
-    "write",
-    Argument.workspace(required=True),
-    Argument(
-        "--transcript",
-        metavar="FILE",
-        help="transcript to read (default: the workspace's chat.jsonl)",
-    ),
-    Argument(
-        "--format",
-        choices=TRANSCRIPT_FORMATS,
-        help="transcript format (default: mux for chat.jsonl, detected for --transcript)",
-    ),
-    Argument("--provider", choices=PROVIDER_NAMES, help="model provider"),
-    Argument("--model", metavar="M", help="model name"),
-    Argument("--base-url", metavar="URL", help="provider base URL"),
-    Argument("--timeout", metavar="SECONDS", type=float, help="time limit of the run"),
-    Argument("--memory-path", metavar="PATH", help="workspace memory file to keep"),
-    Argument(
-        "--dump",
-        action="store_true",
-        help="write a trace dump even when the run succeeds (as by default, unless "
-        "writer.dump_successful_runs is off)",
-    ),
-    Argument(
-        "--write-notes",
-        action="store_true",
-        help="offline writer: write its notes to the memory file instead of suggesting them",
-    ),
-    Argument.json("machine-readable output"),
-    writes_home=True,
-    help="run the background memory writer once for a workspace",
-    description="Read a workspace's transcript and update its memory file now, "
-    "ignoring the every-N-turns interval.",
-)
-def run_write(args: argparse.Namespace) -> int:
-    """Run the writer once; 0 when it wrote or found nothing new, 1 when it failed."""
-    home = open_home(args)
-    workspace = load_registry(home).require_workspace(args.workspace)
-    settings = _settings(args)
-    if args.transcript:
-        transcript = Path(args.transcript).expanduser()
-        transcript_format = args.format
+@command("write", writes_home=True)
+def run_write(
+    home: Home,
+    *,
+    workspace: str,
+    transcript: str | None = None,
+    format_: TranscriptFormat | None = None,
+    provider: ProviderName | None = None,
+    model: str | None = None,
+    base_url: str | None = None,
+    timeout: float | None = None,
+    memory_path: str | None = None,
+    dump: bool = False,
+    write_notes: bool = False,
+    json: bool = False,
+) -> int:
+    """run the background memory writer once for a workspace
+
+    Read a workspace's transcript and update its memory file now, ignoring the every-N-turns
+    interval.
+
+    Args:
+        workspace (ID):
+        transcript (FILE): transcript to read (default: the workspace's chat.jsonl)
+        format_: transcript format (default: mux for chat.jsonl, detected for --transcript)
+        provider: model provider
+        model (M): model name
+        base_url (URL): provider base URL
+        timeout (SECONDS): time limit of the run
+        memory_path (PATH): workspace memory file to keep
+        dump: write a trace dump even when the run succeeds (as by default, unless
+            writer.dump_successful_runs is off)
+        write_notes: offline writer: write its notes to the memory file instead of suggesting them
+        json: machine-readable output
+    """
+    # 0 when it wrote or found nothing new, 1 when it failed.
+    found = load_registry(home).require_workspace(workspace)
+    settings = _settings(timeout, memory_path, dump=dump, write_notes=write_notes)
+    if transcript:
+        read, transcript_format = Path(transcript).expanduser(), format_
     else:
-        transcript = home.transcript_path(workspace.id)
-        transcript_format = args.format or "mux"
-    if not transcript.is_file():
-        hint = "" if args.transcript else "; pass --transcript FILE"
-        raise CliError(f"No transcript at {transcript} for workspace {workspace.id}{hint}")
+        read, transcript_format = home.transcript_path(found.id), format_ or "mux"
+    if not read.is_file():
+        hint = "" if transcript else "; pass --transcript FILE"
+        raise CliError(f"No transcript at {read} for workspace {found.id}{hint}")
     with as_cli_error(ProviderError, SettingsFileError):
-        provider_settings = resolve_provider_settings(args.provider, args.model, args.base_url)
-        provider = create_writer_provider(provider_settings)
-    if not args.json:  # which model, and which key and why (never the key itself)
+        provider_settings = resolve_provider_settings(provider, model, base_url)
+        writer = create_writer_provider(provider_settings)
+    if not json:  # which model, and which key and why (never the key itself)
         print(f"Memory writer with {provider_settings.describe()}…", file=sys.stderr)
     try:
         # A model is shown the newest events; the offline writer digests the whole file.
-        events, whole = read_for_run(provider, transcript, transcript_format)
-        bound = bind_to_run(provider, home, workspace, events.budget, settings, whole)
+        events, whole = read_for_run(writer, read, transcript_format)
+        bound = bind_to_run(writer, home, found, events.budget, settings, whole)
         result = run_writer(
             home,
-            workspace,
+            found,
             events,
             bound,
             settings=settings,
             known_secrets=known_secrets(provider_settings),
-            transcript_path=transcript,
+            transcript_path=read,
         )
     finally:
-        close_provider(provider)
+        close_provider(writer)
     suggested = bound.proposed if isinstance(bound, OfflineWriterProvider) else []
-    if args.json:
+    if json:
         print_json(result.replaced(suggested=tuple(suggested)).to_json())
     else:
         _print_result(result, events.budget.original_count, suggested)
     return 0 if result.ok else 1
 
 
-def _settings(args: argparse.Namespace) -> WriterSettings:
+def _settings(
+    timeout: float | None, memory_path: str | None, *, dump: bool, write_notes: bool
+) -> WriterSettings:
     stored = load_writer_settings()
-    timeout = stored.timeout_s if args.timeout is None else args.timeout
+    timeout = stored.timeout_s if timeout is None else timeout
     if not MIN_TIMEOUT_S <= timeout <= MAX_TIMEOUT_S:
         raise CliError(f"--timeout must be between {MIN_TIMEOUT_S:g} and {MAX_TIMEOUT_S:g} seconds")
-    memory_path = args.memory_path or stored.memory_path
+    memory_path = memory_path or stored.memory_path
     problem = memory_path_problem(memory_path)
     if problem:
         raise CliError(problem)
@@ -126,8 +124,8 @@ def _settings(args: argparse.Namespace) -> WriterSettings:
     return stored.replaced(
         timeout_s=timeout,
         memory_path=memory_path,
-        dump_successful_runs=stored.dump_successful_runs or args.dump,
-        offline_notes=OfflineNotes.WRITE if args.write_notes else stored.offline_notes,
+        dump_successful_runs=stored.dump_successful_runs or dump,
+        offline_notes=OfflineNotes.WRITE if write_notes else stored.offline_notes,
     )
 
 

@@ -3,7 +3,6 @@ nothing found, 1: something was, 2: the check could not be made."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -11,7 +10,7 @@ from memtab.check.engine import CheckEngine
 from memtab.check.recalled import RecallChecks
 from memtab.check.records import CheckReport, Finding
 from memtab.check.settings import MAX_STALE_DAYS
-from memtab.cli.common import Argument, as_cli_error, command, open_home, print_json
+from memtab.cli.common import as_cli_error, command, print_json
 from memtab.cli.failure import Kind, failed
 from memtab.cli.options import CliError
 from memtab.consolidation.errors import ConsolidationError
@@ -25,65 +24,56 @@ from memtab.store.sidecars.registry import load_registry
 COULD_NOT_CHECK = 2
 
 
-@command(
-    "check",
-    Argument.workspace(
-        "check what this workspace sees (global, its project's and its own memory); "
-        "default: every memory file of the home, each once"
-    ),
-    Argument.json("print the report as JSON"),
-    Argument(
-        "--plan-out",
-        metavar="FILE",
-        help="with --workspace: write the obvious fixes as a plan to review and apply "
-        "with `memtab consolidate --apply-plan FILE`",
-    ),
-    Argument(
-        "--stale-days",
-        type=int,
-        metavar="N",
-        help="memory unused for N days is stale (default: settings.json check.stale_days, "
-        "else 90; 0: never)",
-    ),
-    Argument(
-        "--no-sources",
-        action="store_true",
-        help="check mux's memory only, not the other agents' (Claude Code, Codex, loki-mode)",
-    ),
-    writes_home=False,
-    help="check the memory against the code: missing files, scripts and programs, "
-    "broken links, disagreeing facts, stale memory",
-    description="Check what the memory says against each project's checkout: paths "
-    "that do not exist, make/just/npm/pnpm/yarn/uv targets that are not defined, "
-    "programs that are not installed, links between memory files that lead nowhere, "
-    "two memories that disagree on a port, version or setting, and memory no agent "
-    "used for a while. A project that is not on this disk is one finding. Exits 1 "
-    "when something was found, 0 when not, 2 when the check could not be made.",
-)
-def run_check(args: argparse.Namespace) -> int:
-    if args.plan_out and not args.workspace:
+@command("check", writes_home=False)
+def run_check(
+    home: Home,
+    *,
+    workspace: str | None = None,
+    json: bool = False,
+    plan_out: str | None = None,
+    stale_days: int | None = None,
+    no_sources: bool = False,
+) -> int:
+    """check the memory against the code: missing files, scripts and programs, broken links,
+    disagreeing facts, stale memory
+
+    Check what the memory says against each project's checkout: paths that do not exist,
+    make/just/npm/pnpm/yarn/uv targets that are not defined, programs that are not installed,
+    links between memory files that lead nowhere, two memories that disagree on a port, version
+    or setting, and memory no agent used for a while. A project that is not on this disk is one
+    finding. Exits 1 when something was found, 0 when not, 2 when the check could not be made.
+
+    Args:
+        workspace (ID): check what this workspace sees (global, its project's and its own
+            memory); default: every memory file of the home, each once
+        json: print the report as JSON
+        plan_out (FILE): with --workspace: write the obvious fixes as a plan to review and apply
+            with `memtab consolidate --apply-plan FILE`
+        stale_days (N): memory unused for N days is stale (default: settings.json
+            check.stale_days, else 90; 0: never)
+        no_sources: check mux's memory only, not the other agents' (Claude Code, Codex,
+            loki-mode)
+    """
+    if plan_out and not workspace:
         raise CliError("--plan-out needs --workspace ID: a plan changes one workspace's scopes")
-    if args.stale_days is not None and not 0 <= args.stale_days <= MAX_STALE_DAYS:
+    if stale_days is not None and not 0 <= stale_days <= MAX_STALE_DAYS:
         raise CliError(f"--stale-days must be from 0 to {MAX_STALE_DAYS}")
-    home = open_home(args)
     # As agents recall memory (default settings, every source): kept for their answers.
-    cached = args.stale_days is None and not args.no_sources
-    engine = CheckEngine(home, stale_days=args.stale_days, sources=not args.no_sources)
+    cached = stale_days is None and not no_sources
+    engine = CheckEngine(home, stale_days=stale_days, sources=not no_sources)
     try:
         if cached:
-            report = RecallChecks(home, engine=engine).check_now(args.workspace)
+            report = RecallChecks(home, engine=engine).check_now(workspace)
         else:
-            report = engine.check(args.workspace)
+            report = engine.check(workspace)
     except (HomeError, MemoryStoreError, PathError, OSError) as error:
         words = f"cannot check: {error}"
         kind: Kind = "system" if isinstance(error, OSError) else "refused"
-        return failed(
-            words, kind, json=args.json, command="check", error=error, status=COULD_NOT_CHECK
-        )
+        return failed(words, kind, json=json, command="check", error=error, status=COULD_NOT_CHECK)
     plan_note = (
-        _write_plan(home, args.workspace, report, Path(args.plan_out)) if args.plan_out else None
+        _write_plan(home, workspace, report, Path(plan_out)) if workspace and plan_out else None
     )
-    if args.json:
+    if json:
         print_json(report.to_json())
     else:
         for finding in report.findings:
@@ -94,7 +84,7 @@ def run_check(args: argparse.Namespace) -> int:
         if report.cancelled:
             print("(cancelled before every file was checked)")
     if plan_note:
-        print(plan_note, file=sys.stderr if args.json else sys.stdout)
+        print(plan_note, file=sys.stderr if json else sys.stdout)
     for problem in report.problems:
         print(f"memtab: not checked: {problem}", file=sys.stderr)
     return 1 if report.findings else 0

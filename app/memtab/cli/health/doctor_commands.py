@@ -3,13 +3,12 @@ live in `memtab.diagnostics`."""
 
 from __future__ import annotations
 
-import argparse
 import logging
 import os
 from collections.abc import Mapping
 from typing import Any
 
-from memtab.cli.common import Argument, command, format_table
+from memtab.cli.common import command, format_table
 from memtab.diagnostics.home import (
     check_history,
     check_home,
@@ -81,30 +80,26 @@ def run_doctor(
 _MARKS = {Level.BROKEN: "✗", Level.WARNING: "!"}
 
 
-@command(
-    "doctor",
-    Argument.json("machine-readable output"),
-    Argument(
-        "--check-provider",
-        action="store_true",
-        help="also send one small request to the configured model provider",
-    ),
-    status=lambda report: 1 if report.broken else 0,
-    writes_home=False,
-    help="check the home, sidecars, file watcher, sources, model settings, versions and "
-    "the agents' warm MCP server",
-    description="Check what Memtab would use here. Exits 1 when something is broken "
-    "(a file or setting Memtab cannot use, a provider that cannot work, Qt that does "
-    "not load); warnings alone exit 0.",
-)
-def run_doctor_command(args: argparse.Namespace) -> DoctorReport:
-    return run_doctor(
-        resolve_home(getattr(args, "home", None)), check_connection=args.check_provider
-    )
+@command("doctor", status=lambda report: 1 if report.broken else 0, writes_home=False)
+def run_doctor_command(
+    home: str | None, *, json: bool = False, check_provider: bool = False
+) -> DoctorReport:
+    """check the home, sidecars, file watcher, sources, model settings, versions and the agents'
+    warm MCP server
+
+    Check what Memtab would use here. Exits 1 when something is broken (a file or setting Memtab
+    cannot use, a provider that cannot work, Qt that does not load); warnings alone exit 0.
+
+    Args:
+        json: machine-readable output
+        check_provider: also send one small request to the configured model provider
+    """
+    # The home as given, not opened: what is wrong with it is a finding.
+    return run_doctor(resolve_home(home), check_connection=check_provider)
 
 
 @run_doctor_command.text
-def _print_report(report: DoctorReport, args: argparse.Namespace) -> None:
+def _print_report(report: DoctorReport) -> None:
     print(describe(report))
 
 

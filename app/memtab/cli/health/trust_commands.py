@@ -4,12 +4,11 @@ read."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from memtab.cli.common import Argument, command, open_home
+from memtab.cli.common import command
 from memtab.cli.failure import Kind, failed
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.fs.terminal_text import printable
@@ -35,48 +34,27 @@ from memtab.trust.report import CONTRADICTION_CANDIDATES, DUPLICATE_CANDIDATES
 
 R = TypeVar("R")
 COULD_NOT_READ = 2
-_SCOPE_HELP = (
-    "what this workspace's sessions see (global, its project's and its own memory, and "
-    "the other agents' memory of its project); default: every memory file of the home"
-)
-
-
-_OFFLINE = Argument(
-    "--offline",
-    action="store_true",
-    help="the offline engine alone: do not ask the configured model to judge what it found, "
-    "nor the pairs it did not confirm",
-)
-_COMMON_OPTIONS = (
-    Argument.workspace(_SCOPE_HELP),
-    Argument.json("print the report as JSON"),
-    Argument(
-        "--no-sources",
-        action="store_true",
-        help="mux's memory only, not the other agents' (Claude Code, Codex, loki-mode)",
-    ),
-)
 
 
 def _found(
-    args: argparse.Namespace,
     home: Home,
     command: str,
     find: Callable[[], R],
     judge: Callable[[R, ModelJudge], R] | None = None,
+    *,
+    json: bool,
+    offline: bool = False,
 ) -> R | int:
     """`find`'s report, judged by the configured model (`judge`, `trust.judging`) unless
-    `--offline`, no model is configured or settings name none usable; or the exit status of
+    `offline`, no model is configured or settings name none usable; or the exit status of
     its failure (said as `memtab check`'s)."""
     try:
         report = find()
     except (HomeError, MemoryStoreError, PathError, OSError) as error:
         words = f"cannot read the memory: {error}"
         kind: Kind = "system" if isinstance(error, OSError) else "refused"
-        return failed(
-            words, kind, json=args.json, command=command, error=error, status=COULD_NOT_READ
-        )
-    if judge is None or args.offline:
+        return failed(words, kind, json=json, command=command, error=error, status=COULD_NOT_READ)
+    if judge is None or offline:
         return report
     try:
         settings = resolve_provider_settings()
@@ -92,40 +70,51 @@ def _found(
 
 
 @command(
-    "duplicates",
-    *_COMMON_OPTIONS,
-    _OFFLINE,
-    Argument(
-        "--all",
-        action="store_true",
-        help="show the groups kept as they are too (the window's Keep)",
-    ),
-    status=lambda report: _done(report.problems, report.groups),
-    writes_home=False,
-    help="memories that say the same thing, across agents and scopes",
-    description="Find memories that say the same thing: the same text (a copy, Codex's "
-    "import of a Claude Code memory, a note under other frontmatter) and one line written "
-    "in two memories (in global and in a project). The same note or rule in other words "
-    "is only a candidate, listed apart and never counted; a configured model decides it. "
-    "Exits 1 when something was found, 0 when not, 2 when the memory could not be read.",
+    "duplicates", status=lambda report: _done(report.problems, report.groups), writes_home=False
 )
-def run_duplicates(args: argparse.Namespace) -> DuplicatesReport | int:
-    home = open_home(args)
-    engine = DuplicatesEngine(home, sources=not args.no_sources)
-    kept = () if args.all else load_kept(home)
+def run_duplicates(
+    home: Home,
+    *,
+    workspace: str | None = None,
+    json: bool = False,
+    no_sources: bool = False,
+    offline: bool = False,
+    all_: bool = False,
+) -> DuplicatesReport | int:
+    """memories that say the same thing, across agents and scopes
+
+    Find memories that say the same thing: the same text (a copy, Codex's import of a Claude
+    Code memory, a note under other frontmatter) and one line written in two memories (in
+    global and in a project). The same note or rule in other words is only a candidate, listed
+    apart and never counted; a configured model decides it. Exits 1 when something was found, 0
+    when not, 2 when the memory could not be read.
+
+    Args:
+        workspace (ID): what this workspace's sessions see (global, its project's and its own
+            memory, and the other agents' memory of its project); default: every memory file of
+            the home
+        json: print the report as JSON
+        no_sources: mux's memory only, not the other agents' (Claude Code, Codex, loki-mode)
+        offline: the offline engine alone: do not ask the configured model to judge what it
+            found, nor the pairs it did not confirm
+        all_: show the groups kept as they are too (the window's Keep)
+    """
+    engine = DuplicatesEngine(home, sources=not no_sources)
+    kept = () if all_ else load_kept(home)
     return _found(
-        args,
         home,
         "duplicates",
-        lambda: engine.find(args.workspace, kept=kept),
+        lambda: engine.find(workspace, kept=kept),
         lambda found, by: judge_duplicates(
             found, by, engine.said, wider_duplicates(found, engine.read)
         ),
+        json=json,
+        offline=offline,
     )
 
 
 @run_duplicates.text
-def _show_duplicates(report: DuplicatesReport, args: argparse.Namespace) -> None:
+def _show_duplicates(report: DuplicatesReport) -> None:
     for group in report.groups:
         _print_group(group)
     for group in report.dismissed:
@@ -156,34 +145,50 @@ def _print_group(group: DuplicateGroup) -> None:
 
 @command(
     "contradictions",
-    *_COMMON_OPTIONS,
-    _OFFLINE,
     status=lambda report: _done(report.problems, report.contradictions),
     writes_home=False,
-    help="lines of two memories a session sees together that disagree",
-    description="Find lines, in any two memories a session sees together (global and "
-    "a project's, a project's and its workspaces', every agent's), that state different "
-    "values for one thing: a port, a version, a setting, a command, a path, a tool to "
-    "use, always or never; each names every value said, the files and lines saying it "
-    "and which is newer, one finding a thing however many lines disagree. "
-    "Exits 1 when something was found, 0 when not, 2 when the memory could not be read.",
 )
-def run_contradictions(args: argparse.Namespace) -> ContradictionsReport | int:
-    home = open_home(args)
-    engine = ContradictionsEngine(home, sources=not args.no_sources)
+def run_contradictions(
+    home: Home,
+    *,
+    workspace: str | None = None,
+    json: bool = False,
+    no_sources: bool = False,
+    offline: bool = False,
+) -> ContradictionsReport | int:
+    """lines of two memories a session sees together that disagree
+
+    Find lines, in any two memories a session sees together (global and a project's, a
+    project's and its workspaces', every agent's), that state different values for one thing: a
+    port, a version, a setting, a command, a path, a tool to use, always or never; each names
+    every value said, the files and lines saying it and which is newer, one finding a thing
+    however many lines disagree. Exits 1 when something was found, 0 when not, 2 when the
+    memory could not be read.
+
+    Args:
+        workspace (ID): what this workspace's sessions see (global, its project's and its own
+            memory, and the other agents' memory of its project); default: every memory file of
+            the home
+        json: print the report as JSON
+        no_sources: mux's memory only, not the other agents' (Claude Code, Codex, loki-mode)
+        offline: the offline engine alone: do not ask the configured model to judge what it
+            found, nor the pairs it did not confirm
+    """
+    engine = ContradictionsEngine(home, sources=not no_sources)
     return _found(
-        args,
         home,
         "contradictions",
-        lambda: engine.find(args.workspace),
+        lambda: engine.find(workspace),
         lambda found, by: judge_contradictions(
             found, by, wider_contradictions(found, engine.compared), engine.contradiction_of
         ),
+        json=json,
+        offline=offline,
     )
 
 
 @run_contradictions.text
-def _show_contradictions(report: ContradictionsReport, args: argparse.Namespace) -> None:
+def _show_contradictions(report: ContradictionsReport) -> None:
     for found in report.contradictions:
         _print_contradiction(found)
     for found in report.dismissed:
@@ -222,26 +227,30 @@ def _print_contradiction(found: Contradiction) -> None:
         print(f"    judged by {found.judged_by}: {printable(found.reason)}")
 
 
-@command(
-    "leaks",
-    *_COMMON_OPTIONS,
-    status=lambda report: _done(report.problems, report.leaks),
-    writes_home=False,
-    help="memories in the wrong place (another project's, global), and secrets",
-    description="Find memories in one project's memory (or global memory, or team "
-    "memory shared with collaborators) that name another project's paths, repository or "
-    "hosts, or a person's home folder, and secret-like values anywhere; each says where "
-    "the memory belongs. Exits 1 when something was found, 0 when not, 2 when the "
-    "memory could not be read.",
-)
-def run_leaks(args: argparse.Namespace) -> LeaksReport | int:
-    home = open_home(args)
-    engine = LeaksEngine(home, sources=not args.no_sources)
-    return _found(args, home, "leaks", lambda: engine.find(args.workspace))
+@command("leaks", status=lambda report: _done(report.problems, report.leaks), writes_home=False)
+def run_leaks(
+    home: Home, *, workspace: str | None = None, json: bool = False, no_sources: bool = False
+) -> LeaksReport | int:
+    """memories in the wrong place (another project's, global), and secrets
+
+    Find memories in one project's memory (or global memory, or team memory shared with
+    collaborators) that name another project's paths, repository or hosts, or a person's home
+    folder, and secret-like values anywhere; each says where the memory belongs. Exits 1 when
+    something was found, 0 when not, 2 when the memory could not be read.
+
+    Args:
+        workspace (ID): what this workspace's sessions see (global, its project's and its own
+            memory, and the other agents' memory of its project); default: every memory file of
+            the home
+        json: print the report as JSON
+        no_sources: mux's memory only, not the other agents' (Claude Code, Codex, loki-mode)
+    """
+    engine = LeaksEngine(home, sources=not no_sources)
+    return _found(home, "leaks", lambda: engine.find(workspace), json=json)
 
 
 @run_leaks.text
-def _show_leaks(report: LeaksReport, args: argparse.Namespace) -> None:
+def _show_leaks(report: LeaksReport) -> None:
     for leak in report.leaks:
         print(f"{_at(leak.place)}: [{leak.kind}] names {printable(leak.names)}")
         print(f"    {printable(leak.place.text.strip())}")

@@ -3,7 +3,6 @@ recording what changed outside Memtab, so what they show is current."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from typing import Annotated
@@ -11,12 +10,10 @@ from typing import Annotated
 from memtab.blame.records import AdHocNoteSource, Blame, BlameLine
 from memtab.blame.service import blame_file_id, blame_memory_file
 from memtab.cli.common import (
-    Argument,
     as_cli_error,
     command,
     elide,
     format_table,
-    open_home,
     open_store,
     require_memory_path,
 )
@@ -41,15 +38,17 @@ from memtab.store.history.prune import maybe_prune
 from memtab.store.history.records import RunEntry
 from memtab.store.history.runs import (
     REVERT_KIND,
-    RUN_KINDS,
+    RunKind,
     RunsLog,
     files_changed,
     reverted_by,
     trace_path,
 )
 from memtab.store.history.versions import VersionListing
+from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.restore.from_history import (
+    RestoreResult,
     RevertResult,
     TrashItem,
     file_history,
@@ -60,44 +59,28 @@ from memtab.store.restore.orphans import OrphanProjectStore
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.events import EventRestore, find_event, restore_event
 
-_ORPHAN = Argument(
-    "--orphan",
-    metavar="DIR",
-    help="an orphaned project memory dir (memory/project/DIR), deleted or not; "
-    "its files are /memories/project/…",
-)
-_FILE_ARGUMENTS = (
-    Argument(
-        "path",
-        metavar="PATH",
-        help="virtual path, e.g. /memories/global/a.md, or another agent's file id",
-    ),
-    Argument.workspace("for project and workspace files"),
-    _ORPHAN,
-    Argument.JSON,
-)
 
-
-def _caught_up_store(args: argparse.Namespace, *, reading: bool = True) -> MemoryStore:
+def _caught_up_store(
+    home: Home, workspace: str | None, orphan: str | None, *, reading: bool = True
+) -> MemoryStore:
     """The store of `--workspace` or `--orphan`, history caught up with what changed
     outside Memtab (`reading`: not waiting on a writer's lock for that)."""
-    home = open_home(args)
-    if args.orphan is not None:
-        if args.workspace is not None:
+    if orphan is not None:
+        if workspace is not None:
             raise CliError("--orphan and --workspace cannot be combined")
-        store: MemoryStore = OrphanProjectStore(home, args.orphan)
+        store: MemoryStore = OrphanProjectStore(home, orphan)
     else:
-        store, _ = open_store(home, args.workspace)
+        store, _ = open_store(home, workspace)
     for warning in record_external(store, wait=not reading).warnings():
         print(f"warning: {warning}", file=sys.stderr)
     maybe_prune(store.home)
     return store
 
 
-def _source_versions(args: argparse.Namespace) -> SourceVersions:
-    if args.workspace is not None or args.orphan is not None:
+def _source_versions(home: Home, workspace: str | None, orphan: str | None) -> SourceVersions:
+    if workspace is not None or orphan is not None:
         raise CliError("A file id needs no --workspace or --orphan")
-    return SourceVersions(open_home(args))
+    return SourceVersions(home)
 
 
 class SourceRestored(Record, write_only=True):
@@ -108,20 +91,11 @@ class SourceRestored(Record, write_only=True):
     unchanged: bool
 
 
-def _restore_source_file(args: argparse.Namespace) -> SourceRestored | int:
-    if args.to is not None:
-        raise CliError("--to is for mux memory files; another agent's file is restored in place")
-
-    history = _source_versions(args)
-    file_id = args.path.strip()
+def _restore_source_file(history: SourceVersions, file_id: str, version: str) -> SourceRestored:
     with as_cli_error(SourceError):
         source = discover(SourceContext.load(history.home)).source(parse_file_id(file_id).source_id)
-        changed = restore_version(history, source, file_id, args.version)
-    if args.json:
-        return SourceRestored(path=file_id, version=args.version, unchanged=not changed)
-    done = f"Restored {file_id} to" if changed else f"{file_id} already holds"
-    print(f"{done} version {args.version}")
-    return 0
+        changed = restore_version(history, source, file_id, version)
+    return SourceRestored(path=file_id, version=version, unchanged=not changed)
 
 
 # --- history --------------------------------------------------------------------------------
@@ -133,23 +107,33 @@ class VersionHistory(Record, write_only=True):
     versions: tuple[VersionListing, ...]
 
 
-@command(
-    "history",
-    *_FILE_ARGUMENTS,
-    writes_home=True,
-    help="every recorded version of a memory file",
-)
-def run_history(args: argparse.Namespace) -> VersionHistory | int:
-    require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "history")
-    if not is_virtual_path(args.path):
+@command("history", writes_home=True)
+def run_history(
+    home: Home,
+    path: str,
+    *,
+    workspace: str | None = None,
+    orphan: str | None = None,
+    json: bool = False,
+) -> VersionHistory | int:
+    """every recorded version of a memory file
+
+    Args:
+        path: virtual path, e.g. /memories/global/a.md, or another agent's file id
+        workspace (ID): for project and workspace files
+        orphan (DIR): an orphaned project memory dir (memory/project/DIR), deleted or not; its
+            files are /memories/project/…
+    """
+    require_memory_path(home, path, workspace or orphan, "history")
+    if not is_virtual_path(path):
         with as_cli_error(SourceError):
-            versions = _source_versions(args).versions(args.path.strip())
+            versions = _source_versions(home, workspace, orphan).versions(path.strip())
     else:
-        versions = file_history(_caught_up_store(args), parse_file_path(args.path))
-    if args.json:
+        versions = file_history(_caught_up_store(home, workspace, orphan), parse_file_path(path))
+    if json:
         return VersionHistory(versions=tuple(version.listed() for version in versions))
     if not versions:
-        print(f"No history for {args.path}")
+        print(f"No history for {path}")
         return 0
     rows = [["VERSION", "WHEN", "WHO", "WHAT", "SIZE"]]
     for version in versions:
@@ -169,24 +153,35 @@ def run_history(args: argparse.Namespace) -> VersionHistory | int:
 # --- blame ----------------------------------------------------------------------------------
 
 
-@command(
-    "blame",
-    *_FILE_ARGUMENTS,
-    writes_home=True,
-    help="who introduced each line of a memory file, when, and from what",
-)
-def run_blame(args: argparse.Namespace) -> Blame | int:
-    """`memtab blame PATH`: each line, who introduced it (docs/formats.md §20.2)."""
-    require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "blame")
-    if not is_virtual_path(args.path):
+@command("blame", writes_home=True)
+def run_blame(
+    home: Home,
+    path: str,
+    *,
+    workspace: str | None = None,
+    orphan: str | None = None,
+    json: bool = False,
+) -> Blame:
+    """who introduced each line of a memory file, when, and from what
+
+    Args:
+        path: virtual path, e.g. /memories/global/a.md, or another agent's file id
+        workspace (ID): for project and workspace files
+        orphan (DIR): an orphaned project memory dir (memory/project/DIR), deleted or not; its
+            files are /memories/project/…
+    """
+    # Each line, who introduced it (docs/formats.md §20.2).
+    require_memory_path(home, path, workspace or orphan, "blame")
+    if not is_virtual_path(path):
         with as_cli_error(SourceError):
-            blame = blame_file_id(_source_versions(args).home, args.path.strip())
-    else:
-        store = _caught_up_store(args)
-        catch_up_runs(store.home)
-        blame = blame_memory_file(store, args.path)
-    if args.json:
-        return blame
+            return blame_file_id(_source_versions(home, workspace, orphan).home, path.strip())
+    store = _caught_up_store(home, workspace, orphan)
+    catch_up_runs(store.home)
+    return blame_memory_file(store, path)
+
+
+@run_blame.text
+def _print_blame(blame: Blame) -> None:
     rows = [
         [
             line.version or "-",
@@ -202,7 +197,6 @@ def run_blame(args: argparse.Namespace) -> Blame | int:
         _print_ad_hoc_notes(blame.lines)
     else:
         print(f"{blame.path} is empty", file=sys.stderr)
-    return 0
 
 
 def _blame_actor(line: BlameLine) -> str:
@@ -230,56 +224,67 @@ def _print_ad_hoc_notes(lines: Sequence[BlameLine]) -> None:
         print(f"  {number}) ← {named or 'no note there shares its words (deleted, or reworded)'}")
 
 
-@command(
-    "restore",
-    Argument("path", metavar="PATH", nargs="?"),
-    Argument.workspace(),
-    _ORPHAN,
-    Argument("--version", metavar="V", help="a version id"),
-    Argument(
-        "--event",
-        metavar="ID",
-        help="instead of PATH and --version: put back every file one burst of changes "
-        "deleted or rewrote (see `memtab events`)",
-    ),
-    Argument("--to", metavar="PATH", help="restore to another path"),
-    Argument(
-        "--force",
-        action="store_true",
-        help="with --to: replace the file already there (its content is kept in history)",
-    ),
-    Argument.JSON,
-    writes_home=True,
-    help="make a file hold one of its versions again (a deleted file too)",
-)
-def run_restore(args: argparse.Namespace) -> Record | int:
-    if args.event is not None:
-        return _restore_event(args)
-    if args.path is None or args.version is None:
+@command("restore", writes_home=True)
+def run_restore(
+    home: Home,
+    path: str | None = None,
+    *,
+    workspace: str | None = None,
+    orphan: str | None = None,
+    version: str | None = None,
+    event: str | None = None,
+    to: str | None = None,
+    force: bool = False,
+    json: bool = False,
+) -> SourceRestored | RestoreResult | EventRestore | int:
+    """make a file hold one of its versions again (a deleted file too)
+
+    Args:
+        workspace (ID):
+        orphan (DIR): an orphaned project memory dir (memory/project/DIR), deleted or not; its
+            files are /memories/project/…
+        version (V): a version id
+        event (ID): instead of PATH and --version: put back every file one burst of changes
+            deleted or rewrote (see `memtab events`)
+        to (PATH): restore to another path
+        force: with --to: replace the file already there (its content is kept in history)
+    """
+    if event is not None:
+        if path is not None or version is not None or to is not None:
+            raise CliError(
+                "--event restores the files of one event: give no PATH, --version or --to"
+            )
+        return _restore_event(home, event.strip(), json=json)
+    if path is None or version is None:
         raise CliError("restore takes PATH and --version V (or --event ID)")
-    if args.force and args.to is None:
+    if force and to is None:
         raise CliError("--force is for --to: a restore in place never needs it")
-    require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "restore")
-    if not is_virtual_path(args.path):
-        return _restore_source_file(args)
-    store = _caught_up_store(args, reading=False)
-    to = parse_file_path(args.to) if args.to else None
-    result = restore(store, parse_file_path(args.path), args.version, to=to, replace=args.force)
-    if args.json:
-        return result
+    require_memory_path(home, path, workspace or orphan, "restore")
+    if not is_virtual_path(path):
+        if to is not None:
+            raise CliError(
+                "--to is for mux memory files; another agent's file is restored in place"
+            )
+        return _restore_source_file(
+            _source_versions(home, workspace, orphan), path.strip(), version
+        )
+    store = _caught_up_store(home, workspace, orphan, reading=False)
+    target = parse_file_path(to) if to else None
+    return restore(store, parse_file_path(path), version, to=target, replace=force)
+
+
+@run_restore.text
+def _print_restored(result: SourceRestored | RestoreResult) -> None:
+    held = result.version if isinstance(result, SourceRestored) else result.version.id
     done = f"{result.path} already holds" if result.unchanged else f"Restored {result.path} to"
-    print(f"{done} version {result.version.id}")
-    return 0
+    print(f"{done} version {held}")
 
 
-def _restore_event(args: argparse.Namespace) -> EventRestore | int:
-    if args.path is not None or args.version is not None or args.to is not None:
-        raise CliError("--event restores the files of one event: give no PATH, --version or --to")
-    home = open_home(args)
+def _restore_event(home: Home, event_id: str, *, json: bool) -> EventRestore | int:
     with as_cli_error(LookupError):
-        event = find_event(home, args.event.strip())
+        event = find_event(home, event_id)
     result = restore_event(home, event)
-    if args.json:
+    if json:
         return result
     print(f"{event.words()}: restored {len(result.restored)} of {len(event.versions)}")
     for path in result.restored:
@@ -292,24 +297,29 @@ def _restore_event(args: argparse.Namespace) -> EventRestore | int:
 # --- runs ------------------------------------------------------------------------------------
 
 
-@command(
-    "runs",
-    Argument.workspace("only this workspace's runs"),
-    Argument("--kind", choices=RUN_KINDS),
-    Argument("--failed", action="store_true", help="only failed runs"),
-    Argument("--diff", action="store_true", help="show each applied op's diff"),
-    Argument.JSON,
-    writes_home=True,
-    help="every consolidation, writer run, sync and revert, newest first",
-)
-def run_runs(args: argparse.Namespace) -> RunsListing | int:
-    home = open_home(args)
+@command("runs", writes_home=True)
+def run_runs(
+    home: Home,
+    *,
+    workspace: str | None = None,
+    kind: RunKind | None = None,
+    failed: bool = False,
+    diff: bool = False,
+    json: bool = False,
+) -> RunsListing | int:
+    """every consolidation, writer run, sync and revert, newest first
+
+    Args:
+        workspace (ID): only this workspace's runs
+        failed: only failed runs
+        diff: show each applied op's diff
+    """
     catch_up_runs(home)
     maybe_prune(home)
     log = RunsLog(home)
-    runs = log.runs(workspace_id=args.workspace, kind=args.kind, failed_only=args.failed)
+    runs = log.runs(workspace_id=workspace, kind=kind, failed_only=failed)
     reverts = reverted_by(log.runs(kind=REVERT_KIND))
-    if args.json:
+    if json:
         return RunsListing(runs=tuple(RunListing.of(run, reverts.get(run.id)) for run in runs))
     if not runs:
         print("No runs recorded")
@@ -335,10 +345,8 @@ def run_runs(args: argparse.Namespace) -> RunsListing | int:
             )
         for op, words in zip(run.ops, describe_run(home, run), strict=True):
             print(f"  - {words}")
-            if args.diff and op.applied:
-                diff = op_diff(home, op)
-                if diff:
-                    print("    " + diff.replace("\n", "\n    "))
+            if diff and op.applied and (shown := op_diff(home, op)):
+                print("    " + shown.replace("\n", "\n    "))
     return 0
 
 
@@ -363,22 +371,15 @@ class RunsListing(Record, write_only=True):
     runs: tuple[RunListing, ...]
 
 
-@command(
-    "revert-run",
-    Argument("run_id", metavar="RUN_ID"),
-    Argument.JSON,
-    status=lambda result: 1 if result.refused else 0,
-    writes_home=True,
-    help="restore every file a run changed to what it held before",
-)
-def run_revert(args: argparse.Namespace) -> RevertResult:
-    home = open_home(args)
+@command("revert-run", status=lambda result: 1 if result.refused else 0, writes_home=True)
+def run_revert(home: Home, run_id: str, *, json: bool = False) -> RevertResult:
+    """restore every file a run changed to what it held before"""
     catch_up_runs(home)
-    return revert_run(home, args.run_id)
+    return revert_run(home, run_id)
 
 
 @run_revert.text
-def _print_revert(result: RevertResult, args: argparse.Namespace) -> None:
+def _print_revert(result: RevertResult) -> None:
     for path in result.restored:
         print(f"restored {path}")
     for path in result.already:
@@ -402,23 +403,25 @@ class TrashListing(Record, write_only=True):
     files: tuple[TrashItem, ...]
 
 
-@command(
-    "trash",
-    Argument.workspace(),
-    _ORPHAN,
-    Argument.JSON,
-    writes_home=True,
-    help="deleted files history can restore",
-)
-def run_trash(args: argparse.Namespace) -> TrashListing | int:
-    """`memtab trash`: what mux's scopes (or one orphaned dir) and, without `--orphan`,
-    every other agent's memory lost (`components.history.deleted`, §14.5)."""
-    store = _caught_up_store(args)
-    sources = () if args.orphan is not None else discovered_sources(store.home)
+@command("trash", writes_home=True)
+def run_trash(
+    home: Home, *, workspace: str | None = None, orphan: str | None = None, json: bool = False
+) -> TrashListing | int:
+    """deleted files history can restore
+
+    Args:
+        workspace (ID):
+        orphan (DIR): an orphaned project memory dir (memory/project/DIR), deleted or not; its
+            files are /memories/project/…
+    """
+    # What mux's scopes (or one orphaned dir) and, without --orphan, every other agent's memory
+    # lost (`components.history.deleted`, §14.5).
+    store = _caught_up_store(home, workspace, orphan)
+    sources = () if orphan is not None else discovered_sources(store.home)
     record_source_deletions(store.home, sources)
     groups = load_trash(store, record_first=False, sources=sources, orphans=False)
     items = every_item(groups)
-    if args.json:
+    if json:
         return TrashListing(files=tuple(item.trash_item() for item in items))
     if not items:
         print("No deleted files in history")
@@ -430,8 +433,8 @@ def run_trash(args: argparse.Namespace) -> TrashListing | int:
             [path, when, actor_name(item.actor), item.version.id, size_text(item.size_bytes)]
         )
     print(format_table(rows))
-    where = f" --workspace {args.workspace}" if args.workspace else ""
-    where += f" --orphan {args.orphan}" if args.orphan else ""
+    where = f" --workspace {workspace}" if workspace else ""
+    where += f" --orphan {orphan}" if orphan else ""
     print(f"\nRestore one with: memtab restore PATH --version VERSION{where}", file=sys.stderr)
     for burst in (b for group in groups for b in group.bursts if b.left_to_restore):
         print(

@@ -4,11 +4,9 @@ through `memtab mcp --writes inbox`), to accept or reject (docs/formats.md §10.
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections.abc import Sequence
 
-from memtab.cli.common import Argument, as_cli_error, command, format_table, open_home
+from memtab.cli.common import as_cli_error, command, format_table
 from memtab.cli.options import CliError
 from memtab.fs.records import Record
 from memtab.fs.terminal_text import printable
@@ -24,8 +22,6 @@ from memtab.writer.inbox.inbox import Inbox, InboxError, InboxItem
 from memtab.writer.inbox.suggestions import queued_workspaces
 
 _ERRORS = (InboxError, HomeError, MemoryStoreError, PathError, TimeoutError)
-OLD_NAME = "suggestions"
-RENAMED = "memtab suggestions is now memtab inbox (the old name goes in the next release)"
 
 
 def _workspaces(home: Home, workspace_id: str | None) -> list[Workspace | None]:
@@ -65,34 +61,23 @@ def _items(
         ]
 
 
-def _say_if_renamed(args: argparse.Namespace) -> None:
-    if getattr(args, "command", None) == OLD_NAME:
-        print(RENAMED, file=sys.stderr)
+@command("inbox", writes_home=True, renamed_from="suggestions", actions="inbox_action")
+def run_list(home: Home, *, workspace: str | None = None, json: bool = False) -> InboxListing:
+    """review the memories agents proposed (mux's harvest, Memtab's writer)
 
+    List the memories waiting for review — mux's harvest candidates with their evidence,
+    confidence and rationale, and the offline writer's suggestions; accept (optionally with
+    edited text) or reject them.
 
-@command(
-    "inbox",
-    Argument.workspace("only this workspace"),
-    Argument.json("machine-readable output"),
-    writes_home=True,
-    aliases=[OLD_NAME],
-    actions="inbox_action",
-    help="review the memories agents proposed (mux's harvest, Memtab's writer)",
-    description="List the memories waiting for review — mux's harvest candidates with "
-    "their evidence, confidence and rationale, and the offline writer's suggestions; "
-    "accept (optionally with edited text) or reject them.",
-)
-def run_list(args: argparse.Namespace) -> InboxListing:
-    """What waits in the inbox (of one workspace, or of all)."""
-    _say_if_renamed(args)
-    home = open_home(args)
-    return InboxListing(
-        items=tuple(_items(home, _workspaces(home, args.workspace), evidence=args.json))
-    )
+    Args:
+        workspace (ID): only this workspace
+        json: machine-readable output
+    """
+    return InboxListing(items=tuple(_items(home, _workspaces(home, workspace), evidence=json)))
 
 
 @run_list.text
-def _print_list(listing: InboxListing, args: argparse.Namespace) -> None:
+def _print_list(listing: InboxListing) -> None:
     items = listing.items
     if not items:
         print("Nothing in the inbox.")
@@ -126,16 +111,18 @@ def _one_line(text: str) -> str:
     return printable(" ".join(text.split()))
 
 
-def _by_workspace(home: Home, args: argparse.Namespace) -> list[tuple[Inbox, list[str]]]:
+def _by_workspace(
+    home: Home, workspace: str | None, ids: tuple[str, ...]
+) -> list[tuple[Inbox, list[str]]]:
     """The inbox holding each id (CliError for an unknown or ambiguous id)."""
-    workspaces = _workspaces(home, getattr(args, "workspace", None))
+    workspaces = _workspaces(home, workspace)
     by_id = {w.id if w is not None else None: w for w in workspaces}
     holders: dict[str, list[Workspace | None]] = {}
     for item in _items(home, workspaces, evidence=False):
         # A global proposal listed under a workspace is decided through that one's Inbox.
         holders.setdefault(item.id, []).append(by_id.get(item.workspace_id, workspaces[0]))
     grouped: dict[str | None, tuple[Workspace | None, list[str]]] = {}
-    for item_id in args.ids:
+    for item_id in ids:
         found = holders.get(item_id, [])
         if not found:
             raise CliError(f"Nothing in the inbox with id {item_id}")
@@ -150,61 +137,51 @@ def _by_workspace(home: Home, args: argparse.Namespace) -> list[tuple[Inbox, lis
     return [(Inbox(home, workspace, gemini=gemini), ids) for workspace, ids in grouped.values()]
 
 
-_IDS = Argument("ids", metavar="ID", nargs="+")
-_GIVEN_BEFORE = (  # before the action too (`inbox --workspace W accept 3`): not reset after it
-    Argument.HOME,
-    Argument.workspace(default=argparse.SUPPRESS),
-    Argument.json(default=argparse.SUPPRESS),
-)
+@command("accept", under=run_list)
+def run_accept(
+    ids: tuple[str, ...],
+    *,
+    text: str | None = None,
+    to: str | None = None,
+    home: Home,
+    workspace: str | None = None,
+    json: bool = False,
+) -> InboxAccepted:
+    """write items into the memory they belong in (or --to a file)
 
-
-@command(
-    "accept",
-    _IDS,
-    Argument("--text", help="the edited text to accept (one ID only)"),
-    Argument(
-        "--to",
-        metavar="PATH",
-        help="the memory file to write into instead of the one proposed "
-        "(a virtual path: /memories/project/notes.md, /memories/global/x.md)",
-    ),
-    *_GIVEN_BEFORE,
-    under=run_list,
-    home=False,
-    help="write items into the memory they belong in (or --to a file)",
-)
-def run_accept(args: argparse.Namespace) -> InboxAccepted:
-    """Write the items into the notes file and take them out of the inbox."""
-    _say_if_renamed(args)
-    home = open_home(args)
-    if args.text is not None and len(args.ids) != 1:
+    Args:
+        ids (ID):
+        text: the edited text to accept (one ID only)
+        to (PATH): the memory file to write into instead of the one proposed (a virtual path:
+            /memories/project/notes.md, /memories/global/x.md)
+        workspace (ID):
+    """
+    if text is not None and len(ids) != 1:
         raise CliError("--text edits one item: give exactly one ID")
     accepted: list[InboxItem] = []
-    for inbox, ids in _by_workspace(home, args):
+    for inbox, held in _by_workspace(home, workspace, ids):
         with as_cli_error(*_ERRORS):
-            decision = inbox.accept(ids, text=args.text, to=args.to)
+            decision = inbox.accept(held, text=text, to=to)
         for item in decision.items:
             accepted.append(item.replaced(text=decision.texts[item.id]))
     return InboxAccepted(accepted=tuple(accepted))
 
 
-@command(
-    "reject",
-    _IDS,
-    *_GIVEN_BEFORE,
-    under=run_list,
-    home=False,
-    aliases=["dismiss"],
-    help="drop items from the inbox",
-)
-def run_reject(args: argparse.Namespace) -> InboxRejected:
-    """Take the items out of the inbox (a harvest candidate leaves its file)."""
-    _say_if_renamed(args)
-    home = open_home(args)
+@command("reject", under=run_list, aliases=["dismiss"])
+def run_reject(
+    ids: tuple[str, ...], *, home: Home, workspace: str | None = None, json: bool = False
+) -> InboxRejected:
+    """drop items from the inbox
+
+    Args:
+        ids (ID):
+        workspace (ID):
+    """
+    # A harvest candidate leaves its file too.
     rejected: list[InboxItem] = []
-    for inbox, ids in _by_workspace(home, args):
+    for inbox, held in _by_workspace(home, workspace, ids):
         with as_cli_error(*_ERRORS):
-            decision = inbox.reject(ids)
+            decision = inbox.reject(held)
         rejected += decision.items
     return InboxRejected(rejected=tuple(rejected))
 
@@ -227,7 +204,7 @@ class InboxRejected(Record, write_only=True):
     rejected: tuple[InboxItem, ...]
 
 
-def _report(done: InboxAccepted | InboxRejected, args: argparse.Namespace) -> None:
+def _report(done: InboxAccepted | InboxRejected) -> None:
     accepted = isinstance(done, InboxAccepted)
     for item in done.accepted if isinstance(done, InboxAccepted) else done.rejected:
         where = f" → {item.memory_path}" if accepted else ""

@@ -2,43 +2,43 @@
 
 from __future__ import annotations
 
-import argparse
-
-from memtab.cli.common import Argument, command, format_table, open_home
+from memtab.cli.common import command, format_table
 from memtab.loads.engine import compute_loads
-from memtab.loads.records import AGENT_LABELS, AGENTS, AgentLoads, LoadedFile, Loads
+from memtab.loads.records import AGENT_LABELS, AGENTS, AgentLoads, AgentName, LoadedFile, Loads
+from memtab.store.home import Home
 
 
-@command(
-    "loads",
-    Argument.workspace("a workspace (its checkout and scopes)"),
-    Argument(
-        "--directory",
-        metavar="DIR",
-        help="the directory Claude Code, Codex and Gemini CLI start in (default: the workspace's)",
-    ),
-    Argument("--agent", choices=AGENTS, action="append", help="only this agent"),
-    Argument(
-        "--subagent",
-        metavar="NAME",
-        help="Claude Code: what this subagent (Explore, a .claude/agents/ one) loads instead",
-    ),
-    Argument.JSON,
-    writes_home=False,
-    help="what each agent reads at a session's start, and where it stops",
-)
-def loads(args: argparse.Namespace) -> Loads:
+@command("loads", writes_home=False)
+def loads(
+    home: Home,
+    *,
+    workspace: str | None = None,
+    directory: str | None = None,
+    agent: tuple[AgentName, ...] = (),
+    subagent: str | None = None,
+    json: bool = False,
+) -> Loads:
+    """what each agent reads at a session's start, and where it stops
+
+    Args:
+        workspace (ID): a workspace (its checkout and scopes)
+        directory (DIR): the directory Claude Code, Codex and Gemini CLI start in (default: the
+            workspace's)
+        agent: only this agent
+        subagent (NAME): Claude Code: what this subagent (Explore, a .claude/agents/ one) loads
+            instead
+    """
     return compute_loads(
-        open_home(args),
-        workspace_id=args.workspace,
-        directory=args.directory,
-        agents=tuple(dict.fromkeys(args.agent)) if args.agent else AGENTS,
-        subagent=args.subagent,
+        home,
+        workspace_id=workspace,
+        directory=directory,
+        agents=tuple(dict.fromkeys(agent)) or AGENTS,
+        subagent=subagent,
     )
 
 
 @loads.text
-def _print_loads(result: Loads, args: argparse.Namespace) -> None:
+def _print_loads(result: Loads) -> None:
     if result.directory:
         print(f"Session start in {result.directory}\n")
     for agent in result.agents:

@@ -3,9 +3,7 @@ is taken or missed (docs/formats.md §17.8); `--model` also asks the configured 
 
 from __future__ import annotations
 
-import argparse
-
-from memtab.cli.common import Argument, command, format_table, open_home
+from memtab.cli.common import command, format_table
 from memtab.cli.options import CliError
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.llm.settings import ProviderSettings, resolve_provider_settings
@@ -13,45 +11,43 @@ from memtab.llm.types import ProviderError
 from memtab.loads.recall.asking import ask_model
 from memtab.loads.recall.engine import compute_recall
 from memtab.loads.recall.records import AgentRecall, ModelPick, Recall, RecallFile
-from memtab.loads.records import AGENT_LABELS, AGENTS
+from memtab.loads.records import AGENT_LABELS, AGENTS, AgentName
+from memtab.store.home import Home
 
 _SHOWN_UNRECALLABLE = 10
 
 
-@command(
-    "recall",
-    Argument("prompt", metavar="PROMPT", help="the prompt, as the user would type it"),
-    Argument.workspace("a workspace (its checkout and scopes)"),
-    Argument(
-        "--directory",
-        metavar="DIR",
-        help="the directory Claude Code and Codex start in (default: the workspace's)",
-    ),
-    Argument("--agent", choices=AGENTS, action="append", help="only this agent"),
-    Argument(
-        "--manifest",
-        action="store_true",
-        help="print what Claude Code sends its model to choose with",
-    ),
-    Argument(
-        "--model",
-        action="store_true",
-        help="also ask the configured model, as Claude Code asks its own (costs tokens)",
-    ),
-    Argument.JSON,
-    writes_home=False,
-    help="what each agent would load and recall for a prompt, and why",
-)
-def run_recall(args: argparse.Namespace) -> Recall:
-    if not args.prompt.strip():
+@command("recall", writes_home=False)
+def run_recall(
+    home: Home,
+    prompt: str,
+    *,
+    workspace: str | None = None,
+    directory: str | None = None,
+    agent: tuple[AgentName, ...] = (),
+    manifest: bool = False,
+    model: bool = False,
+    json: bool = False,
+) -> Recall:
+    """what each agent would load and recall for a prompt, and why
+
+    Args:
+        prompt: the prompt, as the user would type it
+        workspace (ID): a workspace (its checkout and scopes)
+        directory (DIR): the directory Claude Code and Codex start in (default: the workspace's)
+        agent: only this agent
+        manifest: print what Claude Code sends its model to choose with
+        model: also ask the configured model, as Claude Code asks its own (costs tokens)
+    """
+    if not prompt.strip():
         raise CliError("The prompt is empty: give the words the user would type")
-    settings = _model_settings() if args.model else None
+    settings = _model_settings() if model else None
     result = compute_recall(
-        open_home(args),
-        args.prompt,
-        workspace_id=args.workspace,
-        directory=args.directory,
-        agents=tuple(dict.fromkeys(args.agent)) if args.agent else AGENTS,
+        home,
+        prompt,
+        workspace_id=workspace,
+        directory=directory,
+        agents=tuple(dict.fromkeys(agent)) or AGENTS,
     )
     return result if settings is None else ask_model(result, settings)
 
@@ -71,11 +67,11 @@ def _model_settings() -> ProviderSettings:
 
 
 @run_recall.text
-def print_recall(result: Recall, args: argparse.Namespace) -> None:
+def print_recall(result: Recall, manifest: bool) -> None:
     where = f" in {result.directory}" if result.directory else ""
     print(f"For {result.prompt!r}{where}:\n")
     for agent in result.agents:
-        _print_agent(agent, args.manifest)
+        _print_agent(agent, manifest)
     never = result.never_shown()
     if never:
         print(f"No agent can recall these {len(never)}, whatever the prompt:")

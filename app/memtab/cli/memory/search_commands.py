@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Annotated
 
 from memtab.agent_server.catalog import (
     DEFAULT_LIMIT,
@@ -14,11 +15,12 @@ from memtab.agent_server.catalog import (
     fold_copies,
 )
 from memtab.agent_server.session_scope import SessionScope
-from memtab.cli.common import Argument, command, open_home, open_store
+from memtab.cli.common import command, open_store
 from memtab.cli.options import CliError
 from memtab.fs.records import Record
 from memtab.search_index.ranking import tokens
 from memtab.sources.config import SourceContext
+from memtab.store.home import Home
 
 # The catalog indexes for a while, then goes on in the background (docs/formats.md §22.11):
 # a command waits for the rest, to answer from every file, at most this long.
@@ -46,44 +48,44 @@ def _limit(text: str) -> int:
     return value
 
 
-@command(
-    "search",
-    Argument("query", metavar="QUERY", help="words to look for"),
-    Argument.workspace("include its project and workspace"),
-    Argument(
-        "--scope",
-        metavar="SCOPE",
-        help="only one scope (global, project, workspace, session) or another agent's "
-        "memory (claude-code, codex, or a source id from `memtab sources`)",
-    ),
-    Argument(
-        "--limit", type=_limit, default=DEFAULT_LIMIT, help=f"at most this many (1–{MAX_LIMIT})"
-    ),
-    Argument("--mux-only", action="store_true", help="leave out the other agents' memory"),
-    Argument.json("machine-readable output"),
-    writes_home=False,
-    help="the memory files best matching a query, best first (ranked, BM25)",
-)
-def search(args: argparse.Namespace) -> SearchListing:
-    if not tokens(args.query):
+@command("search", writes_home=False)
+def search(
+    home: Home,
+    query: str,
+    *,
+    workspace: str | None = None,
+    scope: str | None = None,
+    limit: Annotated[int, _limit, f"at most this many (1–{MAX_LIMIT})"] = DEFAULT_LIMIT,
+    mux_only: bool = False,
+    json: bool = False,
+) -> SearchListing:
+    """the memory files best matching a query, best first (ranked, BM25)
+
+    Args:
+        query: words to look for
+        workspace (ID): include its project and workspace
+        scope: only one scope (global, project, workspace, session) or another agent's memory
+            (claude-code, codex, or a source id from `memtab sources`)
+        mux_only: leave out the other agents' memory
+        json: machine-readable output
+    """
+    if not tokens(query):
         raise CliError(
-            f"Nothing to search for in {args.query!r}: a query needs a word (letters or digits)."
+            f"Nothing to search for in {query!r}: a query needs a word (letters or digits)."
         )
-    home = open_home(args)
-    store, registry = open_store(home, args.workspace)
-    workspace = registry.workspace(args.workspace) if args.workspace else None
-    sources = None if args.mux_only else (lambda: SourceContext.load(home))
-    keep = SessionScope.of_workspace(workspace).serves
-    catalog = MemoryCatalog(store, sources=sources, keep=keep, background=False)
+    store, registry = open_store(home, workspace)
+    session = SessionScope.of_workspace(registry.workspace(workspace) if workspace else None)
+    sources = None if mux_only else (lambda: SourceContext.load(home))
+    catalog = MemoryCatalog(store, sources=sources, keep=session.serves, background=False)
     try:
-        hits = fold_copies(_search_everything(catalog, args.query, args.scope, args.limit))
-        return SearchListing(query=args.query, results=tuple(hits), notes=catalog.notes())
+        hits = fold_copies(_search_everything(catalog, query, scope, limit))
+        return SearchListing(query=query, results=tuple(hits), notes=catalog.notes())
     finally:
         catalog.close()
 
 
 @search.text
-def _print_hits(listing: SearchListing, args: argparse.Namespace) -> None:
+def _print_hits(listing: SearchListing) -> None:
     for note in listing.notes:
         print(f"note: {note}", file=sys.stderr)
     if not listing.results:

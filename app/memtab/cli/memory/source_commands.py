@@ -3,19 +3,16 @@ codex-note. Other agents' files are named by file id, mux's by virtual path."""
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
 from typing import Annotated
 
 from memtab.cli.common import (
-    Argument,
     as_cli_error,
     command,
     elide,
     format_table,
-    open_home,
     open_store,
     print_json,
     require_memory_path,
@@ -27,6 +24,7 @@ from memtab.file_protocol.file_ref import (
     OTHER_AGENTS,
     Agent,
     MemoryFileRef,
+    OtherAgent,
     SourceError,
     is_virtual_path,
     parse_file_id,
@@ -64,29 +62,30 @@ def _context(home: Home) -> SourceContext:
 # --- sources ------------------------------------------------------------------------------
 
 
-@command(
-    "sources",
-    Argument.json("machine-readable output"),
-    Argument("--enable", metavar="AGENT", choices=OTHER_AGENTS, action="append"),
-    Argument("--disable", metavar="AGENT", choices=OTHER_AGENTS, action="append"),
-    Argument("--path", metavar="AGENT=DIR", action="append", help="look for AGENT's memory in DIR"),
-    Argument(
-        "--default-path",
-        metavar="AGENT",
-        choices=OTHER_AGENTS,
-        action="append",
-        help="forget a --path (back to the agent's variable or default)",
-    ),
-    writes_home=False,
-    help="the agents' memory Memtab found (Claude Code, Codex, loki-mode, mux)",
-)
+@command("sources", writes_home=False)
 @_one_line_errors
-def run_sources(args: argparse.Namespace) -> SourceListingOutput | int:
-    home = open_home(args)
-    _apply_settings(args, home)
+def run_sources(
+    home: Home,
+    *,
+    json: bool = False,
+    enable: tuple[OtherAgent, ...] = (),
+    disable: tuple[OtherAgent, ...] = (),
+    path: tuple[str, ...] = (),
+    default_path: tuple[OtherAgent, ...] = (),
+) -> SourceListingOutput | int:
+    """the agents' memory Memtab found (Claude Code, Codex, loki-mode, mux)
+
+    Args:
+        json: machine-readable output
+        enable (AGENT):
+        disable (AGENT):
+        path (AGENT=DIR): look for AGENT's memory in DIR
+        default_path (AGENT): forget a --path (back to the agent's variable or default)
+    """
+    _apply_settings(home, enable, disable, path, default_path)
     discovery, listings = scan(_context(home))
     rows = [_mux_row(home), *(_source_row(listing) for listing in listings)]
-    if args.json:
+    if json:
         return SourceListingOutput(sources=tuple(rows), looked_for=discovery.looked_for)
     table = [["AGENT", "ID", "FILES", "", "WHERE"]]
     for row in rows:
@@ -109,7 +108,13 @@ def run_sources(args: argparse.Namespace) -> SourceListingOutput | int:
     return 0
 
 
-def _apply_settings(args: argparse.Namespace, home: Home) -> None:
+def _apply_settings(
+    home: Home,
+    enable: tuple[OtherAgent, ...],
+    disable: tuple[OtherAgent, ...],
+    paths: tuple[str, ...],
+    default_path: tuple[OtherAgent, ...],
+) -> None:
     """--enable/--disable/--path/--default-path, stored in settings.json."""
     changes: dict[Agent, AgentSettings] = {}
     context = SourceContext.load(home)
@@ -117,13 +122,14 @@ def _apply_settings(args: argparse.Namespace, home: Home) -> None:
     def current(agent: Agent) -> AgentSettings:
         return changes.get(agent, context.settings.agent(agent))
 
-    for agent in args.enable or ():
+    agent: Agent
+    for agent in enable:
         changes[agent] = AgentSettings(enabled=True, path=current(agent).path)
-    for agent in args.disable or ():
+    for agent in disable:
         changes[agent] = AgentSettings(enabled=False, path=current(agent).path)
-    for agent in args.default_path or ():
+    for agent in default_path:
         changes[agent] = AgentSettings(enabled=current(agent).enabled, path=None)
-    for assignment in args.path or ():
+    for assignment in paths:
         agent_name, separator, directory = assignment.partition("=")
         if not separator or agent_name not in OTHER_AGENTS or not directory.strip():
             raise CliError(f"--path takes AGENT=DIR with AGENT one of {', '.join(OTHER_AGENTS)}")
@@ -215,11 +221,11 @@ class SourceFiles(Record, write_only=True):
 
 
 @_one_line_errors
-def run_source_list(args: argparse.Namespace) -> int:
+def run_source_list(home: Home, source_id: str, *, json: bool) -> int:
     """`memtab list --source ID` for a source other than mux: its warnings after its words."""
-    discovery = discover(_context(open_home(args)))
-    listing = list_source(discovery.source(args.source))
-    if args.json:
+    discovery = discover(_context(home))
+    listing = list_source(discovery.source(source_id))
+    if json:
         extensions = tuple(extension_row(listing.source, e) for e in listing.extensions)
         # The other side of a Codex source's copies of Claude Code memory, or of a Claude Code
         # source's originals (docs/formats.md §17.3).
@@ -258,11 +264,11 @@ def run_source_list(args: argparse.Namespace) -> int:
 # --- show ---------------------------------------------------------------------------------
 
 
-def _open_file(home: Home, args: argparse.Namespace, raw: str) -> MemoryFile:
-    """The memory file an argument names, by virtual path (in `--workspace`'s scopes) or
+def _open_file(home: Home, workspace: str | None, raw: str) -> MemoryFile:
+    """The memory file an argument names, by virtual path (in `workspace`'s scopes) or
     file id (`parse_file_ref`, the one parser); CliError when there is none."""
     ref = parse_file_ref(raw)
-    store = open_store(home, args.workspace)[0] if is_virtual_path(raw) else None
+    store = open_store(home, workspace)[0] if is_virtual_path(raw) else None
 
     def find(wanted: MemoryFileRef) -> tuple[Source, SourceFile]:
         return find_file(discover(_context(home)), wanted.key)
@@ -292,28 +298,27 @@ class SourceText(Record, write_only=True):
     note: str | None
 
 
-@command(
-    "show",
-    Argument("file", metavar="FILE_ID"),
-    Argument.workspace("for project and workspace paths"),
-    Argument.JSON,
-    writes_home=False,
-    help="print one file (a file id or a virtual path)",
-)
+@command("show", writes_home=False)
 @_one_line_errors
-def run_show(args: argparse.Namespace) -> MemoryText | SourceText | int:
-    home = open_home(args)
-    if is_virtual_path(args.file):
-        require_memory_path(home, args.file, args.workspace, "show")  # says what to type
-        store, _ = open_store(home, args.workspace)
-        content = store.read(parse_file_path(args.file))
-        if args.json:
-            return MemoryText(path=args.file, content=content.content, sha256=content.sha256)
+def run_show(
+    home: Home, file_id: str, *, workspace: str | None = None, json: bool = False
+) -> MemoryText | SourceText | int:
+    """print one file (a file id or a virtual path)
+
+    Args:
+        workspace (ID): for project and workspace paths
+    """
+    if is_virtual_path(file_id):
+        require_memory_path(home, file_id, workspace, "show")  # says what to type
+        store, _ = open_store(home, workspace)
+        content = store.read(parse_file_path(file_id))
+        if json:
+            return MemoryText(path=file_id, content=content.content, sha256=content.sha256)
         sys.stdout.write(content.content)
         return 0
-    source, file = find_file(discover(_context(home)), args.file)
+    source, file = find_file(discover(_context(home)), file_id)
     shown = read_source_file(source, file)
-    if args.json:
+    if json:
         return SourceText(
             row=source_file_row(file),
             content=shown.text,
@@ -342,48 +347,45 @@ class Copied(Record, write_only=True):
     sha256: str
 
 
-@command(
-    "copy",
-    Argument("file", metavar="FROM", help="a file id or a virtual path"),
-    Argument(
-        "--to",
-        required=True,
-        metavar="TARGET",
-        help="a virtual path (/memories/global/x.md) or a file id of another source",
-    ),
-    Argument.workspace("for project and workspace paths"),
-    Argument(
-        "--type",
-        dest="topic_type",
-        metavar="TYPE",
-        help="Claude Code memory type of a new topic file: user, feedback, project, reference",
-    ),
-    Argument.JSON,
-    writes_home=True,
-    help="copy a memory into another agent's scope",
-)
+@command("copy", writes_home=True)
 @_one_line_errors
-def run_copy(args: argparse.Namespace) -> Copied:
-    home = open_home(args)
-    origin = CopyOrigin.of(_open_file(home, args, args.file))
-    target = args.to.strip()
+def run_copy(
+    home: Home,
+    file: str,
+    *,
+    to: str,
+    workspace: str | None = None,
+    type_: str | None = None,
+    json: bool = False,
+) -> Copied:
+    """copy a memory into another agent's scope
+
+    Args:
+        file (FROM): a file id or a virtual path
+        to (TARGET): a virtual path (/memories/global/x.md) or a file id of another source
+        workspace (ID): for project and workspace paths
+        type_ (TYPE): Claude Code memory type of a new topic file: user, feedback, project,
+            reference
+    """
+    origin = CopyOrigin.of(_open_file(home, workspace, file))
+    target = to.strip()
     if is_virtual_path(target):
-        store = open_store(home, args.workspace)[0]
-        result = copy_note(origin, target, store=store, topic_type=args.topic_type)
+        store = open_store(home, workspace)[0]
+        result = copy_note(origin, target, store=store, topic_type=type_)
     else:
         target_id = parse_file_id(target)
         result = copy_note(
             origin,
             target_id.path,
             source=discover(_context(home)).source(target_id.source_id),
-            topic_type=args.topic_type,
+            topic_type=type_,
             history=SourceVersions(home),
         )
     return Copied(origin=result.origin, target=result.target, sha256=result.sha256)
 
 
 @run_copy.text
-def _print_copied(result: Copied, args: argparse.Namespace) -> None:
+def _print_copied(result: Copied) -> None:
     print(f"Copied {result.origin} to {result.target}")
 
 
@@ -416,20 +418,19 @@ class SourceLog(Record, write_only=True):
     commits: tuple[CommitRow, ...]
 
 
-@command(
-    "source-log",
-    Argument("source", metavar="SOURCE_ID"),
-    Argument("path", metavar="PATH", nargs="?", help="only commits touching this file"),
-    Argument("--limit", type=int, default=50),
-    Argument.JSON,
-    writes_home=False,
-    help="a source's history (Codex's memories git log)",
-)
+@command("source-log", writes_home=False)
 @_one_line_errors
-def run_source_log(args: argparse.Namespace) -> SourceLog | int:
-    source = discover(_context(open_home(args))).source(args.source)
-    history = source_history(source, args.path, limit=args.limit)
-    if args.json:
+def run_source_log(
+    home: Home, source_id: str, path: str | None = None, *, limit: int = 50, json: bool = False
+) -> SourceLog | int:
+    """a source's history (Codex's memories git log)
+
+    Args:
+        path: only commits touching this file
+    """
+    source = discover(_context(home)).source(source_id)
+    history = source_history(source, path, limit=limit)
+    if json:
         commits = tuple(map(CommitRow.of, history.commits))
         return SourceLog(source=source.id, note=history.note, commits=commits)
     if history.note:
@@ -453,26 +454,24 @@ class NoteAdded(Record, write_only=True):
     path: Path
 
 
-@command(
-    "codex-note",
-    Argument("text", metavar="TEXT", help="the note ('-': read it from stdin)"),
-    Argument.JSON,
-    writes_home=True,
-    help="add a note to Codex's memory (its extensions/ad_hoc/notes/)",
-    description="The way Codex asks to be told what to remember is a note, which its "
-    "next consolidation folds in, marking what it took [ad-hoc note]. This writes one.",
-)
+@command("codex-note", writes_home=True)
 @_one_line_errors
-def run_codex_note(args: argparse.Namespace) -> NoteAdded:
-    home = open_home(args)
+def run_codex_note(home: Home, text: str, *, json: bool = False) -> NoteAdded:
+    """add a note to Codex's memory (its extensions/ad_hoc/notes/)
+
+    The way Codex asks to be told what to remember is a note, which its next consolidation folds
+    in, marking what it took [ad-hoc note]. This writes one.
+
+    Args:
+        text: the note ('-': read it from stdin)
+    """
     source = codex_memories(discover(_context(home)))
     if source is None:
         raise CliError("Codex's memories folder was not found (see `memtab sources`)")
-    text = sys.stdin.read() if args.text == "-" else args.text
-    file = add_codex_note(home, source, text)
+    file = add_codex_note(home, source, sys.stdin.read() if text == "-" else text)
     return NoteAdded(id=file.id, path=file.physical)
 
 
 @run_codex_note.text
-def _print_added(added: NoteAdded, args: argparse.Namespace) -> None:
+def _print_added(added: NoteAdded) -> None:
     print(f"Added {added.id}")

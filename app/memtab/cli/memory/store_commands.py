@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
 from typing import Annotated, Literal
 
-from memtab.cli.common import Argument, command, elide, format_table, group, open_home, open_store
+from memtab.cli.common import command, elide, format_table, group, open_store
 from memtab.cli.options import CliError
 from memtab.demo import create_demo_home
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.records import OmitEmpty, Record
 from memtab.humanize import coverage_text, harvest_text, relative_time, size_text
 from memtab.store.catch_up.external import record_external
+from memtab.store.home import Home
 from memtab.store.paths import (
     MAX_PATH_DEPTH,
     Scope,
@@ -65,22 +65,23 @@ class FileListing(Record, write_only=True):
     too_deep: Annotated[tuple[str, ...], OmitEmpty] = ()
 
 
-@command(
-    "list",
-    Argument.workspace("include its project and workspace"),
-    Argument("--source", metavar="ID", help="list another agent's source (see `memtab sources`)"),
-    Argument.json("machine-readable output"),
-    writes_home=True,
-    help="list memory files with descriptions and usage",
-)
-def run_list(args: argparse.Namespace) -> Record | int:
-    if args.source not in (None, "mux"):
+@command("list", writes_home=True)
+def run_list(
+    home: Home, *, workspace: str | None = None, source: str | None = None, json: bool = False
+) -> Record | int:
+    """list memory files with descriptions and usage
+
+    Args:
+        workspace (ID): include its project and workspace
+        source (ID): list another agent's source (see `memtab sources`)
+        json: machine-readable output
+    """
+    if source not in (None, "mux"):
         # lazy: --source only (other agents' sources: ~28 ms, 39 modules `memtab list` saves)
         from memtab.cli.memory.source_commands import run_source_list
 
-        return run_source_list(args)
-    home = open_home(args)
-    store, _ = open_store(home, args.workspace)
+        return run_source_list(home, source, json=json)
+    store, _ = open_store(home, workspace)
     # History sees what changed outside (unless a writer holds a scope: reads never wait).
     for warning in record_external(store, wait=False).warnings():
         print(f"warning: {warning}", file=sys.stderr)
@@ -97,7 +98,7 @@ def run_list(args: argparse.Namespace) -> Record | int:
         for entry in listing.unaddressable
     ]
     too_deep = [path for listing in listings for path in listing.too_deep]
-    if args.json:
+    if json:
         return FileListing(
             files=tuple(rows),
             unaddressable=tuple(unaddressable),
@@ -143,46 +144,43 @@ def run_list(args: argparse.Namespace) -> Record | int:
 # --- tool ---------------------------------------------------------------------------------
 
 
-@command(
-    "tool",
-    Argument.workspace("the workspace whose scopes to use"),
-    Argument("call", metavar="JSON", help="the tool call as a JSON object, or - for stdin"),
-    status=lambda result: 0 if result.success else 1,
-    writes_home=True,
-    help="run one memory-tool call (JSON in, JSON out)",
-)
-def run_tool(args: argparse.Namespace) -> ToolResult:
+@command("tool", status=lambda result: 0 if result.success else 1, writes_home=True)
+def run_tool(home: Home, call: str, *, workspace: str | None = None) -> ToolResult:
+    """run one memory-tool call (JSON in, JSON out)
+
+    Args:
+        call (JSON): the tool call as a JSON object, or - for stdin
+        workspace (ID): the workspace whose scopes to use
+    """
     # Bytes from stdin, so text that is not UTF-8 is a clean error rather than a traceback.
-    raw: str | bytes = sys.stdin.buffer.read() if args.call == "-" else args.call
+    raw: str | bytes = sys.stdin.buffer.read() if call == "-" else call
     try:
-        call = parse_json(raw)
+        parsed = parse_json(raw)
     except JsonError as error:
         raise CliError(f"The tool call is {error}") from None
-    if not isinstance(call, dict):
+    if not isinstance(parsed, dict):
         raise CliError('The tool call must be a JSON object, e.g. \'{"command": "view", ...}\'')
-    store, _ = open_store(open_home(args), args.workspace, actor="agent-tool")
-    return MemoryTool(store).execute(call)
+    store, _ = open_store(home, workspace, actor="agent-tool")
+    return MemoryTool(store).execute(parsed)
 
 
 # --- status -------------------------------------------------------------------------------
 
 
-@command(
-    "status",
-    Argument.workspace(required=True),
-    Argument.JSON,
-    writes_home=False,
-    help="consolidation coverage of a workspace",
-)
-def run_status(args: argparse.Namespace) -> ConsolidationStatus | int:
-    home = open_home(args)
-    workspace = load_registry(home).require_workspace(args.workspace)
+@command("status", writes_home=False)
+def run_status(home: Home, *, workspace: str, json: bool = False) -> ConsolidationStatus | int:
+    """consolidation coverage of a workspace
+
+    Args:
+        workspace (ID):
+    """
+    found = load_registry(home).require_workspace(workspace)
     status = Journal(home).status(
-        workspace.id, workspace.project_identity, workspace.notebook_id, load_scope_runs(home)
+        found.id, found.project_identity, found.notebook_id, load_scope_runs(home)
     )
-    if args.json:
+    if json:
         return status
-    print(f"{workspace.display_name} ({workspace.id}) · {_project_label(workspace)}")
+    print(f"{found.display_name} ({found.id}) · {_project_label(found)}")
     project = status.project_available and coverage_text(status.project_record, Scope.PROJECT)
     lines = [
         ["Workspace:", coverage_text(status.workspace_record, Scope.WORKSPACE)],
@@ -262,12 +260,12 @@ class WorkspaceListing(Record, write_only=True):
     orphan_project_dirs: tuple[str, ...]
 
 
-@command("workspaces", Argument.JSON, writes_home=False, help="list projects and workspaces")
-def run_workspaces(args: argparse.Namespace) -> WorkspaceListing | int:
-    home = open_home(args)
+@command("workspaces", writes_home=False)
+def run_workspaces(home: Home, *, json: bool = False) -> WorkspaceListing | int:
+    """list projects and workspaces"""
     registry = load_registry(home)
     orphans = orphan_project_dirs(home, registry)
-    if not args.json:
+    if not json:
         _print_workspaces(registry, orphans, home.root)
         return 0
     projects = tuple(
@@ -320,17 +318,15 @@ def _print_workspaces(registry: Registry, orphans: list[str], root: Path) -> Non
 project_group = group("project", writes_home=True, help="register projects (for homes without mux)")
 
 
-@command(
-    "add",
-    Argument("path", metavar="PATH"),
-    Argument("--name", help="display name (default: the directory name)"),
-    under=project_group,
-    help="register a project directory",
-)
-def run_project_add(args: argparse.Namespace) -> int:
-    home = open_home(args)
-    path = normalize_project_path(os.path.abspath(os.path.expanduser(args.path)))
-    if add_project(home, path, args.name):
+@command("add", under=project_group)
+def run_project_add(home: Home, path: str, *, name: str | None = None) -> int:
+    """register a project directory
+
+    Args:
+        name: display name (default: the directory name)
+    """
+    path = normalize_project_path(os.path.abspath(os.path.expanduser(path)))
+    if add_project(home, path, name):
         print(f"Registered project {path}")
     else:
         print(f"Project {path} is already registered")
@@ -340,30 +336,26 @@ def run_project_add(args: argparse.Namespace) -> int:
 workspace_group = group("workspace", writes_home=True, help="register workspaces (without mux)")
 
 
-@command(
-    "add",
-    Argument("--project", metavar="PATH", required=True),
-    Argument("--name", required=True),
-    Argument("--id", dest="workspace_id", metavar="ID"),
-    under=workspace_group,
-    help="register a workspace",
-)
-def run_workspace_add(args: argparse.Namespace) -> int:
-    home = open_home(args)
-    project = os.path.abspath(os.path.expanduser(args.project))
-    print(add_workspace(home, project, args.name, args.workspace_id))
+@command("add", under=workspace_group)
+def run_workspace_add(home: Home, *, project: str, name: str, id_: str | None = None) -> int:
+    """register a workspace
+
+    Args:
+        project (PATH):
+        id_ (ID):
+    """
+    print(add_workspace(home, os.path.abspath(os.path.expanduser(project)), name, id_))
     return 0
 
 
-@command(
-    "demo",
-    Argument("directory", metavar="DIR"),
-    home=False,
-    writes_home=False,
-    help="write a realistic demo home into DIR",
-)
-def run_demo(args: argparse.Namespace) -> int:
-    target = Path(os.path.abspath(os.path.expanduser(args.directory)))
+@command("demo", writes_home=False)
+def run_demo(directory: str) -> int:
+    """write a realistic demo home into DIR
+
+    Args:
+        directory (DIR):
+    """
+    target = Path(os.path.abspath(os.path.expanduser(directory)))
     create_demo_home(target)
     print(f"Demo home written to {target}")
     print(f"Try: memtab --home {target} workspaces")

@@ -47,7 +47,7 @@ def session_service(
     """The service of a session started with `args` from `origin` (CliError: why not):
     the project it serves from the origin's directory (docs/formats.md §22.9), its catalogs
     from `shelf` when a host shares them."""
-    home = Home(home_location(args, env=origin.env, cwd=origin.cwd).path)
+    home = Home(home_location(getattr(args, "home", None), env=origin.env, cwd=origin.cwd).path)
     workspace = None
     if args.workspace is not None:
         with as_cli_error(HomeError):

@@ -4,12 +4,11 @@ user. `--json` is a stable contract."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
-from memtab.cli.common import Argument, Exclusive, as_cli_error, command, open_home, open_store
+from memtab.cli.common import Exclusive, as_cli_error, command, open_store
 from memtab.cli.options import CliError
 from memtab.fs.locking.filesystems import lock_problem
 from memtab.fs.records import Inlined, Record
@@ -17,7 +16,7 @@ from memtab.fs.user_files import read_regular_file, read_stream
 from memtab.humanize import relative_time
 from memtab.store.files import MAX_FILE_BYTES
 from memtab.store.home import Home
-from memtab.store.xum_backup import OWNERS, BackupOverlap, backup_overlap, set_backup_owner
+from memtab.store.xum_backup import BackupOverlap, Owner, backup_overlap, set_backup_owner
 from memtab.sync.conflicts.copies import (
     CopyRow,
     SidecarCopy,
@@ -38,18 +37,8 @@ from memtab.sync.repository.layout import (
 )
 from memtab.sync.service import SyncConflict, SyncError, SyncReport, SyncService, SyncStatus
 
-
-def _keep(choices: tuple[str, ...], what: str) -> Exclusive:
-    """`--keep` one of `choices` (`what` they are), or `--merged FILE`: one of the two."""
-    return Exclusive(
-        Argument("--keep", choices=choices, help=what),
-        Argument("--merged", metavar="FILE", help="the merged text, from a file (- for stdin)"),
-        required=True,
-    )
-
-
-def _service(args: argparse.Namespace) -> SyncService:
-    return SyncService(open_home(args))
+KEEP_OR_MERGED = Exclusive("keep", "merged", required=True)  # what a resolve takes
+MERGED_HELP = "the merged text, from a file (- for stdin)"
 
 
 def _merged_text(raw: str | None) -> bytes | None:
@@ -68,24 +57,22 @@ def _merged_text(raw: str | None) -> bytes | None:
 # --- memtab sync --------------------------------------------------------------------------
 
 
-@command(
-    "sync",
-    Argument("--target", metavar="NAME", help="only this target (default: every one)"),
-    Argument.json("machine-readable output"),
-    status=lambda report: 1 if report.needs_user else 0,
-    writes_home=False,
-    help="sync memory with a git remote: commit, fetch, merge, push",
-)
-def run_sync(args: argparse.Namespace) -> SyncReport:
-    service = _service(args)
-    quiet = args.json or not sys.stderr.isatty()
+@command("sync", status=lambda report: 1 if report.needs_user else 0, writes_home=False)
+def run_sync(home: Home, *, target: str | None = None, json: bool = False) -> SyncReport:
+    """sync memory with a git remote: commit, fetch, merge, push
+
+    Args:
+        target (NAME): only this target (default: every one)
+        json: machine-readable output
+    """
+    quiet = json or not sys.stderr.isatty()
     progress = None if quiet else (lambda line: print(f"… {line}", file=sys.stderr))
     with as_cli_error(SyncError, SyncSetupError):
-        return service.sync(args.target, progress=progress)
+        return SyncService(home).sync(target, progress=progress)
 
 
 @run_sync.text
-def _print_report(report: SyncReport, args: argparse.Namespace) -> None:
+def _print_report(report: SyncReport) -> None:
     for target in report.targets:
         head = f"{target.target} ({target.remote}):"
         if target.status == "failed":
@@ -118,34 +105,33 @@ def _print_report(report: SyncReport, args: argparse.Namespace) -> None:
         )
 
 
-@command(
-    "init",
-    Argument("--remote", required=True, metavar="URL", help="a git URL or a path"),
-    Argument(
-        "--scope",
-        action="append",
-        default=[],
-        metavar="SCOPE",
-        help="global (the default), project:PATH[=NAME] or workspace:ID[=NAME]; repeatable",
-    ),
-    Argument("--name", default=DEFAULT_TARGET, help=f"target name ({DEFAULT_TARGET})"),
-    Argument("--branch", default=DEFAULT_BRANCH, help=f"branch ({DEFAULT_BRANCH})"),
-    Argument("--machine", help="this machine's name in commits (default: host name)"),
-    Argument.JSON,
-    help="connect scopes of this home to a git remote",
-    under=run_sync,
-)
-def run_init(args: argparse.Namespace) -> SyncInitResult | int:
-    home = open_home(args)
+@command("init", under=run_sync)
+def run_init(
+    home: Home,
+    *,
+    remote: str,
+    scope: tuple[str, ...] = (),
+    name: str = DEFAULT_TARGET,
+    branch: str = DEFAULT_BRANCH,
+    machine: str | None = None,
+    json: bool = False,
+) -> SyncInitResult | int:
+    """connect scopes of this home to a git remote
+
+    Args:
+        remote (URL): a git URL or a path
+        scope: global (the default), project:PATH[=NAME] or workspace:ID[=NAME]; repeatable
+        name: target name (%(default)s)
+        branch: branch (%(default)s)
+        machine: this machine's name in commits (default: host name)
+    """
     if (problem := lock_problem(home.root, home.lock_path("x").parent)) is not None:
         raise CliError(problem)
     with as_cli_error(SyncError, SyncSetupError):
-        scopes = [parse_scope(spec) for spec in args.scope]
-        target = SyncService(home).init(
-            args.remote, scopes, name=args.name, branch=args.branch, machine=args.machine
-        )
+        scopes = [parse_scope(spec) for spec in scope]
+        target = SyncService(home).init(remote, scopes, name=name, branch=branch, machine=machine)
     overlap = _xum_backup_overlap(home, [target])
-    if args.json:
+    if json:
         return SyncInitResult(target=target, xum_backup=overlap)
     labels = ", ".join(scope.label for scope in target.scopes)
     print(f"Syncing {labels} with {target.remote} (branch {target.branch}) as {target.name}.")
@@ -167,18 +153,16 @@ class SyncInitResult(Record, write_only=True):
     xum_backup: BackupOverlap | None
 
 
-@command(
-    "status",
-    Argument("--fetch", action="store_true", help="ask the remotes first"),
-    Argument.JSON,
-    help="what is ahead, behind and in conflict",
-    under=run_sync,
-)
-def run_status(args: argparse.Namespace) -> SyncStatus | int:
-    service = _service(args)
-    status = service.status(fetch=args.fetch)
-    overlap = _xum_backup_overlap(service.home, [state.target for state in status.targets])
-    if args.json:
+@command("status", under=run_sync)
+def run_status(home: Home, *, fetch: bool = False, json: bool = False) -> SyncStatus | int:
+    """what is ahead, behind and in conflict
+
+    Args:
+        fetch: ask the remotes first
+    """
+    status = SyncService(home).status(fetch=fetch)
+    overlap = _xum_backup_overlap(home, [state.target for state in status.targets])
+    if json:
         return status.replaced(xum_backup=overlap)
     if overlap is not None:
         print(f"warning: {overlap.message}")
@@ -224,26 +208,34 @@ def _print_files(what: str, paths: tuple[str, ...]) -> None:
         print(f"  {what}: … and {len(paths) - _LISTED} more")
 
 
-@command(
-    "resolve",
-    Argument("path", metavar="PATH", help="the file's virtual path"),
-    _keep(("local", "remote", "both"), "this machine's text, the other's, or both"),
-    Argument("--target", metavar="NAME"),
-    Argument.JSON,
-    help="decide a sync conflict",
-    under=run_sync,
-)
-def run_resolve(args: argparse.Namespace) -> SyncResolved:
-    service = _service(args)
-    merged = _merged_text(args.merged)
+@command("resolve", KEEP_OR_MERGED, under=run_sync)
+def run_resolve(
+    home: Home,
+    path: str,
+    *,
+    keep: Literal["local", "remote", "both"] | None = None,
+    merged: Annotated[str | None, MERGED_HELP] = None,
+    target: str | None = None,
+    json: bool = False,
+) -> SyncResolved:
+    """decide a sync conflict
+
+    Args:
+        path: the file's virtual path
+        keep: this machine's text, the other's, or both
+        merged (FILE):
+        target (NAME):
+    """
+    service = SyncService(home)
+    text = _merged_text(merged)
     with as_cli_error(SyncError, SyncSetupError):
-        conflict = find_conflict(service, args.path, args.target)
-        resolve_conflict(service, conflict, keep=args.keep, merged=merged)
-    return SyncResolved(resolved=conflict, kept=args.keep or "your merge")
+        conflict = find_conflict(service, path, target)
+        resolve_conflict(service, conflict, keep=keep, merged=text)
+    return SyncResolved(resolved=conflict, kept=keep or "your merge")
 
 
 @run_resolve.text
-def _print_resolved(done: SyncResolved, args: argparse.Namespace) -> None:
+def _print_resolved(done: SyncResolved) -> None:
     print(f"Resolved {done.resolved.path} ({done.kept}); memtab sync sends it to the others.")
 
 
@@ -254,50 +246,45 @@ class SyncResolved(Record, write_only=True):
     kept: str
 
 
-@command(
-    "remove",
-    Argument("name", metavar="NAME"),
-    help="stop syncing a target (its repository stays)",
-    under=run_sync,
-)
-def run_remove(args: argparse.Namespace) -> int:
-    service = _service(args)
+@command("remove", under=run_sync)
+def run_remove(home: Home, name: str) -> int:
+    """stop syncing a target (its repository stays)"""
+    service = SyncService(home)
     with as_cli_error(SyncError, SyncSetupError):
-        service.remove(args.name)
-    print(f"{args.name} is no longer synced; its repository stays in {service.paths.root}.")
+        service.remove(name)
+    print(f"{name} is no longer synced; its repository stays in {service.paths.root}.")
     return 0
 
 
-@command(
-    "backup-owner",
-    Argument("owner", choices=OWNERS, help="memtab: this sync; xum: xum's backup"),
-    help="who owns memory xum's settings backup carries too",
-    under=run_sync,
-)
-def run_backup_owner(args: argparse.Namespace) -> int:
-    home = open_home(args)
-    set_backup_owner(home, args.owner)
+@command("backup-owner", under=run_sync)
+def run_backup_owner(home: Home, owner: Owner) -> int:
+    """who owns memory xum's settings backup carries too
+
+    Args:
+        owner: memtab: this sync; xum: xum's backup
+    """
+    set_backup_owner(home, owner)
     overlap = _xum_backup_overlap(home, list(load_config(home).targets))
-    print(overlap.message if overlap is not None else f"Noted: {args.owner} owns it.")
+    print(overlap.message if overlap is not None else f"Noted: {owner} owns it.")
     return 0
 
 
 # --- memtab conflicts ---------------------------------------------------------------------
 
 
-@command(
-    "conflicts",
-    Argument.workspace("include its project and workspace"),
-    Argument.JSON,
-    writes_home=False,
-    help="conflict copies a file-sync tool left (Syncthing, Dropbox…)",
-)
-def run_conflicts(args: argparse.Namespace) -> ConflictCopies | int:
-    home = open_home(args)
-    store, _ = open_store(home, args.workspace)
+@command("conflicts", writes_home=False)
+def run_conflicts(
+    home: Home, *, workspace: str | None = None, json: bool = False
+) -> ConflictCopies | int:
+    """conflict copies a file-sync tool left (Syncthing, Dropbox…)
+
+    Args:
+        workspace (ID): include its project and workspace
+    """
+    store, _ = open_store(home, workspace)
     copies = memory_copies(store)
     sidecars = sidecar_copies(home)
-    if args.json:
+    if json:
         rows = tuple(copy_row(copy) for copy in copies)
         return ConflictCopies(copies=rows, sidecars=tuple(sidecars))
     if not copies and not sidecars:
@@ -321,34 +308,39 @@ class ConflictCopies(Record, write_only=True):
     sidecars: tuple[SidecarCopy, ...]
 
 
-@command(
-    "resolve",
-    Argument("path", metavar="PATH", help="the copy's virtual path, or a sidecar copy's file path"),
-    Argument.workspace(),
-    _keep(("this", "mine", "both"), "the copy's text, the original's, or both"),
-    Argument.JSON,
-    help="resolve one conflict copy",
-    under=run_conflicts,
-)
-def run_copy_resolve(args: argparse.Namespace) -> SidecarCopy | CopyRow | int:
-    home = open_home(args)
+@command("resolve", KEEP_OR_MERGED, under=run_conflicts)
+def run_copy_resolve(
+    home: Home,
+    path: str,
+    *,
+    workspace: str | None = None,
+    keep: Literal["this", "mine", "both"] | None = None,
+    merged: Annotated[str | None, MERGED_HELP] = None,
+    json: bool = False,
+) -> SidecarCopy | CopyRow | int:
+    """resolve one conflict copy
+
+    Args:
+        path: the copy's virtual path, or a sidecar copy's file path
+        workspace (ID):
+        keep: the copy's text, the original's, or both
+        merged (FILE):
+    """
     result: SidecarCopy | CopyRow
-    if not args.path.strip().startswith("/memories"):
-        wanted = {args.path, str(Path(args.path).absolute()), str(home.root / args.path)}
+    if not path.strip().startswith("/memories"):
+        wanted = {path, str(Path(path).absolute()), str(home.root / path)}
         found = [copy for copy in sidecar_copies(home) if str(copy.path) in wanted]
         if not found:
-            raise CliError(f"{args.path} is not a conflict copy of a sidecar of {home.root}")
-        if args.merged is not None:
+            raise CliError(f"{path} is not a conflict copy of a sidecar of {home.root}")
+        if keep is None:  # --merged given instead (one of the two is)
             raise CliError("A sidecar's copy is kept, dropped or merged by rule: use --keep")
-        aside = resolve_sidecar_copy(home, found[0], args.keep)
-        result = found[0].replaced(kept=args.keep, set_aside=aside)
+        aside = resolve_sidecar_copy(home, found[0], keep)
+        result = found[0].replaced(kept=keep, set_aside=aside)
     else:
-        store, _ = open_store(home, args.workspace)
-        copy = resolve_memory_copy(
-            store, args.path, keep=args.keep, merged=_merged_text(args.merged)
-        )
-        result = copy_row(copy).replaced(kept=args.keep or "merged")
-    if args.json:
+        store, _ = open_store(home, workspace)
+        copy = resolve_memory_copy(store, path, keep=keep, merged=_merged_text(merged))
+        result = copy_row(copy).replaced(kept=keep or "merged")
+    if json:
         return result
     if isinstance(result, SidecarCopy) and result.set_aside is not None:
         print(f"Resolved {result.path} ({result.kept}); set aside: {result.set_aside}")

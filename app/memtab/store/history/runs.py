@@ -9,7 +9,7 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from memtab.store.history.jsonlines import LOCK_TIMEOUT_S, JsonLinesFile
 from memtab.store.history.records import RunEntry, RunOp, TokenUsage
@@ -19,7 +19,7 @@ from memtab.store.sidecars.journal import ConsolidationRecord, Journal, changed_
 
 logger = logging.getLogger(__name__)
 
-RUN_KINDS: tuple[str, ...] = ("consolidation", "writer", "sync", "revert")
+RunKind = Literal["consolidation", "writer", "sync", "revert"]
 REVERT_KIND = "revert"
 """A revert of a run is a run of its own, naming what it reverted (docs/formats.md §14.3)."""
 MUX_SOURCE = "mux"
