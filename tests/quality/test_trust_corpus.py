@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from memtab.sources.claude.source import encode_project_path
 
 PAIRS = ("duplicates", "duplicate_near_misses", "contradictions", "contradiction_near_misses")
 SINGLES = ("leaks", "leak_negatives", "check", "check_negatives")
-# Lines an agent writes the same in every home (its own scaffolding), not a person's words.
+# Lines written the same in every home (an agent's scaffolding, a format), not a person's words.
 SCAFFOLDING = {
     "- Never edit, rename, or delete extension resources.",
     "* Each note is the user's word: fold it into the memory, and never delete a note.",
@@ -29,6 +30,11 @@ SCAFFOLDING = {
     "- Read scope.json first: it names the project directory these files are for.",
     "- The first path component is the source project key; the rest is the file's path in "
     "that project's memory directory.",
+    '"taskSettings": {"memoryWriterIntervalMessages": 2}',
+    'approval_policy = "on-request"',
+    "-----BEGIN OPENSSH PRIVATE KEY-----",
+    "-----END OPENSSH PRIVATE KEY-----",
+    "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW",  # every ed25519 key's
 }
 
 
@@ -87,7 +93,7 @@ def test_no_place_is_both_a_finding_and_a_negative(half: str) -> None:
     assert [i for i, n in Counter(ids).items() if n > 1] == []
 
 
-@pytest.mark.parametrize("half", HALVES)
+@pytest.mark.parametrize("half", ["tune", "held-out"])
 def test_each_half_seeds_what_the_issue_asks(half: str) -> None:
     key = load_key(half)
 
@@ -108,6 +114,40 @@ def test_each_half_seeds_what_the_issue_asks(half: str) -> None:
     assert "example-key" in kinds("leak_negatives") and "own-home" in kinds("leak_negatives")
     assert len(key["check"]) >= 25
     assert any("→" in p["text"] for item in key["check"] for p in places(item) if p["text"])
+    assert len(key["recall"]) == 10
+
+
+def test_the_fresh_half_seeds_what_issue_94_asks() -> None:
+    """`fresh` (issue 94): copies, frontmatter-only and bullets↔prose twins, one line in two
+    files, rewordings, global rules restated; contradicting pairs that share most words, each
+    also a contradiction; values, always/never and tools with near misses; leaks beside names
+    of variables without values; check findings beside paths that are there."""
+    key = load_key("fresh")
+
+    def kinds(section: str) -> Counter[str]:
+        return Counter(item["kind"] for item in key[section])
+
+    duplicates, contradictions = kinds("duplicates"), kinds("contradictions")
+    assert min(duplicates[k] for k in ("copy", "frontmatter", "prose", "line")) >= 5
+    assert duplicates["reworded"] >= 10 and duplicates["global-project"] >= 5
+    assert duplicates["import"] >= 5
+    near = kinds("duplicate_near_misses")
+    other_subject = sum(near.values()) - near["opposite"] - near["contradicting"]
+    assert near["opposite"] >= 10 and other_subject >= 15
+
+    def ends(item: dict[str, Any]) -> tuple[str, ...]:
+        return tuple(str((item[side]["file"], item[side]["lines"])) for side in ("a", "b"))
+
+    contradicting = {ends(item) for item in key["contradictions"]}
+    never_grouped = {ends(i) for i in key["duplicate_near_misses"] if i["kind"] != "opposite"}
+    opposites = {ends(i) for i in key["duplicate_near_misses"] if i["kind"] == "opposite"}
+    assert opposites <= contradicting <= opposites | never_grouped  # none is ever one group
+    values = sum(contradictions.values()) - contradictions["always-never"] - contradictions["tool"]
+    assert contradictions["always-never"] >= 8 and contradictions["tool"] >= 8 and values >= 15
+    assert len(key["contradiction_near_misses"]) >= 15
+    assert len(key["leaks"]) >= 10 and len(key["leak_negatives"]) >= 5
+    assert "env-reference" in kinds("leak_negatives")
+    assert len(key["check"]) >= 10 and len(key["check_negatives"]) >= 5
     assert len(key["recall"]) == 10
 
 
@@ -136,11 +176,12 @@ def test_the_halves_share_no_text() -> None:
                     found.add(line.strip())
         return found
 
-    assert lines(HALVES[0]) & lines(HALVES[1]) == set()
-    layouts = [load_key(half)["layout"] for half in HALVES]
-    assert layouts[0]["user_home"] != layouts[1]["user_home"]
-    projects = [{p["name"] for p in layout["projects"]} for layout in layouts]
-    assert projects[0] & projects[1] == set()
+    for one, other in combinations(HALVES, 2):
+        assert lines(one) & lines(other) == set(), (one, other)
+        layouts = [load_key(half)["layout"] for half in (one, other)]
+        assert layouts[0]["user_home"] != layouts[1]["user_home"]
+        projects = [{p["name"] for p in layout["projects"]} for layout in layouts]
+        assert projects[0] & projects[1] == set()
 
 
 @pytest.mark.parametrize("half", HALVES)

@@ -28,7 +28,7 @@ from memtab.sources.claude.source import encode_project_path
 from memtab.store.paths import project_dir_name
 
 CORPUS = Path(__file__).resolve().parent / "trust_corpus"
-HALVES = ("tune", "held-out")
+HALVES = ("tune", "held-out", "fresh")
 TEXT_SUFFIXES = {"", ".md", ".json", ".toml", ".txt", ".yaml", ".yml", ".jsonl", ".cfg", ".ini"}
 
 
@@ -86,7 +86,7 @@ class LaidOut:
 
     def run(self, *args: str, timeout: float = 300) -> dict[str, Any]:
         """One command's `--json`, as the person would run it (exit 0 or 1 both answer)."""
-        command = [_memtab(), "--home", str(self.xum_home), *args]
+        command = [memtab_command(), "--home", str(self.xum_home), *args]
         done = subprocess.run(
             command, env=self.env(), capture_output=True, text=True, timeout=timeout, check=False
         )
@@ -96,27 +96,33 @@ class LaidOut:
         return answer
 
     def env(self) -> dict[str, str]:
-        """The environment the person's commands run in: their HOME, nothing of this machine's
-        agents, Memtab's config and caches inside the scratch folder."""
-        keep = {name: os.environ[name] for name in ("LANG", "LC_ALL", "TZ") if name in os.environ}
-        return {
-            **keep,
-            "HOME": str(self.home),
-            "USER": Path(self.key["layout"]["user_home"]).name,
-            "PATH": f"{self.root / 'bin'}:/usr/bin:/bin",
-            "MEMTAB_CONFIG_DIR": str(self.root / "config"),
-            "XDG_CONFIG_HOME": str(self.root / "xdg-config"),
-            "XDG_CACHE_HOME": str(self.root / "cache"),
-            "XDG_DATA_HOME": str(self.root / "data"),
-            "XDG_STATE_HOME": str(self.root / "state"),
-            "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(self.root / "etc" / "gemini-settings.json"),
-            "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(self.root / "etc" / "gemini-defaults.json"),
-            "MEMTAB_MCP_SHARED": "off",
-            **self.model,
-        }
+        """The environment the person's commands run in (`isolated_env`), with their model."""
+        user = Path(self.key["layout"]["user_home"]).name
+        return {**isolated_env(self.root, self.home, user), **self.model}
 
 
-def _memtab() -> str:
+def isolated_env(root: Path, home: Path, user: str) -> dict[str, str]:
+    """The environment a person's commands run in: their HOME, nothing of this machine's
+    agents, Memtab's config and caches inside the scratch folder `root`, programs from
+    `root/bin` and the system's."""
+    keep = {name: os.environ[name] for name in ("LANG", "LC_ALL", "TZ") if name in os.environ}
+    return {
+        **keep,
+        "HOME": str(home),
+        "USER": user,
+        "PATH": f"{root / 'bin'}:/usr/bin:/bin",
+        "MEMTAB_CONFIG_DIR": str(root / "config"),
+        "XDG_CONFIG_HOME": str(root / "xdg-config"),
+        "XDG_CACHE_HOME": str(root / "cache"),
+        "XDG_DATA_HOME": str(root / "data"),
+        "XDG_STATE_HOME": str(root / "state"),
+        "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(root / "etc" / "gemini-settings.json"),
+        "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(root / "etc" / "gemini-defaults.json"),
+        "MEMTAB_MCP_SHARED": "off",
+    }
+
+
+def memtab_command() -> str:
     """The `memtab` command of the Python running this (the venv's), as a user runs it."""
     beside = Path(sys.executable).with_name("memtab")
     return str(beside) if beside.exists() else "memtab"

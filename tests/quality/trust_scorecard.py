@@ -6,12 +6,13 @@ where each agent keeps it — and scored against the half's answer key.
     .venv/bin/python -m tests.quality.trust_scorecard --half tune [--details] [--json]
         [--model-url URL]   # the person's model judges, as a user's (default: offline)
 
-`tune` is the half the engines may be tuned on; `held-out` is not to be read item by item
-(its numbers only). Each kind is printed with the issue's target beside it. A finding the key
-says nothing of is "unlabelled": counted against precision where the target counts every
-finding (leaks, check) and listed by `--details`, so the key can be reviewed against it; a
-duplicates group none of whose pairs the key labels is counted apart (`unlabelledGroups`),
-as labelled precision cannot see it.
+`tune` is the half the engines may be tuned on; `held-out` and `fresh` (issue 94, written by
+someone who never read the engines) are not to be read item by item (their numbers only).
+Each kind is printed with the issue's target beside it. A finding the key says nothing of is
+"unlabelled": counted against precision where the target counts every finding (leaks, check)
+and listed by `--details`, so the key can be reviewed against it; a duplicates group none of
+whose pairs the key labels is counted apart (`unlabelledGroups`), as labelled precision cannot
+see it.
 
 Codex's import of a Claude Code memory is never a duplicate (issue 81 point 6: it is shown
 once, as the copy it is): the key's `import` pairs are scored on a line of their own, found

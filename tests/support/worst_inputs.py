@@ -48,6 +48,7 @@ WORST: dict[str, Worst] = {
     "memtab.check.rules.commands:_NEEDS_SHELL_RULES": S("", "a"),
     "memtab.check.rules.commands:_PLAIN_TOKEN": F("", "1"),
     "memtab.check.rules.commands:_REDIRECTION": M("", "1", "x"),
+    "memtab.check.rules.commands:_REDIRECTED_TO": F("", "1>> "),
     "memtab.check.rules.facts:_HEDGES": S("", "upgradesx "),
     "memtab.check.rules.facts:_PORT_FORMS[0]": S("a", " ", "x"),
     "memtab.check.rules.facts:_PORT_FORMS[1]": S("a", " ", "x"),
@@ -130,6 +131,9 @@ WORST: dict[str, Worst] = {
     "memtab.fs.locking.lease_lock:_MOVED_NAME": M("a.stale-", "a", "g"),
     "memtab.fs.terminal_text:_UNSAFE": F("", "a\x01"),
     "memtab.fs.terminal_text:_UNSAFE_OR_NEWLINE": F("", "a\n"),
+    "memtab.fs.terminal_text:_ESCAPE_SEQUENCE": F("", "\x1b[0", "x"),
+    "memtab.fs.terminal_text:_CONTROL": F("", "a\r"),
+    "memtab.fs.terminal_text:_JOINER": F("", "é\u200d"),
     # gui
     # loads
     "memtab.loads.codex:_NAMED": F("skills/", "a"),
@@ -144,12 +148,14 @@ WORST: dict[str, Worst] = {
     "memtab.markdown:REFERENCE_DEFINITION": M(" [", "a"),
     # redact
     "memtab.redact.rules:_SECRET_KEY_NAME": X("", "a_", "x"),
+    "memtab.redact.rules:_SECRET_VARIABLE": X("A", "_A", "_KEY!"),
     "memtab.redact.rules:_REFERENCE_VALUE": M("", "a"),
     "memtab.redact.rules:_CODE": M("a", "a.", "!"),
     "memtab.redact.rules:_LOCAL_HOST": X("", "a", "!"),
     "memtab.redact.rules:_PLACEHOLDER_WORDS": S("", "your"),
     "memtab.redact.rules:_VENDOR_PREFIX": S("", "a-"),
     "memtab.redact.rules:_SAYS_WHAT_IT_IS": X("", "a-", "!"),
+    "memtab.redact.rules:_PATH_OR_ADDRESS": M("", "a"),
     # sources
     "memtab.sources.claude.hidden_text:_CANDIDATE": F("", "a\u200b"),
     "memtab.sources.claude.hidden_text:_OPENER": F("", "a<"),
@@ -351,6 +357,15 @@ WORST: dict[str, Worst] = {
     "memtab.writer.offline.shell.commands:_TAIL_SEGMENT": X("| tail ", "a", "&"),
     "memtab.writer.offline.shell.commands:PIPE": S("", "||"),
     "memtab.writer.offline.shell.commands:_INLINE_CODE": S("", " python a"),
+    "memtab.writer.offline.shell.commands:_DOWNLOAD_RUN": S("", "curl |a"),
+    "memtab.writer.lessons.evidence:_NUMBER": F("", "1.1.", "a"),
+    "memtab.writer.lessons.evidence:_CLAUSE_BREAK": F("", " ", "x"),
+    "memtab.writer.lessons.evidence:_CAMEL": F("", "aa"),
+    "memtab.writer.lessons.evidence:_FILE_NAME": M("", "a.", "!"),
+    "memtab.writer.lessons.evidence:_RULED_OUT": F("", "not a "),
+    "memtab.writer.lessons.judge:_RULE_SHAPES": S("use ", "a ", "x"),
+    "memtab.writer.lessons.judge:_ONE_OFF": S("", "this "),
+    "memtab.writer.lessons.judge:_PROGRESS": S("", "is "),
     "memtab.writer.offline.shell.commands:_SCRIPT_FILE": M("", "a.", "x"),
     "memtab.writer.offline.shell.commands:_TOOL_NAME": M("a", "a"),
     "memtab.writer.offline.shell.commands:_HOME_PATH": S("", " ~"),
@@ -402,6 +417,7 @@ WORST: dict[str, Worst] = {
     "memtab.llm.openai:_REFUSED_PARTS['tools']": S("", "atools tool_choic functio"),
     "memtab.llm.openai:_REFUSED_PARTS['max_tokens']": S("", "max_completion_token"),
     "memtab.llm.openai:_REFUSED_PARTS['temperature']": S("", "atemperatur"),
+    "memtab.llm.openai:_REFUSED_PARTS['cache_prompt']": S("", "acache_promp"),
     # the redaction rules, as `Rule.apply` applies them
     **{
         f"memtab.redact.rules:RULES[{i}].pattern": REDACTION[rule.name]

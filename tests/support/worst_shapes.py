@@ -141,6 +141,7 @@ REDACTION = {
     "aws_secret_key_prompt": F("", "secret access key ["),
     "azure_sas_signature": F("", "?sig=a "),
     "named_key": F("", "a_key=Aa1"),
+    "secret_named_variable": F("", "a_", "pass=x"),
     "registry_auth": F('"auth": "', "a"),
     "pgpass_password": F("a:1:a:a:", "a", ":"),
     "session_cookie": F("", "a.sess"),

@@ -195,7 +195,7 @@ def missing_home_words(root: Path) -> str | None:
         f"The memory home {root} {what}, so nothing is listed or found in it: tell the user, "
         "whose agent settings may name it by mistake (a typo in `--home`, a home moved or "
         "deleted since). `memtab doctor` names the settings that start Memtab on it; "
-        "Memtab makes a home only when a memory is first written there."
+        "`memtab mcp install` makes the home it registers."
     )
 
 

@@ -43,6 +43,7 @@ from memtab.agent_server.config_files.json_edits import add_items
 from memtab.agent_server.config_files.json_members import JsonEditError, member_value, set_member
 from memtab.agent_server.config_files.places import ProjectLinkError
 from memtab.agent_server.server_names import READ_TOOLS
+from memtab.fs.private import private_dir
 from memtab.fs.records import Record, field
 from memtab.sources.gemini.mcp_settings import server_blocks
 from memtab.store.home import Home
@@ -267,6 +268,17 @@ def install_agent(
         warned = (*outcomes[0].warnings, *(f"Gemini CLI: warning: {block}" for block in blocks))
         outcomes[0] = outcomes[0].replaced(warnings=warned)
     return outcomes
+
+
+def make_home(home: Home) -> str | None:
+    """Make the memory home a server is registered for when nothing is there yet: a folder only
+    this user may enter, so each session finds the home new and empty rather than missing
+    (docs/formats.md §22.6). What was made, in words (None: something was there); OSError when it
+    cannot be made."""
+    if os.path.lexists(home.root):
+        return None
+    private_dir(home.root)
+    return f"Made the memory home {home.root}: empty, and only you may open it"
 
 
 def install_on_home(

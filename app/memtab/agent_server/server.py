@@ -33,8 +33,9 @@ ROOTS_TIMEOUT_S = 5.0
 ROOTS_CHANGED = "notifications/roots/list_changed"
 
 
-def tool_list(writes: str, budget: int, paths: str) -> list[types.Tool]:
-    """The tools offered as the SDK lists them (the SDK stays out of `service` and the catalog)."""
+def tool_list(writes: str, budget: int, paths: str, client: str | None = None) -> list[types.Tool]:
+    """The tools offered to `client` as the SDK lists them (the SDK stays out of `service` and
+    the catalog)."""
     return [
         types.Tool(
             name=spec.name,
@@ -48,7 +49,7 @@ def tool_list(writes: str, budget: int, paths: str) -> list[types.Tool]:
                 open_world_hint=False,
             ),
         )
-        for spec in tool_specs(writes, budget, paths)
+        for spec in tool_specs(writes, budget, paths, client)
     ]
 
 
@@ -113,7 +114,9 @@ def build_server(service: MemoryService) -> Server[Any]:
             await anyio.to_thread.run_sync(service.meet_client, client_name(context))
             roots.listed = service.scope
             return types.ListToolsResult(
-                tools=tool_list(service.writes, service.budget, service.scope.paths_words())
+                tools=tool_list(
+                    service.writes, service.budget, service.scope.paths_words(), service.client
+                )
             )
 
     def call(name: str, arguments: dict[str, Any], client: str | None) -> Answer:

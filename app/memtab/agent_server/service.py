@@ -20,6 +20,7 @@ from memtab.agent_server.catalog import (
 )
 from memtab.agent_server.origin import SessionOrigin
 from memtab.agent_server.pages.answers import file_page, lines_page, search_page
+from memtab.agent_server.pages.gemini_build_files import refusal_note
 from memtab.agent_server.pages.paging import (
     CLAUDE_CODE_WHOLE_CHARS,
     CURSOR_SHA_DIGITS,
@@ -31,7 +32,14 @@ from memtab.agent_server.pages.paging import (
     optional_text,
 )
 from memtab.agent_server.pages.recall_marks import Checks, RecallMarks
-from memtab.agent_server.server_names import READ_TOOLS, WriteMode
+from memtab.agent_server.pages.waiting import Waiting, count_note, found_by, view_note
+from memtab.agent_server.server_names import (
+    CLAUDE_CODE_CLIENT,
+    CODEX_CLIENT,
+    GEMINI_CLI_CLIENT,
+    READ_TOOLS,
+    WriteMode,
+)
 from memtab.agent_server.session_scope import (
     FROM_DIRECTORY,
     SessionScope,
@@ -45,6 +53,7 @@ from memtab.agent_server.tools import (
     MAX_QUERY_CHARS,
 )
 from memtab.file_protocol.file_ref import OTHER_AGENTS, SourceError
+from memtab.fs.terminal_text import without_controls
 from memtab.fs.user_files import read_regular_file
 from memtab.redact import redact_secrets
 from memtab.sources.config import SourceContext
@@ -70,9 +79,6 @@ from memtab.store.scopes.tool import (
 from memtab.store.scopes.tool_args import ViewArgs
 from memtab.store.sidecars.registry import Workspace
 
-CODEX_CLIENT = "codex-mcp-client"
-CLAUDE_CODE_CLIENT = "claude-code"
-GEMINI_CLI_CLIENT = "gemini-cli-mcp-client"
 GEMINI_WRAPPER_CHARS = len("<untrusted_context>\n") + len("\n</untrusted_context>")
 """What Gemini CLI wraps a tool's text in before it measures it (`wrapUntrusted`)."""
 CODEX_FALLBACK_POLICY_BYTES = 10_000
@@ -265,6 +271,7 @@ class MemoryService:
         self._catalogs = catalogs
         self._other_agents = other_agents
         self._pinned = workspace.id if workspace is not None else None
+        self._waiting = Waiting(home)
         self._place: tuple[tuple[str, ...], str] | None = None
         self._registry_stamp: tuple[int, int, int] | None = None
         if scope is None and origin is not None and origin.cwd:
@@ -393,6 +400,8 @@ class MemoryService:
                     "The files listed changed since this cursor was given: this page goes "
                     "on after the last file shown; list without a cursor to start again."
                 )
+        waiting = len(self._waiting.pending(self._workspace_id(), scope))
+        notes += filter(None, [count_note(waiting)])
         text = file_page(
             rows,
             offset=offset,
@@ -401,6 +410,7 @@ class MemoryService:
             notes=notes,
             session=self.scope.served(),
             budget=self.budget,
+            waiting=waiting,
         )
         return Answer(text)
 
@@ -459,8 +469,22 @@ class MemoryService:
         if self._marks is not None:
             hits, said = self._marks.hits(hits, keep=wanted)
             notes += said
-        text = search_page(hits, offset=offset, cursor=cursor, notes=notes, budget=self.budget)
+        pending = self._waiting.pending(self._workspace_id(), scope)
+        waiting = found_by(pending, query) if offset == 0 else []
+        notes += tuple(filter(None, [count_note(len(pending), len(waiting))]))
+        text = search_page(
+            hits,
+            offset=offset,
+            cursor=cursor,
+            notes=notes,
+            budget=self.budget,
+            waiting=waiting,
+            waiting_count=len(pending),
+        )
         return Answer(text)
+
+    def _workspace_id(self) -> str | None:
+        return self.workspace.id if self.workspace is not None else None
 
     def _memory_command(self, name: str, arguments: dict[str, Any], client: str | None) -> Answer:
         raw = {k: v for k, v in arguments.items() if k not in ("expected_sha256", "cursor")}
@@ -481,7 +505,7 @@ class MemoryService:
         self.catalog.invalidate([path for path in (request.path, request.new_path) if path])
         if not result.success:
             return Answer(error=result.error)
-        return Answer(result.output + _redaction_note(redacted))
+        return Answer(result.output + redacted)
 
     def _view(self, request: ToolRequest, cursor: PageCursor | None) -> Answer:
         assert isinstance(request.args, ViewArgs)
@@ -495,14 +519,18 @@ class MemoryService:
         if not a_file:  # a directory, or what the memory tool refuses in its words
             result = MemoryTool(self._reader).execute_request(request)
             if not result.success:
-                return Answer(error=result.error)
+                waits = view_note(self._waiting.pending(self._workspace_id()), str(path))
+                return Answer(error=f"{result.error} {waits}" if waits else result.error)
             listing = result.output.split("\n")
             return self._lines(listing, str(path), content_sha256(result.output), request,
                                cursor, tail=(), numbered=False)  # fmt: skip
         text = self._reader.read_text(path)
         self._reader.record_read(path)
         sha256 = content_sha256(text)
-        tail = (f"(sha256 of {path}: {sha256})",)
+        waits = view_note(self._waiting.pending(self._workspace_id()), str(path))
+        refused = refusal_note(self.client, str(path))
+        said = tuple(note for note in (waits, refused) if note)
+        tail = (*said, f"(sha256 of {path}: {sha256})")
         return self._lines(text, str(path), sha256, request, cursor, tail=tail)
 
     def _view_other_agents(self, request: ToolRequest, cursor: PageCursor | None) -> Answer:
@@ -576,7 +604,7 @@ class MemoryService:
         return Answer(page)
 
     def _propose(
-        self, request: ToolRequest, expected: str | None, client: str | None, redacted: bool
+        self, request: ToolRequest, expected: str | None, client: str | None, redacted: str
     ) -> Answer:
         for _raw, path in request.named_paths():
             scope = path.scope if path is not None else None
@@ -598,7 +626,7 @@ class MemoryService:
             return Answer(error=str(error))
         return Answer(
             f"Proposed to the user's Memtab Inbox as {proposal.id}: nothing is written until "
-            "the user accepts it (maybe edited) or rejects it." + _redaction_note(redacted)
+            "the user accepts it (maybe edited) or rejects it." + redacted
         )
 
     def _store_for(self, client: str | None) -> MemoryStore:
@@ -631,15 +659,23 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
     return stat.st_size, stat.st_mtime_ns, stat.st_ino
 
 
-def _redacted(request: ToolRequest) -> tuple[ToolRequest, bool]:
-    """The request with secrets taken out of the text it writes, and whether any were."""
-    values = {key: getattr(request.args, key, None) for key in _TEXT_ARGUMENTS}
-    changes = {
-        key: redact_secrets(value) for key, value in values.items() if isinstance(value, str)
-    }
-    changes = {key: clean for key, clean in changes.items() if clean != values[key]}
-    return (ToolRequest(request.args.replaced(**changes)), True) if changes else (request, False)
-
-
-def _redaction_note(redacted: bool) -> str:
-    return " (A secret in the text was replaced by a placeholder.)" if redacted else ""
+def _redacted(request: ToolRequest) -> tuple[ToolRequest, str]:
+    """The request with control characters and secrets taken out of the text it writes, and
+    the answer's note saying what was (empty when nothing was)."""
+    changes: dict[str, str] = {}
+    notes: dict[str, None] = {}
+    for key in _TEXT_ARGUMENTS:
+        value = getattr(request.args, key, None)
+        if not isinstance(value, str):
+            continue
+        bare = without_controls(value)
+        clean = redact_secrets(bare)
+        if bare != value:
+            notes[" (Control characters in the text were taken out.)"] = None
+        if clean != bare:
+            notes[" (A secret in the text was replaced by a placeholder.)"] = None
+        if clean != value:
+            changes[key] = clean
+    if not changes:
+        return request, ""
+    return ToolRequest(request.args.replaced(**changes)), "".join(notes)

@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import Any, Final, NamedTuple
 
 from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT
+from memtab.agent_server.pages.gemini_build_files import GEMINI_REFUSES, REFUSED_TOOLS
 from memtab.agent_server.pages.paging import DEFAULT_ANSWER_BUDGET, max_result_size_chars
-from memtab.agent_server.server_names import READ_TOOLS
+from memtab.agent_server.server_names import GEMINI_CLI_CLIENT, READ_TOOLS
 from memtab.store.scopes.tool import MUTATING_COMMANDS
 from memtab.store.scopes.tool_args import command_schema
 
@@ -206,15 +207,21 @@ class ToolSpec(NamedTuple):
 
 
 def tool_specs(
-    writes: str, budget: int = DEFAULT_ANSWER_BUDGET, paths: str = PATHS
+    writes: str,
+    budget: int = DEFAULT_ANSWER_BUDGET,
+    paths: str = PATHS,
+    client: str | None = None,
 ) -> list[ToolSpec]:
     """The tools offered (changes only when writes are not `off`), `paths` saying where virtual
-    paths lead, `max_result_size_chars` where pages may pass an agent's default."""
+    paths lead, `max_result_size_chars` where pages may pass an agent's default; to a Gemini CLI
+    session, the changes it refuses on a note named like a build file."""
     names = list(READ_TOOLS) + (list(CHANGE_TOOLS) if writes != "off" else [])
     tools = []
     for name in names:
         read_only = name in READ_TOOLS
         change = "" if read_only else change_note(writes)
+        if client == GEMINI_CLI_CLIENT and name in REFUSED_TOOLS:
+            change += f" {GEMINI_REFUSES}"
         description = f"{_DESCRIPTIONS[name]} {paths}{change} {DATA_NOT_INSTRUCTIONS}"
         destructive = None if read_only else name in ("delete", "str_replace")
         meta = tool_meta(name, budget)

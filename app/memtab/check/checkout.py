@@ -13,11 +13,14 @@ changed.
 
 The index of a git repository is what `git ls-files` lists (tracked, and untracked files
 .gitignore does not exclude), so build output and dependencies are not suggested as the
-new place of a moved file; another directory is walked, at most `MAX_WALK_FILES` files,
-skipping dependency and cache folders. It is made at its first use: a check whose files
+new place of a moved file; another directory is walked, at most `MAX_WALK_ENTRIES` files
+and folders, skipping dependency and cache folders. It is made at its first use: a check whose files
 all hold asks the disk alone. The index only suggests: whether a path a memory names
 exists is always asked of the disk (one `lstat`), so a stale index never reports a file
 that is there. `CheckoutCache` keeps each checkout while its signature holds.
+
+A walk that stops at its bound (the index's, a glob's on disk) is an answer too, and the
+report says it (`cut_walks`): what it could not read was not checked.
 """
 
 from __future__ import annotations
@@ -49,14 +52,14 @@ from memtab.check.scripts import (
     python_project,
 )
 from memtab.file_protocol.file_ref import SourceError
-from memtab.fs.globs import indexed_match, matches_on_disk
+from memtab.fs.globs import MAX_VISITED, indexed_match, matches_on_disk, walk_files
 from memtab.fs.memo import stamp_of
 from memtab.fs.user_files import read_regular_file
 from memtab.sources.history import run_git
 
 logger = logging.getLogger(__name__)
 
-MAX_WALK_FILES = 50_000
+MAX_WALK_ENTRIES = 50_000
 SKIPPED_DIRS = frozenset(
     {
         ".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox",
@@ -143,7 +146,7 @@ class Index:
 
 
 INDEX_KINDS = frozenset(
-    {"manifests", "named", "indexed-dir", "indexed-file", "mise-files", "glob-indexed"}
+    {"manifests", "named", "indexed-dir", "indexed-file", "mise-files", "glob-indexed", "index-cut"}
 )
 """The questions the index answers: they hold while the checkout's signature does."""
 
@@ -214,10 +217,11 @@ class Checkout:
 
     def glob_matches(self, pattern: str, directory: bool) -> bool:
         """Whether a file or folder (`directory`: a folder) matches the glob `pattern`
-        (`fs.globs`): of the index, else — one it does not list yet — on disk."""
-        return bool(self._ask("glob-indexed", pattern, directory)) or bool(
-            self._ask("glob", pattern, directory)
-        )
+        (`fs.globs`): of the index, else — one it does not list yet — on disk (one it could
+        not tell within its bound may match)."""
+        if self._ask("glob-indexed", pattern, directory):
+            return True
+        return self._ask("glob", pattern, directory) is not False
 
     def defines(self, definition: str, target: str) -> bool:
         """Whether the definition file `relative` (a Makefile, a justfile, package.json)
@@ -294,6 +298,8 @@ class Checkout:
     # --- answers --------------------------------------------------------------------------
 
     def _ask(self, kind: str, *args: object) -> Answer:
+        if kind in INDEX_KINDS and kind != "index-cut":
+            self._ask("index-cut")  # a finding from a cut index says so (`cut_walks`)
         return self.asked.ask((kind, self.key, *args), lambda: self.answer(kind, *args))
 
     def answer(self, kind: str, *args: object) -> Answer:
@@ -432,6 +438,7 @@ _ANSWERS: dict[str, Callable[..., Answer]] = {
     "poe-tasks": lambda checkout, path: tuple(sorted(checkout._python(path).tasks.get("poe", ()))),
     "mise-config": Checkout._mise_config,
     "project-program": Checkout._project_program,
+    "index-cut": lambda checkout: checkout.index.truncated,
     "named": lambda checkout, name: checkout.index.by_name.get(name, ()),
     "indexed-dir": lambda checkout, relative: relative in checkout.directories,
     "indexed-file": lambda checkout, relative: relative in checkout.files,
@@ -489,28 +496,28 @@ def _indexed(files: list[str], *, git: bool, truncated: bool) -> Index:
 
 
 def _walk(root: Path) -> tuple[list[str], bool]:
-    files: list[str] = []
-    pending = [""]
-    while pending:
-        relative = pending.pop()
-        try:
-            with os.scandir(root / relative if relative else root) as entries:
-                found = list(entries)
-        except OSError:
-            continue
-        for entry in found:
-            path = f"{relative}/{entry.name}" if relative else entry.name
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    if entry.name not in SKIPPED_DIRS:
-                        pending.append(path)
-                elif entry.is_file(follow_symlinks=False) or entry.is_symlink():
-                    files.append(path)
-            except OSError:
-                continue
-            if len(files) >= MAX_WALK_FILES:
-                return files, True
-    return files, False
+    walked = walk_files(
+        root, most_entries=MAX_WALK_ENTRIES, enter=lambda name: name not in SKIPPED_DIRS
+    )
+    return walked.files, walked.cut
+
+
+def cut_walks(asked: Iterable[Answered]) -> list[str]:
+    """What a check could not read because a walk stopped at its bound, in words, each
+    once, from the questions its files asked (`asked`)."""
+    said: dict[str, None] = {}
+    for (kind, root, *args), answer in asked:
+        if kind == "index-cut" and answer is True:
+            said[
+                f"{root}: only its first {MAX_WALK_ENTRIES:,} files and folders were read (it is "
+                "no git repository, and holds more): a moved file is looked for among those"
+            ] = None
+        elif kind == "glob" and answer is None:
+            said[
+                f"{root}: `{args[0]}` was not checked: telling whether anything matches it "
+                f"reads more than {MAX_VISITED:,} files and folders"
+            ] = None
+    return list(said)
 
 
 def checkout_signature(root: Path, checkout: Checkout | None = None) -> bytes:

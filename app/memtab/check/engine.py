@@ -19,7 +19,15 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from memtab.check.checkout import INDEX_KINDS, Answer, Asked, Checkout, CheckoutCache, Question
+from memtab.check.checkout import (
+    INDEX_KINDS,
+    Answer,
+    Asked,
+    Checkout,
+    CheckoutCache,
+    Question,
+    cut_walks,
+)
 from memtab.check.documents import Document, checkout_of, collect, seen_together
 from memtab.check.findings import Found, dressed, finding, found_in, place
 from memtab.check.kept import ENGINE, RULES_VERSION, Missing, Unpacker, Worked, pack, where_of
@@ -182,7 +190,7 @@ class CheckEngine:
             findings=tuple(sorted(findings, key=lambda f: f.sort_key)),
             files_checked=len(results),
             projects=tuple(sorted({d.project for d, _ in results if d.project})),
-            problems=self._problems,
+            problems=(*self._problems, *cut_walks(a for work in worked for a in work.asked)),
             cancelled=cancelled,
             stale_days=self.stale_days,
         )
@@ -568,10 +576,9 @@ def _counted_by_agent(documents: list[Document]) -> str:
 def _missing_path(
     on_line: Callable[..., Found], checkout: Checkout, named: NamedPath, new: str | None
 ) -> Found:
-    why = (
-        f"It names a path of the checkout {checkout.root} (its first folder, "
-        f"{named.relative.split('/', 1)[0]}/, is there), and {named.nothing_at}."
-    )
+    first, folder, _ = named.relative.partition("/")
+    there = f" (its first folder, {first}/, is there)" if folder else ""
+    why = f"It names a path of the checkout {checkout.root}{there}, and {named.nothing_at}."
     found: Found = on_line(
         named.line,
         "missing-path",

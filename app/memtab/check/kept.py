@@ -22,7 +22,7 @@ from memtab.check.rules.facts import Fact
 from memtab.kept.per_file import is_line, only
 
 ENGINE = "check"
-RULES_VERSION = 16
+RULES_VERSION = 18
 """Bumped when what the rules find in a file changes (a test pins what they find in a
 corpus to it: tests/unit/check/test_kept.py); the cache of another is not read."""
 _KINDS = frozenset(get_args(FindingKind))

@@ -56,10 +56,11 @@ _GONE = _Words(
     "legacy", "formerly", "used to", "previously",
     "instead of", "rather than", "migrated", "archived", "retired",
     "superseded", "missing", "not found", "no such", "does not exist", "doesn't exist",
-    "don't exist", "not exist", "nonexistent", "non-existent",
-    "삭제", "제거", "이동", "폐기", "대신", "없음", "없는", "없다",
-    "删除", "移除", "移动", "迁移", "废弃", "替换", "改名", "重命名", "不存在", "没有",
-    "削除", "移動", "廃止", "置き換え", "名前変更", "存在しない",
+    "don't exist", "not exist", "nonexistent", "non-existent", "absent",
+    "삭제", "제거", "이동", "폐기", "대신", "없음", "없는", "없다", "누락",
+    "删除", "移除", "移动", "迁移", "废弃", "替换", "改名", "重命名", "不存在", "没有", "缺少",
+    "缺失", "找不到",
+    "削除", "移動", "廃止", "置き換え", "名前変更", "存在しない", "見つからない", "欠落",
 )  # fmt: skip
 
 # The sentence speaks of the past or of a failure ("was", "old", "errors", "without"):
@@ -126,6 +127,12 @@ _OPEN_SECTION = _Words(
 def is_open_section(section: str) -> bool:
     """Whether a heading or label says the lines under it are not done yet."""
     return bool(section) and _OPEN_SECTION.search(section)
+
+
+def says_gone_under(section: str) -> bool:
+    """Whether a heading or label says what is under it was or is to be removed, moved or
+    renamed ("## Files to Delete", "Removed:"): the paths listed may be gone already."""
+    return bool(section) and _GONE.search(section)
 
 
 # A verb of making whose object is a thing in a few words, up to the clause's end ("to create

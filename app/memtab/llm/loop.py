@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from memtab.fs.clock import now_ms
+from memtab.fs.terminal_text import without_controls
 from memtab.llm.types import (
     AssistantMessage,
     Cancel,
@@ -289,7 +290,7 @@ class Redacted(ProviderWrapper):
     ) -> ModelReply:
         """One model turn, asked with the conversation redacted."""
         sent = [self._redacted(message) for message in messages]
-        return self.provider.complete(redact_outgoing(system), sent, tools, cancel=cancel)
+        return self.provider.complete(outgoing(system), sent, tools, cancel=cancel)
 
     def _redacted(self, message: Message) -> Message:
         with self._lock:
@@ -305,14 +306,18 @@ class Redacted(ProviderWrapper):
 def redacted_message(message: Message) -> Message:
     """`message` as a model may be sent it."""
     if isinstance(message, UserMessage):
-        return replace(message, text=redact_outgoing(message.text))
+        return replace(message, text=outgoing(message.text))
     if isinstance(message, AssistantMessage):
         calls = tuple(_redacted_call(call) for call in message.tool_calls)
-        return replace(message, text=redact_outgoing(message.text), tool_calls=calls)
-    results = tuple(
-        replace(result, content=redact_outgoing(result.content)) for result in message.results
-    )
+        return replace(message, text=outgoing(message.text), tool_calls=calls)
+    results = tuple(replace(result, content=outgoing(result.content)) for result in message.results)
     return replace(message, results=results)
+
+
+def outgoing(text: str) -> str:
+    """`text` as a model may be sent it: no control character (an agent's ESC sequences,
+    a planted RLO), no secret."""
+    return redact_outgoing(without_controls(text))
 
 
 def _redacted_call(call: ToolCall) -> ToolCall:

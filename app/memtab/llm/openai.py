@@ -116,6 +116,7 @@ _REFUSED_PARTS: dict[str, re.Pattern[str]] = {
     "tools": re.compile(r"\btools?\b|tool_choice|function", re.IGNORECASE),
     "max_tokens": re.compile(r"max_completion_tokens", re.IGNORECASE),
     "temperature": re.compile(r"\btemperature\b", re.IGNORECASE),
+    "cache_prompt": re.compile(r"\bcache_prompt\b", re.IGNORECASE),
 }
 
 
@@ -141,7 +142,11 @@ class OpenAIProvider(HttpChatProvider):
         options: HttpOptions | None = None,
         structured: Structured | None = None,
         temperature: float | None = None,
+        fresh_prompt: bool = False,
     ) -> None:
+        """`fresh_prompt`: ask a llama.cpp server to read each prompt whole (`cache_prompt:
+        false`): a prompt partly read from its cache gives other logits, and at temperature 0
+        another answer to the same session (its README says so); other servers ignore it."""
         headers = {"content-type": "application/json"}
         if api_key:
             headers["authorization"] = f"Bearer {api_key}"
@@ -149,6 +154,7 @@ class OpenAIProvider(HttpChatProvider):
         self.max_tokens = max_tokens
         self.temperature = temperature
         self.structured = structured
+        self.fresh_prompt = fresh_prompt
         self._limit_key = (
             "max_completion_tokens"
             if is_official_endpoint("openai", self.base_url)
@@ -239,6 +245,8 @@ class OpenAIProvider(HttpChatProvider):
         body[limit_key] = self.max_tokens
         if self.temperature is not None and "temperature" not in refused:
             body["temperature"] = self.temperature
+        if self.fresh_prompt and "cache_prompt" not in refused:
+            body["cache_prompt"] = False
         return body
 
     def parse_reply(self, payload: dict[str, Any]) -> ModelReply:

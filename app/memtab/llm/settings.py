@@ -445,6 +445,9 @@ def save_provider_settings(
 
 
 DEFAULT_JOB = ModelJob("a model call", 4096)
+DETERMINISTIC = 0.0
+"""Every job's temperature: the same session gives the same notes, the same store the same
+plan (llama.cpp's server samples at 0.8 when asked none: a note one run, none the next)."""
 
 
 def create_provider(
@@ -453,12 +456,13 @@ def create_provider(
     options: HttpOptions | None = None,
     max_tokens: int | None = None,
     job: ModelJob = DEFAULT_JOB,
-    temperature: float | None = None,
+    temperature: float | None = DETERMINISTIC,
 ) -> ChatProvider:
     """The HTTP provider for `settings`, for `job`. ProviderError("config") for offline or a missing
     key. Every request carries a reply limit: `max_tokens` when given, else the settings' or the
     job's (`reply_limit`). `options` default to the settings' request limit (`request_limit`);
-    `temperature` is the server's own unless given (a server that refuses it is asked without)."""
+    every request asks for `temperature` (None: the server's own; a server that refuses it is
+    asked without)."""
     # lazy: httpx2 (~6 MiB, ~40 ms) with the first model call, never in an offline run
     # or the window's start (settings are read there)
     from memtab.llm import anthropic, http, openai
@@ -504,6 +508,7 @@ def create_provider(
             options=options,
             structured=job.structured if is_local(base_url) else None,
             temperature=temperature,
+            fresh_prompt=job.fresh_prompt and is_local(base_url),
         )
     raise ProviderError(
         "config", "the offline provider has no model server; use the built-in offline engine"

@@ -32,12 +32,15 @@ class ModelJob:
     name: str
     max_tokens: int
     structured: Structured | None = None
+    fresh_prompt: bool = False
+    """Its one request a run read whole by a server on this machine, never from its cache:
+    the same session, the same answer (`OpenAIProvider.fresh_prompt`)."""
 
 
 # The jobs that call a model, in one place (doctor shows their limits). The writer's every
 # reply is a call: a note or two, the whole file at worst. Consolidate now's are calls (a
 # whole file with `create` at most) and a summary.
-WRITER_JOB = ModelJob("the writer", 2048, "calls")
+WRITER_JOB = ModelJob("the writer", 2048, "calls", fresh_prompt=True)
 CONSOLIDATION_JOB = ModelJob("Consolidate now", 4096, "calls or answer")
 
 

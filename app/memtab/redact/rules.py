@@ -169,11 +169,19 @@ _DEFAULT_PASSWORDS = frozenset(
 )
 
 
+# A bare value that is itself a secret's variable name (`Worker secret: NEIS_API_KEY, …`): it says
+# where the secret is kept, not what it is.
+_SECRET_VARIABLE = re.compile(
+    r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|PWD)[,;.]?"
+)
+
+
 def _code(match: re.Match[str]) -> bool:
-    """A secret-named name given code, not a value (`token = s.dumps(...)`), or a service's
-    documented default (`POSTGRES_PASSWORD=postgres`, `password: minioadmin`)."""
+    """A secret-named name given code or another secret's name, not a value (`token =
+    s.dumps(...)`, `secret: NEIS_API_KEY`), or a service's documented default
+    (`POSTGRES_PASSWORD=postgres`, `password: minioadmin`)."""
     bare = match.group("secret")
-    if bare is not None and _CODE.match(bare) is not None:
+    if bare is not None and (_CODE.match(bare) or _SECRET_VARIABLE.fullmatch(bare)):
         return True
     value = bare if bare is not None else match.group("quoted")
     return value is not None and value.lower() in _DEFAULT_PASSWORDS
@@ -251,6 +259,29 @@ def _said_no_secret(match: re.Match[str]) -> bool:
         return False
     word = value.lower()
     return "-" in word or word in _PROSE_WORDS or word.endswith(_WORD_ENDINGS)
+
+
+_NOT_A_SECRET_VALUE = frozenset({"true", "false", "null", "none", "yes", "no", "on", "off"})
+_PATH_OR_ADDRESS = re.compile(r"(?:/|~/|\./|\.\./)|\w+://")
+
+
+def _not_a_variables_secret(match: re.Match[str]) -> bool:
+    """A secret-named variable's value that is no secret: a path or an address (`SSH_KEY=
+    ~/.ssh/id_ed25519`), a flag, YAML's syntax, a documented default (`DB_PASS=postgres`),
+    code; and, for a
+    key, token or secret, a word (`SORT_KEY=created_at`, `"updatedAt"`): a key holds a digit (a
+    longer word given a token or secret is `secret_named_value`'s)."""
+    value = match.group("secret")
+    lowered = value.lower()
+    if _PATH_OR_ADDRESS.match(value) or lowered in _NOT_A_SECRET_VALUE:
+        return True
+    if value[0] in "!&*|>":  # YAML's tag, anchor, alias or block (`db_password: !vault |`)
+        return True
+    if lowered in _DEFAULT_PASSWORDS or _CODE.match(value) is not None:
+        return True
+    if match.group("kind").lower() in ("key", "token", "secret"):
+        return len(value) < 8 or not any(char.isdigit() for char in value)
+    return False
 
 
 def _short_value_no_secret(match: re.Match[str]) -> bool:
@@ -483,6 +514,18 @@ RULES: tuple[Rule, ...] = (
         words="a key given by name",
     ),
     _rule(
+        "secret_named_variable",
+        "pass pwd secret token key",
+        # `PG_PASS=…`, `export DB_PASSWD=…`, `ADMIN_PWD="…"`, `STRIPE_KEY: …` in an env file, a
+        # shell or YAML: a variable whose last part names a secret, given a value (a name of
+        # at most six parts, so a long run of `a_a_a…` is read in linear time).
+        rf"(?i){_NAME_START}(?:[a-z][a-z0-9]{{0,30}}[_.-]){{1,6}}(?P<kind>pass|passwd|pwd|password|secret"
+        r"|token|key)\\?[\"']?[ \t]*(?::[ \t]+|=)[ \t]*(?P<q>[\"'])?"
+        rf"{_NOT_A_VALUE}(?P<secret>[^\s\"'`#,;]{{4,}})(?(q)(?P=q))",
+        words="a secret-named variable",
+        keeps=_not_a_variables_secret,
+    ),
+    _rule(
         "secret_in_prose",
         "pass pin key token secret",
         rf"(?i)(?<![\w-]){_PROSE_NAME}{_PROSE_LINK}{_NOT_A_VALUE}{_PROSE_VALUE}",
@@ -504,7 +547,9 @@ RULES: tuple[Rule, ...] = (
 PRIVATE_RULE = _rule("private_block", "<private", r"(?is)<private>(?:(?!</?private>).)*</private>")
 """claude-mem's convention for "never remember this": `<private>…</private>`, whole."""
 
-_SECRET_KEY_NAME = re.compile(rf"(?i:(?:.*[_.-])?{_SECRET_NAME})|{_GLUED_ENV_NAME}")
+_SECRET_KEY_NAME = re.compile(
+    rf"(?i:(?:.*[_.-])?(?:{_SECRET_NAME})|.+[_.-](?:pass|pwd))|{_GLUED_ENV_NAME}"
+)
 _REFERENCE_VALUE = re.compile(_REFERENCE)
 _MIN_VALUE_CHARS = 8
 

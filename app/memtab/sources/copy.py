@@ -13,6 +13,7 @@ from pathlib import PurePosixPath
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError
 from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError
 from memtab.fs.clock import now_ms
+from memtab.fs.terminal_text import without_controls
 from memtab.redact import redact_secrets
 from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.content import ChangeRecorder, save_source_file
@@ -72,7 +73,7 @@ def copy_note(
 ) -> CopyResult:
     """Copy `origin` to `target` (a virtual path, or a path inside `source`); never overwrites.
     SourceError, ReadOnlyError, the store's errors."""
-    note = Note.from_text(origin.text, fallback_name=origin.stem)
+    note = Note.from_text(without_controls(origin.text), fallback_name=origin.stem)
     if target.startswith(VIRTUAL_ROOT):
         if store is None:
             raise SourceError("Copying into mux memory needs a store")
@@ -139,7 +140,7 @@ def add_codex_note(
     SourceError."""
     if source.layout is not Layout.CODEX_MEMORIES:
         raise SourceError(f"{source.id} is not Codex's memories folder")
-    body = redact_secrets(text.strip())
+    body = redact_secrets(without_controls(text).strip())
     if not body:
         raise SourceError("The note is empty")
     stem = note_name(body, now_ms() if at_ms is None else at_ms).removesuffix(".md")

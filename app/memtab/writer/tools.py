@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, Protocol
 
 from memtab.fs.records import OmitEmpty, OmitNone, Record
+from memtab.fs.terminal_text import without_controls
 from memtab.llm.types import ToolCall, ToolOutcome, ToolSpec
 from memtab.redact import redact_outgoing, redact_view
 from memtab.store.files import FileContent
@@ -103,7 +104,8 @@ class WriterTools:
         self.rails = rails
         self.tally = AttemptTally()
         self.written: str | None = None  # the content of the last successful write
-        self.refused: list[tuple[str, str]] = []  # (line, why), every attempt's
+        self.refused: list[tuple[str, str]] = []  # (line, why), every attempt's, each once
+        self._refused_once: set[tuple[str, str]] = set()
 
     def physical_path(self) -> Path:
         """Where the memory file lives on disk. Raises MemoryStoreError / PathError."""
@@ -178,17 +180,32 @@ class WriterTools:
             return _error(call_id, replaced.message)
         return self.save(call_id, current, replaced)
 
+    def refuse(self, line: str, why: str) -> None:
+        """Name a refused line (redacted) in the run's result, once."""
+        self._name_refused(redact_outgoing(line), why)
+
+    def _name_refused(self, line: str, why: str) -> None:
+        if (line, why) not in self._refused_once:
+            self._refused_once.add((line, why))
+            self.refused.append((line, why))
+
     def save(
-        self, call_id: str, current: FileContent | None, replaced: str
+        self,
+        call_id: str,
+        current: FileContent | None,
+        replaced: str,
+        kept: tuple[KeptLesson, ...] = (),
     ) -> tuple[ToolOutcome, Effect]:
         """Save `replaced` over `current` (None: no file yet) through the rails, and what
         that did: wrote, left the file as it was, refused every line it added, or failed
-        (None; a change meanwhile is stale)."""
+        (None; a change meanwhile is stale). `kept`: the lessons the write holds, each
+        through the rails already, named in the answer with their evidence."""
         content = current.content if current is not None else ""
         refused: list[tuple[str, str]] = []
-        if self.rails is not None:
+        if self.rails is not None and not kept:
             replaced, refused = self.rails.apply(content, replaced)
-            self.refused += [found for found in refused if found not in self.refused]
+            for line, why in refused:  # named redacted by the rails
+                self._name_refused(line, why)
         new_content = redact_added_lines(content, replaced)
         lines = tuple(RefusedLine(line=line, why=why) for line, why in refused)
         if new_content == content:
@@ -206,7 +223,8 @@ class WriterTools:
             return _error(call_id, str(error))
         self.written = new_content
         some = SOME_LINES_REFUSED if refused else None
-        return ToolOutcome(call_id, _answer(Succeeded(refused=lines, note=some))), "wrote"
+        written = Succeeded(refused=lines, note=some, kept=kept)
+        return ToolOutcome(call_id, _answer(written)), "wrote"
 
 
 Effect = Literal["wrote", "unchanged", "refused"] | None
@@ -248,21 +266,22 @@ def replace_text(content: str, old: str, new: str, count: int) -> str | _Refusal
 
 
 def redact_added_lines(before: str, after: str) -> str:
-    """`after` with secrets redacted in the lines that `before` does not contain. Consecutive added
-    lines are redacted as one block, so a multi-line secret (a PEM private key) is caught whole."""
+    """`after` with secrets redacted and control characters taken out (`without_controls`) in the
+    lines that `before` does not contain. Consecutive added lines are redacted as one block, so a
+    multi-line secret (a PEM private key) is caught whole."""
     existing = set(before.split("\n"))
     output: list[str] = []
     added: list[str] = []
     for line in after.split("\n"):
         if line in existing:
             if added:
-                output.append(redact_outgoing("\n".join(added)))
+                output.append(redact_outgoing(without_controls("\n".join(added))))
                 added = []
             output.append(line)
         else:
             added.append(line)
     if added:
-        output.append(redact_outgoing("\n".join(added)))
+        output.append(redact_outgoing(without_controls("\n".join(added))))
     return "\n".join(output)
 
 
@@ -280,12 +299,21 @@ class RefusedLine(Record, write_only=True):
     why: str
 
 
+class KeptLesson(Record, write_only=True):
+    """A lesson `record_lessons` wrote (§10.2), and the line of the conversation it restates."""
+
+    line: str
+    evidence: str
+
+
 class Succeeded(Record, write_only=True):
-    """A `memory_write` or `no_new_memories` that went through (§10.2): what was refused, a note."""
+    """A `memory_write`, `record_lessons` or `no_new_memories` that went through (§10.2): what was
+    refused, a note, the lessons kept."""
 
     success: bool = True
     refused: Annotated[tuple[RefusedLine, ...], OmitEmpty] = ()
     note: Annotated[str | None, OmitNone] = None
+    kept: Annotated[tuple[KeptLesson, ...], OmitEmpty] = ()
 
 
 def _answer(answer: Record) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 import tomllib
@@ -18,6 +19,7 @@ from memtab.agent_server.bridge.rendezvous import KEY_VARIABLES
 from memtab.agent_server.codex_config import FORWARDED_VARIABLES
 from memtab.agent_server.install import register_server, server_command, snippet
 from memtab.agent_server.registrations import registered
+from memtab.agent_server.service import MemoryService
 from memtab.cli.main import main
 from memtab.store.home import Home
 
@@ -223,3 +225,30 @@ def test_install_says_xums_tool_hooks_do_not_run_on_memtabs_writes(
         f"xum's tool hooks ({hook}) do not run on changes other agents make through Memtab"
     ) in out
     assert "with --writes direct they are written without your hooks" in out
+
+
+def test_install_makes_a_new_home_private_so_its_sessions_find_it_new_not_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before, every session on a home nothing was written to yet told the model the home
+    "does not exist … a typo in `--home`" (issue 96)."""
+    home = Home(tmp_path / "data" / "memtab")
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex"))
+    args = ["mcp", "install", "--home", str(home.root), "--codex", "--no-login-service"]
+    assert main([*args, "--print"]) == 0
+    assert not home.root.exists()  # --print writes nothing
+    capsys.readouterr()
+    assert main(args) == 0
+    assert capsys.readouterr().out.startswith(
+        f"Made the memory home {home.root}: empty, and only you may open it\n"
+    )
+    assert stat.S_IMODE(home.root.stat().st_mode) == 0o700
+    service = MemoryService(home, None, writes="inbox", other_agents=False)
+    try:
+        answer = json.loads(service.call("list", {}, "codex-mcp-client").text)
+    finally:
+        service.close()
+    assert answer["files"] == [] and "does not exist" not in json.dumps(answer)
+    (home.root / "config.json").write_text("{}")
+    assert main(args) == 0
+    assert "Made the memory home" not in capsys.readouterr().out  # there: left as it is

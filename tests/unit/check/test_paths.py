@@ -227,3 +227,52 @@ def test_next_to_says_where_a_path_is_not_what_comes_next(repo: Path) -> None:
         "src/acme/snapshots"
     ]
     assert missing(repo, "Next: add `src/acme/snapshots/` for the suites.\n") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # showtime's CLAUDE.md (issue 94): what a heading says is to be deleted may be gone.
+        ("## Files to Delete\n- `src/acme/ChatView.tsx` — not needed\n", []),
+        ("## Removed in v2\n- `src/acme/legacy.py`\n", []),
+        ("## Files\n- `src/acme/ChatView.tsx` — the chat\n", ["src/acme/ChatView.tsx"]),
+    ],
+)
+def test_paths_under_a_heading_that_says_they_go_are_not_checked(
+    repo: Path, text: str, found: list[str]
+) -> None:
+    assert missing(repo, text) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # showtime's openspec skill: "Create the archive directory if it doesn't exist:".
+        ("```bash\nmkdir -p src/acme/archive\n```\n", []),
+        ("Run `mkdir -p src/acme/archive/` first.\n", []),
+        ("```sh\ntouch src/acme/new.py && cp src/acme/api/routes.py src/acme/copy.py\n```\n", []),
+        ("```sh\npytest > src/acme/report.txt\n```\n", []),
+        ("```sh\nls src/acme/archive\n```\n", ["src/acme/archive"]),
+        ("```sh\ncp src/acme/gone.py src/acme/copy.py\n```\n", ["src/acme/gone.py"]),
+    ],
+)
+def test_a_path_the_lines_own_command_makes_is_not_missing(
+    repo: Path, text: str, found: list[str]
+) -> None:
+    assert missing(repo, text) == found
+
+
+@pytest.mark.parametrize(
+    ("line", "found"),
+    [
+        # 1000ssam/claude-config's memory: "(its sibling `./libsodium.mjs` missing)".
+        ("ESM 빌드 패키징 버그(형제 `src/acme/libsodium.mjs` 누락)로 실행 시 실패.", []),
+        ("构建缺少 `src/acme/libsodium.mjs` 文件。", []),
+        ("ビルドで `src/acme/libsodium.mjs` が見つからない。", []),
+        ("ESM 빌드는 `src/acme/libsodium.mjs`를 쓴다.", ["src/acme/libsodium.mjs"]),
+    ],
+)
+def test_a_path_the_line_says_is_missing_is_not_reported_in_any_language(
+    repo: Path, line: str, found: list[str]
+) -> None:
+    assert missing(repo, line + "\n") == found

@@ -70,18 +70,32 @@ def test_on_disk_a_glob_is_walked_from_its_first_folder(tmp_path: Path) -> None:
     assert not matches_on_disk(tmp_path, "**/x/fixtures", True, skipped)
 
 
-def test_past_its_budget_a_walk_says_the_glob_may_match(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    for index in range(6):
-        (tmp_path / "src" / f"m{index}").mkdir(parents=True)
-    monkeypatch.setattr(globs, "MAX_VISITED", 3)
-    assert matches_on_disk(tmp_path, "src/**/nowhere", True, set())
-
-
 def test_a_glob_a_memory_holds_never_stalls_the_check() -> None:
     name = "a" * 20_000
     started = time.process_time()
     assert not path_matches(name, "*a*a*a*a*a*a*a*a*b")
     assert not path_matches("/".join(["a"] * 200), "/".join(["**"] * 20 + ["b"]))
     assert time.process_time() - started < 2.0
+
+
+def test_a_glob_of_any_depth_is_matched_without_recursion() -> None:
+    deep = "/".join(["d"] * 3000)
+    assert path_matches(deep + "/x.py", deep + "/*.py")
+    assert path_matches(deep + "/fixtures", "d/**/fixtures")
+
+
+def test_on_disk_a_chain_of_nested_folders_is_walked_without_recursion(tmp_path: Path) -> None:
+    chain = tmp_path.joinpath("src", *["d"] * 600)
+    chain.mkdir(parents=True)
+    assert matches_on_disk(tmp_path, "src/**/fixtures", True, set()) is False
+    (chain / "fixtures").mkdir()
+    assert matches_on_disk(tmp_path, "src/**/fixtures", True, set()) is True
+
+
+def test_past_its_budget_of_entries_a_walk_cannot_tell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for index in range(6):
+        (tmp_path / "src" / f"m{index}").mkdir(parents=True)
+    monkeypatch.setattr(globs, "MAX_VISITED", 3)
+    assert matches_on_disk(tmp_path, "src/**/nowhere", True, set()) is None

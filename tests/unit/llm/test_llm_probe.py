@@ -82,6 +82,7 @@ def test_an_openai_compatible_request_is_the_one_a_run_sends(
             }
         ],
         "max_tokens": PROBE_MAX_TOKENS,
+        "temperature": 0.0,
     }
     assert "authorization" not in request.headers
 

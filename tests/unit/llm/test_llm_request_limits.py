@@ -184,8 +184,9 @@ def test_the_runs_own_limit_is_named_with_what_raises_it() -> None:
 
 def test_the_judge_asks_at_temperature_zero_and_a_server_refusing_it_is_asked_without() -> None:
     """A sampled verdict differs run to run (a small model passed its control pairs in one run
-    and failed them the next): the trust judge asks at temperature 0; other jobs send none, and
-    a server that refuses the parameter (OpenAI's reasoning models) is asked again without."""
+    and failed them the next): the trust judge asks at temperature 0, as every job made by
+    `create_provider` does; a provider made without one sends none, and a server that
+    refuses the parameter (OpenAI's reasoning models) is asked again without."""
     hi = [UserMessage("hi")]
     judge = make_provider(ProviderSettings("openai", "judge-1", base_url="http://127.0.0.1:9"), 99)
     writer = OpenAIProvider("m", None, "http://127.0.0.1:9/v1", 333)

@@ -86,3 +86,21 @@ def test_each_family_is_a_secret_named_and_hidden(what: str, line: str) -> None:
 )
 def test_their_placeholders_references_and_prose_are_no_secret(line: str) -> None:
     assert secrets_named(line) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [
+        # 1000ssam/claude-config's memory (issue 94): where the secrets are kept, by name.
+        (
+            "- Cloudflare Worker secret: HOLIDAY_API_KEY, NEIS_API_KEY, (예정)SOLAPI_API_KEY",
+            "PROD_DB_2024x",
+        ),
+        ("client_secret = GOOGLE_CLIENT_SECRET", "Sup3rS3cret_Value"),
+        ("password: DB_PASSWORD (set in the host's environment)", "hunter2hunter2"),
+    ],
+)
+def test_a_secrets_variable_name_is_no_secret_and_a_value_still_is(line: str, value: str) -> None:
+    assert secrets_named(line) == []
+    assert redact_secrets(line) == line
+    assert REDACTED in redact_secrets(f"secret: {value}")  # no variable's name: a value

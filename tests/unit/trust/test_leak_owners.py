@@ -15,6 +15,7 @@ import pytest
 
 from memtab.check.documents import Document
 from memtab.store.home import Home
+from memtab.trust.leaks import checkouts
 from memtab.trust.leaks.checkouts import KeptCheckouts, checkout_names, checkout_places, evidence
 from memtab.trust.leaks.engine import LeaksEngine
 from support import leak_owners
@@ -73,6 +74,20 @@ def test_a_link_out_of_the_checkout_and_what_is_no_config_are_not_read(tmp_path:
     (checkout / "deploy" / "README.md").write_text("db4.elsewhere.internal\n")
     assert checkout_places(str(checkout)) == frozenset()
     assert checkout_places(str(tmp_path / "gone")) == frozenset()
+
+
+def test_a_deploy_folder_is_read_within_a_bound_of_entries_of_any_kind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "deploy" / "a.yaml").parent.mkdir()
+    (tmp_path / "deploy" / "a.yaml").write_text("host: db.first.internal\n")
+    for index in range(30):  # empty folders, read before the file past them
+        (tmp_path / "deploy" / "b" / f"empty{index}").mkdir(parents=True)
+    (tmp_path / "deploy" / "c" / "z.yaml").parent.mkdir()
+    (tmp_path / "deploy" / "c" / "z.yaml").write_text("host: db.last.internal\n")
+    assert checkout_places(str(tmp_path)) == {"db.first.internal", "db.last.internal"}
+    monkeypatch.setattr(checkouts, "_MOST_ENTRIES", 20)
+    assert checkout_places(str(tmp_path)) == {"db.first.internal"}
 
 
 def test_a_place_several_checkouts_name_is_shared() -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from memtab.check.documents import Document
 from memtab.store.home import Home
+from memtab.trust.leaks import engine as leaks_engine
 from memtab.trust.leaks.engine import LeaksEngine, identity_of
 from memtab.trust.leaks.records import Leak
 from support.seeded_leaks import PROJECTS, Family, build
@@ -301,3 +302,18 @@ def test_a_home_network_s_address_and_a_folder_named_projects_are_no_project_s_p
         projects=["tern", "kelp-billing"],
     )
     assert [(leak.names, leak.place.line) for leak in leaks] == [("fernhill-tern-prod", 5)]
+
+
+def test_what_a_file_names_is_read_again_when_the_readers_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache of what each file names holds for the readers that read it: a Memtab whose
+    redaction no longer takes `secret: NEIS_API_KEY` for a secret (issue 94) must not show
+    the leak an older one kept."""
+    home = Home(tmp_path / "home")
+    home.root.mkdir()
+    document = memory("global", "keys.md", "- Worker secret: s3cr3t-Value-99\n")
+    assert [leak.kind for leak in LeaksEngine(home).leaks_of([document], {})] == ["secret"]
+    monkeypatch.setattr(leaks_engine, "MENTIONS_VERSION", "a later one")
+    monkeypatch.setattr(leaks_engine, "redact_secrets", lambda text: text)  # it sees none now
+    assert LeaksEngine(home).leaks_of([document], {}) == []

@@ -67,4 +67,4 @@ def test_escape_sequences_in_harvest_text_reach_neither_the_terminal_nor_the_not
     assert "\x1b" not in out
     notes = MemoryStore(home, workspace).read_text(vpath(GLOBAL_NOTES))  # mux's 'preference'
     assert "\x1b" not in notes and "\u202e" not in notes
-    assert "plain asserts\\x1b]52;c;aGVsbG8=\\x07\\x1b[2J\\u202e" in notes
+    assert "plain asserts" in notes and "52;c;" not in notes  # the sequences taken out whole

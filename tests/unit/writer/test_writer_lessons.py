@@ -5,7 +5,6 @@ evidence; code checks each and writes the kept ones into the notes file itself."
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 
@@ -18,7 +17,8 @@ from memtab.transcripts.events import TranscriptEvent
 from memtab.trust.rails import HOLDS_A_SECRET, IN_THE_FIRST_PERSON
 from memtab.writer.config import WriterSettings
 from memtab.writer.job.run import run_writer
-from memtab.writer.lessons import (
+from memtab.writer.lessons.digest import digest_of
+from memtab.writer.lessons.judge import (
     HOLDS_A_REDACTION,
     NAMES_NOTHING,
     NO_ERROR,
@@ -26,11 +26,11 @@ from memtab.writer.lessons import (
     NO_WORKING_COMMAND,
     NOT_ALONE,
     NOT_THE_USERS,
-    OFF_EVIDENCE,
     ONE_OFF,
+    SAYS_MORE,
     TOO_MANY,
+    UNRUN_COMMAND,
     Lesson,
-    digest_of,
     lesson_note,
     why_refused,
 )
@@ -39,22 +39,7 @@ from memtab.writer.prompts import lessons_prompt
 from support.scripted_provider import ScriptedProvider
 
 from .events import answer, bash, calls, shell, user
-
-NOTES = "/memories/workspace/notes.md"
-
-
-class LocalModel(ScriptedProvider):
-    """A scripted model served as a server on this machine serves one: asked by schema."""
-
-    structured = "calls"
-
-    def __init__(self, replies: list[ModelReply]) -> None:
-        super().__init__(replies)
-        self.tools: list[list[str]] = []
-
-    def complete(self, system: str, messages: Any, tools: Any, *, cancel: Any = None) -> Any:
-        self.tools.append([tool.name for tool in tools])
-        return super().complete(system, messages, tools, cancel=cancel)
+from .local_model import NOTES, LocalModel, lesson, notes, record
 
 
 def session() -> list[TranscriptEvent]:
@@ -66,19 +51,6 @@ def session() -> list[TranscriptEvent]:
         bash("bun test", output="12 pass"),
         answer("The suite passes. The entry point is src/main.ts; the preload is src/preload.ts."),
     ]
-
-
-def record(*lessons: dict[str, str]) -> ModelReply:
-    call = ToolCall("l1", "record_lessons", {"lessons": list(lessons)})
-    return ModelReply("", (call,), "tool_use")
-
-
-def lesson(kind: str, text: str, evidence: str) -> dict[str, str]:
-    return {"kind": kind, "lesson": text, "evidence": evidence}
-
-
-def notes(home: Home, workspace: Workspace) -> str:
-    return MemoryStore(home, workspace).read(parse_file_path(NOTES)).content
 
 
 def test_the_digest_holds_the_users_words_the_commands_and_how_each_ended() -> None:
@@ -112,9 +84,11 @@ def test_a_digest_past_its_size_drops_the_oldest_of_its_longest_list() -> None:
         ("preference", "Use bun, never npm.", "Always use bun, never npm.", None),
         ("pitfall", "`bun run lint` failing on no-foo is fixed by `bun install`.",
          "Unknown rule 'no-foo'", None),
-        ("fact", "The entry point is src/app.ts.", "The entry point is src/app.ts", NO_EVIDENCE),
-        ("fact", "The preload script is src/preload.ts.", "`bun test`: worked", OFF_EVIDENCE),
-        ("command", "`npm test` runs the tests.", "`bun test`: worked", NO_WORKING_COMMAND),
+        ("fact", "The entry point is src/app.ts.", "The entry point is src/app.ts",
+         f"{SAYS_MORE}: src/app.ts"),
+        ("fact", "The preload script is src/preload.ts.", "`bun test`: worked", None),
+        ("command", "`npm test` runs the tests.", "`bun test`: worked", UNRUN_COMMAND),
+        ("command", "Run the tests before pushing.", "`bun test`: worked", NO_WORKING_COMMAND),
         ("preference", "Run the suite before each commit.", "Run the suite now.", ONE_OFF),
         ("preference", "The entry point is src/main.ts.", "The entry point is src/main.ts",
          NOT_THE_USERS),
@@ -148,7 +122,7 @@ def test_a_local_model_is_given_the_digest_and_its_kept_lessons_are_written(
     result = run_writer(home, workspace, session(), model, settings=settings)
     assert result.outcome == "wrote"
     assert notes(home, workspace).split("# Workspace notes\n", 1)[1] == (
-        "\n## Directives\n\n- Use bun, never npm.\n"
+        "\n## Directives\n\n- Always use bun, never npm.\n"
         "\n## Commands that work\n\n- Run the tests with `bun test`.\n"
         "\n## Findings\n\n- The entry point is src/main.ts.\n"
     )

@@ -136,7 +136,8 @@ def test_a_model_that_writes_secrets_into_memory_has_each_line_refused_and_named
     notes = MemoryStore(home, workspace).read(vpath(DEFAULT_MEMORY_PATH)).content
     assert not _leaked(notes) and REDACTED not in notes  # refused, not written redacted
     named = "\n".join(line for line, _ in result.refused)
-    assert named.count(REDACTED) >= len(LEAKS) - 2 and not _leaked(named)
+    # each refused line named once (two leaks redact to the same line)
+    assert named.count(REDACTED) >= len(LEAKS) - 3 and not _leaked(named)
     assert HOLDS_A_SECRET in {why for _, why in result.refused}  # some lines are copied output too
     assert not _leaked(result.summary())
 

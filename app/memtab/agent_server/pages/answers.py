@@ -17,6 +17,7 @@ from memtab.agent_server.pages.paging import (
     line_window,
     rows_that_fit,
 )
+from memtab.agent_server.pages.waiting import WaitingProposal
 from memtab.agent_server.session_scope import ServedScopes
 from memtab.fs.records import OmitEmpty, OmitNone, Record
 from memtab.store.scopes.file_rows import FileRow
@@ -37,6 +38,8 @@ class FilePage(Record, write_only=True):
     more: Annotated[str | None, OmitNone] = None
     notes: Annotated[tuple[str, ...], OmitEmpty] = ()
     session: Annotated[ServedScopes | None, OmitNone] = None
+    waiting_in_inbox: Annotated[int | None, OmitNone] = None
+    """How many proposals for what the session serves wait in the Inbox (§22.5): none, omitted."""
 
 
 class SearchResults(Record, write_only=True):
@@ -46,6 +49,9 @@ class SearchResults(Record, write_only=True):
     next: Annotated[str | None, OmitNone] = None
     more: Annotated[str | None, OmitNone] = None
     notes: Annotated[tuple[str, ...], OmitEmpty] = ()
+    waiting: Annotated[tuple[WaitingProposal, ...], OmitEmpty] = ()
+    """The proposals waiting in the Inbox these words find, not accepted yet (§22.5)."""
+    waiting_in_inbox: Annotated[int | None, OmitNone] = None
 
 
 def json_text(record: Record) -> str:
@@ -102,9 +108,10 @@ def file_page(
     notes: Sequence[str],
     session: ServedScopes | None,
     budget: int,
+    waiting: int = 0,
 ) -> str:
     """The page of `rows` from `offset`: at most `limit`, as many as fit in `budget`; `cursor` the
-    next page's."""
+    next page's; `waiting`: the proposals waiting in the Inbox."""
     candidates = list(rows[offset : offset + limit])
 
     def render(count: int, shown: Sequence[FileRow] = candidates) -> str:
@@ -120,6 +127,7 @@ def file_page(
             else None,
             notes=tuple(notes),
             session=session,
+            waiting_in_inbox=waiting or None,
         )
         return json_text(page)
 
@@ -133,8 +141,11 @@ def search_page(
     cursor: PageCursor,
     notes: Sequence[str],
     budget: int,
+    waiting: Sequence[WaitingProposal] = (),
+    waiting_count: int = 0,
 ) -> str:
-    """The page of `hits` from `offset`, as many as fit, with the next `cursor`."""
+    """The page of `hits` from `offset`, as many as fit, with the next `cursor`; `waiting`: the
+    proposals in the Inbox the query finds, of `waiting_count` waiting."""
     candidates = list(hits[offset:])
 
     def render(count: int) -> str:
@@ -147,6 +158,8 @@ def search_page(
             if more
             else None,
             notes=tuple(notes),
+            waiting=tuple(waiting),
+            waiting_in_inbox=waiting_count or None,
         )
         return json_text(found)
 

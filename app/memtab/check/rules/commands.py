@@ -88,6 +88,36 @@ def commands_of(line: Line) -> Iterator[Command]:
             yield from _known(span)
 
 
+# Commands that make what they are given, so it need not be there before them: each operand
+# of the first, the last operand of the second (a copy's, move's or link's destination), git's
+# new repository or worktree, and the file a redirection writes.
+_MAKE_EACH = frozenset({"mkdir", "touch", "tee", "truncate"})
+_MAKE_LAST = frozenset({"cp", "mv", "ln", "rsync", "install", "scp"})
+_GIT_MAKES = frozenset({"init", "clone", "worktree"})
+_REDIRECTED_TO = re.compile(r"(?<![<&\d])\d?>>?\|?\s*([^\s;&|<>()'\"`]+)")
+
+
+def made_paths(line: Line) -> frozenset[str]:
+    """The paths the line's own commands make (`mkdir -p build/out`, `touch .env`, `cp a b`'s
+    `b`, `> out.log`), as written without `./` or a trailing `/`: named to be made, not as
+    they are."""
+    made: set[str] = set()
+    for piece in [line.text] if line.block is not None else line.spans:
+        prompted = _PROMPT.match(piece)
+        text = piece[prompted.end() :] if prompted is not None else piece
+        made.update(found.group(1) for found in _REDIRECTED_TO.finditer(text))
+        for command in _chain(text):
+            operands = [word for word in command.arguments if not word.startswith("-")]
+            if command.program in _MAKE_EACH:
+                made.update(operands)
+            elif operands[1:] and (
+                command.program in _MAKE_LAST
+                or (command.program == "git" and operands[0] in _GIT_MAKES)
+            ):
+                made.add(operands[-1])
+    return frozenset(path.removeprefix("./").rstrip("/") for path in made)
+
+
 def _known(text: str) -> Iterator[Command]:
     """The commands of `text` that run a well-known tool with an argument."""
     yield from (c for c in _chain(text) if c.program in KNOWN_PROGRAMS and len(c.words) > 1)

@@ -27,13 +27,14 @@ from memtab.check.checkout import Checkout
 from memtab.check.documents import Document
 from memtab.check.markdown import ScannedText
 from memtab.check.wording import is_example, says_gone, says_link_gone
+from memtab.fs.globs import walk_files
 from memtab.markdown import LineKind, classify, link_path, text_lines
 from memtab.sources.claude.instructions import import_spans, import_target
 
 _HOOK = re.compile(r"\s[—–-]\s")
 _VIRTUAL = re.compile(r"^/memories/(global|project|workspace)(?:/(.*))?$")
 _WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
-_MAX_ROOT_FILES = 5000
+_MAX_ROOT_ENTRIES = 10_000
 
 Renamed = Callable[[Document, str], str | None]
 """The virtual path a mux file's virtual path was renamed to (following renames), if any."""
@@ -267,7 +268,7 @@ def _relative_physical(document: Document, target: str) -> Path | None:
 
 class MemoryNames:
     """The memory files under each root by name, each root walked once (at most
-    `_MAX_ROOT_FILES` files, hidden ones left out) for the check that made this: a
+    `_MAX_ROOT_ENTRIES` files and folders, hidden ones left out) for the check that made this: a
     broken link in each of thousands of files walks its root once, not once each."""
 
     def __init__(self) -> None:
@@ -282,16 +283,16 @@ class MemoryNames:
 
 def _by_name(root: Path) -> dict[str, tuple[Path, ...]]:
     found: dict[str, list[Path]] = {}
-    count = 0
-    for folder, directories, files in os.walk(root):
-        directories[:] = [d for d in directories if not d.startswith(".")]
-        for name in files:
-            if not name.startswith("."):
-                found.setdefault(name, []).append(Path(folder) / name)
-                count += 1
-        if count > _MAX_ROOT_FILES:
-            break
+    walked = walk_files(root, most_entries=_MAX_ROOT_ENTRIES, enter=_visible)
+    for relative in walked.files:
+        name = relative.rpartition("/")[2]
+        if _visible(name):
+            found.setdefault(name, []).append(root / relative)
     return {name: tuple(paths) for name, paths in found.items()}
+
+
+def _visible(name: str) -> bool:
+    return not name.startswith(".")
 
 
 def _fixed_target(

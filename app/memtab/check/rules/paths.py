@@ -36,12 +36,13 @@ from dataclasses import dataclass
 
 from memtab.check.checkout import SKIPPED_DIRS, Checkout
 from memtab.check.markdown import Line, ScannedText
-from memtab.check.rules.commands import SESSION_BLOCKS, SHELL_BLOCKS, commands_of
+from memtab.check.rules.commands import SESSION_BLOCKS, SHELL_BLOCKS, commands_of, made_paths
 from memtab.check.wording import (
     hedged,
     is_open_section,
     names_a_pattern,
     names_paths_as_they_are,
+    says_gone_under,
 )
 from memtab.fs.globs import MAX_PARTS, is_glob
 
@@ -130,8 +131,15 @@ def named_paths(
     for line in scanned.lines:
         if line.fence or not names_paths_as_they_are(line.words) or is_open_section(line.section):
             continue
+        if says_gone_under(line.section):
+            continue
         resources = frozenset(_cluster_resources(line))
-        candidates = [c for c in _candidates(line, checkout) if c[0] not in resources]
+        made = made_paths(line) if line.block is not None or line.spans else frozenset()
+        candidates = [
+            c
+            for c in _candidates(line, checkout)
+            if c[0] not in resources and _plain(c[0]).removeprefix("./").rstrip("/") not in made
+        ]
         if not candidates or _runs_elsewhere(line):
             continue
         seen: set[str] = set()

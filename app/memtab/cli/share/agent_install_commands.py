@@ -31,6 +31,7 @@ from memtab.agent_server.hosting.login_service import (
 from memtab.agent_server.install import (
     Outcome,
     install_agent,
+    make_home,
     permissions_snippet,
     server_command,
     snippet,
@@ -110,6 +111,12 @@ def install(args: argparse.Namespace) -> int:
                 where = claude_settings_path() if agent == "claude" else gemini_policy(home)
                 print(f"# {AGENT_TITLES[agent]}: {where}\n{permissions_snippet(agent)}\n")
         return 0
+    try:
+        made = make_home(home)
+    except OSError as error:
+        raise CliError(f"cannot make the memory home {home.root}: {error}") from error
+    if made is not None:
+        print(made)
     outcomes = [
         outcome
         for agent in agents

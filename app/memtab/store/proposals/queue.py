@@ -298,6 +298,16 @@ def proposing_workspaces(home: Home) -> list[str]:
     return sorted(name for name in names if name != GLOBAL_QUEUE)
 
 
+def pending_in(home: Home, key: str) -> list[AgentProposal]:
+    """The proposals waiting in queue `key` (a workspace id, or `global`), oldest first, read
+    without changing anything: a queue that cannot be read holds none here (the Inbox sets it
+    aside and says why)."""
+    read = read_sidecar(proposals_path(home, key), max_bytes=MAX_QUEUED_BYTES)
+    if read.over_cap or read.problem is not None or not read.exists:
+        return []
+    return [p for p in _split(read.document)[0] if p.status == "pending"]
+
+
 def _inbox_full(why: str) -> ProposalError:
     review = "Ask the user to review the Inbox (accept or reject what waits) before proposing more"
     return ProposalError(f"The user's Memtab Inbox is full ({why}); nothing was proposed. {review}")

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from memtab.fs.globs import walk_files
 from memtab.fs.memo import RACY_MARGIN_NS, Memo, Stamp, changed_since, memo_path, stamp_of
 from memtab.fs.user_files import read_regular_file
 from memtab.kept.per_file import only
@@ -46,6 +47,7 @@ _FOLDERS = (
 """Folders of deploy, CI and configuration files, read to `_DEPTH` levels."""
 _FOLDER_FILES = re.compile(r"(?:\.(?:ya?ml|json|toml|tf|tfvars|env|conf|ini|cfg|hcl)|^\.env.*)$")
 _DEPTH = 4
+_MOST_ENTRIES = 5_000
 _MOST_FILES = 200
 _MOST_BYTES = 128 * 1024
 _REMOTE_URL = re.compile(r"^[ \t]*(?:push)?url[ \t]*=[ \t]*(\S+)", re.MULTILINE)
@@ -230,7 +232,7 @@ def _files(root: Path) -> Iterator[tuple[Path, os.stat_result]]:
     candidates = [root / ".git" / "config"]
     candidates += sorted(_entries(root, lambda name: _ROOT_FILES.match(name) is not None))
     for folder in _FOLDERS:
-        candidates += _walk(root / folder, _DEPTH)
+        candidates += _walk(root / folder)
     for path in candidates:
         if count >= _MOST_FILES:
             return
@@ -256,19 +258,17 @@ def _entries(folder: Path, wanted: Callable[[str], bool]) -> list[Path]:
         return []
 
 
-def _walk(folder: Path, depth: int) -> list[Path]:
-    """The configuration files in `folder`, to `depth` levels, never through a link."""
-    if depth <= 0 or folder.is_symlink() or not folder.is_dir():
+def _walk(folder: Path) -> list[Path]:
+    """The configuration files in `folder`, to `_DEPTH` levels, never through a link, reading at
+    most `_MOST_ENTRIES` entries."""
+    if folder.is_symlink() or not folder.is_dir():
         return []
-    found = sorted(_entries(folder, lambda name: _FOLDER_FILES.search(name) is not None))
-    try:
-        with os.scandir(folder) as entries:
-            folders = sorted(e.path for e in entries if e.is_dir(follow_symlinks=False))
-    except OSError:
-        return found
-    for sub in folders:
-        found += _walk(Path(sub), depth - 1)
-    return found
+    walked = walk_files(folder, most_entries=_MOST_ENTRIES, levels=_DEPTH)
+    return [
+        folder / relative
+        for relative in walked.files
+        if _FOLDER_FILES.search(relative.rpartition("/")[2]) is not None
+    ]
 
 
 def _read(path: Path) -> str:

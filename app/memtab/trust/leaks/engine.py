@@ -103,6 +103,11 @@ class FileMentions(NamedTuple):
     secrets: tuple[Mention, ...]
 
 
+MENTIONS_VERSION = "2"
+"""Bumped when what is read of a file changes (these readers, or the redaction's rules they
+ask what is a secret): a cache of another is read again."""
+
+
 class LeaksEngine(MemoryEngine):
     """Finds the leaks of a home's memory (see the module doc)."""
 
@@ -172,7 +177,7 @@ class LeaksEngine(MemoryEngine):
             ordered,
             lambda d: mentions_of(d.text, pattern),
             everything=everything,
-            context=tuple(names),
+            context=(MENTIONS_VERSION, *names),
         )
         owner = _Owners(projects)
         copies = copies_of(ordered)

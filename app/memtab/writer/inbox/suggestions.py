@@ -16,7 +16,7 @@ from typing import Any
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.private import PRIVATE_FILE_MODE, private_folders
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
-from memtab.fs.terminal_text import printable
+from memtab.fs.terminal_text import without_controls
 from memtab.redact import redact_secrets
 from memtab.store.history.provenance import log_provenance
 from memtab.store.history.recorder import RecordedChange
@@ -315,9 +315,9 @@ def _log_accepted(
 
 def clean_note_text(text: str, *, limit: int = MAX_TEXT_CHARS) -> str:
     """Text for one bullet: one line, no bullet mark of its own, no control character or
-    escape sequence (written as visible escapes), redacted, at most `limit` characters
+    escape sequence (`without_controls`), redacted, at most `limit` characters
     (SuggestionError otherwise)."""
-    cleaned = printable(_BULLET.sub("", " ".join(text.split())).strip())
+    cleaned = _BULLET.sub("", " ".join(without_controls(text).split())).strip()
     if not cleaned:
         raise SuggestionError("The edited text is empty")
     if len(cleaned) > limit:

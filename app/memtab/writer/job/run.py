@@ -7,7 +7,6 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
 
 from memtab.fs.clock import Clock, now_ms
 from memtab.llm.loop import LoopResult, Redacted, run_tool_loop
@@ -17,13 +16,11 @@ from memtab.llm.types import (
     Message,
     ModelReply,
     ProviderWrapper,
-    ToolCall,
-    ToolOutcome,
     ToolSpec,
     Usage,
     UserMessage,
 )
-from memtab.redact import redact_outgoing, redact_view
+from memtab.redact import redact_view
 from memtab.store.history.provenance import log_provenance
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.records import (
@@ -37,7 +34,7 @@ from memtab.store.history.records import (
 )
 from memtab.store.history.runs import log_run, new_run_id
 from memtab.store.home import Home
-from memtab.store.paths import PathError, VirtualPath, parse_file_path
+from memtab.store.paths import PathError, parse_file_path
 from memtab.store.scopes.memory import MemoryStore, MemoryStoreError
 from memtab.store.sidecars.registry import Workspace
 from memtab.transcripts.budget import DEFAULT_MAX_JSON_CHARS, EventBudget
@@ -45,35 +42,23 @@ from memtab.transcripts.events import TranscriptEvent, TranscriptFormat
 from memtab.transcripts.window import NewestEvents, read_newest_events
 from memtab.writer.config import WriterSettings
 from memtab.writer.job.dumps import AttemptTrace, RunTrace, write_trace_dump
+from memtab.writer.job.lesson_tools import LessonTools
 from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.rails import WriterRails
 from memtab.writer.job.result import RunOutcome, WriterRunResult
-from memtab.writer.lessons import (
-    DIGEST_CHARS,
-    MOST_LESSONS,
-    NOT_A_LESSON,
-    TOO_MANY,
-    Digest,
-    Lesson,
-    digest_of,
-    lesson_note,
-    why_refused,
-)
-from memtab.writer.offline.notes import Note, apply_notes, notes_missing_from
+from memtab.writer.lessons.digest import DIGEST_CHARS, digest_of
 from memtab.writer.prompts import (
     build_lessons_message,
     build_user_message,
     lessons_prompt,
     lessons_reminder,
-    lessons_tool_specs,
     reminder_prompt,
     system_prompt,
 )
 from memtab.writer.records import SuggestionOrigin
-from memtab.writer.tools import NO_NEW_MEMORIES, STALE_CHANGED, ContentRails, Effect, WriterTools
+from memtab.writer.tools import WriterTools
 
-RECORD_LESSONS = "record_lessons"
-SAVE_TRIES = 3
+logger = logging.getLogger(__name__)
 
 
 def asks_for_lessons(provider: ChatProvider) -> bool:
@@ -82,90 +67,6 @@ def asks_for_lessons(provider: ChatProvider) -> bool:
     edit the file with `memory_write`."""
     return getattr(provider, "structured", None) is not None
 
-
-class LessonTools(WriterTools):
-    """The writer's tools for the lessons task over one memory file and one digest."""
-
-    def __init__(
-        self,
-        store: MemoryStore,
-        memory_path: VirtualPath,
-        rails: ContentRails | None,
-        digest: Digest,
-    ) -> None:
-        super().__init__(store, memory_path, rails)
-        self.digest = digest
-
-    @property
-    def specs(self) -> list[ToolSpec]:
-        return list(lessons_tool_specs())
-
-    def execute(self, call: ToolCall) -> ToolOutcome:
-        if call.name == NO_NEW_MEMORIES:
-            return super().execute(call)
-        if call.name != RECORD_LESSONS:
-            return ToolOutcome(call.id, f"Unknown tool {call.name!r}", is_error=True)
-        notes = self._kept_notes((call.arguments or {}).get("lessons"))
-        outcome, effect = self._save_notes(call.id, notes)
-        self.tally.write_failed = outcome.is_error
-        self.tally.wrote |= effect == "wrote"
-        self.tally.unchanged |= effect in ("unchanged", "refused")
-        return outcome
-
-    def _kept_notes(self, lessons: Any) -> list[Note]:
-        """The notes of the lessons that pass their checks, each refused one named."""
-        notes: list[Note] = []
-        for index, value in enumerate(lessons if isinstance(lessons, list) else []):
-            lesson = Lesson.read(value)
-            if lesson is None:
-                self._refuse(str(value)[:200], NOT_A_LESSON)
-                continue
-            why = TOO_MANY if index >= MOST_LESSONS else why_refused(lesson, self.digest)
-            if why is not None:
-                self._refuse(lesson.shown, why)
-                continue
-            note = lesson_note(lesson, self.digest)
-            if note not in notes:
-                notes.append(note)
-        return notes
-
-    def _save_notes(self, call_id: str, notes: list[Note]) -> tuple[ToolOutcome, Effect]:
-        """Add `notes` the file does not say yet; a change meanwhile is read again."""
-        outcome: tuple[ToolOutcome, Effect] = ToolOutcome(call_id, STALE_CHANGED, True), None
-        for _ in range(SAVE_TRIES):
-            try:
-                current = self.read_current()
-            except (MemoryStoreError, PathError) as error:
-                return ToolOutcome(call_id, str(error), is_error=True), None
-            content = current.content if current is not None else ""
-            kept = self._through_rails(content, notes_missing_from(content, notes))
-            outcome = self.save(call_id, current, apply_notes(content, kept))
-            if outcome[0].content != STALE_CHANGED:
-                return outcome
-        return outcome
-
-    def _through_rails(self, content: str, notes: list[Note]) -> list[Note]:
-        """The notes the writer's rails keep, each read as its own write (a file's new
-        header never stands written alone, its one note refused)."""
-        if self.rails is None:
-            return notes
-        kept = []
-        for note in notes:
-            _, refused = self.rails.apply(content, apply_notes(content, [note]))
-            mine = [why for line, why in refused if line == redact_outgoing(note.bullet)]
-            if mine:
-                self._refuse(note.bullet, mine[0])
-            else:
-                kept.append(note)
-        return kept
-
-    def _refuse(self, line: str, why: str) -> None:
-        found = (redact_outgoing(line), why)
-        if found not in self.refused:
-            self.refused.append(found)
-
-
-logger = logging.getLogger(__name__)
 
 ATTEMPTS = 2
 # read, write, (stale) read, write, and room for one mistake.

@@ -253,6 +253,11 @@ _REWRITE_PREFIXES = re.compile(
 )
 
 
+def without_filler(sentence: str) -> str:
+    """A sentence without the words it opens on that say nothing ("Also, please …")."""
+    return _LEADING_FILLER.sub("", sentence.strip())
+
+
 def human_text(text: str) -> str:
     """What the human typed in a message: without `<private>` parts, harness injections
     (slash-command wrappers, system reminders), code fences and an interruption marker."""

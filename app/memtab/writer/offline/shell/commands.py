@@ -535,3 +535,31 @@ def removed_files(command: str) -> set[str]:
         if words and program_name(words[0]) in ("rm", "unlink"):
             names |= {w.rsplit("/", 1)[-1] for w in words[1:] if not w.startswith("-")}
     return names
+
+
+# What fetches from the network, and what runs what it is given: a download run as code.
+_FETCHERS = (
+    r"curl|wget|fetch|http|https|xh|aria2c|iwr|irm|invoke-webrequest|invoke-restmethod"
+    r"|nc|ncat|lwp-request|GET"
+)
+_RUNNERS_OF_CODE = (
+    r"(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?(?:ba|z|da|k|c|tc|fi)?sh|python[0-9.]*|node|perl|ruby"
+    r"|php|iex|invoke-expression|pwsh|powershell"
+)
+# `curl … | sh`, `wget -O- … | sudo bash -s --`, `iwr … | iex`: a fetcher piped (at any depth)
+# into a runner; `bash <(curl …)`, `sh -c "$(wget -O- …)"`, `eval "$(curl …)"`, `. <(curl …)`:
+# a fetcher's output given to a runner. Bounded: from each fetcher at most 8 pipes of 400
+# characters are read (a line of many fetchers is read in linear time).
+_DOWNLOAD_RUN = re.compile(
+    rf"(?i)(?<![\w-])(?:{_FETCHERS})(?![\w-])[^|\n]{{0,400}}+(?:\|[^|\n]{{0,400}}+){{0,8}}?"
+    rf"\|\s*(?:{_RUNNERS_OF_CODE})(?![\w-])"
+    rf"|(?<![\w-])(?:{_RUNNERS_OF_CODE}|eval|source|\.)\s+(?:-\S+\s+)*[\"']?(?:<\(|\$\(|`)\s*"
+    rf"(?:{_FETCHERS})(?![\w-])"
+)
+
+
+def runs_a_download(text: str) -> bool:
+    """Whether `text` (a command, or a note naming one) runs what it fetches from the network:
+    piped into a shell or an interpreter (`curl -s https://x/i.sh | sh`), or handed to one
+    (`bash <(curl …)`, `sh -c "$(wget -O- …)"`, `iwr … | iex`)."""
+    return _DOWNLOAD_RUN.search(text) is not None

@@ -1,0 +1,127 @@
+"""The writer's tools for the lessons task (docs/formats.md §10.2): `record_lessons` judged in
+code (`writer.lessons.judge`) and the kept lessons written under the notes' headings, at most
+`MOST_LESSONS` a run whatever path they come by, each with the line of the conversation it
+restates; and `no_new_memories`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memtab.llm.types import ToolCall, ToolOutcome, ToolSpec
+from memtab.redact import redact_outgoing
+from memtab.store.paths import PathError, VirtualPath
+from memtab.store.scopes.memory import MemoryStore, MemoryStoreError
+from memtab.writer.job.rails import UNSTATED_RULE
+from memtab.writer.lessons.digest import Digest
+from memtab.writer.lessons.judge import MOST_LESSONS, NOT_A_LESSON, TOO_MANY, Lesson, judge
+from memtab.writer.offline.notes import Note, apply_notes, notes_missing_from
+from memtab.writer.prompts import lessons_tool_specs
+from memtab.writer.tools import (
+    NO_NEW_MEMORIES,
+    STALE_CHANGED,
+    ContentRails,
+    Effect,
+    KeptLesson,
+    WriterTools,
+)
+
+RECORD_LESSONS = "record_lessons"
+SAVE_TRIES = 3
+SHOWN_CHARS = 200
+
+
+class LessonTools(WriterTools):
+    """The writer's tools for the lessons task over one memory file and one digest."""
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        memory_path: VirtualPath,
+        rails: ContentRails | None,
+        digest: Digest,
+    ) -> None:
+        super().__init__(store, memory_path, rails)
+        self.digest = digest
+        self.judged = 0  # lessons judged this run, by every call of every attempt
+        self._users_words: set[Note] = set()  # notes that are a rule in the user's words
+
+    @property
+    def specs(self) -> list[ToolSpec]:
+        return list(lessons_tool_specs())
+
+    def execute(self, call: ToolCall) -> ToolOutcome:
+        if call.name == NO_NEW_MEMORIES:
+            return super().execute(call)
+        if call.name != RECORD_LESSONS:
+            return ToolOutcome(call.id, f"Unknown tool {call.name!r}", is_error=True)
+        kept = self._kept((call.arguments or {}).get("lessons"))
+        outcome, effect = self._save_lessons(call.id, kept)
+        self.tally.write_failed = outcome.is_error
+        self.tally.wrote |= effect == "wrote"
+        self.tally.unchanged |= effect in ("unchanged", "refused")
+        return outcome
+
+    def _kept(self, lessons: Any) -> dict[Note, str]:
+        """The notes of the lessons that pass their checks, each with its evidence; each refused
+        lesson named, those past the run's limit together (refused in time linear in them)."""
+        notes: dict[Note, str] = {}
+        values = lessons if isinstance(lessons, list) else []
+        room = max(0, MOST_LESSONS - self.judged)
+        for value in values[:room]:
+            self.judged += 1
+            lesson = Lesson.read(value)
+            if lesson is None:
+                self.refuse(str(value)[:SHOWN_CHARS], NOT_A_LESSON)
+                continue
+            judgement = judge(lesson, self.digest)
+            if judgement.note is None or judgement.evidence is None:
+                self.refuse(lesson.shown, judgement.why or NOT_A_LESSON)
+            else:
+                notes.setdefault(judgement.note, judgement.evidence)
+                if judgement.users_words:
+                    self._users_words.add(judgement.note)
+        beyond = values[room:]
+        if beyond:
+            first = Lesson.read(beyond[0])
+            shown = first.shown if first is not None else str(beyond[0])
+            more = f" (and {len(beyond) - 1} more)" if len(beyond) > 1 else ""
+            self.refuse(f"{shown[:SHOWN_CHARS]}{more}", TOO_MANY)
+        return notes
+
+    def _save_lessons(self, call_id: str, kept: dict[Note, str]) -> tuple[ToolOutcome, Effect]:
+        """Add the notes of `kept` the file does not say yet, naming each with its evidence in
+        the answer (the run's dump keeps it); a change meanwhile is read again."""
+        outcome: tuple[ToolOutcome, Effect] = ToolOutcome(call_id, STALE_CHANGED, True), None
+        for _ in range(SAVE_TRIES):
+            try:
+                current = self.read_current()
+            except (MemoryStoreError, PathError) as error:
+                return ToolOutcome(call_id, str(error), is_error=True), None
+            content = current.content if current is not None else ""
+            notes = self._through_rails(content, notes_missing_from(content, list(kept)))
+            lessons = tuple(KeptLesson(line=note.text, evidence=kept[note]) for note in notes)
+            outcome = self.save(call_id, current, apply_notes(content, notes), lessons)
+            if outcome[0].content != STALE_CHANGED:
+                return outcome
+        return outcome
+
+    def _through_rails(self, content: str, notes: list[Note]) -> list[Note]:
+        """The notes the writer's rails keep, each read as its own write (a file's new
+        header never stands written alone, its one note refused)."""
+        if self.rails is None:
+            return notes
+        kept = []
+        for note in notes:
+            _, refused = self.rails.apply(content, apply_notes(content, [note]))
+            mine = [
+                why
+                for line, why in refused
+                if line == redact_outgoing(note.bullet)
+                # the user's rule in their words is stated, though no directive reads it so
+                and not (why == UNSTATED_RULE and note in self._users_words)
+            ]
+            if mine:
+                self.refuse(note.bullet, mine[0])
+            else:
+                kept.append(note)
+        return kept

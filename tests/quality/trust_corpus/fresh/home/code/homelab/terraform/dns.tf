@@ -1,0 +1,3 @@
+resource "cloudflare_record" "home" {
+  name = "home"
+}

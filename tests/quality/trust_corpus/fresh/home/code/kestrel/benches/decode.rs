@@ -1,0 +1,1 @@
+//! criterion benchmark of the frame decoder.

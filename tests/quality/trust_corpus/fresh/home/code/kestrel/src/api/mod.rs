@@ -1,0 +1,2 @@
+//! The axum routes.
+pub mod readings;

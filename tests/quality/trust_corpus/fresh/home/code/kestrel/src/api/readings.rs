@@ -1,0 +1,1 @@
+//! GET /readings with keyset pagination on (device_id, ts).

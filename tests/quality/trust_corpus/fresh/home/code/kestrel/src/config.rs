@@ -1,0 +1,1 @@
+//! kestrel's config.

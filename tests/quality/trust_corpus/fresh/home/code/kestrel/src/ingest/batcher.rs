@@ -1,0 +1,1 @@
+//! Groups decoded readings into batches for insert.

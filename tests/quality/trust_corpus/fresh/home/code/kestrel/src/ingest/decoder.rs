@@ -1,0 +1,1 @@
+//! CBOR frame decoding and the CRC check.

@@ -1,0 +1,3 @@
+//! MQTT frames in, batches out.
+pub mod batcher;
+pub mod decoder;

@@ -1,0 +1,1 @@
+//! Publishes to a real Mosquitto and reads back from the API.

@@ -1,0 +1,1 @@
+"""Admin, including the refund-deposit action."""

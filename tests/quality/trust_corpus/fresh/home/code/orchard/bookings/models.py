@@ -1,0 +1,1 @@
+"""Plots, seasons, bookings and the waitlist."""

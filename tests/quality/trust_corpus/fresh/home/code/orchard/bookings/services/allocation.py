@@ -1,0 +1,1 @@
+"""Which free plot goes to whom."""

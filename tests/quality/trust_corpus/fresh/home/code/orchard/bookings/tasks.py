@@ -1,0 +1,1 @@
+"""Periodic tasks: reminders and the waitlist sweep."""

@@ -1,0 +1,1 @@
+"""factory_boy factories for every model."""

@@ -1,0 +1,1 @@
+"""Views through the test client."""

@@ -1,0 +1,1 @@
+"""Plot list, booking, waitlist pages; htmx partials."""

@@ -1,0 +1,2 @@
+workers = 5
+timeout = 30

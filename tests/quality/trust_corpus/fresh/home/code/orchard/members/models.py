@@ -1,0 +1,1 @@
+"""Members and committee roles."""

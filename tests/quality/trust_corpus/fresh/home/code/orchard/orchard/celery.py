@@ -1,0 +1,3 @@
+from celery import Celery
+
+app = Celery("orchard")

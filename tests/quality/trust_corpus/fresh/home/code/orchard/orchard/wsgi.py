@@ -1,0 +1,1 @@
+"""WSGI entry point for gunicorn."""
