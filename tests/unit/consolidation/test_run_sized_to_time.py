@@ -402,3 +402,22 @@ def test_repeated_runs_cover_the_store_when_the_model_always_views_from_line_one
             break
     assert "the rest next run" not in summaries[-1], summaries
     assert any("MEMORY.md from line " in s for s in summaries), summaries
+
+
+def test_a_file_is_shown_when_the_time_left_writes_a_reply_though_not_a_change(
+    fake_model_server: FakeModelServer, home: Home, store: MemoryStore, clock: FakeClock
+) -> None:
+    # A busy machine writing 1 token a second (load 13 on 2 cores): after the first reply no
+    # change of 160 tokens fits in the time left, yet the smallest file and a reply do.
+    wire = Wire("openai", fake_model_server)
+    seed(store)
+    put(store, "/memories/project/tiny.md", "- Use `make check`.\n")
+    remember_speed(wire.settings().base_url or "", "gpt-test", Speed(40.0, 1.0))
+
+    summary, requests, took_ms = run_once(
+        home, wire, clock, SlowLlama(fake_model_server, clock, 40.0, 1.0)
+    )
+
+    assert shown(requests)[0] == "1\t- Use `make check`."
+    assert summary.startswith("no changes made (read 1 of the 8 files; the rest next run: ")
+    assert took_ms <= LIMIT_MS * (1 - SAFETY_SHARE)
