@@ -64,7 +64,7 @@ def test_a_run_is_given_the_files_it_has_time_to_read() -> None:
 def test_a_view_is_shown_as_far_as_the_time_left_reads_it_and_says_the_rest_waits() -> None:
     clock = Seconds()
     pace = RunPace(300.0, SLOW, now=clock)
-    clock.now += 200  # 70 s left, less than writing a change takes: no room to read
+    clock.now += 250  # 20 s left, less than writing even a one-line reply takes: no room
     view = "\n".join(f"{n}\t- rule {n}: keep the build green" for n in range(1, 301))
     shown = pace.fitted(view, "view", "/memories/project/big.md")
     assert shown.startswith("[Not shown: this run has no time left to read more on this machine")
@@ -82,6 +82,18 @@ def test_a_view_is_shown_as_far_as_the_time_left_reads_it_and_says_the_rest_wait
     room = (300 * (1 - SAFETY_SHARE) - CHANGE_TOKENS / write) * read
     assert estimated_tokens("\n".join(kept)) <= room
     assert pace.cut
+
+
+def test_with_no_time_to_write_a_change_a_view_is_shown_as_far_as_a_reply_leaves() -> None:
+    clock = Seconds()
+    pace = RunPace(300.0, SLOW, now=clock)
+    clock.now += 200  # 70 s left: less than writing a change takes, more than a reply does
+    view = "\n".join(f"{n}\t- rule {n}: keep the build green" for n in range(1, 301))
+    shown = pace.fitted(view, "view", "/memories/project/big.md")
+    kept = [line for line in shown.split("\n") if line[:1].isdigit()]
+    read, write = 10 / BUSY_SLOWDOWN, 4 / BUSY_SLOWDOWN
+    assert 0 < estimated_tokens("\n".join(kept)) <= (70 - MIN_REPLY_TOKENS / write) * read
+    assert f"its other {300 - len(kept)} lines are left for the next run" in shown
 
 
 def test_a_reply_may_write_what_the_time_left_holds_and_none_is_asked_past_it() -> None:

@@ -176,12 +176,6 @@ def test_a_slow_server_s_run_reads_what_its_time_holds_and_says_what_it_left(
     assert took_ms <= LIMIT_MS * (1 - SAFETY_SHARE)  # within its limit, its margin kept
     assert all(request.body["max_tokens"] < 4096 for request in requests)
     whole = sum(1 for result in shown(requests) if "[Not shown" not in result)
-    print(
-        "DBG",
-        listed,
-        [r[:80] + "..." + r[-120:] for r in shown(requests)],
-        [len(r.body["messages"]) for r in requests],
-    )
     said = f"read {whole or 'none'} of the 7 files; the rest next run: "
     assert summary.startswith(f"no changes made ({said}"), summary
     (run,) = RunsLog(home).runs()
@@ -365,3 +359,65 @@ def test_a_server_slower_than_measured_fails_the_run_saying_its_speed(
     assert str(failed.value).endswith(
         "; the model server here reads about 100000 tokens a second and writes 40000.0"
     )
+
+
+class HabitualLlama(SlowLlama):
+    """As SlowLlama, its model viewing each file as Qwen2.5-Coder-1.5B does on the fixture
+    stores: from line 1, ten lines at a time, whatever the run has time to read."""
+
+    @staticmethod
+    def _next_turn(messages: list[dict[str, Any]]) -> tuple[str, list[tuple[str, Any]]]:
+        text, calls = SlowLlama._next_turn(messages)
+        return text, [(name, {**arguments, "offset": 1, "limit": 10}) for name, arguments in calls]
+
+
+def test_a_short_run_s_first_view_of_a_file_shows_what_its_time_reads_not_ten_lines(
+    fake_model_server: FakeModelServer, home: Home, store: MemoryStore, clock: FakeClock
+) -> None:
+    wire = Wire("openai", fake_model_server)
+    seed(store)  # more than a run's time reads
+    put(store, "/memories/project/vercel-env.md", "".join(f"- Line {n}.\n" for n in range(11)))
+    remember_speed(wire.settings().base_url or "", "gpt-test", Speed(10.0, 4.0))
+
+    summary, requests, _ = run_once(home, wire, clock, HabitualLlama(fake_model_server, clock))
+
+    assert listing(requests[0])[0] == "/memories/project/vercel-env.md"  # smallest first
+    assert shown(requests)[0].endswith("11\t- Line 10.")  # the whole file, its 11th line too
+    assert "vercel-env.md from line" not in summary
+
+
+def test_repeated_runs_cover_the_store_when_the_model_always_views_from_line_one(
+    fake_model_server: FakeModelServer, home: Home, store: MemoryStore, clock: FakeClock
+) -> None:
+    wire = Wire("openai", fake_model_server)
+    seed(store)
+    remember_speed(wire.settings().base_url or "", "gpt-test", Speed(10.0, 4.0))
+    slow = HabitualLlama(fake_model_server, clock)
+    summaries = []
+    for _ in range(12):
+        summary, _, took_ms = run_once(home, wire, clock, slow)
+        summaries.append(summary)
+        assert took_ms <= LIMIT_MS * (1 - SAFETY_SHARE)
+        if "the rest next run" not in summary:
+            break
+    assert "the rest next run" not in summaries[-1], summaries
+    assert any("MEMORY.md from line " in s for s in summaries), summaries
+
+
+def test_a_file_is_shown_when_the_time_left_writes_a_reply_though_not_a_change(
+    fake_model_server: FakeModelServer, home: Home, store: MemoryStore, clock: FakeClock
+) -> None:
+    # A busy machine writing 1 token a second (load 13 on 2 cores): after the first reply no
+    # change of 160 tokens fits in the time left, yet the smallest file and a reply do.
+    wire = Wire("openai", fake_model_server)
+    seed(store)
+    put(store, "/memories/project/tiny.md", "- Use `make check`.\n")
+    remember_speed(wire.settings().base_url or "", "gpt-test", Speed(40.0, 1.0))
+
+    summary, requests, took_ms = run_once(
+        home, wire, clock, SlowLlama(fake_model_server, clock, 40.0, 1.0)
+    )
+
+    assert shown(requests)[0] == "1\t- Use `make check`."
+    assert summary.startswith("no changes made (read 1 of the 8 files; the rest next run: ")
+    assert took_ms <= LIMIT_MS * (1 - SAFETY_SHARE)

@@ -168,17 +168,24 @@ class RunPace:
         writing_s = self.left_s() - speed.seconds(prompt_tokens, 0)
         return max(int(writing_s * speed.output_per_s), MIN_REPLY_TOKENS)
 
+    def _room(self, speed: Speed, reply_tokens: int) -> int:
+        """The tokens of results the time left reads, a reply of `reply_tokens` written after."""
+        reading_s = self.left_s() - speed.seconds(0, reply_tokens)
+        return int(reading_s * speed.prompt_per_s) - self.pending
+
     def fitted(self, output: str, command: object, path: object) -> str:
         """A tool result as the model is shown it: a view whole when the time left reads it
-        and still leaves time for a change, else cut at a line, saying that the rest is left
-        for the next run."""
+        and still leaves time for a change (when no change fits, for a one-line reply: what
+        is read is not left for the next run), else cut at a line, saying that the rest is
+        left for the next run."""
         speed = self.speed
         tokens = estimated_tokens(output)
         if speed is None or command != "view":  # a change's answer is short, and always shown
             self.pending += tokens
             return output
-        reading_s = self.left_s() - speed.seconds(0, CHANGE_TOKENS)
-        room = int(reading_s * speed.prompt_per_s) - self.pending
+        room = self._room(speed, CHANGE_TOKENS)
+        if room < MIN_RESULT_TOKENS:  # no time to write a change: still to read, and say so
+            room = self._room(speed, MIN_REPLY_TOKENS)
         if tokens <= room:
             self.pending += tokens
             return output

@@ -259,6 +259,8 @@ def run_consolidation(
             lambda count: estimated_tokens(message_listing(count)),
             [file_tokens(file.size_bytes) for file in files],
         )
+    if reading is not None:
+        reading.short = in_time < len(files)
     message = message_listing(in_time)
     if window is not None:
         message = _fitted_listing(window, system.text, message_listing, in_time)
