@@ -94,8 +94,8 @@ ROWS: tuple[Row, ...] = (
             "gui/blame/",
             "cli/memory/history_commands.py",
         ),
-        8_781,
-        "issue 98: hold at today's figure (10.5k lines as `wc -l` counts them)",
+        8_794,
+        "issue 98: hold (10.5k `wc -l`); +13 issue 96: every run on record with its trace",
     ),
     Row(
         "the window's core (tree, editor, files, first paint, toolkit, tasks, menus)",
@@ -105,12 +105,14 @@ ROWS: tuple[Row, ...] = (
             "gui/first_paint/",
             "gui/window/",
         ),
-        17_024,
+        17_118,
+        "hold; +94 issues 96–97: the keyboard never lost, widgets built when first shown",
     ),
     Row(
         "trust findings",
         ("trust/", "components/trust/", "gui/trust/", "cli/health/trust_commands.py"),
-        12_580,
+        10_980,
+        "issue 94: the English readers deleted (12,580 → 10,980) — held there",
     ),
     Row(
         "store core (scopes, fs, locks, caches)",
@@ -127,7 +129,8 @@ ROWS: tuple[Row, ...] = (
             "cli/background/writer_commands.py",
             "cli/memory/inbox_commands.py",
         ),
-        7_878,
+        8_262,
+        "hold; +384 issue 95: the writer's evidence found by code (writer/lessons/)",
     ),
     Row(
         "dream (consolidation)",
@@ -138,7 +141,8 @@ ROWS: tuple[Row, ...] = (
             "gui/consolidation/",
             "cli/background/consolidation_commands.py",
         ),
-        6_318,
+        6_745,
+        "hold; +427 issue 95: Consolidate now sized to the server's measured speed",
     ),
     Row(
         "git sync",
@@ -168,7 +172,8 @@ ROWS: tuple[Row, ...] = (
             "cli/share/agent_server_commands.py",
             "cli/share/mcp_sessions.py",
         ),
-        3_023,
+        3_051,
+        "hold; +28 in issue 96: what waits in the Inbox told to agents",
     ),
     Row(
         "MCP install and config editing",
@@ -185,7 +190,12 @@ ROWS: tuple[Row, ...] = (
         ),
         2_480,
     ),
-    Row("warm host and bridge", ("agent_server/bridge/", "agent_server/hosting/"), 1_616),
+    Row(
+        "warm host and bridge",
+        ("agent_server/bridge/", "agent_server/hosting/"),
+        2_042,
+        "hold; +426 issue 97: the day's first session answered from kept answers",
+    ),
     Row(
         "activity and watchers",
         (
@@ -200,7 +210,8 @@ ROWS: tuple[Row, ...] = (
     Row(
         "model providers",
         ("llm/", "cli/background/model_commands.py"),
-        2_058,
+        2_243,
+        "hold; +185 issue 95: the server's measured speed, temperature 0",
     ),
     Row(
         "Traces",
@@ -215,7 +226,8 @@ ROWS: tuple[Row, ...] = (
     Row(
         "search",
         ("search_index/", "components/search/", "gui/search/", "cli/memory/search_commands.py"),
-        1_661,
+        1_695,
+        "hold; +34 in issue 97: look-alike notes answered from a probe of their ids",
     ),
     Row("transcripts", ("transcripts/",), 1_561),
     Row(
@@ -223,9 +235,24 @@ ROWS: tuple[Row, ...] = (
         ("diagnostics/", "cli/health/doctor_commands.py", "cli/health/self_test.py"),
         1_309,
     ),
-    Row("demo", ("demo.py", "demo_history.py"), 801),
-    Row("redaction", ("redact/",), 793),
-    Row("the command line's own frame (main, common, options)", ("cli/",), 542),
+    Row(
+        "demo",
+        ("demo.py", "demo_history.py"),
+        820,
+        "hold; +19 in issue 96: the demo's runs name their traces",
+    ),
+    Row(
+        "redaction",
+        ("redact/",),
+        816,
+        "hold; +23 in issue 95: secret-named variables redacted, variable names left as names",
+    ),
+    Row(
+        "the command line's own frame (main, common, options)",
+        ("cli/",),
+        719,
+        "hold; +177 issue 98: parsers made from signatures (-193 across the command line)",
+    ),
     Row(
         "top level (start, logs, the desktop entry)",
         (

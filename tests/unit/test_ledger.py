@@ -14,8 +14,8 @@ from support import ledger
 from support.code_lines import code_lines
 
 KNOWN_OVER = {
-    "settings": 2_081,
-    ledger.COMMAND_LINE: 4_122,
+    "settings": 2_084,  # +3: the writer's temperature setting (issue 95)
+    ledger.COMMAND_LINE: 3_929,
     "Consolidate now: function boundaries": 9,
     "Consolidate now: argument lists spelled again": 6,
 }
