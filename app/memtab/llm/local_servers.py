@@ -176,14 +176,10 @@ def served_context(
     """What a model server on this machine serves `model` with (llama.cpp's /props, Ollama's
     /api/show and /api/ps, LM Studio's /api/v0/models, vLLM's /v1/models); None for a remote
     server or one that says nothing usable. Blocking: call it off the GUI thread."""
-    parts = urlsplit(base_url)
-    if parts.scheme != "http" or not parts.hostname or not is_loopback_host(parts.hostname):
+    address = _local_address(base_url)
+    if address is None:
         return None
-    try:
-        port = parts.port or 80
-    except ValueError:
-        return None
-    host = parts.hostname
+    host, port = address
     found = _llamacpp_context(host, port, timeout)
     if found is None and model:
         for read in (_ollama_context, _lmstudio_context, _vllm_context):
@@ -314,14 +310,10 @@ def probe_speed(
     `model` (its OpenAI-compatible replies say no timings; its own API does): `nonce` starts
     the prompt, so that no cached prompt is measured. None for another server, a remote one,
     or no answer within 3 × `timeout`. Blocking: off the GUI thread."""
-    parts = urlsplit(base_url)
-    if parts.scheme != "http" or not parts.hostname or not is_loopback_host(parts.hostname):
+    address = _local_address(base_url)
+    if address is None:
         return None
-    try:
-        port = parts.port or 80
-    except ValueError:
-        return None
-    if _ollama_context(parts.hostname, port, model, DEFAULT_TIMEOUT_S) is None:
+    if _ollama_context(*address, model, DEFAULT_TIMEOUT_S) is None:
         return None
     body = {
         "model": model,
@@ -329,8 +321,19 @@ def probe_speed(
         "stream": False,
         "options": {"num_predict": PROBE_OUTPUT_TOKENS, "temperature": 0},
     }
-    answer = _get_json(parts.hostname, port, "/api/generate", timeout, body=body)
+    answer = _get_json(*address, "/api/generate", timeout, body=body)
     return timings_of(answer) if isinstance(answer, dict) else None
+
+
+def _local_address(base_url: str) -> tuple[str, int] | None:
+    """The host and port of a plain-HTTP server on this machine; None for any other URL."""
+    parts = urlsplit(base_url)
+    if parts.scheme != "http" or not parts.hostname or not is_loopback_host(parts.hostname):
+        return None
+    try:
+        return parts.hostname, parts.port or 80
+    except ValueError:
+        return None
 
 
 def _get_json(
