@@ -1,0 +1,96 @@
+"""A key given two values in one scope, read from structure (issue 94): a Markdown table's
+row × column cell, a key of a fenced config block (`KEY=v`, `key: v`, `key = v`, a
+`.tool-versions` line), a command given for one named task, a port, version or path of one
+named thing — each beside near misses of the same shape that are no contradiction (another
+row, another column, another section, another environment, an example, a value the other
+only makes more precise, the same value twice).
+
+Provenance: written by q94 on 28 Nov 2026 for issue 94, from the issue's words alone,
+before the readers were changed for it, without reading the trust corpus's halves
+(`tests/quality/trust_corpus/`) or their keys. `CASES` is measured before and after.
+"""
+
+from __future__ import annotations
+
+from support.contradiction_cases import SAME, Case
+
+C, N = "contradiction", "neither"
+
+CASES: tuple[Case, ...] = (
+    # A table's cell: one row's one column given two values.
+    Case("table cell", "| Service | Port |\n|---|---|\n| api | 4000 |\n| web | 4001 |",
+         "| Service | Port |\n|---|---|\n| api | 4100 |", C, SAME),
+    Case("table cell", "| Environment | Region |\n|---|---|\n| staging | eu-west-1 |\n"
+         "| production | us-east-1 |",
+         "| Environment | Region |\n|---|---|\n| staging | eu-central-1 |", C, SAME),
+    Case("table cell", "| Queue | Max retries |\n|---|---|\n| emails | 5 |\n| webhooks | 8 |",
+         "| Queue | Max retries |\n|---|---|\n| emails | 10 |", C, SAME),
+    Case("table cell", "| Job | Schedule |\n|---|---|\n| backup | `0 3 * * *` |\n"
+         "| reindex | `0 5 * * 0` |",
+         "| Job | Schedule |\n|---|---|\n| backup | `30 1 * * *` |", C, SAME),
+    Case("table cell", "| Bucket | Retention days |\n|---|---|\n| logs | 30 |\n| uploads | 365 |",
+         "| Bucket | Retention days |\n|---|---|\n| logs | 90 |", C, SAME),
+    # …and near misses: another row, another column, the same value, an example.
+    Case("table cell", "| Environment | Region |\n|---|---|\n| staging | eu-west-1 |",
+         "| Environment | Region |\n|---|---|\n| production | us-east-1 |", N, SAME),
+    Case("table cell", "| Service | Port |\n|---|---|\n| api | 4000 |",
+         "| Service | Replicas |\n|---|---|\n| api | 3 |", N, SAME),
+    Case("table cell", "| Queue | Max retries |\n|---|---|\n| emails | 5 |\n| webhooks | 8 |",
+         "| Queue | Max retries |\n|---|---|\n| webhooks | 8 |", N, SAME),
+    Case("table cell", "| Bucket | Retention days |\n|---|---|\n| logs | 30 |",
+         "| Bucket | Retention days |\n|---|---|\n| uploads | 365 |", N, SAME),
+    # A key of a config fence given two values.
+    Case("config key", "```env\nREDIS_URL=redis://localhost:6379/0\n```",
+         "```env\nREDIS_URL=redis://localhost:6380/0\n```", C, SAME),
+    Case("config key", "```env\nWORKER_CONCURRENCY=4\nLOG_FORMAT=json\n```",
+         "```\nWORKER_CONCURRENCY=12\n```", C, SAME),
+    Case("config key", "```yaml\nsearch:\n  replicas: 2\n  heap: 1g\n```",
+         "```yaml\nsearch:\n  replicas: 3\n```", C, SAME),
+    Case("config key", "```toml\n[tool.pytest.ini_options]\ntimeout = 30\n```",
+         "```toml\n[tool.pytest.ini_options]\ntimeout = 60\n```", C, SAME),
+    Case("config key", "```ini\n[worker]\nthreads = 8\n```",
+         "```ini\n[worker]\nthreads = 4\n```", C, SAME),
+    Case("config key", "```yaml\nservices:\n  postgres:\n    image: postgres:15\n```",
+         "```yaml\nservices:\n  postgres:\n    image: postgres:16\n```", C, SAME),
+    Case("config key", "```\nnodejs 20.11.0\npython 3.12.1\n```",
+         "```\nnodejs 18.19.0\npython 3.12.1\n```", C, SAME),
+    Case("config key", "```env\nSESSION_TTL_MINUTES=30\n```",
+         "Session settings:\n\n```yaml\nsession_ttl_minutes: 45\n```", C, SAME),
+    # …and near misses: another section, another service, a placeholder, the same value.
+    Case("config key", "```yaml\nsearch:\n  replicas: 2\n```",
+         "```yaml\nindexer:\n  replicas: 3\n```", N, SAME),
+    Case("config key", "```ini\n[worker]\nthreads = 8\n```",
+         "```ini\n[api]\nthreads = 2\n```", N, SAME),
+    Case("config key", "```yaml\nservices:\n  postgres:\n    image: postgres:15\n```",
+         "```yaml\nservices:\n  redis:\n    image: redis:7\n```", N, SAME),
+    Case("config key", "```env\nREDIS_URL=redis://localhost:6379/0\n```",
+         "```env\nREDIS_URL=<your redis url>\n```", N, SAME),
+    Case("config key", "```env\nWORKER_CONCURRENCY=4\n```",
+         "```env\nWORKER_CONCURRENCY=4\nLOG_FORMAT=json\n```", N, SAME),
+    # A command given for one named task.
+    Case("task command", "| Task | Command |\n|---|---|\n| lint | `make lint` |\n"
+         "| test | `make test` |",
+         "| Task | Command |\n|---|---|\n| lint | `ruff check .` |", C, SAME),
+    Case("task command", "- Deploy to staging: `./scripts/deploy.sh staging`",
+         "- Deploy to staging: `kubectl apply -k overlays/staging`", C, SAME),
+    Case("task command", "**Build the docs:** `mkdocs build`",
+         "**Build the docs:** `sphinx-build docs site`", C, SAME),
+    Case("task command", "## Commands\n\n- seed the database: `make seed`",
+         "## Commands\n\n- seed the database: `python manage.py loaddata seed.json`", C, SAME),
+    # …and near misses: another task, a command made more precise.
+    Case("task command", "- Deploy to staging: `./scripts/deploy.sh staging`",
+         "- Deploy to production: `./scripts/deploy.sh production`", N, SAME),
+    Case("task command", "- Run the tests: `pytest`", "- Run the tests: `pytest -x -q`", N, SAME),
+    Case("task command", "| Task | Command |\n|---|---|\n| lint | `make lint` |",
+         "| Task | Command |\n|---|---|\n| format | `make fmt` |", N, SAME),
+    # A port, version or path of one named thing, in two structures.
+    Case("named thing", "- Grafana: http://localhost:3001",
+         "| Service | URL |\n|---|---|\n| Grafana | http://localhost:3002 |", C, SAME),
+    Case("named thing", "- Fixtures: `tests/fixtures/`", "- Fixtures: `spec/fixtures/`", C, SAME),
+    Case("named thing", "```json\n{\n  \"engines\": {\n    \"node\": \">=20\"\n  }\n}\n```",
+         "```\nnodejs 18.19.0\n```", C, SAME),
+    Case("named thing", "- Unit fixtures: `tests/unit/fixtures/`",
+         "- E2E fixtures: `tests/e2e/fixtures/`", N, SAME),
+    Case("named thing", "- Grafana: http://localhost:3001",
+         "| Service | URL |\n|---|---|\n| Prometheus | http://localhost:9090 |", N, SAME),
+)  # fmt: skip
