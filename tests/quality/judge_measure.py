@@ -9,8 +9,9 @@ alone, with a background), found and near misses flagged offline and judged.
     .venv/bin/python -m tests.quality.judge_measure --model-url http://127.0.0.1:PORT/v1
         [--half tune|held-out|fresh [--runs N | --calls N]]
 
-`--calls N`: only the first N calls `memtab duplicates` would make, in this process (a slow
-local model past the request limit still answers), each verdict against the key's.
+`--calls N`: only the first N calls `memtab duplicates` (or `--only contradictions`) would
+make, in this process (a slow local model past the request limit still answers), each verdict
+against the key's, the engine scored offline and judged.
 
 Needs a running OpenAI-compatible server (llama-server); answers are kept in a scratch home
 (`--keep DIR` to keep them between runs).
@@ -19,6 +20,7 @@ Needs a running OpenAI-compatible server (llama-server); answers are kept in a s
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -26,11 +28,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from tests.quality.perfect_judge import KeyJudge, judged_runs
-from tests.quality.trust_homes import HALVES, lay_out
+from tests.quality.trust_homes import HALVES, LaidOut, lay_out
 from tests.quality.trust_matching import Matcher
-from tests.quality.trust_scorecard import model_env
+from tests.quality.trust_scorecard import model_env, score_contradictions, score_duplicates
 
 from memtab.llm.settings import ProviderSettings
 from memtab.llm.types import ChatProvider, ModelReply
@@ -40,6 +43,8 @@ from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.judging.asking import JudgeStats, ModelJudge, make_provider
 from memtab.trust.judging.contradictions import judge_contradictions, wider_contradictions
 from memtab.trust.judging.duplicates import judge_duplicates, wider_duplicates
+from memtab.trust.judging.kept import Verdict
+from memtab.trust.judging.questions import Pair
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -125,10 +130,39 @@ def _half(half: str, url: str, model: str, runs: int) -> None:
             print(f"    contradictions: {row['contradictionsJudged']}")
 
 
-def _calls(half: str, url: str, model: str, calls: int) -> None:
-    """The first `calls` calls `memtab duplicates` makes on the half, in this process through
-    the real provider (a slow local model past the request limit still answers): each verdict
-    against the key's (`perfect_judge.KeyJudge`), the controls heard or not, the time."""
+def _judged(
+    laid: LaidOut, home: Home, judge: ModelJudge, only: str | None
+) -> tuple[dict[str, Any], dict[str, Any], Any]:
+    """One engine's report on the laid-out half scored offline and judged by `judge`, and the
+    judged report."""
+    matcher = Matcher(laid)
+    if only == "contradictions":
+        found = ContradictionsEngine(home, env=laid.env())
+        report = found.find()
+        wider = wider_contradictions(report, found.compared)
+        judged = judge_contradictions(report, judge, wider, found.contradiction_of)
+        return (
+            score_contradictions(matcher, report.to_json()),
+            score_contradictions(matcher, judged.to_json()),
+            judged,
+        )
+    engine = DuplicatesEngine(home, env=laid.env())
+    groups = engine.find()
+    judged_groups = judge_duplicates(
+        groups, judge, engine.said, wider_duplicates(groups, engine.read)
+    )
+    return (
+        score_duplicates(matcher, groups.to_json()),
+        score_duplicates(matcher, judged_groups.to_json()),
+        judged_groups,
+    )
+
+
+def _calls(half: str, url: str, model: str, calls: int, only: str | None) -> None:
+    """The first `calls` calls `memtab duplicates` (or `--only contradictions`) makes on the
+    half, in this process through the real provider (a slow local model past the request
+    limit still answers): each verdict against the key's (`perfect_judge.KeyJudge`), the
+    controls heard or not, the time, and the engine's score offline and judged."""
     settings = ProviderSettings(
         provider="openai", model=model, base_url=url, request_timeout_s=4 * 3600
     )
@@ -137,8 +171,6 @@ def _calls(half: str, url: str, model: str, calls: int) -> None:
         matcher = Matcher(laid)
         key = KeyJudge(laid, matcher)
         home = Home(laid.xum_home)
-        engine = DuplicatesEngine(home, env=laid.env())
-        report = engine.find()
         replies: list[str] = []
 
         def recorded(settings: ProviderSettings, limit: int | None) -> ChatProvider:
@@ -154,12 +186,26 @@ def _calls(half: str, url: str, model: str, calls: int) -> None:
             return provider
 
         judge = ModelJudge(home, settings, files=calls * 10, make=recorded)
-        wider = wider_duplicates(report, engine.read)
-        judged = judge_duplicates(report, judge, engine.said, wider)
+        answered: dict[Pair, Verdict] = {}
+        verdicts = judge.verdicts
+
+        def heard(pairs: Sequence[Pair]) -> dict[Pair, Verdict]:
+            found = verdicts(pairs)
+            answered.update(found)
+            return found
+
+        judge.verdicts = heard  # type: ignore[method-assign]
+        with mock.patch.dict(os.environ, laid.env(), clear=True):  # the person's agents
+            before, after, judged = _judged(laid, home, judge, only)
         stats = judge.stats
-        print(f"{half}: {_cost(stats)}; {stats.seconds:.0f} s")
+        print(f"{half} {only or 'duplicates'}: {_cost(stats)}; {stats.seconds:.0f} s")
         print(f"    {judged.judged}")
-        answered = judge.verdicts([c.pair for c in wider])  # kept: no call more
+        for name, card in (("offline", before), ("judged", after)):
+            print(
+                f"    {name}: found {card['found']}/{card['seeded']}, precision "
+                f"{card['precisionLabelled']:.2f} (all {card['precisionAll']:.2f}), near misses "
+                f"{card['nearMisses'][0]}/{card['nearMisses'][1]}"
+            )
         table: dict[tuple[str, str], int] = {}
         for pair, verdict in answered.items():
             right, _ = key.verdict(pair.one, pair.other)
@@ -184,11 +230,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--calls",
         type=int,
-        help="with --half: only the first CALLS calls of duplicates, in-process",
+        help="with --half: only the first CALLS calls of one engine (--only), in-process",
     )
     args = parser.parse_args(argv)
     if args.half and args.calls:
-        _calls(args.half, args.model_url, args.model, args.calls)
+        _calls(args.half, args.model_url, args.model, args.calls, args.only)
         return 0
     if args.half:
         _half(args.half, args.model_url, args.model, args.runs)
