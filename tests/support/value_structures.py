@@ -7,7 +7,10 @@ only makes more precise, the same value twice).
 
 Provenance: written by q94 on 28 Nov 2026 for issue 94, from the issue's words alone,
 before the readers were changed for it, without reading the trust corpus's halves
-(`tests/quality/trust_corpus/`) or their keys. `CASES` is measured before and after.
+(`tests/quality/trust_corpus/`) or their keys. `CASES` is measured before and after; `SECOND`, more
+shapes (a fence of shell exports, a Dockerfile's `ENV`, a Makefile's `?=`, a compose file's
+port mappings and environment list, a host, a value given in two structures), was written
+after `CASES` was measured (all read), before any change.
 """
 
 from __future__ import annotations
@@ -93,4 +96,46 @@ CASES: tuple[Case, ...] = (
          "- E2E fixtures: `tests/e2e/fixtures/`", N, SAME),
     Case("named thing", "- Grafana: http://localhost:3001",
          "| Service | URL |\n|---|---|\n| Prometheus | http://localhost:9090 |", N, SAME),
+)  # fmt: skip
+
+SECOND: tuple[Case, ...] = (
+    # Keys of fences in other languages' assignment forms.
+    Case("config key", "```bash\nexport DATABASE_POOL_SIZE=10\n```",
+         "```sh\nexport DATABASE_POOL_SIZE=20\n```", C, SAME),
+    Case("config key", "```dockerfile\nFROM python:3.12-slim\nENV GUNICORN_WORKERS=4\n```",
+         "```env\nGUNICORN_WORKERS=2\n```", C, SAME),
+    Case("config key", "```makefile\nAPI_PORT ?= 8000\n```", "```env\nAPI_PORT=8001\n```", C,
+         SAME),
+    Case("config key", "```yaml\nservices:\n  web:\n    ports:\n      - \"8000:8000\"\n```",
+         "```yaml\nservices:\n  web:\n    ports:\n      - \"8001:8000\"\n```", C, SAME),
+    Case("config key", "```yaml\nservices:\n  worker:\n    environment:\n"
+         "      - CONCURRENCY=4\n```",
+         "```yaml\nservices:\n  worker:\n    environment:\n      - CONCURRENCY=8\n```", C,
+         SAME),
+    Case("config key", "```python\nCELERY_WORKER_CONCURRENCY = 4\n```",
+         "```python\nCELERY_WORKER_CONCURRENCY = 8\n```", C, SAME),
+    # …and near misses of those shapes.
+    Case("config key", "```yaml\nservices:\n  web:\n    ports:\n      - \"8000:8000\"\n```",
+         "```yaml\nservices:\n  admin:\n    ports:\n      - \"8001:8000\"\n```", N, SAME),
+    Case("config key", "```bash\nexport DATABASE_POOL_SIZE=10\n```",
+         "```bash\nexport DATABASE_POOL_SIZE=10\nexport DATABASE_TIMEOUT=5\n```", N, SAME),
+    Case("config key", "```python\nfor worker in range(4):\n    concurrency = 4\n```",
+         "```python\nconcurrency = 8\n```", N, SAME),
+    Case("config key", "```toml\n[tool.poetry.dependencies]\npython = \"^3.11\"\n```",
+         "```\npython 3.12.1\n```", N, SAME),
+    # A host, a version, a command, a path given in two structures.
+    Case("named thing", "| Service | Host |\n|---|---|\n| postgres | db01.lan |",
+         "- Postgres host: `db02.lan`", C, SAME),
+    Case("named thing", "- Redis host: `cache.internal`", "- Redis host: `redis.internal`", C,
+         SAME),
+    Case("named thing", "| Tool | Version |\n|---|---|\n| Terraform | 1.6.6 |",
+         "```\nterraform 1.7.5\n```", C, SAME),
+    Case("named thing", "| Task | Command |\n|---|---|\n| lint | `ruff check .` |",
+         "- Lint: `make lint`", C, SAME),
+    Case("named thing", "| What | Where |\n|---|---|\n| fixtures | `tests/fixtures/` |",
+         "- Fixtures: `spec/fixtures/`", C, SAME),
+    Case("named thing", "| Service | Host |\n|---|---|\n| postgres | db01.lan |",
+         "- Redis host: `cache01.lan`", N, SAME),
+    Case("named thing", "| Tool | Version |\n|---|---|\n| Terraform | 1.6.6 |",
+         "```\nterraform 1.6.6\n```", N, SAME),
 )  # fmt: skip
