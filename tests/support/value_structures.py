@@ -10,7 +10,9 @@ before the readers were changed for it, without reading the trust corpus's halve
 (`tests/quality/trust_corpus/`) or their keys. `CASES` is measured before and after; `SECOND`, more
 shapes (a fence of shell exports, a Dockerfile's `ENV`, a Makefile's `?=`, a compose file's
 port mappings and environment list, a host, a value given in two structures), was written
-after `CASES` was measured (all read), before any change.
+after `CASES` was measured (all read), before any change; `THIRD` (a list of named mappings,
+a TOML inline table, a value said in a sentence and in a config fence) after `SECOND`'s change
+was measured, before the next.
 """
 
 from __future__ import annotations
@@ -138,4 +140,31 @@ SECOND: tuple[Case, ...] = (
          "- Redis host: `cache01.lan`", N, SAME),
     Case("named thing", "| Tool | Version |\n|---|---|\n| Terraform | 1.6.6 |",
          "```\nterraform 1.6.6\n```", N, SAME),
+)  # fmt: skip
+
+THIRD: tuple[Case, ...] = (
+    # A list of named mappings: each item's keys are its name's.
+    Case("config key", "```yaml\n- hosts: media\n  vars:\n    jellyfin_port: 8096\n```",
+         "```yaml\n- hosts: media\n  vars:\n    jellyfin_port: 8097\n```", C, SAME),
+    Case("config key", "```yaml\njobs:\n  - name: backup\n    schedule: \"0 3 * * *\"\n"
+         "    retention_days: 7\n```",
+         "```yaml\njobs:\n  - name: backup\n    retention_days: 14\n```", C, SAME),
+    Case("config key", "```yaml\n- hosts: media\n  vars:\n    jellyfin_port: 8096\n```",
+         "```yaml\n- hosts: nas\n  vars:\n    jellyfin_port: 8097\n```", N, SAME),
+    Case("config key", "```yaml\njobs:\n  - name: backup\n    retention_days: 7\n"
+         "  - name: reports\n    retention_days: 30\n```",
+         "```yaml\njobs:\n  - name: reports\n    retention_days: 30\n```", N, SAME),
+    # A TOML inline table.
+    Case("config key", "```toml\n[dependencies]\ntokio = { version = \"1.36\", features = "
+         "[\"full\"] }\n```", "```toml\n[dependencies]\ntokio = \"1.38\"\n```", C, SAME),
+    Case("config key", "```toml\n[dependencies]\nserde = { version = \"1.0\" }\n```",
+         "```toml\n[dependencies]\ntokio = { version = \"1.38\" }\n```", N, SAME),
+    # A value said in a sentence and in a config fence.
+    Case("named thing", "The API listens on port 8000.", "```env\nAPI_PORT=8001\n```", C, SAME),
+    Case("named thing", "Set `GUNICORN_WORKERS` to 4.", "```env\nGUNICORN_WORKERS=8\n```", C,
+         SAME),
+    Case("named thing", "We run PostgreSQL 15.",
+         "```yaml\nservices:\n  db:\n    image: postgres:16\n```", C, SAME),
+    Case("named thing", "The API listens on port 8000.", "```env\nADMIN_PORT=8001\n```", N,
+         SAME),
 )  # fmt: skip
