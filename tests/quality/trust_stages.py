@@ -139,9 +139,9 @@ def _side_claims(
     compared = [d for d in documents if not d.record]
     if not compared:
         return NOT_COMPARED, []
-    if not any(stated(d, side["lines"]) for d in compared):
-        return NOT_A_STATEMENT, []
     said = [(d, c) for d in compared for c in claims_of(d.text) if in_lines(c.line, side["lines"])]
+    if not said and not any(stated(d, side["lines"]) for d in compared):
+        return NOT_A_STATEMENT, []  # a table's or a config fence's line claims as it is
     if not said:
         return NO_CLAIM, []
     if kind == "always-never" and not any(c.kind == "always-never" for _, c in said):
