@@ -180,7 +180,20 @@ def _logical_lines(text: str) -> list[str]:
 
 # --- just ------------------------------------------------------------------------------
 
-_JUST_RECIPE = re.compile(r"^@?(?P<name>[A-Za-z_][\w-]*+)(?:\s[^:=]*+)?:(?!=)")
+_JUST_NAME = r"[A-Za-z_][\w-]*+"
+_JUST_VALUE = (
+    r"(?:'[^'\n]*+'|\"(?:[^\"\\\n]|\\.)*+\"|`[^`\n]*+`|"
+    + _JUST_NAME
+    + r"|\((?:[^()\n]|\([^()\n]*+\))*+\))"
+)
+"""A parameter's default in just's grammar: a string, a backtick, a variable, an expression in
+parentheses (just.systems/man: "Recipe Parameters")."""
+_JUST_RECIPE = re.compile(
+    r"^@?(?P<name>" + _JUST_NAME + r")"
+    r"(?:\s++[+*]?\$?" + _JUST_NAME + r"(?:\s*+=\s*+" + _JUST_VALUE + r")?)*+\s*+:(?!=)"
+)
+"""A recipe's header: `name`, then its parameters (`level="patch"`, `*args`, `+FILES`,
+`$VAR`, a default in backticks), then a colon that is no `:=` (an assignment's)."""
 _JUST_ALIAS = re.compile(r"^alias\s+(?P<name>[A-Za-z_][\w-]*)\s*:=")
 _JUST_OPENING = re.compile(r"^(?:import|mod)\b")
 _JUST_SETTING = re.compile(r"^(?:set|export)\b")

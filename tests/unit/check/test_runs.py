@@ -205,3 +205,20 @@ def test_a_program_named_on_many_lines_is_one_finding(tmp_path: Path, repo: Path
     assert (found.line, found.subject) == (2, "bun")
     assert [place.line for place in found.related] == [3, 4]
     assert found.message == "`bun` is not installed (and on 2 more lines)"
+
+
+def test_justfile_recipes_with_parameters_are_recipes(tmp_path: Path) -> None:
+    """Recipe headers of just's own justfile (github.com/casey/just `justfile` at 4f41f60):
+    a variadic parameter with a default, a default in backticks, two parameters, a
+    dependency with arguments — and a `release level="patch":` as a memory's project has."""
+    (tmp_path / "justfile").write_text(
+        "log := \"warn\"\n\n[group: 'dev']\nwatch +args='lcheck':\n  cargo watch\n\n"
+        "filter PATTERN: (watch f'ltest --tests {{ PATTERN }}')\n\n"
+        "done BRANCH=`git rev-parse --abbrev-ref HEAD`:\n  git checkout master\n\n"
+        "replace FROM TO:\n  sd '{{FROM}}' '{{TO}}' src/*.rs\n\n"
+        'release level="patch": ci\n  cargo release {{level}}\n\n'
+        "test $VAR *args:\n  echo\n\n@quiet:\n  true\n\n"
+        "serve port=(\"80\" + \"80\") host='0.0.0.0:1':\n  true\n"
+    )
+    recipes = just_recipes(tmp_path / "justfile").names
+    assert recipes == {"watch", "filter", "done", "replace", "release", "test", "quiet", "serve"}
