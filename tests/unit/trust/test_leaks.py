@@ -317,3 +317,18 @@ def test_what_a_file_names_is_read_again_when_the_readers_change(
     monkeypatch.setattr(leaks_engine, "MENTIONS_VERSION", "a later one")
     monkeypatch.setattr(leaks_engine, "redact_secrets", lambda text: text)  # it sees none now
     assert LeaksEngine(home).leaks_of([document], {}) == []
+
+
+def test_a_project_s_path_written_from_the_home_folder_names_it(tmp_path: Path) -> None:
+    """`~/src/homelab` and `$HOME/src/homelab` are the project at HOME/src/homelab, as its
+    absolute path is: in global memory, a project's alone (issue 94)."""
+    home, other = str(tmp_path / "oskar"), str(tmp_path / "oskar" / "src" / "shop")
+    project = f"{home}/src/homelab"
+    engine = LeaksEngine(Home(Path("/nowhere")), env={"HOME": home, "USER": "oskar"})
+    known = {p: identity_of(p, None, engine.user_home) for p in (project, other)}
+    for written in ("`~/src/homelab/inventory.ini`", "$HOME/src/homelab/playbooks"):
+        text = f"# Hosts\n\n- The inventory is {written}.\n"
+        [leak] = engine.leaks_of([memory("global", "hosts.md", text)], known)
+        assert (leak.kind, leak.belongs_to, leak.place.line) == ("project-in-global", project, 3)
+    beside = "# Notes\n\n- Keep notes in `~/src/homelab-notes/` and `~/src/homelabs`.\n"
+    assert engine.leaks_of([memory("global", "notes.md", beside)], known) == []

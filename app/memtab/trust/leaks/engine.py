@@ -116,6 +116,8 @@ class LeaksEngine(MemoryEngine):
     ) -> None:
         super().__init__(home, env=env, sources=sources)
         self.own = own_names(os.environ if env is None else env)
+        self.user_home = (os.environ if env is None else env).get("HOME", "")
+        """The user's home folder: a project's path in it is also written from `~`."""
         """The user's own names (their home folder's, their login's): their home paths
         in their own memory are no leak."""
         self._checkouts = KeptCheckouts.of_home(home)
@@ -146,7 +148,9 @@ class LeaksEngine(MemoryEngine):
         paths |= {w.project_identity for w in registry.workspaces if w.project_identity}
         paths |= {d.project for d in documents if d.project}
         kept = self._checkouts
-        known = {path: identity_of(path, kept) for path in paths if os.path.isabs(path)}
+        known = {
+            path: identity_of(path, kept, self.user_home) for path in paths if os.path.isabs(path)
+        }
         kept.finish()
         return known
 
@@ -255,10 +259,14 @@ class _Owners:
         return self._exact.get(named) or self._folded.get(named.lower())
 
 
-def identity_of(path: str, kept: KeptCheckouts | None = None) -> Identity:
+def identity_of(path: str, kept: KeptCheckouts | None = None, user_home: str = "") -> Identity:
     """What names the project at `path` (see the module doc); `kept`: what its checkout's
-    files named when read before."""
+    files named when read before; `user_home`: the user's home folder, from which a path
+    in it is also written (`~/src/homelab`, `$HOME/src/homelab`)."""
     names = [path.rstrip("/")]
+    home = user_home.rstrip("/")
+    if home and names[0].startswith(home + "/"):
+        names += [f"{start}{names[0][len(home) :]}" for start in ("~", "$HOME", "${HOME}")]
     folder = os.path.basename(path.rstrip("/")).lower()
     if _DISTINCT_NAME.match(folder):
         names.append(folder)
