@@ -12,7 +12,9 @@ shapes (a fence of shell exports, a Dockerfile's `ENV`, a Makefile's `?=`, a com
 port mappings and environment list, a host, a value given in two structures), was written
 after `CASES` was measured (all read), before any change; `THIRD` (a list of named mappings,
 a TOML inline table, a value said in a sentence and in a config fence) after `SECOND`'s change
-was measured, before the next.
+was measured, before the next; `FOURTH` (a host's IP address) after the readers that read
+`SECOND` and `THIRD` were measured on the halves and taken out (they found none there), before
+IP addresses were read.
 """
 
 from __future__ import annotations
@@ -167,4 +169,14 @@ THIRD: tuple[Case, ...] = (
          "```yaml\nservices:\n  db:\n    image: postgres:16\n```", C, SAME),
     Case("named thing", "The API listens on port 8000.", "```env\nADMIN_PORT=8001\n```", N,
          SAME),
+)  # fmt: skip
+
+FOURTH: tuple[Case, ...] = (
+    Case("address", "- NAS IP: 192.168.1.20", "- NAS IP: 192.168.1.21", C, SAME),
+    Case("address", "- The NAS is at 192.168.1.20.", "- NAS: `192.168.1.30`", C, SAME),
+    Case("address", "- Pi-hole runs on 192.168.1.2.", "- Pi-hole: 192.168.1.3", C, SAME),
+    Case("address", "- NAS IP: 192.168.1.20", "- Router IP: 192.168.1.1", N, SAME),
+    Case("address", "- The NAS is at 192.168.1.20 on the LAN.",
+         "- The NAS is at 100.64.0.20 over Tailscale.", N, SAME),
+    Case("address", "- NAS IP: 192.168.1.20", "- NAS IP: 192.168.1.20 (static lease)", N, SAME),
 )  # fmt: skip
