@@ -218,7 +218,7 @@ def test_justfile_recipes_with_parameters_are_recipes(tmp_path: Path) -> None:
         "replace FROM TO:\n  sd '{{FROM}}' '{{TO}}' src/*.rs\n\n"
         'release level="patch": ci\n  cargo release {{level}}\n\n'
         "test $VAR *args:\n  echo\n\n@quiet:\n  true\n\n"
-        "serve port=(\"80\" + \"80\") host='0.0.0.0:1':\n  true\n"
+        'serve port=("80" + "80") host=\'0.0.0.0:1\':\n  true\n'
     )
     recipes = just_recipes(tmp_path / "justfile").names
     assert recipes == {"watch", "filter", "done", "replace", "release", "test", "quiet", "serve"}
