@@ -14,7 +14,8 @@ after `CASES` was measured (all read), before any change; `THIRD` (a list of nam
 a TOML inline table, a value said in a sentence and in a config fence) after `SECOND`'s change
 was measured, before the next; `FOURTH` (a host's IP address) after the readers that read
 `SECOND` and `THIRD` were measured on the halves and taken out (they found none there), before
-IP addresses were read.
+IP addresses were read; `FIFTH` (a setting's name as a label, an inventory's host variables,
+a unit's `Environment=`) after the IP addresses' reader was measured and taken out.
 """
 
 from __future__ import annotations
@@ -179,4 +180,20 @@ FOURTH: tuple[Case, ...] = (
     Case("address", "- The NAS is at 192.168.1.20 on the LAN.",
          "- The NAS is at 100.64.0.20 over Tailscale.", N, SAME),
     Case("address", "- NAS IP: 192.168.1.20", "- NAS IP: 192.168.1.20 (static lease)", N, SAME),
+)  # fmt: skip
+
+FIFTH: tuple[Case, ...] = (
+    Case("setting label", "- backup_retention_days: 30", "- backup_retention_days: 14", C, SAME),
+    Case("setting label", "- `restic_keep_daily`: 7", "```yaml\nrestic_keep_daily: 14\n```", C,
+         SAME),
+    Case("setting label", "- `restic_keep_daily`: 7", "- `restic_keep_weekly`: 4", N, SAME),
+    Case("setting label", "- backup_retention_days: 30", "- backup_retention_days: 30", N, SAME),
+    Case("config key", "```ini\n[media]\nnas ansible_host=192.168.1.20 ansible_user=oskar\n```",
+         "```ini\n[media]\nnas ansible_host=192.168.1.21\n```", C, SAME),
+    Case("config key", "```ini\n[media]\nnas ansible_host=192.168.1.20\n```",
+         "```ini\n[media]\npi ansible_host=192.168.1.21\n```", N, SAME),
+    Case("config key", "```ini\n[Service]\nEnvironment=\"JELLYFIN_PORT=8096\"\n```",
+         "```env\nJELLYFIN_PORT=8097\n```", C, SAME),
+    Case("config key", "```ini\n[Service]\nEnvironment=\"JELLYFIN_PORT=8096\"\n```",
+         "```env\nJELLYFIN_CACHE_DIR=/var/cache/jellyfin\n```", N, SAME),
 )  # fmt: skip
