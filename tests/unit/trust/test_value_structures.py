@@ -7,7 +7,7 @@ were not kept (docs/trust-quality.md)."""
 from __future__ import annotations
 
 from support import contradiction_voices
-from support.value_structures import CASES, FOURTH, SECOND, THIRD
+from support.value_structures import CASES, FIFTH, FOURTH, SECOND, THIRD
 
 NOT_READ = {
     "```bash\nexport DATABASE_POOL_SIZE=10\n```",
@@ -24,11 +24,16 @@ NOT_READ = {
     "- NAS IP: 192.168.1.20",
     "- Pi-hole runs on 192.168.1.2.",
     "- The NAS is at 192.168.1.20.",
+    "- `restic_keep_daily`: 7",
+    '```ini\n[Service]\nEnvironment="JELLYFIN_PORT=8096"\n```',
+    "```ini\n[media]\nnas ansible_host=192.168.1.20 ansible_user=oskar\n```",
 }
 """Each unread contradiction's first note: a fence of shell exports, a Dockerfile's `ENV`, a
 Makefile's `?=`, a program's constant, a compose file's port mappings and environment list, a
-table's host or path cell, a TOML inline table, a list of named mappings, an IP address."""
+table's host or path cell, a TOML inline table, a list of named mappings, an IP address, a
+setting's name in a code span as a label, an inventory's host variables, a unit's
+`Environment=`."""
 
 found, test_each_kind_s_contradictions_found_and_near_misses_not = contradiction_voices.each_kind(
-    CASES + SECOND + THIRD + FOURTH, NOT_READ
+    CASES + SECOND + THIRD + FOURTH + FIFTH, NOT_READ
 )
