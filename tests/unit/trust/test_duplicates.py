@@ -166,7 +166,7 @@ def test_the_groups_kept_are_private_whatever_the_umask(tmp_path: Path, umask: i
 def test_a_run_reads_each_memory_s_claims_and_lines_once_however_many_pairs(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Four notes alike pairwise: six pairs searched, each note's claims and content lines
+    """Three notes reworded: three pairs searched, each note's claims and content lines
     read once (issue 94: a run over 20,000 notes read them again for every pair)."""
     from memtab.trust.duplicates import boilerplate, meaning
 
@@ -181,12 +181,40 @@ def test_a_run_reads_each_memory_s_claims_and_lines_once_however_many_pairs(
         monkeypatch.setattr(module, name, counted)
     notes = [
         TESTING,
-        TESTING.replace("before pushing", "before every push"),
-        TESTING.replace("on CI", "in CI"),
-        TESTING.replace("regenerate them", "rebuild them"),
+        TESTING_AGAIN,
+        "# Tests\n\nRun `pnpm test --filter api` before you push. The flaky auth.spec.ts gets "
+        "`--retries 2` on CI. Fixtures are in tests/fixtures/; `pnpm fixtures` rebuilds them.\n",
     ]
     DuplicatesEngine(Home(Path("/nowhere"))).found_in(
         [memory("global", f"n{i}.md", text) for i, text in enumerate(notes)]
     )
-    assert len({line for line in read if line.startswith("claims_of")}) == 4
+    assert len({line for line in read if line.startswith("claims_of")}) == 3
     assert len(read) == len(set(read))
+
+
+def test_notes_alike_only_in_the_lines_they_share_have_no_claim_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Four notes, each another's lines but one: alike in words, but only in lines three
+    hold word for word (boilerplate) — no pair of them is asked whether it disagrees."""
+    from memtab.trust.duplicates import meaning
+
+    read: list[str] = []
+    real = meaning.claims_of
+
+    def counted(text: str) -> object:
+        read.append(text)
+        return real(text)
+
+    monkeypatch.setattr(meaning, "claims_of", counted)
+    notes = [
+        TESTING,
+        TESTING.replace("before pushing", "before every push"),
+        TESTING.replace("on CI", "in CI"),
+        TESTING.replace("regenerate them", "rebuild them"),
+    ]
+    found = DuplicatesEngine(Home(Path("/nowhere"))).found_in(
+        [memory("global", f"n{i}.md", text) for i, text in enumerate(notes)]
+    )
+    assert {g.kind for g in (*found.groups, *found.candidates)} == {"rule"}
+    assert read == []

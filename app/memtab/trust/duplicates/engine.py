@@ -393,14 +393,16 @@ class DuplicatesEngine(MemoryEngine):
             tuple(
                 (similarity, a, b)
                 for similarity, a, b in _reworded_pairs(sets, weight)
-                if not at_odds(notes[eligible[a]][0], notes[eligible[b]][0])
-                and alike_past(
+                # the cheaper question first: a pair alike only in the boilerplate it
+                # shares has no claim read
+                if alike_past(
                     (notes[eligible[a]][0], notes[eligible[a]][1].lines),
                     (notes[eligible[b]][0], notes[eligible[b]][1].lines),
                     boilerplate,
                     weight,
                     REWORDED_SIMILARITY,
                 )
+                and not at_odds(notes[eligible[a]][0], notes[eligible[b]][0])
             ),
             statement_pairs(rules, weight, rare),
         )
