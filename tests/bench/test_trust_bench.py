@@ -70,7 +70,7 @@ COMMANDS = ("duplicates", "contradictions", "leaks", "check")
 CACHES = {
     "check": ("check", "texts"),
     "duplicates": ("duplicates", "duplicates-pairs", "texts"),
-    "contradictions": ("contradictions", "texts"),
+    "contradictions": ("contradictions", "contradictions-blame", "texts"),
     "leaks": ("leaks", "texts"),
 }
 """Each command's cache files (`kept.per_file`, `kept.texts`)."""

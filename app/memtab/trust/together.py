@@ -17,7 +17,8 @@ from collections.abc import Collection, Mapping
 from memtab.fs.memo import collection_paused
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import load_registry
-from memtab.trust.contradictions.engine import ContradictionsEngine, LineTime
+from memtab.trust.contradictions.engine import ContradictionsEngine
+from memtab.trust.contradictions.times import LineTime
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.leaks.engine import LeaksEngine
 from memtab.trust.memories import MemoryEngine

@@ -161,3 +161,60 @@ def test_the_groups_kept_are_private_whatever_the_umask(tmp_path: Path, umask: i
     keep_group(home, group)
     assert mode_of(home.memtab_dir) == 0o700
     assert mode_of(home.memtab_dir / "duplicates-kept.json") == 0o600
+
+
+def test_a_run_reads_each_memory_s_claims_and_lines_once_however_many_pairs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three notes reworded: three pairs searched, each note's claims and content lines
+    read once (issue 94: a run over 20,000 notes read them again for every pair)."""
+    from memtab.trust.duplicates import boilerplate, meaning
+
+    read: list[str] = []
+    for module, name in ((meaning, "claims_of"), (boilerplate, "content_lines")):
+        real = getattr(module, name)
+
+        def counted(text: str, *more: str, real: object = real, name: str = name) -> object:
+            read.append(f"{name} {text}")
+            return real(text, *more)  # type: ignore[operator]
+
+        monkeypatch.setattr(module, name, counted)
+    notes = [
+        TESTING,
+        TESTING_AGAIN,
+        "# Tests\n\nRun `pnpm test --filter api` before you push. The flaky auth.spec.ts gets "
+        "`--retries 2` on CI. Fixtures are in tests/fixtures/; `pnpm fixtures` rebuilds them.\n",
+    ]
+    DuplicatesEngine(Home(Path("/nowhere"))).found_in(
+        [memory("global", f"n{i}.md", text) for i, text in enumerate(notes)]
+    )
+    assert len({line for line in read if line.startswith("claims_of")}) == 3
+    assert len(read) == len(set(read))
+
+
+def test_notes_alike_only_in_the_lines_they_share_have_no_claim_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Four notes, each another's lines but one: alike in words, but only in lines three
+    hold word for word (boilerplate) — no pair of them is asked whether it disagrees."""
+    from memtab.trust.duplicates import meaning
+
+    read: list[str] = []
+    real = meaning.claims_of
+
+    def counted(text: str) -> object:
+        read.append(text)
+        return real(text)
+
+    monkeypatch.setattr(meaning, "claims_of", counted)
+    notes = [
+        TESTING,
+        TESTING.replace("before pushing", "before every push"),
+        TESTING.replace("on CI", "in CI"),
+        TESTING.replace("regenerate them", "rebuild them"),
+    ]
+    found = DuplicatesEngine(Home(Path("/nowhere"))).found_in(
+        [memory("global", f"n{i}.md", text) for i, text in enumerate(notes)]
+    )
+    assert {g.kind for g in (*found.groups, *found.candidates)} == {"rule"}
+    assert read == []

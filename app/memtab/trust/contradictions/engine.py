@@ -27,16 +27,11 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import PurePath
 from typing import Any, Literal, NamedTuple, get_args
 
-from memtab.blame.service import blame_file
 from memtab.check.documents import Document
-from memtab.file_protocol.file_ref import SourceError
-from memtab.file_protocol.memory_file import MemoryFileError
 from memtab.fs.memo import collection_paused
 from memtab.kept.per_file import KeptOnDisk, NotAsMadeError, PerFile, is_line, only
 from memtab.markdown import text_lines
-from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home
-from memtab.store.paths import PathError
 from memtab.store.text.content_lines import normalize_line
 from memtab.trust.claims import Claim, claims_of
 from memtab.trust.contradictions.disagreements import Disagreement, Said, disagreements
@@ -47,14 +42,13 @@ from memtab.trust.contradictions.records import (
     ContradictionsReport,
     SaidAt,
 )
+from memtab.trust.contradictions.times import BlamedTimes, LineTime
 from memtab.trust.memories import MemoryEngine, anew, copies_of, place_of
 from memtab.trust.polarity import UNSURE
 from memtab.trust.records import MemoryPlace
 
 CLAIM_KINDS = frozenset(get_args(ClaimKind))
 
-LineTime = Callable[[Document, int], int]
-"""When a line of a memory was written (ms since the epoch)."""
 MAX_CONTRADICTIONS = 500
 """At most this many contradictions are listed (the first by path), the rest counted."""
 MAX_VALUES = 10
@@ -89,7 +83,10 @@ class ContradictionsEngine(MemoryEngine):
         self._claims = PerFile(
             KeptOnDisk.of_home(home, "contradictions", pack=packed_claims, unpack=unpacked_claims)
         )
-        self._line_time = line_time or BlamedTimes(home)
+        self._blamed: BlamedTimes | None = None
+        if line_time is None:
+            line_time = self._blamed = BlamedTimes(home)
+        self._line_time = line_time
         self._clock = clock
         self.time_bound = TIME_BOUND_S
         self.cut = ""
@@ -157,6 +154,8 @@ class ContradictionsEngine(MemoryEngine):
             seen.add(lines[:2])
             shown = self._disagreement(disagreement, lines_of)
             (suspected if _suspected(disagreement) else listed).append(shown)
+        if self._blamed is not None:
+            self._blamed.keep({d.key for d in compared} if everything else None)
         listed.sort(key=lambda c: (c.first.place.path, c.first.place.line or 0))
         suspected.sort(key=lambda c: (c.first.place.path, c.first.place.line or 0))
         self.cut = ""
@@ -317,28 +316,3 @@ def _why(
 def _in_places(side: ClaimedLine) -> str:
     count = len(side.elsewhere) + 1 + (side.more_places or 0)
     return f" (in {count} places)" if count > 1 else ""
-
-
-class BlamedTimes:
-    """When a line was written, by blame (the version of history that brought it in),
-    else when its file last changed; each file blamed once per engine run's file text."""
-
-    def __init__(self, home: Home) -> None:
-        self.home = home
-        self._blamed: dict[tuple[str, bytes], dict[int, int]] = {}
-
-    def __call__(self, document: Document, line: int) -> int:
-        slot = (document.key, document.packed)
-        times = self._blamed.get(slot)
-        if times is None:
-            times = self._blamed[slot] = self._blame(document)
-        return times.get(line, document.modified_ms)
-
-    def _blame(self, document: Document) -> dict[int, int]:
-        if document.origin is None:
-            return {}
-        try:
-            blamed = blame_file(document.origin.opened(document, self.home))
-        except (MemoryFileError, MemoryStoreError, SourceError, PathError, OSError, TypeError):
-            return {}
-        return {line.line: line.at for line in blamed.lines}

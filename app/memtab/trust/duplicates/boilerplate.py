@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence, Set
 from itertools import repeat
+from typing import NamedTuple
 
 from memtab.check.documents import Document
 from memtab.trust.polarity import rule_of
@@ -79,54 +80,88 @@ def boilerplate_of(lines: Iterable[bytes]) -> frozenset[bytes]:
     return frozenset(line for line, count in held.items() if count >= BOILERPLATE_NOTES)
 
 
-def alike_past(
-    one: tuple[Document, bytes],
-    other: tuple[Document, bytes],
-    boilerplate: frozenset[bytes],
-    weight: Mapping[str, float],
-    threshold: float,
-) -> bool:
+class _Read(NamedTuple):
+    """A memory's content lines and each one's digest (`line_digest`)."""
+
+    lines: list[ContentLine]
+    digests: list[bytes]
+
+
+class AlikePast:
     """Whether two memories alike in words are still alike without the boilerplate lines
     they share ("Project: acme-api (Django 5)…" atop unrelated notes is no rewording):
     `boilerplate`'s, and a template's fields both hold at the same place (`a_field_line`,
-    `same_place`)."""
-    shared = lines_of(one[1]) & lines_of(other[1])
-    if not shared:
-        return True
-    boilerplate = boilerplate | _fields_shared(one[0], other[0], shared)
-    if not shared & boilerplate:
-        return True
-    mine, theirs = _stems_past(one[0], boilerplate), _stems_past(other[0], boilerplate)
-    return similarity(mine, theirs, weight) >= threshold
+    `same_place`). One for the pairs of a run: each memory's content lines, their digests
+    and which are a template's fields read once (a run asks it of thousands of pairs of
+    the same memories)."""
 
+    def __init__(self) -> None:
+        self._read: dict[str, _Read] = {}
+        self._fields: dict[tuple[str, int], bool] = {}
 
-def _fields_shared(one: Document, other: Document, shared: Set[bytes]) -> set[bytes]:
-    """The lines (their digests) two memories hold word for word (`shared`) that are a
-    template's fields (`a_field_line`) at the same place of both (`same_place`)."""
-    mine, theirs = content_lines(one.text), content_lines(other.text)
-    their_fields = {line_digest(line.text): line.number for line in theirs if a_field_line(line)}
-    return {
-        digest
-        for line in mine
-        if (digest := line_digest(line.text)) in shared
-        and digest in their_fields
-        and a_field_line(line)
-        and same_place(((mine, line.number), (theirs, their_fields[digest])))
-    }
+    def __call__(
+        self,
+        one: tuple[Document, bytes],
+        other: tuple[Document, bytes],
+        boilerplate: frozenset[bytes],
+        weight: Mapping[str, float],
+        threshold: float,
+    ) -> bool:
+        shared = lines_of(one[1]) & lines_of(other[1])
+        if not shared:
+            return True
+        boilerplate = boilerplate | self._fields_shared(one[0], other[0], shared)
+        if not shared & boilerplate:
+            return True
+        mine, theirs = (
+            self._stems_past(one[0], boilerplate),
+            self._stems_past(other[0], boilerplate),
+        )
+        return similarity(mine, theirs, weight) >= threshold
+
+    def _of(self, document: Document) -> _Read:
+        read = self._read.get(document.key)
+        if read is None:
+            lines = content_lines(document.text)
+            read = self._read[document.key] = _Read(lines, [line_digest(x.text) for x in lines])
+        return read
+
+    def _field(self, document: Document, at: int, line: ContentLine) -> bool:
+        field = self._fields.get((document.key, at))
+        if field is None:
+            field = self._fields[(document.key, at)] = a_field_line(line)
+        return field
+
+    def _fields_shared(self, one: Document, other: Document, shared: Set[bytes]) -> set[bytes]:
+        """The lines (their digests) two memories hold word for word (`shared`) that are a
+        template's fields (`a_field_line`) at the same place of both (`same_place`)."""
+        mine, theirs = self._of(one), self._of(other)
+        their_fields = {
+            digest: line.number
+            for at, (line, digest) in enumerate(zip(*theirs, strict=True))
+            if self._field(other, at, line)
+        }
+        return {
+            digest
+            for at, (line, digest) in enumerate(zip(*mine, strict=True))
+            if digest in shared
+            and digest in their_fields
+            and self._field(one, at, line)
+            and same_place(((mine.lines, line.number), (theirs.lines, their_fields[digest])))
+        }
+
+    def _stems_past(self, document: Document, boilerplate: Set[bytes]) -> frozenset[str]:
+        """A memory's stems, its boilerplate lines left out."""
+        stems: set[str] = set()
+        for line, digest in zip(*self._of(document), strict=True):
+            if line.code or digest not in boilerplate:
+                stems |= sentence_stems(line.text)
+        return frozenset(stems)
 
 
 def lines_of(digests: bytes) -> set[bytes]:
     """The lines of a memory, each as its digest (`line_digest`)."""
     return {digests[i : i + LINE_DIGEST] for i in range(0, len(digests), LINE_DIGEST)}
-
-
-def _stems_past(document: Document, boilerplate: Set[bytes]) -> frozenset[str]:
-    """A memory's stems, its boilerplate lines left out."""
-    stems: set[str] = set()
-    for line in content_lines(document.text):
-        if line.code or line_digest(line.text) not in boilerplate:
-            stems |= sentence_stems(line.text)
-    return frozenset(stems)
 
 
 def similarity(one: frozenset[str], other: frozenset[str], weight: Mapping[str, float]) -> float:

@@ -12,7 +12,7 @@ Offline, a *finding* is only what the text itself proves; what the words only su
    fields) and a line under a prohibition's heading against one that is not;
 3. **reworded** (candidates): notes whose stems are alike at `REWORDED_SIMILARITY` (the
    IDF-weighted Jaccard similarity, `store.text.near_duplicates`), still alike without the
-   boilerplate lines they share, and that state nothing against each other (`at_odds`:
+   boilerplate lines they share, and that state nothing against each other (`AtOdds`:
    opposite rules, two values for one thing are a contradiction's, never a duplicate's);
 4. **one statement in other words** (candidates): sentences alike in words
    (`statements.statement_pairs`) whose claims and rules do not disagree.
@@ -59,7 +59,7 @@ from memtab.store.text.near_duplicates import (
 from memtab.trust.claims import contradict, sentence_claims
 from memtab.trust.duplicates.boilerplate import (
     LINE_DIGEST,
-    alike_past,
+    AlikePast,
     boilerplate_of,
     line_digest,
 )
@@ -70,7 +70,7 @@ from memtab.trust.duplicates.groups import copy_group, reworded_group
 from memtab.trust.duplicates.meaning import (
     POLARITIES,
     POLARITY,
-    at_odds,
+    AtOdds,
     content_text,
     required_by,
 )
@@ -136,10 +136,11 @@ def note_words(document: Document) -> NoteWords:
     stems: set[str] = set()
     found: list[Statement] = []
     said: list[bytes] = []
-    raw = text_lines(document.text)
-    lines = content_lines(document.text)
+    text = document.text  # unpacked once
+    raw = text_lines(text)
+    lines = content_lines(text)
     wrapped = wrapped_lines(lines, raw)
-    forbidden = under_never_heading(document.text) if "#" in document.text else frozenset()
+    forbidden = under_never_heading(text) if "#" in text else frozenset()
     for line in lines:
         if line.code:
             stems |= sentence_stems(line.text)
@@ -160,13 +161,13 @@ def note_words(document: Document) -> NoteWords:
             if not cut and not task and is_statement(sentence, stated):
                 found.append(Statement(line.number, sentence, stated))
                 said.append(digest(normal_text(sentence)))
-    shape = outline(document.text)
+    shape = outline(text)
     return NoteWords(
         _content_digest(lines),
         frozenset(stems),
         tuple(found),
         b"".join(line_digest(line.text) for line in lines if not line.code),
-        same_text_digest(document.text),
+        same_text_digest(text),
         b"".join(said),
         digest("\n".join(shape)) if shape else b"",
     )
@@ -387,18 +388,21 @@ class DuplicatesEngine(MemoryEngine):
                 raise NotAsMadeError("pairs that are not alike as kept")
             return searched
         boilerplate = boilerplate_of(notes[i][1].lines for i in representatives)
+        at_odds, alike_past = AtOdds(), AlikePast()
         searched = (
             tuple(
                 (similarity, a, b)
                 for similarity, a, b in _reworded_pairs(sets, weight)
-                if not at_odds(notes[eligible[a]][0], notes[eligible[b]][0])
-                and alike_past(
+                # the cheaper question first: a pair alike only in the boilerplate it
+                # shares has no claim read
+                if alike_past(
                     (notes[eligible[a]][0], notes[eligible[a]][1].lines),
                     (notes[eligible[b]][0], notes[eligible[b]][1].lines),
                     boilerplate,
                     weight,
                     REWORDED_SIMILARITY,
                 )
+                and not at_odds(notes[eligible[a]][0], notes[eligible[b]][0])
             ),
             statement_pairs(rules, weight, rare),
         )

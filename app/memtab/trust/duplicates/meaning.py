@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from memtab.check.documents import Document
 from memtab.trust.claims import Claim, claims_of, contradict, same_thing
-from memtab.trust.polarity import opposed, rule_of
+from memtab.trust.polarity import Rule, opposed, rule_of
 from memtab.trust.words import content_lines, statements, stems_of
 
 POLARITY = {"always": "\0always", "never": "\0never", "optional": "\0optional"}
@@ -27,18 +27,57 @@ def opposed_stems(one: frozenset[str], other: frozenset[str]) -> bool:
     return len(action & others) * 2 >= min(len(action), len(others))
 
 
-def at_odds(one: Document, other: Document) -> bool:
+class AtOdds:
     """Whether two memories contradict each other (`trust.claims`: a port, a tool,
     always or never…) or state rules of opposite polarities: never the same note, however
-    many words they share — combining them would keep one side of a disagreement."""
-    mine, theirs = claims_of(one.text), claims_of(other.text)
-    if any(_disagree(a, b, mine, theirs) for a in mine for b in theirs):
-        return True
-    rules = [rule for s in _sentences(one) if (rule := rule_of(s)) is not None]
-    if not rules:
-        return False
-    others = [rule for s in _sentences(other) if (rule := rule_of(s)) is not None]
-    return any(opposed(a, b) for a in rules for b in others)
+    many words they share — combining them would keep one side of a disagreement. One
+    for the pairs of a run: each memory's claims and rules read once (a run asks it of
+    thousands of pairs of the same memories)."""
+
+    def __init__(self) -> None:
+        self._claims: dict[str, tuple[Claim, ...]] = {}
+        self._by_kind: dict[str, dict[str, list[Claim]]] = {}
+        self._rules: dict[str, list[Rule]] = {}
+        self._contradicting: dict[tuple[tuple[str, ...], tuple[str, ...]], bool] = {}
+
+    def __call__(self, one: Document, other: Document) -> bool:
+        mine, theirs = self._claims_of(one), self._claims_of(other)
+        of_kind = self._by_kind[other.key]  # claims of two kinds never contradict
+        if any(
+            self._contradict(a, b) and _disagree(a, b, mine, theirs)
+            for a in mine
+            for b in of_kind.get(a.kind, ())
+        ):
+            return True
+        rules = self._rules_of(one)
+        if not rules:
+            return False
+        return any(opposed(a, b) for a in rules for b in self._rules_of(other))
+
+    def _claims_of(self, document: Document) -> tuple[Claim, ...]:
+        claims = self._claims.get(document.key)
+        if claims is None:
+            claims = self._claims[document.key] = claims_of(document.text)
+            by_kind = self._by_kind[document.key] = {}
+            for claim in claims:
+                by_kind.setdefault(claim.kind, []).append(claim)
+        return claims
+
+    def _contradict(self, one: Claim, other: Claim) -> bool:
+        """`contradict`, once for each two claims' kinds, keys and values (copies of a
+        memory say the same)."""
+        said = (one[1:4], other[1:4])
+        found = self._contradicting.get(said)
+        if found is None:
+            found = self._contradicting[said] = contradict(one, other)
+        return found
+
+    def _rules_of(self, document: Document) -> list[Rule]:
+        rules = self._rules.get(document.key)
+        if rules is None:
+            said = _sentences(document)
+            rules = self._rules[document.key] = [r for s in said if (r := rule_of(s)) is not None]
+        return rules
 
 
 def _disagree(one: Claim, other: Claim, mine: Sequence[Claim], theirs: Sequence[Claim]) -> bool:

@@ -18,6 +18,7 @@ it writes, which no one combines.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Iterable, Sequence
@@ -35,8 +36,10 @@ _ITEM_MARKER = re.compile(r"^\s*+(?:[-*+]|\d{1,9}+[.)])\s++")
 DIGEST = 8
 
 
+@functools.lru_cache(maxsize=16384)
 def normal_text(sentence: str) -> str:
-    """A sentence's normal form (see the module doc)."""
+    """A sentence's normal form (see the module doc), worked out once per sentence (copies
+    and templates repeat theirs)."""
     said = sentence
     if "[" in said:
         said = _WIKI_LINK.sub(r"\1", _LINK.sub(r"\1 \2", said))
