@@ -270,8 +270,13 @@ class Paced(ProviderWrapper):
         return uncached + estimated_tokens(" ".join(_message_text(m) for m in unread))
 
     def may_ask(self, messages: list[Message]) -> bool:
-        """The tool loop's question before each step (`run_tool_loop`'s `may_ask`)."""
-        return self.pace.may_ask(self.new_tokens(messages))
+        """The tool loop's question before each step (`run_tool_loop`'s `may_ask`). A run's
+        first request is asked whatever its cold server's instructions cost: a server that
+        keeps them reads them once, and a run that never asked would leave it cold for ever."""
+        tokens = self.new_tokens(messages)
+        if self._sent == 0 and not self._fresh:
+            tokens -= self._instructions
+        return self.pace.may_ask(tokens)
 
     def complete(
         self, system: str, messages: list[Message], tools: list[ToolSpec], *, cancel: Cancel = None

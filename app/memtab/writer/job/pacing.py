@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from memtab.consolidation.engine.pace import RunPace, most_that_fit
+from memtab.consolidation.engine.pace import MIN_REPLY_TOKENS, RunPace, most_that_fit
 from memtab.humanize import plural
 from memtab.writer.offline.notes import Note
 
@@ -37,8 +37,9 @@ class WriterPlan:
 
 
 def judge_reply_tokens(count: int) -> int:
-    """What a `keep_notes` reply keeping up to `count` notes writes, at most, about."""
-    return JUDGE_REPLY_TOKENS + TOKENS_PER_NUMBER * count
+    """What a `keep_notes` reply keeping up to `count` notes writes, at most, about: no less
+    than the least reply a run waits for (`Paced.may_ask`)."""
+    return max(JUDGE_REPLY_TOKENS + TOKENS_PER_NUMBER * count, MIN_REPLY_TOKENS)
 
 
 def plan_run(
