@@ -4,7 +4,7 @@ them from an earlier run; a job whose server reads each prompt whole counts them
 
 from __future__ import annotations
 
-from memtab.consolidation.engine.pace import (
+from memtab.llm.pace import (
     Paced,
     RunPace,
     estimated_tokens,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from memtab.consolidation.engine.pace import (
+from memtab.llm.pace import (
     BUSY_SLOWDOWN,
     SAFETY_SHARE,
     estimated_tokens,
@@ -39,7 +39,7 @@ SERVER = "http://127.0.0.1:9/v1"  # nothing listens: the server says nothing of 
 SLOW = Speed(6.4, 3.6)  # Qwen2.5-Coder-1.5B on one thread of this 2-core machine, load 5
 FAST = Speed(2000.0, 200.0)
 NOW_MS = 1_800_000_000_000
-MODEL = "test-model"  # the scripted provider's
+MODEL = "qwen2.5-coder-1.5b"
 
 
 class LocalServerModel(LocalModel):
@@ -48,10 +48,15 @@ class LocalServerModel(LocalModel):
     base_url = SERVER
     fresh_prompt = True
 
-    def __init__(self, replies: list[ModelReply]) -> None:
+    def __init__(self, replies: list[ModelReply], model: str = MODEL) -> None:
         super().__init__(replies)
         self.max_tokens = 2048
         self.caps: list[int] = []
+        self._model = model
+
+    @property
+    def model(self) -> str:
+        return self._model
 
     def complete(self, system: str, messages: Any, tools: Any, *, cancel: Any = None) -> Any:
         self.caps.append(self.max_tokens)
@@ -159,19 +164,19 @@ def test_a_run_with_no_time_for_one_note_asks_nothing_and_says_so(
     assert "writer.timeout_s" in result.error and result.left_out_count >= 3
 
 
-def test_a_fast_server_is_given_the_lessons_task(home: Home, workspace: Workspace) -> None:
+def test_a_fast_server_or_one_of_unknown_speed_is_given_the_lessons_task(
+    home: Home, workspace: Workspace
+) -> None:
     remember_speed(SERVER, MODEL, FAST, at_ms=NOW_MS)
     model = LocalServerModel([ModelReply("", (ToolCall("n", "no_new_memories", {}),))])
     result = run_writer(home, workspace, session(), model, settings=WriterSettings(), clock=clock)
     assert model.systems == [lessons_prompt()] and result.plan is None
     assert result.outcome == "no_new_memories"
     assert LESSONS_REPLY_TOKENS / (FAST.output_per_s / BUSY_SLOWDOWN) < 270
-
-
-def test_a_server_of_unknown_speed_is_given_the_lessons_task_unsized(
-    home: Home, workspace: Workspace
-) -> None:
-    model = LocalServerModel([ModelReply("", (ToolCall("n", "no_new_memories", {}),))])
-    result = run_writer(home, workspace, session(), model, settings=WriterSettings(), clock=clock)
-    assert model.systems == [lessons_prompt()] and model.caps == [2048]
+    # a server of unknown speed: nothing can be sized, the lessons task as before
+    unknown = LocalServerModel(
+        [ModelReply("", (ToolCall("n", "no_new_memories", {}),))], model="never-measured"
+    )
+    result = run_writer(home, workspace, session(), unknown, settings=WriterSettings(), clock=clock)
+    assert unknown.systems == [lessons_prompt()] and unknown.caps == [2048]
     assert result.outcome == "no_new_memories" and result.plan is None

@@ -10,14 +10,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
 from memtab.consolidation.declined import DeclinedMatcher
-from memtab.consolidation.engine.pace import (
-    Paced,
-    estimated_tokens,
-    file_tokens,
-    pace_of,
-    remember_run_speed,
-    unread_instructions,
-)
 from memtab.consolidation.engine.prompts import (
     listed_files,
     load_system_prompt,
@@ -46,6 +38,14 @@ from memtab.llm.loop import (
     Redacted,
     StepCallback,
     run_tool_loop,
+)
+from memtab.llm.pace import (
+    Paced,
+    estimated_tokens,
+    file_tokens,
+    pace_of,
+    remember_run_speed,
+    unread_instructions,
 )
 from memtab.llm.speed import Speed
 from memtab.llm.types import (

@@ -1,5 +1,5 @@
 """A writer run sized to its time on a model server on this machine (docs/formats.md §10.2,
-"Time"), at the pace the dream plans with (`consolidation.engine.pace`): the lessons task when
+"Time"), at the pace the dream plans with (`llm.pace`): the lessons task when
 its request and reply fit the time left, else the judging task — the notes code proposes,
 numbered, the model keeping some — with as many of them as fit, the surest first, else no
 request at all. Every request counts its instructions: the writer's server reads each prompt
@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from memtab.consolidation.engine.pace import MIN_REPLY_TOKENS, RunPace, most_that_fit
 from memtab.humanize import plural
+from memtab.llm.pace import MIN_REPLY_TOKENS, RunPace, most_that_fit
 from memtab.writer.offline.notes import Note
 
 LESSONS_REPLY_TOKENS = 400

@@ -9,7 +9,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from memtab.consolidation.engine.pace import (
+from memtab.fs.clock import Clock, now_ms
+from memtab.llm.local_servers import served_context
+from memtab.llm.loop import LoopResult, Redacted, run_tool_loop
+from memtab.llm.pace import (
     Paced,
     RunPace,
     estimated_tokens,
@@ -17,9 +20,6 @@ from memtab.consolidation.engine.pace import (
     pace_of,
     remember_run_speed,
 )
-from memtab.fs.clock import Clock, now_ms
-from memtab.llm.local_servers import served_context
-from memtab.llm.loop import LoopResult, Redacted, run_tool_loop
 from memtab.llm.settings_model import is_local
 from memtab.llm.types import (
     Cancel,

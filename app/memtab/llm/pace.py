@@ -1,4 +1,5 @@
-"""A run sized to its time on a model server on this machine (docs/formats.md §9.1, "Time"):
+"""A run sized to its time on a model server on this machine (docs/formats.md §9.1 and §10.2,
+"Time"; the dream's and the writer's):
 from the server's measured speed (`llm.speed`) and the time left, how many files the run is
 given, how much of each tool result the model is shown, how long each reply may be and
 whether another request fits — so that the run ends within its limit with what it did and
@@ -12,7 +13,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from memtab.fs.clock import Clock
-from memtab.humanize import plural
 from memtab.llm.local_servers import PROBE_MOST_S, ServedContext, holds_prompt, probe_speed
 from memtab.llm.settings_model import is_local
 from memtab.llm.speed import Speed, known_speed, measured_speed, remember_speed
@@ -232,7 +232,8 @@ class RunPace:
         if not kept:
             what = f"{path} is" if isinstance(path, str) else "it is"
         else:
-            what = f"its other {plural(len(lines) - len(kept), 'line')} are"
+            other = len(lines) - len(kept)
+            what = f"its other {other} lines are" if other != 1 else "its other line is"
         note = NO_TIME.format(limit=self.limit_s, what=what)
         self.pending += used + estimated_tokens(note)
         return "\n".join([*kept, note])
