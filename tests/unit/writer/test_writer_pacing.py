@@ -25,6 +25,7 @@ from memtab.writer.config import WriterSettings
 from memtab.writer.job.judge_tools import NOT_PROPOSED
 from memtab.writer.job.pacing import LESSONS_REPLY_TOKENS, judge_reply_tokens
 from memtab.writer.job.run import run_writer
+from memtab.writer.offline.notes import COMMANDS, Note, not_prohibited
 from memtab.writer.prompts import (
     build_judge_message,
     judge_prompt,
@@ -180,3 +181,18 @@ def test_a_fast_server_or_one_of_unknown_speed_is_given_the_lessons_task(
     result = run_writer(home, workspace, session(), unknown, settings=WriterSettings(), clock=clock)
     assert unknown.systems == [lessons_prompt()] and unknown.caps == [2048]
     assert result.outcome == "no_new_memories" and result.plan is None
+
+
+def test_a_command_the_user_forbade_is_never_proposed() -> None:
+    """A session's user says "Never run npm in this repo." and the agent ran `npm install`
+    before `pnpm install`: neither the judging task nor its notes propose `npm install`."""
+    commands = ["`npm install` (install)", "`pnpm install` (install)", "`cargo build` (build)"]
+    notes = [Note(COMMANDS, text) for text in (*commands, "`cargo publish`")]
+    notes.append(Note("Directives", "Never run npm in this repo."))
+    rules = ["Never run npm in this repo.", "Never run `cargo publish` yourself.", "Never push"]
+    assert [note.text for note in not_prohibited(notes, rules)] == [
+        "`pnpm install` (install)",
+        "`cargo build` (build)",
+        "Never run npm in this repo.",
+    ]
+    assert not_prohibited(notes[:1], ["Always use pnpm, never npm."]) == []

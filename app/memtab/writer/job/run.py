@@ -61,7 +61,13 @@ from memtab.writer.job.rails import WriterRails
 from memtab.writer.job.result import RunOutcome, WriterRunResult
 from memtab.writer.lessons.digest import DIGEST_CHARS, Digest, digest_of, shown
 from memtab.writer.offline.extract import extract_findings
-from memtab.writer.offline.notes import MAX_NOTE_CHARS, Note, plan_notes, surest_notes
+from memtab.writer.offline.notes import (
+    MAX_NOTE_CHARS,
+    Note,
+    not_prohibited,
+    plan_notes,
+    surest_notes,
+)
 from memtab.writer.prompts import (
     build_judge_message,
     build_lessons_message,
@@ -275,7 +281,9 @@ def _plan(
     except (MemoryStoreError, PathError):
         current = None
     existing = current.content if current is not None else ""
-    proposed, _ = surest_notes(plan_notes(existing, extract_findings(list(budget.events))))
+    findings = extract_findings(list(budget.events))
+    planned = not_prohibited(plan_notes(existing, findings), findings.directives)
+    proposed, _ = surest_notes(planned)
     project = workspace.project_identity or ""
     lessons = instruction_tokens(lessons_prompt(), lessons_tool_specs()) + estimated_tokens(
         build_lessons_message(workspace=workspace.display_name, project=project, digest=digest.text)
