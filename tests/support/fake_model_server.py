@@ -167,7 +167,15 @@ def json_response(
     )
 
 
-_INFO_PATHS = ("/props", "/api/show", "/api/ps", "/api/v0/models/", "/version")
+_INFO_PATHS = (
+    "/props",
+    "/slots",
+    "/completion",
+    "/api/show",
+    "/api/ps",
+    "/api/v0/models/",
+    "/version",
+)
 
 
 class _Server(ThreadingHTTPServer):
@@ -204,8 +212,9 @@ class FakeModelServer:
         self.requests: list[RecordedRequest] = []
         self.routes: dict[str, Any] = {}
         """What a server's own API answers at a path, GET or POST, never a request of the
-        script: llama.cpp's /props, Ollama's /api/show and /api/ps, LM Studio's
-        /api/v0/models/{model}, vLLM's /version (404 unless set), and /v1/models when set."""
+        script: llama.cpp's /props, /slots and /completion, Ollama's /api/show and /api/ps,
+        LM Studio's /api/v0/models/{model}, vLLM's /version (404 unless set), and /v1/models
+        when set."""
         self._script: deque[ScriptedResponse] = deque()
         self._always: ScriptedResponse | None = None
         self._lock = threading.Lock()

@@ -309,12 +309,22 @@ def probe_speed(
     """How long Ollama on this machine takes to read a short prompt and write a few tokens of
     `model` (its OpenAI-compatible replies say no timings; its own API does): `nonce` starts
     the prompt, so that no cached prompt is measured. None for another server, a remote one,
-    or no answer within 3 × `timeout`. Blocking: off the GUI thread."""
+    or no answer within 3 × `timeout`. A llama.cpp server is asked the same at its
+    `/completion`, its prompt read whole (`cache_prompt: false`); its reply has `timings`."""
     address = _local_address(base_url)
     if address is None:
         return None
     if _ollama_context(*address, model, DEFAULT_TIMEOUT_S) is None:
-        return None
+        if _llamacpp_context(*address, DEFAULT_TIMEOUT_S) is None:
+            return None
+        llama = {
+            "prompt": f"{nonce}. {PROBE_PROMPT}",
+            "n_predict": PROBE_OUTPUT_TOKENS,
+            "temperature": 0,
+            "cache_prompt": False,
+        }
+        answer = _get_json(*address, "/completion", timeout, body=llama)
+        return timings_of(answer) if isinstance(answer, dict) else None
     body = {
         "model": model,
         "prompt": f"{nonce}. {PROBE_PROMPT}",
@@ -323,6 +333,28 @@ def probe_speed(
     }
     answer = _get_json(*address, "/api/generate", timeout, body=body)
     return timings_of(answer) if isinstance(answer, dict) else None
+
+
+HELD_PREFIX_CHARS = 200
+"""Of the instructions, what a slot's prompt must hold to have read them."""
+
+
+def holds_prompt(base_url: str, instructions: str, timeout: float = DEFAULT_TIMEOUT_S) -> bool:
+    """Whether a llama.cpp server on this machine last read a prompt starting with
+    `instructions` in one of its slots (`GET /slots`: each slot's last `prompt`), so that it
+    reads them again from its cache. False when it says not, or nothing (a cold server,
+    another server): a request is then planned to read them whole."""
+    address = _local_address(base_url)
+    head = instructions.strip()[:HELD_PREFIX_CHARS]
+    if address is None or not head:
+        return False
+    slots = _get_json(*address, "/slots", timeout)
+    if not isinstance(slots, list):
+        return False
+    return any(
+        isinstance(slot, dict) and isinstance(slot.get("prompt"), str) and head in slot["prompt"]
+        for slot in slots
+    )
 
 
 def _local_address(base_url: str) -> tuple[str, int] | None:

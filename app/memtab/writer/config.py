@@ -27,6 +27,9 @@ SETTINGS_KEY = "writer"
 DEFAULT_MEMORY_PATH = "/memories/workspace/notes.md"
 # mux gives its (small, fast) model 10 s; real models behind a busy API need more.
 DEFAULT_TIMEOUT_S = 60.0
+LOCAL_TIMEOUT_S = 300.0
+"""A run's limit on a model server on this machine, when the user sets none: the dream's (as
+mux's); a CPU reads a short prompt in minutes, and each run is sized to it (§10.2, "Time")."""
 MIN_TIMEOUT_S = 1.0
 MAX_TIMEOUT_S = 900.0
 DEFAULT_MAX_DUMPS = 50
@@ -77,8 +80,8 @@ class _Within:
     least: float
     most: float
 
-    def __call__(self, value: float) -> float:
-        if not self.least <= value <= self.most:
+    def __call__(self, value: float | None) -> float | None:
+        if value is not None and not self.least <= value <= self.most:
             raise ValueError(f"not from {self.least:g} to {self.most:g}")
         return value
 
@@ -98,8 +101,9 @@ class WriterSettings(Record):
 
     mode: Annotated[WriterMode, Healed(_any_case)] = WriterMode.AUTO
     timeout_s: Annotated[
-        float, Checked(_Within(MIN_TIMEOUT_S, MAX_TIMEOUT_S)), Key("timeout_s")
-    ] = DEFAULT_TIMEOUT_S
+        float | None, Checked(_Within(MIN_TIMEOUT_S, MAX_TIMEOUT_S)), Key("timeout_s")
+    ] = None
+    """A run's time limit; None (null): `limit_s`'s default for the run's model."""
     memory_path: Annotated[str, Checked(_workspace_file), Key("memory_path")] = DEFAULT_MEMORY_PATH
     dump_successful_runs: Annotated[bool, Key("dump_successful_runs")] = True
     """Every run leaves its trace, which Runs… links to (False: a failed run's alone)."""
@@ -110,6 +114,13 @@ class WriterSettings(Record):
         OfflineNotes.SUGGEST
     )
     notify: bool = False
+
+    def limit_s(self, *, local: bool) -> float:
+        """A run's time limit: the user's, else `LOCAL_TIMEOUT_S` on a model server on this
+        machine (`local`), `DEFAULT_TIMEOUT_S` otherwise."""
+        if self.timeout_s is not None:
+            return self.timeout_s
+        return LOCAL_TIMEOUT_S if local else DEFAULT_TIMEOUT_S
 
 
 # What a number's unit is, in the warning that its value was replaced.
@@ -176,7 +187,7 @@ def _expected(key: str, problem: RecordError) -> str:
         return f"{', '.join(names[:-1])} or {names[-1]}"
     if kind is bool:
         return "true or false"
-    if kind in (int, float):
+    if kind in (int, float, float | None):
         low, high = number_range(key)
         whole = "a whole number" if kind is int else "a number"
         return f"{whole} from {low:g} to {high:g}{_UNITS.get(key, '')}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from memtab.llm.types import ToolSpec
@@ -89,6 +89,36 @@ def build_lessons_message(*, workspace: str, project: str, digest: str) -> str:
     """The first user message of a lessons run."""
     return fill_template(
         lessons_template(), {"workspace": workspace, "project": project, "digest": digest}
+    )
+
+
+def judge_prompt() -> str:
+    """The judging task's system prompt: code proposes notes, the model keeps some."""
+    return _read("writer-judge.md").strip()
+
+
+def judge_reminder() -> str:
+    """The judging task's reminder."""
+    return " ".join(_read("writer-judge-reminder.md").split())
+
+
+@functools.cache
+def judge_tool_specs() -> tuple[ToolSpec, ...]:
+    """`keep_notes`, the judging task's one tool."""
+    return parse_tool_specs(_read("writer-judge-tools.md"), source="writer-judge-tools.md")
+
+
+def build_judge_message(*, workspace: str, project: str, notes: Sequence[tuple[str, str]]) -> str:
+    """The first user message of a judging run: `notes` ((section, text), in order) numbered
+    from 1 under their headings."""
+    lines: list[str] = []
+    for number, (section, text) in enumerate(notes, start=1):
+        if number == 1 or notes[number - 2][0] != section:
+            lines.append(f"## {section}")
+        lines.append(f"{number}. {text}")
+    return fill_template(
+        _read("writer-judge-user.md").rstrip("\n"),
+        {"workspace": workspace, "project": project, "notes": "\n".join(lines)},
     )
 
 

@@ -11,15 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from memtab.consolidation.engine.pace import (
-    BUSY_SLOWDOWN,
-    CALL_TOKENS,
-    CHANGE_TOKENS,
-    MIN_REPLY_TOKENS,
-    SAFETY_SHARE,
-    RunPace,
-    estimated_tokens,
-)
 from memtab.consolidation.engine.reading import (
     READING_FILE,
     FileRead,
@@ -29,6 +20,15 @@ from memtab.consolidation.engine.reading import (
 )
 from memtab.fs.memo import memo_path
 from memtab.llm.loop import run_tool_loop
+from memtab.llm.pace import (
+    BUSY_SLOWDOWN,
+    CALL_TOKENS,
+    CHANGE_TOKENS,
+    MIN_REPLY_TOKENS,
+    SAFETY_SHARE,
+    RunPace,
+    estimated_tokens,
+)
 from memtab.llm.speed import Speed
 from memtab.llm.types import ModelReply, Timings, ToolCall, ToolOutcome, UserMessage
 from memtab.store.files import FileEntry

@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-from memtab.consolidation.engine.pace import SAFETY_SHARE, pace_of
 from memtab.consolidation.engine.runner import RunLimits
 from memtab.consolidation.errors import RunFailedError
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.loop import DEFAULT_TIMEOUT_S
 from memtab.llm.openai import OpenAIProvider
+from memtab.llm.pace import SAFETY_SHARE, pace_of
 from memtab.llm.speed import Speed, known_speed, remember_speed
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home

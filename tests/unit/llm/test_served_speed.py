@@ -195,3 +195,17 @@ def test_only_ollama_on_this_machine_is_timed(fake_model_server: FakeModelServer
     fake_model_server.routes["/api/generate"] = OLLAMA_REPLY  # but no /api/show: not Ollama
     assert probe_speed(fake_model_server.openai_base_url, MODEL, nonce=1) is None
     assert probe_speed("https://api.openai.com/v1", MODEL, nonce=1) is None
+
+
+LLAMA_PROPS = {"default_generation_settings": {"n_ctx": 16384}}
+
+
+def test_a_llama_cpp_server_is_timed_on_a_short_prompt_read_whole(
+    fake_model_server: FakeModelServer,
+) -> None:
+    """A run on a server never measured (a fresh home, a new model) is sized from the start."""
+    fake_model_server.props = LLAMA_PROPS
+    fake_model_server.routes["/completion"] = {"content": "pytest", "timings": LLAMA_TIMINGS}
+    timings = probe_speed(fake_model_server.openai_base_url, MODEL, nonce=42)
+    assert timings == Timings(307, 15649.534 / 1000, 52, 12205.291 / 1000)
+    assert fake_model_server.requests == []  # no request of the model's chat

@@ -31,7 +31,10 @@ def write_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -
 def test_defaults_without_a_settings_file() -> None:
     settings = load_writer_settings()
     assert settings == WriterSettings()
-    assert settings.mode is WriterMode.AUTO and settings.timeout_s == 60.0
+    assert settings.mode is WriterMode.AUTO and settings.timeout_s is None
+    # the dream's 5 minutes on a server on this machine, which reads a prompt in minutes
+    assert (settings.limit_s(local=False), settings.limit_s(local=True)) == (60.0, 300.0)
+    assert WriterSettings(timeout_s=45).limit_s(local=True) == 45  # never past the user's
     assert settings.memory_path == DEFAULT_MEMORY_PATH and settings.max_dumps == 50
     assert settings.dump_successful_runs  # every run is in Runs… with its trace
 
@@ -179,7 +182,7 @@ def test_saving_keeps_keys_of_the_section_this_version_does_not_know(
     assert stored == {
         "next_version_knob": True,
         "mode": "auto",
-        "timeout_s": 60.0,
+        "timeout_s": None,  # the default: sized to the run's model (limit_s)
         "memory_path": DEFAULT_MEMORY_PATH,
         "dump_successful_runs": True,
         "max_dumps": 3,

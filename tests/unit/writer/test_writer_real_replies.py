@@ -10,8 +10,10 @@ transport of issue 82 at work (calls by JSON schema, calls read from text)."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 
@@ -55,11 +57,13 @@ def _replay(path: Path, tmp_path: Path) -> tuple[dict[str, Any], Any, CassetteTr
     settings = ProviderSettings("openai", "qwen", "http://127.0.0.1:18181/v1")
     options = HttpOptions(transport=transport, max_retries=0)
     provider = create_provider(settings, options=options, job=WRITER_JOB)
+    # Each replay alone, as it was recorded: no speed of the server measured before it.
+    alone = mock.patch.dict(os.environ, {"MEMTAB_CONFIG_DIR": str(tmp_path / "config")})
     try:
-        events, _ = read_for_run(provider, FIXTURES / data["fixture"])
-        result = run_writer(
-            home, workspace, events, provider, settings=WriterSettings(timeout_s=data["runLimitS"])
-        )
+        with alone:
+            events, _ = read_for_run(provider, FIXTURES / data["fixture"])
+            limit = WriterSettings(timeout_s=data["runLimitS"])
+            result = run_writer(home, workspace, events, provider, settings=limit)
     finally:
         close_provider(provider)
     return data, result, transport

@@ -29,10 +29,7 @@ from memtab.llm.settings import (
     save_provider_settings,
 )
 from memtab.llm.types import ProviderError
-from memtab.writer.config import MAX_TIMEOUT_S, load_writer_settings
-
-# A writer run shorter than this is short for a small model on a laptop's CPU.
-LOCAL_RUN_LIMIT_S = 300.0
+from memtab.writer.config import LOCAL_TIMEOUT_S, MAX_TIMEOUT_S, load_writer_settings
 
 _KIND_NAMES = ", ".join(kind.name for kind in KNOWN_SERVERS)
 
@@ -129,8 +126,8 @@ def _save(settings: ProviderSettings, as_json: bool) -> SettingsSaved | int:
         return SettingsSaved(saved=_settings_row(settings, None), settings_file=path)
     print(f"Saved to {path}: {settings.describe()}")
     print("The writer and Consolidate now use it (the environment and --provider still win).")
-    run_limit = load_writer_settings().timeout_s
-    if not settings.is_offline and run_limit < LOCAL_RUN_LIMIT_S:
+    run_limit = load_writer_settings().timeout_s  # None: the default, sized for a local model
+    if not settings.is_offline and run_limit is not None and run_limit < LOCAL_TIMEOUT_S:
         print(
             f"A writer run stops after {run_limit:g} s (writer.timeout_s in settings.json); "
             f"a model on this machine may need minutes: raise it, up to {MAX_TIMEOUT_S:g} s."

@@ -114,7 +114,7 @@ def _settings(
 ) -> WriterSettings:
     stored = load_writer_settings()
     timeout = stored.timeout_s if timeout is None else timeout
-    if not MIN_TIMEOUT_S <= timeout <= MAX_TIMEOUT_S:
+    if timeout is not None and not MIN_TIMEOUT_S <= timeout <= MAX_TIMEOUT_S:
         raise CliError(f"--timeout must be between {MIN_TIMEOUT_S:g} and {MAX_TIMEOUT_S:g} seconds")
     memory_path = memory_path or stored.memory_path
     problem = memory_path_problem(memory_path)

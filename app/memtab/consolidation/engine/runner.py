@@ -10,13 +10,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
 from memtab.consolidation.declined import DeclinedMatcher
-from memtab.consolidation.engine.pace import (
-    Paced,
-    estimated_tokens,
-    file_tokens,
-    pace_of,
-    remember_run_speed,
-)
 from memtab.consolidation.engine.prompts import (
     listed_files,
     load_system_prompt,
@@ -45,6 +38,14 @@ from memtab.llm.loop import (
     Redacted,
     StepCallback,
     run_tool_loop,
+)
+from memtab.llm.pace import (
+    Paced,
+    estimated_tokens,
+    file_tokens,
+    pace_of,
+    remember_run_speed,
+    unread_instructions,
 )
 from memtab.llm.speed import Speed
 from memtab.llm.types import (
@@ -254,9 +255,13 @@ def run_consolidation(
             next_run=count >= in_time,
         )
 
+    # What a cold server reads before the listing: the instructions (a warm one has them).
+    instructions = (
+        unread_instructions(provider, system.text, [memory_tool_spec()]) if pace is not None else 0
+    )
     if pace is not None:  # as many files as the run has time to read
         in_time = pace.files_to_read(
-            lambda count: estimated_tokens(message_listing(count)),
+            lambda count: instructions + estimated_tokens(message_listing(count)),
             [file_tokens(file.size_bytes) for file in files],
         )
     if reading is not None:
@@ -308,7 +313,7 @@ def run_consolidation(
         system.source,
     )
     outgoing = _outgoing(provider, model, window)
-    paced = Paced(outgoing, provider, pace) if pace is not None else None
+    paced = Paced(outgoing, provider, pace, instructions=instructions) if pace is not None else None
 
     def ask(messages: list[Message], max_steps: int) -> LoopResult:
         return run_tool_loop(

@@ -99,6 +99,8 @@ from memtab.sources.config import (
 )
 from memtab.store.home import Home
 from memtab.writer.config import (
+    DEFAULT_TIMEOUT_S,
+    LOCAL_TIMEOUT_S,
     OfflineNotes,
     WriterMode,
     WriterSettings,
@@ -382,6 +384,10 @@ OFFLINE_NOTES_CHOICES: tuple[tuple[OfflineNotes, str], ...] = (
     (OfflineNotes.WRITE, "Write — add them to the memory file directly"),
 )
 
+AUTOMATIC_TIMEOUT = (
+    f"Automatic ({DEFAULT_TIMEOUT_S:g} s; {LOCAL_TIMEOUT_S:g} s with a model on this machine)"
+)
+
 
 class WriterSettingsBox(QGroupBox):
     """The background writer's settings: mode, timeout, memory file, offline notes, trace
@@ -393,7 +399,9 @@ class WriterSettingsBox(QGroupBox):
         for mode, label in WRITER_MODES:
             self.writer_mode.addItem(label, mode.value)
         self.writer_timeout = named(QDoubleSpinBox(self), accessible="Writer timeout")
-        self.writer_timeout.setRange(*number_range("timeout_s"))
+        least, most = number_range("timeout_s")
+        self.writer_timeout.setRange(least - 1, most)  # its least: "Automatic" (None)
+        self.writer_timeout.setSpecialValueText(AUTOMATIC_TIMEOUT)
         self.writer_timeout.setDecimals(0)
         self.writer_timeout.setSuffix(" s")
         self.memory_path = named(QLineEdit(self), accessible="Writer memory file")
@@ -424,7 +432,8 @@ class WriterSettingsBox(QGroupBox):
     def load(self, writer: WriterSettings) -> None:
         """Show `writer`'s values."""
         self.writer_mode.setCurrentIndex(self.writer_mode.findData(writer.mode.value))
-        self.writer_timeout.setValue(writer.timeout_s)
+        timeout = writer.timeout_s
+        self.writer_timeout.setValue(self.writer_timeout.minimum() if timeout is None else timeout)
         self.memory_path.setText(writer.memory_path)
         self.offline_notes.setCurrentIndex(self.offline_notes.findData(writer.offline_notes.value))
         self.dump_successful.setChecked(writer.dump_successful_runs)
@@ -434,7 +443,11 @@ class WriterSettingsBox(QGroupBox):
     def settings(self) -> WriterSettings:
         return WriterSettings(
             mode=WriterMode(self.writer_mode.currentData()),
-            timeout_s=self.writer_timeout.value(),
+            timeout_s=(
+                None
+                if self.writer_timeout.value() == self.writer_timeout.minimum()
+                else self.writer_timeout.value()
+            ),
             memory_path=self.memory_path.text().strip(),
             dump_successful_runs=self.dump_successful.isChecked(),
             max_dumps=self.max_dumps.value(),

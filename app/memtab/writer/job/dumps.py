@@ -194,6 +194,8 @@ class RunTrace:
     error: str | None = None
     refused: list[tuple[str, str]] = field(default_factory=list)
     """(line, why) of each line the rails refused."""
+    summary: str | None = None
+    """Memtab's own: what the run's plan asked and left out for lack of time (§10.2)."""
 
     def to_record(self) -> DumpRecord:
         """The dump, before redaction."""

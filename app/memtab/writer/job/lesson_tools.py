@@ -43,7 +43,8 @@ class LessonTools(WriterTools):
         super().__init__(store, memory_path, rails)
         self.digest = digest
         self.judged = 0  # lessons judged this run, by every call of every attempt
-        self._users_words: set[Note] = set()  # notes that are a rule in the user's words
+        self.users_words: set[Note] = set()
+        """The notes that are a rule in the user's words (the rails take them as stated)."""
 
     @property
     def specs(self) -> list[ToolSpec]:
@@ -79,7 +80,7 @@ class LessonTools(WriterTools):
             else:
                 notes.setdefault(judgement.note, judgement.evidence)
                 if judgement.users_words:
-                    self._users_words.add(judgement.note)
+                    self.users_words.add(judgement.note)
         beyond = values[room:]
         if beyond:
             first = Lesson.read(beyond[0])
@@ -118,7 +119,7 @@ class LessonTools(WriterTools):
                 for line, why in refused
                 if line == redact_outgoing(note.bullet)
                 # the user's rule in their words is stated, though no directive reads it so
-                and not (why == UNSTATED_RULE and note in self._users_words)
+                and not (why == UNSTATED_RULE and note in self.users_words)
             ]
             if mine:
                 self.refuse(note.bullet, mine[0])

@@ -50,9 +50,13 @@ class WriterRunResult(Record, write_only=True):
     suggested_count: Annotated[int, NotWritten] = 0
     """How many new suggestions the run added to the workspace's review queue."""
     left_out_count: Annotated[int, Key("leftOut")] = 0
-    """How many notes the offline writer found past its per-run limit and left out."""
+    """How many notes the offline writer found past its per-run limit and left out, or a
+    model on this machine had no time to judge (§10.2, "Time")."""
     refused: Annotated[tuple[tuple[str, str], ...], WrittenAs(refused_json)] = ()
     """(line, why) of each line the model wrote that the rails refused (`writer.job.rails`)."""
+    plan: Annotated[str | None, OmitNone] = None
+    """What a run on a model server on this machine asked in its time and left out (§10.2,
+    "Time"); None when it asked all it had."""
     suggested: Annotated[tuple[Record, ...] | None, OmitNone] = None
     """The offline writer's suggestions (`writer.records.Suggestion`), which `memtab write
     --json` adds (None: not written)."""
@@ -77,7 +81,7 @@ class WriterRunResult(Record, write_only=True):
             suggested = plural(self.suggested_count, "memory", "memories")
             return f"Suggested {suggested} for review{self._left_out_clause()}"
         if self.outcome == "no_new_memories":
-            return f"No new memories{refused}"
+            return f"No new memories{self._left_out_clause()}{refused}"
         return f"Memory writer failed: {self.error or 'unknown error'}{refused}"
 
     def _refused_clause(self) -> str:

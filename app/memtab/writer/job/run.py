@@ -6,10 +6,21 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.fs.clock import Clock, now_ms
+from memtab.llm.local_servers import served_context
 from memtab.llm.loop import LoopResult, Redacted, run_tool_loop
+from memtab.llm.pace import (
+    Paced,
+    RunPace,
+    estimated_tokens,
+    instruction_tokens,
+    pace_of,
+    remember_run_speed,
+)
+from memtab.llm.settings_model import is_local
 from memtab.llm.types import (
     Cancel,
     ChatProvider,
@@ -34,7 +45,7 @@ from memtab.store.history.records import (
 )
 from memtab.store.history.runs import log_run, new_run_id
 from memtab.store.home import Home
-from memtab.store.paths import PathError, parse_file_path
+from memtab.store.paths import PathError, VirtualPath, parse_file_path
 from memtab.store.scopes.memory import MemoryStore, MemoryStoreError
 from memtab.store.sidecars.registry import Workspace
 from memtab.transcripts.budget import DEFAULT_MAX_JSON_CHARS, EventBudget
@@ -42,16 +53,31 @@ from memtab.transcripts.events import TranscriptEvent, TranscriptFormat
 from memtab.transcripts.window import NewestEvents, read_newest_events
 from memtab.writer.config import WriterSettings
 from memtab.writer.job.dumps import AttemptTrace, RunTrace, write_trace_dump
+from memtab.writer.job.judge_tools import JudgeTools
 from memtab.writer.job.lesson_tools import LessonTools
 from memtab.writer.job.offline_provider import OfflineWriterProvider
+from memtab.writer.job.pacing import WriterPlan, plan_run
 from memtab.writer.job.rails import WriterRails
 from memtab.writer.job.result import RunOutcome, WriterRunResult
-from memtab.writer.lessons.digest import DIGEST_CHARS, digest_of
+from memtab.writer.lessons.digest import DIGEST_CHARS, Digest, digest_of, shown
+from memtab.writer.offline.extract import extract_findings
+from memtab.writer.offline.notes import (
+    MAX_NOTE_CHARS,
+    Note,
+    not_prohibited,
+    plan_notes,
+    surest_notes,
+)
 from memtab.writer.prompts import (
+    build_judge_message,
     build_lessons_message,
     build_user_message,
+    judge_prompt,
+    judge_reminder,
+    judge_tool_specs,
     lessons_prompt,
     lessons_reminder,
+    lessons_tool_specs,
     reminder_prompt,
     system_prompt,
 )
@@ -186,11 +212,17 @@ def run_writer(
         told = build_lessons_message(workspace=workspace.display_name, project="", digest="")
     rails = None if offline else WriterRails(budget.events, told)
     memory = parse_file_path(settings.memory_path)
+    limit_s = settings.limit_s(local=_is_local(provider))
+    pace = plan = None
     if lessons:
         digest = digest_of(budget.events, min(DIGEST_CHARS, budget.max_json_chars))
+        pace, plan = _plan(provider, workspace, store, memory, budget, digest, limit_s, clock)
         tools: WriterTools = LessonTools(store, memory, rails, digest)
+        if plan.task == "judge":
+            tools = JudgeTools(store, memory, rails, digest, plan.proposed)
     else:
         tools = WriterTools(store, memory, rails)
+    run = _Run(limit_s, plan, pace, clock)
     with store.collecting_changes() as written:
         result = _run(
             home,
@@ -204,10 +236,71 @@ def run_writer(
             known_secrets,
             run_started_at,
             run_id,
+            run,
         )
     _log(home, workspace, result, provider, written, clock)
     _log_provenance(home, workspace, result, provider, budget, written, transcript, clock)
     return result
+
+
+def _is_local(provider: ChatProvider) -> bool:
+    base_url = getattr(provider, "base_url", None)
+    return isinstance(base_url, str) and is_local(base_url)
+
+
+@dataclass(frozen=True)
+class _Run:
+    """A run's time: its limit, and on a server on this machine its plan and pace."""
+
+    limit_s: float
+    plan: WriterPlan | None
+    pace: RunPace | None
+    clock: Clock
+
+
+def _plan(
+    provider: ChatProvider,
+    workspace: Workspace,
+    store: MemoryStore,
+    memory: VirtualPath,
+    budget: EventBudget,
+    digest: Digest,
+    limit_s: float,
+    clock: Clock,
+) -> tuple[RunPace | None, WriterPlan]:
+    """The pace of a lessons run (None: not a server on this machine) and its plan: the
+    notes the offline writer finds in the events, for judging when the lessons task does
+    not fit the time."""
+    base_url = getattr(provider, "base_url", None)
+    served = served_context(base_url, provider.model) if isinstance(base_url, str) else None
+    pace = pace_of(provider, limit_s, served, clock)
+    if pace is None:
+        return None, WriterPlan("lessons")
+    try:
+        current = store.read(memory)
+    except (MemoryStoreError, PathError):
+        current = None
+    existing = current.content if current is not None else ""
+    findings = extract_findings(list(budget.events))
+    planned = not_prohibited(plan_notes(existing, findings), findings.directives)
+    proposed, _ = surest_notes(planned)
+    project = workspace.project_identity or ""
+    lessons = instruction_tokens(lessons_prompt(), lessons_tool_specs()) + estimated_tokens(
+        build_lessons_message(workspace=workspace.display_name, project=project, digest=digest.text)
+    )
+
+    def judging(notes: Sequence[Note]) -> int:
+        message = build_judge_message(
+            workspace=workspace.display_name, project=project, notes=shown_notes(notes)
+        )
+        return instruction_tokens(judge_prompt(), judge_tool_specs()) + estimated_tokens(message)
+
+    return pace, plan_run(pace, lessons, proposed, judging)
+
+
+def shown_notes(notes: Sequence[Note]) -> list[tuple[str, str]]:
+    """The notes as the judging task shows them: (section, text), on one line, redacted."""
+    return [(note.section, shown(note.text, MAX_NOTE_CHARS)) for note in notes]
 
 
 def _run(
@@ -222,11 +315,15 @@ def _run(
     known_secrets: Iterable[str],
     run_started_at: int,
     run_id: str,
+    run: _Run,
 ) -> WriterRunResult:
     started = time.monotonic()
-    deadline = started + settings.timeout_s
+    deadline = started + run.limit_s
     # A model is sent only what may leave the machine; the offline writer is no model.
-    outgoing = provider if isinstance(provider, OfflineWriterProvider) else Redacted(provider)
+    outgoing: ChatProvider = (
+        provider if isinstance(provider, OfflineWriterProvider) else Redacted(provider)
+    )
+    plan = run.plan
     setup_error: str | None = None
     existing = shown = ""
     try:
@@ -240,7 +337,12 @@ def _run(
 
     project = workspace.project_identity or "(none: multi-project workspace)"
     system, reminder = system_prompt(), reminder_prompt()
-    if isinstance(tools, LessonTools):
+    if isinstance(tools, JudgeTools):
+        system, reminder = judge_prompt(), judge_reminder()
+        user_message = build_judge_message(
+            workspace=workspace.display_name, project=project, notes=shown_notes(tools.proposed)
+        )
+    elif isinstance(tools, LessonTools):
         system, reminder = lessons_prompt(), lessons_reminder()
         user_message = build_lessons_message(
             workspace=workspace.display_name, project=project, digest=tools.digest.text
@@ -261,7 +363,7 @@ def _run(
         workspace_name=workspace.name,
         trigger_message_id=trigger,
         model_string=f"{provider.name}:{provider.model}",
-        timeout_ms=round(settings.timeout_s * 1000),
+        timeout_ms=round(run.limit_s * 1000),
         project_path=workspace.project_path,
         workspace_path=workspace.path,
         memory_path=settings.memory_path,
@@ -273,8 +375,22 @@ def _run(
         user_message=user_message,
     )
     usage = Usage()
+    paced = None
+    if run.pace is not None and not isinstance(provider, OfflineWriterProvider):
+        fresh = getattr(provider, "fresh_prompt", False) is True
+        instructions = instruction_tokens(system, tools.specs)
+        paced = Paced(outgoing, provider, run.pace, instructions=instructions, fresh=fresh)
+        outgoing = paced
+    if plan is not None and plan.says:
+        trace.summary = plan.says
+        logger.info("Memory writer for %s: %s", workspace.id, plan.says)
     if setup_error is not None:
         trace.error = setup_error
+    elif plan is not None and plan.task == "none":
+        if plan.left_out:  # no time to ask about what code found: said, nothing written
+            trace.error = f"{plan.says}; {RUN_LIMIT_HINT}"
+        else:  # nothing to judge: nothing worth keeping
+            trace.satisfied_memory_tool_policy = True
     else:
         for index in range(ATTEMPTS):
             attempt = AttemptTrace(attempt_index=index + 1)
@@ -287,8 +403,7 @@ def _run(
                 attempt.messages, attempt.aborted = messages, True
                 trace.timed_out = True
                 trace.error = attempt.error = (
-                    f"timed out after {settings.timeout_s:g} s, the run's time limit; "
-                    f"{RUN_LIMIT_HINT}"
+                    f"timed out after {run.limit_s:g} s, the run's time limit; {RUN_LIMIT_HINT}"
                 )
                 break
             tally = tools.start_attempt()
@@ -302,16 +417,17 @@ def _run(
                 timeout_s=remaining,
                 cancel=cancel,
                 timeout_hint=RUN_LIMIT_HINT,
-                run_limit_s=settings.timeout_s,
+                run_limit_s=run.limit_s,
+                may_ask=paced.may_ask if paced is not None else None,
             )
             usage.add(loop.usage)
             _record_attempt(attempt, loop, tools)
             if tally.satisfied:
                 trace.satisfied_memory_tool_policy = True
                 break
-            if loop.stop_reason in ("timeout", "cancelled", "error"):
+            if loop.stop_reason in ("timeout", "cancelled", "error", "spent"):
                 trace.timed_out = loop.stop_reason == "timeout"
-                trace.error = attempt.error
+                trace.error = attempt.error or loop.detail
                 break
             attempt.error = "ended without memory_write or no_new_memories"
         else:
@@ -320,6 +436,8 @@ def _run(
                 "or no_new_memories"
             )
 
+    if run.pace is not None:  # what the run's replies measured, for the next run's plan
+        remember_run_speed(provider, run.pace, run.clock)
     wrote = any(attempt.wrote for attempt in trace.attempts)
     trace.did_write_memory = wrote
     trace.refused = list(tools.refused)
@@ -357,8 +475,11 @@ def _run(
         usage=usage,
         run_id=run_id,
         suggested_count=suggested,
-        left_out_count=offline.left_out if offline is not None else 0,
+        left_out_count=(
+            offline.left_out if offline is not None else len(plan.left_out) if plan else 0
+        ),
         refused=tuple(tools.refused),
+        plan=plan.says or None if plan is not None else None,
     )
     log = logger.info if result.ok else logger.warning
     log("Memory writer for %s: %s", workspace.id, result.summary())

@@ -186,6 +186,30 @@ def plan_notes(existing: str, findings: Findings) -> list[Note]:
     ]
 
 
+_PROHIBITED = re.compile(
+    r"\b(?:never|don't|do not)\s+(?:ever\s+)?(?:run\s+|use\s+|call\s+)?(`[^`\n]+`|[\w.+-]+)",
+    re.IGNORECASE,
+)
+_NOTE_COMMAND = re.compile(r"`([^`\n]+)`")
+
+
+def not_prohibited(notes: Sequence[Note], directives: Sequence[str]) -> list[Note]:
+    """`notes` without the commands a directive of the user forbids ("Never run npm in this
+    repo." rules out `npm install`; "Never run `cargo publish`." that command alone)."""
+    forbidden = [
+        match.group(1).rstrip(".,;:!?").strip("`").split()
+        for directive in directives
+        for match in _PROHIBITED.finditer(directive)
+    ]
+
+    def ruled_out(note: Note) -> bool:
+        command = _NOTE_COMMAND.search(note.text) if note.section == COMMANDS else None
+        words = command.group(1).split() if command is not None else []
+        return any(words[: len(words_out)] == words_out for words_out in forbidden if words_out)
+
+    return [note for note in notes if not ruled_out(note)]
+
+
 def surest_notes(notes: Sequence[Note], limit: int = MAX_NOTES_PER_RUN) -> tuple[list[Note], int]:
     """At most `limit` of `notes` — the surest sections first (`_SUREST_FIRST`), each section's own
     order kept (findings come ranked) — in section order, and how many were left out."""

@@ -1,4 +1,5 @@
-"""A run sized to its time on a model server on this machine (docs/formats.md §9.1, "Time"):
+"""A run sized to its time on a model server on this machine (docs/formats.md §9.1 and §10.2,
+"Time"; the dream's and the writer's):
 from the server's measured speed (`llm.speed`) and the time left, how many files the run is
 given, how much of each tool result the model is shown, how long each reply may be and
 whether another request fits — so that the run ends within its limit with what it did and
@@ -6,13 +7,13 @@ what it left for the next run, not with a timeout."""
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from memtab.fs.clock import Clock
-from memtab.humanize import plural
-from memtab.llm.local_servers import PROBE_MOST_S, ServedContext, probe_speed
+from memtab.llm.local_servers import PROBE_MOST_S, ServedContext, holds_prompt, probe_speed
 from memtab.llm.settings_model import is_local
 from memtab.llm.speed import Speed, known_speed, measured_speed, remember_speed
 from memtab.llm.types import (
@@ -49,8 +50,9 @@ BYTES_PER_TOKEN = 2.9
 tokenizer on the three fixture stores' views, their line numbers counted (28,745 tokens;
 English Markdown 3.0 characters a token, Hangul 1.0, JSON 2.1–2.7)."""
 PROBE_AGAIN_MS = 24 * 3600 * 1000
-"""How long an Ollama model's probed speed holds (its replies say none to refresh it)."""
-OLLAMA = "Ollama"
+"""How long a probed speed holds (Ollama's replies say none to refresh it)."""
+PROBED = ("Ollama", "llama.cpp server")
+"""The servers whose speed a run asks (`probe_speed`) when none is known of the last day."""
 NO_TIME = (
     "[Not shown: this run has no time left to read more on this machine (its limit is "
     "{limit:g} s); {what} left for the next run. Make the changes you have found, then reply "
@@ -64,9 +66,35 @@ def estimated_tokens(text: str) -> int:
     return math.ceil((len(text) - other) / ASCII_PER_TOKEN + other / OTHER_PER_TOKEN)
 
 
+def instruction_tokens(system: str, tools: Sequence[ToolSpec]) -> int:
+    """The tokens of a request's instructions, about: its system prompt and its tools."""
+    described = (f"{t.name} {t.description} {json.dumps(t.input_schema)}" for t in tools)
+    return estimated_tokens(" ".join((system, *described)))
+
+
+def unread_instructions(provider: ChatProvider, system: str, tools: Sequence[ToolSpec]) -> int:
+    """The instructions' tokens a run's first request makes its server read: none when a
+    llama.cpp server holds them from an earlier run (`holds_prompt`), all of them on a cold
+    server or one that does not say."""
+    base_url = getattr(provider, "base_url", None)
+    if isinstance(base_url, str) and holds_prompt(base_url, system):
+        return 0
+    return instruction_tokens(system, tools)
+
+
 def file_tokens(size_bytes: int) -> int:
     """The tokens a view of a file of `size_bytes` shows, about."""
     return math.ceil(size_bytes / BYTES_PER_TOKEN)
+
+
+def most_that_fit(fits: Callable[[int], bool], least: int, most: int) -> int:
+    """The largest count from `least` to `most` that `fits`, whose cost grows with the count
+    (`least` when none does)."""
+    low, high = least, most
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if fits(middle) else (low, middle - 1)
+    return low
 
 
 def _message_text(message: Message) -> str:
@@ -148,11 +176,13 @@ class RunPace:
         def fits(count: int) -> bool:
             return speed.seconds(first_request(count), 0) + reading[count] + after <= left
 
-        low, high = 1, len(file_tokens)  # the most that fit: the cost grows with the count
-        while low < high:
-            middle = (low + high + 1) // 2
-            low, high = (middle, high) if fits(middle) else (low, middle - 1)
-        return low
+        return most_that_fit(fits, 1, len(file_tokens))
+
+    def fits(self, prompt_tokens: int, reply_tokens: int) -> bool:
+        """Whether a request of `prompt_tokens` new tokens and its reply of `reply_tokens`
+        end in the time left (False when the speed is not known: nothing can be sized)."""
+        speed = self.speed
+        return speed is not None and speed.seconds(prompt_tokens, reply_tokens) <= self.left_s()
 
     def may_ask(self, prompt_tokens: int) -> bool:
         """Whether a request of `prompt_tokens` new tokens gets a reply in the time left."""
@@ -202,7 +232,8 @@ class RunPace:
         if not kept:
             what = f"{path} is" if isinstance(path, str) else "it is"
         else:
-            what = f"its other {plural(len(lines) - len(kept), 'line')} are"
+            other = len(lines) - len(kept)
+            what = f"its other {other} lines are" if other != 1 else "its other line is"
         note = NO_TIME.format(limit=self.limit_s, what=what)
         self.pending += used + estimated_tokens(note)
         return "\n".join([*kept, note])
@@ -212,22 +243,41 @@ class Paced(ProviderWrapper):
     """Each request of a run given the reply limit its time holds (`RunPace.reply_cap`), set
     on the provider that sends it when it has one; each reply measures the server."""
 
-    def __init__(self, provider: ChatProvider, sender: Any, pace: RunPace) -> None:
+    def __init__(
+        self,
+        provider: ChatProvider,
+        sender: Any,
+        pace: RunPace,
+        *,
+        instructions: int = 0,
+        fresh: bool = False,
+    ) -> None:
+        """`instructions`: the tokens of the system prompt and tools the server has not
+        read (a cold server's; 0: it keeps them from the last run), counted in the first
+        request; `fresh`: each request is read whole (`ModelJob.fresh_prompt`)."""
         super().__init__(provider)
         self.pace = pace
         self._sender = sender
         configured = getattr(sender, "max_tokens", None)
         self._configured = configured if isinstance(configured, int) else None
         self._sent = 0
+        self._instructions = instructions
+        self._fresh = fresh
 
     def new_tokens(self, messages: list[Message]) -> int:
-        """What a request of `messages` adds that the server has not read, about (the
-        instructions, the same each run, it keeps from the last: as `files_to_read`)."""
-        return estimated_tokens(" ".join(_message_text(m) for m in messages[self._sent :]))
+        """What a request of `messages` adds that the server has not read, about."""
+        unread = messages if self._fresh else messages[self._sent :]
+        uncached = self._instructions if self._fresh or self._sent == 0 else 0
+        return uncached + estimated_tokens(" ".join(_message_text(m) for m in unread))
 
     def may_ask(self, messages: list[Message]) -> bool:
-        """The tool loop's question before each step (`run_tool_loop`'s `may_ask`)."""
-        return self.pace.may_ask(self.new_tokens(messages))
+        """The tool loop's question before each step (`run_tool_loop`'s `may_ask`). A run's
+        first request is asked whatever its cold server's instructions cost: a server that
+        keeps them reads them once, and a run that never asked would leave it cold for ever."""
+        tokens = self.new_tokens(messages)
+        if self._sent == 0 and not self._fresh:
+            tokens -= self._instructions
+        return self.pace.may_ask(tokens)
 
     def complete(
         self, system: str, messages: list[Message], tools: list[ToolSpec], *, cancel: Cancel = None
@@ -245,9 +295,9 @@ def pace_of(
     provider: ChatProvider, limit_s: float, served: ServedContext | None, clock: Clock
 ) -> RunPace | None:
     """The pace of a run on `provider` starting now, when its server is on this machine (a
-    cloud model is not sized): at the speed last measured there, or Ollama's probed now when
-    none is known of the last day (`llm.local_servers.probe_speed`). Its time is `clock`'s,
-    the run's (a test's drives it)."""
+    cloud model is not sized): at the speed last measured there, or probed now (Ollama, a
+    llama.cpp server) when none is known of the last day (`llm.local_servers.probe_speed`).
+    Its time is `clock`'s, the run's (a test's drives it)."""
     started = clock() / 1000
     base_url = getattr(provider, "base_url", None)
     if not isinstance(base_url, str) or not is_local(base_url):
@@ -255,9 +305,9 @@ def pace_of(
     kept = known_speed(base_url, provider.model)
     known = Speed(kept.prompt_per_s, kept.output_per_s) if kept is not None else None
     fresh = kept is not None and clock() - kept.measured_at < PROBE_AGAIN_MS
-    if served is not None and served.server == OLLAMA and not fresh:
+    if served is not None and served.server in PROBED and not fresh:
         timings = probe_speed(
-            base_url, provider.model, nonce=clock(), timeout=min(limit_s / 20, PROBE_MOST_S)
+            base_url, provider.model, nonce=clock(), timeout=min(limit_s / 10, PROBE_MOST_S)
         )
         probed = measured_speed([timings]) if timings is not None else None
         if probed is not None:

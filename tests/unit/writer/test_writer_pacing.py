@@ -1,0 +1,198 @@
+"""A writer run on a model server on this machine sized to its measured speed (issue 95): the
+lessons task when it fits the time, else the notes code proposes judged by number — as many
+as the time reads, the rest said to be left out — else no request; the run's limit there the
+dream's 5 minutes. Time is a driven clock; the server's speed is as its replies said."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from memtab.llm.pace import (
+    BUSY_SLOWDOWN,
+    SAFETY_SHARE,
+    estimated_tokens,
+    instruction_tokens,
+)
+from memtab.llm.speed import Speed, known_speed, remember_speed
+from memtab.llm.types import ModelReply, Timings, ToolCall, UserMessage
+from memtab.store.home import Home
+from memtab.store.sidecars.registry import Workspace
+from memtab.transcripts.events import TranscriptEvent
+from memtab.writer.config import WriterSettings
+from memtab.writer.job.judge_tools import NOT_PROPOSED
+from memtab.writer.job.pacing import LESSONS_REPLY_TOKENS, judge_reply_tokens
+from memtab.writer.job.run import run_writer
+from memtab.writer.offline.notes import COMMANDS, Note, not_prohibited
+from memtab.writer.prompts import (
+    build_judge_message,
+    judge_prompt,
+    judge_tool_specs,
+    lessons_prompt,
+)
+
+from .events import answer, bash, calls, shell, user
+from .local_model import LocalModel, notes
+
+SERVER = "http://127.0.0.1:9/v1"  # nothing listens: the server says nothing of itself
+SLOW = Speed(6.4, 3.6)  # Qwen2.5-Coder-1.5B on one thread of this 2-core machine, load 5
+FAST = Speed(2000.0, 200.0)
+NOW_MS = 1_800_000_000_000
+MODEL = "qwen2.5-coder-1.5b"
+
+
+class LocalServerModel(LocalModel):
+    """A scripted model served on this machine: its replies say how long they took."""
+
+    base_url = SERVER
+    fresh_prompt = True
+
+    def __init__(self, replies: list[ModelReply], model: str = MODEL) -> None:
+        super().__init__(replies)
+        self.max_tokens = 2048
+        self.caps: list[int] = []
+        self._model = model
+
+    @property
+    def model(self) -> str:
+        return self._model
+
+    def complete(self, system: str, messages: Any, tools: Any, *, cancel: Any = None) -> Any:
+        self.caps.append(self.max_tokens)
+        return super().complete(system, messages, tools, cancel=cancel)
+
+
+def clock() -> int:
+    return NOW_MS
+
+
+def session() -> list[TranscriptEvent]:
+    return [
+        user("Always use pnpm, never npm. Never push to main without asking me first."),
+        bash("pnpm run build", ok=False, output="Error: Cannot find module 'vite'"),
+        calls(shell("pnpm install"), shell("pnpm run build", output="built in 2.1s")),
+        bash("pnpm test", output="Tests 42 passed"),
+        user("From now on, always run pnpm lint before you tell me something is done."),
+        bash("pnpm lint", output="0 problems"),
+        answer("Done: lint is clean, the build works and the 42 tests pass."),
+    ]
+
+
+def keep(*numbers: object) -> ModelReply:
+    call = ToolCall("k1", "keep_notes", {"keep": list(numbers)})
+    return ModelReply("", (call,), "tool_use", timings=Timings(900, 140.0, 12, 3.3))
+
+
+def shown_notes(model: LocalServerModel) -> list[str]:
+    first = model.messages[0][0]
+    assert isinstance(first, UserMessage)
+    return [line for line in first.text.splitlines() if line[:1].isdigit()]
+
+
+def judging_seconds(notes_shown: list[tuple[str, str]], speed: Speed) -> float:
+    """What the judging request showing `notes_shown` takes, planned as the run plans it."""
+    message = build_judge_message(workspace="w", project="", notes=notes_shown)
+    tokens = instruction_tokens(judge_prompt(), judge_tool_specs()) + estimated_tokens(message)
+    read, write = speed.prompt_per_s / BUSY_SLOWDOWN, speed.output_per_s / BUSY_SLOWDOWN
+    return tokens / read + judge_reply_tokens(len(notes_shown)) / write
+
+
+def test_a_slow_server_judges_the_proposed_notes_and_the_kept_ones_are_written(
+    home: Home, workspace: Workspace
+) -> None:
+    remember_speed(SERVER, MODEL, SLOW, at_ms=NOW_MS)
+    model = LocalServerModel([keep(1, 3, 99)])
+    settings = WriterSettings(dump_successful_runs=True)
+    result = run_writer(home, workspace, session(), model, settings=settings, clock=clock)
+    # 300 s, the dream's, on a server on this machine: the lessons task does not fit in it
+    assert result.outcome == "wrote" and model.calls == 1
+    assert model.systems == [judge_prompt()] and model.tools == [["keep_notes"]]
+    shown = shown_notes(model)
+    assert len(shown) >= 3 and shown[0] == "1. Always use pnpm, never npm."
+    written = notes(home, workspace)
+    assert "- Always use pnpm, never npm." in written
+    assert shown[2].split(". ", 1)[1] in written and shown[1].split(". ", 1)[1] not in written
+    assert result.refused == (("99", NOT_PROPOSED),)
+    assert result.plan is not None and result.plan.startswith(
+        f"judged {len(shown)} of the {len(shown)} proposed notes: the lessons task"
+    )
+    # every request is read whole on this server: its instructions are in the reply's cap
+    assert model.caps[0] < 2048
+    assert result.trace_path is not None
+    dump = json.loads(result.trace_path.read_text(encoding="utf-8"))
+    assert dump["summary"] == result.plan and dump["timeoutMs"] == 300_000
+    remembered = known_speed(SERVER, MODEL)  # the run's reply measured the server
+    assert remembered is not None and remembered.prompt_per_s == round(900 / 140, 3)
+
+
+def test_a_run_shows_as_many_notes_as_its_time_reads_and_says_the_rest_were_left_out(
+    home: Home, workspace: Workspace
+) -> None:
+    remember_speed(SERVER, MODEL, SLOW, at_ms=NOW_MS)
+    everything = LocalServerModel([keep()])
+    run_writer(home, workspace, session(), everything, settings=WriterSettings(), clock=clock)
+    proposed = [tuple(line.split(". ", 1)) for line in shown_notes(everything)]
+    assert len(proposed) >= 3
+    two = judging_seconds([("Directives", text) for _, text in proposed[:2]], SLOW)
+    limit = two / (1 - SAFETY_SHARE) + 1  # time for two notes, not three
+    model = LocalServerModel([keep()])
+    result = run_writer(
+        home, workspace, session(), model, settings=WriterSettings(timeout_s=limit), clock=clock
+    )
+    assert result.outcome == "no_new_memories"
+    assert len(shown_notes(model)) == 2
+    rest = len(proposed) - 2
+    assert result.left_out_count == rest
+    assert result.plan is not None and result.plan.endswith(
+        f"; {rest} less sure note{'s' if rest > 1 else ''} left out"
+    )
+    assert result.summary().startswith(f"No new memories ({rest} less sure left out)")
+
+
+@pytest.mark.expect_log("memtab.writer.job.run", "WARNING", r"Memory writer failed: not asked")
+def test_a_run_with_no_time_for_one_note_asks_nothing_and_says_so(
+    home: Home, workspace: Workspace
+) -> None:
+    remember_speed(SERVER, MODEL, SLOW, at_ms=NOW_MS)
+    model = LocalServerModel([keep(1)])
+    result = run_writer(
+        home, workspace, session(), model, settings=WriterSettings(timeout_s=20), clock=clock
+    )
+    assert model.calls == 0 and result.outcome == "failed" and not result.timed_out
+    assert result.error is not None and result.error.startswith("not asked: the lessons task")
+    assert "writer.timeout_s" in result.error and result.left_out_count >= 3
+
+
+def test_a_fast_server_or_one_of_unknown_speed_is_given_the_lessons_task(
+    home: Home, workspace: Workspace
+) -> None:
+    remember_speed(SERVER, MODEL, FAST, at_ms=NOW_MS)
+    model = LocalServerModel([ModelReply("", (ToolCall("n", "no_new_memories", {}),))])
+    result = run_writer(home, workspace, session(), model, settings=WriterSettings(), clock=clock)
+    assert model.systems == [lessons_prompt()] and result.plan is None
+    assert result.outcome == "no_new_memories"
+    assert LESSONS_REPLY_TOKENS / (FAST.output_per_s / BUSY_SLOWDOWN) < 270
+    # a server of unknown speed: nothing can be sized, the lessons task as before
+    unknown = LocalServerModel(
+        [ModelReply("", (ToolCall("n", "no_new_memories", {}),))], model="never-measured"
+    )
+    result = run_writer(home, workspace, session(), unknown, settings=WriterSettings(), clock=clock)
+    assert unknown.systems == [lessons_prompt()] and unknown.caps == [2048]
+    assert result.outcome == "no_new_memories" and result.plan is None
+
+
+def test_a_command_the_user_forbade_is_never_proposed() -> None:
+    """A session's user says "Never run npm in this repo." and the agent ran `npm install`
+    before `pnpm install`: neither the judging task nor its notes propose `npm install`."""
+    commands = ["`npm install` (install)", "`pnpm install` (install)", "`cargo build` (build)"]
+    notes = [Note(COMMANDS, text) for text in (*commands, "`cargo publish`")]
+    notes.append(Note("Directives", "Never run npm in this repo."))
+    rules = ["Never run npm in this repo.", "Never run `cargo publish` yourself.", "Never push"]
+    assert [note.text for note in not_prohibited(notes, rules)] == [
+        "`pnpm install` (install)",
+        "`cargo build` (build)",
+        "Never run npm in this repo.",
+    ]
+    assert not_prohibited(notes[:1], ["Always use pnpm, never npm."]) == []
