@@ -58,7 +58,7 @@ class Front:
         if method == "ping":
             return {"result": {}}
         if method == DISCOVER and not self.initialized_here:
-            error = f"{DISCOVER} is not served while Memtab starts: open the session with initialize"
+            error = f"{DISCOVER} is not served while Memtab starts: open with initialize"
             return {"error": {"code": METHOD_NOT_FOUND, "message": error}}
         known = self._known.read() if self._known is not None else None
         if known is None:
