@@ -223,6 +223,8 @@ def test_a_probe_to_a_host_that_is_up_is_the_hosts_to_answer(tmp_path: Path) -> 
     discover = {"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": {}}
     try:
         host = session.starting.reach()
+        session.agent_sends(CALL)
+        assert host.next_not_ping() == CALL  # the bridge goes on with the host now
         session.agent_sends(discover)
         assert host.next_not_ping() == discover
         host.send(result(0, {"supportedVersions": ["2026-07-28"]}))
