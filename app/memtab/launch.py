@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -33,7 +34,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         gc.disable()  # the window's start: see the module docstring
     elif command == "mcp" and bridged_mcp(words):
         use_builtin_hashes()  # the bridge hashes one short line: OpenSSL's is not worth loading
+        signal.signal(signal.SIGINT, _stopped_by_agent)
         status = _bridged(words)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         if status is not None:
             return status  # else no warm Memtab serves it: this process does, as always
         return _served_here(words)
@@ -48,6 +51,12 @@ def _run_memtab(words: list[str]) -> int:
     from memtab.cli.main import main as run_memtab
 
     return run_memtab(words)
+
+
+def _stopped_by_agent(_signal: int, _frame: object) -> None:
+    """An agent ends its server with SIGINT (Claude Code does): the bridge's work is done, nothing
+    half-written; it exits at once, quietly (the host serves on)."""
+    raise SystemExit(0)
 
 
 def _bridged(words: list[str]) -> int | None:

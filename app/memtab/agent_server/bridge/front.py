@@ -1,7 +1,10 @@
 """The bridge's answers of its own (docs/formats.md §22.8): while the host starts, `initialize`,
 `tools/list` and `ping` answered at once from what a host answered the same setup before
 (`known_answers`), then checked against the host's once it is up — a tools list that differs is
-replaced (`notifications/tools/list_changed`); what a host answers is kept for the next session."""
+replaced (`notifications/tools/list_changed`); what a host answers is kept for the next session.
+A client probing for the stateless protocol (`server/discover`) is told at once to open the
+session as before (`initialize`): a probe left to a host still starting outlasts the client's
+bound (Claude Code's 3 s), and the client then restarts the server."""
 
 from __future__ import annotations
 
@@ -13,6 +16,8 @@ TOOLS_CHANGED: dict[str, object] = {
     "jsonrpc": "2.0",
     "method": "notifications/tools/list_changed",
 }
+DISCOVER = "server/discover"
+METHOD_NOT_FOUND = -32601  # JSON-RPC's; to `server/discover`, the client's cue for `initialize`
 
 
 class Front:
@@ -47,19 +52,23 @@ class Front:
             self._known = KnownAnswers(self._folder, key)
 
     def answer_here(self, message: Mapping[str, object]) -> dict[str, object] | None:
-        """The result to answer `message` with while no host is up (None: the host answers)."""
+        """The answer's `result` or `error` member for `message` while no host is up (None: the
+        host answers)."""
         method = message.get("method")
         if method == "ping":
-            return {}
+            return {"result": {}}
+        if method == DISCOVER and not self.initialized_here:
+            error = f"{DISCOVER} is not served while Memtab starts: open with initialize"
+            return {"error": {"code": METHOD_NOT_FOUND, "message": error}}
         known = self._known.read() if self._known is not None else None
         if known is None:
             return None
         if method == "initialize" and not self.initialized_here:
             self.initialized_here = True
-            return known.initialize
+            return {"result": known.initialize}
         if self.initialized_here and is_tools_list(message) and known.tools is not None:
             self.tools_here = known.tools
-            return known.tools
+            return {"result": known.tools}
         return None
 
     def host_welcomed(self, answers_from: Sequence[str]) -> None:

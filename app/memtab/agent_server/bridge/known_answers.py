@@ -24,6 +24,17 @@ FORMAT = 1
 _CONFIG_DIR_VARIABLE = "MEMTAB_CONFIG_DIR"  # `fs/config/config_dir.py`'s
 _OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
+# What Claude Code sets anew in each session's environment and Memtab never reads: left out of a
+# setup, or no session of it would ever be answered before its host.
+PER_SESSION_VARIABLES = frozenset(
+    {
+        "CLAUDE_CODE_SESSION_ID",
+        "CLAUDE_CODE_LAUNCHED_BY_SESSION_IDS",
+        "CLAUDE_CODE_MESSAGING_SOCKET",
+        "CLAUDE_CODE_CHILD_NOTES_DIR",
+    }
+)
+
 Stamp = list[int] | None
 """A path as `stamp` saw it: its type and, for a file, what a rewrite changes; None: absent."""
 
@@ -67,14 +78,16 @@ def install_stamps() -> list[Stamp]:
 
 def setup_key(words: Sequence[str], cwd: str, env: Mapping[str, str], asked: object) -> str:
     """What tells one session's setup from another's: this Memtab, the command's words, directory
-    and variables (`origin_env`), and the client's `initialize` but for its own version."""
+    and variables (`origin_env` but `PER_SESSION_VARIABLES`), and the client's `initialize` but for
+    its own version."""
     client: object = asked
     if isinstance(asked, dict):
         info = asked.get("clientInfo")
         named = info.get("name") if isinstance(info, dict) else None
         client = {**asked, "clientInfo": named}
     python, package = install_identity()
-    setup = [FORMAT, PROTOCOL, __version__, python, package, list(words), cwd, origin_env(env)]
+    variables = {n: v for n, v in origin_env(env).items() if n not in PER_SESSION_VARIABLES}
+    setup = [FORMAT, PROTOCOL, __version__, python, package, list(words), cwd, variables]
     text = json.dumps([*setup, client], sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 

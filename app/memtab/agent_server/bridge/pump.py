@@ -382,13 +382,13 @@ class Pump:
                 self._initialized = True
                 return True
             return False
-        result = self._front.answer_here(message)
-        if result is None:
+        answer = self._front.answer_here(message)
+        if answer is None:
             return False
         if message.get("method") == "initialize":
             self._initialize, self._initialize_key = message, _key(its_id)
             self._session_open = True
-        self._to_agent += _line({"jsonrpc": "2.0", "id": its_id, "result": result})
+        self._to_agent += _line({"jsonrpc": "2.0", "id": its_id, **answer})
         self._carry = None  # the agent has had answers: no longer this process's to take over
         return True
 

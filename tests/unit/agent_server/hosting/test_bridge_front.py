@@ -193,3 +193,41 @@ def test_a_start_that_fails_before_any_answer_leaves_everything_to_this_process(
         assert session.pump.lost_because == "the shared server could not start (see its log)"
     finally:
         session.close()
+
+
+def test_a_probe_for_the_stateless_protocol_is_told_at_once_to_initialize(tmp_path: Path) -> None:
+    # Claude Code 2.1.332 probes `server/discover` first and restarts a server silent for 3 s; a
+    # cold home has nothing kept, so the host answers the rest once it is up.
+    session = Cold(tmp_path)
+    discover = {"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": {}}
+    opening = {**INITIALIZE, "id": 1}
+    try:
+        session.agent_sends(discover)
+        refusal = session.agent.line()
+        assert refusal is not None and refusal["id"] == 0
+        assert refusal["error"]["code"] == -32601  # method not found: the client initializes
+        session.agent_sends(opening, INITIALIZED, listed(2))
+        assert session.agent.quiet(0.2)  # nothing kept: the host answers
+        host = session.starting.reach()
+        assert host.next_not_ping() == opening  # never the probe the bridge answered
+        host.send(result(1, HOSTS_INITIALIZE))
+        assert host.next_not_ping() == INITIALIZED
+        assert host.next_not_ping() == listed(2)
+        assert session.agent.line() == result(1, HOSTS_INITIALIZE)
+    finally:
+        session.close()
+
+
+def test_a_probe_to_a_host_that_is_up_is_the_hosts_to_answer(tmp_path: Path) -> None:
+    session = Cold(tmp_path)
+    discover = {"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": {}}
+    try:
+        host = session.starting.reach()
+        session.agent_sends(CALL)
+        assert host.next_not_ping() == CALL  # the bridge goes on with the host now
+        session.agent_sends(discover)
+        assert host.next_not_ping() == discover
+        host.send(result(0, {"supportedVersions": ["2026-07-28"]}))
+        assert session.agent.line() == result(0, {"supportedVersions": ["2026-07-28"]})
+    finally:
+        session.close()

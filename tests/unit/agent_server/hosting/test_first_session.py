@@ -10,6 +10,7 @@ import contextlib
 import fcntl
 import json
 import os
+import signal
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,14 +51,14 @@ def demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 
 @contextlib.contextmanager
-def spawned(home: Path) -> Iterator[RawServer]:
+def spawned(home: Path, stderr: int | None = subprocess.DEVNULL) -> Iterator[RawServer]:
     """`memtab mcp --home home` as an agent spawns it, not yet spoken to."""
     parameters = server_parameters(home, "--writes", "off")
     with subprocess.Popen(
         [parameters.command, *parameters.args],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=stderr,
         env={**(parameters.env or {}), "PATH": os.environ.get("PATH", "")},
     ) as process:
         server = RawServer(process)
@@ -130,3 +131,25 @@ def test_the_days_first_session_is_answered_before_any_host_as_a_host_answers(de
             with pytest.raises(AssertionError):
                 after.answer(within_s=2.0)  # not from answers made from the registry before
         assert after.answer(STARTING_S)["id"] == 1
+
+
+def test_a_probe_for_the_stateless_protocol_is_answered_at_once_on_a_cold_home(demo: Path) -> None:
+    # Claude Code 2.1.332's first request; it restarts a server that has not answered in 3 s.
+    with spawned(demo) as first, no_host_can_start(demo):
+        send(first, {"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": {}})
+        assert first.answer(within_s=2.0)["error"]["code"] == -32601  # "initialize instead"
+        assert sockets() == []
+
+
+@pytest.mark.parametrize("moment", ["while its host starts", "serving"])
+def test_an_agent_stopping_the_bridge_with_sigint_ends_it_quietly(demo: Path, moment: str) -> None:
+    with spawned(demo, stderr=subprocess.PIPE) as session:
+        if moment == "serving":
+            opened(session, STARTING_S)
+        else:  # the bridge answers a ping itself: it is in its loop, the host starting
+            send(session, {"jsonrpc": "2.0", "id": 0, "method": "ping"})
+            assert session.answer(STARTING_S) == {"jsonrpc": "2.0", "id": 0, "result": {}}
+        session.process.send_signal(signal.SIGINT)
+        assert session.process.wait(30) == 0
+        assert session.process.stderr is not None
+        assert b"Traceback" not in session.process.stderr.read()

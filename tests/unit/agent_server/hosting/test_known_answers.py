@@ -131,6 +131,24 @@ def test_a_setup_is_its_words_directory_variables_and_what_the_client_asked(
     assert others[-1] == key  # a variable no origin carries changes nothing
 
 
+def test_what_claude_code_sets_anew_each_session_is_no_new_setup(install: Path) -> None:
+    words, cwd = ["mcp", "--writes", "off"], "/src/app"
+
+    def session(number: int) -> dict[str, str]:  # as Claude Code 2.1.332 starts its server
+        return {
+            "HOME": "/u",
+            "CLAUDE_PROJECT_DIR": cwd,
+            "CLAUDE_CODE_SESSION_ID": f"b0e3a4b4-{number}",
+            "CLAUDE_CODE_LAUNCHED_BY_SESSION_IDS": f"b0e3a4b4-{number}",
+            "CLAUDE_CODE_MESSAGING_SOCKET": f"/run/user/1000/cc-socks/{number}.sock",
+            "CLAUDE_CODE_CHILD_NOTES_DIR": f"/tmp/claude-1000/-src-app/b0e3a4b4-{number}/started",
+        }
+
+    assert setup_key(words, cwd, session(1), ASKED) == setup_key(words, cwd, session(2), ASKED)
+    moved = {**session(1), "CLAUDE_PROJECT_DIR": "/src/other"}
+    assert setup_key(words, cwd, moved, ASKED) != setup_key(words, cwd, session(1), ASKED)
+
+
 def test_a_kept_file_that_is_no_private_regular_file_of_the_users_is_never_read(
     install: Path, tmp_path: Path
 ) -> None:
