@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from pytestqt.qtbot import QtBot
 
 from memtab.components.consolidation.consolidation import review_rows
+from memtab.consolidation.records import ConsolidationRequest
 from memtab.fs.clock import now_ms
 from memtab.gui.consolidation.footer import ConsolidationFooter
 from memtab.gui.consolidation.review_dialog import ReviewDialog
@@ -94,26 +95,20 @@ class FakeConsolidation(QObject):
         self.cancels = 0
         self.busy: set[str] = set()
 
-    def start(
-        self,
-        workspace_id: str,
-        trigger: str = "manual",
-        review: bool | None = False,
-        scope: str | None = None,
-    ) -> bool:
-        self.starts.append((workspace_id, trigger))
-        self.reviews.append(review)
-        self.scopes.append(scope)
+    def start(self, request: ConsolidationRequest) -> bool:
+        if request.choice is not None:
+            self.applied.append((request.choice.plan, request.choice.accepted))
+            return True
+        workspace_id = request.workspace_id
+        self.starts.append((workspace_id, request.trigger))
+        self.reviews.append(request.review)
+        self.scopes.append(request.scope)
         if workspace_id in self.busy:
             self.run_failed.emit(
                 f"a consolidation run is already in flight for workspace {workspace_id}"
             )
             return False
         self.busy.add(workspace_id)
-        return True
-
-    def apply(self, plan: object, accepted: tuple[int, ...]) -> bool:
-        self.applied.append((plan, tuple(accepted)))
         return True
 
     def cancel(self) -> None:

@@ -73,7 +73,7 @@ ROWS: tuple[Row, ...] = (
             "AgentSources,SourcesSettings,parse_sources_settings,_settings,"
             "load_sources_settings,save_agent_settings",
             "cli/background/model_commands.py::settings_group,run_use_local,run_use_offline,"
-            "_save,SettingsSaved,LOCAL_RUN_LIMIT_S",
+            "_save,_print_saved,SettingsSaved,LOCAL_RUN_LIMIT_S",
             "gui/window/window_actions.py::_settings_now,WindowActions.open_settings",
         ),
         1_414,
@@ -413,19 +413,9 @@ class Step:
 
 
 CONSOLIDATE_NOW: tuple[Step, ...] = (
-    Step("gui/window/window_actions.py::WindowActions.consolidate_now", "click"),
-    Step(
-        "gui/consolidation/footer.py::ConsolidationFooter._on_consolidate_button_clicked", "_start"
-    ),
-    Step("gui/consolidation/footer.py::ConsolidationFooter._start", "start"),
-    Step(
-        "gui/consolidation/lazy.py::LazyConsolidationTasks.start",
-        "start",
-        through="gui/consolidation/footer.py::ConsolidationFacade.start",
-    ),
-    Step("gui/consolidation/tasks.py::ConsolidationTasks.start", "_submit"),
-    Step("gui/consolidation/tasks.py::ConsolidationTasks._submit", "consolidate"),
-    Step("components/consolidation/jobs.py::consolidate", "run_isolated"),
+    Step("gui/window/window_actions.py::WindowActions.consolidate_now", "consolidate"),
+    Step("gui/consolidation/footer.py::ConsolidationFooter.consolidate", "start"),
+    Step("gui/consolidation/tasks.py::ConsolidationTasks.start", "run_isolated"),
     Step("consolidation/job.py::run_isolated", "_child_main"),
     Step("consolidation/job.py::_child_main", "run_for_outcome"),
     Step("consolidation/job.py::run_for_outcome", "plan"),

@@ -15,12 +15,10 @@ from support.code_lines import code_lines
 
 KNOWN_OVER = {
     "settings": 2_084,  # +3: the writer's temperature setting (issue 95)
-    ledger.COMMAND_LINE: 3_929,
-    "Consolidate now: function boundaries": 9,
-    "Consolidate now: argument lists spelled again": 6,
+    ledger.COMMAND_LINE: 3_811,  # -118 issue 98: mcp, models, settings parsed from signatures
 }
 """Figures not yet under their budget, each at its figure today: none may grow, and each comes off
-this list when its move lands (the command line's and the job's shape: issue 98's second half)."""
+this list when its move lands (the command line's: issue 98's second half)."""
 
 ARCHITECTURE = ledger.ROOT / "docs" / "ARCHITECTURE.md"
 

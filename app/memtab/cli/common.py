@@ -18,7 +18,6 @@ from types import UnionType
 from typing import (
     Annotated,
     Any,
-    ClassVar,
     Generic,
     Literal,
     TypeAlias,
@@ -58,47 +57,15 @@ def as_cli_error(*kinds: type[Exception]) -> Iterator[None]:
         raise CliError(str(error)) from None
 
 
-class Argument:
-    """TRANSITIONAL: an old-style argument (removed when every module is converted)."""
-
-    HOME: ClassVar[Argument]
-    JSON: ClassVar[Argument]
-    __slots__ = ("flags", "options")
-
-    def __init__(self, *flags: str, **options: Any) -> None:
-        self.flags = flags
-        self.options = options
-
-    @classmethod
-    def workspace(cls, help: str | None = None, **options: Any) -> Argument:
-        return cls("--workspace", metavar="ID", help=help, **options)
-
-    @classmethod
-    def json(cls, help: str | None = None, **options: Any) -> Argument:
-        return cls("--json", action="store_true", help=help, **options)
-
-    def add_to(self, parser: argparse.ArgumentParser | argparse._ActionsContainer) -> None:
-        parser.add_argument(*self.flags, **self.options)
-
-
-Argument.HOME = Argument("--home", metavar="DIR", default=argparse.SUPPRESS, help=HOME_HELP)
-Argument.JSON = Argument.json()
-
-
 class Exclusive:
     """Options of which a command takes one at most (`required`: exactly one), named by their
     parameters (argparse's mutually exclusive group)."""
 
     __slots__ = ("names", "required")
 
-    def __init__(self, *names: Any, required: bool = False) -> None:
+    def __init__(self, *names: str, required: bool = False) -> None:
         self.names = names
         self.required = required
-
-    def add_to(self, parser: argparse.ArgumentParser) -> None:  # TRANSITIONAL
-        group = parser.add_mutually_exclusive_group(required=self.required)
-        for argument in self.names:
-            argument.add_to(group)
 
 
 class Command(Generic[R]):
@@ -147,8 +114,6 @@ class Command(Generic[R]):
             self.parser_options["aliases"] = [renamed_from]
         self.children: list[Command[Any]] = []
         self.words: Words | None = None
-        self.legacy: tuple[Any, ...] | None = None  # TRANSITIONAL
-        self.legacy_home = home
         if under is not None:
             under.children.append(self)
 
@@ -188,22 +153,15 @@ class Command(Generic[R]):
                 "next release)",
                 file=sys.stderr,
             )
-        legacy = self.legacy is not None  # TRANSITIONAL
-        given = {"json": getattr(args, "json", False)} if legacy else self.given(args)
-        result = self.run(args) if legacy else self.run(**given)
+        given = self.given(args)
+        result = self.run(**given)
         if isinstance(result, int):
             return result
         if self.words is None or given.get("json"):
             print_json(result.to_json())
         else:
             wanted = list(inspect.signature(self.words).parameters)[1:]
-            if legacy and (said := self.words(result, args)) is not None:  # TRANSITIONAL
-                return said
-            if (
-                not legacy
-                and (said := self.words(result, **{name: given[name] for name in wanted}))
-                is not None
-            ):
+            if (said := self.words(result, **{name: given[name] for name in wanted})) is not None:
                 return said
         return 0 if self.status is None else self.status(result)
 
@@ -211,16 +169,6 @@ class Command(Generic[R]):
         """This command's parser, and its sub-commands', added to `commands` (`given_before`:
         the options of the group it is under)."""
         options = dict(self.parser_options)
-        if self.legacy is not None:  # TRANSITIONAL
-            parser = commands.add_parser(self.name, **options)
-            for argument in ((Argument.HOME,) if self.legacy_home else ()) + self.legacy:
-                argument.add_to(parser)
-            parser.set_defaults(handler=self)
-            if self.children:
-                actions = parser.add_subparsers(dest=self.actions, metavar="ACTION", required=False)
-                for child in self.children:
-                    child.add_to(actions)
-            return
         if self.run is not None:
             paragraphs, said = _docstring(self.run)
             options.setdefault("help", paragraphs[0] if paragraphs else None)
@@ -346,28 +294,16 @@ def _unwrapped(hint: Any) -> tuple[Any, list[Any]]:
             return hint, extras
 
 
-def command(name: str, *exclusive: Any, **options: Any) -> Callable[[Run[R]], Command[R]]:
+def command(name: str, *exclusive: Exclusive, **options: Any) -> Callable[[Run[R]], Command[R]]:
     """Declare the decorated function the command `name` (`Command`: its parameters are the
     command's arguments, its docstring their help); `exclusive`: options of which one at most is
     given. `options`: `Command`'s (`under`: the group it belongs to, `status`, `renamed_from`:
     its old name, still taken) and `add_parser`'s (`writes_home`: whether it writes the home,
     which every command says; `help` or `description` to override its docstring's)."""
-    if any(
-        isinstance(a, Argument)
-        or (isinstance(a, Exclusive) and a.names and isinstance(a.names[0], Argument))
-        for a in exclusive
-    ):  # TRANSITIONAL
-
-        def legacy(run: Any) -> Command[R]:
-            made: Command[R] = Command(name, run, **options)
-            made.legacy = exclusive
-            return made
-
-        return legacy
     return lambda run: Command(name, run, exclusive, **options)
 
 
-def group(name: str, *_: Any, **options: Any) -> Command[Any]:
+def group(name: str, **options: Any) -> Command[Any]:
     """A command that only holds sub-commands (`memtab project add`): one is required. It takes
     `--home` unless `home=False`."""
     return Command(name, None, **options)
@@ -378,10 +314,6 @@ def add_commands(commands: Commands, module: str) -> None:
     for declared in vars(importlib.import_module(module)).values():
         if isinstance(declared, Command) and declared.under is None:
             declared.add_to(commands)
-
-
-def open_home(args: argparse.Namespace) -> Home:  # TRANSITIONAL
-    return Home(home_location(getattr(args, "home", None)).path)
 
 
 def open_store(

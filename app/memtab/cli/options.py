@@ -30,7 +30,7 @@ HOME_HELP = (
     "~/.xum, ~/.mux and ~/.cmux, else Memtab's own)"
 )
 """`--home`'s words, before the sub-command (`add_home_option`) and after it
-(`cli.common.Argument.HOME`)."""
+(`--home`, `cli.common.Command`)."""
 
 
 def add_home_option(parser: argparse.ArgumentParser) -> None:

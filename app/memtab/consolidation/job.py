@@ -1,5 +1,5 @@
-"""One consolidation run as a job for a background worker, in this process or in a child
-(docs/formats.md §9.4, §9.8)."""
+"""One consolidation run the window asks for (a `ConsolidationRequest`) as a job for a background
+worker, in this process or in a child (docs/formats.md §9.4, §9.8)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,14 @@ import logging
 import multiprocessing
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Protocol
 
 from memtab.consolidation.errors import ConsolidationError, RunCancelledError, RunFailedError
-from memtab.consolidation.records import ConsolidationPlan
+from memtab.consolidation.records import ConsolidationPlan, ConsolidationRequest
+from memtab.consolidation.review.review_setting import load_review_mode
 from memtab.consolidation.service import ConsolidationService, RunReservation
 from memtab.fs.clock import now_ms
 from memtab.fs.sidecar import notify_kept_aside, on_kept_aside
@@ -23,16 +24,13 @@ from memtab.logs import log_file, setup_logging
 from memtab.store.history.runs import new_run_id
 from memtab.store.home import Home, HomeError
 from memtab.store.scopes.memory import MemoryStoreError
-from memtab.store.sidecars.journal import ConsolidationRecord, RunScope, Trigger
+from memtab.store.sidecars.journal import ConsolidationRecord
 
 logger = logging.getLogger(__name__)
 
 # How long a cancelled child may take to stop on its own before it is terminated.
 _CANCEL_GRACE_S = 2.0
 _POLL_S = 0.1
-
-
-JobMode = Literal["run", "plan", "apply"]
 
 
 @dataclass(frozen=True)
@@ -46,51 +44,67 @@ class RunOutcome:
     plan: ConsolidationPlan | None = None
 
 
-@dataclass(frozen=True)
-class PlanChoice:
-    """A reviewed plan and the op numbers the user accepted (None: every proposed op)."""
+class JobControls(Protocol):
+    """What a running job is given (the window's job context has both): its cancel, its progress."""
 
-    plan: ConsolidationPlan
-    accepted: tuple[int, ...] | None = None
+    @property
+    def cancel_event(self) -> threading.Event: ...
+    def report_progress(self, step: int, message: str) -> None: ...
+
+
+def _unheard(_step: int, _message: str) -> None:
+    """Progress nobody follows."""
+
+
+@dataclass(frozen=True)
+class RunControls:
+    """`JobControls` of a run outside the window's jobs: a command's, or the child's (its cancel
+    the parent's multiprocessing Event, its progress sent over the pipe)."""
+
+    cancel_event: Any = field(default_factory=threading.Event)
+    on_step: StepCallback = _unheard
+
+    def report_progress(self, step: int, message: str) -> None:
+        self.on_step(step, message)
 
 
 def run_for_outcome(
-    service: Any,
-    workspace_id: str,
-    trigger: Trigger,
-    *,
-    cancel: threading.Event | Any,
-    on_step: StepCallback,
+    request: ConsolidationRequest,
+    service: ConsolidationService,
+    ctx: JobControls,
     reservation: RunReservation | None = None,
-    mode: JobMode = "run",
-    choice: PlanChoice | None = None,
-    run_id: str | None = None,
-    scope: RunScope | None = None,
 ) -> RunOutcome:
-    """One `service.run` (with the `reservation` its caller took, if any), or `plan`, or
-    `apply_plan` of `choice`, with its expected failures turned into plain text; `scope`:
-    a run or plan of that scope alone."""
-    run_id = run_id or new_run_id(now_ms())
-    common = {"cancel": cancel, "on_step": on_step, "reservation": reservation}
+    """The request's `service.run`, `plan` or `apply_plan` (with the `reservation` its caller
+    took, if any), its expected failures turned into plain text. A plan to review is journaled
+    as the whole run when it proposes nothing (`journal_nothing`)."""
+    run_id = request.run_id or new_run_id(now_ms())
+    last: list[tuple[int, str]] = []
+
+    def report(step: int, message: str) -> None:
+        # A step that reads 1000 files says "running memory" 1000 times: say it once.
+        if last != [(step, message)]:
+            last[:] = [(step, message)]
+            ctx.report_progress(step, message)
+
+    common: dict[str, Any] = dict(
+        cancel=ctx.cancel_event, on_step=report, reservation=reservation, run_id=run_id
+    )
+    review = request.review
+    if review is None:  # read here, off the window's thread: it is on disk
+        review = load_review_mode() == "review-first"
     try:
-        if mode == "plan":
-            # journal_nothing: nothing to review means the run is done, and journaled
+        if request.choice is not None:
+            choice = request.choice
+            record = service.apply_plan(choice.plan, choice.accepted, **common)
+        elif review:
+            workspace, trigger, scope = request.workspace_id, request.trigger, request.scope
             plan = service.plan(
-                workspace_id,
-                trigger=trigger,
-                scope=scope,
-                journal_nothing=True,
-                run_id=run_id,
-                **common,
+                workspace, trigger=trigger, scope=scope, journal_nothing=True, **common
             )
             return RunOutcome(plan=plan)
-        if mode == "apply":
-            if choice is None:
-                raise ValueError("applying a plan needs the plan")
-            record = service.apply_plan(choice.plan, choice.accepted, run_id=run_id, **common)
         else:
             record = service.run(
-                workspace_id, trigger=trigger, run_id=run_id, scope=scope, **common
+                request.workspace_id, trigger=request.trigger, scope=request.scope, **common
             )
     except RunCancelledError as error:
         return RunOutcome(error=str(error), cancelled=True, run_id=run_id)
@@ -103,29 +117,22 @@ def run_for_outcome(
 
 
 def _child_main(
+    request: ConsolidationRequest,
     home_root: str,
-    workspace_id: str,
-    trigger: Trigger,
     connection: Connection,
     cancel: Any,
     log_to_file: bool,
-    job: dict[str, Any],
 ) -> None:
     """The child process: a fresh service on the home, progress, files kept aside and the
     result over the pipe."""
     if log_to_file:  # a spawned child starts with no logging set up
         setup_logging()
         start_rotating()
-
-    def report(step: int, message: str) -> None:
-        connection.send(("progress", step, message))
-
     on_kept_aside(lambda kept: connection.send(("kept_aside", kept)))
     try:
         service = ConsolidationService(Home(Path(home_root)))
-        outcome = run_for_outcome(
-            service, workspace_id, trigger, cancel=cancel, on_step=report, **job
-        )
+        progress = RunControls(cancel, lambda step, said: connection.send(("progress", step, said)))
+        outcome = run_for_outcome(request, service, progress)
         connection.send(("outcome", outcome))
     except BaseException as error:  # reported to the parent instead of a silent exit
         connection.send(("crash", f"{type(error).__name__}: {error}"))
@@ -133,29 +140,18 @@ def _child_main(
         connection.close()
 
 
-def run_isolated(
-    home_root: Path,
-    workspace_id: str,
-    trigger: Trigger,
-    *,
-    cancel: threading.Event,
-    on_step: StepCallback,
-    mode: JobMode = "run",
-    choice: PlanChoice | None = None,
-    run_id: str | None = None,
-    scope: RunScope | None = None,
-) -> RunOutcome:
-    """Run one consolidation job in a child process; returns when it ends or is
-    cancelled. See `run_for_outcome` for the modes and `scope`."""
-    run_id = run_id or new_run_id(now_ms())
+def run_isolated(request: ConsolidationRequest, home_root: Path, ctx: JobControls) -> RunOutcome:
+    """Run `request` in a child process (see `run_for_outcome`) on a fresh service of the home
+    at `home_root`; returns when it ends or is cancelled."""
+    request = replace(request, run_id=request.run_id or new_run_id(now_ms()))
+    run_id, cancel = request.run_id, ctx.cancel_event
     context = multiprocessing.get_context("spawn")
     receiver, sender = context.Pipe(duplex=False)
     child_cancel = context.Event()
     process = context.Process(
         target=_child_main,
-        args=(str(home_root), workspace_id, trigger, sender, child_cancel, log_file() is not None),
-        kwargs={"job": {"mode": mode, "choice": choice, "run_id": run_id, "scope": scope}},
-        name=f"memtab-consolidation-{workspace_id}",
+        args=(request, str(home_root), sender, child_cancel, log_file() is not None),
+        name=f"memtab-consolidation-{request.workspace_id}",
         daemon=True,
     )
     process.start()
@@ -184,7 +180,7 @@ def run_isolated(
                 )
             kind = message[0]
             if kind == "progress":
-                on_step(message[1], message[2])
+                ctx.report_progress(message[1], message[2])
             elif kind == "kept_aside":
                 notify_kept_aside(message[1])
             elif kind == "outcome":

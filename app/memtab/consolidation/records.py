@@ -1,6 +1,7 @@
 """Consolidation's records (`memtab.fs.records`): the plan file (docs/formats.md §9.4).
 `ConsolidationPlan` is the file `memtab consolidate --plan-out` writes and `--apply-plan` reads
-(`plan.read_plan`/`write_plan`), with its `PlannedOp`s and each op's `PlannedFile`s."""
+(`plan.read_plan`/`write_plan`), with its `PlannedOp`s and each op's `PlannedFile`s; and the
+request of a window's run (`ConsolidationRequest`), passed whole to the child that runs it."""
 
 from __future__ import annotations
 
@@ -254,3 +255,26 @@ def numbered(indexes: Sequence[int]) -> str:
     if len(listed) == 1:
         return f"op {listed[0]}"
     return f"ops {', '.join(listed[:-1])} and {listed[-1]}"
+
+
+@dataclass(frozen=True)
+class PlanChoice:
+    """A reviewed plan and the op numbers the user accepted (None: every proposed op)."""
+
+    plan: ConsolidationPlan
+    accepted: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class ConsolidationRequest:
+    """One run the window asks for, declared once and passed whole from the footer through the
+    child process to the service (`consolidation/job.py`): a run, a plan to review (`review`
+    True; None: as the setting says) or a reviewed plan applied (`choice`); `scope`: that scope
+    alone ("Consolidate this scope", docs/formats.md §9.8); `run_id`: given once it starts."""
+
+    workspace_id: str
+    trigger: Trigger = "manual"
+    review: bool | None = False
+    choice: PlanChoice | None = None
+    scope: RunScope | None = None
+    run_id: str | None = None

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from pytestqt.qtbot import QtBot
 
+from memtab.consolidation.records import ConsolidationRequest
 from memtab.consolidation.service import ConsolidationService
 from memtab.gui.consolidation.tasks import ConsolidationTasks
 from memtab.gui.tasks.jobs import JobService
@@ -77,9 +78,11 @@ def tasks(
     settings = ProviderSettings(
         "anthropic", "claude-test", fake_model_server.anthropic_base_url, api_key=KEY
     )
-    facade = ConsolidationTasks(
-        ConsolidationService(home, settings=settings, http_options=FAST_HTTP), jobs
-    )
+
+    def service(home: Home) -> ConsolidationService:
+        return ConsolidationService(home, settings=settings, http_options=FAST_HTTP)
+
+    facade = ConsolidationTasks(home, jobs, service)  # in this process
     yield facade
     facade.shutdown()
 
@@ -104,7 +107,7 @@ def test_started_progress_finished(
     fake_model_server.add_anthropic_reply("no changes needed")
 
     with qtbot.waitSignal(tasks.run_finished, timeout=SIGNAL_TIMEOUT_MS):
-        assert tasks.start(WS)
+        assert tasks.start(ConsolidationRequest(WS))
         assert tasks.is_running
 
     assert signals.kinds() == ["started", "finished"]
@@ -128,7 +131,7 @@ def test_a_failed_run_reports_its_message(
     for _ in range(3):
         fake_model_server.add_error(500)
     with qtbot.waitSignal(tasks.run_failed, timeout=SIGNAL_TIMEOUT_MS) as failed:
-        tasks.start(WS)
+        tasks.start(ConsolidationRequest(WS))
     assert "HTTP 500" in failed.args[0]
     assert signals.kinds() == ["started", "failed"]
 
@@ -138,11 +141,11 @@ def test_a_second_start_is_refused_while_archive_queues(
 ) -> None:
     fake_model_server.add_anthropic_reply("first", delay=0.3)
     fake_model_server.add_anthropic_reply("archived")
-    assert tasks.start(WS)
+    assert tasks.start(ConsolidationRequest(WS))
     with qtbot.waitSignal(tasks.run_failed, timeout=SIGNAL_TIMEOUT_MS) as refused:
-        assert not tasks.start(WS)
+        assert not tasks.start(ConsolidationRequest(WS))
     assert "already in flight" in refused.args[0]
-    assert tasks.start(WS, trigger="archive")
+    assert tasks.start(ConsolidationRequest(WS, "archive"))
     qtbot.waitUntil(lambda: signals.kinds().count("finished") == 2, timeout=SIGNAL_TIMEOUT_MS)
     triggers = [p.trigger for kind, p in signals.events if kind == "finished"]
     assert triggers == ["manual", "archive"]
@@ -157,7 +160,7 @@ def test_cancel_stops_a_run_waiting_for_the_model(
 ) -> None:
     fake_model_server.add_anthropic_reply("too late", delay=10.0)
     with qtbot.waitSignal(tasks.progress, timeout=SIGNAL_TIMEOUT_MS):
-        tasks.start(WS)
+        tasks.start(ConsolidationRequest(WS))
     qtbot.waitUntil(lambda: len(fake_model_server.requests) == 1, timeout=SIGNAL_TIMEOUT_MS)
     with qtbot.waitSignal(tasks.run_cancelled, timeout=SIGNAL_TIMEOUT_MS) as cancelled:
         tasks.cancel()
@@ -173,7 +176,7 @@ def test_the_service_decides_whether_a_run_may_start(
 ) -> None:
     elsewhere = tasks.service.reserve(WS)  # e.g. a run started by other code in this process
     with qtbot.waitSignal(tasks.run_failed, timeout=SIGNAL_TIMEOUT_MS) as refused:
-        assert not tasks.start(WS)
+        assert not tasks.start(ConsolidationRequest(WS))
     assert "already in flight" in refused.args[0]
     assert tasks.service.is_running(WS) and not tasks.is_running
     elsewhere.release()
@@ -186,8 +189,8 @@ def test_a_run_cancelled_while_queued_gives_its_place_back(
     add_workspace(home, "/home/dev/src/app", "second", workspace_id=OTHER_WS)
     fake_model_server.add_anthropic_reply("too late", delay=10.0)
     with qtbot.waitSignal(tasks.progress, timeout=SIGNAL_TIMEOUT_MS):
-        assert tasks.start(OTHER_WS)
-    assert tasks.start(WS)  # queued behind the other workspace's run
+        assert tasks.start(ConsolidationRequest(OTHER_WS))
+    assert tasks.start(ConsolidationRequest(WS))  # queued behind the other workspace's run
     assert tasks.service.is_running(WS) and tasks.service.is_running(OTHER_WS)
     with qtbot.waitSignal(tasks.run_cancelled, timeout=SIGNAL_TIMEOUT_MS):
         tasks.cancel()

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from gui.consolidation_support import tick
+from memtab.consolidation.records import ConsolidationRequest
 from memtab.consolidation.review.review_setting import save_review_mode
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import MAIN_ID
@@ -39,7 +40,7 @@ class Demo:
 @pytest.fixture
 def demo(qtbot: QtBot, tmp_path: Path, jobs: JobService) -> Iterator[Demo]:
     home = copied_demo_home(tmp_path / "demo")
-    tasks = ConsolidationTasks(ConsolidationService(home), jobs)
+    tasks = ConsolidationTasks(home, jobs, ConsolidationService)  # in this process
     footer = ConsolidationFooter(tasks, jobs)
     qtbot.addWidget(footer)
     yield Demo(home, tasks, load_registry(home).require_workspace(MAIN_ID), footer)
@@ -101,7 +102,7 @@ def test_real_facade_refuses_a_second_run_in_flight(qtbot: QtBot, demo: Demo) ->
     tasks, workspace, footer = demo.tasks, demo.workspace, demo.footer
     footer.set_context(workspace, None)
     with qtbot.waitSignal(tasks.run_finished, timeout=30_000):
-        assert tasks.start(MAIN_ID)  # e.g. started elsewhere in the window
+        assert tasks.start(ConsolidationRequest(MAIN_ID))  # e.g. started elsewhere in the window
         footer.consolidate_button.click()  # the footer did not start it: not busy here
         assert "already in flight" in footer.status_text.full_text
 
@@ -116,7 +117,7 @@ def test_a_scope_alone_with_nothing_to_change_is_its_lines_run_just_now(
     footer.set_context(workspace, journal.status(workspace.id, workspace.project_identity))
     assert footer.line_text("Global") == "3 h ago · manual · no file changed"
     with qtbot.waitSignal(tasks.plan_ready, timeout=30_000):
-        assert tasks.start(workspace.id, review=True, scope="global")
+        assert tasks.start(ConsolidationRequest(workspace.id, review=True, scope="global"))
     qtbot.waitUntil(lambda: not footer.is_running)
     assert footer.status_text.full_text == "Nothing to change (Global only): no changes needed"
     assert footer.review_dialog is None

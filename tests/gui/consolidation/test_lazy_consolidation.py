@@ -11,7 +11,7 @@ import pytest
 import shiboken6
 from pytestqt.qtbot import QtBot
 
-from memtab.gui.consolidation.lazy import LazyConsolidationTasks
+from memtab.gui.consolidation.tasks import ConsolidationTasks
 from memtab.gui.tasks.jobs import JobService
 from memtab.store.home import Home
 
@@ -19,7 +19,7 @@ from memtab.store.home import Home
 def test_preload_builds_the_facade_off_the_first_click(
     qtbot: QtBot, tmp_path: Path, jobs: JobService
 ) -> None:
-    tasks = LazyConsolidationTasks(Home(tmp_path / "home"), jobs)
+    tasks = ConsolidationTasks(Home(tmp_path / "home"), jobs)
     assert not tasks.loaded
     tasks.preload()
     qtbot.waitUntil(lambda: tasks.loaded, timeout=30_000)
@@ -29,7 +29,7 @@ def test_preload_builds_the_facade_off_the_first_click(
 def test_a_preload_that_ends_after_the_window_closed_stays_quiet(
     tmp_path: Path, jobs: JobService
 ) -> None:
-    tasks = LazyConsolidationTasks(Home(tmp_path / "home"), jobs)
+    tasks = ConsolidationTasks(Home(tmp_path / "home"), jobs)
     shiboken6.delete(tasks)  # the window closed while the engine was still importing
     tasks._preload_engine()  # what the preload thread runs then: no RuntimeError
 

@@ -285,9 +285,7 @@ def test_shortcuts_for_view_modes_tabs_runs_and_consolidation(
     assert window.part(window_keys.HISTORY).dock.isVisible()
     started: list[tuple[str, object]] = []
     tab.controller.consolidation.start = (  # type: ignore[method-assign,union-attr]
-        lambda workspace_id, trigger="manual", review=False, scope=None: started.append(
-            (workspace_id, review)
-        )
+        lambda request: started.append((request.workspace_id, request.review))
     )
     qtbot.keyClick(window, Qt.Key.Key_D, ctrl_shift)
     assert started == [(MAIN, None)]  # as the review setting says

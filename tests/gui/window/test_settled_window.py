@@ -49,8 +49,7 @@ def test_a_settled_window_has_not_imported_pydantic(tmp_path: Path) -> None:
 import json, sys
 WRITER_ENGINE = ("memtab.writer.job.run", "memtab.writer.job.offline_provider",
                  "memtab.writer.offline.extract", "memtab.llm.loop")
-CONSOLIDATION_ENGINE = ("memtab.consolidation.service", "memtab.consolidation.job",
-                        "memtab.gui.consolidation.tasks")
+CONSOLIDATION_ENGINE = ("memtab.consolidation.service", "memtab.consolidation.job")
 SEARCH_INDEX = ("memtab.components.search.indexed", "memtab.search_index.index", "sqlite3")
 DIALOGS = ("memtab.gui.loads.dialog", "memtab.gui.sync.conflicts_dialog",
            "memtab.gui.settings.dialog")

@@ -1,8 +1,9 @@
 """Every command's `--help`, and what each of its arguments takes, as main had them before the
 parsers were made from the handlers' signatures (issue 98): recorded once in
 tests/fixtures/cli/help.txt (`described()` run over main's app/ at 972cfdcd, with r7-window's
-`write --dump` help and issue 94's `duplicates` description, where rewordings are candidates),
-so a change to a flag, metavar, default, choice, group or help text shows here as a diff."""
+`write --dump` help, issue 94's `duplicates` description, where rewordings are candidates, and
+`mcp install`'s --answer-budget kept when given before `install`, as --workspace is), so a
+change to a flag, metavar, default, choice, group or help text shows here as a diff."""
 
 from __future__ import annotations
 

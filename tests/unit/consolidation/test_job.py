@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import pytest
 
+from memtab.components.jobs import JobContext
 from memtab.consolidation.job import run_for_outcome, run_isolated
+from memtab.consolidation.records import ConsolidationRequest
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import MAIN_ID, acme_api
 from memtab.fs.sidecar import KeptAside, on_kept_aside
@@ -20,13 +21,8 @@ from support.demo_homes import copied_demo_home
 def test_an_isolated_run_consolidates_and_reports_progress(tmp_path: Path) -> None:
     home = copied_demo_home(tmp_path / "home")
     steps: list[tuple[int, str]] = []
-    outcome = run_isolated(
-        home.root,
-        MAIN_ID,
-        "manual",
-        cancel=threading.Event(),
-        on_step=lambda step, message: steps.append((step, message)),
-    )
+    progress = JobContext.standalone(lambda _job, step, message: steps.append((step, message)))
+    outcome = run_isolated(ConsolidationRequest(MAIN_ID), home.root, progress)
     assert outcome.error is None and outcome.record is not None
     assert outcome.record.applied_count > 0
     assert steps, "no progress crossed the process boundary"
@@ -38,9 +34,7 @@ def test_an_isolated_run_consolidates_and_reports_progress(tmp_path: Path) -> No
 
 def test_an_isolated_run_reports_refusals_as_text(tmp_path: Path) -> None:
     home = copied_demo_home(tmp_path / "home")
-    outcome = run_isolated(
-        home.root, "no-such-ws", "manual", cancel=threading.Event(), on_step=lambda s, m: None
-    )
+    outcome = run_isolated(ConsolidationRequest("no-such-ws"), home.root, JobContext.standalone())
     assert outcome.record is None
     assert outcome.error is not None and "no-such-ws" in outcome.error
 
@@ -50,9 +44,9 @@ def test_an_isolated_run_reports_refusals_as_text(tmp_path: Path) -> None:
 def test_a_cancelled_isolated_run_changes_nothing(tmp_path: Path) -> None:
     home = copied_demo_home(tmp_path / "home")
     before = Journal(home).load().workspaces[MAIN_ID]
-    cancel = threading.Event()
-    cancel.set()
-    outcome = run_isolated(home.root, MAIN_ID, "manual", cancel=cancel, on_step=lambda s, m: None)
+    cancelled = JobContext.standalone()
+    cancelled.cancel_event.set()
+    outcome = run_isolated(ConsolidationRequest(MAIN_ID), home.root, cancelled)
     assert outcome.cancelled and outcome.record is None
     assert Journal(home).load().workspaces[MAIN_ID] == before
 
@@ -61,16 +55,9 @@ def test_a_cancelled_isolated_run_changes_nothing(tmp_path: Path) -> None:
 def test_in_process_and_isolated_outcomes_match(tmp_path: Path) -> None:
     first = copied_demo_home(tmp_path / "a", now_ms=1_800_000_000_000)
     second = copied_demo_home(tmp_path / "b", now_ms=1_800_000_000_000)
-    here = run_for_outcome(
-        ConsolidationService(first),
-        MAIN_ID,
-        "manual",
-        cancel=threading.Event(),
-        on_step=lambda s, m: None,
-    )
-    there = run_isolated(
-        second.root, MAIN_ID, "manual", cancel=threading.Event(), on_step=lambda s, m: None
-    )
+    request = ConsolidationRequest(MAIN_ID)
+    here = run_for_outcome(request, ConsolidationService(first), JobContext.standalone())
+    there = run_isolated(request, second.root, JobContext.standalone())
     assert here.record is not None and there.record is not None
     assert [op.to_json() for op in here.record.ops] == [op.to_json() for op in there.record.ops]
 
@@ -86,9 +73,7 @@ def test_a_sidecar_kept_aside_in_the_child_is_told_in_the_parent(
     told: list[KeptAside] = []
     stop = on_kept_aside(told.append)
     try:
-        outcome = run_isolated(
-            home.root, MAIN_ID, "manual", cancel=threading.Event(), on_step=lambda s, m: None
-        )
+        outcome = run_isolated(ConsolidationRequest(MAIN_ID), home.root, JobContext.standalone())
     finally:
         stop()
     assert outcome.error is None, outcome.error

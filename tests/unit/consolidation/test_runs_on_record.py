@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
+from memtab.components.jobs import JobContext
 from memtab.consolidation.errors import RunFailedError
 from memtab.consolidation.job import run_for_outcome
+from memtab.consolidation.records import ConsolidationRequest
 from memtab.consolidation.service import ConsolidationService
 from memtab.consolidation.sweep import run_launch_sweep
 from memtab.llm.http import HttpOptions
@@ -39,7 +41,7 @@ def test_a_plan_whose_local_server_is_down_is_a_failed_run_with_its_trace(home: 
         local = ProviderSettings("openai", "qwen2.5-coder", f"http://127.0.0.1:{port}/v1")
         service = ConsolidationService(home, settings=local, http_options=QUICK)
         outcome = run_for_outcome(  # the window's job: Consolidate now reviews first
-            service, WS, "manual", cancel=None, on_step=lambda *_: None, mode="plan"
+            ConsolidationRequest(WS, review=True), service, JobContext.standalone()
         )
     assert outcome.error is not None and outcome.plan is None
     (run,) = RunsLog(home).runs(failed_only=True)

@@ -8,15 +8,15 @@ run with its scope."""
 from __future__ import annotations
 
 import json
-import threading
 from pathlib import Path
 
 import pytest
 
+from memtab.components.jobs import JobContext
 from memtab.consolidation.engine import run_books
 from memtab.consolidation.errors import ConsolidationError
 from memtab.consolidation.job import run_for_outcome
-from memtab.consolidation.records import ConsolidationPlan
+from memtab.consolidation.records import ConsolidationPlan, ConsolidationRequest
 from memtab.consolidation.review.plan import read_plan, write_plan
 from memtab.consolidation.service import ConsolidationService
 from memtab.humanize import coverage_text
@@ -131,10 +131,8 @@ def test_a_plan_proposing_nothing_is_the_run_that_changed_nothing(
     service = offline(home, clock)
 
     def review_first(scope: RunScope | None) -> ConsolidationPlan:
-        outcome = run_for_outcome(
-            service, WS, "manual", cancel=threading.Event(), on_step=lambda *_: None,
-            mode="plan", scope=scope,
-        )  # fmt: skip
+        request = ConsolidationRequest(WS, review=True, scope=scope)
+        outcome = run_for_outcome(request, service, JobContext.standalone())
         assert outcome.plan is not None and not outcome.plan.proposed, outcome.error
         return outcome.plan
 

@@ -3,11 +3,11 @@ servers running here, and switching to one of them (or back offline)."""
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 from pathlib import Path
+from typing import Annotated
 
-from memtab.cli.common import Argument, as_cli_error, command, format_table, group
+from memtab.cli.common import as_cli_error, command, format_table, group
 from memtab.cli.options import CliError
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.fs.records import Record
@@ -28,49 +28,50 @@ from memtab.llm.settings import (
     resolve_provider_settings,
     save_provider_settings,
 )
-from memtab.llm.types import ProviderError
+from memtab.llm.types import OFFLINE_PROVIDER, ProviderError
 from memtab.writer.config import LOCAL_TIMEOUT_S, MAX_TIMEOUT_S, load_writer_settings
 
 _KIND_NAMES = ", ".join(kind.name for kind in KNOWN_SERVERS)
 
 
-_PROBE_OPTIONS = (
-    Argument(
-        "--port",
-        action="append",
-        default=[],
-        metavar="KIND=PORT",
-        help="where a server listens when not on its usual port (ollama=11435)",
-    ),
-    Argument("--timeout", type=float, default=0.6, help="seconds to wait for each port (0.6)"),
-)
-
-
 @command(
     "models",
-    Argument("--local", action="store_true", help="look for local model servers"),
-    *_PROBE_OPTIONS,
-    Argument.json("machine-readable output"),
     home=False,
     writes_home=False,
-    help="the model in use, and model servers running on this machine",
     description="Print the model the writer and Consolidate now use; with --local, also "
     f"ask this machine's usual ports ({_KIND_NAMES}) which models they serve.",
 )
-def run_models(args: argparse.Namespace) -> ModelsFound | int:
+def run_models(
+    *, local: bool = False, port: tuple[str, ...] = (), timeout: float = 0.6, json: bool = False
+) -> ModelsFound:
+    """the model in use, and model servers running on this machine
+
+    Args:
+        local: look for local model servers
+        port (KIND=PORT): where a server listens when not on its usual port (ollama=11435)
+        timeout: seconds to wait for each port (0.6)
+        json: machine-readable output
+    """
     try:
         configured: ProviderSettings | None = resolve_provider_settings()
         problem = None
     except (ProviderError, SettingsFileError) as error:
         configured, problem = None, str(error)
-    servers = _find(args) if args.local else []
-    if args.json:
-        return ModelsFound(configured=_settings_row(configured, problem), local=tuple(servers))
-    in_use = configured.describe() if configured else f"unusable ({problem})"
+    servers = _find(port, timeout) if local else []
+    return ModelsFound(configured=_settings_row(configured, problem), local=tuple(servers))
+
+
+@run_models.text
+def _print_models(found: ModelsFound, local: bool) -> None:
+    configured = found.configured
+    in_use = (
+        configured.description
+        if isinstance(configured, ProviderRow)
+        else f"unusable ({configured.problem})"
+    )
     print(f"In use: {printable(in_use)}")
-    if args.local:
-        print(_servers_text(servers))
-    return 0
+    if local:
+        print(_servers_text(list(found.local)))
 
 
 settings_group = group(
@@ -78,69 +79,81 @@ settings_group = group(
 )
 
 
-@command(
-    "use-local",
-    Argument("server", help=f"which server: {_KIND_NAMES}, or its port"),
-    Argument("--model", help="a model it serves (`qwen2.5-coder` picks `qwen2.5-coder:7b`)"),
-    *_PROBE_OPTIONS,
-    Argument.json("machine-readable output"),
-    under=settings_group,
-    home=False,
-    help="use a model server running on this machine (no key, nothing leaves it)",
-    description="Save settings that send the writer's and Consolidate's requests to a "
-    "local server's OpenAI-compatible API. The server must be running.",
-)
-def run_use_local(args: argparse.Namespace) -> SettingsSaved | int:
-    servers = _find(args)
-    server = find_server(args.server, servers)
-    if server is None:
+@command("use-local", under=settings_group, home=False)
+def run_use_local(
+    server: Annotated[str, f"which server: {_KIND_NAMES}, or its port"],
+    *,
+    model: str | None = None,
+    port: tuple[str, ...] = (),
+    timeout: float = 0.6,
+    json: bool = False,
+) -> SettingsSaved:
+    """use a model server running on this machine (no key, nothing leaves it)
+
+    Save settings that send the writer's and Consolidate's requests to a local server's
+    OpenAI-compatible API. The server must be running.
+
+    Args:
+        server (server): its help is its Annotated words (the servers' names)
+        model: a model it serves (`qwen2.5-coder` picks `qwen2.5-coder:7b`)
+        port (KIND=PORT): where a server listens when not on its usual port (ollama=11435)
+        timeout: seconds to wait for each port (0.6)
+        json: machine-readable output
+    """
+    servers = _find(port, timeout)
+    found = find_server(server, servers)
+    if found is None:
         running = ", ".join(f"{s.kind} ({s.port})" for s in servers) or "none"
         raise CliError(
-            f"No {args.server} server answers on this machine (running: {running}). "
+            f"No {server} server answers on this machine (running: {running}). "
             "Start it (e.g. `ollama serve`), or give its port with --port."
         )
     with as_cli_error(LocalServerError):
-        model = choose_model(server, args.model)
-    return _save(settings_for(server, model), args.json)
+        chosen = choose_model(found, model)
+    return _save(settings_for(found, chosen))
 
 
-@command(
-    "use-offline",
-    Argument.json("machine-readable output"),
-    under=settings_group,
-    home=False,
-    help="use Memtab's built-in offline engines (no model)",
-)
-def run_use_offline(args: argparse.Namespace) -> SettingsSaved | int:
-    return _save(ProviderSettings("offline", OFFLINE_MODEL, ""), args.json)
+@command("use-offline", under=settings_group, home=False)
+def run_use_offline(*, json: bool = False) -> SettingsSaved:
+    """use Memtab's built-in offline engines (no model)
+
+    Args:
+        json: machine-readable output
+    """
+    return _save(ProviderSettings("offline", OFFLINE_MODEL, ""))
 
 
-def _save(settings: ProviderSettings, as_json: bool) -> SettingsSaved | int:
+def _save(settings: ProviderSettings) -> SettingsSaved:
     try:
         path = save_provider_settings(settings)
     except ProviderError as error:
         raise CliError(error.message) from None
     except SettingsFileError as error:
         raise CliError(str(error)) from None
-    if as_json:
-        return SettingsSaved(saved=_settings_row(settings, None), settings_file=path)
-    print(f"Saved to {path}: {settings.describe()}")
+    return SettingsSaved(saved=_settings_row(settings, None), settings_file=path)
+
+
+@run_use_local.text
+@run_use_offline.text
+def _print_saved(saved: SettingsSaved) -> None:
+    row = saved.saved
+    assert isinstance(row, ProviderRow)  # what was saved was usable
+    print(f"Saved to {saved.settings_file}: {row.description}")
     print("The writer and Consolidate now use it (the environment and --provider still win).")
     run_limit = load_writer_settings().timeout_s  # None: the default, sized for a local model
-    if not settings.is_offline and run_limit is not None and run_limit < LOCAL_TIMEOUT_S:
+    if row.provider != OFFLINE_PROVIDER and run_limit is not None and run_limit < LOCAL_TIMEOUT_S:
         print(
             f"A writer run stops after {run_limit:g} s (writer.timeout_s in settings.json); "
             f"a model on this machine may need minutes: raise it, up to {MAX_TIMEOUT_S:g} s."
         )
-    return 0
 
 
-def _find(args: argparse.Namespace) -> list[LocalServer]:
+def _find(port: tuple[str, ...], timeout: float) -> list[LocalServer]:
     with as_cli_error(LocalServerError):
-        return find_local_servers(_kinds(args.port), timeout=args.timeout)
+        return find_local_servers(_kinds(port), timeout=timeout)
 
 
-def _kinds(overrides: list[str]) -> list[ServerKind]:
+def _kinds(overrides: tuple[str, ...]) -> list[ServerKind]:
     """The known servers with the ports given as KIND=PORT."""
     ports: dict[str, int] = {}
     for item in overrides:

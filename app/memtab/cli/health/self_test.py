@@ -8,12 +8,12 @@ import logging
 import os
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 from memtab import __version__
 from memtab.cli.common import print_json
-from memtab.consolidation.job import run_isolated
+from memtab.consolidation.job import RunControls, run_isolated
+from memtab.consolidation.records import ConsolidationRequest
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.fs.records import Record, computed
 from memtab.store.scopes.memory import MemoryStore
@@ -50,13 +50,8 @@ def run_self_test() -> int:
         store = MemoryStore.open(home, MAIN_ID, load_registry(home))
         listed = sum(len(listing.files) for listing in store.list_all())
         steps: list[str] = []
-        outcome = run_isolated(
-            home.root,
-            MAIN_ID,
-            "manual",
-            cancel=threading.Event(),
-            on_step=lambda _step, message: steps.append(message),
-        )
+        progress = RunControls(on_step=lambda _step, message: steps.append(message))
+        outcome = run_isolated(ConsolidationRequest(MAIN_ID), home.root, progress)
         record = outcome.record
         report = SelfTestReport(
             version=__version__,

@@ -4,7 +4,6 @@ is `agent_server_commands`; this module loads only for these two)."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -37,11 +36,10 @@ from memtab.agent_server.install import (
     snippet,
 )
 from memtab.agent_server.registrations import registration
-from memtab.agent_server.server_names import DEFAULT_WRITES
+from memtab.agent_server.server_names import DEFAULT_WRITES, WriteMode
 from memtab.agent_server.session_scope import FROM_DIRECTORY, session_scope
 from memtab.agent_server.uninstall import uninstall_agent
-from memtab.cli.common import open_home
-from memtab.cli.options import CliError
+from memtab.cli.options import CliError, home_location
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.store.home import Home
 from memtab.watch.service import install as install_service
@@ -81,24 +79,29 @@ def hooks_bypassed_note(hooks: list[Path]) -> str | None:
 _TITLES = ", ".join(AGENT_TITLES[agent] for agent in AGENTS)
 
 
-def install(args: argparse.Namespace) -> int:
-    home = open_home(args)
+def install(
+    home_given: str | None,
+    chosen: list[AgentName],
+    project_given: str | None,
+    print_only: bool,
+    workspace: str | None,
+    writes: WriteMode,
+    answer_budget: int | None,
+    login_service: bool | None,
+) -> int:
+    """`memtab mcp install` (`agent_server_commands.run_install` says what each takes)."""
+    home = Home(home_location(home_given).path)
     _refuse_demo(home, "install")
-    project = _project(args)
-    chosen = [agent for agent in AGENTS if getattr(args, agent)]
+    project = _project(project_given)
     agents = chosen or [agent for agent in _agents(project) if agent_found(agent, home)]
     if not agents:
         raise CliError(f"No agent found ({_TITLES}): name one, e.g. memtab mcp install --claude")
     _refuse_xum(agents, project)
-    writes = getattr(args, "writes", None)  # the server's own default needs no option
-    workspace = getattr(args, "workspace", None)
+    # the server's own default needs no option
     command = server_command(
-        home,
-        workspace,
-        None if writes == DEFAULT_WRITES else writes,
-        getattr(args, "answer_budget", None),
+        home, workspace, None if writes == DEFAULT_WRITES else writes, answer_budget
     )
-    if args.print:
+    if print_only:
         for agent in agents:
             path = config_path(agent, home, project=project)
             under = (
@@ -132,15 +135,15 @@ def install(args: argparse.Namespace) -> int:
         scope = session_scope(home, there, decided_by=FROM_DIRECTORY, pinned=workspace)
         print(f"In {project.checkout}: {scope.words()}")
     if status == 0:  # the agents have Memtab: warm from login, if the user wants it
-        status = offer_login_service(home, args.login_service)
+        status = offer_login_service(home, login_service)
     return status
 
 
-def uninstall(args: argparse.Namespace) -> int:
-    home = open_home(args)
+def uninstall(home_given: str | None, chosen: list[AgentName], project_given: str | None) -> int:
+    """`memtab mcp uninstall` (`agent_server_commands.run_uninstall` says what each takes)."""
+    home = Home(home_location(home_given).path)
     _refuse_demo(home, "uninstall")
-    project = _project(args)
-    chosen = [agent for agent in AGENTS if getattr(args, agent)]
+    project = _project(project_given)
     agents = chosen or [
         agent
         for agent in _agents(project)
@@ -159,9 +162,8 @@ def gemini_policy(home: Home) -> Path:
     return policy_path(config_path("gemini", home).parent)
 
 
-def _project(args: argparse.Namespace) -> ProjectPlace | None:
+def _project(directory: str | None) -> ProjectPlace | None:
     """`--project DIR`'s place (None without it); CliError when DIR is no directory."""
-    directory = getattr(args, "project", None)
     if directory is None:
         return None
     path = Path(directory).expanduser()

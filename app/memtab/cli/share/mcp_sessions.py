@@ -4,7 +4,6 @@ and the hosts (docs/formats.md §22.8). `session_service` is the one way a sessi
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import logging
@@ -12,6 +11,7 @@ import os
 import sys
 import threading
 from collections.abc import Sequence
+from typing import Any
 
 from memtab.agent_server.bridge.rendezvous import (
     Rendezvous,
@@ -23,6 +23,7 @@ from memtab.agent_server.hosting.handshake import HostedBy, host_setup
 from memtab.agent_server.hosting.host import McpHost, SessionRefusedError
 from memtab.agent_server.origin import SessionOrigin
 from memtab.agent_server.server import serve_stdio
+from memtab.agent_server.server_names import WriteMode
 from memtab.agent_server.service import MemoryService
 from memtab.check.recalled import RecallChecks
 from memtab.cli.common import as_cli_error
@@ -34,32 +35,41 @@ from memtab.store.sidecars.registry import load_registry
 logger = logging.getLogger(__name__)
 
 
-def run_session(args: argparse.Namespace) -> int:
+def run_session(
+    home: str | None, workspace: str | None, writes: WriteMode, answer_budget: int | None
+) -> int:
     """`memtab mcp` in this process: one session served over stdio (the bridge's
     fallback, or MEMTAB_MCP_SHARED=off)."""
-    serve_stdio(session_service(args, SessionOrigin.here(sys.argv[1:])))
+    origin = SessionOrigin.here(sys.argv[1:])
+    serve_stdio(session_service(origin, None, home, workspace, writes, answer_budget))
     return 0
 
 
 def session_service(
-    args: argparse.Namespace, origin: SessionOrigin, shelf: CatalogShelf | None = None
+    origin: SessionOrigin,
+    shelf: CatalogShelf | None,
+    home: str | None,
+    workspace: str | None,
+    writes: WriteMode,
+    answer_budget: int | None,
 ) -> MemoryService:
-    """The service of a session started with `args` from `origin` (CliError: why not):
-    the project it serves from the origin's directory (docs/formats.md §22.9), its catalogs
-    from `shelf` when a host shares them."""
-    home = Home(home_location(getattr(args, "home", None), env=origin.env, cwd=origin.cwd).path)
-    workspace = None
-    if args.workspace is not None:
+    """The service of a session started from `origin` with `memtab mcp`'s options (its
+    handler's arguments: `agent_server_commands.run_session`; CliError: why not): the project
+    it serves from the origin's directory (docs/formats.md §22.9), its catalogs from `shelf`
+    when a host shares them."""
+    memory_home = Home(home_location(home, env=origin.env, cwd=origin.cwd).path)
+    served = None
+    if workspace is not None:
         with as_cli_error(HomeError):
-            workspace = load_registry(home).require_workspace(args.workspace)
+            served = load_registry(memory_home).require_workspace(workspace)
     return MemoryService(
-        home,
-        workspace,
-        writes=args.writes,
-        budget=args.answer_budget,
+        memory_home,
+        served,
+        writes=writes,
+        budget=answer_budget,
         origin=origin,
         catalogs=shelf,
-        checks=recall_checks(home, shelf),
+        checks=recall_checks(memory_home, shelf),
     )
 
 
@@ -84,14 +94,14 @@ def open_session(origin: SessionOrigin, shelf: CatalogShelf) -> MemoryService:
     """A hosted session's service, from the words its bridge was started with, parsed by
     `memtab`'s parser (SessionRefusedError when they are not a session of `memtab mcp` or name
     no usable home or workspace: the bridge's own process then says so)."""
-    args = _parsed(origin.argv)
+    given = _parsed(origin.argv)
     try:
-        return session_service(args, origin, shelf)
+        return session_service(origin, shelf, **given)
     except CliError as error:
         raise SessionRefusedError(str(error)) from None
 
 
-def _parsed(words: Sequence[str]) -> argparse.Namespace:
+def _parsed(words: Sequence[str]) -> dict[str, Any]:
     said = io.StringIO()
     try:
         with contextlib.redirect_stderr(said):  # argparse's complaint, for the reason
@@ -102,28 +112,26 @@ def _parsed(words: Sequence[str]) -> argparse.Namespace:
         raise SessionRefusedError(reason) from None
     if args.command != "mcp" or getattr(args, "mcp_action", None) is not None:
         raise SessionRefusedError("not a session of `memtab mcp`")
-    return args
+    return args.handler.given(args)
 
 
 # --- hosts --------------------------------------------------------------------------------
 
 
-def run_host(args: argparse.Namespace) -> int:
-    """`memtab mcp host`: serve every agent session of the home until stopped (or idle
-    for `--idle-exit` seconds)."""
-    given = getattr(args, "home", None)
+def run_host(given: str | None, idle_exit: float, ready_fd: int | None) -> int:
+    """`memtab mcp host`: serve every agent session of the home (`given`: as --home) until
+    stopped (or idle for `idle_exit` seconds)."""
     home = os.path.abspath(os.path.expanduser(given)) if given else None
     try:
         place = host_rendezvous(home, os.environ)
     except RendezvousError as error:
         raise CliError(f"No shared server here: {error}") from None
-    ready_fd = args.ready_fd
     hosted_by: HostedBy = "agents" if ready_fd is not None else "command"
     host = McpHost(
         place,
         open_session,
         hosted_by=hosted_by,
-        idle_exit_s=args.idle_exit or None,
+        idle_exit_s=idle_exit or None,
         setup=host_setup(home, os.environ),
     )
 

@@ -53,7 +53,7 @@ class BadgedEditor(Protocol):
 
 
 class ConsolidationRuns(Protocol):
-    """This window's consolidation runs (`LazyConsolidationTasks`), as they start and end."""
+    """This window's consolidation runs (`ConsolidationTasks`), as they start and end."""
 
     @property
     def run_started(self) -> SignalInstance: ...

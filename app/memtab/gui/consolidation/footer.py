@@ -7,10 +7,9 @@ never moves the tree). It never reads disk; what it says is
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal, SignalInstance, Slot
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QFrame,
@@ -37,7 +36,8 @@ from memtab.components.consolidation.consolidation import (
     scope_lines,
     summaries_tooltip,
 )
-from memtab.consolidation.records import ConsolidationPlan
+from memtab.consolidation.records import ConsolidationPlan, ConsolidationRequest, PlanChoice
+from memtab.gui.consolidation.tasks import ConsolidationTasks
 from memtab.gui.tasks.jobs import JobService
 from memtab.gui.toolkit.clock import qtimer
 from memtab.gui.toolkit.icons import tinted_icon
@@ -47,7 +47,6 @@ from memtab.store.sidecars.journal import (
     ConsolidationRecord,
     ConsolidationStatus,
     RunScope,
-    Trigger,
 )
 from memtab.store.sidecars.registry import Workspace
 
@@ -231,34 +230,6 @@ LINES_REFRESH_MS = 60_000  # "5 min ago" must not go stale while nothing changes
 _ACCENTS = {Tone.SUCCESS: Accent.SUCCESS, Tone.ERROR: Accent.ERROR, Tone.INFO: Accent.INFO}
 
 
-class ConsolidationFacade(Protocol):
-    """What the footer needs of `memtab.gui.consolidation.tasks.ConsolidationTasks`."""
-
-    @property
-    def run_started(self) -> SignalInstance: ...  # (str workspace_id)
-    @property
-    def progress(self) -> SignalInstance: ...  # (int step, str message)
-    @property
-    def run_finished(self) -> SignalInstance: ...  # (object record)
-    @property
-    def run_failed(self) -> SignalInstance: ...  # (str message)
-    @property
-    def run_cancelled(self) -> SignalInstance: ...  # (str workspace_id)
-    @property
-    def plan_ready(self) -> SignalInstance: ...  # (ConsolidationPlan)
-
-    def start(
-        self,
-        workspace_id: str,
-        trigger: Trigger = "manual",
-        *,
-        review: bool | None = False,
-        scope: RunScope | None = None,
-    ) -> object: ...  # a run, or a plan to review (None: as the setting says)
-    def apply(self, plan: ConsolidationPlan, accepted: Sequence[int]) -> object: ...
-    def cancel(self) -> object: ...
-
-
 class ConsolidationFooter(QFrame):
     """Coverage lines, harvest line and the Consolidate now button for one workspace."""
 
@@ -268,7 +239,7 @@ class ConsolidationFooter(QFrame):
     about_to_consolidate = Signal()
 
     def __init__(
-        self, consolidation: ConsolidationFacade, jobs: JobService, parent: QWidget | None = None
+        self, consolidation: ConsolidationTasks, jobs: JobService, parent: QWidget | None = None
     ) -> None:
         """Listen to the window's consolidation facade; `set_context` fills the lines. The
         reviews' own jobs run on `jobs`."""
@@ -542,23 +513,19 @@ class ConsolidationFooter(QFrame):
             self._refresh_lines()
         super().changeEvent(event)
 
-    def consolidate_scope(self, scope: RunScope) -> None:
-        """Consolidate `scope` of the shown workspace alone (a scope's "Consolidate Global
-        only", docs/formats.md §9.8): as Consolidate now — a plan to review first or a run,
-        as the setting says — with only that scope's files in play."""
-        self._start(scope)
-
     @Slot()
     def _on_consolidate_button_clicked(self) -> None:
-        self._start(None)
+        self.consolidate()
 
-    def _start(self, scope: RunScope | None) -> None:
+    def consolidate(self, scope: RunScope | None = None) -> None:
+        """Consolidate now: a plan to review first or a run, as the setting says, of the shown
+        workspace (`scope`: that scope alone, "Consolidate Global only", docs/formats.md §9.8)."""
         workspace_id = self._runs.consolidate_clicked(scope)
         if workspace_id is None:
             return
         self._refresh_controls()
         try:
-            self._facade.start(workspace_id, trigger="manual", review=None, scope=scope)
+            self._facade.start(ConsolidationRequest(workspace_id, review=None, scope=scope))
         except Exception as error:  # the facade refusing at once (e.g. shut down)
             logger.warning("Could not start consolidation of %s: %s", workspace_id, error)
             self._runs.start_refused(error)
@@ -619,7 +586,8 @@ class ConsolidationFooter(QFrame):
         self._runs.apply_requested(plan, accepted)
         self._refresh_controls()
         try:
-            self._facade.apply(plan, accepted)
+            choice = PlanChoice(plan, tuple(accepted))
+            self._facade.start(ConsolidationRequest(plan.workspace_id, plan.trigger, choice=choice))
         finally:
             self._runs.call_returned()
 

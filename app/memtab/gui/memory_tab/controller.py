@@ -35,7 +35,7 @@ from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.activity.edit_marks import EditMarks
 from memtab.gui.activity.mux_presence import MuxPresence
 from memtab.gui.consolidation.footer import ConsolidationFooter
-from memtab.gui.consolidation.lazy import LazyConsolidationTasks
+from memtab.gui.consolidation.tasks import ConsolidationTasks
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.tab.bar import MessageBar
@@ -473,7 +473,7 @@ class MemoryTabController(QObject):
         frame: TabFrame,
         context: WindowContext,
         *,
-        consolidation: LazyConsolidationTasks,
+        consolidation: ConsolidationTasks,
         host: TabHost,
         editor: EditorPanel,
         footer: ConsolidationFooter,

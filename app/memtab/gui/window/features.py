@@ -26,7 +26,7 @@ from memtab.gui.activity.mux_presence import MuxPresence
 from memtab.gui.blame.feature import BlameFeature
 from memtab.gui.check.feature import CheckFeature
 from memtab.gui.consolidation.footer import ConsolidationFooter
-from memtab.gui.consolidation.lazy import LazyConsolidationTasks
+from memtab.gui.consolidation.tasks import ConsolidationTasks
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.tab.bar import MessageBar
 from memtab.gui.files.dialogs import TabDialogs
@@ -462,7 +462,7 @@ WINDOW_FEATURES: tuple[Feature[MainWindow], ...] = (
     keyed(
         CONSOLIDATION,
         Phase.AFTER_PAINT,
-        lambda window: LazyConsolidationTasks(
+        lambda window: ConsolidationTasks(
             window.home, window.context.jobs, parent=window.memory_tab
         ),
     ),

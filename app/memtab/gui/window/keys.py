@@ -10,7 +10,7 @@ from memtab.gui.activity.mux_presence import MuxPresence
 from memtab.gui.blame.feature import BlameFeature
 from memtab.gui.check.feature import CheckFeature
 from memtab.gui.consolidation.footer import ConsolidationFooter
-from memtab.gui.consolidation.lazy import LazyConsolidationTasks
+from memtab.gui.consolidation.tasks import ConsolidationTasks
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.tab.bar import MessageBar
 from memtab.gui.files.dialogs import TabDialogs
@@ -30,7 +30,7 @@ from memtab.gui.writer.feedback import WriterFeedback, WriterStatusWidget, Write
 from memtab.gui.writer.inbox_panel import InboxPanel
 
 # The Memory tab's parts, then its controller built with them.
-CONSOLIDATION = FeatureKey[LazyConsolidationTasks]("consolidation")
+CONSOLIDATION = FeatureKey[ConsolidationTasks]("consolidation")
 EDITOR = FeatureKey[EditorPanel]("editor")
 FOOTER = FeatureKey[ConsolidationFooter]("footer")
 DIALOGS = FeatureKey[TabDialogs]("dialogs")

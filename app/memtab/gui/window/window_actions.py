@@ -461,12 +461,11 @@ class WindowActions(QObject):
     def consolidate_now(self, scope: bool = False) -> None:
         """Edit → Consolidate now (`scope`: the current row's scope alone): the footer's
         run, or why it cannot start."""
-        button = self._tab.footer.consolidate_button
+        footer = self._tab.footer
+        button = footer.consolidate_button
         run = run_scope(self._scope_to_consolidate()) if scope else None
-        if run is not None:
-            self._tab.footer.consolidate_scope(run)
-        elif button.isEnabled() and not scope:
-            button.click()
+        if run is not None or (button.isEnabled() and not scope):
+            footer.consolidate(run)
         else:
             self._context.status.show(button.toolTip() or "Consolidation cannot start now")
 
