@@ -83,8 +83,10 @@ class ContradictionsEngine(MemoryEngine):
         self._claims = PerFile(
             KeptOnDisk.of_home(home, "contradictions", pack=packed_claims, unpack=unpacked_claims)
         )
-        self._blamed = BlamedTimes(home) if line_time is None else None
-        self._line_time = line_time or self._blamed
+        self._blamed: BlamedTimes | None = None
+        if line_time is None:
+            line_time = self._blamed = BlamedTimes(home)
+        self._line_time = line_time
         self._clock = clock
         self.time_bound = TIME_BOUND_S
         self.cut = ""
