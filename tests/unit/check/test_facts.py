@@ -128,28 +128,3 @@ def test_two_projects_and_two_workspaces_are_not_compared(tmp_path: Path) -> Non
     (home.workspace_root(sibling) / "n.md").write_text("- Python 3.13 everywhere\n")
     assert of_kind(check(home, tmp_path), "disagreement") == []
     del other
-
-
-def test_a_sentence_said_in_many_memories_is_read_for_facts_once(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Copies and templates repeat their sentences (issue 94, speed): each sentence is read
-    for its facts once, each copy's fact on its own line."""
-    from memtab.check.rules import facts as facts_module
-
-    read: list[str] = []
-    real = facts_module._versions
-
-    def counted(number: int, text: str) -> list[facts_module.Fact]:
-        read.append(text)
-        return real(number, text)
-
-    monkeypatch.setattr(facts_module, "_versions", counted)
-    said = "- The billing worker runs on Redis 7.4.1 since the 2025 audit.\n"
-    found = [facts_of(scan_markdown("# A\n\n" * n + said)) for n in range(3)]
-    assert [[(f.line, f.key, f.value) for f in each] for each in found] == [
-        [(1, "redis", "7.4.1")],
-        [(3, "redis", "7.4.1")],
-        [(5, "redis", "7.4.1")],
-    ]
-    assert len(read) <= 1  # none when an earlier test read it

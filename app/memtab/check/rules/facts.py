@@ -22,7 +22,6 @@ project's memory with its workspaces'.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import re
 from dataclasses import dataclass, replace
@@ -167,16 +166,9 @@ def facts_of(scanned: ScannedText) -> list[Fact]:
 
 
 def _candidates(line: Line) -> list[Fact]:
-    return [replace(fact, line=line.number) for fact in _said(line.text, line.prose, line.spans)]
-
-
-@functools.lru_cache(maxsize=16384)
-def _said(text: str, prose: str, spans: tuple[str, ...]) -> tuple[Fact, ...]:
-    """A sentence's facts (on line 0), worked out once per sentence (copies and templates
-    repeat theirs)."""
-    facts = _ports(0, prose + " " + " ".join(spans))
-    facts += _versions(0, text)
-    return tuple(facts + _settings(0, spans))
+    facts = _ports(line.number, line.prose + " " + " ".join(line.spans))
+    facts += _versions(line.number, line.text)
+    return facts + _settings(line.number, line.spans)
 
 
 def _sentences(line: Line) -> list[Line]:
