@@ -233,10 +233,14 @@ def test_plain_http_to_another_machine_is_not_saved(qtbot: QtBot, jobs: JobServi
 
 def test_the_writer_ranges_come_from_the_settings_model(qtbot: QtBot, jobs: JobService) -> None:
     dialog = make_dialog(qtbot, jobs)
-    assert (
-        dialog.writer.writer_timeout.minimum(),
-        dialog.writer.writer_timeout.maximum(),
-    ) == number_range("timeout_s")
+    least, most = number_range("timeout_s")
+    timeout = dialog.writer.writer_timeout
+    # one below the least: "Automatic" (unset: 60 s, 300 s with a model on this machine)
+    assert (timeout.minimum(), timeout.maximum()) == (least - 1, most)
+    assert timeout.value() == timeout.minimum() and timeout.text().startswith("Automatic")
+    assert dialog.writer.settings().timeout_s is None
+    timeout.setValue(least)
+    assert dialog.writer.settings().timeout_s == least
     assert (dialog.writer.max_dumps.minimum(), dialog.writer.max_dumps.maximum()) == number_range(
         "max_dumps"
     )

@@ -53,6 +53,7 @@ class LocalServerModel(LocalModel):
         super().__init__(replies)
         self.max_tokens = 2048
         self.caps: list[int] = []
+        self.schemas: list[Any] = []
         self._model = model
 
     @property
@@ -61,6 +62,7 @@ class LocalServerModel(LocalModel):
 
     def complete(self, system: str, messages: Any, tools: Any, *, cancel: Any = None) -> Any:
         self.caps.append(self.max_tokens)
+        self.schemas.append([tool.input_schema for tool in tools])
         return super().complete(system, messages, tools, cancel=cancel)
 
 
@@ -103,7 +105,7 @@ def test_a_slow_server_judges_the_proposed_notes_and_the_kept_ones_are_written(
     home: Home, workspace: Workspace
 ) -> None:
     remember_speed(SERVER, MODEL, SLOW, at_ms=NOW_MS)
-    model = LocalServerModel([keep(1, 3, 99)])
+    model = LocalServerModel([keep(1, 3, 99, 0, "x")])
     settings = WriterSettings(dump_successful_runs=True)
     result = run_writer(home, workspace, session(), model, settings=settings, clock=clock)
     # 300 s, the dream's, on a server on this machine: the lessons task does not fit in it
@@ -114,7 +116,10 @@ def test_a_slow_server_judges_the_proposed_notes_and_the_kept_ones_are_written(
     written = notes(home, workspace)
     assert "- Always use pnpm, never npm." in written
     assert shown[2].split(". ", 1)[1] in written and shown[1].split(". ", 1)[1] not in written
-    assert result.refused == (("99", NOT_PROPOSED),)
+    assert result.refused == (("99 (and 2 more)", NOT_PROPOSED),)  # named together
+    # a server asked by schema may write only the numbers shown, each list no longer
+    keep_schema = model.schemas[0][0]["properties"]["keep"]
+    assert keep_schema["maxItems"] == keep_schema["items"]["maximum"] == len(shown)
     assert result.plan is not None and result.plan.startswith(
         f"judged {len(shown)} of the {len(shown)} proposed notes: the lessons task"
     )

@@ -152,5 +152,7 @@ def _print_result(
             print(f"No new memories in the last {read} — {where}")
     else:
         print(f"memtab: memory writer failed for {where}: {result.error}", file=sys.stderr)
+    if result.plan and result.ok:  # what a model on this machine had the time to judge
+        print(f"In its time: {result.plan}")
     if result.trace_path is not None:
         print(f"Trace: {result.trace_path}", file=sys.stderr if not result.ok else sys.stdout)

@@ -4,7 +4,9 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from memtab.llm.types import ToolCall, ToolOutcome, ToolSpec
@@ -37,7 +39,15 @@ class JudgeTools(LessonTools):
 
     @property
     def specs(self) -> list[ToolSpec]:
-        return list(judge_tool_specs())
+        """`keep_notes`, its numbers those shown: a server asked by schema writes no other."""
+        count = len(self.proposed)
+        specs = []
+        for spec in judge_tool_specs():
+            keep = copy.deepcopy(spec.input_schema)
+            keep["properties"]["keep"]["maxItems"] = count
+            keep["properties"]["keep"]["items"]["maximum"] = count
+            specs.append(replace(spec, input_schema=keep))
+        return specs
 
     def execute(self, call: ToolCall) -> ToolOutcome:
         if call.name != KEEP_NOTES:
@@ -55,13 +65,17 @@ class JudgeTools(LessonTools):
         """The proposed notes `numbers` name, each once, in their order, with the messages
         each was drawn from as its evidence; a number naming none is refused."""
         chosen: dict[Note, str] = {}
+        strays: list[str] = []
         for number in numbers if isinstance(numbers, list) else []:
             valid = isinstance(number, int) and not isinstance(number, bool)
             if not valid or not 1 <= number <= len(self.proposed):
-                self.refuse(str(number)[:40], NOT_PROPOSED)
+                strays.append(str(number)[:40])
                 continue
             note = self.proposed[number - 1]
             chosen.setdefault(note, ", ".join(note.message_ids) or "the conversation")
             if note.section == DIRECTIVES:  # the offline writer's directive: the user's words
                 self.users_words.add(note)
+        if strays:  # named together, as many as a reply held
+            more = f" (and {len(strays) - 1} more)" if len(strays) > 1 else ""
+            self.refuse(f"{strays[0]}{more}", NOT_PROPOSED)
         return chosen
