@@ -73,7 +73,7 @@ ROWS: tuple[Row, ...] = (
             "AgentSources,SourcesSettings,parse_sources_settings,_settings,"
             "load_sources_settings,save_agent_settings",
             "cli/background/model_commands.py::settings_group,run_use_local,run_use_offline,"
-            "_save,_print_saved,SettingsSaved,LOCAL_RUN_LIMIT_S",
+            "_save,_print_saved,SettingsSaved",
             "gui/window/window_actions.py::_settings_now,WindowActions.open_settings",
         ),
         1_414,
