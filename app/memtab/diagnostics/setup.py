@@ -220,7 +220,18 @@ def check_writer(env: Mapping[str, str]) -> tuple[WriterFacts, Findings]:
     settings, problems = check_writer_settings(raw, source=str(path))
     for problem in problems:
         found.warning(problem)
+    # `timeout_s` is shown as the limit a run has (a number, as --json always gave it): with
+    # none set, the one for the model in use.
+    settings = settings.replaced(timeout_s=settings.limit_s(local=_model_is_local(env)))
     return WriterFacts(settings=settings, problems=tuple(problems)), found
+
+
+def _model_is_local(env: Mapping[str, str]) -> bool:
+    try:
+        provider = explain_provider_settings(env=env).settings
+    except (ProviderError, SettingsFileError):  # the provider's section says why
+        return False
+    return not provider.is_offline and is_local(provider.base_url)
 
 
 def check_sources(

@@ -24,6 +24,7 @@ from memtab.fs.sidecar import edit_sidecar
 from memtab.store.catch_up.external import record_external
 from memtab.store.home import Home, HomeLocation
 from memtab.store.scopes.memory import MemoryStore
+from memtab.writer.config import DEFAULT_TIMEOUT_S, LOCAL_TIMEOUT_S
 from support.demo_homes import copied_demo_home
 from support.fake_model_server import FakeModelServer
 from support.memory_paths import vpath
@@ -261,9 +262,20 @@ def test_bad_writer_settings_are_warnings(demo: Home) -> None:
     config.mkdir(parents=True, exist_ok=True)
     (config / "settings.json").write_text(json.dumps({"writer": {"timeout_s": 0}}))
     data = doctor(demo.root)
-    # the default: null, 60 s or 300 s with a model on this machine (WriterSettings.limit_s)
-    assert levels(data, "writer") == ["warning"] and data["writer"]["settings"]["timeout_s"] is None
+    assert levels(data, "writer") == ["warning"] and data["writer"]["settings"]["timeout_s"] == 60
     assert "writer.timeout_s = 0 is invalid" in data["writer"]["problems"][0]
+
+
+def test_the_writer_s_limit_is_the_one_a_run_has_when_none_is_set(
+    demo: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--json gives `timeout_s` as a number always: unset, the default for the model in use."""
+    monkeypatch.setenv("MEMTAB_PROVIDER", "openai")
+    monkeypatch.setenv("MEMTAB_BASE_URL", "http://localhost:11434/v1")
+    monkeypatch.setenv("MEMTAB_MODEL", "qwen2.5-coder:1.5b")
+    assert doctor(demo.root)["writer"]["settings"]["timeout_s"] == LOCAL_TIMEOUT_S
+    monkeypatch.setenv("MEMTAB_BASE_URL", "https://api.openai.example/v1")
+    assert doctor(demo.root)["writer"]["settings"]["timeout_s"] == DEFAULT_TIMEOUT_S
 
 
 def test_qt_that_does_not_load_is_broken(demo: Home) -> None:

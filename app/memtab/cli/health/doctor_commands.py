@@ -33,7 +33,6 @@ from memtab.diagnostics.watching import check_depth, check_watcher, check_xum_te
 from memtab.fs.config.config_dir import config_dir
 from memtab.humanize import plural, relative_time, size_text
 from memtab.store.home import Home, HomeLocation, resolve_home
-from memtab.writer.config import DEFAULT_TIMEOUT_S, LOCAL_TIMEOUT_S
 
 logger = logging.getLogger(__name__)
 
@@ -274,15 +273,9 @@ def _limits(limits: dict[str, Any]) -> str:
     )
 
 
-def _run_limit(timeout_s: Any) -> str:
-    if isinstance(timeout_s, int | float):
-        return f"{timeout_s:g} s per run"
-    return f"{DEFAULT_TIMEOUT_S:g} s per run ({LOCAL_TIMEOUT_S:g} s with a model on this machine)"
-
-
 def _writer(settings: dict[str, Any]) -> str:
     return (
-        f"{settings['mode']}, {_run_limit(settings.get('timeout_s'))}, {settings['memory_path']}, "
+        f"{settings['mode']}, {settings['timeout_s']:g} s per run, {settings['memory_path']}, "
         f"offline notes: {settings['offline_notes']}"
     )
 
