@@ -253,6 +253,11 @@ class TrustPanel(QWidget):
             )
             why = f"{why}\nThe words only suspect it: {asked}"
         self.why.setText(why)
+        # a longer text or another button shrinks the list after it scrolled to the row
+        if self.isVisible() and (layout := self.layout()) is not None:
+            layout.activate()
+            if (current := self.tree.currentItem()) is not None:
+                self.tree.scrollToItem(current)
 
     @Slot(QTreeWidgetItem, int)
     def _on_tree_item_activated(self, item: QTreeWidgetItem, _column: int) -> None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QStyle, QWidget
 
 from memtab.components.trust.room import PANEL_OF, RoomSection, Target, headline
-from memtab.gui.toolkit.style import muted_text, set_style_sheet
+from memtab.gui.toolkit.style import muted_text
 from memtab.gui.toolkit.widgets import named, vbox
 
 TARGET_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -35,7 +35,10 @@ class RoomView(QWidget):
         self.list.setUniformItemSizes(False)
         self.list.setFrameShape(QListWidget.Shape.NoFrame)
         self.list.viewport().setAutoFillBackground(False)
-        set_style_sheet(self.list, "QListWidget { background: transparent; }")
+        # on the window's colour; by palette: a style sheet drew its scroll bar's groove black
+        clear = self.list.palette()
+        clear.setColor(QPalette.ColorRole.Base, Qt.GlobalColor.transparent)
+        self.list.setPalette(clear)
         # Enter (and, where the style says so, a click) activates; else a click does too.
         self.list.itemActivated.connect(self._on_list_item_activated)
         hint = QStyle.StyleHint.SH_ItemView_ActivateItemOnSingleClick
