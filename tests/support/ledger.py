@@ -110,7 +110,15 @@ ROWS: tuple[Row, ...] = (
     ),
     Row(
         "trust findings",
-        ("trust/", "components/trust/", "gui/trust/", "cli/health/trust_commands.py"),
+        (
+            "trust/",
+            "components/trust/",
+            "gui/trust/",
+            "cli/health/trust_report.py",
+            "cli/health/duplicates_commands.py",
+            "cli/health/contradictions_commands.py",
+            "cli/health/leaks_commands.py",
+        ),
         10_980,
         "issue 94: the English readers deleted (12,580 → 10,980) — held there",
     ),

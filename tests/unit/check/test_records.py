@@ -4,6 +4,9 @@ what it writes."""
 
 from __future__ import annotations
 
+import json
+import sys
+
 import pytest
 
 from memtab.check.records import CheckReport, Finding, Fix, Place
@@ -127,8 +130,13 @@ PRINTED = """\
 
 
 def test_the_json_report_is_printed_byte_for_byte_as_before(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """On a terminal, indented as ever; piped, one compact line of the same keys and values."""
+    print_json(REPORT.to_json())
+    piped = capsys.readouterr().out
+    assert piped.count("\n") == 1 and json.loads(piped) == json.loads(PRINTED)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     print_json(REPORT.to_json())
     assert capsys.readouterr().out == PRINTED
 

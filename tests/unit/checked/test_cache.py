@@ -155,6 +155,34 @@ def test_a_cache_another_process_wrote_is_read_again(tmp_path: Path) -> None:
     assert reader.state(memory) == NOT_READ
 
 
+def test_a_check_that_changed_nothing_rewrites_nothing_but_says_it_ran(tmp_path: Path) -> None:
+    """A warm `memtab check` finds every file as the cache has it: the cache is touched (its
+    age: a check ran now), never rewritten; an entry changed or forgotten rewrites it."""
+    memory, other = tmp_path / "m.md", tmp_path / "other.md"
+    for file in (memory, other):
+        file.write_text(TEXT, "utf-8")
+    cache = CheckCache(Home(tmp_path / "home"), path=tmp_path / "cache" / "checks.json")
+    entries = {str(memory): _entry(memory, None), str(other): _entry(other, None)}
+    cache.write(entries, forget=lambda _key: False)
+    written = cache.path.stat()
+    os.utime(cache.path, ns=(written.st_atime_ns, written.st_mtime_ns - 10**9))
+
+    later = {key: entry.replaced(at=2) for key, entry in entries.items()}
+    cache.write(later, forget=lambda _key: False)
+    touched = cache.path.stat()
+    assert touched.st_ino == written.st_ino  # not replaced
+    assert touched.st_mtime_ns > written.st_mtime_ns - 10**9
+    assert cache.state(memory).checked and cache.state(memory).at == 1
+
+    cache.write({str(memory): _entry(memory, None).replaced(marks=())}, forget=lambda _k: False)
+    assert cache.path.stat().st_ino != touched.st_ino
+    assert cache.state(memory).marks == ()
+    rewritten = cache.path.stat().st_ino
+    cache.write({}, forget=lambda key: key == str(other))
+    assert cache.path.stat().st_ino != rewritten
+    assert cache.state(other) == NOT_READ
+
+
 def test_what_an_answer_says(tmp_path: Path) -> None:
     memory = tmp_path / "m.md"
     memory.write_text(TEXT, "utf-8")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -115,6 +116,41 @@ def test_modules_for_each_kind_of_invocation() -> None:
     assert modules_for(["declined"]) == ["memtab.cli.background.consolidation_commands"]
     assert modules_for(["--help"]) == list(COMMAND_MODULES)
     assert modules_for(["no-such-command"]) == list(COMMAND_MODULES)
+
+
+TRUST_ENGINES = {
+    "duplicates": "memtab.trust.duplicates.engine",
+    "contradictions": "memtab.trust.contradictions.engine",
+    "leaks": "memtab.trust.leaks.engine",
+}
+IMPORTED_BY = (
+    "import sys\n"
+    "from memtab.cli.main import main\n"
+    "main(sys.argv[2:])\n"
+    "open(sys.argv[1], 'w').write('\\n'.join(sys.modules))\n"
+)
+
+
+@pytest.mark.slow  # slow: a process running the command, ~0.6 s of CPU each
+@pytest.mark.parametrize("name", list(TRUST_ENGINES))
+def test_running_one_trust_command_imports_no_other_commands_module_nor_engine(
+    tmp_path: Path, name: str
+) -> None:
+    home = tmp_path / "home"
+    (home / "memory").mkdir(parents=True)
+    imported = tmp_path / "modules.txt"
+    subprocess.run(
+        [sys.executable, "-c", IMPORTED_BY, str(imported), "--home", str(home), name, "--json"],
+        env={**os.environ, "MEMTAB_CONFIG_DIR": str(tmp_path / "config")},
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    modules = set(imported.read_text(encoding="utf-8").split())
+    own = modules_for([name])
+    others = {*COMMAND_MODULES, *TRUST_ENGINES.values()} - {*own, TRUST_ENGINES[name]}
+    assert sorted(modules & others) == []
+    assert {*own, TRUST_ENGINES[name]} <= modules  # it did run
 
 
 def test_each_module_adds_the_commands_routed_to_it_and_each_says_if_it_writes_the_home() -> None:

@@ -185,7 +185,7 @@ def test_the_command_asks_the_configured_model_unless_offline(
     provider = PairsModel(by_words({("Never rebase", "Always rebase"): "conflict"}))
     monkeypatch.setattr(asking, "make_provider", lambda settings, limit: provider)
     monkeypatch.setattr(
-        "memtab.cli.health.trust_commands.resolve_provider_settings", lambda: SETTINGS
+        "memtab.cli.health.trust_report.resolve_provider_settings", lambda: SETTINGS
     )
     argv = ["--home", str(home.root), "contradictions", "--no-sources"]
     # Offline, "before review" leaves it a candidate the words only suspect; the model asked

@@ -192,7 +192,7 @@ def test_the_command_judges_with_the_configured_model_and_never_offline(
     provider = PairsModel(by_words({("15 minutes", "15 min"): "same"}))
     monkeypatch.setattr(asking, "make_provider", lambda settings, limit: provider)
     monkeypatch.setattr(
-        "memtab.cli.health.trust_commands.resolve_provider_settings", lambda: SETTINGS
+        "memtab.cli.health.trust_report.resolve_provider_settings", lambda: SETTINGS
     )
     assert main([*argv, "--offline"]) == status
     assert capsys.readouterr().out == offline  # byte for byte

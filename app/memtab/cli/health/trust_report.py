@@ -1,0 +1,76 @@
+"""What `memtab duplicates`, `memtab contradictions` and `memtab leaks` share: the report found
+and judged, its exit status, how a finding's place is said. Each command is a module of its own
+(`*_commands`), so that running one imports only its engine. Exit 0: nothing found, 1: something
+was, 2: the memory could not be read."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from memtab.cli.failure import Kind, failed
+from memtab.fs.config.settings_file import SettingsFileError
+from memtab.humanize import plural
+from memtab.llm.settings import resolve_provider_settings
+from memtab.llm.types import ProviderError
+from memtab.store.home import Home, HomeError
+from memtab.store.paths import PathError
+from memtab.store.scopes.memory import MemoryStoreError
+from memtab.trust.judging.asking import ModelJudge
+from memtab.trust.memories import where_in_words
+from memtab.trust.records import MemoryPlace
+
+R = TypeVar("R")
+COULD_NOT_READ = 2
+
+
+def found_report(
+    home: Home,
+    command: str,
+    find: Callable[[], R],
+    judge: Callable[[R, ModelJudge], R] | None = None,
+    *,
+    json: bool,
+    offline: bool = False,
+) -> R | int:
+    """`find`'s report, judged by the configured model (`judge`, `trust.judging`) unless
+    `offline`, no model is configured or settings name none usable; or the exit status of
+    its failure (said as `memtab check`'s)."""
+    try:
+        report = find()
+    except (HomeError, MemoryStoreError, PathError, OSError) as error:
+        words = f"cannot read the memory: {error}"
+        kind: Kind = "system" if isinstance(error, OSError) else "refused"
+        return failed(words, kind, json=json, command=command, error=error, status=COULD_NOT_READ)
+    if judge is None or offline:
+        return report
+    try:
+        settings = resolve_provider_settings()
+    except (SettingsFileError, ProviderError):
+        return report
+    if settings.is_offline:
+        return report
+    model = ModelJudge(home, settings, files=getattr(report, "files_read", 0))
+    try:
+        return judge(report, model)
+    finally:
+        model.close()
+
+
+def say_found(found: Sequence[object], words: str, what: str, files_read: int) -> None:
+    files = plural(files_read, "memory file")
+    print(f"{words} in {files}." if found else f"No {what} in {files}.")
+
+
+def exit_status(problems: Sequence[str], found: Sequence[object]) -> int:
+    """The exit status (module doc), what could not be read said on stderr."""
+    for problem in problems:
+        print(f"memtab: not read: {problem}", file=sys.stderr)
+    return 1 if found else 0
+
+
+def place_in_words(place: MemoryPlace) -> str:
+    """ "path:line  (where in words)"."""
+    line = f":{place.line}" if place.line is not None else ""
+    return f"{place.path}{line}  ({where_in_words(place)})"
