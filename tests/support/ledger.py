@@ -119,8 +119,9 @@ ROWS: tuple[Row, ...] = (
             "cli/health/contradictions_commands.py",
             "cli/health/leaks_commands.py",
         ),
-        10_980,
-        "issue 94: the English readers deleted (12,580 → 10,980) — held there",
+        11_147,
+        "issue 94: the English readers deleted (12,580 → 10,980); +167: blame kept between runs, a "
+        "pair's memories read once, a project's path from ~, one module a trust command",
     ),
     Row(
         "store core (scopes, fs, locks, caches)",
@@ -137,8 +138,9 @@ ROWS: tuple[Row, ...] = (
             "cli/background/writer_commands.py",
             "cli/memory/inbox_commands.py",
         ),
-        8_262,
-        "hold; +384 issue 95: the writer's evidence found by code (writer/lessons/)",
+        8_517,
+        "hold; +384 issue 95: the writer's evidence found by code (writer/lessons/); +255 issue "
+        "95: a run sized to the server's speed, the model judging what code proposes",
     ),
     Row(
         "dream (consolidation)",
@@ -149,8 +151,9 @@ ROWS: tuple[Row, ...] = (
             "gui/consolidation/",
             "cli/background/consolidation_commands.py",
         ),
-        6_745,
-        "hold; +427 issue 95: Consolidate now sized to the server's measured speed",
+        6_430,
+        "hold; +427 issue 95: sized to the server's speed; -315: the pace moved to llm/, one job "
+        "shape (issue 98)",
     ),
     Row(
         "git sync",
@@ -160,7 +163,9 @@ ROWS: tuple[Row, ...] = (
     Row(
         "check",
         ("check/", "checked/", "components/check/", "gui/check/", "cli/health/check_commands.py"),
-        5_130,
+        5_162,
+        "hold; +32 issue 94: just's recipe parameters read, a check that changed nothing not "
+        "written again",
     ),
     Row(
         "loads and recall",
@@ -180,8 +185,8 @@ ROWS: tuple[Row, ...] = (
             "cli/share/agent_server_commands.py",
             "cli/share/mcp_sessions.py",
         ),
-        3_051,
-        "hold; +28 in issue 96: what waits in the Inbox told to agents",
+        3_012,
+        "hold; +28 in issue 96: what waits in the Inbox told to agents; -39 issue 98",
     ),
     Row(
         "MCP install and config editing",
@@ -201,8 +206,9 @@ ROWS: tuple[Row, ...] = (
     Row(
         "warm host and bridge",
         ("agent_server/bridge/", "agent_server/hosting/"),
-        2_042,
-        "hold; +426 issue 97: the day's first session answered from kept answers",
+        2_056,
+        "hold; +426 issue 97: the day's first session answered from kept answers; +14: Claude "
+        "Code's probe answered cold, its per-session variables no new setup",
     ),
     Row(
         "activity and watchers",
@@ -218,8 +224,9 @@ ROWS: tuple[Row, ...] = (
     Row(
         "model providers",
         ("llm/", "cli/background/model_commands.py"),
-        2_243,
-        "hold; +185 issue 95: the server's measured speed, temperature 0",
+        2_470,
+        "hold; +185 issue 95: the server's measured speed, temperature 0; +227: the run's pace "
+        "(from the dream, -315 there), a cold server's instructions counted, llama.cpp probed",
     ),
     Row(
         "Traces",
@@ -258,8 +265,9 @@ ROWS: tuple[Row, ...] = (
     Row(
         "the command line's own frame (main, common, options)",
         ("cli/",),
-        719,
-        "hold; +177 issue 98: parsers made from signatures (-193 across the command line)",
+        666,
+        "hold; +177 issue 98: parsers made from signatures (-193 across the command line); -53: "
+        "the transitional Argument lists deleted",
     ),
     Row(
         "top level (start, logs, the desktop entry)",
@@ -274,7 +282,8 @@ ROWS: tuple[Row, ...] = (
             "logs.py",
             "resources.py",
         ),
-        403,
+        408,
+        "hold; +5 issue 97: an agent's SIGINT ends the bridge quietly",
     ),
 )
 
