@@ -55,11 +55,7 @@ class JudgeTools(LessonTools):
         kept = self._chosen((call.arguments or {}).get("keep"))
         if not kept:  # none worth keeping: the model's answer, as no_new_memories is
             return super().execute(ToolCall(id=call.id, name=NO_NEW_MEMORIES, arguments={}))
-        outcome, effect = self._save_lessons(call.id, kept)
-        self.tally.write_failed = outcome.is_error
-        self.tally.wrote |= effect == "wrote"
-        self.tally.unchanged |= effect in ("unchanged", "refused")
-        return outcome
+        return self._write_kept(call.id, kept)
 
     def _chosen(self, numbers: Any) -> dict[Note, str]:
         """The proposed notes `numbers` name, each once, in their order, with the messages

@@ -55,8 +55,11 @@ class LessonTools(WriterTools):
             return super().execute(call)
         if call.name != RECORD_LESSONS:
             return ToolOutcome(call.id, f"Unknown tool {call.name!r}", is_error=True)
-        kept = self._kept((call.arguments or {}).get("lessons"))
-        outcome, effect = self._save_lessons(call.id, kept)
+        return self._write_kept(call.id, self._kept((call.arguments or {}).get("lessons")))
+
+    def _write_kept(self, call_id: str, kept: dict[Note, str]) -> ToolOutcome:
+        """Write `kept` (each note with its evidence) through the rails, and tally the effect."""
+        outcome, effect = self._save_lessons(call_id, kept)
         self.tally.write_failed = outcome.is_error
         self.tally.wrote |= effect == "wrote"
         self.tally.unchanged |= effect in ("unchanged", "refused")
