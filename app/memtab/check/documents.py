@@ -123,6 +123,14 @@ class Document:
         return zlib.decompress(self.packed).decode("utf-8", "surrogatepass")
 
     @property
+    def skill(self) -> bool:
+        """Whether it is a skill's `SKILL.md`: steps its agent reads only when the skill is
+        invoked, each skill alone and whole — so a line two skills share is in no session
+        twice, and neither can lose it."""
+        origin = self.origin
+        return isinstance(origin, _SourceOrigin) and origin.file.kind is FileKind.SKILL
+
+    @property
     def recall_note(self) -> str | None:
         """Why its agent cannot recall it well (a Claude Code topic file without a
         description, `sources.claude.recall`), or None: worked out when asked (the check

@@ -9,9 +9,12 @@ from pathlib import Path
 import pytest
 
 from memtab.check.documents import Document
+from memtab.sources.claude.source import encode_project_path
 from memtab.store.home import Home
+from memtab.store.sidecars.registry import add_workspace
 from memtab.trust.duplicates.engine import DuplicatesEngine, Found
 from memtab.trust.duplicates.records import DuplicateGroup
+from memtab.trust.memories import read_memories
 from support.seeded_memories import memory
 
 BULLETS = """---
@@ -211,3 +214,55 @@ def test_two_skills_made_from_one_template_share_no_rule() -> None:
         memory("claude:ppt", "skill_deck.md", deck), memory("claude:ppt", "skill_lab.md", lab)
     )
     assert result.groups == []
+
+
+OPENSPEC_SKILL = """---
+name: openspec-{verb}-change
+description: {description}
+---
+
+{opening}
+
+**Input**: Optionally specify a change name. If omitted, check if it can be inferred from conversation context. If vague or ambiguous you MUST prompt for available changes.
+
+**Steps**
+
+1. {step}
+"""
+
+
+def test_a_line_two_skills_share_is_no_duplicate_but_two_notes_rule_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """showtime's openspec skills (Claude Code `.claude/skills/*/SKILL.md`) share their
+    "**Input**" paragraph: each skill is read alone when invoked and needs it, so Combine
+    must not take it from one. The same rule in two topic files of its memory is a finding."""
+    project = tmp_path / "src" / "showtime"
+    home = Home(tmp_path / "home")
+    add_workspace(home, str(project), "main", workspace_id="a1b2c3d4e5")
+    for verb, description, opening, step in (
+        ("apply", "Implement tasks from a change.", "Implement tasks.", "Run the tasks."),
+        ("archive", "Archive a finished change.", "Archive a change.", "Move the folder."),
+    ):
+        skill = project / ".claude" / "skills" / f"openspec-{verb}-change" / "SKILL.md"
+        skill.parent.mkdir(parents=True)
+        skill.write_text(
+            OPENSPEC_SKILL.format(verb=verb, description=description, opening=opening, step=step)
+        )
+    claude = tmp_path / "claude"
+    memory = claude / "projects" / encode_project_path(str(project)) / "memory"
+    memory.mkdir(parents=True)
+    for name, fact in (("deploy", "Deploys go out from main."), ("ci", "CI runs on Fridays.")):
+        (memory / f"{name}.md").write_text(
+            f"---\nname: {name}\ndescription: {name}\ntype: project\n---\n"
+            f"- {fact}\n- Never push to main without a review.\n"
+        )
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(claude))
+    for agent in ("CODEX_HOME", "LOKI_DIR", "GEMINI_CLI_HOME"):
+        monkeypatch.setenv(agent, str(tmp_path / "none"))
+    documents = read_memories(home).documents
+    assert sum(d.skill for d in documents) == 2
+    [group] = DuplicatesEngine(home).found_in(documents).groups
+    assert [member.text for member in group.members] == [
+        "Never push to main without a review."
+    ] * 2

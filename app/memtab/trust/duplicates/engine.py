@@ -9,7 +9,8 @@ Offline, a *finding* is only what the text itself proves; what the words only su
 2. **one statement said again** (findings): a sentence in one normal form (the same words,
    markup, case and punctuation aside) in two memories or more — the same rule in global
    and in a project — but a template's line (`statements.a_template_line`, its header, its
-   fields) and a line under a prohibition's heading against one that is not;
+   fields), a skill's line (`Document.skill`: each skill is read alone and needs all of
+   its steps) and a line under a prohibition's heading against one that is not;
 3. **reworded** (candidates): notes whose stems are alike at `REWORDED_SIMILARITY` (the
    IDF-weighted Jaccard similarity, `store.text.near_duplicates`), still alike without the
    boilerplate lines they share, and that state nothing against each other (`AtOdds`:
@@ -311,7 +312,9 @@ class DuplicatesEngine(MemoryEngine):
                 groups.append(copy_group(documents, contents, [notes[i][1].text for i in members]))
         representatives = [members[0] for members in by_text.values()]
         content = functools.cache(lambda i: content_lines(notes[i][0].text))
-        held = statements_held({i: notes[i][1].statements for i in representatives})
+        held = statements_held(
+            {i: notes[i][1].statements for i in representatives if not notes[i][0].skill}
+        )
         openers = {
             i: notes[i][1].statements[0].line for i in representatives if notes[i][1].statements
         }
