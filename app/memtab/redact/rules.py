@@ -517,10 +517,11 @@ RULES: tuple[Rule, ...] = (
         "secret_named_variable",
         "pass pwd secret token key",
         # `PG_PASS=…`, `export DB_PASSWD=…`, `ADMIN_PWD="…"`, `STRIPE_KEY: …` in an env file, a
-        # shell or YAML: a variable whose last part names a secret, given a value (a name of
-        # at most six parts, so a long run of `a_a_a…` is read in linear time).
+        # shell or YAML: a variable whose last part names a secret (or its encoding: Rails'
+        # and Phoenix's `SECRET_KEY_BASE`), given a value (a name of at most six parts, so a
+        # long run of `a_a_a…` is read in linear time).
         rf"(?i){_NAME_START}(?:[a-z][a-z0-9]{{0,30}}[_.-]){{1,6}}(?P<kind>pass|passwd|pwd|password|secret"
-        r"|token|key)\\?[\"']?[ \t]*(?::[ \t]+|=)[ \t]*(?P<q>[\"'])?"
+        r"|token|key)(?:[_.-](?:base|base64|b64|hex))?\\?[\"']?[ \t]*(?::[ \t]+|=)[ \t]*(?P<q>[\"'])?"
         rf"{_NOT_A_VALUE}(?P<secret>[^\s\"'`#,;]{{4,}})(?(q)(?P=q))",
         words="a secret-named variable",
         keeps=_not_a_variables_secret,

@@ -104,3 +104,22 @@ def test_a_secrets_variable_name_is_no_secret_and_a_value_still_is(line: str, va
     assert secrets_named(line) == []
     assert redact_secrets(line) == line
     assert REDACTED in redact_secrets(f"secret: {value}")  # no variable's name: a value
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A Phoenix app's env printed by a tool (issue 95's second batch of sessions).
+        f"SECRET_KEY_BASE={a(64)}",
+        f'  secret_key_base: "{a(64)}",',
+        f"export RAILS_SECRET_KEY_BASE='{a(48)}'",
+        f"JWT_SECRET_B64={a(44)}",
+    ],
+)
+def test_a_secret_named_with_its_encoding_after_it_is_hidden(line: str) -> None:
+    assert REDACTED in redact_secrets(line)
+
+
+@pytest.mark.parametrize("line", ["SORT_KEY_BASE=created_at", "TOKEN_BASE=/api/v2/tokens"])
+def test_a_key_base_that_is_a_word_or_a_path_is_no_secret(line: str) -> None:
+    assert redact_secrets(line) == line
