@@ -69,6 +69,11 @@ class BlamedTimes:
             self._disk.save(self._kept, ())
         self._changed = False
 
+    def histories(self, documents: Collection[Document]) -> tuple[tuple[str, bytes], ...]:
+        """The state of each history index `documents` are blamed by (see `_history`)."""
+        keys = sorted({key for key in map(_history_key, documents) if key is not None})
+        return tuple((key, self._state(key)) for key in keys)
+
     def _digest(self, document: Document) -> bytes:
         digest = hashlib.blake2b(digest_of(document), digest_size=16)
         digest.update(document.modified_ms.to_bytes(16, "big", signed=True))
@@ -81,13 +86,15 @@ class BlamedTimes:
             return b"-"
         state = self._histories.get(key)
         if state is None:
-            try:
-                stat = os.stat(index_path(self.home, key))
-                state = f"{stat.st_size} {stat.st_mtime_ns} {stat.st_ino}".encode()
-            except (OSError, ValueError):
-                state = b"none"
-            self._histories[key] = state
+            state = self._histories[key] = self._state(key)
         return state
+
+    def _state(self, key: str) -> bytes:
+        try:
+            stat = os.stat(index_path(self.home, key))
+        except (OSError, ValueError):
+            return b"none"
+        return f"{stat.st_size} {stat.st_mtime_ns} {stat.st_ino}".encode()
 
     def _blame(self, document: Document) -> Times:
         if document.origin is None:

@@ -40,6 +40,7 @@ from typing import Any, NamedTuple
 from memtab.check.documents import Document
 from memtab.fs.memo import collection_paused
 from memtab.kept.per_file import KeptOnDisk, NotAsMadeError, PerFile, is_line, only
+from memtab.kept.reports import KeptReport
 from memtab.markdown import text_lines
 from memtab.redact import redact_secrets, secrets_named
 from memtab.store.home import Home
@@ -121,6 +122,7 @@ class LeaksEngine(MemoryEngine):
         """The user's own names (their home folder's, their login's): their home paths
         in their own memory are no leak."""
         self._checkouts = KeptCheckouts.of_home(home)
+        self._reports = KeptReport(home, "leaks", LeaksReport, (Leak, MemoryPlace))
         self._mentions = PerFile(
             KeptOnDisk.of_home(
                 home, "leaks", pack=packed_mentions, unpack=unpacked_mentions, fits=_named_in
@@ -128,17 +130,30 @@ class LeaksEngine(MemoryEngine):
         )
 
     @collection_paused()
-    def find(self, workspace_id: str | None = None) -> LeaksReport:
-        """Every leak of the home's memory (or of what `workspace_id`'s sessions see)."""
+    def find(self, workspace_id: str | None = None, *, reuse: bool = False) -> LeaksReport:
+        """Every leak of the home's memory (or of what `workspace_id`'s sessions see);
+        `reuse`: the report the last run kept when nothing it read changed, the projects'
+        names and checkouts neither (`kept.reports`)."""
         collected, everything = self.memories(workspace_id)
-        projects = self.known_projects(collected.documents)
-        leaks = self.leaks_of(collected.documents, projects, everything=everything)
-        return LeaksReport(
-            leaks=tuple(leaks),
-            files_read=len(collected.documents),
-            projects=tuple(sorted(projects)),
-            problems=collected.problems,
-        )
+        documents = collected.documents
+        projects = self.known_projects(documents)
+
+        def made() -> tuple[LeaksReport, bool]:
+            leaks = self.leaks_of(documents, projects, everything=everything)
+            report = LeaksReport(
+                leaks=tuple(leaks), files_read=len(documents), projects=tuple(sorted(projects))
+            )
+            return report, True
+
+        if reuse:
+            named = tuple(
+                (path, i.names, tuple(sorted(i.places))) for path, i in sorted(projects.items())
+            )
+            context = ("leaks", everything, tuple(sorted(self.own)), self.user_home, named)
+            report, _ = self._reports.answer(documents, context, made)
+        else:
+            report, _ = made()
+        return report.replaced(problems=collected.problems)
 
     def known_projects(self, documents: Sequence[Document]) -> dict[str, Identity]:
         """Every project the home knows (its registry's, its workspaces', the memories'),

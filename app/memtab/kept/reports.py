@@ -1,0 +1,156 @@
+"""A trust command's whole report kept for its next run over the same memory (docs/formats.md
+§19.10): keyed by a digest of every document as read (each of its fields), of what else the report
+depends on (the engine's `context`: the projects' names, the history's state) and of the code that
+made it, so a run in which nothing changed is answered from it, and one in which a file, the
+engine or its version changed never is. One sealed memo per home and command (`KeptAnswer`):
+private, written by rename, ignored when damaged."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import logging
+import marshal
+import operator
+import os
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from memtab.check.documents import Document
+from memtab.fs.memo import MARSHAL_VERSION
+from memtab.fs.records import Record
+from memtab.kept.per_file import KeptAnswer
+from memtab.store.home import Home
+
+logger = logging.getLogger(__name__)
+R = TypeVar("R", bound=Record)
+
+_FIELDS = tuple(f.name for f in dataclasses.fields(Document) if f.name != "origin")
+"""Every field of a document but where it was read from (its scope's, said by the others)."""
+
+
+@functools.cache
+def code_identity() -> bytes:
+    """A digest of Memtab's code as installed: each module's path, size and time, so a report
+    kept by another version of any engine, reader or rule is never taken for this one's."""
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.blake2b(digest_size=16)
+    for folder, subfolders, names in os.walk(package):
+        subfolders.sort()
+        for name in sorted(names):
+            if name.endswith(".py"):
+                info = os.stat(os.path.join(folder, name))
+                digest.update(f"{folder}/{name}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
+    return digest.digest()
+
+
+def run_digest(documents: Sequence[Document], context: object) -> bytes:
+    """What a report over `documents` depends on, as 16 bytes: the code, `context` (plain data),
+    and every field of every document, in order."""
+    digest = hashlib.blake2b(code_identity(), digest_size=16)
+    digest.update(marshal.dumps(context, MARSHAL_VERSION))  # type: ignore[arg-type]  # plain data
+    fields = operator.attrgetter(*_FIELDS)
+    plain: dict[int, object] = {}  # a scope's documents share their paths and roots
+
+    def plain_of(value: object) -> object:
+        if type(value) in _SCALARS:
+            return value
+        held = plain.get(id(value))
+        if held is None:
+            if isinstance(value, dict):
+                held = tuple(sorted((key, str(item)) for key, item in value.items()))
+            else:
+                held = str(value)  # a path
+            plain[id(value)] = held
+        return held
+
+    rows = [tuple(map(plain_of, fields(document))) for document in documents]
+    digest.update(marshal.dumps(rows, MARSHAL_VERSION))
+    return digest.digest()
+
+
+class KeptReport(Generic[R]):
+    """One command's report of one home, kept for its next run (see the module doc): `record`
+    the report's class, `parts` the classes of the records it holds."""
+
+    def __init__(
+        self, home: Home, command: str, record: type[R], parts: Iterable[type[Record]]
+    ) -> None:
+        self._record = record
+        classes: tuple[type[Record], ...] = (record, *parts)
+        self._classes = {
+            cls.__name__: (cls, tuple(declared.name for declared in cls.fields()))
+            for cls in classes
+        }
+        self._answer = KeptAnswer.of_home(home, f"{command}-report", valid=_a_packed_record)
+
+    def answer(
+        self, documents: Sequence[Document], context: object, work: Callable[[], tuple[R, bool]]
+    ) -> tuple[R, bool]:
+        """The report over `documents` in `context`: the one kept for them, else the one `work`
+        makes (with whether it may be kept: a search cut by time may not); and whether it was
+        the one kept."""
+        run = run_digest(documents, context)
+        held = self._answer.get(run)
+        if held is not None:
+            try:
+                report = self._unpacked(held)
+            except (KeyError, TypeError, ValueError) as error:
+                logger.info("The kept report is not one this engine makes (%s): worked out", error)
+                self._answer.forget()
+            else:
+                if type(report) is self._record:
+                    return report, True
+                self._answer.forget()
+        made, keep = work()
+        if keep:
+            self._answer.put(run, _packed(made))
+        return made, False
+
+    def _unpacked(self, held: Any) -> Any:
+        """`_packed`'s inverse, making only the records of this report's classes."""
+        if type(held) is not tuple:
+            if type(held) in _SCALARS:
+                return held
+            raise TypeError("not a value a report holds")
+        tag, *rest = held
+        if tag == "r":
+            name, values = rest
+            cls, names = self._classes[name]
+            if len(values) != len(names):
+                raise ValueError("not the fields of its record")
+            return cls.unchecked(**dict(zip(names, map(self._unpacked, values), strict=True)))
+        (items,) = rest
+        if tag == "t":
+            return tuple(map(self._unpacked, items))
+        if tag == "f":
+            return frozenset(map(self._unpacked, items))
+        if tag == "d":
+            return {self._unpacked(key): self._unpacked(value) for key, value in items}
+        raise ValueError("not a value a report holds")
+
+
+_SCALARS = (str, int, float, bool, bytes, type(None))
+
+
+def _packed(value: object) -> object:
+    """A report as plain tuples `marshal` writes: a record as `("r", its class's name, its
+    fields' values)`, a tuple, frozenset or dict tagged `t`, `f`, `d`."""
+    if isinstance(value, Record):
+        fields = type(value).fields()
+        return ("r", type(value).__name__, tuple(_packed(getattr(value, f.name)) for f in fields))
+    if isinstance(value, tuple | list):
+        return ("t", tuple(map(_packed, value)))
+    if isinstance(value, frozenset | set):
+        return ("f", tuple(map(_packed, value)))
+    if isinstance(value, dict):
+        return ("d", tuple((_packed(k), _packed(v)) for k, v in value.items()))
+    if type(value) in _SCALARS:
+        return value
+    raise TypeError(f"a report holds no {type(value).__name__}")
+
+
+def _a_packed_record(held: Any) -> bool:
+    return type(held) is tuple and len(held) == 3 and held[0] == "r"
