@@ -1,24 +1,22 @@
 """A trust command's whole report kept for its next run over the same memory (docs/formats.md
-§19.10): keyed by a digest of every document as read (each of its fields), of what else the report
-depends on (the engine's `context`: the projects' names, the history's state) and of the code that
-made it, so a run in which nothing changed is answered from it, and one in which a file, the
-engine or its version changed never is. One sealed memo per home and command (`KeptAnswer`):
-private, written by rename, ignored when damaged."""
+§19.10), git's index's way: keyed by a digest of every file's `lstat` as listed, none changed
+within git's racy margin (`check.documents.Listed.stamps`), of what else the report depends on
+(the engine's `context`: the projects' names, the history's state) and of the code that made it;
+so a run in which nothing changed is answered from it without opening a file, and one in which a
+file, the engine or its version changed never is. One sealed memo per home and command
+(`KeptAnswer`): private, written by rename, ignored when damaged."""
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import hashlib
 import logging
 import marshal
-import operator
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from memtab.check.documents import Document
 from memtab.fs.memo import MARSHAL_VERSION
 from memtab.fs.records import Record
 from memtab.kept.per_file import KeptAnswer
@@ -26,9 +24,6 @@ from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
 R = TypeVar("R", bound=Record)
-
-_FIELDS = tuple(f.name for f in dataclasses.fields(Document) if f.name != "origin")
-"""Every field of a document but where it was read from (its scope's, said by the others)."""
 
 
 @functools.cache
@@ -43,31 +38,6 @@ def code_identity() -> bytes:
             if name.endswith(".py"):
                 info = os.stat(os.path.join(folder, name))
                 digest.update(f"{folder}/{name}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
-    return digest.digest()
-
-
-def run_digest(documents: Sequence[Document], context: object) -> bytes:
-    """What a report over `documents` depends on, as 16 bytes: the code, `context` (plain data),
-    and every field of every document, in order."""
-    digest = hashlib.blake2b(code_identity(), digest_size=16)
-    digest.update(marshal.dumps(context, MARSHAL_VERSION))  # type: ignore[arg-type]  # plain data
-    fields = operator.attrgetter(*_FIELDS)
-    plain: dict[int, object] = {}  # a scope's documents share their paths and roots
-
-    def plain_of(value: object) -> object:
-        if type(value) in _SCALARS:
-            return value
-        held = plain.get(id(value))
-        if held is None:
-            if isinstance(value, dict):
-                held = tuple(sorted((key, str(item)) for key, item in value.items()))
-            else:
-                held = str(value)  # a path
-            plain[id(value)] = held
-        return held
-
-    rows = [tuple(map(plain_of, fields(document))) for document in documents]
-    digest.update(marshal.dumps(rows, MARSHAL_VERSION))
     return digest.digest()
 
 
@@ -86,28 +56,32 @@ class KeptReport(Generic[R]):
         }
         self._answer = KeptAnswer.of_home(home, f"{command}-report", valid=_a_packed_record)
 
-    def answer(
-        self, documents: Sequence[Document], context: object, work: Callable[[], tuple[R, bool]]
-    ) -> tuple[R, bool]:
-        """The report over `documents` in `context`: the one kept for them, else the one `work`
-        makes (with whether it may be kept: a search cut by time may not); and whether it was
-        the one kept."""
-        run = run_digest(documents, context)
-        held = self._answer.get(run)
-        if held is not None:
-            try:
-                report = self._unpacked(held)
-            except (KeyError, TypeError, ValueError) as error:
-                logger.info("The kept report is not one this engine makes (%s): worked out", error)
-                self._answer.forget()
-            else:
-                if type(report) is self._record:
-                    return report, True
-                self._answer.forget()
-        made, keep = work()
-        if keep:
-            self._answer.put(run, _packed(made))
-        return made, False
+    def key(self, stamps: bytes, context: object) -> bytes:
+        """The key of a report over the memory listed as `stamps` (`Listed.stamps`) in
+        `context` (plain data: what else it depends on), by the code that makes it."""
+        digest = hashlib.blake2b(code_identity(), digest_size=16)
+        digest.update(stamps)
+        digest.update(marshal.dumps(context, MARSHAL_VERSION))  # type: ignore[arg-type]  # plain
+        return digest.digest()
+
+    def get(self, key: bytes) -> R | None:
+        """The report kept for `key`, or None."""
+        held = self._answer.get(key)
+        if held is None:
+            return None
+        try:
+            report = self._unpacked(held)
+        except (KeyError, TypeError, ValueError) as error:
+            logger.info("The kept report is not one this engine makes (%s): worked out", error)
+            report = None
+        if type(report) is not self._record:
+            self._answer.forget()
+            return None
+        return report
+
+    def put(self, key: bytes, report: R) -> None:
+        """Keep `report` for `key`."""
+        self._answer.put(key, _packed(report))
 
     def _unpacked(self, held: Any) -> Any:
         """`_packed`'s inverse, making only the records of this report's classes."""

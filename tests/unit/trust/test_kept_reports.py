@@ -6,6 +6,7 @@ damaged: worked out again, as a cold run on that home finds."""
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from memtab.trust.contradictions.engine import ContradictionsEngine
 from memtab.trust.contradictions.times import BlamedTimes
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.leaks.engine import LeaksEngine
+from memtab.trust.memories import MemoryEngine
 from support.memory_home import OTHER_PROJECT, PROJECT, make_home
 
 Engine = type[DuplicatesEngine] | type[ContradictionsEngine] | type[LeaksEngine]
@@ -36,6 +38,15 @@ CACHES = {
     "contradictions": ("contradictions", "contradictions-blame", "contradictions-report", "texts"),
     "leaks": ("leaks", "leaks-report", "texts"),
 }
+
+
+LATER = 60 * 1_000_000_000
+
+
+@pytest.fixture(autouse=True)
+def _settled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each run lists the memory a minute after it was written: no file is racily clean."""
+    monkeypatch.setattr(MemoryEngine, "now_ns", staticmethod(lambda: time.time_ns() + LATER))
 
 
 @pytest.fixture
@@ -116,6 +127,37 @@ def test_one_file_changed_is_worked_out_as_a_cold_run_finds(
     assert worked == [1]
     assert _findings(after) != _findings(before)
     assert _findings(after) == _findings(_cold(home, command))
+
+
+@pytest.mark.parametrize("command", ENGINES)
+def test_a_file_changed_within_the_racy_margin_is_read_again(
+    home: Home, command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file written just before a run lists it may be written again within its time's
+    tick, its `lstat` the same (git's "racily clean"): no report is kept or reused for it
+    until it has settled."""
+    _warm(home, command)
+    _change_one_file(home)
+    monkeypatch.setattr(MemoryEngine, "now_ns", staticmethod(time.time_ns))
+    worked = _counted(monkeypatch, command)
+    first = _warm(home, command)
+    again = _warm(home, command)
+    assert worked == [1, 1]
+    assert _findings(again) == _findings(first) == _findings(_cold(home, command))
+
+
+@pytest.mark.parametrize("command", ENGINES)
+def test_a_file_that_settled_is_answered_again(
+    home: Home, command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _change_one_file(home)
+    monkeypatch.setattr(MemoryEngine, "now_ns", staticmethod(time.time_ns))
+    _warm(home, command)  # racy: nothing kept
+    monkeypatch.setattr(MemoryEngine, "now_ns", staticmethod(lambda: time.time_ns() + LATER))
+    first = _warm(home, command)
+    worked = _counted(monkeypatch, command)
+    assert _findings(_warm(home, command)) == _findings(first)
+    assert worked == []
 
 
 @pytest.mark.parametrize("command", ENGINES)

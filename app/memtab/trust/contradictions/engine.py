@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import PurePath
 from typing import Any, Literal, NamedTuple, get_args
 
-from memtab.check.documents import Document
+from memtab.check.documents import Collected, Document, Listed
 from memtab.fs.memo import collection_paused
 from memtab.kept.per_file import KeptOnDisk, NotAsMadeError, PerFile, is_line, only
 from memtab.kept.reports import KeptReport
@@ -109,22 +109,22 @@ class ContradictionsEngine(MemoryEngine):
         history its lines are blamed by neither (`kept.reports`; then `compared` is not
         the run's: no model judges it). HomeError for an unusable registry or an unknown
         workspace."""
-        collected, everything = self.memories(workspace_id)
-        documents = collected.documents
 
-        def made() -> tuple[ContradictionsReport, bool]:
-            report = self.report_of(documents, everything=everything)
+        def made(collected: Collected, everything: bool) -> tuple[ContradictionsReport, bool]:
+            report = self.report_of(collected.documents, everything=everything)
             return report, not self._timed_out  # a search cut by time is not the answer
 
-        if reuse and self._blamed is not None:
-            histories = self._blamed.histories(documents)
-            context = ("contradictions", everything, self.time_bound, histories)
-            report, kept = self._reports.answer(documents, context, made)
-            if kept:
-                self.cut, self.compared = report.cut, []
-        else:
-            report, _ = made()
-        return report.replaced(problems=collected.problems)
+        blamed = self._blamed
+        reports = self._reports if reuse and blamed is not None else None
+
+        def context(listed: Listed) -> object:
+            assert blamed is not None
+            return ("contradictions", self.time_bound, blamed.histories(listed))
+
+        report = self.reported(workspace_id, reports, context, made)
+        if reports is not None:
+            self.cut = report.cut
+        return report
 
     def report_of(
         self, documents: Sequence[Document], *, everything: bool = True

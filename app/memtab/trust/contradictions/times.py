@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from memtab.blame.service import blame_file
-from memtab.check.documents import Document
+from memtab.check.documents import Document, Listed
 from memtab.file_protocol.file_ref import SourceError, parse_file_id
 from memtab.file_protocol.memory_file import MemoryFileError
 from memtab.kept.per_file import KeptOnDisk, digest_of, is_line, only
@@ -69,10 +69,10 @@ class BlamedTimes:
             self._disk.save(self._kept, ())
         self._changed = False
 
-    def histories(self, documents: Collection[Document]) -> tuple[tuple[str, bytes], ...]:
-        """The state of each history index `documents` are blamed by (see `_history`)."""
-        keys = sorted({key for key in map(_history_key, documents) if key is not None})
-        return tuple((key, self._state(key)) for key in keys)
+    def histories(self, listed: Listed) -> tuple[tuple[str, bytes], ...]:
+        """The state of each history index the memory `listed` is blamed by (`_history`)."""
+        keys = {*listed.history_keys, *map(_history_key, listed.other_agents)}
+        return tuple((key, self._state(key)) for key in sorted(k for k in keys if k is not None))
 
     def _digest(self, document: Document) -> bytes:
         digest = hashlib.blake2b(digest_of(document), digest_size=16)

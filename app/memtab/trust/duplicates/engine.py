@@ -38,7 +38,7 @@ from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from memtab.check.documents import Document
+from memtab.check.documents import Collected, Document
 from memtab.fs.memo import collection_paused
 from memtab.kept.per_file import (
     MAX_LINE,
@@ -258,18 +258,14 @@ class DuplicatesEngine(MemoryEngine):
         kept when nothing it read changed (`kept.reports`; then `said` and `read` are not
         the run's: no model judges it). HomeError for an unusable registry or an unknown
         workspace."""
-        collected, everything = self.memories(workspace_id)
-        documents = collected.documents
 
-        def made() -> tuple[DuplicatesReport, bool]:
+        def made(collected: Collected, everything: bool) -> tuple[DuplicatesReport, bool]:
+            documents = collected.documents
             return self.report_of(documents, everything=everything, kept=kept), True
 
-        if reuse:
-            context = ("duplicates", everything, tuple(sorted(kept)))
-            report, _ = self._reports.answer(documents, context, made)
-        else:
-            report, _ = made()
-        return report.replaced(problems=collected.problems)
+        context = ("duplicates", tuple(sorted(kept)))
+        reports = self._reports if reuse else None
+        return self.reported(workspace_id, reports, lambda _: context, made)
 
     def report_of(
         self,
