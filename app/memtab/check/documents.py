@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import logging
+import marshal
 import os
 import stat
 import zlib
@@ -248,15 +249,16 @@ class Listed:
             placed = (where.project, where.workspace, where.checkout, where.group, listed.error)
             digest.update(repr((shared, placed)).encode("utf-8", "surrogatepass"))
             rows = []
+            meta, key_of = listed.meta, where.store.meta_key
             for path, modified, info in listed.files:
                 if info is None or not stat.S_ISREG(info.st_mode):
                     return None
                 if max(info.st_mtime_ns, info.st_ctime_ns) >= racy_after_ns:
                     return None
-                entry = listed.meta.get(where.store.meta_key(path)) if listed.meta else None
+                entry = meta.get(key_of(path)) if meta else None
                 used = (entry.last_accessed_at, entry.last_write_at) if entry else None
-                rows.append((str(path), modified, *stamp_of(info), used))
-            digest.update(repr(rows).encode("utf-8", "surrogatepass"))
+                rows.append((path.segments, modified, *stamp_of(info), used))
+            digest.update(marshal.dumps(rows))
         digest.update(repr(self._problems).encode("utf-8", "surrogatepass"))
         for document in self._sources:
             digest.update(repr(_fields_of(document)).encode("utf-8", "surrogatepass"))
