@@ -84,29 +84,39 @@ class KeptReport(Generic[R]):
         self._answer.put(key, _packed(report))
 
     def _unpacked(self, held: Any) -> Any:
-        """`_packed`'s inverse, making only the records of this report's classes."""
+        """`_packed`'s inverse, making only the records of this report's classes (a value
+        that is no tuple is a scalar: most are, so they are told apart before a call)."""
         if type(held) is not tuple:
             if type(held) in _SCALARS:
                 return held
             raise TypeError("not a value a report holds")
-        tag, *rest = held
-        if tag == "r":
-            name, values = rest
+        unpacked = self._unpacked
+        if held[0] == "r":
+            _, name, values = held
             cls, names = self._classes[name]
             if len(values) != len(names):
                 raise ValueError("not the fields of its record")
-            return cls.unchecked(**dict(zip(names, map(self._unpacked, values), strict=True)))
-        (items,) = rest
+            return cls.unchecked(**dict(zip(names, map(self._value, values), strict=True)))
+        tag, items = held
         if tag == "t":
-            return tuple(map(self._unpacked, items))
+            return tuple(map(self._value, items))
         if tag == "f":
-            return frozenset(map(self._unpacked, items))
+            return frozenset(map(unpacked, items))
         if tag == "d":
-            return {self._unpacked(key): self._unpacked(value) for key, value in items}
+            return {unpacked(key): unpacked(value) for key, value in items}
         raise ValueError("not a value a report holds")
+
+    def _value(self, held: Any) -> Any:
+        if type(held) is tuple:
+            return self._unpacked(held)
+        if type(held) not in _VALUES:
+            raise TypeError("not a value a report holds")
+        return held
 
 
 _SCALARS = (str, int, float, bool, bytes, type(None))
+_VALUES = frozenset(_SCALARS)
+"""What a record's field holds once unpacked, but records and their containers."""
 
 
 def _packed(value: object) -> object:
