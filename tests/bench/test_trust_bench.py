@@ -275,6 +275,7 @@ def test_what_contradictions_prints(home: Home, capsys: pytest.CaptureFixture[st
     )
 
 
+@pytest.mark.timeout(3600)  # each command cold twice, warm, after a change: 20,000 files
 @pytest.mark.skipif(sys.platform == "win32", reason="os.wait4, os.posix_spawn")
 def test_each_command_as_a_user_runs_it(home: Home, tmp_path: Path) -> None:
     env = child_environment(tmp_path / "pycache")
@@ -381,6 +382,7 @@ def agents_home(tmp_path_factory: pytest.TempPathFactory) -> tuple[Home, Path]:
     return home, claude
 
 
+@pytest.mark.timeout(3600)  # each command cold twice, warm, after a change: 20,000 files
 @pytest.mark.skipif(sys.platform == "win32", reason="os.wait4, os.posix_spawn")
 def test_each_command_on_20000_files_of_other_agents(
     agents_home: tuple[Home, Path], tmp_path: Path
@@ -397,6 +399,7 @@ def written_home(tmp_path_factory: pytest.TempPathFactory) -> Home:
     return _written_home(tmp_path_factory.mktemp("written") / "home")
 
 
+@pytest.mark.timeout(3600)  # each command cold twice, warm, after a change: 20,000 files
 @pytest.mark.skipif(sys.platform == "win32", reason="os.wait4, os.posix_spawn")
 def test_each_command_on_20000_notes_as_people_write_them(
     written_home: Home, tmp_path: Path
