@@ -18,7 +18,10 @@ be read is said in `problems`.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import logging
+import marshal
 import os
 import stat
 import zlib
@@ -30,6 +33,7 @@ from typing import Protocol
 from memtab.check.records import Agent, FindingScope
 from memtab.file_protocol.file_ref import SourceError
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile
+from memtab.fs.memo import stamp_of
 from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.claude.recall import recall_warning
 from memtab.sources.codex.imports import ImportLinks, link_imports
@@ -192,13 +196,103 @@ def collect(
 ) -> Collected:
     """The documents of a check of the whole home, or of one workspace's view of it;
     with `texts`, mux's files still as they were read before are not read again."""
+    return list_memory(home, registry, workspace_id, sources=sources, texts=texts).collect(texts)
+
+
+def list_memory(
+    home: Home,
+    registry: Registry,
+    workspace_id: str | None = None,
+    *,
+    sources: SourceContext | None = None,
+    texts: KnownTexts | None = None,
+) -> Listed:
+    """What `collect` reads, mux's files listed and `lstat`ed but not opened (the other
+    agents' read: their documents are made of more than their files)."""
+    scopes = [_listed(store, scope) for store, scope in _mux_scopes(home, registry, workspace_id)]
     problems: list[str] = []
-    documents = list(_mux_documents(home, registry, workspace_id, problems, texts))
+    documents: list[Document] = []
     if sources is not None:
         chosen = registry.require_workspace(workspace_id) if workspace_id else None
         documents += _source_documents(sources, registry, chosen, problems, texts)
-    projects = sorted({d.project for d in documents if d.project is not None})
-    return Collected(tuple(documents), tuple(projects), tuple(problems))
+    return Listed(tuple(scopes), tuple(documents), tuple(problems))
+
+
+class Listed:
+    """The memory as listed (`list_memory`): each of mux's scopes with its files' `lstat`,
+    and the other agents' documents. `stamps` says whether any file changed since a run
+    that found the same; `collect` reads the rest."""
+
+    def __init__(
+        self,
+        scopes: tuple[_ScopeListed, ...],
+        sources: tuple[Document, ...],
+        problems: tuple[str, ...],
+    ) -> None:
+        self._scopes = scopes
+        self._sources = sources
+        self._problems = problems
+        shown = [listed.where for listed in scopes if listed.where is not None and listed.files]
+        self.projects = frozenset(
+            {w.project for w in shown if w.project} | {d.project for d in sources if d.project}
+        )
+        """The projects of the documents `collect` makes."""
+        self.history_keys = frozenset(w.history_key for w in shown)
+        """The history indexes of mux's documents (`Document.history_key`)."""
+        self.other_agents = sources
+
+    def stamps(self, racy_after_ns: int) -> bytes | None:
+        """A digest of everything `collect` makes its documents and problems of: each scope's
+        place, each file's name, `lstat` and what the home's meta says of it, every other
+        agent's document; None when a file changed after `racy_after_ns` (it may change again
+        within its time's tick, git's "racily clean"), is not a regular file, or is gone:
+        only its read tells."""
+        digest = hashlib.blake2b(digest_size=16)
+        for listed in self._scopes:
+            where = listed.where
+            if where is None:
+                digest.update(repr(("none", listed.error)).encode("utf-8", "surrogatepass"))
+                continue
+            shared = (where.scope.value, where.root, sorted(where.roots.items()), where.history_key)
+            placed = (where.project, where.workspace, where.checkout, where.group, listed.error)
+            digest.update(repr((shared, placed)).encode("utf-8", "surrogatepass"))
+            rows = []
+            meta, key_of = listed.meta, where.store.meta_key
+            for path, modified, info in listed.files:
+                if info is None or not stat.S_ISREG(info.st_mode):
+                    return None
+                if max(info.st_mtime_ns, info.st_ctime_ns) >= racy_after_ns:
+                    return None
+                entry = meta.get(key_of(path)) if meta else None
+                used = (entry.last_accessed_at, entry.last_write_at) if entry else None
+                rows.append((path.segments, modified, *stamp_of(info), used))
+            digest.update(marshal.dumps(rows))
+        digest.update(repr(self._problems).encode("utf-8", "surrogatepass"))
+        for document in self._sources:
+            digest.update(repr(_fields_of(document)).encode("utf-8", "surrogatepass"))
+        return digest.digest()
+
+    def collect(self, texts: KnownTexts | None = None) -> Collected:
+        """The documents (mux's read, each still as `texts` holds it not opened again), the
+        projects they belong to, and what could not be read."""
+        problems: list[str] = []
+        documents = [
+            document
+            for listed in self._scopes
+            for document in _scope_documents(listed, problems, texts)
+        ]
+        documents += self._sources
+        problems += self._problems
+        projects = sorted({d.project for d in documents if d.project is not None})
+        return Collected(tuple(documents), tuple(projects), tuple(problems))
+
+
+_DOCUMENT_FIELDS = tuple(f.name for f in dataclasses.fields(Document) if f.name != "origin")
+
+
+def _fields_of(document: Document) -> tuple[object, ...]:
+    """Every field of a document but where it was read from (which the others say)."""
+    return tuple(getattr(document, name) for name in _DOCUMENT_FIELDS)
 
 
 def seen_together(one: Document, other: Document) -> bool:
@@ -224,28 +318,22 @@ def checkout_of(path: str | None) -> Path | None:
 # --- mux ------------------------------------------------------------------------------
 
 
-def _mux_documents(
-    home: Home,
-    registry: Registry,
-    workspace_id: str | None,
-    problems: list[str],
-    texts: KnownTexts | None,
-) -> Iterator[Document]:
+def _mux_scopes(
+    home: Home, registry: Registry, workspace_id: str | None
+) -> Iterator[tuple[ScopeStore, Scope]]:
+    """The scopes of mux's `collect` reads, each with its store."""
     if workspace_id is not None:
         workspace = registry.require_workspace(workspace_id)
         store = ScopeStore(home, workspace, record_history=False)
         for scope in SHARED_SCOPES:
             if store.unavailable_reason(scope) is None:
-                yield from _scope_documents(store, scope, problems, texts)
+                yield store, scope
         return
-    store = ScopeStore(home, record_history=False)
-    yield from _scope_documents(store, Scope.GLOBAL, problems, texts)
+    yield ScopeStore(home, record_history=False), Scope.GLOBAL
     for workspace in _projects(registry).values():
-        store = ScopeStore(home, workspace, record_history=False)
-        yield from _scope_documents(store, Scope.PROJECT, problems, texts)
+        yield ScopeStore(home, workspace, record_history=False), Scope.PROJECT
     for workspace in registry.workspaces:
-        store = ScopeStore(home, workspace, record_history=False)
-        yield from _scope_documents(store, Scope.WORKSPACE, problems, texts)
+        yield ScopeStore(home, workspace, record_history=False), Scope.WORKSPACE
 
 
 def _projects(registry: Registry) -> dict[str, Workspace]:
@@ -268,44 +356,70 @@ def _projects(registry: Registry) -> dict[str, Workspace]:
     return found
 
 
-def _scope_documents(
-    store: ScopeStore, scope: Scope, problems: list[str], texts: KnownTexts | None
-) -> Iterator[Document]:
+@dataclass(frozen=True)
+class _ScopeListed:
+    """One scope of mux's as listed: what its documents share (None: it has no file), each
+    text file with its time as listed and its `lstat` (None: gone since: its read says
+    why), the home's meta."""
+
+    where: _Where | None
+    error: str | None
+    files: tuple[tuple[VirtualPath, int, os.stat_result | None], ...]
+    meta: dict[str, MetaEntry]
+
+
+def _listed(store: ScopeStore, scope: Scope) -> _ScopeListed:
     listing = store.list_scope(scope, read_files=False)
-    if listing.error:
-        problems.append(listing.error)
     if not listing.files:
-        return
-    meta = store.meta_entries()
-    paths = [entry.path for entry in listing.files if not entry.binary]
-    modified = {entry.path: entry.modified_at_ms for entry in listing.files}
+        return _ScopeListed(None, listing.error, (), {})
     where = _Where.of(store, scope)
+    root = os.fspath(where.root)
+    files = []
+    for entry in listing.files:
+        if entry.binary:
+            continue
+        try:
+            info: os.stat_result | None = os.lstat(os.path.join(root, *entry.path.segments))
+        except OSError:
+            info = None
+        files.append((entry.path, entry.modified_at_ms, info))
+    return _ScopeListed(where, listing.error, tuple(files), store.meta_entries())
+
+
+def _scope_documents(
+    listed: _ScopeListed, problems: list[str], texts: KnownTexts | None
+) -> Iterator[Document]:
+    if listed.error:
+        problems.append(listed.error)
+    where, meta = listed.where, listed.meta
+    if where is None:
+        return
+    root = os.fspath(where.root)
+    unread = []
     seen: dict[VirtualPath, tuple[str, os.stat_result]] = {}
-    if texts is not None:
-        unread = []
-        for path in paths:
-            physical = os.path.join(where.root, *path.segments)
-            try:
-                info = os.lstat(physical)
-            except OSError:
-                unread.append(path)  # the read says why
-                continue
-            known = texts.recall(physical, info) if stat.S_ISREG(info.st_mode) else None
-            if known is None:
-                seen[path] = (physical, info)
-                unread.append(path)
-                continue
-            packed, over_cap = known
-            yield _mux_document(where, path, packed, over_cap, modified[path], meta)
-        paths = unread
-    for path, content in store.read_many(paths):
+    for path, modified, info in listed.files:
+        if texts is None or info is None:
+            unread.append((path, modified))  # the read says why
+            continue
+        physical = os.path.join(root, *path.segments)
+        known = texts.recall(physical, info) if stat.S_ISREG(info.st_mode) else None
+        if known is None:
+            seen[path] = (physical, info)
+            unread.append((path, modified))
+            continue
+        packed, over_cap = known
+        yield _mux_document(where, path, packed, over_cap, modified, meta)
+    if not unread:
+        return
+    modified_of = dict(unread)
+    for path, content in where.store.read_many([path for path, _ in unread]):
         if isinstance(content, Exception):
             problems.append(f"{path}: {content}")
             continue
         packed = pack_text(content.content)
         if path in seen and texts is not None:
             texts.learn(*seen[path], packed, content.over_cap)
-        yield _mux_document(where, path, packed, content.over_cap, modified[path], meta)
+        yield _mux_document(where, path, packed, content.over_cap, modified_of[path], meta)
 
 
 @dataclass(frozen=True)

@@ -14,11 +14,15 @@ workspaces', a workspace's only with its own.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from memtab.check.documents import Collected, Document, collect
+from memtab.check.documents import Collected, Document, Listed, collect, list_memory
+from memtab.fs.memo import RACY_MARGIN_NS
+from memtab.fs.records import Record
 from memtab.kept.per_file import KeptAnswer, NotAsMadeError, PerFile
+from memtab.kept.reports import KeptReport
 from memtab.kept.texts import KeptTexts
 from memtab.sources.codex.imports import shown_once
 from memtab.sources.config import SourceContext
@@ -28,6 +32,7 @@ from memtab.trust.records import MemoryPlace
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
+R = TypeVar("R", bound=Record)
 
 AGENT_NAMES = {
     "mux": "mux",
@@ -60,7 +65,12 @@ def read_memories(
 
 class MemoryEngine:
     """What every trust engine shares: the home whose memory it reads (other agents' too
-    unless not `sources`), each file's text kept between runs (`KeptTexts`)."""
+    unless not `sources`), each file's text kept between runs (`KeptTexts`), and its
+    report kept for a run in which nothing changed (`kept.reports`)."""
+
+    now_ns: Callable[[], int] = staticmethod(time.time_ns)
+    """When a run lists the memory: a file changed within git's racy margin before it is
+    read before its report is reused or kept (tests: another moment)."""
 
     def __init__(
         self, home: Home, *, env: Mapping[str, str] | None = None, sources: bool = True
@@ -73,10 +83,51 @@ class MemoryEngine:
     def memories(self, workspace_id: str | None = None) -> tuple[Collected, bool]:
         """The memories (`read_memories`), and whether they are every memory the engine
         reads (what it keeps of others is then forgotten)."""
-        collected = read_memories(
-            self.home, workspace_id, sources=self._sources, env=self._env, texts=self._texts
+        listed, everything = self._listed(workspace_id)
+        return self._collected(listed, workspace_id), everything
+
+    def _listed(self, workspace_id: str | None) -> tuple[Listed, bool]:
+        registry = load_registry(self.home)
+        context = (
+            SourceContext.load(self.home, env=self._env, registry=registry)
+            if self._sources
+            else None
         )
-        return collected, workspace_id is None and self._sources
+        listed = list_memory(self.home, registry, workspace_id, sources=context, texts=self._texts)
+        return listed, workspace_id is None and self._sources
+
+    def _collected(self, listed: Listed, workspace_id: str | None) -> Collected:
+        collected = listed.collect(self._texts)
+        self._texts.finish(everything=workspace_id is None)
+        return collected
+
+    def reported(
+        self,
+        workspace_id: str | None,
+        kept: KeptReport[R] | None,
+        context: Callable[[Listed], object],
+        make: Callable[[Collected, bool], tuple[R, bool]],
+    ) -> R:
+        """The report `make` makes of the memories (and whether they are every memory the
+        engine reads), with what could not be read; with `kept`, the report kept for a run
+        over the same files in the same `context` (plain data: what else the report depends
+        on), none opened; `make` says whether its report may be kept."""
+        listed, everything = self._listed(workspace_id)
+        key = None
+        if kept is not None:
+            stamps = listed.stamps(self.now_ns() - RACY_MARGIN_NS)
+            if stamps is not None:
+                key = kept.key(stamps, (everything, context(listed)))
+                report = kept.get(key)
+                if report is not None:
+                    self._texts.finish(everything=False)  # the other agents' texts it recalled
+                    return report
+        collected = self._collected(listed, workspace_id)
+        report, keep = make(collected, everything)
+        report = report.replaced(problems=collected.problems)
+        if key is not None and keep:
+            kept.put(key, report)  # type: ignore[union-attr]  # a key is kept's
+        return report
 
 
 def anew(what: str, work: Callable[[], T], kept: Iterable[PerFile[Any] | KeptAnswer]) -> T:

@@ -53,7 +53,7 @@ class TrustEngines(MemoryEngine):
         documents = collected.documents
         duplicates = self.duplicates.report_of(documents, everything=everything, kept=kept)
         contradictions = self.contradictions.found_in(documents, everything=everything)
-        projects = self.leaks.known_projects(documents)
+        projects = self.leaks.known_projects(d.project for d in documents)
         registry = load_registry(self.home)
         workspaces: dict[str, str] = {}
         for workspace in registry.workspaces:

@@ -209,7 +209,7 @@ def test_candidates_are_listed_apart_after_the_findings_and_never_counted(
     found = DuplicatesReport(groups=(copy,), candidates=(rewording,), files_read=4)
     monkeypatch.setattr(DuplicatesEngine, "find", lambda self, *_a, **_k: found)
     suspected = ContradictionsReport(candidates=(tools,), files_read=4)
-    monkeypatch.setattr(ContradictionsEngine, "find", lambda self, *_a: suspected)
+    monkeypatch.setattr(ContradictionsEngine, "find", lambda self, *_a, **_k: suspected)
 
     status, out = run(home, capsys, "duplicates", "--offline")
     lines = out.splitlines()

@@ -147,6 +147,9 @@ def test_the_leaks_engine_keeps_what_checkouts_named_between_runs(tmp_path: Path
     engine = LeaksEngine(Home(tmp_path / "home"))
     engine._checkouts._now_ns = lambda: time.time_ns() + 3_600_000_000_000
     documents = [cast(Document, SimpleNamespace(project=path)) for path in paths.values()]
-    known = engine.known_projects(documents)
+    known = engine.known_projects(d.project for d in documents)
     assert engine._checkouts.last_read > 0
-    assert engine.known_projects(documents) == known and engine._checkouts.last_read == 0
+    assert (
+        engine.known_projects(d.project for d in documents) == known
+        and engine._checkouts.last_read == 0
+    )

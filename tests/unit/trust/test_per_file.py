@@ -235,14 +235,14 @@ def test_a_run_holds_the_cycle_collector_off_and_ends_with_it_on(
 ) -> None:
     """A run's documents, words and pairs hold no cycle: the collector's passes over them
     as they grow are time lost (`per_file.collection_paused`)."""
-    read = memories.read_memories
+    read = memories.list_memory
     seen: list[bool] = []
 
     def reading(*args: object, **kwargs: object) -> object:
         seen.append(gc.isenabled())
         return read(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(memories, "read_memories", reading)
+    monkeypatch.setattr(memories, "list_memory", reading)
     home = make_home(tmp_path / "home")
     made = {
         "duplicates": duplicates.DuplicatesEngine,

@@ -49,7 +49,7 @@ def run_contradictions(
     return found_report(
         home,
         "contradictions",
-        lambda: engine.find(workspace),
+        lambda reuse: engine.find(workspace, reuse=reuse),
         lambda found, by: judge_contradictions(
             found, by, wider_contradictions(found, engine.compared), engine.contradiction_of
         ),

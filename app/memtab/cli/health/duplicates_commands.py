@@ -51,7 +51,7 @@ def run_duplicates(
     return found_report(
         home,
         "duplicates",
-        lambda: engine.find(workspace, kept=kept),
+        lambda reuse: engine.find(workspace, kept=kept, reuse=reuse),
         lambda found, by: judge_duplicates(
             found, by, engine.said, wider_duplicates(found, engine.read)
         ),

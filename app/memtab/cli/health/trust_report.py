@@ -12,7 +12,7 @@ from typing import TypeVar
 from memtab.cli.failure import Kind, failed
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.humanize import plural
-from memtab.llm.settings import resolve_provider_settings
+from memtab.llm.settings import ProviderSettings, resolve_provider_settings
 from memtab.llm.types import ProviderError
 from memtab.store.home import Home, HomeError
 from memtab.store.paths import PathError
@@ -28,7 +28,7 @@ COULD_NOT_READ = 2
 def found_report(
     home: Home,
     command: str,
-    find: Callable[[], R],
+    find: Callable[[bool], R],
     judge: Callable[[R, ModelJudge], R] | None = None,
     *,
     json: bool,
@@ -36,26 +36,31 @@ def found_report(
 ) -> R | int:
     """`find`'s report, judged by the configured model (`judge`, `trust.judging`) unless
     `offline`, no model is configured or settings name none usable; or the exit status of
-    its failure (said as `memtab check`'s)."""
+    its failure (said as `memtab check`'s). `find` is told whether it may answer with the
+    report its last run kept (`kept.reports`): when no model judges it."""
+    settings = None if judge is None or offline else _model_settings()
     try:
-        report = find()
+        report = find(settings is None)
     except (HomeError, MemoryStoreError, PathError, OSError) as error:
         words = f"cannot read the memory: {error}"
         kind: Kind = "system" if isinstance(error, OSError) else "refused"
         return failed(words, kind, json=json, command=command, error=error, status=COULD_NOT_READ)
-    if judge is None or offline:
-        return report
-    try:
-        settings = resolve_provider_settings()
-    except (SettingsFileError, ProviderError):
-        return report
-    if settings.is_offline:
+    if judge is None or settings is None:
         return report
     model = ModelJudge(home, settings, files=getattr(report, "files_read", 0))
     try:
         return judge(report, model)
     finally:
         model.close()
+
+
+def _model_settings() -> ProviderSettings | None:
+    """The configured model's settings, None when none is usable."""
+    try:
+        settings = resolve_provider_settings()
+    except (SettingsFileError, ProviderError):
+        return None
+    return None if settings.is_offline else settings
 
 
 def say_found(found: Sequence[object], words: str, what: str, files_read: int) -> None:

@@ -27,9 +27,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import PurePath
 from typing import Any, Literal, NamedTuple, get_args
 
-from memtab.check.documents import Document
+from memtab.check.documents import Collected, Document, Listed
 from memtab.fs.memo import collection_paused
 from memtab.kept.per_file import KeptOnDisk, NotAsMadeError, PerFile, is_line, only
+from memtab.kept.reports import KeptReport
 from memtab.markdown import text_lines
 from memtab.store.home import Home
 from memtab.store.text.content_lines import normalize_line
@@ -87,7 +88,14 @@ class ContradictionsEngine(MemoryEngine):
         if line_time is None:
             line_time = self._blamed = BlamedTimes(home)
         self._line_time = line_time
+        self._reports = KeptReport(
+            home,
+            "contradictions",
+            ContradictionsReport,
+            (Contradiction, SaidAt, ClaimedLine, MemoryPlace),
+        )
         self._clock = clock
+        self._timed_out = False
         self.time_bound = TIME_BOUND_S
         self.cut = ""
         """Why the last run's answer is not whole, in words ("": it is)."""
@@ -95,12 +103,28 @@ class ContradictionsEngine(MemoryEngine):
         """The last run's memories compared: the wider net a model judges (`trust.judging.net`)."""
 
     @collection_paused()
-    def find(self, workspace_id: str | None = None) -> ContradictionsReport:
+    def find(self, workspace_id: str | None = None, *, reuse: bool = False) -> ContradictionsReport:
         """Every contradiction of the home's memory (or of what `workspace_id`'s sessions
-        see). HomeError for an unusable registry or an unknown workspace."""
-        collected, everything = self.memories(workspace_id)
-        report = self.report_of(collected.documents, everything=everything)
-        return report.replaced(problems=collected.problems)
+        see); `reuse`: the report the last run kept when nothing it read changed, the
+        history its lines are blamed by neither (`kept.reports`; then `compared` is not
+        the run's: no model judges it). HomeError for an unusable registry or an unknown
+        workspace."""
+
+        def made(collected: Collected, everything: bool) -> tuple[ContradictionsReport, bool]:
+            report = self.report_of(collected.documents, everything=everything)
+            return report, not self._timed_out  # a search cut by time is not the answer
+
+        blamed = self._blamed
+        reports = self._reports if reuse and blamed is not None else None
+
+        def context(listed: Listed) -> object:
+            assert blamed is not None
+            return ("contradictions", self.time_bound, blamed.histories(listed))
+
+        report = self.reported(workspace_id, reports, context, made)
+        if reports is not None:
+            self.cut = report.cut
+        return report
 
     def report_of(
         self, documents: Sequence[Document], *, everything: bool = True
@@ -159,6 +183,7 @@ class ContradictionsEngine(MemoryEngine):
         listed.sort(key=lambda c: (c.first.place.path, c.first.place.line or 0))
         suspected.sort(key=lambda c: (c.first.place.path, c.first.place.line or 0))
         self.cut = ""
+        self._timed_out = searched.cut
         if searched.cut:
             self.cut = (
                 f"Compared for {self.time_bound:g} s and stopped: the contradictions listed "

@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from memtab.blame.service import blame_file
-from memtab.check.documents import Document
+from memtab.check.documents import Document, Listed
 from memtab.file_protocol.file_ref import SourceError, parse_file_id
 from memtab.file_protocol.memory_file import MemoryFileError
 from memtab.kept.per_file import KeptOnDisk, digest_of, is_line, only
@@ -69,6 +69,11 @@ class BlamedTimes:
             self._disk.save(self._kept, ())
         self._changed = False
 
+    def histories(self, listed: Listed) -> tuple[tuple[str, bytes], ...]:
+        """The state of each history index the memory `listed` is blamed by (`_history`)."""
+        keys = {*listed.history_keys, *map(_history_key, listed.other_agents)}
+        return tuple((key, self._state(key)) for key in sorted(k for k in keys if k is not None))
+
     def _digest(self, document: Document) -> bytes:
         digest = hashlib.blake2b(digest_of(document), digest_size=16)
         digest.update(document.modified_ms.to_bytes(16, "big", signed=True))
@@ -81,13 +86,15 @@ class BlamedTimes:
             return b"-"
         state = self._histories.get(key)
         if state is None:
-            try:
-                stat = os.stat(index_path(self.home, key))
-                state = f"{stat.st_size} {stat.st_mtime_ns} {stat.st_ino}".encode()
-            except (OSError, ValueError):
-                state = b"none"
-            self._histories[key] = state
+            state = self._histories[key] = self._state(key)
         return state
+
+    def _state(self, key: str) -> bytes:
+        try:
+            stat = os.stat(index_path(self.home, key))
+        except (OSError, ValueError):
+            return b"none"
+        return f"{stat.st_size} {stat.st_mtime_ns} {stat.st_ino}".encode()
 
     def _blame(self, document: Document) -> Times:
         if document.origin is None:

@@ -39,7 +39,7 @@ from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from memtab.check.documents import Document
+from memtab.check.documents import Collected, Document
 from memtab.fs.memo import collection_paused
 from memtab.kept.per_file import (
     MAX_LINE,
@@ -49,6 +49,7 @@ from memtab.kept.per_file import (
     PerFile,
     only,
 )
+from memtab.kept.reports import KeptReport
 from memtab.markdown import text_lines
 from memtab.store.home import Home
 from memtab.store.text.near_duplicates import (
@@ -99,6 +100,7 @@ from memtab.trust.duplicates.statements import (
 )
 from memtab.trust.memories import MemoryEngine, anew
 from memtab.trust.polarity import headed, rule_of, under_never_heading
+from memtab.trust.records import MemoryPlace
 from memtab.trust.words import ContentLine, content_lines, sentence_stems, statements
 
 REWORDED_SIMILARITY = 0.36
@@ -238,6 +240,9 @@ class DuplicatesEngine(MemoryEngine):
             KeptOnDisk.of_home(home, "duplicates", pack=packed_words, unpack=unpacked_words)
         )
         self._searches = KeptAnswer.of_home(home, "duplicates-pairs", valid=_searched)
+        self._reports = KeptReport(
+            home, "duplicates", DuplicatesReport, (DuplicateGroup, MemoryPlace)
+        )
         self.said: dict[str, tuple[str, ...]] = {}
         """What each `reworded` candidate's memories say (their content), by the group's
         key, for the last run: what a model judging them reads (`trust.judging`)."""
@@ -247,14 +252,21 @@ class DuplicatesEngine(MemoryEngine):
 
     @collection_paused()
     def find(
-        self, workspace_id: str | None = None, *, kept: Collection[str] = ()
+        self, workspace_id: str | None = None, *, kept: Collection[str] = (), reuse: bool = False
     ) -> DuplicatesReport:
         """Every group and candidate of the home's memory (or of what `workspace_id`'s
-        sessions see), but those whose key is in `kept`. HomeError for an unusable
-        registry or an unknown workspace."""
-        collected, everything = self.memories(workspace_id)
-        report = self.report_of(collected.documents, everything=everything, kept=kept)
-        return report.replaced(problems=collected.problems)
+        sessions see), but those whose key is in `kept`; `reuse`: the report the last run
+        kept when nothing it read changed (`kept.reports`; then `said` and `read` are not
+        the run's: no model judges it). HomeError for an unusable registry or an unknown
+        workspace."""
+
+        def made(collected: Collected, everything: bool) -> tuple[DuplicatesReport, bool]:
+            documents = collected.documents
+            return self.report_of(documents, everything=everything, kept=kept), True
+
+        context = ("duplicates", tuple(sorted(kept)))
+        reports = self._reports if reuse else None
+        return self.reported(workspace_id, reports, lambda _: context, made)
 
     def report_of(
         self,

@@ -32,14 +32,15 @@ import functools
 import os
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from typing import Any, NamedTuple
 
-from memtab.check.documents import Document
+from memtab.check.documents import Collected, Document, Listed
 from memtab.fs.memo import collection_paused
 from memtab.kept.per_file import KeptOnDisk, NotAsMadeError, PerFile, is_line, only
+from memtab.kept.reports import KeptReport
 from memtab.markdown import text_lines
 from memtab.redact import redact_secrets, secrets_named
 from memtab.store.home import Home
@@ -121,6 +122,7 @@ class LeaksEngine(MemoryEngine):
         """The user's own names (their home folder's, their login's): their home paths
         in their own memory are no leak."""
         self._checkouts = KeptCheckouts.of_home(home)
+        self._reports = KeptReport(home, "leaks", LeaksReport, (Leak, MemoryPlace))
         self._mentions = PerFile(
             KeptOnDisk.of_home(
                 home, "leaks", pack=packed_mentions, unpack=unpacked_mentions, fits=_named_in
@@ -128,25 +130,36 @@ class LeaksEngine(MemoryEngine):
         )
 
     @collection_paused()
-    def find(self, workspace_id: str | None = None) -> LeaksReport:
-        """Every leak of the home's memory (or of what `workspace_id`'s sessions see)."""
-        collected, everything = self.memories(workspace_id)
-        projects = self.known_projects(collected.documents)
-        leaks = self.leaks_of(collected.documents, projects, everything=everything)
-        return LeaksReport(
-            leaks=tuple(leaks),
-            files_read=len(collected.documents),
-            projects=tuple(sorted(projects)),
-            problems=collected.problems,
-        )
+    def find(self, workspace_id: str | None = None, *, reuse: bool = False) -> LeaksReport:
+        """Every leak of the home's memory (or of what `workspace_id`'s sessions see);
+        `reuse`: the report the last run kept when nothing it read changed, the projects'
+        names and checkouts neither (`kept.reports`)."""
 
-    def known_projects(self, documents: Sequence[Document]) -> dict[str, Identity]:
-        """Every project the home knows (its registry's, its workspaces', the memories'),
-        each with what names it."""
+        def made(collected: Collected, everything: bool) -> tuple[LeaksReport, bool]:
+            documents = collected.documents
+            projects = self.known_projects(d.project for d in documents)
+            leaks = self.leaks_of(documents, projects, everything=everything)
+            report = LeaksReport(
+                leaks=tuple(leaks), files_read=len(documents), projects=tuple(sorted(projects))
+            )
+            return report, True
+
+        def context(listed: Listed) -> object:
+            projects = self.known_projects(listed.projects)
+            named = tuple(
+                (path, i.names, tuple(sorted(i.places))) for path, i in sorted(projects.items())
+            )
+            return ("leaks", tuple(sorted(self.own)), self.user_home, named)
+
+        return self.reported(workspace_id, self._reports if reuse else None, context, made)
+
+    def known_projects(self, projects: Iterable[str | None]) -> dict[str, Identity]:
+        """Every project the home knows (its registry's, its workspaces', the memories':
+        `projects`), each with what names it."""
         registry = load_registry(self.home)
         paths = {p.path for p in registry.projects if p.path != MULTI_PROJECT_KEY}
         paths |= {w.project_identity for w in registry.workspaces if w.project_identity}
-        paths |= {d.project for d in documents if d.project}
+        paths |= {project for project in projects if project}
         kept = self._checkouts
         known = {
             path: identity_of(path, kept, self.user_home) for path in paths if os.path.isabs(path)

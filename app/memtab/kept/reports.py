@@ -1,0 +1,140 @@
+"""A trust command's whole report kept for its next run over the same memory (docs/formats.md
+§19.10), git's index's way: keyed by a digest of every file's `lstat` as listed, none changed
+within git's racy margin (`check.documents.Listed.stamps`), of what else the report depends on
+(the engine's `context`: the projects' names, the history's state) and of the code that made it;
+so a run in which nothing changed is answered from it without opening a file, and one in which a
+file, the engine or its version changed never is. One sealed memo per home and command
+(`KeptAnswer`): private, written by rename, ignored when damaged."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import marshal
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from memtab.fs.memo import MARSHAL_VERSION
+from memtab.fs.records import Record
+from memtab.kept.per_file import KeptAnswer
+from memtab.store.home import Home
+
+logger = logging.getLogger(__name__)
+R = TypeVar("R", bound=Record)
+
+
+@functools.cache
+def code_identity() -> bytes:
+    """A digest of Memtab's code as installed: each module's path, size and time, so a report
+    kept by another version of any engine, reader or rule is never taken for this one's."""
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.blake2b(digest_size=16)
+    for folder, subfolders, names in os.walk(package):
+        subfolders.sort()
+        for name in sorted(names):
+            if name.endswith(".py"):
+                info = os.stat(os.path.join(folder, name))
+                digest.update(f"{folder}/{name}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
+    return digest.digest()
+
+
+class KeptReport(Generic[R]):
+    """One command's report of one home, kept for its next run (see the module doc): `record`
+    the report's class, `parts` the classes of the records it holds."""
+
+    def __init__(
+        self, home: Home, command: str, record: type[R], parts: Iterable[type[Record]]
+    ) -> None:
+        self._record = record
+        classes: tuple[type[Record], ...] = (record, *parts)
+        self._classes = {
+            cls.__name__: (cls, tuple(declared.name for declared in cls.fields()))
+            for cls in classes
+        }
+        self._answer = KeptAnswer.of_home(home, f"{command}-report", valid=_a_packed_record)
+
+    def key(self, stamps: bytes, context: object) -> bytes:
+        """The key of a report over the memory listed as `stamps` (`Listed.stamps`) in
+        `context` (plain data: what else it depends on), by the code that makes it."""
+        digest = hashlib.blake2b(code_identity(), digest_size=16)
+        digest.update(stamps)
+        digest.update(marshal.dumps(context, MARSHAL_VERSION))  # type: ignore[arg-type]  # plain
+        return digest.digest()
+
+    def get(self, key: bytes) -> R | None:
+        """The report kept for `key`, or None."""
+        held = self._answer.get(key)
+        if held is None:
+            return None
+        try:
+            report = self._unpacked(held)
+        except (KeyError, TypeError, ValueError) as error:
+            logger.info("The kept report is not one this engine makes (%s): worked out", error)
+            report = None
+        if type(report) is not self._record:
+            self._answer.forget()
+            return None
+        return report
+
+    def put(self, key: bytes, report: R) -> None:
+        """Keep `report` for `key`."""
+        self._answer.put(key, _packed(report))
+
+    def _unpacked(self, held: Any) -> Any:
+        """`_packed`'s inverse, making only the records of this report's classes (a value
+        that is no tuple is a scalar: most are, so they are told apart before a call)."""
+        if type(held) is not tuple:
+            if type(held) in _SCALARS:
+                return held
+            raise TypeError("not a value a report holds")
+        unpacked = self._unpacked
+        if held[0] == "r":
+            _, name, values = held
+            cls, names = self._classes[name]
+            if len(values) != len(names):
+                raise ValueError("not the fields of its record")
+            return cls.unchecked(**dict(zip(names, map(self._value, values), strict=True)))
+        tag, items = held
+        if tag == "t":
+            return tuple(map(self._value, items))
+        if tag == "f":
+            return frozenset(map(unpacked, items))
+        if tag == "d":
+            return {unpacked(key): unpacked(value) for key, value in items}
+        raise ValueError("not a value a report holds")
+
+    def _value(self, held: Any) -> Any:
+        if type(held) is tuple:
+            return self._unpacked(held)
+        if type(held) not in _VALUES:
+            raise TypeError("not a value a report holds")
+        return held
+
+
+_SCALARS = (str, int, float, bool, bytes, type(None))
+_VALUES = frozenset(_SCALARS)
+"""What a record's field holds once unpacked, but records and their containers."""
+
+
+def _packed(value: object) -> object:
+    """A report as plain tuples `marshal` writes: a record as `("r", its class's name, its
+    fields' values)`, a tuple, frozenset or dict tagged `t`, `f`, `d`."""
+    if isinstance(value, Record):
+        fields = type(value).fields()
+        return ("r", type(value).__name__, tuple(_packed(getattr(value, f.name)) for f in fields))
+    if isinstance(value, tuple | list):
+        return ("t", tuple(map(_packed, value)))
+    if isinstance(value, frozenset | set):
+        return ("f", tuple(map(_packed, value)))
+    if isinstance(value, dict):
+        return ("d", tuple((_packed(k), _packed(v)) for k, v in value.items()))
+    if type(value) in _SCALARS:
+        return value
+    raise TypeError(f"a report holds no {type(value).__name__}")
+
+
+def _a_packed_record(held: Any) -> bool:
+    return type(held) is tuple and len(held) == 3 and held[0] == "r"
