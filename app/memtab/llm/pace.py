@@ -164,9 +164,25 @@ class RunPace:
         listing them (`first_request(count)` tokens: the instructions, the same each run, a
         server keeps from the last), a view of each and one change after. At least one file;
         all of them when the speed is not known."""
-        speed = self.speed
-        if speed is None or not file_tokens:
+        fits = self._reading_fits(first_request, file_tokens)
+        if fits is None or not file_tokens:
             return len(file_tokens)
+        return most_that_fit(fits, 1, len(file_tokens))
+
+    def reads_whole(self, first_request: Callable[[int], int], file_tokens: Sequence[int]) -> bool:
+        """Whether the run has time to read every one of the files and make a change (as
+        `files_to_read` counts it); True when the speed is not known: nothing can be sized."""
+        fits = self._reading_fits(first_request, file_tokens)
+        return fits is None or fits(len(file_tokens))
+
+    def _reading_fits(
+        self, first_request: Callable[[int], int], file_tokens: Sequence[int]
+    ) -> Callable[[int], bool] | None:
+        """Whether reading the first `count` of the files fits the time left (None: no
+        speed known)."""
+        speed = self.speed
+        if speed is None:
+            return None
         reading = [0.0]
         for tokens in file_tokens:
             reading.append(reading[-1] + speed.seconds(tokens, CALL_TOKENS))
@@ -176,7 +192,19 @@ class RunPace:
         def fits(count: int) -> bool:
             return speed.seconds(first_request(count), 0) + reading[count] + after <= left
 
-        return most_that_fit(fits, 1, len(file_tokens))
+        return fits
+
+    def most_asked(
+        self, request_tokens: Callable[[int], int], reply_tokens: Callable[[int], int], most: int
+    ) -> int:
+        """How many of `most` proposals, in order, one request may show for the model to
+        judge (`request_tokens(count)` new tokens, `reply_tokens(count)` written) in the
+        time left: from 0 (not one fits) to `most` (all of them, or no speed known)."""
+        if self.speed is None:
+            return most
+        return most_that_fit(
+            lambda count: self.fits(request_tokens(count), reply_tokens(count)), 0, most
+        )
 
     def fits(self, prompt_tokens: int, reply_tokens: int) -> bool:
         """Whether a request of `prompt_tokens` new tokens and its reply of `reply_tokens`
