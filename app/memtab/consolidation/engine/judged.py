@@ -89,14 +89,24 @@ class Proposal:
 
 def proposals_of(plan: Plan) -> tuple[Proposal, ...]:
     """The plan's changes as the model is asked about them, in the plan's order (the most
-    worth first: merges, then cleanups)."""
+    worth first: merges, then cleanups), a description alone after them."""
     needing: dict[str, list[PlannedChange]] = {}
     for delete in plan.deletes:
         if delete.requires is not None:
             needing.setdefault(delete.requires, []).append(delete)
     proposals = [Proposal((edit, *needing.pop(edit.path, ()))) for edit in plan.edits]
     proposals += [Proposal((delete,)) for delete in plan.deletes if delete.requires is None]
-    return tuple(proposals)
+    return tuple(sorted(proposals, key=_only_describes))  # what a description adds: last
+
+
+def _only_describes(proposal: Proposal) -> bool:
+    """Whether a proposal only adds a description (worth less than a merge or a cleanup)."""
+    return all(
+        change.kind == "edit"
+        and change.effects.described
+        and not (change.effects.carried or change.effects.repeated or change.effects.redundant)
+        for change in proposal.changes
+    )
 
 
 def _clipped(line: str) -> str:
