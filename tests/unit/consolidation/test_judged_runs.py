@@ -124,7 +124,7 @@ def test_the_model_judges_what_code_proposes_and_the_review_shows_the_kept_chang
     assert "+- Deploys are frozen on Fridays." in diffs
     assert exists(store, NOTES)  # nothing written yet
     assert plan.summary.endswith(
-        "(read every one of the 10 files by code, which proposed 2 changes; "
+        "(code read every one of the 10 files and proposed 2 changes; "
         "the model was asked about 2 and kept 1)."
     ), plan.summary
 
@@ -159,8 +159,8 @@ def test_nothing_proposed_is_nothing_to_change_the_model_asked_nothing(
 
     assert requests == []
     assert record.summary == (
-        "no changes needed (read every one of the 7 files by code, which proposed none: "
-        "the model was asked nothing)"
+        "no changes needed (code read every one of the 7 files and proposed none: the model "
+        "was asked nothing)"
     )
     assert record.ops == ()
 
@@ -191,7 +191,7 @@ def test_a_model_answering_nonsense_changes_nothing_and_the_run_says_so(
     assert record.ops == ()
     assert exists(store, NOTES)
     assert record.summary.startswith(
-        "no changes made (read every one of the 10 files by code, which proposed 2 changes; "
+        "no changes made (code read every one of the 10 files and proposed 2 changes; "
         "the model was asked about 2 and "
     ), record.summary
     if isinstance(answer, str):

@@ -276,15 +276,20 @@ class Judging:
         """What the run did, truthfully: `changes`, the tools' own summary of the changes
         made and refused (None: none attempted), then what code read and proposed and what
         the model was asked and kept."""
-        read = f"read every one of the {plural(self.listed, 'file')} by code"
+        read = f"code read every one of the {plural(self.listed, 'file')}"
         alone = self.plan.left_alone
         if alone:
             why = Counter(reason for _, reason in alone).most_common(1)[0][0]
-            read += f", {len(alone)} of them left alone ({why})"
+            alone_said = f"; {plural(len(alone), 'file')} left alone ({why})"
+        else:
+            alone_said = ""
         proposed = len(self.proposals)
         if not proposed:
-            return f"no changes needed ({read}, which proposed none: the model was asked nothing)"
-        said = f"{read}, which proposed {plural(proposed, 'change')}"
+            return (
+                f"no changes needed ({read} and proposed none: the model was asked "
+                f"nothing{alone_said})"
+            )
+        said = f"{read} and proposed {plural(proposed, 'change')}"
         if self.shown == 0:
             asked = f"no time to ask the model about one ({self.at}): left for the next run"
         else:
@@ -295,6 +300,7 @@ class Judging:
                 asked += f" (it named {', '.join(self.strays)}: {NOT_PROPOSED})"
             if self.shown < proposed:
                 asked += f"; {proposed - self.shown} not asked, left for the next run"
+        asked += alone_said
         if self.changed_on_disk:
             asked += f"; {plural(len(self.changed_on_disk), 'file')} changed on disk: skipped"
         if changes is None:
