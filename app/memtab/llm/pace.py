@@ -159,40 +159,17 @@ class RunPace:
             self.timings.append(reply.timings)
         self.pending = 0
 
-    def files_to_read(self, first_request: Callable[[int], int], file_tokens: Sequence[int]) -> int:
-        """How many of the files, in order, the run can read in its time: its first request
-        listing them (`first_request(count)` tokens: the instructions, the same each run, a
-        server keeps from the last), a view of each and one change after. At least one file;
-        all of them when the speed is not known."""
-        fits = self._reading_fits(first_request, file_tokens)
-        if fits is None or not file_tokens:
-            return len(file_tokens)
-        return most_that_fit(fits, 1, len(file_tokens))
-
-    def reads_whole(self, first_request: Callable[[int], int], file_tokens: Sequence[int]) -> bool:
-        """Whether the run has time to read every one of the files and make a change (as
-        `files_to_read` counts it); True when the speed is not known: nothing can be sized."""
-        fits = self._reading_fits(first_request, file_tokens)
-        return fits is None or fits(len(file_tokens))
-
-    def _reading_fits(
-        self, first_request: Callable[[int], int], file_tokens: Sequence[int]
-    ) -> Callable[[int], bool] | None:
-        """Whether reading the first `count` of the files fits the time left (None: no
-        speed known)."""
+    def reads_whole(self, first_request: int, file_tokens: Sequence[int]) -> bool:
+        """Whether the run has time to read every one of the files: its first request
+        listing them (`first_request` tokens, with the instructions a cold server reads), a
+        view of each and one change after. True when the speed is not known: nothing can
+        be sized."""
         speed = self.speed
         if speed is None:
-            return None
-        reading = [0.0]
-        for tokens in file_tokens:
-            reading.append(reading[-1] + speed.seconds(tokens, CALL_TOKENS))
+            return True
+        reading = sum(speed.seconds(tokens, CALL_TOKENS) for tokens in file_tokens)
         after = speed.seconds(0, CALL_TOKENS + CHANGE_TOKENS)
-        left = self.left_s()
-
-        def fits(count: int) -> bool:
-            return speed.seconds(first_request(count), 0) + reading[count] + after <= left
-
-        return fits
+        return speed.seconds(first_request, 0) + reading + after <= self.left_s()
 
     def most_asked(
         self, request_tokens: Callable[[int], int], reply_tokens: Callable[[int], int], most: int

@@ -243,7 +243,6 @@ def run_consolidation(
         place = ReadingPlace((prompt_home or store.home).root, store.workspace.id, guard.scopes)
         reading = RunReading.start(files, place.earlier(), lambda path: _digest(store, path))
         files = reading.files
-    in_time = len(files)
 
     def message_listing(count: int) -> str:
         return run_message(
@@ -256,7 +255,6 @@ def run_consolidation(
             declined=[op.description for op in declined.in_force()] if declined else (),
             scopes=guard.scopes,
             unlisted=len(files) - count,
-            next_run=count >= in_time,
         )
 
     # What a cold server reads before the listing: the instructions (a warm one has them).
@@ -264,22 +262,16 @@ def run_consolidation(
         unread_instructions(provider, system.text, [memory_tool_spec()]) if pace is not None else 0
     )
     judging = None
-    if pace is not None:  # as many files as the run has time to read
-
-        def first_request(count: int) -> int:
-            return instructions + estimated_tokens(message_listing(count))
-
-        sizes = [file_tokens(file.size_bytes) for file in files]
-        in_time = pace.files_to_read(first_request, sizes)
-        if files and not pace.reads_whole(first_request, sizes):  # code reads, the model judges
-            judging = Judging.of(store, guard.scopes, limits.budget, len(files))
-            guard.read_first = False  # every file was read, by code
-            reading = None
-    if reading is not None:
-        reading.short = in_time < len(files)
-    message = message_listing(in_time)
+    sizes = [file_tokens(file.size_bytes) for file in files]
+    listing = instructions + estimated_tokens(message_listing(len(files)))
+    if pace is not None and files and not pace.reads_whole(listing, sizes):
+        # No time to read the store: code reads every file and proposes, the model judges.
+        judging = Judging.of(store, guard.scopes, limits.budget, len(files))
+        guard.read_first = False
+        reading = None
+    message = message_listing(len(files))
     if window is not None:
-        message = _fitted_listing(window, system.text, message_listing, in_time)
+        message = _fitted_listing(window, system.text, message_listing, len(files))
     changes_of_op: dict[int, list[RecordedChange]] = {}
     calls: dict[int, dict[str, Any]] = {}
     views: list[tuple[ToolOutcome, object, str | None, int, str]] = []  # path, text, from, shown
@@ -375,10 +367,7 @@ def run_consolidation(
                 reading.viewed(path, text, first, shown)
     # A round of runs the time cuts short: this one's, or one an earlier run left.
     in_round = reading is not None and (
-        in_time < len(files)
-        or (pace is not None and pace.cut)
-        or loop.stop_reason == "spent"
-        or bool(reading.earlier)
+        (pace is not None and pace.cut) or loop.stop_reason == "spent" or bool(reading.earlier)
     )
     if pace is not None:  # what the run measured and where it left off, whatever ended it
         remember_run_speed(provider, pace, clock)
