@@ -204,7 +204,7 @@ def test_on_a_slower_server_the_model_is_asked_what_the_time_holds_the_rest_left
     fake_model_server: FakeModelServer, home: Home, store: MemoryStore, clock: FakeClock, wire: Wire
 ) -> None:
     seed_proposals(store)
-    slow = Speed(3.0, 1.6)  # the machine at load 9, its server cold
+    slow = Speed(2.7, 1.6)  # the machine at load 9, its server cold
     remember_speed(wire.settings().base_url or "", "gpt-test", slow)
     judge = Judge(fake_model_server, clock, {"keep": [1]}, slow)
 
@@ -218,4 +218,22 @@ def test_on_a_slower_server_the_model_is_asked_what_the_time_holds_the_rest_left
     assert not exists(store, NOTES)
     assert record.summary.endswith(
         "the model was asked about 1 and kept 1; 1 not asked, left for the next run)."
+    ), record.summary
+
+
+def test_with_no_time_to_ask_about_one_change_nothing_is_asked_and_the_run_says_so(
+    fake_model_server: FakeModelServer, home: Home, store: MemoryStore, clock: FakeClock, wire: Wire
+) -> None:
+    seed_proposals(store)
+    crawling = Speed(1.0, 0.3)  # not one proposal and its answer in the time: not asked
+    remember_speed(wire.settings().base_url or "", "gpt-test", crawling)
+    judge = Judge(fake_model_server, clock, {"keep": [1]}, crawling)
+
+    record, requests, _ = run(home, wire, clock, judge)
+
+    assert requests == [] and record.ops == ()
+    assert record.summary.startswith(
+        "no changes made (code read every one of the 10 files and proposed 2 changes; no time "
+        "to ask the model about one (270 s left at 0.6 tokens/s read, 0.2 written): left for "
+        "the next run)"
     ), record.summary

@@ -25,7 +25,6 @@ from memtab.consolidation.offline.provider import with_reason
 from memtab.fs.heap import collector_paused
 from memtab.humanize import plural
 from memtab.llm.pace import (
-    MIN_REPLY_TOKENS,
     Paced,
     RunPace,
     estimated_tokens,
@@ -53,8 +52,9 @@ KEEP_DESCRIPTION = (
     "ones. An empty list keeps none."
 )
 ANSWERED_STOP = "memtab:judged"
-JUDGE_REPLY_TOKENS = 24
-"""What a `keep_changes` call keeping none writes (`{"name": "keep_changes", …}`)."""
+JUDGE_REPLY_TOKENS = 32
+"""What a `keep_changes` call keeping none or one writes (Qwen2.5-Coder-1.5B's: 27–29 tokens,
+`<tool_call>` and `{"name": "keep_changes", "arguments": {"keep": [1]}}`)."""
 TOKENS_PER_NUMBER = 2
 SHOWN_LINES = 3
 """Of each side of a change (its lines removed, its lines added), the most shown."""
@@ -76,7 +76,7 @@ def keep_changes_spec(count: int) -> ToolSpec:
 
 def judge_reply_tokens(count: int) -> int:
     """What a `keep_changes` reply keeping up to `count` changes writes, at most, about."""
-    return max(JUDGE_REPLY_TOKENS + TOKENS_PER_NUMBER * count, MIN_REPLY_TOKENS)
+    return JUDGE_REPLY_TOKENS + TOKENS_PER_NUMBER * count
 
 
 @dataclass(frozen=True)
@@ -204,11 +204,15 @@ class Judging:
 
     def size(self, pace: RunPace, instructions: int) -> None:
         """Show as many proposals as one request and its reply fit in the time left."""
-        self.shown = pace.most_asked(
+        shown = pace.most_asked(
             lambda count: instructions + estimated_tokens(self.message(count)),
             judge_reply_tokens,
             len(self.proposals),
         )
+        # and asked by the loop, which waits for no less than a reply's least (`Paced`)
+        while shown and not pace.may_ask(estimated_tokens(self.message(shown))):
+            shown -= 1
+        self.shown = shown
         speed = pace.speed
         if speed is not None:
             self.at = (
