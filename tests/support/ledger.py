@@ -151,9 +151,10 @@ ROWS: tuple[Row, ...] = (
             "gui/consolidation/",
             "cli/background/consolidation_commands.py",
         ),
-        6_430,
+        6_690,
         "hold; +427 issue 95: sized to the server's speed; -315: the pace moved to llm/, one job "
-        "shape (issue 98)",
+        "shape (issue 98); +260 issue 95: a store the run has no time to read is read by code "
+        "and the model judges its proposals (engine/judged.py)",
     ),
     Row(
         "git sync",
@@ -224,9 +225,10 @@ ROWS: tuple[Row, ...] = (
     Row(
         "model providers",
         ("llm/", "cli/background/model_commands.py"),
-        2_470,
+        2_475,
         "hold; +185 issue 95: the server's measured speed, temperature 0; +227: the run's pace "
-        "(from the dream, -315 there), a cold server's instructions counted, llama.cpp probed",
+        "(from the dream, -315 there), a cold server's instructions counted, llama.cpp probed; "
+        "+5: how many proposals one request shows",
     ),
     Row(
         "Traces",

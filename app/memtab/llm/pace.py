@@ -159,24 +159,29 @@ class RunPace:
             self.timings.append(reply.timings)
         self.pending = 0
 
-    def files_to_read(self, first_request: Callable[[int], int], file_tokens: Sequence[int]) -> int:
-        """How many of the files, in order, the run can read in its time: its first request
-        listing them (`first_request(count)` tokens: the instructions, the same each run, a
-        server keeps from the last), a view of each and one change after. At least one file;
-        all of them when the speed is not known."""
+    def reads_whole(self, first_request: int, file_tokens: Sequence[int]) -> bool:
+        """Whether the run has time to read every one of the files: its first request
+        listing them (`first_request` tokens, with the instructions a cold server reads), a
+        view of each and one change after. True when the speed is not known: nothing can
+        be sized."""
         speed = self.speed
-        if speed is None or not file_tokens:
-            return len(file_tokens)
-        reading = [0.0]
-        for tokens in file_tokens:
-            reading.append(reading[-1] + speed.seconds(tokens, CALL_TOKENS))
+        if speed is None:
+            return True
+        reading = sum(speed.seconds(tokens, CALL_TOKENS) for tokens in file_tokens)
         after = speed.seconds(0, CALL_TOKENS + CHANGE_TOKENS)
-        left = self.left_s()
+        return speed.seconds(first_request, 0) + reading + after <= self.left_s()
 
-        def fits(count: int) -> bool:
-            return speed.seconds(first_request(count), 0) + reading[count] + after <= left
-
-        return most_that_fit(fits, 1, len(file_tokens))
+    def most_asked(
+        self, request_tokens: Callable[[int], int], reply_tokens: Callable[[int], int], most: int
+    ) -> int:
+        """How many of `most` proposals, in order, one request may show for the model to
+        judge (`request_tokens(count)` new tokens, `reply_tokens(count)` written) in the
+        time left: from 0 (not one fits) to `most` (all of them, or no speed known)."""
+        if self.speed is None:
+            return most
+        return most_that_fit(
+            lambda count: self.fits(request_tokens(count), reply_tokens(count)), 0, most
+        )
 
     def fits(self, prompt_tokens: int, reply_tokens: int) -> bool:
         """Whether a request of `prompt_tokens` new tokens and its reply of `reply_tokens`

@@ -47,18 +47,17 @@ class Seconds:
         return self.now
 
 
-def test_a_run_is_given_the_files_it_has_time_to_read() -> None:
+def test_a_run_reads_the_store_when_its_time_holds_every_file_and_a_change() -> None:
     clock = Seconds()
     pace = RunPace(300.0, SLOW, now=clock)
-    files = [400, 400, 400, 400, 400, 400, 400]  # tokens each
     left = 300 * (1 - SAFETY_SHARE)
     read, write = 10 / BUSY_SLOWDOWN, 4 / BUSY_SLOWDOWN  # planned as a busy machine's
     each = 400 / read + CALL_TOKENS / write
     after = (CALL_TOKENS + CHANGE_TOKENS) / write
-    expected = (left - 200 / read - after) // each  # a 200-token listing
-    assert pace.files_to_read(lambda count: 200, files) == expected == 1
-    assert pace.files_to_read(lambda count: 200, [9000]) == 1  # at least one, read in part
-    assert RunPace(300.0, None, now=clock).files_to_read(lambda count: 200, files) == 7
+    fit = int((left - 200 / read - after) // each)  # a 200-token listing
+    assert fit == 1
+    assert pace.reads_whole(200, [400] * fit) and not pace.reads_whole(200, [400] * (fit + 1))
+    assert RunPace(300.0, None, now=clock).reads_whole(200, [400] * 7)  # no speed: no sizing
 
 
 def test_a_view_is_shown_as_far_as_the_time_left_reads_it_and_says_the_rest_waits() -> None:

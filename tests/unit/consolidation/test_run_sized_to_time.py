@@ -1,11 +1,12 @@
 """Consolidate now sized to what the machine reads in the run's time, not only to the
 context its server serves (issue 95): from the speed a server on this machine was measured
-at (its replies' `timings`), a run is given the files it has time to read, each result is
-shown as far as the time left reads it, each reply limited to what the time left writes,
-and the run stops before a request it has no time for — ending within its limit with a
-result that says what it left, and the next run starts there, so repeated runs cover the
-store. Time here is the run's clock, which the fake server moves on as a server reading
-10 tokens a second and writing 4 (the issue's machine) would."""
+at (its replies' `timings`), a run that has time to read the store is given its files, each
+result is shown as far as the time left reads it (the machine may be busier than when
+measured), each reply limited to what the time left writes, and the run stops before a
+request it has no time for — ending within its limit with a result that says what it left,
+and the next run starts there. (A store the run has no time to read is read by code and
+judged: test_judged_runs.) Time here is the run's clock, which the fake server moves on as
+a server reading 10 tokens a second and writing 4 (the issue's machine) would."""
 
 from __future__ import annotations
 
@@ -21,13 +22,11 @@ from memtab.consolidation.errors import RunFailedError
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.loop import DEFAULT_TIMEOUT_S
 from memtab.llm.openai import OpenAIProvider
-from memtab.llm.pace import SAFETY_SHARE, pace_of
+from memtab.llm.pace import BUSY_SLOWDOWN, SAFETY_SHARE, pace_of
 from memtab.llm.speed import Speed, known_speed, remember_speed
-from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.scopes.memory import MemoryStore
-from memtab.store.sidecars.journal import Journal
 from support.fake_model_server import (
     FakeModelServer,
     RecordedRequest,
@@ -43,6 +42,8 @@ NOTES = [f"/memories/project/{name}.md" for name in ("a-build", "b-deploy", "c-s
 NOTES += [f"/memories/project/{name}.md" for name in ("e-db", "f-ci")]
 BIG = "/memories/project/MEMORY.md"
 LISTED = re.compile(r"^(/memories/\S+) · ", re.MULTILINE)
+QUIET = Speed(100.0, 40.0)
+"""The speed the server was measured at on a quiet machine: ten times what it does now."""
 
 
 def seed(store: MemoryStore) -> None:
@@ -156,65 +157,6 @@ def run_once(
     return record.summary, wire.server.requests[before:], clock.now - started
 
 
-def test_a_slow_server_s_run_reads_what_its_time_holds_and_says_what_it_left(
-    fake_model_server: FakeModelServer,
-    home: Home,
-    store: MemoryStore,
-    clock: FakeClock,
-    slow: SlowLlama,
-) -> None:
-    wire = Wire("openai", fake_model_server)
-    seed(store)
-    remember_speed(wire.settings().base_url or "", "gpt-test", Speed(10.0, 4.0))
-
-    summary, requests, took_ms = run_once(home, wire, clock, slow)
-
-    listed = listing(requests[0])
-    assert 1 <= len(listed) < 7
-    first = requests[0].body["messages"][1]["content"]
-    assert f"… and {7 - len(listed)} more files, left for the next run" in first
-    assert took_ms <= LIMIT_MS * (1 - SAFETY_SHARE)  # within its limit, its margin kept
-    assert all(request.body["max_tokens"] < 4096 for request in requests)
-    whole = sum(1 for result in shown(requests) if "[Not shown" not in result)
-    said = f"read {whole or 'none'} of the 7 files; the rest next run: "
-    assert summary.startswith(f"no changes made ({said}"), summary
-    (run,) = RunsLog(home).runs()
-    assert run.summary == summary and Journal(home).load().workspaces[WS].summary == summary
-    speed = known_speed(wire.settings().base_url or "", "gpt-test")
-    assert speed is not None and (speed.prompt_per_s, speed.output_per_s) == (10.0, 4.0)
-
-
-def test_repeated_runs_cover_the_store_each_starting_where_the_last_left_off(
-    fake_model_server: FakeModelServer,
-    home: Home,
-    store: MemoryStore,
-    clock: FakeClock,
-    slow: SlowLlama,
-) -> None:
-    wire = Wire("openai", fake_model_server)
-    seed(store)
-    remember_speed(wire.settings().base_url or "", "gpt-test", Speed(10.0, 4.0))
-    summaries, lines_seen = [], {path: set[int]() for path in [*NOTES, BIG]}
-    for _ in range(12):
-        summary, requests, took_ms = run_once(home, wire, clock, slow)
-        summaries.append(summary)
-        assert took_ms <= LIMIT_MS * (1 - SAFETY_SHARE)
-        for request in requests[1:2]:
-            assert listing(request)  # every run was given files to read
-        for result in shown(requests):
-            path = next((p for p in lines_seen if f"{p}" in result), None)
-            numbers = {int(n) for n in re.findall(r"^(\d+)\t", result, re.MULTILINE)}
-            if path is not None:
-                lines_seen[path] |= numbers
-        if "the rest next run" not in summary:
-            break
-    assert "the rest next run" not in summaries[-1], summaries
-    assert len(summaries) > 2  # the store took several runs on this machine
-    assert ", in earlier runs" not in " ".join(summaries)
-    assert any(re.search(r"\d+ in earlier runs", s) for s in summaries[1:]), summaries
-    assert any("MEMORY.md from line " in s for s in summaries), summaries
-
-
 def test_a_file_left_in_part_is_shown_from_where_the_last_run_left_off(
     fake_model_server: FakeModelServer,
     home: Home,
@@ -225,7 +167,7 @@ def test_a_file_left_in_part_is_shown_from_where_the_last_run_left_off(
     wire = Wire("openai", fake_model_server)
     text = "".join(f"- Entry {n}: the deploy key lives in Vault.\n" for n in range(400))
     put(store, BIG, text)
-    remember_speed(wire.settings().base_url or "", "gpt-test", Speed(10.0, 4.0))
+    remember_speed(wire.settings().base_url or "", "gpt-test", QUIET)
 
     first, requests, _ = run_once(home, wire, clock, slow)
     [cut] = shown(requests)
@@ -238,6 +180,7 @@ def test_a_file_left_in_part_is_shown_from_where_the_last_run_left_off(
     left = f"the rest next run: MEMORY.md from line {last + 1}"
     assert first == f"no changes made (read none of the 1 file; {left})."
 
+    remember_speed(wire.settings().base_url or "", "gpt-test", QUIET)  # quiet again
     _, requests, _ = run_once(home, wire, clock, slow)
     resumed = shown(requests)[0]
     assert resumed.startswith(
@@ -247,6 +190,7 @@ def test_a_file_left_in_part_is_shown_from_where_the_last_run_left_off(
 
     path = parse_file_path(BIG)  # changed since: read from its start again
     store.save(path, "- Entry new: keys rotate monthly.\n" + text, store.read(path).sha256)
+    remember_speed(wire.settings().base_url or "", "gpt-test", QUIET)
     _, requests, _ = run_once(home, wire, clock, slow)
     assert shown(requests)[0].startswith("1\t- Entry new: keys rotate monthly.")
 
@@ -260,7 +204,7 @@ def test_a_reply_may_write_only_what_the_time_left_holds(
 ) -> None:
     wire = Wire("openai", fake_model_server)
     seed(store)
-    remember_speed(wire.settings().base_url or "", "gpt-test", Speed(10.0, 4.0))
+    remember_speed(wire.settings().base_url or "", "gpt-test", QUIET)
     clock_at: list[int] = []
     original: Callable[[RecordedRequest], ScriptedResponse] = slow._respond
 
@@ -272,9 +216,12 @@ def test_a_reply_may_write_only_what_the_time_left_holds(
     _, requests, _ = run_once(home, wire, clock, slow)
 
     deadline = clock_at[0] + LIMIT_MS * (1 - SAFETY_SHARE)
-    for at, request in zip(clock_at, requests, strict=True):
-        # what it may write takes no longer than the time left after reading it
-        assert request.body["max_tokens"] / 4.0 * 1000 <= deadline - at + 1
+    assert len(requests) > 2
+    for index, (at, request) in enumerate(zip(clock_at, requests, strict=True)):
+        # what it may write takes no longer than the time left after reading it, at the
+        # speed last measured (the first request) or the one its replies show since
+        writes = (QUIET.output_per_s if index == 0 else 4.0) / BUSY_SLOWDOWN
+        assert request.body["max_tokens"] / writes * 1000 <= deadline - at + 1
 
 
 @pytest.mark.slow  # slow: a real server's real delays, on the run's real clock (3 s limit)
@@ -292,7 +239,7 @@ def test_on_a_server_too_slow_to_read_everything_the_run_ends_in_time_not_in_a_t
 
     record = service.run(WS, trigger="manual")
 
-    assert "the rest next run: " in record.summary
+    assert "the rest next run: " in record.summary  # no speed known: it measured as it read
     assert sum(slow.took_ms) < 3000 * (1 - SAFETY_SHARE)
 
 
@@ -318,12 +265,9 @@ def test_ollama_is_timed_once_a_day_and_the_run_sized_by_it(
         "eval_count": 8,
         "eval_duration": 2_000_000_000,
     }
-    for _ in range(6):  # three runs, each reminded once to read
-        wire.reply("No changes needed.")
-
-    wire.service(home, clock=clock).run(WS, trigger="manual")
-    first = fake_model_server.requests[0].body["messages"][1]["content"]
-    assert "more files, left for the next run" in first
+    record = wire.service(home, clock=clock).run(WS, trigger="manual")
+    # too slow to read the store: read by code, which proposed nothing to ask about
+    assert record.summary.startswith("no changes needed (code read every one of the 7 files")
     kept = known_speed(wire.settings().base_url or "", "gpt-test")
     assert kept is not None and (kept.prompt_per_s, kept.output_per_s) == (10.0, 4.0)
 
@@ -371,53 +315,21 @@ class HabitualLlama(SlowLlama):
         return text, [(name, {**arguments, "offset": 1, "limit": 10}) for name, arguments in calls]
 
 
-def test_a_short_run_s_first_view_of_a_file_shows_what_its_time_reads_not_ten_lines(
-    fake_model_server: FakeModelServer, home: Home, store: MemoryStore, clock: FakeClock
-) -> None:
-    wire = Wire("openai", fake_model_server)
-    seed(store)  # more than a run's time reads
-    put(store, "/memories/project/vercel-env.md", "".join(f"- Line {n}.\n" for n in range(11)))
-    remember_speed(wire.settings().base_url or "", "gpt-test", Speed(10.0, 4.0))
-
-    summary, requests, _ = run_once(home, wire, clock, HabitualLlama(fake_model_server, clock))
-
-    assert listing(requests[0])[0] == "/memories/project/vercel-env.md"  # smallest first
-    assert shown(requests)[0].endswith("11\t- Line 10.")  # the whole file, its 11th line too
-    assert "vercel-env.md from line" not in summary
-
-
-def test_repeated_runs_cover_the_store_when_the_model_always_views_from_line_one(
-    fake_model_server: FakeModelServer, home: Home, store: MemoryStore, clock: FakeClock
-) -> None:
-    wire = Wire("openai", fake_model_server)
-    seed(store)
-    remember_speed(wire.settings().base_url or "", "gpt-test", Speed(10.0, 4.0))
-    slow = HabitualLlama(fake_model_server, clock)
-    summaries = []
-    for _ in range(12):
-        summary, _, took_ms = run_once(home, wire, clock, slow)
-        summaries.append(summary)
-        assert took_ms <= LIMIT_MS * (1 - SAFETY_SHARE)
-        if "the rest next run" not in summary:
-            break
-    assert "the rest next run" not in summaries[-1], summaries
-    assert any("MEMORY.md from line " in s for s in summaries), summaries
-
-
 def test_a_file_is_shown_when_the_time_left_writes_a_reply_though_not_a_change(
     fake_model_server: FakeModelServer, home: Home, store: MemoryStore, clock: FakeClock
 ) -> None:
-    # A busy machine writing 1 token a second (load 13 on 2 cores): after the first reply no
-    # change of 160 tokens fits in the time left, yet the smallest file and a reply do.
+    # A machine busier than when measured, writing 1 token a second (load 13 on 2 cores):
+    # after the first reply no change of 160 tokens fits in the time left, yet the smallest
+    # file and a reply do.
     wire = Wire("openai", fake_model_server)
     seed(store)
     put(store, "/memories/project/tiny.md", "- Use `make check`.\n")
-    remember_speed(wire.settings().base_url or "", "gpt-test", Speed(40.0, 1.0))
+    remember_speed(wire.settings().base_url or "", "gpt-test", Speed(400.0, 10.0))  # quiet
 
     summary, requests, took_ms = run_once(
         home, wire, clock, SlowLlama(fake_model_server, clock, 40.0, 1.0)
     )
 
     assert shown(requests)[0] == "1\t- Use `make check`."
-    assert summary.startswith("no changes made (read 1 of the 8 files; the rest next run: ")
+    assert summary.startswith("no changes made (read ") and "; the rest next run: " in summary
     assert took_ms <= LIMIT_MS * (1 - SAFETY_SHARE)

@@ -149,13 +149,11 @@ def run_message(
     declined: Sequence[str] = (),
     scopes: Sequence[Scope] = SHARED_SCOPES,
     unlisted: int = 0,
-    next_run: bool = False,
 ) -> str:
     """The user message of a run: context, budget and the list of every memory file (`files`, else
     `listed_files`; none when `with_files` is False: for a consolidator that reads them as data),
     and the changes the user declined in review (`declined`, in words: not to propose again)
-    (docs/formats.md §9.8). `unlisted` files are said, left out to fit the model's context or,
-    with `next_run`, for the next run (this one has no time to read them)."""
+    (docs/formats.md §9.8). `unlisted` files are said, left out to fit the model's context."""
     entries = store.meta_entries()
     lines = [
         "Consolidate the memory below.",
@@ -188,12 +186,7 @@ def run_message(
     if not files and not unlisted:
         lines.append("(no memory files)")
     lines.append("```")
-    if unlisted and next_run:
-        lines.append(
-            f"… and {plural(unlisted, 'more file')}, left for the next run: this run has time "
-            "to read only the files above. Read those, make the changes they need, then finish."
-        )
-    elif unlisted:
+    if unlisted:
         lines.append(
             f"… and {plural(unlisted, 'more file')}, not listed to fit the model's context: "
             "view a scope's folder (such as /memories/global) to list them."

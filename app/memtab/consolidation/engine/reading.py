@@ -150,8 +150,6 @@ class RunReading:
     texts: dict[str, tuple[str, int]] = field(default_factory=dict)
     asked: set[str] = field(default_factory=set)
     """Files this run has viewed."""
-    short: bool = False
-    """The run has no time to read every file."""
 
     @classmethod
     def start(
@@ -184,17 +182,17 @@ class RunReading:
 
     def viewing(self, arguments: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
         """A view's arguments as the run asks them, and the note that says so ('' when
-        unchanged). When the store takes more than this run's time (`short`, or earlier runs
-        left some of it), the run's first view of a file is shown as far as the time reads it,
-        not the model's `limit` (a small model asks ten lines, whatever the time: a step
-        each), and from where an earlier run left off when it asks from line 1 (a small
-        model always does). A later view of the file is shown as asked."""
+        unchanged). When earlier runs left some of the store, the run's first view of a file
+        is shown as far as the time reads it, not the model's `limit` (a small model asks
+        ten lines, whatever the time: a step each), and from where an earlier run left off
+        when it asks from line 1 (a small model always does). A later view of the file is
+        shown as asked."""
         path = _canonical(arguments.get("path"))
         asked = dict(arguments)
         if arguments.get("command") != "view" or path is None or path in self.asked:
             return asked, ""
         self.asked.add(path)
-        if self.short or self.earlier:
+        if self.earlier:
             asked.pop("limit", None)
         offset = asked.get("offset", 1)
         if path not in self.resume or not (type(offset) is int and offset <= 1):

@@ -7,9 +7,11 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, Protocol, runtime_checkable
 
 from memtab.consolidation.declined import DeclinedMatcher
+from memtab.consolidation.engine.judged import Judging, paced_judge
 from memtab.consolidation.engine.prompts import (
     listed_files,
     load_system_prompt,
@@ -147,6 +149,8 @@ class ConsolidationRails:
 logger = logging.getLogger(__name__)
 
 NO_CHANGES_SUMMARY = "no changes needed"
+JUDGE_STEPS = 2
+"""A judged run's requests: its answer, and once more when that was cut at its limit."""
 RUN_LIMIT_HINT = "memtab consolidate --timeout raises it"
 
 
@@ -239,7 +243,6 @@ def run_consolidation(
         place = ReadingPlace((prompt_home or store.home).root, store.workspace.id, guard.scopes)
         reading = RunReading.start(files, place.earlier(), lambda path: _digest(store, path))
         files = reading.files
-    in_time = len(files)
 
     def message_listing(count: int) -> str:
         return run_message(
@@ -252,23 +255,23 @@ def run_consolidation(
             declined=[op.description for op in declined.in_force()] if declined else (),
             scopes=guard.scopes,
             unlisted=len(files) - count,
-            next_run=count >= in_time,
         )
 
     # What a cold server reads before the listing: the instructions (a warm one has them).
     instructions = (
         unread_instructions(provider, system.text, [memory_tool_spec()]) if pace is not None else 0
     )
-    if pace is not None:  # as many files as the run has time to read
-        in_time = pace.files_to_read(
-            lambda count: instructions + estimated_tokens(message_listing(count)),
-            [file_tokens(file.size_bytes) for file in files],
-        )
-    if reading is not None:
-        reading.short = in_time < len(files)
-    message = message_listing(in_time)
+    judging = None
+    sizes = [file_tokens(file.size_bytes) for file in files]
+    listing = instructions + estimated_tokens(message_listing(len(files)))
+    if pace is not None and files and not pace.reads_whole(listing, sizes):
+        # No time to read the store: code reads every file and proposes, the model judges.
+        judging = Judging.of(store, guard.scopes, limits.budget, len(files))
+        guard.read_first = False
+        reading = None
+    message = message_listing(len(files))
     if window is not None:
-        message = _fitted_listing(window, system.text, message_listing, in_time)
+        message = _fitted_listing(window, system.text, message_listing, len(files))
     changes_of_op: dict[int, list[RecordedChange]] = {}
     calls: dict[int, dict[str, Any]] = {}
     views: list[tuple[ToolOutcome, object, str | None, int, str]] = []  # path, text, from, shown
@@ -314,14 +317,20 @@ def run_consolidation(
     )
     outgoing = _outgoing(provider, model, window)
     paced = Paced(outgoing, provider, pace, instructions=instructions) if pace is not None else None
+    prompt, tools, executor = system.text, [memory_tool_spec()], execute
+    if judging is not None and pace is not None:  # one request: the proposals, numbered
+        paced = paced_judge(outgoing, provider, pace, judging)
+        prompt, tools = judging.system, judging.specs
+        message = judging.message(judging.shown)
+        executor = partial(judging.execute, make=execute)
 
     def ask(messages: list[Message], max_steps: int) -> LoopResult:
         return run_tool_loop(
             paced or outgoing,
-            system.text,
+            prompt,
             messages,
-            [memory_tool_spec()],
-            execute,
+            tools,
+            executor,
             max_steps=max_steps,
             timeout_s=max(limits.timeout_s - (time.monotonic() - started), 0.001),
             cancel=cancel,
@@ -330,8 +339,14 @@ def run_consolidation(
             may_ask=paced.may_ask if paced is not None else None,
         )
 
-    loop = ask([UserMessage(message)], limits.max_steps)
-    if model and files and loop.ok and not loop.tool_executions and loop.steps < limits.max_steps:
+    if judging is not None and judging.shown == 0:  # nothing to ask, or no time to: not asked
+        loop = LoopResult(text="", stop_reason="final", steps=0, usage=Usage(), messages=[])
+    elif judging is not None:  # its answer, and a cut one asked again
+        loop = ask([UserMessage(message)], JUDGE_STEPS)
+    else:
+        loop = ask([UserMessage(message)], limits.max_steps)
+    asked_nothing = model and files and loop.ok and not loop.tool_executions
+    if judging is None and asked_nothing and loop.steps < limits.max_steps:
         # It answered in words without reading a file: once more, reminded of the tool.
         reminded = [*loop.messages, UserMessage(reminder_prompt(str(files[0].path)))]
         again = ask(reminded, limits.max_steps - loop.steps)
@@ -340,7 +355,7 @@ def run_consolidation(
     op_calls = tuple(calls.get(index, {}) for index in range(len(ops)))
     run_ops = _with_units(
         tuple(RunOp.from_journal(op, changes_of_op.get(index, ())) for index, op in enumerate(ops)),
-        provider,
+        judging or provider,
         op_calls,
     )
     failure = _failure(loop, pace.measured if pace is not None else None)
@@ -352,10 +367,7 @@ def run_consolidation(
                 reading.viewed(path, text, first, shown)
     # A round of runs the time cuts short: this one's, or one an earlier run left.
     in_round = reading is not None and (
-        in_time < len(files)
-        or (pace is not None and pace.cut)
-        or loop.stop_reason == "spent"
-        or bool(reading.earlier)
+        (pace is not None and pace.cut) or loop.stop_reason == "spent" or bool(reading.earlier)
     )
     if pace is not None:  # what the run measured and where it left off, whatever ended it
         remember_run_speed(provider, pace, clock)
@@ -366,8 +378,11 @@ def run_consolidation(
             logger.info("consolidation run cancelled at step %d", loop.steps)
         else:
             logger.warning("consolidation run failed: %s", failure)
-        return RunResult(None, ops, loop, failure, run_ops, op_calls, system.text)
-    if model:
+        return RunResult(None, ops, loop, failure, run_ops, op_calls, prompt)
+    if judging is not None:
+        changes = tools_summary(store.home, run_ops, len(files), len(files)) if ops else None
+        summary = judging.summary(changes)
+    elif model:
         read = sum(1 for file in files if str(file.path) in guard.read_paths)
         earlier, left = 0, ""
         if reading is not None and in_round:
@@ -386,7 +401,7 @@ def run_consolidation(
         ops=ops,
         usage=RunUsage.of(loop.usage.input_tokens, loop.usage.output_tokens) if model else None,
     )
-    return RunResult(record, ops, loop, None, run_ops, op_calls, system.text)
+    return RunResult(record, ops, loop, None, run_ops, op_calls, prompt)
 
 
 def _outgoing(provider: ChatProvider, model: bool, window: ContextWindow | None) -> ChatProvider:
@@ -466,12 +481,13 @@ def _with_reasons(ops: tuple[JournalOp, ...], reasons: dict[int, str]) -> tuple[
 
 
 def _with_units(
-    run_ops: tuple[RunOp, ...], provider: ChatProvider, calls: Sequence[Mapping[str, Any]]
+    run_ops: tuple[RunOp, ...], engine: object, calls: Sequence[Mapping[str, Any]]
 ) -> tuple[RunOp, ...]:
-    """The ops with their units, when the engine knows them (else they stay unsaid)."""
-    if not isinstance(provider, KnowsUnits):
+    """The ops with their units, when the engine knows them (else they stay unsaid): the
+    offline consolidator, or the code that proposed a judged run's changes."""
+    if not isinstance(engine, KnowsUnits):
         return run_ops
-    keys = provider.unit_keys(calls)
+    keys = engine.unit_keys(calls)
     units = op_units(run_ops, [{} for _ in run_ops], keys)
     return tuple(op.replaced(unit=unit) for op, unit in zip(run_ops, units, strict=True))
 

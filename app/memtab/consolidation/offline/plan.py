@@ -7,7 +7,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from typing import Any, Literal
@@ -561,6 +561,24 @@ class _Workbench:
                         )
                     )
         return Plan(tuple(edits), tuple(deletes), left_alone)
+
+
+def unit_keys(plan: Plan, calls: Sequence[Mapping[str, Any]]) -> list[str | None]:
+    """For each call of a run making `plan`'s changes (its arguments), the merge it belongs
+    to: the path of the file the merge keeps, for that file's edit and the deletes that need
+    it; None for a change that stands alone (`runner.KnowsUnits`)."""
+    combined_into = {change.path: change.requires for change in plan.deletes}
+    keepers = {keeper for keeper in combined_into.values() if keeper is not None}
+    keys: list[str | None] = []
+    for call in calls:
+        path = call.get("path")
+        if not isinstance(path, str):
+            keys.append(None)
+        elif call.get("command") == "delete":
+            keys.append(combined_into.get(path))
+        else:
+            keys.append(path if path in keepers else None)
+    return keys
 
 
 def plan_consolidation(files: Iterable[MemoryFile], *, budget: int) -> Plan:

@@ -9,7 +9,13 @@ from typing import Any
 
 from memtab.consolidation.guard import MUTATION_BUDGET
 from memtab.consolidation.offline.inputs import collect_memory_files, current_sha256
-from memtab.consolidation.offline.plan import Plan, PlannedChange, plan_consolidation, summarize
+from memtab.consolidation.offline.plan import (
+    Plan,
+    PlannedChange,
+    plan_consolidation,
+    summarize,
+    unit_keys,
+)
 from memtab.fs.heap import collector_paused
 from memtab.llm.types import CallsSoFar, ModelReply, OfflineProvider, ToolCall, ToolOutcome
 from memtab.store.paths import SHARED_SCOPES, PathError, Scope, parse_virtual_path
@@ -109,20 +115,7 @@ class OfflineConsolidator(OfflineProvider):
         the file the merge keeps, for that file's edit and the deletes that need it;
         None for a change that stands alone (`runner.KnowsUnits`)."""
         plan = self._plan
-        if plan is None:
-            return [None] * len(calls)
-        combined_into = {change.path: change.requires for change in plan.deletes}
-        keepers = {keeper for keeper in combined_into.values() if keeper is not None}
-        keys: list[str | None] = []
-        for call in calls:
-            path = call.get("path")
-            if not isinstance(path, str):
-                keys.append(None)
-            elif call.get("command") == "delete":
-                keys.append(combined_into.get(path))
-            else:
-                keys.append(path if path in keepers else None)
-        return keys
+        return unit_keys(plan, calls) if plan is not None else [None] * len(calls)
 
     def _still_as_read(self, changes: tuple[PlannedChange, ...]) -> list[PlannedChange]:
         """The changes whose file is still exactly what the plan read."""
@@ -174,14 +167,15 @@ class OfflineConsolidator(OfflineProvider):
             ToolCall(
                 id=f"offline-{phase}-{first + index}",
                 name=TOOL_NAME,
-                arguments=_with_reason(change),
+                arguments=with_reason(change),
             )
             for index, (phase, change) in enumerate(calls)
         )
         return ModelReply("", tool_calls=tool_calls, stop_reason="tool_use")
 
 
-def _with_reason(change: PlannedChange) -> dict[str, Any]:
+def with_reason(change: PlannedChange) -> dict[str, Any]:
+    """The memory-tool arguments of a planned change, its reason said with them."""
     arguments = dict(change.arguments)
     if change.reason:
         arguments[REASON_ARGUMENT] = change.reason
