@@ -122,6 +122,26 @@ def build_judge_message(*, workspace: str, project: str, notes: Sequence[tuple[s
     )
 
 
+def rules_prompt() -> str:
+    """The standing-rules request's system prompt: which of the user's sentences are rules."""
+    return _read("writer-rules.md").strip()
+
+
+@functools.cache
+def rules_tool_specs() -> tuple[ToolSpec, ...]:
+    """`standing_rules`, the standing-rules request's one tool."""
+    return parse_tool_specs(_read("writer-rules-tools.md"), source="writer-rules-tools.md")
+
+
+def build_rules_message(*, workspace: str, project: str, sentences: Sequence[str]) -> str:
+    """The standing-rules request's message: `sentences` numbered from 1, one a line."""
+    numbered = "\n".join(f"{number}. {text}" for number, text in enumerate(sentences, start=1))
+    return fill_template(
+        _read("writer-rules-user.md").rstrip("\n"),
+        {"workspace": workspace, "project": project, "sentences": numbered},
+    )
+
+
 def parse_tool_specs(text: str, *, source: str) -> tuple[ToolSpec, ...]:
     """Tool specs from Markdown: `## name`, a description, a ```json input schema."""
     headings = list(_TOOL_SECTION.finditer(text))

@@ -59,13 +59,19 @@ from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.pacing import WriterPlan, plan_run
 from memtab.writer.job.rails import WriterRails
 from memtab.writer.job.result import RunOutcome, WriterRunResult
+from memtab.writer.job.rules_task import (
+    RulesQuestion,
+    RulesRequest,
+    Sentence,
+    ask_rules,
+    rule_candidates,
+)
 from memtab.writer.lessons.digest import DIGEST_CHARS, Digest, digest_of, shown
 from memtab.writer.offline.extract import extract_findings
 from memtab.writer.offline.notes import (
     MAX_NOTE_CHARS,
     Note,
-    not_prohibited,
-    plan_notes,
+    notes_to_propose,
     surest_notes,
 )
 from memtab.writer.prompts import (
@@ -79,6 +85,7 @@ from memtab.writer.prompts import (
     lessons_reminder,
     lessons_tool_specs,
     reminder_prompt,
+    rules_prompt,
     system_prompt,
 )
 from memtab.writer.records import SuggestionOrigin
@@ -282,8 +289,7 @@ def _plan(
         current = None
     existing = current.content if current is not None else ""
     findings = extract_findings(list(budget.events))
-    planned = not_prohibited(plan_notes(existing, findings), findings.directives)
-    proposed, _ = surest_notes(planned)
+    proposed, _ = surest_notes(notes_to_propose(existing, findings))
     project = workspace.project_identity or ""
     lessons = instruction_tokens(lessons_prompt(), lessons_tool_specs()) + estimated_tokens(
         build_lessons_message(workspace=workspace.display_name, project=project, digest=digest.text)
@@ -295,7 +301,13 @@ def _plan(
         )
         return instruction_tokens(judge_prompt(), judge_tool_specs()) + estimated_tokens(message)
 
-    return pace, plan_run(pace, lessons, proposed, judging)
+    def asking(sentences: Sequence[Sentence]) -> int:
+        question = RulesQuestion(tuple(sentences))
+        message = question.message(workspace=workspace.display_name, project=project)
+        return instruction_tokens(rules_prompt(), question.specs) + estimated_tokens(message)
+
+    candidates = rule_candidates(budget.events)
+    return pace, plan_run(pace, lessons, proposed, judging, candidates, asking)
 
 
 def shown_notes(notes: Sequence[Note]) -> list[tuple[str, str]]:
@@ -384,6 +396,22 @@ def _run(
     if plan is not None and plan.says:
         trace.summary = plan.says
         logger.info("Memory writer for %s: %s", workspace.id, plan.says)
+    rules_wrote = False
+    if setup_error is None and plan is not None and plan.rules and isinstance(tools, LessonTools):
+        assert run.pace is not None
+        asked = ask_rules(
+            RulesRequest(outgoing, provider, run.pace, plan.rules),
+            tools,
+            workspace=workspace.display_name,
+            project=project,
+            deadline=deadline,
+            cancel=cancel,
+            run_limit_s=run.limit_s,
+            hint=RUN_LIMIT_HINT,
+        )
+        usage.add(asked.usage)
+        trace.rules, rules_wrote = asked.attempt, asked.wrote
+        trace.summary = f"{trace.summary}; {asked.says}" if trace.summary else asked.says
     if setup_error is not None:
         trace.error = setup_error
     elif plan is not None and plan.task == "none":
@@ -438,7 +466,11 @@ def _run(
 
     if run.pace is not None:  # what the run's replies measured, for the next run's plan
         remember_run_speed(provider, run.pace, run.clock)
-    wrote = any(attempt.wrote for attempt in trace.attempts)
+    wrote = rules_wrote or any(attempt.wrote for attempt in trace.attempts)
+    if rules_wrote and not trace.satisfied_memory_tool_policy:
+        # the user's rules stand written; what the judging then could not do is said
+        trace.summary = f"{trace.summary}; then {trace.error}" if trace.error else trace.summary
+        trace.satisfied_memory_tool_policy = True
     trace.did_write_memory = wrote
     trace.refused = list(tools.refused)
     outcome: RunOutcome = "failed"
