@@ -444,8 +444,9 @@ class TranscriptDigest:
         known = self._commands.get(family)
         if known is None:
             return
-        for part in map(without_passthrough, chained_commands(command)):
-            if command_family(part) == family and known[0].command == display_command(part):
+        for part in chained_commands(command):
+            same = known[0].command == display_command(part)  # as run: its own arguments too
+            if same and command_family(without_passthrough(part)) == family:
                 del self._commands[family]
                 self._origins.pop(("command", known[0].command), None)
                 return
