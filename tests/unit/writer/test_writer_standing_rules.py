@@ -139,7 +139,8 @@ def test_the_question_is_the_same_for_the_same_session_and_holds_no_question() -
     sentences = rule_candidates(
         [
             user(
-                "Can you check the build? I will look at the logs later. Commit messages follow conventional commits."
+                "Can you check the build? I will look at the logs later. "
+                "Commit messages follow conventional commits."
             )
         ]
     )
