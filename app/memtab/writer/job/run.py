@@ -388,6 +388,7 @@ def _run(
     )
     usage = Usage()
     paced = None
+    unpaced = outgoing  # the standing-rules request is paced on its own
     if run.pace is not None and not isinstance(provider, OfflineWriterProvider):
         fresh = getattr(provider, "fresh_prompt", False) is True
         instructions = instruction_tokens(system, tools.specs)
@@ -400,7 +401,7 @@ def _run(
     if setup_error is None and plan is not None and plan.rules and isinstance(tools, LessonTools):
         assert run.pace is not None
         asked = ask_rules(
-            RulesRequest(outgoing, provider, run.pace, plan.rules),
+            RulesRequest(unpaced, provider, run.pace, plan.rules),
             tools,
             workspace=workspace.display_name,
             project=project,
