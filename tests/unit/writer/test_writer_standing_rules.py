@@ -109,6 +109,7 @@ def test_the_rules_the_directive_reader_misses_are_written_in_the_users_words(
     assert result.outcome == "wrote" and result.plan.startswith("asked which of ")
     dump = json.loads(result.trace_path.read_text(encoding="utf-8"))
     assert "2 of the" in dump["summary"] and "controls passed" in dump["summary"]
+    assert dump["summary"] == result.plan  # `memtab write --json`'s plan says it too
     assert dump["rules"]["toolExecutions"][0]["toolName"] == "standing_rules"
     kept = dump["rules"]["toolExecutions"][0]
     assert kept["input"]["rules"]
@@ -132,7 +133,7 @@ def test_a_model_failing_a_control_is_not_used_for_rules_and_the_run_says_so(
     assert result.trace_path is not None
     dump = json.loads(result.trace_path.read_text(encoding="utf-8"))
     assert f"failed its controls ({why}): its rules are not used" in dump["summary"]
-    assert why in dump["rules"]["error"]
+    assert why in dump["rules"]["error"] and why in result.plan
 
 
 def test_the_question_is_the_same_for_the_same_session_and_holds_no_question() -> None:

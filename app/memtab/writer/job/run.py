@@ -512,7 +512,7 @@ def _run(
             offline.left_out if offline is not None else len(plan.left_out) if plan else 0
         ),
         refused=tuple(tools.refused),
-        plan=plan.says or None if plan is not None else None,
+        plan=(trace.summary or None) if plan is not None else None,
     )
     log = logger.info if result.ok else logger.warning
     log("Memory writer for %s: %s", workspace.id, result.summary())
