@@ -221,5 +221,3 @@ class DumpRecord(DumpModel):
     """Memtab's own: what the run's tools did, as its journal and runs log say it."""
     refused: Items = ()
     """Memtab's own: `{line, why}` of each line a model wrote that the rails refused."""
-    rules: Annotated[AttemptRecord | None, Lenient(None)] = None
-    """Memtab's own: a writer run's standing-rules request (docs/formats.md §10.2)."""

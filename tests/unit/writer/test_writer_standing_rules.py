@@ -1,8 +1,9 @@
 """The user's standing rules judged by the model, in the user's words (issue 95): on a slow
-server the run shows the model the sentences the user typed that the offline directive reader
-did not take for rules, a known rule and a known non-rule among them; a controlled answer's
-rules are written as the user typed them, a model failing a control is not used for rules and
-the run says so. Time is a driven clock; the server's speed is as its replies said."""
+server the judging task shows the model, after the notes code proposes, the sentences the user
+typed that the offline directive reader did not take for rules, a known rule and a known
+non-rule among them; a controlled answer's rules are written as the user typed them, a model
+failing a control is not used for rules and the run says so. Time is a driven clock; the
+server's speed is as its replies said."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from memtab.writer.job.rules_task import (
     rule_candidates,
 )
 from memtab.writer.job.run import run_writer
-from memtab.writer.prompts import judge_prompt, rules_prompt
+from memtab.writer.prompts import USER_WROTE, judge_prompt
 
 from .events import answer, bash, user
 from .local_model import notes
@@ -48,32 +49,40 @@ def session() -> list[TranscriptEvent]:
 
 
 class RulesReader(LocalServerModel):
-    """A slow server's model: it answers `standing_rules` as `reader` reads each sentence it
-    is shown, and keeps nothing it is asked to judge."""
+    """A slow server's model judging: it keeps the proposed notes `keep_notes` says (all or
+    none) and each of the user's sentences as `reader` reads it."""
 
-    def __init__(self, reader: Reader) -> None:
+    def __init__(self, reader: Reader, *, keep_notes: bool = False) -> None:
         super().__init__([])
         self.reader = reader
+        self.keep_notes = keep_notes
 
     def complete(self, system: str, messages: Any, tools: Any, *, cancel: Any = None) -> Any:
-        self.replies = [self._reply(tools[0].name, shown_lines(messages))]
+        kept = [
+            number
+            for number, text, users in numbered(messages)
+            if (self.reader(text) if users else self.keep_notes)
+        ]
+        call = ToolCall("k1", "keep_notes", {"keep": kept})
+        self.replies = [ModelReply("", (call,), "tool_use", timings=Timings(400, 60.0, 20, 6.0))]
         return super().complete(system, messages, tools, cancel=cancel)
 
-    def _reply(self, tool: str, lines: list[str]) -> ModelReply:
-        if tool == "standing_rules":
-            numbers = [
-                int(n) for n, text in (line.split(". ", 1) for line in lines) if self.reader(text)
-            ]
-            call = ToolCall("r1", tool, {"rules": numbers})
-        else:
-            call = ToolCall("k1", tool, {"keep": []})
-        return ModelReply("", (call,), "tool_use", timings=Timings(400, 60.0, 20, 6.0))
 
-
-def shown_lines(messages: list[Any]) -> list[str]:
+def numbered(messages: list[Any]) -> list[tuple[int, str, bool]]:
+    """Each numbered line of the request: its number, its text, whether the user wrote it."""
     first = messages[0]
     assert isinstance(first, UserMessage)
-    return [line for line in first.text.splitlines() if line[:1].isdigit()]
+    lines, users = [], False
+    for line in first.text.splitlines():
+        users = users or line == f"## {USER_WROTE}"
+        if line[:1].isdigit():
+            number, text = line.split(". ", 1)
+            lines.append((int(number), text, users))
+    return lines
+
+
+def users_sentences(messages: list[Any]) -> list[str]:
+    return [text for _, text, users in numbered(messages) if users]
 
 
 def run(home: Home, workspace: Workspace, reader: Reader, **settings: Any) -> Any:
@@ -94,27 +103,26 @@ def test_the_rules_the_directive_reader_misses_are_written_in_the_users_words(
     home: Home, workspace: Workspace
 ) -> None:
     model, result = run(home, workspace, lambda text: text in RULES)
-    assert model.systems[0] == rules_prompt() and model.tools[0] == ["standing_rules"]
-    shown = [line.split(". ", 1)[1] for line in shown_lines(model.messages[0])]
+    assert model.calls == 1 and model.systems == [judge_prompt()]  # one request, as before
+    shown = users_sentences(model.messages[0])
     # the user's sentences, none of the agent's, a known rule and a known non-rule among them
     assert NO_DEPENDENCIES in shown and TAILWIND in shown and "Thanks for checking." in shown
     assert not any("ThemeToggle" in text for text in shown)
     assert len(set(shown) & set(KNOWN_RULES)) == 1 and len(set(shown) & set(KNOWN_NON_RULES)) == 1
-    schema = model.schemas[0][0]["properties"]["rules"]
-    assert schema["maxItems"] == schema["items"]["maximum"] == len(shown)
+    every = numbered(model.messages[0])
+    schema = model.schemas[0][0]["properties"]["keep"]
+    assert schema["maxItems"] == schema["items"]["maximum"] == len(every) > len(shown)
     written = notes(home, workspace)
     assert f"- {NO_DEPENDENCIES}" in written and f"- {TAILWIND}" in written
     assert not any(rule in written for rule in KNOWN_RULES)  # a control is never written
     assert "dark mode" not in written  # the request of the moment is no rule
-    assert result.outcome == "wrote" and result.plan.startswith("asked which of ")
+    assert "`pnpm test`" not in written  # the proposed notes it did not keep
+    assert result.outcome == "wrote" and result.plan is not None
+    assert "2 kept as standing rules in their words (controls passed)" in result.plan
     dump = json.loads(result.trace_path.read_text(encoding="utf-8"))
-    assert "2 of the" in dump["summary"] and "controls passed" in dump["summary"]
     assert dump["summary"] == result.plan  # `memtab write --json`'s plan says it too
-    assert dump["rules"]["toolExecutions"][0]["toolName"] == "standing_rules"
-    kept = dump["rules"]["toolExecutions"][0]
-    assert kept["input"]["rules"]
-    # then the notes code proposed were judged, as before
-    assert model.systems[1:] == [judge_prompt()]
+    kept = dump["attempts"][0]["toolExecutions"][0]["output"]["kept"]
+    assert {"line": NO_DEPENDENCIES, "evidence": NO_DEPENDENCIES} in kept
 
 
 @pytest.mark.parametrize(
@@ -128,12 +136,9 @@ def test_a_model_failing_a_control_is_not_used_for_rules_and_the_run_says_so(
     home: Home, workspace: Workspace, reader: Reader, why: str
 ) -> None:
     _, result = run(home, workspace, reader)
-    assert result.outcome != "wrote"
     assert NO_DEPENDENCIES not in result.after and TAILWIND not in result.after
-    assert result.trace_path is not None
-    dump = json.loads(result.trace_path.read_text(encoding="utf-8"))
-    assert f"failed its controls ({why}): its rules are not used" in dump["summary"]
-    assert why in dump["rules"]["error"] and why in result.plan
+    assert result.plan is not None
+    assert f"failed its controls ({why}): its rules are not used" in result.plan
 
 
 def test_the_question_is_the_same_for_the_same_session_and_holds_no_question() -> None:
@@ -168,10 +173,12 @@ def test_what_does_not_fit_the_run_is_left_out_and_said(home: Home, workspace: W
     many = [user(f"Rename the {name} handler and move it to {name}.go.") for name in names]
     remember_speed(SERVER, MODEL, SLOW, at_ms=NOW_MS)
     model = RulesReader(lambda text: text in RULES)
-    result = run_writer(home, workspace, many, model, settings=WriterSettings(), clock=clock)
-    shown = shown_lines(model.messages[0])
+    settings = WriterSettings(timeout_s=200)
+    result = run_writer(home, workspace, many, model, settings=settings, clock=clock)
+    shown = users_sentences(model.messages[0])
     asked = len(rule_candidates(many))
     assert 2 < len(shown) < asked + 2  # some of the user's sentences, and the two controls
-    assert (
-        result.plan is not None and f"({asked - (len(shown) - 2)} others left out)" in result.plan
+    assert result.plan is not None
+    assert f"judged 0 of the 0 proposed notes and {len(shown) - 2} of the user's {asked}" in (
+        result.plan
     )

@@ -196,8 +196,6 @@ class RunTrace:
     """(line, why) of each line the rails refused."""
     summary: str | None = None
     """Memtab's own: what the run's plan asked and left out for lack of time (§10.2)."""
-    rules: AttemptTrace | None = None
-    """Memtab's own: the standing-rules request, when the run asked one (§10.2)."""
 
     def to_record(self) -> DumpRecord:
         """The dump, before redaction."""
@@ -211,14 +209,13 @@ class RunTrace:
             events=tuple(self.events),
             attempts=tuple(attempt.to_record() for attempt in self.attempts),
             memtab={"version": __version__},
-            rules=self.rules.to_record() if self.rules is not None else None,
             **same,
             **optional,
         )
 
 
 # What `RunTrace.to_record` converts; every other field is the dump's as it is.
-_CONVERTED = frozenset({"events_summary", "events", "attempts", "error", "refused", "rules"})
+_CONVERTED = frozenset({"events_summary", "events", "attempts", "error", "refused"})
 
 
 def write_trace_dump(

@@ -57,20 +57,6 @@ class LessonTools(WriterTools):
             return ToolOutcome(call.id, f"Unknown tool {call.name!r}", is_error=True)
         return self._write_kept(call.id, self._kept((call.arguments or {}).get("lessons")))
 
-    def write_rules(self, call_id: str, rules: dict[Note, str]) -> bool:
-        """Write the user's standing rules, each in their words with its line as evidence, at
-        most `MOST_LESSONS` (the rest named together); whether the file changed."""
-        notes = list(rules)
-        kept = {note: rules[note] for note in notes[:MOST_LESSONS]}
-        beyond = notes[MOST_LESSONS:]
-        if beyond:
-            more = f" (and {len(beyond) - 1} more)" if len(beyond) > 1 else ""
-            self.refuse(f"{beyond[0].bullet[:SHOWN_CHARS]}{more}", TOO_MANY)
-        self.users_words |= kept.keys()
-        self.start_attempt()
-        self._write_kept(call_id, kept)
-        return self.tally.wrote
-
     def _write_kept(self, call_id: str, kept: dict[Note, str]) -> ToolOutcome:
         """Write `kept` (each note with its evidence) through the rails, and tally the effect."""
         outcome, effect = self._save_lessons(call_id, kept)

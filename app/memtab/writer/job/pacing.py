@@ -8,12 +8,11 @@ whole (`ModelJob.fresh_prompt`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from memtab.humanize import plural
 from memtab.llm.pace import MIN_REPLY_TOKENS, RunPace, most_that_fit
-from memtab.llm.speed import Speed
 from memtab.writer.job.rules_task import MAX_CANDIDATES, Sentence
 from memtab.writer.offline.notes import Note
 
@@ -23,9 +22,8 @@ tokens a lesson, its kind, words and quote)."""
 JUDGE_REPLY_TOKENS = 24
 """What a `keep_notes` call keeping none writes (`{"name": "keep_notes", "arguments": …}`)."""
 TOKENS_PER_NUMBER = 2
-RULES_SHARE = 0.5
-"""Of the time left, the most the standing-rules request may take: the rest is the judging's."""
 CONTROLS = 2
+"""The known rule and non-rule shown among the user's sentences (`rules_task`)."""
 
 Task = Literal["lessons", "judge", "none"]
 
@@ -40,7 +38,7 @@ class WriterPlan:
     left_out: tuple[Note, ...] = ()
     says: str = ""
     rules: tuple[Sentence, ...] = ()
-    """The user's sentences asked about first (`rules_task`), those that fit; the rest are
+    """The user's sentences shown after the notes (`rules_task`), those that fit; the rest are
     `rules_left_out`."""
     rules_left_out: tuple[Sentence, ...] = ()
 
@@ -55,90 +53,50 @@ def plan_run(
     pace: RunPace | None,
     lessons_tokens: int,
     proposed: Sequence[Note],
-    judge_tokens: Callable[[Sequence[Note]], int],
+    judge_tokens: Callable[[Sequence[Note], Sequence[Sentence]], int],
     candidates: Sequence[Sentence] = (),
-    rules_tokens: Callable[[Sequence[Sentence]], int] | None = None,
 ) -> WriterPlan:
     """The run's plan: `lessons_tokens`, the lessons task's request; `proposed`, the notes code
-    found, surest first; `judge_tokens(notes)`, the judging request showing `notes`;
-    `candidates`, the user's sentences that may be rules, asked about first (as many as fit
-    `RULES_SHARE` of the time) when the lessons task does not fit, `rules_tokens(sentences)`
-    that request. Without a pace (not a server on this machine) or a known speed, the lessons
-    task: nothing can be sized (as the dream's run)."""
+    found, surest first; `candidates`, the user's sentences that may state a rule;
+    `judge_tokens(notes, sentences)`, the judging request showing those (the sentences with
+    their controls): as many notes as fit, then as many sentences as fit after them. Without
+    a pace (not a server on this machine) or a known speed, the lessons task: nothing can be
+    sized (as the dream's run)."""
     speed = pace.speed if pace is not None else None
     if pace is None or speed is None or pace.fits(lessons_tokens, LESSONS_REPLY_TOKENS):
         return WriterPlan("lessons")
-    rules, rules_s = _rules_that_fit(pace, speed, candidates, rules_tokens)
-    plan = _judging_plan(pace, speed, lessons_tokens, proposed, judge_tokens, rules_s)
-    if not candidates:
-        return plan
-    left = len(candidates) - len(rules)
-    asked = (
-        f"asked which of {plural(len(rules), 'sentence')} of the user's "
-        f"{'are standing rules' if len(rules) > 1 else 'is a standing rule'}"
-        if rules
-        else "no time to ask which of the user's sentences are standing rules"
-    )
-    if left and rules:
-        asked += f" ({plural(left, 'other')} left out)"
-    return replace(
-        plan,
-        says=f"{asked}; {plan.says}",
-        rules=tuple(rules),
-        rules_left_out=tuple(candidates[len(rules) :]),
-    )
-
-
-def _rules_that_fit(
-    pace: RunPace,
-    speed: Speed,
-    candidates: Sequence[Sentence],
-    rules_tokens: Callable[[Sequence[Sentence]], int] | None,
-) -> tuple[Sequence[Sentence], float]:
-    """The user's sentences the standing-rules request shows (the first that fit its share of
-    the time, none when not one does) and the seconds it takes."""
-    if not candidates or rules_tokens is None:
-        return (), 0.0
-    share = pace.left_s() * RULES_SHARE
-
-    def seconds(count: int) -> float:
-        shown = count + CONTROLS
-        return speed.seconds(rules_tokens(candidates[:count]), judge_reply_tokens(shown))
-
-    most = min(len(candidates), MAX_CANDIDATES - CONTROLS)
-    count = most_that_fit(lambda count: seconds(count) <= share, 0, most)
-    return candidates[:count], seconds(count) if count else 0.0
-
-
-def _judging_plan(
-    pace: RunPace,
-    speed: Speed,
-    lessons_tokens: int,
-    proposed: Sequence[Note],
-    judge_tokens: Callable[[Sequence[Note]], int],
-    reserved_s: float,
-) -> WriterPlan:
-    """The judging task's plan in the time left after `reserved_s` (the rules request)."""
     notes = tuple(proposed)
     at = f"{speed.prompt_per_s:.1f} tokens/s read, {speed.output_per_s:.1f} written"
     left = f"the {pace.left_s():.0f} s left at {at}"
-    if not notes:
+    if not notes and not candidates:
         return WriterPlan("none", says=f"nothing to judge: no note proposed ({left})")
 
-    def fits(shown: int) -> bool:
-        asked = speed.seconds(judge_tokens(notes[:shown]), judge_reply_tokens(shown))
-        return reserved_s + asked <= pace.left_s()
+    def fits(shown: int, sentences: int = 0) -> bool:
+        asked = judge_tokens(notes[:shown], candidates[:sentences])
+        with_controls = sentences + CONTROLS if sentences else 0
+        return pace.fits(asked, judge_reply_tokens(shown + with_controls))
 
     count = most_that_fit(fits, 0, len(notes))
+    most = min(len(candidates), MAX_CANDIDATES - CONTROLS)
+    rules = most_that_fit(lambda sentences: fits(count, sentences), 0, most)
     lessons = f"the lessons task (~{lessons_tokens:,} tokens to read) does not fit {left}"
-    if count == 0:
+    if count == 0 and rules == 0:
         return WriterPlan(
             "none",
             left_out=notes,
-            says=f"not asked: {lessons}, nor one proposed note; "
+            says=f"not asked: {lessons}, nor one proposed note or sentence of the user's; "
             f"{plural(len(notes), 'note')} left out",
         )
-    shown = f"judged {count} of the {plural(len(notes), 'proposed note')}"
+    says = f"judged {count} of the {plural(len(notes), 'proposed note')}"
+    if candidates:
+        says += f" and {rules} of the user's {plural(len(candidates), 'other sentence')}"
     rest = len(notes) - count
-    says = f"{shown}: {lessons}" + (f"; {plural(rest, 'less sure note')} left out" if rest else "")
-    return WriterPlan("judge", proposed=notes[:count], left_out=notes[count:], says=says)
+    says += f": {lessons}" + (f"; {plural(rest, 'less sure note')} left out" if rest else "")
+    return WriterPlan(
+        "judge",
+        proposed=notes[:count],
+        left_out=notes[count:],
+        says=says,
+        rules=tuple(candidates[:rules]),
+        rules_left_out=tuple(candidates[rules:]),
+    )

@@ -59,13 +59,7 @@ from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.pacing import WriterPlan, plan_run
 from memtab.writer.job.rails import WriterRails
 from memtab.writer.job.result import RunOutcome, WriterRunResult
-from memtab.writer.job.rules_task import (
-    RulesQuestion,
-    RulesRequest,
-    Sentence,
-    ask_rules,
-    rule_candidates,
-)
+from memtab.writer.job.rules_task import RulesQuestion, Sentence, rule_candidates
 from memtab.writer.lessons.digest import DIGEST_CHARS, Digest, digest_of, shown
 from memtab.writer.offline.extract import extract_findings
 from memtab.writer.offline.notes import (
@@ -85,7 +79,6 @@ from memtab.writer.prompts import (
     lessons_reminder,
     lessons_tool_specs,
     reminder_prompt,
-    rules_prompt,
     system_prompt,
 )
 from memtab.writer.records import SuggestionOrigin
@@ -226,7 +219,8 @@ def run_writer(
         pace, plan = _plan(provider, workspace, store, memory, budget, digest, limit_s, clock)
         tools: WriterTools = LessonTools(store, memory, rails, digest)
         if plan.task == "judge":
-            tools = JudgeTools(store, memory, rails, digest, plan.proposed)
+            question = RulesQuestion(plan.rules) if plan.rules else None
+            tools = JudgeTools(store, memory, rails, digest, plan.proposed, question)
     else:
         tools = WriterTools(store, memory, rails)
     run = _Run(limit_s, plan, pace, clock)
@@ -295,19 +289,18 @@ def _plan(
         build_lessons_message(workspace=workspace.display_name, project=project, digest=digest.text)
     )
 
-    def judging(notes: Sequence[Note]) -> int:
+    def judging(notes: Sequence[Note], sentences: Sequence[Sentence]) -> int:
+        question = RulesQuestion(tuple(sentences)) if sentences else None
         message = build_judge_message(
-            workspace=workspace.display_name, project=project, notes=shown_notes(notes)
+            workspace=workspace.display_name,
+            project=project,
+            notes=shown_notes(notes),
+            sentences=question.shown if question is not None else (),
         )
         return instruction_tokens(judge_prompt(), judge_tool_specs()) + estimated_tokens(message)
 
-    def asking(sentences: Sequence[Sentence]) -> int:
-        question = RulesQuestion(tuple(sentences))
-        message = question.message(workspace=workspace.display_name, project=project)
-        return instruction_tokens(rules_prompt(), question.specs) + estimated_tokens(message)
-
     candidates = rule_candidates(budget.events)
-    return pace, plan_run(pace, lessons, proposed, judging, candidates, asking)
+    return pace, plan_run(pace, lessons, proposed, judging, candidates)
 
 
 def shown_notes(notes: Sequence[Note]) -> list[tuple[str, str]]:
@@ -352,7 +345,10 @@ def _run(
     if isinstance(tools, JudgeTools):
         system, reminder = judge_prompt(), judge_reminder()
         user_message = build_judge_message(
-            workspace=workspace.display_name, project=project, notes=shown_notes(tools.proposed)
+            workspace=workspace.display_name,
+            project=project,
+            notes=shown_notes(tools.proposed),
+            sentences=tools.sentences,
         )
     elif isinstance(tools, LessonTools):
         system, reminder = lessons_prompt(), lessons_reminder()
@@ -388,7 +384,6 @@ def _run(
     )
     usage = Usage()
     paced = None
-    unpaced = outgoing  # the standing-rules request is paced on its own
     if run.pace is not None and not isinstance(provider, OfflineWriterProvider):
         fresh = getattr(provider, "fresh_prompt", False) is True
         instructions = instruction_tokens(system, tools.specs)
@@ -397,22 +392,6 @@ def _run(
     if plan is not None and plan.says:
         trace.summary = plan.says
         logger.info("Memory writer for %s: %s", workspace.id, plan.says)
-    rules_wrote = False
-    if setup_error is None and plan is not None and plan.rules and isinstance(tools, LessonTools):
-        assert run.pace is not None
-        asked = ask_rules(
-            RulesRequest(unpaced, provider, run.pace, plan.rules),
-            tools,
-            workspace=workspace.display_name,
-            project=project,
-            deadline=deadline,
-            cancel=cancel,
-            run_limit_s=run.limit_s,
-            hint=RUN_LIMIT_HINT,
-        )
-        usage.add(asked.usage)
-        trace.rules, rules_wrote = asked.attempt, asked.wrote
-        trace.summary = f"{trace.summary}; {asked.says}" if trace.summary else asked.says
     if setup_error is not None:
         trace.error = setup_error
     elif plan is not None and plan.task == "none":
@@ -467,11 +446,11 @@ def _run(
 
     if run.pace is not None:  # what the run's replies measured, for the next run's plan
         remember_run_speed(provider, run.pace, run.clock)
-    wrote = rules_wrote or any(attempt.wrote for attempt in trace.attempts)
-    if rules_wrote and not trace.satisfied_memory_tool_policy:
-        # the user's rules stand written; what the judging then could not do is said
-        trace.summary = f"{trace.summary}; then {trace.error}" if trace.error else trace.summary
-        trace.satisfied_memory_tool_policy = True
+    if isinstance(tools, JudgeTools) and tools.rules_says:
+        trace.summary = (
+            f"{trace.summary}; {tools.rules_says}" if trace.summary else tools.rules_says
+        )
+    wrote = any(attempt.wrote for attempt in trace.attempts)
     trace.did_write_memory = wrote
     trace.refused = list(tools.refused)
     outcome: RunOutcome = "failed"
