@@ -89,7 +89,7 @@ def plan_run(
         )
     says = f"judged {count} of the {plural(len(notes), 'proposed note')}"
     if candidates:
-        says += f" and {rules} of the user's {plural(len(candidates), 'other sentence')}"
+        says += f" and {rules} of the user's {plural(len(candidates), 'sentence')}"
     rest = len(notes) - count
     says += f": {lessons}" + (f"; {plural(rest, 'less sure note')} left out" if rest else "")
     return WriterPlan(
